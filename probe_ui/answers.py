@@ -1,0 +1,742 @@
+"""Reading a model's reply: which option / label it chose, whether it refused, and the legacy parsers.
+
+Why this module exists: published medical-VLM scores depend as much on how the raw reply is parsed as on the
+model. The robust default (:func:`extract`) follows REFERENCE §3 and avoids the known traps (lmms-eval #1434:
+a first-capital-letter regex reads "The correct answer is (B)" as "T", "Based on the image, A" as "B", and the
+article in "A fracture is visible" as option A). The legacy modes (:data:`LEGACY_MODES`) reproduce the original
+benchmarks' parsers quirk for quirk, so published numbers can be recomputed from raw replies.
+
+The raw text is always logged by the caller; an :class:`Answer` records the parsed label, the rule that decided
+(``method``), ``invalid`` as its own class, and the refusal flag, which is independent of the choice.
+
+Robust rules, in order (the first that decides wins):
+
+0. empty / whitespace → invalid ("empty"); a reply that *is* one label (case-insensitive, surrounding
+   punctuation/markdown ignored: "B", "(B)", "B.", "**B**", "b", "Yes.", "Upside down") → that label ("exact").
+1. the LAST explicit declaration ("answer is X", "Answer: X", "The correct answer is: X", "correct option is
+   (X)", "I choose X", "Final answer: X", "**Answer: B**", "<answer>X</answer>", "X is the correct answer"; for
+   choice items also the weaker "it is X" / "I think X", which count only when they name a valid option) →
+   "declaration". X may be a letter in any of the forms ``X (X) X) X. X:``, an option's text, or a label word.
+   A lowercase letter counts when it cannot be a word ("answer is b", "Answer: (b)", but not "answer is a
+   fracture"); "A"/"I" followed by an ordinary word are the article/pronoun. "The answer is not B" declares
+   nothing.
+2. ``\boxed{X}`` (the last one) → "boxed", then backticked answers → "backtick" (two different → "ambiguous").
+3. choice items: lone letter tokens ``(X)``, a line starting with ``X.``/``X:``/``X)`` or holding only ``X``,
+   a final ``, X`` at the end of the reply, "option X", ". X:" in an echoed option list, "X or Y" → "bare";
+   two different labels → "ambiguous". Uppercase only; "I" only as "(I)"/"option I".
+   yes/no and label items: a leading label ("No, there is ...", "Red.") → "leading", then whole-word match of
+   exactly one label → "label_word" (phrases as phrases, "correctly" counts as "correct", "correct" inside
+   "incorrect" does not, negated mentions such as "not upside down" are dropped for label items); two → "ambiguous".
+4. choice items: a reply that is exactly one option's text → "option_text", else one that contains exactly one
+   option's text → "option_text_contained" (only when no option text contains another, and not after a negation
+   such as "no"/"without").
+Nothing read → "none" (invalid).
+
+Letters outside the item's labels are never returned (an "E" for an A-D item is ignored; if nothing else
+decides, the answer is invalid with method "out_of_range").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "Answer",
+    "extract",
+    "extract_legacy",
+    "is_correct",
+    "is_refusal",
+    "LEGACY_MODES",
+]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One parsed reply.
+
+    ``choice`` is the label exactly as the item spells it (a letter "B", "yes"/"no", "red", "upside down"), or
+    None when nothing valid was read or the item is free text. ``correct`` is filled only by legacy modes whose
+    rule needs the ground truth (ProbMed, MedVH); otherwise the caller compares ``choice`` with the ground truth
+    (see :func:`is_correct`).
+    """
+
+    choice: str | None
+    method: str
+    invalid: bool
+    refusal: bool
+    correct: bool | None = None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Refusals
+# --------------------------------------------------------------------------------------------------------------
+
+_CANT = (r"(?:can\s*not|can't|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|"
+         r"'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
+_REFUSAL_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        # "I cannot determine", "I'm unable to provide a diagnosis", "unable to determine from the image"
+        _CANT + r"\s+(?:\w+\s+){0,3}?(?:determine|tell|answer|assist|help|identify|diagnose|make\s+a\s+diagnos\w*|"
+        r"provide|offer|give|interpret|assess|evaluate|analy[sz]e|confirm|comment|say|judge|process|access|"
+        r"comply|fulfil+|decide|definitively|accurately|reliably)\b",
+        _CANT + r"\s+(?:see|view|open|look\s+at)\s+(?:the\s+|any\s+|an\s+|this\s+)?(?:image|picture|scan|photo)",
+        r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:determined|assessed|answered|evaluated|"
+        r"established|ascertained|identified|confirmed)\b",
+        r"\b(?:not\s+|im)possible\s+to\s+(?:\w+\s+){0,2}?(?:tell|determine|say|answer|assess|know|identify|judge)\b",
+        r"\b(?:not\s+enough|insufficient|inadequate)\s+(?:\w+\s+)?(?:information|detail|context|data|evidence)\b",
+        r"\bas\s+an\s+ai\b",
+        r"\b(?:i'm|i\s+am)\s+(?:sorry|afraid)\b[^.]{0,40}?\b(?:can't|cannot|can\s+not|unable|not\s+able)\b",
+        r"\bi\s+(?:don't|do\s+not)\s+have\s+(?:the\s+)?(?:ability|access|capability)\b",
+        r"\bno\s+image\s+(?:was\s+|is\s+|has\s+been\s+)?(?:provided|attached|uploaded|shared|included)\b",
+        r"\b(?:i'm|i\s+am)\s+not\s+(?:a\s+(?:doctor|medical\s+professional|radiologist)|qualified)\b",
+    )
+)
+
+
+def is_refusal(text: str) -> bool:
+    """True when the reply declines to answer ("I cannot determine", "not possible to tell from the image", ...).
+
+    Kept separate from the choice because abstention is a result of its own (REFERENCE §3/§4): a reply can refuse
+    and still name an option, or refuse and be invalid.
+    """
+    if not text:
+        return False
+    t = _normalise_quotes(text)
+    return any(p.search(t) for p in _REFUSAL_PATTERNS)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Normalisation helpers
+# --------------------------------------------------------------------------------------------------------------
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
+                         "\u00a0": " ", "\uff1a": ":", "\uff08": "(", "\uff09": ")"})
+
+
+def _normalise_quotes(text: str) -> str:
+    return text.translate(_QUOTES)
+
+
+def _clean(text: str) -> str:
+    """Strip markdown emphasis/headings and typographic quotes so "**Answer: B**" reads like "Answer: B"."""
+    t = _normalise_quotes(text)
+    t = t.replace("**", "").replace("__", "")
+    t = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", t)  # *emphasis*
+    t = re.sub(r"(?m)^[ \t]*#{1,6}[ \t]*", "", t)  # headings
+    return t
+
+
+def _norm(s: str) -> str:
+    """Comparison form of an option text / label: case-folded, single-spaced, outer punctuation removed."""
+    s = _normalise_quotes(s).casefold()
+    s = s.replace("**", "").replace("`", "")
+    s = re.sub(r"\s+", " ", s).strip()
+    s = s.strip(" \t\"'*_")
+    s = re.sub(r"[\s.!;,:]+$", "", s).strip(" \t\"'*_")
+    if len(s) >= 2 and (s[0], s[-1]) in (("(", ")"), ("[", "]")) and "(" not in s[1:-1] and ")" not in s[1:-1]:
+        s = s[1:-1].strip()
+    return s
+
+
+def _phrase_regex(label: str, suffix: bool = False) -> re.Pattern[str]:
+    """Whole-word regex for a label; words of a phrase may be separated by spaces or hyphens."""
+    words = [re.escape(w) for w in _norm(label).split()]
+    body = r"[\s\-]+".join(words)
+    suf = r"(?:ly)?" if suffix and len(words) == 1 and words[0].isalpha() else ""
+    return re.compile(r"(?<![\w\-])" + body + suf + r"(?![\w\-])", re.IGNORECASE)
+
+
+_ARTICLE_LETTERS = frozenset("AaIi")
+_NEGATION_BEFORE = re.compile(
+    r"(?:\b(?:no|not|without|absent|absence\s+of|neither|nor|rather\s+than|instead\s+of|excluding|exclude[sd]?|"
+    r"ruled?\s+out|unlikely|isn't|aren't|wasn't|doesn't|don't|never)\s+(?:\w+\s+){0,2}|n't\s+(?:\w+\s+){0,2})$",
+    re.IGNORECASE,
+)
+
+
+def _negated(before: str) -> bool:
+    """True when the words just before a mention negate it ("not upside down", "no pneumothorax")."""
+    clause = re.split(r"[.;:!?\n,]", before)[-1]
+    return bool(_NEGATION_BEFORE.search(clause.lower().rstrip() + " ")) if clause.strip() else False
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The item being read
+# --------------------------------------------------------------------------------------------------------------
+
+
+class _Item:
+    """What the extractor needs to know about the item: its labels, option texts and kind."""
+
+    def __init__(self, kind: str, labels: Sequence[str], options: Sequence[str]) -> None:
+        self.kind = kind
+        self.labels = tuple(labels)
+        self.options = tuple(options)
+        # choice items: single-letter labels, matched by letter
+        self.letters: dict[str, str] = {}
+        if kind == "choice":
+            for lab in self.labels:
+                if len(lab.strip()) == 1 and lab.strip().isalpha():
+                    self.letters.setdefault(lab.strip().upper(), lab)
+        # option text → label (choice items)
+        self.option_map: list[tuple[str, str]] = []
+        if kind == "choice":
+            for lab, opt in zip(self.labels, self.options):
+                n = _norm(opt)
+                if n:
+                    self.option_map.append((n, lab))
+        # how far after a declaration keyword the answer can reach (bounds the work on long replies)
+        self.span = (200 + max((len(o) for o in self.options), default=0)
+                     + max((len(x) for x in self.labels), default=0))
+        # words/phrases that name a label (yes/no and label items)
+        self.words: list[tuple[str, str]] = []
+        if kind in ("yesno", "label"):
+            for lab in self.labels:
+                n = _norm(lab)
+                if n:
+                    self.words.append((n, lab))
+
+    def letter(self, ch: str) -> str | None:
+        return self.letters.get(ch.upper())
+
+    def exact(self, text: str) -> str | None:
+        """The label a reply *is* (case-insensitive, ignoring outer punctuation), if exactly one."""
+        n = _norm(text)
+        if not n:
+            return None
+        hits = {lab for lab in self.labels if _norm(lab) == n}
+        if self.kind == "choice":
+            m = re.fullmatch(r"[(\[]?([a-z])[)\]]?", n)
+            if m and self.letter(m.group(1)):
+                hits.add(self.letter(m.group(1)))  # type: ignore[arg-type]
+        return hits.pop() if len(hits) == 1 else None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Rule 1: declarations
+# --------------------------------------------------------------------------------------------------------------
+
+_DECL_PREFIX = re.compile(
+    r"(?:"
+    r"\banswer\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
+    r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[:=]|-(?=\s)|\bis\b)?"
+    r"|\b(?:correct|right|best|final|appropriate|likely|accurate|my|most\s+\w+)\s+(?:option|choice|letter|response|"
+    r"selection)\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|:|=)"
+    r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?\s+(?:choose|select|pick|go\s+with|opt\s+for|say)\b"
+    r"|<answer>"
+    r")",
+    re.IGNORECASE,
+)
+_DECL_POSTFIX = re.compile(
+    r"(?:\b(?i:option|choice|letter|answer)\s+)?[(\[]?\b([A-Z])\b[)\]]?\s+"
+    r"(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|must\s+be)\s+(?:the\s+)?"
+    r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible))\b"
+)
+# choice items only: "it is B", "it's (B)", "I think B" (the target reader rejects "it is a fracture")
+_DECL_CHOICE_ONLY = re.compile(
+    r"(?:\b(?:it|this)\s+(?:is|'s|would\s+be|must\s+be|should\s+be)|\bit's|\bI\s+(?:think|believe)(?:\s+(?:it\s+is|"
+    r"it's|that\s+it\s+is|that\s+it's))?)(?=\s)",
+    re.IGNORECASE,
+)
+_ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
+
+
+@dataclass
+class _Found:
+    label: str | None = None
+    out_of_range: bool = False
+
+
+_CONNECTIVES = frozenset(
+    "because since as which with and for given so due that this while whereas but or showing shows indicating "
+    "representing corresponding based".split()
+)
+_ADVERBS = re.compile(
+    r"(?i)^(?:(?:most\s+)?(?:clearly|likely|probably|definitely|certainly|therefore|thus|hence|indeed|simply|"
+    r"actually|then)\b[\s,]*)+"
+)
+
+
+def _letter_ok(ch: str, opened: bool, rest: str) -> bool:
+    """Whether a single letter right after a declaration is an option letter and not a word.
+
+    "A"/"I" (any case) followed by an ordinary word are the article/pronoun ("The answer is a fracture");
+    other lowercase letters followed by an ordinary word are not letters either ("answer is b something" is
+    too unusual to trust); uppercase B-Z followed by a word are ("The answer is B showing ..."). A connective
+    ("because", "since", "as", ...) or punctuation after the letter always leaves it a letter.
+    """
+    if opened:
+        return True
+    w = re.match(r"\s+([A-Za-z]+)", rest)
+    if not w:
+        return True
+    if w.group(1).lower() in _CONNECTIVES:
+        return True
+    return ch.isupper() and ch not in _ARTICLE_LETTERS
+
+
+def _read_target(t: str, item: _Item) -> _Found:
+    """Read the answer named at the start of ``t`` (the text after a declaration keyword)."""
+    t = t.lstrip(" \t\n\"'`*_:=-")
+    if re.match(r"(?i)not\b|n't\b", t):
+        return _Found()
+    t = _ADVERBS.sub("", t)
+    t = re.sub(r"(?i)^(?:the\s+)?(?:option|choice|letter)\s*:?\s*", "", t).lstrip(" \t\"'`*_")
+    if item.kind == "choice":
+        m = re.match(r"([(\[])?([A-Za-z])([)\]])?(?![A-Za-z0-9'\-])(?!\.[A-Za-z])", t)
+        if m:
+            ch, opened = m.group(2), bool(m.group(1) or m.group(3))
+            rest = t[m.end():]
+            if _letter_ok(ch, opened, rest):
+                lab = item.letter(ch)
+                if lab is not None:
+                    return _Found(lab)
+                if ch.isupper() or opened:
+                    opt = _option_prefix(rest.lstrip(" .:)"), item)
+                    return _Found(opt, out_of_range=opt is None)
+        return _Found(_option_prefix(t, item))
+    return _Found(_word_prefix(t, item))
+
+
+def _option_prefix(t: str, item: _Item) -> str | None:
+    """The option whose text the string starts with (longest wins), as its label."""
+    n = _norm(t.split("\n", 1)[0])
+    best: tuple[int, str] | None = None
+    for opt, lab in item.option_map:
+        if n == opt or (n.startswith(opt) and not (n[len(opt):len(opt) + 1].isalnum())):
+            if best is None or len(opt) > best[0]:
+                best = (len(opt), lab)
+    return best[1] if best else None
+
+
+def _word_prefix(t: str, item: _Item) -> str | None:
+    """The label word/phrase the string starts with (longest wins)."""
+    best: tuple[int, str] | None = None
+    for word, lab in item.words:
+        m = _phrase_regex(word, suffix=item.kind == "label").match(t)
+        if m and (best is None or len(word) > best[0]):
+            best = (len(word), lab)
+    return best[1] if best else None
+
+
+def _declaration(text: str, item: _Item) -> _Found:
+    """Rule 1: the last explicit declaration that names a valid label."""
+    cands: list[tuple[int, _Found]] = []
+    for m in _DECL_PREFIX.finditer(text):
+        if m.end() == m.start():
+            continue
+        kw = m.group(0)
+        if re.fullmatch(r"(?i)answer\s*", kw):
+            # a bare "answer" with no verb/colon ("Answer with the letter") declares nothing, except when an
+            # uppercase or bracketed option letter follows at once ("Answer B", "answer (C)")
+            rest = text[m.end():m.end() + 8]
+            if item.kind != "choice" or not re.match(r"[ \t]*(?:[(\[][A-Za-z][)\]]|[A-Z](?![\w'\-]))", rest):
+                continue
+        cands.append((m.start(), _read_target(text[m.end():m.end() + item.span], item)))
+    for m in _ANSWER_TAG.finditer(text):
+        cands.append((m.start() + 1, _read_target(m.group(1), item)))
+    if item.kind == "choice":
+        for m in _DECL_CHOICE_ONLY.finditer(text):
+            found = _read_target(text[m.end():m.end() + item.span], item)
+            if found.label is not None:  # weak cue: only a letter/option read here counts, never out-of-range
+                cands.append((m.start(), found))
+        for m in _DECL_POSTFIX.finditer(text):
+            ch = m.group(1)
+            if ch == "I" and not m.group(0).lstrip().startswith(("(", "[")) and not re.match(
+                    r"(?i)(?:option|choice|letter|answer)", m.group(0)):
+                continue  # "I is ..." never occurs; keeps the pronoun out
+            # "A is the correct answer" is a letter: an article would need a noun between "A" and the verb.
+            lab = item.letter(ch)
+            cands.append((m.start(), _Found(lab, out_of_range=lab is None)))
+    cands.sort(key=lambda c: c[0])
+    out_of_range = False
+    for _, found in reversed(cands):
+        if found.label is not None:
+            return _Found(found.label, out_of_range)
+        out_of_range = out_of_range or found.out_of_range
+    return _Found(None, out_of_range)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Rule 2: \boxed{} and backticks
+# --------------------------------------------------------------------------------------------------------------
+
+_BOXED = re.compile(r"\\boxed\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_BACKTICK = re.compile(r"`{1,3}([^`\n]{1,200}?)`{1,3}")
+
+
+def _strip_tex(s: str) -> str:
+    return re.sub(r"\\(?:text|textbf|mathrm|mathbf|mbox)\s*\{([^{}]*)\}", r"\1", s).strip()
+
+
+def _whole(s: str, item: _Item) -> _Found:
+    """Read a short answer-only string (boxed / backticked content)."""
+    s = _strip_tex(s)
+    lab = item.exact(s)
+    if lab is not None:
+        return _Found(lab)
+    if item.kind == "choice":
+        m = re.fullmatch(r"\s*[(\[]?([A-Za-z])[)\]]?\s*(?:[.:)\-]\s*(.*))?", s, re.DOTALL)
+        if m:
+            lab = item.letter(m.group(1))
+            if lab is not None:
+                return _Found(lab)
+            if m.group(1).isupper():
+                return _Found(None, out_of_range=True)
+        return _Found(_option_exact(s, item))
+    return _Found(None)
+
+
+def _option_exact(s: str, item: _Item) -> str | None:
+    n = _norm(s)
+    hits = {lab for opt, lab in item.option_map if opt == n}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _boxed_or_backtick(text: str, item: _Item) -> tuple[str, _Found] | None:
+    """Rule 2: last \\boxed{X}; else backticked answers (two different → ambiguous)."""
+    boxed = list(_BOXED.finditer(text))
+    oor = False
+    for m in reversed(boxed):
+        f = _whole(m.group(1), item)
+        if f.label is not None:
+            return "boxed", f
+        oor = oor or f.out_of_range
+    seen: list[str] = []
+    for m in _BACKTICK.finditer(text):
+        f = _whole(m.group(1), item)
+        if f.label is not None and f.label not in seen:
+            seen.append(f.label)
+        oor = oor or f.out_of_range
+    if len(seen) == 1:
+        return "backtick", _Found(seen[0])
+    if len(seen) > 1:
+        return "ambiguous", _Found(None)
+    return None if not oor else ("", _Found(None, out_of_range=True))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Rule 3: bare letters (choice) / label words (yes/no, label)
+# --------------------------------------------------------------------------------------------------------------
+
+_BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
+    re.compile(r"[(\[]([A-Z])[)\]]"),  # (B) [B]
+    re.compile(r"(?m)^[ \t>\-\u2022]*([A-Z])(?:[.:)](?![A-Za-z0-9])|[ \t]*$)"),  # line "B." "B:" "B)" or just "B"
+    re.compile(r"(?:\A|[,:;\n]|\s-)[ \t]*([A-Z])[ \t]*[.!]?\Z"),  # "..., A" at the very end
+    re.compile(r"\b(?:option|choice|letter)[ \t]+[(\[]?([A-Z])\b(?![\-'])", re.IGNORECASE),  # "option B"
+    re.compile(r"(?<=[.;,!?])[ \t]*([A-Z])[:)](?![\w)])"),  # "... . B: text" (an echoed option list)
+    # "A or B", "B and C", "A/B": both letters count (and make the reply ambiguous)
+    re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*(?:/|\bor\b|\band\b)[ \t]*[(\[]?([A-Z])[)\]]?(?![\w'])"),
+)
+
+
+def _bare_letters(text: str, item: _Item) -> tuple[list[str], bool]:
+    """Rule 3 for choice items: the distinct in-range letters written as lone tokens, and whether any
+    out-of-range letter was seen."""
+    found: list[str] = []
+    oor = False
+    for i, pat in enumerate(_BARE_PATTERNS):
+        for m in pat.finditer(text):
+            for ch in (g for g in m.groups() if g):
+                if not ch.isupper():
+                    continue
+                if ch == "I" and i in (1, 2, 4, 5):
+                    continue  # "I." / ", I" / "I or" are the pronoun or a numeral; a lone "I" is the exact rule
+                lab = item.letter(ch)
+                if lab is None:
+                    oor = True
+                elif lab not in found:
+                    found.append(lab)
+    return found, oor
+
+
+def _leading_word(text: str, item: _Item) -> str | None:
+    """A reply that opens with its answer: "No, there is ...", "Yes there is a mass but no ...", "Red.".
+
+    Yes/no replies put the answer first, so the opening word decides even when the other word occurs later.
+    Other labels must be followed by punctuation ("Red, because ..."), since "Red is not the closest ..."
+    opens with a label it rejects.
+    """
+    t = text.lstrip(" \t\n\"'`*_>")
+    follow = r"[ \t]*(?:[.,;:!\n)\-]|\Z)" if item.kind == "label" else r"(?:[ \t]*[.,;:!\n)\-]|\s|\Z)"
+    for word, lab in sorted(item.words, key=lambda w: -len(w[0])):
+        m = _phrase_regex(word, suffix=item.kind == "label").match(t)
+        if m and re.match(follow, t[m.end():]):
+            return lab
+    return None
+
+
+def _label_words(text: str, item: _Item) -> list[str]:
+    """Distinct labels mentioned as whole words/phrases, negated mentions dropped (label items)."""
+    hits: list[str] = []
+    taken = bytearray(len(text))
+    for word, lab in sorted(item.words, key=lambda w: -len(w[0])):
+        for m in _phrase_regex(word, suffix=item.kind == "label").finditer(text):
+            if any(taken[m.start():m.end()]):
+                continue  # inside a longer label already counted
+            taken[m.start():m.end()] = b"\x01" * (m.end() - m.start())
+            if lab in hits or (item.kind == "label" and _negated(text[max(0, m.start() - 200):m.start()])):
+                continue
+            hits.append(lab)
+    return hits
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Rule 4: option text
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _option_contained(text: str, item: _Item) -> str | None:
+    """The one option whose text occurs in the reply, when no option text contains another and the mention is
+    not negated; conservative on purpose (free text mentions options it rejects)."""
+    opts = item.option_map
+    if len(opts) < 2:
+        return None
+    norms = [o for o, _ in opts]
+    for i, a in enumerate(norms):
+        for j, b in enumerate(norms):
+            if i != j and a in b:
+                return None
+    low = _norm(text)
+    hits: list[str] = []
+    for opt, lab in opts:
+        pat = re.compile(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])")
+        ms = list(pat.finditer(low))
+        if not ms:
+            continue
+        if any(_negated(low[max(0, m.start() - 200):m.start()]) for m in ms):
+            return None
+        hits.append(lab)
+    return hits[0] if len(hits) == 1 else None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------------------------------------------
+
+KINDS = ("choice", "yesno", "label", "free")
+
+
+def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = ()) -> Answer:
+    """Parse a reply with the robust default rules (module docstring; REFERENCE §3).
+
+    ``labels`` are the item's own labels: letters for ``choice`` (``options`` holds their texts in the same
+    order), ("yes", "no") for ``yesno``, the allowed words for ``label``. Never raises on any text; the returned
+    ``choice`` is always one of ``labels`` or None.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; expected one of {KINDS}")
+    text = "" if text is None else str(text)
+    refusal = is_refusal(text)
+    if kind == "free":
+        return Answer(None, "free_text", invalid=False, refusal=refusal)
+    if not text.strip():
+        return Answer(None, "empty", invalid=True, refusal=refusal)
+    item = _Item(kind, labels, options)
+    clean = _clean(text)
+
+    def ok(label: str, method: str) -> Answer:
+        return Answer(label, method, invalid=False, refusal=refusal)
+
+    def bad(method: str) -> Answer:
+        return Answer(None, method, invalid=True, refusal=refusal)
+
+    # 0. the reply is a label
+    lab = item.exact(clean)
+    if lab is not None:
+        return ok(lab, "exact")
+
+    # 1. last explicit declaration
+    decl = _declaration(clean, item)
+    if decl.label is not None:
+        return ok(decl.label, "declaration")
+    out_of_range = decl.out_of_range
+
+    # 2. \boxed{} / backticks
+    bb = _boxed_or_backtick(clean, item)
+    if bb is not None:
+        method, found = bb
+        if method == "ambiguous":
+            return bad("ambiguous")
+        if found.label is not None:
+            return ok(found.label, method)
+        out_of_range = out_of_range or found.out_of_range
+
+    if kind == "choice":
+        # 3. lone letter tokens
+        letters, oor = _bare_letters(clean.strip(), item)
+        out_of_range = out_of_range or oor
+        if len(letters) == 1:
+            return ok(letters[0], "bare")
+        if len(letters) > 1:
+            return bad("ambiguous")
+        # 4. option text
+        lab = _option_exact(clean, item)
+        if lab is not None:
+            return ok(lab, "option_text")
+        lab = _option_contained(clean, item)
+        if lab is not None:
+            return ok(lab, "option_text_contained")
+        return bad("out_of_range" if out_of_range else "none")
+
+    # yes/no and label items
+    lab = _leading_word(clean, item)
+    if lab is not None:
+        return ok(lab, "leading")
+    words = _label_words(clean, item)
+    if len(words) == 1:
+        return ok(words[0], "label_word")
+    if len(words) > 1:
+        return bad("ambiguous")
+    return bad("none")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Legacy modes
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _legacy_mediconfusion(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
+                          gt: str | None = None) -> Answer:
+    """MediConfusion ``clean_up_manual``: ``answer.replace('\\n', ' ').split(' ')`` (space only, so tabs and
+    empty strings stay tokens); option L matches if any token equals one of ``L L: .L .L: L. L") L\\n \\nL ("L":
+    ("L") ("L").``; the two newline forms can never match after the replace, but are kept as in the code.
+    Two or more labels matched, or none, is invalid. So "(A)" is not recognised and "A large mass" counts as A."""
+    refusal = is_refusal(text or "")
+    matched: list[str] = []
+    if text is not None:
+        tokens = text.replace("\n", " ").split(" ")
+        for la in labels:
+            valid = [f"{la}", f"{la}:", f".{la}", f".{la}:", f"{la}.", f'{la}")', f"{la}\n", f"\n{la}",
+                     f'("{la}":', f'("{la}")', f'("{la}").']
+            if any(x in tokens for x in valid):
+                matched.append(la)
+    if len(matched) == 1:
+        return Answer(matched[0], "legacy-mediconfusion", invalid=False, refusal=refusal)
+    return Answer(None, "legacy-mediconfusion", invalid=True, refusal=refusal)
+
+
+def _find_label(labels: Sequence[str], value: str) -> str:
+    for lab in labels:
+        if lab.strip().lower() == value:
+            return lab
+    return value
+
+
+def _legacy_probmed(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
+                    gt: str | None = None) -> Answer:
+    """ProbMed ``get_score_binary``: ``r = response.strip()``; gt yes → correct iff ``'Yes' in r`` or
+    ``r.lower() in ('yes', 'yes.')``; any other gt → correct iff ``'No' in r`` or ``r.lower() in ('no', 'no.')``.
+    Case-sensitive substrings, so "Normal" and "Not sure" count as No and "yes" inside a word does not.
+    The choice is the gt label when correct, else the other label when its test passes, else None (invalid).
+    Without gt, ``correct`` stays None and the choice is whichever single test passes."""
+    labels = tuple(labels) or ("yes", "no")
+    r = (text or "").strip()
+    yes_hit = "Yes" in r or r.lower() in ("yes", "yes.")
+    no_hit = "No" in r or r.lower() in ("no", "no.")
+    refusal = is_refusal(text or "")
+    yes_lab, no_lab = _find_label(labels, "yes"), _find_label(labels, "no")
+    if gt is None:
+        if yes_hit != no_hit:
+            return Answer(yes_lab if yes_hit else no_lab, "legacy-probmed", invalid=False, refusal=refusal)
+        return Answer(None, "legacy-probmed", invalid=True, refusal=refusal)
+    g = gt.strip().lower()
+    if g == "yes":
+        correct, other_hit, gt_lab, other_lab = yes_hit, no_hit, yes_lab, no_lab
+    else:  # the original's ``else`` branch: anything but 'yes' is scored as a 'no' question
+        correct, other_hit, gt_lab, other_lab = no_hit, yes_hit, no_lab, yes_lab
+    if correct:
+        return Answer(gt_lab, "legacy-probmed", invalid=False, refusal=refusal, correct=True)
+    if other_hit:
+        return Answer(other_lab, "legacy-probmed", invalid=False, refusal=refusal, correct=False)
+    return Answer(None, "legacy-probmed", invalid=True, refusal=refusal, correct=False)
+
+
+def _legacy_medvh(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
+                  gt: str | None = None) -> Answer:
+    """MedVH: correct iff the reply's first character equals the first character of ``gt`` (REFERENCE §3; gt may
+    be "C" or "A: Yes"). No strip: a leading space or "(" makes the reply wrong. Empty reply → wrong (the
+    original would raise IndexError). The choice is that first character when it is one of the labels."""
+    t = text or ""
+    refusal = is_refusal(t)
+    first = t[:1]
+    choice = next((lab for lab in labels if lab == first), None) if first else None
+    correct: bool | None = None
+    if gt is not None:
+        correct = bool(first) and bool(gt) and first == gt[0]
+    return Answer(choice, "legacy-medvh", invalid=choice is None, refusal=refusal, correct=correct)
+
+
+_BLINK_BARE = ("A", "B", "C", "D", "E")
+
+
+def _legacy_blink(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
+                  gt: str | None = None) -> Answer:
+    """BLINK ``analyze_answer`` (MedBLINK follows it): the whole reply "B" → "(B)"; exactly "(B)" kept; else the
+    unique ``(L)`` whitespace-separated token of the item's choices in the last paragraph (``split('\\n\\n')[-1]``)
+    if exactly one there, or in the whole reply if exactly one there; otherwise the original asks a GPT-3.5 judge,
+    which is not available offline: "legacy-blink-nomatch", invalid (the judge's "(Z)" counts as wrong).
+    No stripping anywhere, so "(B)." or "B\\n" do not count, as in the original."""
+    t = text or ""
+    refusal = is_refusal(t)
+    paren = {f"({lab})": lab for lab in labels}
+    if t in _BLINK_BARE or t in [f"({x})" for x in _BLINK_BARE]:
+        letter = t.strip("()")
+        lab = next((la for la in labels if la == letter), None)
+        if lab is None:  # the original accepts A-E regardless of the item's option count: a wrong "(E)"
+            return Answer(None, "legacy-blink-outside", invalid=True, refusal=refusal)
+        return Answer(lab, "legacy-blink", invalid=False, refusal=refusal)
+    intersect = set(paren) & set(t.split())
+    intersect_last = set(paren) & set(t.split("\n\n")[-1].split())
+    if (len(intersect) != 1 and len(intersect_last) != 1) or len(intersect) < 1:
+        return Answer(None, "legacy-blink-nomatch", invalid=True, refusal=refusal)
+    token = next(iter(intersect_last if len(intersect_last) == 1 else intersect))
+    return Answer(paren[token], "legacy-blink", invalid=False, refusal=refusal)
+
+
+LEGACY_MODES: dict[str, Callable[..., Answer]] = {
+    "mediconfusion": _legacy_mediconfusion,
+    "probmed": _legacy_probmed,
+    "medvh": _legacy_medvh,
+    "blink": _legacy_blink,
+}
+
+
+def extract_legacy(mode: str, text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
+                   gt: str | None = None) -> Answer:
+    """Parse a reply exactly as the named benchmark's original code did (to reproduce published numbers).
+
+    ``gt`` is needed by "probmed" and "medvh", whose rules decide correctness directly; the others ignore it.
+    """
+    try:
+        fn = LEGACY_MODES[mode]
+    except KeyError:
+        raise ValueError(f"unknown legacy mode {mode!r}; expected one of {sorted(LEGACY_MODES)}") from None
+    if kind == "free":
+        return Answer(None, "free_text", invalid=False, refusal=is_refusal(text or ""))
+    return fn(text, kind, labels, options, gt)
+
+
+def _norm_label(s: str) -> str:
+    s = s.strip().casefold()
+    if len(s) >= 3 and s[0] == "(" and s[-1] == ")":
+        s = s[1:-1].strip()
+    return s
+
+
+def is_correct(answer: Answer, gt_label: str | None) -> bool | None:
+    """Whether the parsed answer matches the ground-truth label.
+
+    A legacy ``correct`` wins (its rule is the benchmark's own); None when the ground truth is unknown or the
+    item is free text; an invalid answer is wrong. Labels compare case-insensitively, "(B)" equal to "B".
+    """
+    if answer.correct is not None:
+        return answer.correct
+    if gt_label is None or answer.method == "free_text":
+        return None
+    if answer.invalid or answer.choice is None:
+        return False
+    return _norm_label(answer.choice) == _norm_label(gt_label)

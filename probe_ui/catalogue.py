@@ -1,0 +1,117 @@
+"""The model catalogue: ``backends/*.yaml`` gives models short names and settings; bare specs work too.
+
+A spec is either a catalogue name (``gpt-4o``) or ``provider/model`` (``openai/gpt-4o``, ``baseline/random``);
+the model part may itself contain slashes (``openai/Qwen/Qwen2.5-VL-7B-Instruct``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from probe_ui.providers import PROVIDERS, provider_class
+from probe_ui.providers.base import ModelConfig, ModelSpecError
+
+BACKENDS_DIR = Path(__file__).resolve().parent.parent / "backends"
+
+
+class _Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1)
+    provider: str
+    model: str = Field(min_length=1)
+    base_url: str | list[str] | None = None
+    api_key_env: str | None = None
+    generation: dict[str, Any] = {}
+    max_image_side: int | None = Field(default=None, gt=0)
+    price_input_per_m: float | None = Field(default=None, ge=0)
+    price_output_per_m: float | None = Field(default=None, ge=0)
+    concurrency: int | None = Field(default=None, gt=0)
+    needs: str = ""
+    description: str = ""
+    options: dict[str, Any] = {}
+
+
+def catalogue_dirs() -> list[Path]:
+    """``PROBE_UI_BACKENDS`` (os.pathsep-separated) first, then the repository's ``backends/``."""
+    extra = [Path(p) for p in os.environ.get("PROBE_UI_BACKENDS", "").split(os.pathsep) if p]
+    return [*extra, BACKENDS_DIR]
+
+
+def load_catalogue() -> dict[str, ModelConfig]:
+    out: dict[str, ModelConfig] = {}
+    for d in catalogue_dirs():
+        for f in sorted(d.glob("*.yaml")) if d.is_dir() else []:
+            cfg = load_entry(f)
+            out.setdefault(cfg.name, cfg)
+    return out
+
+
+def load_entry(path: Path) -> ModelConfig:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        e = _Entry.model_validate(data)
+    except yaml.YAMLError as exc:
+        raise ModelSpecError(f"{path}: invalid YAML: {str(exc).splitlines()[0]}") from None
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(map(str, err["loc"])) or "(top level)"
+        raise ModelSpecError(f"{path}: field '{field}': {err['msg']}") from None
+    if e.provider not in PROVIDERS:
+        raise ModelSpecError(f"{path}: unknown provider '{e.provider}'; known: {', '.join(sorted(PROVIDERS))}")
+    base = tuple(e.base_url) if isinstance(e.base_url, list) else e.base_url
+    return ModelConfig(name=e.name, provider=e.provider, model=e.model, base_url=base, api_key_env=e.api_key_env,
+                       generation=e.generation, max_image_side=e.max_image_side,
+                       price_input_per_m=e.price_input_per_m, price_output_per_m=e.price_output_per_m,
+                       concurrency=e.concurrency, needs=e.needs, description=e.description, options=e.options)
+
+
+def resolve(spec: str, catalogue: dict[str, ModelConfig] | None = None) -> ModelConfig:
+    """A catalogue entry by name, or a bare ``provider/model`` spec."""
+    spec = spec.strip()
+    cat = load_catalogue() if catalogue is None else catalogue
+    if spec in cat:
+        return cat[spec]
+    provider, sep, model = spec.partition("/")
+    if not sep or not provider or not model:
+        names = ", ".join(sorted(cat)) or "(none)"
+        raise ModelSpecError(f"unknown model '{spec}': use provider/model (providers: "
+                             f"{', '.join(sorted(PROVIDERS))}) or a catalogue name ({names})")
+    provider_class(provider)  # raises for an unknown provider
+    return ModelConfig(name=spec, provider=provider, model=model)
+
+
+def availability(config: ModelConfig) -> str | None:
+    """None when usable here, else the reason (missing SDK, key, server)."""
+    try:
+        cls = provider_class(config.provider)
+    except ImportError as exc:
+        return f"provider '{config.provider}' cannot be imported: {exc}"
+    return cls.unavailable_reason(config)
+
+
+def list_models() -> list[dict[str, Any]]:
+    """Every provider (as ``provider/<model>``) and catalogue entry, with whether it is usable here and why not."""
+    rows: list[dict[str, Any]] = []
+    for name in sorted(PROVIDERS):
+        try:
+            reason = provider_class(name).unavailable_reason(None)
+        except ImportError as exc:
+            reason = f"cannot be imported: {exc}"
+        rows.append({"name": f"{name}/<model>", "provider": name, "model": "", "usable": reason is None,
+                     "reason": reason, "needs": "", "description": "any model of this provider"})
+    try:
+        cat = load_catalogue()
+    except ModelSpecError as exc:
+        rows.append({"name": "(catalogue)", "provider": "", "model": "", "usable": False, "reason": str(exc),
+                     "needs": "", "description": ""})
+        return rows
+    for cfg in cat.values():
+        reason = availability(cfg)
+        rows.append({"name": cfg.name, "provider": cfg.provider, "model": cfg.model, "usable": reason is None,
+                     "reason": reason, "needs": cfg.needs, "description": cfg.description})
+    return rows

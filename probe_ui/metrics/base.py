@@ -1,0 +1,39 @@
+"""The shape every metric reports: value (percent), numerator, denominator, n, CI and the random-guess reference."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    value: float | None  # percent; None when the denominator is 0
+    numerator: float
+    denominator: float
+    n: int
+    ci: tuple[float, float] | None = None  # percent, 95 %
+    random: float | None = None  # percent a random guesser is expected to score
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["ci"] = list(self.ci) if self.ci else None
+        return d
+
+
+def ratio(num: float, den: float, n: int | None = None, *, ci: bool = True, random: float | None = None) -> MetricValue:
+    value = 100.0 * num / den if den else None
+    interval = wilson_ci(num, den) if ci and den else None
+    return MetricValue(value, num, den, int(den if n is None else n), interval, random)
+
+
+def wilson_ci(successes: float, total: float, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval in percent: well-behaved at 0 % and 100 % and for small n, unlike the normal one."""
+    if total <= 0:
+        return (0.0, 100.0)
+    p = successes / total
+    denom = 1 + z * z / total
+    centre = (p + z * z / (2 * total)) / denom
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denom
+    return (round(100 * max(0.0, centre - half), 4), round(100 * min(1.0, centre + half), 4))

@@ -1,0 +1,280 @@
+"""Presets: probe sets as YAML files, validated with errors that name the file, the item and the field.
+
+A preset is a list of items plus optional perturbation conditions. Image paths are looked up relative to the preset
+file, then in the bundled ``assets/`` folder. See ``presets/README.md`` for the format.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from probe_ui.items import KINDS, LETTERS, YES_NO, ImageSource, Item
+from probe_ui.perturb import PerturbationError
+from probe_ui.perturb import get as get_perturbation
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+PRESETS_DIR = Path(__file__).resolve().parent.parent / "presets"
+MAX_PRESET_BYTES = 20 * 1024 * 1024
+
+
+class PresetError(ValueError):
+    """A preset cannot be used; the message names the file and, where it applies, the item and field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ImageSpec(_Strict):
+    path: str
+    window: tuple[float, float] | None = None
+    frame: int | None = Field(default=None, ge=0)
+    axis: int | None = Field(default=None, ge=0, le=3)
+    slice: int | None = Field(default=None, ge=0)
+
+
+class ItemSpec(_Strict):
+    id: str = Field(min_length=1)
+    question: str = Field(min_length=1)
+    kind: str | None = None
+    image: str | ImageSpec | None = None
+    images: list[str | ImageSpec] | None = None
+    options: list[str] | None = None
+    labels: list[str] | None = None
+    answer: str | None = None
+    category: str | list[str] = []
+    tags: list[str] = []
+    group: str | None = None
+    attributes: dict[str, Any] = {}
+
+    @field_validator("answer", mode="before")
+    @classmethod
+    def _yaml_booleans(cls, v: Any) -> Any:
+        # YAML reads a bare yes/no as a boolean; a preset author means the word.
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        return v if v is None else str(v)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ItemSpec:
+        if self.image is not None and self.images is not None:
+            raise ValueError("give either 'image' or 'images', not both")
+        if self.kind is not None and self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {', '.join(KINDS)}, not {self.kind!r}")
+        if self.options is not None and self.labels is not None:
+            raise ValueError("give either 'options' (multiple choice) or 'labels' (answer words), not both")
+        kind = self.resolved_kind()
+        opts = self.options if kind == "choice" else self.labels
+        if kind in ("choice", "label"):
+            if not opts or len(opts) < 2:
+                raise ValueError(f"a {kind} item needs at least two {'options' if kind == 'choice' else 'labels'}")
+            if len(set(opts)) != len(opts):
+                raise ValueError("options must be distinct")
+            if kind == "choice" and len(opts) > len(LETTERS):
+                raise ValueError(f"at most {len(LETTERS)} options")
+        if kind == "yesno" and self.answer is not None and self.answer.strip().lower() not in YES_NO:
+            raise ValueError(f"a yes/no item's answer must be yes or no, not {self.answer!r}")
+        if kind in ("choice", "label") and self.answer is not None:
+            self.answer_text()  # raises when the answer names no option
+        return self
+
+    def resolved_kind(self) -> str:
+        if self.kind:
+            return self.kind
+        if self.options is not None:
+            return "choice"
+        if self.labels is not None:
+            return "label"
+        if self.answer is not None and self.answer.strip().lower() in YES_NO:
+            return "yesno"
+        return "free"
+
+    def answer_text(self) -> str | None:
+        """The answer as option text / label: a choice answer may be given as a letter or as the option text."""
+        if self.answer is None:
+            return None
+        kind = self.resolved_kind()
+        if kind == "yesno":
+            return self.answer.strip().lower()
+        if kind == "choice":
+            opts = self.options or []
+            if self.answer in opts:
+                return self.answer
+            letter = self.answer.strip().rstrip(".:)").lstrip("(").upper()
+            if len(letter) == 1 and letter in LETTERS[: len(opts)]:
+                return opts[LETTERS.index(letter)]
+            raise ValueError(f"answer {self.answer!r} is neither an option's letter (A-{LETTERS[len(opts) - 1]}) "
+                             "nor an option's exact text")
+        if kind == "label":
+            if self.answer not in (self.labels or []):
+                raise ValueError(f"answer {self.answer!r} is not one of the labels {self.labels}")
+        return self.answer
+
+
+class StepSpec(BaseModel):
+    """One perturbation application: ``{op: rotate, angle: 180, answer_map: {...}}``."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    op: str
+
+    def params(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class ConditionSpec(_Strict):
+    """A named chain of steps; every item gets one variant per condition (plus the original)."""
+
+    name: str = Field(min_length=1)
+    steps: list[StepSpec] = Field(min_length=1)
+    only_tags: list[str] = []  # apply only to items carrying one of these tags (empty = all)
+
+
+class PresetSpec(_Strict):
+    name: str | None = None
+    description: str = ""
+    prompt: str | None = None
+    include_original: bool = True
+    perturbations: list[ConditionSpec] = []
+    items: list[ItemSpec] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class Condition:
+    name: str
+    steps: tuple[tuple[str, dict[str, Any]], ...]
+    only_tags: tuple[str, ...] = ()
+
+    def applies_to(self, item: Item) -> bool:
+        return not self.only_tags or bool(set(self.only_tags) & set(item.tags))
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    path: str
+    sha256: str
+    description: str
+    prompt: str | None
+    include_original: bool
+    conditions: tuple[Condition, ...]
+    items: tuple[Item, ...]
+    image_roots: tuple[str, ...]
+
+
+def load_preset(path: str | os.PathLike[str]) -> Preset:
+    """Read and validate a preset; raise :class:`PresetError` naming file, item and field on any problem."""
+    import hashlib
+
+    p = Path(path)
+    if not p.is_file():
+        raise PresetError(f"{p}: no such preset file")
+    if p.stat().st_size > MAX_PRESET_BYTES:
+        raise PresetError(f"{p}: preset is {p.stat().st_size:,} bytes, over the {MAX_PRESET_BYTES:,}-byte limit")
+    raw = p.read_bytes()
+    try:
+        data = yaml.safe_load(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise PresetError(f"{p}: not a UTF-8 text file") from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise PresetError(f"{p}: invalid YAML{where}: {problem}") from None
+    if not isinstance(data, dict):
+        raise PresetError(f"{p}: a preset must be a mapping with an 'items' list, not {type(data).__name__}")
+    try:
+        spec = PresetSpec.model_validate(data)
+    except ValidationError as exc:
+        raise PresetError(_describe(p, data, exc)) from None
+
+    roots = (str(p.resolve().parent), str(ASSETS_DIR))
+    seen: set[str] = set()
+    items = []
+    for i, it in enumerate(spec.items):
+        if it.id in seen:
+            raise PresetError(f"{p}: item {i + 1} ('{it.id}'): field 'id': duplicate id")
+        seen.add(it.id)
+        items.append(_to_item(it, str(p)))
+    conditions = []
+    for c in spec.perturbations:
+        steps = []
+        for j, s in enumerate(c.steps):
+            try:
+                get_perturbation(s.op).check_params({k: v for k, v in s.params().items()})
+            except PerturbationError as exc:
+                raise PresetError(f"{p}: perturbation '{c.name}': step {j + 1}: {exc}") from None
+            steps.append((s.op, s.params()))
+        conditions.append(Condition(c.name, tuple(steps), tuple(c.only_tags)))
+    if len({c.name for c in conditions}) != len(conditions) or any(c.name == "original" for c in conditions):
+        raise PresetError(f"{p}: perturbation names must be distinct and not 'original'")
+    return Preset(
+        name=spec.name or p.stem,
+        path=str(p),
+        sha256=hashlib.sha256(raw).hexdigest(),
+        description=spec.description,
+        prompt=spec.prompt,
+        include_original=spec.include_original,
+        conditions=tuple(conditions),
+        items=tuple(items),
+        image_roots=roots,
+    )
+
+
+def _to_item(spec: ItemSpec, source: str) -> Item:
+    kind = spec.resolved_kind()
+    raw_images = spec.images if spec.images is not None else ([spec.image] if spec.image is not None else [])
+    images = tuple(
+        ImageSource(path=im) if isinstance(im, str)
+        else ImageSource(path=im.path, window=im.window, frame=im.frame, axis=im.axis, slice=im.slice)
+        for im in raw_images
+    )
+    options = tuple(spec.options or ()) if kind == "choice" else tuple(spec.labels or ()) if kind == "label" else ()
+    category = (spec.category,) if isinstance(spec.category, str) else tuple(spec.category)
+    return Item(id=spec.id, question=spec.question, kind=kind, images=images, options=options,  # type: ignore[arg-type]
+                answer=spec.answer_text(), category=category, tags=tuple(spec.tags), group=spec.group,
+                attributes=dict(spec.attributes), source=source)
+
+
+def resolve_image(src: ImageSource, roots: tuple[str, ...], *, where: str) -> Path:
+    """Find an item's image file in the preset's folder or the bundled assets."""
+    candidates = [Path(src.path)] if Path(src.path).is_absolute() else [Path(r) / src.path for r in roots]
+    for c in candidates:
+        if c.is_file():
+            return c
+    looked = ", ".join(str(Path(r)) for r in roots) if not Path(src.path).is_absolute() else src.path
+    raise PresetError(f"{where}: image '{src.path}' not found (looked in {looked})")
+
+
+def _describe(path: Path, data: dict[str, Any], exc: ValidationError) -> str:
+    """Turn pydantic's first error into 'file: item N ('id'): field 'x': message'."""
+    err = exc.errors()[0]
+    loc = list(err["loc"])
+    msg = err["msg"].removeprefix("Value error, ")
+    where = [str(path)]
+    if len(loc) >= 2 and loc[0] == "items" and isinstance(loc[1], int):
+        idx = loc[1]
+        items = data.get("items") or []
+        item_id = items[idx].get("id") if idx < len(items) and isinstance(items[idx], dict) else None
+        where.append(f"item {idx + 1}" + (f" ('{item_id}')" if item_id else ""))
+        loc = loc[2:]
+    elif len(loc) >= 2 and loc[0] == "perturbations" and isinstance(loc[1], int):
+        where.append(f"perturbation {loc[1] + 1}")
+        loc = loc[2:]
+    field = ".".join(str(x) for x in loc)
+    if field:
+        where.append(f"field '{field}'")
+    if err["type"] == "extra_forbidden":
+        msg = "unknown field (check the spelling; see presets/README.md)"
+    elif err["type"] == "missing":
+        msg = "required field is missing"
+    return ": ".join(where) + f": {msg}"
+
+
+def bundled_presets() -> list[Path]:
+    return sorted(PRESETS_DIR.glob("*.yaml"))

@@ -1,0 +1,167 @@
+"""The provider protocol: one rendered request in, one response out.
+
+Messages follow a small provider-neutral protocol (role + text/image parts, images by content hash) so that the
+same request can be logged, hashed for the cache, and translated to any wire format by a provider.
+"""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, Literal
+
+from probe_ui.images import CanonicalImage
+from probe_ui.items import content_hash
+
+
+class ProviderError(RuntimeError):
+    """A model call failed; ``retriable`` says whether trying again may help (429, 5xx, timeouts)."""
+
+    def __init__(self, message: str, *, retriable: bool = False) -> None:
+        super().__init__(message)
+        self.retriable = retriable
+
+
+class ModelSpecError(ValueError):
+    """A model spec or catalogue entry is malformed or names an unknown provider."""
+
+
+@dataclass(frozen=True)
+class TextPart:
+    text: str
+    type: Literal["text"] = "text"
+
+
+@dataclass(frozen=True)
+class ImagePart:
+    image: CanonicalImage
+    type: Literal["image"] = "image"
+
+
+Part = TextPart | ImagePart
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Literal["system", "user", "assistant"]
+    content: tuple[Part, ...]
+
+    def text(self) -> str:
+        return "".join(p.text for p in self.content if isinstance(p, TextPart))
+
+    def images(self) -> tuple[CanonicalImage, ...]:
+        return tuple(p.image for p in self.content if isinstance(p, ImagePart))
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """What decoding does; part of the cache key and stored with every response."""
+
+    temperature: float = 0.0
+    max_tokens: int = 32
+    top_p: float | None = None
+    seed: int | None = None
+    timeout_s: float = 120.0
+    stream: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def deterministic(self) -> bool:
+        return self.temperature == 0
+
+
+@dataclass(frozen=True)
+class Request:
+    """A rendered prompt for one variant, plus what a valid answer looks like (used by baselines)."""
+
+    messages: tuple[Message, ...]
+    settings: GenerationSettings = field(default_factory=GenerationSettings)
+    labels: tuple[str, ...] = ()
+    variant_id: str = ""
+    sample: int = 0
+    prompt: str = ""  # template name
+
+    def rendered(self) -> list[dict[str, Any]]:
+        """JSON-able messages with images by id: what is stored and hashed."""
+        out = []
+        for m in self.messages:
+            parts = [
+                {"type": "text", "text": p.text} if isinstance(p, TextPart) else {"type": "image", "image_id": p.image.id}
+                for p in m.content
+            ]
+            out.append({"role": m.role, "content": parts})
+        return out
+
+    def cache_key(self, provider: str, model: str) -> str:
+        return content_hash(
+            {"provider": provider, "model": model, "messages": self.rendered(), "settings": self.settings.to_dict(),
+             "sample": self.sample},
+            length=64,
+        )
+
+
+@dataclass
+class Response:
+    text: str = ""
+    latency_s: float = 0.0
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost: float | None = None
+    error: str | None = None
+    finish_reason: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)  # e.g. per-option probabilities, resize records
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """A catalogue entry (backends/*.yaml) or a bare ``provider/model`` spec."""
+
+    name: str
+    provider: str
+    model: str
+    base_url: str | tuple[str, ...] | None = None
+    api_key_env: str | None = None
+    generation: dict[str, Any] = field(default_factory=dict)
+    max_image_side: int | None = None
+    price_input_per_m: float | None = None  # USD per million input tokens
+    price_output_per_m: float | None = None
+    concurrency: int | None = None
+    needs: str = ""
+    description: str = ""
+    options: dict[str, Any] = field(default_factory=dict)  # provider-specific extras
+
+    def api_key(self, default_env: str) -> str | None:
+        return os.environ.get(self.api_key_env or default_env) or None
+
+    def cost(self, input_tokens: int | None, output_tokens: int | None) -> float | None:
+        if self.price_input_per_m is None and self.price_output_per_m is None:
+            return None
+        return ((input_tokens or 0) * (self.price_input_per_m or 0.0)
+                + (output_tokens or 0) * (self.price_output_per_m or 0.0)) / 1e6
+
+
+class Provider(ABC):
+    """One model behind one provider. Subclasses translate :class:`Request` to their wire format."""
+
+    #: the spec prefix, e.g. "openai"
+    name: ClassVar[str]
+    #: default number of concurrent requests to one model of this provider
+    default_concurrency: ClassVar[int] = 8
+
+    def __init__(self, config: ModelConfig) -> None:
+        self.config = config
+
+    @classmethod
+    def unavailable_reason(cls, config: ModelConfig | None = None) -> str | None:
+        """Why this provider (or this configured model) cannot be used here, or None when it can."""
+        return None
+
+    @abstractmethod
+    async def generate(self, request: Request) -> Response:
+        """Ask the model; raise :class:`ProviderError` on failure."""
+
+    async def aclose(self) -> None:
+        """Release clients and connections."""

@@ -1,0 +1,352 @@
+"""The run store: every variant, request and response, in one SQLite file (WAL) by default.
+
+Rows are append-only except that a response row holding an error is replaced when the same cell is retried and
+succeeds. A unique key (run, variant, model, prompt, sample) makes a re-run skip work that is already done.
+Images live on disk beside the database, content-addressed by their sha256 (``images/ab/abcd….png``); rows only
+reference the hash. The URL may also be any SQLAlchemy URL (e.g. ``postgresql://...``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import sys
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Iterable
+
+import pandas as pd
+import sqlalchemy as sa
+from sqlalchemy import event
+
+from probe_ui.images import CanonicalImage
+from probe_ui.items import Variant
+
+DEFAULT_DB = Path("probe-ui-data") / "probe-ui.db"
+
+md = sa.MetaData()
+runs = sa.Table(
+    "runs", md,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("settings", sa.JSON, nullable=False),
+    sa.Column("versions", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+)
+images = sa.Table(
+    "images", md,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("width", sa.Integer, nullable=False),
+    sa.Column("height", sa.Integer, nullable=False),
+    sa.Column("mode", sa.String(8), nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+variants = sa.Table(
+    "variants", md,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("item_id", sa.String(200), nullable=False),
+    sa.Column("source", sa.Text, nullable=False),
+    sa.Column("condition", sa.String(200), nullable=False),
+    sa.Column("group_id", sa.String(200), nullable=False),
+    sa.Column("item_group", sa.String(200)),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("question", sa.Text, nullable=False),
+    sa.Column("options", sa.JSON, nullable=False),
+    sa.Column("answer", sa.Text),
+    sa.Column("answer_label", sa.Text),
+    sa.Column("n_labels", sa.Integer, nullable=False),
+    sa.Column("image_ids", sa.JSON, nullable=False),
+    sa.Column("category", sa.JSON, nullable=False),
+    sa.Column("tags", sa.JSON, nullable=False),
+    sa.Column("attributes", sa.JSON, nullable=False),
+    sa.Column("provenance", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+run_variants = sa.Table(
+    "run_variants", md,
+    sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id"), primary_key=True),
+    sa.Column("variant_id", sa.String(64), sa.ForeignKey("variants.id"), primary_key=True),
+)
+responses = sa.Table(
+    "responses", md,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id"), nullable=False),
+    sa.Column("variant_id", sa.String(64), sa.ForeignKey("variants.id"), nullable=False),
+    sa.Column("model", sa.String(300), nullable=False),
+    sa.Column("prompt", sa.String(100), nullable=False),
+    sa.Column("sample", sa.Integer, nullable=False),
+    sa.Column("request_hash", sa.String(64), nullable=False),
+    sa.Column("messages", sa.JSON, nullable=False),
+    sa.Column("settings", sa.JSON, nullable=False),
+    sa.Column("raw_text", sa.Text),
+    sa.Column("parsed", sa.Text),
+    sa.Column("method", sa.String(60)),
+    sa.Column("invalid", sa.Boolean),
+    sa.Column("refusal", sa.Boolean),
+    sa.Column("correct", sa.Boolean),
+    sa.Column("latency_s", sa.Float),
+    sa.Column("input_tokens", sa.Integer),
+    sa.Column("output_tokens", sa.Integer),
+    sa.Column("cost", sa.Float),
+    sa.Column("error", sa.Text),
+    sa.Column("finish_reason", sa.String(60)),
+    sa.Column("details", sa.JSON),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.UniqueConstraint("run_id", "variant_id", "model", "prompt", "sample", name="uq_response_cell"),
+)
+item_errors = sa.Table(
+    "item_errors", md,
+    sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id"), primary_key=True),
+    sa.Column("source", sa.String(500), primary_key=True),
+    sa.Column("item_id", sa.String(200), primary_key=True),
+    sa.Column("message", sa.Text, nullable=False),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+
+CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
+
+
+class StoreError(RuntimeError):
+    """The store cannot be opened or a run does not exist."""
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def package_versions() -> dict[str, str]:
+    """What produced a run: Python, platform and the versions of the packages that touch results."""
+    out = {"python": sys.version.split()[0], "platform": platform.platform()}
+    for pkg in ("probe-ui", "numpy", "pillow", "pydicom", "nibabel", "openai", "anthropic", "transformers", "torch",
+                "sqlalchemy", "pandas"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+@dataclass(frozen=True)
+class Run:
+    id: int
+    name: str
+    seed: int
+    settings: dict[str, Any]
+    versions: dict[str, str]
+    created_at: str
+    updated_at: str
+
+
+class Store:
+    """Open (creating if needed) a store at a file path or SQLAlchemy URL."""
+
+    def __init__(self, location: str | os.PathLike[str] = DEFAULT_DB, images_dir: str | os.PathLike[str] | None = None):
+        loc = str(location)
+        if "://" in loc:
+            self.url = loc
+            default_images = Path("probe-ui-data") / "images"
+        else:
+            path = Path(loc)
+            if path.exists() and path.is_dir():
+                raise StoreError(f"{path} is a folder; give the database file path, e.g. {path / 'probe-ui.db'}")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.url = f"sqlite:///{path}"
+            default_images = path.parent / "images"
+        self.images_dir = Path(images_dir) if images_dir else default_images
+        self.engine = sa.create_engine(self.url, future=True)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        try:
+            md.create_all(self.engine)
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(f"cannot open the store at {loc}: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
+
+    # ---- runs -------------------------------------------------------------------------------------------------
+    def ensure_run(self, name: str, seed: int, settings: dict[str, Any]) -> Run:
+        """Create the run, or reopen it (same seed required) and merge the new settings into its record."""
+        with self.engine.begin() as c:
+            row = c.execute(sa.select(runs).where(runs.c.name == name)).mappings().first()
+            if row is None:
+                c.execute(runs.insert().values(name=name, seed=seed, settings=settings, versions=package_versions(),
+                                               created_at=now(), updated_at=now()))
+            else:
+                if int(row["seed"]) != seed:
+                    raise StoreError(f"run '{name}' was made with seed {row['seed']}, not {seed}: "
+                                     "choose another --run name or the same --seed")
+                merged = _merge_settings(dict(row["settings"]), settings)
+                c.execute(runs.update().where(runs.c.id == row["id"]).values(settings=merged, updated_at=now()))
+        return self.get_run(name)
+
+    def get_run(self, name: str | None = None) -> Run:
+        """A run by name, or the most recently updated one."""
+        q = sa.select(runs)
+        q = q.where(runs.c.name == name) if name else q.order_by(runs.c.updated_at.desc(), runs.c.id.desc()).limit(1)
+        with self.engine.connect() as c:
+            row = c.execute(q).mappings().first()
+        if row is None:
+            if name:
+                known = ", ".join(r.name for r in self.list_runs()) or "none yet"
+                raise StoreError(f"no run named '{name}' in {self.url} (runs: {known})")
+            raise StoreError(f"no runs in {self.url} yet: run 'probe-ui batch' first")
+        return Run(**dict(row))
+
+    def list_runs(self) -> list[Run]:
+        with self.engine.connect() as c:
+            return [Run(**dict(r)) for r in c.execute(sa.select(runs).order_by(runs.c.id)).mappings()]
+
+    def touch_run(self, run_id: int) -> None:
+        with self.engine.begin() as c:
+            c.execute(runs.update().where(runs.c.id == run_id).values(updated_at=now()))
+
+    # ---- images and variants ----------------------------------------------------------------------------------
+    def image_path(self, image_id: str) -> Path:
+        return self.images_dir / image_id[:2] / f"{image_id}.png"
+
+    def put_image(self, image: CanonicalImage) -> None:
+        path = self.image_path(image.id)
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(fd, "wb") as f:
+                f.write(image.png)
+            os.replace(tmp, path)
+        self._insert_ignore(images, [{"id": image.id, "width": image.width, "height": image.height,
+                                      "mode": image.mode, "created_at": now()}])
+
+    def get_image(self, image_id: str) -> CanonicalImage:
+        path = self.image_path(image_id)
+        if not path.exists():
+            raise StoreError(f"image {image_id} is not in {self.images_dir}")
+        img = CanonicalImage.from_png(path.read_bytes())
+        if img.id != image_id:
+            raise StoreError(f"image file {path} does not match its hash: it was changed on disk")
+        return img
+
+    def add_variants(self, run_id: int, vs: Iterable[Variant]) -> None:
+        vs = list(vs)
+        for v in vs:
+            for im in v.images:
+                self.put_image(im)
+        self._insert_ignore(variants, [_variant_row(v) for v in vs])
+        self._insert_ignore(run_variants, [{"run_id": run_id, "variant_id": v.id} for v in vs])
+
+    # ---- responses --------------------------------------------------------------------------------------------
+    def done_cells(self, run_id: int) -> set[CellKey]:
+        """Cells with a finished (non-error) response: a re-run skips these."""
+        q = sa.select(responses.c.variant_id, responses.c.model, responses.c.prompt, responses.c.sample).where(
+            responses.c.run_id == run_id, responses.c.error.is_(None))
+        with self.engine.connect() as c:
+            return {(r[0], r[1], r[2], int(r[3])) for r in c.execute(q)}
+
+    def save_response(self, row: dict[str, Any]) -> None:
+        """Insert a response; replace an earlier error row for the same cell; never overwrite a finished one."""
+        row = dict(row, created_at=now())
+        key = (responses.c.run_id == row["run_id"]) & (responses.c.variant_id == row["variant_id"]) & (
+            responses.c.model == row["model"]) & (responses.c.prompt == row["prompt"]) & (
+            responses.c.sample == row["sample"])
+        with self.engine.begin() as c:
+            existing = c.execute(sa.select(responses.c.id, responses.c.error).where(key)).first()
+            if existing is None:
+                c.execute(responses.insert().values(**row))
+            elif existing.error is not None:
+                c.execute(responses.update().where(responses.c.id == existing.id).values(**row))
+
+    def record_item_error(self, run_id: int, source: str, item_id: str, message: str) -> None:
+        with self.engine.begin() as c:
+            c.execute(item_errors.delete().where((item_errors.c.run_id == run_id) & (item_errors.c.source == source)
+                                                 & (item_errors.c.item_id == item_id)))
+            c.execute(item_errors.insert().values(run_id=run_id, source=source, item_id=item_id, message=message,
+                                                  created_at=now()))
+
+    def clear_item_errors(self, run_id: int, source: str, item_ids: Iterable[str]) -> None:
+        ids = list(item_ids)
+        if not ids:
+            return
+        with self.engine.begin() as c:
+            c.execute(item_errors.delete().where((item_errors.c.run_id == run_id) & (item_errors.c.source == source)
+                                                 & item_errors.c.item_id.in_(ids)))
+
+    def item_errors(self, run_id: int) -> list[dict[str, Any]]:
+        with self.engine.connect() as c:
+            q = sa.select(item_errors).where(item_errors.c.run_id == run_id).order_by(item_errors.c.source,
+                                                                                      item_errors.c.item_id)
+            return [dict(r) for r in c.execute(q).mappings()]
+
+    def count(self, table: sa.Table, run_id: int | None = None) -> int:
+        q = sa.select(sa.func.count()).select_from(table)
+        if run_id is not None and "run_id" in table.c:
+            q = q.where(table.c.run_id == run_id)
+        with self.engine.connect() as c:
+            return int(c.execute(q).scalar_one())
+
+    def answers_frame(self, run_id: int) -> pd.DataFrame:
+        """One row per response joined with its variant: the table every metric reads."""
+        r, v = responses, variants
+        q = (sa.select(r.c.model, r.c.prompt, r.c.sample, r.c.variant_id, r.c.parsed, r.c.method, r.c.invalid,
+                       r.c.refusal, r.c.correct, r.c.error, r.c.latency_s, r.c.input_tokens, r.c.output_tokens,
+                       r.c.cost, v.c.item_id, v.c.source, v.c.condition, v.c.group_id, v.c.item_group, v.c.kind,
+                       v.c.answer_label, v.c.n_labels)
+             .join(v, v.c.id == r.c.variant_id).where(r.c.run_id == run_id))
+        with self.engine.connect() as c:
+            return pd.read_sql(q, c)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def _insert_ignore(self, table: sa.Table, rows: list[dict[str, Any]]) -> None:
+        if not rows:
+            return
+        dialect = self.engine.dialect.name
+        if dialect == "sqlite":
+            from sqlalchemy.dialects.sqlite import insert
+        elif dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:  # pragma: no cover - other databases are not supported yet
+            raise StoreError(f"unsupported database '{dialect}': use SQLite or PostgreSQL")
+        with self.engine.begin() as c:
+            for start in range(0, len(rows), 500):
+                c.execute(insert(table).on_conflict_do_nothing(), rows[start:start + 500])
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.close()
+
+
+def _variant_row(v: Variant) -> dict[str, Any]:
+    return {
+        "id": v.id, "item_id": v.item_id, "source": v.source, "condition": v.condition, "group_id": v.group,
+        "item_group": v.item_group, "kind": v.kind, "question": v.question, "options": list(v.options),
+        "answer": v.answer, "answer_label": v.answer_label, "n_labels": len(v.labels),
+        "image_ids": list(v.image_ids), "category": list(v.category), "tags": list(v.tags),
+        "attributes": v.attributes, "provenance": list(v.provenance), "created_at": now(),
+    }
+
+
+def _merge_settings(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """Lists (presets, models) accumulate; scalars take the newest value."""
+    out = dict(old)
+    for k, v in new.items():
+        if isinstance(v, list) and isinstance(old.get(k), list):
+            merged = list(old[k])
+            for x in v:
+                if x not in merged:
+                    merged.append(x)
+            out[k] = merged
+        else:
+            out[k] = v
+    return out
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, ensure_ascii=False)

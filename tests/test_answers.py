@@ -1,0 +1,500 @@
+"""Answer extraction: the robust default (REFERENCE §3) and the legacy parsers of the original benchmarks.
+
+The replies are written the way real VLMs answer (GPT-4o terse letters, Qwen "B: <option>", LLaVA-Med rambling,
+chain of thought, markdown), including the lmms-eval #1434 traps that a first-capital-letter regex falls into.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from probe_ui.answers import LEGACY_MODES, Answer, extract, extract_legacy, is_correct, is_refusal
+
+AB = ("A", "B")
+ABCD = ("A", "B", "C", "D")
+# a MediConfusion-style pair (two options, long texts)
+MC_OPTS = ("Showing a stable pseudoaneurysm", "Showing an aggravating pseudoaneurysm")
+# a MedVH-style four-option item
+MVH_OPTS = ("left side", "right side", "bilateral", "this question contains an incorrect clinical statement.")
+YN = ("yes", "no")
+DOTS = ("red", "green", "blue")
+ORIENT = ("correct", "upside down")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Robust default: multiple choice
+# --------------------------------------------------------------------------------------------------------------
+
+CHOICE_CASES = [
+    # (reply, labels, options, expected choice, expected method)
+    # GPT-4o terse
+    ("B", AB, MC_OPTS, "B", "exact"),
+    ("B.", AB, MC_OPTS, "B", "exact"),
+    ("(B)", AB, MC_OPTS, "B", "exact"),
+    (" B \n", AB, MC_OPTS, "B", "exact"),
+    ("**B**", AB, MC_OPTS, "B", "exact"),
+    ("Answer: B", AB, MC_OPTS, "B", "declaration"),
+    ("The correct answer is (B).", AB, MC_OPTS, "B", "declaration"),  # lmms-eval #1434: not "T"
+    ("The correct answer is: B", ABCD, MVH_OPTS, "B", "declaration"),
+    ("**Answer: B**\n\nThe contrast blush has enlarged compared with the prior study.", AB, MC_OPTS, "B",
+     "declaration"),
+    ("**Final answer:** C", ABCD, MVH_OPTS, "C", "declaration"),
+    ("Final Answer:\n\n**D**", ABCD, MVH_OPTS, "D", "declaration"),
+    ("The correct option is (C) bilateral.", ABCD, MVH_OPTS, "C", "declaration"),
+    ("I choose A.", AB, MC_OPTS, "A", "declaration"),
+    ("I would select option B because the sac has grown.", AB, MC_OPTS, "B", "declaration"),
+    ("B is the correct answer because the contrast blush grew.", AB, MC_OPTS, "B", "declaration"),
+    ("The answer is A because the lesion is unchanged.", AB, MC_OPTS, "A", "declaration"),
+    ("<answer>B</answer>", AB, MC_OPTS, "B", "declaration"),
+    # Qwen style: letter + option text
+    ("B: Showing an aggravating pseudoaneurysm", AB, MC_OPTS, "B", "bare"),
+    ("B. Showing an aggravating pseudoaneurysm", AB, MC_OPTS, "B", "bare"),
+    ("C) bilateral", ABCD, MVH_OPTS, "C", "bare"),
+    # lmms-eval #1434: "Based on" must not become B
+    ("Based on the image, A", AB, MC_OPTS, "A", "bare"),
+    ("Based on the image, A.", AB, MC_OPTS, "A", "bare"),
+    ("Based on the image, I would say A.", AB, MC_OPTS, "A", "declaration"),
+    # chain of thought that weighs A and concludes B
+    ("Let's think step by step. Option A would imply the sac is unchanged, but the second image shows a larger "
+     "sac with more contrast extravasation. Therefore, the correct answer is B.", AB, MC_OPTS, "B", "declaration"),
+    ("(A) is unlikely given the growth of the sac.\n(B) fits the enlarging contrast blush.\n\nThe answer is (B).",
+     AB, MC_OPTS, "B", "declaration"),
+    ("At first I considered A, but the answer is B.", AB, MC_OPTS, "B", "declaration"),
+    ("The answer is not A, it's B.", AB, MC_OPTS, "B", "declaration"),
+    ("I think it is B.", AB, MC_OPTS, "B", "declaration"),
+    # \boxed and backticks
+    ("Reasoning about the lesion size...\n\n\\boxed{B}", AB, MC_OPTS, "B", "boxed"),
+    ("$\\boxed{\\text{C}}$", ABCD, MVH_OPTS, "C", "boxed"),
+    ("My pick: `D`", ABCD, MVH_OPTS, "D", "backtick"),
+    # LLaVA-Med rambling that names an option
+    ("The image shows a CT angiogram of the abdomen with a contrast-filled outpouching of the splenic artery, "
+     "which is consistent with option B.", AB, MC_OPTS, "B", "bare"),
+    # option text instead of a letter
+    ("Showing an aggravating pseudoaneurysm.", AB, MC_OPTS, "B", "option_text"),
+    ("right side", ABCD, MVH_OPTS, "B", "option_text"),
+    ("The atelectasis is located on the right side.", ABCD, MVH_OPTS, "B", "option_text_contained"),
+    ("The answer is right side.", ABCD, MVH_OPTS, "B", "declaration"),
+    # lowercase letters: accepted where they cannot be the article
+    ("b", AB, MC_OPTS, "B", "exact"),
+    ("the answer is b", AB, MC_OPTS, "B", "declaration"),
+    ("Answer: (b)", AB, MC_OPTS, "B", "declaration"),
+    ("the answer is c, since the opacity is on both sides", ABCD, MVH_OPTS, "C", "declaration"),
+]
+
+
+@pytest.mark.parametrize("reply,labels,options,choice,method", CHOICE_CASES)
+def test_choice_replies(reply: str, labels: tuple[str, ...], options: tuple[str, ...], choice: str,
+                        method: str) -> None:
+    a = extract(reply, "choice", labels, options)
+    assert (a.choice, a.method, a.invalid) == (choice, method, False)
+
+
+INVALID_CHOICE_CASES = [
+    # (reply, labels, options, expected method)
+    # the article is not option A (lmms-eval #1434)
+    ("A fracture is visible in the distal radius.", AB, MC_OPTS, "none"),
+    ("A large mass is seen in the left upper quadrant with surrounding edema.", AB, MC_OPTS, "none"),
+    ("The answer is a fracture of the radius.", AB, MC_OPTS, "none"),
+    ("It is a fracture.", AB, MC_OPTS, "none"),
+    # "I" is never a letter in running text, even when the item has an option I
+    ("I think the lesion is benign.", tuple("ABCDEFGHI"), (), "none"),
+    # ambiguous
+    ("A or B", AB, MC_OPTS, "ambiguous"),
+    ("A/B", AB, MC_OPTS, "ambiguous"),
+    ("(A) stable\n(B) aggravating\nBoth are possible.", AB, MC_OPTS, "ambiguous"),
+    ("Options A and B are both plausible; I cannot decide.", AB, MC_OPTS, "ambiguous"),
+    ("Both `A` and `B` fit.", AB, MC_OPTS, "ambiguous"),
+    # letters beyond the item's labels
+    ("E", ABCD, MVH_OPTS, "out_of_range"),
+    ("The answer is E.", ABCD, MVH_OPTS, "out_of_range"),
+    ("(C)", AB, MC_OPTS, "out_of_range"),
+    # nothing to read
+    ("", AB, MC_OPTS, "empty"),
+    ("   \n\t", AB, MC_OPTS, "empty"),
+    ("The image shows a CT scan of the abdomen with contrast in the vessels.", AB, MC_OPTS, "none"),
+    # a negated option mention does not choose it
+    ("There is no bilateral involvement.", ABCD, MVH_OPTS, "none"),
+]
+
+
+@pytest.mark.parametrize("reply,labels,options,method", INVALID_CHOICE_CASES)
+def test_choice_invalid(reply: str, labels: tuple[str, ...], options: tuple[str, ...], method: str) -> None:
+    a = extract(reply, "choice", labels, options)
+    assert (a.choice, a.method, a.invalid) == (None, method, True)
+
+
+def test_out_of_range_letter_is_ignored_when_something_else_decides() -> None:
+    # "E" does not exist in an A-D item; the boxed C decides
+    a = extract("Not E. \\boxed{C}", "choice", ABCD, MVH_OPTS)
+    assert (a.choice, a.method) == ("C", "boxed")
+
+
+def test_last_declaration_wins() -> None:
+    a = extract("Answer: A\nWait, looking again at the sac size, the final answer is B.", "choice", AB, MC_OPTS)
+    assert a.choice == "B"
+
+
+def test_option_text_containment_is_off_when_options_overlap() -> None:
+    opts = ("fracture", "no fracture")
+    assert extract("There is a fracture of the radius.", "choice", AB, opts).choice is None
+    assert extract("no fracture", "choice", AB, opts).choice == "B"  # exact text still works
+
+
+def test_option_with_letter_labels_other_than_ab() -> None:
+    a = extract("The answer is D: this question contains an incorrect clinical statement.", "choice", ABCD,
+                MVH_OPTS)
+    assert a.choice == "D"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Robust default: yes/no and label items
+# --------------------------------------------------------------------------------------------------------------
+
+YESNO_CASES = [
+    ("No, there is no pleural effusion.", "no", "leading"),
+    ("Yes.", "yes", "exact"),
+    ("yes", "yes", "exact"),
+    ("NO", "no", "exact"),
+    ("Yes, this appears to be a CT scan.", "yes", "leading"),
+    ("Yes, there is a nodule, but no effusion.", "yes", "leading"),
+    ("No evidence of pneumothorax.", "no", "leading"),
+    ("Yes there is a mass in the liver but no calcification.", "yes", "leading"),
+    ("There is no evidence of pneumothorax.", "no", "label_word"),
+    ("The answer is no.", "no", "declaration"),
+    ("Based on the image, the answer is yes: the scan is contrast-enhanced.", "yes", "declaration"),
+    ("**Answer:** No", "no", "declaration"),
+]
+
+
+@pytest.mark.parametrize("reply,choice,method", YESNO_CASES)
+def test_yesno_replies(reply: str, choice: str, method: str) -> None:
+    a = extract(reply, "yesno", YN)
+    assert (a.choice, a.method, a.invalid) == (choice, method, False)
+
+
+@pytest.mark.parametrize("reply,method", [
+    ("Normal", "none"),  # robust mode: "Normal" is not "no" (ProbMed's legacy rule says it is)
+    ("Not sure.", "none"),
+    ("There is a nodule; yes, maybe, but no, I am not certain.", "ambiguous"),
+    ("", "empty"),
+])
+def test_yesno_invalid(reply: str, method: str) -> None:
+    a = extract(reply, "yesno", YN)
+    assert (a.choice, a.method, a.invalid) == (None, method, True)
+
+
+def test_yesno_labels_keep_the_items_spelling() -> None:
+    assert extract("no.", "yesno", ("Yes", "No")).choice == "No"
+
+
+LABEL_CASES = [
+    ("The red dot is closest to the skin.", DOTS, "red", "label_word"),
+    ("Red.", DOTS, "red", "exact"),
+    ("Blue, since it lies just beneath the epidermis.", DOTS, "blue", "leading"),
+    ("The answer is green.", DOTS, "green", "declaration"),
+    ("It is upside down.", ORIENT, "upside down", "label_word"),
+    ("Upside-down", ORIENT, "upside down", "leading"),
+    ("The image is correctly oriented.", ORIENT, "correct", "label_word"),
+    ("correct", ORIENT, "correct", "exact"),
+    ("The image is not upside down; it is in the correct anatomical orientation.", ORIENT, "correct",
+     "label_word"),
+    ("The X-ray is not correctly oriented: it has been rotated by 180 degrees, so it is upside down.", ORIENT,
+     "upside down", "label_word"),
+]
+
+
+@pytest.mark.parametrize("reply,labels,choice,method", LABEL_CASES)
+def test_label_replies(reply: str, labels: tuple[str, ...], choice: str, method: str) -> None:
+    a = extract(reply, "label", labels)
+    assert (a.choice, a.method, a.invalid) == (choice, method, False)
+
+
+@pytest.mark.parametrize("reply,labels,method", [
+    ("The orientation is incorrect.", ORIENT, "none"),  # "correct" inside "incorrect" does not count
+    ("This image is incorrectly displayed.", ORIENT, "none"),
+    ("The red dot is closer to the skin than the blue dot.", DOTS, "ambiguous"),
+    ("The dots are all at a similar depth.", DOTS, "none"),
+    ("Reddish staining is seen.", DOTS, "none"),
+])
+def test_label_invalid(reply: str, labels: tuple[str, ...], method: str) -> None:
+    a = extract(reply, "label", labels)
+    assert (a.choice, a.method, a.invalid) == (None, method, True)
+
+
+def test_free_kind_does_not_extract() -> None:
+    assert extract("B", "free", ()) == Answer(None, "free_text", invalid=False, refusal=False)
+    a = extract("I'm unable to provide a diagnosis from this image.", "free", ())
+    assert (a.choice, a.invalid, a.refusal) == (None, False, True)
+
+
+def test_unknown_kind_is_an_error() -> None:
+    with pytest.raises(ValueError):
+        extract("B", "multi", AB)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Refusals
+# --------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "I cannot determine this from the image.",
+    "It is not possible to tell from the image whether the aneurysm has grown.",
+    "I'm unable to view images.",
+    "I'm unable to provide a diagnosis.",
+    "As an AI, I can't interpret medical images.",
+    "I'm sorry, but I can't help with that.",
+    "I am sorry, but I cannot assist with this request.",
+    "This cannot be determined without the prior study.",
+    "Unable to determine from the provided image.",
+    "There is not enough information to answer.",
+    "I can't provide medical advice or a diagnosis.",
+    "I cannot provide a diagnosis; please consult a radiologist.",
+    "No image was provided, so I cannot answer.",
+])
+def test_refusals(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    "B",
+    "No, there is no pleural effusion.",
+    "The answer is B. Please consult a physician for a definitive diagnosis.",
+    "It is difficult to be certain, but B is most likely.",
+    "I can see a small nodule in the right upper lobe.",
+    "",
+])
+def test_not_refusals(reply: str) -> None:
+    assert not is_refusal(reply)
+
+
+def test_refusal_flag_is_independent_of_choice() -> None:
+    refused_invalid = extract("I'm sorry, but I can't determine this from the image.", "choice", AB, MC_OPTS)
+    assert (refused_invalid.refusal, refused_invalid.invalid, refused_invalid.choice) == (True, True, None)
+    refused_but_answered = extract("I cannot determine this with certainty from one image, but the answer is B.",
+                                   "choice", AB, MC_OPTS)
+    assert (refused_but_answered.refusal, refused_but_answered.choice) == (True, "B")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Legacy: MediConfusion (split on spaces, exact token forms)
+# --------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply,choice", [
+    ("A", "A"),
+    ("B.", "B"),
+    ("B:", "B"),
+    ("Answer: B", "B"),
+    ("The answer is .A:", "A"),
+    ('("B")', "B"),
+    ('("A": 1', "A"),  # token '("A":'
+    ('option B")', "B"),
+    ("A large mass is seen in the liver.", "A"),  # the article counts as A (quirk)
+    ("B\nbecause the sac grew", "B"),  # newline replaced by a space first
+    ("(A)", None),  # not a recognised form (quirk)
+    ("**B**", None),
+    ("B,", None),
+    ("The correct option is B, not A.", "A"),  # "B," is not a recognised form, "A." is (quirk)
+    ("A or B", None),  # both match → invalid
+    ("", None),
+    ("B\tis right", None),  # split(' ') only: "B\tis" is one token
+])
+def test_legacy_mediconfusion(reply: str, choice: str | None) -> None:
+    a = extract_legacy("mediconfusion", reply, "choice", AB, MC_OPTS)
+    assert a.choice == choice
+    assert a.invalid == (choice is None)
+    assert a.method == "legacy-mediconfusion"
+    assert a.correct is None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Legacy: ProbMed ('Yes' in r / 'No' in r)
+# --------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply,gt,correct,choice", [
+    ("Yes, this appears to be a CT scan.", "yes", True, "yes"),
+    ("yes", "yes", True, "yes"),  # no 'Yes' substring, but r.lower() == 'yes'
+    ("  yes.  ", "yes", True, "yes"),  # stripped first
+    ("yes, it is", "yes", False, None),  # lowercase and not exactly yes/yes. → wrong, neither test passes
+    ("Normal", "no", True, "no"),  # 'No' in 'Normal' (quirk)
+    ("Normal", "yes", False, "no"),
+    ("No.", "no", True, "no"),
+    ("no", "no", True, "no"),
+    ("no, it shows the abdomen", "no", False, None),
+    ("Yes, multiple lesions are seen.", "no", False, "yes"),
+    ("Yes and No", "yes", True, "yes"),  # both substrings: correct whatever the gt
+    ("Yes and No", "no", True, "no"),
+    ("There is Not enough detail.", "no", True, "no"),  # 'No' in 'Not'
+    ("I cannot tell.", "yes", False, None),
+])
+def test_legacy_probmed(reply: str, gt: str, correct: bool, choice: str | None) -> None:
+    a = extract_legacy("probmed", reply, "yesno", YN, gt=gt)
+    assert (a.correct, a.choice, a.method) == (correct, choice, "legacy-probmed")
+    assert a.invalid == (choice is None)
+    assert is_correct(a, gt) is correct
+
+
+def test_legacy_probmed_without_gt() -> None:
+    assert extract_legacy("probmed", "No.", "yesno", YN).choice == "no"
+    assert extract_legacy("probmed", "No.", "yesno", YN).correct is None
+    assert extract_legacy("probmed", "Yes and No", "yesno", YN).invalid
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Legacy: MedVH (first character)
+# --------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply,gt,correct,choice", [
+    ("A", "A", True, "A"),
+    ("A. left side", "A", True, "A"),
+    ("A: Yes", "A: Yes", True, "A"),  # gt in "A: Yes" style: first characters compared
+    ("C", "C: this question contains an incorrect clinical statement.", True, "C"),
+    ("B", "A", False, "B"),
+    ("The answer is C.", "C", False, None),  # first char 'T'
+    ("(C)", "C", False, None),  # first char '('
+    (" C", "C", False, None),  # no strip
+    ("", "C", False, None),  # the original would crash; scored wrong
+    ("A fracture is visible.", "A", True, "A"),  # the article counts (quirk)
+])
+def test_legacy_medvh(reply: str, gt: str, correct: bool, choice: str | None) -> None:
+    a = extract_legacy("medvh", reply, "choice", ABCD, MVH_OPTS, gt=gt)
+    assert (a.correct, a.choice, a.method) == (correct, choice, "legacy-medvh")
+    assert is_correct(a, gt[0]) is correct
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Legacy: BLINK / MedBLINK
+# --------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply,labels,choice,method", [
+    ("B", AB, "B", "legacy-blink"),  # bare letter → (B)
+    ("(A)", AB, "A", "legacy-blink"),  # exact (A) kept
+    ("The point labeled A is closer. (A)", AB, "A", "legacy-blink"),  # sample_predictions.json
+    ("(A) looks closer at first, but (B) is nearer.\n\nSo the answer is (B)", AB, "B", "legacy-blink"),
+    ("(A) is the red dot.\n\n(B) is the green dot.\n\nBoth (A) and (B) look similar.", AB, None,
+     "legacy-blink-nomatch"),  # two in the last paragraph and in the whole text → judge
+    ("Comparing (A) and (B)...\n\nThe deeper one is (A)", AB, "A", "legacy-blink"),  # last paragraph decides
+    ("(B).", AB, None, "legacy-blink-nomatch"),  # whitespace tokens must equal "(B)" exactly
+    ("B\n", AB, None, "legacy-blink-nomatch"),  # no strip
+    ("I cannot determine this from the image.", ("A", "B", "C"), None, "legacy-blink-nomatch"),
+    ("The answer is (C)", AB, None, "legacy-blink-nomatch"),  # (C) is not a choice of a 2-option item
+    ("E", ABCD, None, "legacy-blink-outside"),  # accepted as "(E)" by the original, which is then wrong
+])
+def test_legacy_blink(reply: str, labels: tuple[str, ...], choice: str | None, method: str) -> None:
+    a = extract_legacy("blink", reply, "choice", labels)
+    assert (a.choice, a.method, a.invalid) == (choice, method, choice is None)
+
+
+def test_legacy_blink_sample_predictions_file() -> None:
+    """The four rows of formats/blink/sample_predictions.json, re-scored."""
+    rows = [("(A)", "(A)"), ("The point labeled A is closer. (A)", "(A)"),
+            ("I cannot determine this from the image.", "(Z)"), ("B", "(B)")]
+    for full, pred in rows:
+        a = extract_legacy("blink", full, "choice", ("A", "B", "C"))
+        assert (f"({a.choice})" if a.choice else "(Z)") == pred
+
+
+def test_legacy_refusal_flag_set() -> None:
+    for mode in LEGACY_MODES:
+        a = extract_legacy(mode, "I'm sorry, but I can't determine this.", "choice", AB, gt="A")
+        assert a.refusal, mode
+
+
+def test_legacy_unknown_mode() -> None:
+    with pytest.raises(ValueError):
+        extract_legacy("mmmu", "B", "choice", AB)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# is_correct
+# --------------------------------------------------------------------------------------------------------------
+
+def test_is_correct() -> None:
+    assert is_correct(extract("B", "choice", AB), "B") is True
+    assert is_correct(extract("B", "choice", AB), "(B)") is True  # BLINK-style gt
+    assert is_correct(extract("B", "choice", AB), "A") is False
+    assert is_correct(extract("", "choice", AB), "A") is False  # invalid → wrong
+    assert is_correct(extract("B", "choice", AB), None) is None
+    assert is_correct(extract("anything", "free", ()), "B") is None
+    assert is_correct(extract("Yes.", "yesno", YN), "Yes") is True
+    # legacy correct wins over the choice comparison
+    legacy = extract_legacy("probmed", "Normal", "yesno", YN, gt="no")
+    assert is_correct(legacy, "yes") is True
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Properties
+# --------------------------------------------------------------------------------------------------------------
+
+WORDS = ["red", "green", "blue", "yellow", "correct", "upside down", "left", "right", "yes", "no", "normal",
+         "abnormal", "rotated", "flipped", "mild", "severe", "moderate"]
+KIND_LABELS = st.one_of(
+    st.integers(2, 8).map(lambda n: ("choice", tuple("ABCDEFGH"[:n]))),
+    st.just(("yesno", YN)),
+    st.lists(st.sampled_from(WORDS), min_size=2, max_size=5, unique=True).map(lambda ws: ("label", tuple(ws))),
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=st.text(max_size=300), kl=KIND_LABELS,
+       options=st.lists(st.text(max_size=30), max_size=8))
+def test_extract_never_raises_and_returns_a_label(text: str, kl: tuple[str, tuple[str, ...]],
+                                                  options: list[str]) -> None:
+    kind, labels = kl
+    a = extract(text, kind, labels, tuple(options[:len(labels)]) if kind == "choice" else ())
+    assert a.choice is None or a.choice in labels
+    assert a.invalid == (a.choice is None)
+    assert isinstance(a.refusal, bool)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(list("ABCDE abcde()[].:,;\n*`\\{}IiOoNnYesS")), max_size=80),
+       kl=KIND_LABELS)
+def test_extract_never_raises_on_answer_like_noise(text: str, kl: tuple[str, tuple[str, ...]]) -> None:
+    kind, labels = kl
+    a = extract(text, kind, labels)
+    assert a.choice is None or a.choice in labels
+
+
+@settings(max_examples=300, deadline=None)
+@given(kl=KIND_LABELS, data=st.data(),
+       wrap=st.sampled_from(["{}", " {} ", "{}.", "**{}**", "{}\n", "({})", "'{}'"]))
+def test_a_reply_that_is_a_label_is_read_as_that_label(kl: tuple[str, tuple[str, ...]], data: st.DataObject,
+                                                       wrap: str) -> None:
+    kind, labels = kl
+    label = data.draw(st.sampled_from(labels))
+    a = extract(wrap.format(label), kind, labels)
+    assert (a.choice, a.invalid) == (label, False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(labels=st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz -", min_size=1, max_size=12), min_size=2,
+                       max_size=5),
+       data=st.data())
+def test_any_label_text_read_exactly(labels: list[str], data: st.DataObject) -> None:
+    from probe_ui.answers import _norm
+
+    norms = [_norm(x) for x in labels]
+    assume(all(norms) and len(set(norms)) == len(norms))
+    label = data.draw(st.sampled_from(labels))
+    assert extract(label, "label", tuple(labels)).choice == label
+
+
+MED_WORDS = ["stable", "aggravating", "pseudoaneurysm", "left", "right", "side", "bilateral", "mass", "lesion",
+             "fracture", "of", "the", "distal", "radius", "showing", "an", "enhancing", "hypodense", "liver",
+             "none", "above", "effusion", "pleural", "small", "large"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
+    from probe_ui.answers import _norm
+
+    phrase = st.lists(st.sampled_from(MED_WORDS), min_size=1, max_size=6).map(" ".join)
+    opts = data.draw(st.lists(phrase, min_size=2, max_size=5, unique_by=_norm))
+    labels = tuple("ABCDE"[:len(opts)])
+    i = data.draw(st.integers(0, len(opts) - 1))
+    reply = data.draw(st.sampled_from(["{}", "{}.", "{}\n", "**{}**"])).format(opts[i].capitalize())
+    a = extract(reply, "choice", labels, tuple(opts))
+    assert (a.choice, a.method) == (labels[i], "option_text")

@@ -1,0 +1,133 @@
+"""Preset loading: the format authors write, and errors that name the file, the item and the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import choice_item, write_png, write_preset
+from probe_ui.presets import PresetError, bundled_presets, load_preset
+from probe_ui.suites import expand
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    write_png(tmp_path / "a.png", seed=1)
+    write_png(tmp_path / "b.png", seed=2)
+    return tmp_path
+
+
+def test_kinds_and_answers_are_normalised(folder: Path) -> None:
+    p = write_preset(folder / "p.yaml", [
+        choice_item(1, "a.png", answer="B"),
+        choice_item(2, "b.png", answer="finding 2-0"),
+        {"id": "yn", "image": "a.png", "question": "Is there a fracture?", "answer": True},
+        {"id": "lab", "image": "a.png", "question": "Which dot is deepest?", "labels": ["red", "green", "blue"],
+         "answer": "green", "category": "Ultrasound", "group": "g1", "tags": ["depth"]},
+        {"id": "free", "image": "b.png", "question": "Describe the image."},
+    ])
+    preset = load_preset(p)
+    kinds = {it.id: it.kind for it in preset.items}
+    assert kinds == {"q1": "choice", "q2": "choice", "yn": "yesno", "lab": "label", "free": "free"}
+    byid = {it.id: it for it in preset.items}
+    assert byid["q1"].answer == "finding 1-1"  # a letter becomes the option text
+    assert byid["q2"].answer == "finding 2-0"
+    assert byid["yn"].answer == "yes"  # YAML's boolean true is the word yes
+    assert byid["lab"].category == ("Ultrasound",) and byid["lab"].group == "g1"
+    assert byid["free"].answer is None
+    assert preset.name == "p" and len(preset.sha256) == 64
+
+
+@pytest.mark.parametrize("item, expected", [
+    ({"id": "x", "image": "a.png", "options": ["a", "b"], "answer": "C"}, "item 1 ('x'): field 'question'"),
+    ({"id": "x", "image": "a.png", "question": "q", "options": ["a", "b"], "answer": "C"},
+     "item 1 ('x'): answer 'C' is neither an option's letter"),
+    ({"id": "x", "image": "a.png", "question": "q", "options": ["only one"]}, "at least two options"),
+    ({"id": "x", "image": "a.png", "question": "q", "optoins": ["a", "b"]}, "field 'optoins': unknown field"),
+    ({"id": "x", "image": "a.png", "question": "q", "kind": "yesno", "answer": "maybe"}, "must be yes or no"),
+    ({"id": "x", "image": "a.png", "question": "q", "labels": ["red", "blue"], "answer": "green"},
+     "not one of the labels"),
+    ({"id": "x", "image": "a.png", "images": ["b.png"], "question": "q"}, "either 'image' or 'images'"),
+    ({"id": "x", "image": {"path": "a.png", "frame": -1}, "question": "q"}, "field 'image"),
+])
+def test_validation_errors_name_file_item_and_field(folder: Path, item: dict, expected: str) -> None:
+    p = write_preset(folder / "bad.yaml", [item])
+    with pytest.raises(PresetError) as err:
+        load_preset(p)
+    msg = str(err.value)
+    assert msg.startswith(str(p)) and expected in msg, msg
+    assert "\n" not in msg
+
+
+def test_whole_file_problems(tmp_path: Path) -> None:
+    (tmp_path / "broken.yaml").write_text("items: [\n  - id: x\n", encoding="utf-8")
+    with pytest.raises(PresetError, match=r"broken.yaml: invalid YAML \(line"):
+        load_preset(tmp_path / "broken.yaml")
+    (tmp_path / "list.yaml").write_text("- 1\n- 2\n", encoding="utf-8")
+    with pytest.raises(PresetError, match="must be a mapping"):
+        load_preset(tmp_path / "list.yaml")
+    (tmp_path / "bin.yaml").write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(PresetError, match="not a UTF-8"):
+        load_preset(tmp_path / "bin.yaml")
+    with pytest.raises(PresetError, match="no such preset file"):
+        load_preset(tmp_path / "missing.yaml")
+    write_preset(tmp_path / "dup.yaml", [choice_item(1, "a.png"), choice_item(1, "a.png")])
+    with pytest.raises(PresetError, match=r"item 2 \('q1'\): field 'id': duplicate id"):
+        load_preset(tmp_path / "dup.yaml")
+
+
+def test_unknown_perturbation_and_bad_parameter(folder: Path) -> None:
+    p = write_preset(folder / "p.yaml", [choice_item(1, "a.png")],
+                     perturbations=[{"name": "spin", "steps": [{"op": "spin"}]}])
+    with pytest.raises(PresetError, match="perturbation 'spin': step 1: unknown perturbation 'spin'"):
+        load_preset(p)
+    p = write_preset(folder / "p.yaml", [choice_item(1, "a.png")],
+                     perturbations=[{"name": "r", "steps": [{"op": "rotate", "angel": 90}]}])
+    with pytest.raises(PresetError, match="no parameter 'angel'"):
+        load_preset(p)
+
+
+def test_missing_image_is_an_item_error_and_the_rest_expands(folder: Path) -> None:
+    p = write_preset(folder / "p.yaml", [choice_item(1, "a.png"), choice_item(2, "nope.png"), choice_item(3, "b.png")])
+    ex = expand(load_preset(p), seed=0)
+    assert [v.item_id for v in ex.variants] == ["q1", "q3"]
+    assert len(ex.errors) == 1
+    assert ex.errors[0].item_id == "q2"
+    assert "item 'q2'" in ex.errors[0].message and "image 'nope.png' not found" in ex.errors[0].message
+
+
+def test_conditions_make_grouped_variants_with_answer_moves(folder: Path) -> None:
+    p = write_preset(folder / "p.yaml", [
+        {"id": "o1", "image": "a.png", "question": "Is the image upright?", "labels": ["correct", "upside down"],
+         "answer": "correct"},
+    ], perturbations=[{"name": "upside-down", "steps": [{"op": "rotate", "angle": 180,
+                                                           "answer_map": {"correct": "upside down"}}]}])
+    ex = expand(load_preset(p), seed=3)
+    orig, rot = ex.variants
+    assert (orig.condition, rot.condition) == ("original", "upside-down")
+    assert orig.group == rot.group == "o1"
+    assert orig.answer == "correct" and rot.answer == "upside down"
+    assert rot.provenance[0]["op"] == "rotate" and rot.provenance[0]["answer"] == ["correct", "upside down"]
+    assert rot.images[0].pil().tobytes() == orig.images[0].pil().rotate(180).tobytes()
+    assert rot.id != orig.id
+    # same seed, same bytes and ids; shuffle depends on the seed
+    assert [v.id for v in expand(load_preset(p), seed=3).variants] == [orig.id, rot.id]
+
+
+@pytest.mark.parametrize("path", bundled_presets(), ids=lambda p: p.name)
+def test_shipped_presets_load_and_every_image_resolves(path: Path) -> None:
+    preset = load_preset(path)
+    ex = expand(preset, seed=0)
+    assert not ex.errors, ex.errors
+    assert len(ex.variants) >= len(preset.items) >= 4
+    for v in ex.variants:
+        assert v.images, f"{v.item_id} has no image"
+        if v.kind != "free":
+            assert v.answer_label in v.labels, v.item_id
+
+
+def test_four_paper_styles_are_shipped() -> None:
+    names = {p.stem for p in bundled_presets()}
+    for style in ("mediconfusion", "probmed", "medblink", "medvh"):
+        assert any(style in n for n in names), f"no {style}-style preset in presets/"

@@ -1,0 +1,70 @@
+"""Prompt templates: the papers' exact wording, and requests that carry images by hash."""
+
+from __future__ import annotations
+
+import pytest
+
+from probe_ui.images import CanonicalImage
+from probe_ui.items import Variant
+from probe_ui.prompts import MEDICONFUSION_SYSTEM, PromptError, render, template_for
+from PIL import Image
+
+
+def _variant(**kw) -> Variant:
+    im = CanonicalImage.from_pil(Image.new("L", (8, 8), 7))
+    base = dict(item_id="i", question="What do you see on this angiogram?", kind="choice",
+                options=("Terminating into the ophthalmic artery", "Showing an aggravating pseudoaneurysm"),
+                answer="Showing an aggravating pseudoaneurysm", images=(im,))
+    base.update(kw)
+    return Variant(**base)
+
+
+def test_mediconfusion_template_is_verbatim() -> None:
+    req = render(_variant())
+    system, user = req.messages
+    assert system.role == "system" and system.text() == "You are a helpful assitant expert in medical domain."
+    assert user.text() == (
+        "Based on the image, choose the correct option for the following question.\n"
+        "Question: What do you see on this angiogram?\n"
+        "A: Terminating into the ophthalmic artery\n"
+        "B: Showing an aggravating pseudoaneurysm\n"
+        "Answer with the option's letter from the given choices directly. Your answer should be just one letter.\n"
+        "Answer: ")
+    assert MEDICONFUSION_SYSTEM.count("assitant") == 1
+    assert req.labels == ("A", "B") and req.prompt == "mediconfusion-mc"
+    assert req.settings.temperature == 0 and req.settings.max_tokens == 32
+    # images come first, and are logged by hash only
+    assert req.rendered()[1]["content"][0] == {"type": "image", "image_id": _variant().images[0].id}
+
+
+def test_yesno_label_free_and_named_templates() -> None:
+    yn = render(_variant(kind="yesno", options=(), answer="no", question="Is there a pleural effusion?"))
+    assert yn.messages[-1].text() == "Is there a pleural effusion? (please answer yes/no)"
+    already = render(_variant(kind="yesno", options=(), answer="no", question="Effusion? (please answer yes/no)"))
+    assert already.messages[-1].text() == "Effusion? (please answer yes/no)"
+    lab = render(_variant(kind="label", options=("red", "green", "blue"), answer="red",
+                          question="Which of the dots is closest to the surface of the skin?"))
+    assert lab.messages[-1].text().endswith("(Answer with red, green, or blue)") and lab.labels == ("red", "green", "blue")
+    free = render(_variant(), "free")
+    assert free.messages[-1].text() == "Based on the image, answer following question.\nWhat do you see on this angiogram?"
+    assert free.labels == ()
+    vh = render(_variant(), "medvh-mc")
+    assert vh.messages[-1].text().endswith("Choices: A: Terminating into the ophthalmic artery. "
+                                           "B: Showing an aggravating pseudoaneurysm.")
+    bl = render(_variant(), "blink-mc")
+    assert "Select from the following choices.\n(A) Terminating" in bl.messages[-1].text()
+
+
+def test_template_choice_falls_back_by_kind_and_rejects_unknown_names() -> None:
+    yn = _variant(kind="yesno", options=(), answer="yes")
+    assert template_for(yn, "mediconfusion-mc").name == "yesno"  # does not fit a yes/no item
+    with pytest.raises(PromptError, match="unknown prompt template 'nope'"):
+        template_for(yn, "nope")
+
+
+def test_cache_key_depends_on_images_text_model_and_settings() -> None:
+    a = render(_variant())
+    b = render(_variant(images=(CanonicalImage.from_pil(Image.new("L", (8, 8), 8)),)))
+    assert a.cache_key("openai", "m") != b.cache_key("openai", "m")
+    assert a.cache_key("openai", "m") != a.cache_key("openai", "n")
+    assert a.cache_key("openai", "m") == render(_variant()).cache_key("openai", "m")
