@@ -198,3 +198,26 @@ def test_models_lists_providers_and_catalogue(capsys, monkeypatch) -> None:
     assert rows["gpt-4o"]["usable"] is False and "OPENAI_API_KEY" in rows["gpt-4o"]["reason"]
     code, out, _ = run_cli(capsys, "models")
     assert code == 0 and "gpt-4o" in out and "baseline/<model>" in out
+
+
+def test_dicom_patient_fields_warn_and_never_reach_store_or_model(tmp_path: Path, fake_openai, monkeypatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    shutil.copy(Path(__file__).parent / "data" / "CT_small.dcm", tmp_path / "scan.dcm")
+    p = write_preset(tmp_path / "p.yaml", [
+        {"id": "ct", "image": {"path": "scan.dcm", "window": [40, 400]}, "question": "Is this a CT scan?",
+         "answer": "yes"}])
+    data = tmp_path / "data"
+    code, out, err = run_cli(capsys, "batch", str(p), "-m", "openai/fake-vlm", "--db", str(data / "x.db"),
+                             "--no-progress")
+    assert code == 0
+    assert "warning:" in err and "PatientName" in err and "CompressedSamples" not in err
+    sent = json.dumps([r.body for r in fake_openai.chat_requests])
+    assert "CompressedSamples" not in sent and "1CT1" not in sent
+    for f in data.rglob("*"):
+        if f.is_file():
+            blob = f.read_bytes()
+            assert b"CompressedSamples" not in blob and b"1CT1" not in blob, f
