@@ -98,6 +98,9 @@ class Variant:
     attributes: dict[str, Any] = field(default_factory=dict)
     provenance: tuple[dict[str, Any], ...] = ()
     source: str = ""
+    prompt: str | None = None  # a template chosen by a perturbation (wins over the preset's)
+    prompt_args: dict[str, Any] = field(default_factory=dict)  # e.g. a suggested answer, chain-of-thought
+    examples: tuple[Variant, ...] = ()  # few-shot examples, asked before this variant with their answers
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -120,8 +123,11 @@ class Variant:
         return tuple(im.id for im in self.images)
 
     def content(self) -> dict[str, Any]:
-        """Everything that identifies this variant, JSON-able (images by hash)."""
-        return {
+        """Everything that identifies this variant, JSON-able (images by hash).
+
+        Optional fields enter only when set, so ids of plain variants stay stable as fields are added.
+        """
+        out = {
             "item_id": self.item_id,
             "question": self.question,
             "kind": self.kind,
@@ -137,6 +143,13 @@ class Variant:
             "provenance": list(self.provenance),
             "source": self.source,
         }
+        if self.prompt is not None:
+            out["prompt"] = self.prompt
+        if self.prompt_args:
+            out["prompt_args"] = self.prompt_args
+        if self.examples:
+            out["examples"] = [e.id for e in self.examples]
+        return out
 
     @property
     def id(self) -> str:

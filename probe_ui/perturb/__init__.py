@@ -3,13 +3,15 @@
 from probe_ui.perturb.registry import (
     REGISTRY,
     Perturbation,
+    PerturbContext,
     PerturbationError,
     all_perturbations,
     apply,
     derive_seed,
     get,
     register,
+    replay,
 )
 
-__all__ = ["REGISTRY", "Perturbation", "PerturbationError", "all_perturbations", "apply", "derive_seed", "get",
+__all__ = ["REGISTRY", "PerturbContext", "Perturbation", "PerturbationError", "replay", "all_perturbations", "apply", "derive_seed", "get",
            "register"]

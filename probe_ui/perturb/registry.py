@@ -1,7 +1,9 @@
 """The perturbation registry: name → pure, seeded function over a variant.
 
 A perturbation takes a variant, a ``random.Random`` seeded for exactly this application, and keyword parameters,
-and returns a new variant. The registry wraps every call so that the variant's provenance gains one record
+and returns a new variant. One that needs more than the variant (another item's image for a swap, other items'
+options as distractors, few-shot examples) declares a keyword-only ``ctx`` parameter and receives a
+:class:`PerturbContext`. The registry wraps every call so that the variant's provenance gains one record
 (op, params, seed, answer before/after) and so that an ``answer_map`` parameter can move the ground truth for
 questions whose answer depends on the change (e.g. ``{correct: upside down}`` after a 180° rotation).
 """
@@ -11,12 +13,29 @@ from __future__ import annotations
 import hashlib
 import inspect
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 
 PerturbFn = Callable[..., Variant]
+
+
+@dataclass(frozen=True)
+class PerturbContext:
+    """What a perturbation may draw on besides its variant: the preset's unperturbed variants and named images.
+
+    ``images`` maps names (bundled asset file names, uploads) to loaded images; ``pool`` holds the original
+    variant of every item of the preset, in preset order.
+    """
+
+    pool: tuple[Variant, ...] = ()
+    images: dict[str, CanonicalImage] = field(default_factory=dict)
+
+    def others(self, variant: Variant) -> list[Variant]:
+        """The pool without the variant's own item."""
+        return [v for v in self.pool if v.item_id != variant.item_id]
 
 
 class PerturbationError(ValueError):
@@ -31,9 +50,13 @@ class Perturbation:
     answer_effect: str  # how the ground truth moves
 
     def parameters(self) -> dict[str, Any]:
-        """Parameter name → default (``inspect.Parameter.empty`` when required)."""
+        """Parameter name → default (``inspect.Parameter.empty`` when required); ``ctx`` is not a parameter."""
         sig = inspect.signature(self.fn)
-        return {n: p.default for n, p in list(sig.parameters.items())[2:]}
+        return {n: p.default for n, p in list(sig.parameters.items())[2:] if n != "ctx"}
+
+    @property
+    def needs_context(self) -> bool:
+        return "ctx" in inspect.signature(self.fn).parameters
 
     def check_params(self, params: dict[str, Any]) -> None:
         allowed = set(self.parameters()) | {"answer_map"}
@@ -80,14 +103,16 @@ def derive_seed(*parts: Any) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def apply(variant: Variant, op: str, params: dict[str, Any], seed: int) -> Variant:
+def apply(variant: Variant, op: str, params: dict[str, Any], seed: int, ctx: PerturbContext | None = None) -> Variant:
     """Apply one registered perturbation and append its provenance record."""
     pert = get(op)
     params = dict(params)
     answer_map = params.pop("answer_map", None) or {}
     pert.check_params(params)
     before = variant.answer
-    out = pert.fn(variant, random.Random(seed), **params)
+    extra = {"ctx": ctx or PerturbContext()} if pert.needs_context else {}
+    result = pert.fn(variant, random.Random(seed), **params, **extra)
+    out, details = result if isinstance(result, tuple) else (result, None)
     after = out.answer
     if after is not None and after in answer_map:
         after = str(answer_map[after])
@@ -96,9 +121,27 @@ def apply(variant: Variant, op: str, params: dict[str, Any], seed: int) -> Varia
         out = out.evolve(answer=after)
     record: dict[str, Any] = {"op": op, "params": dict(params, **({"answer_map": answer_map} if answer_map else {})),
                               "seed": seed, "answer": [before, after]}
+    if details:
+        record["details"] = details
     return out.evolve(provenance=variant.provenance + (record,))
 
 
+def replay(base: Variant, provenance: tuple[dict[str, Any], ...] | list[dict[str, Any]],
+           ctx: PerturbContext | None = None) -> Variant:
+    """Re-apply a recorded chain to the unperturbed variant: the result must equal the recorded variant."""
+    v = base
+    for rec in provenance:
+        v = apply(v, rec["op"], rec["params"], rec["seed"], ctx)
+    return v
+
+
 def _load_builtin() -> None:
-    """Import the modules that register the built-in perturbations (kept lazy to avoid import cycles)."""
-    from probe_ui.perturb import image, options  # noqa: F401
+    """Import every module of this package so their ``@register`` lines run (lazy, to avoid import cycles)."""
+    import importlib
+    import pkgutil
+
+    import probe_ui.perturb as package
+
+    for mod in pkgutil.iter_modules(package.__path__):
+        if mod.name != "registry":
+            importlib.import_module(f"probe_ui.perturb.{mod.name}")
