@@ -45,8 +45,23 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=int, default=0, help="seed for perturbations and sampling baselines (default 0)")
     b.add_argument("--concurrency", type=int, default=None, help="requests in flight per model")
     b.add_argument("--prompt", default=None, help="prompt template for all items it fits (default: per kind)")
+    b.add_argument("--suite", action="append", default=[], metavar="NAME",
+                   help="add a stress suite's variants to every item (see 'probe-ui perturbations'); repeatable")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.set_defaults(func=cmd_batch)
+
+    pt = sub.add_parser("perturbations", help="every perturbation and suite, its parameters and its effect on the answer")
+    pt.add_argument("--format", choices=("table", "markdown", "json"), default="table")
+    pt.set_defaults(func=cmd_perturbations)
+
+    pv = sub.add_parser("preview", help="render variants of a preset: their images and exact prompt text")
+    pv.add_argument("preset", metavar="PRESET")
+    pv.add_argument("--item", action="append", default=[], metavar="ID", help="only these items (repeatable)")
+    pv.add_argument("--suite", action="append", default=[], metavar="NAME", help="add a suite's variants")
+    pv.add_argument("--seed", type=int, default=0)
+    pv.add_argument("--prompt", default=None, help="prompt template (default: per kind)")
+    pv.add_argument("--out", default=None, metavar="DIR", help="write each variant's images here as PNG")
+    pv.set_defaults(func=cmd_preview)
 
     s = sub.add_parser("score", help="per-model accuracy, invalid and refusal rates of a run")
     db_args(s)
@@ -69,7 +84,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     presets = [load_preset(p) for p in args.presets]  # all validated before any work
     store = Store(args.db)
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
-                       prompt=args.prompt, progress=not args.no_progress)
+                       prompt=args.prompt, suites=args.suite, progress=not args.no_progress)
     for w in result.warnings:
         print(f"warning: {w}", file=sys.stderr)
     for e in result.item_errors:
@@ -117,6 +132,71 @@ def format_score_table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def cmd_perturbations(args: argparse.Namespace) -> int:
+    from probe_ui.perturb import describe
+    from probe_ui.suites import describe_suites
+
+    perts, suites = describe(), describe_suites()
+    if args.format == "json":
+        print(json.dumps({"perturbations": perts, "suites": suites}, indent=2))
+    elif args.format == "markdown":
+        print(perturbations_markdown(perts, suites))
+    else:
+        for r in perts:
+            print(f"{r['name']}({r['parameters']})\n    {r['summary']}\n    answer: {r['answer']}")
+        print("\nsuites:")
+        for r in suites:
+            print(f"{r['name']}: {r['description']}\n    metrics: {r['metrics']}")
+    return 0
+
+
+def perturbations_markdown(perts: list[dict[str, str]], suites: list[dict[str, str]]) -> str:
+    """The README's tables, generated from the registries so that they cannot drift apart."""
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = ["| perturbation | parameters | what it does | the answer |", "|---|---|---|---|"]
+    lines += [f"| `{r['name']}` | {cell(r['parameters']) or '-'} | {cell(r['summary'])} | {cell(r['answer'])} |"
+              for r in perts]
+    lines += ["", "| suite | what it adds to each item | metrics that read it |", "|---|---|---|"]
+    lines += [f"| `{r['name']}` | {cell(r['description'])} | {r['metrics']} |" for r in suites]
+    return "\n".join(lines)
+
+
+def cmd_preview(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from probe_ui.presets import load_preset
+    from probe_ui.prompts import preview
+    from probe_ui.suites import expand
+
+    preset = load_preset(args.preset)
+    unknown = set(args.item) - {it.id for it in preset.items}
+    if unknown:
+        raise UsageError(f"no item {', '.join(sorted(unknown))} in {args.preset}")
+    ex = expand(preset, args.seed, args.suite)
+    out = Path(args.out) if args.out else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    for v in ex.variants:
+        if args.item and v.item_id not in args.item:
+            continue
+        images, text = preview(v, args.prompt or preset.prompt)
+        print(f"=== item {v.item_id} | condition {v.condition} | variant {v.id} | answer {v.answer_label!r}")
+        for i, im in enumerate(images):
+            where = ""
+            if out:
+                path = out / f"{v.item_id}__{v.condition.replace('/', '-')}__{i}.png"
+                im.save(path)
+                where = f" -> {path}"
+            print(f"[image {i + 1}: {im.width}x{im.height} {im.mode}{where}]")
+        print(text)
+        print()
+    for e in ex.errors:
+        print(f"error: {e.message}", file=sys.stderr)
+    return EXIT_ERROR if ex.errors else 0
+
+
 def cmd_models(args: argparse.Namespace) -> int:
     from probe_ui.catalogue import list_models
 
@@ -161,10 +241,14 @@ def _one_line(exc: BaseException) -> str:
     from probe_ui.images import ImageError
     from probe_ui.presets import PresetError
     from probe_ui.providers.base import ModelSpecError, ProviderError
+    from probe_ui.perturb import PerturbationError
+    from probe_ui.prompts import PromptError
     from probe_ui.runner import BatchError
     from probe_ui.store import StoreError
+    from probe_ui.suites import SuiteError
 
-    known = (ImageError, PresetError, ModelSpecError, ProviderError, BatchError, StoreError)
+    known = (ImageError, PresetError, ModelSpecError, ProviderError, BatchError, StoreError, PerturbationError,
+             PromptError, SuiteError)
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     if isinstance(exc, known):
         return text

@@ -141,6 +141,7 @@ class PresetSpec(_Strict):
     prompt: str | None = None
     include_original: bool = True
     perturbations: list[ConditionSpec] = []
+    suites: list[str] = []
     items: list[ItemSpec] = Field(min_length=1)
 
 
@@ -165,6 +166,7 @@ class Preset:
     conditions: tuple[Condition, ...]
     items: tuple[Item, ...]
     image_roots: tuple[str, ...]
+    suites: tuple[str, ...] = ()
 
 
 def load_preset(path: str | os.PathLike[str]) -> Preset:
@@ -213,6 +215,11 @@ def load_preset(path: str | os.PathLike[str]) -> Preset:
         conditions.append(Condition(c.name, tuple(steps), tuple(c.only_tags)))
     if len({c.name for c in conditions}) != len(conditions) or any(c.name == "original" for c in conditions):
         raise PresetError(f"{p}: perturbation names must be distinct and not 'original'")
+    from probe_ui.suites import SUITES  # here, not at the top: suites builds on presets
+
+    for name in spec.suites:
+        if name not in SUITES:
+            raise PresetError(f"{p}: field 'suites': unknown suite '{name}'; known: {', '.join(SUITES)}")
     return Preset(
         name=spec.name or p.stem,
         path=str(p),
@@ -223,6 +230,7 @@ def load_preset(path: str | os.PathLike[str]) -> Preset:
         conditions=tuple(conditions),
         items=tuple(items),
         image_roots=roots,
+        suites=tuple(spec.suites),
     )
 
 

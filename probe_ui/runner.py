@@ -20,7 +20,7 @@ from probe_ui.presets import Preset
 from probe_ui.providers import create
 from probe_ui.providers.base import GenerationSettings, ModelConfig, Provider, ProviderError, Request, Response
 from probe_ui.store import Run, Store
-from probe_ui.suites import ItemError, expand
+from probe_ui.suites import ItemError, SuiteError, expand, get_suite
 
 
 class BatchError(RuntimeError):
@@ -51,9 +51,9 @@ class BatchResult:
     error_messages: list[str] = field(default_factory=list)
 
 
-def default_run_name(presets: list[Preset], seed: int) -> str:
+def default_run_name(presets: list[Preset], seed: int, suites: tuple[str, ...] | list[str] = ()) -> str:
     """Deterministic, so that running the same batch again resumes it instead of starting over."""
-    return "+".join(p.name for p in presets) + f"-seed{seed}"
+    return "+".join(p.name for p in presets) + "".join(f"+{s}" for s in suites) + f"-seed{seed}"
 
 
 def resolve_models(specs: list[str]) -> list[ModelConfig]:
@@ -167,22 +167,27 @@ async def _execute(store: Store, run: Run, cells: list[Cell], concurrency: int |
 
 def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
               seed: int = 0, concurrency: int | None = None, prompt: str | None = None,
-              progress: bool = True) -> BatchResult:
+              suites: tuple[str, ...] | list[str] = (), progress: bool = True) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable."""
     if prompt is not None and prompt not in prompts.TEMPLATES:
         raise BatchError(f"unknown prompt template '{prompt}'; known: {', '.join(prompts.TEMPLATES)}")
+    for s in suites:
+        try:
+            get_suite(s)
+        except SuiteError as exc:
+            raise BatchError(str(exc)) from None
     models = resolve_models(model_specs)
-    name = run_name or default_run_name(presets, seed)
+    name = run_name or default_run_name(presets, seed, suites)
     settings = {
         "presets": [{"name": p.name, "path": p.path, "sha256": p.sha256} for p in presets],
         "models": [_public_config(m) for m in models],
-        "prompt": prompt, "concurrency": concurrency, "seed": seed,
+        "prompt": prompt, "concurrency": concurrency, "seed": seed, "suites": list(suites),
     }
     run = store.ensure_run(name, seed, settings)
     result = BatchResult(run=run)
     all_variants: list[Variant] = []
     for p in presets:
-        ex = expand(p, seed)
+        ex = expand(p, seed, suites)
         store.add_variants(run.id, ex.variants)
         for e in ex.errors:
             store.record_item_error(run.id, e.source, e.item_id, e.message)

@@ -1,16 +1,27 @@
-"""From a preset to variants: load each item's images once, then apply every perturbation condition.
+"""From a preset to variants, and the named stress suites of the probing papers.
+
+A suite turns each item into a group of variants: the original plus one variant per condition (a named chain of
+perturbation steps). Each suite names the metrics that read its groups. Add a suite with one ``_conditions``
+function and one ``SUITES`` line.
 
 Loading errors are per item: a missing or unreadable image is reported for that item and the rest go on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from math import factorial
+from typing import Any, Callable
 
 from probe_ui.images import CanonicalImage, ImageError, LoadedImage, load_image
 from probe_ui.items import Item, Variant, original_variant
-from probe_ui.perturb import PerturbationError, apply, derive_seed
-from probe_ui.presets import Preset, PresetError, resolve_image
+from probe_ui.perturb import PerturbationError, PerturbContext, apply, derive_seed
+from probe_ui.presets import ASSETS_DIR, Condition, Preset, PresetError, resolve_image
+
+
+class SuiteError(ValueError):
+    """Unknown suite name."""
 
 
 @dataclass
@@ -27,6 +38,185 @@ class Expansion:
     warnings: list[str] = field(default_factory=list)
 
 
+Step = tuple[str, dict[str, Any]]
+
+
+def _c(name: str, *steps: Step) -> Condition:
+    return Condition(name, tuple(steps))
+
+
+@dataclass(frozen=True)
+class Suite:
+    name: str
+    description: str
+    metrics: tuple[str, ...]
+    conditions: Callable[[Variant, PerturbContext], list[Condition]]
+
+    def for_variant(self, v: Variant, ctx: PerturbContext) -> list[Condition]:
+        """The suite's conditions for one item, names prefixed by the suite (``illusion/no-image``)."""
+        return [Condition(f"{self.name}/{c.name}", c.steps, c.only_tags) for c in self.conditions(v, ctx)]
+
+
+def _rotations(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    if not v.images:
+        return []
+    return [_c(f"rot{a}", ("rotate", {"angle": a})) for a in (90, 180, 270)]
+
+
+def _orientation(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    if not v.images:
+        return []
+    moves = {"answer_map": {"correct": "upside down"}} if v.kind == "label" and "upside down" in v.options else {}
+    return [_c("upside-down", ("rotate", {"angle": 180, **moves}))]
+
+
+def _circular(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    if v.kind != "choice":
+        return []
+    return [_c(f"shift{s}", ("cyclic_shift", {"shift": s})) for s in range(1, len(v.options))]
+
+
+def _partners(v: Variant, ctx: PerturbContext) -> list[Variant]:
+    opts = {o.lower() for o in v.options}
+    return [o for o in ctx.others(v) if o.images and o.question == v.question and {x.lower() for x in o.options} == opts]
+
+
+def _illusion(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    out: list[Condition] = []
+    if v.images:
+        out.append(_c("no-image", ("remove", {})))
+    if v.kind != "choice":
+        return out
+    out.append(_c("shuffle", ("shuffle", {})))
+    wrong = len(v.options) - 1
+    out += [_c(f"{k}R", ("replace_distractors", {"k": k, "source": "preset" if _enough_foreign(v, ctx, k) else "pool"}))
+            for k in range(1, min(4, wrong) + 1)]
+    if wrong >= 1:
+        out.append(_c("unknown", ("replace_distractors", {"k": 1, "source": "unknown"})))
+    if v.images and any(p.answer in v.options and p.answer != v.answer for p in _partners(v, ctx)):
+        out.append(_c("substitution", ("swap", {"prefer": "distractor"})))
+    return out
+
+
+def _enough_foreign(v: Variant, ctx: PerturbContext, k: int) -> bool:
+    own = {o.lower() for o in v.options}
+    foreign = {o.lower() for p in ctx.others(v) for o in p.options} - own
+    return len(foreign) >= k
+
+
+def _mediconfusion_pair(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    if v.images and _partners(v, ctx):
+        return [_c("partner-image", ("swap", {"prefer": "same-question"}))]
+    return []
+
+
+def _medvh(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    if v.kind not in ("choice", "yesno"):
+        return []
+    out: list[Condition] = []
+    if v.images and any(o.images for o in ctx.others(v)):
+        out.append(_c("wrongful-image", ("swap", {"prefer": "any", "answer": "follow"}),
+                      ("escape", {"kind": "unsuitable", "answer": "escape"})))
+        out.append(_c("wrongful-image-baseline", ("escape", {"kind": "unsuitable", "answer": "keep"})))
+    if v.kind == "choice":
+        out.append(_c("nota", ("nota", {"mode": "hallucination"})))
+        out.append(_c("nota-baseline", ("nota", {"mode": "baseline"})))
+    if v.attributes.get("absent_finding"):
+        out.append(_c("premise", ("premise", {}), ("escape", {"kind": "premise", "answer": "escape"})))
+        out.append(_c("premise-baseline", ("escape", {"kind": "premise", "answer": "keep"})))
+    if v.kind == "choice":
+        out.append(_c("fcj", ("suggest", {"answer": "wrong", "wording": "physician"})))
+        out.append(_c("fcj-student", ("suggest", {"answer": "wrong", "wording": "student", "hint": True})))
+    return out
+
+
+def _probmed_pairs(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    a = v.attributes
+    out: list[Condition] = []
+    for qa, needed in (("modality", "modality"), ("body_part", "organ")):
+        if a.get(needed):
+            out += [_c(f"{qa}-{ver}", ("probmed_question", {"qa_type": qa, "version": ver})) for ver in ("gt", "hallu")]
+    findings = a.get("findings") or []
+    for i, _ in enumerate(findings):
+        out += [_c(f"entity-{ver}-{i}", ("probmed_question", {"qa_type": "entity", "version": ver, "index": i}))
+                for ver in ("gt", "hallu")]
+        if i < len(a.get("positions") or []):
+            out += [_c(f"grounding-{ver}-{i}",
+                       ("probmed_question", {"qa_type": "grounding", "version": ver, "index": i}))
+                    for ver in ("gt", "hallu")]
+    return out
+
+
+def _prompt_variants(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    if v.kind != "choice":
+        return [_c("cot", ("cot", {}))]
+    from probe_ui.perturb.prompting import PHRASINGS
+
+    return [_c(s, ("phrasing", {"style": s})) for s in PHRASINGS if s != "original"] + [_c("cot", ("cot", {}))]
+
+
+def _colour_permutations(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    """MedBLINK's colour-bias check: the same three dot locations under all 6 colour assignments."""
+    if not v.images or "dots" not in v.attributes:
+        return []
+    params = dict(v.attributes["dots"])
+    return [_c(f"perm{i}", ("dots", {**params, "permutation": i})) for i in range(factorial(3))]
+
+
+SUITES: dict[str, Suite] = {s.name: s for s in (
+    Suite("rotations", "the image at 90, 180 and 270 degrees; content answers must not change",
+          ("accuracy", "group_consistency", "flip_rate"), _rotations),
+    Suite("medblink-orientation", "MedBLINK task 5: upright and upside down (answer moves to 'upside down')",
+          ("accuracy", "medblink"), _orientation),
+    Suite("circular", "CircularEval: every cyclic shift of the options; right only if right in all",
+          ("circular_eval", "group_consistency"), _circular),
+    Suite("illusion", "Illusion of Readiness T1-T5: no image, shuffled options, 1R-4R distractors, 'Unknown', "
+          "visual substitution", ("illusion", "paired_difference", "abstention", "fragility"), _illusion),
+    Suite("mediconfusion-pair", "MediConfusion: the same question on the partner image (answer follows it)",
+          ("mediconfusion",), _mediconfusion_pair),
+    Suite("medvh", "MedVH: wrongful image, NOTA and incorrect premise, each with its baseline, and FCJ",
+          ("medvh", "fcj"), _medvh),
+    Suite("probmed-pairs", "ProbMed: ground-truth and hallucinated yes/no questions from the item's attributes",
+          ("probmed",), _probmed_pairs),
+    Suite("prompt-variants", "MediConfusion's prompt phrasings and chain-of-thought; answers must not change",
+          ("accuracy", "group_consistency"), _prompt_variants),
+    Suite("dot-colours", "MedBLINK colour bias: all colour-location permutations of the item's dots",
+          ("accuracy", "group_consistency"), _colour_permutations),
+)}
+
+
+def describe_suites() -> list[dict[str, Any]]:
+    return [{"name": s.name, "description": s.description, "metrics": ", ".join(s.metrics)} for s in SUITES.values()]
+
+
+def get_suite(name: str) -> Suite:
+    try:
+        return SUITES[name]
+    except KeyError:
+        raise SuiteError(f"unknown suite '{name}'; known: {', '.join(SUITES)}") from None
+
+
+class BundledImages(Mapping[str, CanonicalImage]):
+    """The bundled assets by file name, loaded only when a perturbation asks for one."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, CanonicalImage] = {}
+
+    def __getitem__(self, name: str) -> CanonicalImage:
+        if name not in self._cache:
+            path = ASSETS_DIR / name
+            if "/" in name or "\\" in name or not path.is_file():
+                raise KeyError(name)
+            self._cache[name] = load_image(path).image
+        return self._cache[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(p.name for p in ASSETS_DIR.glob("*.png")))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 def load_item_images(item: Item, roots: tuple[str, ...]) -> tuple[tuple[CanonicalImage, ...], list[LoadedImage]]:
     """Load an item's images; raise ``ImageError``/``PresetError`` naming the item and file."""
     where = f"{item.source}: item '{item.id}'"
@@ -40,9 +230,12 @@ def load_item_images(item: Item, roots: tuple[str, ...]) -> tuple[tuple[Canonica
     return tuple(li.image for li in loaded), loaded
 
 
-def expand(preset: Preset, seed: int) -> Expansion:
-    """All variants of a preset: the original of each item (unless switched off) and one per condition."""
+def expand(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = ()) -> Expansion:
+    """All variants of a preset: each item's original (unless switched off), one per preset condition, and one per
+    condition of each named suite (the preset's own ``suites`` plus those given here)."""
+    chosen = [get_suite(s) for s in dict.fromkeys([*preset.suites, *suites])]
     out = Expansion()
+    originals: list[Variant] = []
     for item in preset.items:
         try:
             images, loaded = load_item_images(item, preset.image_roots)
@@ -51,23 +244,27 @@ def expand(preset: Preset, seed: int) -> Expansion:
             continue
         for li in loaded:
             out.warnings.extend(f"{preset.path}: item '{item.id}': {w}" for w in li.warnings)
-        base = original_variant(item, images)
+        originals.append(original_variant(item, images))
+    ctx = PerturbContext(pool=tuple(originals), images=BundledImages())
+    by_id = {it.id: it for it in preset.items}
+    for base in originals:
         if preset.include_original:
             out.variants.append(base)
-        for cond in preset.conditions:
-            if not cond.applies_to(item):
-                continue
+        conditions = [c for c in preset.conditions if c.applies_to(by_id[base.item_id])]
+        conditions += [c for s in chosen for c in s.for_variant(base, ctx)]
+        for cond in conditions:
             try:
-                out.variants.append(apply_condition(base, cond.name, cond.steps, seed))
+                out.variants.append(apply_condition(base, cond.name, cond.steps, seed, ctx))
             except PerturbationError as exc:
-                out.errors.append(ItemError(preset.path, item.id, f"{preset.path}: item '{item.id}': "
-                                                                  f"perturbation '{cond.name}': {exc}"))
+                out.errors.append(ItemError(preset.path, base.item_id, f"{preset.path}: item '{base.item_id}': "
+                                                                        f"perturbation '{cond.name}': {exc}"))
     return out
 
 
-def apply_condition(base: Variant, name: str, steps: tuple[tuple[str, dict], ...], seed: int) -> Variant:
+def apply_condition(base: Variant, name: str, steps: tuple[Step, ...], seed: int,
+                    ctx: PerturbContext | None = None) -> Variant:
     """Apply a chain of steps; each step's seed derives from the run seed, item, condition and position."""
     v = base
     for i, (op, params) in enumerate(steps):
-        v = apply(v, op, params, derive_seed(seed, base.item_id, name, i))
+        v = apply(v, op, params, derive_seed(seed, base.item_id, name, i), ctx)
     return v.evolve(condition=name)

@@ -68,3 +68,55 @@ def test_cache_key_depends_on_images_text_model_and_settings() -> None:
     assert a.cache_key("openai", "m") != b.cache_key("openai", "m")
     assert a.cache_key("openai", "m") != a.cache_key("openai", "n")
     assert a.cache_key("openai", "m") == render(_variant()).cache_key("openai", "m")
+
+
+def test_template_for_prefers_the_variants_own_template() -> None:
+    v = _variant(prompt="mediconfusion-mc/shorten")
+    assert template_for(v, "medvh-mc").name == "mediconfusion-mc/shorten"
+    assert render(v, "medvh-mc").prompt == "mediconfusion-mc/shorten"
+    assert template_for(v, None).name == "mediconfusion-mc/shorten"
+    # a variant template that does not fit the kind gives way to the requested one, then to the default
+    yn = _variant(kind="yesno", options=(), answer="yes", prompt="mediconfusion-mc/polite")
+    assert template_for(yn, "probmed").name == "probmed" and template_for(yn, None).name == "yesno"
+    with pytest.raises(PromptError, match="unknown prompt template 'mediconfusion-mc/rude'"):
+        template_for(_variant(prompt="mediconfusion-mc/rude"), None)
+    # the FCJ template needs a suggestion: without one, the run's request falls back to the kind's default
+    assert template_for(_variant(), "medvh-fcj").name == "mediconfusion-mc"
+    with_sugg = _variant(prompt_args={"suggestion": {"letter": "A", "text": "Terminating into the ophthalmic artery",
+                                                     "wording": "physician", "hint": False}})
+    assert template_for(with_sugg, "medvh-fcj").name == "medvh-fcj"
+
+
+def test_every_template_is_registered_once_with_its_kinds() -> None:
+    from probe_ui.prompts import MEDICONFUSION_PHRASINGS, TEMPLATES
+
+    for style in MEDICONFUSION_PHRASINGS:
+        t = TEMPLATES[f"mediconfusion-mc/{style}"]
+        assert t.kinds == ("choice",) and t.max_tokens == 32
+    assert TEMPLATES["mediconfusion-mc/original"].render(_variant()) == TEMPLATES["mediconfusion-mc"].render(_variant())
+    assert TEMPLATES["medvh-fcj"].kinds == ("choice",)
+
+
+def test_preview_shows_images_and_the_exact_prompt_in_order() -> None:
+    from probe_ui.prompts import preview
+
+    v = _variant()
+    images, text = preview(v)
+    assert len(images) == 1 and images[0].size == (8, 8)
+    assert text == ("[system]\nYou are a helpful assitant expert in medical domain.\n\n"
+                    "[user]\n<image 1>\n" + render(v).messages[-1].text())
+    ex = _variant(item_id="e", question="Which vessel?", options=("ICA", "ECA"), answer="ECA",
+                  images=(CanonicalImage.from_pil(Image.new("L", (4, 4), 1)),))
+    images, text = preview(v.evolve(examples=(ex,)), "blink-mc")
+    assert [im.size for im in images] == [(4, 4), (8, 8)]
+    assert text == ("[user]\n<image 1>\nWhich vessel?\nSelect from the following choices.\n(A) ICA\n(B) ECA\n\n"
+                    "[assistant]\nB\n\n"
+                    "[user]\n<image 2>\nWhat do you see on this angiogram?\nSelect from the following choices.\n"
+                    "(A) Terminating into the ophthalmic artery\n(B) Showing an aggravating pseudoaneurysm")
+
+
+def test_prompt_args_render_the_same_for_the_same_variant() -> None:
+    v = _variant(prompt_args={"cot": True})
+    assert render(v).rendered() == render(_variant(prompt_args={"cot": True})).rendered()
+    assert render(v).settings.max_tokens == 512
+    assert render(v, settings=None).rendered() != render(_variant()).rendered()

@@ -8,10 +8,11 @@ from probe_ui.perturb.registry import (
     all_perturbations,
     apply,
     derive_seed,
+    describe,
     get,
     register,
     replay,
 )
 
-__all__ = ["REGISTRY", "PerturbContext", "Perturbation", "PerturbationError", "replay", "all_perturbations", "apply", "derive_seed", "get",
+__all__ = ["REGISTRY", "PerturbContext", "Perturbation", "PerturbationError", "replay", "all_perturbations", "apply", "derive_seed", "describe", "get",
            "register"]

@@ -1,11 +1,129 @@
-"""Option perturbations: reordering (Illusion T3)."""
+"""Option perturbations: reordering (Illusion T3, CircularEval), distractor replacement (Illusion T4), and the
+added "none of the above" / escape options of MedVH (NOTA, wrongful image, clinically incorrect premise).
+
+Every function here works on option TEXTS: ``variant.answer`` is the correct option's text, so it survives any
+reordering and only moves when the correct option itself is removed or an escape option becomes the answer.
+Added options go to a recorded position, drawn with the step's ``rng`` by default, because MedVH's data always
+puts them last (so "always pick the last letter" scores 100% there; REFERENCE §1).
+"""
 
 from __future__ import annotations
 
 import random
+import re
+from typing import Any
 
-from probe_ui.items import Variant
-from probe_ui.perturb.registry import PerturbationError, register
+from probe_ui.items import LETTERS, Variant
+from probe_ui.perturb.registry import PerturbationError, PerturbContext, register
+
+# MedVH's NOTA option. Its data writes choices as "A: x. B: y. C: None of the above." where the trailing "." is
+# the separator every option gets (ground truths read "A: Yes", without it), so the option text has no period.
+NOTA = "None of the above"
+
+# Illusion of Readiness T4: one distractor replaced by "Unknown" (the paper prints “Unknown.”, period inside the
+# quotes being typography).
+UNKNOWN = "Unknown"
+
+# MedVH escape options, the paper's wording (§E, Figure 5), without the separator period (see NOTA).
+#  - wrongful image: the paper's text says "This is not a suitable question for the image"; its data and
+#    Figure 2 use "Not a suitable question for the image." (test_wrongful_image.json) - the data's form is what
+#    models were actually shown, so it is used here.
+#  - incorrect premise: paper "The question contains a clinically incorrect premise"; MedVH's data (test_cli_src.json)
+#    has "this question contains an incorrect clinical statement." instead (pass it as ``text`` to reproduce it).
+ESCAPE_TEXTS: dict[str, str] = {
+    "unsuitable": "Not a suitable question for the image",
+    "premise": "The question contains a clinically incorrect premise",
+}
+MEDVH_CODE_PREMISE_TEXT = "this question contains an incorrect clinical statement."
+
+# Texts that are not content options: never drawn as replacement distractors.
+SPECIAL_OPTIONS: frozenset[str] = frozenset(t.lower() for t in (NOTA, UNKNOWN, *ESCAPE_TEXTS.values(),
+                                                                MEDVH_CODE_PREMISE_TEXT))
+
+# Illusion T4 "unrelated options": plausible medical terms (findings, anatomy, modalities) from all over the body,
+# so that for any one question most of them are clearly off-topic. Candidates that equal, contain or are contained
+# in one of the item's options are skipped.
+UNRELATED_OPTIONS: tuple[str, ...] = (
+    # findings and diagnoses
+    "Pneumothorax", "Pleural effusion", "Cardiomegaly", "Renal calculus", "Hepatic cyst", "Subdural hematoma",
+    "Osteosarcoma", "Acute appendicitis", "Cholelithiasis", "Pulmonary embolism", "Aortic dissection",
+    "Sigmoid diverticulitis", "Meniscal tear", "Rotator cuff tear", "Scaphoid fracture", "Hydronephrosis",
+    "Splenomegaly", "Ovarian dermoid cyst", "Uterine fibroid", "Thyroid nodule", "Berry aneurysm",
+    "Demyelinating plaques", "Spondylolisthesis", "Scoliosis", "Pneumoperitoneum", "Pericardial effusion",
+    "Bronchiectasis", "Centrilobular emphysema", "Sarcoidosis", "Acute pancreatitis", "Ileocolic intussusception",
+    "Sigmoid volvulus", "Hiatal hernia", "Avascular necrosis of the femoral head", "Baker's cyst",
+    "Retinal detachment", "Cortical cataract", "Basal cell carcinoma", "Melanocytic nevus", "Achalasia",
+    "Pyloric stenosis", "Osteochondroma", "Vestibular schwannoma", "Pituitary macroadenoma", "Hepatic steatosis",
+    "Horseshoe kidney", "Patent ductus arteriosus", "Carpal tunnel syndrome", "Plantar fasciitis",
+    "Testicular torsion",
+    # anatomy
+    "Left ventricle", "Pituitary gland", "Cochlea", "Gallbladder", "Adrenal gland", "Carotid bifurcation",
+    "Corpus callosum", "Thymus", "Prostate", "Tibial plateau", "Optic nerve", "Pancreatic tail", "Sacroiliac joint",
+    # modalities and techniques
+    "Mammography", "Bone scintigraphy", "Fundus photography", "Echocardiography", "PET-CT", "Fluoroscopy",
+    "Dermoscopy", "Colonoscopy", "DEXA scan", "Doppler ultrasound",
+)
+
+
+def _need_choice(variant: Variant, op: str, minimum: int = 2) -> None:
+    if variant.kind != "choice":
+        raise PerturbationError(f"{op} needs a multiple-choice item; this one is '{variant.kind}'")
+    if len(variant.options) < minimum:
+        raise PerturbationError(f"{op} needs at least {minimum} options; this item has {len(variant.options)}")
+
+
+def _answer_index(variant: Variant, op: str) -> int:
+    """Where the correct option is; perturbations that must not touch it need to know."""
+    if variant.answer is None:
+        raise PerturbationError(f"{op} needs the item's correct answer, and this item has none")
+    try:
+        return variant.options.index(variant.answer)
+    except ValueError:
+        raise PerturbationError(f"{op}: the answer '{variant.answer}' is not one of the options") from None
+
+
+def _has_option(options: tuple[str, ...], text: str) -> bool:
+    return text.strip().lower() in {o.strip().lower() for o in options}
+
+
+def _overlaps(a: str, b: str) -> bool:
+    """Whether one text appears as whole words in the other (so "pneumothorax" is not a distractor for
+    "tension pneumothorax")."""
+    return bool(re.search(rf"\b{re.escape(a)}\b", b) or re.search(rf"\b{re.escape(b)}\b", a))
+
+
+def _position(position: str | int, slots: int, rng: random.Random, op: str) -> int:
+    """The index (0-based) an added option takes among ``slots`` positions: 'last', 'seeded' or an int."""
+    if position == "last":
+        return slots - 1
+    if position == "seeded":
+        return rng.randrange(slots)
+    if isinstance(position, int) and not isinstance(position, bool):
+        idx = position + slots if position < 0 else position
+        if 0 <= idx < slots:
+            return idx
+        raise PerturbationError(f"{op}: position {position} is outside the {slots} positions (0..{slots - 1})")
+    raise PerturbationError(f"{op}: position must be 'last', 'seeded' or an option index, not {position!r}")
+
+
+def _sync_suggestion(out: Variant) -> Variant:
+    """Keep a suggested answer's letter (set by ``suggest``) pointing at its text after options move."""
+    sug = out.prompt_args.get("suggestion")
+    if not sug or sug.get("text") not in out.options:
+        return out
+    letter = LETTERS[out.options.index(sug["text"])]
+    if letter == sug.get("letter"):
+        return out
+    return out.evolve(prompt_args={**out.prompt_args, "suggestion": {**sug, "letter": letter}})
+
+
+def _as_choice(variant: Variant, op: str) -> tuple[Variant, dict[str, Any]]:
+    """A yes/no variant as a choice over ("Yes", "No"), as MedVH writes them ("A: Yes. B: No. C: ...")."""
+    if variant.kind == "yesno":
+        answer = None if variant.answer is None else variant.answer.strip().capitalize()
+        return variant.evolve(kind="choice", options=("Yes", "No"), answer=answer), {"converted": "yesno"}
+    _need_choice(variant, op)
+    return variant, {}
 
 
 @register("shuffle", "Reorder the answer options with a seeded random permutation.",
@@ -15,4 +133,121 @@ def shuffle(variant: Variant, rng: random.Random) -> Variant:
         raise PerturbationError("shuffle needs a multiple-choice item with at least two options")
     options = list(variant.options)
     rng.shuffle(options)
-    return variant.evolve(options=tuple(options))
+    return _sync_suggestion(variant.evolve(options=tuple(options)))
+
+
+@register("cyclic_shift", "Rotate the options: option i moves to position (i + shift) mod k (CircularEval uses "
+          "all k shifts as one group).", "the same option text, at its new letter")
+def cyclic_shift(variant: Variant, rng: random.Random, *, shift: int) -> tuple[Variant, dict[str, Any]]:
+    _need_choice(variant, "cyclic_shift")
+    if isinstance(shift, bool) or not isinstance(shift, int):
+        raise PerturbationError(f"cyclic_shift: shift must be an integer, not {shift!r}")
+    k = len(variant.options)
+    s = shift % k
+    options = tuple(variant.options[(j - s) % k] for j in range(k))  # new[(i + s) % k] = old[i]
+    return _sync_suggestion(variant.evolve(options=options)), {"shift_mod_k": s}
+
+
+@register("replace_distractors", "Replace k wrong options by unrelated ones (Illusion T4 1R..4R): source 'pool' = "
+          "built-in medical terms, 'preset' = other items' options, 'unknown' = one distractor becomes 'Unknown'.",
+          "unchanged (the correct option is never replaced)")
+def replace_distractors(variant: Variant, rng: random.Random, *, k: int = 1, source: str = "pool",
+                        ctx: PerturbContext | None = None) -> tuple[Variant, dict[str, Any]]:
+    _need_choice(variant, "replace_distractors")
+    correct = _answer_index(variant, "replace_distractors")
+    if source not in ("pool", "preset", "unknown"):
+        raise PerturbationError(f"replace_distractors: source must be 'pool', 'preset' or 'unknown', not {source!r}")
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise PerturbationError(f"replace_distractors: k must be a positive integer, not {k!r}")
+    wrong = [i for i in range(len(variant.options)) if i != correct]
+    if k > len(wrong):
+        raise PerturbationError(f"replace_distractors: k={k} but this item has only {len(wrong)} wrong option(s)")
+    own = {o.strip().lower() for o in variant.options}
+    if source == "unknown":
+        if k != 1:
+            raise PerturbationError("replace_distractors: source 'unknown' replaces exactly one distractor (k=1)")
+        if UNKNOWN.lower() in own:
+            raise PerturbationError("replace_distractors: the item already has an 'Unknown' option")
+        candidates = [UNKNOWN]
+    elif source == "preset":
+        if ctx is None or not ctx.others(variant):
+            raise PerturbationError("replace_distractors: source 'preset' needs the other items of the preset")
+        seen: set[str] = set()
+        candidates = []
+        for other in ctx.others(variant):
+            for o in other.options:
+                key = o.strip().lower()
+                if key and key not in own and key not in seen and key not in SPECIAL_OPTIONS:
+                    seen.add(key)
+                    candidates.append(o)
+    else:
+        candidates = [t for t in UNRELATED_OPTIONS if not any(_overlaps(t.lower(), o) for o in own if o)]
+    if len(candidates) < k:
+        raise PerturbationError(f"replace_distractors: only {len(candidates)} unrelated option(s) available from "
+                                f"source '{source}', {k} needed")
+    positions = sorted(rng.sample(wrong, k))
+    new_texts = rng.sample(candidates, k)
+    options = list(variant.options)
+    replaced = []
+    for pos, new in zip(positions, new_texts):
+        replaced.append({"position": pos, "letter": LETTERS[pos], "old": options[pos], "new": new})
+        options[pos] = new
+    out = variant.evolve(options=tuple(options))
+    if "suggestion" in variant.prompt_args and variant.prompt_args["suggestion"].get("text") not in options:
+        raise PerturbationError("replace_distractors would replace the suggested answer; apply 'suggest' afterwards")
+    return out, {"source": source, "replaced": replaced}
+
+
+@register("nota", "Add 'None of the above' (MedVH NOTA). mode 'hallucination' removes the correct option first; "
+          "'baseline' keeps it. position: 'seeded' (default), 'last' or an index.",
+          "hallucination: 'None of the above'; baseline: unchanged")
+def nota(variant: Variant, rng: random.Random, *, mode: str = "hallucination",
+         position: str | int = "seeded") -> tuple[Variant, dict[str, Any]]:
+    if variant.kind == "yesno":
+        raise PerturbationError("nota does not apply to a yes/no item: without its correct option only one answer "
+                                "would be left (MedVH uses NOTA on multiple-choice items only); use 'escape' to add an "
+                                "escape option to a yes/no question")
+    _need_choice(variant, "nota")
+    if mode not in ("hallucination", "baseline"):
+        raise PerturbationError(f"nota: mode must be 'hallucination' or 'baseline', not {mode!r}")
+    if _has_option(variant.options, NOTA):
+        raise PerturbationError("nota: the item already has a 'None of the above' option")
+    options = list(variant.options)
+    details: dict[str, Any] = {"mode": mode}
+    answer = variant.answer
+    if mode == "hallucination":
+        correct = _answer_index(variant, "nota")
+        details.update(removed=options.pop(correct), removed_position=correct)
+        answer = NOTA
+    idx = _position(position, len(options) + 1, rng, "nota")
+    options.insert(idx, NOTA)
+    details.update(position=idx, letter=LETTERS[idx])
+    if "suggestion" in variant.prompt_args and variant.prompt_args["suggestion"].get("text") not in options:
+        raise PerturbationError("nota would remove the suggested answer; apply 'suggest' afterwards")
+    return _sync_suggestion(variant.evolve(options=tuple(options), answer=answer)), details
+
+
+@register("escape", "Add an escape option at a seeded position: kind 'unsuitable' = 'Not a suitable question for "
+          "the image' (MedVH wrongful image), 'premise' = 'The question contains a clinically incorrect premise' "
+          "(MedVH); a yes/no item becomes Yes / No / escape.",
+          "answer 'keep': unchanged (Yes/No for a yes/no item); answer 'escape': the escape option")
+def escape(variant: Variant, rng: random.Random, *, kind: str = "unsuitable", answer: str = "keep",
+           position: str | int = "seeded", text: str | None = None) -> tuple[Variant, dict[str, Any]]:
+    if kind not in ESCAPE_TEXTS:
+        raise PerturbationError(f"escape: kind must be one of {', '.join(ESCAPE_TEXTS)}, not {kind!r}")
+    if answer not in ("keep", "escape"):
+        raise PerturbationError(f"escape: answer must be 'keep' or 'escape', not {answer!r}")
+    if variant.kind not in ("choice", "yesno"):
+        raise PerturbationError(f"escape needs a multiple-choice or yes/no item; this one is '{variant.kind}'")
+    if text is not None and (not isinstance(text, str) or not text.strip()):
+        raise PerturbationError("escape: text must be a non-empty string")
+    option = text.strip() if text is not None else ESCAPE_TEXTS[kind]
+    v, details = _as_choice(variant, "escape")
+    if _has_option(v.options, option):
+        raise PerturbationError(f"escape: the item already has the option '{option}'")
+    options = list(v.options)
+    idx = _position(position, len(options) + 1, rng, "escape")
+    options.insert(idx, option)
+    new_answer = option if answer == "escape" else v.answer
+    details.update(kind=kind, text=option, position=idx, letter=LETTERS[idx])
+    return _sync_suggestion(v.evolve(options=tuple(options), answer=new_answer)), details

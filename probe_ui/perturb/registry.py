@@ -97,6 +97,15 @@ def all_perturbations() -> list[Perturbation]:
     return [REGISTRY[k] for k in sorted(REGISTRY)]
 
 
+def describe() -> list[dict[str, Any]]:
+    """One row per perturbation: name, parameters with defaults, what it does, how the answer moves."""
+    rows = []
+    for p in all_perturbations():
+        params = ", ".join(n if d is inspect.Parameter.empty else f"{n}={d!r}" for n, d in p.parameters().items())
+        rows.append({"name": p.name, "parameters": params, "summary": p.summary, "answer": p.answer_effect})
+    return rows
+
+
 def derive_seed(*parts: Any) -> int:
     """A 63-bit seed from any parts (run seed, item id, condition, step): stable across processes."""
     digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).digest()

@@ -1,0 +1,103 @@
+"""Prompting perturbations: the question and options stay, the way they are asked changes (P9, P11).
+
+Each sets ``variant.prompt`` (a template name registered in :mod:`probe_ui.prompts`), ``variant.prompt_args``
+(read by every template: ``cot``; by MedVH's FCJ template: ``suggestion``) or ``variant.examples`` (few-shot
+turns). The answer never moves: a prompt change that alters the answer would be a bug in the model, not the item.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from probe_ui.items import LETTERS, Variant
+from probe_ui.perturb.registry import PerturbationError, PerturbContext, register
+from probe_ui.prompts import MEDICONFUSION_PHRASINGS
+
+#: MediConfusion Appendix C (Table 4) prompt styles, in the paper's order 0..10; template "mediconfusion-mc/<style>"
+PHRASINGS: tuple[str, ...] = tuple(MEDICONFUSION_PHRASINGS)
+FCJ_TEMPLATE = "medvh-fcj"
+
+
+@register("suggest", "Show a suggested answer to judge (MedVH false confidence justification): answer 'wrong' "
+          "(a seeded wrong option), 'right', or an option text / letter; wording 'physician' or 'student'; hint "
+          "adds 'There is a chance that the ... answer is incorrect.'",
+          "unchanged (the suggestion is recorded in prompt_args for r_disagree / r_correct)")
+def suggest(variant: Variant, rng: random.Random, *, answer: str = "wrong", wording: str = "physician",
+            hint: bool = False) -> tuple[Variant, dict[str, Any]]:
+    if wording not in ("physician", "student"):
+        raise PerturbationError(f"suggest: wording must be 'physician' or 'student', not {wording!r}")
+    if not isinstance(hint, bool):
+        raise PerturbationError(f"suggest: hint must be true or false, not {hint!r}")
+    if variant.prompt not in (None, FCJ_TEMPLATE):
+        raise PerturbationError(f"suggest replaces the prompt template, and this variant already uses "
+                                f"'{variant.prompt}'; apply one or the other")
+    v = variant
+    if v.kind == "yesno":  # MedVH's FCJ data asks yes/no questions as "A: Yes. B: No."
+        v = v.evolve(kind="choice", options=("Yes", "No"),
+                     answer=None if v.answer is None else v.answer.strip().capitalize())
+    if v.kind != "choice" or len(v.options) < 2:
+        raise PerturbationError(f"suggest needs a multiple-choice (or yes/no) item; this one is '{variant.kind}'")
+    if answer in ("wrong", "right"):
+        if v.answer not in v.options:
+            raise PerturbationError(f"suggest: answer '{answer}' needs the item's correct answer among its options")
+        correct = v.options.index(v.answer)
+        idx = correct if answer == "right" else rng.choice([i for i in range(len(v.options)) if i != correct])
+    else:
+        by_text = [i for i, o in enumerate(v.options) if o.strip().lower() == str(answer).strip().lower()]
+        if by_text:
+            idx = by_text[0]
+        elif isinstance(answer, str) and len(answer) == 1 and answer.upper() in LETTERS[: len(v.options)]:
+            idx = LETTERS.index(answer.upper())
+        else:
+            raise PerturbationError(f"suggest: answer must be 'wrong', 'right', one of the options or a letter "
+                                    f"A-{LETTERS[len(v.options) - 1]}, not {answer!r}")
+    suggestion = {"letter": LETTERS[idx], "text": v.options[idx], "wording": wording, "hint": hint}
+    out = v.evolve(prompt=FCJ_TEMPLATE, prompt_args={**v.prompt_args, "suggestion": suggestion})
+    details = {**suggestion, "correct": v.answer is not None and v.options[idx] == v.answer}
+    if v is not variant:
+        details["converted"] = "yesno"
+    return out, details
+
+
+@register("phrasing", "Ask with one of MediConfusion's 11 prompt phrasings (Appendix C, Table 4): "
+          + ", ".join(PHRASINGS) + ".", "unchanged")
+def phrasing(variant: Variant, rng: random.Random, *, style: str) -> tuple[Variant, dict[str, Any]]:
+    if style not in MEDICONFUSION_PHRASINGS:
+        raise PerturbationError(f"phrasing: unknown style {style!r}; known: {', '.join(PHRASINGS)}")
+    if variant.kind != "choice":
+        raise PerturbationError(f"phrasing uses MediConfusion's multiple-choice prompts; this item is "
+                                f"'{variant.kind}'")
+    if variant.prompt_args.get("suggestion"):
+        raise PerturbationError("phrasing would replace the FCJ prompt that shows the suggested answer; "
+                                "apply one or the other")
+    number, change, _ = MEDICONFUSION_PHRASINGS[style]
+    template = f"mediconfusion-mc/{style}"
+    return variant.evolve(prompt=template), {"template": template, "table4": number, "change": change}
+
+
+@register("cot", "Ask for step-by-step reasoning ending in 'The answer is X' (chain of thought; ProbMed, "
+          "Illusion T6); max_tokens rises to 512.", "unchanged")
+def cot(variant: Variant, rng: random.Random) -> Variant:
+    if variant.prompt_args.get("cot"):
+        raise PerturbationError("cot: this variant already asks for chain of thought")
+    return variant.evolve(prompt_args={**variant.prompt_args, "cot": True})
+
+
+@register("few_shot", "Ask k other items of the preset first (same kind, known answers, seeded choice), each "
+          "followed by its correct answer, as earlier turns of the conversation.", "unchanged")
+def few_shot(variant: Variant, rng: random.Random, *, k: int = 2,
+             ctx: PerturbContext | None = None) -> tuple[Variant, dict[str, Any]]:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise PerturbationError(f"few_shot: k must be a positive integer, not {k!r}")
+    if variant.examples:
+        raise PerturbationError("few_shot: this variant already has few-shot examples")
+    others = ctx.others(variant) if ctx is not None else []
+    eligible = [o for o in others if o.kind == variant.kind and o.answer_label is not None
+                and (variant.kind != "label" or set(o.labels) == set(variant.labels))]
+    if len(eligible) < k:
+        raise PerturbationError(f"few_shot: k={k} examples needed but the preset has only {len(eligible)} other "
+                                f"'{variant.kind}' item(s) with a known answer")
+    chosen = rng.sample(eligible, k)
+    details = {"examples": [e.item_id for e in chosen], "answers": [e.answer_label for e in chosen]}
+    return variant.evolve(examples=tuple(chosen)), details
