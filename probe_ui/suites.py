@@ -114,8 +114,9 @@ def _medvh(v: Variant, ctx: PerturbContext) -> list[Condition]:
     if v.kind not in ("choice", "yesno"):
         return []
     out: list[Condition] = []
-    if v.images and any(o.images for o in ctx.others(v)):
-        out.append(_c("wrongful-image", ("swap", {"prefer": "any", "answer": "follow"}),
+    if v.images and any(o.images and o.question != v.question and not set(o.category) & set(v.category)
+                        for o in ctx.others(v)):
+        out.append(_c("wrongful-image", ("swap", {"prefer": "unrelated", "answer": "follow"}),
                       ("escape", {"kind": "unsuitable", "answer": "escape"})))
         out.append(_c("wrongful-image-baseline", ("escape", {"kind": "unsuitable", "answer": "keep"})))
     if v.kind == "choice":
@@ -160,7 +161,9 @@ def _colour_permutations(v: Variant, ctx: PerturbContext) -> list[Condition]:
     if not v.images or "dots" not in v.attributes:
         return []
     params = dict(v.attributes["dots"])
-    return [_c(f"perm{i}", ("dots", {**params, "permutation": i})) for i in range(factorial(3))]
+    n = len(params.get("colours") or params.get("points") or "rgb")
+    return [_c(f"perm{i}", ("dots", {**params, "permutation": i, "seed_group": "dot-colours"}))
+            for i in range(factorial(n))]
 
 
 SUITES: dict[str, Suite] = {s.name: s for s in (
@@ -263,8 +266,14 @@ def expand(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = ()) 
 
 def apply_condition(base: Variant, name: str, steps: tuple[Step, ...], seed: int,
                     ctx: PerturbContext | None = None) -> Variant:
-    """Apply a chain of steps; each step's seed derives from the run seed, item, condition and position."""
+    """Apply a chain of steps; each step's seed derives from the run seed, item, condition and position.
+
+    A step may name a ``seed_group`` to share its seed with other conditions (e.g. the same dot locations under
+    every colour permutation).
+    """
     v = base
     for i, (op, params) in enumerate(steps):
-        v = apply(v, op, params, derive_seed(seed, base.item_id, name, i), ctx)
+        params = dict(params)
+        key = params.pop("seed_group", name)  # conditions sharing a seed_group draw the same random choices
+        v = apply(v, op, params, derive_seed(seed, base.item_id, key, i), ctx)
     return v.evolve(condition=name)

@@ -120,7 +120,7 @@ def test_shipped_presets_load_and_every_image_resolves(path: Path) -> None:
     preset = load_preset(path)
     ex = expand(preset, seed=0)
     assert not ex.errors, ex.errors
-    assert len(ex.variants) >= len(preset.items) >= 4
+    assert len(ex.variants) >= len(preset.items) >= 2
     for v in ex.variants:
         assert v.images, f"{v.item_id} has no image"
         if v.kind != "free":

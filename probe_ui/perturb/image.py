@@ -1,21 +1,24 @@
-"""Image perturbations: geometry first (rotation and flips, MedBLINK / RotationalEval)."""
+"""Image perturbations: geometry (rotation and flips, MedBLINK / RotationalEval), removal (Illusion T1/T2) and
+substitution (MediConfusion pairs, Illusion T5, MedVH wrongful image)."""
 
 from __future__ import annotations
 
 import random
+from typing import Any, Callable
 
 from PIL import Image
 
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
-from probe_ui.perturb.registry import PerturbationError, register
+from probe_ui.perturb.registry import PerturbationError, PerturbContext, register
 
 _EXACT = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
 
 
-def _map_images(variant: Variant, fn) -> Variant:
+def _map_images(variant: Variant, fn: Callable[[Image.Image], Image.Image], op: str = "this perturbation") -> Variant:
+    """Apply a pixel function to every image (shared by the image families: dots, markers, degradations)."""
     if not variant.images:
-        raise PerturbationError("this perturbation needs an image, and the variant has none")
+        raise PerturbationError(f"{op} needs an image, and the variant has none")
     return variant.evolve(images=tuple(CanonicalImage.from_pil(fn(im.pil())) for im in variant.images))
 
 
@@ -49,3 +52,108 @@ def flip(variant: Variant, rng: random.Random, axis: str = "h") -> Variant:
     if axis not in ops:
         raise PerturbationError(f"flip: axis must be 'h' or 'v', not {axis!r}")
     return _map_images(variant, lambda im: im.transpose(ops[axis]))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Removal and substitution (Illusion of Readiness T1/T2 and T5; MediConfusion pairs; MedVH wrongful image)
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@register("remove", "Send the question without its image(s) (text only).",
+          "unchanged; the right behaviour is to abstain, so report accuracy against chance and the abstention rate")
+def remove(variant: Variant, rng: random.Random) -> Variant:
+    """Illusion of Readiness T1/T2: does the model still answer (above chance) with nothing to look at?"""
+    if not variant.images:
+        raise PerturbationError("remove: the variant has no image to remove")
+    return variant.evolve(images=())
+
+
+_PREFER = ("same-question", "distractor", "unrelated", "any")
+
+
+def _same_question(a: Variant, b: Variant) -> bool:
+    """Same question text and the same set of option texts: b's ground truth then answers a's question."""
+    return a.question == b.question and set(a.options) == set(b.options)
+
+
+def _swap_candidates(variant: Variant, ctx: PerturbContext, prefer: str) -> list[Variant]:
+    # "another picture" is judged against the item's original images (already hashed with the pool), so that a
+    # variant perturbed earlier in a chain is not PNG-encoded just for this comparison
+    own = next((v for v in ctx.pool if v.item_id == variant.item_id), variant)
+    others = [v for v in ctx.others(variant) if v.images and v.image_ids != own.image_ids]
+    if prefer == "any":
+        return others
+    if prefer == "unrelated":
+        # MedVH wrongful image: an image the question was not asked about (another question, no shared category)
+        return [v for v in others if v.question != variant.question and not set(v.category) & set(variant.category)]
+    partners = [v for v in others if _same_question(variant, v) and v.answer is not None]
+    if prefer == "same-question":
+        return partners
+    if variant.answer is None:
+        raise PerturbationError("swap: prefer 'distractor' needs the variant's own answer, and it is unknown")
+    wrong = set(variant.options) - {variant.answer}
+    return [v for v in partners if v.answer in wrong]
+
+
+@register(
+    "swap",
+    "Replace the image(s) with another item's (`source: preset`: a named `item`, or one chosen by `prefer`: "
+    "same-question = the MediConfusion partner, distractor = a partner whose answer is one of this item's wrong "
+    "options (Illusion T5), unrelated = another question and no shared category (MedVH wrongful image), any = "
+    "any other item) or with a named bundled/uploaded image (`source: image`).",
+    "follows the new image's ground truth when it is known (source item with the same question and option set); "
+    "otherwise unknown (None); `answer: keep` keeps it",
+)
+def swap(variant: Variant, rng: random.Random, *, ctx: PerturbContext, source: str = "preset",
+         item: str | None = None, image: str | None = None, prefer: str = "any",
+         answer: str = "follow") -> tuple[Variant, dict[str, Any]]:
+    """P2: does the answer follow the pixels? The question and options stay; only the images change.
+
+    The ground truth follows the new image only when it is known to answer the same question: the source item
+    has the same question text and the same set of option texts (a MediConfusion partner). Otherwise it becomes
+    None (unknown), unless ``answer: keep``.
+    """
+    if answer not in ("keep", "follow"):
+        raise PerturbationError(f"swap: answer must be 'keep' or 'follow', not {answer!r}")
+    if source == "image":
+        if item is not None:
+            raise PerturbationError("swap: `item` applies to source: preset; with source: image name an `image`")
+        if image is None:
+            raise PerturbationError("swap: source: image needs `image`, the name of a bundled or uploaded image")
+        if image not in ctx.images:
+            known = ", ".join(sorted(ctx.images)) or "none"
+            raise PerturbationError(f"swap: no image named {image!r} (available: {known})")
+        new = (ctx.images[image],)
+        out = variant.evolve(images=new, answer=variant.answer if answer == "keep" else None)
+        return out, {"item": None, "image": image, "image_ids": [im.id for im in new]}
+    if source != "preset":
+        raise PerturbationError(f"swap: source must be 'preset' or 'image', not {source!r}")
+    if image is not None:
+        raise PerturbationError("swap: `image` names a bundled/uploaded image; set source: image to use it")
+    if item is not None:
+        if item == variant.item_id:
+            raise PerturbationError(f"swap: item {item!r} is this variant's own item")
+        found = [v for v in ctx.pool if v.item_id == item]
+        if not found:
+            raise PerturbationError(f"swap: no item {item!r} in this preset")
+        chosen = found[0]
+        if not chosen.images:
+            raise PerturbationError(f"swap: item {item!r} has no image")
+    else:
+        if prefer not in _PREFER:
+            raise PerturbationError(f"swap: prefer must be one of {', '.join(_PREFER)}, not {prefer!r}")
+        candidates = _swap_candidates(variant, ctx, prefer)
+        if not candidates:
+            what = {"same-question": "with the same question and options and a known answer",
+                    "distractor": "with the same question and options whose answer is one of this item's wrong "
+                                  "options",
+                    "unrelated": "with a different question and no shared category",
+                    "any": "with an image"}[prefer]
+            raise PerturbationError(f"swap: no other item {what} in the pool for item {variant.item_id!r}")
+        chosen = rng.choice(candidates)
+    if answer == "keep":
+        new_answer = variant.answer
+    else:
+        new_answer = chosen.answer if _same_question(variant, chosen) else None
+    out = variant.evolve(images=chosen.images, answer=new_answer)
+    return out, {"item": chosen.item_id, "image": None, "image_ids": list(chosen.image_ids)}

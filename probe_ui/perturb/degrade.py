@@ -1,0 +1,299 @@
+"""Degradations a clinician meets: noise, blur, compression, poor contrast or exposure, a zoomed crop, low resolution.
+
+Each takes ``severity`` 1 (mild) .. 5 (severe), mapped to the documented level in its docstring, or an explicit
+parameter that overrides the level. They apply to every image of the variant and keep its size (``crop`` with
+``resize: false`` is the one exception). A model that answers a content question correctly should keep doing so
+under mild degradation; the answer never changes.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+import random
+from statistics import NormalDist
+from typing import Any, Callable
+
+import numpy as np
+from PIL import Image, ImageFilter
+
+from probe_ui.items import Variant
+from probe_ui.perturb.image import _map_images
+from probe_ui.perturb.registry import PerturbationError, register
+
+NOISE_SIGMA = (5, 10, 20, 35, 50)  # grey levels (0-255)
+BLUR_RADIUS_512 = (1, 2, 3, 5, 8)  # px for a 512-px long side, scaled to the image
+JPEG_QUALITY = (90, 70, 50, 30, 10)
+CONTRAST_FACTOR = (0.8, 0.6, 0.45, 0.3, 0.15)
+BRIGHTNESS_FACTOR = (0.8, 0.6, 0.45, 0.3, 0.15)
+CROP_KEEP = (0.9, 0.8, 0.7, 0.6, 0.5)
+DOWNSCALE_FACTOR = (2, 4, 8, 16, 32)
+UNCHANGED = "unchanged"
+
+
+def _level(op: str, severity: Any, table: tuple[Any, ...]) -> Any:
+    if isinstance(severity, bool) or not isinstance(severity, int) or not 1 <= severity <= len(table):
+        raise PerturbationError(f"{op}: severity must be an integer 1..{len(table)}, not {severity!r}")
+    return table[severity - 1]
+
+
+def _positive(op: str, name: str, value: Any, lo: float = 0.0, hi: float = float("inf")) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo < value <= hi:
+        raise PerturbationError(f"{op}: {name} must be a number in ({lo:g}, {hi:g}], not {value!r}")
+    return float(value)
+
+
+def _pick(op: str, severity: Any, table: tuple[Any, ...], name: str, value: Any,
+          hi: float = float("inf")) -> tuple[float, int | None]:
+    """The effective level: an explicit value wins over severity (then recorded with severity None)."""
+    if value is not None:
+        return _positive(op, name, value, hi=hi), None
+    return float(_level(op, severity, table)), severity
+
+
+@functools.lru_cache(maxsize=1)
+def _normal_quantiles() -> np.ndarray:
+    """Standard-normal quantiles at the midpoints of 65,536 equal-probability bins."""
+    nd = NormalDist()
+    return np.array([nd.inv_cdf((i + 0.5) / 65536) for i in range(65536)])
+
+
+@register("noise", "Add seeded Gaussian noise (severity 1-5: sigma 5, 10, 20, 35, 50 grey levels; or `sigma`).",
+          UNCHANGED)
+def noise(variant: Variant, rng: random.Random, severity: int = 3,
+          sigma: float | None = None) -> tuple[Variant, dict[str, Any]]:
+    """Gaussian noise, as in a low-dose or low-signal acquisition.
+
+    ======== ============
+    severity sigma (0-255)
+    ======== ============
+    1        5
+    2        10
+    3        20
+    4        35
+    5        50
+    ======== ============
+
+    Grey images (L, or RGB with three equal channels) get the same noise in every channel so they stay grey.
+    The normal deviates come from a 65,536-entry inverse-CDF table indexed by 16 random bits (tails clipped at
+    ±4.3 sigma); since the result is rounded to whole grey levels anyway this matches exact Gaussian noise, at a
+    third of the cost.
+    """
+    s, sev = _pick("noise", severity, NOISE_SIGMA, "sigma", sigma, hi=255)
+    bits = np.random.PCG64(rng.getrandbits(63))  # raw 64-bit draws, split into 16-bit table indices
+    table = np.rint(_normal_quantiles() * s).astype(np.int16)
+
+    def add(im: Image.Image) -> Image.Image:
+        a = np.asarray(im)
+        grey = a.ndim == 2 or (np.array_equal(a[..., 0], a[..., 1]) and np.array_equal(a[..., 1], a[..., 2]))
+        shape = a.shape[:2] + ((1,) if a.ndim == 3 and grey else a.shape[2:])
+        count = int(np.prod(shape))
+        raw = bits.random_raw((count + 3) // 4).astype("<u8", copy=False)
+        draws = raw.view("<u2")[:count].reshape(shape)
+        out = a.astype(np.int16)
+        out += table[draws]
+        np.clip(out, 0, 255, out=out)
+        return Image.fromarray(out.astype(np.uint8), mode=im.mode)
+
+    return _map_images(variant, add, "noise"), {"severity": sev, "sigma": s}
+
+
+@register("blur", "Gaussian blur (severity 1-5: radius 1, 2, 3, 5, 8 px per 512 px of the long side; or `radius` "
+          "in px).", UNCHANGED)
+def blur(variant: Variant, rng: random.Random, severity: int = 3,
+         radius: float | None = None) -> tuple[Variant, dict[str, Any]]:
+    """Gaussian blur, as in motion, defocus or a smoothing reconstruction kernel.
+
+    ======== ====================================
+    severity radius (px per 512 px of long side)
+    ======== ====================================
+    1        1
+    2        2
+    3        3
+    4        5
+    5        8
+    ======== ====================================
+
+    The level is scaled to each image's long side so that a severity looks alike on a 256- and a 2048-px image;
+    an explicit ``radius`` is in pixels of the image as it is.
+    """
+    r, sev = _pick("blur", severity, BLUR_RADIUS_512, "radius", radius)
+    radii: list[float] = []
+
+    def run(im: Image.Image) -> Image.Image:
+        px = r if sev is None else r * max(im.size) / 512
+        radii.append(round(px, 3))
+        return im.filter(ImageFilter.GaussianBlur(px))
+
+    out = _map_images(variant, run, "blur")
+    return out, {"severity": sev, "radius": radii if len(radii) > 1 else radii[0]}
+
+
+@register("jpeg", "Re-encode as JPEG and decode (severity 1-5: quality 90, 70, 50, 30, 10; or `quality`).",
+          UNCHANGED)
+def jpeg(variant: Variant, rng: random.Random, severity: int = 3,
+         quality: int | None = None) -> tuple[Variant, dict[str, Any]]:
+    """Lossy compression, as in images sent by e-mail, messaging or a web PACS viewer.
+
+    ======== =======
+    severity quality
+    ======== =======
+    1        90
+    2        70
+    3        50
+    4        30
+    5        10
+    ======== =======
+
+    Colour images use 4:2:0 chroma subsampling (the common default); grey images stay grey.
+    """
+    if quality is not None and (isinstance(quality, bool) or not isinstance(quality, int) or not 1 <= quality <= 95):
+        raise PerturbationError(f"jpeg: quality must be an integer 1..95, not {quality!r}")
+    q = quality if quality is not None else int(_level("jpeg", severity, JPEG_QUALITY))
+    sev = None if quality is not None else severity
+
+    def run(im: Image.Image) -> Image.Image:
+        buf = io.BytesIO()
+        extra = {"subsampling": "4:2:0"} if im.mode == "RGB" else {}
+        im.save(buf, format="JPEG", quality=q, optimize=False, **extra)
+        with Image.open(io.BytesIO(buf.getvalue())) as dec:
+            return dec.convert(im.mode)
+
+    return _map_images(variant, run, "jpeg"), {"severity": sev, "quality": q}
+
+
+def _lut(im: Image.Image, fn: Callable[[int], float]) -> Image.Image:
+    """Apply a grey-level mapping to every channel through a 256-entry table (rounded, clipped)."""
+    table = [min(255, max(0, int(math.floor(fn(v) + 0.5)))) for v in range(256)]
+    return im.point(table * len(im.getbands()))
+
+
+@register("contrast", "Reduce contrast (severity 1-5: factor 0.8, 0.6, 0.45, 0.3, 0.15; or `factor`, > 1 raises it).",
+          UNCHANGED)
+def contrast(variant: Variant, rng: random.Random, severity: int = 3,
+             factor: float | None = None) -> tuple[Variant, dict[str, Any]]:
+    """Flattened contrast, as with a poor window or a washed-out screen capture: every value v becomes
+    ``m + factor·(v − m)`` (rounded, clipped to 0-255), m = the image's mean grey level (as Pillow's
+    ``ImageEnhance.Contrast``, done with a lookup table).
+
+    ======== ======
+    severity factor
+    ======== ======
+    1        0.8
+    2        0.6
+    3        0.45
+    4        0.3
+    5        0.15
+    ======== ======
+    """
+    f, sev = _pick("contrast", severity, CONTRAST_FACTOR, "factor", factor, hi=100)
+    means: list[int] = []
+
+    def run(im: Image.Image) -> Image.Image:
+        hist = (im if im.mode == "L" else im.convert("L")).histogram()
+        m = int(sum(i * c for i, c in enumerate(hist)) / max(1, sum(hist)) + 0.5)
+        means.append(m)
+        return _lut(im, lambda v: m + f * (v - m))
+
+    out = _map_images(variant, run, "contrast")
+    return out, {"severity": sev, "factor": f, "mean": means if len(means) > 1 else means[0]}
+
+
+@register("brightness", "Darken (severity 1-5: factor 0.8, 0.6, 0.45, 0.3, 0.15; or `factor`, > 1 brightens).",
+          UNCHANGED)
+def brightness(variant: Variant, rng: random.Random, severity: int = 3,
+               factor: float | None = None) -> tuple[Variant, dict[str, Any]]:
+    """Under-exposure (or over-exposure with ``factor`` > 1): every value is multiplied by ``factor``, rounded and
+    clipped (like Pillow's ``ImageEnhance.Brightness``, via a lookup table).
+
+    ======== ======
+    severity factor
+    ======== ======
+    1        0.8
+    2        0.6
+    3        0.45
+    4        0.3
+    5        0.15
+    ======== ======
+    """
+    f, sev = _pick("brightness", severity, BRIGHTNESS_FACTOR, "factor", factor, hi=100)
+    return _map_images(variant, lambda im: _lut(im, lambda v: v * f), "brightness"), \
+        {"severity": sev, "factor": f}
+
+
+@register("crop", "Central crop/zoom keeping a fraction of each side (severity 1-5: 0.9, 0.8, 0.7, 0.6, 0.5; or "
+          "`keep`), resized back to the original size unless `resize: false`.", UNCHANGED)
+def crop(variant: Variant, rng: random.Random, severity: int = 3, keep: float | None = None,
+         resize: bool = True) -> tuple[Variant, dict[str, Any]]:
+    """Zoomed-in central crop, as in a screenshot of part of a scan: the edges (and what lies there) are lost.
+
+    ======== =========================
+    severity kept fraction of each side
+    ======== =========================
+    1        0.9
+    2        0.8
+    3        0.7
+    4        0.6
+    5        0.5
+    ======== =========================
+
+    The crop is scaled back to the original size (bicubic) unless ``resize: false``, which keeps the smaller crop
+    (the one degradation that changes the size).
+    """
+    k, sev = _pick("crop", severity, CROP_KEEP, "keep", keep, hi=1.0)
+    boxes: list[list[int]] = []
+
+    def run(im: Image.Image) -> Image.Image:
+        w, h = im.size
+        cw, ch = max(1, int(round(w * k))), max(1, int(round(h * k)))
+        x0, y0 = (w - cw) // 2, (h - ch) // 2
+        box = (x0, y0, x0 + cw, y0 + ch)
+        boxes.append(list(box))
+        part = im.crop(box)
+        return part.resize((w, h), Image.Resampling.BICUBIC) if resize else part
+
+    out = _map_images(variant, run, "crop")
+    return out, {"severity": sev, "keep": k, "box": boxes if len(boxes) > 1 else boxes[0], "resize": bool(resize)}
+
+
+_RESAMPLE = {"nearest": Image.Resampling.NEAREST, "bilinear": Image.Resampling.BILINEAR}
+
+
+@register("downscale", "Lower the resolution: shrink by a factor (severity 1-5: 2, 4, 8, 16, 32; or `factor`) with "
+          "area averaging, then scale back up (`resample`: bilinear or nearest).", UNCHANGED)
+def downscale(variant: Variant, rng: random.Random, severity: int = 3, factor: float | None = None,
+              resample: str = "bilinear") -> tuple[Variant, dict[str, Any]]:
+    """Low resolution, as in a thumbnail or a downsampled upload viewed at full size.
+
+    ======== ======
+    severity factor
+    ======== ======
+    1        2
+    2        4
+    3        8
+    4        16
+    5        32
+    ======== ======
+
+    The small side of the shrunken copy is at least 1 px.
+    """
+    if resample not in _RESAMPLE:
+        raise PerturbationError(f"downscale: resample must be 'bilinear' or 'nearest', not {resample!r}")
+    if factor is not None and (isinstance(factor, bool) or not isinstance(factor, (int, float)) or factor < 1):
+        raise PerturbationError(f"downscale: factor must be a number ≥ 1, not {factor!r}")
+    f, sev = _pick("downscale", severity, DOWNSCALE_FACTOR, "factor", factor)
+    sizes: list[list[int]] = []
+
+    def run(im: Image.Image) -> Image.Image:
+        w, h = im.size
+        small = (max(1, int(round(w / f))), max(1, int(round(h / f))))
+        sizes.append(list(small))
+        if float(f).is_integer() and w % int(f) == 0 and h % int(f) == 0:
+            low = im.reduce(int(f))  # exact block average, fast
+        else:
+            low = im.resize(small, Image.Resampling.BOX)
+        return low.resize((w, h), _RESAMPLE[resample])
+
+    out = _map_images(variant, run, "downscale")
+    return out, {"severity": sev, "factor": f, "size": sizes if len(sizes) > 1 else sizes[0], "resample": resample}

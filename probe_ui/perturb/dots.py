@@ -1,0 +1,512 @@
+"""Coloured dots (P6): MedBLINK tasks 2-4 — which of the red/green/blue dots is deepest / closest to the skin?
+
+Three filled circles of exact colours are drawn at given or sampled points; the variant can become a ``label``
+question whose answer is the colour of the dot at the target location. ``permutation`` re-assigns the colours to
+the *same* locations (MedBLINK's colour-bias check: all 3! = 6 assignments from one seed). The ultrasound
+placement reproduces MedBLINK task 3: a grey-level mask of the scan cone, its vertical extent split into thirds
+with a gap between them, one dot in each third.
+
+Masks are computed on a working copy whose long side is at most 512 px (block-averaged); for larger images the
+mask is that copy's mask scaled back up by whole blocks, which keeps placement fast on 2048-px images.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageColor, ImageDraw, ImageFont
+
+from probe_ui.images import CanonicalImage
+from probe_ui.items import Variant
+from probe_ui.perturb.registry import PerturbationError, register
+
+# Exact RGB for the usual names: Pillow's own table says "green" is (0, 128, 0); MedBLINK's dots are pure primaries.
+COLOURS: dict[str, tuple[int, int, int]] = {
+    "red": (255, 0, 0),
+    "green": (0, 255, 0),
+    "blue": (0, 0, 255),
+    "yellow": (255, 255, 0),
+    "cyan": (0, 255, 255),
+    "magenta": (255, 0, 255),
+    "white": (255, 255, 255),
+    "black": (0, 0, 0),
+    "orange": (255, 165, 0),
+    "purple": (128, 0, 128),
+}
+
+DEFAULT_COLOURS = tuple(COLOURS)  # red, green, blue first; more dots take the next names
+WORK_SIDE = 512  # long side of the working copy used for masks
+CLOSE_SIZE = 5  # morphological closing (square, working-copy px) that joins the speckled cone into one piece
+PLACEMENTS = ("given", "uniform", "mask", "ultrasound")
+MIN_DISTANCE = 2.5  # dot centres at least this many radii apart (sampled placements)
+
+
+def colour_rgb(name: Any) -> tuple[int, int, int]:
+    """A colour name (table above, else any Pillow colour name or ``#rrggbb``) as exact RGB."""
+    if not isinstance(name, str):
+        raise PerturbationError(f"colours are given by name (e.g. 'red'), not {name!r}")
+    key = name.strip().lower()
+    if key in COLOURS:
+        return COLOURS[key]
+    try:
+        rgb = ImageColor.getrgb(key)
+    except ValueError:
+        raise PerturbationError(f"unknown colour {name!r}; use one of {', '.join(COLOURS)} or '#rrggbb'") from None
+    return (int(rgb[0]), int(rgb[1]), int(rgb[2]))
+
+
+def pick_image(variant: Variant, image_index: int, op: str) -> tuple[int, CanonicalImage]:
+    """The one image a positional overlay draws on (coordinates only make sense for one image)."""
+    if not variant.images:
+        raise PerturbationError(f"{op} needs an image, and the variant has none")
+    if isinstance(image_index, bool) or not isinstance(image_index, int) \
+            or not -len(variant.images) <= image_index < len(variant.images):
+        raise PerturbationError(f"{op}: image_index {image_index!r} is out of range for {len(variant.images)} image(s)")
+    return image_index % len(variant.images), variant.images[image_index]
+
+
+def replace_image(variant: Variant, index: int, image: Image.Image) -> Variant:
+    images = list(variant.images)
+    images[index] = CanonicalImage.from_pil(image)
+    return variant.evolve(images=tuple(images))
+
+
+def scaled_px(per_512: float, width: int, height: int, minimum: int = 1) -> int:
+    """A length given in px for a 512-px image, scaled to this image's long side (MedBLINK drew on 512x512)."""
+    return max(minimum, int(round(per_512 * max(width, height) / 512)))
+
+
+def _number(value: Any, what: str) -> float:
+    """A float from a number or a fraction string such as "1/70" (YAML-friendly)."""
+    if isinstance(value, bool):
+        raise PerturbationError(f"{what} must be a number, not {value!r}")
+    try:
+        return float(Fraction(value)) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise PerturbationError(f"{what} must be a number (or a fraction like '1/70'), not {value!r}") from None
+
+
+def _radius(width: int, height: int, radius: Any, radius_fraction: Any) -> int:
+    if radius is not None and radius_fraction is not None:
+        raise PerturbationError("dots: give either radius or radius_fraction, not both")
+    if radius is not None:
+        r = _number(radius, "dots: radius")
+    elif radius_fraction is not None:
+        f = _number(radius_fraction, "dots: radius_fraction")
+        if not 0 < f < 0.5:
+            raise PerturbationError(f"dots: radius_fraction must be between 0 and 0.5, not {radius_fraction!r}")
+        r = f * max(width, height)
+    else:
+        return scaled_px(10, width, height, minimum=2)
+    if not 1 <= r <= max(width, height) / 4:
+        raise PerturbationError(f"dots: a radius of {r:g} px does not fit a {width}x{height} image")
+    return max(1, int(round(r)))
+
+
+def nth_permutation(n: int, index: int) -> tuple[int, ...]:
+    """``list(itertools.permutations(range(n)))[index]`` without building the list (factorial number system)."""
+    pool = list(range(n))
+    out = []
+    for k in range(n, 0, -1):
+        step = math.factorial(k - 1)
+        out.append(pool.pop(index // step))
+        index %= step
+    return tuple(out)
+
+
+# --- masks -------------------------------------------------------------------------------------------------------
+
+
+def _work_grey(image: Image.Image) -> tuple[np.ndarray, int]:
+    """Grey levels of a working copy (long side ≤ WORK_SIDE, block-averaged) and the block size."""
+    f = max(1, math.ceil(max(image.size) / WORK_SIDE))
+    small = image.reduce(f) if f > 1 else image
+    return np.asarray(small if small.mode == "L" else small.convert("L")), f
+
+
+def _shift_reduce(mask: np.ndarray, half: int, op: np.ufunc) -> np.ndarray:
+    """OR (dilation) or AND (erosion) over a (2·half+1)² square, separably, by shifting slices."""
+    out = mask
+    for axis in (0, 1):
+        acc = out.copy()
+        n = out.shape[axis]
+        for s in range(1, half + 1):
+            if s >= n:
+                break
+            lo = [slice(None)] * 2
+            hi = [slice(None)] * 2
+            lo[axis], hi[axis] = slice(0, n - s), slice(s, n)
+            op(acc[tuple(lo)], out[tuple(hi)], out=acc[tuple(lo)])
+            op(acc[tuple(hi)], out[tuple(lo)], out=acc[tuple(hi)])
+        out = acc
+    return out
+
+
+def _close(mask: np.ndarray, size: int) -> np.ndarray:
+    """Binary closing with a square (dilate, then erode); the margin keeps border components from eroding."""
+    h, w = mask.shape
+    half = size // 2
+    big = np.zeros((h + 2 * size, w + 2 * size), dtype=bool)
+    big[size:size + h, size:size + w] = mask
+    closed = _shift_reduce(_shift_reduce(big, half, np.logical_or), half, np.logical_and)
+    return closed[size:size + h, size:size + w]
+
+
+def _row_runs(mask: np.ndarray) -> list[list[tuple[int, int]]]:
+    """Per row, the half-open [start, end) runs of True (found for the whole mask at once)."""
+    h, w = mask.shape
+    padded = np.zeros((h, w + 2), dtype=np.int8)
+    padded[:, 1:-1] = mask
+    d = np.diff(padded, axis=1)
+    sy, sx = np.nonzero(d == 1)  # row-major order: starts and ends pair up
+    _, ex = np.nonzero(d == -1)
+    rows: list[list[tuple[int, int]]] = [[] for _ in range(h)]
+    for y, s, e in zip(sy.tolist(), sx.tolist(), ex.tolist()):
+        rows[y].append((s, e))
+    return rows
+
+
+def largest_component(mask: np.ndarray) -> np.ndarray:
+    """The largest 8-connected component of a boolean mask (run-length labelling with union-find; no scipy)."""
+    parent: list[int] = []
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    rows: list[list[tuple[int, int, int]]] = []  # per row: (start, end, run id)
+    prev: list[tuple[int, int, int]] = []
+    for runs in _row_runs(mask):
+        cur = []
+        j = 0
+        for s, e in runs:
+            rid = len(parent)
+            parent.append(rid)
+            while j < len(prev) and prev[j][1] < s:  # previous runs ending before s-1 cannot touch (8-connected)
+                j += 1
+            k = j
+            while k < len(prev) and prev[k][0] <= e:
+                ra, rb = find(rid), find(prev[k][2])
+                if ra != rb:
+                    parent[max(ra, rb)] = min(ra, rb)
+                k += 1
+            cur.append((s, e, rid))
+        rows.append(cur)
+        prev = cur
+    if not parent:
+        return np.zeros_like(mask, dtype=bool)
+    sizes: dict[int, int] = {}
+    for cur in rows:
+        for s, e, rid in cur:
+            root = find(rid)
+            sizes[root] = sizes.get(root, 0) + e - s
+    best = min(sizes, key=lambda r: (-sizes[r], r))
+    out = np.zeros_like(mask, dtype=bool)
+    for y, cur in enumerate(rows):
+        for s, e, rid in cur:
+            if find(rid) == best:
+                out[y, s:e] = True
+    return out
+
+
+def _fill_rows(mask: np.ndarray) -> np.ndarray:
+    """Fill each row between its leftmost and rightmost pixel: a scan sector is convex along every row."""
+    out = np.zeros_like(mask)
+    any_row = mask.any(axis=1)
+    left = np.argmax(mask, axis=1)
+    right = mask.shape[1] - np.argmax(mask[:, ::-1], axis=1)
+    cols = np.arange(mask.shape[1])
+    out[any_row] = (cols >= left[any_row, None]) & (cols < right[any_row, None])
+    return out
+
+
+def _work_cone(grey: np.ndarray, threshold: float) -> np.ndarray:
+    return _fill_rows(largest_component(_close(grey > threshold, CLOSE_SIZE)))
+
+
+def _upscale(mask: np.ndarray, f: int, size: tuple[int, int]) -> np.ndarray:
+    w, h = size
+    if f == 1:
+        return mask.copy()
+    return np.repeat(np.repeat(mask, f, axis=0), f, axis=1)[:h, :w]
+
+
+def cone_mask(image: Image.Image, threshold: float = 10) -> np.ndarray:
+    """MedBLINK's ultrasound cone: grey > threshold, closed, largest connected component, rows filled.
+
+    Burned-in text and scanner annotations are separate components and drop out. Returns a full-size (H, W)
+    boolean array.
+    """
+    grey, f = _work_grey(image)
+    return _upscale(_work_cone(grey, threshold), f, image.size)
+
+
+def foreground_mask(image: Image.Image, threshold: float = 10) -> np.ndarray:
+    """Non-background pixels: grey level > threshold (on the working copy for large images), full size."""
+    grey, f = _work_grey(image)
+    return _upscale(grey > threshold, f, image.size)
+
+
+def _fits(mask: np.ndarray, half: int) -> np.ndarray:
+    """Pixels whose (2·half+1)² square lies wholly inside the mask (an erosion, via an integral image)."""
+    h, w = mask.shape
+    k = 2 * half + 1
+    if k > h or k > w:
+        return np.zeros_like(mask)
+    s = np.zeros((h + 1, w + 1), dtype=np.int32)
+    s[1:, 1:] = mask.astype(np.int32).cumsum(0).cumsum(1)
+    win = s[k:, k:] - s[:-k, k:] - s[k:, :-k] + s[:-k, :-k]
+    out = np.zeros_like(mask)
+    out[half:h - half, half:w - half] = win == k * k
+    return out
+
+
+# --- placement ---------------------------------------------------------------------------------------------------
+
+
+def _sample(cands: np.ndarray, f: int, size: tuple[int, int], r: int, placed: list[list[int]],
+            rng: random.Random, rows: tuple[int, int] | None = None) -> list[int] | None:
+    """One point, uniform over the candidate working-copy pixels, jittered inside its block, away from ``placed``."""
+    w, h = size
+    ys, xs = np.nonzero(cands)
+    if rows is not None:  # keep blocks that lie wholly in the band [y0, y1)
+        keep = (ys * f >= rows[0]) & ((ys + 1) * f <= rows[1])
+        ys, xs = ys[keep], xs[keep]
+    if placed:
+        px = np.array([p[0] for p in placed])[:, None]
+        py = np.array([p[1] for p in placed])[:, None]
+        cx, cy = xs[None, :] * f + (f - 1) / 2, ys[None, :] * f + (f - 1) / 2
+        # distance from block centre, less the jitter reach, must still clear MIN_DISTANCE radii
+        far = (np.hypot(cx - px, cy - py) - (f - 1) >= MIN_DISTANCE * r).all(axis=0)
+        ys, xs = ys[far], xs[far]
+    if len(xs) == 0:
+        return None
+    i = rng.randrange(len(xs))
+    x = min(int(xs[i]) * f + rng.randrange(f), w - 1)
+    y = min(int(ys[i]) * f + rng.randrange(f), h - 1)
+    return [x, y]
+
+
+def _disc_candidates(mask_work: np.ndarray, f: int, size: tuple[int, int], r: int) -> np.ndarray:
+    """Working-copy pixels where a dot of radius r (full-size px) fits wholly inside the mask and the image."""
+    w, h = size
+    m = mask_work.copy()
+    if w % f:
+        m[:, -1] = False  # partial blocks at the border: keep discs off them
+    if h % f:
+        m[-1, :] = False
+    return _fits(m, math.ceil(r / f) + (1 if f > 1 else 0))
+
+
+def _place_uniform(size: tuple[int, int], n: int, r: int, rng: random.Random) -> list[list[int]]:
+    w, h = size
+    if 2 * r + 1 > min(w, h):
+        raise PerturbationError(f"dots: a dot of radius {r} px does not fit in a {w}x{h} image")
+    for _ in range(100):  # restart the whole set if it gets stuck (rare)
+        placed: list[list[int]] = []
+        for _ in range(200):
+            p = [rng.randint(r, w - 1 - r), rng.randint(r, h - 1 - r)]
+            if all(math.hypot(p[0] - q[0], p[1] - q[1]) >= MIN_DISTANCE * r for q in placed):
+                placed.append(p)
+                if len(placed) == n:
+                    return placed
+    raise PerturbationError(f"dots: cannot place {n} non-overlapping dots of radius {r} px in a {w}x{h} image")
+
+
+def _place_mask(image: Image.Image, n: int, r: int, threshold: float, rng: random.Random) -> list[list[int]]:
+    grey, f = _work_grey(image)
+    cands = _disc_candidates(grey > threshold, f, image.size, r)
+    placed: list[list[int]] = []
+    for _ in range(n):
+        p = _sample(cands, f, image.size, r, placed, rng)
+        if p is None:
+            raise PerturbationError(
+                f"dots: no room for {n} non-overlapping dots of radius {r} px inside the mask (grey > {threshold}); "
+                "lower the threshold or the radius")
+        placed.append(p)
+    return placed
+
+
+def _place_ultrasound(image: Image.Image, n: int, r: int, threshold: float, gap: int,
+                      rng: random.Random) -> tuple[list[list[int]], list[list[int]]]:
+    grey, f = _work_grey(image)
+    cone_work = _work_cone(grey, threshold)
+    if not cone_work.any():
+        raise PerturbationError(f"dots: no ultrasound cone found (no pixel has grey level > {threshold})")
+    rows = np.flatnonzero(cone_work.any(axis=1))
+    top, bottom = int(rows[0]) * f, min((int(rows[-1]) + 1) * f, image.height)  # [top, bottom)
+    band = (bottom - top - (n - 1) * gap) / n
+    if band < 1:
+        raise PerturbationError(f"dots: the cone is {bottom - top} px tall, too short for {n} bands with {gap}-px gaps")
+    bands = [[int(round(top + i * (band + gap))), int(round(top + i * (band + gap) + band))] for i in range(n)]
+    inside = _disc_candidates(cone_work, f, image.size, r)
+    centre_only = cone_work.copy()
+    placed: list[list[int]] = []
+    for i, (y0, y1) in enumerate(bands):
+        p = _sample(inside, f, image.size, r, placed, rng, (y0, y1))
+        if p is None:  # a narrow apex: settle for the centre inside the cone
+            p = _sample(centre_only, f, image.size, r, placed, rng, (y0, y1))
+        if p is None:
+            raise PerturbationError(f"dots: no room for a dot of radius {r} px in band {i + 1} (rows {y0}-{y1 - 1})")
+        placed.append(p)
+    return placed, bands
+
+
+def _given_points(points: Any, relative: bool, size: tuple[int, int]) -> list[list[int]]:
+    w, h = size
+    if not isinstance(points, (list, tuple)) or not points:
+        raise PerturbationError("dots: placement 'given' needs points: [[x, y], ...]")
+    out = []
+    for p in points:
+        if not isinstance(p, (list, tuple)) or len(p) != 2:
+            raise PerturbationError(f"dots: each point is [x, y], not {p!r}")
+        x, y = (_number(v, "dots: point coordinate") for v in p)
+        if relative:
+            if not (0 <= x <= 1 and 0 <= y <= 1):
+                raise PerturbationError(f"dots: relative points are fractions 0-1, not {list(p)!r}")
+            x, y = x * (w - 1), y * (h - 1)
+        x, y = int(round(x)), int(round(y))
+        if not (0 <= x < w and 0 <= y < h):
+            raise PerturbationError(f"dots: point {list(p)!r} lies outside the {w}x{h} image")
+        out.append([x, y])
+    return out
+
+
+def _or_list(names: list[str]) -> str:
+    if len(names) <= 2:
+        return " or ".join(names)
+    return ", ".join(names[:-1]) + ", or " + names[-1]
+
+
+def _label_font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # Pillow without FreeType
+        return ImageFont.load_default()
+
+
+@register(
+    "dots",
+    "Draw N filled dots of exact colours (default red/green/blue; radius 10 px per 512 px of the long side) at "
+    "given points or sampled ones (uniform, inside a grey-level mask, or MedBLINK's ultrasound rule: one dot per "
+    "third of the scan cone); `target` turns the item into 'which dot ...?' and `permutation` re-colours the same "
+    "locations (MedBLINK's 6 colour-location permutations).",
+    "with `target`: a label question whose answer is the colour of the dot at the target location (follows "
+    "`permutation`); without: unchanged",
+)
+def dots(variant: Variant, rng: random.Random, n: int | None = None, colours: list[str] | None = None,
+         radius: float | None = None, radius_fraction: float | str | None = None,
+         placement: str = "uniform", points: list[list[float]] | None = None, relative: bool = False,
+         threshold: float = 10, gap: int = 10, labels: bool | list[str] = False,
+         target: str | int | None = None, question: str | None = None, permutation: int = 0,
+         image_index: int = 0) -> tuple[Variant, dict[str, Any]]:
+    """Dots on one image (``image_index``), converted to RGB so that the colours are exact.
+
+    Locations are drawn first (from the seed alone), then coloured by ``permutation``: location i wears
+    ``colours[perm[i]]`` with perm = the permutation'th of ``itertools.permutations(range(n))``, so one seed gives
+    all n! colourings of the same points. Sampled locations come in random order (the ultrasound bands are
+    shuffled too), so permutation 0 does not tie a colour to a depth. ``target``: shallowest = smallest y,
+    deepest = largest y, an int = that location; the question then defaults to MedBLINK's wording (an int target
+    keeps the item's question unless ``question`` is given). ``labels`` draws text beside each dot (true: 1, 2, 3
+    by colour order), before the discs so that disc pixels stay exactly the stated colour.
+    """
+    if n is None:
+        n = len(colours) if colours is not None else len(points) if isinstance(points, (list, tuple)) else 3
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10:
+        raise PerturbationError(f"dots: n must be an integer 1..10, not {n!r}")
+    names = [str(c) for c in colours] if colours is not None else list(DEFAULT_COLOURS[:n])
+    if len(names) != n:
+        raise PerturbationError(f"dots: {n} dots need {n} colours, got {len(names)}: {names}")
+    if len({c.strip().lower() for c in names}) != n:
+        raise PerturbationError(f"dots: colours must differ, got {names}")
+    rgbs = [colour_rgb(c) for c in names]
+    if isinstance(permutation, bool) or not isinstance(permutation, int) or not 0 <= permutation < math.factorial(n):
+        raise PerturbationError(f"dots: permutation must be an integer 0..{math.factorial(n) - 1}, not {permutation!r}")
+    if placement not in PLACEMENTS:
+        raise PerturbationError(f"dots: placement must be one of {', '.join(PLACEMENTS)}, not {placement!r}")
+    if points is not None and placement != "given":
+        raise PerturbationError("dots: points are used with placement: given")
+    index, canon = pick_image(variant, image_index, "dots")
+    image = canon.pil()
+    if image.mode != "RGB":
+        image = image.convert("RGB")
+    size = image.size
+    r = _radius(*size, radius, radius_fraction)
+
+    bands: list[list[int]] | None = None
+    if placement == "given":
+        locs = _given_points(points, bool(relative), size)
+        if len(locs) != n:
+            raise PerturbationError(f"dots: {len(locs)} points given for {n} dots")
+    elif placement == "uniform":
+        locs = _place_uniform(size, n, r, rng)
+    elif placement == "mask":
+        locs = _place_mask(image, n, r, _number(threshold, "dots: threshold"), rng)
+    else:
+        if isinstance(gap, bool) or not isinstance(gap, int) or gap < 0:
+            raise PerturbationError(f"dots: gap must be a non-negative integer (px), not {gap!r}")
+        locs, bands = _place_ultrasound(image, n, r, _number(threshold, "dots: threshold"), gap, rng)
+        order = list(range(n))
+        rng.shuffle(order)  # location order must not encode depth, else permutation 0 always puts red on top
+        locs = [locs[i] for i in order]
+
+    perm = nth_permutation(n, permutation)
+    loc_colour = [perm[i] for i in range(n)]  # location i wears colour names[perm[i]]
+
+    if labels is True:
+        texts = [str(k + 1) for k in range(n)]
+    elif labels in (False, None):
+        texts = None
+    elif isinstance(labels, (list, tuple)) and len(labels) == n:
+        texts = [str(t) for t in labels]
+    else:
+        raise PerturbationError(f"dots: labels is true/false or a list of {n} strings, not {labels!r}")
+
+    draw = ImageDraw.Draw(image)
+    if texts is not None:  # labels first, so that the discs drawn next keep their exact colour
+        font = _label_font(max(10, 2 * r))
+        for (x, y), c in zip(locs, loc_colour):
+            right = x + r + 2 + 2 * r * len(texts[c]) < size[0]
+            draw.text((x + r + 2, y) if right else (x - r - 2, y), texts[c], fill=rgbs[c], font=font,
+                      anchor="lm" if right else "rm", stroke_width=max(1, r // 5), stroke_fill=(0, 0, 0))
+    for (x, y), c in zip(locs, loc_colour):
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=rgbs[c])
+
+    out = replace_image(variant, index, image)
+    target_index: int | None = None
+    if target is not None:
+        if target == "shallowest":
+            target_index = min(range(n), key=lambda i: (locs[i][1], i))
+        elif target == "deepest":
+            target_index = max(range(n), key=lambda i: (locs[i][1], -i))
+        elif isinstance(target, int) and not isinstance(target, bool) and 0 <= target < n:
+            target_index = target
+        else:
+            raise PerturbationError(f"dots: target is 'shallowest', 'deepest' or a point index 0..{n - 1}, "
+                                    f"not {target!r}")
+        if question is None:
+            choices = f"(Answer with {_or_list(names)})"
+            question = {"shallowest": f"Which of the dots is closest to the surface of the skin? {choices}",
+                        "deepest": f"Which of the dots is at the greatest depth? {choices}"}.get(
+                str(target), variant.question)
+        out = out.evolve(kind="label", options=tuple(names), answer=names[loc_colour[target_index]],
+                         question=question)
+    elif question is not None:
+        out = out.evolve(question=question)
+
+    details: dict[str, Any] = {"points": locs, "colours": [names[c] for c in loc_colour],
+                               "rgb": [list(rgbs[c]) for c in loc_colour], "radius": r,
+                               "target_index": target_index, "permutation": permutation}
+    if bands is not None:
+        details["bands"] = bands
+    if texts is not None:
+        details["labels"] = [texts[c] for c in loc_colour]
+    if len(variant.images) > 1:
+        details["image_index"] = index
+    return out, details
