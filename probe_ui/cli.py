@@ -47,6 +47,16 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--prompt", default=None, help="prompt template for all items it fits (default: per kind)")
     b.add_argument("--suite", action="append", default=[], metavar="NAME",
                    help="add a stress suite's variants to every item (see 'probe-ui perturbations'); repeatable")
+    b.add_argument("--samples", type=int, default=1, metavar="N",
+                   help="answers per variant and model, scored by majority vote (needs --temperature > 0)")
+    b.add_argument("--temperature", type=float, default=None, help="sampling temperature for every model "
+                                                                   "(default: the catalogue's, else 0)")
+    b.add_argument("--judge", default=None, metavar="SPEC",
+                   help="a model that maps free-form answers to options (e.g. with --prompt free)")
+    b.add_argument("--judge-mode", default="mediconfusion", choices=("mediconfusion", "blink"),
+                   help="mediconfusion: 1-10 score per option, margin 3; blink: pick a letter or Z")
+    b.add_argument("--no-cache", action="store_true",
+                   help="ask again even when an identical deterministic request was answered before")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
     b.set_defaults(func=cmd_batch)
 
@@ -84,7 +94,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
     presets = [load_preset(p) for p in args.presets]  # all validated before any work
     store = Store(args.db)
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
-                       prompt=args.prompt, suites=args.suite, progress=not args.no_progress)
+                       prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
+                       judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
+                       progress=not args.no_progress)
     for w in result.warnings:
         print(f"warning: {w}", file=sys.stderr)
     for e in result.item_errors:

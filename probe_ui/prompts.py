@@ -335,7 +335,7 @@ def render(v: Variant, template: str | None = None, settings: GenerationSettings
     messages.append(Message("user", parts))
     settings = settings or GenerationSettings(max_tokens=t.max_tokens)
     labels = () if t.name == "free" else v.labels
-    return Request(tuple(messages), settings, labels, v.id, sample, t.name)
+    return Request(tuple(messages), settings, labels, v.id, sample, t.name, question=v.question, options=v.options)
 
 
 def preview(v: Variant, template: str | None = None) -> tuple[list[Image.Image], str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from tqdm import tqdm
@@ -18,7 +18,18 @@ from probe_ui import answers, catalogue, prompts
 from probe_ui.items import Variant
 from probe_ui.presets import Preset
 from probe_ui.providers import create
-from probe_ui.providers.base import GenerationSettings, ModelConfig, Provider, ProviderError, Request, Response
+from probe_ui.judge import MEDICONFUSION_TEMPERATURE, judge_request, needs_judge, parse_judgement
+from probe_ui.judge import MODES as JUDGE_MODES
+from probe_ui.providers.base import (
+    GenerationSettings,
+    ImagePart,
+    ModelConfig,
+    Provider,
+    ProviderError,
+    Request,
+    Response,
+    fit_images,
+)
 from probe_ui.store import Run, Store
 from probe_ui.suites import ItemError, SuiteError, expand, get_suite
 
@@ -77,10 +88,11 @@ def resolve_models(specs: list[str]) -> list[ModelConfig]:
     return configs
 
 
-def generation_settings(model: ModelConfig, template: prompts.Template, seed: int) -> GenerationSettings:
+def generation_settings(model: ModelConfig, template: prompts.Template, seed: int,
+                        temperature: float | None = None) -> GenerationSettings:
     g = model.generation
     return GenerationSettings(
-        temperature=float(g.get("temperature", 0.0)),
+        temperature=float(g.get("temperature", 0.0) if temperature is None else temperature),
         max_tokens=int(g.get("max_tokens", template.max_tokens)),
         top_p=g.get("top_p"),
         seed=seed,
@@ -90,14 +102,17 @@ def generation_settings(model: ModelConfig, template: prompts.Template, seed: in
 
 
 def plan_cells(vs: list[Variant], models: list[ModelConfig], prompt: str | None, seed: int,
-               prompt_per_source: dict[str, str | None] | None = None) -> list[Cell]:
+               prompt_per_source: dict[str, str | None] | None = None, samples: int = 1,
+               temperature: float | None = None) -> list[Cell]:
+    """One cell per variant x model x sample (sampling: n answers at temperature T, scored by majority vote)."""
     cells = []
     for v in vs:
         requested = prompt or (prompt_per_source or {}).get(v.source)
         template = prompts.template_for(v, requested)
         for m in models:
-            req = prompts.render(v, template.name, generation_settings(m, template, seed))
-            cells.append(Cell(v, m, req))
+            settings = generation_settings(m, template, seed, temperature)
+            for k in range(samples):
+                cells.append(Cell(v, m, prompts.render(v, template.name, settings, sample=k)))
     return cells
 
 
@@ -111,14 +126,15 @@ def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
             "correct": answers.is_correct(ans, v.answer_label if kind != "free" else None)}
 
 
-def response_row(run_id: int, cell: Cell, resp: Response) -> dict[str, Any]:
-    m = cell.model
-    settings = dict(cell.request.settings.to_dict(), provider=m.provider, model=m.model,
+def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None = None) -> dict[str, Any]:
+    """The stored row: the exact request sent (images by hash, after any resize), settings, reply and its parse."""
+    m, req = cell.model, sent or cell.request
+    settings = dict(req.settings.to_dict(), provider=m.provider, model=m.model,
                     base_url=list(m.base_url) if isinstance(m.base_url, tuple) else m.base_url)
     return {
-        "run_id": run_id, "variant_id": cell.variant.id, "model": m.name, "prompt": cell.request.prompt,
-        "sample": cell.request.sample, "request_hash": cell.request.cache_key(m.provider, m.model),
-        "messages": cell.request.rendered(), "settings": settings, "raw_text": resp.text,
+        "run_id": run_id, "variant_id": cell.variant.id, "model": m.name, "prompt": req.prompt,
+        "sample": req.sample, "request_hash": req.cache_key(m.provider, m.model),
+        "messages": req.rendered(), "settings": settings, "raw_text": resp.text,
         "latency_s": resp.latency_s, "input_tokens": resp.input_tokens, "output_tokens": resp.output_tokens,
         "cost": resp.cost, "error": resp.error, "finish_reason": resp.finish_reason, "details": resp.details or None,
         **score_response(cell.variant, cell.request, resp),
@@ -142,21 +158,77 @@ async def ask(provider: Provider, request: Request) -> Response:
     return resp
 
 
+@dataclass
+class Judge:
+    model: ModelConfig
+    mode: str = "mediconfusion"
+
+
 async def _execute(store: Store, run: Run, cells: list[Cell], concurrency: int | None,
-                   on_result: Callable[[Cell, Response], None]) -> None:
+                   on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
+                   judge: Judge | None = None) -> None:
     providers: dict[str, Provider] = {}
     limits: dict[str, asyncio.Semaphore] = {}
-    for c in cells:
-        if c.model.name not in providers:
-            p = create(c.model)
-            providers[c.model.name] = p
-            limits[c.model.name] = asyncio.Semaphore(concurrency or c.model.concurrency or p.default_concurrency)
+
+    def provider_for(model: ModelConfig) -> tuple[Provider, asyncio.Semaphore]:
+        if model.name not in providers:
+            p = providers[model.name] = create(model)
+            # API providers share one limit per provider; a local model (one at a time) gets its own
+            key = model.name if p.default_concurrency == 1 else model.provider
+            if key not in limits:
+                limits[key] = asyncio.Semaphore(concurrency or model.concurrency or p.default_concurrency)
+            limits[model.name] = limits[key]
+        return providers[model.name], limits[model.name]
+
+    async def call(model: ModelConfig, request: Request) -> tuple[Request, Response]:
+        provider, limit = provider_for(model)
+        sent, resized = fit_images(request, model.max_image_side or provider.max_image_side)
+        for im in {p.image.id: p.image for m in sent.messages for p in m.content if isinstance(p, ImagePart)}.values():
+            store.put_image(im)  # the exact pixels sent, resized or not, are kept
+        cached = None
+        if use_cache and sent.settings.deterministic and sent.sample == 0:
+            cached = store.cached_response(sent.cache_key(model.provider, model.model))
+        if cached is not None:
+            resp = Response(text=cached["raw_text"] or "", latency_s=0.0, input_tokens=cached["input_tokens"],
+                            output_tokens=cached["output_tokens"], cost=0.0, finish_reason=cached["finish_reason"],
+                            details={"cached_from": cached["id"], "cached_cost": cached["cost"]})
+        else:
+            async with limit:
+                resp = await ask(provider, sent)
+        if resized:
+            resp.details = dict(resp.details, resized=resized)
+        return sent, resp
 
     async def one(cell: Cell) -> None:
-        async with limits[cell.model.name]:
-            resp = await ask(providers[cell.model.name], cell.request)
-        store.save_response(response_row(run.id, cell, resp))
+        sent, resp = await call(cell.model, cell.request)
+        row = response_row(run.id, cell, resp, sent)
+        store.save_response(row)
+        if judge is not None and resp.error is None and needs_judge(judge.mode, cell.variant, sent.prompt,
+                                                                     row["invalid"]):
+            await judge_one(cell, resp)
         on_result(cell, resp)
+
+    async def judge_one(cell: Cell, resp: Response) -> None:
+        assert judge is not None
+        temperature = MEDICONFUSION_TEMPERATURE if judge.mode == "mediconfusion" else 0.0
+        settings = GenerationSettings(temperature=temperature, max_tokens=256, seed=run.seed,
+                                      timeout_s=float(judge.model.generation.get("timeout_s", 120.0)))
+        req = judge_request(judge.mode, cell.variant, resp.text, settings)
+        req = replace(req, sample=cell.request.sample)
+        parent = store.response_id(run.id, cell.variant.id, cell.model.name, cell.request.prompt,
+                                   cell.request.sample)
+        jcell = Cell(cell.variant, judge.model, req)
+        sent, jresp = await call(judge.model, req)
+        jrow = response_row(run.id, jcell, jresp, sent)
+        jrow["prompt"] = f"judge-{judge.mode}:{cell.model.name}:{cell.request.prompt}"
+        if jresp.error is None:
+            ans = parse_judgement(judge.mode, jresp.text, req.labels)
+            parse = {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid,
+                     "correct": answers.is_correct(ans, cell.variant.answer_label)}
+            jrow.update(parse)
+            if parent is not None:
+                store.update_parse(parent, parse)
+        store.save_response(dict(jrow, role="judge", parent_id=parent))
 
     try:
         await asyncio.gather(*(one(c) for c in cells))
@@ -167,7 +239,9 @@ async def _execute(store: Store, run: Run, cells: list[Cell], concurrency: int |
 
 def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
               seed: int = 0, concurrency: int | None = None, prompt: str | None = None,
-              suites: tuple[str, ...] | list[str] = (), progress: bool = True) -> BatchResult:
+              suites: tuple[str, ...] | list[str] = (), samples: int = 1, temperature: float | None = None,
+              judge: str | None = None, judge_mode: str = "mediconfusion", use_cache: bool = True,
+              progress: bool = True) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable."""
     if prompt is not None and prompt not in prompts.TEMPLATES:
         raise BatchError(f"unknown prompt template '{prompt}'; known: {', '.join(prompts.TEMPLATES)}")
@@ -176,12 +250,21 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
             get_suite(s)
         except SuiteError as exc:
             raise BatchError(str(exc)) from None
+    if samples < 1:
+        raise BatchError("--samples must be at least 1")
+    if samples > 1 and (temperature or 0) == 0:
+        raise BatchError("several samples at temperature 0 would all be the same answer: set --temperature > 0")
+    if judge_mode not in JUDGE_MODES:
+        raise BatchError(f"unknown judge mode '{judge_mode}'; known: {', '.join(JUDGE_MODES)}")
     models = resolve_models(model_specs)
+    judge_cfg = Judge(resolve_models([judge])[0], judge_mode) if judge else None
     name = run_name or default_run_name(presets, seed, suites)
     settings = {
         "presets": [{"name": p.name, "path": p.path, "sha256": p.sha256} for p in presets],
         "models": [_public_config(m) for m in models],
-        "prompt": prompt, "concurrency": concurrency, "seed": seed, "suites": list(suites),
+        "prompt": prompt, "concurrency": concurrency, "seed": seed, "suites": list(suites), "samples": samples,
+        "temperature": temperature,
+        "judge": _public_config(judge_cfg.model) | {"mode": judge_mode} if judge_cfg else None,
     }
     run = store.ensure_run(name, seed, settings)
     result = BatchResult(run=run)
@@ -196,7 +279,7 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         result.warnings.extend(ex.warnings)
         all_variants.extend(ex.variants)
     result.variants = len(all_variants)
-    cells = plan_cells(all_variants, models, prompt, seed, {p.path: p.prompt for p in presets})
+    cells = plan_cells(all_variants, models, prompt, seed, {p.path: p.prompt for p in presets}, samples, temperature)
     done = store.done_cells(run.id)
     todo = [c for c in cells if c.key not in done]
     result.planned, result.skipped = len(cells), len(cells) - len(todo)
@@ -216,7 +299,7 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
 
     try:
         if todo:
-            asyncio.run(_execute(store, run, todo, concurrency, on_result))
+            asyncio.run(_execute(store, run, todo, concurrency, on_result, use_cache=use_cache, judge=judge_cfg))
     finally:
         bar.close()
         store.touch_run(run.id)

@@ -5,13 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from probe_ui.metrics import accuracy_by_model
+from probe_ui.metrics.samples import majority_vote
 from probe_ui.store import Store, run_variants
 
 
 def score_run(store: Store, run_name: str | None = None) -> dict[str, Any]:
     """The per-model accuracy report of a run (the most recent one when no name is given)."""
     run = store.get_run(run_name)
-    df = store.answers_frame(run.id)
+    df = majority_vote(store.answers_frame(run.id))
     return {
         "run": run.name,
         "seed": run.seed,

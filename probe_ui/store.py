@@ -8,7 +8,6 @@ reference the hash. The URL may also be any SQLAlchemy URL (e.g. ``postgresql://
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import sys
@@ -97,8 +96,11 @@ responses = sa.Table(
     sa.Column("error", sa.Text),
     sa.Column("finish_reason", sa.String(60)),
     sa.Column("details", sa.JSON),
+    sa.Column("role", sa.String(16), nullable=False, server_default="answer"),  # answer | judge
+    sa.Column("parent_id", sa.Integer),  # a judge call: the answer it judged
     sa.Column("created_at", sa.String(40), nullable=False),
     sa.UniqueConstraint("run_id", "variant_id", "model", "prompt", "sample", name="uq_response_cell"),
+    sa.Index("ix_responses_request_hash", "request_hash"),
 )
 item_errors = sa.Table(
     "item_errors", md,
@@ -237,12 +239,32 @@ class Store:
         self._insert_ignore(run_variants, [{"run_id": run_id, "variant_id": v.id} for v in vs])
 
     # ---- responses --------------------------------------------------------------------------------------------
-    def done_cells(self, run_id: int) -> set[CellKey]:
+    def done_cells(self, run_id: int, role: str = "answer") -> set[CellKey]:
         """Cells with a finished (non-error) response: a re-run skips these."""
         q = sa.select(responses.c.variant_id, responses.c.model, responses.c.prompt, responses.c.sample).where(
-            responses.c.run_id == run_id, responses.c.error.is_(None))
+            responses.c.run_id == run_id, responses.c.error.is_(None), responses.c.role == role)
         with self.engine.connect() as c:
             return {(r[0], r[1], r[2], int(r[3])) for r in c.execute(q)}
+
+    def cached_response(self, request_hash: str) -> dict[str, Any] | None:
+        """A finished response to exactly this request (any run), for the deterministic-request cache."""
+        q = (sa.select(responses).where(responses.c.request_hash == request_hash, responses.c.error.is_(None),
+                                        responses.c.role == "answer").order_by(responses.c.id).limit(1))
+        with self.engine.connect() as c:
+            row = c.execute(q).mappings().first()
+        return dict(row) if row else None
+
+    def response_id(self, run_id: int, variant_id: str, model: str, prompt: str, sample: int) -> int | None:
+        q = sa.select(responses.c.id).where(responses.c.run_id == run_id, responses.c.variant_id == variant_id,
+                                            responses.c.model == model, responses.c.prompt == prompt,
+                                            responses.c.sample == sample)
+        with self.engine.connect() as c:
+            return c.execute(q).scalar()
+
+    def update_parse(self, response_id: int, parse: dict[str, Any]) -> None:
+        """Replace a response's parsed answer (e.g. after a judge read a free-form reply); the raw text stays."""
+        with self.engine.begin() as c:
+            c.execute(responses.update().where(responses.c.id == response_id).values(**parse))
 
     def save_response(self, row: dict[str, Any]) -> None:
         """Insert a response; replace an earlier error row for the same cell; never overwrite a finished one."""
@@ -292,7 +314,7 @@ class Store:
                        r.c.refusal, r.c.correct, r.c.error, r.c.latency_s, r.c.input_tokens, r.c.output_tokens,
                        r.c.cost, v.c.item_id, v.c.source, v.c.condition, v.c.group_id, v.c.item_group, v.c.kind,
                        v.c.answer_label, v.c.n_labels)
-             .join(v, v.c.id == r.c.variant_id).where(r.c.run_id == run_id))
+             .join(v, v.c.id == r.c.variant_id).where(r.c.run_id == run_id, r.c.role == "answer"))
         with self.engine.connect() as c:
             return pd.read_sql(q, c)
 
@@ -347,6 +369,3 @@ def _merge_settings(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             out[k] = v
     return out
 
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False)

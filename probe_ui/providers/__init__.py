@@ -11,8 +11,12 @@ import importlib
 from probe_ui.providers.base import ModelConfig, ModelSpecError, Provider, ProviderError
 
 PROVIDERS: dict[str, str] = {
+    "anthropic": "probe_ui.providers.anthropic:AnthropicProvider",
     "baseline": "probe_ui.providers.baselines:BaselineProvider",
+    "hf": "probe_ui.providers.hf_local:HFLocalProvider",
+    "ollama": "probe_ui.providers.ollama:OllamaProvider",
     "openai": "probe_ui.providers.openai_compat:OpenAIProvider",
+    "vllm": "probe_ui.providers.openai_compat:VLLMProvider",
 }
 
 
@@ -22,12 +26,21 @@ def provider_class(name: str) -> type[Provider]:
     except KeyError:
         raise ModelSpecError(f"unknown provider '{name}'; known: {', '.join(sorted(PROVIDERS))}") from None
     module, cls = target.split(":")
-    return getattr(importlib.import_module(module), cls)
+    try:
+        return getattr(importlib.import_module(module), cls)
+    except AttributeError:
+        raise ImportError(f"{module} has no {cls}") from None
 
 
 def create(config: ModelConfig) -> Provider:
-    """A ready provider for one model; raises ModelSpecError/ProviderError with a clear reason."""
+    """A ready provider for one model; several base URLs make a replica set. Raises ModelSpecError with a reason."""
     cls = provider_class(config.provider)
+    if isinstance(config.base_url, tuple) and len(config.base_url) > 1:
+        from dataclasses import replace
+
+        from probe_ui.providers.replicas import ReplicaSet
+
+        return ReplicaSet(config, [cls(replace(config, base_url=url)) for url in config.base_url])
     return cls(config)
 
 

@@ -83,6 +83,8 @@ class Request:
     variant_id: str = ""
     sample: int = 0
     prompt: str = ""  # template name
+    question: str = ""  # the variant's question and option texts, for logit-based scoring (hf "ps" mode)
+    options: tuple[str, ...] = ()
 
     def rendered(self) -> list[dict[str, Any]]:
         """JSON-able messages with images by id: what is stored and hashed."""
@@ -143,6 +145,39 @@ class ModelConfig:
                 + (output_tokens or 0) * (self.price_output_per_m or 0.0)) / 1e6
 
 
+def fit_images(request: Request, max_side: int | None) -> tuple[Request, list[dict[str, Any]]]:
+    """Shrink images whose long side exceeds a provider's limit (Lanczos, aspect kept); say what was resized.
+
+    Done here, not by the server, so that the exact pixels sent are known, stored and hashed.
+    """
+    if not max_side:
+        return request, []
+    from PIL import Image
+
+    records: list[dict[str, Any]] = []
+    cache: dict[str, CanonicalImage] = {}
+    messages = []
+    for m in request.messages:
+        parts: list[Part] = []
+        for p in m.content:
+            im = p.image if isinstance(p, ImagePart) else None
+            if im is not None and max(im.width, im.height) > max_side:
+                if im.id not in cache:
+                    scale = max_side / max(im.width, im.height)
+                    size = (max(1, round(im.width * scale)), max(1, round(im.height * scale)))
+                    cache[im.id] = CanonicalImage.from_pil(im.pil().resize(size, Image.Resampling.LANCZOS))
+                    records.append({"from": im.id, "to": cache[im.id].id, "from_size": [im.width, im.height],
+                                    "size": list(size), "max_side": max_side})
+                p = ImagePart(cache[im.id])
+            parts.append(p)
+        messages.append(Message(m.role, tuple(parts)))
+    if not records:
+        return request, []
+    from dataclasses import replace
+
+    return replace(request, messages=tuple(messages)), records
+
+
 class Provider(ABC):
     """One model behind one provider. Subclasses translate :class:`Request` to their wire format."""
 
@@ -150,6 +185,8 @@ class Provider(ABC):
     name: ClassVar[str]
     #: default number of concurrent requests to one model of this provider
     default_concurrency: ClassVar[int] = 8
+    #: images are shrunk to this long side before sending, unless the catalogue entry sets its own
+    max_image_side: ClassVar[int | None] = None
 
     def __init__(self, config: ModelConfig) -> None:
         self.config = config

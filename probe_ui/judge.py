@@ -1,0 +1,96 @@
+"""Judge extraction: a configured model maps a free-form answer to an option (REFERENCE §3).
+
+Two modes, as in the papers: ``mediconfusion`` asks the judge to score the answer's closeness to each option from
+1 to 10 and picks an option only when its score beats every other by at least ``margin`` (k = 3), else invalid;
+``blink`` asks the judge to name the matching option's letter, or Z when none matches (Z is wrong). Judge calls
+are ordinary requests, stored like any other response. Never falls back to a random letter.
+"""
+
+from __future__ import annotations
+
+import re
+
+from probe_ui.answers import Answer, is_refusal
+from probe_ui.items import LETTERS, Variant
+from probe_ui.providers.base import GenerationSettings, Message, Request, TextPart
+
+MODES = ("mediconfusion", "blink")
+MARGIN = 3
+
+# MediConfusion's judge instructions, verbatim from its answering.json ("conversion"); generalised from two
+# answers to k. The framing ([Question], [Answer X], [AI Assistant], [System]) follows the LLaVA review format
+# its keys ("role", "instruct_prompt") come from.
+MEDICONFUSION_SYSTEM = "You are a helpful and precise assistant for checking the quality of the answer."
+MEDICONFUSION_INSTRUCT = (
+    "We would like to request your feedback on the performance of an AI assistant in response to the user question "
+    "displayed above. The user asks the question on observing an image. We have provided {n_words} possible "
+    "answers, {answer_list} to the question. Your job is to evaluate how close the AI assistant's answer is to "
+    "each of the answers. You don't have to decide whether the answers are correct or not. Each answer should "
+    "receive an overall score on a scale of 1 to 10, where a higher score indicates the AI assistant's answer is "
+    "closer to the specific answer. After providing the scores, concisely provide your explanation for the given "
+    "scores. Remember, you don't need to comment on the correctness of the answers. Please provide your answer in "
+    "the following format:\n{format_lines}\nYour explanation: <EXPLANATION>"
+)
+MEDICONFUSION_TEMPERATURE = 0.7  # the original judge's setting
+
+# BLINK-style matching; our wording of BLINK's "pick a letter or Z" step.
+BLINK_PROMPT = (
+    "Match an answer to one of the options of a multiple-choice question.\n"
+    "Question: {question}\nOptions:\n{options}\n(Z) None of the options; the answer does not choose one, or it "
+    "refuses.\nAnswer: {answer}\n"
+    "Reply with only the letter of the matching option in parentheses, e.g. (A), or (Z)."
+)
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def judge_request(mode: str, v: Variant, answer_text: str, settings: GenerationSettings) -> Request:
+    """The judge's request for one free-form answer to a choice variant (text only: the judge sees no image)."""
+    letters = LETTERS[: len(v.options)]
+    if mode == "mediconfusion":
+        answers = "".join(f"[Answer {L}]\n{o}\n\n" for L, o in zip(letters, v.options))
+        listed = ", ".join(f"[Answer {L}]" for L in letters[:-1]) + f" and [Answer {letters[-1]}]"
+        instruct = MEDICONFUSION_INSTRUCT.format(
+            n_words=_NUMBER_WORDS.get(len(letters), str(len(letters))), answer_list=listed,
+            format_lines="\n".join(f"{L}: <SCORE>" for L in letters))
+        text = f"[Question]\n{v.question}\n\n{answers}[AI Assistant]\n{answer_text}\n\n[System]\n{instruct}\n\n"
+        messages = (Message("system", (TextPart(MEDICONFUSION_SYSTEM),)), Message("user", (TextPart(text),)))
+    elif mode == "blink":
+        options = "\n".join(f"({L}) {o}" for L, o in zip(letters, v.options))
+        text = BLINK_PROMPT.format(question=v.question, options=options, answer=answer_text)
+        messages = (Message("user", (TextPart(text),)),)
+    else:
+        raise ValueError(f"unknown judge mode '{mode}'; known: {', '.join(MODES)}")
+    return Request(messages, settings, tuple(letters), v.id, 0, f"judge-{mode}", question=v.question,
+                   options=v.options)
+
+
+def parse_judgement(mode: str, text: str, labels: tuple[str, ...], margin: int = MARGIN) -> Answer:
+    """The option the judge picked, or invalid; ``method`` says which judge rule decided."""
+    if mode == "mediconfusion":
+        scores: dict[str, float] = {}
+        for label in labels:
+            m = re.search(rf"(?m)^\W*{re.escape(label)}\W*[:=]\s*(\d+(?:\.\d+)?)", text)
+            if m:
+                scores[label] = float(m.group(1))
+        if len(scores) != len(labels):
+            return Answer(None, "judge-mediconfusion-unreadable", True, is_refusal(text))
+        best = max(scores, key=lambda k: scores[k])
+        rest = [s for k, s in scores.items() if k != best]
+        if all(scores[best] - s >= margin for s in rest):
+            return Answer(best, "judge-mediconfusion", False, False)
+        return Answer(None, "judge-mediconfusion-margin", True, False)
+    if mode == "blink":
+        found = set(re.findall(r"\(([A-Z])\)", text)) or set(re.findall(r"^\s*([A-Z])\s*$", text))
+        if len(found) == 1:
+            letter = found.pop()
+            if letter in labels:
+                return Answer(letter, "judge-blink", False, False)
+        return Answer(None, "judge-blink-z", True, False)
+    raise ValueError(f"unknown judge mode '{mode}'; known: {', '.join(MODES)}")
+
+
+def needs_judge(mode: str, v: Variant, prompt: str, parsed_invalid: bool | None) -> bool:
+    """Free-form answers to choice items always; in BLINK mode also rule-unreadable replies (its fallback)."""
+    if v.kind != "choice" or not v.options:
+        return False
+    return prompt == "free" or (mode == "blink" and bool(parsed_invalid))

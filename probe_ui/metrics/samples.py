@@ -1,0 +1,46 @@
+"""Sampling (MediConfusion App. H): n answers per variant, scored by their majority vote."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+KEYS = ["model", "prompt", "variant_id"]
+
+
+def majority_vote(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per (model, prompt, variant): the most frequent parsed answer among its finished samples.
+
+    A tie between different answers, or no readable answer at all, is invalid (never broken at random); the vote
+    is a refusal when most samples refused; a cell all of whose samples failed stays an error. With one sample per
+    cell the table is returned unchanged.
+    """
+    if df.empty or int(df["sample"].max()) == 0:
+        return df
+    ok = df[df["error"].isna()]
+    counts = ok.dropna(subset=["parsed"]).groupby(KEYS + ["parsed"], sort=False).size().rename("votes").reset_index()
+    counts = counts.sort_values(KEYS + ["votes"], ascending=[True] * len(KEYS) + [False])
+    top = counts.groupby(KEYS, sort=False).head(2)
+    first = top.groupby(KEYS, sort=False).nth(0).set_index(KEYS)
+    second = top.groupby(KEYS, sort=False).nth(1).set_index(KEYS)["votes"]
+    tie = second.reindex(first.index).eq(first["votes"]).fillna(False)
+    winner = first["parsed"].where(~tie)
+
+    per_cell = df.groupby(KEYS, sort=False).agg(
+        sample=("sample", "max"), n_samples=("sample", "size"),
+        error=("error", lambda e: e.iloc[0] if e.notna().all() else None),
+        refusal=("refusal", lambda r: bool(r.fillna(False).astype(bool).mean() > 0.5)),
+        latency_s=("latency_s", "sum"), input_tokens=("input_tokens", "sum"), output_tokens=("output_tokens", "sum"),
+        cost=("cost", "sum"),
+    )
+    info = df.drop_duplicates(KEYS).set_index(KEYS).drop(
+        columns=["sample", "parsed", "method", "invalid", "refusal", "correct", "error", "latency_s", "input_tokens",
+                 "output_tokens", "cost"], errors="ignore")
+    out = per_cell.join(info)
+    out["parsed"] = winner.reindex(out.index)
+    out["method"] = "majority-vote"
+    failed = out["error"].notna()
+    out["invalid"] = out["parsed"].isna().astype(object).where(~failed, None)
+    out["refusal"] = out["refusal"].astype(object).where(~failed, None)
+    known = out["answer_label"].notna() & ~failed
+    out["correct"] = (out["parsed"] == out["answer_label"]).astype(object).where(known, None)
+    return out.reset_index()
