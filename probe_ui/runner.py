@@ -164,24 +164,40 @@ class Judge:
     mode: str = "mediconfusion"
 
 
-async def _execute(store: Store, run: Run, cells: list[Cell], concurrency: int | None,
-                   on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
-                   judge: Judge | None = None) -> None:
-    providers: dict[str, Provider] = {}
-    limits: dict[str, asyncio.Semaphore] = {}
+class ProviderPool:
+    """Providers created once and reused across calls, with one concurrency limit per API provider.
 
-    def provider_for(model: ModelConfig) -> tuple[Provider, asyncio.Semaphore]:
-        if model.name not in providers:
-            p = providers[model.name] = create(model)
-            # API providers share one limit per provider; a local model (one at a time) gets its own
+    A local model (``default_concurrency`` 1: one request at a time) gets a limit of its own.
+    """
+
+    def __init__(self, concurrency: int | None = None) -> None:
+        self.concurrency = concurrency
+        self.providers: dict[str, Provider] = {}
+        self.limits: dict[str, asyncio.Semaphore] = {}
+
+    def get(self, model: ModelConfig) -> tuple[Provider, asyncio.Semaphore]:
+        if model.name not in self.providers:
+            p = self.providers[model.name] = create(model)
             key = model.name if p.default_concurrency == 1 else model.provider
-            if key not in limits:
-                limits[key] = asyncio.Semaphore(concurrency or model.concurrency or p.default_concurrency)
-            limits[model.name] = limits[key]
-        return providers[model.name], limits[model.name]
+            if key not in self.limits:
+                self.limits[key] = asyncio.Semaphore(self.concurrency or model.concurrency or p.default_concurrency)
+            self.limits[model.name] = self.limits[key]
+        return self.providers[model.name], self.limits[model.name]
+
+    async def aclose(self) -> None:
+        for p in self.providers.values():
+            await p.aclose()
+        self.providers.clear()
+        self.limits.clear()
+
+
+async def execute_cells(store: Store, run: Run, cells: list[Cell], pool: ProviderPool,
+                        on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
+                        judge: Judge | None = None) -> None:
+    """Ask every cell concurrently (within the pool's limits), storing each response as soon as it arrives."""
 
     async def call(model: ModelConfig, request: Request) -> tuple[Request, Response]:
-        provider, limit = provider_for(model)
+        provider, limit = pool.get(model)
         sent, resized = fit_images(request, model.max_image_side or provider.max_image_side)
         for im in {p.image.id: p.image for m in sent.messages for p in m.content if isinstance(p, ImagePart)}.values():
             store.put_image(im)  # the exact pixels sent, resized or not, are kept
@@ -230,11 +246,17 @@ async def _execute(store: Store, run: Run, cells: list[Cell], concurrency: int |
                 store.update_parse(parent, parse)
         store.save_response(dict(jrow, role="judge", parent_id=parent))
 
+    await asyncio.gather(*(one(c) for c in cells))
+
+
+async def _execute(store: Store, run: Run, cells: list[Cell], concurrency: int | None,
+                   on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
+                   judge: Judge | None = None) -> None:
+    pool = ProviderPool(concurrency)
     try:
-        await asyncio.gather(*(one(c) for c in cells))
+        await execute_cells(store, run, cells, pool, on_result, use_cache=use_cache, judge=judge)
     finally:
-        for p in providers.values():
-            await p.aclose()
+        await pool.aclose()
 
 
 def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
