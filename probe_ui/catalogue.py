@@ -94,8 +94,11 @@ def availability(config: ModelConfig) -> str | None:
     return cls.unavailable_reason(config)
 
 
-def list_models() -> list[dict[str, Any]]:
-    """Every provider (as ``provider/<model>``) and catalogue entry, with whether it is usable here and why not."""
+def list_models(discover: bool = True) -> list[dict[str, Any]]:
+    """Every provider (as ``provider/<model>``) and catalogue entry, with whether it is usable here and why not;
+    then the models found on running local servers (Ollama's vision models, and the models of the servers listed
+    in ``PROBE_UI_OPENAI_SERVERS``; see :mod:`probe_ui.discovery`), unless ``discover`` is false or
+    ``PROBE_UI_DISCOVER=0``."""
     rows: list[dict[str, Any]] = []
     for name in sorted(PROVIDERS):
         try:
@@ -109,9 +112,46 @@ def list_models() -> list[dict[str, Any]]:
     except ModelSpecError as exc:
         rows.append({"name": "(catalogue)", "provider": "", "model": "", "usable": False, "reason": str(exc),
                      "needs": "", "description": ""})
-        return rows
+        cat = {}
+    catalogue_rows: dict[tuple[str, str], dict[str, Any]] = {}
     for cfg in cat.values():
         reason = availability(cfg)
-        rows.append({"name": cfg.name, "provider": cfg.provider, "model": cfg.model, "usable": reason is None,
-                     "reason": reason, "needs": cfg.needs, "description": cfg.description})
+        row = {"name": cfg.name, "provider": cfg.provider, "model": cfg.model, "usable": reason is None,
+               "reason": reason, "needs": cfg.needs, "description": cfg.description}
+        rows.append(row)
+        catalogue_rows.setdefault((cfg.provider, _same_model(cfg.provider, cfg.model)), row)
+    if discover:
+        rows.extend(_discovered_rows(catalogue_rows))
     return rows
+
+
+def _same_model(provider: str, model: str) -> str:
+    """Ollama names ``llava`` and ``llava:latest`` the same model."""
+    return model.removesuffix(":latest") if provider == "ollama" else model
+
+
+def _discovered_rows(catalogue_rows: dict[tuple[str, str], dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows for models found on running servers. A model a catalogue entry already names only adds where it was
+    found to that entry's description."""
+    from probe_ui.discovery import discover_all
+
+    out: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for found in discover_all():
+        if found.spec in seen:
+            continue
+        seen.add(found.spec)
+        where = f"found on {found.source}"
+        known = catalogue_rows.get((found.provider, _same_model(found.provider, found.model)))
+        if known is not None and found.provider == "ollama":
+            known["description"] = f"{known['description']} ({where})" if known["description"] else where
+            continue
+        cfg = found.config()
+        reason = availability(cfg)
+        if found.provider == "openai":  # a bare openai/<model> spec would go to OPENAI_BASE_URL or api.openai.com
+            where += f"; use it with OPENAI_BASE_URL={found.base_url} or a backends/ YAML with this base_url"
+        if found.vision is None:
+            where += " (the server does not say whether it takes images)"
+        out.append({"name": found.spec, "provider": found.provider, "model": found.model, "usable": reason is None,
+                    "reason": reason, "needs": "", "description": where})
+    return out

@@ -1,3 +1,5 @@
 """Shared pytest fixtures. Fixture code lives in its own module; this file only wires it in."""
 
+from fake_anthropic import fake_anthropic  # noqa: F401
 from fake_openai import fake_openai  # noqa: F401  (tests/ is on sys.path: rootdir conftest, no __init__.py)
+from tiny_vlm import tiny_gemma3, tiny_llava, tiny_llava_nosys  # noqa: F401

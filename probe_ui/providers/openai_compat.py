@@ -15,7 +15,7 @@ import inspect
 import json
 import os
 import time
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit, urlunsplit
 
 from probe_ui.providers.base import (
@@ -79,6 +79,17 @@ def resolve_api_key(config: ModelConfig) -> tuple[str | None, str | None]:
     return None, f"{env} is not set"
 
 
+def resolve_local_key(config: ModelConfig, key_env: str | None) -> tuple[str | None, str | None]:
+    """A key for a local server (vLLM, Ollama), which needs none: the catalogue entry's ``api_key_env`` (required
+    when named), else ``key_env`` when that variable is set, else a placeholder. ``OPENAI_API_KEY`` is never sent
+    to such a server."""
+    if config.api_key_env:
+        key = os.environ.get(config.api_key_env) or None
+        return (key, None) if key else (None, f"{config.api_key_env} is not set")
+    key = os.environ.get(key_env) if key_env else None
+    return key or PLACEHOLDER_KEY, None
+
+
 def to_wire_messages(messages: tuple[Message, ...], image_detail: str | None = None) -> list[dict[str, Any]]:
     """Provider-neutral messages → chat-completions messages (images as base64 PNG data URLs).
 
@@ -130,6 +141,16 @@ class OpenAIProvider(Provider):
 
     name = "openai"
     default_concurrency = 8
+    #: local servers (vLLM, Ollama) need no key and have a default address; API providers need both configured
+    local_server: ClassVar[bool] = False
+    #: a local server's address when neither the catalogue nor ``base_url_env`` gives one
+    default_base_url: ClassVar[str | None] = None
+    #: the environment variable naming a local server's address (the OpenAI provider leaves OPENAI_BASE_URL to the SDK)
+    base_url_env: ClassVar[str | None] = None
+    #: the variable holding a local server's optional key
+    key_env: ClassVar[str | None] = None
+    #: added to a "cannot connect" error, e.g. how to start the server
+    connect_hint: ClassVar[str] = ""
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__(config)
@@ -150,7 +171,21 @@ class OpenAIProvider(Provider):
             return NOT_INSTALLED
         if config is None:
             return None
-        return resolve_api_key(config)[1]
+        return cls.resolve_key(config)[1]
+
+    @classmethod
+    def base_url_for(cls, config: ModelConfig) -> str | None:
+        """The catalogue's base URL; for a local server then ``base_url_env`` and ``default_base_url``; None lets
+        the SDK read ``OPENAI_BASE_URL``."""
+        url = configured_base_url(config)
+        if url or not cls.local_server:
+            return url
+        return (os.environ.get(cls.base_url_env) if cls.base_url_env else None) or cls.default_base_url
+
+    @classmethod
+    def resolve_key(cls, config: ModelConfig) -> tuple[str | None, str | None]:
+        """``(key, None)`` or ``(None, why not)``."""
+        return resolve_local_key(config, cls.key_env) if cls.local_server else resolve_api_key(config)
 
     # ---- client ----------------------------------------------------------------------------------------------
     def _get_client(self) -> Any:
@@ -163,7 +198,7 @@ class OpenAIProvider(Provider):
             from openai import AsyncOpenAI
         except ImportError:
             raise ProviderError(f"{self.label}: {NOT_INSTALLED}") from None
-        key, problem = resolve_api_key(self.config)
+        key, problem = self.resolve_key(self.config)
         if problem:
             raise ProviderError(f"{self.label}: {problem}")
         options = self.config.options
@@ -172,7 +207,7 @@ class OpenAIProvider(Provider):
             raise ProviderError(f"{self.label}: options.max_retries must be a non-negative integer, got {max_retries!r}")
         self._key = key
         self._client = AsyncOpenAI(
-            base_url=configured_base_url(self.config),  # None → the SDK honours OPENAI_BASE_URL
+            base_url=self.base_url_for(self.config),  # None → the SDK honours OPENAI_BASE_URL
             api_key=key,
             max_retries=max_retries,
             timeout=float(options.get("timeout_s", DEFAULT_CLIENT_TIMEOUT_S)),
@@ -319,7 +354,7 @@ class OpenAIProvider(Provider):
 
     # ---- errors ----------------------------------------------------------------------------------------------
     def _endpoint(self) -> str:
-        url = str(getattr(self._client, "base_url", "") or configured_base_url(self.config) or "")
+        url = str(getattr(self._client, "base_url", "") or self.base_url_for(self.config) or "")
         return _safe_url(url) if url else "the API"
 
     def _scrub(self, text: str) -> str:
@@ -345,6 +380,8 @@ class OpenAIProvider(Provider):
             why = f"{type(cause).__name__}: {cause}" if cause is not None else str(exc)
             if cause is not None and type(cause).__name__ == "ConnectError":
                 message = f"cannot connect to {self._endpoint()}{retries} ({why})"
+                if self.connect_hint:
+                    message += f"; {self.connect_hint}"
             else:
                 message = f"connection to {self._endpoint()} failed{retries} ({why})"
             retriable = True
@@ -370,6 +407,18 @@ class OpenAIProvider(Provider):
         error.status = status  # type: ignore[attr-defined]
         error.retry_after = retry_after  # type: ignore[attr-defined]
         return error
+
+
+class VLLMProvider(OpenAIProvider):
+    """A model on a vLLM server (``vllm serve <model>``): OpenAI-compatible, local by default, no key needed
+    (``VLLM_API_KEY`` is sent when set, as for a server started with ``--api-key``)."""
+
+    name = "vllm"
+    local_server = True
+    default_base_url = "http://127.0.0.1:8000/v1"
+    base_url_env = "VLLM_BASE_URL"
+    key_env = "VLLM_API_KEY"
+    connect_hint = "is the vLLM server running? (vllm serve <model>; or set VLLM_BASE_URL)"
 
 
 class _Malformed(Exception):
