@@ -136,6 +136,8 @@ class AnthropicProvider(Provider):
 
     name = "anthropic"
     default_concurrency = 4
+    #: Anthropic downsizes images whose long side exceeds 1568 px; do it here so the pixels sent are recorded
+    max_image_side = 1568
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__(config)

@@ -141,6 +141,8 @@ class OpenAIProvider(Provider):
 
     name = "openai"
     default_concurrency = 8
+    #: OpenAI scales images to fit 2048x2048 anyway; sending no more keeps requests small and the pixels known
+    max_image_side = 2048
     #: local servers (vLLM, Ollama) need no key and have a default address; API providers need both configured
     local_server: ClassVar[bool] = False
     #: a local server's address when neither the catalogue nor ``base_url_env`` gives one
