@@ -133,7 +133,7 @@ def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None =
                     base_url=list(m.base_url) if isinstance(m.base_url, tuple) else m.base_url)
     return {
         "run_id": run_id, "variant_id": cell.variant.id, "model": m.name, "prompt": req.prompt,
-        "sample": req.sample, "request_hash": req.cache_key(m.provider, m.model),
+        "sample": req.sample, "request_hash": req.cache_key(m.provider, m.model, m.options),
         "messages": req.rendered(), "settings": settings, "raw_text": resp.text,
         "latency_s": resp.latency_s, "input_tokens": resp.input_tokens, "output_tokens": resp.output_tokens,
         "cost": resp.cost, "error": resp.error, "finish_reason": resp.finish_reason, "details": resp.details or None,
@@ -203,7 +203,7 @@ async def execute_cells(store: Store, run: Run, cells: list[Cell], pool: Provide
             store.put_image(im)  # the exact pixels sent, resized or not, are kept
         cached = None
         if use_cache and sent.settings.deterministic and sent.sample == 0:
-            cached = store.cached_response(sent.cache_key(model.provider, model.model))
+            cached = store.cached_response(sent.cache_key(model.provider, model.model, model.options))
         if cached is not None:
             resp = Response(text=cached["raw_text"] or "", latency_s=0.0, input_tokens=cached["input_tokens"],
                             output_tokens=cached["output_tokens"], cost=0.0, finish_reason=cached["finish_reason"],

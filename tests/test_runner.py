@@ -191,3 +191,21 @@ def _out(capsys, argv: list[str]) -> str:
     capsys.readouterr()
     assert main(argv) == 0
     return capsys.readouterr().out
+
+
+def test_a_local_model_answers_a_batch_and_gd_mode_stores_option_probabilities(tmp_path, preset, tiny_llava,
+                                                                              monkeypatch, capsys) -> None:
+    backend(tmp_path / "be", "tiny-gd", provider="hf", model=str(tiny_llava), options={"mode": "gd"})
+    monkeypatch.setenv("PROBE_UI_BACKENDS", str(tmp_path / "be"))
+    db = str(tmp_path / "x.db")
+    assert main(["batch", str(preset), "-m", f"hf/{tiny_llava}", "-m", "tiny-gd", "--db", db, "--no-progress"]) == 0
+    stored = rows(db)
+    assert len(stored) == 12 and all(r["error"] is None for r in stored)
+    gd = [r for r in stored if r["model"] == "tiny-gd"]
+    for r in gd:
+        probs = r["details"]["option_probs"]
+        assert set(probs) == {"A", "B"} and abs(sum(probs.values()) - 1) < 1e-6
+        assert r["parsed"] == max(probs, key=probs.get)
+    # the same model in another mode is a different cache entry
+    assert {r["request_hash"] for r in gd}.isdisjoint({r["request_hash"] for r in stored if r["model"] != "tiny-gd"})
+    capsys.readouterr()

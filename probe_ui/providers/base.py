@@ -97,10 +97,12 @@ class Request:
             out.append({"role": m.role, "content": parts})
         return out
 
-    def cache_key(self, provider: str, model: str) -> str:
+    def cache_key(self, provider: str, model: str, options: dict[str, Any] | None = None) -> str:
+        """Provider, model, its options (e.g. an hf scoring mode), exact messages and settings: equal keys, equal
+        deterministic answers."""
         return content_hash(
             {"provider": provider, "model": model, "messages": self.rendered(), "settings": self.settings.to_dict(),
-             "sample": self.sample},
+             "sample": self.sample, **({"options": options} if options else {})},
             length=64,
         )
 
