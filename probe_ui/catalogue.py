@@ -91,7 +91,16 @@ def availability(config: ModelConfig) -> str | None:
         cls = provider_class(config.provider)
     except ImportError as exc:
         return f"provider '{config.provider}' cannot be imported: {exc}"
-    return cls.unavailable_reason(config)
+    reason = cls.unavailable_reason(config)
+    if reason is None and getattr(cls, "local_server", False):
+        from probe_ui.discovery import server_answers
+
+        url = cls.base_url_for(config)  # type: ignore[attr-defined]
+        down = server_answers(url) if url else None
+        if down:
+            hint = getattr(cls, "connect_hint", "")
+            return f"{down}{'; ' + hint if hint else ''}"
+    return reason
 
 
 def list_models(discover: bool = True) -> list[dict[str, Any]]:

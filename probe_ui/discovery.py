@@ -197,6 +197,18 @@ def discover_openai_compatible(base_url: str, timeout: float = 0.5, api_key: str
     return []
 
 
+def server_answers(base_url: str, timeout: float = 0.5) -> str | None:
+    """None when something answers HTTP at ``base_url`` (any status), else why not: a fast check that a local
+    server (vLLM, Ollama) is running before a batch relies on it."""
+    try:
+        _request_json(base_url.rstrip("/") + "/models", timeout=timeout)
+    except _Unreachable as exc:
+        return f"no server answering at {base_url} ({exc})"
+    except _BadAnswer:
+        return None
+    return None
+
+
 def configured_servers() -> list[str]:
     """The base URLs listed in ``PROBE_UI_OPENAI_SERVERS`` (comma-separated)."""
     return [u.strip() for u in os.environ.get(SERVERS_ENV, "").split(",") if u.strip()]

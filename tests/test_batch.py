@@ -221,3 +221,16 @@ def test_dicom_patient_fields_warn_and_never_reach_store_or_model(tmp_path: Path
         if f.is_file():
             blob = f.read_bytes()
             assert b"CompressedSamples" not in blob and b"1CT1" not in blob, f
+
+
+def test_a_local_server_that_is_not_running_fails_before_any_work(tmp_path: Path, capsys, monkeypatch) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("OLLAMA_HOST", f"127.0.0.1:{port}")
+    write_png(tmp_path / "a.png")
+    p = write_preset(tmp_path / "p.yaml", [choice_item(0, "a.png")])
+    code, _, err = run_cli(capsys, "batch", str(p), "-m", "ollama/llava", "--db", str(tmp_path / "x.db"))
+    assert code == 1 and "no server answering" in err and "ollama serve" in err and err.count("\n") == 1
