@@ -65,6 +65,9 @@ variants = sa.Table(
     sa.Column("tags", sa.JSON, nullable=False),
     sa.Column("attributes", sa.JSON, nullable=False),
     sa.Column("provenance", sa.JSON, nullable=False),
+    sa.Column("prompt", sa.String(100)),  # a template chosen by a perturbation
+    sa.Column("prompt_args", sa.JSON),  # e.g. MedVH FCJ's suggested answer
+    sa.Column("example_ids", sa.JSON),  # few-shot examples (variant ids)
     sa.Column("created_at", sa.String(40), nullable=False),
 )
 run_variants = sa.Table(
@@ -307,16 +310,28 @@ class Store:
         with self.engine.connect() as c:
             return int(c.execute(q).scalar_one())
 
-    def answers_frame(self, run_id: int) -> pd.DataFrame:
-        """One row per response joined with its variant: the table every metric reads."""
+    def answers_frame(self, run_id: int, full: bool = False) -> pd.DataFrame:
+        """One row per response joined with its variant: the table every metric reads.
+
+        ``full`` adds what re-parsing and the per-paper metrics need (raw text, options, categories, attributes,
+        prompt arguments; JSON columns decoded), at some cost on very large runs.
+        """
         r, v = responses, variants
-        q = (sa.select(r.c.model, r.c.prompt, r.c.sample, r.c.variant_id, r.c.parsed, r.c.method, r.c.invalid,
-                       r.c.refusal, r.c.correct, r.c.error, r.c.latency_s, r.c.input_tokens, r.c.output_tokens,
-                       r.c.cost, v.c.item_id, v.c.source, v.c.condition, v.c.group_id, v.c.item_group, v.c.kind,
-                       v.c.answer_label, v.c.n_labels)
-             .join(v, v.c.id == r.c.variant_id).where(r.c.run_id == run_id, r.c.role == "answer"))
+        cols = [r.c.id.label("response_id"), r.c.model, r.c.prompt, r.c.sample, r.c.variant_id, r.c.parsed,
+                r.c.method, r.c.invalid, r.c.refusal, r.c.correct, r.c.error, r.c.latency_s, r.c.input_tokens,
+                r.c.output_tokens, r.c.cost, v.c.item_id, v.c.source, v.c.condition, v.c.group_id, v.c.item_group,
+                v.c.kind, v.c.answer_label, v.c.n_labels]
+        if full:
+            cols += [r.c.raw_text, v.c.question, v.c.options, v.c.answer, v.c.category, v.c.tags, v.c.attributes,
+                     v.c.prompt_args]
+        q = (sa.select(*cols).join(v, v.c.id == r.c.variant_id)
+             .where(r.c.run_id == run_id, r.c.role == "answer").order_by(r.c.id))
         with self.engine.connect() as c:
-            return pd.read_sql(q, c)
+            df = pd.read_sql(q, c)
+        if full:
+            for col in ("options", "category", "tags", "attributes", "prompt_args"):
+                df[col] = [_json(x) for x in df[col]]
+        return df
 
     def close(self) -> None:
         self.engine.dispose()
@@ -336,6 +351,13 @@ class Store:
                 c.execute(insert(table).on_conflict_do_nothing(), rows[start:start + 500])
 
 
+def _json(value: Any) -> Any:
+    """JSON columns come back decoded from SQLAlchemy but as text through pandas; decode once here."""
+    import json
+
+    return json.loads(value) if isinstance(value, str) else value
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
@@ -351,7 +373,8 @@ def _variant_row(v: Variant) -> dict[str, Any]:
         "item_group": v.item_group, "kind": v.kind, "question": v.question, "options": list(v.options),
         "answer": v.answer, "answer_label": v.answer_label, "n_labels": len(v.labels),
         "image_ids": list(v.image_ids), "category": list(v.category), "tags": list(v.tags),
-        "attributes": v.attributes, "provenance": list(v.provenance), "created_at": now(),
+        "attributes": v.attributes, "provenance": list(v.provenance), "prompt": v.prompt,
+        "prompt_args": v.prompt_args or None, "example_ids": [e.id for e in v.examples] or None, "created_at": now(),
     }
 
 
