@@ -73,10 +73,47 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("--out", default=None, metavar="DIR", help="write each variant's images here as PNG")
     pv.set_defaults(func=cmd_preview)
 
-    s = sub.add_parser("score", help="per-model accuracy, invalid and refusal rates of a run")
+    s = sub.add_parser("score", help="per-model accuracy, invalid and refusal rates of a run, and the metrics of "
+                                      "the probing papers")
     db_args(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--parser", choices=("robust", "legacy"), default="robust",
+                   help="robust: our extractor (default); legacy: the benchmark's original parser, to reproduce "
+                        "published numbers (runs whose benchmark is known; else the same as robust)")
+    s.add_argument("--format", choices=("table", "markdown", "csv"), default="table",
+                   help="terminal tables (default), Markdown tables or CSV rows")
+    s.add_argument("--compare-parsers", action="store_true",
+                   help="instead of scores: every reply the robust and legacy parsers read differently, with both "
+                        "readings and which agrees with the ground truth")
     s.set_defaults(func=cmd_score)
+
+    im = sub.add_parser("import", help="load another tool's results into the store as a run (raw replies, "
+                                       "re-parsed when scored), or turn its question file into a preset",
+                        description="Formats: mediconfusion (Results/<model>/<model>_mc.json + --dataset "
+                                    "dataset.json), probmed (eval/response_file/<model>.json), medvh (MedVH question "
+                                    "records with an added 'response'; --task), blink (saved predictions "
+                                    "{\"val\": [{idx, answer, full_prediction}]}). With --to-preset the file is the "
+                                    "format's question file and a preset YAML is written instead.")
+    im.add_argument("format", metavar="FORMAT", choices=_import_formats(),
+                    help=f"one of: {', '.join(_import_formats())}")
+    im.add_argument("file", metavar="FILE", help="the results file (or, with --to-preset, the question file)")
+    im.add_argument("--dataset", default=None, metavar="FILE",
+                    help="mediconfusion: dataset.json (required for results); blink: the items (question, choices)")
+    im.add_argument("--model", default=None, metavar="NAME", help="model name (default: from the file name)")
+    im.add_argument("--images", default=None, metavar="DIR",
+                    help="folder the file's image names are looked up in; found images are stored with the variants")
+    im.add_argument("--task", default=None, help="medvh: nota | wrongful_image | cli | pre | fcj")
+    im.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None,
+                    help="medvh: the file is the baseline (--baseline) or hallucination (--no-baseline) version "
+                         "(default: baseline when the file or folder name contains 'baseline')")
+    im.add_argument("--split", default=None, choices=("val", "test", "all"), help="blink: which split (default val)")
+    im.add_argument("--to-preset", default=None, metavar="OUT.yaml",
+                    help="write a preset from the question file instead of importing replies")
+    im.add_argument("--db", default=_db_default(),
+                    help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
+    im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>); "
+                                                "import several models or files into one run by naming it")
+    im.set_defaults(func=cmd_import)
 
     m = sub.add_parser("models", help="every provider and catalogue entry, and whether it is usable here")
     m.add_argument("--json", action="store_true", help="print JSON")
@@ -111,20 +148,38 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from probe_ui.scoring import score_run
+    from probe_ui.scoring import compare_parsers, jsonable, score_run
     from probe_ui.store import Store
 
     store = Store(args.db)
-    report = score_run(store, args.run)
+    if args.compare_parsers:
+        diffs = compare_parsers(store, args.run)
+        robust = score_run(store, args.run, "robust")
+        legacy = score_run(store, args.run, "legacy")
+        if args.json:
+            print(json.dumps(jsonable({"run": robust["run"], "benchmark": robust["benchmark"],
+                                       "accuracy": _accuracy_pairs(robust, legacy), "differences": diffs}), indent=2))
+        else:
+            print(format_parser_differences(robust, legacy, diffs, args.format))
+        return 0
+    report = score_run(store, args.run, args.parser)
+    for note in report.get("notes", []):
+        print(f"note: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps(report, indent=2, sort_keys=False))
+        print(json.dumps(jsonable(report), indent=2, sort_keys=False))
+    elif args.format == "markdown":
+        print(format_score_markdown(report))
+    elif args.format == "csv":
+        print(format_score_csv(report), end="")
     else:
         print(format_score_table(report))
     return 0
 
 
 def format_score_table(report: dict[str, Any]) -> str:
-    lines = [f"run '{report['run']}' (seed {report['seed']}): {report['variants']} variants"]
+    lines = [f"run '{report['run']}' (seed {report['seed']}): {report['variants']} variants"
+             + (f"; {report['benchmark']}" if report.get("benchmark") else "")
+             + (f"; parser {report['parser']}" if report.get("parser") else "")]
     if report["items_not_loaded"]:
         lines.append(f"{report['items_not_loaded']} items could not be loaded (see 'probe-ui batch' output)")
     header = f"{'model':<28} {'n':>6} {'accuracy':>9} {'95% CI':>15} {'random':>7} {'invalid':>8} {'refusal':>8} " \
@@ -141,7 +196,207 @@ def format_score_table(report: dict[str, Any]) -> str:
                      f"{r['errors']:>6}")
     if not report["models"]:
         lines.append("(no answers yet)")
+    for section, rows, models in _paper_sections(report):
+        lines += ["", f"== {section} =="]
+        width = max([len("metric")] + [len(m) for m, _ in rows])
+        cols = [max([12, len(m)] + [len(_cell(cells.get(m))) for _, cells in rows]) for m in models]
+        lines.append(f"{'metric':<{width}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(models, cols)))
+        lines.append("-" * (width + 2 + sum(w + 2 for w in cols)))
+        for metric, cells in rows:
+            lines.append(f"{metric:<{width}}  " + "  ".join(f"{_cell(cells.get(m)):>{w}}"
+                                                             for m, w in zip(models, cols)))
     return "\n".join(lines)
+
+
+def format_score_markdown(report: dict[str, Any]) -> str:
+    lines = [f"**Run** `{report['run']}` (seed {report['seed']}, {report['variants']} variants"
+             + (f", {report['benchmark']}" if report.get("benchmark") else "")
+             + f", parser {report.get('parser', 'robust')})", "",
+             "| model | n | accuracy | 95% CI | random | invalid | refusal | errors |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for model, r in report["models"].items():
+        acc = r["accuracy"]
+        ci = f"{acc['ci'][0]:.1f}-{acc['ci'][1]:.1f}" if acc["ci"] else "-"
+        lines.append(f"| {_md(model)} | {r['n']} | {_num(acc['value'])} | {ci} | "
+                     f"{_num(acc['random'], 1)} | {_num(r['invalid_rate']['value'], 1)} | "
+                     f"{_num(r['refusal_rate']['value'], 1)} | {r['errors']} |")
+    for section, rows, models in _paper_sections(report):
+        lines += ["", f"### {section}", "", "| metric | " + " | ".join(_md(m) for m in models) + " |",
+                  "|---|" + "---:|" * len(models)]
+        for metric, cells in rows:
+            lines.append(f"| {_md(metric)} | " + " | ".join(_md(_cell(cells.get(m))) for m in models) + " |")
+    return "\n".join(lines)
+
+
+def format_score_csv(report: dict[str, Any]) -> str:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["run", "parser", "model", "section", "metric", "value", "numerator", "denominator", "n"])
+    run, parser = report["run"], report.get("parser", "robust")
+    for model, r in report["models"].items():
+        for key in ("accuracy", "invalid_rate", "refusal_rate"):
+            m = r[key]
+            w.writerow([run, parser, model, "accuracy", key, m["value"], m["numerator"], m["denominator"], m["n"]])
+    for section, rows, models in _paper_sections(report):
+        for metric, cells in rows:
+            for model in models:
+                if model not in cells:
+                    continue
+                v = cells[model]
+                if isinstance(v, dict):
+                    w.writerow([run, parser, model, section, metric, v.get("value"), v.get("numerator"),
+                                v.get("denominator"), v.get("n")])
+                else:
+                    w.writerow([run, parser, model, section, metric, v, "", "", ""])
+    return buf.getvalue()
+
+
+def _paper_sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, dict[str, Any]]], list[str]]]:
+    """The per-paper metrics of every model as sections of (metric path, {model: leaf}) rows; a leaf is a number
+    or a metric dict (value, numerator, denominator, n, ...)."""
+    sections: dict[str, dict[str, dict[str, Any]]] = {}
+    models: dict[str, list[str]] = {}
+    for model, r in report["models"].items():
+        paper = r.get("paper") or {}
+        if not isinstance(paper, dict) or not paper:
+            continue
+        tops = paper.items() if all(isinstance(v, dict) for v in paper.values()) else [("paper", paper)]
+        for section, body in tops:
+            if section == "detected":  # which families were found, and why: in --json
+                continue
+            rows = sections.setdefault(str(section), {})
+            models.setdefault(str(section), []).append(model)
+            for path, leaf in _leaves(body, ""):
+                rows.setdefault(path, {})[model] = leaf
+    return [(s, list(rows.items()), models[s]) for s, rows in sections.items()]
+
+
+def _is_metric(d: Any) -> bool:
+    return isinstance(d, dict) and "value" in d and not isinstance(d.get("value"), (dict, list))
+
+
+def _leaves(obj: Any, prefix: str) -> list[tuple[str, Any]]:
+    if _is_metric(obj) or isinstance(obj, (int, float, str, bool)) or obj is None:
+        return [(prefix or "value", obj)]
+    out: list[tuple[str, Any]] = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _leaves(v, f"{prefix}.{k}" if prefix else str(k))
+    return out  # lists (e.g. raw per-item data) are left to --json
+
+
+def _num(v: Any, digits: int = 2) -> str:
+    return "-" if v is None else f"{v:.{digits}f}" if isinstance(v, (int, float)) and not isinstance(v, bool) \
+        else str(v)
+
+
+def _cell(v: Any) -> str:
+    if _is_metric(v):
+        s = _num(v.get("value"))
+        num, den = v.get("numerator"), v.get("denominator")
+        if isinstance(num, (int, float)) and isinstance(den, (int, float)):
+            s += f" ({num:g}/{den:g})"
+        return s
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.2f}"
+    return str(v)
+
+
+def _md(s: str) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def _accuracy_pairs(robust: dict[str, Any], legacy: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    out = {}
+    for model, r in robust["models"].items():
+        lg = legacy["models"].get(model, {}).get("accuracy", {})
+        out[model] = {"robust": r["accuracy"]["value"], "legacy": lg.get("value")}
+    return out
+
+
+def format_parser_differences(robust: dict[str, Any], legacy: dict[str, Any], diffs: list[dict[str, Any]],
+                              fmt: str = "table") -> str:
+    """The --compare-parsers output: accuracy under both parsers, then every reply read differently."""
+    def reading(r: dict[str, Any]) -> str:
+        c = r["choice"] if r["choice"] is not None else "invalid"
+        ok = {True: "right", False: "wrong", None: "unscored"}[r["correct"]]
+        return f"{c} ({r['method']}; {ok})"
+
+    def text(d: dict[str, Any], limit: int | None = 120) -> str:
+        t = (d["raw_text"] or "").replace("\n", "\\n")
+        return t if limit is None or len(t) <= limit else t[: limit - 1] + "…"
+
+    acc = _accuracy_pairs(robust, legacy)
+    if fmt == "csv":
+        import csv
+        import io
+
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["model", "item_id", "variant_id", "sample", "gt", "gt_raw", "legacy_mode", "robust_choice",
+                    "robust_method", "robust_correct", "legacy_choice", "legacy_method", "legacy_correct", "right",
+                    "raw_text"])
+        for d in diffs:
+            r, g = d["robust"], d["legacy"]
+            w.writerow([d["model"], d["item_id"], d["variant_id"], d["sample"], d["gt"], d["gt_raw"],
+                        d["legacy_mode"], r["choice"], r["method"], r["correct"], g["choice"], g["method"],
+                        g["correct"], d["right"], d["raw_text"]])
+        return buf.getvalue().rstrip("\n")
+    head = [f"run '{robust['run']}'" + (f" ({robust['benchmark']})" if robust.get("benchmark") else "")
+            + f": {len(diffs)} replies read differently by the robust and the legacy parser"]
+    for model, a in acc.items():
+        head.append(f"  {model}: accuracy robust {_num(a['robust'])}, legacy {_num(a['legacy'])}")
+    if fmt == "markdown":
+        lines = [*head, "", "| model | item | gt | robust | legacy | right | reply |", "|---|---|---|---|---|---|---|"]
+        for d in diffs:
+            lines.append(f"| {_md(d['model'])} | {_md(d['item_id'])} | {_md(str(d['gt_raw'] or d['gt']))} | "
+                         f"{_md(reading(d['robust']))} | {_md(reading(d['legacy']))} | {d['right']} | "
+                         f"{_md(repr(text(d)))} |")
+        return "\n".join(lines)
+    lines = head
+    for d in diffs:
+        lines += ["", f"{d['model']} on {d['item_id']} (gt {d['gt_raw'] or d['gt']!s}; right: {d['right']})",
+                  f"  reply : {text(d)!r}", f"  robust: {reading(d['robust'])}",
+                  f"  legacy: {reading(d['legacy'])}  [{d['legacy_mode']}]"]
+    return "\n".join(lines)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from probe_ui.importers import ImportFileError, ImportOptions, ImportUsageError, import_results, \
+        questions_to_preset
+    from probe_ui.store import Store
+
+    opts = ImportOptions(dataset=args.dataset, model=args.model, images=args.images, run=args.run, task=args.task,
+                         baseline=args.baseline, split=args.split)
+    try:
+        if args.to_preset:
+            summary = questions_to_preset(args.format, args.file, args.to_preset, opts)
+            lines = summary.lines()
+            lines.append(f"run it with: probe-ui batch {args.to_preset} --model SPEC")
+        else:
+            result = import_results(Store(args.db), args.format, args.file, opts)
+            lines = result.lines(args.db)
+            lines.append(f"score it with: probe-ui score --db {args.db} --run {result.run} [--parser legacy] "
+                         "[--compare-parsers]")
+    except ImportUsageError as exc:
+        raise UsageError(str(exc)) from None
+    except ImportFileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    for line in lines:
+        print(line, file=sys.stderr if line.startswith("warning: ") else sys.stdout)
+    return 0
+
+
+def _import_formats() -> tuple[str, ...]:
+    from probe_ui.importers import FORMATS
+
+    return FORMATS
 
 
 def cmd_perturbations(args: argparse.Namespace) -> int:

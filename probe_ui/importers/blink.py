@@ -1,0 +1,230 @@
+"""BLINK / MedBLINK (zeyofu/BLINK_Benchmark): saved predictions and item files.
+
+Saved predictions (one file per sub-task in ``saved_outputs/<model>/<Task>.json``, or any file in that shape)::
+
+    {"val": [{"idx": "val_Relative_Depth_1", "answer": "(A)", "full_prediction": "<raw text>",
+              "prediction": "(B)"}], "test": [...]}
+
+Only ``full_prediction`` is read; the stored ``prediction`` (BLINK's extraction, possibly by a GPT-3.5 judge) is
+kept in ``details.file_parse`` and never used. ``--split`` picks ``val`` (default: what ``evaluate.py`` scores),
+``test`` (answers are "hidden": imported unscored) or ``all``.
+
+The predictions do not carry the question or the choices. ``--dataset ITEMS.json`` (BLINK items: ``idx``,
+``question``, ``choices``, optionally ``sub_task``, ``prompt``, ``image_1``..``image_4``; a list, a ``{split:
+[...]}`` object, or an object keyed by idx) supplies them. Without it the question is left empty and the number of
+options of a sub-task is inferred from the highest answer letter among its items (BLINK's parser only accepts
+the item's own letters, so this matters when a reply names a letter beyond them): the summary warns.
+
+Variants: ``<idx>``; attributes ``idx``, ``split``, ``task`` (the ``sub_task``, else derived from ``idx`` as
+``evaluate.py`` does: ``val_Relative_Depth_1`` → ``Relative_Depth``), ``image_ref`` (the item's image names when the
+dataset gives them as text; BLINK's own runner saves them as ``<idx>_<k>.jpg``, tried under ``--images``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from probe_ui.importers.common import (
+    ImageRef,
+    ImportOptions,
+    ImportUsageError,
+    Parsed,
+    Record,
+    fail,
+    model_from_name,
+    need,
+    read_json,
+    reply_text,
+    safe_name,
+)
+from probe_ui.items import LETTERS
+
+NAME = "blink"
+PROMPT = "blink-mc"
+USES = ("dataset", "split")
+JSONL = False
+SPLITS = ("val", "test", "all")
+BLINK_TASKS = ("Visual_Similarity", "Counting", "Relative_Depth", "Jigsaw", "Art_Style", "Functional_Correspondence",
+               "Semantic_Correspondence", "Spatial_Relation", "Object_Localization", "Visual_Correspondence",
+               "Multi-view_Reasoning", "Relative_Reflectance", "Forensic_Detection", "IQ_Test")
+
+
+def check(opts: ImportOptions, to_preset: bool) -> None:
+    if opts.split is not None and opts.split not in SPLITS:
+        raise ImportUsageError(f"--split must be one of {', '.join(SPLITS)}, not '{opts.split}'")
+    if to_preset and opts.dataset:
+        raise ImportUsageError("with --to-preset give the items file itself as the file; --dataset is for "
+                               "prediction files")
+
+
+def default_model(path: Path) -> str:
+    """``GPT4o/Counting.json`` → ``GPT4o`` (BLINK's per-task layout); ``gpt4o_predictions.json`` → ``gpt4o``."""
+    stem = path.stem.replace(" ", "_")
+    if stem in BLINK_TASKS or stem.replace("_concat", "") in BLINK_TASKS:
+        return path.resolve().parent.name
+    return model_from_name(path, ("_predictions", "_prediction", "_preds", "_outputs", "_output"))
+
+
+def default_run(model: str, opts: ImportOptions, parsed: Parsed) -> str:
+    return f"{NAME}-{safe_name(model)}"
+
+
+def task_of(idx: str, split: str) -> str:
+    """The sub-task as BLINK's ``evaluate.py`` derives it from an idx."""
+    try:
+        return "_".join(idx.split(split)[1][1:].split("_")[:-1])
+    except IndexError:
+        return ""
+
+
+def _split_records(path: Path, data: Any, split: str, *, what: str) -> list[tuple[str, str, Any]]:
+    """(split, where, record) for the chosen split(s): ``{"val": [...], "test": [...]}`` or a plain list."""
+    if isinstance(data, list):
+        return [("", f"record {i + 1}", r) for i, r in enumerate(data)]
+    if not isinstance(data, dict):
+        raise fail(path, "top level", f"expected {what}")
+    splits = [s for s in ("val", "test") if s in data]
+    if splits:
+        out = []
+        for s in splits:
+            if not isinstance(data[s], list):
+                raise fail(path, f"'{s}'", "expected a list of records")
+            if split in (s, "all"):
+                out += [(s, f"{s} record {i + 1}", r) for i, r in enumerate(data[s])]
+        return out
+    # keyed by idx
+    return [("", f"item '{k}'", dict(v, idx=v.get("idx", k)) if isinstance(v, dict) else v) for k, v in data.items()]
+
+
+def _where(where: str, r: Any) -> str:
+    return f"{where} ({r['idx']})" if isinstance(r, dict) and isinstance(r.get("idx"), str) else where
+
+
+def _split_of(idx: str, given: str) -> str:
+    if given:
+        return given
+    m = re.match(r"(val|test|dev|train)_", idx)
+    return m.group(1) if m else ""
+
+
+def _letter(ans: str) -> str | None:
+    m = re.fullmatch(r"\s*\(?([A-Z])\)?\s*", ans)
+    return m.group(1) if m else None
+
+
+def _item_images(r: dict[str, Any], idx: str) -> tuple[ImageRef, ...]:
+    refs = []
+    for k in ("image_1", "image_2", "image_3", "image_4"):
+        v = r.get(k)
+        if isinstance(v, str) and v:
+            refs.append(ImageRef(v, (f"{idx}_{k[-1]}.jpg",)))
+        elif isinstance(v, dict) and isinstance(v.get("path"), str) and v["path"]:
+            refs.append(ImageRef(v["path"], (f"{idx}_{k[-1]}.jpg",)))
+    return tuple(refs)
+
+
+def _item(path: Path, where: str, r: Any, split: str) -> Record:
+    idx = need(path, where, r, "idx")
+    question = need(path, where, r, "question")
+    choices = need(path, where, r, "choices", list)
+    if len(choices) < 2 or not all(isinstance(c, str) for c in choices):
+        raise fail(path, where, "field 'choices' should be a list of at least two option texts")
+    split = _split_of(idx, split)
+    task = r.get("sub_task") if isinstance(r.get("sub_task"), str) and r.get("sub_task") else task_of(idx, split)
+    answer = None
+    ans = r.get("answer")
+    if isinstance(ans, str) and ans != "hidden":
+        letter = _letter(ans)
+        if letter is None or letter not in LETTERS[: len(choices)]:
+            raise fail(path, where, f"field 'answer' {ans!r} is not one of the choices' letters")
+        answer = choices[LETTERS.index(letter)]
+    attrs: dict[str, Any] = {"idx": idx, "split": split, "task": task}
+    if isinstance(r.get("prompt"), str):
+        attrs["original_prompt"] = r["prompt"]
+    return Record(key=where, item_id=idx, question=question, kind="choice", options=tuple(choices), answer=answer,
+                  attributes=attrs, images=_item_images(r, idx))
+
+
+def _dataset(path: Path) -> dict[str, Record]:
+    data, _ = read_json(path, what="BLINK items file")
+    out = {}
+    for split, where, r in _split_records(path, data, "all", what="a list of BLINK items"):
+        rec = _item(path, _where(where, r), r, split)
+        out[rec.item_id] = rec
+    return out
+
+
+def read_questions(path: Path, data: Any, opts: ImportOptions) -> Parsed:
+    split = opts.split or "all"
+    recs = [_item(path, _where(where, r), r, s)
+            for s, where, r in _split_records(path, data, split, what="a list of BLINK items")]
+    return Parsed(recs, preset={
+        "name": f"blink_{safe_name(path.stem)}",
+        "description": f"BLINK-style items from {path.name}; accuracy per sub-task (attributes.task), overall the "
+                       "unweighted mean over sub-tasks.",
+    })
+
+
+def read_results(path: Path, data: Any, opts: ImportOptions) -> Parsed:
+    split = opts.split or "val"
+    items = _dataset(Path(opts.dataset)) if opts.dataset else {}
+    rows = _split_records(path, data, split, what='{"val": [...], "test": [...]} saved predictions')
+    if not rows:
+        raise fail(path, "top level", f"no '{split}' predictions in the file")
+    parsed_rows = []
+    for s, where, r in rows:
+        where = _where(where, r)
+        idx = need(path, where, r, "idx")
+        ans = need(path, where, r, "answer")
+        raw = reply_text(path, where, r, "full_prediction")
+        parsed_rows.append((s, where, r, idx, ans, raw))
+    # without the items, options per task are inferred from the highest answer letter seen in that task
+    n_by_task: dict[str, int] = {}
+    if not items:
+        for s, where, r, idx, ans, raw in parsed_rows:
+            letter = _letter(ans)
+            if ans != "hidden" and letter is None:
+                raise fail(path, where, f"field 'answer' {ans!r} is not a choice letter like \"(A)\"")
+            t = task_of(idx, _split_of(idx, s))
+            if letter is not None:
+                n_by_task[t] = max(n_by_task.get(t, 2), LETTERS.index(letter) + 1)
+    recs = []
+    for s, where, r, idx, ans, raw in parsed_rows:
+        split_name = _split_of(idx, s)
+        if items:
+            if idx not in items:
+                raise fail(path, where, f"idx '{idx}' is not in the items file {opts.dataset}")
+            base = items[idx]
+            rec = Record(key=where, item_id=idx, question=base.question, kind="choice", options=base.options,
+                         answer=base.answer, attributes=dict(base.attributes), images=base.images)
+            if ans != "hidden":
+                letter = _letter(ans)
+                if letter is None or letter not in LETTERS[: len(base.options)]:
+                    raise fail(path, where, f"field 'answer' {ans!r} is not one of the item's choice letters")
+                if base.answer is not None and base.options[LETTERS.index(letter)] != base.answer:
+                    raise fail(path, where, f"field 'answer' {ans!r} disagrees with the items file {opts.dataset}")
+                rec.answer = base.options[LETTERS.index(letter)]
+        else:
+            task = task_of(idx, split_name)
+            n = n_by_task.get(task, 5)
+            options = tuple(f"option ({L})" for L in LETTERS[:n])
+            letter = _letter(ans) if ans != "hidden" else None
+            rec = Record(key=where, item_id=idx, question="", kind="choice", options=options,
+                         answer=options[LETTERS.index(letter)] if letter else None,
+                         attributes={"idx": idx, "split": split_name, "task": task, "options_inferred": n})
+        rec.raw_text = raw
+        fp = {k: v for k, v in r.items() if k in ("prediction",)}
+        rec.file_parse = fp or None
+        recs.append(rec)
+    warnings = []
+    if not items:
+        counts = ", ".join(f"{t or '?'} {n}" for t, n in sorted(n_by_task.items()))
+        warnings.append("no --dataset: questions and option texts unknown; options per sub-task inferred from the "
+                        f"highest answer letter ({counts}); give --dataset ITEMS.json for BLINK's exact letter set")
+    hidden = sum(1 for rec in recs if rec.answer is None)
+    if hidden:
+        warnings.append(f"{hidden} predictions have a hidden/unknown answer (test split): imported, not scored")
+    return Parsed(recs, warnings, settings={"split": split,
+                                            **({"dataset": str(Path(opts.dataset).resolve())} if items else {})})
