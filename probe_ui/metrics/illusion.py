@@ -1,0 +1,379 @@
+"""Illusion of Readiness stress tests T1-T5: accuracy per condition with bootstrap 95 % CIs, paired differences to
+the unperturbed condition with bootstrap CIs and a paired permutation test, abstention, fragility and robustness.
+
+Rows: condition ``original`` and the illusion suite's conditions (``illusion/no-image``, ``illusion/shuffle``,
+``illusion/1R`` .. ``illusion/4R``, ``illusion/unknown``, ``illusion/substitution``; any other ``illusion/*``
+condition is reported too). An item is ``(model, prompt[, sample], group_id)``. Accuracy counts invalid answers
+and abstentions (refusals) as wrong; abstention = refusal or invalid, reported on its own. Rows whose ground truth
+is unknown are left out of accuracy but not of abstention; provider errors are left out of everything.
+
+Statistics (numpy only, seeded, vectorised):
+
+- accuracy CI: percentile bootstrap over rows (``n_boot`` resamples). Resampling n values with replacement and
+  averaging is the same as drawing the counts of each distinct value from a multinomial, which is what is done
+  (exact, O(n_boot · distinct values), independent of n);
+- paired difference: over items present in both conditions, d_i = right(cond) − right(original) (per-item means
+  when an item has several rows); ``pp`` = 100 · mean d; CI = percentile bootstrap over items (multinomial as
+  above); ``p_value`` = two-sided paired permutation (sign-flip) test of mean d = 0. When every d_i is −1, 0 or
+  +1 the full sign-flip distribution is a binomial, and the exact p-value P(|2B − m| ≥ |Σ d|), B ~ Bin(m, ½),
+  m = #{d_i ≠ 0}, is returned (``p_method`` "exact"); otherwise ``n_boot`` random sign flips,
+  p = (1 + #{|T*| ≥ |T|}) / (1 + n_boot) ("monte-carlo"). Identical conditions give p = 1.
+  Random streams derive from ``seed`` and the condition name (crc32), so adding a condition changes no other.
+
+Fragility (ours; the paper's formulas did not survive in its text, REFERENCE §4). All accuracies are fractions,
+paired: A_o|X is the original's accuracy on the items that also have condition X; c = mean 1/n_labels; each F is
+clipped to [0, 1]; a test is undefined (None) when its conditions are missing. R_t = 1 − F_t; ``robustness`` =
+mean R_t over the defined tests.
+
+- T1 modality sensitivity: F1 = Σ_s w_s · (A_o,s − A_noimg,s) / A_o,s, the item-weighted mean over sources s
+  (benchmarks; the ``source`` column) of the relative accuracy drop when the image is removed
+  (w_s = n_s / Σ n; a source with A_o,s = 0 contributes 0).
+- T2 modality necessity: F2 = (A_noimg − c) / (1 − c), the excess accuracy above chance without the image,
+  normalised by the room above chance; over the no-image items tagged ``visual-required`` (tag, or attribute
+  ``visual_required: true``) when any are, else over all no-image items.
+- T3 format perturbation: F3 = (A_o|shuffle − A_shuffle) / A_o|shuffle, the relative drop after re-ordering the
+  options (0 when A_o = 0).
+- T4 distractor replacement: F4 = (0.5 · D_text + 0.3 · G_image + 0.2 · G_unknown) / (sum of the weights of the
+  defined components), with
+  D_text = clip(mean_k (A_noimg|k − A_noimg+kR) / A_noimg|k), the text-only drop when k distractors are replaced
+  (conditions ``illusion/no-image+kR``, defined only when a preset adds them: the suite asks kR with the image);
+  G_image = clip(mean_k (A_kR − A_o|kR) / (1 − A_o|kR)), the gain with the image when k = 1..4 distractors are
+  replaced by unrelated options, as a share of the room to 100 %;
+  G_unknown = clip((A_unknown − A_o|unknown) / (1 − A_o|unknown)), the gain when one distractor becomes "Unknown".
+  (A gain counts as fragility: the paper reads it as elimination shortcuts, not visual reasoning.)
+- T5 visual substitution: F5 = (A_o|sub − A_sub) / A_o|sub, the relative drop when the image is replaced by one
+  supporting a distractor (the ground truth follows the new image).
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from probe_ui.metrics.groups import ORIGINAL, _first_rows, cond_mask, cond_values, correct_values, flag, item_codes, \
+    mean_pct, per_variant, prepare, random_share, variant_attr
+from probe_ui.metrics.base import MetricValue, wilson_ci
+
+PREFIX = "illusion/"
+NO_IMAGE = "illusion/no-image"
+SHUFFLE = "illusion/shuffle"
+UNKNOWN = "illusion/unknown"
+SUBSTITUTION = "illusion/substitution"
+_KR = re.compile(r"^illusion/([1-9])R$")
+_TEXT_KR = re.compile(r"^illusion/(?:no-image|text-only)[+-]([1-9])R$")
+T4_WEIGHTS = {"D_text": 0.5, "G_image": 0.3, "G_unknown": 0.2}
+
+FORMULAS = {
+    "T1": "F1 = clip(sum_s w_s * (A_orig,s - A_noimage,s) / A_orig,s, 0, 1); w_s = n_s / sum n over sources s "
+          "(paired items; a source with A_orig,s = 0 contributes 0)",
+    "T2": "F2 = clip((A_noimage - c) / (1 - c), 0, 1); c = mean 1/n_labels; over items tagged visual-required "
+          "if any, else all no-image items",
+    "T3": "F3 = clip((A_orig - A_shuffle) / A_orig, 0, 1) on paired items (0 when A_orig = 0)",
+    "T4": "F4 = clip((0.5*D_text + 0.3*G_image + 0.2*G_unknown) / (sum of weights of defined components), 0, 1); "
+          "D_text = clip(mean_k (A_noimage - A_noimage+kR) / A_noimage); "
+          "G_image = clip(mean_k (A_kR - A_orig) / (1 - A_orig)), k = 1..4; "
+          "G_unknown = clip((A_unknown - A_orig) / (1 - A_orig)); all paired",
+    "T5": "F5 = clip((A_orig - A_substitution) / A_orig, 0, 1) on paired items (0 when A_orig = 0)",
+}
+
+
+# ------------------------------------------------------------------------------------------------------------
+# statistics
+# ------------------------------------------------------------------------------------------------------------
+
+def cond_rng(seed: int, name: str) -> np.random.Generator:
+    """A random stream for one condition: independent of which other conditions exist."""
+    return np.random.default_rng([int(seed) & 0xFFFFFFFF, zlib.crc32(name.encode())])
+
+
+def bootstrap_means(values: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """``n_boot`` bootstrap resample means of ``values`` (vectorised; exact multinomial shortcut when the values
+    take few distinct levels, chunked index resampling otherwise)."""
+    v = np.asarray(values, dtype=float)
+    n = len(v)
+    if n == 0 or n_boot <= 0:
+        return np.empty(0)
+    levels, counts = np.unique(v, return_counts=True)
+    if len(levels) <= 256:
+        draws = rng.multinomial(n, counts / n, size=n_boot)
+        return draws @ levels / n
+    out = np.empty(n_boot)
+    step = max(1, int(2e7 // n))
+    for start in range(0, n_boot, step):
+        b = min(step, n_boot - start)
+        out[start:start + b] = v[rng.integers(0, n, size=(b, n))].mean(axis=1)
+    return out
+
+
+def percentile_ci(samples: np.ndarray, level: float = 0.95, scale: float = 100.0) -> tuple[float, float] | None:
+    if not len(samples):
+        return None
+    lo, hi = np.percentile(samples, [50 * (1 - level), 50 * (1 + level)])
+    return (round(float(scale * lo), 4), round(float(scale * hi), 4))
+
+
+def sign_flip_pvalue(d: np.ndarray, n_perm: int, rng: np.random.Generator) -> tuple[float, str]:
+    """Two-sided paired permutation (sign-flip) p-value for mean(d) = 0: exact for d in {-1, 0, 1}."""
+    d = np.asarray(d, dtype=float)
+    if not len(d):
+        return 1.0, "exact"
+    if np.isin(d, (-1.0, 0.0, 1.0)).all():
+        m = int(np.count_nonzero(d))
+        s = abs(int(round(d.sum())))
+        if m == 0:
+            return 1.0, "exact"
+        k = np.arange(m + 1)
+        logfact = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, m + 1)))])
+        logpmf = logfact[m] - logfact[k] - logfact[m - k] - m * np.log(2.0)
+        extreme = np.abs(2 * k - m) >= s
+        return float(min(1.0, np.exp(logpmf[extreme]).sum())), "exact"
+    n = len(d)
+    obs = abs(d.mean())
+    hits = 0
+    step = max(1, int(2e7 // n))
+    for start in range(0, n_perm, step):
+        b = min(step, n_perm - start)
+        signs = rng.integers(0, 2, size=(b, n), dtype=np.int8) * 2 - 1
+        hits += int((np.abs((signs * d).mean(axis=1)) >= obs - 1e-12).sum())
+    return (1 + hits) / (1 + n_perm), "monte-carlo"
+
+
+# ------------------------------------------------------------------------------------------------------------
+# the table
+# ------------------------------------------------------------------------------------------------------------
+
+def _visual_required(tags: Any) -> bool:
+    return isinstance(tags, (list, tuple)) and ("visual-required" in tags or "visual_required" in tags)
+
+
+def _frame(df: pd.DataFrame) -> pd.DataFrame:
+    d = prepare(df)
+    if not len(d):
+        return pd.DataFrame()
+    keep = cond_mask(d, lambda c: c == ORIGINAL or c.startswith(PREFIX))
+    if not keep.any():
+        return pd.DataFrame()
+    vr = variant_attr(d, "visual_required").to_numpy(dtype=object)[keep]
+    vr = np.array([v is True or v == 1 or v == "true" for v in pd.unique(vr)], dtype=bool)[pd.factorize(vr)[0]] \
+        if len(vr) else np.zeros(0, bool)
+    if "_vr" in d.columns:
+        vr = vr | d["_vr"].to_numpy(dtype=bool)[keep]
+    elif "tags" in d.columns:
+        vr = vr | per_variant(d, "tags", _visual_required).to_numpy(dtype=bool)[keep]
+    parsed_missing = d["parsed"].isna().to_numpy() if "parsed" in d.columns else np.zeros(len(d), bool)
+    abstain = flag(d, "refusal") | flag(d, "invalid") | parsed_missing
+    return pd.DataFrame({
+        "item": item_codes(d)[keep],
+        "cond": cond_values(d)[keep],
+        "source": (d["source"].to_numpy(dtype=object) if "source" in d.columns
+                   else np.full(len(d), "", object))[keep],
+        "c": correct_values(d)[keep],
+        "abstain": abstain[keep],
+        "p": random_share(d)[keep],
+        "vr": vr,
+    })
+
+
+class _Items:
+    """Per-item accuracy under every condition (an items × conditions matrix), for the paired comparisons."""
+
+    def __init__(self, f: pd.DataFrame):
+        s = f[f["c"].notna().to_numpy()] if len(f) else f
+        if not len(s):
+            self.acc, self.p = pd.DataFrame(), pd.DataFrame()
+            self.source, self.vr = pd.Series(dtype=object), pd.Series(dtype=bool)
+            return
+        icode, items = pd.factorize(s["item"].to_numpy())
+        ccode, conds = pd.factorize(s["cond"].to_numpy())
+        ni, nc = len(items), len(conds)
+        flat = icode.astype(np.int64) * nc + ccode
+        cnt = np.bincount(flat, minlength=ni * nc).reshape(ni, nc)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            acc = np.bincount(flat, weights=s["c"].to_numpy(dtype=float), minlength=ni * nc).reshape(ni, nc) / cnt
+            p = np.bincount(flat, weights=np.nan_to_num(s["p"].to_numpy(dtype=float)),
+                            minlength=ni * nc).reshape(ni, nc) / cnt
+        cols = [str(c) for c in conds]
+        self.acc = pd.DataFrame(acc, index=items, columns=cols)
+        self.p = pd.DataFrame(p, index=items, columns=cols)
+        first = _first_rows(icode, ni)
+        self.source = pd.Series(s["source"].to_numpy(dtype=object)[first], index=items)
+        self.vr = pd.Series(np.bincount(icode, weights=s["vr"].to_numpy(dtype=float), minlength=ni) > 0, index=items)
+
+    def has(self, cond: str) -> bool:
+        return cond in self.acc.columns
+
+    def single(self, cond: str) -> pd.DataFrame:
+        """Items with ``cond``: c, p, source, vr."""
+        if not self.has(cond):
+            return pd.DataFrame(columns=["c", "p", "source", "vr"])
+        c = self.acc[cond].dropna()
+        return pd.DataFrame({"c": c, "p": self.p[cond].reindex(c.index), "source": self.source.reindex(c.index),
+                             "vr": self.vr.reindex(c.index)})
+
+    def paired(self, a: str, b: str) -> pd.DataFrame:
+        """Items with both conditions: a, b (per-item accuracies), source."""
+        if not (self.has(a) and self.has(b)):
+            return pd.DataFrame(columns=["a", "b", "source"])
+        m = self.acc[[a, b]].dropna()
+        return pd.DataFrame({"a": m[a].to_numpy(), "b": m[b].to_numpy(),
+                             "source": self.source.reindex(m.index).to_numpy()}, index=m.index)
+
+
+def _as_list(ci: tuple[float, float] | None) -> list[float] | None:
+    return None if ci is None else list(ci)
+
+
+def _clip(v: float | None) -> float | None:
+    return None if v is None or np.isnan(v) else float(min(1.0, max(0.0, v)))
+
+
+def _rel_drop(a: float, b: float) -> float:
+    return 0.0 if a <= 0 else (a - b) / a
+
+
+def _rel_gain(a: float, b: float) -> float:
+    return 0.0 if a >= 1 else (b - a) / (1 - a)
+
+
+def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[str, Any]]:
+    """F_t, R_t and the formula for T1..T5 from the prepared frame (see the module doc)."""
+    items = items if items is not None else _Items(f)
+    conds = set(items.acc.columns)
+    out: dict[str, dict[str, Any]] = {}
+
+    def put(t: str, F: float | None, **inputs: Any) -> None:
+        F = _clip(F)
+        out[t] = {"F": None if F is None else round(F, 6), "R": None if F is None else round(1 - F, 6),
+                  "formula": FORMULAS[t], "inputs": inputs}
+
+    # T1
+    F1 = None
+    inputs1: dict[str, Any] = {}
+    if NO_IMAGE in conds and ORIGINAL in conds:
+        m = items.paired(ORIGINAL, NO_IMAGE)
+        if len(m):
+            per = m.groupby("source").agg(a=("a", "mean"), b=("b", "mean"), n=("a", "size"))
+            w = per["n"] / per["n"].sum()
+            drops = [_rel_drop(r.a, r.b) for r in per.itertuples()]
+            F1 = float((w.to_numpy() * np.array(drops)).sum())
+            inputs1 = {"sources": {str(s): {"A_orig": round(float(r.a), 6), "A_noimage": round(float(r.b), 6),
+                                            "n": int(r.n)} for s, r in per.iterrows()}}
+    put("T1", F1, **inputs1)
+    # T2
+    F2 = None
+    inputs2: dict[str, Any] = {}
+    if NO_IMAGE in conds:
+        g = items.single(NO_IMAGE)
+        vr_only = bool(g["vr"].fillna(False).astype(bool).any())
+        if vr_only:
+            g = g[g["vr"].fillna(False).astype(bool).to_numpy()]
+        c = float(g["p"].mean()) if len(g) and g["p"].notna().any() else None
+        if len(g) and c is not None and c < 1:
+            F2 = (float(g["c"].mean()) - c) / (1 - c)
+            inputs2 = {"A_noimage": round(float(g["c"].mean()), 6), "chance": round(c, 6), "n": int(len(g)),
+                       "visual_required_only": vr_only}
+    put("T2", F2, **inputs2)
+    # T3 and T5
+    for t, cond in (("T3", SHUFFLE), ("T5", SUBSTITUTION)):
+        F = None
+        inputs: dict[str, Any] = {}
+        if cond in conds and ORIGINAL in conds:
+            m = items.paired(ORIGINAL, cond)
+            if len(m):
+                a, b = float(m["a"].mean()), float(m["b"].mean())
+                F = _rel_drop(a, b)
+                inputs = {"A_orig": round(a, 6), "A_" + cond.split("/")[1]: round(b, 6), "n": int(len(m))}
+        put(t, F, **inputs)
+    # T4
+    comps: dict[str, float] = {}
+    inputs4: dict[str, Any] = {}
+    kr = sorted(c for c in conds if _KR.match(c))
+    if kr and ORIGINAL in conds:
+        gains = []
+        for c in kr:
+            m = items.paired(ORIGINAL, c)
+            if len(m):
+                a, b = float(m["a"].mean()), float(m["b"].mean())
+                gains.append(_rel_gain(a, b))
+                inputs4[c] = {"A_orig": round(a, 6), "A": round(b, 6), "n": int(len(m))}
+        if gains:
+            comps["G_image"] = _clip(float(np.mean(gains)))
+    if UNKNOWN in conds and ORIGINAL in conds:
+        m = items.paired(ORIGINAL, UNKNOWN)
+        if len(m):
+            a, b = float(m["a"].mean()), float(m["b"].mean())
+            comps["G_unknown"] = _clip(_rel_gain(a, b))
+            inputs4[UNKNOWN] = {"A_orig": round(a, 6), "A": round(b, 6), "n": int(len(m))}
+    tkr = sorted(c for c in conds if _TEXT_KR.match(c))
+    if tkr and NO_IMAGE in conds:
+        drops = []
+        for c in tkr:
+            m = items.paired(NO_IMAGE, c)
+            if len(m):
+                a, b = float(m["a"].mean()), float(m["b"].mean())
+                drops.append(_rel_drop(a, b))
+                inputs4[c] = {"A_noimage": round(a, 6), "A": round(b, 6), "n": int(len(m))}
+        if drops:
+            comps["D_text"] = _clip(float(np.mean(drops)))
+    F4 = None
+    if comps:
+        wsum = sum(T4_WEIGHTS[k] for k in comps)
+        F4 = sum(T4_WEIGHTS[k] * v for k, v in comps.items()) / wsum
+    put("T4", F4, components={k: round(v, 6) for k, v in comps.items()}, **inputs4)
+    return {t: out[t] for t in ("T1", "T2", "T3", "T4", "T5")}
+
+
+def score(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]:
+    """Illusion-of-Readiness scores of one model's answers (module doc: definitions, statistics, formulas).
+
+    Returns ``{"conditions": {cond: MetricValue (bootstrap 95 % CI, random = mean 1/n_labels)},
+    "paired_difference": {cond: {"pp", "ci", "p_value", "p_method", "n_pairs"}}, "abstention": {cond:
+    MetricValue (Wilson CI)}, "fragility": {"T1".."T5": {"F", "R", "formula", "inputs"}}, "robustness": float |
+    None, "n_boot": int, "seed": int}``.
+    """
+    f = _frame(df)
+    out: dict[str, Any] = {"conditions": {}, "paired_difference": {}, "abstention": {}, "fragility": {},
+                           "robustness": None, "n_boot": int(n_boot), "seed": int(seed)}
+    if not len(f):
+        out["fragility"] = fragility(f)
+        return out
+    items = _Items(f)
+    ccode, cuniq = pd.factorize(f["cond"].to_numpy())
+    c_all, p_all, ab_all = f["c"].to_numpy(dtype=float), f["p"].to_numpy(dtype=float), f["abstain"].to_numpy()
+    conds = sorted((str(c) for c in cuniq), key=lambda c: (c != ORIGINAL, c))
+    index = {str(c): i for i, c in enumerate(cuniq)}
+    for cond in conds:
+        sel = ccode == index[cond]
+        vals = c_all[sel]
+        scored = ~np.isnan(vals)
+        vals = vals[scored]
+        boots = bootstrap_means(vals, n_boot, cond_rng(seed, cond))
+        num = float(vals.sum())
+        out["conditions"][cond] = MetricValue(
+            round(100 * num / len(vals), 6) if len(vals) else None, int(num) if num.is_integer() else num,
+            len(vals), len(vals), percentile_ci(boots), mean_pct(p_all[sel][scored])).to_dict()
+        ab, n_ab = int(ab_all[sel].sum()), int(sel.sum())
+        out["abstention"][cond] = MetricValue(100 * ab / n_ab if n_ab else None, ab, n_ab, n_ab,
+                                              wilson_ci(ab, n_ab) if n_ab else None).to_dict()
+        if cond != ORIGINAL and ORIGINAL in conds:
+            m = items.paired(ORIGINAL, cond)
+            d = (m["b"] - m["a"]).to_numpy(dtype=float)
+            rng = cond_rng(seed, "paired:" + cond)
+            if len(d):
+                p, how = sign_flip_pvalue(d, n_boot, rng)
+                out["paired_difference"][cond] = {
+                    "pp": round(float(100 * d.mean()), 6),
+                    "ci": _as_list(percentile_ci(bootstrap_means(d, n_boot, rng))),
+                    "p_value": round(p, 8), "p_method": how, "n_pairs": int(len(d)),
+                }
+            else:
+                out["paired_difference"][cond] = {"pp": None, "ci": None, "p_value": None, "p_method": None,
+                                                  "n_pairs": 0}
+    out["fragility"] = fragility(f, items)
+    rs = [v["R"] for v in out["fragility"].values() if v["R"] is not None]
+    out["robustness"] = round(float(np.mean(rs)), 6) if rs else None
+    return out

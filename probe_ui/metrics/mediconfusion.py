@@ -1,0 +1,223 @@
+"""MediConfusion (AIF4S/MediConfusion, ``utils/answering.py``): set accuracy, individual accuracy, confusion and
+invalid rate over confusing pairs, in total and per body-region category.
+
+Per pair (c1, c2 = the parsed answers, ``'-'`` when invalid; an answer is invalid when ``parsed`` is empty or
+``invalid`` is set):
+
+- set accuracy = pairs with both images right / pairs
+- individual accuracy = right images / (2 × pairs)
+- confusion = pairs with c1 == c2 != '-' / pairs where both answers are valid
+- invalid = invalid images / (2 × pairs)
+- precision (printed by the original as "Precision") = pairs with both right / valid pairs that are not confused
+
+Per category, exactly as ``create_score_table`` / ``print_score``: a pair adds its set-score, confusion and
+"valid" counts to every category of BOTH images (``category_1 + category_2``, so a category both images carry
+counts twice); an image adds its individual and invalid counts to its own categories. Set, individual and invalid
+divide by the category's image-incidence count (``statistics.json`` in the original: the number of images
+carrying the category; here computed from the scored pairs, or given as ``category_counts``); confusion divides
+by the category's "valids" count (incidences in pairs with both answers valid), precision by the incidences in
+valid, non-confused pairs. Random guessing (two options): set 25 %, individual 50 %, confusion 50 %; computed
+from ``n_labels`` as mean 1/(n1·n2), mean 1/n and mean 1/n.
+
+Pairs: rows of condition ``original`` sharing ``item_group`` (the preset's pair id) within one model/prompt,
+exactly two rows per pair asking the same question with the same option set (a confusing pair; other groups,
+e.g. a MedVH hallucination/baseline pair in the same run, are dropped and counted in ``pairs_dropped``), image 1
+first by
+``attributes.pair_member`` then table order. When no such pairs exist, the ``mediconfusion-pair`` suite's pairs
+are used instead: each item's original and its ``mediconfusion-pair/partner-image`` variant (same ``group_id``);
+their categories are the item's own (the swap keeps them), so per-category figures are only indicative there.
+``per_condition`` repeats the totals for every other condition whose variants also form ``item_group`` pairs
+(e.g. the prompt-variants suite, MediConfusion App. C).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+
+from probe_ui.metrics.groups import ORIGINAL, cond_values, correct_values, flag, item_codes, key_codes, mv, \
+    per_variant, prepare, random_share, rep_keys, variant_attr
+
+PARTNER = "mediconfusion-pair/partner-image"
+_METRICS = ("set_accuracy", "individual_accuracy", "confusion", "invalid")
+
+
+def _pairs(d: pd.DataFrame, pair_col: str, cond_values: np.ndarray,
+           member: np.ndarray | None = None) -> tuple[pd.DataFrame, pd.DataFrame, int]:
+    """Sorted rows of complete pairs (image 1, image 2 alternating), their pair keys, and the number of groups
+    dropped for not having exactly two rows."""
+    keys = rep_keys(d)
+    kf = pd.DataFrame({k: d[k].to_numpy() for k in keys})
+    kf["_cond"] = cond_values
+    kf["_pair"] = d[pair_col].to_numpy()
+    work = pd.DataFrame({"pair": key_codes(kf, list(kf.columns)), "cond": cond_values, "row": np.arange(len(d))})
+    if member is None:
+        m = variant_attr(d, "pair_member")
+        member = pd.to_numeric(m, errors="coerce").to_numpy(dtype=float)
+        if np.isnan(member).all() and m.notna().any():
+            codes = pd.factorize(m.map(lambda x: None if x is None else str(x)), sort=True)[0].astype(float)
+            codes[codes < 0] = np.nan
+            member = codes
+    work["member"] = np.where(np.isnan(member), np.inf, member)
+    work["same"] = _same_question_codes(d)
+    g = work.groupby("pair")
+    size = g["row"].transform("size").to_numpy()
+    one_q = (g["same"].transform("nunique") == 1).to_numpy()
+    ok = (size == 2) & one_q
+    dropped = int(pd.unique(work.loc[~ok, "pair"]).size)
+    work = work[ok].sort_values(["pair", "member", "row"], kind="stable")
+    return work, d.iloc[work["row"].to_numpy()], dropped
+
+
+def _same_question_codes(d: pd.DataFrame) -> np.ndarray:
+    """A code per row for (kind, question, set of option texts): both images of a confusing pair share it."""
+    if not len(d):
+        return np.zeros(0, dtype=np.int64)
+    kind = d["kind"].astype(str).to_numpy(dtype=object) if "kind" in d.columns else np.full(len(d), "choice", object)
+    q = d["question"].astype(str).to_numpy(dtype=object) if "question" in d.columns else np.full(len(d), "", object)
+    opts = per_variant(d, "options", lambda o: frozenset(o) if isinstance(o, (list, tuple)) else frozenset()
+                       ).to_numpy(dtype=object) if "options" in d.columns else np.full(len(d), frozenset(), object)
+    key = pd.DataFrame({"k": kind, "q": q, "o": opts})
+    codes = key_codes(key, ["k", "q", "o"])
+    return np.where(kind == "choice", codes, -1 - np.arange(len(d)))  # non-choice rows never pair
+
+
+def _frame(d: pd.DataFrame) -> pd.DataFrame:
+    """Per row: right, invalid, answer code ('-' → None)."""
+    c = np.nan_to_num(correct_values(d), nan=0.0)
+    parsed = d["parsed"] if "parsed" in d.columns else pd.Series([None] * len(d), index=d.index)
+    inv = parsed.isna().to_numpy() | flag(d, "invalid")
+    ans = parsed.astype(object).where(~inv, None).to_numpy()
+    return pd.DataFrame({"ok": c >= 1.0, "inv": inv, "ans": ans, "p": random_share(d)})
+
+
+def _pair_level(rows: pd.DataFrame, work: pd.DataFrame) -> pd.DataFrame:
+    f = _frame(rows)
+    a, b = f.iloc[0::2].reset_index(drop=True), f.iloc[1::2].reset_index(drop=True)
+    both_valid = ~a["inv"] & ~b["inv"]
+    same = (a["ans"].astype(object) == b["ans"].astype(object)) & both_valid
+    return pd.DataFrame({
+        "cond": work["cond"].to_numpy()[0::2],
+        "set": (a["ok"] & b["ok"]).to_numpy(),
+        "ind": a["ok"].astype(int).to_numpy() + b["ok"].astype(int).to_numpy(),
+        "inv": a["inv"].astype(int).to_numpy() + b["inv"].astype(int).to_numpy(),
+        "valid": both_valid.to_numpy(),
+        "confused": same.to_numpy(),
+        "p1": a["p"].to_numpy(), "p2": b["p"].to_numpy(),
+    })
+
+
+def _totals(pl: pd.DataFrame) -> dict[str, Any]:
+    n = len(pl)
+    valid = int(pl["valid"].sum())
+    confused = int(pl["confused"].sum())
+    precision_den = int((pl["valid"] & ~pl["confused"]).sum())
+    p1, p2 = pl["p1"].to_numpy(dtype=float), pl["p2"].to_numpy(dtype=float)
+
+    def rnd(x: np.ndarray) -> float | None:
+        x = x[~np.isnan(x)]
+        return round(float(100 * x.mean()), 4) if len(x) else None
+
+    return {
+        "set_accuracy": mv(int(pl["set"].sum()), n, random=rnd(p1 * p2)),
+        "individual_accuracy": mv(int(pl["ind"].sum()), 2 * n, random=rnd(np.concatenate([p1, p2]))),
+        "confusion": mv(confused, valid, random=rnd(p1)),
+        "invalid": mv(int(pl["inv"].sum()), 2 * n, ci=True),
+        "precision": mv(int((pl["set"] & ~pl["confused"]).sum()), precision_den),
+        "pairs": n,
+    }
+
+
+def _pct(x: float) -> float | None:
+    return None if x is None or np.isnan(x) else round(float(100 * x), 4)
+
+
+def _per_category(rows: pd.DataFrame, pl: pd.DataFrame,
+                  category_counts: Mapping[str, float] | None) -> dict[str, dict[str, Any]]:
+    if "category" not in rows.columns:
+        return {}
+    f = _frame(rows)
+    n_pairs = len(pl)
+    img = pd.DataFrame({
+        "pair": np.repeat(np.arange(n_pairs), 2),
+        "cat": rows["category"].to_numpy(),
+        "ok": f["ok"].to_numpy().astype(int),
+        "inv": f["inv"].to_numpy().astype(int),
+        "p": f["p"].to_numpy(dtype=float),
+        "pp": np.repeat(pl["p1"].to_numpy(dtype=float) * pl["p2"].to_numpy(dtype=float), 2),
+    })
+    img["cat"] = [list(c) if isinstance(c, (list, tuple)) else ([c] if isinstance(c, str) and c else [])
+                  for c in img["cat"]]
+    ex = img.explode("cat").dropna(subset=["cat"])
+    if not len(ex):
+        return {}
+    pair_cols = pl[["set", "valid", "confused"]].reset_index(drop=True).astype(int)
+    ex = ex.join(pair_cols, on="pair")
+    ex["valid_nc"] = ex["valid"] * (1 - ex["confused"])
+    ex["set_nc"] = ex["set"] * (1 - ex["confused"])
+    ex["set_x"] = ex["set"] * 1
+    sums = ex.groupby("cat", sort=True).agg(incidence=("ok", "size"), set=("set_x", "sum"), ind=("ok", "sum"),
+                                              inv=("inv", "sum"), confused=("confused", "sum"),
+                                              valids=("valid", "sum"), valid_nc=("valid_nc", "sum"),
+                                              set_nc=("set_nc", "sum"),
+                                              p=("p", "mean"), pp=("pp", "mean"))
+    out: dict[str, dict[str, Any]] = {}
+    for cat, r in sums.iterrows():
+        den = float(category_counts[cat]) if category_counts and cat in category_counts else int(r.incidence)
+        out[str(cat)] = {
+            "set_accuracy": mv(int(r.set), den, random=_pct(r.pp)),
+            "individual_accuracy": mv(int(r.ind), den, random=_pct(r.p)),
+            "confusion": mv(int(r.confused), int(r.valids), random=_pct(r.p)),
+            "invalid": mv(int(r.inv), den),
+            "precision": mv(int(r.set_nc), int(r.valid_nc)),
+            "images": int(r.incidence),
+        }
+    return out
+
+
+def score(df: pd.DataFrame, category_counts: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """MediConfusion scores of one model's answers (see the module doc for every definition).
+
+    Returns ``{"set_accuracy", "individual_accuracy", "confusion", "invalid", "precision" (MetricValues), "pairs",
+    "pairs_dropped", "pairing" ("item_group" | "partner-image" | None), "per_category": {cat: {"set_accuracy",
+    "individual_accuracy", "confusion", "invalid", "precision", "images"}}, "per_condition": {cond: totals}}``.
+    ``category_counts`` overrides the per-category denominators (e.g. the dataset's ``statistics.json`` when only
+    part of it was run).
+    """
+    d = prepare(df)
+    empty = {k: mv(0, 0) for k in (*_METRICS, "precision")}
+    empty.update(pairs=0, pairs_dropped=0, pairing=None, per_category={}, per_condition={})
+    if not len(d):
+        return empty
+    cond = cond_values(d)
+    grouped = d["item_group"].notna().to_numpy() if "item_group" in d.columns else np.zeros(len(d), bool)
+    first = grouped & (cond == ORIGINAL)
+    pairing = "item_group"
+    work, rows, dropped = _pairs(d[first], "item_group", cond[first])
+    if not len(work):
+        in_suite = (cond == ORIGINAL) | (cond == PARTNER)
+        suite, scond = d[in_suite], cond[in_suite]
+        if (scond == PARTNER).any():
+            is_partner = pd.Series(scond == PARTNER)
+            has = is_partner.groupby(item_codes(suite)).transform("any").to_numpy()
+            suite, scond = suite[has], scond[has]
+            work, rows, dropped = _pairs(suite, "group_id", np.full(len(suite), ORIGINAL, dtype=object),
+                                         member=np.where(scond == PARTNER, 2.0, 1.0))
+            pairing = "partner-image"
+    if not len(work):
+        return {**empty, "pairs_dropped": dropped}
+    pl = _pair_level(rows, work)
+    out = _totals(pl)
+    out.update(pairs_dropped=dropped, pairing=pairing,
+               per_category=_per_category(rows, pl, category_counts), per_condition={})
+    # other conditions whose variants also pair up by item_group
+    other = grouped & (cond != ORIGINAL)
+    if pairing == "item_group" and other.any():
+        ow, orows, _ = _pairs(d[other], "item_group", cond[other])
+        if len(ow):
+            opl = _pair_level(orows, ow)
+            for c, g in opl.groupby("cond", sort=True):
+                out["per_condition"][str(c)] = _totals(g)
+    return out
