@@ -54,9 +54,9 @@ def detect_families(df: pd.DataFrame) -> dict[str, str]:
     """Which metric families have data in this table, each with the rule that matched.
 
     - ``mediconfusion``: the ``mediconfusion-pair`` suite ran (condition ``mediconfusion-pair/partner-image``),
-      or original choice rows form ``item_group`` pairs of exactly two rows and either the source or an
-      attribute says MediConfusion (``source`` contains "mediconfusion", ``attributes.pair_member`` is set) or
-      the pair asks one question with two different correct answers (a confusing pair);
+      or original choice rows form ``item_group`` pairs of exactly two rows asking the same question with the
+      same option set, and either the source or an attribute says MediConfusion (``source`` contains
+      "mediconfusion", ``attributes.pair_member`` is set) or the two correct answers differ (a confusing pair);
     - ``probmed`` (clean) and ``probmed_legacy``: some variant has ``attributes.qa_type``;
     - ``medvh``: a ``medvh/<task>`` condition (not FCJ), or original rows with ``attributes.version``
       hallucination/baseline; ``medvh_fcj``: some row carries a suggested answer (``prompt_args.suggestion`` or
@@ -81,19 +81,23 @@ def detect_families(df: pd.DataFrame) -> dict[str, str]:
     if mediconfusion.PARTNER in conds:
         found["mediconfusion"] = "the mediconfusion-pair suite ran"
     elif "item_group" in d.columns and "kind" in d.columns:
-        base = d[(cond == groups.ORIGINAL) & (d["kind"] == "choice").to_numpy() & d["item_group"].notna().to_numpy()]
+        first = (cond == groups.ORIGINAL) & (d["kind"] == "choice").to_numpy() & d["item_group"].notna().to_numpy()
+        base = d[first]
         if len(base):
-            g = base.assign(_k=groups.key_codes(base, ["_rep", "item_group"])).groupby("_k")
-            stats = g.agg(n=("variant_id", "size"), q=("question", "nunique") if "question" in base.columns
-                          else ("variant_id", "size"), a=("answer_label", "nunique"))
-            pairs = stats[stats["n"] == 2]
+            stats = pd.DataFrame({
+                "k": groups.key_codes(base, ["_rep", "item_group"]),
+                "same": mediconfusion.question_codes(base),
+                "a": base["answer_label"].to_numpy(dtype=object) if "answer_label" in base.columns else None,
+            }).groupby("k").agg(n=("same", "size"), q=("same", "nunique"), a=("a", "nunique"))
+            pairs = stats[(stats["n"] == 2) & (stats["q"] == 1)]  # two images, one question, one option set
             if len(pairs):
                 if "mediconfusion" in sources:
                     found["mediconfusion"] = "item_group pairs from a MediConfusion source"
                 elif "pair_member" in keys:
                     found["mediconfusion"] = "item_group pairs with attributes.pair_member"
-                elif "question" in base.columns and ((pairs["q"] == 1) & (pairs["a"] == 2)).any():
-                    found["mediconfusion"] = "item_group pairs asking one question with two different answers"
+                elif (pairs["a"] == 2).any():
+                    found["mediconfusion"] = "item_group pairs asking one question (same options) with two " \
+                                             "different answers"
     # ProbMed
     if "qa_type" in keys:
         found["probmed"] = "attributes.qa_type"

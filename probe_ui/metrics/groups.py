@@ -1,27 +1,33 @@
 """Group metrics over the variants of one item (REFERENCE §4, last bullet), and the table helpers every metric
 family shares.
 
-An *item* is one row key ``(model, prompt[, sample], group_id)``: ``group_id`` ties the original variant to every
-perturbed variant a suite made from it. ``sample`` joins the key only when the table still holds several samples
-per cell (no majority vote applied). All functions take the answer table of :meth:`Store.answers_frame`
-(``full=True``); rows with a provider ``error`` are left out, as in :func:`accuracy_by_model`; an invalid answer
-counts as wrong.
+An *item* is one row key ``(model[, prompt][, sample], group_id)``: ``group_id`` ties the original variant to every
+perturbed variant a suite made from it. The ``prompt`` column holds the template each reply was asked with, which
+varies between the variants of one item (MedVH FCJ rows use ``medvh-fcj``, prompt-variant rows their phrasing), so
+it joins the key only when the same variant was answered under several prompts (a run repeated with another
+``--prompt``); ``sample`` joins it only while the table still holds several samples per cell (no majority vote). All
+functions take the answer table of :meth:`Store.answers_frame` (``full=True``); rows with a provider ``error`` are
+left out, as in :func:`accuracy_by_model`; an invalid answer counts as wrong.
 
 - :func:`group_consistency`: a group counts as right only if every variant in it is right (generalises
   CircularEval, ProbMed pairs, MediConfusion sets, rotation sets). Groups with fewer than two scored variants are
   skipped.
 - :func:`flip_rate`: share of (item, perturbed variant) pairs whose answer differs from the item's original answer,
   per condition; ``overall`` is the share of items whose answer changes under at least one answer-preserving
-  condition. Choice answers compare the chosen OPTION TEXT (shuffles move letters); yes/no and label answers
-  compare the label (case-insensitive). An unreadable answer is its own value: original and variant both
-  unreadable is "unchanged", one unreadable is "changed". Conditions under which the ground truth itself moves
-  (upside-down orientation, NOTA, visual substitution) are reported per condition, with ``answer_moved``, but left
-  out of ``overall``/``pairs``, where a change is the right behaviour.
+  condition. Choice answers compare the chosen OPTION TEXT exactly as shown (shuffles move letters, the text stays);
+  yes/no and label answers compare the label (case- and whitespace-insensitive). An unreadable answer is its own
+  value: original and variant both unreadable is "unchanged", one unreadable is "changed". Conditions under which
+  the ground truth itself moves (upside-down orientation, NOTA, visual substitution) are reported per condition,
+  with ``answer_moved``, but left out of ``overall``/``pairs``, where a change is the right behaviour.
 - :func:`circular_eval`: MMBench CircularEval: an item is right only if it is right in the original and under
   every ``circular/shift*`` variant; items missing a shift (an error) are dropped and counted.
 - :func:`same_option_under_shuffles`: share of choice items that pick the same option text in the original and
   every re-ordering of its options (conditions ``illusion/shuffle``, ``circular/shift*`` and any condition whose
   name contains ``shuffle``); an unreadable answer breaks the agreement.
+
+Helpers for the other families: :func:`prepare` (the answered rows plus per-variant facts computed once, so that
+scoring a million answers stays vectorised), :func:`answer_keys`, :func:`variant_attr`, :func:`suggestion_letter`,
+:func:`key_codes`, :func:`mv` (a ratio as a MetricValue dict).
 """
 
 from __future__ import annotations
@@ -61,13 +67,21 @@ def answered(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def rep_keys(df: pd.DataFrame) -> list[str]:
-    """Columns that separate independent replicas of the same item: model, prompt and, while several samples per
-    cell are still in the table, sample (``_rep`` once the table is prepared)."""
+    """Columns that separate independent replicas of the same item (``_rep`` once the table is prepared): the
+    model; the prompt when a variant was answered under several prompts; the sample while a variant still has
+    several samples (see the module doc)."""
     if "_rep" in df.columns:
         return ["_rep"]
-    keys = [c for c in ("model", "prompt") if c in df.columns]
-    if "sample" in df.columns and len(df) and "variant_id" in df.columns \
-            and df.duplicated(keys + ["variant_id"]).any():
+    keys = ["model"] if "model" in df.columns else []
+    if not len(df) or "variant_id" not in df.columns:
+        return keys
+    base = keys + ["variant_id"]
+    if not df.duplicated(base).any():
+        return keys
+    has_p, has_s = "prompt" in df.columns, "sample" in df.columns
+    if has_p and df.duplicated(base + (["sample"] if has_s else [])).any():
+        keys.append("prompt")
+    if has_s and df.duplicated(base + (["prompt"] if has_p else [])).any():
         keys.append("sample")
     return keys
 
@@ -126,10 +140,10 @@ COLUMNS = ("model", "prompt", "sample", "variant_id", "parsed", "invalid", "refu
 def prepare(df: pd.DataFrame) -> pd.DataFrame:
     """The answered rows, narrowed to the columns the metrics read (``COLUMNS``), with the per-variant facts every
     family needs computed once (vectorised; Python work only once per distinct variant): ``_vcode`` variant code,
-    ``_rep`` replica code (model, prompt[, sample]), ``_item`` item code (replica + group_id), ``_cond``
+    ``_rep`` replica code (model[, prompt][, sample]), ``_item`` item code (replica + group_id), ``_cond``
     condition, ``_c`` correct as float, ``_p`` chance of a random guess, ``_a_<key>`` for the attributes the
-    metrics read (``ATTR_KEYS``), ``_sug`` the suggested answer's letter, ``_vr`` tagged visual-required. Every metric function calls it;
-    calling it on a prepared table returns the table unchanged."""
+    metrics read (``ATTR_KEYS``), ``_sug`` the suggested answer's letter, ``_vr`` tagged visual-required. Every
+    metric function calls it; calling it on a prepared table returns the table unchanged."""
     if READY in df.columns:
         return df
     d = answered(df)
@@ -138,8 +152,8 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     cols: dict[str, Any] = {}
     codes, first = _variant_codes(d)
     cols["_vcode"] = codes.astype(np.int64)
-    keys = [c for c in ("model", "prompt") if c in d.columns]
-    if len(first) < n:  # some variant answered more than once: by another model/prompt, or several samples
+    keys = ["model"] if "model" in d.columns else []
+    if len(first) < n:  # some variant answered more than once: by another model or prompt, or several samples
         keys = rep_keys(d)
     cols["_rep"] = key_codes(d, keys)
     cols["_item"] = key_codes(pd.DataFrame({"r": cols["_rep"], "g": d["group_id"].to_numpy(dtype=object)
@@ -166,9 +180,10 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     vr = np.zeros(len(first), dtype=bool)
     if "tags" in d.columns:
         tags = d["tags"].to_numpy(dtype=object)[first]
-        todo = np.flatnonzero(np.fromiter(map(bool, tags), dtype=bool, count=len(tags)))
+        todo = np.flatnonzero(np.fromiter((t is not None and len(t) > 0 if isinstance(t, np.ndarray) else bool(t)
+                                           for t in tags), dtype=bool, count=len(tags)))
         if len(todo):
-            vr[todo] = [isinstance(tags[i], (list, tuple)) and ("visual-required" in tags[i]
+            vr[todo] = [isinstance(tags[i], (list, tuple, np.ndarray)) and ("visual-required" in tags[i]
                                                                 or "visual_required" in tags[i]) for i in todo]
     cols["_vr"] = vr[codes]
     cols[READY] = np.ones(n, dtype=bool)
@@ -335,7 +350,7 @@ def answer_keys(df: pd.DataFrame) -> np.ndarray:
             uv, inv = np.unique(vc[choice], return_inverse=True)
             first = _first_rows(inv, len(uv))
             opts = df["options"].to_numpy(dtype=object)[np.flatnonzero(choice)[first]]
-            for i in [i for i, o in enumerate(opts) if not isinstance(o, (list, tuple))]:
+            for i in [i for i, o in enumerate(opts) if not isinstance(o, (list, tuple, np.ndarray))]:
                 opts[i] = ()
             lens = np.array(list(map(len, opts)), dtype=np.int64)
             flat = np.empty(int(lens.sum()) + 1, dtype=object)
@@ -394,7 +409,7 @@ def consistency_of(groups_: np.ndarray, c: np.ndarray, p: np.ndarray) -> dict[st
 
 
 def group_consistency(df: pd.DataFrame, by: str = "group_id") -> dict[str, Any]:
-    """A group (rows sharing ``by`` within one model/prompt) is right only if every variant in it is right.
+    """A group (rows sharing ``by`` within one replica) is right only if every variant in it is right.
 
     Returns ``{"consistency": MetricValue, "accuracy": MetricValue (rows of those groups), "groups": int,
     "variants_per_group": float}`` over groups with at least two scored variants. Random reference: the mean

@@ -1,11 +1,13 @@
 """Illusion of Readiness stress tests T1-T5: accuracy per condition with bootstrap 95 % CIs, paired differences to
 the unperturbed condition with bootstrap CIs and a paired permutation test, abstention, fragility and robustness.
 
-Rows: condition ``original`` and the illusion suite's conditions (``illusion/no-image``, ``illusion/shuffle``,
-``illusion/1R`` .. ``illusion/4R``, ``illusion/unknown``, ``illusion/substitution``; any other ``illusion/*``
-condition is reported too). An item is ``(model, prompt[, sample], group_id)``. Accuracy counts invalid answers
-and abstentions (refusals) as wrong; abstention = refusal or invalid, reported on its own. Rows whose ground truth
-is unknown are left out of accuracy but not of abstention; provider errors are left out of everything.
+Rows: the illusion suite's conditions (``illusion/no-image``, ``illusion/shuffle``, ``illusion/1R`` ..
+``illusion/4R``, ``illusion/unknown``, ``illusion/substitution``; any other ``illusion/*`` condition is reported
+too) and the ``original`` rows of the items asked under them (other presets' originals in the same run are not the
+illusion suite's baseline). An item is ``(model[, prompt][, sample], group_id)`` (``groups`` module doc). Accuracy
+counts invalid answers and abstentions (refusals) as wrong; abstention = refusal or invalid, reported on its own.
+Rows whose ground truth is unknown are left out of accuracy but not of abstention; provider errors are left out of
+everything.
 
 Statistics (numpy only, seeded, vectorised):
 
@@ -20,29 +22,34 @@ Statistics (numpy only, seeded, vectorised):
   p = (1 + #{|T*| ≥ |T|}) / (1 + n_boot) ("monte-carlo"). Identical conditions give p = 1.
   Random streams derive from ``seed`` and the condition name (crc32), so adding a condition changes no other.
 
-Fragility (ours; the paper's formulas did not survive in its text, REFERENCE §4). All accuracies are fractions,
-paired: A_o|X is the original's accuracy on the items that also have condition X; c = mean 1/n_labels; each F is
-clipped to [0, 1]; a test is undefined (None) when its conditions are missing. R_t = 1 − F_t; ``robustness`` =
-mean R_t over the defined tests.
+Fragility (ours; the paper's exact formulas did not survive in its text, REFERENCE §4). Accuracies are fractions
+over PAIRED items (A_orig is the original's accuracy on the items that also have the compared condition);
+c = chance = mean 1/n_labels; every F is clipped to [0, 1] and is None when its conditions are missing;
+R_t = 1 - F_t; ``robustness`` = mean R_t over the defined tests. The formulas, verbatim as returned in
+``fragility[T]["formula"]``:
 
-- T1 modality sensitivity: F1 = Σ_s w_s · (A_o,s − A_noimg,s) / A_o,s, the item-weighted mean over sources s
-  (benchmarks; the ``source`` column) of the relative accuracy drop when the image is removed
-  (w_s = n_s / Σ n; a source with A_o,s = 0 contributes 0).
-- T2 modality necessity: F2 = (A_noimg − c) / (1 − c), the excess accuracy above chance without the image,
-  normalised by the room above chance; over the no-image items tagged ``visual-required`` (tag, or attribute
-  ``visual_required: true``) when any are, else over all no-image items.
-- T3 format perturbation: F3 = (A_o|shuffle − A_shuffle) / A_o|shuffle, the relative drop after re-ordering the
-  options (0 when A_o = 0).
-- T4 distractor replacement: F4 = (0.5 · D_text + 0.3 · G_image + 0.2 · G_unknown) / (sum of the weights of the
-  defined components), with
-  D_text = clip(mean_k (A_noimg|k − A_noimg+kR) / A_noimg|k), the text-only drop when k distractors are replaced
-  (conditions ``illusion/no-image+kR``, defined only when a preset adds them: the suite asks kR with the image);
-  G_image = clip(mean_k (A_kR − A_o|kR) / (1 − A_o|kR)), the gain with the image when k = 1..4 distractors are
-  replaced by unrelated options, as a share of the room to 100 %;
-  G_unknown = clip((A_unknown − A_o|unknown) / (1 − A_o|unknown)), the gain when one distractor becomes "Unknown".
-  (A gain counts as fragility: the paper reads it as elimination shortcuts, not visual reasoning.)
-- T5 visual substitution: F5 = (A_o|sub − A_sub) / A_o|sub, the relative drop when the image is replaced by one
-  supporting a distractor (the ground truth follows the new image).
+- T1, modality sensitivity (weighted drop when the image is removed; sources = benchmarks, the ``source``
+  column, weighted by their paired item counts):
+  F1 = clip(sum_s w_s * (A_orig,s - A_noimage,s) / A_orig,s, 0, 1); w_s = n_s / sum n over sources s
+  (paired items; a source with A_orig,s = 0 contributes 0)
+- T2, modality necessity (excess accuracy above chance without the image, as a share of the room above chance;
+  "visual-required" = the tag, or attribute ``visual_required: true``):
+  F2 = clip((A_noimage - c) / (1 - c), 0, 1); c = mean 1/n_labels; over items tagged visual-required
+  if any, else all no-image items
+- T3, format perturbation (relative drop after re-ordering the options; the suite shuffles with the image shown):
+  F3 = clip((A_orig - A_shuffle) / A_orig, 0, 1) on paired items (0 when A_orig = 0)
+- T4, distractor replacement (weighted 0.5/0.3/0.2 composite; D_text = text-only drop when k distractors are
+  replaced, from conditions ``illusion/no-image+kR`` which only a preset can add, since the suite asks kR with
+  the image; G_image = gain with the image when k = 1..4 distractors are replaced by unrelated options;
+  G_unknown = gain when one distractor becomes "Unknown"; a gain counts as fragility, the paper reads it as an
+  elimination shortcut; the weights of missing components are left out of the denominator):
+  F4 = clip((0.5*D_text + 0.3*G_image + 0.2*G_unknown) / (sum of weights of defined components), 0, 1);
+  D_text = clip(mean_k (A_noimage - A_noimage+kR) / A_noimage);
+  G_image = clip(mean_k (A_kR - A_orig) / (1 - A_orig)), k = 1..4;
+  G_unknown = clip((A_unknown - A_orig) / (1 - A_orig)); all paired
+- T5, visual substitution (relative drop when the image is replaced by one supporting a distractor; the ground
+  truth follows the new image):
+  F5 = clip((A_orig - A_substitution) / A_orig, 0, 1) on paired items (0 when A_orig = 0)
 """
 
 from __future__ import annotations
@@ -147,16 +154,18 @@ def sign_flip_pvalue(d: np.ndarray, n_perm: int, rng: np.random.Generator) -> tu
 # ------------------------------------------------------------------------------------------------------------
 
 def _visual_required(tags: Any) -> bool:
-    return isinstance(tags, (list, tuple)) and ("visual-required" in tags or "visual_required" in tags)
+    return isinstance(tags, (list, tuple, np.ndarray)) and ("visual-required" in tags or "visual_required" in tags)
 
 
 def _frame(df: pd.DataFrame) -> pd.DataFrame:
     d = prepare(df)
     if not len(d):
         return pd.DataFrame()
-    keep = cond_mask(d, lambda c: c == ORIGINAL or c.startswith(PREFIX))
-    if not keep.any():
+    suite = cond_mask(d, lambda c: c.startswith(PREFIX))
+    if not suite.any():
         return pd.DataFrame()
+    items = item_codes(d)
+    keep = suite | (cond_mask(d, lambda c: c == ORIGINAL) & np.isin(items, np.unique(items[suite])))
     vr = variant_attr(d, "visual_required").to_numpy(dtype=object)[keep]
     vr = np.array([v is True or v == 1 or v == "true" for v in pd.unique(vr)], dtype=bool)[pd.factorize(vr)[0]] \
         if len(vr) else np.zeros(0, bool)
@@ -167,7 +176,7 @@ def _frame(df: pd.DataFrame) -> pd.DataFrame:
     parsed_missing = d["parsed"].isna().to_numpy() if "parsed" in d.columns else np.zeros(len(d), bool)
     abstain = flag(d, "refusal") | flag(d, "invalid") | parsed_missing
     return pd.DataFrame({
-        "item": item_codes(d)[keep],
+        "item": items[keep],
         "cond": cond_values(d)[keep],
         "source": (d["source"].to_numpy(dtype=object) if "source" in d.columns
                    else np.full(len(d), "", object))[keep],

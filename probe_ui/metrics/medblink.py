@@ -33,7 +33,7 @@ def tasks(df: pd.DataFrame) -> pd.Series:
 
 
 def _first_category(df: pd.DataFrame) -> pd.Series:
-    return per_variant(df, "category", lambda c: (c[0] if isinstance(c, (list, tuple)) and c else
+    return per_variant(df, "category", lambda c: (c[0] if isinstance(c, (list, tuple, np.ndarray)) and len(c) else
                                                    (c if isinstance(c, str) and c else None)))
 
 

@@ -1,8 +1,9 @@
 """MediConfusion (AIF4S/MediConfusion, ``utils/answering.py``): set accuracy, individual accuracy, confusion and
 invalid rate over confusing pairs, in total and per body-region category.
 
-Per pair (c1, c2 = the parsed answers, ``'-'`` when invalid; an answer is invalid when ``parsed`` is empty or
-``invalid`` is set):
+Per pair (c1, c2 = the chosen answers, ``'-'`` when invalid; an answer is invalid when ``parsed`` is empty or
+``invalid`` is set; answers are compared by the chosen option's text, which equals comparing letters when both
+images show the options in the same order, as MediConfusion does, and stays right under option shuffles):
 
 - set accuracy = pairs with both images right / pairs
 - individual accuracy = right images / (2 × pairs)
@@ -19,15 +20,14 @@ by the category's "valids" count (incidences in pairs with both answers valid), 
 valid, non-confused pairs. Random guessing (two options): set 25 %, individual 50 %, confusion 50 %; computed
 from ``n_labels`` as mean 1/(n1·n2), mean 1/n and mean 1/n.
 
-Pairs: rows of condition ``original`` sharing ``item_group`` (the preset's pair id) within one model/prompt,
-exactly two rows per pair asking the same question with the same option set (a confusing pair; other groups,
-e.g. a MedVH hallucination/baseline pair in the same run, are dropped and counted in ``pairs_dropped``), image 1
-first by
-``attributes.pair_member`` then table order. When no such pairs exist, the ``mediconfusion-pair`` suite's pairs
-are used instead: each item's original and its ``mediconfusion-pair/partner-image`` variant (same ``group_id``);
-their categories are the item's own (the swap keeps them), so per-category figures are only indicative there.
-``per_condition`` repeats the totals for every other condition whose variants also form ``item_group`` pairs
-(e.g. the prompt-variants suite, MediConfusion App. C).
+Pairs: rows of condition ``original`` sharing ``item_group`` (the preset's pair id) within one replica (model[,
+prompt][, sample]), exactly two rows per pair asking the same question with the same option set (a confusing pair;
+other groups, e.g. a MedVH hallucination/baseline pair in the same run, are dropped and counted in
+``pairs_dropped``), image 1 first by ``attributes.pair_member`` then table order. When no such pairs exist, the
+``mediconfusion-pair`` suite's pairs are used instead: each item's original and its
+``mediconfusion-pair/partner-image`` variant (same ``group_id``); their categories are the item's own (the swap
+keeps them), so per-category figures are only indicative there. ``per_condition`` repeats the totals for every other
+condition whose variants also form ``item_group`` pairs (e.g. the prompt-variants suite, MediConfusion App. C).
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import ORIGINAL, cond_values, correct_values, flag, item_codes, key_codes, mv, \
-    per_variant, prepare, random_share, rep_keys, variant_attr
+from probe_ui.metrics.groups import ORIGINAL, answer_keys, cond_values, correct_values, flag, item_codes, \
+    key_codes, mv, per_variant, prepare, random_share, rep_keys, variant_attr
 
 PARTNER = "mediconfusion-pair/partner-image"
 _METRICS = ("set_accuracy", "individual_accuracy", "confusion", "invalid")
@@ -61,7 +61,7 @@ def _pairs(d: pd.DataFrame, pair_col: str, cond_values: np.ndarray,
             codes[codes < 0] = np.nan
             member = codes
     work["member"] = np.where(np.isnan(member), np.inf, member)
-    work["same"] = _same_question_codes(d)
+    work["same"] = question_codes(d)
     g = work.groupby("pair")
     size = g["row"].transform("size").to_numpy()
     one_q = (g["same"].transform("nunique") == 1).to_numpy()
@@ -71,13 +71,13 @@ def _pairs(d: pd.DataFrame, pair_col: str, cond_values: np.ndarray,
     return work, d.iloc[work["row"].to_numpy()], dropped
 
 
-def _same_question_codes(d: pd.DataFrame) -> np.ndarray:
+def question_codes(d: pd.DataFrame) -> np.ndarray:
     """A code per row for (kind, question, set of option texts): both images of a confusing pair share it."""
     if not len(d):
         return np.zeros(0, dtype=np.int64)
     kind = d["kind"].astype(str).to_numpy(dtype=object) if "kind" in d.columns else np.full(len(d), "choice", object)
     q = d["question"].astype(str).to_numpy(dtype=object) if "question" in d.columns else np.full(len(d), "", object)
-    opts = per_variant(d, "options", lambda o: frozenset(o) if isinstance(o, (list, tuple)) else frozenset()
+    opts = per_variant(d, "options", lambda o: frozenset(o) if isinstance(o, (list, tuple, np.ndarray)) else frozenset()
                        ).to_numpy(dtype=object) if "options" in d.columns else np.full(len(d), frozenset(), object)
     key = pd.DataFrame({"k": kind, "q": q, "o": opts})
     codes = key_codes(key, ["k", "q", "o"])
@@ -85,19 +85,18 @@ def _same_question_codes(d: pd.DataFrame) -> np.ndarray:
 
 
 def _frame(d: pd.DataFrame) -> pd.DataFrame:
-    """Per row: right, invalid, answer code ('-' → None)."""
+    """Per row: right, invalid, the chosen option's text (None = MediConfusion's '-')."""
     c = np.nan_to_num(correct_values(d), nan=0.0)
-    parsed = d["parsed"] if "parsed" in d.columns else pd.Series([None] * len(d), index=d.index)
-    inv = parsed.isna().to_numpy() | flag(d, "invalid")
-    ans = parsed.astype(object).where(~inv, None).to_numpy()
-    return pd.DataFrame({"ok": c >= 1.0, "inv": inv, "ans": ans, "p": random_share(d)})
+    ans = answer_keys(d)
+    inv = pd.isna(ans) | flag(d, "invalid")
+    return pd.DataFrame({"ok": c >= 1.0, "inv": inv, "ans": np.where(inv, None, ans), "p": random_share(d)})
 
 
 def _pair_level(rows: pd.DataFrame, work: pd.DataFrame) -> pd.DataFrame:
     f = _frame(rows)
     a, b = f.iloc[0::2].reset_index(drop=True), f.iloc[1::2].reset_index(drop=True)
     both_valid = ~a["inv"] & ~b["inv"]
-    same = (a["ans"].astype(object) == b["ans"].astype(object)) & both_valid
+    same = pd.Series(a["ans"].to_numpy(dtype=object) == b["ans"].to_numpy(dtype=object)) & both_valid
     return pd.DataFrame({
         "cond": work["cond"].to_numpy()[0::2],
         "set": (a["ok"] & b["ok"]).to_numpy(),
@@ -148,7 +147,7 @@ def _per_category(rows: pd.DataFrame, pl: pd.DataFrame,
         "p": f["p"].to_numpy(dtype=float),
         "pp": np.repeat(pl["p1"].to_numpy(dtype=float) * pl["p2"].to_numpy(dtype=float), 2),
     })
-    img["cat"] = [list(c) if isinstance(c, (list, tuple)) else ([c] if isinstance(c, str) and c else [])
+    img["cat"] = [list(c) if isinstance(c, (list, tuple, np.ndarray)) else ([c] if isinstance(c, str) and c else [])
                   for c in img["cat"]]
     ex = img.explode("cat").dropna(subset=["cat"])
     if not len(ex):

@@ -25,13 +25,16 @@ def majority_vote(df: pd.DataFrame) -> pd.DataFrame:
     tie = second.reindex(first.index).eq(first["votes"]).fillna(False)
     winner = first["parsed"].where(~tie)
 
-    per_cell = df.groupby(KEYS, sort=False).agg(
-        sample=("sample", "max"), n_samples=("sample", "size"),
-        error=("error", lambda e: e.iloc[0] if e.notna().all() else None),
-        refusal=("refusal", lambda r: bool(r.fillna(False).astype(bool).mean() > 0.5)),
+    work = df.assign(_failed=df["error"].notna(), _refused=df["refusal"].fillna(False).astype(bool).astype(float))
+    per_cell = work.groupby(KEYS, sort=False).agg(  # built-in aggregations only: fast on a million rows
+        sample=("sample", "max"), n_samples=("sample", "size"), n_failed=("_failed", "sum"),
+        first_error=("error", "first"), refusal=("_refused", "mean"),
         latency_s=("latency_s", "sum"), input_tokens=("input_tokens", "sum"), output_tokens=("output_tokens", "sum"),
         cost=("cost", "sum"),
     )
+    per_cell["error"] = per_cell["first_error"].where(per_cell["n_failed"] == per_cell["n_samples"], None)
+    per_cell["refusal"] = per_cell["refusal"] > 0.5
+    per_cell = per_cell.drop(columns=["n_failed", "first_error"])
     info = df.drop_duplicates(KEYS).set_index(KEYS).drop(
         columns=["sample", "parsed", "method", "invalid", "refusal", "correct", "error", "latency_s", "input_tokens",
                  "output_tokens", "cost"], errors="ignore")
