@@ -43,13 +43,12 @@ from probe_ui.providers.base import (
     Response,
     TextPart,
 )
-from probe_ui.providers.openai_compat import (
-    _int_or_none,
-    _one_line,
-    _retries_suffix,
-    _safe_url,
-    configured_base_url,
-)
+from probe_ui.providers.sdk_errors import STATUS_REASONS as _STATUS_REASONS
+from probe_ui.providers.sdk_errors import configured_base_url
+from probe_ui.providers.sdk_errors import int_or_none as _int_or_none
+from probe_ui.providers.sdk_errors import one_line as _one_line
+from probe_ui.providers.sdk_errors import retries_suffix as _retries_suffix
+from probe_ui.providers.sdk_errors import safe_url as _safe_url
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
 BASE_URL_ENV = "ANTHROPIC_BASE_URL"
@@ -58,22 +57,6 @@ PLACEHOLDER_KEY = "not-needed"
 NOT_INSTALLED = "the anthropic package is not installed (pip install anthropic)"
 DEFAULT_CLIENT_TIMEOUT_S = 120.0
 
-_STATUS_REASONS = {
-    400: "bad request",
-    401: "unauthorized (check the API key)",
-    403: "forbidden",
-    404: "not found (check the model name and base URL)",
-    408: "request timeout",
-    409: "conflict",
-    413: "request too large",
-    422: "unprocessable request",
-    429: "rate limited",
-    500: "server error",
-    502: "bad gateway",
-    503: "service unavailable",
-    504: "gateway timeout",
-    529: "overloaded",
-}
 #: the first API version whose Messages API rejects temperature / top_p / top_k
 NO_SAMPLING_FROM = "2026-10-21"
 #: ``details["sampling"]`` when temperature and top_p were not sent

@@ -16,7 +16,6 @@ import json
 import os
 import time
 from typing import Any, ClassVar
-from urllib.parse import urlsplit, urlunsplit
 
 from probe_ui.providers.base import (
     ImagePart,
@@ -29,6 +28,13 @@ from probe_ui.providers.base import (
     TextPart,
 )
 
+from probe_ui.providers.sdk_errors import STATUS_REASONS as _STATUS_REASONS
+from probe_ui.providers.sdk_errors import configured_base_url
+from probe_ui.providers.sdk_errors import int_or_none as _int_or_none
+from probe_ui.providers.sdk_errors import one_line as _one_line
+from probe_ui.providers.sdk_errors import retries_suffix as _retries_suffix
+from probe_ui.providers.sdk_errors import safe_url as _safe_url
+
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENV = "OPENAI_BASE_URL"
 #: sent as the key to servers configured by base URL alone (vLLM, Ollama, LM Studio accept anything)
@@ -36,33 +42,6 @@ PLACEHOLDER_KEY = "not-needed"
 NOT_INSTALLED = "the openai package is not installed (pip install openai)"
 #: the client-wide timeout; every request overrides it with ``settings.timeout_s``
 DEFAULT_CLIENT_TIMEOUT_S = 120.0
-MAX_DETAIL_CHARS = 200
-
-_STATUS_REASONS = {
-    400: "bad request",
-    401: "unauthorized (check the API key)",
-    403: "forbidden",
-    404: "not found (check the model name and base URL)",
-    408: "request timeout",
-    409: "conflict",
-    413: "request too large",
-    422: "unprocessable request",
-    429: "rate limited",
-    500: "server error",
-    502: "bad gateway",
-    503: "service unavailable",
-    504: "gateway timeout",
-}
-
-
-def configured_base_url(config: ModelConfig) -> str | None:
-    """The base URL to use: a string as is, the first of several replicas, or None (the SDK then reads
-    ``OPENAI_BASE_URL``, falling back to api.openai.com)."""
-    url = config.base_url
-    if isinstance(url, (tuple, list)):
-        url = url[0] if url else None
-    return url or None
-
 
 def resolve_api_key(config: ModelConfig) -> tuple[str | None, str | None]:
     """``(key, None)`` when the model can be called, ``(None, reason)`` when it cannot.
@@ -116,24 +95,6 @@ def to_wire_messages(messages: tuple[Message, ...], image_detail: str | None = N
                 raise ValueError(f"unknown message part {type(p).__name__}")
         out.append({"role": "user", "content": parts})
     return out
-
-
-def _safe_url(url: str) -> str:
-    """A URL fit for an error message: no user info, query or fragment (they may carry credentials)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<invalid URL>"
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/")
-
-
-def _one_line(text: str, limit: int = MAX_DETAIL_CHARS) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class OpenAIProvider(Provider):
@@ -425,23 +386,6 @@ class VLLMProvider(OpenAIProvider):
 
 class _Malformed(Exception):
     """The server answered 200 with something that is not a usable chat completion."""
-
-
-def _int_or_none(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _retries_suffix(exc: Exception) -> str:
-    """' (after N retries)' from the SDK's own retry-count header on the last request sent."""
-    request = getattr(exc, "request", None)
-    if request is None:
-        response = getattr(exc, "response", None)
-        request = getattr(response, "request", None)
-    try:
-        n = int(request.headers.get("x-stainless-retry-count", "0")) if request is not None else 0
-    except (TypeError, ValueError, RuntimeError):
-        n = 0
-    return f" (after {n} {'retry' if n == 1 else 'retries'})" if n > 0 else ""
 
 
 def _error_detail(exc: Any) -> str:
