@@ -95,7 +95,8 @@ def _tasks(d: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 def score(df: pd.DataFrame, w_h: float = 0.5, w_b: float = 0.5, n_boot: int = 2000, seed: int = 0
           ) -> dict[str, dict[str, Any]]:
-    """Per task: ``{"acc_h", "acc_b" (MetricValues with Wilson CIs and random = mean 1/n_labels),
+    """Per task: ``{"accuracy" (every answer of the task, as MedVH's script reports per file), "acc_h", "acc_b"
+    (MetricValues with Wilson CIs and random = mean 1/n_labels),
     "characterization" (MetricValue: value in percent, numerator = value, denominator = 100, n = rows of both
     versions, bootstrap CI, random = the characterization of the two random references)}``."""
     if w_h < 0 or w_b < 0 or w_h + w_b <= 0:
@@ -125,6 +126,8 @@ def score(df: pd.DataFrame, w_h: float = 0.5, w_b: float = 0.5, n_boot: int = 20
             ci = percentile_ci(characterization(boots["acc_h"], boots["acc_b"], w_h, w_b), scale=1.0)
         rnd = characterization(rnds["acc_h"], rnds["acc_b"], w_h, w_b)
         res["characterization"] = value_only(ch, 100.0, len(g), ci=ci, random=None if rnd is None else round(rnd, 4))
+        # MedVH's own script prints one accuracy per question file: over every answer of the task here
+        res["accuracy"] = mv(float(g["c"].sum()), len(g), random=mean_pct(g["p"].to_numpy()))
         res["weights"] = {"w_h": w_h, "w_b": w_b}
         out[str(t)] = res
     return out
