@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageFilter
 
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 from probe_ui.perturb import PerturbationError, PerturbContext, apply, replay
+from probe_ui.perturb.degrade import _normal_quantiles
 from probe_ui.perturb.dots import COLOURS, cone_mask, foreground_mask, largest_component, nth_permutation
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
@@ -455,6 +456,54 @@ def test_noise_keeps_grey_rgb_grey() -> None:
     v = _variant((CanonicalImage.from_pil(Image.fromarray(np.stack([g] * 3, axis=-1), mode="RGB")),))
     a = _px(apply(v, "noise", {"severity": 5}, 1))
     assert np.array_equal(a[..., 0], a[..., 1]) and np.array_equal(a[..., 1], a[..., 2])
+
+
+@pytest.mark.parametrize("mode,size", [("RGB", (300, 130)), ("L", (333, 401)), ("grey", (257, 300))])
+def test_noise_is_one_image_sized_draw_whatever_the_bands(mode: str, size: tuple[int, int]) -> None:
+    """The noise is added a band of rows at a time; the result is still that of one draw over the whole image
+    (table[16-bit draws], clipped), so it does not depend on how the work is split."""
+    w, h = size
+    if mode == "grey":
+        g = np.asarray(_img(w, h, "L", 5).pil())
+        image = CanonicalImage.from_pil(Image.fromarray(np.stack([g] * 3, axis=-1), mode="RGB"))
+    else:
+        image = _img(w, h, mode, 5)
+    v = _variant((image,))
+    seed = 11
+    out = _px(apply(v, "noise", {"severity": 4}, seed))
+    a = _px(v).astype(int)
+    plane = a[..., :1] if mode == "grey" else a  # a grey RGB image gets one noise field for all channels
+    bits = np.random.PCG64(random.Random(seed).getrandbits(63))
+    draws = bits.random_raw((plane.size + 3) // 4).astype("<u8").view("<u2")[:plane.size].reshape(plane.shape)
+    table = np.rint(_normal_quantiles() * 35).astype(np.int16)
+    assert np.array_equal(out, np.clip(a + table[draws], 0, 255))
+
+
+@pytest.mark.parametrize("mode", ["L", "RGB"])
+@pytest.mark.parametrize("radius", [0.3, 1.5, 2.5, 6, 12])
+def test_blur_matches_pillows_gaussian_blur(mode: str, radius: float) -> None:
+    """Small radii use Pillow's three-box kernel at full size, larger ones a reduced copy: both stay close to
+    Pillow's ``GaussianBlur`` of the same radius."""
+    img = _smooth(256, 192, mode)
+    ours = _px(apply(_variant((img,)), "blur", {"radius": radius}, 0)).astype(int)
+    ref = np.asarray(img.pil().filter(ImageFilter.GaussianBlur(radius))).astype(int)
+    assert np.abs(ours - ref).mean() < 1.0
+    if radius < 1:
+        assert (ours != np.asarray(img.pil())).any(), "even a sub-pixel radius changes an edge"
+
+
+@pytest.mark.parametrize("mode", ["L", "RGB"])
+@pytest.mark.parametrize("angle,fill", [(33, "black"), (-12.5, "white"), (200.7, "black")])
+def test_arbitrary_rotation_expands_like_pillow(mode: str, angle: float, fill: str) -> None:
+    img = _smooth(256, 192, mode)
+    out = apply(_variant((img,)), "rotate", {"angle": angle, "fill": fill}, 0)
+    c = 0 if fill == "black" else 255
+    ref = img.pil().rotate(angle, resample=Image.Resampling.BICUBIC, expand=True,
+                           fillcolor=c if mode == "L" else (c, c, c))
+    assert out.images[0].mode == mode and (out.images[0].width, out.images[0].height) == ref.size
+    a = _px(out)
+    assert (a[0, 0] == c).all() and (a[-1, -1] == c).all(), "uncovered corners take the fill"
+    assert np.abs(a.astype(int) - np.asarray(ref).astype(int)).mean() < 1.5  # bilinear vs Pillow's bicubic
 
 
 # --- provenance ------------------------------------------------------------------------------------------------

@@ -3,9 +3,12 @@ substitution (MediConfusion pairs, Illusion T5, MedVH wrongful image)."""
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Callable
 
+import cv2
+import numpy as np
 from PIL import Image
 
 from probe_ui.images import CanonicalImage
@@ -13,22 +16,88 @@ from probe_ui.items import Variant
 from probe_ui.perturb.registry import PerturbationError, PerturbContext, register
 
 _EXACT = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
+_BAND_BYTES = 1 << 20  # pixels move between Pillow and numpy in bands of about this size
 
 
 def _map_images(variant: Variant, fn: Callable[[Image.Image], Image.Image], op: str = "this perturbation") -> Variant:
-    """Apply a pixel function to every image (shared by the image families: dots, markers, degradations)."""
+    """Apply a pixel function to every image (shared by the image families: dots, markers, degradations).
+
+    ``fn`` gets a private copy of each image (it may modify it in place and return it, see :func:`_write`) and
+    returns the new pixels, in any mode and size; they are made canonical (L or RGB) here.
+    """
     if not variant.images:
         raise PerturbationError(f"{op} needs an image, and the variant has none")
     return variant.evolve(images=tuple(CanonicalImage.from_pil(fn(im.pil())) for im in variant.images))
 
 
+def _pixels(im: Image.Image, rgbx: bool = False) -> np.ndarray:
+    """An L or RGB image's pixels as a new C-contiguous uint8 array: H×W, or H×W×3 (H×W×4 with ``rgbx``: Pillow's
+    own layout, the fourth byte being padding; cheaper to read, and OpenCV warps four channels faster than three).
+
+    Read band by band: the same values as ``np.asarray(im)``, but without one image-sized temporary bytes object,
+    whose fresh memory costs more to touch than the copy itself on a 2048-px image.
+    """
+    w, h = im.size
+    four = rgbx and im.mode == "RGB"
+    out = np.empty((h, w) if im.mode == "L" else (h, w, 4 if four else 3), np.uint8)
+    rows = max(1, _BAND_BYTES // max(1, out[:1].nbytes))
+    for y in range(0, h, rows):
+        band = im.crop((0, y, w, min(h, y + rows)))
+        out[y:y + rows] = np.frombuffer(band.tobytes("raw", "RGBX"), np.uint8).reshape(-1, w, 4) if four \
+            else np.asarray(band)
+    return out
+
+
+def _image(pixels: np.ndarray) -> Image.Image:
+    """A new L or RGB image from an array as :func:`_pixels` returns it (H×W×4 is read as RGBX)."""
+    if pixels.ndim == 2:
+        return Image.fromarray(pixels)  # L: shares the array's memory
+    h, w, channels = pixels.shape
+    im = Image.new("RGB", (w, h), None)  # not initialised: every pixel is written next
+    im.frombytes(np.ascontiguousarray(pixels), "raw", "RGBX" if channels == 4 else "RGB")
+    return im
+
+
+def _write(im: Image.Image, pixels: np.ndarray) -> Image.Image:
+    """Put an array of ``im``'s own size and mode (as from :func:`_pixels`) into ``im``, in place; return ``im``.
+
+    ``im`` must be the private copy :func:`_map_images` handed over; reusing its memory saves allocating (and
+    faulting in) a second image-sized buffer, which is what ``Image.fromarray`` would do.
+    """
+    im.frombytes(np.ascontiguousarray(pixels))
+    return im
+
+
+def _rotate_matrix(w: int, h: int, angle: float) -> tuple[np.ndarray, int, int]:
+    """Pillow's ``rotate(angle, expand=True)`` geometry as an OpenCV inverse map: the 2×3 matrix taking an output
+    pixel index to the source position it samples, and the expanded canvas size (the rotated image's bounding
+    box, centred)."""
+    rad = -math.radians(angle)
+    c, s = round(math.cos(rad), 15), round(math.sin(rad), 15)
+    cx, cy = w / 2.0, h / 2.0
+    tx, ty = cx - (c * cx + s * cy), cy - (-s * cx + c * cy)  # rotation about the centre (output → input)
+    xs = [c * x + s * y + tx for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+    ys = [-s * x + c * y + ty for x, y in ((0, 0), (w, 0), (w, h), (0, h))]
+    nw = math.ceil(max(xs)) - math.floor(min(xs))
+    nh = math.ceil(max(ys)) - math.floor(min(ys))
+    dx, dy = -(nw - w) / 2.0, -(nh - h) / 2.0
+    tx, ty = c * dx + s * dy + tx, -s * dx + c * dy + ty
+    # Pillow samples pixel centres (x + 0.5, y + 0.5); OpenCV indexes them by integers
+    m = np.array([[c, s, c * 0.5 + s * 0.5 + tx - 0.5], [-s, c, -s * 0.5 + c * 0.5 + ty - 0.5]])
+    return m, nw, nh
+
+
 @register(
     "rotate",
     "Rotate every image counter-clockwise by `angle` degrees (90/180/270 are exact pixel moves; other angles "
-    "expand the canvas and fill the border with `fill`).",
+    "expand the canvas, resample bilinearly and fill the border with `fill`).",
     "unchanged for content questions; use answer_map for orientation questions (e.g. correct → upside down)",
 )
 def rotate(variant: Variant, rng: random.Random, angle: float = 90, fill: str = "black") -> Variant:
+    """Rotation about the image centre. A multiple of 90° moves pixels exactly (four quarter turns give back the
+    original); any other angle samples the source bilinearly onto a canvas just large enough for the rotated
+    image (Pillow's ``expand=True`` size), whose uncovered corners get ``fill`` (black or white); the image's
+    own edge is blended with the fill over one pixel."""
     a = float(angle) % 360
     if a == 0:
         return variant
@@ -39,8 +108,10 @@ def rotate(variant: Variant, rng: random.Random, angle: float = 90, fill: str = 
         raise PerturbationError(f"rotate: fill must be 'black' or 'white', not {fill!r}")
 
     def turn(im: Image.Image) -> Image.Image:
-        c = colour if im.mode == "L" else (colour,) * 3
-        return im.rotate(a, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=c)
+        m, nw, nh = _rotate_matrix(im.width, im.height, a)
+        out = cv2.warpAffine(_pixels(im, rgbx=True), m, (nw, nh), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=(colour,) * 4)
+        return _image(out)
 
     return _map_images(variant, turn)
 

@@ -88,8 +88,14 @@ def _has_option(options: tuple[str, ...], text: str) -> bool:
 
 def _overlaps(a: str, b: str) -> bool:
     """Whether one text appears as whole words in the other (so "pneumothorax" is not a distractor for
-    "tension pneumothorax")."""
-    return bool(re.search(rf"\b{re.escape(a)}\b", b) or re.search(rf"\b{re.escape(b)}\b", a))
+    "tension pneumothorax"). A plain substring test comes first: it is necessary, and rules out almost every
+    pair without a regular expression."""
+    return bool((a in b and re.search(rf"\b{re.escape(a)}\b", b))
+                or (b in a and re.search(rf"\b{re.escape(b)}\b", a)))
+
+
+# the built-in pool in lower case, once: (text, key) pairs in pool order
+_UNRELATED_KEYS: tuple[tuple[str, str], ...] = tuple((t, t.lower()) for t in UNRELATED_OPTIONS)
 
 
 def _position(position: str | int, slots: int, rng: random.Random, op: str) -> int:
@@ -181,7 +187,8 @@ def replace_distractors(variant: Variant, rng: random.Random, *, k: int = 1, sou
                     seen.add(key)
                     candidates.append(o)
     else:
-        candidates = [t for t in UNRELATED_OPTIONS if not any(_overlaps(t.lower(), o) for o in own if o)]
+        keys = [o for o in own if o]
+        candidates = [t for t, key in _UNRELATED_KEYS if not any(_overlaps(key, o) for o in keys)]
     if len(candidates) < k:
         raise PerturbationError(f"replace_distractors: only {len(candidates)} unrelated option(s) available from "
                                 f"source '{source}', {k} needed")
