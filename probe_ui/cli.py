@@ -493,6 +493,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return func(args)
     except UsageError as exc:
         parser.error(str(exc))
+    except BrokenPipeError:  # e.g. `probe-ui perturbations | head`: the reader left, which is not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("interrupted: finished answers are stored; run the same command again to resume", file=sys.stderr)
         return 130
