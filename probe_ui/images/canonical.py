@@ -40,8 +40,9 @@ class CanonicalImage:
                 self.width, self.height, self.mode = im.width, im.height, im.mode
 
     @classmethod
-    def from_pil(cls, image: Image.Image) -> CanonicalImage:
-        return cls(pil=canonical_mode(image))
+    def from_pil(cls, image: Image.Image, *, copy: bool = True) -> CanonicalImage:
+        """``copy=False`` hands the image over (the caller keeps no reference): saves a full-size copy."""
+        return cls(pil=canonical_mode(image, copy=copy))
 
     @classmethod
     def from_png(cls, png: bytes) -> CanonicalImage:
@@ -79,11 +80,11 @@ class CanonicalImage:
         return f"CanonicalImage({self.width}x{self.height} {self.mode}, id={self.id[:12]})"
 
 
-def canonical_mode(image: Image.Image) -> Image.Image:
+def canonical_mode(image: Image.Image, copy: bool = True) -> Image.Image:
     """8-bit grayscale stays L, colour becomes RGB, alpha is composited on black, metadata is dropped."""
     mode = image.mode
     if mode in ("L", "RGB"):
-        img = image.copy()
+        img = image.copy() if copy else image
     elif mode == "1":
         img = image.convert("L")
     elif mode in ("I", "F") or mode.startswith("I;"):

@@ -71,7 +71,7 @@ def pick_image(variant: Variant, image_index: int, op: str) -> tuple[int, Canoni
 
 def replace_image(variant: Variant, index: int, image: Image.Image) -> Variant:
     images = list(variant.images)
-    images[index] = CanonicalImage.from_pil(image)
+    images[index] = CanonicalImage.from_pil(image, copy=False)  # built from a private .pil() copy
     return variant.evolve(images=tuple(images))
 
 

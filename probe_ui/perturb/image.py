@@ -27,7 +27,7 @@ def _map_images(variant: Variant, fn: Callable[[Image.Image], Image.Image], op: 
     """
     if not variant.images:
         raise PerturbationError(f"{op} needs an image, and the variant has none")
-    return variant.evolve(images=tuple(CanonicalImage.from_pil(fn(im.pil())) for im in variant.images))
+    return variant.evolve(images=tuple(CanonicalImage.from_pil(fn(im.pil()), copy=False) for im in variant.images))
 
 
 def _pixels(im: Image.Image, rgbx: bool = False) -> np.ndarray:
