@@ -43,12 +43,12 @@ from probe_ui.providers.base import (
     Response,
     TextPart,
 )
-from probe_ui.providers.sdk_errors import STATUS_REASONS as _STATUS_REASONS
 from probe_ui.providers.sdk_errors import configured_base_url
 from probe_ui.providers.sdk_errors import int_or_none as _int_or_none
 from probe_ui.providers.sdk_errors import one_line as _one_line
 from probe_ui.providers.sdk_errors import retries_suffix as _retries_suffix
 from probe_ui.providers.sdk_errors import safe_url as _safe_url
+from probe_ui.providers.sdk_errors import status_message
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
 BASE_URL_ENV = "ANTHROPIC_BASE_URL"
@@ -385,10 +385,7 @@ class AnthropicProvider(Provider):
         elif isinstance(exc, anthropic.APIStatusError):
             status = exc.status_code
             retry_after = exc.response.headers.get("retry-after")
-            reason = _STATUS_REASONS.get(status, "server error" if status >= 500 else "error")
-            detail = _error_detail(exc)
-            message = f"HTTP {status} {reason}{retries}" + (f": {detail}" if detail else "")
-            retriable = status in (408, 409, 429) or status >= 500
+            message, retriable = status_message(status, retries, _error_detail(exc))
         elif isinstance(exc, anthropic.APIResponseValidationError):
             message = f"malformed response: {exc.message}"
         elif isinstance(exc, anthropic.APIError):

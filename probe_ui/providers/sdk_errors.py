@@ -72,3 +72,10 @@ def retries_suffix(exc: Exception) -> str:
     except (TypeError, ValueError, RuntimeError):
         n = 0
     return f" (after {n} {'retry' if n == 1 else 'retries'})" if n > 0 else ""
+
+
+def status_message(status: int, retries: str, detail: str) -> tuple[str, bool]:
+    """'HTTP 429 rate limited (after 2 retries): detail', and whether trying again may help (408/409/429/5xx)."""
+    reason = STATUS_REASONS.get(status, "server error" if status >= 500 else "error")
+    message = f"HTTP {status} {reason}{retries}" + (f": {detail}" if detail else "")
+    return message, status in (408, 409, 429) or status >= 500
