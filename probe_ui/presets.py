@@ -7,7 +7,7 @@ file, then in the bundled ``assets/`` folder. See ``presets/README.md`` for the 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,24 @@ class ImageSpec(_Strict):
     slice: int | None = Field(default=None, ge=0)
 
 
+class StepSpec(BaseModel):
+    """One perturbation application: ``{op: rotate, angle: 180, answer_map: {...}}``."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+    op: str
+
+    def params(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class ConditionSpec(_Strict):
+    """A named chain of steps; every item gets one variant per condition (plus the original)."""
+
+    name: str = Field(min_length=1)
+    steps: list[StepSpec] = Field(min_length=1)
+    only_tags: list[str] = []  # apply only to items carrying one of these tags (empty = all)
+
+
 class ItemSpec(_Strict):
     id: str = Field(min_length=1)
     question: str = Field(min_length=1)
@@ -52,6 +70,8 @@ class ItemSpec(_Strict):
     tags: list[str] = []
     group: str | None = None
     attributes: dict[str, Any] = {}
+    perturbations: list[ConditionSpec] = []  # this item's own conditions (e.g. saved from the app's Probe tab)
+    suites: list[str] = []  # suites for this item only
 
     @field_validator("answer", mode="before")
     @classmethod
@@ -117,24 +137,6 @@ class ItemSpec(_Strict):
         return self.answer
 
 
-class StepSpec(BaseModel):
-    """One perturbation application: ``{op: rotate, angle: 180, answer_map: {...}}``."""
-
-    model_config = ConfigDict(extra="allow", frozen=True)
-    op: str
-
-    def params(self) -> dict[str, Any]:
-        return dict(self.model_extra or {})
-
-
-class ConditionSpec(_Strict):
-    """A named chain of steps; every item gets one variant per condition (plus the original)."""
-
-    name: str = Field(min_length=1)
-    steps: list[StepSpec] = Field(min_length=1)
-    only_tags: list[str] = []  # apply only to items carrying one of these tags (empty = all)
-
-
 class PresetSpec(_Strict):
     name: str | None = None
     description: str = ""
@@ -167,6 +169,8 @@ class Preset:
     items: tuple[Item, ...]
     image_roots: tuple[str, ...]
     suites: tuple[str, ...] = ()
+    item_conditions: dict[str, tuple[Condition, ...]] = field(default_factory=dict)  # item id → its own
+    item_suites: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def load_preset(path: str | os.PathLike[str]) -> Preset:
@@ -203,23 +207,22 @@ def load_preset(path: str | os.PathLike[str]) -> Preset:
             raise PresetError(f"{p}: item {i + 1} ('{it.id}'): field 'id': duplicate id")
         seen.add(it.id)
         items.append(_to_item(it, str(p)))
-    conditions = []
-    for c in spec.perturbations:
-        steps = []
-        for j, s in enumerate(c.steps):
-            try:
-                get_perturbation(s.op).check_params({k: v for k, v in s.params().items()})
-            except PerturbationError as exc:
-                raise PresetError(f"{p}: perturbation '{c.name}': step {j + 1}: {exc}") from None
-            steps.append((s.op, s.params()))
-        conditions.append(Condition(c.name, tuple(steps), tuple(c.only_tags)))
-    if len({c.name for c in conditions}) != len(conditions) or any(c.name == "original" for c in conditions):
-        raise PresetError(f"{p}: perturbation names must be distinct and not 'original'")
+    conditions = _conditions(spec.perturbations, str(p))
+    item_conditions = {}
+    for i, it in enumerate(spec.items):
+        if it.perturbations:
+            where = f"{p}: item {i + 1} ('{it.id}')"
+            item_conditions[it.id] = _conditions(it.perturbations, where)
+            clash = {c.name for c in conditions} & {c.name for c in item_conditions[it.id]}
+            if clash:
+                raise PresetError(f"{where}: perturbation '{sorted(clash)[0]}' is also a preset-wide perturbation")
     from probe_ui.suites import SUITES  # here, not at the top: suites builds on presets
 
-    for name in spec.suites:
-        if name not in SUITES:
-            raise PresetError(f"{p}: field 'suites': unknown suite '{name}'; known: {', '.join(SUITES)}")
+    for where, names in [(f"{p}: field 'suites'", spec.suites)] + [
+            (f"{p}: item {i + 1} ('{it.id}'): field 'suites'", it.suites) for i, it in enumerate(spec.items)]:
+        for name in names:
+            if name not in SUITES:
+                raise PresetError(f"{where}: unknown suite '{name}'; known: {', '.join(SUITES)}")
     return Preset(
         name=spec.name or p.stem,
         path=str(p),
@@ -231,7 +234,26 @@ def load_preset(path: str | os.PathLike[str]) -> Preset:
         items=tuple(items),
         image_roots=roots,
         suites=tuple(spec.suites),
+        item_conditions=item_conditions,
+        item_suites={it.id: tuple(it.suites) for it in spec.items if it.suites},
     )
+
+
+def _conditions(specs: list[ConditionSpec], where: str) -> tuple[Condition, ...]:
+    """Validate named chains of steps (known perturbations, known parameters, distinct names)."""
+    conditions = []
+    for c in specs:
+        steps = []
+        for j, s in enumerate(c.steps):
+            try:
+                get_perturbation(s.op).check_params({k: v for k, v in s.params().items() if k != "seed_group"})
+            except PerturbationError as exc:
+                raise PresetError(f"{where}: perturbation '{c.name}': step {j + 1}: {exc}") from None
+            steps.append((s.op, s.params()))
+        conditions.append(Condition(c.name, tuple(steps), tuple(c.only_tags)))
+    if len({c.name for c in conditions}) != len(conditions) or any(c.name == "original" for c in conditions):
+        raise PresetError(f"{where}: perturbation names must be distinct and not 'original'")
+    return tuple(conditions)
 
 
 def _to_item(spec: ItemSpec, source: str) -> Item:

@@ -8,6 +8,7 @@ batch loses nothing, and cells already answered are skipped when the batch runs 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
@@ -60,6 +61,12 @@ class BatchResult:
     item_errors: list[ItemError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     error_messages: list[str] = field(default_factory=list)
+    cancelled: bool = False
+
+    @property
+    def remaining(self) -> int:
+        """Cells still to do (cancelled, or failed with an error): running the batch again asks these."""
+        return self.planned - self.skipped - self.answered
 
 
 def default_run_name(presets: list[Preset], seed: int, suites: tuple[str, ...] | list[str] = ()) -> str:
@@ -67,11 +74,17 @@ def default_run_name(presets: list[Preset], seed: int, suites: tuple[str, ...] |
     return "+".join(p.name for p in presets) + "".join(f"+{s}" for s in suites) + f"-seed{seed}"
 
 
-def resolve_models(specs: list[str]) -> list[ModelConfig]:
-    """Resolve and check every model before any work starts; raise BatchError naming the first problem."""
+def resolve_models(specs: list[str], extra: dict[str, ModelConfig] | None = None) -> list[ModelConfig]:
+    """Resolve and check every model before any work starts; raise BatchError naming the first problem.
+
+    ``extra`` adds entries to the catalogue for this call (endpoints added in the app, with their in-memory key).
+    """
     if not specs:
         raise BatchError("no model given: add --model SPEC (e.g. --model baseline/random); see 'probe-ui models'")
-    cat = catalogue.load_catalogue()
+    try:
+        cat = catalogue.load_catalogue() | dict(extra or {})
+    except ValueError as exc:
+        raise BatchError(str(exc)) from None
     configs = []
     for spec in specs:
         try:
@@ -193,8 +206,11 @@ class ProviderPool:
 
 async def execute_cells(store: Store, run: Run, cells: list[Cell], pool: ProviderPool,
                         on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
-                        judge: Judge | None = None) -> None:
-    """Ask every cell concurrently (within the pool's limits), storing each response as soon as it arrives."""
+                        judge: Judge | None = None, cancel: threading.Event | None = None) -> None:
+    """Ask every cell concurrently (within the pool's limits), storing each response as soon as it arrives.
+
+    Once ``cancel`` is set, cells not yet sent are skipped (and stay to do); answers in flight are still kept.
+    """
 
     async def call(model: ModelConfig, request: Request) -> tuple[Request, Response]:
         provider, limit = pool.get(model)
@@ -210,12 +226,16 @@ async def execute_cells(store: Store, run: Run, cells: list[Cell], pool: Provide
                             details={"cached_from": cached["id"], "cached_cost": cached["cost"]})
         else:
             async with limit:
+                if cancel is not None and cancel.is_set():
+                    raise asyncio.CancelledError
                 resp = await ask(provider, sent)
         if resized:
             resp.details = dict(resp.details, resized=resized)
         return sent, resp
 
     async def one(cell: Cell) -> None:
+        if cancel is not None and cancel.is_set():
+            return
         sent, resp = await call(cell.model, cell.request)
         row = response_row(run.id, cell, resp, sent)
         store.save_response(row)
@@ -246,15 +266,22 @@ async def execute_cells(store: Store, run: Run, cells: list[Cell], pool: Provide
                 store.update_parse(parent, parse)
         store.save_response(dict(jrow, role="judge", parent_id=parent))
 
-    await asyncio.gather(*(one(c) for c in cells))
+    async def guarded(cell: Cell) -> None:
+        try:
+            await one(cell)
+        except asyncio.CancelledError:
+            if cancel is None or not cancel.is_set():
+                raise
+
+    await asyncio.gather(*(guarded(c) for c in cells))
 
 
 async def _execute(store: Store, run: Run, cells: list[Cell], concurrency: int | None,
                    on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
-                   judge: Judge | None = None) -> None:
+                   judge: Judge | None = None, cancel: threading.Event | None = None) -> None:
     pool = ProviderPool(concurrency)
     try:
-        await execute_cells(store, run, cells, pool, on_result, use_cache=use_cache, judge=judge)
+        await execute_cells(store, run, cells, pool, on_result, use_cache=use_cache, judge=judge, cancel=cancel)
     finally:
         await pool.aclose()
 
@@ -263,8 +290,14 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
               seed: int = 0, concurrency: int | None = None, prompt: str | None = None,
               suites: tuple[str, ...] | list[str] = (), samples: int = 1, temperature: float | None = None,
               judge: str | None = None, judge_mode: str = "mediconfusion", use_cache: bool = True,
-              progress: bool = True) -> BatchResult:
-    """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable."""
+              progress: bool = True, extra_models: dict[str, ModelConfig] | None = None,
+              on_progress: Callable[[int, int, BatchResult], None] | None = None,
+              cancel: threading.Event | None = None) -> BatchResult:
+    """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
+
+    ``on_progress(done, total, result)`` is called after every answer (the app's progress bar); setting ``cancel``
+    stops sending new requests: what was answered is kept and running the batch again resumes it.
+    """
     if prompt is not None and prompt not in prompts.TEMPLATES:
         raise BatchError(f"unknown prompt template '{prompt}'; known: {', '.join(prompts.TEMPLATES)}")
     for s in suites:
@@ -278,8 +311,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         raise BatchError("several samples at temperature 0 would all be the same answer: set --temperature > 0")
     if judge_mode not in JUDGE_MODES:
         raise BatchError(f"unknown judge mode '{judge_mode}'; known: {', '.join(JUDGE_MODES)}")
-    models = resolve_models(model_specs)
-    judge_cfg = Judge(resolve_models([judge])[0], judge_mode) if judge else None
+    models = resolve_models(model_specs, extra_models)
+    judge_cfg = Judge(resolve_models([judge], extra_models)[0], judge_mode) if judge else None
     name = run_name or default_run_name(presets, seed, suites)
     settings = {
         "presets": [{"name": p.name, "path": p.path, "sha256": p.sha256} for p in presets],
@@ -305,6 +338,7 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     done = store.done_cells(run.id)
     todo = [c for c in cells if c.key not in done]
     result.planned, result.skipped = len(cells), len(cells) - len(todo)
+    store.merge_run_settings(run.id, {"planned": result.planned})
 
     bar = tqdm(total=len(cells), initial=result.skipped, unit="answer", desc=name, disable=not progress,
                dynamic_ncols=True)
@@ -318,14 +352,42 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
                 result.error_messages.append(f"{cell.model.name} on {cell.variant.item_id}: {resp.error}")
         bar.update(1)
         bar.set_postfix(errors=result.errors, refresh=False)
+        if on_progress is not None:
+            on_progress(result.skipped + result.answered + result.errors, result.planned, result)
 
+    if on_progress is not None:
+        on_progress(result.skipped, result.planned, result)
     try:
         if todo:
-            asyncio.run(_execute(store, run, todo, concurrency, on_result, use_cache=use_cache, judge=judge_cfg))
+            asyncio.run(_execute(store, run, todo, concurrency, on_result, use_cache=use_cache, judge=judge_cfg,
+                                 cancel=cancel))
     finally:
         bar.close()
         store.touch_run(run.id)
+    result.cancelled = bool(cancel is not None and cancel.is_set())
     return result
+
+
+def resume_batch(store: Store, run_name: str, *, extra_models: dict[str, ModelConfig] | None = None,
+                 **kwargs: Any) -> BatchResult:
+    """Run an interrupted batch again with the presets, models and settings it recorded; done cells are skipped."""
+    from probe_ui.presets import PresetError, load_preset
+
+    run = store.get_run(run_name)
+    s = run.settings
+    if s.get("kind") == "live":
+        raise BatchError(f"run '{run_name}' is a live probe, not a batch: it has nothing left to resume")
+    try:
+        presets = [load_preset(p["path"]) for p in s.get("presets", [])]
+    except PresetError as exc:
+        raise BatchError(f"cannot resume '{run_name}': {exc}") from None
+    if not presets:
+        raise BatchError(f"run '{run_name}' records no presets, so it cannot be resumed")
+    judge = s.get("judge") or {}
+    return run_batch(store, presets, [m["name"] for m in s.get("models", [])], run_name=run.name, seed=run.seed,
+                     concurrency=s.get("concurrency"), prompt=s.get("prompt"), suites=s.get("suites", []),
+                     samples=s.get("samples", 1), temperature=s.get("temperature"), judge=judge.get("name"),
+                     judge_mode=judge.get("mode", "mediconfusion"), extra_models=extra_models, **kwargs)
 
 
 def _public_config(m: ModelConfig) -> dict[str, Any]:

@@ -114,6 +114,16 @@ item_errors = sa.Table(
     sa.Column("created_at", sa.String(40), nullable=False),
 )
 
+ratings = sa.Table(
+    "ratings", md,  # a person's judgement of one answer; append-only, the latest per response counts
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("response_id", sa.Integer, sa.ForeignKey("responses.id"), nullable=False, index=True),
+    sa.Column("rating", sa.String(16), nullable=False),
+    sa.Column("note", sa.Text, nullable=False, server_default=""),
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+RATINGS = ("correct", "incorrect", "unsure")
+
 CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
 
 
@@ -204,6 +214,33 @@ class Store:
     def list_runs(self) -> list[Run]:
         with self.engine.connect() as c:
             return [Run(**dict(r)) for r in c.execute(sa.select(runs).order_by(runs.c.id)).mappings()]
+
+    def merge_run_settings(self, run_id: int, patch: dict[str, Any]) -> None:
+        with self.engine.begin() as c:
+            old = c.execute(sa.select(runs.c.settings).where(runs.c.id == run_id)).scalar_one()
+            c.execute(runs.update().where(runs.c.id == run_id).values(settings=dict(_json(old), **patch),
+                                                                        updated_at=now()))
+
+    def run_progress(self) -> list[dict[str, Any]]:
+        """Every run with its finished answers, errors and planned cells (planned is recorded by batch runs)."""
+        done = (sa.select(responses.c.run_id, sa.func.count().label("n"),
+                          sa.func.count(responses.c.error).label("errors"))
+                .where(responses.c.role == "answer").group_by(responses.c.run_id).subquery())
+        q = (sa.select(runs.c.id, runs.c.name, runs.c.settings, runs.c.created_at, runs.c.updated_at,
+                       sa.func.coalesce(done.c.n, 0).label("responses"),
+                       sa.func.coalesce(done.c.errors, 0).label("errors"))
+             .outerjoin(done, done.c.run_id == runs.c.id).order_by(runs.c.id))
+        out = []
+        with self.engine.connect() as c:
+            for r in c.execute(q).mappings():
+                settings = _json(r["settings"])
+                answered = int(r["responses"]) - int(r["errors"])
+                planned = settings.get("planned")
+                out.append({"run": r["name"], "kind": settings.get("kind", "batch"), "answered": answered,
+                            "errors": int(r["errors"]), "planned": planned,
+                            "complete": planned is not None and answered >= planned,
+                            "created_at": r["created_at"], "updated_at": r["updated_at"]})
+        return out
 
     def touch_run(self, run_id: int) -> None:
         with self.engine.begin() as c:
@@ -296,6 +333,39 @@ class Store:
         with self.engine.begin() as c:
             c.execute(item_errors.delete().where((item_errors.c.run_id == run_id) & (item_errors.c.source == source)
                                                  & item_errors.c.item_id.in_(ids)))
+
+    # ---- ratings ----------------------------------------------------------------------------------------------
+    def rate_response(self, response_id: int, rating: str, note: str = "") -> None:
+        """Record a person's rating of one answer (kept with the response; a later rating supersedes it)."""
+        if rating not in RATINGS:
+            raise StoreError(f"rating must be one of {', '.join(RATINGS)}, not {rating!r}")
+        with self.engine.begin() as c:
+            if c.execute(sa.select(responses.c.id).where(responses.c.id == int(response_id))).first() is None:
+                raise StoreError(f"no response #{response_id} in {self.url}")
+            c.execute(ratings.insert().values(response_id=int(response_id), rating=rating, note=note or "",
+                                              created_at=now()))
+
+    def ratings_frame(self, run_id: int | None = None) -> pd.DataFrame:
+        """The latest rating and note of each rated response (of one run, or all): response_id, rating, note."""
+        latest = sa.select(sa.func.max(ratings.c.id)).group_by(ratings.c.response_id)
+        q = sa.select(ratings.c.response_id, ratings.c.rating, ratings.c.note).where(ratings.c.id.in_(latest))
+        if run_id is not None:
+            q = q.join(responses, responses.c.id == ratings.c.response_id).where(responses.c.run_id == run_id)
+        with self.engine.connect() as c:
+            return pd.read_sql(q.order_by(ratings.c.response_id), c)
+
+    def get_response(self, response_id: int) -> dict[str, Any]:
+        """One response joined with its variant (for drill-down), JSON columns decoded."""
+        r, v = responses, variants
+        q = (sa.select(r, v.c.item_id, v.c.question, v.c.options, v.c.answer, v.c.answer_label, v.c.condition,
+                       v.c.image_ids, v.c.provenance, v.c.category, v.c.kind, v.c.source)
+             .join(v, v.c.id == r.c.variant_id).where(r.c.id == int(response_id)))
+        with self.engine.connect() as c:
+            row = c.execute(q).mappings().first()
+        if row is None:
+            raise StoreError(f"no response #{response_id} in {self.url}")
+        return {k: _json(x) if k in ("messages", "settings", "details", "options", "image_ids", "provenance",
+                                     "category") else x for k, x in dict(row).items()}
 
     def item_errors(self, run_id: int) -> list[dict[str, Any]]:
         with self.engine.connect() as c:

@@ -254,7 +254,9 @@ def expand(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = ()) 
         if preset.include_original:
             out.variants.append(base)
         conditions = [c for c in preset.conditions if c.applies_to(by_id[base.item_id])]
-        conditions += [c for s in chosen for c in s.for_variant(base, ctx)]
+        conditions += list(preset.item_conditions.get(base.item_id, ()))
+        own = [get_suite(s) for s in preset.item_suites.get(base.item_id, ()) if s not in {x.name for x in chosen}]
+        conditions += [c for s in chosen + own for c in s.for_variant(base, ctx)]
         for cond in conditions:
             try:
                 out.variants.append(apply_condition(base, cond.name, cond.steps, seed, ctx))

@@ -136,8 +136,12 @@ class ModelConfig:
     needs: str = ""
     description: str = ""
     options: dict[str, Any] = field(default_factory=dict)  # provider-specific extras
+    #: a key typed into the app's Models tab: held in memory only, never in repr, runs, logs or exports
+    secret: str | None = field(default=None, repr=False, compare=False)
 
     def api_key(self, default_env: str) -> str | None:
+        if self.secret:
+            return self.secret
         return os.environ.get(self.api_key_env or default_env) or None
 
     def cost(self, input_tokens: int | None, output_tokens: int | None) -> float | None:

@@ -62,6 +62,8 @@ def resolve_local_key(config: ModelConfig, key_env: str | None) -> tuple[str | N
     """A key for a local server (vLLM, Ollama), which needs none: the catalogue entry's ``api_key_env`` (required
     when named), else ``key_env`` when that variable is set, else a placeholder. ``OPENAI_API_KEY`` is never sent
     to such a server."""
+    if config.secret:
+        return config.secret, None
     if config.api_key_env:
         key = os.environ.get(config.api_key_env) or None
         return (key, None) if key else (None, f"{config.api_key_env} is not set")

@@ -1,0 +1,107 @@
+"""Benchmark sets: items probed live, saved as presets that ``probe-ui batch`` replays on any model.
+
+A set is an ordinary preset YAML in the user's presets folder (``<data dir>/presets/<name>.yaml``, beside the
+database) with its images as PNG files in ``images/`` next to it, named by content hash. Each saved item keeps its
+own perturbation chains and suite, so the batch asks exactly the variants that were probed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from probe_ui.images import CanonicalImage
+from probe_ui.items import Item
+from probe_ui.live import ProbeError, Step, named_chains
+from probe_ui.presets import Preset, load_preset
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
+
+
+def presets_dir_for(db_location: str) -> Path:
+    """Where a store's user presets live: ``presets/`` beside a SQLite file; ``probe-ui-data/presets`` for a URL."""
+    if "://" in db_location:
+        return Path("probe-ui-data") / "presets"
+    return Path(db_location).parent / "presets"
+
+
+def list_sets(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+
+
+def save_item(folder: Path, set_name: str, item: Item, images: tuple[CanonicalImage, ...], steps: list[Step],
+              suite: str | None = None, description: str = "") -> tuple[Path, Preset]:
+    """Add (or replace, by item id) an item with its perturbation chains and suite in a set; return the set.
+
+    The file is written atomically and loaded back through the preset validator before it replaces the old one,
+    so a failed save leaves the set as it was.
+    """
+    set_name = (set_name or "").strip()
+    if not NAME_RE.match(set_name):
+        raise ProbeError("a benchmark set name uses letters, digits, '-', '_' or '.', e.g. 'chest-ct-probes'")
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "images").mkdir(exist_ok=True)
+    path = folder / f"{set_name}.yaml"
+    data: dict[str, Any] = {"name": set_name, "description": description or "Probes saved from the probe-ui app",
+                            "items": []}
+    if path.exists():
+        loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if not isinstance(loaded, dict) or not isinstance(loaded.get("items"), list):
+            raise ProbeError(f"{path} is not a benchmark set (no 'items' list); choose another name")
+        data = loaded
+    image_paths = []
+    for im in images:
+        rel = f"images/{im.id}.png"
+        target = folder / rel
+        if not target.exists():
+            _write_atomic(target, im.png)
+        image_paths.append(rel)
+    entry = item_entry(item, image_paths, steps, suite)
+    data["items"] = [it for it in data["items"] if not (isinstance(it, dict) and it.get("id") == item.id)] + [entry]
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120)
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".yaml.tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    try:
+        load_preset(tmp)
+    except Exception:
+        os.unlink(tmp)
+        raise
+    os.replace(tmp, path)
+    return path, load_preset(path)
+
+
+def item_entry(item: Item, image_paths: list[str], steps: list[Step], suite: str | None) -> dict[str, Any]:
+    """An item as preset YAML, with its chains as the item's own ``perturbations``."""
+    entry: dict[str, Any] = {"id": item.id, "question": item.question, "kind": item.kind}
+    if len(image_paths) == 1:
+        entry["image"] = image_paths[0]
+    elif image_paths:
+        entry["images"] = image_paths
+    if item.kind == "choice":
+        entry["options"] = list(item.options)
+    elif item.kind == "label":
+        entry["labels"] = list(item.options)
+    if item.answer is not None:
+        entry["answer"] = item.answer
+    if item.category:
+        entry["category"] = list(item.category)
+    conditions = [{"name": name, "steps": [{"op": s.op, **s.params} for s in chain]}
+                  for name, chain in named_chains(steps)]
+    if conditions:
+        entry["perturbations"] = conditions
+    if suite:
+        entry["suites"] = [suite]
+    return entry
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)

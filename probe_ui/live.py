@@ -1,0 +1,427 @@
+"""Live probing: one item typed in by a person, its perturbed variants, and answers streamed back as they arrive.
+
+This is the library behind the app's Probe tab (and usable from Python): build an item from form fields, turn a
+table of perturbation steps into variants, ask several models at once and yield a card per model x variant as each
+answer lands. Every answer is stored the moment it arrives, in a run of its own, so closing the page or killing the
+app loses nothing that had finished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from typing import Any
+
+from probe_ui import prompts
+from probe_ui.images import CanonicalImage, ImageError, LoadedImage, load_image
+from probe_ui.items import KINDS, LETTERS, YES_NO, Item, Variant, content_hash, original_variant
+from probe_ui.perturb import PerturbationError, PerturbContext, get as get_perturbation
+from probe_ui.presets import Condition
+from probe_ui.providers.base import ModelConfig, Response
+from probe_ui.runner import BatchError, Cell, _execute, _public_config, plan_cells, resolve_models
+from probe_ui.store import Store
+from probe_ui.suites import BundledImages, apply_condition, get_suite, SuiteError
+
+
+class ProbeError(ValueError):
+    """The probe cannot be built or run as filled in; the message says which field to fix."""
+
+
+#: columns of the steps table: which variant a step belongs to, the perturbation, its parameters as JSON
+STEP_COLUMNS = ["variant", "perturbation", "parameters"]
+#: perturbations whose points a click on the image places
+CLICKABLE = {"dots": "points", "marker": None}
+
+
+# ---- images ----------------------------------------------------------------------------------------------------
+def load_upload(path: str, window: tuple[float, float] | None = None, frame: int | None = None,
+                axis: int | None = None, slice: int | None = None) -> LoadedImage:
+    """Load an uploaded file (PNG/JPEG/TIFF/DICOM/NIfTI) with the app's window and slice controls.
+
+    Raises :class:`ImageError` naming the file for anything unreadable, too large or of the wrong type.
+    """
+    if window is not None and (window[1] is None or window[0] is None or float(window[1]) <= 0):
+        window = None
+    return load_image(path, window=window, frame=frame, axis=axis, slice=slice)
+
+
+def describe_loaded(li: LoadedImage) -> str:
+    """One short paragraph for the page: format, size, window/slice, and which header fields were withheld."""
+    im = li.image
+    parts = [f"**{li.format.upper()}** · {im.width}×{im.height} {im.mode} · image `{im.id[:12]}`"]
+    info = li.info
+    if "n_frames" in info and int(info.get("n_frames", 1)) > 1:
+        parts.append(f"frame {info.get('frame', 0)} of {info['n_frames']}")
+    if "n_slices" in info:
+        parts.append(f"slice {info.get('slice')} of {info['n_slices']} (axis {info.get('axis')})")
+    if info.get("window"):
+        c, w = info["window"][:2]
+        parts.append(f"window {c:g}/{w:g} ({info.get('window_source', 'file')})")
+    if li.phi_fields:
+        parts.append(f"{len(li.phi_fields)} patient-identifying header fields withheld (never stored or sent)")
+    text = " · ".join(parts)
+    if li.warnings:
+        text += "\n\n" + "\n".join(f"- ⚠ {w}" for w in li.warnings)
+    return text
+
+
+# ---- item fields -----------------------------------------------------------------------------------------------
+def parse_options(text: str | list[str] | None) -> list[str]:
+    """Options typed one per line (blank lines and surrounding spaces ignored)."""
+    lines = text if isinstance(text, list) else (text or "").splitlines()
+    return [s.strip() for s in lines if s and s.strip()]
+
+
+def edit_options(text: str, action: str, index: int | None = None, new: str = "") -> str:
+    """Add, remove or move one option; ``index`` is 1-based, as shown on the page."""
+    opts = parse_options(text)
+    if action == "add":
+        if not new.strip():
+            raise ProbeError("type the new option's text first")
+        if new.strip() in opts:
+            raise ProbeError(f"option {new.strip()!r} is already there")
+        opts.append(new.strip())
+        return "\n".join(opts)
+    if index is None or not 1 <= int(index) <= len(opts):
+        raise ProbeError(f"choose an option number between 1 and {len(opts)}" if opts else "there are no options yet")
+    i = int(index) - 1
+    if action == "remove":
+        opts.pop(i)
+    elif action in ("up", "down"):
+        j = i - 1 if action == "up" else i + 1
+        if 0 <= j < len(opts):
+            opts[i], opts[j] = opts[j], opts[i]
+    else:
+        raise ProbeError(f"unknown option action {action!r}")
+    return "\n".join(opts)
+
+
+def answer_choices(kind: str, options_text: str) -> list[str]:
+    """What the correct-answer picker offers for a kind: the options, yes/no, or nothing (free text)."""
+    if kind == "yesno":
+        return list(YES_NO)
+    if kind in ("choice", "label"):
+        return parse_options(options_text)
+    return []
+
+
+def build_item(question: str, kind: str, options: str | list[str], answer: str | None, category: str = "",
+               images: tuple[CanonicalImage, ...] = (), item_id: str | None = None) -> Item:
+    """An item from the Probe tab's fields, checked like a preset item; its id derives from its content."""
+    question = (question or "").strip()
+    if not question:
+        raise ProbeError("type a question")
+    if kind not in KINDS:
+        raise ProbeError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    opts = parse_options(options) if kind in ("choice", "label") else []
+    if kind in ("choice", "label"):
+        if len(opts) < 2:
+            raise ProbeError(f"a {kind} question needs at least two options (one per line)")
+        if len(set(opts)) != len(opts):
+            raise ProbeError("options must be distinct")
+        if len(opts) > len(LETTERS):
+            raise ProbeError(f"at most {len(LETTERS)} options")
+    answer = (answer or "").strip() or None
+    if answer is not None:
+        if kind == "yesno":
+            answer = answer.lower()
+            if answer not in YES_NO:
+                raise ProbeError(f"a yes/no question's answer is yes or no, not {answer!r}")
+        elif kind in ("choice", "label") and answer not in opts:
+            if kind == "choice" and len(answer) == 1 and answer.upper() in LETTERS[: len(opts)]:
+                answer = opts[LETTERS.index(answer.upper())]
+            else:
+                raise ProbeError(f"the correct answer {answer!r} is not one of the options")
+    cats = tuple(c.strip() for c in (category or "").split(",") if c.strip())
+    ident = item_id or "live-" + content_hash({"q": question, "k": kind, "o": opts, "a": answer, "c": list(cats),
+                                               "i": [im.id for im in images]}, 12)
+    return Item(id=ident, question=question, kind=kind, options=tuple(opts), answer=answer,  # type: ignore[arg-type]
+                category=cats, source="live")
+
+
+# ---- perturbation steps ----------------------------------------------------------------------------------------
+def default_parameters(op: str) -> str:
+    """A perturbation's parameters with their defaults, as the JSON the steps table holds (required → null)."""
+    import inspect
+
+    params = {n: (None if d is inspect.Parameter.empty else d) for n, d in get_perturbation(op).parameters().items()}
+    return json.dumps(params)
+
+
+@dataclass(frozen=True)
+class Step:
+    variant: int
+    op: str
+    params: dict[str, Any]
+
+
+def parse_steps(rows: list[list[Any]] | None) -> list[Step]:
+    """The steps table → validated steps. Empty rows are skipped; a bad row raises naming its row number."""
+    steps = []
+    for n, row in enumerate(rows or [], 1):
+        cells = [("" if c is None else c) for c in (list(row) + ["", "", ""])[:3]]
+        if all(str(c).strip() == "" for c in cells):
+            continue
+        variant, op, raw = cells
+        try:
+            variant = int(float(variant)) if str(variant).strip() else 1
+        except ValueError:
+            raise ProbeError(f"step {n}: variant must be a number, not {variant!r}") from None
+        op = str(op).strip()
+        try:
+            params = json.loads(raw) if str(raw).strip() else {}
+        except json.JSONDecodeError as exc:
+            raise ProbeError(f"step {n} ({op}): parameters are not valid JSON: {exc.msg} at column {exc.colno}") from None
+        if not isinstance(params, dict):
+            raise ProbeError(f"step {n} ({op}): parameters must be a JSON object like {{\"angle\": 180}}")
+        try:
+            pert = get_perturbation(op)
+        except PerturbationError as exc:
+            raise ProbeError(f"step {n}: {exc}") from None
+        # Unset optional parameters (null) mean "use the default"; required ones must be filled in.
+        defaults = pert.parameters()
+        params = {k: v for k, v in params.items() if not (v is None and k in defaults)}
+        try:
+            pert.check_params(params)
+        except PerturbationError as exc:
+            raise ProbeError(f"step {n}: {exc}") from None
+        steps.append(Step(variant, op, params))
+    return steps
+
+
+def add_step(rows: list[list[Any]] | None, op: str, params_json: str, new_variant: bool) -> list[list[Any]]:
+    """Append a step: to a new variant, or chained onto the last variant's steps."""
+    rows = [list(r) for r in (rows or []) if any(str(c).strip() for c in r if c is not None)]
+    parse_steps([[1, op, params_json]])  # validate before adding
+    last = max((int(float(r[0])) for r in rows if str(r[0]).strip()), default=0)
+    variant = last + 1 if new_variant or last == 0 else last
+    return rows + [[variant, op, params_json]]
+
+
+def add_click(rows: list[list[Any]] | None, x: float, y: float) -> list[list[Any]]:
+    """A click on the image adds a point to the last dots or marker step (creating a dots step if there is none).
+
+    Dots collect points (``placement: given``); a marker's arrow points at the click (a box or circle is centred
+    on it).
+    """
+    rows = [list(r) for r in (rows or [])]
+    target = next((i for i in range(len(rows) - 1, -1, -1) if str(rows[i][1]).strip() in CLICKABLE), None)
+    point = [round(float(x)), round(float(y))]
+    if target is None:
+        last = max((int(float(r[0])) for r in rows if str(r[0]).strip()), default=0)
+        rows.append([last + 1, "dots", json.dumps({"placement": "given", "points": [point]})])
+        return rows
+    op = str(rows[target][1]).strip()
+    try:
+        params = json.loads(rows[target][2] or "{}")
+    except json.JSONDecodeError:
+        params = {}
+    params = {k: v for k, v in params.items() if v is not None}
+    if op == "dots":
+        params["placement"] = "given"
+        params["relative"] = False
+        params["points"] = list(params.get("points") or []) + [point]
+        params.pop("n", None)
+    else:
+        shape = params.get("shape", "arrow")
+        params["relative"] = False
+        if shape == "arrow":
+            params["arrow"] = point
+        elif shape == "circle":
+            params["circle"] = point + [(params.get("circle") or [20])[-1]]
+        else:
+            params["box"] = [point[0] - 20, point[1] - 20, point[0] + 20, point[1] + 20]
+    rows[target][2] = json.dumps(params)
+    return rows
+
+
+def condition_name(steps: list[Step]) -> str:
+    """A readable name for a chain: ``rotate(angle=180)+shuffle``."""
+    def one(s: Step) -> str:
+        shown = {k: v for k, v in s.params.items() if k not in ("answer_map", "points")}
+        args = ",".join(f"{k}={v}" for k, v in shown.items())
+        return f"{s.op}({args})" if args else s.op
+    return "+".join(one(s) for s in steps)
+
+
+def named_chains(steps: list[Step]) -> list[tuple[str, list[Step]]]:
+    """Steps grouped by variant number, each chain with a distinct readable name."""
+    by_variant: dict[int, list[Step]] = {}
+    for s in steps:
+        by_variant.setdefault(s.variant, []).append(s)
+    out, names = [], set()
+    for n, chain in sorted(by_variant.items()):
+        name = condition_name(chain)
+        if name in names or name == "original":
+            name = f"{name}#{n}"
+        names.add(name)
+        out.append((name, chain))
+    return out
+
+
+def make_variants(item: Item, images: tuple[CanonicalImage, ...], steps: list[Step], *, seed: int = 0,
+                  suite: str | None = None, include_original: bool = True,
+                  pool: tuple[Variant, ...] = ()) -> list[Variant]:
+    """The original (optionally), one variant per variant number in the steps, and the suite's variants."""
+    base = original_variant(item, images)
+    ctx = PerturbContext(pool=pool, images=BundledImages())
+    out = [base] if include_original else []
+    conditions = [Condition(name, tuple((s.op, s.params) for s in chain)) for name, chain in named_chains(steps)]
+    if suite:
+        try:
+            conditions += get_suite(suite).for_variant(base, ctx)
+        except SuiteError as exc:
+            raise ProbeError(str(exc)) from None
+    for cond in conditions:
+        try:
+            out.append(apply_condition(base, cond.name, cond.steps, seed, ctx))
+        except (PerturbationError, ImageError) as exc:
+            raise ProbeError(f"perturbation '{cond.name}': {exc}") from None
+    if not out:
+        raise ProbeError("nothing to ask: tick 'include the original' or add a perturbation step")
+    return out
+
+
+def preview(variants: list[Variant], prompt: str | None = None) -> list[dict[str, Any]]:
+    """Each variant's images and the exact text a model receives (as the template renders it)."""
+    rows = []
+    for v in variants:
+        template = prompts.template_for(v, prompt)
+        ims, text = prompts.preview(v, template.name)
+        rows.append({"variant": v.id, "condition": v.condition, "images": list(ims), "prompt": text,
+                     "answer": v.answer_label, "template": template.name})
+    return rows
+
+
+# ---- asking models ---------------------------------------------------------------------------------------------
+@dataclass
+class Card:
+    """One model's answer to one variant, as the page shows it."""
+
+    model: str
+    variant_id: str
+    condition: str
+    expected: str | None
+    status: str = "waiting"  # waiting | answered | error
+    raw: str = ""
+    parsed: str | None = None
+    correct: bool | None = None
+    latency_s: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost: float | None = None
+    error: str | None = None
+    response_id: int | None = None
+    cached: bool = False
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.variant_id, self.model)
+
+
+@dataclass
+class LiveRun:
+    """The state of a live probe while it streams: the run's name and one card per model x variant."""
+
+    run: str
+    cards: list[Card] = field(default_factory=list)
+    finished: bool = False
+
+    @property
+    def done(self) -> int:
+        return sum(c.status != "waiting" for c in self.cards)
+
+
+def live_run_name(item: Item) -> str:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-%f")[:-3]
+    return f"live-{stamp}-{item.id.removeprefix('live-')[:8]}"
+
+
+def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: int = 0, prompt: str | None = None,
+             extra_models: dict[str, ModelConfig] | None = None, run_name: str | None = None,
+             use_cache: bool = True, cancel: threading.Event | None = None) -> Iterator[LiveRun]:
+    """Ask every model every variant at once; yield the cards each time an answer (or error) arrives.
+
+    Models are checked before anything is sent (:class:`BatchError` names the first unusable one). The calls run
+    on a background thread, so a slow model holds up only its own cards, and a caller that stops reading (a closed
+    page) does not stop answers from being stored.
+    """
+    if not variants:
+        raise ProbeError("nothing to ask: no variants")
+    if prompt and prompt not in prompts.TEMPLATES:
+        raise ProbeError(f"unknown prompt template '{prompt}'")
+    models = resolve_models(list(dict.fromkeys(s.strip() for s in specs if s and s.strip())), extra_models)
+    name = run_name or live_run_name(replace(_item_of(variants[0])))
+    cells = plan_cells(variants, models, prompt, seed)
+    run = store.ensure_run(name, seed, {"kind": "live", "models": [_public_config(m) for m in models],
+                                        "prompt": prompt, "seed": seed, "planned": len(cells),
+                                        "items": sorted({v.item_id for v in variants})})
+    store.add_variants(run.id, variants)
+    state = LiveRun(run=run.name, cards=[Card(c.model.name, c.variant.id, c.variant.condition,
+                                              c.variant.answer_label) for c in cells])
+    index = {card.key: card for card in state.cards}
+    events: queue.Queue[tuple[Cell, Response] | BaseException | None] = queue.Queue()
+
+    def work() -> None:
+        try:
+            asyncio.run(_execute(store, run, cells, None, lambda c, r: events.put((c, r)), use_cache=use_cache,
+                                 cancel=cancel))
+        except BaseException as exc:  # reported on the page, never lost silently
+            events.put(exc)
+        finally:
+            store.touch_run(run.id)
+            events.put(None)
+
+    threading.Thread(target=work, name=f"probe-ui live {name}", daemon=True).start()
+    yield state
+    while True:
+        ev = events.get()
+        if ev is None:
+            break
+        if isinstance(ev, BaseException):
+            for card in state.cards:
+                if card.status == "waiting":
+                    card.status, card.error = "error", f"{type(ev).__name__}: {ev}"
+            yield state
+            continue
+        cell, resp = ev
+        card = index[(cell.variant.id, cell.model.name)]
+        _fill(card, store, run.id, cell, resp)
+        yield state
+    for card in state.cards:  # cancelled before sending
+        if card.status == "waiting":
+            card.status, card.error = "error", "cancelled before it was sent"
+    state.finished = True
+    yield state
+
+
+def _fill(card: Card, store: Store, run_id: int, cell: Cell, resp: Response) -> None:
+    rid = store.response_id(run_id, cell.variant.id, cell.model.name, cell.request.prompt, cell.request.sample)
+    row = store.get_response(rid) if rid is not None else {}
+    card.response_id = rid
+    card.raw = resp.text or ""
+    card.latency_s = resp.latency_s
+    card.input_tokens, card.output_tokens = resp.input_tokens, resp.output_tokens
+    card.cost = row.get("cost", resp.cost)
+    card.cached = bool((resp.details or {}).get("cached_from"))
+    if resp.error is not None:
+        card.status, card.error = "error", resp.error
+    else:
+        card.status = "answered"
+        card.parsed, card.correct = row.get("parsed"), row.get("correct")
+
+
+def _item_of(v: Variant) -> Item:
+    return Item(id=v.item_id, question=v.question, kind=v.kind, options=v.options, answer=v.answer)
+
+
+__all__ = [
+    "BatchError", "Card", "LiveRun", "ProbeError", "STEP_COLUMNS", "Step", "add_click", "add_step",
+    "answer_choices", "build_item", "condition_name", "default_parameters", "describe_loaded", "edit_options",
+    "load_upload", "make_variants", "named_chains", "parse_options", "parse_steps", "preview", "run_live",
+]
