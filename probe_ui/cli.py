@@ -22,6 +22,23 @@ def _db_default() -> str:
     return os.environ.get("PROBE_UI_DB", str(DEFAULT_DB))
 
 
+def serve_args(p: argparse.ArgumentParser) -> None:
+    from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_UPLOAD_MB
+
+    g = p.add_argument_group("app (probe-ui with no command, or probe-ui serve)")
+    g.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; any other "
+                                                        "address needs --auth)")
+    g.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    g.add_argument("--db", default=_db_default(),
+                   help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
+    g.add_argument("--auth", default=None, metavar="USER:PASSWORD", help="require this login in the browser")
+    g.add_argument("--demo", action="store_true", help="open on a preset item with the baselines ticked, so a "
+                                                       "presenter can press Run with no keys")
+    g.add_argument("--max-upload-mb", type=int, default=None, metavar="MB",
+                   help=f"largest upload the page accepts (default $PROBE_UI_MAX_UPLOAD_MB or "
+                        f"{DEFAULT_MAX_UPLOAD_MB})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="probe-ui",
@@ -29,7 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"probe-ui {__version__}")
     p.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
+    serve_args(p)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    sv = sub.add_parser("serve", help="start the app (the default when no command is given)")
+    serve_args(sv)
+    sv.set_defaults(func=cmd_serve)
 
     def db_args(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--db", default=_db_default(),
@@ -255,37 +277,11 @@ def format_score_csv(report: dict[str, Any]) -> str:
 
 
 def _paper_sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, dict[str, Any]]], list[str]]]:
-    """The per-paper metrics of every model as sections of (metric path, {model: leaf}) rows; a leaf is a number
-    or a metric dict (value, numerator, denominator, n, ...)."""
-    sections: dict[str, dict[str, dict[str, Any]]] = {}
-    models: dict[str, list[str]] = {}
-    for model, r in report["models"].items():
-        paper = r.get("paper") or {}
-        if not isinstance(paper, dict) or not paper:
-            continue
-        tops = paper.items() if all(isinstance(v, dict) for v in paper.values()) else [("paper", paper)]
-        for section, body in tops:
-            if section == "detected":  # which families were found, and why: in --json
-                continue
-            rows = sections.setdefault(str(section), {})
-            models.setdefault(str(section), []).append(model)
-            for path, leaf in _leaves(body, ""):
-                rows.setdefault(path, {})[model] = leaf
-    return [(s, list(rows.items()), models[s]) for s, rows in sections.items()]
+    """The per-paper metrics as sections of (metric path, {model: leaf}) rows: shared with the app's Results tab
+    (:func:`probe_ui.results.paper_sections`), imported when needed so that the CLI starts quickly."""
+    from probe_ui.results import paper_sections
 
-
-def _is_metric(d: Any) -> bool:
-    return isinstance(d, dict) and "value" in d and not isinstance(d.get("value"), (dict, list))
-
-
-def _leaves(obj: Any, prefix: str) -> list[tuple[str, Any]]:
-    if _is_metric(obj) or isinstance(obj, (int, float, str, bool)) or obj is None:
-        return [(prefix or "value", obj)]
-    out: list[tuple[str, Any]] = []
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            out += _leaves(v, f"{prefix}.{k}" if prefix else str(k))
-    return out  # lists (e.g. raw per-item data) are left to --json
+    return paper_sections(report)
 
 
 def _num(v: Any, digits: int = 2) -> str:
@@ -294,7 +290,9 @@ def _num(v: Any, digits: int = 2) -> str:
 
 
 def _cell(v: Any) -> str:
-    if _is_metric(v):
+    from probe_ui.results import is_metric
+
+    if is_metric(v):
         s = _num(v.get("value"))
         num, den = v.get("numerator"), v.get("denominator")
         if isinstance(num, (int, float)) and isinstance(den, (int, float)):
@@ -478,6 +476,17 @@ def cmd_models(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from probe_ui.app.serve import ServeError, launch, options
+
+    try:
+        opts = options(args.db, args.host, args.port, args.auth, args.demo, args.max_upload_mb)
+    except ServeError as exc:
+        raise UsageError(str(exc)) from None
+    launch(opts)
+    return 0
+
+
 class UsageError(Exception):
     """A wrong combination of arguments (exit 2)."""
 
@@ -485,10 +494,7 @@ class UsageError(Exception):
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help()
-        return 0
-    func: Callable[[argparse.Namespace], int] = args.func
+    func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func
     try:
         return func(args)
     except UsageError as exc:

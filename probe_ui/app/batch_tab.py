@@ -1,0 +1,121 @@
+"""Batch tab: presets x models x suites with a progress bar, cancel, and resume of interrupted runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+import pandas as pd
+
+from probe_ui.app.common import chosen_models, model_choices, shows_errors
+from probe_ui.app.context import AppContext
+from probe_ui.presets import load_preset
+from probe_ui.runner import BatchResult, default_run_name, resume_batch, run_batch
+from probe_ui.suites import SUITES
+
+RUN_COLUMNS = ["run", "kind", "answered", "errors", "planned", "complete", "updated_at"]
+
+
+def runs_table(ctx: AppContext) -> pd.DataFrame:
+    rows = ctx.store.run_progress()
+    return pd.DataFrame(rows, columns=RUN_COLUMNS) if rows else pd.DataFrame(columns=RUN_COLUMNS)
+
+
+def unfinished_runs(ctx: AppContext) -> list[str]:
+    return [r["run"] for r in ctx.store.run_progress() if r["kind"] != "live" and not r["complete"]]
+
+
+def summary(result: BatchResult) -> str:
+    r = result
+    lines = [f"**{r.run.name}**: {r.variants} variants, {r.planned} answers planned; {r.skipped} already done, "
+             f"{r.answered} new, {r.errors} errors, {len(r.item_errors)} items not loaded."]
+    if r.cancelled:
+        lines.append(f"Cancelled: {r.remaining} answers left to do; press Resume to finish them.")
+    elif r.remaining:
+        lines.append(f"{r.remaining} answers failed; Resume retries them.")
+    lines += [f"- error: {m}" for m in r.error_messages[:10]]
+    lines += [f"- item not loaded: {e.message}" for e in r.item_errors[:10]]
+    lines += [f"- warning: {w}" for w in r.warnings[:5]]
+    return "\n".join(lines)
+
+
+def build(ctx: AppContext, tab: gr.Tab) -> None:
+    with gr.Row():
+        presets = gr.CheckboxGroup(label="presets", choices=ctx.preset_paths(), value=[], elem_id="batch-presets")
+        preset_file = gr.File(label="or upload a preset YAML (images from the bundled assets)",
+                              file_types=[".yaml", ".yml"])
+    with gr.Row():
+        models = gr.CheckboxGroup(label="models", choices=model_choices(ctx), value=[], scale=3)
+        adhoc = gr.Textbox(label="other models (provider/model, comma separated)", scale=2)
+    with gr.Row():
+        suites = gr.CheckboxGroup(label="suites", choices=list(SUITES), value=[])
+        seed = gr.Number(label="seed", value=0, precision=0)
+        run_name = gr.Textbox(label="run name (blank: derived from presets, suites and seed)",
+                              elem_id="batch-run-name")
+    with gr.Row():
+        start = gr.Button("Start", variant="primary", elem_id="batch-start")
+        cancel = gr.Button("Cancel", elem_id="batch-cancel")
+        refresh = gr.Button("↻ lists", size="sm")
+    out = gr.Markdown("", elem_id="batch-status")
+    gr.Markdown("#### Runs")
+    runs = gr.Dataframe(value=runs_table(ctx), interactive=False, elem_id="batch-runs")
+    with gr.Row():
+        resume_pick = gr.Dropdown(label="interrupted run", choices=unfinished_runs(ctx), value=None,
+                                  allow_custom_value=True)
+        resume = gr.Button("Resume", elem_id="batch-resume")
+
+    def paths(picked: list[str] | None, upload: str | None) -> list[str]:
+        return [*(picked or []), *([upload] if upload else [])]
+
+    @shows_errors
+    def prepare(picked: list[str], upload: str | None, st: list[str], sd: float, name: str) -> str:
+        chosen = paths(picked, upload)
+        if not chosen:
+            raise ValueError("tick at least one preset (or upload one)")
+        return name.strip() or default_run_name([load_preset(p) for p in chosen], int(sd or 0), st or [])
+
+    @shows_errors
+    def on_start(picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str], sd: float,
+                 name: str, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+        specs = chosen_models(chosen, other)
+        presets_ = [load_preset(p) for p in paths(picked, upload)]
+        name = name.strip() or default_run_name(presets_, int(sd or 0), st or [])
+        result = run_batch(ctx.store, presets_, specs, run_name=name, seed=int(sd or 0), suites=st or [],
+                           progress=False, extra_models=ctx.endpoints.configs(),
+                           on_progress=_progress(progress), cancel=ctx.cancel_event(name))
+        ctx.cancels.pop(name, None)
+        return summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx))
+
+    @shows_errors
+    def on_resume(name: str | None, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+        if not name:
+            raise ValueError("choose an interrupted run")
+        result = resume_batch(ctx.store, name, extra_models=ctx.endpoints.configs(), progress=False,
+                              on_progress=_progress(progress), cancel=ctx.cancel_event(name))
+        ctx.cancels.pop(name, None)
+        return summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx), value=None)
+
+    @shows_errors
+    def on_cancel(name: str) -> str:
+        return (f"Cancelling `{name}`: no new requests; answers already in are kept. Resume finishes it."
+                if name and ctx.cancel(name) else f"No batch named `{name}` is running.")
+
+    def on_refresh(cur: list[str], cur_models: list[str]) -> tuple[Any, ...]:
+        return (gr.update(choices=ctx.preset_paths(), value=cur), gr.update(choices=model_choices(ctx),
+                value=cur_models), runs_table(ctx), gr.update(choices=unfinished_runs(ctx)))
+
+    inputs = [presets, preset_file, models, adhoc, suites, seed, run_name]
+    start.click(prepare, [presets, preset_file, suites, seed, run_name], run_name, api_visibility="private").then(
+        on_start, inputs, [out, runs, resume_pick], api_name="batch", concurrency_limit=None)
+    cancel.click(on_cancel, run_name, out, api_name="cancel_batch")
+    resume_pick.select(lambda n: n, resume_pick, run_name, api_visibility="private")
+    resume.click(on_resume, resume_pick, [out, runs, resume_pick], api_name="resume_batch",
+                 concurrency_limit=None)
+    refresh.click(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_name="list_runs")
+    tab.select(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_visibility="private")
+
+
+def _progress(progress: gr.Progress) -> Any:
+    def update(done: int, total: int, result: BatchResult) -> None:
+        progress((done, max(total, 1)), desc=f"{done}/{total} answers · {result.errors} errors", unit="answers")
+    return update

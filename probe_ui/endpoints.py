@@ -1,0 +1,321 @@
+"""The library behind the app's Models tab: endpoints added by hand, the table of every model, and a one-request
+connection test.
+
+An :class:`Endpoints` holds the model servers a person added in one app process (provider, base URL, model name
+and, optionally, a key). The key lives only in memory, in :attr:`ModelConfig.secret`: it is never put in an
+environment variable, written to a file, the store, a run's settings or a log, and never shown (tables say "set" or
+"none"; error messages replace it with ``***``). Pass :meth:`Endpoints.configs` as ``extra`` to
+:func:`probe_ui.runner.resolve_models` (``extra_models`` of :func:`~probe_ui.runner.run_batch`) to use them.
+
+An endpoint added without a key is sent a placeholder key, never the environment's ``OPENAI_API_KEY`` or
+``ANTHROPIC_API_KEY``: a server typed into a form must not receive a credential meant for another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import threading
+import time
+from dataclasses import replace
+from typing import Any
+from urllib.parse import urlsplit
+
+import pandas as pd
+
+from probe_ui import catalogue, prompts
+from probe_ui.images import CanonicalImage
+from probe_ui.items import Variant
+from probe_ui.providers import PROVIDERS, create
+from probe_ui.providers.base import ModelConfig, ModelSpecError, ProviderError, fit_images
+from probe_ui.providers.sdk_errors import one_line, safe_url
+
+__all__ = ["EndpointError", "Endpoints", "MODEL_COLUMNS", "TABLE_COLUMNS", "models_table", "test_model"]
+
+#: providers that run in this process or answer without a server: nothing to point at a URL
+NO_URL = frozenset({"baseline", "hf"})
+#: providers that speak the OpenAI wire format under ``/v1``: a bare ``http://host:port`` gets ``/v1``
+OPENAI_STYLE = frozenset({"openai", "vllm", "ollama"})
+#: sent as the key when none was typed (what local servers accept), so no environment key is ever used
+PLACEHOLDER_KEY = "not-needed"
+TABLE_COLUMNS = ["name", "provider", "model", "base_url", "key"]
+MODEL_COLUMNS = ["name", "provider", "model", "usable", "reason", "description"]
+MAX_NAME = 200
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class EndpointError(ModelSpecError):
+    """An endpoint cannot be added as filled in; the message names the field to fix (never the key)."""
+
+
+def _scrub(text: str, key: str | None) -> str:
+    """One line, with the key (if any, of 4+ characters) replaced by ``***``."""
+    text = str(text)
+    if key and len(key) >= 4:
+        text = text.replace(key, "***")
+    return one_line(text, 400)
+
+
+class Endpoints:
+    """The model endpoints added in one app process, by name (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._configs: dict[str, ModelConfig] = {}
+        self._keyed: set[str] = set()
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Endpoints({sorted(self._configs)})"
+
+    def __len__(self) -> int:
+        return len(self._configs)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._configs
+
+    def add(self, provider: str, base_url: str, model: str, key: str | None = None,
+            name: str | None = None) -> ModelConfig:
+        """Check and store an endpoint; return its config (the key in ``secret``, which repr never shows).
+
+        ``provider`` must be one of :data:`probe_ui.providers.PROVIDERS` that talks to a server (not ``baseline``
+        or ``hf``); ``base_url`` an ``http(s)://host[:port][/path]`` URL without credentials, query or fragment
+        (for openai / vllm / ollama a bare ``http://host:port`` gets ``/v1``); ``model`` the model's name on that
+        server. ``name`` defaults to ``provider/model@host:port``. Adding under a name already used replaces that
+        endpoint (e.g. to change its key); a default name already used for another URL gets `` #2``, `` #3``...
+        Raises :class:`EndpointError`.
+        """
+        provider = (provider or "").strip().lower()
+        if provider not in PROVIDERS:
+            raise EndpointError(f"unknown provider {provider!r}; known: {', '.join(sorted(PROVIDERS))}")
+        if provider in NO_URL:
+            usable = ", ".join(sorted(set(PROVIDERS) - NO_URL))
+            raise EndpointError(f"provider '{provider}' runs without a server, so it takes no base URL; "
+                                f"use it as '{provider}/<model>', or choose one of {usable}")
+        model = (model or "").strip()
+        if not model:
+            raise EndpointError("type the model's name (as the server knows it, e.g. Qwen/Qwen2.5-VL-7B-Instruct)")
+        if _CONTROL.search(model):
+            raise EndpointError("the model name must be one line of text")
+        url = _check_url(base_url, provider)
+        if key is not None:
+            key = key.strip() or None
+        if key is not None and (any(ch.isspace() for ch in key) or _CONTROL.search(key)):
+            raise EndpointError("the key must not contain spaces or line breaks (paste only the key)")
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        host = f"[{parts.hostname}]" if ":" in (parts.hostname or "") else parts.hostname
+        with self._lock:
+            if name is not None and name.strip():
+                name = name.strip()
+                if len(name) > MAX_NAME or _CONTROL.search(name):
+                    raise EndpointError(f"the name must be one line of at most {MAX_NAME} characters")
+                if name in _catalogue_names():
+                    raise EndpointError(f"'{name}' is already a catalogue model: choose another name")
+            else:
+                name = f"{provider}/{model}@{host}:{port}"
+                if len(name) > MAX_NAME:
+                    raise EndpointError(f"the model name is too long (a name is at most {MAX_NAME} characters)")
+                base, n = name, 2
+                while name in self._configs and self._configs[name].base_url != url:
+                    name, n = f"{base} #{n}", n + 1
+            cfg = ModelConfig(name=name, provider=provider, model=model, base_url=url,
+                              description=f"added in this session: {provider} server at {safe_url(url)}",
+                              secret=key or PLACEHOLDER_KEY)
+            self._configs[name] = cfg
+            if key:
+                self._keyed.add(name)
+            else:
+                self._keyed.discard(name)
+        return cfg
+
+    def remove(self, name: str) -> None:
+        """Forget an endpoint (and its key); raises :class:`EndpointError` for an unknown name."""
+        with self._lock:
+            if name not in self._configs:
+                known = ", ".join(sorted(self._configs)) or "none added"
+                raise EndpointError(f"no endpoint named {name!r} (endpoints: {known})")
+            del self._configs[name]
+            self._keyed.discard(name)
+
+    def configs(self) -> dict[str, ModelConfig]:
+        """Name → config, to pass as ``extra`` to :func:`probe_ui.runner.resolve_models`."""
+        with self._lock:
+            return dict(self._configs)
+
+    def has_key(self, name: str) -> bool:
+        return name in self._keyed
+
+    def table(self) -> pd.DataFrame:
+        """One row per endpoint: name, provider, model, base_url, key ("set" or "none"; never the key)."""
+        with self._lock:
+            rows = [{"name": c.name, "provider": c.provider, "model": c.model, "base_url": c.base_url,
+                     "key": "set" if c.name in self._keyed else "none"} for c in self._configs.values()]
+        return pd.DataFrame(rows, columns=TABLE_COLUMNS)
+
+
+def _check_url(base_url: str, provider: str) -> str:
+    url = (base_url or "").strip()
+    if not url:
+        raise EndpointError("type the server's base URL, e.g. http://127.0.0.1:8000/v1")
+    if _CONTROL.search(url) or any(ch.isspace() for ch in url):
+        raise EndpointError("the base URL must not contain spaces or line breaks")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises for a port that is not a number
+    except ValueError:
+        raise EndpointError("the base URL is not valid: check the host and the port (a number), "
+                            "e.g. http://127.0.0.1:8000/v1") from None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise EndpointError(f"the base URL must start with http:// or https:// and name a host, "
+                            f"e.g. http://127.0.0.1:8000/v1 (got {safe_url(url)!r})")
+    if parts.username is not None or parts.password is not None:
+        raise EndpointError("the base URL must not contain a user name or password: put the key in the key field")
+    if parts.query or parts.fragment:
+        raise EndpointError("the base URL must not contain a query (?...) or fragment (#...): "
+                            "put the key in the key field")
+    if provider in OPENAI_STYLE and parts.path.strip("/") == "":
+        url = url.rstrip("/") + "/v1"
+    return url
+
+
+def _catalogue_names() -> set[str]:
+    try:
+        return set(catalogue.load_catalogue())
+    except ValueError:
+        return set()
+
+
+def models_table(endpoints: Endpoints | None = None, discover: bool = True) -> pd.DataFrame:
+    """Every model: :func:`probe_ui.catalogue.list_models` (providers, catalogue entries and, unless ``discover``
+    is false, models found on running servers), then the added endpoints, with whether each is usable here and
+    why not. Columns: name, provider, model, usable (bool), reason ("" when usable), description."""
+    rows = [{k: r.get(k) for k in MODEL_COLUMNS} for r in catalogue.list_models(discover=discover)]
+    for cfg in (endpoints.configs() if endpoints is not None else {}).values():
+        try:
+            reason = catalogue.availability(cfg)
+        except Exception as exc:  # noqa: BLE001 - one endpoint must not break the table
+            reason = f"{type(exc).__name__}: {exc}"
+        rows.append({"name": cfg.name, "provider": cfg.provider, "model": cfg.model, "usable": reason is None,
+                     "reason": None if reason is None else _scrub(reason, _key_of(cfg)),
+                     "description": cfg.description})
+    out = pd.DataFrame(rows, columns=MODEL_COLUMNS)
+    out["usable"] = out["usable"].astype(bool)
+    for col in ("model", "reason", "description"):  # "" rather than None/NaN: a table for people
+        out[col] = out[col].fillna("").astype(str)
+    return out
+
+
+# ---- the connection test -----------------------------------------------------------------------------------------
+TEST_QUESTION = "Is this image entirely grey?"
+
+
+def test_request(timeout_s: float = 30.0):  # noqa: ANN201 - a providers.base.Request
+    """The tiny request :func:`test_model` sends: one 64×64 mid-grey PNG and a yes/no question."""
+    from PIL import Image
+
+    from probe_ui.providers.base import GenerationSettings
+
+    image = CanonicalImage.from_pil(Image.new("L", (64, 64), 128))
+    v = Variant(item_id="connection-test", question=TEST_QUESTION, kind="yesno", answer="yes", images=(image,),
+                group="connection-test")
+    template = prompts.template_for(v, None)
+    settings = GenerationSettings(temperature=0.0, max_tokens=template.max_tokens, seed=0, timeout_s=float(timeout_s))
+    return prompts.render(v, template.name, settings)
+
+
+test_request.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+
+
+def _key_of(cfg: ModelConfig) -> str | None:
+    """The key a model would send (to scrub it from messages): a typed key, else its catalogue variable's."""
+    if cfg.secret and cfg.secret != PLACEHOLDER_KEY:
+        return cfg.secret
+    return os.environ.get(cfg.api_key_env) if cfg.api_key_env else None
+
+
+def _result(ok: bool, model: str, latency_s: float | None = None, text: str = "", error: str | None = None
+            ) -> dict[str, Any]:
+    return {"ok": ok, "model": model, "latency_s": latency_s, "text": text, "error": error}
+
+
+def test_model(spec: str, endpoints: Endpoints | None = None, timeout_s: float = 30) -> dict[str, Any]:
+    """Send ONE tiny real request (a 64×64 grey image and a yes/no question) to a model: a catalogue name, an added
+    endpoint's name, or ``provider/model``.
+
+    Returns ``{"ok", "model", "latency_s", "text", "error"}``: ``ok`` True with the reply's ``text`` and the
+    request's ``latency_s``, or False with a one-line ``error`` (unknown model, missing key, unreachable server,
+    provider error, no answer within ``timeout_s``). Never raises for a model or provider failure, never retries,
+    and no message contains the key. Nothing is stored.
+    """
+    spec = (spec or "").strip()
+    if not spec:
+        return _result(False, "", error="choose a model to test")
+    extra = endpoints.configs() if endpoints is not None else {}
+    try:
+        cfg = catalogue.resolve(spec, catalogue.load_catalogue() | extra)
+    except ValueError as exc:
+        return _result(False, spec, error=one_line(str(exc), 400))
+    key = _key_of(cfg)
+    try:
+        create(cfg)  # checks the model part (e.g. an unknown baseline) and the provider's import
+        reason = catalogue.availability(cfg)
+    except (ValueError, ImportError) as exc:
+        return _result(False, cfg.name, error=_scrub(f"{cfg.name}: {exc}", key))
+    if reason:
+        return _result(False, cfg.name, error=_scrub(f"model '{cfg.name}' is not usable here: {reason}", key))
+    if "max_retries" not in cfg.options:  # one request, not one plus the SDK's retries
+        cfg = replace(cfg, options={**cfg.options, "max_retries": 0})
+    timeout_s = float(timeout_s)
+    t0 = time.perf_counter()
+    try:
+        resp = _run(_ask_once(cfg, timeout_s))
+    except asyncio.TimeoutError:
+        return _result(False, cfg.name, time.perf_counter() - t0,
+                       error=f"{cfg.name}: no answer within {timeout_s:g} s")
+    except ProviderError as exc:
+        return _result(False, cfg.name, time.perf_counter() - t0, error=_scrub(str(exc), key))
+    except Exception as exc:  # noqa: BLE001 - a provider bug is reported, not raised
+        return _result(False, cfg.name, time.perf_counter() - t0,
+                       error=_scrub(f"{cfg.name}: {type(exc).__name__}: {exc}", key))
+    latency = time.perf_counter() - t0
+    if resp.error is not None:
+        return _result(False, cfg.name, latency, error=_scrub(resp.error, key))
+    return _result(True, cfg.name, resp.latency_s or latency, text=resp.text or "")
+
+
+test_model.__test__ = False  # type: ignore[attr-defined]  # not a pytest test, whatever imports it
+
+
+async def _ask_once(cfg: ModelConfig, timeout_s: float):  # noqa: ANN202 - a providers.base.Response
+    provider = create(cfg)
+    try:
+        request, _ = fit_images(test_request(timeout_s), cfg.max_image_side or provider.max_image_side)
+        return await asyncio.wait_for(provider.generate(request), timeout=timeout_s + 5)
+    finally:
+        try:
+            await provider.aclose()
+        except Exception:  # noqa: BLE001 - closing a failed client must not hide the failure
+            pass
+
+
+def _run(coro):  # noqa: ANN001, ANN202
+    """Run a coroutine to completion, also when called from a thread that already runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    box: dict[str, Any] = {}
+
+    def worker() -> None:
+        try:
+            box["value"] = asyncio.run(coro)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            box["error"] = exc
+
+    t = threading.Thread(target=worker, name="probe-ui-test-model", daemon=True)
+    t.start()
+    t.join()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

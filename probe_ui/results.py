@@ -1,0 +1,562 @@
+"""The library behind the app's Results tab: answers of stored runs as tables, figures and a drill-down text.
+
+Tables are pandas frames; figures are :class:`matplotlib.figure.Figure` objects built without pyplot (no global
+state, so the app may build them from several threads at once). Every function accepts an empty answers frame and
+returns an empty frame, or a figure that says "no answers", rather than raising.
+
+Numbers follow the scorers: :func:`metric_tables` reuses :func:`probe_ui.scoring.score_run` itself (and the
+sections that ``probe-ui score`` prints, :func:`paper_sections`), and the per-condition / per-category accuracies
+count what :func:`probe_ui.metrics.accuracy_by_model` counts: error rows are left out, answers whose ground truth is
+unknown are not scored, and an invalid answer is wrong (it is stored with ``correct`` False).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+import pandas as pd
+
+if TYPE_CHECKING:  # pragma: no cover - hints only; importing these costs time the CLI does not want to spend
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from PIL import Image
+
+    from probe_ui.store import Store
+
+UNRATED = "unrated"
+RATING_CHOICES = ("correct", "incorrect", "unsure", UNRATED)  # the store's RATINGS, plus "no rating yet"
+ORIGINAL = "original"
+INVALID = "invalid"
+NO_LABEL = "-"  # the expected answer of a row whose ground truth is unknown
+UNCATEGORISED = "(none)"
+TABLE_LIMIT = 500
+RESPONSE_COLUMNS = ["response_id", "run", "model", "item_id", "condition", "answer_label", "parsed", "correct",
+                    "rating", "latency_s", "error"]
+_FRAME_COLUMNS = ["run", "response_id", "model", "prompt", "sample", "variant_id", "parsed", "method", "invalid",
+                  "refusal", "correct", "error", "latency_s", "item_id", "condition", "kind", "answer_label",
+                  "category", "rating", "note"]
+
+
+# ---- score tables shared with ``probe-ui score`` ------------------------------------------------------------------
+
+def is_metric(d: Any) -> bool:
+    """A metric leaf of a score report: a dict with a scalar ``value`` (and numerator, denominator, n, ...)."""
+    return isinstance(d, dict) and "value" in d and not isinstance(d.get("value"), (dict, list))
+
+
+def metric_leaves(obj: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """Every leaf of a nested metric dict as (dotted path, leaf); lists (raw per-item data) are left out."""
+    if is_metric(obj) or isinstance(obj, (int, float, str, bool)) or obj is None:
+        return [(prefix or "value", obj)]
+    out: list[tuple[str, Any]] = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += metric_leaves(v, f"{prefix}.{k}" if prefix else str(k))
+    return out  # lists (e.g. raw per-item data) are left to --json
+
+
+def paper_sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, dict[str, Any]]], list[str]]]:
+    """The per-paper metrics of every model as sections of (metric path, {model: leaf}) rows; a leaf is a number
+    or a metric dict (value, numerator, denominator, n, ...)."""
+    sections: dict[str, dict[str, dict[str, Any]]] = {}
+    models: dict[str, list[str]] = {}
+    for model, r in report["models"].items():
+        paper = r.get("paper") or {}
+        if not isinstance(paper, dict) or not paper:
+            continue
+        tops = paper.items() if all(isinstance(v, dict) for v in paper.values()) else [("paper", paper)]
+        for section, body in tops:
+            if section == "detected":  # which families were found, and why: in --json
+                continue
+            rows = sections.setdefault(str(section), {})
+            models.setdefault(str(section), []).append(model)
+            for path, leaf in metric_leaves(body, ""):
+                rows.setdefault(path, {})[model] = leaf
+    return [(s, list(rows.items()), models[s]) for s, rows in sections.items()]
+
+
+def metric_tables(store: Store, runs: Sequence[str], parser: str = "robust", digits: int | None = 2
+                  ) -> dict[str, pd.DataFrame]:
+    """``overview`` (one row per run x model) and one long table per paper-metric family of the score.
+
+    The numbers are :func:`probe_ui.scoring.score_run`'s, only rounded to ``digits`` (None: unrounded), so the
+    tab shows what ``probe-ui score --parser PARSER`` prints. Percent columns: accuracy, ci_low, ci_high, random,
+    invalid, refusal (overview) and value, ci_low, ci_high, random (families, where the leaf is a metric).
+    """
+    from probe_ui.scoring import score_run
+
+    overview: list[dict[str, Any]] = []
+    families: dict[str, list[dict[str, Any]]] = {}
+    for name in _run_names(runs):
+        report = score_run(store, name, parser)
+        overview += _overview_rows(report, digits)
+        for section, rows in _family_rows(report, digits).items():
+            families.setdefault(section, []).extend(rows)
+    out = {"overview": pd.DataFrame(overview, columns=_OVERVIEW_COLUMNS)}
+    for section, rows in families.items():
+        out[section] = pd.DataFrame(rows, columns=_FAMILY_COLUMNS)
+    return out
+
+
+_OVERVIEW_COLUMNS = ["run", "model", "n", "accuracy", "ci_low", "ci_high", "random", "invalid", "refusal", "answered",
+                     "errors"]
+_FAMILY_COLUMNS = ["run", "model", "metric", "value", "numerator", "denominator", "n", "ci_low", "ci_high", "random"]
+
+
+def _round(v: Any, digits: int | None) -> Any:
+    if digits is None or isinstance(v, bool) or not isinstance(v, float):
+        return v
+    return round(v, digits)
+
+
+def _ci(m: dict[str, Any]) -> tuple[Any, Any]:
+    ci = m.get("ci")
+    return (ci[0], ci[1]) if isinstance(ci, (list, tuple)) and len(ci) == 2 else (None, None)
+
+
+def _overview_rows(report: dict[str, Any], digits: int | None) -> list[dict[str, Any]]:
+    rows = []
+    for model, r in report["models"].items():
+        acc = r["accuracy"]
+        lo, hi = _ci(acc)
+        rows.append({"run": report["run"], "model": model, "n": r["n"], "accuracy": _round(acc["value"], digits),
+                     "ci_low": _round(lo, digits), "ci_high": _round(hi, digits),
+                     "random": _round(acc.get("random"), digits),
+                     "invalid": _round(r["invalid_rate"]["value"], digits),
+                     "refusal": _round(r["refusal_rate"]["value"], digits),
+                     "answered": r["answered"], "errors": r["errors"]})
+    return rows
+
+
+def _family_rows(report: dict[str, Any], digits: int | None) -> dict[str, list[dict[str, Any]]]:
+    """Each section of :func:`paper_sections` as rows, model by model, metrics in the report's order."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for section, rows, models in paper_sections(report):
+        table = out.setdefault(section, [])
+        for model in models:
+            for metric, cells in rows:
+                if model in cells:
+                    table.append(_leaf_row(report["run"], model, metric, cells[model], digits))
+    return out
+
+
+def _leaf_row(run: str, model: str, metric: str, leaf: Any, digits: int | None) -> dict[str, Any]:
+    row: dict[str, Any] = {"run": run, "model": model, "metric": metric}
+    if is_metric(leaf):
+        lo, hi = _ci(leaf)
+        row.update(value=_round(leaf.get("value"), digits), numerator=leaf.get("numerator"),
+                   denominator=leaf.get("denominator"), n=leaf.get("n"), ci_low=_round(lo, digits),
+                   ci_high=_round(hi, digits), random=_round(leaf.get("random"), digits))
+    else:
+        row["value"] = _round(leaf, digits)
+    return row
+
+
+# ---- the answers of runs ------------------------------------------------------------------------------------------
+
+def _run_names(runs: Sequence[str] | str) -> list[str]:
+    """Distinct run names in order (a single name is accepted too)."""
+    return list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs or [])))
+
+
+def answers(store: Store, runs: Sequence[str], *, models: Iterable[str] | None = None,
+            conditions: Iterable[str] | None = None, categories: Iterable[str] | None = None,
+            ratings: Iterable[str] | None = None) -> pd.DataFrame:
+    """The full answers frame of every named run, with ``run``, ``rating`` and ``note`` columns, filtered.
+
+    ``rating``/``note`` are a person's latest rating of the response ("unrated" / "" when none). Each filter is a
+    list; None or empty keeps everything. ``categories`` keeps a row when any of its categories is listed; ``ratings``
+    takes values of :data:`RATING_CHOICES`. An unknown run raises the store's StoreError, which names it.
+    """
+    from probe_ui.store import StoreError
+
+    frames = []
+    for name in _run_names(runs):
+        if not name:
+            raise StoreError("an empty run name was given: choose a run")
+        frames.append(_run_answers(store, name))
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=_FRAME_COLUMNS)
+    return filter_answers(df, models=models, conditions=conditions, categories=categories, ratings=ratings)
+
+
+def _run_answers(store: Store, name: str) -> pd.DataFrame:
+    run = store.get_run(name)
+    df = store.answers_frame(run.id, full=True)
+    df.insert(0, "run", run.name)
+    rated = store.ratings_frame(run.id)[["response_id", "rating", "note"]]
+    df = df.merge(rated, on="response_id", how="left")
+    df["rating"] = df["rating"].astype(object).where(df["rating"].notna(), UNRATED)
+    df["note"] = df["note"].astype(object).where(df["note"].notna(), "")
+    return df
+
+
+def filter_answers(df: pd.DataFrame, *, models: Iterable[str] | None = None, conditions: Iterable[str] | None = None,
+                   categories: Iterable[str] | None = None, ratings: Iterable[str] | None = None) -> pd.DataFrame:
+    """The rows of an :func:`answers` frame that pass every non-empty filter (re-filtering without re-reading)."""
+    keep = pd.Series(True, index=df.index)
+    for col, wanted in (("model", models), ("condition", conditions), ("rating", ratings)):
+        wanted = list(wanted or [])
+        if wanted:
+            keep &= df[col].isin(wanted)
+    cats = set(categories or [])
+    if cats:
+        keep &= df["category"].map(lambda c: bool(cats.intersection(_categories(c)))).astype(bool)
+    return df[keep].reset_index(drop=True)
+
+
+def _categories(value: Any) -> list[str]:
+    """A row's categories as a list of strings (the column holds lists; tolerate None / NaN / a bare string)."""
+    if isinstance(value, (list, tuple)):
+        return [str(c) for c in value]
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return []
+    return [str(value)]
+
+
+def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
+    """The values each filter dropdown can offer: the distinct models, conditions, categories and ratings present
+    (sorted; ratings in the order correct, incorrect, unsure, unrated). Keys are :func:`answers`' keywords."""
+    if df.empty:
+        return {"models": [], "conditions": [], "categories": [], "ratings": []}
+    present = set(df["rating"].dropna().astype(str)) if "rating" in df.columns else set()
+    return {
+        "models": sorted(set(df["model"].dropna().astype(str))),
+        "conditions": sorted(set(df["condition"].dropna().astype(str))),
+        "categories": sorted({c for v in df["category"] for c in _categories(v)}),
+        "ratings": [r for r in RATING_CHOICES if r in present] + sorted(present - set(RATING_CHOICES)),
+    }
+
+
+# ---- accuracy by condition ----------------------------------------------------------------------------------------
+
+def _scored(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows the scorers grade: an answer came back (no error) and its ground truth is known. ``_hit`` is
+    whether it was right; invalid answers are stored with ``correct`` False, so they count as wrong."""
+    if df.empty:
+        return df.assign(_hit=pd.Series(dtype=bool))
+    ok = df[df["error"].isna() & df["correct"].notna()]
+    return ok.assign(_hit=ok["correct"].eq(True))
+
+
+def _condition_order(conditions: Iterable[Any]) -> list[str]:
+    """"original" first, then the perturbed conditions alphabetically."""
+    found = {str(c) for c in conditions}
+    return ([ORIGINAL] if ORIGINAL in found else []) + sorted(found - {ORIGINAL})
+
+
+def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
+    """Per model and condition: n scored answers, correct, accuracy and its 95 % Wilson CI (percent)."""
+    from probe_ui.metrics.base import wilson_ci
+
+    cols = ["model", "condition", "n", "correct", "accuracy", "ci_low", "ci_high"]
+    s = _scored(df)
+    if s.empty:
+        return pd.DataFrame(columns=cols)
+    g = s.groupby(["model", "condition"], sort=False)["_hit"].agg(n="size", correct="sum").reset_index()
+    g["n"], g["correct"] = g["n"].astype(int), g["correct"].astype(int)
+    g["accuracy"] = 100.0 * g["correct"] / g["n"]
+    ci = [wilson_ci(c, n) for c, n in zip(g["correct"], g["n"])]
+    g["ci_low"], g["ci_high"] = [lo for lo, _ in ci], [hi for _, hi in ci]
+    order = {c: i for i, c in enumerate(_condition_order(g["condition"]))}
+    g = g.assign(_o=g["condition"].map(order)).sort_values(["model", "_o"]).drop(columns="_o")
+    return g[cols].reset_index(drop=True)
+
+
+def _figure(width: float, height: float) -> Figure:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def empty_figure(message: str = "no answers") -> Figure:
+    """A small figure that says why there is nothing to plot."""
+    fig = _figure(6, 2.5)
+    ax = fig.add_subplot()
+    ax.text(0.5, 0.5, message, ha="center", va="center", fontsize=13, color="0.4", transform=ax.transAxes)
+    ax.set_axis_off()
+    return fig
+
+
+def _label_ticks(ax: Axes, axis: str, labels: list[str]) -> None:
+    """Tick labels that stay readable: long or many labels are rotated (x) and shortened past 40 characters."""
+    short = [lb if len(lb) <= 40 else lb[:39] + "…" for lb in labels]
+    if axis == "x":
+        ax.set_xticks(range(len(labels)))
+        rotate = len(labels) > 4 or max((len(lb) for lb in short), default=0) > 10
+        ax.set_xticklabels(short, rotation=35 if rotate else 0, ha="right" if rotate else "center",
+                           rotation_mode="anchor")
+    else:
+        ax.set_yticks(range(len(labels)))
+        ax.set_yticklabels(short)
+
+
+def plot_accuracy_by_condition(df: pd.DataFrame) -> Figure:
+    """Grouped bars: accuracy (%) per condition, one colour per model, 95 % Wilson CI as error bars."""
+    table = accuracy_by_condition(df)
+    if table.empty:
+        return empty_figure()
+    conds = _condition_order(table["condition"])
+    models = sorted(table["model"].unique())
+    width = 0.8 / len(models)
+    fig = _figure(min(22.0, max(6.0, 0.35 * len(conds) * len(models) + 2.5)), 4.8)
+    ax = fig.add_subplot()
+    pos = {c: i for i, c in enumerate(conds)}
+    for k, model in enumerate(models):
+        t = table[table["model"] == model]
+        x = [pos[c] - 0.4 + width * (k + 0.5) for c in t["condition"]]
+        err = [(t["accuracy"] - t["ci_low"]).clip(lower=0).to_list(),
+               (t["ci_high"] - t["accuracy"]).clip(lower=0).to_list()]
+        ax.bar(x, t["accuracy"], width=width * 0.95, yerr=err, capsize=3, label=model, color=f"C{k % 10}",
+               error_kw={"elinewidth": 1, "ecolor": "0.25"})
+    _label_ticks(ax, "x", conds)
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("accuracy (%)")
+    ax.set_xlabel("condition")
+    ax.set_title("Accuracy by condition (95 % CI)")
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    return fig
+
+
+# ---- confusion ----------------------------------------------------------------------------------------------------
+
+def confusion(df: pd.DataFrame, model: str) -> pd.DataFrame:
+    """Counts of one model's answers: rows the expected answer label ("-" when unknown), columns the parsed answer,
+    "invalid" last for answers that could not be read. Error rows (no answer) are left out."""
+    rows = df[(df["model"] == model) & df["error"].isna()] if not df.empty else df
+    if rows.empty:
+        return pd.DataFrame(dtype=int)
+    expected = rows["answer_label"].astype(object).where(rows["answer_label"].notna(), NO_LABEL).astype(str)
+    bad = rows["parsed"].isna() | rows["invalid"].eq(True)
+    parsed = rows["parsed"].astype(object).where(~bad, INVALID).astype(str)
+    table = pd.crosstab(expected.rename("expected"), parsed.rename("parsed"))
+    labels = sorted((set(table.index) - {NO_LABEL}) | (set(table.columns) - {INVALID}))
+    columns = labels + ([INVALID] if INVALID in table.columns else [])
+    return table.reindex(index=sorted(table.index), columns=columns, fill_value=0).astype(int)
+
+
+def plot_confusion(df: pd.DataFrame) -> Figure:
+    """One heatmap per model (expected answer x parsed answer), each cell annotated with its count."""
+    models = sorted(df.loc[df["error"].isna(), "model"].unique()) if not df.empty else []
+    if not models:
+        return empty_figure()
+    tables = [confusion(df, m) for m in models]
+    ncols = min(3, len(models))
+    nrows = math.ceil(len(models) / ncols)
+    side = max(max(t.shape) for t in tables)
+    cell = min(3.8, max(2.6, 0.45 * side + 1.4))
+    fig = _figure(cell * ncols + 0.5, cell * nrows + 0.3)
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+    for ax, model, t in zip(axes, models, tables):
+        _heatmap(ax, t.to_numpy(dtype=float), cmap="Blues", vmin=0, vmax=max(1.0, float(t.to_numpy().max())),
+                 fmt="{:.0f}")
+        _label_ticks(ax, "x", [str(c) for c in t.columns])
+        _label_ticks(ax, "y", [str(i) for i in t.index])
+        ax.set_xlabel("parsed answer")
+        ax.set_ylabel("expected answer")
+        ax.set_title(_short(model, 45), fontsize="medium")
+    for ax in axes[len(models):]:
+        fig.delaxes(ax)
+    return fig
+
+
+def _short(s: str, n: int) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _heatmap(ax: Axes, values: Any, *, cmap: str, vmin: float, vmax: float, fmt: str) -> Any:
+    """imshow with every finite cell written on it, in a colour that stays readable on the cell."""
+    import numpy as np
+
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
+    cmap_obj = image.get_cmap()
+    for (i, j), v in np.ndenumerate(values):
+        if not np.isfinite(v):
+            ax.text(j, i, "–", ha="center", va="center", color="0.5", fontsize="small")
+            continue
+        r, g, b, _ = cmap_obj(image.norm(v))
+        dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
+        ax.text(j, i, fmt.format(v), ha="center", va="center", color="white" if dark else "black",
+                fontsize="small")
+    return image
+
+
+# ---- accuracy by category -----------------------------------------------------------------------------------------
+
+def category_accuracy(df: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy (%) per category (rows) and model (columns); a row with several categories counts for each, one
+    without any under "(none)". NaN where a model has no scored answer in a category."""
+    s = _scored(df)
+    if s.empty:
+        return pd.DataFrame()
+    cats = s["category"].map(lambda c: _categories(c) or [UNCATEGORISED])
+    long = s.assign(category=cats).explode("category")
+    table = long.pivot_table(index="category", columns="model", values="_hit", aggfunc="mean", sort=True)
+    table = 100.0 * table.astype(float)
+    table.columns.name = "model"
+    return table
+
+
+def plot_category_heatmap(df: pd.DataFrame) -> Figure:
+    """Category x model accuracy heatmap, cells annotated, colour scale 0-100 % from red to green."""
+    table = category_accuracy(df)
+    if table.empty:
+        return empty_figure()
+    rows, cols = table.shape
+    fig = _figure(min(20.0, max(5.0, 1.3 * cols + 3.5)), min(24.0, max(3.0, 0.38 * rows + 1.8)))
+    ax = fig.add_subplot()
+    image = _heatmap(ax, table.to_numpy(dtype=float), cmap="RdYlGn", vmin=0, vmax=100, fmt="{:.0f}")
+    _label_ticks(ax, "x", [str(c) for c in table.columns])
+    _label_ticks(ax, "y", [str(i) for i in table.index])
+    ax.set_xlabel("model")
+    ax.set_ylabel("category")
+    ax.set_title("Accuracy by category (%)")
+    fig.colorbar(image, ax=ax, label="accuracy (%)")
+    return fig
+
+
+# ---- drill-down ---------------------------------------------------------------------------------------------------
+
+def response_table(df: pd.DataFrame, limit: int = TABLE_LIMIT) -> pd.DataFrame:
+    """The columns a person scans to pick a response to open, at most ``limit`` rows (in the frame's order)."""
+    return df.reindex(columns=RESPONSE_COLUMNS).head(limit).reset_index(drop=True)
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$:])")
+
+
+def md_text(value: Any) -> str:
+    """A value shown literally inside Markdown prose: HTML and Markdown punctuation escaped, one line."""
+    s = html.escape("" if value is None else str(value), quote=False)
+    return _MD_SPECIAL.sub(r"\\\1", s).replace("\r", " ").replace("\n", " ")
+
+
+def md_code(text: Any, lang: str = "text") -> str:
+    """A fenced code block that shows ``text`` literally, whatever it contains (the fence is longer than any run
+    of backticks in it, so the text cannot close it early)."""
+    body = "" if text is None else str(text)
+    longest = max((len(m) for m in re.findall(r"`+", body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{lang}\n{body}\n{fence}"
+
+
+def _block(title: str, text: Any) -> list[str]:
+    if text is None or str(text) == "":
+        return [f"**{title}**: *(empty)*", ""]
+    return [f"**{title}**", "", md_code(text), ""]
+
+
+def _prompt_text(messages: Any) -> str:
+    """The stored request as text: each message's role, its text parts verbatim, ``<image n>`` for an image."""
+    out, k = [], 0
+    for m in messages or []:
+        parts = []
+        for p in m.get("content") or []:
+            if p.get("type") == "image":
+                k += 1
+                parts.append(f"<image {k}>\n")
+            else:
+                parts.append(str(p.get("text", "")))
+        out.append(f"[{m.get('role', '?')}]\n" + "".join(parts))
+    return "\n\n".join(out)
+
+
+def _message_image_ids(messages: Any) -> list[str]:
+    return [p["image_id"] for m in messages or [] for p in m.get("content") or []
+            if p.get("type") == "image" and p.get("image_id")]
+
+
+def _load_images(store: Store, ids: list[str]) -> tuple[list[Image.Image], list[str]]:
+    """The stored pixels of each id (a copy each), and a line for every image that could not be read."""
+    from probe_ui.store import StoreError
+
+    images, missing = [], []
+    for i in ids:
+        try:
+            images.append(store.get_image(i).pil())
+        except (StoreError, OSError) as exc:
+            missing.append(f"{i}: {exc}")
+    return images, missing
+
+
+def _options_text(kind: str, options: Any) -> str:
+    from probe_ui.items import labels_for
+
+    opts = tuple(str(o) for o in options or ())
+    if kind == "choice":
+        return "\n".join(f"{lb}: {o}" for lb, o in zip(labels_for(kind, opts), opts))
+    return "\n".join(opts or labels_for(kind, opts))  # label words, or yes / no
+
+
+def _fmt(v: Any, spec: str = "", none: str = "-") -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return none
+    return format(v, spec)
+
+
+def _provenance_text(chain: Any) -> str:
+    steps = []
+    for rec in chain or []:
+        params = rec.get("params") or {}
+        args = ", ".join(f"{k}={v!r}" for k, v in params.items())
+        steps.append(f"{rec.get('op', '?')}({args})")
+    return " → ".join(steps)
+
+
+def _rating(store: Store, run_id: int, response_id: int) -> tuple[str, str]:
+    r = store.ratings_frame(run_id)
+    r = r[r["response_id"] == response_id]
+    return (str(r["rating"].iloc[-1]), str(r["note"].iloc[-1] or "")) if len(r) else (UNRATED, "")
+
+
+def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], str]:
+    """What one model was sent and what it said: the images (as stored, in the order sent) and a Markdown text
+    with question, options, expected answer, the exact prompt, raw and parsed answer, cost, settings, provenance
+    and rating. Text from users and models is escaped or fenced, so it is shown literally, never rendered."""
+    r = store.get_response(int(response_id))
+    ids = _message_image_ids(r.get("messages")) or [str(i) for i in r.get("image_ids") or []]
+    images, missing = _load_images(store, ids)
+    run = next((x.name for x in store.list_runs() if x.id == r["run_id"]), str(r["run_id"]))
+    rating, note = _rating(store, r["run_id"], int(r["id"]))
+    correct = {True: "yes", False: "no"}.get(r.get("correct"), "not scored")
+    expected = md_text(r.get("answer_label") or "-") + (f" ({md_text(r['answer'])})" if r.get("answer") else "")
+    lines = [
+        f"### Response #{int(r['id'])}",
+        "",
+        f"**Run** {md_text(run)} · **model** {md_text(r['model'])} · **item** {md_text(r['item_id'])} · "
+        f"**condition** {md_text(r['condition'])} · **prompt template** {md_text(r['prompt'])} · "
+        f"**sample** {int(r['sample'])}",
+        "",
+        *_block("Question", r.get("question")),
+        *_block("Options", _options_text(str(r.get("kind")), r.get("options"))),
+        f"**Expected answer**: {expected}",
+        "",
+        *_block("Prompt sent (exact text; images shown beside)", _prompt_text(r.get("messages"))),
+        *_block("Raw answer", r.get("raw_text")),
+        f"**Parsed**: {md_text(r.get('parsed') if r.get('parsed') is not None else INVALID)} "
+        f"(method {md_text(r.get('method') or '-')}; invalid {md_text(r.get('invalid'))}; "
+        f"refusal {md_text(r.get('refusal'))}) · **correct**: {correct}",
+        "",
+        f"**Latency** {_fmt(r.get('latency_s'), '.2f')} s · **tokens** in {_fmt(r.get('input_tokens'))}, "
+        f"out {_fmt(r.get('output_tokens'))} · **cost** {_fmt(r.get('cost'), '.4f')} · "
+        f"**finish** {md_text(r.get('finish_reason') or '-')}",
+        "",
+    ]
+    if r.get("error"):
+        lines += _block("Error", r["error"])
+    if missing:
+        lines += _block("Images that could not be loaded", "\n".join(missing))
+    lines += _block("Settings", json.dumps(r.get("settings") or {}, indent=2, sort_keys=True, default=str))
+    if r.get("details"):
+        lines += _block("Details", json.dumps(r["details"], indent=2, sort_keys=True, default=str))
+    chain = r.get("provenance") or []
+    lines += _block("Provenance", (_provenance_text(chain) + "\n\n" + json.dumps(chain, indent=2, default=str))
+                    if chain else "original (no perturbation)")
+    lines += [f"**Rating**: {md_text(rating)}", ""]
+    if note:
+        lines += _block("Note", note)
+    return images, "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,159 @@
+"""Every public endpoint of the running app, called through gradio_client as a script would."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from gradio_client import Client, handle_file
+from pydicom.data import get_testdata_file
+
+from probe_ui.app.serve import ServeError, options
+
+CALLED: set[str] = set()
+
+
+@pytest.fixture
+def client(app_server):
+    c = Client(app_server.url, verbose=False)
+    yield c
+    c.close() if hasattr(c, "close") else None
+
+
+def call(client: Client, api: str, *args):
+    CALLED.add(api)
+    return client.predict(*args, api_name=api)
+
+
+def val(x):
+    """A component update (``{"__type__": "update", "value": ...}``) or a plain value → the value."""
+    return x.get("value") if isinstance(x, dict) and x.get("__type__") == "update" else x
+
+
+def rows(df) -> list[list]:
+    return df["data"] if isinstance(df, dict) else df
+
+
+def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
+    """One session through the whole app: probe, rate, save, stress, batch, results, models."""
+    client = Client(app_server.url, verbose=False)
+    public = set(client.view_api(return_format="dict", print_info=False)["named_endpoints"])
+
+    # ---- Probe tab ---------------------------------------------------------------------------------------------
+    dcm = get_testdata_file("CT_small.dcm", download=False)
+    _img, info = call(client, "/load_image", handle_file(dcm), None, None, None, None, None)[:2]
+    assert "DICOM" in info and "withheld" in info
+    _img, info = call(client, "/load_image", handle_file(dcm), 40, 400, None, None, None)[:2]
+    assert "window 40/400" in info
+    _img, info = call(client, "/use_bundled_image", "mr_small.png")
+    assert "PNG" in info
+    items = call(client, "/preset_items", str(_preset("mediconfusion_pairs.yaml")))
+    assert items  # the item dropdown was filled (gradio_client returns the new value)
+    loaded = call(client, "/load_preset_item", str(_preset("mediconfusion_pairs.yaml")), "modality-1a")
+    question, kind, opts = loaded[2], loaded[3], loaded[4]
+    assert question and kind == "choice" and len(opts.splitlines()) == 2
+    opts2, _ = call(client, "/option_add", opts, 1, "a third option")
+    assert opts2.splitlines()[-1] == "a third option"
+    doc, params = call(client, "/perturbation_parameters", "rotate")
+    assert "rotate" in doc and json.loads(params)["angle"] == 90
+    steps = call(client, "/add_step", {"headers": ["variant", "perturbation", "parameters"], "data": []},
+                 "rotate", '{"angle": 180}', True)
+    steps = call(client, "/add_step", steps, "shuffle", "{}", False)
+    steps = call(client, "/add_point", steps, 12, 34)
+    assert [r[1] for r in rows(steps)] == ["rotate", "shuffle", "dots"]
+    gallery, prompts_text = call(client, "/preview", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps,
+                                 0, "(none)", True, "auto (per kind)")
+    assert len(gallery) == 3 and "rotate(angle=180)+shuffle" in prompts_text and "A: CT" in prompts_text
+
+    cfg = call(client, "/add_endpoint", "openai", fake_openai.base_url, "gpt-4o", "sk-planted-key-123", "loopback")
+    assert "loopback" in cfg[1] and "sk-planted" not in json.dumps(cfg)
+    test_ok = call(client, "/test_model", "loopback")
+    assert "answered" in test_ok
+    run, cards, _pick = call(client, "/run", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps, 0,
+                             "(none)", True, "auto (per kind)", ["baseline/first", "baseline/random"], "loopback")
+    assert run.startswith("live-") and cards.count("class='pu-card ") == 9 and "waiting" not in cards
+    store = app_server.store()
+    df = store.answers_frame(store.get_run(run).id)
+    assert len(df) == 9 and set(df.model) == {"baseline/first", "baseline/random", "loopback"}
+    rid = int(df.response_id.iloc[0])
+    assert "rated **unsure**" in call(client, "/rate", rid, "unsure", "hard to say")
+    assert store.ratings_frame().rating.tolist() == ["unsure"]
+    assert "not running" in call(client, "/cancel_probe", run)
+    saved = call(client, "/add_to_benchmark_set", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps,
+                 "rotations", "api-set")[0]
+    assert "api-set" in saved and (app_server.db.parent / "presets" / "api-set.yaml").is_file()
+
+    # ---- Stress tab --------------------------------------------------------------------------------------------
+    name, summary, matrix = call(client, "/stress", "a preset", str(_preset("mediconfusion_pairs.yaml")),
+                                 "circular", 0, ["baseline/first"], "")
+    assert name.startswith("stress-") and "broke" in matrix and rows(summary)
+
+    # ---- Batch tab ---------------------------------------------------------------------------------------------
+    set_path = str(app_server.db.parent / "presets" / "api-set.yaml")
+    presets, models, runs, _ = call(client, "/list_runs", [], [])  # ↻: the new set is offered
+    status, runs, _ = call(client, "/batch", [set_path], None, ["baseline/first"], "", [], 0, "api-batch")
+    assert "api-batch" in status and "0 errors" in status
+    assert "is running" in call(client, "/cancel_batch", "api-batch")  # finished already
+    with pytest.raises(Exception, match="nothing left to resume"):
+        call(client, "/resume_batch", run)
+    presets, models, runs, _ = call(client, "/list_runs", [], [])
+    assert "api-batch" in [r[0] for r in rows(runs)] and "loopback" in str(models)
+
+    # ---- Results tab -------------------------------------------------------------------------------------------
+    refreshed = call(client, "/runs", [run, "no-such-run"])
+    assert val(refreshed) == [run] and run in str(refreshed["choices"])  # ↻ keeps the chosen runs that exist
+    models_f, conditions_f, _cats = call(client, "/filters", [run])
+    assert val(models_f) == [] and val(conditions_f) == []
+    assert {c[0] if isinstance(c, (list, tuple)) else c for c in models_f["choices"]} == {
+        "baseline/first", "baseline/random", "loopback"}  # filters are reset to "all" when the runs change
+    overview, families, *_plots, responses = call(client, "/results", [run], "robust", [], [], [], [])
+    assert {r[1] for r in rows(overview)} == {"baseline/first", "baseline/random", "loopback"}
+    assert len(rows(responses)) == 9
+    only = call(client, "/results", [run], "robust", ["loopback"], [], [], ["unsure", "unrated"])[-1]
+    assert {r[2] for r in rows(only)} == {"loopback"}
+    images, detail = call(client, "/response", rid)
+    assert images and "hard to say" in detail
+
+    # ---- Models tab --------------------------------------------------------------------------------------------
+    table = call(client, "/models")
+    assert "loopback" in json.dumps(table) and "sk-planted" not in json.dumps(table)
+
+    missing = public - CALLED
+    assert not missing, f"public endpoints without a test: {sorted(missing)}"
+    # the key typed into the Models tab was sent to the server, and written nowhere
+    assert any(r.headers.get("authorization") == "Bearer sk-planted-key-123" for r in fake_openai.requests)
+    for path in app_server.db.parent.rglob("*"):
+        if path.is_file():
+            assert b"sk-planted-key-123" not in path.read_bytes(), path
+
+
+def test_errors_show_as_messages_and_lose_nothing(app_server, tmp_path):
+    client = Client(app_server.url, verbose=False)
+    bad = tmp_path / "broken.png"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 100)
+    with pytest.raises(Exception, match="Cannot use this file"):
+        client.predict(handle_file(str(bad)), None, None, None, None, None, api_name="/load_image")
+    run = client.predict("Which modality?", "choice", "CT\nMRI", "CT", "", {"headers": [], "data": []}, 0,
+                         "(none)", True, "auto (per kind)", ["baseline/first"], "", api_name="/run")[0]
+    with pytest.raises(Exception, match="unknown model 'nope'"):
+        client.predict("Which modality?", "choice", "CT\nMRI", "CT", "", {"headers": [], "data": []}, 0,
+                       "(none)", True, "auto (per kind)", [], "nope", api_name="/run")
+    with pytest.raises(Exception, match="not valid JSON"):
+        client.predict({"headers": [], "data": []}, "rotate", "{angle", True, api_name="/add_step")
+    store = app_server.store()
+    assert len(store.answers_frame(store.get_run(run).id)) == 1  # the earlier answer is still there
+
+
+def test_non_loopback_needs_auth():
+    with pytest.raises(ServeError, match="without --auth"):
+        options("x.db", "0.0.0.0")
+    with pytest.raises(ServeError, match="user:password"):
+        options("x.db", "0.0.0.0", auth="justuser")
+    assert options("x.db", "0.0.0.0", auth="a:b").auth == ("a", "b")
+    assert options("x.db", "::1").auth is None and options("x.db", "localhost").host == "localhost"
+
+
+def _preset(name: str):
+    from probe_ui.presets import PRESETS_DIR
+
+    return PRESETS_DIR / name
