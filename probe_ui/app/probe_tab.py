@@ -146,13 +146,16 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     def on_upload(file: str | None, c: float | None, w: float | None, f: float | None, a: int | None,
                   s: float | None) -> tuple[Any, ...]:
         if not file:
-            return None, "No image yet.", [], gr.update(visible=False)
+            return gr.update(), gr.update(), gr.update(), gr.update(visible=False), gr.update()
         window = (c, w) if c is not None and w else None
         try:
             li = live.load_upload(file, window=window, frame=_int(f), axis=_int(a), slice=_int(s))
         except ImageError as exc:
-            raise gr.Error(f"Cannot use this file: {exc}", duration=None) from None
-        return show(li)
+            # The failed file is dropped; the image already being probed (and everything logged) stays.
+            message = f"Cannot use this file: {exc}"
+            gr.Warning(message, duration=None)
+            return gr.update(), f"**Not loaded.** {_md(message)}", gr.update(), gr.update(), None
+        return (*show(li), gr.update())
 
     @shows_errors
     def on_gallery(evt: gr.SelectData) -> tuple[Any, ...]:
@@ -279,9 +282,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
 
     item_fields = [images_state, question, kind, options, answer, category, steps]
     win_inputs = [upload, win_c, win_w, frame, axis, slice_]
-    upload.upload(on_upload, win_inputs, [image_view, image_info, images_state, window_box],
+    upload.upload(on_upload, win_inputs, [image_view, image_info, images_state, window_box, upload],
                   api_name="load_image")
-    reload_btn.click(on_upload, win_inputs, [image_view, image_info, images_state, window_box],
+    reload_btn.click(on_upload, win_inputs, [image_view, image_info, images_state, window_box, upload],
                      api_visibility="private")
     gallery.select(on_gallery, None, [image_view, image_info, images_state], api_visibility="private")
     # A hidden twin of the gallery click so that scripts can pick a bundled image by name.

@@ -24,8 +24,15 @@ def tables_html(tables: dict[str, pd.DataFrame]) -> str:
     for name, df in tables.items():
         if name == "overview" or df.empty:
             continue
-        parts.append(f"<h4>{escape(name)}</h4>" + df.to_html(index=False, float_format=lambda x: f"{x:.2f}",
-                                                             border=0, na_rep="", escape=True))
+        if {"run", "model", "metric", "value"} <= set(df.columns):
+            # one row per run and model, one column per metric: what a reader compares across models
+            df = df.pivot_table(index=["run", "model"], columns="metric", values="value", aggfunc="first",
+                                sort=False).reset_index()
+            df.columns.name = None
+        parts.append(f"<h4>{escape(name)}</h4><div style='overflow-x:auto'>"
+                     + df.to_html(index=False, float_format=lambda x: f"{x:.2f}", border=0, na_rep="",
+                                  escape=True).replace("<table", "<table style='white-space:nowrap'", 1)
+                     + "</div>")
     return "".join(parts) or "<p><i>No paper-specific metrics for these runs.</i></p>"
 
 
