@@ -157,3 +157,38 @@ def _preset(name: str):
     from probe_ui.presets import PRESETS_DIR
 
     return PRESETS_DIR / name
+
+
+def test_probe_ui_with_no_command_serves_the_app(tmp_path):
+    """`probe-ui` prints the address and serves the page there; Ctrl+C stops it; an open host needs --auth."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from app_server import free_port
+
+    port = free_port()
+    env = dict(os.environ, PROBE_UI_DISCOVER="0", GRADIO_ANALYTICS_ENABLED="False", NO_PROXY="127.0.0.1")
+    proc = subprocess.Popen([sys.executable, "-m", "probe_ui", "--port", str(port), "--db", str(tmp_path / "a.db")],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=tmp_path)
+    try:
+        line = proc.stdout.readline()
+        assert f"serving at http://127.0.0.1:{port}" in line
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                    assert r.status == 200 and b"probe-ui" in r.read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.3)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    refused = subprocess.run([sys.executable, "-m", "probe_ui", "--host", "0.0.0.0", "--db", str(tmp_path / "b.db")],
+                             capture_output=True, text=True, env=env, timeout=60)
+    assert refused.returncode == 2 and "without --auth" in refused.stderr

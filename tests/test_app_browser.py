@@ -233,8 +233,10 @@ def test_bad_uploads_show_an_error_and_lose_nothing(server, browser, tmp_path):
     pg.tick("probe-models", "baseline/first")
     pg.p.locator("#probe-run").click()
     pg.wait_text("#probe-cards", r"1 of 1 answers · finished")
+    from probe_ui.store import responses
+
     store = server.store()
-    before = store.count(__import__("probe_ui.store", fromlist=["responses"]).responses)
+    before = store.count(responses)
 
     corrupt = tmp_path / "scan.dcm"
     corrupt.write_bytes(b"DICM" + os.urandom(4000))
@@ -251,6 +253,32 @@ def test_bad_uploads_show_an_error_and_lose_nothing(server, browser, tmp_path):
 
     pg.p.locator("#probe-run").click()  # the page still works, and the earlier answer is still stored
     pg.wait_text("#probe-cards", r"1 of 1 answers · finished")
-    from probe_ui.store import responses
-
     assert store.count(responses) == before + 1
+
+
+def test_demo_runs_with_no_keys_and_a_click_places_a_dot(tmp_path, browser, monkeypatch):
+    monkeypatch.setenv("PROBE_UI_DISCOVER", "0")
+    monkeypatch.chdir(tmp_path)
+    server = start_app(tmp_path, demo=True)
+    try:
+        pg = Page(browser.new_page(viewport={"width": 1400, "height": 1000}), "demo")
+        pg.p.goto(server.url)
+        pg.p.locator("#probe-run").wait_for()
+        pg.wait_text("#probe-image-info", "PNG")
+        pg.shot("demo-opened")
+        box = pg.p.locator("#probe-image img").bounding_box()
+        pg.p.mouse.click(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.5)
+        steps = pg.wait_text("#probe-steps", "dots")
+        assert "given" in steps
+        pg.p.locator("#probe-run").click()
+        pg.wait_text("#probe-cards", r"4 of 4 answers · finished")
+        pg.shot("demo-answered")
+        cards = pg.p.locator("#probe-cards .pu-card")
+        assert {cards.nth(i).get_attribute("data-model") for i in range(4)} == {"baseline/random", "baseline/first"}
+        store = server.store()
+        variant = store.answers_frame(store.get_run().id, full=True).query("condition != 'original'").iloc[0]
+        row = store.get_response(int(variant.response_id))
+        point = row["provenance"][-1]["params"]["points"][0]
+        assert 100 <= point[0] <= 156 and 230 <= point[1] <= 282  # a quarter across, half down the 512² image
+    finally:
+        server.app.close()
