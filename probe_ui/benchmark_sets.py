@@ -18,7 +18,7 @@ import yaml
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Item
 from probe_ui.live import ProbeError, Step, named_chains
-from probe_ui.presets import Preset, load_preset
+from probe_ui.presets import Preset, item_yaml, load_preset
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 
@@ -78,19 +78,7 @@ def save_item(folder: Path, set_name: str, item: Item, images: tuple[CanonicalIm
 
 def item_entry(item: Item, image_paths: list[str], steps: list[Step], suite: str | None) -> dict[str, Any]:
     """An item as preset YAML, with its chains as the item's own ``perturbations``."""
-    entry: dict[str, Any] = {"id": item.id, "question": item.question, "kind": item.kind}
-    if len(image_paths) == 1:
-        entry["image"] = image_paths[0]
-    elif image_paths:
-        entry["images"] = image_paths
-    if item.kind == "choice":
-        entry["options"] = list(item.options)
-    elif item.kind == "label":
-        entry["labels"] = list(item.options)
-    if item.answer is not None:
-        entry["answer"] = item.answer
-    if item.category:
-        entry["category"] = list(item.category)
+    entry = item_yaml(item.id, item.question, item.kind, image_paths, item.options, item.answer, item.category)
     conditions = [{"name": name, "steps": [{"op": s.op, **s.params} for s in chain]}
                   for name, chain in named_chains(steps)]
     if conditions:

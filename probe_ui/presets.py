@@ -306,5 +306,24 @@ def _describe(path: Path, data: dict[str, Any], exc: ValidationError) -> str:
     return ": ".join(where) + f": {msg}"
 
 
+def item_yaml(item_id: str, question: str, kind: str, images: list[str], options: tuple[str, ...] | list[str],
+              answer: str | None, category: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """An item as a preset writes it (the inverse of the item fields above); callers add their extra fields."""
+    out: dict[str, Any] = {"id": item_id, "question": question, "kind": kind}
+    if len(images) == 1:
+        out["image"] = images[0]
+    elif images:
+        out["images"] = list(images)
+    if kind == "choice":
+        out["options"] = list(options)
+    elif kind == "label":
+        out["labels"] = list(options)
+    if answer is not None:
+        out["answer"] = answer
+    if category:
+        out["category"] = list(category)
+    return out
+
+
 def bundled_presets() -> list[Path]:
     return sorted(PRESETS_DIR.glob("*.yaml"))

@@ -39,6 +39,7 @@ from typing import Any
 
 from probe_ui import answers
 from probe_ui.items import LETTERS, Variant
+from probe_ui.presets import item_yaml
 
 MAX_FILE_BYTES = 1024 * 1024 * 1024
 
@@ -488,7 +489,6 @@ def write_preset(mod: ModuleType, path: str, out: str, opts: ImportOptions) -> P
         if rec.kind == "choice" and len(set(rec.options)) != len(rec.options):
             summary.warnings.append(f"{rec.key}: two options have the same text; item left out of the preset")
             continue
-        it: dict[str, Any] = {"id": rec.item_id, "question": rec.question, "kind": rec.kind}
         written = []
         for ref in rec.images:
             if ref.ref not in refs_seen:
@@ -499,18 +499,7 @@ def write_preset(mod: ModuleType, path: str, out: str, opts: ImportOptions) -> P
                 else:
                     summary.images_loaded += 1
             written.append(refs_seen[ref.ref])
-        if len(written) == 1:
-            it["image"] = written[0]
-        elif written:
-            it["images"] = written
-        if rec.kind == "choice":
-            it["options"] = list(rec.options)
-        elif rec.kind == "label":
-            it["labels"] = list(rec.options)
-        if rec.answer is not None:
-            it["answer"] = rec.answer
-        if rec.category:
-            it["category"] = list(rec.category)
+        it = item_yaml(rec.item_id, rec.question, rec.kind, written, rec.options, rec.answer, rec.category)
         tags = list(rec.tags) + list(rec.preset_extra.get("tags", []))
         if tags:
             it["tags"] = tags
