@@ -192,3 +192,31 @@ def test_probe_ui_with_no_command_serves_the_app(tmp_path):
     refused = subprocess.run([sys.executable, "-m", "probe_ui", "--host", "0.0.0.0", "--db", str(tmp_path / "b.db")],
                              capture_output=True, text=True, env=env, timeout=60)
     assert refused.returncode == 2 and "without --auth" in refused.stderr
+
+
+def test_batch_tab_cancel_and_resume(app_server, fake_openai):
+    """Start a batch, cancel it part-way from a second call, then resume: every answer once, none repeated."""
+    import time
+
+    fake_openai.latency_s = 0.3
+    client = Client(app_server.url, verbose=False)
+    client.predict("openai", fake_openai.base_url, "gpt-4o", "", "slowish", api_name="/add_endpoint")
+    preset = str(_preset("mediconfusion_pairs.yaml"))
+    job = client.submit([preset], None, [], "slowish", ["rotations"], 0, "cancel-me", api_name="/batch")
+    store = app_server.store()
+    deadline = time.monotonic() + 60
+    while not any(r["run"] == "cancel-me" and r["answered"] >= 3 for r in store.run_progress()):
+        assert time.monotonic() < deadline, "the batch never started"
+        time.sleep(0.1)
+    assert "Cancelling" in client.predict("cancel-me", api_name="/cancel_batch")
+    status = job.result(timeout=120)[0]
+    assert "Cancelled" in status and "Resume" in status
+    done = {r["run"]: r for r in store.run_progress()}["cancel-me"]
+    assert 3 <= done["answered"] < 64 and not done["complete"]  # 16 items x (original + 3 rotations)
+    status = client.predict("cancel-me", api_name="/resume_batch")[0]
+    assert f"{done['answered']} already done" in status
+    final = {r["run"]: r for r in store.run_progress()}["cancel-me"]
+    assert final["complete"] and final["answered"] == 64
+    df = store.answers_frame(store.get_run("cancel-me").id)
+    assert len(df) == 64 and not df.duplicated(["variant_id", "model"]).any()
+    assert len(fake_openai.chat_requests) == 64  # nothing was asked twice

@@ -282,3 +282,37 @@ def test_demo_runs_with_no_keys_and_a_click_places_a_dot(tmp_path, browser, monk
         assert 100 <= point[0] <= 156 and 230 <= point[1] <= 282  # a quarter across, half down the 512² image
     finally:
         server.app.close()
+
+
+def test_stress_and_batch_tabs(server, browser):
+    """A suite over a preset as a coloured matrix; a batch with its progress and its run in the list."""
+    pg = Page(browser.new_page(viewport={"width": 1400, "height": 1000}), "stress-batch")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.tab("Stress")
+    pg.p.locator("#stress-source").get_by_label("a preset").check()
+    pg.pick("stress-preset", "mediconfusion_pairs (bundled)")
+    pg.pick("stress-suite", "circular")
+    pg.tick("stress-models", "baseline/first")
+    pg.tick("stress-models", "baseline/random")
+    pg.p.locator("#stress-run").click()
+    pg.p.locator("#stress-matrix table").wait_for(timeout=60000)
+    cells = pg.p.locator("#stress-matrix td.stress-cell")
+    assert cells.count() == 64  # 16 items x (original + one cyclic shift) x 2 models
+    # baseline/first always answers A: right on every original whose answer is A, and broken by the shift there
+    first = "#stress-matrix td.stress-cell[data-model='baseline/first']"
+    right_originals = pg.p.locator(f"{first}.stress-ok[data-condition='original']").count()
+    assert right_originals > 0
+    assert pg.p.locator(f"{first}.stress-broke").count() == right_originals
+    pg.shot("stress-matrix")
+
+    pg.tab("Batch")
+    pg.tick("batch-presets", "medvh_nota (bundled)")
+    pg.tick("batch-models", "baseline/first")
+    pg.tick("batch-suites", "rotations")
+    pg.p.locator("#batch-start").click()
+    status = pg.wait_text("#batch-status", r"answers planned", timeout_s=120)
+    assert "0 errors" in status
+    pg.wait_text("#batch-runs", r"medvh_nota\+rotations-seed0")
+    pg.shot("batch-done")
+    assert not pg.errors, pg.errors

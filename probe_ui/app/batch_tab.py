@@ -45,10 +45,11 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         preset_file = gr.File(label="or upload a preset YAML (images from the bundled assets)",
                               file_types=[".yaml", ".yml"])
     with gr.Row():
-        models = gr.CheckboxGroup(label="models", choices=model_choices(ctx), value=[], scale=3)
+        models = gr.CheckboxGroup(label="models", choices=model_choices(ctx), value=[], scale=3,
+                                  elem_id="batch-models")
         adhoc = gr.Textbox(label="other models (provider/model, comma separated)", scale=2)
     with gr.Row():
-        suites = gr.CheckboxGroup(label="suites", choices=list(SUITES), value=[])
+        suites = gr.CheckboxGroup(label="suites", choices=list(SUITES), value=[], elem_id="batch-suites")
         seed = gr.Number(label="seed", value=0, precision=0)
         run_name = gr.Textbox(label="run name (blank: derived from presets, suites and seed)",
                               elem_id="batch-run-name")

@@ -21,13 +21,14 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     gr.Markdown("Apply a stress suite and see, per variant and model, what was answered; a dark red cell is a "
                 "variant the model got wrong although it got the item's original right.")
     with gr.Row():
-        source = gr.Radio([ITEM, "a preset"], value=ITEM, label="items")
-        preset = gr.Dropdown(label="preset", choices=ctx.preset_paths(), value=None)
+        source = gr.Radio([ITEM, "a preset"], value=ITEM, label="items", elem_id="stress-source")
+        preset = gr.Dropdown(label="preset", choices=ctx.preset_paths(), value=None, elem_id="stress-preset")
         suite = gr.Dropdown(label="suite", choices=list(SUITES), value="rotations", elem_id="stress-suite")
         seed = gr.Number(label="seed", value=0, precision=0)
     suite_doc = gr.Markdown(_suite_doc("rotations"))
     with gr.Row():
-        models = gr.CheckboxGroup(label="models", choices=model_choices(ctx), value=[], scale=3)
+        models = gr.CheckboxGroup(label="models", choices=model_choices(ctx), value=[], scale=3,
+                                  elem_id="stress-models")
         adhoc = gr.Textbox(label="other models (provider/model, comma separated)", scale=2)
     go = gr.Button("Run stress test", variant="primary", elem_id="stress-run")
     run_name = gr.Textbox(label="run", interactive=False)
