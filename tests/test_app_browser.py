@@ -101,6 +101,9 @@ class Page:
             time.sleep(0.1)
         raise AssertionError(f"{selector} never showed {pattern!r}; last text: {text[:500]!r}")
 
+    def run_name(self) -> str:
+        return self.p.locator("#probe-run-name textarea, #probe-run-name input").first.input_value()
+
     def toast(self, pattern: str, timeout_s: float = 20) -> str:
         return self.wait_text(".toast-body", pattern, timeout_s)
 
@@ -163,7 +166,7 @@ def test_main_flow(server, browser, fake_openai):
     conditions = {cards.nth(i).get_attribute("data-condition") for i in range(6)}
     assert conditions == {"original", "rotate(angle=180)+shuffle"}
     pg.shot("answers")
-    run = pg.p.locator("#probe-run-name textarea, #probe-run-name input").first.input_value()
+    run = pg.run_name()
     assert run.startswith("live-")
 
     first_id = cards.nth(0).get_attribute("data-response")
@@ -251,7 +254,12 @@ def test_bad_uploads_show_an_error_and_lose_nothing(server, browser, tmp_path):
     pg.toast(r"(?i)(exceed|too large|maximum|size)")
     pg.shot("huge-upload")
 
+    first_run = pg.run_name()
     pg.p.locator("#probe-run").click()  # the page still works, and the earlier answer is still stored
+    deadline = time.monotonic() + 30
+    while pg.run_name() == first_run:
+        assert time.monotonic() < deadline, "the second run never started"
+        time.sleep(0.1)
     pg.wait_text("#probe-cards", r"1 of 1 answers · finished")
     assert store.count(responses) == before + 1
 

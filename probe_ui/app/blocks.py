@@ -18,7 +18,8 @@ TITLE = "probe-ui"
 
 def build_app(ctx: AppContext) -> gr.Blocks:
     """All tabs in one Blocks. ``ctx.demo`` opens the Probe tab on a preset item with the baselines ticked."""
-    with gr.Blocks(title=TITLE, analytics_enabled=False) as app:
+    # Uploaded files (a DICOM's header included) sit in Gradio's cache only until they are an hour old.
+    with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(600, 3600)) as app:
         gr.Markdown(f"## {TITLE} · probe vision-language models on medical images  \n"
                     f"<small>store: <code>{_safe(ctx.db_location)}</code></small>")
         with gr.Tabs():
