@@ -80,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--no-cache", action="store_true",
                    help="ask again even when an identical deterministic request was answered before")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.add_argument("--shard", default=None, metavar="I/N",
+                   help="ask only part I of N of the batch (1-based); run all N parts, on one machine or several, "
+                        "against one --db (e.g. postgresql://...) to share a batch")
     b.set_defaults(func=cmd_batch)
 
     pt = sub.add_parser("perturbations", help="every perturbation and suite, its parameters and its effect on the answer")
@@ -130,12 +133,32 @@ def build_parser() -> argparse.ArgumentParser:
                          "(default: baseline when the file or folder name contains 'baseline')")
     im.add_argument("--split", default=None, choices=("val", "test", "all"), help="blink: which split (default val)")
     im.add_argument("--to-preset", default=None, metavar="OUT.yaml",
-                    help="write a preset from the question file instead of importing replies")
+                    help="write a preset from the question file instead of importing replies (dataset: where the "
+                         "preset goes; default <DIR>/preset.yaml)")
+    im.add_argument("--with-perturbations", action="store_true",
+                    help="dataset: give each item the perturbation chains recorded in the export, so a batch asks "
+                         "the same variants again")
     im.add_argument("--db", default=_db_default(),
                     help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
     im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>); "
                                                 "import several models or files into one run by naming it")
     im.set_defaults(func=cmd_import)
+
+    ex = sub.add_parser("export", help="a run as a dataset: JSONL, Parquet, CSV or an imagefolder that "
+                                       "datasets.load_dataset reads; images written once, by hash")
+    db_args(ex)
+    ex.add_argument("--format", required=True, choices=("jsonl", "parquet", "imagefolder", "csv"))
+    ex.add_argument("--out", required=True, metavar="DIR", help="folder to write (created; must be empty or new)")
+    ex.add_argument("--by", choices=("response", "variant"), default="response",
+                    help="one row per answer (default) or per variant, with every model's answer in it")
+    ex.set_defaults(func=cmd_export)
+
+    rp = sub.add_parser("report", help="one self-contained HTML file: metric tables, plots, stress deltas, worst "
+                                       "cases and provenance of a run")
+    db_args(rp)
+    rp.add_argument("--baseline", default=None, metavar="RUN", help="a run to compare against (deltas with CIs)")
+    rp.add_argument("--out", required=True, metavar="report.html")
+    rp.set_defaults(func=cmd_report)
 
     m = sub.add_parser("models", help="every provider and catalogue entry, and whether it is usable here")
     m.add_argument("--json", action="store_true", help="print JSON")
@@ -150,23 +173,44 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
+    shard = _shard(args.shard) if args.shard else None
     presets = [load_preset(p) for p in args.presets]  # all validated before any work
     store = Store(args.db)
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
                        prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
                        judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
-                       progress=not args.no_progress)
+                       progress=not args.no_progress, shard=shard)
     for w in result.warnings:
         print(f"warning: {w}", file=sys.stderr)
     for e in result.item_errors:
         print(f"error: {e.message}", file=sys.stderr)
     for msg in result.error_messages:
         print(f"error: {msg}", file=sys.stderr)
-    print(f"run '{result.run.name}' in {args.db}: {result.variants} variants, {result.planned} answers planned, "
+    part = f" (shard {args.shard})" if args.shard else ""
+    print(f"run '{result.run.name}'{part} in {_shown(args.db)}: {result.variants} variants, "
+          f"{result.planned} answers planned, "
           f"{result.skipped} already done, {result.answered} new, {result.errors} errors, "
           f"{len(result.item_errors)} items not loaded")
-    print(f"score it with: probe-ui score --db {args.db} --run {result.run.name}")
+    print(f"score it with: probe-ui score --db {_shown(args.db)} --run {result.run.name}")
     return EXIT_ERROR if result.errors or result.item_errors else 0
+
+
+def _shown(db: str) -> str:
+    """A database location fit to print (a URL's password replaced)."""
+    from probe_ui.store import _safe
+
+    return _safe(db)
+
+
+def _shard(text: str) -> tuple[int, int]:
+    i, sep, n = text.partition("/")
+    try:
+        shard = int(i), int(n)
+    except ValueError:
+        raise UsageError(f"--shard {text}: give I/N, e.g. --shard 2/4") from None
+    if not sep or not (shard[1] >= 1 and 1 <= shard[0] <= shard[1]):
+        raise UsageError(f"--shard {text}: give I/N with 1 <= I <= N, e.g. --shard 2/4")
+    return shard
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -369,6 +413,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         questions_to_preset
     from probe_ui.store import Store
 
+    if args.format == "dataset":
+        return cmd_import_dataset(args)
     opts = ImportOptions(dataset=args.dataset, model=args.model, images=args.images, run=args.run, task=args.task,
                          baseline=args.baseline, split=args.split)
     try:
@@ -391,10 +437,48 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import_dataset(args: argparse.Namespace) -> int:
+    """``probe-ui import dataset DIR``: an export (any format) back into a preset that batch replays."""
+    from pathlib import Path
+
+    from probe_ui.importers.dataset import import_dataset
+
+    src = Path(args.file)
+    out = Path(args.to_preset) if args.to_preset else src / "preset.yaml"
+    result = import_dataset(src, out, with_perturbations=args.with_perturbations)
+    for line in result.lines():
+        print(line, file=sys.stderr if line.startswith("warning: ") else sys.stdout)
+    print(f"run it with: probe-ui batch {out} --model SPEC")
+    return 0
+
+
 def _import_formats() -> tuple[str, ...]:
     from probe_ui.importers import FORMATS
 
-    return FORMATS
+    return (*FORMATS, "dataset")
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from probe_ui.exports import export_run
+    from probe_ui.store import Store
+
+    summary = export_run(Store(args.db), args.run, args.format, Path(args.out), by=args.by)
+    for line in summary.lines():
+        print(line, file=sys.stderr if line.startswith("warning: ") else sys.stdout)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from probe_ui.report import write_report
+    from probe_ui.store import Store
+
+    path = write_report(Store(args.db), args.run, Path(args.out), baseline=args.baseline)
+    print(f"wrote {path} ({path.stat().st_size:,} bytes); open it in a browser")
+    return 0
 
 
 def cmd_perturbations(args: argparse.Namespace) -> int:

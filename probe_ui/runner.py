@@ -8,6 +8,7 @@ batch loses nothing, and cells already answered are skipped when the batch runs 
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -292,12 +293,18 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
               judge: str | None = None, judge_mode: str = "mediconfusion", use_cache: bool = True,
               progress: bool = True, extra_models: dict[str, ModelConfig] | None = None,
               on_progress: Callable[[int, int, BatchResult], None] | None = None,
-              cancel: threading.Event | None = None) -> BatchResult:
+              cancel: threading.Event | None = None, shard: tuple[int, int] | None = None) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
 
     ``on_progress(done, total, result)`` is called after every answer (the app's progress bar); setting ``cancel``
     stops sending new requests: what was answered is kept and running the batch again resumes it.
+    ``shard=(i, n)`` asks only the i-th of n disjoint parts of the cells (1-based), so n machines writing to one
+    database share a batch; every shard plans the same cells, so the parts together are the whole batch.
     """
+    if shard is not None:
+        i, n = shard
+        if not (n >= 1 and 1 <= i <= n):
+            raise BatchError(f"--shard {i}/{n}: give i/n with 1 <= i <= n, e.g. --shard 2/4")
     if prompt is not None and prompt not in prompts.TEMPLATES:
         raise BatchError(f"unknown prompt template '{prompt}'; known: {', '.join(prompts.TEMPLATES)}")
     for s in suites:
@@ -335,13 +342,16 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         all_variants.extend(ex.variants)
     result.variants = len(all_variants)
     cells = plan_cells(all_variants, models, prompt, seed, {p.path: p.prompt for p in presets}, samples, temperature)
+    store.merge_run_settings(run.id, {"planned": len(cells)})
+    if shard is not None:
+        cells = [c for c in cells if shard_of(c, shard[1]) == shard[0] - 1]
     done = store.done_cells(run.id)
     todo = [c for c in cells if c.key not in done]
     result.planned, result.skipped = len(cells), len(cells) - len(todo)
-    store.merge_run_settings(run.id, {"planned": result.planned})
 
+    # tqdm shows done/total, rate and ETA; into a log file (not a terminal) it writes a line every 10 s at most
     bar = tqdm(total=len(cells), initial=result.skipped, unit="answer", desc=name, disable=not progress,
-               dynamic_ncols=True)
+               dynamic_ncols=True, mininterval=0.1 if sys.stderr.isatty() else 10.0)
 
     def on_result(cell: Cell, resp: Response) -> None:
         if resp.error is None:
@@ -366,6 +376,14 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         store.touch_run(run.id)
     result.cancelled = bool(cancel is not None and cancel.is_set())
     return result
+
+
+def shard_of(cell: Cell, n: int) -> int:
+    """Which of n shards a cell belongs to: a stable hash of its key, the same on every machine."""
+    import hashlib
+
+    key = "\x1f".join(map(str, cell.key)).encode()
+    return int.from_bytes(hashlib.sha256(key).digest()[:8], "big") % n
 
 
 def resume_batch(store: Store, run_name: str, *, extra_models: dict[str, ModelConfig] | None = None,

@@ -70,6 +70,11 @@ variants = sa.Table(
     sa.Column("example_ids", sa.JSON),  # few-shot examples (variant ids)
     sa.Column("created_at", sa.String(40), nullable=False),
 )
+image_data = sa.Table(
+    "image_data", md,  # the PNG bytes themselves, for a shared database (PostgreSQL): every machine sees them
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("png", sa.LargeBinary, nullable=False),
+)
 run_variants = sa.Table(
     "run_variants", md,
     sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id"), primary_key=True),
@@ -164,7 +169,7 @@ class Store:
     def __init__(self, location: str | os.PathLike[str] = DEFAULT_DB, images_dir: str | os.PathLike[str] | None = None):
         loc = str(location)
         if "://" in loc:
-            self.url = loc
+            self.url = database_url(loc)
             default_images = Path("probe-ui-data") / "images"
         else:
             path = Path(loc)
@@ -174,22 +179,38 @@ class Store:
             self.url = f"sqlite:///{path}"
             default_images = path.parent / "images"
         self.images_dir = Path(images_dir) if images_dir else default_images
-        self.engine = sa.create_engine(self.url, future=True)
+        try:
+            self.engine = sa.create_engine(self.url, future=True, pool_pre_ping=True)
+        except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
+            raise StoreError(f"cannot use the database URL {_safe(loc)}: {exc}") from None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        #: a server database is shared (e.g. by --shard machines): images go into it, not onto one machine's disk
+        self.images_in_db = self.engine.dialect.name != "sqlite"
         try:
             md.create_all(self.engine)
         except sa.exc.SQLAlchemyError as exc:
-            raise StoreError(f"cannot open the store at {loc}: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
+            raise StoreError(f"cannot open the store at {_safe(loc)}: {exc.__class__.__name__}: "
+                             f"{_safe(str(exc).splitlines()[0])}") from None
 
     # ---- runs -------------------------------------------------------------------------------------------------
     def ensure_run(self, name: str, seed: int, settings: dict[str, Any]) -> Run:
         """Create the run, or reopen it (same seed required) and merge the new settings into its record."""
+        created = False
+        try:
+            with self.engine.begin() as c:
+                if c.execute(sa.select(runs.c.id).where(runs.c.name == name)).first() is None:
+                    c.execute(runs.insert().values(name=name, seed=seed, settings=settings,
+                                                   versions=package_versions(), created_at=now(), updated_at=now()))
+                    created = True
+        except sa.exc.IntegrityError:
+            pass  # another shard created it at the same moment: reopen it below
+        if created:
+            return self.get_run(name)
         with self.engine.begin() as c:
             row = c.execute(sa.select(runs).where(runs.c.name == name)).mappings().first()
-            if row is None:
-                c.execute(runs.insert().values(name=name, seed=seed, settings=settings, versions=package_versions(),
-                                               created_at=now(), updated_at=now()))
+            if row is None:  # pragma: no cover - deleted in between
+                raise StoreError(f"run '{name}' vanished while it was being opened")
             else:
                 if int(row["seed"]) != seed:
                     raise StoreError(f"run '{name}' was made with seed {row['seed']}, not {seed}: "
@@ -251,6 +272,11 @@ class Store:
         return self.images_dir / image_id[:2] / f"{image_id}.png"
 
     def put_image(self, image: CanonicalImage) -> None:
+        if self.images_in_db:
+            self._insert_ignore(image_data, [{"id": image.id, "png": image.png}])
+            self._insert_ignore(images, [{"id": image.id, "width": image.width, "height": image.height,
+                                          "mode": image.mode, "created_at": now()}])
+            return
         path = self.image_path(image.id)
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -261,13 +287,23 @@ class Store:
         self._insert_ignore(images, [{"id": image.id, "width": image.width, "height": image.height,
                                       "mode": image.mode, "created_at": now()}])
 
-    def get_image(self, image_id: str) -> CanonicalImage:
+    def image_png(self, image_id: str) -> bytes:
+        """The stored canonical PNG bytes of an image (whose sha256 is its id)."""
+        if self.images_in_db:
+            with self.engine.connect() as c:
+                data = c.execute(sa.select(image_data.c.png).where(image_data.c.id == image_id)).scalar()
+            if data is None:
+                raise StoreError(f"image {image_id} is not in the database")
+            return bytes(data)
         path = self.image_path(image_id)
         if not path.exists():
             raise StoreError(f"image {image_id} is not in {self.images_dir}")
-        img = CanonicalImage.from_png(path.read_bytes())
+        return path.read_bytes()
+
+    def get_image(self, image_id: str) -> CanonicalImage:
+        img = CanonicalImage.from_png(self.image_png(image_id))
         if img.id != image_id:
-            raise StoreError(f"image file {path} does not match its hash: it was changed on disk")
+            raise StoreError(f"image {image_id} does not match its hash: it was changed after it was stored")
         return img
 
     def add_variants(self, run_id: int, vs: Iterable[Variant]) -> None:
@@ -419,6 +455,25 @@ class Store:
         with self.engine.begin() as c:
             for start in range(0, len(rows), 500):
                 c.execute(insert(table).on_conflict_do_nothing(), rows[start:start + 500])
+
+
+def database_url(url: str) -> str:
+    """A PostgreSQL URL without a driver uses psycopg 3 when psycopg2 is not installed (pip install psycopg)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        import importlib.util
+
+        if importlib.util.find_spec("psycopg2") is None and importlib.util.find_spec("psycopg") is not None:
+            return "postgresql+psycopg://" + url.split("://", 1)[1]
+        if url.startswith("postgres://"):
+            return "postgresql://" + url.split("://", 1)[1]
+    return url
+
+
+def _safe(text: str) -> str:
+    """A location or driver message without a password in it (``user:secret@host`` → ``user:***@host``)."""
+    import re
+
+    return re.sub(r"(://[^:/@\s]+:)[^@\s]+@", r"\1***@", text)
 
 
 def _json(value: Any) -> Any:

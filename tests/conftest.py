@@ -3,4 +3,5 @@
 from fake_anthropic import fake_anthropic  # noqa: F401
 from fake_openai import fake_openai  # noqa: F401  (tests/ is on sys.path: rootdir conftest, no __init__.py)
 from app_server import app_server  # noqa: F401
+from pg_server import postgres_db, postgres_url  # noqa: F401
 from tiny_vlm import tiny_gemma3, tiny_llava, tiny_llava_nosys  # noqa: F401
