@@ -600,6 +600,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _one_line(exc: BaseException) -> str:
+    import importlib
+
     from probe_ui.images import ImageError
     from probe_ui.presets import PresetError
     from probe_ui.providers.base import ModelSpecError, ProviderError
@@ -609,8 +611,14 @@ def _one_line(exc: BaseException) -> str:
     from probe_ui.store import StoreError
     from probe_ui.suites import SuiteError
 
-    known = (ImageError, PresetError, ModelSpecError, ProviderError, BatchError, StoreError, PerturbationError,
-             PromptError, SuiteError)
+    known: tuple[type[BaseException], ...] = (ImageError, PresetError, ModelSpecError, ProviderError, BatchError,
+                                              StoreError, PerturbationError, PromptError, SuiteError)
+    for module, name in (("probe_ui.report", "ReportError"), ("probe_ui.exports", "ExportError"),
+                         ("probe_ui.importers.dataset", "DatasetError")):
+        try:
+            known += (getattr(importlib.import_module(module), name),)
+        except (ImportError, AttributeError):  # pragma: no cover - an optional part that failed to import
+            pass
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     if isinstance(exc, known):
         return text

@@ -117,6 +117,18 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
 
 def _progress(progress: gr.Progress) -> Any:
+    """Progress with rate and time left, counted from this session's first answer (resumed cells excluded)."""
+    import time
+
+    start: dict[str, float] = {}
+
     def update(done: int, total: int, result: BatchResult) -> None:
-        progress((done, max(total, 1)), desc=f"{done}/{total} answers · {result.errors} errors", unit="answers")
+        now = time.monotonic()
+        start.setdefault("t", now)
+        start.setdefault("n", done)
+        new, elapsed = done - start["n"], now - start["t"]
+        rate = new / elapsed if elapsed > 0 and new else 0.0
+        eta = f" · about {(total - done) / rate:.0f} s left" if rate else ""
+        progress((done, max(total, 1)), desc=f"{done}/{total} answers · {rate:.1f}/s{eta} · {result.errors} errors",
+                 unit="answers")
     return update

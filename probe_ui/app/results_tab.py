@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
@@ -58,6 +61,13 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     responses = gr.Dataframe(label="answers (click a row to open it)", interactive=False,
                              elem_id="results-responses")
     with gr.Row():
+        export_format = gr.Dropdown(label="export format", choices=["jsonl", "parquet", "imagefolder", "csv"],
+                                    value="imagefolder", elem_id="results-export-format")
+        export_by = gr.Radio(["response", "variant"], value="response", label="one row per")
+        export_btn = gr.Button("Export the first chosen run (zip)", elem_id="results-export")
+        report_btn = gr.Button("HTML report (second run, if chosen, is the baseline)", elem_id="results-report")
+    download = gr.File(label="download", interactive=False, elem_id="results-download")
+    with gr.Row():
         response_id = gr.Number(label="answer #", precision=0, elem_id="results-response-id")
         open_btn = gr.Button("Open answer", elem_id="results-open")
     with gr.Row():
@@ -91,6 +101,29 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         ims, text = results.response_detail(ctx.store, int(rid))
         return ims, text
 
+    @shows_errors
+    def on_export(chosen: list[str], fmt: str, by: str) -> str:
+        if not chosen:
+            raise ValueError("choose a run to export")
+        from probe_ui.exports import export_run
+
+        folder = Path(tempfile.mkdtemp(prefix="probe-ui-export-"))
+        summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by)
+        archive = shutil.make_archive(str(folder / f"{_file_name(chosen[0])}-{fmt}"), "zip", summary.path)
+        shutil.rmtree(summary.path, ignore_errors=True)
+        return archive
+
+    @shows_errors
+    def on_report(chosen: list[str]) -> str:
+        if not chosen:
+            raise ValueError("choose a run to report on")
+        from probe_ui.report import write_report
+
+        folder = Path(tempfile.mkdtemp(prefix="probe-ui-report-"))
+        path = write_report(ctx.store, chosen[0], folder / f"{_file_name(chosen[0])}-report.html",
+                            baseline=chosen[1] if len(chosen) > 1 else None)
+        return str(path)
+
     def on_select(table: Any, evt: gr.SelectData) -> Any:
         row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
         try:
@@ -110,3 +143,12 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     responses.select(on_select, responses, response_id, api_visibility="private").then(
         on_open, response_id, [detail_images, detail], api_visibility="private")
     open_btn.click(on_open, response_id, [detail_images, detail], api_name="response")
+    export_btn.click(on_export, [runs, export_format, export_by], download, api_name="export")
+    report_btn.click(on_report, runs, download, api_name="report")
+
+
+def _file_name(run: str) -> str:
+    """A run name made safe as a file name."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", run)[:80] or "run"

@@ -1,0 +1,985 @@
+"""``probe-ui report``: one self-contained HTML file describing a stored run.
+
+The file needs nothing but a browser: no scripts, no web fonts, no external resources (a Content-Security-Policy
+meta tag forbids them); the CSS is inline, plots are PNGs and thumbnails JPEGs embedded as ``data:`` URIs.
+
+Sections:
+
+1. **Header**: run name, created / updated, seed, variants, answers, models.
+2. **Overview**: one row per model (:func:`probe_ui.results.metric_tables`' ``overview``, i.e. the numbers of
+   ``probe-ui score``) plus median latency and cost.
+3. **Per-paper metrics**: each family of :func:`probe_ui.results.metric_tables` pivoted: one row per model, one
+   column per metric; a family's breakdowns (``per_category.*``, ``per_condition.*``, ...) get a table each, one
+   row per model and breakdown key.
+4. **Stress test**: per model, accuracy on each perturbation condition minus accuracy on the originals of the same
+   items (:func:`stress_deltas`), in percentage points, with a 95 % CI for the difference (below), the stress
+   summary of :func:`probe_ui.stress.summary`, the accuracy-per-condition plot and the variants x models matrix.
+5. **Against a baseline run** (``baseline``): per model, overall and per condition, accuracy(run) -
+   accuracy(baseline) with its 95 % CI (:func:`baseline_deltas`).
+6. **Plots**: accuracy per category (:func:`probe_ui.results.plot_category_heatmap`) and the confusion
+   matrices (:func:`probe_ui.results.plot_confusion`).
+7. **Worst cases**: the variants most models failed (all-failed first), each with thumbnails, item id, condition,
+   question, options, expected answer and every model's parsed answer (and the start of its raw reply).
+8. **Provenance**: package versions, seed, settings (models' public configuration without key variables, presets by
+   file name only, no absolute paths), and the command that reproduces the run.
+
+Numbers: every reply is re-read with the robust parser and several samples are reduced to their majority vote, as
+``probe-ui score`` does, so the deltas and plots agree with the overview. Error rows and answers whose ground truth
+is unknown are not scored; an unreadable (invalid) answer is wrong.
+
+Confidence intervals of a difference of two accuracies p1 - p2 use **Newcombe's hybrid score interval** (Newcombe
+1998, "Interval estimation for the difference between independent proportions", method 10), built from the 95 %
+Wilson intervals (l1, u1) and (l2, u2) of the two accuracies::
+
+    lower = (p1 - p2) - sqrt((p1 - l1)^2 + (u2 - p2)^2)
+    upper = (p1 - p2) + sqrt((u1 - p1)^2 + (p2 - l2)^2)
+
+It treats the two samples as independent. A perturbed variant and its original (or a run and a baseline run over the
+same items) are usually positively correlated; for such paired data the interval tends to be conservative (wider
+than a paired interval would be).
+
+Every string that comes from users, presets or models is escaped with :func:`html.escape` (``quote=True``), in
+text and in attributes alike.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+import os
+import re
+import shlex
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from urllib.parse import urlsplit, urlunsplit
+
+import pandas as pd
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+    from probe_ui.store import Run, Store
+
+__all__ = ["ReportError", "baseline_deltas", "build_report", "newcombe_interval", "stress_deltas", "worst_cases",
+           "write_report"]
+
+ORIGINAL = "original"
+Z95 = 1.959964
+WORST_LIMIT = 12
+THUMB_PX = 160
+THUMBS_PER_CASE = 3
+PLOT_DPI = 100
+MATRIX_ROW_LIMIT = 400  # the full stress matrix is embedded up to this many variants
+RAW_CHARS = 240  # the start of a model's raw reply shown among the worst cases
+CI_METHOD = ("Newcombe's hybrid score interval (method 10 of Newcombe 1998) from the two 95 % Wilson intervals; it "
+             "treats the two samples as independent, so for paired data (the same items perturbed, or the same "
+             "items in two runs), which are usually positively correlated, it tends to be conservative: wider than "
+             "a paired interval would be")
+
+
+class ReportError(ValueError):
+    """The report cannot be made as asked: an unknown run or baseline, or an output that cannot be written."""
+
+
+# ---- statistics ---------------------------------------------------------------------------------------------------
+
+def newcombe_interval(x1: float, n1: float, x2: float, n2: float, z: float = Z95
+                      ) -> tuple[float, float, float] | None:
+    """The difference of two proportions x1/n1 - x2/n2 in percentage points and its 95 % CI by Newcombe's hybrid
+    score method (module docstring) from two Wilson intervals; None when either denominator is 0."""
+    if n1 <= 0 or n2 <= 0:
+        return None
+    p1, p2 = x1 / n1, x2 / n2
+    l1, u1 = _wilson(x1, n1, z)
+    l2, u2 = _wilson(x2, n2, z)
+    d = p1 - p2
+    lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return 100.0 * d, 100.0 * lo, 100.0 * hi
+
+
+def _wilson(x: float, n: float, z: float) -> tuple[float, float]:
+    """The Wilson score interval as proportions: :func:`probe_ui.metrics.base.wilson_ci` in 0-1, unrounded."""
+    p = x / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# ---- the answers ---------------------------------------------------------------------------------------------------
+
+def _get_run(store: Store, name: str | None, what: str = "run") -> Run:
+    from probe_ui.store import StoreError
+
+    try:
+        return store.get_run(name or None)
+    except StoreError:
+        known = [r.name for r in store.list_runs()]
+        if not known:
+            raise ReportError("no runs in this store yet: run 'probe-ui batch' first") from None
+        listed = ", ".join(known[:20]) + (f" and {len(known) - 20} more" if len(known) > 20 else "")
+        raise ReportError(f"no {what} named '{name}' in this store (runs: {listed})") from None
+
+
+def _frames(store: Store, run: Run) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(every reply re-read with the robust parser, the same reduced to one row per cell by majority vote)."""
+    from probe_ui.metrics.samples import majority_vote
+    from probe_ui.scoring import reparse
+
+    df, _ = reparse(store.answers_frame(run.id, full=True), "robust", run.settings.get("benchmark"),
+                    run.settings.get("prompt"))
+    return df, majority_vote(df)
+
+
+def _scored(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows that are graded (no error, ground truth known), with ``_hit`` (right or not)."""
+    if df.empty:
+        return df.assign(_hit=pd.Series(dtype=bool))
+    ok = df[df["error"].isna() & df["correct"].notna()]
+    return ok.assign(_hit=ok["correct"].eq(True))
+
+
+def _condition_order(conditions: Iterable[Any]) -> list[str]:
+    found = {str(c) for c in conditions}
+    return ([ORIGINAL] if ORIGINAL in found else []) + sorted(found - {ORIGINAL})
+
+
+def _counts(df: pd.DataFrame) -> dict[tuple[str, str], tuple[int, int]]:
+    """(model, condition) → (correct, n scored); condition ``"*"`` sums every condition."""
+    s = _scored(df)
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    if s.empty:
+        return out
+    for (model, cond), g in s.groupby(["model", "condition"], sort=False)["_hit"]:
+        out[(str(model), str(cond))] = (int(g.sum()), int(g.size))
+    for model, g in s.groupby("model", sort=False)["_hit"]:
+        out[(str(model), "*")] = (int(g.sum()), int(g.size))
+    return out
+
+
+_DELTA_COLUMNS = ["model", "condition", "correct", "n", "accuracy", "correct_ref", "n_ref", "accuracy_ref", "delta",
+                  "ci_low", "ci_high"]
+
+
+def _delta_row(model: str, cond: str, a: tuple[int, int], b: tuple[int, int]) -> dict[str, Any]:
+    diff = newcombe_interval(a[0], a[1], b[0], b[1])
+    d, lo, hi = diff if diff else (math.nan, math.nan, math.nan)
+    return {"model": model, "condition": cond, "correct": a[0], "n": a[1],
+            "accuracy": 100.0 * a[0] / a[1] if a[1] else math.nan, "correct_ref": b[0], "n_ref": b[1],
+            "accuracy_ref": 100.0 * b[0] / b[1] if b[1] else math.nan, "delta": d, "ci_low": lo, "ci_high": hi}
+
+
+def _item_keys(s: pd.DataFrame) -> pd.Series:
+    """An item's identity across its variants: preset (source) and item id (two presets may share an id)."""
+    src = s["source"].astype(str) if "source" in s.columns else pd.Series("", index=s.index)
+    return src + "\x00" + s["item_id"].astype(str)
+
+
+def stress_deltas(df: pd.DataFrame) -> pd.DataFrame:
+    """Per model and perturbed condition: accuracy on that condition minus accuracy on the originals OF THE SAME
+    ITEMS (the items the condition was applied to and whose original the model answered), in percentage points,
+    with the 95 % CI of Newcombe's hybrid score method. ``df`` is a (majority-voted) answers frame; columns model,
+    condition, correct, n, accuracy, correct_ref, n_ref, accuracy_ref (those originals), delta, ci_low, ci_high.
+    A condition whose items have no scored original for the model is left out."""
+    s = _scored(df)
+    if s.empty:
+        return pd.DataFrame(columns=_DELTA_COLUMNS)
+    s = s.assign(_item=_item_keys(s), model=s["model"].astype(str), condition=s["condition"].astype(str))
+    orig = s[s["condition"] == ORIGINAL]
+    rows = []
+    conds = [c for c in _condition_order(s["condition"]) if c != ORIGINAL]
+    for model in sorted(set(s["model"])):
+        mo = orig[orig["model"] == model]
+        for cond in conds:
+            g = s[(s["model"] == model) & (s["condition"] == cond)]
+            ref = mo[mo["_item"].isin(set(g["_item"]))]
+            if g.empty or ref.empty:
+                continue
+            rows.append(_delta_row(model, cond, (int(g["_hit"].sum()), len(g)), (int(ref["_hit"].sum()), len(ref))))
+    return pd.DataFrame(rows, columns=_DELTA_COLUMNS)
+
+
+def baseline_deltas(df: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
+    """Per model answered in both runs: accuracy(run) - accuracy(baseline) over every condition (``condition``
+    ``"*"``) and per condition present in both, in percentage points with Newcombe's 95 % CI; same columns as
+    :func:`stress_deltas` (``*_ref`` is the baseline)."""
+    a, b = _counts(df), _counts(base)
+    models = sorted(m for m in {m for m, _ in a} if (m, "*") in b)
+    conds = ["*"] + _condition_order({c for _, c in a if c != "*"} & {c for _, c in b if c != "*"})
+    rows = [_delta_row(m, c, a[(m, c)], b[(m, c)]) for m in models for c in conds if (m, c) in a and (m, c) in b]
+    return pd.DataFrame(rows, columns=_DELTA_COLUMNS)
+
+
+def _model_columns(df: pd.DataFrame) -> pd.Series:
+    """The model as shown: ``"model · template"`` where one model answered a variant under several templates."""
+    model = df["model"].astype(str)
+    if "prompt" in df.columns and len(df):
+        several = df.duplicated(["model", "variant_id"], keep=False)
+        if several.any():
+            split = model.isin(set(model[several]))
+            return model.where(~split, model + " · " + df["prompt"].astype(str))
+    return model
+
+
+def worst_cases(df: pd.DataFrame, limit: int = WORST_LIMIT) -> list[dict[str, Any]]:
+    """The variants most models failed, at most ``limit``: those every scored model failed first, then by the
+    number of models that failed, then in answer order. ``df`` is a majority-voted answers frame. Each case:
+    variant_id, item_id, condition, kind, question, options, answer, answer_label, failed, scored, response_id (one
+    of its responses, for the images) and ``answers``: [{model, parsed, state (right / wrong / invalid / error /
+    unknown), raw}] for every model that was asked."""
+    if df.empty:
+        return []
+    d = df.assign(_col=_model_columns(df).to_numpy())
+    s = _scored(d)
+    if s.empty:
+        return []
+    g = s.groupby("variant_id", sort=False)["_hit"].agg(scored="size", right="sum")
+    g["failed"] = g["scored"] - g["right"]
+    g = g[g["failed"] > 0]
+    first = {v: i for i, v in enumerate(pd.unique(d["variant_id"]))}
+    g = g.assign(_all=(g["failed"] == g["scored"]).astype(int), _pos=[first[v] for v in g.index])
+    g = g.sort_values(["_all", "failed", "scored", "_pos"], ascending=[False, False, False, True]).head(limit)
+    cases = []
+    for vid, stats in g.iterrows():
+        rows = d[d["variant_id"] == vid]
+        r0 = rows.iloc[0]
+        answers = []
+        for r in sorted(rows.to_dict("records"), key=lambda r: str(r["_col"])):
+            err = _val(r.get("error"))
+            if err is not None:
+                state = "error"
+            elif _val(r.get("parsed")) is None or r.get("invalid") is True:
+                state = "invalid"
+            elif r.get("correct") is True:
+                state = "right"
+            elif r.get("correct") is False:
+                state = "wrong"
+            else:
+                state = "unknown"
+            answers.append({"model": r["_col"], "parsed": _val(r.get("parsed")), "state": state,
+                            "raw": _val(r.get("raw_text")) if err is None else err})
+        cases.append({
+            "variant_id": str(vid), "item_id": r0["item_id"], "condition": r0["condition"], "kind": r0["kind"],
+            "question": _val(r0.get("question")), "options": list(_val(r0.get("options")) or []),
+            "answer": _val(r0.get("answer")), "answer_label": _val(r0.get("answer_label")),
+            "failed": int(stats["failed"]), "scored": int(stats["scored"]),
+            "response_id": int(r0["response_id"]) if "response_id" in rows.columns else None, "answers": answers,
+        })
+    return cases
+
+
+def _val(x: Any) -> Any:
+    if x is None:
+        return None
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    try:
+        if x is pd.NA or x is pd.NaT:
+            return None
+    except TypeError:  # pragma: no cover
+        pass
+    return x
+
+
+# ---- HTML helpers --------------------------------------------------------------------------------------------------
+
+def _esc(x: Any) -> str:
+    """Any value as text, HTML-escaped (quotes too, so it is safe in attributes)."""
+    return html.escape("" if _val(x) is None else str(x), quote=True)
+
+
+def _attrs(attrs: dict[str, Any]) -> str:
+    return "".join(f' {k}="{_esc(v)}"' for k, v in attrs.items() if v is not None)
+
+
+def _el(tag: str, text: Any = "", **attrs: Any) -> str:
+    """An element holding escaped text; attribute names come from this module (``class_`` → ``class``,
+    ``data_x`` → ``data-x``), every value is escaped."""
+    return f"<{tag}{_attrs(_names(attrs))}>{_esc(text)}</{tag}>"
+
+
+def _wrap(tag: str, inner_html: str, **attrs: Any) -> str:
+    """An element around markup this module built (already escaped)."""
+    return f"<{tag}{_attrs(_names(attrs))}>{inner_html}</{tag}>"
+
+
+def _names(attrs: dict[str, Any]) -> dict[str, Any]:
+    return {k.rstrip("_").replace("_", "-"): v for k, v in attrs.items()}
+
+
+def _num(v: Any, digits: int = 2, signed: bool = False, none: str = "–") -> str:
+    v = _val(v)
+    if v is None:
+        return none
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, float) and not math.isfinite(v):
+        return none
+    if isinstance(v, int) and not signed:
+        return str(v)
+    s = f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
+    return s.replace("-", "−")
+
+
+def _data(v: Any) -> str | None:
+    """A number for a data-* attribute (round-tripped by tests), or None."""
+    v = _val(v)
+    if v is None or isinstance(v, bool):
+        return None if v is None else str(v)
+    if isinstance(v, float):
+        return None if not math.isfinite(v) else repr(round(v, 6))
+    return str(v)
+
+
+def _table(header: Sequence[str], rows: Sequence[str], cls: str = "grid", numeric_from: int = 1) -> str:
+    """A table: escaped header labels, rows already rendered as ``<tr>`` markup."""
+    ths = "".join(_el("th", h, class_="num" if i >= numeric_from else None) for i, h in enumerate(header))
+    return (f'<div class="scroll"><table class="{cls}"><thead><tr>{ths}</tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table></div>")
+
+
+def _section(anchor: str, title: str, body: str) -> str:
+    return f'<section id="{anchor}">' + _el("h2", title) + body + "</section>"
+
+
+def _p(text: str, cls: str | None = None) -> str:
+    return _el("p", text, class_=cls)
+
+
+def _figure_html(make: Any, alt: str) -> str:
+    """A figure built by ``make()`` as an embedded PNG; a line saying why when it cannot be drawn."""
+    try:
+        fig = make()
+        png = _png(fig)
+    except Exception as exc:  # noqa: BLE001 - a plot that cannot be drawn must not lose the report
+        return _p(f"({alt}: the figure could not be drawn: {exc.__class__.__name__}: {exc})", "muted")
+    uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return f'<figure><img class="plot" src="{uri}" alt="{_esc(alt)}"></figure>'
+
+
+def _png(fig: Figure) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=PLOT_DPI)
+    return buf.getvalue()
+
+
+def _thumbnail(store: Store, image_id: str) -> str:
+    """One stored image as an inline JPEG no larger than THUMB_PX on its longer side."""
+    from probe_ui.store import StoreError
+
+    try:
+        im = store.get_image(image_id).pil()
+    except (StoreError, OSError, ValueError) as exc:
+        return _el("span", f"image {image_id[:12]} missing ({exc.__class__.__name__})", class_="thumb missing")
+    im.thumbnail((THUMB_PX, THUMB_PX))
+    if im.mode not in ("L", "RGB"):
+        im = im.convert("RGB")
+    buf = io.BytesIO()
+    im.save(buf, format="JPEG", quality=82)
+    uri = "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+    return f'<img class="thumb" src="{uri}" width="{im.width}" height="{im.height}" alt="{_esc(image_id[:12])}">'
+
+
+# ---- sections ------------------------------------------------------------------------------------------------------
+
+def _header(run: Run, raw: pd.DataFrame, n_variants: int, baseline: Run | None, report: dict[str, Any]) -> str:
+    models = sorted({str(m) for m in raw["model"]}) if len(raw) else []
+    errors = int(raw["error"].notna().sum()) if len(raw) else 0
+    facts = [("created", _when(run.created_at)), ("updated", _when(run.updated_at)), ("seed", run.seed),
+             ("variants", n_variants), ("answers", f"{len(raw)}" + (f" ({errors} errors)" if errors else "")),
+             ("models", len(models))]
+    if report.get("items_not_loaded"):
+        facts.append(("items not loaded", report["items_not_loaded"]))
+    if baseline is not None:
+        facts.append(("baseline", baseline.name))
+    dl = "".join(_el("dt", k) + _el("dd", v) for k, v in facts)
+    kind = run.settings.get("kind") or ("import" if run.settings.get("imports") else "batch")
+    return ('<header><p class="kicker">probe-ui report</p>'
+            + _el("h1", run.name, class_="runname")
+            + _wrap("dl", dl, class_="facts")
+            + _p(f"{kind} run · models: {', '.join(models) or 'none yet'} · replies re-read with the robust parser"
+                 + (" (several samples reduced by majority vote)" if len(raw) and int(raw["sample"].max()) > 0
+                    else ""), "muted")
+            + "</header>")
+
+
+def _when(ts: str) -> str:
+    try:
+        return datetime.fromisoformat(ts).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    except (TypeError, ValueError):
+        return str(ts)
+
+
+def _overview(tables: dict[str, pd.DataFrame], raw: pd.DataFrame, report: dict[str, Any]) -> str:
+    ov = tables["overview"]
+    if ov.empty:
+        return _section("overview", "Overview", _p("No answers yet."))
+    rows = []
+    for r in ov.to_dict("records"):
+        g = raw[raw["model"] == r["model"]] if len(raw) else raw
+        lat = g["latency_s"].dropna() if len(g) else pd.Series(dtype=float)
+        cost = g["cost"].dropna().sum() if len(g) else 0.0
+        ci = f"{_num(r['ci_low'], 1)}–{_num(r['ci_high'], 1)}" if _val(r["ci_low"]) is not None else "–"
+        cells = [_el("th", r["model"], scope="row"),
+                 _el("td", r["n"], class_="num", data_col="n"),
+                 _el("td", _num(r["accuracy"]), class_="num strong", data_col="accuracy",
+                     data_value=_data(r["accuracy"])),
+                 _el("td", ci, class_="num", data_col="ci"),
+                 _el("td", _num(r["random"], 1), class_="num", data_col="random"),
+                 _el("td", _num(r["invalid"], 1), class_="num", data_col="invalid", data_value=_data(r["invalid"])),
+                 _el("td", _num(r["refusal"], 1), class_="num", data_col="refusal", data_value=_data(r["refusal"])),
+                 _el("td", r["answered"], class_="num", data_col="answered"),
+                 _el("td", r["errors"], class_="num", data_col="errors"),
+                 _el("td", _num(float(lat.median()), 2) if len(lat) else "–", class_="num"),
+                 _el("td", _num(float(cost), 4) if cost else "0", class_="num")]
+        rows.append(_wrap("tr", "".join(cells), data_model=r["model"]))
+    head = ["model", "n", "accuracy %", "95 % CI", "random %", "invalid %", "refusal %", "answered", "errors",
+            "median latency s", "cost"]
+    return _section("overview", "Overview", _table(head, rows, "grid overview")
+                    + _p("n: scored answers (several samples count once, by majority vote); accuracy with its 95 % "
+                         "Wilson interval; random: what guessing scores. The numbers of 'probe-ui score'.", "muted"))
+
+
+def _split_metric(metric: str) -> tuple[str, str, str]:
+    """(table, row key, column) of a dotted metric path: top-level leaves go to the family's summary table,
+    ``part.leaf`` to its by-part table (one row per part), ``breakdown.key.leaf`` to the breakdown's table."""
+    parts = metric.split(".")
+    if len(parts) == 1:
+        return "", "", parts[0]
+    if len(parts) == 2:
+        return "", parts[0], parts[1]
+    return parts[0], ".".join(parts[1:-1]), parts[-1]
+
+
+_KEY_NAMES = {"per_category": "category", "per_condition": "condition", "by_suite": "suite", "per_task": "task"}
+
+
+def _family(section: str, t: pd.DataFrame, models: list[str]) -> str:
+    """One family's long table as pivoted tables: one row per model, one column per metric; a breakdown
+    (``per_category.<c>.<metric>``, ...) gets a table of its own with one row per model and breakdown key."""
+    groups: dict[tuple[str, bool], dict[str, Any]] = {}
+    for r in t.to_dict("records"):
+        table, key, col = _split_metric(str(r["metric"]))
+        g = groups.setdefault((table, bool(key)), {"cols": [], "rows": {}})
+        if col not in g["cols"]:
+            g["cols"].append(col)
+        g["rows"].setdefault((str(r["model"]), key), {})[col] = r
+    out = []
+    order = {m: i for i, m in enumerate(models)}
+    ranked = sorted(groups.items(), key=lambda kv: (kv[0][0] != "", kv[0][1] if kv[0][0] == "" else 0))
+    for (table, keyed), g in ranked:
+        title = f"{section} · {table}" if table else f"{section} · {'by part' if keyed else 'summary'}"
+        key_name = _KEY_NAMES.get(table, "breakdown" if table else "part")
+        head = ["model"] + ([key_name] if keyed else []) + g["cols"]
+        seen = list(g["rows"])
+        keys = sorted(seen, key=lambda mk: (order.get(mk[0], len(order)), mk[0], seen.index(mk)))
+        span = {m: sum(1 for k in keys if k[0] == m) for m, _ in keys}
+        trs, last = [], None
+        for model, key in keys:
+            cells, starts = [], model != last
+            if starts:
+                cells.append(_el("th", model, scope="row", rowspan=span[model] if keyed and span[model] > 1 else None))
+            last = model
+            if keyed:
+                cells.append(_el("th", key, scope="row", class_="key"))
+            for col in g["cols"]:
+                r = g["rows"][(model, key)].get(col)
+                if r is None:
+                    cells.append('<td class="num muted">·</td>')
+                    continue
+                tip = None
+                if _val(r.get("denominator")) is not None:
+                    tip = f"{_num(r['numerator'])}/{_num(r['denominator'])}"
+                    if _val(r.get("ci_low")) is not None:
+                        tip += f" · 95 % CI {_num(r['ci_low'])}–{_num(r['ci_high'])}"
+                    if _val(r.get("random")) is not None:
+                        tip += f" · random {_num(r['random'])}"
+                cells.append(_el("td", _num(r["value"]), class_="num", title=tip, data_model=model,
+                                 data_metric=r["metric"], data_value=_data(r["value"])))
+            trs.append(_wrap("tr", "".join(cells), class_="group-start" if keyed and starts else None))
+        tab = _table(head, trs, "grid family", numeric_from=2 if keyed else 1)
+        if table:  # a breakdown: folded, the summaries stay in view
+            out.append(_wrap("details", _wrap("summary", _esc(title) + _el("span", f" ({len(trs)} rows)", class_="muted"))
+                             + tab, class_="breakdown"))
+        else:
+            out.append(_el("h4", title) + tab)
+    return _wrap("div", "".join(out), class_="family", data_family=section)
+
+
+def _papers(tables: dict[str, pd.DataFrame]) -> str:
+    models = [str(m) for m in tables["overview"]["model"]]
+    fams = [(k, v) for k, v in tables.items() if k != "overview" and not v.empty]
+    if not fams:
+        return _section("papers", "Per-paper metrics", _p("No per-paper metric applies to this run's answers."))
+    body = _p("The metrics of the probing papers that apply to this run (as 'probe-ui score' prints them), in percent "
+              "where they are rates. Hover a cell for numerator/denominator, its 95 % CI and the random-guess "
+              "reference.", "muted")
+    for name, t in fams:
+        body += _el("h3", name) + _family(name, t, models)
+    return _section("papers", "Per-paper metrics", body)
+
+
+def _delta_cell(r: dict[str, Any], ref_label: str) -> str:
+    if not math.isfinite(r["delta"]):
+        return '<td class="num muted">–</td>'
+    cls = "neg" if r["ci_high"] < 0 else "pos" if r["ci_low"] > 0 else "ns"
+    tip = (f"{_num(r['accuracy'], 1)} % ({r['correct']}/{r['n']}) vs {ref_label} {_num(r['accuracy_ref'], 1)} % "
+           f"({r['correct_ref']}/{r['n_ref']}); 95 % CI {_num(r['ci_low'], 1)} to {_num(r['ci_high'], 1)} pp")
+    inner = (_el("span", _num(r["delta"], 1, signed=True), class_="delta")
+             + _el("span", f"[{_num(r['ci_low'], 1, signed=True)}, {_num(r['ci_high'], 1, signed=True)}]",
+                   class_="ci")
+             + _el("span", f"{_num(r['accuracy'], 1)} vs {_num(r['accuracy_ref'], 1)} · n {r['n']}/{r['n_ref']}",
+                   class_="sub"))
+    return _wrap("td", inner, class_=f"num dcell {cls}", title=tip, data_model=r["model"],
+                 data_condition=r["condition"], data_delta=_data(r["delta"]), data_ci_low=_data(r["ci_low"]),
+                 data_ci_high=_data(r["ci_high"]))
+
+
+def _delta_table(d: pd.DataFrame, conds: list[str], label: dict[str, str], ref_label: str, cls: str) -> str:
+    models = list(dict.fromkeys(d["model"]))
+    by = {(r["model"], r["condition"]): r for r in d.to_dict("records")}
+    rows = []
+    for c in conds:
+        cells = [_el("th", label.get(c, c), scope="row")]
+        for m in models:
+            r = by.get((m, c))
+            cells.append(_delta_cell(r, ref_label) if r else '<td class="num muted">–</td>')
+        rows.append(_wrap("tr", "".join(cells)))
+    return _table(["condition"] + models, rows, f"grid deltas {cls}")
+
+
+_DELTA_LEGEND = ('<p class="legend"><span class="swatch neg"></span>95 % CI below 0 '
+                 '<span class="swatch pos"></span>above 0 <span class="swatch ns"></span>includes 0</p>')
+
+
+def _stress(raw: pd.DataFrame, voted: pd.DataFrame) -> str:
+    from probe_ui import results as R
+    from probe_ui import stress
+
+    d = stress_deltas(voted)
+    parts = []
+    if d.empty:
+        parts.append(_p("No perturbed variants with scored originals in this run: there is nothing to compare."))
+    else:
+        acc = _counts(voted)
+        conds = [c for c in _condition_order(d["condition"]) if c != ORIGINAL]
+        parts.append(_p("Accuracy on each perturbed condition minus accuracy on the originals of the same items, in "
+                        "percentage points (pp), with a 95 % confidence interval for the difference. Below each: the "
+                        "two accuracies (perturbed vs original) and their n."))
+        originals = []
+        for m in dict.fromkeys(d["model"]):
+            x, n = acc.get((m, ORIGINAL), (0, 0))
+            if n:
+                originals.append(_el("b", m) + " " + _esc(f"{_num(100.0 * x / n, 1)} % ({x}/{n})"))
+        parts.append(_wrap("p", "Accuracy on all originals: " + " · ".join(originals), class_="muted"))
+        parts.append(_delta_table(d, conds, {}, "original", "stress") + _DELTA_LEGEND)
+        parts.append(_p(f"CI method: {CI_METHOD}.", "method"))
+    summ = pd.DataFrame()
+    if not d.empty:
+        try:
+            summ = stress.summary(raw, None)
+            summ = summ.sort_values("model", kind="stable") if len(summ) else summ
+        except Exception:  # noqa: BLE001 - the summary is an extra; the deltas above stand on their own
+            summ = pd.DataFrame()
+    if len(summ):
+        cols = [("accuracy_original", "acc. original %"), ("accuracy_perturbed", "acc. perturbed %"),
+                ("group_consistency", "group consistency %"), ("groups", "groups"), ("flip_rate", "flip rate %"),
+                ("flip_pairs", "pairs"), ("broke", "broke"), ("fixed", "fixed")]
+        rows = [_wrap("tr", _el("th", r["model"], scope="row") + "".join(
+            _el("td", _num(r[c], 1), class_="num") for c, _ in cols)) for r in summ.to_dict("records")]
+        parts.append(_el("h3", "Consistency across variants")
+                     + _table(["model"] + [h for _, h in cols], rows, "grid")
+                     + _p("group consistency: items all of whose variants are right; flip rate: (variant, original) "
+                          "pairs whose correctness differs; broke: right on the original, wrong perturbed; fixed: "
+                          "the reverse (probe_ui.stress.summary).", "muted"))
+    parts.append(_el("h3", "Accuracy per condition") + _figure_html(
+        lambda: R.plot_accuracy_by_condition(voted), "accuracy per perturbation condition, 95 % Wilson CIs"))
+    if len(raw):
+        n_rows = voted[["item_id", "condition"]].drop_duplicates().shape[0]
+        if n_rows <= MATRIX_ROW_LIMIT:
+            parts.append('<details class="matrix"><summary>Every variant × model (the stress matrix, '
+                         f'{n_rows} rows)</summary><div class="scroll">{stress.matrix_html(raw)}</div></details>')
+        else:
+            parts.append(_p(f"The stress matrix ({n_rows} variants) is too large to embed; the app's Stress tab shows "
+                            "it.", "muted"))
+    return _section("stress", "Stress test: accuracy change under perturbation", "".join(parts))
+
+
+def _baseline(base: Run, voted: pd.DataFrame, base_voted: pd.DataFrame) -> str:
+    d = baseline_deltas(voted, base_voted)
+    title = "Against the baseline run"
+    intro = _wrap("p", "Accuracy of this run minus accuracy of the baseline run " + _el("code", base.name)
+                  + f" (seed {_esc(base.seed)}), in percentage points with a 95 % confidence interval; first over "
+                  "every condition, then per condition present in both runs.")
+    if d.empty:
+        return _section("baseline", title, intro + _p("No model was scored in both runs: there is nothing to "
+                                                      "compare."))
+    only = sorted(set(map(str, voted["model"])) ^ set(map(str, base_voted["model"])))
+    conds = ["*"] + [c for c in _condition_order(d["condition"]) if c != "*"]
+    body = intro + _delta_table(d, conds, {"*": "all conditions"}, "baseline", "vsbase") + _DELTA_LEGEND
+    if only:
+        body += _p("Answered in only one of the runs (not compared): " + ", ".join(only), "muted")
+    body += _p(f"CI method: {CI_METHOD}.", "method")
+    return _section("baseline", title, body)
+
+
+def _plots(voted: pd.DataFrame) -> str:
+    from probe_ui import results as R
+
+    return _section("plots", "Categories and confusion",
+                    _el("h3", "Accuracy per category")
+                    + _figure_html(lambda: R.plot_category_heatmap(voted), "accuracy per category and model")
+                    + _el("h3", "Confusion: expected × parsed answer")
+                    + _figure_html(lambda: R.plot_confusion(voted), "confusion matrices, one per model"))
+
+
+_STATE_MARK = {"right": "✓", "wrong": "✗", "invalid": "✗", "error": "!", "unknown": "?"}
+
+
+def _worst(store: Store, voted: pd.DataFrame) -> str:
+    from probe_ui.items import labels_for
+    from probe_ui.store import StoreError
+
+    cases = worst_cases(voted)
+    title = "Worst cases"
+    if not cases:
+        return _section("worst", title, _p("No scored variant was failed by any model."))
+    cards = []
+    for c in cases:
+        opts = [str(o) for o in c["options"]]
+        try:
+            labels = list(labels_for(str(c["kind"]), tuple(opts)))
+        except Exception:  # noqa: BLE001 - an odd kind still shows its options
+            labels = []
+        by_label = dict(zip(labels, opts))
+        try:
+            ids = [str(i) for i in store.get_response(c["response_id"]).get("image_ids") or []]
+        except (StoreError, TypeError, ValueError):
+            ids = []
+        thumbs = "".join(_thumbnail(store, i) for i in ids[:THUMBS_PER_CASE])
+        if len(ids) > THUMBS_PER_CASE:
+            thumbs += _el("span", f"+{len(ids) - THUMBS_PER_CASE} more", class_="muted")
+        opt_html = ""
+        if opts:
+            items = "".join(_wrap("li", (_el("b", lb + ": ") if lb and lb != o else "") + _esc(o))
+                            for lb, o in zip(labels or [""] * len(opts), opts))
+            opt_html = _wrap("ol", items, class_="options")
+        expected = c["answer_label"] or "–"
+        if c["answer"] and str(c["answer"]) != str(expected):
+            expected = f"{expected} ({c['answer']})"
+        ans_rows = []
+        for a in c["answers"]:
+            parsed = a["parsed"]
+            shown = "invalid" if a["state"] == "invalid" else "error" if a["state"] == "error" else str(parsed)
+            if parsed is not None and str(parsed) in by_label and by_label[str(parsed)] != str(parsed):
+                shown += f" ({_short(by_label[str(parsed)], 60)})"
+            raw = _short(str(a["raw"] or ""), RAW_CHARS)
+            ans_rows.append(_wrap("tr", _el("th", a["model"], scope="row")
+                                  + _el("td", f"{_STATE_MARK.get(a['state'], '')} {shown}", class_=f"ans {a['state']}",
+                                        data_model=a["model"], data_state=a["state"])
+                                  + _el("td", raw, class_="raw")))
+        meta = _wrap("dl", _el("dt", "item") + _el("dd", c["item_id"]) + _el("dt", "condition")
+                     + _el("dd", c["condition"]) + _el("dt", "expected") + _el("dd", expected, class_="expected")
+                     + _el("dt", "failed by") + _el("dd", f"{c['failed']} of {c['scored']} models"), class_="facts")
+        body = (_wrap("div", thumbs or _el("span", "no image", class_="muted"), class_="thumbs")
+                + _wrap("div", meta + _el("p", c["question"] or "", class_="question") + opt_html
+                        + _table(["model", "parsed answer", "reply (start)"], ans_rows, "grid answers", 99),
+                        class_="case-body"))
+        cards.append(_wrap("article", body, class_="case", data_variant=c["variant_id"], data_failed=c["failed"],
+                           data_scored=c["scored"]))
+    intro = _p(f"The {len(cases)} variants the most models failed (every model first), with each model's parsed "
+               "answer; an invalid answer (no option could be read) counts as wrong.", "muted")
+    return _section("worst", title, intro + "".join(cards))
+
+
+def _short(s: str, n: int) -> str:
+    s = " ".join(s.split())
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+# ---- provenance ----------------------------------------------------------------------------------------------------
+
+_SECRET_KEY = re.compile(r"(^|_)(api_?key|key|keys|token|secret|password|passwd|auth|authorization|credentials?|"
+                         r"cookie|headers?)(_env)?$", re.I)
+_ABS_PATH = re.compile(r"^(/|~|[A-Za-z]:[\\/]|\\\\)")
+_PATH_KEYS = {"path", "file", "source", "images", "images_dir", "dir", "folder"}
+
+
+def _public(obj: Any, key: str = "") -> Any:
+    """Settings as shown: keys that may hold secrets (``api_key_env`` included) dropped, absolute paths reduced to
+    their file name, URLs without credentials, query or fragment."""
+    if isinstance(obj, dict):
+        return {str(k): _public(v, str(k)) for k, v in obj.items() if not _SECRET_KEY.search(str(k))}
+    if isinstance(obj, (list, tuple)):
+        return [_public(v, key) for v in obj]
+    if isinstance(obj, str):
+        return _public_str(obj, key)
+    return obj
+
+
+def _public_str(s: str, key: str = "") -> str:
+    if "://" in s:
+        return _public_url(s)
+    if _ABS_PATH.match(s) or (key.lower() in _PATH_KEYS and ("/" in s or "\\" in s)):
+        return PurePath(s.replace("\\", "/")).name
+    return s
+
+
+def _public_url(url: str) -> str:
+    try:
+        u = urlsplit(url)
+    except ValueError:
+        return "(a URL)"
+    if u.scheme.startswith("sqlite") or u.scheme == "file":
+        return PurePath(u.path).name
+    host = u.hostname or ""
+    if u.port:
+        host += f":{u.port}"
+    return urlunsplit((u.scheme, host, u.path, "", ""))
+
+
+def _db_arg(store: Store) -> str:
+    url = str(getattr(store, "url", ""))
+    if url.startswith("sqlite:///"):
+        return PurePath(url.removeprefix("sqlite:///")).name or "probe-ui.db"
+    return "$DATABASE_URL"
+
+
+def _q(x: Any) -> str:
+    return shlex.quote(str(x))
+
+
+def reproduce_commands(store: Store, run: Run, baseline: Run | None = None) -> list[tuple[str, str]]:
+    """(what, shell command) pairs that rebuild the run and this report; file names only, never paths or keys."""
+    s = run.settings
+    db = _q(_db_arg(store))
+    out: list[tuple[str, str]] = []
+    if s.get("kind") == "live":
+        items = ", ".join(map(str, s.get("items") or [])) or "?"
+        out.append(("answers", f"# a live probe from the app's Probe tab (items: {items}); no batch command "
+                               "replays it"))
+    elif s.get("imports"):
+        for e in s["imports"]:
+            cmd = ["probe-ui", "import", _q(e.get("format", "?")), _q(_public_str(str(e.get("path", "FILE")), "path"))]
+            ds = e.get("dataset")
+            if isinstance(ds, dict) and ds.get("path"):
+                cmd += ["--dataset", _q(_public_str(str(ds["path"]), "path"))]
+            if e.get("model"):
+                cmd += ["--model", _q(e["model"])]
+            if e.get("task"):
+                cmd += ["--task", _q(e["task"])]
+            if e.get("split"):
+                cmd += ["--split", _q(e["split"])]
+            cmd += ["--run", _q(run.name), "--db", db]
+            out.append(("import", " ".join(cmd)))
+    else:
+        presets = [_public_str(str(p.get("path") or p.get("name") or "?"), "path") for p in s.get("presets") or []]
+        cmd = ["probe-ui", "batch", *(_q(p) for p in presets or ["PRESET.yaml"])]
+        for m in s.get("models") or []:
+            cmd += ["--model", _q(m.get("name") if isinstance(m, dict) else m)]
+        cmd += ["--seed", _q(run.seed)]
+        for suite in s.get("suites") or []:
+            cmd += ["--suite", _q(suite)]
+        if s.get("prompt"):
+            cmd += ["--prompt", _q(s["prompt"])]
+        if (s.get("samples") or 1) > 1:
+            cmd += ["--samples", _q(s["samples"])]
+        if s.get("temperature") is not None:
+            cmd += ["--temperature", _q(s["temperature"])]
+        judge = s.get("judge")
+        if isinstance(judge, dict) and judge.get("name"):
+            cmd += ["--judge", _q(judge["name"]), "--judge-mode", _q(judge.get("mode", "mediconfusion"))]
+        if s.get("concurrency"):
+            cmd += ["--concurrency", _q(s["concurrency"])]
+        cmd += ["--run", _q(run.name), "--db", db]
+        out.append(("answers", " ".join(cmd)))
+    rep = ["probe-ui", "report", "--db", db, "--run", _q(run.name)]
+    if baseline is not None:
+        rep += ["--baseline", _q(baseline.name)]
+    out.append(("this report", " ".join(rep + ["--out", "report.html"])))
+    return out
+
+
+def _provenance(store: Store, run: Run, baseline: Run | None) -> str:
+    s = _public(run.settings)
+    parts = []
+    cmds = reproduce_commands(store, run, baseline)
+    parts.append(_el("h3", "Reproduce")
+                 + _p("Run from the folder that holds the preset files, in a fresh database (or under another --run "
+                      "name: a run that exists is resumed, not repeated). Model names are the catalogue's; keys come "
+                      "from the environment.", "muted")
+                 + "".join(_wrap("div", _el("span", what, class_="muted") + _el("pre", cmd), class_="cmd")
+                           for what, cmd in cmds))
+    models = s.pop("models", None) or []
+    if models:
+        rows = [_wrap("tr", _el("th", m.get("name"), scope="row") + _el("td", m.get("provider"))
+                      + _el("td", m.get("model")) + _el("td", m.get("base_url") or "–")
+                      + _el("td", json.dumps(m.get("generation") or {}, sort_keys=True, default=str)))
+                for m in models if isinstance(m, dict)]
+        parts.append(_el("h3", "Models") + _table(["name", "provider", "model", "base URL", "generation"], rows,
+                                                  "grid", 99))
+    presets = s.pop("presets", None) or []
+    if presets:
+        rows = [_wrap("tr", _el("th", p.get("name"), scope="row") + _el("td", p.get("path"))
+                      + _el("td", p.get("sha256"), class_="mono"))
+                for p in presets if isinstance(p, dict)]
+        parts.append(_el("h3", "Presets") + _table(["name", "file", "sha256"], rows, "grid", 99))
+    rest = {"seed": run.seed, **s}
+    rows = [_wrap("tr", _el("th", k, scope="row") + _el("td", v if isinstance(v, str) else
+                                                         json.dumps(v, sort_keys=True, default=str), class_="mono"))
+            for k, v in rest.items()]
+    parts.append(_el("h3", "Settings") + _table(["setting", "value"], rows, "grid", 99))
+    versions = _public(run.versions or {})
+    rows = [_wrap("tr", _el("th", k, scope="row") + _el("td", v, class_="mono")) for k, v in versions.items()]
+    parts.append(_el("h3", "Package versions (when the run was made)")
+                 + _table(["package", "version"], rows, "grid", 99))
+    from probe_ui import __version__
+
+    parts.append(_p(f"Report made {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')} by probe-ui "
+                    f"{__version__}.", "muted"))
+    return _section("provenance", "Provenance", "".join(parts))
+
+
+# ---- the document --------------------------------------------------------------------------------------------------
+
+_CSS = """
+:root { color-scheme: light; --fg:#1d2327; --muted:#5f6b73; --line:#d9dee2; --bg:#ffffff; --soft:#f4f6f8;
+  --accent:#1f5f99; --neg:#f6c7c4; --negfg:#8a1c14; --pos:#cfe9d2; --posfg:#1b5e20; }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--soft); color: var(--fg); line-height: 1.45;
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 60px; background: var(--bg); }
+header { border-bottom: 3px solid var(--accent); padding-bottom: 12px; margin-bottom: 8px; }
+.kicker { margin: 0; color: var(--accent); font-weight: 600; letter-spacing: .04em; text-transform: uppercase;
+  font-size: 12px; }
+h1 { margin: 4px 0 10px; font-size: 26px; word-break: break-all; }
+h2 { margin: 34px 0 10px; font-size: 21px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
+h3 { margin: 22px 0 8px; font-size: 17px; }
+h4 { margin: 16px 0 6px; font-size: 14px; color: var(--muted); }
+nav { position: sticky; top: 0; background: var(--bg); padding: 8px 0; border-bottom: 1px solid var(--line);
+  z-index: 2; font-size: 14px; }
+nav a { color: var(--accent); text-decoration: none; margin-right: 16px; white-space: nowrap; }
+nav a:hover { text-decoration: underline; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 6px 0; }
+header dl.facts { grid-template-columns: repeat(auto-fill, minmax(120px, max-content) minmax(150px, 1fr)); }
+dt { color: var(--muted); } dd { margin: 0; font-weight: 500; word-break: break-word; }
+p { margin: 6px 0; } .muted { color: var(--muted); font-size: 13px; } .method { font-size: 13px; color: var(--muted);
+  border-left: 3px solid var(--line); padding-left: 8px; }
+.scroll { overflow-x: auto; max-width: 100%; }
+table.grid { border-collapse: collapse; font-size: 13px; margin: 6px 0 10px; }
+table.grid th, table.grid td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+table.grid thead th { background: var(--soft); font-weight: 600; }
+table.grid .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.grid tbody th { font-weight: 600; white-space: nowrap; }
+table.grid tbody th.key { font-weight: 400; color: var(--muted); }
+table.grid tr.group-start > * { border-top: 2px solid #aab4bb; }
+td.strong { font-weight: 700; }
+td.dcell { min-width: 118px; }
+td.dcell span { display: block; } .delta { font-size: 15px; font-weight: 700; }
+.ci { color: var(--fg); } .sub { color: var(--muted); font-size: 11px; }
+td.neg, .swatch.neg { background: var(--neg); } td.neg .delta { color: var(--negfg); }
+td.pos, .swatch.pos { background: var(--pos); } td.pos .delta { color: var(--posfg); }
+td.ns, .swatch.ns { background: #fff; }
+.legend { font-size: 12px; color: var(--muted); }
+.swatch { display: inline-block; width: 12px; height: 12px; border: 1px solid var(--line); margin: 0 4px 0 10px;
+  vertical-align: -2px; }
+figure { margin: 8px 0 16px; } img.plot { max-width: 100%; height: auto; border: 1px solid var(--line); }
+details.matrix, details.breakdown { margin: 10px 0; }
+details summary { cursor: pointer; color: var(--accent); font-size: 14px; font-weight: 600; }
+article.case { display: grid; grid-template-columns: 180px 1fr; gap: 16px; border: 1px solid var(--line);
+  border-radius: 6px; padding: 12px; margin: 12px 0; break-inside: avoid; }
+.thumbs { display: flex; flex-direction: column; gap: 6px; align-items: flex-start; }
+img.thumb { border: 1px solid var(--line); background: #000; max-width: 160px; max-height: 160px; }
+span.thumb.missing { font-size: 12px; color: var(--muted); }
+.case-body dl.facts { grid-template-columns: max-content 1fr max-content 1fr; }
+.question { font-weight: 600; margin: 8px 0 4px; white-space: pre-wrap; word-break: break-word; }
+ol.options { margin: 2px 0 8px; padding-left: 18px; list-style: none; font-size: 14px; }
+td.ans { white-space: nowrap; font-weight: 600; } td.ans.right { color: var(--posfg); }
+td.ans.wrong, td.ans.invalid { color: var(--negfg); } td.ans.error { color: var(--muted); }
+td.raw { color: var(--muted); font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px;
+  word-break: break-word; max-width: 520px; }
+.mono, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
+td.mono { word-break: break-all; max-width: 760px; }
+pre { background: var(--soft); border: 1px solid var(--line); padding: 8px 10px; white-space: pre-wrap;
+  word-break: break-all; margin: 2px 0 10px; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--soft); padding: 0 3px; }
+@media print { nav { display: none; } main { max-width: none; } body { background: #fff; } }
+"""
+
+_CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'none'; base-uri 'none'; "
+        "form-action 'none'")
+
+
+def build_report(store: Store, run: str | None, baseline: str | None = None) -> str:
+    """The HTML report of ``run`` (None: the most recently updated run), compared with the run named ``baseline``
+    when given. One self-contained document (module docstring); raises :class:`ReportError` for an unknown run or
+    baseline. Stress and baseline deltas carry 95 % CIs by Newcombe's hybrid score method (two Wilson intervals)."""
+    from probe_ui import results as R
+    from probe_ui.store import run_variants
+
+    r = _get_run(store, run)
+    b = _get_run(store, baseline, "baseline run") if baseline else None
+    if b is not None and b.id == r.id:
+        raise ReportError(f"the baseline is the run itself ('{r.name}'): name another run with --baseline")
+    raw, voted = _frames(store, r)
+    tables = R.metric_tables(store, [r.name])
+    report = {"items_not_loaded": len(store.item_errors(r.id))}
+    sections = [
+        ("overview", "Overview", _overview(tables, raw, report)),
+        ("papers", "Per-paper metrics", _papers(tables)),
+        ("stress", "Stress test", _stress(raw, voted)),
+    ]
+    if b is not None:
+        _, base_voted = _frames(store, b)
+        sections.append(("baseline", "Baseline", _baseline(b, voted, base_voted)))
+    sections += [
+        ("plots", "Categories & confusion", _plots(voted)),
+        ("worst", "Worst cases", _worst(store, voted)),
+        ("provenance", "Provenance", _provenance(store, r, b)),
+    ]
+    nav = "<nav>" + "".join(f'<a href="#{a}">{_esc(t)}</a>' for a, t, _ in sections) + "</nav>"
+    head = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta http-equiv="Content-Security-Policy" content="{_esc(_CSP)}">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<meta name="referrer" content="no-referrer">'
+            f"<title>{_esc('probe-ui report: ' + r.name)}</title><style>{_CSS}</style></head>\n")
+    body = ("<body><main>" + _header(r, raw, store.count(run_variants, r.id), b, report) + nav
+            + "\n".join(html_ for _, _, html_ in sections) + "</main></body></html>\n")
+    return head + body
+
+
+def write_report(store: Store, run: str | None, out: Path, baseline: str | None = None) -> Path:
+    """Build the report (:func:`build_report`) and write it to ``out`` atomically (a temporary file in the same
+    folder, then renamed over ``out``); the folder is created when missing. Returns ``out``. Raises
+    :class:`ReportError` when the run or baseline is unknown or ``out`` cannot be written."""
+    out = Path(out)
+    if out.exists() and out.is_dir():
+        raise ReportError(f"{out} is a folder: give the report's file name, e.g. {out / 'report.html'}")
+    parent = out.parent if str(out.parent) else Path(".")
+    try:  # before the work: a folder that cannot be made fails at once
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ReportError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+    data = build_report(store, run, baseline).encode("utf-8")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise ReportError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, (out.stat().st_mode & 0o777) if out.exists() else 0o644)
+        os.replace(tmp, out)
+    except OSError as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise ReportError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+    return out
