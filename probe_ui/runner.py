@@ -340,6 +340,7 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         result.item_errors.extend(ex.errors)
         result.warnings.extend(ex.warnings)
         all_variants.extend(ex.variants)
+    all_variants = list({v.id: v for v in all_variants}.values())  # the same variant from two presets: once
     result.variants = len(all_variants)
     cells = plan_cells(all_variants, models, prompt, seed, {p.path: p.prompt for p in presets}, samples, temperature)
     store.merge_run_settings(run.id, {"planned": len(cells)})

@@ -263,6 +263,8 @@ def expand(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = ()) 
             except PerturbationError as exc:
                 out.errors.append(ItemError(preset.path, base.item_id, f"{preset.path}: item '{base.item_id}': "
                                                                         f"perturbation '{cond.name}': {exc}"))
+    # A condition given twice (an imported preset's own chains plus the same --suite) is one variant, asked once.
+    out.variants = list({v.id: v for v in out.variants}.values())
     return out
 
 

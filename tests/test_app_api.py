@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from gradio_client import Client, handle_file
@@ -113,6 +114,17 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert {r[2] for r in rows(only)} == {"loopback"}
     images, detail = call(client, "/response", rid)
     assert images and "hard to say" in detail
+
+    archive = call(client, "/export", [run], "imagefolder", "response")
+    import zipfile
+
+    with zipfile.ZipFile(archive) as z:
+        names = z.namelist()
+        assert "metadata.jsonl" in names and "README.md" in names
+        assert len(z.read("metadata.jsonl").decode().splitlines()) == 9
+    report = call(client, "/report", [run, "api-batch"])
+    html = open(report, encoding="utf-8").read()
+    assert "loopback" in html and not re.search(r"""(src|href)\s*=\s*["']?https?:""", html)  # self-contained
 
     # ---- Models tab --------------------------------------------------------------------------------------------
     table = call(client, "/models")

@@ -1,0 +1,875 @@
+"""A run as a dataset: JSONL, Parquet, CSV, or an imagefolder that ``datasets.load_dataset`` reads.
+
+``export_run(store, run, fmt, out)`` writes one row per answer (``by="response"``) or one row per variant with every
+model's answers in a list (``by="variant"``), each image once under ``out/images/<sha256>.png`` (the store's
+canonical PNG bytes, so a file's name is the hash of its bytes), and a dataset card ``README.md``: YAML front matter
+(licence, a ``configs`` entry for the format), the meaning of every column, the licences of the images (bundled
+assets matched by hash; derived ones named with their source; anything else "user-supplied, licence unknown") and
+how the run was made, with the command that makes it again.
+
+What never leaves the machine: absolute local paths (preset paths become file names; any string mentioning the
+working folder, the store's folder, the home or temp folder is rewritten relative to it; absolute paths in
+``details``, ``error`` and similar bookkeeping fields become file names), API keys and the names of the variables
+that hold them (``api_key_env`` is dropped; a URL's ``user:password@`` is removed), and DICOM headers (the store
+holds none).
+
+Layouts (``out`` must be new or empty):
+
+- ``jsonl``: ``data.jsonl``, nested values as JSON.
+- ``csv``: ``data.csv``; lists and dicts as JSON strings, booleans as ``true``/``false``, missing values empty.
+- ``parquet``: ``data.parquet`` (pyarrow, through pandas); lists of strings as lists, free-form nested values
+  (attributes, provenance, settings, details, judge, answers) as JSON strings, since their types vary by row.
+- ``imagefolder``: ``metadata.jsonl`` beside ``images/``. ``file_name`` names the variant's first image (loaded as
+  the ``image`` column; null for a question without an image) and ``file_names`` lists all of them (loaded as
+  ``images``, a list of images): datasets' folder-based builder reads a string column ``file_name`` / ``*_file_name``
+  as one image and a list-of-strings column ``file_names`` / ``*_file_names`` as a list of images. Nested values
+  are JSON strings as in Parquet, so that every row has the same types.
+
+Judge calls (``--judge``) are not rows of their own: the latest judge call on an answer goes into that answer's
+``judge`` column.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import os
+import re
+import shlex
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from probe_ui import __version__
+from probe_ui.presets import ASSETS_DIR, PRESETS_DIR
+
+FORMATS = ("jsonl", "parquet", "imagefolder", "csv")
+BY = ("response", "variant")
+DATA_FILES = {"jsonl": "data.jsonl", "csv": "data.csv", "parquet": "data.parquet", "imagefolder": "metadata.jsonl"}
+IMAGES_DIR = "images"
+
+# Columns whose values are lists of strings, and free-form nested columns (JSON strings outside JSONL).
+LIST_COLUMNS = ("options", "category", "tags", "images")
+JSON_COLUMNS = ("attributes", "provenance", "prompt_args", "settings", "details", "judge", "answers")
+
+VARIANT_COLUMNS = ["run", "seed", "variant_id", "item_id", "condition", "group", "item_group", "source", "kind",
+                   "question", "options", "answer", "answer_label", "category", "tags", "attributes", "provenance",
+                   "prompt_args"]
+ANSWER_COLUMNS = ["response_id", "model", "prompt", "sample", "prompt_text", "settings", "raw_text", "parsed",
+                  "method", "invalid", "refusal", "correct", "rating", "note", "latency_s", "input_tokens",
+                  "output_tokens", "cost", "error", "finish_reason", "details", "judge"]
+RESPONSE_ROW = ["run", "seed", "response_id", "model", "prompt", "sample", "item_id", "variant_id", "condition",
+                "group", "item_group", "source", "kind", "question", "options", "answer", "answer_label", "category",
+                "tags", "attributes", "provenance", "prompt_args", "prompt_text", "settings", "raw_text", "parsed",
+                "method", "invalid", "refusal", "correct", "rating", "note", "latency_s", "input_tokens",
+                "output_tokens", "cost", "error", "finish_reason", "details", "judge", "images"]
+VARIANT_ROW = [*VARIANT_COLUMNS, "images", "n_answers", "answers"]
+
+COLUMN_DOCS: dict[str, tuple[str, str]] = {
+    "run": ("string", "the run's name in the probe-ui store"),
+    "seed": ("int", "the run's seed: perturbations and the random baseline derive their randomness from it"),
+    "response_id": ("int", "the answer's id in the store (what a rating refers to)"),
+    "model": ("string", "the model's name: a catalogue name or provider/model"),
+    "prompt": ("string", "the prompt template's name (see probe-ui's README, Prompts)"),
+    "sample": ("int", "which sample of this variant and model (0 unless --samples N)"),
+    "item_id": ("string", "the item's id in its preset"),
+    "variant_id": ("string", "content hash of the variant (question, options, answer, image hashes, provenance)"),
+    "condition": ("string", "'original', or the perturbation condition that made this variant (suite conditions "
+                            "are named suite/condition)"),
+    "group": ("string", "the variants of one item under one suite (scored together, e.g. group consistency)"),
+    "item_group": ("string", "the item's own group from the preset (a pair, a gt/hallucination pair), or null"),
+    "source": ("string", "the preset's file name (never a path)"),
+    "kind": ("string", "choice (answer with a letter), yesno, label (answer with one of the labels) or free"),
+    "question": ("string", "the question as asked (after perturbations)"),
+    "options": ("list[string]", "answer options of a choice item (shown as A, B, ...) or the labels of a label item"),
+    "answer": ("string", "the correct answer as option text / label / yes / no; null when unknown"),
+    "answer_label": ("string", "the correct answer as the model should write it (a letter for choice items)"),
+    "category": ("list[string]", "the item's categories"),
+    "tags": ("list[string]", "the item's tags"),
+    "attributes": ("object", "free-form attributes of the item (benchmark fields, dots, findings, ...)"),
+    "provenance": ("list[object]", "the perturbation chain that made this variant from the item: "
+                                   "{op, params, seed, answer: [before, after]} per step; empty for the original"),
+    "prompt_args": ("object", "arguments a perturbation gave the prompt (chain of thought, a suggested answer), "
+                              "or null"),
+    "prompt_text": ("string", "the exact text sent: each message under a [role] header, images marked "
+                              "<image N> where they sat"),
+    "settings": ("object", "generation settings of the call: temperature, max_tokens, top_p, seed, timeout_s, "
+                           "stream, provider, model, base_url"),
+    "raw_text": ("string", "the model's reply, verbatim"),
+    "parsed": ("string", "the answer read from the reply (a letter, yes/no or a label); null when none"),
+    "method": ("string", "how the answer was read (exact, pattern, option text, judge, ...)"),
+    "invalid": ("bool", "no answer could be read from the reply"),
+    "refusal": ("bool", "the reply refuses to answer"),
+    "correct": ("bool", "parsed equals answer_label (null when the ground truth is unknown or the call failed)"),
+    "rating": ("string", "a person's latest rating of this answer: correct, incorrect or unsure; null if unrated"),
+    "note": ("string", "the note given with the rating"),
+    "latency_s": ("float", "seconds the call took (0 for an answer reused from the cache)"),
+    "input_tokens": ("int", "prompt tokens reported by the provider"),
+    "output_tokens": ("int", "reply tokens reported by the provider"),
+    "cost": ("float", "the call's cost in USD where the catalogue gives prices"),
+    "error": ("string", "why the call failed; null for an answer"),
+    "finish_reason": ("string", "why generation stopped, as the provider reports it"),
+    "details": ("object", "provider extras (option probabilities, resize records, cache origin); absolute paths "
+                          "reduced to file names"),
+    "judge": ("object", "the latest judge call on this answer (--judge): {model, prompt, raw_text, parsed, method, "
+                        "correct, error}, or null"),
+    "images": ("list[string]", "the variant's images, in the order sent: images/<sha256>.png, relative to this "
+                               "folder"),
+    "n_answers": ("int", "how many answers the variant has in this run"),
+    "answers": ("list[object]", "every answer to this variant: {response_id, model, prompt, sample, prompt_text, "
+                                "settings, raw_text, parsed, method, invalid, refusal, correct, rating, note, "
+                                "latency_s, input_tokens, output_tokens, cost, error, finish_reason, details, judge}"),
+}
+
+
+class ExportError(ValueError):
+    """The export cannot be written: unknown run or format, an output folder that is not empty, ..."""
+
+
+@dataclass
+class ExportSummary:
+    path: Path
+    rows: int
+    images: int
+    files: list[str] = field(default_factory=list)  # every file written, relative to ``path``
+    warnings: list[str] = field(default_factory=list)
+    fmt: str = ""
+    by: str = "response"
+    run: str = ""
+    bytes: int = 0
+
+    def lines(self) -> list[str]:
+        out = [f"exported run '{self.run}' as {self.fmt} to {self.path}: {self.rows} rows (one per {self.by}), "
+               f"{self.images} images, {len(self.files)} files, {self.bytes:,} bytes"]
+        data = DATA_FILES.get(self.fmt)
+        if self.fmt == "imagefolder":
+            out.append(f"load it with: datasets.load_dataset(\"imagefolder\", data_dir={str(self.path)!r}, "
+                       "split=\"train\")")
+        elif data:
+            out.append(f"read {self.path / data}; README.md describes every column")
+        out.append(f"turn it back into a preset with: probe-ui import dataset {self.path} --with-perturbations")
+        out += [f"warning: {w}" for w in self.warnings]
+        return out
+
+
+# ---- the entry point ----------------------------------------------------------------------------------------------
+
+def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "response") -> ExportSummary:
+    """Write a run of ``store`` (None: the most recent) as a dataset in ``out`` (new or empty)."""
+    from probe_ui.store import StoreError
+
+    if fmt not in FORMATS:
+        raise ExportError(f"unknown export format '{fmt}'; known: {', '.join(FORMATS)}")
+    if by not in BY:
+        raise ExportError(f"unknown row unit '{by}'; use one of: {', '.join(BY)}")
+    out = Path(out)
+    _check_out(out)
+    try:
+        r = store.get_run(run)
+    except StoreError:
+        if run:
+            known = ", ".join(x.name for x in store.list_runs()) or "none yet"
+            raise ExportError(f"no run named '{run}' in the store (runs: {known})") from None
+        raise ExportError("no runs in the store yet: run 'probe-ui batch' first") from None
+
+    warnings: list[str] = []
+    scrub = _Scrubber(_local_roots(store, out))
+    variants = _run_variants(store, r.id)
+    answers, judges = _run_answers(store, r.id)
+    ratings = _ratings(store, r.id)
+
+    rows: list[dict[str, Any]] = []
+    if by == "response":
+        for a in answers:
+            v = variants.get(a["variant_id"])
+            if v is None:  # pragma: no cover - a response always has its variant
+                continue
+            rows.append(_response_row(r, v, a, ratings, judges, scrub))
+    else:
+        per_variant: dict[str, list[dict[str, Any]]] = {}
+        for a in answers:
+            per_variant.setdefault(a["variant_id"], []).append(_answer_entry(a, ratings, judges, scrub))
+        for vid, v in variants.items():
+            entries = per_variant.get(vid, [])
+            row = _variant_fields(r, v, scrub)
+            row["images"] = [_image_name(h) for h in v["image_ids"]]
+            row["n_answers"] = len(entries)
+            row["answers"] = entries
+            rows.append(row)
+    if not rows:
+        warnings.append(f"run '{r.name}' has no {'answers' if by == 'response' else 'variants'}: the export is empty")
+
+    used = list(dict.fromkeys(h for v in _used_variants(rows, variants) for h in v["image_ids"]))
+    if fmt == "imagefolder" and not used:
+        raise ExportError(f"run '{r.name}' has no images, and an imagefolder needs at least one: "
+                          "export it as jsonl, parquet or csv")
+
+    created = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    files: list[str] = []
+    try:
+        written, missing = _write_images(store, used, out / IMAGES_DIR)
+        if fmt == "imagefolder" and not written:
+            raise ExportError(f"none of the {len(used)} images of run '{r.name}' is in the store, and an "
+                              "imagefolder needs at least one: export it as jsonl, parquet or csv")
+        files += [f"{IMAGES_DIR}/{h}.png" for h in written]
+        if missing:
+            warnings.append(f"{len(missing)} image(s) are not in the store and were left out: "
+                            + ", ".join(m[:12] for m in missing[:5]) + ("..." if len(missing) > 5 else ""))
+            gone = {_image_name(h) for h in missing}
+            for row in rows:
+                row["images"] = [x for x in row["images"] if x not in gone]
+        columns = RESPONSE_ROW if by == "response" else VARIANT_ROW
+        data_name = DATA_FILES[fmt]
+        if fmt == "jsonl":
+            _write_jsonl(out / data_name, rows, columns)
+        elif fmt == "csv":
+            _write_csv(out / data_name, rows, columns)
+        elif fmt == "parquet":
+            _write_parquet(out / data_name, rows, columns)
+        else:
+            _write_imagefolder(out / data_name, rows, columns)
+        files.append(data_name)
+        licences = _licences(used, set(written), variants)
+        card = _card(r, fmt, by, rows, columns, licences, len(written), scrub, warnings)
+        (out / "README.md").write_text(card, encoding="utf-8")
+        files.append("README.md")
+        warnings += _leak_check(out, [data_name, "README.md"], scrub)
+    except BaseException:
+        _clean_out(out, created)
+        raise
+    total = sum((out / f).stat().st_size for f in files)
+    return ExportSummary(path=out, rows=len(rows), images=len(written), files=sorted(files), warnings=warnings,
+                         fmt=fmt, by=by, run=r.name, bytes=total)
+
+
+def _check_out(out: Path) -> None:
+    if out.exists():
+        if not out.is_dir():
+            raise ExportError(f"{out} is a file: give a new or empty folder for the export")
+        if any(out.iterdir()):
+            raise ExportError(f"{out} is not empty: give a new or empty folder for the export")
+
+
+def _clean_out(out: Path, created: bool) -> None:
+    """Remove what a failed export wrote (the folder too, when it made it)."""
+    if not out.is_dir():
+        return
+    if created:
+        shutil.rmtree(out, ignore_errors=True)
+        return
+    for p in out.iterdir():
+        shutil.rmtree(p, ignore_errors=True) if p.is_dir() else p.unlink(missing_ok=True)
+
+
+# ---- reading the store --------------------------------------------------------------------------------------------
+
+def _decode(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _run_variants(store: Any, run_id: int) -> dict[str, dict[str, Any]]:
+    from probe_ui.store import run_variants, variants
+
+    q = (sa.select(variants).join(run_variants, run_variants.c.variant_id == variants.c.id)
+         .where(run_variants.c.run_id == run_id).order_by(variants.c.source, variants.c.item_id,
+                                                          variants.c.condition, variants.c.id))
+    out: dict[str, dict[str, Any]] = {}
+    with store.engine.connect() as c:
+        for row in c.execute(q).mappings():
+            d = dict(row)
+            for k in ("options", "image_ids", "category", "tags", "attributes", "provenance", "prompt_args"):
+                d[k] = _decode(d[k])
+            out[d["id"]] = d
+    # originals first within each item, so that a variant row lists the unperturbed question first
+    return dict(sorted(out.items(), key=lambda kv: (kv[1]["source"], kv[1]["item_id"],
+                                                    kv[1]["condition"] != "original", kv[1]["condition"], kv[0])))
+
+
+def _run_answers(store: Any, run_id: int) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
+    """The run's answers (role answer) by id, and the latest judge call per answer id."""
+    from probe_ui.store import responses
+
+    q = sa.select(responses).where(responses.c.run_id == run_id).order_by(responses.c.id)
+    answers, judges = [], {}
+    with store.engine.connect() as c:
+        for row in c.execute(q).mappings():
+            d = dict(row)
+            for k in ("messages", "settings", "details"):
+                d[k] = _decode(d[k])
+            if d.get("role", "answer") == "judge":
+                if d.get("parent_id") is not None:
+                    judges[int(d["parent_id"])] = d  # ordered by id: the latest wins
+            else:
+                answers.append(d)
+    return answers, judges
+
+
+def _ratings(store: Any, run_id: int) -> dict[int, tuple[str, str]]:
+    df = store.ratings_frame(run_id)
+    return {int(r["response_id"]): (r["rating"], r["note"] or "") for r in df.to_dict("records")}
+
+
+def _png(store: Any, image_id: str) -> bytes | None:
+    getter = getattr(store, "image_png", None)
+    try:
+        if getter is not None:
+            return getter(image_id)
+        path = store.image_path(image_id)
+        return path.read_bytes() if path.is_file() else None
+    except Exception:
+        return None
+
+
+def _write_images(store: Any, ids: list[str], folder: Path) -> tuple[list[str], list[str]]:
+    """Copy each image's stored canonical PNG once; refuse bytes that do not match their hash."""
+    written, missing = [], []
+    for h in ids:
+        data = _png(store, h)
+        if data is None or hashlib.sha256(data).hexdigest() != h:
+            missing.append(h)
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{h}.png").write_bytes(data)
+        written.append(h)
+    return written, missing
+
+
+# ---- rows ---------------------------------------------------------------------------------------------------------
+
+def _image_name(h: str) -> str:
+    return f"{IMAGES_DIR}/{h}.png"
+
+
+def _answer_label(v: dict[str, Any]) -> str | None:
+    from probe_ui.items import LETTERS
+
+    if v.get("answer_label") is not None:
+        return v["answer_label"]
+    if v.get("answer") is None:
+        return None
+    if v["kind"] == "choice":
+        opts = list(v["options"] or [])
+        return LETTERS[opts.index(v["answer"])] if v["answer"] in opts else None
+    return v["answer"]
+
+
+def _variant_fields(r: Any, v: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
+    return {
+        "run": r.name, "seed": int(r.seed), "variant_id": v["id"], "item_id": v["item_id"],
+        "condition": v["condition"], "group": v["group_id"], "item_group": v["item_group"],
+        "source": source_name(v["source"]), "kind": v["kind"], "question": scrub.text(v["question"]),
+        "options": [scrub.text(o) for o in v["options"] or []], "answer": scrub.text(v["answer"]),
+        "answer_label": _answer_label(v), "category": list(v["category"] or []), "tags": list(v["tags"] or []),
+        "attributes": scrub.deep(v["attributes"] or {}, paths=True),
+        "provenance": scrub.deep(list(v["provenance"] or []), paths=True),
+        "prompt_args": scrub.deep(v["prompt_args"], paths=True) if v["prompt_args"] else None,
+    }
+
+
+def _answer_entry(a: dict[str, Any], ratings: dict[int, tuple[str, str]], judges: dict[int, dict[str, Any]],
+                  scrub: _Scrubber) -> dict[str, Any]:
+    rating, note = ratings.get(int(a["id"]), (None, None))
+    j = judges.get(int(a["id"]))
+    judge = None
+    if j is not None:
+        judge = {"model": j["model"], "prompt": j["prompt"], "raw_text": scrub.text(j["raw_text"]),
+                 "parsed": j["parsed"], "method": j["method"], "correct": j["correct"],
+                 "error": scrub.text(j["error"], paths=True)}
+    return {
+        "response_id": int(a["id"]), "model": a["model"], "prompt": a["prompt"], "sample": int(a["sample"]),
+        "prompt_text": scrub.text(prompt_text(a["messages"])), "settings": public_settings(a["settings"], scrub),
+        "raw_text": scrub.text(a["raw_text"]), "parsed": a["parsed"], "method": a["method"], "invalid": a["invalid"],
+        "refusal": a["refusal"], "correct": a["correct"], "rating": rating, "note": scrub.text(note),
+        "latency_s": _num(a["latency_s"]), "input_tokens": a["input_tokens"], "output_tokens": a["output_tokens"],
+        "cost": _num(a["cost"]), "error": scrub.text(a["error"], paths=True), "finish_reason": a["finish_reason"],
+        "details": scrub.deep(a["details"], paths=True) if a["details"] else None, "judge": judge,
+    }
+
+
+def _response_row(r: Any, v: dict[str, Any], a: dict[str, Any], ratings: dict[int, tuple[str, str]],
+                  judges: dict[int, dict[str, Any]], scrub: _Scrubber) -> dict[str, Any]:
+    merged = {**_variant_fields(r, v, scrub), **_answer_entry(a, ratings, judges, scrub)}
+    merged["images"] = [_image_name(h) for h in v["image_ids"]]
+    return {k: merged.get(k) for k in RESPONSE_ROW}
+
+
+def _used_variants(rows: list[dict[str, Any]], variants: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    return [variants[vid] for vid in dict.fromkeys(row["variant_id"] for row in rows) if vid in variants]
+
+
+def _num(x: Any) -> Any:
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
+def source_name(source: str | None) -> str:
+    """A preset (or imported file) by its file name only."""
+    if not source:
+        return ""
+    return re.split(r"[\\/]", str(source).rstrip("/\\"))[-1]
+
+
+def prompt_text(messages: Any) -> str:
+    """The stored request as one string: each message under ``[role]``, each image as ``<image N>``."""
+    blocks, n = [], 0
+    for m in messages or []:
+        lines = []
+        for part in m.get("content") or []:
+            if part.get("type") == "image":
+                n += 1
+                lines.append(f"<image {n}>")
+            else:
+                lines.append(str(part.get("text", "")))
+        blocks.append(f"[{m.get('role', 'user')}]\n" + "\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def public_settings(settings: Any, scrub: _Scrubber) -> dict[str, Any] | None:
+    """A call's generation settings without secrets: no key variable names, no credentials in URLs."""
+    if not isinstance(settings, dict):
+        return None
+    secret = ("key", "secret", "password", "authorization")
+    out = {k: v for k, v in settings.items() if not any(x in str(k).lower() for x in secret)}
+    if "base_url" in out:
+        out["base_url"] = _public_url(out["base_url"])
+    return scrub.deep(out, paths=True)
+
+
+def _public_url(url: Any) -> Any:
+    if isinstance(url, list):
+        return [_public_url(u) for u in url]
+    if isinstance(url, str):
+        return re.sub(r"(://)[^/@\s]+@", r"\1", url)
+    return url
+
+
+def public_model(m: dict[str, Any]) -> dict[str, Any]:
+    """A run's model record without ``api_key_env`` (and never a key)."""
+    keep = ("name", "provider", "model", "base_url", "generation")
+    out = {k: m.get(k) for k in keep if k in m}
+    if "base_url" in out:
+        out["base_url"] = _public_url(out["base_url"])
+    return out
+
+
+# ---- scrubbing local paths ----------------------------------------------------------------------------------------
+
+def _local_roots(store: Any, out: Path) -> list[tuple[str, str]]:
+    """Folders of this machine that must not appear in an export, each with what replaces it."""
+    pairs: list[tuple[str, str]] = []
+
+    def add(p: Any, repl: str) -> None:
+        if not p:
+            return
+        for form in {str(p), str(Path(p).resolve())}:
+            form = form.rstrip("/\\")
+            if len(form) > 1 and form.count("/") + form.count("\\") >= 1 and form not in ("/",):
+                pairs.append((form, repl))
+
+    add(out.resolve(), "")
+    add(getattr(store, "images_dir", None), "images")
+    url = str(getattr(store, "url", ""))
+    if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
+        add(Path(url[len("sqlite:///"):]).parent, "")
+    add(ASSETS_DIR, "assets")
+    add(PRESETS_DIR, "presets")
+    add(ASSETS_DIR.parent, "")
+    try:
+        add(Path.cwd(), "")
+    except OSError:  # pragma: no cover - a deleted working folder
+        pass
+    add(tempfile.gettempdir(), "$TMPDIR")
+    add(Path.home(), "~")
+    for var in ("TMPDIR", "HOME", "VIRTUAL_ENV"):
+        add(os.environ.get(var), "~" if var == "HOME" else f"${var}")
+    # longest first, so that a store inside the temp folder is rewritten as the store, not as $TMPDIR/...
+    seen, uniq = set(), []
+    for root, repl in sorted(pairs, key=lambda p: -len(p[0])):
+        if root not in seen:
+            seen.add(root)
+            uniq.append((root, repl))
+    return uniq
+
+
+_ABS_PATH = re.compile(r"(?<![\w.:/~$])(/(?:[^/\s'\"<>|]+/)+[^/\s'\"<>|,;)\]]*|[A-Za-z]:\\(?:[^\\\s'\"<>|]+\\)+"
+                       r"[^\\\s'\"<>|,;)\]]*)")
+
+
+class _Scrubber:
+    """Rewrites local folders in every string; in bookkeeping fields, any absolute path becomes its file name."""
+
+    def __init__(self, roots: list[tuple[str, str]]) -> None:
+        self.roots = roots
+        self.pattern = re.compile("|".join(f"(?:{re.escape(r)})(?=[/\\\\]|$|[^\\w.-])" for r, _ in roots)) \
+            if roots else None
+        self.repl = dict(roots)
+
+    def text(self, s: Any, paths: bool = False) -> Any:
+        if not isinstance(s, str):
+            return s
+        if paths:  # bookkeeping fields: an absolute path is only ever a file name
+            s = _ABS_PATH.sub(lambda m: re.split(r"[\\/]", m.group(0).rstrip("/\\"))[-1], s)
+        if self.pattern is not None:
+            s = self.pattern.sub(self._sub, s)
+        return s
+
+    def _sub(self, m: re.Match[str]) -> str:
+        repl = self.repl.get(m.group(0), "")
+        return repl if repl else "."
+
+    def deep(self, obj: Any, paths: bool = False) -> Any:
+        if isinstance(obj, str):
+            return self.text(obj, paths)
+        if isinstance(obj, dict):
+            return {k: self.deep(v, paths) for k, v in obj.items()
+                    if not (isinstance(k, str) and k.lower() in ("api_key", "api_key_env", "authorization"))}
+        if isinstance(obj, (list, tuple)):
+            return [self.deep(v, paths) for v in obj]
+        if isinstance(obj, float) and not math.isfinite(obj):
+            return None
+        return obj
+
+    def leaks(self, text: str) -> list[str]:
+        return sorted({r for r, _ in self.roots if r in text and len(r) > 4})
+
+
+def _leak_check(out: Path, names: list[str], scrub: _Scrubber) -> list[str]:
+    """A last look at the written text files for a local folder that slipped through."""
+    found = []
+    for name in names:
+        leaks = scrub.leaks((out / name).read_text(encoding="utf-8", errors="replace"))
+        if leaks:
+            found.append(f"{name} mentions a local folder ({leaks[0]}); check it before sharing the export")
+    return found
+
+
+# ---- writers ------------------------------------------------------------------------------------------------------
+
+def _json_text(v: Any) -> str:
+    return json.dumps(v, ensure_ascii=False, sort_keys=False, default=str)
+
+
+def _flat(row: dict[str, Any], columns: list[str], *, lists: bool) -> dict[str, Any]:
+    """Nested free-form values as JSON strings; lists of strings kept (``lists``) or JSON too."""
+    out = {}
+    for c in columns:
+        v = row.get(c)
+        if c in JSON_COLUMNS:
+            v = None if v is None else _json_text(v)
+        elif c in LIST_COLUMNS and not lists:
+            v = _json_text(v if v is not None else [])
+        out[c] = v
+    return out
+
+
+def _write_jsonl(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
+    with path.open("w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(_json_text({c: row.get(c) for c in columns}) + "\n")
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
+    def cell(v: Any) -> Any:
+        if v is None:
+            return ""
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return v
+
+    with path.open("w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(columns)
+        for row in rows:
+            flat = _flat(row, columns, lists=False)
+            w.writerow([cell(flat[c]) for c in columns])
+
+
+def _write_parquet(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
+    import pandas as pd
+
+    flat = [_flat(row, columns, lists=True) for row in rows]
+    # object columns: pyarrow types each from its values (ints with nulls stay ints, lists of strings stay lists)
+    df = pd.DataFrame({c: pd.Series([r[c] for r in flat], dtype=object) for c in columns}, columns=columns)
+    df.to_parquet(path, engine="pyarrow", index=False)
+
+
+def _write_imagefolder(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
+    rest = [c for c in columns if c != "images"]
+    with path.open("w", encoding="utf-8") as f:
+        for row in rows:
+            names = list(row.get("images") or [])
+            rec = {"file_name": names[0] if names else None, "file_names": names,
+                   **_flat(row, rest, lists=True)}
+            f.write(_json_text(rec) + "\n")
+
+
+# ---- licences -----------------------------------------------------------------------------------------------------
+
+@dataclass
+class _Licence:
+    image: str
+    kind: str  # bundled | derived | unknown
+    asset: str = ""
+    licence: str = ""
+    how: str = ""  # the perturbations that made a derived image
+    origin: str = ""  # where the bundled asset came from
+
+
+def bundled_assets() -> dict[str, dict[str, Any]]:
+    """The bundled images by content hash (their canonical id): file name, licence, origin."""
+    path = ASSETS_DIR / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    for name, e in manifest.items():
+        if isinstance(e, dict) and e.get("id"):
+            src = e.get("source") or {}
+            out[e["id"]] = {"file": name, "licence": src.get("licence", ""),
+                            "origin": " ".join(str(src.get(k, "")) for k in ("package", "version", "file")).strip()}
+    return out
+
+
+def _licences(used: list[str], written: set[str], variants: dict[str, dict[str, Any]]) -> list[_Licence]:
+    bundled = bundled_assets()
+    originals = {(v["source"], v["item_id"]): v for v in variants.values() if v["condition"] == "original"}
+    derived: dict[str, tuple[list[str], list[str]]] = {}
+    for v in variants.values():
+        if v["condition"] == "original" or not v["provenance"]:
+            continue
+        base = originals.get((v["source"], v["item_id"]))
+        if base is None or not base["image_ids"] or not all(h in bundled for h in base["image_ids"]):
+            continue
+        ops = [str(p.get("op")) for p in v["provenance"]]
+        for h in v["image_ids"]:
+            if h not in bundled:
+                derived.setdefault(h, (list(base["image_ids"]), ops))
+    out = []
+    for h in used:
+        if h not in written:
+            continue
+        name = _image_name(h)
+        if h in bundled:
+            b = bundled[h]
+            out.append(_Licence(name, "bundled", b["file"], b["licence"], origin=b["origin"]))
+        elif h in derived:
+            srcs, ops = derived[h]
+            files = ", ".join(bundled[s]["file"] for s in srcs)
+            lic = "; ".join(dict.fromkeys(bundled[s]["licence"] for s in srcs))
+            origin = "; ".join(dict.fromkeys(bundled[s]["origin"] for s in srcs))
+            out.append(_Licence(name, "derived", files, lic, " + ".join(dict.fromkeys(ops)), origin))
+        else:
+            out.append(_Licence(name, "unknown", licence="user-supplied, licence unknown"))
+    return out
+
+
+# ---- the dataset card ---------------------------------------------------------------------------------------------
+
+def _size_category(n: int) -> str:
+    for limit, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
+        if n < limit:
+            return label
+    return "n>1M"
+
+
+def _front_matter(r: Any, fmt: str, n: int) -> str:
+    import yaml
+
+    if fmt == "imagefolder":
+        data_files = [{"split": "train", "path": ["metadata.jsonl", f"{IMAGES_DIR}/*.png"]}]
+    else:
+        data_files = [{"split": "train", "path": DATA_FILES[fmt]}]
+    meta = {
+        "license": "other",
+        "license_name": "mixed",
+        "pretty_name": f"probe-ui run {r.name}",
+        "tags": ["probe-ui", "medical", "vision-language-models", "evaluation"],
+        "task_categories": ["visual-question-answering"],
+        "size_categories": [_size_category(n)],
+        "configs": [{"config_name": "default", "data_files": data_files}],
+    }
+    return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=120) + "---\n"
+
+
+def _md(s: Any) -> str:
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def _type_in(fmt: str, col: str, typ: str) -> str:
+    if fmt != "jsonl" and col in JSON_COLUMNS:
+        return f"{typ} as a JSON string"
+    if fmt == "csv" and col in LIST_COLUMNS:
+        return f"{typ} as a JSON string"
+    return typ
+
+
+def _reproduce(s: dict[str, Any], r: Any) -> str | None:
+    presets = s.get("presets") or []
+    models = [m.get("name") for m in s.get("models") or [] if m.get("name")]
+    if not presets or not models:
+        return None
+    args = ["probe-ui", "batch"]
+    for p in presets:
+        path = str(p.get("path") or p.get("name") or "")
+        name = source_name(path)
+        bundled = (PRESETS_DIR / name).is_file() and _same_file(PRESETS_DIR / name, p.get("sha256"))
+        args.append(f"presets/{name}" if bundled else name)
+    for m in models:
+        args += ["--model", m]
+    args += ["--seed", str(r.seed)]
+    for suite in s.get("suites") or []:
+        args += ["--suite", suite]
+    if s.get("prompt"):
+        args += ["--prompt", s["prompt"]]
+    if (s.get("samples") or 1) > 1:
+        args += ["--samples", str(s["samples"])]
+    if s.get("temperature") is not None:
+        args += ["--temperature", str(s["temperature"])]
+    judge = s.get("judge") or {}
+    if judge.get("name"):
+        args += ["--judge", judge["name"], "--judge-mode", judge.get("mode", "mediconfusion")]
+    args += ["--run", r.name]
+    return " ".join(shlex.quote(a) for a in args)
+
+
+def _same_file(path: Path, sha: str | None) -> bool:
+    if not sha:
+        return True
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest() == sha
+    except OSError:
+        return False
+
+
+def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[str], licences: list[_Licence],
+          n_images: int, scrub: _Scrubber, warnings: list[str]) -> str:
+    s = r.settings or {}
+    lines = [_front_matter(r, fmt, len(rows)), f"# probe-ui run `{r.name}`", ""]
+    models = [public_model(m) for m in s.get("models") or []]
+    unit = "answer a model gave" if by == "response" else "variant (with every model's answers in `answers`)"
+    lines += [f"Answers of vision-language models to medical-image questions, exported by probe-ui {__version__} "
+              f"from the run `{r.name}`: {len(rows)} rows, one per {unit}, and {n_images} images.", ""]
+
+    lines += ["## Layout", ""]
+    data = DATA_FILES[fmt]
+    if fmt == "imagefolder":
+        lines += [f"- `{data}`: one JSON object per row; `file_name` is the variant's first image and "
+                  "`file_names` all of its images, in the order they were sent, as paths relative to this folder. "
+                  "`datasets.load_dataset(\"imagefolder\", data_dir=...)` loads `file_name` as the `image` column "
+                  "(null for a question asked without an image) and `file_names` as `images`, a list of images: "
+                  "datasets' folder-based builder reads a string column `file_name` as one image and a list column "
+                  "`file_names` as a list of images, so a question about several images keeps all of them.",
+                  "- Free-form nested columns (attributes, provenance, prompt_args, settings, details, judge"
+                  + (", answers" if by == "variant" else "") + ") are JSON strings (`json.loads`), so that every "
+                  "row has the same types."]
+    elif fmt == "jsonl":
+        lines.append(f"- `{data}`: one JSON object per row; nested values are JSON.")
+    elif fmt == "csv":
+        lines.append(f"- `{data}`: a header row, then one row per record; lists and objects are JSON strings, "
+                     "booleans `true`/`false`, missing values empty.")
+    else:
+        lines.append(f"- `{data}`: one table (pyarrow); lists of strings are lists, free-form nested columns are "
+                     "JSON strings (`json.loads`), since their types vary from row to row.")
+    lines += [f"- `{IMAGES_DIR}/<sha256>.png`: every image once, named by the sha256 of its bytes (probe-ui's "
+              "canonical PNG: 8-bit L or RGB pixels, no metadata). Rows refer to images by these names.",
+              "- Judge calls (`--judge`) are not rows: the latest judge call on an answer is in its `judge` column.",
+              "- No absolute paths, API keys or DICOM headers: presets appear by file name, local folders are "
+              "rewritten relative to them, and key variable names are dropped.", ""]
+
+    lines += ["## Columns", "", "| column | type | meaning |", "|---|---|---|"]
+    shown = (["file_name", "file_names"] + [c for c in columns if c != "images"]) if fmt == "imagefolder" \
+        else columns
+    for c in shown:
+        if c == "file_name":
+            lines.append("| `file_name` (`image`) | string (image) | the variant's first image, "
+                         "images/<sha256>.png; loaded as the `image` column |")
+            continue
+        if c == "file_names":
+            lines.append("| `file_names` (`images`) | list[string] (images) | all of the variant's images, in "
+                         "the order sent; loaded as the `images` column |")
+            continue
+        typ, meaning = COLUMN_DOCS.get(c, ("", ""))
+        lines.append(f"| `{c}` | {_type_in(fmt, c, typ)} | {_md(meaning)} |")
+    lines.append("")
+
+    lines += _licence_section(licences)
+
+    lines += ["## How it was made", "",
+              f"- probe-ui: {r.versions.get('probe-ui', 'unknown')} made the run; {__version__} exported it",
+              f"- run: `{r.name}`, created {r.created_at}, last updated {r.updated_at}",
+              f"- seed: {r.seed}"]
+    if s.get("kind"):
+        lines.append(f"- kind: {s['kind']}")
+    if s.get("benchmark"):
+        lines.append(f"- imported benchmark: {s['benchmark']}")
+    presets = s.get("presets") or []
+    if presets:
+        lines.append("- presets: " + ", ".join(f"`{source_name(p.get('path') or p.get('name'))}` (sha256 "
+                                                f"{str(p.get('sha256', ''))[:12]})" for p in presets))
+    imports = s.get("imports") or []
+    if imports:
+        lines.append("- imported files: " + ", ".join(f"`{source_name(i.get('path'))}` ({i.get('format', '')}, "
+                                                       f"model {i.get('model', '')})" for i in imports))
+    lines.append("- suites: " + (", ".join(f"`{x}`" for x in s.get("suites") or []) or "none"))
+    for key, label in (("prompt", "prompt template"), ("samples", "samples"), ("temperature", "temperature")):
+        if s.get(key) is not None:
+            lines.append(f"- {label}: {s[key]}")
+    if s.get("judge"):
+        j = public_model(s["judge"])
+        lines.append(f"- judge: `{j.get('name')}` ({s['judge'].get('mode', '')})")
+    lines.append("- models (public configuration only; no keys):")
+    for m in models:
+        lines.append(f"  - `{m.get('name')}`: provider {m.get('provider')}, model {m.get('model')}"
+                     + (f", base_url {m.get('base_url')}" if m.get("base_url") else "")
+                     + (f", generation {_json_text(m.get('generation'))}" if m.get("generation") else ""))
+    versions = {k: v for k, v in (r.versions or {}).items() if k not in ("platform",)}
+    if versions:
+        lines.append("- package versions of the run: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
+    cmd = _reproduce(s, r)
+    lines += ["", "To make the run again (the same seed gives the same variants and the same baseline answers):", ""]
+    if cmd:
+        lines += ["```bash", cmd, "```", ""]
+    else:
+        lines += ["(this run records no presets and models to replay, e.g. a live probe or an import)", ""]
+    lines += ["Or from this export alone, with the perturbations recorded in it:", "", "```bash",
+              "probe-ui import dataset . --with-perturbations --to-preset preset.yaml",
+              f"probe-ui batch preset.yaml --seed {r.seed} "
+              + " ".join(f"--model {shlex.quote(m['name'])}" for m in models if m.get("name")),
+              "```", ""]
+    if warnings:
+        lines += ["## Notes", ""] + [f"- {scrub.text(w, paths=True)}" for w in warnings] + [""]
+    return scrub.text("\n".join(lines))
+
+
+def _licence_section(licences: list[_Licence]) -> list[str]:
+    lines = ["## Licences", "",
+             "The text (questions, options, answers of models) is what the run produced; replies of hosted models "
+             "are subject to their providers' terms. Each image's licence:", ""]
+    if not licences:
+        return lines + ["(no images)", ""]
+    bundled: dict[str, list[_Licence]] = {}
+    for lic in licences:
+        if lic.kind != "unknown":
+            bundled.setdefault(lic.asset, []).append(lic)
+    if bundled:
+        lines += ["| bundled asset | licence | origin | images in this export |", "|---|---|---|---|"]
+        for asset, items in bundled.items():
+            first = items[0]
+            names = ", ".join(f"`{x.image}`" + (f" (derived: {x.how})" if x.kind == "derived" else "")
+                              for x in items)
+            lines.append(f"| `{asset}` | {_md(first.licence)} | {_md(first.origin)} "
+                         f"| {names} |")
+        lines += ["", "Images marked derived were made from the bundled asset by the named perturbations; the "
+                  "asset's licence applies to them.", ""]
+    unknown = [x for x in licences if x.kind == "unknown"]
+    if unknown:
+        lines += [f"{len(unknown)} image(s) are user-supplied, licence unknown: "
+                  + ", ".join(f"`{x.image}`" for x in unknown), ""]
+    return lines
