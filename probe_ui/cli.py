@@ -80,6 +80,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--no-cache", action="store_true",
                    help="ask again even when an identical deterministic request was answered before")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.add_argument("--image-root", action="append", default=[], metavar="DIR",
+                   help="also let the presets read images from DIR (besides their own folder and the bundled "
+                        "assets; also PROBE_UI_IMAGE_ROOTS); repeatable")
     b.add_argument("--shard", default=None, metavar="I/N",
                    help="ask only part I of N of the batch (1-based); run all N parts, on one machine or several, "
                         "against one --db (e.g. postgresql://...) to share a batch")
@@ -96,6 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("--seed", type=int, default=0)
     pv.add_argument("--prompt", default=None, help="prompt template (default: per kind)")
     pv.add_argument("--out", default=None, metavar="DIR", help="write each variant's images here as PNG")
+    pv.add_argument("--image-root", action="append", default=[], metavar="DIR",
+                    help="also let the preset read images from DIR (see batch --image-root)")
     pv.set_defaults(func=cmd_preview)
 
     s = sub.add_parser("score", help="per-model accuracy, invalid and refusal rates of a run, and the metrics of "
@@ -174,7 +179,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
     shard = _shard(args.shard) if args.shard else None
-    presets = [load_preset(p) for p in args.presets]  # all validated before any work
+    presets = [load_preset(p, args.image_root) for p in args.presets]  # all validated before any work
     store = Store(args.db)
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
                        prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
@@ -421,7 +426,14 @@ def cmd_import(args: argparse.Namespace) -> int:
         if args.to_preset:
             summary = questions_to_preset(args.format, args.file, args.to_preset, opts)
             lines = summary.lines()
-            lines.append(f"run it with: probe-ui batch {args.to_preset} --model SPEC")
+            root = ""
+            if args.images:
+                from pathlib import Path
+
+                images, home = Path(args.images).resolve(), Path(args.to_preset).resolve().parent
+                if not images.is_relative_to(home):  # presets read only their own folder unless allowed
+                    root = f" --image-root {args.images}"
+            lines.append(f"run it with: probe-ui batch {args.to_preset}{root} --model SPEC")
         else:
             result = import_results(Store(args.db), args.format, args.file, opts)
             lines = result.lines(args.db)
@@ -519,7 +531,7 @@ def cmd_preview(args: argparse.Namespace) -> int:
     from probe_ui.prompts import preview
     from probe_ui.suites import expand
 
-    preset = load_preset(args.preset)
+    preset = load_preset(args.preset, args.image_root)
     unknown = set(args.item) - {it.id for it in preset.items}
     if unknown:
         raise UsageError(f"no item {', '.join(sorted(unknown))} in {args.preset}")

@@ -173,8 +173,23 @@ class Preset:
     item_suites: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-def load_preset(path: str | os.PathLike[str]) -> Preset:
-    """Read and validate a preset; raise :class:`PresetError` naming file, item and field on any problem."""
+IMAGE_ROOTS_ENV = "PROBE_UI_IMAGE_ROOTS"
+
+
+def user_image_roots(extra: tuple[str, ...] | list[str] = ()) -> tuple[str, ...]:
+    """Folders the user (never a preset) allows presets to read images from: ``--image-root`` and
+    ``PROBE_UI_IMAGE_ROOTS`` (os.pathsep-separated)."""
+    env = [r for r in os.environ.get(IMAGE_ROOTS_ENV, "").split(os.pathsep) if r.strip()]
+    return tuple(str(Path(r).expanduser().resolve()) for r in [*extra, *env])
+
+
+def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | list[str] = ()) -> Preset:
+    """Read and validate a preset; raise :class:`PresetError` naming file, item and field on any problem.
+
+    Its images are read only from its own folder, the bundled assets and the folders the user allows
+    (``image_roots``, ``PROBE_UI_IMAGE_ROOTS``): a preset from someone else cannot make probe-ui read (and send to a
+    model) a file elsewhere on this machine, by absolute path, ``..`` or a symbolic link.
+    """
     import hashlib
 
     p = Path(path)
@@ -199,7 +214,7 @@ def load_preset(path: str | os.PathLike[str]) -> Preset:
     except ValidationError as exc:
         raise PresetError(_describe(p, data, exc)) from None
 
-    roots = (str(p.resolve().parent), str(ASSETS_DIR))
+    roots = tuple(dict.fromkeys((str(p.resolve().parent), str(ASSETS_DIR.resolve()), *user_image_roots(image_roots))))
     seen: set[str] = set()
     items = []
     for i, it in enumerate(spec.items):
@@ -272,11 +287,22 @@ def _to_item(spec: ItemSpec, source: str) -> Item:
 
 
 def resolve_image(src: ImageSource, roots: tuple[str, ...], *, where: str) -> Path:
-    """Find an item's image file in the preset's folder or the bundled assets."""
+    """Find an item's image file in the preset's folder, the bundled assets or a folder the user allowed.
+
+    The path is resolved (``..`` and symbolic links followed) and must end inside one of ``roots``.
+    """
     candidates = [Path(src.path)] if Path(src.path).is_absolute() else [Path(r) / src.path for r in roots]
+    outside = None
     for c in candidates:
         if c.is_file():
-            return c
+            real = c.resolve()
+            if any(real.is_relative_to(Path(r).resolve()) for r in roots):
+                return real
+            outside = outside or real
+    if outside is not None:
+        raise PresetError(f"{where}: image '{src.path}' is outside the folders a preset may read (its own folder, "
+                          f"the bundled assets, and folders you allow): allow its folder with --image-root DIR or "
+                          f"{IMAGE_ROOTS_ENV}, or copy the image next to the preset")
     looked = ", ".join(str(Path(r)) for r in roots) if not Path(src.path).is_absolute() else src.path
     raise PresetError(f"{where}: image '{src.path}' not found (looked in {looked})")
 

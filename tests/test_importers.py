@@ -394,7 +394,9 @@ def test_mediconfusion_dataset_to_preset_loads_and_expands(tmp_path: Path, capsy
     code, text, _ = run_cli(capsys, "import", "mediconfusion", str(MC_DATASET), "--to-preset", str(out),
                             "--images", str(imgs))
     assert code == 0 and "16 items" in text and "all 13 found" in text
-    preset = load_preset(out)
+    assert f"--image-root {imgs}" in text  # the images are outside the preset's folder: the hint says how to allow
+    assert expand(load_preset(out), 0).errors[0].message.count("outside the folders a preset may read") == 1
+    preset = load_preset(out, [str(imgs)])
     assert preset.prompt == "mediconfusion-mc" and len(preset.items) == 16
     it = {i.id: i for i in preset.items}["10002-im1"]
     assert it.answer == "It terminates into the ophthalmic artery with no cerebral contribution."

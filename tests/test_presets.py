@@ -131,3 +131,27 @@ def test_four_paper_styles_are_shipped() -> None:
     names = {p.stem for p in bundled_presets()}
     for style in ("mediconfusion", "probmed", "medblink", "medvh"):
         assert any(style in n for n in names), f"no {style}-style preset in presets/"
+
+
+def test_a_preset_cannot_read_images_outside_its_allowed_folders(tmp_path, monkeypatch):
+    """Absolute paths, '..' and symbolic links out of the preset's folder are refused unless the user allows the
+    folder (--image-root / PROBE_UI_IMAGE_ROOTS); a preset cannot allow it itself."""
+    monkeypatch.delenv("PROBE_UI_IMAGE_ROOTS", raising=False)
+    private = tmp_path / "private"
+    private.mkdir()
+    secret = write_png(private / "secret.png")
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "link.png").symlink_to(secret)
+    write_png(shared / "ok.png")
+    items = [choice_item(1, str(secret)), choice_item(2, "../private/secret.png"), choice_item(3, "link.png"),
+             choice_item(4, "ok.png"), choice_item(5, "ct_head_axial.png")]
+    preset_path = write_preset(shared / "p.yaml", items)
+    ex = expand(load_preset(preset_path), 0)
+    assert sorted(v.item_id for v in ex.variants) == ["q4", "q5"]  # its own folder and the bundled assets
+    assert sorted(e.item_id for e in ex.errors) == ["q1", "q2", "q3"]
+    assert all("outside the folders a preset may read" in e.message for e in ex.errors)
+    allowed = expand(load_preset(preset_path, [str(private)]), 0)
+    assert not allowed.errors and len(allowed.variants) == 5
+    monkeypatch.setenv("PROBE_UI_IMAGE_ROOTS", str(private))
+    assert not expand(load_preset(preset_path), 0).errors

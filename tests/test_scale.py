@@ -110,7 +110,9 @@ def test_kill_9_mid_batch_then_resume_gives_every_answer_once(tmp_path, fake_ope
     deadline = time.monotonic() + 120
     store = None
     while True:
-        assert time.monotonic() < deadline and proc.poll() is None, "the batch ended before it could be killed"
+        if proc.poll() is not None:
+            raise AssertionError(f"the batch ended before it could be killed: {proc.stderr.read()[-2000:]!r}")
+        assert time.monotonic() < deadline, "the batch did not get far enough in time"
         if db.exists():
             store = store or Store(db)
             try:
