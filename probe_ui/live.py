@@ -39,15 +39,41 @@ CLICKABLE = {"dots": "points", "marker": None}
 
 
 # ---- images ----------------------------------------------------------------------------------------------------
-def load_upload(path: str, window: tuple[float, float] | None = None, frame: int | None = None,
-                axis: int | None = None, slice: int | None = None) -> LoadedImage:
-    """Load an uploaded file (PNG/JPEG/TIFF/DICOM/NIfTI) with the app's window and slice controls.
+def load_upload(source: str | bytes, window: tuple[float, float] | None = None, frame: int | None = None,
+                axis: int | None = None, slice: int | None = None, name: str | None = None) -> LoadedImage:
+    """Load an uploaded file (a path, or bytes with their file ``name``) with the app's window and slice controls.
 
     Raises :class:`ImageError` naming the file for anything unreadable, too large or of the wrong type.
     """
     if window is not None and (window[1] is None or window[0] is None or float(window[1]) <= 0):
         window = None
-    return load_image(path, window=window, frame=frame, axis=axis, slice=slice)
+    return load_image(source, name=name, window=window, frame=frame, axis=axis, slice=slice)
+
+
+def take_upload(path: str) -> tuple[str, bytes]:
+    """Read an uploaded file into memory and delete the web server's copy (name, bytes).
+
+    A DICOM file's header (patient name, dates, ...) then does not stay in the server's upload cache; only the
+    pixels derived from it are ever stored. Files over the loader's byte limit are refused before reading.
+    """
+    import os
+    from pathlib import Path
+
+    from probe_ui.images.loader import DEFAULT_MAX_BYTES, MAX_BYTES_ENV, _limit
+
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        limit = _limit(None, MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
+        if size > limit:
+            raise ImageError(f"{p.name}: {size:,} bytes is over the {limit:,}-byte limit ({MAX_BYTES_ENV})")
+        data = p.read_bytes()
+    finally:
+        try:
+            os.unlink(p)
+        except OSError:
+            pass
+    return p.name, data
 
 
 def describe_loaded(li: LoadedImage) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -46,6 +47,13 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert "DICOM" in info and "withheld" in info
     _img, info = call(client, "/load_image", handle_file(dcm), 40, 400, None, None, None)[:2]
     assert "window 40/400" in info
+    # the uploaded DICOM (its header holds a patient name) is not left in the server's upload cache
+    import tempfile
+    from pathlib import Path
+
+    cached = [p for p in Path(os.environ.get("GRADIO_TEMP_DIR", Path(tempfile.gettempdir()) / "gradio")).rglob(
+        "CT_small.dcm")]
+    assert not cached, cached
     _img, info = call(client, "/use_bundled_image", "mr_small.png")
     assert "PNG" in info
     items = call(client, "/preset_items", str(_preset("mediconfusion_pairs.yaml")))

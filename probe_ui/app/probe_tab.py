@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import gradio as gr
@@ -32,6 +33,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     demo_item = _demo_item(ctx) if ctx.demo else None
 
     images_state = gr.State(list(demo_item["image_ids"]) if demo_item else [])
+    upload_state = gr.State(None)  # the last upload's name and bytes, kept in memory only
     run_state = gr.State(None)
     with gr.Row():
         with gr.Column(scale=5):
@@ -144,18 +146,25 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
 
     @shows_errors
     def on_upload(file: str | None, c: float | None, w: float | None, f: float | None, a: int | None,
-                  s: float | None) -> tuple[Any, ...]:
-        if not file:
-            return gr.update(), gr.update(), gr.update(), gr.update(visible=False), gr.update()
-        window = (c, w) if c is not None and w else None
+                  s: float | None, held: dict[str, Any] | None) -> tuple[Any, ...]:
+        """A new upload is read into this session's memory and its file deleted; window/slice changes reload
+        from memory."""
+        keep = gr.update(), gr.update(), gr.update(), gr.update(), gr.update()
         try:
-            li = live.load_upload(file, window=window, frame=_int(f), axis=_int(a), slice=_int(s))
+            if file and Path(file).is_file():
+                name, data = live.take_upload(file)
+                held = {"name": name, "data": data}
+            if not held:
+                return (*keep[:3], gr.update(visible=False), gr.update(), held)
+            window = (c, w) if c is not None and w else None
+            li = live.load_upload(held["data"], window=window, frame=_int(f), axis=_int(a), slice=_int(s),
+                                  name=held["name"])
         except ImageError as exc:
             # The failed file is dropped; the image already being probed (and everything logged) stays.
             message = f"Cannot use this file: {exc}"
             gr.Warning(message, duration=None)
-            return gr.update(), f"**Not loaded.** {_md(message)}", gr.update(), gr.update(), None
-        return (*show(li), gr.update())
+            return gr.update(), f"**Not loaded.** {_md(message)}", gr.update(), gr.update(), None, None
+        return (*show(li), gr.update(), held)
 
     @shows_errors
     def on_gallery(evt: gr.SelectData) -> tuple[Any, ...]:
@@ -281,10 +290,10 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         return msg, gr.update(choices=[p.stem for p in _sets(ctx)], value=preset.name)
 
     item_fields = [images_state, question, kind, options, answer, category, steps]
-    win_inputs = [upload, win_c, win_w, frame, axis, slice_]
-    upload.upload(on_upload, win_inputs, [image_view, image_info, images_state, window_box, upload],
+    win_inputs = [upload, win_c, win_w, frame, axis, slice_, upload_state]
+    upload.upload(on_upload, win_inputs, [image_view, image_info, images_state, window_box, upload, upload_state],
                   api_name="load_image")
-    reload_btn.click(on_upload, win_inputs, [image_view, image_info, images_state, window_box, upload],
+    reload_btn.click(on_upload, win_inputs, [image_view, image_info, images_state, window_box, upload, upload_state],
                      api_visibility="private")
     gallery.select(on_gallery, None, [image_view, image_info, images_state], api_visibility="private")
     # A hidden twin of the gallery click so that scripts can pick a bundled image by name.

@@ -80,55 +80,64 @@ def load_dicom(data: bytes, opts: LoadOptions, *, forced: bool) -> LoadedImage:
             f"{name} is not a readable DICOM file: it has no DICOM preamble and does not parse as a DICOM image"
         )
 
-    phi = tuple(kw for kw in PHI_KEYWORDS if _present(ds, kw))
-    warns: list[str] = []
-    if phi:
-        warns.append(f"file carried patient fields {', '.join(phi)}; they were not kept and never leave this process")
-    if str(ds.get("BurnedInAnnotation", "")).upper() == "YES":
-        warns.append(
-            "the file says text is burned into the pixels (BurnedInAnnotation YES); it may identify the patient"
-        )
+    try:  # pydicom converts a header value when it is first read: a damaged one raises here
+        phi = tuple(kw for kw in PHI_KEYWORDS if _present(ds, kw))
+        warns: list[str] = []
+        if phi:
+            warns.append(
+                f"file carried patient fields {', '.join(phi)}; they were not kept and never leave this process"
+            )
+        if str(ds.get("BurnedInAnnotation", "")).upper() == "YES":
+            warns.append(
+                "the file says text is burned into the pixels (BurnedInAnnotation YES); it may identify the patient"
+            )
 
-    if pixel_keyword is None:
-        sop = getattr(ds.get("SOPClassUID"), "name", None) or "DICOM object"
-        raise ImageError(f"{name} is a DICOM file without an image (no pixel data; it is a {sop})")
-    try:
-        rows, cols = int(ds.Rows), int(ds.Columns)
-    except (AttributeError, TypeError, ValueError):
-        raise ImageError(f"{name} is not a readable DICOM image: Rows/Columns are missing") from None
-    if rows * cols > opts.max_pixels:
-        raise ImageError(pixels_message(name, cols, rows, rows * cols, opts.max_pixels))
-    n_frames = _int_or(ds.get("NumberOfFrames"), 1)
-    frame = opts.frame or 0
-    if frame >= n_frames:
-        raise ImageError(f"{name}: frame {frame} is out of range; the file has {n_frames} frame(s) (0..{n_frames - 1})")
+        if pixel_keyword is None:
+            sop = getattr(ds.get("SOPClassUID"), "name", None) or "DICOM object"
+            raise ImageError(f"{name} is a DICOM file without an image (no pixel data; it is a {sop})")
+        try:
+            rows, cols = int(ds.Rows), int(ds.Columns)
+        except (AttributeError, TypeError, ValueError):
+            raise ImageError(f"{name} is not a readable DICOM image: Rows/Columns are missing") from None
+        if rows * cols > opts.max_pixels:
+            raise ImageError(pixels_message(name, cols, rows, rows * cols, opts.max_pixels))
+        n_frames = _int_or(ds.get("NumberOfFrames"), 1)
+        frame = opts.frame or 0
+        if frame >= n_frames:
+            raise ImageError(
+                f"{name}: frame {frame} is out of range; the file has {n_frames} frame(s) (0..{n_frames - 1})"
+            )
 
-    if "TransferSyntaxUID" not in ds.file_meta:  # read with force and no file meta: infer from the encoding
-        _set_transfer_syntax(ds)
-    photometric = str(ds.get("PhotometricInterpretation", "MONOCHROME2")).upper()
-    info: dict[str, Any] = {
-        "modality": str(ds.get("Modality", "")) or None,
-        "photometric": photometric,
-        "transfer_syntax": _ts_name(ds),
-        "rows": rows,
-        "columns": cols,
-        "frame": frame,
-        "n_frames": n_frames,
-    }
-    if ds.get("PixelSpacing"):
-        info["pixel_spacing_mm"] = [float(v) for v in ds.PixelSpacing]
-    if ds.get("BodyPartExamined"):
-        info["body_part"] = str(ds.BodyPartExamined)
+        if "TransferSyntaxUID" not in ds.file_meta:  # read with force and no file meta: infer from the encoding
+            _set_transfer_syntax(ds)
+        photometric = str(ds.get("PhotometricInterpretation", "MONOCHROME2")).upper()
+        info: dict[str, Any] = {
+            "modality": str(ds.get("Modality", "")) or None,
+            "photometric": photometric,
+            "transfer_syntax": _ts_name(ds),
+            "rows": rows,
+            "columns": cols,
+            "frame": frame,
+            "n_frames": n_frames,
+        }
+        spacing = _pixel_spacing(ds)
+        if spacing:
+            info["pixel_spacing_mm"] = spacing
+        if ds.get("BodyPartExamined"):
+            info["body_part"] = str(ds.BodyPartExamined)
+    except ImageError:
+        raise
+    except Exception as exc:  # an unknown VR, a value that is not a number, ...
+        raise ImageError(f"{name}: a DICOM header field could not be read: {short_error(exc)}") from None
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             arr = pydicom.pixels.pixel_array(ds, index=frame)  # raw=False: YBR_FULL(_422) arrives as RGB
     except Exception as exc:
-        uid = ds.file_meta.get("TransferSyntaxUID")
         hint = (
             " (this compression may need an extra decoder: pylibjpeg with pylibjpeg-libjpeg/-openjpeg, or python-gdcm)"
-            if uid is not None and getattr(uid, "is_compressed", False)
+            if _is_compressed(ds.file_meta.get("TransferSyntaxUID"))
             else ""
         )
         raise ImageError(
@@ -333,6 +342,22 @@ def _multi(value: Any) -> list[float]:
     if isinstance(value, (list, tuple)) or type(value).__name__ == "MultiValue":
         return [float(v) for v in value]
     return [float(value)]
+
+
+def _pixel_spacing(ds: Any) -> list[float] | None:
+    """PixelSpacing as floats, or None when it is absent or malformed (it is only reported, never used)."""
+    try:
+        return _multi(ds.get("PixelSpacing")) or None
+    except Exception:
+        return None
+
+
+def _is_compressed(uid: Any) -> bool:
+    """Whether a transfer syntax UID names a compressed syntax (False for a UID that is not a transfer syntax)."""
+    try:
+        return bool(uid is not None and uid.is_compressed)
+    except (AttributeError, ValueError):
+        return False
 
 
 def _int_or(value: Any, default: int) -> int:

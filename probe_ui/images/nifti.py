@@ -72,13 +72,15 @@ def load_nifti(data: bytes, opts: LoadOptions) -> LoadedImage:
         )
 
     axis = 2 if opts.axis is None else opts.axis
-    if axis not in (0, 1, 2):
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)) or axis not in (0, 1, 2):
         raise ImageError(f"{name}: axis must be 0 (sagittal), 1 (coronal) or 2 (axial), got {axis!r}")
     spatial = (dims + [1, 1])[:3]
     ornt, oriented = _orientation(img.affine)
     vox_axis = int(np.nonzero(ornt[:, 0] == axis)[0][0])
     n_slices = spatial[vox_axis]
     in_plane = [spatial[i] for i in range(3) if i != vox_axis]
+    if min(spatial) < 1:
+        raise ImageError(f"{name}: NIfTI data of shape {list(shape)} has no voxels")
     if in_plane[0] * in_plane[1] > opts.max_pixels:
         raise ImageError(
             pixels_message(name, in_plane[0], in_plane[1], in_plane[0] * in_plane[1], opts.max_pixels, " (one slice)")

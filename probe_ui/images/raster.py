@@ -46,13 +46,13 @@ def load_raster(data: bytes, kind: str, opts: LoadOptions) -> LoadedImage:
         except Exception as exc:  # Pillow raises SyntaxError, OSError, ValueError, struct.error ...
             raise ImageError(f"{name} is not a readable {label} file: {exc}") from None
 
-        n_frames = int(getattr(im, "n_frames", 1) or 1)
-        frame = opts.frame or 0
-        if frame >= n_frames:
-            raise ImageError(
-                f"{name}: frame {frame} is out of range; the file has {n_frames} frame(s) (0..{n_frames - 1})"
-            )
         try:
+            n_frames = int(getattr(im, "n_frames", 1) or 1)  # a TIFF walks its whole page chain here
+            frame = opts.frame or 0
+            if frame >= n_frames:
+                raise ImageError(
+                    f"{name}: frame {frame} is out of range; the file has {n_frames} frame(s) (0..{n_frames - 1})"
+                )
             if frame:
                 im.seek(frame)
             width, height = im.size
