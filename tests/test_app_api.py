@@ -240,3 +240,34 @@ def test_batch_tab_cancel_and_resume(app_server, fake_openai):
     df = store.answers_frame(store.get_run("cancel-me").id)
     assert len(df) == 64 and not df.duplicated(["variant_id", "model"]).any()
     assert len(fake_openai.chat_requests) == 64  # nothing was asked twice
+
+
+def test_an_upload_over_the_pixel_limit_is_refused_from_its_header(app_server, tmp_path):
+    """A 40000 x 40000 PNG of a few bytes (a decompression bomb) is refused before any pixel is decoded."""
+    import struct
+    import zlib
+
+    from PIL import Image
+
+    small = tmp_path / "small.png"
+    Image.new("L", (8, 8)).save(small)
+    data = bytearray(small.read_bytes())
+    ihdr = data.index(b"IHDR")
+    data[ihdr + 4:ihdr + 12] = struct.pack(">II", 40000, 40000)
+    data[ihdr + 17:ihdr + 21] = struct.pack(">I", zlib.crc32(bytes(data[ihdr:ihdr + 17])))
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(bytes(data))
+    client = Client(app_server.url, verbose=False)
+    info = client.predict(handle_file(str(bomb)), None, None, None, None, None, api_name="/load_image")[1]
+    assert "Cannot use this file" in info and "pixels" in info
+
+
+def test_answer_cards_escape_what_models_and_users_write():
+    from probe_ui.app.cards import render_cards
+    from probe_ui.live import Card, LiveRun
+
+    evil = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
+    html = render_cards(LiveRun(run=evil, cards=[Card(model=evil, variant_id="v", condition=evil, expected=evil,
+                                                      status="answered", raw=evil, parsed=evil, correct=False)]))
+    assert "<script>" not in html and "<img" not in html and "onerror=alert(2)>" not in html
+    assert "&lt;script&gt;" in html
