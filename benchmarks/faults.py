@@ -25,6 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,9 @@ FAULT_KINDS: list[dict[str, Any]] = [
 
 
 class CountingServer(FakeOpenAIServer):
-    """The test server; every answer it sends carries a call number (``A #17``), and it remembers which request
-    content (cell) each call answered, so a stored answer tells exactly which call produced it."""
+    """The test server; every request gets a call number when it arrives, every answer carries its number
+    (``A #17``), and the server remembers which request content (cell) each call asked for, so a stored answer
+    tells exactly which call produced it and whether the cell was asked again later."""
 
     def __init__(self, *, fault_rate: float = 0.0, seed: int = 0, **kw: Any) -> None:
         super().__init__(responder=self._numbered, **kw)
@@ -51,6 +53,8 @@ class CountingServer(FakeOpenAIServer):
         self.rng = random.Random(seed)
         self.call_cell: dict[int, str] = {}
         self.cell_calls: dict[str, list[int]] = {}
+        self.faulted = 0
+        self._call = threading.local()
 
     def start(self) -> CountingServer:
         super().start()
@@ -59,17 +63,21 @@ class CountingServer(FakeOpenAIServer):
         return self
 
     def _numbered(self, body: Any) -> str:
-        with self._lock:
-            n = len(self.call_cell) + 1
-            cell = cell_of(body)
-            self.call_cell[n] = cell
-            self.cell_calls.setdefault(cell, []).append(n)
-        return f"A #{n}"
+        return f"A #{self._call.n}"
 
     def _record(self, req: Any) -> Any:
-        if req.path.endswith("/chat/completions") and self.fault_rate and self.rng.random() < self.fault_rate:
+        chat = req.path.endswith("/chat/completions")
+        if chat and self.fault_rate and self.rng.random() < self.fault_rate:
             self.fail(**self.rng.choice(FAULT_KINDS))
-        return super()._record(req)
+        fault, answer = super()._record(req)
+        if chat:
+            with self._lock:
+                n = self._call.n = len(self.call_cell) + 1
+                cell = cell_of(req.body)
+                self.call_cell[n] = cell
+                self.cell_calls.setdefault(cell, []).append(n)
+                self.faulted += fault is not None
+        return fault, answer
 
     def asked_after_stored(self, raw_texts: list[str]) -> int:
         """Stored answers whose cell the server was asked again after answering the stored call."""
@@ -150,7 +158,7 @@ def scenario_faults(tmp: Path, variants: int, seed: int) -> bool:
                           progress=False)
             errors = r.errors
             passes.append(f"{r.answered}+{r.errors}err")
-        faulted = len(server.chat_requests) - len(server.call_cell)
+        faulted = server.faulted
         return check("faults", variants, tmp / "faults.db", "faults", server,
                      {"passes": " / ".join(passes), "calls": len(server.chat_requests), "faulted calls": faulted,
                       "wall": f"{time.monotonic() - start:.1f} s"})
