@@ -270,10 +270,14 @@ def test_demo_runs_with_no_keys_and_a_click_places_a_dot(tmp_path, browser, monk
     server = start_app(tmp_path, demo=True)
     try:
         pg = Page(browser.new_page(viewport={"width": 1400, "height": 1000}), "demo")
+        outside: list[str] = []
+        pg.p.on("request", lambda r: None if r.url.startswith((server.url, "data:", "blob:")) else outside.append(r.url))
         pg.p.goto(server.url)
         pg.p.locator("#probe-run").wait_for()
         pg.wait_text("#probe-image-info", "PNG")
         pg.shot("demo-opened")
+        pg.p.wait_for_function("() => { const i = document.querySelector('#probe-image img');"
+                               " return i && i.complete && i.naturalWidth > 0; }")
         box = pg.p.locator("#probe-image img").bounding_box()
         pg.p.mouse.click(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.5)
         steps = pg.wait_text("#probe-steps", "dots")
@@ -281,6 +285,7 @@ def test_demo_runs_with_no_keys_and_a_click_places_a_dot(tmp_path, browser, monk
         pg.p.locator("#probe-run").click()
         pg.wait_text("#probe-cards", r"4 of 4 answers · finished")
         pg.shot("demo-answered")
+        assert outside == []  # the page loads nothing from outside this machine (no fonts, no CDN)
         cards = pg.p.locator("#probe-cards .pu-card")
         assert {cards.nth(i).get_attribute("data-model") for i in range(4)} == {"baseline/random", "baseline/first"}
         store = server.store()

@@ -218,6 +218,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
 
     @shows_errors
     def on_click(rows: Any, evt: gr.SelectData) -> list[list[Any]]:
+        if not isinstance(evt.index, (list, tuple)) or len(evt.index) != 2:
+            raise live.ProbeError("the click did not land on the image: click on it again")
         x, y = evt.index
         return live.add_click(_rows(rows), x, y)
 
