@@ -188,7 +188,7 @@ class Store:
         #: a server database is shared (e.g. by --shard machines): images go into it, not onto one machine's disk
         self.images_in_db = self.engine.dialect.name != "sqlite"
         try:
-            md.create_all(self.engine)
+            _create_tables(self.engine)
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(f"cannot open the store at {_safe(loc)}: {exc.__class__.__name__}: "
                              f"{_safe(str(exc).splitlines()[0])}") from None
@@ -455,6 +455,22 @@ class Store:
         with self.engine.begin() as c:
             for start in range(0, len(rows), 500):
                 c.execute(insert(table).on_conflict_do_nothing(), rows[start:start + 500])
+
+
+def _create_tables(engine: sa.Engine, attempts: int = 6) -> None:
+    """Create missing tables; when another process (a shard, a second app) creates them at the same moment, the
+    loser's CREATE fails with "already exists" / a duplicate key: look again, the tables are there now."""
+    import time
+
+    for attempt in range(attempts):
+        try:
+            md.create_all(engine)
+            return
+        except (sa.exc.OperationalError, sa.exc.ProgrammingError, sa.exc.IntegrityError) as exc:
+            text = str(exc).lower()
+            if attempt == attempts - 1 or not ("already exists" in text or "duplicate key" in text):
+                raise
+            time.sleep(0.1 * (attempt + 1))
 
 
 def database_url(url: str) -> str:

@@ -134,3 +134,13 @@ def test_kill_9_mid_batch_then_resume_gives_every_answer_once(tmp_path, fake_ope
     assert not df.duplicated(["variant_id", "model", "prompt", "sample"]).any()
     # nothing finished was asked again: the resumed process sent only what was missing (plus nothing else)
     assert len(fake_openai.chat_requests) - sent_before == 500 - killed_at
+
+
+def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path, postgres_db):
+    """Shards and app instances create the tables at the same moment: none of them fails."""
+    for location in (str(tmp_path / "race.db"), postgres_db):
+        code = f"from probe_ui.store import Store; Store({location!r}).ensure_run('r', 0, {{}})"
+        procs = [subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True) for _ in range(8)]
+        errors = [p.communicate(timeout=120)[1] for p in procs]
+        assert [p.returncode for p in procs] == [0] * 8, [e[-300:] for e in errors if e]
+        assert [r.name for r in Store(location).list_runs()] == ["r"]
