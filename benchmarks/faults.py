@@ -233,21 +233,23 @@ def scenario_app(tmp: Path, seed: int) -> bool:
             return rows
 
         proc, client = start()
-        client.predict("mr_small.png", api_name="/use_bundled_image")
-        job = client.submit(*probe, api_name="/run")
-        deadline = time.monotonic() + 60
-        while not (stored() and stored()[-1]["answered"] >= expected - 2):  # all but the slow model's two
-            if time.monotonic() > deadline or job.done():
-                try:
-                    job.result()
-                    why = "the probe finished early"
-                except Exception as exc:  # noqa: BLE001 - reported, not handled
-                    why = str(exc)
-                print(f"app     FAIL  the fast answers never arrived: {why}")
-                return False
-            time.sleep(0.1)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        try:
+            client.predict("mr_small.png", api_name="/use_bundled_image")
+            job = client.submit(*probe, api_name="/run")
+            deadline = time.monotonic() + 60
+            while not (stored() and stored()[-1]["answered"] >= expected - 2):  # all but the slow model's two
+                if time.monotonic() > deadline or job.done():
+                    try:
+                        job.result()
+                        why = "the probe finished early"
+                    except Exception as exc:  # noqa: BLE001 - reported, not handled
+                        why = str(exc)
+                    print(f"app     FAIL  the fast answers never arrived: {why}")
+                    return False
+                time.sleep(0.1)
+        finally:
+            proc.send_signal(signal.SIGKILL)  # the crash under test (or, on failure, clean-up)
+            proc.wait()
         del job
         before = stored()[-1]
         fast_calls = len(fast.chat_requests)
