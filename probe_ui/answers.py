@@ -135,7 +135,7 @@ def _norm(s: str) -> str:
     s = s.replace("**", "").replace("`", "")
     s = re.sub(r"\s+", " ", s).strip()
     s = s.strip(" \t\"'*_")
-    s = re.sub(r"[\s.!;,:]+$", "", s).strip(" \t\"'*_")
+    s = re.sub(r"(?<![\s.!;,:])[\s.!;,:]+$", "", s).strip(" \t\"'*_")  # lookbehind: linear on long runs
     if len(s) >= 2 and (s[0], s[-1]) in (("(", ")"), ("[", "]")) and "(" not in s[1:-1] and ")" not in s[1:-1]:
         s = s[1:-1].strip()
     return s
@@ -157,10 +157,22 @@ _NEGATION_BEFORE = re.compile(
 )
 
 
+_NEGATION_END = re.compile(
+    r"(?:no|not|without|absent|of|neither|nor|than|excluding|exclude[sd]?|out|unlikely|n't|never)$", re.IGNORECASE
+)
+
+
 def _negated(before: str) -> bool:
     """True when the words just before a mention negate it ("not upside down", "no pneumothorax")."""
-    clause = re.split(r"[.;:!?\n,]", before)[-1]
-    return bool(_NEGATION_BEFORE.search(clause.lower().rstrip() + " ")) if clause.strip() else False
+    clause = before[max(before.rfind(c) for c in ".;:!?\n,") + 1:]  # after the last clause mark
+    # A negation (one or two words) and the at most two words after it are the clause's last four words, and the
+    # negation's last word ends one of the last three: test that cheaply, then search only those words (joined
+    # by single spaces: the pattern only asks for whitespace). Searching the whole clause costs ~20x more, which
+    # matters when a degenerate reply mentions an option thousands of times.
+    words = clause.lower().split()[-4:]
+    if not any(_NEGATION_END.search(w[-9:]) for w in words[-3:]):
+        return False
+    return bool(_NEGATION_BEFORE.search(" ".join(words) + " "))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -188,9 +200,10 @@ class _Item:
                 n = _norm(opt)
                 if n:
                     self.option_map.append((n, lab))
-        # how far after a declaration keyword the answer can reach (bounds the work on long replies)
-        self.span = (200 + max((len(o) for o in self.options), default=0)
-                     + max((len(x) for x in self.labels), default=0))
+        # how far after a declaration keyword the answer can reach (bounds the work on long replies; an option
+        # text longer than ~2,000 characters is not read after a declaration, only by rule 4)
+        self.span = 200 + min(2000, max((len(o) for o in self.options), default=0)
+                              + max((len(x) for x in self.labels), default=0))
         # words/phrases that name a label (yes/no and label items)
         self.words: list[tuple[str, str]] = []
         if kind in ("yesno", "label"):
@@ -322,9 +335,18 @@ def _word_prefix(t: str, item: _Item) -> str | None:
     return best[1] if best else None
 
 
+_MAX_DECLARATIONS = 200  # the last ones read: bounds the work on a degenerate reply that repeats a cue
+
+
 def _declaration(text: str, item: _Item) -> _Found:
-    """Rule 1: the last explicit declaration that names a valid label."""
-    cands: list[tuple[int, _Found]] = []
+    """Rule 1: the last explicit declaration that names a valid label.
+
+    The cues are found first; what follows them is read lazily, from the last cue back, and at most
+    :data:`_MAX_DECLARATIONS` of them, so a reply that repeats a cue thousands of times stays fast.
+    """
+    # (position, kind, start, end): "read" reads what follows a keyword ending at ``end``, "tag" reads
+    # text[start:end], "weak" counts only when it names a valid label, "post" is the letter text[start:end]
+    cands: list[tuple[int, str, int, int]] = []
     for m in _DECL_PREFIX.finditer(text):
         if m.end() == m.start():
             continue
@@ -335,25 +357,31 @@ def _declaration(text: str, item: _Item) -> _Found:
             rest = text[m.end():m.end() + 8]
             if item.kind != "choice" or not re.match(r"[ \t]*(?:[(\[][A-Za-z][)\]]|[A-Z](?![\w'\-]))", rest):
                 continue
-        cands.append((m.start(), _read_target(text[m.end():m.end() + item.span], item)))
+        cands.append((m.start(), "read", m.start(), m.end()))
     for m in _ANSWER_TAG.finditer(text):
-        cands.append((m.start() + 1, _read_target(m.group(1), item)))
+        cands.append((m.start() + 1, "tag", m.start(1), m.end(1)))
     if item.kind == "choice":
         for m in _DECL_CHOICE_ONLY.finditer(text):
-            found = _read_target(text[m.end():m.end() + item.span], item)
-            if found.label is not None:  # weak cue: only a letter/option read here counts, never out-of-range
-                cands.append((m.start(), found))
+            cands.append((m.start(), "weak", m.start(), m.end()))
         for m in _DECL_POSTFIX.finditer(text):
             ch = m.group(1)
             if ch == "I" and not m.group(0).lstrip().startswith(("(", "[")) and not re.match(
                     r"(?i)(?:option|choice|letter|answer)", m.group(0)):
                 continue  # "I is ..." never occurs; keeps the pronoun out
             # "A is the correct answer" is a letter: an article would need a noun between "A" and the verb.
-            lab = item.letter(ch)
-            cands.append((m.start(), _Found(lab, out_of_range=lab is None)))
+            cands.append((m.start(), "post", m.start(1), m.end(1)))
     cands.sort(key=lambda c: c[0])
     out_of_range = False
-    for _, found in reversed(cands):
+    for _, kind, start, end in reversed(cands[-_MAX_DECLARATIONS:]):
+        if kind == "post":
+            lab = item.letter(text[start:end])
+            found = _Found(lab, out_of_range=lab is None)
+        elif kind == "tag":
+            found = _read_target(text[start:end], item)
+        else:
+            found = _read_target(text[end:end + item.span], item)
+            if kind == "weak" and found.label is None:
+                continue  # weak cue: only a letter/option read here counts, never out-of-range
         if found.label is not None:
             return _Found(found.label, out_of_range)
         out_of_range = out_of_range or found.out_of_range
@@ -608,7 +636,7 @@ def _legacy_mediconfusion(text: str, kind: str, labels: Sequence[str], options: 
     refusal = is_refusal(text or "")
     matched: list[str] = []
     if text is not None:
-        tokens = text.replace("\n", " ").split(" ")
+        tokens = set(text.replace("\n", " ").split(" "))  # a set: membership is all the original asks
         for la in labels:
             valid = [f"{la}", f"{la}:", f".{la}", f".{la}:", f"{la}.", f'{la}")', f"{la}\n", f"\n{la}",
                      f'("{la}":', f'("{la}")', f'("{la}").']

@@ -6,6 +6,7 @@ the model part may itself contain slashes (``openai/Qwen/Qwen2.5-VL-7B-Instruct`
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from probe_ui.yaml_limits import yaml_within
 from probe_ui.providers import PROVIDERS, provider_class
 from probe_ui.providers.base import ModelConfig, ModelSpecError
 
@@ -51,10 +53,22 @@ def load_catalogue() -> dict[str, ModelConfig]:
     return out
 
 
+MAX_ENTRY_VALUES = 10_000  # a backend entry holds a few dozen values; YAML aliases can multiply them without end
+
+
 def load_entry(path: Path) -> ModelConfig:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if not yaml_within(data, MAX_ENTRY_VALUES):
+            raise ModelSpecError(f"{path}: the YAML expands to more than {MAX_ENTRY_VALUES:,} values (aliases repeating "
+                                 "a structure?); a backend entry is a few fields")
         e = _Entry.model_validate(data)
+    except OSError as exc:
+        raise ModelSpecError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ModelSpecError(f"{path}: not a UTF-8 text file") from None
+    except RecursionError:  # PyYAML composes nested collections recursively
+        raise ModelSpecError(f"{path}: invalid YAML: collections nested too deeply") from None
     except yaml.YAMLError as exc:
         raise ModelSpecError(f"{path}: invalid YAML: {str(exc).splitlines()[0]}") from None
     except ValidationError as exc:
@@ -63,6 +77,12 @@ def load_entry(path: Path) -> ModelConfig:
         raise ModelSpecError(f"{path}: field '{field}': {err['msg']}") from None
     if e.provider not in PROVIDERS:
         raise ModelSpecError(f"{path}: unknown provider '{e.provider}'; known: {', '.join(sorted(PROVIDERS))}")
+    for name in ("generation", "options"):  # a run stores both as JSON
+        try:
+            json.dumps(getattr(e, name))
+        except (TypeError, ValueError) as exc:
+            raise ModelSpecError(f"{path}: field '{name}': only numbers, text, true/false, null, lists and mappings "
+                                 f"are allowed ({exc})") from None
     base = tuple(e.base_url) if isinstance(e.base_url, list) else e.base_url
     return ModelConfig(name=e.name, provider=e.provider, model=e.model, base_url=base, api_key_env=e.api_key_env,
                        generation=e.generation, max_image_side=e.max_image_side,

@@ -17,10 +17,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from probe_ui.items import KINDS, LETTERS, YES_NO, ImageSource, Item
 from probe_ui.perturb import PerturbationError
 from probe_ui.perturb import get as get_perturbation
+from probe_ui.yaml_limits import yaml_within
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 PRESETS_DIR = Path(__file__).resolve().parent.parent / "presets"
 MAX_PRESET_BYTES = 20 * 1024 * 1024
+MAX_PRESET_VALUES = 2_000_000  # far above a real preset; YAML aliases can multiply a small file without end
 
 
 class PresetError(ValueError):
@@ -79,7 +81,8 @@ class ItemSpec(_Strict):
         # YAML reads a bare yes/no as a boolean; a preset author means the word.
         if isinstance(v, bool):
             return "yes" if v else "no"
-        return v if v is None else str(v)
+        # only a scalar becomes text; anything else fails validation as "not a string" (never str() a structure)
+        return str(v) if isinstance(v, (int, float)) else v
 
     @model_validator(mode="after")
     def _consistent(self) -> ItemSpec:
@@ -207,6 +210,11 @@ def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | lis
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise PresetError(f"{p}: invalid YAML{where}: {problem}") from None
+    except RecursionError:
+        raise PresetError(f"{p}: the YAML is nested too deeply") from None
+    if not yaml_within(data, MAX_PRESET_VALUES):
+        raise PresetError(f"{p}: the YAML expands to more than {MAX_PRESET_VALUES:,} values (aliases repeating a "
+                          "structure?)")
     if not isinstance(data, dict):
         raise PresetError(f"{p}: a preset must be a mapping with an 'items' list, not {type(data).__name__}")
     try:
@@ -317,6 +325,7 @@ def _describe(path: Path, data: dict[str, Any], exc: ValidationError) -> str:
         idx = loc[1]
         items = data.get("items") or []
         item_id = items[idx].get("id") if idx < len(items) and isinstance(items[idx], dict) else None
+        item_id = item_id if isinstance(item_id, str) and len(item_id) <= 200 else None
         where.append(f"item {idx + 1}" + (f" ('{item_id}')" if item_id else ""))
         loc = loc[2:]
     elif len(loc) >= 2 and loc[0] == "perturbations" and isinstance(loc[1], int):

@@ -6,6 +6,8 @@ chain of thought, markdown), including the lmms-eval #1434 traps that a first-ca
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -498,3 +500,59 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
     reply = data.draw(st.sampled_from(["{}", "{}.", "{}\n", "**{}**"])).format(opts[i].capitalize())
     a = extract(reply, "choice", labels, tuple(opts))
     assert (a.choice, a.method) == (labels[i], "option_text")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Degenerate replies found by fuzzing (benchmarks/fuzz.py): linear time, the same answers as before
+# --------------------------------------------------------------------------------------------------------------
+
+ABC = ("A", "B", "C")
+
+
+@pytest.mark.parametrize(("text", "kind", "labels", "options", "expected"), [
+    # _norm's trailing-punctuation regex backtracked over every ", " run: 17 s
+    (", " * 25000 + "x", "label", ORIENT, (), (None, "none")),
+    # every "it is" cue read 20 kB (the longest option) after it: 24 s; the last cue still decides
+    ("it is " * 16666 + "it is B", "choice", ABC, ("x" * 20000, "b", "c"), ("B", "declaration")),
+    # a full negation search before each of 50,000 mentions of option "b": 2.6 s
+    ("B)" * 50000, "choice", ABC, ("x" * 2000, "b", "c"), ("B", "option_text_contained")),
+])
+def test_degenerate_100k_replies_are_read_within_a_second(text: str, kind: str, labels: tuple[str, ...],
+                                                          options: tuple[str, ...],
+                                                          expected: tuple[str | None, str]) -> None:
+    t = time.perf_counter()
+    a = extract(text, kind, labels, options)
+    assert time.perf_counter() - t < 1.0
+    assert (a.choice, a.method) == expected
+
+
+def test_legacy_mediconfusion_with_many_labels_is_fast() -> None:
+    labels = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    t = time.perf_counter()
+    a = extract_legacy("mediconfusion", "x " * 50000 + "Q.", "choice", labels)
+    assert time.perf_counter() - t < 1.0 and a.choice == "Q"
+
+
+def _negated_reference(before: str) -> bool:
+    """The negation test as first written: the whole clause searched (slow on long clauses, same answers)."""
+    import re
+
+    from probe_ui.answers import _NEGATION_BEFORE
+
+    clause = re.split(r"[.;:!?\n,]", before)[-1]
+    return bool(_NEGATION_BEFORE.search(clause.lower().rstrip() + " ")) if clause.strip() else False
+
+
+NEGATION_TOKENS = ["no", "NOT", "without", "absent", "absence", "of", "neither", "nor", "rather", "than", "instead",
+                   "excluding", "excludes", "ruled", "rule", "out", "unlikely", "isn't", "don't", "n't", "never",
+                   "mass", "upside", "down", "(no", "x-no", "snot", "a1", "_no", "é", "ſ", ".", ",", "\n", "-"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(NEGATION_TOKENS), st.sampled_from(["", " ", "  ", "\t", "\xa0"])),
+                max_size=8))
+def test_fast_negation_test_agrees_with_the_full_search(parts: list[tuple[str, str]]) -> None:
+    from probe_ui.answers import _negated
+
+    before = "".join(w + sep for w, sep in parts)
+    assert _negated(before) == _negated_reference(before)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import socket
 import time
 from collections.abc import Iterator
@@ -13,10 +14,18 @@ import pytest
 from fake_anthropic import FakeAnthropicServer
 from fake_openai import FakeOpenAIServer, ollama_model
 
-from probe_ui.catalogue import list_models, resolve
+from probe_ui.catalogue import list_models, load_entry, resolve
 from probe_ui.discovery import DiscoveredModel, discover_all, discover_ollama, discover_openai_compatible
 from probe_ui.providers import create
-from probe_ui.providers.base import GenerationSettings, Message, ModelConfig, ProviderError, Request, TextPart
+from probe_ui.providers.base import (
+    GenerationSettings,
+    Message,
+    ModelConfig,
+    ModelSpecError,
+    ProviderError,
+    Request,
+    TextPart,
+)
 from probe_ui.providers.ollama import OllamaProvider, ollama_root_url
 from probe_ui.providers.openai_compat import OpenAIProvider, VLLMProvider
 
@@ -208,6 +217,24 @@ def test_discovered_ollama_spec_resolves_to_the_same_server(ollama: FakeOpenAISe
     assert OllamaProvider.base_url_for(config) == first.base_url
     assert _generate(OllamaProvider, config) == "A"
     assert ollama.last_body["model"] == "llava:7b"
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    (b"name: x\nprovider: openai\nmodel: \xe9t\xe9\n", "not a UTF-8 text file"),  # Latin-1 (was UnicodeDecodeError)
+    (b"generation: " + b"[" * 1000 + b"]" * 1000, "collections nested too deeply"),  # (was RecursionError)
+    # accepted before, then a run hung (a billion laughs), or failed, storing the entry's settings as JSON
+    (b"name: x\nprovider: openai\nmodel: m\ngeneration: {a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1], "
+     + b", ".join(b"%c: &%c [%s]" % (98 + i, 98 + i, b", ".join([b"*%c" % (97 + i)] * 10)) for i in range(8))
+     + b"}\n", "expands to more than 10,000 values"),
+    (b"name: x\nprovider: openai\nmodel: m\ngeneration: &g {again: *g}\n", "expands to more than 10,000 values"),
+    (b"name: x\nprovider: openai\nmodel: m\ngeneration: {seed: 2024-06-01}\n",
+     "field 'generation': only numbers, text.*date is not JSON serializable"),
+])
+def test_backend_yaml_that_cannot_be_read_is_a_model_spec_error(tmp_path, content: bytes, expected: str) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_bytes(content)
+    with pytest.raises(ModelSpecError, match=f"^{re.escape(str(path))}: .*{expected}"):
+        load_entry(path)
 
 
 # ---- the Ollama provider -------------------------------------------------------------------------------------

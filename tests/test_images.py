@@ -571,6 +571,75 @@ def test_dicom_metadata_does_not_change_the_id(tmp_path: Path) -> None:
     assert a.phi_fields and not b.phi_fields
 
 
+# --- damaged files found by fuzzing (benchmarks/fuzz.py): each is one clear ImageError, never another exception ---
+
+
+def _png_chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+
+@pytest.mark.filterwarnings("ignore:Truncated File Read")
+def test_tiff_with_a_broken_page_chain_is_refused() -> None:
+    buf = io.BytesIO()
+    Image.fromarray(np.zeros((6, 8, 3), np.uint8)).convert("CMYK").save(buf, "TIFF")
+    data = bytearray(buf.getvalue())
+    ifd = struct.unpack("<I", data[4:8])[0]
+    end = ifd + 2 + 12 * struct.unpack("<H", data[ifd:ifd + 2])[0]
+    data[end:end + 4] = struct.pack("<I", 4)  # the next page "starts" inside the header (Pillow: TypeError)
+    with pytest.raises(ImageError, match=r"^x\.tif is not a readable TIFF file"):
+        load_image(bytes(data), name="x.tif")
+
+
+def test_png_transparency_beyond_the_palette_is_refused() -> None:
+    im = Image.fromarray(np.arange(48, dtype=np.uint8).reshape(6, 8) % 4, mode="P")
+    im.putpalette([0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255])
+    buf = io.BytesIO()
+    im.save(buf, "PNG")
+    data = buf.getvalue()
+    at = data.index(b"IDAT") - 4
+    damaged = data[:at] + _png_chunk(b"tRNS", b"\x80" * 300) + data[at:]  # Pillow: "palette index out of range"
+    with pytest.raises(ImageError, match=r"^x\.png: the PNG pixels could not be converted"):
+        load_image(damaged, name="x.png")
+
+
+def _dicom_bytes(tmp_path: Path, **elements: object) -> bytes:
+    return write_dicom(tmp_path / "x.dcm", np.arange(48, dtype=np.uint16).reshape(6, 8), phi=False,
+                       **elements).read_bytes()
+
+
+def test_dicom_header_value_pydicom_cannot_convert_is_refused(tmp_path: Path) -> None:
+    data = _dicom_bytes(tmp_path)
+    at = data.index(b"\x28\x00\x10\x00US")  # Rows, explicit VR "US"
+    damaged = data[:at + 4] + b"QS" + data[at + 6:]  # pydicom: NotImplementedError (unknown VR), at first use
+    with pytest.raises(ImageError, match=r"^x\.dcm: a DICOM header field could not be read: .*'QS'.*\(0028,0010\)"):
+        load_image(damaged, name="x.dcm")
+
+
+def test_malformed_pixel_spacing_is_left_out_of_info(tmp_path: Path) -> None:
+    assert load_image(_dicom_bytes(tmp_path, PixelSpacing="1"), name="x.dcm").info["pixel_spacing_mm"] == [1.0]
+    data = _dicom_bytes(tmp_path, PixelSpacing=[0.5, 0.5])
+    at = data.index(b"\x28\x00\x30\x00DS")
+    old = struct.unpack("<H", data[at + 6:at + 8])[0]
+    damaged = data[:at + 6] + struct.pack("<H", 4) + b"\x03\x005 " + data[at + 8 + old:]  # not a number
+    loaded = load_image(damaged, name="x.dcm")
+    assert "pixel_spacing_mm" not in loaded.info and loaded.image.width == 8
+
+
+def test_dicom_with_an_unknown_transfer_syntax_uid_is_refused(tmp_path: Path) -> None:
+    data = _dicom_bytes(tmp_path).replace(b"1.2.840.10008.1.2.1\x00", b"1.2.840.10008.1.2.9\x00", 1)
+    with pytest.raises(ImageError, match=r"^x\.dcm: the 1\.2\.840\.10008\.1\.2\.9 pixel data could not be decoded"):
+        load_image(data, name="x.dcm")  # was ValueError("UID is not a transfer syntax") while building the hint
+
+
+def test_nifti_axis_must_be_an_integer_and_empty_volumes_are_refused(tmp_path: Path) -> None:
+    raw = bytearray(nib.Nifti1Image(np.arange(60, dtype=np.int16).reshape(5, 4, 3), np.eye(4)).to_bytes())
+    with pytest.raises(ImageError, match=r"^x\.nii: axis must be 0 \(sagittal\), .* got 1\.0"):
+        load_image(bytes(raw), name="x.nii", axis=1.0)  # was TypeError (tuple index)
+    raw[42:44] = struct.pack("<h", 0)  # dim[1] = 0: a volume with no voxels (was an empty image, unwritable)
+    with pytest.raises(ImageError, match=r"^x\.nii: NIfTI data of shape \[0, 4, 3\] has no voxels"):
+        load_image(bytes(raw), name="x.nii")
+
+
 # --- bundled assets ----------------------------------------------------------------------------------------------
 
 

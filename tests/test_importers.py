@@ -474,3 +474,53 @@ def test_question_file_errors_name_the_record(tmp_path: Path) -> None:
         questions_to_preset("probmed", str(p), str(tmp_path / "o.yaml"))
     with pytest.raises(ImportUsageError, match="--model and --run apply to results files"):
         questions_to_preset("probmed", str(p), str(tmp_path / "o.yaml"), ImportOptions(model="x"))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# damaged files found by fuzzing (benchmarks/fuzz.py): each is one ImportFileError naming the file
+# ----------------------------------------------------------------------------------------------------------------
+
+PROBMED_RECORD = {"id": 1, "qa_type": "modality_gt", "image_type": "x", "question": "Q?", "gt_ans": "yes",
+                  "response": "Yes"}
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('[{"id": ' + "[" * 5000 + "]" * 5000 + "}]", "nested too deeply"),  # json: RecursionError
+    ('[{"id": 1' + "0" * 4400 + "}]", "Exceeds the limit"),  # json: ValueError (int digits)
+    ('[{"id": 1, "x": ' + "[" * 70 + "]" * 70 + "}]", "nested more than 64 levels"),  # YAML/JSON writers recurse
+    (json.dumps([{**PROBMED_RECORD, "response": "Yes \ud800"}]), "lone UTF-16 surrogate"),  # SQLite/UTF-8 refuse
+])
+def test_json_the_importers_cannot_use_is_refused(tmp_path: Path, text: str, expected: str) -> None:
+    p = tmp_path / "r.json"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(ImportFileError, match=f"^{p}: .*{expected}"):
+        import_results(Store(tmp_path / "x.db"), "probmed", str(p))
+
+
+def test_surrogate_pairs_and_line_separators_are_text(tmp_path: Path) -> None:
+    rows = [{**PROBMED_RECORD, "response": "Yes \U0001f600"}, {**PROBMED_RECORD, "id": 2, "response": "No\u2028."}]
+    p = tmp_path / "r.jsonl"
+    p.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")  # U+2028 unescaped
+    summary = import_results(Store(tmp_path / "x.db"), "probmed", str(p))
+    assert summary.records == 2  # JSON lines split at "\n" only (str.splitlines also splits at U+2028)
+
+
+def test_image_name_the_file_system_refuses_is_not_found(tmp_path: Path) -> None:
+    rows = [{**PROBMED_RECORD, "image": "x" * 300 + ".png"}]  # ENAMETOOLONG from is_file() (was OSError)
+    p = tmp_path / "r.json"
+    p.write_text(json.dumps(rows))
+    summary = import_results(Store(tmp_path / "x.db"), "probmed", str(p), ImportOptions(images=str(tmp_path)))
+    assert summary.images_missing == ["x" * 300 + ".png"]
+
+
+def test_blink_items_without_a_split_prefix_empty_idx_and_too_many_choices(tmp_path: Path) -> None:
+    p, out = tmp_path / "items.json", str(tmp_path / "o.yaml")
+    p.write_text(json.dumps([{"idx": "depth_1", "question": "Q?", "choices": ["a", "b"], "answer": "(A)"}]))
+    questions_to_preset("blink", str(p), out)  # was ValueError: empty separator (no val_/test_ prefix)
+    assert load_preset(out).items[0].attributes["task"] == ""
+    p.write_text(json.dumps([{"idx": "", "question": "Q?", "choices": ["a", "b"]}]))
+    with pytest.raises(ImportFileError, match=r"items.json: record 1: field 'idx' is empty"):
+        questions_to_preset("blink", str(p), out)  # was a preset that does not load (empty id)
+    p.write_text(json.dumps([{"idx": "val_X_1", "question": "Q?", "choices": [f"c{i}" for i in range(27)]}]))
+    with pytest.raises(ImportFileError, match=r"record 1 \(val_X_1\): field 'choices' has 27 options; at most 26"):
+        questions_to_preset("blink", str(p), out)  # was a preset that does not load (27 options)

@@ -155,3 +155,28 @@ def test_a_preset_cannot_read_images_outside_its_allowed_folders(tmp_path, monke
     assert not allowed.errors and len(allowed.variants) == 5
     monkeypatch.setenv("PROBE_UI_IMAGE_ROOTS", str(private))
     assert not expand(load_preset(preset_path), 0).errors
+
+
+def _laughs(levels: int = 9) -> str:
+    """A "billion laughs" YAML value: 9 levels of 9 aliases each (387 million strings) in a few hundred bytes."""
+    parts = ["l0: &l0 [" + ", ".join(["lol"] * 9) + "]"]
+    parts += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, levels)]
+    return "{" + ", ".join(parts) + "}"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("items: " + "[" * 1000 + "]" * 1000, "nested too deeply"),
+    (f"items:\n  - id: x\n    question: q\n    answer: {_laughs()}\n", "more than 2,000,000 values"),
+    (f"items:\n  - id: {_laughs()}\n    question: q\n", "more than 2,000,000 values"),
+    ("items:\n  - id: [1, 2]\n    question: q\n    answer: [yes]\n", "item 1: field"),
+])
+def test_hostile_yaml_is_refused_quickly(tmp_path, text, message):
+    """Found by benchmarks/fuzz.py: deep nesting and alias bombs end in a PresetError, not a crash or a hang."""
+    import time
+
+    path = tmp_path / "bad.yaml"
+    path.write_text(text, encoding="utf-8")
+    start = time.monotonic()
+    with pytest.raises(PresetError, match=message):
+        load_preset(path)
+    assert time.monotonic() - start < 5

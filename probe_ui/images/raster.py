@@ -89,7 +89,11 @@ def load_raster(data: bytes, kind: str, opts: LoadOptions) -> LoadedImage:
         if opts.window is not None:
             warns.append("window applies to grayscale images only; it was ignored for this colour image")
         out = im
-    return LoadedImage(image=CanonicalImage.from_pil(out), format=kind, info=jsonable(info), warnings=tuple(warns))
+    try:  # a damaged file can still fail here, e.g. a transparency chunk naming a palette index it lacks
+        image = CanonicalImage.from_pil(out)
+    except Exception as exc:
+        raise ImageError(f"{name}: the {label} pixels could not be converted to 8 bits: {exc}") from None
+    return LoadedImage(image=image, format=kind, info=jsonable(info), warnings=tuple(warns))
 
 
 def _bomb_message(name: str, data: bytes, kind: str, exc: Exception, limit: int) -> str:

@@ -72,7 +72,9 @@ def default_run(model: str, opts: ImportOptions, parsed: Parsed) -> str:
 
 
 def task_of(idx: str, split: str) -> str:
-    """The sub-task as BLINK's ``evaluate.py`` derives it from an idx."""
+    """The sub-task as BLINK's ``evaluate.py`` derives it from an idx ("" when no split is known)."""
+    if not split:  # str.split("") raises; an idx without a val_/test_ prefix names no sub-task
+        return ""
     try:
         return "_".join(idx.split(split)[1][1:].split("_")[:-1])
     except IndexError:
@@ -99,7 +101,7 @@ def _split_records(path: Path, data: Any, split: str, *, what: str) -> list[tupl
 
 
 def _where(where: str, r: Any) -> str:
-    return f"{where} ({r['idx']})" if isinstance(r, dict) and isinstance(r.get("idx"), str) else where
+    return f"{where} ({r['idx']})" if isinstance(r, dict) and isinstance(r.get("idx"), str) and r["idx"] else where
 
 
 def _split_of(idx: str, given: str) -> str:
@@ -127,10 +129,14 @@ def _item_images(r: dict[str, Any], idx: str) -> tuple[ImageRef, ...]:
 
 def _item(path: Path, where: str, r: Any, split: str) -> Record:
     idx = need(path, where, r, "idx")
+    if not idx.strip():
+        raise fail(path, where, "field 'idx' is empty")
     question = need(path, where, r, "question")
     choices = need(path, where, r, "choices", list)
     if len(choices) < 2 or not all(isinstance(c, str) for c in choices):
         raise fail(path, where, "field 'choices' should be a list of at least two option texts")
+    if len(choices) > len(LETTERS):
+        raise fail(path, where, f"field 'choices' has {len(choices)} options; at most {len(LETTERS)} (A-Z)")
     split = _split_of(idx, split)
     task = r.get("sub_task") if isinstance(r.get("sub_task"), str) and r.get("sub_task") else task_of(idx, split)
     answer = None

@@ -42,6 +42,7 @@ from probe_ui.items import LETTERS, Variant
 from probe_ui.presets import item_yaml
 
 MAX_FILE_BYTES = 1024 * 1024 * 1024
+MAX_JSON_DEPTH = 64  # the formats are a few levels deep; writers (YAML, JSON) recurse and would overflow the stack
 
 
 class ImportFileError(ValueError):
@@ -193,20 +194,59 @@ def read_json(path: str | os.PathLike[str], *, what: str = "file", jsonl: bool =
     if not text.strip():
         raise ImportFileError(f"{p}: the file is empty")
     try:
-        return json.loads(text), sha
+        data = _loads(p, text)
     except json.JSONDecodeError as exc:
-        if jsonl:
-            rows = []
-            for n, line in enumerate(text.splitlines(), 1):
-                if not line.strip():
-                    continue
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as e2:
-                    raise ImportFileError(f"{p}: neither JSON nor JSON lines: line {n}: {e2.msg} "
-                                          f"(column {e2.colno})") from None
-            return rows, sha
-        raise ImportFileError(f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
+        if not jsonl:
+            raise ImportFileError(f"{p}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}") from None
+        data = []
+        for n, line in enumerate(text.split("\n"), 1):  # not splitlines(): U+2028 may stand inside a string
+            if not line.strip():
+                continue
+            try:
+                data.append(_loads(p, line, f"line {n}: "))
+            except json.JSONDecodeError as e2:
+                raise ImportFileError(f"{p}: neither JSON nor JSON lines: line {n}: {e2.msg} "
+                                      f"(column {e2.colno})") from None
+    _check_decoded(p, data, surrogates=bool(_SURROGATE_ESCAPE.search(text)))
+    return data, sha
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _loads(p: Path, text: str, where: str = "") -> Any:
+    """json.loads, with its two errors that are not JSONDecodeError (too deep, too many digits) as ImportFileError."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise ImportFileError(f"{p}: {where}not valid JSON: arrays/objects nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise ImportFileError(f"{p}: {where}not valid JSON: {exc}") from None
+
+
+def _check_decoded(p: Path, data: Any, *, surrogates: bool) -> None:
+    """Refuse decoded JSON that later steps cannot store or write: nesting deeper than :data:`MAX_JSON_DEPTH`
+    (YAML and JSON writers recurse) and, when the text has such escapes, a lone UTF-16 surrogate ("\\ud800" without
+    its pair: not text, and not encodable as UTF-8)."""
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth >= MAX_JSON_DEPTH:
+                raise ImportFileError(f"{p}: arrays/objects nested more than {MAX_JSON_DEPTH} levels deep; the formats "
+                                      "read here are a few levels deep")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for k, v in items:
+                if surrogates or isinstance(v, (dict, list)):
+                    stack.append((v, depth + 1))
+                if surrogates and isinstance(k, str):
+                    stack.append((k, depth + 1))
+        elif surrogates and isinstance(value, str) and _SURROGATE.search(value):
+            raise ImportFileError(f"{p}: the JSON holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without its "
+                                  "pair), which is not text; re-export the file as UTF-8")
 
 
 def fail(path: str | os.PathLike[str], where: str, problem: str) -> ImportFileError:
@@ -290,8 +330,11 @@ def find_image(ref: ImageRef, images_dir: str | None) -> Path | None:
     if not images_dir:
         return None
     for c in _candidates(ref, Path(images_dir)):
-        if c.is_file():
-            return c
+        try:
+            if c.is_file():
+                return c
+        except OSError:  # a name the file system refuses (too long, ...): not there
+            continue
     return None
 
 

@@ -1,0 +1,72 @@
+"""Fuzzing: every input a user or a file controls fails only with its typed error, never hangs.
+
+The generators and checks live in ``benchmarks/fuzz_cases.py``, shared with ``benchmarks/fuzz.py`` (the long run:
+10,000 cases per target). Here a few hundred cases run per target, in two ways:
+
+- seeded cases, exactly as the script makes them (case ``i`` depends only on the seed and ``i``), in a forked
+  worker process: a case stuck in C code, where SIGALRM cannot reach, fails the test instead of stopping the
+  suite; a failure names its reproducer (``python benchmarks/fuzz.py --target T --seed S --case I``);
+- the same generators driven by hypothesis (``st.randoms()``: other value distributions, and shrinking), in this
+  process under the SIGALRM limit.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("fuzz_cases", ROOT / "benchmarks" / "fuzz_cases.py")
+assert _spec is not None and _spec.loader is not None
+fuzz = importlib.util.module_from_spec(_spec)
+sys.modules["fuzz_cases"] = fuzz  # dataclasses and the worker's pickled outcomes look the module up by name
+_spec.loader.exec_module(fuzz)
+
+SEED = 20240601
+SEEDED_CASES = {"images": 500, "answers": 500, "catalogue": 300, "importers": 300, "presets": 200}
+HYPOTHESIS_CASES = {"images": 200, "answers": 200, "catalogue": 150, "importers": 100, "presets": 150}
+
+
+def _failures(target: str, tmp: Path) -> list[str]:
+    out = []
+    with fuzz.IsolatedRunner(target, SEED, tmp) as runner:
+        for i in range(SEEDED_CASES[target]):
+            outcome = runner.run(i)
+            if outcome.kind in ("unhandled", "hang"):
+                out.append(f"case {i}: {outcome.kind}: {outcome.line}\n  reproduce: python benchmarks/fuzz.py "
+                           f"--target {target} --seed {SEED} --case {i}\n{outcome.traceback}")
+    return out
+
+
+@pytest.mark.parametrize("target", ["images", "answers", "catalogue", "importers", "presets"])
+def test_seeded_cases_fail_only_with_typed_errors(target: str, tmp_path: Path) -> None:
+    failures = _failures(target, tmp_path)
+    assert not failures, f"{len(failures)} of {SEEDED_CASES[target]} {target} cases:\n" + "\n".join(failures[:3])
+
+
+@pytest.mark.parametrize("target", list(HYPOTHESIS_CASES))
+def test_hypothesis_driven_cases_fail_only_with_typed_errors(target: str,
+                                                             tmp_path_factory: pytest.TempPathFactory) -> None:
+    workdir = tmp_path_factory.mktemp(f"fuzz-{target}")
+    spec = fuzz.TARGETS[target]
+
+    @settings(max_examples=HYPOTHESIS_CASES[target], deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.randoms(use_true_random=False))
+    def check(r: object) -> None:
+        case = spec.make(r)
+        outcome = fuzz.run_case(spec, case, workdir)
+        assert outcome.kind in ("accepted", "typed"), f"{outcome.line}\nmade by: {case.desc}\n{outcome.traceback}"
+
+    check()
+
+
+def test_case_generation_is_deterministic() -> None:
+    for target, spec in fuzz.TARGETS.items():
+        a, b = (spec.make(fuzz.case_random(1, target, 7)) for _ in range(2))
+        assert (a.desc, a.files) == (b.desc, b.files), target
