@@ -55,10 +55,13 @@ import shlex
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 from urllib.parse import urlsplit, urlunsplit
 
 import pandas as pd
+
+from probe_ui.results import _condition_order, _scored
+from probe_ui.scoring import _val
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -135,19 +138,6 @@ def _frames(store: Store, run: Run) -> tuple[pd.DataFrame, pd.DataFrame]:
     df, _ = reparse(store.answers_frame(run.id, full=True), "robust", run.settings.get("benchmark"),
                     run.settings.get("prompt"))
     return df, majority_vote(df)
-
-
-def _scored(df: pd.DataFrame) -> pd.DataFrame:
-    """The rows that are graded (no error, ground truth known), with ``_hit`` (right or not)."""
-    if df.empty:
-        return df.assign(_hit=pd.Series(dtype=bool))
-    ok = df[df["error"].isna() & df["correct"].notna()]
-    return ok.assign(_hit=ok["correct"].eq(True))
-
-
-def _condition_order(conditions: Iterable[Any]) -> list[str]:
-    found = {str(c) for c in conditions}
-    return ([ORIGINAL] if ORIGINAL in found else []) + sorted(found - {ORIGINAL})
 
 
 def _counts(df: pd.DataFrame) -> dict[tuple[str, str], tuple[int, int]]:
@@ -272,19 +262,6 @@ def worst_cases(df: pd.DataFrame, limit: int = WORST_LIMIT) -> list[dict[str, An
             "response_id": int(r0["response_id"]) if "response_id" in rows.columns else None, "answers": answers,
         })
     return cases
-
-
-def _val(x: Any) -> Any:
-    if x is None:
-        return None
-    if isinstance(x, float) and math.isnan(x):
-        return None
-    try:
-        if x is pd.NA or x is pd.NaT:
-            return None
-    except TypeError:  # pragma: no cover
-        pass
-    return x
 
 
 # ---- HTML helpers --------------------------------------------------------------------------------------------------

@@ -42,12 +42,17 @@ def start_app(tmp_path: Path, *, demo: bool = False, max_upload_mb: int | None =
     return AppServer(url=f"http://127.0.0.1:{port}/", db=db, app=app)
 
 
-@pytest.fixture
-def app_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppServer]:
-    monkeypatch.setenv("PROBE_UI_DISCOVER", "0")  # no probing of local model servers
+def serving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, demo: bool, max_upload_mb: int) -> Iterator[AppServer]:
+    """The app on a free port, working in ``tmp_path``, offline (no probing of local model servers)."""
+    monkeypatch.setenv("PROBE_UI_DISCOVER", "0")
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
     monkeypatch.chdir(tmp_path)
-    server = start_app(tmp_path, demo=True, max_upload_mb=20)
+    server = start_app(tmp_path, demo=demo, max_upload_mb=max_upload_mb)
     yield server
     server.app.close()
+
+
+@pytest.fixture
+def app_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppServer]:
+    yield from serving(tmp_path, monkeypatch, demo=True, max_upload_mb=20)

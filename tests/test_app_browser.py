@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from pydicom.data import get_testdata_file
 
-from app_server import start_app
+from app_server import serving, start_app
 
 CHROMIUM = os.environ.get("PROBE_UI_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("PROBE_UI_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
@@ -36,12 +36,7 @@ def browser():
 
 @pytest.fixture
 def server(tmp_path, monkeypatch):
-    monkeypatch.setenv("PROBE_UI_DISCOVER", "0")
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    monkeypatch.chdir(tmp_path)
-    s = start_app(tmp_path, demo=False, max_upload_mb=50)
-    yield s
-    s.app.close()
+    yield from serving(tmp_path, monkeypatch, demo=False, max_upload_mb=50)
 
 
 class Page:
