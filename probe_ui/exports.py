@@ -47,6 +47,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from probe_ui import __version__
+from probe_ui.prompts import messages_text
 from probe_ui.presets import ASSETS_DIR, PRESETS_DIR
 
 FORMATS = ("jsonl", "parquet", "imagefolder", "csv")
@@ -384,7 +385,7 @@ def _answer_entry(a: dict[str, Any], ratings: dict[int, tuple[str, str]], judges
                  "error": scrub.text(j["error"], paths=True)}
     return {
         "response_id": int(a["id"]), "model": a["model"], "prompt": a["prompt"], "sample": int(a["sample"]),
-        "prompt_text": scrub.text(prompt_text(a["messages"])), "settings": public_settings(a["settings"], scrub),
+        "prompt_text": scrub.text(messages_text(a["messages"])), "settings": public_settings(a["settings"], scrub),
         "raw_text": scrub.text(a["raw_text"]), "parsed": a["parsed"], "method": a["method"], "invalid": a["invalid"],
         "refusal": a["refusal"], "correct": a["correct"], "rating": rating, "note": scrub.text(note),
         "latency_s": _num(a["latency_s"]), "input_tokens": a["input_tokens"], "output_tokens": a["output_tokens"],
@@ -413,21 +414,6 @@ def source_name(source: str | None) -> str:
     if not source:
         return ""
     return re.split(r"[\\/]", str(source).rstrip("/\\"))[-1]
-
-
-def prompt_text(messages: Any) -> str:
-    """The stored request as one string: each message under ``[role]``, each image as ``<image N>``."""
-    blocks, n = [], 0
-    for m in messages or []:
-        lines = []
-        for part in m.get("content") or []:
-            if part.get("type") == "image":
-                n += 1
-                lines.append(f"<image {n}>")
-            else:
-                lines.append(str(part.get("text", "")))
-        blocks.append(f"[{m.get('role', 'user')}]\n" + "\n".join(lines))
-    return "\n\n".join(blocks)
 
 
 def public_settings(settings: Any, scrub: _Scrubber) -> dict[str, Any] | None:

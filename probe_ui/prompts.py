@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from probe_ui.items import LETTERS, Variant
 from probe_ui.providers.base import GenerationSettings, ImagePart, Message, Request, TextPart
@@ -340,18 +340,24 @@ def render(v: Variant, template: str | None = None, settings: GenerationSettings
 
 def preview(v: Variant, template: str | None = None) -> tuple[list[Image.Image], str]:
     """What the model will see, for the UI and CLI: every image of the request in order (few-shot examples'
-    first) and the exact prompt as one string, each message under a ``[role]`` header and each image marked
-    ``<image N>`` where it sits."""
+    first) and the exact prompt as one string (:func:`messages_text`)."""
     req = render(v, template)
-    images: list[Image.Image] = []
-    blocks = []
-    for m in req.messages:
+    images = [p.image.pil() for m in req.messages for p in m.content if isinstance(p, ImagePart)]
+    return images, messages_text(req.rendered())
+
+
+def messages_text(messages: list[dict[str, Any]] | None) -> str:
+    """A request's messages in their stored form (``Request.rendered()``) as one string: each message under a
+    ``[role]`` header, each image marked ``<image N>`` where it sits. Previews, exports and the Results tab all
+    show a prompt this way."""
+    blocks, n = [], 0
+    for m in messages or []:
         lines = []
-        for part in m.content:
-            if isinstance(part, ImagePart):
-                images.append(part.image.pil())
-                lines.append(f"<image {len(images)}>")
+        for part in m.get("content") or []:
+            if part.get("type") == "image":
+                n += 1
+                lines.append(f"<image {n}>")
             else:
-                lines.append(part.text)
-        blocks.append(f"[{m.role}]\n" + "\n".join(lines))
-    return images, "\n\n".join(blocks)
+                lines.append(str(part.get("text", "")))
+        blocks.append(f"[{m.get('role', 'user')}]\n" + "\n".join(lines))
+    return "\n\n".join(blocks)

@@ -450,21 +450,6 @@ def _block(title: str, text: Any) -> list[str]:
     return [f"**{title}**", "", md_code(text), ""]
 
 
-def _prompt_text(messages: Any) -> str:
-    """The stored request as text: each message's role, its text parts verbatim, ``<image n>`` for an image."""
-    out, k = [], 0
-    for m in messages or []:
-        parts = []
-        for p in m.get("content") or []:
-            if p.get("type") == "image":
-                k += 1
-                parts.append(f"<image {k}>\n")
-            else:
-                parts.append(str(p.get("text", "")))
-        out.append(f"[{m.get('role', '?')}]\n" + "".join(parts))
-    return "\n\n".join(out)
-
-
 def _message_image_ids(messages: Any) -> list[str]:
     return [p["image_id"] for m in messages or [] for p in m.get("content") or []
             if p.get("type") == "image" and p.get("image_id")]
@@ -517,6 +502,8 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
     """What one model was sent and what it said: the images (as stored, in the order sent) and a Markdown text
     with question, options, expected answer, the exact prompt, raw and parsed answer, cost, settings, provenance
     and rating. Text from users and models is escaped or fenced, so it is shown literally, never rendered."""
+    from probe_ui.prompts import messages_text
+
     r = store.get_response(int(response_id))
     ids = _message_image_ids(r.get("messages")) or [str(i) for i in r.get("image_ids") or []]
     images, missing = _load_images(store, ids)
@@ -535,7 +522,7 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
         *_block("Options", _options_text(str(r.get("kind")), r.get("options"))),
         f"**Expected answer**: {expected}",
         "",
-        *_block("Prompt sent (exact text; images shown beside)", _prompt_text(r.get("messages"))),
+        *_block("Prompt sent (exact text; images shown beside)", messages_text(r.get("messages"))),
         *_block("Raw answer", r.get("raw_text")),
         f"**Parsed**: {md_text(r.get('parsed') if r.get('parsed') is not None else INVALID)} "
         f"(method {md_text(r.get('method') or '-')}; invalid {md_text(r.get('invalid'))}; "
