@@ -13,7 +13,7 @@ import json
 import queue
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
@@ -35,7 +35,7 @@ class ProbeError(ValueError):
 #: columns of the steps table: which variant a step belongs to, the perturbation, its parameters as JSON
 STEP_COLUMNS = ["variant", "perturbation", "parameters"]
 #: perturbations whose points a click on the image places
-CLICKABLE = {"dots": "points", "marker": None}
+CLICKABLE = ("dots", "marker")
 
 
 # ---- images ----------------------------------------------------------------------------------------------------
@@ -363,9 +363,9 @@ class LiveRun:
         return sum(c.status != "waiting" for c in self.cards)
 
 
-def live_run_name(item: Item) -> str:
+def live_run_name(item_id: str) -> str:
     stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-%f")[:-3]
-    return f"live-{stamp}-{item.id.removeprefix('live-')[:8]}"
+    return f"live-{stamp}-{item_id.removeprefix('live-')[:8]}"
 
 
 def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: int = 0, prompt: str | None = None,
@@ -382,7 +382,7 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
     if prompt and prompt not in prompts.TEMPLATES:
         raise ProbeError(f"unknown prompt template '{prompt}'")
     models = resolve_models(list(dict.fromkeys(s.strip() for s in specs if s and s.strip())), extra_models)
-    name = run_name or live_run_name(replace(_item_of(variants[0])))
+    name = run_name or live_run_name(variants[0].item_id)
     cells = plan_cells(variants, models, prompt, seed)
     run = store.ensure_run(name, seed, {"kind": "live", "models": [_public_config(m) for m in models],
                                         "prompt": prompt, "seed": seed, "planned": len(cells),
@@ -440,10 +440,6 @@ def _fill(card: Card, store: Store, run_id: int, cell: Cell, resp: Response) -> 
     else:
         card.status = "answered"
         card.parsed, card.correct = row.get("parsed"), row.get("correct")
-
-
-def _item_of(v: Variant) -> Item:
-    return Item(id=v.item_id, question=v.question, kind=v.kind, options=v.options, answer=v.answer)
 
 
 __all__ = [

@@ -16,7 +16,7 @@ from probe_ui.benchmark_sets import save_item
 from probe_ui.images import ImageError
 from probe_ui.items import KINDS
 from probe_ui.perturb import all_perturbations
-from probe_ui.presets import ASSETS_DIR, load_preset, resolve_image
+from probe_ui.presets import ASSETS_DIR, load_preset
 from probe_ui.suites import SUITES, load_item_images
 
 UPLOAD_TYPES = [".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".dcm", ".dicom", ".nii", ".gz", ".ima"]
@@ -34,7 +34,6 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
 
     images_state = gr.State(list(demo_item["image_ids"]) if demo_item else [])
     upload_state = gr.State(None)  # the last upload's name and bytes, kept in memory only
-    run_state = gr.State(None)
     with gr.Row():
         with gr.Column(scale=5):
             gr.Markdown("### 1 · Image")
@@ -252,14 +251,13 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         specs = chosen_models(picked, other)
         if not specs:
             raise live.ProbeError("tick at least one model (the baselines need no key)")
-        item = live.build_item(q, k, opts, ans, cat, tuple(store.get_image(i) for i in image_ids or []))
-        name = live.live_run_name(item)
+        name = live.live_run_name(vs[0].item_id)
         cancel = ctx.cancel_event(name)
         try:
             for state in live.run_live(store, vs, specs, seed=_int(sd) or 0,
                                        prompt=None if tmpl == AUTO else tmpl,
                                        extra_models=ctx.endpoints.configs(), run_name=name, cancel=cancel):
-                yield state.run, render_cards(state), gr.update(choices=rating_choices(state)), state
+                yield state.run, render_cards(state), gr.update(choices=rating_choices(state))
         finally:
             ctx.cancels.pop(name, None)
 
@@ -326,11 +324,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
 
     refresh_models.click(on_refresh, [models, preset_pick], [models, preset_pick], api_visibility="private")
     tab.select(on_refresh, [models, preset_pick], [models, preset_pick], api_visibility="private")
-    run_event = run_btn.click(on_run, [*item_fields, seed, suite, include_original, template, models, adhoc],
-                              [run_name, cards, rate_pick, run_state], api_name="run",
-                              concurrency_limit=None)
+    run_btn.click(on_run, [*item_fields, seed, suite, include_original, template, models, adhoc],
+                  [run_name, cards, rate_pick], api_name="run", concurrency_limit=None)
     cancel_btn.click(on_cancel, run_name, status, api_name="cancel_probe")
-    del run_event
     rate_btn.click(on_rate, [rate_pick, rating, note], status, api_name="rate")
     save_btn.click(on_save, [*item_fields, suite, set_name], [status, set_name], api_name="add_to_benchmark_set")
     return {"item": item_fields[:6], "run_name": run_name}
@@ -363,7 +359,6 @@ def _demo_item(ctx: AppContext) -> dict[str, Any]:
     ims, loaded = load_item_images(it, p.image_roots)
     for im in ims:
         ctx.store.put_image(im)
-    resolve_image(it.images[0], p.image_roots, where=p.path)
     return {"image_ids": [im.id for im in ims], "pil": ims[0].pil() if ims else None,
             "info": live.describe_loaded(loaded[0]) if loaded else "", "question": it.question, "kind": it.kind,
             "options": "\n".join(it.options), "answer": it.answer, "category": ", ".join(it.category)}
