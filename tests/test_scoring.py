@@ -507,20 +507,16 @@ def test_mediconfusion_known_values_and_robust_differences(mc_store: Store) -> N
     assert legacy["individual_accuracy"]["numerator"] == 10 and legacy["set_accuracy"]["numerator"] == 3
     assert legacy["invalid"]["numerator"] == 4 and legacy["pairs"] == 8
     assert legacy["confusion"]["numerator"] == 2 and legacy["confusion"]["denominator"] == 5
-    # robust reads "(B)" (right) and leaves "A large occlusion" and '("A")' unread (invalid): 10 + 1 - 2
-    assert robust["individual_accuracy"]["numerator"] == 9 and robust["invalid"]["numerator"] == 5
-    assert robust["set_accuracy"]["numerator"] == 2  # 10001 and 10002 ("(B)", "A")
+    # robust reads "(B)" (right), MediConfusion's own primed form '("A")' (right) and "A large occlusion is seen."
+    # as A by its one option word "occlusion" (option A: "Total occlusion of ...", B: "... aneurysm"; legacy reads
+    # the article): 10 + 1; invalid: "A or B", "", None
+    assert robust["individual_accuracy"]["numerator"] == 11 and robust["invalid"]["numerator"] == 3
+    assert robust["set_accuracy"]["numerator"] == 4  # 10001, 10002 ("(B)", "A"), 10003, 10100
     diffs = {(d["model"], d["item_id"]): d for d in compare_parsers(mc_store, "mc")}
-    assert set(diffs) == {("gpt4o", "10002-im1"), ("gpt4o", "10003-im1"), ("gpt4o", "10100-im2"),
-                          ("claude", "10001-im1"), ("claude", "10001-im2"), ("claude", "10007-im1"),
-                          ("claude", "10010-im1")}
-    d = diffs[("gpt4o", "10003-im1")]
-    assert d["raw_text"] == "A large occlusion is seen." and d["gt"] == "A" and d["legacy_mode"] == "mediconfusion"
-    assert d["legacy"]["choice"] == "A" and d["legacy"]["correct"] is True  # the article read as option A
-    assert d["robust"]["choice"] is None and d["robust"]["invalid"] and d["right"] == "legacy"
+    assert set(diffs) == {("gpt4o", "10002-im1"), ("claude", "10001-im1"), ("claude", "10001-im2"),
+                          ("claude", "10007-im1"), ("claude", "10010-im1")}
     d = diffs[("gpt4o", "10002-im1")]
     assert d["legacy"]["invalid"] and d["robust"]["choice"] == "B" and d["right"] == "robust"
-    assert diffs[("gpt4o", "10100-im2")]["right"] == "legacy"  # '("A")': a legacy token the robust rules miss
     for key in (("claude", "10001-im1"), ("claude", "10007-im1"), ("claude", "10010-im1")):
         assert diffs[key]["right"] == "robust"  # "a", "B) Normal", "**A**"
 
@@ -530,19 +526,19 @@ def test_compare_parsers_cli_shows_each_reply_with_both_readings(mc_store: Store
     db = str(tmp_path / "x.db")
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers"]) == 0
     out = capsys.readouterr().out
-    assert "7 replies read differently" in out
-    assert "gpt4o on 10003-im1 (gt A; right: legacy)" in out and "'A large occlusion is seen.'" in out
-    assert "robust: invalid (none; wrong)" in out and "legacy: A (legacy-mediconfusion; right)" in out
+    assert "5 replies read differently" in out
+    assert "gpt4o on 10002-im1 (gt B; right: robust)" in out and "'(B)'" in out
+    assert "robust: B (exact; right)" in out and "legacy: invalid (legacy-mediconfusion; wrong)" in out
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers", "--json"]) == 0
     js = json.loads(capsys.readouterr().out)
-    assert len(js["differences"]) == 7 and set(js["accuracy"]) == {"gpt4o", "claude"}
-    assert js["accuracy"]["gpt4o"] == {"robust": pytest.approx(56.25), "legacy": pytest.approx(62.5)}
+    assert len(js["differences"]) == 5 and set(js["accuracy"]) == {"gpt4o", "claude"}
+    assert js["accuracy"]["gpt4o"] == {"robust": pytest.approx(68.75), "legacy": pytest.approx(62.5)}
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers", "--format", "csv"]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert len(table) == 7 and {r["right"] for r in table} == {"robust", "legacy"}
+    assert len(table) == 5 and {r["right"] for r in table} == {"robust"}
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers", "--format", "markdown"]) == 0
     md = capsys.readouterr().out
-    assert "| model | item | gt | robust | legacy | right | reply |" in md and md.count("\n| ") >= 8
+    assert "| model | item | gt | robust | legacy | right | reply |" in md and md.count("\n| ") >= 6
 
 
 # ================================================================================================================
