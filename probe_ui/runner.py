@@ -135,7 +135,7 @@ def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
     if resp.error is not None:
         return {"parsed": None, "method": None, "invalid": None, "refusal": None, "correct": None}
     kind = "free" if req.prompt == "free" else v.kind
-    ans = answers.extract(resp.text, kind, v.labels, v.options)
+    ans = answers.extract(resp.text, kind, v.labels, v.options, question=v.question)
     return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
             "correct": answers.is_correct(ans, v.answer_label if kind != "free" else None)}
 

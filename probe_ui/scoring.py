@@ -128,7 +128,7 @@ def read_reply(row: dict[str, Any], parser: str, run_benchmark: str | None = Non
             if mode == "medvh" and isinstance(attrs, dict) and isinstance(attrs.get("gt"), str):
                 gt = attrs["gt"]
             return answers.extract_legacy(mode, text, kind, labels, options, gt), mode
-    return answers.extract(text, kind, labels, options), None
+    return answers.extract(text, kind, labels, options, question=_val(row.get("question"))), None
 
 
 def _gt_label(row: dict[str, Any]) -> str | None:

@@ -566,12 +566,12 @@ def test_probmed_robust_differs_only_where_the_legacy_rule_misreads(tmp_path: Pa
     store = Store(tmp_path / "x.db")
     run = _import(store, "probmed", "gpt4o_probmed.json")
     diffs = {d["item_id"]: d for d in compare_parsers(store, run)}
-    assert set(diffs) == {"206:body_part_gt", "206:grounding_hallu_0", "311:abnormality"}
+    # "Normal" to "Does this ... show any abnormality?" is a presence negative: both read no (issue 12)
+    assert set(diffs) == {"206:body_part_gt", "206:grounding_hallu_0"}
     assert diffs["206:body_part_gt"]["raw_text"] == "yes, the abdomen"
     assert diffs["206:body_part_gt"]["right"] == "robust"
     assert diffs["206:grounding_hallu_0"]["raw_text"] == "Not sure"  # 'No' in 'Not sure'
     assert diffs["206:grounding_hallu_0"]["right"] == "legacy" and diffs["206:grounding_hallu_0"]["robust"]["invalid"]
-    assert diffs["311:abnormality"]["raw_text"] == "Normal" and diffs["311:abnormality"]["right"] == "legacy"
     # the original metric fed with robust readings equals our legacy metric under the robust parser
     robust_src = json.loads((DATA / "gpt4o_probmed.json").read_text())
     for r in robust_src:

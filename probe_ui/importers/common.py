@@ -392,7 +392,7 @@ def to_variant(mod: ModuleType, rec: Record, images: tuple[Any, ...]) -> Variant
 
 def robust_parse(v: Variant, raw: str | None) -> dict[str, Any]:
     """The same parse a batch run stores (runner.score_response); ``probe-ui score`` re-parses anyway."""
-    ans = answers.extract(raw or "", v.kind, v.labels, v.options)
+    ans = answers.extract(raw or "", v.kind, v.labels, v.options, question=v.question)
     return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
             "correct": answers.is_correct(ans, v.answer_label)}
 
