@@ -87,7 +87,9 @@ def _illusion(v: Variant, ctx: PerturbContext) -> list[Condition]:
         out.append(_c("no-image", ("remove", {})))
     if v.kind != "choice":
         return out
-    out.append(_c("shuffle", ("shuffle", {})))
+    if v.images:  # T3 as the paper measures it: the options re-ordered in the text-only condition
+        out.append(_c("no-image+shuffle", ("remove", {}), ("shuffle", {})))
+    out.append(_c("shuffle", ("shuffle", {})))  # the same with the image (reported beside it)
     wrong = len(v.options) - 1
     out += [_c(f"{k}R", ("replace_distractors", {"k": k, "source": "preset" if _enough_foreign(v, ctx, k) else "pool"}))
             for k in range(1, min(4, wrong) + 1)]
@@ -173,8 +175,9 @@ SUITES: dict[str, Suite] = {s.name: s for s in (
           ("accuracy", "medblink"), _orientation),
     Suite("circular", "CircularEval: every cyclic shift of the options; right only if right in all",
           ("circular_eval", "group_consistency"), _circular),
-    Suite("illusion", "Illusion of Readiness T1-T5: no image, shuffled options, 1R-4R distractors, 'Unknown', "
-          "visual substitution", ("illusion", "paired_difference", "abstention", "fragility"), _illusion),
+    Suite("illusion", "Illusion of Readiness T1-T5: no image, shuffled options without and with the image, 1R-4R "
+          "distractors, 'Unknown', visual substitution", ("illusion", "paired_difference", "abstention", "fragility"),
+          _illusion),
     Suite("mediconfusion-pair", "MediConfusion: the same question on the partner image (answer follows it)",
           ("mediconfusion",), _mediconfusion_pair),
     Suite("medvh", "MedVH: wrongful image, NOTA and incorrect premise, each with its baseline, and FCJ",

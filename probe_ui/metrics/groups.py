@@ -23,7 +23,8 @@ left out, as in :func:`accuracy_by_model`; an invalid answer counts as wrong.
   every ``circular/shift*`` variant; items missing a shift (an error) are dropped and counted.
 - :func:`same_option_under_shuffles`: share of choice items that pick the same option text in the original and
   every re-ordering of its options (conditions ``illusion/shuffle``, ``circular/shift*`` and any condition whose
-  name contains ``shuffle``); an unreadable answer breaks the agreement.
+  name contains ``shuffle``, except the text-only ``illusion/no-image+shuffle``); an unreadable answer breaks the
+  agreement.
 
 Helpers for the other families: :func:`prepare` (the answered rows plus per-variant facts computed once, so that
 scoring a million answers stays vectorised), :func:`answer_keys`, :func:`variant_attr`, :func:`suggestion_letter`,
@@ -45,7 +46,9 @@ from probe_ui.metrics.base import MetricValue, ratio
 
 ORIGINAL = "original"
 _LETTER_INDEX = {ch: i for i, ch in enumerate(LETTERS)}
-_SHUFFLE_RE = re.compile(r"(?:^circular/shift\d+$)|shuffle")
+# re-orderings of the options with everything else kept (not the text-only ``illusion/no-image+shuffle``, whose
+# answers compare with ``illusion/no-image``, not with the original)
+_SHUFFLE_RE = re.compile(r"(?:^circular/shift\d+$)|^(?!.*(?:no-image|text-only)).*shuffle")
 
 
 # ------------------------------------------------------------------------------------------------------------
