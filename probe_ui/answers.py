@@ -73,6 +73,7 @@ decides, the answer is invalid with method "out_of_range").
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -201,6 +202,7 @@ def _norm(s: str) -> str:
     return s
 
 
+@functools.lru_cache(maxsize=2048)
 def _phrase_regex(label: str, suffix: bool = False) -> re.Pattern[str]:
     """Whole-word regex for a label; words of a phrase may be separated by spaces or hyphens."""
     words = [re.escape(w) for w in _norm(label).split()]
@@ -307,6 +309,12 @@ class _Item:
             if m and self.letter(m.group(1)):
                 hits.add(self.letter(m.group(1)))  # type: ignore[arg-type]
         return hits.pop() if len(hits) == 1 else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _item(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str) -> _Item:
+    """The item, built once per distinct item: re-scoring a run reads the same item for every model and sample."""
+    return _Item(kind, labels, options, question)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -473,6 +481,7 @@ _SUPERLATIVES = ("closest deepest nearest furthest farthest shallowest largest s
                  "lowest").split()
 
 
+@functools.lru_cache(maxsize=1024)
 def _label_postfix(item: _Item) -> re.Pattern[str]:
     """Label items: "<label> [dot] is the <superlative>" ("Green is the closest; red and blue are deeper"),
     with the question's own superlatives when it has any, and "is correct" / "is the answer"."""
@@ -975,7 +984,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "free_text", invalid=False, refusal=refusal)
     if not text.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)
-    item = _Item(kind, labels, options, question)
+    item = _item(kind, tuple(labels), tuple(options), question or "")
     clean = _clean(text)
     if ("/" in clean or "." in clean) and not any(opt in _NA_OPTION for opt, _ in item.option_map):
         clean = _NOT_APPLICABLE.sub("not applicable", clean)
