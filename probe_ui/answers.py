@@ -74,10 +74,13 @@ decides, the answer is invalid with method "out_of_range").
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
+import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 __all__ = [
     "Answer",
@@ -1214,3 +1217,27 @@ def is_correct(answer: Answer, gt_label: str | None) -> bool | None:
     if answer.invalid or answer.choice is None:
         return False
     return _norm_label(answer.choice) == _norm_label(gt_label)
+
+
+@functools.lru_cache(maxsize=1)
+def parser_version() -> str:
+    """A fingerprint of the robust parser's code (this module and the label rules of :mod:`probe_ui.items`).
+
+    The parse stored with each answer is a cache of the robust reading, valid only under the same fingerprint;
+    :func:`probe_ui.scoring.scored_answers` re-reads replies whose stored parse came from other code."""
+    from probe_ui import items
+
+    h = hashlib.sha256()
+    for module in (sys.modules[__name__], items):
+        h.update(Path(module.__file__ or "").read_bytes() if module.__file__ else b"")
+    return h.hexdigest()[:16]
+
+
+def cache_row(text: str | None, kind: str, labels: Sequence[str], options: Sequence[str], gt: str | None, *,
+              question: str | None = None) -> dict[str, object]:
+    """The stored parse of a reply: its robust reading (``question``: the text asked, for rule 5) and correctness
+    against ``gt``, stamped with :func:`parser_version` (what the runner and the importers store with every
+    answer)."""
+    ans = extract(text or "", kind, labels, options, question=question)
+    return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
+            "correct": is_correct(ans, gt), "parse_version": parser_version()}

@@ -4,10 +4,12 @@ Tables are pandas frames; figures are :class:`matplotlib.figure.Figure` objects 
 state, so the app may build them from several threads at once). Every function accepts an empty answers frame and
 returns an empty frame, or a figure that says "no answers", rather than raising.
 
-Numbers follow the scorers: :func:`metric_tables` reuses :func:`probe_ui.scoring.score_run` itself (and the
-sections that ``probe-ui score`` prints, :func:`paper_sections`), and the per-condition / per-category accuracies
-count what :func:`probe_ui.metrics.accuracy_by_model` counts: error rows are left out, answers whose ground truth is
-unknown are not scored, and an invalid answer is wrong (it is stored with ``correct`` False).
+Every table and figure reads one frame, :func:`answers` (the scored-answer table of
+:func:`probe_ui.scoring.scored_answers`, filtered), so the filters above them apply to all of them and the numbers
+are ``probe-ui score``'s: :func:`metric_tables` goes through :func:`probe_ui.scoring.score_frame` (and the sections
+``probe-ui score`` prints, :func:`paper_sections`); the per-condition / per-category accuracies and the confusion
+count what :func:`probe_ui.metrics.accuracy_by_model` counts: several samples by majority vote, error rows left
+out, answers whose ground truth is unknown not scored, an invalid answer wrong.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import pandas as pd
 
+from probe_ui.scoring import RATING_CHOICES, UNRATED, categories_of, filter_answers  # noqa: F401 (re-exported)
+
 if TYPE_CHECKING:  # pragma: no cover - hints only; importing these costs time the CLI does not want to spend
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -27,18 +31,17 @@ if TYPE_CHECKING:  # pragma: no cover - hints only; importing these costs time t
 
     from probe_ui.store import Store
 
-UNRATED = "unrated"
-RATING_CHOICES = ("correct", "incorrect", "unsure", UNRATED)  # the store's RATINGS, plus "no rating yet"
 ORIGINAL = "original"
 INVALID = "invalid"
 NO_LABEL = "-"  # the expected answer of a row whose ground truth is unknown
 UNCATEGORISED = "(none)"
 TABLE_LIMIT = 500
+#: the columns of an answers frame when no run is chosen
+EMPTY_COLUMNS = ["run", "response_id", "model", "prompt", "sample", "variant_id", "parsed", "method", "invalid",
+                 "refusal", "correct", "error", "latency_s", "item_id", "condition", "kind", "answer_label",
+                 "category", "rating", "note", "state"]
 RESPONSE_COLUMNS = ["response_id", "run", "model", "item_id", "condition", "answer_label", "parsed", "correct",
                     "rating", "latency_s", "error"]
-_FRAME_COLUMNS = ["run", "response_id", "model", "prompt", "sample", "variant_id", "parsed", "method", "invalid",
-                  "refusal", "correct", "error", "latency_s", "item_id", "condition", "kind", "answer_label",
-                  "category", "rating", "note"]
 
 
 # ---- score tables shared with ``probe-ui score`` ------------------------------------------------------------------
@@ -79,20 +82,19 @@ def paper_sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, di
     return [(s, list(rows.items()), models[s]) for s, rows in sections.items()]
 
 
-def metric_tables(store: Store, runs: Sequence[str], parser: str = "robust", digits: int | None = 2
+def metric_tables(df: pd.DataFrame, parser: str = "robust", definition: str = "auto", digits: int | None = 2
                   ) -> dict[str, pd.DataFrame]:
-    """``overview`` (one row per run x model) and one long table per paper-metric family of the score.
-
-    The numbers are :func:`probe_ui.scoring.score_run`'s, only rounded to ``digits`` (None: unrounded), so the
-    tab shows what ``probe-ui score --parser PARSER`` prints. Percent columns: accuracy, ci_low, ci_high, random,
-    invalid, refusal (overview) and value, ci_low, ci_high, random (families, where the leaf is a metric).
-    """
-    from probe_ui.scoring import score_run
+    """``overview`` (one row per run x model) and one long table per metric family, from a scored-answer table
+    (:func:`probe_ui.scoring.scored_answers`, filtered or not): each run's rows go through
+    :func:`probe_ui.scoring.score_frame`, the numbers ``probe-ui score --parser PARSER`` prints for the same
+    rows, only rounded to ``digits`` (None: unrounded). Percent columns: accuracy, ci_low, ci_high, random,
+    invalid, refusal (overview) and value, ci_low, ci_high, random (families, where the leaf is a metric)."""
+    from probe_ui.scoring import score_frame
 
     overview: list[dict[str, Any]] = []
     families: dict[str, list[dict[str, Any]]] = {}
-    for name in _run_names(runs):
-        report = score_run(store, name, parser)
+    for name, g in (df.groupby("run", sort=False) if len(df) else []):
+        report = dict(score_frame(g, parser, definition), run=str(name))
         overview += _overview_rows(report, digits)
         for section, rows in _family_rows(report, digits).items():
             families.setdefault(section, []).extend(rows)
@@ -158,63 +160,21 @@ def _leaf_row(run: str, model: str, metric: str, leaf: Any, digits: int | None) 
 
 # ---- the answers of runs ------------------------------------------------------------------------------------------
 
-def _run_names(runs: Sequence[str] | str) -> list[str]:
-    """Distinct run names in order (a single name is accepted too)."""
-    return list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs or [])))
-
-
-def answers(store: Store, runs: Sequence[str], *, models: Iterable[str] | None = None,
+def answers(store: Store, runs: Sequence[str], parser: str = "robust", *, models: Iterable[str] | None = None,
             conditions: Iterable[str] | None = None, categories: Iterable[str] | None = None,
             ratings: Iterable[str] | None = None) -> pd.DataFrame:
-    """The full answers frame of every named run, with ``run``, ``rating`` and ``note`` columns, filtered.
-
-    ``rating``/``note`` are a person's latest rating of the response ("unrated" / "" when none). Each filter is a
-    list; None or empty keeps everything. ``categories`` keeps a row when any of its categories is listed; ``ratings``
-    takes values of :data:`RATING_CHOICES`. An unknown run raises the store's StoreError, which names it.
-    """
+    """The scored answers of every named run (:func:`probe_ui.scoring.scored_answers`), filtered: every table and
+    plot of the tab reads this one frame. An empty list of runs is an error that says so."""
+    from probe_ui.scoring import scored_answers
     from probe_ui.store import StoreError
 
-    frames = []
-    for name in _run_names(runs):
-        if not name:
-            raise StoreError("an empty run name was given: choose a run")
-        frames.append(_run_answers(store, name))
-    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=_FRAME_COLUMNS)
-    return filter_answers(df, models=models, conditions=conditions, categories=categories, ratings=ratings)
-
-
-def _run_answers(store: Store, name: str) -> pd.DataFrame:
-    run = store.get_run(name)
-    df = store.answers_frame(run.id, full=True)
-    df.insert(0, "run", run.name)
-    rated = store.ratings_frame(run.id)[["response_id", "rating", "note"]]
-    df = df.merge(rated, on="response_id", how="left")
-    df["rating"] = df["rating"].astype(object).where(df["rating"].notna(), UNRATED)
-    df["note"] = df["note"].astype(object).where(df["note"].notna(), "")
-    return df
-
-
-def filter_answers(df: pd.DataFrame, *, models: Iterable[str] | None = None, conditions: Iterable[str] | None = None,
-                   categories: Iterable[str] | None = None, ratings: Iterable[str] | None = None) -> pd.DataFrame:
-    """The rows of an :func:`answers` frame that pass every non-empty filter (re-filtering without re-reading)."""
-    keep = pd.Series(True, index=df.index)
-    for col, wanted in (("model", models), ("condition", conditions), ("rating", ratings)):
-        wanted = list(wanted or [])
-        if wanted:
-            keep &= df[col].isin(wanted)
-    cats = set(categories or [])
-    if cats:
-        keep &= df["category"].map(lambda c: bool(cats.intersection(_categories(c)))).astype(bool)
-    return df[keep].reset_index(drop=True)
-
-
-def _categories(value: Any) -> list[str]:
-    """A row's categories as a list of strings (the column holds lists; tolerate None / NaN / a bare string)."""
-    if isinstance(value, (list, tuple)):
-        return [str(c) for c in value]
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return []
-    return [str(value)]
+    names = list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs or [])))
+    if not names:
+        return pd.DataFrame(columns=EMPTY_COLUMNS)
+    if any(not str(n).strip() for n in names):
+        raise StoreError("an empty run name was given: choose a run")
+    return scored_answers(store, names, parser, models=models, conditions=conditions, categories=categories,
+                          ratings=ratings)
 
 
 def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
@@ -226,7 +186,7 @@ def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
     return {
         "models": sorted(set(df["model"].dropna().astype(str))),
         "conditions": sorted(set(df["condition"].dropna().astype(str))),
-        "categories": sorted({c for v in df["category"] for c in _categories(v)}),
+        "categories": sorted({c for v in df["category"] for c in categories_of(v)}),
         "ratings": [r for r in RATING_CHOICES if r in present] + sorted(present - set(RATING_CHOICES)),
     }
 
@@ -234,10 +194,14 @@ def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
 # ---- accuracy by condition ----------------------------------------------------------------------------------------
 
 def _scored(df: pd.DataFrame) -> pd.DataFrame:
-    """The rows the scorers grade: an answer came back (no error) and its ground truth is known. ``_hit`` is
-    whether it was right; invalid answers are stored with ``correct`` False, so they count as wrong."""
+    """The rows the scorers grade, as they grade them: several samples reduced to their majority vote, then the
+    cells with an answer (no error) whose ground truth is known. ``_hit`` is whether it was right; an invalid
+    answer is read with ``correct`` False, so it counts as wrong."""
+    from probe_ui.metrics.samples import majority_vote
+
     if df.empty:
         return df.assign(_hit=pd.Series(dtype=bool))
+    df = majority_vote(df)
     ok = df[df["error"].isna() & df["correct"].notna()]
     return ok.assign(_hit=ok["correct"].eq(True))
 
@@ -327,7 +291,10 @@ def plot_accuracy_by_condition(df: pd.DataFrame) -> Figure:
 def confusion(df: pd.DataFrame, model: str) -> pd.DataFrame:
     """Counts of one model's answers: rows the expected answer label ("-" when unknown), columns the parsed answer,
     "invalid" last for answers that could not be read. Error rows (no answer) are left out."""
-    rows = df[(df["model"] == model) & df["error"].isna()] if not df.empty else df
+    from probe_ui.metrics.samples import majority_vote
+
+    rows = majority_vote(df[df["model"] == model]) if not df.empty else df
+    rows = rows[rows["error"].isna()] if not rows.empty else rows
     if rows.empty:
         return pd.DataFrame(dtype=int)
     expected = rows["answer_label"].astype(object).where(rows["answer_label"].notna(), NO_LABEL).astype(str)
@@ -393,7 +360,7 @@ def category_accuracy(df: pd.DataFrame) -> pd.DataFrame:
     s = _scored(df)
     if s.empty:
         return pd.DataFrame()
-    cats = s["category"].map(lambda c: _categories(c) or [UNCATEGORISED])
+    cats = s["category"].map(lambda c: categories_of(c) or [UNCATEGORISED])
     long = s.assign(category=cats).explode("category")
     table = long.pivot_table(index="category", columns="model", values="_hit", aggfunc="mean", sort=True)
     table = 100.0 * table.astype(float)

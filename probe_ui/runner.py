@@ -131,13 +131,14 @@ def plan_cells(vs: list[Variant], models: list[ModelConfig], prompt: str | None,
 
 
 def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
-    """Parse and grade one response (robust extraction); error responses get no parse."""
+    """Parse and grade one response (robust extraction), stamped with the parser's version: the cache of the
+    robust reading that :func:`probe_ui.scoring.scored_answers` reuses. Error responses get no parse."""
     if resp.error is not None:
-        return {"parsed": None, "method": None, "invalid": None, "refusal": None, "correct": None}
+        return {"parsed": None, "method": None, "invalid": None, "refusal": None, "correct": None,
+                "parse_version": None}
     kind = "free" if req.prompt == "free" else v.kind
-    ans = answers.extract(resp.text, kind, v.labels, v.options, question=v.question)
-    return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
-            "correct": answers.is_correct(ans, v.answer_label if kind != "free" else None)}
+    return answers.cache_row(resp.text, kind, v.labels, v.options, v.answer_label if kind != "free" else None,
+                             question=v.question)
 
 
 def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None = None) -> dict[str, Any]:
@@ -262,9 +263,7 @@ async def execute_cells(store: Store, run: Run, cells: list[Cell], pool: Provide
             ans = parse_judgement(judge.mode, jresp.text, req.labels)
             parse = {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid,
                      "correct": answers.is_correct(ans, cell.variant.answer_label)}
-            jrow.update(parse)
-            if parent is not None:
-                store.update_parse(parent, parse)
+            jrow.update(parse)  # the judge's reading lives on its own row; the answer keeps the robust one
         store.save_response(dict(jrow, role="judge", parent_id=parent))
 
     async def guarded(cell: Cell) -> None:

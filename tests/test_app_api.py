@@ -123,14 +123,14 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     images, detail = call(client, "/response", rid)
     assert images and "hard to say" in detail
 
-    archive = call(client, "/export", [run], "imagefolder", "response")
+    archive = call(client, "/export", [run], "imagefolder", "response", "robust")
     import zipfile
 
     with zipfile.ZipFile(archive) as z:
         names = z.namelist()
         assert "metadata.jsonl" in names and "README.md" in names
         assert len(z.read("metadata.jsonl").decode().splitlines()) == 9
-    report = call(client, "/report", [run, "api-batch"])
+    report = call(client, "/report", [run, "api-batch"], "robust")
     html = open(report, encoding="utf-8").read()
     assert "loopback" in html and not re.search(r"""(src|href)\s*=\s*["']?https?:""", html)  # self-contained
 
@@ -271,3 +271,28 @@ def test_answer_cards_escape_what_models_and_users_write():
                                                       status="answered", raw=evil, parsed=evil, correct=False)]))
     assert "<script>" not in html and "<img" not in html and "onerror=alert(2)>" not in html
     assert "&lt;script&gt;" in html
+
+
+def test_results_tab_shows_the_score_commands_numbers(app_server):
+    """Through the API as a script would: the Results overview, the numbers behind its accuracy plot and the
+    report show what `probe-ui score` computes for the same parser (a legacy ProbMed import: once 88.24 in the
+    overview and 86.27 in the plot)."""
+    from pathlib import Path
+
+    from probe_ui.importers import ImportOptions, import_results
+    from probe_ui.scoring import score_run
+
+    data = Path(__file__).parent / "data" / "importers"
+    store = app_server.store()
+    run = import_results(store, "probmed", str(data / "gpt4o_probmed.json"), ImportOptions()).run
+    client = Client(app_server.url, verbose=False)
+    for parser in ("robust", "legacy"):
+        want = score_run(store, run, parser)["models"]["gpt4o"]["accuracy"]
+        overview, _fam, *_plots, by_condition, _responses = call(client, "/results", [run], parser, [], [], [], [])
+        head = overview["headers"]
+        row = dict(zip(head, rows(overview)[0]))
+        assert row["accuracy"] == round(want["value"], 2)
+        cond = dict(zip(by_condition["headers"], rows(by_condition)[0]))
+        assert (cond["correct"], cond["n"]) == (want["numerator"], want["denominator"])
+        page = open(call(client, "/report", [run], parser), encoding="utf-8").read()
+        assert f'data-col="accuracy" data-value="{round(want["value"], 2)}' in page

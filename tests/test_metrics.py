@@ -661,10 +661,16 @@ def mixed_rows(model: str = "m") -> list[dict[str, Any]]:
 def test_detect_families_and_paper_metrics() -> None:
     df = frame(mixed_rows())
     found = detect_families(df)
-    assert set(found) == {"mediconfusion", "probmed", "probmed_legacy", "medvh", "medblink", "illusion", "groups"}
+    assert set(found) == {"mediconfusion", "probmed", "medvh", "medblink", "illusion", "groups"}
     res = paper_metrics(df, n_boot=100)
     for fam in found:
         assert fam in res and "error" not in res[fam], (fam, res.get(fam))
+    # each block names its definition: ProbMed has ours (clean) and the paper's; the others only the paper's
+    assert res["probmed"]["definition"] == "clean" and res["probmed"]["legacy"] is False
+    assert res["mediconfusion"]["definition"] == "paper" and res["groups"]["definition"] == "clean"
+    paper = paper_metrics(df, definition="paper", n_boot=100)
+    assert paper["probmed"]["definition"] == "paper" and paper["probmed"]["legacy"] is True
+    assert paper["groups"]["definition"] == "clean"  # ours only: the one it has
     assert res["mediconfusion"]["pairs"] == 3
     # the illusion baseline is the original of the items asked under illusion/ conditions, not every original
     assert res["illusion"]["conditions"]["original"]["denominator"] == 4

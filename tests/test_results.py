@@ -260,7 +260,7 @@ def test_uncategorised_rows_are_grouped(small_store) -> None:
 
 def test_metric_tables_are_the_score_commands_numbers(two_runs) -> None:
     store, mc, pm = two_runs
-    tables = R.metric_tables(store, [mc, pm])
+    tables = R.metric_tables(R.answers(store, [mc, pm]))
     reports = {mc: score_run(store, mc), pm: score_run(store, pm)}
     over = tables["overview"]
     assert len(over) == 2 * len(MODELS)
@@ -270,7 +270,7 @@ def test_metric_tables_are_the_score_commands_numbers(two_runs) -> None:
         assert (row.ci_low, row.ci_high) == tuple(round(x, 2) for x in m["accuracy"]["ci"])
         assert (row.n, row.errors) == (m["n"], m["errors"])
         assert row.invalid == round(m["invalid_rate"]["value"], 2)
-    exact = R.metric_tables(store, [mc], digits=None)["overview"]
+    exact = R.metric_tables(R.answers(store, [mc]), digits=None)["overview"]
     assert list(exact["accuracy"]) == [reports[mc]["models"][m]["accuracy"]["value"] for m in MODELS]
 
     assert {"overview", "mediconfusion", "groups", "probmed"} <= set(tables)
@@ -283,7 +283,7 @@ def test_metric_tables_are_the_score_commands_numbers(two_runs) -> None:
     assert (got["value"], got["numerator"], got["denominator"]) == (want["value"], want["numerator"],
                                                                      want["denominator"])
     assert set(tables["probmed"]["run"]) == {pm}
-    assert R.metric_tables(store, [])["overview"].empty
+    assert R.metric_tables(R.answers(store, []))["overview"].empty
 
 
 def test_paper_sections_is_what_the_cli_prints(two_runs) -> None:

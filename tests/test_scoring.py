@@ -551,7 +551,10 @@ def test_probmed_legacy_equals_the_original_code(tmp_path: Path) -> None:
     src = json.loads((DATA / "gpt4o_probmed.json").read_text())
     _, per_q, overall = OriginalProbMed.get_scores_probmed(OriginalProbMed.parse_response({"gpt4o": src}))
     per_q, overall = per_q["gpt4o"], overall["gpt4o"]
-    got = _paper(score_run(store, run, parser="legacy"), "gpt4o", "probmed_legacy")
+    report = score_run(store, run, parser="legacy")
+    assert report["definition"] == "paper"
+    got = _paper(report, "gpt4o", "probmed")
+    assert got["definition"] == "paper" and got["legacy"] is True
     for q in ("modality", "body_part", "abnormality", "entity", "grounding"):
         assert _value(got[q]["acc"]) == pytest.approx(per_q[q]["acc"], abs=TOL), q
         if q != "abnormality":
@@ -579,7 +582,8 @@ def test_probmed_robust_differs_only_where_the_legacy_rule_misreads(tmp_path: Pa
         if d is not None:  # give the original scorer the robust reading, in words it reads the same way
             r["response"] = {"yes": "Yes", "no": "No"}.get(d["robust"]["choice"], "unreadable")
     _, per_q, overall = OriginalProbMed.get_scores_probmed(OriginalProbMed.parse_response({"m": robust_src}))
-    got = _paper(score_run(store, run, parser="robust"), "gpt4o", "probmed_legacy")
+    got = _paper(score_run(store, run, parser="robust", definition="paper"), "gpt4o", "probmed")
+    assert got["definition"] == "paper"
     assert _value(got["overall"]["acc"]) == pytest.approx(overall["m"]["acc"], abs=TOL)
     for q in ("modality", "body_part", "abnormality", "entity", "grounding"):
         assert _value(got[q]["acc"]) == pytest.approx(per_q["m"][q]["acc"], abs=TOL), q
@@ -597,7 +601,7 @@ def test_probmed_sample_file_would_crash_the_original(tmp_path: Path) -> None:
     p.write_text(json.dumps(src))
     store = Store(tmp_path / "x.db")
     run = import_results(store, "probmed", str(p)).run
-    got = _paper(score_run(store, run, parser="legacy"), "m", "probmed_legacy")
+    got = _paper(score_run(store, run, parser="legacy"), "m", "probmed")
     assert got["grounding"]["acc"]["value"] is None and got["grounding"]["acc"]["denominator"] == 0
     assert got["entity"]["acc"]["value"] == pytest.approx(100.0)
 
@@ -825,6 +829,29 @@ def test_reparse_ignores_the_stored_parse(mc_store: Store) -> None:
     with mc_store.engine.begin() as c:
         c.execute(sa.update(responses).values(parsed="A", correct=True, invalid=False, method="tampered"))
     df = mc_store.answers_frame(mc_store.get_run("mc").id, full=True)
-    out, used = reparse(df, "legacy", "mediconfusion")
+    out, used, _ = reparse(df, "legacy", "mediconfusion")
     assert used == {"mediconfusion"} and "tampered" not in set(out["method"])
     assert score_run(mc_store, "mc", "legacy")["models"]["gpt4o"]["accuracy"]["value"] == pytest.approx(62.5)
+
+
+def test_stored_parse_is_a_cache_of_the_robust_reading(mc_store: Store) -> None:
+    """The parse stored with an answer is used only when the current parser wrote it: a parse from other parser
+    code (or none, as in a store from before versions) is re-read from the raw text and the cache refreshed."""
+    from probe_ui import answers
+    from probe_ui.scoring import scored_answers
+    from probe_ui.store import responses
+    import sqlalchemy as sa
+
+    before = scored_answers(mc_store, "mc")
+    with mc_store.engine.begin() as c:
+        c.execute(sa.update(responses).values(parsed="A", correct=True, invalid=False, method="tampered",
+                                              parse_version="an older parser"))
+    after = scored_answers(mc_store, "mc")
+    assert "tampered" not in set(after["method"])
+    assert list(after["parsed"]) == list(before["parsed"]) and list(after["correct"]) == list(before["correct"])
+    with mc_store.engine.connect() as c:  # the cache was refreshed with the current reading
+        versions = {r[0] for r in c.execute(sa.select(responses.c.parse_version))}
+    assert versions == {answers.parser_version()}
+    with mc_store.engine.begin() as c:  # a current cache is trusted (that is what makes reading fast)
+        c.execute(sa.update(responses).values(method="cached"))
+    assert set(scored_answers(mc_store, "mc")["method"]) == {"cached"}

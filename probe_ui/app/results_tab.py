@@ -58,6 +58,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         plot_acc = gr.Plot(label="accuracy per perturbation (95% CI)")
         plot_cat = gr.Plot(label="accuracy per category")
     plot_conf = gr.Plot(label="confusion per model")
+    by_condition = gr.Dataframe(label="accuracy per perturbation: the numbers in the plot", interactive=False,
+                                elem_id="results-by-condition")
     responses = gr.Dataframe(label="answers (click a row to open it)", interactive=False,
                              elem_id="results-responses")
     with gr.Row():
@@ -88,11 +90,11 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                 ) -> tuple[Any, ...]:
         if not chosen:
             raise ValueError("choose one or more runs")
-        df = results.answers(ctx.store, chosen, models=ms, conditions=cs, categories=cats, ratings=rs)
-        tables = results.metric_tables(ctx.store, chosen, parser=p)
+        df = results.answers(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs)
+        tables = results.metric_tables(df, p)
         return (tables.get("overview", pd.DataFrame()), tables_html(tables),
                 results.plot_accuracy_by_condition(df), results.plot_category_heatmap(df),
-                results.plot_confusion(df), results.response_table(df))
+                results.plot_confusion(df), results.accuracy_by_condition(df).round(2), results.response_table(df))
 
     @shows_errors
     def on_open(rid: float | None) -> tuple[Any, str]:
@@ -102,26 +104,26 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         return ims, text
 
     @shows_errors
-    def on_export(chosen: list[str], fmt: str, by: str) -> str:
+    def on_export(chosen: list[str], fmt: str, by: str, p: str) -> str:
         if not chosen:
             raise ValueError("choose a run to export")
         from probe_ui.exports import export_run
 
         folder = Path(tempfile.mkdtemp(prefix="probe-ui-export-"))
-        summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by)
+        summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by, parser=p)
         archive = shutil.make_archive(str(folder / f"{_file_name(chosen[0])}-{fmt}"), "zip", summary.path)
         shutil.rmtree(summary.path, ignore_errors=True)
         return archive
 
     @shows_errors
-    def on_report(chosen: list[str]) -> str:
+    def on_report(chosen: list[str], p: str) -> str:
         if not chosen:
             raise ValueError("choose a run to report on")
         from probe_ui.report import write_report
 
         folder = Path(tempfile.mkdtemp(prefix="probe-ui-report-"))
         path = write_report(ctx.store, chosen[0], folder / f"{_file_name(chosen[0])}-report.html",
-                            baseline=chosen[1] if len(chosen) > 1 else None)
+                            baseline=chosen[1] if len(chosen) > 1 else None, parser=p)
         return str(path)
 
     def on_select(table: Any, evt: gr.SelectData) -> Any:
@@ -139,12 +141,12 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     tab.select(on_refresh, runs, runs, api_visibility="private")
     runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters")
     show.click(on_show, [runs, parser, f_models, f_conditions, f_categories, f_ratings],
-               [overview, families, plot_acc, plot_cat, plot_conf, responses], api_name="results")
+               [overview, families, plot_acc, plot_cat, plot_conf, by_condition, responses], api_name="results")
     responses.select(on_select, responses, response_id, api_visibility="private").then(
         on_open, response_id, [detail_images, detail], api_visibility="private")
     open_btn.click(on_open, response_id, [detail_images, detail], api_name="response")
-    export_btn.click(on_export, [runs, export_format, export_by], download, api_name="export")
-    report_btn.click(on_report, runs, download, api_name="report")
+    export_btn.click(on_export, [runs, export_format, export_by, parser], download, api_name="export")
+    report_btn.click(on_report, [runs, parser], download, api_name="report")
 
 
 def _file_name(run: str) -> str:

@@ -11,7 +11,6 @@ from probe_ui import live, stress
 from probe_ui.app.common import chosen_models, model_choices, shows_errors
 from probe_ui.app.context import AppContext
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
 from probe_ui.suites import SUITES, describe_suites
 
 ITEM = "the Probe tab's item"
@@ -40,25 +39,19 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
                image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str,
                progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         specs = chosen_models(picked, other)
-        if not specs:
-            raise live.ProbeError("tick at least one model")
         seed_ = int(sd or 0)
+        report = lambda d, t: progress((d, t), desc="answers")  # noqa: E731
         if src == ITEM:
             ims = tuple(ctx.store.get_image(i) for i in image_ids or [])
             item = live.build_item(q, k, opts, ans, cat, ims)
             vs = live.make_variants(item, ims, [], seed=seed_, suite=st)
-            name = f"stress-{item.id}-{st}-seed{seed_}"
-            for state in live.run_live(ctx.store, vs, specs, seed=seed_, extra_models=ctx.endpoints.configs(),
-                                       run_name=name):
-                progress((state.done, max(len(state.cards), 1)), desc="answers")
+            name = stress.run_stress(ctx.store, st, specs, variants=vs, seed=seed_,
+                                     extra_models=ctx.endpoints.configs(), on_progress=report)
         else:
             if not preset_path:
                 raise live.ProbeError("choose a preset")
-            p = load_preset(preset_path)
-            name = f"stress-{p.name}-{st}-seed{seed_}"
-            run_batch(ctx.store, [p], specs, run_name=name, seed=seed_, suites=[st], progress=False,
-                      extra_models=ctx.endpoints.configs(),
-                      on_progress=lambda d, t, _r: progress((d, max(t, 1)), desc="answers"))
+            name = stress.run_stress(ctx.store, st, specs, preset=load_preset(preset_path), seed=seed_,
+                                     extra_models=ctx.endpoints.configs(), on_progress=report)
         return name, *stress_view(ctx, name, st)
 
     go.click(on_run, [source, preset, suite, seed, models, adhoc, *probe["item"]], [run_name, table, matrix],
@@ -71,7 +64,9 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
 
 def stress_view(ctx: AppContext, run: str, suite: str | None) -> tuple[pd.DataFrame, str]:
     """The per-model summary and the coloured matrix of one run."""
-    df = ctx.store.answers_frame(ctx.store.get_run(run).id, full=True)
+    from probe_ui.scoring import scored_answers
+
+    df = scored_answers(ctx.store, run)
     return stress.summary(df, suite), stress.matrix_html(df)
 
 

@@ -75,6 +75,7 @@ import pandas as pd
 from probe_ui.metrics.groups import ORIGINAL, _first_rows, cond_mask, cond_values, correct_values, flag, item_codes, \
     mean_pct, per_variant, prepare, random_share, variant_attr
 from probe_ui.metrics.base import MetricValue, wilson_ci
+from probe_ui.metrics.registry import MetricContext, metric
 
 PREFIX = "illusion/"
 NO_IMAGE = "illusion/no-image"
@@ -421,3 +422,27 @@ def score(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]
     rs = [v["R"] for v in out["fragility"].values() if v["in_robustness"] and v["R"] is not None]
     out["robustness"] = round(float(np.mean(rs)), 6) if rs else None
     return out
+
+
+def _headline(b: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"robustness": None if b.get("robustness") is None else 100.0 * b["robustness"]}
+    ab = b.get("abstention") or {}
+    pert = [x for c, x in ab.items() if c != ORIGINAL]
+    out["abstention original"] = ab.get(ORIGINAL)
+    num, den = sum(x["numerator"] for x in pert), sum(x["denominator"] for x in pert)
+    out["abstention perturbed"] = MetricValue(100.0 * num / den if den else None, num, den, int(den),
+                                              wilson_ci(num, den) if den else None).to_dict()
+    for cond, x in (b.get("paired_difference") or {}).items():
+        out[f"Δ {cond.removeprefix(PREFIX)} (pp)"] = x.get("pp")
+    for t, x in (b.get("fragility") or {}).items():
+        out[f"fragility {t}"] = None if x.get("F") is None else 100.0 * x["F"]
+    return out
+
+
+@metric("illusion", "paper", order=50, attributes=("visual_required",),
+        headline=_headline,
+        detect=lambda d: "illusion/ conditions" if cond_mask(d, lambda c: c.startswith(PREFIX)).any() else None,
+        description="Illusion of Readiness T1-T5: accuracy per condition, paired differences, abstention, "
+                    "fragility and robustness")
+def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
+    return score(d, n_boot=ctx.n_boot, seed=ctx.seed)
