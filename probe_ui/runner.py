@@ -182,7 +182,7 @@ class Judge:
 class ProviderPool:
     """Providers created once and reused across calls, with one concurrency limit per API provider.
 
-    A local model (``default_concurrency`` 1: one request at a time) gets a limit of its own.
+    A local model (``default_concurrency`` 1, or ``limit_per_model``: an in-process model) gets a limit of its own.
     """
 
     def __init__(self, concurrency: int | None = None) -> None:
@@ -193,7 +193,7 @@ class ProviderPool:
     def get(self, model: ModelConfig) -> tuple[Provider, asyncio.Semaphore]:
         if model.name not in self.providers:
             p = self.providers[model.name] = create(model)
-            key = model.name if p.default_concurrency == 1 else model.provider
+            key = model.name if p.default_concurrency == 1 or getattr(p, "limit_per_model", False) else model.provider
             if key not in self.limits:
                 self.limits[key] = asyncio.Semaphore(self.concurrency or model.concurrency or p.default_concurrency)
             self.limits[model.name] = self.limits[key]

@@ -1,4 +1,7 @@
-"""The ``hf`` provider against a tiny random LLaVA saved like a real checkpoint (tests/tiny_vlm.py), offline."""
+"""The ``hf`` provider against a tiny random LLaVA saved like a real checkpoint (tests/tiny_vlm.py), offline.
+
+Architecture coverage (every family through ``hf/<folder>``) is in test_hf_families.py, micro-batching in
+test_hf_batching.py."""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from PIL import Image
 from probe_ui import catalogue
 from probe_ui.images import CanonicalImage
 from probe_ui.providers import create
-from probe_ui.providers import hf_local
+from probe_ui.providers.hf import engine, loading
 from probe_ui.providers.base import (
     GenerationSettings,
     ImagePart,
@@ -28,7 +31,7 @@ from probe_ui.providers.base import (
     Request,
     TextPart,
 )
-from probe_ui.providers.hf_local import NOT_INSTALLED, HFLocalProvider, cached_models, resolve_source
+from probe_ui.providers.hf import NOT_INSTALLED, HFLocalProvider, cached_models, resolve_source, unload
 
 pytest.importorskip("transformers")
 
@@ -69,7 +72,7 @@ def ask(p: HFLocalProvider, request: Request):
 # ---- generate --------------------------------------------------------------------------------------------------
 def test_generate_answers_deterministically(tiny_llava):
     p = provider(tiny_llava)
-    assert p.default_concurrency == 1
+    assert p.default_concurrency == 16  # twice the default batch size: the next micro-batch queues while one runs
     assert HFLocalProvider.unavailable_reason(p.config) is None
     first = ask(p, mc_request())
     second = ask(provider(tiny_llava), mc_request())
@@ -81,16 +84,16 @@ def test_generate_answers_deterministically(tiny_llava):
 
 
 def test_model_is_loaded_once_and_shared(tiny_llava, monkeypatch):
-    hf_local.unload(str(tiny_llava))
+    unload(str(tiny_llava))
     loads = []
-    real_load = hf_local._load
+    real_load = loading._load
 
     def counting(*args, **kwargs):
         loads.append(args[1])
         time.sleep(0.2)  # a slow load: the concurrent callers must wait for it, not load again
         return real_load(*args, **kwargs)
 
-    monkeypatch.setattr(hf_local, "_load", counting)
+    monkeypatch.setattr(loading, "_load", counting)
     a, b = provider(tiny_llava), provider(tiny_llava)
 
     async def both():
@@ -129,16 +132,20 @@ def test_seeded_sampling_is_reproducible(tiny_llava):
     assert a.text != greedy.text
 
 
-def test_one_request_at_a_time_per_model_without_blocking_the_loop(tiny_llava, monkeypatch):
-    p1, p2 = provider(tiny_llava), provider(tiny_llava)  # two instances, one loaded model, one lock
+@pytest.mark.parametrize("batch_size", [1, 8])
+def test_one_batch_at_a_time_per_model_without_blocking_the_loop(tiny_llava, monkeypatch, batch_size):
+    """Two provider instances share one model and its worker: generate() calls never overlap, whatever thread or
+    event loop the requests come from; with batch_size 1 every request is its own call, else they are gathered."""
+    p1, p2 = provider(tiny_llava, batch_size=batch_size), provider(tiny_llava, batch_size=batch_size)
     entry = p1.load()
     real_generate = entry.model.generate
-    active, peak, lock = [0], [0], threading.Lock()
+    active, peak, calls, lock = [0], [0], [], threading.Lock()
 
     def instrumented(*args, **kwargs):
         with lock:
             active[0] += 1
             peak[0] = max(peak[0], active[0])
+            calls.append(int(kwargs["input_ids"].shape[0]))
         try:
             time.sleep(0.15)
             return real_generate(*args, **kwargs)
@@ -157,26 +164,30 @@ def test_one_request_at_a_time_per_model_without_blocking_the_loop(tiny_llava, m
     async def main():
         stop = asyncio.Event()
         tick = asyncio.create_task(ticker(stop))
-        start = time.perf_counter()
         results = await asyncio.gather(p1.generate(mc_request()), p2.generate(mc_request()),
                                        p1.generate(mc_request()))
-        elapsed = time.perf_counter() - start
         stop.set()
         await tick
-        return results, elapsed
+        return results
 
-    results, elapsed = asyncio.run(main())
+    results = asyncio.run(main())
     assert peak[0] == 1
     assert all(r.text == results[0].text for r in results)
-    assert elapsed >= 0.45  # three serialised runs of >= 0.15 s
     assert len(ticks) > 10  # the event loop kept running while the model worked
-    assert max(r.details["wait_s"] for r in results) >= 0.15  # someone queued
+    if batch_size == 1:
+        assert calls == [1, 1, 1]
+        assert [r.details["batch_size"] for r in results] == [1, 1, 1]
+        assert max(r.details["wait_s"] for r in results) >= 0.15  # someone queued behind a running request
+    else:
+        assert calls == [3]  # all three arrived within the batch wait: one call, three rows
+        assert [r.details["batch_size"] for r in results] == [3, 3, 3]
 
-    # callers on different event loops (threads) are serialised too
-    peak[0] = 0
+    # callers on different event loops (threads) share the same worker
+    peak[0], calls[:] = 0, []
     with ThreadPoolExecutor(2) as pool:
         texts = list(pool.map(lambda p: ask(p, mc_request()).text, (p1, p2)))
-    assert peak[0] == 1 and texts[0] == texts[1]
+    assert peak[0] == 1 and texts[0] == texts[1] == results[0].text
+    assert sum(calls) == 2
 
 
 # ---- logit-based modes -----------------------------------------------------------------------------------------
@@ -198,7 +209,7 @@ def test_gd_matches_the_next_token_distribution(tiny_llava):
     req = mc_request(system=None)
     r = ask(p, req)
     entry = p.load()
-    conv = p._conversation(entry, req.messages)
+    conv = engine.conversation(entry, req.messages, p.label)
     enc = entry.processor.apply_chat_template(conv, add_generation_prompt=True, tokenize=True, return_dict=True,
                                               return_tensors="pt")
     with torch.no_grad():
@@ -280,12 +291,12 @@ def test_gemma3_in_every_mode(tiny_gemma3):
 def test_system_message_is_a_turn_or_folded_into_the_user_text(tiny_llava, tiny_llava_nosys):
     req = mc_request(system="Be brief.")
     with_turn = provider(tiny_llava)
-    conv = with_turn._conversation(with_turn.load(), req.messages)
+    conv = engine.conversation(with_turn.load(), req.messages, with_turn.label)
     assert conv[0] == {"role": "system", "content": [{"type": "text", "text": "Be brief."}]}
     assert conv[1]["content"][0]["type"] == "image"
 
     folded = provider(tiny_llava_nosys)
-    conv = folded._conversation(folded.load(), req.messages)
+    conv = engine.conversation(folded.load(), req.messages, folded.label)
     assert [t["role"] for t in conv] == ["user"]
     assert conv[0]["content"][1]["text"].startswith("Be brief.\n\nQuestion: ")
     r = ask(folded, req)  # and the template renders it (it raises on a system turn)
@@ -313,7 +324,7 @@ def test_hub_id_not_cached_offline_is_a_clear_error(monkeypatch):
 def test_hub_id_not_cached_without_network_fails_fast(monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
-    monkeypatch.setattr(hf_local, "_hub_reachable", lambda timeout_s=3.0: False)  # never touch the network
+    monkeypatch.setattr(loading, "_hub_reachable", lambda timeout_s=3.0: False)  # never touch the network
     config = catalogue.resolve("hf/nobody-probe-ui/not-a-model", {})
     start = time.perf_counter()
     with pytest.raises(ProviderError, match="not in the Hugging Face cache.*no network connection"):
@@ -331,8 +342,8 @@ def test_hub_id_in_the_cache_loads_without_the_network(tiny_llava, tmp_path):
     script = (
         "import asyncio\n"
         "from probe_ui.providers.base import Message, ModelConfig, Request, TextPart\n"
-        "from probe_ui.providers.hf_local import HFLocalProvider\n"
-        "import probe_ui.providers.hf_local as hf\n"
+        "from probe_ui.providers.hf import HFLocalProvider\n"
+        "import probe_ui.providers.hf.loading as hf\n"
         "hf._hub_reachable = lambda timeout_s=3.0: (_ for _ in ()).throw(AssertionError('asked the network'))\n"
         "cfg = ModelConfig(name='x', provider='hf', model='someone/tiny-llava')\n"
         "assert HFLocalProvider.unavailable_reason(cfg) is None\n"

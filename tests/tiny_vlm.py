@@ -1,29 +1,35 @@
-"""A tiny randomly initialised LLaVA, saved like a real checkpoint, for offline tests of the ``hf`` provider.
+"""Tiny randomly initialised vision-language models, saved like real checkpoints, for offline tests of ``hf/``.
 
-The folder it writes is what ``save_pretrained`` writes for a real model (config.json, model.safetensors,
-generation_config.json, tokenizer files, processor and chat template), so ``hf/<folder>`` loads through exactly the
-code path a Hub checkpoint takes (``AutoProcessor`` + ``AutoModelForImageTextToText``). Parts:
+Each builder writes into a folder what ``save_pretrained`` writes for a real checkpoint of its family
+(config.json, model.safetensors, generation_config.json, tokenizer files, the processor's files and the family's
+own chat template), so ``hf/<folder>`` loads through exactly the code path a Hub checkpoint takes (``AutoProcessor``
++ ``AutoModelForImageTextToText``). What they share:
 
-- a byte-level BPE tokenizer (``tokenizers``, ~400 tokens) trained on a few sentences, wrapped in
-  ``PreTrainedTokenizerFast`` with a jinja chat template (system turns supported unless ``system_role=False``,
-  in which case the template raises on them as Gemma-2 / Mistral templates do);
-- ``LlavaImageProcessorPil`` at 32 px and ``LlavaProcessor`` with patch size 8 → 16 image tokens (CLS dropped,
-  as in llava-hf);
-- ``LlavaConfig``: a CLIP vision tower and a Llama text model of hidden size 32 with 2 layers.
+- a byte-level BPE tokenizer (``tokenizers``, a few hundred tokens) trained on a few sentences, wrapped in
+  ``PreTrainedTokenizerFast`` with the family's special tokens;
+- the family's real processor class with its PIL image processor (no torchvision) at 32 px, and the chat template
+  the family's instruction-tuned checkpoints ship (verbatim, so system turns behave as they do for real);
+- the family's real model class from a config of hidden size 32 with 2 layers (tens of thousands of parameters).
 
-Its generation config suppresses single-byte and special tokens (end of sequence included), so greedy output is
-a readable run of merged BPE pieces and never empty. Building takes well under a second once transformers is
-imported; the output is deterministic (fixed seed).
+The generation config suppresses single-byte and special tokens (end of sequence included), so greedy output is a
+readable run of merged BPE pieces and never empty. A build takes well under a second once transformers is
+imported; its weights are deterministic (fixed seed).
 
-``build_tiny_gemma3`` writes the same kind of folder for Gemma3 (MedGemma's architecture).
+``FAMILIES`` maps a family name to its builder; ``build(name, folder)`` builds one. Families whose processor
+cannot be constructed here (Qwen2-VL and Qwen2.5-VL: their processors carry a video processor, which needs
+torchvision) still get a folder laid out as on the Hub (the tokenizer, image processor and template saved one by
+one), so loading it through ``hf/`` reports the exact reason.
 
-Use the ``tiny_llava`` / ``tiny_llava_nosys`` / ``tiny_gemma3`` pytest fixtures (wired in ``tests/conftest.py``),
-or ``build_tiny_llava(folder)`` / ``build_tiny_gemma3(folder)``.
+Fixtures (wired in ``tests/conftest.py``): ``tiny_llava``, ``tiny_llava_nosys`` (a template that raises on system
+turns, as Gemma-2 / Mistral templates do) and ``tiny_gemma3``; ``tiny_family`` (below) builds any family once per
+session.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 
@@ -39,7 +45,9 @@ SENTENCES = [
 SPECIAL = ["<unk>", "<s>", "</s>", "<pad>", "<image>"]
 IMAGE_SIZE = 32
 PATCH_SIZE = 8
+HIDDEN = 32
 
+# A minimal template of our own (system turns optional), kept for the older tests that rely on its exact layout.
 CHAT_TEMPLATE = (
     "{%- for message in messages -%}"
     "{%- if message['role'] == 'system' and not system_ok -%}"
@@ -56,121 +64,364 @@ CHAT_TEMPLATE = (
     "{%- if add_generation_prompt -%}{{- '<|assistant|>' -}}{%- endif -%}"
 )
 
+# The families' own chat templates, as their instruction-tuned checkpoints ship them.
+# llava-hf/llava-1.5-7b-hf: a system turn is rendered without a role prefix.
+LLAVA_15_TEMPLATE = (
+    "{% for message in messages %}{% if message['role'] != 'system' %}{{ message['role'].upper() + ': '}}"
+    "{% endif %}{# Render all images first #}{% for content in message['content'] | selectattr('type', 'equalto', "
+    "'image') %}{{ '<image>\n' }}{% endfor %}{# Render all text next #}{% if message['role'] != 'assistant' %}"
+    "{% for content in message['content'] | selectattr('type', 'equalto', 'text') %}{{ content['text'] + ' '}}"
+    "{% endfor %}{% else %}{% for content in message['content'] | selectattr('type', 'equalto', 'text') %}"
+    "{% generation %}{{ content['text'] + ' '}}{% endgeneration %}{% endfor %}{% endif %}{% endfor %}"
+    "{% if add_generation_prompt %}{{ 'ASSISTANT:' }}{% endif %}"
+)
+# llava-hf/llava-v1.6-mistral-7b-hf
+LLAVA_NEXT_TEMPLATE = (
+    "{% for message in messages %}{% if message['role'] == 'system' %}{{ '<<SYS>>\n' + message['content'][0]['text']"
+    " + '\n<</SYS>>\n\n' }}{% elif message['role'] == 'user' %}{{ '[INST] ' }}{# Render all images first #}"
+    "{% for content in message['content'] | selectattr('type', 'equalto', 'image') %}{{ '<image>\n' }}{% endfor %}"
+    "{# Render all text next #}{% for content in message['content'] | selectattr('type', 'equalto', 'text') %}"
+    "{{ content['text'] }}{% endfor %}{{' [/INST]' }}{% elif message['role'] == 'assistant' %}"
+    "{{ ' ' + message['content'][0]['text'] + '<\\s> '}}{% else %}"
+    "{{ raise_exception('Only user and assistant roles are supported!') }}{% endif %}{% endfor %}"
+)
+# google/gemma-3-4b-it and google/medgemma-4b-it: the system text is folded into the first user turn.
+GEMMA3_TEMPLATE = (
+    "{{ bos_token }}\n"
+    "{%- if messages[0]['role'] == 'system' -%}\n"
+    "    {%- if messages[0]['content'] is string -%}\n"
+    "        {%- set first_user_prefix = messages[0]['content'] + '\n\n' -%}\n"
+    "    {%- else -%}\n"
+    "        {%- set first_user_prefix = messages[0]['content'][0]['text'] + '\n\n' -%}\n"
+    "    {%- endif -%}\n"
+    "    {%- set loop_messages = messages[1:] -%}\n"
+    "{%- else -%}\n"
+    "    {%- set first_user_prefix = \"\" -%}\n"
+    "    {%- set loop_messages = messages -%}\n"
+    "{%- endif -%}\n"
+    "{%- for message in loop_messages -%}\n"
+    "    {%- if (message['role'] == 'user') != (loop.index0 % 2 == 0) -%}\n"
+    "        {{ raise_exception(\"Conversation roles must alternate user/assistant/user/assistant/...\") }}\n"
+    "    {%- endif -%}\n"
+    "    {%- if (message['role'] == 'assistant') -%}\n"
+    "        {%- set role = \"model\" -%}\n"
+    "    {%- else -%}\n"
+    "        {%- set role = message['role'] -%}\n"
+    "    {%- endif -%}\n"
+    "    {{ '<start_of_turn>' + role + '\n' + (first_user_prefix if loop.first else \"\") }}\n"
+    "    {%- if message['content'] is string -%}\n"
+    "        {{ message['content'] | trim }}\n"
+    "    {%- elif message['content'] is iterable -%}\n"
+    "        {%- for item in message['content'] -%}\n"
+    "            {%- if item['type'] == 'image' -%}\n"
+    "                {{ '<start_of_image>' }}\n"
+    "            {%- elif item['type'] == 'text' -%}\n"
+    "                {{ item['text'] | trim }}\n"
+    "            {%- endif -%}\n"
+    "        {%- endfor -%}\n"
+    "    {%- else -%}\n"
+    "        {{ raise_exception(\"Invalid content type\") }}\n"
+    "    {%- endif -%}\n"
+    "    {{ '<end_of_turn>\n' }}\n"
+    "{%- endfor -%}\n"
+    "{%- if add_generation_prompt -%}\n"
+    "    {{'<start_of_turn>model\n'}}\n"
+    "{%- endif -%}\n"
+)
+# HuggingFaceTB/SmolVLM-Instruct (Idefics3)
+IDEFICS3_TEMPLATE = (
+    "<|im_start|>{% for message in messages %}{{message['role'] | capitalize}}{% if message['content'][0]['type'] == "
+    "'image' %}{{':'}}{% else %}{{': '}}{% endif %}{% for line in message['content'] %}{% if line['type'] == 'text' %}"
+    "{{line['text']}}{% elif line['type'] == 'image' %}{{ '<image>' }}{% endif %}{% endfor %}<end_of_utterance>\n"
+    "{% endfor %}{% if add_generation_prompt %}{{ 'Assistant:' }}{% endif %}"
+)
+# Qwen/Qwen2-VL-2B-Instruct and Qwen/Qwen2.5-VL-3B-Instruct
+QWEN2_VL_TEMPLATE = (
+    "{% set image_count = namespace(value=0) %}{% set video_count = namespace(value=0) %}{% for message in messages %}"
+    "{% if loop.first and message['role'] != 'system' %}<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n"
+    "{% endif %}<|im_start|>{{ message['role'] }}\n{% if message['content'] is string %}{{ message['content'] }}"
+    "<|im_end|>\n{% else %}{% for content in message['content'] %}{% if content['type'] == 'image' or 'image' in "
+    "content or 'image_url' in content %}{% set image_count.value = image_count.value + 1 %}{% if add_vision_id %}"
+    "Picture {{ image_count.value }}: {% endif %}<|vision_start|><|image_pad|><|vision_end|>{% elif content['type'] "
+    "== 'video' or 'video' in content %}{% set video_count.value = video_count.value + 1 %}{% if add_vision_id %}"
+    "Video {{ video_count.value }}: {% endif %}<|vision_start|><|video_pad|><|vision_end|>{% elif 'text' in content "
+    "%}{{ content['text'] }}{% endif %}{% endfor %}<|im_end|>\n{% endif %}{% endfor %}{% if add_generation_prompt "
+    "%}<|im_start|>assistant\n{% endif %}"
+)
 
-def build_tiny_llava(folder: str | Path, *, system_role: bool = True, seed: int = 0) -> Path:
-    """Write a tiny random LLaVA checkpoint into ``folder`` and return its path."""
-    import torch
+
+# ---- shared parts ----------------------------------------------------------------------------------------------
+def train_tokenizer(special: list[str], *, template: str | None, vocab_size: int = 400, **tokens: Any) -> Any:
+    """A byte-level BPE trained on SENTENCES with these special tokens, as a ``PreTrainedTokenizerFast``."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-    from transformers import (
-        CLIPVisionConfig,
-        LlamaConfig,
-        LlavaConfig,
-        LlavaForConditionalGeneration,
-        LlavaImageProcessorPil,
-        LlavaProcessor,
-        PreTrainedTokenizerFast,
-    )
+    from transformers import PreTrainedTokenizerFast
 
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-
-    bpe = Tokenizer(models.BPE(unk_token="<unk>"))
+    bpe = Tokenizer(models.BPE(unk_token=special[0]))
     bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     bpe.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=SPECIAL,
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=special,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
     bpe.train_from_iterator(SENTENCES * 4, trainer=trainer)
-    template = CHAT_TEMPLATE.replace("system_ok", "true" if system_role else "false")
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=bpe, unk_token="<unk>", bos_token="<s>", eos_token="</s>",
-                                        pad_token="<pad>", extra_special_tokens={"image_token": "<image>"},
-                                        chat_template=template)
+    return PreTrainedTokenizerFast(tokenizer_object=bpe, unk_token=special[0], chat_template=template, **tokens)
+
+
+def text_config(cls: Any, tokenizer: Any, **extra: Any) -> Any:
+    """A 2-layer decoder config of hidden size 32 over this tokenizer's vocabulary."""
+    ids = dict(bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+               pad_token_id=tokenizer.pad_token_id)
+    return cls(**{"vocab_size": len(tokenizer), "hidden_size": HIDDEN, "intermediate_size": 2 * HIDDEN,
+                  "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 2,
+                  "max_position_embeddings": 1024, **ids, **extra})
+
+
+def save(folder: Path, model: Any, tokenizer: Any, special: list[str], processor: Any = None) -> Path:
+    """Readable greedy text (no single-byte pieces or special tokens, so never an empty answer), then
+    ``save_pretrained`` of the model and the processor (or the tokenizer alone)."""
+    added = set(tokenizer.get_added_vocab())  # special and added tokens (PaliGemma's <loc....> too)
+    single = [i for tok, i in tokenizer.get_vocab().items()
+              if len(tokenizer.convert_tokens_to_string([tok])) <= 1 or tok in special or tok in added]
+    gc = model.generation_config
+    gc.suppress_tokens = sorted(set(single))
+    gc.pad_token_id, gc.eos_token_id = tokenizer.pad_token_id, tokenizer.eos_token_id
+    if tokenizer.bos_token_id is not None:
+        gc.bos_token_id = tokenizer.bos_token_id
+    model.save_pretrained(folder)
+    (processor or tokenizer).save_pretrained(folder)
+    return folder
+
+
+def _model(cls: Any, config: Any, seed: int) -> Any:
+    import torch
+
+    torch.manual_seed(seed)
+    return cls(config).eval()
+
+
+def _clip(**extra: Any) -> Any:
+    from transformers import CLIPVisionConfig
+
+    return CLIPVisionConfig(hidden_size=HIDDEN, intermediate_size=2 * HIDDEN, num_hidden_layers=2,
+                            num_attention_heads=2, image_size=IMAGE_SIZE, patch_size=PATCH_SIZE,
+                            projection_dim=HIDDEN, **extra)
+
+
+def _siglip() -> Any:
+    from transformers import SiglipVisionConfig
+
+    return SiglipVisionConfig(hidden_size=HIDDEN, intermediate_size=2 * HIDDEN, num_hidden_layers=2,
+                              num_attention_heads=2, image_size=IMAGE_SIZE, patch_size=PATCH_SIZE)
+
+
+# ---- the families ----------------------------------------------------------------------------------------------
+def build_tiny_llava(folder: str | Path, *, system_role: bool = True, seed: int = 0,
+                     template: str | None = None) -> Path:
+    """LLaVA 1.5: a CLIP tower (32 px, patch 8 → 16 image tokens, CLS dropped as in llava-hf) and a Llama decoder.
+    ``template`` defaults to our minimal one (system turns raise unless ``system_role``)."""
+    from transformers import LlamaConfig, LlavaConfig, LlavaForConditionalGeneration, LlavaImageProcessorPil, LlavaProcessor
+
+    folder = Path(folder)
+    template = template or CHAT_TEMPLATE.replace("system_ok", "true" if system_role else "false")
+    tokenizer = train_tokenizer(SPECIAL, template=template, bos_token="<s>", eos_token="</s>", pad_token="<pad>",
+                                extra_special_tokens={"image_token": "<image>"})
     image_processor = LlavaImageProcessorPil(size={"shortest_edge": IMAGE_SIZE},
                                              crop_size={"height": IMAGE_SIZE, "width": IMAGE_SIZE})
     processor = LlavaProcessor(image_processor=image_processor, tokenizer=tokenizer, patch_size=PATCH_SIZE,
                                vision_feature_select_strategy="default", num_additional_image_tokens=1,
                                chat_template=template)
-
-    vocab = len(tokenizer)
-    vision = CLIPVisionConfig(hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2,
-                              image_size=IMAGE_SIZE, patch_size=PATCH_SIZE, projection_dim=32)
-    text = LlamaConfig(vocab_size=vocab, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                       num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=512,
-                       bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-                       pad_token_id=tokenizer.pad_token_id)
-    config = LlavaConfig(vision_config=vision, text_config=text,
+    config = LlavaConfig(vision_config=_clip(), text_config=text_config(LlamaConfig, tokenizer),
                          image_token_index=tokenizer.convert_tokens_to_ids("<image>"),
                          vision_feature_select_strategy="default", vision_feature_layer=-1)
-    torch.manual_seed(seed)
-    model = LlavaForConditionalGeneration(config).eval()
-
-    # readable greedy text: no single-byte pieces, no special tokens (so never an empty answer)
-    single = [i for tok, i in tokenizer.get_vocab().items()
-              if len(tokenizer.convert_tokens_to_string([tok])) <= 1 or tok in SPECIAL]
-    model.generation_config.suppress_tokens = sorted(set(single))
-    model.generation_config.pad_token_id = tokenizer.pad_token_id
-    model.generation_config.eos_token_id = tokenizer.eos_token_id
-    model.generation_config.bos_token_id = tokenizer.bos_token_id
-
-    model.save_pretrained(folder)
-    processor.save_pretrained(folder)
-    return folder
+    return save(folder, _model(LlavaForConditionalGeneration, config, seed), tokenizer, SPECIAL, processor)
 
 
-def build_tiny_gemma3(folder: str | Path, *, seed: int = 0) -> Path:
-    """Write a tiny random Gemma3 (MedGemma's architecture: SigLIP tower, pooled to 4 image tokens, and
-    ``token_type_ids`` marking them) into ``folder`` and return its path."""
-    import torch
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+def build_llava(folder: str | Path, seed: int = 0) -> Path:
+    """LLaVA 1.5 with llava-hf's own chat template."""
+    return build_tiny_llava(folder, seed=seed, template=LLAVA_15_TEMPLATE)
+
+
+def build_llava_next(folder: str | Path, seed: int = 0) -> Path:
+    """LLaVA-NeXT (1.6, the catalogue's hf-llava-1.6): any-resolution tiles of 32 px over a Mistral decoder."""
+    from transformers import (
+        LlavaNextConfig,
+        LlavaNextForConditionalGeneration,
+        LlavaNextImageProcessorPil,
+        LlavaNextProcessor,
+        MistralConfig,
+    )
+
+    folder = Path(folder)
+    tokenizer = train_tokenizer(SPECIAL, template=LLAVA_NEXT_TEMPLATE, bos_token="<s>", eos_token="</s>",
+                                pad_token="<pad>", extra_special_tokens={"image_token": "<image>"})
+    pinpoints = [[IMAGE_SIZE, IMAGE_SIZE], [IMAGE_SIZE, 2 * IMAGE_SIZE], [2 * IMAGE_SIZE, IMAGE_SIZE]]
+    image_processor = LlavaNextImageProcessorPil(size={"shortest_edge": IMAGE_SIZE}, image_grid_pinpoints=pinpoints,
+                                                 crop_size={"height": IMAGE_SIZE, "width": IMAGE_SIZE})
+    processor = LlavaNextProcessor(image_processor=image_processor, tokenizer=tokenizer, patch_size=PATCH_SIZE,
+                                   vision_feature_select_strategy="default", num_additional_image_tokens=1,
+                                   chat_template=LLAVA_NEXT_TEMPLATE)
+    config = LlavaNextConfig(vision_config=_clip(), text_config=text_config(MistralConfig, tokenizer, head_dim=16),
+                             image_token_index=tokenizer.convert_tokens_to_ids("<image>"),
+                             image_grid_pinpoints=pinpoints, vision_feature_select_strategy="default",
+                             vision_feature_layer=-1)
+    return save(folder, _model(LlavaNextForConditionalGeneration, config, seed), tokenizer, SPECIAL, processor)
+
+
+def build_tiny_gemma3(folder: str | Path, *, seed: int = 0, template: str | None = None) -> Path:
+    """Gemma 3 (MedGemma's architecture): a SigLIP tower pooled to 4 image tokens, ``token_type_ids`` marking
+    them. ``template`` defaults to our minimal one."""
     from transformers import (
         Gemma3Config,
         Gemma3ForConditionalGeneration,
         Gemma3ImageProcessorPil,
         Gemma3Processor,
         Gemma3TextConfig,
-        PreTrainedTokenizerFast,
-        SiglipVisionConfig,
     )
 
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    special = ["<unk>", "<bos>", "<eos>", "<pad>", "<start_of_image>", "<end_of_image>", "<image_soft_token>"]
-    bpe = Tokenizer(models.BPE(unk_token="<unk>"))
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    bpe.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=400, special_tokens=special,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
-    bpe.train_from_iterator(SENTENCES * 4, trainer=trainer)
-    template = CHAT_TEMPLATE.replace("system_ok", "true").replace("'<image>'", "'<start_of_image>'")
-    tokenizer = PreTrainedTokenizerFast(
-        tokenizer_object=bpe, unk_token="<unk>", bos_token="<bos>", eos_token="<eos>", pad_token="<pad>",
-        extra_special_tokens={"boi_token": "<start_of_image>", "eoi_token": "<end_of_image>",
-                              "image_token": "<image_soft_token>"},
-        chat_template=template)
+    special = ["<unk>", "<bos>", "<eos>", "<pad>", "<start_of_image>", "<end_of_image>", "<image_soft_token>",
+               "<start_of_turn>", "<end_of_turn>"]
+    template = template or CHAT_TEMPLATE.replace("system_ok", "true").replace("'<image>'", "'<start_of_image>'")
+    tokenizer = train_tokenizer(special, template=template, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>",
+                                extra_special_tokens={"boi_token": "<start_of_image>", "eoi_token": "<end_of_image>",
+                                                      "image_token": "<image_soft_token>"})
     image_processor = Gemma3ImageProcessorPil(size={"height": IMAGE_SIZE, "width": IMAGE_SIZE})
     processor = Gemma3Processor(image_processor=image_processor, tokenizer=tokenizer, chat_template=template,
                                 image_seq_length=4)
     ids = tokenizer.convert_tokens_to_ids
-    vision = SiglipVisionConfig(hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2,
-                                image_size=IMAGE_SIZE, patch_size=PATCH_SIZE)
-    text = Gemma3TextConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
-                            num_attention_heads=2, num_key_value_heads=1, head_dim=16, max_position_embeddings=512,
-                            sliding_window=64, bos_token_id=ids("<bos>"), eos_token_id=ids("<eos>"),
-                            pad_token_id=ids("<pad>"))
-    config = Gemma3Config(text_config=text, vision_config=vision, mm_tokens_per_image=4,
+    text = text_config(Gemma3TextConfig, tokenizer, num_key_value_heads=1, head_dim=16, sliding_window=64)
+    config = Gemma3Config(text_config=text, vision_config=_siglip(), mm_tokens_per_image=4,
                           boi_token_index=ids("<start_of_image>"), eoi_token_index=ids("<end_of_image>"),
                           image_token_index=ids("<image_soft_token>"))
-    torch.manual_seed(seed)
-    model = Gemma3ForConditionalGeneration(config).eval()
-    single = [i for tok, i in tokenizer.get_vocab().items()
-              if len(tokenizer.convert_tokens_to_string([tok])) <= 1 or tok in special]
-    model.generation_config.suppress_tokens = sorted(set(single))
-    model.generation_config.pad_token_id = ids("<pad>")
-    model.generation_config.eos_token_id = ids("<eos>")
-    model.save_pretrained(folder)
-    processor.save_pretrained(folder)
+    return save(folder, _model(Gemma3ForConditionalGeneration, config, seed), tokenizer, special, processor)
+
+
+def build_gemma3(folder: str | Path, seed: int = 0) -> Path:
+    """Gemma 3 / MedGemma with Gemma 3's own chat template (the system text folded into the first user turn)."""
+    return build_tiny_gemma3(folder, seed=seed, template=GEMMA3_TEMPLATE)
+
+
+def build_idefics3(folder: str | Path, seed: int = 0) -> Path:
+    """Idefics3 (SmolVLM-Instruct, the catalogue's hf-smolvlm): images split into 32 px tiles plus a global view,
+    each pixel-shuffled (scale 2) to 4 tokens, over a Llama decoder."""
+    from transformers import (
+        Idefics3Config,
+        Idefics3ForConditionalGeneration,
+        Idefics3ImageProcessorPil,
+        Idefics3Processor,
+        Idefics3VisionConfig,
+        LlamaConfig,
+    )
+
+    folder = Path(folder)
+    special = ["<unk>", "<|im_start|>", "<end_of_utterance>", "<pad>", "<image>", "<fake_token_around_image>",
+               "<global-img>"]
+    tokenizer = train_tokenizer(special, template=IDEFICS3_TEMPLATE, bos_token="<|im_start|>",
+                                eos_token="<end_of_utterance>", pad_token="<pad>")
+    image_processor = Idefics3ImageProcessorPil(size={"longest_edge": 2 * IMAGE_SIZE},
+                                                max_image_size={"longest_edge": IMAGE_SIZE})
+    processor = Idefics3Processor(image_processor=image_processor, tokenizer=tokenizer, image_seq_len=4,
+                                  chat_template=IDEFICS3_TEMPLATE)
+    vision = Idefics3VisionConfig(hidden_size=HIDDEN, intermediate_size=2 * HIDDEN, num_hidden_layers=2,
+                                  num_attention_heads=2, image_size=IMAGE_SIZE, patch_size=PATCH_SIZE)
+    config = Idefics3Config(vision_config=vision, text_config=text_config(LlamaConfig, tokenizer), scale_factor=2,
+                            image_token_id=tokenizer.convert_tokens_to_ids("<image>"))
+    return save(folder, _model(Idefics3ForConditionalGeneration, config, seed), tokenizer, special, processor)
+
+
+def build_paligemma(folder: str | Path, seed: int = 0) -> Path:
+    """PaliGemma: a SigLIP tower (16 image tokens) over a Gemma decoder; no chat template (PaliGemma checkpoints
+    ship none: the prompt is the images, BOS, the text and a newline)."""
+    from transformers import (
+        GemmaConfig,
+        PaliGemmaConfig,
+        PaliGemmaForConditionalGeneration,
+        PaliGemmaProcessor,
+        SiglipImageProcessorPil,
+    )
+
+    folder = Path(folder)
+    special = ["<unk>", "<bos>", "<eos>", "<pad>", "<image>"]
+    tokenizer = train_tokenizer(special, template=None, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>",
+                                extra_special_tokens={"image_token": "<image>"})
+    image_processor = SiglipImageProcessorPil(size={"height": IMAGE_SIZE, "width": IMAGE_SIZE})
+    image_processor.image_seq_length = (IMAGE_SIZE // PATCH_SIZE) ** 2
+    processor = PaliGemmaProcessor(image_processor=image_processor, tokenizer=tokenizer)  # adds <loc>/<seg> tokens
+    text = text_config(GemmaConfig, tokenizer, num_key_value_heads=1, head_dim=16)
+    config = PaliGemmaConfig(vision_config=_siglip(), text_config=text, projection_dim=HIDDEN, hidden_size=HIDDEN,
+                             image_token_index=tokenizer.convert_tokens_to_ids("<image>"))
+    return save(folder, _model(PaliGemmaForConditionalGeneration, config, seed), tokenizer, special, processor)
+
+
+def _build_qwen(folder: str | Path, seed: int, v25: bool) -> Path:
+    """Qwen2-VL / Qwen2.5-VL: a ViT over 8 px patches merged 2 x 2, M-RoPE in a Qwen2 decoder. The processor
+    cannot be constructed without torchvision (its video processor), so its parts are saved one by one, as the
+    Hub repository holds them; ``AutoProcessor`` then assembles (or fails to assemble) the processor on load."""
+    import transformers
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    special = ["<unk>", "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|vision_start|>", "<|vision_end|>",
+               "<|image_pad|>", "<|video_pad|>"]
+    tokenizer = train_tokenizer(special, template=QWEN2_VL_TEMPLATE, eos_token="<|im_end|>",
+                                pad_token="<|endoftext|>")
+    ids = tokenizer.convert_tokens_to_ids
+    image_processor = transformers.Qwen2VLImageProcessorPil(
+        min_pixels=IMAGE_SIZE * IMAGE_SIZE, max_pixels=4 * IMAGE_SIZE * IMAGE_SIZE, patch_size=PATCH_SIZE,
+        merge_size=2, temporal_patch_size=2)
+    text = dict(vocab_size=len(tokenizer), hidden_size=HIDDEN, intermediate_size=2 * HIDDEN, num_hidden_layers=2,
+                num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=1024,
+                rope_parameters={"rope_type": "default", "rope_theta": 10000.0, "mrope_section": [2, 3, 3]},
+                eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id)
+    if v25:
+        vision = dict(depth=2, hidden_size=HIDDEN, intermediate_size=2 * HIDDEN, num_heads=2, out_hidden_size=HIDDEN,
+                      patch_size=PATCH_SIZE, spatial_merge_size=2, temporal_patch_size=2, window_size=2 * PATCH_SIZE,
+                      fullatt_block_indexes=[1])
+        config_cls, model_cls, name = (transformers.Qwen2_5_VLConfig, transformers.Qwen2_5_VLForConditionalGeneration,
+                                       "Qwen2_5_VLProcessor")
+    else:
+        vision = dict(depth=2, embed_dim=HIDDEN, hidden_size=HIDDEN, num_heads=2, mlp_ratio=2, patch_size=PATCH_SIZE,
+                      spatial_merge_size=2, temporal_patch_size=2)
+        config_cls, model_cls, name = (transformers.Qwen2VLConfig, transformers.Qwen2VLForConditionalGeneration,
+                                       "Qwen2VLProcessor")
+    config = config_cls(text_config=text, vision_config=vision, image_token_id=ids("<|image_pad|>"),
+                        video_token_id=ids("<|video_pad|>"), vision_start_token_id=ids("<|vision_start|>"),
+                        vision_end_token_id=ids("<|vision_end|>"))
+    save(folder, _model(model_cls, config, seed), tokenizer, special)
+    image_processor.save_pretrained(folder)
+    pre = folder / "preprocessor_config.json"
+    (pre.write_text(json.dumps(dict(json.loads(pre.read_text()), image_processor_type="Qwen2VLImageProcessor",
+                                    processor_class=name), indent=2)))
+    (folder / "chat_template.jinja").write_text(QWEN2_VL_TEMPLATE)
     return folder
 
 
+def build_qwen2_vl(folder: str | Path, seed: int = 0) -> Path:
+    """Qwen2-VL (see ``_build_qwen``)."""
+    return _build_qwen(folder, seed, v25=False)
+
+
+def build_qwen2_5_vl(folder: str | Path, seed: int = 0) -> Path:
+    """Qwen2.5-VL (the catalogue's hf-qwen2.5-vl-3b; see ``_build_qwen``)."""
+    return _build_qwen(folder, seed, v25=True)
+
+
+#: family name → builder; the names are what benchmarks/local_models.py reports
+FAMILIES: dict[str, Callable[..., Path]] = {
+    "llava": build_llava,
+    "llava_next": build_llava_next,
+    "gemma3": build_gemma3,
+    "idefics3": build_idefics3,
+    "paligemma": build_paligemma,
+    "qwen2_vl": build_qwen2_vl,
+    "qwen2_5_vl": build_qwen2_5_vl,
+}
+
+
+def build(name: str, folder: str | Path, seed: int = 0) -> Path:
+    """Build family ``name`` into ``folder``."""
+    return FAMILIES[name](Path(folder), seed=seed)
+
+
+# ---- fixtures --------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="session")
 def tiny_llava(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Path of a tiny random LLaVA checkpoint (system turns supported by its chat template)."""
@@ -187,3 +438,16 @@ def tiny_llava_nosys(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def tiny_gemma3(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Path of a tiny random Gemma3 checkpoint (MedGemma's architecture)."""
     return build_tiny_gemma3(tmp_path_factory.mktemp("tiny-gemma3"))
+
+
+@pytest.fixture(scope="session")
+def tiny_family(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """``tiny_family(name)``: the folder of family ``name``, built once per session."""
+    built: dict[str, Path] = {}
+
+    def get(name: str) -> Path:
+        if name not in built:
+            built[name] = build(name, tmp_path_factory.mktemp(f"tiny-{name}"))
+        return built[name]
+
+    return get
