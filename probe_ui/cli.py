@@ -96,7 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "assets; also PROBE_UI_IMAGE_ROOTS); repeatable")
     b.add_argument("--shard", default=None, metavar="I/N",
                    help="ask only part I of N of the batch (1-based); run all N parts, on one machine or several, "
-                        "against one --db (e.g. postgresql://...) to share a batch")
+                        "against one --db (e.g. postgresql://...) to share a batch. Under torchrun or srun the "
+                        "default is the launcher's rank (RANK/WORLD_SIZE, SLURM_PROCID/SLURM_NTASKS); an explicit "
+                        "--shard wins")
     b.set_defaults(func=cmd_batch)
 
     pt = sub.add_parser("perturbations", help="every perturbation and suite, its parameters and its effect on the answer")
@@ -210,7 +212,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
-    shard = _shard(args.shard) if args.shard else None
+    shard = _launcher_shard(_shard(args.shard) if args.shard else None, args.db)
     presets = [load_preset(p, args.image_root) for p in args.presets]  # all validated before any work
     store = Store(args.db)
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
@@ -223,7 +225,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         print(f"error: {e.message}", file=sys.stderr)
     for msg in result.error_messages:
         print(f"error: {msg}", file=sys.stderr)
-    part = f" (shard {args.shard})" if args.shard else ""
+    part = f" (shard {shard[0]}/{shard[1]})" if shard else ""
     print(f"run '{result.run.name}'{part} in {_shown(args.db)}: {result.variants} variants, "
           f"{result.planned} answers planned, "
           f"{result.skipped} already done, {result.answered} new, {result.errors} errors, "
@@ -247,6 +249,20 @@ def _shard(text: str) -> tuple[int, int]:
         raise UsageError(f"--shard {text}: give I/N, e.g. --shard 2/4") from None
     if not sep or not (shard[1] >= 1 and 1 <= shard[0] <= shard[1]):
         raise UsageError(f"--shard {text}: give I/N with 1 <= I <= N, e.g. --shard 2/4")
+    return shard
+
+
+def _launcher_shard(shard: tuple[int, int] | None, db: str) -> tuple[int, int] | None:
+    """The shard to ask: an explicit --shard, else the launcher's rank (torchrun, srun); see probe_ui.cluster."""
+    from probe_ui.cluster import ClusterError, batch_shard
+    from probe_ui.runner import BatchError
+
+    try:
+        shard, note = batch_shard(shard, db)
+    except ClusterError as exc:
+        raise BatchError(str(exc)) from None
+    if note:
+        print(f"note: {note}", file=sys.stderr)
     return shard
 
 
