@@ -16,57 +16,15 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image
 
 from probe_ui import catalogue
-from probe_ui.images import CanonicalImage
 from probe_ui.providers import create
 from probe_ui.providers.hf import engine, loading
-from probe_ui.providers.base import (
-    GenerationSettings,
-    ImagePart,
-    Message,
-    ModelConfig,
-    ProviderError,
-    Request,
-    TextPart,
-)
+from probe_ui.providers.base import GenerationSettings, ModelConfig, ProviderError, Request
 from probe_ui.providers.hf import NOT_INSTALLED, HFLocalProvider, cached_models, resolve_source, unload
+from tiny_vlm import OPTIONS, QUESTION, ask, image, mc_request, provider
 
 pytest.importorskip("transformers")
-
-QUESTION = "Which lung shows the opacity?"
-OPTIONS = ("the left lung", "the right lung", "both lungs")
-
-
-def image(value: int = 90) -> CanonicalImage:
-    img = Image.new("L", (40, 30), value)  # grayscale, as most medical images are: the provider converts to RGB
-    img.putpixel((5, 5), 255)
-    return CanonicalImage.from_pil(img)
-
-
-def mc_request(settings: GenerationSettings | None = None, system: str | None = "You are a radiologist.",
-               labels: tuple[str, ...] = ("A", "B", "C"), options: tuple[str, ...] = OPTIONS) -> Request:
-    text = f"Question: {QUESTION}\n" + "".join(f"{l}: {o}\n" for l, o in zip(labels, options)) + "Answer: "
-    msgs = [Message("system", (TextPart(system),))] if system else []
-    msgs.append(Message("user", (ImagePart(image()), TextPart(text))))
-    return Request(tuple(msgs), settings or GenerationSettings(max_tokens=6), labels=labels,
-                   question=QUESTION, options=options)
-
-
-def provider(folder, **options) -> HFLocalProvider:
-    """Through the same path as the CLI / app: a ``hf/<folder>`` spec resolved by the catalogue code."""
-    spec = f"hf/{folder}"
-    config = catalogue.resolve(spec, {})
-    if options:
-        config = ModelConfig(name=spec, provider="hf", model=config.model, options=options)
-    p = create(config)
-    assert isinstance(p, HFLocalProvider)
-    return p
-
-
-def ask(p: HFLocalProvider, request: Request):
-    return asyncio.run(p.generate(request))
 
 
 # ---- generate --------------------------------------------------------------------------------------------------

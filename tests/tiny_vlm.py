@@ -20,9 +20,10 @@ cannot be constructed here (Qwen2-VL and Qwen2.5-VL: their processors carry a vi
 torchvision) still get a folder laid out as on the Hub (the tokenizer, image processor and template saved one by
 one), so loading it through ``hf/`` reports the exact reason.
 
-Fixtures (wired in ``tests/conftest.py``): ``tiny_llava``, ``tiny_llava_nosys`` (a template that raises on system
-turns, as Gemma-2 / Mistral templates do) and ``tiny_gemma3``; ``tiny_family`` (below) builds any family once per
-session.
+Fixtures: ``tiny_llava``, ``tiny_llava_nosys`` (a template that raises on system turns, as Gemma-2 / Mistral
+templates do) and ``tiny_gemma3`` (wired in ``tests/conftest.py``); ``tiny_family(name)`` builds any family once
+per session (import it into the test module that uses it). The request helpers (``mc_request``, ``provider``,
+``ask``, ``ask_together``) send what the runner sends.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ LLAVA_NEXT_TEMPLATE = (
     "{% for content in message['content'] | selectattr('type', 'equalto', 'image') %}{{ '<image>\n' }}{% endfor %}"
     "{# Render all text next #}{% for content in message['content'] | selectattr('type', 'equalto', 'text') %}"
     "{{ content['text'] }}{% endfor %}{{' [/INST]' }}{% elif message['role'] == 'assistant' %}"
-    "{{ ' ' + message['content'][0]['text'] + '<\\s> '}}{% else %}"
+    "{{ ' ' + message['content'][0]['text'] + '<\\\\s> '}}{% else %}"
     "{{ raise_exception('Only user and assistant roles are supported!') }}{% endif %}{% endfor %}"
 )
 # google/gemma-3-4b-it and google/medgemma-4b-it: the system text is folded into the first user turn.
@@ -291,7 +292,15 @@ def build_tiny_gemma3(folder: str | Path, *, seed: int = 0, template: str | None
     config = Gemma3Config(text_config=text, vision_config=_siglip(), mm_tokens_per_image=4,
                           boi_token_index=ids("<start_of_image>"), eoi_token_index=ids("<end_of_image>"),
                           image_token_index=ids("<image_soft_token>"))
-    return save(folder, _model(Gemma3ForConditionalGeneration, config, seed), tokenizer, special, processor)
+    model = _model(Gemma3ForConditionalGeneration, config, seed)
+    # Gemma 3 initialises its image projection to zeros (a fresh model ignores its images); a trained checkpoint's
+    # is not, so draw it at random (seeded) for the images to reach the decoder
+    import torch
+
+    with torch.no_grad():
+        model.model.multi_modal_projector.mm_input_projection_weight.normal_(0.0, 0.2, generator=torch.Generator()
+                                                                              .manual_seed(seed))
+    return save(folder, model, tokenizer, special, processor)
 
 
 def build_gemma3(folder: str | Path, seed: int = 0) -> Path:
@@ -419,6 +428,70 @@ FAMILIES: dict[str, Callable[..., Path]] = {
 def build(name: str, folder: str | Path, seed: int = 0) -> Path:
     """Build family ``name`` into ``folder``."""
     return FAMILIES[name](Path(folder), seed=seed)
+
+
+# ---- requests, as the runner sends them -------------------------------------------------------------------------
+QUESTION = "Which lung shows the opacity?"
+OPTIONS = ("the left lung", "the right lung", "both lungs")
+SYSTEM = "You are a radiologist."
+
+
+def image(value: int = 90) -> Any:
+    """A small grayscale image (as most medical images are: the provider converts to RGB), not square."""
+    from PIL import Image
+
+    from probe_ui.images import CanonicalImage
+
+    img = Image.new("L", (40, 30), value)
+    img.putpixel((5, 5), 255)
+    x = value % 28  # a bright bar whose place depends on the value: after normalisation, images still differ
+    img.paste(255 - value % 256, (x, 8, x + 10, 22))
+    return CanonicalImage.from_pil(img)
+
+
+def mc_request(settings: Any = None, system: str | None = SYSTEM, labels: tuple[str, ...] = ("A", "B", "C"),
+               options: tuple[str, ...] = OPTIONS, images: tuple[int, ...] = (90,)) -> Any:
+    """A multiple-choice request on ``len(images)`` images (grey levels), with or without a system prompt."""
+    from probe_ui.providers.base import GenerationSettings, ImagePart, Message, Request, TextPart
+
+    text = f"Question: {QUESTION}\n" + "".join(f"{l}: {o}\n" for l, o in zip(labels, options)) + "Answer: "
+    msgs = [Message("system", (TextPart(system),))] if system else []
+    msgs.append(Message("user", tuple(ImagePart(image(v)) for v in images) + (TextPart(text),)))
+    return Request(tuple(msgs), settings or GenerationSettings(max_tokens=6), labels=labels,
+                   question=QUESTION, options=options)
+
+
+def provider(folder: str | Path, **options: Any) -> Any:
+    """Through the same path as the CLI / app: a ``hf/<folder>`` spec resolved by the catalogue code."""
+    from probe_ui import catalogue
+    from probe_ui.providers import create
+    from probe_ui.providers.base import ModelConfig
+    from probe_ui.providers.hf import HFLocalProvider
+
+    spec = f"hf/{folder}"
+    config = catalogue.resolve(spec, {})
+    if options:
+        config = ModelConfig(name=spec, provider="hf", model=config.model, options=options)
+    p = create(config)
+    assert isinstance(p, HFLocalProvider)
+    return p
+
+
+def ask(p: Any, request: Any) -> Any:
+    """One request, alone, on a fresh event loop."""
+    import asyncio
+
+    return asyncio.run(p.generate(request))
+
+
+def ask_together(p: Any, requests: list[Any]) -> list[Any]:
+    """Several requests at once (they are gathered into micro-batches)."""
+    import asyncio
+
+    async def gather() -> list[Any]:
+        return list(await asyncio.gather(*(p.generate(r) for r in requests)))
+
+    return asyncio.run(gather())
 
 
 # ---- fixtures --------------------------------------------------------------------------------------------------

@@ -66,20 +66,22 @@ def _run_error(label: str, exc: Exception) -> str:
 
 # ---- requests → conversations ----------------------------------------------------------------------------------
 def _prepare(entry: Any, job: Job) -> list[dict[str, Any]]:
-    """The chat-template conversation of a job, after the checks its mode needs (raised per job)."""
+    """The chat-template conversation of a job, after the checks its mode and family need (raised per job)."""
     request = job.request
+    messages = request.messages
     if job.mode == "gd" and not request.labels:
         raise ProviderError(f"{job.label}: mode 'gd' needs answer labels (a multiple-choice, yes/no or label prompt; "
                             "not 'free')")
-    if job.mode != "ps":
-        return conversation(entry, request.messages, job.label)
-    question = request.question or ""
-    if not question or not ps_options(request):
-        raise ProviderError(f"{job.label}: mode 'ps' needs the question and the option texts (Request.question and "
-                            "Request.options)")
-    images = next((m.images() for m in reversed(request.messages) if m.role == "user"), ())
-    user = Message("user", tuple(ImagePart(im) for im in images) + (TextPart(PS_PROMPT.format(q=question)),))
-    return conversation(entry, (user,), job.label)
+    if job.mode == "ps":
+        if not request.question or not ps_options(request):
+            raise ProviderError(f"{job.label}: mode 'ps' needs the question and the option texts (Request.question "
+                                "and Request.options)")
+        images = next((m.images() for m in reversed(messages) if m.role == "user"), ())
+        prompt = TextPart(PS_PROMPT.format(q=request.question))
+        messages = (Message("user", tuple(ImagePart(im) for im in images) + (prompt,)),)
+    turns = conversation(entry, messages, job.label)
+    entry.family.check(turns, job.label)
+    return turns
 
 
 def ps_options(request: Any) -> list[tuple[str, str]]:

@@ -301,8 +301,9 @@ def _load_error(spec: str, exc: Exception) -> str:
     if isinstance(exc, ImportError) or "VIDEO_PROCESSOR_MAPPING" in text:
         if "torchvision" in text.lower() or "VIDEO_PROCESSOR_MAPPING" in text:
             # transformers' video processors (Qwen2-VL, Qwen2.5-VL, SmolVLM2, LLaVA-OneVision ...) need torchvision
+            first = text.split(". ")[0].rstrip(".")  # transformers goes on with install instructions
             return (f"hf/{spec}: cannot load '{spec}': its processor needs torchvision, which is not installed here "
-                    f"({type(exc).__name__}: {_cut(text, 160)})")
+                    f"({type(exc).__name__}: {_cut(first, 200)})")
         return f"hf/{spec}: cannot load '{spec}': a package it needs is missing ({_cut(text)})"
     if "trust_remote_code" in text:
         return (f"hf/{spec}: this model needs its own code from the Hub; set options.trust_remote_code: true in its "

@@ -34,6 +34,10 @@ class Family:
                 return style
         return None
 
+    def check(self, conversation: list[dict[str, Any]], label: str) -> None:
+        """Raise ProviderError if this model cannot answer the conversation (checked per request, before it
+        joins a batch, so the error lands on that request alone)."""
+
     def encode(self, entry: Any, conversations: list[list[dict[str, Any]]], label: str) -> Any:
         """Token ids, attention mask and image tensors of a batch of conversations, left-padded (the tokenizer's
         padding side is set at load), each ending in the generation prompt."""

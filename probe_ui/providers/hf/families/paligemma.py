@@ -21,13 +21,16 @@ class PaliGemma(Family):
     def system_style(self, entry: Any) -> str | None:
         return None  # no template: the system text goes before the first user text
 
+    def check(self, conversation: list[dict[str, Any]], label: str) -> None:
+        if not any(p["type"] == "image" for turn in conversation for p in turn["content"]):
+            raise ProviderError(f"{label}: PaliGemma answers about images: send at least one image")
+
     def encode(self, entry: Any, conversations: list[list[dict[str, Any]]], label: str) -> Any:
         texts, images = [], []
         for conversation in conversations:
+            self.check(conversation, label)
             parts = [p for turn in conversation for p in turn["content"]]
             pictures = [p["image"] for p in parts if p["type"] == "image"]
-            if not pictures:
-                raise ProviderError(f"{label}: PaliGemma answers about images: send at least one image")
             text = "\n".join(p["text"] for p in parts if p["type"] == "text")
             texts.append(entry.processor.image_token * len(pictures) + text)  # the processor adds BOS and "\n"
             images.append(pictures)
