@@ -160,7 +160,8 @@ def test_gd_returns_a_probability_per_label(tiny_llava):
 
 
 def test_gd_matches_the_next_token_distribution(tiny_llava):
-    """Independent check: the label probabilities are the model's next-token softmax at the label tokens."""
+    """Independent check: each label's probability is the model's own probability of its best spelling ("B" or
+    " B") after the prompt, from plain forward passes over prompt + spelling."""
     import torch
 
     p = provider(tiny_llava, mode="gd")
@@ -170,16 +171,23 @@ def test_gd_matches_the_next_token_distribution(tiny_llava):
     conv = engine.conversation(entry, req.messages, p.label)
     enc = entry.processor.apply_chat_template(conv, add_generation_prompt=True, tokenize=True, return_dict=True,
                                               return_tensors="pt")
-    with torch.no_grad():
-        probs = torch.softmax(entry.model(**enc).logits[0, -1].float(), dim=-1)
-    raw = {}
-    for label in ("A", "B", "C"):
-        (tid,) = entry.tokenizer.encode(label, add_special_tokens=False)  # single byte tokens in the tiny BPE
-        raw[label] = float(probs[tid])
-    assert r.details["label_tokens"] == {"A": "A", "B": "B", "C": "C"}  # " A" is two tokens here: less likely
-    total = sum(raw.values())
-    for label, value in raw.items():
-        assert math.isclose(r.details["option_probs"][label], value / total, rel_tol=1e-4)
+    n = enc["input_ids"].shape[1]
+
+    def logprob(spelling: str) -> float:
+        ids = entry.tokenizer.encode(spelling, add_special_tokens=False)
+        full = torch.cat([enc["input_ids"], torch.tensor([ids])], dim=1)
+        with torch.no_grad():
+            logits = entry.model(input_ids=full, attention_mask=torch.ones_like(full),
+                                 pixel_values=enc["pixel_values"]).logits[0]
+        logp = torch.log_softmax(logits.float(), dim=-1)
+        return sum(float(logp[n - 1 + j, t]) for j, t in enumerate(ids))
+
+    best = {label: max((logprob(v), v) for v in (label, " " + label)) for label in ("A", "B", "C")}
+    assert len(entry.tokenizer.encode(" A", add_special_tokens=False)) == 2  # the multi-token path is exercised
+    assert r.details["label_tokens"] == {label: v for label, (_, v) in best.items()}
+    total = sum(math.exp(lp) for lp, _ in best.values())
+    for label, (lp, _) in best.items():
+        assert math.isclose(r.details["option_probs"][label], math.exp(lp) / total, rel_tol=1e-4)
     assert math.isclose(r.details["label_mass"], total, rel_tol=1e-4)
 
 

@@ -29,6 +29,7 @@ per session (import it into the test module that uses it). The request helpers (
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -46,7 +47,6 @@ SENTENCES = [
 SPECIAL = ["<unk>", "<s>", "</s>", "<pad>", "<image>"]
 IMAGE_SIZE = 32
 PATCH_SIZE = 8
-HIDDEN = 32
 
 # A minimal template of our own (system turns optional), kept for the older tests that rely on its exact layout.
 CHAT_TEMPLATE = (
@@ -152,6 +152,37 @@ QWEN2_VL_TEMPLATE = (
 
 
 # ---- shared parts ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Size:
+    """How big a built model is: the tests use TINY; benchmarks/local_models.py --large uses LARGE."""
+
+    hidden: int = 32  # decoder width
+    layers: int = 2
+    heads: int = 2
+    kv_heads: int = 2
+    vision_hidden: int = 32
+    vision_layers: int = 2
+    vision_heads: int = 2
+    image: int = IMAGE_SIZE  # the vision tower's input side, px
+    patch: int = PATCH_SIZE
+
+    @property
+    def head_dim(self) -> int:
+        return self.hidden // self.heads
+
+    @property
+    def patches(self) -> int:
+        """Patches per side of one image."""
+        return self.image // self.patch
+
+
+TINY = Size()
+#: ~0.35-0.5 B parameters a family (a 1024-wide, 16-layer decoder; a 768-wide, 12-layer tower at 224 px): big
+#: enough that a GPU's time goes to the model, for timing batching there
+LARGE = Size(hidden=1024, layers=16, heads=16, kv_heads=4, vision_hidden=768, vision_layers=12, vision_heads=12,
+             image=224, patch=14)
+
+
 def train_tokenizer(special: list[str], *, template: str | None, vocab_size: int = 400, **tokens: Any) -> Any:
     """A byte-level BPE trained on SENTENCES with these special tokens, as a ``PreTrainedTokenizerFast``."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -166,13 +197,14 @@ def train_tokenizer(special: list[str], *, template: str | None, vocab_size: int
     return PreTrainedTokenizerFast(tokenizer_object=bpe, unk_token=special[0], chat_template=template, **tokens)
 
 
-def text_config(cls: Any, tokenizer: Any, **extra: Any) -> Any:
-    """A 2-layer decoder config of hidden size 32 over this tokenizer's vocabulary."""
+def text_config(cls: Any, tokenizer: Any, size: Size = TINY, **extra: Any) -> Any:
+    """A decoder config of this size over this tokenizer's vocabulary."""
     ids = dict(bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
                pad_token_id=tokenizer.pad_token_id)
-    return cls(**{"vocab_size": len(tokenizer), "hidden_size": HIDDEN, "intermediate_size": 2 * HIDDEN,
-                  "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 2,
-                  "max_position_embeddings": 1024, **ids, **extra})
+    return cls(**{"vocab_size": len(tokenizer), "hidden_size": size.hidden, "intermediate_size": 4 * size.hidden,
+                  "num_hidden_layers": size.layers, "num_attention_heads": size.heads,
+                  "num_key_value_heads": size.kv_heads, "head_dim": size.head_dim, "max_position_embeddings": 4096,
+                  **ids, **extra})
 
 
 def save(folder: Path, model: Any, tokenizer: Any, special: list[str], processor: Any = None) -> Path:
@@ -198,51 +230,52 @@ def _model(cls: Any, config: Any, seed: int) -> Any:
     return cls(config).eval()
 
 
-def _clip(**extra: Any) -> Any:
-    from transformers import CLIPVisionConfig
-
-    return CLIPVisionConfig(hidden_size=HIDDEN, intermediate_size=2 * HIDDEN, num_hidden_layers=2,
-                            num_attention_heads=2, image_size=IMAGE_SIZE, patch_size=PATCH_SIZE,
-                            projection_dim=HIDDEN, **extra)
-
-
-def _siglip() -> Any:
-    from transformers import SiglipVisionConfig
-
-    return SiglipVisionConfig(hidden_size=HIDDEN, intermediate_size=2 * HIDDEN, num_hidden_layers=2,
-                              num_attention_heads=2, image_size=IMAGE_SIZE, patch_size=PATCH_SIZE)
+def _vision(cls: Any, size: Size, **extra: Any) -> Any:
+    """A CLIP / SigLIP / Idefics3 vision tower config of this size."""
+    return cls(hidden_size=size.vision_hidden, intermediate_size=4 * size.vision_hidden,
+               num_hidden_layers=size.vision_layers, num_attention_heads=size.vision_heads, image_size=size.image,
+               patch_size=size.patch, **extra)
 
 
 # ---- the families ----------------------------------------------------------------------------------------------
-def build_tiny_llava(folder: str | Path, *, system_role: bool = True, seed: int = 0,
-                     template: str | None = None) -> Path:
-    """LLaVA 1.5: a CLIP tower (32 px, patch 8 → 16 image tokens, CLS dropped as in llava-hf) and a Llama decoder.
+def build_tiny_llava(folder: str | Path, *, system_role: bool = True, seed: int = 0, template: str | None = None,
+                     size: Size = TINY) -> Path:
+    """LLaVA 1.5: a CLIP tower (patch 8 at 32 px → 16 image tokens, CLS dropped as in llava-hf) and a Llama decoder.
     ``template`` defaults to our minimal one (system turns raise unless ``system_role``)."""
-    from transformers import LlamaConfig, LlavaConfig, LlavaForConditionalGeneration, LlavaImageProcessorPil, LlavaProcessor
+    from transformers import (
+        CLIPVisionConfig,
+        LlamaConfig,
+        LlavaConfig,
+        LlavaForConditionalGeneration,
+        LlavaImageProcessorPil,
+        LlavaProcessor,
+    )
 
     folder = Path(folder)
     template = template or CHAT_TEMPLATE.replace("system_ok", "true" if system_role else "false")
     tokenizer = train_tokenizer(SPECIAL, template=template, bos_token="<s>", eos_token="</s>", pad_token="<pad>",
                                 extra_special_tokens={"image_token": "<image>"})
-    image_processor = LlavaImageProcessorPil(size={"shortest_edge": IMAGE_SIZE},
-                                             crop_size={"height": IMAGE_SIZE, "width": IMAGE_SIZE})
-    processor = LlavaProcessor(image_processor=image_processor, tokenizer=tokenizer, patch_size=PATCH_SIZE,
+    image_processor = LlavaImageProcessorPil(size={"shortest_edge": size.image},
+                                             crop_size={"height": size.image, "width": size.image})
+    processor = LlavaProcessor(image_processor=image_processor, tokenizer=tokenizer, patch_size=size.patch,
                                vision_feature_select_strategy="default", num_additional_image_tokens=1,
                                chat_template=template)
-    config = LlavaConfig(vision_config=_clip(), text_config=text_config(LlamaConfig, tokenizer),
+    config = LlavaConfig(vision_config=_vision(CLIPVisionConfig, size, projection_dim=size.vision_hidden),
+                         text_config=text_config(LlamaConfig, tokenizer, size),
                          image_token_index=tokenizer.convert_tokens_to_ids("<image>"),
                          vision_feature_select_strategy="default", vision_feature_layer=-1)
     return save(folder, _model(LlavaForConditionalGeneration, config, seed), tokenizer, SPECIAL, processor)
 
 
-def build_llava(folder: str | Path, seed: int = 0) -> Path:
+def build_llava(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
     """LLaVA 1.5 with llava-hf's own chat template."""
-    return build_tiny_llava(folder, seed=seed, template=LLAVA_15_TEMPLATE)
+    return build_tiny_llava(folder, seed=seed, template=LLAVA_15_TEMPLATE, size=size)
 
 
-def build_llava_next(folder: str | Path, seed: int = 0) -> Path:
-    """LLaVA-NeXT (1.6, the catalogue's hf-llava-1.6): any-resolution tiles of 32 px over a Mistral decoder."""
+def build_llava_next(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
+    """LLaVA-NeXT (1.6, the catalogue's hf-llava-1.6): any-resolution tiles over a Mistral decoder."""
     from transformers import (
+        CLIPVisionConfig,
         LlavaNextConfig,
         LlavaNextForConditionalGeneration,
         LlavaNextImageProcessorPil,
@@ -253,28 +286,32 @@ def build_llava_next(folder: str | Path, seed: int = 0) -> Path:
     folder = Path(folder)
     tokenizer = train_tokenizer(SPECIAL, template=LLAVA_NEXT_TEMPLATE, bos_token="<s>", eos_token="</s>",
                                 pad_token="<pad>", extra_special_tokens={"image_token": "<image>"})
-    pinpoints = [[IMAGE_SIZE, IMAGE_SIZE], [IMAGE_SIZE, 2 * IMAGE_SIZE], [2 * IMAGE_SIZE, IMAGE_SIZE]]
-    image_processor = LlavaNextImageProcessorPil(size={"shortest_edge": IMAGE_SIZE}, image_grid_pinpoints=pinpoints,
-                                                 crop_size={"height": IMAGE_SIZE, "width": IMAGE_SIZE})
-    processor = LlavaNextProcessor(image_processor=image_processor, tokenizer=tokenizer, patch_size=PATCH_SIZE,
+    side = size.image
+    pinpoints = [[side, side], [side, 2 * side], [2 * side, side]]
+    image_processor = LlavaNextImageProcessorPil(size={"shortest_edge": side}, image_grid_pinpoints=pinpoints,
+                                                 crop_size={"height": side, "width": side})
+    processor = LlavaNextProcessor(image_processor=image_processor, tokenizer=tokenizer, patch_size=size.patch,
                                    vision_feature_select_strategy="default", num_additional_image_tokens=1,
                                    chat_template=LLAVA_NEXT_TEMPLATE)
-    config = LlavaNextConfig(vision_config=_clip(), text_config=text_config(MistralConfig, tokenizer, head_dim=16),
+    config = LlavaNextConfig(vision_config=_vision(CLIPVisionConfig, size, projection_dim=size.vision_hidden),
+                             text_config=text_config(MistralConfig, tokenizer, size),
                              image_token_index=tokenizer.convert_tokens_to_ids("<image>"),
                              image_grid_pinpoints=pinpoints, vision_feature_select_strategy="default",
                              vision_feature_layer=-1)
     return save(folder, _model(LlavaNextForConditionalGeneration, config, seed), tokenizer, SPECIAL, processor)
 
 
-def build_tiny_gemma3(folder: str | Path, *, seed: int = 0, template: str | None = None) -> Path:
-    """Gemma 3 (MedGemma's architecture): a SigLIP tower pooled to 4 image tokens, ``token_type_ids`` marking
-    them. ``template`` defaults to our minimal one."""
+def build_tiny_gemma3(folder: str | Path, *, seed: int = 0, template: str | None = None, size: Size = TINY) -> Path:
+    """Gemma 3 (MedGemma's architecture): a SigLIP tower average-pooled 2 x 2 (4 image tokens at 32 px),
+    ``token_type_ids`` marking them. ``template`` defaults to our minimal one."""
+    import torch
     from transformers import (
         Gemma3Config,
         Gemma3ForConditionalGeneration,
         Gemma3ImageProcessorPil,
         Gemma3Processor,
         Gemma3TextConfig,
+        SiglipVisionConfig,
     )
 
     folder = Path(folder)
@@ -284,33 +321,32 @@ def build_tiny_gemma3(folder: str | Path, *, seed: int = 0, template: str | None
     tokenizer = train_tokenizer(special, template=template, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>",
                                 extra_special_tokens={"boi_token": "<start_of_image>", "eoi_token": "<end_of_image>",
                                                       "image_token": "<image_soft_token>"})
-    image_processor = Gemma3ImageProcessorPil(size={"height": IMAGE_SIZE, "width": IMAGE_SIZE})
+    tokens = (size.patches // 2) ** 2
+    image_processor = Gemma3ImageProcessorPil(size={"height": size.image, "width": size.image})
     processor = Gemma3Processor(image_processor=image_processor, tokenizer=tokenizer, chat_template=template,
-                                image_seq_length=4)
+                                image_seq_length=tokens)
     ids = tokenizer.convert_tokens_to_ids
-    text = text_config(Gemma3TextConfig, tokenizer, num_key_value_heads=1, head_dim=16, sliding_window=64)
-    config = Gemma3Config(text_config=text, vision_config=_siglip(), mm_tokens_per_image=4,
+    text = text_config(Gemma3TextConfig, tokenizer, size, sliding_window=64)
+    config = Gemma3Config(text_config=text, vision_config=_vision(SiglipVisionConfig, size), mm_tokens_per_image=tokens,
                           boi_token_index=ids("<start_of_image>"), eoi_token_index=ids("<end_of_image>"),
                           image_token_index=ids("<image_soft_token>"))
     model = _model(Gemma3ForConditionalGeneration, config, seed)
     # Gemma 3 initialises its image projection to zeros (a fresh model ignores its images); a trained checkpoint's
     # is not, so draw it at random (seeded) for the images to reach the decoder
-    import torch
-
     with torch.no_grad():
-        model.model.multi_modal_projector.mm_input_projection_weight.normal_(0.0, 0.2, generator=torch.Generator()
-                                                                              .manual_seed(seed))
+        model.model.multi_modal_projector.mm_input_projection_weight.normal_(
+            0.0, 0.2, generator=torch.Generator().manual_seed(seed))
     return save(folder, model, tokenizer, special, processor)
 
 
-def build_gemma3(folder: str | Path, seed: int = 0) -> Path:
+def build_gemma3(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
     """Gemma 3 / MedGemma with Gemma 3's own chat template (the system text folded into the first user turn)."""
-    return build_tiny_gemma3(folder, seed=seed, template=GEMMA3_TEMPLATE)
+    return build_tiny_gemma3(folder, seed=seed, template=GEMMA3_TEMPLATE, size=size)
 
 
-def build_idefics3(folder: str | Path, seed: int = 0) -> Path:
-    """Idefics3 (SmolVLM-Instruct, the catalogue's hf-smolvlm): images split into 32 px tiles plus a global view,
-    each pixel-shuffled (scale 2) to 4 tokens, over a Llama decoder."""
+def build_idefics3(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
+    """Idefics3 (SmolVLM-Instruct, the catalogue's hf-smolvlm): images split into tiles of the tower's side plus a
+    global view, each pixel-shuffled (scale 2) to a quarter of its patches, over a Llama decoder."""
     from transformers import (
         Idefics3Config,
         Idefics3ForConditionalGeneration,
@@ -325,19 +361,18 @@ def build_idefics3(folder: str | Path, seed: int = 0) -> Path:
                "<global-img>"]
     tokenizer = train_tokenizer(special, template=IDEFICS3_TEMPLATE, bos_token="<|im_start|>",
                                 eos_token="<end_of_utterance>", pad_token="<pad>")
-    image_processor = Idefics3ImageProcessorPil(size={"longest_edge": 2 * IMAGE_SIZE},
-                                                max_image_size={"longest_edge": IMAGE_SIZE})
-    processor = Idefics3Processor(image_processor=image_processor, tokenizer=tokenizer, image_seq_len=4,
-                                  chat_template=IDEFICS3_TEMPLATE)
-    vision = Idefics3VisionConfig(hidden_size=HIDDEN, intermediate_size=2 * HIDDEN, num_hidden_layers=2,
-                                  num_attention_heads=2, image_size=IMAGE_SIZE, patch_size=PATCH_SIZE)
-    config = Idefics3Config(vision_config=vision, text_config=text_config(LlamaConfig, tokenizer), scale_factor=2,
+    image_processor = Idefics3ImageProcessorPil(size={"longest_edge": 2 * size.image},
+                                                max_image_size={"longest_edge": size.image})
+    processor = Idefics3Processor(image_processor=image_processor, tokenizer=tokenizer,
+                                  image_seq_len=size.patches ** 2 // 4, chat_template=IDEFICS3_TEMPLATE)
+    config = Idefics3Config(vision_config=_vision(Idefics3VisionConfig, size),
+                            text_config=text_config(LlamaConfig, tokenizer, size), scale_factor=2,
                             image_token_id=tokenizer.convert_tokens_to_ids("<image>"))
     return save(folder, _model(Idefics3ForConditionalGeneration, config, seed), tokenizer, special, processor)
 
 
-def build_paligemma(folder: str | Path, seed: int = 0) -> Path:
-    """PaliGemma: a SigLIP tower (16 image tokens) over a Gemma decoder; no chat template (PaliGemma checkpoints
+def build_paligemma(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
+    """PaliGemma: a SigLIP tower (one token a patch) over a Gemma decoder; no chat template (PaliGemma checkpoints
     ship none: the prompt is the images, BOS, the text and a newline)."""
     from transformers import (
         GemmaConfig,
@@ -345,23 +380,24 @@ def build_paligemma(folder: str | Path, seed: int = 0) -> Path:
         PaliGemmaForConditionalGeneration,
         PaliGemmaProcessor,
         SiglipImageProcessorPil,
+        SiglipVisionConfig,
     )
 
     folder = Path(folder)
     special = ["<unk>", "<bos>", "<eos>", "<pad>", "<image>"]
     tokenizer = train_tokenizer(special, template=None, bos_token="<bos>", eos_token="<eos>", pad_token="<pad>",
                                 extra_special_tokens={"image_token": "<image>"})
-    image_processor = SiglipImageProcessorPil(size={"height": IMAGE_SIZE, "width": IMAGE_SIZE})
-    image_processor.image_seq_length = (IMAGE_SIZE // PATCH_SIZE) ** 2
+    image_processor = SiglipImageProcessorPil(size={"height": size.image, "width": size.image})
+    image_processor.image_seq_length = size.patches ** 2
     processor = PaliGemmaProcessor(image_processor=image_processor, tokenizer=tokenizer)  # adds <loc>/<seg> tokens
-    text = text_config(GemmaConfig, tokenizer, num_key_value_heads=1, head_dim=16)
-    config = PaliGemmaConfig(vision_config=_siglip(), text_config=text, projection_dim=HIDDEN, hidden_size=HIDDEN,
-                             image_token_index=tokenizer.convert_tokens_to_ids("<image>"))
+    config = PaliGemmaConfig(vision_config=_vision(SiglipVisionConfig, size),
+                             text_config=text_config(GemmaConfig, tokenizer, size), projection_dim=size.hidden,
+                             hidden_size=size.hidden, image_token_index=tokenizer.convert_tokens_to_ids("<image>"))
     return save(folder, _model(PaliGemmaForConditionalGeneration, config, seed), tokenizer, special, processor)
 
 
-def _build_qwen(folder: str | Path, seed: int, v25: bool) -> Path:
-    """Qwen2-VL / Qwen2.5-VL: a ViT over 8 px patches merged 2 x 2, M-RoPE in a Qwen2 decoder. The processor
+def _build_qwen(folder: str | Path, seed: int, size: Size, v25: bool) -> Path:
+    """Qwen2-VL / Qwen2.5-VL: a ViT whose patches are merged 2 x 2, M-RoPE in a Qwen2 decoder. The processor
     cannot be constructed without torchvision (its video processor), so its parts are saved one by one, as the
     Hub repository holds them; ``AutoProcessor`` then assembles (or fails to assemble) the processor on load."""
     import transformers
@@ -374,21 +410,26 @@ def _build_qwen(folder: str | Path, seed: int, v25: bool) -> Path:
                                 pad_token="<|endoftext|>")
     ids = tokenizer.convert_tokens_to_ids
     image_processor = transformers.Qwen2VLImageProcessorPil(
-        min_pixels=IMAGE_SIZE * IMAGE_SIZE, max_pixels=4 * IMAGE_SIZE * IMAGE_SIZE, patch_size=PATCH_SIZE,
-        merge_size=2, temporal_patch_size=2)
-    text = dict(vocab_size=len(tokenizer), hidden_size=HIDDEN, intermediate_size=2 * HIDDEN, num_hidden_layers=2,
-                num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=1024,
-                rope_parameters={"rope_type": "default", "rope_theta": 10000.0, "mrope_section": [2, 3, 3]},
-                eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id)
+        min_pixels=size.image ** 2, max_pixels=4 * size.image ** 2, patch_size=size.patch, merge_size=2,
+        temporal_patch_size=2)
+    half = size.head_dim // 2  # M-RoPE splits a head's rotary half into time, height and width sections
+    sections = [half // 4, (half - half // 4) // 2, half - half // 4 - (half - half // 4) // 2]
+    text = dict(vocab_size=len(tokenizer), hidden_size=size.hidden, intermediate_size=4 * size.hidden,
+                num_hidden_layers=size.layers, num_attention_heads=size.heads, num_key_value_heads=size.kv_heads,
+                max_position_embeddings=4096,
+                rope_parameters={"rope_type": "default", "rope_theta": 10000.0, "mrope_section": sections},
+                bos_token_id=None, eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id)
     if v25:
-        vision = dict(depth=2, hidden_size=HIDDEN, intermediate_size=2 * HIDDEN, num_heads=2, out_hidden_size=HIDDEN,
-                      patch_size=PATCH_SIZE, spatial_merge_size=2, temporal_patch_size=2, window_size=2 * PATCH_SIZE,
-                      fullatt_block_indexes=[1])
+        vision = dict(depth=size.vision_layers, hidden_size=size.vision_hidden, intermediate_size=4 * size.vision_hidden,
+                      num_heads=size.vision_heads, out_hidden_size=size.hidden, patch_size=size.patch,
+                      spatial_merge_size=2, temporal_patch_size=2, window_size=4 * size.patch,
+                      fullatt_block_indexes=[size.vision_layers - 1])
         config_cls, model_cls, name = (transformers.Qwen2_5_VLConfig, transformers.Qwen2_5_VLForConditionalGeneration,
                                        "Qwen2_5_VLProcessor")
     else:
-        vision = dict(depth=2, embed_dim=HIDDEN, hidden_size=HIDDEN, num_heads=2, mlp_ratio=2, patch_size=PATCH_SIZE,
-                      spatial_merge_size=2, temporal_patch_size=2)
+        vision = dict(depth=size.vision_layers, embed_dim=size.vision_hidden, hidden_size=size.hidden,
+                      num_heads=size.vision_heads, mlp_ratio=4, patch_size=size.patch, spatial_merge_size=2,
+                      temporal_patch_size=2)
         config_cls, model_cls, name = (transformers.Qwen2VLConfig, transformers.Qwen2VLForConditionalGeneration,
                                        "Qwen2VLProcessor")
     config = config_cls(text_config=text, vision_config=vision, image_token_id=ids("<|image_pad|>"),
@@ -397,20 +438,20 @@ def _build_qwen(folder: str | Path, seed: int, v25: bool) -> Path:
     save(folder, _model(model_cls, config, seed), tokenizer, special)
     image_processor.save_pretrained(folder)
     pre = folder / "preprocessor_config.json"
-    (pre.write_text(json.dumps(dict(json.loads(pre.read_text()), image_processor_type="Qwen2VLImageProcessor",
-                                    processor_class=name), indent=2)))
+    pre.write_text(json.dumps(dict(json.loads(pre.read_text()), image_processor_type="Qwen2VLImageProcessor",
+                                   processor_class=name), indent=2))
     (folder / "chat_template.jinja").write_text(QWEN2_VL_TEMPLATE)
     return folder
 
 
-def build_qwen2_vl(folder: str | Path, seed: int = 0) -> Path:
+def build_qwen2_vl(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
     """Qwen2-VL (see ``_build_qwen``)."""
-    return _build_qwen(folder, seed, v25=False)
+    return _build_qwen(folder, seed, size, v25=False)
 
 
-def build_qwen2_5_vl(folder: str | Path, seed: int = 0) -> Path:
+def build_qwen2_5_vl(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
     """Qwen2.5-VL (the catalogue's hf-qwen2.5-vl-3b; see ``_build_qwen``)."""
-    return _build_qwen(folder, seed, v25=True)
+    return _build_qwen(folder, seed, size, v25=True)
 
 
 #: family name → builder; the names are what benchmarks/local_models.py reports
@@ -425,9 +466,9 @@ FAMILIES: dict[str, Callable[..., Path]] = {
 }
 
 
-def build(name: str, folder: str | Path, seed: int = 0) -> Path:
+def build(name: str, folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
     """Build family ``name`` into ``folder``."""
-    return FAMILIES[name](Path(folder), seed=seed)
+    return FAMILIES[name](Path(folder), seed=seed, size=size)
 
 
 # ---- requests, as the runner sends them -------------------------------------------------------------------------
