@@ -137,7 +137,8 @@ def run_family(family: str, args: argparse.Namespace, work: Path) -> dict[str, A
     return {"status": "ok" if same else "batched greedy answers differ from one at a time", "build_s": built,
             "cells": len(batched["rows"]), "batched_s": batched["wall"], "single_s": single["wall"],
             "model_s": busy, "overhead": batched["wall"] / busy - 1 if busy else float("nan"),
-            "mean_batch": sum((r["details"] or {}).get("batch_size", 1) for r in batched["rows"]) / len(batched["rows"]),
+            "mean_batch": sum((r["details"] or {}).get("batch_size", 1) for r in batched["rows"])
+            / len(batched["rows"]),
             **lone}
 
 
@@ -201,7 +202,8 @@ def main() -> int:
             results[family] = r = run_family(family, args, Path(tmp))
             if r["status"] == "ok":
                 print(f"{family:12s} ok: {r['cells']} cells, batched {r['batched_s']:.2f} s (mean batch "
-                      f"{r['mean_batch']:.1f}), one at a time {r['single_s']:.2f} s, x{r['single_s'] / r['batched_s']:.2f};"
+                      f"{r['mean_batch']:.1f}), one at a time {r['single_s']:.2f} s, "
+                      f"x{r['single_s'] / r['batched_s']:.2f};"
                       f" model busy {r['model_s']:.2f} s, tool overhead {100 * r['overhead']:.0f} %; a lone request "
                       f"{r['lone_batched_ms']:.1f} ms ({r['lone_single_ms']:.1f} ms with batch_size 1)")
             else:

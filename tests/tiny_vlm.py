@@ -238,12 +238,29 @@ def _vision(cls: Any, size: Size, **extra: Any) -> Any:
 
 
 # ---- the families ----------------------------------------------------------------------------------------------
+def _llava_family(folder: str | Path, seed: int, size: Size, template: str, image_processor: Any, processor_cls: Any,
+                  config_cls: Any, model_cls: Any, text_cls: Any, **config_extra: Any) -> Path:
+    """The LLaVA layout shared by LLaVA 1.5 and LLaVA-NeXT: a CLIP tower (CLS dropped, as in llava-hf), an
+    ``<image>`` token, a Llama-style decoder."""
+    from transformers import CLIPVisionConfig
+
+    tokenizer = train_tokenizer(SPECIAL, template=template, bos_token="<s>", eos_token="</s>", pad_token="<pad>",
+                                extra_special_tokens={"image_token": "<image>"})
+    processor = processor_cls(image_processor=image_processor, tokenizer=tokenizer, patch_size=size.patch,
+                              vision_feature_select_strategy="default", num_additional_image_tokens=1,
+                              chat_template=template)
+    config = config_cls(vision_config=_vision(CLIPVisionConfig, size, projection_dim=size.vision_hidden),
+                        text_config=text_config(text_cls, tokenizer, size),
+                        image_token_index=tokenizer.convert_tokens_to_ids("<image>"),
+                        vision_feature_select_strategy="default", vision_feature_layer=-1, **config_extra)
+    return save(Path(folder), _model(model_cls, config, seed), tokenizer, SPECIAL, processor)
+
+
 def build_tiny_llava(folder: str | Path, *, system_role: bool = True, seed: int = 0, template: str | None = None,
                      size: Size = TINY) -> Path:
-    """LLaVA 1.5: a CLIP tower (patch 8 at 32 px → 16 image tokens, CLS dropped as in llava-hf) and a Llama decoder.
-    ``template`` defaults to our minimal one (system turns raise unless ``system_role``)."""
+    """LLaVA 1.5: a CLIP tower (patch 8 at 32 px → 16 image tokens) and a Llama decoder. ``template`` defaults to
+    our minimal one (system turns raise unless ``system_role``)."""
     from transformers import (
-        CLIPVisionConfig,
         LlamaConfig,
         LlavaConfig,
         LlavaForConditionalGeneration,
@@ -251,20 +268,11 @@ def build_tiny_llava(folder: str | Path, *, system_role: bool = True, seed: int 
         LlavaProcessor,
     )
 
-    folder = Path(folder)
-    template = template or CHAT_TEMPLATE.replace("system_ok", "true" if system_role else "false")
-    tokenizer = train_tokenizer(SPECIAL, template=template, bos_token="<s>", eos_token="</s>", pad_token="<pad>",
-                                extra_special_tokens={"image_token": "<image>"})
     image_processor = LlavaImageProcessorPil(size={"shortest_edge": size.image},
                                              crop_size={"height": size.image, "width": size.image})
-    processor = LlavaProcessor(image_processor=image_processor, tokenizer=tokenizer, patch_size=size.patch,
-                               vision_feature_select_strategy="default", num_additional_image_tokens=1,
-                               chat_template=template)
-    config = LlavaConfig(vision_config=_vision(CLIPVisionConfig, size, projection_dim=size.vision_hidden),
-                         text_config=text_config(LlamaConfig, tokenizer, size),
-                         image_token_index=tokenizer.convert_tokens_to_ids("<image>"),
-                         vision_feature_select_strategy="default", vision_feature_layer=-1)
-    return save(folder, _model(LlavaForConditionalGeneration, config, seed), tokenizer, SPECIAL, processor)
+    template = template or CHAT_TEMPLATE.replace("system_ok", "true" if system_role else "false")
+    return _llava_family(folder, seed, size, template, image_processor, LlavaProcessor, LlavaConfig,
+                         LlavaForConditionalGeneration, LlamaConfig)
 
 
 def build_llava(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
@@ -275,7 +283,6 @@ def build_llava(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
 def build_llava_next(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
     """LLaVA-NeXT (1.6, the catalogue's hf-llava-1.6): any-resolution tiles over a Mistral decoder."""
     from transformers import (
-        CLIPVisionConfig,
         LlavaNextConfig,
         LlavaNextForConditionalGeneration,
         LlavaNextImageProcessorPil,
@@ -283,22 +290,13 @@ def build_llava_next(folder: str | Path, seed: int = 0, size: Size = TINY) -> Pa
         MistralConfig,
     )
 
-    folder = Path(folder)
-    tokenizer = train_tokenizer(SPECIAL, template=LLAVA_NEXT_TEMPLATE, bos_token="<s>", eos_token="</s>",
-                                pad_token="<pad>", extra_special_tokens={"image_token": "<image>"})
     side = size.image
     pinpoints = [[side, side], [side, 2 * side], [2 * side, side]]
     image_processor = LlavaNextImageProcessorPil(size={"shortest_edge": side}, image_grid_pinpoints=pinpoints,
                                                  crop_size={"height": side, "width": side})
-    processor = LlavaNextProcessor(image_processor=image_processor, tokenizer=tokenizer, patch_size=size.patch,
-                                   vision_feature_select_strategy="default", num_additional_image_tokens=1,
-                                   chat_template=LLAVA_NEXT_TEMPLATE)
-    config = LlavaNextConfig(vision_config=_vision(CLIPVisionConfig, size, projection_dim=size.vision_hidden),
-                             text_config=text_config(MistralConfig, tokenizer, size),
-                             image_token_index=tokenizer.convert_tokens_to_ids("<image>"),
-                             image_grid_pinpoints=pinpoints, vision_feature_select_strategy="default",
-                             vision_feature_layer=-1)
-    return save(folder, _model(LlavaNextForConditionalGeneration, config, seed), tokenizer, SPECIAL, processor)
+    return _llava_family(folder, seed, size, LLAVA_NEXT_TEMPLATE, image_processor, LlavaNextProcessor,
+                         LlavaNextConfig, LlavaNextForConditionalGeneration, MistralConfig,
+                         image_grid_pinpoints=pinpoints)
 
 
 def build_tiny_gemma3(folder: str | Path, *, seed: int = 0, template: str | None = None, size: Size = TINY) -> Path:
@@ -420,10 +418,10 @@ def _build_qwen(folder: str | Path, seed: int, size: Size, v25: bool) -> Path:
                 rope_parameters={"rope_type": "default", "rope_theta": 10000.0, "mrope_section": sections},
                 bos_token_id=None, eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id)
     if v25:
-        vision = dict(depth=size.vision_layers, hidden_size=size.vision_hidden, intermediate_size=4 * size.vision_hidden,
-                      num_heads=size.vision_heads, out_hidden_size=size.hidden, patch_size=size.patch,
-                      spatial_merge_size=2, temporal_patch_size=2, window_size=4 * size.patch,
-                      fullatt_block_indexes=[size.vision_layers - 1])
+        vision = dict(depth=size.vision_layers, hidden_size=size.vision_hidden,
+                      intermediate_size=4 * size.vision_hidden, num_heads=size.vision_heads,
+                      out_hidden_size=size.hidden, patch_size=size.patch, spatial_merge_size=2,
+                      temporal_patch_size=2, window_size=4 * size.patch, fullatt_block_indexes=[size.vision_layers - 1])
         config_cls, model_cls, name = (transformers.Qwen2_5_VLConfig, transformers.Qwen2_5_VLForConditionalGeneration,
                                        "Qwen2_5_VLProcessor")
     else:
