@@ -1,7 +1,7 @@
 """Local models through ``probe-ui batch``: every architecture family, micro-batched against one at a time.
 
-For each family of tests/tiny_vlm.py (LLaVA 1.5, LLaVA-NeXT, Gemma 3 / MedGemma, Idefics3 / SmolVLM, PaliGemma,
-Qwen2-VL, Qwen2.5-VL) it builds a random checkpoint into a temporary folder (the family's real processor and chat
+For each family of tests/tiny_vlm.py (LLaVA 1.5, LLaVA-NeXT, Gemma 3 / MedGemma, Idefics3 / SmolVLM, Idefics2,
+PaliGemma, Qwen2-VL, Qwen2.5-VL) it builds a random checkpoint into a temporary folder (the family's real processor and chat
 template, ``save_pretrained``), writes a small preset next to it (``--items`` multiple-choice items on generated
 images, every third one on two images) and a catalogue entry for ``hf/<folder>``, then runs ``probe-ui batch`` in
 this process on the same cells, each run into its own database with ``--no-cache``: a warm-up (loads the model),

@@ -31,6 +31,7 @@ SYSTEM_RENDERED = {
     "llava_next": f"<<SYS>>\n{SYSTEM}\n<</SYS>>",
     "gemma3": f"<start_of_turn>user\n{SYSTEM}\n\n",  # Gemma 3's template folds it into the first user turn
     "idefics3": f"System: {SYSTEM}<end_of_utterance>",
+    "idefics2": f"System: {SYSTEM}<end_of_utterance>",
     "paligemma": f"{SYSTEM}\n\nQuestion:",  # no template: folded by the provider
     "qwen2_vl": f"<|im_start|>system\n{SYSTEM}<|im_end|>",
     "qwen2_5_vl": f"<|im_start|>system\n{SYSTEM}<|im_end|>",

@@ -8,17 +8,20 @@ own chat template), so ``hf/<folder>`` loads through exactly the code path a Hub
 - a byte-level BPE tokenizer (``tokenizers``, a few hundred tokens) trained on a few sentences, wrapped in
   ``PreTrainedTokenizerFast`` with the family's special tokens;
 - the family's real processor class with its PIL image processor (no torchvision) at 32 px, and the chat template
-  the family's instruction-tuned checkpoints ship (verbatim, so system turns behave as they do for real);
-- the family's real model class from a config of hidden size 32 with 2 layers (tens of thousands of parameters).
+  the family's instruction-tuned checkpoints ship (verbatim, so system turns behave as they do for real; PaliGemma
+  ships none);
+- the family's real model class from a config of ``Size`` TINY: hidden size 32, 2 layers, ~0.1 M parameters
+  (``LARGE``, ~0.34 B, is for timing on a GPU).
 
 The generation config suppresses single-byte and special tokens (end of sequence included), so greedy output is a
 readable run of merged BPE pieces and never empty. A build takes well under a second once transformers is
 imported; its weights are deterministic (fixed seed).
 
-``FAMILIES`` maps a family name to its builder; ``build(name, folder)`` builds one. Families whose processor
-cannot be constructed here (Qwen2-VL and Qwen2.5-VL: their processors carry a video processor, which needs
-torchvision) still get a folder laid out as on the Hub (the tokenizer, image processor and template saved one by
-one), so loading it through ``hf/`` reports the exact reason.
+``FAMILIES`` maps a family name to its builder (LLaVA 1.5, LLaVA-NeXT, Gemma 3, Idefics3, Idefics2, PaliGemma,
+Qwen2-VL, Qwen2.5-VL); ``build(name, folder)`` builds one. Families whose processor cannot be constructed here
+(Qwen2-VL and Qwen2.5-VL: their processors carry a video processor, which needs torchvision) still get a folder
+laid out as on the Hub (the tokenizer, image processor and template saved one by one), so loading it through
+``hf/`` reports the exact reason.
 
 Fixtures: ``tiny_llava``, ``tiny_llava_nosys`` (a template that raises on system turns, as Gemma-2 / Mistral
 templates do) and ``tiny_gemma3`` (wired in ``tests/conftest.py``); ``tiny_family(name)`` builds any family once
@@ -136,6 +139,9 @@ IDEFICS3_TEMPLATE = (
     "{{line['text']}}{% elif line['type'] == 'image' %}{{ '<image>' }}{% endif %}{% endfor %}<end_of_utterance>\n"
     "{% endfor %}{% if add_generation_prompt %}{{ 'Assistant:' }}{% endif %}"
 )
+# HuggingFaceM4/idefics2-8b (processor_config.json)
+IDEFICS2_TEMPLATE = IDEFICS3_TEMPLATE.replace("<|im_start|>", "", 1).replace("message['role'] | capitalize",
+                                                                            "message['role'].capitalize()")
 # Qwen/Qwen2-VL-2B-Instruct and Qwen/Qwen2.5-VL-3B-Instruct
 QWEN2_VL_TEMPLATE = (
     "{% set image_count = namespace(value=0) %}{% set video_count = namespace(value=0) %}{% for message in messages %}"
@@ -369,6 +375,37 @@ def build_idefics3(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path
     return save(folder, _model(Idefics3ForConditionalGeneration, config, seed), tokenizer, special, processor)
 
 
+def build_idefics2(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
+    """Idefics2: a SigLIP-style tower whose patches a perceiver resamples to a fixed number of latents (4 here, 64
+    in idefics2-8b), over a Mistral decoder."""
+    from transformers import (
+        Idefics2Config,
+        Idefics2ForConditionalGeneration,
+        Idefics2ImageProcessorPil,
+        Idefics2PerceiverConfig,
+        Idefics2Processor,
+        Idefics2VisionConfig,
+        MistralConfig,
+    )
+
+    folder = Path(folder)
+    special = ["<unk>", "<s>", "<end_of_utterance>", "<pad>", "<image>", "<fake_token_around_image>"]
+    tokenizer = train_tokenizer(special, template=IDEFICS2_TEMPLATE, bos_token="<s>", eos_token="<end_of_utterance>",
+                                pad_token="<pad>")
+    latents = 4 if size == TINY else 64
+    image_processor = Idefics2ImageProcessorPil(size={"shortest_edge": size.image, "longest_edge": 2 * size.image},
+                                                do_image_splitting=False)
+    processor = Idefics2Processor(image_processor=image_processor, tokenizer=tokenizer, image_seq_len=latents,
+                                  chat_template=IDEFICS2_TEMPLATE)
+    perceiver = Idefics2PerceiverConfig(hidden_size=size.hidden, resampler_n_latents=latents, resampler_depth=2,
+                                        resampler_n_heads=size.heads, resampler_head_dim=size.head_dim,
+                                        num_key_value_heads=size.kv_heads)
+    config = Idefics2Config(vision_config=_vision(Idefics2VisionConfig, size), perceiver_config=perceiver,
+                            text_config=text_config(MistralConfig, tokenizer, size),
+                            image_token_id=tokenizer.convert_tokens_to_ids("<image>"))
+    return save(folder, _model(Idefics2ForConditionalGeneration, config, seed), tokenizer, special, processor)
+
+
 def build_paligemma(folder: str | Path, seed: int = 0, size: Size = TINY) -> Path:
     """PaliGemma: a SigLIP tower (one token a patch) over a Gemma decoder; no chat template (PaliGemma checkpoints
     ship none: the prompt is the images, BOS, the text and a newline)."""
@@ -458,6 +495,7 @@ FAMILIES: dict[str, Callable[..., Path]] = {
     "llava_next": build_llava_next,
     "gemma3": build_gemma3,
     "idefics3": build_idefics3,
+    "idefics2": build_idefics2,
     "paligemma": build_paligemma,
     "qwen2_vl": build_qwen2_vl,
     "qwen2_5_vl": build_qwen2_5_vl,
