@@ -49,6 +49,8 @@ def run_jobs(entry: Any, jobs: list[Job]) -> list[Response | Exception]:
         except ProviderError:
             raise
         except Exception as exc:  # noqa: BLE001 - one clear line per failure
+            if type(exc).__name__ == "OutOfMemoryError" and torch.cuda.is_available():
+                torch.cuda.empty_cache()  # before the batcher retries the requests one by one
             raise ProviderError(_run_error(label, exc)) from None
         latency = time.perf_counter() - start
         for (i, _), response in zip(ready, answers):
@@ -281,7 +283,8 @@ def ps(entry: Any, jobs: list[Job], conversations: list[list[dict[str, Any]]]) -
 def score_rows(entry: Any, rows: list[tuple[list[dict[str, Any]], list[int]]],
                job: Job) -> list[tuple[Any, list[float], int]]:
     """For each (conversation, continuation ids) row: the next-token log-probabilities after the prompt (a vocab
-    vector), log P(ids[j] | prompt, ids[:j]) for each j, and the prompt's length in tokens. Rows run in chunks of
+    vector, for rows without continuation; else None), log P(ids[j] | prompt, ids[:j]) for each j, and the
+    prompt's length in tokens. Rows run in chunks of
     the job's ``batch_size``, one forward pass each."""
     import torch
 
@@ -296,7 +299,8 @@ def score_rows(entry: Any, rows: list[tuple[list[dict[str, Any]], list[int]]],
         logp = torch.log_softmax(first_step_logits(entry.model, extended, longest + 1).float(), dim=-1)
         for row, ids in enumerate(continuations):
             taken = [float(logp[row, j, t]) for j, t in enumerate(ids)]
-            out.append((logp[row, 0], taken, _prompt_tokens(inputs, row)))
+            # the next-token vector is kept only where it is read (a row without continuation: gd's prompt row)
+            out.append((None if ids else logp[row, 0].clone(), taken, _prompt_tokens(inputs, row)))
     return out
 
 
