@@ -142,26 +142,29 @@ def test_seeded_sampling_is_the_same_alone_and_in_any_batch(tiny_llava):
     sampled = GenerationSettings(temperature=1.0, top_p=0.95, seed=7, max_tokens=8)
     other_seed = GenerationSettings(temperature=1.0, top_p=0.95, seed=8, max_tokens=8)
     alone = ask(provider(tiny_llava, batch_size=1), mc_request(sampled)).text
-    batch = ask_together(provider(tiny_llava), [mc_request(GenerationSettings(max_tokens=8)), mc_request(sampled),
-                                                mc_request(other_seed), mc_request(sampled, images=(30,))])
+    four = provider(tiny_llava, batch_size=4, batch_wait_ms=5000)  # closes when full: nothing left to chance
+    batch = ask_together(four, [mc_request(GenerationSettings(max_tokens=8)), mc_request(sampled),
+                                mc_request(other_seed), mc_request(sampled, images=(30,))])
     assert [r.details["batch_size"] for r in batch] == [4, 4, 4, 4]
     assert batch[1].text == alone  # its own generator: the other rows' draws do not move it
     assert batch[2].text != alone and batch[0].text != alone  # another seed, and greedy, differ
-    again = ask_together(provider(tiny_llava), [mc_request(sampled, images=(30,)), mc_request(sampled)])
+    again = ask_together(provider(tiny_llava, batch_size=2, batch_wait_ms=5000),
+                         [mc_request(sampled, images=(30,)), mc_request(sampled)])
     assert again[1].text == alone and again[0].text == batch[3].text
 
 
 def test_each_request_keeps_its_own_token_limit(tiny_llava):
     short, long = GenerationSettings(max_tokens=2), GenerationSettings(max_tokens=7)
     alone = ask(provider(tiny_llava, batch_size=1), mc_request(long))
-    together = ask_together(provider(tiny_llava), [mc_request(short), mc_request(long)])
+    together = ask_together(provider(tiny_llava, batch_size=2, batch_wait_ms=5000),
+                            [mc_request(short), mc_request(long)])
     assert [r.output_tokens for r in together] == [2, 7]
     assert [r.finish_reason for r in together] == ["length", "length"]
     assert together[1].text == alone.text and alone.text.startswith(together[0].text)
 
 
 def test_a_bad_request_fails_alone_in_its_batch(tiny_family):
-    p = provider(tiny_family("paligemma"))
+    p = provider(tiny_family("paligemma"), batch_size=3, batch_wait_ms=5000)
     good, bad = mc_request(), mc_request(images=())  # PaliGemma needs an image
 
     async def both():
@@ -174,7 +177,7 @@ def test_a_bad_request_fails_alone_in_its_batch(tiny_family):
 
 
 def test_a_batch_that_fails_as_a_whole_is_answered_one_by_one(tiny_llava, monkeypatch):
-    p = provider(tiny_llava)
+    p = provider(tiny_llava, batch_size=3, batch_wait_ms=5000)
     entry = p.load()
     real = entry.model.generate
 

@@ -73,7 +73,8 @@ class HFLocalProvider(Provider):
 
     async def generate(self, request: Request) -> Response:
         first_load = not self._is_cached()
-        entry = self._entry if self._entry is not None and not first_load else await asyncio.to_thread(self.load)
+        # a model in memory is found at once (requests sent together reach the batcher together); a load blocks
+        entry = await asyncio.to_thread(self.load) if first_load else self.load()
         job = Job(request, self.mode, self.label, self.batch_size, self.batch_wait_s)
         response = await asyncio.wrap_future(entry.get_batcher(partial(run_jobs, entry)).submit(job))
         response.details["mode"] = self.mode
