@@ -40,7 +40,7 @@ TABLE_LIMIT = 500
 EMPTY_COLUMNS = ["run", "response_id", "model", "prompt", "sample", "variant_id", "parsed", "method", "invalid",
                  "refusal", "correct", "error", "latency_s", "item_id", "condition", "kind", "answer_label",
                  "category", "rating", "note", "state"]
-RESPONSE_COLUMNS = ["response_id", "run", "model", "item_id", "condition", "answer_label", "parsed", "correct",
+RESPONSE_COLUMNS = ["response_id", "run", "model", "item_id", "what was done", "answer", "correct answer", "state",
                     "rating", "latency_s", "error"]
 
 
@@ -158,6 +158,125 @@ def _leaf_row(run: str, model: str, metric: str, leaf: Any, digits: int | None) 
     return row
 
 
+# ---- tables for people ---------------------------------------------------------------------------------------------
+
+def figure_text(leaf: Any, digits: int = 1) -> str:
+    """A metric leaf as a person reads it: "72.5 % [61.2–81.4] n=40" (CI and n where the leaf has them)."""
+    if is_metric(leaf):
+        v = leaf.get("value")
+        if v is None:
+            return "–"
+        text = f"{v:.{digits}f} %"
+        ci = leaf.get("ci")
+        if isinstance(ci, (list, tuple)) and len(ci) == 2 and None not in ci:
+            text += f" [{ci[0]:.{digits}f}–{ci[1]:.{digits}f}]"
+        if leaf.get("n") is not None:
+            text += f" n={int(leaf['n'])}"
+        return text
+    if isinstance(leaf, bool) or leaf is None:
+        return "–" if leaf is None else str(leaf)
+    if isinstance(leaf, (int, float)):
+        return f"{leaf:.{digits}f}" if isinstance(leaf, float) else str(leaf)
+    return str(leaf)
+
+
+def overview_for_people(df: pd.DataFrame, parser: str = "robust", definition: str = "auto") -> pd.DataFrame:
+    """One row per run and model: accuracy with its 95 % CI and n, the random-guess reference, invalid and
+    refusal rates and failed calls, in words and rounded (the numbers of :func:`metric_tables`)."""
+    from probe_ui.scoring import score_frame
+
+    rows = []
+    for run, g in (df.groupby("run", sort=False) if len(df) else []):
+        for model, r in score_frame(g, parser, definition)["models"].items():
+            acc = r["accuracy"]
+            rows.append({"run": run, "model": model, "accuracy": figure_text(acc),
+                         "random guess": f"{acc['random']:.1f} %" if acc.get("random") is not None else "–",
+                         "unreadable": figure_text(r["invalid_rate"]["value"]) + " %"
+                         if r["invalid_rate"]["value"] is not None else "–",
+                         "refused": figure_text(r["refusal_rate"]["value"]) + " %"
+                         if r["refusal_rate"]["value"] is not None else "–",
+                         "failed calls": r["errors"]})
+    return pd.DataFrame(rows, columns=["run", "model", "accuracy", "random guess", "unreadable", "refused",
+                                       "failed calls"])
+
+
+def families_html(df: pd.DataFrame, parser: str = "robust", definition: str = "auto") -> str:
+    """Every metric family with data, compact like the report's: a table of model rows and the family's headline
+    figures (value, 95 % CI, n), its full metric list folded underneath. Text is escaped."""
+    from probe_ui.metrics import FAMILIES, headlines
+    from probe_ui.scoring import score_frame
+
+    blocks: dict[str, list[tuple[str, str, dict[str, Any], dict[str, Any]]]] = {}
+    for run, g in (df.groupby("run", sort=False) if len(df) else []):
+        for model, r in score_frame(g, parser, definition)["models"].items():
+            paper = r.get("paper") or {}
+            for fam, heads in headlines(paper).items():
+                blocks.setdefault(fam, []).append((str(run), model, heads, paper[fam]))
+    if not blocks:
+        return "<p><i>No paper metric applies to these answers.</i></p>"
+    several_runs = df["run"].nunique() > 1
+    parts = []
+    for fam, rows in blocks.items():
+        cols = list(dict.fromkeys(k for _, _, heads, _ in rows for k in heads))
+        definition_used = rows[0][3].get("definition", "")
+        head = ("<tr>" + ("<th>run</th>" if several_runs else "") + "<th>model</th>"
+                + "".join(f"<th>{html.escape(c)}</th>" for c in cols) + "</tr>")
+        body = "".join("<tr>" + (f"<td>{html.escape(run)}</td>" if several_runs else "")
+                       + f"<th scope='row'>{html.escape(model)}</th>"
+                       + "".join(f"<td class='num'>{html.escape(figure_text(heads.get(c)))}</td>" for c in cols)
+                       + "</tr>" for run, model, heads, _ in rows)
+        details = "".join(
+            f"<h5>{html.escape(model)}</h5><table class='pu-fam-detail'>"
+            + "".join(f"<tr><td>{html.escape(path)}</td><td class='num'>{html.escape(figure_text(leaf))}</td></tr>"
+                      for path, leaf in metric_leaves({k: v for k, v in block.items() if k != "definition"}))
+            + "</table>" for _, model, _, block in rows)
+        desc = FAMILIES[fam].description if fam in FAMILIES else ""
+        parts.append(f"<div class='pu-family' data-family='{html.escape(fam, quote=True)}'>"
+                     f"<h4>{html.escape(fam)} <small>({html.escape(definition_used)} definition)</small></h4>"
+                     f"<p class='pu-meta'>{html.escape(desc)}</p><table class='pu-fam'>{head}{body}</table>"
+                     f"<details><summary>every figure of {html.escape(fam)}</summary>{details}</details></div>")
+    return "".join(parts)
+
+
+RUN_KINDS = {"live": "live probe", "batch": "batch", "import": "imported", "stress": "stress test"}
+
+
+def run_choices(store: Store) -> list[tuple[str, str]]:
+    """(label, run name) of every run, newest first, labelled for people: what it asked (a live probe's question,
+    a stress test's item or preset and suite, a batch's presets) and when, instead of a hash."""
+    import sqlalchemy as sa
+
+    from probe_ui.store import run_variants, variants
+
+    first_q = (sa.select(run_variants.c.run_id, sa.func.min(variants.c.question).label("q"))
+               .join(variants, variants.c.id == run_variants.c.variant_id).group_by(run_variants.c.run_id))
+    with store.engine.connect() as c:
+        questions = {int(r[0]): str(r[1] or "") for r in c.execute(first_q)}
+    out = []
+    for r in sorted(store.list_runs(), key=lambda r: (r.updated_at, r.id), reverse=True):
+        kind = "stress" if r.name.startswith("stress-") else (r.settings or {}).get("kind") or (
+            "import" if (r.settings or {}).get("imports") else "batch")
+        when = _when(r.updated_at)
+        if kind == "live":
+            q = questions.get(r.id, "")
+            what = (q[:60] + "…") if len(q) > 60 else q or r.name
+        elif kind == "stress":
+            what = r.name.removeprefix("stress-")
+        else:
+            what = r.name
+        out.append((f"{RUN_KINDS.get(kind, kind)}: {what} · {when}", r.name))
+    return out
+
+
+def _when(ts: str) -> str:
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(ts).astimezone().strftime("%d %b %H:%M")
+    except (TypeError, ValueError):
+        return str(ts)
+
+
 # ---- the answers of runs ------------------------------------------------------------------------------------------
 
 def answers(store: Store, runs: Sequence[str], parser: str = "robust", *, models: Iterable[str] | None = None,
@@ -212,11 +331,24 @@ def _condition_order(conditions: Iterable[Any]) -> list[str]:
     return ([ORIGINAL] if ORIGINAL in found else []) + sorted(found - {ORIGINAL})
 
 
+def condition_labels(df: pd.DataFrame) -> dict[str, str]:
+    """Each condition of an answers frame in plain words (from the provenance of its first variant)."""
+    from probe_ui.conditions import describe
+
+    if df.empty or "condition" not in df.columns:
+        return {}
+    first = df.drop_duplicates("condition")
+    prov = first["provenance"] if "provenance" in first.columns else pd.Series([None] * len(first))
+    return {str(c): describe(p if isinstance(p, list) else None, str(c))
+            for c, p in zip(first["condition"], prov)}
+
+
 def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
-    """Per model and condition: n scored answers, correct, accuracy and its 95 % Wilson CI (percent)."""
+    """Per model and condition: the condition in words, n scored answers, correct, accuracy and its 95 % Wilson CI
+    (percent)."""
     from probe_ui.metrics.base import wilson_ci
 
-    cols = ["model", "condition", "n", "correct", "accuracy", "ci_low", "ci_high"]
+    cols = ["model", "condition", "what was done", "n", "correct", "accuracy", "ci_low", "ci_high"]
     s = _scored(df)
     if s.empty:
         return pd.DataFrame(columns=cols)
@@ -227,6 +359,8 @@ def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
     g["ci_low"], g["ci_high"] = [lo for lo, _ in ci], [hi for _, hi in ci]
     order = {c: i for i, c in enumerate(_condition_order(g["condition"]))}
     g = g.assign(_o=g["condition"].map(order)).sort_values(["model", "_o"]).drop(columns="_o")
+    labels = condition_labels(s)
+    g["what was done"] = g["condition"].map(lambda c: labels.get(str(c), str(c)))
     return g[cols].reset_index(drop=True)
 
 
@@ -276,7 +410,8 @@ def plot_accuracy_by_condition(df: pd.DataFrame) -> Figure:
                (t["ci_high"] - t["accuracy"]).clip(lower=0).to_list()]
         ax.bar(x, t["accuracy"], width=width * 0.95, yerr=err, capsize=3, label=model, color=f"C{k % 10}",
                error_kw={"elinewidth": 1, "ecolor": "0.25"})
-    _label_ticks(ax, "x", conds)
+    words = dict(zip(table["condition"], table["what was done"]))
+    _label_ticks(ax, "x", [words.get(c, c) for c in conds])
     ax.set_ylim(0, 105)
     ax.set_ylabel("accuracy (%)")
     ax.set_xlabel("condition")
@@ -335,8 +470,10 @@ def _short(s: str, n: int) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
 
-def _heatmap(ax: Axes, values: Any, *, cmap: str, vmin: float, vmax: float, fmt: str) -> Any:
-    """imshow with every finite cell written on it, in a colour that stays readable on the cell."""
+def _heatmap(ax: Axes, values: Any, *, cmap: str, vmin: float, vmax: float, fmt: str,
+             labels: list[list[str]] | None = None) -> Any:
+    """imshow with every finite cell written on it (``labels`` when given, else ``fmt``), in a colour that stays
+    readable on the cell."""
     import numpy as np
 
     image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
@@ -347,8 +484,8 @@ def _heatmap(ax: Axes, values: Any, *, cmap: str, vmin: float, vmax: float, fmt:
             continue
         r, g, b, _ = cmap_obj(image.norm(v))
         dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
-        ax.text(j, i, fmt.format(v), ha="center", va="center", color="white" if dark else "black",
-                fontsize="small")
+        ax.text(j, i, labels[i][j] if labels else fmt.format(v), ha="center", va="center",
+                color="white" if dark else "black", fontsize="small")
     return image
 
 
@@ -368,15 +505,31 @@ def category_accuracy(df: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+def category_counts(df: pd.DataFrame) -> pd.DataFrame:
+    """The n behind :func:`category_accuracy`: scored answers per category (rows) and model (columns)."""
+    s = _scored(df)
+    if s.empty:
+        return pd.DataFrame()
+    cats = s["category"].map(lambda c: categories_of(c) or [UNCATEGORISED])
+    long = s.assign(category=cats).explode("category")
+    table = long.pivot_table(index="category", columns="model", values="_hit", aggfunc="size", sort=True)
+    table.columns.name = "model"
+    return table
+
+
 def plot_category_heatmap(df: pd.DataFrame) -> Figure:
-    """Category x model accuracy heatmap, cells annotated, colour scale 0-100 % from red to green."""
+    """Category x model accuracy heatmap, each cell labelled with its accuracy and n, colour scale 0-100 % from
+    red to green."""
     table = category_accuracy(df)
     if table.empty:
         return empty_figure()
+    counts = category_counts(df).reindex(index=table.index, columns=table.columns)
     rows, cols = table.shape
-    fig = _figure(min(20.0, max(5.0, 1.3 * cols + 3.5)), min(24.0, max(3.0, 0.38 * rows + 1.8)))
+    fig = _figure(min(20.0, max(5.0, 1.5 * cols + 3.5)), min(24.0, max(3.0, 0.5 * rows + 1.8)))
     ax = fig.add_subplot()
-    image = _heatmap(ax, table.to_numpy(dtype=float), cmap="RdYlGn", vmin=0, vmax=100, fmt="{:.0f}")
+    labels = [[f"{v:.0f}\nn={int(n)}" if pd.notna(v) else "–" for v, n in zip(vr, nr)]
+              for vr, nr in zip(table.to_numpy(dtype=float), counts.fillna(0).to_numpy())]
+    image = _heatmap(ax, table.to_numpy(dtype=float), cmap="RdYlGn", vmin=0, vmax=100, fmt="{:.0f}", labels=labels)
     _label_ticks(ax, "x", [str(c) for c in table.columns])
     _label_ticks(ax, "y", [str(i) for i in table.index])
     ax.set_xlabel("model")
@@ -389,8 +542,25 @@ def plot_category_heatmap(df: pd.DataFrame) -> Figure:
 # ---- drill-down ---------------------------------------------------------------------------------------------------
 
 def response_table(df: pd.DataFrame, limit: int = TABLE_LIMIT) -> pd.DataFrame:
-    """The columns a person scans to pick a response to open, at most ``limit`` rows (in the frame's order)."""
-    return df.reindex(columns=RESPONSE_COLUMNS).head(limit).reset_index(drop=True)
+    """The columns a person scans to pick a response to open, at most ``limit`` rows (in the frame's order): what
+    was done to the item in words, the answer and the correct answer as letter and option text, its state
+    (right, wrong, invalid, error, unknown), the rating, the latency and any error."""
+    from probe_ui.comparison import answer_text
+    from probe_ui.conditions import describe
+
+    d = df.head(limit)
+    if d.empty:
+        return pd.DataFrame(columns=RESPONSE_COLUMNS)
+    words = []
+    for r in d.to_dict("records"):
+        kind, opts = str(r.get("kind")), r.get("options") if isinstance(r.get("options"), (list, tuple)) else ()
+        words.append({"what was done": describe(r.get("provenance") if isinstance(r.get("provenance"), list)
+                                                else None, r.get("condition")),
+                      "answer": answer_text(kind, opts, r.get("parsed")),
+                      "correct answer": answer_text(kind, opts, r.get("answer_label"))})
+    out = d.assign(**{k: [w[k] for w in words] for k in ("what was done", "answer", "correct answer")})
+    out = out.assign(latency_s=pd.to_numeric(out["latency_s"], errors="coerce").round(2))
+    return out.reindex(columns=RESPONSE_COLUMNS).reset_index(drop=True)
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$:])")

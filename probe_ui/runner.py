@@ -75,30 +75,41 @@ def default_run_name(presets: list[Preset], seed: int, suites: tuple[str, ...] |
     return "+".join(p.name for p in presets) + "".join(f"+{s}" for s in suites) + f"-seed{seed}"
 
 
-def resolve_models(specs: list[str], extra: dict[str, ModelConfig] | None = None) -> list[ModelConfig]:
-    """Resolve and check every model before any work starts; raise BatchError naming the first problem.
+def resolve_each(specs: list[str], extra: dict[str, ModelConfig] | None = None
+                 ) -> tuple[list[ModelConfig], dict[str, str]]:
+    """Resolve and check every model: the usable ones, and for each one that is not, the reason in words (an
+    unknown name, a missing key variable, a server that is not running, an extra that is not installed).
 
     ``extra`` adds entries to the catalogue for this call (endpoints added in the app, with their in-memory key).
     """
-    if not specs:
-        raise BatchError("no model given: add --model SPEC (e.g. --model baseline/random); see 'probe-ui models'")
     try:
         cat = catalogue.load_catalogue() | dict(extra or {})
     except ValueError as exc:
         raise BatchError(str(exc)) from None
-    configs = []
+    configs: list[ModelConfig] = []
+    unusable: dict[str, str] = {}
     for spec in specs:
         try:
             cfg = catalogue.resolve(spec, cat)
             create(cfg)  # validates the model part (e.g. an unknown baseline)
         except ValueError as exc:
-            raise BatchError(str(exc)) from None
+            unusable[spec] = str(exc)
+            continue
         reason = catalogue.availability(cfg)
         if reason:
-            raise BatchError(f"model '{spec}' is not usable here: {reason}")
-        if cfg.name in {c.name for c in configs}:
-            continue
-        configs.append(cfg)
+            unusable[spec] = f"model '{spec}' is not usable here: {reason}"
+        elif cfg.name not in {c.name for c in configs}:
+            configs.append(cfg)
+    return configs, unusable
+
+
+def resolve_models(specs: list[str], extra: dict[str, ModelConfig] | None = None) -> list[ModelConfig]:
+    """Resolve and check every model before any work starts; raise BatchError naming the first problem."""
+    if not specs:
+        raise BatchError("no model given: add --model SPEC (e.g. --model baseline/random); see 'probe-ui models'")
+    configs, unusable = resolve_each(specs, extra)
+    if unusable:
+        raise BatchError(next(iter(unusable.values())))
     return configs
 
 

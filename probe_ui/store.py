@@ -431,6 +431,14 @@ class Store:
         with self.engine.connect() as c:
             return pd.read_sql(q.order_by(ratings.c.response_id), c)
 
+    def latest_rating(self, response_id: int) -> tuple[str | None, str]:
+        """One answer's latest rating and note (None, "" when nobody rated it)."""
+        q = (sa.select(ratings.c.rating, ratings.c.note).where(ratings.c.response_id == int(response_id))
+             .order_by(ratings.c.id.desc()).limit(1))
+        with self.engine.connect() as c:
+            row = c.execute(q).first()
+        return (str(row[0]), str(row[1] or "")) if row else (None, "")
+
     def get_response(self, response_id: int) -> dict[str, Any]:
         """One response joined with its variant (for drill-down), JSON columns decoded."""
         r, v = responses, variants

@@ -251,6 +251,20 @@ def summary(df: pd.DataFrame, suite: str | None = None, definition: str = "clean
     return out[BASE_COLUMNS + [k for k in out.columns if k not in BASE_COLUMNS]]
 
 
+PEOPLE_COLUMNS = {"model": "model", "answered": "answered", "errors": "failed calls",
+                  "accuracy_original": "right on originals %", "accuracy_perturbed": "right on variants %",
+                  "flip_rate": "changed right/wrong %", "flip_pairs": "pairs", "broke": "broke", "fixed": "fixed"}
+
+
+def summary_for_people(summ: pd.DataFrame, digits: int = 1) -> pd.DataFrame:
+    """:func:`summary` as a page shows it: columns in words, figures rounded (a family's columns keep their
+    "family: figure" names)."""
+    out = summ.rename(columns=PEOPLE_COLUMNS)
+    num = out.select_dtypes("number").columns
+    out[num] = out[num].round(digits)
+    return out
+
+
 # ---- HTML --------------------------------------------------------------------------------------------------------
 def _esc(x: Any) -> str:
     return html.escape(_text(x), quote=True)
@@ -356,6 +370,20 @@ def resolve_target(target: str, image_roots: tuple[str, ...] = ()) -> tuple[Any,
                       "<preset>/<item id>")
 
 
+def planned_run_name(suite: str, model_specs: list[str], *, preset: Any = None, item_ids: tuple[str, ...] = (),
+                     variants: list[Any] | None = None, seed: int = 0, run_name: str | None = None,
+                     **_: Any) -> str:
+    """The name :func:`run_stress` gives the run it makes with the same arguments (known before it starts, so a
+    page can follow the run while it fills)."""
+    if run_name:
+        return run_name
+    specs = [s.strip() for s in model_specs if s and s.strip()]
+    if variants:
+        return stress_run_name(variants[0].item_id, suite, specs, seed)
+    name = getattr(preset, "name", "preset")
+    return stress_run_name(f"{name}/{item_ids[0]}" if len(item_ids) == 1 else name, suite, specs, seed)
+
+
 def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = None, item_ids: tuple[str, ...] = (),
                variants: list[Any] | None = None, seed: int = 0, run_name: str | None = None,
                extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None) -> str:
@@ -379,7 +407,7 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
     if variants is not None:
         if not variants:
             raise ProbeError("nothing to ask: no variants")
-        name = run_name or stress_run_name(variants[0].item_id, suite, specs, seed)
+        name = planned_run_name(suite, specs, variants=variants, seed=seed, run_name=run_name)
         for state in run_live(store, variants, specs, seed=seed, extra_models=extra_models, run_name=name,
                               cancel=cancel):
             if on_progress is not None:
@@ -393,8 +421,7 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
         if missing:
             raise PresetError(f"{preset.path}: no item {', '.join(map(repr, missing))}")
         preset = replace(preset, items=tuple(i for i in preset.items if i.id in item_ids))
-    target = f"{preset.name}/{item_ids[0]}" if len(item_ids) == 1 else preset.name
-    name = run_name or stress_run_name(target, suite, specs, seed)
+    name = planned_run_name(suite, specs, preset=preset, item_ids=item_ids, seed=seed, run_name=run_name)
     run_batch(store, [preset], specs, run_name=name, seed=seed, suites=[suite], progress=False,
               extra_models=extra_models, cancel=cancel,
               on_progress=(lambda d, t, _r: on_progress(d, max(t, 1))) if on_progress is not None else None)

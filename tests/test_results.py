@@ -137,7 +137,9 @@ def test_accuracy_by_condition_matches_a_hand_count(two_runs) -> None:
     store, mc, pm = two_runs
     df = R.answers(store, [mc, pm])
     table = R.accuracy_by_condition(df)
-    assert list(table.columns) == ["model", "condition", "n", "correct", "accuracy", "ci_low", "ci_high"]
+    assert list(table.columns) == ["model", "condition", "what was done", "n", "correct", "accuracy", "ci_low",
+                                   "ci_high"]
+    assert dict(zip(table["condition"], table["what was done"]))["rotations/rot90"] == "rotated 90°"
     assert len(table) == df.groupby(["model", "condition"]).ngroups
     for row in table.itertuples():
         rows = [r for r in df.to_dict("records") if r["model"] == row.model and r["condition"] == row.condition
@@ -193,7 +195,7 @@ def test_plot_accuracy_by_condition_has_one_bar_and_error_bar_per_cell(two_runs)
     heights = sorted(p.get_height() for c in bars for p in c.patches)
     assert heights == pytest.approx(sorted(table["accuracy"]))
     labels = [t.get_text() for t in ax.get_xticklabels()]
-    assert labels == ["original", "rotations/rot180", "rotations/rot270", "rotations/rot90"]
+    assert labels == ["original", "rotated 180°", "rotated 270°", "rotated 90°"]  # in words, not code
     assert all(t.get_rotation() > 0 for t in ax.get_xticklabels())  # long names are rotated
     assert "%" in ax.get_ylabel() and ax.get_ylim()[1] >= 100
     assert [t.get_text() for t in ax.get_legend().get_texts()] == MODELS
