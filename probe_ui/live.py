@@ -96,8 +96,10 @@ def describe_loaded(li: LoadedImage) -> str:
     if li.phi_fields:
         parts.append(f"{len(li.phi_fields)} patient-identifying header fields withheld (never stored or sent)")
     text = " · ".join(parts)
-    if li.warnings:
-        text += "\n\n" + "\n".join(f"- ⚠ {w}" for w in li.warnings)
+    if li.warnings:  # they name the file: shown as text, never as Markdown
+        from probe_ui.results import md_text
+
+        text += "\n\n" + "\n".join(f"- ⚠ {md_text(w)}" for w in li.warnings)
     return text
 
 

@@ -485,3 +485,39 @@ def test_stress_and_batch_tabs(server, browser):
     pg.wait_text("#results-overview", "baseline/first")
     pg.shot("results-latest-run")
     assert not pg.errors, pg.errors
+
+
+def test_untrusted_markdown_is_shown_as_text_and_loads_nothing(server, browser, fake_openai, tmp_path):
+    """A model's reply, a preset's name and a run's errors that carry Markdown image links are shown as text: the
+    browser never fetches their URLs (F5)."""
+    link = "![x](http://203.0.113.9/leak.png)"
+    fake_openai.responder = lambda body: f"A {link}"
+    add_endpoint(server, fake_openai, "echo")
+    preset = tmp_path / "evil.yaml"
+    preset.write_text(f"name: '{link}'\nitems:\n  - id: a\n    image: mr_small.png\n    question: Which?\n"
+                      "    options: [CT, MRI]\n    answer: MRI\n  - id: b\n    image: missing.png\n"
+                      "    question: Which?\n    options: [CT, MRI]\n", encoding="utf-8")
+    pg = Page(browser.new_page(viewport=VIEW), "untrusted-markdown")
+    outside: list[str] = []
+    pg.p.on("request", lambda r: None if r.url.startswith((server.url, "data:", "blob:")) else outside.append(r.url))
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.tab("Models")
+    pg.pick("models-spec", "echo")
+    pg.p.locator("#models-test").click()
+    pg.wait_text("#models-result", re.escape(link))  # the link as text
+    pg.tab("Batch")
+    pg.p.locator("#batch-upload input[type=file]").set_input_files(str(preset))
+    pg.tick("batch-models", "echo")
+    pg.fill("batch-run-name", "evil-run")
+    pg.p.locator("#batch-start").click()
+    status = pg.wait_text("#batch-status", r"answers planned", timeout_s=120)
+    assert "missing.png" in status  # the item that could not be loaded is named, as text
+    pg.tab("Results")
+    pg.pick("results-runs", "evil-run")
+    pg.p.locator("#results-show").click()
+    pg.wait_text("#results-overview", "echo")
+    pg.shot("links-as-text")
+    time.sleep(1)
+    assert outside == [], outside
+    assert not pg.errors, pg.errors

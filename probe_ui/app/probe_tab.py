@@ -152,7 +152,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                                      value=demo.item.answer if demo else None)
                 category = gr.Textbox(label="category (comma separated)", elem_id="probe-category",
                                       value=", ".join(demo.item.category) if demo else "")
-            item_note = gr.Markdown(_item_note(demo) if demo else "", elem_id="probe-item-note")
+            item_note = gr.HTML(_item_note(demo) if demo else "", elem_id="probe-item-note")
             question_msg = gr.HTML("", elem_id="probe-question-msg")
 
     gr.Markdown("### Perturbations")
@@ -175,7 +175,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                                  value=demo.steps if demo else [], interactive=True, column_count=3,
                                  label="steps: one variant per number; steps with the same number are chained in "
                                        "order", elem_id="probe-steps")
-            steps_words = gr.Markdown(live.steps_in_words(demo.steps) if demo else "", elem_id="probe-steps-words")
+            steps_words = gr.HTML(_words(live.steps_in_words(demo.steps)) if demo else "",
+                                  elem_id="probe-steps-words")
             with gr.Row():
                 suites = gr.Dropdown(label="suites (each adds its variants)", choices=list(SUITES), multiselect=True,
                                      value=list(demo.suites) if demo else [], elem_id="probe-suites")
@@ -214,7 +215,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         pic, factor = _display(li.image)
         msg = (f"<div class='pu-note'>New image: removed {', '.join(dropped)}, which had points on the previous "
                "image.</div>") if dropped else ""
-        return [pic, live.describe_loaded(li), [li.image.id], factor, kept, live.steps_in_words(kept), msg,
+        return [pic, live.describe_loaded(li), [li.image.id], factor, kept, _words(live.steps_in_words(kept)), msg,
                 *window_controls(ctl)]
 
     image_outputs = [image_view, image_info, images_state, scale_state, steps, steps_words, image_msg,
@@ -279,7 +280,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         pic, factor = _display(it.images[0]) if it.images else (None, 1.0)
         ctl = live.controls_for(it.loaded[0]) if it.loaded else live.ImageControls("none")
         info = live.describe_loaded(it.loaded[0]) if it.loaded else "This item has no image."
-        return (pic, info, [im.id for im in it.images], factor, it.steps, live.steps_in_words(it.steps),
+        return (pic, info, [im.id for im in it.images], factor, it.steps, _words(live.steps_in_words(it.steps)),
                 f"<div class='pu-note'>Loaded item <b>{_esc(it.item.id)}</b> with everything its preset asks."
                 "</div>", *window_controls(ctl), None,
                 it.item.question, it.item.kind, it.options_text,
@@ -306,7 +307,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     def on_add_step(rows: Any, name: str, params_json: str, new: bool) -> tuple[Any, ...]:
         """Add a step with its parameters as JSON (the API's way; the page's controls go through add_from)."""
         out = live.add_step(_rows(rows), name, params_json or "{}", new)
-        return out, live.steps_in_words(out), ""
+        return out, _words(live.steps_in_words(out)), ""
 
     def add_from(name: str) -> Any:
         """The Add step handler of one perturbation's controls: the JSON field wins when it is filled in."""
@@ -315,7 +316,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
             text = params_json if (params_json or "").strip() else json.dumps(live.values_from_controls(name,
                                                                                                          values))
             out = live.add_step(_rows(rows), name, text, new)
-            return out, live.steps_in_words(out), ""
+            return out, _words(live.steps_in_words(out)), ""
         return add
 
     with controls:
@@ -330,7 +331,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                                api_visibility="private")
 
     def on_steps(rows: Any) -> str:
-        return live.steps_in_words(_rows(rows))
+        return _words(live.steps_in_words(_rows(rows)))
 
     @inline_errors(image_msg)
     def on_click(rows: Any, factor: float, image_ids: list[str], evt: gr.SelectData) -> tuple[Any, ...]:
@@ -346,7 +347,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         out = live.add_click(_rows(rows), x, y)
         im = live.with_pending_points(store.get_image(image_ids[0]), out)
         pic, _ = _display(im)
-        return out, live.steps_in_words(out), pic, ""
+        return out, _words(live.steps_in_words(out)), pic, ""
 
     @inline_errors(image_msg)
     def add_point(rows: Any, x: float, y: float, image_ids: list[str]) -> tuple[Any, ...]:
@@ -575,7 +576,7 @@ def _item_note(it: Any) -> str:
         lines.append("suites: " + ", ".join(_esc(s) for s in it.suites))
     if not it.include_original:
         lines.append("the original is not asked (as in the preset)")
-    return ("*From the preset:* " + "; ".join(lines)) if lines else ""
+    return ("<p class='pu-note'><i>From the preset:</i> " + "; ".join(lines) + "</p>") if lines else ""
 
 
 def _op_doc(name: str) -> str:
@@ -605,6 +606,12 @@ def _int(x: Any) -> int | None:
         return int(float(x))
     except (TypeError, ValueError):
         return None
+
+
+def _words(markdown_lines: str) -> str:
+    """The steps in words (``- variant 1: ...`` lines) as escaped HTML: parameters are typed by people."""
+    lines = [ln.removeprefix("- ") for ln in (markdown_lines or "").splitlines() if ln.strip()]
+    return "<ul class='pu-steps'>" + "".join(f"<li>{_esc(ln)}</li>" for ln in lines) + "</ul>" if lines else ""
 
 
 def _esc(text: Any) -> str:
