@@ -491,30 +491,29 @@ def _heatmap(ax: Axes, values: Any, *, cmap: str, vmin: float, vmax: float, fmt:
 
 # ---- accuracy by category -----------------------------------------------------------------------------------------
 
-def category_accuracy(df: pd.DataFrame) -> pd.DataFrame:
-    """Accuracy (%) per category (rows) and model (columns); a row with several categories counts for each, one
-    without any under "(none)". NaN where a model has no scored answer in a category."""
+def _by_category(df: pd.DataFrame, agg: str) -> pd.DataFrame:
+    """Scored answers per category (rows) and model (columns), aggregated by ``agg`` ("mean" of right, or
+    "size"); a row with several categories counts for each, one without any under "(none)"."""
     s = _scored(df)
     if s.empty:
         return pd.DataFrame()
     cats = s["category"].map(lambda c: categories_of(c) or [UNCATEGORISED])
     long = s.assign(category=cats).explode("category")
-    table = long.pivot_table(index="category", columns="model", values="_hit", aggfunc="mean", sort=True)
-    table = 100.0 * table.astype(float)
+    table = long.pivot_table(index="category", columns="model", values="_hit", aggfunc=agg, sort=True)
     table.columns.name = "model"
     return table
+
+
+def category_accuracy(df: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy (%) per category (rows) and model (columns); a row with several categories counts for each, one
+    without any under "(none)". NaN where a model has no scored answer in a category."""
+    table = _by_category(df, "mean")
+    return 100.0 * table.astype(float) if not table.empty else table
 
 
 def category_counts(df: pd.DataFrame) -> pd.DataFrame:
     """The n behind :func:`category_accuracy`: scored answers per category (rows) and model (columns)."""
-    s = _scored(df)
-    if s.empty:
-        return pd.DataFrame()
-    cats = s["category"].map(lambda c: categories_of(c) or [UNCATEGORISED])
-    long = s.assign(category=cats).explode("category")
-    table = long.pivot_table(index="category", columns="model", values="_hit", aggfunc="size", sort=True)
-    table.columns.name = "model"
-    return table
+    return _by_category(df, "size")
 
 
 def plot_category_heatmap(df: pd.DataFrame) -> Figure:

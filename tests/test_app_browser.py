@@ -118,6 +118,16 @@ class Page:
         box = img.bounding_box()
         self.p.mouse.click(box["x"] + box["width"] * fx, box["y"] + box["height"] * fy)
 
+    def ask(self, options: str, answer: str | None = None, question: str = "Which modality?",
+            image: str = "ct_head_axial.png") -> None:
+        """A bundled image and a multiple-choice question about it (the set-up most flows share)."""
+        self.gallery_pick(image)
+        self.wait_text("#probe-image-info", "PNG")
+        self.fill("probe-question", question)
+        self.fill("probe-options", options)
+        if answer:
+            self.pick("probe-answer", answer)
+
     def gallery_pick(self, name: str) -> None:
         """Click a bundled image by its file name (the gallery shows names as captions)."""
         self.p.locator("#probe-gallery button", has_text=name[:8]).first.click()
@@ -232,10 +242,7 @@ def test_loading_a_preset_item_loads_all_of_it_and_drops_stale_steps(server, bro
     pg = Page(browser.new_page(viewport=VIEW), "preset-item")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
-    pg.gallery_pick("ct_head_axial.png")
-    pg.wait_text("#probe-image-info", "PNG")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI")
+    pg.ask("CT\nMRI")
     pg.p.locator("#probe-add-step").click()  # rotate, with the controls' default angle
     pg.wait_text("#probe-steps", "rotate")
     pg.click_image(0.5, 0.5)  # a dot on this image
@@ -273,11 +280,7 @@ def test_the_table_stays_aligned(server, browser, fake_openai, n_models):
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
     refresh_models(pg, *names)
-    pg.gallery_pick("ct_head_axial.png")
-    pg.wait_text("#probe-image-info", "PNG")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI\nUltrasound")
-    pg.pick("probe-answer", "CT")
+    pg.ask("CT\nMRI\nUltrasound", "CT")
     pg.p.get_by_text("advanced: parameters as JSON").click()  # the JSON field, for exact values
     for params in ('{"angle": 90}', '{"angle": 180}', '{"angle": 270}'):
         pg.code("probe-params", params)
@@ -319,10 +322,7 @@ def test_a_model_without_a_key_next_to_two_baselines(server, browser, monkeypatc
     assert "gpt-4o" in unusable.inner_text() and "OPENAI_API_KEY" in unusable.inner_text()
     assert pg.p.locator("#probe-unusable input[disabled]").count() >= 1  # shown, greyed out, with the reason
     pg.shot("unusable-listed")
-    pg.gallery_pick("ct_head_axial.png")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI")
-    pg.pick("probe-answer", "CT")
+    pg.ask("CT\nMRI", "CT")
     pg.tick("probe-models", "baseline/first")
     pg.tick("probe-models", "baseline/random")
     pg.p.get_by_text("another model by name").click()  # typed by name, as a catalogue entry
@@ -342,10 +342,7 @@ def test_rate_in_a_cell_shows_there_and_in_results(server, browser):
     pg = Page(browser.new_page(viewport=VIEW), "rate-in-cell")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
-    pg.gallery_pick("ct_head_axial.png")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI")
-    pg.pick("probe-answer", "CT")
+    pg.ask("CT\nMRI", "CT")
     pg.tick("probe-models", "baseline/last")
     pg.p.locator("#probe-run").click()
     pg.table_done(1)
@@ -396,9 +393,7 @@ def test_bad_uploads_show_an_error_and_lose_nothing(server, browser, tmp_path):
     pg = Page(browser.new_page(viewport=VIEW), "bad-uploads")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
-    pg.gallery_pick("ct_head_axial.png")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI")
+    pg.ask("CT\nMRI")
     pg.tick("probe-models", "baseline/first")
     pg.p.locator("#probe-run").click()
     pg.table_done(1)
@@ -433,9 +428,7 @@ def test_an_empty_set_name_is_marked_beside_the_field(server, browser):
     pg = Page(browser.new_page(viewport=VIEW), "inline-messages")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
-    pg.gallery_pick("ct_head_axial.png")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI")
+    pg.ask("CT\nMRI")
     pg.p.locator("#probe-save").click()
     pg.wait_text("#probe-save-msg", "type a name for the benchmark set")
     assert "pu-bad" in (pg.p.locator("#probe-set-name").get_attribute("class") or "")

@@ -10,7 +10,7 @@ from typing import Any, Callable
 import gradio as gr
 
 from probe_ui import comparison, live
-from probe_ui.app.common import Inline, inline_errors
+from probe_ui.app.common import Inline, inline_errors, to_int
 from probe_ui.app.context import AppContext
 
 
@@ -77,7 +77,7 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
     @inline_errors(d.msg)
     def on_table(value: dict[str, Any]) -> tuple[Any, ...]:
         act = (value or {}).get("action") or {}
-        rid = _int(act.get("response"))
+        rid = to_int(act.get("response"))
         if rid is None:
             return (gr.update(),) * (len(d.outputs) + 1)
         if act.get("act") == "rate" and act.get("rating"):
@@ -87,7 +87,7 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
 
     @inline_errors(d.msg)
     def on_save(response_id: Any, value: str | None, text: str, current: dict[str, Any] | None) -> tuple[Any, ...]:
-        rid = _int(response_id)
+        rid = to_int(response_id)
         if rid is None:
             raise live.ProbeError("click an answer in the table first", field="rating")
         if not value:
@@ -98,7 +98,7 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
 
     @inline_errors(d.msg)
     def on_open(rid: Any) -> tuple[Any, ...]:
-        if _int(rid) is None:
+        if to_int(rid) is None:
             raise live.ProbeError("give an answer number", field="rating")
         return opened(ctx, int(rid))
 
@@ -109,10 +109,3 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
     open_btn.click(on_open, open_id, d.outputs, api_name=f"{api_prefix}answer_detail")
 
 
-def _int(x: Any) -> int | None:
-    if x is None or x == "":
-        return None
-    try:
-        return int(float(x))
-    except (TypeError, ValueError):
-        return None
