@@ -35,7 +35,8 @@ def build(prefix: str) -> Detail:
     """The (hidden until a cell is clicked) detail panel; element ids start with ``prefix``."""
     with gr.Column(visible=False, elem_id=f"{prefix}-detail") as box:
         with gr.Row():
-            images = gr.Gallery(label="images sent", columns=2, height=280, format="png", scale=2)
+            images = gr.Gallery(label="images sent", columns=2, height=280, format="png", scale=2,
+                                object_fit="contain")
             text = gr.Markdown("", elem_id=f"{prefix}-detail-text")
         with gr.Row():
             response = gr.Number(label="answer #", precision=0, interactive=False, elem_id=f"{prefix}-rate-pick",

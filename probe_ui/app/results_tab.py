@@ -64,7 +64,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         response_id = gr.Number(label="answer #", precision=0, elem_id="results-response-id")
         open_btn = gr.Button("Open answer", elem_id="results-open")
     with gr.Row():
-        detail_images = gr.Gallery(label="images sent", columns=2, height=260, format="png")
+        detail_images = gr.Gallery(label="images sent", columns=2, height=260, format="png",
+                                   object_fit="contain")
         detail = gr.Markdown("", elem_id="results-detail")
 
     @shows_errors
