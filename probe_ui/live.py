@@ -343,9 +343,9 @@ def parse_steps(rows: list[list[Any]] | None) -> list[Step]:
         defaults = pert.parameters()
         params = {k: v for k, v in params.items() if not (v is None and k in defaults)}
         try:
-            pert.check_params(params)
+            pert.validate(params)
         except PerturbationError as exc:
-            raise ProbeError(f"step {n}: {exc}") from None
+            raise ProbeError(f"step {n} ({op}): {exc}") from None
         steps.append(Step(variant, op, params))
     return steps
 

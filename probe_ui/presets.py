@@ -174,6 +174,8 @@ class Preset:
     suites: tuple[str, ...] = ()
     item_conditions: dict[str, tuple[Condition, ...]] = field(default_factory=dict)  # item id → its own
     item_suites: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # item id → one line per own perturbation left out for a bad step (expand records them as the item's errors)
+    step_errors: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 IMAGE_ROOTS_ENV = "PROBE_UI_IMAGE_ROOTS"
@@ -230,12 +232,16 @@ def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | lis
             raise PresetError(f"{p}: item {i + 1} ('{it.id}'): field 'id': duplicate id")
         seen.add(it.id)
         items.append(_to_item(it, str(p)))
-    conditions = _conditions(spec.perturbations, str(p))
-    item_conditions = {}
+    conditions, bad = _conditions(spec.perturbations, str(p))
+    if bad:  # a preset-wide condition is part of the experiment for every item: refused before anything is asked
+        raise PresetError(bad[0])
+    item_conditions, step_errors = {}, {}
     for i, it in enumerate(spec.items):
         if it.perturbations:
             where = f"{p}: item {i + 1} ('{it.id}')"
-            item_conditions[it.id] = _conditions(it.perturbations, where)
+            item_conditions[it.id], bad = _conditions(it.perturbations, where)
+            if bad:  # this item's own condition is left out and recorded; the rest runs
+                step_errors[it.id] = tuple(bad)
             clash = {c.name for c in conditions} & {c.name for c in item_conditions[it.id]}
             if clash:
                 raise PresetError(f"{where}: perturbation '{sorted(clash)[0]}' is also a preset-wide perturbation")
@@ -259,24 +265,31 @@ def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | lis
         suites=tuple(spec.suites),
         item_conditions=item_conditions,
         item_suites={it.id: tuple(it.suites) for it in spec.items if it.suites},
+        step_errors=step_errors,
     )
 
 
-def _conditions(specs: list[ConditionSpec], where: str) -> tuple[Condition, ...]:
-    """Validate named chains of steps (known perturbations, known parameters, distinct names)."""
-    conditions = []
+def _conditions(specs: list[ConditionSpec], where: str) -> tuple[tuple[Condition, ...], list[str]]:
+    """Validate named chains of steps: distinct names, known perturbations, parameters as each declares them.
+
+    Returns the good conditions and, for each chain with a bad step, one line naming where, the perturbation, the
+    condition and the parameter (e.g. "...: perturbation 'rotate' (condition 'tilt'): parameter 'angle': must be a
+    number between -360 and 360, not '90deg'"); the caller decides whether that refuses the preset.
+    """
+    if len({c.name for c in specs}) != len(specs) or any(c.name == "original" for c in specs):
+        raise PresetError(f"{where}: perturbation names must be distinct and not 'original'")
+    conditions, bad = [], []
     for c in specs:
-        steps = []
         for j, s in enumerate(c.steps):
             try:
-                get_perturbation(s.op).check_params({k: v for k, v in s.params().items() if k != "seed_group"})
+                get_perturbation(s.op).validate({k: v for k, v in s.params().items() if k != "seed_group"})
             except PerturbationError as exc:
-                raise PresetError(f"{where}: perturbation '{c.name}': step {j + 1}: {exc}") from None
-            steps.append((s.op, s.params()))
-        conditions.append(Condition(c.name, tuple(steps), tuple(c.only_tags)))
-    if len({c.name for c in conditions}) != len(conditions) or any(c.name == "original" for c in conditions):
-        raise PresetError(f"{where}: perturbation names must be distinct and not 'original'")
-    return tuple(conditions)
+                step = f", step {j + 1}" if len(c.steps) > 1 else ""
+                bad.append(f"{where}: perturbation '{s.op}' (condition '{c.name}'{step}): {exc}")
+                break
+        else:
+            conditions.append(Condition(c.name, tuple((s.op, s.params()) for s in c.steps), tuple(c.only_tags)))
+    return tuple(conditions), bad
 
 
 def _to_item(spec: ItemSpec, source: str) -> Item:

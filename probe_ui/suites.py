@@ -240,6 +240,7 @@ def expand(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = ()) 
     condition of each named suite (the preset's own ``suites`` plus those given here)."""
     chosen = [get_suite(s) for s in dict.fromkeys([*preset.suites, *suites])]
     out = Expansion()
+    out.errors += [ItemError(preset.path, i, m) for i, lines in preset.step_errors.items() for m in lines]
     originals: list[Variant] = []
     for item in preset.items:
         try:
