@@ -121,8 +121,9 @@ def describe() -> list[dict[str, Any]]:
 
 
 def derive_seed(*parts: Any) -> int:
-    """A 63-bit seed from any parts (run seed, item id, condition, step): stable across processes."""
-    digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).digest()
+    """A 63-bit seed from any parts (run seed, item id, condition, step): stable across processes. A lone surrogate
+    (a YAML "\\ud800" escape in an id or a seed_group) is hashed as its code point, not refused."""
+    digest = hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8", "surrogatepass")).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 
 
