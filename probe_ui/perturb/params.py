@@ -113,7 +113,7 @@ AnswerMap = Annotated[dict[_Scalar, _Scalar] | None,
                       Shape("mapping", "a mapping of answer to new answer, e.g. {correct: upside down}")]
 ANSWER_MAP = "answer_map"
 
-_CONFIG = ConfigDict(strict=True, extra="forbid", arbitrary_types_allowed=False)
+_CONFIG = ConfigDict(strict=True, extra="forbid")
 _SHORT = reprlib.Repr()
 _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxlevel = 60, 60, 6, 4, 3
 
@@ -204,8 +204,7 @@ def _range_words(lo: tuple[float, bool] | None, hi: tuple[float, bool] | None) -
 
 def allowed(tp: Any) -> str:
     """What an annotation allows, in words: 'a number between -360 and 360', "one of 'h', 'v'"."""
-    base, meta = _split(tp)
-    members = _members(base)
+    members = _members(_split(tp)[0])
     if len(members) > 1:
         return " or ".join(allowed(m) for m in members)
     base, meta = _primary(tp)
@@ -239,8 +238,7 @@ def _brief_one(tp: Any) -> str:
 def brief(tp: Any) -> str:
     """What an annotation allows, for a table cell: '-360 to 360', 'h/v', 'seeded/last/whole number'; '' for a
     plain value whose name and default say enough (a bool, text, an unbounded number)."""
-    base, meta = _split(tp)
-    members = _members(base)
+    members = _members(_split(tp)[0])
     if len(members) == 1:
         inner, inner_meta = _primary(tp)
         if typing.get_origin(inner) is not Literal and not any(_bounds(inner_meta)):
