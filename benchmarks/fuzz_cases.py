@@ -1330,16 +1330,25 @@ def make_preset_case(r: random.Random) -> Case:
     return Case("presets", desc, {"data": data}, files={"preset.yaml": data})
 
 
-def run_preset_case(case: Case, workdir: Path) -> str:
-    from probe_ui.presets import Preset, PresetError, load_preset
+def load_preset_or_none(path: Path) -> Any:
+    """``load_preset(path)``, or None when it refuses the file with a PresetError (which must name the file)."""
+    from probe_ui.presets import PresetError, load_preset
 
-    path = workdir / "preset.yaml"
-    path.write_bytes(case.payload["data"])
     try:
-        preset = load_preset(path)
+        return load_preset(path)
     except PresetError as exc:
         if str(path) not in str(exc):
             raise Bug(f"PresetError does not name the file: {exc}") from exc
+        return None
+
+
+def run_preset_case(case: Case, workdir: Path) -> str:
+    from probe_ui.presets import Preset
+
+    path = workdir / "preset.yaml"
+    path.write_bytes(case.payload["data"])
+    preset = load_preset_or_none(path)
+    if preset is None:
         return "typed"
     if not isinstance(preset, Preset):
         raise Bug(f"load_preset returned {type(preset).__name__}")
@@ -1943,7 +1952,6 @@ def _run_params_preset(case: Case, workdir: Path) -> str:
     recorded for its item (naming file and item) and the rest expanded."""
     import yaml
 
-    from probe_ui.presets import PresetError, load_preset
     from probe_ui.suites import expand
 
     p = case.payload
@@ -1971,11 +1979,8 @@ def _run_params_preset(case: Case, workdir: Path) -> str:
         Image.fromarray(np.tile(np.arange(64, dtype=np.uint8) * 4, (48, 1))).save(image)
     path = workdir / "params.yaml"
     path.write_text(text, encoding="utf-8", errors="surrogatepass")
-    try:
-        preset = load_preset(path)
-    except PresetError as exc:
-        if str(path) not in str(exc):
-            raise Bug(f"PresetError does not name the file: {exc}") from exc
+    preset = load_preset_or_none(path)
+    if preset is None:
         return "typed"
     ex = expand(preset, p["seed"] % 1000)
     for e in ex.errors:
