@@ -577,6 +577,7 @@ def _item_note(it: Any) -> str:
         lines.append("suites: " + ", ".join(_esc(s) for s in it.suites))
     if not it.include_original:
         lines.append("the original is not asked (as in the preset)")
+    lines += [f"⚠ not used: {_esc(d)}" for d in getattr(it, "dropped", [])]
     return ("<p class='pu-note'><i>From the preset:</i> " + "; ".join(lines) + "</p>") if lines else ""
 
 
