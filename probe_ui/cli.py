@@ -195,6 +195,22 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true", help="print one JSON object (run, matrix, summary)")
     st.set_defaults(func=cmd_stress)
 
+    ra = sub.add_parser("ratings", help="clinicians' ratings of answers: import a CSV (several raters), export them",
+                        description="A ratings CSV has the columns response_id, rater, rating (correct, incorrect "
+                                    "or unsure), note; each rater's latest rating of an answer counts.")
+    rsub = ra.add_subparsers(dest="ratings_command", metavar="ACTION", required=True)
+    ri = rsub.add_parser("import", help="add the ratings of a CSV file (all or none: problems are listed by line)")
+    ri.add_argument("csv", metavar="CSV", help="columns response_id, rater, rating, note (others are ignored)")
+    ri.add_argument("--rater", default=None, metavar="NAME",
+                    help="the rater of rows whose rater is empty (or of a file without a rater column)")
+    ri.add_argument("--db", default=_db_default(),
+                    help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
+    ri.set_defaults(func=cmd_ratings_import)
+    re_ = rsub.add_parser("export", help="each rater's latest rating of each answer as CSV (re-importable)")
+    db_args(re_)
+    re_.add_argument("--out", default=None, metavar="CSV", help="write here (default: print to stdout)")
+    re_.set_defaults(func=cmd_ratings_export)
+
     mt = sub.add_parser("metrics", help="every registered metric family: what it measures, its definitions")
     mt.add_argument("--json", action="store_true", help="print JSON")
     mt.set_defaults(func=cmd_metrics)
@@ -570,6 +586,44 @@ def cmd_stress(args: argparse.Namespace) -> int:
         print(table.to_string())
         print()
         print(summ.set_index("model").T.to_string(float_format=lambda x: f"{x:.1f}"))
+    return 0
+
+
+def cmd_ratings_import(args: argparse.Namespace) -> int:
+    from probe_ui.ratings import RatingsFileError, import_ratings
+    from probe_ui.store import Store
+
+    try:
+        summary = import_ratings(Store(args.db), args.csv, args.rater)
+    except RatingsFileError as exc:
+        for line in exc.problems:
+            print(f"error: {line}", file=sys.stderr)
+        print("nothing was imported: mend these rows and import the file again", file=sys.stderr)
+        return EXIT_ERROR
+    for line in summary.lines():
+        print(line)
+    return 0
+
+
+def cmd_ratings_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from probe_ui.ratings import export_rows, rows_csv
+    from probe_ui.store import Store
+
+    rows = export_rows(Store(args.db), args.run)
+    if args.out is None:
+        sys.stdout.write(rows_csv(rows))
+        return 0
+    out = Path(args.out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(rows_csv(rows), encoding="utf-8")
+    except OSError as exc:
+        print(f"error: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_ERROR
+    raters = sorted({r["rater"] or "(unnamed)" for r in rows})
+    print(f"wrote {len(rows)} ratings by {len(raters)} rater(s) ({', '.join(raters)}) to {out}")
     return 0
 
 
