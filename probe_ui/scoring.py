@@ -44,7 +44,8 @@ otherwise; "paper" or "clean" asks for one explicitly. Each family's block says 
 
 The report keeps the plain keys (run, seed, variants, items_not_loaded, models → accuracy, invalid_rate,
 refusal_rate, n, answered, errors) and adds ``parser``, ``definition``, ``benchmark``, per model ``paper`` (the
-registered families' blocks) and ``notes``. :func:`compare_parsers` lists every reply the two parsers read
+registered families' blocks), ``notes`` and, when someone rated an answer, ``rater_agreement`` (the clinicians'
+kappas and their majority against the parser: :mod:`probe_ui.metrics.agreement`). :func:`compare_parsers` lists every reply the two parsers read
 differently.
 """
 
@@ -394,7 +395,10 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
     notes = list(scored["notes"])
     if parser == "legacy" and not used and not df.empty:
         notes.insert(0, "no benchmark identified for this run's replies: legacy reads them like robust")
-    return {
+    from probe_ui.metrics.agreement import rater_agreement
+
+    agreement = rater_agreement(df)
+    out = {
         "run": run.name,
         "seed": run.seed,
         "variants": store.count(run_variants, run.id),
@@ -406,6 +410,9 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
         "models": scored["models"],
         "notes": list(dict.fromkeys(notes)),
     }
+    if agreement is not None:
+        out["rater_agreement"] = jsonable(agreement)
+    return out
 
 
 def _reading(ans: answers.Answer, correct: bool | None) -> dict[str, Any]:
