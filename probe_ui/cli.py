@@ -91,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--no-cache", action="store_true",
                    help="ask again even when an identical deterministic request was answered before")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.add_argument("--dry-run", action="store_true",
+                   help="ask nothing: print how many calls the batch would make and, where the catalogue has "
+                        "prices, an estimate of their cost")
     b.add_argument("--image-root", action="append", default=[], metavar="DIR",
                    help="also let the presets read images from DIR (besides their own folder and the bundled "
                         "assets; also PROBE_UI_IMAGE_ROOTS); repeatable")
@@ -228,8 +231,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
-    shard = _launcher_shard(_shard(args.shard) if args.shard else None, args.db)
     presets = [load_preset(p, args.image_root) for p in args.presets]  # all validated before any work
+    if args.dry_run:
+        return print_plan(presets, args)
+    shard = _launcher_shard(_shard(args.shard) if args.shard else None, args.db)
     store = Store(args.db)
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
                        prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
@@ -248,6 +253,30 @@ def cmd_batch(args: argparse.Namespace) -> int:
           f"{len(result.item_errors)} items not loaded")
     print(f"score it with: probe-ui score --db {_shown(args.db)} --run {result.run.name}")
     return EXIT_ERROR if result.errors or result.item_errors else 0
+
+
+def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
+    """``batch --dry-run``: the calls and estimated cost of each preset (probe_ui.sweep), nothing asked."""
+    from probe_ui.sweep import plan_preset_sweep
+
+    if not args.model:
+        raise UsageError("--dry-run needs the models: add --model SPEC")
+    total_calls, total_cost = 0, None
+    for p in presets:
+        plan = plan_preset_sweep(p, args.model, suites=args.suite, samples=args.samples, prompt=args.prompt)
+        print(f"{p.path}: {plan.text()}")
+        for e in plan.per_model:
+            cost = f"${e.cost_usd:,.4f}" if e.cost_usd is not None else "no price"
+            print(f"  {e.model}: {e.calls:,} calls, ~{e.input_tokens:,} input + at most {e.output_tokens:,} output "
+                  f"tokens, {cost}")
+        total_calls += plan.calls
+        if plan.cost_usd is not None:
+            total_cost = (total_cost or 0.0) + plan.cost_usd
+    if len(presets) > 1:
+        print(f"total: {total_calls:,} calls" + (f", estimated cost at most ${total_cost:,.2f}"
+                                                 if total_cost is not None else ""))
+    print("nothing was asked (--dry-run); answers already stored or cached would not be asked again")
+    return 0
 
 
 def _shown(db: str) -> str:

@@ -318,11 +318,7 @@ def expand(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = ()) 
     for base in originals:
         if preset.include_original:
             out.variants.append(base)
-        conditions = [c for c in preset.conditions if c.applies_to(by_id[base.item_id])]
-        conditions += list(preset.item_conditions.get(base.item_id, ()))
-        own = [get_suite(s) for s in preset.item_suites.get(base.item_id, ()) if s not in {x.name for x in chosen}]
-        conditions += [c for s in chosen + own for c in s.for_variant(base, ctx)]
-        for cond in conditions:
+        for cond in item_conditions(preset, by_id[base.item_id], base, chosen, ctx):
             try:
                 out.variants.append(apply_condition(base, cond.name, cond.steps, seed, ctx))
             except PerturbationError as exc:
@@ -331,6 +327,16 @@ def expand(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = ()) 
     # A condition given twice (an imported preset's own chains plus the same --suite) is one variant, asked once.
     out.variants = list({v.id: v for v in out.variants}.values())
     return out
+
+
+def item_conditions(preset: Preset, item: Item, base: Variant, chosen: list[Suite], ctx: PerturbContext
+                    ) -> list[Condition]:
+    """Every condition :func:`expand` applies to one item's original ``base``: the preset's conditions that apply
+    to it, its own, and those of the ``chosen`` suites and the item's own suites."""
+    conditions = [c for c in preset.conditions if c.applies_to(item)]
+    conditions += list(preset.item_conditions.get(item.id, ()))
+    own = [get_suite(s) for s in preset.item_suites.get(item.id, ()) if s not in {x.name for x in chosen}]
+    return conditions + [c for s in chosen + own for c in s.for_variant(base, ctx)]
 
 
 def apply_condition(base: Variant, name: str, steps: tuple[Step, ...], seed: int,
