@@ -75,9 +75,16 @@ def _reader(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
 def read_ratings(path: str | os.PathLike[str], default_rater: str | None = None) -> list[dict[str, Any]]:
     """The ratings of a CSV file (module doc) as rows for :meth:`Store.add_ratings`, each with its ``line``;
     ``default_rater`` names the rater of rows whose ``rater`` is empty (or of a file without that column).
-    Raises RatingsFileError listing every problem that can be seen without the store (ids are checked by
-    :func:`import_ratings`)."""
-    path = Path(path)
+    Raises RatingsFileError listing every problem that can be seen without the store (whether the answers exist
+    is checked by :func:`import_ratings`)."""
+    rows, problems = _parse(Path(path), default_rater)
+    if problems:
+        raise RatingsFileError(_capped([p for _, p in problems]))
+    return rows
+
+
+def _parse(path: Path, default_rater: str | None) -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
+    """The good rows and (line, problem) of the bad ones; a file that cannot be read at all raises."""
     header, rows = _reader(path)
     if not header:
         raise RatingsFileError([f"{path}: empty file: expected a header row {','.join(COLUMNS)}"])
@@ -91,11 +98,12 @@ def read_ratings(path: str | os.PathLike[str], default_rater: str | None = None)
         fallback = rater_name(default_rater) if default_rater else ""
     except StoreError as exc:
         raise RatingsFileError([f"--rater: {exc}"]) from None
-    out, problems = [], []
+    out: list[dict[str, Any]] = []
+    problems: list[tuple[int, str]] = []
     for line, row in rows:
         where = f"{path}: line {line}"
         if None in row:
-            problems.append(f"{where}: more fields than the header has columns")
+            problems.append((line, f"{where}: more fields than the header has columns"))
             continue
         rid_text = (row.get("response_id") or "").strip()
         try:
@@ -103,27 +111,26 @@ def read_ratings(path: str | os.PathLike[str], default_rater: str | None = None)
             if rid < 1:
                 raise ValueError
         except ValueError:
-            problems.append(f"{where}: field 'response_id': {rid_text!r} is not an answer id (a whole number "
-                            "from 1)")
+            problems.append((line, f"{where}: field 'response_id': {rid_text!r} is not an answer id (a whole "
+                                   "number from 1)"))
             continue
         rating = (row.get("rating") or "").strip().lower()
         if rating not in RATINGS:
-            problems.append(f"{where}: field 'rating': {row.get('rating')!r} is not one of {', '.join(RATINGS)}")
+            problems.append((line, f"{where}: field 'rating': {row.get('rating')!r} is not one of "
+                                   f"{', '.join(RATINGS)}"))
             continue
         try:
             rater = rater_name(row.get("rater")) or fallback
         except StoreError as exc:
-            problems.append(f"{where}: field 'rater': {exc}")
+            problems.append((line, f"{where}: field 'rater': {exc}"))
             continue
         if not rater:
-            problems.append(f"{where}: field 'rater': empty (name the rater, or give --rater NAME for rows "
-                            "without one)")
+            problems.append((line, f"{where}: field 'rater': empty (name the rater, or give --rater NAME for "
+                                   "rows without one)"))
             continue
         out.append({"line": line, "response_id": rid, "rating": rating, "note": (row.get("note") or "").strip(),
                     "rater": rater})
-    if problems:
-        raise RatingsFileError(_capped(problems))
-    return out
+    return out, problems
 
 
 def _capped(problems: list[str]) -> list[str]:
@@ -150,12 +157,12 @@ def import_ratings(store: Store, path: str | os.PathLike[str], default_rater: st
     """Import a ratings CSV (module doc) into ``store``: all of it in one transaction, or nothing when any row has
     a problem (RatingsFileError lists every one by line: a malformed id, an id with no answer in the store, a
     rating that is not correct / incorrect / unsure, a missing rater)."""
-    rows = read_ratings(path, default_rater)
+    rows, problems = _parse(Path(path), default_rater)
     known = _known_ids(store, sorted({r["response_id"] for r in rows}))
-    unknown = [f"{path}: line {r['line']}: field 'response_id': no answer #{r['response_id']} in this store"
-               for r in rows if r["response_id"] not in known]
-    if unknown:
-        raise RatingsFileError(_capped(unknown))
+    problems += [(r["line"], f"{path}: line {r['line']}: field 'response_id': no answer #{r['response_id']} in "
+                             "this store") for r in rows if r["response_id"] not in known]
+    if problems:
+        raise RatingsFileError(_capped([p for _, p in sorted(problems, key=lambda x: x[0])]))
     n = store.add_ratings(rows)
     return ImportSummary(str(path), n, sorted({r["rater"] for r in rows}), len({r["response_id"] for r in rows}))
 
