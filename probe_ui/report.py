@@ -228,7 +228,7 @@ def robustness_baseline_deltas(curves: pd.DataFrame, base: pd.DataFrame) -> pd.D
         return pd.DataFrame(columns=cols)
     b = {(r["model"], r["perturbation"], int(r["level"])): r for r in base.to_dict("records")}
     rows = []
-    for r in curves.sort_values(["model", "perturbation", "level"], kind="stable").to_dict("records"):
+    for r in curves.sort_values(["run", "model"], kind="stable").to_dict("records"):  # the suite's order within
         ref = b.get((r["model"], r["perturbation"], int(r["level"])))
         if ref is None or not r["n"] or not ref["n"]:
             continue
