@@ -1002,6 +1002,22 @@ _CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-sr
         "form-action 'none'")
 
 
+def extra_sections(raw: pd.DataFrame, base: Run | None = None, base_raw: pd.DataFrame | None = None
+                   ) -> list[tuple[str, str, str]]:
+    """The sections that appear only when their data is there: robustness curves (a severity sweep) and clinician
+    agreement (rated answers), as (anchor, title, HTML); the Results tab shows the same HTML."""
+    from probe_ui import results as R
+
+    out = []
+    curves = R.robustness_curves(raw)
+    if len(curves):
+        base_curves = R.robustness_curves(base_raw) if base_raw is not None else pd.DataFrame()
+        out.append(("robustness", "Robustness curves", _robustness(curves, raw, base, base_curves)))
+    if "rater_ratings" in raw.columns and raw["rater_ratings"].notna().any():
+        out.append(("agreement", "Clinician agreement", _agreement(raw)))
+    return out
+
+
 def build_report(store: Store, run: str | None, baseline: str | None = None, parser: str = "robust",
                  definition: str = "auto") -> str:
     """The HTML report of ``run`` (None: the most recently updated run), compared with the run named ``baseline``
@@ -1028,12 +1044,8 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
     if b is not None:
         base_raw, base_voted = _frames(store, b, parser)
         sections.append(("baseline", "Baseline", _baseline(b, voted, base_voted)))
-    curves = R.robustness_curves(raw)
-    if len(curves):
-        base_curves = R.robustness_curves(base_raw) if base_raw is not None else pd.DataFrame()
-        sections.append(("robustness", "Robustness curves", _robustness(curves, raw, b, base_curves)))
-    if "rater_ratings" in raw.columns and raw["rater_ratings"].notna().any():
-        sections.append(("agreement", "Clinician agreement", _agreement(raw)))
+    extra = extra_sections(raw, b, base_raw)
+    sections += extra
     sections += [
         ("plots", "Categories & confusion", _plots(voted)),
         ("worst", "Worst cases", _worst(store, voted)),

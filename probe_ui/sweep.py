@@ -179,29 +179,37 @@ def plan_preset_sweep(preset: Preset, models: Sequence[str], *, suites: Sequence
     """:func:`plan_sweep` for a preset (all its items, or ``item_ids``) with the conditions ``probe-ui batch`` /
     :func:`probe_ui.stress.run_stress` would ask: the preset's own, its suites and ``suites``. Items whose images
     cannot be loaded are listed in ``items_not_loaded`` and not counted."""
-    from probe_ui.images import ImageError
-    from probe_ui.items import original_variant
     from probe_ui.perturb import PerturbContext
-    from probe_ui.presets import PresetError
-    from probe_ui.suites import BundledImages, get_suite, item_conditions, load_item_images
+    from probe_ui.suites import BundledImages, get_suite, item_conditions
 
     chosen = [get_suite(s) for s in dict.fromkeys([*preset.suites, *suites])]
-    items = [it for it in preset.items if not item_ids or it.id in set(item_ids)]
-    originals, loaded_items, failed = [], [], []
-    for item in items:
-        try:
-            images, _ = load_item_images(item, preset.image_roots)
-        except (ImageError, PresetError) as exc:
-            failed.append(str(exc))
-            continue
-        originals.append(original_variant(item, images))
-        loaded_items.append(item)
+    originals, loaded_items, failed = load_originals(preset, item_ids)
     ctx = PerturbContext(pool=tuple(originals), images=BundledImages())
     conds = [item_conditions(preset, it, base, chosen, ctx) for it, base in zip(loaded_items, originals)]
     plan = plan_sweep(originals, models, conditions_per_item=conds, include_original=preset.include_original,
                       samples=samples, prompt=prompt or preset.prompt, extra_models=extra_models)
     plan.items_not_loaded = failed
     return plan
+
+
+def load_originals(preset: Preset, item_ids: Sequence[str] = ()) -> tuple[list[Variant], list[Any], list[str]]:
+    """The unperturbed variant of each of a preset's items (all, or ``item_ids``), their items, and a line for each
+    item whose images could not be loaded (left out)."""
+    from probe_ui.images import ImageError
+    from probe_ui.items import original_variant
+    from probe_ui.presets import PresetError
+    from probe_ui.suites import load_item_images
+
+    originals, loaded, failed = [], [], []
+    for item in (it for it in preset.items if not item_ids or it.id in set(item_ids)):
+        try:
+            images, _ = load_item_images(item, preset.image_roots)
+        except (ImageError, PresetError) as exc:
+            failed.append(str(exc))
+            continue
+        originals.append(original_variant(item, images))
+        loaded.append(item)
+    return originals, loaded, failed
 
 
 def plan_dict(plan: SweepPlan) -> dict[str, Any]:

@@ -514,3 +514,56 @@ def test_untrusted_markdown_is_shown_as_text_and_loads_nothing(server, browser, 
     time.sleep(1)
     assert outside == [], outside
     assert not pg.errors, pg.errors
+
+
+def test_stress_sweep_draws_its_curve_live_and_shows_where_it_broke(server, browser, fake_openai):
+    """A blur sweep of the Probe tab's item: the calls are counted before Run, the curve grows while answers
+    arrive, and an item's breaking image is shown beside its original."""
+    fake_openai.latency_s = 0.4
+    add_endpoint(server, fake_openai, "loop")
+    pg = Page(browser.new_page(viewport=VIEW), "stress-sweep")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    refresh_models(pg, "loop")
+    pg.ask("CT\nMRI", "CT")
+    pg.tick("probe-models", "baseline/random")
+    pg.tick("probe-models", "loop")
+    pg.tab("Stress")
+    pg.p.locator("#stress-mode").get_by_label("a severity sweep of one perturbation").check()
+    pg.pick("stress-sweep", "blur")
+    plan = pg.wait_text("#stress-plan", r"= 12 calls")  # (original + 5 levels) x 2 models
+    assert "no price known for loop" in plan
+    pg.p.locator("#stress-run").click()
+    pg.p.locator("#stress-curve img[src^='data:']").first.wait_for(timeout=60000)
+    pg.shot("curve-while-answers-arrive")
+    pg.wait_text("#stress-matrix .pu-progress", r"12 of 12 answers", timeout_s=120)
+    labels = pg.p.locator("#stress-matrix .pu-label").all_inner_texts()
+    assert labels[0] == "original" and all("blurred" in x for x in labels[1:]) and len(labels) == 6
+    pg.shot("curve-done")
+    pg.pick("stress-b-model", "baseline/random")
+    pg.p.locator("#stress-b-show").click()
+    pg.wait_text("#stress-b-text", r"(first changed its answer|never changed its answer)")
+    pg.shot("breaking-image")
+    assert not pg.errors, pg.errors
+
+
+def test_ratings_carry_the_raters_name_and_it_is_remembered(server, browser):
+    pg = Page(browser.new_page(viewport=VIEW), "rater-name")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.fill("probe-rater", "Dr Lee")
+    pg.ask("CT\nMRI", "CT")
+    pg.tick("probe-models", "baseline/first")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(1)
+    cell = pg.p.locator("#probe-table td.pu-cell").first
+    cell.locator("button[data-rating='correct']").click()
+    pg.wait_text("#probe-table td.pu-cell", "you: correct")
+    rid = int(cell.get_attribute("data-response"))
+    assert server.store().latest_rating(rid, rater="Dr Lee") == ("correct", "")
+    pg.p.reload()
+    pg.p.locator("#probe-run").wait_for()
+    pg.p.wait_for_function("() => document.querySelector('#probe-rater input, #probe-rater textarea')"
+                           ".value === 'Dr Lee'")  # kept in this browser
+    pg.shot("name-remembered")
+    assert not pg.errors, pg.errors

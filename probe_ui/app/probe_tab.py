@@ -84,6 +84,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                     cancel_btn = gr.Button("■ Cancel", elem_id="probe-cancel", size="lg")
                 template = gr.Dropdown(label="prompt", choices=[AUTO, *prompts.TEMPLATES], value=AUTO,
                                        elem_id="probe-template")
+                rater = gr.Textbox(label="your name, for your ratings", placeholder="e.g. Dr Lee",
+                                   elem_id="probe-rater", max_lines=1,
+                                   info="kept in this browser; with a login, the login name counts")
         unusable = gr.HTML(unusable_html(menu), elem_id="probe-unusable")
         with gr.Accordion("another model by name (provider/model)", open=False):
             adhoc = gr.Textbox(label="models, comma separated", placeholder="openai/gpt-4o-mini, ollama/llava",
@@ -463,11 +466,11 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                                                                    answer, models], api_name="run",
                   concurrency_limit=None)
     cancel_btn.click(on_cancel, run_name, run_msg, api_name="cancel_probe")
-    detail.wire(ctx, d, table, thumbs, large=ctx.demo)
+    detail.wire(ctx, d, table, thumbs, rater, large=ctx.demo)
     save_btn.click(on_save, [images_state, question, kind, options, answer, category, extra_state, steps, suites,
                              set_name], [save_msg, set_name], api_name="add_to_benchmark_set")
     return {"item": [images_state, question, kind, options, answer, category, extra_state], "models": models,
-            "adhoc": adhoc, "js": CLICK_JS}
+            "adhoc": adhoc, "rater": rater}
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------
