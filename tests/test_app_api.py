@@ -94,24 +94,33 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     df = store.answers_frame(store.get_run(run).id)
     assert len(df) == 9 and set(df.model) == {"baseline/first", "baseline/random", "loopback"}
     rid = int(df.response_id.iloc[0])
-    _images, text, shown_id, *_ = call(client, "/answer_detail", rid)
+    _images, text, shown_id, *_ = call(client, "/answer_detail", rid, "")
     assert "Prompt sent" in text and val(shown_id) == rid
-    msg, table = call(client, "/rate", rid, "unsure", "hard to say", {"html": "", "run": run})
-    assert "rated unsure" in msg and "you: unsure · hard to say" in table["html"]
+    msg, table = call(client, "/rate", rid, "unsure", "hard to say", {"html": "", "run": run}, "Dr API")
+    assert "rated unsure by Dr API" in msg and "you: unsure · hard to say" in table["html"]
     assert store.ratings_frame().rating.tolist() == ["unsure"]
+    assert store.latest_rating(rid, rater="Dr API") == ("unsure", "hard to say")
     assert "not running" in call(client, "/cancel_probe", run)
     saved = call(client, "/add_to_benchmark_set", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps,
                  ["rotations"], "api-set")[0]
     assert "api-set" in saved and (app_server.db.parent / "presets" / "api-set.yaml").is_file()
 
     # ---- Stress tab --------------------------------------------------------------------------------------------
-    name, matrix, summary, _ = call(client, "/stress", "a preset", str(_preset("mediconfusion_pairs.yaml")),
-                                    "(every item)", "circular", 0, ["baseline/first"], "", "", "choice", "", None, "")
+    stress_args = ["a preset", str(_preset("mediconfusion_pairs.yaml")), "(every item)", "a suite", "circular",
+                   "blur", [1, 2, 3, 4, 5], 0, ["baseline/first"], "", "", "choice", "", None, ""]
+    assert "= 32 calls" in call(client, "/stress_plan", *stress_args)  # 16 items x (original + shift), before Run
+    name, matrix, summary, _curve, *_ = call(client, "/stress", *stress_args)
     assert name.startswith("stress-mediconfusion_pairs-circular-baseline/first") and "pu-broke" in matrix["html"]
     assert rows(summary)
     srid = int(re.search(r"data-response='(\d+)'", matrix["html"]).group(1))
-    assert "Prompt sent" in call(client, "/stress_answer_detail", srid)[1]
-    assert "rated correct" in call(client, "/stress_rate", srid, "correct", "", {"html": "", "run": name})[0]
+    assert "Prompt sent" in call(client, "/stress_answer_detail", srid, "")[1]
+    assert "rated correct" in call(client, "/stress_rate", srid, "correct", "", {"html": "", "run": name}, "")[0]
+    sweep_args = [*stress_args[:3], "a severity sweep of one perturbation", "circular", "blur", [1, 5],
+                  *stress_args[7:]]
+    sweep, _m, _s, curve, *_ = call(client, "/stress", *sweep_args)
+    assert "sweep-blur-1.5" in sweep and val(curve)  # the curve came with the answers
+    images, said = call(client, "/stress_breaking", sweep, "modality-1a", "baseline/first", "blur")
+    assert "changed its answer" in said
 
     # ---- Batch tab ---------------------------------------------------------------------------------------------
     set_path = str(app_server.db.parent / "presets" / "api-set.yaml")
