@@ -16,14 +16,16 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy import event
 
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
+
+if TYPE_CHECKING:  # pandas costs 0.7 s to import: only the reading side (scores, exports, the app) needs it
+    import pandas as pd
 
 DEFAULT_DB = Path("probe-ui-data") / "probe-ui.db"
 
@@ -179,6 +181,7 @@ class Store:
             self.url = f"sqlite:///{path}"
             default_images = path.parent / "images"
         self.images_dir = Path(images_dir) if images_dir else default_images
+        self._stored_images: set[str] = set()
         try:
             self.engine = sa.create_engine(self.url, future=True, pool_pre_ping=True)
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
@@ -272,6 +275,12 @@ class Store:
         return self.images_dir / image_id[:2] / f"{image_id}.png"
 
     def put_image(self, image: CanonicalImage) -> None:
+        if image.id in self._stored_images:  # stored by this process already (images are never removed)
+            return
+        self._put_image(image)
+        self._stored_images.add(image.id)
+
+    def _put_image(self, image: CanonicalImage) -> None:
         if self.images_in_db:
             self._insert_ignore(image_data, [{"id": image.id, "png": image.png}])
             self._insert_ignore(images, [{"id": image.id, "width": image.width, "height": image.height,
@@ -308,9 +317,8 @@ class Store:
 
     def add_variants(self, run_id: int, vs: Iterable[Variant]) -> None:
         vs = list(vs)
-        for v in vs:
-            for im in v.images:
-                self.put_image(im)
+        for im in {im.id: im for v in vs for im in v.images}.values():  # variants share images: each once
+            self.put_image(im)
         self._insert_ignore(variants, [_variant_row(v) for v in vs])
         self._insert_ignore(run_variants, [{"run_id": run_id, "variant_id": v.id} for v in vs])
 
@@ -351,7 +359,7 @@ class Store:
         with self.engine.begin() as c:
             existing = c.execute(sa.select(responses.c.id, responses.c.error).where(key)).first()
             if existing is None:
-                c.execute(responses.insert().values(**row))
+                c.execute(responses.insert(), row)  # parameters, not .values(): the compiled statement is reused
             elif existing.error is not None:
                 c.execute(responses.update().where(responses.c.id == existing.id).values(**row))
 
@@ -367,8 +375,10 @@ class Store:
         if not ids:
             return
         with self.engine.begin() as c:
-            c.execute(item_errors.delete().where((item_errors.c.run_id == run_id) & (item_errors.c.source == source)
-                                                 & item_errors.c.item_id.in_(ids)))
+            for start in range(0, len(ids), 500):  # SQLite allows a few thousand parameters per statement
+                c.execute(item_errors.delete().where((item_errors.c.run_id == run_id)
+                                                     & (item_errors.c.source == source)
+                                                     & item_errors.c.item_id.in_(ids[start:start + 500])))
 
     # ---- ratings ----------------------------------------------------------------------------------------------
     def rate_response(self, response_id: int, rating: str, note: str = "") -> None:
@@ -387,6 +397,8 @@ class Store:
         q = sa.select(ratings.c.response_id, ratings.c.rating, ratings.c.note).where(ratings.c.id.in_(latest))
         if run_id is not None:
             q = q.join(responses, responses.c.id == ratings.c.response_id).where(responses.c.run_id == run_id)
+        import pandas as pd
+
         with self.engine.connect() as c:
             return pd.read_sql(q.order_by(ratings.c.response_id), c)
 
@@ -432,6 +444,8 @@ class Store:
                      v.c.prompt_args]
         q = (sa.select(*cols).join(v, v.c.id == r.c.variant_id)
              .where(r.c.run_id == run_id, r.c.role == "answer").order_by(r.c.id))
+        import pandas as pd
+
         with self.engine.connect() as c:
             df = pd.read_sql(q, c)
         if full:
