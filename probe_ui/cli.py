@@ -60,7 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                     "score: the most recent run)")
 
     b = sub.add_parser("batch", help="ask models every variant of one or more presets, storing every answer")
-    b.add_argument("presets", nargs="+", metavar="PRESET", help="preset YAML files (see presets/)")
+    b.add_argument("presets", nargs="+", metavar="PRESET",
+                   help="preset YAML files, or shipped presets by name (see 'probe-ui presets')")
     b.add_argument("--model", "-m", action="append", default=[], metavar="SPEC",
                    help="provider/model or a catalogue name; repeat for several models side by side")
     db_args(b)
@@ -164,6 +165,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--baseline", default=None, metavar="RUN", help="a run to compare against (deltas with CIs)")
     rp.add_argument("--out", required=True, metavar="report.html")
     rp.set_defaults(func=cmd_report)
+
+    ps = sub.add_parser("presets", help="the presets shipped with probe-ui, usable by name from any folder")
+    ps.add_argument("--json", action="store_true", help="print JSON")
+    ps.set_defaults(func=cmd_presets)
 
     m = sub.add_parser("models", help="every provider and catalogue entry, and whether it is usable here")
     m.add_argument("--json", action="store_true", help="print JSON")
@@ -569,6 +574,22 @@ def cmd_models(args: argparse.Namespace) -> int:
     for r in rows:
         note = r["reason"] or r["needs"] or r["description"]
         print(f"{r['name']:<28} {r['provider']:<9} {'yes' if r['usable'] else 'no':<7} {note}")
+    return 0
+
+
+def cmd_presets(args: argparse.Namespace) -> int:
+    from probe_ui.presets import shipped_presets
+
+    rows = shipped_presets()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    width = max((len(r["name"]) for r in rows), default=4)
+    print(f"{'name':<{width}} {'items':>5}  description")
+    for r in rows:
+        print(f"{r['name']:<{width}} {r['items']:>5}  {r['description']}")
+    print("\nuse one by name from any folder, e.g.: probe-ui batch "
+          f"{rows[0]['name'] if rows else 'NAME'} --model baseline/random")
     return 0
 
 
