@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import require_local_models
+
 SENTENCES = [
     "Based on the image, choose the correct option for the following question.",
     "Question: Which lung shows the opacity? Answer: the left lung.",
@@ -174,16 +176,19 @@ def build_tiny_gemma3(folder: str | Path, *, seed: int = 0) -> Path:
 @pytest.fixture(scope="session")
 def tiny_llava(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Path of a tiny random LLaVA checkpoint (system turns supported by its chat template)."""
+    require_local_models()
     return build_tiny_llava(tmp_path_factory.mktemp("tiny-llava"))
 
 
 @pytest.fixture(scope="session")
 def tiny_llava_nosys(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same model with a chat template that rejects system turns (as Gemma-2 / Mistral templates do)."""
+    require_local_models()
     return build_tiny_llava(tmp_path_factory.mktemp("tiny-llava-nosys"), system_role=False)
 
 
 @pytest.fixture(scope="session")
 def tiny_gemma3(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Path of a tiny random Gemma3 checkpoint (MedGemma's architecture)."""
+    require_local_models()
     return build_tiny_gemma3(tmp_path_factory.mktemp("tiny-gemma3"))
