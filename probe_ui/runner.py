@@ -384,7 +384,6 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         raise BatchError(f"unknown judge mode '{judge_mode}'; known: {', '.join(JUDGE_MODES)}")
     models = resolve_models(model_specs, extra_models)
     judge_cfg = Judge(resolve_models([judge], extra_models)[0], judge_mode) if judge else None
-    _import_sdks([*models, *([judge_cfg.model] if judge_cfg else [])])
     name = run_name or default_run_name(presets, seed, suites)
     settings = {
         "presets": [{"name": p.name, "path": p.path, "sha256": p.sha256} for p in presets],
@@ -452,6 +451,7 @@ class BatchPlan:
         self.samples, self.temperature, self.shard = samples, temperature, shard
         self.files = ImageFiles()
         self.planned_all = 0  # cells of every shard
+        self.sdk_ready: set[str] = set()
 
     def __iter__(self) -> Iterator[Cell]:
         store, run, result = self.store, self.run, self.result
@@ -498,8 +498,27 @@ class BatchPlan:
                 if cell.key in done:
                     self.result.skipped += 1
                 else:
+                    self._import_sdk(cell.model)
                     yield cell
         batch.clear()
+
+    def _import_sdk(self, model: ModelConfig) -> None:
+        """Import a model's SDK here, before its first cell is handed over: nothing can be sent to it before the
+        import is done (openai's takes about a second), and planning on meanwhile would only slow the import down
+        (one GIL). A batch with nothing left to ask never imports it."""
+        if model.name in self.sdk_ready:
+            return
+        self.sdk_ready.add(model.name)
+        import importlib
+
+        from probe_ui.providers import provider_class
+
+        sdk = provider_class(model.provider).sdk
+        if sdk and sdk not in sys.modules:
+            try:
+                importlib.import_module(sdk)
+            except Exception:  # the provider reports it properly when it is used
+                pass
 
 
 _END = object()
@@ -566,26 +585,6 @@ class _Planned:
         self._stop.set()
         if self._thread is not None:
             await asyncio.to_thread(self._thread.join)
-
-
-def _import_sdks(models: list[ModelConfig]) -> None:
-    """Import the models' SDKs on a thread of their own while the batch opens its store and plans: the openai
-    SDK takes about a second to import, which the first request would otherwise wait for on the event loop."""
-    import importlib
-
-    from probe_ui.providers import provider_class
-
-    names = {provider_class(m.provider).sdk for m in models} - {None} - set(sys.modules)
-
-    def load() -> None:
-        for name in sorted(n for n in names if n):
-            try:
-                importlib.import_module(name)
-            except Exception:  # reported where the provider imports it for real
-                pass
-
-    if names:
-        threading.Thread(target=load, name="probe-ui sdk import", daemon=True).start()
 
 
 def shard_of(cell: Cell, n: int) -> int:

@@ -133,6 +133,14 @@ RATINGS = ("correct", "incorrect", "unsure")
 
 CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
 
+# Statements built once (a batch runs them for every answer): bound parameters, so each compiles once.
+_CACHED = (sa.select(*(responses.c[k] for k in ("id", "raw_text", "input_tokens", "output_tokens", "cost",
+                                                 "finish_reason")))
+           .where(responses.c.request_hash == sa.bindparam("h"), responses.c.error.is_(None),
+                  responses.c.role == "answer").order_by(responses.c.id).limit(1))
+_CELL_ROW = sa.select(responses.c.id, responses.c.error).where(
+    *(responses.c[k] == sa.bindparam(f"k_{k}") for k in ("run_id", "variant_id", "model", "prompt", "sample")))
+
 
 class StoreError(RuntimeError):
     """The store cannot be opened or a run does not exist."""
@@ -331,11 +339,10 @@ class Store:
             return {(r[0], r[1], r[2], int(r[3])) for r in c.execute(q)}
 
     def cached_response(self, request_hash: str) -> dict[str, Any] | None:
-        """A finished response to exactly this request (any run), for the deterministic-request cache."""
-        q = (sa.select(responses).where(responses.c.request_hash == request_hash, responses.c.error.is_(None),
-                                        responses.c.role == "answer").order_by(responses.c.id).limit(1))
+        """A finished response to exactly this request (any run), for the deterministic-request cache: its id, raw
+        text, token counts, cost and finish reason."""
         with self.engine.connect() as c:
-            row = c.execute(q).mappings().first()
+            row = c.execute(_CACHED, {"h": request_hash}).mappings().first()
         return dict(row) if row else None
 
     def response_id(self, run_id: int, variant_id: str, model: str, prompt: str, sample: int) -> int | None:
@@ -353,11 +360,9 @@ class Store:
     def save_response(self, row: dict[str, Any]) -> None:
         """Insert a response; replace an earlier error row for the same cell; never overwrite a finished one."""
         row = dict(row, created_at=now())
-        key = (responses.c.run_id == row["run_id"]) & (responses.c.variant_id == row["variant_id"]) & (
-            responses.c.model == row["model"]) & (responses.c.prompt == row["prompt"]) & (
-            responses.c.sample == row["sample"])
+        key = {f"k_{k}": row[k] for k in ("run_id", "variant_id", "model", "prompt", "sample")}
         with self.engine.begin() as c:
-            existing = c.execute(sa.select(responses.c.id, responses.c.error).where(key)).first()
+            existing = c.execute(_CELL_ROW, key).first()
             if existing is None:
                 c.execute(responses.insert(), row)  # parameters, not .values(): the compiled statement is reused
             elif existing.error is not None:

@@ -299,13 +299,17 @@ def stream_variants(preset: Preset, seed: int, suites: tuple[str, ...] | list[st
     named suite (the preset's own ``suites`` plus those given here), yielded as they are made, with an
     :class:`ItemError` for an item that cannot be loaded or perturbed and a warning (text) where loading warned.
 
-    The items' images are loaded first (each file once, through ``files``), since suites and swaps draw on the
-    other items; the perturbed variants then follow one item at a time, so a batch asks the first while the rest
-    are still being made, and memory holds the originals, not every variant. A condition given twice (an imported
+    With conditions or suites, the items' images are loaded first (each file once, through ``files``), since suites
+    and swaps draw on the other items; the variants then follow one item at a time, so a batch asks the first while
+    the rest are still being made, and memory holds the originals, not every variant. Without, each original is
+    yielded as soon as it is loaded and not kept. A condition given twice (an imported
     preset's own chains plus the same --suite) is one variant, yielded once.
     """
     chosen = [get_suite(s) for s in dict.fromkeys([*preset.suites, *suites])]
     files = files if files is not None else ImageFiles()
+    # with no condition and no suite nothing draws on the other items: each original goes out as soon as it is loaded
+    plain = not (chosen or preset.conditions or preset.item_conditions or preset.item_suites)
+    seen: set[str] = set()
     originals: list[Variant] = []
     for item in preset.items:
         try:
@@ -316,10 +320,14 @@ def stream_variants(preset: Preset, seed: int, suites: tuple[str, ...] | list[st
         for li in loaded:
             for w in li.warnings:
                 yield f"{preset.path}: item '{item.id}': {w}"
-        originals.append(original_variant(item, images))
+        base = original_variant(item, images)
+        if not plain:
+            originals.append(base)
+        elif preset.include_original and base.id not in seen:
+            seen.add(base.id)
+            yield base
     ctx = PerturbContext(pool=tuple(originals), images=BundledImages())
     by_id = {it.id: it for it in preset.items}
-    seen: set[str] = set()
     for base in originals:
         made = [base] if preset.include_original else []
         conditions = [c for c in preset.conditions if c.applies_to(by_id[base.item_id])]

@@ -68,6 +68,28 @@ def stop(proc: subprocess.Popen[Any], timeout: float = 10.0) -> None:
             stream.close()
 
 
+def wait_for_page(url: str, proc: subprocess.Popen[Any], timeout: float = 120.0) -> bytes:
+    """Poll ``url`` until it answers 200 and return the page; fail if the process ends first or ``timeout``
+    passes (a guard against a hang, not a limit on speed)."""
+    import time
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            out = proc.stdout.read() if proc.stdout is not None else ""
+            raise AssertionError(f"the server ended ({proc.returncode}) before its page answered: {out!r}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                if r.status == 200:
+                    return r.read()
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{url} did not answer within {timeout:.0f} s")
+        time.sleep(0.3)
+
+
 def write_png(path: Path, size: tuple[int, int] = (48, 32), seed: int = 0, mode: str = "L") -> Path:
     rng = np.random.default_rng(seed)
     shape = (size[1], size[0]) if mode == "L" else (size[1], size[0], 3)
