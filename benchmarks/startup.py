@@ -73,9 +73,9 @@ def write_preset(path: Path, n: int) -> Path:
     return path
 
 
-def batch_rss(preset: Path, db: Path, env: dict[str, str]) -> tuple[float, int, str]:
+def batch_rss(python: str, preset: Path, db: Path, env: dict[str, str]) -> tuple[float, int, str]:
     """Run `probe-ui batch` once and read its peak resident memory from the kernel: (wall seconds, bytes, stdout)."""
-    args = [sys.executable, "-m", "probe_ui", "batch", str(preset), "-m", "loop", "--db", str(db), "--no-progress"]
+    args = [python, "-m", "probe_ui", "batch", str(preset), "-m", "loop", "--db", str(db), "--no-progress"]
     t0 = time.monotonic()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(args, stdout=out, stderr=err, env=env, cwd=db.parent)
@@ -96,6 +96,9 @@ def main() -> int:
     ap.add_argument("--concurrency", type=int, default=16)
     ap.add_argument("--repeat", type=int, default=3, help="runs of each small figure (the median is reported)")
     ap.add_argument("--big", type=int, default=100_000, help="items of the memory run (0: skip it)")
+    ap.add_argument("--python", default=sys.executable,
+                    help="the interpreter that runs probe-ui (e.g. .venv/bin/python of the README's base install, "
+                         "without the dev extra; default: this one)")
     args = ap.parse_args()
     ideal = args.items * args.latency / args.concurrency
     failed = []
@@ -114,14 +117,14 @@ def main() -> int:
             db = work / f"run{r}" / "probe-ui.db"
             db.parent.mkdir()
             server.restart_count()
-            wall, _, out = batch_rss(preset, db, env)
+            wall, _, out = batch_rss(args.python, preset, db, env)
             t0 = time.monotonic() - wall
             if server.count != args.items or server.first_at is None:
                 raise SystemExit(f"expected {args.items} requests, the server got {server.count}: {out}")
             firsts.append(server.first_at - t0)
             walls.append(wall)
             server.restart_count()
-            rerun, _, out = batch_rss(preset, db, env)
+            rerun, _, out = batch_rss(args.python, preset, db, env)
             if server.count:
                 raise SystemExit(f"the re-run asked {server.count} questions again: {out}")
             reruns.append(rerun)
@@ -143,7 +146,7 @@ def main() -> int:
             db = work / "big" / "probe-ui.db"
             db.parent.mkdir()
             server.restart_count()
-            wall, rss, out = batch_rss(big, db, env)
+            wall, rss, out = batch_rss(args.python, big, db, env)
             ok = rss <= 2 * 1024 ** 3 and server.count == args.big
             failed += [] if ok else ["100k peak memory"]
             print(f"  {args.big:,} items ({big.stat().st_size / 1e6:.1f} MB of YAML): peak RSS {rss / 1024 ** 2:,.0f} MiB"

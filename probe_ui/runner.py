@@ -319,16 +319,26 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
         return q
 
     source = cells if isinstance(cells, AsyncIterator) else _aiter(cells)
+    interrupted = False
     try:
         async for cell in source:
             if failures or (cancel is not None and cancel.is_set()):
                 break
             await queue_for(cell.model).put(cell)
+    except BaseException as exc:
+        failures.append(exc)  # the plan failed (the workers ask nothing more) or Ctrl+C cancelled the batch
+        interrupted = isinstance(exc, (asyncio.CancelledError, KeyboardInterrupt))
+        raise
     finally:
-        for name, q in queues.items():
-            for _ in workers[name]:
-                await q.put(None)
-        await asyncio.gather(*(t for ts in workers.values() for t in ts))
+        tasks = [t for ts in workers.values() for t in ts]
+        if interrupted:  # Ctrl+C: stop now, requests in flight included
+            for t in tasks:
+                t.cancel()
+        else:
+            for name, q in queues.items():
+                for _ in workers[name]:
+                    await q.put(None)
+        await asyncio.gather(*tasks, return_exceptions=True)
         if isinstance(source, _Planned):
             await source.aclose()
     if failures:
