@@ -9,27 +9,62 @@ benchmarks' parsers quirk for quirk, so published numbers can be recomputed from
 The raw text is always logged by the caller; an :class:`Answer` records the parsed label, the rule that decided
 (``method``), ``invalid`` as its own class, and the refusal flag, which is independent of the choice.
 
+Before any rule: typographic quotes and full-width forms are folded (NFKC: "（B）" is "(B)"); markdown emphasis and
+headings are dropped; MediConfusion's primed completions of its prompt's '#answer: ("' are rewritten to the
+bracketed letter ('("A")', 'A")', 'B": <option text>)', '#answer: ("B")' → "(A)", "(B)"); "N/A", "n/a", "N.A."
+become "not applicable", so they are never option A (unless an option's own text is N/A).
+
 Robust rules, in order (the first that decides wins):
 
 0. empty / whitespace → invalid ("empty"); a reply that *is* one label (case-insensitive, surrounding
-   punctuation/markdown ignored: "B", "(B)", "B.", "**B**", "b", "Yes.", "Upside down") → that label ("exact").
+   punctuation/markdown ignored: "B", "(B)", "B.", "**B**", "b", "Yes.", "Upside down"; for yes/no items also
+   "Nope"/"Yep"/"Yeah", "Affirmative"/"Negative", "Sí"/"Oui"/"Nein") → that label ("exact").
 1. the LAST explicit declaration ("answer is X", "Answer: X", "The correct answer is: X", "correct option is
-   (X)", "I choose X", "Final answer: X", "**Answer: B**", "<answer>X</answer>", "X is the correct answer"; for
-   choice items also the weaker "it is X" / "I think X", which count only when they name a valid option) →
-   "declaration". X may be a letter in any of the forms ``X (X) X) X. X:``, an option's text, or a label word.
-   A lowercase letter counts when it cannot be a word ("answer is b", "Answer: (b)", but not "answer is a
-   fracture"); "A"/"I" followed by an ordinary word are the article/pronoun. "The answer is not B" declares
-   nothing.
+   (X)", "I choose X", "Final answer: X", "**Answer: B**", "<answer>X</answer>", a JSON field ``{"answer":
+   "X"}``, "X is the correct answer", "<option text> is the most likely diagnosis", "The most likely diagnosis
+   is X", "..., so X." ending its sentence, "Respuesta: X" / "Die richtige Antwort ist X" / "答案是 X"; for label
+   items "<label> [dot] is the closest" with the question's own superlative) → "declaration". X may be a letter
+   in any of the forms ``X (X) X) X. X:``, an option's text, or a label word. A lowercase letter counts when it
+   cannot be a word ("answer is b", "Answer: (b)", but not "answer is a fracture"); "A"/"I" followed by an
+   ordinary word on the same line are the article/pronoun (a line break after the letter ends it: "Answer:
+   A\n\nExplanation: ..." is A). "The answer is not B" declares nothing. A conditional declaration inside an
+   if/unless sentence is a hypothesis and is skipped ("B would be correct only if the sac had grown", "If it
+   were stable, the answer would be A"; not "If I had to choose, I would say B"). A declared "N/A" ("Answer:
+   N/A") makes the reply invalid ("not_applicable") whatever words follow.
+   Weak cues ("it is X", "I think X", "Probably X." / "Most likely X." opening a sentence, "my best guess is
+   X", "leaning towards X") count only when they name a valid option, and only after rules 2 and 3b.
 2. ``\boxed{X}`` (the last one) → "boxed", then backticked answers → "backtick" (two different → "ambiguous").
-3. choice items: lone letter tokens ``(X)``, a line starting with ``X.``/``X:``/``X)`` or holding only ``X``,
-   a final ``, X`` at the end of the reply, "option X", ". X:" in an echoed option list, "X or Y" → "bare";
-   two different labels → "ambiguous". Uppercase only; "I" only as "(I)"/"option I".
-   yes/no and label items: a leading label ("No, there is ...", "Red.") → "leading", then whole-word match of
-   exactly one label → "label_word" (phrases as phrases, "correctly" counts as "correct", "correct" inside
-   "incorrect" does not, negated mentions such as "not upside down" are dropped for label items); two → "ambiguous".
-4. choice items: a reply that is exactly one option's text → "option_text", else one that contains exactly one
-   option's text → "option_text_contained" (only when no option text contains another, and not after a negation
-   such as "no"/"without").
+3. choice items:
+   a. a reply that is exactly one option's text → "option_text";
+   b. the first line is the answer letter ("(B)", "B.", "B: <text>", "A, though ...", "(C) 3") and the rest
+      explains it, whatever other options the explanation names ("(B)\n\nExplanation: (A) would ..."), or the
+      last line is a lone letter after an explanation or an echoed option list → "leading" ("bare" when no other
+      letter occurs). Not when the first line names a second letter ("A, B"), when the next line continues an
+      echoed option list ("(B) <B's text>", "(B) aggravating"), for abbreviations ("E. coli"), or when the
+      first and last lines disagree ("ambiguous");
+   c. lone letter tokens ``(X)``, a line starting with ``X.``/``X:``/``X)``/``X,`` or holding only ``X``, a
+      final ``, X`` / ``! X`` at the end of the reply, "option X", ". X:" in an echoed option list, "X or Y" →
+      "bare"; two different labels → "ambiguous". Uppercase only; "I" only as "(I)"/"option I". Letters inside
+      a skipped hypothesis do not count.
+   yes/no and label items: a leading label ("No, there is ...", "Red.", "Nope, MRI.") → "leading" ("Yes and
+   no" is not), then whole-word match of exactly one label → "label_word" (phrases as phrases, "correctly"
+   counts as "correct", "correct" inside "incorrect" does not, negated mentions such as "not upside down" are
+   dropped for label items); two → "ambiguous".
+4. choice items: a reply that contains exactly one option's text → "option_text_contained" (only when no option
+   text contains another, and not after a negation such as "no"/"without"); else a short reply (at most 8
+   words) that is the start of exactly one option's text ("No effacement.") or uses a word only one option has
+   ("Aggravating.", "The pseudoaneurysm is stable.", "Metastases." for "Metastatic carcinoma"; with two options
+   "Not stable." names the other) → "option_keyword" (not for refusals).
+5. yes/no items whose question asks about the presence of a finding (``extract(..., question=...)``; ProbMed's
+   "Is <finding> present in ...?", "Does this ... show any abnormality?", "Is there a lesion ...?", not
+   "Is this a CT scan?" nor "Is this image contrast-enhanced?"), when the reply has no yes/no word:
+   ProbMed-style negatives ("Not present.", "None seen.", "Absent", "Unremarkable", "Normal study",
+   "Negative", "I do not see ...", "Not in the left lung.", a "not" denying a word of the question: "on the
+   right, not the left" to "... in the left lung?") → no; affirmations ("Present.", "Visible.", "There is a
+   lesion ...", "Abnormal: ..." when the question asks about an abnormality) → yes ("presence"). A negative is
+   never read as yes; a reply with both, or that hedges ("possibly", "may", "not sure", "cannot tell
+   whether"), or a refusal, is not read; "normal"/"negative" count only when the question does not use the
+   word itself. Without the question, or for any other question, these replies stay invalid.
 Nothing read → "none" (invalid).
 
 Letters outside the item's labels are never returned (an "E" for an A-D item is ignored; if nothing else
@@ -38,9 +73,14 @@ decides, the answer is invalid with method "out_of_range").
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
+import sys
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 __all__ = [
     "Answer",
@@ -92,6 +132,9 @@ _REFUSAL_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"\bi\s+(?:don't|do\s+not)\s+have\s+(?:the\s+)?(?:ability|access|capability)\b",
         r"\bno\s+image\s+(?:was\s+|is\s+|has\s+been\s+)?(?:provided|attached|uploaded|shared|included)\b",
         r"\b(?:i'm|i\s+am)\s+not\s+(?:a\s+(?:doctor|medical\s+professional|radiologist)|qualified)\b",
+        # the answer given is "N/A" / "NA" / "not applicable" (at the start, or right after "answer")
+        r"(?:\A[\W_]*|\banswer\b(?:\s+is)?[\W_]{0,8})(?:n[ \t]?/[ \t]?a|n\.[ \t]?a\.?|not\s+applicable|(?-i:NA))"
+        r"(?![\w/])",
     )
 )
 
@@ -113,11 +156,13 @@ def is_refusal(text: str) -> bool:
 # --------------------------------------------------------------------------------------------------------------
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
-                         "\u00a0": " ", "\uff1a": ":", "\uff08": "(", "\uff09": ")"})
+                         "\u00a0": " ", "\uff1a": ":", "\uff08": "(", "\uff09": ")", "\u3002": ".", "\u3001": ","})
 
 
 def _normalise_quotes(text: str) -> str:
-    return text.translate(_QUOTES)
+    """Typographic quotes and dashes to ASCII, and NFKC (full-width "\uff21" and "\uff08B\uff09" read as "A", "(B)")."""
+    t = text.translate(_QUOTES)
+    return unicodedata.normalize("NFKC", t) if not t.isascii() else t
 
 
 def _clean(text: str) -> str:
@@ -126,7 +171,26 @@ def _clean(text: str) -> str:
     t = t.replace("**", "").replace("__", "")
     t = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", t)  # *emphasis*
     t = re.sub(r"(?m)^[ \t]*#{1,6}[ \t]*", "", t)  # headings
+    for pat, repl in _PRIMED:
+        t = pat.sub(repl, t)
     return t
+
+
+# MediConfusion's own prompt ends in '#answer: ("' (formats/mediconfusion/answering.json, prompts.mc.default), so a
+# model completes it with 'A")', 'B": <option text>)' or echoes '#answer: ("B")'; its option list is written
+# '("A": ...)'. These are rewritten to the bracketed letter before any rule runs.
+_PRIMED: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r'\(\s*"([A-Za-z])"\s*\)'), r"(\1)"),  # ("A") → (A)
+    (re.compile(r'\(\s*"([A-Za-z])"\s*:'), r"(\1):"),  # ("A": text) → (A): text)
+    (re.compile(r'\A(\s*)"?([A-Za-z])"\s*\)'), r"\1(\2)"),  # the completion itself: A") → (A)
+    (re.compile(r'\A(\s*)"?([A-Za-z])"\s*:'), r"\1(\2):"),  # B": text) → (B): text)
+    (re.compile(r'(?<![\w"(/.])([A-Z])"\s*\)'), r"(\1)"),  # ... B") later in the reply (not "N/A")")
+)
+
+# "N/A", "n/a", "N.A." mean "not applicable" (a non-answer), never option A; masked before letters are read
+# (unless an option's own text is N/A, which the option-text rules then read)
+_NOT_APPLICABLE = re.compile(r"(?<![\w/])[Nn][ \t]?/[ \t]?[Aa](?![\w/])|(?<![\w.])[Nn]\.[ \t]?[Aa]\.?(?!\w)")
+_NA_OPTION = frozenset({"n/a", "na", "n.a", "n. a", "not applicable"})
 
 
 def _norm(s: str) -> str:
@@ -141,6 +205,7 @@ def _norm(s: str) -> str:
     return s
 
 
+@functools.lru_cache(maxsize=2048)
 def _phrase_regex(label: str, suffix: bool = False) -> re.Pattern[str]:
     """Whole-word regex for a label; words of a phrase may be separated by spaces or hyphens."""
     words = [re.escape(w) for w in _norm(label).split()]
@@ -180,11 +245,20 @@ def _negated(before: str) -> bool:
 # --------------------------------------------------------------------------------------------------------------
 
 
+# "Nope" and "Yep" are the words no and yes themselves, whatever the question; read anywhere a label word is read.
+_YESNO_SLANG = {"nope": "no", "nah": "no", "yep": "yes", "yeah": "yes", "yup": "yes"}
+# whole-reply only ("Si" or "Non" inside a sentence are other words); "Affirmative."/"Negative, ..." also as the
+# opening word, never inside a sentence ("the scan is negative" answers "is it normal?" with yes)
+_YESNO_FOREIGN = {"sí": "yes", "si": "yes", "oui": "yes", "ja": "yes", "nein": "no", "non": "no"}
+_YESNO_OPENING = {"affirmative": "yes", "negative": "no"}
+
+
 class _Item:
     """What the extractor needs to know about the item: its labels, option texts and kind."""
 
-    def __init__(self, kind: str, labels: Sequence[str], options: Sequence[str]) -> None:
+    def __init__(self, kind: str, labels: Sequence[str], options: Sequence[str], question: str | None = None) -> None:
         self.kind = kind
+        self.question = question or ""
         self.labels = tuple(labels)
         self.options = tuple(options)
         # choice items: single-letter labels, matched by letter
@@ -206,11 +280,21 @@ class _Item:
                               + max((len(x) for x in self.labels), default=0))
         # words/phrases that name a label (yes/no and label items)
         self.words: list[tuple[str, str]] = []
+        # yes/no items: informal and foreign spellings of the two words (never of anything else)
+        self.aliases: dict[str, str] = {}
+        self.openers: list[tuple[str, str]] = []  # words read only as the reply's first word
         if kind in ("yesno", "label"):
             for lab in self.labels:
                 n = _norm(lab)
                 if n:
                     self.words.append((n, lab))
+            by_norm = {_norm(lab): lab for lab in self.labels}
+            if kind == "yesno" and set(by_norm) == {"yes", "no"}:
+                for word, meaning in _YESNO_SLANG.items():
+                    self.words.append((word, by_norm[meaning]))
+                self.aliases = {w: by_norm[m]
+                                for w, m in {**_YESNO_SLANG, **_YESNO_FOREIGN, **_YESNO_OPENING}.items()}
+                self.openers = [(w, by_norm[m]) for w, m in _YESNO_OPENING.items()]
 
     def letter(self, ch: str) -> str | None:
         return self.letters.get(ch.upper())
@@ -220,12 +304,20 @@ class _Item:
         n = _norm(text)
         if not n:
             return None
+        if n in self.aliases:
+            return self.aliases[n]
         hits = {lab for lab in self.labels if _norm(lab) == n}
         if self.kind == "choice":
             m = re.fullmatch(r"[(\[]?([a-z])[)\]]?", n)
             if m and self.letter(m.group(1)):
                 hits.add(self.letter(m.group(1)))  # type: ignore[arg-type]
         return hits.pop() if len(hits) == 1 else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _item(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str) -> _Item:
+    """The item, built once per distinct item: re-scoring a run reads the same item for every model and sample."""
+    return _Item(kind, labels, options, question)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -243,24 +335,71 @@ _DECL_PREFIX = re.compile(
     r")",
     re.IGNORECASE,
 )
+# "The most likely diagnosis is sarcoidosis" (its own pattern, run only on replies that say "diagnosis")
+_DECL_DIAGNOSIS = re.compile(r"\b(?:most\s+likely|likeliest|final|working|leading)\s+diagnosis\s*(?:is|would\s+be|:)",
+                             re.IGNORECASE)
+# the same declarations in the languages models drift into: "Respuesta: B", "La réponse correcte est B",
+# "Die richtige Antwort ist A", "答案是 A", "正确答案：(A)", "选 B" (a pattern of its own: one alternation with the
+# English cues would slow every reply down)
+_DECL_FOREIGN = re.compile(
+    r"\b(?:la\s+)?(?:respuesta|r[ée]ponse|risposta|resposta)(?:\s+(?:correcta|correcte|corretta|correta))?"
+    r"(?:\s*(?:es|est|è|é)\b)?(?:\s+(?:la|el|le|il|a)\b)?\s*:?"
+    r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s*(?:ist|lautet)\b)?\s*:?"
+    r"|(?:正确)?答案\s*(?:是|为)?\s*:?|选择?",
+    re.IGNORECASE,
+)
 _DECL_POSTFIX = re.compile(
     r"(?:\b(?i:option|choice|letter|answer)\s+)?[(\[]?\b([A-Z])\b[)\]]?\s+"
     r"(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|must\s+be)\s+(?:the\s+)?"
     r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible))\b"
 )
-# choice items only: "it is B", "it's (B)", "I think B" (the target reader rejects "it is a fracture")
+# choice items only: "it is B", "it's (B)", "I think B" (the target reader rejects "it is a fracture"); these
+# count only when they name a valid option
 _DECL_CHOICE_ONLY = re.compile(
     r"(?:\b(?:it|this)\s+(?:is|'s|would\s+be|must\s+be|should\s+be)|\bit's|\bI\s+(?:think|believe)(?:\s+(?:it\s+is|"
     r"it's|that\s+it\s+is|that\s+it's))?)(?=\s)",
     re.IGNORECASE,
 )
+# hedged ones, likewise weak: "my best guess is A", "Leaning towards B", and "Probably B." / "Most likely A." when
+# they open a sentence
+_DECL_HEDGE = re.compile(
+    r"(?:most\s+|)(?:probably|likely)(?=\s)|(?:my\s+|best\s+)*guess\s*(?:is|would\s+be|:)(?=\s)"
+    r"|lean(?:ing)?\s+(?:towards?|to)(?=\s)",
+    re.IGNORECASE,
+)
+# "..., so B." / "Therefore (C)." / "hence the answer is A": a conclusion that ends its sentence with a letter
+_DECL_CONCLUSION = re.compile(
+    r"\b(?i:so|thus|hence|therefore)\b[ \t]*,?[ \t]*(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
+    r"([(\[])?([A-Z])[)\]]?(?=[ \t]*(?:[.!;\n]|\Z))"
+)
+# the answer given is "N/A" (masked to "not applicable" before the rules run) or "NA"
+_NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
+_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore")
+_FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选")
+_JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
+# a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"
+_JSON_ANSWER = re.compile(
+    r"""["']?\b(?:final[_ ]?answer|answer|choice|option|prediction|selected[_ ]?option|selection|label)["']?"""
+    r"""[ \t]*:[ \t]*["']([^"'\n]{1,300})["']""",
+    re.IGNORECASE,
+)
+# a declaration whose verb is conditional ("would be", "could be") inside an "if"/"unless" sentence is a
+# hypothesis, not an answer: "B would be correct only if the sac had grown", "If it were stable, the answer would
+# be A". "If I had to choose, I would say B" is an answer.
+_MODAL = re.compile(r"(?i)\b(?:would|could|might)\b")
+_IF_EXEMPT = r"(?!\s+(?:I|we|you)\s+(?:had|have|must|were|was)\s+to\b)(?!\s+(?:forced|pressed|asked|required)\b)"
+_IF_BEFORE = re.compile(r"(?i)\b(?:if|unless)\b" + _IF_EXEMPT)
+_IF_AFTER = re.compile(r"(?i)\A[^.!?;\n]{0,60}?\b(?:(?:only\s+)?if|unless)\b" + _IF_EXEMPT)
+_SENTENCE_END = re.compile(r"[.!?;\n]")
 
 
 @dataclass
 class _Found:
     label: str | None = None
     out_of_range: bool = False
+    kind: str = ""  # the declaration's kind ("read", "tag", "weak", "post", "na"), for rule 1's callers
+    hypotheses: tuple[tuple[int, int], ...] = ()  # spans of conditional declarations skipped (rule 1)
 
 
 _CONNECTIVES = frozenset(
@@ -276,14 +415,15 @@ _ADVERBS = re.compile(
 def _letter_ok(ch: str, opened: bool, rest: str) -> bool:
     """Whether a single letter right after a declaration is an option letter and not a word.
 
-    "A"/"I" (any case) followed by an ordinary word are the article/pronoun ("The answer is a fracture");
-    other lowercase letters followed by an ordinary word are not letters either ("answer is b something" is
-    too unusual to trust); uppercase B-Z followed by a word are ("The answer is B showing ..."). A connective
-    ("because", "since", "as", ...) or punctuation after the letter always leaves it a letter.
+    "A"/"I" (any case) followed by an ordinary word on the same line are the article/pronoun ("The answer is a
+    fracture"); other lowercase letters followed by an ordinary word are not letters either ("answer is b
+    something" is too unusual to trust); uppercase B-Z followed by a word are ("The answer is B showing ...").
+    A connective ("because", "since", "as", ...), punctuation or a line break after the letter always leaves it
+    a letter ("Answer: A\n\nExplanation: ...").
     """
     if opened:
         return True
-    w = re.match(r"\s+([A-Za-z]+)", rest)
+    w = re.match(r"[ \t]+([A-Za-z]+)", rest)
     if not w:
         return True
     if w.group(1).lower() in _CONNECTIVES:
@@ -336,17 +476,46 @@ def _word_prefix(t: str, item: _Item) -> str | None:
 
 
 _MAX_DECLARATIONS = 200  # the last ones read: bounds the work on a degenerate reply that repeats a cue
+_OPTION_POSTFIX = (r"(?![\w\-])[ \t]+(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|remains)[ \t]+(?:the\s+)?"
+                   r"(?:most\s+likely|likeliest|most\s+probable|correct|right|best)\b")
+
+
+_SUPERLATIVES = ("closest deepest nearest furthest farthest shallowest largest smallest brightest darkest highest "
+                 "lowest").split()
+
+
+@functools.lru_cache(maxsize=1024)
+def _label_postfix(item: _Item) -> re.Pattern[str]:
+    """Label items: "<label> [dot] is the <superlative>" ("Green is the closest; red and blue are deeper"),
+    with the question's own superlatives when it has any, and "is correct" / "is the answer"."""
+    sup = [w for w in re.findall(r"[a-z]+est\b", item.question.casefold()) if w not in ("least", "interest", "test")]
+    words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
+    return re.compile(
+        r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?[ \t]+(?:is|was|seems\s+to\s+be|"
+        r"appears\s+to\s+be)[ \t]+(?:the[ \t]+)?(?:" + "|".join(sup or _SUPERLATIVES) + r"|correct|right|answer)\b",
+        re.IGNORECASE)
+
+
+def _hypothetical(text: str, cue_start: int, cue: str, end: int) -> bool:
+    """A conditional declaration inside an if/unless sentence (see :data:`_MODAL`)."""
+    if not _MODAL.search(cue):
+        return False
+    before = text[max(0, cue_start - 300):cue_start]
+    cut = max((m.end() for m in _SENTENCE_END.finditer(before)), default=0)
+    return bool(_IF_BEFORE.search(before[cut:]) or _IF_AFTER.search(text[end:end + 80]))
 
 
 def _declaration(text: str, item: _Item) -> _Found:
-    """Rule 1: the last explicit declaration that names a valid label.
+    """Rule 1: the last explicit declaration that names a valid label (``kind`` says which cue found it).
 
     The cues are found first; what follows them is read lazily, from the last cue back, and at most
     :data:`_MAX_DECLARATIONS` of them, so a reply that repeats a cue thousands of times stays fast.
     """
-    # (position, kind, start, end): "read" reads what follows a keyword ending at ``end``, "tag" reads
-    # text[start:end], "weak" counts only when it names a valid label, "post" is the letter text[start:end]
-    cands: list[tuple[int, str, int, int]] = []
+    # (position, kind, start, end, cue): "read" reads what follows a keyword ending at ``end``, "tag" reads
+    # text[start:end], "weak" counts only when it names a valid label, "post" is the letter text[start:end],
+    # "postopt" names the option whose label is ``cue``
+    cands: list[tuple[int, str, int, int, str]] = []
+    low = text.lower()  # the rarer cues' patterns run only when a word of theirs occurs (long replies stay fast)
     for m in _DECL_PREFIX.finditer(text):
         if m.end() == m.start():
             continue
@@ -357,23 +526,60 @@ def _declaration(text: str, item: _Item) -> _Found:
             rest = text[m.end():m.end() + 8]
             if item.kind != "choice" or not re.match(r"[ \t]*(?:[(\[][A-Za-z][)\]]|[A-Z](?![\w'\-]))", rest):
                 continue
-        cands.append((m.start(), "read", m.start(), m.end()))
+        cands.append((m.start(), "read", m.start(), m.end(), kw))
+    for pat, words in ((_DECL_DIAGNOSIS, ("diagnosis",)), (_DECL_FOREIGN, _FOREIGN_WORDS)):
+        if any(w in low for w in words):
+            cands += [(m.start(), "read", m.start(), m.end(), m.group(0)) for m in pat.finditer(text)]
     for m in _ANSWER_TAG.finditer(text):
-        cands.append((m.start() + 1, "tag", m.start(1), m.end(1)))
+        cands.append((m.start() + 1, "tag", m.start(1), m.end(1), ""))
+    if "not applicable" in low or "NA" in text:
+        cands += [(m.start(), "na", m.start(), m.end(), "") for m in _NA_DECLARED.finditer(text)]
+    if ":" in text and any(w in low for w in _JSON_WORDS):
+        for m in _JSON_ANSWER.finditer(text):
+            cands.append((m.start() + 1, "tag", m.start(1), m.end(1), ""))
     if item.kind == "choice":
         for m in _DECL_CHOICE_ONLY.finditer(text):
-            cands.append((m.start(), "weak", m.start(), m.end()))
+            cands.append((m.start(), "weak", m.start(), m.end(), m.group(0)))
+        for m in _DECL_HEDGE.finditer(text) if any(w in low for w in ("probabl", "likely", "guess", "lean")) else ():
+            if m.start() and text[m.start() - 1].isalnum():
+                continue
+            if m.group(0)[0] in "mMpPlL" and not m.group(0).lower().startswith(("my", "lean")):
+                before = text[max(0, m.start() - 40):m.start()].rstrip(" \t")
+                if before and before[-1] not in ".!?;:\n":
+                    continue  # "Probably"/"likely" only at the start of a sentence ("It is likely a cyst")
+            cands.append((m.start(), "weak", m.start(), m.end(), m.group(0)))
         for m in _DECL_POSTFIX.finditer(text):
             ch = m.group(1)
             if ch == "I" and not m.group(0).lstrip().startswith(("(", "[")) and not re.match(
                     r"(?i)(?:option|choice|letter|answer)", m.group(0)):
                 continue  # "I is ..." never occurs; keeps the pronoun out
             # "A is the correct answer" is a letter: an article would need a noun between "A" and the verb.
-            cands.append((m.start(), "post", m.start(1), m.end(1)))
+            cands.append((m.start(), "post", m.start(1), m.end(1), m.group(0)))
+        for m in _DECL_CONCLUSION.finditer(text) if any(w in low for w in _CONCLUSION_WORDS) else ():
+            if m.group(2) == "I" and not m.group(1):
+                continue
+            cands.append((m.start(), "post", m.start(2), m.end(2), ""))
+        if re.search(r"(?i)likel|correct|right|best|probable", text):
+            for opt, lab in item.option_map:
+                if len(opt) > 200:
+                    continue
+                body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
+                for m in re.finditer(r"(?<![\w\-])" + body + _OPTION_POSTFIX, text, re.IGNORECASE):
+                    cands.append((m.start(), "postopt", m.start(), m.end(), lab))
+    if item.kind == "label" and item.words:
+        for m in _label_postfix(item).finditer(text):
+            lab = next((lb for w, lb in item.words if _phrase_regex(w).fullmatch(m.group(1))), None)
+            if lab is not None and not _negated(text[max(0, m.start() - 200):m.start()]):
+                cands.append((m.start(), "postopt", m.start(), m.end(), lab))
     cands.sort(key=lambda c: c[0])
     out_of_range = False
-    for _, kind, start, end in reversed(cands[-_MAX_DECLARATIONS:]):
-        if kind == "post":
+    hypotheses: list[tuple[int, int]] = []
+    for pos, kind, start, end, cue in reversed(cands[-_MAX_DECLARATIONS:]):
+        if kind == "na":
+            return _Found(None, out_of_range, kind="na")
+        if kind == "postopt":
+            found = _Found(cue)
+        elif kind == "post":
             lab = item.letter(text[start:end])
             found = _Found(lab, out_of_range=lab is None)
         elif kind == "tag":
@@ -382,10 +588,24 @@ def _declaration(text: str, item: _Item) -> _Found:
             found = _read_target(text[end:end + item.span], item)
             if kind == "weak" and found.label is None:
                 continue  # weak cue: only a letter/option read here counts, never out-of-range
+        if found.label is not None and _hypothetical(text, pos, cue, end):
+            stop = _SENTENCE_END.search(text, end + 1, end + 200)
+            hypotheses.append((pos, stop.start() if stop else min(len(text), end + 200)))
+            continue
         if found.label is not None:
-            return _Found(found.label, out_of_range)
+            return _Found(found.label, out_of_range, kind="post" if kind == "postopt" else kind)
         out_of_range = out_of_range or found.out_of_range
-    return _Found(None, out_of_range)
+    return _Found(None, out_of_range, hypotheses=tuple(hypotheses))
+
+
+def _mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` with the given spans blanked (same length), so later rules do not read what they hold."""
+    if not spans:
+        return text
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -452,8 +672,9 @@ def _boxed_or_backtick(text: str, item: _Item) -> tuple[str, _Found] | None:
 
 _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"[(\[]([A-Z])[)\]]"),  # (B) [B]
-    re.compile(r"(?m)^[ \t>\-\u2022]*([A-Z])(?:[.:)](?![A-Za-z0-9])|[ \t]*$)"),  # line "B." "B:" "B)" or just "B"
-    re.compile(r"(?:\A|[,:;\n]|\s-)[ \t]*([A-Z])[ \t]*[.!]?\Z"),  # "..., A" at the very end
+    # a line "B." "B:" "B)" "B," or just "B"
+    re.compile(r"(?m)^[ \t>\-\u2022]*([A-Z])(?:[.:),](?![A-Za-z0-9])|[ \t]*$)"),
+    re.compile(r"(?:\A|[,:;\n.!?]|\s-)[ \t]*([A-Z])[ \t]*[.!]?\Z"),  # "..., A" / "Great question! A" at the very end
     re.compile(r"\b(?:option|choice|letter)[ \t]+[(\[]?([A-Z])\b(?![\-'])", re.IGNORECASE),  # "option B"
     re.compile(r"(?<=[.;,!?])[ \t]*([A-Z])[:)](?![\w)])"),  # "... . B: text" (an echoed option list)
     # "A or B", "B and C", "A/B": both letters count (and make the reply ambiguous)
@@ -490,9 +711,12 @@ def _leading_word(text: str, item: _Item) -> str | None:
     """
     t = text.lstrip(" \t\n\"'`*_>")
     follow = r"[ \t]*(?:[.,;:!\n)\-]|\Z)" if item.kind == "label" else r"(?:[ \t]*[.,;:!\n)\-]|\s|\Z)"
-    for word, lab in sorted(item.words, key=lambda w: -len(w[0])):
+    for word, lab in sorted(item.words + item.openers, key=lambda w: -len(w[0])):
         m = _phrase_regex(word, suffix=item.kind == "label").match(t)
         if m and re.match(follow, t[m.end():]):
+            both = re.match(r"[ \t]*,?[ \t]*(?:and|or|/)[ \t]*(\w+)", t[m.end():], re.IGNORECASE)
+            if both and any(_norm(both.group(1)) == w and other != lab for w, other in item.words):
+                return None  # "Yes and no": both words, left to the ambiguity rule
             return lab
     return None
 
@@ -530,15 +754,212 @@ def _option_contained(text: str, item: _Item) -> str | None:
                 return None
     low = _norm(text)
     hits: list[str] = []
+    seen: dict[str, bool] = {}  # a degenerate reply repeats the same context thousands of times
     for opt, lab in opts:
         pat = re.compile(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])")
         ms = list(pat.finditer(low))
         if not ms:
             continue
-        if any(_negated(low[max(0, m.start() - 200):m.start()]) for m in ms):
-            return None
+        for m in ms:
+            before = low[max(0, m.start() - 200):m.start()]
+            if before not in seen:
+                seen[before] = _negated(before)
+            if seen[before]:
+                return None
         hits.append(lab)
     return hits[0] if len(hits) == 1 else None
+
+
+_WORD = re.compile(r"[^\W\d_][\w\-]*")
+# words that say nothing about which option is meant (rule 4's keyword reading ignores them)
+_KEYWORD_STOP = frozenset("""the a an of in on at to for with and or is are was were be been being this that these
+those it its there their as by from into than then no not nor but if so very more most less least showing shows show
+shown seen image images scan question answer option options choice which what both either neither""".split())
+
+
+def _option_keyword(text: str, item: _Item) -> str | None:
+    """Rule 4c: a short reply (at most 8 words) that is the first words of exactly one option ("No effacement."
+    for "No effacement of the fourth ventricle"), or that uses a word of exactly one option that no other option
+    has ("Aggravating." for "Showing an aggravating pseudoaneurysm", "The pseudoaneurysm is stable.",
+    "Metastases." for "Metastatic carcinoma": words of 7+ letters match on their first 7); words of other options
+    may appear only negated ("stable, not aggravating"). With two options, negating the one word of one ("Not
+    stable.") names the other."""
+    if len(item.option_map) < 2:
+        return None
+    low = _norm(text)
+    if not 0 < len(_WORD.findall(low)) <= 8:
+        return None
+    if len(low.split()) >= 2:  # the start of exactly one option's text: "No effacement." for "No effacement of ..."
+        starts = [lab for opt, lab in item.option_map if opt.startswith(low + " ")]
+        if len(starts) == 1:
+            return starts[0]
+    words = [set(_WORD.findall(opt)) for opt, _ in item.option_map]
+    hits: list[str] = []
+    negated: list[str] = []
+    for i, (_, lab) in enumerate(item.option_map):
+        others = set().union(*(w for j, w in enumerate(words) if j != i))
+        for w in words[i] - others - _KEYWORD_STOP:
+            if len(w) < 3:
+                continue
+            # the word itself, or one sharing its first 7 letters ("metastases" for "metastatic")
+            pat = re.escape(w[:7]) + r"[\w\-]*" if len(w) >= 7 else re.escape(w)
+            for m in re.finditer(r"(?<![\w\-])" + pat + r"(?![\w\-])", low):
+                said = negated if _negated(low[max(0, m.start() - 200):m.start()]) else hits
+                if lab not in said:
+                    said.append(lab)
+    if len(hits) == 1:
+        return hits[0]
+    if not hits and len(negated) == 1 and len(item.option_map) == 2:  # "Not stable." of stable / aggravating
+        return next(lab for _, lab in item.option_map if lab != negated[0])
+    return None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Rule 3b: the reply opens with its letter, then explains
+# --------------------------------------------------------------------------------------------------------------
+
+_LINES = re.compile(r"[^\n]*\S[^\n]*")
+_LIST_LINE = re.compile(r"[ \t>\-\u2022*]*[(\[]?([A-Z])[)\]]?(?=[.:)]|[ \t]|$)")
+
+
+def _head_letter(text: str, item: _Item) -> str | None:
+    """A reply whose first line is its answer letter ("(B)", "B.", "B: <text>", "A, though ...", "(C) 3"),
+    followed by an explanation that may name other options ("(B)\n\nExplanation: (A) would ..."): the letter.
+
+    Not when the first line names a second letter ("A, B", "(A) or (C)?"), when the next line opens with a letter
+    too (an echoed option list), or when the letter is a word or an abbreviation ("A large mass", "B cells",
+    "E. coli"); "I" only in brackets.
+    """
+    lines = _LINES.finditer(text)
+    first = next(lines, None)
+    if first is None:
+        return None
+    line = first.group(0).strip(" \t>-\u2022*_`\"'")
+    m = re.match(r"([(\[])?([A-Za-z])([)\]])?", line)
+    if not m:
+        return None
+    ch, rest = m.group(2), line[m.end():]
+    lab = item.letter(ch)
+    if lab is None:
+        return None
+    if not (m.group(1) and m.group(3)):
+        if not re.match(r"[ \t]*$|[.:),](?![A-Za-z0-9])|[ \t]+[(\-]", rest):
+            return None
+        if ch in "Ii" or (ch.islower() and rest.strip(" \t.:),")):
+            return None
+        if re.match(r"\.[ \t]+[a-z]", rest) and not _names_option(rest[1:], lab, item):
+            return None  # "E. coli", "C. difficile": an abbreviation, unless the option's own text follows
+    if any(o != lab for o in _bare_letters(line, item)[0]):
+        return None
+    second = next(lines, None)
+    if second is not None and _list_item(second.group(0), lab, item):
+        return None
+    return lab
+
+
+_VERB_START = re.compile(r"(?i)(?:is|are|was|were|would|could|does|do|did|has|have|had|seems?|might|may|can|"
+                         r"should|will|must|fits?|describes?|shows?)\b")
+
+
+def _list_item(line: str, head: str, item: _Item) -> bool:
+    """Whether the line after a head letter is the next item of an echoed option list ("(B) <B's text>",
+    "(B) aggravating", "B"), not a sentence of the explanation ("(A) is on the back wall", "(A) mild and (B)
+    moderate underestimate ...")."""
+    m = _LIST_LINE.match(line)
+    lab = item.letter(m.group(1)) if m else None
+    if m is None or lab is None or lab == head:
+        return False
+    rest = line[m.end():]
+    if _bare_letters(rest, item)[0]:
+        return False  # a second letter: a sentence comparing options
+    words = rest.strip(" \t.:)-").split()
+    return _names_option(rest, lab, item, empty=True, more=False) or (
+        0 < len(words) <= 3 and not _VERB_START.match(words[0]))
+
+
+def _names_option(rest: str, lab: str, item: _Item, empty: bool = False, more: bool = True) -> bool:
+    """Whether ``rest`` (what follows a letter) is that letter's option text (followed by more words when
+    ``more``), or the start of it (3+ characters)."""
+    n = _norm(rest.lstrip(" \t.:)-"))
+    if not n:
+        return empty
+    opts = [opt for opt, lb in item.option_map if lb == lab]
+    return any((n.startswith(opt) if more else n == opt) or (len(n) >= 3 and opt.startswith(n)) for opt in opts)
+
+
+def _tail_letter(text: str, item: _Item) -> str | None:
+    """A reply whose last line is a lone letter ("(B)", "B.") after an explanation or an echoed option list,
+    unless the line before it is a lone letter too ("A\nB")."""
+    lines = [m.group(0) for m in _LINES.finditer(text[-4000:])][-2:]
+    if len(lines) < 2:
+        return None
+    last, before = (item.exact(_norm(x)) if len(x) <= 12 else None for x in lines[::-1])
+    return last if last is not None and before is None else None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Rule 5 (yes/no items): presence questions
+# --------------------------------------------------------------------------------------------------------------
+
+# A question that asks whether a finding is there: ProbMed's "Is <finding> present in ...?", "Does this ... show
+# any abnormality?", "Is there a lesion ...?". Modality, organ and attribute questions ("Is this a CT scan?",
+# "Is this image contrast-enhanced?") are not presence questions.
+_PRESENCE_QUESTION = re.compile(
+    r"(?i)\b(?:present|presence|visible|seen|evident|evidence|identified|detected|noted|observed|appreciated|"
+    r"demonstrated|abnormal(?:ity|ities)?|is\s+there|are\s+there|any\s+(?:signs?|findings?|lesions?|mass(?:es)?))\b"
+)
+_PRED = r"(?:present|seen|visible|identified|detected|evident|noted|observed|appreciated|demonstrated|visuali[sz]ed|" \
+        r"apparent|see|show)"
+_ABSENT = re.compile(
+    r"(?i)\b(?:not|never)\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b|n't\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b"
+    r"|\bnone\b|\bnothing\b|\babsen(?:t|ce)\b|\bunremarkable\b|\bwithout\s+(?:any\s+)?(?:evidence|signs?)\b"
+    r"|\A\W*not\b(?!\s+only\b)"  # a reply opening with "Not": "Not in the left lung."
+)
+# "on the right, not the left", "present, but not in the lung": the word denied, compared with the question's
+_PRESENCE_CONTRAST = re.compile(r"(?i)\bnot\s+(?:(?:in|on|at|within|from|involving)\s+)?(?:the\s+)?([^\W\d_][\w\-]*)")
+_QUESTION_STOP = _KEYWORD_STOP | frozenset("given please yes does do any".split())
+_PRESENT = re.compile(r"(?i)\b(?:present|seen|visible|identified|detected|evident|noted|observed|demonstrated)\b"
+                      r"|\bthere\s+(?:is|are)\b|\bI\s+(?:can\s+)?see\b")
+_PRESENCE_UNSURE = re.compile(
+    r"(?i)\b(?:whether|if|unclear|uncertain|unsure|sure|cannot|can't|unable|possibl[ey]|maybe|perhaps|may|might|"
+    r"could|difficult)\b"
+)
+_CLAUSE_NEGATION = re.compile(r"(?i)\b(?:no|not|never|none|without|nothing)\b|n't\b")
+
+
+def _presence(text: str, question: str) -> str | None:
+    """Rule 5: "yes"/"no" from a reply to a presence question that has neither word.
+
+    "Not present.", "None seen.", "Absent", "Unremarkable", "Normal study", "Negative", "I do not see ..." are no;
+    "Present.", "Visible.", "There is a lesion ...", "Abnormal: ..." (when the question asks about an
+    abnormality) are yes. A reply with both, or that hedges ("possibly", "not sure", "cannot tell whether"), is
+    not read. "normal"/"negative" count only when the question does not itself use the word. A "not" that denies
+    a word of the question ("on the right, not the left" to "... in the left lung?") is no, whatever else the
+    reply says; one that denies something else ("present, but not large") is ignored.
+    """
+    if _PRESENCE_UNSURE.search(text):
+        return None
+    q = question.casefold()
+    asked = set(_WORD.findall(q)) - _QUESTION_STOP
+    if any(m.group(1).casefold() in asked for m in _PRESENCE_CONTRAST.finditer(text)):
+        return "no"
+    absent = bool(_ABSENT.search(text))
+    for word in ("normal", "negative"):
+        if not re.search(rf"\b{word}\b", q) and re.search(rf"(?i)\b{word}\b", text):
+            absent = True
+    present = False
+    pos = list(_PRESENT.finditer(text))
+    if "abnormal" in q:
+        pos += list(re.finditer(r"(?i)\babnormal(?:ity|ities)?\b", text))
+    for m in pos:
+        clause = text[:m.start()]
+        clause = clause[max(clause.rfind(c) for c in ".;:!?\n,") + 1:]
+        if not _CLAUSE_NEGATION.search(clause):
+            present = True
+            break
+    if absent != present:
+        return "no" if absent else "yes"
+    return None
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -548,12 +969,15 @@ def _option_contained(text: str, item: _Item) -> str | None:
 KINDS = ("choice", "yesno", "label", "free")
 
 
-def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = ()) -> Answer:
+def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (), *,
+            question: str | None = None) -> Answer:
     """Parse a reply with the robust default rules (module docstring; REFERENCE §3).
 
     ``labels`` are the item's own labels: letters for ``choice`` (``options`` holds their texts in the same
-    order), ("yes", "no") for ``yesno``, the allowed words for ``label``. Never raises on any text; the returned
-    ``choice`` is always one of ``labels`` or None.
+    order), ("yes", "no") for ``yesno``, the allowed words for ``label``. ``question`` (the text the model was
+    asked) is read only to tell whether a yes/no item asks about the presence of a finding (rule 5); without it
+    "Not present." stays unread. Never raises on any text; the returned ``choice`` is always one of ``labels`` or
+    None.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; expected one of {KINDS}")
@@ -563,8 +987,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "free_text", invalid=False, refusal=refusal)
     if not text.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)
-    item = _Item(kind, labels, options)
+    item = _item(kind, tuple(labels), tuple(options), question or "")
     clean = _clean(text)
+    if ("/" in clean or "." in clean) and not any(opt in _NA_OPTION for opt, _ in item.option_map):
+        clean = _NOT_APPLICABLE.sub("not applicable", clean)
 
     def ok(label: str, method: str) -> Answer:
         return Answer(label, method, invalid=False, refusal=refusal)
@@ -577,9 +1003,9 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if lab is not None:
         return ok(lab, "exact")
 
-    # 1. last explicit declaration
+    # 1. last explicit declaration (weak ones, "it is B" / "probably B", wait for rule 3b)
     decl = _declaration(clean, item)
-    if decl.label is not None:
+    if decl.label is not None and decl.kind != "weak":
         return ok(decl.label, "declaration")
     out_of_range = decl.out_of_range
 
@@ -593,21 +1019,39 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             return ok(found.label, method)
         out_of_range = out_of_range or found.out_of_range
 
+    if decl.kind == "na":
+        return bad("not_applicable")  # "Answer: N/A": declared non-answer, whatever words follow ("no image ...")
+
     if kind == "choice":
+        # 4a. a reply that is exactly one option's text (also an option whose text is "N/A")
+        lab = _option_exact(clean, item)
+        if lab is not None:
+            return ok(lab, "option_text")
+        plain = _mask(clean, decl.hypotheses)  # "A would be right only if ..." names no answer
+        letters, oor = _bare_letters(plain.strip(), item)
+        # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
+        # last line is a lone letter after an explanation or an echoed option list
+        head, tail = _head_letter(plain, item), _tail_letter(plain, item)
+        if head is not None and tail is not None and head != tail:
+            return bad("ambiguous")
+        if head is not None or tail is not None:
+            lab = head or tail
+            return ok(lab, "bare" if letters == [lab] else "leading")  # type: ignore[arg-type]
+        if decl.label is not None:
+            return ok(decl.label, "declaration")
         # 3. lone letter tokens
-        letters, oor = _bare_letters(clean.strip(), item)
         out_of_range = out_of_range or oor
         if len(letters) == 1:
             return ok(letters[0], "bare")
         if len(letters) > 1:
             return bad("ambiguous")
-        # 4. option text
-        lab = _option_exact(clean, item)
-        if lab is not None:
-            return ok(lab, "option_text")
+        # 4b. option text
         lab = _option_contained(clean, item)
         if lab is not None:
             return ok(lab, "option_text_contained")
+        lab = None if refusal else _option_keyword(clean, item)
+        if lab is not None:
+            return ok(lab, "option_keyword")
         return bad("out_of_range" if out_of_range else "none")
 
     # yes/no and label items
@@ -619,6 +1063,11 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return ok(words[0], "label_word")
     if len(words) > 1:
         return bad("ambiguous")
+    # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes
+    if kind == "yesno" and question and not refusal and item.aliases and _PRESENCE_QUESTION.search(question):
+        said = _presence(clean, question)
+        if said is not None:
+            return ok(item.aliases["yep" if said == "yes" else "nope"], "presence")
     return bad("none")
 
 
@@ -768,3 +1217,27 @@ def is_correct(answer: Answer, gt_label: str | None) -> bool | None:
     if answer.invalid or answer.choice is None:
         return False
     return _norm_label(answer.choice) == _norm_label(gt_label)
+
+
+@functools.lru_cache(maxsize=1)
+def parser_version() -> str:
+    """A fingerprint of the robust parser's code (this module and the label rules of :mod:`probe_ui.items`).
+
+    The parse stored with each answer is a cache of the robust reading, valid only under the same fingerprint;
+    :func:`probe_ui.scoring.scored_answers` re-reads replies whose stored parse came from other code."""
+    from probe_ui import items
+
+    h = hashlib.sha256()
+    for module in (sys.modules[__name__], items):
+        h.update(Path(module.__file__ or "").read_bytes() if module.__file__ else b"")
+    return h.hexdigest()[:16]
+
+
+def cache_row(text: str | None, kind: str, labels: Sequence[str], options: Sequence[str], gt: str | None, *,
+              question: str | None = None) -> dict[str, object]:
+    """The stored parse of a reply: its robust reading (``question``: the text asked, for rule 5) and correctness
+    against ``gt``, stamped with :func:`parser_version` (what the runner and the importers store with every
+    answer)."""
+    ans = extract(text or "", kind, labels, options, question=question)
+    return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
+            "correct": is_correct(ans, gt), "parse_version": parser_version()}

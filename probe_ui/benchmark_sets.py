@@ -35,7 +35,7 @@ def list_sets(folder: Path) -> list[Path]:
 
 
 def save_item(folder: Path, set_name: str, item: Item, images: tuple[CanonicalImage, ...], steps: list[Step],
-              suite: str | None = None, description: str = "") -> tuple[Path, Preset]:
+              suite: str | list[str] | None = None, description: str = "") -> tuple[Path, Preset]:
     """Add (or replace, by item id) an item with its perturbation chains and suite in a set; return the set.
 
     The file is written atomically and loaded back through the preset validator before it replaces the old one,
@@ -76,15 +76,24 @@ def save_item(folder: Path, set_name: str, item: Item, images: tuple[CanonicalIm
     return path, load_preset(path)
 
 
-def item_entry(item: Item, image_paths: list[str], steps: list[Step], suite: str | None) -> dict[str, Any]:
-    """An item as preset YAML, with its chains as the item's own ``perturbations``."""
+def item_entry(item: Item, image_paths: list[str], steps: list[Step], suite: str | list[str] | None
+               ) -> dict[str, Any]:
+    """An item as preset YAML, with its chains as the item's own ``perturbations``, its suites, and what a preset
+    item brought besides its fields (tags, group, attributes such as MedBLINK's dot rule)."""
     entry = item_yaml(item.id, item.question, item.kind, image_paths, item.options, item.answer, item.category)
+    if item.tags:
+        entry["tags"] = list(item.tags)
+    if item.group:
+        entry["group"] = item.group
+    if item.attributes:
+        entry["attributes"] = dict(item.attributes)
     conditions = [{"name": name, "steps": [{"op": s.op, **s.params} for s in chain]}
                   for name, chain in named_chains(steps)]
     if conditions:
         entry["perturbations"] = conditions
-    if suite:
-        entry["suites"] = [suite]
+    suites = [suite] if isinstance(suite, str) else list(suite or [])
+    if suites:
+        entry["suites"] = suites
     return entry
 
 

@@ -53,6 +53,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve_args(sv)
     sv.set_defaults(func=cmd_serve)
 
+    def parser_arg(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--parser", choices=("robust", "legacy"), default="robust",
+                        help="robust: our extractor (default); legacy: the benchmark's original parser, to reproduce "
+                             "published numbers (runs whose benchmark is known; else the same as robust)")
+
+    def definition_arg(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--definition", choices=("auto", "paper", "clean"), default="auto",
+                        help="metric definitions: paper (each paper's exact one, to quote beside it), clean (ours, "
+                             "where a family has one), auto (default: paper with --parser legacy, else clean); "
+                             "every block of the JSON names the one it used")
+
     def db_args(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--db", default=_db_default(),
                         help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
@@ -86,7 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "assets; also PROBE_UI_IMAGE_ROOTS); repeatable")
     b.add_argument("--shard", default=None, metavar="I/N",
                    help="ask only part I of N of the batch (1-based); run all N parts, on one machine or several, "
-                        "against one --db (e.g. postgresql://...) to share a batch")
+                        "against one --db (e.g. postgresql://...) to share a batch. Under torchrun or srun the "
+                        "default is the launcher's rank (RANK/WORLD_SIZE, SLURM_PROCID/SLURM_NTASKS); an explicit "
+                        "--shard wins")
     b.set_defaults(func=cmd_batch)
 
     pt = sub.add_parser("perturbations", help="every perturbation and suite, its parameters and its effect on the answer")
@@ -108,9 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
                                       "the probing papers")
     db_args(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
-    s.add_argument("--parser", choices=("robust", "legacy"), default="robust",
-                   help="robust: our extractor (default); legacy: the benchmark's original parser, to reproduce "
-                        "published numbers (runs whose benchmark is known; else the same as robust)")
+    parser_arg(s)
+    definition_arg(s)
     s.add_argument("--format", choices=("table", "markdown", "csv"), default="table",
                    help="terminal tables (default), Markdown tables or CSV rows")
     s.add_argument("--compare-parsers", action="store_true",
@@ -157,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--out", required=True, metavar="DIR", help="folder to write (created; must be empty or new)")
     ex.add_argument("--by", choices=("response", "variant"), default="response",
                     help="one row per answer (default) or per variant, with every model's answer in it")
+    parser_arg(ex)
     ex.set_defaults(func=cmd_export)
 
     rp = sub.add_parser("report", help="one self-contained HTML file: metric tables, plots, stress deltas, worst "
@@ -164,11 +177,32 @@ def build_parser() -> argparse.ArgumentParser:
     db_args(rp)
     rp.add_argument("--baseline", default=None, metavar="RUN", help="a run to compare against (deltas with CIs)")
     rp.add_argument("--out", required=True, metavar="report.html")
+    parser_arg(rp)
+    definition_arg(rp)
     rp.set_defaults(func=cmd_report)
 
     ps = sub.add_parser("presets", help="the presets shipped with probe-ui, usable by name from any folder")
     ps.add_argument("--json", action="store_true", help="print JSON")
     ps.set_defaults(func=cmd_presets)
+
+    st = sub.add_parser("stress", help="a stress suite over a preset or one of its items, asked of several models: "
+                                       "the variants x models matrix and the suite's metrics")
+    st.add_argument("target", metavar="PRESET-or-ITEM",
+                    help="a preset file or bundled preset name (every item), or <preset>/<item id> (one item), "
+                         "e.g. medblink_depth/depth-echo")
+    st.add_argument("--suite", required=True, metavar="NAME", help="the suite (see 'probe-ui perturbations')")
+    st.add_argument("--model", "-m", action="append", default=[], metavar="SPEC", help="repeat for several models")
+    db_args(st)
+    st.add_argument("--seed", type=int, default=0)
+    st.add_argument("--image-root", action="append", default=[], metavar="DIR",
+                    help="also let the preset read images from DIR (see batch --image-root)")
+    parser_arg(st)
+    st.add_argument("--json", action="store_true", help="print one JSON object (run, matrix, summary)")
+    st.set_defaults(func=cmd_stress)
+
+    mt = sub.add_parser("metrics", help="every registered metric family: what it measures, its definitions")
+    mt.add_argument("--json", action="store_true", help="print JSON")
+    mt.set_defaults(func=cmd_metrics)
 
     m = sub.add_parser("models", help="every provider and catalogue entry, and whether it is usable here")
     m.add_argument("--json", action="store_true", help="print JSON")
@@ -183,7 +217,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
-    shard = _shard(args.shard) if args.shard else None
+    shard = _launcher_shard(_shard(args.shard) if args.shard else None, args.db)
     presets = [load_preset(p, args.image_root) for p in args.presets]  # all validated before any work
     store = Store(args.db)
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
@@ -196,7 +230,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         print(f"error: {e.message}", file=sys.stderr)
     for msg in result.error_messages:
         print(f"error: {msg}", file=sys.stderr)
-    part = f" (shard {args.shard})" if args.shard else ""
+    part = f" (shard {shard[0]}/{shard[1]})" if shard else ""
     print(f"run '{result.run.name}'{part} in {_shown(args.db)}: {result.variants} variants, "
           f"{result.planned} answers planned, "
           f"{result.skipped} already done, {result.answered} new, {result.errors} errors, "
@@ -223,6 +257,20 @@ def _shard(text: str) -> tuple[int, int]:
     return shard
 
 
+def _launcher_shard(shard: tuple[int, int] | None, db: str) -> tuple[int, int] | None:
+    """The shard to ask: an explicit --shard, else the launcher's rank (torchrun, srun); see probe_ui.cluster."""
+    from probe_ui.cluster import ClusterError, batch_shard
+    from probe_ui.runner import BatchError
+
+    try:
+        shard, note = batch_shard(shard, db)
+    except ClusterError as exc:
+        raise BatchError(str(exc)) from None
+    if note:
+        print(f"note: {note}", file=sys.stderr)
+    return shard
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from probe_ui.scoring import compare_parsers, jsonable, score_run
     from probe_ui.store import Store
@@ -238,7 +286,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         else:
             print(format_parser_differences(robust, legacy, diffs, args.format))
         return 0
-    report = score_run(store, args.run, args.parser)
+    report = score_run(store, args.run, args.parser, args.definition)
     for note in report.get("notes", []):
         print(f"note: {note}", file=sys.stderr)
     if args.json:
@@ -481,7 +529,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from probe_ui.exports import export_run
     from probe_ui.store import Store
 
-    summary = export_run(Store(args.db), args.run, args.format, Path(args.out), by=args.by)
+    summary = export_run(Store(args.db), args.run, args.format, Path(args.out), by=args.by, parser=args.parser)
     for line in summary.lines():
         print(line, file=sys.stderr if line.startswith("warning: ") else sys.stdout)
     return 0
@@ -493,8 +541,54 @@ def cmd_report(args: argparse.Namespace) -> int:
     from probe_ui.report import write_report
     from probe_ui.store import Store
 
-    path = write_report(Store(args.db), args.run, Path(args.out), baseline=args.baseline)
+    path = write_report(Store(args.db), args.run, Path(args.out), baseline=args.baseline, parser=args.parser,
+                        definition=args.definition)
     print(f"wrote {path} ({path.stat().st_size:,} bytes); open it in a browser")
+    return 0
+
+
+def cmd_stress(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from probe_ui import stress
+    from probe_ui.scoring import jsonable, scored_answers
+    from probe_ui.store import Store
+
+    if not args.model:
+        raise UsageError("stress needs at least one --model")
+    store = Store(args.db)
+    preset, items = stress.resolve_target(args.target, tuple(args.image_root))
+    name = stress.run_stress(store, args.suite, args.model, preset=preset, item_ids=items, seed=args.seed,
+                             run_name=args.run)
+    df = scored_answers(store, name, args.parser)
+    table, summ = stress.matrix(df), stress.summary(df, args.suite)
+    if args.json:
+        print(json.dumps(jsonable({"run": name, "suite": args.suite, "parser": args.parser,
+                                   "matrix": [{"item_id": i, "condition": c, **row} for (i, c), row in
+                                              table.to_dict("index").items()],
+                                   "summary": summ.to_dict("records")}), indent=2))
+        return 0
+    print(f"run '{name}': {len(table)} variants x {len(table.columns)} models "
+          f"(✓ right, ✗ wrong, invalid, error; the letter is the answer read)")
+    with pd.option_context("display.max_rows", 400, "display.max_columns", 50, "display.width", 200,
+                           "display.max_colwidth", 40):
+        print(table.to_string())
+        print()
+        print(summ.set_index("model").T.to_string(float_format=lambda x: f"{x:.1f}"))
+    return 0
+
+
+def cmd_metrics(args: argparse.Namespace) -> int:
+    from probe_ui.metrics.registry import describe
+
+    import probe_ui.metrics  # noqa: F401 - registers the families
+
+    rows = describe()
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    for r in rows:
+        print(f"{r['name']:<15} {r['definitions']:<13} {r['description']}")
     return 0
 
 
@@ -679,7 +773,8 @@ def _one_line(exc: BaseException) -> str:
     known: tuple[type[BaseException], ...] = (ImageError, PresetError, ModelSpecError, ProviderError, BatchError,
                                               StoreError, PerturbationError, PromptError, SuiteError)
     for module, name in (("probe_ui.report", "ReportError"), ("probe_ui.exports", "ExportError"),
-                         ("probe_ui.importers.dataset", "DatasetError")):
+                         ("probe_ui.importers.dataset", "DatasetError"), ("probe_ui.scoring", "ScoringError"),
+                         ("probe_ui.metrics.registry", "MetricError"), ("probe_ui.live", "ProbeError")):
         try:
             known += (getattr(importlib.import_module(module), name),)
         except (ImportError, AttributeError):  # pragma: no cover - an optional part that failed to import

@@ -206,6 +206,22 @@ def models_table(endpoints: Endpoints | None = None, discover: bool = True) -> p
     return out
 
 
+BASELINES = ("baseline/random", "baseline/first", "baseline/last")
+
+
+def model_menu(endpoints: Endpoints | None = None, discover: bool = False) -> list[dict[str, Any]]:
+    """The models a person can pick, baselines first, then catalogue entries and added endpoints (and, with
+    ``discover``, models found on local servers): name, usable, and the reason in words when it is not usable
+    here (a missing key variable, a server that is not running, an extra that is not installed)."""
+    table = models_table(endpoints, discover=discover)
+    rows = [{"name": b, "usable": True, "reason": ""} for b in BASELINES]
+    for r in table.to_dict("records"):
+        if r["name"].endswith("/<model>") or r["name"] in BASELINES or r["name"].startswith("("):
+            continue
+        rows.append({"name": r["name"], "usable": bool(r["usable"]), "reason": r["reason"] or ""})
+    return rows
+
+
 # ---- the connection test -----------------------------------------------------------------------------------------
 TEST_QUESTION = "Is this image entirely grey?"
 

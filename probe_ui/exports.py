@@ -161,8 +161,15 @@ class ExportSummary:
 
 # ---- the entry point ----------------------------------------------------------------------------------------------
 
-def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "response") -> ExportSummary:
-    """Write a run of ``store`` (None: the most recent) as a dataset in ``out`` (new or empty)."""
+def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "response", parser: str = "robust"
+               ) -> ExportSummary:
+    """Write a run of ``store`` (None: the most recent) as a dataset in ``out`` (new or empty); the answers' reading
+    (parsed, method, invalid, refusal, correct, rating) is the scored-answer table's under ``parser``
+    (:func:`probe_ui.scoring.scored_answers`), the same that ``probe-ui score --parser`` counts."""
+    from probe_ui.scoring import PARSERS
+
+    if parser not in PARSERS:
+        raise ExportError(f"unknown parser '{parser}'; expected one of {', '.join(PARSERS)}")
     from probe_ui.store import StoreError
 
     if fmt not in FORMATS:
@@ -182,8 +189,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
     warnings: list[str] = []
     scrub = _Scrubber(_local_roots(store, out))
     variants = _run_variants(store, r.id)
-    answers, judges = _run_answers(store, r.id)
-    ratings = _ratings(store, r.id)
+    answers = _run_answers(store, r.name, parser)
 
     rows: list[dict[str, Any]] = []
     if by == "response":
@@ -191,11 +197,11 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
             v = variants.get(a["variant_id"])
             if v is None:  # pragma: no cover - a response always has its variant
                 continue
-            rows.append(_response_row(r, v, a, ratings, judges, scrub))
+            rows.append(_response_row(r, v, a, scrub))
     else:
         per_variant: dict[str, list[dict[str, Any]]] = {}
         for a in answers:
-            per_variant.setdefault(a["variant_id"], []).append(_answer_entry(a, ratings, judges, scrub))
+            per_variant.setdefault(a["variant_id"], []).append(_answer_entry(a, scrub))
         for vid, v in variants.items():
             entries = per_variant.get(vid, [])
             row = _variant_fields(r, v, scrub)
@@ -238,7 +244,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
             _write_imagefolder(out / data_name, rows, columns)
         files.append(data_name)
         licences = _licences(used, set(written), variants)
-        card = _card(r, fmt, by, rows, columns, licences, len(written), scrub, warnings)
+        card = _card(r, fmt, by, rows, columns, licences, len(written), scrub, warnings, parser)
         (out / "README.md").write_text(card, encoding="utf-8")
         files.append("README.md")
         warnings += _leak_check(out, [data_name, "README.md"], scrub)
@@ -293,28 +299,24 @@ def _run_variants(store: Any, run_id: int) -> dict[str, dict[str, Any]]:
                                                     kv[1]["condition"] != "original", kv[1]["condition"], kv[0])))
 
 
-def _run_answers(store: Any, run_id: int) -> tuple[list[dict[str, Any]], dict[int, dict[str, Any]]]:
-    """The run's answers (role answer) by id, and the latest judge call per answer id."""
-    from probe_ui.store import responses
-
-    q = sa.select(responses).where(responses.c.run_id == run_id).order_by(responses.c.id)
-    answers, judges = [], {}
-    with store.engine.connect() as c:
-        for row in c.execute(q).mappings():
-            d = dict(row)
-            for k in ("messages", "settings", "details"):
-                d[k] = _decode(d[k])
-            if d.get("role", "answer") == "judge":
-                if d.get("parent_id") is not None:
-                    judges[int(d["parent_id"])] = d  # ordered by id: the latest wins
-            else:
-                answers.append(d)
-    return answers, judges
+_INT_COLUMNS = ("response_id", "sample", "input_tokens", "output_tokens")
 
 
-def _ratings(store: Any, run_id: int) -> dict[int, tuple[str, str]]:
-    df = store.ratings_frame(run_id)
-    return {int(r["response_id"]): (r["rating"], r["note"] or "") for r in df.to_dict("records")}
+def _run_answers(store: Any, run_name: str, parser: str) -> list[dict[str, Any]]:
+    """The run's answers as plain dicts: the scored-answer table (with what was sent and received), pandas'
+    missing values back to None and counts back to ints."""
+    from probe_ui.scoring import UNRATED, _val, scored_answers
+
+    out = []
+    for rec in scored_answers(store, run_name, parser, detail=True).to_dict("records"):
+        d = {k: _val(v) for k, v in rec.items()}
+        for k in _INT_COLUMNS:
+            if d.get(k) is not None:
+                d[k] = int(d[k])
+        if d.get("rating") == UNRATED:
+            d["rating"], d["note"] = None, None
+        out.append(d)
+    return out
 
 
 def _png(store: Any, image_id: str) -> bytes | None:
@@ -374,17 +376,15 @@ def _variant_fields(r: Any, v: dict[str, Any], scrub: _Scrubber) -> dict[str, An
     }
 
 
-def _answer_entry(a: dict[str, Any], ratings: dict[int, tuple[str, str]], judges: dict[int, dict[str, Any]],
-                  scrub: _Scrubber) -> dict[str, Any]:
-    rating, note = ratings.get(int(a["id"]), (None, None))
-    j = judges.get(int(a["id"]))
+def _answer_entry(a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
+    rating, note = a.get("rating"), a.get("note")
     judge = None
-    if j is not None:
-        judge = {"model": j["model"], "prompt": j["prompt"], "raw_text": scrub.text(j["raw_text"]),
-                 "parsed": j["parsed"], "method": j["method"], "correct": j["correct"],
-                 "error": scrub.text(j["error"], paths=True)}
+    if a.get("judge_model") is not None:
+        judge = {"model": a["judge_model"], "prompt": a["judge_prompt"], "raw_text": scrub.text(a["judge_text"]),
+                 "parsed": a["judge_parsed"], "method": a["judge_method"], "correct": a["judge_correct"],
+                 "error": scrub.text(a["judge_error"], paths=True)}
     return {
-        "response_id": int(a["id"]), "model": a["model"], "prompt": a["prompt"], "sample": int(a["sample"]),
+        "response_id": a["response_id"], "model": a["model"], "prompt": a["prompt"], "sample": a["sample"],
         "prompt_text": scrub.text(messages_text(a["messages"])), "settings": public_settings(a["settings"], scrub),
         "raw_text": scrub.text(a["raw_text"]), "parsed": a["parsed"], "method": a["method"], "invalid": a["invalid"],
         "refusal": a["refusal"], "correct": a["correct"], "rating": rating, "note": scrub.text(note),
@@ -394,9 +394,8 @@ def _answer_entry(a: dict[str, Any], ratings: dict[int, tuple[str, str]], judges
     }
 
 
-def _response_row(r: Any, v: dict[str, Any], a: dict[str, Any], ratings: dict[int, tuple[str, str]],
-                  judges: dict[int, dict[str, Any]], scrub: _Scrubber) -> dict[str, Any]:
-    merged = {**_variant_fields(r, v, scrub), **_answer_entry(a, ratings, judges, scrub)}
+def _response_row(r: Any, v: dict[str, Any], a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
+    merged = {**_variant_fields(r, v, scrub), **_answer_entry(a, scrub)}
     merged["images"] = [_image_name(h) for h in v["image_ids"]]
     return {k: merged.get(k) for k in RESPONSE_ROW}
 
@@ -735,13 +734,15 @@ def _same_file(path: Path, sha: str | None) -> bool:
 
 
 def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[str], licences: list[_Licence],
-          n_images: int, scrub: _Scrubber, warnings: list[str]) -> str:
+          n_images: int, scrub: _Scrubber, warnings: list[str], parser: str) -> str:
     s = r.settings or {}
     lines = [_front_matter(r, fmt, len(rows)), f"# probe-ui run `{r.name}`", ""]
     models = [public_model(m) for m in s.get("models") or []]
     unit = "answer a model gave" if by == "response" else "variant (with every model's answers in `answers`)"
     lines += [f"Answers of vision-language models to medical-image questions, exported by probe-ui {__version__} "
-              f"from the run `{r.name}`: {len(rows)} rows, one per {unit}, and {n_images} images.", ""]
+              f"from the run `{r.name}`: {len(rows)} rows, one per {unit}, and {n_images} images. Answers are read "
+              f"with the {parser} parser (`parsed`, `correct`, ...: what `probe-ui score --parser {parser}` "
+              "counts).", ""]
 
     lines += ["## Layout", ""]
     data = DATA_FILES[fmt]

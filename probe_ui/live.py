@@ -23,13 +23,18 @@ from probe_ui.items import KINDS, LETTERS, YES_NO, Item, Variant, content_hash, 
 from probe_ui.perturb import PerturbationError, PerturbContext, get as get_perturbation
 from probe_ui.presets import Condition
 from probe_ui.providers.base import ModelConfig, Response
-from probe_ui.runner import BatchError, Cell, _execute, _public_config, plan_cells, resolve_models
+from probe_ui.runner import BatchError, Cell, _execute, _public_config, plan_cells, resolve_each
 from probe_ui.store import Store
 from probe_ui.suites import BundledImages, apply_condition, get_suite, SuiteError
 
 
 class ProbeError(ValueError):
-    """The probe cannot be built or run as filled in; the message says which field to fix."""
+    """The probe cannot be built or run as filled in; the message says what to fix and ``field`` names the
+    field (question, options, answer, models, image, steps, set_name, ...), for the page to mark it."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 #: columns of the steps table: which variant a step belongs to, the perturbation, its parameters as JSON
@@ -91,9 +96,74 @@ def describe_loaded(li: LoadedImage) -> str:
     if li.phi_fields:
         parts.append(f"{len(li.phi_fields)} patient-identifying header fields withheld (never stored or sent)")
     text = " · ".join(parts)
-    if li.warnings:
-        text += "\n\n" + "\n".join(f"- ⚠ {w}" for w in li.warnings)
+    if li.warnings:  # they name the file: shown as text, never as Markdown
+        from probe_ui.results import md_text
+
+        text += "\n\n" + "\n".join(f"- ⚠ {md_text(w)}" for w in li.warnings)
     return text
+
+
+#: DICOM window presets (centre, width) offered next to the numeric fields, as radiology viewers name them
+WINDOW_PRESETS: dict[str, tuple[float, float]] = {
+    "brain": (40, 80), "subdural": (75, 215), "stroke": (40, 40), "lung": (-600, 1500),
+    "mediastinum": (50, 350), "bone": (400, 1800), "abdomen": (50, 400), "liver": (30, 150),
+}
+#: formats whose pixels a window, frame or slice choice changes (other images are shown and sent as they are)
+WINDOWED = ("dicom", "nifti")
+
+
+@dataclass(frozen=True)
+class ImageControls:
+    """What the page's image controls show for a freshly loaded image: its own defaults, never the last image's.
+
+    ``window`` is the file's own window (DICOM: its tags, else the range the loader chose; NIfTI: its automatic
+    range); None for PNG/JPEG/TIFF, which are shown and sent unwindowed. ``frame`` starts at 0; ``axis`` and
+    ``slice`` are a NIfTI's (its middle slice), None otherwise."""
+
+    format: str
+    window: tuple[float, float] | None = None
+    frame: int | None = None
+    n_frames: int = 1
+    axis: int | None = None
+    slice: int | None = None
+    n_slices: int | None = None
+
+    @property
+    def windowed(self) -> bool:
+        return self.format in WINDOWED
+
+
+def controls_for(li: LoadedImage) -> ImageControls:
+    """The controls' values for a loaded image (see :class:`ImageControls`)."""
+    info = li.info or {}
+    if li.format not in WINDOWED:
+        return ImageControls(li.format)
+    win = info.get("window")
+    window = (float(win[0]), float(win[1])) if isinstance(win, (list, tuple)) and len(win) >= 2 else None
+    nifti = li.format == "nifti"
+    return ImageControls(li.format, window, int(info.get("frame", 0) or 0), int(info.get("n_frames", 1) or 1),
+                         int(info["axis"]) if nifti and info.get("axis") is not None else None,
+                         int(info["slice"]) if nifti and info.get("slice") is not None else None,
+                         int(info["n_slices"]) if nifti and info.get("n_slices") is not None else None)
+
+
+def load_new_image(source: str | bytes, name: str | None = None) -> tuple[LoadedImage, ImageControls]:
+    """A newly chosen image (an upload, a bundled image) with its OWN defaults: no window, frame or slice carried
+    over from the image before it, so the pixels shown are the pixels the file holds."""
+    li = load_upload(source, name=name)
+    return li, controls_for(li)
+
+
+def reload_image(source: str | bytes, name: str | None, window: tuple[float, float] | None, frame: int | None,
+                 axis: int | None, slice: int | None) -> tuple[LoadedImage, ImageControls]:
+    """The same file again with the page's window / frame / slice: these apply only to DICOM and NIfTI (a PNG
+    is never re-windowed); the format is read from the file first."""
+    li, ctl = load_new_image(source, name)
+    if not ctl.windowed:
+        return li, ctl
+    li = load_upload(source, window=window, frame=frame, axis=axis if ctl.format == "nifti" else None,
+                     slice=slice if ctl.format == "nifti" else None, name=name)
+    return li, controls_for(li)
 
 
 # ---- item fields -----------------------------------------------------------------------------------------------
@@ -137,40 +207,100 @@ def answer_choices(kind: str, options_text: str) -> list[str]:
 
 
 def build_item(question: str, kind: str, options: str | list[str], answer: str | None, category: str = "",
-               images: tuple[CanonicalImage, ...] = (), item_id: str | None = None) -> Item:
-    """An item from the Probe tab's fields, checked like a preset item; its id derives from its content."""
+               images: tuple[CanonicalImage, ...] = (), item_id: str | None = None,
+               extra: dict[str, Any] | None = None) -> Item:
+    """An item from the Probe tab's fields, checked like a preset item; its id derives from its content.
+
+    ``extra`` holds what a preset item brings beyond the fields (``attributes`` such as MedBLINK's dot rule,
+    ``tags``, ``group``), so a loaded item is asked as the preset asks it."""
     question = (question or "").strip()
     if not question:
-        raise ProbeError("type a question")
+        raise ProbeError("type a question", field="question")
     if kind not in KINDS:
         raise ProbeError(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
     opts = parse_options(options) if kind in ("choice", "label") else []
     if kind in ("choice", "label"):
         if len(opts) < 2:
-            raise ProbeError(f"a {kind} question needs at least two options (one per line)")
+            raise ProbeError(f"a {kind} question needs at least two options (one per line)", field="options")
         if len(set(opts)) != len(opts):
-            raise ProbeError("options must be distinct")
+            raise ProbeError("options must be distinct", field="options")
         if len(opts) > len(LETTERS):
-            raise ProbeError(f"at most {len(LETTERS)} options")
+            raise ProbeError(f"at most {len(LETTERS)} options", field="options")
     answer = (answer or "").strip() or None
     if answer is not None:
         if kind == "yesno":
             answer = answer.lower()
             if answer not in YES_NO:
-                raise ProbeError(f"a yes/no question's answer is yes or no, not {answer!r}")
+                raise ProbeError(f"a yes/no question's answer is yes or no, not {answer!r}", field="answer")
         elif kind in ("choice", "label") and answer not in opts:
             if kind == "choice" and len(answer) == 1 and answer.upper() in LETTERS[: len(opts)]:
                 answer = opts[LETTERS.index(answer.upper())]
             else:
-                raise ProbeError(f"the correct answer {answer!r} is not one of the options")
+                raise ProbeError(f"the correct answer {answer!r} is not one of the options", field="answer")
     cats = tuple(c.strip() for c in (category or "").split(",") if c.strip())
+    extra = dict(extra or {})
+    attributes = dict(extra.get("attributes") or {})
     ident = item_id or "live-" + content_hash({"q": question, "k": kind, "o": opts, "a": answer, "c": list(cats),
-                                               "i": [im.id for im in images]}, 12)
+                                               "i": [im.id for im in images], "x": attributes}, 12)
     return Item(id=ident, question=question, kind=kind, options=tuple(opts), answer=answer,  # type: ignore[arg-type]
-                category=cats, source="live")
+                category=cats, source="live", attributes=attributes, tags=tuple(extra.get("tags") or ()),
+                group=extra.get("group"))
 
 
 # ---- perturbation steps ----------------------------------------------------------------------------------------
+def param_specs(op: str) -> list[Any]:
+    """The declared parameters of a perturbation (:meth:`probe_ui.perturb.registry.Perturbation.specs`): what the
+    page makes its controls from."""
+    pert = get_perturbation(op)
+    if hasattr(pert, "specs"):
+        return pert.specs()
+    return [_spec_from_default(n, d) for n, d in pert.parameters().items()]  # until specs are declared
+
+
+@dataclass(frozen=True)
+class _DefaultSpec:
+    name: str
+    kind: str
+    default: Any
+    required: bool
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[Any, ...] | None = None
+    help: str = ""
+
+
+def _spec_from_default(name: str, default: Any) -> _DefaultSpec:
+    import inspect
+
+    required = default is inspect.Parameter.empty
+    value = None if required else default
+    kind = ("bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "float"
+            if isinstance(value, float) else "text" if isinstance(value, str) else "json")
+    return _DefaultSpec(name, kind, value, required)
+
+
+def values_from_controls(op: str, values: tuple[Any, ...] | list[Any]) -> dict[str, Any]:
+    """The parameters a person set in the controls (in :func:`param_specs` order) as a params dict: an empty
+    field means "the default" and is left out; a text field of a list, point or mapping parameter is read as
+    JSON; numbers from sliders become ints where the parameter is an int."""
+    out: dict[str, Any] = {}
+    for spec, value in zip(param_specs(op), values):
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        if spec.kind in ("points", "point", "box", "list", "mapping", "json") and isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except json.JSONDecodeError:
+                raise ProbeError(f"{op}: parameter '{spec.name}' takes JSON such as [[10, 20]], not {value!r}",
+                                 field="steps") from None
+        elif spec.kind == "int" and isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not spec.required and value == spec.default:
+            continue
+        out[spec.name] = value
+    return out
+
+
 def default_parameters(op: str) -> str:
     """A perturbation's parameters with their defaults, as the JSON the steps table holds (required → null)."""
     import inspect
@@ -266,6 +396,27 @@ def add_click(rows: list[list[Any]] | None, x: float, y: float) -> list[list[Any
     return rows
 
 
+def steps_without_points(rows: list[list[Any]] | None) -> tuple[list[list[Any]], list[str]]:
+    """The steps kept when the image changes: dots placed at given points and markers at given coordinates were
+    placed on the previous image's pixels, so they are dropped (and named, for the page to say so)."""
+    kept, dropped = [], []
+    for r in rows or []:
+        cells = list(r) + ["", "", ""]
+        op = str(cells[1]).strip()
+        try:
+            params = json.loads(cells[2]) if str(cells[2]).strip() else {}
+        except json.JSONDecodeError:
+            params = {}
+        placed = isinstance(params, dict) and (
+            (op == "dots" and (params.get("points") or params.get("placement") == "given"))
+            or (op == "marker" and any(params.get(k) for k in ("box", "circle", "arrow", "tail"))))
+        if placed:
+            dropped.append(f"step {len(kept) + len(dropped) + 1} ({op})")
+        else:
+            kept.append(list(r))
+    return kept, dropped
+
+
 def condition_name(steps: list[Step]) -> str:
     """A readable name for a chain: ``rotate(angle=180)+shuffle``."""
     def one(s: Step) -> str:
@@ -292,15 +443,16 @@ def named_chains(steps: list[Step]) -> list[tuple[str, list[Step]]]:
 
 def make_variants(item: Item, images: tuple[CanonicalImage, ...], steps: list[Step], *, seed: int = 0,
                   suite: str | None = None, include_original: bool = True,
-                  pool: tuple[Variant, ...] = ()) -> list[Variant]:
-    """The original (optionally), one variant per variant number in the steps, and the suite's variants."""
+                  pool: tuple[Variant, ...] = (), suites: tuple[str, ...] | list[str] = ()) -> list[Variant]:
+    """The original (optionally), one variant per variant number in the steps, and each suite's variants
+    (``suite`` and ``suites``)."""
     base = original_variant(item, images)
     ctx = PerturbContext(pool=pool, images=BundledImages())
     out = [base] if include_original else []
     conditions = [Condition(name, tuple((s.op, s.params) for s in chain)) for name, chain in named_chains(steps)]
-    if suite:
+    for name in dict.fromkeys([*([suite] if suite else []), *suites]):
         try:
-            conditions += get_suite(suite).for_variant(base, ctx)
+            conditions += get_suite(name).for_variant(base, ctx)
         except SuiteError as exc:
             raise ProbeError(str(exc)) from None
     for cond in conditions:
@@ -314,14 +466,114 @@ def make_variants(item: Item, images: tuple[CanonicalImage, ...], steps: list[St
 
 
 def preview(variants: list[Variant], prompt: str | None = None) -> list[dict[str, Any]]:
-    """Each variant's images and the exact text a model receives (as the template renders it)."""
+    """Each variant's images and the exact text a model receives (as the template renders it), with what was
+    done to it in words (``label``)."""
+    from probe_ui.conditions import describe
+
     rows = []
     for v in variants:
         template = prompts.template_for(v, prompt)
         ims, text = prompts.preview(v, template.name)
-        rows.append({"variant": v.id, "condition": v.condition, "images": list(ims), "prompt": text,
-                     "answer": v.answer_label, "template": template.name})
+        rows.append({"variant": v.id, "condition": v.condition, "label": describe(v.provenance, v.condition),
+                     "images": list(ims), "prompt": text, "answer": v.answer_label, "template": template.name})
     return rows
+
+
+def steps_in_words(rows: list[list[Any]] | None) -> str:
+    """The steps table as a clinician reads it: one line per variant, its chain in words."""
+    from probe_ui.conditions import describe
+
+    try:
+        steps = parse_steps(rows)
+    except ProbeError as exc:
+        return f"⚠ {exc}"
+    if not steps:
+        return ""
+    lines = [f"- variant {n}: " + describe([{"op": s.op, "params": s.params} for s in chain])
+             for n, chain in ((c[0].variant, c) for _, c in named_chains(steps))]
+    return "\n".join(lines)
+
+
+def with_pending_points(image: CanonicalImage, rows: list[list[Any]] | None) -> CanonicalImage:
+    """The image with the last dots / marker step drawn on it, so a click shows its dot at once (what that
+    variant will be sent); the image unchanged when there is no such step or it cannot be drawn yet."""
+    steps = [s for s in parse_steps(rows) if s.op in CLICKABLE]
+    if not steps:
+        return image
+    last = steps[-1]
+    item = Item(id="preview", question="?", kind="free")
+    try:
+        v = apply_condition(original_variant(item, (image,)), "preview", ((last.op, last.params),), 0)
+    except (PerturbationError, ImageError):
+        return image
+    return v.images[0] if v.images else image
+
+
+def preset_item_ids(path: str) -> list[str]:
+    """The ids of a preset's items, for the item picker."""
+    from probe_ui.presets import load_preset
+
+    return [it.id for it in load_preset(path).items]
+
+
+def ratings_of(store: Store, run: str) -> dict[int, tuple[str, str]]:
+    """A run's latest rating and note per answer id (for the comparison table's cells)."""
+    if not run:
+        return {}
+    df = store.ratings_frame(store.get_run(run).id)
+    return {int(r["response_id"]): (str(r["rating"]), str(r["note"] or "")) for r in df.to_dict("records")}
+
+
+def rating_of(store: Store, response_id: int) -> tuple[str | None, str]:
+    """One answer's latest rating and note (None, "" when unrated)."""
+    return store.latest_rating(response_id)
+
+
+def comparison_of(store: Store, run: str) -> Any:
+    """A stored run as the comparison table (:func:`probe_ui.comparison.from_answers` over its scored answers)."""
+    from probe_ui.comparison import from_answers
+    from probe_ui.scoring import scored_answers
+
+    return from_answers(scored_answers(store, run), run)
+
+
+# ---- a preset item, whole ----------------------------------------------------------------------------------------
+@dataclass
+class LoadedItem:
+    """Everything a preset asks of one item, for the Probe tab to show and ask exactly that."""
+
+    item: Item
+    images: tuple[CanonicalImage, ...]
+    loaded: list[LoadedImage]
+    steps: list[list[Any]]  # the preset's and the item's own perturbation chains, as step rows
+    suites: tuple[str, ...]
+    include_original: bool
+    extra: dict[str, Any]  # attributes, tags, group: kept with the item when it is asked
+
+    @property
+    def options_text(self) -> str:
+        return "\n".join(self.item.options)
+
+
+def load_preset_item(path: str, item_id: str, image_roots: tuple[str, ...] = ()) -> LoadedItem:
+    """One item of a preset with all of it: question, options, answer, category, attributes, its images, the
+    perturbation chains the preset applies to it (preset-wide ones that fit its tags, and its own), its suites
+    and whether the preset asks the original."""
+    from probe_ui.presets import load_preset
+    from probe_ui.suites import load_item_images
+
+    if not path or not item_id:
+        raise ProbeError("choose a preset and one of its items")
+    p = load_preset(path, image_roots)
+    it = next((i for i in p.items if i.id == item_id), None)
+    if it is None:
+        raise ProbeError(f"no item {item_id!r} in {path}")
+    ims, loaded = load_item_images(it, p.image_roots)
+    conditions = [c for c in p.conditions if c.applies_to(it)] + list(p.item_conditions.get(it.id, ()))
+    rows = [[n, op, json.dumps(params)] for n, c in enumerate(conditions, 1) for op, params in c.steps]
+    suites = tuple(dict.fromkeys([*p.suites, *p.item_suites.get(it.id, ())]))
+    return LoadedItem(it, ims, loaded, rows, suites, p.include_original,
+                      {"attributes": dict(it.attributes), "tags": list(it.tags), "group": it.group})
 
 
 # ---- asking models ---------------------------------------------------------------------------------------------
@@ -373,23 +625,34 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
              use_cache: bool = True, cancel: threading.Event | None = None) -> Iterator[LiveRun]:
     """Ask every model every variant at once; yield the cards each time an answer (or error) arrives.
 
-    Models are checked before anything is sent (:class:`BatchError` names the first unusable one). The calls run
-    on a background thread, so a slow model holds up only its own cards, and a caller that stops reading (a closed
-    page) does not stop answers from being stored.
+    Models are checked before anything is sent: one that cannot run here (no key, no server, an unknown name)
+    gets cards that say why, and the others are asked. The calls run on a background thread, so a slow model
+    holds up only its own cards, and a caller that stops reading (a closed page) does not stop answers from
+    being stored.
     """
     if not variants:
         raise ProbeError("nothing to ask: no variants")
     if prompt and prompt not in prompts.TEMPLATES:
         raise ProbeError(f"unknown prompt template '{prompt}'")
-    models = resolve_models(list(dict.fromkeys(s.strip() for s in specs if s and s.strip())), extra_models)
+    wanted = list(dict.fromkeys(s.strip() for s in specs if s and s.strip()))
+    if not wanted:
+        raise ProbeError("choose at least one model (the baselines need no key)")
+    models, unusable = resolve_each(wanted, extra_models)
     name = run_name or live_run_name(variants[0].item_id)
+    failed = [Card(spec, v.id, v.condition, v.answer_label, status="error", error=reason)
+              for spec, reason in unusable.items() for v in variants]
+    if not models:
+        yield LiveRun(run="", cards=failed, finished=True)
+        return
     cells = plan_cells(variants, models, prompt, seed)
     run = store.ensure_run(name, seed, {"kind": "live", "models": [_public_config(m) for m in models],
                                         "prompt": prompt, "seed": seed, "planned": len(cells),
                                         "items": sorted({v.item_id for v in variants})})
     store.add_variants(run.id, variants)
-    state = LiveRun(run=run.name, cards=[Card(c.model.name, c.variant.id, c.variant.condition,
-                                              c.variant.answer_label) for c in cells])
+    cards = [Card(c.model.name, c.variant.id, c.variant.condition, c.variant.answer_label) for c in cells] + failed
+    order = {m: i for i, m in enumerate(wanted)}  # columns in the order the models were chosen
+    cards.sort(key=lambda c: order.get(c.model, len(order)))
+    state = LiveRun(run=run.name, cards=cards)
     index = {card.key: card for card in state.cards}
     events: queue.Queue[tuple[Cell, Response] | BaseException | None] = queue.Queue()
 

@@ -23,8 +23,9 @@ Sections:
 8. **Provenance**: package versions, seed, settings (models' public configuration without key variables, presets by
    file name only, no absolute paths), and the command that reproduces the run.
 
-Numbers: every reply is re-read with the robust parser and several samples are reduced to their majority vote, as
-``probe-ui score`` does, so the deltas and plots agree with the overview. Error rows and answers whose ground truth
+Numbers: every section reads the run's scored answers (:func:`probe_ui.scoring.scored_answers`, under the parser
+asked for, robust by default) with several samples reduced to their majority vote, as ``probe-ui score`` does, so
+the deltas and plots agree with the overview. Error rows and answers whose ground truth
 is unknown are not scored; an unreadable (invalid) answer is wrong.
 
 Confidence intervals of a difference of two accuracies p1 - p2 use **Newcombe's hybrid score interval** (Newcombe
@@ -61,7 +62,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pandas as pd
 
 from probe_ui.results import _condition_order, _scored
-from probe_ui.scoring import _val
+from probe_ui.scoring import _val, model_columns, states
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -130,13 +131,13 @@ def _get_run(store: Store, name: str | None, what: str = "run") -> Run:
         raise ReportError(f"no {what} named '{name}' in this store (runs: {listed})") from None
 
 
-def _frames(store: Store, run: Run) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(every reply re-read with the robust parser, the same reduced to one row per cell by majority vote)."""
+def _frames(store: Store, run: Run, parser: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the run's scored answers under ``parser``, :func:`probe_ui.scoring.scored_answers`; the same reduced to one
+    row per cell by majority vote)."""
     from probe_ui.metrics.samples import majority_vote
-    from probe_ui.scoring import reparse
+    from probe_ui.scoring import scored_answers
 
-    df, _ = reparse(store.answers_frame(run.id, full=True), "robust", run.settings.get("benchmark"),
-                    run.settings.get("prompt"))
+    df = scored_answers(store, run.name, parser)
     return df, majority_vote(df)
 
 
@@ -206,17 +207,6 @@ def baseline_deltas(df: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=_DELTA_COLUMNS)
 
 
-def _model_columns(df: pd.DataFrame) -> pd.Series:
-    """The model as shown: ``"model · template"`` where one model answered a variant under several templates."""
-    model = df["model"].astype(str)
-    if "prompt" in df.columns and len(df):
-        several = df.duplicated(["model", "variant_id"], keep=False)
-        if several.any():
-            split = model.isin(set(model[several]))
-            return model.where(~split, model + " · " + df["prompt"].astype(str))
-    return model
-
-
 def worst_cases(df: pd.DataFrame, limit: int = WORST_LIMIT) -> list[dict[str, Any]]:
     """The variants most models failed, at most ``limit``: those every scored model failed first, then by the
     number of models that failed, then in answer order. ``df`` is a majority-voted answers frame. Each case:
@@ -225,7 +215,7 @@ def worst_cases(df: pd.DataFrame, limit: int = WORST_LIMIT) -> list[dict[str, An
     unknown), raw}] for every model that was asked."""
     if df.empty:
         return []
-    d = df.assign(_col=_model_columns(df).to_numpy())
+    d = df.assign(_col=model_columns(df).to_numpy(), state=states(df).to_numpy())
     s = _scored(d)
     if s.empty:
         return []
@@ -242,17 +232,7 @@ def worst_cases(df: pd.DataFrame, limit: int = WORST_LIMIT) -> list[dict[str, An
         answers = []
         for r in sorted(rows.to_dict("records"), key=lambda r: str(r["_col"])):
             err = _val(r.get("error"))
-            if err is not None:
-                state = "error"
-            elif _val(r.get("parsed")) is None or r.get("invalid") is True:
-                state = "invalid"
-            elif r.get("correct") is True:
-                state = "right"
-            elif r.get("correct") is False:
-                state = "wrong"
-            else:
-                state = "unknown"
-            answers.append({"model": r["_col"], "parsed": _val(r.get("parsed")), "state": state,
+            answers.append({"model": r["_col"], "parsed": _val(r.get("parsed")), "state": r["state"],
                             "raw": _val(r.get("raw_text")) if err is None else err})
         cases.append({
             "variant_id": str(vid), "item_id": r0["item_id"], "condition": r0["condition"], "kind": r0["kind"],
@@ -365,7 +345,8 @@ def _thumbnail(store: Store, image_id: str) -> str:
 
 # ---- sections ------------------------------------------------------------------------------------------------------
 
-def _header(run: Run, raw: pd.DataFrame, n_variants: int, baseline: Run | None, report: dict[str, Any]) -> str:
+def _header(run: Run, raw: pd.DataFrame, n_variants: int, baseline: Run | None, report: dict[str, Any],
+            parser: str) -> str:
     models = sorted({str(m) for m in raw["model"]}) if len(raw) else []
     errors = int(raw["error"].notna().sum()) if len(raw) else 0
     facts = [("created", _when(run.created_at)), ("updated", _when(run.updated_at)), ("seed", run.seed),
@@ -380,7 +361,7 @@ def _header(run: Run, raw: pd.DataFrame, n_variants: int, baseline: Run | None, 
     return ('<header><p class="kicker">probe-ui report</p>'
             + _el("h1", run.name, class_="runname")
             + _wrap("dl", dl, class_="facts")
-            + _p(f"{kind} run · models: {', '.join(models) or 'none yet'} · replies re-read with the robust parser"
+            + _p(f"{kind} run · models: {', '.join(models) or 'none yet'} · replies read with the {parser} parser"
                  + (" (several samples reduced by majority vote)" if len(raw) and int(raw["sample"].max()) > 0
                     else ""), "muted")
             + "</header>")
@@ -566,10 +547,10 @@ def _stress(raw: pd.DataFrame, voted: pd.DataFrame) -> str:
             summ = pd.DataFrame()
     if len(summ):
         cols = [("accuracy_original", "acc. original %"), ("accuracy_perturbed", "acc. perturbed %"),
-                ("group_consistency", "group consistency %"), ("groups", "groups"), ("flip_rate", "flip rate %"),
+                ("groups: group consistency", "group consistency %"), ("flip_rate", "flip rate %"),
                 ("flip_pairs", "pairs"), ("broke", "broke"), ("fixed", "fixed")]
         rows = [_wrap("tr", _el("th", r["model"], scope="row") + "".join(
-            _el("td", _num(r[c], 1), class_="num") for c, _ in cols)) for r in summ.to_dict("records")]
+            _el("td", _num(r.get(c), 1), class_="num") for c, _ in cols)) for r in summ.to_dict("records")]
         parts.append(_el("h3", "Consistency across variants")
                      + _table(["model"] + [h for _, h in cols], rows, "grid")
                      + _p("group consistency: items all of whose variants are right; flip rate: (variant, original) "
@@ -893,10 +874,13 @@ _CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-sr
         "form-action 'none'")
 
 
-def build_report(store: Store, run: str | None, baseline: str | None = None) -> str:
+def build_report(store: Store, run: str | None, baseline: str | None = None, parser: str = "robust",
+                 definition: str = "auto") -> str:
     """The HTML report of ``run`` (None: the most recently updated run), compared with the run named ``baseline``
-    when given. One self-contained document (module docstring); raises :class:`ReportError` for an unknown run or
-    baseline. Stress and baseline deltas carry 95 % CIs by Newcombe's hybrid score method (two Wilson intervals)."""
+    when given, every reply read by ``parser`` and the metric families under ``definition`` (as ``probe-ui score
+    --parser P --definition D``). One self-contained document (module docstring); raises :class:`ReportError`
+    for an unknown run or baseline. Stress and baseline deltas carry 95 % CIs by Newcombe's hybrid score method
+    (two Wilson intervals)."""
     from probe_ui import results as R
     from probe_ui.store import run_variants
 
@@ -904,8 +888,8 @@ def build_report(store: Store, run: str | None, baseline: str | None = None) -> 
     b = _get_run(store, baseline, "baseline run") if baseline else None
     if b is not None and b.id == r.id:
         raise ReportError(f"the baseline is the run itself ('{r.name}'): name another run with --baseline")
-    raw, voted = _frames(store, r)
-    tables = R.metric_tables(store, [r.name])
+    raw, voted = _frames(store, r, parser)
+    tables = R.metric_tables(raw, parser, definition)
     report = {"items_not_loaded": len(store.item_errors(r.id))}
     sections = [
         ("overview", "Overview", _overview(tables, raw, report)),
@@ -913,7 +897,7 @@ def build_report(store: Store, run: str | None, baseline: str | None = None) -> 
         ("stress", "Stress test", _stress(raw, voted)),
     ]
     if b is not None:
-        _, base_voted = _frames(store, b)
+        _, base_voted = _frames(store, b, parser)
         sections.append(("baseline", "Baseline", _baseline(b, voted, base_voted)))
     sections += [
         ("plots", "Categories & confusion", _plots(voted)),
@@ -926,12 +910,13 @@ def build_report(store: Store, run: str | None, baseline: str | None = None) -> 
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="referrer" content="no-referrer">'
             f"<title>{_esc('probe-ui report: ' + r.name)}</title><style>{_CSS}</style></head>\n")
-    body = ("<body><main>" + _header(r, raw, store.count(run_variants, r.id), b, report) + nav
+    body = ("<body><main>" + _header(r, raw, store.count(run_variants, r.id), b, report, parser) + nav
             + "\n".join(html_ for _, _, html_ in sections) + "</main></body></html>\n")
     return head + body
 
 
-def write_report(store: Store, run: str | None, out: Path, baseline: str | None = None) -> Path:
+def write_report(store: Store, run: str | None, out: Path, baseline: str | None = None, parser: str = "robust",
+                 definition: str = "auto") -> Path:
     """Build the report (:func:`build_report`) and write it to ``out`` atomically (a temporary file in the same
     folder, then renamed over ``out``); the folder is created when missing. Returns ``out``. Raises
     :class:`ReportError` when the run or baseline is unknown or ``out`` cannot be written."""
@@ -943,7 +928,7 @@ def write_report(store: Store, run: str | None, out: Path, baseline: str | None 
         parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ReportError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
-    data = build_report(store, run, baseline).encode("utf-8")
+    data = build_report(store, run, baseline, parser, definition).encode("utf-8")
     try:
         fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=".tmp")
     except OSError as exc:

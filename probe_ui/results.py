@@ -4,10 +4,12 @@ Tables are pandas frames; figures are :class:`matplotlib.figure.Figure` objects 
 state, so the app may build them from several threads at once). Every function accepts an empty answers frame and
 returns an empty frame, or a figure that says "no answers", rather than raising.
 
-Numbers follow the scorers: :func:`metric_tables` reuses :func:`probe_ui.scoring.score_run` itself (and the
-sections that ``probe-ui score`` prints, :func:`paper_sections`), and the per-condition / per-category accuracies
-count what :func:`probe_ui.metrics.accuracy_by_model` counts: error rows are left out, answers whose ground truth is
-unknown are not scored, and an invalid answer is wrong (it is stored with ``correct`` False).
+Every table and figure reads one frame, :func:`answers` (the scored-answer table of
+:func:`probe_ui.scoring.scored_answers`, filtered), so the filters above them apply to all of them and the numbers
+are ``probe-ui score``'s: :func:`metric_tables` goes through :func:`probe_ui.scoring.score_frame` (and the sections
+``probe-ui score`` prints, :func:`paper_sections`); the per-condition / per-category accuracies and the confusion
+count what :func:`probe_ui.metrics.accuracy_by_model` counts: several samples by majority vote, error rows left
+out, answers whose ground truth is unknown not scored, an invalid answer wrong.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import pandas as pd
 
+from probe_ui.scoring import RATING_CHOICES, UNRATED, categories_of, filter_answers  # noqa: F401 (re-exported)
+
 if TYPE_CHECKING:  # pragma: no cover - hints only; importing these costs time the CLI does not want to spend
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -27,18 +31,17 @@ if TYPE_CHECKING:  # pragma: no cover - hints only; importing these costs time t
 
     from probe_ui.store import Store
 
-UNRATED = "unrated"
-RATING_CHOICES = ("correct", "incorrect", "unsure", UNRATED)  # the store's RATINGS, plus "no rating yet"
 ORIGINAL = "original"
 INVALID = "invalid"
 NO_LABEL = "-"  # the expected answer of a row whose ground truth is unknown
 UNCATEGORISED = "(none)"
 TABLE_LIMIT = 500
-RESPONSE_COLUMNS = ["response_id", "run", "model", "item_id", "condition", "answer_label", "parsed", "correct",
+#: the columns of an answers frame when no run is chosen
+EMPTY_COLUMNS = ["run", "response_id", "model", "prompt", "sample", "variant_id", "parsed", "method", "invalid",
+                 "refusal", "correct", "error", "latency_s", "item_id", "condition", "kind", "answer_label",
+                 "category", "rating", "note", "state"]
+RESPONSE_COLUMNS = ["response_id", "run", "model", "item_id", "what was done", "answer", "correct answer", "state",
                     "rating", "latency_s", "error"]
-_FRAME_COLUMNS = ["run", "response_id", "model", "prompt", "sample", "variant_id", "parsed", "method", "invalid",
-                  "refusal", "correct", "error", "latency_s", "item_id", "condition", "kind", "answer_label",
-                  "category", "rating", "note"]
 
 
 # ---- score tables shared with ``probe-ui score`` ------------------------------------------------------------------
@@ -79,20 +82,19 @@ def paper_sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, di
     return [(s, list(rows.items()), models[s]) for s, rows in sections.items()]
 
 
-def metric_tables(store: Store, runs: Sequence[str], parser: str = "robust", digits: int | None = 2
+def metric_tables(df: pd.DataFrame, parser: str = "robust", definition: str = "auto", digits: int | None = 2
                   ) -> dict[str, pd.DataFrame]:
-    """``overview`` (one row per run x model) and one long table per paper-metric family of the score.
-
-    The numbers are :func:`probe_ui.scoring.score_run`'s, only rounded to ``digits`` (None: unrounded), so the
-    tab shows what ``probe-ui score --parser PARSER`` prints. Percent columns: accuracy, ci_low, ci_high, random,
-    invalid, refusal (overview) and value, ci_low, ci_high, random (families, where the leaf is a metric).
-    """
-    from probe_ui.scoring import score_run
+    """``overview`` (one row per run x model) and one long table per metric family, from a scored-answer table
+    (:func:`probe_ui.scoring.scored_answers`, filtered or not): each run's rows go through
+    :func:`probe_ui.scoring.score_frame`, the numbers ``probe-ui score --parser PARSER`` prints for the same
+    rows, only rounded to ``digits`` (None: unrounded). Percent columns: accuracy, ci_low, ci_high, random,
+    invalid, refusal (overview) and value, ci_low, ci_high, random (families, where the leaf is a metric)."""
+    from probe_ui.scoring import score_frame
 
     overview: list[dict[str, Any]] = []
     families: dict[str, list[dict[str, Any]]] = {}
-    for name in _run_names(runs):
-        report = score_run(store, name, parser)
+    for name, g in (df.groupby("run", sort=False) if len(df) else []):
+        report = dict(score_frame(g, parser, definition), run=str(name))
         overview += _overview_rows(report, digits)
         for section, rows in _family_rows(report, digits).items():
             families.setdefault(section, []).extend(rows)
@@ -156,65 +158,142 @@ def _leaf_row(run: str, model: str, metric: str, leaf: Any, digits: int | None) 
     return row
 
 
+# ---- tables for people ---------------------------------------------------------------------------------------------
+
+def figure_text(leaf: Any, digits: int = 1) -> str:
+    """A metric leaf as a person reads it: "72.5 % [61.2–81.4] n=40" (CI and n where the leaf has them)."""
+    if is_metric(leaf):
+        v = leaf.get("value")
+        if v is None:
+            return "–"
+        text = f"{v:.{digits}f} %"
+        ci = leaf.get("ci")
+        if isinstance(ci, (list, tuple)) and len(ci) == 2 and None not in ci:
+            text += f" [{ci[0]:.{digits}f}–{ci[1]:.{digits}f}]"
+        if leaf.get("n") is not None:
+            text += f" n={int(leaf['n'])}"
+        return text
+    if isinstance(leaf, bool) or leaf is None:
+        return "–" if leaf is None else str(leaf)
+    if isinstance(leaf, (int, float)):
+        return f"{leaf:.{digits}f}" if isinstance(leaf, float) else str(leaf)
+    return str(leaf)
+
+
+def overview_for_people(df: pd.DataFrame, parser: str = "robust", definition: str = "auto") -> pd.DataFrame:
+    """One row per run and model: accuracy with its 95 % CI and n, the random-guess reference, invalid and
+    refusal rates and failed calls, in words and rounded (the numbers of :func:`metric_tables`)."""
+    from probe_ui.scoring import score_frame
+
+    rows = []
+    for run, g in (df.groupby("run", sort=False) if len(df) else []):
+        for model, r in score_frame(g, parser, definition)["models"].items():
+            acc = r["accuracy"]
+            rows.append({"run": run, "model": model, "accuracy": figure_text(acc),
+                         "random guess": f"{acc['random']:.1f} %" if acc.get("random") is not None else "–",
+                         "unreadable": figure_text(r["invalid_rate"]["value"]) + " %"
+                         if r["invalid_rate"]["value"] is not None else "–",
+                         "refused": figure_text(r["refusal_rate"]["value"]) + " %"
+                         if r["refusal_rate"]["value"] is not None else "–",
+                         "failed calls": r["errors"]})
+    return pd.DataFrame(rows, columns=["run", "model", "accuracy", "random guess", "unreadable", "refused",
+                                       "failed calls"])
+
+
+def families_html(df: pd.DataFrame, parser: str = "robust", definition: str = "auto") -> str:
+    """Every metric family with data, compact like the report's: a table of model rows and the family's headline
+    figures (value, 95 % CI, n), its full metric list folded underneath. Text is escaped."""
+    from probe_ui.metrics import FAMILIES, headlines
+    from probe_ui.scoring import score_frame
+
+    blocks: dict[str, list[tuple[str, str, dict[str, Any], dict[str, Any]]]] = {}
+    for run, g in (df.groupby("run", sort=False) if len(df) else []):
+        for model, r in score_frame(g, parser, definition)["models"].items():
+            paper = r.get("paper") or {}
+            for fam, heads in headlines(paper).items():
+                blocks.setdefault(fam, []).append((str(run), model, heads, paper[fam]))
+    if not blocks:
+        return "<p><i>No paper metric applies to these answers.</i></p>"
+    several_runs = df["run"].nunique() > 1
+    parts = []
+    for fam, rows in blocks.items():
+        cols = list(dict.fromkeys(k for _, _, heads, _ in rows for k in heads))
+        definition_used = rows[0][3].get("definition", "")
+        head = ("<tr>" + ("<th>run</th>" if several_runs else "") + "<th>model</th>"
+                + "".join(f"<th>{html.escape(c)}</th>" for c in cols) + "</tr>")
+        body = "".join("<tr>" + (f"<td>{html.escape(run)}</td>" if several_runs else "")
+                       + f"<th scope='row'>{html.escape(model)}</th>"
+                       + "".join(f"<td class='num'>{html.escape(figure_text(heads.get(c)))}</td>" for c in cols)
+                       + "</tr>" for run, model, heads, _ in rows)
+        details = "".join(
+            f"<h5>{html.escape(model)}</h5><table class='pu-fam-detail'>"
+            + "".join(f"<tr><td>{html.escape(path)}</td><td class='num'>{html.escape(figure_text(leaf))}</td></tr>"
+                      for path, leaf in metric_leaves({k: v for k, v in block.items() if k != "definition"}))
+            + "</table>" for _, model, _, block in rows)
+        desc = FAMILIES[fam].description if fam in FAMILIES else ""
+        parts.append(f"<div class='pu-family' data-family='{html.escape(fam, quote=True)}'>"
+                     f"<h4>{html.escape(fam)} <small>({html.escape(definition_used)} definition)</small></h4>"
+                     f"<p class='pu-meta'>{html.escape(desc)}</p><table class='pu-fam'>{head}{body}</table>"
+                     f"<details><summary>every figure of {html.escape(fam)}</summary>{details}</details></div>")
+    return "".join(parts)
+
+
+RUN_KINDS = {"live": "live probe", "batch": "batch", "import": "imported", "stress": "stress test"}
+
+
+def run_choices(store: Store) -> list[tuple[str, str]]:
+    """(label, run name) of every run, newest first, labelled for people: what it asked (a live probe's question,
+    a stress test's item or preset and suite, a batch's presets) and when, instead of a hash."""
+    import sqlalchemy as sa
+
+    from probe_ui.store import run_variants, variants
+
+    first_q = (sa.select(run_variants.c.run_id, sa.func.min(variants.c.question).label("q"))
+               .join(variants, variants.c.id == run_variants.c.variant_id).group_by(run_variants.c.run_id))
+    with store.engine.connect() as c:
+        questions = {int(r[0]): str(r[1] or "") for r in c.execute(first_q)}
+    out = []
+    for r in sorted(store.list_runs(), key=lambda r: (r.updated_at, r.id), reverse=True):
+        kind = "stress" if r.name.startswith("stress-") else (r.settings or {}).get("kind") or (
+            "import" if (r.settings or {}).get("imports") else "batch")
+        when = _when(r.updated_at)
+        if kind == "live":
+            q = questions.get(r.id, "")
+            what = (q[:60] + "…") if len(q) > 60 else q or r.name
+        elif kind == "stress":
+            what = r.name.removeprefix("stress-")
+        else:
+            what = r.name
+        out.append((f"{RUN_KINDS.get(kind, kind)}: {what} · {when}", r.name))
+    return out
+
+
+def _when(ts: str) -> str:
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(ts).astimezone().strftime("%d %b %H:%M")
+    except (TypeError, ValueError):
+        return str(ts)
+
+
 # ---- the answers of runs ------------------------------------------------------------------------------------------
 
-def _run_names(runs: Sequence[str] | str) -> list[str]:
-    """Distinct run names in order (a single name is accepted too)."""
-    return list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs or [])))
-
-
-def answers(store: Store, runs: Sequence[str], *, models: Iterable[str] | None = None,
+def answers(store: Store, runs: Sequence[str], parser: str = "robust", *, models: Iterable[str] | None = None,
             conditions: Iterable[str] | None = None, categories: Iterable[str] | None = None,
             ratings: Iterable[str] | None = None) -> pd.DataFrame:
-    """The full answers frame of every named run, with ``run``, ``rating`` and ``note`` columns, filtered.
-
-    ``rating``/``note`` are a person's latest rating of the response ("unrated" / "" when none). Each filter is a
-    list; None or empty keeps everything. ``categories`` keeps a row when any of its categories is listed; ``ratings``
-    takes values of :data:`RATING_CHOICES`. An unknown run raises the store's StoreError, which names it.
-    """
+    """The scored answers of every named run (:func:`probe_ui.scoring.scored_answers`), filtered: every table and
+    plot of the tab reads this one frame. An empty list of runs is an error that says so."""
+    from probe_ui.scoring import scored_answers
     from probe_ui.store import StoreError
 
-    frames = []
-    for name in _run_names(runs):
-        if not name:
-            raise StoreError("an empty run name was given: choose a run")
-        frames.append(_run_answers(store, name))
-    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=_FRAME_COLUMNS)
-    return filter_answers(df, models=models, conditions=conditions, categories=categories, ratings=ratings)
-
-
-def _run_answers(store: Store, name: str) -> pd.DataFrame:
-    run = store.get_run(name)
-    df = store.answers_frame(run.id, full=True)
-    df.insert(0, "run", run.name)
-    rated = store.ratings_frame(run.id)[["response_id", "rating", "note"]]
-    df = df.merge(rated, on="response_id", how="left")
-    df["rating"] = df["rating"].astype(object).where(df["rating"].notna(), UNRATED)
-    df["note"] = df["note"].astype(object).where(df["note"].notna(), "")
-    return df
-
-
-def filter_answers(df: pd.DataFrame, *, models: Iterable[str] | None = None, conditions: Iterable[str] | None = None,
-                   categories: Iterable[str] | None = None, ratings: Iterable[str] | None = None) -> pd.DataFrame:
-    """The rows of an :func:`answers` frame that pass every non-empty filter (re-filtering without re-reading)."""
-    keep = pd.Series(True, index=df.index)
-    for col, wanted in (("model", models), ("condition", conditions), ("rating", ratings)):
-        wanted = list(wanted or [])
-        if wanted:
-            keep &= df[col].isin(wanted)
-    cats = set(categories or [])
-    if cats:
-        keep &= df["category"].map(lambda c: bool(cats.intersection(_categories(c)))).astype(bool)
-    return df[keep].reset_index(drop=True)
-
-
-def _categories(value: Any) -> list[str]:
-    """A row's categories as a list of strings (the column holds lists; tolerate None / NaN / a bare string)."""
-    if isinstance(value, (list, tuple)):
-        return [str(c) for c in value]
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return []
-    return [str(value)]
+    names = list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs or [])))
+    if not names:
+        return pd.DataFrame(columns=EMPTY_COLUMNS)
+    if any(not str(n).strip() for n in names):
+        raise StoreError("an empty run name was given: choose a run")
+    return scored_answers(store, names, parser, models=models, conditions=conditions, categories=categories,
+                          ratings=ratings)
 
 
 def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
@@ -226,7 +305,7 @@ def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
     return {
         "models": sorted(set(df["model"].dropna().astype(str))),
         "conditions": sorted(set(df["condition"].dropna().astype(str))),
-        "categories": sorted({c for v in df["category"] for c in _categories(v)}),
+        "categories": sorted({c for v in df["category"] for c in categories_of(v)}),
         "ratings": [r for r in RATING_CHOICES if r in present] + sorted(present - set(RATING_CHOICES)),
     }
 
@@ -234,10 +313,14 @@ def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
 # ---- accuracy by condition ----------------------------------------------------------------------------------------
 
 def _scored(df: pd.DataFrame) -> pd.DataFrame:
-    """The rows the scorers grade: an answer came back (no error) and its ground truth is known. ``_hit`` is
-    whether it was right; invalid answers are stored with ``correct`` False, so they count as wrong."""
+    """The rows the scorers grade, as they grade them: several samples reduced to their majority vote, then the
+    cells with an answer (no error) whose ground truth is known. ``_hit`` is whether it was right; an invalid
+    answer is read with ``correct`` False, so it counts as wrong."""
+    from probe_ui.metrics.samples import majority_vote
+
     if df.empty:
         return df.assign(_hit=pd.Series(dtype=bool))
+    df = majority_vote(df)
     ok = df[df["error"].isna() & df["correct"].notna()]
     return ok.assign(_hit=ok["correct"].eq(True))
 
@@ -248,11 +331,24 @@ def _condition_order(conditions: Iterable[Any]) -> list[str]:
     return ([ORIGINAL] if ORIGINAL in found else []) + sorted(found - {ORIGINAL})
 
 
+def condition_labels(df: pd.DataFrame) -> dict[str, str]:
+    """Each condition of an answers frame in plain words (from the provenance of its first variant)."""
+    from probe_ui.conditions import describe
+
+    if df.empty or "condition" not in df.columns:
+        return {}
+    first = df.drop_duplicates("condition")
+    prov = first["provenance"] if "provenance" in first.columns else pd.Series([None] * len(first))
+    return {str(c): describe(p if isinstance(p, list) else None, str(c))
+            for c, p in zip(first["condition"], prov)}
+
+
 def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
-    """Per model and condition: n scored answers, correct, accuracy and its 95 % Wilson CI (percent)."""
+    """Per model and condition: the condition in words, n scored answers, correct, accuracy and its 95 % Wilson CI
+    (percent)."""
     from probe_ui.metrics.base import wilson_ci
 
-    cols = ["model", "condition", "n", "correct", "accuracy", "ci_low", "ci_high"]
+    cols = ["model", "condition", "what was done", "n", "correct", "accuracy", "ci_low", "ci_high"]
     s = _scored(df)
     if s.empty:
         return pd.DataFrame(columns=cols)
@@ -263,6 +359,8 @@ def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
     g["ci_low"], g["ci_high"] = [lo for lo, _ in ci], [hi for _, hi in ci]
     order = {c: i for i, c in enumerate(_condition_order(g["condition"]))}
     g = g.assign(_o=g["condition"].map(order)).sort_values(["model", "_o"]).drop(columns="_o")
+    labels = condition_labels(s)
+    g["what was done"] = g["condition"].map(lambda c: labels.get(str(c), str(c)))
     return g[cols].reset_index(drop=True)
 
 
@@ -312,7 +410,8 @@ def plot_accuracy_by_condition(df: pd.DataFrame) -> Figure:
                (t["ci_high"] - t["accuracy"]).clip(lower=0).to_list()]
         ax.bar(x, t["accuracy"], width=width * 0.95, yerr=err, capsize=3, label=model, color=f"C{k % 10}",
                error_kw={"elinewidth": 1, "ecolor": "0.25"})
-    _label_ticks(ax, "x", conds)
+    words = dict(zip(table["condition"], table["what was done"]))
+    _label_ticks(ax, "x", [words.get(c, c) for c in conds])
     ax.set_ylim(0, 105)
     ax.set_ylabel("accuracy (%)")
     ax.set_xlabel("condition")
@@ -327,7 +426,10 @@ def plot_accuracy_by_condition(df: pd.DataFrame) -> Figure:
 def confusion(df: pd.DataFrame, model: str) -> pd.DataFrame:
     """Counts of one model's answers: rows the expected answer label ("-" when unknown), columns the parsed answer,
     "invalid" last for answers that could not be read. Error rows (no answer) are left out."""
-    rows = df[(df["model"] == model) & df["error"].isna()] if not df.empty else df
+    from probe_ui.metrics.samples import majority_vote
+
+    rows = majority_vote(df[df["model"] == model]) if not df.empty else df
+    rows = rows[rows["error"].isna()] if not rows.empty else rows
     if rows.empty:
         return pd.DataFrame(dtype=int)
     expected = rows["answer_label"].astype(object).where(rows["answer_label"].notna(), NO_LABEL).astype(str)
@@ -368,8 +470,10 @@ def _short(s: str, n: int) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
 
-def _heatmap(ax: Axes, values: Any, *, cmap: str, vmin: float, vmax: float, fmt: str) -> Any:
-    """imshow with every finite cell written on it, in a colour that stays readable on the cell."""
+def _heatmap(ax: Axes, values: Any, *, cmap: str, vmin: float, vmax: float, fmt: str,
+             labels: list[list[str]] | None = None) -> Any:
+    """imshow with every finite cell written on it (``labels`` when given, else ``fmt``), in a colour that stays
+    readable on the cell."""
     import numpy as np
 
     image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=vmin, vmax=vmax, aspect="auto")
@@ -380,8 +484,8 @@ def _heatmap(ax: Axes, values: Any, *, cmap: str, vmin: float, vmax: float, fmt:
             continue
         r, g, b, _ = cmap_obj(image.norm(v))
         dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
-        ax.text(j, i, fmt.format(v), ha="center", va="center", color="white" if dark else "black",
-                fontsize="small")
+        ax.text(j, i, labels[i][j] if labels else fmt.format(v), ha="center", va="center",
+                color="white" if dark else "black", fontsize="small")
     return image
 
 
@@ -393,7 +497,7 @@ def category_accuracy(df: pd.DataFrame) -> pd.DataFrame:
     s = _scored(df)
     if s.empty:
         return pd.DataFrame()
-    cats = s["category"].map(lambda c: _categories(c) or [UNCATEGORISED])
+    cats = s["category"].map(lambda c: categories_of(c) or [UNCATEGORISED])
     long = s.assign(category=cats).explode("category")
     table = long.pivot_table(index="category", columns="model", values="_hit", aggfunc="mean", sort=True)
     table = 100.0 * table.astype(float)
@@ -401,15 +505,31 @@ def category_accuracy(df: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+def category_counts(df: pd.DataFrame) -> pd.DataFrame:
+    """The n behind :func:`category_accuracy`: scored answers per category (rows) and model (columns)."""
+    s = _scored(df)
+    if s.empty:
+        return pd.DataFrame()
+    cats = s["category"].map(lambda c: categories_of(c) or [UNCATEGORISED])
+    long = s.assign(category=cats).explode("category")
+    table = long.pivot_table(index="category", columns="model", values="_hit", aggfunc="size", sort=True)
+    table.columns.name = "model"
+    return table
+
+
 def plot_category_heatmap(df: pd.DataFrame) -> Figure:
-    """Category x model accuracy heatmap, cells annotated, colour scale 0-100 % from red to green."""
+    """Category x model accuracy heatmap, each cell labelled with its accuracy and n, colour scale 0-100 % from
+    red to green."""
     table = category_accuracy(df)
     if table.empty:
         return empty_figure()
+    counts = category_counts(df).reindex(index=table.index, columns=table.columns)
     rows, cols = table.shape
-    fig = _figure(min(20.0, max(5.0, 1.3 * cols + 3.5)), min(24.0, max(3.0, 0.38 * rows + 1.8)))
+    fig = _figure(min(20.0, max(5.0, 1.5 * cols + 3.5)), min(24.0, max(3.0, 0.5 * rows + 1.8)))
     ax = fig.add_subplot()
-    image = _heatmap(ax, table.to_numpy(dtype=float), cmap="RdYlGn", vmin=0, vmax=100, fmt="{:.0f}")
+    labels = [[f"{v:.0f}\nn={int(n)}" if pd.notna(v) else "–" for v, n in zip(vr, nr)]
+              for vr, nr in zip(table.to_numpy(dtype=float), counts.fillna(0).to_numpy())]
+    image = _heatmap(ax, table.to_numpy(dtype=float), cmap="RdYlGn", vmin=0, vmax=100, fmt="{:.0f}", labels=labels)
     _label_ticks(ax, "x", [str(c) for c in table.columns])
     _label_ticks(ax, "y", [str(i) for i in table.index])
     ax.set_xlabel("model")
@@ -422,8 +542,25 @@ def plot_category_heatmap(df: pd.DataFrame) -> Figure:
 # ---- drill-down ---------------------------------------------------------------------------------------------------
 
 def response_table(df: pd.DataFrame, limit: int = TABLE_LIMIT) -> pd.DataFrame:
-    """The columns a person scans to pick a response to open, at most ``limit`` rows (in the frame's order)."""
-    return df.reindex(columns=RESPONSE_COLUMNS).head(limit).reset_index(drop=True)
+    """The columns a person scans to pick a response to open, at most ``limit`` rows (in the frame's order): what
+    was done to the item in words, the answer and the correct answer as letter and option text, its state
+    (right, wrong, invalid, error, unknown), the rating, the latency and any error."""
+    from probe_ui.comparison import answer_text
+    from probe_ui.conditions import describe
+
+    d = df.head(limit)
+    if d.empty:
+        return pd.DataFrame(columns=RESPONSE_COLUMNS)
+    words = []
+    for r in d.to_dict("records"):
+        kind, opts = str(r.get("kind")), r.get("options") if isinstance(r.get("options"), (list, tuple)) else ()
+        words.append({"what was done": describe(r.get("provenance") if isinstance(r.get("provenance"), list)
+                                                else None, r.get("condition")),
+                      "answer": answer_text(kind, opts, r.get("parsed")),
+                      "correct answer": answer_text(kind, opts, r.get("answer_label"))})
+    out = d.assign(**{k: [w[k] for w in words] for k in ("what was done", "answer", "correct answer")})
+    out = out.assign(latency_s=pd.to_numeric(out["latency_s"], errors="coerce").round(2))
+    return out.reindex(columns=RESPONSE_COLUMNS).reset_index(drop=True)
 
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>$:])")

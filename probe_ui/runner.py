@@ -82,30 +82,41 @@ def default_run_name(presets: list[Preset], seed: int, suites: tuple[str, ...] |
     return "+".join(p.name for p in presets) + "".join(f"+{s}" for s in suites) + f"-seed{seed}"
 
 
-def resolve_models(specs: list[str], extra: dict[str, ModelConfig] | None = None) -> list[ModelConfig]:
-    """Resolve and check every model before any work starts; raise BatchError naming the first problem.
+def resolve_each(specs: list[str], extra: dict[str, ModelConfig] | None = None
+                 ) -> tuple[list[ModelConfig], dict[str, str]]:
+    """Resolve and check every model: the usable ones, and for each one that is not, the reason in words (an
+    unknown name, a missing key variable, a server that is not running, an extra that is not installed).
 
     ``extra`` adds entries to the catalogue for this call (endpoints added in the app, with their in-memory key).
     """
-    if not specs:
-        raise BatchError("no model given: add --model SPEC (e.g. --model baseline/random); see 'probe-ui models'")
     try:
         cat = catalogue.load_catalogue() | dict(extra or {})
     except ValueError as exc:
         raise BatchError(str(exc)) from None
-    configs = []
+    configs: list[ModelConfig] = []
+    unusable: dict[str, str] = {}
     for spec in specs:
         try:
             cfg = catalogue.resolve(spec, cat)
             create(cfg)  # validates the model part (e.g. an unknown baseline)
         except ValueError as exc:
-            raise BatchError(str(exc)) from None
+            unusable[spec] = str(exc)
+            continue
         reason = catalogue.availability(cfg)
         if reason:
-            raise BatchError(f"model '{spec}' is not usable here: {reason}")
-        if cfg.name in {c.name for c in configs}:
-            continue
-        configs.append(cfg)
+            unusable[spec] = f"model '{spec}' is not usable here: {reason}"
+        elif cfg.name not in {c.name for c in configs}:
+            configs.append(cfg)
+    return configs, unusable
+
+
+def resolve_models(specs: list[str], extra: dict[str, ModelConfig] | None = None) -> list[ModelConfig]:
+    """Resolve and check every model before any work starts; raise BatchError naming the first problem."""
+    if not specs:
+        raise BatchError("no model given: add --model SPEC (e.g. --model baseline/random); see 'probe-ui models'")
+    configs, unusable = resolve_each(specs, extra)
+    if unusable:
+        raise BatchError(next(iter(unusable.values())))
     return configs
 
 
@@ -142,13 +153,14 @@ def variant_cells(v: Variant, models: list[ModelConfig], prompt: str | None, see
 
 
 def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
-    """Parse and grade one response (robust extraction); error responses get no parse."""
+    """Parse and grade one response (robust extraction), stamped with the parser's version: the cache of the
+    robust reading that :func:`probe_ui.scoring.scored_answers` reuses. Error responses get no parse."""
     if resp.error is not None:
-        return {"parsed": None, "method": None, "invalid": None, "refusal": None, "correct": None}
+        return {"parsed": None, "method": None, "invalid": None, "refusal": None, "correct": None,
+                "parse_version": None}
     kind = "free" if req.prompt == "free" else v.kind
-    ans = answers.extract(resp.text, kind, v.labels, v.options)
-    return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
-            "correct": answers.is_correct(ans, v.answer_label if kind != "free" else None)}
+    return answers.cache_row(resp.text, kind, v.labels, v.options, v.answer_label if kind != "free" else None,
+                             question=v.question)
 
 
 def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None = None) -> dict[str, Any]:
@@ -192,7 +204,7 @@ class Judge:
 class ProviderPool:
     """Providers created once and reused across calls, with one concurrency limit per API provider.
 
-    A local model (``default_concurrency`` 1: one request at a time) gets a limit of its own.
+    A local model (``default_concurrency`` 1, or ``limit_per_model``: an in-process model) gets a limit of its own.
     """
 
     def __init__(self, concurrency: int | None = None) -> None:
@@ -206,7 +218,7 @@ class ProviderPool:
     def get(self, model: ModelConfig) -> tuple[Provider, asyncio.Semaphore]:
         if model.name not in self.providers:
             p = self.providers[model.name] = create(model)
-            key = model.name if p.default_concurrency == 1 else model.provider
+            key = model.name if p.default_concurrency == 1 or getattr(p, "limit_per_model", False) else model.provider
             if key not in self.limits:
                 self.capacities[key] = self.concurrency or model.concurrency or p.default_concurrency
                 self.limits[key] = asyncio.Semaphore(self.capacities[key])
@@ -290,9 +302,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
             ans = parse_judgement(judge.mode, jresp.text, req.labels)
             parse = {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid,
                      "correct": answers.is_correct(ans, cell.variant.answer_label)}
-            jrow.update(parse)
-            if parent is not None:
-                store.update_parse(parent, parse)
+            jrow.update(parse)  # the judge's reading lives on its own row; the answer keeps the robust one
         store.save_response(dict(jrow, role="judge", parent_id=parent))
 
     queues: dict[str, asyncio.Queue[Cell | None]] = {}

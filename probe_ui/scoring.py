@@ -1,9 +1,18 @@
-"""Scoring a stored run: re-read every reply with the chosen parser, then apply the metric functions.
+"""The one scored-answer table every view reads, and the score report built from it.
 
-``score_run(store, run, parser=...)`` loads the run's full answer table and re-extracts every reply from its raw
-text, so a score never depends on the parse stored at answer (or import) time:
+:func:`scored_answers` returns the answers of one or more runs under a parser, one row per reply: the variant
+(item, condition, question, options, answer, categories, attributes, provenance, image ids), the reply, its
+reading (``parsed``, ``method``, ``invalid``, ``refusal``, ``correct``, ``legacy_mode``), a ``state`` (right,
+wrong, invalid, error, unknown), a judge's reading where a judge was asked, and the latest ``rating`` / ``note``.
+``probe-ui score``, the Results and Stress tabs, the report and every export format read it, so a number is the
+same wherever it is shown. :func:`score_frame` turns such a table into the per-model report (accuracy and the
+registered metric families); :func:`score_run` is both for one stored run.
 
-- ``robust`` (default): :func:`probe_ui.answers.extract`, REFERENCE §3.
+Parsers:
+
+- ``robust`` (default): :func:`probe_ui.answers.extract`, REFERENCE §3. The parse stored with each answer is a
+  cache of this reading, used only when it was written by the same parser code (``parse_version``); other rows
+  are re-read (and the cache refreshed where the store is writable).
 - ``legacy``: the benchmark's original parser, :func:`probe_ui.answers.extract_legacy`, to reproduce published
   numbers. The benchmark of a reply is, in order:
 
@@ -24,20 +33,25 @@ text, so a score never depends on the parse stored at answer (or import) time:
   truth get it: ProbMed the yes/no answer, MedVH the file's raw ``gt`` (``attributes.gt``) or else the answer
   letter.
 
-Replies parsed by a judge model (``method`` ``judge-...``) keep their stored parse: the judge is not re-run.
+A judge model's reading (``--judge``: stored on the judge call's own row) replaces the parser's for the answer it
+judged, under both parsers; the judge is not re-run.
+
+Metric definitions (:mod:`probe_ui.metrics.registry`): ``definition="auto"`` reports every family under the
+paper's exact definition with ``--parser legacy`` and under ours (the clean one, where a family has one)
+otherwise; "paper" or "clean" asks for one explicitly. Each family's block says which it used (``definition``).
 
 The report keeps the plain keys (run, seed, variants, items_not_loaded, models → accuracy, invalid_rate,
-refusal_rate, n, answered, errors) and adds ``parser``, ``benchmark``, per model ``paper`` (the per-paper metrics
-of :func:`probe_ui.metrics.paper_metrics`) and ``notes``. :func:`compare_parsers` lists every reply the two
-parsers read differently.
+refusal_rate, n, answered, errors) and adds ``parser``, ``definition``, ``benchmark``, per model ``paper`` (the
+registered families' blocks) and ``notes``. :func:`compare_parsers` lists every reply the two parsers read
+differently.
 """
 
 from __future__ import annotations
 
-import inspect
 import math
-from typing import Any
+from typing import Any, Iterable, Sequence
 
+import numpy as np
 import pandas as pd
 
 from probe_ui import answers
@@ -109,12 +123,8 @@ def legacy_mode(row: dict[str, Any], run_benchmark: str | None = None, run_promp
 
 def read_reply(row: dict[str, Any], parser: str, run_benchmark: str | None = None, run_prompt: str | None = None
                ) -> tuple[answers.Answer, str | None] | None:
-    """One reply read with ``parser``: (answer, legacy mode used or None). None when the stored parse stands
-    (an error row, or a judge's parse)."""
+    """One reply read with ``parser``: (answer, legacy mode used or None); None for an error row (no reply)."""
     if _val(row.get("error")) is not None:
-        return None
-    method = _val(row.get("method"))
-    if isinstance(method, str) and method.startswith("judge-"):
         return None
     kind = "free" if row.get("prompt") == "free" else row["kind"]
     options = tuple(_val(row.get("options")) or ())
@@ -128,51 +138,215 @@ def read_reply(row: dict[str, Any], parser: str, run_benchmark: str | None = Non
             if mode == "medvh" and isinstance(attrs, dict) and isinstance(attrs.get("gt"), str):
                 gt = attrs["gt"]
             return answers.extract_legacy(mode, text, kind, labels, options, gt), mode
-    return answers.extract(text, kind, labels, options), None
+    return answers.extract(text, kind, labels, options, question=_val(row.get("question"))), None
 
 
 def _gt_label(row: dict[str, Any]) -> str | None:
     return None if row.get("prompt") == "free" or row.get("kind") == "free" else _val(row.get("answer_label"))
 
 
+_PARSE = ("parsed", "method", "invalid", "refusal", "correct")
+STATES = ("right", "wrong", "invalid", "error", "unknown")
+JUDGE_COLUMNS = ("judge_model", "judge_prompt", "judge_text", "judge_error", "judge_parsed", "judge_method",
+                 "judge_correct")
+UNRATED = "unrated"
+RATING_CHOICES = ("correct", "incorrect", "unsure", UNRATED)  # the store's RATINGS, plus "no rating yet"
+
+
 def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run_prompt: str | None = None
-            ) -> tuple[pd.DataFrame, set[str]]:
-    """A copy of an answers frame (``full=True``) with parsed/method/invalid/refusal/correct re-derived from the
-    raw text by ``parser``; also the legacy modes that were used."""
+            ) -> tuple[pd.DataFrame, set[str], list[dict[str, Any]]]:
+    """A copy of an answers frame (``full=True``) with parsed/method/invalid/refusal/correct read by ``parser``
+    (the cached robust reading where it is current), a ``legacy_mode`` column; also the legacy modes used and the
+    fresh robust readings to cache (``id`` + the parse columns + ``parse_version``)."""
     if parser not in PARSERS:
         raise ScoringError(f"unknown parser '{parser}'; expected one of {', '.join(PARSERS)}")
     out = df.copy()
+    out["legacy_mode"] = pd.Series([None] * len(out), index=out.index, dtype=object)
     if out.empty:
-        return out, set()
-    cols = {c: list(out[c].astype(object)) for c in ("parsed", "method", "invalid", "refusal", "correct")}
+        return out, set(), []
+    version = answers.parser_version()
+    stale = out["parse_version"].ne(version).to_numpy() if "parse_version" in out.columns \
+        else [True] * len(out)
+    cols = {c: [_val(x) for x in out[c]] for c in (*_PARSE, "legacy_mode")}  # missing is None, never NaN
     used: set[str] = set()
+    fresh: list[dict[str, Any]] = []
     for i, row in enumerate(out.to_dict("records")):
+        mode = legacy_mode(row, run_benchmark, run_prompt) if parser == "legacy" else None
+        if mode is None and not stale[i]:
+            continue  # the cached robust reading is current
         got = read_reply(row, parser, run_benchmark, run_prompt)
         if got is None:
             continue
         ans, mode = got
+        correct = answers.is_correct(ans, _gt_label(row))
+        values = {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
+                  "correct": correct}
+        for c, v in values.items():
+            cols[c][i] = v
         if mode:
             used.add(mode)
-        cols["parsed"][i] = ans.choice
-        cols["method"][i] = ans.method
-        cols["invalid"][i] = ans.invalid
-        cols["refusal"][i] = ans.refusal
-        cols["correct"][i] = answers.is_correct(ans, _gt_label(row))
+            cols["legacy_mode"][i] = mode
+        elif "response_id" in row:
+            fresh.append({"id": int(row["response_id"]), **values, "parse_version": version})
     for c, values in cols.items():
         out[c] = pd.Series(values, index=out.index, dtype=object)
-    return out, used
+    return out, used, fresh
 
 
-def _paper(df_model: pd.DataFrame, legacy: bool) -> Any:
-    """The per-paper metrics of one model's answers (None when that module is not available)."""
+def _apply_judges(df: pd.DataFrame, judges: pd.DataFrame) -> pd.DataFrame:
+    """The judge's reading replaces the parser's for every answer a judge read without error; the ``judge_*``
+    columns keep the judge call itself (model, prompt, raw text, error, and its own reading)."""
+    for c in JUDGE_COLUMNS:
+        df[c] = pd.Series([None] * len(df), index=df.index, dtype=object)
+    if judges.empty or df.empty:
+        return df
+    j = judges.drop_duplicates("parent_id", keep="last").set_index("parent_id")
+    j = j.assign(judge_parsed=j["parsed"], judge_method=j["method"], judge_correct=j["correct"])
+    rid = df["response_id"]
+    hit = rid.isin(j.index).to_numpy()
+    if not hit.any():
+        return df
+    sel = j.reindex(rid[hit].to_numpy())
+    for c in JUDGE_COLUMNS:
+        df.loc[hit, c] = sel[c].to_numpy(dtype=object)
+    ok = hit.copy()
+    ok[hit] = sel["judge_error"].isna().to_numpy() & df.loc[hit, "error"].isna().to_numpy()
+    if ok.any():
+        okj = j.reindex(rid[ok].to_numpy())
+        for c in ("parsed", "method", "invalid", "correct"):
+            df.loc[ok, c] = pd.Series(okj[c].to_numpy(dtype=object), index=df.index[ok], dtype=object)
+    for c in (*_PARSE, *JUDGE_COLUMNS):  # missing is None, never NaN (as reparse leaves them)
+        df[c] = pd.Series([_val(x) for x in df[c]], index=df.index, dtype=object)
+    return df
+
+
+def states(df: pd.DataFrame) -> pd.Series:
+    """Each row's state: "error" (no reply), "invalid" (no answer could be read), "right", "wrong", or "unknown"
+    (answered, ground truth unknown)."""
+    if df.empty:
+        return pd.Series([], dtype=object, index=df.index)
+    err = df["error"].notna().to_numpy()
+    inv = (df["parsed"].isna() | df["invalid"].map({True: True, 1: True}).fillna(False).astype(bool)).to_numpy()
+    cor = df["correct"].map({True: 1, 1: 1, False: 0, 0: 0}).to_numpy(dtype=float, na_value=np.nan)
+    out = np.where(err, "error", np.where(inv, "invalid", np.where(cor == 1, "right",
+                                                                   np.where(cor == 0, "wrong", "unknown"))))
+    return pd.Series(out.astype(object), index=df.index, dtype=object)
+
+
+def model_columns(df: pd.DataFrame) -> pd.Series:
+    """The model as views show it: ``"model · template"`` where one model answered a variant under several prompt
+    templates (a run repeated with another ``--prompt``); the plain model name otherwise."""
+    model = df["model"].astype(str)
+    if "prompt" in df.columns and len(df):
+        several = df.duplicated(["model", "variant_id"] + (["run"] if "run" in df.columns else []) +
+                                (["sample"] if "sample" in df.columns else []), keep=False)
+        if several.any():
+            split = model.isin(set(model[several]))
+            return model.where(~split, model + " · " + df["prompt"].astype(str))
+    return model
+
+
+def categories_of(value: Any) -> list[str]:
+    """A row's categories as a list of strings (the column holds lists; tolerate None / NaN / a bare string)."""
+    if isinstance(value, (list, tuple)):
+        return [str(c) for c in value]
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return []
+    return [str(value)]
+
+
+def filter_answers(df: pd.DataFrame, *, models: Iterable[str] | None = None, conditions: Iterable[str] | None = None,
+                   categories: Iterable[str] | None = None, ratings: Iterable[str] | None = None) -> pd.DataFrame:
+    """The rows of a scored table that pass every non-empty filter: models, conditions (perturbations),
+    categories (a row is kept when any of its categories is listed) and ratings (:data:`RATING_CHOICES`)."""
+    keep = pd.Series(True, index=df.index)
+    for col, wanted in (("model", models), ("condition", conditions), ("rating", ratings)):
+        wanted = list(wanted or [])
+        if wanted:
+            keep &= df[col].isin(wanted)
+    cats = set(categories or [])
+    if cats:
+        keep &= df["category"].map(lambda c: bool(cats.intersection(categories_of(c)))).astype(bool)
+    return df[keep].reset_index(drop=True)
+
+
+def run_names(runs: str | Sequence[str] | None) -> list[str | None]:
+    """Distinct run names in order (a single name is accepted too); [None] (the latest run) when none is given."""
+    if runs is None or runs == "":
+        return [None]
+    names = list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs)))
+    return names or [None]
+
+
+def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser: str = "robust", *,
+                   models: Iterable[str] | None = None, conditions: Iterable[str] | None = None,
+                   categories: Iterable[str] | None = None, ratings: Iterable[str] | None = None,
+                   detail: bool = False) -> pd.DataFrame:
+    """THE scored-answer table (module doc): the answers of ``runs`` (a name, several, or None for the most
+    recent run) read by ``parser``, one row per reply, filtered by models, conditions, categories and ratings
+    (each a list; empty keeps all). ``detail`` adds what was sent and received (messages, settings, details,
+    finish reason). An unknown run raises the store's StoreError, which names it."""
+    from probe_ui.store import StoreError
+
+    if parser not in PARSERS:
+        raise ScoringError(f"unknown parser '{parser}'; expected one of {', '.join(PARSERS)}")
+    frames = []
+    for name in run_names(runs):
+        if name is not None and not str(name).strip():
+            raise StoreError("an empty run name was given: choose a run")
+        run = store.get_run(name)
+        df, used, fresh = reparse(store.answers_frame(run.id, full=True, detail=detail), parser,
+                                  run.settings.get("benchmark"), run.settings.get("prompt"))
+        _refresh_cache(store, fresh)
+        df = _apply_judges(df, store.judge_frame(run.id))
+        rated = store.ratings_frame(run.id)[["response_id", "rating", "note"]]
+        df = df.merge(rated, on="response_id", how="left")
+        df["rating"] = df["rating"].astype(object).where(df["rating"].notna(), UNRATED)
+        df["note"] = df["note"].astype(object).where(df["note"].notna(), "")
+        df.insert(0, "run", run.name)
+        df.attrs.setdefault("legacy_modes", set()).update(used)
+        frames.append(df)
+    out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    out.attrs["legacy_modes"] = set().union(*(f.attrs.get("legacy_modes", set()) for f in frames))
+    out["state"] = states(out)
+    filtered = filter_answers(out, models=models, conditions=conditions, categories=categories, ratings=ratings)
+    filtered.attrs = out.attrs
+    return filtered
+
+
+def _refresh_cache(store: Store, fresh: list[dict[str, Any]]) -> None:
+    """Write fresh robust readings back as the answers' parse cache; a store that cannot be written (read-only,
+    busy) keeps its old cache, which is only slower to read."""
+    import sqlalchemy as sa
+
     try:
-        from probe_ui import metrics
-        fn = metrics.paper_metrics  # type: ignore[attr-defined]
-    except (ImportError, AttributeError):
-        return None
-    params = inspect.signature(fn).parameters
-    takes_legacy = "legacy" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    return fn(df_model, legacy=legacy) if takes_legacy else fn(df_model)
+        store.cache_parses(fresh)
+    except (sa.exc.SQLAlchemyError, OSError):
+        pass
+
+
+def score_frame(df: pd.DataFrame, parser: str = "robust", definition: str = "auto", *,
+                families: tuple[str, ...] | None = None, n_boot: int = 2000) -> dict[str, Any]:
+    """Per model (one table of :func:`scored_answers`, several samples reduced to their majority vote): accuracy,
+    invalid and refusal rates, n, answered, errors, and ``paper``: every registered metric family with data,
+    under ``definition`` (module doc). Returns ``{"models": {...}, "definition": "paper" | "clean", "notes":
+    [...]}``."""
+    from probe_ui.metrics import paper_metrics
+    from probe_ui.metrics.registry import resolve_definition
+
+    which = resolve_definition(definition, parser)
+    voted = majority_vote(df)
+    models = accuracy_by_model(voted)
+    notes: list[str] = []
+    if not voted.empty:
+        for model, g in voted.groupby("model", sort=True):
+            try:
+                paper = paper_metrics(g, definition=which, n_boot=n_boot, only=families)
+            except Exception as exc:  # a metric bug must not hide the accuracy report
+                paper = {"error": f"{exc.__class__.__name__}: {exc}"}
+                notes.append(f"per-paper metrics failed for '{model}': {exc.__class__.__name__}: {exc}")
+            models[str(model)]["paper"] = jsonable(paper)
+    return {"models": models, "definition": which, "notes": notes}
 
 
 def jsonable(obj: Any) -> Any:
@@ -192,38 +366,27 @@ def jsonable(obj: Any) -> Any:
     return str(obj)
 
 
-def score_run(store: Store, run_name: str | None = None, parser: str = "robust") -> dict[str, Any]:
-    """The per-model report of a run (the most recent one when no name is given), every reply re-read by
-    ``parser`` ("robust" or "legacy"); see the module docstring."""
-    if parser not in PARSERS:
-        raise ScoringError(f"unknown parser '{parser}'; expected one of {', '.join(PARSERS)}")
+def score_run(store: Store, run_name: str | None = None, parser: str = "robust", definition: str = "auto"
+              ) -> dict[str, Any]:
+    """The per-model report of a run (the most recent one when no name is given) from :func:`scored_answers` and
+    :func:`score_frame`; see the module docstring."""
     run = store.get_run(run_name)
-    benchmark = run.settings.get("benchmark")
-    df, used = reparse(store.answers_frame(run.id, full=True), parser, benchmark, run.settings.get("prompt"))
-    df = majority_vote(df)
-    models = accuracy_by_model(df)
-    notes: list[str] = []
+    df = scored_answers(store, run.name, parser)
+    used = df.attrs.get("legacy_modes", set())
+    scored = score_frame(df, parser, definition)
+    notes = list(scored["notes"])
     if parser == "legacy" and not used and not df.empty:
-        notes.append("no benchmark identified for this run's replies: legacy reads them like robust")
-    if not df.empty:
-        for model, g in df.groupby("model", sort=True):
-            try:
-                paper = _paper(g, parser == "legacy")
-            except Exception as exc:  # a metric bug must not hide the accuracy report
-                paper = {"error": f"{exc.__class__.__name__}: {exc}"}
-                notes.append(f"per-paper metrics failed for '{model}': {exc.__class__.__name__}: {exc}")
-            if paper is None:
-                notes.append("per-paper metrics are not available (probe_ui.metrics.paper_metrics missing)")
-            models[str(model)]["paper"] = jsonable(paper) if paper is not None else {}
+        notes.insert(0, "no benchmark identified for this run's replies: legacy reads them like robust")
     return {
         "run": run.name,
         "seed": run.seed,
         "variants": store.count(run_variants, run.id),
         "items_not_loaded": len(store.item_errors(run.id)),
         "parser": parser,
-        "benchmark": benchmark,
+        "definition": scored["definition"],
+        "benchmark": run.settings.get("benchmark"),
         "legacy_modes": sorted(used),
-        "models": models,
+        "models": scored["models"],
         "notes": list(dict.fromkeys(notes)),
     }
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -108,6 +109,7 @@ responses = sa.Table(
     sa.Column("details", sa.JSON),
     sa.Column("role", sa.String(16), nullable=False, server_default="answer"),  # answer | judge
     sa.Column("parent_id", sa.Integer),  # a judge call: the answer it judged
+    sa.Column("parse_version", sa.String(40)),  # the robust parser that wrote parsed..correct (a cache of it)
     sa.Column("created_at", sa.String(40), nullable=False),
     sa.UniqueConstraint("run_id", "variant_id", "model", "prompt", "sample", name="uq_response_cell"),
     sa.Index("ix_responses_request_hash", "request_hash"),
@@ -130,6 +132,13 @@ ratings = sa.Table(
     sa.Column("created_at", sa.String(40), nullable=False),
 )
 RATINGS = ("correct", "incorrect", "unsure")
+
+schema_version = sa.Table(
+    "schema_version", md,  # one row: the schema version of this store (probe_ui.migrations)
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+)
 
 CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
 
@@ -198,11 +207,48 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         #: a server database is shared (e.g. by --shard machines): images go into it, not onto one machine's disk
         self.images_in_db = self.engine.dialect.name != "sqlite"
+        #: (old version, new version, backup) when opening upgraded the store's schema (probe_ui.migrations)
+        self.upgraded: tuple[int, int, str] | None = None
+        self._open_schema(loc)
+
+    def _open_schema(self, loc: str) -> None:
+        """Create a new store's tables, or upgrade an older store's schema (after a backup copy)."""
+        from probe_ui import migrations
+
+        where = _safe(loc)
+        sqlite_path = Path(loc) if "://" not in loc and loc != ":memory:" else None
         try:
-            _create_tables(self.engine)
+            with self.engine.connect() as c:
+                version = migrations.stored_version(c)
+            if version is None:
+                _create_tables(self.engine)
+                with self.write_lock() as c:
+                    if (migrations.stored_version(c) or 0) == 0:  # not stamped by a process racing us
+                        migrations.set_version(c, migrations.LATEST)
+            else:
+                self.upgraded = migrations.upgrade(self.engine, where, self.write_lock, sqlite_path)
+        except migrations.SchemaError as exc:
+            raise StoreError(str(exc)) from None
         except sa.exc.SQLAlchemyError as exc:
-            raise StoreError(f"cannot open the store at {_safe(loc)}: {exc.__class__.__name__}: "
+            raise StoreError(f"cannot open the store at {where}: {exc.__class__.__name__}: "
                              f"{_safe(str(exc).splitlines()[0])}") from None
+
+    @contextmanager
+    def write_lock(self, key: int = 727274) -> Iterator[sa.Connection]:
+        """A transaction that holds the database's write lock from its start (SQLite: BEGIN IMMEDIATE; PostgreSQL:
+        an advisory lock numbered ``key``), for read-then-write work that must not interleave with another
+        process's; committed when the block ends, rolled back when it raises."""
+        with self.engine.connect() as c:
+            if self.engine.dialect.name == "sqlite":
+                c.exec_driver_sql("BEGIN IMMEDIATE")
+            else:
+                c.exec_driver_sql(f"SELECT pg_advisory_xact_lock({int(key)})")
+            try:
+                yield c
+            except BaseException:
+                c.rollback()
+                raise
+            c.commit()
 
     # ---- runs -------------------------------------------------------------------------------------------------
     def ensure_run(self, name: str, seed: int, settings: dict[str, Any]) -> Run:
@@ -352,11 +398,6 @@ class Store:
         with self.engine.connect() as c:
             return c.execute(q).scalar()
 
-    def update_parse(self, response_id: int, parse: dict[str, Any]) -> None:
-        """Replace a response's parsed answer (e.g. after a judge read a free-form reply); the raw text stays."""
-        with self.engine.begin() as c:
-            c.execute(responses.update().where(responses.c.id == response_id).values(**parse))
-
     def save_response(self, row: dict[str, Any]) -> None:
         """Insert a response; replace an earlier error row for the same cell; never overwrite a finished one."""
         row = dict(row, created_at=now())
@@ -407,6 +448,14 @@ class Store:
         with self.engine.connect() as c:
             return pd.read_sql(q.order_by(ratings.c.response_id), c)
 
+    def latest_rating(self, response_id: int) -> tuple[str | None, str]:
+        """One answer's latest rating and note (None, "" when nobody rated it)."""
+        q = (sa.select(ratings.c.rating, ratings.c.note).where(ratings.c.response_id == int(response_id))
+             .order_by(ratings.c.id.desc()).limit(1))
+        with self.engine.connect() as c:
+            row = c.execute(q).first()
+        return (str(row[0]), str(row[1] or "")) if row else (None, "")
+
     def get_response(self, response_id: int) -> dict[str, Any]:
         """One response joined with its variant (for drill-down), JSON columns decoded."""
         r, v = responses, variants
@@ -433,30 +482,64 @@ class Store:
         with self.engine.connect() as c:
             return int(c.execute(q).scalar_one())
 
-    def answers_frame(self, run_id: int, full: bool = False) -> pd.DataFrame:
-        """One row per response joined with its variant: the table every metric reads.
+    def answers_frame(self, run_id: int, full: bool = False, detail: bool = False) -> pd.DataFrame:
+        """One row per answer (not judge calls) joined with its variant, as stored; views read
+        :func:`probe_ui.scoring.scored_answers`, which re-reads the replies, rather than this.
 
         ``full`` adds what re-parsing and the per-paper metrics need (raw text, options, categories, attributes,
-        prompt arguments; JSON columns decoded), at some cost on very large runs.
+        prompt arguments, provenance, image ids; JSON columns decoded), at some cost on very large runs;
+        ``detail`` adds what was sent and received besides (messages, settings, details, finish reason).
         """
         r, v = responses, variants
         cols = [r.c.id.label("response_id"), r.c.model, r.c.prompt, r.c.sample, r.c.variant_id, r.c.parsed,
-                r.c.method, r.c.invalid, r.c.refusal, r.c.correct, r.c.error, r.c.latency_s, r.c.input_tokens,
-                r.c.output_tokens, r.c.cost, v.c.item_id, v.c.source, v.c.condition, v.c.group_id, v.c.item_group,
-                v.c.kind, v.c.answer_label, v.c.n_labels]
-        if full:
+                r.c.method, r.c.invalid, r.c.refusal, r.c.correct, r.c.parse_version, r.c.error, r.c.latency_s,
+                r.c.input_tokens, r.c.output_tokens, r.c.cost, v.c.item_id, v.c.source, v.c.condition, v.c.group_id,
+                v.c.item_group, v.c.kind, v.c.answer_label, v.c.n_labels]
+        decode = ["options", "category", "tags", "attributes", "prompt_args", "provenance", "image_ids"]
+        if full or detail:
             cols += [r.c.raw_text, v.c.question, v.c.options, v.c.answer, v.c.category, v.c.tags, v.c.attributes,
-                     v.c.prompt_args]
+                     v.c.prompt_args, v.c.provenance, v.c.image_ids]
+        if detail:
+            cols += [r.c.messages, r.c.settings, r.c.details, r.c.finish_reason, r.c.created_at]
+            decode += ["messages", "settings", "details"]
         q = (sa.select(*cols).join(v, v.c.id == r.c.variant_id)
              .where(r.c.run_id == run_id, r.c.role == "answer").order_by(r.c.id))
         import pandas as pd
 
         with self.engine.connect() as c:
             df = pd.read_sql(q, c)
-        if full:
-            for col in ("options", "category", "tags", "attributes", "prompt_args"):
+        for col in decode:
+            if col in df.columns:
                 df[col] = [_json(x) for x in df[col]]
         return df
+
+    def judge_frame(self, run_id: int) -> pd.DataFrame:
+        """The latest judge call for each judged answer of a run: parent_id (the answer), judge_model, judge_prompt,
+        judge_text (its raw reply), judge_error, and the judge's reading (parsed, method, invalid, correct)."""
+        r = responses
+        latest = (sa.select(sa.func.max(r.c.id)).where(r.c.run_id == run_id, r.c.role == "judge",
+                                                        r.c.parent_id.is_not(None)).group_by(r.c.parent_id))
+        q = sa.select(r.c.parent_id, r.c.model.label("judge_model"), r.c.prompt.label("judge_prompt"),
+                      r.c.raw_text.label("judge_text"), r.c.error.label("judge_error"), r.c.parsed, r.c.method,
+                      r.c.invalid, r.c.correct).where(r.c.id.in_(latest))
+        import pandas as pd
+
+        with self.engine.connect() as c:
+            return pd.read_sql(q, c)
+
+    def cache_parses(self, rows: list[dict[str, Any]]) -> None:
+        """Store fresh robust readings (``id`` plus parsed, method, invalid, refusal, correct, parse_version) as
+        the answers' parse cache; finished answers only, so a retried error cell is never touched."""
+        if not rows:
+            return
+        stmt = (responses.update()
+                .where(responses.c.id == sa.bindparam("_id"), responses.c.error.is_(None),
+                       responses.c.role == "answer")
+                .values({k: sa.bindparam(k) for k in ("parsed", "method", "invalid", "refusal", "correct",
+                                                       "parse_version")}))
+        with self.engine.begin() as c:
+            for start in range(0, len(rows), 1000):
+                c.execute(stmt, [dict(r, _id=r["id"]) for r in rows[start:start + 1000]])
 
     def close(self) -> None:
         self.engine.dispose()

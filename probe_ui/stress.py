@@ -26,17 +26,18 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics import accuracy_by_model, circular_eval, flip_rate, group_consistency, paper_metrics
 from probe_ui.metrics.groups import ORIGINAL, correct_values
 from probe_ui.metrics.samples import majority_vote
+from probe_ui.scoring import model_columns
 from probe_ui.suites import get_suite
 
-__all__ = ["BROKE_TITLE", "broken", "matrix", "matrix_html", "matrix_values", "summary"]
+__all__ = ["BROKE_TITLE", "broken", "matrix", "matrix_html", "matrix_values", "run_stress", "stress_run_name",
+           "summary"]
 
 #: the title attribute of a cell that a perturbation broke
 BROKE_TITLE = "broke: was right on the original"
@@ -88,13 +89,7 @@ def _cells(df: pd.DataFrame) -> pd.DataFrame:
     """The answered cells with display keys, text, value and state (not yet sorted)."""
     d = majority_vote(df) if len(df) and "sample" in df.columns else df
     d = d.reset_index(drop=True)
-    model = d["model"].astype(str)
-    col = model
-    if "prompt" in d.columns:
-        several = d.duplicated(["model", "variant_id"], keep=False).to_numpy()
-        if several.any():
-            split = model.isin(set(model[several])).to_numpy()
-            col = model.where(~split, model + " · " + d["prompt"].astype(str))
+    col = model_columns(d)
     item = d["item_id"].astype(str)
     cond = d["condition"].where(d["condition"].notna(), ORIGINAL).astype(str)
     keys = pd.DataFrame({"c": col, "i": item, "k": cond, "v": d["variant_id"]})
@@ -177,92 +172,52 @@ def _pct(num: float, den: float) -> float:
     return 100.0 * num / den if den else np.nan
 
 
-def _v(metric: Any) -> float:
-    """The value of a MetricValue dict, NaN when missing."""
+def leaf_value(metric: Any) -> float:
+    """The number of a metric leaf (a MetricValue dict's value, or a plain number); NaN when missing."""
     if isinstance(metric, dict):
         metric = metric.get("value")
-    return np.nan if metric is None else float(metric)
+    return np.nan if metric is None or isinstance(metric, (str, bool)) else float(metric)
 
 
-def _suite_columns(metric: str, g: pd.DataFrame, pm: Callable[[], dict[str, Any]]) -> dict[str, float]:
-    """The summary columns of one of a suite's metrics for one model's rows (empty when not computable)."""
-    if metric == "accuracy":
-        acc = accuracy_by_model(g.assign(model="m")).get("m")
-        return {"accuracy_all": _v(acc["accuracy"])} if acc else {}
-    if metric == "flip_rate":  # the groups family: did the chosen answer (option text) change?
-        return {"answer_flip_rate": _v(flip_rate(g)["pairs"])}
-    if metric == "circular_eval":
-        r = circular_eval(g)
-        return {"circular_eval": _v(r["circular"])} if r["items"] else {}
-    if metric == "group_consistency":
-        return {}  # a base column
-    p = pm()
-    if metric == "medblink" and "medblink" in p:
-        return {"medblink_macro": _v(p["medblink"]["macro"])}
-    if metric in ("illusion", "paired_difference", "abstention", "fragility") and "illusion" in p:
-        ill = p["illusion"]
-        if metric == "illusion":
-            r = ill.get("robustness")
-            return {"illusion_robustness": np.nan if r is None else 100.0 * r}
-        if metric == "paired_difference":
-            return {f"Δ {c} (pp)": np.nan if x.get("pp") is None else float(x["pp"])
-                    for c, x in ill["paired_difference"].items()}
-        if metric == "abstention":
-            ab = ill["abstention"]
-            pert = [x for c, x in ab.items() if c != ORIGINAL]
-            return {"abstention_original": _v(ab.get(ORIGINAL)),
-                    "abstention_perturbed": _pct(sum(x["numerator"] for x in pert),
-                                                 sum(x["denominator"] for x in pert))}
-        return {f"fragility {t}": 100.0 * x["F"] for t, x in ill["fragility"].items() if x.get("F") is not None}
-    if metric == "mediconfusion" and "mediconfusion" in p:
-        mc = p["mediconfusion"]
-        return {f"mediconfusion {k}": _v(mc[k]) for k in ("set_accuracy", "individual_accuracy", "confusion")}
-    if metric == "medvh" and "medvh" in p:
-        return {f"medvh {t} characterization": _v(x["characterization"]) for t, x in p["medvh"].items()
-                if isinstance(x, dict) and "characterization" in x}
-    if metric == "fcj" and "medvh_fcj" in p:
-        return {f"fcj {k}": _v(p["medvh_fcj"][k]) for k in ("r_disagree", "r_correct", "r_baseline")}
-    if metric == "probmed" and "probmed" in p:
-        o = p["probmed"]["overall"]
-        return {"probmed_accuracy": _v(o["acc"]), "probmed_accuracy_without_adversarial":
-                _v(o.get("acc_without_adversarial"))}
-    return {}
+BASE_COLUMNS = ["model", "answered", "errors", "accuracy_original", "accuracy_perturbed", "flip_rate", "flip_pairs",
+                "flips", "broke", "fixed"]
 
 
-def summary(df: pd.DataFrame, suite: str | None = None) -> pd.DataFrame:
+def family_columns(g: pd.DataFrame, families: tuple[str, ...] | None, definition: str = "clean"
+                   ) -> dict[str, float]:
+    """The headline figures (:mod:`probe_ui.metrics.registry`) of every family with data in one model column's
+    rows, as ``"<family>: <figure>"`` columns; ``families`` first (a suite's), then any other detected."""
+    from probe_ui.metrics import headlines, paper_metrics
+
+    blocks = paper_metrics(g, definition=definition, n_boot=N_BOOT)
+    heads = headlines(blocks)
+    order = [f for f in (families or ()) if f in heads] + [f for f in heads if f not in (families or ())]
+    return {f"{fam}: {label}": leaf_value(leaf) for fam in order for label, leaf in heads[fam].items()}
+
+
+def summary(df: pd.DataFrame, suite: str | None = None, definition: str = "clean") -> pd.DataFrame:
     """One row per model (column of :func:`matrix`); percentages in 0-100, NaN where nothing could be scored.
 
     - ``answered``, ``errors``: cells with a reply / with a provider error;
     - ``accuracy_original``: right / scored cells of condition ``original`` (invalid counts as wrong; errors and
       unknown ground truth left out); ``accuracy_perturbed``: the same over every other condition;
-    - ``group_consistency`` (:func:`probe_ui.metrics.group_consistency`): share of items (groups: an original and
-      the variants a suite made from it) all of whose scored variants are right, over groups with at least two;
-      ``groups`` counts them;
     - ``flip_rate``: share of (perturbed variant, its item's original) pairs, both scored, whose CORRECTNESS
       differs (right → wrong or wrong → right; an invalid answer is wrong; a pair with an error or an unknown
       ground truth on either side is left out). ``flip_pairs`` counts the pairs, ``flips`` the changes,
       ``broke`` the right → wrong ones (the cells :func:`matrix_html` marks) and ``fixed`` the wrong → right ones.
-      Unlike :func:`probe_ui.metrics.flip_rate` (which compares the chosen answer's text and leaves out
+      Unlike the groups family's answer flip rate (which compares the chosen answer's text and leaves out
       conditions that move the ground truth), this counts every condition: correctness stays comparable when the
       right answer moves.
 
-    Then, when ``suite`` is given, that suite's own metrics (``SUITES[suite].metrics``), each where the run holds
-    the data for it, computed by :mod:`probe_ui.metrics` (the families :func:`probe_ui.metrics.paper_metrics`
-    detects, as ``probe-ui score`` does): ``accuracy`` → ``accuracy_all`` (every variant); ``flip_rate`` →
-    ``answer_flip_rate`` (the groups family's answer-change rate over pairs); ``circular_eval``; ``medblink`` →
-    ``medblink_macro``; ``illusion`` → ``illusion_robustness`` (100 × mean R); ``paired_difference`` → one
-    ``Δ <condition> (pp)`` column per condition; ``abstention`` → ``abstention_original`` /
-    ``abstention_perturbed``; ``fragility`` → ``fragility T1``..``T5`` (100 × F); ``mediconfusion`` → set and
-    individual accuracy, confusion; ``medvh`` → characterization per task; ``fcj`` → r_disagree, r_correct,
-    r_baseline; ``probmed`` → overall accuracy with and without adversarial pairs. ``group_consistency`` is
-    always a column. An unknown suite raises :class:`probe_ui.suites.SuiteError`.
+    Then the headline figures of every registered metric family with data in the model's rows (:func:`
+    family_columns`: ``"groups: group consistency"``, ``"illusion: robustness"``, ...), the suite's own families
+    (``SUITES[suite].metrics``) first, each under ``definition``. An unknown suite raises
+    :class:`probe_ui.suites.SuiteError`.
     """
-    metrics = get_suite(suite).metrics if suite else ()
-    base_cols = ["model", "answered", "errors", "accuracy_original", "accuracy_perturbed", "group_consistency",
-                 "groups", "flip_rate", "flip_pairs", "flips", "broke", "fixed"]
+    families = get_suite(suite).metrics if suite else ()
     grid = _grid(df)
     if not grid.columns:
-        return pd.DataFrame(columns=base_cols)
+        return pd.DataFrame(columns=BASE_COLUMNS)
     c = grid.cells
     is_orig = (c[_COND] == ORIGINAL).to_numpy()
     values = grid.wide(_VALUE, None).astype(float)
@@ -278,36 +233,36 @@ def summary(df: pd.DataFrame, suite: str | None = None) -> pd.DataFrame:
         o, p = v[is_orig[sel]], v[~is_orig[sel]]
         var, ref = values.iloc[:, j].to_numpy()[perturbed], base.iloc[:, j].to_numpy()[perturbed]
         paired = ~np.isnan(var) & ~np.isnan(ref)
-        gc = group_consistency(g)
         row: dict[str, Any] = {
             "model": col,
             "answered": int((g[_STATE] != "error").sum()),
             "errors": int((g[_STATE] == "error").sum()),
             "accuracy_original": _pct(np.nansum(o), int((~np.isnan(o)).sum())),
             "accuracy_perturbed": _pct(np.nansum(p), int((~np.isnan(p)).sum())),
-            "group_consistency": _v(gc["consistency"]),
-            "groups": int(gc["groups"]),
             "flip_rate": _pct(int((var[paired] != ref[paired]).sum()), int(paired.sum())),
             "flip_pairs": int(paired.sum()),
             "flips": int((var[paired] != ref[paired]).sum()),
             "broke": int(((var == 0) & (ref == 1)).sum()),
             "fixed": int(((var == 1) & (ref == 0)).sum()),
         }
-        cache: dict[str, dict[str, Any]] = {}
-
-        def pm(g: pd.DataFrame = g, cache: dict[str, dict[str, Any]] = cache) -> dict[str, Any]:
-            if "pm" not in cache:
-                cache["pm"] = paper_metrics(g, n_boot=N_BOOT)
-            return cache["pm"]
-
-        for m in metrics:
-            try:
-                row.update(_suite_columns(m, g, pm))
-            except Exception:  # noqa: BLE001 - a metric that cannot be computed on these rows is left blank
-                pass
+        row.update(family_columns(g, families, definition))
         rows.append(row)
     out = pd.DataFrame(rows)
-    return out[base_cols + [k for k in out.columns if k not in base_cols]]
+    return out[BASE_COLUMNS + [k for k in out.columns if k not in BASE_COLUMNS]]
+
+
+PEOPLE_COLUMNS = {"model": "model", "answered": "answered", "errors": "failed calls",
+                  "accuracy_original": "right on originals %", "accuracy_perturbed": "right on variants %",
+                  "flip_rate": "changed right/wrong %", "flip_pairs": "pairs", "broke": "broke", "fixed": "fixed"}
+
+
+def summary_for_people(summ: pd.DataFrame, digits: int = 1) -> pd.DataFrame:
+    """:func:`summary` as a page shows it: columns in words, figures rounded (a family's columns keep their
+    "family: figure" names)."""
+    out = summ.rename(columns=PEOPLE_COLUMNS)
+    num = out.select_dtypes("number").columns
+    out[num] = out[num].round(digits)
+    return out
 
 
 # ---- HTML --------------------------------------------------------------------------------------------------------
@@ -372,3 +327,102 @@ def matrix_html(df: pd.DataFrame) -> str:
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
+
+
+# ---- running a stress test ---------------------------------------------------------------------------------------
+RUN_NAME_LIMIT = 200  # the store's run-name column
+
+
+def stress_run_name(target: str, suite: str, models: list[str] | tuple[str, ...], seed: int) -> str:
+    """``stress-<item or preset>-<suite>-<models>-seed<N>``: named from what was asked, so re-running with other
+    models makes a new run (a new matrix) and re-running the same resumes it. Long model lists are shortened to a
+    count and a hash."""
+    import hashlib
+
+    ms = "+".join(dict.fromkeys(m.strip() for m in models if m and m.strip()))
+    if len(ms) > 80:
+        ms = f"{len(models)}-models-{hashlib.sha256(ms.encode()).hexdigest()[:8]}"
+    name = f"stress-{target}-{suite}-{ms}-seed{seed}"
+    if len(name) > RUN_NAME_LIMIT:
+        name = name[:RUN_NAME_LIMIT - 9] + "-" + hashlib.sha256(name.encode()).hexdigest()[:8]
+    return name
+
+
+def resolve_target(target: str, image_roots: tuple[str, ...] = ()) -> tuple[Any, tuple[str, ...]]:
+    """A stress target as (preset, item ids): a preset file (every item), or ``<preset>/<item id>`` where the preset
+    is a file path (``presets/medblink_depth.yaml/depth-echo``) or a bundled preset's name
+    (``medblink_depth/depth-echo``). Raises PresetError naming what was not found."""
+    from pathlib import Path
+
+    from probe_ui.presets import PresetError, bundled_presets, load_preset
+
+    bundled = {p.stem: p for p in bundled_presets()}
+    if Path(target).is_file():
+        return load_preset(target, image_roots), ()
+    if target in bundled:
+        return load_preset(bundled[target], image_roots), ()
+    head, _, item = target.rpartition("/")
+    if head and item:
+        path = head if Path(head).is_file() else bundled.get(head)
+        if path is not None:
+            return load_preset(path, image_roots), (item,)
+    raise PresetError(f"{target}: no such preset file, bundled preset ({', '.join(bundled) or 'none'}) or "
+                      "<preset>/<item id>")
+
+
+def planned_run_name(suite: str, model_specs: list[str], *, preset: Any = None, item_ids: tuple[str, ...] = (),
+                     variants: list[Any] | None = None, seed: int = 0, run_name: str | None = None,
+                     **_: Any) -> str:
+    """The name :func:`run_stress` gives the run it makes with the same arguments (known before it starts, so a
+    page can follow the run while it fills)."""
+    if run_name:
+        return run_name
+    specs = [s.strip() for s in model_specs if s and s.strip()]
+    if variants:
+        return stress_run_name(variants[0].item_id, suite, specs, seed)
+    name = getattr(preset, "name", "preset")
+    return stress_run_name(f"{name}/{item_ids[0]}" if len(item_ids) == 1 else name, suite, specs, seed)
+
+
+def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = None, item_ids: tuple[str, ...] = (),
+               variants: list[Any] | None = None, seed: int = 0, run_name: str | None = None,
+               extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None) -> str:
+    """Ask ``model_specs`` a suite's variants and store every answer; returns the run's name.
+
+    The variants are either a preset's (all its items, or ``item_ids``), expanded with ``suite`` by
+    :func:`probe_ui.runner.run_batch`, or ``variants`` already built (the Probe tab's item with the suite applied,
+    asked through :func:`probe_ui.live.run_live`). ``on_progress(done, total)`` follows the answers; ``cancel``
+    (a threading.Event) stops sending. The run is named by :func:`stress_run_name` unless ``run_name`` is given.
+    Read the result with :func:`summary` and :func:`matrix` over :func:`probe_ui.scoring.scored_answers`."""
+    from dataclasses import replace
+
+    from probe_ui.live import ProbeError, run_live
+    from probe_ui.presets import PresetError
+    from probe_ui.runner import run_batch
+
+    get_suite(suite)  # an unknown suite fails before anything is asked
+    specs = [s.strip() for s in model_specs if s and s.strip()]
+    if not specs:
+        raise ProbeError("choose at least one model")
+    if variants is not None:
+        if not variants:
+            raise ProbeError("nothing to ask: no variants")
+        name = planned_run_name(suite, specs, variants=variants, seed=seed, run_name=run_name)
+        for state in run_live(store, variants, specs, seed=seed, extra_models=extra_models, run_name=name,
+                              cancel=cancel):
+            if on_progress is not None:
+                on_progress(state.done, max(len(state.cards), 1))
+        return name
+    if preset is None:
+        raise ProbeError("choose a preset or an item")
+    if item_ids:
+        known = {i.id for i in preset.items}
+        missing = [i for i in item_ids if i not in known]
+        if missing:
+            raise PresetError(f"{preset.path}: no item {', '.join(map(repr, missing))}")
+        preset = replace(preset, items=tuple(i for i in preset.items if i.id in item_ids))
+    name = planned_run_name(suite, specs, preset=preset, item_ids=item_ids, seed=seed, run_name=run_name)
+    run_batch(store, [preset], specs, run_name=name, seed=seed, suites=[suite], progress=False,
+              extra_models=extra_models, cancel=cancel,
+              on_progress=(lambda d, t, _r: on_progress(d, max(t, 1))) if on_progress is not None else None)
+    return name

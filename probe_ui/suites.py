@@ -50,7 +50,7 @@ def _c(name: str, *steps: Step) -> Condition:
 class Suite:
     name: str
     description: str
-    metrics: tuple[str, ...]
+    metrics: tuple[str, ...]  # registered metric families (probe_ui.metrics.registry), checked when it is imported
     conditions: Callable[[Variant, PerturbContext], list[Condition]]
 
     def for_variant(self, v: Variant, ctx: PerturbContext) -> list[Condition]:
@@ -88,7 +88,9 @@ def _illusion(v: Variant, ctx: PerturbContext) -> list[Condition]:
         out.append(_c("no-image", ("remove", {})))
     if v.kind != "choice":
         return out
-    out.append(_c("shuffle", ("shuffle", {})))
+    if v.images:  # T3 as the paper measures it: the options re-ordered in the text-only condition
+        out.append(_c("no-image+shuffle", ("remove", {}), ("shuffle", {})))
+    out.append(_c("shuffle", ("shuffle", {})))  # the same with the image (reported beside it)
     wrong = len(v.options) - 1
     out += [_c(f"{k}R", ("replace_distractors", {"k": k, "source": "preset" if _enough_foreign(v, ctx, k) else "pool"}))
             for k in range(1, min(4, wrong) + 1)]
@@ -169,23 +171,23 @@ def _colour_permutations(v: Variant, ctx: PerturbContext) -> list[Condition]:
 
 SUITES: dict[str, Suite] = {s.name: s for s in (
     Suite("rotations", "the image at 90, 180 and 270 degrees; content answers must not change",
-          ("accuracy", "group_consistency", "flip_rate"), _rotations),
+          ("groups",), _rotations),
     Suite("medblink-orientation", "MedBLINK task 5: upright and upside down (answer moves to 'upside down')",
-          ("accuracy", "medblink"), _orientation),
+          ("medblink",), _orientation),
     Suite("circular", "CircularEval: every cyclic shift of the options; right only if right in all",
-          ("circular_eval", "group_consistency"), _circular),
-    Suite("illusion", "Illusion of Readiness T1-T5: no image, shuffled options, 1R-4R distractors, 'Unknown', "
-          "visual substitution", ("illusion", "paired_difference", "abstention", "fragility"), _illusion),
+          ("groups",), _circular),
+    Suite("illusion", "Illusion of Readiness T1-T5: no image, shuffled options without and with the image, 1R-4R "
+          "distractors, 'Unknown', visual substitution", ("illusion",), _illusion),
     Suite("mediconfusion-pair", "MediConfusion: the same question on the partner image (answer follows it)",
           ("mediconfusion",), _mediconfusion_pair),
     Suite("medvh", "MedVH: wrongful image, NOTA and incorrect premise, each with its baseline, and FCJ",
-          ("medvh", "fcj"), _medvh),
+          ("medvh", "medvh_fcj"), _medvh),
     Suite("probmed-pairs", "ProbMed: ground-truth and hallucinated yes/no questions from the item's attributes",
           ("probmed",), _probmed_pairs),
     Suite("prompt-variants", "MediConfusion's prompt phrasings and chain-of-thought; answers must not change",
-          ("accuracy", "group_consistency"), _prompt_variants),
+          ("groups",), _prompt_variants),
     Suite("dot-colours", "MedBLINK colour bias: all colour-location permutations of the item's dots",
-          ("accuracy", "group_consistency"), _colour_permutations),
+          ("medblink", "groups"), _colour_permutations),
 )}
 
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from probe_ui.answers import LEGACY_MODES, Answer, extract, extract_legacy, is_correct, is_refusal
 
 AB = ("A", "B")
+ABC = ("A", "B", "C")
 ABCD = ("A", "B", "C", "D")
 # a MediConfusion-style pair (two options, long texts)
 MC_OPTS = ("Showing a stable pseudoaneurysm", "Showing an aggravating pseudoaneurysm")
@@ -149,6 +150,163 @@ def test_option_with_letter_labels_other_than_ab() -> None:
     assert a.choice == "D"
 
 
+# MediConfusion's own prompt ends in '#answer: ("' (formats/mediconfusion/answering.json, prompts.mc.default)
+@pytest.mark.parametrize("reply,choice,method", [
+    ('("A")', "A", "exact"),
+    ('A")', "A", "exact"),
+    ('B")\n', "B", "exact"),
+    ('#answer: ("B")', "B", "declaration"),
+    ('B": Showing an aggravating pseudoaneurysm)', "B", "bare"),
+    ('B")\n#answer: ("B")\n#answer: ("B")', "B", "declaration"),
+    ('("A": Showing a stable pseudoaneurysm)\n("B": Showing an aggravating pseudoaneurysm)\n#answer: ("A")', "A",
+     "declaration"),
+    ('#answer: ("', None, "none"),
+])
+def test_mediconfusion_primed_completions(reply: str, choice: str | None, method: str) -> None:
+    a = extract(reply, "choice", AB, MC_OPTS)
+    assert (a.choice, a.method) == (choice, method)
+
+
+@pytest.mark.parametrize("reply", ["N/A", "n/a", "NA", "N/A.", "**N/A**", "(N/A)", "n.a.", "Answer: N/A",
+                                   '{"answer": "N/A"}', '#answer: ("N/A")', "The answer is N/A because no image was "
+                                   "attached.", "N/A - the image is not available."])
+def test_not_applicable_is_never_option_a(reply: str) -> None:
+    for labels, options in ((AB, MC_OPTS), (ABCD, MVH_OPTS)):
+        a = extract(reply, "choice", labels, options)
+        assert (a.choice, a.invalid, a.refusal) == (None, True, True), a
+    assert extract(reply, "yesno", YN).choice is None
+
+
+def test_not_applicable_as_an_options_own_text_is_read() -> None:
+    a = extract("N/A", "choice", ABC, ("fracture", "no fracture", "N/A"))
+    assert (a.choice, a.method) == ("C", "option_text")
+
+
+@pytest.mark.parametrize("reply,labels,options,choice", [
+    ("Answer: A\n\nExplanation: option B is wrong because the sac has not grown.", AB, MC_OPTS, "A"),
+    ("(B)\n\nExplanation: (A) would imply a stable sac, but the contrast blush has grown.", AB, MC_OPTS, "B"),
+    ("(A)\n\nExplanation: (B) is incorrect because there is no interval growth.", AB, MC_OPTS, "A"),
+    ("B.\n\nRationale: Option A (stable) does not fit the enlarging contrast collection.", AB, MC_OPTS, "B"),
+    ("E\n\nWhy not the others: A, B, C and D do not explain the nodules.", tuple("ABCDE"), (), "E"),
+    ("(C) severe\n\n(A) mild and (B) moderate underestimate the enlargement.", ABCD,
+     ("mild", "moderate", "severe", "not a suitable question"), "C"),
+    ("A: left side\n\nWhy: the opacity is at the left base; it is not bilateral (C).", ABCD, MVH_OPTS, "A"),
+    # a conditional naming another option is a hypothesis, not the answer
+    ("The answer is A.\n\nB would be correct only if the sac had enlarged, which it has not.", AB, MC_OPTS, "A"),
+    ("**B.** Option A would be right if the sac had not grown.", AB, MC_OPTS, "B"),
+    ("If the sac had enlarged, the answer would be B. It has not, so the answer is A.", AB, MC_OPTS, "A"),
+    ("If I had to choose, I would say B.", AB, MC_OPTS, "B"),  # a forced choice is an answer
+    # a lone letter after an echoed option list
+    ("A: left side\nB: right side\nC: bilateral\nD: this question contains an incorrect clinical statement.\n\nB",
+     ABCD, MVH_OPTS, "B"),
+])
+def test_a_declared_answer_beats_later_mentions(reply: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                                choice: str) -> None:
+    assert extract(reply, "choice", labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply,labels,options", [
+    ("(A) stable\n(B) aggravating\nBoth are possible.", AB, MC_OPTS),  # an echoed list, not a leading answer
+    ("A: Showing a stable pseudoaneurysm\nB: Showing an aggravating pseudoaneurysm", AB, MC_OPTS),
+    ("A: left side\nB: right side\nC: bilateral", ABCD, MVH_OPTS),
+    ("A, B", AB, MC_OPTS),
+    ("(A) or (C)?", ABCD, MVH_OPTS),
+    ("A\nB", AB, MC_OPTS),
+    ("A\n\nOn reflection the image could show either.\n\nB", AB, MC_OPTS),  # first and last lines disagree
+])
+def test_head_and_tail_letters_do_not_read_lists_or_contradictions(reply: str, labels: tuple[str, ...],
+                                                                   options: tuple[str, ...]) -> None:
+    assert extract(reply, "choice", labels, options).choice is None
+
+
+@pytest.mark.parametrize("reply,choice,method", [
+    ('{"answer": "B"}', "B", "declaration"),
+    ('```json\n{"answer": "A", "explanation": "Option B would require growth of the sac."}\n```', "A",
+     "declaration"),
+    ("{'choice': '(B)', 'confidence': 0.8}", "B", "declaration"),
+    ("Respuesta: B", "B", "declaration"),
+    ("La r\u00e9ponse correcte est B.", "B", "declaration"),
+    ("\u7b54\u6848\u662f A", "A", "declaration"),
+    ("\uff08B\uff09", "B", "exact"),  # full-width brackets
+    ("\uff21", "A", "exact"),  # full-width A
+    ("Probably B.", "B", "declaration"),
+    ("My best guess would be B.", "B", "declaration"),
+    ("It is not A; the sac has clearly grown, so B.", "B", "declaration"),
+    ("Aggravating.", "B", "option_keyword"),
+    ("The pseudoaneurysm is stable.", "A", "option_keyword"),
+    ("Not stable.", "B", "option_keyword"),  # two options: denying one names the other
+])
+def test_more_real_shapes(reply: str, choice: str, method: str) -> None:
+    a = extract(reply, "choice", AB, MC_OPTS)
+    assert (a.choice, a.method) == (choice, method)
+
+
+def test_weak_cues_read_only_at_a_sentence_start_or_with_a_letter() -> None:
+    assert extract("It is likely a pseudoaneurysm.", "choice", AB, MC_OPTS).choice is None
+    assert extract("A is likely benign.", "choice", AB, MC_OPTS).choice is None  # the article, not option A
+    assert extract("Kerley B lines are visible.", "choice", ABCD, MVH_OPTS).choice is None
+    assert extract("B symptoms are present with a mediastinal mass.", "choice", tuple("ABCDE"), ()).choice is None
+
+
+# ProbMed's questions (formats/probmed/sample_responses.json)
+PRESENT_Q = "Is enhancing rounded pseudo-aneurysm present in the given abdomen ct scan? (please answer yes/no)"
+GROUND_Q = "In the given chest x-ray, is pleural effusion present in the left lung? (please answer yes/no)"
+ABNORMAL_Q = "Does this ct scan show any abnormality of the abdomen? (please answer yes/no)"
+MODALITY_Q = "Is this a CT Scan? (please answer yes/no)"
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ("Not present.", PRESENT_Q, "no"),
+    ("None seen.", PRESENT_Q, "no"),
+    ("Normal study", PRESENT_Q, "no"),
+    ("Normal study", ABNORMAL_Q, "no"),
+    ("Unremarkable.", ABNORMAL_Q, "no"),
+    ("I don't see any pseudo-aneurysm in the abdomen.", PRESENT_Q, "no"),
+    ("Not in the left lung.", GROUND_Q, "no"),
+    ("Present on the right, not on the left.", GROUND_Q, "no"),  # the asked side is the one denied
+    ("Present.", PRESENT_Q, "yes"),
+    ("Present in the left lung, not the right.", GROUND_Q, "yes"),
+    ("Abnormal: there is a large hepatic mass.", ABNORMAL_Q, "yes"),
+    ("There is a lesion in the right lobe.", "Is there a lesion in the liver? (please answer yes/no)", "yes"),
+    # hedged or contradictory: unread
+    ("Possibly.", PRESENT_Q, None),
+    ("I cannot determine whether a pseudo-aneurysm is present.", PRESENT_Q, None),
+    ("It may be present but the image is blurred.", PRESENT_Q, None),
+    ("Normal study", "Is there a normal heart size? (please answer yes/no)", None),  # the question says normal
+])
+def test_presence_negatives_read_as_no_only_for_presence_questions(reply: str, question: str,
+                                                                    choice: str | None) -> None:
+    a = extract(reply, "yesno", YN, question=question)
+    assert a.choice == choice
+    if choice is not None:
+        assert a.method == "presence"
+
+
+@pytest.mark.parametrize("reply", ["Not present.", "None seen.", "Normal study", "Absent.", "Negative.",
+                                   "Unremarkable."])
+def test_presence_negatives_are_never_yes_and_need_a_presence_question(reply: str) -> None:
+    assert extract(reply, "yesno", YN).choice in (None, "no")  # no question known
+    assert extract(reply, "yesno", YN, question=MODALITY_Q).choice in (None, "no")
+    assert extract(reply, "yesno", YN, question=PRESENT_Q).choice == "no"
+    assert extract(reply, "yesno", YN, question=MODALITY_Q).method != "presence"
+
+
+@pytest.mark.parametrize("reply,choice", [("Nope", "no"), ("Nope, MRI.", "no"), ("Yep", "yes"),
+                                          ("Yeah, that's a CT.", "yes"), ("Affirmative.", "yes"),
+                                          ("Negative, this is an ultrasound.", "no"), ("S\u00ed", "yes"),
+                                          ("Yes and no.", None)])
+def test_yes_no_slang(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("Yes", "No"), question=MODALITY_Q).choice == (
+        choice.capitalize() if choice else None)
+
+
+def test_label_superlative_declaration() -> None:
+    q = "Which of the dots is closest to the surface of the skin? (Answer with red, green, or blue)"
+    assert extract("Green is the closest; red and blue are deeper.", "label", DOTS, question=q).choice == "green"
+    assert extract("Red is not the closest; blue is.", "label", DOTS, question=q).choice is None
+    assert extract("The red dot is closer to the skin than the blue dot.", "label", DOTS, question=q).choice is None
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Robust default: yes/no and label items
 # --------------------------------------------------------------------------------------------------------------
@@ -191,7 +349,7 @@ def test_yesno_labels_keep_the_items_spelling() -> None:
 
 
 LABEL_CASES = [
-    ("The red dot is closest to the skin.", DOTS, "red", "label_word"),
+    ("The red dot is closest to the skin.", DOTS, "red", "declaration"),  # "<label> dot is <superlative>"
     ("Red.", DOTS, "red", "exact"),
     ("Blue, since it lies just beneath the epidermis.", DOTS, "blue", "leading"),
     ("The answer is green.", DOTS, "green", "declaration"),
@@ -504,9 +662,6 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
 # --------------------------------------------------------------------------------------------------------------
 # Degenerate replies found by fuzzing (benchmarks/fuzz.py): linear time, the same answers as before
 # --------------------------------------------------------------------------------------------------------------
-
-ABC = ("A", "B", "C")
-
 
 @pytest.mark.parametrize(("text", "kind", "labels", "options", "expected"), [
     # _norm's trailing-punctuation regex backtracked over every ", " run: 17 s

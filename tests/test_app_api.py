@@ -36,6 +36,10 @@ def rows(df) -> list[list]:
     return df["data"] if isinstance(df, dict) else df
 
 
+#: an empty steps table, as the API takes a Dataframe
+STEPS0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
+
+
 def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     """One session through the whole app: probe, rate, save, stress, batch, results, models."""
     client = Client(app_server.url, verbose=False)
@@ -43,9 +47,11 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
 
     # ---- Probe tab ---------------------------------------------------------------------------------------------
     dcm = get_testdata_file("CT_small.dcm", download=False)
-    _img, info = call(client, "/load_image", handle_file(dcm), None, None, None, None, None)[:2]
+    loaded = call(client, "/load_image", handle_file(dcm), STEPS0)
+    info, win_c, win_w = loaded[1], val(loaded[6]), val(loaded[7])
     assert "DICOM" in info and "withheld" in info
-    _img, info = call(client, "/load_image", handle_file(dcm), 40, 400, None, None, None)[:2]
+    assert (win_c, win_w) == (135.5, 2063.0)  # the file's own window, not 0/0
+    info = call(client, "/apply_window", 40, 400, 0, None, None)[1]
     assert "window 40/400" in info
     # the uploaded DICOM (its header holds a patient name) is not left in the server's upload cache
     import tempfile
@@ -54,48 +60,58 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     cached = [p for p in Path(os.environ.get("GRADIO_TEMP_DIR", Path(tempfile.gettempdir()) / "gradio")).rglob(
         "CT_small.dcm")]
     assert not cached, cached
-    _img, info = call(client, "/use_bundled_image", "mr_small.png")
-    assert "PNG" in info
+    picked = call(client, "/use_bundled_image", "mr_small.png", STEPS0)
+    assert "PNG" in picked[1] and val(picked[6]) is None  # a PNG has no window
     items = call(client, "/preset_items", str(_preset("mediconfusion_pairs.yaml")))
     assert items  # the item dropdown was filled (gradio_client returns the new value)
-    loaded = call(client, "/load_preset_item", str(_preset("mediconfusion_pairs.yaml")), "modality-1a")
-    question, kind, opts = loaded[2], loaded[3], loaded[4]
-    assert question and kind == "choice" and len(opts.splitlines()) == 2
-    opts2, _ = call(client, "/option_add", opts, 1, "a third option")
+    loaded = call(client, "/load_preset_item", str(_preset("medblink_depth.yaml")), "depth-echo")
+    question, kind, opts, suites, original = loaded[11], loaded[12], loaded[13], loaded[16], loaded[17]
+    assert question.startswith("Which of the dots") and kind == "label" and opts.splitlines() == ["red", "green",
+                                                                                                  "blue"]
+    assert val(suites) == ["dot-colours"] and val(original) is False and rows(loaded[2]) == []
+    opts2 = call(client, "/option_add", "CT\nMRI", 1, "a third option")[0]
     assert opts2.splitlines()[-1] == "a third option"
     doc, params = call(client, "/perturbation_parameters", "rotate")
     assert "rotate" in doc and json.loads(params)["angle"] == 90
-    steps = call(client, "/add_step", {"headers": ["variant", "perturbation", "parameters"], "data": []},
-                 "rotate", '{"angle": 180}', True)
-    steps = call(client, "/add_step", steps, "shuffle", "{}", False)
-    steps = call(client, "/add_point", steps, 12, 34)
+    steps = call(client, "/add_step", STEPS0, "rotate", '{"angle": 180}', True)[0]
+    steps = call(client, "/add_step", steps, "shuffle", "{}", False)[0]
+    steps = call(client, "/add_point", steps, 12, 34)[0]
     assert [r[1] for r in rows(steps)] == ["rotate", "shuffle", "dots"]
-    gallery, prompts_text = call(client, "/preview", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps,
-                                 0, "(none)", True, "auto (per kind)")
-    assert len(gallery) == 3 and "rotate(angle=180)+shuffle" in prompts_text and "A: CT" in prompts_text
+    table, prompts_text, _ = call(client, "/preview", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps,
+                                  0, [], True, "auto (per kind)", ["baseline/first"], "")
+    assert table["html"].count("<tr data-variant=") == 3 and "rotated 180° + options shuffled" in table["html"]
+    assert "A: CT" in prompts_text
 
     cfg = call(client, "/add_endpoint", "openai", fake_openai.base_url, "gpt-4o", "sk-planted-key-123", "loopback")
     assert "loopback" in cfg[1] and "sk-planted" not in json.dumps(cfg)
     test_ok = call(client, "/test_model", "loopback")
     assert "answered" in test_ok
-    run, cards, _pick = call(client, "/run", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps, 0,
-                             "(none)", True, "auto (per kind)", ["baseline/first", "baseline/random"], "loopback")
-    assert run.startswith("live-") and cards.count("class='pu-card ") == 9 and "waiting" not in cards
+    table, run, *_ = call(client, "/run", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps, 0, [],
+                          True, "auto (per kind)", ["baseline/first", "baseline/random"], "loopback")
+    assert run.startswith("live-") and "9 of 9 answers · finished" in table["html"]
+    assert table["html"].count("class='pu-cell pu-") == 9 and "asking…" not in table["html"]
     store = app_server.store()
     df = store.answers_frame(store.get_run(run).id)
     assert len(df) == 9 and set(df.model) == {"baseline/first", "baseline/random", "loopback"}
     rid = int(df.response_id.iloc[0])
-    assert "rated **unsure**" in call(client, "/rate", rid, "unsure", "hard to say")
+    _images, text, shown_id, *_ = call(client, "/answer_detail", rid)
+    assert "Prompt sent" in text and val(shown_id) == rid
+    msg, table = call(client, "/rate", rid, "unsure", "hard to say", {"html": "", "run": run})
+    assert "rated unsure" in msg and "you: unsure · hard to say" in table["html"]
     assert store.ratings_frame().rating.tolist() == ["unsure"]
     assert "not running" in call(client, "/cancel_probe", run)
     saved = call(client, "/add_to_benchmark_set", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps,
-                 "rotations", "api-set")[0]
+                 ["rotations"], "api-set")[0]
     assert "api-set" in saved and (app_server.db.parent / "presets" / "api-set.yaml").is_file()
 
     # ---- Stress tab --------------------------------------------------------------------------------------------
-    name, summary, matrix = call(client, "/stress", "a preset", str(_preset("mediconfusion_pairs.yaml")),
-                                 "circular", 0, ["baseline/first"], "")
-    assert name.startswith("stress-") and "broke" in matrix and rows(summary)
+    name, matrix, summary, _ = call(client, "/stress", "a preset", str(_preset("mediconfusion_pairs.yaml")),
+                                    "(every item)", "circular", 0, ["baseline/first"], "", "", "choice", "", None, "")
+    assert name.startswith("stress-mediconfusion_pairs-circular-baseline/first") and "pu-broke" in matrix["html"]
+    assert rows(summary)
+    srid = int(re.search(r"data-response='(\d+)'", matrix["html"]).group(1))
+    assert "Prompt sent" in call(client, "/stress_answer_detail", srid)[1]
+    assert "rated correct" in call(client, "/stress_rate", srid, "correct", "", {"html": "", "run": name})[0]
 
     # ---- Batch tab ---------------------------------------------------------------------------------------------
     set_path = str(app_server.db.parent / "presets" / "api-set.yaml")
@@ -115,22 +131,23 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert val(models_f) == [] and val(conditions_f) == []
     assert {c[0] if isinstance(c, (list, tuple)) else c for c in models_f["choices"]} == {
         "baseline/first", "baseline/random", "loopback"}  # filters are reset to "all" when the runs change
-    overview, families, *_plots, responses = call(client, "/results", [run], "robust", [], [], [], [])
+    overview, families, *_plots, responses, _msg = call(client, "/results", [run], "robust", [], [], [], [])
     assert {r[1] for r in rows(overview)} == {"baseline/first", "baseline/random", "loopback"}
     assert len(rows(responses)) == 9
-    only = call(client, "/results", [run], "robust", ["loopback"], [], [], ["unsure", "unrated"])[-1]
-    assert {r[2] for r in rows(only)} == {"loopback"}
+    only = call(client, "/results", [run], "robust", ["loopback"], [], [], ["unsure", "unrated"])
+    assert {r[2] for r in rows(only[-2])} == {"loopback"}
+    assert {r[1] for r in rows(only[0])} == {"loopback"}  # the filters apply to the tables too
     images, detail = call(client, "/response", rid)
     assert images and "hard to say" in detail
 
-    archive = call(client, "/export", [run], "imagefolder", "response")
+    archive = call(client, "/export", [run], "imagefolder", "response", "robust")
     import zipfile
 
     with zipfile.ZipFile(archive) as z:
         names = z.namelist()
         assert "metadata.jsonl" in names and "README.md" in names
         assert len(z.read("metadata.jsonl").decode().splitlines()) == 9
-    report = call(client, "/report", [run, "api-batch"])
+    report = call(client, "/report", [run, "api-batch"], "robust")
     html = open(report, encoding="utf-8").read()
     assert "loopback" in html and not re.search(r"""(src|href)\s*=\s*["']?https?:""", html)  # self-contained
 
@@ -151,15 +168,18 @@ def test_errors_show_as_messages_and_lose_nothing(app_server, tmp_path):
     client = Client(app_server.url, verbose=False)
     bad = tmp_path / "broken.png"
     bad.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 100)
-    info = client.predict(handle_file(str(bad)), None, None, None, None, None, api_name="/load_image")[1]
-    assert "Cannot use this file" in info and "broken.png" in info
-    run = client.predict("Which modality?", "choice", "CT\nMRI", "CT", "", {"headers": [], "data": []}, 0,
-                         "(none)", True, "auto (per kind)", ["baseline/first"], "", api_name="/run")[0]
-    with pytest.raises(Exception, match="unknown model 'nope'"):
-        client.predict("Which modality?", "choice", "CT\nMRI", "CT", "", {"headers": [], "data": []}, 0,
-                       "(none)", True, "auto (per kind)", [], "nope", api_name="/run")
-    with pytest.raises(Exception, match="not valid JSON"):
-        client.predict({"headers": [], "data": []}, "rotate", "{angle", True, api_name="/add_step")
+    msg = client.predict(handle_file(str(bad)), STEPS0, api_name="/load_image")[4]
+    assert "Not loaded" in msg and "broken.png" in msg
+    run = client.predict("Which modality?", "choice", "CT\nMRI", "CT", "", STEPS0, 0, [], True, "auto (per kind)",
+                         ["baseline/first"], "", api_name="/run")[1]
+    table = client.predict("Which modality?", "choice", "CT\nMRI", "CT", "", STEPS0, 0, [], True,
+                           "auto (per kind)", [], "nope", api_name="/run")[0]
+    assert "unknown model" in table["html"]  # its column says why; nothing else was asked
+    msg = client.predict(STEPS0, "rotate", "{angle", True, api_name="/add_step")[2]
+    assert "not valid JSON" in msg
+    msg = client.predict("", "choice", "CT\nMRI", "CT", "", STEPS0, 0, [], True, "auto (per kind)",
+                         ["baseline/first"], "", api_name="/run")[2]
+    assert "type a question" in msg  # beside the run bar, in words
     store = app_server.store()
     assert len(store.answers_frame(store.get_run(run).id)) == 1  # the earlier answer is still there
 
@@ -260,16 +280,31 @@ def test_an_upload_over_the_pixel_limit_is_refused_from_its_header(app_server, t
     bomb = tmp_path / "bomb.png"
     bomb.write_bytes(bytes(data))
     client = Client(app_server.url, verbose=False)
-    info = client.predict(handle_file(str(bomb)), None, None, None, None, None, api_name="/load_image")[1]
-    assert "Cannot use this file" in info and "pixels" in info
+    msg = client.predict(handle_file(str(bomb)), STEPS0, api_name="/load_image")[4]
+    assert "Not loaded" in msg and "pixels" in msg
 
 
-def test_answer_cards_escape_what_models_and_users_write():
-    from probe_ui.app.cards import render_cards
-    from probe_ui.live import Card, LiveRun
+def test_results_tab_shows_the_score_commands_numbers(app_server):
+    """Through the API as a script would: the Results overview, the numbers behind its accuracy plot and the
+    report show what `probe-ui score` computes for the same parser (a legacy ProbMed import: once 88.24 in the
+    overview and 86.27 in the plot)."""
+    from pathlib import Path
 
-    evil = '<script>alert(1)</script>"><img src=x onerror=alert(2)>'
-    html = render_cards(LiveRun(run=evil, cards=[Card(model=evil, variant_id="v", condition=evil, expected=evil,
-                                                      status="answered", raw=evil, parsed=evil, correct=False)]))
-    assert "<script>" not in html and "<img" not in html and "onerror=alert(2)>" not in html
-    assert "&lt;script&gt;" in html
+    from probe_ui.importers import ImportOptions, import_results
+    from probe_ui.results import figure_text
+    from probe_ui.scoring import score_run
+
+    data = Path(__file__).parent / "data" / "importers"
+    store = app_server.store()
+    run = import_results(store, "probmed", str(data / "gpt4o_probmed.json"), ImportOptions()).run
+    client = Client(app_server.url, verbose=False)
+    for parser in ("robust", "legacy"):
+        want = score_run(store, run, parser)["models"]["gpt4o"]["accuracy"]
+        overview, _fam, *_plots, by_condition, _responses, _msg = call(client, "/results", [run], parser, [], [], [],
+                                                                      [])
+        row = dict(zip(overview["headers"], rows(overview)[0]))
+        assert row["accuracy"] == figure_text(want)  # "88.2 % [76.6–94.5] n=51"
+        cond = dict(zip(by_condition["headers"], rows(by_condition)[0]))
+        assert (cond["correct"], cond["n"]) == (want["numerator"], want["denominator"])
+        page = open(call(client, "/report", [run], parser), encoding="utf-8").read()
+        assert f'data-col="accuracy" data-value="{round(want["value"], 2)}' in page

@@ -1,4 +1,5 @@
-"""The app in a real browser (Debian's chromium, headless, driven by Playwright): the flows a clinician follows.
+"""The app in a real browser (Debian's chromium, headless, driven by Playwright): the flows a clinician follows,
+at 1440 x 900.
 
 Screenshots of every step go to ``test-artifacts/`` (or ``$PROBE_UI_ARTIFACTS``). Skipped when chromium is not
 installed (``apt-get install chromium``), failed under CI=true (.ci/run installs it).
@@ -66,11 +67,13 @@ class Page:
         box = self.p.locator(f"#{elem_id} input").first
         box.click()
         box.fill(text)
-        option = self.p.locator("ul.options li", has_text=re.compile(rf"^\s*{re.escape(text)}\s*$"))
-        if option.count():
+        option = self.p.locator(f"li[data-testid='dropdown-option'][aria-label={text!r}]")
+        try:
+            option.first.wait_for(timeout=3000)
             option.first.click()
-        else:
+        except Exception:  # noqa: BLE001 - a custom value (not one of the options): Enter keeps what was typed
             box.press("Enter")
+        box.blur()
 
     def fill(self, elem_id: str, text: str) -> None:
         field = self.p.locator(f"#{elem_id} textarea, #{elem_id} input").first
@@ -101,221 +104,376 @@ class Page:
     def run_name(self) -> str:
         return self.p.locator("#probe-run-name textarea, #probe-run-name input").first.input_value()
 
+    def table_done(self, n: int, timeout_s: float = 60) -> None:
+        """Wait until the Probe tab's table says all ``n`` answers are in."""
+        self.wait_text("#probe-table .pu-progress", rf"{n} of {n} answers · finished", timeout_s)
+
+    def cells(self, table: str = "#probe-table") -> list[dict[str, str]]:
+        return self.p.eval_on_selector_all(
+            f"{table} td.pu-cell", "els => els.map(e => ({model: e.dataset.model, state: e.dataset.state, "
+            "variant: e.dataset.variant, response: e.dataset.response || '', text: e.innerText}))")
+
+    def click_image(self, fx: float, fy: float) -> None:
+        """Click the Probe tab's image at a fraction of its width and height (scrolled into view first)."""
+        img = self.p.locator("#probe-image img")
+        img.scroll_into_view_if_needed()
+        box = img.bounding_box()
+        self.p.mouse.click(box["x"] + box["width"] * fx, box["y"] + box["height"] * fy)
+
+    def gallery_pick(self, name: str) -> None:
+        """Click a bundled image by its file name (the gallery shows names as captions)."""
+        self.p.locator("#probe-gallery button", has_text=name[:8]).first.click()
+
     def toast(self, pattern: str, timeout_s: float = 20) -> str:
         return self.wait_text(".toast-body", pattern, timeout_s)
 
 
-def add_loopback_endpoint(pg: Page, fake_openai, name: str = "loopback") -> None:
+VIEW = {"width": 1440, "height": 900}
+
+
+def add_endpoint(server, fake_openai, name: str) -> None:
+    """An OpenAI-compatible endpoint on the loopback server, added through the app's API (as the Models tab does)."""
+    from gradio_client import Client
+
+    Client(server.url, verbose=False).predict("openai", fake_openai.base_url, "gpt-4o", "sk-browser-key", name,
+                                              api_name="/add_endpoint")
+
+
+def refresh_models(pg: Page, *names: str) -> None:
+    """Leave the Probe tab and come back: the model list is read again (endpoints added since appear)."""
     pg.tab("Models")
-    pg.fill("models-url", fake_openai.base_url)
-    pg.fill("models-model", "gpt-4o")
-    pg.fill("models-key", "sk-browser-planted-key")
-    pg.fill("models-name", name)
-    pg.p.locator("#models-add").click()
-    pg.wait_text("#models-table", name)
     pg.tab("Probe")
-    pg.p.locator("#probe-models label", has_text=name).wait_for(timeout=15000)
+    for n in names:
+        pg.p.locator("#probe-models label", has_text=n).wait_for(timeout=15000)
 
 
-def test_main_flow(server, browser, fake_openai):
-    """Upload a DICOM, rotate 180° and shuffle, two baselines + a loopback model, run, rate, save, find in
-    Results."""
-    pg = Page(browser.new_page(viewport={"width": 1400, "height": 1000}), "main-flow")
+def test_demo_run_on_the_first_screen_gives_option_texts(tmp_path, browser, monkeypatch):
+    """Demo: Run is on the first screen; one click gives a table of answers in words; a click on the image draws
+    a dot at once; the page loads nothing from outside the machine."""
+    monkeypatch.setenv("PROBE_UI_DISCOVER", "0")
+    monkeypatch.chdir(tmp_path)
+    server = start_app(tmp_path, demo=True)
+    try:
+        pg = Page(browser.new_page(viewport=VIEW), "demo")
+        outside: list[str] = []
+        pg.p.on("request", lambda r: None if r.url.startswith((server.url, "data:", "blob:")) else outside.append(r.url))
+        pg.p.goto(server.url)
+        run = pg.p.locator("#probe-run")
+        run.wait_for()
+        pg.wait_text("#probe-image-info", "PNG")
+        box = run.bounding_box()
+        assert box["y"] + box["height"] <= VIEW["height"], box  # Run without scrolling
+        assert "press Run" in pg.p.locator("#probe-demo-banner").inner_text()
+        pg.shot("first-screen")
+        run.click()
+        pg.table_done(6)
+        cells = pg.cells()
+        assert len(cells) == 6 and {c["model"] for c in cells} == {"baseline/random", "baseline/first"}
+        assert all(re.search(r"[AB] · \w", c["text"]) for c in cells)  # letter and option text
+        labels = pg.p.locator("#probe-table .pu-label").all_inner_texts()
+        assert labels == ["original", "rotated 180°", "options shuffled"]
+        assert pg.p.locator("#probe-table img.pu-thumb").count() == 3  # the exact image each row sent
+        pg.shot("answered")
+        # a click on the (enlarged) image places a dot in the image's own pixels and draws it at once
+        pg.p.wait_for_function("() => { const i = document.querySelector('#probe-image img');"
+                               " return i && i.complete && i.naturalWidth > 0; }")
+        before = pg.p.locator("#probe-image img").get_attribute("src")
+        pg.click_image(0.25, 0.5)
+        steps = pg.wait_text("#probe-steps", "dots")
+        assert "given" in steps
+        pg.p.wait_for_function(f"() => document.querySelector('#probe-image img').src !== {before!r}")
+        point = [int(v) for v in re.search(r"\[\[(\d+), (\d+)\]\]", steps).groups()]
+        assert 100 <= point[0] <= 156 and 230 <= point[1] <= 282, point  # a quarter across, half down the 512²
+        pg.shot("dot-drawn")
+        # a click beside the picture says so, next to it
+        frame = pg.p.locator("#probe-image").bounding_box()
+        pg.p.mouse.click(frame["x"] + 3, frame["y"] + 30)
+        pg.wait_text("#probe-click-hint", "outside the picture")
+        assert outside == []  # no fonts, no CDN
+        assert not pg.errors, pg.errors
+    finally:
+        server.app.close()
+
+
+def test_a_png_after_a_windowed_dicom_is_sent_unwindowed(server, browser):
+    """Upload a DICOM, apply a window preset, then pick a bundled PNG: the PNG is sent as the file holds it."""
+    from probe_ui import live
+    from probe_ui.presets import ASSETS_DIR
+
+    pg = Page(browser.new_page(viewport=VIEW), "window-then-png")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
-    pg.shot("opened")
-
+    pg.p.get_by_role("tab", name="Upload").click()
     pg.p.locator("#probe-upload input[type=file]").set_input_files(get_testdata_file("CT_small.dcm",
                                                                                      download=False))
     info = pg.wait_text("#probe-image-info", r"DICOM")
-    assert "withheld" in info and "128×128" in info
-    pg.shot("dicom-uploaded")
-
-    pg.fill("probe-question", "Which imaging modality was used for this image?")
-    pg.fill("probe-options", "CT\nMRI\nUltrasound")
-    pg.pick("probe-answer", "CT")
-    pg.code("probe-params", '{"angle": 180}')
-    pg.p.locator("#probe-add-step").click()
-    pg.wait_text("#probe-steps", "rotate")
-    pg.pick("probe-op", "shuffle")
-    pg.wait_text("#probe-params", r"\{\}")
-    pg.p.get_by_label("as a new variant (untick to chain onto the last one)").uncheck()
-    pg.p.locator("#probe-add-step").click()
-    pg.wait_text("#probe-steps", "shuffle")
-    pg.p.locator("#probe-preview").click()
-    prompts = pg.wait_text("#probe-prompts", r"rotate\(angle=180\)\+shuffle")
-    assert "Which imaging modality was used for this image?" in prompts
-    pg.shot("perturbed-preview")
-
-    add_loopback_endpoint(pg, fake_openai)
-    pg.tick("probe-models", "baseline/first")
-    pg.tick("probe-models", "baseline/random")
-    pg.tick("probe-models", "loopback")
-    pg.shot("models-picked")
-    pg.p.locator("#probe-run").click()
-    pg.wait_text("#probe-cards", r"6 of 6 answers · finished")
-    cards = pg.p.locator("#probe-cards .pu-card")
-    assert cards.count() == 6
-    states = [cards.nth(i).get_attribute("data-state") for i in range(6)]
-    assert "waiting" not in states and "error" not in states
-    models = {cards.nth(i).get_attribute("data-model") for i in range(6)}
-    assert models == {"baseline/first", "baseline/random", "loopback"}
-    conditions = {cards.nth(i).get_attribute("data-condition") for i in range(6)}
-    assert conditions == {"original", "rotate(angle=180)+shuffle"}
-    pg.shot("answers")
-    run = pg.run_name()
-    assert run.startswith("live-")
-
-    first_id = cards.nth(0).get_attribute("data-response")
-    pg.pick("probe-rate-pick", f"#{first_id} · {cards.nth(0).get_attribute('data-model')} · original")
-    pg.p.locator("#probe-rating").get_by_label("incorrect", exact=True).check()
-    pg.fill("probe-note", "the model ignored the window")
-    pg.p.locator("#probe-rate").click()
-    pg.wait_text("#probe-status", r"rated incorrect")
-    pg.shot("rated")
-    store = server.store()
-    assert store.ratings_frame().to_dict("records") == [
-        {"response_id": int(first_id), "rating": "incorrect", "note": "the model ignored the window"}]
-
-    pg.pick("probe-set-name", "browser-set")
-    pg.p.locator("#probe-save").click()
-    pg.wait_text("#probe-status", r"Saved item .* to benchmark set browser-set")
-    pg.shot("saved-to-set")
-    assert (server.db.parent / "presets" / "browser-set.yaml").is_file()
-
-    pg.tab("Results")
-    pg.pick("results-runs", run)
-    pg.p.locator("#results-show").click()
-    pg.wait_text("#results-overview", "loopback")
-    pg.wait_text("#results-responses", "rotate")
-    pg.shot("results")
-    assert not pg.errors, pg.errors
-
-
-def test_a_slow_model_does_not_hold_up_the_others(server, browser, fake_openai):
-    """One model takes 30 s: the baselines' cards fill at once and the page keeps answering clicks."""
-    fake_openai.responder = lambda body: (time.sleep(30), "A")[1]
-    pg = Page(browser.new_page(viewport={"width": 1400, "height": 1000}), "slow-model")
-    pg.p.goto(server.url)
-    pg.p.locator("#probe-run").wait_for()
-    add_loopback_endpoint(pg, fake_openai, "slow")
-    pg.fill("probe-question", "Is this a CT image?")
-    pg.p.locator("#probe-upload input[type=file]").set_input_files(get_testdata_file("CT_small.dcm",
-                                                                                     download=False))
-    pg.wait_text("#probe-image-info", "DICOM")
-    pg.fill("probe-options", "yes\nno")
-    pg.pick("probe-answer", "yes")
-    for m in ("baseline/first", "baseline/random", "slow"):
-        pg.tick("probe-models", m)
-    started = time.monotonic()
-    pg.p.locator("#probe-run").click()
-    pg.wait_text("#probe-cards", r"2 of 3 answers", timeout_s=10)
-    baselines_s = time.monotonic() - started
-    pg.shot("baselines-answered")
-    # while the slow model thinks, the page still does other work
-    pg.p.locator("#probe-preview").click()
-    pg.wait_text("#probe-prompts", "Is this a CT image?", timeout_s=10)
-    preview_s = time.monotonic() - started
-    assert pg.p.locator("#probe-cards .pu-card[data-state='waiting']").count() == 1
-    pg.shot("page-responsive")
-    pg.wait_text("#probe-cards", r"3 of 3 answers · finished", timeout_s=60)
-    total_s = time.monotonic() - started
-    pg.shot("slow-answered")
-    assert total_s >= 29, (baselines_s, preview_s, total_s)  # a lower bound: the slow model's answer was awaited
-
-
-def test_bad_uploads_show_an_error_and_lose_nothing(server, browser, tmp_path):
-    pg = Page(browser.new_page(viewport={"width": 1400, "height": 1000}), "bad-uploads")
-    pg.p.goto(server.url)
-    pg.p.locator("#probe-run").wait_for()
+    assert "window 135.5/2063" in info and "withheld" in info
+    centre = pg.p.locator("#probe-win-c input").input_value()
+    assert float(centre) == 135.5  # the file's own window, not 0/0
+    pg.pick("probe-win-preset", "brain 40/80")
+    pg.wait_text("#probe-image-info", r"window 40/80")
+    pg.shot("dicom-brain-window")
+    pg.p.get_by_role("tab", name="Bundled and preset images").click()
+    pg.gallery_pick("mr_small.png")
+    pg.wait_text("#probe-image-info", "PNG")
+    assert not pg.p.locator("#probe-window").is_visible()  # no window fields for a PNG
+    pg.shot("png-picked")
     pg.fill("probe-question", "Which modality?")
     pg.fill("probe-options", "CT\nMRI")
     pg.tick("probe-models", "baseline/first")
     pg.p.locator("#probe-run").click()
-    pg.wait_text("#probe-cards", r"1 of 1 answers · finished")
+    pg.table_done(1)
+    store = server.store()
+    sent = store.get_response(int(pg.cells()[0]["response"]))["image_ids"][0]
+    assert sent == live.load_upload(str(ASSETS_DIR / "mr_small.png")).image.id
+    pg.shot("png-sent-as-is")
+    assert not pg.errors, pg.errors
+
+
+def test_loading_a_preset_item_loads_all_of_it_and_drops_stale_steps(server, browser):
+    pg = Page(browser.new_page(viewport=VIEW), "preset-item")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.gallery_pick("ct_head_axial.png")
+    pg.wait_text("#probe-image-info", "PNG")
+    pg.fill("probe-question", "Which modality?")
+    pg.fill("probe-options", "CT\nMRI")
+    pg.p.locator("#probe-add-step").click()  # rotate, with the controls' default angle
+    pg.wait_text("#probe-steps", "rotate")
+    pg.click_image(0.5, 0.5)  # a dot on this image
+    pg.wait_text("#probe-steps", "dots")
+    pg.shot("steps-on-another-image")
+    pg.pick("probe-preset", "medblink_depth (bundled)")
+    pg.pick("probe-item", "depth-echo")
+    pg.p.locator("#probe-load-item").click()
+    pg.wait_text("#probe-question textarea, #probe-question", "")
+    pg.p.wait_for_function("() => document.querySelector('#probe-question textarea').value.startsWith('Which of')")
+    assert pg.p.locator("#probe-options textarea").input_value() == "red\ngreen\nblue"
+    assert pg.p.locator("#probe-steps tbody tr td").count() == 0 or "dots" not in pg.p.locator(
+        "#probe-steps").inner_text()  # the stale steps are gone
+    assert "dot-colours" in pg.p.locator("#probe-suites").inner_text()
+    assert not pg.p.locator("#probe-original input").is_checked()
+    assert "ultrasound" in pg.p.locator("#probe-item-note").inner_text()
+    pg.shot("item-loaded")
+    pg.p.locator("#probe-preview").click()
+    pg.wait_text("#probe-table", "coloured dots")
+    labels = pg.p.locator("#probe-table .pu-label").all_inner_texts()
+    assert len(labels) == 6 and all("coloured dots" in x for x in labels)
+    metas = pg.p.locator("#probe-table .pu-meta").all_inner_texts()
+    assert all(re.search(r"correct: (red|green|blue)", m) for m in metas), metas  # the dots' answers
+    pg.shot("item-variants")
+    assert not pg.errors, pg.errors
+
+
+@pytest.mark.parametrize("n_models", [3, 8])
+def test_the_table_stays_aligned(server, browser, fake_openai, n_models):
+    """3 and 8 models x 6 variants: every cell sits under its model's header, rows do not drift."""
+    names = [f"model-{i}" for i in range(n_models - 2)]
+    for n in names:
+        add_endpoint(server, fake_openai, n)
+    pg = Page(browser.new_page(viewport=VIEW), f"aligned-{n_models}-models")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    refresh_models(pg, *names)
+    pg.gallery_pick("ct_head_axial.png")
+    pg.wait_text("#probe-image-info", "PNG")
+    pg.fill("probe-question", "Which modality?")
+    pg.fill("probe-options", "CT\nMRI\nUltrasound")
+    pg.pick("probe-answer", "CT")
+    pg.p.get_by_text("advanced: parameters as JSON").click()  # the JSON field, for exact values
+    for params in ('{"angle": 90}', '{"angle": 180}', '{"angle": 270}'):
+        pg.code("probe-params", params)
+        pg.p.locator("#probe-add-step").click()
+    pg.pick("probe-op", "shuffle")  # a new perturbation empties the JSON field: its controls count
+    pg.wait_text("#probe-op-doc", "shuffle")
+    pg.p.locator("#probe-add-step").click()
+    pg.wait_text("#probe-steps-words", "options shuffled")
+    pg.pick("probe-op", "nota")
+    pg.wait_text("#probe-op-doc", "nota")
+    pg.p.locator("#probe-add-step").click()
+    pg.shot("steps")
+    pg.wait_text("#probe-steps-words", "none of the above")
+    for m in ["baseline/first", "baseline/random", *names]:
+        pg.tick("probe-models", m)
+    pg.p.locator("#probe-run").click()
+    pg.table_done(6 * n_models)
+    pg.shot("table")
+    heads = pg.p.eval_on_selector_all("#probe-table th.pu-model", "els => els.map(e => "
+                                      "[e.innerText, e.getBoundingClientRect().left, e.getBoundingClientRect().width])")
+    assert [h[0] for h in heads] == ["baseline/first", "baseline/random", *names]
+    rows = pg.p.eval_on_selector_all("#probe-table tbody tr", "rows => rows.map(r => [...r.querySelectorAll("
+                                     "'td')].map(td => [td.dataset.model, td.getBoundingClientRect().left]))")
+    assert len(rows) == 6
+    for row in rows:
+        assert [m for m, _ in row] == [h[0] for h in heads]
+        for (_, left), (_, hleft, _) in zip(row, heads):
+            assert abs(left - hleft) < 1.5  # the cell starts where its header starts
+    assert not pg.errors, pg.errors
+
+
+def test_a_model_without_a_key_next_to_two_baselines(server, browser, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    pg = Page(browser.new_page(viewport=VIEW), "missing-key")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    unusable = pg.p.locator("#probe-unusable")
+    unusable.locator("summary").click()
+    assert "gpt-4o" in unusable.inner_text() and "OPENAI_API_KEY" in unusable.inner_text()
+    assert pg.p.locator("#probe-unusable input[disabled]").count() >= 1  # shown, greyed out, with the reason
+    pg.shot("unusable-listed")
+    pg.gallery_pick("ct_head_axial.png")
+    pg.fill("probe-question", "Which modality?")
+    pg.fill("probe-options", "CT\nMRI")
+    pg.pick("probe-answer", "CT")
+    pg.tick("probe-models", "baseline/first")
+    pg.tick("probe-models", "baseline/random")
+    pg.p.get_by_text("another model by name").click()  # typed by name, as a catalogue entry
+    pg.fill("probe-adhoc", "gpt-4o")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(3)
+    cells = pg.cells()
+    by = {c["model"]: c for c in cells}
+    assert by["baseline/first"]["state"] in ("right", "wrong") and by["baseline/random"]["state"] in ("right",
+                                                                                                       "wrong")
+    assert by["gpt-4o"]["state"] == "error" and "OPENAI_API_KEY" in by["gpt-4o"]["text"]
+    pg.shot("missing-key-column")
+    assert not pg.errors, pg.errors
+
+
+def test_rate_in_a_cell_shows_there_and_in_results(server, browser):
+    pg = Page(browser.new_page(viewport=VIEW), "rate-in-cell")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.gallery_pick("ct_head_axial.png")
+    pg.fill("probe-question", "Which modality?")
+    pg.fill("probe-options", "CT\nMRI")
+    pg.pick("probe-answer", "CT")
+    pg.tick("probe-models", "baseline/last")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(1)
+    cell = pg.p.locator("#probe-table td.pu-cell").first
+    cell.locator("button[data-rating='incorrect']").click()
+    pg.wait_text("#probe-table td.pu-cell", "you: incorrect")
+    pg.wait_text("#probe-detail-text", "Prompt sent")  # the cell's detail opened below the table
+    pg.fill("probe-note", "said MRI for a CT")
+    pg.p.locator("#probe-rate").click()
+    pg.wait_text("#probe-table td.pu-cell", "you: incorrect · said MRI for a CT")
+    pg.shot("rated-in-cell")
+    rid = int(cell.get_attribute("data-response"))
+    assert server.store().latest_rating(rid) == ("incorrect", "said MRI for a CT")
+    pg.tab("Results")
+    pg.wait_text("#results-responses", "incorrect")
+    pg.shot("rating-in-results")
+    assert not pg.errors, pg.errors
+
+
+def test_a_slow_model_does_not_hold_up_the_others(server, browser, fake_openai):
+    """One model takes 30 s: the baselines' cells fill at once and the page keeps answering clicks."""
+    fake_openai.responder = lambda body: (time.sleep(30), "A")[1]
+    add_endpoint(server, fake_openai, "slow")
+    pg = Page(browser.new_page(viewport=VIEW), "slow-model")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    refresh_models(pg, "slow")
+    pg.fill("probe-question", "Is this a CT image?")
+    pg.gallery_pick("ct_head_axial.png")
+    pg.wait_text("#probe-image-info", "PNG")
+    pg.p.get_by_label("yesno").check()
+    pg.pick("probe-answer", "yes")
+    for m in ("baseline/first", "baseline/random", "slow"):
+        pg.tick("probe-models", m)
+    pg.p.locator("#probe-run").click()
+    pg.wait_text("#probe-table .pu-progress", r"2 of 3 answers", timeout_s=60)
+    pg.shot("baselines-answered")
+    assert pg.p.locator("#probe-table td.pu-cell[data-state='waiting']").count() == 1
+    pg.p.get_by_text("the exact prompts of the variants").click()
+    pg.p.locator("#probe-preview").click()  # while the slow model thinks, the page still does other work
+    pg.wait_text("#probe-prompts", "Is this a CT image?", timeout_s=60)
+    pg.shot("page-responsive")
+    pg.table_done(3, timeout_s=90)
+    pg.shot("slow-answered")
+
+
+def test_bad_uploads_show_an_error_and_lose_nothing(server, browser, tmp_path):
+    pg = Page(browser.new_page(viewport=VIEW), "bad-uploads")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.gallery_pick("ct_head_axial.png")
+    pg.fill("probe-question", "Which modality?")
+    pg.fill("probe-options", "CT\nMRI")
+    pg.tick("probe-models", "baseline/first")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(1)
     from probe_ui.store import responses
 
     store = server.store()
     before = store.count(responses)
-
+    pg.p.get_by_role("tab", name="Upload").click()
     corrupt = tmp_path / "scan.dcm"
     corrupt.write_bytes(b"DICM" + os.urandom(4000))
     pg.p.locator("#probe-upload input[type=file]").set_input_files(str(corrupt))
-    pg.toast(r"Cannot use this file.*scan\.dcm")
+    pg.wait_text("#probe-image-msg", r"Not loaded.*scan\.dcm")  # next to the image, in words
     pg.shot("corrupt-upload")
-
     huge = tmp_path / "huge.png"
     with open(huge, "wb") as f:  # 200 MB, sparse: nothing is really written
         f.truncate(200 * 1024 * 1024)
     pg.p.locator("#probe-upload input[type=file]").set_input_files(str(huge))
     pg.toast(r"(?i)(exceed|too large|maximum|size)")
     pg.shot("huge-upload")
-
+    assert "PNG" in pg.p.locator("#probe-image-info").inner_text()  # the image being probed stays
     first_run = pg.run_name()
     pg.p.locator("#probe-run").click()  # the page still works, and the earlier answer is still stored
     deadline = time.monotonic() + 30
     while pg.run_name() == first_run:
         assert time.monotonic() < deadline, "the second run never started"
         time.sleep(0.1)
-    pg.wait_text("#probe-cards", r"1 of 1 answers · finished")
+    pg.table_done(1)
     assert store.count(responses) == before + 1
 
 
-def test_demo_runs_with_no_keys_and_a_click_places_a_dot(tmp_path, browser, monkeypatch):
-    monkeypatch.setenv("PROBE_UI_DISCOVER", "0")
-    monkeypatch.chdir(tmp_path)
-    server = start_app(tmp_path, demo=True)
-    try:
-        pg = Page(browser.new_page(viewport={"width": 1400, "height": 1000}), "demo")
-        outside: list[str] = []
-        pg.p.on("request", lambda r: None if r.url.startswith((server.url, "data:", "blob:")) else outside.append(r.url))
-        pg.p.goto(server.url)
-        pg.p.locator("#probe-run").wait_for()
-        pg.wait_text("#probe-image-info", "PNG")
-        pg.shot("demo-opened")
-        pg.p.wait_for_function("() => { const i = document.querySelector('#probe-image img');"
-                               " return i && i.complete && i.naturalWidth > 0; }")
-        box = pg.p.locator("#probe-image img").bounding_box()
-        pg.p.mouse.click(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.5)
-        steps = pg.wait_text("#probe-steps", "dots")
-        assert "given" in steps
-        pg.p.locator("#probe-run").click()
-        pg.wait_text("#probe-cards", r"4 of 4 answers · finished")
-        pg.shot("demo-answered")
-        assert outside == []  # the page loads nothing from outside this machine (no fonts, no CDN)
-        cards = pg.p.locator("#probe-cards .pu-card")
-        assert {cards.nth(i).get_attribute("data-model") for i in range(4)} == {"baseline/random", "baseline/first"}
-        store = server.store()
-        variant = store.answers_frame(store.get_run().id, full=True).query("condition != 'original'").iloc[0]
-        row = store.get_response(int(variant.response_id))
-        point = row["provenance"][-1]["params"]["points"][0]
-        assert 100 <= point[0] <= 156 and 230 <= point[1] <= 282  # a quarter across, half down the 512² image
-    finally:
-        server.app.close()
+def test_an_empty_set_name_is_marked_beside_the_field(server, browser):
+    pg = Page(browser.new_page(viewport=VIEW), "inline-messages")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.gallery_pick("ct_head_axial.png")
+    pg.fill("probe-question", "Which modality?")
+    pg.fill("probe-options", "CT\nMRI")
+    pg.p.locator("#probe-save").click()
+    pg.wait_text("#probe-save-msg", "type a name for the benchmark set")
+    assert "pu-bad" in (pg.p.locator("#probe-set-name").get_attribute("class") or "")
+    pg.shot("set-name-needed")
+    pg.pick("probe-set-name", "browser-set")
+    pg.p.locator("#probe-save").click()
+    pg.wait_text("#probe-save-msg", r"Saved item .* to benchmark set browser-set")
+    assert (server.db.parent / "presets" / "browser-set.yaml").is_file()
+    pg.shot("saved")
 
 
 def test_stress_and_batch_tabs(server, browser):
-    """A suite over a preset as a coloured matrix; a batch with its progress and its run in the list."""
-    pg = Page(browser.new_page(viewport={"width": 1400, "height": 1000}), "stress-batch")
+    """A suite over a preset as the comparison table, the Probe tab's models carried over; a batch with its
+    progress and its run in the list."""
+    pg = Page(browser.new_page(viewport=VIEW), "stress-batch")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
+    pg.tick("probe-models", "baseline/first")
+    pg.tick("probe-models", "baseline/random")
     pg.tab("Stress")
     pg.p.locator("#stress-source").get_by_label("a preset").check()
     pg.pick("stress-preset", "mediconfusion_pairs (bundled)")
     pg.pick("stress-suite", "circular")
-    pg.tick("stress-models", "baseline/first")
-    pg.tick("stress-models", "baseline/random")
+    assert pg.p.locator("#stress-models input:checked").count() == 2  # carried over from the Probe tab
     pg.p.locator("#stress-run").click()
-    pg.p.locator("#stress-matrix table").wait_for(timeout=60000)
-    cells = pg.p.locator("#stress-matrix td.stress-cell")
-    assert cells.count() == 64  # 16 items x (original + one cyclic shift) x 2 models
-    # baseline/first always answers A: right on every original whose answer is A, and broken by the shift there
-    first = "#stress-matrix td.stress-cell[data-model='baseline/first']"
-    right_originals = pg.p.locator(f"{first}.stress-ok[data-condition='original']").count()
-    assert right_originals > 0
-    assert pg.p.locator(f"{first}.stress-broke").count() == right_originals
-    pg.shot("stress-matrix")
-
+    pg.wait_text("#stress-run-name", "", timeout_s=5)
+    pg.p.locator("#stress-summary table").wait_for(timeout=120000)
+    pg.wait_text("#stress-matrix .pu-progress", r"64 of 64 answers", timeout_s=120)
+    cells = pg.cells("#stress-matrix")
+    assert len(cells) == 64  # 16 items x (original + one cyclic shift) x 2 models
+    first = [c for c in cells if c["model"] == "baseline/first"]
+    assert any(c["state"] == "broke" for c in first) and all(" · " in c["text"] for c in first)
+    pg.shot("stress-table")
+    pg.p.locator("#stress-matrix td.pu-broke").first.click()
+    pg.wait_text("#stress-detail-text", "Prompt sent")
+    pg.shot("stress-detail")
     pg.tab("Batch")
     pg.tick("batch-presets", "medvh_nota (bundled)")
     pg.tick("batch-models", "baseline/first")
@@ -325,4 +483,43 @@ def test_stress_and_batch_tabs(server, browser):
     assert "0 errors" in status
     pg.wait_text("#batch-runs", r"medvh_nota\+rotations-seed0")
     pg.shot("batch-done")
+    pg.tab("Results")
+    pg.wait_text("#results-overview", "baseline/first")
+    pg.shot("results-latest-run")
+    assert not pg.errors, pg.errors
+
+
+def test_untrusted_markdown_is_shown_as_text_and_loads_nothing(server, browser, fake_openai, tmp_path):
+    """A model's reply, a preset's name and a run's errors that carry Markdown image links are shown as text: the
+    browser never fetches their URLs (F5)."""
+    link = "![x](http://203.0.113.9/leak.png)"
+    fake_openai.responder = lambda body: f"A {link}"
+    add_endpoint(server, fake_openai, "echo")
+    preset = tmp_path / "evil.yaml"
+    preset.write_text(f"name: '{link}'\nitems:\n  - id: a\n    image: mr_small.png\n    question: Which?\n"
+                      "    options: [CT, MRI]\n    answer: MRI\n  - id: b\n    image: missing.png\n"
+                      "    question: Which?\n    options: [CT, MRI]\n", encoding="utf-8")
+    pg = Page(browser.new_page(viewport=VIEW), "untrusted-markdown")
+    outside: list[str] = []
+    pg.p.on("request", lambda r: None if r.url.startswith((server.url, "data:", "blob:")) else outside.append(r.url))
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.tab("Models")
+    pg.pick("models-spec", "echo")
+    pg.p.locator("#models-test").click()
+    pg.wait_text("#models-result", re.escape(link))  # the link as text
+    pg.tab("Batch")
+    pg.p.locator("#batch-upload input[type=file]").set_input_files(str(preset))
+    pg.tick("batch-models", "echo")
+    pg.fill("batch-run-name", "evil-run")
+    pg.p.locator("#batch-start").click()
+    status = pg.wait_text("#batch-status", r"answers planned", timeout_s=120)
+    assert "missing.png" in status  # the item that could not be loaded is named, as text
+    pg.tab("Results")
+    pg.pick("results-runs", "evil-run")
+    pg.p.locator("#results-show").click()
+    pg.wait_text("#results-overview", "echo")
+    pg.shot("links-as-text")
+    time.sleep(1)
+    assert outside == [], outside
     assert not pg.errors, pg.errors

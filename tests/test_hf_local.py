@@ -1,4 +1,7 @@
-"""The ``hf`` provider against a tiny random LLaVA saved like a real checkpoint (tests/tiny_vlm.py), offline."""
+"""The ``hf`` provider against a tiny random LLaVA saved like a real checkpoint (tests/tiny_vlm.py), offline.
+
+Architecture coverage (every family through ``hf/<folder>``) is in test_hf_families.py, micro-batching in
+test_hf_batching.py."""
 
 from __future__ import annotations
 
@@ -13,64 +16,22 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from PIL import Image
 
 from helpers import require_local_models
 from probe_ui import catalogue
-from probe_ui.images import CanonicalImage
 from probe_ui.providers import create
-from probe_ui.providers import hf_local
-from probe_ui.providers.base import (
-    GenerationSettings,
-    ImagePart,
-    Message,
-    ModelConfig,
-    ProviderError,
-    Request,
-    TextPart,
-)
-from probe_ui.providers.hf_local import NOT_INSTALLED, HFLocalProvider, cached_models, resolve_source
+from probe_ui.providers.hf import engine, loading
+from probe_ui.providers.base import GenerationSettings, ModelConfig, ProviderError, Request
+from probe_ui.providers.hf import NOT_INSTALLED, HFLocalProvider, cached_models, resolve_source, unload
+from tiny_vlm import OPTIONS, QUESTION, ask, image, mc_request, provider
 
 require_local_models()
-
-QUESTION = "Which lung shows the opacity?"
-OPTIONS = ("the left lung", "the right lung", "both lungs")
-
-
-def image(value: int = 90) -> CanonicalImage:
-    img = Image.new("L", (40, 30), value)  # grayscale, as most medical images are: the provider converts to RGB
-    img.putpixel((5, 5), 255)
-    return CanonicalImage.from_pil(img)
-
-
-def mc_request(settings: GenerationSettings | None = None, system: str | None = "You are a radiologist.",
-               labels: tuple[str, ...] = ("A", "B", "C"), options: tuple[str, ...] = OPTIONS) -> Request:
-    text = f"Question: {QUESTION}\n" + "".join(f"{l}: {o}\n" for l, o in zip(labels, options)) + "Answer: "
-    msgs = [Message("system", (TextPart(system),))] if system else []
-    msgs.append(Message("user", (ImagePart(image()), TextPart(text))))
-    return Request(tuple(msgs), settings or GenerationSettings(max_tokens=6), labels=labels,
-                   question=QUESTION, options=options)
-
-
-def provider(folder, **options) -> HFLocalProvider:
-    """Through the same path as the CLI / app: a ``hf/<folder>`` spec resolved by the catalogue code."""
-    spec = f"hf/{folder}"
-    config = catalogue.resolve(spec, {})
-    if options:
-        config = ModelConfig(name=spec, provider="hf", model=config.model, options=options)
-    p = create(config)
-    assert isinstance(p, HFLocalProvider)
-    return p
-
-
-def ask(p: HFLocalProvider, request: Request):
-    return asyncio.run(p.generate(request))
 
 
 # ---- generate --------------------------------------------------------------------------------------------------
 def test_generate_answers_deterministically(tiny_llava):
     p = provider(tiny_llava)
-    assert p.default_concurrency == 1
+    assert p.default_concurrency == 16  # twice the default batch size: the next micro-batch queues while one runs
     assert HFLocalProvider.unavailable_reason(p.config) is None
     first = ask(p, mc_request())
     second = ask(provider(tiny_llava), mc_request())
@@ -82,16 +43,16 @@ def test_generate_answers_deterministically(tiny_llava):
 
 
 def test_model_is_loaded_once_and_shared(tiny_llava, monkeypatch):
-    hf_local.unload(str(tiny_llava))
+    unload(str(tiny_llava))
     loads = []
-    real_load = hf_local._load
+    real_load = loading._load
 
     def counting(*args, **kwargs):
         loads.append(args[1])
         time.sleep(0.2)  # a slow load: the concurrent callers must wait for it, not load again
         return real_load(*args, **kwargs)
 
-    monkeypatch.setattr(hf_local, "_load", counting)
+    monkeypatch.setattr(loading, "_load", counting)
     a, b = provider(tiny_llava), provider(tiny_llava)
 
     async def both():
@@ -130,16 +91,21 @@ def test_seeded_sampling_is_reproducible(tiny_llava):
     assert a.text != greedy.text
 
 
-def test_one_request_at_a_time_per_model_without_blocking_the_loop(tiny_llava, monkeypatch):
-    p1, p2 = provider(tiny_llava), provider(tiny_llava)  # two instances, one loaded model, one lock
+@pytest.mark.parametrize("batch_size", [1, 3])
+def test_one_batch_at_a_time_per_model_without_blocking_the_loop(tiny_llava, monkeypatch, batch_size):
+    """Two provider instances share one model and its worker: generate() calls never overlap, whatever thread or
+    event loop the requests come from; with batch_size 1 every request is its own call, else they are gathered
+    (a long batch wait, so that a loaded machine cannot split them; the batch closes when it is full)."""
+    p1, p2 = (provider(tiny_llava, batch_size=batch_size, batch_wait_ms=5000) for _ in range(2))
     entry = p1.load()
     real_generate = entry.model.generate
-    active, peak, lock = [0], [0], threading.Lock()
+    active, peak, calls, lock = [0], [0], [], threading.Lock()
 
     def instrumented(*args, **kwargs):
         with lock:
             active[0] += 1
             peak[0] = max(peak[0], active[0])
+            calls.append(int(kwargs["input_ids"].shape[0]))
         try:
             time.sleep(0.15)
             return real_generate(*args, **kwargs)
@@ -158,26 +124,31 @@ def test_one_request_at_a_time_per_model_without_blocking_the_loop(tiny_llava, m
     async def main():
         stop = asyncio.Event()
         tick = asyncio.create_task(ticker(stop))
-        start = time.perf_counter()
         results = await asyncio.gather(p1.generate(mc_request()), p2.generate(mc_request()),
                                        p1.generate(mc_request()))
-        elapsed = time.perf_counter() - start
         stop.set()
         await tick
-        return results, elapsed
+        return results
 
-    results, elapsed = asyncio.run(main())
+    results = asyncio.run(main())
     assert peak[0] == 1
     assert all(r.text == results[0].text for r in results)
-    assert elapsed >= 0.45  # three serialised runs of >= 0.15 s
     assert len(ticks) > 10  # the event loop kept running while the model worked
-    assert max(r.details["wait_s"] for r in results) >= 0.15  # someone queued
+    if batch_size == 1:
+        assert calls == [1, 1, 1]
+        assert [r.details["batch_size"] for r in results] == [1, 1, 1]
+        assert max(r.details["wait_s"] for r in results) >= 0.15  # someone queued behind a running request
+    else:
+        assert calls == [3]  # all three gathered: one call, three rows
+        assert [r.details["batch_size"] for r in results] == [3, 3, 3]
 
-    # callers on different event loops (threads) are serialised too
-    peak[0] = 0
+    # callers on different event loops (threads) share the same worker
+    peak[0], calls[:] = 0, []
+    p3, p4 = (provider(tiny_llava, batch_size=batch_size) for _ in range(2))
     with ThreadPoolExecutor(2) as pool:
-        texts = list(pool.map(lambda p: ask(p, mc_request()).text, (p1, p2)))
-    assert peak[0] == 1 and texts[0] == texts[1]
+        texts = list(pool.map(lambda p: ask(p, mc_request()).text, (p3, p4)))
+    assert peak[0] == 1 and texts[0] == texts[1] == results[0].text
+    assert sum(calls) == 2
 
 
 # ---- logit-based modes -----------------------------------------------------------------------------------------
@@ -192,26 +163,34 @@ def test_gd_returns_a_probability_per_label(tiny_llava):
 
 
 def test_gd_matches_the_next_token_distribution(tiny_llava):
-    """Independent check: the label probabilities are the model's next-token softmax at the label tokens."""
+    """Independent check: each label's probability is the model's own probability of its best spelling ("B" or
+    " B") after the prompt, from plain forward passes over prompt + spelling."""
     import torch
 
     p = provider(tiny_llava, mode="gd")
     req = mc_request(system=None)
     r = ask(p, req)
     entry = p.load()
-    conv = p._conversation(entry, req.messages)
+    conv = engine.conversation(entry, req.messages, p.label)
     enc = entry.processor.apply_chat_template(conv, add_generation_prompt=True, tokenize=True, return_dict=True,
                                               return_tensors="pt")
-    with torch.no_grad():
-        probs = torch.softmax(entry.model(**enc).logits[0, -1].float(), dim=-1)
-    raw = {}
-    for label in ("A", "B", "C"):
-        (tid,) = entry.tokenizer.encode(label, add_special_tokens=False)  # single byte tokens in the tiny BPE
-        raw[label] = float(probs[tid])
-    assert r.details["label_tokens"] == {"A": "A", "B": "B", "C": "C"}  # " A" is two tokens here: less likely
-    total = sum(raw.values())
-    for label, value in raw.items():
-        assert math.isclose(r.details["option_probs"][label], value / total, rel_tol=1e-4)
+    n = enc["input_ids"].shape[1]
+
+    def logprob(spelling: str) -> float:
+        ids = entry.tokenizer.encode(spelling, add_special_tokens=False)
+        full = torch.cat([enc["input_ids"], torch.tensor([ids])], dim=1)
+        with torch.no_grad():
+            logits = entry.model(input_ids=full, attention_mask=torch.ones_like(full),
+                                 pixel_values=enc["pixel_values"]).logits[0]
+        logp = torch.log_softmax(logits.float(), dim=-1)
+        return sum(float(logp[n - 1 + j, t]) for j, t in enumerate(ids))
+
+    best = {label: max((logprob(v), v) for v in (label, " " + label)) for label in ("A", "B", "C")}
+    assert len(entry.tokenizer.encode(" A", add_special_tokens=False)) == 2  # the multi-token path is exercised
+    assert r.details["label_tokens"] == {label: v for label, (_, v) in best.items()}
+    total = sum(math.exp(lp) for lp, _ in best.values())
+    for label, (lp, _) in best.items():
+        assert math.isclose(r.details["option_probs"][label], math.exp(lp) / total, rel_tol=1e-4)
     assert math.isclose(r.details["label_mass"], total, rel_tol=1e-4)
 
 
@@ -281,12 +260,12 @@ def test_gemma3_in_every_mode(tiny_gemma3):
 def test_system_message_is_a_turn_or_folded_into_the_user_text(tiny_llava, tiny_llava_nosys):
     req = mc_request(system="Be brief.")
     with_turn = provider(tiny_llava)
-    conv = with_turn._conversation(with_turn.load(), req.messages)
+    conv = engine.conversation(with_turn.load(), req.messages, with_turn.label)
     assert conv[0] == {"role": "system", "content": [{"type": "text", "text": "Be brief."}]}
     assert conv[1]["content"][0]["type"] == "image"
 
     folded = provider(tiny_llava_nosys)
-    conv = folded._conversation(folded.load(), req.messages)
+    conv = engine.conversation(folded.load(), req.messages, folded.label)
     assert [t["role"] for t in conv] == ["user"]
     assert conv[0]["content"][1]["text"].startswith("Be brief.\n\nQuestion: ")
     r = ask(folded, req)  # and the template renders it (it raises on a system turn)
@@ -314,7 +293,7 @@ def test_hub_id_not_cached_offline_is_a_clear_error(monkeypatch):
 def test_hub_id_not_cached_without_network_fails_fast(monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
-    monkeypatch.setattr(hf_local, "_hub_reachable", lambda timeout_s=3.0: False)  # never touch the network
+    monkeypatch.setattr(loading, "_hub_reachable", lambda timeout_s=3.0: False)  # never touch the network
     config = catalogue.resolve("hf/nobody-probe-ui/not-a-model", {})
     with pytest.raises(ProviderError, match="not in the Hugging Face cache.*no network connection"):
         ask(create(config), mc_request())
@@ -330,8 +309,8 @@ def test_hub_id_in_the_cache_loads_without_the_network(tiny_llava, tmp_path):
     script = (
         "import asyncio\n"
         "from probe_ui.providers.base import Message, ModelConfig, Request, TextPart\n"
-        "from probe_ui.providers.hf_local import HFLocalProvider\n"
-        "import probe_ui.providers.hf_local as hf\n"
+        "from probe_ui.providers.hf import HFLocalProvider\n"
+        "import probe_ui.providers.hf.loading as hf\n"
         "hf._hub_reachable = lambda timeout_s=3.0: (_ for _ in ()).throw(AssertionError('asked the network'))\n"
         "cfg = ModelConfig(name='x', provider='hf', model='someone/tiny-llava')\n"
         "assert HFLocalProvider.unavailable_reason(cfg) is None\n"

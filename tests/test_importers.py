@@ -357,15 +357,73 @@ def test_blink_import_with_items_reads_full_prediction_only(tmp_path: Path, caps
     assert code == 0 and "15 replies" in out and "1 predictions have a hidden" in err
 
 
-def test_blink_without_items_infers_the_option_count(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+def test_blink_without_items_reads_the_option_count_from_the_file(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture) -> None:
+    db = str(tmp_path / "x.db")
+    path = DATA / "gpt4o_predictions_prompts.json"
+    code, out, err = run_cli(capsys, "import", "blink", str(path), "--db", db, "--model", "gpt4o", "--run", "p")
+    assert code == 0 and "8 replies of 'gpt4o'" in out
+    # one line naming the file, the sub-task and its first record; the other sub-tasks are not mentioned
+    lines = [ln for ln in err.splitlines() if "not say how many options" in ln]
+    assert lines == [f"warning: {path}: sub-task 'Jigsaw': 2 of its 2 replies (first: val_Jigsaw_1) do not say how "
+                     "many options the item has (no 'choices', no '(A) ...' list in 'prompt' or 'question'); the "
+                     "sub-task is imported unscored, not scored with a guessed count (give --dataset ITEMS.json)"]
+    store = Store(db)
+    run = store.get_run("p")
+    assert run.settings["imports"][0]["unscored_tasks"] == ["Jigsaw"]
+    by = {r["item_id"]: r for r in store.answers_frame(run.id, full=True).to_dict("records")}
+    depth = by["val_Relative_Depth_1"]
+    assert depth["n_labels"] == 2 and depth["options"] == ["A is closer", "B is closer"]
+    assert depth["question"] == "Which point is closer to the camera?" and depth["correct"]
+    assert depth["attributes"]["options_from"] == "prompt"
+    # "(C)" names no option of a two-option item: invalid, so wrong (a guessed count of 3 or more would read it)
+    assert by["val_Relative_Depth_2"]["method"] == "out_of_range" and by["val_Relative_Depth_2"]["correct"] is False
+    assert by["val_Counting_1"]["n_labels"] == 4 and by["val_Counting_1"]["answer_label"] == "C"
+    assert by["val_Counting_2"]["n_labels"] == 3 and by["val_Counting_2"]["question"] == "How many nodules are visible?"
+    assert by["val_Counting_2"]["attributes"]["options_from"] == "question" and by["val_Counting_2"]["correct"]
+    assert by["val_IQ_Test_1"]["options"] == ["pattern 1", "pattern 2", "pattern 3", "pattern 4"]
+    # a worked example's choice list comes first; the question's own (the last) decides
+    assert by["val_Functional_Correspondence_1"]["n_labels"] == 4 and by["val_Functional_Correspondence_1"]["correct"]
+    for idx, letter in (("val_Jigsaw_1", "(A)"), ("val_Jigsaw_2", "(B)")):
+        r = by[idx]
+        assert pd.isna(r["answer_label"]) and pd.isna(r["correct"]), idx
+        assert r["attributes"]["options_known"] is False and r["attributes"]["file_answer"] == letter
+
+
+def test_blink_without_items_or_counts_scores_nothing(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """BLINK's own saved predictions carry no question: without --dataset no sub-task can be scored."""
     db = str(tmp_path / "x.db")
     code, out, err = run_cli(capsys, "import", "blink", str(DATA / "gpt4o_predictions.json"), "--db", db)
-    assert code == 0 and "no --dataset" in err and "Counting 4" in err and "Relative_Depth 2" in err
+    assert code == 0 and "14 replies of 'gpt4o'" in out
+    tasks = {ln.split("sub-task '")[1].split("'")[0] for ln in err.splitlines() if "not say how many options" in ln}
+    assert tasks == {"Relative_Depth", "Counting", "IQ_Test"}
     store = Store(db)
     df = store.answers_frame(store.get_run("blink-gpt4o").id, full=True)
-    by = {r["item_id"]: r for r in df.to_dict("records")}
-    assert by["val_Relative_Depth_1"]["n_labels"] == 2 and by["val_IQ_Test_2"]["n_labels"] == 4
-    assert by["val_Counting_3"]["answer_label"] == "D" and by["val_Counting_3"]["question"] == ""
+    assert df["correct"].isna().all() and df["answer_label"].isna().all()
+    assert main(["score", "--db", db, "--run", "blink-gpt4o", "--json"]) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["models"]["gpt4o"]["accuracy"]["denominator"] == 0
+
+
+def test_blink_choice_lists_in_text() -> None:
+    from probe_ui.importers.blink import choices_in_text
+
+    assert choices_in_text("Q?\nSelect from the following choices.\n(A) 1\n(B) 2\n(C) 3") == ("1", "2", "3")
+    assert choices_in_text("(A) x\n(B) y\nAnswer: (B)\n\nQ?\n(A) p\n(B) q\n(C) r\n(D) s") == ("p", "q", "r", "s")
+    assert choices_in_text("Which point is closer to the camera?") is None
+    assert choices_in_text("(A) only one") is None
+    assert choices_in_text("(B) starts at B\n(C) then C") is None  # not from A
+    assert choices_in_text("(A) a\n(C) skips B") is None
+
+
+def test_blink_count_in_the_file_must_include_the_answer(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    p = tmp_path / "p.json"
+    p.write_text(json.dumps({"val": [{"idx": "val_Counting_1", "answer": "(C)", "full_prediction": "C",
+                                      "prompt": "How many?\n(A) 1\n(B) 2"}]}))
+    code, _, err = run_cli(capsys, "import", "blink", str(p), "--db", str(tmp_path / "x.db"))
+    assert code == 1
+    assert f"{p}: val record 1 (val_Counting_1): field 'answer' '(C)' is not one of the 2 choices listed in its " \
+           "'prompt'" in err
 
 
 def test_blink_malformed(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -160,8 +160,12 @@ def test_run_live_reports_errors_per_card_and_unknown_models_up_front(store, ct,
     by_model = {c.model: c for c in state.cards}
     assert by_model["baseline/first"].status == "answered"
     assert by_model["broken"].status == "error" and "500" in by_model["broken"].error
-    with pytest.raises(BatchError, match="unknown model"):
-        next(live.run_live(store, vs, ["nonsense"]))
+    # a model that cannot run here fills its own cards with the reason; the others are asked
+    *_, state = live.run_live(store, vs, ["nonsense", "baseline/first"])
+    by_model = {c.model: c for c in state.cards}
+    assert by_model["baseline/first"].status == "answered"
+    assert by_model["nonsense"].status == "error" and "unknown model" in by_model["nonsense"].error
+    assert [c.model for c in state.cards] == ["nonsense", "baseline/first"]  # columns in the order chosen
 
 
 def test_a_closed_page_does_not_lose_answers(store, ct, fake_openai):
@@ -240,3 +244,107 @@ def test_batch_cancel_then_resume_finishes_without_repeats(store, fake_openai):
     df = store.answers_frame(store.get_run("r").id)
     assert len(df) == first.planned and not df.duplicated(["variant_id", "model"]).any()
     assert {r["run"]: r for r in store.run_progress()}["r"]["complete"]
+
+
+def test_a_model_without_its_key_says_which_key_next_to_the_baselines(store, ct, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    vs = live.make_variants(item(ct), (ct,), live.parse_steps([[1, "shuffle", "{}"]]))
+    *_, state = live.run_live(store, vs, ["baseline/first", "gpt-4o", "baseline/random"])
+    cards = {(c.model, c.variant_id): c for c in state.cards}
+    assert {c.status for (m, _), c in cards.items() if m.startswith("baseline")} == {"answered"}
+    missing = [c for (m, _), c in cards.items() if m == "gpt-4o"]
+    assert len(missing) == 2 and all(c.status == "error" and "OPENAI_API_KEY" in c.error for c in missing)
+
+
+# ---- images: each new image starts from its own defaults ---------------------------------------------------------
+def test_a_png_after_a_windowed_dicom_is_sent_unwindowed():
+    from pydicom.data import get_testdata_file
+
+    dcm = get_testdata_file("CT_small.dcm", download=False)
+    li, ctl = live.load_new_image(dcm)
+    assert ctl.windowed and ctl.window == tuple(li.info["window"]) and ctl.frame == 0 and ctl.axis is None
+    windowed, _ = live.reload_image(open(dcm, "rb").read(), "CT_small.dcm", (40, 400), 0, None, None)
+    assert windowed.info["window"] == [40.0, 400.0]
+    png = ASSETS_DIR / "mr_small.png"
+    alone = live.load_upload(str(png)).image.id
+    li, ctl = live.load_new_image(str(png))
+    assert li.image.id == alone and not ctl.windowed and ctl.window is None
+    # even asked for a window, a PNG is sent as the file holds it
+    li, _ = live.reload_image(png.read_bytes(), "mr_small.png", (40, 400), 0, None, None)
+    assert li.image.id == alone
+
+
+def test_nifti_controls_start_on_the_middle_slice():
+    import os
+
+    import nibabel
+
+    path = os.path.join(os.path.dirname(nibabel.__file__), "tests", "data", "example4d.nii.gz")
+    _, ctl = live.load_new_image(path)
+    assert ctl.format == "nifti" and ctl.axis == 2 and ctl.slice == ctl.n_slices // 2 and ctl.window is not None
+
+
+def test_steps_placed_on_the_old_image_are_dropped_when_the_image_changes():
+    rows = [[1, "rotate", '{"angle": 90}'], [2, "dots", '{"placement": "given", "points": [[3, 4]]}'],
+            [3, "dots", '{"placement": "uniform", "n": 3}'], [4, "marker", '{"shape": "arrow", "arrow": [5, 5]}']]
+    kept, dropped = live.steps_without_points(rows)
+    assert [r[1] for r in kept] == ["rotate", "dots"] and dropped == ["step 2 (dots)", "step 4 (marker)"]
+
+
+def test_a_click_is_drawn_on_the_image_at_once(ct):
+    rows = live.add_click([], 100, 120)
+    drawn = live.with_pending_points(ct, rows)
+    assert drawn.id != ct.id and (drawn.width, drawn.height) == (ct.width, ct.height)
+    assert live.with_pending_points(ct, [[1, "rotate", '{"angle": 90}']]).id == ct.id  # no point, no change
+
+
+# ---- a preset item, whole ------------------------------------------------------------------------------------------
+def test_loading_a_preset_item_brings_all_of_it():
+    it = live.load_preset_item(str(PRESETS_DIR / "medblink_depth.yaml"), "depth-echo")
+    assert it.item.kind == "label" and it.item.options == ("red", "green", "blue")
+    assert it.extra["attributes"]["dots"] == {"placement": "ultrasound", "target": "shallowest"}
+    assert it.suites == ("dot-colours",) and it.include_original is False and it.steps == []
+    # asked from the Probe tab's fields plus the item's extras: the preset's own six variants, answers known
+    built = live.build_item(it.item.question, it.item.kind, it.options_text, it.item.answer,
+                            ", ".join(it.item.category), it.images, extra=it.extra)
+    vs = live.make_variants(built, it.images, [], suites=list(it.suites), include_original=it.include_original)
+    assert len(vs) == 6 and all(v.answer in ("red", "green", "blue") for v in vs)
+    preset_vs = [v for v in expand(load_preset(PRESETS_DIR / "medblink_depth.yaml"), 0).variants
+                 if v.item_id == "depth-echo"]
+    assert sorted(v.answer for v in vs) == sorted(v.answer for v in preset_vs)
+    with pytest.raises(live.ProbeError, match="no item 'nope'"):
+        live.load_preset_item(str(PRESETS_DIR / "medblink_depth.yaml"), "nope")
+
+
+def test_a_preset_items_own_chains_become_steps(tmp_path):
+    (tmp_path / "p.yaml").write_text(
+        "perturbations:\n  - name: tilt\n    steps: [{op: rotate, angle: 90}, {op: shuffle}]\n"
+        "items:\n  - id: a\n    image: mr_small.png\n    question: Which?\n    options: [CT, MRI]\n"
+        "    answer: MRI\n    perturbations:\n      - name: nota\n        steps: [{op: nota, mode: baseline}]\n",
+        encoding="utf-8")
+    it = live.load_preset_item(str(tmp_path / "p.yaml"), "a")
+    assert [(r[0], r[1]) for r in it.steps] == [(1, "rotate"), (1, "shuffle"), (2, "nota")]
+    words = live.steps_in_words(it.steps)
+    assert "variant 1: rotated 90° + options shuffled" in words and "none of the above added" in words
+
+
+def test_build_item_errors_name_their_field(ct):
+    for args, field in ((("", "choice", "a\nb", None), "question"), (("q", "choice", "a", None), "options"),
+                        (("q", "choice", "a\nb", "c"), "answer")):
+        with pytest.raises(live.ProbeError) as e:
+            live.build_item(*args)
+        assert e.value.field == field
+
+
+def test_parameters_from_controls_leave_defaults_out():
+    names = [s.name for s in live.param_specs("rotate")]
+    assert names[:2] == ["angle", "fill"]
+    values = {"angle": 180, "fill": "black"}
+    got = live.values_from_controls("rotate", [values.get(n) for n in names])
+    assert got == {"angle": 180}  # fill is its default
+    dots = [s.name for s in live.param_specs("dots")]
+    raw = ["[[10, 20]]" if n == "points" else "given" if n == "placement" else None for n in dots]
+    assert live.values_from_controls("dots", raw) == {"points": [[10, 20]], "placement": "given"}
+    bad = ["[[10, 20" if n == "points" else None for n in dots]
+    with pytest.raises(live.ProbeError, match="parameter 'points' takes JSON"):
+        live.values_from_controls("dots", bad)

@@ -462,6 +462,8 @@ def test_illusion_abstention_and_fragility_formulas() -> None:
     pattern = {
         "original": [True, True, True, False],          # 75 %
         "illusion/no-image": [True, False, False, False],  # 25 %
+        # text only and re-ordered: right on items 0, 8, 16 of 20 = 15 %
+        "illusion/no-image+shuffle": [True, False, False, False, False, False, False, False],
         "illusion/shuffle": [True, True, False, False],    # 50 %
         "illusion/1R": [True, True, True, True],           # 100 %
         "illusion/2R": [True, True, True, False],          # 75 %
@@ -473,12 +475,22 @@ def test_illusion_abstention_and_fragility_formulas() -> None:
     assert val(res["abstention"]["illusion/no-image"]) == 50.0  # refusals (also invalid) on half the rows
     assert val(res["abstention"]["original"]) == 0.0
     fr = res["fragility"]
-    assert list(fr) == ["T1", "T2", "T3", "T4", "T5"]
-    # T1 = (0.75 − 0.25) / 0.75; T2 = (0.25 − 0.2) / 0.8; T3 = (0.75 − 0.5) / 0.75; T5 = (0.75 − 0.25) / 0.75
+    assert list(fr) == ["T1", "T2", "T3", "T4", "T5", "T3-with-image"]
+    # T1 = (0.75 − 0.25) / 0.75; T2 = (0.25 − 0.2) / 0.8; T5 = (0.75 − 0.25) / 0.75
     assert fr["T1"]["F"] == pytest.approx(2 / 3, abs=1e-6)
     assert fr["T2"]["F"] == pytest.approx(0.0625, abs=1e-6)
-    assert fr["T3"]["F"] == pytest.approx(1 / 3, abs=1e-6)
     assert fr["T5"]["F"] == pytest.approx(2 / 3, abs=1e-6)
+    # T3 as the paper: text only, (0.25 − 0.15) / 0.25; with the image (ours, beside it): (0.75 − 0.5) / 0.75
+    assert fr["T3"]["F"] == pytest.approx(0.4, abs=1e-6)
+    assert fr["T3"]["inputs"] == {"A_noimage": 0.25, "A_noimage+shuffle": 0.15, "n": 20}
+    assert fr["T3-with-image"]["F"] == pytest.approx(1 / 3, abs=1e-6)
+    assert fr["T3-with-image"]["inputs"] == {"A_orig": 0.75, "A_shuffle": 0.5, "n": 20}
+    assert [t for t, v in fr.items() if v["in_robustness"]] == ["T1", "T2", "T3", "T4", "T5"]
+    # the text-only re-ordering is compared with the text-only condition, the rest with the original
+    pd_ = res["paired_difference"]
+    assert pd_["illusion/no-image+shuffle"]["baseline"] == "illusion/no-image"
+    assert pd_["illusion/no-image+shuffle"]["pp"] == pytest.approx(-10.0)
+    assert pd_["illusion/shuffle"]["baseline"] == "original" and pd_["illusion/shuffle"]["pp"] == pytest.approx(-25.0)
     # T4: G_image = mean((1 − .75)/.25, (.75 − .75)/.25) = 0.5; G_unknown = (1 − .75)/.25 = 1; no text-only kR →
     # F4 = (0.3·0.5 + 0.2·1) / 0.5 = 0.7
     assert fr["T4"]["inputs"]["components"] == {"G_image": 0.5, "G_unknown": 1.0}
@@ -487,7 +499,61 @@ def test_illusion_abstention_and_fragility_formulas() -> None:
     for t, v in fr.items():
         assert 0.0 <= v["F"] <= 1.0 and v["R"] == pytest.approx(1 - v["F"])
         assert v["formula"] == illusion.FORMULAS[t] and " ".join(v["formula"].split()) in doc
-    assert res["robustness"] == pytest.approx(np.mean([1 - v["F"] for v in fr.values()]), abs=1e-6)
+    # robustness: the paper's five tests only, T3-with-image left out
+    assert res["robustness"] == pytest.approx(np.mean([1 - fr[t]["F"] for t in ("T1", "T2", "T3", "T4", "T5")]),
+                                              abs=1e-6)
+
+
+def test_illusion_abstention_is_wrong_even_when_it_names_the_right_option() -> None:
+    """The paper: "Accuracy includes abstentions counted as incorrect" (T2; GPT-4o 3.4 % with ~97 % refusals)."""
+    opts = ["o0", "o1", "o2", "o3", "o4"]
+    rows = [row(f"i{i}", "A", options=opts, answer="A") for i in range(10)]  # all right with the image
+    rows += [row(f"i{i}", "A", options=opts, answer="A", condition="illusion/no-image", refusal=True)
+             for i in range(4)]  # "I can't be sure without the image, but the answer is A": wrong, and abstains
+    rows += [row(f"i{i}", "A", options=opts, answer="A", condition="illusion/no-image") for i in (4, 5)]
+    rows += [row(f"i{i}", "B", options=opts, answer="A", condition="illusion/no-image") for i in range(6, 10)]
+    assert sum(r["correct"] for r in rows if r["condition"] != "original") == 6  # what the plain rows say
+    res = illusion.score(frame(rows), n_boot=200)
+    no_img = res["conditions"]["illusion/no-image"]
+    assert (no_img["numerator"], no_img["denominator"], val(no_img)) == (2, 10, 20.0)
+    ab = res["abstention"]["illusion/no-image"]
+    assert (ab["numerator"], ab["denominator"]) == (4, 10)
+    assert res["paired_difference"]["illusion/no-image"]["pp"] == pytest.approx(-80.0)
+    assert res["fragility"]["T1"]["F"] == pytest.approx(0.8)  # (1.0 − 0.2) / 1.0
+    # T2 against chance 1/5: (0.2 − 0.2) / 0.8 = 0 (counting the refusals as right would give 0.5)
+    assert res["fragility"]["T2"]["F"] == pytest.approx(0.0)
+
+
+def test_illusion_t3_reproduces_the_papers_text_only_drop() -> None:
+    """Extended Data Table 5, GPT-5 on NEJM-VS (175 items): text only 37.71 % → 32.00 % after re-ordering
+    (−5.7 pp); with the image 66.29 % → 70.86 % (a gain: no fragility)."""
+    rows = []
+    for i in range(175):
+        for cond, right in (("original", i < 116), ("illusion/shuffle", i < 124), ("illusion/no-image", i < 66),
+                            ("illusion/no-image+shuffle", i < 56)):
+            rows.append(row(f"n{i}", "A" if right else "B", options=["a", "b", "c", "d", "e"], answer="A",
+                            condition=cond))
+    res = illusion.score(frame(rows), n_boot=200)
+    assert val(res["conditions"]["illusion/no-image"]) == pytest.approx(37.7143, abs=1e-4)
+    assert val(res["conditions"]["illusion/no-image+shuffle"]) == pytest.approx(32.0, abs=1e-4)
+    assert res["paired_difference"]["illusion/no-image+shuffle"]["pp"] == pytest.approx(-5.714286, abs=1e-5)
+    fr = res["fragility"]
+    assert fr["T3"]["F"] == pytest.approx(10 / 66, abs=1e-6)  # (66 − 56) / 66
+    assert fr["T3-with-image"]["F"] == 0.0  # 116 → 124 right: clipped
+    assert fr["T4"]["R"] is None and fr["T5"]["R"] is None  # no distractor or substitution conditions here
+    assert res["robustness"] == pytest.approx(np.mean([fr[t]["R"] for t in ("T1", "T2", "T3")]))
+
+
+def test_text_only_reordering_is_not_a_same_option_reordering() -> None:
+    """groups.same_option_under_shuffles compares re-orderings with the original; the text-only one is compared with
+    the text-only condition by the illusion metric instead."""
+    opts = ["dog", "eel", "cat"]
+    rows = [row("i1", "A", options=opts, answer="A"),
+            row("i1", "C", options=["eel", "cat", "dog"], answer="C", condition="illusion/shuffle"),
+            row("i1", "A", options=["cat", "dog", "eel"], answer="B", condition="illusion/no-image+shuffle")]
+    res = groups.same_option_under_shuffles(frame(rows))
+    same = res["same_option"]
+    assert (same["numerator"], same["denominator"]) == (1, 1)  # "dog" both times; the text-only "cat" not counted
 
 
 def test_illusion_fragility_is_clipped_and_weighted_by_source() -> None:
@@ -595,10 +661,16 @@ def mixed_rows(model: str = "m") -> list[dict[str, Any]]:
 def test_detect_families_and_paper_metrics() -> None:
     df = frame(mixed_rows())
     found = detect_families(df)
-    assert set(found) == {"mediconfusion", "probmed", "probmed_legacy", "medvh", "medblink", "illusion", "groups"}
+    assert set(found) == {"mediconfusion", "probmed", "medvh", "medblink", "illusion", "groups"}
     res = paper_metrics(df, n_boot=100)
     for fam in found:
         assert fam in res and "error" not in res[fam], (fam, res.get(fam))
+    # each block names its definition: ProbMed has ours (clean) and the paper's; the others only the paper's
+    assert res["probmed"]["definition"] == "clean" and res["probmed"]["legacy"] is False
+    assert res["mediconfusion"]["definition"] == "paper" and res["groups"]["definition"] == "clean"
+    paper = paper_metrics(df, definition="paper", n_boot=100)
+    assert paper["probmed"]["definition"] == "paper" and paper["probmed"]["legacy"] is True
+    assert paper["groups"]["definition"] == "clean"  # ours only: the one it has
     assert res["mediconfusion"]["pairs"] == 3
     # the illusion baseline is the original of the items asked under illusion/ conditions, not every original
     assert res["illusion"]["conditions"]["original"]["denominator"] == 4

@@ -128,7 +128,7 @@ def test_report_names_every_model_and_the_run(runs, report: str) -> None:
 
 def test_overview_and_paper_tables_match_metric_tables(runs, report: str) -> None:
     store, run, _ = runs
-    tables = R.metric_tables(store, [run])
+    tables = R.metric_tables(R.answers(store, [run]))
     scored = score_run(store, run)
     els = _elements(report)
     ov = {(e["attrs"]["data-col"], row): e for row in MODELS

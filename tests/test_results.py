@@ -137,7 +137,9 @@ def test_accuracy_by_condition_matches_a_hand_count(two_runs) -> None:
     store, mc, pm = two_runs
     df = R.answers(store, [mc, pm])
     table = R.accuracy_by_condition(df)
-    assert list(table.columns) == ["model", "condition", "n", "correct", "accuracy", "ci_low", "ci_high"]
+    assert list(table.columns) == ["model", "condition", "what was done", "n", "correct", "accuracy", "ci_low",
+                                   "ci_high"]
+    assert dict(zip(table["condition"], table["what was done"]))["rotations/rot90"] == "rotated 90°"
     assert len(table) == df.groupby(["model", "condition"]).ngroups
     for row in table.itertuples():
         rows = [r for r in df.to_dict("records") if r["model"] == row.model and r["condition"] == row.condition
@@ -193,7 +195,7 @@ def test_plot_accuracy_by_condition_has_one_bar_and_error_bar_per_cell(two_runs)
     heights = sorted(p.get_height() for c in bars for p in c.patches)
     assert heights == pytest.approx(sorted(table["accuracy"]))
     labels = [t.get_text() for t in ax.get_xticklabels()]
-    assert labels == ["original", "rotations/rot180", "rotations/rot270", "rotations/rot90"]
+    assert labels == ["original", "rotated 180°", "rotated 270°", "rotated 90°"]  # in words, not code
     assert all(t.get_rotation() > 0 for t in ax.get_xticklabels())  # long names are rotated
     assert "%" in ax.get_ylabel() and ax.get_ylim()[1] >= 100
     assert [t.get_text() for t in ax.get_legend().get_texts()] == MODELS
@@ -260,7 +262,7 @@ def test_uncategorised_rows_are_grouped(small_store) -> None:
 
 def test_metric_tables_are_the_score_commands_numbers(two_runs) -> None:
     store, mc, pm = two_runs
-    tables = R.metric_tables(store, [mc, pm])
+    tables = R.metric_tables(R.answers(store, [mc, pm]))
     reports = {mc: score_run(store, mc), pm: score_run(store, pm)}
     over = tables["overview"]
     assert len(over) == 2 * len(MODELS)
@@ -270,7 +272,7 @@ def test_metric_tables_are_the_score_commands_numbers(two_runs) -> None:
         assert (row.ci_low, row.ci_high) == tuple(round(x, 2) for x in m["accuracy"]["ci"])
         assert (row.n, row.errors) == (m["n"], m["errors"])
         assert row.invalid == round(m["invalid_rate"]["value"], 2)
-    exact = R.metric_tables(store, [mc], digits=None)["overview"]
+    exact = R.metric_tables(R.answers(store, [mc]), digits=None)["overview"]
     assert list(exact["accuracy"]) == [reports[mc]["models"][m]["accuracy"]["value"] for m in MODELS]
 
     assert {"overview", "mediconfusion", "groups", "probmed"} <= set(tables)
@@ -283,7 +285,7 @@ def test_metric_tables_are_the_score_commands_numbers(two_runs) -> None:
     assert (got["value"], got["numerator"], got["denominator"]) == (want["value"], want["numerator"],
                                                                      want["denominator"])
     assert set(tables["probmed"]["run"]) == {pm}
-    assert R.metric_tables(store, [])["overview"].empty
+    assert R.metric_tables(R.answers(store, []))["overview"].empty
 
 
 def test_paper_sections_is_what_the_cli_prints(two_runs) -> None:

@@ -131,10 +131,17 @@ def test_a_judge_maps_free_form_answers_with_mediconfusion_margin(tmp_path, pres
     judged = [r for r in stored if r["role"] == "judge"]
     assert len(answers) == 6 and len(judged) == 6
     assert all(j["parent_id"] in {a["id"] for a in answers} for j in judged)
-    by_item = {json.loads(json.dumps(a["messages"]))[-1]["content"][-1]["text"].split("image ")[1][0]: a
-               for a in answers}
+    # the answers keep the parser's reading; the scored table reads each through its judge
+    from probe_ui.scoring import scored_answers
+    from probe_ui.store import Store
+
+    assert all(a["method"] is None or not a["method"].startswith("judge") for a in answers)
+    scored = scored_answers(Store(db)).set_index("response_id")
+    by_item = {json.loads(json.dumps(a["messages"]))[-1]["content"][-1]["text"].split("image ")[1][0]:
+               scored.loc[a["id"]] for a in answers}
     assert by_item["0"]["parsed"] == "B" and by_item["0"]["method"] == "judge-mediconfusion" and by_item["0"]["correct"]
     assert by_item["1"]["parsed"] is None and by_item["1"]["method"] == "judge-mediconfusion-margin"
+    assert by_item["0"]["judge_model"] == "openai/judge" and "B: 9" in by_item["0"]["judge_text"]
     report = json.loads(_out(capsys, ["score", "--db", db, "--json"]))
     assert set(report["models"]) == {"openai/fake-vlm"}  # judge calls are not a model's answers
     assert report["models"]["openai/fake-vlm"]["accuracy"]["numerator"] == 3

@@ -507,20 +507,16 @@ def test_mediconfusion_known_values_and_robust_differences(mc_store: Store) -> N
     assert legacy["individual_accuracy"]["numerator"] == 10 and legacy["set_accuracy"]["numerator"] == 3
     assert legacy["invalid"]["numerator"] == 4 and legacy["pairs"] == 8
     assert legacy["confusion"]["numerator"] == 2 and legacy["confusion"]["denominator"] == 5
-    # robust reads "(B)" (right) and leaves "A large occlusion" and '("A")' unread (invalid): 10 + 1 - 2
-    assert robust["individual_accuracy"]["numerator"] == 9 and robust["invalid"]["numerator"] == 5
-    assert robust["set_accuracy"]["numerator"] == 2  # 10001 and 10002 ("(B)", "A")
+    # robust reads "(B)" (right), MediConfusion's own primed form '("A")' (right) and "A large occlusion is seen."
+    # as A by its one option word "occlusion" (option A: "Total occlusion of ...", B: "... aneurysm"; legacy reads
+    # the article): 10 + 1; invalid: "A or B", "", None
+    assert robust["individual_accuracy"]["numerator"] == 11 and robust["invalid"]["numerator"] == 3
+    assert robust["set_accuracy"]["numerator"] == 4  # 10001, 10002 ("(B)", "A"), 10003, 10100
     diffs = {(d["model"], d["item_id"]): d for d in compare_parsers(mc_store, "mc")}
-    assert set(diffs) == {("gpt4o", "10002-im1"), ("gpt4o", "10003-im1"), ("gpt4o", "10100-im2"),
-                          ("claude", "10001-im1"), ("claude", "10001-im2"), ("claude", "10007-im1"),
-                          ("claude", "10010-im1")}
-    d = diffs[("gpt4o", "10003-im1")]
-    assert d["raw_text"] == "A large occlusion is seen." and d["gt"] == "A" and d["legacy_mode"] == "mediconfusion"
-    assert d["legacy"]["choice"] == "A" and d["legacy"]["correct"] is True  # the article read as option A
-    assert d["robust"]["choice"] is None and d["robust"]["invalid"] and d["right"] == "legacy"
+    assert set(diffs) == {("gpt4o", "10002-im1"), ("claude", "10001-im1"), ("claude", "10001-im2"),
+                          ("claude", "10007-im1"), ("claude", "10010-im1")}
     d = diffs[("gpt4o", "10002-im1")]
     assert d["legacy"]["invalid"] and d["robust"]["choice"] == "B" and d["right"] == "robust"
-    assert diffs[("gpt4o", "10100-im2")]["right"] == "legacy"  # '("A")': a legacy token the robust rules miss
     for key in (("claude", "10001-im1"), ("claude", "10007-im1"), ("claude", "10010-im1")):
         assert diffs[key]["right"] == "robust"  # "a", "B) Normal", "**A**"
 
@@ -530,19 +526,19 @@ def test_compare_parsers_cli_shows_each_reply_with_both_readings(mc_store: Store
     db = str(tmp_path / "x.db")
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers"]) == 0
     out = capsys.readouterr().out
-    assert "7 replies read differently" in out
-    assert "gpt4o on 10003-im1 (gt A; right: legacy)" in out and "'A large occlusion is seen.'" in out
-    assert "robust: invalid (none; wrong)" in out and "legacy: A (legacy-mediconfusion; right)" in out
+    assert "5 replies read differently" in out
+    assert "gpt4o on 10002-im1 (gt B; right: robust)" in out and "'(B)'" in out
+    assert "robust: B (exact; right)" in out and "legacy: invalid (legacy-mediconfusion; wrong)" in out
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers", "--json"]) == 0
     js = json.loads(capsys.readouterr().out)
-    assert len(js["differences"]) == 7 and set(js["accuracy"]) == {"gpt4o", "claude"}
-    assert js["accuracy"]["gpt4o"] == {"robust": pytest.approx(56.25), "legacy": pytest.approx(62.5)}
+    assert len(js["differences"]) == 5 and set(js["accuracy"]) == {"gpt4o", "claude"}
+    assert js["accuracy"]["gpt4o"] == {"robust": pytest.approx(68.75), "legacy": pytest.approx(62.5)}
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers", "--format", "csv"]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert len(table) == 7 and {r["right"] for r in table} == {"robust", "legacy"}
+    assert len(table) == 5 and {r["right"] for r in table} == {"robust"}
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers", "--format", "markdown"]) == 0
     md = capsys.readouterr().out
-    assert "| model | item | gt | robust | legacy | right | reply |" in md and md.count("\n| ") >= 8
+    assert "| model | item | gt | robust | legacy | right | reply |" in md and md.count("\n| ") >= 6
 
 
 # ================================================================================================================
@@ -555,7 +551,10 @@ def test_probmed_legacy_equals_the_original_code(tmp_path: Path) -> None:
     src = json.loads((DATA / "gpt4o_probmed.json").read_text())
     _, per_q, overall = OriginalProbMed.get_scores_probmed(OriginalProbMed.parse_response({"gpt4o": src}))
     per_q, overall = per_q["gpt4o"], overall["gpt4o"]
-    got = _paper(score_run(store, run, parser="legacy"), "gpt4o", "probmed_legacy")
+    report = score_run(store, run, parser="legacy")
+    assert report["definition"] == "paper"
+    got = _paper(report, "gpt4o", "probmed")
+    assert got["definition"] == "paper" and got["legacy"] is True
     for q in ("modality", "body_part", "abnormality", "entity", "grounding"):
         assert _value(got[q]["acc"]) == pytest.approx(per_q[q]["acc"], abs=TOL), q
         if q != "abnormality":
@@ -570,12 +569,12 @@ def test_probmed_robust_differs_only_where_the_legacy_rule_misreads(tmp_path: Pa
     store = Store(tmp_path / "x.db")
     run = _import(store, "probmed", "gpt4o_probmed.json")
     diffs = {d["item_id"]: d for d in compare_parsers(store, run)}
-    assert set(diffs) == {"206:body_part_gt", "206:grounding_hallu_0", "311:abnormality"}
+    # "Normal" to "Does this ... show any abnormality?" is a presence negative: both read no (issue 12)
+    assert set(diffs) == {"206:body_part_gt", "206:grounding_hallu_0"}
     assert diffs["206:body_part_gt"]["raw_text"] == "yes, the abdomen"
     assert diffs["206:body_part_gt"]["right"] == "robust"
     assert diffs["206:grounding_hallu_0"]["raw_text"] == "Not sure"  # 'No' in 'Not sure'
     assert diffs["206:grounding_hallu_0"]["right"] == "legacy" and diffs["206:grounding_hallu_0"]["robust"]["invalid"]
-    assert diffs["311:abnormality"]["raw_text"] == "Normal" and diffs["311:abnormality"]["right"] == "legacy"
     # the original metric fed with robust readings equals our legacy metric under the robust parser
     robust_src = json.loads((DATA / "gpt4o_probmed.json").read_text())
     for r in robust_src:
@@ -583,7 +582,8 @@ def test_probmed_robust_differs_only_where_the_legacy_rule_misreads(tmp_path: Pa
         if d is not None:  # give the original scorer the robust reading, in words it reads the same way
             r["response"] = {"yes": "Yes", "no": "No"}.get(d["robust"]["choice"], "unreadable")
     _, per_q, overall = OriginalProbMed.get_scores_probmed(OriginalProbMed.parse_response({"m": robust_src}))
-    got = _paper(score_run(store, run, parser="robust"), "gpt4o", "probmed_legacy")
+    got = _paper(score_run(store, run, parser="robust", definition="paper"), "gpt4o", "probmed")
+    assert got["definition"] == "paper"
     assert _value(got["overall"]["acc"]) == pytest.approx(overall["m"]["acc"], abs=TOL)
     for q in ("modality", "body_part", "abnormality", "entity", "grounding"):
         assert _value(got[q]["acc"]) == pytest.approx(per_q["m"][q]["acc"], abs=TOL), q
@@ -601,7 +601,7 @@ def test_probmed_sample_file_would_crash_the_original(tmp_path: Path) -> None:
     p.write_text(json.dumps(src))
     store = Store(tmp_path / "x.db")
     run = import_results(store, "probmed", str(p)).run
-    got = _paper(score_run(store, run, parser="legacy"), "m", "probmed_legacy")
+    got = _paper(score_run(store, run, parser="legacy"), "m", "probmed")
     assert got["grounding"]["acc"]["value"] is None and got["grounding"]["acc"]["denominator"] == 0
     assert got["entity"]["acc"]["value"] == pytest.approx(100.0)
 
@@ -829,6 +829,29 @@ def test_reparse_ignores_the_stored_parse(mc_store: Store) -> None:
     with mc_store.engine.begin() as c:
         c.execute(sa.update(responses).values(parsed="A", correct=True, invalid=False, method="tampered"))
     df = mc_store.answers_frame(mc_store.get_run("mc").id, full=True)
-    out, used = reparse(df, "legacy", "mediconfusion")
+    out, used, _ = reparse(df, "legacy", "mediconfusion")
     assert used == {"mediconfusion"} and "tampered" not in set(out["method"])
     assert score_run(mc_store, "mc", "legacy")["models"]["gpt4o"]["accuracy"]["value"] == pytest.approx(62.5)
+
+
+def test_stored_parse_is_a_cache_of_the_robust_reading(mc_store: Store) -> None:
+    """The parse stored with an answer is used only when the current parser wrote it: a parse from other parser
+    code (or none, as in a store from before versions) is re-read from the raw text and the cache refreshed."""
+    from probe_ui import answers
+    from probe_ui.scoring import scored_answers
+    from probe_ui.store import responses
+    import sqlalchemy as sa
+
+    before = scored_answers(mc_store, "mc")
+    with mc_store.engine.begin() as c:
+        c.execute(sa.update(responses).values(parsed="A", correct=True, invalid=False, method="tampered",
+                                              parse_version="an older parser"))
+    after = scored_answers(mc_store, "mc")
+    assert "tampered" not in set(after["method"])
+    assert list(after["parsed"]) == list(before["parsed"]) and list(after["correct"]) == list(before["correct"])
+    with mc_store.engine.connect() as c:  # the cache was refreshed with the current reading
+        versions = {r[0] for r in c.execute(sa.select(responses.c.parse_version))}
+    assert versions == {answers.parser_version()}
+    with mc_store.engine.begin() as c:  # a current cache is trusted (that is what makes reading fast)
+        c.execute(sa.update(responses).values(method="cached"))
+    assert set(scored_answers(mc_store, "mc")["method"]) == {"cached"}

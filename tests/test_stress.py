@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -122,20 +123,22 @@ def test_summary_equals_hand_counts(frame: pd.DataFrame) -> None:
         # group consistency: groups (an item and its shift) all of whose variants are right
         per_group = g.groupby("group_id")["correct"].agg(["all", "size"])
         assert (per_group["size"] == 2).all()
-        assert s.loc[model, "groups"] == len(per_group) == 16
-        assert s.loc[model, "group_consistency"] == pytest.approx(100 * per_group["all"].mean())
-        # the suite's own metric, as probe_ui.metrics computes it
-        assert s.loc[model, "circular_eval"] == pytest.approx(circular_eval(g)["circular"]["value"])
-        assert s.loc[model, "circular_eval"] == pytest.approx(100 * per_group["all"].mean())
+        assert len(per_group) == 16
+        assert s.loc[model, "groups: group consistency"] == pytest.approx(100 * per_group["all"].mean())
+        # the suite's own metric family (groups: CircularEval), as probe_ui.metrics computes it
+        assert s.loc[model, "groups: CircularEval"] == pytest.approx(circular_eval(g)["circular"]["value"])
+        assert s.loc[model, "groups: CircularEval"] == pytest.approx(100 * per_group["all"].mean())
         assert s.loc[model, "answered"] == 32 and s.loc[model, "errors"] == 0
     # always answering A cannot be right on both orders of two options; its every shift flips
-    assert s.loc["baseline/first", "group_consistency"] == 0.0
+    assert s.loc["baseline/first", "groups: group consistency"] == 0.0
     assert s.loc["baseline/first", "flip_rate"] == 100.0
 
 
 def test_summary_without_suite_and_unknown_suite(frame: pd.DataFrame) -> None:
     s = stress.summary(frame)
-    assert "circular_eval" not in s.columns and len(s) == 2
+    assert list(s.columns[:len(stress.BASE_COLUMNS)]) == stress.BASE_COLUMNS and len(s) == 2
+    # without a suite, every family with data still contributes its headline figures
+    assert "groups: CircularEval" in s.columns
     with pytest.raises(SuiteError, match="unknown suite"):
         stress.summary(frame, "no-such-suite")
 
@@ -213,3 +216,37 @@ def test_duplicate_prompts_get_their_own_columns(frame: pd.DataFrame, tmp_path: 
     m = stress.matrix(pd.concat([frame, other], ignore_index=True))
     assert m.shape[0] == 32
     assert "baseline/first · other-template" in m.columns and "baseline/random" in m.columns
+
+
+# ---- running a stress test (library and CLI) ------------------------------------------------------------------------
+def test_stress_command_on_one_item_prints_the_matrix_and_names_the_run(tmp_path, capsys) -> None:
+    from probe_ui.cli import main
+
+    db = str(tmp_path / "probe-ui.db")
+    args = ["stress", "medblink_depth/depth-echo", "--suite", "dot-colours", "-m", "baseline/first",
+            "-m", "baseline/random", "--db", db, "--json"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["run"] == "stress-medblink_depth/depth-echo-dot-colours-baseline/first+baseline/random-seed0"
+    assert {r["item_id"] for r in out["matrix"]} == {"depth-echo"}
+    assert len(out["matrix"]) == 6  # six colour permutations (the preset asks no original)
+    assert {r["model"] for r in out["summary"]} == {"baseline/first", "baseline/random"}
+    assert all("medblink: macro accuracy" in r for r in out["summary"])
+    # other models make another run, so the matrices never mix; the same command resumes its own run
+    assert main(args[:4] + ["-m", "baseline/last", "--db", db, "--json"]) == 0
+    other = json.loads(capsys.readouterr().out)
+    assert other["run"] != out["run"] and {r["model"] for r in other["summary"]} == {"baseline/last"}
+    assert main(args[:-1]) == 0
+    text = capsys.readouterr().out
+    assert "depth-echo" in text and "dot-colours/perm0" in text and "medblink: macro accuracy" in text
+
+
+def test_stress_target_errors_name_what_was_not_found(tmp_path) -> None:
+    from probe_ui.presets import PresetError
+
+    with pytest.raises(PresetError, match="no-such-preset"):
+        stress.resolve_target("no-such-preset/x")
+    preset, items = stress.resolve_target("medblink_depth/depth-echo")
+    with pytest.raises(PresetError, match="no item 'nope'"):
+        stress.run_stress(Store(tmp_path / "s.db"), "dot-colours", ["baseline/first"], preset=preset,
+                          item_ids=("nope",))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 import gradio as gr
@@ -26,24 +27,28 @@ def unfinished_runs(ctx: AppContext) -> list[str]:
 
 
 def summary(result: BatchResult) -> str:
+    """The outcome of a batch as HTML; names, errors and warnings (which carry preset and provider text) are
+    escaped, so they show as text and never load anything."""
     r = result
-    lines = [f"**{r.run.name}**: {r.variants} variants, {r.planned} answers planned; {r.skipped} already done, "
-             f"{r.answered} new, {r.errors} errors, {len(r.item_errors)} items not loaded."]
+    head = (f"<p><b>{escape(r.run.name)}</b>: {r.variants} variants, {r.planned} answers planned; {r.skipped} "
+            f"already done, {r.answered} new, {r.errors} errors, {len(r.item_errors)} items not loaded.</p>")
     if r.cancelled:
-        lines.append(f"Cancelled: {r.remaining} answers left to do; press Resume to finish them.")
+        head += f"<p>Cancelled: {r.remaining} answers left to do; press Resume to finish them.</p>"
     elif r.remaining:
-        lines.append(f"{r.remaining} answers failed; Resume retries them.")
-    lines += [f"- error: {m}" for m in r.error_messages[:10]]
-    lines += [f"- item not loaded: {e.message}" for e in r.item_errors[:10]]
-    lines += [f"- warning: {w}" for w in r.warnings[:5]]
-    return "\n".join(lines)
+        head += f"<p>{r.remaining} answers failed; Resume retries them.</p>"
+    items = ([f"error: {m}" for m in r.error_messages[:10]] + [f"item not loaded: {e.message}"
+                                                                 for e in r.item_errors[:10]]
+             + [f"warning: {w}" for w in r.warnings[:5]])
+    if items:
+        head += "<ul>" + "".join(f"<li>{escape(x)}</li>" for x in items) + "</ul>"
+    return head
 
 
 def build(ctx: AppContext, tab: gr.Tab) -> None:
     with gr.Row():
         presets = gr.CheckboxGroup(label="presets", choices=ctx.preset_paths(), value=[], elem_id="batch-presets")
         preset_file = gr.File(label="or upload a preset YAML (images from the bundled assets)",
-                              file_types=[".yaml", ".yml"])
+                              file_types=[".yaml", ".yml"], elem_id="batch-upload")
     with gr.Row():
         models = gr.CheckboxGroup(label="models", choices=model_choices(ctx), value=[], scale=3,
                                   elem_id="batch-models")
@@ -57,7 +62,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         start = gr.Button("Start", variant="primary", elem_id="batch-start")
         cancel = gr.Button("Cancel", elem_id="batch-cancel")
         refresh = gr.Button("↻ lists", size="sm")
-    out = gr.Markdown("", elem_id="batch-status")
+    out = gr.HTML("", elem_id="batch-status")
     gr.Markdown("#### Runs")
     runs = gr.Dataframe(value=runs_table(ctx), interactive=False, elem_id="batch-runs")
     with gr.Row():
@@ -98,8 +103,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
     @shows_errors
     def on_cancel(name: str) -> str:
-        return (f"Cancelling `{name}`: no new requests; answers already in are kept. Resume finishes it."
-                if name and ctx.cancel(name) else f"No batch named `{name}` is running.")
+        return (f"Cancelling {escape(name)}: no new requests; answers already in are kept. Resume finishes it."
+                if name and ctx.cancel(name) else f"No batch named {escape(name or '')} is running.")
 
     def on_refresh(cur: list[str], cur_models: list[str]) -> tuple[Any, ...]:
         return (gr.update(choices=ctx.preset_paths(), value=cur), gr.update(choices=model_choices(ctx),

@@ -9,11 +9,27 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402
 
+from probe_ui import comparison  # noqa: E402
 from probe_ui.app import batch_tab, models_tab, probe_tab, results_tab, stress_tab  # noqa: E402
-from probe_ui.app.cards import CSS  # noqa: E402
 from probe_ui.app.context import AppContext  # noqa: E402
 
 TITLE = "probe-ui"
+#: the page's own look beside Gradio's: the run bar, messages beside their fields, the comparison table
+CSS = comparison.CSS + """
+#probe-runbar {border:2px solid #0969da; border-radius:8px; padding:6px;}
+#probe-run button, button#probe-run {font-size:18px; min-height:48px;}
+.pu-banner {background:#ddf4ff; border:1px solid #54aeff; border-radius:6px; padding:8px 12px; font-size:16px;}
+.pu-msg {margin:4px 0; padding:6px 10px; border-radius:6px; font-size:14px;}
+.pu-msg-error {background:#fff8c5; border:1px solid #d4a72c; color:#4d2d00;}
+.pu-msg-note, .pu-note {background:#f6f8fa; border:1px solid #d0d7de; color:#1f2328; padding:6px 10px;
+                        border-radius:6px;}
+.pu-bad textarea, .pu-bad input, .pu-bad .wrap {outline:2px solid #cf222e !important;}
+.pu-unusable {font-size:13px; color:#57606a; padding:2px 8px;}
+.pu-unusable ul {margin:4px 0 0 0; padding-left:16px; list-style:none;}
+.pu-unusable li {margin:2px 0;} .pu-why {color:#57606a;}
+#probe-click-hint {color:#9a6700; min-height:1em; font-size:14px;}
+#probe-image img {image-rendering:pixelated;}
+"""
 
 
 def build_app(ctx: AppContext) -> gr.Blocks:
@@ -22,7 +38,7 @@ def build_app(ctx: AppContext) -> gr.Blocks:
     with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(600, 3600)) as app:
         gr.Markdown(f"## {TITLE} · probe vision-language models on medical images  \n"
                     f"<small>store: <code>{_safe(ctx.db_location)}</code></small>")
-        with gr.Tabs():
+        with gr.Tabs(elem_id="tabs"):
             with gr.Tab("Probe", id="probe") as tab:
                 probe = probe_tab.build(ctx, tab)
             with gr.Tab("Stress", id="stress") as tab:
@@ -45,4 +61,7 @@ def _safe(location: str) -> str:
     return escape(safe_url(location) if "://" in location else location)
 
 
-__all__ = ["AppContext", "CSS", "build_app"]
+__all__ = ["AppContext", "CSS", "JS", "build_app"]
+
+#: page scripts: a click beside the Probe tab's picture says so next to it
+JS = probe_tab.CLICK_JS

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
+from html import escape
 from typing import Any, Callable
 
 import gradio as gr
@@ -14,14 +16,29 @@ from probe_ui.app.context import BASELINES, AppContext
 USER_ERRORS: tuple[type[BaseException], ...] = (ValueError, RuntimeError, KeyError, OSError)
 
 
-def shows_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap a callback so that a library error appears on the page (a red toast) with its message.
+#: seconds a toast stays on the page: long enough to read, never covering a field for good
+TOAST_S = 8
+log = logging.getLogger("probe_ui.app")
 
-    Generators are wrapped too; ``gr.Error`` passes through unchanged.
-    """
-    def message(exc: BaseException) -> str:
-        text = str(exc) or type(exc).__name__
-        return text.strip("'\"") if isinstance(exc, KeyError) else text
+
+def _message(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text.strip("'\"") if isinstance(exc, KeyError) else text
+
+
+def _bug(exc: BaseException) -> gr.Error:
+    """An unexpected error is a bug: its traceback goes to the app log once, the page gets a short message."""
+    log.error("unexpected error in the app", exc_info=exc)
+    return gr.Error(f"Something went wrong ({type(exc).__name__}); the app log has the details.", duration=TOAST_S,
+                    print_exception=False)
+
+
+def shows_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a callback so that a library error appears on the page (a toast that closes by itself) with its
+    message, logged as one line; generators are wrapped too; ``gr.Error`` passes through unchanged."""
+    def user(exc: BaseException) -> gr.Error:
+        log.info("user error: %s", _message(exc).splitlines()[0] if _message(exc) else "")
+        return gr.Error(_message(exc), duration=TOAST_S, print_exception=False)
 
     if inspect.isgeneratorfunction(fn):
         @functools.wraps(fn)
@@ -31,7 +48,9 @@ def shows_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
             except gr.Error:
                 raise
             except USER_ERRORS as exc:
-                raise gr.Error(message(exc), duration=None) from None
+                raise user(exc) from None
+            except Exception as exc:  # noqa: BLE001 - see _bug
+                raise _bug(exc) from None
         return gen
 
     @functools.wraps(fn)
@@ -41,8 +60,104 @@ def shows_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         except gr.Error:
             raise
         except USER_ERRORS as exc:
-            raise gr.Error(message(exc), duration=None) from None
+            raise user(exc) from None
+        except Exception as exc:  # noqa: BLE001 - see _bug
+            raise _bug(exc) from None
     return wrapper
+
+
+class Inline:
+    """A message shown next to the field it concerns (plain words, escaped), instead of a toast."""
+
+    @staticmethod
+    def error(text: str) -> str:
+        return f"<div class='pu-msg pu-msg-error' role='alert'>⚠ {escape(text)}</div>"
+
+    @staticmethod
+    def note(text: str) -> str:
+        """``text`` is already escaped HTML (callers escape what users and models wrote)."""
+        return f"<div class='pu-msg pu-msg-note'>{text}</div>"
+
+
+def inline_errors(msg: Any, fields: dict[str, Any] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Wrap a callback so that a user error (a ProbeError naming its field, an unreadable image, a bad preset, ...)
+    appears in ``msg`` beside the section it concerns, and the field it names (one of ``fields``) is marked until
+    the next success; other outputs stay as they are. ``msg`` and those fields must be among the event's outputs.
+    Unexpected errors are bugs: logged with their traceback once, a short toast on the page."""
+    fields = fields or {}
+
+    def failed(exc: BaseException) -> dict[Any, Any]:
+        log.info("user error: %s", _message(exc).splitlines()[0] if _message(exc) else "")
+        out: dict[Any, Any] = {msg: Inline.error(_message(exc))}
+        comp = fields.get(getattr(exc, "field", None) or "")
+        if comp is not None:
+            out[comp] = gr.update(elem_classes=["pu-bad"])
+        return out
+
+    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
+        if inspect.isgeneratorfunction(fn):
+            @functools.wraps(fn)
+            def gen(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    yield from fn(*args, **kwargs)
+                except gr.Error:
+                    raise
+                except USER_ERRORS as exc:
+                    yield failed(exc)
+                except Exception as exc:  # noqa: BLE001 - see _bug
+                    raise _bug(exc) from None
+            return gen
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(*args, **kwargs)
+            except gr.Error:
+                raise
+            except USER_ERRORS as exc:
+                return failed(exc)
+            except Exception as exc:  # noqa: BLE001 - see _bug
+                raise _bug(exc) from None
+        return wrapper
+
+    return deco
+
+
+def model_menu(ctx: AppContext) -> list[dict[str, Any]]:
+    """Every model a person can pick (:func:`probe_ui.endpoints.model_menu`), local servers looked for unless
+    ``PROBE_UI_DISCOVER=0``."""
+    import os
+
+    from probe_ui.endpoints import model_menu as menu
+
+    try:
+        return menu(ctx.endpoints, discover=os.environ.get("PROBE_UI_DISCOVER", "1") != "0")
+    except ValueError as exc:  # a broken catalogue still leaves the baselines
+        log.info("catalogue: %s", exc)
+        return [{"name": b, "usable": True, "reason": ""} for b in BASELINES]
+
+
+def ready_models(menu: list[dict[str, Any]]) -> list[str]:
+    return [r["name"] for r in menu if r["usable"]]
+
+
+def plain_reason(reason: str) -> str:
+    """A reason a model cannot run, in fewer words (the exception details stay in the Models tab)."""
+    import re
+
+    text = re.sub(r"\s*\([A-Za-z]+Error:[^)]*\)", "", reason or "")
+    return text.removeprefix("not usable here: ")
+
+
+def unusable_html(menu: list[dict[str, Any]]) -> str:
+    """The models that cannot run here, each greyed out with its reason (a key variable, a server, an extra)."""
+    bad = [r for r in menu if not r["usable"]]
+    if not bad:
+        return ""
+    items = "".join(f"<li><label><input type='checkbox' disabled> <b>{escape(r['name'])}</b></label> "
+                    f"<span class='pu-why'>{escape(plain_reason(r['reason']))}</span></li>" for r in bad)
+    return (f"<details class='pu-unusable'><summary>{len(bad)} more model{'s' if len(bad) != 1 else ''} cannot "
+            f"run here yet (a key or a server is missing): show why</summary><ul>{items}</ul></details>")
 
 
 def model_choices(ctx: AppContext) -> list[str]:

@@ -27,26 +27,26 @@ def build(ctx: AppContext) -> None:
         key = gr.Textbox(label="API key (memory only)", type="password", elem_id="models-key")
         name = gr.Textbox(label="name (optional)", elem_id="models-name")
     add = gr.Button("Add endpoint", elem_id="models-add")
-    added = gr.Markdown("")
+    added = gr.HTML("", elem_id="models-added")
     gr.Markdown("#### Test a model with one call")
     with gr.Row():
         spec = gr.Dropdown(label="model", choices=model_choices(ctx), allow_custom_value=True, elem_id="models-spec")
         test = gr.Button("Test", elem_id="models-test")
-    result = gr.Markdown("", elem_id="models-result")
+    result = gr.HTML("", elem_id="models-result")
 
     @shows_errors
     def on_add(p: str, url: str, m: str, k: str, n: str) -> tuple[Any, ...]:
         cfg = ctx.endpoints.add(p, url, m, key=k or None, name=n or None)
-        return (models_table(ctx.endpoints, discover=False), f"Added **{escape(cfg.name)}**: pick it in the Probe "
-                f"and Batch tabs (press ↻ there).", "", gr.update(choices=model_choices(ctx), value=cfg.name))
+        return (models_table(ctx.endpoints, discover=False), f"Added <b>{escape(cfg.name)}</b>: pick it in the Probe "
+                f"and Batch tabs.", "", gr.update(choices=model_choices(ctx), value=cfg.name))
 
     @shows_errors
     def on_test(s: str) -> str:
         r = test_model(s or "", ctx.endpoints)
         if r.get("ok"):
-            return (f"✅ **{escape(str(r.get('model')))}** answered in {float(r.get('latency_s') or 0):.2f} s: "
+            return (f"✅ <b>{escape(str(r.get('model')))}</b> answered in {float(r.get('latency_s') or 0):.2f} s: "
                     f"<code>{escape(str(r.get('text'))[:300])}</code>")
-        return f"❌ **{escape(str(r.get('model') or s))}**: {escape(str(r.get('error')))}"
+        return f"❌ <b>{escape(str(r.get('model') or s))}</b>: {escape(str(r.get('error')))}"
 
     refresh.click(lambda: models_table(ctx.endpoints, discover=True), None, table, api_name="models")
     add.click(on_add, [provider, base_url, model, key, name], [table, added, key, spec], api_name="add_endpoint")

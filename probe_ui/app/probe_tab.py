@@ -1,4 +1,12 @@
-"""Probe tab: one image and question, perturbed, asked of several models side by side, answers rated and kept."""
+"""Probe tab: the run bar and the comparison table first, then what is asked (image, question, perturbations).
+
+Top to bottom, as a clinician works: choose models and press Run (the run bar); read the answers in one table,
+rows the variants (a thumbnail of the exact image sent and what was done in words), columns the models; click a
+cell for the exact prompt, raw reply and settings, rate it in the cell. Below: the image (bundled, a preset item or
+an upload), the question and its options, and the perturbations, with controls made from each perturbation's
+declared parameters. Every callback calls the library (:mod:`probe_ui.live`, :mod:`probe_ui.comparison`,
+:mod:`probe_ui.benchmark_sets`, the store); every action has a named API endpoint.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +16,42 @@ from typing import Any
 
 import gradio as gr
 
-from probe_ui import live, prompts
-from probe_ui.app.cards import rating_choices, render_cards
-from probe_ui.app.common import chosen_models, model_choices, shows_errors
+from probe_ui import comparison, live, prompts
+from probe_ui.app import detail
+from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, unusable_html
 from probe_ui.app.context import BASELINES, AppContext
 from probe_ui.benchmark_sets import save_item
 from probe_ui.images import ImageError
 from probe_ui.items import KINDS
 from probe_ui.perturb import all_perturbations
-from probe_ui.presets import ASSETS_DIR, load_preset
-from probe_ui.suites import SUITES, load_item_images
+from probe_ui.presets import ASSETS_DIR
+from probe_ui.suites import SUITES
 
 UPLOAD_TYPES = [".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".dcm", ".dicom", ".nii", ".gz", ".ima"]
 AUTO = "auto (per kind)"
+OWN_WINDOW = "the file's own window"
+AXES = [("sagittal", 0), ("coronal", 1), ("axial", 2)]
+#: the long side of the image as shown: small images are scaled up so a click can land on them
+DISPLAY_PX = 480
+DEMO_BANNER = ("<div class='pu-banner' id='probe-demo-banner'><b>Demo:</b> press <b>Run</b> and two baseline "
+               "models answer (they need no key). Add a key or start Ollama to add real models; the question, "
+               "image and perturbations are below the answers.</div>")
+#: the perturbations the demo opens with
+DEMO_STEPS = [[1, "rotate", '{"angle": 180}'], [2, "shuffle", "{}"]]
+#: what the page does when a click on the image box misses the picture: say so next to it
+CLICK_JS = """
+() => {
+  document.addEventListener('click', (e) => {
+    const box = document.querySelector('#probe-image');
+    const hint = document.querySelector('#probe-click-hint');
+    if (!box || !hint || !box.contains(e.target)) return;
+    const img = box.querySelector('img');
+    const onImage = img && (e.target === img);
+    hint.textContent = onImage ? '' : (img ? 'That click was outside the picture: click on the image itself ' +
+      'to place a dot or a marker.' : 'Choose an image first.');
+  }, true);
+}
+"""
 
 
 def asset_names() -> list[str]:
@@ -28,47 +59,86 @@ def asset_names() -> list[str]:
 
 
 def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
-    """Lay out the tab; return the item fields other tabs read (the Stress tab stresses this item)."""
+    """Lay out the tab; return the item fields and the model choice that the Stress tab reads."""
     store = ctx.store
-    demo_item = _demo_item(ctx) if ctx.demo else None
+    demo = _demo_item(ctx) if ctx.demo else None
+    menu = model_menu(ctx)
+    thumbs = _thumbs(ctx)
 
-    images_state = gr.State(list(demo_item["image_ids"]) if demo_item else [])
-    upload_state = gr.State(None)  # the last upload's name and bytes, kept in memory only
+    images_state = gr.State(list(demo.images_ids) if demo else [])
+    upload_state = gr.State(None)  # the last upload's name and bytes, in this session's memory only
+    extra_state = gr.State(dict(demo.extra) if demo else {})  # a preset item's attributes, tags, group
+    scale_state = gr.State(_scale(demo.images[0]) if demo and demo.images else 1.0)
+
+    # ---- the run bar ---------------------------------------------------------------------------------------------
+    if ctx.demo:
+        gr.HTML(DEMO_BANNER)
+    with gr.Group(elem_id="probe-runbar"):
+        with gr.Row(equal_height=True):
+            models = gr.CheckboxGroup(label="models that answer", choices=ready_models(menu),
+                                      value=list(BASELINES[:2]) if ctx.demo else [], elem_id="probe-models", scale=6)
+            with gr.Column(scale=2, min_width=260):
+                with gr.Row():
+                    run_btn = gr.Button("▶ Run", variant="primary", elem_id="probe-run", size="lg")
+                    cancel_btn = gr.Button("■ Cancel", elem_id="probe-cancel", size="lg")
+                template = gr.Dropdown(label="prompt", choices=[AUTO, *prompts.TEMPLATES], value=AUTO,
+                                       elem_id="probe-template")
+        unusable = gr.HTML(unusable_html(menu), elem_id="probe-unusable")
+        with gr.Accordion("another model by name (provider/model)", open=False):
+            adhoc = gr.Textbox(label="models, comma separated", placeholder="openai/gpt-4o-mini, ollama/llava",
+                               elem_id="probe-adhoc", show_label=False)
+    run_msg = gr.HTML("", elem_id="probe-run-msg")
+    table = gr.HTML(value={"html": comparison.render(comparison.Table(""), empty=_empty_text(ctx)), "run": ""},
+                    html_template="${value.html}", js_on_load=comparison.JS, elem_id="probe-table")
+    run_name = gr.Textbox(label="this run's name (find it in the Results tab; probe-ui score --run NAME)",
+                          interactive=False, elem_id="probe-run-name", max_lines=1)
+    d = detail.build("probe")
+
+    # ---- what is asked ---------------------------------------------------------------------------------------
+    gr.Markdown("### What is asked")
     with gr.Row():
         with gr.Column(scale=5):
-            gr.Markdown("### 1 · Image")
-            with gr.Tabs():
-                with gr.Tab("Upload"):
+            with gr.Tabs(selected="bundled"):
+                with gr.Tab("Bundled and preset images", id="bundled"):
+                    gallery = gr.Gallery(value=_thumbnails(), columns=5, height=330, allow_preview=False,
+                                         label="click a bundled image to use it", elem_id="probe-gallery")
+                    with gr.Row():
+                        preset_pick = gr.Dropdown(label="or a preset item: preset", choices=ctx.preset_paths(),
+                                                  value=demo.path if demo else None, elem_id="probe-preset", scale=3,
+                                                  allow_custom_value=True)
+                        item_pick = gr.Dropdown(label="item", choices=live.preset_item_ids(demo.path) if demo else [],
+                                                value=demo.item.id if demo else None, elem_id="probe-item",
+                                                scale=3, allow_custom_value=True)
+                        load_item_btn = gr.Button("Load item", elem_id="probe-load-item", scale=1)
+                with gr.Tab("Upload", id="upload"):
                     upload = gr.File(label="PNG, JPEG, TIFF, DICOM or NIfTI", file_types=UPLOAD_TYPES,
                                      elem_id="probe-upload")
-                    with gr.Group(visible=False) as window_box:
-                        with gr.Row():
-                            win_c = gr.Number(label="window centre", value=None)
-                            win_w = gr.Number(label="window width", value=None, minimum=0)
-                        with gr.Row():
-                            frame = gr.Number(label="frame", value=None, precision=0, minimum=0)
-                            axis = gr.Dropdown(label="NIfTI axis", choices=[("sagittal", 0), ("coronal", 1),
-                                                                            ("axial", 2)], value=None)
-                            slice_ = gr.Number(label="slice", value=None, precision=0, minimum=0)
-                        reload_btn = gr.Button("Apply window / slice", size="sm")
-                with gr.Tab("Bundled images"):
-                    gallery = gr.Gallery(value=_thumbnails(), columns=4,
-                                         height=260, allow_preview=False, label="click an image to use it")
-                with gr.Tab("Preset item"):
-                    preset_pick = gr.Dropdown(label="preset", choices=ctx.preset_paths(), value=None)
-                    item_pick = gr.Dropdown(label="item", choices=[], value=None)
-                    load_item_btn = gr.Button("Load item", size="sm")
-            image_view = gr.Image(label="current image (click to place dots or a marker)", type="pil",
-                                  format="png", interactive=False, height=340, elem_id="probe-image",
-                                  value=demo_item["pil"] if demo_item else None)
-            image_info = gr.Markdown(demo_item["info"] if demo_item else "No image yet.", elem_id="probe-image-info")
+            image_view = gr.Image(label="the image (click to place dots or a marker)", type="pil", format="png",
+                                  interactive=False, height=DISPLAY_PX, elem_id="probe-image",
+                                  value=_display(demo.images[0])[0] if demo and demo.images else None)
+            click_hint = gr.HTML("", elem_id="probe-click-hint")
+            image_info = gr.Markdown(demo.info if demo else "No image yet: pick a bundled image, load a preset "
+                                     "item, or upload a file.", elem_id="probe-image-info")
+            with gr.Group(visible=False, elem_id="probe-window") as window_box:
+                with gr.Row():
+                    win_preset = gr.Dropdown(label="window preset", value=OWN_WINDOW, elem_id="probe-win-preset",
+                                             choices=[OWN_WINDOW, *(f"{k} {c:g}/{w:g}" for k, (c, w)
+                                                                    in live.WINDOW_PRESETS.items())])
+                    win_c = gr.Number(label="window centre", value=None, elem_id="probe-win-c")
+                    win_w = gr.Number(label="window width", value=None, minimum=0, elem_id="probe-win-w")
+                    frame = gr.Number(label="frame", value=None, precision=0, minimum=0, elem_id="probe-frame")
+                with gr.Row(visible=False) as nifti_box:
+                    axis = gr.Dropdown(label="NIfTI plane", choices=AXES, value=None, elem_id="probe-axis")
+                    slice_ = gr.Number(label="slice", value=None, precision=0, minimum=0, elem_id="probe-slice")
+                reload_btn = gr.Button("Apply window / slice", size="sm", elem_id="probe-apply-window")
+            image_msg = gr.HTML("", elem_id="probe-image-msg")
         with gr.Column(scale=5):
-            gr.Markdown("### 2 · Question")
             question = gr.Textbox(label="question", lines=2, elem_id="probe-question",
-                                  value=demo_item["question"] if demo_item else "")
-            kind = gr.Radio(KINDS, value=demo_item["kind"] if demo_item else "choice", label="kind")
-            options = gr.Textbox(label="options, one per line (A, B, C, … in this order)", lines=4,
-                                 elem_id="probe-options", value=demo_item["options"] if demo_item else "")
+                                  value=demo.item.question if demo else "")
+            kind = gr.Radio(KINDS, value=demo.item.kind if demo else "choice", label="kind of answer",
+                            elem_id="probe-kind")
+            options = gr.Textbox(label="options, one per line (shown as A, B, C, … in this order)", lines=4,
+                                 elem_id="probe-options", value=demo.options_text if demo else "")
             with gr.Row():
                 opt_index = gr.Number(label="option #", value=1, precision=0, minimum=1, scale=1)
                 up_btn = gr.Button("↑", size="sm", scale=0, min_width=40)
@@ -78,258 +148,349 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                 add_opt_btn = gr.Button("+ add", size="sm", scale=0, min_width=60)
             with gr.Row():
                 answer = gr.Dropdown(label="correct answer", allow_custom_value=True, elem_id="probe-answer",
-                                     choices=live.answer_choices(demo_item["kind"], demo_item["options"])
-                                     if demo_item else [], value=demo_item["answer"] if demo_item else None)
-                category = gr.Textbox(label="category (comma separated)",
-                                      value=demo_item["category"] if demo_item else "")
+                                     choices=live.answer_choices(demo.item.kind, demo.options_text) if demo else [],
+                                     value=demo.item.answer if demo else None)
+                category = gr.Textbox(label="category (comma separated)", elem_id="probe-category",
+                                      value=", ".join(demo.item.category) if demo else "")
+            item_note = gr.HTML(_item_note(demo) if demo else "", elem_id="probe-item-note")
+            question_msg = gr.HTML("", elem_id="probe-question-msg")
 
-    gr.Markdown("### 3 · Perturbations")
+    gr.Markdown("### Perturbations")
     perts = all_perturbations()
     with gr.Row():
         with gr.Column(scale=4):
             op = gr.Dropdown(label="perturbation", choices=[p.name for p in perts], value="rotate",
                              elem_id="probe-op")
-            op_doc = gr.Markdown(_op_doc("rotate"))
-            params = gr.Code(label="parameters (JSON; null = default)", language="json", lines=4,
-                             value=live.default_parameters("rotate"), elem_id="probe-params")
+            op_doc = gr.Markdown(_op_doc("rotate"), elem_id="probe-op-doc")
+            controls = gr.Column()
+            with gr.Accordion("advanced: parameters as JSON (used when filled in)", open=False):
+                params = gr.Code(label="parameters (JSON; null = default)", language="json", lines=3,
+                                 value="", elem_id="probe-params")
             with gr.Row():
-                new_variant = gr.Checkbox(label="as a new variant (untick to chain onto the last one)", value=True)
+                new_variant = gr.Checkbox(label="as a new variant (untick to chain onto the last one)", value=True,
+                                          elem_id="probe-new-variant")
                 add_step_btn = gr.Button("Add step", variant="secondary", elem_id="probe-add-step")
         with gr.Column(scale=5):
-            steps = gr.Dataframe(headers=live.STEP_COLUMNS, datatype=["number", "str", "str"], value=[],
-                                 interactive=True, column_count=3, label="steps: one variant per number; "
-                                 "steps with the same number are chained in order", elem_id="probe-steps")
+            steps = gr.Dataframe(headers=live.STEP_COLUMNS, datatype=["number", "str", "str"],
+                                 value=demo.steps if demo else [], interactive=True, column_count=3,
+                                 label="steps: one variant per number; steps with the same number are chained in "
+                                       "order", elem_id="probe-steps")
+            steps_words = gr.HTML(_words(live.steps_in_words(demo.steps)) if demo else "",
+                                  elem_id="probe-steps-words")
             with gr.Row():
-                suite = gr.Dropdown(label="suite (adds its variants)", choices=["(none)", *SUITES], value="(none)")
-                seed = gr.Number(label="seed", value=0, precision=0)
-                include_original = gr.Checkbox(label="include the original", value=True)
+                suites = gr.Dropdown(label="suites (each adds its variants)", choices=list(SUITES), multiselect=True,
+                                     value=list(demo.suites) if demo else [], elem_id="probe-suites")
+                seed = gr.Number(label="seed", value=0, precision=0, elem_id="probe-seed")
+                include_original = gr.Checkbox(label="ask the original too", elem_id="probe-original",
+                                               value=demo.include_original if demo else True)
             with gr.Row():
                 clear_btn = gr.Button("Clear steps", size="sm")
-                preview_btn = gr.Button("Preview variants", variant="secondary", elem_id="probe-preview")
-    preview_gallery = gr.Gallery(label="variants", columns=4, height=280, format="png", elem_id="probe-variants")
-    preview_text = gr.Code(label="exact prompts", language=None, lines=8, elem_id="probe-prompts")
+                preview_btn = gr.Button("Preview the variants (no model asked)", variant="secondary",
+                                        elem_id="probe-preview")
+            steps_msg = gr.HTML("", elem_id="probe-steps-msg")
+    with gr.Accordion("the exact prompts of the variants", open=False):
+        preview_text = gr.Code(label="exact prompts", language=None, lines=8, elem_id="probe-prompts")
 
-    gr.Markdown("### 4 · Models")
-    with gr.Row():
-        models = gr.CheckboxGroup(label="models", choices=model_choices(ctx),
-                                  value=list(BASELINES[:2]) if ctx.demo else [], elem_id="probe-models", scale=4)
-        with gr.Column(scale=2):
-            adhoc = gr.Textbox(label="other models (provider/model, comma separated)",
-                               placeholder="openai/gpt-4o-mini, ollama/llava", elem_id="probe-adhoc")
-            template = gr.Dropdown(label="prompt template", choices=[AUTO, *prompts.TEMPLATES], value=AUTO)
-            refresh_models = gr.Button("↻ models", size="sm")
-    with gr.Row():
-        run_btn = gr.Button("Run", variant="primary", elem_id="probe-run")
-        cancel_btn = gr.Button("Cancel", elem_id="probe-cancel")
-    run_name = gr.Textbox(label="run", interactive=False, elem_id="probe-run-name")
-    cards = gr.HTML(render_cards(None), elem_id="probe-cards")
-
-    gr.Markdown("### 5 · Rate an answer, keep the probe")
-    with gr.Row():
-        rate_pick = gr.Dropdown(label="answer", choices=[], elem_id="probe-rate-pick", scale=3)
-        rating = gr.Radio(["correct", "incorrect", "unsure"], label="your rating", value=None,
-                          elem_id="probe-rating", scale=2)
-        note = gr.Textbox(label="note", scale=3, elem_id="probe-note")
-        rate_btn = gr.Button("Save rating", elem_id="probe-rate", scale=1)
+    gr.Markdown("### Keep the probe")
     with gr.Row():
         set_name = gr.Dropdown(label="benchmark set", allow_custom_value=True, elem_id="probe-set-name",
-                               choices=[p.stem for p in _sets(ctx)], value=None, scale=3)
+                               choices=[p.stem for p in _sets(ctx)], value=None, scale=3,
+                               info="a name of letters, digits, '-' or '_'; saved as a preset that batch replays")
         save_btn = gr.Button("Add to benchmark set", elem_id="probe-save", scale=1)
-    status = gr.Markdown("", elem_id="probe-status")
+    save_msg = gr.HTML("", elem_id="probe-save-msg")
 
-    # ---- callbacks: each one calls the library (probe_ui.live, benchmark_sets, store) ---------------------------
-    def show(li: Any) -> tuple[Any, ...]:
+    # ---- callbacks: each calls the library ------------------------------------------------------------------
+    window_outputs = [window_box, nifti_box, win_preset, win_c, win_w, frame, axis, slice_]
+
+    def window_controls(ctl: live.ImageControls) -> list[Any]:
+        c, w = ctl.window or (None, None)
+        return [gr.update(visible=ctl.windowed), gr.update(visible=ctl.format == "nifti"),
+                gr.update(value=OWN_WINDOW), gr.update(value=c), gr.update(value=w),
+                gr.update(value=ctl.frame), gr.update(value=ctl.axis), gr.update(value=ctl.slice)]
+
+    def new_image(li: Any, ctl: live.ImageControls, rows: Any) -> list[Any]:
+        """A new image: its own defaults; steps placed on the old image's pixels are dropped, and the page says so."""
         store.put_image(li.image)
-        windowed = li.format in ("dicom", "nifti")
-        return li.image.pil(), live.describe_loaded(li), [li.image.id], gr.update(visible=windowed)
+        kept, dropped = live.steps_without_points(_rows(rows))
+        pic, factor = _display(li.image)
+        msg = (f"<div class='pu-note'>New image: removed {', '.join(dropped)}, which had points on the previous "
+               "image.</div>") if dropped else ""
+        return [pic, live.describe_loaded(li), [li.image.id], factor, kept, _words(live.steps_in_words(kept)), msg,
+                *window_controls(ctl)]
 
-    @shows_errors
-    def on_upload(file: str | None, c: float | None, w: float | None, f: float | None, a: int | None,
-                  s: float | None, held: dict[str, Any] | None) -> tuple[Any, ...]:
-        """A new upload is read into this session's memory and its file deleted; window/slice changes reload
-        from memory."""
-        keep = gr.update(), gr.update(), gr.update(), gr.update(), gr.update()
+    image_outputs = [image_view, image_info, images_state, scale_state, steps, steps_words, image_msg,
+                     *window_outputs]
+
+    @inline_errors(image_msg)
+    def on_upload(file: str | None, rows: Any) -> tuple[Any, ...]:
+        """A new upload is read into this session's memory and its file deleted (a DICOM header never stays in
+        the upload cache); it starts from its own window, frame and slice."""
+        if not file or not Path(file).is_file():
+            return (gr.update(),) * (len(image_outputs) + 2)
         try:
-            if file and Path(file).is_file():
-                name, data = live.take_upload(file)
-                held = {"name": name, "data": data}
-            if not held:
-                return (*keep[:3], gr.update(visible=False), gr.update(), held)
-            window = (c, w) if c is not None and w else None
-            li = live.load_upload(held["data"], window=window, frame=_int(f), axis=_int(a), slice=_int(s),
-                                  name=held["name"])
-        except ImageError as exc:
-            # The failed file is dropped; the image already being probed (and everything logged) stays.
-            message = f"Cannot use this file: {exc}"
-            gr.Warning(message, duration=None)
-            return gr.update(), f"**Not loaded.** {_md(message)}", gr.update(), gr.update(), None, None
-        return (*show(li), gr.update(), held)
+            name, data = live.take_upload(file)
+            li, ctl = live.load_new_image(data, name)
+        except ImageError as exc:  # the failed file is dropped; the image being probed and the log stay
+            return (*(gr.update(),) * 6, Inline.error(f"Not loaded: {exc}"), *(gr.update(),) * len(window_outputs),
+                    gr.update(), None)
+        # the upload box is emptied: the file was read into memory and deleted from the server
+        return (*new_image(li, ctl, rows), {"name": name, "data": data}, None)
 
-    @shows_errors
-    def on_gallery(evt: gr.SelectData) -> tuple[Any, ...]:
-        name = asset_names()[evt.index]
-        return show(live.load_upload(str(ASSETS_DIR / name)))[:3]
+    @inline_errors(image_msg)
+    def on_reload(held: dict[str, Any] | None, c: float | None, w: float | None, f: float | None, a: Any,
+                  s: float | None) -> tuple[Any, ...]:
+        if not held:
+            raise live.ProbeError("upload a DICOM or NIfTI file first", field="window")
+        window = (c, w) if c is not None and w else None
+        li, ctl = live.reload_image(held["data"], held["name"], window, _int(f), _int(a), _int(s))
+        store.put_image(li.image)
+        pic, factor = _display(li.image)
+        return pic, live.describe_loaded(li), [li.image.id], factor, ""
 
-    @shows_errors
-    def use_asset(name: str) -> tuple[Any, ...]:
-        """API: use a bundled image by file name."""
+    def on_win_preset(choice: str, c: float | None, w: float | None) -> tuple[Any, Any]:
+        name = (choice or "").split(" ")[0]
+        if name in live.WINDOW_PRESETS:
+            return live.WINDOW_PRESETS[name]
+        return c, w
+
+    @inline_errors(image_msg)
+    def use_asset(name: str, rows: Any) -> tuple[Any, ...]:
         if name not in asset_names():
-            raise live.ProbeError(f"no bundled image {name!r}; bundled: {', '.join(asset_names())}")
-        return show(live.load_upload(str(ASSETS_DIR / name)))[:3]
+            raise live.ProbeError(f"no bundled image {name!r}; bundled: {', '.join(asset_names())}", field="image")
+        li, ctl = live.load_new_image(str(ASSETS_DIR / name))
+        return (*new_image(li, ctl, rows), None)
 
-    @shows_errors
+    def on_gallery(rows: Any, evt: gr.SelectData) -> tuple[Any, ...]:
+        return use_asset(asset_names()[evt.index], rows)
+
+    @inline_errors(image_msg)
     def on_preset(path: str | None) -> Any:
         if not path:
             return gr.update(choices=[], value=None)
-        ids = [it.id for it in load_preset(path).items]
+        ids = live.preset_item_ids(path)
         return gr.update(choices=ids, value=ids[0] if ids else None)
 
-    @shows_errors
+    @inline_errors(image_msg)
     def on_load_item(path: str, item_id: str) -> tuple[Any, ...]:
-        if not path or not item_id:
-            raise live.ProbeError("choose a preset and one of its items")
-        p = load_preset(path)
-        it = next((i for i in p.items if i.id == item_id), None)
-        if it is None:
-            raise live.ProbeError(f"no item {item_id!r} in {path}")
-        ims, loaded = load_item_images(it, p.image_roots)
-        for im in ims:
+        """All of the item: its question, options, answer, category, attributes, perturbations, suites and
+        whether the original is asked; the steps it replaces are gone."""
+        it = live.load_preset_item(path, item_id)
+        for im in it.images:
             store.put_image(im)
-        info = live.describe_loaded(loaded[0]) if loaded else "This item has no image."
-        opts = "\n".join(it.options)
-        return (ims[0].pil() if ims else None, info, [im.id for im in ims], it.question, it.kind, opts,
-                gr.update(choices=live.answer_choices(it.kind, opts), value=it.answer), ", ".join(it.category))
+        pic, factor = _display(it.images[0]) if it.images else (None, 1.0)
+        ctl = live.controls_for(it.loaded[0]) if it.loaded else live.ImageControls("none")
+        info = live.describe_loaded(it.loaded[0]) if it.loaded else "This item has no image."
+        return (pic, info, [im.id for im in it.images], factor, it.steps, _words(live.steps_in_words(it.steps)),
+                f"<div class='pu-note'>Loaded item <b>{_esc(it.item.id)}</b> with everything its preset asks."
+                "</div>", *window_controls(ctl), None,
+                it.item.question, it.item.kind, it.options_text,
+                gr.update(choices=live.answer_choices(it.item.kind, it.options_text), value=it.item.answer),
+                ", ".join(it.item.category), it.extra, list(it.suites), it.include_original, _item_note(it))
 
     def on_options(k: str, text: str, current: str | None) -> Any:
         choices = live.answer_choices(k, text)
         return gr.update(choices=choices, value=current if current in choices else None)
 
-    @shows_errors
-    def edit(action: str, text: str, index: float | None, new: str) -> tuple[str, str]:
-        return live.edit_options(text, action, _int(index), new), ""
+    @inline_errors(question_msg)
+    def edit(action: str, text: str, index: float | None, new: str) -> tuple[str, str, str]:
+        return live.edit_options(text, action, _int(index), new), "", ""
 
     def on_op(name: str) -> tuple[str, str]:
+        """A new perturbation: its description; the JSON field is emptied so that its controls count."""
+        return _op_doc(name), ""
+
+    def op_parameters(name: str) -> tuple[str, str]:
+        """API: a perturbation's description and its parameters with their defaults, as JSON."""
         return _op_doc(name), live.default_parameters(name)
 
-    @shows_errors
-    def on_add_step(rows: Any, name: str, params_json: str, new: bool) -> list[list[Any]]:
-        return live.add_step(_rows(rows), name, params_json, new)
+    @inline_errors(steps_msg)
+    def on_add_step(rows: Any, name: str, params_json: str, new: bool) -> tuple[Any, ...]:
+        """Add a step with its parameters as JSON (the API's way; the page's controls go through add_from)."""
+        out = live.add_step(_rows(rows), name, params_json or "{}", new)
+        return out, _words(live.steps_in_words(out)), ""
 
-    @shows_errors
-    def on_click(rows: Any, evt: gr.SelectData) -> list[list[Any]]:
+    def add_from(name: str) -> Any:
+        """The Add step handler of one perturbation's controls: the JSON field wins when it is filled in."""
+        @inline_errors(steps_msg)
+        def add(rows: Any, params_json: str, new: bool, *values: Any) -> tuple[Any, ...]:
+            text = params_json if (params_json or "").strip() else json.dumps(live.values_from_controls(name,
+                                                                                                         values))
+            out = live.add_step(_rows(rows), name, text, new)
+            return out, _words(live.steps_in_words(out)), ""
+        return add
+
+    with controls:
+        @gr.render(inputs=op)
+        def param_controls(name: str) -> None:
+            """The chosen perturbation's declared parameters as controls, and Add step reading them."""
+            specs = live.param_specs(name)
+            comps = [_control(spec) for spec in specs]
+            if not specs:
+                gr.Markdown("*No parameters.*")
+            add_step_btn.click(add_from(name), [steps, params, new_variant, *comps], [steps, steps_words, steps_msg],
+                               api_visibility="private")
+
+    def on_steps(rows: Any) -> str:
+        return _words(live.steps_in_words(_rows(rows)))
+
+    @inline_errors(image_msg)
+    def on_click(rows: Any, factor: float, image_ids: list[str], evt: gr.SelectData) -> tuple[Any, ...]:
         if not isinstance(evt.index, (list, tuple)) or len(evt.index) != 2:
-            raise live.ProbeError("the click did not land on the image: click on it again")
-        x, y = evt.index
-        return live.add_click(_rows(rows), x, y)
+            raise live.ProbeError("that click did not land on the image: click on the picture itself", field="image")
+        x, y = (v / (factor or 1.0) for v in evt.index)
+        return draw_point(rows, x, y, image_ids)
 
-    @shows_errors
-    def add_point(rows: Any, x: float, y: float) -> list[list[Any]]:
-        """API: the same as clicking the image at (x, y)."""
-        return live.add_click(_rows(rows), x, y)
+    def draw_point(rows: Any, x: float, y: float, image_ids: list[str]) -> tuple[Any, ...]:
+        """The point goes into the last dots / marker step and is drawn on the image at once."""
+        if not image_ids:
+            raise live.ProbeError("choose an image first", field="image")
+        out = live.add_click(_rows(rows), x, y)
+        im = live.with_pending_points(store.get_image(image_ids[0]), out)
+        pic, _ = _display(im)
+        return out, _words(live.steps_in_words(out)), pic, ""
 
-    def current_variants(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, rows: Any,
-                         sd: float | None, st: str | None, orig: bool) -> list[Any]:
+    @inline_errors(image_msg)
+    def add_point(rows: Any, x: float, y: float, image_ids: list[str]) -> tuple[Any, ...]:
+        """API: the same as clicking the image at (x, y) in the image's own pixels."""
+        return draw_point(rows, x, y, image_ids)
+
+    def variants_of(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, extra: Any,
+                    rows: Any, sd: float | None, st: list[str] | None, orig: bool) -> list[Any]:
         ims = tuple(store.get_image(i) for i in image_ids or [])
-        item = live.build_item(q, k, opts, ans, cat, ims)
+        item = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
         return live.make_variants(item, ims, live.parse_steps(_rows(rows)), seed=_int(sd) or 0,
-                                  suite=None if st in (None, "", "(none)") else st, include_original=orig)
+                                  suites=list(st or []), include_original=orig)
 
-    @shows_errors
-    def on_preview(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, rows: Any,
-                   sd: float | None, st: str | None, orig: bool, tmpl: str) -> tuple[Any, str]:
-        vs = current_variants(image_ids, q, k, opts, ans, cat, rows, sd, st, orig)
+    item_inputs = [images_state, question, kind, options, answer, category, extra_state, steps, seed, suites,
+                   include_original]
+
+    @inline_errors(steps_msg)
+    def on_preview(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, extra: Any,
+                   rows: Any, sd: float | None, st: list[str] | None, orig: bool, tmpl: str, picked: list[str],
+                   other: str) -> tuple[Any, str, str]:
+        vs = variants_of(image_ids, q, k, opts, ans, cat, extra, rows, sd, st, orig)
         shown = live.preview(vs, None if tmpl == AUTO else tmpl)
-        pics = [(im, f"{p['condition']} · answer {p['answer'] or '?'}") for p in shown for im in p["images"]]
-        text = "\n\n".join(f"=== {p['condition']} (template {p['template']}, expected {p['answer'] or '?'}) ===\n"
+        text = "\n\n".join(f"=== {p['label']} (template {p['template']}, correct {p['answer'] or '?'}) ===\n"
                            f"{p['prompt']}" for p in shown)
-        return pics, text
+        t = comparison.Table("", [comparison.row_for_variant(v) for v in vs], chosen_models(picked, other))
+        html = comparison.render(t, thumbs, rate=False, large=ctx.demo)
+        return {"html": html, "run": ""}, text, ""
 
-    @shows_errors
-    def on_run(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, rows: Any,
-               sd: float | None, st: str | None, orig: bool, tmpl: str, picked: list[str], other: str) -> Any:
-        vs = current_variants(image_ids, q, k, opts, ans, cat, rows, sd, st, orig)
+    @inline_errors(run_msg, {"question": question, "options": options, "answer": answer, "models": models})
+    def on_run(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, extra: Any, rows: Any,
+               sd: float | None, st: list[str] | None, orig: bool, tmpl: str, picked: list[str], other: str) -> Any:
         specs = chosen_models(picked, other)
         if not specs:
-            raise live.ProbeError("tick at least one model (the baselines need no key)")
+            raise live.ProbeError("tick at least one model above (the baselines need no key)", field="models")
+        vs = variants_of(image_ids, q, k, opts, ans, cat, extra, rows, sd, st, orig)
         name = live.live_run_name(vs[0].item_id)
         cancel = ctx.cancel_event(name)
         try:
-            for state in live.run_live(store, vs, specs, seed=_int(sd) or 0,
-                                       prompt=None if tmpl == AUTO else tmpl,
+            for state in live.run_live(store, vs, specs, seed=_int(sd) or 0, prompt=None if tmpl == AUTO else tmpl,
                                        extra_models=ctx.endpoints.configs(), run_name=name, cancel=cancel):
-                yield state.run, render_cards(state), gr.update(choices=rating_choices(state))
+                t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
+                yield ({"html": comparison.render(t, thumbs, large=ctx.demo), "run": state.run}, state.run, "",
+                       *(gr.update(elem_classes=[]),) * 4)
         finally:
             ctx.cancels.pop(name, None)
 
-    @shows_errors
+    @inline_errors(run_msg)
     def on_cancel(name: str) -> str:
         if not name:
-            return "Nothing is running."
-        return (f"Cancelling `{name}`: requests not yet sent are dropped; answers already in are kept."
-                if ctx.cancel(name) else f"`{name}` is not running.")
+            return Inline.note("Nothing is running.")
+        return Inline.note(f"Cancelling {_esc(name)}: requests not yet sent are dropped; answers already in are kept."
+                           if ctx.cancel(name) else f"{_esc(name)} is not running.")
 
-    @shows_errors
-    def on_rate(response_id: Any, value: str | None, text: str) -> str:
-        if response_id in (None, ""):
-            raise live.ProbeError("choose an answer to rate (run the probe first)")
-        if not value:
-            raise live.ProbeError("choose correct, incorrect or unsure")
-        store.rate_response(int(response_id), value, text or "")
-        return f"Saved: answer #{int(response_id)} rated **{value}**" + (f" ({_md(text)})" if text else "") + "."
-
-    @shows_errors
-    def on_save(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, rows: Any,
-                st: str | None, name: str) -> tuple[str, Any]:
+    @inline_errors(save_msg, {"set_name": set_name})
+    def on_save(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, extra: Any, rows: Any,
+                st: list[str] | None, name: str) -> tuple[Any, ...]:
+        if not (name or "").strip():
+            raise live.ProbeError("type a name for the benchmark set, e.g. chest-ct-probes", field="set_name")
         ims = tuple(store.get_image(i) for i in image_ids or [])
-        item = live.build_item(q, k, opts, ans, cat, ims)
-        steps_ = live.parse_steps(_rows(rows))
-        path, preset = save_item(ctx.presets_dir, name, item, ims, steps_,
-                                 None if st in (None, "", "(none)") else st)
-        msg = (f"Saved item `{item.id}` to benchmark set **{_md(preset.name)}** ({len(preset.items)} items): "
-               f"`{path}`. Replay it with `probe-ui batch {path} --model …` or from the Batch tab.")
-        return msg, gr.update(choices=[p.stem for p in _sets(ctx)], value=preset.name)
+        item = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
+        path, preset = save_item(ctx.presets_dir, name, item, ims, live.parse_steps(_rows(rows)), list(st or []))
+        msg = Inline.note(f"Saved item {_esc(item.id)} to benchmark set {_esc(preset.name)} ({len(preset.items)} "
+                          f"items): {_esc(path)}. Replay it from the Batch tab or with probe-ui batch.")
+        return msg, gr.update(choices=[p.stem for p in _sets(ctx)], value=preset.name, elem_classes=[])
 
-    item_fields = [images_state, question, kind, options, answer, category, steps]
-    win_inputs = [upload, win_c, win_w, frame, axis, slice_, upload_state]
-    upload.upload(on_upload, win_inputs, [image_view, image_info, images_state, window_box, upload, upload_state],
-                  api_name="load_image")
-    reload_btn.click(on_upload, win_inputs, [image_view, image_info, images_state, window_box, upload, upload_state],
-                     api_visibility="private")
-    gallery.select(on_gallery, None, [image_view, image_info, images_state], api_visibility="private")
-    # A hidden twin of the gallery click so that scripts can pick a bundled image by name.
-    asset_name = gr.Textbox(visible=False)
+    # ---- wiring ---------------------------------------------------------------------------------------------
+    upload.upload(on_upload, [upload, steps], [*image_outputs, upload_state, upload], api_name="load_image")
+    reload_btn.click(on_reload, [upload_state, win_c, win_w, frame, axis, slice_],
+                     [image_view, image_info, images_state, scale_state, image_msg], api_name="apply_window")
+    win_preset.change(on_win_preset, [win_preset, win_c, win_w], [win_c, win_w], api_visibility="private").then(
+        on_reload, [upload_state, win_c, win_w, frame, axis, slice_],
+        [image_view, image_info, images_state, scale_state, image_msg], api_visibility="private")
+    gallery.select(on_gallery, steps, [*image_outputs, upload_state], api_visibility="private")
+    asset_name = gr.Textbox(visible=False)  # a hidden twin of the gallery click: scripts pick an image by name
     asset_btn = gr.Button(visible=False)
-    asset_btn.click(use_asset, asset_name, [image_view, image_info, images_state], api_name="use_bundled_image")
+    asset_btn.click(use_asset, [asset_name, steps], [*image_outputs, upload_state], api_name="use_bundled_image")
     preset_pick.change(on_preset, preset_pick, item_pick, api_name="preset_items")
     load_item_btn.click(on_load_item, [preset_pick, item_pick],
-                        [image_view, image_info, images_state, question, kind, options, answer, category],
-                        api_name="load_preset_item")
+                        [*image_outputs, upload_state, question, kind, options, answer, category, extra_state, suites,
+                         include_original, item_note], api_name="load_preset_item")
     kind.change(on_options, [kind, options, answer], answer, api_visibility="private")
     options.change(on_options, [kind, options, answer], answer, api_visibility="private")
     for btn, action in ((up_btn, "up"), (down_btn, "down"), (rm_btn, "remove"), (add_opt_btn, "add")):
-        btn.click(edit, [gr.State(action), options, opt_index, new_opt], [options, new_opt],
+        btn.click(edit, [gr.State(action), options, opt_index, new_opt], [options, new_opt, question_msg],
                   api_name=f"option_{action}" if action == "add" else None,
                   api_visibility="public" if action == "add" else "private")
-    op.change(on_op, op, [op_doc, params], api_name="perturbation_parameters")
-    add_step_btn.click(on_add_step, [steps, op, params, new_variant], steps, api_name="add_step")
-    image_view.select(on_click, steps, steps, api_visibility="private")
+    op.change(on_op, op, [op_doc, params], api_visibility="private")
+    op_name, op_btn = gr.Textbox(visible=False), gr.Button(visible=False)
+    op_btn.click(op_parameters, op_name, [op_doc, params], api_name="perturbation_parameters")
+    step_op, step_btn = gr.Textbox(visible=False), gr.Button(visible=False)  # the API's twin of Add step
+    step_btn.click(on_add_step, [steps, step_op, params, new_variant], [steps, steps_words, steps_msg],
+                   api_name="add_step")
+    steps.change(on_steps, steps, steps_words, api_visibility="private")
+    image_view.select(on_click, [steps, scale_state, images_state], [steps, steps_words, image_view, image_msg],
+                      api_visibility="private")
     point_x, point_y = gr.Number(visible=False), gr.Number(visible=False)
     point_btn = gr.Button(visible=False)
-    point_btn.click(add_point, [steps, point_x, point_y], steps, api_name="add_point")
-    clear_btn.click(lambda: [], None, steps, api_visibility="private")
-    preview_btn.click(on_preview, [*item_fields, seed, suite, include_original, template],
-                      [preview_gallery, preview_text], api_name="preview")
-    def on_refresh(cur: list[str], path: str | None) -> tuple[Any, ...]:
-        return gr.update(choices=model_choices(ctx), value=cur), gr.update(choices=ctx.preset_paths(), value=path)
+    point_btn.click(add_point, [steps, point_x, point_y, images_state], [steps, steps_words, image_view, image_msg],
+                    api_name="add_point")
+    clear_btn.click(lambda: ([], ""), None, [steps, steps_words], api_visibility="private")
+    preview_btn.click(on_preview, [*item_inputs, template, models, adhoc], [table, preview_text, steps_msg],
+                      api_name="preview")
 
-    refresh_models.click(on_refresh, [models, preset_pick], [models, preset_pick], api_visibility="private")
-    tab.select(on_refresh, [models, preset_pick], [models, preset_pick], api_visibility="private")
-    run_btn.click(on_run, [*item_fields, seed, suite, include_original, template, models, adhoc],
-                  [run_name, cards, rate_pick], api_name="run", concurrency_limit=None)
-    cancel_btn.click(on_cancel, run_name, status, api_name="cancel_probe")
-    rate_btn.click(on_rate, [rate_pick, rating, note], status, api_name="rate")
-    save_btn.click(on_save, [*item_fields, suite, set_name], [status, set_name], api_name="add_to_benchmark_set")
-    return {"item": item_fields[:6], "run_name": run_name}
+    def on_refresh(cur: list[str], path: str | None) -> tuple[Any, ...]:
+        fresh = model_menu(ctx)
+        ready = ready_models(fresh)
+        return (gr.update(choices=ready, value=[m for m in cur or [] if m in ready]), unusable_html(fresh),
+                gr.update(choices=ctx.preset_paths(), value=path))
+
+    tab.select(on_refresh, [models, preset_pick], [models, unusable, preset_pick], api_visibility="private")
+    run_btn.click(on_run, [*item_inputs, template, models, adhoc], [table, run_name, run_msg, question, options,
+                                                                   answer, models], api_name="run",
+                  concurrency_limit=None)
+    cancel_btn.click(on_cancel, run_name, run_msg, api_name="cancel_probe")
+    detail.wire(ctx, d, table, thumbs, large=ctx.demo)
+    save_btn.click(on_save, [images_state, question, kind, options, answer, category, extra_state, steps, suites,
+                             set_name], [save_msg, set_name], api_name="add_to_benchmark_set")
+    return {"item": [images_state, question, kind, options, answer, category, extra_state], "models": models,
+            "adhoc": adhoc, "js": CLICK_JS}
+
+
+# ---- helpers ---------------------------------------------------------------------------------------------------
+def _control(spec: Any) -> Any:
+    """One perturbation parameter as a control: a dropdown for a choice, a slider for a bounded number, a
+    number field, a checkbox, or a text field (JSON for lists and points)."""
+    label, info = spec.name.replace("_", " "), spec.help or None
+    default = spec.default
+    if spec.kind == "choice":
+        return gr.Dropdown(label=label, choices=list(spec.choices or ()), value=default, info=info,
+                           elem_id=f"param-{spec.name}")
+    if spec.kind == "bool":
+        return gr.Checkbox(label=label, value=bool(default), info=info, elem_id=f"param-{spec.name}")
+    if spec.kind in ("int", "float"):
+        step = 1 if spec.kind == "int" else None
+        if spec.minimum is not None and spec.maximum is not None and spec.maximum - spec.minimum <= 1000:
+            return gr.Slider(minimum=spec.minimum, maximum=spec.maximum, value=default if default is not None
+                             else spec.minimum, step=step or (spec.maximum - spec.minimum) / 100, label=label,
+                             info=info, elem_id=f"param-{spec.name}")
+        return gr.Number(label=label, value=default, precision=0 if spec.kind == "int" else None, info=info,
+                         minimum=spec.minimum, maximum=spec.maximum, elem_id=f"param-{spec.name}")
+    text = "" if default is None else (json.dumps(default) if not isinstance(default, str) else default)
+    return gr.Textbox(label=label, value=text, info=info, elem_id=f"param-{spec.name}",
+                      placeholder="optional" if not spec.required else "required")
 
 
 def _thumbnails() -> list[tuple[Any, str]]:
@@ -344,31 +505,85 @@ def _thumbnails() -> list[tuple[Any, str]]:
     return out
 
 
+def _scale(image: Any) -> float:
+    return _display(image)[1]
+
+
+def _display(image: Any) -> tuple[Any, float]:
+    """The image as the page shows it: scaled so its long side fills the box (small images are enlarged, with
+    square pixels), and the factor that maps a click back to the image's own pixels."""
+    from PIL import Image
+
+    pil = image.pil() if hasattr(image, "pil") else image
+    factor = DISPLAY_PX / max(pil.width, pil.height)
+    if abs(factor - 1.0) < 1e-6:
+        return pil, 1.0
+    size = (max(1, round(pil.width * factor)), max(1, round(pil.height * factor)))
+    return pil.resize(size, Image.NEAREST if factor > 1 else Image.LANCZOS), factor
+
+
+def _thumbs(ctx: AppContext) -> Any:
+    """image id → a thumbnail data URI, made once per image."""
+    cache: dict[str, str | None] = {}
+
+    def get(image_id: str) -> str | None:
+        if image_id not in cache:
+            try:
+                cache[image_id] = comparison.thumbnail_uri(ctx.store.image_png(image_id))
+            except Exception:  # noqa: BLE001 - a missing picture leaves the row without a thumbnail
+                cache[image_id] = None
+        return cache[image_id]
+
+    return get
+
+
+def _empty_text(ctx: AppContext) -> str:
+    if ctx.demo:
+        return "No answers yet: press Run above; the two baselines answer at once."
+    return "No answers yet: choose an image and a question below, tick models above and press Run."
+
+
 def _sets(ctx: AppContext) -> list[Any]:
     from probe_ui.benchmark_sets import list_sets
 
     return list_sets(ctx.presets_dir)
 
 
-def _demo_item(ctx: AppContext) -> dict[str, Any]:
-    """The first item of the MediConfusion-style preset, loaded, for ``probe-ui --demo``."""
+def _demo_item(ctx: AppContext) -> Any:
+    """The first item of the MediConfusion-style preset, loaded whole, for ``probe-ui --demo``."""
     from probe_ui.presets import PRESETS_DIR
 
-    p = load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml")
-    it = p.items[0]
-    ims, loaded = load_item_images(it, p.image_roots)
-    for im in ims:
+    path = str(PRESETS_DIR / "mediconfusion_pairs.yaml")
+    it = live.load_preset_item(path, live.preset_item_ids(path)[0])
+    for im in it.images:
         ctx.store.put_image(im)
-    return {"image_ids": [im.id for im in ims], "pil": ims[0].pil() if ims else None,
-            "info": live.describe_loaded(loaded[0]) if loaded else "", "question": it.question, "kind": it.kind,
-            "options": "\n".join(it.options), "answer": it.answer, "category": ", ".join(it.category)}
+    it.steps = DEMO_STEPS + it.steps  # something to compare: the image upside down, the options reordered
+    it.images_ids = [im.id for im in it.images]  # type: ignore[attr-defined]
+    it.info = live.describe_loaded(it.loaded[0]) if it.loaded else ""  # type: ignore[attr-defined]
+    it.path = path  # type: ignore[attr-defined]
+    return it
+
+
+def _item_note(it: Any) -> str:
+    """What a loaded preset item brings besides its fields, in words."""
+    lines = []
+    attrs = it.extra.get("attributes") or {}
+    if attrs.get("dots"):
+        d = attrs["dots"]
+        lines.append(f"dots placed by the preset's rule ({_esc(d.get('placement', ''))}"
+                     + (f", target {_esc(d['target'])}" if d.get("target") else "") + "): the suites use them")
+    if it.suites:
+        lines.append("suites: " + ", ".join(_esc(s) for s in it.suites))
+    if not it.include_original:
+        lines.append("the original is not asked (as in the preset)")
+    return ("<p class='pu-note'><i>From the preset:</i> " + "; ".join(lines) + "</p>") if lines else ""
 
 
 def _op_doc(name: str) -> str:
     from probe_ui.perturb import get
 
     p = get(name)
-    return f"**{p.name}**: {p.summary} *Answer:* {p.answer_effect}"
+    return f"**{p.name}**: {_esc(p.summary)} *Answer:* {_esc(p.answer_effect)}"
 
 
 def _rows(value: Any) -> list[list[Any]]:
@@ -387,11 +602,19 @@ def _rows(value: Any) -> list[list[Any]]:
 def _int(x: Any) -> int | None:
     if x is None or x == "":
         return None
-    return int(float(x))
+    try:
+        return int(float(x))
+    except (TypeError, ValueError):
+        return None
 
 
-def _md(text: str) -> str:
-    """User text shown inside Markdown: escaped so it cannot inject markup."""
+def _words(markdown_lines: str) -> str:
+    """The steps in words (``- variant 1: ...`` lines) as escaped HTML: parameters are typed by people."""
+    lines = [ln.removeprefix("- ") for ln in (markdown_lines or "").splitlines() if ln.strip()]
+    return "<ul class='pu-steps'>" + "".join(f"<li>{_esc(ln)}</li>" for ln in lines) + "</ul>" if lines else ""
+
+
+def _esc(text: Any) -> str:
     from html import escape
 
-    return escape(text).replace("*", "\\*").replace("_", "\\_").replace("`", "\\`").replace("[", "\\[")
+    return escape(str(text))

@@ -10,54 +10,47 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from probe_ui import results
-from probe_ui.app.common import shows_errors
+from probe_ui import live, results
+from probe_ui.app.common import inline_errors, shows_errors
 from probe_ui.app.context import AppContext
 
 
 def run_names(ctx: AppContext) -> list[str]:
-    return [r.name for r in reversed(ctx.store.list_runs())]
-
-
-def tables_html(tables: dict[str, pd.DataFrame]) -> str:
-    """Every metric family's table under its name; cell text is escaped (run and model names come from users)."""
-    from html import escape
-
-    parts = []
-    for name, df in tables.items():
-        if name == "overview" or df.empty:
-            continue
-        if {"run", "model", "metric", "value"} <= set(df.columns):
-            # one row per run and model, one column per metric: what a reader compares across models
-            df = df.pivot_table(index=["run", "model"], columns="metric", values="value", aggfunc="first",
-                                sort=False).reset_index()
-            df.columns.name = None
-        parts.append(f"<h4>{escape(name)}</h4><div style='overflow-x:auto'>"
-                     + df.to_html(index=False, float_format=lambda x: f"{x:.2f}", border=0, na_rep="",
-                                  escape=True).replace("<table", "<table style='white-space:nowrap'", 1)
-                     + "</div>")
-    return "".join(parts) or "<p><i>No paper-specific metrics for these runs.</i></p>"
+    return [name for _, name in results.run_choices(ctx.store)]
 
 
 def build(ctx: AppContext, tab: gr.Tab) -> None:
+    choices = results.run_choices(ctx.store)
     with gr.Row():
-        runs = gr.Dropdown(label="runs", choices=run_names(ctx), multiselect=True, value=[], scale=4,
-                           elem_id="results-runs", allow_custom_value=True)
+        runs = gr.Dropdown(label="runs (newest first; several to compare)", choices=choices, multiselect=True,
+                           value=[choices[0][1]] if choices else [], scale=5, elem_id="results-runs",
+                           allow_custom_value=True)
         refresh = gr.Button("↻ runs", size="sm", scale=0, elem_id="results-refresh")
-        parser = gr.Radio(["robust", "legacy"], value="robust", label="answer parser", scale=2)
+        parser = gr.Radio(["robust", "legacy"], value="robust", label="answer parser", scale=2,
+                          info="legacy: each benchmark's own parser and metric definitions (to quote beside a paper)")
     with gr.Row():
-        f_models = gr.Dropdown(label="models", multiselect=True, choices=[], value=[])
-        f_conditions = gr.Dropdown(label="perturbations", multiselect=True, choices=[], value=[])
-        f_categories = gr.Dropdown(label="categories", multiselect=True, choices=[], value=[])
+        f_models = gr.Dropdown(label="models", multiselect=True, choices=[], value=[], elem_id="results-f-models")
+        f_conditions = gr.Dropdown(label="perturbations", multiselect=True, choices=[], value=[],
+                                   elem_id="results-f-conditions")
+        f_categories = gr.Dropdown(label="categories", multiselect=True, choices=[], value=[],
+                                   elem_id="results-f-categories")
         f_ratings = gr.Dropdown(label="ratings", multiselect=True, choices=["correct", "incorrect", "unsure",
-                                                                           "unrated"], value=[])
+                                                                           "unrated"], value=[],
+                                elem_id="results-f-ratings")
     show = gr.Button("Show results", variant="primary", elem_id="results-show")
-    overview = gr.Dataframe(label="per run and model", interactive=False, elem_id="results-overview")
+    msg = gr.HTML("", elem_id="results-msg")
+    gr.Markdown("Every table and plot below counts only the answers the filters above keep.")
+    overview = gr.Dataframe(label="per run and model: accuracy [95 % CI] n", interactive=False,
+                            elem_id="results-overview", wrap=True)
     families = gr.HTML("", elem_id="results-families")
     with gr.Row():
-        plot_acc = gr.Plot(label="accuracy per perturbation (95% CI)")
-        plot_cat = gr.Plot(label="accuracy per category")
-    plot_conf = gr.Plot(label="confusion per model")
+        plot_acc = gr.Plot(label="accuracy per perturbation (95 % CI)", elem_id="results-plot-acc", show_label=False)
+        plot_cat = gr.Plot(label="accuracy per category (cells: % and n)", elem_id="results-plot-cat",
+                           show_label=False)
+    plot_conf = gr.Plot(label="what was answered against what was right, per model", elem_id="results-plot-conf",
+                        show_label=False)
+    by_condition = gr.Dataframe(label="accuracy per perturbation: the numbers in the plot", interactive=False,
+                                elem_id="results-by-condition")
     responses = gr.Dataframe(label="answers (click a row to open it)", interactive=False,
                              elem_id="results-responses")
     with gr.Row():
@@ -78,21 +71,23 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     def on_runs(chosen: list[str]) -> tuple[Any, ...]:
         if not chosen:
             return (gr.update(choices=[], value=[]),) * 3
-        choices = results.filter_choices(results.answers(ctx.store, chosen))
+        df = results.answers(ctx.store, chosen)
+        choices = results.filter_choices(df)
+        words = results.condition_labels(df)
         return (gr.update(choices=choices.get("models", []), value=[]),
-                gr.update(choices=choices.get("conditions", []), value=[]),
+                gr.update(choices=[(words.get(c, c), c) for c in choices.get("conditions", [])], value=[]),
                 gr.update(choices=choices.get("categories", []), value=[]))
 
-    @shows_errors
+    @inline_errors(msg)
     def on_show(chosen: list[str], p: str, ms: list[str], cs: list[str], cats: list[str], rs: list[str]
                 ) -> tuple[Any, ...]:
         if not chosen:
-            raise ValueError("choose one or more runs")
-        df = results.answers(ctx.store, chosen, models=ms, conditions=cs, categories=cats, ratings=rs)
-        tables = results.metric_tables(ctx.store, chosen, parser=p)
-        return (tables.get("overview", pd.DataFrame()), tables_html(tables),
+            raise live.ProbeError("choose one or more runs above", field="runs")
+        df = results.answers(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs)
+        by_cond = results.accuracy_by_condition(df).round(2)
+        return (results.overview_for_people(df, p), results.families_html(df, p),
                 results.plot_accuracy_by_condition(df), results.plot_category_heatmap(df),
-                results.plot_confusion(df), results.response_table(df))
+                results.plot_confusion(df), by_cond, results.response_table(df), "")
 
     @shows_errors
     def on_open(rid: float | None) -> tuple[Any, str]:
@@ -102,26 +97,26 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         return ims, text
 
     @shows_errors
-    def on_export(chosen: list[str], fmt: str, by: str) -> str:
+    def on_export(chosen: list[str], fmt: str, by: str, p: str) -> str:
         if not chosen:
             raise ValueError("choose a run to export")
         from probe_ui.exports import export_run
 
         folder = Path(tempfile.mkdtemp(prefix="probe-ui-export-"))
-        summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by)
+        summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by, parser=p)
         archive = shutil.make_archive(str(folder / f"{_file_name(chosen[0])}-{fmt}"), "zip", summary.path)
         shutil.rmtree(summary.path, ignore_errors=True)
         return archive
 
     @shows_errors
-    def on_report(chosen: list[str]) -> str:
+    def on_report(chosen: list[str], p: str) -> str:
         if not chosen:
             raise ValueError("choose a run to report on")
         from probe_ui.report import write_report
 
         folder = Path(tempfile.mkdtemp(prefix="probe-ui-report-"))
         path = write_report(ctx.store, chosen[0], folder / f"{_file_name(chosen[0])}-report.html",
-                            baseline=chosen[1] if len(chosen) > 1 else None)
+                            baseline=chosen[1] if len(chosen) > 1 else None, parser=p)
         return str(path)
 
     def on_select(table: Any, evt: gr.SelectData) -> Any:
@@ -132,19 +127,26 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
             return None
 
     def on_refresh(cur: list[str] | None) -> Any:
-        names = run_names(ctx)
-        return gr.update(choices=names, value=[r for r in cur or [] if r in names])
+        fresh = results.run_choices(ctx.store)
+        names = [n for _, n in fresh]
+        keep = [r for r in cur or [] if r in names]
+        return gr.update(choices=fresh, value=keep or names[:1])
 
+    show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings]
+    show_outputs = [overview, families, plot_acc, plot_cat, plot_conf, by_condition, responses, msg]
     refresh.click(on_refresh, runs, runs, api_name="runs")
-    tab.select(on_refresh, runs, runs, api_visibility="private")
-    runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters")
-    show.click(on_show, [runs, parser, f_models, f_conditions, f_categories, f_ratings],
-               [overview, families, plot_acc, plot_cat, plot_conf, responses], api_name="results")
+    tab.select(on_refresh, runs, runs, api_visibility="private").then(
+        on_show, show_inputs, show_outputs, api_visibility="private")
+    runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters").then(
+        on_show, show_inputs, show_outputs, api_visibility="private")
+    show.click(on_show, show_inputs, show_outputs, api_name="results")
+    for f in (parser, f_models, f_conditions, f_categories, f_ratings):  # every filter re-draws everything below
+        f.input(on_show, show_inputs, show_outputs, api_visibility="private")
     responses.select(on_select, responses, response_id, api_visibility="private").then(
         on_open, response_id, [detail_images, detail], api_visibility="private")
     open_btn.click(on_open, response_id, [detail_images, detail], api_name="response")
-    export_btn.click(on_export, [runs, export_format, export_by], download, api_name="export")
-    report_btn.click(on_report, runs, download, api_name="report")
+    export_btn.click(on_export, [runs, export_format, export_by, parser], download, api_name="export")
+    report_btn.click(on_report, [runs, parser], download, api_name="report")
 
 
 def _file_name(run: str) -> str:

@@ -74,7 +74,7 @@ def theme() -> Any:
 
 def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> Any:
     """Build the app on its store and serve it; returns the Blocks (with ``block=False``, for tests)."""
-    from probe_ui.app.blocks import CSS, AppContext, build_app
+    from probe_ui.app.blocks import CSS, JS, AppContext, build_app
     from probe_ui.store import Store
 
     store = Store(opts.db)
@@ -84,6 +84,6 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
         print(f"probe-ui: serving at {url} (store {opts.db}){' · demo' if opts.demo else ''}; Ctrl+C stops",
               flush=True)
     app.launch(server_name=opts.host, server_port=opts.port, auth=opts.auth, max_file_size=f"{opts.max_upload_mb}mb",
-               show_error=True, prevent_thread_lock=not block, quiet=True, css=CSS, inbrowser=False,
+               show_error=True, prevent_thread_lock=not block, quiet=True, css=CSS, js=JS, inbrowser=False,
                footer_links=["api"], theme=theme())
     return app

@@ -1,80 +1,134 @@
-"""Stress tab: a suite over the Probe tab's item or a preset, as a variants x models matrix with what broke."""
+"""Stress tab: a suite over the Probe tab's item or a preset, as the comparison table filling while answers arrive,
+with each model's summary (what broke, flip rate, the suite's metrics). Orchestration is the library's
+(:func:`probe_ui.stress.run_stress`); cells open the same detail view as the Probe tab's."""
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import gradio as gr
-import pandas as pd
 
 from probe_ui import live, stress
-from probe_ui.app.common import chosen_models, model_choices, shows_errors
+from probe_ui.app import detail
+from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models
 from probe_ui.app.context import AppContext
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
 from probe_ui.suites import SUITES, describe_suites
 
 ITEM = "the Probe tab's item"
+PRESET = "a preset"
+ALL_ITEMS = "(every item)"
+POLL_S = 0.7
 
 
 def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
-    gr.Markdown("Apply a stress suite and see, per variant and model, what was answered; a dark red cell is a "
-                "variant the model got wrong although it got the item's original right.")
-    with gr.Row():
-        source = gr.Radio([ITEM, "a preset"], value=ITEM, label="items", elem_id="stress-source")
-        preset = gr.Dropdown(label="preset", choices=ctx.preset_paths(), value=None, elem_id="stress-preset")
-        suite = gr.Dropdown(label="suite", choices=list(SUITES), value="rotations", elem_id="stress-suite")
-        seed = gr.Number(label="seed", value=0, precision=0)
-    suite_doc = gr.Markdown(_suite_doc("rotations"))
-    with gr.Row():
-        models = gr.CheckboxGroup(label="models", choices=model_choices(ctx), value=[], scale=3,
-                                  elem_id="stress-models")
-        adhoc = gr.Textbox(label="other models (provider/model, comma separated)", scale=2)
-    go = gr.Button("Run stress test", variant="primary", elem_id="stress-run")
-    run_name = gr.Textbox(label="run", interactive=False)
-    table = gr.Dataframe(label="per model", interactive=False, elem_id="stress-summary")
-    matrix = gr.HTML("", elem_id="stress-matrix")
+    from probe_ui.app.probe_tab import _thumbs
 
-    @shows_errors
-    def on_run(src: str, preset_path: str | None, st: str, sd: float, picked: list[str], other: str,
-               image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str,
-               progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+    thumbs = _thumbs(ctx)
+    gr.Markdown("Ask a stress suite of the Probe tab's item or a preset's items. Each row is a variant, each column "
+                "a model; a dark red cell is an answer that **broke**: wrong, although the same model got the "
+                "item's original right. Click a cell for the exact prompt and reply.")
+    with gr.Row():
+        source = gr.Radio([ITEM, PRESET], value=ITEM, label="items", elem_id="stress-source")
+        preset = gr.Dropdown(label="preset", choices=ctx.preset_paths(), value=None, elem_id="stress-preset",
+                             allow_custom_value=True)
+        item = gr.Dropdown(label="item of the preset", choices=[ALL_ITEMS], value=ALL_ITEMS, elem_id="stress-item",
+                           allow_custom_value=True)
+        suite = gr.Dropdown(label="suite", choices=list(SUITES), value="rotations", elem_id="stress-suite")
+        seed = gr.Number(label="seed", value=0, precision=0, elem_id="stress-seed")
+    suite_doc = gr.Markdown(_suite_doc("rotations"), elem_id="stress-suite-doc")
+    with gr.Row():
+        models = gr.CheckboxGroup(label="models (those ticked in the Probe tab come along)",
+                                  choices=ready_models(model_menu(ctx)), value=[], scale=3, elem_id="stress-models")
+        adhoc = gr.Textbox(label="other models (provider/model, comma separated)", scale=2, elem_id="stress-adhoc")
+    go = gr.Button("Run stress test", variant="primary", elem_id="stress-run")
+    msg = gr.HTML("", elem_id="stress-msg")
+    run_name = gr.Textbox(label="run (named from the item or preset, the suite and the models)", interactive=False,
+                          elem_id="stress-run-name")
+    summary = gr.Dataframe(label="per model: accuracy on originals and variants, flip rate, what broke, and the "
+                                 "suite's metrics (%)", interactive=False, elem_id="stress-summary")
+    table = gr.HTML(value={"html": "", "run": ""}, html_template="${value.html}", js_on_load=_js(),
+                    elem_id="stress-matrix")
+    d = detail.build("stress")
+    detail.wire(ctx, d, table, thumbs, api_prefix="stress_")
+
+    def view(name: str, st: str) -> tuple[Any, Any]:
+        from probe_ui.scoring import scored_answers
+
+        df = scored_answers(ctx.store, name)
+        return (detail.table_value(ctx, name, thumbs, empty="No answers yet."),
+                stress.summary_for_people(stress.summary(df, st)))
+
+    @inline_errors(msg)
+    def on_run(src: str, preset_path: str | None, item_id: str | None, st: str, sd: float, picked: list[str],
+               other: str, image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str,
+               extra: Any) -> Any:
         specs = chosen_models(picked, other)
-        if not specs:
-            raise live.ProbeError("tick at least one model")
         seed_ = int(sd or 0)
+        kwargs: dict[str, Any] = {"seed": seed_, "extra_models": ctx.endpoints.configs()}
         if src == ITEM:
             ims = tuple(ctx.store.get_image(i) for i in image_ids or [])
-            item = live.build_item(q, k, opts, ans, cat, ims)
-            vs = live.make_variants(item, ims, [], seed=seed_, suite=st)
-            name = f"stress-{item.id}-{st}-seed{seed_}"
-            for state in live.run_live(ctx.store, vs, specs, seed=seed_, extra_models=ctx.endpoints.configs(),
-                                       run_name=name):
-                progress((state.done, max(len(state.cards), 1)), desc="answers")
+            it = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
+            kwargs["variants"] = live.make_variants(it, ims, [], seed=seed_, suite=st, include_original=True)
         else:
             if not preset_path:
-                raise live.ProbeError("choose a preset")
-            p = load_preset(preset_path)
-            name = f"stress-{p.name}-{st}-seed{seed_}"
-            run_batch(ctx.store, [p], specs, run_name=name, seed=seed_, suites=[st], progress=False,
-                      extra_models=ctx.endpoints.configs(),
-                      on_progress=lambda d, t, _r: progress((d, max(t, 1)), desc="answers"))
-        return name, *stress_view(ctx, name, st)
+                raise live.ProbeError("choose a preset", field="preset")
+            kwargs["preset"] = load_preset(preset_path)
+            kwargs["item_ids"] = () if item_id in (None, "", ALL_ITEMS) else (item_id,)
+        name = stress.planned_run_name(st, specs, **kwargs)
+        done = threading.Event()
+        failure: list[BaseException] = []
 
-    go.click(on_run, [source, preset, suite, seed, models, adhoc, *probe["item"]], [run_name, table, matrix],
-             api_name="stress", concurrency_limit=None)
+        def work() -> None:
+            try:
+                stress.run_stress(ctx.store, st, specs, **kwargs)
+            except BaseException as exc:  # shown on the page below
+                failure.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name=f"probe-ui stress {name}", daemon=True).start()
+        while not done.wait(POLL_S):  # the table fills as answers arrive
+            if _has_run(ctx, name):
+                yield (name, *view(name, st), "")
+        if failure:
+            raise failure[0]
+        yield (name, *view(name, st), "")
+
+    @inline_errors(msg)
+    def on_preset(path: str | None) -> Any:
+        ids = live.preset_item_ids(path) if path else []
+        return gr.update(choices=[ALL_ITEMS, *ids], value=ALL_ITEMS)
+
+    def on_select(p: str | None, m: list[str], probe_models: list[str]) -> tuple[Any, Any]:
+        ready = ready_models(model_menu(ctx))
+        carried = list(dict.fromkeys([*(probe_models or []), *(m or [])]))
+        return (gr.update(choices=ctx.preset_paths(), value=p),
+                gr.update(choices=ready, value=[x for x in carried if x in ready]))
+
+    go.click(on_run, [source, preset, item, suite, seed, models, adhoc, *probe["item"]],
+             [run_name, table, summary, msg], api_name="stress", concurrency_limit=None)
+    preset.change(on_preset, preset, item, api_visibility="private")
     suite.change(_suite_doc, suite, suite_doc, api_visibility="private")
-    tab.select(lambda p, m: (gr.update(choices=ctx.preset_paths(), value=p),
-                             gr.update(choices=model_choices(ctx), value=m)),
-               [preset, models], [preset, models], api_visibility="private")
+    tab.select(on_select, [preset, models, probe["models"]], [preset, models], api_visibility="private")
 
 
-def stress_view(ctx: AppContext, run: str, suite: str | None) -> tuple[pd.DataFrame, str]:
-    """The per-model summary and the coloured matrix of one run."""
-    df = ctx.store.answers_frame(ctx.store.get_run(run).id, full=True)
-    return stress.summary(df, suite), stress.matrix_html(df)
+def _has_run(ctx: AppContext, name: str) -> bool:
+    try:
+        ctx.store.get_run(name)
+        return True
+    except Exception:  # noqa: BLE001 - not created yet
+        return False
+
+
+def _js() -> str:
+    from probe_ui import comparison
+
+    return comparison.JS
 
 
 def _suite_doc(name: str) -> str:
     row = next((r for r in describe_suites() if r["name"] == name), None)
     return f"**{name}**: {row['description']} (metrics: {row['metrics']})" if row else ""
+

@@ -9,11 +9,19 @@ Only ``full_prediction`` is read; the stored ``prediction`` (BLINK's extraction,
 kept in ``details.file_parse`` and never used. ``--split`` picks ``val`` (default: what ``evaluate.py`` scores),
 ``test`` (answers are "hidden": imported unscored) or ``all``.
 
-The predictions do not carry the question or the choices. ``--dataset ITEMS.json`` (BLINK items: ``idx``,
-``question``, ``choices``, optionally ``sub_task``, ``prompt``, ``image_1``..``image_4``; a list, a ``{split:
-[...]}`` object, or an object keyed by idx) supplies them. Without it the question is left empty and the number of
-options of a sub-task is inferred from the highest answer letter among its items (BLINK's parser only accepts
-the item's own letters, so this matters when a reply names a letter beyond them): the summary warns.
+BLINK's own predictions do not carry the question or the choices. ``--dataset ITEMS.json`` (BLINK items:
+``idx``, ``question``, ``choices``, optionally ``sub_task``, ``prompt``, ``image_1``..``image_4``; a list, a
+``{split: [...]}`` object, or an object keyed by idx) supplies them. Without it, the number of options must come
+from the file itself, because both parsers accept only the item's own letters (a reply "(C)" is out of range for
+a two-option item and ambiguous with "(A)" for a three-option one), so a guessed count changes scores:
+
+- a record's ``choices`` list (its length and option texts), else
+- its ``prompt`` or ``question`` text when it lists the choices as BLINK's prompts do (``(A) ...`` lines after
+  "Select from the following choices.", consecutive letters from A; the last such list when there are several).
+
+A sub-task in which any record has neither cannot be scored: its replies are imported unscored (no ground truth;
+the file's answer letter is kept in ``attributes.file_answer``) and a warning names the file, the sub-task and its
+first such record. A count read from the file that leaves out the record's own answer letter is an error.
 
 Variants: ``<idx>``; attributes ``idx``, ``split``, ``task`` (the ``sub_task``, else derived from ``idx`` as
 ``evaluate.py`` does: ``val_Relative_Depth_1`` → ``Relative_Depth``), ``image_ref`` (the item's image names when the
@@ -111,6 +119,64 @@ def _split_of(idx: str, given: str) -> str:
     return m.group(1) if m else ""
 
 
+_CHOICE_LINE = re.compile(r"(?m)^[ \t]*\(([A-Z])\)[ \t]*(\S.*?)?[ \t]*$")
+
+
+def choices_in_text(text: str) -> tuple[str, ...] | None:
+    """The option texts listed in a BLINK-style prompt ("(A) A is closer\n(B) B is closer"), or None.
+
+    Lines "(A) ...", "(B) ..." with consecutive letters from A form a list; with several lists (worked examples
+    before the question), the last one is the question's own. Fewer than two options is no list.
+    """
+    runs: list[list[str]] = []
+    for m in _CHOICE_LINE.finditer(text):
+        k = ord(m.group(1)) - ord("A")
+        if k == 0:
+            runs.append([m.group(2) or ""])
+        elif runs and k == len(runs[-1]):
+            runs[-1].append(m.group(2) or "")
+        elif runs:
+            runs.append([])  # a letter out of sequence ends the list
+    runs = [r for r in runs if len(r) >= 2]
+    return tuple(runs[-1]) if runs else None
+
+
+def _file_choices(r: dict[str, Any]) -> tuple[tuple[str, ...], str] | None:
+    """(option texts, where they were read) from a prediction record's own fields, or None."""
+    ch = r.get("choices")
+    if isinstance(ch, list) and len(ch) >= 2 and all(isinstance(c, str) for c in ch) and len(ch) <= len(LETTERS):
+        return tuple(ch), "choices"
+    for key in ("prompt", "question"):
+        text = r.get(key)
+        if isinstance(text, str):
+            found = choices_in_text(text)
+            if found is not None:
+                return found, key
+    return None
+
+
+def _question_of(r: dict[str, Any]) -> str:
+    """The question text of a prediction record that carries one (BLINK's prompt without its choice list)."""
+    for key in ("question", "prompt"):
+        text = r.get(key)
+        if isinstance(text, str) and text.strip():
+            head = re.split(r"(?im)^[ \t]*(?:select from the following choices\.?|\([A-Z]\)[ \t]).*$", text)[0]
+            return head.strip() or text.strip()
+    return ""
+
+
+def _task(r: dict[str, Any], idx: str, split: str) -> str:
+    """A record's sub-task: its ``sub_task`` field, else derived from the idx as ``evaluate.py`` does."""
+    return r["sub_task"] if isinstance(r.get("sub_task"), str) and r["sub_task"] else task_of(idx, split)
+
+
+def _options(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """Option texts as read from a file, or "option (A)" ... placeholders when they are blank or repeat."""
+    if all(t.strip() for t in texts) and len(set(texts)) == len(texts):
+        return texts
+    return tuple(f"option ({L})" for L in LETTERS[: len(texts)])
+
+
 def _letter(ans: str) -> str | None:
     m = re.fullmatch(r"\s*\(?([A-Z])\)?\s*", ans)
     return m.group(1) if m else None
@@ -138,7 +204,7 @@ def _item(path: Path, where: str, r: Any, split: str) -> Record:
     if len(choices) > len(LETTERS):
         raise fail(path, where, f"field 'choices' has {len(choices)} options; at most {len(LETTERS)} (A-Z)")
     split = _split_of(idx, split)
-    task = r.get("sub_task") if isinstance(r.get("sub_task"), str) and r.get("sub_task") else task_of(idx, split)
+    task = _task(r, idx, split)
     answer = None
     ans = r.get("answer")
     if isinstance(ans, str) and ans != "hidden":
@@ -186,18 +252,26 @@ def read_results(path: Path, data: Any, opts: ImportOptions) -> Parsed:
         ans = need(path, where, r, "answer")
         raw = reply_text(path, where, r, "full_prediction")
         parsed_rows.append((s, where, r, idx, ans, raw))
-    # without the items, options per task are inferred from the highest answer letter seen in that task
-    n_by_task: dict[str, int] = {}
+    # without the items, each record's options come from the file itself (module doc); a sub-task with any record
+    # that does not say is not scored at all
+    found: dict[int, tuple[tuple[str, ...], str] | None] = {}
+    unknown: dict[str, list[str]] = {}
+    tasks: dict[str, int] = {}
     if not items:
-        for s, where, r, idx, ans, raw in parsed_rows:
+        for i, (s, where, r, idx, ans, raw) in enumerate(parsed_rows):
             letter = _letter(ans)
             if ans != "hidden" and letter is None:
                 raise fail(path, where, f"field 'answer' {ans!r} is not a choice letter like \"(A)\"")
-            t = task_of(idx, _split_of(idx, s))
-            if letter is not None:
-                n_by_task[t] = max(n_by_task.get(t, 2), LETTERS.index(letter) + 1)
+            t = _task(r, idx, _split_of(idx, s))
+            tasks[t] = tasks.get(t, 0) + 1
+            own = found[i] = _file_choices(r)
+            if own is None:
+                unknown.setdefault(t, []).append(idx)
+            elif letter is not None and LETTERS.index(letter) >= len(own[0]):
+                raise fail(path, where, f"field 'answer' {ans!r} is not one of the {len(own[0])} choices listed in "
+                                        f"its '{own[1]}'")
     recs = []
-    for s, where, r, idx, ans, raw in parsed_rows:
+    for i, (s, where, r, idx, ans, raw) in enumerate(parsed_rows):
         split_name = _split_of(idx, s)
         if items:
             if idx not in items:
@@ -213,24 +287,37 @@ def read_results(path: Path, data: Any, opts: ImportOptions) -> Parsed:
                     raise fail(path, where, f"field 'answer' {ans!r} disagrees with the items file {opts.dataset}")
                 rec.answer = base.options[LETTERS.index(letter)]
         else:
-            task = task_of(idx, split_name)
-            n = n_by_task.get(task, 5)
-            options = tuple(f"option ({L})" for L in LETTERS[:n])
+            task = _task(r, idx, split_name)
+            attrs: dict[str, Any] = {"idx": idx, "split": split_name, "task": task}
             letter = _letter(ans) if ans != "hidden" else None
-            rec = Record(key=where, item_id=idx, question="", kind="choice", options=options,
-                         answer=options[LETTERS.index(letter)] if letter else None,
-                         attributes={"idx": idx, "split": split_name, "task": task, "options_inferred": n})
+            own = found[i]
+            if task in unknown or own is None:
+                # not scored: the options are BLINK's widest set (A-E), so a reply is still read and shown
+                options = _options(("",) * 5)
+                answer = None
+                attrs.update(options_known=False, file_answer=ans)
+            else:
+                options = _options(own[0])
+                answer = options[LETTERS.index(letter)] if letter else None
+                attrs.update(options_known=True, options_from=own[1])
+            rec = Record(key=where, item_id=idx, question=_question_of(r), kind="choice", options=options,
+                         answer=answer, attributes=attrs)
         rec.raw_text = raw
         fp = {k: v for k, v in r.items() if k in ("prediction",)}
         rec.file_parse = fp or None
         recs.append(rec)
     warnings = []
-    if not items:
-        counts = ", ".join(f"{t or '?'} {n}" for t, n in sorted(n_by_task.items()))
-        warnings.append("no --dataset: questions and option texts unknown; options per sub-task inferred from the "
-                        f"highest answer letter ({counts}); give --dataset ITEMS.json for BLINK's exact letter set")
-    hidden = sum(1 for rec in recs if rec.answer is None)
+    for t, idxs in unknown.items():
+        warnings.append(f"{path}: sub-task '{t or '?'}': {len(idxs)} of its {tasks[t]} replies (first: {idxs[0]}) do "
+                        f"not say how many options the item has (no 'choices', no '(A) ...' list in 'prompt' or "
+                        f"'question'); the sub-task is imported unscored, not scored with a guessed count (give "
+                        f"--dataset ITEMS.json)")
+    hidden = sum(1 for rec in recs if rec.answer is None and rec.attributes.get("options_known", True))
     if hidden:
         warnings.append(f"{hidden} predictions have a hidden/unknown answer (test split): imported, not scored")
-    return Parsed(recs, warnings, settings={"split": split,
-                                            **({"dataset": str(Path(opts.dataset).resolve())} if items else {})})
+    settings: dict[str, Any] = {"split": split}
+    if items:
+        settings["dataset"] = str(Path(opts.dataset).resolve())
+    elif unknown:
+        settings["unscored_tasks"] = sorted(unknown)
+    return Parsed(recs, warnings, settings=settings)

@@ -391,10 +391,8 @@ def to_variant(mod: ModuleType, rec: Record, images: tuple[Any, ...]) -> Variant
 
 
 def robust_parse(v: Variant, raw: str | None) -> dict[str, Any]:
-    """The same parse a batch run stores (runner.score_response); ``probe-ui score`` re-parses anyway."""
-    ans = answers.extract(raw or "", v.kind, v.labels, v.options)
-    return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
-            "correct": answers.is_correct(ans, v.answer_label)}
+    """The same parse a batch run stores (the robust reading's cache, :func:`probe_ui.answers.cache_row`)."""
+    return answers.cache_row(raw, v.kind, v.labels, v.options, v.answer_label, question=v.question)
 
 
 def _check_run(store: Any, run_name: str, benchmark: str) -> None:

@@ -23,7 +23,8 @@ left out, as in :func:`accuracy_by_model`; an invalid answer counts as wrong.
   every ``circular/shift*`` variant; items missing a shift (an error) are dropped and counted.
 - :func:`same_option_under_shuffles`: share of choice items that pick the same option text in the original and
   every re-ordering of its options (conditions ``illusion/shuffle``, ``circular/shift*`` and any condition whose
-  name contains ``shuffle``); an unreadable answer breaks the agreement.
+  name contains ``shuffle``, except the text-only ``illusion/no-image+shuffle``); an unreadable answer breaks the
+  agreement.
 
 Helpers for the other families: :func:`prepare` (the answered rows plus per-variant facts computed once, so that
 scoring a million answers stays vectorised), :func:`answer_keys`, :func:`variant_attr`, :func:`suggestion_letter`,
@@ -42,10 +43,13 @@ import pandas as pd
 
 from probe_ui.items import LETTERS
 from probe_ui.metrics.base import MetricValue, ratio
+from probe_ui.metrics.registry import MetricContext, attribute_keys, metric
 
 ORIGINAL = "original"
 _LETTER_INDEX = {ch: i for i, ch in enumerate(LETTERS)}
-_SHUFFLE_RE = re.compile(r"(?:^circular/shift\d+$)|shuffle")
+# re-orderings of the options with everything else kept (not the text-only ``illusion/no-image+shuffle``, whose
+# answers compare with ``illusion/no-image``, not with the original)
+_SHUFFLE_RE = re.compile(r"(?:^circular/shift\d+$)|^(?!.*(?:no-image|text-only)).*shuffle")
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -53,8 +57,30 @@ _SHUFFLE_RE = re.compile(r"(?:^circular/shift\d+$)|shuffle")
 # ------------------------------------------------------------------------------------------------------------
 
 READY = "_pm_ready"
-ATTR_KEYS = ("qa_type", "image_id", "image_type", "order", "pair_member", "version", "medvh_task", "task",
-             "visual_required", "suggested_answer")
+
+
+def attr_keys() -> tuple[str, ...]:
+    """The variant attributes :func:`prepare` extracts: those the registered metric families read, plus
+    ``suggested_answer`` (every table gets ``_sug``)."""
+    return tuple(dict.fromkeys((*attribute_keys(), "suggested_answer")))
+
+
+def has_attribute(d: pd.DataFrame, key: str) -> bool:
+    """Whether some variant of a prepared table sets ``attributes[key]``."""
+    col = f"_a_{key}"
+    return col in d.columns and bool(d[col].notna().any())
+
+
+def sources_text(d: pd.DataFrame) -> str:
+    """Every distinct ``source`` of a table, lower-cased and joined: what detection rules search for names."""
+    return " ".join(str(s) for s in pd.unique(d["source"])).lower() if "source" in d.columns and len(d) else ""
+
+
+def lower_contains(values: pd.Series, word: str) -> np.ndarray:
+    """Per row, whether ``word`` occurs in the lower-cased value (evaluated once per distinct value)."""
+    codes, uniq = pd.factorize(values)
+    hit = np.array([word in str(u).lower() for u in uniq] + [False], dtype=bool)
+    return hit[codes]
 
 
 def answered(df: pd.DataFrame) -> pd.DataFrame:
@@ -142,7 +168,7 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     family needs computed once (vectorised; Python work only once per distinct variant): ``_vcode`` variant code,
     ``_rep`` replica code (model[, prompt][, sample]), ``_item`` item code (replica + group_id), ``_cond``
     condition, ``_c`` correct as float, ``_p`` chance of a random guess, ``_a_<key>`` for the attributes the
-    metrics read (``ATTR_KEYS``), ``_sug`` the suggested answer's letter, ``_vr`` tagged visual-required. Every
+    metrics read (:func:`attr_keys`), ``_sug`` the suggested answer's letter, ``_vr`` tagged visual-required. Every
     metric function calls it; calling it on a prepared table returns the table unchanged."""
     if READY in df.columns:
         return df
@@ -164,7 +190,7 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     cols["_p"] = random_share(d)
     attrs = d["attributes"].to_numpy(dtype=object)[first] if "attributes" in d.columns else np.full(len(first), None)
     dicts = [a if isinstance(a, dict) else {} for a in attrs]
-    for k in ATTR_KEYS:
+    for k in attr_keys():
         vals = np.full(len(first), None, dtype=object)
         if any(map(operator.contains, dicts, itertools.repeat(k))):
             vals = np.fromiter(map(dict.get, dicts, itertools.repeat(k)), dtype=object, count=len(dicts))
@@ -537,3 +563,53 @@ def same_option_under_shuffles(df: pd.DataFrame) -> dict[str, Any]:
         "all_correct": mv(int((agg["right"] == agg["n"]).sum()), len(agg)),
         "items": int(len(agg)),
     }
+
+
+# ------------------------------------------------------------------------------------------------------------
+# the family (registered; see probe_ui.metrics.registry)
+# ------------------------------------------------------------------------------------------------------------
+
+_GROUP_COLUMNS = ("variant_id", "group_id", "item_group", "kind", "n_labels", "answer", "parsed", "invalid")
+
+
+def _detect(d: pd.DataFrame) -> str | None:
+    return "more than one condition" if len(pd.unique(cond_values(d))) > 1 else None
+
+
+def _headline(b: dict[str, Any]) -> dict[str, Any]:
+    out = {"group consistency": b["group_consistency"]["all"]["consistency"],
+           "answer flip rate": b["flip_rate"]["pairs"]}
+    if "circular_eval" in b:
+        out["CircularEval"] = b["circular_eval"]["circular"]
+    if "same_option_under_shuffles" in b:
+        out["same option under shuffles"] = b["same_option_under_shuffles"]["same_option"]
+    return out
+
+
+@metric("groups", "clean", order=900, detect=_detect, headline=_headline,
+        description="consistency over the variants of one item: group consistency (overall and per suite), answer "
+                    "flip rate, CircularEval, same option under shuffles (ours)")
+def groups_block(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
+    """Group consistency over all conditions and per suite, flip rate, and CircularEval / same option under
+    shuffles where those conditions exist."""
+    key = answer_keys(d)
+    d = d[[c for c in d.columns if c.startswith("_") or c in _GROUP_COLUMNS]].assign(_key=key)
+    cond = cond_values(d)
+    conds = [str(c) for c in pd.unique(cond)]
+    out: dict[str, Any] = {"group_consistency": {"all": group_consistency(d)}, "flip_rate": flip_rate(d)}
+    suites = sorted({c.split("/", 1)[0] for c in conds if "/" in c})
+    is_orig = cond == ORIGINAL
+    codes, uniq = pd.factorize(cond)
+    prefix = np.array([str(u).split("/", 1)[0] if "/" in str(u) else None for u in uniq], dtype=object)[codes]
+    by_suite = {}
+    if len(suites) > 1 or (len(suites) == 1 and not is_orig.all()):
+        item, c, p = item_codes(d), correct_values(d), random_share(d)
+        for s in suites:
+            m = is_orig | (prefix == s)
+            by_suite[s] = consistency_of(item[m], c[m], p[m])
+    out["group_consistency"]["by_suite"] = by_suite
+    if any(c.startswith("circular/shift") for c in conds):
+        out["circular_eval"] = circular_eval(d)
+    if any(_SHUFFLE_RE.search(c) for c in conds):
+        out["same_option_under_shuffles"] = same_option_under_shuffles(d)
+    return out

@@ -1,21 +1,27 @@
 """Illusion of Readiness stress tests T1-T5: accuracy per condition with bootstrap 95 % CIs, paired differences to
 the unperturbed condition with bootstrap CIs and a paired permutation test, abstention, fragility and robustness.
 
-Rows: the illusion suite's conditions (``illusion/no-image``, ``illusion/shuffle``, ``illusion/1R`` ..
+Rows: the illusion suite's conditions (``illusion/no-image``, ``illusion/no-image+shuffle`` (the options re-ordered
+and no image: the paper's T3), ``illusion/shuffle`` (re-ordered with the image), ``illusion/1R`` ..
 ``illusion/4R``, ``illusion/unknown``, ``illusion/substitution``; any other ``illusion/*`` condition is reported
 too) and the ``original`` rows of the items asked under them (other presets' originals in the same run are not the
-illusion suite's baseline). An item is ``(model[, prompt][, sample], group_id)`` (``groups`` module doc). Accuracy
-counts invalid answers and abstentions (refusals) as wrong; abstention = refusal or invalid, reported on its own.
-Rows whose ground truth is unknown are left out of accuracy but not of abstention; provider errors are left out of
-everything.
+illusion suite's baseline). An item is ``(model[, prompt][, sample], group_id)`` (``groups`` module doc).
+
+Abstention, as the paper counts it: a reply that abstains (the refusal flag: "I cannot determine ...") counts as
+INCORRECT in accuracy even when it also names the right option ("I can't be sure without the image, but the answer
+is B" is wrong), and invalid replies are wrong too; abstention = refusal or invalid, reported on its own per
+condition. Rows whose ground truth is unknown are left out of accuracy but not of abstention; provider errors are
+left out of everything.
 
 Statistics (numpy only, seeded, vectorised):
 
 - accuracy CI: percentile bootstrap over rows (``n_boot`` resamples). Resampling n values with replacement and
   averaging is the same as drawing the counts of each distinct value from a multinomial, which is what is done
   (exact, O(n_boot · distinct values), independent of n);
-- paired difference: over items present in both conditions, d_i = right(cond) − right(original) (per-item means
-  when an item has several rows); ``pp`` = 100 · mean d; CI = percentile bootstrap over items (multinomial as
+- paired difference: over items present in both a condition and its baseline (``original``; for the text-only
+  variants ``illusion/no-image+...``, the text-only ``illusion/no-image``, as the paper compares reordering without
+  the image to no image; ``baseline`` in each entry), d_i = right(cond) − right(baseline) (per-item means when an
+  item has several rows); ``pp`` = 100 · mean d; CI = percentile bootstrap over items (multinomial as
   above); ``p_value`` = two-sided paired permutation (sign-flip) test of mean d = 0. When every d_i is −1, 0 or
   +1 the full sign-flip distribution is a binomial, and the exact p-value P(|2B − m| ≥ |Σ d|), B ~ Bin(m, ½),
   m = #{d_i ≠ 0}, is returned (``p_method`` "exact"); otherwise ``n_boot`` random sign flips,
@@ -25,7 +31,8 @@ Statistics (numpy only, seeded, vectorised):
 Fragility (ours; the paper's exact formulas did not survive in its text, REFERENCE §4). Accuracies are fractions
 over PAIRED items (A_orig is the original's accuracy on the items that also have the compared condition);
 c = chance = mean 1/n_labels; every F is clipped to [0, 1] and is None when its conditions are missing;
-R_t = 1 - F_t; ``robustness`` = mean R_t over the defined tests. The formulas, verbatim as returned in
+R_t = 1 - F_t; ``robustness`` = mean R_t over the defined tests among the paper's five (T1..T5; T3-with-image is
+reported but not averaged). The formulas, verbatim as returned in
 ``fragility[T]["formula"]``:
 
 - T1, modality sensitivity (weighted drop when the image is removed; sources = benchmarks, the ``source``
@@ -36,8 +43,12 @@ R_t = 1 - F_t; ``robustness`` = mean R_t over the defined tests. The formulas, v
   "visual-required" = the tag, or attribute ``visual_required: true``):
   F2 = clip((A_noimage - c) / (1 - c), 0, 1); c = mean 1/n_labels; over items tagged visual-required
   if any, else all no-image items
-- T3, format perturbation (relative drop after re-ordering the options; the suite shuffles with the image shown):
-  F3 = clip((A_orig - A_shuffle) / A_orig, 0, 1) on paired items (0 when A_orig = 0)
+- T3, format perturbation, as the paper measures it: the relative drop after re-ordering the options in the
+  TEXT-ONLY condition (``illusion/no-image`` against ``illusion/no-image+shuffle``):
+  F3 = clip((A_noimage - A_noimage+shuffle) / A_noimage, 0, 1) on paired items (0 when A_noimage = 0)
+- T3-with-image (ours, reported next to T3 and NOT part of ``robustness``: the paper finds the with-image accuracy
+  stable or rising under reordering): F3img = clip((A_orig - A_shuffle) / A_orig, 0, 1) on paired items (0 when
+  A_orig = 0)
 - T4, distractor replacement (weighted 0.5/0.3/0.2 composite; D_text = text-only drop when k distractors are
   replaced, from conditions ``illusion/no-image+kR`` which only a preset can add, since the suite asks kR with
   the image; G_image = gain with the image when k = 1..4 distractors are replaced by unrelated options;
@@ -64,10 +75,13 @@ import pandas as pd
 from probe_ui.metrics.groups import ORIGINAL, _first_rows, cond_mask, cond_values, correct_values, flag, item_codes, \
     mean_pct, per_variant, prepare, random_share, variant_attr
 from probe_ui.metrics.base import MetricValue, wilson_ci
+from probe_ui.metrics.registry import MetricContext, metric
 
 PREFIX = "illusion/"
 NO_IMAGE = "illusion/no-image"
 SHUFFLE = "illusion/shuffle"
+TEXT_SHUFFLE = "illusion/no-image+shuffle"
+_TEXT_ONLY = re.compile(r"^illusion/(?:no-image|text-only)[+-]")
 UNKNOWN = "illusion/unknown"
 SUBSTITUTION = "illusion/substitution"
 _KR = re.compile(r"^illusion/([1-9])R$")
@@ -79,7 +93,8 @@ FORMULAS = {
           "(paired items; a source with A_orig,s = 0 contributes 0)",
     "T2": "F2 = clip((A_noimage - c) / (1 - c), 0, 1); c = mean 1/n_labels; over items tagged visual-required "
           "if any, else all no-image items",
-    "T3": "F3 = clip((A_orig - A_shuffle) / A_orig, 0, 1) on paired items (0 when A_orig = 0)",
+    "T3": "F3 = clip((A_noimage - A_noimage+shuffle) / A_noimage, 0, 1) on paired items (0 when A_noimage = 0)",
+    "T3-with-image": "F3img = clip((A_orig - A_shuffle) / A_orig, 0, 1) on paired items (0 when A_orig = 0)",
     "T4": "F4 = clip((0.5*D_text + 0.3*G_image + 0.2*G_unknown) / (sum of weights of defined components), 0, 1); "
           "D_text = clip(mean_k (A_noimage - A_noimage+kR) / A_noimage); "
           "G_image = clip(mean_k (A_kR - A_orig) / (1 - A_orig)), k = 1..4; "
@@ -174,13 +189,16 @@ def _frame(df: pd.DataFrame) -> pd.DataFrame:
     elif "tags" in d.columns:
         vr = vr | per_variant(d, "tags", _visual_required).to_numpy(dtype=bool)[keep]
     parsed_missing = d["parsed"].isna().to_numpy() if "parsed" in d.columns else np.zeros(len(d), bool)
-    abstain = flag(d, "refusal") | flag(d, "invalid") | parsed_missing
+    refused = flag(d, "refusal")
+    abstain = refused | flag(d, "invalid") | parsed_missing
+    c = correct_values(d)
+    c = np.where(refused & ~np.isnan(c), 0.0, c)  # an abstaining reply is wrong even when it names the answer
     return pd.DataFrame({
         "item": items[keep],
         "cond": cond_values(d)[keep],
         "source": (d["source"].to_numpy(dtype=object) if "source" in d.columns
                    else np.full(len(d), "", object))[keep],
-        "c": correct_values(d)[keep],
+        "c": c[keep],
         "abstain": abstain[keep],
         "p": random_share(d)[keep],
         "vr": vr,
@@ -248,8 +266,17 @@ def _rel_gain(a: float, b: float) -> float:
     return 0.0 if a >= 1 else (b - a) / (1 - a)
 
 
+ROBUSTNESS_TESTS = ("T1", "T2", "T3", "T4", "T5")  # the paper's five; T3-with-image is reported beside them
+
+
+def baseline_of(cond: str) -> str:
+    """The condition a condition's paired difference is taken against: ``illusion/no-image`` for the text-only
+    variants (``illusion/no-image+shuffle``, ``illusion/no-image+2R``), else ``original``."""
+    return NO_IMAGE if _TEXT_ONLY.match(cond) else ORIGINAL
+
+
 def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[str, Any]]:
-    """F_t, R_t and the formula for T1..T5 from the prepared frame (see the module doc)."""
+    """F_t, R_t, the formula and ``in_robustness`` for T1..T5 and T3-with-image (see the module doc)."""
     items = items if items is not None else _Items(f)
     conds = set(items.acc.columns)
     out: dict[str, dict[str, Any]] = {}
@@ -286,16 +313,17 @@ def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[st
             inputs2 = {"A_noimage": round(float(g["c"].mean()), 6), "chance": round(c, 6), "n": int(len(g)),
                        "visual_required_only": vr_only}
     put("T2", F2, **inputs2)
-    # T3 and T5
-    for t, cond in (("T3", SHUFFLE), ("T5", SUBSTITUTION)):
+    # T3 (text only, the paper's), T3-with-image (ours) and T5: relative drops against a baseline condition
+    for t, base, cond in (("T3", NO_IMAGE, TEXT_SHUFFLE), ("T3-with-image", ORIGINAL, SHUFFLE),
+                          ("T5", ORIGINAL, SUBSTITUTION)):
         F = None
         inputs: dict[str, Any] = {}
-        if cond in conds and ORIGINAL in conds:
-            m = items.paired(ORIGINAL, cond)
+        if cond in conds and base in conds:
+            m = items.paired(base, cond)
             if len(m):
                 a, b = float(m["a"].mean()), float(m["b"].mean())
                 F = _rel_drop(a, b)
-                inputs = {"A_orig": round(a, 6), "A_" + cond.split("/")[1]: round(b, 6), "n": int(len(m))}
+                inputs = {"A_" + _short(base): round(a, 6), "A_" + _short(cond): round(b, 6), "n": int(len(m))}
         put(t, F, **inputs)
     # T4
     comps: dict[str, float] = {}
@@ -333,16 +361,23 @@ def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[st
         wsum = sum(T4_WEIGHTS[k] for k in comps)
         F4 = sum(T4_WEIGHTS[k] * v for k, v in comps.items()) / wsum
     put("T4", F4, components={k: round(v, 6) for k, v in comps.items()}, **inputs4)
-    return {t: out[t] for t in ("T1", "T2", "T3", "T4", "T5")}
+    for t, v in out.items():
+        v["in_robustness"] = t in ROBUSTNESS_TESTS
+    return {t: out[t] for t in (*ROBUSTNESS_TESTS, "T3-with-image")}
+
+
+def _short(cond: str) -> str:
+    """``A_`` suffix of a condition in ``inputs``: "orig", "noimage", "noimage+shuffle", "shuffle", ..."""
+    return "orig" if cond == ORIGINAL else cond.split("/", 1)[1].replace("no-image", "noimage")
 
 
 def score(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]:
     """Illusion-of-Readiness scores of one model's answers (module doc: definitions, statistics, formulas).
 
     Returns ``{"conditions": {cond: MetricValue (bootstrap 95 % CI, random = mean 1/n_labels)},
-    "paired_difference": {cond: {"pp", "ci", "p_value", "p_method", "n_pairs"}}, "abstention": {cond:
-    MetricValue (Wilson CI)}, "fragility": {"T1".."T5": {"F", "R", "formula", "inputs"}}, "robustness": float |
-    None, "n_boot": int, "seed": int}``.
+    "paired_difference": {cond: {"pp", "ci", "p_value", "p_method", "n_pairs", "baseline"}}, "abstention": {cond:
+    MetricValue (Wilson CI)}, "fragility": {"T1".."T5", "T3-with-image": {"F", "R", "formula", "inputs",
+    "in_robustness"}}, "robustness": float | None (mean R over T1..T5), "n_boot": int, "seed": int}``.
     """
     f = _frame(df)
     out: dict[str, Any] = {"conditions": {}, "paired_difference": {}, "abstention": {}, "fragility": {},
@@ -368,8 +403,9 @@ def score(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]
         ab, n_ab = int(ab_all[sel].sum()), int(sel.sum())
         out["abstention"][cond] = MetricValue(100 * ab / n_ab if n_ab else None, ab, n_ab, n_ab,
                                               wilson_ci(ab, n_ab) if n_ab else None).to_dict()
-        if cond != ORIGINAL and ORIGINAL in conds:
-            m = items.paired(ORIGINAL, cond)
+        base = baseline_of(cond)
+        if cond != ORIGINAL and base in conds:
+            m = items.paired(base, cond)
             d = (m["b"] - m["a"]).to_numpy(dtype=float)
             rng = cond_rng(seed, "paired:" + cond)
             if len(d):
@@ -377,12 +413,36 @@ def score(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]
                 out["paired_difference"][cond] = {
                     "pp": round(float(100 * d.mean()), 6),
                     "ci": _as_list(percentile_ci(bootstrap_means(d, n_boot, rng))),
-                    "p_value": round(p, 8), "p_method": how, "n_pairs": int(len(d)),
+                    "p_value": round(p, 8), "p_method": how, "n_pairs": int(len(d)), "baseline": base,
                 }
             else:
                 out["paired_difference"][cond] = {"pp": None, "ci": None, "p_value": None, "p_method": None,
-                                                  "n_pairs": 0}
+                                                  "n_pairs": 0, "baseline": base}
     out["fragility"] = fragility(f, items)
-    rs = [v["R"] for v in out["fragility"].values() if v["R"] is not None]
+    rs = [v["R"] for v in out["fragility"].values() if v["in_robustness"] and v["R"] is not None]
     out["robustness"] = round(float(np.mean(rs)), 6) if rs else None
     return out
+
+
+def _headline(b: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {"robustness": None if b.get("robustness") is None else 100.0 * b["robustness"]}
+    ab = b.get("abstention") or {}
+    pert = [x for c, x in ab.items() if c != ORIGINAL]
+    out["abstention original"] = ab.get(ORIGINAL)
+    num, den = sum(x["numerator"] for x in pert), sum(x["denominator"] for x in pert)
+    out["abstention perturbed"] = MetricValue(100.0 * num / den if den else None, num, den, int(den),
+                                              wilson_ci(num, den) if den else None).to_dict()
+    for cond, x in (b.get("paired_difference") or {}).items():
+        out[f"Δ {cond.removeprefix(PREFIX)} (pp)"] = x.get("pp")
+    for t, x in (b.get("fragility") or {}).items():
+        out[f"fragility {t}"] = None if x.get("F") is None else 100.0 * x["F"]
+    return out
+
+
+@metric("illusion", "paper", order=50, attributes=("visual_required",),
+        headline=_headline,
+        detect=lambda d: "illusion/ conditions" if cond_mask(d, lambda c: c.startswith(PREFIX)).any() else None,
+        description="Illusion of Readiness T1-T5: accuracy per condition, paired differences, abstention, "
+                    "fragility and robustness")
+def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
+    return score(d, n_boot=ctx.n_boot, seed=ctx.seed)

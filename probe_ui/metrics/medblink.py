@@ -17,7 +17,9 @@ import numpy as np
 import pandas as pd
 
 from probe_ui.metrics.base import MetricValue
-from probe_ui.metrics.groups import correct_values, prepare, mean_pct, mv, per_variant, random_share, variant_attr
+from probe_ui.metrics.groups import cond_mask, correct_values, has_attribute, item_codes, lower_contains, mean_pct, \
+    mv, per_variant, prepare, random_share, sources_text, variant_attr
+from probe_ui.metrics.registry import MetricContext, metric
 
 EXPERT = 96.4
 
@@ -59,3 +61,36 @@ def score(df: pd.DataFrame) -> dict[str, Any]:
     macro = MetricValue(round(float(np.mean(accs)), 6) if accs else None, round(float(np.sum(accs)) / 100, 6),
                         len(accs), int(len(f)), None, macro_rnd).to_dict()
     return {"tasks": out_tasks, "macro": macro, "random": macro_rnd, "expert": EXPERT}
+
+
+_SUITES = ("medblink-orientation/", "dot-colours/")
+
+
+def _detect(d: pd.DataFrame) -> str | None:
+    if has_attribute(d, "task"):
+        return "attributes.task"
+    if "blink" in sources_text(d):
+        return "a (Med)BLINK source"
+    if cond_mask(d, lambda c: c.startswith(_SUITES)).any():
+        return "the medblink-orientation / dot-colours suite ran"
+    return None
+
+
+def rows(d: pd.DataFrame) -> pd.DataFrame:
+    """The rows MedBLINK scores inside a mixed table: ``attributes.task`` set, a (Med)BLINK source, or an item
+    (group) asked under the medblink-orientation / dot-colours suite; other presets in the same run are not tasks."""
+    keep = variant_attr(d, "task").notna().to_numpy()
+    if "source" in d.columns:
+        keep = keep | lower_contains(d["source"], "blink")
+    suite = cond_mask(d, lambda c: c.startswith(_SUITES))
+    if suite.any():
+        items = item_codes(d)
+        keep = keep | np.isin(items, np.unique(items[suite]))
+    return d[keep]
+
+
+@metric("medblink", "paper", order=40, detect=_detect, attributes=("task",),
+        headline=lambda b: {"macro accuracy": b["macro"]},
+        description="MedBLINK: accuracy per task and their unweighted mean (BLINK's eval/evaluate.py)")
+def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
+    return score(rows(d))

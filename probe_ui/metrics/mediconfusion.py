@@ -37,8 +37,9 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import ORIGINAL, answer_keys, cond_values, correct_values, flag, item_codes, \
-    key_codes, mv, per_variant, prepare, random_share, rep_keys, variant_attr
+from probe_ui.metrics.groups import ORIGINAL, answer_keys, cond_values, correct_values, flag, has_attribute, \
+    item_codes, key_codes, mv, per_variant, prepare, random_share, rep_keys, sources_text, variant_attr
+from probe_ui.metrics.registry import MetricContext, metric
 
 PARTNER = "mediconfusion-pair/partner-image"
 _METRICS = ("set_accuracy", "individual_accuracy", "confusion", "invalid")
@@ -220,3 +221,43 @@ def score(df: pd.DataFrame, category_counts: Mapping[str, float] | None = None) 
             for c, g in opl.groupby("cond", sort=True):
                 out["per_condition"][str(c)] = _totals(g)
     return out
+
+
+def _detect(d: pd.DataFrame) -> str | None:
+    """The ``mediconfusion-pair`` suite ran, or original choice rows form ``item_group`` pairs of exactly two rows
+    asking the same question with the same option set, and either the source or an attribute says MediConfusion
+    (``source`` contains "mediconfusion", ``attributes.pair_member`` is set) or the two answers differ."""
+    cond = cond_values(d)
+    if (cond == PARTNER).any():
+        return "the mediconfusion-pair suite ran"
+    if "item_group" not in d.columns or "kind" not in d.columns:
+        return None
+    first = (cond == ORIGINAL) & (d["kind"] == "choice").to_numpy() & d["item_group"].notna().to_numpy()
+    base = d[first]
+    if not len(base):
+        return None
+    stats = pd.DataFrame({
+        "k": key_codes(base, ["_rep", "item_group"]),
+        "same": question_codes(base),
+        "a": base["answer_label"].to_numpy(dtype=object) if "answer_label" in base.columns else None,
+    }).groupby("k").agg(n=("same", "size"), q=("same", "nunique"), a=("a", "nunique"))
+    pairs = stats[(stats["n"] == 2) & (stats["q"] == 1)]  # two images, one question, one option set
+    if not len(pairs):
+        return None
+    if "mediconfusion" in sources_text(d):
+        return "item_group pairs from a MediConfusion source"
+    if has_attribute(d, "pair_member"):
+        return "item_group pairs with attributes.pair_member"
+    if (pairs["a"] == 2).any():
+        return "item_group pairs asking one question (same options) with two different answers"
+    return None
+
+
+@metric("mediconfusion", "paper", order=10, detect=_detect,
+        attributes=("pair_member",),
+        headline=lambda b: {"set accuracy": b["set_accuracy"], "individual accuracy": b["individual_accuracy"],
+                            "confusion": b["confusion"]},
+        description="MediConfusion: set accuracy, individual accuracy, confusion and invalid rate over confusing "
+                    "pairs, per category (the paper's utils/answering.py)")
+def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
+    return score(d)

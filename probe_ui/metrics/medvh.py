@@ -44,9 +44,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import ORIGINAL, cond_values, correct_values, mean_pct, mv, prepare, random_share, \
-    suggestion_letter, value_only, variant_attr
+from probe_ui.metrics.groups import ORIGINAL, cond_values, correct_values, has_attribute, mean_pct, mv, prepare, \
+    random_share, suggestion_letter, value_only, variant_attr
 from probe_ui.metrics.illusion import cond_rng, percentile_ci
+from probe_ui.metrics.registry import MetricContext, metric
 
 PREFIX = "medvh/"
 VERSIONS = ("hallucination", "baseline")
@@ -177,3 +178,32 @@ def fcj(df: pd.DataFrame) -> dict[str, Any]:
     out["by_suggestion"] = {name: _rates(f[f["right_sug"] == flag_])
                             for name, flag_ in (("wrong", False), ("right", True)) if (f["right_sug"] == flag_).any()}
     return out
+
+
+def _detect(d: pd.DataFrame) -> str | None:
+    """A ``medvh/<task>`` condition (not FCJ), or original rows with ``attributes.version`` hallucination/baseline."""
+    conds = {str(c) for c in pd.unique(cond_values(d))}
+    if any(c.startswith(PREFIX) and not c[len(PREFIX):].startswith("fcj") for c in conds):
+        return "medvh/<task> conditions"
+    if has_attribute(d, "version"):
+        ver = variant_attr(d, "version")
+        if (ver.isin(VERSIONS).to_numpy() & (cond_values(d) == ORIGINAL)).any():
+            return "attributes.version hallucination/baseline"
+    return None
+
+
+@metric("medvh", "paper", order=30, detect=_detect, attributes=("version", "medvh_task"),
+        headline=lambda b: {f"{t} characterization": x["characterization"] for t, x in b.items()
+                            if isinstance(x, dict) and "characterization" in x},
+        description="MedVH: hallucination vs baseline accuracy per task and the characterization score (paper §3.4)")
+def _medvh(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
+    return score(d, *ctx.medvh_weights, n_boot=ctx.n_boot, seed=ctx.seed)
+
+
+@metric("medvh_fcj", "paper", order=35, attributes=("suggested_answer",),
+        detect=lambda d: "suggested answers (prompt_args.suggestion / attributes.suggested_answer)"
+        if suggestion_letter(d).notna().any() else None,
+        headline=lambda b: {k.replace("_", " "): b[k] for k in ("r_disagree", "r_correct", "r_baseline")},
+        description="MedVH false confidence justification: r_disagree, r_correct, r_baseline (paper Table 2)")
+def _fcj(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
+    return fcj(d)

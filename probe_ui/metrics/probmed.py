@@ -59,8 +59,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import ORIGINAL, cond_mask, correct_values, key_codes, mv, prepare, \
+from probe_ui.metrics.groups import ORIGINAL, cond_mask, correct_values, has_attribute, key_codes, mv, prepare, \
     random_share, value_only, variant_attr
+from probe_ui.metrics.registry import MetricContext, metric
 
 QTYPES = ("modality", "body_part", "abnormality", "entity", "grounding")
 WITH_ADV = ("modality", "body_part", "entity", "grounding")
@@ -404,3 +405,24 @@ def score(df: pd.DataFrame, legacy: bool = False) -> dict[str, Any]:
         res = _clean_result(_clean_units(f))
     res.update(legacy=legacy, images=int(pd.unique(key_codes(f, ["rep", "img"])).size), questions=int(len(f)))
     return res
+
+
+def _headline(b: dict[str, Any]) -> dict[str, Any]:
+    o = b.get("overall") or {}
+    return {"accuracy": o.get("acc"), "accuracy without adversarial": o.get("acc_without_adversarial")}
+
+
+@metric("probmed", "paper", order=20, attributes=("qa_type", "image_id", "image_type", "order"),
+        headline=_headline,
+        detect=lambda d: "attributes.qa_type" if has_attribute(d, "qa_type") else None,
+        description="ProbMed: accuracy with adversarial pairs per question type, image type and overall, and "
+                    "without the adversarial questions")
+def _paper(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
+    """calculate_score.py exactly (module doc, legacy=True)."""
+    return score(d, legacy=True)
+
+
+@metric("probmed", "clean")
+def _clean(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
+    """Ours: images grouped by id wherever their rows are, pairs matched by index (module doc, legacy=False)."""
+    return score(d)

@@ -13,7 +13,7 @@ from probe_ui.providers.base import ModelConfig, ModelSpecError, Provider, Provi
 PROVIDERS: dict[str, str] = {
     "anthropic": "probe_ui.providers.anthropic:AnthropicProvider",
     "baseline": "probe_ui.providers.baselines:BaselineProvider",
-    "hf": "probe_ui.providers.hf_local:HFLocalProvider",
+    "hf": "probe_ui.providers.hf:HFLocalProvider",
     "ollama": "probe_ui.providers.ollama:OllamaProvider",
     "openai": "probe_ui.providers.openai_compat:OpenAIProvider",
     "vllm": "probe_ui.providers.openai_compat:VLLMProvider",

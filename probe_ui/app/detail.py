@@ -1,0 +1,118 @@
+"""The answer detail shown under a comparison table: the images sent, the exact prompt, the raw reply and the
+settings, with a rating and a note. One builder for the Probe and Stress tabs, so a cell opens the same view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Any, Callable
+
+import gradio as gr
+
+from probe_ui import comparison, live
+from probe_ui.app.common import Inline, inline_errors
+from probe_ui.app.context import AppContext
+
+
+@dataclass
+class Detail:
+    box: Any
+    images: Any
+    text: Any
+    response: Any
+    rating: Any
+    note: Any
+    save: Any
+    close: Any
+    msg: Any
+
+    @property
+    def outputs(self) -> list[Any]:
+        return [self.box, self.images, self.text, self.response, self.rating, self.note, self.msg]
+
+
+def build(prefix: str) -> Detail:
+    """The (hidden until a cell is clicked) detail panel; element ids start with ``prefix``."""
+    with gr.Column(visible=False, elem_id=f"{prefix}-detail") as box:
+        with gr.Row():
+            images = gr.Gallery(label="images sent", columns=2, height=280, format="png", scale=2)
+            text = gr.Markdown("", elem_id=f"{prefix}-detail-text")
+        with gr.Row():
+            response = gr.Number(label="answer #", precision=0, interactive=False, elem_id=f"{prefix}-rate-pick",
+                                 scale=1)
+            rating = gr.Radio(["correct", "incorrect", "unsure"], label="your rating", value=None,
+                              elem_id=f"{prefix}-rating", scale=3)
+            note = gr.Textbox(label="note", scale=4, elem_id=f"{prefix}-note")
+            save = gr.Button("Save rating", elem_id=f"{prefix}-rate", scale=1)
+            close = gr.Button("Close", size="sm", scale=0, elem_id=f"{prefix}-close")
+        msg = gr.HTML("", elem_id=f"{prefix}-status")
+    return Detail(box, images, text, response, rating, note, save, close, msg)
+
+
+def opened(ctx: AppContext, rid: int) -> tuple[Any, ...]:
+    """The panel's values for one answer (:func:`probe_ui.results.response_detail`, the latest rating)."""
+    from probe_ui.results import response_detail
+
+    ims, text = response_detail(ctx.store, rid)
+    current, note = live.rating_of(ctx.store, rid)
+    return gr.update(visible=True), ims, text, rid, current, note, ""
+
+
+def table_value(ctx: AppContext, run: str, thumbs: Callable[[str], str | None], *, large: bool = False,
+                empty: str = "No answers yet.") -> dict[str, Any]:
+    """A stored run as the comparison table's value (rendered HTML and the run it shows)."""
+    t = live.comparison_of(ctx.store, run) if run else comparison.Table("")
+    return {"html": comparison.render(t, thumbs, large=large, empty=empty), "run": run}
+
+
+def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | None], *,
+         large: bool = False, api_prefix: str = "") -> None:
+    """Clicks in ``table`` open the panel (✓ / ✗ / ? rate at once); Save stores the rating and note and the
+    table shows it. ``api_prefix`` names the public endpoints (``<prefix>rate``, ``<prefix>answer_detail``)."""
+
+    def refreshed(value: dict[str, Any] | None) -> dict[str, Any] | Any:
+        run = (value or {}).get("run")
+        return table_value(ctx, run, thumbs, large=large) if run else gr.update()
+
+    @inline_errors(d.msg)
+    def on_table(value: dict[str, Any]) -> tuple[Any, ...]:
+        act = (value or {}).get("action") or {}
+        rid = _int(act.get("response"))
+        if rid is None:
+            return (gr.update(),) * (len(d.outputs) + 1)
+        if act.get("act") == "rate" and act.get("rating"):
+            ctx.store.rate_response(rid, str(act["rating"]), live.rating_of(ctx.store, rid)[1])
+            return (refreshed(value), *opened(ctx, rid))
+        return (gr.update(), *opened(ctx, rid))
+
+    @inline_errors(d.msg)
+    def on_save(response_id: Any, value: str | None, text: str, current: dict[str, Any] | None) -> tuple[Any, ...]:
+        rid = _int(response_id)
+        if rid is None:
+            raise live.ProbeError("click an answer in the table first", field="rating")
+        if not value:
+            raise live.ProbeError("choose correct, incorrect or unsure", field="rating")
+        ctx.store.rate_response(rid, value, text or "")
+        return (Inline.note(f"Saved: answer #{rid} rated {escape(value)}" + (f" ({escape(text)})" if text else "")
+                            + "."), refreshed(current))
+
+    @inline_errors(d.msg)
+    def on_open(rid: Any) -> tuple[Any, ...]:
+        if _int(rid) is None:
+            raise live.ProbeError("give an answer number", field="rating")
+        return opened(ctx, int(rid))
+
+    table.select(on_table, table, [table, *d.outputs], api_visibility="private")
+    d.save.click(on_save, [d.response, d.rating, d.note, table], [d.msg, table], api_name=f"{api_prefix}rate")
+    d.close.click(lambda: gr.update(visible=False), None, d.box, api_visibility="private")
+    open_id, open_btn = gr.Number(visible=False), gr.Button(visible=False)
+    open_btn.click(on_open, open_id, d.outputs, api_name=f"{api_prefix}answer_detail")
+
+
+def _int(x: Any) -> int | None:
+    if x is None or x == "":
+        return None
+    try:
+        return int(float(x))
+    except (TypeError, ValueError):
+        return None

@@ -1,0 +1,336 @@
+"""The comparison table: one row per variant, one column per model, each cell the answer in words.
+
+What a clinician reads after pressing Run (Probe tab) or a stress test (Stress tab): rows say what was done to the
+item in plain words ("rotated 90°", "options shuffled") beside a thumbnail of the exact image sent; columns are the
+models; a cell gives the answer as letter and option text ("B · pleural effusion"), coloured right / wrong /
+"broke" (wrong although the same model was right on the item's original), with its latency, the reason in words
+when the call failed, and the rating a person gave it. Built from a live probe's streaming cards
+(:func:`from_live`) or from the scored-answer table of a stored run (:func:`from_answers`), so the Probe and Stress
+tabs show the same thing, and rendered as one HTML table (:func:`render`) that stays aligned for 1-8 models and
+1-30 variants. Every string from users, presets and models is escaped.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any, Callable, Iterable
+
+from probe_ui.conditions import ORIGINAL, describe
+from probe_ui.items import LETTERS
+
+STATES = ("waiting", "right", "wrong", "broke", "invalid", "error", "unknown", "missing")
+STATE_WORDS = {"waiting": "asking…", "right": "right", "wrong": "wrong", "broke": "broke",
+               "invalid": "no answer could be read", "error": "failed", "unknown": "no correct answer given",
+               "missing": "not asked"}
+THUMB_PX = 96
+
+
+@dataclass(frozen=True)
+class Row:
+    """One variant: what was asked."""
+
+    variant_id: str
+    item_id: str
+    condition: str
+    label: str
+    image_ids: tuple[str, ...]
+    kind: str
+    options: tuple[str, ...]
+    answer_label: str | None
+
+    @property
+    def expected(self) -> str:
+        return answer_text(self.kind, self.options, self.answer_label) or "no correct answer given"
+
+
+@dataclass
+class Cell:
+    """One model's answer to one variant."""
+
+    state: str = "waiting"
+    answer: str = ""
+    latency_s: float | None = None
+    error: str | None = None
+    response_id: int | None = None
+    rating: str | None = None
+    note: str = ""
+    cached: bool = False
+
+
+@dataclass
+class Table:
+    run: str
+    rows: list[Row] = field(default_factory=list)
+    models: list[str] = field(default_factory=list)
+    cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
+    finished: bool = False
+
+    @property
+    def total(self) -> int:
+        return len(self.rows) * len(self.models)
+
+    @property
+    def done(self) -> int:
+        return sum(c.state not in ("waiting", "missing") for c in self.cells.values())
+
+    def cell(self, variant_id: str, model: str) -> Cell:
+        return self.cells.get((variant_id, model)) or Cell(state="missing")
+
+
+# ---- answers in words --------------------------------------------------------------------------------------------
+def answer_text(kind: str, options: Iterable[str], parsed: str | None) -> str:
+    """A reading as the page shows it: "B · pleural effusion" for a choice, the word itself for yes/no and
+    labels; "" for no reading."""
+    if parsed is None or (isinstance(parsed, float) and math.isnan(parsed)) or str(parsed) == "":
+        return ""
+    parsed = str(parsed)
+    opts = list(options or ())
+    if kind == "choice" and len(parsed) == 1 and parsed.upper() in LETTERS[: len(opts)]:
+        return f"{parsed.upper()} · {opts[LETTERS.index(parsed.upper())]}"
+    return parsed
+
+
+def row_for_variant(v: Any) -> Row:
+    """A :class:`probe_ui.items.Variant` as a row."""
+    return Row(v.id, v.item_id, v.condition, describe(v.provenance, v.condition), tuple(v.image_ids), v.kind,
+               tuple(v.options), v.answer_label)
+
+
+def _mark_broke(table: Table) -> None:
+    """A wrong (or unreadable) answer to a perturbed variant whose item's original the same model got right."""
+    originals = {r.item_id: r.variant_id for r in table.rows if r.condition == ORIGINAL}
+    for r in table.rows:
+        base = originals.get(r.item_id)
+        if base is None or r.condition == ORIGINAL:
+            continue
+        for m in table.models:
+            c = table.cells.get((r.variant_id, m))
+            if c is not None and c.state in ("wrong", "invalid") and table.cell(base, m).state == "right":
+                c.state = "broke"
+
+
+def _state(error: Any, parsed: Any, invalid: Any, correct: Any) -> str:
+    if error:
+        return "error"
+    if parsed is None or invalid is True:
+        return "invalid"
+    if correct is None:
+        return "unknown"
+    return "right" if correct else "wrong"
+
+
+# ---- from a live probe or a stored run ---------------------------------------------------------------------------
+def from_live(state: Any, variants: list[Any], ratings: dict[int, tuple[str, str]] | None = None) -> Table:
+    """The table of a live probe (:class:`probe_ui.live.LiveRun`) while it streams; ``ratings`` maps a response
+    id to (rating, note)."""
+    rows = [row_for_variant(v) for v in variants]
+    table = Table(state.run, rows, list(dict.fromkeys(c.model for c in state.cards)), finished=state.finished)
+    for c in state.cards:
+        if c.status == "waiting":
+            cell = Cell()
+        else:
+            row = next((r for r in rows if r.variant_id == c.variant_id), None)
+            cell = Cell(state=_state(c.error, c.parsed, c.parsed is None, c.correct),
+                        answer=answer_text(row.kind, row.options, c.parsed) if row else str(c.parsed or ""),
+                        latency_s=c.latency_s, error=c.error, response_id=c.response_id, cached=c.cached)
+            if c.response_id is not None and ratings and c.response_id in ratings:
+                cell.rating, cell.note = ratings[c.response_id]
+        table.cells[(c.variant_id, c.model)] = cell
+    _mark_broke(table)
+    return table
+
+
+def from_answers(df: Any, run: str = "") -> Table:
+    """The table of a scored-answer frame (:func:`probe_ui.scoring.scored_answers` of one run; several samples
+    are reduced to their majority vote first)."""
+    from probe_ui.metrics.samples import majority_vote
+    from probe_ui.scoring import UNRATED, _val, model_columns
+
+    if df is None or not len(df):
+        return Table(run, finished=True)
+    d = majority_vote(df).reset_index(drop=True)
+    d = d.assign(_col=model_columns(d).to_numpy())
+    rows: dict[str, Row] = {}
+    table = Table(run or (str(d["run"].iloc[0]) if "run" in d.columns else ""), finished=True)
+    table.models = list(dict.fromkeys(d.sort_values("response_id", kind="stable")["_col"]))
+    for r in d.to_dict("records"):
+        vid = r["variant_id"]
+        if vid not in rows:
+            rows[vid] = Row(vid, str(r["item_id"]), str(r.get("condition") or ORIGINAL),
+                            describe(_val(r.get("provenance")), r.get("condition")),
+                            tuple(_val(r.get("image_ids")) or ()), str(r.get("kind")),
+                            tuple(_val(r.get("options")) or ()), _val(r.get("answer_label")))
+        row = rows[vid]
+        rating = _val(r.get("rating"))
+        table.cells[(vid, r["_col"])] = Cell(
+            state=_state(_val(r.get("error")), _val(r.get("parsed")), _val(r.get("invalid")), _val(r.get("correct"))),
+            answer=answer_text(row.kind, row.options, _val(r.get("parsed"))), latency_s=_val(r.get("latency_s")),
+            error=_val(r.get("error")), response_id=int(r["response_id"]),
+            rating=None if rating in (None, UNRATED) else str(rating), note=str(_val(r.get("note")) or ""))
+    table.rows = _ordered(list(rows.values()))
+    _mark_broke(table)
+    return table
+
+
+def _ordered(rows: list[Row]) -> list[Row]:
+    """Items in the order they first appear, each item's original first."""
+    first = {r.item_id: i for i, r in reversed(list(enumerate(rows)))}
+    return sorted(rows, key=lambda r: (first[r.item_id], r.condition != ORIGINAL))
+
+
+def error_words(error: str | None, limit: int = 160) -> str:
+    """A provider error as a short sentence for a cell (the detail view has it whole)."""
+    text = " ".join(str(error or "failed").split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# ---- HTML ----------------------------------------------------------------------------------------------------------
+def thumbnail_uri(png: bytes, px: int = THUMB_PX) -> str:
+    """A small JPEG of an image as a data: URI (the table embeds the exact image each row sent)."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        im = im.convert("RGB")
+        im.thumbnail((px, px))
+        buf = io.BytesIO()
+        im.save(buf, format="JPEG", quality=85)
+    return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _cell_html(row: Row, model: str, c: Cell, rate: bool) -> str:
+    rid = "" if c.response_id is None else str(c.response_id)
+    parts = []
+    if c.state == "waiting":
+        parts.append("<div class='pu-ans pu-muted'>asking…</div>")
+    elif c.state == "missing":
+        parts.append("<div class='pu-ans pu-muted'>not asked</div>")
+    elif c.state == "error":
+        parts.append(f"<div class='pu-err'>{escape(error_words(c.error))}</div>")
+    elif c.state == "invalid":
+        parts.append("<div class='pu-ans'>no answer could be read</div>")
+    else:
+        parts.append(f"<div class='pu-ans'>{escape(c.answer)}</div>")
+    meta = [STATE_WORDS[c.state]] if c.state not in ("waiting", "missing", "error") else []
+    if c.latency_s is not None:
+        meta.append(f"{c.latency_s:.1f} s" + (" (cached)" if c.cached else ""))
+    if meta:
+        parts.append(f"<div class='pu-meta'>{escape(' · '.join(meta))}</div>")
+    if c.rating:
+        parts.append(f"<div class='pu-rated pu-rated-{escape(c.rating)}'>you: {escape(c.rating)}"
+                     + (f" · {escape(c.note[:80])}" if c.note else "") + "</div>")
+    if rate and rid:
+        buttons = "".join(
+            f"<button type='button' class='pu-rate{' pu-on' if c.rating == v else ''}' data-act='rate' "
+            f"data-rating='{v}' data-response='{rid}' title='rate: {v}' aria-label='rate {v}'>{sym}</button>"
+            for v, sym in (("correct", "✓"), ("incorrect", "✗"), ("unsure", "?")))
+        buttons += (f"<button type='button' class='pu-rate' data-act='open' data-response='{rid}' "
+                    f"title='details and a note' aria-label='details'>…</button>")
+        parts.append(f"<div class='pu-rates'>{buttons}</div>")
+    attrs = (f"class='pu-cell pu-{c.state}' data-model='{escape(model, quote=True)}' "
+             f"data-variant='{escape(row.variant_id, quote=True)}' data-state='{c.state}'")
+    if rid:
+        attrs += f" data-response='{rid}' data-act='open' title='click for the exact prompt, reply and image'"
+    return f"<td {attrs}>{''.join(parts)}</td>"
+
+
+def render(table: Table, thumbs: Callable[[str], str | None] | None = None, *, rate: bool = True,
+           large: bool = False, empty: str = "No answers yet: choose models and press Run.") -> str:
+    """The table as HTML: a progress line, then rows × model columns. ``thumbs(image_id)`` gives a data URI for a
+    row's thumbnail (None: no picture). Cells carry ``data-act="open"`` / ``"rate"`` and ``data-response`` for
+    the page's click handler."""
+    if not table.rows:
+        return f"<div class='pu-table-empty'>{escape(empty)}</div>"
+    head = "".join(f"<th class='pu-model' scope='col'>{escape(m)}</th>" for m in table.models)
+    if not table.models:  # a preview before any model is chosen: the rows alone
+        head = "<th class='pu-model pu-muted' scope='col'>no model chosen yet</th>"
+    body = []
+    for row in table.rows:
+        pics = ""
+        for i in row.image_ids[:2]:
+            uri = thumbs(i) if thumbs else None
+            if uri:
+                pics += f"<img class='pu-thumb' src='{uri}' alt='image sent' width='{THUMB_PX}'>"
+        if not row.image_ids:
+            pics = "<div class='pu-noimg'>no image</div>"
+        item = "" if row.item_id.startswith("live-") else f"item {escape(row.item_id)} · "
+        label = (f"<div class='pu-label'>{escape(row.label)}</div>"
+                 f"<div class='pu-meta'>{item}correct: {escape(row.expected)}</div>")
+        cells = "".join(_cell_html(row, m, table.cell(row.variant_id, m), rate) for m in table.models) or \
+            "<td class='pu-cell pu-missing'><div class='pu-ans pu-muted'>tick models above to ask</div></td>"
+        body.append(f"<tr data-variant='{escape(row.variant_id, quote=True)}' data-condition="
+                    f"'{escape(row.condition, quote=True)}'><th scope='row' class='pu-variant'>"
+                    f"<div class='pu-rowhead'>{pics}<div>{label}</div></div></th>{cells}</tr>")
+    if table.run:
+        progress = (f"<div class='pu-progress' data-done='{table.done}' data-total='{table.total}' "
+                    f"data-finished='{str(table.finished).lower()}'>{table.done} of {table.total} answers"
+                    f"{' · finished' if table.finished else ' · answers arrive as each model replies'}</div>")
+    else:
+        progress = (f"<div class='pu-progress' data-preview='true'>Preview: {len(table.rows)} variant"
+                    f"{'s' if len(table.rows) != 1 else ''} as they will be sent; nothing asked yet</div>")
+    progress += LEGEND
+    cls = "pu-table pu-large" if large else "pu-table"
+    return (progress + f"<div class='pu-scroll'><table class='{cls}' data-models='{len(table.models)}' "
+            f"data-rows='{len(table.rows)}'><thead><tr><th class='pu-corner' scope='col'>what was asked</th>{head}"
+            f"</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+
+
+LEGEND = ("<div class='pu-legend'><span class='pu-key pu-right'>right</span><span class='pu-key pu-wrong'>wrong"
+          "</span><span class='pu-key pu-broke'>broke: wrong, though right on the original</span><span "
+          "class='pu-key pu-invalid'>no answer could be read</span><span class='pu-key pu-error'>failed</span>"
+          "<span class='pu-muted'>· click a cell for the exact prompt and reply; ✓ ✗ ? rate it</span></div>")
+
+CSS = """
+.pu-legend {display:flex; flex-wrap:wrap; gap:6px; align-items:center; font-size:13px; margin:0 0 6px 0;}
+.pu-key {padding:1px 8px; border-radius:4px; border:1px solid #d0d7de;}
+.pu-scroll {overflow-x:auto; max-width:100%;}
+.pu-table {border-collapse:separate; border-spacing:0; width:100%; font-size:15px; color:#1f2328;
+           background:#fff; table-layout:auto;}
+.pu-table th, .pu-table td {border-bottom:1px solid #d0d7de; border-right:1px solid #eaeef2; padding:6px 8px;
+           vertical-align:top; text-align:left;}
+.pu-table thead th {position:sticky; top:0; background:#f6f8fa; z-index:2; font-weight:600; word-break:break-word;}
+.pu-table th.pu-corner, .pu-table th.pu-variant {position:sticky; left:0; background:#f6f8fa; z-index:1;
+           width:220px; min-width:220px;}
+.pu-table thead th.pu-corner {z-index:3;}
+.pu-table th.pu-model {min-width:110px; word-break:break-word;}
+.pu-rowhead {display:flex; gap:8px; align-items:flex-start; font-weight:400;}
+.pu-thumb {width:72px; height:auto; border-radius:4px; border:1px solid #d0d7de;}
+.pu-noimg {width:72px; height:48px; display:flex; align-items:center; justify-content:center; font-size:12px;
+           color:#57606a; border:1px dashed #afb8c1; border-radius:4px;}
+.pu-label {font-weight:600;}
+.pu-meta {color:#57606a; font-size:12px; margin-top:2px;}
+.pu-muted {color:#8c959f;}
+.pu-cell {cursor:pointer; min-width:110px;}
+.pu-cell:hover {outline:2px solid #0969da; outline-offset:-2px;}
+.pu-ans {font-weight:600; word-break:break-word;}
+.pu-err {color:#57606a; font-size:13px; word-break:break-word;}
+.pu-right {background:#dafbe1;} .pu-wrong {background:#ffebe9;} .pu-broke {background:#cf222e; color:#fff;}
+.pu-broke .pu-ans, .pu-broke .pu-meta, .pu-broke .pu-rated {color:#fff !important;}
+.pu-invalid {background:#eaeef2;} .pu-error {background:#f6f8fa;} .pu-waiting {background:#fff8c5;}
+.pu-unknown {background:#ddf4ff;} .pu-missing {background:#fff;}
+.pu-rates {margin-top:4px; display:flex; gap:3px; flex-wrap:nowrap;}
+.pu-rate {border:1px solid #afb8c1; background:#fff; color:#1f2328; border-radius:4px; padding:0 6px;
+          font-size:12px; cursor:pointer; line-height:20px;}
+.pu-rate.pu-on {background:#0969da; color:#fff; border-color:#0969da;}
+.pu-rated {font-size:12px; margin-top:3px; font-style:italic;}
+.pu-progress {margin:4px 0 6px 0; color:#57606a;}
+.pu-table-empty {padding:14px; color:#57606a; border:1px dashed #afb8c1; border-radius:6px;}
+.pu-large {font-size:20px;} .pu-large .pu-meta {font-size:15px;} .pu-large .pu-thumb {width:110px;}
+.pu-large th.pu-variant, .pu-large th.pu-corner {width:340px; min-width:340px;}
+"""
+
+#: the table's click handler (gr.HTML js_on_load): a click on a cell or one of its buttons sends
+#: {act, response, rating} to the server as the component's value (``trigger('select')``)
+JS = """
+element.addEventListener('click', (e) => {
+  const t = e.target.closest('[data-act]');
+  if (!t || !element.contains(t)) return;
+  e.stopPropagation();
+  props.value = {...(props.value || {}), action: {act: t.dataset.act, response: t.dataset.response || '',
+                 rating: t.dataset.rating || '', t: Date.now()}};
+  trigger('select');
+});
+"""

@@ -1,0 +1,149 @@
+"""The metric registry: every metric family registered once, like the perturbations.
+
+A family is what a paper (or we) report over one model's scored answers: MediConfusion's set accuracy, ProbMed's
+accuracy with adversarial pairs, MedVH's characterization, ... Each registration says
+
+- ``detect``: the rule that finds the family's data in a prepared answer table (:func:`probe_ui.metrics.groups.
+  prepare`); it returns a short reason ("attributes.qa_type") or None;
+- ``attributes``: the variant attributes its functions read (``prepare`` extracts exactly these, once);
+- ``headline``: the few figures of a computed block that the Stress summary, the Results tab and the report show
+  as columns (label → a metric leaf: a MetricValue dict or a number); the whole block stays in ``score --json``;
+- its definitions: ``paper`` (the paper's own, exact: what to quote next to the paper) and/or ``clean`` (ours,
+  where the paper's code has quirks worth fixing). A family with one definition has only that one.
+
+Add a family with one module that defines its functions and registers them::
+
+    @metric("my_family", "paper", description="...", detect=lambda d: "why" if ... else None,
+            attributes=("my_attr",), headline=lambda block: {"score": block["score"]})
+    def my_family(d: pd.DataFrame, ctx: MetricContext) -> dict: ...
+
+and one import line in :mod:`probe_ui.metrics`. ``probe-ui score``, the Stress tab, the Results tab and the report
+pick it up from here; suites name families by their registered name (checked when :mod:`probe_ui.suites` is
+imported).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pandas as pd
+
+DEFINITIONS = ("paper", "clean")
+#: how a caller asks for a definition: "auto" = the paper's under the legacy parser, ours under the robust one
+DEFINITION_CHOICES = ("auto", *DEFINITIONS)
+
+
+class MetricError(ValueError):
+    """An unknown metric family or definition, or a family registered inconsistently."""
+
+
+@dataclass(frozen=True)
+class MetricContext:
+    """Settings a family may read: bootstrap resamples and seed, MedVH's characterization weights."""
+
+    n_boot: int = 2000
+    seed: int = 0
+    medvh_weights: tuple[float, float] = (0.5, 0.5)
+
+
+Compute = Callable[[pd.DataFrame, MetricContext], Any]
+Detect = Callable[[pd.DataFrame], "str | None"]
+Headline = Callable[[Any], dict[str, Any]]
+
+
+@dataclass
+class MetricFamily:
+    name: str
+    description: str
+    detect: Detect
+    attributes: tuple[str, ...] = ()
+    headline: Headline = field(default=lambda block: {})
+    definitions: dict[str, Compute] = field(default_factory=dict)
+    order: int = 100  # where the family shows among the others (paper families first, our own after)
+
+    def definition_for(self, wanted: str) -> str:
+        """The definition to use when ``wanted`` ("paper" or "clean") is asked: that one, else the only one."""
+        if wanted in self.definitions:
+            return wanted
+        return next(d for d in DEFINITIONS if d in self.definitions)
+
+    def compute(self, d: pd.DataFrame, ctx: MetricContext, wanted: str) -> tuple[str, Any]:
+        which = self.definition_for(wanted)
+        return which, self.definitions[which](d, ctx)
+
+
+FAMILIES: dict[str, MetricFamily] = {}
+
+
+def metric(name: str, definition: str, *, description: str = "", detect: Detect | None = None,
+           attributes: tuple[str, ...] = (), headline: Headline | None = None, order: int = 100
+           ) -> Callable[[Compute], Compute]:
+    """Register ``fn`` as the ``definition`` ("paper" or "clean") of family ``name``.
+
+    The first registration of a family gives its description, detection rule, attributes and headline; a second
+    registration (the other definition) may leave them out."""
+    if definition not in DEFINITIONS:
+        raise MetricError(f"metric '{name}': definition must be one of {', '.join(DEFINITIONS)}, not {definition!r}")
+
+    def deco(fn: Compute) -> Compute:
+        fam = FAMILIES.get(name)
+        if fam is None:
+            if detect is None:
+                raise MetricError(f"metric '{name}' is registered without a detection rule")
+            fam = FAMILIES[name] = MetricFamily(name, description or (fn.__doc__ or "").strip().split("\n")[0],
+                                                detect, tuple(attributes), headline or (lambda block: {}),
+                                                order=order)
+        elif definition in fam.definitions:
+            raise MetricError(f"metric '{name}' already has a {definition} definition")
+        else:
+            fam.attributes = tuple(dict.fromkeys(fam.attributes + tuple(attributes)))
+        fam.definitions[definition] = fn
+        return fn
+
+    return deco
+
+
+def families() -> list[MetricFamily]:
+    """The registered families in display order."""
+    return sorted(FAMILIES.values(), key=lambda f: f.order)  # stable: registration order within an order
+
+
+def unregister(name: str) -> None:
+    """Remove a family (tests register throwaway ones)."""
+    FAMILIES.pop(name, None)
+
+
+def get_family(name: str) -> MetricFamily:
+    try:
+        return FAMILIES[name]
+    except KeyError:
+        raise MetricError(f"unknown metric '{name}'; registered: {', '.join(FAMILIES)}") from None
+
+
+def check_names(names: tuple[str, ...] | list[str], where: str) -> None:
+    """Fail loudly when ``where`` (e.g. "suite 'rotations'") names a metric family that is not registered."""
+    unknown = [n for n in names if n not in FAMILIES]
+    if unknown:
+        raise MetricError(f"{where} names unknown metric {', '.join(map(repr, unknown))}; registered: "
+                          f"{', '.join(FAMILIES)}")
+
+
+def attribute_keys() -> tuple[str, ...]:
+    """Every variant attribute some registered family reads (what ``prepare`` extracts)."""
+    return tuple(dict.fromkeys(a for f in FAMILIES.values() for a in f.attributes))
+
+
+def resolve_definition(definition: str, parser: str) -> str:
+    """"paper" or "clean" for a caller's choice: ``auto`` is the paper's under the legacy parser, ours otherwise."""
+    if definition not in DEFINITION_CHOICES:
+        raise MetricError(f"unknown definition '{definition}'; expected one of {', '.join(DEFINITION_CHOICES)}")
+    if definition == "auto":
+        return "paper" if parser == "legacy" else "clean"
+    return definition
+
+
+def describe() -> list[dict[str, str]]:
+    """One row per family (name, description, definitions, attributes): ``probe-ui metrics`` prints these."""
+    return [{"name": f.name, "description": f.description, "definitions": ", ".join(f.definitions),
+             "attributes": ", ".join(f.attributes)} for f in families()]

@@ -1,0 +1,167 @@
+"""Store schema versions: a stored version number and ordered, idempotent upgrade steps.
+
+A store records its schema version in the one-row table ``schema_version``. Opening a store:
+
+- a new store gets every table of :mod:`probe_ui.store` and the latest version;
+- an older one (a store written before versions existed counts as version 0) is first copied aside (SQLite: a
+  consistent copy of the database file next to it, ``<name>.schema<old>-backup-<time>.db``; PostgreSQL: every
+  table copied into a schema ``probe_ui_backup_v<old>_<time>`` of the same database), then upgraded in place in
+  one transaction, holding the write lock so that two processes opening it at once upgrade it once;
+- a newer one (written by a later probe-ui) is refused with a message saying so: the code cannot know its tables.
+
+Each step brings the schema from ``version - 1`` to ``version`` and is idempotent (it checks before it adds), so a
+store that was half-way through an interrupted manual upgrade still upgrades. Add a schema change by editing the
+table in :mod:`probe_ui.store` (new stores) and appending one :class:`Step` here (existing stores).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, ContextManager
+
+import sqlalchemy as sa
+
+log = logging.getLogger("probe_ui.store")
+
+
+class SchemaError(RuntimeError):
+    """The store's schema cannot be used by this version of probe-ui (newer, or an upgrade failed)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    version: int
+    summary: str
+    apply: Callable[[sa.Connection], None]
+
+
+def _columns(c: sa.Connection, table: str) -> set[str]:
+    return {col["name"] for col in sa.inspect(c).get_columns(table)}
+
+
+def add_column(c: sa.Connection, table: sa.Table, name: str) -> None:
+    """``ALTER TABLE ... ADD COLUMN`` for the column of ``table`` named ``name``, unless it is there already."""
+    if name in _columns(c, table.name):
+        return
+    ddl = sa.schema.CreateColumn(table.c[name]).compile(dialect=c.dialect)
+    c.exec_driver_sql(f"ALTER TABLE {table.name} ADD COLUMN {ddl}")
+
+
+def _create_missing(c: sa.Connection, *tables: sa.Table) -> None:
+    for t in tables:
+        t.create(c, checkfirst=True)
+
+
+def _v1(c: sa.Connection) -> None:
+    """The schema of 0.1.0 (commit 04c68d0): columns and tables added during its development."""
+    from probe_ui import store as st
+
+    for name in ("prompt", "prompt_args", "example_ids"):
+        add_column(c, st.variants, name)
+    for name in ("finish_reason", "details", "role", "parent_id"):
+        add_column(c, st.responses, name)
+    _create_missing(c, st.item_errors, st.ratings, st.image_data)
+
+
+def _v2(c: sa.Connection) -> None:
+    """``responses.parse_version``: the stored parse becomes a cache of the robust reading, valid only for the
+    parser version that wrote it. Existing rows get none, so the next read re-parses them, including answers
+    whose parse a judge overwrote (the judge's reading now comes from its own row)."""
+    from probe_ui import store as st
+
+    add_column(c, st.responses, "parse_version")
+
+
+STEPS: tuple[Step, ...] = (
+    Step(1, "the tables and columns of probe-ui 0.1.0", _v1),
+    Step(2, "a parser version with every stored parse (the parse becomes a cache of the robust reading)", _v2),
+)
+LATEST = STEPS[-1].version
+
+
+def stored_version(c: sa.Connection) -> int | None:
+    """The store's schema version: None for an empty database, 0 for a store written before versions."""
+    names = set(sa.inspect(c).get_table_names())
+    if "runs" not in names:
+        return None
+    if "schema_version" not in names:
+        return 0
+    from probe_ui.store import schema_version
+
+    v = c.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
+    return int(v) if v is not None else 0
+
+
+def set_version(c: sa.Connection, version: int) -> None:
+    from probe_ui.store import now, schema_version
+
+    schema_version.create(c, checkfirst=True)
+    c.execute(schema_version.delete())
+    c.execute(schema_version.insert().values(id=1, version=version, updated_at=now()))
+
+
+def too_new(version: int, where: str) -> SchemaError:
+    return SchemaError(f"the store at {where} has schema version {version}, written by a newer probe-ui; this one "
+                       f"reads versions up to {LATEST}: upgrade probe-ui to open it")
+
+
+def upgrade(engine: sa.Engine, where: str, lock: Callable[[], ContextManager[sa.Connection]],
+            sqlite_path: Path | None = None) -> tuple[int, int, str] | None:
+    """Bring an existing store to :data:`LATEST` (module doc). Returns (old version, new version, backup) when it
+    upgraded, None when nothing was to do. ``lock()`` is a transaction that holds the database's write lock
+    (:meth:`probe_ui.store.Store.write_lock`), so one process upgrades while the others wait; ``where`` names the
+    store in messages."""
+    with engine.connect() as c:
+        version = stored_version(c)
+    if version is None or version == LATEST:
+        return None
+    if version > LATEST:
+        raise too_new(version, where)
+    try:
+        with lock() as conn:
+            version = stored_version(conn) or 0
+            if version >= LATEST:  # another process upgraded it while we waited for the lock
+                if version > LATEST:
+                    raise too_new(version, where)
+                return None
+            backup = _backup(conn, version, sqlite_path)
+            for step in STEPS:
+                if step.version > version:
+                    step.apply(conn)
+            set_version(conn, LATEST)
+    except sa.exc.SQLAlchemyError as exc:
+        raise SchemaError(f"upgrading the store at {where} from schema version {version} failed, nothing was "
+                          f"changed: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
+    log.warning("upgraded the store at %s from schema version %s to %s (backup: %s)", where, version, LATEST, backup)
+    return version, LATEST, backup
+
+
+def _stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def _backup(c: sa.Connection, version: int, sqlite_path: Path | None) -> str:
+    """A copy of the store as it is before the upgrade; returns where it is."""
+    if c.dialect.name == "sqlite":
+        if sqlite_path is None:  # an in-memory database: nothing to keep
+            return "none (in-memory database)"
+        dest = sqlite_path.with_name(f"{sqlite_path.stem}.schema{version}-backup-{_stamp()}{sqlite_path.suffix}")
+        # SQLite's online backup through a second, reading connection (WAL lets it read while ``c`` holds the write
+        # lock; a backup through ``c`` itself would wait for its own lock): a consistent copy, WAL content included
+        src, out = sqlite3.connect(sqlite_path), sqlite3.connect(dest)
+        try:
+            src.backup(out)
+            out.execute("PRAGMA journal_mode=DELETE")  # one self-contained file, however the store is journalled
+        finally:
+            out.close()
+            src.close()
+        return str(dest)
+    schema = f"probe_ui_backup_v{version}_{_stamp().lower()}"
+    c.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    for table in sa.inspect(c).get_table_names():
+        c.exec_driver_sql(f'CREATE TABLE "{schema}"."{table}" AS TABLE "{table}"')
+    return f"schema {schema} of the same database"

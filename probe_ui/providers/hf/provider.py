@@ -1,0 +1,109 @@
+"""The ``hf`` provider: requests in, micro-batched answers out (see the package docstring for the modes)."""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+
+from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
+from probe_ui.providers.hf.batching import Job, batch_options
+from probe_ui.providers.hf.engine import run_jobs
+from probe_ui.providers.hf.loading import (
+    NOT_INSTALLED,
+    LoadedModel,
+    _hub_cached,
+    _missing_dependency,
+    _offline,
+    cached_models,
+    load_model,
+    resolve_source,
+    runtime,
+)
+
+MODES = ("generate", "gd", "ps")
+
+
+class HFLocalProvider(Provider):
+    """A transformers model in this process (GPU when present): ``hf/<hub id or local folder>``."""
+
+    name = "hf"
+    #: requests in flight per model: twice the batch size, so the next micro-batch is queued while one runs
+    #: (set per instance from options.batch_size; ``--concurrency 1`` asks one at a time)
+    default_concurrency = 16
+    #: the runner gives each local model a limit of its own rather than one per provider
+    limit_per_model = True
+
+    def __init__(self, config: ModelConfig) -> None:
+        super().__init__(config)
+        problem = _options_problem(config)
+        if problem:
+            raise ProviderError(f"{self.label}: {problem}")
+        self.mode = str(config.options.get("mode", "generate"))
+        self.batch_size, self.batch_wait_s = batch_options(config.options, self.label)
+        self.default_concurrency = 2 * self.batch_size  # type: ignore[misc]
+        self._entry: LoadedModel | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.config.provider}/{self.config.model}"
+
+    @classmethod
+    def unavailable_reason(cls, config: ModelConfig | None = None) -> str | None:
+        if _missing_dependency():
+            return NOT_INSTALLED
+        if config is None:
+            return None
+        problem = _options_problem(config)
+        if problem:
+            return problem
+        try:
+            source, is_local = resolve_source(config.model)
+        except ProviderError as exc:
+            return str(exc).split(": ", 1)[-1]
+        if not is_local and _offline() and not _hub_cached(source):
+            return f"'{source}' is not a local folder and not in the Hugging Face cache (HF_HUB_OFFLINE is set)"
+        return None
+
+    def load(self) -> LoadedModel:
+        """Load (or find in the cache) this provider's model now; blocking. Raises ProviderError. A model
+        unloaded since is loaded again."""
+        if self._entry is None or self._entry.key not in cached_models():
+            self._entry = load_model(self.config.model, self.config.options)
+        return self._entry
+
+    async def generate(self, request: Request) -> Response:
+        first_load = not self._is_cached()
+        # a model in memory is found at once (requests sent together reach the batcher together); a load blocks
+        entry = await asyncio.to_thread(self.load) if first_load else self.load()
+        job = Job(request, self.mode, self.label, self.batch_size, self.batch_wait_s)
+        response = await asyncio.wrap_future(entry.get_batcher(partial(run_jobs, entry)).submit(job))
+        response.details["mode"] = self.mode
+        response.details["wait_s"] = round(job.started - job.submitted, 4)
+        if first_load:
+            response.details["load_s"] = round(entry.load_s, 3)
+        return response
+
+    def _is_cached(self) -> bool:
+        if self._entry is not None:
+            return self._entry.key in cached_models()
+        try:
+            source, _ = resolve_source(self.config.model)
+            device, dtype = runtime(self.config.options)
+        except Exception:  # noqa: BLE001 - the load reports it properly
+            return False
+        return (source, dtype, device, self.config.options.get("trust_remote_code") is True) in cached_models()
+
+
+def _options_problem(config: ModelConfig) -> str | None:
+    """What is wrong with a catalogue entry's hf options (mode, batch_size, batch_wait_ms), or None."""
+    mode = str(config.options.get("mode", "generate"))
+    if mode not in MODES:
+        return f"options.mode must be one of {', '.join(MODES)}, got {mode!r}"
+    try:
+        batch_options(config.options)
+    except ProviderError as exc:
+        return str(exc).split(": ", 1)[-1]
+    return None
+
+
+__all__ = ["HFLocalProvider", "MODES"]
