@@ -455,8 +455,9 @@ class BatchPlan:
     """The cells of a batch, made one variant at a time on the planning thread.
 
     Each preset's variants stream out of :func:`~probe_ui.suites.stream_variants` (every image file loaded once
-    for the whole batch); new variants are stored in batches (1, 2, 4, ... up to 256, so the first cell goes out
-    at once) before their cells are handed over, since a response row names its variant. Item errors are recorded
+    for the whole batch) and are planned in batches (1, 2, 4, ... up to 256, so the first cell goes out at once);
+    the variants of a batch's cells are stored before the cells are handed over, since a response row names its
+    variant. Item errors are recorded
     as they are found. Counts go into ``result``; the total number of cells (all shards) is recorded in the run's
     settings once the plan is complete.
     """
@@ -503,11 +504,13 @@ class BatchPlan:
         store.merge_run_settings(run.id, {"planned": self.planned_all})
 
     def _cells(self, batch: list[Variant], done: set[tuple[str, str, str, int]]) -> Iterator[Cell]:
-        """Store a batch of new variants, then hand over their cells that are not done (and are in this shard)."""
+        """Hand over a batch's cells that are not done (and are in this shard), after storing the variants they
+        ask. A variant with nothing left to ask was stored when it was first asked (its answers name it), so a
+        re-run of a finished batch writes nothing."""
         if not batch:
             return
-        self.store.add_variants(self.run.id, batch)
         by_source = {p.path: p.prompt for p in self.presets}
+        todo: list[Cell] = []
         for v in batch:
             for cell in variant_cells(v, self.models, self.prompt, self.seed, by_source, self.samples,
                                       self.temperature):
@@ -518,9 +521,13 @@ class BatchPlan:
                 if cell.key in done:
                     self.result.skipped += 1
                 else:
-                    self._import_sdk(cell.model)
-                    yield cell
+                    todo.append(cell)
         batch.clear()
+        if todo:
+            self.store.add_variants(self.run.id, list({c.variant.id: c.variant for c in todo}.values()))
+        for cell in todo:
+            self._import_sdk(cell.model)
+            yield cell
 
     def _import_sdk(self, model: ModelConfig) -> None:
         """Import a model's SDK here, before its first cell is handed over: nothing can be sent to it before the
