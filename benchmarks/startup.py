@@ -68,7 +68,7 @@ def write_preset(path: Path, n: int) -> Path:
     with path.open("w", encoding="utf-8") as f:
         f.write(f"name: {path.stem}\nitems:\n")
         for i in range(n):
-            f.write(f"- {{id: q{i}, image: {images[i % len(images)]}, question: What is seen in image {i}?, "
+            f.write(f"- {{id: q{i}, image: {images[i % len(images)]}, question: 'What is seen in image {i}?', "
                     "options: [mass, no mass, effusion], answer: A}\n")
     return path
 

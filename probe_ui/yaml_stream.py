@@ -36,22 +36,23 @@ if CParser is not None:
             Resolver.__init__(self)
 
 
-def _loader(text: str) -> Any:
-    return _FastLoader(text) if CParser is not None else yaml.SafeLoader(text)
+def _loader(text: str, fast: bool) -> Any:
+    return _FastLoader(text) if fast and CParser is not None else yaml.SafeLoader(text)
 
 
 class DuplicateKeyError(ValueError):
     """The streamed key appears twice in the mapping."""
 
 
-def stream_list(text: str, key: str) -> Generator[Any, None, tuple[Any, bool]]:
+def stream_list(text: str, key: str, *, fast: bool = True) -> Generator[Any, None, tuple[Any, bool]]:
     """Yield the elements of the list under ``key`` of a one-document mapping, as they are read; return the
     document without that key (or the whole document when it is not a mapping, or when ``key``'s value is not a
     list: then nothing is yielded and the value stays in it), and whether the list was there.
 
-    Raises ``yaml.YAMLError`` (with marks) as ``safe_load`` would, and :class:`DuplicateKeyError`.
+    Raises ``yaml.YAMLError`` (with marks) as ``safe_load`` would, and :class:`DuplicateKeyError`. ``fast=False``
+    uses the pure-Python parser even where libyaml is there (as on a machine without it).
     """
-    ld = _loader(text)
+    ld = _loader(text, fast)
     try:
         ld.get_event()  # stream start
         if ld.check_event(StreamEndEvent):

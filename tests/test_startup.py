@@ -30,7 +30,7 @@ IMAGES = sorted(p.name for p in ASSETS_DIR.glob("*.png"))
 
 def big_preset(path: Path, n: int) -> Path:
     """n items over the bundled images, reused (the issue's 200 items on 13 images)."""
-    lines = ["items:"] + [f"- {{id: q{i}, image: {IMAGES[i % len(IMAGES)]}, question: What is seen in image {i}?, "
+    lines = ["items:"] + [f"- {{id: q{i}, image: {IMAGES[i % len(IMAGES)]}, question: 'What is seen in image {i}?', "
                           "options: [mass, no mass], answer: A}" for i in range(n)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
