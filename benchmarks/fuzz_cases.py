@@ -9,6 +9,8 @@ One *target* per input::
                                                                                    ImportUsageError
     answers     probe_ui.answers.extract / extract_legacy on any reply and options  Answer (and fast)
     catalogue   probe_ui.catalogue.resolve / load_entry on any spec / backend YAML  ModelConfig | ModelSpecError
+    params      probe_ui.perturb.apply, and a preset's step, on any parameters      Variant | PerturbationError |
+                                                                                   PresetError
 
 ``Target.make(r)`` builds one case from the random source ``r`` alone: a ``random.Random``. The script seeds one
 per case from ``--seed``, the target and the case index, so ``(seed, target, index)`` reproduces a case; the test
@@ -1328,16 +1330,25 @@ def make_preset_case(r: random.Random) -> Case:
     return Case("presets", desc, {"data": data}, files={"preset.yaml": data})
 
 
-def run_preset_case(case: Case, workdir: Path) -> str:
-    from probe_ui.presets import Preset, PresetError, load_preset
+def load_preset_or_none(path: Path) -> Any:
+    """``load_preset(path)``, or None when it refuses the file with a PresetError (which must name the file)."""
+    from probe_ui.presets import PresetError, load_preset
 
-    path = workdir / "preset.yaml"
-    path.write_bytes(case.payload["data"])
     try:
-        preset = load_preset(path)
+        return load_preset(path)
     except PresetError as exc:
         if str(path) not in str(exc):
             raise Bug(f"PresetError does not name the file: {exc}") from exc
+        return None
+
+
+def run_preset_case(case: Case, workdir: Path) -> str:
+    from probe_ui.presets import Preset
+
+    path = workdir / "preset.yaml"
+    path.write_bytes(case.payload["data"])
+    preset = load_preset_or_none(path)
+    if preset is None:
         return "typed"
     if not isinstance(preset, Preset):
         raise Bug(f"load_preset returned {type(preset).__name__}")
@@ -1768,6 +1779,222 @@ def run_import_case(case: Case, workdir: Path) -> str:
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# Perturbation parameters: every registered perturbation, called directly and as a preset's step
+# ----------------------------------------------------------------------------------------------------------------
+
+PARAM_HOSTILE: tuple[Any, ...] = (
+    "90deg", "", " ", "h", "V", "true", "false", "yes", "null", "1/70", "1/0", "0x1F", "1e400", "nan", "inf", "-inf",
+    "é", "日本語", "\u202e", "\x00", "\n", "😀", "\ud800", "a" * 5000, "red", "RED", "#ff0000", "#gg0000",
+    "rgb(1, 2, 3)", "{absent_finding}", "{", "{0}", "{question.__class__}", "seeded", "last", "A", "Z",
+    True, False, None, 0, -1, 1, 2, 3, 5, 6, 9, 10, 11, 95, 96, 255, 256, 360, 361, -360, -361, 1000, 1001,
+    0.5, 1.5, 2.5, -0.0, 3.0, 1e-300, 1e308, -1e308, float("inf"), float("-inf"), float("nan"),
+    2**31, 2**63, 2**64 + 1, 10**30, -10**30, 10**400,
+    [], [[]], [1], ["h"], [1, 2], [1.5, "2"], [[1, 2]], [[1, 2], [3, 4], [5, 6]], [1, 2, 3], [1, 2, 3, 4],
+    [float("nan"), 1], [10**400, 1], ["red", "green"], ["red", "red"], [True, False], list(range(1000)),
+    {}, {"a": 1}, {"correct": "upside down"}, {"x": [1]}, {1: 2}, {None: None},
+)
+PARAM_UNKNOWN_KEYS: tuple[Any, ...] = ("angel", "", "x" * 100, "ctx", "seed_group", "op", "ANGLE", 1, None, "é")
+# valid values by parameter name where the kind alone does not say enough (coordinates on the 64x48 fixture)
+PARAM_VALID: dict[str, tuple[Any, ...]] = {
+    "colours": (["red", "green", "blue"], ["yellow", "#00ffff"], ["red"]),
+    "colour": ("red", "blue", "#123456", "orange"),
+    "points": ([[5, 5], [30, 20], [55, 40]], [[0.1, 0.2], [0.5, "1/2"], [0.9, 0.8]], [[10, 10]]),
+    "arrow": ([30, 20], [0.5, 0.5], [63, 47]), "tail": ([5, 5], [0.1, 0.1]),
+    "box": ([5, 5, 40, 30], [0.1, 0.1, 0.9, 0.9]), "circle": ([30, 20, 10], [0.5, 0.5, 0.2]),
+    "labels": (True, False, ["1", "2", "3"], ["a"]), "target": ("shallowest", "deepest", 0, 2, None),
+    "item": ("q2", "q1", "nope"), "image": ("x.png", "nope.png"), "answer": ("wrong", "right", "B", "CT", "keep"),
+    "text": ("Given the mass, what is it?", "Not visible"), "template": ("given", "side", "{absent_finding}?", "x"),
+    "question": ("Which dot is red?",), "radius_fraction": ("1/70", 0.05, "1/3"),
+    "answer_map": ({"CT": "MRI"}, {"correct": "upside down"}, None, {}),
+}
+
+
+def _param_fixtures() -> tuple[list[Any], Any]:
+    """Small variants of every kind a perturbation meets (choice, yes/no, label, two images, no image) and the
+    context (a pool with a MediConfusion-style partner, one named image)."""
+    from PIL import Image
+
+    from probe_ui.images import CanonicalImage
+    from probe_ui.items import Variant
+    from probe_ui.perturb import PerturbContext
+
+    grad = np.tile(np.arange(64, dtype=np.uint8) * 4, (48, 1))
+    rgb = CanonicalImage.from_pil(Image.fromarray(np.dstack([grad, grad[::-1], np.full_like(grad, 90)])))
+    grey = CanonicalImage.from_pil(Image.fromarray(grad.T.copy()))
+    attrs = {"absent_finding": "pneumothorax", "modality": "CT", "organ": "chest", "findings": ["mass", "nodule"],
+             "positions": ["left upper lobe", "right hilum"]}
+    variants = [
+        Variant("q1", "Which modality?", "choice", ("CT", "MRI", "X-ray", "Ultrasound"), "CT", (rgb,),
+                category=("Chest",), attributes=attrs),
+        Variant("q2", "Which modality?", "choice", ("CT", "MRI", "X-ray", "Ultrasound"), "MRI", (grey,),
+                category=("Chest",), attributes=attrs),
+        Variant("q3", "Is there a mass?", "yesno", (), "yes", (grey,), attributes=attrs),
+        Variant("q4", "Which dot is closest to the skin?", "label", ("red", "green", "blue"), "red", (rgb,)),
+        Variant("q5", "Which side?", "choice", ("left", "right"), "left", (rgb, grey), category=("Knee",)),
+        Variant("q6", "What is shown?", "choice", ("a", "b", "c"), "b", ()),
+    ]
+    return variants, PerturbContext(pool=tuple(variants), images={"x.png": grey})
+
+
+_PARAM_FIXTURES: tuple[list[Any], Any] | None = None
+
+
+def param_fixtures() -> tuple[list[Any], Any]:
+    global _PARAM_FIXTURES
+    if _PARAM_FIXTURES is None:
+        _PARAM_FIXTURES = _param_fixtures()
+    return _PARAM_FIXTURES
+
+
+def _valid_param(r: random.Random, spec: Any) -> Any:
+    if spec.name in PARAM_VALID:
+        return _copy(r.choice(PARAM_VALID[spec.name]))
+    if spec.kind == "choice":
+        return r.choice(spec.choices)
+    if spec.kind in ("int", "float"):
+        lo = spec.minimum if spec.minimum is not None else -5
+        hi = spec.maximum if spec.maximum is not None else 20
+        lo, hi = max(lo, -1000), min(hi, max(lo, -1000) + 50)
+        value = r.choice([lo, hi, (lo + hi) / 2, lo + r.random() * (hi - lo)])
+        return int(round(value)) if spec.kind == "int" or chance(r, 0.5) else value
+    if spec.kind == "bool":
+        return r.choice([True, False])
+    return spec.default
+
+
+def _hostile_param(r: random.Random) -> Any:
+    kind = pick(r, {"table": 80, "nested": 8, "string": 8, "dict": 4})
+    if kind == "table":
+        return _copy(r.choice(PARAM_HOSTILE))
+    if kind == "nested":
+        value: Any = r.choice([1, "h", float("nan"), None])
+        for _ in range(r.choice([2, 5, 30, 200])):
+            value = [value]
+        return value
+    if kind == "string":
+        return "".join(chr(r.choice([r.randint(32, 126), r.randint(0xA0, 0x2FFF), r.randint(0x1F300, 0x1F6FF),
+                                     r.randint(1, 31)])) for _ in range(r.randint(0, 12)))
+    return weird_value(r, extra=PARAM_HOSTILE)
+
+
+def make_params_case(r: random.Random) -> Case:
+    """One perturbation (now and then an unknown name) with parameters drawn from valid values, hostile values
+    and unknown keys, on one of the fixture variants; a quarter go through a preset file (an item's own condition
+    or a preset-wide one), the rest straight to ``apply``."""
+    from probe_ui.perturb import all_perturbations
+
+    perts = all_perturbations()
+    pert = r.choice(perts)
+    op = pert.name if not chance(r, 0.02) else r.choice(["spin", "", "ROTATE", "rotate "])
+    params: dict[Any, Any] = {}
+    desc = []
+    for spec in pert.specs():
+        if not chance(r, 0.9 if spec.required else 0.45):
+            continue
+        if chance(r, 0.55):
+            params[spec.name] = _valid_param(r, spec)
+        else:
+            params[spec.name] = _hostile_param(r)
+            desc.append(f"hostile {spec.name}")
+    if chance(r, 0.2):
+        params["answer_map"] = _copy(r.choice(PARAM_VALID["answer_map"])) if chance(r, 0.5) else _hostile_param(r)
+        desc.append("answer_map")
+    if chance(r, 0.12):
+        key = r.choice(PARAM_UNKNOWN_KEYS)
+        params[key] = _hostile_param(r)
+        desc.append(f"unknown key {key!r}")
+    variant = r.randint(0, len(param_fixtures()[0]) - 1)
+    seed = r.choice([0, 1, 2**62, r.getrandbits(63)])
+    route = pick(r, {"apply": 75, "item": 18, "preset": 7})
+    payload = {"op": op, "params": params, "variant": variant, "seed": seed, "route": route}
+    text = f"op={op!r} variant={variant} seed={seed} route={route}\nparams={params!r}\n"
+    return Case("params", f"{op} via {route}: " + (", ".join(desc) or "valid values"), payload,
+                files={"case.txt": text.encode("utf-8", "backslashreplace")})
+
+
+def _check_applied(out: Any, payload: dict[str, Any]) -> None:
+    from probe_ui.items import Variant
+
+    if not isinstance(out, Variant):
+        raise Bug(f"apply returned {type(out).__name__}")
+    record = out.provenance[-1]
+    if record["op"] != payload["op"]:
+        raise Bug(f"provenance records {record['op']!r}")
+    json.dumps(record, allow_nan=False)  # stored as JSON: a NaN or infinity here would be a bug
+    _ = out.id
+
+
+def run_params_case(case: Case, workdir: Path) -> str:
+    from probe_ui.perturb import PerturbationError, apply
+    from probe_ui.perturb.params import shown
+
+    p = case.payload
+    if p["route"] != "apply":
+        return _run_params_preset(case, workdir)
+    variants, ctx = param_fixtures()
+    try:
+        out = apply(variants[p["variant"]], p["op"], p["params"], p["seed"], ctx)
+    except PerturbationError as exc:
+        if "\n" in str(exc):
+            raise Bug(f"a PerturbationError of several lines: {str(exc)[:300]!r}") from exc
+        if exc.param is not None and shown(exc.param) not in str(exc):
+            raise Bug(f"a PerturbationError about {exc.param!r} that does not name it: {exc}") from exc
+        return "typed"
+    _check_applied(out, p)
+    again = apply(variants[p["variant"]], p["op"], p["params"], p["seed"], ctx)
+    if again.id != out.id:
+        raise Bug("the same perturbation, parameters and seed gave another variant")
+    return "accepted"
+
+
+def _run_params_preset(case: Case, workdir: Path) -> str:
+    """The step in a preset: refused with a PresetError naming the file, or read, with a bad item-level step
+    recorded for its item (naming file and item) and the rest expanded."""
+    import yaml
+
+    from probe_ui.suites import expand
+
+    p = case.payload
+    step = {"op": p["op"], **p["params"]}
+    condition = {"name": "fuzz", "steps": [step]}
+    items = [{"id": "q1", "question": "Which modality?", "options": ["CT", "MRI", "X-ray"], "answer": "CT",
+              "image": "fuzz.png", "category": ["Chest"], "attributes": {"absent_finding": "mass", "modality": "CT",
+                                                                         "organ": "chest", "findings": ["mass"],
+                                                                         "positions": ["left"]}},
+             {"id": "q2", "question": "Which modality?", "options": ["CT", "MRI", "X-ray"], "answer": "MRI",
+              "image": "fuzz.png"}]
+    doc: dict[str, Any] = {"items": items}
+    if p["route"] == "item":
+        items[0]["perturbations"] = [condition]
+    else:
+        doc["perturbations"] = [condition]
+    try:
+        text = yaml.safe_dump(doc, allow_unicode=True)
+    except yaml.YAMLError:
+        return "typed"  # not writable as YAML (a lone surrogate): no preset can hold it
+    image = workdir / "fuzz.png"
+    if not image.exists():
+        from PIL import Image
+
+        Image.fromarray(np.tile(np.arange(64, dtype=np.uint8) * 4, (48, 1))).save(image)
+    path = workdir / "params.yaml"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    preset = load_preset_or_none(path)
+    if preset is None:
+        return "typed"
+    ex = expand(preset, p["seed"] % 1000)
+    for e in ex.errors:
+        if str(path) not in e.message or f"'{e.item_id}'" not in e.message:
+            raise Bug(f"an item error that names neither file nor item: {e.message}")
+    for v in ex.variants:
+        json.dumps([r for r in v.provenance], allow_nan=False)
+    bad = preset.step_errors.get("q1", ())
+    if bad and not any(v.condition == "original" for v in ex.variants if v.item_id == "q1"):
+        raise Bug("an item with a bad step lost its other variants")
+    return "typed" if ex.errors else "accepted"
+
+
+# ----------------------------------------------------------------------------------------------------------------
 # The targets
 # ----------------------------------------------------------------------------------------------------------------
 
@@ -1777,6 +2004,7 @@ TARGETS: dict[str, Target] = {
     "importers": Target("importers", make_import_case, run_import_case, limit_s=10.0),
     "answers": Target("answers", make_answer_case, run_answer_case, limit_s=1.0),
     "catalogue": Target("catalogue", make_catalogue_case, run_catalogue_case, limit_s=5.0),
+    "params": Target("params", make_params_case, run_params_case, limit_s=5.0),
 }
 
 

@@ -92,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--no-cache", action="store_true",
                    help="ask again even when an identical deterministic request was answered before")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.add_argument("--dry-run", action="store_true",
+                   help="ask nothing: print how many calls the batch would make and, where the catalogue has "
+                        "prices, an estimate of their cost")
     b.add_argument("--image-root", action="append", default=[], metavar="DIR",
                    help="also let the presets read images from DIR (besides their own folder and the bundled "
                         "assets; also PROBE_UI_IMAGE_ROOTS); repeatable")
@@ -200,6 +203,22 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--json", action="store_true", help="print one JSON object (run, matrix, summary)")
     st.set_defaults(func=cmd_stress)
 
+    ra = sub.add_parser("ratings", help="clinicians' ratings of answers: import a CSV (several raters), export them",
+                        description="A ratings CSV has the columns response_id, rater, rating (correct, incorrect "
+                                    "or unsure), note; each rater's latest rating of an answer counts.")
+    rsub = ra.add_subparsers(dest="ratings_command", metavar="ACTION", required=True)
+    ri = rsub.add_parser("import", help="add the ratings of a CSV file (all or none: problems are listed by line)")
+    ri.add_argument("csv", metavar="CSV", help="columns response_id, rater, rating, note (others are ignored)")
+    ri.add_argument("--rater", default=None, metavar="NAME",
+                    help="the rater of rows whose rater is empty (or of a file without a rater column)")
+    ri.add_argument("--db", default=_db_default(),
+                    help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
+    ri.set_defaults(func=cmd_ratings_import)
+    re_ = rsub.add_parser("export", help="each rater's latest rating of each answer as CSV (re-importable)")
+    db_args(re_)
+    re_.add_argument("--out", default=None, metavar="CSV", help="write here (default: print to stdout)")
+    re_.set_defaults(func=cmd_ratings_export)
+
     mt = sub.add_parser("metrics", help="every registered metric family: what it measures, its definitions")
     mt.add_argument("--json", action="store_true", help="print JSON")
     mt.set_defaults(func=cmd_metrics)
@@ -217,8 +236,10 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
-    shard = _launcher_shard(_shard(args.shard) if args.shard else None, args.db)
     presets = [load_preset(p, args.image_root) for p in args.presets]  # all validated before any work
+    if args.dry_run:
+        return print_plan(presets, args)
+    shard = _launcher_shard(_shard(args.shard) if args.shard else None, args.db)
     store = Store(args.db)
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
                        prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
@@ -237,6 +258,30 @@ def cmd_batch(args: argparse.Namespace) -> int:
           f"{len(result.item_errors)} items not loaded")
     print(f"score it with: probe-ui score --db {_shown(args.db)} --run {result.run.name}")
     return EXIT_ERROR if result.errors or result.item_errors else 0
+
+
+def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
+    """``batch --dry-run``: the calls and estimated cost of each preset (probe_ui.sweep), nothing asked."""
+    from probe_ui.sweep import plan_preset_sweep
+
+    if not args.model:
+        raise UsageError("--dry-run needs the models: add --model SPEC")
+    total_calls, total_cost = 0, None
+    for p in presets:
+        plan = plan_preset_sweep(p, args.model, suites=args.suite, samples=args.samples, prompt=args.prompt)
+        print(f"{p.path}: {plan.text()}")
+        for e in plan.per_model:
+            cost = f"${e.cost_usd:,.4f}" if e.cost_usd is not None else "no price"
+            print(f"  {e.model}: {e.calls:,} calls, ~{e.input_tokens:,} input + at most {e.output_tokens:,} output "
+                  f"tokens, {cost}")
+        total_calls += plan.calls
+        if plan.cost_usd is not None:
+            total_cost = (total_cost or 0.0) + plan.cost_usd
+    if len(presets) > 1:
+        print(f"total: {total_calls:,} calls" + (f", estimated cost at most ${total_cost:,.2f}"
+                                                 if total_cost is not None else ""))
+    print("nothing was asked (--dry-run); answers already stored or cached would not be asked again")
+    return 0
 
 
 def _shown(db: str) -> str:
@@ -575,6 +620,44 @@ def cmd_stress(args: argparse.Namespace) -> int:
         print(table.to_string())
         print()
         print(summ.set_index("model").T.to_string(float_format=lambda x: f"{x:.1f}"))
+    return 0
+
+
+def cmd_ratings_import(args: argparse.Namespace) -> int:
+    from probe_ui.ratings import RatingsFileError, import_ratings
+    from probe_ui.store import Store
+
+    try:
+        summary = import_ratings(Store(args.db), args.csv, args.rater)
+    except RatingsFileError as exc:
+        for line in exc.problems:
+            print(f"error: {line}", file=sys.stderr)
+        print("nothing was imported: mend these rows and import the file again", file=sys.stderr)
+        return EXIT_ERROR
+    for line in summary.lines():
+        print(line)
+    return 0
+
+
+def cmd_ratings_export(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from probe_ui.ratings import export_rows, rows_csv
+    from probe_ui.store import Store
+
+    rows = export_rows(Store(args.db), args.run)
+    if args.out is None:
+        sys.stdout.write(rows_csv(rows))
+        return 0
+    out = Path(args.out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(rows_csv(rows), encoding="utf-8")
+    except OSError as exc:
+        print(f"error: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_ERROR
+    raters = sorted({r["rater"] or "(unnamed)" for r in rows})
+    print(f"wrote {len(rows)} ratings by {len(raters)} rater(s) ({', '.join(raters)}) to {out}")
     return 0
 
 

@@ -71,6 +71,10 @@ RESPONSE_ROW = ["run", "seed", "response_id", "model", "prompt", "sample", "item
                 "method", "invalid", "refusal", "correct", "rating", "note", "latency_s", "input_tokens",
                 "output_tokens", "cost", "error", "finish_reason", "details", "judge", "images"]
 VARIANT_ROW = [*VARIANT_COLUMNS, "images", "n_answers", "answers"]
+#: one column per rater (several clinicians): ``rating:<rater>``, after ``note``; a rating nobody put a name to
+#: (made before raters were recorded) goes under ``rating:(unnamed)``
+RATER_PREFIX = "rating:"
+UNNAMED_RATER = "(unnamed)"
 
 COLUMN_DOCS: dict[str, tuple[str, str]] = {
     "run": ("string", "the run's name in the probe-ui store"),
@@ -108,7 +112,8 @@ COLUMN_DOCS: dict[str, tuple[str, str]] = {
     "invalid": ("bool", "no answer could be read from the reply"),
     "refusal": ("bool", "the reply refuses to answer"),
     "correct": ("bool", "parsed equals answer_label (null when the ground truth is unknown or the call failed)"),
-    "rating": ("string", "a person's latest rating of this answer: correct, incorrect or unsure; null if unrated"),
+    "rating": ("string", "the latest rating of this answer by anyone: correct, incorrect or unsure; null if unrated "
+                         "(each rater's own is in the rating:<rater> columns)"),
     "note": ("string", "the note given with the rating"),
     "latency_s": ("float", "seconds the call took (0 for an answer reused from the cache)"),
     "input_tokens": ("int", "prompt tokens reported by the provider"),
@@ -124,7 +129,7 @@ COLUMN_DOCS: dict[str, tuple[str, str]] = {
                                "folder"),
     "n_answers": ("int", "how many answers the variant has in this run"),
     "answers": ("list[object]", "every answer to this variant: {response_id, model, prompt, sample, prompt_text, "
-                                "settings, raw_text, parsed, method, invalid, refusal, correct, rating, note, "
+                                "settings, raw_text, parsed, method, invalid, refusal, correct, rating, note, ratings, "
                                 "latency_s, input_tokens, output_tokens, cost, error, finish_reason, details, judge}"),
 }
 
@@ -192,12 +197,14 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
     answers = _run_answers(store, r.name, parser)
 
     rows: list[dict[str, Any]] = []
+    raters = sorted({k for a in answers for k in (a.get("rater_ratings") or {})})
     if by == "response":
         for a in answers:
             v = variants.get(a["variant_id"])
             if v is None:  # pragma: no cover - a response always has its variant
                 continue
-            rows.append(_response_row(r, v, a, scrub))
+            rows.append(_response_row(r, v, a, scrub)
+                        | {rater_column(k): x for k, x in (a.get("rater_ratings") or {}).items()})
     else:
         per_variant: dict[str, list[dict[str, Any]]] = {}
         for a in answers:
@@ -232,7 +239,10 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
             gone = {_image_name(h) for h in missing}
             for row in rows:
                 row["images"] = [x for x in row["images"] if x not in gone]
-        columns = RESPONSE_ROW if by == "response" else VARIANT_ROW
+        columns = VARIANT_ROW
+        if by == "response":
+            at = RESPONSE_ROW.index("note") + 1
+            columns = RESPONSE_ROW[:at] + [rater_column(k) for k in raters] + RESPONSE_ROW[at:]
         data_name = DATA_FILES[fmt]
         if fmt == "jsonl":
             _write_jsonl(out / data_name, rows, columns)
@@ -376,6 +386,11 @@ def _variant_fields(r: Any, v: dict[str, Any], scrub: _Scrubber) -> dict[str, An
     }
 
 
+def rater_column(rater: str) -> str:
+    """The export column of one rater's ratings: ``rating:<rater>`` (``rating:(unnamed)`` for "")."""
+    return f"{RATER_PREFIX}{rater or UNNAMED_RATER}"
+
+
 def _answer_entry(a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
     rating, note = a.get("rating"), a.get("note")
     judge = None
@@ -388,6 +403,7 @@ def _answer_entry(a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
         "prompt_text": scrub.text(messages_text(a["messages"])), "settings": public_settings(a["settings"], scrub),
         "raw_text": scrub.text(a["raw_text"]), "parsed": a["parsed"], "method": a["method"], "invalid": a["invalid"],
         "refusal": a["refusal"], "correct": a["correct"], "rating": rating, "note": scrub.text(note),
+        "ratings": dict(a["rater_ratings"]) if a.get("rater_ratings") else None,
         "latency_s": _num(a["latency_s"]), "input_tokens": a["input_tokens"], "output_tokens": a["output_tokens"],
         "cost": _num(a["cost"]), "error": scrub.text(a["error"], paths=True), "finish_reason": a["finish_reason"],
         "details": scrub.deep(a["details"], paths=True) if a["details"] else None, "judge": judge,
@@ -783,6 +799,11 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
                          "the order sent; loaded as the `images` column |")
             continue
         typ, meaning = COLUMN_DOCS.get(c, ("", ""))
+        if c.startswith(RATER_PREFIX):
+            who = c[len(RATER_PREFIX):]
+            typ, meaning = "string", (f"the latest rating of this answer by {who}: correct, incorrect or unsure; "
+                                      "null if that rater did not rate it" if who != UNNAMED_RATER else
+                                      "the latest rating nobody put a name to (made before raters were recorded)")
         lines.append(f"| `{c}` | {_type_in(fmt, c, typ)} | {_md(meaning)} |")
     lines.append("")
 

@@ -251,32 +251,7 @@ def build_item(question: str, kind: str, options: str | list[str], answer: str |
 def param_specs(op: str) -> list[Any]:
     """The declared parameters of a perturbation (:meth:`probe_ui.perturb.registry.Perturbation.specs`): what the
     page makes its controls from."""
-    pert = get_perturbation(op)
-    if hasattr(pert, "specs"):
-        return pert.specs()
-    return [_spec_from_default(n, d) for n, d in pert.parameters().items()]  # until specs are declared
-
-
-@dataclass(frozen=True)
-class _DefaultSpec:
-    name: str
-    kind: str
-    default: Any
-    required: bool
-    minimum: float | None = None
-    maximum: float | None = None
-    choices: tuple[Any, ...] | None = None
-    help: str = ""
-
-
-def _spec_from_default(name: str, default: Any) -> _DefaultSpec:
-    import inspect
-
-    required = default is inspect.Parameter.empty
-    value = None if required else default
-    kind = ("bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "float"
-            if isinstance(value, float) else "text" if isinstance(value, str) else "json")
-    return _DefaultSpec(name, kind, value, required)
+    return get_perturbation(op).specs()
 
 
 def values_from_controls(op: str, values: tuple[Any, ...] | list[Any]) -> dict[str, Any]:
@@ -293,8 +268,8 @@ def values_from_controls(op: str, values: tuple[Any, ...] | list[Any]) -> dict[s
             except json.JSONDecodeError:
                 raise ProbeError(f"{op}: parameter '{spec.name}' takes JSON such as [[10, 20]], not {value!r}",
                                  field="steps") from None
-        elif spec.kind == "int" and isinstance(value, float) and value.is_integer():
-            value = int(value)
+        elif spec.kind in ("int", "float") and isinstance(value, float) and value.is_integer():
+            value = int(value)  # as a preset writes 90: the same parameters give the same variant
         if not spec.required and value == spec.default:
             continue
         out[spec.name] = value
@@ -343,9 +318,9 @@ def parse_steps(rows: list[list[Any]] | None) -> list[Step]:
         defaults = pert.parameters()
         params = {k: v for k, v in params.items() if not (v is None and k in defaults)}
         try:
-            pert.check_params(params)
+            pert.validate(params)
         except PerturbationError as exc:
-            raise ProbeError(f"step {n}: {exc}") from None
+            raise ProbeError(f"step {n} ({op}): {exc}") from None
         steps.append(Step(variant, op, params))
     return steps
 
@@ -549,6 +524,7 @@ class LoadedItem:
     suites: tuple[str, ...]
     include_original: bool
     extra: dict[str, Any]  # attributes, tags, group: kept with the item when it is asked
+    dropped: list[str] = field(default_factory=list)  # the item's own steps its preset could not use, and why
 
     @property
     def options_text(self) -> str:
@@ -573,7 +549,8 @@ def load_preset_item(path: str, item_id: str, image_roots: tuple[str, ...] = ())
     rows = [[n, op, json.dumps(params)] for n, c in enumerate(conditions, 1) for op, params in c.steps]
     suites = tuple(dict.fromkeys([*p.suites, *p.item_suites.get(it.id, ())]))
     return LoadedItem(it, ims, loaded, rows, suites, p.include_original,
-                      {"attributes": dict(it.attributes), "tags": list(it.tags), "group": it.group})
+                      {"attributes": dict(it.attributes), "tags": list(it.tags), "group": it.group},
+                      list(p.step_errors.get(it.id, ())))
 
 
 # ---- asking models ---------------------------------------------------------------------------------------------

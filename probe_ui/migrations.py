@@ -76,9 +76,18 @@ def _v2(c: sa.Connection) -> None:
     add_column(c, st.responses, "parse_version")
 
 
+def _v3(c: sa.Connection) -> None:
+    """``ratings.rater``: several clinicians rate the same answer; the latest rating of each rater counts. Ratings
+    made before have no rater ("")."""
+    from probe_ui import store as st
+
+    add_column(c, st.ratings, "rater")
+
+
 STEPS: tuple[Step, ...] = (
     Step(1, "the tables and columns of probe-ui 0.1.0", _v1),
     Step(2, "a parser version with every stored parse (the parse becomes a cache of the robust reading)", _v2),
+    Step(3, "a rater with every rating (ratings by several clinicians)", _v3),
 )
 LATEST = STEPS[-1].version
 

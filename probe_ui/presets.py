@@ -175,6 +175,8 @@ class Preset:
     suites: tuple[str, ...] = ()
     item_conditions: dict[str, tuple[Condition, ...]] = field(default_factory=dict)  # item id → its own
     item_suites: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # item id → one line per own perturbation left out for a bad step (expand records them as the item's errors)
+    step_errors: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 IMAGE_ROOTS_ENV = "PROBE_UI_IMAGE_ROOTS"
@@ -256,7 +258,9 @@ def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | lis
     if not builder.items:
         raise PresetError(f"{p}: field 'items': " + ("a preset needs at least one item" if listed
                                                      else "required field is missing"))
-    conditions = _conditions(spec.perturbations, str(p))
+    conditions, bad = _conditions(spec.perturbations, str(p))
+    if bad:  # a preset-wide condition is part of the experiment for every item: refused before anything is asked
+        raise PresetError(bad[0])
     names = {c.name for c in conditions}
     for item_id, own in builder.item_conditions.items():
         clash = names & {c.name for c in own}
@@ -278,6 +282,7 @@ def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | lis
         suites=tuple(spec.suites),
         item_conditions=builder.item_conditions,
         item_suites=builder.item_suites,
+        step_errors=builder.step_errors,
     )
 
 
@@ -290,6 +295,7 @@ class _ItemsBuilder:
         self.ids: set[str] = set()
         self.item_conditions: dict[str, tuple[Condition, ...]] = {}
         self.item_suites: dict[str, tuple[str, ...]] = {}
+        self.step_errors: dict[str, tuple[str, ...]] = {}  # item id → its own conditions that cannot run
         self.where: dict[str, str] = {}  # item id → how messages name it (items with their own perturbations)
         self.values = 0
         self.seen = 0
@@ -315,7 +321,9 @@ class _ItemsBuilder:
         self.ids.add(it.id)
         self.items.append(_to_item(it, str(p)))
         if it.perturbations:
-            self.item_conditions[it.id] = _conditions(it.perturbations, where)
+            self.item_conditions[it.id], bad = _conditions(it.perturbations, where)
+            if bad:  # this item's own condition is left out and recorded; the rest runs
+                self.step_errors[it.id] = tuple(bad)
             self.where[it.id] = where
         if it.suites:
             _check_suites(f"{where}: field 'suites'", it.suites)
@@ -330,21 +338,27 @@ def _check_suites(where: str, names: list[str]) -> None:
             raise PresetError(f"{where}: unknown suite '{name}'; known: {', '.join(SUITES)}")
 
 
-def _conditions(specs: list[ConditionSpec], where: str) -> tuple[Condition, ...]:
-    """Validate named chains of steps (known perturbations, known parameters, distinct names)."""
-    conditions = []
+def _conditions(specs: list[ConditionSpec], where: str) -> tuple[tuple[Condition, ...], list[str]]:
+    """Validate named chains of steps: distinct names, known perturbations, parameters as each declares them.
+
+    Returns the good conditions and, for each chain with a bad step, one line naming where, the perturbation, the
+    condition and the parameter (e.g. "...: perturbation 'rotate' (condition 'tilt'): parameter 'angle': must be a
+    number between -360 and 360, not '90deg'"); the caller decides whether that refuses the preset.
+    """
+    if len({c.name for c in specs}) != len(specs) or any(c.name == "original" for c in specs):
+        raise PresetError(f"{where}: perturbation names must be distinct and not 'original'")
+    conditions, bad = [], []
     for c in specs:
-        steps = []
         for j, s in enumerate(c.steps):
             try:
-                get_perturbation(s.op).check_params({k: v for k, v in s.params().items() if k != "seed_group"})
+                get_perturbation(s.op).validate({k: v for k, v in s.params().items() if k != "seed_group"})
             except PerturbationError as exc:
-                raise PresetError(f"{where}: perturbation '{c.name}': step {j + 1}: {exc}") from None
-            steps.append((s.op, s.params()))
-        conditions.append(Condition(c.name, tuple(steps), tuple(c.only_tags)))
-    if len({c.name for c in conditions}) != len(conditions) or any(c.name == "original" for c in conditions):
-        raise PresetError(f"{where}: perturbation names must be distinct and not 'original'")
-    return tuple(conditions)
+                step = f", step {j + 1}" if len(c.steps) > 1 else ""
+                bad.append(f"{where}: perturbation '{s.op}' (condition '{c.name}'{step}): {exc}")
+                break
+        else:
+            conditions.append(Condition(c.name, tuple((s.op, s.params()) for s in c.steps), tuple(c.only_tags)))
+    return tuple(conditions), bad
 
 
 def _to_item(spec: ItemSpec, source: str) -> Item:

@@ -16,11 +16,19 @@ Sections:
    summary of :func:`probe_ui.stress.summary`, the accuracy-per-condition plot and the variants x models matrix.
 5. **Against a baseline run** (``baseline``): per model, overall and per condition, accuracy(run) -
    accuracy(baseline) with its 95 % CI (:func:`baseline_deltas`).
-6. **Plots**: accuracy per category (:func:`probe_ui.results.plot_category_heatmap`) and the confusion
+6. **Robustness curves** (only when the run holds a sweep: the ``severity`` suite or the Stress tab's sweep): one
+   figure per perturbation (accuracy per level, models as lines with 95 % Wilson bands,
+   :func:`probe_ui.results.plot_robustness_curve`), the table of AUCs and breaking points
+   (:func:`probe_ui.results.breaking_points_table`) and, with ``baseline``, per perturbation and level the
+   accuracy of this run minus the baseline run's with Newcombe's CI (:func:`robustness_baseline_deltas`).
+7. **Clinician agreement** (only when someone rated an answer): Cohen's / Fleiss' kappa with bootstrap CIs,
+   overall, per model and per pair of raters, the raters' majority against the parser, and the answers where the
+   clinicians overrule the parser (:func:`probe_ui.results.agreement_tables`).
+8. **Plots**: accuracy per category (:func:`probe_ui.results.plot_category_heatmap`) and the confusion
    matrices (:func:`probe_ui.results.plot_confusion`).
-7. **Worst cases**: the variants most models failed (all-failed first), each with thumbnails, item id, condition,
+9. **Worst cases**: the variants most models failed (all-failed first), each with thumbnails, item id, condition,
    question, options, expected answer and every model's parsed answer (and the start of its raw reply).
-8. **Provenance**: package versions, seed, settings (models' public configuration without key variables, presets by
+10. **Provenance**: package versions, seed, settings (models' public configuration without key variables, presets by
    file name only, no absolute paths), and the command that reproduces the run.
 
 Numbers: every section reads the run's scored answers (:func:`probe_ui.scoring.scored_answers`, under the parser
@@ -69,8 +77,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from probe_ui.store import Run, Store
 
-__all__ = ["ReportError", "baseline_deltas", "build_report", "newcombe_interval", "stress_deltas", "worst_cases",
-           "write_report"]
+__all__ = ["ReportError", "baseline_deltas", "build_report", "newcombe_interval", "robustness_baseline_deltas",
+           "stress_deltas", "worst_cases", "write_report"]
 
 ORIGINAL = "original"
 Z95 = 1.959964
@@ -205,6 +213,30 @@ def baseline_deltas(df: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
     conds = ["*"] + _condition_order({c for _, c in a if c != "*"} & {c for _, c in b if c != "*"})
     rows = [_delta_row(m, c, a[(m, c)], b[(m, c)]) for m in models for c in conds if (m, c) in a and (m, c) in b]
     return pd.DataFrame(rows, columns=_DELTA_COLUMNS)
+
+
+def robustness_baseline_deltas(curves: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
+    """Per model, perturbation and level present in both sweeps (``curves`` and ``base`` from
+    :func:`probe_ui.results.robustness_curves` of the run and of the baseline run): accuracy(run) -
+    accuracy(baseline) in percentage points with Newcombe's 95 % CI; the columns of :func:`stress_deltas`, with
+    ``condition`` reading "<perturbation> <level>" ("blur 3", "rotate 45°", "blur original") and ``perturbation``
+    and ``level`` beside it."""
+    from probe_ui.results import level_label
+
+    cols = _DELTA_COLUMNS + ["perturbation", "level"]
+    if curves.empty or base.empty:
+        return pd.DataFrame(columns=cols)
+    b = {(r["model"], r["perturbation"], int(r["level"])): r for r in base.to_dict("records")}
+    rows = []
+    for r in curves.sort_values(["run", "model"], kind="stable").to_dict("records"):  # the suite's order within
+        ref = b.get((r["model"], r["perturbation"], int(r["level"])))
+        if ref is None or not r["n"] or not ref["n"]:
+            continue
+        label = f"{r['perturbation']} {level_label(r['perturbation'], int(r['level']))}"
+        rows.append({**_delta_row(str(r["model"]), label, (int(r["correct"]), int(r["n"])),
+                                  (int(ref["correct"]), int(ref["n"]))),
+                     "perturbation": r["perturbation"], "level": int(r["level"])})
+    return pd.DataFrame(rows, columns=cols)
 
 
 def worst_cases(df: pd.DataFrame, limit: int = WORST_LIMIT) -> list[dict[str, Any]]:
@@ -587,6 +619,102 @@ def _baseline(base: Run, voted: pd.DataFrame, base_voted: pd.DataFrame) -> str:
     return _section("baseline", title, body)
 
 
+def _robustness(curves: pd.DataFrame, raw: pd.DataFrame, base: Run | None, base_curves: pd.DataFrame) -> str:
+    from probe_ui import results as R
+
+    title = "Robustness curves"
+    perts = list(dict.fromkeys(curves["perturbation"]))
+    parts = [_p("Accuracy at each level of each swept perturbation (level 0 is the original; severities 1-5, or "
+                "rotation in degrees), one line per model with its 95 % Wilson band. AUC: the area under the curve "
+                "with the levels at equal steps from the original, normalised to 0-100 (a model whose accuracy "
+                "never moves scores its own accuracy); AUC / original: the share of the original's accuracy kept. "
+                "An item's breaking level is the lowest level whose answer differs from the item's original "
+                "answer; the median is over the items that broke.", "muted")]
+    for p in perts:
+        parts.append(_wrap("div", _el("h3", p) + _figure_html(
+            lambda p=p: R.plot_robustness_curve(curves, p), f"accuracy by {p} level, 95 % Wilson bands"),
+            class_="curve", data_perturbation=p))
+    table = R.breaking_points_table(raw)
+    head = list(table.columns)
+    rows = []
+    for r in table.to_dict("records"):
+        cells = [_el("th", r["model"], scope="row"), _el("th", r["perturbation"], scope="row", class_="key")]
+        cells += [_el("td", _num(r[c], 1), class_="num", data_col=c, data_value=_data(r[c])) for c in head[2:]]
+        rows.append(_wrap("tr", "".join(cells), data_model=r["model"], data_perturbation=r["perturbation"]))
+    parts.append(_el("h3", "AUC and breaking points") + _table(head, rows, "grid breaking", numeric_from=2))
+    if base is not None:
+        d = robustness_baseline_deltas(curves, base_curves)
+        intro = _wrap("p", "The sweep of this run minus the same sweep in the baseline run " + _el("code", base.name)
+                      + ": accuracy difference per perturbation and level, in percentage points with a 95 % "
+                      "confidence interval.")
+        if d.empty:
+            parts.append(_el("h3", "Against the baseline run") + intro
+                         + _p("The baseline run holds no sweep answered by the same models: there is nothing to "
+                              "compare."))
+        else:
+            conds = list(dict.fromkeys(d["condition"]))
+            parts.append(_el("h3", "Against the baseline run") + intro
+                         + _delta_table(d, conds, {}, "baseline", "sweep-vs-base") + _DELTA_LEGEND
+                         + _p(f"CI method: {CI_METHOD}.", "method"))
+    return _section("robustness", title, "".join(parts))
+
+
+AGREEMENT_ROWS = 60  # overruled answers listed in the report
+
+
+def _agreement(raw: pd.DataFrame) -> str:
+    from probe_ui import results as R
+    from probe_ui.metrics.agreement import rater_agreement
+
+    block = rater_agreement(raw) or {}
+    t = R.agreement_tables(raw)
+    raters = ", ".join(block.get("raters") or [])
+    parts = [_p(f"{block.get('ratings', 0)} ratings of {block.get('answers_rated', 0)} answers by "
+                f"{len(block.get('raters') or [])} rater(s): {raters}. Each rater's latest rating of an answer "
+                "counts (correct / incorrect / unsure).", "muted")]
+    if t["kappa"].empty:
+        parts.append(_p("Kappa needs two raters who rated the same answers: with one rater there is no agreement "
+                        "to measure."))
+    else:
+        rows = [_wrap("tr", _el("th", r["scope"], scope="row") + _el("td", r["method"]) + _el("td", r["raters"])
+                      + _el("td", _num(r["kappa"], 3), class_="num strong", data_col="kappa",
+                            data_value=_data(r["kappa"]))
+                      + _el("td", f"{_num(r['ci_low'], 3)} to {_num(r['ci_high'], 3)}", class_="num", data_col="ci")
+                      + _el("td", r["n"], class_="num"), data_scope=r["scope"])
+                for r in t["kappa"].to_dict("records")]
+        parts.append(_el("h3", "Agreement between raters")
+                     + _table(["scope", "method", "raters", "kappa", "95 % CI", "answers"], rows, "grid kappa", 3)
+                     + _p("Cohen's kappa for two raters (over the answers both rated), Fleiss' kappa for three or "
+                          "more (over the answers rated at least twice), 1 = perfect agreement, 0 = what chance "
+                          "gives; 95 % CI: percentile bootstrap over answers (2000 resamples, seed 0).", "method"))
+    rows = [_wrap("tr", _el("th", r["scope"], scope="row")
+                  + _el("td", _num(r["agreement %"], 1), class_="num strong", data_col="agreement",
+                        data_value=_data(r["agreement %"]))
+                  + _el("td", f"{_num(r['ci_low'], 1)}–{_num(r['ci_high'], 1)}", class_="num")
+                  + _el("td", r["n"], class_="num") + _el("td", r["overruled"], class_="num"))
+            for r in t["vs_parser"].to_dict("records")]
+    parts.append(_el("h3", "The raters' majority against the parser")
+                 + _table(["scope", "agreement %", "95 % CI", "answers", "overruled"], rows, "grid vsparser")
+                 + _p("Answers whose majority rating is correct or incorrect and that the parser scored (an "
+                      "unreadable answer counts as wrong); a tie or an 'unsure' majority is not counted.", "muted"))
+    over = t["overruled"]
+    if len(over):
+        rows = [_wrap("tr", _el("td", r["response_id"], class_="num") + _el("th", r["model"], scope="row")
+                      + _el("td", r["item_id"]) + _el("td", r["condition"])
+                      + _el("td", _short(str(r["reply"] or ""), RAW_CHARS), class_="raw")
+                      + _el("td", "invalid" if r["parsed"] is None else r["parsed"]) + _el("td", r["parser"])
+                      + _el("td", r["majority"], class_="strong") + _el("td", r["ratings"]),
+                      data_response=r["response_id"])
+                for r in over.head(AGREEMENT_ROWS).to_dict("records")]
+        more = f" (the first {AGREEMENT_ROWS} of {len(over)})" if len(over) > AGREEMENT_ROWS else ""
+        parts.append(_el("h3", f"Where the clinicians overrule the parser{more}")
+                     + _table(["response", "model", "item", "condition", "reply", "parsed", "parser", "majority",
+                               "ratings"], rows, "grid overruled", 99)
+                     + _p("Read these replies to see what the parser misreads (or where the ground truth is in "
+                          "doubt).", "muted"))
+    return _section("agreement", "Clinician agreement", "".join(parts))
+
+
 def _plots(voted: pd.DataFrame) -> str:
     from probe_ui import results as R
 
@@ -874,6 +1002,22 @@ _CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-sr
         "form-action 'none'")
 
 
+def extra_sections(raw: pd.DataFrame, base: Run | None = None, base_raw: pd.DataFrame | None = None
+                   ) -> list[tuple[str, str, str]]:
+    """The sections that appear only when their data is there: robustness curves (a severity sweep) and clinician
+    agreement (rated answers), as (anchor, title, HTML); the Results tab shows the same HTML."""
+    from probe_ui import results as R
+
+    out = []
+    curves = R.robustness_curves(raw)
+    if len(curves):
+        base_curves = R.robustness_curves(base_raw) if base_raw is not None else pd.DataFrame()
+        out.append(("robustness", "Robustness curves", _robustness(curves, raw, base, base_curves)))
+    if "rater_ratings" in raw.columns and raw["rater_ratings"].notna().any():
+        out.append(("agreement", "Clinician agreement", _agreement(raw)))
+    return out
+
+
 def build_report(store: Store, run: str | None, baseline: str | None = None, parser: str = "robust",
                  definition: str = "auto") -> str:
     """The HTML report of ``run`` (None: the most recently updated run), compared with the run named ``baseline``
@@ -896,9 +1040,12 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
         ("papers", "Per-paper metrics", _papers(tables)),
         ("stress", "Stress test", _stress(raw, voted)),
     ]
+    base_raw = None
     if b is not None:
-        _, base_voted = _frames(store, b, parser)
+        base_raw, base_voted = _frames(store, b, parser)
         sections.append(("baseline", "Baseline", _baseline(b, voted, base_voted)))
+    extra = extra_sections(raw, b, base_raw)
+    sections += extra
     sections += [
         ("plots", "Categories & confusion", _plots(voted)),
         ("worst", "Worst cases", _worst(store, voted)),

@@ -491,30 +491,29 @@ def _heatmap(ax: Axes, values: Any, *, cmap: str, vmin: float, vmax: float, fmt:
 
 # ---- accuracy by category -----------------------------------------------------------------------------------------
 
-def category_accuracy(df: pd.DataFrame) -> pd.DataFrame:
-    """Accuracy (%) per category (rows) and model (columns); a row with several categories counts for each, one
-    without any under "(none)". NaN where a model has no scored answer in a category."""
+def _by_category(df: pd.DataFrame, agg: str) -> pd.DataFrame:
+    """Scored answers per category (rows) and model (columns), aggregated by ``agg`` ("mean" of right, or
+    "size"); a row with several categories counts for each, one without any under "(none)"."""
     s = _scored(df)
     if s.empty:
         return pd.DataFrame()
     cats = s["category"].map(lambda c: categories_of(c) or [UNCATEGORISED])
     long = s.assign(category=cats).explode("category")
-    table = long.pivot_table(index="category", columns="model", values="_hit", aggfunc="mean", sort=True)
-    table = 100.0 * table.astype(float)
+    table = long.pivot_table(index="category", columns="model", values="_hit", aggfunc=agg, sort=True)
     table.columns.name = "model"
     return table
+
+
+def category_accuracy(df: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy (%) per category (rows) and model (columns); a row with several categories counts for each, one
+    without any under "(none)". NaN where a model has no scored answer in a category."""
+    table = _by_category(df, "mean")
+    return 100.0 * table.astype(float) if not table.empty else table
 
 
 def category_counts(df: pd.DataFrame) -> pd.DataFrame:
     """The n behind :func:`category_accuracy`: scored answers per category (rows) and model (columns)."""
-    s = _scored(df)
-    if s.empty:
-        return pd.DataFrame()
-    cats = s["category"].map(lambda c: categories_of(c) or [UNCATEGORISED])
-    long = s.assign(category=cats).explode("category")
-    table = long.pivot_table(index="category", columns="model", values="_hit", aggfunc="size", sort=True)
-    table.columns.name = "model"
-    return table
+    return _by_category(df, "size")
 
 
 def plot_category_heatmap(df: pd.DataFrame) -> Figure:
@@ -684,3 +683,132 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
     if note:
         lines += _block("Note", note)
     return images, "\n".join(lines).rstrip() + "\n"
+
+
+# ---- robustness curves (the severity suite) -----------------------------------------------------------------------
+
+def robustness_curves(df: pd.DataFrame) -> pd.DataFrame:
+    """Tidy curve data of a scored-answer table (:func:`probe_ui.metrics.robustness.curve_frame`): one row per run,
+    model, perturbation and level (0 = the original) with accuracy, ci_low, ci_high (percent), n, correct and
+    flip_rate; empty when the answers hold no sweep."""
+    from probe_ui.metrics.robustness import curve_frame
+
+    return curve_frame(df)
+
+
+def level_label(perturbation: str, level: int) -> str:
+    """A sweep level as a tick reads: "original", a severity ("3") or an angle ("45°")."""
+    if int(level) == 0:
+        return "original"
+    return f"{int(level)}°" if perturbation == "rotate" else str(int(level))
+
+
+def plot_robustness_curve(curves: pd.DataFrame, perturbation: str) -> Figure:
+    """One perturbation's curves (``curves`` from :func:`robustness_curves`): accuracy (%) per level, one line per
+    model (per run and model when several runs are shown) with its 95 % Wilson band, levels at equal steps from the
+    original (the spacing the AUC uses). Levels without answers yet are left out, so a sweep can be drawn while it
+    fills."""
+    import numpy as np
+
+    t = curves[curves["perturbation"] == perturbation] if len(curves) else curves
+    t = t[t["accuracy"].notna()] if len(t) else t
+    if t.empty:
+        return empty_figure(f"no answers for {perturbation} yet")
+    levels = sorted({int(x) for x in t["level"]})
+    pos = {lv: i for i, lv in enumerate(levels)}
+    fig = _figure(max(6.0, 0.9 * len(levels) + 3.5), 4.2)
+    ax = fig.add_subplot()
+    several_runs = t["run"].nunique() > 1
+    for k, ((run, model), g) in enumerate(t.groupby(["run", "model"], sort=True)):
+        g = g.sort_values("level")
+        x = np.array([pos[int(v)] for v in g["level"]], dtype=float)
+        label = f"{model} · {run}" if several_runs else str(model)
+        colour = f"C{k % 10}"
+        ax.plot(x, g["accuracy"].to_numpy(dtype=float), marker="o", color=colour, label=label)
+        ax.fill_between(x, g["ci_low"].to_numpy(dtype=float), g["ci_high"].to_numpy(dtype=float), color=colour,
+                        alpha=0.15, linewidth=0)
+    ax.set_xticks(range(len(levels)))
+    ax.set_xticklabels([level_label(perturbation, lv) for lv in levels])
+    ax.set_xlim(-0.2, len(levels) - 0.8)
+    ax.set_ylim(0, 105)
+    ax.set_xlabel("rotation (degrees)" if perturbation == "rotate" else "severity")
+    ax.set_ylabel("accuracy (%)")
+    ax.set_title(f"{perturbation}: accuracy by level (95 % CI)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    return fig
+
+
+def robustness_figures(df: pd.DataFrame) -> dict[str, Figure]:
+    """One figure per swept perturbation (:func:`plot_robustness_curve`), in the suite's order; {} without a
+    sweep."""
+    curves = robustness_curves(df)
+    return {p: plot_robustness_curve(curves, p) for p in dict.fromkeys(curves["perturbation"])}
+
+
+BREAKING_PEOPLE_COLUMNS = {"model": "model", "perturbation": "perturbation", "auc": "AUC %",
+                           "auc_relative": "AUC / original %", "items": "items", "broken": "broken",
+                           "never_broken": "never broken %", "median_breaking_point": "median breaking level"}
+
+
+def breaking_points_table(df: pd.DataFrame, digits: int = 1) -> pd.DataFrame:
+    """Per model and perturbation, as a page shows it: AUC, AUC relative to the original's accuracy, items, how
+    many broke, the share never broken and the median breaking level (over the items that broke); a run column
+    when several runs are shown."""
+    from probe_ui.metrics.robustness import breaking_summary
+
+    t = breaking_summary(df)
+    if t.empty:
+        return pd.DataFrame(columns=list(BREAKING_PEOPLE_COLUMNS.values()))
+    cols = (["run"] if t["run"].nunique() > 1 else []) + list(BREAKING_PEOPLE_COLUMNS)
+    out = t[cols].rename(columns=BREAKING_PEOPLE_COLUMNS)
+    for c in ("AUC %", "AUC / original %", "never broken %", "median breaking level"):
+        out[c] = pd.to_numeric(out[c], errors="coerce").round(digits)
+    return out.reset_index(drop=True)
+
+
+# ---- clinician agreement -------------------------------------------------------------------------------------------
+
+KAPPA_COLUMNS = ["scope", "method", "raters", "kappa", "ci_low", "ci_high", "n"]
+VERSUS_COLUMNS = ["scope", "agreement %", "ci_low", "ci_high", "n", "overruled"]
+OVERRULED_COLUMNS = ["response_id", "model", "item_id", "condition", "reply", "parsed", "parser", "majority",
+                     "ratings"]
+
+
+def agreement_tables(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, pd.DataFrame]:
+    """The clinicians' agreement over a scored-answer table (:func:`probe_ui.metrics.agreement.rater_agreement`,
+    the ``rater_agreement`` block of ``score --json``) as three tables: ``kappa`` (overall, per model, per pair of
+    raters: method, raters, kappa with its bootstrap 95 % CI, n answers), ``vs_parser`` (the raters' majority
+    against the parser, overall and per model: agreement % with its Wilson CI, n, overruled) and ``overruled``
+    (the answers where the majority contradicts the parser). Empty tables when nobody rated."""
+    from probe_ui.metrics.agreement import rater_agreement
+
+    block = rater_agreement(df, n_boot=n_boot, seed=seed)
+    kappa, versus, over = [], [], []
+    if block is not None:
+        def k_row(scope: str, b: dict[str, Any]) -> dict[str, Any]:
+            ci = b.get("ci") or [None, None]
+            return {"scope": scope, "method": b["method"], "raters": ", ".join(b.get("raters") or []),
+                    "kappa": b["kappa"], "ci_low": ci[0], "ci_high": ci[1], "n": b["n"]}
+
+        if block["overall"]:
+            kappa.append(k_row("all models", block["overall"]))
+        kappa += [k_row(f"model {m}", b) for m, b in block["models"].items()]
+        kappa += [k_row("pair " + " & ".join(b["raters"]), b) for b in block["pairs"]]
+        vp = block["vs_parser"]
+
+        def v_row(scope: str, leaf: dict[str, Any], overruled: int | None) -> dict[str, Any]:
+            ci = leaf.get("ci") or [None, None]
+            return {"scope": scope, "agreement %": leaf["value"], "ci_low": ci[0], "ci_high": ci[1],
+                    "n": leaf["denominator"], "overruled": overruled}
+
+        versus.append(v_row("all models", vp["agreement"], vp["overruled"]))
+        for m, leaf in vp["models"].items():
+            versus.append(v_row(f"model {m}", leaf, sum(1 for o in block["overruled"] if o["model"] == m)))
+        over = [{"response_id": o["response_id"], "model": o["model"], "item_id": o["item_id"],
+                 "condition": o["condition"], "reply": o["raw_text"], "parsed": o["parsed"], "parser": o["parser"],
+                 "majority": o["majority"], "ratings": ", ".join(f"{k}: {v}" for k, v in o["votes"].items())}
+                for o in block["overruled"]]
+    return {"kappa": pd.DataFrame(kappa, columns=KAPPA_COLUMNS),
+            "vs_parser": pd.DataFrame(versus, columns=VERSUS_COLUMNS),
+            "overruled": pd.DataFrame(over, columns=OVERRULED_COLUMNS)}

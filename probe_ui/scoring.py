@@ -3,7 +3,9 @@
 :func:`scored_answers` returns the answers of one or more runs under a parser, one row per reply: the variant
 (item, condition, question, options, answer, categories, attributes, provenance, image ids), the reply, its
 reading (``parsed``, ``method``, ``invalid``, ``refusal``, ``correct``, ``legacy_mode``), a ``state`` (right,
-wrong, invalid, error, unknown), a judge's reading where a judge was asked, and the latest ``rating`` / ``note``.
+wrong, invalid, error, unknown), a judge's reading where a judge was asked, the latest ``rating`` / ``note`` of
+anyone (what the rating filter and the views show), and ``rater_ratings``: ``{rater: rating}`` of each rater's
+latest rating (several clinicians; what agreement and the per-rater export columns read), None when unrated.
 ``probe-ui score``, the Results and Stress tabs, the report and every export format read it, so a number is the
 same wherever it is shown. :func:`score_frame` turns such a table into the per-model report (accuracy and the
 registered metric families); :func:`score_run` is both for one stored run.
@@ -42,7 +44,8 @@ otherwise; "paper" or "clean" asks for one explicitly. Each family's block says 
 
 The report keeps the plain keys (run, seed, variants, items_not_loaded, models → accuracy, invalid_rate,
 refusal_rate, n, answered, errors) and adds ``parser``, ``definition``, ``benchmark``, per model ``paper`` (the
-registered families' blocks) and ``notes``. :func:`compare_parsers` lists every reply the two parsers read
+registered families' blocks), ``notes`` and, when someone rated an answer, ``rater_agreement`` (the clinicians'
+kappas and their majority against the parser: :mod:`probe_ui.metrics.agreement`). :func:`compare_parsers` lists every reply the two parsers read
 differently.
 """
 
@@ -303,6 +306,7 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
         df = df.merge(rated, on="response_id", how="left")
         df["rating"] = df["rating"].astype(object).where(df["rating"].notna(), UNRATED)
         df["note"] = df["note"].astype(object).where(df["note"].notna(), "")
+        df["rater_ratings"] = rater_ratings(store.ratings_frame(run.id, per_rater=True), df["response_id"])
         df.insert(0, "run", run.name)
         df.attrs.setdefault("legacy_modes", set()).update(used)
         frames.append(df)
@@ -312,6 +316,20 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
     filtered = filter_answers(out, models=models, conditions=conditions, categories=categories, ratings=ratings)
     filtered.attrs = out.attrs
     return filtered
+
+
+def rater_ratings(per_rater: pd.DataFrame, response_ids: pd.Series) -> pd.Series:
+    """Per answer, ``{rater: rating}`` of each rater's latest rating (:meth:`Store.ratings_frame` with
+    ``per_rater``), None where nobody rated it; aligned with ``response_ids``."""
+    out = pd.Series([None] * len(response_ids), index=response_ids.index, dtype=object)
+    if per_rater.empty:
+        return out
+    by_id: dict[int, dict[str, str]] = {}
+    for rid, rater, rating in zip(per_rater["response_id"], per_rater["rater"], per_rater["rating"]):
+        by_id.setdefault(int(rid), {})[str(rater)] = str(rating)
+    hit = response_ids.isin(list(by_id)).to_numpy()
+    out[hit] = [by_id[int(r)] for r in response_ids[hit]]
+    return out
 
 
 def _refresh_cache(store: Store, fresh: list[dict[str, Any]]) -> None:
@@ -377,7 +395,10 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
     notes = list(scored["notes"])
     if parser == "legacy" and not used and not df.empty:
         notes.insert(0, "no benchmark identified for this run's replies: legacy reads them like robust")
-    return {
+    from probe_ui.metrics.agreement import rater_agreement
+
+    agreement = rater_agreement(df)
+    out = {
         "run": run.name,
         "seed": run.seed,
         "variants": store.count(run_variants, run.id),
@@ -389,6 +410,9 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
         "models": scored["models"],
         "notes": list(dict.fromkeys(notes)),
     }
+    if agreement is not None:
+        out["rater_agreement"] = jsonable(agreement)
+    return out
 
 
 def _reading(ans: answers.Answer, correct: bool | None) -> dict[str, Any]:

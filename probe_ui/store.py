@@ -123,6 +123,7 @@ item_errors = sa.Table(
     sa.Column("created_at", sa.String(40), nullable=False),
 )
 
+RATER_MAX = 100  # characters in a rater's name
 ratings = sa.Table(
     "ratings", md,  # a person's judgement of one answer; append-only, the latest per response counts
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -130,6 +131,9 @@ ratings = sa.Table(
     sa.Column("rating", sa.String(16), nullable=False),
     sa.Column("note", sa.Text, nullable=False, server_default=""),
     sa.Column("created_at", sa.String(40), nullable=False),
+    # who rated: the app's --auth user or rater field, the CLI's --rater, a CSV's column; "" = nobody named (ratings
+    # made before raters were recorded). The latest rating of each rater per response counts.
+    sa.Column("rater", sa.String(RATER_MAX), nullable=False, server_default=""),
 )
 RATINGS = ("correct", "incorrect", "unsure")
 
@@ -427,33 +431,63 @@ class Store:
                                                      & item_errors.c.item_id.in_(ids[start:start + 500])))
 
     # ---- ratings ----------------------------------------------------------------------------------------------
-    def rate_response(self, response_id: int, rating: str, note: str = "") -> None:
-        """Record a person's rating of one answer (kept with the response; a later rating supersedes it)."""
-        if rating not in RATINGS:
-            raise StoreError(f"rating must be one of {', '.join(RATINGS)}, not {rating!r}")
-        with self.engine.begin() as c:
-            if c.execute(sa.select(responses.c.id).where(responses.c.id == int(response_id))).first() is None:
-                raise StoreError(f"no response #{response_id} in {self.url}")
-            c.execute(ratings.insert().values(response_id=int(response_id), rating=rating, note=note or "",
-                                              created_at=now()))
+    def rate_response(self, response_id: int, rating: str, note: str = "", rater: str = "") -> None:
+        """Record ``rater``'s rating of one answer (kept with the response; that rater's later rating supersedes
+        it, other raters' ratings stand beside it). ``rater`` "" is a rating nobody put a name to."""
+        self.add_ratings([{"response_id": response_id, "rating": rating, "note": note, "rater": rater}])
 
-    def ratings_frame(self, run_id: int | None = None) -> pd.DataFrame:
-        """The latest rating and note of each rated response (of one run, or all): response_id, rating, note."""
-        latest = sa.select(sa.func.max(ratings.c.id)).group_by(ratings.c.response_id)
-        q = sa.select(ratings.c.response_id, ratings.c.rating, ratings.c.note).where(ratings.c.id.in_(latest))
+    def add_ratings(self, rows: Iterable[dict[str, Any]]) -> int:
+        """Record several ratings (``response_id``, ``rating``, optional ``note`` and ``rater``) in ONE transaction:
+        all of them, or none when a rating is not one of :data:`RATINGS`, a rater's name is too long or a response
+        does not exist (the error names the first). Returns how many were recorded."""
+        values = []
+        for r in rows:
+            rating = r.get("rating")
+            if rating not in RATINGS:
+                raise StoreError(f"rating must be one of {', '.join(RATINGS)}, not {rating!r}")
+            values.append({"response_id": int(r["response_id"]), "rating": rating, "note": r.get("note") or "",
+                           "rater": rater_name(r.get("rater")), "created_at": now()})
+        if not values:
+            return 0
+        ids = sorted({v["response_id"] for v in values})
+        with self.engine.begin() as c:
+            known: set[int] = set()
+            for start in range(0, len(ids), 900):
+                chunk = ids[start:start + 900]
+                known |= {int(x) for x in c.execute(sa.select(responses.c.id).where(responses.c.id.in_(chunk)))
+                          .scalars()}
+            missing = [i for i in ids if i not in known]
+            if missing:
+                raise StoreError(f"no response #{missing[0]} in {_safe(self.url)}"
+                                 + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
+            for start in range(0, len(values), 500):
+                c.execute(ratings.insert(), values[start:start + 500])
+        return len(values)
+
+    def ratings_frame(self, run_id: int | None = None, *, per_rater: bool = False) -> pd.DataFrame:
+        """The ratings that count, of one run or all: by default the latest rating of each rated response,
+        whoever gave it (response_id, rating, note); with ``per_rater`` the latest of each rater per
+        response (response_id, rater, rating, note, created_at), ordered by response and rater."""
+        keys = [ratings.c.response_id] + ([ratings.c.rater] if per_rater else [])
+        latest = sa.select(sa.func.max(ratings.c.id)).group_by(*keys)
+        cols = [ratings.c.response_id, ratings.c.rater, ratings.c.rating, ratings.c.note, ratings.c.created_at] \
+            if per_rater else [ratings.c.response_id, ratings.c.rating, ratings.c.note]
+        q = sa.select(*cols).where(ratings.c.id.in_(latest))
         if run_id is not None:
             q = q.join(responses, responses.c.id == ratings.c.response_id).where(responses.c.run_id == run_id)
         import pandas as pd
 
         with self.engine.connect() as c:
-            return pd.read_sql(q.order_by(ratings.c.response_id), c)
+            return pd.read_sql(q.order_by(*keys), c)
 
-    def latest_rating(self, response_id: int) -> tuple[str | None, str]:
-        """One answer's latest rating and note (None, "" when nobody rated it)."""
-        q = (sa.select(ratings.c.rating, ratings.c.note).where(ratings.c.response_id == int(response_id))
-             .order_by(ratings.c.id.desc()).limit(1))
+    def latest_rating(self, response_id: int, rater: str | None = None) -> tuple[str | None, str]:
+        """One answer's latest rating and note, by anyone (``rater`` None) or by one rater (None, "" when
+        unrated)."""
+        q = sa.select(ratings.c.rating, ratings.c.note).where(ratings.c.response_id == int(response_id))
+        if rater is not None:
+            q = q.where(ratings.c.rater == rater_name(rater))
         with self.engine.connect() as c:
-            row = c.execute(q).first()
+            row = c.execute(q.order_by(ratings.c.id.desc()).limit(1)).first()
         return (str(row[0]), str(row[1] or "")) if row else (None, "")
 
     def get_response(self, response_id: int) -> dict[str, Any]:
@@ -557,6 +591,17 @@ class Store:
         with self.engine.begin() as c:
             for start in range(0, len(rows), 500):
                 c.execute(insert(table).on_conflict_do_nothing(), rows[start:start + 500])
+
+
+def rater_name(name: Any) -> str:
+    """A rater's name as stored: surrounding and repeated whitespace removed, "" for none; raises StoreError for a
+    name longer than :data:`RATER_MAX` characters or one holding control characters."""
+    text = " ".join(str(name or "").split())
+    if len(text) > RATER_MAX:
+        raise StoreError(f"rater name longer than {RATER_MAX} characters: {text[:40]!r}...")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise StoreError(f"rater name {text!r} holds control characters")
+    return text
 
 
 def _create_tables(engine: sa.Engine, attempts: int = 6) -> None:

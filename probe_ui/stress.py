@@ -426,3 +426,61 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
               extra_models=extra_models, cancel=cancel,
               on_progress=(lambda d, t, _r: on_progress(d, max(t, 1))) if on_progress is not None else None)
     return name
+
+
+# ---- a severity sweep over one perturbation ------------------------------------------------------------------------
+def sweep_variants(originals: list[Any], perturbation: str, levels: list[int] | tuple[int, ...] | None = None,
+                   seed: int = 0) -> list[Any]:
+    """Each original and its variants at the chosen levels of one perturbation (the ``severity`` suite's
+    conditions, :func:`probe_ui.suites.sweep_conditions`), so that the robustness curves read them; orientation
+    questions are not rotated (their answer would move)."""
+    from probe_ui.suites import apply_condition, is_orientation_question, sweep_conditions
+
+    conditions = sweep_conditions(perturbation, levels)
+    out = []
+    for base in originals:
+        out.append(base)
+        if perturbation == "rotate" and is_orientation_question(base):
+            continue
+        out += [apply_condition(base, c.name, c.steps, seed) for c in conditions]
+    return out
+
+
+def sweep_name(perturbation: str, levels: list[int] | tuple[int, ...] | None) -> str:
+    """The stand-in for a suite name in a sweep's run name: ``sweep-blur`` (every level), ``sweep-blur-1.3.5``
+    (those levels), so two sweeps over different levels never share a run."""
+    from probe_ui.suites import default_levels
+
+    lv = sorted(set(int(x) for x in (levels or default_levels(perturbation))))
+    return f"sweep-{perturbation}" if lv == sorted(default_levels(perturbation)) else \
+        f"sweep-{perturbation}-{'.'.join(map(str, lv))}"
+
+
+def run_sweep_name(perturbation: str, levels: list[int] | tuple[int, ...] | None, model_specs: list[str], *,
+                   originals: list[Any], seed: int = 0) -> str:
+    """The name :func:`run_sweep` gives its run (known before it starts, so a page can follow it)."""
+    from pathlib import PurePath
+
+    specs = [s.strip() for s in model_specs if s and s.strip()]
+    target = originals[0].item_id if len(originals) == 1 else PurePath(originals[0].source or "items").stem
+    return stress_run_name(target, sweep_name(perturbation, levels), specs, seed)
+
+
+def run_sweep(store: Any, perturbation: str, levels: list[int] | tuple[int, ...] | None, model_specs: list[str], *,
+              originals: list[Any], seed: int = 0, run_name: str | None = None,
+              extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None) -> str:
+    """Ask ``model_specs`` a sweep of one perturbation over ``originals`` (the Probe tab's item, or a preset's items
+    from :func:`probe_ui.sweep.load_originals`); returns the run's name (:func:`stress_run_name` with
+    :func:`sweep_name`). Read it with :func:`probe_ui.results.robustness_curves`."""
+    from probe_ui.live import ProbeError, run_live
+
+    if not originals:
+        raise ProbeError("nothing to sweep: no item could be loaded")
+    variants = sweep_variants(originals, perturbation, levels, seed)
+    specs = [s.strip() for s in model_specs if s and s.strip()]
+    name = run_name or run_sweep_name(perturbation, levels, specs, originals=originals, seed=seed)
+    for state in run_live(store, variants, specs, seed=seed, extra_models=extra_models, run_name=name,
+                          cancel=cancel):
+        if on_progress is not None:
+            on_progress(state.done, max(len(state.cards), 1))
+    return name

@@ -9,6 +9,7 @@ Loading errors are per item: a missing or unreadable image is reported for that 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from dataclasses import dataclass, field
@@ -69,6 +70,64 @@ def _orientation(v: Variant, ctx: PerturbContext) -> list[Condition]:
         return []
     moves = {"answer_map": {"correct": "upside down"}} if v.kind == "label" and "upside down" in v.options else {}
     return [_c("upside-down", ("rotate", {"angle": 180, **moves}))]
+
+
+# ---- the severity sweep (robustness curves) ------------------------------------------------------------------
+#: the image degradations of :mod:`probe_ui.perturb.degrade`, each swept over severities 1-5
+SEVERITY_DEGRADATIONS = ("noise", "blur", "jpeg", "contrast", "brightness", "crop", "downscale")
+SEVERITY_LEVELS = (1, 2, 3, 4, 5)
+#: rotation's levels are angles in degrees (counter-clockwise)
+ROTATION_ANGLES = (15, 30, 45, 90, 180)
+SEVERITY_PERTURBATIONS = (*SEVERITY_DEGRADATIONS, "rotate")
+SEVERITY_SUITE = "severity"
+_SEVERITY_NAME = re.compile(r"^severity/([a-z_]+)-(\d+)$")
+
+
+def default_levels(perturbation: str) -> tuple[int, ...]:
+    """The levels the ``severity`` suite sweeps for one perturbation: severities 1-5, or rotation's angles."""
+    if perturbation not in SEVERITY_PERTURBATIONS:
+        raise SuiteError(f"unknown sweep perturbation '{perturbation}'; known: {', '.join(SEVERITY_PERTURBATIONS)}")
+    return ROTATION_ANGLES if perturbation == "rotate" else SEVERITY_LEVELS
+
+
+def severity_condition(perturbation: str, level: int) -> Condition:
+    """One level of a sweep as a condition named ``severity/<perturbation>-<level>`` (the name the
+    ``robustness_curves`` metric reads): a degradation at ``severity=level``, or a rotation by ``level`` degrees."""
+    if perturbation not in SEVERITY_PERTURBATIONS:
+        raise SuiteError(f"unknown sweep perturbation '{perturbation}'; known: {', '.join(SEVERITY_PERTURBATIONS)}")
+    if isinstance(level, bool) or not isinstance(level, int) or level < 1 or (
+            perturbation != "rotate" and level > len(SEVERITY_LEVELS)) or level >= 360:
+        top = "359 (degrees)" if perturbation == "rotate" else str(len(SEVERITY_LEVELS))
+        raise SuiteError(f"{perturbation}: level must be a whole number 1..{top}, not {level!r}")
+    params = {"angle": level} if perturbation == "rotate" else {"severity": level}
+    return Condition(f"{SEVERITY_SUITE}/{perturbation}-{level}", ((perturbation, params),))
+
+
+def sweep_conditions(perturbation: str, levels: tuple[int, ...] | list[int] | None = None) -> list[Condition]:
+    """The conditions of a sweep over one perturbation (the Stress tab's perturbation and range), named as the
+    ``severity`` suite names them; ``levels`` defaults to :func:`default_levels`. Apply them to an original with
+    :func:`apply_condition`."""
+    return [severity_condition(perturbation, int(lv)) for lv in sorted(set(levels or default_levels(perturbation)))]
+
+
+def parse_severity_condition(condition: str) -> tuple[str, int] | None:
+    """(perturbation, level) of a sweep condition (``severity/blur-3`` → ("blur", 3)); None for any other."""
+    m = _SEVERITY_NAME.match(str(condition))
+    return (m.group(1), int(m.group(2))) if m and m.group(1) in SEVERITY_PERTURBATIONS else None
+
+
+def is_orientation_question(v: Variant) -> bool:
+    """Whether an item asks about the image's orientation (MedBLINK's "correct or upside down?"): rotating its
+    image moves its answer, so the sweep does not rotate it (the answer after 15° or 45° is not defined)."""
+    text = " ".join([v.question, *v.options, *v.tags, str(v.attributes.get("task") or "")]).lower()
+    return "upside down" in text or "upside-down" in text or "orientation" in text
+
+
+def _severity(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    if not v.images:
+        return []
+    perts = SEVERITY_DEGRADATIONS if is_orientation_question(v) else SEVERITY_PERTURBATIONS
+    return [Condition(c.name.split("/", 1)[1], c.steps) for p in perts for c in sweep_conditions(p)]
 
 
 def _circular(v: Variant, ctx: PerturbContext) -> list[Condition]:
@@ -188,6 +247,9 @@ SUITES: dict[str, Suite] = {s.name: s for s in (
           ("groups",), _prompt_variants),
     Suite("dot-colours", "MedBLINK colour bias: all colour-location permutations of the item's dots",
           ("medblink", "groups"), _colour_permutations),
+    Suite(SEVERITY_SUITE, "every image degradation (noise, blur, jpeg, contrast, brightness, crop, downscale) at "
+          "severities 1-5 and rotation by 15, 30, 45, 90 and 180 degrees, named severity/<perturbation>-<level>; "
+          "answers unchanged; orientation questions are not rotated", ("robustness_curves",), _severity),
 )}
 
 
@@ -312,6 +374,9 @@ def stream_variants(preset: Preset, seed: int, suites: tuple[str, ...] | list[st
     # with no condition and no suite nothing draws on the other items: each original goes out as soon as it is loaded
     plain = not (chosen or preset.conditions or preset.item_conditions or preset.item_suites)
     seen: set[str] = set()
+    for item_id, lines in preset.step_errors.items():  # an item's own conditions that cannot run: recorded
+        for line in lines:
+            yield ItemError(preset.path, item_id, line)
     originals: list[Variant] = []
     for item in preset.items:
         try:
@@ -332,11 +397,7 @@ def stream_variants(preset: Preset, seed: int, suites: tuple[str, ...] | list[st
     by_id = {it.id: it for it in preset.items}
     for base in originals:
         made = [base] if preset.include_original else []
-        conditions = [c for c in preset.conditions if c.applies_to(by_id[base.item_id])]
-        conditions += list(preset.item_conditions.get(base.item_id, ()))
-        own = [get_suite(s) for s in preset.item_suites.get(base.item_id, ()) if s not in {x.name for x in chosen}]
-        conditions += [c for s in chosen + own for c in s.for_variant(base, ctx)]
-        for cond in conditions:
+        for cond in item_conditions(preset, by_id[base.item_id], base, chosen, ctx):
             try:
                 made.append(apply_condition(base, cond.name, cond.steps, seed, ctx))
             except PerturbationError as exc:
@@ -346,6 +407,16 @@ def stream_variants(preset: Preset, seed: int, suites: tuple[str, ...] | list[st
             if v.id not in seen:
                 seen.add(v.id)
                 yield v
+
+
+def item_conditions(preset: Preset, item: Item, base: Variant, chosen: list[Suite], ctx: PerturbContext
+                    ) -> list[Condition]:
+    """Every condition :func:`expand` applies to one item's original ``base``: the preset's conditions that apply
+    to it, its own, and those of the ``chosen`` suites and the item's own suites."""
+    conditions = [c for c in preset.conditions if c.applies_to(item)]
+    conditions += list(preset.item_conditions.get(item.id, ()))
+    own = [get_suite(s) for s in preset.item_suites.get(item.id, ()) if s not in {x.name for x in chosen}]
+    return conditions + [c for s in chosen + own for c in s.for_variant(base, ctx)]
 
 
 def apply_condition(base: Variant, name: str, steps: tuple[Step, ...], seed: int,

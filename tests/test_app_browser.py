@@ -120,6 +120,16 @@ class Page:
         box = img.bounding_box()
         self.p.mouse.click(box["x"] + box["width"] * fx, box["y"] + box["height"] * fy)
 
+    def ask(self, options: str, answer: str | None = None, question: str = "Which modality?",
+            image: str = "ct_head_axial.png") -> None:
+        """A bundled image and a multiple-choice question about it (the set-up most flows share)."""
+        self.gallery_pick(image)
+        self.wait_text("#probe-image-info", "PNG")
+        self.fill("probe-question", question)
+        self.fill("probe-options", options)
+        if answer:
+            self.pick("probe-answer", answer)
+
     def gallery_pick(self, name: str) -> None:
         """Click a bundled image by its file name (the gallery shows names as captions)."""
         self.p.locator("#probe-gallery button", has_text=name[:8]).first.click()
@@ -234,10 +244,7 @@ def test_loading_a_preset_item_loads_all_of_it_and_drops_stale_steps(server, bro
     pg = Page(browser.new_page(viewport=VIEW), "preset-item")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
-    pg.gallery_pick("ct_head_axial.png")
-    pg.wait_text("#probe-image-info", "PNG")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI")
+    pg.ask("CT\nMRI")
     pg.p.locator("#probe-add-step").click()  # rotate, with the controls' default angle
     pg.wait_text("#probe-steps", "rotate")
     pg.click_image(0.5, 0.5)  # a dot on this image
@@ -275,11 +282,7 @@ def test_the_table_stays_aligned(server, browser, fake_openai, n_models):
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
     refresh_models(pg, *names)
-    pg.gallery_pick("ct_head_axial.png")
-    pg.wait_text("#probe-image-info", "PNG")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI\nUltrasound")
-    pg.pick("probe-answer", "CT")
+    pg.ask("CT\nMRI\nUltrasound", "CT")
     pg.p.get_by_text("advanced: parameters as JSON").click()  # the JSON field, for exact values
     for params in ('{"angle": 90}', '{"angle": 180}', '{"angle": 270}'):
         pg.code("probe-params", params)
@@ -321,10 +324,7 @@ def test_a_model_without_a_key_next_to_two_baselines(server, browser, monkeypatc
     assert "gpt-4o" in unusable.inner_text() and "OPENAI_API_KEY" in unusable.inner_text()
     assert pg.p.locator("#probe-unusable input[disabled]").count() >= 1  # shown, greyed out, with the reason
     pg.shot("unusable-listed")
-    pg.gallery_pick("ct_head_axial.png")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI")
-    pg.pick("probe-answer", "CT")
+    pg.ask("CT\nMRI", "CT")
     pg.tick("probe-models", "baseline/first")
     pg.tick("probe-models", "baseline/random")
     pg.p.get_by_text("another model by name").click()  # typed by name, as a catalogue entry
@@ -344,10 +344,7 @@ def test_rate_in_a_cell_shows_there_and_in_results(server, browser):
     pg = Page(browser.new_page(viewport=VIEW), "rate-in-cell")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
-    pg.gallery_pick("ct_head_axial.png")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI")
-    pg.pick("probe-answer", "CT")
+    pg.ask("CT\nMRI", "CT")
     pg.tick("probe-models", "baseline/last")
     pg.p.locator("#probe-run").click()
     pg.table_done(1)
@@ -398,9 +395,7 @@ def test_bad_uploads_show_an_error_and_lose_nothing(server, browser, tmp_path):
     pg = Page(browser.new_page(viewport=VIEW), "bad-uploads")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
-    pg.gallery_pick("ct_head_axial.png")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI")
+    pg.ask("CT\nMRI")
     pg.tick("probe-models", "baseline/first")
     pg.p.locator("#probe-run").click()
     pg.table_done(1)
@@ -435,9 +430,7 @@ def test_an_empty_set_name_is_marked_beside_the_field(server, browser):
     pg = Page(browser.new_page(viewport=VIEW), "inline-messages")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
-    pg.gallery_pick("ct_head_axial.png")
-    pg.fill("probe-question", "Which modality?")
-    pg.fill("probe-options", "CT\nMRI")
+    pg.ask("CT\nMRI")
     pg.p.locator("#probe-save").click()
     pg.wait_text("#probe-save-msg", "type a name for the benchmark set")
     assert "pu-bad" in (pg.p.locator("#probe-set-name").get_attribute("class") or "")
@@ -522,4 +515,57 @@ def test_untrusted_markdown_is_shown_as_text_and_loads_nothing(server, browser, 
     pg.shot("links-as-text")
     time.sleep(1)
     assert outside == [], outside
+    assert not pg.errors, pg.errors
+
+
+def test_stress_sweep_draws_its_curve_live_and_shows_where_it_broke(server, browser, fake_openai):
+    """A blur sweep of the Probe tab's item: the calls are counted before Run, the curve grows while answers
+    arrive, and an item's breaking image is shown beside its original."""
+    fake_openai.latency_s = 0.4
+    add_endpoint(server, fake_openai, "loop")
+    pg = Page(browser.new_page(viewport=VIEW), "stress-sweep")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    refresh_models(pg, "loop")
+    pg.ask("CT\nMRI", "CT")
+    pg.tick("probe-models", "baseline/random")
+    pg.tick("probe-models", "loop")
+    pg.tab("Stress")
+    pg.p.locator("#stress-mode").get_by_label("a severity sweep of one perturbation").check()
+    pg.pick("stress-sweep", "blur")
+    plan = pg.wait_text("#stress-plan", r"= 12 calls")  # (original + 5 levels) x 2 models
+    assert "no price known for loop" in plan
+    pg.p.locator("#stress-run").click()
+    pg.p.locator("#stress-curve img[src^='data:']").first.wait_for(timeout=60000)
+    pg.shot("curve-while-answers-arrive")
+    pg.wait_text("#stress-matrix .pu-progress", r"12 of 12 answers", timeout_s=120)
+    labels = pg.p.locator("#stress-matrix .pu-label").all_inner_texts()
+    assert labels[0] == "original" and all("blurred" in x for x in labels[1:]) and len(labels) == 6
+    pg.shot("curve-done")
+    pg.pick("stress-b-model", "baseline/random")
+    pg.p.locator("#stress-b-show").click()
+    pg.wait_text("#stress-b-text", r"(first changed its answer|never changed its answer)")
+    pg.shot("breaking-image")
+    assert not pg.errors, pg.errors
+
+
+def test_ratings_carry_the_raters_name_and_it_is_remembered(server, browser):
+    pg = Page(browser.new_page(viewport=VIEW), "rater-name")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.fill("probe-rater", "Dr Lee")
+    pg.ask("CT\nMRI", "CT")
+    pg.tick("probe-models", "baseline/first")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(1)
+    cell = pg.p.locator("#probe-table td.pu-cell").first
+    cell.locator("button[data-rating='correct']").click()
+    pg.wait_text("#probe-table td.pu-cell", "you: correct")
+    rid = int(cell.get_attribute("data-response"))
+    assert server.store().latest_rating(rid, rater="Dr Lee") == ("correct", "")
+    pg.p.reload()
+    pg.p.locator("#probe-run").wait_for()
+    pg.p.wait_for_function("() => document.querySelector('#probe-rater input, #probe-rater textarea')"
+                           ".value === 'Dr Lee'")  # kept in this browser
+    pg.shot("name-remembered")
     assert not pg.errors, pg.errors

@@ -109,7 +109,7 @@ def test_a_live_run_as_a_table_with_broken_cells(tmp_path, ct) -> None:
 
 
 def test_the_table_stays_aligned_for_many_models_and_variants(ct) -> None:
-    vs = variants(ct, [[i, "rotate", f'{{"angle": {15 * i}}}'] for i in range(1, 30)])
+    vs = variants(ct, [[i, "rotate", f'{{"angle": {12 * i}}}'] for i in range(1, 30)])  # 12..348°
     assert len(vs) == 30
     models = [f"m{i}/very-long-model-name-{i}" for i in range(8)]
     t = comparison.Table("r", [comparison.row_for_variant(v) for v in vs], models)

@@ -28,8 +28,9 @@ sys.modules["fuzz_cases"] = fuzz  # dataclasses and the worker's pickled outcome
 _spec.loader.exec_module(fuzz)
 
 SEED = 20240601
-SEEDED_CASES = {"images": 500, "answers": 500, "catalogue": 300, "importers": 300, "presets": 200}
-HYPOTHESIS_CASES = {"images": 200, "answers": 200, "catalogue": 150, "importers": 100, "presets": 150}
+SEEDED_CASES = {"images": 500, "answers": 500, "catalogue": 300, "importers": 300, "presets": 200, "params": 300}
+HYPOTHESIS_CASES = {"images": 200, "answers": 200, "catalogue": 150, "importers": 100, "presets": 150,
+                    "params": 150}
 
 
 def _failures(target: str, tmp: Path) -> list[str]:
@@ -43,7 +44,7 @@ def _failures(target: str, tmp: Path) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("target", ["images", "answers", "catalogue", "importers", "presets"])
+@pytest.mark.parametrize("target", ["images", "answers", "catalogue", "importers", "presets", "params"])
 def test_seeded_cases_fail_only_with_typed_errors(target: str, tmp_path: Path) -> None:
     failures = _failures(target, tmp_path)
     assert not failures, f"{len(failures)} of {SEEDED_CASES[target]} {target} cases:\n" + "\n".join(failures[:3])

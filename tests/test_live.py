@@ -348,3 +348,20 @@ def test_parameters_from_controls_leave_defaults_out():
     bad = ["[[10, 20" if n == "points" else None for n in dots]
     with pytest.raises(live.ProbeError, match="parameter 'points' takes JSON"):
         live.values_from_controls("dots", bad)
+
+
+def test_a_preset_items_unusable_step_is_named_when_it_is_loaded(tmp_path):
+    (tmp_path / "p.yaml").write_text(
+        "items:\n  - id: a\n    image: mr_small.png\n    question: Which?\n    options: [CT, MRI]\n    answer: MRI\n"
+        "    perturbations:\n      - name: tilt\n        steps: [{op: rotate, angle: 90deg}]\n"
+        "      - name: turn\n        steps: [{op: rotate, angle: 90}]\n", encoding="utf-8")
+    it = live.load_preset_item(str(tmp_path / "p.yaml"), "a")
+    assert [(r[1], json.loads(r[2])) for r in it.steps] == [("rotate", {"angle": 90})]
+    assert len(it.dropped) == 1 and "parameter 'angle'" in it.dropped[0] and "tilt" in it.dropped[0]
+
+
+def test_controls_give_the_same_variant_as_a_preset():
+    """A slider's 180.0 is recorded as a preset's 180: the same parameters make the same variant."""
+    names = [s.name for s in live.param_specs("rotate")]
+    got = live.values_from_controls("rotate", [180.0 if n == "angle" else None for n in names])
+    assert got == {"angle": 180} and isinstance(got["angle"], int)

@@ -91,6 +91,18 @@ def assert_scores_as_before(store: Store) -> None:
                     assert strip_definition(got) == block, (run, parser, model, fam)
 
 
+def assert_ratings_carry_raters(store: Store) -> None:
+    """The old ratings upgrade with no rater (""), the latest per answer unchanged; a named rater's rating then
+    stands beside them instead of replacing them (schema step 3)."""
+    per_rater = store.ratings_frame(per_rater=True)
+    assert per_rater[["response_id", "rater", "rating", "note"]].to_dict("records") == [
+        {"response_id": 1, "rater": "", "rating": "correct", "note": "looks right"},
+        {"response_id": 2, "rater": "", "rating": "unsure", "note": "second thoughts"}]
+    assert store.latest_rating(2) == ("unsure", "second thoughts")
+    assert store.latest_rating(2, rater="") == ("unsure", "second thoughts")
+    assert store.latest_rating(2, rater="dr a") == (None, "")
+
+
 def test_sqlite_store_from_the_previous_release_upgrades_and_scores_the_same(tmp_path: Path) -> None:
     shutil.copytree(FIXTURE, tmp_path / "data", ignore=shutil.ignore_patterns("*.sql", "*.json", "*.md", "*.yaml"))
     db = tmp_path / "data" / "probe-ui.db"
@@ -111,6 +123,7 @@ def test_sqlite_store_from_the_previous_release_upgrades_and_scores_the_same(tmp
     assert after["runs"] == list(RUNS)
     assert sum(after["responses"].values()) == 80
     assert after["ratings"] == [(1, "correct", "looks right"), (2, "incorrect", ""), (2, "unsure", "second thoughts")]
+    assert_ratings_carry_raters(store)
     assert_scores_as_before(store)
     # the judged answers read through their judge; their own stored parse is the robust reading again
     judged = score_run(store, "fixture-judge")
@@ -189,6 +202,7 @@ def test_postgres_store_from_the_previous_release_upgrades_and_scores_the_same(p
     after = counts(store)
     assert after["runs"] == list(RUNS) and sum(after["responses"].values()) == 80
     assert after["ratings"] == [(1, "correct", "looks right"), (2, "incorrect", ""), (2, "unsure", "second thoughts")]
+    assert_ratings_carry_raters(store)
     assert_scores_as_before(store)
     store.close()
     again = Store(postgres_db)

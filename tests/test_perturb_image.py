@@ -445,7 +445,7 @@ def test_explicit_levels_override_severity_and_bad_severity_is_an_error() -> Non
     assert apply(v, "jpeg", {"quality": 95}, 0).provenance[-1]["details"]["quality"] == 95
     small = apply(v, "crop", {"keep": 0.5, "resize": False}, 0)
     assert (small.images[0].width, small.images[0].height) == (48, 40)
-    with pytest.raises(PerturbationError, match="severity must be an integer 1..5"):
+    with pytest.raises(PerturbationError, match="parameter 'severity': must be a whole number between 1 and 5, not 6"):
         apply(v, "noise", {"severity": 6}, 0)
     with pytest.raises(PerturbationError, match="needs an image"):
         apply(_variant(()), "blur", {}, 0)

@@ -83,7 +83,7 @@ def test_cyclic_shifts_give_k_distinct_orders_with_the_answer_text(v: Variant) -
 def test_cyclic_shift_rejects_non_choice_and_bad_shift() -> None:
     with pytest.raises(PerturbationError, match="multiple-choice"):
         apply(_variant(kind="yesno", options=(), answer="yes"), "cyclic_shift", {"shift": 1}, 0)
-    with pytest.raises(PerturbationError, match="integer"):
+    with pytest.raises(PerturbationError, match="parameter 'shift': must be a whole number"):
         apply(_variant(), "cyclic_shift", {"shift": "1"}, 0)
     with pytest.raises(PerturbationError, match="needs parameter 'shift'"):
         apply(_variant(), "cyclic_shift", {}, 0)
@@ -136,7 +136,7 @@ def test_replace_distractors_sources_and_errors() -> None:
         apply(v, "replace_distractors", {"k": 3, "source": "preset"}, 0, PerturbContext(pool=POOL[:1]))
     with pytest.raises(PerturbationError, match="correct answer"):
         apply(_variant(answer=None), "replace_distractors", {}, 0)
-    with pytest.raises(PerturbationError, match="source must be"):
+    with pytest.raises(PerturbationError, match="parameter 'source': must be one of 'pool', 'preset', 'unknown'"):
         apply(v, "replace_distractors", {"source": "web"}, 0)
 
 
@@ -181,13 +181,13 @@ def test_nota_fixed_positions_and_errors() -> None:
     assert apply(v, "nota", {"mode": "baseline", "position": -1}, 0).options[-1] == NOTA
     with pytest.raises(PerturbationError, match="outside the 5 positions"):
         apply(v, "nota", {"mode": "baseline", "position": 5}, 0)
-    with pytest.raises(PerturbationError, match="position must be"):
+    with pytest.raises(PerturbationError, match="parameter 'position': must be one of 'seeded', 'last' or a whole number"):
         apply(v, "nota", {"position": "first"}, 0)
     with pytest.raises(PerturbationError, match="does not apply to a yes/no item"):
         apply(_variant(kind="yesno", options=(), answer="yes"), "nota", {}, 0)
     with pytest.raises(PerturbationError, match="already has a 'None of the above'"):
         apply(apply(v, "nota", {"mode": "baseline"}, 0), "nota", {}, 0)
-    with pytest.raises(PerturbationError, match="mode must be"):
+    with pytest.raises(PerturbationError, match="parameter 'mode': must be one of 'hallucination', 'baseline', not 'both'"):
         apply(v, "nota", {"mode": "both"}, 0)
 
 
@@ -233,9 +233,9 @@ def test_escape_errors() -> None:
     lab = Variant(item_id="l", question="Which dot?", kind="label", options=("red", "green"), answer="red")
     with pytest.raises(PerturbationError, match="multiple-choice or yes/no"):
         apply(lab, "escape", {}, 0)
-    with pytest.raises(PerturbationError, match="kind must be one of unsuitable, premise"):
+    with pytest.raises(PerturbationError, match="parameter 'kind': must be one of 'unsuitable', 'premise'"):
         apply(_variant(), "escape", {"kind": "nota"}, 0)
-    with pytest.raises(PerturbationError, match="answer must be 'keep' or 'escape'"):
+    with pytest.raises(PerturbationError, match="parameter 'answer': must be one of 'keep', 'escape', not 'yes'"):
         apply(_variant(), "escape", {"answer": "yes"}, 0)
     twice = apply(_variant(), "escape", {}, 0)
     with pytest.raises(PerturbationError, match="already has the option"):

@@ -173,7 +173,7 @@ def test_probmed_errors_name_what_is_missing() -> None:
     with pytest.raises(PerturbationError, match="is the true one"):
         apply(_mc(attributes={**CT, "hallucinated": {"modality": "ct scan"}}), "probmed_question",
               {"qa_type": "modality", "version": "hallu"}, 0)
-    with pytest.raises(PerturbationError, match="qa_type must be one of"):
+    with pytest.raises(PerturbationError, match="parameter 'qa_type': must be one of 'modality'"):
         apply(_mc(attributes=CT), "probmed_question", {"qa_type": "abnormality", "version": "gt"}, 0)
 
 
@@ -232,7 +232,7 @@ def test_suggest_wrong_right_and_yes_no() -> None:
     assert render(out).messages[-1].text().endswith("Choices: A: Yes. B: No. Physician's answer: A: Yes.")
     for o in (right, out):
         assert replay(FIG9 if o is right else yn, o.provenance) == o
-    with pytest.raises(PerturbationError, match="wording must be"):
+    with pytest.raises(PerturbationError, match="parameter 'wording': must be one of 'physician', 'student', not 'nurse'"):
         apply(FIG9, "suggest", {"wording": "nurse"}, 0)
     with pytest.raises(PerturbationError, match="not 'Z'"):
         apply(FIG9, "suggest", {"answer": "Z"}, 0)
@@ -276,7 +276,7 @@ def test_phrasings_generalise_to_k_letters_and_reject_other_kinds() -> None:
     assert "Simply respond with 'A', 'B' or 'C' based" in a_or_b
     assert "three answer options: A, B and C from" in render(
         apply(three, "phrasing", {"style": "more-explanation"}, 0)).messages[-1].text()
-    with pytest.raises(PerturbationError, match="unknown style 'rude'"):
+    with pytest.raises(PerturbationError, match="parameter 'style': must be one of 'original'.*not 'rude'"):
         apply(three, "phrasing", {"style": "rude"}, 0)
     with pytest.raises(PerturbationError, match="multiple-choice"):
         apply(Variant(item_id="y", question="q", kind="yesno", answer="yes"), "phrasing", {"style": "polite"}, 0)

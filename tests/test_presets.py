@@ -80,12 +80,71 @@ def test_whole_file_problems(tmp_path: Path) -> None:
 def test_unknown_perturbation_and_bad_parameter(folder: Path) -> None:
     p = write_preset(folder / "p.yaml", [choice_item(1, "a.png")],
                      perturbations=[{"name": "spin", "steps": [{"op": "spin"}]}])
-    with pytest.raises(PresetError, match="perturbation 'spin': step 1: unknown perturbation 'spin'"):
+    with pytest.raises(PresetError, match="p.yaml: perturbation 'spin' \\(condition 'spin'\\): unknown perturbation 'spin'"):
         load_preset(p)
     p = write_preset(folder / "p.yaml", [choice_item(1, "a.png")],
                      perturbations=[{"name": "r", "steps": [{"op": "rotate", "angel": 90}]}])
     with pytest.raises(PresetError, match="no parameter 'angel'"):
         load_preset(p)
+
+
+# F8 (issue 14): one bad perturbation parameter used to abort the whole batch with a message naming neither file nor
+# item (a ValueError from float('90deg') deep in rotate, a TypeError from len(5) in dots).
+BAD_STEPS = [
+    ({"op": "rotate", "angle": "90deg"},
+     "parameter 'angle': must be a number between -360 and 360, not '90deg'"),
+    ({"op": "rotate", "angle": float("nan")}, "parameter 'angle': must be a number between -360 and 360, not nan"),
+    ({"op": "dots", "colours": 5}, "parameter 'colours': must be a list of 1 to 10 different colour names (red, "
+                                   "green, blue, ... or #rrggbb), not 5"),
+    ({"op": "flip", "axis": ["h"]}, "parameter 'axis': must be one of 'h', 'v', not ['h']"),
+    ({"op": "blur", "severity": 9}, "parameter 'severity': must be a whole number between 1 and 5, not 9"),
+    ({"op": "rotate", "angel": 90}, "no parameter 'angel'; rotate takes angle, fill, answer_map"),
+]
+
+
+@pytest.mark.parametrize("step, message", BAD_STEPS)
+def test_a_bad_step_of_an_item_is_recorded_for_that_item_and_the_rest_runs(folder: Path, step: dict,
+                                                                           message: str) -> None:
+    own = [{"name": "tilt", "steps": [step]}, {"name": "mirror", "steps": [{"op": "flip", "axis": "v"}]}]
+    p = write_preset(folder / "x.yaml", [choice_item(1, "a.png"), choice_item(2, "b.png"),
+                                         choice_item(3, "a.png", perturbations=own)],
+                     perturbations=[{"name": "turned", "steps": [{"op": "rotate", "angle": 180}]}])
+    preset = load_preset(p)
+    line = f"{p}: item 3 ('q3'): perturbation '{step['op']}' (condition 'tilt'): {message}"
+    assert preset.step_errors == {"q3": (line,)}
+    ex = expand(preset, seed=0)
+    assert [(e.item_id, e.message) for e in ex.errors] == [("q3", line)]
+    assert {(v.item_id, v.condition) for v in ex.variants} == \
+        {(f"q{i}", c) for i in (1, 2, 3) for c in ("original", "turned")} | {("q3", "mirror")}
+
+
+@pytest.mark.parametrize("step, message", BAD_STEPS)
+def test_a_bad_step_of_a_preset_wide_condition_refuses_the_preset_in_one_line(folder: Path, step: dict,
+                                                                              message: str) -> None:
+    p = write_preset(folder / "x.yaml", [choice_item(1, "a.png")],
+                     perturbations=[{"name": "ok", "steps": [{"op": "shuffle"}]},
+                                    {"name": "tilt", "steps": [{"op": "shuffle"}, step]}])
+    with pytest.raises(PresetError) as err:
+        load_preset(p)
+    assert str(err.value) == f"{p}: perturbation '{step['op']}' (condition 'tilt', step 2): {message}"
+
+
+def test_a_batch_with_a_bad_step_asks_the_rest_and_names_file_item_and_parameter(
+        folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from probe_ui.cli import main
+
+    own = [{"name": "tilt", "steps": [{"op": "rotate", "angle": "90deg"}]},
+           {"name": "mirror", "steps": [{"op": "flip"}]}]
+    p = write_preset(folder / "x.yaml", [choice_item(1, "a.png"), choice_item(2, "b.png", perturbations=own),
+                                         choice_item(3, "a.png")])
+    db = str(tmp_path / "x.db")
+    code = main(["batch", str(p), "-m", "baseline/first", "--db", db, "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 1  # an item error: the run is not complete
+    assert [line for line in err.splitlines() if line.startswith("error:")] == [
+        f"error: {p}: item 2 ('q2'): perturbation 'rotate' (condition 'tilt'): parameter 'angle': must be a number "
+        "between -360 and 360, not '90deg'"]
+    assert "4 answers planned" in out and "4 new" in out  # three originals and q2's mirror
 
 
 def test_missing_image_is_an_item_error_and_the_rest_expands(folder: Path) -> None:

@@ -105,20 +105,21 @@ def test_no_key_and_no_patient_data_in_any_artifact(tmp_path, fake_openai, monke
     server = start_app(work / "app")
     try:
         c = Client(server.url, verbose=False, download_files=str(work / "downloads"))
-        info = c.predict(handle_file(str(dcm)), None, None, None, None, None, api_name="/load_image")[1]
+        steps0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
+        info = c.predict(handle_file(str(dcm)), steps0, api_name="/load_image")[1]
         assert "withheld" in info
         typed = fake_openai.base_url
         c.predict("openai", typed, "gpt-4o", TYPED_KEY, "typed", api_name="/add_endpoint")
         fake_openai.expected_key = TYPED_KEY
         run = c.predict("Which modality?", "choice", "CT\nMRI", "CT", "", {"headers": ["variant", "perturbation",
-                        "parameters"], "data": [[1, "rotate", '{"angle": 180}']]}, 0, "(none)", True,
-                        "auto (per kind)", ["baseline/first"], "typed", api_name="/run")[0]
+                        "parameters"], "data": [[1, "rotate", '{"angle": 180}']]}, 0, [], True,
+                        "auto (per kind)", ["baseline/first"], "typed", api_name="/run")[1]
         store = server.store()
         rid = int(store.answers_frame(store.get_run(run).id).response_id.iloc[0])
-        c.predict(rid, "unsure", "looked fine", api_name="/rate")
-        c.predict("Which modality?", "choice", "CT\nMRI", "CT", "", {"headers": ["variant", "perturbation",
-                  "parameters"], "data": []}, "(none)", "sec-set", api_name="/add_to_benchmark_set")
-        for path in (c.predict([run], "jsonl", "response", api_name="/export"), c.predict([run], api_name="/report")):
+        c.predict(rid, "unsure", "looked fine", {"html": "", "run": run}, api_name="/rate")
+        c.predict("Which modality?", "choice", "CT\nMRI", "CT", "", steps0, [], "sec-set", api_name="/add_to_benchmark_set")
+        for path in (c.predict([run], "jsonl", "response", "robust", api_name="/export"),
+                     c.predict([run], "robust", api_name="/report")):
             shutil.copy(path, work / "downloads")
         assert c.predict("typed", api_name="/test_model").startswith("✅")
     finally:

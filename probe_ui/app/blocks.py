@@ -49,6 +49,11 @@ def build_app(ctx: AppContext) -> gr.Blocks:
                 results_tab.build(ctx, tab)
             with gr.Tab("Models", id="models"):
                 models_tab.build(ctx)
+        # the rater's name stays in this browser (localStorage) from one visit to the next
+        remembered = gr.BrowserState("", storage_key="probe-ui-rater")
+        probe["rater"].change(lambda name: name, probe["rater"], remembered, api_visibility="private")
+        app.load(lambda kept, typed: typed or kept, [remembered, probe["rater"]], probe["rater"],
+                 api_visibility="private")  # never over a name typed before the page finished loading
     app.queue(default_concurrency_limit=8)
     return app
 

@@ -33,13 +33,10 @@ def _bug(exc: BaseException) -> gr.Error:
                     print_exception=False)
 
 
-def shows_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap a callback so that a library error appears on the page (a toast that closes by itself) with its
-    message, logged as one line; generators are wrapped too; ``gr.Error`` passes through unchanged."""
-    def user(exc: BaseException) -> gr.Error:
-        log.info("user error: %s", _message(exc).splitlines()[0] if _message(exc) else "")
-        return gr.Error(_message(exc), duration=TOAST_S, print_exception=False)
-
+def _guarded(fn: Callable[..., Any], on_user_error: Callable[[BaseException], Any]) -> Callable[..., Any]:
+    """``fn`` (a plain callback or a generator) with its errors sorted: ``gr.Error`` passes through; a user error
+    goes to ``on_user_error``, whose result is returned (or yielded), unless it raises; anything else is a bug
+    (:func:`_bug`)."""
     if inspect.isgeneratorfunction(fn):
         @functools.wraps(fn)
         def gen(*args: Any, **kwargs: Any) -> Any:
@@ -48,7 +45,7 @@ def shows_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
             except gr.Error:
                 raise
             except USER_ERRORS as exc:
-                raise user(exc) from None
+                yield on_user_error(exc)
             except Exception as exc:  # noqa: BLE001 - see _bug
                 raise _bug(exc) from None
         return gen
@@ -60,10 +57,26 @@ def shows_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         except gr.Error:
             raise
         except USER_ERRORS as exc:
-            raise user(exc) from None
+            return on_user_error(exc)
         except Exception as exc:  # noqa: BLE001 - see _bug
             raise _bug(exc) from None
     return wrapper
+
+
+def _logged(exc: BaseException) -> str:
+    """A user error's message, logged as one line (no traceback: it is not a bug)."""
+    text = _message(exc)
+    log.info("user error: %s", text.splitlines()[0] if text else type(exc).__name__)
+    return text
+
+
+def shows_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a callback so that a library error appears on the page (a toast that closes by itself) with its
+    message, logged as one line; generators are wrapped too; ``gr.Error`` passes through unchanged."""
+    def toast(exc: BaseException) -> Any:
+        raise gr.Error(_logged(exc), duration=TOAST_S, print_exception=False) from None
+
+    return _guarded(fn, toast)
 
 
 class Inline:
@@ -87,40 +100,23 @@ def inline_errors(msg: Any, fields: dict[str, Any] | None = None) -> Callable[[C
     fields = fields or {}
 
     def failed(exc: BaseException) -> dict[Any, Any]:
-        log.info("user error: %s", _message(exc).splitlines()[0] if _message(exc) else "")
-        out: dict[Any, Any] = {msg: Inline.error(_message(exc))}
+        out: dict[Any, Any] = {msg: Inline.error(_logged(exc))}
         comp = fields.get(getattr(exc, "field", None) or "")
         if comp is not None:
             out[comp] = gr.update(elem_classes=["pu-bad"])
         return out
 
-    def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
-        if inspect.isgeneratorfunction(fn):
-            @functools.wraps(fn)
-            def gen(*args: Any, **kwargs: Any) -> Any:
-                try:
-                    yield from fn(*args, **kwargs)
-                except gr.Error:
-                    raise
-                except USER_ERRORS as exc:
-                    yield failed(exc)
-                except Exception as exc:  # noqa: BLE001 - see _bug
-                    raise _bug(exc) from None
-            return gen
+    return lambda fn: _guarded(fn, failed)
 
-        @functools.wraps(fn)
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return fn(*args, **kwargs)
-            except gr.Error:
-                raise
-            except USER_ERRORS as exc:
-                return failed(exc)
-            except Exception as exc:  # noqa: BLE001 - see _bug
-                raise _bug(exc) from None
-        return wrapper
 
-    return deco
+def to_int(x: Any) -> int | None:
+    """A number field's value as an int (None when empty or not a number)."""
+    if x is None or x == "":
+        return None
+    try:
+        return int(float(x))
+    except (TypeError, ValueError):
+        return None
 
 
 def model_menu(ctx: AppContext) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from typing import Any, Callable
 import gradio as gr
 
 from probe_ui import comparison, live
-from probe_ui.app.common import Inline, inline_errors
+from probe_ui.app.common import Inline, inline_errors, to_int
 from probe_ui.app.context import AppContext
 
 
@@ -35,7 +35,8 @@ def build(prefix: str) -> Detail:
     """The (hidden until a cell is clicked) detail panel; element ids start with ``prefix``."""
     with gr.Column(visible=False, elem_id=f"{prefix}-detail") as box:
         with gr.Row():
-            images = gr.Gallery(label="images sent", columns=2, height=280, format="png", scale=2)
+            images = gr.Gallery(label="images sent", columns=2, height=280, format="png", scale=2,
+                                object_fit="contain")
             text = gr.Markdown("", elem_id=f"{prefix}-detail-text")
         with gr.Row():
             response = gr.Number(label="answer #", precision=0, interactive=False, elem_id=f"{prefix}-rate-pick",
@@ -49,13 +50,20 @@ def build(prefix: str) -> Detail:
     return Detail(box, images, text, response, rating, note, save, close, msg)
 
 
-def opened(ctx: AppContext, rid: int) -> tuple[Any, ...]:
-    """The panel's values for one answer (:func:`probe_ui.results.response_detail`, the latest rating)."""
+def opened(ctx: AppContext, rid: int, rater: str = "") -> tuple[Any, ...]:
+    """The panel's values for one answer (:func:`probe_ui.results.response_detail`, this rater's latest rating)."""
     from probe_ui.results import response_detail
 
     ims, text = response_detail(ctx.store, rid)
-    current, note = live.rating_of(ctx.store, rid)
+    current, note = ctx.store.latest_rating(rid, rater=rater)
     return gr.update(visible=True), ims, text, rid, current, note, ""
+
+
+def rater_of(name: str | None, request: gr.Request | None) -> str:
+    """Who is rating: the signed-in user when the app has a login (``--auth``), else the name typed on the page
+    ("" when none)."""
+    user = getattr(request, "username", None) if request is not None else None
+    return str(user or (name or "").strip())
 
 
 def table_value(ctx: AppContext, run: str, thumbs: Callable[[str], str | None], *, large: bool = False,
@@ -65,54 +73,51 @@ def table_value(ctx: AppContext, run: str, thumbs: Callable[[str], str | None], 
     return {"html": comparison.render(t, thumbs, large=large, empty=empty), "run": run}
 
 
-def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | None], *,
+def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | None], rater: Any, *,
          large: bool = False, api_prefix: str = "") -> None:
     """Clicks in ``table`` open the panel (✓ / ✗ / ? rate at once); Save stores the rating and note and the
-    table shows it. ``api_prefix`` names the public endpoints (``<prefix>rate``, ``<prefix>answer_detail``)."""
+    table shows it. Ratings carry the rater (:func:`rater_of`, ``rater`` is the page's name field). ``api_prefix``
+    names the public endpoints (``<prefix>rate``, ``<prefix>answer_detail``)."""
 
     def refreshed(value: dict[str, Any] | None) -> dict[str, Any] | Any:
         run = (value or {}).get("run")
         return table_value(ctx, run, thumbs, large=large) if run else gr.update()
 
     @inline_errors(d.msg)
-    def on_table(value: dict[str, Any]) -> tuple[Any, ...]:
+    def on_table(value: dict[str, Any], name: str, request: gr.Request) -> tuple[Any, ...]:
         act = (value or {}).get("action") or {}
-        rid = _int(act.get("response"))
+        rid = to_int(act.get("response"))
         if rid is None:
             return (gr.update(),) * (len(d.outputs) + 1)
+        who = rater_of(name, request)
         if act.get("act") == "rate" and act.get("rating"):
-            ctx.store.rate_response(rid, str(act["rating"]), live.rating_of(ctx.store, rid)[1])
-            return (refreshed(value), *opened(ctx, rid))
-        return (gr.update(), *opened(ctx, rid))
+            ctx.store.rate_response(rid, str(act["rating"]), ctx.store.latest_rating(rid, rater=who)[1], rater=who)
+            return (refreshed(value), *opened(ctx, rid, who))
+        return (gr.update(), *opened(ctx, rid, who))
 
     @inline_errors(d.msg)
-    def on_save(response_id: Any, value: str | None, text: str, current: dict[str, Any] | None) -> tuple[Any, ...]:
-        rid = _int(response_id)
+    def on_save(response_id: Any, value: str | None, text: str, current: dict[str, Any] | None, name: str,
+                request: gr.Request) -> tuple[Any, ...]:
+        rid = to_int(response_id)
         if rid is None:
             raise live.ProbeError("click an answer in the table first", field="rating")
         if not value:
             raise live.ProbeError("choose correct, incorrect or unsure", field="rating")
-        ctx.store.rate_response(rid, value, text or "")
-        return (Inline.note(f"Saved: answer #{rid} rated {escape(value)}" + (f" ({escape(text)})" if text else "")
-                            + "."), refreshed(current))
+        who = rater_of(name, request)
+        ctx.store.rate_response(rid, value, text or "", rater=who)
+        return (Inline.note(f"Saved: answer #{rid} rated {escape(value)}" + (f" by {escape(who)}" if who else "")
+                            + (f" ({escape(text)})" if text else "") + "."), refreshed(current))
 
     @inline_errors(d.msg)
-    def on_open(rid: Any) -> tuple[Any, ...]:
-        if _int(rid) is None:
+    def on_open(rid: Any, name: str, request: gr.Request) -> tuple[Any, ...]:
+        if to_int(rid) is None:
             raise live.ProbeError("give an answer number", field="rating")
-        return opened(ctx, int(rid))
+        return opened(ctx, int(rid), rater_of(name, request))
 
-    table.select(on_table, table, [table, *d.outputs], api_visibility="private")
-    d.save.click(on_save, [d.response, d.rating, d.note, table], [d.msg, table], api_name=f"{api_prefix}rate")
+    table.select(on_table, [table, rater], [table, *d.outputs], api_visibility="private")
+    d.save.click(on_save, [d.response, d.rating, d.note, table, rater], [d.msg, table], api_name=f"{api_prefix}rate")
     d.close.click(lambda: gr.update(visible=False), None, d.box, api_visibility="private")
     open_id, open_btn = gr.Number(visible=False), gr.Button(visible=False)
-    open_btn.click(on_open, open_id, d.outputs, api_name=f"{api_prefix}answer_detail")
+    open_btn.click(on_open, [open_id, rater], d.outputs, api_name=f"{api_prefix}answer_detail")
 
 
-def _int(x: Any) -> int | None:
-    if x is None or x == "":
-        return None
-    try:
-        return int(float(x))
-    except (TypeError, ValueError):
-        return None

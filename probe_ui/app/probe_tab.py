@@ -18,7 +18,8 @@ import gradio as gr
 
 from probe_ui import comparison, live, prompts
 from probe_ui.app import detail
-from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, unusable_html
+from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, to_int, \
+    unusable_html
 from probe_ui.app.context import BASELINES, AppContext
 from probe_ui.benchmark_sets import save_item
 from probe_ui.images import ImageError
@@ -83,6 +84,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                     cancel_btn = gr.Button("■ Cancel", elem_id="probe-cancel", size="lg")
                 template = gr.Dropdown(label="prompt", choices=[AUTO, *prompts.TEMPLATES], value=AUTO,
                                        elem_id="probe-template")
+                rater = gr.Textbox(label="your name, for your ratings", placeholder="e.g. Dr Lee",
+                                   elem_id="probe-rater", max_lines=1,
+                                   info="kept in this browser; with a login, the login name counts")
         unusable = gr.HTML(unusable_html(menu), elem_id="probe-unusable")
         with gr.Accordion("another model by name (provider/model)", open=False):
             adhoc = gr.Textbox(label="models, comma separated", placeholder="openai/gpt-4o-mini, ollama/llava",
@@ -242,7 +246,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         if not held:
             raise live.ProbeError("upload a DICOM or NIfTI file first", field="window")
         window = (c, w) if c is not None and w else None
-        li, ctl = live.reload_image(held["data"], held["name"], window, _int(f), _int(a), _int(s))
+        li, ctl = live.reload_image(held["data"], held["name"], window, to_int(f), to_int(a), to_int(s))
         store.put_image(li.image)
         pic, factor = _display(li.image)
         return pic, live.describe_loaded(li), [li.image.id], factor, ""
@@ -293,7 +297,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
 
     @inline_errors(question_msg)
     def edit(action: str, text: str, index: float | None, new: str) -> tuple[str, str, str]:
-        return live.edit_options(text, action, _int(index), new), "", ""
+        return live.edit_options(text, action, to_int(index), new), "", ""
 
     def on_op(name: str) -> tuple[str, str]:
         """A new perturbation: its description; the JSON field is emptied so that its controls count."""
@@ -358,7 +362,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                     rows: Any, sd: float | None, st: list[str] | None, orig: bool) -> list[Any]:
         ims = tuple(store.get_image(i) for i in image_ids or [])
         item = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
-        return live.make_variants(item, ims, live.parse_steps(_rows(rows)), seed=_int(sd) or 0,
+        return live.make_variants(item, ims, live.parse_steps(_rows(rows)), seed=to_int(sd) or 0,
                                   suites=list(st or []), include_original=orig)
 
     item_inputs = [images_state, question, kind, options, answer, category, extra_state, steps, seed, suites,
@@ -386,7 +390,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         name = live.live_run_name(vs[0].item_id)
         cancel = ctx.cancel_event(name)
         try:
-            for state in live.run_live(store, vs, specs, seed=_int(sd) or 0, prompt=None if tmpl == AUTO else tmpl,
+            for state in live.run_live(store, vs, specs, seed=to_int(sd) or 0, prompt=None if tmpl == AUTO else tmpl,
                                        extra_models=ctx.endpoints.configs(), run_name=name, cancel=cancel):
                 t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
                 yield ({"html": comparison.render(t, thumbs, large=ctx.demo), "run": state.run}, state.run, "",
@@ -462,11 +466,11 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                                                                    answer, models], api_name="run",
                   concurrency_limit=None)
     cancel_btn.click(on_cancel, run_name, run_msg, api_name="cancel_probe")
-    detail.wire(ctx, d, table, thumbs, large=ctx.demo)
+    detail.wire(ctx, d, table, thumbs, rater, large=ctx.demo)
     save_btn.click(on_save, [images_state, question, kind, options, answer, category, extra_state, steps, suites,
                              set_name], [save_msg, set_name], api_name="add_to_benchmark_set")
     return {"item": [images_state, question, kind, options, answer, category, extra_state], "models": models,
-            "adhoc": adhoc, "js": CLICK_JS}
+            "adhoc": adhoc, "rater": rater}
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------
@@ -576,6 +580,7 @@ def _item_note(it: Any) -> str:
         lines.append("suites: " + ", ".join(_esc(s) for s in it.suites))
     if not it.include_original:
         lines.append("the original is not asked (as in the preset)")
+    lines += [f"⚠ not used: {_esc(d)}" for d in getattr(it, "dropped", [])]
     return ("<p class='pu-note'><i>From the preset:</i> " + "; ".join(lines) + "</p>") if lines else ""
 
 
@@ -599,13 +604,6 @@ def _rows(value: Any) -> list[list[Any]]:
     return [list(r) for r in value]
 
 
-def _int(x: Any) -> int | None:
-    if x is None or x == "":
-        return None
-    try:
-        return int(float(x))
-    except (TypeError, ValueError):
-        return None
 
 
 def _words(markdown_lines: str) -> str:

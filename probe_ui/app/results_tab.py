@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from html import escape
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     overview = gr.Dataframe(label="per run and model: accuracy [95 % CI] n", interactive=False,
                             elem_id="results-overview", wrap=True)
     families = gr.HTML("", elem_id="results-families")
+    extra = gr.HTML("", elem_id="results-extra")  # robustness curves and clinician agreement, when there
     with gr.Row():
         plot_acc = gr.Plot(label="accuracy per perturbation (95 % CI)", elem_id="results-plot-acc", show_label=False)
         plot_cat = gr.Plot(label="accuracy per category (cells: % and n)", elem_id="results-plot-cat",
@@ -64,7 +66,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         response_id = gr.Number(label="answer #", precision=0, elem_id="results-response-id")
         open_btn = gr.Button("Open answer", elem_id="results-open")
     with gr.Row():
-        detail_images = gr.Gallery(label="images sent", columns=2, height=260, format="png")
+        detail_images = gr.Gallery(label="images sent", columns=2, height=260, format="png",
+                                   object_fit="contain")
         detail = gr.Markdown("", elem_id="results-detail")
 
     @shows_errors
@@ -85,7 +88,10 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
             raise live.ProbeError("choose one or more runs above", field="runs")
         df = results.answers(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs)
         by_cond = results.accuracy_by_condition(df).round(2)
-        return (results.overview_for_people(df, p), results.families_html(df, p),
+        from probe_ui.report import extra_sections
+
+        sections = "".join(f"<h3>{escape(title)}</h3>{body}" for _, title, body in extra_sections(df))
+        return (results.overview_for_people(df, p), results.families_html(df, p), sections,
                 results.plot_accuracy_by_condition(df), results.plot_category_heatmap(df),
                 results.plot_confusion(df), by_cond, results.response_table(df), "")
 
@@ -133,7 +139,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         return gr.update(choices=fresh, value=keep or names[:1])
 
     show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings]
-    show_outputs = [overview, families, plot_acc, plot_cat, plot_conf, by_condition, responses, msg]
+    show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, by_condition, responses, msg]
     refresh.click(on_refresh, runs, runs, api_name="runs")
     tab.select(on_refresh, runs, runs, api_visibility="private").then(
         on_show, show_inputs, show_outputs, api_visibility="private")

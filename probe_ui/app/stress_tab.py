@@ -1,10 +1,17 @@
-"""Stress tab: a suite over the Probe tab's item or a preset, as the comparison table filling while answers arrive,
-with each model's summary (what broke, flip rate, the suite's metrics). Orchestration is the library's
-(:func:`probe_ui.stress.run_stress`); cells open the same detail view as the Probe tab's."""
+"""Stress tab: a suite, or a severity sweep of one perturbation, over the Probe tab's item or a preset's items.
+
+While answers arrive: the comparison table fills, each model's summary (what broke, flip rate, the suite's
+metrics) updates, and for a sweep the robustness curve per model (accuracy per level with its 95 % band) grows.
+Before Run the page says how many calls the run makes and, where prices are known, what it may cost. After a
+sweep, an item's breaking image (the first level that changed its answer) is shown beside its original.
+Orchestration is the library's (:func:`probe_ui.stress.run_stress`, :func:`probe_ui.stress.run_sweep`); cells open
+the same detail view as the Probe tab's.
+"""
 
 from __future__ import annotations
 
 import threading
+from html import escape
 from typing import Any
 
 import gradio as gr
@@ -14,11 +21,12 @@ from probe_ui.app import detail
 from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models
 from probe_ui.app.context import AppContext
 from probe_ui.presets import load_preset
-from probe_ui.suites import SUITES, describe_suites
+from probe_ui.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
 
 ITEM = "the Probe tab's item"
 PRESET = "a preset"
 ALL_ITEMS = "(every item)"
+SUITE, SWEEP = "a suite", "a severity sweep of one perturbation"
 POLL_S = 0.7
 
 
@@ -26,80 +34,178 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     from probe_ui.app.probe_tab import _thumbs
 
     thumbs = _thumbs(ctx)
-    gr.Markdown("Ask a stress suite of the Probe tab's item or a preset's items. Each row is a variant, each column "
-                "a model; a dark red cell is an answer that **broke**: wrong, although the same model got the "
-                "item's original right. Click a cell for the exact prompt and reply.")
+    gr.Markdown("Ask a stress suite, or a sweep of one degradation at rising severity, of the Probe tab's item or "
+                "a preset's items. Each row is a variant, each column a model; a dark red cell is an answer that "
+                "**broke**: wrong, although the same model got the item's original right. Click a cell for the "
+                "exact prompt and reply.")
     with gr.Row():
         source = gr.Radio([ITEM, PRESET], value=ITEM, label="items", elem_id="stress-source")
         preset = gr.Dropdown(label="preset", choices=ctx.preset_paths(), value=None, elem_id="stress-preset",
                              allow_custom_value=True)
         item = gr.Dropdown(label="item of the preset", choices=[ALL_ITEMS], value=ALL_ITEMS, elem_id="stress-item",
                            allow_custom_value=True)
-        suite = gr.Dropdown(label="suite", choices=list(SUITES), value="rotations", elem_id="stress-suite")
         seed = gr.Number(label="seed", value=0, precision=0, elem_id="stress-seed")
+    with gr.Row():
+        mode = gr.Radio([SUITE, SWEEP], value=SUITE, label="what to apply", elem_id="stress-mode")
+        suite = gr.Dropdown(label="suite", choices=list(SUITES), value="rotations", elem_id="stress-suite")
+        pert = gr.Dropdown(label="perturbation to sweep", choices=list(SEVERITY_PERTURBATIONS), value="blur",
+                           visible=False, elem_id="stress-sweep")
+        levels = gr.CheckboxGroup(label="levels (severity 1-5; degrees for rotate)", elem_id="stress-levels",
+                                  choices=list(default_levels("blur")), value=list(default_levels("blur")),
+                                  visible=False)
     suite_doc = gr.Markdown(_suite_doc("rotations"), elem_id="stress-suite-doc")
     with gr.Row():
         models = gr.CheckboxGroup(label="models (those ticked in the Probe tab come along)",
                                   choices=ready_models(model_menu(ctx)), value=[], scale=3, elem_id="stress-models")
         adhoc = gr.Textbox(label="other models (provider/model, comma separated)", scale=2, elem_id="stress-adhoc")
+    plan = gr.HTML("", elem_id="stress-plan")
     go = gr.Button("Run stress test", variant="primary", elem_id="stress-run")
     msg = gr.HTML("", elem_id="stress-msg")
-    run_name = gr.Textbox(label="run (named from the item or preset, the suite and the models)", interactive=False,
-                          elem_id="stress-run-name")
+    run_name = gr.Textbox(label="run (named from the item or preset, what was applied and the models)",
+                          interactive=False, elem_id="stress-run-name")
     summary = gr.Dataframe(label="per model: accuracy on originals and variants, flip rate, what broke, and the "
-                                 "suite's metrics (%)", interactive=False, elem_id="stress-summary")
+                                 "metrics (%)", interactive=False, elem_id="stress-summary")
+    curve = gr.Plot(show_label=False, visible=False, elem_id="stress-curve")
+    with gr.Group(visible=False, elem_id="stress-breaking") as breaking_box:
+        with gr.Row():
+            b_item = gr.Dropdown(label="item", choices=[], elem_id="stress-b-item", allow_custom_value=True)
+            b_model = gr.Dropdown(label="model", choices=[], elem_id="stress-b-model", allow_custom_value=True)
+            b_show = gr.Button("Show where it broke", elem_id="stress-b-show")
+        b_text = gr.HTML("", elem_id="stress-b-text")
+        b_images = gr.Gallery(label="the original and the first level that changed the answer", columns=2,
+                              height=300, object_fit="contain", elem_id="stress-b-images")
     table = gr.HTML(value={"html": "", "run": ""}, html_template="${value.html}", js_on_load=_js(),
                     elem_id="stress-matrix")
     d = detail.build("stress")
-    detail.wire(ctx, d, table, thumbs, api_prefix="stress_")
+    detail.wire(ctx, d, table, thumbs, probe["rater"], api_prefix="stress_")
 
-    def view(name: str, st: str) -> tuple[Any, Any]:
+    def originals_of(src: str, preset_path: str | None, item_id: str | None, sd: float, fields: tuple[Any, ...]
+                     ) -> tuple[list[Any], Any, tuple[str, ...]]:
+        """The items asked: the Probe tab's (built from its fields) or a preset's; and the preset and item ids."""
+        if src == ITEM:
+            image_ids, q, k, opts, ans, cat, extra = fields
+            ims = tuple(ctx.store.get_image(i) for i in image_ids or [])
+            it = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
+            return live.make_variants(it, ims, [], seed=int(sd or 0)), None, ()
+        if not preset_path:
+            raise live.ProbeError("choose a preset", field="preset")
+        p = load_preset(preset_path)
+        ids = () if item_id in (None, "", ALL_ITEMS) else (item_id,)
+        from probe_ui.sweep import load_originals
+
+        originals, _, _ = load_originals(p, ids)
+        return originals, p, ids
+
+    def view(name: str, md: str, st: str, pt: str) -> tuple[Any, ...]:
+        from probe_ui.results import plot_robustness_curve, robustness_curves
         from probe_ui.scoring import scored_answers
 
         df = scored_answers(ctx.store, name)
+        fig = gr.update(visible=False)
+        if md == SWEEP:
+            fig = gr.update(value=plot_robustness_curve(robustness_curves(df), pt), visible=True)
         return (detail.table_value(ctx, name, thumbs, empty="No answers yet."),
-                stress.summary_for_people(stress.summary(df, st)))
+                stress.summary_for_people(stress.summary(df, st if md == SUITE else None)), fig)
 
     @inline_errors(msg)
-    def on_run(src: str, preset_path: str | None, item_id: str | None, st: str, sd: float, picked: list[str],
-               other: str, image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str,
-               extra: Any) -> Any:
+    def on_plan(src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str,
+                lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> str:
+        """What Run will ask, before anything is sent: calls, and the cost where prices are known."""
+        from probe_ui.suites import sweep_conditions
+        from probe_ui.sweep import plan_preset_sweep, plan_sweep
+
+        specs = chosen_models(picked, other)
+        if not specs:
+            return "<div class='pu-note'>Tick one or more models to see how many calls this makes.</div>"
+        originals, p, ids = originals_of(src, preset_path, item_id, sd, fields)
+        if md == SWEEP:
+            p_ = plan_sweep([o for o in originals if o.condition == "original"], specs,
+                            conditions=sweep_conditions(pt, [int(x) for x in lv or []] or None),
+                            extra_models=ctx.endpoints.configs())
+        elif p is not None:
+            p_ = plan_preset_sweep(p, specs, suites=[st], item_ids=ids, extra_models=ctx.endpoints.configs())
+        else:
+            p_ = plan_sweep(originals[:1], specs, suites=[st], extra_models=ctx.endpoints.configs())
+        return f"<div class='pu-note'>Run will ask: {escape(p_.text())}.</div>"
+
+    @inline_errors(msg)
+    def on_run(src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str, lv: list[int],
+               sd: float, picked: list[str], other: str, *fields: Any) -> Any:
         specs = chosen_models(picked, other)
         seed_ = int(sd or 0)
-        kwargs: dict[str, Any] = {"seed": seed_, "extra_models": ctx.endpoints.configs()}
-        if src == ITEM:
-            ims = tuple(ctx.store.get_image(i) for i in image_ids or [])
-            it = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
-            kwargs["variants"] = live.make_variants(it, ims, [], seed=seed_, suite=st, include_original=True)
+        common = {"seed": seed_, "extra_models": ctx.endpoints.configs()}
+        originals, p, ids = originals_of(src, preset_path, item_id, sd, fields)
+        if md == SWEEP:
+            chosen = [int(x) for x in lv or []] or None
+            bases = [o for o in originals if o.condition == "original"]
+            name = stress.run_sweep_name(pt, chosen, specs, originals=bases, seed=seed_)
+
+            def ask() -> None:
+                stress.run_sweep(ctx.store, pt, chosen, specs, originals=bases, run_name=name, **common)
         else:
-            if not preset_path:
-                raise live.ProbeError("choose a preset", field="preset")
-            kwargs["preset"] = load_preset(preset_path)
-            kwargs["item_ids"] = () if item_id in (None, "", ALL_ITEMS) else (item_id,)
-        name = stress.planned_run_name(st, specs, **kwargs)
+            if p is None:
+                image_ids, q, k, opts, ans, cat, extra = fields
+                ims = tuple(ctx.store.get_image(i) for i in image_ids or [])
+                it = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
+                kw: dict[str, Any] = {"variants": live.make_variants(it, ims, [], seed=seed_, suite=st)}
+            else:
+                kw = {"preset": p, "item_ids": ids}
+            name = stress.planned_run_name(st, specs, seed=seed_, **kw)
+
+            def ask() -> None:
+                stress.run_stress(ctx.store, st, specs, **kw, **common)
         done = threading.Event()
         failure: list[BaseException] = []
 
         def work() -> None:
             try:
-                stress.run_stress(ctx.store, st, specs, **kwargs)
+                ask()
             except BaseException as exc:  # shown on the page below
                 failure.append(exc)
             finally:
                 done.set()
 
         threading.Thread(target=work, name=f"probe-ui stress {name}", daemon=True).start()
-        while not done.wait(POLL_S):  # the table fills as answers arrive
+        while not done.wait(POLL_S):  # the table, the summary and the curve fill as answers arrive
             if _has_run(ctx, name):
-                yield (name, *view(name, st), "")
+                yield (name, *view(name, md, st, pt), "", *_breaking_choices(ctx, name, md))
         if failure:
             raise failure[0]
-        yield (name, *view(name, st), "")
+        yield (name, *view(name, md, st, pt), "", *_breaking_choices(ctx, name, md))
+
+    @inline_errors(b_text)
+    def on_breaking(name: str, it: str | None, model: str | None, pt: str) -> tuple[Any, str]:
+        """An item's original beside the first sweep level at which the model's answer left the original's."""
+        from probe_ui.metrics.robustness import breaking_variant
+        from probe_ui.scoring import scored_answers
+
+        if not (name and it and model):
+            raise live.ProbeError("run a sweep, then choose an item and a model")
+        found = breaking_variant(scored_answers(ctx.store, name), model, it, pt)
+        if found is None:
+            raise live.ProbeError(f"{it} was not swept for {model}")
+        pics = [(ctx.store.get_image(i).pil(), f"original: {found['original'].get('parsed') or 'unreadable'}")
+                for i in (found["original"].get("image_ids") or [])[:1]]
+        broken = found.get("broken")
+        if broken is None:
+            return pics, f"<div class='pu-note'>{escape(model)} never changed its answer to {escape(it)}.</div>"
+        pics += [(ctx.store.get_image(i).pil(), f"level {found['level']}: {broken.get('parsed') or 'unreadable'}")
+                 for i in (broken.get("image_ids") or [])[:1]]
+        return pics, (f"<div class='pu-note'>{escape(model)} first changed its answer to {escape(it)} at "
+                      f"{escape(pt)} level {found['level']}.</div>")
 
     @inline_errors(msg)
     def on_preset(path: str | None) -> Any:
         ids = live.preset_item_ids(path) if path else []
         return gr.update(choices=[ALL_ITEMS, *ids], value=ALL_ITEMS)
+
+    def on_mode(md: str) -> tuple[Any, ...]:
+        sweep = md == SWEEP
+        return gr.update(visible=not sweep), gr.update(visible=sweep), gr.update(visible=sweep)
+
+    def on_pert(pt: str) -> Any:
+        lv = list(default_levels(pt))
+        return gr.update(choices=lv, value=lv)
 
     def on_select(p: str | None, m: list[str], probe_models: list[str]) -> tuple[Any, Any]:
         ready = ready_models(model_menu(ctx))
@@ -107,11 +213,30 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         return (gr.update(choices=ctx.preset_paths(), value=p),
                 gr.update(choices=ready, value=[x for x in carried if x in ready]))
 
-    go.click(on_run, [source, preset, item, suite, seed, models, adhoc, *probe["item"]],
-             [run_name, table, summary, msg], api_name="stress", concurrency_limit=None)
+    inputs = [source, preset, item, mode, suite, pert, levels, seed, models, adhoc, *probe["item"]]
+    go.click(on_run, inputs, [run_name, table, summary, curve, msg, breaking_box, b_item, b_model],
+             api_name="stress", concurrency_limit=None)
+    for c in (source, preset, item, mode, suite, pert, levels, models):
+        c.change(on_plan, inputs, plan, api_visibility="private")
+    plan_btn = gr.Button(visible=False)
+    plan_btn.click(on_plan, inputs, plan, api_name="stress_plan")
+    b_show.click(on_breaking, [run_name, b_item, b_model, pert], [b_images, b_text], api_name="stress_breaking")
     preset.change(on_preset, preset, item, api_visibility="private")
     suite.change(_suite_doc, suite, suite_doc, api_visibility="private")
+    mode.change(on_mode, mode, [suite, pert, levels], api_visibility="private")
+    pert.change(on_pert, pert, levels, api_visibility="private")
     tab.select(on_select, [preset, models, probe["models"]], [preset, models], api_visibility="private")
+
+
+def _breaking_choices(ctx: AppContext, name: str, md: str) -> tuple[Any, Any, Any]:
+    """The breaking-image picker: shown after a sweep, its items and models those of the run."""
+    if md != SWEEP:
+        return gr.update(visible=False), gr.update(), gr.update()
+    df = ctx.store.answers_frame(ctx.store.get_run(name).id)
+    items = sorted(set(map(str, df["item_id"]))) if len(df) else []
+    models = sorted(set(map(str, df["model"]))) if len(df) else []
+    return (gr.update(visible=True), gr.update(choices=items, value=items[0] if items else None),
+            gr.update(choices=models, value=models[0] if models else None))
 
 
 def _has_run(ctx: AppContext, name: str) -> bool:
@@ -131,4 +256,3 @@ def _js() -> str:
 def _suite_doc(name: str) -> str:
     row = next((r for r in describe_suites() if r["name"] == name), None)
     return f"**{name}**: {row['description']} (metrics: {row['metrics']})" if row else ""
-

@@ -16,14 +16,16 @@ import io
 import math
 import random
 from statistics import NormalDist
-from typing import Any, Callable
+from typing import Annotated, Any, Callable, Literal
 
 import numpy as np
 from PIL import Image
+from pydantic import Field
 
 from probe_ui.items import Variant
 from probe_ui.perturb.image import _map_images, _pixels, _write
-from probe_ui.perturb.registry import PerturbationError, register
+from probe_ui.perturb.params import Number
+from probe_ui.perturb.registry import register
 
 NOISE_SIGMA = (5, 10, 20, 35, 50)  # grey levels (0-255)
 BLUR_RADIUS_512 = (1, 2, 3, 5, 8)  # px for a 512-px long side, scaled to the image
@@ -34,25 +36,15 @@ CROP_KEEP = (0.9, 0.8, 0.7, 0.6, 0.5)
 DOWNSCALE_FACTOR = (2, 4, 8, 16, 32)
 UNCHANGED = "unchanged"
 
-
-def _level(op: str, severity: Any, table: tuple[Any, ...]) -> Any:
-    if isinstance(severity, bool) or not isinstance(severity, int) or not 1 <= severity <= len(table):
-        raise PerturbationError(f"{op}: severity must be an integer 1..{len(table)}, not {severity!r}")
-    return table[severity - 1]
+Severity = Annotated[int, Field(ge=1, le=5, description="how strong: 1 (mild) to 5 (severe), each a fixed level "
+                                                         "(see the table)")]
 
 
-def _positive(op: str, name: str, value: Any, lo: float = 0.0, hi: float = float("inf")) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo < value <= hi:
-        raise PerturbationError(f"{op}: {name} must be a number in ({lo:g}, {hi:g}], not {value!r}")
-    return float(value)
-
-
-def _pick(op: str, severity: Any, table: tuple[Any, ...], name: str, value: Any,
-          hi: float = float("inf")) -> tuple[float, int | None]:
+def _pick(severity: int, table: tuple[Any, ...], value: float | None) -> tuple[float, int | None]:
     """The effective level: an explicit value wins over severity (then recorded with severity None)."""
     if value is not None:
-        return _positive(op, name, value, hi=hi), None
-    return float(_level(op, severity, table)), severity
+        return float(value), None
+    return float(table[severity - 1]), severity
 
 
 @functools.lru_cache(maxsize=1)
@@ -69,8 +61,10 @@ def _same_channels(a: np.ndarray) -> bool:
 
 @register("noise", "Add seeded Gaussian noise (severity 1-5: sigma 5, 10, 20, 35, 50 grey levels; or `sigma`).",
           UNCHANGED)
-def noise(variant: Variant, rng: random.Random, severity: int = 3,
-          sigma: float | None = None) -> tuple[Variant, dict[str, Any]]:
+def noise(variant: Variant, rng: random.Random, severity: Severity = 3,
+          sigma: Annotated[Number | None, Field(gt=0, le=255, description="the noise's standard deviation in grey "
+                                                "levels (0-255); overrides severity")] = None,
+          ) -> tuple[Variant, dict[str, Any]]:
     """Gaussian noise, as in a low-dose or low-signal acquisition.
 
     ======== ============
@@ -90,7 +84,7 @@ def noise(variant: Variant, rng: random.Random, severity: int = 3,
     buffers; each band draws whole 64-bit words, so the random stream, and the result, are those of a single
     image-sized draw.
     """
-    s, sev = _pick("noise", severity, NOISE_SIGMA, "sigma", sigma, hi=255)
+    s, sev = _pick(severity, NOISE_SIGMA, sigma)
     bits = np.random.PCG64(rng.getrandbits(63))  # raw 64-bit draws, split into 16-bit table indices
     table = np.rint(_normal_quantiles() * s).astype(np.int16)
 
@@ -159,6 +153,7 @@ def _gaussian(a: np.ndarray, sx: float, sy: float) -> np.ndarray:
 
 
 BLUR_REDUCE_FROM = 2.0  # px: from this sigma on, the blur is computed on a reduced copy
+BLUR_MAX_RADIUS = 1000  # px: far past blurring any image to its mean; bounds the kernel's size
 
 
 def _blur_factor(sigma: float, side: int) -> int:
@@ -186,8 +181,10 @@ def _shrink(im: Image.Image, fx: int, fy: int) -> np.ndarray:
 @register("blur", "Gaussian blur, three box passes as in Pillow (severity 1-5: radius 1, 2, 3, 5, 8 px per 512 px "
           "of the long side; or `radius` in px); from 2 px on computed on an area-reduced copy, scaled back up.",
           UNCHANGED)
-def blur(variant: Variant, rng: random.Random, severity: int = 3,
-         radius: float | None = None) -> tuple[Variant, dict[str, Any]]:
+def blur(variant: Variant, rng: random.Random, severity: Severity = 3,
+         radius: Annotated[Number | None, Field(gt=0, le=BLUR_MAX_RADIUS, description="the blur's standard deviation "
+                                                "in pixels of the image as it is; overrides severity")] = None,
+         ) -> tuple[Variant, dict[str, Any]]:
     """Gaussian blur, as in motion, defocus or a smoothing reconstruction kernel. ``radius`` is the standard
     deviation (sigma), as in Pillow's ``GaussianBlur``.
 
@@ -214,7 +211,7 @@ def blur(variant: Variant, rng: random.Random, severity: int = 3,
     extended by its outer f-pixel band rather than by its outermost row, which can differ from Pillow's result
     there by up to about 10 grey levels for radii of 30 px and more.
     """
-    r, sev = _pick("blur", severity, BLUR_RADIUS_512, "radius", radius)
+    r, sev = _pick(severity, BLUR_RADIUS_512, radius)
     radii: list[float] = []
 
     def run(im: Image.Image) -> Image.Image:
@@ -239,8 +236,9 @@ def blur(variant: Variant, rng: random.Random, severity: int = 3,
 
 @register("jpeg", "Re-encode as JPEG and decode (severity 1-5: quality 90, 70, 50, 30, 10; or `quality`).",
           UNCHANGED)
-def jpeg(variant: Variant, rng: random.Random, severity: int = 3,
-         quality: int | None = None) -> tuple[Variant, dict[str, Any]]:
+def jpeg(variant: Variant, rng: random.Random, severity: Severity = 3,
+         quality: Annotated[int | None, Field(ge=1, le=95, description="JPEG quality, 1 (worst) to 95; overrides "
+                                              "severity")] = None) -> tuple[Variant, dict[str, Any]]:
     """Lossy compression, as in images sent by e-mail, messaging or a web PACS viewer.
 
     ======== =======
@@ -255,9 +253,7 @@ def jpeg(variant: Variant, rng: random.Random, severity: int = 3,
 
     Colour images use 4:2:0 chroma subsampling (the common default); grey images stay grey.
     """
-    if quality is not None and (isinstance(quality, bool) or not isinstance(quality, int) or not 1 <= quality <= 95):
-        raise PerturbationError(f"jpeg: quality must be an integer 1..95, not {quality!r}")
-    q = quality if quality is not None else int(_level("jpeg", severity, JPEG_QUALITY))
+    q = quality if quality is not None else JPEG_QUALITY[severity - 1]
     sev = None if quality is not None else severity
 
     def run(im: Image.Image) -> Image.Image:
@@ -278,8 +274,10 @@ def _lut(im: Image.Image, fn: Callable[[int], float]) -> Image.Image:
 
 @register("contrast", "Reduce contrast (severity 1-5: factor 0.8, 0.6, 0.45, 0.3, 0.15; or `factor`, > 1 raises it).",
           UNCHANGED)
-def contrast(variant: Variant, rng: random.Random, severity: int = 3,
-             factor: float | None = None) -> tuple[Variant, dict[str, Any]]:
+def contrast(variant: Variant, rng: random.Random, severity: Severity = 3,
+             factor: Annotated[Number | None, Field(gt=0, le=100, description="how far each value moves from the "
+                                                    "mean: below 1 flattens, above 1 raises contrast; overrides "
+                                                    "severity")] = None) -> tuple[Variant, dict[str, Any]]:
     """Flattened contrast, as with a poor window or a washed-out screen capture: every value v becomes
     ``m + factor·(v − m)`` (rounded, clipped to 0-255), m = the image's mean grey level (as Pillow's
     ``ImageEnhance.Contrast``, done with a lookup table).
@@ -294,7 +292,7 @@ def contrast(variant: Variant, rng: random.Random, severity: int = 3,
     5        0.15
     ======== ======
     """
-    f, sev = _pick("contrast", severity, CONTRAST_FACTOR, "factor", factor, hi=100)
+    f, sev = _pick(severity, CONTRAST_FACTOR, factor)
     means: list[int] = []
 
     def run(im: Image.Image) -> Image.Image:
@@ -309,8 +307,10 @@ def contrast(variant: Variant, rng: random.Random, severity: int = 3,
 
 @register("brightness", "Darken (severity 1-5: factor 0.8, 0.6, 0.45, 0.3, 0.15; or `factor`, > 1 brightens).",
           UNCHANGED)
-def brightness(variant: Variant, rng: random.Random, severity: int = 3,
-               factor: float | None = None) -> tuple[Variant, dict[str, Any]]:
+def brightness(variant: Variant, rng: random.Random, severity: Severity = 3,
+               factor: Annotated[Number | None, Field(gt=0, le=100, description="every value is multiplied by it: "
+                                                      "below 1 darkens, above 1 brightens; overrides severity")] = None,
+               ) -> tuple[Variant, dict[str, Any]]:
     """Under-exposure (or over-exposure with ``factor`` > 1): every value is multiplied by ``factor``, rounded and
     clipped (like Pillow's ``ImageEnhance.Brightness``, via a lookup table).
 
@@ -324,15 +324,18 @@ def brightness(variant: Variant, rng: random.Random, severity: int = 3,
     5        0.15
     ======== ======
     """
-    f, sev = _pick("brightness", severity, BRIGHTNESS_FACTOR, "factor", factor, hi=100)
+    f, sev = _pick(severity, BRIGHTNESS_FACTOR, factor)
     return _map_images(variant, lambda im: _lut(im, lambda v: v * f), "brightness"), \
         {"severity": sev, "factor": f}
 
 
 @register("crop", "Central crop/zoom keeping a fraction of each side (severity 1-5: 0.9, 0.8, 0.7, 0.6, 0.5; or "
           "`keep`), resized back to the original size (bicubic) unless `resize: false`.", UNCHANGED)
-def crop(variant: Variant, rng: random.Random, severity: int = 3, keep: float | None = None,
-         resize: bool = True) -> tuple[Variant, dict[str, Any]]:
+def crop(variant: Variant, rng: random.Random, severity: Severity = 3,
+         keep: Annotated[Number | None, Field(gt=0, le=1, description="the fraction of each side kept around the "
+                                              "centre; overrides severity")] = None,
+         resize: Annotated[bool, Field(description="scale the crop back to the original size")] = True,
+         ) -> tuple[Variant, dict[str, Any]]:
     """Zoomed-in central crop, as in a screenshot of part of a scan: the edges (and what lies there) are lost.
 
     ======== =========================
@@ -348,7 +351,7 @@ def crop(variant: Variant, rng: random.Random, severity: int = 3, keep: float | 
     The crop is scaled back to the original size (bicubic, OpenCV's: a = −0.75) unless ``resize: false``, which
     keeps the smaller crop (the one degradation that changes the size).
     """
-    k, sev = _pick("crop", severity, CROP_KEEP, "keep", keep, hi=1.0)
+    k, sev = _pick(severity, CROP_KEEP, keep)
     boxes: list[list[int]] = []
 
     def run(im: Image.Image) -> Image.Image:
@@ -369,12 +372,18 @@ def crop(variant: Variant, rng: random.Random, severity: int = 3, keep: float | 
 
 
 _RESAMPLE = {"nearest": "INTER_NEAREST_EXACT", "bilinear": "INTER_LINEAR"}  # cv2 flags, looked up when used
+DOWNSCALE_MAX_FACTOR = 100_000  # more than any image's long side: the shrunken copy is then 1 px
 
 
 @register("downscale", "Lower the resolution: shrink by a factor (severity 1-5: 2, 4, 8, 16, 32; or `factor`) with "
           "area averaging, then scale back up (`resample`: bilinear or nearest).", UNCHANGED)
-def downscale(variant: Variant, rng: random.Random, severity: int = 3, factor: float | None = None,
-              resample: str = "bilinear") -> tuple[Variant, dict[str, Any]]:
+def downscale(variant: Variant, rng: random.Random, severity: Severity = 3,
+              factor: Annotated[Number | None, Field(ge=1, le=DOWNSCALE_MAX_FACTOR, description="how many times "
+                                                     "smaller each side gets before it is scaled back up; overrides "
+                                                     "severity")] = None,
+              resample: Annotated[Literal["bilinear", "nearest"], Field(
+                  description="how the small copy is scaled back up: bilinear (smooth) or nearest (blocky)")
+              ] = "bilinear") -> tuple[Variant, dict[str, Any]]:
     """Low resolution, as in a thumbnail or a downsampled upload viewed at full size.
 
     ======== ======
@@ -390,11 +399,7 @@ def downscale(variant: Variant, rng: random.Random, severity: int = 3, factor: f
     The small side of the shrunken copy is at least 1 px. Shrinking averages whole f×f blocks when f divides the
     size (area-weighted otherwise); enlarging samples pixel centres, as Pillow does.
     """
-    if resample not in _RESAMPLE:
-        raise PerturbationError(f"downscale: resample must be 'bilinear' or 'nearest', not {resample!r}")
-    if factor is not None and (isinstance(factor, bool) or not isinstance(factor, (int, float)) or factor < 1):
-        raise PerturbationError(f"downscale: factor must be a number ≥ 1, not {factor!r}")
-    f, sev = _pick("downscale", severity, DOWNSCALE_FACTOR, "factor", factor)
+    f, sev = _pick(severity, DOWNSCALE_FACTOR, factor)
     sizes: list[list[int]] = []
 
     def run(im: Image.Image) -> Image.Image:

@@ -15,13 +15,15 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
 from PIL import Image, ImageColor, ImageDraw, ImageFont
+from pydantic import AfterValidator, Field
 
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
+from probe_ui.perturb.params import NonBlank, Points, Shape, fractional
 from probe_ui.perturb.registry import PerturbationError, register
 
 # Exact RGB for the usual names: Pillow's own table says "green" is (0, 128, 0); MedBLINK's dots are pure primaries.
@@ -41,7 +43,7 @@ COLOURS: dict[str, tuple[int, int, int]] = {
 DEFAULT_COLOURS = tuple(COLOURS)  # red, green, blue first; more dots take the next names
 WORK_SIDE = 512  # long side of the working copy used for masks
 CLOSE_SIZE = 5  # morphological closing (square, working-copy px) that joins the speckled cone into one piece
-PLACEMENTS = ("given", "uniform", "mask", "ultrasound")
+MAX_DOTS = 10
 MIN_DISTANCE = 2.5  # dot centres at least this many radii apart (sampled placements)
 
 
@@ -59,12 +61,37 @@ def colour_rgb(name: Any) -> tuple[int, int, int]:
     return (int(rgb[0]), int(rgb[1]), int(rgb[2]))
 
 
+def _colour_name(name: str) -> str:
+    colour_rgb(name)  # raises (a ValueError) for a name that is no colour
+    return name
+
+
+def _distinct(names: list[str]) -> list[str]:
+    if len({c.strip().lower() for c in names}) != len(names):
+        raise ValueError("colours must differ")
+    return names
+
+
+# parameter types shared with the markers
+Colour = Annotated[str, AfterValidator(_colour_name),
+                   Shape("text", f"a colour name ({', '.join(COLOURS)}, another Pillow colour name or #rrggbb)")]
+Colours = Annotated[list[Colour], Field(min_length=1, max_length=MAX_DOTS), AfterValidator(_distinct),
+                    Shape("list", f"a list of 1 to {MAX_DOTS} different colour names (red, green, blue, ... "
+                                   "or #rrggbb)")]
+Relative = Annotated[bool, Field(description="coordinates are fractions 0-1 of the width and height, not pixels")]
+ImageIndex = Annotated[int, Field(description="which of the variant's images to draw on (0: the first; -1: the "
+                                              "last)")]
+DotRadius = fractional(ge=1)
+RadiusFraction = fractional(gt=0, lt=0.5)
+Threshold = fractional(ge=0, le=255)
+MAX_GAP = 100_000  # px
+
+
 def pick_image(variant: Variant, image_index: int, op: str) -> tuple[int, CanonicalImage]:
     """The one image a positional overlay draws on (coordinates only make sense for one image)."""
     if not variant.images:
         raise PerturbationError(f"{op} needs an image, and the variant has none")
-    if isinstance(image_index, bool) or not isinstance(image_index, int) \
-            or not -len(variant.images) <= image_index < len(variant.images):
+    if not -len(variant.images) <= image_index < len(variant.images):
         raise PerturbationError(f"{op}: image_index {image_index!r} is out of range for {len(variant.images)} image(s)")
     return image_index % len(variant.images), variant.images[image_index]
 
@@ -80,26 +107,19 @@ def scaled_px(per_512: float, width: int, height: int, minimum: int = 1) -> int:
     return max(minimum, int(round(per_512 * max(width, height) / 512)))
 
 
-def _number(value: Any, what: str) -> float:
-    """A float from a number or a fraction string such as "1/70" (YAML-friendly)."""
-    if isinstance(value, bool):
-        raise PerturbationError(f"{what} must be a number, not {value!r}")
-    try:
-        return float(Fraction(value)) if isinstance(value, str) else float(value)
-    except (TypeError, ValueError, ZeroDivisionError):
-        raise PerturbationError(f"{what} must be a number (or a fraction like '1/70'), not {value!r}") from None
+def _number(value: float | str) -> float:
+    """A declared :data:`~probe_ui.perturb.params.Fractional` value as a float: a number, or a text with a fraction
+    such as "1/70" (YAML-friendly), already checked."""
+    return float(Fraction(value)) if isinstance(value, str) else float(value)
 
 
-def _radius(width: int, height: int, radius: Any, radius_fraction: Any) -> int:
+def _radius(width: int, height: int, radius: float | str | None, radius_fraction: float | str | None) -> int:
     if radius is not None and radius_fraction is not None:
         raise PerturbationError("dots: give either radius or radius_fraction, not both")
     if radius is not None:
-        r = _number(radius, "dots: radius")
+        r = _number(radius)
     elif radius_fraction is not None:
-        f = _number(radius_fraction, "dots: radius_fraction")
-        if not 0 < f < 0.5:
-            raise PerturbationError(f"dots: radius_fraction must be between 0 and 0.5, not {radius_fraction!r}")
-        r = f * max(width, height)
+        r = _number(radius_fraction) * max(width, height)
     else:
         return scaled_px(10, width, height, minimum=2)
     if not 1 <= r <= max(width, height) / 4:
@@ -358,15 +378,13 @@ def _place_ultrasound(image: Image.Image, n: int, r: int, threshold: float, gap:
     return placed, bands
 
 
-def _given_points(points: Any, relative: bool, size: tuple[int, int]) -> list[list[int]]:
+def _given_points(points: list[list[float | str]] | None, relative: bool, size: tuple[int, int]) -> list[list[int]]:
     w, h = size
-    if not isinstance(points, (list, tuple)) or not points:
+    if not points:
         raise PerturbationError("dots: placement 'given' needs points: [[x, y], ...]")
     out = []
     for p in points:
-        if not isinstance(p, (list, tuple)) or len(p) != 2:
-            raise PerturbationError(f"dots: each point is [x, y], not {p!r}")
-        x, y = (_number(v, "dots: point coordinate") for v in p)
+        x, y = (_number(v) for v in p)
         if relative:
             if not (0 <= x <= 1 and 0 <= y <= 1):
                 raise PerturbationError(f"dots: relative points are fractions 0-1, not {list(p)!r}")
@@ -400,12 +418,36 @@ def _label_font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     "with `target`: a label question whose answer is the colour of the dot at the target location (follows "
     "`permutation`); without: unchanged",
 )
-def dots(variant: Variant, rng: random.Random, n: int | None = None, colours: list[str] | None = None,
-         radius: float | None = None, radius_fraction: float | str | None = None,
-         placement: str = "uniform", points: list[list[float]] | None = None, relative: bool = False,
-         threshold: float = 10, gap: int = 10, labels: bool | list[str] = False,
-         target: str | int | None = None, question: str | None = None, permutation: int = 0,
-         image_index: int = 0) -> tuple[Variant, dict[str, Any]]:
+def dots(variant: Variant, rng: random.Random,
+         n: Annotated[int | None, Field(ge=1, le=MAX_DOTS, description="how many dots; unset: as many as the "
+                                        "colours or points given, else 3")] = None,
+         colours: Annotated[Colours | None, Field(description="the dots' colours in order; unset: red, green, blue, "
+                                                  "then the next names of the table")] = None,
+         radius: Annotated[DotRadius | None, Field(description="dot radius in pixels (at most a quarter of the long "
+                                                   "side); unset: 10 px per 512 px of the long side")] = None,
+         radius_fraction: Annotated[RadiusFraction | None, Field(description="dot radius as a fraction of the long "
+                                                                 "side, e.g. '1/70' (instead of radius)")] = None,
+         placement: Annotated[Literal["given", "uniform", "mask", "ultrasound"], Field(
+             description="where the dots go: uniform (anywhere), given (at points), mask (on pixels brighter than "
+                         "threshold) or ultrasound (one per third of the scan cone, MedBLINK)")] = "uniform",
+         points: Annotated[Points | None, Field(description="the dots' centres [[x, y], ...] (placement: given)")
+                           ] = None,
+         relative: Relative = False,
+         threshold: Annotated[Threshold, Field(description="grey level (0-255) above which a pixel belongs to the "
+                                               "mask or scan cone (placement: mask, ultrasound)")] = 10,
+         gap: Annotated[int, Field(ge=0, le=MAX_GAP, description="pixels left between the cone's thirds (placement: "
+                                   "ultrasound)")] = 10,
+         labels: Annotated[bool | Annotated[list[str], Field(min_length=1, max_length=MAX_DOTS)] | None, Field(
+             description="write a label beside each dot: true for 1, 2, 3 ..., or a list of texts")] = False,
+         target: Annotated[Literal["shallowest", "deepest"] | Annotated[int, Field(ge=0, le=MAX_DOTS - 1)] | None,
+                           Field(description="ask which dot is shallowest or deepest (or is the dot with this "
+                                             "index): the answer becomes that dot's colour")] = None,
+         question: Annotated[NonBlank | None, Field(description="the question to ask instead (with target: "
+                                                    "instead of MedBLINK's wording)")] = None,
+         permutation: Annotated[int, Field(ge=0, le=math.factorial(MAX_DOTS) - 1, description=(
+             "which assignment of the colours to the same locations (0 to n! - 1; MedBLINK's colour-bias check)"))
+         ] = 0,
+         image_index: ImageIndex = 0) -> tuple[Variant, dict[str, Any]]:
     """Dots on one image (``image_index``), converted to RGB so that the colours are exact.
 
     Locations are drawn first (from the seed alone), then coloured by ``permutation``: location i wears
@@ -417,19 +459,13 @@ def dots(variant: Variant, rng: random.Random, n: int | None = None, colours: li
     by colour order), before the discs so that disc pixels stay exactly the stated colour.
     """
     if n is None:
-        n = len(colours) if colours is not None else len(points) if isinstance(points, (list, tuple)) else 3
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 10:
-        raise PerturbationError(f"dots: n must be an integer 1..10, not {n!r}")
-    names = [str(c) for c in colours] if colours is not None else list(DEFAULT_COLOURS[:n])
+        n = len(colours) if colours is not None else len(points) if points is not None else 3
+    names = list(colours) if colours is not None else list(DEFAULT_COLOURS[:n])
     if len(names) != n:
         raise PerturbationError(f"dots: {n} dots need {n} colours, got {len(names)}: {names}")
-    if len({c.strip().lower() for c in names}) != n:
-        raise PerturbationError(f"dots: colours must differ, got {names}")
     rgbs = [colour_rgb(c) for c in names]
-    if isinstance(permutation, bool) or not isinstance(permutation, int) or not 0 <= permutation < math.factorial(n):
+    if permutation >= math.factorial(n):
         raise PerturbationError(f"dots: permutation must be an integer 0..{math.factorial(n) - 1}, not {permutation!r}")
-    if placement not in PLACEMENTS:
-        raise PerturbationError(f"dots: placement must be one of {', '.join(PLACEMENTS)}, not {placement!r}")
     if points is not None and placement != "given":
         raise PerturbationError("dots: points are used with placement: given")
     index, canon = pick_image(variant, image_index, "dots")
@@ -447,11 +483,9 @@ def dots(variant: Variant, rng: random.Random, n: int | None = None, colours: li
     elif placement == "uniform":
         locs = _place_uniform(size, n, r, rng)
     elif placement == "mask":
-        locs = _place_mask(image, n, r, _number(threshold, "dots: threshold"), rng)
+        locs = _place_mask(image, n, r, _number(threshold), rng)
     else:
-        if isinstance(gap, bool) or not isinstance(gap, int) or gap < 0:
-            raise PerturbationError(f"dots: gap must be a non-negative integer (px), not {gap!r}")
-        locs, bands = _place_ultrasound(image, n, r, _number(threshold, "dots: threshold"), gap, rng)
+        locs, bands = _place_ultrasound(image, n, r, _number(threshold), gap, rng)
         order = list(range(n))
         rng.shuffle(order)  # location order must not encode depth, else permutation 0 always puts red on top
         locs = [locs[i] for i in order]
@@ -463,8 +497,8 @@ def dots(variant: Variant, rng: random.Random, n: int | None = None, colours: li
         texts = [str(k + 1) for k in range(n)]
     elif labels in (False, None):
         texts = None
-    elif isinstance(labels, (list, tuple)) and len(labels) == n:
-        texts = [str(t) for t in labels]
+    elif isinstance(labels, list) and len(labels) == n:
+        texts = list(labels)
     else:
         raise PerturbationError(f"dots: labels is true/false or a list of {n} strings, not {labels!r}")
 
@@ -485,7 +519,7 @@ def dots(variant: Variant, rng: random.Random, n: int | None = None, colours: li
             target_index = min(range(n), key=lambda i: (locs[i][1], i))
         elif target == "deepest":
             target_index = max(range(n), key=lambda i: (locs[i][1], -i))
-        elif isinstance(target, int) and not isinstance(target, bool) and 0 <= target < n:
+        elif isinstance(target, int) and target < n:
             target_index = target
         else:
             raise PerturbationError(f"dots: target is 'shallowest', 'deepest' or a point index 0..{n - 1}, "

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable
+from typing import Annotated, Any, Callable, Literal
 
 import numpy as np
 from PIL import Image
+from pydantic import Field
 
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
+from probe_ui.perturb.params import NonBlank, Number
 from probe_ui.perturb.registry import PerturbationError, PerturbContext, register
 
 _EXACT = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
@@ -92,7 +94,11 @@ def _rotate_matrix(w: int, h: int, angle: float) -> tuple[np.ndarray, int, int]:
     "expand the canvas, resample bilinearly and fill the border with `fill`).",
     "unchanged for content questions; use answer_map for orientation questions (e.g. correct → upside down)",
 )
-def rotate(variant: Variant, rng: random.Random, angle: float = 90, fill: str = "black") -> Variant:
+def rotate(variant: Variant, rng: random.Random,
+           angle: Annotated[Number, Field(ge=-360, le=360, description="degrees to turn counter-clockwise (negative: "
+                                          "clockwise); 90, 180 and 270 move pixels exactly")] = 90,
+           fill: Annotated[Literal["black", "white"], Field(description="colour of the corners that a turn other "
+                                                             "than a multiple of 90° uncovers")] = "black") -> Variant:
     """Rotation about the image centre. A multiple of 90° moves pixels exactly (four quarter turns give back the
     original); any other angle samples the source bilinearly onto a canvas just large enough for the rotated
     image (Pillow's ``expand=True`` size), whose uncovered corners get ``fill`` (black or white); the image's
@@ -102,9 +108,7 @@ def rotate(variant: Variant, rng: random.Random, angle: float = 90, fill: str = 
         return variant
     if a in _EXACT:
         return _map_images(variant, lambda im: im.transpose(_EXACT[int(a)]))
-    colour = {"black": 0, "white": 255}.get(fill)
-    if colour is None:
-        raise PerturbationError(f"rotate: fill must be 'black' or 'white', not {fill!r}")
+    colour = {"black": 0, "white": 255}[fill]
 
     def turn(im: Image.Image) -> Image.Image:
         import cv2  # here, not at the top: 0.3 s that only image perturbations pay
@@ -119,10 +123,10 @@ def rotate(variant: Variant, rng: random.Random, angle: float = 90, fill: str = 
 
 @register("flip", "Mirror every image horizontally (`axis: h`) or vertically (`axis: v`).",
           "unchanged for content questions; laterality questions need answer_map (left ↔ right)")
-def flip(variant: Variant, rng: random.Random, axis: str = "h") -> Variant:
+def flip(variant: Variant, rng: random.Random,
+         axis: Annotated[Literal["h", "v"], Field(description="h mirrors left and right, v top and bottom")] = "h",
+         ) -> Variant:
     ops = {"h": Image.Transpose.FLIP_LEFT_RIGHT, "v": Image.Transpose.FLIP_TOP_BOTTOM}
-    if axis not in ops:
-        raise PerturbationError(f"flip: axis must be 'h' or 'v', not {axis!r}")
     return _map_images(variant, lambda im: im.transpose(ops[axis]))
 
 
@@ -140,7 +144,7 @@ def remove(variant: Variant, rng: random.Random) -> Variant:
     return variant.evolve(images=())
 
 
-_PREFER = ("same-question", "distractor", "unrelated", "any")
+Prefer = Literal["same-question", "distractor", "unrelated", "any"]
 
 
 def _same_question(a: Variant, b: Variant) -> bool:
@@ -176,17 +180,26 @@ def _swap_candidates(variant: Variant, ctx: PerturbContext, prefer: str) -> list
     "follows the new image's ground truth when it is known (source item with the same question and option set); "
     "otherwise unknown (None); `answer: keep` keeps it",
 )
-def swap(variant: Variant, rng: random.Random, *, ctx: PerturbContext, source: str = "preset",
-         item: str | None = None, image: str | None = None, prefer: str = "any",
-         answer: str = "follow") -> tuple[Variant, dict[str, Any]]:
+def swap(variant: Variant, rng: random.Random, *, ctx: PerturbContext,
+         source: Annotated[Literal["preset", "image"], Field(
+             description="preset: another item's image(s); image: a named bundled or uploaded image")] = "preset",
+         item: Annotated[NonBlank | None, Field(
+             description="the id of the preset item whose image(s) to use (source: preset); unset: chosen by prefer"
+         )] = None,
+         image: Annotated[NonBlank | None, Field(
+             description="the file name of a bundled or uploaded image (source: image)")] = None,
+         prefer: Annotated[Prefer, Field(
+             description="which other item to take when no item is named: same-question (the MediConfusion "
+                         "partner), distractor, unrelated or any")] = "any",
+         answer: Annotated[Literal["follow", "keep"], Field(
+             description="follow: the answer follows the new image when it is known; keep: it stays")] = "follow",
+         ) -> tuple[Variant, dict[str, Any]]:
     """P2: does the answer follow the pixels? The question and options stay; only the images change.
 
     The ground truth follows the new image only when it is known to answer the same question: the source item
     has the same question text and the same set of option texts (a MediConfusion partner). Otherwise it becomes
     None (unknown), unless ``answer: keep``.
     """
-    if answer not in ("keep", "follow"):
-        raise PerturbationError(f"swap: answer must be 'keep' or 'follow', not {answer!r}")
     if source == "image":
         if item is not None:
             raise PerturbationError("swap: `item` applies to source: preset; with source: image name an `image`")
@@ -198,8 +211,6 @@ def swap(variant: Variant, rng: random.Random, *, ctx: PerturbContext, source: s
         new = (ctx.images[image],)
         out = variant.evolve(images=new, answer=variant.answer if answer == "keep" else None)
         return out, {"item": None, "image": image, "image_ids": [im.id for im in new]}
-    if source != "preset":
-        raise PerturbationError(f"swap: source must be 'preset' or 'image', not {source!r}")
     if image is not None:
         raise PerturbationError("swap: `image` names a bundled/uploaded image; set source: image to use it")
     if item is not None:
@@ -212,8 +223,6 @@ def swap(variant: Variant, rng: random.Random, *, ctx: PerturbContext, source: s
         if not chosen.images:
             raise PerturbationError(f"swap: item {item!r} has no image")
     else:
-        if prefer not in _PREFER:
-            raise PerturbationError(f"swap: prefer must be one of {', '.join(_PREFER)}, not {prefer!r}")
         candidates = _swap_candidates(variant, ctx, prefer)
         if not candidates:
             what = {"same-question": "with the same question and options and a known answer",

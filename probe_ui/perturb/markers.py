@@ -8,27 +8,23 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from PIL import ImageDraw
+from pydantic import Field
 
 from probe_ui.items import Variant
-from probe_ui.perturb.dots import colour_rgb, pick_image, replace_image, scaled_px
+from probe_ui.perturb.dots import Colour, ImageIndex, Relative, colour_rgb, pick_image, replace_image, scaled_px
+from probe_ui.perturb.params import Box, Number, Point, Shape
 from probe_ui.perturb.registry import PerturbationError, register
 
-SHAPES = ("arrow", "box", "circle")
 ARROW_LENGTH = 0.15  # default arrow length, as a fraction of the image's long side
+Circle = Annotated[list[Number], Field(min_length=3, max_length=3),
+                   Shape("list", "a circle [cx, cy, r] of three numbers")]
 
 
-def _coords(value: Any, n: int, name: str) -> list[float]:
-    if not isinstance(value, (list, tuple)) or len(value) != n:
-        raise PerturbationError(f"marker: {name} needs {n} numbers, not {value!r}")
-    out = []
-    for v in value:
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise PerturbationError(f"marker: {name} needs numbers, not {value!r}")
-        out.append(float(v))
-    return out
+def _coords(value: list[int | float]) -> list[float]:
+    return [float(v) for v in value]
 
 
 def _point(x: float, y: float, size: tuple[int, int], relative: bool, name: str) -> tuple[int, int]:
@@ -67,17 +63,24 @@ def _default_tail(tip: tuple[int, int], size: tuple[int, int]) -> tuple[int, int
     "(default 3 px per 512 px of the long side).",
     "unchanged",
 )
-def marker(variant: Variant, rng: random.Random, shape: str = "arrow", box: list[float] | None = None,
-           circle: list[float] | None = None, arrow: list[float] | None = None, tail: list[float] | None = None,
-           colour: str = "red", width: int | None = None, relative: bool = False,
-           image_index: int = 0) -> tuple[Variant, dict[str, Any]]:
+def marker(variant: Variant, rng: random.Random,
+           shape: Annotated[Literal["arrow", "box", "circle"], Field(
+               description="what to draw; its coordinates go in the parameter of the same name")] = "arrow",
+           box: Annotated[Box | None, Field(description="a rectangle's corners [x0, y0, x1, y1] (shape: box)")] = None,
+           circle: Annotated[Circle | None, Field(
+               description="a circle's centre and radius [cx, cy, r] (shape: circle)")] = None,
+           arrow: Annotated[Point | None, Field(description="where the arrow points, [x, y] (shape: arrow)")] = None,
+           tail: Annotated[Point | None, Field(
+               description="where the arrow starts, [x, y]; unset: up-left of the tip at 15% of the long side")] = None,
+           colour: Annotated[Colour, Field(description="the marker's colour: a name or #rrggbb")] = "red",
+           width: Annotated[Number | None, Field(ge=1, description="line width in pixels (at most a quarter of the "
+                                                 "long side); unset: 3 px per 512 px of the long side")] = None,
+           relative: Relative = False, image_index: ImageIndex = 0) -> tuple[Variant, dict[str, Any]]:
     """One marker on one image (``image_index``), converted to RGB; lines are not antialiased (exact colour).
 
     A circle's radius with ``relative: true`` is a fraction of the long side. Without ``tail`` the arrow comes
     from the upper left (or the first other diagonal that stays inside the image) at 15% of the long side.
     """
-    if shape not in SHAPES:
-        raise PerturbationError(f"marker: shape must be one of {', '.join(SHAPES)}, not {shape!r}")
     given = {"arrow": arrow, "box": box, "circle": circle}
     if given[shape] is None:
         raise PerturbationError(f"marker: shape {shape} needs `{shape}` coordinates")
@@ -92,15 +95,15 @@ def marker(variant: Variant, rng: random.Random, shape: str = "arrow", box: list
     rgb = colour_rgb(colour)
     if width is None:
         line = scaled_px(3, *size)
-    elif isinstance(width, bool) or not isinstance(width, (int, float)) or not 1 <= width <= max(size) / 4:
-        raise PerturbationError(f"marker: width must be a number of pixels ≥ 1, not {width!r}")
+    elif width > max(size) / 4:
+        raise PerturbationError(f"marker: a width of {width!r} px is over a quarter of the {size[0]}x{size[1]} image")
     else:
         line = int(round(width))
     rel = bool(relative)
     draw = ImageDraw.Draw(image)
     geometry: dict[str, Any]
     if shape == "box":
-        x0, y0, x1, y1 = _coords(box, 4, "box")
+        x0, y0, x1, y1 = _coords(box)
         a, b = _point(x0, y0, size, rel, "box"), _point(x1, y1, size, rel, "box")
         left, top, right, bottom = min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])
         if right - left < 2 or bottom - top < 2:
@@ -108,17 +111,19 @@ def marker(variant: Variant, rng: random.Random, shape: str = "arrow", box: list
         draw.rectangle([left, top, right, bottom], outline=rgb, width=line)
         geometry = {"box": [left, top, right, bottom]}
     elif shape == "circle":
-        cx, cy, r = _coords(circle, 3, "circle")
+        cx, cy, r = _coords(circle)
         c = _point(cx, cy, size, rel, "circle centre")
         rad = r * max(size) if rel else r  # relative: a fraction of the long side
+        if not rad <= 4 * max(size):  # also inf (a huge relative radius): nothing of it would be on the image
+            raise PerturbationError(f"marker: circle radius {r!r} is far larger than the {size[0]}x{size[1]} image")
         rad = int(round(rad))
         if rad < 2:
             raise PerturbationError(f"marker: circle radius {r!r} is too small to draw")
         draw.ellipse([c[0] - rad, c[1] - rad, c[0] + rad, c[1] + rad], outline=rgb, width=line)
         geometry = {"circle": [c[0], c[1], rad]}
     else:
-        tip = _point(*_coords(arrow, 2, "arrow"), size, rel, "arrow tip")
-        start = _point(*_coords(tail, 2, "tail"), size, rel, "arrow tail") if tail is not None \
+        tip = _point(*_coords(arrow), size, rel, "arrow tip")
+        start = _point(*_coords(tail), size, rel, "arrow tail") if tail is not None \
             else _default_tail(tip, size)
         length = math.hypot(tip[0] - start[0], tip[1] - start[1])
         if length < 4 * line:

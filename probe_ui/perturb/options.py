@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from probe_ui.items import LETTERS, Variant
+from probe_ui.perturb.params import NonBlank
 from probe_ui.perturb.registry import PerturbationError, PerturbContext, register
 
 # MedVH's NOTA option. Its data writes choices as "A: x. B: y. C: None of the above." where the trailing "." is
@@ -98,18 +101,23 @@ def _overlaps(a: str, b: str) -> bool:
 _UNRELATED_KEYS: tuple[tuple[str, str], ...] = tuple((t, t.lower()) for t in UNRELATED_OPTIONS)
 
 
+#: where an added option goes: a seeded position, the last, or an index (0 = first, -1 = last)
+Position = Annotated[Literal["seeded", "last"] | int, Field(
+    description="where the added option goes: seeded (a position drawn from the seed), last, or an index (0: "
+                "first, -1: last)")]
+
+
 def _position(position: str | int, slots: int, rng: random.Random, op: str) -> int:
     """The index (0-based) an added option takes among ``slots`` positions: 'last', 'seeded' or an int."""
     if position == "last":
         return slots - 1
     if position == "seeded":
         return rng.randrange(slots)
-    if isinstance(position, int) and not isinstance(position, bool):
-        idx = position + slots if position < 0 else position
-        if 0 <= idx < slots:
-            return idx
-        raise PerturbationError(f"{op}: position {position} is outside the {slots} positions (0..{slots - 1})")
-    raise PerturbationError(f"{op}: position must be 'last', 'seeded' or an option index, not {position!r}")
+    assert isinstance(position, int)  # declared: 'seeded' | 'last' | int
+    idx = position + slots if position < 0 else position
+    if 0 <= idx < slots:
+        return idx
+    raise PerturbationError(f"{op}: position {position} is outside the {slots} positions (0..{slots - 1})")
 
 
 def _sync_suggestion(out: Variant) -> Variant:
@@ -144,10 +152,10 @@ def shuffle(variant: Variant, rng: random.Random) -> Variant:
 
 @register("cyclic_shift", "Rotate the options: option i moves to position (i + shift) mod k (CircularEval uses "
           "all k shifts as one group).", "the same option text, at its new letter")
-def cyclic_shift(variant: Variant, rng: random.Random, *, shift: int) -> tuple[Variant, dict[str, Any]]:
+def cyclic_shift(variant: Variant, rng: random.Random, *,
+                 shift: Annotated[int, Field(description="how many places each option moves down (wrapping round; "
+                                             "negative: up)")]) -> tuple[Variant, dict[str, Any]]:
     _need_choice(variant, "cyclic_shift")
-    if isinstance(shift, bool) or not isinstance(shift, int):
-        raise PerturbationError(f"cyclic_shift: shift must be an integer, not {shift!r}")
     k = len(variant.options)
     s = shift % k
     options = tuple(variant.options[(j - s) % k] for j in range(k))  # new[(i + s) % k] = old[i]
@@ -157,14 +165,15 @@ def cyclic_shift(variant: Variant, rng: random.Random, *, shift: int) -> tuple[V
 @register("replace_distractors", "Replace k wrong options by unrelated ones (Illusion T4 1R..4R): source 'pool' = "
           "built-in medical terms, 'preset' = other items' options, 'unknown' = one distractor becomes 'Unknown'.",
           "unchanged (the correct option is never replaced)")
-def replace_distractors(variant: Variant, rng: random.Random, *, k: int = 1, source: str = "pool",
+def replace_distractors(variant: Variant, rng: random.Random, *,
+                        k: Annotated[int, Field(ge=1, le=len(LETTERS) - 1, description="how many wrong options to "
+                                                "replace (Illusion T4: 1R to 4R)")] = 1,
+                        source: Annotated[Literal["pool", "preset", "unknown"], Field(
+                            description="where new options come from: pool (built-in medical terms), preset (other "
+                                        "items' options) or unknown (one becomes 'Unknown')")] = "pool",
                         ctx: PerturbContext | None = None) -> tuple[Variant, dict[str, Any]]:
     _need_choice(variant, "replace_distractors")
     correct = _answer_index(variant, "replace_distractors")
-    if source not in ("pool", "preset", "unknown"):
-        raise PerturbationError(f"replace_distractors: source must be 'pool', 'preset' or 'unknown', not {source!r}")
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise PerturbationError(f"replace_distractors: k must be a positive integer, not {k!r}")
     wrong = [i for i in range(len(variant.options)) if i != correct]
     if k > len(wrong):
         raise PerturbationError(f"replace_distractors: k={k} but this item has only {len(wrong)} wrong option(s)")
@@ -208,15 +217,16 @@ def replace_distractors(variant: Variant, rng: random.Random, *, k: int = 1, sou
 @register("nota", "Add 'None of the above' (MedVH NOTA). mode 'hallucination' removes the correct option first; "
           "'baseline' keeps it. position: 'seeded' (default), 'last' or an index.",
           "hallucination: 'None of the above'; baseline: unchanged")
-def nota(variant: Variant, rng: random.Random, *, mode: str = "hallucination",
-         position: str | int = "seeded") -> tuple[Variant, dict[str, Any]]:
+def nota(variant: Variant, rng: random.Random, *,
+         mode: Annotated[Literal["hallucination", "baseline"], Field(
+             description="hallucination: remove the correct option first (the answer becomes 'None of the above'); "
+                         "baseline: keep it")] = "hallucination",
+         position: Position = "seeded") -> tuple[Variant, dict[str, Any]]:
     if variant.kind == "yesno":
         raise PerturbationError("nota does not apply to a yes/no item: without its correct option only one answer "
                                 "would be left (MedVH uses NOTA on multiple-choice items only); use 'escape' to add an "
                                 "escape option to a yes/no question")
     _need_choice(variant, "nota")
-    if mode not in ("hallucination", "baseline"):
-        raise PerturbationError(f"nota: mode must be 'hallucination' or 'baseline', not {mode!r}")
     if _has_option(variant.options, NOTA):
         raise PerturbationError("nota: the item already has a 'None of the above' option")
     options = list(variant.options)
@@ -238,16 +248,17 @@ def nota(variant: Variant, rng: random.Random, *, mode: str = "hallucination",
           "the image' (MedVH wrongful image), 'premise' = 'The question contains a clinically incorrect premise' "
           "(MedVH); a yes/no item becomes Yes / No / escape.",
           "answer 'keep': unchanged (Yes/No for a yes/no item); answer 'escape': the escape option")
-def escape(variant: Variant, rng: random.Random, *, kind: str = "unsuitable", answer: str = "keep",
-           position: str | int = "seeded", text: str | None = None) -> tuple[Variant, dict[str, Any]]:
-    if kind not in ESCAPE_TEXTS:
-        raise PerturbationError(f"escape: kind must be one of {', '.join(ESCAPE_TEXTS)}, not {kind!r}")
-    if answer not in ("keep", "escape"):
-        raise PerturbationError(f"escape: answer must be 'keep' or 'escape', not {answer!r}")
+def escape(variant: Variant, rng: random.Random, *,
+           kind: Annotated[Literal["unsuitable", "premise"], Field(
+               description="unsuitable: 'Not a suitable question for the image' (wrongful image); premise: 'The "
+                           "question contains a clinically incorrect premise'")] = "unsuitable",
+           answer: Annotated[Literal["keep", "escape"], Field(
+               description="keep: the answer stays; escape: the escape option becomes the answer")] = "keep",
+           position: Position = "seeded",
+           text: Annotated[NonBlank | None, Field(description="the escape option's wording instead of kind's")] = None,
+           ) -> tuple[Variant, dict[str, Any]]:
     if variant.kind not in ("choice", "yesno"):
         raise PerturbationError(f"escape needs a multiple-choice or yes/no item; this one is '{variant.kind}'")
-    if text is not None and (not isinstance(text, str) or not text.strip()):
-        raise PerturbationError("escape: text must be a non-empty string")
     option = text.strip() if text is not None else ESCAPE_TEXTS[kind]
     v, details = _as_choice(variant, "escape")
     if _has_option(v.options, option):

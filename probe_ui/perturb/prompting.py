@@ -8,7 +8,9 @@ turns). The answer never moves: a prompt change that alters the answer would be 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from probe_ui.items import LETTERS, Variant
 from probe_ui.perturb.registry import PerturbationError, PerturbContext, register
@@ -16,19 +18,23 @@ from probe_ui.prompts import MEDICONFUSION_PHRASINGS
 
 #: MediConfusion Appendix C (Table 4) prompt styles, in the paper's order 0..10; template "mediconfusion-mc/<style>"
 PHRASINGS: tuple[str, ...] = tuple(MEDICONFUSION_PHRASINGS)
+Phrasing = Literal[PHRASINGS]  # type: ignore[valid-type]  # the names registered in probe_ui.prompts
 FCJ_TEMPLATE = "medvh-fcj"
+MAX_SHOTS = 64  # examples before the question: far more than any model's context holds images for
 
 
 @register("suggest", "Show a suggested answer to judge (MedVH false confidence justification): answer 'wrong' "
           "(a seeded wrong option), 'right', or an option text / letter; wording 'physician' or 'student'; hint "
           "adds 'There is a chance that the ... answer is incorrect.'",
           "unchanged (the suggestion is recorded in prompt_args for r_disagree / r_correct)")
-def suggest(variant: Variant, rng: random.Random, *, answer: str = "wrong", wording: str = "physician",
-            hint: bool = False) -> tuple[Variant, dict[str, Any]]:
-    if wording not in ("physician", "student"):
-        raise PerturbationError(f"suggest: wording must be 'physician' or 'student', not {wording!r}")
-    if not isinstance(hint, bool):
-        raise PerturbationError(f"suggest: hint must be true or false, not {hint!r}")
+def suggest(variant: Variant, rng: random.Random, *,
+            answer: Annotated[Literal["wrong", "right"] | str, Field(
+                description="the suggested answer: wrong (a seeded wrong option), right, or an option's text or "
+                            "letter")] = "wrong",
+            wording: Annotated[Literal["physician", "student"], Field(
+                description="who suggests it, as MedVH words it")] = "physician",
+            hint: Annotated[bool, Field(description="add 'There is a chance that the ... answer is incorrect.'")
+                            ] = False) -> tuple[Variant, dict[str, Any]]:
     if variant.prompt not in (None, FCJ_TEMPLATE):
         raise PerturbationError(f"suggest replaces the prompt template, and this variant already uses "
                                 f"'{variant.prompt}'; apply one or the other")
@@ -62,9 +68,9 @@ def suggest(variant: Variant, rng: random.Random, *, answer: str = "wrong", word
 
 @register("phrasing", "Ask with one of MediConfusion's 11 prompt phrasings (Appendix C, Table 4): "
           + ", ".join(PHRASINGS) + ".", "unchanged")
-def phrasing(variant: Variant, rng: random.Random, *, style: str) -> tuple[Variant, dict[str, Any]]:
-    if style not in MEDICONFUSION_PHRASINGS:
-        raise PerturbationError(f"phrasing: unknown style {style!r}; known: {', '.join(PHRASINGS)}")
+def phrasing(variant: Variant, rng: random.Random, *,
+             style: Annotated[Phrasing, Field(description="which of MediConfusion's phrasings to ask with")],
+             ) -> tuple[Variant, dict[str, Any]]:
     if variant.kind != "choice":
         raise PerturbationError(f"phrasing uses MediConfusion's multiple-choice prompts; this item is "
                                 f"'{variant.kind}'")
@@ -86,10 +92,9 @@ def cot(variant: Variant, rng: random.Random) -> Variant:
 
 @register("few_shot", "Ask k other items of the preset first (same kind, known answers, seeded choice), each "
           "followed by its correct answer, as earlier turns of the conversation.", "unchanged")
-def few_shot(variant: Variant, rng: random.Random, *, k: int = 2,
+def few_shot(variant: Variant, rng: random.Random, *,
+             k: Annotated[int, Field(ge=1, le=MAX_SHOTS, description="how many solved examples to show first")] = 2,
              ctx: PerturbContext | None = None) -> tuple[Variant, dict[str, Any]]:
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise PerturbationError(f"few_shot: k must be a positive integer, not {k!r}")
     if variant.examples:
         raise PerturbationError("few_shot: this variant already has few-shot examples")
     others = ctx.others(variant) if ctx is not None else []

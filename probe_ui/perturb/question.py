@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import random
 import string
-from typing import Any
+import typing
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from probe_ui.items import Variant
+from probe_ui.perturb.params import NonBlank
 from probe_ui.perturb.registry import PerturbationError, register
 
 # Templates that presuppose a finding the image does not show (attribute ``absent_finding``). "given" wraps the
@@ -48,7 +52,8 @@ PROBMED_POSITIONS: tuple[str, ...] = (
     "left kidney", "right kidney", "pancreatic head", "gallbladder", "esophagojejunostomy site", "sigmoid colon",
     "L4-L5 level", "cervical spine", "thoracic spine", "sacrum",
 )
-QA_TYPES: tuple[str, ...] = ("modality", "body_part", "entity", "grounding")
+QaType = Literal["modality", "body_part", "entity", "grounding"]
+QA_TYPES: tuple[str, ...] = typing.get_args(QaType)
 PROBMED_SUFFIX = "(please answer yes/no)"
 
 
@@ -64,14 +69,15 @@ def _lower_initial(question: str) -> str:
           "clinically incorrect premise): the given text, or a template filled from the item's attributes "
           "(default 'Given the {absent_finding} in this image, {question}').",
           "unchanged (pair with escape kind=premise answer=escape)")
-def premise(variant: Variant, rng: random.Random, *, text: str | None = None,
-            template: str | None = None) -> tuple[Variant, dict[str, Any]]:
+def premise(variant: Variant, rng: random.Random, *,
+            text: Annotated[NonBlank | None, Field(description="the whole new question, written out")] = None,
+            template: Annotated[Literal[tuple(PREMISE_TEMPLATES)] | str | None, Field(  # type: ignore[misc]
+                description="a named template, or a format text with {attribute} fields filled from the item's "
+                            "attributes; unset: given")] = None) -> tuple[Variant, dict[str, Any]]:
     details: dict[str, Any] = {"original_question": variant.question}
     if text is not None:
         if template is not None:
             raise PerturbationError("premise: give either text or template, not both")
-        if not isinstance(text, str) or not text.strip():
-            raise PerturbationError("premise: text must be a non-empty question")
         return variant.evolve(question=text.strip()), details
     name = "given" if template is None else template
     fmt = PREMISE_TEMPLATES.get(name, name)
@@ -157,14 +163,14 @@ def _hallucinated(variant: Variant, key: str, index: int | None) -> str | None:
           "body part, finding (entity) or finding position (grounding), the ground-truth version or one naming a "
           "hallucinated alternative (from attributes.hallucinated, else drawn from built-in pools).",
           "yes for version gt, no for version hallu (kind becomes yes/no)")
-def probmed_question(variant: Variant, rng: random.Random, *, qa_type: str, version: str,
-                     index: int = 0) -> tuple[Variant, dict[str, Any]]:
-    if qa_type not in QA_TYPES:
-        raise PerturbationError(f"probmed_question: qa_type must be one of {', '.join(QA_TYPES)}, not {qa_type!r}")
-    if version not in ("gt", "hallu"):
-        raise PerturbationError(f"probmed_question: version must be 'gt' or 'hallu', not {version!r}")
-    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-        raise PerturbationError(f"probmed_question: index must be a non-negative integer, not {index!r}")
+def probmed_question(variant: Variant, rng: random.Random, *,
+                     qa_type: Annotated[QaType, Field(description="what the question asks about: modality, "
+                                                      "body_part, entity (a finding) or grounding (its position)")],
+                     version: Annotated[Literal["gt", "hallu"], Field(
+                         description="gt: the true value (answer yes); hallu: a hallucinated one (answer no)")],
+                     index: Annotated[int, Field(ge=0, description="which of the item's findings (entity, "
+                                                 "grounding), counting from 0")] = 0,
+                     ) -> tuple[Variant, dict[str, Any]]:
     hallu = version == "hallu"
     details: dict[str, Any] = {"original_question": variant.question}
 

@@ -6,6 +6,10 @@ options as distractors, few-shot examples) declares a keyword-only ``ctx`` param
 :class:`PerturbContext`. The registry wraps every call so that the variant's provenance gains one record
 (op, params, seed, answer before/after) and so that an ``answer_map`` parameter can move the ground truth for
 questions whose answer depends on the change (e.g. ``{correct: upside down}`` after a 180° rotation).
+
+Every keyword parameter is declared by its annotation (:mod:`probe_ui.perturb.params`): :meth:`Perturbation.specs`
+describes them for a UI, and :meth:`Perturbation.validate` checks a params dict against them; :func:`apply` calls it,
+so presets, suites, the app and imports all validate the same way.
 """
 
 from __future__ import annotations
@@ -13,11 +17,12 @@ from __future__ import annotations
 import hashlib
 import inspect
 import random
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
+from probe_ui.perturb.params import ParamError, ParamSpec, declared
 
 PerturbFn = Callable[..., Variant]
 
@@ -39,7 +44,14 @@ class PerturbContext:
 
 
 class PerturbationError(ValueError):
-    """Unknown perturbation, bad parameters, or a perturbation that does not apply to this variant."""
+    """Unknown perturbation, bad parameters, or a perturbation that does not apply to this variant.
+
+    ``param`` names the parameter at fault when one is (so that a form can point at its field).
+    """
+
+    def __init__(self, message: str, *, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
 
 
 @dataclass(frozen=True)
@@ -58,17 +70,21 @@ class Perturbation:
     def needs_context(self) -> bool:
         return "ctx" in inspect.signature(self.fn).parameters
 
-    def check_params(self, params: dict[str, Any]) -> None:
-        allowed = set(self.parameters()) | {"answer_map"}
-        unknown = sorted(set(params) - allowed)
-        if unknown:
-            raise PerturbationError(
-                f"perturbation '{self.name}' has no parameter {', '.join(map(repr, unknown))}; "
-                f"it takes: {', '.join(sorted(allowed)) or 'nothing'}"
-            )
-        missing = [n for n, d in self.parameters().items() if d is inspect.Parameter.empty and n not in params]
-        if missing:
-            raise PerturbationError(f"perturbation '{self.name}' needs parameter {', '.join(map(repr, missing))}")
+    def specs(self) -> list[ParamSpec]:
+        """Each keyword parameter as declared (signature order; ``ctx`` and ``answer_map`` are not listed)."""
+        return list(declared(self.name, self.fn).specs)
+
+    def validate(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``params`` checked against the declared parameters (plus ``answer_map``) and coerced, keys as given.
+
+        Raises :class:`PerturbationError` naming the parameter and what it allows, e.g. "parameter 'angle': must
+        be a number between -360 and 360, not '90deg'". A valid value comes back as it was given (an int for a
+        real number stays an int), so recorded provenance, and the variant ids that hash it, do not change.
+        """
+        try:
+            return declared(self.name, self.fn).validate(params)
+        except ParamError as exc:
+            raise PerturbationError(str(exc), param=exc.param) from None
 
 
 REGISTRY: dict[str, Perturbation] = {}
@@ -98,26 +114,27 @@ def all_perturbations() -> list[Perturbation]:
 
 
 def describe() -> list[dict[str, Any]]:
-    """One row per perturbation: name, parameters with defaults, what it does, how the answer moves."""
-    rows = []
-    for p in all_perturbations():
-        params = ", ".join(n if d is inspect.Parameter.empty else f"{n}={d!r}" for n, d in p.parameters().items())
-        rows.append({"name": p.name, "parameters": params, "summary": p.summary, "answer": p.answer_effect})
-    return rows
+    """One row per perturbation: name, parameters with defaults and allowed values, what it does, how the answer
+    moves, and the parameter specs (for JSON readers)."""
+    return [{"name": p.name, "parameters": declared(p.name, p.fn).summary(), "summary": p.summary,
+             "answer": p.answer_effect, "specs": [asdict(s) for s in p.specs()]} for p in all_perturbations()]
 
 
 def derive_seed(*parts: Any) -> int:
-    """A 63-bit seed from any parts (run seed, item id, condition, step): stable across processes."""
-    digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).digest()
+    """A 63-bit seed from any parts (run seed, item id, condition, step): stable across processes. A lone surrogate
+    (a YAML "\\ud800" escape in an id or a seed_group) is hashed as its code point, not refused."""
+    digest = hashlib.sha256("\x1f".join(map(str, parts)).encode("utf-8", "surrogatepass")).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 
 
 def apply(variant: Variant, op: str, params: dict[str, Any], seed: int, ctx: PerturbContext | None = None) -> Variant:
     """Apply one registered perturbation and append its provenance record."""
     pert = get(op)
-    params = dict(params)
+    try:
+        params = pert.validate(params)
+    except PerturbationError as exc:
+        raise PerturbationError(f"{op}: {exc}", param=exc.param) from None
     answer_map = params.pop("answer_map", None) or {}
-    pert.check_params(params)
     before = variant.answer
     extra = {"ctx": ctx or PerturbContext()} if pert.needs_context else {}
     result = pert.fn(variant, random.Random(seed), **params, **extra)

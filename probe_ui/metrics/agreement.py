@@ -1,0 +1,228 @@
+"""Clinician agreement: do the raters agree with each other, and with the parser's automatic correctness?
+
+Reads the scored-answer table's ``rater_ratings`` (:func:`probe_ui.scoring.scored_answers`: ``{rater: rating}`` of
+each rater's latest rating of an answer; ratings are correct / incorrect / unsure, three nominal categories).
+One rated answer (one reply: several samples of a cell are rated one by one) is one subject.
+
+- **Cohen's kappa** when exactly two raters rated: over the answers both rated, ``kappa = (p_o - p_e) /
+  (1 - p_e)`` with ``p_o`` the share of answers they rated alike and ``p_e = sum_k p_1k * p_2k`` (each rater's own
+  share of category k).
+- **Fleiss' kappa** when three or more raters rated: over the answers rated by at least two of them, with
+  ``n_i`` raters of answer i and ``n_ik`` of them choosing category k: ``P_i = sum_k n_ik (n_ik - 1) / (n_i (n_i -
+  1))``, ``P = mean_i P_i``, ``p_k = sum_i n_ik / sum_i n_i``, ``P_e = sum_k p_k^2``, ``kappa = (P - P_e) / (1 -
+  P_e)``. With every answer rated by all raters this is Fleiss (1971) exactly; with some missing it is the usual
+  generalisation to varying numbers of raters. Cohen's kappa of every pair of raters is listed beside it.
+- Kappa is undefined (None) when ``p_e = 1`` (every rating in one category) or no answer was rated twice.
+- **95 % CIs**: percentile bootstrap over the answers (resampled with replacement, ``n_boot`` times, seeded by
+  ``seed``, so the same ratings give the same interval); resamples whose kappa is undefined are left out.
+- Overall and per model (the same method as overall).
+- **The raters' majority against the parser**: the majority of an answer is the rating more of its raters gave
+  than any other (a tie has no majority); where it is correct or incorrect and the parser scored the answer
+  (``correct`` True / False: an unreadable answer counts as wrong, as in every metric), ``vs_parser`` gives the
+  share where they agree (a MetricValue with its Wilson CI), Cohen's kappa between the two, per model too, and
+  ``overruled`` lists the answers where the clinicians' majority contradicts the parser (response id, model,
+  item, condition, raw reply, parsed answer, the parser's verdict, the majority and every rater's rating): the
+  replies to read to make the parser better.
+
+This is a block of ``probe-ui score --json`` beside the per-model metric families (``rater_agreement``), not a
+registered family: families are computed over one model's answers from the variant facts that
+:func:`probe_ui.metrics.groups.prepare` extracts, while agreement reads the ratings and pools every model for its
+overall figure.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from probe_ui.metrics.groups import mv
+
+CATEGORIES = ("correct", "incorrect", "unsure")
+VERDICTS = ("correct", "incorrect")
+UNNAMED = "(unnamed)"
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None or not np.isfinite(x) else round(float(x), 4)
+
+
+def _weights(n: int, n_boot: int, seed: int) -> np.ndarray:
+    """Bootstrap resamples of n subjects as counts (n_boot x n): how often each subject is drawn."""
+    rng = np.random.default_rng(seed)
+    return rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(float)
+
+
+def _kappa_from_confusion(conf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cohen's kappa, p_o, p_e of confusion tables (..., k, k); kappa NaN where p_e = 1."""
+    total = conf.sum(axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        po = np.trace(conf, axis1=-2, axis2=-1) / total
+        pe = (conf.sum(axis=-1) * conf.sum(axis=-2)).sum(axis=-1) / (total * total)
+        kappa = np.where(pe < 1 - 1e-12, (po - pe) / (1 - pe), np.nan)
+    return kappa, po, pe
+
+
+def _kappa_from_counts(counts: np.ndarray, weights: np.ndarray | None = None
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fleiss' kappa, P, P_e of a subjects x categories count table (rows with n_i >= 2), optionally under
+    bootstrap weights (B x subjects)."""
+    n_i = counts.sum(axis=1)
+    p_i = (counts * (counts - 1)).sum(axis=1) / (n_i * (n_i - 1))
+    w = np.ones((1, len(counts))) if weights is None else weights
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_bar = (w @ p_i) / w.sum(axis=1)
+        p_k = (w @ counts) / (w @ n_i)[:, None]
+        pe = (p_k * p_k).sum(axis=1)
+        kappa = np.where(pe < 1 - 1e-12, (p_bar - pe) / (1 - pe), np.nan)
+    return kappa, p_bar, pe
+
+
+def _ci(samples: np.ndarray) -> list[float] | None:
+    ok = samples[np.isfinite(samples)]
+    if not len(ok):
+        return None
+    lo, hi = np.percentile(ok, [2.5, 97.5])
+    return [_r(lo), _r(hi)]
+
+
+def cohen_kappa(a: Sequence[str], b: Sequence[str], categories: Sequence[str] = CATEGORIES, *, n_boot: int = 2000,
+                seed: int = 0) -> dict[str, Any]:
+    """Cohen's kappa of two raters' paired ratings (module doc): ``{method, kappa, ci, n, observed, expected}``."""
+    k = len(categories)
+    idx = {c: i for i, c in enumerate(categories)}
+    codes = np.array([idx[x] * k + idx[y] for x, y in zip(a, b)], dtype=np.int64)
+    n = len(codes)
+    out: dict[str, Any] = {"method": "cohen", "kappa": None, "ci": None, "n": n, "observed": None, "expected": None}
+    if not n:
+        return out
+    onehot = np.zeros((n, k * k))
+    onehot[np.arange(n), codes] = 1.0
+    kappa, po, pe = _kappa_from_confusion(onehot.sum(axis=0).reshape(k, k))
+    out.update(kappa=_r(kappa), observed=_r(po), expected=_r(pe))
+    if n_boot and n > 1:
+        boot, _, _ = _kappa_from_confusion((_weights(n, n_boot, seed) @ onehot).reshape(-1, k, k))
+        out["ci"] = _ci(boot)
+    return out
+
+
+def fleiss_kappa(counts: np.ndarray, *, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]:
+    """Fleiss' kappa of a subjects x categories table of rating counts (module doc; subjects rated fewer than
+    twice are left out): ``{method, kappa, ci, n, observed, expected}``."""
+    counts = np.asarray(counts, dtype=float)
+    counts = counts[counts.sum(axis=1) >= 2] if counts.ndim == 2 else counts.reshape(0, 1)
+    n = len(counts)
+    out: dict[str, Any] = {"method": "fleiss", "kappa": None, "ci": None, "n": n, "observed": None, "expected": None}
+    if not n:
+        return out
+    kappa, p_bar, pe = _kappa_from_counts(counts)
+    out.update(kappa=_r(kappa[0]), observed=_r(p_bar[0]), expected=_r(pe[0]))
+    if n_boot and n > 1:
+        boot, _, _ = _kappa_from_counts(counts, _weights(n, n_boot, seed))
+        out["ci"] = _ci(boot)
+    return out
+
+
+def majority(votes: dict[str, str] | None) -> str | None:
+    """The rating more raters gave than any other; None for a tie or no votes."""
+    if not votes:
+        return None
+    counts = pd.Series(list(votes.values())).value_counts()
+    return str(counts.index[0]) if len(counts) == 1 or counts.iloc[0] > counts.iloc[1] else None
+
+
+def _raters_kappa(votes: list[dict[str, str]], raters: list[str], n_boot: int, seed: int) -> dict[str, Any]:
+    if len(raters) == 2:
+        a, b = raters
+        both = [v for v in votes if a in v and b in v]
+        out = cohen_kappa([v[a] for v in both], [v[b] for v in both], n_boot=n_boot, seed=seed)
+    else:
+        idx = {c: i for i, c in enumerate(CATEGORIES)}
+        table = np.zeros((len(votes), len(CATEGORIES)))
+        for i, v in enumerate(votes):
+            for r in v.values():
+                table[i, idx[r]] += 1
+        out = fleiss_kappa(table, n_boot=n_boot, seed=seed)
+    return {**out, "raters": [r or UNNAMED for r in raters]}
+
+
+def _votes(df: pd.DataFrame) -> list[dict[str, str]]:
+    return [dict(v) for v in df["rater_ratings"]]
+
+
+def rater_agreement(df: pd.DataFrame, *, n_boot: int = 2000, seed: int = 0) -> dict[str, Any] | None:
+    """The agreement block of a scored-answer table (module doc), or None when nobody rated any answer::
+
+        {raters, ratings, answers_rated, method: "cohen" | "fleiss" | None,
+         overall: {method, kappa, ci, n, observed, expected, raters} | None (fewer than two raters),
+         pairs: [{... Cohen's kappa of two raters}] (three or more raters),
+         models: {model: {... as overall}},
+         vs_parser: {agreement: MetricValue, kappa: {...}, answers, no_majority, unsure, not_scored, overruled,
+                     models: {model: MetricValue}},
+         overruled: [{response_id, model, item_id, condition, raw_text, parsed, parser, majority, votes}]}
+    """
+    if df is None or df.empty or "rater_ratings" not in df.columns:
+        return None
+    rated = df[df["rater_ratings"].map(lambda v: isinstance(v, dict) and len(v) > 0)]
+    if rated.empty:
+        return None
+    votes = _votes(rated)
+    raters = sorted({r for v in votes for r in v})
+    method = "cohen" if len(raters) == 2 else "fleiss" if len(raters) > 2 else None
+    out: dict[str, Any] = {"raters": [r or UNNAMED for r in raters], "ratings": sum(map(len, votes)),
+                           "answers_rated": len(votes), "method": method, "overall": None, "pairs": [],
+                           "models": {}}
+    if method:
+        out["overall"] = _raters_kappa(votes, raters, n_boot, seed)
+        if len(raters) > 2:
+            out["pairs"] = [_raters_kappa(votes, list(p), n_boot, seed) for p in combinations(raters, 2)]
+        for model, g in rated.groupby("model", sort=True):
+            out["models"][str(model)] = _raters_kappa(_votes(g), raters, n_boot, seed)
+    out["vs_parser"], out["overruled"] = _versus_parser(rated, votes, n_boot, seed)
+    return out
+
+
+def _parser_verdict(x: Any) -> bool | None:
+    return bool(x) if isinstance(x, (bool, np.bool_)) else None
+
+
+def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int, seed: int
+                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    from probe_ui.scoring import _val
+
+    maj = [majority(v) for v in votes]
+    error = rated["error"].notna().to_numpy() if "error" in rated.columns else np.zeros(len(rated), dtype=bool)
+    parser = [None if e else _parser_verdict(_val(c)) for e, c in zip(error, rated["correct"])]
+    both = [i for i, (m, p) in enumerate(zip(maj, parser)) if m in VERDICTS and p is not None]
+    agree = [(maj[i] == "correct") == parser[i] for i in both]
+    models = rated["model"].astype(str).to_numpy()
+    per_model: dict[str, Any] = {}
+    for m in sorted(set(models[both])) if both else []:
+        sel = [a for i, a in zip(both, agree) if models[i] == m]
+        per_model[m] = mv(sum(sel), len(sel))
+    block = {
+        "agreement": mv(sum(agree), len(agree)),
+        "kappa": cohen_kappa([maj[i] for i in both], ["correct" if parser[i] else "incorrect" for i in both],
+                             VERDICTS, n_boot=n_boot, seed=seed),
+        "answers": len(both),
+        "no_majority": sum(m is None for m in maj),
+        "unsure": sum(m == "unsure" for m in maj),
+        "not_scored": sum(m in VERDICTS and p is None for m, p in zip(maj, parser)),
+        "overruled": len(agree) - sum(agree),
+        "models": per_model,
+    }
+    recs = rated.to_dict("records")
+    overruled = []
+    for i, ok in zip(both, agree):
+        if ok:
+            continue
+        r = recs[i]
+        overruled.append({"response_id": int(r["response_id"]) if _val(r.get("response_id")) is not None else None,
+                          "model": str(r["model"]), "item_id": _val(r.get("item_id")),
+                          "condition": _val(r.get("condition")), "raw_text": _val(r.get("raw_text")),
+                          "parsed": _val(r.get("parsed")), "parser": "right" if parser[i] else "wrong",
+                          "majority": maj[i], "votes": {k or UNNAMED: v for k, v in sorted(votes[i].items())}})
+    overruled.sort(key=lambda x: (x["model"], x["response_id"] or 0))
+    return block, overruled
