@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from probe_ui.yaml_limits import yaml_within
 from probe_ui.providers import PROVIDERS, provider_class
 from probe_ui.providers.base import ModelConfig, ModelSpecError
+from probe_ui.resources import BACKENDS_DIR
 
-BACKENDS_DIR = Path(__file__).resolve().parent.parent / "backends"
 
 
 class _Entry(BaseModel):
@@ -39,7 +39,7 @@ class _Entry(BaseModel):
 
 
 def catalogue_dirs() -> list[Path]:
-    """``PROBE_UI_BACKENDS`` (os.pathsep-separated) first, then the repository's ``backends/``."""
+    """``PROBE_UI_BACKENDS`` (os.pathsep-separated) first, then the shipped catalogue (``backends/``)."""
     extra = [Path(p) for p in os.environ.get("PROBE_UI_BACKENDS", "").split(os.pathsep) if p]
     return [*extra, BACKENDS_DIR]
 

@@ -17,10 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from probe_ui.items import KINDS, LETTERS, YES_NO, ImageSource, Item
 from probe_ui.perturb import PerturbationError
 from probe_ui.perturb import get as get_perturbation
-from probe_ui.yaml_limits import yaml_within
+from probe_ui.resources import ASSETS_DIR, PRESETS_DIR
+from probe_ui.yaml_limits import yaml_size
+from probe_ui.yaml_stream import DuplicateKeyError, stream_list
 
-ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
-PRESETS_DIR = Path(__file__).resolve().parent.parent / "presets"
 MAX_PRESET_BYTES = 20 * 1024 * 1024
 MAX_PRESET_VALUES = 2_000_000  # far above a real preset; YAML aliases can multiply a small file without end
 
@@ -140,14 +140,15 @@ class ItemSpec(_Strict):
         return self.answer
 
 
-class PresetSpec(_Strict):
+class PresetHead(_Strict):
+    """Everything in a preset but its items (which are validated one at a time, as :class:`ItemSpec`)."""
+
     name: str | None = None
     description: str = ""
     prompt: str | None = None
     include_original: bool = True
     perturbations: list[ConditionSpec] = []
     suites: list[str] = []
-    items: list[ItemSpec] = Field(min_length=1)
 
 
 @dataclass(frozen=True)
@@ -188,70 +189,86 @@ def user_image_roots(extra: tuple[str, ...] | list[str] = ()) -> tuple[str, ...]
     return tuple(str(Path(r).expanduser().resolve()) for r in [*extra, *env])
 
 
+def find_preset(name_or_path: str | os.PathLike[str]) -> Path:
+    """A preset file by its path, else a shipped preset by name from any folder: ``mediconfusion_pairs``,
+    ``mediconfusion_pairs.yaml`` or ``presets/mediconfusion_pairs.yaml`` (what the README shows) all find the copy
+    that comes with probe-ui. A file of that name in the current folder wins."""
+    p = Path(name_or_path)
+    if p.is_file() or not (len(p.parts) == 1 or (len(p.parts) == 2 and p.parts[0] == "presets")):
+        return p
+    shipped = PRESETS_DIR / (p.name if p.name.endswith(".yaml") else f"{p.name}.yaml")
+    return shipped if shipped.is_file() else p
+
+
 def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | list[str] = ()) -> Preset:
-    """Read and validate a preset; raise :class:`PresetError` naming file, item and field on any problem.
+    """Read and validate a preset (a file, or a shipped preset by name: :func:`find_preset`); raise
+    :class:`PresetError` naming file, item and field on any problem.
 
     Its images are read only from its own folder, the bundled assets and the folders the user allows
     (``image_roots``, ``PROBE_UI_IMAGE_ROOTS``): a preset from someone else cannot make probe-ui read (and send to a
     model) a file elsewhere on this machine, by absolute path, ``..`` or a symbolic link.
+
+    The items are read, validated and converted one at a time (:mod:`probe_ui.yaml_stream`), so a preset of 100k
+    items never exists in memory as YAML nodes, raw mappings and validated models at once.
     """
     import hashlib
 
-    p = Path(path)
+    p = find_preset(path)
     if not p.is_file():
-        raise PresetError(f"{p}: no such preset file")
+        shipped = ", ".join(x.stem for x in bundled_presets())
+        raise PresetError(f"{p}: no such preset file (shipped presets, usable by name from any folder: {shipped})")
     if p.stat().st_size > MAX_PRESET_BYTES:
         raise PresetError(f"{p}: preset is {p.stat().st_size:,} bytes, over the {MAX_PRESET_BYTES:,}-byte limit")
     raw = p.read_bytes()
     try:
-        data = yaml.safe_load(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise PresetError(f"{p}: not a UTF-8 text file") from None
+    builder = _ItemsBuilder(p)
+    reader = stream_list(text, "items")
+    try:
+        while True:
+            try:
+                builder.add(next(reader))
+            except StopIteration as done:
+                head, listed = done.value
+                break
+        if not isinstance(head, dict):
+            raise PresetError(f"{p}: a preset must be a mapping with an 'items' list, not {type(head).__name__}")
+        builder.count(head)
+        if "items" in head:  # not a streamed list: a merge key brought it, or it is not a list
+            listed, items = True, head.pop("items")
+            if not isinstance(items, list):
+                raise PresetError(f"{p}: field 'items': must be a list of items, not {type(items).__name__}")
+            for it in items:
+                builder.add(it)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise PresetError(f"{p}: invalid YAML{where}: {problem}") from None
+    except DuplicateKeyError as exc:
+        raise PresetError(f"{p}: {exc}") from None
     except RecursionError:
         raise PresetError(f"{p}: the YAML is nested too deeply") from None
-    if not yaml_within(data, MAX_PRESET_VALUES):
-        raise PresetError(f"{p}: the YAML expands to more than {MAX_PRESET_VALUES:,} values (aliases repeating a "
-                          "structure?)")
-    if not isinstance(data, dict):
-        raise PresetError(f"{p}: a preset must be a mapping with an 'items' list, not {type(data).__name__}")
     try:
-        spec = PresetSpec.model_validate(data)
+        spec = PresetHead.model_validate(head)
     except ValidationError as exc:
-        raise PresetError(_describe(p, data, exc)) from None
-
-    roots = tuple(dict.fromkeys((str(p.resolve().parent), str(ASSETS_DIR.resolve()), *user_image_roots(image_roots))))
-    seen: set[str] = set()
-    items = []
-    for i, it in enumerate(spec.items):
-        if it.id in seen:
-            raise PresetError(f"{p}: item {i + 1} ('{it.id}'): field 'id': duplicate id")
-        seen.add(it.id)
-        items.append(_to_item(it, str(p)))
+        raise PresetError(_describe(p, exc)) from None
+    if not builder.items:
+        raise PresetError(f"{p}: field 'items': " + ("a preset needs at least one item" if listed
+                                                     else "required field is missing"))
     conditions, bad = _conditions(spec.perturbations, str(p))
     if bad:  # a preset-wide condition is part of the experiment for every item: refused before anything is asked
         raise PresetError(bad[0])
-    item_conditions, step_errors = {}, {}
-    for i, it in enumerate(spec.items):
-        if it.perturbations:
-            where = f"{p}: item {i + 1} ('{it.id}')"
-            item_conditions[it.id], bad = _conditions(it.perturbations, where)
-            if bad:  # this item's own condition is left out and recorded; the rest runs
-                step_errors[it.id] = tuple(bad)
-            clash = {c.name for c in conditions} & {c.name for c in item_conditions[it.id]}
-            if clash:
-                raise PresetError(f"{where}: perturbation '{sorted(clash)[0]}' is also a preset-wide perturbation")
-    from probe_ui.suites import SUITES  # here, not at the top: suites builds on presets
-
-    for where, names in [(f"{p}: field 'suites'", spec.suites)] + [
-            (f"{p}: item {i + 1} ('{it.id}'): field 'suites'", it.suites) for i, it in enumerate(spec.items)]:
-        for name in names:
-            if name not in SUITES:
-                raise PresetError(f"{where}: unknown suite '{name}'; known: {', '.join(SUITES)}")
+    names = {c.name for c in conditions}
+    for item_id, own in builder.item_conditions.items():
+        clash = names & {c.name for c in own}
+        if clash:
+            raise PresetError(f"{builder.where[item_id]}: perturbation '{sorted(clash)[0]}' is also a preset-wide "
+                              "perturbation")
+    _check_suites(f"{p}: field 'suites'", spec.suites)
+    roots = tuple(dict.fromkeys((str(p.resolve().parent), str(ASSETS_DIR.resolve()), *user_image_roots(image_roots))))
     return Preset(
         name=spec.name or p.stem,
         path=str(p),
@@ -260,13 +277,65 @@ def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | lis
         prompt=spec.prompt,
         include_original=spec.include_original,
         conditions=tuple(conditions),
-        items=tuple(items),
+        items=tuple(builder.items),
         image_roots=roots,
         suites=tuple(spec.suites),
-        item_conditions=item_conditions,
-        item_suites={it.id: tuple(it.suites) for it in spec.items if it.suites},
-        step_errors=step_errors,
+        item_conditions=builder.item_conditions,
+        item_suites=builder.item_suites,
+        step_errors=builder.step_errors,
     )
+
+
+class _ItemsBuilder:
+    """Validates and converts items one at a time, as the YAML reader hands them over; keeps only the items."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.items: list[Item] = []
+        self.ids: set[str] = set()
+        self.item_conditions: dict[str, tuple[Condition, ...]] = {}
+        self.item_suites: dict[str, tuple[str, ...]] = {}
+        self.step_errors: dict[str, tuple[str, ...]] = {}  # item id → its own conditions that cannot run
+        self.where: dict[str, str] = {}  # item id → how messages name it (items with their own perturbations)
+        self.values = 0
+        self.seen = 0
+
+    def count(self, data: Any) -> None:
+        """Alias bombs stop here: the document as a whole may hold at most ``MAX_PRESET_VALUES`` values."""
+        self.values += yaml_size(data, MAX_PRESET_VALUES - self.values)
+        if self.values > MAX_PRESET_VALUES:
+            raise PresetError(f"{self.path}: the YAML expands to more than {MAX_PRESET_VALUES:,} values (aliases "
+                              "repeating a structure?)")
+
+    def add(self, raw: Any) -> None:
+        self.count(raw)
+        index, p = self.seen, self.path
+        self.seen += 1
+        try:
+            it = ItemSpec.model_validate(raw)
+        except ValidationError as exc:
+            raise PresetError(_describe(p, exc, item=(index, raw))) from None
+        where = f"{p}: item {index + 1} ('{it.id}')"
+        if it.id in self.ids:
+            raise PresetError(f"{where}: field 'id': duplicate id")
+        self.ids.add(it.id)
+        self.items.append(_to_item(it, str(p)))
+        if it.perturbations:
+            self.item_conditions[it.id], bad = _conditions(it.perturbations, where)
+            if bad:  # this item's own condition is left out and recorded; the rest runs
+                self.step_errors[it.id] = tuple(bad)
+            self.where[it.id] = where
+        if it.suites:
+            _check_suites(f"{where}: field 'suites'", it.suites)
+            self.item_suites[it.id] = tuple(it.suites)
+
+
+def _check_suites(where: str, names: list[str]) -> None:
+    from probe_ui.suites import SUITES  # here, not at the top: suites builds on presets
+
+    for name in names:
+        if name not in SUITES:
+            raise PresetError(f"{where}: unknown suite '{name}'; known: {', '.join(SUITES)}")
 
 
 def _conditions(specs: list[ConditionSpec], where: str) -> tuple[tuple[Condition, ...], list[str]]:
@@ -328,19 +397,18 @@ def resolve_image(src: ImageSource, roots: tuple[str, ...], *, where: str) -> Pa
     raise PresetError(f"{where}: image '{src.path}' not found (looked in {looked})")
 
 
-def _describe(path: Path, data: dict[str, Any], exc: ValidationError) -> str:
-    """Turn pydantic's first error into 'file: item N ('id'): field 'x': message'."""
+def _describe(path: Path, exc: ValidationError, item: tuple[int, Any] | None = None) -> str:
+    """Turn pydantic's first error into 'file: item N ('id'): field 'x': message' (``item``: index and raw item
+    when an item failed)."""
     err = exc.errors()[0]
     loc = list(err["loc"])
     msg = err["msg"].removeprefix("Value error, ")
     where = [str(path)]
-    if len(loc) >= 2 and loc[0] == "items" and isinstance(loc[1], int):
-        idx = loc[1]
-        items = data.get("items") or []
-        item_id = items[idx].get("id") if idx < len(items) and isinstance(items[idx], dict) else None
+    if item is not None:
+        idx, raw = item
+        item_id = raw.get("id") if isinstance(raw, dict) else None
         item_id = item_id if isinstance(item_id, str) and len(item_id) <= 200 else None
         where.append(f"item {idx + 1}" + (f" ('{item_id}')" if item_id else ""))
-        loc = loc[2:]
     elif len(loc) >= 2 and loc[0] == "perturbations" and isinstance(loc[1], int):
         where.append(f"perturbation {loc[1] + 1}")
         loc = loc[2:]
@@ -351,6 +419,8 @@ def _describe(path: Path, data: dict[str, Any], exc: ValidationError) -> str:
         msg = "unknown field (check the spelling; see presets/README.md)"
     elif err["type"] == "missing":
         msg = "required field is missing"
+    elif err["type"] == "model_type" and item is not None and not loc:
+        msg = f"an item must be a mapping, not {type(item[1]).__name__}"
     return ": ".join(where) + f": {msg}"
 
 
@@ -374,4 +444,15 @@ def item_yaml(item_id: str, question: str, kind: str, images: list[str], options
 
 
 def bundled_presets() -> list[Path]:
+    """The preset files shipped with probe-ui (in the repository's ``presets/``, or inside the installed wheel)."""
     return sorted(PRESETS_DIR.glob("*.yaml"))
+
+
+def shipped_presets() -> list[dict[str, Any]]:
+    """Name, number of items, description and file of every shipped preset (``probe-ui presets``)."""
+    rows = []
+    for path in bundled_presets():
+        p = load_preset(path)
+        rows.append({"name": path.stem, "items": len(p.items), "description": " ".join(p.description.split()),
+                     "path": str(path)})
+    return rows

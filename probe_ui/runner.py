@@ -3,14 +3,21 @@
 All models for a variant are asked concurrently, each model behind its own concurrency limit; a failing call
 becomes an error cell while the others complete. Every finished response is written immediately, so a killed
 batch loses nothing, and cells already answered are skipped when the batch runs again.
+
+A batch is a stream: a planning thread expands the presets one item at a time, stores each new variant (in
+batches) and hands over its cells, which the models' workers ask while the rest is still being planned. Memory
+holds the items, a bounded queue of cells and what is in flight, never the whole plan, so a 100k-item preset runs
+in bounded memory and the first request leaves as soon as the first variant exists.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import sys
 import threading
 import time
+from collections.abc import AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -33,7 +40,7 @@ from probe_ui.providers.base import (
     fit_images,
 )
 from probe_ui.store import Run, Store
-from probe_ui.suites import ItemError, SuiteError, expand, get_suite
+from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 
 
 class BatchError(RuntimeError):
@@ -130,15 +137,19 @@ def plan_cells(vs: list[Variant], models: list[ModelConfig], prompt: str | None,
                prompt_per_source: dict[str, str | None] | None = None, samples: int = 1,
                temperature: float | None = None) -> list[Cell]:
     """One cell per variant x model x sample (sampling: n answers at temperature T, scored by majority vote)."""
-    cells = []
-    for v in vs:
-        requested = prompt or (prompt_per_source or {}).get(v.source)
-        template = prompts.template_for(v, requested)
-        for m in models:
-            settings = generation_settings(m, template, seed, temperature)
-            for k in range(samples):
-                cells.append(Cell(v, m, prompts.render(v, template.name, settings, sample=k)))
-    return cells
+    return [c for v in vs for c in variant_cells(v, models, prompt, seed, prompt_per_source, samples, temperature)]
+
+
+def variant_cells(v: Variant, models: list[ModelConfig], prompt: str | None, seed: int,
+                  prompt_per_source: dict[str, str | None] | None = None, samples: int = 1,
+                  temperature: float | None = None) -> Iterator[Cell]:
+    """The cells of one variant (see :func:`plan_cells`)."""
+    requested = prompt or (prompt_per_source or {}).get(v.source)
+    template = prompts.template_for(v, requested)
+    for m in models:
+        settings = generation_settings(m, template, seed, temperature)
+        for k in range(samples):
+            yield Cell(v, m, prompts.render(v, template.name, settings, sample=k))
 
 
 def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
@@ -200,34 +211,51 @@ class ProviderPool:
         self.concurrency = concurrency
         self.providers: dict[str, Provider] = {}
         self.limits: dict[str, asyncio.Semaphore] = {}
+        self.capacities: dict[str, int] = {}
+        #: images shrunk for a provider's size limit, by (image id, long side): each resized once per batch
+        self.resized: dict[tuple[str, int], Any] = {}
 
     def get(self, model: ModelConfig) -> tuple[Provider, asyncio.Semaphore]:
         if model.name not in self.providers:
             p = self.providers[model.name] = create(model)
             key = model.name if p.default_concurrency == 1 or getattr(p, "limit_per_model", False) else model.provider
             if key not in self.limits:
-                self.limits[key] = asyncio.Semaphore(self.concurrency or model.concurrency or p.default_concurrency)
+                self.capacities[key] = self.concurrency or model.concurrency or p.default_concurrency
+                self.limits[key] = asyncio.Semaphore(self.capacities[key])
             self.limits[model.name] = self.limits[key]
+            self.capacities[model.name] = self.capacities[key]
         return self.providers[model.name], self.limits[model.name]
+
+    def capacity(self, model: ModelConfig) -> int:
+        """How many requests to this model may be in flight at once (its limit, perhaps shared)."""
+        self.get(model)
+        return self.capacities[model.name]
 
     async def aclose(self) -> None:
         for p in self.providers.values():
             await p.aclose()
         self.providers.clear()
         self.limits.clear()
+        self.capacities.clear()
+        self.resized.clear()
 
 
-async def execute_cells(store: Store, run: Run, cells: list[Cell], pool: ProviderPool,
+async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], pool: ProviderPool,
                         on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
-                        judge: Judge | None = None, cancel: threading.Event | None = None) -> None:
-    """Ask every cell concurrently (within the pool's limits), storing each response as soon as it arrives.
+                        judge: Judge | None = None, cancel: threading.Event | None = None,
+                        queue_per_model: int = 4096) -> None:
+    """Ask every cell (a list, or a stream that is still being planned) concurrently within the pool's limits,
+    storing each response as soon as it arrives.
 
-    Once ``cancel`` is set, cells not yet sent are skipped (and stay to do); answers in flight are still kept.
+    Each model has its own queue and as many workers as requests it may have in flight, so a slow model holds up
+    only its own cells; a model's queue holds at most ``queue_per_model`` cells (a stream that outruns a slow
+    model waits for it there, which bounds memory). Once ``cancel`` is set, cells not yet sent are skipped (and
+    stay to do); answers in flight are still kept.
     """
 
     async def call(model: ModelConfig, request: Request) -> tuple[Request, Response]:
         provider, limit = pool.get(model)
-        sent, resized = fit_images(request, model.max_image_side or provider.max_image_side)
+        sent, resized = fit_images(request, model.max_image_side or provider.max_image_side, pool.resized)
         for im in {p.image.id: p.image for m in sent.messages for p in m.content if isinstance(p, ImagePart)}.values():
             store.put_image(im)  # the exact pixels sent, resized or not, are kept
         cached = None
@@ -277,17 +305,62 @@ async def execute_cells(store: Store, run: Run, cells: list[Cell], pool: Provide
             jrow.update(parse)  # the judge's reading lives on its own row; the answer keeps the robust one
         store.save_response(dict(jrow, role="judge", parent_id=parent))
 
-    async def guarded(cell: Cell) -> None:
-        try:
-            await one(cell)
-        except asyncio.CancelledError:
-            if cancel is None or not cancel.is_set():
-                raise
+    queues: dict[str, asyncio.Queue[Cell | None]] = {}
+    workers: dict[str, list[asyncio.Task[None]]] = {}
+    failures: list[BaseException] = []
 
-    await asyncio.gather(*(guarded(c) for c in cells))
+    async def work(q: asyncio.Queue[Cell | None]) -> None:
+        while (cell := await q.get()) is not None:
+            if failures or (cancel is not None and cancel.is_set()):
+                continue  # drain: the dispatcher must never wait on a queue nobody reads
+            try:
+                await one(cell)
+            except asyncio.CancelledError:
+                if cancel is None or not cancel.is_set():
+                    raise
+            except Exception as exc:  # e.g. the store failed: stop sending, keep what is in flight, then raise
+                failures.append(exc)
+
+    def queue_for(model: ModelConfig) -> asyncio.Queue[Cell | None]:
+        q = queues.get(model.name)
+        if q is None:
+            q = queues[model.name] = asyncio.Queue(queue_per_model)
+            workers[model.name] = [asyncio.create_task(work(q)) for _ in range(pool.capacity(model))]
+        return q
+
+    source = cells if isinstance(cells, AsyncIterator) else _aiter(cells)
+    interrupted = False
+    try:
+        async for cell in source:
+            if failures or (cancel is not None and cancel.is_set()):
+                break
+            await queue_for(cell.model).put(cell)
+    except BaseException as exc:
+        failures.append(exc)  # the plan failed (the workers ask nothing more) or Ctrl+C cancelled the batch
+        interrupted = isinstance(exc, (asyncio.CancelledError, KeyboardInterrupt))
+        raise
+    finally:
+        tasks = [t for ts in workers.values() for t in ts]
+        if interrupted:  # Ctrl+C: stop now, requests in flight included
+            for t in tasks:
+                t.cancel()
+        else:
+            for name, q in queues.items():
+                for _ in workers[name]:
+                    await q.put(None)
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if isinstance(source, _Planned):
+            await source.aclose()
+    if failures:
+        raise failures[0]
 
 
-async def _execute(store: Store, run: Run, cells: list[Cell], concurrency: int | None,
+async def _aiter(cells: Iterable[Cell]) -> AsyncIterator[Cell]:
+    for cell in cells:
+        yield cell
+
+
+async def _execute(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], concurrency: int | None,
                    on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
                    judge: Judge | None = None, cancel: threading.Event | None = None) -> None:
     pool = ProviderPool(concurrency)
@@ -306,7 +379,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
               cancel: threading.Event | None = None, shard: tuple[int, int] | None = None) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
 
-    ``on_progress(done, total, result)`` is called after every answer (the app's progress bar); setting ``cancel``
+    ``on_progress(done, total, result)`` is called after every answer (the app's progress bar; ``total`` grows
+    until the plan is complete, since cells are asked while the rest is planned); setting ``cancel``
     stops sending new requests: what was answered is kept and running the batch again resumes it.
     ``shard=(i, n)`` asks only the i-th of n disjoint parts of the cells (1-based), so n machines writing to one
     database share a batch; every shard plans the same cells, so the parts together are the whole batch.
@@ -340,29 +414,20 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     }
     run = store.ensure_run(name, seed, settings)
     result = BatchResult(run=run)
-    all_variants: list[Variant] = []
-    for p in presets:
-        ex = expand(p, seed, suites)
-        store.add_variants(run.id, ex.variants)
-        for e in ex.errors:
-            store.record_item_error(run.id, e.source, e.item_id, e.message)
-        store.clear_item_errors(run.id, p.path, {v.item_id for v in ex.variants} - {e.item_id for e in ex.errors})
-        result.item_errors.extend(ex.errors)
-        result.warnings.extend(ex.warnings)
-        all_variants.extend(ex.variants)
-    all_variants = list({v.id: v for v in all_variants}.values())  # the same variant from two presets: once
-    result.variants = len(all_variants)
-    cells = plan_cells(all_variants, models, prompt, seed, {p.path: p.prompt for p in presets}, samples, temperature)
-    store.merge_run_settings(run.id, {"planned": len(cells)})
-    if shard is not None:
-        cells = [c for c in cells if shard_of(c, shard[1]) == shard[0] - 1]
-    done = store.done_cells(run.id)
-    todo = [c for c in cells if c.key not in done]
-    result.planned, result.skipped = len(cells), len(cells) - len(todo)
+    plan = BatchPlan(store, run, presets, models, result, prompt=prompt, seed=seed, suites=suites, samples=samples,
+                     temperature=temperature, shard=shard)
 
-    # tqdm shows done/total, rate and ETA; into a log file (not a terminal) it writes a line every 10 s at most
-    bar = tqdm(total=len(cells), initial=result.skipped, unit="answer", desc=name, disable=not progress,
-               dynamic_ncols=True, mininterval=0.1 if sys.stderr.isatty() else 10.0)
+    # tqdm shows done/total, rate and ETA; into a log file (not a terminal) it writes a line every 10 s at most.
+    # The total grows while the plan is being made (cells are asked as they are planned).
+    bar = tqdm(total=0, unit="answer", desc=name, disable=not progress, dynamic_ncols=True,
+               mininterval=0.1 if sys.stderr.isatty() else 10.0)
+
+    def show() -> None:
+        done = result.skipped + result.answered + result.errors
+        bar.total = max(result.planned, done)
+        bar.update(done - bar.n)
+        if on_progress is not None:
+            on_progress(done, result.planned, result)
 
     def on_result(cell: Cell, resp: Response) -> None:
         if resp.error is None:
@@ -371,22 +436,182 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
             result.errors += 1
             if len(result.error_messages) < 20:
                 result.error_messages.append(f"{cell.model.name} on {cell.variant.item_id}: {resp.error}")
-        bar.update(1)
         bar.set_postfix(errors=result.errors, refresh=False)
-        if on_progress is not None:
-            on_progress(result.skipped + result.answered + result.errors, result.planned, result)
+        show()
 
-    if on_progress is not None:
-        on_progress(result.skipped, result.planned, result)
+    show()
     try:
-        if todo:
-            asyncio.run(_execute(store, run, todo, concurrency, on_result, use_cache=use_cache, judge=judge_cfg,
-                                 cancel=cancel))
+        asyncio.run(_execute(store, run, _Planned(plan), concurrency, on_result, use_cache=use_cache,
+                             judge=judge_cfg, cancel=cancel))
     finally:
+        show()
         bar.close()
         store.touch_run(run.id)
     result.cancelled = bool(cancel is not None and cancel.is_set())
     return result
+
+
+class BatchPlan:
+    """The cells of a batch, made one variant at a time on the planning thread.
+
+    Each preset's variants stream out of :func:`~probe_ui.suites.stream_variants` (every image file loaded once
+    for the whole batch) and are planned in batches (1, 2, 4, ... up to 256, so the first cell goes out at once);
+    the variants of a batch's cells are stored before the cells are handed over, since a response row names its
+    variant. Item errors are recorded
+    as they are found. Counts go into ``result``; the total number of cells (all shards) is recorded in the run's
+    settings once the plan is complete.
+    """
+
+    MAX_BATCH = 256
+
+    def __init__(self, store: Store, run: Run, presets: list[Preset], models: list[ModelConfig],
+                 result: BatchResult, *, prompt: str | None, seed: int, suites: tuple[str, ...] | list[str],
+                 samples: int, temperature: float | None, shard: tuple[int, int] | None) -> None:
+        self.store, self.run, self.presets, self.models, self.result = store, run, presets, models, result
+        self.prompt, self.seed, self.suites = prompt, seed, suites
+        self.samples, self.temperature, self.shard = samples, temperature, shard
+        self.files = ImageFiles()
+        self.planned_all = 0  # cells of every shard
+        self.sdk_ready: set[str] = set()
+
+    def __iter__(self) -> Iterator[Cell]:
+        store, run, result = self.store, self.run, self.result
+        done = store.done_cells(run.id)
+        seen: set[str] = set()  # the same variant from two presets: asked once
+        batch: list[Variant] = []
+        size = 1
+        for p in self.presets:
+            loaded: set[str] = set()
+            failed: set[str] = set()
+            for x in stream_variants(p, self.seed, self.suites, self.files):
+                if isinstance(x, ItemError):
+                    store.record_item_error(run.id, x.source, x.item_id, x.message)
+                    result.item_errors.append(x)
+                    failed.add(x.item_id)
+                elif isinstance(x, str):
+                    result.warnings.append(x)
+                else:
+                    loaded.add(x.item_id)
+                    if x.id not in seen:
+                        seen.add(x.id)
+                        result.variants += 1
+                        batch.append(x)
+                        if len(batch) >= size:
+                            yield from self._cells(batch, done)
+                            size = min(2 * size, self.MAX_BATCH)
+            yield from self._cells(batch, done)
+            store.clear_item_errors(run.id, p.path, loaded - failed)
+        store.merge_run_settings(run.id, {"planned": self.planned_all})
+
+    def _cells(self, batch: list[Variant], done: set[tuple[str, str, str, int]]) -> Iterator[Cell]:
+        """Hand over a batch's cells that are not done (and are in this shard), after storing the variants they
+        ask. A variant with nothing left to ask was stored when it was first asked (its answers name it), so a
+        re-run of a finished batch writes nothing."""
+        if not batch:
+            return
+        by_source = {p.path: p.prompt for p in self.presets}
+        todo: list[Cell] = []
+        for v in batch:
+            for cell in variant_cells(v, self.models, self.prompt, self.seed, by_source, self.samples,
+                                      self.temperature):
+                self.planned_all += 1
+                if self.shard is not None and shard_of(cell, self.shard[1]) != self.shard[0] - 1:
+                    continue
+                self.result.planned += 1
+                if cell.key in done:
+                    self.result.skipped += 1
+                else:
+                    todo.append(cell)
+        batch.clear()
+        if todo:
+            self.store.add_variants(self.run.id, list({c.variant.id: c.variant for c in todo}.values()))
+        for cell in todo:
+            self._import_sdk(cell.model)
+            yield cell
+
+    def _import_sdk(self, model: ModelConfig) -> None:
+        """Import a model's SDK here, before its first cell is handed over: nothing can be sent to it before the
+        import is done (openai's takes about a second), and planning on meanwhile would only slow the import down
+        (one GIL). A batch with nothing left to ask never imports it."""
+        if model.name in self.sdk_ready:
+            return
+        self.sdk_ready.add(model.name)
+        import importlib
+
+        from probe_ui.providers import provider_class
+
+        sdk = provider_class(model.provider).sdk
+        if sdk and sdk not in sys.modules:
+            try:
+                importlib.import_module(sdk)
+            except Exception:  # the provider reports it properly when it is used
+                pass
+
+
+_END = object()
+
+
+@dataclass
+class _Failure:
+    exc: BaseException
+
+
+class _Planned:
+    """A plan's cells, made on a thread of its own and handed to the event loop through a bounded queue: image
+    work and store writes for the next variants go on while the first cells are being asked."""
+
+    def __init__(self, plan: Iterable[Cell], maxsize: int = 1024) -> None:
+        self._plan = plan
+        self._maxsize = maxsize
+        self._queue: asyncio.Queue[Any] | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def __aiter__(self) -> _Planned:
+        return self
+
+    async def __anext__(self) -> Cell:
+        if self._queue is None:
+            self._queue = asyncio.Queue(self._maxsize)
+            self._thread = threading.Thread(target=self._produce, args=(asyncio.get_running_loop(),),
+                                            name="probe-ui plan", daemon=True)
+            self._thread.start()
+        item = await self._queue.get()
+        if item is _END:
+            raise StopAsyncIteration
+        if isinstance(item, _Failure):
+            raise item.exc
+        return item  # type: ignore[no-any-return]
+
+    def _produce(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            for cell in self._plan:
+                if self._stop.is_set() or not self._put(loop, cell):
+                    return
+            self._put(loop, _END)
+        except BaseException as exc:  # handed to the loop, which raises it in run_batch
+            self._put(loop, _Failure(exc))
+
+    def _put(self, loop: asyncio.AbstractEventLoop, item: Any) -> bool:
+        """Wait for room in the queue; give up (False) once the consumer has stopped."""
+        assert self._queue is not None
+        fut = asyncio.run_coroutine_threadsafe(self._queue.put(item), loop)
+        while True:
+            try:
+                fut.result(timeout=0.2)
+                return True
+            except concurrent.futures.TimeoutError:
+                if self._stop.is_set():
+                    fut.cancel()
+                    return False
+            except concurrent.futures.CancelledError:
+                return False
+
+    async def aclose(self) -> None:
+        """Stop planning and wait for the thread, so that its store writes end before the batch does."""
+        self._stop.set()
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join)
 
 
 def shard_of(cell: Cell, n: int) -> int:

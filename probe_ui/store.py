@@ -17,14 +17,16 @@ from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-import pandas as pd
 import sqlalchemy as sa
 from sqlalchemy import event
 
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
+
+if TYPE_CHECKING:  # pandas costs 0.7 s to import: only the reading side (scores, exports, the app) needs it
+    import pandas as pd
 
 DEFAULT_DB = Path("probe-ui-data") / "probe-ui.db"
 
@@ -144,6 +146,14 @@ schema_version = sa.Table(
 
 CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
 
+# Statements built once (a batch runs them for every answer): bound parameters, so each compiles once.
+_CACHED = (sa.select(*(responses.c[k] for k in ("id", "raw_text", "input_tokens", "output_tokens", "cost",
+                                                 "finish_reason")))
+           .where(responses.c.request_hash == sa.bindparam("h"), responses.c.error.is_(None),
+                  responses.c.role == "answer").order_by(responses.c.id).limit(1))
+_CELL_ROW = sa.select(responses.c.id, responses.c.error).where(
+    *(responses.c[k] == sa.bindparam(f"k_{k}") for k in ("run_id", "variant_id", "model", "prompt", "sample")))
+
 
 class StoreError(RuntimeError):
     """The store cannot be opened or a run does not exist."""
@@ -192,6 +202,7 @@ class Store:
             self.url = f"sqlite:///{path}"
             default_images = path.parent / "images"
         self.images_dir = Path(images_dir) if images_dir else default_images
+        self._stored_images: set[str] = set()
         try:
             self.engine = sa.create_engine(self.url, future=True, pool_pre_ping=True)
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
@@ -322,6 +333,12 @@ class Store:
         return self.images_dir / image_id[:2] / f"{image_id}.png"
 
     def put_image(self, image: CanonicalImage) -> None:
+        if image.id in self._stored_images:  # stored by this process already (images are never removed)
+            return
+        self._put_image(image)
+        self._stored_images.add(image.id)
+
+    def _put_image(self, image: CanonicalImage) -> None:
         if self.images_in_db:
             self._insert_ignore(image_data, [{"id": image.id, "png": image.png}])
             self._insert_ignore(images, [{"id": image.id, "width": image.width, "height": image.height,
@@ -358,9 +375,8 @@ class Store:
 
     def add_variants(self, run_id: int, vs: Iterable[Variant]) -> None:
         vs = list(vs)
-        for v in vs:
-            for im in v.images:
-                self.put_image(im)
+        for im in {im.id: im for v in vs for im in v.images}.values():  # variants share images: each once
+            self.put_image(im)
         self._insert_ignore(variants, [_variant_row(v) for v in vs])
         self._insert_ignore(run_variants, [{"run_id": run_id, "variant_id": v.id} for v in vs])
 
@@ -373,11 +389,10 @@ class Store:
             return {(r[0], r[1], r[2], int(r[3])) for r in c.execute(q)}
 
     def cached_response(self, request_hash: str) -> dict[str, Any] | None:
-        """A finished response to exactly this request (any run), for the deterministic-request cache."""
-        q = (sa.select(responses).where(responses.c.request_hash == request_hash, responses.c.error.is_(None),
-                                        responses.c.role == "answer").order_by(responses.c.id).limit(1))
+        """A finished response to exactly this request (any run), for the deterministic-request cache: its id, raw
+        text, token counts, cost and finish reason."""
         with self.engine.connect() as c:
-            row = c.execute(q).mappings().first()
+            row = c.execute(_CACHED, {"h": request_hash}).mappings().first()
         return dict(row) if row else None
 
     def response_id(self, run_id: int, variant_id: str, model: str, prompt: str, sample: int) -> int | None:
@@ -390,13 +405,11 @@ class Store:
     def save_response(self, row: dict[str, Any]) -> None:
         """Insert a response; replace an earlier error row for the same cell; never overwrite a finished one."""
         row = dict(row, created_at=now())
-        key = (responses.c.run_id == row["run_id"]) & (responses.c.variant_id == row["variant_id"]) & (
-            responses.c.model == row["model"]) & (responses.c.prompt == row["prompt"]) & (
-            responses.c.sample == row["sample"])
+        key = {f"k_{k}": row[k] for k in ("run_id", "variant_id", "model", "prompt", "sample")}
         with self.engine.begin() as c:
-            existing = c.execute(sa.select(responses.c.id, responses.c.error).where(key)).first()
+            existing = c.execute(_CELL_ROW, key).first()
             if existing is None:
-                c.execute(responses.insert().values(**row))
+                c.execute(responses.insert(), row)  # parameters, not .values(): the compiled statement is reused
             elif existing.error is not None:
                 c.execute(responses.update().where(responses.c.id == existing.id).values(**row))
 
@@ -412,8 +425,10 @@ class Store:
         if not ids:
             return
         with self.engine.begin() as c:
-            c.execute(item_errors.delete().where((item_errors.c.run_id == run_id) & (item_errors.c.source == source)
-                                                 & item_errors.c.item_id.in_(ids)))
+            for start in range(0, len(ids), 500):  # SQLite allows a few thousand parameters per statement
+                c.execute(item_errors.delete().where((item_errors.c.run_id == run_id)
+                                                     & (item_errors.c.source == source)
+                                                     & item_errors.c.item_id.in_(ids[start:start + 500])))
 
     # ---- ratings ----------------------------------------------------------------------------------------------
     def rate_response(self, response_id: int, rating: str, note: str = "", rater: str = "") -> None:
@@ -460,6 +475,8 @@ class Store:
         q = sa.select(*cols).where(ratings.c.id.in_(latest))
         if run_id is not None:
             q = q.join(responses, responses.c.id == ratings.c.response_id).where(responses.c.run_id == run_id)
+        import pandas as pd
+
         with self.engine.connect() as c:
             return pd.read_sql(q.order_by(*keys), c)
 
@@ -521,6 +538,8 @@ class Store:
             decode += ["messages", "settings", "details"]
         q = (sa.select(*cols).join(v, v.c.id == r.c.variant_id)
              .where(r.c.run_id == run_id, r.c.role == "answer").order_by(r.c.id))
+        import pandas as pd
+
         with self.engine.connect() as c:
             df = pd.read_sql(q, c)
         for col in decode:
@@ -537,6 +556,8 @@ class Store:
         q = sa.select(r.c.parent_id, r.c.model.label("judge_model"), r.c.prompt.label("judge_prompt"),
                       r.c.raw_text.label("judge_text"), r.c.error.label("judge_error"), r.c.parsed, r.c.method,
                       r.c.invalid, r.c.correct).where(r.c.id.in_(latest))
+        import pandas as pd
+
         with self.engine.connect() as c:
             return pd.read_sql(q, c)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from dataclasses import dataclass, field
 from math import factorial
 from typing import Any, Callable
@@ -284,49 +285,128 @@ class BundledImages(Mapping[str, CanonicalImage]):
         return sum(1 for _ in self)
 
 
-def load_item_images(item: Item, roots: tuple[str, ...]) -> tuple[tuple[CanonicalImage, ...], list[LoadedImage]]:
-    """Load an item's images; raise ``ImageError``/``PresetError`` naming the item and file."""
+class ImageFiles:
+    """Image files loaded once per run, not once per item that names them.
+
+    Loading means decoding, canonicalising and (on first use) PNG-encoding and hashing: 13 files named by 200 items
+    are 13 loads, and the items share the same :class:`CanonicalImage` objects, so each is hashed once. Keyed by the
+    resolved path, the file's size and modification time and the load options; failures are remembered too. Least
+    recently used entries go once the decoded pixels held pass ``max_bytes``, so a preset of 100k distinct images
+    keeps only a window of them.
+    """
+
+    def __init__(self, max_bytes: int = 256 * 1024 * 1024) -> None:
+        from collections import OrderedDict
+
+        self.max_bytes = max_bytes
+        self.loads = 0  # files actually read (for tests and benchmarks)
+        self._held = 0
+        self._entries: OrderedDict[tuple[Any, ...], tuple[LoadedImage | ImageError, int]] = OrderedDict()
+
+    def load(self, path: Path, options: dict[str, Any]) -> LoadedImage:
+        """The loaded image (raises the remembered :class:`ImageError`, whose message names the file)."""
+        st = path.stat()
+        key = (str(path), st.st_size, st.st_mtime_ns, tuple(sorted(options.items())))
+        hit = self._entries.get(key)
+        if hit is None:
+            self.loads += 1
+            try:
+                value: LoadedImage | ImageError = load_image(path, **options)
+            except ImageError as exc:
+                value = exc
+            size = 0 if isinstance(value, ImageError) else value.image.width * value.image.height * 4
+            hit = self._entries[key] = (value, size)
+            self._held += size
+            while self._held > self.max_bytes and len(self._entries) > 1:
+                _, (_, freed) = self._entries.popitem(last=False)
+                self._held -= freed
+        else:
+            self._entries.move_to_end(key)
+        if isinstance(hit[0], ImageError):
+            raise ImageError(str(hit[0]))
+        return hit[0]
+
+
+def load_item_images(item: Item, roots: tuple[str, ...], files: ImageFiles | None = None,
+                     ) -> tuple[tuple[CanonicalImage, ...], list[LoadedImage]]:
+    """Load an item's images (through ``files`` when given, so a file named by many items is read once); raise
+    ``ImageError``/``PresetError`` naming the item and file."""
     where = f"{item.source}: item '{item.id}'"
     loaded = []
     for src in item.images:
         path = resolve_image(src, roots, where=where)
         try:
-            loaded.append(load_image(path, **src.load_options()))
+            loaded.append(files.load(path, src.load_options()) if files is not None
+                          else load_image(path, **src.load_options()))
         except ImageError as exc:
             raise ImageError(f"{where}: {exc}") from None
     return tuple(li.image for li in loaded), loaded
 
 
-def expand(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = ()) -> Expansion:
-    """All variants of a preset: each item's original (unless switched off), one per preset condition, and one per
-    condition of each named suite (the preset's own ``suites`` plus those given here)."""
-    chosen = [get_suite(s) for s in dict.fromkeys([*preset.suites, *suites])]
+def expand(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = (),
+           files: ImageFiles | None = None) -> Expansion:
+    """All variants of a preset, in a list (see :func:`stream_variants`, which a batch uses instead)."""
     out = Expansion()
-    out.errors += [ItemError(preset.path, i, m) for i, lines in preset.step_errors.items() for m in lines]
+    for x in stream_variants(preset, seed, suites, files):
+        if isinstance(x, Variant):
+            out.variants.append(x)
+        elif isinstance(x, ItemError):
+            out.errors.append(x)
+        else:
+            out.warnings.append(x)
+    return out
+
+
+def stream_variants(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = (),
+                    files: ImageFiles | None = None) -> Iterator[Variant | ItemError | str]:
+    """Each item's original (unless switched off), one variant per preset condition, and one per condition of each
+    named suite (the preset's own ``suites`` plus those given here), yielded as they are made, with an
+    :class:`ItemError` for an item that cannot be loaded or perturbed and a warning (text) where loading warned.
+
+    With conditions or suites, the items' images are loaded first (each file once, through ``files``), since suites
+    and swaps draw on the other items; the variants then follow one item at a time, so a batch asks the first while
+    the rest are still being made, and memory holds the originals, not every variant. Without, each original is
+    yielded as soon as it is loaded and not kept. A condition given twice (an imported
+    preset's own chains plus the same --suite) is one variant, yielded once.
+    """
+    chosen = [get_suite(s) for s in dict.fromkeys([*preset.suites, *suites])]
+    files = files if files is not None else ImageFiles()
+    # with no condition and no suite nothing draws on the other items: each original goes out as soon as it is loaded
+    plain = not (chosen or preset.conditions or preset.item_conditions or preset.item_suites)
+    seen: set[str] = set()
+    for item_id, lines in preset.step_errors.items():  # an item's own conditions that cannot run: recorded
+        for line in lines:
+            yield ItemError(preset.path, item_id, line)
     originals: list[Variant] = []
     for item in preset.items:
         try:
-            images, loaded = load_item_images(item, preset.image_roots)
+            images, loaded = load_item_images(item, preset.image_roots, files)
         except (ImageError, PresetError) as exc:
-            out.errors.append(ItemError(preset.path, item.id, str(exc)))
+            yield ItemError(preset.path, item.id, str(exc))
             continue
         for li in loaded:
-            out.warnings.extend(f"{preset.path}: item '{item.id}': {w}" for w in li.warnings)
-        originals.append(original_variant(item, images))
+            for w in li.warnings:
+                yield f"{preset.path}: item '{item.id}': {w}"
+        base = original_variant(item, images)
+        if not plain:
+            originals.append(base)
+        elif preset.include_original and base.id not in seen:
+            seen.add(base.id)
+            yield base
     ctx = PerturbContext(pool=tuple(originals), images=BundledImages())
     by_id = {it.id: it for it in preset.items}
     for base in originals:
-        if preset.include_original:
-            out.variants.append(base)
+        made = [base] if preset.include_original else []
         for cond in item_conditions(preset, by_id[base.item_id], base, chosen, ctx):
             try:
-                out.variants.append(apply_condition(base, cond.name, cond.steps, seed, ctx))
+                made.append(apply_condition(base, cond.name, cond.steps, seed, ctx))
             except PerturbationError as exc:
-                out.errors.append(ItemError(preset.path, base.item_id, f"{preset.path}: item '{base.item_id}': "
-                                                                        f"perturbation '{cond.name}': {exc}"))
-    # A condition given twice (an imported preset's own chains plus the same --suite) is one variant, asked once.
-    out.variants = list({v.id: v for v in out.variants}.values())
-    return out
+                yield ItemError(preset.path, base.item_id, f"{preset.path}: item '{base.item_id}': "
+                                                           f"perturbation '{cond.name}': {exc}")
+        for v in made:
+            if v.id not in seen:
+                seen.add(v.id)
+                yield v
 
 
 def item_conditions(preset: Preset, item: Item, base: Variant, chosen: list[Suite], ctx: PerturbContext

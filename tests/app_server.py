@@ -49,8 +49,10 @@ def serving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, demo: bool, max_
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
     monkeypatch.chdir(tmp_path)
     server = start_app(tmp_path, demo=demo, max_upload_mb=max_upload_mb)
-    yield server
-    server.app.close()
+    try:
+        yield server
+    finally:
+        server.app.close()
 
 
 @pytest.fixture

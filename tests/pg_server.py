@@ -1,5 +1,6 @@
 """A throwaway PostgreSQL server for the tests: Debian's postgresql binaries, a fresh cluster in a temporary folder,
-listening on a free loopback port. Skips when PostgreSQL is not installed (.ci/run installs it)."""
+listening on a free loopback port. Skips when PostgreSQL is not installed (fails under CI=true: .ci/run installs it);
+the server is stopped and its folder removed whatever happens."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from app_server import free_port
+from helpers import require
 
 
 def pg_bin() -> Path | None:
@@ -33,28 +35,30 @@ def _as_postgres(cmd: list[str]) -> list[str]:
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
     bindir = pg_bin()
-    if bindir is None:
-        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
+    require(bindir is not None, "PostgreSQL", "apt-get install postgresql")
+    assert bindir is not None
     root = Path(tempfile.mkdtemp(prefix="probe-ui-pg-"))
     data, sock = root / "data", root / "sock"
-    sock.mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(root, "postgres")
-        shutil.chown(sock, "postgres")
-    port = free_port()
-    subprocess.run(_as_postgres([str(bindir / "initdb"), "-D", str(data), "-U", "probe", "--auth=trust",
-                                 "--no-sync", "-E", "UTF8"]), check=True, capture_output=True)
-    opts = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
-    subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", str(data), "-o", opts, "-l", str(root / "log"),
-                                 "-w", "-t", "60", "start"]), check=True, capture_output=True)
+    started = False
     try:
+        sock.mkdir()
+        if os.geteuid() == 0:
+            shutil.chown(root, "postgres")
+            shutil.chown(sock, "postgres")
+        port = free_port()
+        subprocess.run(_as_postgres([str(bindir / "initdb"), "-D", str(data), "-U", "probe", "--auth=trust",
+                                     "--no-sync", "-E", "UTF8"]), check=True, capture_output=True)
+        opts = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+        started = True  # from here on a server may be running, even if pg_ctl reports a failure
+        subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", str(data), "-o", opts, "-l", str(root / "log"),
+                                     "-w", "-t", "60", "start"]), check=True, capture_output=True)
         subprocess.run(_as_postgres([str(bindir / "createdb"), "-h", "127.0.0.1", "-p", str(port), "-U", "probe",
                                      "probe"]), check=True, capture_output=True)
         yield f"postgresql://probe@127.0.0.1:{port}/probe"
     finally:
-        subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-                       capture_output=True)
-        time.sleep(0.2)
+        if started:
+            subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "-t",
+                                         "30", "stop"]), capture_output=True)
         shutil.rmtree(root, ignore_errors=True)
 
 

@@ -6,7 +6,6 @@ chain of thought, markdown), including the lmms-eval #1434 traps that a first-ca
 
 from __future__ import annotations
 
-import time
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -672,20 +671,18 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
     # a full negation search before each of 50,000 mentions of option "b": 2.6 s
     ("B)" * 50000, "choice", ABC, ("x" * 2000, "b", "c"), ("B", "option_text_contained")),
 ])
-def test_degenerate_100k_replies_are_read_within_a_second(text: str, kind: str, labels: tuple[str, ...],
-                                                          options: tuple[str, ...],
-                                                          expected: tuple[str | None, str]) -> None:
-    t = time.perf_counter()
+def test_degenerate_100k_replies_are_read(text: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                          expected: tuple[str | None, str]) -> None:
+    """Each once took seconds to minutes; benchmarks/limits.py times them (goal: under a second)."""
     a = extract(text, kind, labels, options)
-    assert time.perf_counter() - t < 1.0
     assert (a.choice, a.method) == expected
 
 
-def test_legacy_mediconfusion_with_many_labels_is_fast() -> None:
+def test_legacy_mediconfusion_with_many_labels() -> None:
+    """benchmarks/limits.py times it (goal: under a second)."""
     labels = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    t = time.perf_counter()
     a = extract_legacy("mediconfusion", "x " * 50000 + "Q.", "choice", labels)
-    assert time.perf_counter() - t < 1.0 and a.choice == "Q"
+    assert a.choice == "Q"
 
 
 def _negated_reference(before: str) -> bool:

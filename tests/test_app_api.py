@@ -218,6 +218,7 @@ def test_probe_ui_with_no_command_serves_the_app(tmp_path):
     import urllib.request
 
     from app_server import free_port
+    from helpers import stop
 
     port = free_port()
     env = dict(os.environ, PROBE_UI_DISCOVER="0", GRADIO_ANALYTICS_ENABLED="False", NO_PROXY="127.0.0.1")
@@ -235,9 +236,10 @@ def test_probe_ui_with_no_command_serves_the_app(tmp_path):
             except OSError:
                 assert time.monotonic() < deadline
                 time.sleep(0.3)
-    finally:
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(signal.SIGINT)  # Ctrl+C
         proc.wait(timeout=30)
+    finally:
+        stop(proc)
     refused = subprocess.run([sys.executable, "-m", "probe_ui", "--host", "0.0.0.0", "--db", str(tmp_path / "b.db")],
                              capture_output=True, text=True, env=env, timeout=60)
     assert refused.returncode == 2 and "without --auth" in refused.stderr

@@ -2,7 +2,7 @@
 at 1440 x 900.
 
 Screenshots of every step go to ``test-artifacts/`` (or ``$PROBE_UI_ARTIFACTS``). Skipped when chromium is not
-installed (``apt-get install chromium``); .ci/run installs it.
+installed (``apt-get install chromium``), failed under CI=true (.ci/run installs it).
 """
 
 from __future__ import annotations
@@ -16,21 +16,23 @@ import pytest
 from pydicom.data import get_testdata_file
 
 from app_server import serving, start_app
+from helpers import require_chromium
 
-CHROMIUM = os.environ.get("PROBE_UI_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("PROBE_UI_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} not installed")
+@pytest.fixture(autouse=True)
+def chromium() -> str:
+    return require_chromium()
 
 
 @pytest.fixture
-def browser():
+def browser(chromium):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        b = p.chromium.launch(executable_path=chromium, args=ARGS, headless=True)
         yield b
         b.close()
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from helpers import choice_item, write_png, write_preset
+from helpers import choice_item, require_module, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.cluster import ClusterError, World, batch_shard, is_sqlite, local_rank, world
 from probe_ui.store import Store
@@ -116,7 +116,7 @@ def test_batch_takes_its_shard_from_the_launcher(tmp_path, monkeypatch, capsys):
 
 
 def test_local_rank_picks_the_gpu(monkeypatch):
-    torch = pytest.importorskip("torch")
+    torch = require_module("torch", "pip install torch --index-url https://download.pytorch.org/whl/cpu")
     from probe_ui.providers.hf import runtime
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)

@@ -7,7 +7,6 @@ import asyncio
 import logging
 import re
 import socket
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -133,21 +132,18 @@ def test_not_an_ollama_server(fake_anthropic: FakeAnthropicServer, caplog: pytes
 
 
 def test_nothing_running_is_empty_fast_and_quiet(caplog: pytest.LogCaptureFixture) -> None:
-    url = f"http://127.0.0.1:{_closed_port()}"
-    start = time.perf_counter()
+    url = f"http://127.0.0.1:{_closed_port()}"  # refused at once; benchmarks/limits.py times it
     with caplog.at_level(logging.WARNING, logger="probe_ui.discovery"):
         assert discover_ollama(url) == []
         assert discover_openai_compatible(f"{url}/v1") == []
         assert discover_openai_compatible(url) == []
-    assert time.perf_counter() - start < 0.3
     assert not caplog.records
 
 
-def test_a_server_that_never_answers_costs_one_timeout(hanging_port: int) -> None:
-    start = time.perf_counter()
+def test_a_server_that_never_answers_is_given_up(hanging_port: int) -> None:
+    """benchmarks/limits.py times it (goal: one timeout each, under a second for both)."""
     assert discover_ollama(f"http://127.0.0.1:{hanging_port}", timeout=0.2) == []
     assert discover_openai_compatible(f"http://127.0.0.1:{hanging_port}/v1", timeout=0.2) == []
-    assert time.perf_counter() - start < 1.0
 
 
 def test_default_address_when_nothing_is_set() -> None:

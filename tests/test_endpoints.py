@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import time
 from pathlib import Path
 
 import pytest
@@ -201,12 +200,10 @@ def test_a_down_server_fails_clearly() -> None:
 
 
 def test_a_slow_server_times_out(fake_openai: FakeOpenAIServer) -> None:
-    fake_openai.fail(delay_s=5)
+    fake_openai.fail(delay_s=5)  # an error (not the 5 s answer) means the 0.5 s timeout fired
     eps = Endpoints()
     cfg = eps.add("openai", fake_openai.base_url, "fake-vlm", key=SECRET)
-    t0 = time.monotonic()
     r = test_model(cfg.name, eps, timeout_s=0.5)
-    assert time.monotonic() - t0 < 4
     assert r["ok"] is False and ("timed out" in r["error"] or "no answer within" in r["error"]), r
     assert SECRET not in r["error"]
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from helpers import require_local_models
 from probe_ui.providers.base import ProviderError
 from probe_ui.providers.hf import engine, families
 from probe_ui.providers.hf.batching import Job
@@ -23,7 +24,7 @@ from probe_ui.providers.hf.families import Family
 from tiny_vlm import FAMILIES, SYSTEM, ask, ask_together, mc_request, provider
 from tiny_vlm import tiny_family  # noqa: F401  (fixture)
 
-pytest.importorskip("transformers")
+require_local_models()
 
 #: what the system prompt looks like in each family's rendered prompt (its own template's way, or folded)
 SYSTEM_RENDERED = {
@@ -179,7 +180,6 @@ def test_qwen_models_run_through_the_engine(tiny_family, name):
 
 def test_qwen_processors_need_torchvision_here(tiny_family):
     """Documents the reason the Qwen families are skipped above; fails (so the skips can go) once they load."""
-    pytest.importorskip("transformers")
     import importlib.util
 
     if importlib.util.find_spec("torchvision") is not None:

@@ -17,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from helpers import require_local_models
 from probe_ui import catalogue
 from probe_ui.providers import create
 from probe_ui.providers.hf import engine, loading
@@ -24,7 +25,7 @@ from probe_ui.providers.base import GenerationSettings, ModelConfig, ProviderErr
 from probe_ui.providers.hf import NOT_INSTALLED, HFLocalProvider, cached_models, resolve_source, unload
 from tiny_vlm import OPTIONS, QUESTION, ask, image, mc_request, provider
 
-pytest.importorskip("transformers")
+require_local_models()
 
 
 # ---- generate --------------------------------------------------------------------------------------------------
@@ -294,10 +295,8 @@ def test_hub_id_not_cached_without_network_fails_fast(monkeypatch):
     monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
     monkeypatch.setattr(loading, "_hub_reachable", lambda timeout_s=3.0: False)  # never touch the network
     config = catalogue.resolve("hf/nobody-probe-ui/not-a-model", {})
-    start = time.perf_counter()
     with pytest.raises(ProviderError, match="not in the Hugging Face cache.*no network connection"):
         ask(create(config), mc_request())
-    assert time.perf_counter() - start < 5
 
 
 def test_hub_id_in_the_cache_loads_without_the_network(tiny_llava, tmp_path):

@@ -139,7 +139,7 @@ def test_run_live_streams_each_answer_as_it_arrives(store, ct, fake_openai):
         seen.append((time.monotonic() - start, {c.key: c.status for c in state.cards}))
     assert len(state.cards) == 6 and state.finished and state.done == 6
     early = [t for t, st in seen if sum(s != "waiting" for s in st.values()) == 4]
-    assert early and early[0] < 1.0  # the four baseline cards were shown before the slow model answered
+    assert early  # the four baseline cards were shown while the slow model's two were still waiting
     for c in state.cards:
         assert c.status == "answered" and c.response_id is not None
         row = store.get_response(c.response_id)

@@ -19,14 +19,25 @@ def setup_commands() -> list[str]:
     return [line.strip() for line in block.group(1).splitlines() if line.strip()]
 
 
-def test_readme_has_two_setup_commands_and_ci_runs_them() -> None:
+def test_readme_has_two_setup_commands_and_ci_runs_them_verbatim() -> None:
     install, test = setup_commands()
-    ci_lines = {line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()}
-    steps = install.split(" && ")
-    assert steps[-1].startswith("probe-ui"), "the first command installs and starts the app"
-    for step in steps[:-1]:
-        assert step in ci_lines, f".ci/run does not run the README step {step!r}"
-    assert test in ci_lines, f".ci/run does not run the README test command {test!r}"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    ci_lines = [line.strip() for line in ci.splitlines() if not line.strip().startswith("#")]
+    assert install.split(" && ")[-1] == "probe-ui", "the first command installs and serves the app"
+    assert "torch" not in install and "local" not in install, "the first command installs without torch"
+    assert "pip install -e ." in install.split(" && ")
+    # CI runs the serving command in the background, in a subshell: ( <command> ) >log 2>&1 &
+    assert any(f"( {install} )" in line and line.endswith("&") for line in ci_lines), \
+        f".ci/run does not run the README's first command verbatim: {install!r}"
+    assert test in ci_lines, f".ci/run does not run the README's test command verbatim: {test!r}"
+    assert "CI=true" in ci and "pytest collected no tests" in ci
+
+
+def test_readme_documents_the_local_extra_with_cpu_and_cuda_torch() -> None:
+    setup = README[README.index("## Set up"):README.index("## The app")]
+    assert "pip install torch --index-url https://download.pytorch.org/whl/cpu" in setup
+    assert "pip install torch --index-url https://download.pytorch.org/whl/cu" in setup
+    assert 'pip install -e ".[local]"' in setup
 
 
 def test_readme_lists_shipped_presets_templates_and_providers() -> None:

@@ -1,5 +1,6 @@
 """``probe-ui report`` (probe_ui.report): one self-contained HTML file per run, on stores filled by real batches of
-the baseline models. The browser test (Debian's chromium via Playwright) is skipped when chromium is absent; its
+the baseline models. The browser test (Debian's chromium via Playwright) is skipped when chromium is absent (failed
+under CI=true); its
 screenshot goes to ``test-artifacts/report/`` (or ``$PROBE_UI_ARTIFACTS/report/``)."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import pandas as pd
 import pytest
 import sqlalchemy as sa
 
-from helpers import write_png, write_preset
+from helpers import CHROMIUM, require_chromium, write_png, write_preset
 from probe_ui import report as report_module
 from probe_ui import results as R
 from probe_ui.cli import main
@@ -27,13 +28,17 @@ from probe_ui.store import Store, responses
 
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
 PRESETS = ["mediconfusion_pairs.yaml", "medvh_nota.yaml"]
-CHROMIUM = os.environ.get("PROBE_UI_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("PROBE_UI_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 XSS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>',
        '<script>window.__xss=1</script>', "'><svg onload=\"window.__xss=1\">"]
-no_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"{CHROMIUM} not installed")
+no_chromium = pytest.mark.usefixtures("chromium")
+
+
+@pytest.fixture
+def chromium() -> str:
+    return require_chromium()
 
 
 @pytest.fixture(scope="module")

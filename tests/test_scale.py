@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from helpers import write_png, write_preset
+from helpers import stop, write_png, write_preset
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.runner import BatchError, run_batch
 from probe_ui.scoring import jsonable, score_run
@@ -63,7 +63,11 @@ def test_shards_on_three_processes_share_one_postgresql_batch(tmp_path, postgres
                                "--suite", "circular", "--db", postgres_db, "--shard", f"{i}/3", "--no-progress"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **env},
                               cwd=tmp_path) for i in (1, 2, 3)]
-    outs = [p.communicate(timeout=300) for p in procs]
+    try:
+        outs = [p.communicate(timeout=300) for p in procs]
+    finally:
+        for p in procs:
+            stop(p)
     assert all(p.returncode == 0 for p in procs), outs
     planned = [int(o[0].split(" answers planned")[0].rsplit(" ", 1)[-1]) for o in outs]
     assert all(p > 0 for p in planned)  # every shard had work
@@ -107,22 +111,25 @@ def test_kill_9_mid_batch_then_resume_gives_every_answer_once(tmp_path, fake_ope
     args = [sys.executable, "-m", "probe_ui", "batch", str(preset), "-m", "loop", "--suite", "rotations", "--db",
             str(db), "--run", "big", "--no-progress"]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=tmp_path)
-    deadline = time.monotonic() + 120
-    store = None
-    while True:
-        if proc.poll() is not None:
-            raise AssertionError(f"the batch ended before it could be killed: {proc.stderr.read()[-2000:]!r}")
-        assert time.monotonic() < deadline, "the batch did not get far enough in time"
-        if db.exists():
-            store = store or Store(db)
-            try:
-                if store.count(responses) >= 150:
-                    break
-            except sa.exc.OperationalError:
-                pass
-        time.sleep(0.05)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    try:
+        deadline = time.monotonic() + 120
+        store = None
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(f"the batch ended before it could be killed: {proc.stderr.read()[-2000:]!r}")
+            assert time.monotonic() < deadline, "the batch did not get far enough in time"
+            if db.exists():
+                store = store or Store(db)
+                try:
+                    if store.count(responses) >= 150:
+                        break
+                except sa.exc.OperationalError:
+                    pass
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        stop(proc)
     killed_at = store.count(responses)
     assert 150 <= killed_at < 500
     sent_before = len(fake_openai.chat_requests)
@@ -141,6 +148,10 @@ def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path, postgres_db
     for location in (str(tmp_path / "race.db"), postgres_db):
         code = f"from probe_ui.store import Store; Store({location!r}).ensure_run('r', 0, {{}})"
         procs = [subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE, text=True) for _ in range(8)]
-        errors = [p.communicate(timeout=120)[1] for p in procs]
+        try:
+            errors = [p.communicate(timeout=120)[1] for p in procs]
+        finally:
+            for p in procs:
+                stop(p)
         assert [p.returncode for p in procs] == [0] * 8, [e[-300:] for e in errors if e]
         assert [r.name for r in Store(location).list_runs()] == ["r"]

@@ -38,6 +38,8 @@ from typing import Any, Callable
 
 import pytest
 
+from helpers import require_local_models
+
 SENTENCES = [
     "Based on the image, choose the correct option for the following question.",
     "Question: Which lung shows the opacity? Answer: the left lung.",
@@ -575,24 +577,28 @@ def ask_together(p: Any, requests: list[Any]) -> list[Any]:
 @pytest.fixture(scope="session")
 def tiny_llava(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Path of a tiny random LLaVA checkpoint (system turns supported by its chat template)."""
+    require_local_models()
     return build_tiny_llava(tmp_path_factory.mktemp("tiny-llava"))
 
 
 @pytest.fixture(scope="session")
 def tiny_llava_nosys(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same model with a chat template that rejects system turns (as Gemma-2 / Mistral templates do)."""
+    require_local_models()
     return build_tiny_llava(tmp_path_factory.mktemp("tiny-llava-nosys"), system_role=False)
 
 
 @pytest.fixture(scope="session")
 def tiny_gemma3(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Path of a tiny random Gemma3 checkpoint (MedGemma's architecture)."""
+    require_local_models()
     return build_tiny_gemma3(tmp_path_factory.mktemp("tiny-gemma3"))
 
 
 @pytest.fixture(scope="session")
 def tiny_family(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
     """``tiny_family(name)``: the folder of family ``name``, built once per session."""
+    require_local_models()
     built: dict[str, Path] = {}
 
     def get(name: str) -> Path:

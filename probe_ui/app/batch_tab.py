@@ -122,7 +122,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
 
 def _progress(progress: gr.Progress) -> Any:
-    """Progress with rate and time left, counted from this session's first answer (resumed cells excluded)."""
+    """Progress with rate and time left, counted from this session's answers (cells done before are excluded; they
+    are found while the batch plans, so ``total`` and ``done`` grow together at first)."""
     import time
 
     start: dict[str, float] = {}
@@ -130,8 +131,7 @@ def _progress(progress: gr.Progress) -> Any:
     def update(done: int, total: int, result: BatchResult) -> None:
         now = time.monotonic()
         start.setdefault("t", now)
-        start.setdefault("n", done)
-        new, elapsed = done - start["n"], now - start["t"]
+        new, elapsed = result.answered + result.errors, now - start["t"]
         rate = new / elapsed if elapsed > 0 and new else 0.0
         eta = f" · about {(total - done) / rate:.0f} s left" if rate else ""
         progress((done, max(total, 1)), desc=f"{done}/{total} answers · {rate:.1f}/s{eta} · {result.errors} errors",

@@ -4,6 +4,9 @@ Each takes ``severity`` 1 (mild) .. 5 (severe), mapped to the documented level i
 parameter that overrides the level. They apply to every image of the variant and keep its size (``crop`` with
 ``resize: false`` is the one exception). A model that answers a content question correctly should keep doing so
 under mild degradation; the answer never changes.
+
+OpenCV is imported inside the functions that use it: it costs 0.3 s, which a batch without image degradations
+(or the start of one) need not pay.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ import random
 from statistics import NormalDist
 from typing import Annotated, Any, Callable, Literal
 
-import cv2
 import numpy as np
 from PIL import Image
 from pydantic import Field
@@ -87,6 +89,8 @@ def noise(variant: Variant, rng: random.Random, severity: Severity = 3,
     table = np.rint(_normal_quantiles() * s).astype(np.int16)
 
     def add(im: Image.Image) -> Image.Image:
+        import cv2
+
         w, h = im.size
         channels = len(im.getbands())
         # bands of a multiple of 4 rows: each band draws whole 64-bit words (4 table indices each)
@@ -143,6 +147,8 @@ def _box3_kernel(sigma: float) -> np.ndarray:
 
 def _gaussian(a: np.ndarray, sx: float, sy: float) -> np.ndarray:
     """Separable three-box Gaussian blur (:func:`_box3_kernel`), edges replicated, rounded once."""
+    import cv2
+
     return cv2.sepFilter2D(a, -1, _box3_kernel(sx), _box3_kernel(sy), borderType=cv2.BORDER_REPLICATE)
 
 
@@ -164,6 +170,8 @@ def _blur_factor(sigma: float, side: int) -> int:
 def _shrink(im: Image.Image, fx: int, fy: int) -> np.ndarray:
     """Average fx×fy blocks: Pillow's ``reduce`` when the factors divide the size (reads the image directly;
     fast), else an area-weighted resize to the nearest whole size."""
+    import cv2
+
     w, h = im.size
     if w % fx == 0 and h % fy == 0:
         return np.asarray(im.reduce((fx, fy)))
@@ -207,6 +215,8 @@ def blur(variant: Variant, rng: random.Random, severity: Severity = 3,
     radii: list[float] = []
 
     def run(im: Image.Image) -> Image.Image:
+        import cv2
+
         px = r if sev is None else r * max(im.size) / 512
         radii.append(round(px, 3))
         w, h = im.size
@@ -345,6 +355,8 @@ def crop(variant: Variant, rng: random.Random, severity: Severity = 3,
     boxes: list[list[int]] = []
 
     def run(im: Image.Image) -> Image.Image:
+        import cv2
+
         w, h = im.size
         cw, ch = max(1, int(round(w * k))), max(1, int(round(h * k)))
         x0, y0 = (w - cw) // 2, (h - ch) // 2
@@ -359,7 +371,7 @@ def crop(variant: Variant, rng: random.Random, severity: Severity = 3,
     return out, {"severity": sev, "keep": k, "box": boxes if len(boxes) > 1 else boxes[0], "resize": bool(resize)}
 
 
-_RESAMPLE = {"nearest": cv2.INTER_NEAREST_EXACT, "bilinear": cv2.INTER_LINEAR}
+_RESAMPLE = {"nearest": "INTER_NEAREST_EXACT", "bilinear": "INTER_LINEAR"}  # cv2 flags, looked up when used
 DOWNSCALE_MAX_FACTOR = 100_000  # more than any image's long side: the shrunken copy is then 1 px
 
 
@@ -391,6 +403,8 @@ def downscale(variant: Variant, rng: random.Random, severity: Severity = 3,
     sizes: list[list[int]] = []
 
     def run(im: Image.Image) -> Image.Image:
+        import cv2
+
         w, h = im.size
         small = (max(1, int(round(w / f))), max(1, int(round(h / f))))
         sizes.append(list(small))
@@ -398,7 +412,7 @@ def downscale(variant: Variant, rng: random.Random, severity: Severity = 3,
             low = np.asarray(im.reduce(int(f)))  # exact block average, straight from the image
         else:
             low = cv2.resize(_pixels(im), small, interpolation=cv2.INTER_AREA)
-        return _write(im, cv2.resize(low, (w, h), interpolation=_RESAMPLE[resample]))
+        return _write(im, cv2.resize(low, (w, h), interpolation=getattr(cv2, _RESAMPLE[resample])))
 
     out = _map_images(variant, run, "downscale")
     return out, {"severity": sev, "factor": f, "size": sizes if len(sizes) > 1 else sizes[0], "resample": resample}

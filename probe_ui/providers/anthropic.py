@@ -119,6 +119,7 @@ class AnthropicProvider(Provider):
 
     name = "anthropic"
     default_concurrency = 4
+    sdk = "anthropic"
     #: Anthropic downsizes images whose long side exceeds 1568 px; do it here so the pixels sent are recorded
     max_image_side = 1568
 

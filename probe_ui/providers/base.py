@@ -151,10 +151,12 @@ class ModelConfig:
                 + (output_tokens or 0) * (self.price_output_per_m or 0.0)) / 1e6
 
 
-def fit_images(request: Request, max_side: int | None) -> tuple[Request, list[dict[str, Any]]]:
+def fit_images(request: Request, max_side: int | None,
+               shrunk: dict[tuple[str, int], CanonicalImage] | None = None) -> tuple[Request, list[dict[str, Any]]]:
     """Shrink images whose long side exceeds a provider's limit (Lanczos, aspect kept); say what was resized.
 
-    Done here, not by the server, so that the exact pixels sent are known, stored and hashed.
+    Done here, not by the server, so that the exact pixels sent are known, stored and hashed. ``shrunk`` keeps the
+    results by (image id, long side) across calls, so an image that many requests share is resized once.
     """
     if not max_side:
         return request, []
@@ -162,6 +164,7 @@ def fit_images(request: Request, max_side: int | None) -> tuple[Request, list[di
 
     records: list[dict[str, Any]] = []
     cache: dict[str, CanonicalImage] = {}
+    shrunk = {} if shrunk is None else shrunk
     messages = []
     for m in request.messages:
         parts: list[Part] = []
@@ -171,7 +174,10 @@ def fit_images(request: Request, max_side: int | None) -> tuple[Request, list[di
                 if im.id not in cache:
                     scale = max_side / max(im.width, im.height)
                     size = (max(1, round(im.width * scale)), max(1, round(im.height * scale)))
-                    cache[im.id] = CanonicalImage.from_pil(im.pil().resize(size, Image.Resampling.LANCZOS))
+                    if (im.id, max_side) not in shrunk:
+                        shrunk[(im.id, max_side)] = CanonicalImage.from_pil(
+                            im.pil().resize(size, Image.Resampling.LANCZOS))
+                    cache[im.id] = shrunk[(im.id, max_side)]
                     records.append({"from": im.id, "to": cache[im.id].id, "from_size": [im.width, im.height],
                                     "size": list(size), "max_side": max_side})
                 p = ImagePart(cache[im.id])
@@ -193,6 +199,8 @@ class Provider(ABC):
     default_concurrency: ClassVar[int] = 8
     #: images are shrunk to this long side before sending, unless the catalogue entry sets its own
     max_image_side: ClassVar[int | None] = None
+    #: the SDK module the provider imports on first use (a batch imports it early, on a thread of its own)
+    sdk: ClassVar[str | None] = None
 
     def __init__(self, config: ModelConfig) -> None:
         self.config = config

@@ -1,0 +1,176 @@
+"""Time limits that used to be test assertions: each operation here once took seconds to minutes, or must give up
+quickly, and is timed against its goal. The tests check what happens (the answer, the error); timing is checked
+here, where a busy machine cannot make a test fail.
+
+- degenerate model replies read by the answer parser (found by fuzzing), and the legacy parser on 26 labels
+- a hostile preset (an alias bomb, nesting 1000 deep) refused
+- a PNG whose header claims 40000x40000 pixels refused without decoding
+- model discovery against a closed port and against a port that never answers
+- a 0.3 s request timeout against a server that answers after 1.5 s (openai and anthropic SDKs), and the Models
+  tab's test call with a 0.5 s timeout against a server that answers after 5 s
+- a 0.05 s and a 1 s Retry-After, honoured as given
+
+    python benchmarks/limits.py
+
+Prints one line per check (seconds and goal) and exits 1 if any misses its goal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import struct
+import sys
+import tempfile
+import time
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from fake_anthropic import FakeAnthropicServer  # noqa: E402
+from fake_openai import FakeOpenAIServer  # noqa: E402
+from probe_ui.providers.base import GenerationSettings, Message, ModelConfig, ProviderError, Request, TextPart  # noqa: E402
+
+RESULTS: list[tuple[str, float, float]] = []
+
+
+def timed(label: str, goal: float, fn: Callable[[], Any]) -> Any:
+    t0 = time.perf_counter()
+    out = fn()
+    RESULTS.append((label, time.perf_counter() - t0, goal))
+    return out
+
+
+def expect_error(fn: Callable[[], Any], kind: type[BaseException] = Exception) -> Callable[[], BaseException]:
+    def run() -> BaseException:
+        try:
+            fn()
+        except kind as exc:
+            return exc
+        raise AssertionError("no error")
+    return run
+
+
+def parsing() -> None:
+    from probe_ui.answers import extract, extract_legacy
+
+    cases = [(", " * 25000 + "x", "label", ("correct", "upside down"), ()),
+             ("it is " * 16666 + "it is B", "choice", ("A", "B", "C"), ("x" * 20000, "b", "c")),
+             ("B)" * 50000, "choice", ("A", "B", "C"), ("x" * 2000, "b", "c"))]
+    for i, (text, kind, labels, options) in enumerate(cases, 1):
+        timed(f"answer parser, degenerate reply {i} (100 kB)", 1.0, lambda: extract(text, kind, labels, options))
+    timed("legacy MediConfusion parser, 26 labels", 1.0,
+          lambda: extract_legacy("mediconfusion", "x " * 50000 + "Q.", "choice", tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")))
+
+
+def hostile_inputs(tmp: Path) -> None:
+    from probe_ui.images import ImageError, load_image
+    from probe_ui.presets import PresetError, load_preset
+
+    laughs = ["l0: &l0 [" + ", ".join(["lol"] * 9) + "]"]
+    laughs += [f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    for name, text in (("alias bomb", "items:\n  - id: x\n    question: q\n    answer: {" + ", ".join(laughs) + "}\n"),
+                       ("nesting 1000 deep", "items: " + "[" * 1000 + "]" * 1000)):
+        path = tmp / f"{name.split()[0]}.yaml"
+        path.write_text(text, encoding="utf-8")
+        timed(f"hostile preset refused ({name})", 5.0, expect_error(lambda: load_preset(path), PresetError))
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+    png = tmp / "huge.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 40000, 40000, 8, 0, 0, 0, 0))
+                    + chunk(b"IDAT", zlib.compress(b"\x00" * 40001 * 4)) + chunk(b"IEND", b""))
+    timed("40000x40000 PNG refused from its header", 1.0, expect_error(lambda: load_image(png), ImageError))
+
+
+def discovery() -> None:
+    from probe_ui.discovery import discover_ollama, discover_openai_compatible
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{s.getsockname()[1]}"
+    timed("discovery, nothing listening (3 probes)", 0.3,
+          lambda: (discover_ollama(closed), discover_openai_compatible(f"{closed}/v1"), discover_openai_compatible(closed)))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(8)  # accepts into the kernel's backlog, never answers
+        hanging = f"http://127.0.0.1:{s.getsockname()[1]}"
+        timed("discovery, a server that never answers (2 x 0.2 s)", 1.0,
+              lambda: (discover_ollama(hanging, timeout=0.2), discover_openai_compatible(f"{hanging}/v1", timeout=0.2)))
+
+
+def request(timeout_s: float) -> Request:
+    return Request(messages=(Message("user", (TextPart("Which side is the lesion on? A. left B. right"),)),),
+                   settings=GenerationSettings(timeout_s=timeout_s))
+
+
+def generate(provider_cls: Any, config: ModelConfig, req: Request) -> Any:
+    async def go() -> Any:
+        provider = provider_cls(config)
+        try:
+            return await provider.generate(req)
+        finally:
+            await provider.aclose()
+    return asyncio.run(go())
+
+
+def timeouts_and_retries() -> None:
+    import anthropic  # noqa: F401 - the SDKs' imports (1-2 s each) are not what is timed
+    import openai  # noqa: F401
+
+    from probe_ui.endpoints import Endpoints, test_model
+    from probe_ui.providers.anthropic import AnthropicProvider
+    from probe_ui.providers.openai_compat import OpenAIProvider
+
+    with FakeOpenAIServer() as server:
+        config = ModelConfig(name="o", provider="openai", model="gpt-4o", base_url=server.base_url,
+                             options={"max_retries": 0})
+        server.fail(delay_s=1.5)
+        timed("openai: 0.3 s timeout, answer after 1.5 s", 1.2,
+              expect_error(lambda: generate(OpenAIProvider, config, request(0.3)), ProviderError))
+        retrying = ModelConfig(name="o", provider="openai", model="gpt-4o", base_url=server.base_url,
+                               options={"max_retries": 2})
+        for after, goal in ((0.05, 0.3), (1, 1.6)):
+            server.reset()
+            server.fail(429, retry_after=after)
+            generate(OpenAIProvider, retrying, request(5.0))
+            first, second = server.chat_requests
+            RESULTS.append((f"openai: gap after a 429 with Retry-After {after} s", second.received_at - first.received_at,
+                            goal))
+        server.reset()
+        server.fail(delay_s=5)
+        eps = Endpoints()
+        cfg = eps.add("openai", server.base_url, "fake-vlm", key="sk-bench")
+        timed("Models tab test call: 0.5 s timeout, answer after 5 s", 4.0, lambda: test_model(cfg.name, eps, timeout_s=0.5))
+    with FakeAnthropicServer() as server:
+        config = ModelConfig(name="a", provider="anthropic", model="claude-sonnet-4-6", base_url=server.base_url,
+                             api_key_env="PROBE_UI_BENCH_KEY", options={"max_retries": 0})
+        os.environ.setdefault("PROBE_UI_BENCH_KEY", "sk-ant-bench")
+        server.fail(delay_s=1.5)
+        timed("anthropic: 0.3 s timeout, answer after 1.5 s", 1.2,
+              expect_error(lambda: generate(AnthropicProvider, config, request(0.3)), ProviderError))
+
+
+def main() -> int:
+    for var in ("NO_PROXY", "no_proxy"):
+        os.environ[var] = "127.0.0.1,localhost"
+    parsing()
+    with tempfile.TemporaryDirectory() as tmp:
+        hostile_inputs(Path(tmp))
+    discovery()
+    timeouts_and_retries()
+    missed = 0
+    for label, seconds, goal in RESULTS:
+        ok = seconds <= goal
+        missed += not ok
+        print(f"{label:<58} {seconds:7.3f} s   goal <= {goal:g} s   {'ok' if ok else 'MISSED'}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
