@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from typing import Any, Callable, Sequence
 
-from probe_ui import __version__
+from probe_ui import __version__, redact
+from probe_ui.errors import ProbeUIError, bug_line, first_line, setup_logging
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
+log = logging.getLogger("probe_ui.cli")
 
 
 def _db_default() -> str:
@@ -220,11 +223,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
                        judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
                        progress=not args.no_progress, shard=shard)
     for w in result.warnings:
-        print(f"warning: {w}", file=sys.stderr)
+        log.warning(w)
     for e in result.item_errors:
-        print(f"error: {e.message}", file=sys.stderr)
+        log.error(e.message)
     for msg in result.error_messages:
-        print(f"error: {msg}", file=sys.stderr)
+        log.error(msg)
     part = f" (shard {shard[0]}/{shard[1]})" if shard else ""
     print(f"run '{result.run.name}'{part} in {_shown(args.db)}: {result.variants} variants, "
           f"{result.planned} answers planned, "
@@ -235,10 +238,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def _shown(db: str) -> str:
-    """A database location fit to print (a URL's password replaced)."""
-    from probe_ui.store import _safe
-
-    return _safe(db)
+    """A database location fit to print (a URL without credentials)."""
+    return redact.public_location(db)
 
 
 def _shard(text: str) -> tuple[int, int]:
@@ -262,7 +263,7 @@ def _launcher_shard(shard: tuple[int, int] | None, db: str) -> tuple[int, int] |
     except ClusterError as exc:
         raise BatchError(str(exc)) from None
     if note:
-        print(f"note: {note}", file=sys.stderr)
+        log.info(note)
     return shard
 
 
@@ -283,7 +284,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         return 0
     report = score_run(store, args.run, args.parser, args.definition)
     for note in report.get("notes", []):
-        print(f"note: {note}", file=sys.stderr)
+        log.info(note)
     if args.json:
         print(json.dumps(jsonable(report), indent=2, sort_keys=False))
     elif args.format == "markdown":
@@ -484,16 +485,15 @@ def cmd_import(args: argparse.Namespace) -> int:
             lines.append(f"run it with: probe-ui batch {args.to_preset}{root} --model SPEC")
         else:
             result = import_results(Store(args.db), args.format, args.file, opts)
-            lines = result.lines(args.db)
-            lines.append(f"score it with: probe-ui score --db {args.db} --run {result.run} [--parser legacy] "
+            lines = result.lines(_shown(args.db))
+            lines.append(f"score it with: probe-ui score --db {_shown(args.db)} --run {result.run} [--parser legacy] "
                          "[--compare-parsers]")
     except ImportUsageError as exc:
         raise UsageError(str(exc)) from None
     except ImportFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        log.error(first_line(exc))
         return EXIT_ERROR
-    for line in lines:
-        print(line, file=sys.stderr if line.startswith("warning: ") else sys.stdout)
+    _emit(lines)
     return 0
 
 
@@ -506,10 +506,18 @@ def cmd_import_dataset(args: argparse.Namespace) -> int:
     src = Path(args.file)
     out = Path(args.to_preset) if args.to_preset else src / "preset.yaml"
     result = import_dataset(src, out, with_perturbations=args.with_perturbations)
-    for line in result.lines():
-        print(line, file=sys.stderr if line.startswith("warning: ") else sys.stdout)
+    _emit(result.lines())
     print(f"run it with: probe-ui batch {out} --model SPEC")
     return 0
+
+
+def _emit(lines: list[str]) -> None:
+    """A summary's lines: its warnings through the log (stderr), the rest to stdout."""
+    for line in lines:
+        if line.startswith("warning: "):
+            log.warning(line.removeprefix("warning: "))
+        else:
+            print(line)
 
 
 def _import_formats() -> tuple[str, ...]:
@@ -525,8 +533,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from probe_ui.store import Store
 
     summary = export_run(Store(args.db), args.run, args.format, Path(args.out), by=args.by, parser=args.parser)
-    for line in summary.lines():
-        print(line, file=sys.stderr if line.startswith("warning: ") else sys.stdout)
+    _emit(summary.lines())
     return 0
 
 
@@ -648,7 +655,7 @@ def cmd_preview(args: argparse.Namespace) -> int:
         print(text)
         print()
     for e in ex.errors:
-        print(f"error: {e.message}", file=sys.stderr)
+        log.error(e.message)
     return EXIT_ERROR if ex.errors else 0
 
 
@@ -677,59 +684,36 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-class UsageError(Exception):
+class UsageError(ProbeUIError):
     """A wrong combination of arguments (exit 2)."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    setup_logging(debug=args.debug)
     func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func
     try:
         return func(args)
     except UsageError as exc:
-        parser.error(str(exc))
+        parser.error(redact.clip(first_line(exc), 2000))
     except BrokenPipeError:  # e.g. `probe-ui perturbations | head`: the reader left, which is not an error
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
-        print("interrupted: finished answers are stored; run the same command again to resume", file=sys.stderr)
+        log.error("interrupted: finished answers are stored; run the same command again to resume")
         return 130
-    except Exception as exc:
+    except ProbeUIError as exc:
         if args.debug:
             raise
-        print(f"error: {_one_line(exc)}", file=sys.stderr)
+        log.error(first_line(exc))
+        return EXIT_ERROR
+    except Exception as exc:  # a bug: say so in one line; the traceback only with --debug
+        if args.debug:
+            raise
+        log.error(bug_line(exc, "a bug in probe-ui: run with --debug for the traceback"))
         return EXIT_ERROR
     return 0
-
-
-def _one_line(exc: BaseException) -> str:
-    import importlib
-
-    from probe_ui.images import ImageError
-    from probe_ui.presets import PresetError
-    from probe_ui.providers.base import ModelSpecError, ProviderError
-    from probe_ui.perturb import PerturbationError
-    from probe_ui.prompts import PromptError
-    from probe_ui.runner import BatchError
-    from probe_ui.store import StoreError
-    from probe_ui.suites import SuiteError
-
-    known: tuple[type[BaseException], ...] = (ImageError, PresetError, ModelSpecError, ProviderError, BatchError,
-                                              StoreError, PerturbationError, PromptError, SuiteError)
-    for module, name in (("probe_ui.report", "ReportError"), ("probe_ui.exports", "ExportError"),
-                         ("probe_ui.importers.dataset", "DatasetError"), ("probe_ui.scoring", "ScoringError"),
-                         ("probe_ui.metrics.registry", "MetricError"), ("probe_ui.live", "ProbeError")):
-        try:
-            known += (getattr(importlib.import_module(module), name),)
-        except (ImportError, AttributeError):  # pragma: no cover - an optional part that failed to import
-            pass
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    if isinstance(exc, known):
-        return text
-    return f"{exc.__class__.__name__}: {text} (run with --debug for the traceback)"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from probe_ui.providers.base import ModelConfig
 from probe_ui.providers.ollama import ollama_root_url
-from probe_ui.providers.openai_compat import _safe_url
+from probe_ui.redact import public_url as _safe_url
 
 log = logging.getLogger(__name__)
 

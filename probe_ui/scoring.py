@@ -55,6 +55,7 @@ import numpy as np
 import pandas as pd
 
 from probe_ui import answers
+from probe_ui.errors import ProbeUIError
 from probe_ui.items import labels_for
 from probe_ui.metrics import accuracy_by_model
 from probe_ui.metrics.samples import majority_vote
@@ -67,7 +68,7 @@ _MODE_ALIASES = {"mediconfusion": "mediconfusion", "probmed": "probmed", "medvh"
 _MODE_KIND = {"mediconfusion": "choice", "medvh": "choice", "blink": "choice", "probmed": "yesno"}
 
 
-class ScoringError(ValueError):
+class ScoringError(ProbeUIError, ValueError):
     """The run cannot be scored as asked (e.g. an unknown parser)."""
 
 

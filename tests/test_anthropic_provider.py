@@ -351,7 +351,10 @@ def test_catalogue_entry_naming_its_key_needs_it_even_with_a_base_url(fake_anthr
     assert not fake_anthropic.requests
 
 
-def test_placeholder_key_for_a_configured_base_url(fake_anthropic: FakeAnthropicServer) -> None:
+def test_placeholder_key_for_a_configured_base_url(fake_anthropic: FakeAnthropicServer,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server of its own (a proxy, a compatible service) never receives ANTHROPIC_API_KEY unless named."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", PLANTED_KEY)
     config = _config(fake_anthropic.base_url)
     assert AnthropicProvider.unavailable_reason(config) is None
     _generate(config, _request())
@@ -361,7 +364,7 @@ def test_placeholder_key_for_a_configured_base_url(fake_anthropic: FakeAnthropic
 def test_key_from_environment_is_sent(fake_anthropic: FakeAnthropicServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", PLANTED_KEY)
     fake_anthropic.expected_key = PLANTED_KEY  # the fake accepts it as x-api-key or as a bearer token
-    config = _config(fake_anthropic.base_url)
+    config = _config(fake_anthropic.base_url, api_key_env="ANTHROPIC_API_KEY")  # named: sent to this server
     assert _generate(config, _request()).text == "A"
     assert fake_anthropic.requests[-1].api_key == PLANTED_KEY
 
@@ -371,7 +374,7 @@ def test_planted_key_never_appears_in_errors(fake_anthropic: FakeAnthropicServer
     """The fake echoes a wrong key in its 401 body (as real APIs partly do); no error text may carry it."""
     monkeypatch.setenv("ANTHROPIC_API_KEY", PLANTED_KEY)
     fake_anthropic.expected_key = "sk-ant-the-right-one"
-    config = _config(fake_anthropic.base_url)
+    config = _config(fake_anthropic.base_url, api_key_env="ANTHROPIC_API_KEY")
     errors = [_error(config, _request()), _error(config, _request(stream=True))]
     fake_anthropic.expected_key = None
     for fault in ({"status": 500}, {"status": 529}, {"delay_s": 1.0}, {"malformed": True}, {"close": True},

@@ -300,7 +300,7 @@ def test_planted_key_never_appears_in_errors(fake_openai: FakeOpenAIServer, monk
     """The fake server echoes a wrong key in its 401 body (as real APIs partly do); the error must not."""
     monkeypatch.setenv("OPENAI_API_KEY", PLANTED_KEY)
     fake_openai.expected_key = "sk-the-right-one"
-    config = _config(fake_openai.base_url)
+    config = _config(fake_openai.base_url, api_key_env="OPENAI_API_KEY")  # named: sent to this server
     errors = [_error(config, _request()), _error(config, _request(stream=True))]
     for fault in ({"status": 500}, {"delay_s": 1.0}, {"malformed": True}, {"close": True}):
         fake_openai.fail(**fault)  # type: ignore[arg-type]
@@ -313,6 +313,22 @@ def test_planted_key_never_appears_in_errors(fake_openai: FakeOpenAIServer, monk
         for text in (str(err), repr(err), repr(err.args)):
             assert PLANTED_KEY not in text
         assert err.__cause__ is None and err.__context__ is None  # no chained SDK exception quoting it
+
+
+def test_the_openai_key_goes_only_to_openai_unless_an_entry_names_it(fake_openai: FakeOpenAIServer,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A catalogue entry or discovered server with its own base URL (a hosted service, a proxy) never receives
+    OPENAI_API_KEY by accident: only OpenAI's own host, the server in OPENAI_BASE_URL (as the SDK does) or an entry
+    whose api_key_env names it get it."""
+    monkeypatch.setenv("OPENAI_API_KEY", PLANTED_KEY)
+    _generate(_config(fake_openai.base_url), _request())
+    assert fake_openai.chat_requests[-1].authorization == "Bearer not-needed"
+    _generate(_config(fake_openai.base_url, api_key_env="OPENAI_API_KEY"), _request())
+    assert fake_openai.chat_requests[-1].authorization == f"Bearer {PLANTED_KEY}"
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    _generate(_config(None), _request())
+    assert fake_openai.chat_requests[-1].authorization == f"Bearer {PLANTED_KEY}"
+    assert OpenAIProvider.resolve_key(_config("https://api.openai.com/v1"))[0] == PLANTED_KEY
 
 
 def test_openai_base_url_env_is_honoured(fake_openai: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:

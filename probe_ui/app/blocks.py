@@ -56,9 +56,9 @@ def build_app(ctx: AppContext) -> gr.Blocks:
 def _safe(location: str) -> str:
     from html import escape
 
-    from probe_ui.providers.sdk_errors import safe_url
+    from probe_ui.redact import public_location
 
-    return escape(safe_url(location) if "://" in location else location)
+    return escape(public_location(location))
 
 
 __all__ = ["AppContext", "CSS", "JS", "build_app"]

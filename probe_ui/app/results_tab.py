@@ -93,14 +93,14 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     @shows_errors
     def on_open(rid: float | None) -> tuple[Any, str]:
         if rid is None:
-            raise ValueError("type an answer number or click a row")
+            raise live.ProbeError("type an answer number or click a row")
         ims, text = results.response_detail(ctx.store, int(rid))
         return ims, text
 
     @shows_errors
     def on_export(chosen: list[str], fmt: str, by: str, p: str) -> str:
         if not chosen:
-            raise ValueError("choose a run to export")
+            raise live.ProbeError("choose a run to export")
         from probe_ui.exports import export_run
 
         folder = Path(tempfile.mkdtemp(prefix="probe-ui-export-"))
@@ -112,7 +112,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     @shows_errors
     def on_report(chosen: list[str], p: str) -> str:
         if not chosen:
-            raise ValueError("choose a run to report on")
+            raise live.ProbeError("choose a run to report on")
         from probe_ui.report import write_report
 
         folder = Path(tempfile.mkdtemp(prefix="probe-ui-report-"))

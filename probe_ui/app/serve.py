@@ -8,12 +8,14 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from probe_ui.errors import ProbeUIError
+
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 7860
 #: uploads over this are refused in the browser before they are sent (the loader has its own, larger limits)
 DEFAULT_MAX_UPLOAD_MB = 100
 
 
-class ServeError(ValueError):
+class ServeError(ProbeUIError, ValueError):
     """The app cannot start as asked (an unsafe host without auth, a malformed --auth)."""
 
 

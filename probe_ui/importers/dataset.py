@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from probe_ui.errors import ProbeUIError
 from probe_ui.exports import DATA_FILES, JSON_COLUMNS, LIST_COLUMNS
 from probe_ui.presets import PresetError, item_yaml, load_preset
 
@@ -37,7 +38,7 @@ REQUIRED = ("item_id", "question", "kind", "condition")
 _OPTIONAL_TEXT = ("answer", "answer_label", "item_group", "group", "source", "variant_id", "run", "prompt")
 
 
-class DatasetError(ValueError):
+class DatasetError(ProbeUIError, ValueError):
     """The folder is not a probe-ui export, or its rows cannot make a preset."""
 
 

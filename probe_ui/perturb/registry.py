@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 
@@ -38,7 +39,7 @@ class PerturbContext:
         return [v for v in self.pool if v.item_id != variant.item_id]
 
 
-class PerturbationError(ValueError):
+class PerturbationError(ProbeUIError, ValueError):
     """Unknown perturbation, bad parameters, or a perturbation that does not apply to this variant."""
 
 
