@@ -25,6 +25,19 @@ def _db_default() -> str:
     return os.environ.get("PROBE_UI_DB", str(DEFAULT_DB))
 
 
+def seed_arg(text: str) -> int:
+    """``--seed``: a whole number that every store and random generator can hold."""
+    from probe_ui.perturb.registry import MAX_SEED
+
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"give a whole number from 0 to {MAX_SEED}, not {text!r}")
+    return value
+
+
 def serve_args(p: argparse.ArgumentParser) -> None:
     from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_UPLOAD_MB
 
@@ -78,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--model", "-m", action="append", default=[], metavar="SPEC",
                    help="provider/model or a catalogue name; repeat for several models side by side")
     db_args(b)
-    b.add_argument("--seed", type=int, default=0, help="seed for perturbations and sampling baselines (default 0)")
+    b.add_argument("--seed", type=seed_arg, default=0, help="seed for perturbations and sampling baselines (default 0)")
     b.add_argument("--concurrency", type=int, default=None, help="requests in flight per model")
     b.add_argument("--prompt", default=None, help="prompt template for all items it fits (default: per kind)")
     b.add_argument("--suite", action="append", default=[], metavar="NAME",
@@ -112,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("preset", metavar="PRESET")
     pv.add_argument("--item", action="append", default=[], metavar="ID", help="only these items (repeatable)")
     pv.add_argument("--suite", action="append", default=[], metavar="NAME", help="add a suite's variants")
-    pv.add_argument("--seed", type=int, default=0)
+    pv.add_argument("--seed", type=seed_arg, default=0)
     pv.add_argument("--prompt", default=None, help="prompt template (default: per kind)")
     pv.add_argument("--out", default=None, metavar="DIR", help="write each variant's images here as PNG")
     pv.add_argument("--image-root", action="append", default=[], metavar="DIR",
@@ -155,6 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--to-preset", default=None, metavar="OUT.yaml",
                     help="write a preset from the question file instead of importing replies (dataset: where the "
                          "preset goes; default <DIR>/preset.yaml)")
+    im.add_argument("--force", action="store_true",
+                    help="with --to-preset: replace the file if it exists (default: refuse)")
     im.add_argument("--with-perturbations", action="store_true",
                     help="dataset: give each item the perturbation chains recorded in the export, so a batch asks "
                          "the same variants again")
@@ -191,7 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--suite", required=True, metavar="NAME", help="the suite (see 'probe-ui perturbations')")
     st.add_argument("--model", "-m", action="append", default=[], metavar="SPEC", help="repeat for several models")
     db_args(st)
-    st.add_argument("--seed", type=int, default=0)
+    st.add_argument("--seed", type=seed_arg, default=0)
     st.add_argument("--image-root", action="append", default=[], metavar="DIR",
                     help="also let the preset read images from DIR (see batch --image-root)")
     parser_arg(st)
@@ -463,6 +478,8 @@ def format_parser_differences(robust: dict[str, Any], legacy: dict[str, Any], di
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from probe_ui.importers import ImportFileError, ImportOptions, ImportUsageError, import_results, \
         questions_to_preset
     from probe_ui.store import Store
@@ -473,12 +490,13 @@ def cmd_import(args: argparse.Namespace) -> int:
                          baseline=args.baseline, split=args.split)
     try:
         if args.to_preset:
+            if Path(args.to_preset).exists() and not args.force:
+                raise ImportUsageError(f"{args.to_preset} already exists: add --force to replace it, or give "
+                                       "another --to-preset")
             summary = questions_to_preset(args.format, args.file, args.to_preset, opts)
             lines = summary.lines()
             root = ""
             if args.images:
-                from pathlib import Path
-
                 images, home = Path(args.images).resolve(), Path(args.to_preset).resolve().parent
                 if not images.is_relative_to(home):  # presets read only their own folder unless allowed
                     root = f" --image-root {args.images}"
@@ -505,7 +523,7 @@ def cmd_import_dataset(args: argparse.Namespace) -> int:
 
     src = Path(args.file)
     out = Path(args.to_preset) if args.to_preset else src / "preset.yaml"
-    result = import_dataset(src, out, with_perturbations=args.with_perturbations)
+    result = import_dataset(src, out, with_perturbations=args.with_perturbations, force=args.force)
     _emit(result.lines())
     print(f"run it with: probe-ui batch {out} --model SPEC")
     return 0
@@ -628,6 +646,7 @@ def perturbations_markdown(perts: list[dict[str, str]], suites: list[dict[str, s
 def cmd_preview(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from probe_ui.paths import inside, output_folder, safe_file_name
     from probe_ui.presets import load_preset
     from probe_ui.prompts import preview
     from probe_ui.suites import expand
@@ -637,9 +656,7 @@ def cmd_preview(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"no item {', '.join(sorted(unknown))} in {args.preset}")
     ex = expand(preset, args.seed, args.suite)
-    out = Path(args.out) if args.out else None
-    if out:
-        out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(Path(args.out)) if args.out else None
     for v in ex.variants:
         if args.item and v.item_id not in args.item:
             continue
@@ -648,7 +665,9 @@ def cmd_preview(args: argparse.Namespace) -> int:
         for i, im in enumerate(images):
             where = ""
             if out:
-                path = out / f"{v.item_id}__{v.condition.replace('/', '-')}__{i}.png"
+                # item ids and conditions come from a file: each is made one safe name, and the path checked
+                path = inside(out, f"{safe_file_name(v.item_id, unique=True)}__"
+                                   f"{safe_file_name(v.condition, unique=True)}__{i}.png")
                 im.save(path)
                 where = f" -> {path}"
             print(f"[image {i + 1}: {im.width}x{im.height} {im.mode}{where}]")

@@ -48,6 +48,7 @@ import sqlalchemy as sa
 
 from probe_ui import __version__, redact
 from probe_ui.errors import ProbeUIError
+from probe_ui.paths import check_output_folder
 from probe_ui.prompts import messages_text
 from probe_ui.presets import ASSETS_DIR, PRESETS_DIR
 
@@ -259,6 +260,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
 
 
 def _check_out(out: Path) -> None:
+    check_output_folder(out)  # a dangling symbolic link, a file on the way
     if out.exists():
         if not out.is_dir():
             raise ExportError(f"{out} is a file: give a new or empty folder for the export")

@@ -62,6 +62,7 @@ import pandas as pd
 
 from probe_ui import redact
 from probe_ui.errors import ProbeUIError
+from probe_ui.paths import PathError, output_file
 from probe_ui.results import _condition_order, _scored
 from probe_ui.scoring import _val, model_columns, states
 
@@ -891,10 +892,10 @@ def write_report(store: Store, run: str | None, out: Path, baseline: str | None 
     if out.exists() and out.is_dir():
         raise ReportError(f"{out} is a folder: give the report's file name, e.g. {out / 'report.html'}")
     parent = out.parent if str(out.parent) else Path(".")
-    try:  # before the work: a folder that cannot be made fails at once
-        parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ReportError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+    try:  # before the work: a folder that cannot be made, or a dangling link, fails at once
+        output_file(out, "cannot write the report to")
+    except PathError as exc:
+        raise ReportError(str(exc)) from None
     data = build_report(store, run, baseline, parser, definition).encode("utf-8")
     try:
         fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=".tmp")

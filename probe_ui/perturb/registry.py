@@ -107,6 +107,10 @@ def describe() -> list[dict[str, Any]]:
     return rows
 
 
+#: the largest run seed: seeds are stored as 64-bit signed integers (SQLite INTEGER, PostgreSQL BIGINT)
+MAX_SEED = 2**63 - 1
+
+
 def derive_seed(*parts: Any) -> int:
     """A 63-bit seed from any parts (run seed, item id, condition, step): stable across processes."""
     digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).digest()
