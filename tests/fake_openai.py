@@ -446,6 +446,8 @@ class _Handler(BaseHandler):
         fake = self.fake
         if self._apply_fault(fault):
             return
+        if self._serve_override():
+            return
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
             self._send_json(400, {"error": {"message": "request body must be JSON with 'messages'",
                                             "type": "invalid_request_error"}})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import dataclasses
+import json
 import socket
 import sys
 import time
@@ -414,3 +415,23 @@ def test_models_endpoint(fake_anthropic: FakeAnthropicServer) -> None:
 
     with Anthropic(base_url=fake_anthropic.base_url, api_key="x", max_retries=0) as client:
         assert [m.id for m in client.models.list()] == ["claude-sonnet-4-6", "claude-haiku-4-5"]
+
+
+def test_negative_token_counts_become_null(fake_anthropic: FakeAnthropicServer) -> None:
+    """Issue 14 F16: a provider's negative token counts were stored as they came (and priced)."""
+    body = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
+            "content": [{"type": "text", "text": "B"}], "stop_reason": "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": -7, "output_tokens": -2}}
+    fake_anthropic.override("/v1/messages", json.dumps(body))
+    response = _generate(dataclasses.replace(_config(fake_anthropic.base_url), price_input_per_m=1.0,
+                                             price_output_per_m=1.0), _request())
+    assert response.text == "B" and response.input_tokens is None and response.output_tokens is None
+    assert response.cost == 0
+
+
+def test_a_reply_over_the_cap_is_refused(fake_anthropic: FakeAnthropicServer) -> None:
+    """Issue 14, "Also": the Anthropic provider caps the reply body too (shared SDKProvider client)."""
+    fake_anthropic.script("B " * 400_000)
+    config = _config(fake_anthropic.base_url, options={"max_retries": 0, "max_reply_bytes": 100_000})
+    err = _error(config, _request(max_tokens=500_000))
+    assert "larger than 100,000 bytes" in str(err) and not err.retriable
