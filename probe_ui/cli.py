@@ -47,7 +47,11 @@ def serve_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     g.add_argument("--db", default=_db_default(),
                    help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
-    g.add_argument("--auth", default=None, metavar="USER:PASSWORD", help="require this login in the browser")
+    g.add_argument("--auth", default=None, metavar="USER:PASSWORD",
+                   help="require this login in the browser (visible to others in the process list: prefer "
+                        "--auth-file or $PROBE_UI_AUTH)")
+    g.add_argument("--auth-file", default=None, metavar="PATH",
+                   help="require the login on the first line of this file (user:password)")
     g.add_argument("--demo", action="store_true", help="open on a preset item with the baselines ticked, so a "
                                                        "presenter can press Run with no keys")
     g.add_argument("--max-upload-mb", type=int, default=None, metavar="MB",
@@ -696,7 +700,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from probe_ui.app.serve import ServeError, launch, options
 
     try:
-        opts = options(args.db, args.host, args.port, args.auth, args.demo, args.max_upload_mb)
+        opts = options(args.db, args.host, args.port, args.auth, args.demo, args.max_upload_mb, args.auth_file)
     except ServeError as exc:
         raise UsageError(str(exc)) from None
     launch(opts)
