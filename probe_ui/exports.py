@@ -10,8 +10,8 @@ how the run was made, with the command that makes it again.
 What never leaves the machine: absolute local paths (preset paths become file names; any string mentioning the
 working folder, the store's folder, the home or temp folder is rewritten relative to it; absolute paths in
 ``details``, ``error`` and similar bookkeeping fields become file names), API keys and the names of the variables
-that hold them (``api_key_env`` is dropped; a URL's ``user:password@`` is removed), and DICOM headers (the store
-holds none).
+that hold them (:mod:`probe_ui.redact`: ``api_key_env`` is dropped, URLs lose user info, query and fragment, and
+any key this process knows is masked in every string), and DICOM headers (the store holds none).
 
 Layouts (``out`` must be new or empty):
 
