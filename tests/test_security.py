@@ -251,12 +251,17 @@ def test_f14_a_key_in_a_base_url_query_is_in_no_artifact(tmp_path: Path, monkeyp
     (backends / "q.yaml").write_text(yaml.safe_dump({
         "name": "q-first", "provider": "baseline", "model": "first",
         "base_url": f"https://user:{secret}@gw.example.invalid/v1?api_key={secret}#{secret}"}), encoding="utf-8")
+    (backends / "r.yaml").write_text(yaml.safe_dump({  # replicas: the one that answered is recorded too
+        "name": "r-first", "provider": "baseline", "model": "first",
+        "base_url": [f"https://gw1.example.invalid/v1?key={secret}", f"https://gw2.example.invalid/v1?key={secret}"]}),
+        encoding="utf-8")
     monkeypatch.setenv("PROBE_UI_BACKENDS", str(backends))
     write_png(tmp_path / "x.png")
     preset = write_preset(tmp_path / "p.yaml", [{"id": "q", "image": "x.png", "question": "Which?",
                                                  "options": ["left", "right"], "answer": "left"}])
     db = tmp_path / "data" / "probe-ui.db"
-    assert main(["batch", str(preset), "-m", "q-first", "--db", str(db), "--run", "q", "--no-progress"]) == 0
+    assert main(["batch", str(preset), "-m", "q-first", "-m", "r-first", "--db", str(db), "--run", "q",
+                 "--no-progress"]) == 0
     texts = _everything(tmp_path, db, ["q"], capsys)
     assert any("gw.example.invalid/v1" in t for name, t in texts.items() if name.endswith("README.md"))
     assert not leaked(texts, secret)
