@@ -424,7 +424,7 @@ def public_settings(settings: Any, scrub: _Scrubber) -> dict[str, Any] | None:
     names, no credentials in URLs), local folders rewritten."""
     if not isinstance(settings, dict):
         return None
-    return scrub.deep(redact.public_settings(settings), paths=True)
+    return scrub.deep(redact.public_settings(settings, secrets=()), paths=True)  # the scrubber masks the keys
 
 
 # ---- scrubbing local paths ----------------------------------------------------------------------------------------

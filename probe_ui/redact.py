@@ -273,21 +273,23 @@ def public_location(location: str) -> str:
 
 # ---- configuration ------------------------------------------------------------------------------------------------
 
-def public_settings(obj: Any, *, paths: bool = False, name: str = "") -> Any:
+def public_settings(obj: Any, *, paths: bool = False, name: str = "", secrets: Iterable[str] | None = None) -> Any:
     """Settings fit to publish: entries named like secrets (:data:`SECRET_NAME`, ``api_key_env`` included)
-    dropped, URLs without credentials, keys masked; ``paths``: absolute paths (and any path under a name like
-    ``path`` or ``file``) reduced to their file name. ``name``: the setting a lone value belongs to."""
+    dropped, URLs without credentials, keys masked (``secrets``, default :func:`known_secrets`); ``paths``: absolute
+    paths (and any path under a name like ``path`` or ``file``) reduced to their file name. ``name``: the setting
+    a lone value belongs to."""
+    chosen = frozenset(known_secrets() if secrets is None else secrets)
     if isinstance(obj, Mapping):
-        return {str(k): public_settings(v, paths=paths, name=str(k)) for k, v in obj.items()
+        return {str(k): public_settings(v, paths=paths, name=str(k), secrets=chosen) for k, v in obj.items()
                 if not SECRET_NAME.search(str(k))}
     if isinstance(obj, (list, tuple)):
-        return [public_settings(v, paths=paths, name=name) for v in obj]
+        return [public_settings(v, paths=paths, name=name, secrets=chosen) for v in obj]
     if isinstance(obj, str):
         if "://" in obj:
-            return public_url(mask(obj), local_names=paths)
+            return public_url(mask(obj, chosen), local_names=paths)
         if paths and (_ABS_PATH.match(obj) or (name.lower() in _PATH_NAMES and ("/" in obj or "\\" in obj))):
             return PurePath(obj.replace("\\", "/")).name
-        return mask(obj)
+        return mask(obj, chosen)
     return obj
 
 
