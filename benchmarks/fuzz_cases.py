@@ -1801,7 +1801,8 @@ def make_key_case(r: random.Random) -> Case:
     end = r.choice(KEY_ENDS)
     start = r.choice(("", "", "", " ", "\t", "\ufeff", "\n"))
     key = start + key + end
-    padding = r.choice(["", "x" * r.randint(1, 400), "é" * r.randint(1, 250), "key: ", "日本語 " * r.randint(1, 60)])
+    padding = r.choice(["", "x" * r.randint(1, 400), "é" * r.randint(1, 250), "key: ",
+                        "日本語 " * r.randint(1, 60)])
     payload = {"key": key, "provider": r.choice(["openai", "anthropic"]), "stream": chance(r, 0.3),
                "echo": r.choice(ECHO_WAYS), "status": r.choice(ECHO_STATUS), "padding": padding,
                "format": r.choice(["jsonl", "csv", "parquet", "imagefolder"]), "report": chance(r, 0.5)}

@@ -5,8 +5,9 @@ second base where callers catch those). The CLI and the app catch this base only
 for the user (naming the file, item and field) and is shown as it is; any other exception is a bug, reported as one
 line that says so, with the traceback in the log (the CLI: only with ``--debug``).
 
-Messages pass through :func:`probe_ui.redact.mask` on their way out (every log record, via :class:`RedactingFilter` on the handler :func:`setup_logging` installs),
-so a key that reached an error's text by some path nobody foresaw is still masked.
+Messages pass through :func:`probe_ui.redact.mask` on their way out (every log record, via the
+:class:`RedactingFilter` on the handler :func:`setup_logging` installs), so a key that reached an error's text by
+some path nobody foresaw is still masked.
 """
 
 from __future__ import annotations

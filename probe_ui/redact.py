@@ -316,6 +316,7 @@ def public_model(m: Any) -> dict[str, Any]:
     return model_record(m, PUBLIC_MODEL_FIELDS)
 
 
-__all__ = ["CREDENTIAL_FIELD", "MASK", "Masker", "PUBLIC_MODEL_FIELDS", "RUN_MODEL_FIELDS", "SECRET_NAME", "clean_key", "clip",
-           "env_key", "key_problem", "known_secrets", "mask", "mask_deep", "mask_urls", "masker", "model_record",
-           "public_location", "public_model", "public_settings", "public_text", "public_url", "register_secret"]
+__all__ = ["CREDENTIAL_FIELD", "MASK", "Masker", "PUBLIC_MODEL_FIELDS", "RUN_MODEL_FIELDS", "SECRET_NAME",
+           "clean_key", "clip", "env_key", "key_problem", "known_secrets", "mask", "mask_deep", "mask_urls",
+           "masker", "model_record", "public_location", "public_model", "public_settings", "public_text",
+           "public_url", "register_secret"]
