@@ -40,53 +40,74 @@ def key_pieces(key: str, n: int = 8) -> set[str]:
 
 
 def artifact_texts(root: Path) -> dict[str, str]:
-    """Every file under ``root`` as text to search, decoded so that an escaped key is found too: the raw bytes
-    (UTF-8, then UTF-16), JSON and JSON lines with their strings unescaped, CSV cells, Parquet rows, every value of
-    every SQLite table (JSON values unescaped) and HTML unescaped."""
+    """Every file under ``root`` as the text it holds, so that a key is found however the format encodes it:
+    JSON and JSON lines, CSV cells, Parquet rows and every SQLite value (its WAL read through the database) as
+    their decoded strings, JSON inside them decoded too; HTML and Markdown unescaped; anything else as raw bytes
+    (UTF-8, then UTF-16). Decoded strings are joined as they are, never escaped again: a format's own escaping of a
+    short fragment (a backslash written as two) is not taken for a longer piece of the key."""
     import csv
     import html
     import io
     import json
     import sqlite3
 
-    def unescaped_json(text: str) -> str:
-        parts = []
+    def leaves(value: object, out: list[str]) -> None:
+        if isinstance(value, str):
+            out.append(value)
+            if value[:1] in "[{\"":
+                try:
+                    leaves(json.loads(value), out)
+                except ValueError:
+                    pass
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                leaves(k, out)
+                leaves(v, out)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                leaves(v, out)
+        elif value is not None:
+            out.append(str(value))
+
+    def json_lines(text: str) -> str:
+        out: list[str] = []
         for line in text.splitlines() or [text]:
             try:
-                parts.append(json.dumps(json.loads(line), ensure_ascii=False))
+                leaves(json.loads(line), out)
             except ValueError:
-                parts.append(line)
-        return "\n".join(parts)
+                out.append(line)
+        return "\n".join(out)
 
-    out: dict[str, str] = {}
+    texts: dict[str, str] = {}
     for f in sorted(root.rglob("*")):
-        if not f.is_file() or f.is_symlink():
+        if not f.is_file() or f.is_symlink() or f.name.endswith(("-wal", "-shm", "-journal")):
             continue
         name, data = str(f.relative_to(root)), f.read_bytes()
-        views = [data.decode("utf-8", "replace"), data.decode("utf-16-le", "replace")]
-        text = views[0]
+        text = data.decode("utf-8", "replace")
+        out: list[str] = []
         if f.suffix in (".json", ".jsonl"):
-            views.append(unescaped_json(text))
+            out.append(json_lines(text))
         elif f.suffix == ".csv":
-            views.append("\n".join("\t".join(row) for row in csv.reader(io.StringIO(text))))
-            views.append(unescaped_json("\n".join(c for row in csv.reader(io.StringIO(text)) for c in row)))
+            leaves([c for row in csv.reader(io.StringIO(text)) for c in row], out)
         elif f.suffix == ".parquet":
             import pyarrow.parquet as pq
 
-            views.append(json.dumps(pq.read_table(f).to_pylist(), ensure_ascii=False, default=str))
+            leaves(pq.read_table(f).to_pylist(), out)
         elif f.suffix in (".html", ".htm", ".md"):
-            views.append(html.unescape(text))
+            out.append(html.unescape(text))
         elif data.startswith(b"SQLite format 3"):
             con = sqlite3.connect(f"file:{f}?mode=ro", uri=True)
             try:
                 tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
                 for t in tables:
                     for row in con.execute(f'SELECT * FROM "{t}"'):
-                        views += [unescaped_json(v) if isinstance(v, str) else str(v) for v in row]
+                        leaves(list(row), out)
             finally:
                 con.close()
-        out[name] = "\n".join(views)
-    return out
+        else:
+            out += [text, data.decode("utf-16-le", "replace")]
+        texts[name] = "\n".join(out)
+    return texts
 
 
 def leaked(texts: dict[str, str], *keys: str) -> list[str]:
