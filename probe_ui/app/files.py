@@ -57,7 +57,7 @@ def delete_uploads(payload: Any) -> None:
 def guard_uploads(app: gr.Blocks) -> None:
     """Make every upload component of ``app`` delete the files it refuses (wrong type, too large, ...)."""
     for block in app.blocks.values():
-        if isinstance(block, (gr.File, gr.UploadButton)) and not getattr(block, "_probe_ui_guarded", False):
+        if isinstance(block, (gr.File, gr.UploadButton, gr.Image)) and not getattr(block, "_probe_ui_guarded", False):
             block.preprocess = _deleting_on_refusal(block.preprocess)
             block._probe_ui_guarded = True  # type: ignore[attr-defined]
 
