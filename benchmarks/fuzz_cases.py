@@ -11,6 +11,9 @@ One *target* per input::
     catalogue   probe_ui.catalogue.resolve / load_entry on any spec / backend YAML  ModelConfig | ModelSpecError
     params      probe_ui.perturb.apply, and a preset's step, on any parameters      Variant | PerturbationError |
                                                                                    PresetError
+    keys        a key of any shape through batch, export and report, echoed back  no 8-character piece of it
+                by a loopback provider (tests/fake_openai.py, fake_anthropic.py)  anywhere: store, exports,
+                                                                                   report, stdout, stderr
 
 ``Target.make(r)`` builds one case from the random source ``r`` alone: a ``random.Random``. The script seeds one
 per case from ``--seed``, the target and the case index, so ``(seed, target, index)`` reproduces a case; the test
@@ -31,6 +34,7 @@ import contextlib
 import gzip
 import io
 import json
+import logging
 import random
 import signal
 import struct
@@ -1995,6 +1999,153 @@ def _run_params_preset(case: Case, workdir: Path) -> str:
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# Keys: a key of any shape, echoed back by a loopback provider, must leave no 8-character piece in any artifact
+# ----------------------------------------------------------------------------------------------------------------
+
+KEY_ENV = "FUZZ_PROBE_KEY"
+KEY_ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+KEY_INSERTS = ('"', "'", "\\", "\\\\", '\\"', "%", "%2F", "&", "<", ">", "=", "+", "/", " ", "  ", "\t", "#", "?",
+               "@", ":", ";", ",", "{", "}", "é", "日本", "😀", "\u00a0", "\u200b", "\x01", "\x7f", "\\u00e9",
+               "$(", "`", "*", "***")
+KEY_ENDS = ("", "", "", "\r", "\n", "\r\n", "\t", " ", " \r\n", "\n\n", "\u00a0", "\ufeff")
+#: how the loopback server gives the key back: a function of the key it received
+ECHO_WAYS = ("raw", "json", "json-ascii", "repr", "bytes-repr", "url", "url-plus", "html", "folded", "prefix",
+             "suffix", "middle", "twice")
+ECHO_STATUS = (200, 200, 400, 401, 403, 404, 422, 429, 500, 503)
+
+
+def make_key_case(r: random.Random) -> Case:
+    """A key (a plausible token, then quotes, backslashes, whitespace, non-ASCII put in and around it), the
+    provider that sends it, and how the server echoes it (in the reply or an error, in some encoding, after some
+    padding that may push it past any cut)."""
+    key = r.choice(["sk-", "sk-proj-", "sk-ant-api03-", "AIza", "gsk_", "", "key-"])
+    key += "".join(r.choice(KEY_ALPHABET) for _ in range(r.randint(4, 60)))
+    desc = []
+    for _ in range(pick(r, {0: 30, 1: 35, 2: 20, 4: 15})):
+        piece, at = r.choice(KEY_INSERTS), r.randint(0, len(key))
+        key = key[:at] + piece + key[at:]
+        desc.append(f"insert {piece!r} at {at}")
+    end = r.choice(KEY_ENDS)
+    start = r.choice(("", "", "", " ", "\t", "\ufeff", "\n"))
+    key = start + key + end
+    padding = r.choice(["", "x" * r.randint(1, 400), "é" * r.randint(1, 250), "key: ",
+                        "日本語 " * r.randint(1, 60)])
+    payload = {"key": key, "provider": r.choice(["openai", "anthropic"]), "stream": chance(r, 0.3),
+               "echo": r.choice(ECHO_WAYS), "status": r.choice(ECHO_STATUS), "padding": padding,
+               "format": r.choice(["jsonl", "csv", "parquet", "imagefolder"]), "report": chance(r, 0.5)}
+    desc.insert(0, f"key {key!r}")
+    desc.append(f"{payload['provider']}{' streamed' if payload['stream'] else ''}, echo {payload['echo']} with "
+                f"status {payload['status']} after {len(padding)} characters; export {payload['format']}"
+                + (" and report" if payload["report"] else ""))
+    return Case("keys", "; ".join(desc), payload, files={"key.txt": key.encode("utf-8", "surrogatepass")})
+
+
+def echoed(way: str, key: str, padding: str) -> str:
+    """The key as the loopback server gives it back."""
+    import html
+    from urllib.parse import quote, quote_plus
+
+    forms = {
+        "raw": key, "json": json.dumps({"key": key}, ensure_ascii=False), "json-ascii": json.dumps({"key": key}),
+        "repr": repr(key), "bytes-repr": repr(key.encode("utf-8", "surrogatepass")), "url": quote(key, safe=""),
+        "url-plus": quote_plus(key), "html": html.escape(key), "folded": " ".join(key.split()),
+        "prefix": key[: max(8, len(key) // 2)] + "...", "suffix": "..." + key[-max(8, len(key) // 2):],
+        "middle": key[len(key) // 4: len(key) // 4 + 12], "twice": f"{key} / {key}",
+    }
+    return f"{padding}{forms[way]} (the key you sent)"
+
+
+class _KeyHarness:
+    """Per worker process: the two loopback servers, a catalogue with one entry per provider and mode, a preset."""
+
+    def __init__(self, workdir: Path) -> None:
+        import sys
+
+        sys.path.insert(0, str(ROOT / "tests"))
+        from fake_anthropic import FakeAnthropicServer
+        from fake_openai import FakeOpenAIServer
+        from helpers import write_png, write_preset
+
+        self.servers = {"openai": FakeOpenAIServer().start(), "anthropic": FakeAnthropicServer().start()}
+        self.root = workdir / "keys-harness"
+        backends = self.root / "backends"
+        backends.mkdir(parents=True, exist_ok=True)
+        for name, server in self.servers.items():
+            for stream in (False, True):
+                (backends / f"fuzz-{name}-{stream}.yaml").write_text(json.dumps({
+                    "name": f"fuzz-{name}{'-stream' if stream else ''}", "provider": name, "model": "m",
+                    "base_url": server.base_url, "api_key_env": KEY_ENV,
+                    "generation": {"stream": stream, "max_tokens": 4000, "timeout_s": 10},
+                    "options": {"max_retries": 0}}), encoding="utf-8")
+        write_png(self.root / "x.png")
+        self.preset = write_preset(self.root / "p.yaml", [{"id": "q", "image": "x.png", "question": "Which side?",
+                                                           "options": ["left", "right"], "answer": "left"}])
+        self.backends = backends
+
+
+_KEY_HARNESS: _KeyHarness | None = None
+
+
+def run_key_case(case: Case, workdir: Path) -> str:
+    """Batch one request whose key the server echoes, export the run (one format) and maybe report it, then
+    search every artifact and everything printed for any 8-character piece of the key."""
+    import os
+    import shutil
+
+    global _KEY_HARNESS
+    if _KEY_HARNESS is None:
+        _KEY_HARNESS = _KeyHarness(workdir)
+    h, p = _KEY_HARNESS, case.payload
+    from helpers import artifact_texts, leaked
+
+    from probe_ui.cli import main
+    from probe_ui.store import Store
+
+    folder = workdir / "keys-case"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    server = h.servers[p["provider"]]
+    server.reset()
+    server.key_echo = lambda got: (p["status"], echoed(p["echo"], got, p["padding"]))
+    model = f"fuzz-{p['provider']}{'-stream' if p['stream'] else ''}"
+    db = folder / "data" / "probe-ui.db"
+    saved = {k: os.environ.get(k) for k in (KEY_ENV, "PROBE_UI_BACKENDS", "PROBE_UI_DISCOVER", "NO_PROXY")}
+    out, err = io.StringIO(), io.StringIO()
+    logging_was = logging.root.manager.disable
+    logging.disable(logging.NOTSET)  # the worker silences logging; the CLI's stderr is part of what is searched
+    try:
+        os.environ.update({KEY_ENV: p["key"], "PROBE_UI_BACKENDS": str(h.backends), "PROBE_UI_DISCOVER": "0",
+                           "NO_PROXY": "127.0.0.1,localhost"})
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["batch", str(h.preset), "-m", model, "--db", str(db), "--run", "k", "--no-progress",
+                         "--no-cache"])
+            if code not in (0, 1):
+                raise Bug(f"batch exited {code}")
+            ran = db.exists() and "k" in {r.name for r in Store(db).list_runs()}  # a refused key runs nothing
+            if ran and main(["export", "--db", str(db), "--run", "k", "--format", p["format"],
+                             "--out", str(folder / "export")]) != 0:
+                raise Bug("export failed")
+            if ran and p["report"] and main(["report", "--db", str(db), "--run", "k", "--out",
+                                             str(folder / "report.html")]) != 0:
+                raise Bug("report failed")
+    finally:
+        logging.disable(logging_was)
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    texts = artifact_texts(folder) | {"stdout": out.getvalue(), "stderr": err.getvalue()}
+    hits = leaked(texts, p["key"])
+    if hits:
+        raise Bug(f"the key leaked: {hits[0]}" + (f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""))
+    if code == 1 and "error:" not in err.getvalue():
+        raise Bug("the batch failed without saying why")
+    return "accepted" if code == 0 else "typed"  # typed: an error cell or a refused key, said in one line
+
+
+
+# ----------------------------------------------------------------------------------------------------------------
 # The targets
 # ----------------------------------------------------------------------------------------------------------------
 
@@ -2005,6 +2156,7 @@ TARGETS: dict[str, Target] = {
     "answers": Target("answers", make_answer_case, run_answer_case, limit_s=1.0),
     "catalogue": Target("catalogue", make_catalogue_case, run_catalogue_case, limit_s=5.0),
     "params": Target("params", make_params_case, run_params_case, limit_s=5.0),
+    "keys": Target("keys", make_key_case, run_key_case, limit_s=30.0),
 }
 
 

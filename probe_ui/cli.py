@@ -7,19 +7,35 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 from typing import Any, Callable, Sequence
 
-from probe_ui import __version__
+from probe_ui import __version__, redact
+from probe_ui.errors import ProbeUIError, bug_line, first_line, setup_logging
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
+log = logging.getLogger("probe_ui.cli")
 
 
 def _db_default() -> str:
     from probe_ui.store import DEFAULT_DB
 
     return os.environ.get("PROBE_UI_DB", str(DEFAULT_DB))
+
+
+def seed_arg(text: str) -> int:
+    """``--seed``: a whole number that every store and random generator can hold."""
+    from probe_ui.perturb.registry import MAX_SEED
+
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"give a whole number from 0 to {MAX_SEED}, not {text!r}")
+    return value
 
 
 def serve_args(p: argparse.ArgumentParser) -> None:
@@ -31,7 +47,11 @@ def serve_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     g.add_argument("--db", default=_db_default(),
                    help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
-    g.add_argument("--auth", default=None, metavar="USER:PASSWORD", help="require this login in the browser")
+    g.add_argument("--auth", default=None, metavar="USER:PASSWORD",
+                   help="require this login in the browser (visible to others in the process list: prefer "
+                        "--auth-file or $PROBE_UI_AUTH)")
+    g.add_argument("--auth-file", default=None, metavar="PATH",
+                   help="require the login on the first line of this file (user:password)")
     g.add_argument("--demo", action="store_true", help="open on a preset item with the baselines ticked, so a "
                                                        "presenter can press Run with no keys")
     g.add_argument("--max-upload-mb", type=int, default=None, metavar="MB",
@@ -76,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--model", "-m", action="append", default=[], metavar="SPEC",
                    help="provider/model or a catalogue name; repeat for several models side by side")
     db_args(b)
-    b.add_argument("--seed", type=int, default=0, help="seed for perturbations and sampling baselines (default 0)")
+    b.add_argument("--seed", type=seed_arg, default=0, help="seed for perturbations and sampling baselines (default 0)")
     b.add_argument("--concurrency", type=int, default=None, help="requests in flight per model")
     b.add_argument("--prompt", default=None, help="prompt template for all items it fits (default: per kind)")
     b.add_argument("--suite", action="append", default=[], metavar="NAME",
@@ -113,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("preset", metavar="PRESET")
     pv.add_argument("--item", action="append", default=[], metavar="ID", help="only these items (repeatable)")
     pv.add_argument("--suite", action="append", default=[], metavar="NAME", help="add a suite's variants")
-    pv.add_argument("--seed", type=int, default=0)
+    pv.add_argument("--seed", type=seed_arg, default=0)
     pv.add_argument("--prompt", default=None, help="prompt template (default: per kind)")
     pv.add_argument("--out", default=None, metavar="DIR", help="write each variant's images here as PNG")
     pv.add_argument("--image-root", action="append", default=[], metavar="DIR",
@@ -156,6 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--to-preset", default=None, metavar="OUT.yaml",
                     help="write a preset from the question file instead of importing replies (dataset: where the "
                          "preset goes; default <DIR>/preset.yaml)")
+    im.add_argument("--force", action="store_true",
+                    help="with --to-preset: replace the file if it exists (default: refuse)")
     im.add_argument("--with-perturbations", action="store_true",
                     help="dataset: give each item the perturbation chains recorded in the export, so a batch asks "
                          "the same variants again")
@@ -196,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--suite", required=True, metavar="NAME", help="the suite (see 'probe-ui perturbations')")
     st.add_argument("--model", "-m", action="append", default=[], metavar="SPEC", help="repeat for several models")
     db_args(st)
-    st.add_argument("--seed", type=int, default=0)
+    st.add_argument("--seed", type=seed_arg, default=0)
     st.add_argument("--image-root", action="append", default=[], metavar="DIR",
                     help="also let the preset read images from DIR (see batch --image-root)")
     parser_arg(st)
@@ -246,11 +268,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
                        judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
                        progress=not args.no_progress, shard=shard)
     for w in result.warnings:
-        print(f"warning: {w}", file=sys.stderr)
+        log.warning(w)
     for e in result.item_errors:
-        print(f"error: {e.message}", file=sys.stderr)
+        log.error(e.message)
     for msg in result.error_messages:
-        print(f"error: {msg}", file=sys.stderr)
+        log.error(msg)
     part = f" (shard {shard[0]}/{shard[1]})" if shard else ""
     print(f"run '{result.run.name}'{part} in {_shown(args.db)}: {result.variants} variants, "
           f"{result.planned} answers planned, "
@@ -285,10 +307,8 @@ def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
 
 
 def _shown(db: str) -> str:
-    """A database location fit to print (a URL's password replaced)."""
-    from probe_ui.store import _safe
-
-    return _safe(db)
+    """A database location fit to print (a URL without credentials)."""
+    return redact.public_location(db)
 
 
 def _shard(text: str) -> tuple[int, int]:
@@ -312,7 +332,7 @@ def _launcher_shard(shard: tuple[int, int] | None, db: str) -> tuple[int, int] |
     except ClusterError as exc:
         raise BatchError(str(exc)) from None
     if note:
-        print(f"note: {note}", file=sys.stderr)
+        log.info(note)
     return shard
 
 
@@ -333,7 +353,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         return 0
     report = score_run(store, args.run, args.parser, args.definition)
     for note in report.get("notes", []):
-        print(f"note: {note}", file=sys.stderr)
+        log.info(note)
     if args.json:
         print(json.dumps(jsonable(report), indent=2, sort_keys=False))
     elif args.format == "markdown":
@@ -512,6 +532,8 @@ def format_parser_differences(robust: dict[str, Any], legacy: dict[str, Any], di
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from probe_ui.importers import ImportFileError, ImportOptions, ImportUsageError, import_results, \
         questions_to_preset
     from probe_ui.store import Store
@@ -522,28 +544,28 @@ def cmd_import(args: argparse.Namespace) -> int:
                          baseline=args.baseline, split=args.split)
     try:
         if args.to_preset:
+            if Path(args.to_preset).exists() and not args.force:
+                raise ImportUsageError(f"{args.to_preset} already exists: add --force to replace it, or give "
+                                       "another --to-preset")
             summary = questions_to_preset(args.format, args.file, args.to_preset, opts)
             lines = summary.lines()
             root = ""
             if args.images:
-                from pathlib import Path
-
                 images, home = Path(args.images).resolve(), Path(args.to_preset).resolve().parent
                 if not images.is_relative_to(home):  # presets read only their own folder unless allowed
                     root = f" --image-root {args.images}"
             lines.append(f"run it with: probe-ui batch {args.to_preset}{root} --model SPEC")
         else:
             result = import_results(Store(args.db), args.format, args.file, opts)
-            lines = result.lines(args.db)
-            lines.append(f"score it with: probe-ui score --db {args.db} --run {result.run} [--parser legacy] "
+            lines = result.lines(_shown(args.db))
+            lines.append(f"score it with: probe-ui score --db {_shown(args.db)} --run {result.run} [--parser legacy] "
                          "[--compare-parsers]")
     except ImportUsageError as exc:
         raise UsageError(str(exc)) from None
     except ImportFileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        log.error(first_line(exc))
         return EXIT_ERROR
-    for line in lines:
-        print(line, file=sys.stderr if line.startswith("warning: ") else sys.stdout)
+    _emit(lines)
     return 0
 
 
@@ -555,11 +577,19 @@ def cmd_import_dataset(args: argparse.Namespace) -> int:
 
     src = Path(args.file)
     out = Path(args.to_preset) if args.to_preset else src / "preset.yaml"
-    result = import_dataset(src, out, with_perturbations=args.with_perturbations)
-    for line in result.lines():
-        print(line, file=sys.stderr if line.startswith("warning: ") else sys.stdout)
+    result = import_dataset(src, out, with_perturbations=args.with_perturbations, force=args.force)
+    _emit(result.lines())
     print(f"run it with: probe-ui batch {out} --model SPEC")
     return 0
+
+
+def _emit(lines: list[str]) -> None:
+    """A summary's lines: its warnings through the log (stderr), the rest to stdout."""
+    for line in lines:
+        if line.startswith("warning: "):
+            log.warning(line.removeprefix("warning: "))
+        else:
+            print(line)
 
 
 def _import_formats() -> tuple[str, ...]:
@@ -575,8 +605,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from probe_ui.store import Store
 
     summary = export_run(Store(args.db), args.run, args.format, Path(args.out), by=args.by, parser=args.parser)
-    for line in summary.lines():
-        print(line, file=sys.stderr if line.startswith("warning: ") else sys.stdout)
+    _emit(summary.lines())
     return 0
 
 
@@ -709,6 +738,7 @@ def perturbations_markdown(perts: list[dict[str, str]], suites: list[dict[str, s
 def cmd_preview(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from probe_ui.paths import inside, output_folder, safe_file_name
     from probe_ui.presets import load_preset
     from probe_ui.prompts import preview
     from probe_ui.suites import expand
@@ -718,9 +748,7 @@ def cmd_preview(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"no item {', '.join(sorted(unknown))} in {args.preset}")
     ex = expand(preset, args.seed, args.suite)
-    out = Path(args.out) if args.out else None
-    if out:
-        out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(Path(args.out)) if args.out else None
     for v in ex.variants:
         if args.item and v.item_id not in args.item:
             continue
@@ -729,14 +757,16 @@ def cmd_preview(args: argparse.Namespace) -> int:
         for i, im in enumerate(images):
             where = ""
             if out:
-                path = out / f"{v.item_id}__{v.condition.replace('/', '-')}__{i}.png"
+                # item ids and conditions come from a file: each is made one safe name, and the path checked
+                path = inside(out, f"{safe_file_name(v.item_id, unique=True)}__"
+                                   f"{safe_file_name(v.condition, unique=True)}__{i}.png")
                 im.save(path)
                 where = f" -> {path}"
             print(f"[image {i + 1}: {im.width}x{im.height} {im.mode}{where}]")
         print(text)
         print()
     for e in ex.errors:
-        print(f"error: {e.message}", file=sys.stderr)
+        log.error(e.message)
     return EXIT_ERROR if ex.errors else 0
 
 
@@ -775,14 +805,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from probe_ui.app.serve import ServeError, launch, options
 
     try:
-        opts = options(args.db, args.host, args.port, args.auth, args.demo, args.max_upload_mb)
+        opts = options(args.db, args.host, args.port, args.auth, args.demo, args.max_upload_mb, args.auth_file)
     except ServeError as exc:
         raise UsageError(str(exc)) from None
     launch(opts)
     return 0
 
 
-class UsageError(Exception):
+class UsageError(ProbeUIError):
     """A wrong combination of arguments (exit 2)."""
 
 
@@ -790,23 +820,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     _restore_ctrl_c()
     parser = build_parser()
     args = parser.parse_args(argv)
+    setup_logging(debug=args.debug)
     func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func
     try:
         return func(args)
     except UsageError as exc:
-        parser.error(str(exc))
+        parser.error(redact.clip(first_line(exc), 2000))
     except BrokenPipeError:  # e.g. `probe-ui perturbations | head`: the reader left, which is not an error
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
-        print("interrupted: finished answers are stored; run the same command again to resume", file=sys.stderr)
+        log.error("interrupted: finished answers are stored; run the same command again to resume")
         return 130
-    except Exception as exc:
+    except ProbeUIError as exc:
         if args.debug:
             raise
-        print(f"error: {_one_line(exc)}", file=sys.stderr)
+        log.error(first_line(exc))
+        return EXIT_ERROR
+    except Exception as exc:  # a bug: say so in one line; the traceback only with --debug
+        if args.debug:
+            raise
+        log.error(bug_line(exc, "a bug in probe-ui: run with --debug for the traceback"))
         return EXIT_ERROR
     return 0
 
@@ -839,33 +873,6 @@ def _restore_ctrl_c() -> None:
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.default_int_handler)
-
-
-def _one_line(exc: BaseException) -> str:
-    import importlib
-
-    from probe_ui.images import ImageError
-    from probe_ui.presets import PresetError
-    from probe_ui.providers.base import ModelSpecError, ProviderError
-    from probe_ui.perturb import PerturbationError
-    from probe_ui.prompts import PromptError
-    from probe_ui.runner import BatchError
-    from probe_ui.store import StoreError
-    from probe_ui.suites import SuiteError
-
-    known: tuple[type[BaseException], ...] = (ImageError, PresetError, ModelSpecError, ProviderError, BatchError,
-                                              StoreError, PerturbationError, PromptError, SuiteError)
-    for module, name in (("probe_ui.report", "ReportError"), ("probe_ui.exports", "ExportError"),
-                         ("probe_ui.importers.dataset", "DatasetError"), ("probe_ui.scoring", "ScoringError"),
-                         ("probe_ui.metrics.registry", "MetricError"), ("probe_ui.live", "ProbeError")):
-        try:
-            known += (getattr(importlib.import_module(module), name),)
-        except (ImportError, AttributeError):  # pragma: no cover - an optional part that failed to import
-            pass
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    if isinstance(exc, known):
-        return text
-    return f"{exc.__class__.__name__}: {text} (run with --debug for the traceback)"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -22,8 +22,10 @@ import os
 from dataclasses import dataclass
 from typing import Mapping
 
+from probe_ui.errors import ProbeUIError
 
-class ClusterError(ValueError):
+
+class ClusterError(ProbeUIError, ValueError):
     """The launcher's variables are malformed, or the world cannot use the chosen store."""
 
 

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from probe_ui.providers.base import ModelConfig
 from probe_ui.providers.ollama import ollama_root_url
-from probe_ui.providers.openai_compat import _safe_url
+from probe_ui.redact import public_url
 
 log = logging.getLogger(__name__)
 
@@ -124,11 +124,11 @@ def discover_ollama(base: str | None = None, timeout: float = 0.5) -> list[Disco
     root = (ollama_root_url() if base is None else base).rstrip("/")
     if root.endswith("/v1"):
         root = root[: -len("/v1")]
-    where = f"Ollama at {_safe_url(root)}"
+    where = f"Ollama at {public_url(root)}"
     try:
         tags = _request_json(f"{root}/api/tags", timeout=timeout)
     except _Unreachable as exc:
-        log.debug("no Ollama at %s (%s)", _safe_url(root), exc)
+        log.debug("no Ollama at %s (%s)", public_url(root), exc)
         return []
     except _BadAnswer as exc:
         log.warning("%s: GET /api/tags gave %s; is this an Ollama server?", where, exc)
@@ -174,7 +174,7 @@ def discover_openai_compatible(base_url: str, timeout: float = 0.5, api_key: str
     candidates = [base] if base.endswith("/v1") else [base, f"{base}/v1"]
     problem = ""
     for candidate in candidates:
-        where = _safe_url(candidate)
+        where = public_url(candidate)
         try:
             listing = _request_json(f"{candidate}/models", timeout=timeout, api_key=api_key)
         except _Unreachable as exc:

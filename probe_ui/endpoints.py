@@ -14,7 +14,6 @@ An endpoint added without a key is sent a placeholder key, never the environment
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import threading
 import time
@@ -29,7 +28,8 @@ from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 from probe_ui.providers import PROVIDERS, create
 from probe_ui.providers.base import ModelConfig, ModelSpecError, ProviderError, fit_images
-from probe_ui.providers.sdk_errors import one_line, safe_url
+from probe_ui.providers.sdk import PLACEHOLDER_KEY
+from probe_ui.redact import clip, env_key, public_url
 
 __all__ = ["EndpointError", "Endpoints", "MODEL_COLUMNS", "TABLE_COLUMNS", "models_table", "test_model"]
 
@@ -37,8 +37,6 @@ __all__ = ["EndpointError", "Endpoints", "MODEL_COLUMNS", "TABLE_COLUMNS", "mode
 NO_URL = frozenset({"baseline", "hf"})
 #: providers that speak the OpenAI wire format under ``/v1``: a bare ``http://host:port`` gets ``/v1``
 OPENAI_STYLE = frozenset({"openai", "vllm", "ollama"})
-#: sent as the key when none was typed (what local servers accept), so no environment key is ever used
-PLACEHOLDER_KEY = "not-needed"
 TABLE_COLUMNS = ["name", "provider", "model", "base_url", "key"]
 MODEL_COLUMNS = ["name", "provider", "model", "usable", "reason", "description"]
 MAX_NAME = 200
@@ -50,11 +48,10 @@ class EndpointError(ModelSpecError):
 
 
 def _scrub(text: str, key: str | None) -> str:
-    """One line, with the key (if any, of 4+ characters) replaced by ``***``."""
-    text = str(text)
-    if key and len(key) >= 4:
-        text = text.replace(key, "***")
-    return one_line(text, 400)
+    """One line, with the key (and every key this process knows) masked in any encoding, before the cut."""
+    from probe_ui.redact import known_secrets
+
+    return clip(text, 400, known_secrets() | ({key} if key else set()))
 
 
 class Endpoints:
@@ -120,7 +117,7 @@ class Endpoints:
                 while name in self._configs and self._configs[name].base_url != url:
                     name, n = f"{base} #{n}", n + 1
             cfg = ModelConfig(name=name, provider=provider, model=model, base_url=url,
-                              description=f"added in this session: {provider} server at {safe_url(url)}",
+                              description=f"added in this session: {provider} server at {public_url(url)}",
                               secret=key or PLACEHOLDER_KEY)
             self._configs[name] = cfg
             if key:
@@ -168,7 +165,7 @@ def _check_url(base_url: str, provider: str) -> str:
                             "e.g. http://127.0.0.1:8000/v1") from None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise EndpointError(f"the base URL must start with http:// or https:// and name a host, "
-                            f"e.g. http://127.0.0.1:8000/v1 (got {safe_url(url)!r})")
+                            f"e.g. http://127.0.0.1:8000/v1 (got {public_url(url)!r})")
     if parts.username is not None or parts.password is not None:
         raise EndpointError("the base URL must not contain a user name or password: put the key in the key field")
     if parts.query or parts.fragment:
@@ -247,7 +244,7 @@ def _key_of(cfg: ModelConfig) -> str | None:
     """The key a model would send (to scrub it from messages): a typed key, else its catalogue variable's."""
     if cfg.secret and cfg.secret != PLACEHOLDER_KEY:
         return cfg.secret
-    return os.environ.get(cfg.api_key_env) if cfg.api_key_env else None
+    return env_key(cfg.api_key_env)
 
 
 def _result(ok: bool, model: str, latency_s: float | None = None, text: str = "", error: str | None = None
@@ -271,7 +268,7 @@ def test_model(spec: str, endpoints: Endpoints | None = None, timeout_s: float =
     try:
         cfg = catalogue.resolve(spec, catalogue.load_catalogue() | extra)
     except ValueError as exc:
-        return _result(False, spec, error=one_line(str(exc), 400))
+        return _result(False, spec, error=clip(str(exc), 400))
     key = _key_of(cfg)
     try:
         create(cfg)  # checks the model part (e.g. an unknown baseline) and the provider's import

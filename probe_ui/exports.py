@@ -10,8 +10,8 @@ how the run was made, with the command that makes it again.
 What never leaves the machine: absolute local paths (preset paths become file names; any string mentioning the
 working folder, the store's folder, the home or temp folder is rewritten relative to it; absolute paths in
 ``details``, ``error`` and similar bookkeeping fields become file names), API keys and the names of the variables
-that hold them (``api_key_env`` is dropped; a URL's ``user:password@`` is removed), and DICOM headers (the store
-holds none).
+that hold them (:mod:`probe_ui.redact`: ``api_key_env`` is dropped, URLs lose user info, query and fragment, and
+any key this process knows is masked in every string), and DICOM headers (the store holds none).
 
 Layouts (``out`` must be new or empty):
 
@@ -46,7 +46,9 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from probe_ui import __version__
+from probe_ui import __version__, redact
+from probe_ui.errors import ProbeUIError
+from probe_ui.paths import check_output_folder
 from probe_ui.prompts import messages_text
 from probe_ui.presets import ASSETS_DIR, PRESETS_DIR
 
@@ -134,7 +136,7 @@ COLUMN_DOCS: dict[str, tuple[str, str]] = {
 }
 
 
-class ExportError(ValueError):
+class ExportError(ProbeUIError, ValueError):
     """The export cannot be written: unknown run or format, an output folder that is not empty, ..."""
 
 
@@ -192,7 +194,8 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         raise ExportError("no runs in the store yet: run 'probe-ui batch' first") from None
 
     warnings: list[str] = []
-    scrub = _Scrubber(_local_roots(store, out))
+    key_vars = [m.get("api_key_env") for m in (r.settings or {}).get("models") or [] if isinstance(m, dict)]
+    scrub = _Scrubber(_local_roots(store, out), redact.known_secrets(v for v in key_vars if isinstance(v, str)))
     variants = _run_variants(store, r.id)
     answers = _run_answers(store, r.name, parser)
 
@@ -267,6 +270,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
 
 
 def _check_out(out: Path) -> None:
+    check_output_folder(out)  # a dangling symbolic link, a file on the way
     if out.exists():
         if not out.is_dir():
             raise ExportError(f"{out} is a file: give a new or empty folder for the export")
@@ -432,31 +436,11 @@ def source_name(source: str | None) -> str:
 
 
 def public_settings(settings: Any, scrub: _Scrubber) -> dict[str, Any] | None:
-    """A call's generation settings without secrets: no key variable names, no credentials in URLs."""
+    """A call's generation settings fit to publish (:func:`probe_ui.redact.public_settings`: no key variable
+    names, no credentials in URLs), local folders rewritten."""
     if not isinstance(settings, dict):
         return None
-    secret = ("key", "secret", "password", "authorization")
-    out = {k: v for k, v in settings.items() if not any(x in str(k).lower() for x in secret)}
-    if "base_url" in out:
-        out["base_url"] = _public_url(out["base_url"])
-    return scrub.deep(out, paths=True)
-
-
-def _public_url(url: Any) -> Any:
-    if isinstance(url, list):
-        return [_public_url(u) for u in url]
-    if isinstance(url, str):
-        return re.sub(r"(://)[^/@\s]+@", r"\1", url)
-    return url
-
-
-def public_model(m: dict[str, Any]) -> dict[str, Any]:
-    """A run's model record without ``api_key_env`` (and never a key)."""
-    keep = ("name", "provider", "model", "base_url", "generation")
-    out = {k: m.get(k) for k in keep if k in m}
-    if "base_url" in out:
-        out["base_url"] = _public_url(out["base_url"])
-    return out
+    return scrub.deep(redact.public_settings(settings, secrets=()), paths=True)  # the scrubber masks the keys
 
 
 # ---- scrubbing local paths ----------------------------------------------------------------------------------------
@@ -503,18 +487,22 @@ _ABS_PATH = re.compile(r"(?<![\w.:/~$])(/(?:[^/\s'\"<>|]+/)+[^/\s'\"<>|,;)\]]*|[
 
 
 class _Scrubber:
-    """Rewrites local folders in every string; in bookkeeping fields, any absolute path becomes its file name."""
+    """Masks keys (:mod:`probe_ui.redact`) and rewrites local folders in every string; in bookkeeping fields,
+    URLs lose their credentials and any absolute path becomes its file name."""
 
-    def __init__(self, roots: list[tuple[str, str]]) -> None:
+    def __init__(self, roots: list[tuple[str, str]], secrets: frozenset[str] = frozenset()) -> None:
         self.roots = roots
         self.pattern = re.compile("|".join(f"(?:{re.escape(r)})(?=[/\\\\]|$|[^\\w.-])" for r, _ in roots)) \
             if roots else None
         self.repl = dict(roots)
+        self.masker = redact.masker(frozenset(secrets))
 
     def text(self, s: Any, paths: bool = False) -> Any:
         if not isinstance(s, str):
             return s
-        if paths:  # bookkeeping fields: an absolute path is only ever a file name
+        s = self.masker.mask(s)  # on the full text, before anything else touches it
+        if paths:  # bookkeeping fields: no credentials in URLs; an absolute path is only ever a file name
+            s = redact.mask_urls(s)
             s = _ABS_PATH.sub(lambda m: re.split(r"[\\/]", m.group(0).rstrip("/\\"))[-1], s)
         if self.pattern is not None:
             s = self.pattern.sub(self._sub, s)
@@ -529,7 +517,7 @@ class _Scrubber:
             return self.text(obj, paths)
         if isinstance(obj, dict):
             return {k: self.deep(v, paths) for k, v in obj.items()
-                    if not (isinstance(k, str) and k.lower() in ("api_key", "api_key_env", "authorization"))}
+                    if not (isinstance(k, str) and redact.CREDENTIAL_FIELD.match(k))}
         if isinstance(obj, (list, tuple)):
             return [self.deep(v, paths) for v in obj]
         if isinstance(obj, float) and not math.isfinite(obj):
@@ -753,7 +741,7 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
           n_images: int, scrub: _Scrubber, warnings: list[str], parser: str) -> str:
     s = r.settings or {}
     lines = [_front_matter(r, fmt, len(rows)), f"# probe-ui run `{r.name}`", ""]
-    models = [public_model(m) for m in s.get("models") or []]
+    models = [redact.public_model(m) for m in s.get("models") or [] if isinstance(m, dict)]
     unit = "answer a model gave" if by == "response" else "variant (with every model's answers in `answers`)"
     lines += [f"Answers of vision-language models to medical-image questions, exported by probe-ui {__version__} "
               f"from the run `{r.name}`: {len(rows)} rows, one per {unit}, and {n_images} images. Answers are read "
@@ -830,7 +818,7 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
         if s.get(key) is not None:
             lines.append(f"- {label}: {s[key]}")
     if s.get("judge"):
-        j = public_model(s["judge"])
+        j = redact.public_model(s["judge"])
         lines.append(f"- judge: `{j.get('name')}` ({s['judge'].get('mode', '')})")
     lines.append("- models (public configuration only; no keys):")
     for m in models:

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from probe_ui import prompts
+from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage, ImageError, LoadedImage, load_image
 from probe_ui.items import KINDS, LETTERS, YES_NO, Item, Variant, content_hash, original_variant
 from probe_ui.perturb import PerturbationError, PerturbContext, get as get_perturbation
@@ -28,7 +29,7 @@ from probe_ui.store import Store
 from probe_ui.suites import BundledImages, apply_condition, get_suite, SuiteError
 
 
-class ProbeError(ValueError):
+class ProbeError(ProbeUIError, ValueError):
     """The probe cannot be built or run as filled in; the message says what to fix and ``field`` names the
     field (question, options, answer, models, image, steps, set_name, ...), for the page to mark it."""
 

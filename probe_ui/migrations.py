@@ -25,10 +25,12 @@ from typing import Callable, ContextManager
 
 import sqlalchemy as sa
 
+from probe_ui.errors import ProbeUIError
+
 log = logging.getLogger("probe_ui.store")
 
 
-class SchemaError(RuntimeError):
+class SchemaError(ProbeUIError, RuntimeError):
     """The store's schema cannot be used by this version of probe-ui (newer, or an upgrade failed)."""
 
 

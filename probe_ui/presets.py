@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from probe_ui.errors import ProbeUIError
 from probe_ui.items import KINDS, LETTERS, YES_NO, ImageSource, Item
 from probe_ui.perturb import PerturbationError
 from probe_ui.perturb import get as get_perturbation
@@ -25,7 +26,7 @@ MAX_PRESET_BYTES = 20 * 1024 * 1024
 MAX_PRESET_VALUES = 2_000_000  # far above a real preset; YAML aliases can multiply a small file without end
 
 
-class PresetError(ValueError):
+class PresetError(ProbeUIError, ValueError):
     """A preset cannot be used; the message names the file and, where it applies, the item and field."""
 
 

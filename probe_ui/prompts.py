@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
+from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS, Variant
 from probe_ui.providers.base import GenerationSettings, ImagePart, Message, Request, TextPart
 
@@ -29,7 +30,7 @@ PROBMED_SYSTEM = (
 MEDVH_SYSTEM = "You are a well-trained radiologist being asked a multi-choice question regarding an image. "
 
 
-class PromptError(ValueError):
+class PromptError(ProbeUIError, ValueError):
     """Unknown template, or a template that does not fit the item's kind."""
 
 

@@ -65,10 +65,12 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Sequence
-from urllib.parse import urlsplit, urlunsplit
 
 import pandas as pd
 
+from probe_ui import redact
+from probe_ui.errors import ProbeUIError
+from probe_ui.paths import PathError, output_file
 from probe_ui.results import _condition_order, _scored
 from probe_ui.scoring import _val, model_columns, states
 
@@ -94,7 +96,7 @@ CI_METHOD = ("Newcombe's hybrid score interval (method 10 of Newcombe 1998) from
              "a paired interval would be")
 
 
-class ReportError(ValueError):
+class ReportError(ProbeUIError, ValueError):
     """The report cannot be made as asked: an unknown run or baseline, or an output that cannot be written."""
 
 
@@ -785,49 +787,15 @@ def _worst(store: Store, voted: pd.DataFrame) -> str:
 
 
 def _short(s: str, n: int) -> str:
-    s = " ".join(s.split())
-    return s if len(s) <= n else s[: n - 1] + "…"
+    """One line of at most ``n`` characters, keys masked on the full text first."""
+    return redact.clip(s, n)
 
 
 # ---- provenance ----------------------------------------------------------------------------------------------------
 
-_SECRET_KEY = re.compile(r"(^|_)(api_?key|key|keys|token|secret|password|passwd|auth|authorization|credentials?|"
-                         r"cookie|headers?)(_env)?$", re.I)
-_ABS_PATH = re.compile(r"^(/|~|[A-Za-z]:[\\/]|\\\\)")
-_PATH_KEYS = {"path", "file", "source", "images", "images_dir", "dir", "folder"}
-
-
-def _public(obj: Any, key: str = "") -> Any:
-    """Settings as shown: keys that may hold secrets (``api_key_env`` included) dropped, absolute paths reduced to
-    their file name, URLs without credentials, query or fragment."""
-    if isinstance(obj, dict):
-        return {str(k): _public(v, str(k)) for k, v in obj.items() if not _SECRET_KEY.search(str(k))}
-    if isinstance(obj, (list, tuple)):
-        return [_public(v, key) for v in obj]
-    if isinstance(obj, str):
-        return _public_str(obj, key)
-    return obj
-
-
-def _public_str(s: str, key: str = "") -> str:
-    if "://" in s:
-        return _public_url(s)
-    if _ABS_PATH.match(s) or (key.lower() in _PATH_KEYS and ("/" in s or "\\" in s)):
-        return PurePath(s.replace("\\", "/")).name
-    return s
-
-
-def _public_url(url: str) -> str:
-    try:
-        u = urlsplit(url)
-    except ValueError:
-        return "(a URL)"
-    if u.scheme.startswith("sqlite") or u.scheme == "file":
-        return PurePath(u.path).name
-    host = u.hostname or ""
-    if u.port:
-        host += f":{u.port}"
-    return urlunsplit((u.scheme, host, u.path, "", ""))
+def _public_path(path: Any) -> str:
+    """A file named in the settings, as the report shows it: its name, never a local folder or a URL's secrets."""
+    return str(redact.public_settings(str(path), paths=True, name="path"))
 
 
 def _db_arg(store: Store) -> str:
@@ -852,10 +820,10 @@ def reproduce_commands(store: Store, run: Run, baseline: Run | None = None) -> l
                                "replays it"))
     elif s.get("imports"):
         for e in s["imports"]:
-            cmd = ["probe-ui", "import", _q(e.get("format", "?")), _q(_public_str(str(e.get("path", "FILE")), "path"))]
+            cmd = ["probe-ui", "import", _q(e.get("format", "?")), _q(_public_path(e.get("path", "FILE")))]
             ds = e.get("dataset")
             if isinstance(ds, dict) and ds.get("path"):
-                cmd += ["--dataset", _q(_public_str(str(ds["path"]), "path"))]
+                cmd += ["--dataset", _q(_public_path(ds["path"]))]
             if e.get("model"):
                 cmd += ["--model", _q(e["model"])]
             if e.get("task"):
@@ -865,7 +833,7 @@ def reproduce_commands(store: Store, run: Run, baseline: Run | None = None) -> l
             cmd += ["--run", _q(run.name), "--db", db]
             out.append(("import", " ".join(cmd)))
     else:
-        presets = [_public_str(str(p.get("path") or p.get("name") or "?"), "path") for p in s.get("presets") or []]
+        presets = [_public_path(p.get("path") or p.get("name") or "?") for p in s.get("presets") or []]
         cmd = ["probe-ui", "batch", *(_q(p) for p in presets or ["PRESET.yaml"])]
         for m in s.get("models") or []:
             cmd += ["--model", _q(m.get("name") if isinstance(m, dict) else m)]
@@ -893,7 +861,7 @@ def reproduce_commands(store: Store, run: Run, baseline: Run | None = None) -> l
 
 
 def _provenance(store: Store, run: Run, baseline: Run | None) -> str:
-    s = _public(run.settings)
+    s = redact.public_settings(run.settings, paths=True)
     parts = []
     cmds = reproduce_commands(store, run, baseline)
     parts.append(_el("h3", "Reproduce")
@@ -921,7 +889,7 @@ def _provenance(store: Store, run: Run, baseline: Run | None) -> str:
                                                          json.dumps(v, sort_keys=True, default=str), class_="mono"))
             for k, v in rest.items()]
     parts.append(_el("h3", "Settings") + _table(["setting", "value"], rows, "grid", 99))
-    versions = _public(run.versions or {})
+    versions = redact.public_settings(run.versions or {}, paths=True)
     rows = [_wrap("tr", _el("th", k, scope="row") + _el("td", v, class_="mono")) for k, v in versions.items()]
     parts.append(_el("h3", "Package versions (when the run was made)")
                  + _table(["package", "version"], rows, "grid", 99))
@@ -1071,10 +1039,10 @@ def write_report(store: Store, run: str | None, out: Path, baseline: str | None 
     if out.exists() and out.is_dir():
         raise ReportError(f"{out} is a folder: give the report's file name, e.g. {out / 'report.html'}")
     parent = out.parent if str(out.parent) else Path(".")
-    try:  # before the work: a folder that cannot be made fails at once
-        parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ReportError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+    try:  # before the work: a folder that cannot be made, or a dangling link, fails at once
+        output_file(out, "cannot write the report to")
+    except PathError as exc:
+        raise ReportError(str(exc)) from None
     data = build_report(store, run, baseline, parser, definition).encode("utf-8")
     try:
         fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=".tmp")

@@ -23,7 +23,8 @@ from typing import Any, Callable
 
 from tqdm import tqdm
 
-from probe_ui import answers, catalogue, prompts
+from probe_ui import answers, catalogue, prompts, redact
+from probe_ui.errors import ProbeUIError
 from probe_ui.items import Variant
 from probe_ui.presets import Preset
 from probe_ui.providers import create
@@ -43,7 +44,7 @@ from probe_ui.store import Run, Store
 from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 
 
-class BatchError(RuntimeError):
+class BatchError(ProbeUIError, RuntimeError):
     """The batch cannot start (unknown or unusable model, bad settings); nothing was run."""
 
 
@@ -167,7 +168,7 @@ def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None =
     """The stored row: the exact request sent (images by hash, after any resize), settings, reply and its parse."""
     m, req = cell.model, sent or cell.request
     settings = dict(req.settings.to_dict(), provider=m.provider, model=m.model,
-                    base_url=list(m.base_url) if isinstance(m.base_url, tuple) else m.base_url)
+                    base_url=redact.public_url(list(m.base_url) if isinstance(m.base_url, tuple) else m.base_url))
     return {
         "run_id": run_id, "variant_id": cell.variant.id, "model": m.name, "prompt": req.prompt,
         "sample": req.sample, "request_hash": req.cache_key(m.provider, m.model, m.options),
@@ -645,7 +646,5 @@ def resume_batch(store: Store, run_name: str, *, extra_models: dict[str, ModelCo
 
 
 def _public_config(m: ModelConfig) -> dict[str, Any]:
-    """What a run records about a model: everything but secrets (only the key's variable name)."""
-    return {"name": m.name, "provider": m.provider, "model": m.model,
-            "base_url": list(m.base_url) if isinstance(m.base_url, tuple) else m.base_url,
-            "api_key_env": m.api_key_env, "generation": m.generation}
+    """What a run records about a model: :func:`probe_ui.redact.model_record` (only the key's variable name)."""
+    return redact.model_record(m)

@@ -58,6 +58,7 @@ import numpy as np
 import pandas as pd
 
 from probe_ui import answers
+from probe_ui.errors import ProbeUIError
 from probe_ui.items import labels_for
 from probe_ui.metrics import accuracy_by_model
 from probe_ui.metrics.samples import majority_vote
@@ -70,7 +71,7 @@ _MODE_ALIASES = {"mediconfusion": "mediconfusion", "probmed": "probmed", "medvh"
 _MODE_KIND = {"mediconfusion": "choice", "medvh": "choice", "blink": "choice", "probmed": "yesno"}
 
 
-class ScoringError(ValueError):
+class ScoringError(ProbeUIError, ValueError):
     """The run cannot be scored as asked (e.g. an unknown parser)."""
 
 

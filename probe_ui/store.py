@@ -22,8 +22,10 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 import sqlalchemy as sa
 from sqlalchemy import event
 
+from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
+from probe_ui.redact import public_location, public_text
 
 if TYPE_CHECKING:  # pandas costs 0.7 s to import: only the reading side (scores, exports, the app) needs it
     import pandas as pd
@@ -155,7 +157,7 @@ _CELL_ROW = sa.select(responses.c.id, responses.c.error).where(
     *(responses.c[k] == sa.bindparam(f"k_{k}") for k in ("run_id", "variant_id", "model", "prompt", "sample")))
 
 
-class StoreError(RuntimeError):
+class StoreError(ProbeUIError, RuntimeError):
     """The store cannot be opened or a run does not exist."""
 
 
@@ -198,7 +200,12 @@ class Store:
             path = Path(loc)
             if path.exists() and path.is_dir():
                 raise StoreError(f"{path} is a folder; give the database file path, e.g. {path / 'probe-ui.db'}")
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:  # a parent that is a file, no permission, ...
+                blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+                why = f"{blocker} is a file, not a folder" if blocker else exc.strerror or type(exc).__name__
+                raise StoreError(f"cannot create the folder for the store {path}: {why}") from None
             self.url = f"sqlite:///{path}"
             default_images = path.parent / "images"
         self.images_dir = Path(images_dir) if images_dir else default_images
@@ -206,7 +213,7 @@ class Store:
         try:
             self.engine = sa.create_engine(self.url, future=True, pool_pre_ping=True)
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
-            raise StoreError(f"cannot use the database URL {_safe(loc)}: {exc}") from None
+            raise StoreError(public_text(f"cannot use the database URL {loc}: {exc}")) from None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         #: a server database is shared (e.g. by --shard machines): images go into it, not onto one machine's disk
@@ -219,7 +226,7 @@ class Store:
         """Create a new store's tables, or upgrade an older store's schema (after a backup copy)."""
         from probe_ui import migrations
 
-        where = _safe(loc)
+        where = public_text(loc)
         sqlite_path = Path(loc) if "://" not in loc and loc != ":memory:" else None
         try:
             with self.engine.connect() as c:
@@ -235,7 +242,7 @@ class Store:
             raise StoreError(str(exc)) from None
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(f"cannot open the store at {where}: {exc.__class__.__name__}: "
-                             f"{_safe(str(exc).splitlines()[0])}") from None
+                             f"{public_text(str(exc).splitlines()[0])}") from None
 
     @contextmanager
     def write_lock(self, key: int = 727274) -> Iterator[sa.Connection]:
@@ -458,7 +465,7 @@ class Store:
                           .scalars()}
             missing = [i for i in ids if i not in known]
             if missing:
-                raise StoreError(f"no response #{missing[0]} in {_safe(self.url)}"
+                raise StoreError(f"no response #{missing[0]} in {public_location(self.url)}"
                                  + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
             for start in range(0, len(values), 500):
                 c.execute(ratings.insert(), values[start:start + 500])
@@ -630,13 +637,6 @@ def database_url(url: str) -> str:
         if url.startswith("postgres://"):
             return "postgresql://" + url.split("://", 1)[1]
     return url
-
-
-def _safe(text: str) -> str:
-    """A location or driver message without a password in it (``user:secret@host`` → ``user:***@host``)."""
-    import re
-
-    return re.sub(r"(://[^:/@\s]+:)[^@\s]+@", r"\1***@", text)
 
 
 def _json(value: Any) -> Any:

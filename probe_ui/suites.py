@@ -16,13 +16,14 @@ from dataclasses import dataclass, field
 from math import factorial
 from typing import Any, Callable
 
+from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage, ImageError, LoadedImage, load_image
 from probe_ui.items import Item, Variant, original_variant
 from probe_ui.perturb import PerturbationError, PerturbContext, apply, derive_seed
 from probe_ui.presets import ASSETS_DIR, Condition, Preset, PresetError, resolve_image
 
 
-class SuiteError(ValueError):
+class SuiteError(ProbeUIError, ValueError):
     """Unknown suite name."""
 
 

@@ -155,6 +155,12 @@ class _Handler(BaseHandler):
         if "anthropic-version" not in req.headers:
             self._send_json(400, _error(400, "anthropic-version: header is required"))
             return
+        if fake.key_echo is not None:
+            status, text = fake.key_echo(req.api_key or "")
+            if status != 200:
+                self._send_json(status, _error(status, text))
+                return
+            scripted = text
         if fake.expected_key is not None and req.api_key != fake.expected_key:
             self._send_json(401, _error(401, f"invalid x-api-key: {req.api_key}"))
             return

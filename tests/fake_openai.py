@@ -58,7 +58,8 @@ class Fault:
     ``malformed``: a 200 whose body is not valid JSON (for a streaming request: an SSE chunk that is not JSON);
     ``close``: drop the connection without any response; ``reset``: abort it with a TCP reset (RST);
     ``body``: raw body to send with ``status``; ``stream_error``: for a streaming request, answer 200 and then
-    send an in-stream error event of this type (e.g. "overloaded_error"; the Anthropic fake only).
+    send an in-stream error event of this type (e.g. "overloaded_error"; the Anthropic fake only); ``data``: raw
+    bytes to send with ``status`` instead of a JSON body (e.g. gzip data, with ``headers`` naming its encoding).
     """
 
     status: int | None = None
@@ -70,6 +71,7 @@ class Fault:
     headers: dict[str, str] = field(default_factory=dict)
     reset: bool = False
     stream_error: str | None = None
+    data: bytes | None = None  # raw bytes to send with ``status`` (e.g. a gzip body with its Content-Encoding)
 
     @property
     def failing(self) -> bool:
@@ -154,6 +156,9 @@ class ScriptedServer:
         self.latency_s = latency_s
         #: when set, any other key gets a 401 whose body echoes the key it got (as real servers do in part)
         self.expected_key = expected_key
+        #: ``key -> (status, text)``: a server that echoes the key it received, as the answer (status 200) or in
+        #: the message of an error with that status (the key fuzz and the redaction tests)
+        self.key_echo: Callable[[str], tuple[int, str]] | None = None
         #: faults for the next calls, consumed one per model request (not per GET), in order
         self.faults: collections.deque[Fault] = collections.deque()
         #: scripted answers for the next calls (after any fault for that call), in order
@@ -212,14 +217,14 @@ class ScriptedServer:
     def fail(self, status: int | None = None, *, times: int = 1, retry_after: float | str | None = None,
              delay_s: float = 0.0, malformed: bool = False, close: bool = False, body: str | None = None,
              headers: dict[str, str] | None = None, reset: bool = False,
-             stream_error: str | None = None) -> Self:
+             stream_error: str | None = None, data: bytes | None = None) -> Self:
         """Queue the same fault for the next ``times`` calls, e.g. ``fail(429, retry_after=0.2)``,
         ``fail(500, times=3)``, ``fail(delay_s=2)``, ``fail(malformed=True)``, ``fail(close=True)``,
         ``fail(reset=True)``."""
         for _ in range(times):
             self.faults.append(Fault(status=status, retry_after=retry_after, delay_s=delay_s, malformed=malformed,
                                      close=close, body=body, headers=dict(headers or {}), reset=reset,
-                                     stream_error=stream_error))
+                                     stream_error=stream_error, data=data))
         return self
 
     def override(self, path: str, body: str, status: int = 200) -> Self:
@@ -323,7 +328,9 @@ class BaseHandler(BaseHTTPRequestHandler):
             extra = dict(fault.headers)
             if fault.retry_after is not None:
                 extra["Retry-After"] = str(fault.retry_after)
-            if fault.body is not None:
+            if fault.data is not None:
+                self._send_raw(fault.status, fault.data, "application/json", extra)
+            elif fault.body is not None:
                 self._send_raw(fault.status, fault.body.encode(), "application/json", extra)
             else:
                 self._send_json(fault.status, self._error_json(fault.status), extra)
@@ -439,10 +446,18 @@ class _Handler(BaseHandler):
         fake = self.fake
         if self._apply_fault(fault):
             return
+        if self._serve_override():
+            return
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
             self._send_json(400, {"error": {"message": "request body must be JSON with 'messages'",
                                             "type": "invalid_request_error"}})
             return
+        if fake.key_echo is not None:
+            status, text = fake.key_echo(headers.get("authorization", "").removeprefix("Bearer "))
+            if status != 200:
+                self._send_json(status, {"error": {"message": text, "type": "invalid_request_error"}})
+                return
+            scripted = text
         if fake.expected_key is not None and headers.get("authorization") != f"Bearer {fake.expected_key}":
             got = headers.get("authorization", "").removeprefix("Bearer ")
             self._send_json(401, {"error": {"message": f"Incorrect API key provided: {got}",

@@ -106,3 +106,97 @@ def choice_item(i: int, image: str, answer: str = "A", n: int = 2, **extra: Any)
     opts = [f"finding {i}-{k}" for k in range(n)]
     return {"id": f"q{i}", "image": image, "question": f"What does image {i} show?", "options": opts,
             "answer": answer, **extra}
+
+
+# ---- searching artifacts for a secret ------------------------------------------------------------------------------
+
+def key_pieces(key: str, n: int = 8) -> set[str]:
+    """Every ``n``-character piece of a key (as sent: stripped, and whitespace-folded) holding a letter or digit:
+    finding any of them in an artifact is a leak."""
+    out: set[str] = set()
+    for form in {key.strip(), " ".join(key.split())}:
+        out |= {form[i:i + n] for i in range(len(form) - n + 1) if any(c.isalnum() for c in form[i:i + n])}
+    return out
+
+
+def artifact_texts(root: Path) -> dict[str, str]:
+    """Every file under ``root`` as the text it holds, so that a key is found however the format encodes it:
+    JSON and JSON lines, CSV cells, Parquet rows and every SQLite value (its WAL read through the database) as
+    their decoded strings, JSON inside them decoded too; HTML and Markdown unescaped; anything else as raw bytes
+    (UTF-8, then UTF-16). Decoded strings are joined as they are, never escaped again: a format's own escaping of a
+    short fragment (a backslash written as two) is not taken for a longer piece of the key."""
+    import csv
+    import html
+    import io
+    import json
+    import sqlite3
+
+    def leaves(value: object, out: list[str]) -> None:
+        if isinstance(value, str):
+            out.append(value)
+            if value[:1] in "[{\"":
+                try:
+                    leaves(json.loads(value), out)
+                except ValueError:
+                    pass
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                leaves(k, out)
+                leaves(v, out)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                leaves(v, out)
+        elif value is not None:
+            out.append(str(value))
+
+    def json_lines(text: str) -> str:
+        out: list[str] = []
+        for line in text.splitlines() or [text]:
+            try:
+                leaves(json.loads(line), out)
+            except ValueError:
+                out.append(line)
+        return "\n".join(out)
+
+    texts: dict[str, str] = {}
+    for f in sorted(root.rglob("*")):
+        if not f.is_file() or f.is_symlink() or f.name.endswith(("-wal", "-shm", "-journal")):
+            continue
+        name, data = str(f.relative_to(root)), f.read_bytes()
+        text = data.decode("utf-8", "replace")
+        out: list[str] = []
+        if f.suffix in (".json", ".jsonl"):
+            out.append(json_lines(text))
+        elif f.suffix == ".csv":
+            leaves([c for row in csv.reader(io.StringIO(text)) for c in row], out)
+        elif f.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            leaves(pq.read_table(f).to_pylist(), out)
+        elif f.suffix in (".html", ".htm", ".md"):
+            out.append(html.unescape(text))
+        elif data.startswith(b"SQLite format 3"):
+            con = sqlite3.connect(f"file:{f}?mode=ro", uri=True)
+            try:
+                tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+                for t in tables:
+                    for row in con.execute(f'SELECT * FROM "{t}"'):
+                        leaves(list(row), out)
+            finally:
+                con.close()
+        else:
+            out += [text, data.decode("utf-16-le", "replace")]
+        texts[name] = "\n".join(out)
+    return texts
+
+
+def leaked(texts: dict[str, str], *keys: str) -> list[str]:
+    """``"<piece> in <where>"`` for every 8-character piece of a key found in the texts."""
+    hits = []
+    for key in keys:
+        pieces = key_pieces(key)
+        for where, text in texts.items():
+            found = sorted(p for p in pieces if p in text)
+            if found:
+                hits.append(f"{found[0]!r} (of {len(found)} pieces) in {where}")
+    return hits

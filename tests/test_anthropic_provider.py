@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import dataclasses
+import json
 import socket
 import sys
 
@@ -348,7 +349,10 @@ def test_catalogue_entry_naming_its_key_needs_it_even_with_a_base_url(fake_anthr
     assert not fake_anthropic.requests
 
 
-def test_placeholder_key_for_a_configured_base_url(fake_anthropic: FakeAnthropicServer) -> None:
+def test_placeholder_key_for_a_configured_base_url(fake_anthropic: FakeAnthropicServer,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server of its own (a proxy, a compatible service) never receives ANTHROPIC_API_KEY unless named."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", PLANTED_KEY)
     config = _config(fake_anthropic.base_url)
     assert AnthropicProvider.unavailable_reason(config) is None
     _generate(config, _request())
@@ -358,7 +362,7 @@ def test_placeholder_key_for_a_configured_base_url(fake_anthropic: FakeAnthropic
 def test_key_from_environment_is_sent(fake_anthropic: FakeAnthropicServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", PLANTED_KEY)
     fake_anthropic.expected_key = PLANTED_KEY  # the fake accepts it as x-api-key or as a bearer token
-    config = _config(fake_anthropic.base_url)
+    config = _config(fake_anthropic.base_url, api_key_env="ANTHROPIC_API_KEY")  # named: sent to this server
     assert _generate(config, _request()).text == "A"
     assert fake_anthropic.requests[-1].api_key == PLANTED_KEY
 
@@ -368,7 +372,7 @@ def test_planted_key_never_appears_in_errors(fake_anthropic: FakeAnthropicServer
     """The fake echoes a wrong key in its 401 body (as real APIs partly do); no error text may carry it."""
     monkeypatch.setenv("ANTHROPIC_API_KEY", PLANTED_KEY)
     fake_anthropic.expected_key = "sk-ant-the-right-one"
-    config = _config(fake_anthropic.base_url)
+    config = _config(fake_anthropic.base_url, api_key_env="ANTHROPIC_API_KEY")
     errors = [_error(config, _request()), _error(config, _request(stream=True))]
     fake_anthropic.expected_key = None
     for fault in ({"status": 500}, {"status": 529}, {"delay_s": 1.0}, {"malformed": True}, {"close": True},
@@ -408,3 +412,23 @@ def test_models_endpoint(fake_anthropic: FakeAnthropicServer) -> None:
 
     with Anthropic(base_url=fake_anthropic.base_url, api_key="x", max_retries=0) as client:
         assert [m.id for m in client.models.list()] == ["claude-sonnet-4-6", "claude-haiku-4-5"]
+
+
+def test_negative_token_counts_become_null(fake_anthropic: FakeAnthropicServer) -> None:
+    """Issue 14 F16: a provider's negative token counts were stored as they came (and priced)."""
+    body = {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
+            "content": [{"type": "text", "text": "B"}], "stop_reason": "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": -7, "output_tokens": -2}}
+    fake_anthropic.override("/v1/messages", json.dumps(body))
+    response = _generate(dataclasses.replace(_config(fake_anthropic.base_url), price_input_per_m=1.0,
+                                             price_output_per_m=1.0), _request())
+    assert response.text == "B" and response.input_tokens is None and response.output_tokens is None
+    assert response.cost == 0
+
+
+def test_a_reply_over_the_cap_is_refused(fake_anthropic: FakeAnthropicServer) -> None:
+    """Issue 14, "Also": the Anthropic provider caps the reply body too (shared SDKProvider client)."""
+    fake_anthropic.script("B " * 400_000)
+    config = _config(fake_anthropic.base_url, options={"max_retries": 0, "max_reply_bytes": 100_000})
+    err = _error(config, _request(max_tokens=500_000))
+    assert "larger than 100,000 bytes" in str(err) and not err.retriable

@@ -317,3 +317,74 @@ def test_results_tab_shows_the_score_commands_numbers(app_server):
         assert (cond["correct"], cond["n"]) == (want["numerator"], want["denominator"])
         page = open(call(client, "/report", [run], parser), encoding="utf-8").read()
         assert f'data-col="accuracy" data-value="{round(want["value"], 2)}' in page
+
+
+def test_f11_no_upload_stays_in_the_cache_whatever_its_type(app_server, tmp_path, monkeypatch):
+    """Issue 14 F11: an extension-less DICOM (IM0001, as PACS exports name files), a DICOMDIR or a zip uploaded
+    through the API was refused before the callback ran, and the full header stayed in the upload cache."""
+    import io
+    import zipfile
+    from pathlib import Path
+
+    import pydicom
+    from gradio_client.exceptions import AppError
+
+    import tempfile
+
+    cache = Path(os.environ.get("GRADIO_TEMP_DIR", Path(tempfile.gettempdir()) / "gradio"))
+    ds = pydicom.dcmread(get_testdata_file("CT_small.dcm", download=False))
+    ds.PatientName = "Plantedcache^Patient"
+    buf = io.BytesIO()
+    ds.save_as(buf)
+    dicom = buf.getvalue()
+    files = {"IM0001": dicom, "DICOMDIR": dicom, "study.zip": b""}
+    with zipfile.ZipFile(io.BytesIO(), "w") as z:
+        z.writestr("IM0001", dicom)
+        files["study.zip"] = z.fp.getvalue()  # type: ignore[union-attr]
+    client = Client(app_server.url, verbose=False)
+    for name, data in files.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        try:
+            client.predict(handle_file(str(path)), None, None, None, None, None, api_name="/load_image")
+        except AppError:
+            pass  # refused (a zip is not an image): fine, as long as nothing stays behind
+        left = [p for p in cache.rglob("*") if p.is_file() and b"Plantedcache" in p.read_bytes()]
+        assert not left, (name, left)
+
+
+def test_app_downloads_leave_nothing_in_the_system_temp_folder(tmp_path, monkeypatch):
+    """Issue 14, "Also": every export or report from the Results tab left a folder in the system temp folder
+    that nothing ever deleted. Downloads are made inside Gradio's cache, which deletes them (delete_cache), and
+    old download folders are pruned when a new one is made."""
+    import tempfile
+    import time
+    from pathlib import Path
+
+    from app_server import serving
+    from probe_ui.presets import PRESETS_DIR, load_preset
+    from probe_ui.runner import run_batch
+
+    systmp, cache = tmp_path / "systmp", tmp_path / "gradio-cache"
+    systmp.mkdir()
+    (tmp_path / "app").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(systmp))
+    monkeypatch.setenv("GRADIO_TEMP_DIR", str(cache))
+    for server in serving(tmp_path / "app", monkeypatch, demo=False, max_upload_mb=20):
+        run_batch(server.store(), [load_preset(PRESETS_DIR / "medvh_nota.yaml")], ["baseline/first"],
+                  run_name="dl", progress=False)
+        client = Client(server.url, verbose=False, download_files=str(tmp_path / "client"))  # the client's copies
+        zipped = client.predict(["dl"], "jsonl", "response", "robust", api_name="/export")
+        report = client.predict(["dl"], "robust", api_name="/report")
+        assert Path(zipped).suffix == ".zip" and Path(report).suffix == ".html"
+        left = [p for p in systmp.rglob("*") if p.is_file() or p.name.startswith("probe-ui")]
+        assert not left, left  # nothing of the app's left behind there (the client makes empty folders)
+        from probe_ui.app import files
+
+        ours = list(cache.glob(f"{files.DOWNLOAD_PREFIX}*"))
+        assert len(ours) == 2  # one folder per download, in Gradio's cache
+        old = time.time() - files.KEEP_DOWNLOADS_S - 60
+        for folder in ours:
+            os.utime(folder, (old, old))
+        files.download_folder()
+        assert not [p for p in ours if p.exists()]  # pruned once old

@@ -8,6 +8,10 @@ The generators and checks live in ``benchmarks/fuzz_cases.py``, shared with ``be
   suite; a failure names its reproducer (``python benchmarks/fuzz.py --target T --seed S --case I``);
 - the same generators driven by hypothesis (``st.randoms()``: other value distributions, and shrinking), in this
   process under the SIGALRM limit.
+
+The ``keys`` target (issue 14) sends keys of every shape (surrounding whitespace, quotes, backslashes, non-ASCII)
+through batch, export and report against loopback providers that echo them, and fails a case when any 8-character
+piece of the key is found in the store, an export, the report, stdout or stderr.
 """
 
 from __future__ import annotations
@@ -28,9 +32,10 @@ sys.modules["fuzz_cases"] = fuzz  # dataclasses and the worker's pickled outcome
 _spec.loader.exec_module(fuzz)
 
 SEED = 20240601
-SEEDED_CASES = {"images": 500, "answers": 500, "catalogue": 300, "importers": 300, "presets": 200, "params": 300}
+SEEDED_CASES = {"images": 500, "answers": 500, "catalogue": 300, "importers": 300, "presets": 200, "params": 300,
+                "keys": 200}
 HYPOTHESIS_CASES = {"images": 200, "answers": 200, "catalogue": 150, "importers": 100, "presets": 150,
-                    "params": 150}
+                    "params": 150, "keys": 60}
 
 
 def _failures(target: str, tmp: Path) -> list[str]:
@@ -44,7 +49,7 @@ def _failures(target: str, tmp: Path) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("target", ["images", "answers", "catalogue", "importers", "presets", "params"])
+@pytest.mark.parametrize("target", ["images", "answers", "catalogue", "importers", "presets", "params", "keys"])
 def test_seeded_cases_fail_only_with_typed_errors(target: str, tmp_path: Path) -> None:
     failures = _failures(target, tmp_path)
     assert not failures, f"{len(failures)} of {SEEDED_CASES[target]} {target} cases:\n" + "\n".join(failures[:3])

@@ -10,6 +10,7 @@ import gzip
 import importlib.util
 import io
 import json
+import logging
 import struct
 import sys
 import zlib
@@ -614,8 +615,8 @@ def test_dicom_header_value_pydicom_cannot_convert_is_refused(tmp_path: Path) ->
     data = _dicom_bytes(tmp_path)
     at = data.index(b"\x28\x00\x10\x00US")  # Rows, explicit VR "US"
     damaged = data[:at + 4] + b"QS" + data[at + 6:]  # pydicom: NotImplementedError (unknown VR), at first use
-    with pytest.raises(ImageError, match=r"^x\.dcm: a DICOM header field could not be read: .*'QS'.*\(0028,0010\)"):
-        load_image(damaged, name="x.dcm")
+    with pytest.raises(ImageError, match=r"^x\.dcm: the DICOM header field Rows cannot be read as a number$"):
+        load_image(damaged, name="x.dcm")  # the field by name; never the value (issue 14 F10)
 
 
 def test_malformed_pixel_spacing_is_left_out_of_info(tmp_path: Path) -> None:
@@ -664,3 +665,65 @@ def test_assets_are_reproducible(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
             "(a different Pillow/zlib/pydicom version can change the bytes) and check the images"
         )
         assert manifest[row["name"]]["id"] == row["id"]
+
+
+# ---- issue 14 F10: header values never reach a message ----------------------------------------------------------
+
+F10_VALUE = "Zq9PLANTEDVAL"  # 13 characters, a valid length for IS, DS and CS
+F10_FIELDS = ("WindowCenter", "WindowWidth", "RescaleIntercept", "RescaleSlope", "NumberOfFrames",
+              "PhotometricInterpretation", "VOILUTFunction")
+
+
+def planted_header_value(field: str) -> bytes:
+    """CT_small with ``field`` holding a value that is not what the field should hold (not a number, an unknown
+    code): written with a numeric stand-in of the same length, then replaced in the bytes."""
+    ds = pydicom.dcmread(DATA / "CT_small.dcm")
+    stand_in = "1234567.89012"
+    if field in ("PhotometricInterpretation", "VOILUTFunction"):
+        setattr(ds, field, F10_VALUE)
+    elif field == "NumberOfFrames":
+        ds.NumberOfFrames = "1234567890123"
+    else:
+        setattr(ds, field, stand_in)
+    if field in ("WindowCenter", "WindowWidth", "VOILUTFunction"):
+        ds.WindowCenter = ds.WindowCenter if field == "WindowCenter" else 40
+        ds.WindowWidth = ds.WindowWidth if field == "WindowWidth" else 400
+    buf = io.BytesIO()
+    ds.save_as(buf)
+    data = buf.getvalue().replace(stand_in.encode(), F10_VALUE.encode()).replace(b"1234567890123",
+                                                                                 F10_VALUE.encode())
+    assert F10_VALUE.encode() in data
+    return data
+
+
+@pytest.mark.parametrize("field", F10_FIELDS)
+def test_f10_a_bad_header_value_is_named_by_field_never_shown(field: str, capfd: pytest.CaptureFixture[str],
+                                                              caplog: pytest.LogCaptureFixture) -> None:
+    data = planted_header_value(field)
+    with caplog.at_level(logging.DEBUG):
+        try:
+            loaded = load_image(data, name="IM0001")
+            said = " ".join(loaded.warnings) + json.dumps(loaded.info)
+        except ImageError as exc:
+            said = str(exc)
+            assert field in said, said  # the field is named
+    printed = capfd.readouterr()
+    for where, text in {"message": said, "stderr": printed.err, "stdout": printed.out, "log": caplog.text}.items():
+        assert F10_VALUE not in text, (where, text)
+
+
+def test_f10_a_batch_with_a_bad_header_shows_no_value(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    from probe_ui.cli import main
+
+    for field in F10_FIELDS:
+        (tmp_path / f"{field}.dcm").write_bytes(planted_header_value(field))
+    items = [{"id": f, "image": f"{f}.dcm", "question": "Which?", "options": ["a", "b"], "answer": "a"}
+             for f in F10_FIELDS]
+    (tmp_path / "p.yaml").write_text(json.dumps({"items": items}), encoding="utf-8")
+    db = tmp_path / "data" / "x.db"
+    main(["batch", str(tmp_path / "p.yaml"), "-m", "baseline/first", "--db", str(db), "--no-progress"])
+    printed = capfd.readouterr()
+    assert "error:" in printed.err and F10_VALUE not in printed.err + printed.out
+    for f in db.parent.rglob("*"):
+        if f.is_file():
+            assert F10_VALUE.encode() not in f.read_bytes(), f

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import dataclasses
+import json
 import socket
 import sys
 
@@ -299,7 +300,7 @@ def test_planted_key_never_appears_in_errors(fake_openai: FakeOpenAIServer, monk
     """The fake server echoes a wrong key in its 401 body (as real APIs partly do); the error must not."""
     monkeypatch.setenv("OPENAI_API_KEY", PLANTED_KEY)
     fake_openai.expected_key = "sk-the-right-one"
-    config = _config(fake_openai.base_url)
+    config = _config(fake_openai.base_url, api_key_env="OPENAI_API_KEY")  # named: sent to this server
     errors = [_error(config, _request()), _error(config, _request(stream=True))]
     for fault in ({"status": 500}, {"delay_s": 1.0}, {"malformed": True}, {"close": True}):
         fake_openai.fail(**fault)  # type: ignore[arg-type]
@@ -312,6 +313,22 @@ def test_planted_key_never_appears_in_errors(fake_openai: FakeOpenAIServer, monk
         for text in (str(err), repr(err), repr(err.args)):
             assert PLANTED_KEY not in text
         assert err.__cause__ is None and err.__context__ is None  # no chained SDK exception quoting it
+
+
+def test_the_openai_key_goes_only_to_openai_unless_an_entry_names_it(fake_openai: FakeOpenAIServer,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A catalogue entry or discovered server with its own base URL (a hosted service, a proxy) never receives
+    OPENAI_API_KEY by accident: only OpenAI's own host, the server in OPENAI_BASE_URL (as the SDK does) or an entry
+    whose api_key_env names it get it."""
+    monkeypatch.setenv("OPENAI_API_KEY", PLANTED_KEY)
+    _generate(_config(fake_openai.base_url), _request())
+    assert fake_openai.chat_requests[-1].authorization == "Bearer not-needed"
+    _generate(_config(fake_openai.base_url, api_key_env="OPENAI_API_KEY"), _request())
+    assert fake_openai.chat_requests[-1].authorization == f"Bearer {PLANTED_KEY}"
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    _generate(_config(None), _request())
+    assert fake_openai.chat_requests[-1].authorization == f"Bearer {PLANTED_KEY}"
+    assert OpenAIProvider.resolve_key(_config("https://api.openai.com/v1"))[0] == PLANTED_KEY
 
 
 def test_openai_base_url_env_is_honoured(fake_openai: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -342,3 +359,42 @@ def test_models_endpoint(fake_openai: FakeOpenAIServer) -> None:
 
     with OpenAI(base_url=fake_openai.base_url, api_key="x", max_retries=0) as client:
         assert [m.id for m in client.models.list()] == ["gpt-4o", "fake-vlm"]
+
+
+@pytest.mark.parametrize("usage", [{"prompt_tokens": -5, "completion_tokens": -1, "total_tokens": -6},
+                                   {"prompt_tokens": 3.5, "completion_tokens": True, "total_tokens": "x"}])
+def test_negative_or_odd_token_counts_become_null(fake_openai: FakeOpenAIServer, usage: dict[str, object]) -> None:
+    """Issue 14 F16: a provider's negative token counts were stored as they came (and priced)."""
+    body = {"id": "c1", "object": "chat.completion", "created": 1, "model": "gpt-4o",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "B"}, "finish_reason": "stop"}],
+            "usage": usage}
+    fake_openai.override("/v1/chat/completions", json.dumps(body))
+    response = _generate(_config(fake_openai.base_url, price_input_per_m=1.0, price_output_per_m=1.0), _request())
+    assert response.text == "B" and response.input_tokens is None and response.output_tokens is None
+    assert response.cost == 0
+
+
+@pytest.mark.parametrize("gzipped", [False, True])
+def test_a_reply_over_the_cap_is_refused_before_it_is_held(fake_openai: FakeOpenAIServer, gzipped: bool) -> None:
+    """Issue 14, "Also": replies had no size cap (a 300 MB gzip reply cost 1.4 GB). Each provider caps the body
+    after decompression (options.max_reply_bytes), with a clear error; a reply under the cap still works."""
+    import gzip
+
+    big = json.dumps({"id": "c", "object": "chat.completion", "created": 1, "model": "m", "choices": [
+        {"index": 0, "message": {"role": "assistant", "content": "B" + " " * 3_000_000}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}).encode()
+    data = gzip.compress(big) if gzipped else big
+    fake_openai.fail(200, data=data, headers={"Content-Encoding": "gzip"} if gzipped else {})
+    config = _config(fake_openai.base_url, options={"max_retries": 0, "max_reply_bytes": 1_000_000})
+    err = _error(config, _request())
+    assert "larger than 1,000,000 bytes" in str(err) and "max_reply_bytes" in str(err) and not err.retriable
+    fake_openai.fail(200, data=data, headers={"Content-Encoding": "gzip"} if gzipped else {})
+    roomy = _config(fake_openai.base_url, options={"max_retries": 0, "max_reply_bytes": 4_000_000})
+    assert _generate(roomy, _request()).text.strip() == "B"
+
+
+def test_a_streamed_reply_over_the_cap_is_cut_off(fake_openai: FakeOpenAIServer) -> None:
+    fake_openai.script(" ".join(["word"] * 20_000))  # ~20,000 SSE events: several MB on the wire
+    config = _config(fake_openai.base_url, options={"max_retries": 0, "max_reply_bytes": 200_000})
+    err = _error(config, _request(stream=True, max_tokens=50_000))
+    assert "larger than 200,000 bytes" in str(err) and not err.retriable

@@ -10,6 +10,7 @@ import pandas as pd
 
 from probe_ui.app.common import chosen_models, model_choices, shows_errors
 from probe_ui.app.context import AppContext
+from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
 from probe_ui.runner import BatchResult, default_run_name, resume_batch, run_batch
 from probe_ui.suites import SUITES
@@ -77,7 +78,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     def prepare(picked: list[str], upload: str | None, st: list[str], sd: float, name: str) -> str:
         chosen = paths(picked, upload)
         if not chosen:
-            raise ValueError("tick at least one preset (or upload one)")
+            raise ProbeError("tick at least one preset (or upload one)")
         return name.strip() or default_run_name([load_preset(p) for p in chosen], int(sd or 0), st or [])
 
     @shows_errors
@@ -95,7 +96,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     @shows_errors
     def on_resume(name: str | None, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not name:
-            raise ValueError("choose an interrupted run")
+            raise ProbeError("choose an interrupted run")
         result = resume_batch(ctx.store, name, extra_models=ctx.endpoints.configs(), progress=False,
                               on_progress=_progress(progress), cancel=ctx.cancel_event(name))
         ctx.cancels.pop(name, None)

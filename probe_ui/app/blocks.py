@@ -12,6 +12,7 @@ import gradio as gr  # noqa: E402
 from probe_ui import comparison  # noqa: E402
 from probe_ui.app import batch_tab, models_tab, probe_tab, results_tab, stress_tab  # noqa: E402
 from probe_ui.app.context import AppContext  # noqa: E402
+from probe_ui.app.files import guard_uploads  # noqa: E402
 
 TITLE = "probe-ui"
 #: the page's own look beside Gradio's: the run bar, messages beside their fields, the comparison table
@@ -54,6 +55,7 @@ def build_app(ctx: AppContext) -> gr.Blocks:
         probe["rater"].change(lambda name: name, probe["rater"], remembered, api_visibility="private")
         app.load(lambda kept, typed: typed or kept, [remembered, probe["rater"]], probe["rater"],
                  api_visibility="private")  # never over a name typed before the page finished loading
+    guard_uploads(app)  # a refused upload (wrong type, too large) leaves the cache at once
     app.queue(default_concurrency_limit=8)
     return app
 
@@ -61,9 +63,9 @@ def build_app(ctx: AppContext) -> gr.Blocks:
 def _safe(location: str) -> str:
     from html import escape
 
-    from probe_ui.providers.sdk_errors import safe_url
+    from probe_ui.redact import public_location
 
-    return escape(safe_url(location) if "://" in location else location)
+    return escape(public_location(location))
 
 
 __all__ = ["AppContext", "CSS", "JS", "build_app"]

@@ -10,10 +10,13 @@ from typing import Any, Callable
 
 import gradio as gr
 
+from probe_ui import redact
 from probe_ui.app.context import BASELINES, AppContext
+from probe_ui.errors import ProbeUIError, first_line
 
-#: errors whose message is written for the user: shown on the page as they are
-USER_ERRORS: tuple[type[BaseException], ...] = (ValueError, RuntimeError, KeyError, OSError)
+#: errors whose message is written for the user (probe_ui.errors): shown on the page as they are, keys masked;
+#: anything else is a bug (a ValueError or KeyError from deep inside is not a message for a person)
+USER_ERRORS: tuple[type[BaseException], ...] = (ProbeUIError,)
 
 
 #: seconds a toast stays on the page: long enough to read, never covering a field for good
@@ -22,8 +25,8 @@ log = logging.getLogger("probe_ui.app")
 
 
 def _message(exc: BaseException) -> str:
-    text = str(exc) or type(exc).__name__
-    return text.strip("'\"") if isinstance(exc, KeyError) else text
+    """A user error's message as the page shows it: keys and URL credentials masked."""
+    return redact.public_text(str(exc) or type(exc).__name__)
 
 
 def _bug(exc: BaseException) -> gr.Error:
@@ -65,9 +68,8 @@ def _guarded(fn: Callable[..., Any], on_user_error: Callable[[BaseException], An
 
 def _logged(exc: BaseException) -> str:
     """A user error's message, logged as one line (no traceback: it is not a bug)."""
-    text = _message(exc)
-    log.info("user error: %s", text.splitlines()[0] if text else type(exc).__name__)
-    return text
+    log.info("user error: %s", first_line(exc))
+    return _message(exc)
 
 
 def shows_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -128,7 +130,7 @@ def model_menu(ctx: AppContext) -> list[dict[str, Any]]:
 
     try:
         return menu(ctx.endpoints, discover=os.environ.get("PROBE_UI_DISCOVER", "1") != "0")
-    except ValueError as exc:  # a broken catalogue still leaves the baselines
+    except ProbeUIError as exc:  # a broken catalogue still leaves the baselines
         log.info("catalogue: %s", exc)
         return [{"name": b, "usable": True, "reason": ""} for b in BASELINES]
 
@@ -162,7 +164,8 @@ def model_choices(ctx: AppContext) -> list[str]:
 
     try:
         names = sorted(load_catalogue())
-    except ValueError:
+    except ProbeUIError as exc:  # a broken catalogue entry: the Models tab says which
+        log.info("catalogue: %s", first_line(exc))
         names = []
     return BASELINES + names + sorted(ctx.endpoints.configs())
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 from html import escape
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +12,7 @@ import pandas as pd
 
 from probe_ui import live, results
 from probe_ui.app.common import inline_errors, shows_errors
+from probe_ui.app.files import download_folder
 from probe_ui.app.context import AppContext
 
 
@@ -98,17 +98,17 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     @shows_errors
     def on_open(rid: float | None) -> tuple[Any, str]:
         if rid is None:
-            raise ValueError("type an answer number or click a row")
+            raise live.ProbeError("type an answer number or click a row")
         ims, text = results.response_detail(ctx.store, int(rid))
         return ims, text
 
     @shows_errors
     def on_export(chosen: list[str], fmt: str, by: str, p: str) -> str:
         if not chosen:
-            raise ValueError("choose a run to export")
+            raise live.ProbeError("choose a run to export")
         from probe_ui.exports import export_run
 
-        folder = Path(tempfile.mkdtemp(prefix="probe-ui-export-"))
+        folder = download_folder()  # inside Gradio's cache, which deletes it
         summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by, parser=p)
         archive = shutil.make_archive(str(folder / f"{_file_name(chosen[0])}-{fmt}"), "zip", summary.path)
         shutil.rmtree(summary.path, ignore_errors=True)
@@ -117,10 +117,10 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     @shows_errors
     def on_report(chosen: list[str], p: str) -> str:
         if not chosen:
-            raise ValueError("choose a run to report on")
+            raise live.ProbeError("choose a run to report on")
         from probe_ui.report import write_report
 
-        folder = Path(tempfile.mkdtemp(prefix="probe-ui-report-"))
+        folder = download_folder()
         path = write_report(ctx.store, chosen[0], folder / f"{_file_name(chosen[0])}-report.html",
                             baseline=chosen[1] if len(chosen) > 1 else None, parser=p)
         return str(path)

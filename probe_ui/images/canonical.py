@@ -11,8 +11,10 @@ import io
 
 from PIL import Image
 
+from probe_ui.errors import ProbeUIError
 
-class ImageError(ValueError):
+
+class ImageError(ProbeUIError, ValueError):
     """An image could not be loaded or is not acceptable; the message names the file and the problem."""
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import logging
+import re
 import warnings
 from typing import Any
 
@@ -10,7 +12,7 @@ import numpy as np
 from PIL import Image
 
 from probe_ui.images.canonical import CanonicalImage, ImageError
-from probe_ui.images.common import LoadedImage, LoadOptions, jsonable, pixels_message, short_error
+from probe_ui.images.common import LoadedImage, LoadOptions, jsonable, pixels_message
 from probe_ui.images.scaling import finite_minmax, linear_to_8bit
 
 # DICOM attributes that identify (or help identify) a patient: only their *names* are ever reported.
@@ -61,9 +63,29 @@ PHI_KEYWORDS: tuple[str, ...] = (
 
 DICOM_SUFFIXES = (".dcm", ".dicom")
 
+#: header fields read as numbers: a value that is not one is reported by the field's name, never shown
+NUMERIC_FIELDS = ("Rows", "Columns", "NumberOfFrames", "BitsAllocated", "BitsStored", "HighBit",
+                  "PixelRepresentation", "SamplesPerPixel", "RescaleSlope", "RescaleIntercept", "WindowCenter",
+                  "WindowWidth")
+PHOTOMETRIC = {"MONOCHROME1", "MONOCHROME2", "RGB", "PALETTE COLOR", "YBR_FULL", "YBR_FULL_422", "YBR_PARTIAL_422",
+               "YBR_PARTIAL_420", "YBR_ICT", "YBR_RCT", "HSV", "ARGB", "CMYK", "XYB"}
+VOI_FUNCTIONS = {"LINEAR", "LINEAR_EXACT", "SIGMOID"}
+
+# pydicom logs (and warns) every non-conformant value it converts, quoting it: header values must not reach the
+# terminal or the app's log, so its records stop here (the loader reports problems itself, by field name)
+logging.getLogger("pydicom").addFilter(lambda record: False)
+
 
 def load_dicom(data: bytes, opts: LoadOptions, *, forced: bool) -> LoadedImage:
-    """One frame as 8-bit pixels; ``forced`` reads a file without the DICM preamble (and refuses non-images)."""
+    """One frame as 8-bit pixels; ``forced`` reads a file without the DICM preamble (and refuses non-images).
+
+    Header values never appear in a message, a warning or the log: errors name the field (issue 14 F10)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pydicom warns about every non-conformant value, quoting it
+        return _load_dicom(data, opts, forced=forced)
+
+
+def _load_dicom(data: bytes, opts: LoadOptions, *, forced: bool) -> LoadedImage:
     import pydicom
 
     name = opts.name
@@ -73,7 +95,7 @@ def load_dicom(data: bytes, opts: LoadOptions, *, forced: bool) -> LoadedImage:
             ds = pydicom.dcmread(io.BytesIO(data), force=forced)
             ds.get("PixelData")  # parse up to the pixel data, so that garbage fails here
     except Exception as exc:  # pydicom raises many types on garbage
-        raise ImageError(f"{name} is not a readable DICOM file: {short_error(exc)}") from None
+        raise ImageError(f"{name} is not a readable DICOM file: {_no_values(exc)}") from None
     pixel_keyword = next((k for k in ("PixelData", "FloatPixelData", "DoubleFloatPixelData") if k in ds), None)
     if forced and (pixel_keyword is None or "Rows" not in ds):
         raise ImageError(
@@ -95,10 +117,10 @@ def load_dicom(data: bytes, opts: LoadOptions, *, forced: bool) -> LoadedImage:
         if pixel_keyword is None:
             sop = getattr(ds.get("SOPClassUID"), "name", None) or "DICOM object"
             raise ImageError(f"{name} is a DICOM file without an image (no pixel data; it is a {sop})")
-        try:
-            rows, cols = int(ds.Rows), int(ds.Columns)
-        except (AttributeError, TypeError, ValueError):
-            raise ImageError(f"{name} is not a readable DICOM image: Rows/Columns are missing") from None
+        if "Rows" not in ds or "Columns" not in ds:
+            raise ImageError(f"{name} is not a readable DICOM image: Rows/Columns are missing")
+        _check_fields(ds, name)
+        rows, cols = int(ds.Rows), int(ds.Columns)
         if rows * cols > opts.max_pixels:
             raise ImageError(pixels_message(name, cols, rows, rows * cols, opts.max_pixels))
         n_frames = _int_or(ds.get("NumberOfFrames"), 1)
@@ -110,9 +132,9 @@ def load_dicom(data: bytes, opts: LoadOptions, *, forced: bool) -> LoadedImage:
 
         if "TransferSyntaxUID" not in ds.file_meta:  # read with force and no file meta: infer from the encoding
             _set_transfer_syntax(ds)
-        photometric = str(ds.get("PhotometricInterpretation", "MONOCHROME2")).upper()
+        photometric = str(ds.get("PhotometricInterpretation", "MONOCHROME2")).strip().upper()
         info: dict[str, Any] = {
-            "modality": str(ds.get("Modality", "")) or None,
+            "modality": _code(ds.get("Modality")),
             "photometric": photometric,
             "transfer_syntax": _ts_name(ds),
             "rows": rows,
@@ -123,12 +145,12 @@ def load_dicom(data: bytes, opts: LoadOptions, *, forced: bool) -> LoadedImage:
         spacing = _pixel_spacing(ds)
         if spacing:
             info["pixel_spacing_mm"] = spacing
-        if ds.get("BodyPartExamined"):
-            info["body_part"] = str(ds.BodyPartExamined)
+        if _code(ds.get("BodyPartExamined")):
+            info["body_part"] = _code(ds.BodyPartExamined)
     except ImageError:
         raise
     except Exception as exc:  # an unknown VR, a value that is not a number, ...
-        raise ImageError(f"{name}: a DICOM header field could not be read: {short_error(exc)}") from None
+        raise ImageError(f"{name}: a DICOM header field could not be read: {_no_values(exc)}") from None
 
     try:
         with warnings.catch_warnings():
@@ -141,7 +163,7 @@ def load_dicom(data: bytes, opts: LoadOptions, *, forced: bool) -> LoadedImage:
             else ""
         )
         raise ImageError(
-            f"{name}: the {info['transfer_syntax']} pixel data could not be decoded: {short_error(exc)}{hint}"
+            f"{name}: the {info['transfer_syntax']} pixel data could not be decoded: {_no_values(exc)}{hint}"
         ) from None
     if arr.ndim == 4 or (arr.ndim == 3 and int(ds.get("SamplesPerPixel", 1)) == 1):
         arr = arr[0]  # some decoders keep a frame axis even for one frame
@@ -166,7 +188,7 @@ def load_dicom(data: bytes, opts: LoadOptions, *, forced: bool) -> LoadedImage:
         raise
     except Exception as exc:
         raise ImageError(
-            f"{name}: the DICOM pixel values could not be mapped for display: {short_error(exc)}"
+            f"{name}: the DICOM pixel values could not be mapped for display: {_no_values(exc)}"
         ) from None
     info.update(detail)
     if opts.window is not None and arr.ndim == 3:
@@ -212,7 +234,10 @@ def _dicom_gray(
     out = None
     if fds is not None:
         if fds.get("VOILUTFunction"):
-            detail["voi_function"] = str(fds.VOILUTFunction)
+            function = str(fds.VOILUTFunction).strip().upper()
+            detail["voi_function"] = function if function in VOI_FUNCTIONS else "unknown (ignored)"
+            if function not in VOI_FUNCTIONS:
+                del fds.VOILUTFunction
         try:
             lo, hi = _voi_output_range(fds)
             out = linear_to_8bit(apply_voi_lut(values, fds), lo, hi)
@@ -379,3 +404,43 @@ def _set_transfer_syntax(ds: Any) -> None:
 def _ts_name(ds: Any) -> str:
     uid = ds.file_meta.get("TransferSyntaxUID")
     return getattr(uid, "name", None) or str(uid or "unknown")
+
+
+def _check_fields(ds: Any, name: str) -> None:
+    """Every header field read as a number must hold numbers, and the photometric interpretation a known code, in
+    the top level and in the functional groups of an enhanced multi-frame object; an error names the field only."""
+    groups = [ds]
+    for seq in ("SharedFunctionalGroupsSequence", "PerFrameFunctionalGroupsSequence"):
+        for group in ds.get(seq) or []:
+            for macro in ("PixelValueTransformationSequence", "FrameVOILUTSequence"):
+                groups.extend(group.get(macro) or [])
+    for where in groups:
+        for keyword in NUMERIC_FIELDS:
+            if keyword not in where:
+                continue
+            try:
+                value = where[keyword].value
+                values = list(value) if isinstance(value, (list, tuple)) or type(value).__name__ == "MultiValue" \
+                    else [value]
+                for v in values:
+                    if v not in (None, "") and not np.isfinite(float(v)):
+                        raise ValueError
+            except Exception:  # noqa: BLE001 - pydicom converts lazily and raises many types
+                raise ImageError(f"{name}: the DICOM header field {keyword} cannot be read as a number") from None
+    photometric = ds.get("PhotometricInterpretation")
+    if photometric is not None and str(photometric).strip().upper() not in PHOTOMETRIC:
+        raise ImageError(f"{name}: the DICOM header field PhotometricInterpretation holds an unknown value")
+
+
+def _code(value: Any) -> str | None:
+    """A coded header value (Modality, BodyPartExamined) when it looks like one, else None: never free text."""
+    text = str(value or "").strip().upper()
+    return text if re.fullmatch(r"[A-Z0-9_ ]{1,16}", text) else None
+
+
+def _no_values(exc: BaseException) -> str:
+    """A library's error text without anything it quotes (header values, bytes): what failed, not with what."""
+    text = re.sub(r"b?'[^']*(?:'|$)|b?\"[^\"]*(?:\"|$)", "…", " ".join(str(exc).split()))  # before any cut
+    text = text if text.strip("… ") else type(exc).__name__
+    return text if len(text) <= 300 else text[:297] + "..."
+

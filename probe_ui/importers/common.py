@@ -38,6 +38,7 @@ from types import ModuleType
 from typing import Any
 
 from probe_ui import answers
+from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS, Variant
 from probe_ui.presets import item_yaml
 
@@ -45,11 +46,11 @@ MAX_FILE_BYTES = 1024 * 1024 * 1024
 MAX_JSON_DEPTH = 64  # the formats are a few levels deep; writers (YAML, JSON) recurse and would overflow the stack
 
 
-class ImportFileError(ValueError):
+class ImportFileError(ProbeUIError, ValueError):
     """The file cannot be imported; the message names the file and, where it applies, the record."""
 
 
-class ImportUsageError(ValueError):
+class ImportUsageError(ProbeUIError, ValueError):
     """A wrong combination of import options (the CLI exits with status 2)."""
 
 

@@ -28,7 +28,9 @@ from typing import Any
 
 import yaml
 
+from probe_ui.errors import ProbeUIError
 from probe_ui.exports import DATA_FILES, JSON_COLUMNS, LIST_COLUMNS
+from probe_ui.paths import PathError, file_inside, output_file
 from probe_ui.presets import PresetError, item_yaml, load_preset
 
 LAYOUTS = (("imagefolder", DATA_FILES["imagefolder"]), ("jsonl", DATA_FILES["jsonl"]),
@@ -37,7 +39,7 @@ REQUIRED = ("item_id", "question", "kind", "condition")
 _OPTIONAL_TEXT = ("answer", "answer_label", "item_group", "group", "source", "variant_id", "run", "prompt")
 
 
-class DatasetError(ValueError):
+class DatasetError(ProbeUIError, ValueError):
     """The folder is not a probe-ui export, or its rows cannot make a preset."""
 
 
@@ -66,11 +68,22 @@ class DatasetImport:
         return out
 
 
-def import_dataset(src: Path, out: Path, *, with_perturbations: bool = False) -> DatasetImport:
-    """Write a preset at ``out`` (images in ``out.parent/images``) from the export in folder ``src``."""
+def import_dataset(src: Path, out: Path, *, with_perturbations: bool = False, force: bool = False) -> DatasetImport:
+    """Write a preset at ``out`` (images in ``out.parent/images``) from the export in folder ``src``.
+
+    An existing ``out`` is replaced only with ``force``. The export is read as untrusted: a symbolic link anywhere
+    in it, or an image name that leaves the folder, is refused (nothing outside ``src`` is ever read or copied).
+    """
     src, out = Path(src), Path(out)
     if not src.is_dir():
         raise DatasetError(f"{src} is not a folder: give the folder 'probe-ui export' wrote")
+    if (out.exists() or out.is_symlink()) and not force:
+        raise DatasetError(f"{out} already exists: add --force to replace it, or give another --to-preset")
+    try:
+        output_file(out, "--to-preset")
+    except PathError as exc:
+        raise DatasetError(str(exc)) from None
+    _refuse_links(src)
     found = [(layout, src / name) for layout, name in LAYOUTS if (src / name).is_file()]
     if not found:
         raise DatasetError(f"{src} is not a probe-ui export: it has none of "
@@ -149,7 +162,7 @@ def import_dataset(src: Path, out: Path, *, with_perturbations: bool = False) ->
         preset["prompt"] = prompt
     preset["items"] = entries
     if out.exists():
-        warnings.append(f"{out} existed and was replaced")
+        warnings.append(f"{out} existed and was replaced (--force)")
     _write_preset(out, preset, src)
     return DatasetImport(preset_path=out, items=len(entries), images=len(images_done), warnings=warnings,
                          perturbations=n_conditions, rows=len(rows), layout=layout, source=src, seed=seed,
@@ -244,13 +257,25 @@ def _group(rows: list[dict[str, Any]]) -> dict[tuple[str, str], list[dict[str, A
 _IMAGE_NAME = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
 
 
+def _refuse_links(src: Path) -> None:
+    """An export holds plain files and folders only: refuse it when anything in it is a symbolic link (a crafted
+    ``images/<hash>.png -> /etc/shadow`` would otherwise be copied, or an outside image sent to a model)."""
+    for folder, dirs, files in os.walk(src):  # does not follow links to folders: they are listed in dirs
+        for name in [*dirs, *files]:
+            path = Path(folder) / name
+            if path.is_symlink():
+                raise DatasetError(f"{path} is a symbolic link; an export holds none, so it is not followed "
+                                   "(copy the files it points to into the export if they belong there)")
+
+
 def _copy_image(src: Path, name: str, image_dir: Path, done: set[str]) -> str:
     """Copy one exported image into ``image_dir`` by the sha256 of its bytes; return the hash."""
     if not isinstance(name, str) or not _IMAGE_NAME.match(name) or ".." in name.split("/"):
         raise DatasetError(f"image name {name!r} is not a path inside the export")
-    path = src / name
-    if not path.is_file():
-        raise DatasetError(f"its image {name} is missing from {src}")
+    try:
+        path = file_inside(src, name, f"its image {name}")
+    except PathError as exc:
+        raise DatasetError(str(exc)) from None
     data = path.read_bytes()
     h = hashlib.sha256(data).hexdigest()
     target = image_dir / f"{h}.png"

@@ -29,12 +29,14 @@ from typing import Any, Callable
 
 import pandas as pd
 
+from probe_ui.errors import ProbeUIError
+
 DEFINITIONS = ("paper", "clean")
 #: how a caller asks for a definition: "auto" = the paper's under the legacy parser, ours under the robust one
 DEFINITION_CHOICES = ("auto", *DEFINITIONS)
 
 
-class MetricError(ValueError):
+class MetricError(ProbeUIError, ValueError):
     """An unknown metric family or definition, or a family registered inconsistently."""
 
 

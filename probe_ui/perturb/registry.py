@@ -20,6 +20,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
+from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 from probe_ui.perturb.params import ParamError, ParamSpec, declared
@@ -43,7 +44,7 @@ class PerturbContext:
         return [v for v in self.pool if v.item_id != variant.item_id]
 
 
-class PerturbationError(ValueError):
+class PerturbationError(ProbeUIError, ValueError):
     """Unknown perturbation, bad parameters, or a perturbation that does not apply to this variant.
 
     ``param`` names the parameter at fault when one is (so that a form can point at its field).
@@ -118,6 +119,10 @@ def describe() -> list[dict[str, Any]]:
     moves, and the parameter specs (for JSON readers)."""
     return [{"name": p.name, "parameters": declared(p.name, p.fn).summary(), "summary": p.summary,
              "answer": p.answer_effect, "specs": [asdict(s) for s in p.specs()]} for p in all_perturbations()]
+
+
+#: the largest run seed: seeds are stored as 64-bit signed integers (SQLite INTEGER, PostgreSQL BIGINT)
+MAX_SEED = 2**63 - 1
 
 
 def derive_seed(*parts: Any) -> int:

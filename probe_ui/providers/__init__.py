@@ -1,7 +1,8 @@
 """Providers, registered lazily by spec prefix: ``openai/gpt-4o`` → ``OpenAIProvider``.
 
 Each entry is ``"module:Class"`` so that an SDK is imported only when its provider is used; a provider whose SDK
-is missing is reported as unavailable instead of breaking the tool. Add a provider with one file and one line here.
+is missing is reported as unavailable instead of breaking the tool. Add a provider with one file and one line here;
+a hosted OpenAI-compatible service with one line in :data:`probe_ui.providers.hosted.HOSTED`.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import importlib
 
 from probe_ui.providers.base import ModelConfig, ModelSpecError, Provider, ProviderError
+from probe_ui.providers.hosted import HOSTED
 
 PROVIDERS: dict[str, str] = {
     "anthropic": "probe_ui.providers.anthropic:AnthropicProvider",
@@ -17,6 +19,7 @@ PROVIDERS: dict[str, str] = {
     "ollama": "probe_ui.providers.ollama:OllamaProvider",
     "openai": "probe_ui.providers.openai_compat:OpenAIProvider",
     "vllm": "probe_ui.providers.openai_compat:VLLMProvider",
+    **{name: f"probe_ui.providers.hosted:{name}" for name in HOSTED},
 }
 
 

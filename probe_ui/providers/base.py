@@ -6,16 +6,17 @@ same request can be logged, hashed for the cache, and translated to any wire for
 
 from __future__ import annotations
 
-import os
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Literal
 
+from probe_ui import redact
+from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage
 from probe_ui.items import content_hash
 
 
-class ProviderError(RuntimeError):
+class ProviderError(ProbeUIError, RuntimeError):
     """A model call failed; ``retriable`` says whether trying again may help (429, 5xx, timeouts)."""
 
     def __init__(self, message: str, *, retriable: bool = False) -> None:
@@ -23,7 +24,7 @@ class ProviderError(RuntimeError):
         self.retriable = retriable
 
 
-class ModelSpecError(ValueError):
+class ModelSpecError(ProbeUIError, ValueError):
     """A model spec or catalogue entry is malformed or names an unknown provider."""
 
 
@@ -140,9 +141,11 @@ class ModelConfig:
     secret: str | None = field(default=None, repr=False, compare=False)
 
     def api_key(self, default_env: str) -> str | None:
+        """The typed key, else the one in ``api_key_env`` (or ``default_env``): stripped of surrounding whitespace,
+        registered for masking. Which key a provider actually sends where: :meth:`SDKProvider.resolve_key`."""
         if self.secret:
-            return self.secret
-        return os.environ.get(self.api_key_env or default_env) or None
+            return redact.clean_key(self.secret)
+        return redact.env_key(self.api_key_env or default_env)
 
     def cost(self, input_tokens: int | None, output_tokens: int | None) -> float | None:
         if self.price_input_per_m is None and self.price_output_per_m is None:

@@ -46,7 +46,10 @@ class OllamaProvider(OpenAIProvider):
     name = "ollama"
     default_concurrency = 4  # Ollama serves a few requests per model in parallel (OLLAMA_NUM_PARALLEL)
     local_server = True
+    key_required = False
     key_env = "OLLAMA_API_KEY"
+    own_hosts = ()
+    sdk_base_url_env = None
     connect_hint = "is Ollama running? (ollama serve; or set OLLAMA_HOST)"
 
     @classmethod

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
+from probe_ui.redact import public_url
 
 
 class ReplicaSet(Provider):
@@ -39,7 +40,7 @@ class ReplicaSet(Provider):
                 continue
             finally:
                 self.in_flight[i] -= 1
-            resp.details = dict(resp.details, replica=self.members[i].config.base_url,
+            resp.details = dict(resp.details, replica=public_url(self.members[i].config.base_url),
                                 **({"failed_replicas": failures} if failures else {}))
             return resp
         raise ProviderError(f"{self.config.name}: all {len(self.members)} replicas failed; last: {failures[-1]}",
