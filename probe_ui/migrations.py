@@ -86,10 +86,27 @@ def _v3(c: sa.Connection) -> None:
     add_column(c, st.ratings, "rater")
 
 
+#: columns that were VARCHAR(n) up to schema version 3 and are TEXT from version 4 (table, column)
+_WIDENED = (("runs", "name"), ("variants", "item_id"), ("variants", "condition"), ("variants", "group_id"),
+            ("variants", "item_group"), ("variants", "prompt"), ("responses", "model"), ("responses", "prompt"),
+            ("item_errors", "source"), ("item_errors", "item_id"))
+
+
+def _v4(c: sa.Connection) -> None:
+    """Names, ids and conditions as unbounded text (issue 14, F12): PostgreSQL refused an item id or condition
+    over 200 characters and a model name over 300 that SQLite took. SQLite ignores declared lengths: nothing to
+    do there. The indexed names share one limit on both back ends (``probe_ui.store.KEY_MAX_BYTES``)."""
+    if c.dialect.name != "postgresql":
+        return
+    for table, column in _WIDENED:
+        c.exec_driver_sql(f'ALTER TABLE "{table}" ALTER COLUMN "{column}" TYPE TEXT')
+
+
 STEPS: tuple[Step, ...] = (
     Step(1, "the tables and columns of probe-ui 0.1.0", _v1),
     Step(2, "a parser version with every stored parse (the parse becomes a cache of the robust reading)", _v2),
     Step(3, "a rater with every rating (ratings by several clinicians)", _v3),
+    Step(4, "names, ids and conditions as unbounded text on PostgreSQL, as on SQLite", _v4),
 )
 LATEST = STEPS[-1].version
 

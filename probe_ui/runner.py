@@ -40,7 +40,7 @@ from probe_ui.providers.base import (
     Response,
     fit_images,
 )
-from probe_ui.store import Run, Store
+from probe_ui.store import Run, Store, StoreError, check_key
 from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 
 
@@ -102,6 +102,11 @@ def resolve_each(specs: list[str], extra: dict[str, ModelConfig] | None = None
             create(cfg)  # validates the model part (e.g. an unknown baseline)
         except ValueError as exc:
             unusable[spec] = str(exc)
+            continue
+        try:
+            check_key(cfg.name, "the model name")
+        except StoreError as exc:
+            unusable[spec] = f"model '{spec[:60]}...': {exc}"
             continue
         reason = catalogue.availability(cfg)
         if reason:

@@ -8,6 +8,8 @@ reference the hash. The URL may also be any SQLAlchemy URL (e.g. ``postgresql://
 
 from __future__ import annotations
 
+import logging
+import math
 import os
 import platform
 import sys
@@ -31,12 +33,13 @@ if TYPE_CHECKING:  # pandas costs 0.7 s to import: only the reading side (scores
     import pandas as pd
 
 DEFAULT_DB = Path("probe-ui-data") / "probe-ui.db"
+log = logging.getLogger("probe_ui.store")
 
 md = sa.MetaData()
 runs = sa.Table(
     "runs", md,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("name", sa.String(200), nullable=False, unique=True),
+    sa.Column("name", sa.Text, nullable=False, unique=True),
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("settings", sa.JSON, nullable=False),
     sa.Column("versions", sa.JSON, nullable=False),
@@ -54,11 +57,11 @@ images = sa.Table(
 variants = sa.Table(
     "variants", md,
     sa.Column("id", sa.String(64), primary_key=True),
-    sa.Column("item_id", sa.String(200), nullable=False),
+    sa.Column("item_id", sa.Text, nullable=False),
     sa.Column("source", sa.Text, nullable=False),
-    sa.Column("condition", sa.String(200), nullable=False),
-    sa.Column("group_id", sa.String(200), nullable=False),
-    sa.Column("item_group", sa.String(200)),
+    sa.Column("condition", sa.Text, nullable=False),
+    sa.Column("group_id", sa.Text, nullable=False),
+    sa.Column("item_group", sa.Text),
     sa.Column("kind", sa.String(16), nullable=False),
     sa.Column("question", sa.Text, nullable=False),
     sa.Column("options", sa.JSON, nullable=False),
@@ -70,7 +73,7 @@ variants = sa.Table(
     sa.Column("tags", sa.JSON, nullable=False),
     sa.Column("attributes", sa.JSON, nullable=False),
     sa.Column("provenance", sa.JSON, nullable=False),
-    sa.Column("prompt", sa.String(100)),  # a template chosen by a perturbation
+    sa.Column("prompt", sa.Text),  # a template chosen by a perturbation
     sa.Column("prompt_args", sa.JSON),  # e.g. MedVH FCJ's suggested answer
     sa.Column("example_ids", sa.JSON),  # few-shot examples (variant ids)
     sa.Column("created_at", sa.String(40), nullable=False),
@@ -90,8 +93,8 @@ responses = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id"), nullable=False),
     sa.Column("variant_id", sa.String(64), sa.ForeignKey("variants.id"), nullable=False),
-    sa.Column("model", sa.String(300), nullable=False),
-    sa.Column("prompt", sa.String(100), nullable=False),
+    sa.Column("model", sa.Text, nullable=False),
+    sa.Column("prompt", sa.Text, nullable=False),
     sa.Column("sample", sa.Integer, nullable=False),
     sa.Column("request_hash", sa.String(64), nullable=False),
     sa.Column("messages", sa.JSON, nullable=False),
@@ -119,8 +122,8 @@ responses = sa.Table(
 item_errors = sa.Table(
     "item_errors", md,
     sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id"), primary_key=True),
-    sa.Column("source", sa.String(500), primary_key=True),
-    sa.Column("item_id", sa.String(200), primary_key=True),
+    sa.Column("source", sa.Text, primary_key=True),
+    sa.Column("item_id", sa.Text, primary_key=True),
     sa.Column("message", sa.Text, nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
 )
@@ -147,6 +150,86 @@ schema_version = sa.Table(
 )
 
 CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
+
+#: the longest run, model and prompt name, and item id or source in an item error, in UTF-8 bytes, on every back
+#: end: these columns are indexed, and a PostgreSQL index entry holds about 2.7 kB (SQLite would take any length)
+KEY_MAX_BYTES = 1000
+_INT_RANGE = {sa.Integer: (-2**31, 2**31 - 1), sa.BigInteger: (-2**63, 2**63 - 1)}
+
+
+def check_key(value: str, what: str) -> str:
+    """``value`` if it fits an indexed name column (:data:`KEY_MAX_BYTES`), else a one-line StoreError."""
+    n = len(value.encode("utf-8", "surrogatepass"))
+    if n > KEY_MAX_BYTES:
+        raise StoreError(f"{what} is {n:,} bytes long; at most {KEY_MAX_BYTES:,} are stored: choose a shorter one")
+    return value
+
+
+def clip_key(value: str) -> str:
+    """``value`` cut to :data:`KEY_MAX_BYTES` (item ids in item errors: the error is kept, its id shortened)."""
+    data = value.encode("utf-8", "surrogatepass")
+    return value if len(data) <= KEY_MAX_BYTES else data[:KEY_MAX_BYTES - 3].decode("utf-8", "ignore") + "..."
+
+
+def clean_text(text: str) -> str:
+    """Text every back end stores: a lone surrogate (valid in Python, not in UTF-8) and NUL (refused by
+    PostgreSQL) become U+FFFD; everything else is kept."""
+    if "\x00" in text:
+        text = text.replace("\x00", "\ufffd")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def clean_json(value: Any) -> Any:
+    """A JSON value every back end stores: strings cleaned, non-finite floats and integers past 64 bits as null.
+    Other types are left for the database driver to refuse (a bug upstream, stored as an error cell)."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return value if -2**63 <= value < 2**63 else None
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {clean_text(k) if isinstance(k, str) else k: clean_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean_json(v) for v in value]
+    return value
+
+
+def storable(table: sa.Table, row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` as every back end takes it (issue 14, F6): text cleaned (:func:`clean_text`), text cut to its
+    column's length, integers outside their column's range and non-finite floats stored as null, JSON cleaned
+    (:func:`clean_json`). A reply with a lone surrogate, NUL bytes, token counts of 10**30 or a 5,000-character
+    finish reason is stored, the same way on SQLite and PostgreSQL."""
+    out = {}
+    for key, value in row.items():
+        col = table.c.get(key)
+        if col is None or value is None:
+            out[key] = value
+            continue
+        kind = col.type
+        if isinstance(kind, sa.JSON):
+            value = clean_json(value)
+        elif isinstance(value, str):
+            value = clean_text(value)
+            length = getattr(kind, "length", None)
+            if length and len(value) > length:
+                value = value[:length]
+        elif isinstance(value, bool):
+            pass
+        elif isinstance(value, int) and type(kind) in _INT_RANGE:
+            lo, hi = _INT_RANGE[type(kind)]
+            value = value if lo <= value <= hi else None
+        elif isinstance(value, float) and isinstance(kind, sa.Float):
+            value = value if math.isfinite(value) else None
+        out[key] = value
+    return out
+
 
 # Statements built once (a batch runs them for every answer): bound parameters, so each compiles once.
 _CACHED = (sa.select(*(responses.c[k] for k in ("id", "raw_text", "input_tokens", "output_tokens", "cost",
@@ -264,6 +347,7 @@ class Store:
     # ---- runs -------------------------------------------------------------------------------------------------
     def ensure_run(self, name: str, seed: int, settings: dict[str, Any]) -> Run:
         """Create the run, or reopen it (same seed required) and merge the new settings into its record."""
+        check_key(name, "run name")
         created = False
         try:
             with self.engine.begin() as c:
@@ -410,8 +494,27 @@ class Store:
             return c.execute(q).scalar()
 
     def save_response(self, row: dict[str, Any]) -> None:
-        """Insert a response; replace an earlier error row for the same cell; never overwrite a finished one."""
-        row = dict(row, created_at=now())
+        """Insert a response; replace an earlier error row for the same cell; never overwrite a finished one.
+
+        The row is made storable first (:func:`storable`). Should the database still refuse it, the cell is stored
+        as an error that says so (the request kept, the reply dropped), so that one reply never stops a batch and
+        the cell is asked again by the next run; only a store that cannot be written at all raises.
+        """
+        row = storable(responses, dict(row, created_at=now()))
+        try:
+            self._write_response(row)
+        except sa.exc.StatementError as exc:
+            if isinstance(exc, (sa.exc.OperationalError, sa.exc.IntegrityError)):
+                raise  # the database itself (locked, gone, full) or a constraint: not this reply's fault
+            why = type(getattr(exc, "orig", None) or exc).__name__
+            log.warning("run #%s, variant %s, model %s: the reply could not be stored (%s); kept as an error cell, "
+                        "asked again by the next run", row["run_id"], row["variant_id"], row["model"], why)
+            blank = {k: None for k in ("raw_text", "parsed", "method", "invalid", "refusal", "correct",
+                                       "input_tokens", "output_tokens", "cost", "finish_reason", "details",
+                                       "parse_version")}
+            self._write_response(dict(row, **blank, error=f"the reply could not be stored ({why}): ask again"))
+
+    def _write_response(self, row: dict[str, Any]) -> None:
         key = {f"k_{k}": row[k] for k in ("run_id", "variant_id", "model", "prompt", "sample")}
         with self.engine.begin() as c:
             existing = c.execute(_CELL_ROW, key).first()
@@ -421,6 +524,7 @@ class Store:
                 c.execute(responses.update().where(responses.c.id == existing.id).values(**row))
 
     def record_item_error(self, run_id: int, source: str, item_id: str, message: str) -> None:
+        source, item_id, message = clip_key(clean_text(source)), clip_key(clean_text(item_id)), clean_text(message)
         with self.engine.begin() as c:
             c.execute(item_errors.delete().where((item_errors.c.run_id == run_id) & (item_errors.c.source == source)
                                                  & (item_errors.c.item_id == item_id)))
@@ -428,7 +532,8 @@ class Store:
                                                   created_at=now()))
 
     def clear_item_errors(self, run_id: int, source: str, item_ids: Iterable[str]) -> None:
-        ids = list(item_ids)
+        ids = [clip_key(clean_text(i)) for i in item_ids]
+        source = clip_key(clean_text(source))
         if not ids:
             return
         with self.engine.begin() as c:

@@ -33,6 +33,8 @@ from pydantic import ConfigDict, Field, StrictBool, StrictFloat, StrictInt, Stri
     WrapValidator, create_model
 from pydantic.fields import FieldInfo
 
+from probe_ui.errors import ProbeUIError
+
 Kind = Literal["int", "float", "bool", "choice", "text", "points", "point", "box", "list", "mapping", "json"]
 
 
@@ -291,7 +293,7 @@ class Declared:
         return {k: getattr(model, k) for k in params}
 
 
-class ParamError(ValueError):
+class ParamError(ProbeUIError, ValueError):
     """A parameter a perturbation does not take, or a value it does not allow (``param``: its name, if known)."""
 
     def __init__(self, param: str | None, message: str) -> None:
