@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from probe_ui.errors import ProbeUIError
 from probe_ui.store import RATINGS, Store, StoreError, rater_name
 
 COLUMNS = ("response_id", "rater", "rating", "note")
@@ -27,7 +28,7 @@ EXPORT_COLUMNS = (*COLUMNS, "run", "model", "item_id", "condition", "created_at"
 MAX_ERRORS = 50  # problems listed before the rest are counted
 
 
-class RatingsFileError(ValueError):
+class RatingsFileError(ProbeUIError, ValueError):
     """A ratings CSV that cannot be imported; ``problems`` holds one line per problem (file, line, field)."""
 
     def __init__(self, problems: list[str]) -> None:

@@ -18,6 +18,8 @@ from yaml.events import MappingEndEvent, MappingStartEvent, SequenceEndEvent, Se
 from yaml.nodes import MappingNode, Node, ScalarNode
 from yaml.resolver import Resolver
 
+from probe_ui.errors import ProbeUIError
+
 try:
     from yaml._yaml import CParser
 except ImportError:  # PyYAML without libyaml: the pure-Python parser reads the same events, more slowly
@@ -40,7 +42,7 @@ def _loader(text: str, fast: bool) -> Any:
     return _FastLoader(text) if fast and CParser is not None else yaml.SafeLoader(text)
 
 
-class DuplicateKeyError(ValueError):
+class DuplicateKeyError(ProbeUIError, ValueError):
     """The streamed key appears twice in the mapping."""
 
 

@@ -16,6 +16,7 @@ piece of the key is found in the store, an export, the report, stdout or stderr.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import sys
 from pathlib import Path
@@ -30,6 +31,9 @@ assert _spec is not None and _spec.loader is not None
 fuzz = importlib.util.module_from_spec(_spec)
 sys.modules["fuzz_cases"] = fuzz  # dataclasses and the worker's pickled outcomes look the module up by name
 _spec.loader.exec_module(fuzz)
+# The tests catch hangs, not slowness: each target's limit here is ten times the benchmark's (at least a minute), so a
+# busy machine does not fail them; benchmarks/fuzz.py keeps the tight limits and reports the slowest case.
+fuzz.TARGETS = {name: dataclasses.replace(t, limit_s=max(60.0, 10 * t.limit_s)) for name, t in fuzz.TARGETS.items()}
 
 SEED = 20240601
 SEEDED_CASES = {"images": 500, "answers": 500, "catalogue": 300, "importers": 300, "presets": 200, "params": 300,
