@@ -188,6 +188,10 @@ class Run:
     updated_at: str
 
 
+class RunInUseError(StoreError):
+    """Another probe-ui batch holds this run (or this shard of it): see :meth:`Store.run_lock`."""
+
+
 class Store:
     """Open (creating if needed) a store at a file path or SQLAlchemy URL."""
 
@@ -585,6 +589,45 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    # ---- one batch per run ------------------------------------------------------------------------------------
+    @contextmanager
+    def run_lock(self, name: str, shard: tuple[int, int] | None = None, flag: str = "--run") -> Iterator[None]:
+        """Hold the run ``name`` (its part ``shard``, 1-based ``(i, n)``, or the whole run) for a batch: another
+        batch of the same run and part, or a whole batch beside a shard, raises :class:`RunInUseError` at once,
+        in one line naming the holder (pid, host, since when) and ``flag`` to choose another run name. Shards of
+        one run hold it together. SQLite: OS file locks beside the database, dropped when the process dies;
+        PostgreSQL: session advisory locks on a connection held for the block (:mod:`probe_ui.run_lock`). An
+        in-memory database is one process's own: nothing to lock."""
+        from probe_ui import run_lock
+
+        if self.engine.dialect.name == "postgresql":
+            with run_lock.postgres_run_lock(self.engine, name, shard, RunInUseError, flag):
+                yield
+            return
+        path = _sqlite_file(self.url)
+        if path is None:
+            yield
+            return
+        with run_lock.sqlite_run_lock(path, name, shard, RunInUseError, flag):
+            yield
+
+    def save_response_or_keep(self, row: dict[str, Any]) -> None:
+        """:meth:`save_response`, safe against another process storing the same cell at the same moment (the
+        unique cell key refuses the second insert): the row that got there first is kept when it is a finished
+        answer (or both are errors); an error row there is replaced by this finished one. Any other integrity
+        error (e.g. an unknown variant) is raised."""
+        try:
+            self.save_response(row)
+            return
+        except sa.exc.IntegrityError:
+            key = {f"k_{k}": row[k] for k in ("run_id", "variant_id", "model", "prompt", "sample")}
+            with self.engine.connect() as c:
+                existing = c.execute(_CELL_ROW, key).first()
+            if existing is None:  # not the cell race
+                raise
+        if existing.error is not None and row.get("error") is None:
+            self.save_response(row)  # replaces the error row, as a retry does
+
     def _insert_ignore(self, table: sa.Table, rows: list[dict[str, Any]]) -> None:
         if not rows:
             return
@@ -680,3 +723,15 @@ def _merge_settings(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             out[k] = v
     return out
 
+
+def _sqlite_file(location: str) -> Path | None:
+    """The database file of a SQLite store location (a path, or a ``sqlite:///`` URL); None for an in-memory
+    database or a server URL."""
+    if "://" not in location:
+        return None if location in ("", ":memory:") else Path(location)
+    if not location.lower().startswith("sqlite"):
+        return None
+    database = sa.engine.make_url(location).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
