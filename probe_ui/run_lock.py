@@ -116,7 +116,10 @@ def _acquire(path: Path, shared: bool) -> _Flock | None:
     import fcntl
 
     for _ in range(20):
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except PermissionError:  # another user's lock file (a shared folder): flock needs no write access
+            fd = os.open(path, os.O_RDONLY)
         try:
             fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
         except OSError as exc:
@@ -187,8 +190,11 @@ def sqlite_run_lock(db: Path, name: str, shard: tuple[int, int] | None, error: t
                 mine = _acquire(part_file, shared=False)
                 if mine is not None:
                     held.append(mine)
-                    os.ftruncate(mine.fd, 0)
-                    os.pwrite(mine.fd, (json.dumps(holder_record(name, part)) + "\n").encode(), 0)
+                    try:
+                        os.ftruncate(mine.fd, 0)
+                        os.pwrite(mine.fd, (json.dumps(holder_record(name, part)) + "\n").encode(), 0)
+                    except OSError:  # opened read-only (another user's file): the lock holds, unnamed
+                        pass
         except OSError as exc:
             raise error(f"cannot lock run '{name}' beside the store {db}: {exc.strerror or exc}") from None
         if len(held) < 2:
