@@ -336,11 +336,20 @@ def _launcher_shard(shard: tuple[int, int] | None, db: str) -> tuple[int, int] |
     return shard
 
 
-def cmd_score(args: argparse.Namespace) -> int:
-    from probe_ui.scoring import compare_parsers, jsonable, score_run
+def reading_store(db: str) -> Any:
+    """The store for a command that only reads it (score, export, report, ratings export): opened read-only when
+    this process cannot write it (a read-only filesystem, folder or file), so that reading never fails for want
+    of writing; where it can be written it opens as usual, so that an older store is upgraded and the parse cache
+    refreshed (:class:`probe_ui.store.Store`, ``read_only="auto"``)."""
     from probe_ui.store import Store
 
-    store = Store(args.db)
+    return Store(db, read_only="auto")
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from probe_ui.scoring import compare_parsers, jsonable, score_run
+
+    store = reading_store(args.db)
     if args.compare_parsers:
         diffs = compare_parsers(store, args.run)
         robust = score_run(store, args.run, "robust")
@@ -602,9 +611,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from probe_ui.exports import export_run
-    from probe_ui.store import Store
 
-    summary = export_run(Store(args.db), args.run, args.format, Path(args.out), by=args.by, parser=args.parser)
+    summary = export_run(reading_store(args.db), args.run, args.format, Path(args.out), by=args.by, parser=args.parser)
     _emit(summary.lines())
     return 0
 
@@ -613,9 +621,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from probe_ui.report import write_report
-    from probe_ui.store import Store
 
-    path = write_report(Store(args.db), args.run, Path(args.out), baseline=args.baseline, parser=args.parser,
+    path = write_report(reading_store(args.db), args.run, Path(args.out), baseline=args.baseline, parser=args.parser,
                         definition=args.definition)
     print(f"wrote {path} ({path.stat().st_size:,} bytes); open it in a browser")
     return 0
@@ -672,9 +679,8 @@ def cmd_ratings_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from probe_ui.ratings import export_rows, rows_csv
-    from probe_ui.store import Store
 
-    rows = export_rows(Store(args.db), args.run)
+    rows = export_rows(reading_store(args.db), args.run)
     if args.out is None:
         sys.stdout.write(rows_csv(rows))
         return 0

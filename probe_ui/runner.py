@@ -390,6 +390,10 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     stops sending new requests: what was answered is kept and running the batch again resumes it.
     ``shard=(i, n)`` asks only the i-th of n disjoint parts of the cells (1-based), so n machines writing to one
     database share a batch; every shard plans the same cells, so the parts together are the whole batch.
+
+    The batch holds its run (and shard) for its whole length (:meth:`probe_ui.store.Store.run_lock`): a second
+    batch of the same run and shard on the same store raises :class:`probe_ui.store.RunInUseError` before it
+    writes or asks anything. Shards of one run run at once; live probes (:mod:`probe_ui.live`) take no lock.
     """
     if shard is not None:
         i, n = shard
@@ -418,6 +422,21 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         "temperature": temperature,
         "judge": _public_config(judge_cfg.model) | {"mode": judge_mode} if judge_cfg else None,
     }
+    # one batch per run and shard at a time (another one stops here, before it writes anything): held until the
+    # batch ends, so that two identical batches never ask, and pay for, the same cells twice
+    with store.run_lock(name, shard):
+        return _run_locked(store, presets, models, name, seed, settings, concurrency=concurrency, prompt=prompt,
+                           suites=suites, samples=samples, temperature=temperature, judge_cfg=judge_cfg,
+                           use_cache=use_cache, progress=progress, on_progress=on_progress, cancel=cancel,
+                           shard=shard)
+
+
+def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], name: str, seed: int,
+                settings: dict[str, Any], *, concurrency: int | None, prompt: str | None,
+                suites: tuple[str, ...] | list[str], samples: int, temperature: float | None, judge_cfg: Judge | None,
+                use_cache: bool, progress: bool, on_progress: Callable[[int, int, BatchResult], None] | None,
+                cancel: threading.Event | None, shard: tuple[int, int] | None) -> BatchResult:
+    """:func:`run_batch` once it holds the run."""
     run = store.ensure_run(name, seed, settings)
     result = BatchResult(run=run)
     plan = BatchPlan(store, run, presets, models, result, prompt=prompt, seed=seed, suites=suites, samples=samples,

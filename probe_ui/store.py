@@ -8,6 +8,7 @@ reference the hash. The URL may also be any SQLAlchemy URL (e.g. ``postgresql://
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
@@ -271,11 +272,36 @@ class Run:
     updated_at: str
 
 
-class Store:
-    """Open (creating if needed) a store at a file path or SQLAlchemy URL."""
+class RunInUseError(StoreError):
+    """Another probe-ui batch holds this run (or this shard of it): see :meth:`Store.run_lock`."""
 
-    def __init__(self, location: str | os.PathLike[str] = DEFAULT_DB, images_dir: str | os.PathLike[str] | None = None):
+
+class Store:
+    """Open (creating if needed) a store at a file path or SQLAlchemy URL.
+
+    ``read_only=True`` opens an existing store for reading only, for the commands that write nothing: SQLite
+    through a read-only URI (``mode=ro``; also ``immutable=1`` when its folder cannot be written, so that SQLite
+    needs no ``-wal`` / ``-shm`` files there), no WAL switch, no table creation, no schema upgrade (a store older
+    than this probe-ui raises a one-line StoreError saying how to upgrade it), the parse cache not written; every
+    write raises StoreError. PostgreSQL: every transaction read-only. ``read_only="auto"``: read-only when the
+    store is a SQLite file that this process cannot write (a read-only filesystem, folder or file), else as usual:
+    the read commands use it, so that where the store can be written they still upgrade it and refresh the parse
+    cache (:func:`sqlite_writable`).
+    """
+
+    def __init__(self, location: str | os.PathLike[str] = DEFAULT_DB, images_dir: str | os.PathLike[str] | None = None,
+                 read_only: bool | str = False):
         loc = str(location)
+        if read_only not in (True, False, "auto"):
+            raise ValueError(f"read_only must be True, False or 'auto', not {read_only!r}")
+        sqlite_file = _sqlite_file(loc)
+        if read_only == "auto":
+            read_only = sqlite_file is not None and sqlite_file.exists() and not sqlite_writable(sqlite_file)
+        #: opened for reading only (see the class doc)
+        self.read_only = bool(read_only)
+        #: where the store is, fit for messages (a URL without credentials)
+        self.where = public_text(loc)
+        connect_url = None
         if "://" in loc:
             self.url = database_url(loc)
             default_images = Path("probe-ui-data") / "images"
@@ -283,38 +309,59 @@ class Store:
             path = Path(loc)
             if path.exists() and path.is_dir():
                 raise StoreError(f"{path} is a folder; give the database file path, e.g. {path / 'probe-ui.db'}")
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:  # a parent that is a file, no permission, ...
-                blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
-                why = f"{blocker} is a file, not a folder" if blocker else exc.strerror or type(exc).__name__
-                raise StoreError(f"cannot create the folder for the store {path}: {why}") from None
+            if not self.read_only:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:  # a parent that is a file, no permission, ...
+                    blocker = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+                    why = f"{blocker} is a file, not a folder" if blocker else exc.strerror or type(exc).__name__
+                    raise StoreError(f"cannot create the folder for the store {path}: {why}") from None
             self.url = f"sqlite:///{path}"
             default_images = path.parent / "images"
+        if self.read_only and sqlite_file is not None:
+            connect_url = read_only_sqlite_url(sqlite_file)
         self.images_dir = Path(images_dir) if images_dir else default_images
         self._stored_images: set[str] = set()
         try:
-            self.engine = sa.create_engine(self.url, future=True, pool_pre_ping=True)
+            kwargs: dict[str, Any] = {}
+            if self.read_only and self.url.startswith("postgresql"):  # every transaction read-only, on the server
+                kwargs["connect_args"] = {"options": "-c default_transaction_read_only=on"}
+            self.engine = sa.create_engine(connect_url or self.url, future=True, pool_pre_ping=True, **kwargs)
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as exc:
             raise StoreError(public_text(f"cannot use the database URL {loc}: {exc}")) from None
         if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect",
+                         functools.partial(_sqlite_pragmas, read_only=self.read_only))
+        if self.read_only:
+            event.listen(self.engine, "before_cursor_execute", self._refuse_writes)
         #: a server database is shared (e.g. by --shard machines): images go into it, not onto one machine's disk
         self.images_in_db = self.engine.dialect.name != "sqlite"
         #: (old version, new version, backup) when opening upgraded the store's schema (probe_ui.migrations)
         self.upgraded: tuple[int, int, str] | None = None
         self._open_schema(loc)
 
+    def _refuse_writes(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        """A store opened read-only refuses every statement that would write, on any database, with one line."""
+        first = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else ""
+        if first in _WRITES or statement.lstrip().upper().startswith(("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE")):
+            raise StoreError(f"the store at {self.where} was opened read-only: cannot {first.lower()} "
+                             "(open it without read_only to change it)")
+
     def _open_schema(self, loc: str) -> None:
-        """Create a new store's tables, or upgrade an older store's schema (after a backup copy)."""
+        """Create a new store's tables, or upgrade an older store's schema (after a backup copy). Read-only: only
+        check that the schema is this code's."""
         from probe_ui import migrations
 
         where = public_text(loc)
         sqlite_path = Path(loc) if "://" not in loc and loc != ":memory:" else None
+        if self.read_only and sqlite_path is not None and not sqlite_path.exists():
+            raise StoreError(f"no store at {where}: a read-only open needs an existing store (check --db)")
         try:
             with self.engine.connect() as c:
                 version = migrations.stored_version(c)
-            if version is None:
+            if self.read_only:
+                self._check_read_only_schema(version, where)
+            elif version is None:
                 _create_tables(self.engine)
                 with self.write_lock() as c:
                     if (migrations.stored_version(c) or 0) == 0:  # not stamped by a process racing us
@@ -324,8 +371,25 @@ class Store:
         except migrations.SchemaError as exc:
             raise StoreError(str(exc)) from None
         except sa.exc.SQLAlchemyError as exc:
-            raise StoreError(f"cannot open the store at {where}: {exc.__class__.__name__}: "
-                             f"{public_text(str(exc).splitlines()[0])}") from None
+            hint = ""
+            if self.read_only and sqlite_path is not None and _wal_has_data(sqlite_path):
+                hint = (f" (its write-ahead log {sqlite_path.name}-wal holds changes that SQLite can only read with "
+                        "its -shm file or a writable folder: open it once where it can be written)")
+            raise StoreError(f"cannot open the store at {where}{' read-only' if self.read_only else ''}: "
+                             f"{exc.__class__.__name__}: {public_text(str(exc).splitlines()[0])}{hint}") from None
+
+    def _check_read_only_schema(self, version: int | None, where: str) -> None:
+        from probe_ui import migrations
+
+        if version is None:
+            raise StoreError(f"{where} holds no probe-ui store (no tables): check --db")
+        if version > migrations.LATEST:
+            raise migrations.too_new(version, where)
+        if version < migrations.LATEST:
+            raise StoreError(f"the store at {where} has schema version {version}, older than this probe-ui's "
+                             f"{migrations.LATEST}, and was opened read-only: it needs an upgrade, which writes to it; "
+                             "open it once writable (any write command, e.g. probe-ui batch, or probe-ui score where "
+                             "the store can be written, or on a writable copy) to upgrade it")
 
     @contextmanager
     def write_lock(self, key: int = 727274) -> Iterator[sa.Connection]:
@@ -503,9 +567,11 @@ class Store:
         row = storable(responses, dict(row, created_at=now()))
         try:
             self._write_response(row)
+        except sa.exc.IntegrityError as exc:
+            self._lost_race(row, exc)
         except sa.exc.StatementError as exc:
-            if isinstance(exc, (sa.exc.OperationalError, sa.exc.IntegrityError)):
-                raise  # the database itself (locked, gone, full) or a constraint: not this reply's fault
+            if isinstance(exc, sa.exc.OperationalError):
+                raise  # the database itself (locked, gone, full): not this reply's fault
             why = type(getattr(exc, "orig", None) or exc).__name__
             log.warning("run #%s, variant %s, model %s: the reply could not be stored (%s); kept as an error cell, "
                         "asked again by the next run", row["run_id"], row["variant_id"], row["model"], why)
@@ -513,6 +579,18 @@ class Store:
                                        "input_tokens", "output_tokens", "cost", "finish_reason", "details",
                                        "parse_version")}
             self._write_response(dict(row, **blank, error=f"the reply could not be stored ({why}): ask again"))
+
+    def _lost_race(self, row: dict[str, Any], exc: sa.exc.IntegrityError) -> None:
+        """Another process stored the same cell at the same moment (the unique cell key refused this insert): the
+        row that got there first is kept when it is a finished answer (or both are errors); an error row there is
+        replaced by this finished one. Any other integrity error (e.g. an unknown variant) is raised."""
+        key = {f"k_{k}": row[k] for k in ("run_id", "variant_id", "model", "prompt", "sample")}
+        with self.engine.connect() as c:
+            existing = c.execute(_CELL_ROW, key).first()
+        if existing is None:  # not the cell race
+            raise exc
+        if existing.error is not None and row.get("error") is None:
+            self._write_response(row)  # replaces the error row, as a retry does
 
     def _write_response(self, row: dict[str, Any]) -> None:
         key = {f"k_{k}": row[k] for k in ("run_id", "variant_id", "model", "prompt", "sample")}
@@ -675,8 +753,9 @@ class Store:
 
     def cache_parses(self, rows: list[dict[str, Any]]) -> None:
         """Store fresh robust readings (``id`` plus parsed, method, invalid, refusal, correct, parse_version) as
-        the answers' parse cache; finished answers only, so a retried error cell is never touched."""
-        if not rows:
+        the answers' parse cache; finished answers only, so a retried error cell is never touched. A read-only
+        store keeps its cache as it is (the readings are only made again on the next read)."""
+        if not rows or self.read_only:
             return
         stmt = (responses.update()
                 .where(responses.c.id == sa.bindparam("_id"), responses.c.error.is_(None),
@@ -689,6 +768,30 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    # ---- one batch per run ------------------------------------------------------------------------------------
+    @contextmanager
+    def run_lock(self, name: str, shard: tuple[int, int] | None = None, flag: str = "--run") -> Iterator[None]:
+        """Hold the run ``name`` (its part ``shard``, 1-based ``(i, n)``, or the whole run) for a batch: another
+        batch of the same run and part, or a whole batch beside a shard, raises :class:`RunInUseError` at once,
+        in one line naming the holder (pid, host, since when) and ``flag`` to choose another run name. Shards of
+        one run hold it together. SQLite: OS file locks beside the database, dropped when the process dies;
+        PostgreSQL: session advisory locks on a connection held for the block (:mod:`probe_ui.run_lock`). An
+        in-memory database is one process's own: nothing to lock."""
+        from probe_ui import run_lock
+
+        if self.read_only:
+            raise StoreError(f"the store at {self.where} was opened read-only: a batch cannot run")
+        if self.engine.dialect.name == "postgresql":
+            with run_lock.postgres_run_lock(self.engine, name, shard, RunInUseError, flag):
+                yield
+            return
+        path = _sqlite_file(self.url)
+        if path is None:
+            yield
+            return
+        with run_lock.sqlite_run_lock(path, name, shard, RunInUseError, flag):
+            yield
 
     def _insert_ignore(self, table: sa.Table, rows: list[dict[str, Any]]) -> None:
         if not rows:
@@ -751,10 +854,13 @@ def _json(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any, read_only: bool = False) -> None:
     cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
+    if read_only:  # switching to WAL writes the file; query_only refuses writes even where the file allows them
+        cur.execute("PRAGMA query_only=ON")
+    else:
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=30000")
     cur.close()
@@ -785,3 +891,51 @@ def _merge_settings(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
             out[k] = v
     return out
 
+
+#: the first words of statements that write (a read-only store refuses them; see Store._refuse_writes)
+_WRITES = frozenset({"INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "ALTER", "DROP", "VACUUM", "REINDEX",
+                     "TRUNCATE", "GRANT", "REVOKE", "COPY", "UPSERT", "MERGE"})
+
+
+def _sqlite_file(location: str) -> Path | None:
+    """The database file of a SQLite store location (a path, or a ``sqlite:///`` URL); None for an in-memory
+    database or a server URL."""
+    if "://" not in location:
+        return None if location in ("", ":memory:") else Path(location)
+    if not location.lower().startswith("sqlite"):
+        return None
+    database = sa.engine.make_url(location).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def sqlite_writable(path: Path) -> bool:
+    """Whether this process can write the SQLite store ``path``: the file and its folder (where SQLite makes its
+    ``-wal`` / ``-shm`` / journal files). False on a read-only filesystem, folder or file (root included on a
+    read-only mount; root passes permission bits, so a chmod alone does not make a store read-only for it)."""
+    return _can_write(path) and _can_write(path.parent)
+
+
+def _can_write(path: Path) -> bool:
+    """Whether this process may write ``path`` (a file or folder); one place, so that a test can pretend."""
+    return os.access(path, os.W_OK)
+
+
+def _wal_has_data(path: Path) -> bool:
+    wal = path.with_name(path.name + "-wal")
+    try:
+        return wal.stat().st_size > 0
+    except OSError:
+        return False
+
+
+def read_only_sqlite_url(path: Path) -> str:
+    """The SQLAlchemy URL that opens a SQLite file read-only: ``mode=ro``, and ``immutable=1`` when its folder
+    cannot be written and no write-ahead log holds changes (SQLite then needs no -wal / -shm files, and reads the
+    file as it is; a non-empty -wal must be read through SQLite's WAL index, so it is left mutable)."""
+    from urllib.parse import quote
+
+    immutable = not _can_write(path.parent) and not _wal_has_data(path)
+    target = quote(str(path.resolve()), safe="/")
+    return f"sqlite:///file:{target}?mode=ro{'&immutable=1' if immutable else ''}&uri=true"
