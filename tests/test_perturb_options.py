@@ -279,3 +279,10 @@ def test_suggestion_letter_follows_its_text_when_options_move() -> None:
     assert "Physician's answer: C: granuloma." in render(moved).messages[-1].text()
     with pytest.raises(PerturbationError, match="would remove the suggested answer"):
         apply(apply(_variant(), "suggest", {"answer": "right"}, 0), "nota", {}, 0)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_shuffle_of_two_options_always_swaps_them(seed: int) -> None:
+    v = Variant("q", "Which?", "choice", ("left", "right"), "left", ())
+    out = apply(v, "shuffle", {}, seed)
+    assert out.options == ("right", "left") and out.answer == "left"

@@ -140,13 +140,18 @@ def _as_choice(variant: Variant, op: str) -> tuple[Variant, dict[str, Any]]:
     return variant, {}
 
 
-@register("shuffle", "Reorder the answer options with a seeded random permutation.",
+@register("shuffle", "Reorder the answer options with a seeded random permutation that moves at least one option.",
           "the same option text, at its new letter")
 def shuffle(variant: Variant, rng: random.Random) -> Variant:
+    """A seeded reorder, drawn again while it leaves the order as it was: with two options half the draws would,
+    and a "shuffled" variant identical to the original measures nothing (Illusion T3). Options that are all the
+    same text cannot move."""
     if variant.kind != "choice" or len(variant.options) < 2:
         raise PerturbationError("shuffle needs a multiple-choice item with at least two options")
     options = list(variant.options)
     rng.shuffle(options)
+    while options == list(variant.options) and len(set(options)) > 1:
+        rng.shuffle(options)
     return _sync_suggestion(variant.evolve(options=tuple(options)))
 
 
