@@ -272,6 +272,10 @@ class BaseHandler(BaseHTTPRequestHandler):
 
     fake: ScriptedServer
     protocol_version = "HTTP/1.1"
+    # TCP_NODELAY, as real servers (uvicorn, vLLM, the APIs) set it: http.server writes the headers and the body
+    # separately, and with Nagle's algorithm the body then waits for the client's delayed ACK, adding ~40 ms to
+    # every answer on a kept-alive connection
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - silence per-request stderr lines
         pass

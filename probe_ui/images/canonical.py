@@ -6,6 +6,7 @@ A :class:`CanonicalImage` is an 8-bit L or RGB PNG with no metadata, and its id 
 
 from __future__ import annotations
 
+from base64 import b64encode
 import hashlib
 import io
 
@@ -27,13 +28,14 @@ class CanonicalImage:
     Treat instances as immutable.
     """
 
-    __slots__ = ("_png", "_id", "_pil", "width", "height", "mode")
+    __slots__ = ("_png", "_id", "_pil", "_b64", "width", "height", "mode")
 
     def __init__(self, png: bytes | None = None, *, pil: Image.Image | None = None) -> None:
         if png is None and pil is None:
             raise ValueError("CanonicalImage needs PNG bytes or pixels")
         self._png = png
         self._id: str | None = None
+        self._b64: str | None = None
         self._pil = pil
         if pil is not None:
             self.width, self.height, self.mode = pil.width, pil.height, pil.mode
@@ -58,6 +60,13 @@ class CanonicalImage:
             self._pil.save(buf, format="PNG", optimize=False, compress_level=1)  # type: ignore[union-attr]
             self._png = buf.getvalue()
         return self._png
+
+    @property
+    def base64(self) -> str:
+        """The PNG bytes in base64, as the APIs take them: made once, since a batch sends one image many times."""
+        if self._b64 is None:
+            self._b64 = b64encode(self.png).decode("ascii")
+        return self._b64
 
     @property
     def id(self) -> str:

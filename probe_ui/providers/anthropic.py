@@ -23,7 +23,6 @@ thinking first; default: not sent), ``extra_body`` (merged into the request JSON
 
 from __future__ import annotations
 
-import base64
 import re
 import time
 from typing import Any
@@ -64,7 +63,7 @@ def to_wire(messages: tuple[Message, ...]) -> tuple[str | None, list[dict[str, A
             elif isinstance(p, ImagePart):
                 blocks.append({"type": "image", "source": {
                     "type": "base64", "media_type": "image/png",
-                    "data": base64.b64encode(p.image.png).decode("ascii")}})
+                    "data": p.image.base64}})
             else:  # pragma: no cover - the protocol has two part types
                 raise ValueError(f"unknown message part {type(p).__name__}")
         if not blocks:

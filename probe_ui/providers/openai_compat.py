@@ -10,7 +10,6 @@ chat-completions messages, and a completion (or its stream) back as a :class:`~p
 
 from __future__ import annotations
 
-import base64
 import os
 import time
 from typing import Any, ClassVar
@@ -43,7 +42,7 @@ def to_wire_messages(messages: tuple[Message, ...], image_detail: str | None = N
             if isinstance(p, TextPart):
                 parts.append({"type": "text", "text": p.text})
             elif isinstance(p, ImagePart):
-                url: dict[str, Any] = {"url": "data:image/png;base64," + base64.b64encode(p.image.png).decode("ascii")}
+                url: dict[str, Any] = {"url": "data:image/png;base64," + p.image.base64}
                 if image_detail:
                     url["detail"] = image_detail
                 parts.append({"type": "image_url", "image_url": url})
@@ -86,7 +85,13 @@ class OpenAIProvider(SDKProvider):
                            api_key=key, max_retries=max_retries, timeout=timeout_s, http_client=http_client)
 
     async def create(self, client: Any, kwargs: dict[str, Any]) -> Any:
-        return await client.chat.completions.with_raw_response.create(**kwargs)
+        # The SDK walks every message part through its type-directed transform before sending: about 5 ms for a
+        # request with an image, a third of probe-ui's own CPU per answer. Our parts are plain JSON already, so
+        # they travel in extra_body, which the SDK merges into the body as given (the catalogue's extra_body still
+        # wins, as before). The bytes sent are the same.
+        kwargs = dict(kwargs)
+        extra = {"messages": kwargs.pop("messages"), **(kwargs.pop("extra_body", None) or {})}
+        return await client.chat.completions.with_raw_response.create(messages=[], extra_body=extra, **kwargs)
 
     # ---- request ---------------------------------------------------------------------------------------------
     def build_kwargs(self, request: Request) -> dict[str, Any]:
