@@ -181,6 +181,8 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
 
     if fmt not in FORMATS:
         raise ExportError(f"unknown export format '{fmt}'; known: {', '.join(FORMATS)}")
+    if fmt == "parquet":
+        require_pyarrow(ExportError)
     if by not in BY:
         raise ExportError(f"unknown row unit '{by}'; use one of: {', '.join(BY)}")
     out = Path(out)
@@ -577,6 +579,16 @@ def _write_csv(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> No
         for row in rows:
             flat = _flat(row, columns, lists=False)
             w.writerow([cell(flat[c]) for c in columns])
+
+
+def require_pyarrow(error: type[Exception], where: str = "") -> None:
+    """Parquet needs pyarrow, an extra (``probe-ui[parquet]``, 170 MB): say so (``where``: the file, if any) before
+    anything is read or written."""
+    import importlib.util
+
+    if importlib.util.find_spec("pyarrow") is None:
+        raise error(f"{where}{': ' if where else ''}Parquet needs pyarrow, which is not installed: pip install "
+                    "'probe-ui[parquet]' (or use jsonl, csv or imagefolder)")
 
 
 def _write_parquet(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:

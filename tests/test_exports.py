@@ -342,3 +342,20 @@ def test_an_image_missing_from_the_store_is_left_out_with_a_warning(tmp_path: Pa
     assert any(line.startswith("warning: ") for line in summary.lines())
     data = [json.loads(x) for x in (tmp_path / "out" / "data.jsonl").read_text().splitlines()]
     assert next(r for r in data if r["item_id"] == "q2")["images"] == []
+
+
+def test_parquet_without_pyarrow_says_which_extra_to_install_and_writes_nothing(
+        rated_run: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # pyarrow is an extra (170 MB): the base install exports jsonl, csv and imagefolder, and says what Parquet needs
+    good = tmp_path / "good"
+    export_run(rated_run["store"], "exp", "parquet", good)
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pyarrow" else real(name, *a))
+    out = tmp_path / "out"
+    with pytest.raises(ExportError, match=r"pip install 'probe-ui\[parquet\]'"):
+        export_run(rated_run["store"], "exp", "parquet", out)
+    assert not out.exists()
+    with pytest.raises(DatasetError, match=r"data.parquet.*pip install 'probe-ui\[parquet\]'"):
+        import_dataset(good, tmp_path / "back")

@@ -29,7 +29,7 @@ from typing import Any
 import yaml
 
 from probe_ui.errors import ProbeUIError
-from probe_ui.exports import DATA_FILES, JSON_COLUMNS, LIST_COLUMNS
+from probe_ui.exports import DATA_FILES, JSON_COLUMNS, LIST_COLUMNS, require_pyarrow
 from probe_ui.paths import PathError, file_inside, output_file
 from probe_ui.presets import PresetError, item_yaml, load_preset
 
@@ -188,6 +188,7 @@ def _read(layout: str, path: Path) -> list[dict[str, Any]]:
                     out.append(rec)
             return out
         if layout == "parquet":
+            require_pyarrow(DatasetError, str(path))
             import pyarrow.parquet as pq
 
             return pq.read_table(path).to_pylist()
