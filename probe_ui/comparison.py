@@ -311,7 +311,7 @@ CSS = """
 .pu-broke .pu-ans, .pu-broke .pu-meta, .pu-broke .pu-rated {color:#fff !important;}
 .pu-invalid {background:#eaeef2;} .pu-error {background:#f6f8fa;} .pu-waiting {background:#fff8c5;}
 .pu-unknown {background:#ddf4ff;} .pu-missing {background:#fff;}
-.pu-rates {margin-top:4px; display:flex; gap:3px; flex-wrap:nowrap;}
+.pu-rates {margin-top:4px; display:flex; gap:3px; flex-wrap:wrap;}  /* 8 models fit 1440 px: buttons wrap in narrow cells */
 .pu-rate {border:1px solid #afb8c1; background:#fff; color:#1f2328; border-radius:4px; padding:0 6px;
           font-size:12px; cursor:pointer; line-height:20px;}
 .pu-rate.pu-on {background:#0969da; color:#fff; border-color:#0969da;}

@@ -311,6 +311,9 @@ def test_the_table_stays_aligned(server, browser, fake_openai, n_models):
         assert [m for m, _ in row] == [h[0] for h in heads]
         for (_, left), (_, hleft, _) in zip(row, heads):
             assert abs(left - hleft) < 1.5  # the cell starts where its header starts
+    # every column on the 1440 px screen at once: no sideways scrolling to find the last model
+    scroll = pg.p.eval_on_selector("#probe-table .pu-scroll", "e => [e.scrollWidth, e.clientWidth]")
+    assert scroll[0] <= scroll[1], f"the table is {scroll[0]} px wide in {scroll[1]} px"
     assert not pg.errors, pg.errors
 
 
