@@ -53,8 +53,10 @@ def build_app(ctx: AppContext) -> gr.Blocks:
         # the rater's name stays in this browser (localStorage) from one visit to the next
         remembered = gr.BrowserState("", storage_key="probe-ui-rater")
         probe["rater"].change(lambda name: name, probe["rater"], remembered, api_visibility="private")
-        app.load(lambda kept, typed: typed or kept, [remembered, probe["rater"]], probe["rater"],
-                 api_visibility="private")  # never over a name typed before the page finished loading
+        # restored in the browser, at once: a round trip to the server could come back after the user typed a name,
+        # and overwrite it with the empty one it was sent
+        app.load(None, [remembered, probe["rater"]], probe["rater"], js="(kept, typed) => typed || kept",
+                 api_visibility="private")
     guard_uploads(app)  # a refused upload (wrong type, too large) leaves the cache at once
     app.queue(default_concurrency_limit=8)
     return app
