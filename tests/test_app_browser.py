@@ -537,6 +537,7 @@ def test_stress_sweep_draws_its_curve_live_and_shows_where_it_broke(server, brow
     pg.p.locator("#stress-mode").get_by_label("a severity sweep of one perturbation").check()
     pg.pick("stress-sweep", "blur")
     plan = pg.wait_text("#stress-plan", r"= 12 calls")  # (original + 5 levels) x 2 models
+    pg.p.locator("#stress-suite-doc").wait_for(state="hidden")  # the suite's description went with the suite
     assert "no price known for loop" in plan
     pg.p.locator("#stress-run").click()
     pg.p.locator("#stress-curve img[src^='data:']").first.wait_for(timeout=60000)

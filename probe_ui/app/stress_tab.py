@@ -201,7 +201,9 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
 
     def on_mode(md: str) -> tuple[Any, ...]:
         sweep = md == SWEEP
-        return gr.update(visible=not sweep), gr.update(visible=sweep), gr.update(visible=sweep)
+        # the suite's description goes with the suite: a sweep says what it does in its plan line
+        return (gr.update(visible=not sweep), gr.update(visible=sweep), gr.update(visible=sweep),
+                gr.update(visible=not sweep))
 
     def on_pert(pt: str) -> Any:
         lv = list(default_levels(pt))
@@ -223,7 +225,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     b_show.click(on_breaking, [run_name, b_item, b_model, pert], [b_images, b_text], api_name="stress_breaking")
     preset.change(on_preset, preset, item, api_visibility="private")
     suite.change(_suite_doc, suite, suite_doc, api_visibility="private")
-    mode.change(on_mode, mode, [suite, pert, levels], api_visibility="private")
+    mode.change(on_mode, mode, [suite, pert, levels, suite_doc], api_visibility="private")
     pert.change(on_pert, pert, levels, api_visibility="private")
     tab.select(on_select, [preset, models, probe["models"]], [preset, models], api_visibility="private")
 
