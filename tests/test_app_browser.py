@@ -236,6 +236,8 @@ def test_a_png_after_a_windowed_dicom_is_sent_unwindowed(server, browser):
     store = server.store()
     sent = store.get_response(int(pg.cells()[0]["response"]))["image_ids"][0]
     assert sent == live.load_upload(str(ASSETS_DIR / "mr_small.png")).image.id
+    # resetting the window for the new image is not a request to re-window: no warning about a missing DICOM
+    assert "DICOM" not in pg.p.locator("#probe-image-msg").inner_text()
     pg.shot("png-sent-as-is")
     assert not pg.errors, pg.errors
 

@@ -421,7 +421,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     upload.upload(on_upload, [upload, steps], [*image_outputs, upload_state, upload], api_name="load_image")
     reload_btn.click(on_reload, [upload_state, win_c, win_w, frame, axis, slice_],
                      [image_view, image_info, images_state, scale_state, image_msg], api_name="apply_window")
-    win_preset.change(on_win_preset, [win_preset, win_c, win_w], [win_c, win_w], api_visibility="private").then(
+    # .input, not .change: a new image resets the preset to its own window, which must not reload anything
+    win_preset.input(on_win_preset, [win_preset, win_c, win_w], [win_c, win_w], api_visibility="private").then(
         on_reload, [upload_state, win_c, win_w, frame, axis, slice_],
         [image_view, image_info, images_state, scale_state, image_msg], api_visibility="private")
     gallery.select(on_gallery, steps, [*image_outputs, upload_state], api_visibility="private")
