@@ -62,8 +62,8 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert not cached, cached
     picked = call(client, "/use_bundled_image", "mr_small.png", STEPS0)
     assert "PNG" in picked[1] and val(picked[6]) is None  # a PNG has no window
-    items = call(client, "/preset_items", str(_preset("mediconfusion_pairs.yaml")))
-    assert items  # the item dropdown was filled (gradio_client returns the new value)
+    items, items_msg = call(client, "/preset_items", str(_preset("mediconfusion_pairs.yaml")))
+    assert items and not items_msg  # the item dropdown was filled (gradio_client returns the new value)
     loaded = call(client, "/load_preset_item", str(_preset("medblink_depth.yaml")), "depth-echo")
     question, kind, opts, suites, original = loaded[11], loaded[12], loaded[13], loaded[16], loaded[17]
     assert question.startswith("Which of the dots") and kind == "label" and opts.splitlines() == ["red", "green",

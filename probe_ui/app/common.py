@@ -108,7 +108,13 @@ def inline_errors(msg: Any, fields: dict[str, Any] | None = None) -> Callable[[C
             out[comp] = gr.update(elem_classes=["pu-bad"])
         return out
 
-    return lambda fn: _guarded(fn, failed)
+    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+        guarded = _guarded(fn, failed)
+        # where a user error is written: every event this callback is wired to must list these among its outputs
+        guarded.error_targets = (msg, *fields.values())  # type: ignore[attr-defined]
+        return guarded
+
+    return wrap
 
 
 def to_int(x: Any) -> int | None:

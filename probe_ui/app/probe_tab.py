@@ -268,11 +268,11 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         return use_asset(asset_names()[evt.index], rows)
 
     @inline_errors(image_msg)
-    def on_preset(path: str | None) -> Any:
+    def on_preset(path: str | None) -> tuple[Any, str]:
         if not path:
-            return gr.update(choices=[], value=None)
+            return gr.update(choices=[], value=None), ""
         ids = live.preset_item_ids(path)
-        return gr.update(choices=ids, value=ids[0] if ids else None)
+        return gr.update(choices=ids, value=ids[0] if ids else None), ""
 
     @inline_errors(image_msg)
     def on_load_item(path: str, item_id: str) -> tuple[Any, ...]:
@@ -429,7 +429,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     asset_name = gr.Textbox(visible=False)  # a hidden twin of the gallery click: scripts pick an image by name
     asset_btn = gr.Button(visible=False)
     asset_btn.click(use_asset, [asset_name, steps], [*image_outputs, upload_state], api_name="use_bundled_image")
-    preset_pick.change(on_preset, preset_pick, item_pick, api_name="preset_items")
+    preset_pick.change(on_preset, preset_pick, [item_pick, image_msg], api_name="preset_items")
     load_item_btn.click(on_load_item, [preset_pick, item_pick],
                         [*image_outputs, upload_state, question, kind, options, answer, category, extra_state, suites,
                          include_original, item_note], api_name="load_preset_item")

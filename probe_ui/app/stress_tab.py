@@ -107,7 +107,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         return (detail.table_value(ctx, name, thumbs, empty="No answers yet."),
                 stress.summary_for_people(stress.summary(df, st if md == SUITE else None)), fig)
 
-    @inline_errors(msg)
+    @inline_errors(plan)  # what keeps the calls from being counted (no preset yet, no question) says so there
     def on_plan(src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str,
                 lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> str:
         """What Run will ask, before anything is sent: calls, and the cost where prices are known."""
@@ -195,9 +195,9 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
                       f"{escape(pt)} level {found['level']}.</div>")
 
     @inline_errors(msg)
-    def on_preset(path: str | None) -> Any:
+    def on_preset(path: str | None) -> tuple[Any, str]:
         ids = live.preset_item_ids(path) if path else []
-        return gr.update(choices=[ALL_ITEMS, *ids], value=ALL_ITEMS)
+        return gr.update(choices=[ALL_ITEMS, *ids], value=ALL_ITEMS), ""
 
     def on_mode(md: str) -> tuple[Any, ...]:
         sweep = md == SWEEP
@@ -223,7 +223,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     plan_btn = gr.Button(visible=False)
     plan_btn.click(on_plan, inputs, plan, api_name="stress_plan")
     b_show.click(on_breaking, [run_name, b_item, b_model, pert], [b_images, b_text], api_name="stress_breaking")
-    preset.change(on_preset, preset, item, api_visibility="private")
+    preset.change(on_preset, preset, [item, msg], api_visibility="private")
     suite.change(_suite_doc, suite, suite_doc, api_visibility="private")
     mode.change(on_mode, mode, [suite, pert, levels, suite_doc], api_visibility="private")
     pert.change(on_pert, pert, levels, api_visibility="private")

@@ -1,0 +1,34 @@
+"""The app's wiring, checked on the built Blocks without a browser: a callback that writes a user error beside a
+field (``inline_errors``) must have that message, and any field it marks, among the outputs of every event it is
+wired to; otherwise Gradio refuses the reply and the person sees a red "Returned component" toast instead of the
+message (the Stress tab's plan line did, while a preset was not chosen yet)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from probe_ui.app.blocks import AppContext, build_app
+from probe_ui.store import Store
+
+
+@pytest.mark.parametrize("demo", [False, True])
+def test_every_inline_error_lands_in_an_output_of_its_event(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            demo: bool) -> None:
+    monkeypatch.setenv("PROBE_UI_DISCOVER", "0")
+    db = tmp_path / "probe-ui.db"
+    app = build_app(AppContext(store=Store(db), db_location=str(db), demo=demo))
+    checked, wrong = 0, []
+    for block_fn in app.fns.values():
+        targets = getattr(block_fn.fn, "error_targets", None)
+        if targets is None:
+            continue
+        checked += 1
+        outputs = {id(o) for o in block_fn.outputs}
+        missing = [t for t in targets if id(t) not in outputs]
+        if missing:
+            wrong.append(f"{block_fn.fn.__name__} ({block_fn.api_name or 'private'}): "
+                         + ", ".join(getattr(m, "elem_id", None) or type(m).__name__ for m in missing))
+    assert checked >= 20, f"only {checked} guarded callbacks found: is the app built as it is served?"
+    assert not wrong, "callbacks whose error message is not an output of their event:\n" + "\n".join(wrong)
