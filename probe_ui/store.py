@@ -28,7 +28,7 @@ from sqlalchemy import event
 from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
-from probe_ui.redact import public_location, public_text
+from probe_ui.redact import public_text
 
 if TYPE_CHECKING:  # pandas costs 0.7 s to import: only the reading side (scores, exports, the app) needs it
     import pandas as pd
@@ -167,8 +167,10 @@ def check_key(value: str, what: str) -> str:
 
 
 def clip_key(value: str) -> str:
-    """``value`` cut to :data:`KEY_MAX_BYTES` (item ids in item errors: the error is kept, its id shortened)."""
-    data = value.encode("utf-8", "surrogatepass")
+    """``value`` cleaned (:func:`clean_text`) and cut to :data:`KEY_MAX_BYTES` (item ids and sources in item
+    errors: the error is kept, its id shortened)."""
+    value = clean_text(value)
+    data = value.encode("utf-8")
     return value if len(data) <= KEY_MAX_BYTES else data[:KEY_MAX_BYTES - 3].decode("utf-8", "ignore") + "..."
 
 
@@ -352,7 +354,7 @@ class Store:
         check that the schema is this code's."""
         from probe_ui import migrations
 
-        where = public_text(loc)
+        where = self.where
         sqlite_path = Path(loc) if "://" not in loc and loc != ":memory:" else None
         if self.read_only and sqlite_path is not None and not sqlite_path.exists():
             raise StoreError(f"no store at {where}: a read-only open needs an existing store (check --db)")
@@ -602,7 +604,7 @@ class Store:
                 c.execute(responses.update().where(responses.c.id == existing.id).values(**row))
 
     def record_item_error(self, run_id: int, source: str, item_id: str, message: str) -> None:
-        source, item_id, message = clip_key(clean_text(source)), clip_key(clean_text(item_id)), clean_text(message)
+        source, item_id, message = clip_key(source), clip_key(item_id), clean_text(message)
         with self.engine.begin() as c:
             c.execute(item_errors.delete().where((item_errors.c.run_id == run_id) & (item_errors.c.source == source)
                                                  & (item_errors.c.item_id == item_id)))
@@ -610,8 +612,8 @@ class Store:
                                                   created_at=now()))
 
     def clear_item_errors(self, run_id: int, source: str, item_ids: Iterable[str]) -> None:
-        ids = [clip_key(clean_text(i)) for i in item_ids]
-        source = clip_key(clean_text(source))
+        ids = [clip_key(i) for i in item_ids]
+        source = clip_key(source)
         if not ids:
             return
         with self.engine.begin() as c:
@@ -648,7 +650,7 @@ class Store:
                           .scalars()}
             missing = [i for i in ids if i not in known]
             if missing:
-                raise StoreError(f"no response #{missing[0]} in {public_location(self.url)}"
+                raise StoreError(f"no response #{missing[0]} in {self.where}"
                                  + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
             for start in range(0, len(values), 500):
                 c.execute(ratings.insert(), values[start:start + 500])
