@@ -159,13 +159,14 @@ def test_two_processes_opening_an_old_store_upgrade_it_once(tmp_path: Path) -> N
     assert len(list(db.parent.glob("*backup*.db"))) == 1
 
 
-def test_a_store_from_a_newer_probe_ui_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize("read_only", [False, True])
+def test_a_store_from_a_newer_probe_ui_is_refused(tmp_path: Path, read_only: bool) -> None:
     db = tmp_path / "probe-ui.db"
     Store(db).close()
     with sqlite3.connect(db) as c:
         c.execute("update schema_version set version = ?", (migrations.LATEST + 1,))
     with pytest.raises(StoreError, match=rf"schema version {migrations.LATEST + 1}.*newer probe-ui.*upgrade probe-ui"):
-        Store(db)
+        Store(db, read_only=read_only)
 
 
 def test_a_new_store_starts_at_the_latest_version(tmp_path: Path) -> None:
