@@ -112,16 +112,17 @@ LATEST = STEPS[-1].version
 
 
 def stored_version(c: sa.Connection) -> int | None:
-    """The store's schema version: None for an empty database, 0 for a store written before versions."""
+    """The store's schema version: 0 for a store written before versions; None for an empty database, or one
+    whose tables are still being created (a new store: its tables are made, the ones already there kept)."""
     names = set(sa.inspect(c).get_table_names())
-    if "runs" not in names:
-        return None
     if "schema_version" not in names:
-        return 0
+        # every 0.1.0 store has these three; without them the store is being created by another process (SQLite
+        # commits each CREATE TABLE on its own) or its creation was interrupted: finish it as a new store
+        return 0 if {"runs", "variants", "responses"} <= names else None
     from probe_ui.store import schema_version
 
     v = c.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
-    return int(v) if v is not None else 0
+    return int(v) if v is not None else None  # created, not stamped yet: a new store too
 
 
 def set_version(c: sa.Connection, version: int) -> None:

@@ -209,3 +209,24 @@ def test_postgres_store_from_the_previous_release_upgrades_and_scores_the_same(p
     again = Store(postgres_db)
     assert again.upgraded is None and counts(again) == after
     again.close()
+
+
+@pytest.mark.parametrize("made", [("runs",), ("runs", "images", "variants", "schema_version")])
+def test_a_store_whose_creation_was_cut_short_opens_as_a_new_store(tmp_path: Path, made: tuple[str, ...]) -> None:
+    """SQLite commits each CREATE TABLE on its own: a store opened while another process is still creating it, or
+    whose creation was killed, has some tables and no version yet. It is finished as a new store, not "upgraded"
+    from a 0.1.0 store it never was (which failed: "NoSuchTableError: responses", and a run could not start)."""
+    from probe_ui import store as st
+
+    db = tmp_path / "probe-ui.db"
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        for name in made:
+            st.md.tables[name].create(c)
+    engine.dispose()
+    store = Store(db)
+    assert store.upgraded is None and not list(tmp_path.glob("*backup*"))
+    with store.engine.connect() as c:
+        assert migrations.stored_version(c) == migrations.LATEST
+        assert set(st.md.tables) <= set(sa.inspect(c).get_table_names())
+    assert store.ensure_run("r", 0, {}).name == "r"
