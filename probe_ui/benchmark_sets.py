@@ -19,6 +19,7 @@ from probe_ui.images import CanonicalImage
 from probe_ui.items import Item
 from probe_ui.live import ProbeError, Step, named_chains
 from probe_ui.presets import Preset, item_yaml, load_preset
+from probe_ui.yaml_limits import safe_load, yaml_problem
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 
@@ -50,7 +51,12 @@ def save_item(folder: Path, set_name: str, item: Item, images: tuple[CanonicalIm
     data: dict[str, Any] = {"name": set_name, "description": description or "Probes saved from the probe-ui app",
                             "items": []}
     if path.exists():
-        loaded = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        try:
+            loaded = safe_load(path.read_text(encoding="utf-8")) or {}
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ProbeError(f"{path}: cannot be read ({exc}); choose another name") from None
+        except yaml.YAMLError as exc:
+            raise ProbeError(f"{path}: {yaml_problem(exc)}; fix it or choose another name") from None
         if not isinstance(loaded, dict) or not isinstance(loaded.get("items"), list):
             raise ProbeError(f"{path} is not a benchmark set (no 'items' list); choose another name")
         data = loaded

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from probe_ui.yaml_limits import yaml_within
+from probe_ui.yaml_limits import safe_load, yaml_problem, yaml_within
 from probe_ui.providers import PROVIDERS, provider_class
 from probe_ui.providers.base import ModelConfig, ModelSpecError
 from probe_ui.resources import BACKENDS_DIR
@@ -58,7 +58,7 @@ MAX_ENTRY_VALUES = 10_000  # a backend entry holds a few dozen values; YAML alia
 
 def load_entry(path: Path) -> ModelConfig:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = safe_load(path.read_text(encoding="utf-8"))
         if not yaml_within(data, MAX_ENTRY_VALUES):
             raise ModelSpecError(f"{path}: the YAML expands to more than {MAX_ENTRY_VALUES:,} values (aliases repeating "
                                  "a structure?); a backend entry is a few fields")
@@ -67,10 +67,8 @@ def load_entry(path: Path) -> ModelConfig:
         raise ModelSpecError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ModelSpecError(f"{path}: not a UTF-8 text file") from None
-    except RecursionError:  # PyYAML composes nested collections recursively
-        raise ModelSpecError(f"{path}: invalid YAML: collections nested too deeply") from None
     except yaml.YAMLError as exc:
-        raise ModelSpecError(f"{path}: invalid YAML: {str(exc).splitlines()[0]}") from None
+        raise ModelSpecError(f"{path}: {yaml_problem(exc)}") from None
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(map(str, err["loc"])) or "(top level)"

@@ -19,7 +19,7 @@ from probe_ui.items import KINDS, LETTERS, YES_NO, ImageSource, Item
 from probe_ui.perturb import PerturbationError
 from probe_ui.perturb import get as get_perturbation
 from probe_ui.resources import ASSETS_DIR, PRESETS_DIR
-from probe_ui.yaml_limits import yaml_size
+from probe_ui.yaml_limits import yaml_problem, yaml_size
 from probe_ui.yaml_stream import DuplicateKeyError, stream_list
 
 MAX_PRESET_BYTES = 20 * 1024 * 1024
@@ -243,15 +243,10 @@ def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | lis
                 raise PresetError(f"{p}: field 'items': must be a list of items, not {type(items).__name__}")
             for it in items:
                 builder.add(it)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise PresetError(f"{p}: invalid YAML{where}: {problem}") from None
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise PresetError(f"{p}: {yaml_problem(exc)}") from None
     except DuplicateKeyError as exc:
         raise PresetError(f"{p}: {exc}") from None
-    except RecursionError:
-        raise PresetError(f"{p}: the YAML is nested too deeply") from None
     try:
         spec = PresetHead.model_validate(head)
     except ValidationError as exc:

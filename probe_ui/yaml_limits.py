@@ -1,8 +1,66 @@
-"""A guard for decoded YAML: aliases can make a small file expand into a structure too big to walk."""
+"""Guards for reading YAML a user hands us: one wording for every refusal, and a size count for alias bombs.
+
+Two layers can refuse a deeply nested file: libyaml's scanner (PyYAML >= 6.0.4 stops at its own nesting depth, with
+its own words) and PyYAML's recursive composer (a ``RecursionError`` on the pure-Python path). The user sees one
+message either way: :func:`yaml_problem`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+import yaml
+from yaml.error import Mark, MarkedYAMLError
+
+NESTED_TOO_DEEPLY = "the YAML is nested too deeply"
+
+
+class YAMLNestingError(MarkedYAMLError):
+    """Collections nested deeper than the parser (or Python's stack) allows, with where it happened when known."""
+
+    def __init__(self, mark: Mark | None = None) -> None:
+        super().__init__(problem=NESTED_TOO_DEEPLY, problem_mark=mark)
+
+
+def _too_deep(exc: BaseException) -> bool:
+    if isinstance(exc, (RecursionError, YAMLNestingError)):
+        return True
+    # libyaml (PyYAML >= 6.0.4) refuses in the scanner: "exceeded maximum nesting depth"
+    problem = getattr(exc, "problem", None) or ""
+    return isinstance(exc, yaml.YAMLError) and "nesting depth" in problem
+
+
+def yaml_problem(exc: BaseException) -> str:
+    """One line for a YAML document the reader refused (a ``yaml.YAMLError`` or a ``RecursionError``), without the
+    file name: "the YAML is nested too deeply (line 1, column 1007)" or "invalid YAML (line 3, column 5): ..."."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+    if _too_deep(exc):
+        return NESTED_TOO_DEEPLY + where
+    problem = getattr(exc, "problem", None) or (str(exc).splitlines() or [type(exc).__name__])[0]
+    return f"invalid YAML{where}: {problem}"
+
+
+def loader_mark(loader: Any) -> Mark | None:
+    """Where a loader stopped: the pure-Python reader's position, or (libyaml's parser has none) where its next
+    event starts."""
+    try:
+        if hasattr(loader, "get_mark"):
+            return loader.get_mark()
+        return loader.peek_event().start_mark
+    except Exception:  # a parser in an odd state after the refusal: the message goes without a line
+        return None
+
+
+def safe_load(text: str) -> Any:
+    """``yaml.safe_load`` whose too-deep refusal is a ``YAMLNestingError`` with a line, never a ``RecursionError``."""
+    loader = yaml.SafeLoader(text)
+    try:
+        return loader.get_single_data()
+    except RecursionError:
+        raise YAMLNestingError(loader_mark(loader)) from None
+    finally:
+        loader.dispose()
 
 
 def yaml_size(data: Any, limit: int) -> int:

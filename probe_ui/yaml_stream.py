@@ -19,6 +19,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 from yaml.resolver import Resolver
 
 from probe_ui.errors import ProbeUIError
+from probe_ui.yaml_limits import YAMLNestingError, loader_mark
 
 try:
     from yaml._yaml import CParser
@@ -51,7 +52,8 @@ def stream_list(text: str, key: str, *, fast: bool = True) -> Generator[Any, Non
     document without that key (or the whole document when it is not a mapping, or when ``key``'s value is not a
     list: then nothing is yielded and the value stays in it), and whether the list was there.
 
-    Raises ``yaml.YAMLError`` (with marks) as ``safe_load`` would, and :class:`DuplicateKeyError`. ``fast=False``
+    Raises ``yaml.YAMLError`` (with marks) as ``safe_load`` would, a too-deep document as
+    :class:`~probe_ui.yaml_limits.YAMLNestingError` (never a ``RecursionError``), and :class:`DuplicateKeyError`. ``fast=False``
     uses the pure-Python parser even where libyaml is there (as on a machine without it).
     """
     ld = _loader(text, fast)
@@ -90,6 +92,8 @@ def stream_list(text: str, key: str, *, fast: bool = True) -> Generator[Any, Non
             raise ComposerError("expected a single document in the stream", None, "but found another document",
                                 event.start_mark)
         return head, streamed
+    except RecursionError:  # PyYAML composes nested collections recursively
+        raise YAMLNestingError(loader_mark(ld)) from None
     finally:
         ld.dispose()
 

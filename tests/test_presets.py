@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from helpers import choice_item, write_png, write_preset
 from probe_ui.presets import PresetError, bundled_presets, load_preset
 from probe_ui.suites import expand
+from probe_ui import yaml_stream
+from probe_ui.yaml_limits import YAMLNestingError, yaml_problem
 
 
 @pytest.fixture
@@ -223,8 +227,37 @@ def _laughs(levels: int = 9) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
+@pytest.mark.parametrize("parser", ["libyaml", "pure-python"])
+@pytest.mark.parametrize("depth", [900, 1000, 5000])
+def test_deep_nesting_is_one_message_whichever_layer_refuses(tmp_path, monkeypatch, parser: str, depth: int) -> None:
+    """Deep nesting is refused by libyaml's scanner (PyYAML >= 6.0.4: past its own depth limit), by libyaml feeding
+    PyYAML's recursive composer (below that limit), or by the pure-Python parser (no libyaml): the user reads the
+    same line naming the file and where, whichever layer it was."""
+    if parser == "pure-python":
+        monkeypatch.setattr(yaml_stream, "CParser", None)
+    elif yaml_stream.CParser is None:
+        pytest.skip("this PyYAML was built without libyaml")
+    path = tmp_path / "deep.yaml"
+    path.write_text("items: " + "[" * depth + "]" * depth, encoding="utf-8")
+    with pytest.raises(PresetError) as err:
+        load_preset(path)
+    assert re.fullmatch(rf"{re.escape(str(path))}: the YAML is nested too deeply \(line 1, column \d+\)",
+                        str(err.value)), str(err.value)
+
+
+def test_libyaml_depth_refusal_reads_as_the_projects_own() -> None:
+    """PyYAML 6.0.4's libyaml refusal ("exceeded maximum nesting depth", a ScannerError) and the project's own
+    (a RecursionError turned into YAMLNestingError) read the same, whatever PyYAML is installed here."""
+    mark = yaml.error.Mark("<file>", 1006, 0, 1006, None, None)
+    libyaml = yaml.scanner.ScannerError("while increasing flow level", mark, "exceeded maximum nesting depth", mark)
+    assert yaml_problem(libyaml) == "the YAML is nested too deeply (line 1, column 1007)"
+    assert yaml_problem(YAMLNestingError(mark)) == "the YAML is nested too deeply (line 1, column 1007)"
+    assert yaml_problem(RecursionError()) == "the YAML is nested too deeply"
+    other = yaml.scanner.ScannerError("while scanning", mark, "found character '\\t'", mark)
+    assert yaml_problem(other) == "invalid YAML (line 1, column 1007): found character '\\t'"
+
+
 @pytest.mark.parametrize("text, message", [
-    ("items: " + "[" * 1000 + "]" * 1000, "nested too deeply"),
     (f"items:\n  - id: x\n    question: q\n    answer: {_laughs()}\n", "more than 2,000,000 values"),
     (f"items:\n  - id: {_laughs()}\n    question: q\n", "more than 2,000,000 values"),
     ("items:\n  - id: [1, 2]\n    question: q\n    answer: [yes]\n", "item 1: field"),
