@@ -337,13 +337,13 @@ def _launcher_shard(shard: tuple[int, int] | None, db: str) -> tuple[int, int] |
 
 
 def reading_store(db: str) -> Any:
-    """The store for a command that only reads it (score, export, report, ratings export): opened read-only when
-    this process cannot write it (a read-only filesystem, folder or file), so that reading never fails for want
-    of writing; where it can be written it opens as usual, so that an older store is upgraded and the parse cache
-    refreshed (:class:`probe_ui.store.Store`, ``read_only="auto"``)."""
-    from probe_ui.store import Store
+    """The store for a command that only reads it (score, export, report, ratings export): never created here
+    (a mistyped --db, or a command run from another folder, gets "no store at PATH" and exit 1, and nothing is
+    written); opened read-only where this process cannot write it, else as usual, so that an older store is
+    upgraded and the parse cache refreshed (:func:`probe_ui.store.open_existing`)."""
+    from probe_ui.store import open_existing
 
-    return Store(db, read_only="auto")
+    return open_existing(db)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
