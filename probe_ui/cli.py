@@ -118,6 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--image-root", action="append", default=[], metavar="DIR",
                    help="also let the presets read images from DIR (besides their own folder and the bundled "
                         "assets; also PROBE_UI_IMAGE_ROOTS); repeatable")
+    b.add_argument("--extend", action="store_true",
+                   help="add this batch's new models, suites or presets to an existing run (named by --run, or the "
+                        "name derived when --run is left out); without it such a batch is refused, so that a run "
+                        "never mixes model sets by accident. The run then plans, counts and resumes all of them")
     b.add_argument("--shard", default=None, metavar="I/N",
                    help="ask only part I of N of the batch (1-based); run all N parts, on one machine or several, "
                         "against one --db (e.g. postgresql://...) to share a batch. Under torchrun or srun the "
@@ -266,7 +270,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
                        prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
                        judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
-                       progress=not args.no_progress, shard=shard)
+                       progress=not args.no_progress, shard=shard, extend=args.extend, on_change=_say_change)
     for w in result.warnings:
         log.warning(w)
     for e in result.item_errors:
@@ -280,6 +284,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
           f"{len(result.item_errors)} items not loaded")
     print(f"score it with: probe-ui score --db {_shown(args.db)} --run {result.run.name}")
     return EXIT_ERROR if result.errors or result.item_errors else 0
+
+
+def _say_change(change: Any) -> None:
+    """Before a batch asks anything: what it adds to an existing run, in words."""
+    if change.adds:
+        print(f"this batch {change.words()}; the run then plans every model and suite it holds", flush=True)
 
 
 def print_plan(presets: list[Any], args: argparse.Namespace) -> int:

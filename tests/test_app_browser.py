@@ -575,3 +575,65 @@ def test_ratings_carry_the_raters_name_and_it_is_remembered(server, browser):
                            ".value === 'Dr Lee'")  # kept in this browser
     pg.shot("name-remembered")
     assert not pg.errors, pg.errors
+
+
+def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_completes_it(server, browser, fake_openai):
+    """Issue 22: a blank run name and another model set never merge silently: the page says the run exists and
+    what would be added, and waits for "add to run"; then it says "adds 2 models ... (N answers done)" before
+    asking, a cancel leaves the run in the interrupted list with the whole plan counted, and Resume completes it
+    (no error badges, the Runs table stays)."""
+    fake_openai.latency_s = 1.0
+    add_endpoint(server, fake_openai, "slowish")
+    pg = Page(browser.new_page(viewport=VIEW), "batch-extend")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.tab("Batch")
+    pg.tick("batch-presets", "medvh_nota (bundled)")
+    pg.tick("batch-suites", "rotations")
+    pg.tick("batch-models", "baseline/first")
+    pg.p.locator("#batch-start").click()
+    pg.wait_text("#batch-status", r"answers planned", timeout_s=120)
+    run = "medvh_nota+rotations-seed0"
+    first = {r["run"]: r for r in server.store().run_progress()}[run]
+    assert first["complete"] and first["answered"] == first["planned"]
+    n = first["answered"]
+
+    pg.tick("batch-models", "baseline/first")  # untick: another model set, the run name still blank
+    pg.fill("batch-run-name", "")
+    pg.tick("batch-models", "baseline/random")
+    pg.tick("batch-models", "slowish")
+    pg.p.locator("#batch-start").click()
+    said = pg.wait_text("#batch-status", r"already holds", timeout_s=30)
+    assert f"already holds baseline/first ({n} answers done)" in said and "2 models (baseline/random, slowish)" in said
+    pg.shot("asks-before-adding")
+    time.sleep(1)
+    assert {r["run"]: r for r in server.store().run_progress()}[run]["answered"] == n  # nothing was asked
+    assert len(fake_openai.chat_requests) == 0
+
+    pg.p.locator("#batch-extend input").check()
+    pg.p.locator("#batch-start").click()
+    pg.wait_text("#batch-status", rf"adds 2 models \(baseline/random, slowish\) to run '{re.escape(run)}' "
+                                  rf"\({n} answers done\)", timeout_s=30)
+    deadline = time.monotonic() + 60
+    while len(fake_openai.chat_requests) < 8:
+        assert time.monotonic() < deadline, "the slow model was never asked"
+        time.sleep(0.1)
+    pg.p.locator("#batch-cancel").click()
+    status = pg.wait_text("#batch-status", r"Cancelled.*: (at least )?\d+ answers left", timeout_s=60)
+    assert "Resume" in status
+    cancelled = {r["run"]: r for r in server.store().run_progress()}[run]
+    # the whole plan (or, stopped while planning, none yet): never "complete" against the first batch's plan
+    assert cancelled["planned"] in (3 * n, None) and not cancelled["complete"] and cancelled["answered"] < 3 * n
+    pg.wait_text("#batch-runs", re.escape(run))
+    pg.shot("cancelled")
+
+    pg.pick("batch-resume-pick", run)  # the interrupted list offers it
+    pg.p.locator("#batch-resume").click()
+    pg.wait_text("#batch-status", rf"{3 * n} answers planned; {cancelled['answered']} already done", timeout_s=120)
+    pg.wait_text("#batch-runs", rf"{3 * n}")
+    done = {r["run"]: r for r in server.store().run_progress()}[run]
+    assert done["complete"] and done["answered"] == done["planned"] == 3 * n
+    assert pg.p.locator("#batch-runs").inner_text().count(run) == 1
+    assert pg.p.locator(".toast-body").count() == 0 and pg.p.locator("#batch-runs .error").count() == 0
+    pg.shot("resumed-complete")
+    assert not pg.errors, pg.errors
