@@ -296,6 +296,22 @@ def answers(store: Store, runs: Sequence[str], parser: str = "robust", *, models
                           ratings=ratings)
 
 
+def selection_words(runs: Sequence[str], parser: str = "robust", *, models: Iterable[str] | None = None,
+                    conditions: Iterable[str] | None = None, categories: Iterable[str] | None = None,
+                    ratings: Iterable[str] | None = None, labels: dict[str, str] | None = None) -> str:
+    """What a view of :func:`answers` shows, in words: the runs, the answer parser and every filter ("all" where
+    a filter is empty), so that tables never stand without the selection they belong to. ``labels`` names
+    conditions in words (:func:`condition_labels`)."""
+    def listed(values: Iterable[str] | None, words: dict[str, str] | None = None) -> str:
+        vals = [str(v) for v in values or []]
+        return ", ".join((words or {}).get(v, v) for v in vals) if vals else "all"
+
+    names = list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs or [])))
+    head = f"run{'s' if len(names) != 1 else ''} {', '.join(names)}" if names else "no run"
+    return (f"Showing {head} · answer parser: {parser} · models: {listed(models)} · perturbations: "
+            f"{listed(conditions, labels)} · categories: {listed(categories)} · ratings: {listed(ratings)}")
+
+
 def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
     """The values each filter dropdown can offer: the distinct models, conditions, categories and ratings present
     (sorted; ratings in the order correct, incorrect, unsure, unrated). Keys are :func:`answers`' keywords."""

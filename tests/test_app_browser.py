@@ -637,3 +637,58 @@ def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_complet
     assert pg.p.locator(".toast-body").count() == 0 and pg.p.locator("#batch-runs .error").count() == 0
     pg.shot("resumed-complete")
     assert not pg.errors, pg.errors
+
+
+def test_results_never_show_a_superseded_selection(server, browser, monkeypatch):
+    """Issue 22: a run added to the Results selection starts a long computation; removing it and pressing Show
+    gives the right tables, and the older computation, finishing later, is dropped: the tables and the line above
+    them keep naming only the run still selected."""
+    from probe_ui import results as R
+    from probe_ui.presets import load_preset
+    from probe_ui.runner import run_batch
+
+    import threading
+
+    store = server.store()
+    preset = load_preset("medvh_nota")
+
+    def make_runs() -> None:  # on a thread of its own: Playwright's loop runs on this one
+        run_batch(store, [preset], ["baseline/first"], run_name="run-a", progress=False)
+        run_batch(store, [preset], ["baseline/last"], run_name="run-b", progress=False)
+
+    maker = threading.Thread(target=make_runs)
+    maker.start()
+    maker.join()
+    slow_s = 8.0
+    families = R.families_html
+
+    def slow_when_both(df, *args, **kwargs):  # the two-run selection is the slow one, as a big run would be
+        if len(df) and df["run"].nunique() > 1:
+            time.sleep(slow_s)
+        return families(df, *args, **kwargs)
+
+    monkeypatch.setattr(R, "families_html", slow_when_both)
+    pg = Page(browser.new_page(viewport=VIEW), "results-race")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.tab("Results")
+    pg.wait_text("#results-shown", r"Showing run run-b ·")  # the newest run, chosen when the tab opens
+    box = pg.p.locator("#results-runs input").first
+    box.click()
+    box.fill("run-a")
+    pg.p.locator("li[data-testid='dropdown-option']", has_text="run-a").first.click()
+    box.blur()
+    time.sleep(1.0)  # the two-run computation is under way
+    pg.p.locator("#results-runs .token", has_text="run-a").locator(".token-remove").click()
+    pg.p.locator("#results-show").click()
+    pg.wait_text("#results-shown", r"Showing run run-b ·")
+    started = time.monotonic()
+    pg.shot("right-tables-first")
+    time.sleep(slow_s + 3 - (time.monotonic() - started))  # past the moment the older computation lands
+    overview = pg.p.locator("#results-overview").inner_text()
+    assert "run-b" in overview and "run-a" not in overview
+    assert "run-a" not in pg.p.locator("#results-shown").inner_text()
+    assert "run-a" not in pg.p.locator("#results-responses").inner_text()
+    pg.shot("still-right-after-the-old-computation")
+    assert not pg.errors, pg.errors
+

@@ -21,6 +21,7 @@ from probe_ui.app import detail
 from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, to_int, \
     unusable_html
 from probe_ui.app.context import BASELINES, AppContext
+from probe_ui.app.latest import Latest
 from probe_ui.benchmark_sets import save_item
 from probe_ui.images import ImageError
 from probe_ui.items import KINDS
@@ -380,9 +381,13 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         html = comparison.render(t, thumbs, rate=False, large=ctx.demo)
         return {"html": html, "run": ""}, text, ""
 
+    latest = Latest()  # the newest run of each page: an older one's answers are stored, never drawn over it
+
     @inline_errors(run_msg, {"question": question, "options": options, "answer": answer, "models": models})
-    def on_run(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, extra: Any, rows: Any,
-               sd: float | None, st: list[str] | None, orig: bool, tmpl: str, picked: list[str], other: str) -> Any:
+    def on_run(request: gr.Request, image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str,
+               extra: Any, rows: Any, sd: float | None, st: list[str] | None, orig: bool, tmpl: str,
+               picked: list[str], other: str) -> Any:
+        ticket = latest.begin(request, "run")
         specs = chosen_models(picked, other)
         if not specs:
             raise live.ProbeError("tick at least one model above (the baselines need no key)", field="models")
@@ -392,6 +397,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         try:
             for state in live.run_live(store, vs, specs, seed=to_int(sd) or 0, prompt=None if tmpl == AUTO else tmpl,
                                        extra_models=ctx.endpoints.configs(), run_name=name, cancel=cancel):
+                if not latest.is_current(request, "run", ticket):
+                    return  # a newer run took the table; this one's answers are still stored
                 t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
                 yield ({"html": comparison.render(t, thumbs, large=ctx.demo), "run": state.run}, state.run, "",
                        *(gr.update(elem_classes=[]),) * 4)

@@ -20,6 +20,7 @@ from probe_ui import live, stress
 from probe_ui.app import detail
 from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models
 from probe_ui.app.context import AppContext
+from probe_ui.app.latest import Latest
 from probe_ui.presets import load_preset
 from probe_ui.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
 
@@ -107,10 +108,24 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         return (detail.table_value(ctx, name, thumbs, empty="No answers yet."),
                 stress.summary_for_people(stress.summary(df, st if md == SUITE else None)), fig)
 
+    latest = Latest()  # each session's newest plan and run: an older one never writes over it
+
     @inline_errors(plan)  # what keeps the calls from being counted (no preset yet, no question) says so there
-    def on_plan(src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str,
-                lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> str:
-        """What Run will ask, before anything is sent: calls, and the cost where prices are known."""
+    def on_plan(request: gr.Request, src: str, preset_path: str | None, item_id: str | None, md: str, st: str,
+                pt: str, lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> Any:
+        """What Run will ask, before anything is sent: calls, and the cost where prices are known (a count made
+        for choices changed since is dropped)."""
+        ticket = latest.begin(request, "plan")
+        try:
+            said = plan_line(src, preset_path, item_id, md, st, pt, lv, sd, picked, other, *fields)
+        except live.ProbeError:
+            if not latest.is_current(request, "plan", ticket):
+                return gr.skip()
+            raise
+        return said if latest.is_current(request, "plan", ticket) else gr.skip()
+
+    def plan_line(src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str,
+                  lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> str:
         from probe_ui.suites import sweep_conditions
         from probe_ui.sweep import plan_preset_sweep, plan_sweep
 
@@ -129,8 +144,11 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         return f"<div class='pu-note'>Run will ask: {escape(p_.text())}.</div>"
 
     @inline_errors(msg)
-    def on_run(src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str, lv: list[int],
-               sd: float, picked: list[str], other: str, *fields: Any) -> Any:
+    def on_run(request: gr.Request, src: str, preset_path: str | None, item_id: str | None, md: str, st: str,
+               pt: str, lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> Any:
+        """Ask, and show the run while it fills; when the same page starts another run, this one's answers are
+        still stored but no longer drawn over the newer run's."""
+        ticket = latest.begin(request, "run")
         specs = chosen_models(picked, other)
         seed_ = int(sd or 0)
         common = {"seed": seed_, "extra_models": ctx.endpoints.configs()}
@@ -167,8 +185,12 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
 
         threading.Thread(target=work, name=f"probe-ui stress {name}", daemon=True).start()
         while not done.wait(POLL_S):  # the table, the summary and the curve fill as answers arrive
+            if not latest.is_current(request, "run", ticket):
+                return  # a newer run took the page; this one goes on storing its answers
             if _has_run(ctx, name):
                 yield (name, *view(name, md, st, pt), "", *_breaking_choices(ctx, name, md))
+        if not latest.is_current(request, "run", ticket):
+            return
         if failure:
             raise failure[0]
         yield (name, *view(name, md, st, pt), "", *_breaking_choices(ctx, name, md))
