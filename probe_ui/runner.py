@@ -163,6 +163,27 @@ def variant_cells(v: Variant, models: list[ModelConfig], prompt: str | None, see
             yield Cell(v, m, prompts.render(v, template.name, settings, sample=k))
 
 
+def unusable_rows(run_id: int, variants: list[Variant], unusable: dict[str, str], prompt: str | None, seed: int,
+                  extra: dict[str, ModelConfig] | None = None) -> list[tuple[Cell, dict[str, Any]]]:
+    """The failed calls of models that could not be asked (no key, no server, an unknown name), one per variant:
+    each a stored row whose ``error`` is the reason, with the request it would have sent, so that the run's
+    tables, its redraws and the Results tab show those failures like any other (``failed calls``)."""
+    try:
+        cat = catalogue.load_catalogue() | dict(extra or {})
+    except ValueError:
+        cat = dict(extra or {})
+    out = []
+    for spec, reason in unusable.items():
+        try:
+            cfg = replace(catalogue.resolve(spec, cat), name=spec)
+        except (ValueError, ImportError):
+            provider, _, model = spec.partition("/")
+            cfg = ModelConfig(name=spec, provider=provider or "unknown", model=model or spec)
+        for cell in plan_cells(variants, [cfg], prompt, seed):
+            out.append((cell, response_row(run_id, cell, Response(error=reason))))
+    return out
+
+
 def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
     """Parse and grade one response (robust extraction), stamped with the parser's version: the cache of the
     robust reading that :func:`probe_ui.scoring.scored_answers` reuses. Error responses get no parse."""

@@ -692,3 +692,35 @@ def test_results_never_show_a_superseded_selection(server, browser, monkeypatch)
     pg.shot("still-right-after-the-old-computation")
     assert not pg.errors, pg.errors
 
+
+
+def test_a_failed_model_keeps_its_column_after_a_rating_and_reaches_results(server, browser, monkeypatch):
+    """Issue 22: rating a cell redraws the table from the store; the column of a model that could not be asked
+    (no key) stays, and its failed calls are counted in Results with the reason in words."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    pg = Page(browser.new_page(viewport=VIEW), "failed-column")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.ask("CT\nMRI", "CT")
+    pg.tick("probe-models", "baseline/first")
+    pg.tick("probe-models", "baseline/random")
+    pg.p.get_by_text("another model by name").click()
+    pg.fill("probe-adhoc", "gpt-4o")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(3)
+    assert [c["model"] for c in pg.cells()] == ["baseline/first", "baseline/random", "gpt-4o"]
+    first = pg.p.locator("#probe-table td.pu-cell[data-model='baseline/first']").first
+    first.locator("button[data-rating='correct']").click()
+    pg.wait_text("#probe-table td.pu-cell", "you: correct")  # the table was drawn again from the store
+    pg.table_done(3)
+    by = {c["model"]: c for c in pg.cells()}
+    assert set(by) == {"baseline/first", "baseline/random", "gpt-4o"}
+    assert by["gpt-4o"]["state"] == "error" and "OPENAI_API_KEY" in by["gpt-4o"]["text"]
+    pg.shot("failed-column-after-rating")
+    pg.tab("Results")
+    failed = pg.wait_text("#results-failed", "gpt-4o", timeout_s=30)
+    assert "1 × could not be asked here: OPENAI_API_KEY is not set" in failed
+    overview = pg.p.locator("#results-overview").inner_text()
+    assert "gpt-4o" in overview
+    pg.shot("failed-calls-in-results")
+    assert not pg.errors, pg.errors

@@ -16,6 +16,7 @@ from probe_ui.app.files import download_folder
 from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
 from probe_ui.errors import ProbeUIError
+from probe_ui.failures import failed_calls
 
 
 def run_names(ctx: AppContext) -> list[str]:
@@ -46,6 +47,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     shown = gr.HTML("", elem_id="results-shown")  # the runs and filters the tables below were computed for
     overview = gr.Dataframe(label="per run and model: accuracy [95 % CI] n", interactive=False,
                             elem_id="results-overview", wrap=True)
+    failed = gr.Dataframe(label="failed calls per model: how many, and why (grouped)", interactive=False,
+                          elem_id="results-failed", wrap=True)
     families = gr.HTML("", elem_id="results-families")
     extra = gr.HTML("", elem_id="results-extra")  # robustness curves and clinician agreement, when there
     with gr.Row():
@@ -116,7 +119,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
             return (results.overview_for_people(df, p), results.families_html(df, p), sections,
                     results.plot_accuracy_by_condition(df), results.plot_category_heatmap(df),
                     results.plot_confusion(df), by_cond, results.response_table(df), "",
-                    f"<p class='pu-note'>{escape(said)}</p>")
+                    f"<p class='pu-note'>{escape(said)}</p>", failed_calls(df))
         return newest("results", request, len(show_outputs), work)
 
     @shows_errors
@@ -163,7 +166,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         return gr.update(choices=fresh, value=keep or names[:1])
 
     show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings]
-    show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, by_condition, responses, msg, shown]
+    show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, by_condition, responses, msg, shown,
+                    failed]
     refresh.click(on_refresh, runs, runs, api_name="runs")
     tab.select(on_refresh, runs, runs, api_visibility="private").then(
         on_show, show_inputs, show_outputs, api_visibility="private")
