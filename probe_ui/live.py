@@ -509,6 +509,19 @@ def rating_of(store: Store, response_id: int) -> tuple[str | None, str]:
     return store.latest_rating(response_id)
 
 
+def not_yet_run(store: Store, run: str, chosen: list[str]) -> list[str]:
+    """The models ticked now that ``run`` did not ask (ticked while it ran, or since): the page marks them "not
+    yet run" until Run asks them."""
+    if not run:
+        return []
+    try:
+        s = store.get_run(run).settings or {}
+    except StoreError:
+        return []
+    asked = set(s.get("asked") or []) | {m.get("name") for m in s.get("models", []) if isinstance(m, dict)}
+    return [m for m in dict.fromkeys(chosen) if m not in asked]
+
+
 def comparison_of(store: Store, run: str) -> Any:
     """A stored run as the comparison table (:func:`probe_ui.comparison.from_answers` over its scored answers)."""
     from probe_ui.comparison import from_answers

@@ -724,3 +724,39 @@ def test_a_failed_model_keeps_its_column_after_a_rating_and_reaches_results(serv
     assert "gpt-4o" in overview
     pg.shot("failed-calls-in-results")
     assert not pg.errors, pg.errors
+
+
+def test_the_detail_pane_and_previews_follow_the_run_and_the_image(server, browser):
+    """Issue 22: the cell detail below the Probe table never outlives what it describes: a new run and a new
+    image close it; a preview of the old image is cleared; models ticked after a run are marked "not yet run"."""
+    pg = Page(browser.new_page(viewport=VIEW), "stale-detail")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.ask("CT\nMRI", "CT")
+    pg.tick("probe-models", "baseline/first")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(1)
+    first_run = pg.run_name()
+    pg.p.locator("#probe-table td.pu-cell").first.click()
+    pg.wait_text("#probe-detail-text", "Prompt sent")
+    pg.shot("detail-open")
+    pg.tick("probe-models", "baseline/random")  # ticked after the run: not part of it
+    pg.wait_text("#probe-ticks-note", "Not yet run: baseline/random")
+    pg.p.locator("#probe-run").click()  # a new run: the old answer's detail goes
+    pg.table_done(2)
+    assert pg.run_name() != first_run
+    pg.p.locator("#probe-detail").wait_for(state="hidden", timeout=10000)
+    assert pg.p.locator("#probe-ticks-note").inner_text().strip() == ""
+    pg.p.locator("#probe-table td.pu-cell").first.click()
+    pg.wait_text("#probe-detail-text", "Prompt sent")
+    pg.gallery_pick("fundus_retina.png")  # a new image: the detail of an answer about the CT goes
+    pg.wait_text("#probe-image-info", "PNG")
+    pg.p.locator("#probe-detail").wait_for(state="hidden", timeout=10000)
+    pg.wait_text("#probe-run-msg", "The table shows run .* asked before this image")
+    pg.shot("new-image-detail-closed")
+    pg.p.locator("#probe-preview").click()  # a preview of the fundus, then the CT again: the preview goes
+    pg.wait_text("#probe-table .pu-progress", "Preview")
+    pg.gallery_pick("ct_head_axial.png")
+    pg.wait_text("#probe-table", "No answers yet")
+    pg.shot("preview-cleared")
+    assert not pg.errors, pg.errors

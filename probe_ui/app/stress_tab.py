@@ -240,6 +240,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     inputs = [source, preset, item, mode, suite, pert, levels, seed, models, adhoc, *probe["item"]]
     go.click(on_run, inputs, [run_name, table, summary, curve, msg, breaking_box, b_item, b_model],
              api_name="stress", concurrency_limit=None)
+    go.click(detail.cleared, None, d.outputs, api_visibility="private")  # the answer shown belonged to the last run
     for c in (source, preset, item, mode, suite, pert, levels, models):
         c.change(on_plan, inputs, plan, api_visibility="private")
     plan_btn = gr.Button(visible=False)
