@@ -390,8 +390,8 @@ def format_score_table(report: dict[str, Any]) -> str:
              + (f"; parser {report['parser']}" if report.get("parser") else "")]
     if report["items_not_loaded"]:
         lines.append(f"{report['items_not_loaded']} items could not be loaded (see 'probe-ui batch' output)")
-    header = f"{'model':<28} {'n':>6} {'accuracy':>9} {'95% CI':>15} {'random':>7} {'invalid':>8} {'refusal':>8} " \
-             f"{'errors':>6}"
+    header = f"{'model':<28} {'scored answers':>14} {'accuracy':>9} {'95% CI':>15} {'random guess':>12} " \
+             f"{'unreadable':>10} {'refused':>8} {'failed calls':>12}"
     lines += [header, "-" * len(header)]
     for model, r in report["models"].items():
         acc = r["accuracy"]
@@ -399,9 +399,9 @@ def format_score_table(report: dict[str, Any]) -> str:
         ci = f"{acc['ci'][0]:.1f}-{acc['ci'][1]:.1f}" if acc["ci"] else "-"
         rnd = f"{acc['random']:.1f}" if acc["random"] is not None else "-"
         inv, ref = r["invalid_rate"]["value"], r["refusal_rate"]["value"]
-        lines.append(f"{model:<28} {r['n']:>6} {val:>9} {ci:>15} {rnd:>7} "
-                     f"{(f'{inv:.1f}%' if inv is not None else '-'):>8} {(f'{ref:.1f}%' if ref is not None else '-'):>8} "
-                     f"{r['errors']:>6}")
+        lines.append(f"{model:<28} {r['n']:>14} {val:>9} {ci:>15} {rnd:>12} "
+                     f"{(f'{inv:.1f}%' if inv is not None else '-'):>10} {(f'{ref:.1f}%' if ref is not None else '-'):>8} "
+                     f"{r['errors']:>12}")
     if not report["models"]:
         lines.append("(no answers yet)")
     for section, rows, models in _paper_sections(report):
@@ -420,7 +420,7 @@ def format_score_markdown(report: dict[str, Any]) -> str:
     lines = [f"**Run** `{report['run']}` (seed {report['seed']}, {report['variants']} variants"
              + (f", {report['benchmark']}" if report.get("benchmark") else "")
              + f", parser {report.get('parser', 'robust')})", "",
-             "| model | n | accuracy | 95% CI | random | invalid | refusal | errors |",
+             "| model | scored answers | accuracy | 95% CI | random guess | unreadable | refused | failed calls |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for model, r in report["models"].items():
         acc = r["accuracy"]
@@ -665,7 +665,7 @@ def cmd_stress(args: argparse.Namespace) -> int:
                            "display.max_colwidth", 40):
         print(table.to_string())
         print()
-        print(summ.set_index("model").T.to_string(float_format=lambda x: f"{x:.1f}"))
+        print(stress.summary_for_people(summ).set_index("model").T.to_string(float_format=lambda x: f"{x:.1f}"))
     return 0
 
 

@@ -17,6 +17,7 @@ from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
 from probe_ui.errors import ProbeUIError
 from probe_ui.failures import failed_calls
+from probe_ui.metrics.registry import glossary_html
 
 
 def run_names(ctx: AppContext) -> list[str]:
@@ -47,6 +48,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     shown = gr.HTML("", elem_id="results-shown")  # the runs and filters the tables below were computed for
     overview = gr.Dataframe(label="per run and model: accuracy [95 % CI] n", interactive=False,
                             elem_id="results-overview", wrap=True)
+    with gr.Accordion("what these figures mean", open=False):
+        gr.HTML(glossary_html(results.OVERVIEW_PEOPLE_COLUMNS[2:]), elem_id="results-glossary")
     failed = gr.Dataframe(label="failed calls per model: how many, and why (grouped)", interactive=False,
                           elem_id="results-failed", wrap=True)
     families = gr.HTML("", elem_id="results-families")

@@ -1,7 +1,7 @@
 """Stress tab: a suite, or a severity sweep of one perturbation, over the Probe tab's item or a preset's items.
 
-While answers arrive: the comparison table fills, each model's summary (what broke, flip rate, the suite's
-metrics) updates, and for a sweep the robustness curve per model (accuracy per level with its 95 % band) grows.
+While answers arrive: the comparison table fills, each model's summary (what broke, correctness flip rate, the
+suite's metrics) updates, and for a sweep the robustness curve per model (accuracy per level with its 95 % band) grows.
 Before Run the page says how many calls the run makes and, where prices are known, what it may cost. After a
 sweep, an item's breaking image (the first level that changed its answer) is shown beside its original.
 Orchestration is the library's (:func:`probe_ui.stress.run_stress`, :func:`probe_ui.stress.run_sweep`); cells open
@@ -21,6 +21,7 @@ from probe_ui.app import detail
 from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models
 from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
+from probe_ui.metrics.registry import glossary_html
 from probe_ui.presets import load_preset
 from probe_ui.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
 
@@ -64,8 +65,11 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     msg = gr.HTML("", elem_id="stress-msg")
     run_name = gr.Textbox(label="run (named from the item or preset, what was applied and the models)",
                           interactive=False, elem_id="stress-run-name")
-    summary = gr.Dataframe(label="per model: accuracy on originals and variants, flip rate, what broke, and the "
-                                 "metrics (%)", interactive=False, elem_id="stress-summary")
+    summary = gr.Dataframe(label="per model: right on originals and on variants, correctness flip rate, what broke, "
+                                 "and the suite's metrics (%)", interactive=False, elem_id="stress-summary")
+    with gr.Accordion("what these figures mean", open=False):
+        gr.HTML(glossary_html([*stress.PEOPLE_COLUMNS.values(), "groups: answer flip rate",
+                               "groups: group consistency"]), elem_id="stress-glossary")
     curve = gr.Plot(show_label=False, visible=False, elem_id="stress-curve")
     with gr.Group(visible=False, elem_id="stress-breaking") as breaking_box:
         with gr.Row():
