@@ -141,6 +141,15 @@ class Page:
 VIEW = {"width": 1440, "height": 900}
 
 
+def open_page(browser, server, name: str) -> Page:
+    """A new page at 1440 x 900 on the app, its screenshots under ``test-artifacts/<name>``, once the run bar is
+    there."""
+    pg = Page(browser.new_page(viewport=VIEW), name)
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    return pg
+
+
 def add_endpoint(server, fake_openai, name: str) -> None:
     """An OpenAI-compatible endpoint on the loopback server, added through the app's API (as the Models tab does)."""
     from gradio_client import Client
@@ -584,9 +593,7 @@ def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_complet
     (no error badges, the Runs table stays)."""
     fake_openai.latency_s = 1.0
     add_endpoint(server, fake_openai, "slowish")
-    pg = Page(browser.new_page(viewport=VIEW), "batch-extend")
-    pg.p.goto(server.url)
-    pg.p.locator("#probe-run").wait_for()
+    pg = open_page(browser, server, "batch-extend")
     pg.tab("Batch")
     pg.tick("batch-presets", "medvh_nota (bundled)")
     pg.tick("batch-suites", "rotations")
@@ -668,9 +675,7 @@ def test_results_never_show_a_superseded_selection(server, browser, monkeypatch)
         return families(df, *args, **kwargs)
 
     monkeypatch.setattr(R, "families_html", slow_when_both)
-    pg = Page(browser.new_page(viewport=VIEW), "results-race")
-    pg.p.goto(server.url)
-    pg.p.locator("#probe-run").wait_for()
+    pg = open_page(browser, server, "results-race")
     pg.tab("Results")
     pg.wait_text("#results-shown", r"Showing run run-b ·")  # the newest run, chosen when the tab opens
     box = pg.p.locator("#results-runs input").first
@@ -698,9 +703,7 @@ def test_a_failed_model_keeps_its_column_after_a_rating_and_reaches_results(serv
     """Issue 22: rating a cell redraws the table from the store; the column of a model that could not be asked
     (no key) stays, and its failed calls are counted in Results with the reason in words."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    pg = Page(browser.new_page(viewport=VIEW), "failed-column")
-    pg.p.goto(server.url)
-    pg.p.locator("#probe-run").wait_for()
+    pg = open_page(browser, server, "failed-column")
     pg.ask("CT\nMRI", "CT")
     pg.tick("probe-models", "baseline/first")
     pg.tick("probe-models", "baseline/random")
@@ -729,9 +732,7 @@ def test_a_failed_model_keeps_its_column_after_a_rating_and_reaches_results(serv
 def test_the_detail_pane_and_previews_follow_the_run_and_the_image(server, browser):
     """Issue 22: the cell detail below the Probe table never outlives what it describes: a new run and a new
     image close it; a preview of the old image is cleared; models ticked after a run are marked "not yet run"."""
-    pg = Page(browser.new_page(viewport=VIEW), "stale-detail")
-    pg.p.goto(server.url)
-    pg.p.locator("#probe-run").wait_for()
+    pg = open_page(browser, server, "stale-detail")
     pg.ask("CT\nMRI", "CT")
     pg.tick("probe-models", "baseline/first")
     pg.p.locator("#probe-run").click()
