@@ -834,6 +834,10 @@ def open_existing(location: str | os.PathLike[str], images_dir: str | os.PathLik
     if file is not None and not file.is_file():
         if file.is_dir():
             raise StoreError(f"{loc} is a folder; give the database file path, e.g. {file / 'probe-ui.db'}")
+        blocker = next((p for p in file.parents if p.exists() and not p.is_dir()), None)
+        if blocker is not None:  # e.g. --db notes.txt/x.db
+            raise NoStoreError(f"no store at {where}: {blocker} is a file, not a folder; pass --db or set "
+                               "PROBE_UI_DB")
         raise NoStoreError(NO_STORE.format(where=where))
     try:
         Store(loc, images_dir, read_only=True).close()  # looks without writing: tables there, schema not newer
