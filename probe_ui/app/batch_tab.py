@@ -169,7 +169,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
     inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend]
     go = gr.State(False)
-    start.click(prepare, inputs, [run_name, out, extend, go], api_visibility="private").then(
+    # go is False until prepare says the batch may start (a refused or failed check leaves it False)
+    start.click(lambda: False, None, go, api_visibility="private").then(
+        prepare, inputs, [run_name, out, extend, go], api_visibility="private").then(
         on_start, [go, *inputs], [out, runs, resume_pick, extend], api_visibility="private", concurrency_limit=None)
     # the API's Start: the same check (a batch that would add to an existing run needs extend=True), then the run
     api_btn = gr.Button(visible=False)
