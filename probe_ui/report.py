@@ -70,6 +70,7 @@ import pandas as pd
 
 from probe_ui import redact
 from probe_ui.errors import ProbeUIError
+from probe_ui.metrics import figures as F
 from probe_ui.paths import PathError, output_file
 from probe_ui.results import _condition_order, _scored
 from probe_ui.scoring import _val, model_columns, states
@@ -428,14 +429,28 @@ def _overview(tables: dict[str, pd.DataFrame], raw: pd.DataFrame, report: dict[s
                  _el("td", _num(r["refusal"], 1), class_="num", data_col="refusal", data_value=_data(r["refusal"])),
                  _el("td", r["answered"], class_="num", data_col="answered"),
                  _el("td", r["errors"], class_="num", data_col="errors"),
-                 _el("td", _num(float(lat.median()), 2) if len(lat) else "–", class_="num"),
-                 _el("td", _num(float(cost), 4) if cost else "0", class_="num")]
+                 _el("td", _num(float(lat.median()), 2) if len(lat) else "–", class_="num", data_col="latency"),
+                 _el("td", _num(float(cost), 4) if cost else "0", class_="num", data_col="cost")]
         rows.append(_wrap("tr", "".join(cells), data_model=r["model"]))
-    head = ["model", "n", "accuracy %", "95 % CI", "random %", "invalid %", "refusal %", "answered", "errors",
-            "median latency s", "cost"]
-    return _section("overview", "Overview", _table(head, rows, "grid overview")
-                    + _p("n: scored answers (several samples count once, by majority vote); accuracy with its 95 % "
-                         "Wilson interval; random: what guessing scores. The numbers of 'probe-ui score'.", "muted"))
+    head = ["model", F.SCORED, f"{F.ACCURACY} %", "95 % CI", f"{F.RANDOM} %", f"{F.UNREADABLE} %",
+            f"{F.REFUSED} %", F.ANSWERED, F.FAILED, F.LATENCY, F.COST]
+    return _section("overview", "Overview", _table(head, rows, "grid overview") + _glossary(head)
+                    + _p("The numbers of 'probe-ui score'.", "muted"))
+
+
+def _glossary(labels: Sequence[str], family: str | None = None) -> str:
+    """What each figure named in a table's header counts, in words, under the table (one name, one meaning:
+    :mod:`probe_ui.metrics.figures`)."""
+    from probe_ui.metrics.registry import find_figure
+
+    items = []
+    for label in labels:
+        f = find_figure(label) or (find_figure(label, family) if family else None)
+        if f is not None and f.name not in {n for n, _ in items}:
+            items.append((f.name, f.meaning))
+    if not items:
+        return ""
+    return _wrap("ul", "".join(_wrap("li", _el("b", n) + _esc(f": {m}")) for n, m in items), class_="glossary muted")
 
 
 def _split_metric(metric: str) -> tuple[str, str, str]:
@@ -580,16 +595,17 @@ def _stress(raw: pd.DataFrame, voted: pd.DataFrame) -> str:
         except Exception:  # noqa: BLE001 - the summary is an extra; the deltas above stand on their own
             summ = pd.DataFrame()
     if len(summ):
-        cols = [("accuracy_original", "acc. original %"), ("accuracy_perturbed", "acc. perturbed %"),
-                ("groups: group consistency", "group consistency %"), ("flip_rate", "flip rate %"),
-                ("flip_pairs", "pairs"), ("broke", "broke"), ("fixed", "fixed")]
+        people = stress.PEOPLE_COLUMNS
+        cols = [(c, people[c]) for c in ("accuracy_original", "accuracy_perturbed")]
+        cols += [(f"groups: {name}", f"{name} %") for name in ("group consistency", "answer flip rate")
+                 if f"groups: {name}" in summ.columns]
+        cols += [(c, people[c]) for c in ("correctness_flip_rate", "pairs_compared", "broke", "fixed")]
         rows = [_wrap("tr", _el("th", r["model"], scope="row") + "".join(
-            _el("td", _num(r.get(c), 1), class_="num") for c, _ in cols)) for r in summ.to_dict("records")]
+            _el("td", _num(r.get(c), 1), class_="num", data_col=h, data_value=_data(r.get(c))) for c, h in cols),
+            data_model=r["model"]) for r in summ.to_dict("records")]
         parts.append(_el("h3", "Consistency across variants")
-                     + _table(["model"] + [h for _, h in cols], rows, "grid")
-                     + _p("group consistency: items all of whose variants are right; flip rate: (variant, original) "
-                          "pairs whose correctness differs; broke: right on the original, wrong perturbed; fixed: "
-                          "the reverse (probe_ui.stress.summary).", "muted"))
+                     + _table(["model"] + [h for _, h in cols], rows, "grid consistency")
+                     + _glossary([h for _, h in cols], "groups"))
     parts.append(_el("h3", "Accuracy per condition") + _figure_html(
         lambda: R.plot_accuracy_by_condition(voted), "accuracy per perturbation condition, 95 % Wilson CIs"))
     if len(raw):

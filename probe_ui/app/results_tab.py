@@ -14,6 +14,10 @@ from probe_ui import live, results
 from probe_ui.app.common import inline_errors, shows_errors
 from probe_ui.app.files import download_folder
 from probe_ui.app.context import AppContext
+from probe_ui.app.latest import Latest
+from probe_ui.errors import ProbeUIError
+from probe_ui.failures import failed_calls
+from probe_ui.metrics.registry import glossary_html
 
 
 def run_names(ctx: AppContext) -> list[str]:
@@ -41,8 +45,13 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     show = gr.Button("Show results", variant="primary", elem_id="results-show")
     msg = gr.HTML("", elem_id="results-msg")
     gr.Markdown("Every table and plot below counts only the answers the filters above keep.")
+    shown = gr.HTML("", elem_id="results-shown")  # the runs and filters the tables below were computed for
     overview = gr.Dataframe(label="per run and model: accuracy [95 % CI] n", interactive=False,
                             elem_id="results-overview", wrap=True)
+    with gr.Accordion("what these figures mean", open=False):
+        gr.HTML(glossary_html(results.OVERVIEW_PEOPLE_COLUMNS[2:]), elem_id="results-glossary")
+    failed = gr.Dataframe(label="failed calls per model: how many, and why (grouped)", interactive=False,
+                          elem_id="results-failed", wrap=True)
     families = gr.HTML("", elem_id="results-families")
     extra = gr.HTML("", elem_id="results-extra")  # robustness curves and clinician agreement, when there
     with gr.Row():
@@ -70,30 +79,51 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                                    object_fit="contain")
         detail = gr.Markdown("", elem_id="results-detail")
 
+    latest = Latest()  # each session's newest selection: a slower, older computation never replaces it
+
+    def newest(view: str, request: gr.Request | None, n_outputs: int, work: Any) -> Any:
+        """``work()`` for ``view``, or nothing at all (every output left as it is) when a newer selection of the
+        same session started while it ran: its result, or its error, belongs to a selection no longer there."""
+        ticket = latest.begin(request, view)
+        try:
+            out = work()
+        except ProbeUIError:
+            if not latest.is_current(request, view, ticket):
+                return tuple(gr.skip() for _ in range(n_outputs))
+            raise
+        return out if latest.is_current(request, view, ticket) else tuple(gr.skip() for _ in range(n_outputs))
+
     @shows_errors
-    def on_runs(chosen: list[str]) -> tuple[Any, ...]:
-        if not chosen:
-            return (gr.update(choices=[], value=[]),) * 3
-        df = results.answers(ctx.store, chosen)
-        choices = results.filter_choices(df)
-        words = results.condition_labels(df)
-        return (gr.update(choices=choices.get("models", []), value=[]),
-                gr.update(choices=[(words.get(c, c), c) for c in choices.get("conditions", [])], value=[]),
-                gr.update(choices=choices.get("categories", []), value=[]))
+    def on_runs(chosen: list[str], request: gr.Request = None) -> tuple[Any, ...]:  # type: ignore[assignment]
+        def work() -> tuple[Any, ...]:
+            if not chosen:
+                return (gr.update(choices=[], value=[]),) * 3
+            df = results.answers(ctx.store, chosen)
+            choices = results.filter_choices(df)
+            words = results.condition_labels(df)
+            return (gr.update(choices=choices.get("models", []), value=[]),
+                    gr.update(choices=[(words.get(c, c), c) for c in choices.get("conditions", [])], value=[]),
+                    gr.update(choices=choices.get("categories", []), value=[]))
+        return newest("filters", request, 3, work)
 
     @inline_errors(msg)
-    def on_show(chosen: list[str], p: str, ms: list[str], cs: list[str], cats: list[str], rs: list[str]
-                ) -> tuple[Any, ...]:
-        if not chosen:
-            raise live.ProbeError("choose one or more runs above", field="runs")
-        df = results.answers(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs)
-        by_cond = results.accuracy_by_condition(df).round(2)
-        from probe_ui.report import extra_sections
+    def on_show(chosen: list[str], p: str, ms: list[str], cs: list[str], cats: list[str], rs: list[str],
+                request: gr.Request = None) -> tuple[Any, ...]:  # type: ignore[assignment]
+        def work() -> tuple[Any, ...]:
+            if not chosen:
+                raise live.ProbeError("choose one or more runs above", field="runs")
+            df = results.answers(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs)
+            by_cond = results.accuracy_by_condition(df).round(2)
+            from probe_ui.report import extra_sections
 
-        sections = "".join(f"<h3>{escape(title)}</h3>{body}" for _, title, body in extra_sections(df))
-        return (results.overview_for_people(df, p), results.families_html(df, p), sections,
-                results.plot_accuracy_by_condition(df), results.plot_category_heatmap(df),
-                results.plot_confusion(df), by_cond, results.response_table(df), "")
+            sections = "".join(f"<h3>{escape(title)}</h3>{body}" for _, title, body in extra_sections(df))
+            said = results.selection_words(chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs,
+                                           labels=results.condition_labels(df))
+            return (results.overview_for_people(df, p), results.families_html(df, p), sections,
+                    results.plot_accuracy_by_condition(df), results.plot_category_heatmap(df),
+                    results.plot_confusion(df), by_cond, results.response_table(df), "",
+                    f"<p class='pu-note'>{escape(said)}</p>", failed_calls(df))
+        return newest("results", request, len(show_outputs), work)
 
     @shows_errors
     def on_open(rid: float | None) -> tuple[Any, str]:
@@ -139,7 +169,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         return gr.update(choices=fresh, value=keep or names[:1])
 
     show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings]
-    show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, by_condition, responses, msg]
+    show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, by_condition, responses, msg, shown,
+                    failed]
     refresh.click(on_refresh, runs, runs, api_name="runs")
     tab.select(on_refresh, runs, runs, api_visibility="private").then(
         on_show, show_inputs, show_outputs, api_visibility="private")

@@ -254,7 +254,10 @@ def _detect(d: pd.DataFrame) -> str | None:
 
 
 @metric("mediconfusion", "paper", order=10, detect=_detect,
-        attributes=("pair_member",),
+        attributes=("pair_member",), figures={
+            "set accuracy": "confusing pairs with both images answered right",
+            "individual accuracy": "images answered right, over both images of every pair",
+            "confusion": "pairs, both answers readable, given the same answer for two images that differ"},
         headline=lambda b: {"set accuracy": b["set_accuracy"], "individual accuracy": b["individual_accuracy"],
                             "confusion": b["confusion"]},
         description="MediConfusion: set accuracy, individual accuracy, confusion and invalid rate over confusing "
