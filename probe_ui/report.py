@@ -73,6 +73,7 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.paths import PathError, output_file
 from probe_ui.results import _condition_order, _scored
 from probe_ui.scoring import _val, model_columns, states
+from probe_ui.stats import newcombe_interval
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -83,7 +84,6 @@ __all__ = ["ReportError", "baseline_deltas", "build_report", "newcombe_interval"
            "stress_deltas", "worst_cases", "write_report"]
 
 ORIGINAL = "original"
-Z95 = 1.959964
 WORST_LIMIT = 12
 THUMB_PX = 160
 THUMBS_PER_CASE = 3
@@ -98,32 +98,6 @@ CI_METHOD = ("Newcombe's hybrid score interval (method 10 of Newcombe 1998) from
 
 class ReportError(ProbeUIError, ValueError):
     """The report cannot be made as asked: an unknown run or baseline, or an output that cannot be written."""
-
-
-# ---- statistics ---------------------------------------------------------------------------------------------------
-
-def newcombe_interval(x1: float, n1: float, x2: float, n2: float, z: float = Z95
-                      ) -> tuple[float, float, float] | None:
-    """The difference of two proportions x1/n1 - x2/n2 in percentage points and its 95 % CI by Newcombe's hybrid
-    score method (module docstring) from two Wilson intervals; None when either denominator is 0."""
-    if n1 <= 0 or n2 <= 0:
-        return None
-    p1, p2 = x1 / n1, x2 / n2
-    l1, u1 = _wilson(x1, n1, z)
-    l2, u2 = _wilson(x2, n2, z)
-    d = p1 - p2
-    lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    return 100.0 * d, 100.0 * lo, 100.0 * hi
-
-
-def _wilson(x: float, n: float, z: float) -> tuple[float, float]:
-    """The Wilson score interval as proportions: :func:`probe_ui.metrics.base.wilson_ci` in 0-1, unrounded."""
-    p = x / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 # ---- the answers ---------------------------------------------------------------------------------------------------
