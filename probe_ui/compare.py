@@ -469,8 +469,8 @@ def sides(store: Any, runs: Iterable[str], models: Iterable[str]) -> list[tuple[
         return [(Side(run_a, models[0]), Side(run_b, models[1]))]
     if len(models) == 1:
         return [(Side(run_a, models[0]), Side(run_b, models[0]))]
-    ma = _run_models(store, run_a)
-    mb = _run_models(store, run_b)
+    ma = run_models(store, run_a)
+    mb = run_models(store, run_b)
     shared = [m for m in ma if m in mb]
     if shared:
         return [(Side(run_a, m), Side(run_b, m)) for m in shared]
@@ -480,7 +480,8 @@ def sides(store: Any, runs: Iterable[str], models: Iterable[str]) -> list[tuple[
                        " share no model: name them with --model A --model B")
 
 
-def _run_models(store: Any, run: str) -> list[str]:
+def run_models(store: Any, run: str) -> list[str]:
+    """The models that answered in a run, sorted."""
     r = store.get_run(run)
     df = store.answers_frame(r.id)
     return sorted(map(str, pd.unique(df["model"]))) if len(df) else []

@@ -108,3 +108,23 @@ def text(c: dict[str, Any], flips: int = 10) -> str:
         lines += ["", f"Flipped questions (first {flips} each way; --json lists them all, the app opens them):",
                   _table(shown.drop(columns=["A answer #", "B answer #"]))]
     return "\n".join(lines)
+
+
+def view(c: dict[str, Any]) -> tuple[str, pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """What the Results tab shows of a comparison: the summary in words (with what differs and what was left out),
+    then the per-perturbation, per-category, paper-metric and flipped-question tables."""
+    mt = c["matching"]
+    lines = [f"**A:** {c['a']['model']} in run {c['a']['run']} · **B:** {c['b']['model']} in run {c['b']['run']}",
+             "", c["summary"]]
+    if c["differences"]:
+        lines += ["", "What differs between A and B: " + "; ".join(c["differences"])]
+    for side in ("a", "b"):
+        ex = mt[f"only_{side}_examples"]
+        if ex:
+            lines += ["", f"Only in {side.upper()} (not compared): " + ", ".join(
+                f"{e['item_id']} ({e['condition']})" for e in ex) + (" …" if mt[f"only_{side}"] > len(ex) else "")]
+    lines += ["", "Fixed: B right where A was wrong; broke: A right where B is wrong. p: how often a difference "
+                  "this large arises by chance (exact McNemar test); p (Holm): adjusted for testing every row at "
+                  "once. The interval is Newcombe's paired 95 % interval of B − A."]
+    return ("\n".join(lines), groups_frame(c["by_condition"], "condition"), groups_frame(c["by_category"], "category"),
+            paper_frame(c["paper"]), flips_frame(c))

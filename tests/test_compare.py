@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -249,3 +250,53 @@ def test_paper_metric_difference_has_a_paired_bootstrap_interval(tmp_path: Path,
     # the same seed gives the same interval
     again = compare(Store(db), Side("r", "openai/old"), Side("r", "openai/new"), n_boot=60, seed=1)
     assert again["paper"] == c["paper"]
+
+
+# ---- a shipped preset, a noisy model, the CLI and the Results tab ------------------------------------------------
+
+def _noisy(body: dict[str, Any]) -> str:
+    """A model that answers A or B at random, differently for each request and seed (the request's ``seed``)."""
+    import hashlib
+
+    h = hashlib.sha256((json.dumps(body["messages"], sort_keys=True) + str(body.get("seed"))).encode()).digest()
+    return "AB"[h[0] % 2]
+
+
+def test_two_seeds_of_a_noisy_model_cli_and_results_tab_agree(app_server: Any, fake_openai: Any,
+                                                              monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from gradio_client import Client
+
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")
+    fake_openai.responder = _noisy
+    db = str(app_server.db)
+    for seed in ("1", "2"):
+        assert main(["batch", "mediconfusion_pairs", "--suite", "rotations", "-m", "openai/noisy", "--seed", seed,
+                     "--run", f"seed-{seed}", "--db", db, "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["compare", "seed-1", "seed-2", "--db", db, "--boot", "40"]) == 0
+    printed = capsys.readouterr().out
+    assert "A: openai/noisy in run 'seed-1'" in printed and "Per perturbation" in printed
+    assert main(["compare", "seed-1", "seed-2", "--db", db, "--json", "--boot", "40"]) == 0
+    want = json.loads(capsys.readouterr().out)["comparisons"][0]
+    assert want["overall"]["n"] == 64 and want["overall"]["fixed"] + want["overall"]["broke"] > 0
+
+    client = Client(app_server.url, verbose=False)
+    models = client.predict("seed-1", api_name="/compare_models")
+    assert models["value"] == "openai/noisy" if isinstance(models, dict) else models == "openai/noisy"
+    summary, by_cond, by_cat, paper, flips, msg = client.predict("seed-1", "openai/noisy", "seed-2", "openai/noisy",
+                                                                 "robust", api_name="/compare")
+    assert not msg and want["summary"] in summary
+    got = {r[0]: dict(zip(by_cond["headers"], r)) for r in by_cond["data"]}
+    for row in want["by_condition"]:
+        g = got[row["condition"]]
+        assert (g["questions"], g["B fixed"], g["B broke"]) == (row["n"], row["fixed"], row["broke"])
+        assert g["B − A (points)"] == f"{row['difference']:+.1f}"
+        assert g["p (Holm)"] == ("<0.001" if row["p_holm"] < 0.001 else f"{row['p_holm']:.3f}")
+    assert len(flips["data"]) == want["overall"]["fixed"] + want["overall"]["broke"]
+    assert {r[0]: r[1] for r in paper["data"]} == {f"{p['family']}: {p['figure']}": f"{p['a']:.1f}"
+                                                   for p in want["paper"]}
+    # a missing choice is said beside the section, not as a crash
+    *_, msg = client.predict("seed-1", None, "seed-2", "openai/noisy", "robust", api_name="/compare")
+    assert "choose A's model" in html.unescape(msg)
