@@ -265,9 +265,9 @@ def _headlines(d: pd.DataFrame, fams: list[Any], which: str, ctx: Any) -> dict[s
 def _units(d: pd.DataFrame) -> np.ndarray:
     """The resampling unit of each row: the item group where items are grouped (a MediConfusion pair), else the
     item; every variant and sample of a unit is drawn together."""
-    grp = d["item_group"].map(_val) if "item_group" in d.columns else pd.Series([None] * len(d), index=d.index)
-    items = d["item_id"].astype(str).to_numpy(dtype=object)
-    return np.where(grp.notna().to_numpy(), "g:" + grp.astype(str).to_numpy(dtype=object), "i:" + items)
+    groups = d["item_group"].tolist() if "item_group" in d.columns else [None] * len(d)
+    return np.array([f"i:{i}" if _val(g) is None else f"g:{g}" for g, i in zip(groups, d["item_id"].tolist())],
+                    dtype=object)
 
 
 def _resample(d: pd.DataFrame, rows: list[np.ndarray], idx: np.ndarray) -> pd.DataFrame:
