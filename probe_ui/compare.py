@@ -219,6 +219,11 @@ def in_words(parsed: Any, kind: Any, options: Any) -> str | None:
     return str(parsed)
 
 
+def _with_words(rows: list[dict[str, Any]], words: dict[str, str]) -> list[dict[str, Any]]:
+    """Each perturbation row with what was done in plain words (``what``), as the other views name it."""
+    return [{**r, "what": words.get(r["condition"], r["condition"])} for r in rows]
+
+
 def _reply(r: dict[str, Any], s: str) -> dict[str, Any]:
     return {"response_id": int(r[f"response_id_{s}"]), "text": _val(r.get(f"raw_text_{s}")),
             "parsed": _val(r.get(f"parsed_{s}")),
@@ -226,11 +231,12 @@ def _reply(r: dict[str, Any], s: str) -> dict[str, Any]:
             "state": r[f"state_{s}"]}
 
 
-def _flips(pairs: pd.DataFrame, which: str) -> list[dict[str, Any]]:
+def _flips(pairs: pd.DataFrame, which: str, words: dict[str, str]) -> list[dict[str, Any]]:
     sel = pairs[(~pairs["right_a"] & pairs["right_b"]) if which == "fixed" else (pairs["right_a"] & ~pairs["right_b"])]
     out = []
     for r in sel.head(FLIP_LIMIT).to_dict("records"):
-        out.append({"item_id": r["item_id"], "condition": r["condition"], "sample": int(r["sample"]),
+        out.append({"item_id": r["item_id"], "condition": r["condition"],
+                    "what": words.get(r["condition"], r["condition"]), "sample": int(r["sample"]),
                     "question": _val(r.get("question_a")),
                     "right_answer": in_words(r.get("answer_label_a"), r.get("kind_a"), r.get("options_a")),
                     "a": _reply(r, "a"), "b": _reply(r, "b")})
@@ -371,6 +377,9 @@ def compare(store: Any, a: Side, b: Side, parser: str = "robust", *, allow_promp
         return [{"item_id": r["item_id"], "condition": r["condition"], "sample": int(r["sample"])}
                 for r in df.head(EXAMPLE_LIMIT).to_dict("records")]
 
+    from probe_ui.results import condition_labels
+
+    words = condition_labels(fa)
     out = {
         "a": {"run": a.run, "model": a.model}, "b": {"run": b.run, "model": b.model},
         "parser": parser, "definition": which,
@@ -383,9 +392,9 @@ def compare(store: Any, a: Side, b: Side, parser: str = "robust", *, allow_promp
         },
         "differences": allowed + _settings_differences(store, a, b),
         "overall": overall,
-        "by_condition": _grouped(pairs, "condition") if len(pairs) else [],
+        "by_condition": _with_words(_grouped(pairs, "condition"), words) if len(pairs) else [],
         "by_category": _grouped(pairs, "category") if len(pairs) else [],
-        "fixed": _flips(pairs, "fixed"), "broke": _flips(pairs, "broke"),
+        "fixed": _flips(pairs, "fixed", words), "broke": _flips(pairs, "broke", words),
         "paper": paper,
         "alpha": ALPHA,
     }

@@ -29,7 +29,7 @@ def groups_frame(rows: list[dict[str, Any]], by: str) -> pd.DataFrame:
     the McNemar p-value, raw and Holm-adjusted; in words a clinician reads."""
     label = {"condition": "perturbation", "category": "category"}[by]
     return pd.DataFrame([{
-        label: r[by], "questions": r["n"], "A accuracy %": _num(r["accuracy_a"]),
+        label: r.get("what", r[by]), "questions": r["n"], "A accuracy %": _num(r["accuracy_a"]),
         "B accuracy %": _num(r["accuracy_b"]), "B − A (points)": _num(r["difference"], signed=True),
         "95 % CI": _ci(r["ci"]), "B fixed": r["fixed"], "B broke": r["broke"], "p": _p(r["p_value"]),
         "p (Holm)": _p(r.get("p_holm")),
@@ -60,7 +60,7 @@ def flips_frame(c: dict[str, Any], limit: int | None = 160) -> pd.DataFrame:
     rows = []
     for which, words in (("fixed", "B fixed"), ("broke", "B broke")):
         for f in c[which]:
-            rows.append({"change": words, "item": f["item_id"], "perturbation": f["condition"],
+            rows.append({"change": words, "item": f["item_id"], "perturbation": f.get("what", f["condition"]),
                          "right answer": f.get("right_answer"), "A answered": _answer(f["a"], limit),
                          "B answered": _answer(f["b"], limit), "A answer #": f["a"]["response_id"],
                          "B answer #": f["b"]["response_id"]})
@@ -103,8 +103,8 @@ def text(c: dict[str, Any], flips: int = 10) -> str:
         lines += ["", f"Paper metrics on the shared questions (B − A, paired bootstrap, {c['paper'][0]['n_boot']} "
                       "resamples):", _table(paper_frame(c["paper"]))]
     fl = flips_frame(c, limit=80)
-    if len(fl):
-        shown = fl.groupby("change", sort=False).head(flips) if flips else fl
+    if len(fl) and flips:
+        shown = fl.groupby("change", sort=False).head(flips)
         lines += ["", f"Flipped questions (first {flips} each way; --json lists them all, the app opens them):",
                   _table(shown.drop(columns=["A answer #", "B answer #"]))]
     return "\n".join(lines)

@@ -290,7 +290,7 @@ def test_two_seeds_of_a_noisy_model_cli_and_results_tab_agree(app_server: Any, f
     assert not msg and want["summary"] in summary
     got = {r[0]: dict(zip(by_cond["headers"], r)) for r in by_cond["data"]}
     for row in want["by_condition"]:
-        g = got[row["condition"]]
+        g = got[row["what"]]  # the perturbation in words, as every view names it
         assert (g["questions"], g["B fixed"], g["B broke"]) == (row["n"], row["fixed"], row["broke"])
         assert g["B − A (points)"] == f"{row['difference']:+.1f}"
         assert g["p (Holm)"] == ("<0.001" if row["p_holm"] < 0.001 else f"{row['p_holm']:.3f}")
@@ -300,3 +300,19 @@ def test_two_seeds_of_a_noisy_model_cli_and_results_tab_agree(app_server: Any, f
     # a missing choice is said beside the section, not as a crash
     *_, msg = client.predict("seed-1", None, "seed-2", "openai/noisy", "robust", api_name="/compare")
     assert "choose A's model" in html.unescape(msg)
+
+
+def test_report_with_a_baseline_has_the_paired_section(preset: Path, served: Any, tmp_path: Path) -> None:
+    from probe_ui.report import build_report
+
+    db = str(tmp_path / "s.db")
+    _batch(preset, db, "before", "old")
+    served.responder = lambda body: _responder({**body, "model": "new"})
+    _batch(preset, db, "after", "old", extra=("--no-cache",))
+    store = Store(db)
+    page = build_report(store, "after", baseline="before")
+    want = compare(store, Side("before", "openai/old"), Side("after", "openai/old"), n_boot=0)
+    assert 'id="paired"' in page and "Paired comparison with the baseline run" in page
+    assert html.escape(want["summary"], quote=True) in page
+    assert "fixed 3" in want["summary"] and "broke 2" in want["summary"]
+    assert "Questions that flipped (5;" in page
