@@ -269,11 +269,16 @@ def _headlines(d: pd.DataFrame, fams: list[Any], which: str, ctx: Any) -> dict[s
 
 
 def _units(d: pd.DataFrame) -> np.ndarray:
-    """The resampling unit of each row: the item group where items are grouped (a MediConfusion pair), else the
-    item; every variant and sample of a unit is drawn together."""
+    """The resampling unit of each row: the image its question is about where the item says so
+    (``attributes.image_id``: every question of a ProbMed image), else the item group (a MediConfusion pair), else
+    the item; every variant and sample of a unit is drawn together, so a metric over images, pairs or items sees
+    whole units in every replicate."""
+    from probe_ui.metrics.groups import variant_attr
+
+    image = variant_attr(d, "image_id").tolist() if len(d) else []
     groups = d["item_group"].tolist() if "item_group" in d.columns else [None] * len(d)
-    return np.array([f"i:{i}" if _val(g) is None else f"g:{g}" for g, i in zip(groups, d["item_id"].tolist())],
-                    dtype=object)
+    return np.array([f"m:{m}" if _val(m) is not None else f"i:{i}" if _val(g) is None else f"g:{g}"
+                     for m, g, i in zip(image, groups, d["item_id"].tolist())], dtype=object)
 
 
 def _resample(d: pd.DataFrame, rows: list[np.ndarray], idx: np.ndarray) -> pd.DataFrame:

@@ -250,6 +250,24 @@ def test_paper_metric_difference_has_a_paired_bootstrap_interval(tmp_path: Path,
     # the same seed gives the same interval
     again = compare(Store(db), Side("r", "openai/old"), Side("r", "openai/new"), n_boot=60, seed=1)
     assert again["paper"] == c["paper"]
+    # a pair is one unit: every pair drawn twice leaves set accuracy, individual accuracy and confusion as they are
+    import numpy as np
+
+    from probe_ui.compare import _headlines, _resample, _units
+    from probe_ui.metrics import get_family, groups
+    from probe_ui.metrics.registry import MetricContext
+    from probe_ui.scoring import scored_answers
+
+    d = groups.prepare(scored_answers(Store(db), "r", models=["openai/new"]))
+    units = _units(d)
+    assert sorted(set(units)) == [f"g:pair{k}" for k in range(4)]
+    rows = [np.flatnonzero(units == u) for u in sorted(set(units))]
+    fams, ctx = [get_family("mediconfusion")], MetricContext(n_boot=0, detail=False)
+    want = _headlines(d, fams, "clean", ctx)
+    assert want["mediconfusion · set accuracy"] == 50.0
+    assert _headlines(_resample(d, rows, np.array([0, 1, 2, 3, 0, 1, 2, 3])), fams, "clean", ctx) == want
+    assert _headlines(_resample(d, rows, np.array([0, 0, 0, 0])), fams, "clean", ctx)[
+        "mediconfusion · set accuracy"] == 100.0  # pair 0 ("A" on both images) four times
 
 
 # ---- a shipped preset, a noisy model, the CLI and the Results tab ------------------------------------------------
@@ -316,3 +334,37 @@ def test_report_with_a_baseline_has_the_paired_section(preset: Path, served: Any
     assert html.escape(want["summary"], quote=True) in page
     assert "fixed 3" in want["summary"] and "broke 2" in want["summary"]
     assert "Questions that flipped (5;" in page
+
+
+def test_resampling_keeps_units_whole_and_doubling_every_unit_changes_no_figure(tmp_path: Path) -> None:
+    """The paired bootstrap draws whole units (a ProbMed image with all its questions) and a unit drawn twice is
+    two replicas: drawing every unit twice must leave every headline figure as it is (each is a share)."""
+    import numpy as np
+
+    from probe_ui.compare import _headlines, _resample, _units
+    from probe_ui.importers import ImportOptions, import_results
+    from probe_ui.metrics import detect_families, get_family, groups
+    from probe_ui.metrics.registry import MetricContext
+    from probe_ui.scoring import scored_answers
+
+    data = Path(__file__).parent / "data" / "importers"
+    store = Store(str(tmp_path / "pm.db"))
+    run = import_results(store, "probmed", str(data / "gpt4o_probmed.json"), ImportOptions()).run
+    for parser in ("robust", "legacy"):
+        d = groups.prepare(scored_answers(store, run, parser))
+        units = _units(d)
+        assert len(set(units)) == 6 and all(u.startswith("m:") for u in units)  # the fixture's six images
+        universe = sorted(set(units))
+        rows = [np.flatnonzero(units == u) for u in universe]
+        fams = [get_family(n) for n in detect_families(d)]
+        assert "probmed" in [f.name for f in fams]
+        ctx = MetricContext(n_boot=0, detail=False)
+        which = "paper" if parser == "legacy" else "clean"
+        want = _headlines(d, fams, which, ctx)
+        once = np.arange(len(universe))
+        assert _headlines(_resample(d, rows, once), fams, which, ctx) == want
+        twice = np.concatenate([once, once])
+        doubled = _headlines(_resample(d, rows, twice), fams, which, ctx)
+        assert doubled.keys() == want.keys()
+        for k, v in want.items():
+            assert doubled[k] == pytest.approx(v), k
