@@ -74,6 +74,7 @@ from probe_ui.metrics import figures as F
 from probe_ui.paths import PathError, output_file
 from probe_ui.results import _condition_order, _scored
 from probe_ui.scoring import _val, model_columns, states
+from probe_ui.stats import newcombe_interval
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -84,7 +85,6 @@ __all__ = ["ReportError", "baseline_deltas", "build_report", "newcombe_interval"
            "stress_deltas", "worst_cases", "write_report"]
 
 ORIGINAL = "original"
-Z95 = 1.959964
 WORST_LIMIT = 12
 THUMB_PX = 160
 THUMBS_PER_CASE = 3
@@ -99,32 +99,6 @@ CI_METHOD = ("Newcombe's hybrid score interval (method 10 of Newcombe 1998) from
 
 class ReportError(ProbeUIError, ValueError):
     """The report cannot be made as asked: an unknown run or baseline, or an output that cannot be written."""
-
-
-# ---- statistics ---------------------------------------------------------------------------------------------------
-
-def newcombe_interval(x1: float, n1: float, x2: float, n2: float, z: float = Z95
-                      ) -> tuple[float, float, float] | None:
-    """The difference of two proportions x1/n1 - x2/n2 in percentage points and its 95 % CI by Newcombe's hybrid
-    score method (module docstring) from two Wilson intervals; None when either denominator is 0."""
-    if n1 <= 0 or n2 <= 0:
-        return None
-    p1, p2 = x1 / n1, x2 / n2
-    l1, u1 = _wilson(x1, n1, z)
-    l2, u2 = _wilson(x2, n2, z)
-    d = p1 - p2
-    lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    return 100.0 * d, 100.0 * lo, 100.0 * hi
-
-
-def _wilson(x: float, n: float, z: float) -> tuple[float, float]:
-    """The Wilson score interval as proportions: :func:`probe_ui.metrics.base.wilson_ci` in 0-1, unrounded."""
-    p = x / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 # ---- the answers ---------------------------------------------------------------------------------------------------
@@ -637,6 +611,59 @@ def _baseline(base: Run, voted: pd.DataFrame, base_voted: pd.DataFrame) -> str:
     return _section("baseline", title, body)
 
 
+PAIRED_BOOT = 100  # paired bootstrap resamples of the paper metrics in the report (probe-ui compare: --boot)
+PAIRED_FLIPS = 20  # flipped questions listed per direction and model
+
+
+def _frame_table(df: pd.DataFrame, cls: str = "grid", numeric_from: int = 1) -> str:
+    """A small table of display strings (:mod:`probe_ui.compare_format`'s frames) as escaped HTML."""
+    rows = [_wrap("tr", "".join(_el("th" if i == 0 else "td", v, scope="row" if i == 0 else None,
+                                    class_="num" if i >= numeric_from else None)
+                                for i, v in enumerate(map(str, r)))) for r in df.itertuples(index=False)]
+    return _table(list(map(str, df.columns)), rows, cls, numeric_from)
+
+
+def _paired(store: Store, base: Run, run: Run, parser: str) -> str:
+    """This run (B) against the baseline run (A), model by model, on the questions both answered: the paired
+    comparison of ``probe-ui compare`` (fixed and broken questions, McNemar, Newcombe's paired interval)."""
+    from probe_ui import compare, compare_format
+
+    title = "Paired comparison with the baseline run"
+    intro = _p(f"The baseline run '{base.name}' is A, this run '{run.name}' is B. Unlike the section above, each model "
+               "is compared on the very questions both runs asked (same item, perturbation and sample), which is "
+               "what a paired test needs: B fixed a question A got wrong, or broke one A got right. The same as "
+               f"probe-ui compare {base.name} {run.name}.")
+    try:
+        pairs = compare.sides(store, [base.name, run.name], [])
+    except compare.CompareError as exc:
+        return _section("paired", title, intro + _p(str(exc)))
+    parts = [intro]
+    for a, b in pairs:
+        try:
+            c = compare.compare(store, a, b, parser, n_boot=PAIRED_BOOT)
+        except compare.CompareError as exc:
+            parts.append(_el("h3", a.model) + _p(f"Not compared: {exc}"))
+            continue
+        parts.append(_el("h3", a.model if a.model == b.model else f"{a.model} → {b.model}") + _p(c["summary"]))
+        if c["differences"]:
+            parts.append(_p("What differs between A and B: " + "; ".join(c["differences"]), "muted"))
+        parts.append(_el("h4", "Per perturbation (p-values Holm-adjusted)")
+                     + _frame_table(compare_format.groups_frame(c["by_condition"], "condition")))
+        if c["paper"]:
+            parts.append(_el("h4", f"Paper metrics (paired bootstrap, {c['paper'][0]['n_boot']} resamples)")
+                         + _frame_table(compare_format.paper_frame(c["paper"])))
+        flips = compare_format.flips_frame(c).drop(columns=["A answer #", "B answer #"])
+        if len(flips):
+            shown = flips.groupby("change", sort=False).head(PAIRED_FLIPS)
+            parts.append(_wrap("details", _el("summary", f"Questions that flipped ({len(flips)}; the first "
+                                                         f"{PAIRED_FLIPS} each way)")
+                               + _frame_table(shown, numeric_from=99)))
+    parts.append(_p("Intervals: Newcombe's paired 95 % interval of B − A (Newcombe 1998, method 10 for paired data); "
+                    "test: exact McNemar on the questions that changed; per-perturbation p-values Holm-adjusted.",
+                    "method"))
+    return _section("paired", title, "".join(parts))
+
+
 def _robustness(curves: pd.DataFrame, raw: pd.DataFrame, base: Run | None, base_curves: pd.DataFrame) -> str:
     from probe_ui import results as R
 
@@ -1028,6 +1055,7 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
     if b is not None:
         base_raw, base_voted = _frames(store, b, parser)
         sections.append(("baseline", "Baseline", _baseline(b, voted, base_voted)))
+        sections.append(("paired", "Paired comparison", _paired(store, b, r, parser)))
     extra = extra_sections(raw, b, base_raw)
     sections += extra
     sections += [

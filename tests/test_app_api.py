@@ -161,6 +161,13 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     html = open(report, encoding="utf-8").read()
     assert "loopback" in html and not re.search(r"""(src|href)\s*=\s*["']?https?:""", html)  # self-contained
 
+    models_a = call(client, "/compare_models", run)
+    assert {c[0] if isinstance(c, (list, tuple)) else c for c in models_a["choices"]} == {
+        "baseline/first", "baseline/random", "loopback"}
+    summary, by_cond, _cat, _paper, flips, msg = call(client, "/compare", run, "baseline/first", run,
+                                                      "baseline/random", "robust")
+    assert not msg and "shared question" in summary and rows(by_cond)
+
     # ---- Models tab --------------------------------------------------------------------------------------------
     table = call(client, "/models")
     assert "loopback" in json.dumps(table) and "sk-planted" not in json.dumps(table)

@@ -10,7 +10,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from probe_ui import live, results
+from probe_ui import compare, compare_format, live, results
 from probe_ui.app.common import inline_errors, shows_errors
 from probe_ui.app.files import download_folder
 from probe_ui.app.context import AppContext
@@ -71,6 +71,31 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         export_btn = gr.Button("Export the first chosen run (zip)", elem_id="results-export")
         report_btn = gr.Button("HTML report (second run, if chosen, is the baseline)", elem_id="results-report")
     download = gr.File(label="download", interactive=False, elem_id="results-download")
+    with gr.Accordion("Compare two runs or two models, question by question (paired)", open=False,
+                      elem_id="results-compare"):
+        gr.Markdown("Did B fix or break what A got right? Both are compared on the questions they both answered "
+                    "(same item, perturbation and sample).")
+        with gr.Row():
+            cmp_run_a = gr.Dropdown(label="A: run", choices=choices, value=None, elem_id="compare-run-a",
+                                    allow_custom_value=True)
+            cmp_model_a = gr.Dropdown(label="A: model", choices=[], value=None, elem_id="compare-model-a",
+                                      allow_custom_value=True)
+            cmp_run_b = gr.Dropdown(label="B: run", choices=choices, value=None, elem_id="compare-run-b",
+                                    allow_custom_value=True)
+            cmp_model_b = gr.Dropdown(label="B: model", choices=[], value=None, elem_id="compare-model-b",
+                                      allow_custom_value=True)
+        cmp_btn = gr.Button("Compare B with A", variant="secondary", elem_id="compare-go")
+        cmp_msg = gr.HTML("", elem_id="compare-msg")
+        cmp_summary = gr.Markdown("", elem_id="compare-summary")
+        cmp_cond = gr.Dataframe(label="per perturbation", interactive=False, wrap=True, elem_id="compare-by-condition")
+        cmp_cat = gr.Dataframe(label="per category", interactive=False, wrap=True, elem_id="compare-by-category")
+        cmp_paper = gr.Dataframe(label="paper metrics on the shared questions", interactive=False, wrap=True,
+                                 elem_id="compare-paper")
+        cmp_flips = gr.Dataframe(label="questions that flipped (click a row to open both answers)",
+                                 interactive=False, wrap=True, elem_id="compare-flips")
+        with gr.Row():
+            cmp_detail_a = gr.Markdown("", elem_id="compare-detail-a")
+            cmp_detail_b = gr.Markdown("", elem_id="compare-detail-b")
     with gr.Row():
         response_id = gr.Number(label="answer #", precision=0, elem_id="results-response-id")
         open_btn = gr.Button("Open answer", elem_id="results-open")
@@ -162,6 +187,33 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         except (KeyError, IndexError, ValueError, AttributeError):
             return None
 
+    @shows_errors
+    def on_compare_run(run: str | None) -> Any:
+        names = compare.run_models(ctx.store, run) if run else []
+        return gr.update(choices=names, value=names[0] if len(names) == 1 else None)
+
+    @inline_errors(cmp_msg)
+    def on_compare(run_a: str | None, model_a: str | None, run_b: str | None, model_b: str | None, p: str
+                   ) -> tuple[Any, ...]:
+        for value, name, words in ((run_a, "compare-run-a", "choose run A"), (model_a, "compare-model-a",
+                                                                               "choose A's model"),
+                                   (run_b, "compare-run-b", "choose run B"), (model_b, "compare-model-b",
+                                                                              "choose B's model")):
+            if not value:
+                raise live.ProbeError(words, field=name)
+        c = compare.compare(ctx.store, compare.Side(run_a, model_a), compare.Side(run_b, model_b), p)
+        return (*compare_format.view(c), "")
+
+    @shows_errors
+    def on_flip(table: Any, evt: gr.SelectData) -> tuple[str, str]:
+        row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
+        try:
+            ids = int(table.iloc[row]["A answer #"]), int(table.iloc[row]["B answer #"])
+        except (KeyError, IndexError, ValueError, AttributeError):
+            return "", ""
+        return tuple(f"**{side}** (answer #{rid})\n\n" + results.response_detail(ctx.store, rid)[1]
+                     for side, rid in zip(("A", "B"), ids))  # type: ignore[return-value]
+
     def on_refresh(cur: list[str] | None) -> Any:
         fresh = results.run_choices(ctx.store)
         names = [n for _, n in fresh]
@@ -182,6 +234,16 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     responses.select(on_select, responses, response_id, api_visibility="private").then(
         on_open, response_id, [detail_images, detail], api_visibility="private")
     open_btn.click(on_open, response_id, [detail_images, detail], api_name="response")
+    def on_compare_runs() -> tuple[Any, Any]:
+        fresh = results.run_choices(ctx.store)
+        return gr.update(choices=fresh), gr.update(choices=fresh)
+
+    tab.select(on_compare_runs, None, [cmp_run_a, cmp_run_b], api_visibility="private")
+    cmp_run_a.change(on_compare_run, cmp_run_a, cmp_model_a, api_name="compare_models")
+    cmp_run_b.change(on_compare_run, cmp_run_b, cmp_model_b, api_visibility="private")
+    cmp_btn.click(on_compare, [cmp_run_a, cmp_model_a, cmp_run_b, cmp_model_b, parser],
+                  [cmp_summary, cmp_cond, cmp_cat, cmp_paper, cmp_flips, cmp_msg], api_name="compare")
+    cmp_flips.select(on_flip, cmp_flips, [cmp_detail_a, cmp_detail_b], api_visibility="private")
     export_btn.click(on_export, [runs, export_format, export_by, parser], download, api_name="export")
     report_btn.click(on_report, [runs, parser], download, api_name="report")
 

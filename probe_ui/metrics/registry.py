@@ -43,11 +43,13 @@ class MetricError(ProbeUIError, ValueError):
 
 @dataclass(frozen=True)
 class MetricContext:
-    """Settings a family may read: bootstrap resamples and seed, MedVH's characterization weights."""
+    """Settings a family may read: bootstrap resamples and seed, MedVH's characterization weights, and ``detail``:
+    False when only the headline figures are wanted (a bootstrap replicate), so a family may skip its breakdowns."""
 
     n_boot: int = 2000
     seed: int = 0
     medvh_weights: tuple[float, float] = (0.5, 0.5)
+    detail: bool = True
 
 
 Compute = Callable[[pd.DataFrame, MetricContext], Any]
