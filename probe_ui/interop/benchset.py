@@ -276,8 +276,11 @@ def load_set(folder: str | os.PathLike[str]) -> BenchmarkSet:
                 data = file_inside(root, f"{IMAGES_DIR}/{h}.png", f"image {h[:12]}").read_bytes()
             except PathError as exc:
                 raise SetError(f"{path}: {exc}") from None
-            im = CanonicalImage.from_png(data)
-            if im.id != h:
+            try:
+                im = CanonicalImage.from_png(data)
+            except Exception:  # PIL's own errors: not an image any more
+                im = None
+            if im is None or im.id != h:
                 raise SetError(f"{root / IMAGES_DIR / (h + '.png')}: its bytes do not hash to its name: the image was "
                                "changed after the set was exported")
             images[h] = im

@@ -65,7 +65,8 @@ def export_set(preset: str, harness: str, out: Path, *, seed: int = 0, suites: I
     out.mkdir(parents=True, exist_ok=True)
     try:
         files = write_images(bset, out)
-        files.append(write_manifest(bset, out, harness))
+        if getattr(mod, "WRITES_MANIFEST", True):
+            files.append(write_manifest(bset, out, harness))
         written = mod.write(bset, out)
         files += written.files
     except BaseException:

@@ -47,7 +47,7 @@ class HarnessAnswer:
     harness_answer: str | None = None  # what the harness read from the reply
     scorer: str | None = None  # which of the harness's scorers gave the verdict
     set_id: str | None = None  # the set the record says it belongs to
-    prompt_text: str | None = None  # the prompt text the harness logged (the last user turn), to check
+    prompt_text: str | None = None  # the prompt text the harness logged: it must hold the set's last user turn
     input_tokens: int | None = None
     output_tokens: int | None = None
     latency_s: float | None = None
@@ -137,7 +137,7 @@ def check_answers(res: HarnessResults, bset: BenchmarkSet, set_dir: Any) -> None
         if s is None:
             raise ImportFileError(f"{res.path}: {a.where}: variant '{a.variant_id}' is not in the set '{bset.name}' "
                                   f"({bset.set_id}): the answer maps to no item")
-        if a.prompt_text is not None and res.messages is None and a.prompt_text.strip() != s.user_text.strip():
+        if a.prompt_text is not None and res.messages is None and s.user_text.strip() not in a.prompt_text:
             raise ImportFileError(f"{res.path}: {a.where}: the prompt in the results is not the set's prompt for "
                                   f"variant '{a.variant_id}' (was the task or its data edited?): export the set again "
                                   "rather than editing it")

@@ -19,7 +19,8 @@ Each sample's metadata maps its answer back: ``probe_ui_set`` (set id), ``varian
 
 Import (``probe-ui import inspect LOG``): a ``.eval`` or ``.json`` log, read with ``inspect_ai.log.read_eval_log``.
 The model is the log's (``openai/gpt-4o``: the same name a batch gives ``--model openai/gpt-4o``); the set is found
-beside the log's task file or dataset, or given with ``--set DIR``. Per sample: the reply
+in the folder the task ran it from (the task's metadata ``probe_ui_set_dir``), beside the log's task file, or given
+with ``--set DIR``. Per sample: the reply
 (``output.completion``), the sample's error if it has one (an error cell), epoch N as sample N-1, token usage and
 time, and the first score as the harness's verdict (C/I/N, or 1/0).
 """
@@ -116,12 +117,13 @@ def read_results(path: Path) -> HarnessResults:
     if not samples:
         raise ImportFileError(f"{path}: the log holds no samples (status '{log.status}')")
     answers = [_answer(path, s) for s in samples]
-    hints = []
+    # the set: where the task ran it from (its metadata), else its task file, which Inspect records relative to the
+    # folder it ran in: the log folder's parent for its default ./logs, or the current folder
+    hints = [Path(task_md["probe_ui_set_dir"])] if isinstance(task_md.get("probe_ui_set_dir"), str) else []
     if spec.task_file:
-        hints.append(Path(spec.task_file).parent)
-    location = getattr(spec.dataset, "location", None)
-    if location:
-        hints.append(Path(location).parent)
+        task_file = Path(spec.task_file)
+        bases = [Path()] if task_file.is_absolute() else [path.resolve().parent.parent, Path.cwd()]
+        hints += [(b / task_file).parent for b in bases]
     hints.append(path.parent)
     warnings = []
     if log.status != "success":
