@@ -3,7 +3,7 @@ server, import the log, and `probe-ui score` of the imported run equals `probe-u
 and seed against the same server (same per-model accuracy, same paper metrics). Then what a bad log gets: one line
 naming the file, the sample and the field, and nothing half-imported.
 
-The server answers through :mod:`harness_model`: the reply is a function of the exact conversation, so the two runs
+The server answers through :mod:`harness_fixtures`: the reply is a function of the exact conversation, so the two runs
 agree exactly when Inspect sent what a batch sends (the same messages, the same image bytes).
 """
 
@@ -21,7 +21,7 @@ from typing import Any, Iterator
 import pytest
 
 from fake_openai import FakeOpenAIServer
-from harness_model import responder, wire_conversation
+from harness_fixtures import responder, wire_conversation
 from helpers import require_module
 
 from probe_ui.cli import main

@@ -3,7 +3,9 @@
 Export (``probe-ui export-set PRESET --to hf --out DIR``)::
 
     DIR/metadata.jsonl   one row per variant: ``file_name`` (its first image, loaded as the ``image`` column) and
-                         ``file_names`` (all of them, loaded as ``images``), then the columns of a probe-ui export's
+                         ``images_file_names`` (all of them, loaded as ``images``; datasets 4 reads an empty
+                         ``file_names`` list as missing and fails on it, a question without an image), then the
+                         columns of a probe-ui export's
                          variant rows (:mod:`probe_ui.exports`: variant_id, item_id, condition, group, kind, question,
                          options, answer, answer_label, ...; nested values as JSON strings) and the sample's
                          ``prompt`` (template), ``prompt_text`` (the exact messages, images marked ``<image N>``),
@@ -47,7 +49,8 @@ COLUMNS = ["set_id", "seed", "variant_id", "item_id", "condition", "group", "ite
 #: column → (Croissant data type, meaning); lists are repeated fields
 DOCS: dict[str, tuple[str, str]] = {
     "file_name": ("sc:Text", "the variant's first image (images/<sha256>.png); loaded as the `image` column"),
-    "file_names": ("sc:Text", "all of the variant's images, in the order sent; loaded as the `images` column"),
+    "images_file_names": ("sc:Text", "all of the variant's images, in the order sent; loaded as the `images` "
+                                     "column"),
     "set_id": ("sc:Text", "the set's id: a hash of every variant and prompt in it"),
     "seed": ("sc:Integer", "the seed the perturbations derive their randomness from"),
     "variant_id": ("sc:Text", "content hash of the variant: what probe-ui stores its answers under"),
@@ -72,7 +75,8 @@ DOCS: dict[str, tuple[str, str]] = {
     "max_tokens": ("sc:Integer", "the template's token budget"),
     "prompt_text": ("sc:Text", "the exact messages sent, each under a [role] header, images marked <image N>"),
 }
-_LISTS = ("options", "labels", "category", "tags", "file_names")
+_LISTS = ("options", "labels", "category", "tags", "images_file_names")
+IMAGE_COLUMNS = ["file_name", "images_file_names"]
 
 
 def rows(bset: BenchmarkSet, scrub: Any) -> list[dict[str, Any]]:
@@ -97,11 +101,16 @@ def rows(bset: BenchmarkSet, scrub: Any) -> list[dict[str, Any]]:
 
 
 def write(bset: BenchmarkSet, out: Path) -> Written:
-    from probe_ui.exports import _leak_check, _local_roots, _Scrubber, _write_imagefolder
+    from probe_ui.exports import _flat, _json_text, _leak_check, _local_roots, _Scrubber
 
     scrub = _Scrubber(_local_roots(None, out))
     data = rows(bset, scrub)
-    _write_imagefolder(out / DATA_FILE, data, COLUMNS)
+    rest = [c for c in COLUMNS if c != "images"]
+    with (out / DATA_FILE).open("w", encoding="utf-8") as f:
+        for row in data:
+            names = row["images"]
+            f.write(_json_text({"file_name": names[0] if names else None, "images_file_names": names,
+                                **_flat(row, rest, lists=True)}) + "\n")
     (out / CARD_FILE).write_text(scrub.text(card(bset, len(data))), encoding="utf-8")
     (out / CROISSANT_FILE).write_text(json.dumps(croissant(bset, out), ensure_ascii=False, indent=1) + "\n",
                                       encoding="utf-8")
@@ -149,7 +158,7 @@ def card(bset: BenchmarkSet, n: int) -> str:
              f"- seed: {bset.seed}", f"- prompt template: {bset.prompt or 'per kind (the preset default)'}",
              f"- items not loaded (left out): {len(bset.item_errors)}", "",
              "To make the same variants again and ask models directly:", "", "```bash",
-             "probe-ui batch " + " ".join([d["preset"], *(f"--suite {x}" for x in bset.suites),
+             "probe-ui batch " + " ".join([_preset_arg(bset), *(f"--suite {x}" for x in bset.suites),
                                            f"--seed {bset.seed}"]) + " --model <provider/model>",
              "```", "",
              "## Use", "", "```python", "import datasets", "",
@@ -160,18 +169,28 @@ def card(bset: BenchmarkSet, n: int) -> str:
              "```", "",
              "`probe-ui import dataset path/to/this/folder --with-perturbations` turns it back into a preset.", "",
              "## Layout", "",
-             f"- `{DATA_FILE}`: one JSON object per variant. `file_name` is its first image and `file_names` all of "
-             "them, in the order sent; `datasets`' imagefolder loads them as `image` and `images`. Nested values "
+             f"- `{DATA_FILE}`: one JSON object per variant. `file_name` is its first image and `images_file_names` "
+             "all of them, in the order sent; `datasets`' imagefolder loads them as `image` and `images`. Nested values "
              "(attributes, provenance, prompt_args) are JSON strings, so that every row has the same types.",
              f"- `{IMAGES_DIR}/<sha256>.png`: every image once, named by the sha256 of its bytes (probe-ui's "
              "canonical PNG: 8-bit L or RGB pixels, no metadata).",
              f"- `{CROISSANT_FILE}`: Croissant 1.0 metadata of the same files.", "",
              "## Columns", "", "| column | meaning |", "|---|---|"]
-    for c in ["file_name", "file_names", *[c for c in COLUMNS if c != "images"]]:
+    for c in [*IMAGE_COLUMNS, *[c for c in COLUMNS if c != "images"]]:
         lines.append(f"| `{c}` | {DOCS[c][1]} |")
     lines.append("")
     lines += _licence_section(licences)
     return "\n".join(lines) + "\n"
+
+
+def _preset_arg(bset: BenchmarkSet) -> str:
+    """How a batch names the preset: a shipped one by name, any other by its file name (no local folder)."""
+    from probe_ui.exports import source_name
+    from probe_ui.presets import PRESETS_DIR
+
+    path = Path(bset.preset["path"])
+    shipped = path.resolve().parent == PRESETS_DIR.resolve()
+    return bset.preset["name"] if shipped else source_name(str(path))
 
 
 # ---- Croissant ----------------------------------------------------------------------------------------------------
@@ -196,7 +215,7 @@ def croissant(bset: BenchmarkSet, out: Path) -> dict[str, Any]:
     """Croissant 1.0 JSON-LD describing metadata.jsonl and the images."""
     data_sha = hashlib.sha256((out / DATA_FILE).read_bytes()).hexdigest()
     fields = []
-    for c in ["file_name", "file_names", *[c for c in COLUMNS if c != "images"]]:
+    for c in [*IMAGE_COLUMNS, *[c for c in COLUMNS if c != "images"]]:
         typ, meaning = DOCS[c]
         f: dict[str, Any] = {"@type": "cr:Field", "@id": f"variants/{c}", "name": c, "description": meaning,
                              "dataType": typ,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from pathlib import Path
 from typing import Any, Iterable
 
 REPLIES = ("A", "B", "(B)", "Answer: A", "yes", "no", "The answer is B.", "I cannot tell from this image.")
@@ -54,3 +55,29 @@ def set_conversation(sample: Any) -> list[tuple[str, list[Part]]]:
     """A set sample's request (:class:`probe_ui.interop.benchset.SetSample`) as (role, parts), as it goes on the
     wire: a user turn's images before its text."""
     return [(t.role, [*(("image", h) for h in t.images), ("text", t.text)]) for t in sample.turns]
+
+
+def mixed_preset(folder: Path) -> Path:
+    """A small preset with what every harness format must carry or refuse: multiple choice with one and with two
+    images, yes/no, a question without an image, a label item, and few-shot examples (the ``shots`` condition asks
+    one solved item first, as an earlier turn of the conversation)."""
+    from helpers import write_png, write_preset
+
+    for i in range(3):
+        write_png(folder / f"img{i}.png", seed=i, mode="L" if i != 1 else "RGB")
+    items = [
+        {"id": "mc-a", "image": "img0.png", "question": "Which finding is shown?",
+         "options": ["effusion", "pneumothorax", "normal"], "answer": "effusion", "category": ["Chest"]},
+        {"id": "mc-b", "image": "img1.png", "question": "Which finding is shown here?",
+         "options": ["effusion", "pneumothorax"], "answer": "pneumothorax", "category": ["Chest"], "tags": ["shots"]},
+        {"id": "mc-two", "images": ["img0.png", "img2.png"], "question": "Which image is brighter?",
+         "options": ["the first", "the second"], "answer": "the second"},
+        {"id": "yn", "image": "img2.png", "question": "Is there a fracture?", "kind": "yesno", "answer": "no"},
+        {"id": "text-only", "question": "Which organ produces insulin?", "options": ["pancreas", "liver"],
+         "answer": "pancreas"},
+        {"id": "colour", "image": "img1.png", "question": "Which colour dominates?", "kind": "label",
+         "labels": ["red", "green", "blue"], "answer": "green"},
+    ]
+    return write_preset(folder / "mixed.yaml", items, name="mixed",
+                        perturbations=[{"name": "shots", "steps": [{"op": "few_shot", "k": 1}],
+                                        "only_tags": ["shots"]}])
