@@ -126,6 +126,7 @@ def test_predictions_import_with_vlmevalkits_prompt(exported: Path, tmp_path: Pa
     assert main(["score", "--db", str(db), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     model = report["models"]["GPT4o"]
+    assert report["variants"] == 3  # the run holds the variants VLMEvalKit was asked, not the whole set's 7
     assert model["n"] == 3 and model["accuracy"]["numerator"] == 2  # "A" and "(B) pneumothorax" read right
     assert report["harness_agreement"]["models"]["GPT4o"]["no_verdict"] == 3  # predictions carry no verdict
 

@@ -164,11 +164,13 @@ def import_harness(store: Any, harness: str, path: str | os.PathLike[str], *, se
              **res.settings}
     settings = dict(bset.run_settings(), harness=harness, imports=[entry])
     r = store.ensure_run(run_name, bset.seed, settings)
-    store.add_variants(r.id, bset.variants())
+    # the variants the file answers, as a batch stores the variants it asks (few-shot examples by id, in each)
+    asked = {a.variant_id for a in res.answers}
+    store.add_variants(r.id, [s.variant for s in bset.samples if s.variant.id in asked])
     for e in bset.item_errors:
         store.record_item_error(r.id, e["source"], e["item_id"], e["message"])
     summary = ImportSummary(run=r.name, model=model_name, benchmark=f"{mod.TITLE}, set '{bset.name}'",
-                            path=str(res.path), records=len(res.answers), variants=len(bset.samples),
+                            path=str(res.path), records=len(res.answers), variants=len(asked),
                             warnings=list(res.warnings))
     done = store.done_cells(r.id)
     stored: dict[tuple[str, str, str, int], Any] = {}

@@ -110,7 +110,7 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
                                        WRITTEN_BY=f"probe-ui {__version__}", SET_ID_LITERAL=json.dumps(bset.set_id)),
                                   encoding="utf-8")
     return Written(files=[SAMPLES_FILE, f"{name}.yaml", UTILS_FILE], run=[
-        f"run it with: lmms-eval --model <model> --model_args <args> --tasks {name} --include_path {out} "
+        f"run it with: lmms-eval --model <model> --model_args <args> --tasks {name} --include_path {out.resolve()} "
         "--output_path <out> --log_samples",
         f"then: probe-ui import lmms-eval <out>/<model>/<date>_samples_{name}.jsonl  (the YAML names samples.jsonl "
         "by its absolute path: export again if you move the folder)"])

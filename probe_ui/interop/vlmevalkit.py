@@ -117,8 +117,8 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
                         + ", ".join(f"{k}: {n}" for k, n in sorted(left.items()))
                         + "); export --to inspect, lmms-eval or hf to ask them")
     return Written(files=[f"{name}.tsv"], samples=len(rows), warnings=warnings, run=[
-        f"run it with: LMUData={out} python run.py --data {name} --model <MODEL>  (in VLMEvalKit's folder)",
-        f"then: LMUData={out} probe-ui import vlmevalkit outputs/<MODEL>/<MODEL>_{name}.xlsx"])
+        f"run it with: LMUData={out.resolve()} python run.py --data {name} --model <MODEL>  (in VLMEvalKit's folder)",
+        f"then: LMUData={out.resolve()} probe-ui import vlmevalkit outputs/<MODEL>/<MODEL>_{name}.xlsx"])
 
 
 # ---- import -----------------------------------------------------------------------------------------------------
