@@ -175,7 +175,7 @@ def test_bad_lines_are_named_and_nothing_is_imported(exported: Path, tmp_path: P
     bad = log.with_name("20260101_120000_samples_bad.jsonl")
     bad.write_text("\n".join(lines[:2] + ["{not json"] + lines[3:]) + "\n", encoding="utf-8")
     err = _import_fails(bad, tmp_path, capsys)
-    assert f"{bad}: line 3: not JSON" in err
+    assert f"{bad}: neither JSON nor JSON lines: line 3" in err
 
     other = json.loads(lines[4])
     other.pop("probe_ui_accuracy")

@@ -23,13 +23,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from probe_ui.importers.common import ImportFileError, ImportSummary, ImportUsageError
+from probe_ui.importers.common import CellKey, ImportFileError, ImportSummary, ImportUsageError, store_replies
 from probe_ui.interop import IMPORTABLE, get_harness
 from probe_ui.interop.benchset import BenchmarkSet, SetError, SetSample, find_manifest, load_set
 
@@ -172,35 +172,16 @@ def import_harness(store: Any, harness: str, path: str | os.PathLike[str], *, se
     summary = ImportSummary(run=r.name, model=model_name, benchmark=f"{mod.TITLE}, set '{bset.name}'",
                             path=str(res.path), records=len(res.answers), variants=len(asked),
                             warnings=list(res.warnings))
-    done = store.done_cells(r.id)
-    stored: dict[tuple[str, str, str, int], Any] = {}
-    if done:
-        prev = store.answers_frame(r.id, full=True)
-        stored = {(x["variant_id"], x["model"], x["prompt"], int(x["sample"])): x["raw_text"]
-                  for x in prev.to_dict("records")}
-    seen: set[tuple[str, str, str, int]] = set()
-    changed = 0
-    for a in res.answers:
-        s = bset.sample(a.variant_id)
-        assert s is not None  # check_answers made sure
-        prompt = res.prompt or s.template
-        key = (s.variant.id, model_name, prompt, a.sample)
-        if key in seen:
-            summary.duplicates += 1
-            continue
-        seen.add(key)
-        if key in done:
-            summary.already_present += 1
-            old = stored.get(key)
-            if (None if old != old else old) != a.raw_text:  # NaN (pandas' null) != itself
-                changed += 1
-            continue
-        store.save_response(response_row(r.id, s, model_name, prompt, a, res))
-        summary.added += 1
-    if changed:
-        summary.warnings.append(f"{changed} replies already in run '{r.name}' for '{model_name}' differ from this "
-                                "file's; the stored ones were kept (import into another --run, or under another "
-                                "--model, to keep both)")
+
+    def cells() -> Iterator[tuple[CellKey, str | None, Callable[[], dict[str, Any]]]]:
+        for a in res.answers:
+            s = bset.sample(a.variant_id)
+            assert s is not None  # check_answers made sure
+            prompt = res.prompt or s.template
+            yield ((s.variant.id, model_name, prompt, a.sample), a.raw_text,
+                   lambda s=s, prompt=prompt, a=a: response_row(r.id, s, model_name, prompt, a, res))
+
+    store_replies(store, r, model_name, summary, cells())
     errors = sum(1 for a in res.answers if a.error is not None)
     if errors:
         first = next(a for a in res.answers if a.error is not None)

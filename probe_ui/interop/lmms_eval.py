@@ -34,10 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from probe_ui import __version__
-from probe_ui.importers.common import ImportFileError
+from probe_ui.importers.common import ImportFileError, read_json
 from probe_ui.interop.benchset import BenchmarkSet, SetSample
 from probe_ui.interop.exporting import Written
-from probe_ui.interop.importing import HarnessAnswer, HarnessResults, read_file, sha256, verdict_of
+from probe_ui.interop.importing import HarnessAnswer, HarnessResults, verdict_of
 from probe_ui.interop.templates import fill
 
 NAME = "lmms-eval"
@@ -122,22 +122,13 @@ _SAMPLES_NAME = re.compile(r"^(?P<date>.+?)_samples_(?P<task>.+)\.jsonl$")
 
 
 def read_results(path: Path) -> HarnessResults:
-    data = read_file(path, "lmms-eval samples file")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ImportFileError(f"{path}: not a UTF-8 text file") from None
-    answers = []
-    for n, line in enumerate(text.split("\n"), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError as exc:
-            raise ImportFileError(f"{path}: line {n}: not JSON ({exc})") from None
-        answers.append(_answer(path, n, rec))
-    if not answers:
-        raise ImportFileError(f"{path}: the file is empty")
+    records, digest = read_json(path, what="lmms-eval samples file", jsonl=True)
+    if isinstance(records, dict):  # one document: a file of one JSON line
+        records = [records]
+    if not isinstance(records, list):
+        raise ImportFileError(f"{path}: expected one JSON object per line")
+    lines = [n for n, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), 1) if line.strip()]
+    answers = [_answer(path, n, rec) for n, rec in zip(lines, records)]
     results = _results_file(path)
     model, hints, settings = None, [], {}
     m = _SAMPLES_NAME.match(path.name)
@@ -155,7 +146,7 @@ def read_results(path: Path) -> HarnessResults:
         model = path.parent.name  # lmms-eval writes into <output_path>/<model name, sanitized>/
     if m:
         settings["task"] = m.group("task")
-    return HarnessResults(harness=NAME, path=path, sha256=sha256(data), answers=answers, model=model,
+    return HarnessResults(harness=NAME, path=path, sha256=digest, answers=answers, model=model,
                           set_hints=hints, settings={k: v for k, v in settings.items() if v is not None})
 
 
