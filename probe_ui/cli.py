@@ -168,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("file", metavar="FILE", help="the results file (or, with --to-preset, the question file)")
     im.add_argument("--dataset", default=None, metavar="FILE",
                     help="mediconfusion: dataset.json (required for results); blink: the items (question, choices)")
-    im.add_argument("--model", default=None, metavar="NAME", help="model name (default: from the file name)")
+    im.add_argument("--model", default=None, metavar="NAME",
+                    help="model name (default: from the file name; inspect, lmms-eval: the model the results name)")
     im.add_argument("--images", default=None, metavar="DIR",
                     help="folder the file's image names are looked up in; found images are stored with the variants")
     im.add_argument("--task", default=None, help="medvh: nota | wrongful_image | cli | pre | fcj")
@@ -189,8 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "the same variants again")
     im.add_argument("--db", default=_db_default(),
                     help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
-    im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>); "
-                                                "import several models or files into one run by naming it")
+    im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>; "
+                                                "inspect, lmms-eval, vlmevalkit: <harness>-<set>); import several "
+                                                "models or files into one run by naming it")
     im.set_defaults(func=cmd_import)
 
     es = sub.add_parser("export-set", help="a preset, its suites expanded into variants (exact images and prompt), "
