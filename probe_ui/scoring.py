@@ -413,6 +413,10 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
     }
     if agreement is not None:
         out["rater_agreement"] = jsonable(agreement)
+    if run.settings.get("harness"):  # an imported harness run: its own verdicts against this reading
+        from probe_ui.interop.verdicts import harness_agreement
+
+        out["harness_agreement"] = harness_agreement(store, run, df)
     return out
 
 
