@@ -136,6 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("--seed", type=seed_arg, default=0)
     pv.add_argument("--prompt", default=None, help="prompt template (default: per kind)")
     pv.add_argument("--out", default=None, metavar="DIR", help="write each variant's images here as PNG")
+    pv.add_argument("--force", action="store_true", help="with --out: replace images of an earlier preview "
+                                                         "(default: refuse)")
     pv.add_argument("--image-root", action="append", default=[], metavar="DIR",
                     help="also let the preset read images from DIR (see batch --image-root)")
     pv.set_defaults(func=cmd_preview)
@@ -202,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
     db_args(rp)
     rp.add_argument("--baseline", default=None, metavar="RUN", help="a run to compare against (deltas with CIs)")
     rp.add_argument("--out", required=True, metavar="report.html")
+    rp.add_argument("--force", action="store_true", help="replace the file if it exists (default: refuse)")
     parser_arg(rp)
     definition_arg(rp)
     rp.set_defaults(func=cmd_report)
@@ -239,6 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
     re_ = rsub.add_parser("export", help="each rater's latest rating of each answer as CSV (re-importable)")
     db_args(re_)
     re_.add_argument("--out", default=None, metavar="CSV", help="write here (default: print to stdout)")
+    re_.add_argument("--force", action="store_true", help="with --out: replace the file if it exists (default: "
+                                                          "refuse)")
     re_.set_defaults(func=cmd_ratings_export)
 
     mt = sub.add_parser("metrics", help="every registered metric family: what it measures, its definitions")
@@ -556,7 +561,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             if Path(args.to_preset).exists() and not args.force:
                 raise ImportUsageError(f"{args.to_preset} already exists: add --force to replace it, or give "
                                        "another --to-preset")
-            summary = questions_to_preset(args.format, args.file, args.to_preset, opts)
+            summary = questions_to_preset(args.format, args.file, args.to_preset, opts, force=args.force)
             lines = summary.lines()
             root = ""
             if args.images:
@@ -623,7 +628,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from probe_ui.report import write_report
 
     path = write_report(reading_store(args.db), args.run, Path(args.out), baseline=args.baseline, parser=args.parser,
-                        definition=args.definition)
+                        definition=args.definition, force=args.force)
     print(f"wrote {path} ({path.stat().st_size:,} bytes); open it in a browser")
     return 0
 
@@ -679,18 +684,16 @@ def cmd_ratings_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from probe_ui.ratings import export_rows, rows_csv
+    from probe_ui.safe_write import check_target, write_text
 
+    if args.out is not None:  # before the work: a file there (without --force), a device, a FIFO
+        check_target(Path(args.out), args.force, "cannot write the ratings to")
     rows = export_rows(reading_store(args.db), args.run)
     if args.out is None:
         sys.stdout.write(rows_csv(rows))
         return 0
     out = Path(args.out)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(rows_csv(rows), encoding="utf-8")
-    except OSError as exc:
-        print(f"error: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_ERROR
+    write_text(out, rows_csv(rows), force=args.force, what="cannot write the ratings to")
     raters = sorted({r["rater"] or "(unnamed)" for r in rows})
     print(f"wrote {len(rows)} ratings by {len(raters)} rater(s) ({', '.join(raters)}) to {out}")
     return 0
@@ -742,11 +745,13 @@ def perturbations_markdown(perts: list[dict[str, str]], suites: list[dict[str, s
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
+    import io
     from pathlib import Path
 
     from probe_ui.paths import inside, output_folder, safe_file_name
     from probe_ui.presets import load_preset
     from probe_ui.prompts import preview
+    from probe_ui.safe_write import write_bytes
     from probe_ui.suites import expand
 
     preset = load_preset(args.preset, args.image_root)
@@ -766,7 +771,9 @@ def cmd_preview(args: argparse.Namespace) -> int:
                 # item ids and conditions come from a file: each is made one safe name, and the path checked
                 path = inside(out, f"{safe_file_name(v.item_id, unique=True)}__"
                                    f"{safe_file_name(v.condition, unique=True)}__{i}.png")
-                im.save(path)
+                buf = io.BytesIO()
+                im.save(buf, format="PNG")
+                write_bytes(path, buf.getvalue(), force=args.force, what="cannot write the preview image")
                 where = f" -> {path}"
             print(f"[image {i + 1}: {im.width}x{im.height} {im.mode}{where}]")
         print(text)

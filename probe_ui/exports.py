@@ -50,6 +50,7 @@ from probe_ui import __version__, redact
 from probe_ui.errors import ProbeUIError
 from probe_ui.paths import check_output_folder
 from probe_ui.prompts import messages_text
+from probe_ui.safe_write import atomic_file, write_bytes, write_text
 from probe_ui.presets import ASSETS_DIR, PRESETS_DIR
 
 FORMATS = ("jsonl", "parquet", "imagefolder", "csv")
@@ -260,7 +261,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         files.append(data_name)
         licences = _licences(used, set(written), variants)
         card = _card(r, fmt, by, rows, columns, licences, len(written), scrub, warnings, parser)
-        (out / "README.md").write_text(card, encoding="utf-8")
+        write_text(out / "README.md", card)
         files.append("README.md")
         warnings += _leak_check(out, [data_name, "README.md"], scrub)
     except BaseException:
@@ -355,7 +356,7 @@ def _write_images(store: Any, ids: list[str], folder: Path) -> tuple[list[str], 
             missing.append(h)
             continue
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{h}.png").write_bytes(data)
+        write_bytes(folder / f"{h}.png", data)
         written.append(h)
     return written, missing
 
@@ -560,7 +561,7 @@ def _flat(row: dict[str, Any], columns: list[str], *, lists: bool) -> dict[str, 
 
 
 def _write_jsonl(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
-    with path.open("w", encoding="utf-8") as f:
+    with atomic_file(path) as f:
         for row in rows:
             f.write(_json_text({c: row.get(c) for c in columns}) + "\n")
 
@@ -573,7 +574,7 @@ def _write_csv(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> No
             return "true" if v else "false"
         return v
 
-    with path.open("w", encoding="utf-8", newline="") as f:
+    with atomic_file(path, newline="") as f:
         w = csv.writer(f)
         w.writerow(columns)
         for row in rows:
@@ -597,12 +598,13 @@ def _write_parquet(path: Path, rows: list[dict[str, Any]], columns: list[str]) -
     flat = [_flat(row, columns, lists=True) for row in rows]
     # object columns: pyarrow types each from its values (ints with nulls stay ints, lists of strings stay lists)
     df = pd.DataFrame({c: pd.Series([r[c] for r in flat], dtype=object) for c in columns}, columns=columns)
-    df.to_parquet(path, engine="pyarrow", index=False)
+    with atomic_file(path, text=False) as f:
+        df.to_parquet(f, engine="pyarrow", index=False)
 
 
 def _write_imagefolder(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
     rest = [c for c in columns if c != "images"]
-    with path.open("w", encoding="utf-8") as f:
+    with atomic_file(path) as f:
         for row in rows:
             names = list(row.get("images") or [])
             rec = {"file_name": names[0] if names else None, "file_names": names,

@@ -14,7 +14,6 @@ import math
 import os
 import platform
 import sys
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
@@ -502,12 +501,14 @@ class Store:
                                           "mode": image.mode, "created_at": now()}])
             return
         path = self.image_path(image.id)
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(fd, "wb") as f:
-                f.write(image.png)
-            os.replace(tmp, path)
+        if not path.is_file():
+            from probe_ui.safe_write import WriteError, write_bytes
+
+            try:
+                write_bytes(path, image.png, what=f"cannot store image {image.id[:12]} in the store's image folder:")
+            except WriteError as exc:
+                if not path.is_file():  # else another process stored the same image (the same bytes) meanwhile
+                    raise StoreError(str(exc)) from None
         self._insert_ignore(images, [{"id": image.id, "width": image.width, "height": image.height,
                                       "mode": image.mode, "created_at": now()}])
 
