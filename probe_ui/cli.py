@@ -38,6 +38,16 @@ def seed_arg(text: str) -> int:
     return value
 
 
+TRUST_HELP = ("open a store that holds triggers (or rules) probe-ui did not create, with a warning naming them "
+              "(default: refuse it, since a trigger can change answers and ratings as they are written; also "
+              "PROBE_UI_TRUST_STORE=1)")
+
+
+def trust_arg(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
+    """``--trust-store`` (:mod:`probe_ui.store_check`): before or after the command's name."""
+    p.add_argument("--trust-store", action="store_true", default=default, help=TRUST_HELP)
+
+
 def serve_args(p: argparse.ArgumentParser) -> None:
     from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_UPLOAD_MB
 
@@ -66,11 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"probe-ui {__version__}")
     p.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
+    trust_arg(p, default=False)
     serve_args(p)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sv = sub.add_parser("serve", help="start the app (the default when no command is given)")
     serve_args(sv)
+    trust_arg(sv)
     sv.set_defaults(func=cmd_serve)
 
     def parser_arg(sp: argparse.ArgumentParser) -> None:
@@ -89,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
         sp.add_argument("--run", default=None, help="run name (default: batch: derived from presets and seed; "
                                                     "score: the most recent run)")
+        trust_arg(sp)
 
     b = sub.add_parser("batch", help="ask models every variant of one or more presets, storing every answer")
     b.add_argument("presets", nargs="+", metavar="PRESET",
@@ -187,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
     im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>); "
                                                 "import several models or files into one run by naming it")
+    trust_arg(im)
     im.set_defaults(func=cmd_import)
 
     ex = sub.add_parser("export", help="a run as a dataset: JSONL, Parquet, CSV or an imagefolder that "
@@ -238,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the rater of rows whose rater is empty (or of a file without a rater column)")
     ri.add_argument("--db", default=_db_default(),
                     help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
+    trust_arg(ri)
     ri.set_defaults(func=cmd_ratings_import)
     re_ = rsub.add_parser("export", help="each rater's latest rating of each answer as CSV (re-importable)")
     db_args(re_)
@@ -432,11 +447,12 @@ def format_score_markdown(report: dict[str, Any]) -> str:
 
 
 def format_score_csv(report: dict[str, Any]) -> str:
-    import csv
     import io
 
+    from probe_ui import spreadsheet
+
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = spreadsheet.writer(buf, lineterminator="\n")
     w.writerow(["run", "parser", "model", "section", "metric", "value", "numerator", "denominator", "n"])
     run, parser = report["run"], report.get("parser", "robust")
     for model, r in report["models"].items():
@@ -512,11 +528,12 @@ def format_parser_differences(robust: dict[str, Any], legacy: dict[str, Any], di
 
     acc = _accuracy_pairs(robust, legacy)
     if fmt == "csv":
-        import csv
         import io
 
+        from probe_ui import spreadsheet
+
         buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
+        w = spreadsheet.writer(buf, lineterminator="\n")
         w.writerow(["model", "item_id", "variant_id", "sample", "gt", "gt_raw", "legacy_mode", "robust_choice",
                     "robust_method", "robust_correct", "legacy_choice", "legacy_method", "legacy_correct", "right",
                     "raw_text"])
@@ -834,6 +851,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     setup_logging(debug=args.debug)
+    from probe_ui import store_check
+
+    store_check.set_trust(True if getattr(args, "trust_store", False) else None)
     func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func
     try:
         return func(args)

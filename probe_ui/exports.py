@@ -16,7 +16,10 @@ any key this process knows is masked in every string), and DICOM headers (the st
 Layouts (``out`` must be new or empty):
 
 - ``jsonl``: ``data.jsonl``, nested values as JSON.
-- ``csv``: ``data.csv``; lists and dicts as JSON strings, booleans as ``true``/``false``, missing values empty.
+- ``csv``: ``data.csv``; lists and dicts as JSON strings, booleans as ``true``/``false``, missing values empty;
+  text cells a spreadsheet would run as a formula (beginning with ``=``, ``+``, ``-``, ``@``, TAB or CR) start with
+  an apostrophe (:mod:`probe_ui.spreadsheet`; ``probe-ui import dataset`` removes it). JSONL, Parquet and the
+  imagefolder keep the raw text.
 - ``parquet``: ``data.parquet`` (pyarrow, through pandas); lists of strings as lists, free-form nested values
   (attributes, provenance, settings, details, judge, answers) as JSON strings, since their types vary by row.
 - ``imagefolder``: ``metadata.jsonl`` beside ``images/``. ``file_name`` names the variant's first image (loaded as
@@ -31,7 +34,6 @@ Judge calls (``--judge``) are not rows of their own: the latest judge call on an
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 import math
@@ -46,7 +48,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from probe_ui import __version__, redact
+from probe_ui import __version__, redact, spreadsheet
 from probe_ui.errors import ProbeUIError
 from probe_ui.paths import check_output_folder
 from probe_ui.prompts import messages_text
@@ -575,7 +577,7 @@ def _write_csv(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> No
         return v
 
     with atomic_file(path, newline="") as f:
-        w = csv.writer(f)
+        w = spreadsheet.writer(f)  # cells a spreadsheet would run as formulas are neutralised
         w.writerow(columns)
         for row in rows:
             flat = _flat(row, columns, lists=False)
@@ -773,15 +775,23 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
                   "`file_names` as a list of images, so a question about several images keeps all of them.",
                   "- Free-form nested columns (attributes, provenance, prompt_args, settings, details, judge"
                   + (", answers" if by == "variant" else "") + ") are JSON strings (`json.loads`), so that every "
-                  "row has the same types."]
+                  "row has the same types. Text is raw, exactly as stored (only the CSV export neutralises cells "
+                  "for spreadsheets)."]
     elif fmt == "jsonl":
-        lines.append(f"- `{data}`: one JSON object per row; nested values are JSON.")
+        lines.append(f"- `{data}`: one JSON object per row; nested values are JSON. Text is raw, exactly as "
+                     "stored: a reply beginning with `=`, `+`, `-` or `@` is not altered (only the CSV export "
+                     "neutralises such cells for spreadsheets).")
     elif fmt == "csv":
         lines.append(f"- `{data}`: a header row, then one row per record; lists and objects are JSON strings, "
-                     "booleans `true`/`false`, missing values empty.")
+                     "booleans `true`/`false`, missing values empty. Safe to open in a spreadsheet: a text cell "
+                     "that begins with `=`, `+`, `-`, `@`, a tab or a carriage return (which a spreadsheet would "
+                     "run as a formula), or with an apostrophe, is written with one more apostrophe in front "
+                     "(OWASP's advice against CSV injection); remove that one leading `'` to get the raw text "
+                     "(`probe-ui import dataset` does). The JSONL and Parquet exports keep the raw text.")
     else:
         lines.append(f"- `{data}`: one table (pyarrow); lists of strings are lists, free-form nested columns are "
-                     "JSON strings (`json.loads`), since their types vary from row to row.")
+                     "JSON strings (`json.loads`), since their types vary from row to row. Text is raw, exactly as "
+                     "stored (only the CSV export neutralises cells for spreadsheets).")
     lines += [f"- `{IMAGES_DIR}/<sha256>.png`: every image once, named by the sha256 of its bytes (probe-ui's "
               "canonical PNG: 8-bit L or RGB pixels, no metadata). Rows refer to images by these names.",
               "- Judge calls (`--judge`) are not rows: the latest judge call on an answer is in its `judge` column.",

@@ -291,8 +291,14 @@ class Store:
     """
 
     def __init__(self, location: str | os.PathLike[str] = DEFAULT_DB, images_dir: str | os.PathLike[str] | None = None,
-                 read_only: bool | str = False):
+                 read_only: bool | str = False, trust: bool | None = None):
         loc = str(location)
+        #: open a store holding triggers probe-ui did not create (:mod:`probe_ui.store_check`; None: the default)
+        self.trust = trust
+        #: what opening found that probe-ui did not create (shown as warnings; :mod:`probe_ui.store_check`)
+        self.warnings: list[str] = []
+        #: triggers and rules probe-ui did not create that the store was opened with (--trust-store)
+        self.foreign_triggers: list[str] = []
         if read_only not in (True, False, "auto"):
             raise ValueError(f"read_only must be True, False or 'auto', not {read_only!r}")
         sqlite_file = _sqlite_file(loc)
@@ -335,6 +341,7 @@ class Store:
                          functools.partial(_sqlite_pragmas, read_only=self.read_only))
         if self.read_only:
             event.listen(self.engine, "before_cursor_execute", self._refuse_writes)
+        event.listen(self.engine, "handle_error", self._explain_error)
         #: a server database is shared (e.g. by --shard machines): images go into it, not onto one machine's disk
         self.images_in_db = self.engine.dialect.name != "sqlite"
         #: (old version, new version, backup) when opening upgraded the store's schema (probe_ui.migrations)
@@ -348,18 +355,39 @@ class Store:
             raise StoreError(f"the store at {self.where} was opened read-only: cannot {first.lower()} "
                              "(open it without read_only to change it)")
 
+    def _explain_error(self, context: Any) -> None:
+        """The database errors that are the user's situation, not a bug, as one-line StoreErrors: a full disk, and
+        a write refused by a trigger (one that probe-ui did not create: the store was opened with --trust-store)."""
+        orig = context.original_exception
+        name = getattr(orig, "sqlite_errorname", None)
+        state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+        if name == "SQLITE_FULL" or state == "53100":
+            from probe_ui.safe_write import free_space
+
+            path = _sqlite_file(self.url)
+            space = f"{free_space(path.parent)} on its filesystem" if path is not None else "on the database server"
+            raise StoreError(f"the store at {self.where} cannot be written: the disk is full ({space}); free some "
+                             "space and run the same command again (what was stored before is kept)") from None
+        if name == "SQLITE_CONSTRAINT_TRIGGER" or state == "P0001":
+            raise StoreError(f"the store at {self.where} refused a write: a trigger in the database aborted it "
+                             f"({public_text(str(orig).splitlines()[0] if str(orig) else type(orig).__name__)}); "
+                             "probe-ui creates no triggers: remove it (DROP TRIGGER ...)") from None
+
     def _open_schema(self, loc: str) -> None:
         """Create a new store's tables, or upgrade an older store's schema (after a backup copy). Read-only: only
         check that the schema is this code's."""
-        from probe_ui import migrations
+        from probe_ui import migrations, store_check
 
         where = self.where
         sqlite_path = Path(loc) if "://" not in loc and loc != ":memory:" else None
         if self.read_only and sqlite_path is not None and not sqlite_path.exists():
             raise StoreError(f"no store at {where}: a read-only open needs an existing store (check --db)")
         try:
-            with self.engine.connect() as c:
-                version = migrations.stored_version(c)
+            with self.engine.connect() as c:  # triggers and views it did not create, before anything is written
+                self.warnings, self.foreign_triggers = store_check.check(c, where, store_check.trusted(self.trust))
+                version = migrations.stored_version(c, where)
+            for w in self.warnings:
+                log.warning(w)
             if self.read_only:
                 self._check_read_only_schema(version, where)
             elif version is None:
@@ -369,7 +397,7 @@ class Store:
                         migrations.set_version(c, migrations.LATEST)
             else:
                 self.upgraded = migrations.upgrade(self.engine, where, self.write_lock, sqlite_path)
-        except migrations.SchemaError as exc:
+        except (migrations.SchemaError, store_check.ForeignObjectsError) as exc:
             raise StoreError(str(exc)) from None
         except sa.exc.SQLAlchemyError as exc:
             hint = ""
@@ -653,8 +681,15 @@ class Store:
             if missing:
                 raise StoreError(f"no response #{missing[0]} in {self.where}"
                                  + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
+            stored = 0
             for start in range(0, len(values), 500):
-                c.execute(ratings.insert(), values[start:start + 500])
+                chunk = values[start:start + 500]
+                ids = [int(x) for x in c.execute(ratings.insert().returning(ratings.c.id), chunk).scalars()]
+                stored += _kept(c, ids, chunk)
+            if stored != len(values):  # rolled back: a trigger or rule of the database dropped or changed rows
+                raise StoreError(f"the store at {self.where} did not keep {len(values) - stored} of the "
+                                 f"{len(values)} ratings as they were written (a trigger or rule in the database "
+                                 "deleted or changed them); nothing was stored")
         return len(values)
 
     def ratings_frame(self, run_id: int | None = None, *, per_rater: bool = False) -> pd.DataFrame:
@@ -809,6 +844,15 @@ class Store:
         with self.engine.begin() as c:
             for start in range(0, len(rows), 500):
                 c.execute(insert(table).on_conflict_do_nothing(), rows[start:start + 500])
+
+
+def _kept(c: sa.Connection, ids: list[int], rows: list[dict[str, Any]]) -> int:
+    """How many of the rating ``rows`` just inserted (as ``ids``) read back as they were written."""
+    if not ids:
+        return 0
+    q = sa.select(ratings.c.response_id, ratings.c.rating, ratings.c.note, ratings.c.rater).where(ratings.c.id.in_(ids))
+    back = {tuple(r) for r in c.execute(q)}
+    return sum((r["response_id"], r["rating"], r["note"], r["rater"]) in back for r in rows[:len(ids)])
 
 
 def rater_name(name: Any) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 
 import yaml
 
+from probe_ui import spreadsheet
 from probe_ui.errors import ProbeUIError
 from probe_ui.exports import DATA_FILES, JSON_COLUMNS, LIST_COLUMNS, require_pyarrow
 from probe_ui.paths import PathError, file_inside, output_file
@@ -192,8 +193,8 @@ def _read(layout: str, path: Path) -> list[dict[str, Any]]:
 
             return pq.read_table(path).to_pylist()
         csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-        with path.open(encoding="utf-8", newline="") as f:
-            return list(csv.DictReader(f))
+        with path.open(encoding="utf-8", newline="") as f:  # cells neutralised for spreadsheets, as written
+            return [spreadsheet.restore_row(row) for row in csv.DictReader(f)]
     except DatasetError:
         raise
     except (OSError, UnicodeDecodeError, ValueError, csv.Error) as exc:
