@@ -38,6 +38,16 @@ def seed_arg(text: str) -> int:
     return value
 
 
+def temperature_arg(text: str) -> float:
+    """``--temperature``: a finite number every provider takes (``nan`` reached every model as an error)."""
+    from probe_ui.runner import BatchError, check_temperature
+
+    try:
+        return check_temperature(text.strip(), "")
+    except BatchError as exc:
+        raise argparse.ArgumentTypeError(str(exc).strip()) from None
+
+
 TRUST_HELP = ("open a store that holds triggers (or rules) probe-ui did not create, with a warning naming them "
               "(default: refuse it, since a trigger can change answers and ratings as they are written; also "
               "PROBE_UI_TRUST_STORE=1)")
@@ -116,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="add a stress suite's variants to every item (see 'probe-ui perturbations'); repeatable")
     b.add_argument("--samples", type=int, default=1, metavar="N",
                    help="answers per variant and model, scored by majority vote (needs --temperature > 0)")
-    b.add_argument("--temperature", type=float, default=None, help="sampling temperature for every model "
+    b.add_argument("--temperature", type=temperature_arg, default=None, help="sampling temperature for every model "
                                                                    "(default: the catalogue's, else 0)")
     b.add_argument("--judge", default=None, metavar="SPEC",
                    help="a model that maps free-form answers to options (e.g. with --prompt free)")

@@ -589,9 +589,21 @@ def require_pyarrow(error: type[Exception], where: str = "") -> None:
     anything is read or written."""
     import importlib.util
 
-    if importlib.util.find_spec("pyarrow") is None:
-        raise error(f"{where}{': ' if where else ''}Parquet needs pyarrow, which is not installed: pip install "
-                    "'probe-ui[parquet]' (or use jsonl, csv or imagefolder)")
+    head = f"{where}{': ' if where else ''}"
+    try:
+        found = importlib.util.find_spec("pyarrow") is not None
+    except (ImportError, ValueError):  # a half-removed package (no spec) counts as a broken one
+        found = True
+    if not found:
+        raise error(f"{head}Parquet needs pyarrow, which is not installed: pip install 'probe-ui[parquet]' (or use "
+                    "jsonl, csv or imagefolder)")
+    try:  # installed is not loadable: a missing shared library, a wheel for another Python, a partial upgrade
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except Exception as exc:  # noqa: BLE001 - whatever a broken install raises, the remedy is the same
+        why = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else 'no message'}"
+        raise error(f"{head}pyarrow is installed but cannot be loaded ({why[:200]}): reinstall the extra with pip "
+                    "install --force-reinstall 'probe-ui[parquet]' (or use jsonl, csv or imagefolder)") from None
 
 
 def _write_parquet(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 
 from probe_ui import spreadsheet
 from probe_ui.errors import ProbeUIError
-from probe_ui.store import RATINGS, Store, StoreError, rater_name
+from probe_ui.store import MAX_ID, RATINGS, Store, StoreError, rater_name
 
 COLUMNS = ("response_id", "rater", "rating", "note")
 EXPORT_COLUMNS = (*COLUMNS, "run", "model", "item_id", "condition", "created_at")
@@ -49,8 +49,6 @@ class RatingsFileError(ProbeUIError, ValueError):
 #: the largest ratings file read (bytes); PROBE_UI_MAX_RATINGS_BYTES sets another
 MAX_RATINGS_BYTES = 64 * 1024 * 1024
 MAX_RATINGS_BYTES_ENV = "PROBE_UI_MAX_RATINGS_BYTES"
-#: the largest answer id any back end stores (responses.id is a 32-bit integer on PostgreSQL)
-MAX_ANSWER_ID = 2**31 - 1
 #: why a row of the file was read but not stored
 SKIP_BLANK = "blank line"
 SKIP_SAME = "already that rater's latest rating of the answer, with the same note"
@@ -190,10 +188,10 @@ def _parse(path: Path, default_rater: str | None) -> tuple[list[dict[str, Any]],
         where = f"{path}: line {line}"
         rid_text = row.get("response_id") or ""
         digits = rid_text.isascii() and rid_text.isdigit()
-        if digits and (len(rid_text) > 12 or int(rid_text) > MAX_ANSWER_ID):
+        if digits and (len(rid_text) > 12 or int(rid_text) > MAX_ID):
             shown = rid_text if len(rid_text) <= 40 else f"{rid_text[:12]}...({len(rid_text)} digits)"
             problems.append((line, f"{where}: field 'response_id': {shown} is larger than any answer id (at most "
-                                   f"{MAX_ANSWER_ID:,})"))
+                                   f"{MAX_ID:,})"))
             continue
         rid = int(rid_text) if digits else 0
         if rid < 1:

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from probe_ui.paths import PathError, output_file
+from probe_ui.paths import PathError, folder_blocker, output_file
 
 #: errors of a write that ran out of room
 _FULL = (errno.ENOSPC, errno.EDQUOT)
@@ -116,6 +116,9 @@ def check_target(path: Path, force: bool = False, what: str = "cannot write") ->
         st = os.lstat(path)
     except FileNotFoundError:
         return
+    except NotADirectoryError:  # a file where one of its folders should be
+        why = folder_blocker(Path(path).parent) or "one of its folders is a file"
+        raise WriteError(f"{what} {path}: {why}") from None
     except OSError as exc:
         raise WriteError(os_error_message(path, exc, what)) from None
     if stat.S_ISLNK(st.st_mode) and not os.path.exists(path):  # writing would create a file wherever it points

@@ -155,6 +155,8 @@ CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
 #: end: these columns are indexed, and a PostgreSQL index entry holds about 2.7 kB (SQLite would take any length)
 KEY_MAX_BYTES = 1000
 _INT_RANGE = {sa.Integer: (-2**31, 2**31 - 1), sa.BigInteger: (-2**63, 2**63 - 1)}
+#: the largest row id (an answer's, a rating's) any back end holds: ids are 32-bit integers on PostgreSQL
+MAX_ID = _INT_RANGE[sa.Integer][1]
 
 
 def check_key(value: str, what: str) -> str:
@@ -533,7 +535,7 @@ class Store:
             from probe_ui.safe_write import WriteError, write_bytes
 
             try:
-                write_bytes(path, image.png, what=f"cannot store image {image.id[:12]} in the store's image folder:")
+                write_bytes(path, image.png, what=f"cannot store image {image.id[:12]} at")
             except WriteError as exc:
                 if not path.is_file():  # else another process stored the same image (the same bytes) meanwhile
                     raise StoreError(str(exc)) from None
@@ -671,6 +673,8 @@ class Store:
         if not values:
             return 0
         ids = sorted({v["response_id"] for v in values})
+        for i in (ids[0], ids[-1]):
+            self._known_id(i)
         with self.engine.begin() as c:
             known: set[int] = set()
             for start in range(0, len(ids), 900):
@@ -692,6 +696,15 @@ class Store:
                                  "deleted or changed them); nothing was stored")
         return len(values)
 
+    def _known_id(self, response_id: Any) -> int:
+        """``response_id`` as an int a query can hold, else StoreError: no answer has an id past :data:`MAX_ID`
+        (10**30 overflowed the database driver)."""
+        rid = int(response_id)
+        if not 1 <= rid <= MAX_ID:
+            raise StoreError(f"no response #{rid if len(str(rid)) <= 40 else str(rid)[:20] + '...'} in {self.where} "
+                             f"(answer ids run from 1 to {MAX_ID:,})")
+        return rid
+
     def ratings_frame(self, run_id: int | None = None, *, per_rater: bool = False) -> pd.DataFrame:
         """The ratings that count, of one run or all: by default the latest rating of each rated response,
         whoever gave it (response_id, rating, note); with ``per_rater`` the latest of each rater per
@@ -711,7 +724,7 @@ class Store:
     def latest_rating(self, response_id: int, rater: str | None = None) -> tuple[str | None, str]:
         """One answer's latest rating and note, by anyone (``rater`` None) or by one rater (None, "" when
         unrated)."""
-        q = sa.select(ratings.c.rating, ratings.c.note).where(ratings.c.response_id == int(response_id))
+        q = sa.select(ratings.c.rating, ratings.c.note).where(ratings.c.response_id == self._known_id(response_id))
         if rater is not None:
             q = q.where(ratings.c.rater == rater_name(rater))
         with self.engine.connect() as c:
@@ -723,7 +736,7 @@ class Store:
         r, v = responses, variants
         q = (sa.select(r, v.c.item_id, v.c.question, v.c.options, v.c.answer, v.c.answer_label, v.c.condition,
                        v.c.image_ids, v.c.provenance, v.c.category, v.c.kind, v.c.source)
-             .join(v, v.c.id == r.c.variant_id).where(r.c.id == int(response_id)))
+             .join(v, v.c.id == r.c.variant_id).where(r.c.id == self._known_id(response_id)))
         with self.engine.connect() as c:
             row = c.execute(q).mappings().first()
         if row is None:

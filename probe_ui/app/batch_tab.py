@@ -8,7 +8,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from probe_ui.app.common import chosen_models, model_choices, shows_errors
+from probe_ui.app.common import chosen_models, model_choices, seed_of, shows_errors
 from probe_ui.app.context import AppContext
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
@@ -79,15 +79,15 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         chosen = paths(picked, upload)
         if not chosen:
             raise ProbeError("tick at least one preset (or upload one)")
-        return name.strip() or default_run_name([load_preset(p) for p in chosen], int(sd or 0), st or [])
+        return name.strip() or default_run_name([load_preset(p) for p in chosen], seed_of(sd), st or [])
 
     @shows_errors
     def on_start(picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str], sd: float,
                  name: str, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         specs = chosen_models(chosen, other)
         presets_ = [load_preset(p) for p in paths(picked, upload)]
-        name = name.strip() or default_run_name(presets_, int(sd or 0), st or [])
-        result = run_batch(ctx.store, presets_, specs, run_name=name, seed=int(sd or 0), suites=st or [],
+        name = name.strip() or default_run_name(presets_, seed_of(sd), st or [])
+        result = run_batch(ctx.store, presets_, specs, run_name=name, seed=seed_of(sd), suites=st or [],
                            progress=False, extra_models=ctx.endpoints.configs(),
                            on_progress=_progress(progress), cancel=ctx.cancel_event(name))
         ctx.cancels.pop(name, None)

@@ -88,4 +88,18 @@ def download_folder() -> Path:
     return Path(tempfile.mkdtemp(prefix=DOWNLOAD_PREFIX, dir=cache))
 
 
-__all__ = ["delete_uploads", "download_folder", "guard_uploads", "upload_paths"]
+def zip_folder(root: Path, target: Path) -> Path:
+    """The files under ``root`` as one zip at ``target``, written safely (:mod:`probe_ui.safe_write`: a new file,
+    never over anything)."""
+    import zipfile
+
+    from probe_ui.safe_write import atomic_file
+
+    with atomic_file(target, text=False) as f, zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as z:
+        for path in sorted(Path(root).rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                z.write(path, path.relative_to(root).as_posix())
+    return target
+
+
+__all__ = ["delete_uploads", "download_folder", "guard_uploads", "upload_paths", "zip_folder"]
