@@ -111,6 +111,16 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         return (gr.update(choices=ctx.preset_paths(), value=cur), gr.update(choices=model_choices(ctx),
                 value=cur_models), runs_table(ctx), gr.update(choices=unfinished_runs(ctx)))
 
+    @shows_errors
+    def on_preset_upload(upload: str | None) -> str:
+        """An uploaded preset is checked at once (and so kept, as used, until the batch that reads it)."""
+        if not upload:
+            return ""
+        p = load_preset(upload)
+        return (f"<div class='pu-note'>Preset {escape(p.name)}: {len(p.items)} item(s) ready; tick models and "
+                "press Start.</div>")
+
+    preset_file.upload(on_preset_upload, preset_file, out, api_visibility="private")
     inputs = [presets, preset_file, models, adhoc, suites, seed, run_name]
     start.click(prepare, [presets, preset_file, suites, seed, run_name], run_name, api_visibility="private").then(
         on_start, inputs, [out, runs, resume_pick], api_name="batch", concurrency_limit=None)
