@@ -22,6 +22,7 @@ from sqlalchemy import event
 from helpers import choice_item, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
+from probe_ui.ratings import import_ratings
 from probe_ui.runner import run_batch
 from probe_ui.store import Store, StoreError
 
@@ -163,6 +164,12 @@ def test_a_full_disk_during_a_batch_is_one_line_and_keeps_what_was_stored(tmp_pa
                                          r"on its filesystem\); free some space and run the same command again"):
         run_batch(store, [load_preset(big)], ["baseline/first"], run_name="big", progress=False)
     assert len(Store(db).answers_frame(Store(db).get_run("r").id)) == 3  # what was stored before is kept
+    ratings = tmp_path / "ratings.csv"  # a ratings import onto the same full disk: all or nothing, one line
+    ratings.write_text("response_id,rater,rating,note\n" + "".join(f"{1 + i % 3},r{i},correct,{'n' * 2000}\n"
+                                                                  for i in range(500)), encoding="utf-8")
+    with pytest.raises(StoreError, match=r"cannot be written: the disk is full"):
+        import_ratings(store, ratings)
+    assert Store(db).ratings_frame().empty
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="mounting a small tmpfs needs root")
