@@ -34,11 +34,22 @@ class ForeignObjectsError(ProbeUIError, RuntimeError):
     """The store holds triggers, rules or views probe-ui did not create, which could change what it stores."""
 
 
+_warned: set[str] = set()
+
+
+def warn_once(message: str) -> None:
+    """Log a store's warning once per process (a command may open its store twice: once to look, once to use)."""
+    if message not in _warned:
+        _warned.add(message)
+        log.warning(message)
+
+
 def set_trust(flag: bool | None) -> None:
-    """The process's default for stores opened without ``trust`` (the CLI's ``--trust-store``); None: the
-    environment's (:data:`TRUST_ENV`)."""
+    """The process's default for stores opened without ``trust`` (the CLI's ``--trust-store``, set as each command
+    starts; None: the environment's, :data:`TRUST_ENV`); the command's warnings are shown again."""
     global _trust_default
     _trust_default = flag
+    _warned.clear()
 
 
 def trusted(explicit: bool | None = None) -> bool:
@@ -130,4 +141,4 @@ def check(c: sa.Connection, where: str, trust: bool) -> tuple[list[str], list[st
     return warnings, found.triggers
 
 
-__all__ = ["Findings", "ForeignObjectsError", "TRUST_ENV", "check", "inspect", "set_trust", "trusted"]
+__all__ = ["Findings", "ForeignObjectsError", "TRUST_ENV", "check", "inspect", "set_trust", "trusted", "warn_once"]
