@@ -195,7 +195,8 @@ def atomic_file(path: str | os.PathLike[str], *, force: bool = False, text: bool
         yield stream
         stream.flush()
         os.fsync(fd)
-        os.fchmod(fd, new_file_mode())
+        if hasattr(os, "fchmod"):  # POSIX (mkstemp made it 0600)
+            os.fchmod(fd, new_file_mode())
         stream.close()
         stream = None
         if check is not None:

@@ -114,6 +114,24 @@ def test_a_trigger_that_aborts_inserts_is_one_line(store_db: tuple[str, str], pr
     assert code == 1 and "refused a write: a trigger in the database aborted it (" in err and "no inserts" in err
 
 
+EAT = {"sqlite": "CREATE TRIGGER eat AFTER INSERT ON ratings BEGIN DELETE FROM ratings WHERE id = new.id; END",
+       "postgresql": "CREATE FUNCTION eat() RETURNS trigger AS $$ BEGIN DELETE FROM ratings WHERE id = NEW.id; "
+                     "RETURN NULL; END $$ LANGUAGE plpgsql; CREATE TRIGGER eat AFTER INSERT ON ratings FOR EACH ROW "
+                     "EXECUTE FUNCTION eat()"}
+
+
+def test_ratings_a_trigger_deletes_are_not_reported_as_imported(store_db: tuple[str, str], tmp_path: Path) -> None:
+    dialect, db = store_db
+    csv_path = tmp_path / "ratings.csv"
+    csv_path.write_text("response_id,rater,rating,note\n1,ames,correct,a\n2,ames,incorrect,b\n", encoding="utf-8")
+    assert import_ratings(Store(db), csv_path).ratings == 2  # the check itself passes on a sound store
+    execute(db, EAT[dialect])
+    csv_path.write_text("response_id,rater,rating,note\n1,boyd,correct,a\n3,boyd,unsure,c\n", encoding="utf-8")
+    with pytest.raises(StoreError, match="did not keep 2 of the 2 ratings as they were written"):
+        import_ratings(Store(db, trust=True), csv_path)
+    assert sorted(Store(db, trust=True).ratings_frame(per_rater=True)["rater"]) == ["ames", "ames"]
+
+
 def test_a_view_in_place_of_a_table_is_refused(store_db: tuple[str, str], capsys: pytest.CaptureFixture[str]
                                                ) -> None:
     dialect, db = store_db
