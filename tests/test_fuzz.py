@@ -11,7 +11,9 @@ The generators and checks live in ``benchmarks/fuzz_cases.py``, shared with ``be
 
 The ``ratings`` target (issue 24) imports mutated ratings CSVs (unclosed quotes, repeated columns, rows of the
 wrong width, formula cells, encodings) and checks that a refused file names itself and changes nothing, and that
-cells written by the spreadsheet writer start no formula and read back exactly. The ``keys`` target (issue 14) sends keys of every shape (surrounding whitespace, quotes, backslashes, non-ASCII)
+cells written by the spreadsheet writer start no formula and read back exactly.
+
+The ``keys`` target (issue 14) sends keys of every shape (surrounding whitespace, quotes, backslashes, non-ASCII)
 through batch, export and report against loopback providers that echo them, and fails a case when any 8-character
 piece of the key is found in the store, an export, the report, stdout or stderr.
 """
