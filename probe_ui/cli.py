@@ -38,6 +38,26 @@ def seed_arg(text: str) -> int:
     return value
 
 
+def temperature_arg(text: str) -> float:
+    """``--temperature``: a finite number every provider takes (``nan`` reached every model as an error)."""
+    from probe_ui.runner import BatchError, check_temperature
+
+    try:
+        return check_temperature(text.strip(), "")
+    except BatchError as exc:
+        raise argparse.ArgumentTypeError(str(exc).strip()) from None
+
+
+TRUST_HELP = ("open a store that holds triggers (or rules) probe-ui did not create, with a warning naming them "
+              "(default: refuse it, since a trigger can change answers and ratings as they are written; also "
+              "PROBE_UI_TRUST_STORE=1)")
+
+
+def trust_arg(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
+    """``--trust-store`` (:mod:`probe_ui.store_check`): before or after the command's name."""
+    p.add_argument("--trust-store", action="store_true", default=default, help=TRUST_HELP)
+
+
 def serve_args(p: argparse.ArgumentParser) -> None:
     from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_UPLOAD_MB
 
@@ -66,11 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"probe-ui {__version__}")
     p.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
+    trust_arg(p, default=False)
     serve_args(p)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sv = sub.add_parser("serve", help="start the app (the default when no command is given)")
     serve_args(sv)
+    trust_arg(sv)
     sv.set_defaults(func=cmd_serve)
 
     def parser_arg(sp: argparse.ArgumentParser) -> None:
@@ -89,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
         sp.add_argument("--run", default=None, help="run name (default: batch: derived from presets and seed; "
                                                     "score: the most recent run)")
+        trust_arg(sp)
 
     b = sub.add_parser("batch", help="ask models every variant of one or more presets, storing every answer")
     b.add_argument("presets", nargs="+", metavar="PRESET",
@@ -103,7 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="add a stress suite's variants to every item (see 'probe-ui perturbations'); repeatable")
     b.add_argument("--samples", type=int, default=1, metavar="N",
                    help="answers per variant and model, scored by majority vote (needs --temperature > 0)")
-    b.add_argument("--temperature", type=float, default=None, help="sampling temperature for every model "
+    b.add_argument("--temperature", type=temperature_arg, default=None, help="sampling temperature for every model "
                                                                    "(default: the catalogue's, else 0)")
     b.add_argument("--judge", default=None, metavar="SPEC",
                    help="a model that maps free-form answers to options (e.g. with --prompt free)")
@@ -140,6 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("--seed", type=seed_arg, default=0)
     pv.add_argument("--prompt", default=None, help="prompt template (default: per kind)")
     pv.add_argument("--out", default=None, metavar="DIR", help="write each variant's images here as PNG")
+    pv.add_argument("--force", action="store_true", help="with --out: replace images of an earlier preview "
+                                                         "(default: refuse)")
     pv.add_argument("--image-root", action="append", default=[], metavar="DIR",
                     help="also let the preset read images from DIR (see batch --image-root)")
     pv.set_defaults(func=cmd_preview)
@@ -197,6 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>; "
                                                 "inspect, lmms-eval, vlmevalkit: <harness>-<set>); import several "
                                                 "models or files into one run by naming it")
+    trust_arg(im)
     im.set_defaults(func=cmd_import)
 
     es = sub.add_parser("export-set", help="a preset, its suites expanded into variants (exact images and prompt), "
@@ -230,6 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     db_args(rp)
     rp.add_argument("--baseline", default=None, metavar="RUN", help="a run to compare against (deltas with CIs)")
     rp.add_argument("--out", required=True, metavar="report.html")
+    rp.add_argument("--force", action="store_true", help="replace the file if it exists (default: refuse)")
     parser_arg(rp)
     definition_arg(rp)
     rp.set_defaults(func=cmd_report)
@@ -263,10 +290,13 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the rater of rows whose rater is empty (or of a file without a rater column)")
     ri.add_argument("--db", default=_db_default(),
                     help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
+    trust_arg(ri)
     ri.set_defaults(func=cmd_ratings_import)
     re_ = rsub.add_parser("export", help="each rater's latest rating of each answer as CSV (re-importable)")
     db_args(re_)
     re_.add_argument("--out", default=None, metavar="CSV", help="write here (default: print to stdout)")
+    re_.add_argument("--force", action="store_true", help="with --out: replace the file if it exists (default: "
+                                                          "refuse)")
     re_.set_defaults(func=cmd_ratings_export)
 
     cp = sub.add_parser("compare", help="did B fix or break what A got right? Two runs (or two models of one run) "
@@ -527,11 +557,12 @@ def format_score_markdown(report: dict[str, Any]) -> str:
 
 
 def format_score_csv(report: dict[str, Any]) -> str:
-    import csv
     import io
 
+    from probe_ui import spreadsheet
+
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = spreadsheet.writer(buf, lineterminator="\n")
     w.writerow(["run", "parser", "model", "section", "metric", "value", "numerator", "denominator", "n"])
     run, parser = report["run"], report.get("parser", "robust")
     for model, r in report["models"].items():
@@ -607,11 +638,12 @@ def format_parser_differences(robust: dict[str, Any], legacy: dict[str, Any], di
 
     acc = _accuracy_pairs(robust, legacy)
     if fmt == "csv":
-        import csv
         import io
 
+        from probe_ui import spreadsheet
+
         buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
+        w = spreadsheet.writer(buf, lineterminator="\n")
         w.writerow(["model", "item_id", "variant_id", "sample", "gt", "gt_raw", "legacy_mode", "robust_choice",
                     "robust_method", "robust_correct", "legacy_choice", "legacy_method", "legacy_correct", "right",
                     "raw_text"])
@@ -660,7 +692,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             if Path(args.to_preset).exists() and not args.force:
                 raise ImportUsageError(f"{args.to_preset} already exists: add --force to replace it, or give "
                                        "another --to-preset")
-            summary = questions_to_preset(args.format, args.file, args.to_preset, opts)
+            summary = questions_to_preset(args.format, args.file, args.to_preset, opts, force=args.force)
             lines = summary.lines()
             root = ""
             if args.images:
@@ -775,7 +807,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from probe_ui.report import write_report
 
     path = write_report(reading_store(args.db), args.run, Path(args.out), baseline=args.baseline, parser=args.parser,
-                        definition=args.definition)
+                        definition=args.definition, force=args.force)
     print(f"wrote {path} ({path.stat().st_size:,} bytes); open it in a browser")
     return 0
 
@@ -831,18 +863,16 @@ def cmd_ratings_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from probe_ui.ratings import export_rows, rows_csv
+    from probe_ui.safe_write import check_target, write_text
 
+    if args.out is not None:  # before the work: a file there (without --force), a device, a FIFO
+        check_target(Path(args.out), args.force, "cannot write the ratings to")
     rows = export_rows(reading_store(args.db), args.run)
     if args.out is None:
         sys.stdout.write(rows_csv(rows))
         return 0
     out = Path(args.out)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(rows_csv(rows), encoding="utf-8")
-    except OSError as exc:
-        print(f"error: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_ERROR
+    write_text(out, rows_csv(rows), force=args.force, what="cannot write the ratings to")
     raters = sorted({r["rater"] or "(unnamed)" for r in rows})
     print(f"wrote {len(rows)} ratings by {len(raters)} rater(s) ({', '.join(raters)}) to {out}")
     return 0
@@ -894,11 +924,13 @@ def perturbations_markdown(perts: list[dict[str, str]], suites: list[dict[str, s
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
+    import io
     from pathlib import Path
 
     from probe_ui.paths import inside, output_folder, safe_file_name
     from probe_ui.presets import load_preset
     from probe_ui.prompts import preview
+    from probe_ui.safe_write import write_bytes
     from probe_ui.suites import expand
 
     preset = load_preset(args.preset, args.image_root)
@@ -918,7 +950,9 @@ def cmd_preview(args: argparse.Namespace) -> int:
                 # item ids and conditions come from a file: each is made one safe name, and the path checked
                 path = inside(out, f"{safe_file_name(v.item_id, unique=True)}__"
                                    f"{safe_file_name(v.condition, unique=True)}__{i}.png")
-                im.save(path)
+                buf = io.BytesIO()
+                im.save(buf, format="PNG")
+                write_bytes(path, buf.getvalue(), force=args.force, what="cannot write the preview image")
                 where = f" -> {path}"
             print(f"[image {i + 1}: {im.width}x{im.height} {im.mode}{where}]")
         print(text)
@@ -979,6 +1013,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     setup_logging(debug=args.debug)
+    from probe_ui import store_check
+
+    store_check.set_trust(True if getattr(args, "trust_store", False) else None)
     func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func
     try:
         return func(args)

@@ -58,10 +58,8 @@ import html
 import io
 import json
 import math
-import os
 import re
 import shlex
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Sequence
@@ -72,6 +70,7 @@ from probe_ui import redact
 from probe_ui.errors import ProbeUIError
 from probe_ui.metrics import figures as F
 from probe_ui.paths import PathError, output_file
+from probe_ui.safe_write import WriteError, check_target, write_bytes
 from probe_ui.results import _condition_order, _scored
 from probe_ui.scoring import _val, model_columns, states
 from probe_ui.stats import newcombe_interval
@@ -1075,32 +1074,23 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
 
 
 def write_report(store: Store, run: str | None, out: Path, baseline: str | None = None, parser: str = "robust",
-                 definition: str = "auto") -> Path:
-    """Build the report (:func:`build_report`) and write it to ``out`` atomically (a temporary file in the same
-    folder, then renamed over ``out``); the folder is created when missing. Returns ``out``. Raises
-    :class:`ReportError` when the run or baseline is unknown or ``out`` cannot be written."""
+                 definition: str = "auto", force: bool = False) -> Path:
+    """Build the report (:func:`build_report`) and write it to ``out`` (:mod:`probe_ui.safe_write`: a temporary
+    file beside it, then renamed; never over a device, FIFO or folder; over an existing file only with ``force``);
+    the folder is created when missing. Returns ``out``. Raises :class:`ReportError` when the run or baseline is
+    unknown, and :class:`probe_ui.safe_write.WriteError` when ``out`` cannot be written."""
     out = Path(out)
+    what = "cannot write the report to"
     if out.exists() and out.is_dir():
         raise ReportError(f"{out} is a folder: give the report's file name, e.g. {out / 'report.html'}")
-    parent = out.parent if str(out.parent) else Path(".")
-    try:  # before the work: a folder that cannot be made, or a dangling link, fails at once
-        output_file(out, "cannot write the report to")
+    try:  # before the work: something that must not be replaced, a folder that cannot be made, a dangling link
+        check_target(out, force, what)
+        output_file(out, what)
     except PathError as exc:
         raise ReportError(str(exc)) from None
     data = build_report(store, run, baseline, parser, definition).encode("utf-8")
     try:
-        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise ReportError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, (out.stat().st_mode & 0o777) if out.exists() else 0o644)
-        os.replace(tmp, out)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise ReportError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+        write_bytes(out, data, force=force, what=what)
+    except WriteError as exc:
+        raise ReportError(str(exc)) from None
     return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import math
 import sys
 import threading
 import time
@@ -208,6 +209,22 @@ def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None =
         "cost": resp.cost, "error": resp.error, "finish_reason": resp.finish_reason, "details": resp.details or None,
         **score_response(cell.variant, cell.request, resp),
     }
+
+
+#: the highest sampling temperature any provider takes (OpenAI's API: 0 to 2; Anthropic's: 0 to 1)
+MAX_TEMPERATURE = 2.0
+
+
+def check_temperature(value: Any, what: str = "--temperature") -> float:
+    """``value`` as a temperature every call can send, else a one-line BatchError naming it (``nan`` was sent to
+    every model, each refusing it as an unexpected ValueError)."""
+    try:
+        t = float(value)
+    except (TypeError, ValueError, OverflowError):
+        t = math.nan
+    if isinstance(value, bool) or not (math.isfinite(t) and 0 <= t <= MAX_TEMPERATURE):
+        raise BatchError(f"{what} {value!r}: give a number from 0 to {MAX_TEMPERATURE:g}")
+    return t
 
 
 async def ask(provider: Provider, request: Request) -> Response:
@@ -441,6 +458,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
             raise BatchError(str(exc)) from None
     if samples < 1:
         raise BatchError("--samples must be at least 1")
+    if temperature is not None:
+        check_temperature(temperature)
     if samples > 1 and (temperature or 0) == 0:
         raise BatchError("several samples at temperature 0 would all be the same answer: set --temperature > 0")
     if judge_mode not in JUDGE_MODES:

@@ -394,6 +394,10 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
     used = df.attrs.get("legacy_modes", set())
     scored = score_frame(df, parser, definition)
     notes = list(scored["notes"])
+    triggers = getattr(store, "foreign_triggers", None)
+    if triggers:  # opened with --trust-store: these numbers are whatever the triggers left in the store
+        notes.insert(0, f"the store has {', '.join(triggers)}, which probe-ui did not create: these scores read the "
+                        "answers as stored, which it may have changed")
     if parser == "legacy" and not used and not df.empty:
         notes.insert(0, "no benchmark identified for this run's replies: legacy reads them like robust")
     from probe_ui.metrics.agreement import rater_agreement

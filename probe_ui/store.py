@@ -14,7 +14,6 @@ import math
 import os
 import platform
 import sys
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
@@ -156,6 +155,8 @@ CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
 #: end: these columns are indexed, and a PostgreSQL index entry holds about 2.7 kB (SQLite would take any length)
 KEY_MAX_BYTES = 1000
 _INT_RANGE = {sa.Integer: (-2**31, 2**31 - 1), sa.BigInteger: (-2**63, 2**63 - 1)}
+#: the largest row id (an answer's, a rating's) any back end holds: ids are 32-bit integers on PostgreSQL
+MAX_ID = _INT_RANGE[sa.Integer][1]
 
 
 def check_key(value: str, what: str) -> str:
@@ -304,8 +305,14 @@ class Store:
     """
 
     def __init__(self, location: str | os.PathLike[str] = DEFAULT_DB, images_dir: str | os.PathLike[str] | None = None,
-                 read_only: bool | str = False):
+                 read_only: bool | str = False, trust: bool | None = None):
         loc = str(location)
+        #: open a store holding triggers probe-ui did not create (:mod:`probe_ui.store_check`; None: the default)
+        self.trust = trust
+        #: what opening found that probe-ui did not create (shown as warnings; :mod:`probe_ui.store_check`)
+        self.warnings: list[str] = []
+        #: triggers and rules probe-ui did not create that the store was opened with (--trust-store)
+        self.foreign_triggers: list[str] = []
         if read_only not in (True, False, "auto"):
             raise ValueError(f"read_only must be True, False or 'auto', not {read_only!r}")
         sqlite_file = _sqlite_file(loc)
@@ -348,6 +355,7 @@ class Store:
                          functools.partial(_sqlite_pragmas, read_only=self.read_only))
         if self.read_only:
             event.listen(self.engine, "before_cursor_execute", self._refuse_writes)
+        event.listen(self.engine, "handle_error", self._explain_error)
         #: a server database is shared (e.g. by --shard machines): images go into it, not onto one machine's disk
         self.images_in_db = self.engine.dialect.name != "sqlite"
         #: (old version, new version, backup) when opening upgraded the store's schema (probe_ui.migrations)
@@ -361,18 +369,39 @@ class Store:
             raise StoreError(f"the store at {self.where} was opened read-only: cannot {first.lower()} "
                              "(open it without read_only to change it)")
 
+    def _explain_error(self, context: Any) -> None:
+        """The database errors that are the user's situation, not a bug, as one-line StoreErrors: a full disk, and
+        a write refused by a trigger (one that probe-ui did not create: the store was opened with --trust-store)."""
+        orig = context.original_exception
+        name = getattr(orig, "sqlite_errorname", None)
+        state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+        if name == "SQLITE_FULL" or state == "53100":
+            from probe_ui.safe_write import free_space
+
+            path = _sqlite_file(self.url)
+            space = f"{free_space(path.parent)} on its filesystem" if path is not None else "on the database server"
+            raise StoreError(f"the store at {self.where} cannot be written: the disk is full ({space}); free some "
+                             "space and run the same command again (what was stored before is kept)") from None
+        if name == "SQLITE_CONSTRAINT_TRIGGER" or state == "P0001":
+            raise StoreError(f"the store at {self.where} refused a write: a trigger in the database aborted it "
+                             f"({public_text(str(orig).splitlines()[0] if str(orig) else type(orig).__name__)}); "
+                             "probe-ui creates no triggers: remove it (DROP TRIGGER ...)") from None
+
     def _open_schema(self, loc: str) -> None:
         """Create a new store's tables, or upgrade an older store's schema (after a backup copy). Read-only: only
         check that the schema is this code's."""
-        from probe_ui import migrations
+        from probe_ui import migrations, store_check
 
         where = self.where
         sqlite_path = Path(loc) if "://" not in loc and loc != ":memory:" else None
         if self.read_only and sqlite_path is not None and not sqlite_path.exists():
             raise NoStoreError(NO_STORE.format(where=where))
         try:
-            with self.engine.connect() as c:
-                version = migrations.stored_version(c)
+            with self.engine.connect() as c:  # triggers and views it did not create, before anything is written
+                self.warnings, self.foreign_triggers = store_check.check(c, where, store_check.trusted(self.trust))
+                version = migrations.stored_version(c, where)
+            for w in self.warnings:
+                store_check.warn_once(w)
             if self.read_only:
                 self._check_read_only_schema(version, where)
             elif version is None:
@@ -382,7 +411,7 @@ class Store:
                         migrations.set_version(c, migrations.LATEST)
             else:
                 self.upgraded = migrations.upgrade(self.engine, where, self.write_lock, sqlite_path)
-        except migrations.SchemaError as exc:
+        except (migrations.SchemaError, store_check.ForeignObjectsError) as exc:
             raise StoreError(str(exc)) from None
         except sa.exc.SQLAlchemyError as exc:
             hint = ""
@@ -514,12 +543,14 @@ class Store:
                                           "mode": image.mode, "created_at": now()}])
             return
         path = self.image_path(image.id)
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(fd, "wb") as f:
-                f.write(image.png)
-            os.replace(tmp, path)
+        if not path.is_file():
+            from probe_ui.safe_write import WriteError, write_bytes
+
+            try:
+                write_bytes(path, image.png, what=f"cannot store image {image.id[:12]} at")
+            except WriteError as exc:
+                if not path.is_file():  # else another process stored the same image (the same bytes) meanwhile
+                    raise StoreError(str(exc)) from None
         self._insert_ignore(images, [{"id": image.id, "width": image.width, "height": image.height,
                                       "mode": image.mode, "created_at": now()}])
 
@@ -654,6 +685,8 @@ class Store:
         if not values:
             return 0
         ids = sorted({v["response_id"] for v in values})
+        for i in (ids[0], ids[-1]):
+            self._known_id(i)
         with self.engine.begin() as c:
             known: set[int] = set()
             for start in range(0, len(ids), 900):
@@ -664,9 +697,25 @@ class Store:
             if missing:
                 raise StoreError(f"no response #{missing[0]} in {self.where}"
                                  + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
+            stored = 0
             for start in range(0, len(values), 500):
-                c.execute(ratings.insert(), values[start:start + 500])
+                chunk = values[start:start + 500]
+                ids = [int(x) for x in c.execute(ratings.insert().returning(ratings.c.id), chunk).scalars()]
+                stored += _kept(c, ids, chunk)
+            if stored != len(values):  # rolled back: a trigger or rule of the database dropped or changed rows
+                raise StoreError(f"the store at {self.where} did not keep {len(values) - stored} of the "
+                                 f"{len(values)} ratings as they were written (a trigger or rule in the database "
+                                 "deleted or changed them); nothing was stored")
         return len(values)
+
+    def _known_id(self, response_id: Any) -> int:
+        """``response_id`` as an int a query can hold, else StoreError: no answer has an id past :data:`MAX_ID`
+        (10**30 overflowed the database driver)."""
+        rid = int(response_id)
+        if not 1 <= rid <= MAX_ID:
+            raise StoreError(f"no response #{rid if len(str(rid)) <= 40 else str(rid)[:20] + '...'} in {self.where} "
+                             f"(answer ids run from 1 to {MAX_ID:,})")
+        return rid
 
     def ratings_frame(self, run_id: int | None = None, *, per_rater: bool = False) -> pd.DataFrame:
         """The ratings that count, of one run or all: by default the latest rating of each rated response,
@@ -687,7 +736,7 @@ class Store:
     def latest_rating(self, response_id: int, rater: str | None = None) -> tuple[str | None, str]:
         """One answer's latest rating and note, by anyone (``rater`` None) or by one rater (None, "" when
         unrated)."""
-        q = sa.select(ratings.c.rating, ratings.c.note).where(ratings.c.response_id == int(response_id))
+        q = sa.select(ratings.c.rating, ratings.c.note).where(ratings.c.response_id == self._known_id(response_id))
         if rater is not None:
             q = q.where(ratings.c.rater == rater_name(rater))
         with self.engine.connect() as c:
@@ -699,7 +748,7 @@ class Store:
         r, v = responses, variants
         q = (sa.select(r, v.c.item_id, v.c.question, v.c.options, v.c.answer, v.c.answer_label, v.c.condition,
                        v.c.image_ids, v.c.provenance, v.c.category, v.c.kind, v.c.source)
-             .join(v, v.c.id == r.c.variant_id).where(r.c.id == int(response_id)))
+             .join(v, v.c.id == r.c.variant_id).where(r.c.id == self._known_id(response_id)))
         with self.engine.connect() as c:
             row = c.execute(q).mappings().first()
         if row is None:
@@ -846,6 +895,15 @@ def open_existing(location: str | os.PathLike[str], images_dir: str | os.PathLik
     except StoreNeedsUpgrade:
         pass  # opened below, where it can be written, which upgrades it
     return Store(loc, images_dir, read_only="auto")
+
+
+def _kept(c: sa.Connection, ids: list[int], rows: list[dict[str, Any]]) -> int:
+    """How many of the rating ``rows`` just inserted (as ``ids``) read back as they were written."""
+    if not ids:
+        return 0
+    q = sa.select(ratings.c.response_id, ratings.c.rating, ratings.c.note, ratings.c.rater).where(ratings.c.id.in_(ids))
+    back = {tuple(r) for r in c.execute(q)}
+    return sum((r["response_id"], r["rating"], r["note"], r["rater"]) in back for r in rows[:len(ids)])
 
 
 def rater_name(name: Any) -> str:

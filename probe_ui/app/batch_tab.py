@@ -8,7 +8,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from probe_ui.app.common import Inline, chosen_models, inline_errors, model_choices, shows_errors
+from probe_ui.app.common import Inline, chosen_models, inline_errors, model_choices, seed_of
 from probe_ui.app.context import AppContext
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
@@ -112,8 +112,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         if not files:
             raise ProbeError("tick at least one preset (or upload one)")
         presets_ = [load_preset(p) for p in files]
-        name = name.strip() or default_run_name(presets_, int(sd or 0), st or [])
-        change = batch_change(ctx.store, presets_, chosen_models(chosen, other), run_name=name, seed=int(sd or 0),
+        name = name.strip() or default_run_name(presets_, seed_of(sd), st or [])
+        change = batch_change(ctx.store, presets_, chosen_models(chosen, other), run_name=name, seed=seed_of(sd),
                               suites=st or [], extra_models=ctx.endpoints.configs())
         say, go = before_start(change, bool(add))
         box = gr.update(visible=change.adds, label=f"add to run {change.name}",
@@ -137,9 +137,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                     name: str, add: bool, progress: gr.Progress) -> tuple[Any, ...]:
         specs = chosen_models(chosen, other)
         presets_ = [load_preset(p) for p in paths(picked, upload)]
-        name = name.strip() or default_run_name(presets_, int(sd or 0), st or [])
+        name = name.strip() or default_run_name(presets_, seed_of(sd), st or [])
         try:
-            result = run_batch(ctx.store, presets_, specs, run_name=name, seed=int(sd or 0), suites=st or [],
+            result = run_batch(ctx.store, presets_, specs, run_name=name, seed=seed_of(sd), suites=st or [],
                                progress=False, extra_models=ctx.endpoints.configs(), extend=bool(add),
                                on_progress=_progress(progress), cancel=ctx.cancel_event(name))
         finally:
@@ -167,6 +167,16 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         return (gr.update(choices=ctx.preset_paths(), value=cur), gr.update(choices=model_choices(ctx),
                 value=cur_models), runs_table(ctx), gr.update(choices=unfinished_runs(ctx)))
 
+    @inline_errors(out)
+    def on_preset_upload(upload: str | None) -> str:
+        """An uploaded preset is checked at once (and so kept, as used, until the batch that reads it:
+        :func:`probe_ui.app.files.watch_uploads` sweeps uploads that no call used)."""
+        if not upload:
+            return ""
+        p = load_preset(upload)
+        return Inline.note(f"Preset {escape(p.name)}: {len(p.items)} item(s) ready; tick models and press Start.")
+
+    preset_file.upload(on_preset_upload, preset_file, out, api_visibility="private")
     inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend]
     go = gr.State(False)
     # go is False until prepare says the batch may start (a refused or failed check leaves it False)

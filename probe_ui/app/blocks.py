@@ -12,7 +12,7 @@ import gradio as gr  # noqa: E402
 from probe_ui import comparison  # noqa: E402
 from probe_ui.app import batch_tab, models_tab, probe_tab, results_tab, stress_tab  # noqa: E402
 from probe_ui.app.context import AppContext  # noqa: E402
-from probe_ui.app.files import guard_uploads  # noqa: E402
+from probe_ui.app.files import guard_uploads, watch_uploads  # noqa: E402
 
 TITLE = "probe-ui"
 #: the page's own look beside Gradio's: the run bar, messages beside their fields, the comparison table
@@ -58,6 +58,7 @@ def build_app(ctx: AppContext) -> gr.Blocks:
         app.load(None, [remembered, probe["rater"]], probe["rater"], js="(kept, typed) => typed || kept",
                  api_visibility="private")
     guard_uploads(app)  # a refused upload (wrong type, too large) leaves the cache at once
+    watch_uploads(app)  # so do the uploads of a failed call, and, within a minute, those no call used
     app.queue(default_concurrency_limit=8)
     return app
 

@@ -10,7 +10,7 @@ from typing import Any, Callable
 import gradio as gr
 
 from probe_ui import comparison, live
-from probe_ui.app.common import Inline, inline_errors, to_int
+from probe_ui.app.common import Inline, answer_id, inline_errors
 from probe_ui.app.context import AppContext
 
 
@@ -92,7 +92,7 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
     @inline_errors(d.msg)
     def on_table(value: dict[str, Any], name: str, request: gr.Request) -> tuple[Any, ...]:
         act = (value or {}).get("action") or {}
-        rid = to_int(act.get("response"))
+        rid = answer_id(act.get("response"))
         if rid is None:
             return (gr.update(),) * (len(d.outputs) + 1)
         who = rater_of(name, request)
@@ -104,7 +104,7 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
     @inline_errors(d.msg)
     def on_save(response_id: Any, value: str | None, text: str, current: dict[str, Any] | None, name: str,
                 request: gr.Request) -> tuple[Any, ...]:
-        rid = to_int(response_id)
+        rid = answer_id(response_id)
         if rid is None:
             raise live.ProbeError("click an answer in the table first", field="rating")
         if not value:
@@ -116,9 +116,10 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
 
     @inline_errors(d.msg)
     def on_open(rid: Any, name: str, request: gr.Request) -> tuple[Any, ...]:
-        if to_int(rid) is None:
+        checked = answer_id(rid)
+        if checked is None:
             raise live.ProbeError("give an answer number", field="rating")
-        return opened(ctx, int(rid), rater_of(name, request))
+        return opened(ctx, checked, rater_of(name, request))
 
     table.select(on_table, [table, rater], [table, *d.outputs], api_visibility="private")
     d.save.click(on_save, [d.response, d.rating, d.note, table, rater], [d.msg, table], api_name=f"{api_prefix}rate")

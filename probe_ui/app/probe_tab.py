@@ -18,8 +18,8 @@ import gradio as gr
 
 from probe_ui import comparison, live, prompts
 from probe_ui.app import detail
-from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, to_int, \
-    unusable_html
+from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of, \
+    to_int, unusable_html
 from probe_ui.app.context import BASELINES, AppContext
 from probe_ui.app.latest import Latest
 from probe_ui.benchmark_sets import save_item
@@ -364,7 +364,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                     rows: Any, sd: float | None, st: list[str] | None, orig: bool) -> list[Any]:
         ims = tuple(store.get_image(i) for i in image_ids or [])
         item = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
-        return live.make_variants(item, ims, live.parse_steps(_rows(rows)), seed=to_int(sd) or 0,
+        return live.make_variants(item, ims, live.parse_steps(_rows(rows)), seed=seed_of(sd),
                                   suites=list(st or []), include_original=orig)
 
     item_inputs = [images_state, question, kind, options, answer, category, extra_state, steps, seed, suites,
@@ -396,7 +396,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         name = live.live_run_name(vs[0].item_id)
         cancel = ctx.cancel_event(name)
         try:
-            for state in live.run_live(store, vs, specs, seed=to_int(sd) or 0, prompt=None if tmpl == AUTO else tmpl,
+            for state in live.run_live(store, vs, specs, seed=seed_of(sd), prompt=None if tmpl == AUTO else tmpl,
                                        extra_models=ctx.endpoints.configs(), run_name=name, cancel=cancel):
                 if not latest.is_current(request, "run", ticket):
                     return  # a newer run took the table; this one's answers are still stored

@@ -11,13 +11,14 @@ import gradio as gr
 import pandas as pd
 
 from probe_ui import compare, compare_format, live, results
-from probe_ui.app.common import inline_errors, shows_errors
-from probe_ui.app.files import download_folder
+from probe_ui.app.common import answer_id, chosen_runs, inline_errors, shows_errors
+from probe_ui.app.files import download_folder, zip_folder
 from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
 from probe_ui.errors import ProbeUIError
 from probe_ui.failures import failed_calls
 from probe_ui.metrics.registry import glossary_html
+from probe_ui.safe_write import fresh_path
 
 
 def run_names(ctx: AppContext) -> list[str]:
@@ -120,6 +121,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
     @shows_errors
     def on_runs(chosen: list[str], request: gr.Request = None) -> tuple[Any, ...]:  # type: ignore[assignment]
+        chosen = chosen_runs(chosen)
+
         def work() -> tuple[Any, ...]:
             if not chosen:
                 return (gr.update(choices=[], value=[]),) * 3
@@ -134,6 +137,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     @inline_errors(msg)
     def on_show(chosen: list[str], p: str, ms: list[str], cs: list[str], cats: list[str], rs: list[str],
                 request: gr.Request = None) -> tuple[Any, ...]:  # type: ignore[assignment]
+        chosen = chosen_runs(chosen)
+
         def work() -> tuple[Any, ...]:
             if not chosen:
                 raise live.ProbeError("choose one or more runs above", field="runs")
@@ -152,31 +157,34 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
     @shows_errors
     def on_open(rid: float | None) -> tuple[Any, str]:
-        if rid is None:
+        checked = answer_id(rid, field=None)
+        if checked is None:
             raise live.ProbeError("type an answer number or click a row")
-        ims, text = results.response_detail(ctx.store, int(rid))
+        ims, text = results.response_detail(ctx.store, checked)
         return ims, text
 
     @shows_errors
     def on_export(chosen: list[str], fmt: str, by: str, p: str) -> str:
+        chosen = chosen_runs(chosen)
         if not chosen:
             raise live.ProbeError("choose a run to export")
         from probe_ui.exports import export_run
 
         folder = download_folder()  # inside Gradio's cache, which deletes it
         summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by, parser=p)
-        archive = shutil.make_archive(str(folder / f"{_file_name(chosen[0])}-{fmt}"), "zip", summary.path)
+        archive = zip_folder(summary.path, fresh_path(folder / f"{_file_name(chosen[0])}-{fmt}.zip"))
         shutil.rmtree(summary.path, ignore_errors=True)
-        return archive
+        return str(archive)
 
     @shows_errors
     def on_report(chosen: list[str], p: str) -> str:
+        chosen = chosen_runs(chosen)
         if not chosen:
             raise live.ProbeError("choose a run to report on")
         from probe_ui.report import write_report
 
         folder = download_folder()
-        path = write_report(ctx.store, chosen[0], folder / f"{_file_name(chosen[0])}-report.html",
+        path = write_report(ctx.store, chosen[0], fresh_path(folder / f"{_file_name(chosen[0])}-report.html"),
                             baseline=chosen[1] if len(chosen) > 1 else None, parser=p)
         return str(path)
 

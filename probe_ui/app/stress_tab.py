@@ -18,7 +18,7 @@ import gradio as gr
 
 from probe_ui import live, stress
 from probe_ui.app import detail
-from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models
+from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models, seed_of
 from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
 from probe_ui.metrics.registry import glossary_html
@@ -91,7 +91,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
             image_ids, q, k, opts, ans, cat, extra = fields
             ims = tuple(ctx.store.get_image(i) for i in image_ids or [])
             it = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
-            return live.make_variants(it, ims, [], seed=int(sd or 0)), None, ()
+            return live.make_variants(it, ims, [], seed=seed_of(sd)), None, ()
         if not preset_path:
             raise live.ProbeError("choose a preset", field="preset")
         p = load_preset(preset_path)
@@ -154,7 +154,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         still stored but no longer drawn over the newer run's."""
         ticket = latest.begin(request, "run")
         specs = chosen_models(picked, other)
-        seed_ = int(sd or 0)
+        seed_ = seed_of(sd)
         common = {"seed": seed_, "extra_models": ctx.endpoints.configs()}
         originals, p, ids = originals_of(src, preset_path, item_id, sd, fields)
         if md == SWEEP:

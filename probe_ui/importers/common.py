@@ -522,11 +522,14 @@ def check_options(mod: ModuleType, opts: ImportOptions, *, to_preset: bool) -> N
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def write_preset(mod: ModuleType, path: str, out: str, opts: ImportOptions) -> PresetSummary:
-    """A preset YAML from a format's question file; images resolved against ``--images`` when found there."""
+def write_preset(mod: ModuleType, path: str, out: str, opts: ImportOptions, force: bool = False
+                 ) -> PresetSummary:
+    """A preset YAML from a format's question file; images resolved against ``--images`` when found there; an
+    existing ``out`` replaced only with ``force``."""
     import yaml
 
     from probe_ui.presets import PresetError, load_preset
+    from probe_ui.safe_write import write_text
 
     p = Path(path)
     check_options(mod, opts, to_preset=True)
@@ -579,10 +582,14 @@ def write_preset(mod: ModuleType, path: str, out: str, opts: ImportOptions) -> P
             doc[k] = parsed.preset[k]
     doc["items"] = items
     outp = Path(out)
-    outp.parent.mkdir(parents=True, exist_ok=True)
-    outp.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
-    try:
-        load_preset(outp)
-    except PresetError as exc:  # pragma: no cover - a bug in an importer, not in the user's file
-        raise ImportFileError(f"{p}: the preset written to {outp} does not load: {exc}") from None
+
+    def check(tmp: Path) -> None:
+        try:
+            load_preset(tmp)
+        except PresetError as exc:  # pragma: no cover - a bug in an importer, not in the user's file
+            raise ImportFileError(f"{p}: the preset written to {outp} does not load: "
+                                  f"{str(exc).replace(str(tmp), str(outp))}") from None
+
+    write_text(outp, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120), force=force,
+               what="--to-preset", check=check)
     return summary
