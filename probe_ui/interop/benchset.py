@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from probe_ui import safe_write
 from probe_ui import __version__, prompts
 from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage
@@ -228,14 +229,13 @@ def write_images(bset: BenchmarkSet, out: Path) -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)
     files = []
     for h, im in bset.images.items():
-        (folder / f"{h}.png").write_bytes(im.png)
+        safe_write.write_bytes(folder / f"{h}.png", im.png)
         files.append(f"{IMAGES_DIR}/{h}.png")
     return files
 
 
 def write_manifest(bset: BenchmarkSet, out: Path, harness: str) -> str:
-    (out / MANIFEST).write_text(json.dumps(manifest(bset, harness), ensure_ascii=False, indent=1) + "\n",
-                                encoding="utf-8")
+    safe_write.write_text(out / MANIFEST, json.dumps(manifest(bset, harness), ensure_ascii=False, indent=1) + "\n")
     return MANIFEST
 
 

@@ -31,6 +31,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from probe_ui import safe_write
 from probe_ui import __version__
 from probe_ui.interop.benchset import IMAGES_DIR, BenchmarkSet
 from probe_ui.interop.exporting import Written
@@ -106,14 +107,13 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
     scrub = _Scrubber(_local_roots(None, out))
     data = rows(bset, scrub)
     rest = [c for c in COLUMNS if c != "images"]
-    with (out / DATA_FILE).open("w", encoding="utf-8") as f:
+    with safe_write.atomic_file(out / DATA_FILE) as f:
         for row in data:
             names = row["images"]
             f.write(_json_text({"file_name": names[0] if names else None, "images_file_names": names,
                                 **_flat(row, rest, lists=True)}) + "\n")
-    (out / CARD_FILE).write_text(scrub.text(card(bset, len(data))), encoding="utf-8")
-    (out / CROISSANT_FILE).write_text(json.dumps(croissant(bset, out), ensure_ascii=False, indent=1) + "\n",
-                                      encoding="utf-8")
+    safe_write.write_text(out / CARD_FILE, scrub.text(card(bset, len(data))))
+    safe_write.write_text(out / CROISSANT_FILE, json.dumps(croissant(bset, out), ensure_ascii=False, indent=1) + "\n")
     warnings = _leak_check(out, [DATA_FILE, CARD_FILE, CROISSANT_FILE], scrub)
     return Written(files=[DATA_FILE, CARD_FILE, CROISSANT_FILE], warnings=warnings, run=[
         f"load it with: datasets.load_dataset(\"imagefolder\", data_dir={str(out)!r}, split=\"test\")",

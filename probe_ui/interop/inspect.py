@@ -31,6 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from probe_ui import safe_write
 from probe_ui import __version__
 from probe_ui.importers.common import ImportFileError
 from probe_ui.interop.benchset import BenchmarkSet, SetSample
@@ -70,15 +71,14 @@ def sample_record(bset: BenchmarkSet, s: SetSample) -> dict[str, Any]:
 
 
 def write(bset: BenchmarkSet, out: Path) -> Written:
-    with (out / SAMPLES_FILE).open("w", encoding="utf-8") as f:
+    with safe_write.atomic_file(out / SAMPLES_FILE) as f:
         for s in bset.samples:
             f.write(json.dumps(sample_record(bset, s), ensure_ascii=False) + "\n")
     safe_name = "".join(c if c.isalnum() or c in "+-_." else "_" for c in bset.name)
-    (out / TASK_FILE).write_text(fill("inspect_task.py.tmpl", SET_NAME=safe_name, SET_ID=bset.set_id,
+    safe_write.write_text(out / TASK_FILE, fill("inspect_task.py.tmpl", SET_NAME=safe_name, SET_ID=bset.set_id,
                                       WRITTEN_BY=f"probe-ui {__version__}",
                                       SET_ID_LITERAL=json.dumps(bset.set_id),
-                                      SET_NAME_LITERAL=json.dumps(bset.name), SEED=str(int(bset.seed))),
-                                 encoding="utf-8")
+                                      SET_NAME_LITERAL=json.dumps(bset.name), SEED=str(int(bset.seed))))
     # Inspect finds tasks by globbing the path it is given, which Python < 3.13 refuses for an absolute path: name
     # the task after '@' there (an OpenAI-compatible server other than OpenAI: add -M responses_api=false)
     target = f"{out / TASK_FILE}" + ("@probe_ui_set" if out.is_absolute() else "")

@@ -33,6 +33,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from probe_ui import safe_write
 from probe_ui import __version__
 from probe_ui.importers.common import ImportFileError, read_json
 from probe_ui.interop.benchset import BenchmarkSet, SetSample
@@ -101,14 +102,13 @@ def task_yaml(bset: BenchmarkSet, data_file: Path) -> str:
 
 
 def write(bset: BenchmarkSet, out: Path) -> Written:
-    with (out / SAMPLES_FILE).open("w", encoding="utf-8") as f:
+    with safe_write.atomic_file(out / SAMPLES_FILE) as f:
         for s in bset.samples:
             f.write(json.dumps(document(bset, s), ensure_ascii=False) + "\n")
     name = task_name(bset)
-    (out / f"{name}.yaml").write_text(task_yaml(bset, (out / SAMPLES_FILE).resolve()), encoding="utf-8")
-    (out / UTILS_FILE).write_text(fill("lmms_eval_utils.py.tmpl", SET_NAME=name, SET_ID=bset.set_id,
-                                       WRITTEN_BY=f"probe-ui {__version__}", SET_ID_LITERAL=json.dumps(bset.set_id)),
-                                  encoding="utf-8")
+    safe_write.write_text(out / f"{name}.yaml", task_yaml(bset, (out / SAMPLES_FILE).resolve()))
+    safe_write.write_text(out / UTILS_FILE, fill("lmms_eval_utils.py.tmpl", SET_NAME=name, SET_ID=bset.set_id,
+                                       WRITTEN_BY=f"probe-ui {__version__}", SET_ID_LITERAL=json.dumps(bset.set_id)))
     return Written(files=[SAMPLES_FILE, f"{name}.yaml", UTILS_FILE], run=[
         f"run it with: lmms-eval --model <model> --model_args <args> --tasks {name} --include_path {out.resolve()} "
         "--output_path <out> --log_samples",

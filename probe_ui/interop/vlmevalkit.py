@@ -39,6 +39,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from probe_ui import safe_write
 from probe_ui.importers.common import ImportFileError
 from probe_ui.interop.benchset import BenchmarkSet, SetError, SetSample
 from probe_ui.interop.exporting import Written
@@ -109,7 +110,7 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
         opts = [v.options[k] if k < len(v.options) else "" for k in range(n_opts)]
         w.writerow([i, image, v.question, *opts, v.answer_label or "", v.condition,
                     v.category[0] if v.category else "", bset.set_id, v.id, v.item_id])
-    (out / f"{name}.tsv").write_text(buf.getvalue(), encoding="utf-8")
+    safe_write.write_text(out / f"{name}.tsv", buf.getvalue())
     warnings = []
     if left:
         warnings.append(f"{sum(left.values())} variants are not in {name}.tsv, which holds only multiple-choice "
