@@ -82,6 +82,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from probe_ui.reading import lexicon, subject
+from probe_ui.reading.lexicon import fold_quotes, strip_debris
+# the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
+from probe_ui.reading.refusals import is_refusal
+
 __all__ = [
     "Answer",
     "extract",
@@ -113,61 +118,18 @@ class Answer:
 # Refusals
 # --------------------------------------------------------------------------------------------------------------
 
-_CANT = (r"(?:can\s*not|can't|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|"
-         r"'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
-_REFUSAL_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        # "I cannot determine", "I'm unable to provide a diagnosis", "unable to determine from the image"
-        _CANT + r"\s+(?:\w+\s+){0,3}?(?:determine|tell|answer|assist|help|identify|diagnose|make\s+a\s+diagnos\w*|"
-        r"provide|offer|give|interpret|assess|evaluate|analy[sz]e|confirm|comment|say|judge|process|access|"
-        r"comply|fulfil+|decide|definitively|accurately|reliably)\b",
-        _CANT + r"\s+(?:see|view|open|look\s+at)\s+(?:the\s+|any\s+|an\s+|this\s+)?(?:image|picture|scan|photo)",
-        r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:determined|assessed|answered|evaluated|"
-        r"established|ascertained|identified|confirmed)\b",
-        r"\b(?:not\s+|im)possible\s+to\s+(?:\w+\s+){0,2}?(?:tell|determine|say|answer|assess|know|identify|judge)\b",
-        r"\b(?:not\s+enough|insufficient|inadequate)\s+(?:\w+\s+)?(?:information|detail|context|data|evidence)\b",
-        r"\bas\s+an\s+ai\b",
-        r"\b(?:i'm|i\s+am)\s+(?:sorry|afraid)\b[^.]{0,40}?\b(?:can't|cannot|can\s+not|unable|not\s+able)\b",
-        r"\bi\s+(?:don't|do\s+not)\s+have\s+(?:the\s+)?(?:ability|access|capability)\b",
-        r"\bno\s+image\s+(?:was\s+|is\s+|has\s+been\s+)?(?:provided|attached|uploaded|shared|included)\b",
-        r"\b(?:i'm|i\s+am)\s+not\s+(?:a\s+(?:doctor|medical\s+professional|radiologist)|qualified)\b",
-        # the answer given is "N/A" / "NA" / "not applicable" (at the start, or right after "answer")
-        r"(?:\A[\W_]*|\banswer\b(?:\s+is)?[\W_]{0,8})(?:n[ \t]?/[ \t]?a|n\.[ \t]?a\.?|not\s+applicable|(?-i:NA))"
-        r"(?![\w/])",
-    )
-)
-
-
-def is_refusal(text: str) -> bool:
-    """True when the reply declines to answer ("I cannot determine", "not possible to tell from the image", ...).
-
-    Kept separate from the choice because abstention is a result of its own (REFERENCE §3/§4): a reply can refuse
-    and still name an option, or refuse and be invalid.
-    """
-    if not text:
-        return False
-    t = _normalise_quotes(text)
-    return any(p.search(t) for p in _REFUSAL_PATTERNS)
-
-
 # --------------------------------------------------------------------------------------------------------------
 # Normalisation helpers
 # --------------------------------------------------------------------------------------------------------------
 
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
-                         "\u00a0": " ", "\uff1a": ":", "\uff08": "(", "\uff09": ")", "\u3002": ".", "\u3001": ","})
-
-
 def _normalise_quotes(text: str) -> str:
-    """Typographic quotes and dashes to ASCII, and NFKC (full-width "\uff21" and "\uff08B\uff09" read as "A", "(B)")."""
-    t = text.translate(_QUOTES)
-    return unicodedata.normalize("NFKC", t) if not t.isascii() else t
+    """Typographic quotes and dashes to ASCII, and NFKC (:func:`probe_ui.reading.lexicon.fold_quotes`)."""
+    return fold_quotes(text)
 
 
 def _clean(text: str) -> str:
     """Strip markdown emphasis/headings and typographic quotes so "**Answer: B**" reads like "Answer: B"."""
-    t = _normalise_quotes(text)
+    t = strip_debris(_normalise_quotes(text))
     t = t.replace("**", "").replace("__", "")
     t = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", t)  # *emphasis*
     t = re.sub(r"(?m)^[ \t]*#{1,6}[ \t]*", "", t)  # headings
@@ -247,9 +209,9 @@ def _negated(before: str) -> bool:
 
 # "Nope" and "Yep" are the words no and yes themselves, whatever the question; read anywhere a label word is read.
 _YESNO_SLANG = {"nope": "no", "nah": "no", "yep": "yes", "yeah": "yes", "yup": "yes"}
-# whole-reply only ("Si" or "Non" inside a sentence are other words); "Affirmative."/"Negative, ..." also as the
-# opening word, never inside a sentence ("the scan is negative" answers "is it normal?" with yes)
-_YESNO_FOREIGN = {"sí": "yes", "si": "yes", "oui": "yes", "ja": "yes", "nein": "no", "non": "no"}
+# "Affirmative."/"Negative, ..." also as the opening word, never inside a sentence ("the scan is negative" answers
+# "is it normal?" with yes). Other languages' yes and no ("Sí", "Nein", "是的") are read by the language pass
+# (probe_ui/reading/lexicon.py).
 _YESNO_OPENING = {"affirmative": "yes", "negative": "no"}
 
 
@@ -274,6 +236,12 @@ class _Item:
                 n = _norm(opt)
                 if n:
                     self.option_map.append((n, lab))
+        # escape options by kind ("none", "unsuitable", "premise", "unknown"): the labels whose text is one
+        self.escapes: dict[str, list[str]] = {}
+        for opt, lab in self.option_map:
+            esc = lexicon.escape_kind_of_option(opt)
+            if esc is not None:
+                self.escapes.setdefault(esc, []).append(lab)
         # how far after a declaration keyword the answer can reach (bounds the work on long replies; an option
         # text longer than ~2,000 characters is not read after a declaration, only by rule 4)
         self.span = 200 + min(2000, max((len(o) for o in self.options), default=0)
@@ -293,7 +261,7 @@ class _Item:
                 for word, meaning in _YESNO_SLANG.items():
                     self.words.append((word, by_norm[meaning]))
                 self.aliases = {w: by_norm[m]
-                                for w, m in {**_YESNO_SLANG, **_YESNO_FOREIGN, **_YESNO_OPENING}.items()}
+                                for w, m in {**_YESNO_SLANG, **_YESNO_OPENING}.items()}
                 self.openers = [(w, by_norm[m]) for w, m in _YESNO_OPENING.items()]
 
     def letter(self, ch: str) -> str | None:
@@ -318,6 +286,16 @@ class _Item:
 def _item(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str) -> _Item:
     """The item, built once per distinct item: re-scoring a run reads the same item for every model and sample."""
     return _Item(kind, labels, options, question)
+
+
+@functools.lru_cache(maxsize=1024)
+def _canonical_item(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str) -> _Item:
+    """The item with its option and label texts in canonical form (:func:`probe_ui.reading.lexicon.canonical`:
+    "Herpes zoster" and "Shingles" both "herpes zoster"), for the synonym pass; the labels it returns are the
+    item's own."""
+    item = _Item(kind, labels, tuple(lexicon.canonical(o) for o in options), question)
+    item.words = [(_norm(lexicon.canonical(w)), lab) for w, lab in item.words]
+    return item
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -392,14 +370,34 @@ _IF_EXEMPT = r"(?!\s+(?:I|we|you)\s+(?:had|have|must|were|was)\s+to\b)(?!\s+(?:f
 _IF_BEFORE = re.compile(r"(?i)\b(?:if|unless)\b" + _IF_EXEMPT)
 _IF_AFTER = re.compile(r"(?i)\A[^.!?;\n]{0,60}?\b(?:(?:only\s+)?if|unless)\b" + _IF_EXEMPT)
 _SENTENCE_END = re.compile(r"[.!?;\n]")
+# someone else's answer (MedVH FCJ's "Physician's answer: B: ..."; "the suggested answer", "your answer"), not the
+# reply's own: read only when the reply endorses it ("The physician's answer B is correct")
+_ATTRIBUTED = re.compile(
+    r"(?i)(?:\b(?:physician|student|doctor|resident|radiologist|clinician|user|examinee|candidate|colleague|trainee|"
+    r"intern|person|physicians|students)(?:'s|s'|')?|\b(?:suggested|proposed|given|provided|your|their|his|her|"
+    r"initial|original|previous|prior|other|alternative|incorrect|wrong|chosen|selected))\s*$"
+)
+_EVALUATION = re.compile(
+    r"(?i)(?P<reject>\b(?:not|incorrect|wrong|inaccurate|inappropriate|mistaken|erroneous|false|disagree|invalid|"
+    r"unlikely)\b|n't\b)|(?P<endorse>\b(?:correct|right|accurate|appropriate|reasonable|valid|agree)\b)"
+)
+
+
+def _evaluation(text: str) -> str | None:
+    """"endorse" or "reject": the first judgement a clause passes ("... is correct", "... is not correct", "I
+    agree with ...", "I disagree with ..."), or None."""
+    m = _EVALUATION.search(text)
+    return None if m is None else "reject" if m.group("reject") else "endorse"
 
 
 @dataclass
 class _Found:
     label: str | None = None
     out_of_range: bool = False
-    kind: str = ""  # the declaration's kind ("read", "tag", "weak", "post", "na"), for rule 1's callers
+    kind: str = ""  # the declaration's kind ("read", "tag", "weak", "post", "na", "foreign"), for rule 1's callers
     hypotheses: tuple[tuple[int, int], ...] = ()  # spans of conditional declarations skipped (rule 1)
+    conflict: bool = False  # a letter followed by another option's text ("A: Pleural effusion" when A is not)
+    rejected: tuple[tuple[int, int], ...] = ()  # spans naming someone else's answer that the reply rejects
 
 
 _CONNECTIVES = frozenset(
@@ -446,11 +444,13 @@ def _read_target(t: str, item: _Item) -> _Found:
             if _letter_ok(ch, opened, rest):
                 lab = item.letter(ch)
                 if lab is not None:
+                    if _letter_text_conflict(lab, rest, item):
+                        return _Found(None, conflict=True)
                     return _Found(lab)
                 if ch.isupper() or opened:
                     opt = _option_prefix(rest.lstrip(" .:)"), item)
                     return _Found(opt, out_of_range=opt is None)
-        return _Found(_option_prefix(t, item))
+        return _Found(_option_prefix(t, item) or _escape_option(_first_sentence(t), item))
     return _Found(_word_prefix(t, item))
 
 
@@ -527,9 +527,9 @@ def _declaration(text: str, item: _Item) -> _Found:
             if item.kind != "choice" or not re.match(r"[ \t]*(?:[(\[][A-Za-z][)\]]|[A-Z](?![\w'\-]))", rest):
                 continue
         cands.append((m.start(), "read", m.start(), m.end(), kw))
-    for pat, words in ((_DECL_DIAGNOSIS, ("diagnosis",)), (_DECL_FOREIGN, _FOREIGN_WORDS)):
+    for pat, words, how in ((_DECL_DIAGNOSIS, ("diagnosis",), "read"), (_DECL_FOREIGN, _FOREIGN_WORDS, "foreign")):
         if any(w in low for w in words):
-            cands += [(m.start(), "read", m.start(), m.end(), m.group(0)) for m in pat.finditer(text)]
+            cands += [(m.start(), how, m.start(), m.end(), m.group(0)) for m in pat.finditer(text)]
     for m in _ANSWER_TAG.finditer(text):
         cands.append((m.start() + 1, "tag", m.start(1), m.end(1), ""))
     if "not applicable" in low or "NA" in text:
@@ -574,9 +574,20 @@ def _declaration(text: str, item: _Item) -> _Found:
     cands.sort(key=lambda c: c[0])
     out_of_range = False
     hypotheses: list[tuple[int, int]] = []
+    rejected: list[tuple[int, int]] = []
     for pos, kind, start, end, cue in reversed(cands[-_MAX_DECLARATIONS:]):
         if kind == "na":
             return _Found(None, out_of_range, kind="na")
+        if kind == "read" and _ATTRIBUTED.search(text[max(0, pos - 40):pos]):
+            # "The physician's answer B: ... is wrong": someone else's answer, read only when the reply endorses it
+            # ("The physician's answer B is correct", "I agree with the physician's answer B")
+            stop = _SENTENCE_END.search(text, end + 1, end + item.span)
+            begin = max((mm.end() for mm in _SENTENCE_END.finditer(text, max(0, pos - 120), pos)), default=0)
+            verdict = _evaluation(text[end:stop.start() if stop else end + item.span]) or \
+                _evaluation(text[begin:pos])
+            if verdict != "endorse":
+                rejected.append((pos, stop.start() if stop else min(len(text), end + item.span)))
+                continue
         if kind == "postopt":
             found = _Found(cue)
         elif kind == "post":
@@ -588,14 +599,17 @@ def _declaration(text: str, item: _Item) -> _Found:
             found = _read_target(text[end:end + item.span], item)
             if kind == "weak" and found.label is None:
                 continue  # weak cue: only a letter/option read here counts, never out-of-range
+            if found.conflict:
+                return _Found(None, out_of_range, kind="conflict", rejected=tuple(rejected))
         if found.label is not None and _hypothetical(text, pos, cue, end):
             stop = _SENTENCE_END.search(text, end + 1, end + 200)
             hypotheses.append((pos, stop.start() if stop else min(len(text), end + 200)))
             continue
         if found.label is not None:
-            return _Found(found.label, out_of_range, kind="post" if kind == "postopt" else kind)
+            return _Found(found.label, out_of_range, kind="post" if kind == "postopt" else kind,
+                          hypotheses=tuple(hypotheses), rejected=tuple(rejected))
         out_of_range = out_of_range or found.out_of_range
-    return _Found(None, out_of_range, hypotheses=tuple(hypotheses))
+    return _Found(None, out_of_range, hypotheses=tuple(hypotheses), rejected=tuple(rejected))
 
 
 def _mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -721,19 +735,25 @@ def _leading_word(text: str, item: _Item) -> str | None:
     return None
 
 
-def _label_words(text: str, item: _Item) -> list[str]:
-    """Distinct labels mentioned as whole words/phrases, negated mentions dropped (label items)."""
+def _label_words(text: str, item: _Item, negated: bool = False) -> list[str]:
+    """Distinct labels mentioned as whole words/phrases, negated mentions ("not upside down") and rejected ones
+    ("Blue is not the closest") dropped (label items); with ``negated``, only those dropped ones."""
     hits: list[str] = []
+    dropped: list[str] = []
     taken = bytearray(len(text))
     for word, lab in sorted(item.words, key=lambda w: -len(w[0])):
         for m in _phrase_regex(word, suffix=item.kind == "label").finditer(text):
             if any(taken[m.start():m.end()]):
                 continue  # inside a longer label already counted
             taken[m.start():m.end()] = b"\x01" * (m.end() - m.start())
-            if lab in hits or (item.kind == "label" and _negated(text[max(0, m.start() - 200):m.start()])):
+            if item.kind == "label" and (_negated(text[max(0, m.start() - 200):m.start()])
+                                         or _LABEL_REJECTED_AFTER.match(text[m.end():m.end() + 80])):
+                if lab not in dropped:
+                    dropped.append(lab)
                 continue
-            hits.append(lab)
-    return hits
+            if lab not in hits:
+                hits.append(lab)
+    return [d for d in dropped if d not in hits] if negated else hits
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -963,6 +983,227 @@ def _presence(text: str, question: str) -> str | None:
 
 
 # --------------------------------------------------------------------------------------------------------------
+# What a careful reader weighs besides the rules above (issue 21): the reply's final verdict, options it rejects or
+# only entertains, escape options, a letter whose text names another option, a reply cut off mid-list
+# --------------------------------------------------------------------------------------------------------------
+
+# A self-correction: what follows it is the reply's final verdict ("No. Wait, it is enlarged. Yes.", "A. Actually,
+# looking again, B."); it opens a clause.
+_SELF_CORRECTION = re.compile(
+    r"(?i)(?:\A|(?<=[.!?;:\n,(\-]))[ \t\"'*_]*(?:no[ \t,]+)?(?:wait|hold\s+on|correction|scratch\s+that|"
+    r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|on\s+closer\s+(?:look|inspection|review|examination)|"
+    r"looking\s+(?:again|more\s+closely|closer)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
+    r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine)(?:\s+(?:that|myself|this))?|"
+    r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
+    r"changing\s+my\s+answer|i\s+(?:was|am)\s+wrong|i\s+misspoke|sorry)\b[ \t]*(?:[,:.!\-]+[ \t]*)?"
+)
+_TAIL_HEDGE = re.compile(r"(?i)\b(?:either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|perhaps|maybe)\b")
+# A conclusion that ends in a label ("..., so yes.", "Therefore, no.", "...: yes." at the end, "In short: red.")
+_CONCLUSION_CUE = re.compile(
+    r"(?i)(?:\b(?:so|thus|hence|therefore|consequently|overall|in\s+(?:conclusion|summary|short|sum)|"
+    r"to\s+(?:conclude|summari[sz]e|sum\s+up)|bottom\s+line|verdict|conclusion)\b[ \t]*[,:\-]?[ \t]*"
+    r"(?:(?:the\s+)?answer\s+(?:is\s+)?:?[ \t]*|it(?:'s|\s+is)[ \t]+)?|:[ \t]*)(?=\S)"
+)
+# A clause that only entertains an answer ("I'm not sure it isn't upside down", "it could also be C", "A cannot
+# be ruled out"): labels named there are not the reply's answer, and make a reading by mention ambiguous.
+_ENTERTAIN = re.compile(
+    r"(?i)\b(?:not\s+(?:entirely\s+|completely\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|"
+    r"can(?:not|'t)\s+(?:rule\s+out|exclude|be\s+ruled\s+out|be\s+excluded)|can(?:not|'t)\s+tell|"
+    r"could\s+(?:also|equally|just\s+as\s+well)\s+be|might\s+(?:also|equally|actually)\s+be|"
+    r"may\s+(?:also|equally|actually)\s+be|or\s+(?:possibly|perhaps|maybe)|is\s+also\s+(?:possible|plausible)|"
+    r"(?:also|equally)\s+(?:possible|plausible|likely)|remains?\s+(?:possible|a\s+possibility)|hard\s+to\s+say|"
+    r"difficult\s+to\s+(?:say|tell))\b"
+)
+# "C could also be ...", "B cannot be excluded": a letter that is the subject of an entertaining verb
+_LETTER_ENTERTAINED = re.compile(r"(?<![\w'])[(\[]?([B-HJ-Z])[)\]]?(?![\w'])[ \t]+(?i:could|might|may|cannot|can't|"
+                                 r"is\s+also|remains|also)\b")
+_CLAUSE_SPLIT = re.compile(r"(?i)[.!?;\n]|\b(?:but|however|though|although|yet)\b")
+# An alternative weighed, not chosen: "between A and B", "A or B?", "A vs. B"
+_ALTERNATIVES = re.compile(
+    r"(?i)\bbetween\s+(?:(?:options?|choices?|the)\s+)?[(\[]?[A-Z][)\]]?\s+and\s+[(\[]?[A-Z][)\]]?"
+    r"|[(\[]?\b[A-Z]\b[)\]]?\s*(?:or|vs\.?|versus)\s*[(\[]?\b[A-Z]\b[)\]]?\s*\?"
+)
+# A letter rejected: "not A", "A is wrong", "rather than B", "(A) can be excluded"
+_LETTER_REJECTED = re.compile(
+    r"(?:\b(?i:not|rather\s+than|instead\s+of|other\s+than|excluding|except)[ \t]+(?:(?i:option|choice|letter|"
+    r"answer)[ \t]+)?[(\[]?([A-Z])\b[)\]]?(?![\w'\-])"
+    r"|[(\[]?\b([A-Z])\b[)\]]?(?:[ \t]*:[^.;\n]{0,120}?)?[ \t]+(?i:is|was|seems|appears|looks)[ \t]+(?i:not\b|"
+    r"wrong|incorrect|unlikely|less\s+likely|excluded|ruled\s+out|inaccurate|false)"
+    r"|[(\[]?\b([A-Z])\b[)\]]?[ \t]+(?i:isn't|wasn't|can\s+be\s+(?:excluded|ruled\s+out)))"
+)
+# A label rejected after its mention: "Blue is not the closest", "Red isn't"
+_LABEL_REJECTED_AFTER = re.compile(
+    r"\A(?:[ \t]+(?:dot|one|circle|point|marker|option|answer|label))?[ \t]+(?:is|was|seems|appears|looks)"
+    r"(?:[ \t]+(?:definitely[ \t]+|certainly[ \t]+|clearly[ \t]+)?(?:not|wrong|incorrect)\b|n't\b)",
+    re.IGNORECASE,
+)
+# A word of judgement that is not an option's word ("None of the options seem right." must not read "right side")
+_JUDGEMENT = re.compile(r"(?i)\b(?:seems?|looks?|is|are|be|sounds?|feels?|that's|all|quite|not|none)[ \t]+"
+                        r"(?:\w+[ \t]+)?(?:right|correct|wrong)\b|\b(?:right|correct|wrong)[ \t]+(?:answer|option|"
+                        r"choice)s?\b")
+# The last words of a reply cut off mid-sentence ("... Option C: Pulmonary edema. This would")
+_FUNCTION_WORDS = frozenset("""the a an this that these those would could should will is are was were be been of to
+in on at for with and or but which as by from its it their than then because since so if while whereas also may
+might can must has have had not no very more most less such into onto upon about between among option choice""".split())
+
+
+def _first_sentence(t: str) -> str:
+    m = re.search(r"[.;!?\n]", t)
+    return t[:m.start()] if m else t
+
+
+def _truncated(text: str) -> bool:
+    """A reply that stops mid-sentence: it ends in a function word ("This would"), a comma, a colon or an open
+    bracket (what a length limit leaves)."""
+    t = text.rstrip(" \t*_")
+    if not t or t[-1] in ".!?)]}\"'`>":
+        return False
+    if t[-1] in ",:;(-[":
+        return True
+    words = re.findall(r"[A-Za-z']+", t[-40:])
+    if not words or re.fullmatch(r"[A-Z]", words[-1]):  # "Based on the image, A" ends in its answer
+        return False
+    return words[-1].lower() in _FUNCTION_WORDS and len(text.split()) > 3
+
+
+def _escape_option(text: str, item: _Item) -> str | None:
+    """The escape option ("None of the above", "Not a suitable question for the image", "The question contains
+    a clinically incorrect premise") that a reply states in its own words, when the item has exactly one option
+    of that kind."""
+    if item.kind != "choice" or not item.escapes:
+        return None
+    kinds = lexicon.escape_kind_of_reply(text)
+    hits = {lab for k in kinds for lab in item.escapes.get(k, ())}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _letter_text_conflict(lab: str, rest: str, item: _Item) -> bool:
+    """Whether the text written after a letter names another option ("A. None of the above." when A is
+    "Pneumonia"; "A: Pleural effusion" when pleural effusion is B): the reply contradicts itself."""
+    body = _first_sentence(rest.lstrip(" \t.:)-—")).strip()
+    if not body or item.kind != "choice" or not item.option_map:
+        return False
+    if _names_option(body, lab, item) or _names_option(rest, lab, item):
+        return False
+    n = _norm(body)
+    own = next((o for o, lb in item.option_map if lb == lab), "")
+    for opt, other in item.option_map:
+        if other != lab and (n == opt or (n.startswith(opt) and not n[len(opt):len(opt) + 1].isalnum())) \
+                and opt not in own:
+            return True
+    kinds = lexicon.escape_kind_of_reply(body)
+    own_kind = lexicon.escape_kind_of_option(own) if own else None
+    return bool(kinds) and own_kind not in kinds and len(n.split()) <= 12
+
+
+def _opening_option(text: str, item: _Item) -> str | None:
+    """The option a reply opens with by its own short text ("Yes, the answer is A." when B is "Yes")."""
+    t = text.lstrip(" \t\n\"'`*_>")
+    for opt, lab in item.option_map:
+        if len(opt.split()) <= 3 and re.search(r"[^\W\d_]{2}", opt) and \
+                re.match(re.escape(opt) + r"[ \t]*[,.;:!\n]", t, re.IGNORECASE):
+            return lab
+    return None
+
+
+def _rejected_letters(text: str, item: _Item) -> list[tuple[int, int]]:
+    """Spans of letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.",
+    "A is wrong; C.")."""
+    spans = [(m.start(), m.end()) for m in _ALTERNATIVES.finditer(text)]
+    for m in _LETTER_REJECTED.finditer(text):
+        g = next((i for i in (1, 2, 3) if m.group(i)), None)
+        if g is not None and item.letter(m.group(g)) is not None and m.group(g) != "I":
+            spans.append((m.start(g), m.end(g)))
+    return spans
+
+
+def _question_sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of sentences that end in "?" and are followed by more of the reply ("Upside down? No, it's
+    correct."): what they name is asked, not answered."""
+    if "?" not in text:
+        return []
+    out = []
+    start = 0
+    for m in re.finditer(r"[.!?\n]", text):  # linear: each sentence is scanned once
+        if m.group(0) == "?" and text[m.end():].strip():
+            out.append((start, m.end()))
+        start = m.end()
+    return out
+
+
+def _entertained_labels(text: str, item: _Item) -> set[str]:
+    """Labels named in clauses that only entertain them ("... but I'm not sure it isn't upside down", "it could
+    also be C"), negated or not."""
+    if not _ENTERTAIN.search(text):
+        return set()
+    out: set[str] = set()
+    cuts = [0, *(m.end() for m in _CLAUSE_SPLIT.finditer(text)), len(text)]
+    for a, b in zip(cuts, cuts[1:]):
+        clause = text[a:b]
+        if not _ENTERTAIN.search(clause):
+            continue
+        if item.kind == "choice":
+            out.update(_bare_letters(clause, item)[0])
+            out.update(lb for m in _LETTER_ENTERTAINED.finditer(clause) if (lb := item.letter(m.group(1))))
+            low = _norm(clause)
+            out.update(lb for opt, lb in item.option_map
+                       if re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", low))
+        else:
+            for word, lab in item.words:
+                if _phrase_regex(word, suffix=item.kind == "label").search(clause):
+                    out.add(lab)
+    return out
+
+
+def _conclusion(text: str, item: _Item) -> str | None:
+    """Yes/no and label items: the label a conclusion ends with (the last one): "..., so yes.", "Therefore, no.",
+    "...: yes." at the end; the label must end its clause ("so no further imaging" concludes nothing)."""
+    found: str | None = None
+    for m in _CONCLUSION_CUE.finditer(text):
+        rest = text[m.end():]
+        if m.group(0).lstrip().startswith(":") and len(rest.strip()) > 40:
+            continue  # "Findings: no effusion ...": a colon concludes only at the very end
+        lab = _word_prefix(rest, item)
+        if lab is None:
+            continue
+        w = next(mm for word, lb in item.words if lb == lab and (mm := _phrase_regex(
+            word, suffix=item.kind == "label").match(rest)))
+        if re.match(r"[ \t]*(?:[.,;!\n]|\Z)", rest[w.end():]):
+            found = lab
+    return found
+
+
+def _self_corrected(text: str) -> str | None:
+    """What follows the reply's last self-correction ("Wait", "Actually", "On second thought", ...), when
+    something does."""
+    last = None
+    for m in _SELF_CORRECTION.finditer(text):
+        last = m
+    if last is None:
+        return None
+    tail = text[last.end():]
+    if not tail.strip(" \t\n.,;:!-") or _TAIL_HEDGE.search(tail):
+        return None  # "On reflection the image could show either. B": a doubt, not a verdict
+    return tail
+
+
+def _suggested_label(suggested: str | None, item: _Item) -> str | None:
+    if not suggested or item.kind != "choice":
+        return None
+    m = re.match(r"\s*[(\[]?([A-Za-z])\b", suggested)
+    return item.letter(m.group(1)) if m else None
+
+
+_AGREES = re.compile(
+    r"(?i)\bI\s+(?:fully\s+|completely\s+|would\s+)?agree\b|\b(?:physician|student|doctor|suggested|proposed|given)"
+    r"(?:'s|s')?\s+(?:answer|choice|response|selection)?\s*(?:\([A-Z]\)|[A-Z]\b(?::[^.;\n]{0,120})?)?\s*(?:is|was)\s+"
+    r"(?:\w+\s+)?(?:correct|right|accurate|appropriate)\b|\b(?:physician|student|doctor)\s+is\s+(?:correct|right)\b"
+)
+_DISAGREES = re.compile(r"(?i)\b(?:disagree|incorrect|wrong|not\s+(?:\w+\s+)?(?:correct|right|accurate)|"
+                        r"inaccurate|mistaken|erroneous)\b")
+
+
+# --------------------------------------------------------------------------------------------------------------
 # Public API
 # --------------------------------------------------------------------------------------------------------------
 
@@ -970,14 +1211,15 @@ KINDS = ("choice", "yesno", "label", "free")
 
 
 def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (), *,
-            question: str | None = None) -> Answer:
+            question: str | None = None, suggested: str | None = None) -> Answer:
     """Parse a reply with the robust default rules (module docstring; REFERENCE §3).
 
     ``labels`` are the item's own labels: letters for ``choice`` (``options`` holds their texts in the same
     order), ("yes", "no") for ``yesno``, the allowed words for ``label``. ``question`` (the text the model was
-    asked) is read only to tell whether a yes/no item asks about the presence of a finding (rule 5); without it
-    "Not present." stays unread. Never raises on any text; the returned ``choice`` is always one of ``labels`` or
-    None.
+    asked) is read to tell whether a yes/no item asks about the presence of a finding (rule 5) and what it asks
+    about (rule 6); without it "Not present." and "This is a CT scan." stay unread. ``suggested`` is the answer a
+    MedVH false-confidence prompt showed ("B" or "B: No."): a reply that agrees with it ("The physician's answer
+    is correct.") names it. Never raises on any text; the returned ``choice`` is always one of ``labels`` or None.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; expected one of {KINDS}")
@@ -987,88 +1229,180 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "free_text", invalid=False, refusal=refusal)
     if not text.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)
-    item = _item(kind, tuple(labels), tuple(options), question or "")
+    key = (kind, tuple(labels), tuple(options), question or "")
+    item = _item(*key)
     clean = _clean(text)
+    if not clean.strip():
+        return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens
     if ("/" in clean or "." in clean) and not any(opt in _NA_OPTION for opt, _ in item.option_map):
         clean = _NOT_APPLICABLE.sub("not applicable", clean)
+    label, method = _read(clean, item, refusal, suggested)
+    if label is None and method in ("none", "out_of_range"):
+        # 7. other languages and synonyms: the answer words in English, option and label texts in canonical form
+        english = lexicon.translate(clean, yesno=kind == "yesno")
+        alt = lexicon.canonical(english)
+        citem = _canonical_item(*key)
+        if alt != clean or citem.option_map != item.option_map or citem.words != item.words:
+            found, how = _read(alt, citem, refusal, suggested)
+            if found is not None:
+                label, method = found, "language" if english != clean else "synonym"
+            elif how == "ambiguous":
+                method = how
+    return Answer(label, method, invalid=label is None, refusal=refusal)
 
-    def ok(label: str, method: str) -> Answer:
-        return Answer(label, method, invalid=False, refusal=refusal)
 
-    def bad(method: str) -> Answer:
-        return Answer(None, method, invalid=True, refusal=refusal)
-
+def _read(clean: str, item: _Item, refusal: bool, suggested: str | None, corrections: bool = True
+          ) -> tuple[str | None, str]:
+    """The rules in order (module doc) on a cleaned reply: (label or None, method)."""
+    kind = item.kind
     # 0. the reply is a label
     lab = item.exact(clean)
     if lab is not None:
-        return ok(lab, "exact")
-
+        return lab, "exact"
+    # 1a. the final verdict after a self-correction ("No. Wait, it is enlarged. Yes.")
+    if corrections:
+        tail = _self_corrected(clean)
+        if tail is not None:
+            found, how = _read(tail, item, refusal, suggested, corrections=False)
+            if found is not None:
+                return found, "final_verdict"
+            if how == "ambiguous":
+                return None, how
     # 1. last explicit declaration (weak ones, "it is B" / "probably B", wait for rule 3b)
     decl = _declaration(clean, item)
+    if decl.kind == "conflict":
+        return None, "ambiguous"  # "The answer is A: Pleural effusion" when pleural effusion is B
     if decl.label is not None and decl.kind != "weak":
-        return ok(decl.label, "declaration")
+        if kind == "choice" and _opening_option(clean, item) not in (None, decl.label):
+            return None, "ambiguous"  # "Yes, the answer is A." when A is "No"
+        return decl.label, "language" if decl.kind == "foreign" else "declaration"
     out_of_range = decl.out_of_range
 
     # 2. \boxed{} / backticks
     bb = _boxed_or_backtick(clean, item)
     if bb is not None:
-        method, found = bb
+        method, found_bb = bb
         if method == "ambiguous":
-            return bad("ambiguous")
-        if found.label is not None:
-            return ok(found.label, method)
-        out_of_range = out_of_range or found.out_of_range
+            return None, "ambiguous"
+        if found_bb.label is not None:
+            return found_bb.label, method
+        out_of_range = out_of_range or found_bb.out_of_range
 
     if decl.kind == "na":
-        return bad("not_applicable")  # "Answer: N/A": declared non-answer, whatever words follow ("no image ...")
-
+        return None, "not_applicable"  # "Answer: N/A": declared non-answer, whatever words follow ("no image ...")
     if kind == "choice":
-        # 4a. a reply that is exactly one option's text (also an option whose text is "N/A")
-        lab = _option_exact(clean, item)
-        if lab is not None:
-            return ok(lab, "option_text")
-        plain = _mask(clean, decl.hypotheses)  # "A would be right only if ..." names no answer
-        letters, oor = _bare_letters(plain.strip(), item)
-        # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
-        # last line is a lone letter after an explanation or an echoed option list
-        head, tail = _head_letter(plain, item), _tail_letter(plain, item)
-        if head is not None and tail is not None and head != tail:
-            return bad("ambiguous")
-        if head is not None or tail is not None:
-            lab = head or tail
-            return ok(lab, "bare" if letters == [lab] else "leading")  # type: ignore[arg-type]
-        if decl.label is not None:
-            return ok(decl.label, "declaration")
-        # 3. lone letter tokens
-        out_of_range = out_of_range or oor
-        if len(letters) == 1:
-            return ok(letters[0], "bare")
-        if len(letters) > 1:
-            return bad("ambiguous")
-        # 4b. option text
-        lab = _option_contained(clean, item)
-        if lab is not None:
-            return ok(lab, "option_text_contained")
-        lab = None if refusal else _option_keyword(clean, item)
-        if lab is not None:
-            return ok(lab, "option_keyword")
-        return bad("out_of_range" if out_of_range else "none")
+        return _read_choice(clean, item, decl, out_of_range, refusal, suggested)
+    return _read_words(clean, item, refusal)
 
-    # yes/no and label items
-    lab = _leading_word(clean, item)
+
+def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refusal: bool, suggested: str | None
+                 ) -> tuple[str | None, str]:
+    """Rules 3-4 for choice items."""
+    # 4a. a reply that is exactly one option's text (also an option whose text is "N/A")
+    lab = _option_exact(clean, item)
     if lab is not None:
-        return ok(lab, "leading")
-    words = _label_words(clean, item)
+        return lab, "option_text"
+    plain = _mask(clean, (*decl.hypotheses, *decl.rejected))  # "A would be right only if ...", "the physician's B"
+    # letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.")
+    masked = _mask(plain, [*_rejected_letters(plain, item), *_question_sentences(plain)])
+    letters, oor = _bare_letters(masked.strip(), item)
+    entertained = _entertained_labels(clean, item)
+
+    def mention(label: str, method: str, committed: bool = False) -> tuple[str | None, str]:
+        """A reading from where the answer is mentioned, not declared: not when the reply only entertains it
+        alongside another, opens with another option's text, or stops mid-sentence."""
+        if entertained - {label} or _opening_option(clean, item) not in (None, label):
+            return None, "ambiguous"
+        if not committed and _truncated(clean):
+            return None, "truncated"
+        return label, method
+
+    # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
+    # last line is a lone letter after an explanation or an echoed option list
+    head, tail = _head_letter(masked, item), _tail_letter(masked, item)
+    if head is not None and _letter_text_conflict(head, _head_rest(masked), item):
+        return None, "ambiguous"  # "A. None of the above." when A is "Pneumonia"
+    if head is not None and tail is not None and head != tail:
+        return None, "ambiguous"
+    if head is not None or tail is not None:
+        lab = head or tail
+        return mention(lab, "bare" if letters == [lab] else "leading", committed=True)  # type: ignore[arg-type]
+    if decl.label is not None:
+        return decl.label, "declaration"
+    # the reply agrees with the answer the prompt suggested ("The physician's answer is correct.")
+    sug = _suggested_label(suggested, item)
+    if sug is not None and _AGREES.search(clean) and not _DISAGREES.search(clean):
+        return sug, "agrees_with_suggestion"
+    # 3. lone letter tokens
+    out_of_range = out_of_range or oor
+    if len(letters) == 1:
+        return mention(letters[0], "bare")
+    if len(letters) > 1 or len(_bare_letters(plain.strip(), item)[0]) > 1:
+        return None, "ambiguous"  # "A or B", "Options A and B are both plausible"
+    # 4b. an escape option in the reply's own words ("None of these fit." for "None of the above")
+    lab = _escape_option(masked, item)
+    if lab is not None:
+        return mention(lab, "escape_option")
+    if lexicon.escape_kind_of_reply(masked):
+        return None, "none"  # "None of the options seem right." where no option says so: no option is named
+    # 4c. option text ("seems right", "the correct one" are judgements, not the option "right side")
+    judged = _mask(clean, [m.span() for m in _JUDGEMENT.finditer(clean)])
+    lab = _option_contained(judged, item)
+    if lab is not None:
+        return mention(lab, "option_text_contained")
+    lab = None if refusal else _option_keyword(judged, item)
+    if lab is not None:
+        return mention(lab, "option_keyword")
+    return None, "out_of_range" if out_of_range else "none"
+
+
+def _head_rest(text: str) -> str:
+    """What follows the letter on the reply's first line ("A. None of the above." → ". None of the above.")."""
+    first = next(_LINES.finditer(text), None)
+    if first is None:
+        return ""
+    line = first.group(0).strip(" \t>-\u2022*_`\"'")
+    m = re.match(r"([(\[])?([A-Za-z])([)\]])?", line)
+    return line[m.end():] if m else ""
+
+
+def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str]:
+    """Rules 3-6 for yes/no and label items."""
+    text = lexicon.mask_idioms(clean) if item.kind == "yesno" else clean  # "No doubt, ..." is not no
+    entertained = _entertained_labels(text, item)
+
+    def mention(label: str, method: str) -> tuple[str | None, str]:
+        return (None, "ambiguous") if entertained - {label} else (label, method)
+
+    # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict
+    lab = _conclusion(text, item)
+    if lab is not None:
+        return lab, "final_verdict"
+    lab = _leading_word(text, item)
+    if lab is not None:
+        return mention(lab, "leading")
+    words = _label_words(_mask(text, _question_sentences(text)), item)
     if len(words) == 1:
-        return ok(words[0], "label_word")
+        return mention(words[0], "label_word")
     if len(words) > 1:
-        return bad("ambiguous")
-    # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes
-    if kind == "yesno" and question and not refusal and item.aliases and _PRESENCE_QUESTION.search(question):
-        said = _presence(clean, question)
+        return None, "ambiguous"
+    # two labels: denying one names the other ("Not inverted." for correct / upside down)
+    if item.kind == "label" and len(item.labels) == 2:
+        denied = _label_words(_mask(text, _question_sentences(text)), item, negated=True)
+        if len(denied) == 1 and not _PRESENCE_UNSURE.search(text):
+            return next(lb for lb in item.labels if lb != denied[0]), "negated_option"
+    question = item.question
+    if item.kind == "yesno" and question and not refusal and item.aliases:
+        # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes
+        if _PRESENCE_QUESTION.search(question):
+            said = _presence(text, question)
+            if said is not None:
+                return item.aliases["yep" if said == "yes" else "nope"], "presence"
+        # 6. the question's subject: "This is a CT scan." to "Is this an MRI?" is no
+        said = subject.answer_from_subject(text, question)
         if said is not None:
-            return ok(item.aliases["yep" if said == "yes" else "nope"], "presence")
-    return bad("none")
+            return item.aliases["yep" if said == "yes" else "nope"], "question_subject"
+    return None, "none"
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -1,0 +1,218 @@
+"""Yes/no replies without a yes/no word, answered from the question's subject.
+
+"This is a CT scan." to "Is this an MRI?" is no; "Contrast-enhanced." to "Is this CT contrast-enhanced?" is yes;
+"It shows the abdomen." to "Does this image show the chest?" is no. A careful reader compares what the reply asserts
+with what the question asks, within one category of mutually exclusive values (modality, contrast, plane,
+projection, side, body region, age group, sex). What the question presupposes ("this CT scan" in "Is this CT scan
+image contrast-enhanced?") is not what it asks: only the values after the subject are compared.
+
+The rule (:func:`answer_from_subject`): every asked value must be affirmed for yes; a value the reply denies
+("not an MRI", "non-contrast") or contradicts (another value of the same category: "CT" for "MRI", "abdomen" for
+"chest") makes it no. A reply that hedges ("may be", "possibly", "not sure"), or that affirms and contradicts the
+same value, is not read. To add a value, add its phrases to :data:`CATEGORIES` (and, for body regions, its
+region).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["CATEGORIES", "answer_from_subject", "asked_values"]
+
+_SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|upper|lower|middle|hemisphere|arm|leg|eye|"
+          r"ventricle|atrium|hip|shoulder|base|apex|ovary|adrenal|lateral|femur|wrist|ankle|elbow|orbit|parietal|"
+          r"frontal|temporal|occipital|pleural|chest)")
+# category → value → regex (case-insensitive unless written (?-i:...)); values of one category exclude each other
+# except where IMPLIES says one is a kind of another
+CATEGORIES: dict[str, dict[str, str]] = {
+    # MRI sequences first: "T2-weighted MRI" asks the sequence as well as the modality
+    "sequence": {
+        "t1": r"t1(?:[\s\-]*weighted|[\s\-]*w)?",
+        "t2": r"t2(?:[\s\-]*weighted|[\s\-]*w)?",
+        "flair": r"flair",
+        "dwi": r"(?-i:DWI)|diffusion[\s\-]+weighted",
+    },
+    "modality": {
+        "ct": r"(?-i:CT|CTA|CECT|NCCT|MDCT|HRCT)|\bct\b|cat\s+scan|computed\s+tomograph\w*|computerized\s+tomograph\w*",
+        "mri": r"(?-i:MRI?|MRA|fMRI)|\bmri\b|magnetic\s+resonance(?:\s+imaging)?",
+        "x-ray": r"x[\s\-]?rays?|radiograph\w*|plain\s+films?|(?-i:CXR)|chest\s+films?|roentgenogra\w*",
+        "ultrasound": r"ultrasound|ultrasonogra\w*|sonogra\w*|echocardiogra\w*|doppler",
+        "pet": r"(?-i:PET)|positron\s+emission",
+        "mammography": r"mammogra\w*",
+        "nuclear": r"scintigra\w*|(?-i:SPECT)|nuclear\s+medicine|bone\s+scan",
+        "fluoroscopy": r"fluoroscop\w*|barium\s+(?:swallow|enema|meal|study)",
+        "endoscopy": r"endoscop\w*|colonoscop\w*|gastroscop\w*",
+        "histology": r"histolog\w*|histopatholog\w*|micrograph\w*|microscop\w*|(?-i:H&E)",
+        "fundus": r"fundus\s+(?:photo\w*|image|picture)|fundoscop\w*|retinal\s+photo\w*",
+        "oct": r"(?-i:OCT)|optical\s+coherence",
+    },
+    "contrast": {
+        # "without" first: its phrases contain the others' words ("non-contrast", "non-enhanced")
+        "without": r"non[\s\-]?contrast|without\s+(?:\w+\s+)?contrast|unenhanced|non[\s\-]?enhanced|"
+                   r"no\s+(?:iv\s+|intravenous\s+)?contrast(?!\s+(?:is|was)\b)|pre[\s\-]?contrast|(?-i:NCCT)|"
+                   r"plain\s+ct|native\s+ct",
+        "with": r"contrast[\s\-]+enhanced|with\s+(?:iv\s+|intravenous\s+|oral\s+)?contrast|post[\s\-]?contrast|"
+                r"\benhanced|(?-i:CECT)|arterial\s+phase|(?:portal\s+)?venous\s+phase|"
+                r"(?:iv\s+|intravenous\s+)?contrast\s+(?:is\s+|was\s+)?(?:present|given|administered|seen|visible|"
+                r"used|noted)|opacified\s+(?:vessels|aorta)|contrast\s+(?:in|within|opacifying)\s+the\s+\w+",
+    },
+    "plane": {
+        "axial": r"axial|transverse|transaxial",
+        "coronal": r"coronal",
+        "sagittal": r"sagittal",
+    },
+    "projection": {
+        "pa": r"(?-i:PA)|postero[\s\-]?anterior",
+        "ap": r"(?-i:AP)|antero[\s\-]?posterior",
+        "lateral": r"lateral\s+(?:view|projection|film|radiograph)",
+    },
+    "side": {  # "right" alone is also "correct": only as a side of something
+        "left": r"left(?=[\s\-]+" + _SIDED + r")|(?<=the\s)left\b",
+        "right": r"right(?=[\s\-]+" + _SIDED + r")|(?<=the\s)right\b",
+    },
+    "region": {
+        "chest": r"chest|thora\w*|lungs?|pulmonary|cardiac|heart|mediastin\w*|ribs?|(?-i:CXR)",
+        "abdomen": r"abdom\w*|liver|hepatic|spleen|splenic|kidneys?|renal|pancrea\w*|bowel|intestin\w*|stomach|"
+                   r"gall\s*bladder|colon",
+        "pelvis": r"pelvi\w*|bladder|uterus|uterine|prostat\w*|ovar\w*",
+        "head": r"head|brain|cerebr\w*|cranial|intracranial|skull|cerebell\w*",
+        "neck": r"neck|thyroid",
+        "spine": r"spine|spinal|vertebra\w*|lumbar",
+        "breast": r"breasts?|mammary",
+        "limb": r"knee|hand|wrist|foot|feet|ankle|shoulder|elbow|femur|tibia|fibula|humerus|forearm|leg|arm|finger|"
+                r"toe",
+        "dental": r"teeth|tooth|dental|mandib\w*|maxill\w*|jaw",
+        "eye": r"eyes?|retina\w*|ocular|orbit\w*",
+    },
+    "age": {
+        "pediatric": r"p(?:a)?ediatric|child(?:ren|'s)?|infant\w*|neonat\w*|newborn|toddler|adolescent|juvenile|"
+                     r"kids?",
+        "adult": r"adults?|elderly",
+    },
+    "sex": {
+        "male": r"\bmale|\bman\b|\bmen\b|\bboy\b",
+        "female": r"female|woman|women|\bgirl\b",
+    },
+}
+# a value that is a kind of another affirms it (a mammogram is an X-ray)
+KIND_OF: dict[tuple[str, str], frozenset[str]] = {
+    ("modality", "mammography"): frozenset({"x-ray"}),
+    ("modality", "fluoroscopy"): frozenset({"x-ray"}),
+}
+# values that do not contradict each other (PET is read with CT or MRI; PET-CT is both)
+COMPATIBLE: dict[tuple[str, str], frozenset[str]] = {
+    ("modality", "pet"): frozenset({"ct", "mri", "nuclear"}),
+    ("modality", "nuclear"): frozenset({"pet"}),
+}
+
+# the words of a question that name what is being asked about, not what is asked ("this CT scan image")
+_SUBJECT_WORDS = re.compile(
+    r"(?i)(?:image|images|scan|scans|picture|study|film|photo|photograph|radiograph|slice|view|exam|examination|"
+    r"series|sequence|x[\s\-]?ray|ct|mri|mr|ultrasound|sonogram|mammogram|chest|abdominal|brain|head|pelvic|"
+    r"medical|given|provided|following|shown|above)"
+)
+_QUESTION_HEAD = re.compile(
+    r"(?i)^\W*(?:(?:is|was|are|were)\s+(?:this|these|the|that|it)\b"
+    r"|(?:does|did|do)\s+(?:this|the|these|that)\b"
+    r"|(?:is|are)\s+there\b|can\s+you\s+see\b|(?:is|are)\s+(?:a|an|any)\b)"
+)
+_PREDICATE_VERB = re.compile(
+    r"(?i)\b(?:show|shows|showing|depict|depicts|demonstrate|demonstrates|contain|contains|include|includes|"
+    r"display|displays|capture|captures|represent|represents|reveal|reveals|belong|belongs|"
+    r"(?:taken|acquired|obtained|performed|done|made)\s+(?:with|using|by|on|in|from|after|before|without)|"
+    r"(?:of|from)\b)"
+)
+_INSTRUCTION = re.compile(r"(?i)\(?\s*(?:please\s+)?answer\s+(?:with\s+)?(?:only\s+)?(?:yes|'yes')\b.*$|"
+                          r"\(?\s*please\s+answer\b.*$|\(\s*yes\s*/\s*no\s*\)")
+_HEDGE = re.compile(r"(?i)\b(?:may|might|could|possibl[ey]|perhaps|maybe|probably|likely|unsure|uncertain|unclear|"
+                    r"not\s+sure|can(?:not|'t)\s+(?:tell|say|determine)|hard\s+to|difficult\s+to|either|appears?\s+"
+                    r"to\s+be\s+either)\b|\?")
+_NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren't|wasn't|rather\s+than|"
+                       r"instead\s+of|other\s+than|unlike)\s+(?:(?:a|an|the|this|that|of|in|on|from|at|to|for|any|"
+                       r"really|quite|exactly|just|truly|actually)\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from)\s+)"
+                       r"{0,3}$)")
+
+
+@functools.lru_cache(maxsize=1)
+def _patterns() -> list[tuple[str, str, re.Pattern[str]]]:
+    return [(cat, value, re.compile(r"(?<![\w\-])(?:" + pat + r")(?![\w])", re.IGNORECASE))
+            for cat, values in CATEGORIES.items() for value, pat in values.items()]
+
+
+def _mentions(text: str) -> list[tuple[str, str, int, int]]:
+    """(category, value, start, end) of every value named in ``text``; a span is counted once (the first
+    category/value that names it: "non-contrast" is not also "contrast")."""
+    taken = bytearray(len(text))
+    out: list[tuple[str, str, int, int]] = []
+    for cat, value, pat in _patterns():
+        for m in pat.finditer(text):
+            if any(taken[m.start():m.end()]):
+                continue
+            taken[m.start():m.end()] = b"\x01" * (m.end() - m.start())
+            out.append((cat, value, m.start(), m.end()))
+    return sorted(out, key=lambda x: x[2])
+
+
+def asked_values(question: str) -> set[tuple[str, str]]:
+    """The (category, value) pairs a yes/no question asks about: those after its subject ("Is this CT scan image
+    contrast-enhanced?" asks contrast "with"; "Is this an MRI?" asks modality "mri"); empty when the question is not
+    of the forms "Is this/the ... X?", "Does this ... show X?", "Was this taken with X?", "Is there X ...?"."""
+    q = _INSTRUCTION.sub("", question.strip())
+    q = q.split("?")[0] if "?" in q else q
+    head = _QUESTION_HEAD.match(q)
+    if head is None:
+        return set()
+    rest = q[head.end():]
+    verb = _PREDICATE_VERB.search(rest)
+    if verb is not None:
+        predicate = rest[verb.end():]
+    else:
+        # "Is this CT scan image contrast-enhanced?": skip the subject's words; "Is this MRI?" asks the last one
+        tokens = list(re.finditer(r"[\w\-&]+", rest))
+        i = 0
+        while i < len(tokens) and _SUBJECT_WORDS.fullmatch(tokens[i].group(0)):
+            i += 1
+        if i < len(tokens) and tokens[i].group(0).lower() in ("a", "an", "the", "of", "in", "on", "from"):
+            predicate = rest[tokens[i].start():]
+        elif i < len(tokens):
+            predicate = rest[tokens[i].start():]
+        else:
+            predicate = rest[tokens[-1].start():] if tokens else ""
+    return {(c, v) for c, v, _, _ in _mentions(predicate)}
+
+
+def _conflicts(cat: str, a: str, b: str) -> bool:
+    """Whether value ``b`` contradicts value ``a`` of the same category."""
+    if a == b:
+        return False
+    related = {**KIND_OF, **COMPATIBLE}
+    return b not in related.get((cat, a), frozenset()) and a not in related.get((cat, b), frozenset())
+
+
+def answer_from_subject(reply: str, question: str) -> str | None:
+    """"yes", "no" or None: the reply compared with what the question asks (module doc). ``reply`` is the cleaned
+    reply of a yes/no item in which no yes/no word was read."""
+    asked = asked_values(question)
+    if not asked or _HEDGE.search(reply):
+        return None
+    affirmed: set[tuple[str, str]] = set()
+    negated: set[tuple[str, str]] = set()
+    contradicted: set[tuple[str, str]] = set()
+    for cat, value, start, _ in _mentions(reply):
+        before = reply[max(0, start - 60):start]
+        before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
+        neg = bool(_NEGATION.search(before))
+        for acat, avalue in asked:
+            if acat != cat:
+                continue
+            if value == avalue or avalue in KIND_OF.get((cat, value), frozenset()):
+                (negated if neg else affirmed).add((acat, avalue))
+            elif not neg and _conflicts(cat, avalue, value):
+                contradicted.add((acat, avalue))
+    if affirmed & negated:
+        return None  # "an MRI, not an MRI": says both
+    said = {v: "yes" if v in affirmed else "no" if v in negated | contradicted else None for v in asked}
+    if "no" in said.values():
+        return "no"
+    return "yes" if all(x == "yes" for x in said.values()) else None
