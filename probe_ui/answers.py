@@ -223,6 +223,7 @@ class _Item:
         self.question = question or ""
         self.labels = tuple(labels)
         self.options = tuple(options)
+        self.narrow: frozenset[str] = frozenset()  # narrower terms the item offers (synonym pass, lexicon.BROADER)
         # choice items: single-letter labels, matched by letter
         self.letters: dict[str, str] = {}
         if kind == "choice":
@@ -293,8 +294,10 @@ def _canonical_item(kind: str, labels: tuple[str, ...], options: tuple[str, ...]
     """The item with its option and label texts in canonical form (:func:`probe_ui.reading.lexicon.canonical`:
     "Herpes zoster" and "Shingles" both "herpes zoster"), for the synonym pass; the labels it returns are the
     item's own."""
-    item = _Item(kind, labels, tuple(lexicon.canonical(o) for o in options), question)
-    item.words = [(_norm(lexicon.canonical(w)), lab) for w, lab in item.words]
+    narrow = lexicon.narrow_terms((*options, *labels))
+    item = _Item(kind, labels, tuple(lexicon.canonical(o, narrow) for o in options), question)
+    item.words = [(_norm(lexicon.canonical(w, narrow)), lab) for w, lab in item.words]
+    item.narrow = narrow
     return item
 
 
@@ -489,10 +492,12 @@ def _label_postfix(item: _Item) -> re.Pattern[str]:
     """Label items: "<label> [dot] is the <superlative>" ("Green is the closest; red and blue are deeper"),
     with the question's own superlatives when it has any, and "is correct" / "is the answer"."""
     sup = [w for w in re.findall(r"[a-z]+est\b", item.question.casefold()) if w not in ("least", "interest", "test")]
+    sup = list(dict.fromkeys([*sup, *_SUPERLATIVES]))
     words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
     return re.compile(
-        r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?[ \t]+(?:is|was|seems\s+to\s+be|"
-        r"appears\s+to\s+be)[ \t]+(?:the[ \t]+)?(?:" + "|".join(sup or _SUPERLATIVES) + r"|correct|right|answer)\b",
+        r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?[ \t]+(?:is|was|(?:seems|appears|looks)"
+        r"(?:\s+to\s+be)?|lies|sits|is\s+located)[ \t]+(?:the[ \t]+)?(?:" + "|".join(sup)
+        + r"|correct|right|answer)\b",
         re.IGNORECASE)
 
 
@@ -688,9 +693,13 @@ _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"[(\[]([A-Z])[)\]]"),  # (B) [B]
     # a line "B." "B:" "B)" "B," or just "B"
     re.compile(r"(?m)^[ \t>\-\u2022]*([A-Z])(?:[.:),](?![A-Za-z0-9])|[ \t]*$)"),
-    re.compile(r"(?:\A|[,:;\n.!?]|\s-)[ \t]*([A-Z])[ \t]*[.!]?\Z"),  # "..., A" / "Great question! A" at the very end
+    # "..., A" / "Great question! A" / "Not A, but B." at the very end
+    re.compile(r"(?:\A|[,:;\n.!?]|\s-)[ \t]*(?:(?i:but|so|thus|hence|therefore|rather|instead|then|I\s+think|"
+               r"I'd\s+say|it's|it\s+is|probably|definitely|clearly)[ \t,]+)?[(\[]?([A-Z])[)\]]?[ \t]*[.!]?\Z"),
     re.compile(r"\b(?:option|choice|letter)[ \t]+[(\[]?([A-Z])\b(?![\-'])", re.IGNORECASE),  # "option B"
     re.compile(r"(?<=[.;,!?])[ \t]*([A-Z])[:)](?![\w)])"),  # "... . B: text" (an echoed option list)
+    # a list of letters: "Possible answers: A, C." names both
+    re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?[(\[]?([A-Z])[)\]]?(?![\w'])"),
     # "A or B", "B and C", "A/B": both letters count (and make the reply ambiguous)
     re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*(?:/|\bor\b|\band\b)[ \t]*[(\[]?([A-Z])[)\]]?(?![\w'])"),
 )
@@ -706,7 +715,7 @@ def _bare_letters(text: str, item: _Item) -> tuple[list[str], bool]:
             for ch in (g for g in m.groups() if g):
                 if not ch.isupper():
                     continue
-                if ch == "I" and i in (1, 2, 4, 5):
+                if ch == "I" and i in (1, 2, 4, 5, 6):
                     continue  # "I." / ", I" / "I or" are the pronoun or a numeral; a lone "I" is the exact rule
                 lab = item.letter(ch)
                 if lab is None:
@@ -762,8 +771,19 @@ def _label_words(text: str, item: _Item, negated: bool = False) -> list[str]:
 
 
 def _option_contained(text: str, item: _Item) -> str | None:
-    """The one option whose text occurs in the reply, when no option text contains another and the mention is
-    not negated; conservative on purpose (free text mentions options it rejects)."""
+    """The one option whose text occurs in the reply, not negated, when no option text contains another; other
+    options may occur only negated ("Not pneumonia but pulmonary edema"). Conservative on purpose (free text
+    mentions options it rejects)."""
+    said = _option_mentions(text, item)
+    if said is None:
+        return None
+    asserted, negated = said
+    return asserted[0] if len(asserted) == 1 and asserted[0] not in negated else None
+
+
+def _option_mentions(text: str, item: _Item) -> tuple[list[str], list[str]] | None:
+    """The options whose whole text the reply names, as (asserted, negated) labels; None when an option's text
+    contains another's (a mention cannot be told apart)."""
     opts = item.option_map
     if len(opts) < 2:
         return None
@@ -773,21 +793,19 @@ def _option_contained(text: str, item: _Item) -> str | None:
             if i != j and a in b:
                 return None
     low = _norm(text)
-    hits: list[str] = []
+    asserted: list[str] = []
+    negated: list[str] = []
     seen: dict[str, bool] = {}  # a degenerate reply repeats the same context thousands of times
     for opt, lab in opts:
         pat = re.compile(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])")
-        ms = list(pat.finditer(low))
-        if not ms:
-            continue
-        for m in ms:
+        for m in pat.finditer(low):
             before = low[max(0, m.start() - 200):m.start()]
             if before not in seen:
                 seen[before] = _negated(before)
-            if seen[before]:
-                return None
-        hits.append(lab)
-    return hits[0] if len(hits) == 1 else None
+            said = negated if seen[before] else asserted
+            if lab not in said:
+                said.append(lab)
+    return asserted, negated
 
 
 _WORD = re.compile(r"[^\W\d_][\w\-]*")
@@ -798,6 +816,18 @@ shown seen image images scan question answer option options choice which what bo
 
 
 def _option_keyword(text: str, item: _Item) -> str | None:
+    """Rule 4c (:func:`_option_keywords`): the one option a short reply names by a word of its own."""
+    hits, negated, start = _option_keywords(text, item)
+    if start is not None:
+        return start
+    if len(hits) == 1:
+        return hits[0]
+    if not hits and len(negated) == 1 and len(item.option_map) == 2:  # "Not stable." of stable / aggravating
+        return next(lab for _, lab in item.option_map if lab != negated[0])
+    return None
+
+
+def _option_keywords(text: str, item: _Item) -> tuple[list[str], list[str], str | None]:
     """Rule 4c: a short reply (at most 8 words) that is the first words of exactly one option ("No effacement."
     for "No effacement of the fourth ventricle"), or that uses a word of exactly one option that no other option
     has ("Aggravating." for "Showing an aggravating pseudoaneurysm", "The pseudoaneurysm is stable.",
@@ -805,14 +835,14 @@ def _option_keyword(text: str, item: _Item) -> str | None:
     may appear only negated ("stable, not aggravating"). With two options, negating the one word of one ("Not
     stable.") names the other."""
     if len(item.option_map) < 2:
-        return None
+        return [], [], None
     low = _norm(text)
     if not 0 < len(_WORD.findall(low)) <= 8:
-        return None
+        return [], [], None
     if len(low.split()) >= 2:  # the start of exactly one option's text: "No effacement." for "No effacement of ..."
         starts = [lab for opt, lab in item.option_map if opt.startswith(low + " ")]
         if len(starts) == 1:
-            return starts[0]
+            return [], [], starts[0]
     words = [set(_WORD.findall(opt)) for opt, _ in item.option_map]
     hits: list[str] = []
     negated: list[str] = []
@@ -827,11 +857,7 @@ def _option_keyword(text: str, item: _Item) -> str | None:
                 said = negated if _negated(low[max(0, m.start() - 200):m.start()]) else hits
                 if lab not in said:
                     said.append(lab)
-    if len(hits) == 1:
-        return hits[0]
-    if not hits and len(negated) == 1 and len(item.option_map) == 2:  # "Not stable." of stable / aggravating
-        return next(lab for _, lab in item.option_map if lab != negated[0])
-    return None
+    return hits, negated, None
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -1008,6 +1034,7 @@ _CONCLUSION_CUE = re.compile(
 # be ruled out"): labels named there are not the reply's answer, and make a reading by mention ambiguous.
 _ENTERTAIN = re.compile(
     r"(?i)\b(?:not\s+(?:entirely\s+|completely\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|"
+    r"(?:could|might|may)\s+(?:also\s+|equally\s+|well\s+)?be|either\b[^.;\n]{0,60}?\bor|"
     r"can(?:not|'t)\s+(?:rule\s+out|exclude|be\s+ruled\s+out|be\s+excluded)|can(?:not|'t)\s+tell|"
     r"could\s+(?:also|equally|just\s+as\s+well)\s+be|might\s+(?:also|equally|actually)\s+be|"
     r"may\s+(?:also|equally|actually)\s+be|or\s+(?:possibly|perhaps|maybe)|is\s+also\s+(?:possible|plausible)|"
@@ -1017,6 +1044,7 @@ _ENTERTAIN = re.compile(
 # "C could also be ...", "B cannot be excluded": a letter that is the subject of an entertaining verb
 _LETTER_ENTERTAINED = re.compile(r"(?<![\w'])[(\[]?([B-HJ-Z])[)\]]?(?![\w'])[ \t]+(?i:could|might|may|cannot|can't|"
                                  r"is\s+also|remains|also)\b")
+_LONE_CAPITAL = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?![\w'\-])")
 _CLAUSE_SPLIT = re.compile(r"(?i)[.!?;\n]|\b(?:but|however|though|although|yet)\b")
 # An alternative weighed, not chosen: "between A and B", "A or B?", "A vs. B"
 _ALTERNATIVES = re.compile(
@@ -1118,25 +1146,28 @@ def _rejected_letters(text: str, item: _Item) -> list[tuple[int, int]]:
 
 
 def _question_sentences(text: str) -> list[tuple[int, int]]:
-    """Spans of sentences that end in "?" and are followed by more of the reply ("Upside down? No, it's
-    correct."): what they name is asked, not answered."""
+    """Spans of sentences that end in "?" ("Upside down? No, it's correct.", "Is it red?"): what they name is
+    asked, not answered."""
     if "?" not in text:
         return []
     out = []
     start = 0
     for m in re.finditer(r"[.!?\n]", text):  # linear: each sentence is scanned once
-        if m.group(0) == "?" and text[m.end():].strip():
+        if m.group(0) == "?":
             out.append((start, m.end()))
         start = m.end()
     return out
 
 
-def _entertained_labels(text: str, item: _Item) -> set[str]:
+def _entertained_labels(text: str, item: _Item, canonical: bool = False) -> set[str]:
     """Labels named in clauses that only entertain them ("... but I'm not sure it isn't upside down", "it could
     also be C"), negated or not."""
     if not _ENTERTAIN.search(text):
         return set()
     out: set[str] = set()
+    if not canonical:
+        citem = _canonical_item(item.kind, item.labels, item.options, item.question)
+        out |= _entertained_labels(lexicon.canonical(lexicon.translate(text), citem.narrow), citem, canonical=True)
     cuts = [0, *(m.end() for m in _CLAUSE_SPLIT.finditer(text)), len(text)]
     for a, b in zip(cuts, cuts[1:]):
         clause = text[a:b]
@@ -1145,6 +1176,11 @@ def _entertained_labels(text: str, item: _Item) -> set[str]:
         if item.kind == "choice":
             out.update(_bare_letters(clause, item)[0])
             out.update(lb for m in _LETTER_ENTERTAINED.finditer(clause) if (lb := item.letter(m.group(1))))
+            for m in _LONE_CAPITAL.finditer(clause):  # "it could be C as well"; not the article in "A cyst may ..."
+                if m.group(1) in "AI" and re.match(r"[ \t]+[a-z]", clause[m.end():]):
+                    continue
+                if (lb := item.letter(m.group(1))) is not None:
+                    out.add(lb)
             low = _norm(clause)
             out.update(lb for opt, lb in item.option_map
                        if re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", low))
@@ -1182,9 +1218,13 @@ def _self_corrected(text: str) -> str | None:
     if last is None:
         return None
     tail = text[last.end():]
-    if not tail.strip(" \t\n.,;:!-") or _TAIL_HEDGE.search(tail):
-        return None  # "On reflection the image could show either. B": a doubt, not a verdict
-    return tail
+    return tail if tail.strip(" \t\n.,;:!-") else None
+
+
+def _closing_label(text: str, item: _Item) -> str | None:
+    """The reply's last sentence when it is exactly one label ("... under the stratum corneum. Green.")."""
+    sentences = [x for x in re.split(r"(?<=[.!?\n])", text[-400:]) if x.strip(" \t\n.!")]
+    return item.exact(sentences[-1]) if sentences else None
 
 
 def _suggested_label(suggested: str | None, item: _Item) -> str | None:
@@ -1240,8 +1280,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if label is None and method in ("none", "out_of_range"):
         # 7. other languages and synonyms: the answer words in English, option and label texts in canonical form
         english = lexicon.translate(clean, yesno=kind == "yesno")
-        alt = lexicon.canonical(english)
         citem = _canonical_item(*key)
+        alt = lexicon.canonical(english, citem.narrow)
         if alt != clean or citem.option_map != item.option_map or citem.words != item.words:
             found, how = _read(alt, citem, refusal, suggested)
             if found is not None:
@@ -1264,10 +1304,17 @@ def _read(clean: str, item: _Item, refusal: bool, suggested: str | None, correct
         tail = _self_corrected(clean)
         if tail is not None:
             found, how = _read(tail, item, refusal, suggested, corrections=False)
+            if _TAIL_HEDGE.search(tail) and (found is not None or _entertained_labels(tail, item)):
+                return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well."
             if found is not None:
                 return found, "final_verdict"
             if how == "ambiguous":
                 return None, how
+    else:
+        # what follows a self-correction: its closing sentence, when it is a lone label, is the verdict
+        lab = _closing_label(clean, item)
+        if lab is not None:
+            return lab, "final_verdict"
     # 1. last explicit declaration (weak ones, "it is B" / "probably B", wait for rule 3b)
     decl = _declaration(clean, item)
     if decl.kind == "conflict":
@@ -1345,14 +1392,28 @@ def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refu
         return mention(lab, "escape_option")
     if lexicon.escape_kind_of_reply(masked):
         return None, "none"  # "None of the options seem right." where no option says so: no option is named
-    # 4c. option text ("seems right", "the correct one" are judgements, not the option "right side")
-    judged = _mask(clean, [m.span() for m in _JUDGEMENT.finditer(clean)])
-    lab = _option_contained(judged, item)
+    # 4c. option text ("seems right", "the correct answer" are judgements, not the option "right side"), read with
+    # synonyms in canonical form ("Heart attack or aortic dissection" names two options); a refusal's remarks
+    # ("Impetigo is common in children, though.") name no answer
+    if refusal:
+        return None, "out_of_range" if out_of_range else "none"
+    judged = _mask(masked, [m.span() for m in _JUDGEMENT.finditer(masked)])
+    citem = _canonical_item(item.kind, item.labels, item.options, item.question)
+    canon = lexicon.canonical(judged, citem.narrow)
+    how = "synonym" if canon != judged or citem.option_map != item.option_map else ""
+    keywords, _, _ = _option_keywords(canon, citem)
+    lab = _option_contained(canon, citem)
     if lab is not None:
-        return mention(lab, "option_text_contained")
-    lab = None if refusal else _option_keyword(judged, item)
+        if any(k != lab for k in keywords):
+            return None, "ambiguous"  # "A PE or a dissection": another option named by its own word
+        return mention(lab, how or "option_text_contained")
+    lab = _option_keyword(canon, citem)
     if lab is not None:
-        return mention(lab, "option_keyword")
+        return mention(lab, how or "option_keyword")
+    said = _option_mentions(canon, citem)
+    if said is not None and len(citem.option_map) == 2 and not said[0] and len(said[1]) == 1:
+        # two options: denying one names the other ("Not the left kidney; the right one is dilated.")
+        return mention(next(lb for _, lb in citem.option_map if lb != said[1][0]), "negated_option")
     return None, "out_of_range" if out_of_range else "none"
 
 
@@ -1374,6 +1435,11 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
     def mention(label: str, method: str) -> tuple[str | None, str]:
         return (None, "ambiguous") if entertained - {label} else (label, method)
 
+    # two sentences that are each a different label, and no self-correction between them: "Yes. No. I cannot
+    # decide."
+    alone = {lb for x in re.split(r"[.!?;\n]", text[:2000]) if (lb := item.exact(x)) is not None}
+    if len(alone) > 1:
+        return None, "ambiguous"
     # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict
     lab = _conclusion(text, item)
     if lab is not None:
@@ -1399,7 +1465,7 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
             if said is not None:
                 return item.aliases["yep" if said == "yes" else "nope"], "presence"
         # 6. the question's subject: "This is a CT scan." to "Is this an MRI?" is no
-        said = subject.answer_from_subject(text, question)
+        said = subject.answer_from_subject(text, question) or subject.answer_from_predicate(text, question)
         if said is not None:
             return item.aliases["yep" if said == "yes" else "nope"], "question_subject"
     return None, "none"

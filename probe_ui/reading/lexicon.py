@@ -75,6 +75,7 @@ _IDIOMS = re.compile(
     r"|\bwithout\s+(?:a|any)\s+doubt\b|\bnot\s+only\b|\bno\s+two\s+ways\s+about\s+it\b|\bno\s+matter\b"
     r"|\bno\s+longer\s+in\s+doubt\b"
 )
+_NOT_ONLY = re.compile(r"(?i)\bnot\s+only\s+(is|are)\s+there\b")
 
 
 def mask_idioms(text: str) -> str:
@@ -82,7 +83,7 @@ def mask_idioms(text: str) -> str:
     only") replaced by "certainly" (yes/no items: they are not the answer no)."""
     if "no" not in text.lower():
         return text
-    return _IDIOMS.sub("certainly", text)
+    return _IDIOMS.sub("certainly", _NOT_ONLY.sub(r"there \1", text))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -129,6 +130,8 @@ _REPLY_ESCAPE = {
         r"show\s+what)\s+(?:the|this)\s+question\b"
         r"|\b(?:wrong|mismatched|unrelated|irrelevant)\s+(?:image|picture|scan)\b"
         r"|\b(?:unsuitable|inappropriate|not\s+a\s+suitable)\s+question\b"
+        r"|\b(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|relevant|answerable)\s+(?:to|for)\s+"
+        r"(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study|radiograph|x-?ray)\b"
         r"|\bquestion\s+(?:is\s+)?(?:about|for|refers\s+to)\s+a\s+different\s+(?:image|body\s+part|organ|"
         r"study)\b"),
     "premise": re.compile(
@@ -139,7 +142,8 @@ _REPLY_ESCAPE = {
         r"|\bquestion\s+(?:is\s+)?(?:clinically\s+)?(?:contains|has|makes|rests\s+on|is\s+based\s+on)\s+"
         r"(?:an?\s+)?(?:\w+\s+)?(?:error|mistake|incorrect|false|wrong|inaccura)"
         r"|\bclinically\s+(?:incorrect|wrong|inaccurate|false)\b"),
-    "unknown": re.compile(r"(?i)\A\W*(?:unknown|undetermined|indeterminate)\W*\Z"),
+    "unknown": re.compile(r"(?i)\A\W*(?:(?:it\s+is\s+|it's\s+)?(?:unknown|undetermined|indeterminate)|"
+                          r"(?:it\s+)?(?:cannot|can't|can\s+not)\s+be\s+(?:determined|known))\W*\Z"),
 }
 
 
@@ -158,7 +162,7 @@ _ESCAPE_WORDS = {
     "unsuitable": frozenset("suitable appropriate applicable relevant answerable match fit correspond apply relate "
                             "wrong mismatched unrelated irrelevant unsuitable inappropriate different".split()),
     "premise": frozenset("premise assumption statement presupposition error mistake clinically".split()),
-    "unknown": frozenset("unknown undetermined indeterminate".split()),
+    "unknown": frozenset("unknown undetermined indeterminate determined known".split()),
 }
 
 
@@ -193,8 +197,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "fracture": ("broken bone", "broken bones"),
     "malignant": ("cancerous", "malignancy"),
     "benign": ("non-cancerous", "noncancerous", "not cancerous"),
-    "pediatric": ("child", "children", "child's", "kid", "infant", "juvenile", "paediatric patient",
+    "pediatric": ("child", "children", "child's", "kid", "kids", "juvenile", "paediatric patient",
                   "pediatric patient", "young child"),
+    "neonate": ("newborn", "new-born", "neonatal"),
+    "infant": ("baby",),
+    "adolescent": ("teenager", "teen"),
+    "toddler": (),
     "adult": ("grown-up", "grown up", "adult patient"),
     "male": ("man", "men", "boy"),
     "female": ("woman", "women", "girl"),
@@ -205,12 +213,18 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                     "rotated by 180"),
     "correct": ("properly oriented", "correctly oriented", "normal orientation", "standard orientation",
                 "right way up", "right side up", "proper orientation", "normally oriented",
+                "standard anatomical orientation", "normal anatomical orientation", "proper anatomical orientation",
+                "usual orientation", "anatomical position", "standard position", "correct position",
                 "anatomically oriented", "not inverted", "not upside down", "not rotated"),
     "normal": ("unremarkable", "healthy", "no abnormality", "within normal limits"),
     "contrast-enhanced": ("with contrast", "post-contrast", "enhanced", "contrast enhanced"),
     "non-contrast": ("without contrast", "unenhanced", "non-enhanced", "noncontrast", "pre-contrast",
                      "no contrast", "without iv contrast", "no iv contrast"),
 }
+# a narrower term read as its broader one unless the item offers the narrower one itself: "A newborn." is
+# "pediatric" for pediatric / adult, and "neonate" where "Neonate" is an option
+BROADER: dict[str, str] = {"neonate": "pediatric", "infant": "pediatric", "adolescent": "pediatric",
+                           "toddler": "pediatric"}
 # capitals only ("MI", "PE"): a lowercase "pe" or "ms" is another word
 _ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "myocardial infarction": ("MI", "STEMI", "NSTEMI"),
@@ -282,10 +296,17 @@ def _phrases_regex(phrases: frozenset[str]) -> re.Pattern[str]:
     return re.compile(r"(?<![\w\-])(?:" + alt + r")(?![\w\-])", re.IGNORECASE)
 
 
-def canonical(text: str) -> str:
+def narrow_terms(texts: tuple[str, ...]) -> frozenset[str]:
+    """The narrower terms of :data:`BROADER` that an item's own option or label texts use ("Neonate")."""
+    low = " ".join(texts).casefold()
+    return frozenset(t for t in BROADER if re.search(r"\b" + re.escape(t), low))
+
+
+def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
     """The text with spelling variants folded and synonyms replaced by their canonical term ("Shingles" →
     "herpes zoster", "paediatric" → "pediatric", "PE" → "pulmonary embolism"), for comparing a reply with option
-    and label texts."""
+    and label texts; a narrower term ("newborn" → "neonate") becomes its broader one ("pediatric") unless it is in
+    ``narrow`` (the item offers it: :func:`narrow_terms`)."""
     spelling = _spelling_regex()
     t = spelling.sub(lambda m: _SPELLING[int(m.lastgroup[1:])][0].sub(  # type: ignore[index]
         _SPELLING[int(m.lastgroup[1:])][1], m.group(0)), text)  # type: ignore[index]
@@ -293,8 +314,13 @@ def canonical(text: str) -> str:
     tokens = set(_TOKEN.findall(t))
     present = frozenset().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
     if present:  # a pattern of only the phrases whose first word occurs: one pass, whatever the reply's length
-        t = _phrases_regex(present).sub(lambda m: words.get(re.sub(r"[\s\-]+", " ", m.group(0).casefold()),
-                                                            words.get(m.group(0).casefold(), m.group(0))), t)
+        def repl(m: re.Match[str]) -> str:
+            term = words.get(re.sub(r"[\s\-]+", " ", m.group(0).casefold()), words.get(m.group(0).casefold()))
+            if term is None:
+                return m.group(0)
+            return term if term in narrow else BROADER.get(term, term)
+
+        t = _phrases_regex(present).sub(repl, t)
     found = [a for a in abbrev if a in tokens]
     if found:
         t = re.sub(r"(?<![\w\-])(?:" + "|".join(found) + r")(?![\w\-])", lambda m: abbrev[m.group(0)], t)

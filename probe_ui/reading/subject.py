@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["CATEGORIES", "answer_from_subject", "asked_values"]
+__all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_values"]
 
 _SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|upper|lower|middle|hemisphere|arm|leg|eye|"
           r"ventricle|atrium|hip|shoulder|base|apex|ovary|adrenal|lateral|femur|wrist|ankle|elbow|orbit|parietal|"
@@ -190,11 +190,25 @@ def _conflicts(cat: str, a: str, b: str) -> bool:
     return b not in related.get((cat, a), frozenset()) and a not in related.get((cat, b), frozenset())
 
 
+# the reply speaks about the image ("This is ...", "It shows ...", "The scan ..."), not about the topic in general
+# ("Magnetic resonance imaging uses strong magnets.")
+_ABOUT_IMAGE = re.compile(r"(?i)\b(?:this|it|it's|its|image|images|scan|picture|study|film|radiograph|slice|view|"
+                          r"exam|examination|shows?|showing|depicts?|demonstrates?|acquired|taken|obtained|here)\b")
+
+
+# a statement about the topic in general, not this image
+_GENERIC = re.compile(r"(?i)\b(?:uses?|used|typically|usually|generally|commonly|often|can\s+(?:show|appear|be)|"
+                      r"is\s+a\s+type\s+of|refers\s+to|is\s+defined|works?\s+by|relies\s+on|involves?)\b")
+
+
 def answer_from_subject(reply: str, question: str) -> str | None:
     """"yes", "no" or None: the reply compared with what the question asks (module doc). ``reply`` is the cleaned
-    reply of a yes/no item in which no yes/no word was read."""
+    reply of a yes/no item in which no yes/no word was read. A reply of more than eight words must speak about the
+    image ("This is ...", "It shows ...")."""
     asked = asked_values(question)
     if not asked or _HEDGE.search(reply):
+        return None
+    if _GENERIC.search(reply) and not _ABOUT_IMAGE.search(reply):
         return None
     affirmed: set[tuple[str, str]] = set()
     negated: set[tuple[str, str]] = set()
@@ -216,3 +230,85 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     if "no" in said.values():
         return "no"
     return "yes" if all(x == "yes" for x in said.values()) else None
+
+
+# ------------------------------------------------------------------------------------------------------------
+# "Is the heart enlarged?" answered by "The heart is enlarged." / "It is not enlarged." / "Normal heart size."
+# ------------------------------------------------------------------------------------------------------------
+
+_PREDICATE_QUESTION = re.compile(
+    r"(?i)^\W*(?:is|are|was|were)\s+(?:the|this|these|that)\s+(?P<subject>(?:[\w\-]+\s+){0,3}?[\w\-]+)\s+"
+    r"(?P<predicate>[a-z][\w\-]{3,})\s*$"
+)
+# "in this radiograph", "on the given chest x-ray": where the question looks, not what it asks
+_WHERE = re.compile(r"(?i)\s+(?:in|on|within|at|from)\s+(?:this|the|these|that)\s+(?:given\s+|following\s+|"
+                    r"provided\s+)?(?:[\w\-]+\s+){0,2}?(?:image|images|scan|picture|study|film|radiograph|x-?ray|ct|"
+                    r"mri|slice|view|photo|photograph)\s*$")
+# predicate words: adjectives and participles ("enlarged", "calcified", "malignant", "normal")
+_ADJECTIVE = re.compile(r"(?i)^(?:[a-z\-]+(?:ed|al|ic|ous|ive|ant|ent|ar|ile|oid|ary|ful|less)|normal|abnormal|"
+                        r"present|absent|visible|benign|clear|intact|patent|open|closed|thick|thin|large|small)$")
+# what says the opposite of a predicate without "not"
+ANTONYMS: dict[str, tuple[str, ...]] = {
+    "enlarged": ("normal in size", "normal size", "normal-sized", "normal sized", "small", "within normal limits"),
+    "dilated": ("normal caliber", "normal calibre", "normal in caliber", "collapsed", "decompressed"),
+    "normal": ("abnormal", "enlarged", "dilated", "pathologic", "pathological"),
+    "abnormal": ("normal", "unremarkable", "within normal limits"),
+    "present": ("absent",),
+    "absent": ("present",),
+    "malignant": ("benign",),
+    "benign": ("malignant",),
+    "calcified": ("non-calcified", "noncalcified", "uncalcified"),
+    "thickened": ("normal thickness", "thin"),
+    "widened": ("normal width", "normal in width", "not widened"),
+    "displaced": ("non-displaced", "nondisplaced", "undisplaced", "aligned", "anatomically aligned"),
+    "intact": ("disrupted", "fractured", "broken", "torn"),
+    "patent": ("occluded", "thrombosed", "blocked"),
+}
+_NEGATED_PREDICATE = re.compile(r"(?i)(?:\b(?:not|no|never|without|neither|nor|isn't|aren't|wasn't|weren't)\s+"
+                                r"(?:(?:\w+\s+){0,2})$|n't\s+(?:(?:\w+\s+){0,2})$|\bnon-?$)")
+
+
+def answer_from_predicate(reply: str, question: str) -> str | None:
+    """"yes", "no" or None for a question of the form "Is the <subject> <adjective> [in this image]?" ("Is the
+    heart enlarged?"): the reply says the adjective of that subject ("The heart is enlarged." yes; "The heart is
+    not enlarged.", "Normal heart size." no). The reply must name the subject (or a word of its category: "cardiac"
+    for "heart") unless it is short ("Enlarged.", "It is not."); a hedge is not read."""
+    q = _INSTRUCTION.sub("", question.strip())
+    q = (q.split("?")[0] if "?" in q else q).strip()
+    q = _WHERE.sub("", q)
+    m = _PREDICATE_QUESTION.match(q)
+    if m is None or not _ADJECTIVE.match(m.group("predicate")) or _HEDGE.search(reply):
+        return None
+    pred, subj = m.group("predicate").lower(), m.group("subject").lower()
+    same = {(c, v) for c, v, _, _ in _mentions(subj)}
+    short = len(reply.split()) <= 5
+
+    def about_subject(clause: str) -> bool:
+        """The clause names the question's subject ("heart"; "cardiac" for it), or the reply is short."""
+        return short or bool(re.search(r"(?i)\b" + re.escape(subj.split()[-1][:5]), clause)) or \
+            any((c, v) in same for c, v, _, _ in _mentions(clause))
+
+    said: set[str] = set()
+    stem = pred[:6] if len(pred) > 7 else pred
+    antonyms = "|".join(re.escape(a).replace(r"\ ", r"[\s\-]+(?:\w+[\s\-]+)?") for a in ANTONYMS.get(pred, ()))
+    for hit in re.finditer(r"(?i)(?<![\w])" + re.escape(stem) + r"[\w\-]*"
+                           + (r"|(?<![\w\-])(?P<ant>" + antonyms + r")(?![\w\-])" if antonyms else ""), reply):
+        clause = _clause_of(reply, hit.start())
+        if not about_subject(clause):
+            continue
+        before = reply[max(0, hit.start() - 40):hit.start()]
+        before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
+        negated = bool(_NEGATED_PREDICATE.search(before)) or \
+            reply[max(0, hit.start() - 4):hit.start()].lower().endswith(("non-", "non", "un"))
+        opposite = bool(antonyms and hit.group("ant"))
+        said.add("no" if negated != opposite else "yes")
+    return said.pop() if len(said) == 1 else None
+
+
+def _clause_of(text: str, pos: int) -> str:
+    """The clause around ``pos`` (between punctuation marks and "but", "and", "while", "whereas")."""
+    cuts = [0, *(m.end() for m in re.finditer(r"(?i)[.;:!?\n,]|\b(?:but|and|while|whereas|although)\b", text)),
+            len(text)]
+    start = max(c for c in cuts if c <= pos)
+    end = min((c for c in cuts if c > pos), default=len(text))
+    return text[start:end]
