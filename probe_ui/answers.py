@@ -331,8 +331,9 @@ _DECL_FOREIGN = re.compile(
 )
 _DECL_POSTFIX = re.compile(
     r"(?:\b(?i:option|choice|letter|answer)\s+)?[(\[]?\b([A-Z])\b[)\]]?\s+"
-    r"(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|must\s+be)\s+(?:the\s+)?"
-    r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible))\b"
+    r"(?:(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|must\s+be)\s+(?:the\s+)?"
+    r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible))|(?:fits|matches|suits)\s+(?:best|"
+    r"most\s+closely))\b"
 )
 # choice items only: "it is B", "it's (B)", "I think B" (the target reader rejects "it is a fracture"); these
 # count only when they name a valid option
@@ -588,9 +589,9 @@ def _declaration(text: str, item: _Item) -> _Found:
             # ("The physician's answer B is correct", "I agree with the physician's answer B")
             stop = _SENTENCE_END.search(text, end + 1, end + item.span)
             begin = max((mm.end() for mm in _SENTENCE_END.finditer(text, max(0, pos - 120), pos)), default=0)
-            verdict = _evaluation(text[end:stop.start() if stop else end + item.span]) or \
-                _evaluation(text[begin:pos])
-            if verdict != "endorse":
+            clause = text[end:stop.start() if stop else end + item.span]
+            verdict = _evaluation(clause) or _evaluation(text[begin:pos])
+            if verdict != "endorse" or (_MODAL.search(clause) and _IF_BEFORE.search(clause)):
                 rejected.append((pos, stop.start() if stop else min(len(text), end + item.span)))
                 continue
         if kind == "postopt":
@@ -698,6 +699,8 @@ _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
                r"I'd\s+say|it's|it\s+is|probably|definitely|clearly)[ \t,]+)?[(\[]?([A-Z])[)\]]?[ \t]*[.!]?\Z"),
     re.compile(r"\b(?:option|choice|letter)[ \t]+[(\[]?([A-Z])\b(?![\-'])", re.IGNORECASE),  # "option B"
     re.compile(r"(?<=[.;,!?])[ \t]*([A-Z])[:)](?![\w)])"),  # "... . B: text" (an echoed option list)
+    # "A) Normal B) Mildly enlarged": a letter and its bracket in the middle of a line, before a word
+    re.compile(r"(?<=[ \t])([A-Z])\)(?=[ \t]+[^\W\d_])"),
     # a list of letters: "Possible answers: A, C." names both
     re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?[(\[]?([A-Z])[)\]]?(?![\w'])"),
     # "A or B", "B and C", "A/B": both letters count (and make the reply ambiguous)
@@ -715,7 +718,7 @@ def _bare_letters(text: str, item: _Item) -> tuple[list[str], bool]:
             for ch in (g for g in m.groups() if g):
                 if not ch.isupper():
                     continue
-                if ch == "I" and i in (1, 2, 4, 5, 6):
+                if ch == "I" and i in (1, 2, 4, 5, 6, 7):
                     continue  # "I." / ", I" / "I or" are the pronoun or a numeral; a lone "I" is the exact rule
                 lab = item.letter(ch)
                 if lab is None:
@@ -737,7 +740,7 @@ def _leading_word(text: str, item: _Item) -> str | None:
     for word, lab in sorted(item.words + item.openers, key=lambda w: -len(w[0])):
         m = _phrase_regex(word, suffix=item.kind == "label").match(t)
         if m and re.match(follow, t[m.end():]):
-            both = re.match(r"[ \t]*,?[ \t]*(?:and|or|/)[ \t]*(\w+)", t[m.end():], re.IGNORECASE)
+            both = re.match(r"[ \t]*(?:,?[ \t]*(?:and|or|/)|,)[ \t]*(\w+)", t[m.end():], re.IGNORECASE)
             if both and any(_norm(both.group(1)) == w and other != lab for w, other in item.words):
                 return None  # "Yes and no": both words, left to the ambiguity rule
             return lab
@@ -781,6 +784,9 @@ def _option_contained(text: str, item: _Item) -> str | None:
     return asserted[0] if len(asserted) == 1 and asserted[0] not in negated else None
 
 
+_NEITHER_NOR = re.compile(r"\bneither\b[^.;:!?\n]{0,300}?\bnor\b[ \t]+(?:(?:a|an|the)[ \t]+)?[\w\-]+(?:[ \t]+[\w\-]+)?")
+
+
 def _option_mentions(text: str, item: _Item) -> tuple[list[str], list[str]] | None:
     """The options whose whole text the reply names, as (asserted, negated) labels; None when an option's text
     contains another's (a mention cannot be told apart)."""
@@ -796,13 +802,16 @@ def _option_mentions(text: str, item: _Item) -> tuple[list[str], list[str]] | No
     asserted: list[str] = []
     negated: list[str] = []
     seen: dict[str, bool] = {}  # a degenerate reply repeats the same context thousands of times
+    # "neither a cyst, a hemangioma nor a metastasis": every option listed between neither and nor is denied
+    denied = [m.span() for m in _NEITHER_NOR.finditer(low)] if "neither" in low else []
     for opt, lab in opts:
         pat = re.compile(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])")
         for m in pat.finditer(low):
             before = low[max(0, m.start() - 200):m.start()]
             if before not in seen:
                 seen[before] = _negated(before)
-            said = negated if seen[before] else asserted
+            inside = any(a <= m.start() < b for a, b in denied)
+            said = negated if seen[before] or inside else asserted
             if lab not in said:
                 said.append(lab)
     return asserted, negated
@@ -1021,8 +1030,14 @@ _SELF_CORRECTION = re.compile(
     r"looking\s+(?:again|more\s+closely|closer)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
     r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine)(?:\s+(?:that|myself|this))?|"
     r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
-    r"changing\s+my\s+answer|i\s+(?:was|am)\s+wrong|i\s+misspoke|sorry)\b[ \t]*(?:[,:.!\-]+[ \t]*)?"
+    r"(?:i(?:'ll|\s+will|'d|\s+would)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
+    r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
+    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|sorry)\b[ \t]*(?:[,:.!\-]+[ \t]*)?"
 )
+# what withdraws an answer after a self-correction
+_WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|unsure|uncertain|"
+                        r"can(?:not|'t)\s+(?:tell|say|decide|be\s+sure)|(?:don't|do\s+not)\s+know|hard\s+to\s+say|"
+                        r"difficult\s+to\s+say|no\s+longer\s+sure)\b")
 _TAIL_HEDGE = re.compile(r"(?i)\b(?:either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|perhaps|maybe)\b")
 # A conclusion that ends in a label ("..., so yes.", "Therefore, no.", "...: yes." at the end, "In short: red.")
 _CONCLUSION_CUE = re.compile(
@@ -1059,6 +1074,12 @@ _LETTER_REJECTED = re.compile(
     r"wrong|incorrect|unlikely|less\s+likely|excluded|ruled\s+out|inaccurate|false)"
     r"|[(\[]?\b([A-Z])\b[)\]]?[ \t]+(?i:isn't|wasn't|can\s+be\s+(?:excluded|ruled\s+out)))"
 )
+# several letters rejected at once: "A and B can be excluded", "A, B and D are wrong"
+_LETTERS_REJECTED = re.compile(
+    r"(?<![\w'])((?:(?i:options?|choices?)[ \t]+)?[A-Z](?:[ \t]*(?:,|(?i:and|or|&)|/)[ \t]*[A-Z])+)[ \t]+"
+    r"(?i:are|were|can\s+(?:both\s+|all\s+)?be|could\s+be|seem|look)[ \t]+(?i:not\b|wrong|incorrect|unlikely|"
+    r"excluded|ruled\s+out|less\s+likely|inaccurate|false)"
+)
 # A label rejected after its mention: "Blue is not the closest", "Red isn't"
 _LABEL_REJECTED_AFTER = re.compile(
     r"\A(?:[ \t]+(?:dot|one|circle|point|marker|option|answer|label))?[ \t]+(?:is|was|seems|appears|looks)"
@@ -1072,7 +1093,9 @@ _JUDGEMENT = re.compile(r"(?i)\b(?:seems?|looks?|is|are|be|sounds?|feels?|that's
 # The last words of a reply cut off mid-sentence ("... Option C: Pulmonary edema. This would")
 _FUNCTION_WORDS = frozenset("""the a an this that these those would could should will is are was were be been of to
 in on at for with and or but which as by from its it their than then because since so if while whereas also may
-might can must has have had not no very more most less such into onto upon about between among option choice""".split())
+might can must has have had not no very more most less such into onto upon about between among option choice
+appears appear seems seem shows show reveals reveal suggests suggest indicates indicate demonstrates looks look
+contains measures represents includes including like whether what where when how who typically usually""".split())
 
 
 def _first_sentence(t: str) -> str:
@@ -1124,6 +1147,25 @@ def _letter_text_conflict(lab: str, rest: str, item: _Item) -> bool:
     return bool(kinds) and own_kind not in kinds and len(n.split()) <= 12
 
 
+_PAIR = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?:[ \t]*[:=)]|\.(?=[ \t])|[ \t]+(?:is|means|stands\s+for))[ \t]*"
+                   r"([^.;,\n]{1,80})")
+
+
+def _pair_conflict(text: str, item: _Item) -> bool:
+    """Whether the reply pairs a letter with another option's text anywhere ("Yes, B is No.", "C. None of the
+    above" when C is not that option)."""
+    if item.kind != "choice" or not item.option_map:
+        return False
+    for m in _PAIR.finditer(text[:4000]):
+        lab = item.letter(m.group(1))
+        if lab is not None and m.group(1) not in "AI" and _letter_text_conflict(lab, m.group(2), item):
+            return True
+        if lab is not None and m.group(1) in "AI" and not re.match(r"[ \t]+[a-z]", text[m.end(1):m.end(1) + 3]) \
+                and _letter_text_conflict(lab, m.group(2), item):
+            return True
+    return False
+
+
 def _opening_option(text: str, item: _Item) -> str | None:
     """The option a reply opens with by its own short text ("Yes, the answer is A." when B is "Yes")."""
     t = text.lstrip(" \t\n\"'`*_>")
@@ -1138,6 +1180,7 @@ def _rejected_letters(text: str, item: _Item) -> list[tuple[int, int]]:
     """Spans of letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.",
     "A is wrong; C.")."""
     spans = [(m.start(), m.end()) for m in _ALTERNATIVES.finditer(text)]
+    spans += [(m.start(1), m.end(1)) for m in _LETTERS_REJECTED.finditer(text)]
     for m in _LETTER_REJECTED.finditer(text):
         g = next((i for i in (1, 2, 3) if m.group(i)), None)
         if g is not None and item.letter(m.group(g)) is not None and m.group(g) != "I":
@@ -1306,6 +1349,8 @@ def _read(clean: str, item: _Item, refusal: bool, suggested: str | None, correct
             found, how = _read(tail, item, refusal, suggested, corrections=False)
             if _TAIL_HEDGE.search(tail) and (found is not None or _entertained_labels(tail, item)):
                 return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well."
+            if found is None and _WITHDRAWN.search(tail):
+                return None, "withdrawn"  # "The answer is B. On second thought, I'm unsure whether ..."
             if found is not None:
                 return found, "final_verdict"
             if how == "ambiguous":
@@ -1357,11 +1402,14 @@ def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refu
 
     def mention(label: str, method: str, committed: bool = False) -> tuple[str | None, str]:
         """A reading from where the answer is mentioned, not declared: not when the reply only entertains it
-        alongside another, opens with another option's text, or stops mid-sentence."""
-        if entertained - {label} or _opening_option(clean, item) not in (None, label):
+        alongside another, opens with another option's text, pairs a letter with another option's text ("Yes, B
+        is No."), stops mid-sentence, or only speaks about the topic in general."""
+        if entertained - {label} or _opening_option(clean, item) not in (None, label) or _pair_conflict(clean, item):
             return None, "ambiguous"
         if not committed and _truncated(clean):
             return None, "truncated"
+        if method not in ("bare", "leading") and lexicon.generic_statement(clean):
+            return None, "none"  # "Melanoma is the most dangerous skin cancer, and benign nevi are common."
         return label, method
 
     # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
@@ -1384,11 +1432,16 @@ def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refu
     out_of_range = out_of_range or oor
     if len(letters) == 1:
         return mention(letters[0], "bare")
-    if len(letters) > 1 or len(_bare_letters(plain.strip(), item)[0]) > 1:
+    weighed = _mask(plain, [m.span() for m in _ALTERNATIVES.finditer(plain)])
+    if len(letters) > 1 or (weighed != plain and len(_bare_letters(plain.strip(), item)[0]) > 1):
         return None, "ambiguous"  # "A or B", "Options A and B are both plausible"
     # 4b. an escape option in the reply's own words ("None of these fit." for "None of the above")
     lab = _escape_option(masked, item)
     if lab is not None:
+        named = _option_mentions(lexicon.canonical(masked), _canonical_item(item.kind, item.labels, item.options,
+                                                                              item.question))
+        if named is not None and any(x != lab for x in named[0]):
+            return None, "ambiguous"  # "None of the options is quite right, but glioblastoma is closest."
         return mention(lab, "escape_option")
     if lexicon.escape_kind_of_reply(masked):
         return None, "none"  # "None of the options seem right." where no option says so: no option is named
@@ -1437,7 +1490,8 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
 
     # two sentences that are each a different label, and no self-correction between them: "Yes. No. I cannot
     # decide."
-    alone = {lb for x in re.split(r"[.!?;\n]", text[:2000]) if (lb := item.exact(x)) is not None}
+    alone = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
+             if not x.rstrip().endswith("?") and (lb := item.exact(x)) is not None}
     if len(alone) > 1:
         return None, "ambiguous"
     # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict
@@ -1449,6 +1503,8 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
         return mention(lab, "leading")
     words = _label_words(_mask(text, _question_sentences(text)), item)
     if len(words) == 1:
+        if lexicon.generic_statement(text):
+            return None, "none"  # "Correctly identifying the orientation requires the anatomical landmarks."
         return mention(words[0], "label_word")
     if len(words) > 1:
         return None, "ambiguous"

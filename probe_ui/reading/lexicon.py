@@ -17,7 +17,7 @@ import re
 import unicodedata
 
 __all__ = [
-    "ESCAPE_KINDS", "escape_kind_of_option", "escape_kind_of_reply", "fold_quotes", "strip_debris", "canonical",
+    "ABOUT_CASE", "GENERIC", "ESCAPE_KINDS", "escape_kind_of_option", "escape_kind_of_reply", "fold_quotes", "strip_debris", "canonical",
     "translate", "mask_idioms",
 ]
 
@@ -81,9 +81,36 @@ _NOT_ONLY = re.compile(r"(?i)\bnot\s+only\s+(is|are)\s+there\b")
 def mask_idioms(text: str) -> str:
     """The reply with idioms that hold "no"/"not" but affirm ("No doubt", "There is no question that", "not
     only") replaced by "certainly" (yes/no items: they are not the answer no)."""
-    if "no" not in text.lower():
+    low = text.lower()
+    if "no" not in low and "doubt" not in low:
         return text
     return _IDIOMS.sub("certainly", _NOT_ONLY.sub(r"there \1", text))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# A statement about the topic in general, not about this image ("Melanoma is the most dangerous skin cancer.",
+# "Magnetic resonance imaging uses strong magnets."): what it names is not an answer
+# --------------------------------------------------------------------------------------------------------------
+
+GENERIC = re.compile(
+    r"(?i)\b(?:uses?|used\s+(?:to|for)|typically|usually|generally|commonly|often|in\s+general|"
+    r"can\s+(?:show|appear|present|cause|be\s+seen)|is\s+a\s+type\s+of|refers\s+to|is\s+defined|works?\s+by|"
+    r"relies\s+on|involves?|requires?|depends\s+on|is\s+needed|is\s+required|needs?\s+to|"
+    r"must\s+be\s+(?:excluded|considered)|are\s+common|is\s+common|"
+    r"is\s+the\s+most\s+(?:common|dangerous|frequent|serious)|are\s+(?:assessed|measured|diagnosed)|"
+    r"(?:scans|x-?rays|radiographs|mris|cts|ultrasounds|studies)\s+(?:measure|show|detect|use|are|can|do|help|"
+    r"provide|depict|rely|require|involve|work))\b"
+)
+ABOUT_CASE = re.compile(
+    r"(?i)\b(?:this|these|here|it|it's|its|image|images|scan|picture|study|film|radiograph|slice|view|lesion|"
+    r"finding|patient's|shows?|showing|seen|visible|appears?|depicts?|demonstrates?|I\s+see|exam|examination|"
+    r"acquired|taken|obtained)\b"
+)
+
+
+def generic_statement(text: str) -> bool:
+    """Whether a reply speaks about the topic in general and not about this image or case."""
+    return bool(GENERIC.search(text)) and not ABOUT_CASE.search(text)
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -215,8 +242,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                 "right way up", "right side up", "proper orientation", "normally oriented",
                 "standard anatomical orientation", "normal anatomical orientation", "proper anatomical orientation",
                 "usual orientation", "anatomical position", "standard position", "correct position",
+                "orientation is normal", "orientation is standard", "orientation is proper", "oriented normally",
+                "oriented properly", "oriented correctly", "orientated correctly", "correctly orientated",
                 "anatomically oriented", "not inverted", "not upside down", "not rotated"),
     "normal": ("unremarkable", "healthy", "no abnormality", "within normal limits"),
+    "seborrheic keratosis": ("seb k", "seb keratosis", "seborrheic wart", "basal cell papilloma"),
     "contrast-enhanced": ("with contrast", "post-contrast", "enhanced", "contrast enhanced"),
     "non-contrast": ("without contrast", "unenhanced", "non-enhanced", "noncontrast", "pre-contrast",
                      "no contrast", "without iv contrast", "no iv contrast"),
@@ -246,6 +276,7 @@ _ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "renal cell carcinoma": ("RCC",),
     "basal cell carcinoma": ("BCC",),
     "squamous cell carcinoma": ("SCC",),
+    "seborrheic keratosis": ("SK",),
     "acute respiratory distress syndrome": ("ARDS",),
     "benign prostatic hyperplasia": ("BPH",),
     "age-related macular degeneration": ("AMD",),
@@ -273,6 +304,7 @@ def _spelling_regex() -> re.Pattern[str]:
 
 
 _TOKEN = re.compile(r"[^\W\d_]+")
+_BOTH = re.compile(r"(?i)\b(?:on\s+|in\s+|involving\s+)?both\s+(?:sides|(?:[a-z]+\s+)?[a-z]{3,}(?<!s)s)\b(?!\s+(?:and|or)\b)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -310,6 +342,8 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
     spelling = _spelling_regex()
     t = spelling.sub(lambda m: _SPELLING[int(m.lastgroup[1:])][0].sub(  # type: ignore[index]
         _SPELLING[int(m.lastgroup[1:])][1], m.group(0)), text)  # type: ignore[index]
+    if "both" in t.lower():  # "both sides", "both femurs", "on both sides": bilateral
+        t = _BOTH.sub("bilateral", t)
     words, abbrev, first = _synonym_words()
     tokens = set(_TOKEN.findall(t))
     present = frozenset().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
@@ -403,6 +437,9 @@ def translate(text: str, yesno: bool = False) -> str:
         m = opening.match(t)
         if m and not (m.group(1).casefold() == "si" and re.match(r"\s+\w", t[m.end():])):  # Spanish "si ..." = if
             t = t[:m.start(1)] + yn[m.group(1).casefold()] + " " + t[m.end(1):]
+    if yesno:  # a sentence that is only a yes/no word of another language, anywhere: "胆总管扩张. 是."
+        t = re.sub(r"(?:(?<=[.!?;\n,])|\A)([ \t]*)([^\s.!?;\n,]{1,12})(?=[ \t]*(?:[.!?;\n]|\Z))",
+                   lambda m: m.group(1) + yn.get(m.group(2).casefold(), m.group(2)), t)
     if _CJK.search(t):
         t = han.sub(lambda m: " " + words[m.group(0).casefold()] + " ", t)
     present = frozenset().union(*(lat.get(w, frozenset()) for w in {x.casefold() for x in _TOKEN.findall(t)}))

@@ -38,7 +38,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"ascertained|identified|confirmed)\b",
      "This cannot be determined without the prior study."),
     ("impossible-to-tell",
-     r"\b(?:not\s+|im)possible\s+to\s+(?:\w+\s+){0,2}?(?:tell|determine|say|answer|assess|know|identify|judge)\b",
+     r"\b(?:not\s+|im)possible\s+to\s+(?:\w+\s+){0,2}?(?:tell|determine|say|answer|assess|know|identify|judge|"
+     r"measure|evaluate|estimate|see|diagnose|confirm|exclude|rule\s+out|comment)\b",
      "It is not possible to tell from the image."),
     ("not-enough-information",
      r"\b(?:not\s+enough|insufficient|inadequate)\s+(?:\w+\s+)?(?:information|detail|context|data|evidence)\b",
@@ -82,7 +83,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bthere\s+is\s+no\s+(?:attached\s+)?" + _IMAGE + r"\b",
      "The image was not attached, so I can only guess."),
     ("need-the-image",
-     r"\b(?:i\s+(?:would|'d)\s+need|i\s+need|i\s+would\s+have)\s+to\s+(?:see|view|have|examine)\s+(?:the|an|"
+     r"\b(?:i(?:\s+would|'d)\s+need|i\s+need|i\s+would\s+have)\s+to\s+(?:see|view|have|examine)\s+(?:the|an|"
      r"this)\s+(?:actual\s+)?" + _IMAGE
      + r"|\bplease\s+(?:provide|upload|share|attach|send)\s+(?:the|an|this)\s+" + _IMAGE,
      "I would need to see the image to answer."),

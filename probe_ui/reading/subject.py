@@ -18,6 +18,8 @@ from __future__ import annotations
 import functools
 import re
 
+from probe_ui.reading.lexicon import generic_statement
+
 __all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_values"]
 
 _SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|upper|lower|middle|hemisphere|arm|leg|eye|"
@@ -100,10 +102,14 @@ KIND_OF: dict[tuple[str, str], frozenset[str]] = {
     ("modality", "mammography"): frozenset({"x-ray"}),
     ("modality", "fluoroscopy"): frozenset({"x-ray"}),
 }
-# values that do not contradict each other (PET is read with CT or MRI; PET-CT is both)
+# values that do not contradict each other (nuclear medicine includes PET)
 COMPATIBLE: dict[tuple[str, str], frozenset[str]] = {
-    ("modality", "pet"): frozenset({"ct", "mri", "nuclear"}),
     ("modality", "nuclear"): frozenset({"pet"}),
+}
+# a value that also affirms a value of another category (a T2 sequence is an MRI)
+ALSO: dict[tuple[str, str], tuple[str, str]] = {
+    ("sequence", "t1"): ("modality", "mri"), ("sequence", "t2"): ("modality", "mri"),
+    ("sequence", "flair"): ("modality", "mri"), ("sequence", "dwi"): ("modality", "mri"),
 }
 
 # the words of a question that name what is being asked about, not what is asked ("this CT scan image")
@@ -128,15 +134,17 @@ _INSTRUCTION = re.compile(r"(?i)\(?\s*(?:please\s+)?answer\s+(?:with\s+)?(?:only
 _HEDGE = re.compile(r"(?i)\b(?:may|might|could|possibl[ey]|perhaps|maybe|probably|likely|unsure|uncertain|unclear|"
                     r"not\s+sure|can(?:not|'t)\s+(?:tell|say|determine)|hard\s+to|difficult\s+to|either|appears?\s+"
                     r"to\s+be\s+either)\b|\?")
-_NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren't|wasn't|rather\s+than|"
-                       r"instead\s+of|other\s+than|unlike)\s+(?:(?:a|an|the|this|that|of|in|on|from|at|to|for|any|"
-                       r"really|quite|exactly|just|truly|actually)\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from)\s+)"
+_NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren't|wasn't|cannot|rather\s+than|"
+                       r"instead\s+of|other\s+than|unlike)\s+(?:(?:a|an|the|this|that|of|in|on|from|at|to|for|any|be|been|"
+                       r"really|quite|exactly|just|truly|actually)\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from|be)\s+)"
                        r"{0,3}$)")
 
 
 @functools.lru_cache(maxsize=1)
 def _patterns() -> list[tuple[str, str, re.Pattern[str]]]:
-    return [(cat, value, re.compile(r"(?<![\w\-])(?:" + pat + r")(?![\w])", re.IGNORECASE))
+    # a modality may follow a hyphen ("PET-CT"); other values not ("non-contrast" is not "contrast")
+    return [(cat, value, re.compile((r"(?<!\w)" if cat == "modality" else r"(?<![\w\-])") + r"(?:" + pat
+                                    + r")(?![\w])", re.IGNORECASE))
             for cat, values in CATEGORIES.items() for value, pat in values.items()]
 
 
@@ -190,17 +198,6 @@ def _conflicts(cat: str, a: str, b: str) -> bool:
     return b not in related.get((cat, a), frozenset()) and a not in related.get((cat, b), frozenset())
 
 
-# the reply speaks about the image ("This is ...", "It shows ...", "The scan ..."), not about the topic in general
-# ("Magnetic resonance imaging uses strong magnets.")
-_ABOUT_IMAGE = re.compile(r"(?i)\b(?:this|it|it's|its|image|images|scan|picture|study|film|radiograph|slice|view|"
-                          r"exam|examination|shows?|showing|depicts?|demonstrates?|acquired|taken|obtained|here)\b")
-
-
-# a statement about the topic in general, not this image
-_GENERIC = re.compile(r"(?i)\b(?:uses?|used|typically|usually|generally|commonly|often|can\s+(?:show|appear|be)|"
-                      r"is\s+a\s+type\s+of|refers\s+to|is\s+defined|works?\s+by|relies\s+on|involves?)\b")
-
-
 def answer_from_subject(reply: str, question: str) -> str | None:
     """"yes", "no" or None: the reply compared with what the question asks (module doc). ``reply`` is the cleaned
     reply of a yes/no item in which no yes/no word was read. A reply of more than eight words must speak about the
@@ -208,12 +205,14 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     asked = asked_values(question)
     if not asked or _HEDGE.search(reply):
         return None
-    if _GENERIC.search(reply) and not _ABOUT_IMAGE.search(reply):
+    if generic_statement(reply):  # "Magnetic resonance imaging uses strong magnets."
         return None
     affirmed: set[tuple[str, str]] = set()
     negated: set[tuple[str, str]] = set()
     contradicted: set[tuple[str, str]] = set()
-    for cat, value, start, _ in _mentions(reply):
+    mentions = _mentions(reply)
+    mentions += [(*ALSO[(c, v)], s, e) for c, v, s, e in mentions if (c, v) in ALSO]
+    for cat, value, start, _ in mentions:
         before = reply[max(0, start - 60):start]
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
         neg = bool(_NEGATION.search(before))
@@ -277,7 +276,7 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
     q = (q.split("?")[0] if "?" in q else q).strip()
     q = _WHERE.sub("", q)
     m = _PREDICATE_QUESTION.match(q)
-    if m is None or not _ADJECTIVE.match(m.group("predicate")) or _HEDGE.search(reply):
+    if m is None or not _ADJECTIVE.match(m.group("predicate")) or _HEDGE.search(reply) or generic_statement(reply):
         return None
     pred, subj = m.group("predicate").lower(), m.group("subject").lower()
     same = {(c, v) for c, v, _, _ in _mentions(subj)}
