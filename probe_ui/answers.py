@@ -324,7 +324,7 @@ _DECL_DIAGNOSIS = re.compile(r"\b(?:most\s+likely|likeliest|final|working|leadin
 # English cues would slow every reply down)
 _DECL_FOREIGN = re.compile(
     r"\b(?:la\s+)?(?:respuesta|r[ée]ponse|risposta|resposta)(?:\s+(?:correcta|correcte|corretta|correta))?"
-    r"(?:\s*(?:es|est|è|é)\b)?(?:\s+(?:la|el|le|il|a)\b)?\s*:?"
+    r"(?:\s*(?:es|est|è|é)\b)?(?:\s+(?:la|el|le|il|a)\b(?=\s+[^\W\d_]{2,}))?\s*:?"
     r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s*(?:ist|lautet)\b)?\s*:?"
     r"|(?:正确)?答案\s*(?:是|为)?\s*:?|选择?",
     re.IGNORECASE,
@@ -747,6 +747,9 @@ def _leading_word(text: str, item: _Item) -> str | None:
     return None
 
 
+_MAYBE_BEFORE = re.compile(r"(?i)\b(?:maybe|perhaps|possibly)[ \t,]+(?:(?:the|a|an)[ \t]+)?$")
+
+
 def _label_words(text: str, item: _Item, negated: bool = False) -> list[str]:
     """Distinct labels mentioned as whole words/phrases, negated mentions ("not upside down") and rejected ones
     ("Blue is not the closest") dropped (label items); with ``negated``, only those dropped ones."""
@@ -758,6 +761,8 @@ def _label_words(text: str, item: _Item, negated: bool = False) -> list[str]:
             if any(taken[m.start():m.end()]):
                 continue  # inside a longer label already counted
             taken[m.start():m.end()] = b"\x01" * (m.end() - m.start())
+            if _MAYBE_BEFORE.search(text[max(0, m.start() - 30):m.start()]):
+                continue  # "Not blue, maybe red.": entertained, not said
             if item.kind == "label" and (_negated(text[max(0, m.start() - 200):m.start()])
                                          or _LABEL_REJECTED_AFTER.match(text[m.end():m.end() + 80])):
                 if lab not in dropped:
@@ -1030,7 +1035,7 @@ _SELF_CORRECTION = re.compile(
     r"looking\s+(?:again|more\s+closely|closer)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
     r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine)(?:\s+(?:that|myself|this))?|"
     r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
-    r"(?:i(?:'ll|\s+will|'d|\s+would)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
+    r"(?:i(?:'ll|\s+will|'d|\s+would|'m|\s+am)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
     r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
     r"i\s+(?:was|am)\s+wrong|i\s+misspoke|sorry)\b[ \t]*(?:[,:.!\-]+[ \t]*)?"
 )
@@ -1494,8 +1499,11 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
              if not x.rstrip().endswith("?") and (lb := item.exact(x)) is not None}
     if len(alone) > 1:
         return None, "ambiguous"
-    # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict
+    # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict, and so is a
+    # closing sentence that is only a label ("No pneumothorax on the left; on the right, a small one. Yes.")
     lab = _conclusion(text, item)
+    if lab is None and len(re.findall(r"[.!?;\n]\s*\S", text)) >= 1:
+        lab = _closing_label(text, item)
     if lab is not None:
         return lab, "final_verdict"
     lab = _leading_word(text, item)

@@ -98,13 +98,14 @@ GENERIC = re.compile(
     r"relies\s+on|involves?|requires?|depends\s+on|is\s+needed|is\s+required|needs?\s+to|"
     r"must\s+be\s+(?:excluded|considered)|are\s+common|is\s+common|"
     r"is\s+the\s+most\s+(?:common|dangerous|frequent|serious)|are\s+(?:assessed|measured|diagnosed)|"
-    r"(?:scans|x-?rays|radiographs|mris|cts|ultrasounds|studies)\s+(?:measure|show|detect|use|are|can|do|help|"
-    r"provide|depict|rely|require|involve|work))\b"
+    r"(?:scans|x-?rays|radiographs|mris|cts|ultrasounds|studies|images)\s+(?:measure|show|detect|use|are|can|do|"
+    r"help|provide|depict|rely|require|involve|work)|has\s+(?:many|several|various|multiple)\s+causes|"
+    r"causes\s+include|can\s+be\s+caused|such\s+as|including|among\s+others)\b"
 )
 ABOUT_CASE = re.compile(
-    r"(?i)\b(?:this|these|here|it|it's|its|image|images|scan|picture|study|film|radiograph|slice|view|lesion|"
-    r"finding|patient's|shows?|showing|seen|visible|appears?|depicts?|demonstrates?|I\s+see|exam|examination|"
-    r"acquired|taken|obtained)\b"
+    r"(?i)\b(?:this|these|here|it|it's|its|patient's|shows?|showing|seen|visible|appears?|depicts?|demonstrates?|"
+    r"I\s+see)\b|\b(?:the|this|these|that)\s+(?:\w+\s+)?(?:image|images|scan|picture|study|film|radiograph|slice|"
+    r"view|lesion|finding|exam|examination)\b"
 )
 
 
@@ -255,6 +256,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 # "pediatric" for pediatric / adult, and "neonate" where "Neonate" is an option
 BROADER: dict[str, str] = {"neonate": "pediatric", "infant": "pediatric", "adolescent": "pediatric",
                            "toddler": "pediatric"}
+# a narrower term that overlaps another: "Baby." is not read where the item offers both "Neonate" and "Pediatric"
+OVERLAPS: dict[str, frozenset[str]] = {"infant": frozenset({"neonate"})}
 # capitals only ("MI", "PE"): a lowercase "pe" or "ms" is another word
 _ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "myocardial infarction": ("MI", "STEMI", "NSTEMI"),
@@ -342,8 +345,9 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
     spelling = _spelling_regex()
     t = spelling.sub(lambda m: _SPELLING[int(m.lastgroup[1:])][0].sub(  # type: ignore[index]
         _SPELLING[int(m.lastgroup[1:])][1], m.group(0)), text)  # type: ignore[index]
-    if "both" in t.lower():  # "both sides", "both femurs", "on both sides": bilateral
+    if "both" in t.lower():  # "both sides", "both femurs", "on both sides", a reply that is only "Both.": bilateral
         t = _BOTH.sub("bilateral", t)
+        t = re.sub(r"(?i)\A(\W*)both(\W*)\Z", r"\1bilateral\2", t)
     words, abbrev, first = _synonym_words()
     tokens = set(_TOKEN.findall(t))
     present = frozenset().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
@@ -352,7 +356,11 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
             term = words.get(re.sub(r"[\s\-]+", " ", m.group(0).casefold()), words.get(m.group(0).casefold()))
             if term is None:
                 return m.group(0)
-            return term if term in narrow else BROADER.get(term, term)
+            if term in narrow or term not in BROADER:
+                return term
+            if OVERLAPS.get(term, frozenset()) & narrow:
+                return "indeterminate-age"  # "Baby." with options Neonate and Pediatric: either
+            return BROADER[term]
 
         t = _phrases_regex(present).sub(repl, t)
     found = [a for a in abbrev if a in tokens]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 
-from probe_ui.reading.lexicon import generic_statement
+from probe_ui.reading.lexicon import SYNONYMS, generic_statement
 
 __all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_values"]
 
@@ -169,9 +169,16 @@ def asked_values(question: str) -> set[tuple[str, str]]:
     q = _INSTRUCTION.sub("", question.strip())
     q = q.split("?")[0] if "?" in q else q
     head = _QUESTION_HEAD.match(q)
-    if head is None:
-        return set()
+    adjective = _adjective_question(q)
+    if head is None or (adjective is not None and not _mentions(adjective.group("predicate"))):
+        return set()  # "Is the spleen enlarged?" asks about "enlarged" (answer_from_predicate), not the spleen
     rest = q[head.end():]
+    if re.search(r"(?i)\b(?:the|these|that)\s*$", head.group(0)):
+        # "Is the lesion in the left lobe?": the lesion is what is asked about; what follows is asked
+        nouns = re.match(r"\s*(?:(?!(?:in|on|at|of|with|within|from|to|a|an|the|located|seen|visible|present)\b)"
+                         r"[\w\-]+\s+){1,3}", rest, re.IGNORECASE)
+        if nouns and rest[nouns.end():].strip():
+            rest = rest[nouns.end():]
     verb = _PREDICATE_VERB.search(rest)
     if verb is not None:
         predicate = rest[verb.end():]
@@ -267,28 +274,57 @@ _NEGATED_PREDICATE = re.compile(r"(?i)(?:\b(?:not|no|never|without|neither|nor|i
                                 r"(?:(?:\w+\s+){0,2})$|n't\s+(?:(?:\w+\s+){0,2})$|\bnon-?$)")
 
 
+# organs and the adjectives a reply may name them by
+ORGAN_ADJECTIVES: dict[str, tuple[str, ...]] = {
+    "heart": ("cardiac", "cardio"), "lung": ("pulmonary",), "lungs": ("pulmonary",), "liver": ("hepatic", "hepato"),
+    "kidney": ("renal",), "kidneys": ("renal",), "spleen": ("splenic", "spleno"), "brain": ("cerebral",),
+    "aorta": ("aortic",), "bowel": ("intestinal",), "stomach": ("gastric",), "pancreas": ("pancreatic",),
+    "ventricle": ("ventricular",), "ventricles": ("ventricular",), "thyroid": ("thyroidal",),
+}
+
+
+def _adjective_question(q: str) -> re.Match[str] | None:
+    """"Is the <subject> <adjective> [in this image]" (the question without its "?"), or None."""
+    m = _PREDICATE_QUESTION.match(_WHERE.sub("", q))
+    return m if m is not None and _ADJECTIVE.match(m.group("predicate")) else None
+
+
+# the reply starts with the adjective or a pronoun: a short reply about the question's own subject ("Enlarged.",
+# "It is not.", "Mildly enlarged."), not about another one ("The liver is enlarged.")
+_ABOUT_IT = re.compile(r"(?i)^\W*(?:it|it's|its|this|that|they|these|not|non|mildly|moderately|severely|markedly|"
+                       r"slightly|very|definitely|clearly|normal|somewhat|borderline|no|yes)\b")
+
+
 def answer_from_predicate(reply: str, question: str) -> str | None:
     """"yes", "no" or None for a question of the form "Is the <subject> <adjective> [in this image]?" ("Is the
     heart enlarged?"): the reply says the adjective of that subject ("The heart is enlarged." yes; "The heart is
     not enlarged.", "Normal heart size." no). The reply must name the subject (or a word of its category: "cardiac"
     for "heart") unless it is short ("Enlarged.", "It is not."); a hedge is not read."""
     q = _INSTRUCTION.sub("", question.strip())
-    q = (q.split("?")[0] if "?" in q else q).strip()
-    q = _WHERE.sub("", q)
-    m = _PREDICATE_QUESTION.match(q)
-    if m is None or not _ADJECTIVE.match(m.group("predicate")) or _HEDGE.search(reply) or generic_statement(reply):
-        return None
+    m = _adjective_question((q.split("?")[0] if "?" in q else q).strip())
+    if m is None or _mentions(m.group("predicate")) or _HEDGE.search(reply) or generic_statement(reply):
+        return None  # "contrast-enhanced" is a value of a category: answer_from_subject reads it
     pred, subj = m.group("predicate").lower(), m.group("subject").lower()
-    same = {(c, v) for c, v, _, _ in _mentions(subj)}
-    short = len(reply.split()) <= 5
+    head = subj.split()[-1]
+    # how a reply may name the subject: its word, its adjective ("cardiac" for heart), its initials ("CBD")
+    names = [re.escape(head[:5])] + [re.escape(a) for a in ORGAN_ADJECTIVES.get(head, ())]
+    if len(subj.split()) > 1:
+        names.append("(?-i:" + "".join(w[0].upper() for w in subj.split()) + r")\b")
+    named_re = re.compile(r"(?i)\b(?:" + "|".join(names) + ")")
+    stem = pred[:6] if len(pred) > 7 else pred
+    short = len(reply.split()) <= 5 and bool(_ABOUT_IT.match(reply) or re.match(r"(?i)\W*" + re.escape(stem), reply))
+    # one word for "<predicate> <subject>": "Splenomegaly is present." for "Is the spleen enlarged?"
+    for term, syns in SYNONYMS.items():
+        if f"{pred} {subj.split()[-1]}" in syns and re.search(r"(?i)\b" + re.escape(term) + r"\b", reply):
+            hit = re.search(r"(?i)\b" + re.escape(term) + r"\b", reply)
+            before = reply[max(0, hit.start() - 40):hit.start()]  # type: ignore[union-attr]
+            return "no" if _NEGATED_PREDICATE.search(before) else "yes"
 
     def about_subject(clause: str) -> bool:
         """The clause names the question's subject ("heart"; "cardiac" for it), or the reply is short."""
-        return short or bool(re.search(r"(?i)\b" + re.escape(subj.split()[-1][:5]), clause)) or \
-            any((c, v) in same for c, v, _, _ in _mentions(clause))
+        return short or bool(named_re.search(clause))
 
     said: set[str] = set()
-    stem = pred[:6] if len(pred) > 7 else pred
     antonyms = "|".join(re.escape(a).replace(r"\ ", r"[\s\-]+(?:\w+[\s\-]+)?") for a in ANTONYMS.get(pred, ()))
     for hit in re.finditer(r"(?i)(?<![\w])" + re.escape(stem) + r"[\w\-]*"
                            + (r"|(?<![\w\-])(?P<ant>" + antonyms + r")(?![\w\-])" if antonyms else ""), reply):
