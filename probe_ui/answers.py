@@ -740,8 +740,11 @@ def _leading_word(text: str, item: _Item) -> str | None:
     for word, lab in sorted(item.words + item.openers, key=lambda w: -len(w[0])):
         m = _phrase_regex(word, suffix=item.kind == "label").match(t)
         if m and re.match(follow, t[m.end():]):
-            both = re.match(r"[ \t]*(?:,?[ \t]*(?:and|or|/)|,)[ \t]*(\w+)", t[m.end():], re.IGNORECASE)
-            if both and any(_norm(both.group(1)) == w and other != lab for w, other in item.words):
+            # "Yes and no", "Yes/No", and a list "Red, green, blue." / "Yes, no, maybe." (not "Yes, no other
+            # lesions.": there "no" starts a phrase)
+            both = re.match(r"[ \t]*(?:,?[ \t]*(?:and|or|/)[ \t]*(\w+)|,[ \t]*(\w+)(?=[ \t]*(?:[,.;!/]|\Z|(?:and|or)\b)))",
+                            t[m.end():], re.IGNORECASE)
+            if both and any(_norm(both.group(1) or both.group(2)) == w and other != lab for w, other in item.words):
                 return None  # "Yes and no": both words, left to the ambiguity rule
             return lab
     return None
@@ -1698,10 +1701,10 @@ def parser_version() -> str:
 
 
 def cache_row(text: str | None, kind: str, labels: Sequence[str], options: Sequence[str], gt: str | None, *,
-              question: str | None = None) -> dict[str, object]:
-    """The stored parse of a reply: its robust reading (``question``: the text asked, for rule 5) and correctness
-    against ``gt``, stamped with :func:`parser_version` (what the runner and the importers store with every
-    answer)."""
-    ans = extract(text or "", kind, labels, options, question=question)
+              question: str | None = None, suggested: str | None = None) -> dict[str, object]:
+    """The stored parse of a reply: its robust reading (``question``: the text asked, for rules 5-6;
+    ``suggested``: a MedVH FCJ suggestion) and correctness against ``gt``, stamped with :func:`parser_version`
+    (what the runner and the importers store with every answer)."""
+    ans = extract(text or "", kind, labels, options, question=question, suggested=suggested)
     return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
             "correct": is_correct(ans, gt), "parse_version": parser_version()}

@@ -166,7 +166,7 @@ def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
                 "parse_version": None}
     kind = "free" if req.prompt == "free" else v.kind
     return answers.cache_row(resp.text, kind, v.labels, v.options, v.answer_label if kind != "free" else None,
-                             question=v.question)
+                             question=v.question, suggested=v.suggested)
 
 
 def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None = None) -> dict[str, Any]:

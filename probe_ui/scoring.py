@@ -59,7 +59,7 @@ import pandas as pd
 
 from probe_ui import answers
 from probe_ui.errors import ProbeUIError
-from probe_ui.items import labels_for
+from probe_ui.items import labels_for, suggested_letter
 from probe_ui.metrics import accuracy_by_model
 from probe_ui.metrics.samples import majority_vote
 from probe_ui.store import Store, run_variants
@@ -142,7 +142,8 @@ def read_reply(row: dict[str, Any], parser: str, run_benchmark: str | None = Non
             if mode == "medvh" and isinstance(attrs, dict) and isinstance(attrs.get("gt"), str):
                 gt = attrs["gt"]
             return answers.extract_legacy(mode, text, kind, labels, options, gt), mode
-    return answers.extract(text, kind, labels, options, question=_val(row.get("question"))), None
+    return answers.extract(text, kind, labels, options, question=_val(row.get("question")),
+                           suggested=suggested_letter(row.get("prompt_args"), row.get("attributes"))), None
 
 
 def _gt_label(row: dict[str, Any]) -> str | None:
