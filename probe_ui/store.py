@@ -238,7 +238,7 @@ def storable(table: sa.Table, row: dict[str, Any]) -> dict[str, Any]:
 _CACHED = (sa.select(*(responses.c[k] for k in ("id", "raw_text", "input_tokens", "output_tokens", "cost",
                                                  "finish_reason")))
            .where(responses.c.request_hash == sa.bindparam("h"), responses.c.error.is_(None),
-                  responses.c.role == "answer").order_by(responses.c.id).limit(1))
+                  responses.c.role == sa.bindparam("role")).order_by(responses.c.id).limit(1))
 _CELL_ROW = sa.select(responses.c.id, responses.c.error).where(
     *(responses.c[k] == sa.bindparam(f"k_{k}") for k in ("run_id", "variant_id", "model", "prompt", "sample")))
 
@@ -545,11 +545,12 @@ class Store:
         with self.engine.connect() as c:
             return {(r[0], r[1], r[2], int(r[3])) for r in c.execute(q)}
 
-    def cached_response(self, request_hash: str) -> dict[str, Any] | None:
+    def cached_response(self, request_hash: str, role: str = "answer") -> dict[str, Any] | None:
         """A finished response to exactly this request (any run), for the deterministic-request cache: its id, raw
-        text, token counts, cost and finish reason."""
+        text, token counts, cost and finish reason. ``role="judge"``: a judge's call (the fallback judge reuses
+        its verdict on the same reply, question and judge model)."""
         with self.engine.connect() as c:
-            row = c.execute(_CACHED, {"h": request_hash}).mappings().first()
+            row = c.execute(_CACHED, {"h": request_hash, "role": role}).mappings().first()
         return dict(row) if row else None
 
     def response_id(self, run_id: int, variant_id: str, model: str, prompt: str, sample: int) -> int | None:
@@ -744,7 +745,25 @@ class Store:
         judge_text (its raw reply), judge_error, and the judge's reading (parsed, method, invalid, correct)."""
         r = responses
         latest = (sa.select(sa.func.max(r.c.id)).where(r.c.run_id == run_id, r.c.role == "judge",
-                                                        r.c.parent_id.is_not(None)).group_by(r.c.parent_id))
+                                                        r.c.parent_id.is_not(None),
+                                                        r.c.prompt.not_like("judge-fallback:%"))
+                  .group_by(r.c.parent_id))
+        q = sa.select(r.c.parent_id, r.c.model.label("judge_model"), r.c.prompt.label("judge_prompt"),
+                      r.c.raw_text.label("judge_text"), r.c.error.label("judge_error"), r.c.parsed, r.c.method,
+                      r.c.invalid, r.c.correct).where(r.c.id.in_(latest))
+        import pandas as pd
+
+        with self.engine.connect() as c:
+            return pd.read_sql(q, c)
+
+    def fallback_judge_frame(self, run_id: int, judge_model: str) -> pd.DataFrame:
+        """The fallback judge's calls (``--judge``, :mod:`probe_ui.fallback`) of one judge model on a run's answers:
+        the same columns as :meth:`judge_frame`, the latest call per answer."""
+        r = responses
+        latest = (sa.select(sa.func.max(r.c.id)).where(r.c.run_id == run_id, r.c.role == "judge",
+                                                        r.c.parent_id.is_not(None), r.c.model == judge_model,
+                                                        r.c.prompt.like("judge-fallback:%"))
+                  .group_by(r.c.parent_id))
         q = sa.select(r.c.parent_id, r.c.model.label("judge_model"), r.c.prompt.label("judge_prompt"),
                       r.c.raw_text.label("judge_text"), r.c.error.label("judge_error"), r.c.parsed, r.c.method,
                       r.c.invalid, r.c.correct).where(r.c.id.in_(latest))
