@@ -444,8 +444,9 @@ def judge_line(report: dict[str, Any]) -> str:
     """How many answers the fallback judge decided, in all and per model (they are in the figures above)."""
     j = report["judge"]
     per = ", ".join(f"{m} {r.get('judged', 0)}" for m, r in report["models"].items())
-    return (f"judge {j['model']} decided {j['decided']} answers the rules could not read (counted above, method "
-            f"'judge')" + (f": {per}" if per else ""))
+    n = j["decided"]
+    return (f"judge {j['model']} decided {n} answer{'' if n == 1 else 's'} the rules could not read (counted above, "
+            f"method 'judge')" + (f": {per}" if per else ""))
 
 
 def format_score_markdown(report: dict[str, Any]) -> str:

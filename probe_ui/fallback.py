@@ -57,13 +57,17 @@ class JudgeSummary:
     errors: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        out = [f"judge {self.judge} on run '{self.run}': {self.unread} answers the rules could not read; "
+        out = [f"judge {self.judge} on run '{self.run}': {_n(self.unread, 'answer')} the rules could not read; "
                f"{self.asked} asked now ({self.cached} from the cache), {self.reused} decided before; "
-               f"{self.decided} now have an answer from the judge"]
+               f"{self.decided} now {'has' if self.decided == 1 else 'have'} an answer from the judge"]
         out += [f"  judge call failed: {e}" for e in self.errors[:10]]
         if len(self.errors) > 10:
             out.append(f"  ... and {len(self.errors) - 10} more failed calls (asked again next time)")
         return out
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}" + ("" if k == 1 else "s")
 
 
 def resolve_judge(spec: str, extra_models: dict[str, ModelConfig] | None = None) -> ModelConfig:

@@ -392,7 +392,8 @@ def _header(run: Run, raw: pd.DataFrame, n_variants: int, baseline: Run | None, 
         facts.append(("baseline", baseline.name))
     if report.get("judge"):
         decided = int((raw["method"] == "judge").sum()) if len(raw) else 0
-        facts.append(("judge", f"{report['judge']}: decided {decided} answers the rules could not read"))
+        facts.append(("judge", f"{report['judge']}: decided {decided} answer{'' if decided == 1 else 's'} the rules "
+                               "could not read"))
     dl = "".join(_el("dt", k) + _el("dd", v) for k, v in facts)
     kind = run.settings.get("kind") or ("import" if run.settings.get("imports") else "batch")
     return ('<header><p class="kicker">probe-ui report</p>'

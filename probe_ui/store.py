@@ -687,14 +687,23 @@ class Store:
         """One response joined with its variant (for drill-down), JSON columns decoded."""
         r, v = responses, variants
         q = (sa.select(r, v.c.item_id, v.c.question, v.c.options, v.c.answer, v.c.answer_label, v.c.condition,
-                       v.c.image_ids, v.c.provenance, v.c.category, v.c.kind, v.c.source)
+                       v.c.image_ids, v.c.provenance, v.c.category, v.c.kind, v.c.source, v.c.attributes,
+                       v.c.prompt_args)
              .join(v, v.c.id == r.c.variant_id).where(r.c.id == int(response_id)))
         with self.engine.connect() as c:
             row = c.execute(q).mappings().first()
         if row is None:
             raise StoreError(f"no response #{response_id} in {self.url}")
         return {k: _json(x) if k in ("messages", "settings", "details", "options", "image_ids", "provenance",
-                                     "category") else x for k, x in dict(row).items()}
+                                     "category", "attributes", "prompt_args") else x for k, x in dict(row).items()}
+
+    def judge_calls(self, response_id: int) -> list[dict[str, Any]]:
+        """Every judge call on one answer, oldest first: model, prompt, raw_text, parsed, method, error."""
+        r = responses
+        q = (sa.select(r.c.model, r.c.prompt, r.c.raw_text, r.c.parsed, r.c.method, r.c.error)
+             .where(r.c.parent_id == int(response_id), r.c.role == "judge").order_by(r.c.id))
+        with self.engine.connect() as c:
+            return [dict(x) for x in c.execute(q).mappings()]
 
     def item_errors(self, run_id: int) -> list[dict[str, Any]]:
         with self.engine.connect() as c:

@@ -79,10 +79,19 @@ def test_score_with_a_judge_reads_only_the_unread_replies_and_reports_them(run_d
     assert {j["prompt"] for j in judged} == {"judge-fallback:openai/fake-vlm:mediconfusion-mc"}
     assert all(j["parent_id"] is not None and j["raw_text"] in ("B", "NONE") for j in judged)
 
+    # the answer's detail says in words how it was read, and what the judge said
+    from probe_ui.results import response_detail
+
+    _, text = response_detail(Store(db), int(df.loc["q1", "response_id"]))
+    assert "**How it was read**: no answer could be read (rule: none)" in text
+    assert "**Judge** openai/judge read it as B" in text and "counts where this judge is chosen" in text
+    _, text = response_detail(Store(db), int(df.loc["q0", "response_id"]))
+    assert "**How it was read**: the reply is the answer itself" in text and "**Judge**" not in text
+
     # asked once: a second score asks nothing
     assert main(["score", "--db", db, "--run", "r", "--judge", "openai/judge"]) == 0
     assert _judge_calls(requests) == 2
-    assert "judge openai/judge decided 1 answers the rules could not read" in capsys.readouterr().out
+    assert "judge openai/judge decided 1 answer the rules could not read" in capsys.readouterr().out
 
 
 def test_an_identical_reply_in_another_run_is_not_asked_again(run_db, tmp_path, capsys) -> None:
@@ -114,7 +123,7 @@ def test_export_and_report_take_the_judge(run_db, tmp_path, capsys) -> None:
     assert "| `exact` | 1 |" in card
     page = tmp_path / "report.html"
     assert main(["report", "--db", db, "--run", "r", "--out", str(page), "--judge", "openai/judge"]) == 0
-    assert "openai/judge: decided 1 answers the rules could not read" in page.read_text(encoding="utf-8")
+    assert "openai/judge: decided 1 answer the rules could not read" in page.read_text(encoding="utf-8")
     assert _judge_calls(requests) == 2  # the export asked; the report reused its answers
 
 
