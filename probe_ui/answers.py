@@ -9,8 +9,9 @@ benchmarks' parsers quirk for quirk, so published numbers can be recomputed from
 The raw text is always logged by the caller; an :class:`Answer` records the parsed label, the rule that decided
 (``method``), ``invalid`` as its own class, and the refusal flag, which is independent of the choice.
 
-Before any rule: typographic quotes and full-width forms are folded (NFKC: "（B）" is "(B)"); markdown emphasis and
-headings are dropped; MediConfusion's primed completions of its prompt's '#answer: ("' are rewritten to the
+Before any rule: typographic quotes and full-width forms are folded (NFKC: "（B）" is "(B)"); chat-template tokens
+("</s>", "<|im_end|>", "<end_of_turn>", a leading "ASSISTANT:") are dropped, and after a closed ``<think>`` block
+only what follows it is read; markdown emphasis and headings are dropped; MediConfusion's primed completions of its prompt's '#answer: ("' are rewritten to the
 bracketed letter ('("A")', 'A")', 'B": <option text>)', '#answer: ("B")' → "(A)", "(B)"); "N/A", "n/a", "N.A."
 become "not applicable", so they are never option A (unless an option's own text is N/A).
 
@@ -18,7 +19,10 @@ Robust rules, in order (the first that decides wins):
 
 0. empty / whitespace → invalid ("empty"); a reply that *is* one label (case-insensitive, surrounding
    punctuation/markdown ignored: "B", "(B)", "B.", "**B**", "b", "Yes.", "Upside down"; for yes/no items also
-   "Nope"/"Yep"/"Yeah", "Affirmative"/"Negative", "Sí"/"Oui"/"Nein") → that label ("exact").
+   "Nope"/"Yep"/"Yeah", "Affirmative"/"Negative") → that label ("exact").
+1a. the reply's final verdict after its last self-correction ("Wait", "Actually", "On second thought", "Changing my
+   answer to", ...): what follows it, read by these rules, decides ("final_verdict"); a doubt after it that names
+   another answer is "ambiguous", one that names none takes the answer back ("withdrawn").
 1. the LAST explicit declaration ("answer is X", "Answer: X", "The correct answer is: X", "correct option is
    (X)", "I choose X", "Final answer: X", "**Answer: B**", "<answer>X</answer>", a JSON field ``{"answer":
    "X"}``, "X is the correct answer", "<option text> is the most likely diagnosis", "The most likely diagnosis
@@ -30,7 +34,12 @@ Robust rules, in order (the first that decides wins):
    A\n\nExplanation: ..." is A). "The answer is not B" declares nothing. A conditional declaration inside an
    if/unless sentence is a hypothesis and is skipped ("B would be correct only if the sac had grown", "If it
    were stable, the answer would be A"; not "If I had to choose, I would say B"). A declared "N/A" ("Answer:
-   N/A") makes the reply invalid ("not_applicable") whatever words follow.
+   N/A") makes the reply invalid ("not_applicable") whatever words follow. Someone else's answer ("The
+   physician's answer B: ... is wrong", "the suggested answer", "your answer") is no declaration unless the reply
+   endorses it ("... is correct", "I agree with the physician's answer B"); a letter followed by another option's
+   text ("The answer is A: Pleural effusion" when that is B) is "ambiguous", and so is a declared letter when the
+   reply opens with another option's own short text ("Yes, the answer is A." where A is "No"). A declaration in
+   Spanish, French, German or Chinese gives "language".
    Weak cues ("it is X", "I think X", "Probably X." / "Most likely X." opening a sentence, "my best guess is
    X", "leaning towards X") count only when they name a valid option, and only after rules 2 and 3b.
 2. ``\boxed{X}`` (the last one) → "boxed", then backticked answers → "backtick" (two different → "ambiguous").
@@ -65,6 +74,32 @@ Robust rules, in order (the first that decides wins):
    never read as yes; a reply with both, or that hedges ("possibly", "may", "not sure", "cannot tell
    whether"), or a refusal, is not read; "normal"/"negative" count only when the question does not use the
    word itself. Without the question, or for any other question, these replies stay invalid.
+6. yes/no items, when nothing above decided and the question is known: the question's subject
+   (:mod:`probe_ui.reading.subject`): the reply's modality, contrast, plane, projection, side, body region, age
+   group or sex compared with what the question asks ("This is a CT scan." to "Is this an MRI?" is no;
+   "Contrast-enhanced."), and for "Is the <organ> <adjective>?" the reply's statement of it ("The spleen is not
+   enlarged.", "Normal spleen size.") → "question_subject".
+7. nothing read: the reply again with the answer words of other languages in English (:func:`lexicon.translate`:
+   "Sí, se observa ...", "是的", "No es rojo, es azul") and option and label texts in canonical form
+   (:func:`lexicon.canonical`: "Shingles" is herpes zoster, "paediatric" is pediatric, "PE" is pulmonary embolism,
+   "both sides" is bilateral) → "language" or "synonym".
+
+Also (issue 21): for yes/no and label items a conclusion that ends in a label ("..., so yes.", "...: yes.") or a
+closing sentence that is only a label is the final verdict ("final_verdict"); two sentences that are each a
+different label ("Yes. No.") are "ambiguous"; idioms with "no" ("No doubt, ...", "There is no question that ...")
+are not the word no; labels in a question ("Upside down? No, it's correct.") or after "maybe" are not said; a label
+rejected after it ("Blue is not the closest; red is.") is dropped, and with two labels denying one names the other
+("Not inverted.", "negated_option"). For choice items, letters the reply rejects or only weighs are masked before
+lone letters are read ("Not A, but B.", "Between A and B, B.", "A or B? B.", "A and B can be excluded; C fits
+best."); an escape option (None of the above, Not a suitable question for the image, an incorrect clinical
+premise, Unknown) is read from the reply's own words ("escape_option"), and a reply that says no option fits
+names none; a reply that agrees with a MedVH suggestion ("The physician's answer is correct.") names the suggested
+letter (``suggested=``, "agrees_with_suggestion"). A reading from a mere mention (lone letters, option texts,
+label words) is "ambiguous" when the reply only entertains it beside another ("Green, though it might be red.",
+"It looks correct, but I'm not sure it isn't upside down."), is "truncated" when the reply stops mid-sentence
+("... Option C: Pulmonary edema. This would"), and is not read when the reply speaks about the topic in general
+("Melanoma is the most dangerous skin cancer."). :mod:`probe_ui.reading.methods` says what each method means.
+
 Nothing read → "none" (invalid).
 
 Letters outside the item's labels are never returned (an "E" for an A-D item is ignored; if nothing else
@@ -1082,12 +1117,12 @@ _LETTER_REJECTED = re.compile(
     r"wrong|incorrect|unlikely|less\s+likely|excluded|ruled\s+out|inaccurate|false)"
     r"|[(\[]?\b([A-Z])\b[)\]]?[ \t]+(?i:isn't|wasn't|can\s+be\s+(?:excluded|ruled\s+out)))"
 )
-# several letters rejected at once: "A and B can be excluded", "A, B and D are wrong"
-_LETTERS_REJECTED = re.compile(
-    r"(?<![\w'])((?:(?i:options?|choices?)[ \t]+)?[A-Z](?:[ \t]*(?:,|(?i:and|or|&)|/)[ \t]*[A-Z])+)[ \t]+"
-    r"(?i:are|were|can\s+(?:both\s+|all\s+)?be|could\s+be|seem|look)[ \t]+(?i:not\b|wrong|incorrect|unlikely|"
-    r"excluded|ruled\s+out|less\s+likely|inaccurate|false)"
-)
+# several letters rejected at once: "A and B can be excluded", "A, B and D are wrong" (a chain of letters, found
+# once each, then what follows it: linear even on "A or A or A or ...")
+_LETTER_CHAIN = re.compile(r"(?<![\w'])(?:(?i:options?|choices?)[ \t]+)?[A-Z](?:[ \t]*(?:,|(?i:and|or)\b|&|/)[ \t]*"
+                           r"[A-Z](?![\w']))+")
+_CHAIN_REJECTED = re.compile(r"[ \t]+(?i:are|were|can\s+(?:both\s+|all\s+)?be|could\s+be|seem|look)[ \t]+"
+                             r"(?i:not\b|wrong|incorrect|unlikely|excluded|ruled\s+out|less\s+likely|inaccurate|false)")
 # A label rejected after its mention: "Blue is not the closest", "Red isn't"
 _LABEL_REJECTED_AFTER = re.compile(
     r"\A(?:[ \t]+(?:dot|one|circle|point|marker|option|answer|label))?[ \t]+(?:is|was|seems|appears|looks)"
@@ -1188,7 +1223,7 @@ def _rejected_letters(text: str, item: _Item) -> list[tuple[int, int]]:
     """Spans of letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.",
     "A is wrong; C.")."""
     spans = [(m.start(), m.end()) for m in _ALTERNATIVES.finditer(text)]
-    spans += [(m.start(1), m.end(1)) for m in _LETTERS_REJECTED.finditer(text)]
+    spans += [m.span() for m in _LETTER_CHAIN.finditer(text) if _CHAIN_REJECTED.match(text, m.end())]
     for m in _LETTER_REJECTED.finditer(text):
         g = next((i for i in (1, 2, 3) if m.group(i)), None)
         if g is not None and item.letter(m.group(g)) is not None and m.group(g) != "I":

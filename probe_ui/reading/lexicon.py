@@ -300,10 +300,17 @@ _SPELLING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
-@functools.lru_cache(maxsize=1)
-def _spelling_regex() -> re.Pattern[str]:
-    """All spelling variants in one pass (one alternation, one group each)."""
-    return re.compile("|".join(f"(?P<s{i}>{p.pattern})" for i, (p, _) in enumerate(_SPELLING)), re.IGNORECASE)
+# a piece of text each spelling variant needs: only the variants whose piece occurs are looked for
+_SPELLING_KEYS = ("paed", "haem", "anaem", "aemi", "caec", "gynaec", "orthopaed", "aetiolog", "oedem", "oesophag",
+                  "foet", "dyspnoe", "diarrhoe", "oestr", "tumour", "colour", "behaviour", "centre", "grey", "sulph",
+                  "isation", "is", "haemat", "manoeuvre", "fibre", "litre")
+
+
+@functools.lru_cache(maxsize=64)
+def _spelling_regex(present: frozenset[int]) -> re.Pattern[str]:
+    """The spelling variants numbered in ``present``, in one pass (one alternation, one group each)."""
+    return re.compile("|".join(f"(?P<s{i}>{p.pattern})" for i, (p, _) in enumerate(_SPELLING) if i in present),
+                      re.IGNORECASE)
 
 
 _TOKEN = re.compile(r"[^\W\d_]+")
@@ -337,14 +344,19 @@ def narrow_terms(texts: tuple[str, ...]) -> frozenset[str]:
     return frozenset(t for t in BROADER if re.search(r"\b" + re.escape(t), low))
 
 
+@functools.lru_cache(maxsize=128)
 def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
     """The text with spelling variants folded and synonyms replaced by their canonical term ("Shingles" →
     "herpes zoster", "paediatric" → "pediatric", "PE" → "pulmonary embolism"), for comparing a reply with option
     and label texts; a narrower term ("newborn" → "neonate") becomes its broader one ("pediatric") unless it is in
     ``narrow`` (the item offers it: :func:`narrow_terms`)."""
-    spelling = _spelling_regex()
-    t = spelling.sub(lambda m: _SPELLING[int(m.lastgroup[1:])][0].sub(  # type: ignore[index]
-        _SPELLING[int(m.lastgroup[1:])][1], m.group(0)), text)  # type: ignore[index]
+    low = text.lower()
+    present = frozenset(i for i, key in enumerate(_SPELLING_KEYS) if key in low and (key != "is" or re.search(
+        r"(?:visual|recogn|character|local)is", low)))
+    t = text
+    if present:
+        t = _spelling_regex(present).sub(lambda m: _SPELLING[int(m.lastgroup[1:])][0].sub(  # type: ignore[index]
+            _SPELLING[int(m.lastgroup[1:])][1], m.group(0)), text)  # type: ignore[index]
     if "both" in t.lower():  # "both sides", "both femurs", "on both sides", a reply that is only "Both.": bilateral
         t = _BOTH.sub("bilateral", t)
         t = re.sub(r"(?i)\A(\W*)both(\W*)\Z", r"\1bilateral\2", t)
