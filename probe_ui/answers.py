@@ -247,7 +247,10 @@ _YESNO_SLANG = {"nope": "no", "nah": "no", "yep": "yes", "yeah": "yes", "yup": "
 # "Affirmative."/"Negative, ..." also as the opening word, never inside a sentence ("the scan is negative" answers
 # "is it normal?" with yes). Other languages' yes and no ("Sí", "Nein", "是的") are read by the language pass
 # (probe_ui/reading/lexicon.py).
-_YESNO_OPENING = {"affirmative": "yes", "negative": "no"}
+_YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "not at all": "no",
+                  "absolutely not": "no", "definitely not": "no", "certainly not": "no", "of course not": "no",
+                  "absolutely": "yes", "definitely": "yes", "certainly": "yes", "indeed": "yes", "of course": "yes",
+                  "correct": "yes", "that's correct": "yes", "exactly": "yes"}
 
 
 class _Item:
@@ -521,14 +524,22 @@ _OPTION_POSTFIX = (r"(?![\w\-])[ \t]+(?:is|seems\s+to\s+be|appears\s+to\s+be|wou
 
 _SUPERLATIVES = ("closest deepest nearest furthest farthest shallowest largest smallest brightest darkest highest "
                  "lowest").split()
+# superlatives that mean the same thing: a question about the greatest depth is answered by "deepest", never by
+# "shallowest" ("The green one is the deepest, red is the shallowest." is green)
+_SUPERLATIVE_SENSES = (
+    frozenset("deepest greatest furthest farthest".split()), frozenset("closest nearest shallowest".split()),
+    frozenset("largest biggest greatest".split()), frozenset(["smallest"]), frozenset(["brightest"]),
+    frozenset(["darkest"]), frozenset(["highest"]), frozenset(["lowest"]),
+)
 
 
 @functools.lru_cache(maxsize=1024)
 def _label_postfix(item: _Item) -> re.Pattern[str]:
     """Label items: "<label> [dot] is the <superlative>" ("Green is the closest; red and blue are deeper"),
     with the question's own superlatives when it has any, and "is correct" / "is the answer"."""
-    sup = [w for w in re.findall(r"[a-z]+est\b", item.question.casefold()) if w not in ("least", "interest", "test")]
-    sup = list(dict.fromkeys([*sup, *_SUPERLATIVES]))
+    asked = [w for w in re.findall(r"[a-z]+est\b", item.question.casefold()) if w not in ("least", "interest", "test")]
+    sup = sorted({s for w in asked for sense in _SUPERLATIVE_SENSES if w in sense for s in sense} | set(asked)) \
+        if asked else _SUPERLATIVES
     words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
     return re.compile(
         r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?[ \t]+(?:is|was|(?:seems|appears|looks)"
@@ -616,19 +627,30 @@ def _declaration(text: str, item: _Item) -> _Found:
     out_of_range = False
     hypotheses: list[tuple[int, int]] = []
     rejected: list[tuple[int, int]] = []
-    for pos, kind, start, end, cue in reversed(cands[-_MAX_DECLARATIONS:]):
+    refused: set[str] = set()  # answers the reply rejects as someone else's ("The physician's answer A is incorrect")
+    recent = cands[-_MAX_DECLARATIONS:]
+    # someone else's answer ("The physician's answer B: ... is wrong", "your answer"): not a declaration unless the
+    # reply endorses it ("The physician's answer B is correct", "I agree with the physician's answer B"); judged
+    # before any declaration is read, so that the reply's final answer can be checked against what it rejected
+    skip: set[int] = set()
+    for pos, kind, _start, end, _cue in recent:
+        if kind != "read" or not _ATTRIBUTED.search(text[max(0, pos - 40):pos]):
+            continue
+        stop = _SENTENCE_END.search(text, end + 1, end + item.span)
+        begin = max((mm.end() for mm in _SENTENCE_END.finditer(text, max(0, pos - 120), pos)), default=0)
+        clause = text[end:stop.start() if stop else end + item.span]
+        verdict = _evaluation(clause) or _evaluation(text[begin:pos])
+        if verdict != "endorse" or (_MODAL.search(clause) and _IF_BEFORE.search(clause)):
+            skip.add(pos)
+            rejected.append((pos, stop.start() if stop else min(len(text), end + item.span)))
+            said = re.match(r"[ \t:]*[(\[]?([A-Z])(?![\w'])", text[end:end + 12])
+            if verdict == "reject" and said is not None and item.letter(said.group(1)) is not None:
+                refused.add(item.letter(said.group(1)))  # type: ignore[arg-type]
+    for pos, kind, start, end, cue in reversed(recent):
         if kind == "na":
             return _Found(None, out_of_range, kind="na")
-        if kind == "read" and _ATTRIBUTED.search(text[max(0, pos - 40):pos]):
-            # "The physician's answer B: ... is wrong": someone else's answer, read only when the reply endorses it
-            # ("The physician's answer B is correct", "I agree with the physician's answer B")
-            stop = _SENTENCE_END.search(text, end + 1, end + item.span)
-            begin = max((mm.end() for mm in _SENTENCE_END.finditer(text, max(0, pos - 120), pos)), default=0)
-            clause = text[end:stop.start() if stop else end + item.span]
-            verdict = _evaluation(clause) or _evaluation(text[begin:pos])
-            if verdict != "endorse" or (_MODAL.search(clause) and _IF_BEFORE.search(clause)):
-                rejected.append((pos, stop.start() if stop else min(len(text), end + item.span)))
-                continue
+        if pos in skip:
+            continue
         if kind == "postopt":
             found = _Found(cue)
         elif kind == "post":
@@ -647,6 +669,8 @@ def _declaration(text: str, item: _Item) -> _Found:
             hypotheses.append((pos, stop.start() if stop else min(len(text), end + 200)))
             continue
         if found.label is not None:
+            if found.label in refused:  # "The physician's answer A is incorrect. The correct answer is: A"
+                return _Found(None, out_of_range, kind="conflict", rejected=tuple(rejected))
             return _Found(found.label, out_of_range, kind="post" if kind == "postopt" else kind,
                           hypotheses=tuple(hypotheses), rejected=tuple(rejected))
         out_of_range = out_of_range or found.out_of_range
@@ -1075,7 +1099,7 @@ _SELF_CORRECTION = re.compile(
     r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
     r"(?:i(?:'ll|\s+will|'d|\s+would|'m|\s+am)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
     r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
-    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|sorry)\b[ \t]*(?:[,:.!\-]+[ \t]*)?"
+    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|sorry)\b[ \t]*[,:.!\-]*"
 )
 # what withdraws an answer after a self-correction
 _WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|unsure|uncertain|"
@@ -1535,7 +1559,11 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
     # decide."
     alone = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
              if not x.rstrip().endswith("?") and (lb := item.exact(x)) is not None}
-    if len(alone) > 1:
+    # several labels each opening a "label: description" clause ("Red: dermis. Green: epidermis.") are a list
+    listed = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
+              if (lb := _word_prefix(x.lstrip(" \t\n-*"), item)) is not None
+              and re.match(r"[^:]{0,20}?:", x.lstrip(" \t\n-*")[:40])}
+    if len(alone) > 1 or len(listed) > 1:
         return None, "ambiguous"
     # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict, and so is a
     # closing sentence that is only a label ("No pneumothorax on the left; on the right, a small one. Yes.")
@@ -1555,10 +1583,10 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
     if len(words) > 1:
         return None, "ambiguous"
     # two labels: denying one names the other ("Not inverted." for correct / upside down)
-    if item.kind == "label" and len(item.labels) == 2:
+    if item.kind == "label" and len(item.labels) >= 2:
         denied = _label_words(_mask(text, _question_sentences(text)), item, negated=True)
-        if len(denied) == 1 and not _PRESENCE_UNSURE.search(text):
-            return next(lb for lb in item.labels if lb != denied[0]), "negated_option"
+        if len(denied) == len(item.labels) - 1 and not _PRESENCE_UNSURE.search(text):
+            return next(lb for lb in item.labels if lb not in denied), "negated_option"  # "Not red, not blue."
     question = item.question
     if item.kind == "yesno" and question and not refusal and item.aliases:
         # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes

@@ -73,18 +73,18 @@ def strip_debris(text: str) -> str:
 _IDIOMS = re.compile(
     r"(?i)\b(?:there(?:'s|\s+is)\s+)?no\s+(?:doubt|question|wonder|denying(?:\s+it)?)(?:\s+(?:about\s+it|that))?"
     r"|\bwithout\s+(?:a|any)\s+doubt\b|\bnot\s+only\b|\bno\s+two\s+ways\s+about\s+it\b|\bno\s+matter\b"
-    r"|\bno\s+longer\s+in\s+doubt\b"
+    r"|\bno\s+longer\s+in\s+doubt\b|\bno\s+idea\b"
 )
 _NOT_ONLY = re.compile(r"(?i)\bnot\s+only\s+(is|are)\s+there\b")
 
 
 def mask_idioms(text: str) -> str:
-    """The reply with idioms that hold "no"/"not" but affirm ("No doubt", "There is no question that", "not
-    only") replaced by "certainly" (yes/no items: they are not the answer no)."""
+    """The reply without idioms that hold "no"/"not" but do not answer no ("No doubt", "There is no question that",
+    "not only", "no idea") (yes/no items: they are not the answer no)."""
     low = text.lower()
     if "no" not in low and "doubt" not in low:
         return text
-    return _IDIOMS.sub("certainly", _NOT_ONLY.sub(r"there \1", text))
+    return _IDIOMS.sub(" ", _NOT_ONLY.sub(r"there \1", text))
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -98,6 +98,8 @@ GENERIC = re.compile(
     r"relies\s+on|involves?|requires?|depends\s+on|is\s+needed|is\s+required|needs?\s+to|"
     r"must\s+be\s+(?:excluded|considered)|are\s+common|is\s+common|"
     r"is\s+the\s+most\s+(?:common|dangerous|frequent|serious)|are\s+(?:assessed|measured|diagnosed)|"
+    r"can\s+be\b|(?:is|are)\s+(?:measured|defined|assessed|graded|classified|important|essential|crucial|key)|"
+    r"matters|helps?\s+(?:to\s+)?(?:localize|localise|diagnose|identify)|"
     r"(?:scans|x-?rays|radiographs|mris|cts|ultrasounds|studies|images)\s+(?:measure|show|detect|use|are|can|do|"
     r"help|provide|depict|rely|require|involve|work)|has\s+(?:many|several|various|multiple)\s+causes|"
     r"causes\s+include|can\s+be\s+caused|such\s+as|including|among\s+others)\b"
@@ -148,7 +150,9 @@ _REPLY_ESCAPE = {
         r"inaccurate)\b"
         r"|\bnone\s+(?:are|is|fits?|applies|apply)\s+(?:correct|right|accurate|appropriate)\b"
         r"|\b(?:the\s+)?correct\s+(?:answer|diagnosis)\s+is\s+not\s+(?:listed|among|in|one\s+of)\b"
-        r"|\bnot\s+(?:listed\s+)?among\s+the\s+(?:options|choices)\b"),
+        r"|\bnot\s+(?:listed\s+)?among\s+the\s+(?:options|choices)\b"
+        r"|\b(?:no|not)\b[^.;\n]{0,60}?\b(?:in|on|at|of)\s+either\b"
+        r"|\bneither\s+(?:of\s+(?:them|the\s+\w+)\s+|\w+\s+)?(?:shows?|has|have|is|are|demonstrates?)\b"),
     "unsuitable": re.compile(
         r"(?i)\b(?:question|it)\s+(?:is\s+)?(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|"
         r"relevant|answerable)\s+(?:to|for)\s+(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study)\b"
@@ -186,7 +190,7 @@ def escape_kind_of_option(text: str) -> str | None:
 
 # a word each kind's phrases need: the patterns run only on replies that have one (long replies stay fast)
 _ESCAPE_WORDS = {
-    "none": frozenset("none neither options choices answers alternatives possibilities among listed".split()),
+    "none": frozenset("none neither either options choices answers alternatives possibilities among listed".split()),
     "unsuitable": frozenset("suitable appropriate applicable relevant answerable match fit correspond apply relate "
                             "wrong mismatched unrelated irrelevant unsuitable inappropriate different".split()),
     "premise": frozenset("premise assumption statement presupposition error mistake clinically".split()),
@@ -236,6 +240,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "female": ("woman", "women", "girl"),
     "bilateral": ("both sides", "both lungs", "both kidneys", "on both sides"),
     "upside down": ("inverted", "rotated 180 degrees", "rotated by 180 degrees", "rotated 180°", "rotated by 180°",
+                    "flipped 180 degrees", "flipped by 180 degrees", "flipped 180°", "turned 180 degrees",
+                    "turned by 180 degrees", "turned 180°", "rotated through 180°", "180° rotation",
                     "180-degree rotation", "180 degree rotation", "rotated 180", "turned upside down",
                     "flipped upside down", "upside-down orientation", "rotated through 180 degrees",
                     "rotated by 180"),
@@ -248,6 +254,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                 "anatomically oriented", "not inverted", "not upside down", "not rotated"),
     "normal": ("unremarkable", "healthy", "no abnormality", "within normal limits"),
     "seborrheic keratosis": ("seb k", "seb keratosis", "seborrheic wart", "basal cell papilloma"),
+    "melanocytic nevus": ("mole", "moles", "naevus", "nevus", "melanocytic naevus", "benign mole", "common mole"),
+    "actinic keratosis": ("solar keratosis", "senile keratosis"),
     "contrast-enhanced": ("with contrast", "post-contrast", "enhanced", "contrast enhanced"),
     "non-contrast": ("without contrast", "unenhanced", "non-enhanced", "noncontrast", "pre-contrast",
                      "no contrast", "without iv contrast", "no iv contrast"),
@@ -425,6 +433,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
     "but": ("sino", "pero", "mais", "sondern", "aber", "而是", "但是", "但"),
     "answer": ("respuesta", "réponse", "antwort", "答案"),
+    "no": ("没有",),
     "is": ("ist", "est", "es", "lautet", "是"),
 }
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")

@@ -80,7 +80,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b" + _IMAGE + r"\s+(?:is|was|has)\s+(?:not|n't|never)\s+(?:been\s+)?(?:attached|provided|"
      r"included|uploaded|shared|shown|visible|available|loaded|displayed)\b"
      r"|\b" + _IMAGE + r"\s+(?:did\s+not|didn't|failed\s+to)\s+(?:load|come\s+through|upload|attach|display)\b"
-     r"|\bthere\s+is\s+no\s+(?:attached\s+)?" + _IMAGE + r"\b",
+     r"|\bthere\s+is\s+no\s+(?:attached\s+)?" + _IMAGE + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|"
+     r"degradation|distortion|blur))",
      "The image was not attached, so I can only guess."),
     ("need-the-image",
      r"\b(?:i(?:\s+would|'d)\s+need|i\s+need|i\s+would\s+have)\s+to\s+(?:see|view|have|examine)\s+(?:the|an|"
@@ -91,8 +92,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\bi\s+(?:don't|do\s+not|cannot|can't)\s+(?:have|access)\s+(?:access\s+to\s+)?(?:the|an|any|this)\s+"
      + _IMAGE + r"|\bi\s+have\s+no\s+(?:access\s+to\s+(?:the|an|any)\s+)?" + _IMAGE,
      "I don't have the image, so this is a guess."),
-    ("do-not-know", r"\bi\s+(?:really\s+|honestly\s+)?(?:don't|do\s+not)\s+know\b(?!\s+(?:of|if|whether))",
+    ("do-not-know", r"\bi\s+(?:really\s+|honestly\s+)?(?:don't|do\s+not)\s+know\b(?!\s+(?:of|if|whether))"
+                    r"|\A\W*(?:i\s+have\s+)?no\s+idea\b",
      "I don't know."),
+    ("only-guess", r"\b(?:can|could)\s+only\s+guess\b|\bwould\s+(?:only\s+|just\s+)?be\s+guessing\b"
+                   r"|\bwithout\s+(?:seeing|viewing|being\s+able\s+to\s+see)\s+(?:the|this|an?|any)\s+\w+",
+     "Without seeing the lesion I can only guess: D."),
     ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b",
      "I must decline to answer this question."),
     # other languages: "no puedo determinar", "je ne peux pas voir l'image", "ich kann ... nicht beurteilen",

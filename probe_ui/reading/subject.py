@@ -67,7 +67,7 @@ CATEGORIES: dict[str, dict[str, str]] = {
     "projection": {
         "pa": r"(?-i:PA)|postero[\s\-]?anterior",
         "ap": r"(?-i:AP)|antero[\s\-]?posterior",
-        "lateral": r"lateral\s+(?:view|projection|film|radiograph)",
+        "lateral": r"lateral\s+(?:[a-z]+\s+)?(?:view|projection|film|radiograph|x-?ray)",
     },
     "side": {  # "right" alone is also "correct": only as a side of something
         "left": r"left(?=[\s\-]+" + _SIDED + r")|(?<=the\s)left\b",
@@ -149,15 +149,17 @@ def _patterns() -> list[tuple[str, str, re.Pattern[str]]]:
 
 
 def _mentions(text: str) -> list[tuple[str, str, int, int]]:
-    """(category, value, start, end) of every value named in ``text``; a span is counted once (the first
-    category/value that names it: "non-contrast" is not also "contrast")."""
-    taken = bytearray(len(text))
+    """(category, value, start, end) of every value named in ``text``; within a category a span is counted once
+    (the first value that names it: "non-contrast" is not also "contrast"); categories may overlap ("lateral chest
+    radiograph" is a projection and an X-ray)."""
+    taken: dict[str, bytearray] = {}
     out: list[tuple[str, str, int, int]] = []
     for cat, value, pat in _patterns():
+        mask = taken.setdefault(cat, bytearray(len(text)))
         for m in pat.finditer(text):
-            if any(taken[m.start():m.end()]):
+            if any(mask[m.start():m.end()]):
                 continue
-            taken[m.start():m.end()] = b"\x01" * (m.end() - m.start())
+            mask[m.start():m.end()] = b"\x01" * (m.end() - m.start())
             out.append((cat, value, m.start(), m.end()))
     return sorted(out, key=lambda x: x[2])
 
@@ -218,6 +220,9 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     negated: set[tuple[str, str]] = set()
     contradicted: set[tuple[str, str]] = set()
     mentions = _mentions(reply)
+    for (c1, v1, _, e1), (c2, v2, s2, _) in zip(mentions, mentions[1:]):
+        if c1 == c2 and v1 != v2 and any(c == c1 for c, _ in asked) and re.search(r"(?i)\bor\b|/", reply[e1:s2]):
+            return None  # "male or female", "CT or MRI": alternatives, not an answer
     mentions += [(*ALSO[(c, v)], s, e) for c, v, s, e in mentions if (c, v) in ALSO]
     for cat, value, start, _ in mentions:
         before = reply[max(0, start - 60):start]
@@ -295,6 +300,13 @@ _ABOUT_IT = re.compile(r"(?i)^\W*(?:it|it's|its|this|that|they|these|not|non|mil
                        r"slightly|very|definitely|clearly|normal|somewhat|borderline|no|yes)\b")
 
 
+# a finding's adjective is denied by "normal" ("The liver appears normal." to "Is the liver cirrhotic?"), unless the
+# adjective itself names the normal state
+_HEALTHY = ("normal", "unremarkable", "healthy", "within normal limits")
+_NORMAL_STATES = frozenset("normal intact patent open clear aligned symmetric symmetrical preserved present visible "
+                           "benign".split())
+
+
 def answer_from_predicate(reply: str, question: str) -> str | None:
     """"yes", "no" or None for a question of the form "Is the <subject> <adjective> [in this image]?" ("Is the
     heart enlarged?"): the reply says the adjective of that subject ("The heart is enlarged." yes; "The heart is
@@ -312,7 +324,12 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
         names.append("(?-i:" + "".join(w[0].upper() for w in subj.split()) + r")\b")
     named_re = re.compile(r"(?i)\b(?:" + "|".join(names) + ")")
     stem = pred[:6] if len(pred) > 7 else pred
-    short = len(reply.split()) <= 5 and bool(_ABOUT_IT.match(reply) or re.match(r"(?i)\W*" + re.escape(stem), reply))
+    # a short reply is about the question's subject unless it names another organ or region ("The liver is
+    # enlarged." to "Is the spleen enlarged?")
+    other = any(c == "region" and not named_re.match(reply, s) for c, _, s, _ in _mentions(reply))
+    short = len(reply.split()) <= 6 and not other and (bool(_ABOUT_IT.match(reply))
+                                                        or bool(re.match(r"(?i)\W*" + re.escape(stem), reply))
+                                                        or not named_re.search(reply))
     # one word for "<predicate> <subject>": "Splenomegaly is present." for "Is the spleen enlarged?"
     for term, syns in SYNONYMS.items():
         if f"{pred} {subj.split()[-1]}" in syns and re.search(r"(?i)\b" + re.escape(term) + r"\b", reply):
@@ -325,7 +342,8 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
         return short or bool(named_re.search(clause))
 
     said: set[str] = set()
-    antonyms = "|".join(re.escape(a).replace(r"\ ", r"[\s\-]+(?:\w+[\s\-]+)?") for a in ANTONYMS.get(pred, ()))
+    opposites = ANTONYMS.get(pred) or (() if pred in _NORMAL_STATES else _HEALTHY)
+    antonyms = "|".join(re.escape(a).replace(r"\ ", r"[\s\-]+(?:\w+[\s\-]+)?") for a in opposites)
     for hit in re.finditer(r"(?i)(?<![\w])" + re.escape(stem) + r"[\w\-]*"
                            + (r"|(?<![\w\-])(?P<ant>" + antonyms + r")(?![\w\-])" if antonyms else ""), reply):
         clause = _clause_of(reply, hit.start())
