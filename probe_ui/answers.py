@@ -1583,10 +1583,12 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
     if len(words) > 1:
         return None, "ambiguous"
     # two labels: denying one names the other ("Not inverted." for correct / upside down)
-    if item.kind == "label" and len(item.labels) >= 2:
+    distinct = list(dict.fromkeys(item.labels))
+    if item.kind == "label" and len(distinct) >= 2:
         denied = _label_words(_mask(text, _question_sentences(text)), item, negated=True)
-        if len(denied) == len(item.labels) - 1 and not _PRESENCE_UNSURE.search(text):
-            return next(lb for lb in item.labels if lb not in denied), "negated_option"  # "Not red, not blue."
+        left = [lb for lb in distinct if lb not in denied]
+        if len(left) == 1 and not _PRESENCE_UNSURE.search(text):
+            return left[0], "negated_option"  # "Not red, not blue."
     question = item.question
     if item.kind == "yesno" and question and not refusal and item.aliases:
         # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes

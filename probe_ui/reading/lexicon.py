@@ -112,8 +112,10 @@ ABOUT_CASE = re.compile(
 
 
 def generic_statement(text: str) -> bool:
-    """Whether a reply speaks about the topic in general and not about this image or case."""
-    return bool(GENERIC.search(text)) and not ABOUT_CASE.search(text)
+    """Whether a reply speaks about the topic in general and not about this image or case (its first 3,000
+    characters: a general remark is short, and a degenerate reply stays fast)."""
+    head = text[:3000]
+    return not ABOUT_CASE.search(head) and bool(GENERIC.search(head))
 
 
 # --------------------------------------------------------------------------------------------------------------
