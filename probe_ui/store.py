@@ -751,27 +751,20 @@ class Store:
 
     def judge_frame(self, run_id: int) -> pd.DataFrame:
         """The latest judge call for each judged answer of a run: parent_id (the answer), judge_model, judge_prompt,
-        judge_text (its raw reply), judge_error, and the judge's reading (parsed, method, invalid, correct)."""
-        r = responses
-        latest = (sa.select(sa.func.max(r.c.id)).where(r.c.run_id == run_id, r.c.role == "judge",
-                                                        r.c.parent_id.is_not(None),
-                                                        r.c.prompt.not_like("judge-fallback:%"))
-                  .group_by(r.c.parent_id))
-        q = sa.select(r.c.parent_id, r.c.model.label("judge_model"), r.c.prompt.label("judge_prompt"),
-                      r.c.raw_text.label("judge_text"), r.c.error.label("judge_error"), r.c.parsed, r.c.method,
-                      r.c.invalid, r.c.correct).where(r.c.id.in_(latest))
-        import pandas as pd
-
-        with self.engine.connect() as c:
-            return pd.read_sql(q, c)
+        judge_text (its raw reply), judge_error, and the judge's reading (parsed, method, invalid, correct). The
+        fallback judge's calls are not among them (:meth:`fallback_judge_frame`)."""
+        return self._judge_calls(run_id, responses.c.prompt.not_like("judge-fallback:%"))
 
     def fallback_judge_frame(self, run_id: int, judge_model: str) -> pd.DataFrame:
         """The fallback judge's calls (``--judge``, :mod:`probe_ui.fallback`) of one judge model on a run's answers:
         the same columns as :meth:`judge_frame`, the latest call per answer."""
+        return self._judge_calls(run_id, responses.c.model == judge_model, responses.c.prompt.like("judge-fallback:%"))
+
+    def _judge_calls(self, run_id: int, *where: Any) -> pd.DataFrame:
+        """The latest judge call per judged answer of a run, among those ``where`` keeps."""
         r = responses
         latest = (sa.select(sa.func.max(r.c.id)).where(r.c.run_id == run_id, r.c.role == "judge",
-                                                        r.c.parent_id.is_not(None), r.c.model == judge_model,
-                                                        r.c.prompt.like("judge-fallback:%"))
+                                                        r.c.parent_id.is_not(None), *where)
                   .group_by(r.c.parent_id))
         q = sa.select(r.c.parent_id, r.c.model.label("judge_model"), r.c.prompt.label("judge_prompt"),
                       r.c.raw_text.label("judge_text"), r.c.error.label("judge_error"), r.c.parsed, r.c.method,
