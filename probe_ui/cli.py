@@ -124,6 +124,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--image-root", action="append", default=[], metavar="DIR",
                    help="also let the presets read images from DIR (besides their own folder and the bundled "
                         "assets; also PROBE_UI_IMAGE_ROOTS); repeatable")
+    b.add_argument("--extend", action="store_true",
+                   help="add this batch's new models, suites or presets to an existing run (named by --run, or the "
+                        "name derived when --run is left out); without it such a batch is refused, so that a run "
+                        "never mixes model sets by accident. The run then plans, counts and resumes all of them")
     b.add_argument("--shard", default=None, metavar="I/N",
                    help="ask only part I of N of the batch (1-based); run all N parts, on one machine or several, "
                         "against one --db (e.g. postgresql://...) to share a batch. Under torchrun or srun the "
@@ -250,6 +254,32 @@ def build_parser() -> argparse.ArgumentParser:
     re_.add_argument("--out", default=None, metavar="CSV", help="write here (default: print to stdout)")
     re_.set_defaults(func=cmd_ratings_export)
 
+    cp = sub.add_parser("compare", help="did B fix or break what A got right? Two runs (or two models of one run) "
+                                        "on the questions they share: paired difference, McNemar test, flips",
+                        description="Compare B against A on the questions both answered (same item, perturbation "
+                                    "and sample): RUN_A RUN_B --model M (one model in two runs), RUN --model A "
+                                    "--model B (two models of one run), RUN_A RUN_B --model MA --model MB, or RUN_A "
+                                    "RUN_B alone (each model both runs have).")
+    cp.add_argument("runs", nargs="+", metavar="RUN", help="run A, then run B (one run: compare two of its models)")
+    cp.add_argument("--model", "-m", action="append", default=[], metavar="MODEL",
+                    help="the model (in both runs), or twice: the model of A, then the model of B")
+    cp.add_argument("--db", default=_db_default(),
+                    help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
+    parser_arg(cp)
+    definition_arg(cp)
+    cp.add_argument("--json", action="store_true", help="print one JSON object (every flipped question included)")
+    cp.add_argument("--fail-if-worse", type=float, default=None, metavar="PP",
+                    help="exit 1 when B is worse than A beyond chance (exact McNemar p < 0.05) by more than PP "
+                         "percentage points: a gate for a model update in CI")
+    cp.add_argument("--allow-prompt-change", action="store_true",
+                    help="compare answers asked with different prompt templates (the images, questions and options "
+                         "must still be the same)")
+    cp.add_argument("--boot", type=_count_arg, default=200, metavar="N",
+                    help="bootstrap resamples for the paper metrics' differences (default 200; 0: no intervals)")
+    cp.add_argument("--flips", type=_count_arg, default=10, metavar="N",
+                    help="flipped questions printed each way (default 10; --json lists all)")
+    cp.set_defaults(func=cmd_compare)
+
     mt = sub.add_parser("metrics", help="every registered metric family: what it measures, its definitions")
     mt.add_argument("--json", action="store_true", help="print JSON")
     mt.set_defaults(func=cmd_metrics)
@@ -258,6 +288,37 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(func=cmd_models)
     return p
+
+
+def _count_arg(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if n < 0 or n > 100_000:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 100,000, not {n}")
+    return n
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from probe_ui import compare, compare_format
+    from probe_ui.scoring import jsonable
+
+    store = reading_store(args.db)
+    results = [compare.compare(store, a, b, args.parser, allow_prompt_change=args.allow_prompt_change,
+                               definition=args.definition, n_boot=args.boot)
+               for a, b in compare.sides(store, args.runs, args.model)]
+    worse = [c for c in results if args.fail_if_worse is not None and compare.worse_beyond(c, args.fail_if_worse)]
+    if args.json:
+        print(json.dumps(jsonable({"comparisons": results, "fail_if_worse": args.fail_if_worse,
+                                   "worse": bool(worse)}), indent=2))
+    else:
+        print("\n\n".join(compare_format.text(c, args.flips) for c in results))
+    for c in worse:
+        log.error("B (%s in run '%s') is worse than A (%s in run '%s') by %.1f points, beyond chance (p = %.3g), "
+                  "more than the %.1f allowed by --fail-if-worse", c["b"]["model"], c["b"]["run"], c["a"]["model"],
+                  c["a"]["run"], -c["overall"]["difference"], c["overall"]["p_value"], args.fail_if_worse)
+    return EXIT_ERROR if worse else 0
 
 
 def cmd_batch(args: argparse.Namespace) -> int:
@@ -275,7 +336,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
                        prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
                        judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
-                       progress=not args.no_progress, shard=shard)
+                       progress=not args.no_progress, shard=shard, extend=args.extend, on_change=_say_change)
     for w in result.warnings:
         log.warning(w)
     for e in result.item_errors:
@@ -289,6 +350,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
           f"{len(result.item_errors)} items not loaded")
     print(f"score it with: probe-ui score --db {_shown(args.db)} --run {result.run.name}")
     return EXIT_ERROR if result.errors or result.item_errors else 0
+
+
+def _say_change(change: Any) -> None:
+    """Before a batch asks anything: what it adds to an existing run, in words."""
+    if change.adds:
+        print(f"this batch {change.words()}; the run then plans every model and suite it holds", flush=True)
 
 
 def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
@@ -346,13 +413,13 @@ def _launcher_shard(shard: tuple[int, int] | None, db: str) -> tuple[int, int] |
 
 
 def reading_store(db: str) -> Any:
-    """The store for a command that only reads it (score, export, report, ratings export): opened read-only when
-    this process cannot write it (a read-only filesystem, folder or file), so that reading never fails for want
-    of writing; where it can be written it opens as usual, so that an older store is upgraded and the parse cache
-    refreshed (:class:`probe_ui.store.Store`, ``read_only="auto"``)."""
-    from probe_ui.store import Store
+    """The store for a command that only reads it (score, export, report, ratings export): never created here
+    (a mistyped --db, or a command run from another folder, gets "no store at PATH" and exit 1, and nothing is
+    written); opened read-only where this process cannot write it, else as usual, so that an older store is
+    upgraded and the parse cache refreshed (:func:`probe_ui.store.open_existing`)."""
+    from probe_ui.store import open_existing
 
-    return Store(db, read_only="auto")
+    return open_existing(db)
 
 
 def judged_store(args: argparse.Namespace) -> tuple[Any, str | None]:
@@ -412,8 +479,8 @@ def format_score_table(report: dict[str, Any]) -> str:
              + (f"; parser {report['parser']}" if report.get("parser") else "")]
     if report["items_not_loaded"]:
         lines.append(f"{report['items_not_loaded']} items could not be loaded (see 'probe-ui batch' output)")
-    header = f"{'model':<28} {'n':>6} {'accuracy':>9} {'95% CI':>15} {'random':>7} {'invalid':>8} {'refusal':>8} " \
-             f"{'errors':>6}"
+    header = f"{'model':<28} {'scored answers':>14} {'accuracy':>9} {'95% CI':>15} {'random guess':>12} " \
+             f"{'unreadable':>10} {'refused':>8} {'failed calls':>12}"
     lines += [header, "-" * len(header)]
     for model, r in report["models"].items():
         acc = r["accuracy"]
@@ -421,9 +488,9 @@ def format_score_table(report: dict[str, Any]) -> str:
         ci = f"{acc['ci'][0]:.1f}-{acc['ci'][1]:.1f}" if acc["ci"] else "-"
         rnd = f"{acc['random']:.1f}" if acc["random"] is not None else "-"
         inv, ref = r["invalid_rate"]["value"], r["refusal_rate"]["value"]
-        lines.append(f"{model:<28} {r['n']:>6} {val:>9} {ci:>15} {rnd:>7} "
-                     f"{(f'{inv:.1f}%' if inv is not None else '-'):>8} {(f'{ref:.1f}%' if ref is not None else '-'):>8} "
-                     f"{r['errors']:>6}")
+        lines.append(f"{model:<28} {r['n']:>14} {val:>9} {ci:>15} {rnd:>12} "
+                     f"{(f'{inv:.1f}%' if inv is not None else '-'):>10} {(f'{ref:.1f}%' if ref is not None else '-'):>8} "
+                     f"{r['errors']:>12}")
     if not report["models"]:
         lines.append("(no answers yet)")
     if report.get("judge"):
@@ -453,7 +520,7 @@ def format_score_markdown(report: dict[str, Any]) -> str:
     lines = [f"**Run** `{report['run']}` (seed {report['seed']}, {report['variants']} variants"
              + (f", {report['benchmark']}" if report.get("benchmark") else "")
              + f", parser {report.get('parser', 'robust')})", "",
-             "| model | n | accuracy | 95% CI | random | invalid | refusal | errors |",
+             "| model | scored answers | accuracy | 95% CI | random guess | unreadable | refused | failed calls |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for model, r in report["models"].items():
         acc = r["accuracy"]
@@ -702,7 +769,7 @@ def cmd_stress(args: argparse.Namespace) -> int:
                            "display.max_colwidth", 40):
         print(table.to_string())
         print()
-        print(summ.set_index("model").T.to_string(float_format=lambda x: f"{x:.1f}"))
+        print(stress.summary_for_people(summ).set_index("model").T.to_string(float_format=lambda x: f"{x:.1f}"))
     return 0
 
 

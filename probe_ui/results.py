@@ -184,27 +184,32 @@ def figure_text(leaf: Any, digits: int = 1) -> str:
 def overview_for_people(df: pd.DataFrame, parser: str = "robust", definition: str = "auto") -> pd.DataFrame:
     """One row per run and model: accuracy with its 95 % CI and n, the random-guess reference, invalid and
     refusal rates and failed calls, in words and rounded (the numbers of :func:`metric_tables`)."""
+    from probe_ui.metrics import figures as F
     from probe_ui.scoring import score_frame
 
     rows = []
     for run, g in (df.groupby("run", sort=False) if len(df) else []):
         for model, r in score_frame(g, parser, definition)["models"].items():
             acc = r["accuracy"]
-            rows.append({"run": run, "model": model, "accuracy": figure_text(acc),
-                         "random guess": f"{acc['random']:.1f} %" if acc.get("random") is not None else "–",
-                         "unreadable": figure_text(r["invalid_rate"]["value"]) + " %"
+            rows.append({"run": run, "model": model, F.ACCURACY: figure_text(acc),
+                         F.RANDOM: f"{acc['random']:.1f} %" if acc.get("random") is not None else "–",
+                         F.UNREADABLE: figure_text(r["invalid_rate"]["value"]) + " %"
                          if r["invalid_rate"]["value"] is not None else "–",
-                         "refused": figure_text(r["refusal_rate"]["value"]) + " %"
+                         F.REFUSED: figure_text(r["refusal_rate"]["value"]) + " %"
                          if r["refusal_rate"]["value"] is not None else "–",
-                         "failed calls": r["errors"]})
-    return pd.DataFrame(rows, columns=["run", "model", "accuracy", "random guess", "unreadable", "refused",
-                                       "failed calls"])
+                         F.FAILED: r["errors"]})
+    return pd.DataFrame(rows, columns=OVERVIEW_PEOPLE_COLUMNS)
+
+
+#: the Results overview's columns: run, model, then registered figures (probe_ui.metrics.figures)
+OVERVIEW_PEOPLE_COLUMNS = ["run", "model", "accuracy", "random guess", "unreadable", "refused", "failed calls"]
 
 
 def families_html(df: pd.DataFrame, parser: str = "robust", definition: str = "auto") -> str:
     """Every metric family with data, compact like the report's: a table of model rows and the family's headline
     figures (value, 95 % CI, n), its full metric list folded underneath. Text is escaped."""
     from probe_ui.metrics import FAMILIES, headlines
+    from probe_ui.metrics.registry import glossary_html
     from probe_ui.scoring import score_frame
 
     blocks: dict[str, list[tuple[str, str, dict[str, Any], dict[str, Any]]]] = {}
@@ -235,6 +240,7 @@ def families_html(df: pd.DataFrame, parser: str = "robust", definition: str = "a
         parts.append(f"<div class='pu-family' data-family='{html.escape(fam, quote=True)}'>"
                      f"<h4>{html.escape(fam)} <small>({html.escape(definition_used)} definition)</small></h4>"
                      f"<p class='pu-meta'>{html.escape(desc)}</p><table class='pu-fam'>{head}{body}</table>"
+                     f"{glossary_html(cols, fam)}"
                      f"<details><summary>every figure of {html.escape(fam)}</summary>{details}</details></div>")
     return "".join(parts)
 
@@ -296,6 +302,22 @@ def answers(store: Store, runs: Sequence[str], parser: str = "robust", *, models
         raise StoreError("an empty run name was given: choose a run")
     return scored_answers(store, names, parser, models=models, conditions=conditions, categories=categories,
                           ratings=ratings, judge=judge)
+
+
+def selection_words(runs: Sequence[str], parser: str = "robust", *, models: Iterable[str] | None = None,
+                    conditions: Iterable[str] | None = None, categories: Iterable[str] | None = None,
+                    ratings: Iterable[str] | None = None, labels: dict[str, str] | None = None) -> str:
+    """What a view of :func:`answers` shows, in words: the runs, the answer parser and every filter ("all" where
+    a filter is empty), so that tables never stand without the selection they belong to. ``labels`` names
+    conditions in words (:func:`condition_labels`)."""
+    def listed(values: Iterable[str] | None, words: dict[str, str] | None = None) -> str:
+        vals = [str(v) for v in values or []]
+        return ", ".join((words or {}).get(v, v) for v in vals) if vals else "all"
+
+    names = list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs or [])))
+    head = f"run{'s' if len(names) != 1 else ''} {', '.join(names)}" if names else "no run"
+    return (f"Showing {head} · answer parser: {parser} · models: {listed(models)} · perturbations: "
+            f"{listed(conditions, labels)} · categories: {listed(categories)} · ratings: {listed(ratings)}")
 
 
 def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
@@ -729,7 +751,7 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
 def robustness_curves(df: pd.DataFrame) -> pd.DataFrame:
     """Tidy curve data of a scored-answer table (:func:`probe_ui.metrics.robustness.curve_frame`): one row per run,
     model, perturbation and level (0 = the original) with accuracy, ci_low, ci_high (percent), n, correct and
-    flip_rate; empty when the answers hold no sweep."""
+    answer_flip_rate; empty when the answers hold no sweep."""
     from probe_ui.metrics.robustness import curve_frame
 
     return curve_frame(df)

@@ -247,6 +247,18 @@ class StoreError(ProbeUIError, RuntimeError):
     """The store cannot be opened or a run does not exist."""
 
 
+class NoStoreError(StoreError):
+    """A read-only open found no probe-ui store where it was pointed (no file, or a file without its tables)."""
+
+
+class StoreNeedsUpgrade(StoreError):
+    """A read-only open found a store older than this probe-ui: reading it needs an upgrade, which writes."""
+
+
+#: what a command that only reads says when its store is not there (the path as the user typed it)
+NO_STORE = "no store at {where}: stores are per folder; pass --db or set PROBE_UI_DB"
+
+
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
@@ -357,7 +369,7 @@ class Store:
         where = self.where
         sqlite_path = Path(loc) if "://" not in loc and loc != ":memory:" else None
         if self.read_only and sqlite_path is not None and not sqlite_path.exists():
-            raise StoreError(f"no store at {where}: a read-only open needs an existing store (check --db)")
+            raise NoStoreError(NO_STORE.format(where=where))
         try:
             with self.engine.connect() as c:
                 version = migrations.stored_version(c)
@@ -384,11 +396,11 @@ class Store:
         from probe_ui import migrations
 
         if version is None:
-            raise StoreError(f"{where} holds no probe-ui store (no tables): check --db")
+            raise NoStoreError(f"{where} holds no probe-ui store (no tables): check --db")
         if version > migrations.LATEST:
             raise migrations.too_new(version, where)
         if version < migrations.LATEST:
-            raise StoreError(f"the store at {where} has schema version {version}, older than this probe-ui's "
+            raise StoreNeedsUpgrade(f"the store at {where} has schema version {version}, older than this probe-ui's "
                              f"{migrations.LATEST}, and was opened read-only: it needs an upgrade, which writes to it; "
                              "open it once writable (any write command, e.g. probe-ui batch, or probe-ui score where "
                              "the store can be written, or on a writable copy) to upgrade it")
@@ -446,8 +458,8 @@ class Store:
         if row is None:
             if name:
                 known = ", ".join(r.name for r in self.list_runs()) or "none yet"
-                raise StoreError(f"no run named '{name}' in {self.url} (runs: {known})")
-            raise StoreError(f"no runs in {self.url} yet: run 'probe-ui batch' first")
+                raise StoreError(f"no run named '{name}' in {self.where} (runs: {known})")
+            raise StoreError(f"no runs in {self.where} yet: run 'probe-ui batch' first")
         return Run(**dict(row))
 
     def list_runs(self) -> list[Run]:
@@ -693,7 +705,7 @@ class Store:
         with self.engine.connect() as c:
             row = c.execute(q).mappings().first()
         if row is None:
-            raise StoreError(f"no response #{response_id} in {self.url}")
+            raise StoreError(f"no response #{response_id} in {self.where}")
         return {k: _json(x) if k in ("messages", "settings", "details", "options", "image_ids", "provenance",
                                      "category", "attributes", "prompt_args") else x for k, x in dict(row).items()}
 
@@ -829,6 +841,32 @@ class Store:
         with self.engine.begin() as c:
             for start in range(0, len(rows), 500):
                 c.execute(insert(table).on_conflict_do_nothing(), rows[start:start + 500])
+
+
+def open_existing(location: str | os.PathLike[str], images_dir: str | os.PathLike[str] | None = None) -> Store:
+    """The store for a command that only reads (score, export, report, ratings export): never creates or fills
+    one. A location with no probe-ui store (no file, or a database without its tables) raises
+    :class:`NoStoreError` with :data:`NO_STORE`, naming the location as it was typed; nothing is written there,
+    not even a folder. An existing store opens with ``read_only="auto"`` (read-only where it cannot be written;
+    where it can, an older store is upgraded and the parse cache refreshed, as every open does)."""
+    loc = str(location)
+    where = public_text(loc)
+    file = _sqlite_file(loc)
+    if file is not None and not file.is_file():
+        if file.is_dir():
+            raise StoreError(f"{loc} is a folder; give the database file path, e.g. {file / 'probe-ui.db'}")
+        blocker = next((p for p in file.parents if p.exists() and not p.is_dir()), None)
+        if blocker is not None:  # e.g. --db notes.txt/x.db
+            raise NoStoreError(f"no store at {where}: {blocker} is a file, not a folder; pass --db or set "
+                               "PROBE_UI_DB")
+        raise NoStoreError(NO_STORE.format(where=where))
+    try:
+        Store(loc, images_dir, read_only=True).close()  # looks without writing: tables there, schema not newer
+    except NoStoreError:
+        raise NoStoreError(NO_STORE.format(where=where)) from None
+    except StoreNeedsUpgrade:
+        pass  # opened below, where it can be written, which upgrades it
+    return Store(loc, images_dir, read_only="auto")
 
 
 def rater_name(name: Any) -> str:

@@ -771,7 +771,7 @@ def test_score_formats_and_paper_sections(mc_store: Store, tmp_path: Path, capsy
 
     assert main(["score", "--db", db, "--run", "mc", "--format", "markdown"]) == 0
     md = capsys.readouterr().out
-    assert "| model | n | accuracy |" in md and "### mediconfusion" in md and "| set_accuracy |" in md
+    assert "| model | scored answers | accuracy |" in md and "### mediconfusion" in md and "| set_accuracy |" in md
 
     assert main(["score", "--db", db, "--run", "mc", "--format", "csv", "--parser", "legacy"]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))

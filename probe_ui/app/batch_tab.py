@@ -8,18 +8,22 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from probe_ui.app.common import chosen_models, model_choices, shows_errors
+from probe_ui.app.common import Inline, chosen_models, inline_errors, model_choices, shows_errors
 from probe_ui.app.context import AppContext
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
-from probe_ui.runner import BatchResult, default_run_name, resume_batch, run_batch
+from probe_ui.run_identity import RunChange
+from probe_ui.runner import BatchResult, batch_change, default_run_name, resume_batch, run_batch
 from probe_ui.suites import SUITES
 
 RUN_COLUMNS = ["run", "kind", "answered", "errors", "planned", "complete", "updated_at"]
 
 
 def runs_table(ctx: AppContext) -> pd.DataFrame:
-    rows = ctx.store.run_progress()
+    """Every run with its progress; a batch stopped while it was being planned has no planned count yet
+    ("not known yet": Resume finishes the plan) and is never complete."""
+    rows = [dict(r, planned="not known yet" if r["planned"] is None and r["kind"] != "live" else r["planned"],
+                 complete="yes" if r["complete"] else "no") for r in ctx.store.run_progress()]
     return pd.DataFrame(rows, columns=RUN_COLUMNS) if rows else pd.DataFrame(columns=RUN_COLUMNS)
 
 
@@ -31,9 +35,15 @@ def summary(result: BatchResult) -> str:
     """The outcome of a batch as HTML; names, errors and warnings (which carry preset and provider text) are
     escaped, so they show as text and never load anything."""
     r = result
-    head = (f"<p><b>{escape(r.run.name)}</b>: {r.variants} variants, {r.planned} answers planned; {r.skipped} "
-            f"already done, {r.answered} new, {r.errors} errors, {len(r.item_errors)} items not loaded.</p>")
-    if r.cancelled:
+    head = ""
+    if r.change is not None and r.change.adds:
+        head += f"<p>This batch {escape(r.change.words())}.</p>"
+    head += (f"<p><b>{escape(r.run.name)}</b>: {r.variants} variants, {r.planned} answers planned; {r.skipped} "
+             f"already done, {r.answered} new, {r.errors} errors, {len(r.item_errors)} items not loaded.</p>")
+    if r.cancelled and not r.plan_complete:
+        head += (f"<p>Cancelled while the batch was still being planned: at least {r.remaining} answers left to do; "
+                 "press Resume to finish them.</p>")
+    elif r.cancelled:
         head += f"<p>Cancelled: {r.remaining} answers left to do; press Resume to finish them.</p>"
     elif r.remaining:
         head += f"<p>{r.remaining} answers failed; Resume retries them.</p>"
@@ -43,6 +53,22 @@ def summary(result: BatchResult) -> str:
     if items:
         head += "<ul>" + "".join(f"<li>{escape(x)}</li>" for x in items) + "</ul>"
     return head
+
+
+def before_start(change: RunChange, extend: bool) -> tuple[str, bool]:
+    """What the page says before a batch starts, and whether it may start: a batch that would add models, suites
+    or presets to an existing run waits until "add to run" is ticked; then it says what it adds."""
+    if change.exists and change.conflicts:
+        raise ProbeError(f"run '{change.name}' cannot take this batch: {'; '.join(change.conflicts)}: type another "
+                         "run name", field="run_name")
+    if change.adds and not extend:
+        return Inline.error(change.refusal(f"tick 'add to run {change.name}' beside the run name to ask "
+                                           f"{'them' if len(change.new_models) != 1 else 'it'} there, or type "
+                                           "another run name for a new run")), False
+    if change.adds:
+        return Inline.note(f"Starting: this batch {escape(change.words())}; the run then plans every model and "
+                           "suite it holds."), True
+    return "", True
 
 
 def build(ctx: AppContext, tab: gr.Tab) -> None:
@@ -59,6 +85,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         seed = gr.Number(label="seed", value=0, precision=0)
         run_name = gr.Textbox(label="run name (blank: derived from presets, suites and seed)",
                               elem_id="batch-run-name")
+        extend = gr.Checkbox(label="add to the existing run of this name", value=False, visible=False,
+                             elem_id="batch-extend",
+                             info="asks the new models or suites there; the run then counts and resumes all of them")
     with gr.Row():
         start = gr.Button("Start", variant="primary", elem_id="batch-start")
         cancel = gr.Button("Cancel", elem_id="batch-cancel")
@@ -68,41 +97,68 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     runs = gr.Dataframe(value=runs_table(ctx), interactive=False, elem_id="batch-runs")
     with gr.Row():
         resume_pick = gr.Dropdown(label="interrupted run", choices=unfinished_runs(ctx), value=None,
-                                  allow_custom_value=True)
+                                  allow_custom_value=True, elem_id="batch-resume-pick")
         resume = gr.Button("Resume", elem_id="batch-resume")
 
     def paths(picked: list[str] | None, upload: str | None) -> list[str]:
         return [*(picked or []), *([upload] if upload else [])]
 
-    @shows_errors
-    def prepare(picked: list[str], upload: str | None, st: list[str], sd: float, name: str) -> str:
-        chosen = paths(picked, upload)
-        if not chosen:
+    @inline_errors(out)
+    def prepare(picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str], sd: float,
+                name: str, add: bool) -> tuple[Any, ...]:
+        """The run's name (derived when blank) and what the batch does to it, said before anything is asked; a
+        batch that would add to an existing run waits for "add to run" (``go`` False)."""
+        files = paths(picked, upload)
+        if not files:
             raise ProbeError("tick at least one preset (or upload one)")
-        return name.strip() or default_run_name([load_preset(p) for p in chosen], int(sd or 0), st or [])
+        presets_ = [load_preset(p) for p in files]
+        name = name.strip() or default_run_name(presets_, int(sd or 0), st or [])
+        change = batch_change(ctx.store, presets_, chosen_models(chosen, other), run_name=name, seed=int(sd or 0),
+                              suites=st or [], extra_models=ctx.endpoints.configs())
+        say, go = before_start(change, bool(add))
+        box = gr.update(visible=change.adds, label=f"add to run {change.name}",
+                        value=bool(add) if change.adds else False)
+        return name, say, box, go
 
-    @shows_errors
-    def on_start(picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str], sd: float,
-                 name: str, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+    @inline_errors(out)
+    def on_start(go: bool, picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str],
+                 sd: float, name: str, add: bool, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+        if not go:  # waiting for the user's choice (see prepare): the page already says why
+            return gr.update(), gr.update(), gr.update(), gr.update()
+        return start_batch(picked, upload, chosen, other, st, sd, name, add, progress)
+
+    @inline_errors(out)
+    def api_start(picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str], sd: float,
+                  name: str, add: bool = False, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+        """API: Start. A batch that would add to an existing run is refused with the reason unless ``add``."""
+        return start_batch(picked, upload, chosen, other, st, sd, name, add, progress)[:3]
+
+    def start_batch(picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str], sd: float,
+                    name: str, add: bool, progress: gr.Progress) -> tuple[Any, ...]:
         specs = chosen_models(chosen, other)
         presets_ = [load_preset(p) for p in paths(picked, upload)]
         name = name.strip() or default_run_name(presets_, int(sd or 0), st or [])
-        result = run_batch(ctx.store, presets_, specs, run_name=name, seed=int(sd or 0), suites=st or [],
-                           progress=False, extra_models=ctx.endpoints.configs(),
-                           on_progress=_progress(progress), cancel=ctx.cancel_event(name))
-        ctx.cancels.pop(name, None)
-        return summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx))
+        try:
+            result = run_batch(ctx.store, presets_, specs, run_name=name, seed=int(sd or 0), suites=st or [],
+                               progress=False, extra_models=ctx.endpoints.configs(), extend=bool(add),
+                               on_progress=_progress(progress), cancel=ctx.cancel_event(name))
+        finally:
+            ctx.cancels.pop(name, None)
+        return (summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx)),
+                gr.update(value=False, visible=False))
 
-    @shows_errors
+    @inline_errors(out)
     def on_resume(name: str | None, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not name:
             raise ProbeError("choose an interrupted run")
-        result = resume_batch(ctx.store, name, extra_models=ctx.endpoints.configs(), progress=False,
-                              on_progress=_progress(progress), cancel=ctx.cancel_event(name))
-        ctx.cancels.pop(name, None)
+        try:
+            result = resume_batch(ctx.store, name, extra_models=ctx.endpoints.configs(), progress=False,
+                                  on_progress=_progress(progress), cancel=ctx.cancel_event(name))
+        finally:
+            ctx.cancels.pop(name, None)
         return summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx), value=None)
 
-    @shows_errors
+    @inline_errors(out)
     def on_cancel(name: str) -> str:
         return (f"Cancelling {escape(name)}: no new requests; answers already in are kept. Resume finishes it."
                 if name and ctx.cancel(name) else f"No batch named {escape(name or '')} is running.")
@@ -111,9 +167,15 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         return (gr.update(choices=ctx.preset_paths(), value=cur), gr.update(choices=model_choices(ctx),
                 value=cur_models), runs_table(ctx), gr.update(choices=unfinished_runs(ctx)))
 
-    inputs = [presets, preset_file, models, adhoc, suites, seed, run_name]
-    start.click(prepare, [presets, preset_file, suites, seed, run_name], run_name, api_visibility="private").then(
-        on_start, inputs, [out, runs, resume_pick], api_name="batch", concurrency_limit=None)
+    inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend]
+    go = gr.State(False)
+    # go is False until prepare says the batch may start (a refused or failed check leaves it False)
+    start.click(lambda: False, None, go, api_visibility="private").then(
+        prepare, inputs, [run_name, out, extend, go], api_visibility="private").then(
+        on_start, [go, *inputs], [out, runs, resume_pick, extend], api_visibility="private", concurrency_limit=None)
+    # the API's Start: the same check (a batch that would add to an existing run needs extend=True), then the run
+    api_btn = gr.Button(visible=False)
+    api_btn.click(api_start, inputs, [out, runs, resume_pick], api_name="batch", concurrency_limit=None)
     cancel.click(on_cancel, run_name, out, api_name="cancel_batch")
     resume_pick.select(lambda n: n, resume_pick, run_name, api_visibility="private")
     resume.click(on_resume, resume_pick, [out, runs, resume_pick], api_name="resume_batch",

@@ -50,6 +50,12 @@ def build(prefix: str) -> Detail:
     return Detail(box, images, text, response, rating, note, save, close, msg)
 
 
+def cleared() -> tuple[Any, ...]:
+    """The panel closed and emptied (its :attr:`Detail.outputs`): the answer it showed no longer belongs to what
+    the page shows (a new run, a new image or item), so neither its image nor its text may linger below."""
+    return gr.update(visible=False), None, "", None, None, "", ""
+
+
 def opened(ctx: AppContext, rid: int, rater: str = "") -> tuple[Any, ...]:
     """The panel's values for one answer (:func:`probe_ui.results.response_detail`, this rater's latest rating)."""
     from probe_ui.results import response_detail
