@@ -153,7 +153,7 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert "judge loopback on run" in said and "0 answers the rules could not read; 0 asked now" in said
     assert "choose a judge model first" in call(client, "/judge", [run], "none (rules only)", "robust")
     judged = call(client, "/results", [run], "robust", [], [], [], [], "loopback")
-    assert len(rows(judged[-2])) == 9
+    assert len(rows(judged[-4])) == 9
 
     archive = call(client, "/export", [run], "imagefolder", "response", "robust")
     import zipfile
