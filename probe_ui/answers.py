@@ -1753,14 +1753,16 @@ def is_correct(answer: Answer, gt_label: str | None) -> bool | None:
 
 @functools.lru_cache(maxsize=1)
 def parser_version() -> str:
-    """A fingerprint of the robust parser's code (this module and the label rules of :mod:`probe_ui.items`).
+    """A fingerprint of the robust parser's code (this module, the label rules of :mod:`probe_ui.items` and the
+    word lists and rules of :mod:`probe_ui.reading`).
 
     The parse stored with each answer is a cache of the robust reading, valid only under the same fingerprint;
     :func:`probe_ui.scoring.scored_answers` re-reads replies whose stored parse came from other code."""
     from probe_ui import items
+    from probe_ui.reading import refusals
 
     h = hashlib.sha256()
-    for module in (sys.modules[__name__], items):
+    for module in (sys.modules[__name__], items, lexicon, subject, refusals):
         h.update(Path(module.__file__ or "").read_bytes() if module.__file__ else b"")
     return h.hexdigest()[:16]
 
