@@ -127,5 +127,7 @@ def is_refusal(text: str) -> bool:
     """
     if not text:
         return False
+    if len(text) > 8000:  # a refusal is said where a reply starts or ends: a degenerate 100 kB reply stays fast
+        text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
     return any(p.search(t) for p in _PATTERNS)
