@@ -362,7 +362,7 @@ _DECL_DIAGNOSIS = re.compile(r"\b(?:most\s+likely|likeliest|final|working|leadin
 # English cues would slow every reply down)
 _DECL_FOREIGN = re.compile(
     r"\b(?:la\s+)?(?:respuesta|r[ée]ponse|risposta|resposta)(?:\s+(?:correcta|correcte|corretta|correta))?"
-    r"(?:\s*(?:es|est|è|é)\b)?(?:\s+(?:la|el|le|il|a)\b(?=\s+[^\W\d_]{2,}))?\s*:?"
+    r"(?:\s*(?:es|est|è|é)\b)?(?:\s+(?:la|el|le|il)\b|\s+a\b(?=\s+[^\W\d_]{2,}))?\s*:?"
     r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s*(?:ist|lautet)\b)?\s*:?"
     r"|(?:正确)?答案\s*(?:是|为)?\s*:?|选择?",
     re.IGNORECASE,
