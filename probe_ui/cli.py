@@ -169,14 +169,18 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Formats: mediconfusion (Results/<model>/<model>_mc.json + --dataset "
                                     "dataset.json), probmed (eval/response_file/<model>.json), medvh (MedVH question "
                                     "records with an added 'response'; --task), blink (saved predictions "
-                                    "{\"val\": [{idx, answer, full_prediction}]}). With --to-preset the file is the "
-                                    "format's question file and a preset YAML is written instead.")
+                                    "{\"val\": [{idx, answer, full_prediction}]}), and a harness's answers to a set "
+                                    "'probe-ui export-set' wrote: inspect (an .eval or .json log), lmms-eval (its "
+                                    "--log_samples JSONL), vlmevalkit (its prediction or result xlsx, tsv or csv). "
+                                    "With --to-preset the file is the format's question file and a preset YAML is "
+                                    "written instead.")
     im.add_argument("format", metavar="FORMAT", choices=_import_formats(),
                     help=f"one of: {', '.join(_import_formats())}")
     im.add_argument("file", metavar="FILE", help="the results file (or, with --to-preset, the question file)")
     im.add_argument("--dataset", default=None, metavar="FILE",
                     help="mediconfusion: dataset.json (required for results); blink: the items (question, choices)")
-    im.add_argument("--model", default=None, metavar="NAME", help="model name (default: from the file name)")
+    im.add_argument("--model", default=None, metavar="NAME",
+                    help="model name (default: from the file name; inspect, lmms-eval: the model the results name)")
     im.add_argument("--images", default=None, metavar="DIR",
                     help="folder the file's image names are looked up in; found images are stored with the variants")
     im.add_argument("--task", default=None, help="medvh: nota | wrongful_image | cli | pre | fcj")
@@ -189,14 +193,34 @@ def build_parser() -> argparse.ArgumentParser:
                          "preset goes; default <DIR>/preset.yaml)")
     im.add_argument("--force", action="store_true",
                     help="with --to-preset: replace the file if it exists (default: refuse)")
+    im.add_argument("--set", default=None, metavar="DIR", dest="set_dir",
+                    help="inspect, lmms-eval, vlmevalkit: the folder 'probe-ui export-set' wrote (default: found "
+                         "from the results file: the task's folder, the dataset's folder, $LMUData)")
     im.add_argument("--with-perturbations", action="store_true",
                     help="dataset: give each item the perturbation chains recorded in the export, so a batch asks "
                          "the same variants again")
     im.add_argument("--db", default=_db_default(),
                     help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
-    im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>); "
-                                                "import several models or files into one run by naming it")
+    im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>; "
+                                                "inspect, lmms-eval, vlmevalkit: <harness>-<set>); import several "
+                                                "models or files into one run by naming it")
     im.set_defaults(func=cmd_import)
+
+    es = sub.add_parser("export-set", help="a preset, its suites expanded into variants (exact images and prompt), "
+                                           "as a benchmark set for Inspect AI, lmms-eval, VLMEvalKit or a Hugging "
+                                           "Face dataset; 'probe-ui import' reads the harness's answers back")
+    es.add_argument("preset", metavar="PRESET", help="a preset file, or a shipped preset by name")
+    es.add_argument("--to", required=True, choices=_harnesses(), help="the harness whose conventions to write")
+    es.add_argument("--out", required=True, metavar="DIR", help="folder to write (created; must be empty or new)")
+    es.add_argument("--suite", action="append", default=[], metavar="NAME",
+                    help="add a stress suite's variants to every item, as batch --suite does; repeatable")
+    es.add_argument("--seed", type=seed_arg, default=0, help="seed for the perturbations (default 0): the same as the "
+                                                             "batch you compare with")
+    es.add_argument("--prompt", default=None, help="prompt template for all items it fits (default: per kind), as "
+                                                   "batch --prompt")
+    es.add_argument("--image-root", action="append", default=[], metavar="DIR",
+                    help="also let the preset read images from DIR (see batch --image-root)")
+    es.set_defaults(func=cmd_export_set)
 
     ex = sub.add_parser("export", help="a run as a dataset: JSONL, Parquet, CSV or an imagefolder that "
                                        "datasets.load_dataset reads; images written once, by hash")
@@ -495,6 +519,10 @@ def format_score_table(report: dict[str, Any]) -> str:
         lines.append("(no answers yet)")
     if report.get("judge"):
         lines.append(judge_line(report))
+    if report.get("harness_agreement"):
+        from probe_ui.interop.verdicts import agreement_lines
+
+        lines += ["", *agreement_lines(report["harness_agreement"])]
     for section, rows, models in _paper_sections(report):
         lines += ["", f"== {section} =="]
         width = max([len("metric")] + [len(m) for m, _ in rows])
@@ -530,6 +558,11 @@ def format_score_markdown(report: dict[str, Any]) -> str:
                      f"{_num(r['refusal_rate']['value'], 1)} | {r['errors']} |")
     if report.get("judge"):
         lines += ["", _md(judge_line(report))]
+    if report.get("harness_agreement"):
+        from probe_ui.interop.verdicts import agreement_lines
+
+        lines += ["", *(f"- {x}" if i else f"**{x.strip('= ')}**" for i, x in
+                        enumerate(agreement_lines(report["harness_agreement"])))]
     for section, rows, models in _paper_sections(report):
         lines += ["", f"### {section}", "", "| metric | " + " | ".join(_md(m) for m in models) + " |",
                   "|---|" + "---:|" * len(models)]
@@ -661,6 +694,10 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     if args.format == "dataset":
         return cmd_import_dataset(args)
+    if args.format in _harness_imports():
+        return cmd_import_harness(args)
+    if args.set_dir:
+        raise UsageError(f"--set applies to {', '.join(_harness_imports())} results, not to {args.format} files")
     opts = ImportOptions(dataset=args.dataset, model=args.model, images=args.images, run=args.run, task=args.task,
                          baseline=args.baseline, split=args.split)
     try:
@@ -690,6 +727,54 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import_harness(args: argparse.Namespace) -> int:
+    """``probe-ui import inspect|lmms-eval|vlmevalkit PATH``: a harness's answers to an exported set, as a run."""
+    from probe_ui.importers import ImportFileError, ImportUsageError
+    from probe_ui.interop.importing import import_harness
+    from probe_ui.store import Store
+
+    for flag, value in (("--dataset", args.dataset), ("--images", args.images), ("--task", args.task),
+                        ("--baseline", args.baseline), ("--split", args.split), ("--to-preset", args.to_preset),
+                        ("--with-perturbations", args.with_perturbations or None)):
+        if value is not None:
+            raise UsageError(f"{flag} does not apply to {args.format} results (the set holds the items and images)")
+    try:
+        result = import_harness(Store(args.db), args.format, args.file, set_dir=args.set_dir, model=args.model,
+                                run=args.run)
+    except ImportUsageError as exc:
+        raise UsageError(str(exc)) from None
+    except ImportFileError as exc:
+        log.error(first_line(exc))
+        return EXIT_ERROR
+    _emit(result.lines(_shown(args.db)))
+    print(f"score it with: probe-ui score --db {_shown(args.db)} --run {result.run}")
+    return 0
+
+
+def cmd_export_set(args: argparse.Namespace) -> int:
+    """``probe-ui export-set PRESET --to HARNESS --out DIR``."""
+    from pathlib import Path
+
+    from probe_ui.interop.exporting import export_set
+
+    result = export_set(args.preset, args.to, Path(args.out), seed=args.seed, suites=args.suite, prompt=args.prompt,
+                        image_roots=args.image_root)
+    _emit(result.lines())
+    return 0
+
+
+def _harnesses() -> tuple[str, ...]:
+    from probe_ui.interop import HARNESSES
+
+    return HARNESSES
+
+
+def _harness_imports() -> tuple[str, ...]:
+    from probe_ui.interop import IMPORTABLE
+
+    return IMPORTABLE
+
+
 def cmd_import_dataset(args: argparse.Namespace) -> int:
     """``probe-ui import dataset DIR``: an export (any format) back into a preset that batch replays."""
     from pathlib import Path
@@ -716,7 +801,7 @@ def _emit(lines: list[str]) -> None:
 def _import_formats() -> tuple[str, ...]:
     from probe_ui.importers import FORMATS
 
-    return (*FORMATS, "dataset")
+    return (*FORMATS, "dataset", *_harness_imports())
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -452,6 +452,10 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
         for model, r in out["models"].items():
             r["judged"] = int(decided.get(model, 0))
         out["judge"] = {"model": judge, "decided": int(sum(int(v) for v in dict(decided).values()))}
+    if run.settings.get("harness"):  # an imported harness run: its own verdicts against this reading
+        from probe_ui.interop.verdicts import harness_agreement
+
+        out["harness_agreement"] = harness_agreement(store, run, df)
     return out
 
 

@@ -207,7 +207,9 @@ def _normalise(row: dict[str, Any], layout: str, path: Path, n: int) -> dict[str
     """One row in the JSONL form: lists as lists, nested values decoded, CSV's empty cells as None."""
     r = dict(row)
     if layout == "imagefolder":
-        names, first = r.pop("file_names", None), r.pop("file_name", None)
+        # images_file_names: export-set --to hf's name for the list (datasets reads an empty file_names as missing)
+        names = r.pop("file_names", None) or r.pop("images_file_names", None)
+        first = r.pop("file_name", None)
         if isinstance(names, str):
             names = _loads(names, path, n, "file_names")
         r["images"] = list(names) if names else ([first] if first else [])
