@@ -100,6 +100,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="robust: our extractor (default); legacy: the benchmark's original parser, to reproduce "
                              "published numbers (runs whose benchmark is known; else the same as robust)")
 
+    def judge_arg(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--judge", default=None, metavar="MODEL",
+                        help="a judge model (provider/model or a catalogue name) for the replies the rules cannot "
+                             "read: it is asked once about each (its answer stored, never asked again), and its "
+                             "answers count with the method 'judge' (robust parser only; off unless given)")
+
     def definition_arg(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--definition", choices=("auto", "paper", "clean"), default="auto",
                         help="metric definitions: paper (each paper's exact one, to quote beside it), clean (ours, "
@@ -175,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print one JSON object")
     parser_arg(s)
     definition_arg(s)
+    judge_arg(s)
     s.add_argument("--format", choices=("table", "markdown", "csv"), default="table",
                    help="terminal tables (default), Markdown tables or CSV rows")
     s.add_argument("--compare-parsers", action="store_true",
@@ -249,6 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--by", choices=("response", "variant"), default="response",
                     help="one row per answer (default) or per variant, with every model's answer in it")
     parser_arg(ex)
+    judge_arg(ex)
     ex.set_defaults(func=cmd_export)
 
     rp = sub.add_parser("report", help="one self-contained HTML file: metric tables, plots, stress deltas, worst "
@@ -259,6 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--force", action="store_true", help="replace the file if it exists (default: refuse)")
     parser_arg(rp)
     definition_arg(rp)
+    judge_arg(rp)
     rp.set_defaults(func=cmd_report)
 
     ps = sub.add_parser("presets", help="the presets shipped with probe-ui, usable by name from any folder")
@@ -467,11 +476,33 @@ def reading_store(db: str) -> Any:
     return open_existing(db)
 
 
+def judged_store(args: argparse.Namespace) -> tuple[Any, str | None]:
+    """The store for score/export/report, and the fallback judge's model name when ``--judge`` is given: the judge
+    is first asked about the run's unread replies it has not decided yet (stored in the run, so the store is opened
+    for writing), with a line saying what it did."""
+    judge = getattr(args, "judge", None)
+    if not judge:
+        return reading_store(args.db), None
+    from probe_ui.fallback import judge_unread, resolve_judge
+    from probe_ui.store import Store
+
+    if getattr(args, "parser", "robust") != "robust":
+        raise UsageError("--judge reads the replies the robust rules cannot read: use it without --parser legacy")
+    model = resolve_judge(judge)  # before the store is touched: an unknown judge is a one-line error
+    store = Store(args.db)
+    summary = judge_unread(store, args.run, model)
+    for line in summary.lines():
+        print(line, file=sys.stderr)
+    return store, model.name
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from probe_ui.scoring import compare_parsers, jsonable, score_run
 
-    store = reading_store(args.db)
     if args.compare_parsers:
+        if args.judge:
+            raise UsageError("--compare-parsers compares the rules; it takes no --judge")
+        store = reading_store(args.db)
         diffs = compare_parsers(store, args.run)
         robust = score_run(store, args.run, "robust")
         legacy = score_run(store, args.run, "legacy")
@@ -481,7 +512,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         else:
             print(format_parser_differences(robust, legacy, diffs, args.format))
         return 0
-    report = score_run(store, args.run, args.parser, args.definition)
+    store, judge = judged_store(args)
+    report = score_run(store, args.run, args.parser, args.definition, judge=judge)
     for note in report.get("notes", []):
         log.info(note)
     if args.json:
@@ -515,6 +547,8 @@ def format_score_table(report: dict[str, Any]) -> str:
                      f"{r['errors']:>12}")
     if not report["models"]:
         lines.append("(no answers yet)")
+    if report.get("judge"):
+        lines.append(judge_line(report))
     if report.get("harness_agreement"):
         from probe_ui.interop.verdicts import agreement_lines
 
@@ -531,6 +565,15 @@ def format_score_table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def judge_line(report: dict[str, Any]) -> str:
+    """How many answers the fallback judge decided, in all and per model (they are in the figures above)."""
+    j = report["judge"]
+    per = ", ".join(f"{m} {r.get('judged', 0)}" for m, r in report["models"].items())
+    n = j["decided"]
+    return (f"judge {j['model']} decided {n} answer{'' if n == 1 else 's'} the rules could not read (counted above, "
+            f"method 'judge')" + (f": {per}" if per else ""))
+
+
 def format_score_markdown(report: dict[str, Any]) -> str:
     lines = [f"**Run** `{report['run']}` (seed {report['seed']}, {report['variants']} variants"
              + (f", {report['benchmark']}" if report.get("benchmark") else "")
@@ -543,6 +586,8 @@ def format_score_markdown(report: dict[str, Any]) -> str:
         lines.append(f"| {_md(model)} | {r['n']} | {_num(acc['value'])} | {ci} | "
                      f"{_num(acc['random'], 1)} | {_num(r['invalid_rate']['value'], 1)} | "
                      f"{_num(r['refusal_rate']['value'], 1)} | {r['errors']} |")
+    if report.get("judge"):
+        lines += ["", _md(judge_line(report))]
     if report.get("harness_agreement"):
         from probe_ui.interop.verdicts import agreement_lines
 
@@ -796,7 +841,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     from probe_ui.exports import export_run
 
-    summary = export_run(reading_store(args.db), args.run, args.format, Path(args.out), by=args.by, parser=args.parser)
+    store, judge = judged_store(args)
+    summary = export_run(store, args.run, args.format, Path(args.out), by=args.by, parser=args.parser, judge=judge)
     _emit(summary.lines())
     return 0
 
@@ -806,8 +852,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     from probe_ui.report import write_report
 
-    path = write_report(reading_store(args.db), args.run, Path(args.out), baseline=args.baseline, parser=args.parser,
-                        definition=args.definition, force=args.force)
+    store, judge = judged_store(args)
+    path = write_report(store, args.run, Path(args.out), baseline=args.baseline, parser=args.parser,
+                        definition=args.definition, judge=judge, force=args.force)
     print(f"wrote {path} ({path.stat().st_size:,} bytes); open it in a browser")
     return 0
 

@@ -42,6 +42,7 @@ import re
 import shlex
 import shutil
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,7 +114,9 @@ COLUMN_DOCS: dict[str, tuple[str, str]] = {
                            "stream, provider, model, base_url"),
     "raw_text": ("string", "the model's reply, verbatim"),
     "parsed": ("string", "the answer read from the reply (a letter, yes/no or a label); null when none"),
-    "method": ("string", "how the answer was read (exact, pattern, option text, judge, ...)"),
+    "method": ("string", "the rule that read the answer (declaration, final_verdict, option_text, language, "
+                         "question_subject, judge, ambiguous, ...: the card's 'How answers were read' lists those of "
+                         "this export in words)"),
     "invalid": ("bool", "no answer could be read from the reply"),
     "refusal": ("bool", "the reply refuses to answer"),
     "correct": ("bool", "parsed equals answer_label (null when the ground truth is unknown or the call failed)"),
@@ -128,8 +131,9 @@ COLUMN_DOCS: dict[str, tuple[str, str]] = {
     "finish_reason": ("string", "why generation stopped, as the provider reports it"),
     "details": ("object", "provider extras (option probabilities, resize records, cache origin); absolute paths "
                           "reduced to file names"),
-    "judge": ("object", "the latest judge call on this answer (--judge): {model, prompt, raw_text, parsed, method, "
-                        "correct, error}, or null"),
+    "judge": ("object", "the latest judge call on this answer (batch --judge, or the fallback judge of score/"
+                        "export --judge for replies the rules could not read): {model, prompt, raw_text (the judge's "
+                        "reply), parsed, method, correct, error}, or null"),
     "images": ("list[string]", "the variant's images, in the order sent: images/<sha256>.png, relative to this "
                                "folder"),
     "n_answers": ("int", "how many answers the variant has in this run"),
@@ -171,11 +175,12 @@ class ExportSummary:
 
 # ---- the entry point ----------------------------------------------------------------------------------------------
 
-def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "response", parser: str = "robust"
-               ) -> ExportSummary:
+def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "response", parser: str = "robust",
+               judge: str | None = None) -> ExportSummary:
     """Write a run of ``store`` (None: the most recent) as a dataset in ``out`` (new or empty); the answers' reading
-    (parsed, method, invalid, refusal, correct, rating) is the scored-answer table's under ``parser``
-    (:func:`probe_ui.scoring.scored_answers`), the same that ``probe-ui score --parser`` counts."""
+    (parsed, method, invalid, refusal, correct, rating) is the scored-answer table's under ``parser`` and the
+    fallback ``judge``'s decisions (:func:`probe_ui.scoring.scored_answers`), the same that ``probe-ui score
+    --parser ... --judge ...`` counts."""
     from probe_ui.scoring import PARSERS
 
     if parser not in PARSERS:
@@ -202,7 +207,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
     key_vars = [m.get("api_key_env") for m in (r.settings or {}).get("models") or [] if isinstance(m, dict)]
     scrub = _Scrubber(_local_roots(store, out), redact.known_secrets(v for v in key_vars if isinstance(v, str)))
     variants = _run_variants(store, r.id)
-    answers = _run_answers(store, r.name, parser)
+    answers = _run_answers(store, r.name, parser, judge)
 
     rows: list[dict[str, Any]] = []
     raters = sorted({k for a in answers for k in (a.get("rater_ratings") or {})})
@@ -262,7 +267,9 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
             _write_imagefolder(out / data_name, rows, columns)
         files.append(data_name)
         licences = _licences(used, set(written), variants)
-        card = _card(r, fmt, by, rows, columns, licences, len(written), scrub, warnings, parser)
+        methods = Counter(str(a["method"]) for a in answers if a.get("method"))
+        card = _card(r, fmt, by, rows, columns, licences, len(written), scrub, warnings, parser, methods=methods,
+                     judge=judge)
         write_text(out / "README.md", card)
         files.append("README.md")
         warnings += _leak_check(out, [data_name, "README.md"], scrub)
@@ -321,13 +328,13 @@ def _run_variants(store: Any, run_id: int) -> dict[str, dict[str, Any]]:
 _INT_COLUMNS = ("response_id", "sample", "input_tokens", "output_tokens")
 
 
-def _run_answers(store: Any, run_name: str, parser: str) -> list[dict[str, Any]]:
+def _run_answers(store: Any, run_name: str, parser: str, judge: str | None = None) -> list[dict[str, Any]]:
     """The run's answers as plain dicts: the scored-answer table (with what was sent and received), pandas'
     missing values back to None and counts back to ints."""
     from probe_ui.scoring import UNRATED, _val, scored_answers
 
     out = []
-    for rec in scored_answers(store, run_name, parser, detail=True).to_dict("records"):
+    for rec in scored_answers(store, run_name, parser, detail=True, judge=judge).to_dict("records"):
         d = {k: _val(v) for k, v in rec.items()}
         for k in _INT_COLUMNS:
             if d.get(k) is not None:
@@ -765,8 +772,26 @@ def _same_file(path: Path, sha: str | None) -> bool:
         return False
 
 
+def _methods_section(methods: Counter[str], judge: str | None) -> list[str]:
+    """What each ``method`` in this export means, in words, with how many answers it read: a researcher can audit
+    which rule produced a number."""
+    if not methods:
+        return []
+    from probe_ui.reading.methods import describe
+
+    out = ["## How answers were read", "",
+           "Each answer's `method` names the rule that read it (or left it invalid):", "",
+           "| method | answers | meaning |", "|---|---:|---|"]
+    out += [f"| `{m}` | {n} | {_md(describe(m))} |" for m, n in sorted(methods.items(), key=lambda kv: -kv[1])]
+    if judge:
+        out += ["", f"A judge model (`{_md(judge)}`) read the replies the rules could not read: its answers carry the "
+                "method `judge`, and its own reply is in the `judge` column."]
+    return out + [""]
+
+
 def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[str], licences: list[_Licence],
-          n_images: int, scrub: _Scrubber, warnings: list[str], parser: str) -> str:
+          n_images: int, scrub: _Scrubber, warnings: list[str], parser: str, *,
+          methods: Counter[str] | None = None, judge: str | None = None) -> str:
     s = r.settings or {}
     lines = [_front_matter(r, fmt, len(rows)), f"# probe-ui run `{r.name}`", ""]
     models = [redact.public_model(m) for m in s.get("models") or [] if isinstance(m, dict)]
@@ -831,6 +856,7 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
         lines.append(f"| `{c}` | {_type_in(fmt, c, typ)} | {_md(meaning)} |")
     lines.append("")
 
+    lines += _methods_section(methods or Counter(), judge)
     lines += _licence_section(licences)
 
     lines += ["## How it was made", "",

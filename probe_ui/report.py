@@ -115,13 +115,13 @@ def _get_run(store: Store, name: str | None, what: str = "run") -> Run:
         raise ReportError(f"no {what} named '{name}' in this store (runs: {listed})") from None
 
 
-def _frames(store: Store, run: Run, parser: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(the run's scored answers under ``parser``, :func:`probe_ui.scoring.scored_answers`; the same reduced to one
-    row per cell by majority vote)."""
+def _frames(store: Store, run: Run, parser: str, judge: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the run's scored answers under ``parser`` and the fallback ``judge``'s decisions,
+    :func:`probe_ui.scoring.scored_answers`; the same reduced to one row per cell by majority vote)."""
     from probe_ui.metrics.samples import majority_vote
     from probe_ui.scoring import scored_answers
 
-    df = scored_answers(store, run.name, parser)
+    df = scored_answers(store, run.name, parser, judge=judge)
     return df, majority_vote(df)
 
 
@@ -364,6 +364,10 @@ def _header(run: Run, raw: pd.DataFrame, n_variants: int, baseline: Run | None, 
         facts.append(("items not loaded", report["items_not_loaded"]))
     if baseline is not None:
         facts.append(("baseline", baseline.name))
+    if report.get("judge"):
+        decided = int((raw["method"] == "judge").sum()) if len(raw) else 0
+        facts.append(("judge", f"{report['judge']}: decided {decided} answer{'' if decided == 1 else 's'} the rules "
+                               "could not read"))
     dl = "".join(_el("dt", k) + _el("dd", v) for k, v in facts)
     kind = run.settings.get("kind") or ("import" if run.settings.get("imports") else "batch")
     return ('<header><p class="kicker">probe-ui report</p>'
@@ -1029,12 +1033,13 @@ def extra_sections(raw: pd.DataFrame, base: Run | None = None, base_raw: pd.Data
 
 
 def build_report(store: Store, run: str | None, baseline: str | None = None, parser: str = "robust",
-                 definition: str = "auto") -> str:
+                 definition: str = "auto", judge: str | None = None) -> str:
     """The HTML report of ``run`` (None: the most recently updated run), compared with the run named ``baseline``
     when given, every reply read by ``parser`` and the metric families under ``definition`` (as ``probe-ui score
     --parser P --definition D``). One self-contained document (module docstring); raises :class:`ReportError`
     for an unknown run or baseline. Stress and baseline deltas carry 95 % CIs by Newcombe's hybrid score method
-    (two Wilson intervals)."""
+    (two Wilson intervals). ``judge``: a fallback judge's model name, whose stored decisions replace "invalid" for
+    the replies the rules cannot read (:mod:`probe_ui.fallback`)."""
     from probe_ui import results as R
     from probe_ui.store import run_variants
 
@@ -1042,9 +1047,9 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
     b = _get_run(store, baseline, "baseline run") if baseline else None
     if b is not None and b.id == r.id:
         raise ReportError(f"the baseline is the run itself ('{r.name}'): name another run with --baseline")
-    raw, voted = _frames(store, r, parser)
+    raw, voted = _frames(store, r, parser, judge)
     tables = R.metric_tables(raw, parser, definition)
-    report = {"items_not_loaded": len(store.item_errors(r.id))}
+    report = {"items_not_loaded": len(store.item_errors(r.id)), "judge": judge}
     sections = [
         ("overview", "Overview", _overview(tables, raw, report)),
         ("papers", "Per-paper metrics", _papers(tables)),
@@ -1052,7 +1057,7 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
     ]
     base_raw = None
     if b is not None:
-        base_raw, base_voted = _frames(store, b, parser)
+        base_raw, base_voted = _frames(store, b, parser, judge)
         sections.append(("baseline", "Baseline", _baseline(b, voted, base_voted)))
         sections.append(("paired", "Paired comparison", _paired(store, b, r, parser)))
     extra = extra_sections(raw, b, base_raw)
@@ -1074,7 +1079,7 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
 
 
 def write_report(store: Store, run: str | None, out: Path, baseline: str | None = None, parser: str = "robust",
-                 definition: str = "auto", force: bool = False) -> Path:
+                 definition: str = "auto", judge: str | None = None, force: bool = False) -> Path:
     """Build the report (:func:`build_report`) and write it to ``out`` (:mod:`probe_ui.safe_write`: a temporary
     file beside it, then renamed; never over a device, FIFO or folder; over an existing file only with ``force``);
     the folder is created when missing. Returns ``out``. Raises :class:`ReportError` when the run or baseline is
@@ -1088,7 +1093,7 @@ def write_report(store: Store, run: str | None, out: Path, baseline: str | None 
         output_file(out, what)
     except PathError as exc:
         raise ReportError(str(exc)) from None
-    data = build_report(store, run, baseline, parser, definition).encode("utf-8")
+    data = build_report(store, run, baseline, parser, definition, judge).encode("utf-8")
     try:
         write_bytes(out, data, force=force, what=what)
     except WriteError as exc:

@@ -193,21 +193,25 @@ def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
                 "parse_version": None}
     kind = "free" if req.prompt == "free" else v.kind
     return answers.cache_row(resp.text, kind, v.labels, v.options, v.answer_label if kind != "free" else None,
-                             question=v.question)
+                             question=v.question, suggested=v.suggested)
 
 
 def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None = None) -> dict[str, Any]:
     """The stored row: the exact request sent (images by hash, after any resize), settings, reply and its parse."""
-    m, req = cell.model, sent or cell.request
+    return {**call_row(run_id, cell.variant.id, cell.model, sent or cell.request, resp),
+            **score_response(cell.variant, cell.request, resp)}
+
+
+def call_row(run_id: int, variant_id: str, m: ModelConfig, req: Request, resp: Response) -> dict[str, Any]:
+    """What is stored of any call, answer or judge: the exact request (images by hash), settings, the reply."""
     settings = dict(req.settings.to_dict(), provider=m.provider, model=m.model,
                     base_url=redact.public_url(list(m.base_url) if isinstance(m.base_url, tuple) else m.base_url))
     return {
-        "run_id": run_id, "variant_id": cell.variant.id, "model": m.name, "prompt": req.prompt,
+        "run_id": run_id, "variant_id": variant_id, "model": m.name, "prompt": req.prompt,
         "sample": req.sample, "request_hash": req.cache_key(m.provider, m.model, m.options),
         "messages": req.rendered(), "settings": settings, "raw_text": resp.text,
         "latency_s": resp.latency_s, "input_tokens": resp.input_tokens, "output_tokens": resp.output_tokens,
         "cost": resp.cost, "error": resp.error, "finish_reason": resp.finish_reason, "details": resp.details or None,
-        **score_response(cell.variant, cell.request, resp),
     }
 
 

@@ -239,7 +239,7 @@ def storable(table: sa.Table, row: dict[str, Any]) -> dict[str, Any]:
 _CACHED = (sa.select(*(responses.c[k] for k in ("id", "raw_text", "input_tokens", "output_tokens", "cost",
                                                  "finish_reason")))
            .where(responses.c.request_hash == sa.bindparam("h"), responses.c.error.is_(None),
-                  responses.c.role == "answer").order_by(responses.c.id).limit(1))
+                  responses.c.role == sa.bindparam("role")).order_by(responses.c.id).limit(1))
 _CELL_ROW = sa.select(responses.c.id, responses.c.error).where(
     *(responses.c[k] == sa.bindparam(f"k_{k}") for k in ("run_id", "variant_id", "model", "prompt", "sample")))
 
@@ -588,11 +588,12 @@ class Store:
         with self.engine.connect() as c:
             return {(r[0], r[1], r[2], int(r[3])) for r in c.execute(q)}
 
-    def cached_response(self, request_hash: str) -> dict[str, Any] | None:
+    def cached_response(self, request_hash: str, role: str = "answer") -> dict[str, Any] | None:
         """A finished response to exactly this request (any run), for the deterministic-request cache: its id, raw
-        text, token counts, cost and finish reason."""
+        text, token counts, cost and finish reason. ``role="judge"``: a judge's call (the fallback judge reuses
+        its verdict on the same reply, question and judge model)."""
         with self.engine.connect() as c:
-            row = c.execute(_CACHED, {"h": request_hash}).mappings().first()
+            row = c.execute(_CACHED, {"h": request_hash, "role": role}).mappings().first()
         return dict(row) if row else None
 
     def response_id(self, run_id: int, variant_id: str, model: str, prompt: str, sample: int) -> int | None:
@@ -747,14 +748,23 @@ class Store:
         """One response joined with its variant (for drill-down), JSON columns decoded."""
         r, v = responses, variants
         q = (sa.select(r, v.c.item_id, v.c.question, v.c.options, v.c.answer, v.c.answer_label, v.c.condition,
-                       v.c.image_ids, v.c.provenance, v.c.category, v.c.kind, v.c.source)
+                       v.c.image_ids, v.c.provenance, v.c.category, v.c.kind, v.c.source, v.c.attributes,
+                       v.c.prompt_args)
              .join(v, v.c.id == r.c.variant_id).where(r.c.id == self._known_id(response_id)))
         with self.engine.connect() as c:
             row = c.execute(q).mappings().first()
         if row is None:
             raise StoreError(f"no response #{response_id} in {self.where}")
         return {k: _json(x) if k in ("messages", "settings", "details", "options", "image_ids", "provenance",
-                                     "category") else x for k, x in dict(row).items()}
+                                     "category", "attributes", "prompt_args") else x for k, x in dict(row).items()}
+
+    def judge_calls(self, response_id: int) -> list[dict[str, Any]]:
+        """Every judge call on one answer, oldest first: model, prompt, raw_text, parsed, method, error."""
+        r = responses
+        q = (sa.select(r.c.model, r.c.prompt, r.c.raw_text, r.c.parsed, r.c.method, r.c.error)
+             .where(r.c.parent_id == int(response_id), r.c.role == "judge").order_by(r.c.id))
+        with self.engine.connect() as c:
+            return [dict(x) for x in c.execute(q).mappings()]
 
     def item_errors(self, run_id: int) -> list[dict[str, Any]]:
         with self.engine.connect() as c:
@@ -802,10 +812,21 @@ class Store:
 
     def judge_frame(self, run_id: int) -> pd.DataFrame:
         """The latest judge call for each judged answer of a run: parent_id (the answer), judge_model, judge_prompt,
-        judge_text (its raw reply), judge_error, and the judge's reading (parsed, method, invalid, correct)."""
+        judge_text (its raw reply), judge_error, and the judge's reading (parsed, method, invalid, correct). The
+        fallback judge's calls are not among them (:meth:`fallback_judge_frame`)."""
+        return self._judge_calls(run_id, responses.c.prompt.not_like("judge-fallback:%"))
+
+    def fallback_judge_frame(self, run_id: int, judge_model: str) -> pd.DataFrame:
+        """The fallback judge's calls (``--judge``, :mod:`probe_ui.fallback`) of one judge model on a run's answers:
+        the same columns as :meth:`judge_frame`, the latest call per answer."""
+        return self._judge_calls(run_id, responses.c.model == judge_model, responses.c.prompt.like("judge-fallback:%"))
+
+    def _judge_calls(self, run_id: int, *where: Any) -> pd.DataFrame:
+        """The latest judge call per judged answer of a run, among those ``where`` keeps."""
         r = responses
         latest = (sa.select(sa.func.max(r.c.id)).where(r.c.run_id == run_id, r.c.role == "judge",
-                                                        r.c.parent_id.is_not(None)).group_by(r.c.parent_id))
+                                                        r.c.parent_id.is_not(None), *where)
+                  .group_by(r.c.parent_id))
         q = sa.select(r.c.parent_id, r.c.model.label("judge_model"), r.c.prompt.label("judge_prompt"),
                       r.c.raw_text.label("judge_text"), r.c.error.label("judge_error"), r.c.parsed, r.c.method,
                       r.c.invalid, r.c.correct).where(r.c.id.in_(latest))

@@ -149,6 +149,11 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert {r[1] for r in rows(only[0])} == {"loopback"}  # the filters apply to the tables too
     images, detail = call(client, "/response", rid)
     assert images and "hard to say" in detail
+    said = call(client, "/judge", [run], "loopback", "robust")  # no unread reply: the judge is asked nothing
+    assert "judge loopback on run" in said and "0 answers the rules could not read; 0 asked now" in said
+    assert "choose a judge model first" in call(client, "/judge", [run], "none (rules only)", "robust")
+    judged = call(client, "/results", [run], "robust", [], [], [], [], "loopback")
+    assert len(rows(judged[-4])) == 9
 
     archive = call(client, "/export", [run], "imagefolder", "response", "robust")
     import zipfile

@@ -7,6 +7,7 @@ installed (``apt-get install chromium``), failed under CI=true (.ci/run installs
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -584,6 +585,45 @@ def test_ratings_carry_the_raters_name_and_it_is_remembered(server, browser):
                            ".value === 'Dr Lee'")  # kept in this browser
     pg.shot("name-remembered")
     assert not pg.errors, pg.errors
+
+
+def test_an_unread_reply_says_why_and_a_chosen_judge_reads_it(server, browser, fake_openai):
+    """Issue 21: the cell's detail says in words how a reply was read (here: not at all); on the Results tab a
+    judge model chosen from the menu reads it, and the answer's detail shows the judge and its reply."""
+    def respond(body: dict) -> str:
+        text = json.dumps(body["messages"])
+        return "B" if "Say which answer its reply gives" in text else "Going by the picture, the latter one it is."
+
+    fake_openai.responder = respond
+    add_endpoint(server, fake_openai, "loop-vlm")
+    add_endpoint(server, fake_openai, "judge-model")
+    for view, tag in ((VIEW, "1440"), ({"width": 1024, "height": 768}, "1024")):
+        pg = Page(browser.new_page(viewport=view), f"judge-{tag}")
+        pg.p.goto(server.url)
+        pg.p.locator("#probe-run").wait_for()
+        refresh_models(pg, "loop-vlm")
+        pg.ask("CT\nMRI", "MRI")
+        pg.tick("probe-models", "loop-vlm")
+        pg.p.locator("#probe-run").click()
+        pg.table_done(1)
+        pg.p.locator("#probe-table td.pu-cell").first.click()
+        pg.wait_text("#probe-detail-text", r"How it was read.*no answer could be read")
+        pg.shot("unread-reply-detail")
+        pg.tab("Results")
+        pg.wait_text("#results-responses", "loop-vlm")
+        pg.pick("results-judge", "judge-model")
+        pg.p.locator("#results-ask-judge").click()
+        pg.wait_text("#results-judge-msg", r"1 now has an answer from the judge", timeout_s=60)
+        pg.wait_text("#results-responses", r"\bright\b")  # MRI (B) is the right answer: the judge's reading counts
+        pg.shot("judged-in-results")
+        store = server.store()
+        rid = max(int(x) for r in store.list_runs() for x in store.answers_frame(r.id)["response_id"])
+        pg.fill("results-response-id", str(rid))
+        pg.p.locator("#results-open").click()
+        pg.wait_text("#results-detail", r"Judge judge-model read it as B")
+        pg.shot("judged-answer-detail")
+        assert not pg.errors, pg.errors
+        pg.p.close()
 
 
 def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_completes_it(server, browser, fake_openai):

@@ -228,6 +228,20 @@ def model_choices(ctx: AppContext) -> list[str]:
     return BASELINES + names + sorted(ctx.endpoints.configs())
 
 
+NO_JUDGE = "none (rules only)"
+
+
+def judge_choices(ctx: AppContext) -> list[str]:
+    """The judge menu of the Results tab: no judge (the default), then every model but the baselines."""
+    return [NO_JUDGE] + [m for m in model_choices(ctx) if m not in BASELINES]
+
+
+def chosen_judge(value: str | None) -> str | None:
+    """The judge model picked in the menu, or None for no judge."""
+    value = (value or "").strip()
+    return None if not value or value == NO_JUDGE else value
+
+
 def chosen_models(picked: list[str] | None, adhoc: str | None) -> list[str]:
     """Ticked models plus ad-hoc specs typed as ``provider/model`` (comma or newline separated)."""
     extra = [s.strip() for s in (adhoc or "").replace("\n", ",").split(",") if s.strip()]

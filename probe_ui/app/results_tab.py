@@ -11,7 +11,8 @@ import gradio as gr
 import pandas as pd
 
 from probe_ui import compare, compare_format, live, results
-from probe_ui.app.common import answer_id, chosen_runs, inline_errors, shows_errors
+from probe_ui.app.common import (NO_JUDGE, Inline, answer_id, chosen_judge, chosen_runs, inline_errors, judge_choices,
+                                 shows_errors)
 from probe_ui.app.files import download_folder, zip_folder
 from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
@@ -43,6 +44,13 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         f_ratings = gr.Dropdown(label="ratings", multiselect=True, choices=["correct", "incorrect", "unsure",
                                                                            "unrated"], value=[],
                                 elem_id="results-f-ratings")
+    with gr.Row():
+        judge = gr.Dropdown(label="judge model for replies the rules cannot read", choices=judge_choices(ctx),
+                            value=NO_JUDGE, scale=3, elem_id="results-judge", allow_custom_value=True,
+                            info="off by default: a model you choose (or type as provider/model) is asked once about "
+                                 "each unread reply; its answers then count, marked 'judge' in the answer's detail")
+        ask_judge = gr.Button("Ask the judge", scale=1, elem_id="results-ask-judge")
+    judge_msg = gr.HTML("", elem_id="results-judge-msg")
     show = gr.Button("Show results", variant="primary", elem_id="results-show")
     msg = gr.HTML("", elem_id="results-msg")
     gr.Markdown("Every table and plot below counts only the answers the filters above keep.")
@@ -136,13 +144,15 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
     @inline_errors(msg)
     def on_show(chosen: list[str], p: str, ms: list[str], cs: list[str], cats: list[str], rs: list[str],
-                request: gr.Request = None) -> tuple[Any, ...]:  # type: ignore[assignment]
+                j: str | None = NO_JUDGE, request: gr.Request = None  # type: ignore[assignment]
+                ) -> tuple[Any, ...]:
         chosen = chosen_runs(chosen)
 
         def work() -> tuple[Any, ...]:
             if not chosen:
                 raise live.ProbeError("choose one or more runs above", field="runs")
-            df = results.answers(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs)
+            df = results.answers(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs,
+                                 judge=_judge_name(j, p))
             by_cond = results.accuracy_by_condition(df).round(2)
             from probe_ui.report import extra_sections
 
@@ -155,6 +165,31 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                     f"<p class='pu-note'>{escape(said)}</p>", failed_calls(df))
         return newest("results", request, len(show_outputs), work)
 
+    def _judge_name(j: str | None, p: str) -> str | None:
+        """The judge's model name (None: no judge); only the robust reading has a judge."""
+        spec = chosen_judge(j)
+        if spec is None or p != "robust":
+            return None
+        from probe_ui.fallback import resolve_judge
+
+        return resolve_judge(spec, ctx.endpoints.configs()).name
+
+    @inline_errors(judge_msg)
+    def on_ask_judge(chosen: list[str], j: str | None, p: str) -> str:
+        spec = chosen_judge(j)
+        if spec is None:
+            raise live.ProbeError("choose a judge model first", field="judge")
+        if not chosen:
+            raise live.ProbeError("choose one or more runs above", field="runs")
+        if p != "robust":
+            raise live.ProbeError("the judge reads what the robust parser cannot: choose the robust parser",
+                                  field="parser")
+        from probe_ui.fallback import judge_unread, resolve_judge
+
+        model = resolve_judge(spec, ctx.endpoints.configs())
+        lines = [line for run in chosen for line in judge_unread(ctx.store, run, model).lines()]
+        return Inline.note("<br>".join(escape(x) for x in lines))
+
     @shows_errors
     def on_open(rid: float | None) -> tuple[Any, str]:
         checked = answer_id(rid, field=None)
@@ -164,20 +199,21 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         return ims, text
 
     @shows_errors
-    def on_export(chosen: list[str], fmt: str, by: str, p: str) -> str:
+    def on_export(chosen: list[str], fmt: str, by: str, p: str, j: str | None = NO_JUDGE) -> str:
         chosen = chosen_runs(chosen)
         if not chosen:
             raise live.ProbeError("choose a run to export")
         from probe_ui.exports import export_run
 
         folder = download_folder()  # inside Gradio's cache, which deletes it
-        summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by, parser=p)
+        summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by, parser=p,
+                             judge=_judge_name(j, p))
         archive = zip_folder(summary.path, fresh_path(folder / f"{_file_name(chosen[0])}-{fmt}.zip"))
         shutil.rmtree(summary.path, ignore_errors=True)
         return str(archive)
 
     @shows_errors
-    def on_report(chosen: list[str], p: str) -> str:
+    def on_report(chosen: list[str], p: str, j: str | None = NO_JUDGE) -> str:
         chosen = chosen_runs(chosen)
         if not chosen:
             raise live.ProbeError("choose a run to report on")
@@ -185,7 +221,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
         folder = download_folder()
         path = write_report(ctx.store, chosen[0], fresh_path(folder / f"{_file_name(chosen[0])}-report.html"),
-                            baseline=chosen[1] if len(chosen) > 1 else None, parser=p)
+                            baseline=chosen[1] if len(chosen) > 1 else None, parser=p, judge=_judge_name(j, p))
         return str(path)
 
     def on_select(table: Any, evt: gr.SelectData) -> Any:
@@ -228,16 +264,23 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         keep = [r for r in cur or [] if r in names]
         return gr.update(choices=fresh, value=keep or names[:1])
 
-    show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings]
+    def on_judges(cur: str | None) -> Any:
+        menu = judge_choices(ctx)
+        return gr.update(choices=menu, value=cur if cur in menu else NO_JUDGE)
+
+    show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings, judge]
     show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, by_condition, responses, msg, shown,
                     failed]
     refresh.click(on_refresh, runs, runs, api_name="runs")
     tab.select(on_refresh, runs, runs, api_visibility="private").then(
+        on_judges, judge, judge, api_visibility="private").then(
         on_show, show_inputs, show_outputs, api_visibility="private")
     runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters").then(
         on_show, show_inputs, show_outputs, api_visibility="private")
     show.click(on_show, show_inputs, show_outputs, api_name="results")
-    for f in (parser, f_models, f_conditions, f_categories, f_ratings):  # every filter re-draws everything below
+    ask_judge.click(on_ask_judge, [runs, judge, parser], judge_msg, api_name="judge").then(
+        on_show, show_inputs, show_outputs, api_visibility="private")
+    for f in (parser, f_models, f_conditions, f_categories, f_ratings, judge):  # every filter re-draws everything
         f.input(on_show, show_inputs, show_outputs, api_visibility="private")
     responses.select(on_select, responses, response_id, api_visibility="private").then(
         on_open, response_id, [detail_images, detail], api_visibility="private")
@@ -252,8 +295,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     cmp_btn.click(on_compare, [cmp_run_a, cmp_model_a, cmp_run_b, cmp_model_b, parser],
                   [cmp_summary, cmp_cond, cmp_cat, cmp_paper, cmp_flips, cmp_msg], api_name="compare")
     cmp_flips.select(on_flip, cmp_flips, [cmp_detail_a, cmp_detail_b], api_visibility="private")
-    export_btn.click(on_export, [runs, export_format, export_by, parser], download, api_name="export")
-    report_btn.click(on_report, [runs, parser], download, api_name="report")
+    export_btn.click(on_export, [runs, export_format, export_by, parser, judge], download, api_name="export")
+    report_btn.click(on_report, [runs, parser, judge], download, api_name="report")
 
 
 def _file_name(run: str) -> str:

@@ -394,7 +394,8 @@ def to_variant(mod: ModuleType, rec: Record, images: tuple[Any, ...]) -> Variant
 
 def robust_parse(v: Variant, raw: str | None) -> dict[str, Any]:
     """The same parse a batch run stores (the robust reading's cache, :func:`probe_ui.answers.cache_row`)."""
-    return answers.cache_row(raw, v.kind, v.labels, v.options, v.answer_label, question=v.question)
+    return answers.cache_row(raw, v.kind, v.labels, v.options, v.answer_label, question=v.question,
+                             suggested=v.suggested)
 
 
 def _check_run(store: Any, run_name: str, benchmark: str) -> None:

@@ -41,7 +41,7 @@ from typing import Any, Iterable
 import numpy as np
 import pandas as pd
 
-from probe_ui.items import LETTERS
+from probe_ui.items import LETTERS, suggested_letter
 from probe_ui.metrics.base import MetricValue, ratio
 from probe_ui.metrics.registry import MetricContext, attribute_keys, metric
 
@@ -147,15 +147,7 @@ def _none(v: Any) -> Any:
 
 
 def _suggested(pa: Any, a: Any) -> str | None:
-    sug = pa.get("suggestion") if isinstance(pa, dict) else None
-    if isinstance(sug, dict) and sug.get("letter"):
-        return str(sug["letter"]).strip().upper()
-    s = a.get("suggested_answer") if isinstance(a, dict) else None
-    if isinstance(s, str):
-        m = re.match(r"\s*\(?([A-Za-z])\s*(?:[:.)]|$)", s)
-        if m:
-            return m.group(1).upper()
-    return None
+    return suggested_letter(pa, a)
 
 
 COLUMNS = ("model", "prompt", "sample", "variant_id", "parsed", "invalid", "refusal", "correct", "item_id", "source",
