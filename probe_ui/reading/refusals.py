@@ -20,7 +20,9 @@ __all__ = ["REFUSAL_PHRASES", "is_refusal"]
 _CANT = (r"(?:can\s*not|can't|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|"
          r"'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
 # what a reply says it lacks or cannot see: the image, or the markers drawn on it
-_IMAGE = r"(?:image|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure)"
+_IMAGE = r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure)"
+# the image named by what it is ("I can't view the MRI itself", "the ultrasound you've attached")
+_STUDY = r"(?:mri|ct|ultrasound|sonogram|mammogram|film|slide|dermoscopy|fundus\s+photo|study)"
 _MARKERS = r"(?:dots?|circles?|markers?|points?|arrows?|boxes|annotations?)"
 
 REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
@@ -30,8 +32,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"fulfil+|decide|definitively|accurately|reliably)\b",
      "I cannot determine this from the image."),
     ("cannot-see-image",
-     _CANT + r"\s+(?:see|view|open|look\s+at|access|load|display|read)\s+(?:the\s+|any\s+|an\s+|this\s+|your\s+)?"
-     r"(?:\w+\s+)?" + _IMAGE,
+     _CANT + r"\s+(?:actually\s+|really\s+|directly\s+)?(?:see|view|open|look\s+at|access|load|display|read)\s+"
+     r"(?:the\s+|any\s+|an\s+|this\s+|your\s+)?(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r"\b)",
      "I'm unable to view the attached image."),
     ("cannot-be-determined",
      r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:determined|assessed|answered|evaluated|established|"
@@ -79,6 +81,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("image-missing",
      r"\b" + _IMAGE + r"\s+(?:is|was|has)\s+(?:not|n't|never)\s+(?:been\s+)?(?:attached|provided|"
      r"included|uploaded|shared|shown|visible|available|loaded|displayed)\b"
+     r"|\A\W*(?:the\s+)?" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|un)\s*(?:available|attached|provided|"
+     r"loaded|visible)\b"
      r"|\b" + _IMAGE + r"\s+(?:did\s+not|didn't|failed\s+to)\s+(?:load|come\s+through|upload|attach|display)\b"
      r"|\bthere\s+is\s+no\s+(?:attached\s+)?" + _IMAGE + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|"
      r"degradation|distortion|blur))",
@@ -98,8 +102,21 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("only-guess", r"\b(?:can|could)\s+only\s+guess\b|\bwould\s+(?:only\s+|just\s+)?be\s+guessing\b"
                    r"|\bwithout\s+(?:seeing|viewing|being\s+able\s+to\s+see)\s+(?:the|this|an?|any)\s+\w+",
      "Without seeing the lesion I can only guess: D."),
-    ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b",
+    ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b"
+                r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide)\b"
+                r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b",
      "I must decline to answer this question."),
+    # the image is there but cannot be read: "the image is too blurry for me to assess the hips"
+    ("image-unreadable",
+     r"\b(?:image|picture|scan|photo|film|resolution|quality)\s+(?:is|was|seems|appears)\s+(?:\w+\s+)?(?:too|far\s+too)"
+     r"\s+(?:blurry|blurred|dark|small|grainy|noisy|low|poor|faint|pixelated|cropped)\b[^.;]{0,30}?\bto\s+"
+     r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|identify)\b",
+     "The image is too blurry for me to assess the hips."),
+    # MedBLINK's markers are not there: "There are no dots visible in this image."
+    ("no-markers-visible",
+     r"\b(?:there\s+are\s+|i\s+see\s+)?no\s+(?:colou?red\s+)?" + _MARKERS + r"\s+(?:are\s+|is\s+)?(?:visible|"
+     r"shown|seen|present|marked|drawn)\b",
+     "There are no dots visible in this image."),
     # other languages: "no puedo determinar", "je ne peux pas voir l'image", "ich kann ... nicht beurteilen",
     # "无法确定", "我看不到图像"
     ("cannot-es", r"\bno\s+(?:puedo|es\s+posible)\s+(?:\w+\s+){0,2}?(?:determinar|ver|saber|decir|responder|"
@@ -111,8 +128,17 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-de", r"\bich\s+kann\s+(?:\w+\s+){0,4}?(?:nicht|kein\w*)\s+(?:\w+\s+){0,2}?(?:beurteilen|bestimmen|"
                   r"erkennen|sehen|sagen|beantworten)\b",
      "Ich kann das Bild nicht beurteilen."),
-    ("cannot-zh", r"无法(?:确定|判断|查看|看到|回答|识别|评估)|看不到|不能确定|没有(?:提供)?(?:图像|图片)",
+    ("cannot-zh", r"无法(?:确定|判断|查看|看到|回答|识别|评估)|看不到|不能确定|没有(?:提供)?(?:图像|图片)|不知道",
      "我无法确定，因为看不到图像。"),
+    ("cannot-it", r"\bnon\s+(?:lo\s+)?so\b|\bnon\s+(?:posso|riesco\s+a)\s+(?:\w+\s+){0,2}?(?:determinare|vedere|dire|"
+                  r"rispondere|valutare|identificare)\b",
+     "Non lo so."),
+    ("cannot-pt", r"\bn[ãa]o\s+sei\b|\bn[ãa]o\s+(?:posso|consigo)\s+(?:\w+\s+){0,2}?(?:determinar|ver|dizer|responder|"
+                  r"avaliar|identificar)\b",
+     "Não consigo ver a imagem."),
+    ("do-not-know-es-fr-de", r"\bno\s+lo\s+s[ée]\b|\bno\s+sé\b|\bje\s+ne\s+sais\s+pas\b"
+                             r"|\bich\s+wei(?:ß|ss)\s+(?:es\s+)?nicht\b",
+     "No lo sé."),
 )
 
 _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)
