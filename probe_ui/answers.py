@@ -117,7 +117,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from probe_ui.reading import lexicon, subject
+from probe_ui.reading import lexicon, overlap, subject
 from probe_ui.reading.lexicon import fold_quotes, strip_debris
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import is_refusal
@@ -1434,6 +1434,11 @@ def _read(clean: str, item: _Item, refusal: bool, suggested: str | None, correct
     if decl.label is not None and decl.kind != "weak":
         if kind == "choice" and _opening_option(clean, item) not in (None, decl.label):
             return None, "ambiguous"  # "Yes, the answer is A." when A is "No"
+        if decl.kind == "post" and kind != "choice" and corrections:
+            # "Red looks closest at first glance, but ... Green.": a closing lone label is the final verdict
+            closing = _closing_label(clean, item)
+            if closing is not None and closing != decl.label:
+                return closing, "final_verdict"
         return decl.label, "language" if decl.kind == "foreign" else "declaration"
     out_of_range = decl.out_of_range
 
@@ -1461,6 +1466,9 @@ def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refu
     lab = _option_exact(clean, item)
     if lab is not None:
         return lab, "option_text"
+    # the reply's closing verdict ("..., so free fluid is present.", "Impression: right femoral shaft fracture.",
+    # "... suggest a newborn. Neonate.") before what it mentions on the way
+    verdict = _closing_verdict(clean, item, refusal, suggested)
     plain = _mask(clean, (*decl.hypotheses, *decl.rejected))  # "A would be right only if ...", "the physician's B"
     # letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.")
     masked = _mask(plain, [*_rejected_letters(plain, item), *_question_sentences(plain)])
@@ -1482,6 +1490,10 @@ def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refu
     # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
     # last line is a lone letter after an explanation or an echoed option list
     head, tail = _head_letter(masked, item), _tail_letter(masked, item)
+    if verdict is not None:
+        if (head or tail or verdict) != verdict or (tail or verdict) != verdict:
+            return None, "ambiguous"  # "(B) ... Therefore the nodule is solid." when B is cystic
+        return mention(verdict, "final_verdict", committed=True)
     if head is not None and _letter_text_conflict(head, _head_rest(masked), item):
         return None, "ambiguous"  # "A. None of the above." when A is "Pneumonia"
     if head is not None and tail is not None and head != tail:
@@ -1522,19 +1534,87 @@ def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refu
     canon = lexicon.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""
     keywords, _, _ = _option_keywords(canon, citem)
+    words = _option_words(canon, citem)
+    # in a one-sentence reply, an option named by its concepts beside the one named by its text is a second
+    # reading ("Both femurs are intact." names "Both femurs" and denies the fracture)
+    others = words.named if _one_sentence(canon) else ()
     lab = _option_contained(canon, citem)
     if lab is not None:
-        if any(k != lab for k in keywords):
+        if any(k != lab for k in (*keywords, *others)):
             return None, "ambiguous"  # "A PE or a dissection": another option named by its own word
         return mention(lab, how or "option_text_contained")
     lab = _option_keyword(canon, citem)
     if lab is not None:
+        if any(k != lab for k in others):
+            return None, "ambiguous"
         return mention(lab, how or "option_keyword")
     said = _option_mentions(canon, citem)
     if said is not None and len(citem.option_map) == 2 and not said[0] and len(said[1]) == 1:
         # two options: denying one names the other ("Not the left kidney; the right one is dilated.")
         return mention(next(lb for _, lb in citem.option_map if lb != said[1][0]), "negated_option")
+    # 4d. the options' concepts: "Broken kneecap." for "Patellar fracture", "IIH", "a stone in the common bile
+    # duct" for "Choledocholithiasis"; every option but one rejected names the one left
+    if len(words.named) == 1:
+        return mention(words.named[0], "option_words")
+    if len(words.named) > 1:
+        return None, "ambiguous"
+    left = [lb for _, lb in citem.option_map if lb not in words.rejected]
+    if words.rejected and len(left) == 1:
+        return mention(left[0], "negated_option")
     return None, "out_of_range" if out_of_range else "none"
+
+
+def _one_sentence(text: str) -> bool:
+    """Whether the reply is one sentence (no sentence mark before its last words)."""
+    return not re.search(r"[.!?;\n]\s*\S", text.strip())
+
+
+# a closing sentence that states the reply's verdict: "So ...", "Therefore ...", "Impression: ...", "-> A"
+_VERDICT_CUE = re.compile(
+    r"(?i)\A[ \t*_>\-]*(?:(?:so|thus|hence|therefore|overall|consequently|in\s+(?:conclusion|summary|short|sum)|"
+    r"to\s+(?:conclude|summari[sz]e|sum\s+up)|all\s+in\s+all|on\s+balance)\b[ \t]*,?"
+    r"|(?:impression|conclusion|verdict|bottom\s+line|(?:final\s+|most\s+likely\s+)?diagnosis|summary)[ \t]*[:\-])"
+)
+_ENUMERATED = re.compile(r"[ \t>]*(?:[\-*\u2022|+]|\d{1,2}[.)]|[(\[]?[A-Z][)\]]?[.):](?!\w))")
+_ARROW = re.compile(r"(?:->|=>|\u2192)[ \t]*")
+
+
+def _closing_verdict(text: str, item: _Item, refusal: bool, suggested: str | None) -> str | None:
+    """Choice items: the option the reply's closing sentence names, when that sentence is its verdict: it opens
+    with a conclusion cue ("Therefore the nodule is cystic.", "Impression: ..."), follows an arrow ("... -> A."),
+    or is short (at most six words: "... suggest a newborn. Neonate."). Not when the reply is one sentence, echoes
+    the options as a list, or the closing sentence hedges."""
+    body = text.strip()
+    sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", body[-800:]) if x.strip(" \t.!*_-")]
+    if len(sentences) < 2:
+        return None
+    last = sentences[-1]
+    arrow = None
+    for arrow in _ARROW.finditer(last):
+        pass
+    if arrow is not None:
+        verdict = last[arrow.end():]
+    else:
+        cue = _VERDICT_CUE.match(last)
+        if cue is not None:
+            verdict = last[cue.end():]
+        elif len(_WORD.findall(last)) <= 6 and len(sentences) >= 2:
+            verdict = last
+        else:
+            return None
+        if cue is None and sum(1 for x in sentences if _ENUMERATED.match(x)) >= 2:
+            return None  # a list ("1. Normal ...", "| A. IIH | ...", "A: No. B: Yes.") ends in one of its items
+    if not verdict.strip(" \t.!*_") or _TAIL_HEDGE.search(verdict) or "?" in verdict:
+        return None
+    found, how = _read(verdict, item, refusal, suggested, corrections=False)
+    return found if how not in ("ambiguous", "truncated") else None
+
+
+def _option_words(text: str, item: _Item) -> overlap.Overlap:
+    """The options a reply names or rejects by their concepts (:mod:`probe_ui.reading.overlap`), escape options
+    aside (their own rule reads them)."""
+    escapes = {lb for labs in item.escapes.values() for lb in labs}
+    return overlap.option_overlap(text, [(o, lb) for o, lb in item.option_map if lb not in escapes], _negated)
 
 
 def _head_rest(text: str) -> str:
@@ -1762,7 +1842,7 @@ def parser_version() -> str:
     from probe_ui.reading import refusals
 
     h = hashlib.sha256()
-    for module in (sys.modules[__name__], items, lexicon, subject, refusals):
+    for module in (sys.modules[__name__], items, lexicon, overlap, subject, refusals):
         h.update(Path(module.__file__ or "").read_bytes() if module.__file__ else b"")
     return h.hexdigest()[:16]
 

@@ -219,6 +219,17 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "myocardial infarction": ("heart attack",),
     "stroke": ("cerebrovascular accident", "cerebral infarction", "brain infarct"),
     "pneumothorax": ("collapsed lung",),
+    "pleural effusion": ("fluid around the lung", "fluid around the lungs", "pleural fluid",
+                         "fluid in the pleural space", "fluid in the pleural cavity", "hydrothorax"),
+    "choledocholithiasis": ("cbd stone", "cbd stones", "cbd calculus", "cbd calculi"),
+    "idiopathic intracranial hypertension": ("pseudotumor cerebri", "pseudotumour cerebri",
+                                             "benign intracranial hypertension"),
+    "erythema migrans": ("lyme disease", "lyme rash", "bull's-eye rash", "bull's eye rash", "bullseye rash",
+                         "bulls-eye rash"),
+    "urticaria": ("hives", "nettle rash", "wheals"),
+    "tinea corporis": ("ringworm", "dermatophytosis", "dermatophyte infection", "fungal skin infection"),
+    "cystic": ("fluid-filled", "fluid filled"),
+    "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient"),
     "cardiomegaly": ("enlarged heart", "cardiac enlargement", "heart enlargement", "enlarged cardiac silhouette"),
     "hepatomegaly": ("enlarged liver", "liver enlargement"),
     "splenomegaly": ("enlarged spleen", "spleen enlargement"),
@@ -265,7 +276,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 # a narrower term read as its broader one unless the item offers the narrower one itself: "A newborn." is
 # "pediatric" for pediatric / adult, and "neonate" where "Neonate" is an option
 BROADER: dict[str, str] = {"neonate": "pediatric", "infant": "pediatric", "adolescent": "pediatric",
-                           "toddler": "pediatric"}
+                           "toddler": "pediatric", "elderly": "adult"}
 # a narrower term that overlaps another: "Baby." is not read where the item offers both "Neonate" and "Pediatric"
 OVERLAPS: dict[str, frozenset[str]] = {"infant": frozenset({"neonate"})}
 # capitals only ("MI", "PE"): a lowercase "pe" or "ms" is another word

@@ -26,6 +26,9 @@ READ: dict[str, str] = {
     "bare": "the one option letter the reply names (\"..., so B\", \"option C\")",
     "option_text_contained": "the reply names exactly one option by its text",
     "option_keyword": "a short reply that uses a word only one option has (\"Aggravating.\")",
+    "option_words": "the reply names one option in its own words: another form of the option's words, an "
+                    "abbreviation of them, a lay word or the parts of a compound term (\"Broken kneecap.\" for "
+                    "patellar fracture, \"IIH\", \"a stone in the bile duct\" for choledocholithiasis)",
     "escape_option": "the reply says in its own words what an escape option says (\"None of these fit\" for "
                      "\"None of the above\")",
     "negated_option": "of two answers, the reply rules one out (\"Not stable.\", \"Not inverted.\")",
