@@ -102,7 +102,11 @@ GENERIC = re.compile(
     r"matters|helps?\s+(?:to\s+)?(?:localize|localise|diagnose|identify)|"
     r"(?:scans|x-?rays|radiographs|mris|cts|ultrasounds|studies|images)\s+(?:measure|show|detect|use|are|can|do|"
     r"help|provide|depict|rely|require|involve|work)|has\s+(?:many|several|various|multiple)\s+causes|"
-    r"causes\s+include|can\s+be\s+caused|such\s+as|including|among\s+others)\b"
+    r"causes\s+include|can\s+be\s+caused|such\s+as|including|among\s+others|gold\s+standard|first[\s\-]line|"
+    r"(?:broad|wide|long|extensive)\s+differential(?:\s+diagnosis)?|differential\s+(?:diagnosis\s+)?includes?|"
+    r"(?:when|if|where|once)\s+(?:present|it\s+occurs|they\s+occur|seen)|in\s+most\s+(?:cases|patients)|"
+    r"is\s+(?:the\s+)?(?:preferred|recommended|standard)\s+(?:test|modality|method|screening|investigation)|"
+    r"screening\s+(?:test|tool|method|modality))\b"
 )
 ABOUT_CASE = re.compile(
     r"(?i)\b(?:this|these|here|it|it's|its|patient's|shows?|showing|seen|visible|appears?|depicts?|demonstrates?|"
