@@ -250,7 +250,9 @@ _YESNO_SLANG = {"nope": "no", "nah": "no", "yep": "yes", "yeah": "yes", "yup": "
 _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "not at all": "no",
                   "absolutely not": "no", "definitely not": "no", "certainly not": "no", "of course not": "no",
                   "absolutely": "yes", "definitely": "yes", "certainly": "yes", "indeed": "yes", "of course": "yes",
-                  "correct": "yes", "that's correct": "yes", "exactly": "yes"}
+                  "correct": "yes", "that's correct": "yes", "exactly": "yes", "positive": "yes",
+                  "that's a positive": "yes", "that's a yes": "yes", "that is a yes": "yes",
+                  "that's a negative": "no", "that's negative": "no", "that's a no": "no", "that is a no": "no"}
 
 
 class _Item:
@@ -870,6 +872,29 @@ def _leading_word(text: str, item: _Item) -> str | None:
 _MAYBE_BEFORE = re.compile(r"(?i)\b(?:maybe|perhaps|possibly)[ \t,]+(?:(?:the|a|an)[ \t]+)?$")
 
 
+def _restated(text: str, item: _Item) -> str | None:
+    """Yes/no items: the answer the reply's first clause states with the opposite of the question's word ("this
+    scan is not normal" to "Does it show any abnormality?" is yes; "it is normal" is no), when the question's
+    word has opposites (:data:`probe_ui.reading.subject.ANTONYMS`); the yes/no word before it then answers that
+    clause, not the question."""
+    if item.kind != "yesno" or not item.question or not item.aliases:
+        return None
+    q = item.question.casefold()
+    first = re.split(r"[.;!?\n]|\s-\s|\bbut\b", text, maxsplit=1)[0]
+    said: set[str] = set()
+    for word, opposites in subject.ANTONYMS.items():
+        if not re.search(r"\b" + re.escape(word[:7]), q) or any(re.search(r"\b" + re.escape(o), q) for o in opposites):
+            continue
+        for o in opposites:
+            for m in re.finditer(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
+                                 r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o) + r"\b",
+                                 first):
+                said.add("yes" if m.group("neg") else "no")
+    if len(said) != 1:
+        return None
+    return item.aliases["yep" if said.pop() == "yes" else "nope"]
+
+
 def _label_words(text: str, item: _Item, negated: bool = False) -> list[str]:
     """Distinct labels mentioned as whole words/phrases, negated mentions ("not upside down") and rejected ones
     ("Blue is not the closest") dropped (label items); with ``negated``, only those dropped ones."""
@@ -1139,7 +1164,33 @@ def _presence(text: str, question: str) -> str | None:
             break
     if absent != present:
         return "no" if absent else "yes"
+    if not absent and not present:
+        finding = _asked_finding(question)
+        if finding and len(_WORD.findall(text)) <= 8 and "?" not in text and not _CLAUSE_NEGATION.search(text) \
+                and not re.search(r"(?i)\b(?:can|could|may|might|would|should)\b", text) \
+                and not lexicon.generic_statement(text):
+            stem = overlap.stem(finding)
+            if any(overlap.stem(w) == stem for w in _WORD.findall(text)):
+                return "yes"  # "Large-volume ascites." to "Is there ascites ...?"
     return None
+
+
+# the finding a presence question asks about: "Is there <ascites> in ...?", "Is <a pneumothorax> present ...?"
+_FINDING_QUESTION = re.compile(
+    r"(?i)\b(?:is|are)\s+there\s+(?:an?\s+|any\s+)?(?P<a>[\w\- ]+?)(?=\s+(?:in|on|at|within|of|involving|seen|"
+    r"present|visible|noted)\b|\s*[?(]|\s*$)"
+    r"|\b(?:is|are)\s+(?:an?\s+|any\s+|the\s+)?(?P<b>[\w\- ]+?)\s+(?:present|seen|visible|evident|identified)\b"
+)
+
+
+def _asked_finding(question: str) -> str | None:
+    """The head word of the finding a presence question asks about ("ascites", "effusion"), or None."""
+    m = _FINDING_QUESTION.search(question)
+    if m is None:
+        return None
+    words = _WORD.findall(m.group("a") or m.group("b") or "")
+    words = [w for w in words if w.casefold() not in _QUESTION_STOP]
+    return words[-1] if words else None
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -1418,6 +1469,10 @@ _DISAGREES = re.compile(r"(?i)\b(?:disagree|incorrect|wrong|not\s+(?:\w+\s+)?(?:
 # --------------------------------------------------------------------------------------------------------------
 
 KINDS = ("choice", "yesno", "label", "free")
+# readings from where a word occurs rather than from a declaration: checked against the reply in English and
+# canonical terms (:func:`extract`)
+_BY_MENTION = frozenset({"label_word", "leading", "presence", "question_subject", "option_text_contained",
+                         "option_keyword", "option_words", "negated_option", "restated"})
 
 
 def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (), *,
@@ -1447,6 +1502,18 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if ("/" in clean or "." in clean) and not any(opt in _NA_OPTION for opt, _ in item.option_map):
         clean = _NOT_APPLICABLE.sub("not applicable", clean)
     label, method = _read(clean, item, refusal, suggested)
+    if label is not None and method in _BY_MENTION:
+        # a reading from where a word occurs, in a reply partly in another language or in other words: the reading
+        # of the reply in English and canonical terms must agree ("Sí y no: ..." is not "no"; "Non, pas de
+        # pneumothorax." is no; "Young adult or older adolescent." names two age groups)
+        english = lexicon.translate(clean, yesno=kind == "yesno")
+        citem = _canonical_item(*key)
+        alt = lexicon.canonical(english, citem.narrow)
+        if alt != clean:
+            found, how = _read(alt, citem, refusal, suggested)
+            if how == "ambiguous" or (found is not None and found != label):
+                label, method = (None, "ambiguous") if how == "ambiguous" else (
+                    found, "language" if english != clean else "synonym")
     if label is None and method in ("none", "out_of_range"):
         # 7. other languages and synonyms: the answer words in English, option and label texts in canonical form
         english = lexicon.translate(clean, yesno=kind == "yesno")
@@ -1716,6 +1783,9 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
         return lab, "final_verdict"
     lab = _leading_word(text, item)
     if lab is not None:
+        restated = _restated(text, item)
+        if restated is not None and restated != lab and not entertained:
+            return restated, "restated"  # "No, this scan is not normal - ..." to "... any abnormality?" is yes
         return mention(lab, "leading")
     words = _label_words(_mask(text, _question_sentences(text)), item)
     if len(words) == 1:

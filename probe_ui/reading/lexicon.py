@@ -76,12 +76,22 @@ _IDIOMS = re.compile(
     r"|\bno\s+longer\s+in\s+doubt\b|\bno\s+idea\b"
 )
 _NOT_ONLY = re.compile(r"(?i)\bnot\s+only\s+(is|are)\s+there\b")
+# idioms that say a finding is plainly there ("Can't miss it - a large effusion", "No mistaking it"): read as
+# "present"
+_PLAINLY_THERE = re.compile(
+    r"(?i)\b(?:(?:you\s+)?can(?:'t|not)\s+miss\s+(?:it|them|that)|(?:hard|impossible)\s+to\s+miss|"
+    r"no\s+mistaking\s+(?:it|them|that)|unmistakabl[ey](?:\s+(?:there|present))?)\b"
+)
 
 
 def mask_idioms(text: str) -> str:
     """The reply without idioms that hold "no"/"not" but do not answer no ("No doubt", "There is no question that",
-    "not only", "no idea") (yes/no items: they are not the answer no)."""
+    "not only", "no idea") (yes/no items: they are not the answer no); idioms that say a finding is plainly there
+    ("Can't miss it", "hard to miss") become "present"."""
     low = text.lower()
+    if "miss" in low or "mistak" in low:
+        text = _PLAINLY_THERE.sub("present", text)
+        low = text.lower()
     if "no" not in low and "doubt" not in low:
         return text
     return _IDIOMS.sub(" ", _NOT_ONLY.sub(r"there \1", text))

@@ -35,6 +35,8 @@ READ: dict[str, str] = {
     "agrees_with_suggestion": "the reply agrees with the answer the prompt suggested (\"The physician's answer is "
                               "correct.\")",
     "label_word": "the reply names exactly one of the answer words (\"It is upside down.\")",
+    "restated": "the reply's yes or no answers its own restatement, which says the opposite of the question's word "
+                "(\"No, this scan is not normal\" to \"Does it show any abnormality?\" is yes)",
     "presence": "a reply to \"Is <finding> present?\" that says the finding is absent or present without yes or "
                 "no (\"Not present.\", \"None seen.\")",
     "question_subject": "a reply without yes or no, compared with what the question asks (\"This is a CT scan.\" "
