@@ -117,7 +117,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from probe_ui.reading import lexicon, overlap, subject
+from probe_ui.reading import languages, lexicon, overlap, subject
 from probe_ui.reading.lexicon import fold_quotes, strip_debris
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import is_refusal
@@ -961,7 +961,8 @@ def _option_mentions(text: str, item: _Item) -> tuple[list[str], list[str]] | No
             if before not in seen:
                 seen[before] = _negated(before)
             inside = any(a <= m.start() < b for a, b in denied)
-            said = negated if seen[before] or inside else asserted
+            after = overlap.REJECTED_AFTER.match(low[m.end():m.end() + 120]) is not None  # "Both femurs are intact."
+            said = negated if seen[before] or inside or after else asserted
             if lab not in said:
                 said.append(lab)
     return asserted, negated
@@ -1013,7 +1014,9 @@ def _option_keywords(text: str, item: _Item) -> tuple[list[str], list[str], str 
             # the word itself, or one sharing its first 7 letters ("metastases" for "metastatic")
             pat = re.escape(w[:7]) + r"[\w\-]*" if len(w) >= 7 else re.escape(w)
             for m in re.finditer(r"(?<![\w\-])" + pat + r"(?![\w\-])", low):
-                said = negated if _negated(low[max(0, m.start() - 200):m.start()]) else hits
+                denied = _negated(low[max(0, m.start() - 200):m.start()]) or \
+                    overlap.REJECTED_AFTER.match(low[m.end():m.end() + 120]) is not None
+                said = negated if denied else hits
                 if lab not in said:
                     said.append(lab)
     return hits, negated, None
@@ -1306,6 +1309,20 @@ def _escape_option(text: str, item: _Item) -> str | None:
     return hits.pop() if len(hits) == 1 else None
 
 
+def _escape_conflict(text: str, item: _Item, label: str) -> bool:
+    """Whether the reply states, in its own words, an escape option of the item ("None of the above", "The question
+    contains a clinically incorrect premise") other than ``label`` (an echoed option list's "D. None of the above"
+    aside)."""
+    if not item.escapes:
+        return False
+    for opt, _lab in item.option_map:
+        if lexicon.escape_kind_of_option(opt):
+            body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
+            text = re.sub(r"(?i)[(\[]?\b[A-Z][)\].:][ \t]*" + body, " ", text)
+    said = {lb for k in lexicon.escape_kind_of_reply(text[:4000]) for lb in item.escapes.get(k, ())}
+    return bool(said) and label not in said
+
+
 def _letter_text_conflict(lab: str, rest: str, item: _Item) -> bool:
     """Whether the text written after a letter names another option ("A. None of the above." when A is
     "Pneumonia"; "A: Pleural effusion" when pleural effusion is B): the reply contradicts itself."""
@@ -1514,6 +1531,11 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             if how == "ambiguous" or (found is not None and found != label):
                 label, method = (None, "ambiguous") if how == "ambiguous" else (
                     found, "language" if english != clean else "synonym")
+    if label is not None and kind == "choice" and method not in ("final_verdict", "escape_option") \
+            and _escape_conflict(clean, item, label):
+        # "The question contains a clinically incorrect premise. Answer: B": the reply states an escape option and
+        # names another one
+        label, method = None, "ambiguous"
     if label is None and method in ("none", "out_of_range"):
         # 7. other languages and synonyms: the answer words in English, option and label texts in canonical form
         english = lexicon.translate(clean, yesno=kind == "yesno")
@@ -1742,7 +1764,8 @@ def _closing_verdict(text: str, item: _Item, refusal: bool, suggested: str | Non
 def _option_words(text: str, item: _Item) -> overlap.Overlap:
     """The options a reply names or rejects by their concepts (:mod:`probe_ui.reading.overlap`), escape options
     aside (their own rule reads them)."""
-    escapes = {lb for labs in item.escapes.values() for lb in labs}
+    escapes = {lb for opt, lb in item.option_map if lexicon.escape_kind_of_option(opt) and not
+               overlap.content_words(lexicon.escape_remainder(opt))}  # "Neither hip" is read here, too
     return overlap.option_overlap(text, [(o, lb) for o, lb in item.option_map if lb not in escapes], _negated)
 
 
@@ -1974,7 +1997,7 @@ def parser_version() -> str:
     from probe_ui.reading import refusals
 
     h = hashlib.sha256()
-    for module in (sys.modules[__name__], items, lexicon, overlap, subject, refusals):
+    for module in (sys.modules[__name__], items, lexicon, languages, overlap, subject, refusals):
         h.update(Path(module.__file__ or "").read_bytes() if module.__file__ else b"")
     return h.hexdigest()[:16]
 

@@ -170,7 +170,7 @@ _REPLY_ESCAPE = {
         r"|\b(?:no|not)\b[^.;\n]{0,60}?\b(?:in|on|at|of)\s+either\b"
         r"|\bneither\s+(?:of\s+(?:them|the\s+\w+)\s+|\w+\s+)?(?:shows?|has|have|is|are|demonstrates?)\b"),
     "unsuitable": re.compile(
-        r"(?i)\b(?:question|it)\s+(?:is\s+)?(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|"
+        r"(?i)\b(?:question|it)\s+(?:is\s*)?(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|"
         r"relevant|answerable)\s+(?:to|for)\s+(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study)\b"
         r"|\b(?:question|it)\s+(?:does\s+not|doesn't)\s+(?:match|fit|correspond\s+to|apply\s+to|relate\s+to)\s+"
         r"(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study)\b"
@@ -178,10 +178,14 @@ _REPLY_ESCAPE = {
         r"show\s+what)\s+(?:the|this)\s+question\b"
         r"|\b(?:wrong|mismatched|unrelated|irrelevant)\s+(?:image|picture|scan)\b"
         r"|\b(?:unsuitable|inappropriate|not\s+a\s+suitable)\s+question\b"
-        r"|\b(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|relevant|answerable)\s+(?:to|for)\s+"
+        r"|(?:\bnot|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|relevant|answerable)\s+(?:to|for)\s+"
         r"(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study|radiograph|x-?ray)\b"
         r"|\bquestion\s+(?:is\s+)?(?:about|for|refers\s+to)\s+a\s+different\s+(?:image|body\s+part|organ|"
-        r"study)\b"),
+        r"study)\b"
+        # "a question about the lumbar spine does not apply to it"; "La pregunta no es adecuada" once glossed
+        r"|\bquestion\b[^.;:!?\n]{0,80}?\b(?:does\s+not|doesn't|do\s+not|don't|cannot|can't)\s+(?:really\s+)?"
+        r"(?:apply|be\s+applied|be\s+answered|relate|correspond)\b"
+        r"|\b(?:question|it)\s+(?:no|not)\s+is\s+(?:suitable|appropriate|applicable|relevant)\b"),
     "premise": re.compile(
         r"(?i)\b(?:incorrect|wrong|false|erroneous|inaccurate|invalid|flawed|mistaken)\s+(?:clinical\s+)?"
         r"(?:premise|assumption|statement|presupposition)\b"
@@ -189,7 +193,9 @@ _REPLY_ESCAPE = {
         r"mistaken|invalid)\b"
         r"|\bquestion\s+(?:is\s+)?(?:clinically\s+)?(?:contains|has|makes|rests\s+on|is\s+based\s+on)\s+"
         r"(?:an?\s+)?(?:\w+\s+)?(?:error|mistake|incorrect|false|wrong|inaccura)"
-        r"|\bclinically\s+(?:incorrect|wrong|inaccurate|false)\b"),
+        r"|\bclinically\s+(?:incorrect|wrong|inaccurate|false)\b"
+        r"|\bquestion\s+(?:itself\s+)?(?:contradicts\s+itself|is\s+(?:self[\s\-]?contradictory|contradictory|"
+        r"internally\s+inconsistent))|\bself[\s\-]?contradictory\s+question\b"),
     "unknown": re.compile(r"(?i)\A\W*(?:(?:it\s+is\s+|it's\s+)?(?:unknown|undetermined|indeterminate)|"
                           r"(?:it\s+)?(?:cannot|can't|can\s+not)\s+be\s+(?:determined|known))\W*\Z"),
 }
@@ -204,12 +210,20 @@ def escape_kind_of_option(text: str) -> str | None:
     return None
 
 
+def escape_remainder(text: str) -> str:
+    """An option's text without its escape phrase ("Neither hip" → " hip"; "None of the above" → "")."""
+    for pat in _OPTION_ESCAPE.values():
+        text = pat.sub(" ", text)
+    return text
+
+
 # a word each kind's phrases need: the patterns run only on replies that have one (long replies stay fast)
 _ESCAPE_WORDS = {
     "none": frozenset("none neither either options choices answers alternatives possibilities among listed".split()),
     "unsuitable": frozenset("suitable appropriate applicable relevant answerable match fit correspond apply relate "
                             "wrong mismatched unrelated irrelevant unsuitable inappropriate different".split()),
-    "premise": frozenset("premise assumption statement presupposition error mistake clinically".split()),
+    "premise": frozenset("premise assumption statement presupposition error mistake clinically contradicts "
+                         "contradictory inconsistent".split()),
     "unknown": frozenset("unknown undetermined indeterminate determined known".split()),
 }
 
@@ -271,14 +285,17 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                     "turned by 180 degrees", "turned 180°", "rotated through 180°", "180° rotation",
                     "180-degree rotation", "180 degree rotation", "rotated 180", "turned upside down",
                     "flipped upside down", "upside-down orientation", "rotated through 180 degrees",
-                    "rotated by 180"),
+                    "rotated by 180", "flipped vertically", "vertically flipped", "vertical flip",
+                    "flipped top to bottom", "on its head", "turned on its head"),
     "correct": ("properly oriented", "correctly oriented", "normal orientation", "standard orientation",
                 "right way up", "right side up", "proper orientation", "normally oriented",
                 "standard anatomical orientation", "normal anatomical orientation", "proper anatomical orientation",
                 "usual orientation", "anatomical position", "standard position", "correct position",
                 "orientation is normal", "orientation is standard", "orientation is proper", "oriented normally",
                 "oriented properly", "oriented correctly", "orientated correctly", "correctly orientated",
-                "anatomically oriented", "not inverted", "not upside down", "not rotated"),
+                "anatomically oriented", "not inverted", "not upside down", "not rotated", "upright",
+                "anatomically upright", "right way round", "correct way up", "normal display", "displayed normally",
+                "displayed correctly"),
     "normal": ("unremarkable", "healthy", "no abnormality", "within normal limits"),
     "seborrheic keratosis": ("seb k", "seb keratosis", "seborrheic wart", "basal cell papilloma"),
     "melanocytic nevus": ("mole", "moles", "naevus", "nevus", "melanocytic naevus", "benign mole", "common mole"),
@@ -457,6 +474,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "abdomen": ("bauch", "腹部"),
     "contrast": ("contraste", "kontrastmittel", "造影", "增强"),
     # words the rules read around the answers: negation, contrast, "is"
+    "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
+                "老年", "老人"),
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
     "but": ("sino", "pero", "mais", "sondern", "aber", "而是", "但是", "但"),
     "answer": ("respuesta", "réponse", "antwort", "答案"),
@@ -469,7 +488,10 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 @functools.lru_cache(maxsize=1)
 def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[str, str], re.Pattern[str],
                              dict[str, str]]:
-    words = {w.casefold(): en for en, ws in WORDS.items() for w in ws}
+    from probe_ui.reading.languages import GLOSSES
+
+    words = {w.casefold(): en for glosses in GLOSSES.values() for w, en in glosses.items()}
+    words.update({w.casefold(): en for en, ws in WORDS.items() for w in ws})
     latin: dict[str, set[str]] = {}
     for w in words:
         if not _CJK.search(w):

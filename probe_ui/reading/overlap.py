@@ -33,7 +33,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["COMBINING_FORMS", "HYPERNYMS", "WORD_SYNONYMS", "Overlap", "option_overlap", "stem"]
+__all__ = ["COMBINING_FORMS", "HYPERNYMS", "WORD_SYNONYMS", "Overlap", "content_words", "option_overlap", "stem"]
 
 # words that name no option (articles, verbs of seeing, judgement words, the question's own vocabulary)
 STOP = frozenset("""a an the of in on at to for with and or is are was were be been being this that these those it
@@ -98,13 +98,16 @@ COMBINING_FORMS: dict[str, dict[str, tuple[str, ...]]] = {
 
 _WORD = re.compile(r"[^\W\d_]+")
 _ACRONYM = re.compile(r"(?<![\w\-])([A-Z]{2,6})s?(?![\w\-])")
-# "and eczema don't explain", "is unlikely": a mention rejected by what follows it in its clause
-_REJECTED_AFTER = re.compile(
+# a word that says a finding is not there: "Both femurs are intact." denies the fracture
+IMPLIED_ABSENCE: dict[str, tuple[str, ...]] = {"intact": ("fracture",), "unbroken": ("fracture",)}
+# "and eczema don't explain", "is unlikely", "are intact": a mention rejected by what follows it in its clause
+REJECTED_AFTER = re.compile(
     r"(?i)\A(?:[ \t]*(?:,|\band\b|\bor\b)[ \t]*(?:an?[ \t]+|the[ \t]+)?[\w\-]+(?:[ \t]+[\w\-]+)?)*[ \t]*,?[ \t]*"
     r"(?:(?:do|does|did|would|could|can)(?:[ \t]+not|n't)[ \t]+(?:explain|fit|match|account)"
     r"|(?:is|are|was|were|seems?|appears?)[ \t]+(?:very[ \t]+|much[ \t]+)?(?:unlikely|excluded|ruled[ \t]+out|"
     r"less[ \t]+likely|not[ \t]+(?:likely|supported|the[ \t]+(?:answer|diagnosis|cause))|incorrect|wrong)"
-    r"|(?:can|could)[ \t]+be[ \t]+(?:excluded|ruled[ \t]+out))\b"
+    r"|(?:can|could)[ \t]+be[ \t]+(?:excluded|ruled[ \t]+out)"
+    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable))\b"
 )
 _SUFFIXES = ("ations", "ation", "ements", "ement", "ments", "ment", "ings", "ing", "ical", "ally", "ular", "ous",
              "osis", "otic", "ions", "ion", "ies", "ied", "ed", "es", "ic", "al", "ar", "ly", "us", "a", "e", "y")
@@ -152,6 +155,11 @@ def _parts(word: str) -> tuple[str, ...]:
     return ()
 
 
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` that can name something (not in :data:`STOP`)."""
+    return [w for w in _WORD.findall(text) if _fold(w) not in STOP and len(w) > 1]
+
+
 @dataclass(frozen=True)
 class _Concept:
     stem: str
@@ -191,9 +199,9 @@ def _options(options: tuple[tuple[str, str], ...]) -> tuple[tuple[str, bool, tup
     return tuple(out)
 
 
-def _reply_tokens(text: str) -> list[tuple[frozenset[str], tuple[str, ...], int, int]]:
+def _reply_tokens(text: str) -> list[tuple[frozenset[str], tuple[str, ...], int, int, bool]]:
     """Each word of the reply: (the stems it names: itself, its more general terms; its compound parts, start,
-    end)."""
+    end, whether it denies what it names: "intact" denies a fracture)."""
     out = []
     for m in _WORD.finditer(text):
         w = _fold(m.group(0))
@@ -201,7 +209,9 @@ def _reply_tokens(text: str) -> list[tuple[frozenset[str], tuple[str, ...], int,
             continue
         s = stem(w)
         names = {s, *(stem(h) for h in HYPERNYMS.get(w, HYPERNYMS.get(WORD_SYNONYMS.get(w, w), ())))}
-        out.append((frozenset(names), _parts(w), m.start(), m.end()))
+        out.append((frozenset(names), _parts(w), m.start(), m.end(), False))
+        if w in IMPLIED_ABSENCE:
+            out.append((frozenset(stem(x) for x in IMPLIED_ABSENCE[w]), (), m.start(), m.end(), True))
     return out
 
 
@@ -227,9 +237,10 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
     named: list[str] = []
     rejected: list[str] = []
 
-    def polarity(start: int, end: int) -> bool:
-        """True when the mention at text[start:end] is denied (a negation before it, a rejection after it)."""
-        return negated(text[max(0, start - 200):start]) or bool(_REJECTED_AFTER.match(text[end:end + 120]))
+    def polarity(start: int, end: int, denies: bool = False) -> bool:
+        """True when the mention at text[start:end] is denied (a negation before it, a rejection after it, or a
+        word that denies what it names)."""
+        return denies or negated(text[max(0, start - 200):start]) or bool(REJECTED_AFTER.match(text[end:end + 120]))
 
     absent_said = any(_fold(w) in _ABSENCE for w in _WORD.findall(text))
     affirmed: dict[str, list[_Concept]] = {}  # per positive option, its concepts the reply names
@@ -239,11 +250,11 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
         def said(c: _Concept) -> bool | None:
             """None: the reply does not name the concept; True: it names it; False: only denied."""
             hits: list[bool] = []
-            for names, parts, s, e in tokens:
+            for names, parts, s, e, denies in tokens:
                 if any(_same(c.stem, n) for n in names) or (c.parts and parts and set(c.parts) <= set(parts)):
-                    hits.append(not polarity(s, e))
+                    hits.append(not polarity(s, e, denies))
             if c.parts:  # all parts of a compound, each named ("a stone in the common bile duct")
-                found = [[not polarity(s, e) for names, _, s, e in tokens if any(_same(p, n) for n in names)]
+                found = [[not polarity(s, e, d) for names, _, s, e, d in tokens if any(_same(p, n) for n in names)]
                          for p in c.parts]
                 if all(found):
                     hits.append(all(any(f) for f in found))
