@@ -1688,7 +1688,7 @@ def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refu
     words = _option_words(canon, citem)
     # in a one-sentence reply, an option named by its concepts beside the one named by its text is a second
     # reading ("Both femurs are intact." names "Both femurs" and denies the fracture)
-    others = words.named if _one_sentence(canon) else ()
+    others = words.named if _one_sentence(canon) and not lexicon.generic_statement(clean) else ()
     lab = _option_contained(canon, citem)
     if lab is not None:
         if any(k != lab for k in (*keywords, *others)):
@@ -1737,8 +1737,8 @@ def _closing_verdict(text: str, item: _Item, refusal: bool, suggested: str | Non
     the options as a list, or the closing sentence hedges."""
     body = text.strip()
     sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", body[-800:]) if x.strip(" \t.!*_-")]
-    if len(sentences) < 2:
-        return None
+    if len(sentences) < 2 or len(_WORD.findall(" ".join(sentences[:-1]))) < 3:
+        return None  # nothing to conclude from ("A\nB", "B. Showing an aggravating pseudoaneurysm")
     last = sentences[-1]
     arrow = None
     for arrow in _ARROW.finditer(last):
@@ -1766,7 +1766,8 @@ def _option_words(text: str, item: _Item) -> overlap.Overlap:
     aside (their own rule reads them)."""
     escapes = {lb for opt, lb in item.option_map if lexicon.escape_kind_of_option(opt) and not
                overlap.content_words(lexicon.escape_remainder(opt))}  # "Neither hip" is read here, too
-    return overlap.option_overlap(text, [(o, lb) for o, lb in item.option_map if lb not in escapes], _negated)
+    return overlap.option_overlap(text, [(o, lb) for o, lb in item.option_map if lb not in escapes], _negated,
+                                  item.question)
 
 
 def _head_rest(text: str) -> str:

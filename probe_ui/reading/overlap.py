@@ -229,11 +229,20 @@ def _acronyms(text: str, initials: tuple[str, ...]) -> list[tuple[int, int, tupl
     return out
 
 
-def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Callable[[str], bool]) -> Overlap:
+def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Callable[[str], bool],
+                   question: str = "") -> Overlap:
     """The options ``text`` names and rejects by their concepts (module doc). ``options`` are (option text,
-    label) pairs; ``negated(before)`` tells whether the words before a mention negate it."""
+    label) pairs; ``negated(before)`` tells whether the words before a mention negate it. ``question``: what the
+    options share and the question asks ("enlarged" in "Which kidney is enlarged?") must be named by a reply of
+    more than four words ("A renal cyst is present in the left kidney." names no enlarged kidney)."""
     parsed = _options(tuple(options))
     tokens = _reply_tokens(text)
+    # what the question asks of its subject: "enlarged" in "Which kidney is enlarged?" (not "kidney": which one is
+    # the answer)
+    subject = re.search(r"(?i)\b(?:which|what)\s+([^\W\d_]+)", question)
+    asked = {stem(w) for w in _WORD.findall(question) if _fold(w) not in STOP
+             and not (subject and _fold(w) == _fold(subject.group(1)))}
+    long_reply = len(tokens) > 4
     named: list[str] = []
     rejected: list[str] = []
 
@@ -267,12 +276,15 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
             # "No free fluid": named by a reply that denies the finding, rejected by one that affirms it
             core = [said(c) for c in concepts]
             if any(x is not None for x in core):
-                denied = all(x is not True for x in core if x is not None) or absent_said
-                (named if denied else rejected).append(lab)
+                if all(x is not True for x in core if x is not None) or absent_said:
+                    named.append(lab)  # an affirmed finding does not by itself pick the option that has it
             continue
         votes = {c: said(c) for c in concepts}
         affirmed[lab] = [c for c, x in votes.items() if x is True]
         yes = sum(votes[c] is True for c in distinct)
+        frame = [c for c in concepts if c not in distinct and any(_same(c.stem, q) for q in asked)]
+        if long_reply and frame and all(votes[c] is None for c in frame):
+            yes = 0  # the reply speaks of something else than what the question asks of the options
         # half of the distinctive concepts, more than half when there are several ("Fluid in the lungs" is not
         # "Pulmonary edema")
         if distinct and yes and (2 * yes > len(distinct) or len(distinct) == 1):
