@@ -1764,6 +1764,8 @@ def _closing_verdict(text: str, item: _Item, refusal: bool, suggested: str | Non
 def _option_words(text: str, item: _Item) -> overlap.Overlap:
     """The options a reply names or rejects by their concepts (:mod:`probe_ui.reading.overlap`), escape options
     aside (their own rule reads them)."""
+    if len(text) > 3000:
+        return overlap.Overlap((), ())  # a reply that long names its answer by letter or text, if at all
     escapes = {lb for opt, lb in item.option_map if lexicon.escape_kind_of_option(opt) and not
                overlap.content_words(lexicon.escape_remainder(opt))}  # "Neither hip" is read here, too
     return overlap.option_overlap(text, [(o, lb) for o, lb in item.option_map if lb not in escapes], _negated,

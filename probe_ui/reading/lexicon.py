@@ -256,7 +256,27 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                          "bulls-eye rash"),
     "urticaria": ("hives", "nettle rash", "wheals"),
     "tinea corporis": ("ringworm", "dermatophytosis", "dermatophyte infection", "fungal skin infection"),
-    "cystic": ("fluid-filled", "fluid filled"),
+    "tinea pedis": ("athlete's foot",),
+    "tinea capitis": ("scalp ringworm",),
+    "onychomycosis": ("nail fungus", "fungal nail infection"),
+    "atopic dermatitis": ("atopic eczema",),
+    "impetigo": ("school sores",),
+    "measles": ("rubeola",),
+    "rubella": ("german measles",),
+    "scabies": ("mite infestation", "sarcoptes infestation"),
+    "verruca vulgaris": ("common wart",),
+    "basal cell carcinoma": ("rodent ulcer",),
+    "pulmonary embolism": ("blood clot in the lung", "blood clot in the lungs", "clot in the lung",
+                           "clot in the lungs", "lung clot"),
+    "aortic dissection": ("torn aorta", "tear in the aorta", "dissecting aneurysm"),
+    "osteoporosis": ("brittle bones", "brittle bone disease"),
+    "scoliosis": ("curved spine", "curvature of the spine", "spinal curvature"),
+    "hepatocellular carcinoma": ("liver cancer", "hepatoma", "primary liver cancer"),
+    "renal cell carcinoma": ("kidney cancer", "hypernephroma"),
+    "pneumonia": ("lung infection", "chest infection"),
+    "appendicitis": ("inflamed appendix",),
+    "bowel obstruction": ("blocked bowel", "intestinal obstruction"),
+    "cystic": ("fluid-filled", "fluid filled", "fluid-containing"),
     "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient"),
     "cardiomegaly": ("enlarged heart", "cardiac enlargement", "heart enlargement", "enlarged cardiac silhouette"),
     "hepatomegaly": ("enlarged liver", "liver enlargement"),
@@ -482,6 +502,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "no": ("没有",),
     "is": ("ist", "est", "es", "lautet", "是"),
 }
+_JOINERS = {"und": "and", "et": "and", "y": "and", "e": "and", "oder": "or", "ou": "or", "o": "or"}
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
@@ -490,8 +511,9 @@ def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[st
                              dict[str, str]]:
     from probe_ui.reading.languages import GLOSSES
 
-    words = {w.casefold(): en for glosses in GLOSSES.values() for w, en in glosses.items()}
-    words.update({w.casefold(): en for en, ws in WORDS.items() for w in ws})
+    # lower(), not casefold(): a German "ß" stays itself, as the reply writes it
+    words = {w.lower(): en for glosses in GLOSSES.values() for w, en in glosses.items()}
+    words.update({w.lower(): en for en, ws in WORDS.items() for w in ws})
     latin: dict[str, set[str]] = {}
     for w in words:
         if not _CJK.search(w):
@@ -515,15 +537,19 @@ def translate(text: str, yesno: bool = False) -> str:
         m = opening.match(t)
         if m and not (m.group(1).casefold() == "si" and re.match(r"\s+\w", t[m.end():])):  # Spanish "si ..." = if
             t = t[:m.start(1)] + yn[m.group(1).casefold()] + " " + t[m.end(1):]
+            # "Ja und nein", "Oui et non", "Sí o no": the second word too
+            t = re.sub(r"(?i)\A(\W*(?:yes|no)\s*)(and|or|und|oder|et|ou|y|o|e|/|,)(\s*)([^\W\d_]+)",
+                       lambda x: x.group(1) + _JOINERS.get(x.group(2).casefold(), x.group(2)) + x.group(3)
+                       + yn.get(x.group(4).casefold(), x.group(4)), t)
     if yesno:  # a sentence that is only a yes/no word of another language, anywhere: "胆总管扩张. 是."
         t = re.sub(r"(?:(?<=[.!?;\n,])|\A)([ \t]*)([^\s.!?;\n,]{1,12})(?=[ \t]*(?:[.!?;\n]|\Z))",
                    lambda m: m.group(1) + yn.get(m.group(2).casefold(), m.group(2)), t)
     if _CJK.search(t):
-        t = han.sub(lambda m: " " + words[m.group(0).casefold()] + " ", t)
-    present = frozenset().union(*(lat.get(w, frozenset()) for w in {x.casefold() for x in _TOKEN.findall(t)}))
+        t = han.sub(lambda m: " " + words[m.group(0).lower()] + " ", t)
+    present = frozenset().union(*(lat.get(w, frozenset()) for w in {x.lower() for x in _TOKEN.findall(t)}))
     if not present:
         return t
     pat = re.compile(r"(?<![\w\-'])(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+")
                                                     for w in sorted(present, key=len, reverse=True))
                      + r")(?![\w\-])", re.IGNORECASE)
-    return pat.sub(lambda m: words[re.sub(r"\s+", " ", m.group(0).casefold())], t)
+    return pat.sub(lambda m: words[re.sub(r"\s+", " ", m.group(0).lower())], t)

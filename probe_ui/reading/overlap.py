@@ -54,7 +54,9 @@ WORD_SYNONYMS: dict[str, str] = {
     "broken": "fracture", "break": "fracture", "fractured": "fracture", "crack": "fracture", "cracked": "fracture",
     "kneecap": "patella", "breastbone": "sternum", "collarbone": "clavicle", "shinbone": "tibia",
     "thighbone": "femur", "femora": "femur", "femoral": "femur", "gullet": "esophagus", "windpipe": "trachea",
-    "voicebox": "larynx", "womb": "uterus", "tummy": "abdomen", "belly": "abdomen", "bleed": "hemorrhage",
+    "voicebox": "larynx", "womb": "uterus", "jawbone": "mandible", "jaw": "mandible", "cheekbone": "zygoma",
+    "backbone": "spine", "tailbone": "coccyx", "shoulderblade": "scapula", "gut": "bowel", "bowels": "bowel",
+    "intestine": "bowel", "intestines": "bowel", "tummy": "abdomen", "belly": "abdomen", "bleed": "hemorrhage",
     "bleeding": "hemorrhage", "blood": "hemorrhage", "clot": "thrombus", "clotted": "thrombus",
     "inflamed": "inflammation", "inflammatory": "inflammation", "lump": "mass", "growth": "mass",
     "cancerous": "malignant", "worsening": "aggravating", "worse": "aggravating", "growing": "aggravating",
@@ -99,7 +101,9 @@ COMBINING_FORMS: dict[str, dict[str, tuple[str, ...]]] = {
 _WORD = re.compile(r"[^\W\d_]+")
 _ACRONYM = re.compile(r"(?<![\w\-])([A-Z]{2,6})s?(?![\w\-])")
 # a word that says a finding is not there: "Both femurs are intact." denies the fracture
-IMPLIED_ABSENCE: dict[str, tuple[str, ...]] = {"intact": ("fracture",), "unbroken": ("fracture",)}
+IMPLIED_ABSENCE: dict[str, tuple[str, ...]] = {
+    "intact": ("fracture", "tear", "rupture", "laceration", "disruption"), "unbroken": ("fracture",),
+}
 # "and eczema don't explain", "is unlikely", "are intact": a mention rejected by what follows it in its clause
 REJECTED_AFTER = re.compile(
     r"(?i)\A(?:[ \t]*(?:,|\band\b|\bor\b)[ \t]*(?:an?[ \t]+|the[ \t]+)?[\w\-]+(?:[ \t]+[\w\-]+)?)*[ \t]*,?[ \t]*"
@@ -199,6 +203,27 @@ def _options(options: tuple[tuple[str, str], ...]) -> tuple[tuple[str, bool, tup
     return tuple(out)
 
 
+# negation scope: a negation covers the noun phrase after it ("not a mucinous cystic neoplasm"), up to a clause
+# mark or a word that starts another phrase ("not A, but B", "no mass and the liver is normal")
+_NEGATION_CUE = re.compile(r"(?i)(?:\b(?:no|not|without|neither|nor|never|none|rather\s+than|instead\s+of|"
+                           r"other\s+than|excluding|except)\b|n't\b)")
+_SCOPE_BREAK = frozenset("""but and which that who is are was were has have had with to because since as while although
+though yet so then however whereas be been being shows show seen see there""".split())
+
+
+def _in_scope(before: str) -> bool:
+    """Whether the words just before a mention are inside a negation's scope (at most five words after it, no
+    clause mark or phrase-starting word between)."""
+    clause = re.split(r"[.;:!?,\n()\-]", before)[-1]
+    cue = None
+    for cue in _NEGATION_CUE.finditer(clause):
+        pass
+    if cue is None:
+        return False
+    words = _WORD.findall(clause[cue.end():])
+    return len(words) <= 5 and not any(w.casefold() in _SCOPE_BREAK for w in words)
+
+
 def _reply_tokens(text: str) -> list[tuple[frozenset[str], tuple[str, ...], int, int, bool]]:
     """Each word of the reply: (the stems it names: itself, its more general terms; its compound parts, start,
     end, whether it denies what it names: "intact" denies a fracture)."""
@@ -249,7 +274,8 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
     def polarity(start: int, end: int, denies: bool = False) -> bool:
         """True when the mention at text[start:end] is denied (a negation before it, a rejection after it, or a
         word that denies what it names)."""
-        return denies or negated(text[max(0, start - 200):start]) or bool(REJECTED_AFTER.match(text[end:end + 120]))
+        before = text[max(0, start - 200):start]
+        return denies or negated(before) or _in_scope(before) or bool(REJECTED_AFTER.match(text[end:end + 120]))
 
     absent_said = any(_fold(w) in _ABSENCE for w in _WORD.findall(text))
     affirmed: dict[str, list[_Concept]] = {}  # per positive option, its concepts the reply names
