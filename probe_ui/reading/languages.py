@@ -26,6 +26,8 @@ GLOSSES: dict[str, dict[str, str]] = {
         "ninguna de las dos": "neither", "ninguno de los dos": "neither", "ninguna de las": "none of the",
         "ninguno de los": "none of the", "ninguna de": "none of", "ninguno de": "none of", "ninguna": "no",
         "ninguno": "no", "ningún": "no", "sin": "without", "nada": "nothing", "ni": "nor", "y": "and",
+        "ambas": "both", "ambos": "both", "presencia": "presence", "enfermedad de lyme": "lyme disease",
+        "enfermedad": "disease", "eritema": "erythema", "migratorio": "migrans", "migrante": "migrans",
         # seeing and presence
         "se observa": "seen", "se observan": "seen", "se ve": "seen", "se ven": "seen", "se aprecia": "seen",
         "se aprecian": "seen", "se identifica": "seen", "presente": "present",
@@ -48,7 +50,8 @@ GLOSSES: dict[str, dict[str, str]] = {
     },
     "pt": {
         "nenhuma das": "none of the", "nenhum dos": "none of the", "nenhuma": "no", "nenhum": "no",
-        "sem": "without", "nem": "nor",
+        "sem": "without", "nem": "nor", "ambos": "both", "ambas": "both", "presença": "presence",
+        "doença de lyme": "lyme disease", "doença": "disease", "eritema": "erythema", "migratório": "migrans",
         "observa-se": "seen", "há": "there is", "ausente": "absent",
         "pergunta": "question", "imagem": "image", "adequada": "suitable", "adequado": "suitable",
         "apropriada": "suitable", "premissa": "premise", "incorreta": "incorrect", "incorreto": "incorrect",
@@ -62,7 +65,8 @@ GLOSSES: dict[str, dict[str, str]] = {
     },
     "fr": {
         "aucune des": "none of the", "aucun des": "none of the", "aucune": "no", "aucun": "no", "sans": "without",
-        "il y a": "there is", "on observe": "seen", "présent": "present", "présente": "present",
+        "il y a": "there is", "on observe": "seen", "les deux": "both", "présence": "presence", "cette": "this",
+        "maladie de lyme": "lyme disease", "maladie": "disease", "érythème": "erythema", "migrant": "migrans", "présent": "present", "présente": "present",
         "absente": "absent",
         "adaptée": "suitable", "adaptée à": "suitable for", "appropriée": "suitable", "prémisse": "premise",
         "fausse": "false", "incorrecte": "incorrect", "erronée": "wrong", "contient": "contains",
@@ -74,7 +78,9 @@ GLOSSES: dict[str, dict[str, str]] = {
     },
     "it": {
         "nessuna delle": "none of the", "nessuno dei": "none of the", "nessuna": "no", "nessuno": "no",
-        "nessun": "no", "senza": "without", "non": "not",
+        "nessun": "no", "senza": "without", "non": "not", "entrambe": "both", "entrambi": "both",
+        "le anche": "the hips", "presenza": "presence", "malattia di lyme": "lyme disease", "malattia": "disease",
+        "eritema": "erythema", "migrante": "migrans",
         "si osserva": "seen", "si osservano": "seen", "c'è": "there is", "assente": "absent",
         "domanda": "question", "immagine": "image", "adatta": "suitable", "adatto": "suitable",
         "appropriata": "suitable", "premessa": "premise", "errata": "wrong", "errato": "wrong",
@@ -89,7 +95,8 @@ GLOSSES: dict[str, dict[str, str]] = {
     },
     "de": {
         "keiner der": "none of the", "keine der": "none of the", "ohne": "without", "weder": "neither",
-        "und": "and", "es gibt": "there is", "vorhanden": "present", "sichtbar": "visible",
+        "und": "and", "beide": "both", "beiden": "both", "vorhandensein": "presence",
+        "lyme-borreliose": "lyme disease", "krankheit": "disease", "es gibt": "there is", "vorhanden": "present", "sichtbar": "visible",
         "frage": "question", "bild": "image", "geeignet": "suitable", "passend": "suitable",
         "prämisse": "premise", "falsch": "false", "falsche": "false", "falschen": "false", "falscher": "false",
         "enthält": "contains", "obigen": "above", "antworten": "answers", "arzt": "physician",
@@ -103,7 +110,7 @@ GLOSSES: dict[str, dict[str, str]] = {
         "ausrichtung": "orientation",
     },
     "zh": {
-        "医生的": "physician's", "医师的": "physician's", "医生": "physician", "医师": "physician",
+        "我同意": "I agree", "同意": "agree", "医生的": "physician's", "医师的": "physician's", "医生": "physician", "医师": "physician",
         "实性": "solid", "囊性": "cystic", "结节": "nodule", "积液": "fluid", "游离": "free", "骨折": "fracture",
         "门静脉期": "portal venous phase", "动脉期": "arterial phase", "稳定": "stable", "加重": "worsening",
         "老年": "elderly", "老人": "elderly", "髋关节": "hip", "肺": "lung", "问题": "question", "前提": "premise",

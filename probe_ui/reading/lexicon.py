@@ -116,7 +116,8 @@ GENERIC = re.compile(
     r"(?:broad|wide|long|extensive)\s+differential(?:\s+diagnosis)?|differential\s+(?:diagnosis\s+)?includes?|"
     r"(?:when|if|where|once)\s+(?:present|it\s+occurs|they\s+occur|seen)|in\s+most\s+(?:cases|patients)|"
     r"is\s+(?:the\s+)?(?:preferred|recommended|standard)\s+(?:test|modality|method|screening|investigation)|"
-    r"screening\s+(?:test|tool|method|modality))\b"
+    r"screening\s+(?:test|tool|method|modality)|would\s+(?:appear|look|show|present)\s+as|"
+    r"(?:has|have|consists?\s+of|is\s+divided\s+into)\s+(?:\w+\s+){0,3}?(?:segments|lobes|parts|layers|branches))\b"
 )
 ABOUT_CASE = re.compile(
     r"(?i)\b(?:this|these|here|it|it's|its|patient's|shows?|showing|seen|visible|appears?|depicts?|demonstrates?|"
@@ -277,7 +278,14 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "appendicitis": ("inflamed appendix",),
     "bowel obstruction": ("blocked bowel", "intestinal obstruction"),
     "cystic": ("fluid-filled", "fluid filled", "fluid-containing"),
-    "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient"),
+    "osteosarcoma": ("osteogenic sarcoma",),
+    "osteomyelitis": ("bone infection", "infection of the bone", "infected bone"),
+    "osteochondroma": ("exostosis", "osteocartilaginous exostosis", "bony exostosis"),
+    "osgood-schlatter disease": ("tibial tubercle apophysitis", "tibial tuberosity apophysitis",
+                                 "osgood schlatter", "osgood-schlatter"),
+    "vascular lesion": ("cherry angioma", "angioma", "hemangioma", "haemangioma", "angiokeratoma",
+                        "pyogenic granuloma", "spider angioma"),
+    "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient", "senior", "senior citizen"),
     "cardiomegaly": ("enlarged heart", "cardiac enlargement", "heart enlargement", "enlarged cardiac silhouette"),
     "hepatomegaly": ("enlarged liver", "liver enlargement"),
     "splenomegaly": ("enlarged spleen", "spleen enlargement"),
@@ -289,7 +297,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "deep vein thrombosis": ("deep venous thrombosis",),
     "fracture": ("broken bone", "broken bones"),
     "malignant": ("cancerous", "malignancy"),
-    "benign": ("non-cancerous", "noncancerous", "not cancerous"),
+    "benign": ("non-cancerous", "noncancerous", "not cancerous", "harmless", "innocuous"),
     "pediatric": ("child", "children", "child's", "kid", "kids", "juvenile", "paediatric patient",
                   "pediatric patient", "young child"),
     "neonate": ("newborn", "new-born", "neonatal"),

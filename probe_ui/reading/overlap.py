@@ -58,7 +58,7 @@ WORD_SYNONYMS: dict[str, str] = {
     "backbone": "spine", "tailbone": "coccyx", "shoulderblade": "scapula", "gut": "bowel", "bowels": "bowel",
     "intestine": "bowel", "intestines": "bowel", "tummy": "abdomen", "belly": "abdomen", "bleed": "hemorrhage",
     "bleeding": "hemorrhage", "blood": "hemorrhage", "clot": "thrombus", "clotted": "thrombus",
-    "inflamed": "inflammation", "inflammatory": "inflammation", "lump": "mass", "growth": "mass",
+    "collapse": "atelectasis", "collapsed": "atelectasis", "inflamed": "inflammation", "inflammatory": "inflammation", "lump": "mass", "growth": "mass",
     "cancerous": "malignant", "worsening": "aggravating", "worse": "aggravating", "growing": "aggravating",
     "enlarging": "aggravating", "progressing": "aggravating", "progressive": "aggravating",
     "expanding": "aggravating", "unchanged": "stable", "stationary": "stable", "steady": "stable",
@@ -98,8 +98,17 @@ COMBINING_FORMS: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = re.compile(r"[^\W_]+")
 _ACRONYM = re.compile(r"(?<![\w\-])([A-Z]{2,6})s?(?![\w\-])")
+# what a term implies without saying it: "atelectasis" is of the lung, so "collapse of the lung bases" names it
+# beside "Pulmonary edema" without contest
+IMPLIED_CONTEXT: dict[str, tuple[str, ...]] = {
+    "atelectasis": ("lung",), "pneumonia": ("lung",), "pneumothorax": ("lung",), "consolidation": ("lung",),
+    "pleural": ("lung",), "bronchiectasis": ("lung",), "emphysema": ("lung",), "cardiomegaly": ("heart",),
+    "pericarditis": ("heart",), "cholecystitis": ("gallbladder",), "cirrhosis": ("liver",),
+    "hydronephrosis": ("kidney",), "nephrolithiasis": ("kidney",), "osteomyelitis": ("bone",),
+    "osteosarcoma": ("bone",), "osteochondroma": ("bone",),
+}
 # a word that says a finding is not there: "Both femurs are intact." denies the fracture
 IMPLIED_ABSENCE: dict[str, tuple[str, ...]] = {
     "intact": ("fracture", "tear", "rupture", "laceration", "disruption"), "unbroken": ("fracture",),
@@ -133,6 +142,8 @@ def stem(word: str) -> str:
     w = WORD_SYNONYMS.get(w, w)
     if len(w) >= 4 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
         w = w[:-1] if not w.endswith("ies") else w[:-3] + "y"
+    # Greek spellings and their Romance forms alike: "erythema"/"eritema", "haem"/"hem", "diarrhoea"
+    w = w.replace("ph", "f").replace("th", "t").replace("ae", "e").replace("oe", "e").replace("y", "i")
     for suf in _SUFFIXES:
         if w.endswith(suf) and len(w) - len(suf) >= 4:
             return w[:-len(suf)]
@@ -169,37 +180,56 @@ class _Concept:
     stem: str
     parts: tuple[str, ...]
     word: str
+    implicit: bool = False  # a context the term implies ("atelectasis" is of the lung), not a word of the option
 
 
 @dataclass(frozen=True)
 class Overlap:
     """What a reply says of each option: ``named`` the labels whose distinctive concepts it names (half or
-    more), ``rejected`` those it names only after a negation (or whose finding it affirms, for an option that
-    says the finding is absent)."""
+    more, or the option's head word), ``rejected`` those it names only after a negation."""
 
     named: tuple[str, ...]
     rejected: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class _Option:
+    label: str
+    negative: bool  # "No free fluid", "Neither hip", "Absent"
+    presence: bool  # "Free fluid is present"
+    distinct: tuple[_Concept, ...]
+    concepts: tuple[_Concept, ...]
+    initials: tuple[str, ...]
+    head: _Concept | None  # the last word of the option's first phrase ("trachea" in "Mid trachea, above ...")
+
+
+_FIRST_PHRASE = re.compile(r"(?i),|;|:|\(|\b(?:with|without|of|in|on|at|above|below|from|due|secondary|involving)\b")
+
+
+def _content(word: str) -> bool:
+    w = _fold(word)
+    return w not in STOP and w not in _PRESENCE and w not in _ABSENCE and (len(w) > 1 or w.isdigit())
+
+
 @functools.lru_cache(maxsize=1024)
-def _options(options: tuple[tuple[str, str], ...]) -> tuple[tuple[str, bool, tuple[_Concept, ...],
-                                                                  tuple[_Concept, ...], tuple[str, ...]], ...]:
-    """Per option: (label, negative polarity, distinctive concepts, all content concepts, its words for
-    abbreviations)."""
+def _options(options: tuple[tuple[str, str], ...]) -> tuple[_Option, ...]:
+    """Each option's concepts, the distinctive ones (no other option has them), its head and its polarity."""
     parsed = []
     for text, lab in options:
         words = _WORD.findall(text)
         negative = bool(_NEGATIVE_OPENING.match(text)) or any(_fold(w) in _ABSENCE for w in words)
-        concepts = tuple(_Concept(stem(w), _parts(w), _fold(w)) for w in words
-                         if _fold(w) not in STOP and _fold(w) not in _PRESENCE and _fold(w) not in _ABSENCE
-                         and len(w) > 1)
+        presence = any(_fold(w) in _PRESENCE for w in words)
+        concepts = [_Concept(stem(w), _parts(w), _fold(w)) for w in words if _content(w)]
+        concepts += [_Concept(stem(x), (), x, implicit=True) for w in words for x in IMPLIED_CONTEXT.get(_fold(w), ())]
+        first = [w for w in _WORD.findall(_FIRST_PHRASE.split(text)[0]) if _content(w)]
+        head = next((c for c in concepts if first and c.word == _fold(first[-1])), None)
         initials = tuple(w for w in words if _fold(w) not in ("of", "the", "and", "with", "a", "an"))
-        parsed.append((lab, negative, concepts, initials))
+        parsed.append((lab, negative, presence, tuple(concepts), initials, head))
     out = []
-    for i, (lab, negative, concepts, initials) in enumerate(parsed):
-        others = [c for j, (_, _, cs, _) in enumerate(parsed) if j != i for c in cs]
-        distinct = tuple(c for c in concepts if not any(_same(c.stem, o.stem) for o in others))
-        out.append((lab, negative, distinct, concepts, initials))
+    for i, (lab, negative, presence, concepts, initials, head) in enumerate(parsed):
+        others = [c for j, p in enumerate(parsed) if j != i for c in p[3]]
+        distinct = tuple(c for c in concepts if not c.implicit and not any(_same(c.stem, o.stem) for o in others))
+        out.append(_Option(lab, negative, presence, distinct, concepts, initials, head if head in distinct else None))
     return tuple(out)
 
 
@@ -224,19 +254,18 @@ def _in_scope(before: str) -> bool:
     return len(words) <= 5 and not any(w.casefold() in _SCOPE_BREAK for w in words)
 
 
-def _reply_tokens(text: str) -> list[tuple[frozenset[str], tuple[str, ...], int, int, bool]]:
-    """Each word of the reply: (the stems it names: itself, its more general terms; its compound parts, start,
-    end, whether it denies what it names: "intact" denies a fracture)."""
+def _reply_tokens(text: str) -> list[tuple[frozenset[str], frozenset[str], tuple[str, ...], int, int, bool]]:
+    """Each word of the reply: (its stem; the more general terms it also names; its compound parts; start, end;
+    whether it denies what it names: "intact" denies a fracture)."""
     out = []
     for m in _WORD.finditer(text):
         w = _fold(m.group(0))
         if w in STOP:
             continue
-        s = stem(w)
-        names = {s, *(stem(h) for h in HYPERNYMS.get(w, HYPERNYMS.get(WORD_SYNONYMS.get(w, w), ())))}
-        out.append((frozenset(names), _parts(w), m.start(), m.end(), False))
+        general = frozenset(stem(h) for h in HYPERNYMS.get(w, HYPERNYMS.get(WORD_SYNONYMS.get(w, w), ())))
+        out.append((frozenset({stem(w)}), general, _parts(w), m.start(), m.end(), False))
         if w in IMPLIED_ABSENCE:
-            out.append((frozenset(stem(x) for x in IMPLIED_ABSENCE[w]), (), m.start(), m.end(), True))
+            out.append((frozenset(stem(x) for x in IMPLIED_ABSENCE[w]), frozenset(), (), m.start(), m.end(), True))
     return out
 
 
@@ -268,8 +297,6 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
     asked = {stem(w) for w in _WORD.findall(question) if _fold(w) not in STOP
              and not (subject and _fold(w) == _fold(subject.group(1)))}
     long_reply = len(tokens) > 4
-    named: list[str] = []
-    rejected: list[str] = []
 
     def polarity(start: int, end: int, denies: bool = False) -> bool:
         """True when the mention at text[start:end] is denied (a negation before it, a rejection after it, or a
@@ -277,49 +304,73 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
         before = text[max(0, start - 200):start]
         return denies or negated(before) or _in_scope(before) or bool(REJECTED_AFTER.match(text[end:end + 120]))
 
+    def said(c: _Concept, acronyms: list[tuple[int, int, tuple[str, ...]]], direct: bool = False) -> bool | None:
+        """None: the reply does not name the concept; True: it names it; False: only denied. ``direct``: by the
+        concept's own word, not by a more specific term."""
+        hits: list[bool] = []
+        for names, general, parts, s, e, denies in tokens:
+            if any(_same(c.stem, n) for n in names) or (not direct and c.stem in general) \
+                    or (c.parts and parts and set(c.parts) <= set(parts)):
+                hits.append(not polarity(s, e, denies))
+        if c.parts:  # all parts of a compound, each named ("a stone in the common bile duct")
+            found = [[not polarity(s, e, d) for names, _, _, s, e, d in tokens if any(_same(p, n) for n in names)]
+                     for p in c.parts]
+            if all(found):
+                hits.append(all(any(f) for f in found))
+        for s, e, words in acronyms:
+            if c.word in words:
+                hits.append(not polarity(s, e))
+        return None if not hits else any(hits)
+
     absent_said = any(_fold(w) in _ABSENCE for w in _WORD.findall(text))
-    affirmed: dict[str, list[_Concept]] = {}  # per positive option, its concepts the reply names
-    for lab, negative, distinct, concepts, initials in parsed:
-        acronyms = _acronyms(text, initials)
-
-        def said(c: _Concept) -> bool | None:
-            """None: the reply does not name the concept; True: it names it; False: only denied."""
-            hits: list[bool] = []
-            for names, parts, s, e, denies in tokens:
-                if any(_same(c.stem, n) for n in names) or (c.parts and parts and set(c.parts) <= set(parts)):
-                    hits.append(not polarity(s, e, denies))
-            if c.parts:  # all parts of a compound, each named ("a stone in the common bile duct")
-                found = [[not polarity(s, e, d) for names, _, s, e, d in tokens if any(_same(p, n) for n in names)]
-                         for p in c.parts]
-                if all(found):
-                    hits.append(all(any(f) for f in found))
-            for s, e, words in acronyms:
-                if c.word in words:
-                    hits.append(not polarity(s, e))
-            return None if not hits else any(hits)
-
-        if negative:
-            # "No free fluid": named by a reply that denies the finding, rejected by one that affirms it
-            core = [said(c) for c in concepts]
-            if any(x is not None for x in core):
-                if all(x is not True for x in core if x is not None) or absent_said:
-                    named.append(lab)  # an affirmed finding does not by itself pick the option that has it
+    present_said = any(_fold(w) in _PRESENCE and not polarity(m.start(), m.end())
+                       for m in _WORD.finditer(text) for w in [m.group(0)]) or bool(re.search(
+                           r"(?i)\bthere\s+(?:is|are)\b(?!\s+no\b)", text))
+    votes: dict[str, dict[_Concept, bool | None]] = {}
+    direct: dict[str, list[_Concept]] = {}  # per option, its concepts the reply affirms by their own words
+    for o in parsed:
+        acronyms = _acronyms(text, o.initials)
+        votes[o.label] = {c: said(c, acronyms) for c in o.concepts}
+        direct[o.label] = [c for c in o.concepts if not c.implicit and said(c, acronyms, direct=True) is True]
+    some_distinct = any(votes[o.label][c] is not None for o in parsed for c in o.distinct)
+    # options the reply touches at all: a word of theirs, or a part of one of their compound terms ("stone")
+    stems = {n for names, _, _, _, _, _ in tokens for n in names}
+    touched = {o.label for o in parsed if any(x is not None for c, x in votes[o.label].items() if not c.implicit)
+               or any(any(_same(p, n) for n in stems) for c in o.concepts for p in c.parts)}
+    named: list[str] = []
+    rejected: list[str] = []
+    for o in parsed:
+        v = votes[o.label]
+        own = [x for c, x in v.items() if not c.implicit]
+        if o.negative:
+            # "No free fluid": named by a reply that denies the finding (an affirmed one does not by itself pick
+            # the option that has it)
+            if any(x is not None for x in own) and (all(x is not True for x in own if x is not None) or absent_said):
+                named.append(o.label)
             continue
-        votes = {c: said(c) for c in concepts}
-        affirmed[lab] = [c for c, x in votes.items() if x is True]
-        yes = sum(votes[c] is True for c in distinct)
-        frame = [c for c in concepts if c not in distinct and any(_same(c.stem, q) for q in asked)]
-        if long_reply and frame and all(votes[c] is None for c in frame):
+        if o.presence and own and all(x is True for x in own) and present_said and not absent_said:
+            named.append(o.label)  # "Presence of free fluid" for "Free fluid is present"
+            continue
+        yes = sum(v[c] is True for c in o.distinct)
+        frame = [c for c in o.concepts if c not in o.distinct and not c.implicit and any(_same(c.stem, q) for q in asked)]
+        if long_reply and frame and all(v[c] is None for c in frame):
             yes = 0  # the reply speaks of something else than what the question asks of the options
         # half of the distinctive concepts, more than half when there are several ("Fluid in the lungs" is not
-        # "Pulmonary edema")
-        if distinct and yes and (2 * yes > len(distinct) or len(distinct) == 1):
-            named.append(lab)
-        elif not yes and any(x is False for x in votes.values()):
-            rejected.append(lab)
-    # an option is named cleanly only when the reply affirms no concept of another option that it lacks: "The
-    # right lung has three lobes and the left lung has two." names "left" and "right" alike
-    contested = [other for lab in named for other, cs in affirmed.items() if other != lab and any(
-        not any(_same(c.stem, o.stem) for o in next(p[3] for p in parsed if p[0] == lab)) for c in cs)]
+        # "Pulmonary edema"), or the option's head word ("the tube is in the trachea" for "Mid trachea, above the
+        # carina")
+        head = o.head is not None and v[o.head] is True and not (touched - {o.label})
+        if o.distinct and yes and (2 * yes > len(o.distinct) or len(o.distinct) == 1 or head):
+            named.append(o.label)
+        elif not yes and (any(v[c] is False for c in o.distinct)
+                          or (not some_distinct and any(x is False for x in own))):
+            # denied by its own word ("not severely enlarged" rejects only "Severely enlarged"), or by a word all
+            # options but one share when the reply names no option's own word ("It isn't enlarged at all.")
+            rejected.append(o.label)
+    # an option is named cleanly only when the reply affirms no word of another option that it lacks: "The right
+    # lung has three lobes and the left lung has two." names "left" and "right" alike
+    by_label = {o.label: o for o in parsed}
+    contested = [other for lab in named for other, cs in direct.items() if other != lab
+                 and not by_label[other].negative and any(
+                     not any(_same(c.stem, x.stem) for x in by_label[lab].concepts) for c in cs)]
     named += [x for x in dict.fromkeys(contested) if x not in named]
     return Overlap(tuple(named), tuple(x for x in rejected if x not in named))
