@@ -117,6 +117,7 @@ GENERIC = re.compile(
     r"(?:when|if|where|once)\s+(?:present|it\s+occurs|they\s+occur|seen)|in\s+most\s+(?:cases|patients)|"
     r"is\s+(?:the\s+)?(?:preferred|recommended|standard)\s+(?:test|modality|method|screening|investigation)|"
     r"screening\s+(?:test|tool|method|modality)|would\s+(?:appear|look|show|present)\s+as|"
+    r"(?:improves?|increases?|reduces?|lowers?)\s+(?:the\s+)?(?:diagnostic\s+)?(?:accuracy|sensitivity|specificity|yield)|"
     r"(?:has|have|consists?\s+of|is\s+divided\s+into)\s+(?:\w+\s+){0,3}?(?:segments|lobes|parts|layers|branches))\b"
 )
 ABOUT_CASE = re.compile(
@@ -169,7 +170,11 @@ _REPLY_ESCAPE = {
         r"|\b(?:the\s+)?correct\s+(?:answer|diagnosis)\s+is\s+not\s+(?:listed|among|in|one\s+of)\b"
         r"|\bnot\s+(?:listed\s+)?among\s+the\s+(?:options|choices)\b"
         r"|\b(?:no|not)\b[^.;\n]{0,60}?\b(?:in|on|at|of)\s+either\b"
-        r"|\bneither\s+(?:of\s+(?:them|the\s+\w+)\s+|\w+\s+)?(?:shows?|has|have|is|are|demonstrates?)\b"),
+        r"|\bneither\s+(?:of\s+(?:them|the\s+\w+)\s+|\w+\s+)?(?:shows?|has|have|is|are|demonstrates?)\b"
+        # "No abnormality from this list", "doesn't match any option"
+        r"|\b(?:no|none|nothing)\b[^.;:!?\n]{0,30}?\b(?:from|on|in)\s+(?:this|the)\s+list\b"
+        r"|\b(?:does\s+not|doesn't|do\s+not|don't)\s+(?:really\s+)?(?:match|fit|correspond\s+to)\s+any\s+(?:of\s+the\s+)?"
+        r"(?:options?|choices?|answers?|listed)"),
     "unsuitable": re.compile(
         r"(?i)\b(?:question|it)\s+(?:is\s*)?(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|"
         r"relevant|answerable)\s+(?:to|for)\s+(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study)\b"
@@ -186,14 +191,19 @@ _REPLY_ESCAPE = {
         # "a question about the lumbar spine does not apply to it"; "La pregunta no es adecuada" once glossed
         r"|\bquestion\b[^.;:!?\n]{0,80}?\b(?:does\s+not|doesn't|do\s+not|don't|cannot|can't)\s+(?:really\s+)?"
         r"(?:apply|be\s+applied|be\s+answered|relate|correspond)\b"
-        r"|\b(?:question|it)\s+(?:no|not)\s+is\s+(?:suitable|appropriate|applicable|relevant)\b"),
+        r"|\b(?:question|it)\s+(?:no|not)\s+is\s+(?:suitable|appropriate|applicable|relevant)\b"
+        # "The question asks about the lumbar spine but the image is a brain MRI."
+        r"|\bquestion\s+(?:asks|is|refers)\s+(?:about|to)\b[^.;!?\n]{1,80}?\bbut\s+(?:the|this)\s+(?:image|picture|scan|"
+        r"film|study)\s+(?:is|shows|depicts)\b"),
     "premise": re.compile(
         r"(?i)\b(?:incorrect|wrong|false|erroneous|inaccurate|invalid|flawed|mistaken)\s+(?:clinical\s+)?"
         r"(?:premise|assumption|statement|presupposition)\b"
         r"|\bpremise\s+(?:of\s+the\s+question\s+)?(?:is|seems)\s+(?:\w+\s+)?(?:incorrect|wrong|false|flawed|"
         r"mistaken|invalid)\b"
         r"|\bquestion\s+(?:is\s+)?(?:clinically\s+)?(?:contains|has|makes|rests\s+on|is\s+based\s+on)\s+"
-        r"(?:an?\s+)?(?:\w+\s+)?(?:error|mistake|incorrect|false|wrong|inaccura)"
+        r"(?:an?\s+)?(?:\w+\s+)?(?:error|mistake|incorrect|false|wrong|inaccura|impossib|invalid|flawed|mistaken|"
+        r"erroneous|untrue)"
+        r"|\b(?:impossible|false|invalid|flawed|mistaken)\s+(?:scenario|presupposition|assumption|premise)\b"
         r"|\bclinically\s+(?:incorrect|wrong|inaccurate|false)\b"
         r"|\bquestion\s+(?:itself\s+)?(?:contradicts\s+itself|is\s+(?:self[\s\-]?contradictory|contradictory|"
         r"internally\s+inconsistent))|\bself[\s\-]?contradictory\s+question\b"),
@@ -220,11 +230,12 @@ def escape_remainder(text: str) -> str:
 
 # a word each kind's phrases need: the patterns run only on replies that have one (long replies stay fast)
 _ESCAPE_WORDS = {
-    "none": frozenset("none neither either options choices answers alternatives possibilities among listed".split()),
+    "none": frozenset("none neither either options choices answers alternatives possibilities among listed list "
+                      "option choice answer".split()),
     "unsuitable": frozenset("suitable appropriate applicable relevant answerable match fit correspond apply relate "
-                            "wrong mismatched unrelated irrelevant unsuitable inappropriate different".split()),
+                            "wrong mismatched unrelated irrelevant unsuitable inappropriate different but".split()),
     "premise": frozenset("premise assumption statement presupposition error mistake clinically contradicts "
-                         "contradictory inconsistent".split()),
+                         "contradictory inconsistent scenario".split()),
     "unknown": frozenset("unknown undetermined indeterminate determined known".split()),
 }
 

@@ -41,7 +41,8 @@ its there their as by from into than then so very more most less least show show
 images scan question answer option options choice which what both either neither nor but if also only just
 likely probably possible possibly suggest suggests suggestive consistent compatible finding findings appearance
 appear appears look looks seem seems patient patients case here diagnosis type form sign signs evidence
-i my we you he she they me us would could should may might can will do does did has have had not no""".split())
+i my we you he she they me us would could should may might can will do does did has have had not no lesion lesions
+disease condition process change changes abnormality abnormalities pathology entity structure area region""".split())
 # words that say whether a finding is there: they decide an option's polarity, not which finding it names
 _PRESENCE = frozenset("present presence visible evident identified detected noted observed demonstrated".split())
 _ABSENCE = frozenset("absent absence".split())
