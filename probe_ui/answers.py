@@ -1452,6 +1452,8 @@ def _entertained_labels(text: str, item: _Item, canonical: bool = False) -> set[
             low = _norm(clause)
             out.update(lb for opt, lb in item.option_map
                        if re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", low))
+            if canonical:  # "either on the right or bilateral": options named in other words, too
+                out.update(_option_words(clause, item).named)
         else:
             for word, lab in item.words:
                 if _phrase_regex(word, suffix=item.kind == "label").search(clause):
@@ -1751,7 +1753,30 @@ def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refu
     left = [lb for _, lb in citem.option_map if lb not in words.rejected]
     if words.rejected and len(left) == 1:
         return mention(left[0], "negated_option")
+    # options that are yes and no, or present and absent: the reply read as a yes/no answer to the question ("No
+    # nodule." for Present / Absent)
+    pair = _yes_no_options(item)
+    if pair is not None:
+        yn = _item("yesno", ("yes", "no"), (), item.question)
+        found, how = _read_words(masked, yn, refusal)
+        if found is not None:
+            return mention(pair[found], how)
+        if how == "ambiguous":
+            return None, how
     return None, "out_of_range" if out_of_range else "none"
+
+
+_AFFIRMATIVE_OPTIONS = frozenset({"yes", "present", "positive", "true"})
+_NEGATIVE_OPTIONS = frozenset({"no", "absent", "negative", "false", "not present"})
+
+
+def _yes_no_options(item: _Item) -> dict[str, str] | None:
+    """{"yes": label, "no": label} for a choice item whose two options are yes and no, or present and absent."""
+    if len(item.option_map) != 2:
+        return None
+    yes = [lb for opt, lb in item.option_map if opt in _AFFIRMATIVE_OPTIONS]
+    no = [lb for opt, lb in item.option_map if opt in _NEGATIVE_OPTIONS]
+    return {"yes": yes[0], "no": no[0]} if len(yes) == 1 and len(no) == 1 else None
 
 
 def _one_sentence(text: str) -> bool:
