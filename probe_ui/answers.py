@@ -517,6 +517,15 @@ def _read_target(t: str, item: _Item) -> _Found:
     if re.match(r"(?i)not\b|n't\b", t):
         return _Found()
     t = _ADVERBS.sub("", t)
+    ordinal = _ORDINAL.match(t)
+    if item.kind == "choice" and ordinal is not None:  # "the second option", "the last one"
+        labels = [lb for _, lb in item.option_map] or list(item.letters.values())
+        word = (ordinal.group(1) or ordinal.group(2)).lower()
+        if word in ("former", "latter"):  # only of two
+            i = (0 if word == "former" else 1) if len(labels) == 2 else -1
+        else:
+            i = len(labels) - 1 if word == "last" else _ORDINALS.index(word)
+        return _Found(labels[i] if 0 <= i < len(labels) else None)
     t = re.sub(r"(?i)^(?:the\s+)?(?:option|choice|letter)\s*:?\s*", "", t).lstrip(" \t\"'`*_")
     if item.kind == "choice":
         m = re.match(r"([(\[])?([A-Za-z])([)\]])?(?![A-Za-z0-9'\-])(?!\.[A-Za-z])", t)
@@ -543,8 +552,12 @@ def _read_target(t: str, item: _Item) -> _Found:
     return _Found(_word_prefix(t, item))
 
 
-# what may join two answers: "A/B", "3 or 4", "A vs. C"
-_ALTERNATIVE = re.compile(r"(?i)[ \t]*(?:/|\bor\b|\bvs\.?|\bversus\b)[ \t]*(?:(?:option|choice)[ \t]+)?")
+# "the second option", "the last one", "the former": an option named by its place in the list
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+_ORDINAL = re.compile(r"(?i)(?:the\s+)?(first|second|third|fourth|fifth|sixth|last|former|latter)\s+(?:option|choice|one|"
+                      r"answer|alternative)\b|(?:the\s+)?(former|latter)\b")
+# what may join two answers: "A/B", "3 or 4", "A vs. C", "A, B", "A and B"
+_ALTERNATIVE = re.compile(r"(?i)[ \t]*(?:/|,|\bor\b|\band\b|\bvs\.?|\bversus\b|&)[ \t]*(?:(?:option|choice)[ \t]+)?")
 
 
 def _other_follows(rest: str, lab: str, item: _Item) -> bool:
@@ -1482,13 +1495,17 @@ def _conclusion(text: str, item: _Item) -> str | None:
 def _self_corrected(text: str) -> str | None:
     """What follows the reply's last self-correction ("Wait", "Actually", "On second thought", ...), when
     something does."""
-    last = None
-    for m in _SELF_CORRECTION.finditer(text):
-        last = m
-    if last is None:
-        return None
-    tail = text[last.end():]
-    return tail if tail.strip(" \t\n.,;:!-") else None
+    ends = [m.end() for m in _SELF_CORRECTION.finditer(text)]
+    ends += [m.end() for m in _AFTERTHOUGHT.finditer(text)] if "." in text or "\u2026" in text else []
+    for end in sorted(ends, reverse=True):  # the last one that something follows ("..., it could be C. Hmm.")
+        tail = text[end:]
+        if tail.strip(" \t\n.,;:!-"):
+            return tail
+    return None
+
+
+# an afterthought after a trailing-off ellipsis: "Yes, there's some displacement... although it may just be ..."
+_AFTERTHOUGHT = re.compile(r"(?i)(?:\.\.\.|\u2026)[ \t]*(?:although|though|but|then\s+again)\b[ \t,]*")
 
 
 def _closing_label(text: str, item: _Item) -> str | None:
