@@ -227,6 +227,7 @@ _NEGATION_END = re.compile(
 def _negated(before: str) -> bool:
     """True when the words just before a mention negate it ("not upside down", "no pneumothorax")."""
     clause = before[max(before.rfind(c) for c in ".;:!?\n,") + 1:]  # after the last clause mark
+    clause = clause.rstrip(" \t\"'`*_(")  # "Not 'no free fluid'": the quote is not a word
     # A negation (one or two words) and the at most two words after it are the clause's last four words, and the
     # negation's last word ends one of the last three: test that cheaply, then search only those words (joined
     # by single spaces: the pattern only asks for whitespace). Searching the whole clause costs ~20x more, which
@@ -252,7 +253,16 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "absolutely": "yes", "definitely": "yes", "certainly": "yes", "indeed": "yes", "of course": "yes",
                   "correct": "yes", "that's correct": "yes", "exactly": "yes", "positive": "yes",
                   "that's a positive": "yes", "that's a yes": "yes", "that is a yes": "yes",
-                  "that's a negative": "no", "that's negative": "no", "that's a no": "no", "that is a no": "no"}
+                  "that's a negative": "no", "that's negative": "no", "that's a no": "no", "that is a no": "no",
+                  "i think so": "yes", "i believe so": "yes", "i'd say so": "yes", "i would say so": "yes",
+                  "i don't think so": "no", "i do not think so": "no", "i don't believe so": "no",
+                  "i do not believe so": "no", "i doubt it": "no", "i'd say not": "no"}
+# a lone "Y" or "N" is yes or no, but only as the whole reply
+_YESNO_LETTERS = {"y": "yes", "n": "no"}
+# idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
+# nothing else in the reply answers
+_AFFIRMING_OPENING = re.compile(r"(?i)\A\W*(?:no\s+doubt|without\s+(?:a|any)\s+doubt|undoubtedly|unquestionably|"
+                                r"clearly\s+so|most\s+certainly|for\s+sure)\b(?!\s+(?:that\s+)?(?:not|no)\b)")
 
 
 class _Item:
@@ -302,7 +312,7 @@ class _Item:
                 for word, meaning in _YESNO_SLANG.items():
                     self.words.append((word, by_norm[meaning]))
                 self.aliases = {w: by_norm[m]
-                                for w, m in {**_YESNO_SLANG, **_YESNO_OPENING}.items()}
+                                for w, m in {**_YESNO_SLANG, **_YESNO_OPENING, **_YESNO_LETTERS}.items()}
                 self.openers = [(w, by_norm[m]) for w, m in _YESNO_OPENING.items()]
 
     def letter(self, ch: str) -> str | None:
@@ -391,12 +401,13 @@ _DECL_HEDGE = re.compile(
 )
 # "..., so B." / "Therefore (C)." / "hence the answer is A": a conclusion that ends its sentence with a letter
 _DECL_CONCLUSION = re.compile(
-    r"\b(?i:so|thus|hence|therefore)\b[ \t]*,?[ \t]*(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
+    r"\b(?i:so|thus|hence|therefore|leaves(?:\s+(?:us\s+with|only))?|leaving(?:\s+only)?)\b[ \t]*,?[ \t]*"
+    r"(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
     r"([(\[])?([A-Z])[)\]]?(?=[ \t]*(?:[.!;\n]|\Z))"
 )
 # the answer given is "N/A" (masked to "not applicable" before the rules run) or "NA"
 _NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
-_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore")
+_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav")
 _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选")
 _JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
@@ -884,7 +895,8 @@ def _leading_word(text: str, item: _Item) -> str | None:
         if m and re.match(follow, t[m.end():]):
             # "Yes and no", "Yes/No", and a list "Red, green, blue." / "Yes, no, maybe." (not "Yes, no other
             # lesions.": there "no" starts a phrase)
-            both = re.match(r"[ \t]*(?:,?[ \t]*(?:and|or|/|-)[ \t]*(\w+)|,[ \t]*(\w+)(?=[ \t]*(?:[,.;!/]|\Z|(?:and|or)\b))"
+            both = re.match(r"[ \t]*(?:,?[ \t]*(?:and|or|/|-|then|followed\s+by)[ \t]*(\w+)"
+                            r"|,[ \t]*(?:then[ \t]+)?(\w+)(?=[ \t]*(?:[,.;!/]|\Z|(?:and|or|then)\b))"
                             r"|[ \t]+(\w+)[ \t]*[.!]?[ \t]*\Z)", t[m.end():], re.IGNORECASE)
             if both and any(_norm(both.group(1) or both.group(2) or both.group(3)) == w and other != lab
                             for w, other in item.words):
@@ -1285,6 +1297,9 @@ _LETTER_CHAIN = re.compile(r"(?<![\w'])(?:(?i:options?|choices?)[ \t]+)?[A-Z](?:
                            r"[A-Z](?![\w']))+")
 _CHAIN_REJECTED = re.compile(r"[ \t]+(?i:are|were|can\s+(?:both\s+|all\s+)?be|could\s+be|seem|look)[ \t]+"
                              r"(?i:not\b|wrong|incorrect|unlikely|excluded|ruled\s+out|less\s+likely|inaccurate|false)")
+# "Excluding A, C and D leaves B.", "Ruling out A and B, ...": a chain of letters after a word that rejects them
+_CHAIN_REJECTED_BEFORE = re.compile(r"(?i)\b(?:not|excluding|except|eliminating|ruling\s+out|rule\s+out|ruled\s+out|"
+                                    r"rather\s+than|instead\s+of|other\s+than)[ \t]+(?:(?:options?|choices?)[ \t]+)?$")
 # A label rejected after its mention: "Blue is not the closest", "Red isn't"
 _LABEL_REJECTED_AFTER = re.compile(
     r"\A(?:[ \t]+(?:dot|one|circle|point|marker|option|answer|label))?[ \t]+(?:is|was|seems|appears|looks)"
@@ -1418,7 +1433,8 @@ def _rejected_letters(text: str, item: _Item) -> list[tuple[int, int]]:
     """Spans of letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.",
     "A is wrong; C.")."""
     spans = [(m.start(), m.end()) for m in _ALTERNATIVES.finditer(text)]
-    spans += [m.span() for m in _LETTER_CHAIN.finditer(text) if _CHAIN_REJECTED.match(text, m.end())]
+    spans += [m.span() for m in _LETTER_CHAIN.finditer(text) if _CHAIN_REJECTED.match(text, m.end())
+              or _CHAIN_REJECTED_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
     for m in _LETTER_REJECTED.finditer(text):
         g = next((i for i in (1, 2, 3) if m.group(i)), None)
         if g is not None and item.letter(m.group(g)) is not None and m.group(g) != "I":
@@ -1879,7 +1895,11 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
     listed = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
               if (lb := _word_prefix(x.lstrip(" \t\n-*"), item)) is not None
               and re.match(r"[^:]{0,20}?:", x.lstrip(" \t\n-*")[:40])}
-    if len(alone) > 1 or len(listed) > 1:
+    # each answer under its own condition: "Yes, if it's a PA film; no, if it's an AP film."
+    conditional = {lb for x in re.split(r"[.;!?\n]", text[:2000])
+                   if (lb := _word_prefix(x.lstrip(" \t-*"), item)) is not None
+                   and re.match(r"\W*\w+[ \t]*,?[ \t]*(?:if|when|unless|provided|assuming)\b", x.lstrip(" \t-*"), re.I)}
+    if len(alone) > 1 or len(listed) > 1 or len(conditional) > 1:
         return None, "ambiguous"
     # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict, and so is a
     # closing sentence that is only a label ("No pneumothorax on the left; on the right, a small one. Yes.")
@@ -1919,6 +1939,16 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
         said = subject.answer_from_subject(text, question) or subject.answer_from_predicate(text, question)
         if said is not None:
             return item.aliases["yep" if said == "yes" else "nope"], "question_subject"
+    opening = _AFFIRMING_OPENING.match(clean)
+    if item.kind == "yesno" and item.aliases and opening and not refusal and question:
+        # "No doubt a tension one, with mediastinal shift.": what follows names the asked finding (or "one" for
+        # it) and weighs nothing ("No doubt this needs further imaging to decide." says nothing)
+        rest = clean[opening.end():]
+        finding = _asked_finding(question)
+        names = re.search(r"(?i)\b(?:an?|the)\s+(?:[\w\-]+\s+){0,2}one\b", rest) or (
+            finding and any(overlap.stem(w) == overlap.stem(finding) for w in _WORD.findall(rest)))
+        if names and not _PRESENCE_UNSURE.search(rest) and not _CLAUSE_NEGATION.search(rest):
+            return item.aliases["yep"], "leading"
     return None, "none"
 
 

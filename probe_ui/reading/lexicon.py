@@ -44,13 +44,14 @@ def fold_quotes(text: str) -> str:
 _DEBRIS = re.compile(
     r"<\|[^|<>\n]{1,40}\|>"  # <|im_end|> <|eot_id|> <|endoftext|> <|end|> <|assistant|> <|end▁of▁sentence|>
     r"|</?s>|<(?:eos|bos|pad|unk|sep|cls|eot)>|</?(?:end|start)_of_turn>|\[/?INST\]|<</?SYS>>"
-    r"|<(?:start|end)_of_(?:text|image)>|<image>|</?(?:im_start|im_end)>",
+    r"|<(?:start|end)_of_(?:text|image)>|<image>|</?(?:im_start|im_end)>|<unused\d{1,3}>",
     re.IGNORECASE,
 )
 # the role a template prints before the reply: "<start_of_turn>model\n", "<|im_start|>assistant\n", "ASSISTANT:"
 _ROLE = re.compile(r"\A\s*(?:(?:assistant|model)[ \t]*\n|(?:ASSISTANT|Assistant|GPT|### Response)[ \t]*:)")
-_THINK_END = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
-_THINK_TAG = re.compile(r"</?think(?:ing)?>", re.IGNORECASE)
+# a closed reasoning block: <think>...</think>, and MedGemma's <unused94>thought ... <unused95>
+_THINK_END = re.compile(r"</think(?:ing)?>|<unused95>", re.IGNORECASE)
+_THINK_TAG = re.compile(r"</?think(?:ing)?>|<unused9[45]>(?:thought\b)?", re.IGNORECASE)
 
 
 def strip_debris(text: str) -> str:
