@@ -120,7 +120,7 @@ from pathlib import Path
 from probe_ui.reading import languages, lexicon, overlap, subject
 from probe_ui.reading.lexicon import fold_quotes, strip_debris
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
-from probe_ui.reading.refusals import is_refusal
+from probe_ui.reading.refusals import is_refusal, refusal_spans
 
 __all__ = [
     "Answer",
@@ -1882,6 +1882,8 @@ def _head_rest(text: str) -> str:
 def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str]:
     """Rules 3-6 for yes/no and label items."""
     text = lexicon.mask_idioms(clean) if item.kind == "yesno" else clean  # "No doubt, ..." is not no
+    if refusal:  # "There seems to be no image attached.": the "no" of a refusal is not the answer no
+        text = _mask(text, refusal_spans(text))
     entertained = _entertained_labels(text, item)
 
     def mention(label: str, method: str) -> tuple[str | None, str]:

@@ -14,7 +14,7 @@ import re
 
 from probe_ui.reading.lexicon import fold_quotes
 
-__all__ = ["REFUSAL_PHRASES", "is_refusal"]
+__all__ = ["REFUSAL_PHRASES", "is_refusal", "refusal_spans"]
 
 # "cannot", "can't", "I'm unable to", "won't be able to", ...
 _CANT = (r"(?:can\s*not|can't|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|"
@@ -37,7 +37,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "I'm unable to view the attached image."),
     ("cannot-be-determined",
      r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:determined|assessed|answered|evaluated|established|"
-     r"ascertained|identified|confirmed)\b",
+     r"ascertained|identified|confirmed|interpreted|read|analy[sz]ed|displayed|opened|loaded)\b",
      "This cannot be determined without the prior study."),
     ("impossible-to-tell",
      r"\b(?:not\s+|im)possible\s+to\s+(?:\w+\s+){0,2}?(?:tell|determine|say|answer|assess|know|identify|judge|"
@@ -56,6 +56,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\bno\s+image\s+(?:was\s+|is\s+|has\s+been\s+)?(?:provided|attached|uploaded|shared|included|visible|"
      r"available|shown|present)\b",
      "No image was provided, so I cannot answer."),
+    # the question needs what an image cannot give: "requires in-person examination and possibly a biopsy"
+    ("needs-examination",
+     r"\brequires?\s+(?:an?\s+)?(?:in[\s\-]person|physical|hands[\s\-]on|face[\s\-]to[\s\-]face)\s+"
+     r"(?:examination|evaluation|assessment|consultation|review)\b",
+     "A diagnosis of a pigmented lesion requires in-person examination and possibly a biopsy."),
     ("not-a-doctor", r"\b(?:i'm|i\s+am)\s+not\s+(?:a\s+(?:doctor|medical\s+professional|radiologist)|qualified)\b",
      "I'm not a doctor, so I can't say."),
     # the answer given is "N/A" / "NA" / "not applicable" (at the start, or right after "answer")
@@ -71,7 +76,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("without-the-image",
      r"\bwithout\s+(?:(?:seeing|viewing|access\s+to|being\s+able\s+to\s+(?:see|view))\s+)?(?:the|an|this|any|"
      r"your)\s+(?:actual\s+|attached\s+|provided\s+)?" + _IMAGE
-     + r"(?!\s+(?:artifacts?|artefacts?|degradation|noise|quality|distortion))",
+     + r"(?!\s+(?:artifacts?|artefacts?|degradation|noise|quality|distortion))"
+     r"|\bwithout\s+(?:seeing|viewing|access\s+to)\s+(?:the|an|this|any|your)\s+(?:actual\s+)?" + _STUDY + r"\b",
      "Without the image I can't be certain."),
     ("cannot-see-markers",
      r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)|(?:do|does)\s*(?:not|n't)|unable\s+to|not\s+able\s+to)\s+"
@@ -84,12 +90,14 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\A\W*(?:the\s+)?" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|un)\s*(?:available|attached|provided|"
      r"loaded|visible)\b"
      r"|\b" + _IMAGE + r"\s+(?:did\s+not|didn't|failed\s+to)\s+(?:load|come\s+through|upload|attach|display)\b"
-     r"|\bthere\s+is\s+no\s+(?:attached\s+)?" + _IMAGE + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|"
-     r"degradation|distortion|blur))",
+     r"|\bthere\s+(?:is|seems\s+to\s+be|appears\s+to\s+be)\s+no\s+(?:attached\s+)?" + _IMAGE
+     + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|degradation|distortion|blur))",
      "The image was not attached, so I can only guess."),
     ("need-the-image",
      r"\b(?:i(?:\s+would|'d)\s+need|i\s+need|i\s+would\s+have)\s+to\s+(?:see|view|have|examine)\s+(?:the|an|"
      r"this)\s+(?:actual\s+)?" + _IMAGE
+     + r"|\bi(?:'d|\s+would)\s+(?:like|need|want|prefer)\s+to\s+(?:see|review|check|have)\b[^.;!?\n]{0,80}?"
+     r"\bbefore\s+(?:answering|deciding|committing|i\s+(?:answer|decide|commit))\b"
      + r"|\bplease\s+(?:provide|upload|share|attach|send)\s+(?:the|an|this)\s+" + _IMAGE,
      "I would need to see the image to answer."),
     ("do-not-have-image",
@@ -104,18 +112,24 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "Without seeing the lesion I can only guess: D."),
     ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b"
                 r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide)\b"
-                r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b",
+                r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
+                r"|\b(?:i'm|i\s+am)\s+not\s+comfortable\s+(?:interpreting|answering|making|giving|commenting|"
+                r"diagnosing|reading|guessing)\b",
      "I must decline to answer this question."),
     # the image is there but cannot be read: "the image is too blurry for me to assess the hips"
     ("image-unreadable",
      r"\b(?:image|picture|scan|photo|film|resolution|quality)\s+(?:is|was|seems|appears)\s+(?:\w+\s+)?(?:too|far\s+too)"
      r"\s+(?:blurry|blurred|dark|small|grainy|noisy|low|poor|faint|pixelated|cropped)\b[^.;]{0,30}?\bto\s+"
-     r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|identify)\b",
+     r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|identify)\b"
+     r"|\b" + _IMAGE + r"\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:corrupted|corrupt|damaged|unreadable|"
+     r"blank|empty|black)\b",
      "The image is too blurry for me to assess the hips."),
     # MedBLINK's markers are not there: "There are no dots visible in this image."
     ("no-markers-visible",
      r"\b(?:there\s+are\s+|i\s+see\s+)?no\s+(?:colou?red\s+)?" + _MARKERS + r"\s+(?:are\s+|is\s+)?(?:visible|"
-     r"shown|seen|present|marked|drawn)\b",
+     r"shown|seen|present|marked|drawn)\b"
+     r"|\b(?:the\s+)?(?:colou?red\s+)?" + _MARKERS + r"\s+(?:are|is)\s+(?:not|n't)\s+(?:\w+\s+)?(?:discernible|"
+     r"visible|seen|identifiable|distinguishable|shown|present)\b",
      "There are no dots visible in this image."),
     # other languages: "no puedo determinar", "je ne peux pas voir l'image", "ich kann ... nicht beurteilen",
     # "无法确定", "我看不到图像"
@@ -157,3 +171,10 @@ def is_refusal(text: str) -> bool:
         text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
     return any(p.search(t) for p in _PATTERNS)
+
+
+def refusal_spans(text: str) -> list[tuple[int, int]]:
+    """Where a reply (already folded, :func:`probe_ui.reading.lexicon.fold_quotes`) declines: the spans of its
+    refusal phrases, so that the reader does not take the "no" of "no image attached" for the answer no."""
+    head = text[:5000]
+    return [m.span() for p in _PATTERNS for m in p.finditer(head)]
