@@ -1158,6 +1158,9 @@ _ABSENT = re.compile(
     r"(?i)\b(?:not|never)\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b|n't\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b"
     r"|\bnone\b|\bnothing\b|\babsen(?:t|ce)\b|\bunremarkable\b|\bwithout\s+(?:any\s+)?(?:evidence|signs?)\b"
     r"|\A\W*not\b(?!\s+only\b)"  # a reply opening with "Not": "Not in the left lung."
+    # a space that holds no fluid: "The peritoneal cavity is dry."
+    r"|\b(?:cavity|space|abdomen|pelvis|joint|recess|pouch)\s+(?:is|are|looks|appears|remains|seems)\s+"
+    r"(?:completely\s+|entirely\s+)?dry\b"
 )
 # "on the right, not the left", "present, but not in the lung": the word denied, compared with the question's
 _PRESENCE_CONTRAST = re.compile(r"(?i)\bnot\s+(?:(?:in|on|at|within|from|involving)\s+)?(?:the\s+)?([^\W\d_][\w\-]*)")
@@ -1935,10 +1938,16 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
         # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes
         if _PRESENCE_QUESTION.search(question):
             said = _presence(text, question)
+            if said == "yes" and subject.answer_from_subject(text, question) == "no":
+                # "The consolidation is in the left lower lobe." to "... in the right lower lobe?": there, not here
+                return item.aliases["nope"], "question_subject"
             if said is not None:
                 return item.aliases["yep" if said == "yes" else "nope"], "presence"
         # 6. the question's subject: "This is a CT scan." to "Is this an MRI?" is no
         said = subject.answer_from_subject(text, question) or subject.answer_from_predicate(text, question)
+        finding = _asked_finding(question) if said == "yes" and _PRESENCE_QUESTION.search(question) else None
+        if finding and not any(overlap.stem(w) == overlap.stem(finding) for w in _WORD.findall(text)):
+            said = None  # "The right lower lobe is clear of artefact." names where, not whether, the finding is
         if said is not None:
             return item.aliases["yep" if said == "yes" else "nope"], "question_subject"
     opening = _AFFIRMING_OPENING.match(clean)

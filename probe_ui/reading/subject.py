@@ -42,7 +42,10 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "ultrasound": r"ultrasound|ultrasonogra\w*|sonogra\w*|echocardiogra\w*|doppler",
         "pet": r"(?-i:PET)|positron\s+emission",
         "mammography": r"mammogra\w*|medio[\s\-]?lateral[\s\-]+oblique|(?-i:MLO)|cranio[\s\-]?caudal|(?-i:CC)\s+view",
-        "nuclear": r"scintigra\w*|(?-i:SPECT)|nuclear\s+medicine|bone\s+scan",
+        # a scintigraphy (planar or SPECT) is nuclear medicine but not PET; "nuclear medicine" alone may be PET
+        "scintigraphy": r"scintigra\w*|(?-i:SPECT)|bone\s+scan|gamma\s+camera|(?-i:MDP)|(?-i:MIBG)|(?-i:DMSA)|"
+                        r"(?-i:MAG3)|(?-i:HIDA)|technetium|tc[\s\-]?99m",
+        "nuclear": r"nuclear\s+medicine",
         "fluoroscopy": r"fluoroscop\w*|barium\s+(?:swallow|enema|meal|study)",
         "endoscopy": r"endoscop\w*|colonoscop\w*|gastroscop\w*",
         "histology": r"histolog\w*|histopatholog\w*|micrograph\w*|microscop\w*|(?-i:H&E)",
@@ -70,6 +73,12 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "ap": r"(?-i:AP)|antero[\s\-]?posterior",
         "lateral": r"lateral\s+(?:[a-z]+\s+)?(?:view|projection|film|radiograph|x-?ray)",
     },
+    "lobe": {  # lobes of the lung ("Is there consolidation in the right lower lobe?")
+        "upper": r"upper\s+lobes?|(?-i:[RL]UL)",
+        "middle": r"middle\s+lobes?|(?-i:RML)",
+        "lower": r"lower\s+lobes?|(?-i:[RL]LL)",
+        "lingula": r"lingula\w*",
+    },
     "side": {  # "right" alone is also "correct": only as a side of something
         "left": r"left(?=[\s\-]+" + _SIDED + r")|(?<=the\s)left\b",
         "right": r"right(?=[\s\-]+" + _SIDED + r")|(?<=the\s)right\b",
@@ -81,7 +90,7 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "pelvis": r"pelvi\w*|bladder|uterus|uterine|prostat\w*|ovar\w*",
         "head": r"head|brain|cerebr\w*|cranial|intracranial|skull|cerebell\w*|(?:lateral|third|fourth)\s+ventricles?|"
                 r"periventricular|basal\s+ganglia|white\s+matter|gr[ae]y\s+matter|sulci|gyri|corpus\s+callosum|"
-                r"(?:frontal|parietal|temporal|occipital)\s+lobes?|brain\s*stem|pons|midbrain",
+                r"(?:frontal|parietal|temporal|occipital)(?:\s+lobes?)?|brain\s*stem|pons|midbrain",
         "neck": r"neck|thyroid",
         "spine": r"spine|spinal|vertebra\w*|lumbar",
         "breast": r"breasts?|mammary",
@@ -107,9 +116,16 @@ CATEGORIES: dict[str, dict[str, str]] = {
                      r"kids?",
         "adult": r"adults?|elderly",
     },
-    "sex": {
-        "male": r"\bmale|\bman\b|\bmen\b|\bboy\b",
-        "female": r"female|woman|women|\bgirl\b",
+    "sex": {  # also by the organs only one sex has ("The uterus and ovaries are visible.")
+        "male": r"\bmale|\bman\b|\bmen\b|\bboy\b|prostat\w*|testi(?:s|cles?|cular)|testes|scrot\w*|seminal\s+vesicles?",
+        "female": r"female|woman|women|\bgirl\b|uter(?:us|ine)|ovar(?:y|ies|ian)|endometri\w*|cervix|fallopian",
+    },
+    # organs: they exclude each other only where the reply says so ("Only the liver and spleen are included")
+    "organ": {
+        "kidney": r"kidneys?|renal|nephr\w*", "liver": r"liver|hepatic", "spleen": r"spleen|splenic",
+        "pancreas": r"pancrea\w*", "gallbladder": r"gall\s*bladder", "bladder": r"(?<!gall)(?<!gall\s)bladder",
+        "heart": r"heart|cardiac", "lung": r"lungs?|pulmonary", "aorta": r"aort\w*", "stomach": r"stomach|gastric",
+        "uterus": r"uter(?:us|ine)", "prostate": r"prostat\w*", "thyroid": r"thyroid",
     },
 }
 # a value that is a kind of another affirms it (a mammogram is an X-ray)
@@ -117,11 +133,12 @@ _LIMB_PARTS = ("hand", "wrist", "forearm", "elbow", "arm", "shoulder", "hip", "t
 KIND_OF: dict[tuple[str, str], frozenset[str]] = {
     ("modality", "mammography"): frozenset({"x-ray"}),
     ("modality", "fluoroscopy"): frozenset({"x-ray"}),
+    ("modality", "scintigraphy"): frozenset({"nuclear"}),
     **{("region", part): frozenset({"limb"}) for part in _LIMB_PARTS},
 }
 # values that do not contradict each other (nuclear medicine includes PET; a hand film shows the wrist)
 COMPATIBLE: dict[tuple[str, str], frozenset[str]] = {
-    ("modality", "nuclear"): frozenset({"pet"}),
+    ("modality", "nuclear"): frozenset({"pet", "scintigraphy"}),
     ("region", "hand"): frozenset({"wrist"}), ("region", "wrist"): frozenset({"hand", "forearm"}),
     ("region", "forearm"): frozenset({"wrist", "elbow"}), ("region", "elbow"): frozenset({"forearm", "arm"}),
     ("region", "arm"): frozenset({"elbow", "shoulder"}), ("region", "shoulder"): frozenset({"arm", "chest"}),
@@ -231,6 +248,10 @@ def asked_values(question: str) -> set[tuple[str, str]]:
     return asked
 
 
+# "Only the liver and spleen are included": the organs named are all there is
+_ONLY = re.compile(r"(?i)\b(?:only|just|solely|exclusively)\b")
+
+
 def _conflicts(cat: str, a: str, b: str) -> bool:
     """Whether value ``b`` contradicts value ``a`` of the same category."""
     if a == b:
@@ -265,7 +286,7 @@ def answer_from_subject(reply: str, question: str) -> str | None:
                 continue
             if value == avalue or avalue in KIND_OF.get((cat, value), frozenset()):
                 (negated if neg else affirmed).add((acat, avalue))
-            elif not neg and _conflicts(cat, avalue, value):
+            elif not neg and _conflicts(cat, avalue, value) and (cat != "organ" or _ONLY.search(reply)):
                 contradicted.add((acat, avalue))
     if affirmed & negated:
         return None  # "an MRI, not an MRI": says both
