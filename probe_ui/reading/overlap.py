@@ -327,21 +327,24 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
     present_said = any(_fold(w) in _PRESENCE and not polarity(m.start(), m.end())
                        for m in _WORD.finditer(text) for w in [m.group(0)]) or bool(re.search(
                            r"(?i)\bthere\s+(?:is|are)\b(?!\s+no\b)", text))
-    votes: dict[str, dict[_Concept, bool | None]] = {}
-    direct: dict[str, list[_Concept]] = {}  # per option, its concepts the reply affirms by their own words
+    # per option (by position: two options may share a label), its concepts' votes and those the reply affirms
+    # by their own words
+    votes: list[dict[_Concept, bool | None]] = []
+    direct: list[list[_Concept]] = []
     for o in parsed:
         acronyms = _acronyms(text, o.initials)
-        votes[o.label] = {c: said(c, acronyms) for c in o.concepts}
-        direct[o.label] = [c for c in o.concepts if not c.implicit and said(c, acronyms, direct=True) is True]
-    some_distinct = any(votes[o.label][c] is not None for o in parsed for c in o.distinct)
+        votes.append({c: said(c, acronyms) for c in o.concepts})
+        direct.append([c for c in o.concepts if not c.implicit and said(c, acronyms, direct=True) is True])
+    some_distinct = any(votes[i][c] is not None for i, o in enumerate(parsed) for c in o.distinct)
     # options the reply touches at all: a word of theirs, or a part of one of their compound terms ("stone")
     stems = {n for names, _, _, _, _, _ in tokens for n in names}
-    touched = {o.label for o in parsed if any(x is not None for c, x in votes[o.label].items() if not c.implicit)
+    touched = {o.label for i, o in enumerate(parsed)
+               if any(x is not None for c, x in votes[i].items() if not c.implicit)
                or any(any(_same(p, n) for n in stems) for c in o.concepts for p in c.parts)}
     named: list[str] = []
     rejected: list[str] = []
-    for o in parsed:
-        v = votes[o.label]
+    for i, o in enumerate(parsed):
+        v = votes[i]
         own = [x for c, x in v.items() if not c.implicit]
         if o.negative:
             # "No free fluid": named by a reply that denies the finding (an affirmed one does not by itself pick
@@ -369,9 +372,11 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
             rejected.append(o.label)
     # an option is named cleanly only when the reply affirms no word of another option that it lacks: "The right
     # lung has three lobes and the left lung has two." names "left" and "right" alike
-    by_label = {o.label: o for o in parsed}
-    contested = [other for lab in named for other, cs in direct.items() if other != lab
-                 and not by_label[other].negative and any(
-                     not any(_same(c.stem, x.stem) for x in by_label[lab].concepts) for c in cs)]
+    concepts_of: dict[str, list[_Concept]] = {}
+    for o in parsed:
+        concepts_of.setdefault(o.label, []).extend(o.concepts)
+    contested = [other.label for lab in named for other, cs in zip(parsed, direct) if other.label != lab
+                 and not other.negative and any(
+                     not any(_same(c.stem, x.stem) for x in concepts_of[lab]) for c in cs)]
     named += [x for x in dict.fromkeys(contested) if x not in named]
     return Overlap(tuple(named), tuple(x for x in rejected if x not in named))
