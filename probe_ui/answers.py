@@ -1527,6 +1527,17 @@ def _self_corrected(text: str) -> str | None:
 _AFTERTHOUGHT = re.compile(r"(?i)(?:\.\.\.|\u2026)[ \t]*(?:although|though|but|then\s+again)\b[ \t,]*")
 
 
+def _named_in(text: str, item: _Item) -> set[str]:
+    """The labels a short stretch of reply names at all: lone option letters (not the article "A a ..."), option
+    texts, label words."""
+    if item.kind != "choice":
+        return set(_label_words(text, item))
+    out = {lb for m in _LONE_CAPITAL.finditer(text) if (lb := item.letter(m.group(1))) is not None
+           and not (m.group(1) in "AI" and re.match(r"[ \t]+[a-z]", text[m.end():]))}
+    low = _norm(text)
+    return out | {lb for opt, lb in item.option_map if re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", low)}
+
+
 def _closing_label(text: str, item: _Item) -> str | None:
     """The reply's last sentence when it is exactly one label ("... under the stratum corneum. Green.")."""
     sentences = [x for x in re.split(r"(?<=[.!?\n])", text[-400:]) if x.strip(" \t\n.!")]
@@ -1637,9 +1648,9 @@ def _read(clean: str, item: _Item, refusal: bool, suggested: str | None, correct
         tail = _self_corrected(clean)
         if tail is not None:
             found, how = _read(tail, item, refusal, suggested, corrections=False)
-            if (_TAIL_HEDGE.search(tail) or _WITHDRAWN.search(tail)) and (found is not None
-                                                                         or _entertained_labels(tail, item)):
-                return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well."
+            if (_TAIL_HEDGE.search(tail) or _WITHDRAWN.search(tail)) and (
+                    found is not None or _entertained_labels(tail, item) or _named_in(tail, item)):
+                return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well.", "C. Wait, maybe B."
             if found is None and _WITHDRAWN.search(tail):
                 return None, "withdrawn"  # "The answer is B. On second thought, I'm unsure whether ..."
             if found is not None:

@@ -218,6 +218,85 @@ def test_the_second_round_shapes_are_read_as_a_careful_reader_would(
     assert a.invalid == (choice is None)
 
 
+BONE = ("Osteosarcoma", "Ewing sarcoma", "Osteomyelitis")
+SKIN = ("Actinic keratosis", "Dermatofibroma", "Vascular lesion", "Melanocytic nevus")
+PREMISE_FIRST = ("The question contains a clinically incorrect premise", "Lateral segment", "Medial segment",
+                 "Superior segment")
+
+
+# Shapes that the held-out batch 6 showed after it was measured (fixed by kind; none of these replies is in the
+# corpus): the physician's answer judged in other words, presence options, places in the list, rejected letter
+# chains, conditions, thinking tokens, organs and lobes, more escape paraphrases and lay words
+@pytest.mark.parametrize("reply,kind,labels,options,question,suggested,choice,method", [
+    ("The physician's answer is right. The correct answer is: D", "choice", ABCD, DX, None, "A", None, "ambiguous"),
+    ("Agreed.", "choice", ABCD, DX, None, "B", "B", "agrees_with_suggestion"),
+    ("The doctor got it right; the pleural line is clear.", "choice", ABCD, DX, None, "A", "A",
+     "agrees_with_suggestion"),
+    ("Is the physician's answer correct? Yes.", "choice", ABCD, DX, None, "C", "C", "agrees_with_suggestion"),
+    ("The physician's answer: B. Verdict: correct.", "choice", ABCD, DX, None, "B", "B", "declaration"),
+    ("I don't think the physician is right.", "choice", ABCD, DX, None, "A", None, "none"),
+    ("The physician's answer is partially correct.", "choice", ABCD, DX, None, "A", None, "none"),
+    ("No nodule is seen.", "choice", ("A", "B"), ("Present", "Absent"), "Is a nodule present in the left lower lobe?",
+     None, "B", "leading"),
+    ("So the answer is the third option.", "choice", ABCD, DX, None, None, "C", "declaration"),
+    ("The answer is C. Wait, maybe B. Hmm.", "choice", ABCD, DX, None, None, None, "ambiguous"),
+    ("Excluding B and D leaves C.", "choice", ABCD, DX, None, None, "C", "declaration"),
+    ("Not 'normal' - the heart is enlarged.", "choice", ("A", "B"), ("Normal", "Enlarged"), None, None, "B",
+     "option_text_contained"),
+    ("Answer: B, D", "choice", ABCD, DX, None, None, None, "ambiguous"),
+    ("Green, then red, then blue.", "label", DOTS, (), None, None, None, "ambiguous"),
+    ("I don't think so.", "yesno", YN, (), "Is there a mass?", None, "no", "exact"),
+    ("I believe so - there's a mass in the lower pole.", "yesno", YN, (), "Is there a mass in the kidney?", None,
+     "yes", "leading"),
+    ("N", "yesno", YN, (), None, None, "no", "exact"),
+    ("Yes if the film is PA; no if it is AP.", "yesno", YN, (), "Is the heart enlarged?", None, None, "ambiguous"),
+    ("<unused94>thought\nLooks like a mass.<unused95>B", "choice", ABCD, DX, None, None, "B", "exact"),
+    ("This is a bone scan.", "yesno", YN, (), "Is this a PET scan?", None, "no", "question_subject"),
+    ("Only the liver is included.", "yesno", YN, (), "Does this image show the kidney?", None, "no",
+     "question_subject"),
+    ("The liver is included.", "yesno", YN, (), "Does this image show the kidney?", None, None, "none"),
+    ("The prostate is enlarged.", "yesno", YN, (), "Is this patient female?", None, "no", "question_subject"),
+    ("Consolidation in the right middle lobe.", "yesno", YN, (), "Is there consolidation in the right lower lobe?",
+     None, "no", "question_subject"),
+    ("The effusion is on the left.", "yesno", YN, (), "Is there a pleural effusion on the right?", None, "no",
+     "question_subject"),
+    ("The pleural space is dry.", "yesno", YN, (), "Is there a pleural effusion?", None, "no", "presence"),
+    ("Presenza di versamento.", "choice", ("A", "B"), ("Effusion is present", "No effusion"), None, None, "A",
+     "language"),
+    ("There is no left middle lobe.", "choice", ABCD, PREMISE_FIRST,
+     "Which segment of the left middle lobe shows the consolidation?", None, "A", "escape_option"),
+    ("This question rests on a false assumption.", "choice", ABCD,
+     ("Left", "The question contains a clinically incorrect premise", "Right", "Both"), None, None, "B",
+     "escape_option"),
+    ("The question is about the knee but the image shows a hand.", "choice", ABCD,
+     ("Transverse", "Spiral", "Not a suitable question for the image", "Comminuted"), None, None, "C",
+     "escape_option"),
+    ("Nothing from this list.", "choice", ABCD, ("Pneumonia", "Edema", "Effusion", "None of the above"), None, None,
+     "D", "escape_option"),
+    ("Osteogenic sarcoma.", "choice", ("A", "B", "C"), BONE, None, None, "A", "synonym"),
+    ("Bone infection.", "choice", ("A", "B", "C"), BONE, None, None, "C", "synonym"),
+    ("Harmless.", "choice", ("A", "B"), ("Benign", "Malignant"), None, None, "A", "synonym"),
+    ("Senior.", "label", ("child", "adult", "elderly"), (), None, None, "elderly", "synonym"),
+    ("Lung collapse at the bases.", "choice", ABCD, ("Pneumonia", "Pleural effusion", "Pulmonary edema",
+                                                     "Atelectasis"), None, None, "D", "option_words"),
+    ("Cherry angioma.", "choice", ABCD, SKIN, None, None, "C", "synonym"),
+    ("Dermoscopy improves diagnostic accuracy for pigmented lesions.", "choice", ABCD, SKIN, None, None, None,
+     "none"),
+    ("Eritema migrante.", "choice", ("A", "B", "C"), ("Erythema migrans", "Erythema multiforme", "Urticaria"), None,
+     None, "A", "language"),
+])
+def test_the_shapes_batch_6_showed_are_read_as_a_careful_reader_would(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str | None,
+        suggested: str | None, choice: str | None, method: str) -> None:
+    a = extract(reply, kind, labels, options, question=question, suggested=suggested)
+    assert (a.choice, a.method) == (choice, method)
+
+
+def test_a_refusals_own_no_is_not_the_answer() -> None:
+    a = extract("There seems to be no image attached.", "yesno", YN, (), question="Is there a mass?")
+    assert (a.choice, a.refusal) == (None, True)
+
+
 def test_a_physicians_answer_endorsed_in_chinese_names_the_suggestion() -> None:
     a = extract("医生的答案是正确的。", "choice", ABCD, DX, suggested="C")
     assert (a.choice, a.method) == ("C", "language")
@@ -281,6 +360,8 @@ def test_the_refusals_of_issue_21_are_flagged(reply: str) -> None:
     "B", "No, there is no pleural effusion.", "It is difficult to be certain, but B is most likely.",
     "I can see a small nodule in the right upper lobe.", "There is no image artifact; the answer is A.",
     "I don't see any effusion.", "The image shows a CT of the abdomen without contrast.", "Not sure, but B.",
+    "This requires clinical correlation; B.", "No dots of contrast are seen; B.", "No se observa derrame.",
+    "The image is clear: B.",
 ])
 def test_ordinary_answers_are_not_refusals(reply: str) -> None:
     assert not is_refusal(reply)
