@@ -64,6 +64,10 @@ Robust rules, in order (the first that decides wins):
    words) that is the start of exactly one option's text ("No effacement.") or uses a word only one option has
    ("Aggravating.", "The pseudoaneurysm is stable.", "Metastases." for "Metastatic carcinoma"; with two options
    "Not stable." names the other) → "option_keyword" (not for refusals).
+4d. choice items: an option named by its concepts (:mod:`probe_ui.reading.overlap`: "Broken kneecap." for
+   "Patellar fracture", "IIH", "a stone in the common bile duct" for choledocholithiasis) → "option_words"; every
+   option but one rejected ("Not a pseudocyst, not an adenocarcinoma, not an IPMN.") → that one, "negated_option";
+   two options yes/no or present/absent → the reply read as a yes/no reply to the question.
 5. yes/no items whose question asks about the presence of a finding (``extract(..., question=...)``; ProbMed's
    "Is <finding> present in ...?", "Does this ... show any abnormality?", "Is there a lesion ...?", not
    "Is this a CT scan?" nor "Is this image contrast-enhanced?"), when the reply has no yes/no word:
@@ -83,6 +87,14 @@ Robust rules, in order (the first that decides wins):
    "Sí, se observa ...", "是的", "No es rojo, es azul") and option and label texts in canonical form
    (:func:`lexicon.canonical`: "Shingles" is herpes zoster, "paediatric" is pediatric, "PE" is pulmonary embolism,
    "both sides" is bilateral) → "language" or "synonym".
+
+Also (issue 21, second round): for choice items a closing sentence that states the verdict ("Therefore the nodule is
+cystic.", "Impression: ...", "... -> A.", a short last sentence "Neonate.") decides before earlier mentions
+("final_verdict"); a declaration followed by another answer ("3 or 4", "A/B", "A, B", "Yes (A)" when A is "No"), an
+escape option stated beside another answer, and a suggestion endorsed beside another declared letter are
+"ambiguous"; a yes/no word that answers the reply's own restatement ("No, this scan is not normal" to "... any
+abnormality?") gives "restated"; a reading by mention is checked against the reply read in English and canonical
+terms ("Sí y no" is ambiguous).
 
 Also (issue 21): for yes/no and label items a conclusion that ends in a label ("..., so yes.", "...: yes.") or a
 closing sentence that is only a label is the final verdict ("final_verdict"); two sentences that are each a
@@ -440,7 +452,8 @@ _EVALUATION = re.compile(
 
 # a judgement left open: "may be right", "could be right or wrong", "right or wrong depending on ..."
 _UNDECIDED = re.compile(r"(?i)\b(?:could|may|might|possibly|perhaps|maybe)\s+(?:\w+\s+)?(?:be\s+)?(?:right|correct|"
-                        r"wrong|incorrect)\b|\b(?:right|correct)\s+or\s+(?:wrong|incorrect|not)\b|\bdepend(?:s|ing)\s+on\b")
+                        r"wrong|incorrect)\b|\b(?:right|correct)\s+or\s+(?:wrong|incorrect|not)\b"
+                        r"|\bdepend(?:s|ing)\s+on\b")
 
 
 def _next_verdict(text: str, at: int) -> str | None:
@@ -565,7 +578,8 @@ def _read_target(t: str, item: _Item) -> _Found:
 
 # "the second option", "the last one", "the former": an option named by its place in the list
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
-_ORDINAL = re.compile(r"(?i)(?:the\s+)?(first|second|third|fourth|fifth|sixth|last|former|latter)\s+(?:option|choice|one|"
+_ORDINAL = re.compile(r"(?i)(?:the\s+)?(first|second|third|fourth|fifth|sixth|last|former|latter)\s+"
+                      r"(?:option|choice|one|"
                       r"answer|alternative)\b|(?:the\s+)?(former|latter)\b")
 # what may join two answers: "A/B", "3 or 4", "A vs. C", "A, B", "A and B"
 _ALTERNATIVE = re.compile(r"(?i)[ \t]*(?:/|,|\bor\b|\band\b|\bvs\.?|\bversus\b|&)[ \t]*(?:(?:option|choice)[ \t]+)?")
@@ -1561,7 +1575,8 @@ _AGREES = re.compile(
     r"(?:correct|right|accurate)\?\s*(?:yes|yep|indeed|correct|it\s+is)\b"
 )
 _DISAGREES = re.compile(r"(?i)\b(?:disagree|incorrect|wrong|not\s+(?:\w+\s+)?(?:correct|right|accurate)|"
-                        r"inaccurate|mistaken|erroneous|(?:don't|do\s+not|doesn't|does\s+not)\s+(?:think|believe|agree))\b"
+                        r"inaccurate|mistaken|erroneous|"
+                        r"(?:don't|do\s+not|doesn't|does\s+not)\s+(?:think|believe|agree))\b"
                         r"|\b(?:correct|right|accurate)\?\s*no\b"
                         r"|\b(?:partially|partly|half|somewhat|only\s+partly|not\s+entirely)\s+(?:correct|right)\b")
 

@@ -66,7 +66,8 @@ GLOSSES: dict[str, dict[str, str]] = {
     "fr": {
         "aucune des": "none of the", "aucun des": "none of the", "aucune": "no", "aucun": "no", "sans": "without",
         "il y a": "there is", "on observe": "seen", "les deux": "both", "présence": "presence", "cette": "this",
-        "maladie de lyme": "lyme disease", "maladie": "disease", "érythème": "erythema", "migrant": "migrans", "présent": "present", "présente": "present",
+        "maladie de lyme": "lyme disease", "maladie": "disease", "érythème": "erythema", "migrant": "migrans",
+        "présent": "present", "présente": "present",
         "absente": "absent",
         "adaptée": "suitable", "adaptée à": "suitable for", "appropriée": "suitable", "prémisse": "premise",
         "fausse": "false", "incorrecte": "incorrect", "erronée": "wrong", "contient": "contains",
@@ -96,7 +97,8 @@ GLOSSES: dict[str, dict[str, str]] = {
     "de": {
         "keiner der": "none of the", "keine der": "none of the", "ohne": "without", "weder": "neither",
         "und": "and", "beide": "both", "beiden": "both", "vorhandensein": "presence",
-        "lyme-borreliose": "lyme disease", "krankheit": "disease", "es gibt": "there is", "vorhanden": "present", "sichtbar": "visible",
+        "lyme-borreliose": "lyme disease", "krankheit": "disease", "es gibt": "there is", "vorhanden": "present",
+        "sichtbar": "visible",
         "frage": "question", "bild": "image", "geeignet": "suitable", "passend": "suitable",
         "prämisse": "premise", "falsch": "false", "falsche": "false", "falschen": "false", "falscher": "false",
         "enthält": "contains", "obigen": "above", "antworten": "answers", "arzt": "physician",
@@ -110,7 +112,8 @@ GLOSSES: dict[str, dict[str, str]] = {
         "ausrichtung": "orientation",
     },
     "zh": {
-        "我同意": "I agree", "同意": "agree", "医生的": "physician's", "医师的": "physician's", "医生": "physician", "医师": "physician",
+        "我同意": "I agree", "同意": "agree", "医生的": "physician's", "医师的": "physician's", "医生": "physician",
+        "医师": "physician",
         "实性": "solid", "囊性": "cystic", "结节": "nodule", "积液": "fluid", "游离": "free", "骨折": "fracture",
         "门静脉期": "portal venous phase", "动脉期": "arterial phase", "稳定": "stable", "加重": "worsening",
         "老年": "elderly", "老人": "elderly", "髋关节": "hip", "肺": "lung", "问题": "question", "前提": "premise",

@@ -118,7 +118,8 @@ GENERIC = re.compile(
     r"(?:when|if|where|once)\s+(?:present|it\s+occurs|they\s+occur|seen)|in\s+most\s+(?:cases|patients)|"
     r"is\s+(?:the\s+)?(?:preferred|recommended|standard)\s+(?:test|modality|method|screening|investigation)|"
     r"screening\s+(?:test|tool|method|modality)|would\s+(?:appear|look|show|present)\s+as|"
-    r"(?:improves?|increases?|reduces?|lowers?)\s+(?:the\s+)?(?:diagnostic\s+)?(?:accuracy|sensitivity|specificity|yield)|"
+    r"(?:improves?|increases?|reduces?|lowers?)\s+(?:the\s+)?(?:diagnostic\s+)?"
+    r"(?:accuracy|sensitivity|specificity|yield)|"
     r"(?:has|have|consists?\s+of|is\s+divided\s+into)\s+(?:\w+\s+){0,3}?(?:segments|lobes|parts|layers|branches))\b"
 )
 ABOUT_CASE = re.compile(
@@ -174,7 +175,8 @@ _REPLY_ESCAPE = {
         r"|\bneither\s+(?:of\s+(?:them|the\s+\w+)\s+|\w+\s+)?(?:shows?|has|have|is|are|demonstrates?)\b"
         # "No abnormality from this list", "doesn't match any option"
         r"|\b(?:no|none|nothing)\b[^.;:!?\n]{0,30}?\b(?:from|on|in)\s+(?:this|the)\s+list\b"
-        r"|\b(?:does\s+not|doesn't|do\s+not|don't)\s+(?:really\s+)?(?:match|fit|correspond\s+to)\s+any\s+(?:of\s+the\s+)?"
+        r"|\b(?:does\s+not|doesn't|do\s+not|don't)\s+(?:really\s+)?(?:match|fit|correspond\s+to)\s+any\s+"
+        r"(?:of\s+the\s+)?"
         r"(?:options?|choices?|answers?|listed)"),
     "unsuitable": re.compile(
         r"(?i)\b(?:question|it)\s+(?:is\s*)?(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|"
@@ -194,7 +196,8 @@ _REPLY_ESCAPE = {
         r"(?:apply|be\s+applied|be\s+answered|relate|correspond)\b"
         r"|\b(?:question|it)\s+(?:no|not)\s+is\s+(?:suitable|appropriate|applicable|relevant)\b"
         # "The question asks about the lumbar spine but the image is a brain MRI."
-        r"|\bquestion\s+(?:asks|is|refers)\s+(?:about|to)\b[^.;!?\n]{1,80}?\bbut\s+(?:the|this)\s+(?:image|picture|scan|"
+        r"|\bquestion\s+(?:asks|is|refers)\s+(?:about|to)\b[^.;!?\n]{1,80}?\bbut\s+(?:the|this)\s+"
+        r"(?:image|picture|scan|"
         r"film|study)\s+(?:is|shows|depicts)\b"),
     "premise": re.compile(
         r"(?i)\b(?:incorrect|wrong|false|erroneous|inaccurate|invalid|flawed|mistaken)\s+(?:clinical\s+)?"

@@ -59,7 +59,8 @@ WORD_SYNONYMS: dict[str, str] = {
     "backbone": "spine", "tailbone": "coccyx", "shoulderblade": "scapula", "gut": "bowel", "bowels": "bowel",
     "intestine": "bowel", "intestines": "bowel", "tummy": "abdomen", "belly": "abdomen", "bleed": "hemorrhage",
     "bleeding": "hemorrhage", "blood": "hemorrhage", "clot": "thrombus", "clotted": "thrombus",
-    "collapse": "atelectasis", "collapsed": "atelectasis", "inflamed": "inflammation", "inflammatory": "inflammation", "lump": "mass", "growth": "mass",
+    "collapse": "atelectasis", "collapsed": "atelectasis", "inflamed": "inflammation",
+    "inflammatory": "inflammation", "lump": "mass", "growth": "mass",
     "cancerous": "malignant", "worsening": "aggravating", "worse": "aggravating", "growing": "aggravating",
     "enlarging": "aggravating", "progressing": "aggravating", "progressive": "aggravating",
     "expanding": "aggravating", "unchanged": "stable", "stationary": "stable", "steady": "stable",
@@ -356,7 +357,8 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
             named.append(o.label)  # "Presence of free fluid" for "Free fluid is present"
             continue
         yes = sum(v[c] is True for c in o.distinct)
-        frame = [c for c in o.concepts if c not in o.distinct and not c.implicit and any(_same(c.stem, q) for q in asked)]
+        frame = [c for c in o.concepts
+                 if c not in o.distinct and not c.implicit and any(_same(c.stem, q) for q in asked)]
         if long_reply and frame and all(v[c] is None for c in frame):
             yes = 0  # the reply speaks of something else than what the question asks of the options
         # half of the distinctive concepts, more than half when there are several ("Fluid in the lungs" is not
