@@ -1002,6 +1002,7 @@ def _option_mentions(text: str, item: _Item) -> tuple[list[str], list[str]] | No
     asserted: list[str] = []
     negated: list[str] = []
     seen: dict[str, bool] = {}  # a degenerate reply repeats the same context thousands of times
+    rejected_after: dict[str, bool] = {}
     # "neither a cyst, a hemangioma nor a metastasis": every option listed between neither and nor is denied
     denied = [m.span() for m in _NEITHER_NOR.finditer(low)] if "neither" in low else []
     for opt, lab in opts:
@@ -1011,8 +1012,10 @@ def _option_mentions(text: str, item: _Item) -> tuple[list[str], list[str]] | No
             if before not in seen:
                 seen[before] = _negated(before)
             inside = any(a <= m.start() < b for a, b in denied)
-            after = overlap.REJECTED_AFTER.match(low[m.end():m.end() + 120]) is not None  # "Both femurs are intact."
-            said = negated if seen[before] or inside or after else asserted
+            follows = low[m.end():m.end() + 120]  # "Both femurs are intact.": rejected after it
+            if follows not in rejected_after:
+                rejected_after[follows] = overlap.REJECTED_AFTER.match(follows) is not None
+            said = negated if seen[before] or inside or rejected_after[follows] else asserted
             if lab not in said:
                 said.append(lab)
     return asserted, negated
