@@ -10,12 +10,13 @@ choice items, the question, and the suggested answer of MedVH FCJ items), and co
 - the refusal flag, where the corpus says what it must be: mismatches.
 
 Goals (issue 21): >= 98 % of definite replies read as intended, 0 wrong-option reads, <= 1 % of must-stay-invalid
-replies read as an option, no refusal-flag mismatch. The corpus is written in batches: batch 1 was written first
-and the reader developed against it; batch 2 was written afterwards WITHOUT running the reader on it (the held-out
-estimate, printed on its own).
+replies read as an option, no refusal-flag mismatch. The corpus is written in batches (tests/data/replies/README.md):
+batch 1 was written first and the reader developed against it; batches 2-4 were each written WITHOUT running the
+reader on them, then the reader fixed; batches 5 and 6 were written by someone who had not read the reader's code
+(their items are in items_extra.json). Each batch is printed on its own, then all of them together.
 
     python benchmarks/reading.py                 # every batch, per kind, and the goals
-    python benchmarks/reading.py --batch 2       # one batch only
+    python benchmarks/reading.py --batch 2       # one batch only (repeatable)
     python benchmarks/reading.py --show          # also every reply not read as intended
     python benchmarks/reading.py --json          # the figures as one JSON object
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -40,13 +42,33 @@ from probe_ui.items import labels_for  # noqa: E402
 CORPUS = ROOT / "tests" / "data" / "replies"
 GOAL_INTENDED = 0.98
 GOAL_OVER_READ = 0.01
+# how each batch came to be (tests/data/replies/README.md): printed beside its table
+BATCH_NOTES = {
+    1: "the reader was developed against it",
+    2: "written without running the reader; fixed after",
+    3: "written without running the reader; fixed after",
+    4: "written without running the reader; fixed after",
+    5: "written by someone who had not read the reader's code; the development batch of round 2",
+    6: "same writer, other shapes; measured once held out (83.7 % intended), then fixed",
+}
 
 
 def load(folder: Path = CORPUS) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
-    """The corpus: its items by id, and its replies in file order."""
-    items = json.loads((folder / "items.json").read_text(encoding="utf-8"))
-    with (folder / "replies.jsonl").open(encoding="utf-8") as f:
-        replies = [json.loads(line) for line in f if line.strip()]
+    """The corpus: its items by id (``items.json`` and ``items_extra.json``), and its replies (``replies.jsonl``,
+    then ``batch*.jsonl`` in batch order), each file in its own order."""
+    items: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob("items*.json")):
+        more = json.loads(path.read_text(encoding="utf-8"))
+        twice = set(items) & set(more)
+        if twice:
+            raise ValueError(f"{path.name}: item ids already defined: {', '.join(sorted(twice))}")
+        items.update(more)
+    replies: list[dict[str, Any]] = []
+    files = [folder / "replies.jsonl", *sorted(folder.glob("batch*.jsonl"),
+                                               key=lambda p: int(re.sub(r"\D", "", p.stem) or 0))]
+    for path in files:
+        with path.open(encoding="utf-8") as f:
+            replies += [json.loads(line) for line in f if line.strip()]
     return items, replies
 
 
@@ -140,12 +162,11 @@ def main(argv: list[str] | None = None) -> int:
     report = {"all": summarise(rows), "batches": {b: summarise([r for r in rows if r["batch"] == b])
                                                   for b in batches}}
     if args.json:
-        print(json.dumps(report, indent=2))
+        print(json.dumps(report, indent=2, default=str))
     else:
         print(f"{len(rows)} replies, {len(items)} items; batches {', '.join(map(str, batches))}")
         for b in batches:
-            print_table(f"batch {b}" + (" (held out: written without running the reader)" if b > 1 else ""),
-                        report["batches"][b])
+            print_table(f"batch {b}" + (f" ({BATCH_NOTES[b]})" if b in BATCH_NOTES else ""), report["batches"][b])
         print_table("all batches", report["all"])
         t = report["all"]["total"]
         print(f"\ndefinite replies read as intended: {t['intended']} / {t['definite']} "

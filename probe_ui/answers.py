@@ -64,6 +64,10 @@ Robust rules, in order (the first that decides wins):
    words) that is the start of exactly one option's text ("No effacement.") or uses a word only one option has
    ("Aggravating.", "The pseudoaneurysm is stable.", "Metastases." for "Metastatic carcinoma"; with two options
    "Not stable." names the other) → "option_keyword" (not for refusals).
+4d. choice items: an option named by its concepts (:mod:`probe_ui.reading.overlap`: "Broken kneecap." for
+   "Patellar fracture", "IIH", "a stone in the common bile duct" for choledocholithiasis) → "option_words"; every
+   option but one rejected ("Not a pseudocyst, not an adenocarcinoma, not an IPMN.") → that one, "negated_option";
+   two options yes/no or present/absent → the reply read as a yes/no reply to the question.
 5. yes/no items whose question asks about the presence of a finding (``extract(..., question=...)``; ProbMed's
    "Is <finding> present in ...?", "Does this ... show any abnormality?", "Is there a lesion ...?", not
    "Is this a CT scan?" nor "Is this image contrast-enhanced?"), when the reply has no yes/no word:
@@ -83,6 +87,14 @@ Robust rules, in order (the first that decides wins):
    "Sí, se observa ...", "是的", "No es rojo, es azul") and option and label texts in canonical form
    (:func:`lexicon.canonical`: "Shingles" is herpes zoster, "paediatric" is pediatric, "PE" is pulmonary embolism,
    "both sides" is bilateral) → "language" or "synonym".
+
+Also (issue 21, second round): for choice items a closing sentence that states the verdict ("Therefore the nodule is
+cystic.", "Impression: ...", "... -> A.", a short last sentence "Neonate.") decides before earlier mentions
+("final_verdict"); a declaration followed by another answer ("3 or 4", "A/B", "A, B", "Yes (A)" when A is "No"), an
+escape option stated beside another answer, and a suggestion endorsed beside another declared letter are
+"ambiguous"; a yes/no word that answers the reply's own restatement ("No, this scan is not normal" to "... any
+abnormality?") gives "restated"; a reading by mention is checked against the reply read in English and canonical
+terms ("Sí y no" is ambiguous).
 
 Also (issue 21): for yes/no and label items a conclusion that ends in a label ("..., so yes.", "...: yes.") or a
 closing sentence that is only a label is the final verdict ("final_verdict"); two sentences that are each a
@@ -117,10 +129,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from probe_ui.reading import lexicon, subject
+from probe_ui.reading import languages, lexicon, overlap, subject
 from probe_ui.reading.lexicon import fold_quotes, strip_debris
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
-from probe_ui.reading.refusals import is_refusal
+from probe_ui.reading.refusals import is_refusal, refusal_spans
 
 __all__ = [
     "Answer",
@@ -227,6 +239,7 @@ _NEGATION_END = re.compile(
 def _negated(before: str) -> bool:
     """True when the words just before a mention negate it ("not upside down", "no pneumothorax")."""
     clause = before[max(before.rfind(c) for c in ".;:!?\n,") + 1:]  # after the last clause mark
+    clause = clause.rstrip(" \t\"'`*_(")  # "Not 'no free fluid'": the quote is not a word
     # A negation (one or two words) and the at most two words after it are the clause's last four words, and the
     # negation's last word ends one of the last three: test that cheaply, then search only those words (joined
     # by single spaces: the pattern only asks for whitespace). Searching the whole clause costs ~20x more, which
@@ -250,7 +263,18 @@ _YESNO_SLANG = {"nope": "no", "nah": "no", "yep": "yes", "yeah": "yes", "yup": "
 _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "not at all": "no",
                   "absolutely not": "no", "definitely not": "no", "certainly not": "no", "of course not": "no",
                   "absolutely": "yes", "definitely": "yes", "certainly": "yes", "indeed": "yes", "of course": "yes",
-                  "correct": "yes", "that's correct": "yes", "exactly": "yes"}
+                  "correct": "yes", "that's correct": "yes", "exactly": "yes", "positive": "yes",
+                  "that's a positive": "yes", "that's a yes": "yes", "that is a yes": "yes",
+                  "that's a negative": "no", "that's negative": "no", "that's a no": "no", "that is a no": "no",
+                  "i think so": "yes", "i believe so": "yes", "i'd say so": "yes", "i would say so": "yes",
+                  "i don't think so": "no", "i do not think so": "no", "i don't believe so": "no",
+                  "i do not believe so": "no", "i doubt it": "no", "i'd say not": "no"}
+# a lone "Y" or "N" is yes or no, but only as the whole reply
+_YESNO_LETTERS = {"y": "yes", "n": "no"}
+# idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
+# nothing else in the reply answers
+_AFFIRMING_OPENING = re.compile(r"(?i)\A\W*(?:no\s+doubt|without\s+(?:a|any)\s+doubt|undoubtedly|unquestionably|"
+                                r"clearly\s+so|most\s+certainly|for\s+sure)\b(?!\s+(?:that\s+)?(?:not|no)\b)")
 
 
 class _Item:
@@ -300,7 +324,7 @@ class _Item:
                 for word, meaning in _YESNO_SLANG.items():
                     self.words.append((word, by_norm[meaning]))
                 self.aliases = {w: by_norm[m]
-                                for w, m in {**_YESNO_SLANG, **_YESNO_OPENING}.items()}
+                                for w, m in {**_YESNO_SLANG, **_YESNO_OPENING, **_YESNO_LETTERS}.items()}
                 self.openers = [(w, by_norm[m]) for w, m in _YESNO_OPENING.items()]
 
     def letter(self, ch: str) -> str | None:
@@ -389,12 +413,13 @@ _DECL_HEDGE = re.compile(
 )
 # "..., so B." / "Therefore (C)." / "hence the answer is A": a conclusion that ends its sentence with a letter
 _DECL_CONCLUSION = re.compile(
-    r"\b(?i:so|thus|hence|therefore)\b[ \t]*,?[ \t]*(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
+    r"\b(?i:so|thus|hence|therefore|leaves(?:\s+(?:us\s+with|only))?|leaving(?:\s+only)?)\b[ \t]*,?[ \t]*"
+    r"(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
     r"([(\[])?([A-Z])[)\]]?(?=[ \t]*(?:[.!;\n]|\Z))"
 )
 # the answer given is "N/A" (masked to "not applicable" before the rules run) or "NA"
 _NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
-_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore")
+_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav")
 _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选")
 _JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
@@ -425,11 +450,50 @@ _EVALUATION = re.compile(
 )
 
 
+# a judgement left open: "may be right", "could be right or wrong", "right or wrong depending on ..."
+_UNDECIDED = re.compile(r"(?i)\b(?:could|may|might|possibly|perhaps|maybe)\s+(?:\w+\s+)?(?:be\s+)?(?:right|correct|"
+                        r"wrong|incorrect)\b|\b(?:right|correct)\s+or\s+(?:wrong|incorrect|not)\b"
+                        r"|\bdepend(?:s|ing)\s+on\b")
+
+
+def _next_verdict(text: str, at: int) -> str | None:
+    """The judgement of the short sentence that starts at ``at`` ("Verdict: correct.", "That is right.", "I
+    agree."), or None."""
+    m = re.match(r"[ \t.;:!\n]*([^.;!?\n]{1,40})[.;!?\n]?", text[at:at + 60])
+    if m is None or len(m.group(1).split()) > 6:
+        return None
+    return _evaluation(m.group(1))
+
+
 def _evaluation(text: str) -> str | None:
     """"endorse" or "reject": the first judgement a clause passes ("... is correct", "... is not correct", "I
-    agree with ...", "I disagree with ..."), or None."""
+    agree with ...", "I disagree with ..."), or None (none, or one left open: "may be right")."""
     m = _EVALUATION.search(text)
-    return None if m is None else "reject" if m.group("reject") else "endorse"
+    if m is None or _UNDECIDED.search(text):
+        return None
+    return "reject" if m.group("reject") else "endorse"
+
+
+# someone else's answer named without a declaration's verb: "Reviewing the physician's answer of 'Present'..."
+_ATTRIBUTED_MENTION = re.compile(
+    r"(?i)\b(?:physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee)(?:'s|s')?"
+    r"\s+(?:answer|choice|suggestion|response|selection|diagnosis|impression)\b[^.;!?\n]{0,160}"
+)
+
+
+def _attributed_mentions(text: str) -> list[tuple[int, int]]:
+    """Spans naming someone else's answer that the reply does not endorse (masked before mentions are read)."""
+    if not re.search(r"(?i)physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee",
+                     text):
+        return []
+    spans = []
+    for m in _ATTRIBUTED_MENTION.finditer(text):
+        start = max((x.end() for x in _SENTENCE_END.finditer(text, max(0, m.start() - 120), m.start())), default=0)
+        stop = _SENTENCE_END.search(text, m.end())
+        end = stop.start() if stop else len(text)
+        if (_evaluation(text[start:end]) or _next_verdict(text, end)) != "endorse":
+            spans.append(m.span())
+    return spans
 
 
 @dataclass
@@ -477,6 +541,15 @@ def _read_target(t: str, item: _Item) -> _Found:
     if re.match(r"(?i)not\b|n't\b", t):
         return _Found()
     t = _ADVERBS.sub("", t)
+    ordinal = _ORDINAL.match(t)
+    if item.kind == "choice" and ordinal is not None:  # "the second option", "the last one"
+        labels = [lb for _, lb in item.option_map] or list(item.letters.values())
+        word = (ordinal.group(1) or ordinal.group(2)).lower()
+        if word in ("former", "latter"):  # only of two
+            i = (0 if word == "former" else 1) if len(labels) == 2 else -1
+        else:
+            i = len(labels) - 1 if word == "last" else _ORDINALS.index(word)
+        return _Found(labels[i] if 0 <= i < len(labels) else None)
     t = re.sub(r"(?i)^(?:the\s+)?(?:option|choice|letter)\s*:?\s*", "", t).lstrip(" \t\"'`*_")
     if item.kind == "choice":
         m = re.match(r"([(\[])?([A-Za-z])([)\]])?(?![A-Za-z0-9'\-])(?!\.[A-Za-z])", t)
@@ -486,14 +559,45 @@ def _read_target(t: str, item: _Item) -> _Found:
             if _letter_ok(ch, opened, rest):
                 lab = item.letter(ch)
                 if lab is not None:
-                    if _letter_text_conflict(lab, rest, item):
-                        return _Found(None, conflict=True)
+                    if _letter_text_conflict(lab, rest, item) or _other_follows(rest, lab, item):
+                        return _Found(None, conflict=True)  # "A: <B's text>", "A/B", "A or C"
                     return _Found(lab)
                 if ch.isupper() or opened:
                     opt = _option_prefix(rest.lstrip(" .:)"), item)
                     return _Found(opt, out_of_range=opt is None)
-        return _Found(_option_prefix(t, item) or _escape_option(_first_sentence(t), item))
+        lab = _option_prefix(t, item)
+        if lab is not None:
+            opt = next(o for o, lb in item.option_map if lb == lab)
+            end = re.match(r"[\s\-]*".join(re.escape(w) for w in opt.split()), t, re.IGNORECASE)
+            if end is not None and _other_follows(t[end.end():], lab, item):
+                return _Found(None, conflict=True)  # "3 or 4", "Yes (A)" when A is "No"
+            return _Found(lab)
+        return _Found(_escape_option(_first_sentence(t), item))
     return _Found(_word_prefix(t, item))
+
+
+# "the second option", "the last one", "the former": an option named by its place in the list
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+_ORDINAL = re.compile(r"(?i)(?:the\s+)?(first|second|third|fourth|fifth|sixth|last|former|latter)\s+"
+                      r"(?:option|choice|one|"
+                      r"answer|alternative)\b|(?:the\s+)?(former|latter)\b")
+# what may join two answers: "A/B", "3 or 4", "A vs. C", "A, B", "A and B"
+_ALTERNATIVE = re.compile(r"(?i)[ \t]*(?:/|,|\bor\b|\band\b|\bvs\.?|\bversus\b|&)[ \t]*(?:(?:option|choice)[ \t]+)?")
+
+
+def _other_follows(rest: str, lab: str, item: _Item) -> bool:
+    """Whether what follows a declared answer names another one: an alternative ("A/B", "3 or 4") or a
+    bracketed letter of another option ("Yes (A)" when A is "No")."""
+    m = _ALTERNATIVE.match(rest)
+    if m is None:
+        bracket = re.match(r"[ \t]*[(\[]([A-Z])[)\]]", rest)
+        return bracket is not None and item.letter(bracket.group(1)) not in (None, lab)
+    other = rest[m.end():]
+    letter = re.match(r"[(\[]?([A-Z])[)\]]?(?![\w'])", other)
+    if letter is not None and item.letter(letter.group(1)) not in (None, lab):
+        return True
+    found = _option_prefix(other, item)
+    return found is not None and found != lab
 
 
 def _option_prefix(t: str, item: _Item) -> str | None:
@@ -639,7 +743,8 @@ def _declaration(text: str, item: _Item) -> _Found:
         stop = _SENTENCE_END.search(text, end + 1, end + item.span)
         begin = max((mm.end() for mm in _SENTENCE_END.finditer(text, max(0, pos - 120), pos)), default=0)
         clause = text[end:stop.start() if stop else end + item.span]
-        verdict = _evaluation(clause) or _evaluation(text[begin:pos])
+        verdict = _evaluation(clause) or _evaluation(text[begin:pos]) or \
+            _next_verdict(text, stop.start() if stop else len(text))
         if verdict != "endorse" or (_MODAL.search(clause) and _IF_BEFORE.search(clause)):
             skip.add(pos)
             rejected.append((pos, stop.start() if stop else min(len(text), end + item.span)))
@@ -727,6 +832,9 @@ def _boxed_or_backtick(text: str, item: _Item) -> tuple[str, _Found] | None:
     """Rule 2: last \\boxed{X}; else backticked answers (two different → ambiguous)."""
     boxed = list(_BOXED.finditer(text))
     oor = False
+    said = {f.label for m in boxed[-20:] if (f := _whole(m.group(1), item)).label is not None}
+    if len(said) > 1 and not _self_corrected(text):
+        return "ambiguous", _Found(None)  # "$\\boxed{A}$ or $\\boxed{D}$"
     for m in reversed(boxed):
         f = _whole(m.group(1), item)
         if f.label is not None:
@@ -752,7 +860,7 @@ def _boxed_or_backtick(text: str, item: _Item) -> tuple[str, _Found] | None:
 _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"[(\[]([A-Z])[)\]]"),  # (B) [B]
     # a line "B." "B:" "B)" "B," or just "B"
-    re.compile(r"(?m)^[ \t>\-\u2022]*([A-Z])(?:[.:),](?![A-Za-z0-9])|[ \t]*$)"),
+    re.compile(r"(?m)^[ \t>\-\u2022|]*([A-Z])(?:[.:),](?![A-Za-z0-9])|[ \t]*$)"),
     # "..., A" / "Great question! A" / "Not A, but B." at the very end
     re.compile(r"(?:\A|[,:;\n.!?]|\s-)[ \t]*(?:(?i:but|so|thus|hence|therefore|rather|instead|then|I\s+think|"
                r"I'd\s+say|it's|it\s+is|probably|definitely|clearly)[ \t,]+)?[(\[]?([A-Z])[)\]]?[ \t]*[.!]?\Z"),
@@ -801,15 +909,40 @@ def _leading_word(text: str, item: _Item) -> str | None:
         if m and re.match(follow, t[m.end():]):
             # "Yes and no", "Yes/No", and a list "Red, green, blue." / "Yes, no, maybe." (not "Yes, no other
             # lesions.": there "no" starts a phrase)
-            both = re.match(r"[ \t]*(?:,?[ \t]*(?:and|or|/)[ \t]*(\w+)|,[ \t]*(\w+)(?=[ \t]*(?:[,.;!/]|\Z|(?:and|or)\b)))",
-                            t[m.end():], re.IGNORECASE)
-            if both and any(_norm(both.group(1) or both.group(2)) == w and other != lab for w, other in item.words):
+            both = re.match(r"[ \t]*(?:,?[ \t]*(?:and|or|/|-|then|followed\s+by)[ \t]*(\w+)"
+                            r"|,[ \t]*(?:then[ \t]+)?(\w+)(?=[ \t]*(?:[,.;!/]|\Z|(?:and|or|then)\b))"
+                            r"|[ \t]+(\w+)[ \t]*[.!]?[ \t]*\Z)", t[m.end():], re.IGNORECASE)
+            if both and any(_norm(both.group(1) or both.group(2) or both.group(3)) == w and other != lab
+                            for w, other in item.words):
                 return None  # "Yes and no": both words, left to the ambiguity rule
             return lab
     return None
 
 
 _MAYBE_BEFORE = re.compile(r"(?i)\b(?:maybe|perhaps|possibly)[ \t,]+(?:(?:the|a|an)[ \t]+)?$")
+
+
+def _restated(text: str, item: _Item) -> str | None:
+    """Yes/no items: the answer the reply's first clause states with the opposite of the question's word ("this
+    scan is not normal" to "Does it show any abnormality?" is yes; "it is normal" is no), when the question's
+    word has opposites (:data:`probe_ui.reading.subject.ANTONYMS`); the yes/no word before it then answers that
+    clause, not the question."""
+    if item.kind != "yesno" or not item.question or not item.aliases:
+        return None
+    q = item.question.casefold()
+    first = re.split(r"[.;!?\n]|\s-\s|\bbut\b", text, maxsplit=1)[0]
+    said: set[str] = set()
+    for word, opposites in subject.ANTONYMS.items():
+        if not re.search(r"\b" + re.escape(word[:7]), q) or any(re.search(r"\b" + re.escape(o), q) for o in opposites):
+            continue
+        for o in opposites:
+            for m in re.finditer(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
+                                 r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o) + r"\b",
+                                 first):
+                said.add("yes" if m.group("neg") else "no")
+    if len(said) != 1:
+        return None
+    return item.aliases["yep" if said.pop() == "yes" else "nope"]
 
 
 def _label_words(text: str, item: _Item, negated: bool = False) -> list[str]:
@@ -869,6 +1002,7 @@ def _option_mentions(text: str, item: _Item) -> tuple[list[str], list[str]] | No
     asserted: list[str] = []
     negated: list[str] = []
     seen: dict[str, bool] = {}  # a degenerate reply repeats the same context thousands of times
+    rejected_after: dict[str, bool] = {}
     # "neither a cyst, a hemangioma nor a metastasis": every option listed between neither and nor is denied
     denied = [m.span() for m in _NEITHER_NOR.finditer(low)] if "neither" in low else []
     for opt, lab in opts:
@@ -878,7 +1012,10 @@ def _option_mentions(text: str, item: _Item) -> tuple[list[str], list[str]] | No
             if before not in seen:
                 seen[before] = _negated(before)
             inside = any(a <= m.start() < b for a, b in denied)
-            said = negated if seen[before] or inside else asserted
+            follows = low[m.end():m.end() + 120]  # "Both femurs are intact.": rejected after it
+            if follows not in rejected_after:
+                rejected_after[follows] = overlap.REJECTED_AFTER.match(follows) is not None
+            said = negated if seen[before] or inside or rejected_after[follows] else asserted
             if lab not in said:
                 said.append(lab)
     return asserted, negated
@@ -930,7 +1067,9 @@ def _option_keywords(text: str, item: _Item) -> tuple[list[str], list[str], str 
             # the word itself, or one sharing its first 7 letters ("metastases" for "metastatic")
             pat = re.escape(w[:7]) + r"[\w\-]*" if len(w) >= 7 else re.escape(w)
             for m in re.finditer(r"(?<![\w\-])" + pat + r"(?![\w\-])", low):
-                said = negated if _negated(low[max(0, m.start() - 200):m.start()]) else hits
+                denied = _negated(low[max(0, m.start() - 200):m.start()]) or \
+                    overlap.REJECTED_AFTER.match(low[m.end():m.end() + 120]) is not None
+                said = negated if denied else hits
                 if lab not in said:
                     said.append(lab)
     return hits, negated, None
@@ -1036,6 +1175,9 @@ _ABSENT = re.compile(
     r"(?i)\b(?:not|never)\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b|n't\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b"
     r"|\bnone\b|\bnothing\b|\babsen(?:t|ce)\b|\bunremarkable\b|\bwithout\s+(?:any\s+)?(?:evidence|signs?)\b"
     r"|\A\W*not\b(?!\s+only\b)"  # a reply opening with "Not": "Not in the left lung."
+    # a space that holds no fluid: "The peritoneal cavity is dry."
+    r"|\b(?:cavity|space|abdomen|pelvis|joint|recess|pouch)\s+(?:is|are|looks|appears|remains|seems)\s+"
+    r"(?:completely\s+|entirely\s+)?dry\b"
 )
 # "on the right, not the left", "present, but not in the lung": the word denied, compared with the question's
 _PRESENCE_CONTRAST = re.compile(r"(?i)\bnot\s+(?:(?:in|on|at|within|from|involving)\s+)?(?:the\s+)?([^\W\d_][\w\-]*)")
@@ -1081,7 +1223,33 @@ def _presence(text: str, question: str) -> str | None:
             break
     if absent != present:
         return "no" if absent else "yes"
+    if not absent and not present:
+        finding = _asked_finding(question)
+        if finding and len(_WORD.findall(text)) <= 8 and "?" not in text and not _CLAUSE_NEGATION.search(text) \
+                and not re.search(r"(?i)\b(?:can|could|may|might|would|should)\b", text) \
+                and not lexicon.generic_statement(text):
+            stem = overlap.stem(finding)
+            if any(overlap.stem(w) == stem for w in _WORD.findall(text)):
+                return "yes"  # "Large-volume ascites." to "Is there ascites ...?"
     return None
+
+
+# the finding a presence question asks about: "Is there <ascites> in ...?", "Is <a pneumothorax> present ...?"
+_FINDING_QUESTION = re.compile(
+    r"(?i)\b(?:is|are)\s+there\s+(?:an?\s+|any\s+)?(?P<a>[\w\- ]+?)(?=\s+(?:in|on|at|within|of|involving|seen|"
+    r"present|visible|noted)\b|\s*[?(]|\s*$)"
+    r"|\b(?:is|are)\s+(?:an?\s+|any\s+|the\s+)?(?P<b>[\w\- ]+?)\s+(?:present|seen|visible|evident|identified)\b"
+)
+
+
+def _asked_finding(question: str) -> str | None:
+    """The head word of the finding a presence question asks about ("ascites", "effusion"), or None."""
+    m = _FINDING_QUESTION.search(question)
+    if m is None:
+        return None
+    words = _WORD.findall(m.group("a") or m.group("b") or "")
+    words = [w for w in words if w.casefold() not in _QUESTION_STOP]
+    return words[-1] if words else None
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -1099,12 +1267,14 @@ _SELF_CORRECTION = re.compile(
     r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
     r"(?:i(?:'ll|\s+will|'d|\s+would|'m|\s+am)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
     r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
-    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|sorry)\b[ \t]*[,:.!\-]*"
+    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|sorry|(?:hmm+|then\s+again|but\s+then\s+again|on\s+the\s+other\s+hand)"
+    r"(?:[ \t]*[,.]*[ \t]*(?:although|though|but))?|(?:although|though)(?=[ \t]*(?:-|\.\.\.|\u2026)))\b[ \t]*[,:.!\-]*"
 )
 # what withdraws an answer after a self-correction
 _WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|unsure|uncertain|"
-                        r"can(?:not|'t)\s+(?:tell|say|decide|be\s+sure)|(?:don't|do\s+not)\s+know|hard\s+to\s+say|"
-                        r"difficult\s+to\s+say|no\s+longer\s+sure)\b")
+                        r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out)|"
+                        r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|no\s+longer\s+sure|"
+                        r"(?:would|'d)\s+need\s+[^.;!?\n]{0,80}?\bto\s+(?:say|tell|decide|be\s+sure|know))\b")
 _TAIL_HEDGE = re.compile(r"(?i)\b(?:either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|perhaps|maybe)\b")
 # A conclusion that ends in a label ("..., so yes.", "Therefore, no.", "...: yes." at the end, "In short: red.")
 _CONCLUSION_CUE = re.compile(
@@ -1121,7 +1291,7 @@ _ENTERTAIN = re.compile(
     r"could\s+(?:also|equally|just\s+as\s+well)\s+be|might\s+(?:also|equally|actually)\s+be|"
     r"may\s+(?:also|equally|actually)\s+be|or\s+(?:possibly|perhaps|maybe)|is\s+also\s+(?:possible|plausible)|"
     r"(?:also|equally)\s+(?:possible|plausible|likely)|remains?\s+(?:possible|a\s+possibility)|hard\s+to\s+say|"
-    r"difficult\s+to\s+(?:say|tell))\b"
+    r"difficult\s+to\s+(?:say|tell)|(?:it|that|this|the\s+answer)\s+depends\s+on|depending\s+on\s+(?:whether|if))\b"
 )
 # "C could also be ...", "B cannot be excluded": a letter that is the subject of an entertaining verb
 _LETTER_ENTERTAINED = re.compile(r"(?<![\w'])[(\[]?([B-HJ-Z])[)\]]?(?![\w'])[ \t]+(?i:could|might|may|cannot|can't|"
@@ -1147,6 +1317,9 @@ _LETTER_CHAIN = re.compile(r"(?<![\w'])(?:(?i:options?|choices?)[ \t]+)?[A-Z](?:
                            r"[A-Z](?![\w']))+")
 _CHAIN_REJECTED = re.compile(r"[ \t]+(?i:are|were|can\s+(?:both\s+|all\s+)?be|could\s+be|seem|look)[ \t]+"
                              r"(?i:not\b|wrong|incorrect|unlikely|excluded|ruled\s+out|less\s+likely|inaccurate|false)")
+# "Excluding A, C and D leaves B.", "Ruling out A and B, ...": a chain of letters after a word that rejects them
+_CHAIN_REJECTED_BEFORE = re.compile(r"(?i)\b(?:not|excluding|except|eliminating|ruling\s+out|rule\s+out|ruled\s+out|"
+                                    r"rather\s+than|instead\s+of|other\s+than)[ \t]+(?:(?:options?|choices?)[ \t]+)?$")
 # A label rejected after its mention: "Blue is not the closest", "Red isn't"
 _LABEL_REJECTED_AFTER = re.compile(
     r"\A(?:[ \t]+(?:dot|one|circle|point|marker|option|answer|label))?[ \t]+(?:is|was|seems|appears|looks)"
@@ -1191,8 +1364,41 @@ def _escape_option(text: str, item: _Item) -> str | None:
     if item.kind != "choice" or not item.escapes:
         return None
     kinds = lexicon.escape_kind_of_reply(text)
+    if "premise" in item.escapes and _denies_premise(text, item.question):
+        kinds.append("premise")  # "There is no middle lobe on the left." to "... of the left middle lobe ...?"
     hits = {lab for k in kinds for lab in item.escapes.get(k, ())}
     return hits.pop() if len(hits) == 1 else None
+
+
+_THERE_IS_NO = re.compile(r"(?i)\bthere\s+(?:is|are)\s+no\s+(?P<a>[^.;:,!?\n]{3,60})"
+                          r"|\b(?P<b>(?:\w+[ \t]+){1,5}?)(?:does|do)\s+not\s+exist\b")
+
+
+def _denies_premise(text: str, question: str) -> bool:
+    """Whether the reply says that what the question takes for granted does not exist: "There is no middle lobe on
+    the left." to "Which segment of the left middle lobe ...?" (two or more of the question's words)."""
+    if not question or not re.search(r"(?i)\bno\b|\bnot\s+exist", text):
+        return False
+    asked = {overlap.stem(w) for w in overlap.content_words(question)}
+    for m in _THERE_IS_NO.finditer(text[:2000]):
+        said = {overlap.stem(w) for w in overlap.content_words(m.group("a") or m.group("b") or "")}
+        if len(said & asked) >= 2:
+            return True
+    return False
+
+
+def _escape_conflict(text: str, item: _Item, label: str) -> bool:
+    """Whether the reply states, in its own words, an escape option of the item ("None of the above", "The question
+    contains a clinically incorrect premise") other than ``label`` (an echoed option list's "D. None of the above"
+    aside)."""
+    if not item.escapes:
+        return False
+    for opt, _lab in item.option_map:
+        if lexicon.escape_kind_of_option(opt):
+            body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
+            text = re.sub(r"(?i)[(\[]?\b[A-Z][)\].:][ \t]*" + body, " ", text)
+    said = {lb for k in lexicon.escape_kind_of_reply(text[:4000]) for lb in item.escapes.get(k, ())}
+    return bool(said) and label not in said
 
 
 def _letter_text_conflict(lab: str, rest: str, item: _Item) -> bool:
@@ -1247,7 +1453,8 @@ def _rejected_letters(text: str, item: _Item) -> list[tuple[int, int]]:
     """Spans of letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.",
     "A is wrong; C.")."""
     spans = [(m.start(), m.end()) for m in _ALTERNATIVES.finditer(text)]
-    spans += [m.span() for m in _LETTER_CHAIN.finditer(text) if _CHAIN_REJECTED.match(text, m.end())]
+    spans += [m.span() for m in _LETTER_CHAIN.finditer(text) if _CHAIN_REJECTED.match(text, m.end())
+              or _CHAIN_REJECTED_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
     for m in _LETTER_REJECTED.finditer(text):
         g = next((i for i in (1, 2, 3) if m.group(i)), None)
         if g is not None and item.letter(m.group(g)) is not None and m.group(g) != "I":
@@ -1294,6 +1501,8 @@ def _entertained_labels(text: str, item: _Item, canonical: bool = False) -> set[
             low = _norm(clause)
             out.update(lb for opt, lb in item.option_map
                        if re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", low))
+            if canonical:  # "either on the right or bilateral": options named in other words, too
+                out.update(_option_words(clause, item).named)
         else:
             for word, lab in item.words:
                 if _phrase_regex(word, suffix=item.kind == "label").search(clause):
@@ -1322,13 +1531,28 @@ def _conclusion(text: str, item: _Item) -> str | None:
 def _self_corrected(text: str) -> str | None:
     """What follows the reply's last self-correction ("Wait", "Actually", "On second thought", ...), when
     something does."""
-    last = None
-    for m in _SELF_CORRECTION.finditer(text):
-        last = m
-    if last is None:
-        return None
-    tail = text[last.end():]
-    return tail if tail.strip(" \t\n.,;:!-") else None
+    ends = [m.end() for m in _SELF_CORRECTION.finditer(text)]
+    ends += [m.end() for m in _AFTERTHOUGHT.finditer(text)] if "." in text or "\u2026" in text else []
+    for end in sorted(ends, reverse=True):  # the last one that something follows ("..., it could be C. Hmm.")
+        tail = text[end:]
+        if tail.strip(" \t\n.,;:!-"):
+            return tail
+    return None
+
+
+# an afterthought after a trailing-off ellipsis: "Yes, there's some displacement... although it may just be ..."
+_AFTERTHOUGHT = re.compile(r"(?i)(?:\.\.\.|\u2026)[ \t]*(?:although|though|but|then\s+again)\b[ \t,]*")
+
+
+def _named_in(text: str, item: _Item) -> set[str]:
+    """The labels a short stretch of reply names at all: lone option letters (not the article "A a ..."), option
+    texts, label words."""
+    if item.kind != "choice":
+        return set(_label_words(text, item))
+    out = {lb for m in _LONE_CAPITAL.finditer(text) if (lb := item.letter(m.group(1))) is not None
+           and not (m.group(1) in "AI" and re.match(r"[ \t]+[a-z]", text[m.end():]))}
+    low = _norm(text)
+    return out | {lb for opt, lb in item.option_map if re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", low)}
 
 
 def _closing_label(text: str, item: _Item) -> str | None:
@@ -1348,9 +1572,16 @@ _AGREES = re.compile(
     r"(?i)\bI\s+(?:fully\s+|completely\s+|would\s+)?agree\b|\b(?:physician|student|doctor|suggested|proposed|given)"
     r"(?:'s|s')?\s+(?:answer|choice|response|selection)?\s*(?:\([A-Z]\)|[A-Z]\b(?::[^.;\n]{0,120})?)?\s*(?:is|was)\s+"
     r"(?:\w+\s+)?(?:correct|right|accurate|appropriate)\b|\b(?:physician|student|doctor)\s+is\s+(?:correct|right)\b"
+    # "Agree.", "The physician got this one right", "Is the physician's answer correct? Yes."
+    r"|\A\W*(?:agreed?|concur|i\s+concur)\b|\b(?:physician|student|doctor)\s+(?:got|has\s+got)\s+(?:it|this|this\s+one|"
+    r"that)\s+right\b|\b(?:physician|student|doctor|suggested)(?:'s|s')?\s+(?:answer|choice|diagnosis)?\s*(?:is\s+)?"
+    r"(?:correct|right|accurate)\?\s*(?:yes|yep|indeed|correct|it\s+is)\b"
 )
 _DISAGREES = re.compile(r"(?i)\b(?:disagree|incorrect|wrong|not\s+(?:\w+\s+)?(?:correct|right|accurate)|"
-                        r"inaccurate|mistaken|erroneous)\b")
+                        r"inaccurate|mistaken|erroneous|"
+                        r"(?:don't|do\s+not|doesn't|does\s+not)\s+(?:think|believe|agree))\b"
+                        r"|\b(?:correct|right|accurate)\?\s*no\b"
+                        r"|\b(?:partially|partly|half|somewhat|only\s+partly|not\s+entirely)\s+(?:correct|right)\b")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -1358,6 +1589,10 @@ _DISAGREES = re.compile(r"(?i)\b(?:disagree|incorrect|wrong|not\s+(?:\w+\s+)?(?:
 # --------------------------------------------------------------------------------------------------------------
 
 KINDS = ("choice", "yesno", "label", "free")
+# readings from where a word occurs rather than from a declaration: checked against the reply in English and
+# canonical terms (:func:`extract`)
+_BY_MENTION = frozenset({"label_word", "leading", "presence", "question_subject", "option_text_contained",
+                         "option_keyword", "option_words", "negated_option", "restated"})
 
 
 def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (), *,
@@ -1387,6 +1622,23 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if ("/" in clean or "." in clean) and not any(opt in _NA_OPTION for opt, _ in item.option_map):
         clean = _NOT_APPLICABLE.sub("not applicable", clean)
     label, method = _read(clean, item, refusal, suggested)
+    if label is not None and method in _BY_MENTION:
+        # a reading from where a word occurs, in a reply partly in another language or in other words: the reading
+        # of the reply in English and canonical terms must agree ("Sí y no: ..." is not "no"; "Non, pas de
+        # pneumothorax." is no; "Young adult or older adolescent." names two age groups)
+        english = lexicon.translate(clean, yesno=kind == "yesno")
+        citem = _canonical_item(*key)
+        alt = lexicon.canonical(english, citem.narrow)
+        if alt != clean:
+            found, how = _read(alt, citem, refusal, suggested)
+            if how == "ambiguous" or (found is not None and found != label):
+                label, method = (None, "ambiguous") if how == "ambiguous" else (
+                    found, "language" if english != clean else "synonym")
+    if label is not None and kind == "choice" and method not in ("final_verdict", "escape_option") \
+            and _escape_conflict(clean, item, label):
+        # "The question contains a clinically incorrect premise. Answer: B": the reply states an escape option and
+        # names another one
+        label, method = None, "ambiguous"
     if label is None and method in ("none", "out_of_range"):
         # 7. other languages and synonyms: the answer words in English, option and label texts in canonical form
         english = lexicon.translate(clean, yesno=kind == "yesno")
@@ -1414,8 +1666,9 @@ def _read(clean: str, item: _Item, refusal: bool, suggested: str | None, correct
         tail = _self_corrected(clean)
         if tail is not None:
             found, how = _read(tail, item, refusal, suggested, corrections=False)
-            if _TAIL_HEDGE.search(tail) and (found is not None or _entertained_labels(tail, item)):
-                return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well."
+            if (_TAIL_HEDGE.search(tail) or _WITHDRAWN.search(tail)) and (
+                    found is not None or _entertained_labels(tail, item) or _named_in(tail, item)):
+                return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well.", "C. Wait, maybe B."
             if found is None and _WITHDRAWN.search(tail):
                 return None, "withdrawn"  # "The answer is B. On second thought, I'm unsure whether ..."
             if found is not None:
@@ -1434,6 +1687,14 @@ def _read(clean: str, item: _Item, refusal: bool, suggested: str | None, correct
     if decl.label is not None and decl.kind != "weak":
         if kind == "choice" and _opening_option(clean, item) not in (None, decl.label):
             return None, "ambiguous"  # "Yes, the answer is A." when A is "No"
+        sug = _suggested_label(suggested, item)
+        if sug is not None and sug != decl.label and _AGREES.search(clean) and not _DISAGREES.search(clean):
+            return None, "ambiguous"  # "The physician's answer is correct. The correct answer is: C" (A suggested)
+        if decl.kind == "post" and kind != "choice" and corrections:
+            # "Red looks closest at first glance, but ... Green.": a closing lone label is the final verdict
+            closing = _closing_label(clean, item)
+            if closing is not None and closing != decl.label:
+                return closing, "final_verdict"
         return decl.label, "language" if decl.kind == "foreign" else "declaration"
     out_of_range = decl.out_of_range
 
@@ -1461,7 +1722,11 @@ def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refu
     lab = _option_exact(clean, item)
     if lab is not None:
         return lab, "option_text"
-    plain = _mask(clean, (*decl.hypotheses, *decl.rejected))  # "A would be right only if ...", "the physician's B"
+    # the reply's closing verdict ("..., so free fluid is present.", "Impression: right femoral shaft fracture.",
+    # "... suggest a newborn. Neonate.") before what it mentions on the way
+    verdict = _closing_verdict(clean, item, refusal, suggested)
+    # "A would be right only if ...", "the physician's B", "the physician's answer of 'Present'"
+    plain = _mask(clean, (*decl.hypotheses, *decl.rejected, *_attributed_mentions(clean)))
     # letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.")
     masked = _mask(plain, [*_rejected_letters(plain, item), *_question_sentences(plain)])
     letters, oor = _bare_letters(masked.strip(), item)
@@ -1482,6 +1747,10 @@ def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refu
     # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
     # last line is a lone letter after an explanation or an echoed option list
     head, tail = _head_letter(masked, item), _tail_letter(masked, item)
+    if verdict is not None:
+        if (head or tail or verdict) != verdict or (tail or verdict) != verdict:
+            return None, "ambiguous"  # "(B) ... Therefore the nodule is solid." when B is cystic
+        return mention(verdict, "final_verdict", committed=True)
     if head is not None and _letter_text_conflict(head, _head_rest(masked), item):
         return None, "ambiguous"  # "A. None of the above." when A is "Pneumonia"
     if head is not None and tail is not None and head != tail:
@@ -1522,19 +1791,114 @@ def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refu
     canon = lexicon.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""
     keywords, _, _ = _option_keywords(canon, citem)
+    words = _option_words(canon, citem)
+    # in a one-sentence reply, an option named by its concepts beside the one named by its text is a second
+    # reading ("Both femurs are intact." names "Both femurs" and denies the fracture)
+    others = words.named if _one_sentence(canon) and not lexicon.generic_statement(clean) else ()
     lab = _option_contained(canon, citem)
     if lab is not None:
-        if any(k != lab for k in keywords):
+        if any(k != lab for k in (*keywords, *others)):
             return None, "ambiguous"  # "A PE or a dissection": another option named by its own word
         return mention(lab, how or "option_text_contained")
     lab = _option_keyword(canon, citem)
     if lab is not None:
+        if any(k != lab for k in others):
+            return None, "ambiguous"
         return mention(lab, how or "option_keyword")
     said = _option_mentions(canon, citem)
     if said is not None and len(citem.option_map) == 2 and not said[0] and len(said[1]) == 1:
         # two options: denying one names the other ("Not the left kidney; the right one is dilated.")
         return mention(next(lb for _, lb in citem.option_map if lb != said[1][0]), "negated_option")
+    # 4d. the options' concepts: "Broken kneecap." for "Patellar fracture", "IIH", "a stone in the common bile
+    # duct" for "Choledocholithiasis"; every option but one rejected names the one left
+    if len(words.named) == 1:
+        return mention(words.named[0], "option_words")
+    if len(words.named) > 1:
+        return None, "ambiguous"
+    left = [lb for _, lb in citem.option_map if lb not in words.rejected]
+    if words.rejected and len(left) == 1:
+        return mention(left[0], "negated_option")
+    # options that are yes and no, or present and absent: the reply read as a yes/no answer to the question ("No
+    # nodule." for Present / Absent)
+    pair = _yes_no_options(item)
+    if pair is not None:
+        yn = _item("yesno", ("yes", "no"), (), item.question)
+        found, how = _read_words(masked, yn, refusal)
+        if found is not None:
+            return mention(pair[found], how)
+        if how == "ambiguous":
+            return None, how
     return None, "out_of_range" if out_of_range else "none"
+
+
+_AFFIRMATIVE_OPTIONS = frozenset({"yes", "present", "positive", "true"})
+_NEGATIVE_OPTIONS = frozenset({"no", "absent", "negative", "false", "not present"})
+
+
+def _yes_no_options(item: _Item) -> dict[str, str] | None:
+    """{"yes": label, "no": label} for a choice item whose two options are yes and no, or present and absent."""
+    if len(item.option_map) != 2:
+        return None
+    yes = [lb for opt, lb in item.option_map if opt in _AFFIRMATIVE_OPTIONS]
+    no = [lb for opt, lb in item.option_map if opt in _NEGATIVE_OPTIONS]
+    return {"yes": yes[0], "no": no[0]} if len(yes) == 1 and len(no) == 1 else None
+
+
+def _one_sentence(text: str) -> bool:
+    """Whether the reply is one sentence (no sentence mark before its last words)."""
+    return not re.search(r"[.!?;\n]\s*\S", text.strip())
+
+
+# a closing sentence that states the reply's verdict: "So ...", "Therefore ...", "Impression: ...", "-> A"
+_VERDICT_CUE = re.compile(
+    r"(?i)\A[ \t*_>\-]*(?:(?:so|thus|hence|therefore|overall|consequently|in\s+(?:conclusion|summary|short|sum)|"
+    r"to\s+(?:conclude|summari[sz]e|sum\s+up)|all\s+in\s+all|on\s+balance)\b[ \t]*,?"
+    r"|(?:impression|conclusion|verdict|bottom\s+line|(?:final\s+|most\s+likely\s+)?diagnosis|summary)[ \t]*[:\-])"
+)
+_ENUMERATED = re.compile(r"[ \t>]*(?:[\-*\u2022|+]|\d{1,2}[.)]|[(\[]?[A-Z][)\]]?[.):](?!\w))")
+_ARROW = re.compile(r"(?:->|=>|\u2192)[ \t]*")
+
+
+def _closing_verdict(text: str, item: _Item, refusal: bool, suggested: str | None) -> str | None:
+    """Choice items: the option the reply's closing sentence names, when that sentence is its verdict: it opens
+    with a conclusion cue ("Therefore the nodule is cystic.", "Impression: ..."), follows an arrow ("... -> A."),
+    or is short (at most six words: "... suggest a newborn. Neonate."). Not when the reply is one sentence, echoes
+    the options as a list, or the closing sentence hedges."""
+    body = text.strip()
+    sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", body[-800:]) if x.strip(" \t.!*_-")]
+    if len(sentences) < 2 or len(_WORD.findall(" ".join(sentences[:-1]))) < 3:
+        return None  # nothing to conclude from ("A\nB", "B. Showing an aggravating pseudoaneurysm")
+    last = sentences[-1]
+    arrow = None
+    for arrow in _ARROW.finditer(last):
+        pass
+    if arrow is not None:
+        verdict = last[arrow.end():]
+    else:
+        cue = _VERDICT_CUE.match(last)
+        if cue is not None:
+            verdict = last[cue.end():]
+        elif len(_WORD.findall(last)) <= 6 and len(sentences) >= 2:
+            verdict = last
+        else:
+            return None
+        if cue is None and sum(1 for x in sentences if _ENUMERATED.match(x)) >= 2:
+            return None  # a list ("1. Normal ...", "| A. IIH | ...", "A: No. B: Yes.") ends in one of its items
+    if not verdict.strip(" \t.!*_") or _TAIL_HEDGE.search(verdict) or "?" in verdict:
+        return None
+    found, how = _read(verdict, item, refusal, suggested, corrections=False)
+    return found if how not in ("ambiguous", "truncated") else None
+
+
+def _option_words(text: str, item: _Item) -> overlap.Overlap:
+    """The options a reply names or rejects by their concepts (:mod:`probe_ui.reading.overlap`), escape options
+    aside (their own rule reads them)."""
+    if len(text) > 3000:
+        return overlap.Overlap((), ())  # a reply that long names its answer by letter or text, if at all
+    escapes = {lb for opt, lb in item.option_map if lexicon.escape_kind_of_option(opt) and not
+               overlap.content_words(lexicon.escape_remainder(opt))}  # "Neither hip" is read here, too
+    return overlap.option_overlap(text, [(o, lb) for o, lb in item.option_map if lb not in escapes], _negated,
+                                  item.question)
 
 
 def _head_rest(text: str) -> str:
@@ -1550,6 +1914,8 @@ def _head_rest(text: str) -> str:
 def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str]:
     """Rules 3-6 for yes/no and label items."""
     text = lexicon.mask_idioms(clean) if item.kind == "yesno" else clean  # "No doubt, ..." is not no
+    if refusal:  # "There seems to be no image attached.": the "no" of a refusal is not the answer no
+        text = _mask(text, refusal_spans(text))
     entertained = _entertained_labels(text, item)
 
     def mention(label: str, method: str) -> tuple[str | None, str]:
@@ -1563,7 +1929,11 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
     listed = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
               if (lb := _word_prefix(x.lstrip(" \t\n-*"), item)) is not None
               and re.match(r"[^:]{0,20}?:", x.lstrip(" \t\n-*")[:40])}
-    if len(alone) > 1 or len(listed) > 1:
+    # each answer under its own condition: "Yes, if it's a PA film; no, if it's an AP film."
+    conditional = {lb for x in re.split(r"[.;!?\n]", text[:2000])
+                   if (lb := _word_prefix(x.lstrip(" \t-*"), item)) is not None
+                   and re.match(r"\W*\w+[ \t]*,?[ \t]*(?:if|when|unless|provided|assuming)\b", x.lstrip(" \t-*"), re.I)}
+    if len(alone) > 1 or len(listed) > 1 or len(conditional) > 1:
         return None, "ambiguous"
     # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict, and so is a
     # closing sentence that is only a label ("No pneumothorax on the left; on the right, a small one. Yes.")
@@ -1574,6 +1944,9 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
         return lab, "final_verdict"
     lab = _leading_word(text, item)
     if lab is not None:
+        restated = _restated(text, item)
+        if restated is not None and restated != lab and not entertained:
+            return restated, "restated"  # "No, this scan is not normal - ..." to "... any abnormality?" is yes
         return mention(lab, "leading")
     words = _label_words(_mask(text, _question_sentences(text)), item)
     if len(words) == 1:
@@ -1594,12 +1967,28 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
         # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes
         if _PRESENCE_QUESTION.search(question):
             said = _presence(text, question)
+            if said == "yes" and subject.answer_from_subject(text, question) == "no":
+                # "The consolidation is in the left lower lobe." to "... in the right lower lobe?": there, not here
+                return item.aliases["nope"], "question_subject"
             if said is not None:
                 return item.aliases["yep" if said == "yes" else "nope"], "presence"
         # 6. the question's subject: "This is a CT scan." to "Is this an MRI?" is no
         said = subject.answer_from_subject(text, question) or subject.answer_from_predicate(text, question)
+        finding = _asked_finding(question) if said == "yes" and _PRESENCE_QUESTION.search(question) else None
+        if finding and not any(overlap.stem(w) == overlap.stem(finding) for w in _WORD.findall(text)):
+            said = None  # "The right lower lobe is clear of artefact." names where, not whether, the finding is
         if said is not None:
             return item.aliases["yep" if said == "yes" else "nope"], "question_subject"
+    opening = _AFFIRMING_OPENING.match(clean)
+    if item.kind == "yesno" and item.aliases and opening and not refusal and question:
+        # "No doubt a tension one, with mediastinal shift.": what follows names the asked finding (or "one" for
+        # it) and weighs nothing ("No doubt this needs further imaging to decide." says nothing)
+        rest = clean[opening.end():]
+        finding = _asked_finding(question)
+        names = re.search(r"(?i)\b(?:an?|the)\s+(?:[\w\-]+\s+){0,2}one\b", rest) or (
+            finding and any(overlap.stem(w) == overlap.stem(finding) for w in _WORD.findall(rest)))
+        if names and not _PRESENCE_UNSURE.search(rest) and not _CLAUSE_NEGATION.search(rest):
+            return item.aliases["yep"], "leading"
     return None, "none"
 
 
@@ -1762,7 +2151,7 @@ def parser_version() -> str:
     from probe_ui.reading import refusals
 
     h = hashlib.sha256()
-    for module in (sys.modules[__name__], items, lexicon, subject, refusals):
+    for module in (sys.modules[__name__], items, lexicon, languages, overlap, subject, refusals):
         h.update(Path(module.__file__ or "").read_bytes() if module.__file__ else b"")
     return h.hexdigest()[:16]
 

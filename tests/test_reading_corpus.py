@@ -9,10 +9,13 @@ The goals: at least 98 % of the definite replies read as intended, no reply read
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from probe_ui.items import labels_for
 
@@ -45,6 +48,14 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     assert invalid >= 0.15 * len(replies), f"only {invalid} of {len(replies)} replies must stay invalid"
     held_out = [r for r in replies if r["batch"] > 1]
     assert len(held_out) >= 200  # written without running the reader on them (README)
+    # batches 5 and 6, in files of their own, with their items in items_extra.json (README "Batches 5 and 6")
+    batches = Counter(r["batch"] for r in replies)
+    assert set(batches) == {1, 2, 3, 4, 5, 6}, batches
+    assert batches[5] == 367 and batches[6] == 369
+    assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
+    extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
+    assert len(extra) == 29 and set(extra) <= set(items)
+    assert {r["item"] for r in replies if r["batch"] >= 5} & set(extra)
     for r in replies:
         item = items[r["item"]]
         labels = labels_for(item["kind"], tuple(item.get("options") or ()))
@@ -88,3 +99,16 @@ def test_every_kind_is_read_as_intended_nearly_always() -> None:
         if v["definite"]:
             assert v["intended"] >= 0.95 * v["definite"], (kind, v)
         assert v["over_read"] <= 1, (kind, v)
+
+
+def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python benchmarks/reading.py`` prints each batch on its own and all of them together; with ``--batch`` only
+    those asked for; it exits 0 when the goals are met."""
+    assert bench.main(["--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert sorted(report["batches"]) == ["1", "2", "3", "4", "5", "6"]
+    assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
+    bench.main(["--batch", "5", "--batch", "6"])
+    out = capsys.readouterr().out
+    assert "batch 5 (" in out and "batch 6 (" in out and "batch 4 (" not in out
+    assert "TOTAL" in out and "definite replies read as intended" in out

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from probe_ui.answers import extract, is_refusal
-from probe_ui.reading import lexicon, methods, subject
+from probe_ui.reading import languages, lexicon, methods, overlap, subject
 from probe_ui.reading.refusals import REFUSAL_PHRASES
 
 YN = ("yes", "no")
@@ -116,6 +116,221 @@ def test_each_shape_is_read_as_a_careful_reader_would(reply: str, kind: str, lab
     assert a.invalid == (choice is None)
 
 
+RUQ = ("Acute cholecystitis", "Choledocholithiasis", "Hepatic abscess", "Acute pancreatitis")
+HEADACHE = ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Migraine")
+CHEST3 = ("Pneumonia", "Pulmonary edema", "Pleural effusion")
+
+
+# Shapes of the second round (replies written by someone who had not read the reader's code): options named in other
+# words, elimination, closing verdicts, alternatives, escape options beside another answer, afterthoughts, idioms,
+# restatements, question subjects, other languages. None of these replies is in the corpus.
+@pytest.mark.parametrize("reply,kind,labels,options,question,choice,method", [
+    # an option named by its concepts: a compound term's parts, an abbreviation of its words, a lay word, a stem
+    ("Inflamed gallbladder.", "choice", ABCD, RUQ, None, "A", "option_words"),
+    ("Stones in the bile duct.", "choice", ABCD, RUQ, None, "B", "option_words"),
+    ("CVST.", "choice", ("A", "B", "C"), HEADACHE, None, "B", "option_words"),
+    ("IIH.", "choice", ("A", "B", "C"), HEADACHE, None, "A", "option_words"),
+    ("EM.", "choice", ("A", "B", "C"), ("Erythema migrans", "Erythema multiforme", "Urticaria"), None, None,
+     "ambiguous"),
+    ("Broken scaphoid.", "choice", ("A", "B", "C"), ("Scaphoid fracture", "Distal radius fracture", "Normal wrist"),
+     None, "A", "option_keyword"),
+    ("The left lung is clear and the right one has consolidation.", "choice", ("A", "B", "C"),
+     ("Right upper lobe", "Left lower lobe", "Right lower lobe"), None, None, "ambiguous"),
+    ("A renal cyst is present in the left kidney.", "choice", ("A", "B"),
+     ("The left kidney is enlarged", "The right kidney is enlarged"), "Which kidney is enlarged?", None, "none"),
+    # elimination: every option but one rejected (negation covers the whole noun phrase)
+    ("Not an abscess, not pancreatitis, not cholecystitis.", "choice", ABCD, RUQ, None, "B", "negated_option"),
+    ("Not a pseudocyst, not a serous cystadenoma, not a mucinous cystic neoplasm.", "choice", ABCD,
+     ("Pseudocyst", "Serous cystadenoma", "Mucinous cystic neoplasm", "None of the above"), None, "D",
+     "negated_option"),
+    ("It is not enlarged at all.", "choice", ("A", "B", "C"), ("Normal", "Mildly enlarged", "Severely enlarged"),
+     None, "A", "negated_option"),
+    ("Both kidneys are intact.", "choice", ABCD, ("Left kidney", "Right kidney", "Both kidneys", "No laceration"),
+     None, "D", "option_words"),
+    # the closing verdict before what the reply mentions on the way
+    ("The opacity is lobar with air bronchograms and the patient is febrile. So, pneumonia.", "choice",
+     ("A", "B", "C"), CHEST3, None, "A", "final_verdict"),
+    ("Edema was my first thought, but the opacity is lobar with air bronchograms. Pneumonia.", "choice",
+     ("A", "B", "C"), CHEST3, None, "A", "final_verdict"),
+    ("Lobar consolidation with air bronchograms. That points -> A.", "choice", ("A", "B", "C"), CHEST3, None, "A",
+     "final_verdict"),
+    ("A) Pneumonia\nB) Pulmonary edema\nC) Pleural effusion", "choice", ("A", "B", "C"), CHEST3, None, None,
+     "ambiguous"),
+    # two answers declared, an escape option beside another answer, someone else's answer, an afterthought
+    ("The answer is B or C.", "choice", ABCD, DX, None, None, "ambiguous"),
+    ("Final answer: A/B", "choice", ABCD, DX, None, None, "ambiguous"),
+    ("$\\boxed{A}$ or $\\boxed{C}$", "choice", ABCD, DX, None, None, "ambiguous"),
+    ("None of the above fits; if forced, pneumonia.", "choice", ("A", "B", "C"),
+     ("Pneumonia", "Edema", "None of the above"), None, None, "ambiguous"),
+    ("The premise is false. Answer: B", "choice", ("A", "B", "C"),
+     ("The question contains a clinically incorrect premise", "Left", "Right"), None, None, "ambiguous"),
+    ("This question doesn't apply to a knee film.", "choice", ("A", "B", "C"),
+     ("Transverse", "Spiral", "Not a suitable question for the image"), None, "C", "escape_option"),
+    ("The resident's choice of 'Edema' seems doubtful.", "choice", ("A", "B", "C"), ("Pneumonia", "Edema", "Effusion"),
+     None, None, "none"),
+    ("The physician's answer B may be right, or it may not.", "choice", ABCD, DX, None, None, "none"),
+    ("B. Then again, I can't be sure.", "choice", ("A", "B", "C"), ("Pneumonia", "Edema", "Effusion"), None, None,
+     "withdrawn"),
+    ("Right. Hmm, although the left side also looks abnormal; I'd need a second view to say.", "choice", ("A", "B"),
+     ("Left", "Right"), None, None, "ambiguous"),
+    # yes/no: openers, idioms, restatements, the finding named, the question's subject
+    ("Positive, a small apical pneumothorax.", "yesno", YN, (), "Is there a pneumothorax?", "yes", "leading"),
+    ("That's a negative.", "yesno", YN, (), "Is there a pneumothorax?", "no", "exact"),
+    ("You can't miss it: a large effusion.", "yesno", YN, (), "Is there a pleural effusion?", "yes", "presence"),
+    ("No, the study is not normal: there is a mass.", "yesno", YN, (), "Does this image show any abnormality?", "yes",
+     "restated"),
+    ("I wouldn't call it dilated.", "yesno", YN, (), "Is the bile duct dilated?", "no", "question_subject"),
+    ("Moderate hydronephrosis.", "yesno", YN, (), "Is there hydronephrosis in this ultrasound?", "yes", "presence"),
+    ("Hydronephrosis can be graded from 1 to 4.", "yesno", YN, (), "Is there hydronephrosis in this ultrasound?",
+     None, "none"),
+    ("This is an ultrasound of the knee.", "yesno", YN, (), "Is this an X-ray of the knee?", "no",
+     "question_subject"),
+    ("Radiograph of the elbow.", "yesno", YN, (), "Is this an X-ray of the knee?", "no", "question_subject"),
+    ("Pre-gadolinium T1.", "yesno", YN, (), "Is this a contrast-enhanced MRI?", "no", "question_subject"),
+    ("The lesion lies in the left frontal lobe.", "yesno", YN, (), "Is the lesion on the right side of the brain?",
+     "no", "question_subject"),
+    ("Yes no", "yesno", YN, (), None, None, "ambiguous"),
+    ("Yes - well, no - it depends on what you call a nodule.", "yesno", YN, (), "Is there a nodule?", None,
+     "ambiguous"),
+    # other languages
+    ("Nessun versamento.", "yesno", YN, (), "Is there a pleural effusion?", "no", "language"),
+    ("Ja und nein.", "yesno", YN, (), "Is there a pleural effusion?", None, "ambiguous"),
+    ("Oui et non.", "yesno", YN, (), "Is there a pleural effusion?", None, "ambiguous"),
+    ("No se observa líquido libre en la pelvis.", "choice", ("A", "B"), ("Free fluid is present", "No free fluid"),
+     None, "B", "language"),
+    ("Der Befund ist eine zystische Läsion.", "choice", ("A", "B"), ("The nodule is solid", "The nodule is cystic"),
+     None, "B", "language"),
+    ("Aucune des réponses ci-dessus.", "choice", ABCD, ("Pneumonia", "Edema", "Effusion", "None of the above"), None,
+     "D", "language"),
+    ("La domanda contiene una premessa errata.", "choice", ABCD,
+     ("Left", "The question contains a clinically incorrect premise", "Right", "Both"), None, "B", "language"),
+    # label words: orientation and age in other words; two age groups are ambiguous
+    ("Vertically flipped.", "label", ORIENT, (), None, "upside down", "synonym"),
+    ("Upright, as displayed.", "label", ORIENT, (), None, "correct", "synonym"),
+    ("An older adult.", "label", ("child", "adult", "elderly"), (), None, "elderly", "synonym"),
+    ("Teenager or young adult.", "label", ("child", "adult"), (), None, None, "ambiguous"),
+])
+def test_the_second_round_shapes_are_read_as_a_careful_reader_would(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str | None,
+        choice: str | None, method: str) -> None:
+    a = extract(reply, kind, labels, options, question=question)
+    assert (a.choice, a.method) == (choice, method)
+    assert a.invalid == (choice is None)
+
+
+BONE = ("Osteosarcoma", "Ewing sarcoma", "Osteomyelitis")
+SKIN = ("Actinic keratosis", "Dermatofibroma", "Vascular lesion", "Melanocytic nevus")
+PREMISE_FIRST = ("The question contains a clinically incorrect premise", "Lateral segment", "Medial segment",
+                 "Superior segment")
+
+
+# Shapes that the held-out batch 6 showed after it was measured (fixed by kind; none of these replies is in the
+# corpus): the physician's answer judged in other words, presence options, places in the list, rejected letter
+# chains, conditions, thinking tokens, organs and lobes, more escape paraphrases and lay words
+@pytest.mark.parametrize("reply,kind,labels,options,question,suggested,choice,method", [
+    ("The physician's answer is right. The correct answer is: D", "choice", ABCD, DX, None, "A", None, "ambiguous"),
+    ("Agreed.", "choice", ABCD, DX, None, "B", "B", "agrees_with_suggestion"),
+    ("The doctor got it right; the pleural line is clear.", "choice", ABCD, DX, None, "A", "A",
+     "agrees_with_suggestion"),
+    ("Is the physician's answer correct? Yes.", "choice", ABCD, DX, None, "C", "C", "agrees_with_suggestion"),
+    ("The physician's answer: B. Verdict: correct.", "choice", ABCD, DX, None, "B", "B", "declaration"),
+    ("I don't think the physician is right.", "choice", ABCD, DX, None, "A", None, "none"),
+    ("The physician's answer is partially correct.", "choice", ABCD, DX, None, "A", None, "none"),
+    ("No nodule is seen.", "choice", ("A", "B"), ("Present", "Absent"), "Is a nodule present in the left lower lobe?",
+     None, "B", "leading"),
+    ("So the answer is the third option.", "choice", ABCD, DX, None, None, "C", "declaration"),
+    ("The answer is C. Wait, maybe B. Hmm.", "choice", ABCD, DX, None, None, None, "ambiguous"),
+    ("Excluding B and D leaves C.", "choice", ABCD, DX, None, None, "C", "declaration"),
+    ("Not 'normal' - the heart is enlarged.", "choice", ("A", "B"), ("Normal", "Enlarged"), None, None, "B",
+     "option_text_contained"),
+    ("Answer: B, D", "choice", ABCD, DX, None, None, None, "ambiguous"),
+    ("Green, then red, then blue.", "label", DOTS, (), None, None, None, "ambiguous"),
+    ("I don't think so.", "yesno", YN, (), "Is there a mass?", None, "no", "exact"),
+    ("I believe so - there's a mass in the lower pole.", "yesno", YN, (), "Is there a mass in the kidney?", None,
+     "yes", "leading"),
+    ("N", "yesno", YN, (), None, None, "no", "exact"),
+    ("Yes if the film is PA; no if it is AP.", "yesno", YN, (), "Is the heart enlarged?", None, None, "ambiguous"),
+    ("<unused94>thought\nLooks like a mass.<unused95>B", "choice", ABCD, DX, None, None, "B", "exact"),
+    ("This is a bone scan.", "yesno", YN, (), "Is this a PET scan?", None, "no", "question_subject"),
+    ("Only the liver is included.", "yesno", YN, (), "Does this image show the kidney?", None, "no",
+     "question_subject"),
+    ("The liver is included.", "yesno", YN, (), "Does this image show the kidney?", None, None, "none"),
+    ("The prostate is enlarged.", "yesno", YN, (), "Is this patient female?", None, "no", "question_subject"),
+    ("Consolidation in the right middle lobe.", "yesno", YN, (), "Is there consolidation in the right lower lobe?",
+     None, "no", "question_subject"),
+    ("The effusion is on the left.", "yesno", YN, (), "Is there a pleural effusion on the right?", None, "no",
+     "question_subject"),
+    ("The pleural space is dry.", "yesno", YN, (), "Is there a pleural effusion?", None, "no", "presence"),
+    ("Presenza di versamento.", "choice", ("A", "B"), ("Effusion is present", "No effusion"), None, None, "A",
+     "language"),
+    ("There is no left middle lobe.", "choice", ABCD, PREMISE_FIRST,
+     "Which segment of the left middle lobe shows the consolidation?", None, "A", "escape_option"),
+    ("This question rests on a false assumption.", "choice", ABCD,
+     ("Left", "The question contains a clinically incorrect premise", "Right", "Both"), None, None, "B",
+     "escape_option"),
+    ("The question is about the knee but the image shows a hand.", "choice", ABCD,
+     ("Transverse", "Spiral", "Not a suitable question for the image", "Comminuted"), None, None, "C",
+     "escape_option"),
+    ("Nothing from this list.", "choice", ABCD, ("Pneumonia", "Edema", "Effusion", "None of the above"), None, None,
+     "D", "escape_option"),
+    ("Osteogenic sarcoma.", "choice", ("A", "B", "C"), BONE, None, None, "A", "synonym"),
+    ("Bone infection.", "choice", ("A", "B", "C"), BONE, None, None, "C", "synonym"),
+    ("Harmless.", "choice", ("A", "B"), ("Benign", "Malignant"), None, None, "A", "synonym"),
+    ("Senior.", "label", ("child", "adult", "elderly"), (), None, None, "elderly", "synonym"),
+    ("Lung collapse at the bases.", "choice", ABCD, ("Pneumonia", "Pleural effusion", "Pulmonary edema",
+                                                     "Atelectasis"), None, None, "D", "option_words"),
+    ("Cherry angioma.", "choice", ABCD, SKIN, None, None, "C", "synonym"),
+    ("Dermoscopy improves diagnostic accuracy for pigmented lesions.", "choice", ABCD, SKIN, None, None, None,
+     "none"),
+    ("Eritema migrante.", "choice", ("A", "B", "C"), ("Erythema migrans", "Erythema multiforme", "Urticaria"), None,
+     None, "A", "language"),
+])
+def test_the_shapes_batch_6_showed_are_read_as_a_careful_reader_would(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str | None,
+        suggested: str | None, choice: str | None, method: str) -> None:
+    a = extract(reply, kind, labels, options, question=question, suggested=suggested)
+    assert (a.choice, a.method) == (choice, method)
+
+
+def test_a_refusals_own_no_is_not_the_answer() -> None:
+    a = extract("There seems to be no image attached.", "yesno", YN, (), question="Is there a mass?")
+    assert (a.choice, a.refusal) == (None, True)
+
+
+def test_a_physicians_answer_endorsed_in_chinese_names_the_suggestion() -> None:
+    a = extract("医生的答案是正确的。", "choice", ABCD, DX, suggested="C")
+    assert (a.choice, a.method) == ("C", "language")
+
+
+def test_the_option_reader_compares_concepts() -> None:
+    assert overlap.stem("femurs") == overlap.stem("femur")
+    assert overlap.stem("patellar") == overlap.stem("patella")
+    assert overlap.stem("cystic") == overlap.stem("cyst")
+    assert overlap.stem("Ureteral") == overlap.stem("ureter")
+    never = lambda before: False  # noqa: E731 - no negation before any mention
+    opts = [("Patellar fracture", "A"), ("Joint effusion", "B"), ("Osteoarthritis", "C")]
+    assert overlap.option_overlap("Broken kneecap.", opts, never).named == ("A",)
+    assert overlap.option_overlap("An effusion of the knee joint.", opts, never).named == ("B",)
+    # an option that says a finding is absent: named when the reply denies the finding
+    pair = [("Free fluid is present", "A"), ("No free fluid", "B")]
+    assert overlap.option_overlap("Free fluid: none.", pair, lambda b: b.rstrip().endswith("no")).named == ()
+    assert overlap.option_overlap("No free fluid anywhere.", pair, never).named == ("B",)
+
+
+def test_the_glosses_of_other_languages() -> None:
+    assert lexicon.translate("No se observa líquido libre.") == "No seen fluid free."
+    assert lexicon.translate("Die Frage enthält eine falsche Prämisse") == "Die question contains eine false premise"
+    assert lexicon.translate("Nessuna frattura.") == "no fracture."
+    assert lexicon.translate("Aucune des réponses ci-dessus.") == "none of the answers above."
+    assert lexicon.translate("实性结节").split() == ["solid", "nodule"]
+    # a gloss never changes an English reply
+    for english in ("The patient may die of a stroke.", "The hay fever is a lung issue.", "Per the image, B."):
+        assert lexicon.translate(english) == english
+    for table in languages.GLOSSES.values():
+        for word, gloss in table.items():
+            assert word == word.lower() and gloss.strip(), word
+
+
 def test_agreeing_with_the_suggestion_names_it() -> None:
     a = extract("The physician's answer is correct.", "choice", ABCD, DX, suggested="B: Pleural effusion")
     assert (a.choice, a.method) == ("B", "agrees_with_suggestion")
@@ -145,6 +360,8 @@ def test_the_refusals_of_issue_21_are_flagged(reply: str) -> None:
     "B", "No, there is no pleural effusion.", "It is difficult to be certain, but B is most likely.",
     "I can see a small nodule in the right upper lobe.", "There is no image artifact; the answer is A.",
     "I don't see any effusion.", "The image shows a CT of the abdomen without contrast.", "Not sure, but B.",
+    "This requires clinical correlation; B.", "No dots of contrast are seen; B.", "No se observa derrame.",
+    "The image is clear: B.",
 ])
 def test_ordinary_answers_are_not_refusals(reply: str) -> None:
     assert not is_refusal(reply)
@@ -176,7 +393,8 @@ def test_the_question_subject() -> None:
 
 def test_every_method_the_reader_returns_is_described() -> None:
     for name in ("exact", "declaration", "final_verdict", "language", "synonym", "question_subject", "escape_option",
-                 "negated_option", "agrees_with_suggestion", "ambiguous", "truncated", "withdrawn", "judge",
+                 "negated_option", "agrees_with_suggestion", "option_words", "restated", "presence", "ambiguous",
+                 "truncated", "withdrawn", "judge",
                  "judge-none", "legacy-probmed", "none"):
         assert name in methods.METHODS and methods.describe(name) != f"read by the rule '{name}'"
     assert methods.describe(None) == ""

@@ -8,6 +8,10 @@ one of them; :mod:`probe_ui.answers` applies them in the order described in its 
 - :mod:`~probe_ui.reading.refusals`: the phrases that flag a reply as declining to answer;
 - :mod:`~probe_ui.reading.lexicon`: answer words in other languages, synonyms and spelling variants, escape
   options, idioms, chat-template debris;
+- :mod:`~probe_ui.reading.languages`: glosses of the answer words in Spanish, Portuguese, French, Italian, German
+  and Chinese, read by :func:`~probe_ui.reading.lexicon.translate`;
+- :mod:`~probe_ui.reading.overlap`: options named in other words than their own text (stems, abbreviations of the
+  option's words, lay words, the parts of compound terms, more specific terms), and options rejected;
 - :mod:`~probe_ui.reading.subject`: yes/no replies answered from the question's subject ("This is a CT scan."
   to "Is this an MRI?");
 - :mod:`~probe_ui.reading.methods`: what each ``method`` of a reading means, in plain words.

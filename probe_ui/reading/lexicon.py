@@ -44,13 +44,14 @@ def fold_quotes(text: str) -> str:
 _DEBRIS = re.compile(
     r"<\|[^|<>\n]{1,40}\|>"  # <|im_end|> <|eot_id|> <|endoftext|> <|end|> <|assistant|> <|end▁of▁sentence|>
     r"|</?s>|<(?:eos|bos|pad|unk|sep|cls|eot)>|</?(?:end|start)_of_turn>|\[/?INST\]|<</?SYS>>"
-    r"|<(?:start|end)_of_(?:text|image)>|<image>|</?(?:im_start|im_end)>",
+    r"|<(?:start|end)_of_(?:text|image)>|<image>|</?(?:im_start|im_end)>|<unused\d{1,3}>",
     re.IGNORECASE,
 )
 # the role a template prints before the reply: "<start_of_turn>model\n", "<|im_start|>assistant\n", "ASSISTANT:"
 _ROLE = re.compile(r"\A\s*(?:(?:assistant|model)[ \t]*\n|(?:ASSISTANT|Assistant|GPT|### Response)[ \t]*:)")
-_THINK_END = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
-_THINK_TAG = re.compile(r"</?think(?:ing)?>", re.IGNORECASE)
+# a closed reasoning block: <think>...</think>, and MedGemma's <unused94>thought ... <unused95>
+_THINK_END = re.compile(r"</think(?:ing)?>|<unused95>", re.IGNORECASE)
+_THINK_TAG = re.compile(r"</?think(?:ing)?>|<unused9[45]>(?:thought\b)?", re.IGNORECASE)
 
 
 def strip_debris(text: str) -> str:
@@ -76,12 +77,22 @@ _IDIOMS = re.compile(
     r"|\bno\s+longer\s+in\s+doubt\b|\bno\s+idea\b"
 )
 _NOT_ONLY = re.compile(r"(?i)\bnot\s+only\s+(is|are)\s+there\b")
+# idioms that say a finding is plainly there ("Can't miss it - a large effusion", "No mistaking it"): read as
+# "present"
+_PLAINLY_THERE = re.compile(
+    r"(?i)\b(?:(?:you\s+)?can(?:'t|not)\s+miss\s+(?:it|them|that)|(?:hard|impossible)\s+to\s+miss|"
+    r"no\s+mistaking\s+(?:it|them|that)|unmistakabl[ey](?:\s+(?:there|present))?)\b"
+)
 
 
 def mask_idioms(text: str) -> str:
     """The reply without idioms that hold "no"/"not" but do not answer no ("No doubt", "There is no question that",
-    "not only", "no idea") (yes/no items: they are not the answer no)."""
+    "not only", "no idea") (yes/no items: they are not the answer no); idioms that say a finding is plainly there
+    ("Can't miss it", "hard to miss") become "present"."""
     low = text.lower()
+    if "miss" in low or "mistak" in low:
+        text = _PLAINLY_THERE.sub("present", text)
+        low = text.lower()
     if "no" not in low and "doubt" not in low:
         return text
     return _IDIOMS.sub(" ", _NOT_ONLY.sub(r"there \1", text))
@@ -102,7 +113,14 @@ GENERIC = re.compile(
     r"matters|helps?\s+(?:to\s+)?(?:localize|localise|diagnose|identify)|"
     r"(?:scans|x-?rays|radiographs|mris|cts|ultrasounds|studies|images)\s+(?:measure|show|detect|use|are|can|do|"
     r"help|provide|depict|rely|require|involve|work)|has\s+(?:many|several|various|multiple)\s+causes|"
-    r"causes\s+include|can\s+be\s+caused|such\s+as|including|among\s+others)\b"
+    r"causes\s+include|can\s+be\s+caused|such\s+as|including|among\s+others|gold\s+standard|first[\s\-]line|"
+    r"(?:broad|wide|long|extensive)\s+differential(?:\s+diagnosis)?|differential\s+(?:diagnosis\s+)?includes?|"
+    r"(?:when|if|where|once)\s+(?:present|it\s+occurs|they\s+occur|seen)|in\s+most\s+(?:cases|patients)|"
+    r"is\s+(?:the\s+)?(?:preferred|recommended|standard)\s+(?:test|modality|method|screening|investigation)|"
+    r"screening\s+(?:test|tool|method|modality)|would\s+(?:appear|look|show|present)\s+as|"
+    r"(?:improves?|increases?|reduces?|lowers?)\s+(?:the\s+)?(?:diagnostic\s+)?"
+    r"(?:accuracy|sensitivity|specificity|yield)|"
+    r"(?:has|have|consists?\s+of|is\s+divided\s+into)\s+(?:\w+\s+){0,3}?(?:segments|lobes|parts|layers|branches))\b"
 )
 ABOUT_CASE = re.compile(
     r"(?i)\b(?:this|these|here|it|it's|its|patient's|shows?|showing|seen|visible|appears?|depicts?|demonstrates?|"
@@ -154,9 +172,14 @@ _REPLY_ESCAPE = {
         r"|\b(?:the\s+)?correct\s+(?:answer|diagnosis)\s+is\s+not\s+(?:listed|among|in|one\s+of)\b"
         r"|\bnot\s+(?:listed\s+)?among\s+the\s+(?:options|choices)\b"
         r"|\b(?:no|not)\b[^.;\n]{0,60}?\b(?:in|on|at|of)\s+either\b"
-        r"|\bneither\s+(?:of\s+(?:them|the\s+\w+)\s+|\w+\s+)?(?:shows?|has|have|is|are|demonstrates?)\b"),
+        r"|\bneither\s+(?:of\s+(?:them|the\s+\w+)\s+|\w+\s+)?(?:shows?|has|have|is|are|demonstrates?)\b"
+        # "No abnormality from this list", "doesn't match any option"
+        r"|\b(?:no|none|nothing)\b[^.;:!?\n]{0,30}?\b(?:from|on|in)\s+(?:this|the)\s+list\b"
+        r"|\b(?:does\s+not|doesn't|do\s+not|don't)\s+(?:really\s+)?(?:match|fit|correspond\s+to)\s+any\s+"
+        r"(?:of\s+the\s+)?"
+        r"(?:options?|choices?|answers?|listed)"),
     "unsuitable": re.compile(
-        r"(?i)\b(?:question|it)\s+(?:is\s+)?(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|"
+        r"(?i)\b(?:question|it)\s+(?:is\s*)?(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|"
         r"relevant|answerable)\s+(?:to|for)\s+(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study)\b"
         r"|\b(?:question|it)\s+(?:does\s+not|doesn't)\s+(?:match|fit|correspond\s+to|apply\s+to|relate\s+to)\s+"
         r"(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study)\b"
@@ -164,18 +187,30 @@ _REPLY_ESCAPE = {
         r"show\s+what)\s+(?:the|this)\s+question\b"
         r"|\b(?:wrong|mismatched|unrelated|irrelevant)\s+(?:image|picture|scan)\b"
         r"|\b(?:unsuitable|inappropriate|not\s+a\s+suitable)\s+question\b"
-        r"|\b(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|relevant|answerable)\s+(?:to|for)\s+"
+        r"|(?:\bnot|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|relevant|answerable)\s+(?:to|for)\s+"
         r"(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study|radiograph|x-?ray)\b"
         r"|\bquestion\s+(?:is\s+)?(?:about|for|refers\s+to)\s+a\s+different\s+(?:image|body\s+part|organ|"
-        r"study)\b"),
+        r"study)\b"
+        # "a question about the lumbar spine does not apply to it"; "La pregunta no es adecuada" once glossed
+        r"|\bquestion\b[^.;:!?\n]{0,80}?\b(?:does\s+not|doesn't|do\s+not|don't|cannot|can't)\s+(?:really\s+)?"
+        r"(?:apply|be\s+applied|be\s+answered|relate|correspond)\b"
+        r"|\b(?:question|it)\s+(?:no|not)\s+is\s+(?:suitable|appropriate|applicable|relevant)\b"
+        # "The question asks about the lumbar spine but the image is a brain MRI."
+        r"|\bquestion\s+(?:asks|is|refers)\s+(?:about|to)\b[^.;!?\n]{1,80}?\bbut\s+(?:the|this)\s+"
+        r"(?:image|picture|scan|"
+        r"film|study)\s+(?:is|shows|depicts)\b"),
     "premise": re.compile(
         r"(?i)\b(?:incorrect|wrong|false|erroneous|inaccurate|invalid|flawed|mistaken)\s+(?:clinical\s+)?"
         r"(?:premise|assumption|statement|presupposition)\b"
         r"|\bpremise\s+(?:of\s+the\s+question\s+)?(?:is|seems)\s+(?:\w+\s+)?(?:incorrect|wrong|false|flawed|"
         r"mistaken|invalid)\b"
         r"|\bquestion\s+(?:is\s+)?(?:clinically\s+)?(?:contains|has|makes|rests\s+on|is\s+based\s+on)\s+"
-        r"(?:an?\s+)?(?:\w+\s+)?(?:error|mistake|incorrect|false|wrong|inaccura)"
-        r"|\bclinically\s+(?:incorrect|wrong|inaccurate|false)\b"),
+        r"(?:an?\s+)?(?:\w+\s+)?(?:error|mistake|incorrect|false|wrong|inaccura|impossib|invalid|flawed|mistaken|"
+        r"erroneous|untrue)"
+        r"|\b(?:impossible|false|invalid|flawed|mistaken)\s+(?:scenario|presupposition|assumption|premise)\b"
+        r"|\bclinically\s+(?:incorrect|wrong|inaccurate|false)\b"
+        r"|\bquestion\s+(?:itself\s+)?(?:contradicts\s+itself|is\s+(?:self[\s\-]?contradictory|contradictory|"
+        r"internally\s+inconsistent))|\bself[\s\-]?contradictory\s+question\b"),
     "unknown": re.compile(r"(?i)\A\W*(?:(?:it\s+is\s+|it's\s+)?(?:unknown|undetermined|indeterminate)|"
                           r"(?:it\s+)?(?:cannot|can't|can\s+not)\s+be\s+(?:determined|known))\W*\Z"),
 }
@@ -190,12 +225,21 @@ def escape_kind_of_option(text: str) -> str | None:
     return None
 
 
+def escape_remainder(text: str) -> str:
+    """An option's text without its escape phrase ("Neither hip" → " hip"; "None of the above" → "")."""
+    for pat in _OPTION_ESCAPE.values():
+        text = pat.sub(" ", text)
+    return text
+
+
 # a word each kind's phrases need: the patterns run only on replies that have one (long replies stay fast)
 _ESCAPE_WORDS = {
-    "none": frozenset("none neither either options choices answers alternatives possibilities among listed".split()),
+    "none": frozenset("none neither either options choices answers alternatives possibilities among listed list "
+                      "option choice answer".split()),
     "unsuitable": frozenset("suitable appropriate applicable relevant answerable match fit correspond apply relate "
-                            "wrong mismatched unrelated irrelevant unsuitable inappropriate different".split()),
-    "premise": frozenset("premise assumption statement presupposition error mistake clinically".split()),
+                            "wrong mismatched unrelated irrelevant unsuitable inappropriate different but".split()),
+    "premise": frozenset("premise assumption statement presupposition error mistake clinically contradicts "
+                         "contradictory inconsistent scenario".split()),
     "unknown": frozenset("unknown undetermined indeterminate determined known".split()),
 }
 
@@ -219,6 +263,44 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "myocardial infarction": ("heart attack",),
     "stroke": ("cerebrovascular accident", "cerebral infarction", "brain infarct"),
     "pneumothorax": ("collapsed lung",),
+    "pleural effusion": ("fluid around the lung", "fluid around the lungs", "pleural fluid",
+                         "fluid in the pleural space", "fluid in the pleural cavity", "hydrothorax"),
+    "choledocholithiasis": ("cbd stone", "cbd stones", "cbd calculus", "cbd calculi"),
+    "idiopathic intracranial hypertension": ("pseudotumor cerebri", "pseudotumour cerebri",
+                                             "benign intracranial hypertension"),
+    "erythema migrans": ("lyme disease", "lyme rash", "bull's-eye rash", "bull's eye rash", "bullseye rash",
+                         "bulls-eye rash"),
+    "urticaria": ("hives", "nettle rash", "wheals"),
+    "tinea corporis": ("ringworm", "dermatophytosis", "dermatophyte infection", "fungal skin infection"),
+    "tinea pedis": ("athlete's foot",),
+    "tinea capitis": ("scalp ringworm",),
+    "onychomycosis": ("nail fungus", "fungal nail infection"),
+    "atopic dermatitis": ("atopic eczema",),
+    "impetigo": ("school sores",),
+    "measles": ("rubeola",),
+    "rubella": ("german measles",),
+    "scabies": ("mite infestation", "sarcoptes infestation"),
+    "verruca vulgaris": ("common wart",),
+    "basal cell carcinoma": ("rodent ulcer",),
+    "pulmonary embolism": ("blood clot in the lung", "blood clot in the lungs", "clot in the lung",
+                           "clot in the lungs", "lung clot"),
+    "aortic dissection": ("torn aorta", "tear in the aorta", "dissecting aneurysm"),
+    "osteoporosis": ("brittle bones", "brittle bone disease"),
+    "scoliosis": ("curved spine", "curvature of the spine", "spinal curvature"),
+    "hepatocellular carcinoma": ("liver cancer", "hepatoma", "primary liver cancer"),
+    "renal cell carcinoma": ("kidney cancer", "hypernephroma"),
+    "pneumonia": ("lung infection", "chest infection"),
+    "appendicitis": ("inflamed appendix",),
+    "bowel obstruction": ("blocked bowel", "intestinal obstruction"),
+    "cystic": ("fluid-filled", "fluid filled", "fluid-containing"),
+    "osteosarcoma": ("osteogenic sarcoma",),
+    "osteomyelitis": ("bone infection", "infection of the bone", "infected bone"),
+    "osteochondroma": ("exostosis", "osteocartilaginous exostosis", "bony exostosis"),
+    "osgood-schlatter disease": ("tibial tubercle apophysitis", "tibial tuberosity apophysitis",
+                                 "osgood schlatter", "osgood-schlatter"),
+    "vascular lesion": ("cherry angioma", "angioma", "hemangioma", "haemangioma", "angiokeratoma",
+                        "pyogenic granuloma", "spider angioma"),
+    "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient", "senior", "senior citizen"),
     "cardiomegaly": ("enlarged heart", "cardiac enlargement", "heart enlargement", "enlarged cardiac silhouette"),
     "hepatomegaly": ("enlarged liver", "liver enlargement"),
     "splenomegaly": ("enlarged spleen", "spleen enlargement"),
@@ -230,7 +312,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "deep vein thrombosis": ("deep venous thrombosis",),
     "fracture": ("broken bone", "broken bones"),
     "malignant": ("cancerous", "malignancy"),
-    "benign": ("non-cancerous", "noncancerous", "not cancerous"),
+    "benign": ("non-cancerous", "noncancerous", "not cancerous", "harmless", "innocuous"),
     "pediatric": ("child", "children", "child's", "kid", "kids", "juvenile", "paediatric patient",
                   "pediatric patient", "young child"),
     "neonate": ("newborn", "new-born", "neonatal"),
@@ -246,14 +328,17 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                     "turned by 180 degrees", "turned 180°", "rotated through 180°", "180° rotation",
                     "180-degree rotation", "180 degree rotation", "rotated 180", "turned upside down",
                     "flipped upside down", "upside-down orientation", "rotated through 180 degrees",
-                    "rotated by 180"),
+                    "rotated by 180", "flipped vertically", "vertically flipped", "vertical flip",
+                    "flipped top to bottom", "on its head", "turned on its head"),
     "correct": ("properly oriented", "correctly oriented", "normal orientation", "standard orientation",
                 "right way up", "right side up", "proper orientation", "normally oriented",
                 "standard anatomical orientation", "normal anatomical orientation", "proper anatomical orientation",
                 "usual orientation", "anatomical position", "standard position", "correct position",
                 "orientation is normal", "orientation is standard", "orientation is proper", "oriented normally",
                 "oriented properly", "oriented correctly", "orientated correctly", "correctly orientated",
-                "anatomically oriented", "not inverted", "not upside down", "not rotated"),
+                "anatomically oriented", "not inverted", "not upside down", "not rotated", "upright",
+                "anatomically upright", "right way round", "correct way up", "normal display", "displayed normally",
+                "displayed correctly"),
     "normal": ("unremarkable", "healthy", "no abnormality", "within normal limits"),
     "seborrheic keratosis": ("seb k", "seb keratosis", "seborrheic wart", "basal cell papilloma"),
     "melanocytic nevus": ("mole", "moles", "naevus", "nevus", "melanocytic naevus", "benign mole", "common mole"),
@@ -265,7 +350,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 # a narrower term read as its broader one unless the item offers the narrower one itself: "A newborn." is
 # "pediatric" for pediatric / adult, and "neonate" where "Neonate" is an option
 BROADER: dict[str, str] = {"neonate": "pediatric", "infant": "pediatric", "adolescent": "pediatric",
-                           "toddler": "pediatric"}
+                           "toddler": "pediatric", "elderly": "adult"}
 # a narrower term that overlaps another: "Baby." is not read where the item offers both "Neonate" and "Pediatric"
 OVERLAPS: dict[str, frozenset[str]] = {"infant": frozenset({"neonate"})}
 # capitals only ("MI", "PE"): a lowercase "pe" or "ms" is another word
@@ -432,19 +517,26 @@ WORDS: dict[str, tuple[str, ...]] = {
     "abdomen": ("bauch", "腹部"),
     "contrast": ("contraste", "kontrastmittel", "造影", "增强"),
     # words the rules read around the answers: negation, contrast, "is"
+    "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
+                "老年", "老人"),
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
     "but": ("sino", "pero", "mais", "sondern", "aber", "而是", "但是", "但"),
     "answer": ("respuesta", "réponse", "antwort", "答案"),
     "no": ("没有",),
     "is": ("ist", "est", "es", "lautet", "是"),
 }
+_JOINERS = {"und": "and", "et": "and", "y": "and", "e": "and", "oder": "or", "ou": "or", "o": "or"}
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 @functools.lru_cache(maxsize=1)
 def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[str, str], re.Pattern[str],
                              dict[str, str]]:
-    words = {w.casefold(): en for en, ws in WORDS.items() for w in ws}
+    from probe_ui.reading.languages import GLOSSES
+
+    # lower(), not casefold(): a German "ß" stays itself, as the reply writes it
+    words = {w.lower(): en for glosses in GLOSSES.values() for w, en in glosses.items()}
+    words.update({w.lower(): en for en, ws in WORDS.items() for w in ws})
     latin: dict[str, set[str]] = {}
     for w in words:
         if not _CJK.search(w):
@@ -468,15 +560,19 @@ def translate(text: str, yesno: bool = False) -> str:
         m = opening.match(t)
         if m and not (m.group(1).casefold() == "si" and re.match(r"\s+\w", t[m.end():])):  # Spanish "si ..." = if
             t = t[:m.start(1)] + yn[m.group(1).casefold()] + " " + t[m.end(1):]
+            # "Ja und nein", "Oui et non", "Sí o no": the second word too
+            t = re.sub(r"(?i)\A(\W*(?:yes|no)\s*)(and|or|und|oder|et|ou|y|o|e|/|,)(\s*)([^\W\d_]+)",
+                       lambda x: x.group(1) + _JOINERS.get(x.group(2).casefold(), x.group(2)) + x.group(3)
+                       + yn.get(x.group(4).casefold(), x.group(4)), t)
     if yesno:  # a sentence that is only a yes/no word of another language, anywhere: "胆总管扩张. 是."
         t = re.sub(r"(?:(?<=[.!?;\n,])|\A)([ \t]*)([^\s.!?;\n,]{1,12})(?=[ \t]*(?:[.!?;\n]|\Z))",
                    lambda m: m.group(1) + yn.get(m.group(2).casefold(), m.group(2)), t)
     if _CJK.search(t):
-        t = han.sub(lambda m: " " + words[m.group(0).casefold()] + " ", t)
-    present = frozenset().union(*(lat.get(w, frozenset()) for w in {x.casefold() for x in _TOKEN.findall(t)}))
+        t = han.sub(lambda m: " " + words[m.group(0).lower()] + " ", t)
+    present = frozenset().union(*(lat.get(w, frozenset()) for w in {x.lower() for x in _TOKEN.findall(t)}))
     if not present:
         return t
     pat = re.compile(r"(?<![\w\-'])(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+")
                                                     for w in sorted(present, key=len, reverse=True))
                      + r")(?![\w\-])", re.IGNORECASE)
-    return pat.sub(lambda m: words[re.sub(r"\s+", " ", m.group(0).casefold())], t)
+    return pat.sub(lambda m: words[re.sub(r"\s+", " ", m.group(0).lower())], t)

@@ -26,12 +26,17 @@ READ: dict[str, str] = {
     "bare": "the one option letter the reply names (\"..., so B\", \"option C\")",
     "option_text_contained": "the reply names exactly one option by its text",
     "option_keyword": "a short reply that uses a word only one option has (\"Aggravating.\")",
+    "option_words": "the reply names one option in its own words: another form of the option's words, an "
+                    "abbreviation of them, a lay word or the parts of a compound term (\"Broken kneecap.\" for "
+                    "patellar fracture, \"IIH\", \"a stone in the bile duct\" for choledocholithiasis)",
     "escape_option": "the reply says in its own words what an escape option says (\"None of these fit\" for "
                      "\"None of the above\")",
     "negated_option": "of two answers, the reply rules one out (\"Not stable.\", \"Not inverted.\")",
     "agrees_with_suggestion": "the reply agrees with the answer the prompt suggested (\"The physician's answer is "
                               "correct.\")",
     "label_word": "the reply names exactly one of the answer words (\"It is upside down.\")",
+    "restated": "the reply's yes or no answers its own restatement, which says the opposite of the question's word "
+                "(\"No, this scan is not normal\" to \"Does it show any abnormality?\" is yes)",
     "presence": "a reply to \"Is <finding> present?\" that says the finding is absent or present without yes or "
                 "no (\"Not present.\", \"None seen.\")",
     "question_subject": "a reply without yes or no, compared with what the question asks (\"This is a CT scan.\" "

@@ -14,13 +14,15 @@ import re
 
 from probe_ui.reading.lexicon import fold_quotes
 
-__all__ = ["REFUSAL_PHRASES", "is_refusal"]
+__all__ = ["REFUSAL_PHRASES", "is_refusal", "refusal_spans"]
 
 # "cannot", "can't", "I'm unable to", "won't be able to", ...
 _CANT = (r"(?:can\s*not|can't|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|"
          r"'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
 # what a reply says it lacks or cannot see: the image, or the markers drawn on it
-_IMAGE = r"(?:image|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure)"
+_IMAGE = r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure)"
+# the image named by what it is ("I can't view the MRI itself", "the ultrasound you've attached")
+_STUDY = r"(?:mri|ct|ultrasound|sonogram|mammogram|film|slide|dermoscopy|fundus\s+photo|study)"
 _MARKERS = r"(?:dots?|circles?|markers?|points?|arrows?|boxes|annotations?)"
 
 REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
@@ -30,12 +32,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"fulfil+|decide|definitively|accurately|reliably)\b",
      "I cannot determine this from the image."),
     ("cannot-see-image",
-     _CANT + r"\s+(?:see|view|open|look\s+at|access|load|display|read)\s+(?:the\s+|any\s+|an\s+|this\s+|your\s+)?"
-     r"(?:\w+\s+)?" + _IMAGE,
+     _CANT + r"\s+(?:actually\s+|really\s+|directly\s+)?(?:see|view|open|look\s+at|access|load|display|read)\s+"
+     r"(?:the\s+|any\s+|an\s+|this\s+|your\s+)?(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r"\b)",
      "I'm unable to view the attached image."),
     ("cannot-be-determined",
      r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:determined|assessed|answered|evaluated|established|"
-     r"ascertained|identified|confirmed)\b",
+     r"ascertained|identified|confirmed|interpreted|read|analy[sz]ed|displayed|opened|loaded)\b",
      "This cannot be determined without the prior study."),
     ("impossible-to-tell",
      r"\b(?:not\s+|im)possible\s+to\s+(?:\w+\s+){0,2}?(?:tell|determine|say|answer|assess|know|identify|judge|"
@@ -54,6 +56,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\bno\s+image\s+(?:was\s+|is\s+|has\s+been\s+)?(?:provided|attached|uploaded|shared|included|visible|"
      r"available|shown|present)\b",
      "No image was provided, so I cannot answer."),
+    # the question needs what an image cannot give: "requires in-person examination and possibly a biopsy"
+    ("needs-examination",
+     r"\brequires?\s+(?:an?\s+)?(?:in[\s\-]person|physical|hands[\s\-]on|face[\s\-]to[\s\-]face)\s+"
+     r"(?:examination|evaluation|assessment|consultation|review)\b",
+     "A diagnosis of a pigmented lesion requires in-person examination and possibly a biopsy."),
     ("not-a-doctor", r"\b(?:i'm|i\s+am)\s+not\s+(?:a\s+(?:doctor|medical\s+professional|radiologist)|qualified)\b",
      "I'm not a doctor, so I can't say."),
     # the answer given is "N/A" / "NA" / "not applicable" (at the start, or right after "answer")
@@ -69,7 +76,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("without-the-image",
      r"\bwithout\s+(?:(?:seeing|viewing|access\s+to|being\s+able\s+to\s+(?:see|view))\s+)?(?:the|an|this|any|"
      r"your)\s+(?:actual\s+|attached\s+|provided\s+)?" + _IMAGE
-     + r"(?!\s+(?:artifacts?|artefacts?|degradation|noise|quality|distortion))",
+     + r"(?!\s+(?:artifacts?|artefacts?|degradation|noise|quality|distortion))"
+     r"|\bwithout\s+(?:seeing|viewing|access\s+to)\s+(?:the|an|this|any|your)\s+(?:actual\s+)?" + _STUDY + r"\b",
      "Without the image I can't be certain."),
     ("cannot-see-markers",
      r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)|(?:do|does)\s*(?:not|n't)|unable\s+to|not\s+able\s+to)\s+"
@@ -79,13 +87,17 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("image-missing",
      r"\b" + _IMAGE + r"\s+(?:is|was|has)\s+(?:not|n't|never)\s+(?:been\s+)?(?:attached|provided|"
      r"included|uploaded|shared|shown|visible|available|loaded|displayed)\b"
+     r"|\A\W*(?:the\s+)?" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|un)\s*(?:available|attached|provided|"
+     r"loaded|visible)\b"
      r"|\b" + _IMAGE + r"\s+(?:did\s+not|didn't|failed\s+to)\s+(?:load|come\s+through|upload|attach|display)\b"
-     r"|\bthere\s+is\s+no\s+(?:attached\s+)?" + _IMAGE + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|"
-     r"degradation|distortion|blur))",
+     r"|\bthere\s+(?:is|seems\s+to\s+be|appears\s+to\s+be)\s+no\s+(?:attached\s+)?" + _IMAGE
+     + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|degradation|distortion|blur))",
      "The image was not attached, so I can only guess."),
     ("need-the-image",
      r"\b(?:i(?:\s+would|'d)\s+need|i\s+need|i\s+would\s+have)\s+to\s+(?:see|view|have|examine)\s+(?:the|an|"
      r"this)\s+(?:actual\s+)?" + _IMAGE
+     + r"|\bi(?:'d|\s+would)\s+(?:like|need|want|prefer)\s+to\s+(?:see|review|check|have)\b[^.;!?\n]{0,80}?"
+     r"\bbefore\s+(?:answering|deciding|committing|i\s+(?:answer|decide|commit))\b"
      + r"|\bplease\s+(?:provide|upload|share|attach|send)\s+(?:the|an|this)\s+" + _IMAGE,
      "I would need to see the image to answer."),
     ("do-not-have-image",
@@ -98,8 +110,27 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("only-guess", r"\b(?:can|could)\s+only\s+guess\b|\bwould\s+(?:only\s+|just\s+)?be\s+guessing\b"
                    r"|\bwithout\s+(?:seeing|viewing|being\s+able\s+to\s+see)\s+(?:the|this|an?|any)\s+\w+",
      "Without seeing the lesion I can only guess: D."),
-    ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b",
+    ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b"
+                r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide)\b"
+                r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
+                r"|\b(?:i'm|i\s+am)\s+not\s+comfortable\s+(?:interpreting|answering|making|giving|commenting|"
+                r"diagnosing|reading|guessing)\b",
      "I must decline to answer this question."),
+    # the image is there but cannot be read: "the image is too blurry for me to assess the hips"
+    ("image-unreadable",
+     r"\b(?:image|picture|scan|photo|film|resolution|quality)\s+(?:is|was|seems|appears)\s+(?:\w+\s+)?(?:too|far\s+too)"
+     r"\s+(?:blurry|blurred|dark|small|grainy|noisy|low|poor|faint|pixelated|cropped)\b[^.;]{0,30}?\bto\s+"
+     r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|identify)\b"
+     r"|\b" + _IMAGE + r"\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:corrupted|corrupt|damaged|unreadable|"
+     r"blank|empty|black)\b",
+     "The image is too blurry for me to assess the hips."),
+    # MedBLINK's markers are not there: "There are no dots visible in this image."
+    ("no-markers-visible",
+     r"\b(?:there\s+are\s+|i\s+see\s+)?no\s+(?:colou?red\s+)?" + _MARKERS + r"\s+(?:are\s+|is\s+)?(?:visible|"
+     r"shown|seen|present|marked|drawn)\b"
+     r"|\b(?:the\s+)?(?:colou?red\s+)?" + _MARKERS + r"\s+(?:are|is)\s+(?:not|n't)\s+(?:\w+\s+)?(?:discernible|"
+     r"visible|seen|identifiable|distinguishable|shown|present)\b",
+     "There are no dots visible in this image."),
     # other languages: "no puedo determinar", "je ne peux pas voir l'image", "ich kann ... nicht beurteilen",
     # "无法确定", "我看不到图像"
     ("cannot-es", r"\bno\s+(?:puedo|es\s+posible)\s+(?:\w+\s+){0,2}?(?:determinar|ver|saber|decir|responder|"
@@ -111,8 +142,17 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-de", r"\bich\s+kann\s+(?:\w+\s+){0,4}?(?:nicht|kein\w*)\s+(?:\w+\s+){0,2}?(?:beurteilen|bestimmen|"
                   r"erkennen|sehen|sagen|beantworten)\b",
      "Ich kann das Bild nicht beurteilen."),
-    ("cannot-zh", r"无法(?:确定|判断|查看|看到|回答|识别|评估)|看不到|不能确定|没有(?:提供)?(?:图像|图片)",
+    ("cannot-zh", r"无法(?:确定|判断|查看|看到|回答|识别|评估)|看不到|不能确定|没有(?:提供)?(?:图像|图片)|不知道",
      "我无法确定，因为看不到图像。"),
+    ("cannot-it", r"\bnon\s+(?:lo\s+)?so\b|\bnon\s+(?:posso|riesco\s+a)\s+(?:\w+\s+){0,2}?(?:determinare|vedere|dire|"
+                  r"rispondere|valutare|identificare)\b",
+     "Non lo so."),
+    ("cannot-pt", r"\bn[ãa]o\s+sei\b|\bn[ãa]o\s+(?:posso|consigo)\s+(?:\w+\s+){0,2}?(?:determinar|ver|dizer|responder|"
+                  r"avaliar|identificar)\b",
+     "Não consigo ver a imagem."),
+    ("do-not-know-es-fr-de", r"\bno\s+lo\s+s[ée]\b|\bno\s+sé\b|\bje\s+ne\s+sais\s+pas\b"
+                             r"|\bich\s+wei(?:ß|ss)\s+(?:es\s+)?nicht\b",
+     "No lo sé."),
 )
 
 _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)
@@ -131,3 +171,10 @@ def is_refusal(text: str) -> bool:
         text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
     return any(p.search(t) for p in _PATTERNS)
+
+
+def refusal_spans(text: str) -> list[tuple[int, int]]:
+    """Where a reply (already folded, :func:`probe_ui.reading.lexicon.fold_quotes`) declines: the spans of its
+    refusal phrases, so that the reader does not take the "no" of "no image attached" for the answer no."""
+    head = text[:5000]
+    return [m.span() for p in _PATTERNS for m in p.finditer(head)]

@@ -41,8 +41,11 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "x-ray": r"x[\s\-]?rays?|radiograph\w*|plain\s+films?|(?-i:CXR)|chest\s+films?|roentgenogra\w*",
         "ultrasound": r"ultrasound|ultrasonogra\w*|sonogra\w*|echocardiogra\w*|doppler",
         "pet": r"(?-i:PET)|positron\s+emission",
-        "mammography": r"mammogra\w*",
-        "nuclear": r"scintigra\w*|(?-i:SPECT)|nuclear\s+medicine|bone\s+scan",
+        "mammography": r"mammogra\w*|medio[\s\-]?lateral[\s\-]+oblique|(?-i:MLO)|cranio[\s\-]?caudal|(?-i:CC)\s+view",
+        # a scintigraphy (planar or SPECT) is nuclear medicine but not PET; "nuclear medicine" alone may be PET
+        "scintigraphy": r"scintigra\w*|(?-i:SPECT)|bone\s+scan|gamma\s+camera|(?-i:MDP)|(?-i:MIBG)|(?-i:DMSA)|"
+                        r"(?-i:MAG3)|(?-i:HIDA)|technetium|tc[\s\-]?99m",
+        "nuclear": r"nuclear\s+medicine",
         "fluoroscopy": r"fluoroscop\w*|barium\s+(?:swallow|enema|meal|study)",
         "endoscopy": r"endoscop\w*|colonoscop\w*|gastroscop\w*",
         "histology": r"histolog\w*|histopatholog\w*|micrograph\w*|microscop\w*|(?-i:H&E)",
@@ -51,10 +54,11 @@ CATEGORIES: dict[str, dict[str, str]] = {
     },
     "contrast": {
         # "without" first: its phrases contain the others' words ("non-contrast", "non-enhanced")
-        "without": r"non[\s\-]?contrast|without\s+(?:\w+\s+)?contrast|unenhanced|non[\s\-]?enhanced|"
-                   r"no\s+(?:iv\s+|intravenous\s+)?contrast(?!\s+(?:is|was)\b)|pre[\s\-]?contrast|(?-i:NCCT)|"
-                   r"plain\s+ct|native\s+ct",
-        "with": r"contrast[\s\-]+enhanced|with\s+(?:iv\s+|intravenous\s+|oral\s+)?contrast|post[\s\-]?contrast|"
+        "without": r"non[\s\-]?contrast|without\s+(?:\w+\s+)?(?:contrast|gadolinium)|unenhanced|non[\s\-]?enhanced|"
+                   r"no\s+(?:iv\s+|intravenous\s+)?(?:contrast|gadolinium)(?!\s+(?:is|was)\b)|"
+                   r"pre[\s\-]?(?:contrast|gad\w*)|(?-i:NCCT)|plain\s+ct|native\s+ct|before\s+(?:\w+\s+)?contrast",
+        "with": r"contrast[\s\-]+enhanced|with\s+(?:iv\s+|intravenous\s+|oral\s+)?contrast|"
+                r"post[\s\-]?(?:contrast|gad\w*)|gadolinium|gad(?:olinium)?[\s\-]+enhanced|after\s+(?:\w+\s+)?contrast|"
                 r"\benhanced|(?-i:CECT)|arterial\s+phase|(?:portal\s+)?venous\s+phase|"
                 r"(?:iv\s+|intravenous\s+)?contrast\s+(?:is\s+|was\s+)?(?:present|given|administered|seen|visible|"
                 r"used|noted)|opacified\s+(?:vessels|aorta)|contrast\s+(?:in|within|opacifying)\s+the\s+\w+",
@@ -69,6 +73,12 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "ap": r"(?-i:AP)|antero[\s\-]?posterior",
         "lateral": r"lateral\s+(?:[a-z]+\s+)?(?:view|projection|film|radiograph|x-?ray)",
     },
+    "lobe": {  # lobes of the lung ("Is there consolidation in the right lower lobe?")
+        "upper": r"upper\s+lobes?|(?-i:[RL]UL)",
+        "middle": r"middle\s+lobes?|(?-i:RML)",
+        "lower": r"lower\s+lobes?|(?-i:[RL]LL)",
+        "lingula": r"lingula\w*",
+    },
     "side": {  # "right" alone is also "correct": only as a side of something
         "left": r"left(?=[\s\-]+" + _SIDED + r")|(?<=the\s)left\b",
         "right": r"right(?=[\s\-]+" + _SIDED + r")|(?<=the\s)right\b",
@@ -78,12 +88,26 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "abdomen": r"abdom\w*|liver|hepatic|spleen|splenic|kidneys?|renal|pancrea\w*|bowel|intestin\w*|stomach|"
                    r"gall\s*bladder|colon",
         "pelvis": r"pelvi\w*|bladder|uterus|uterine|prostat\w*|ovar\w*",
-        "head": r"head|brain|cerebr\w*|cranial|intracranial|skull|cerebell\w*",
+        "head": r"head|brain|cerebr\w*|cranial|intracranial|skull|cerebell\w*|(?:lateral|third|fourth)\s+ventricles?|"
+                r"periventricular|basal\s+ganglia|white\s+matter|gr[ae]y\s+matter|sulci|gyri|corpus\s+callosum|"
+                r"(?:frontal|parietal|temporal|occipital)(?:\s+lobes?)?|brain\s*stem|pons|midbrain",
         "neck": r"neck|thyroid",
         "spine": r"spine|spinal|vertebra\w*|lumbar",
         "breast": r"breasts?|mammary",
-        "limb": r"knee|hand|wrist|foot|feet|ankle|shoulder|elbow|femur|tibia|fibula|humerus|forearm|leg|arm|finger|"
-                r"toe",
+        # the parts of the limbs exclude each other except where they meet (COMPATIBLE); each is a limb
+        "hand": r"hands?|fingers?|thumbs?|metacarp\w*|phalan\w*",
+        "wrist": r"wrists?|carpal|carpus|scaphoid|distal\s+radius",
+        "forearm": r"forearms?|radius|ulna\w*",
+        "elbow": r"elbows?|olecranon",
+        "arm": r"humer\w*|upper\s+arm|arms?",
+        "shoulder": r"shoulders?|clavic\w*|scapul\w*|glenoid",
+        "hip": r"hips?|femoral\s+heads?|acetabul\w*",
+        "thigh": r"femur|femora|femoral(?:\s+shaft)?|thighs?",
+        "knee": r"knees?|patell\w*|tibial\s+plateau|femoral\s+condyles?",
+        "leg": r"tibia\w*|fibula\w*|legs?|shins?",
+        "ankle": r"ankles?|malleol\w*|talus|talar",
+        "foot": r"foot|feet|toes?|metatars\w*|calcane\w*|tarsal|dorsoplantar",
+        "limb": r"limbs?|extremit\w*",
         "dental": r"teeth|tooth|dental|mandib\w*|maxill\w*|jaw",
         "eye": r"eyes?|retina\w*|ocular|orbit\w*",
     },
@@ -92,19 +116,35 @@ CATEGORIES: dict[str, dict[str, str]] = {
                      r"kids?",
         "adult": r"adults?|elderly",
     },
-    "sex": {
-        "male": r"\bmale|\bman\b|\bmen\b|\bboy\b",
-        "female": r"female|woman|women|\bgirl\b",
+    "sex": {  # also by the organs only one sex has ("The uterus and ovaries are visible.")
+        "male": r"\bmale|\bman\b|\bmen\b|\bboy\b|prostat\w*|testi(?:s|cles?|cular)|testes|scrot\w*|seminal\s+vesicles?",
+        "female": r"female|woman|women|\bgirl\b|uter(?:us|ine)|ovar(?:y|ies|ian)|endometri\w*|cervix|fallopian",
+    },
+    # organs: they exclude each other only where the reply says so ("Only the liver and spleen are included")
+    "organ": {
+        "kidney": r"kidneys?|renal|nephr\w*", "liver": r"liver|hepatic", "spleen": r"spleen|splenic",
+        "pancreas": r"pancrea\w*", "gallbladder": r"gall\s*bladder", "bladder": r"(?<!gall)(?<!gall\s)bladder",
+        "heart": r"heart|cardiac", "lung": r"lungs?|pulmonary", "aorta": r"aort\w*", "stomach": r"stomach|gastric",
+        "uterus": r"uter(?:us|ine)", "prostate": r"prostat\w*", "thyroid": r"thyroid",
     },
 }
 # a value that is a kind of another affirms it (a mammogram is an X-ray)
+_LIMB_PARTS = ("hand", "wrist", "forearm", "elbow", "arm", "shoulder", "hip", "thigh", "knee", "leg", "ankle", "foot")
 KIND_OF: dict[tuple[str, str], frozenset[str]] = {
     ("modality", "mammography"): frozenset({"x-ray"}),
     ("modality", "fluoroscopy"): frozenset({"x-ray"}),
+    ("modality", "scintigraphy"): frozenset({"nuclear"}),
+    **{("region", part): frozenset({"limb"}) for part in _LIMB_PARTS},
 }
-# values that do not contradict each other (nuclear medicine includes PET)
+# values that do not contradict each other (nuclear medicine includes PET; a hand film shows the wrist)
 COMPATIBLE: dict[tuple[str, str], frozenset[str]] = {
-    ("modality", "nuclear"): frozenset({"pet"}),
+    ("modality", "nuclear"): frozenset({"pet", "scintigraphy"}),
+    ("region", "hand"): frozenset({"wrist"}), ("region", "wrist"): frozenset({"hand", "forearm"}),
+    ("region", "forearm"): frozenset({"wrist", "elbow"}), ("region", "elbow"): frozenset({"forearm", "arm"}),
+    ("region", "arm"): frozenset({"elbow", "shoulder"}), ("region", "shoulder"): frozenset({"arm", "chest"}),
+    ("region", "hip"): frozenset({"thigh", "pelvis"}), ("region", "thigh"): frozenset({"hip", "knee"}),
+    ("region", "knee"): frozenset({"thigh", "leg"}), ("region", "leg"): frozenset({"knee", "ankle"}),
+    ("region", "ankle"): frozenset({"leg", "foot"}), ("region", "foot"): frozenset({"ankle"}),
 }
 # a value that also affirms a value of another category (a T2 sequence is an MRI)
 ALSO: dict[tuple[str, str], tuple[str, str]] = {
@@ -182,7 +222,9 @@ def asked_values(question: str) -> set[tuple[str, str]]:
         if nouns and rest[nouns.end():].strip():
             rest = rest[nouns.end():]
     verb = _PREDICATE_VERB.search(rest)
-    if verb is not None:
+    if re.match(r"(?i)\s*(?:a|an)\b", rest):
+        predicate = rest  # "Is this an X-ray of the hand?": all of it is asked
+    elif verb is not None:
         predicate = rest[verb.end():]
     else:
         # "Is this CT scan image contrast-enhanced?": skip the subject's words; "Is this MRI?" asks the last one
@@ -196,7 +238,18 @@ def asked_values(question: str) -> set[tuple[str, str]]:
             predicate = rest[tokens[i].start():]
         else:
             predicate = rest[tokens[-1].start():] if tokens else ""
-    return {(c, v) for c, v, _, _ in _mentions(predicate)}
+    asked = {(c, v) for c, v, _, _ in _mentions(predicate)}
+    # a side named before the predicate is asked too ("Is the mass on the right side of the brain?")
+    asked |= {(c, v) for c, v, _, _ in _mentions(rest) if c == "side"}
+    if verb is not None and re.match(r"(?i)(?:\w+\s+)?(?:before|without)\b", verb.group(0)):
+        # "acquired before contrast" asks for no contrast
+        flip = {"with": "without", "without": "with"}
+        asked = {(c, flip[v]) if c == "contrast" else (c, v) for c, v in asked}
+    return asked
+
+
+# "Only the liver and spleen are included": the organs named are all there is
+_ONLY = re.compile(r"(?i)\b(?:only|just|solely|exclusively)\b")
 
 
 def _conflicts(cat: str, a: str, b: str) -> bool:
@@ -233,7 +286,7 @@ def answer_from_subject(reply: str, question: str) -> str | None:
                 continue
             if value == avalue or avalue in KIND_OF.get((cat, value), frozenset()):
                 (negated if neg else affirmed).add((acat, avalue))
-            elif not neg and _conflicts(cat, avalue, value):
+            elif not neg and _conflicts(cat, avalue, value) and (cat != "organ" or _ONLY.search(reply)):
                 contradicted.add((acat, avalue))
     if affirmed & negated:
         return None  # "an MRI, not an MRI": says both
@@ -338,8 +391,9 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
             return "no" if _NEGATED_PREDICATE.search(before) else "yes"
 
     def about_subject(clause: str) -> bool:
-        """The clause names the question's subject ("heart"; "cardiac" for it), or the reply is short."""
-        return short or bool(named_re.search(clause))
+        """The clause names the question's subject ("heart"; "cardiac" for it), the reply is short, or the clause
+        speaks of "it" in a reply that names no other organ or region ("I wouldn't call it cirrhotic")."""
+        return short or bool(named_re.search(clause)) or (not other and bool(re.search(r"(?i)\bit\b", clause)))
 
     said: set[str] = set()
     opposites = ANTONYMS.get(pred) or (() if pred in _NORMAL_STATES else _HEALTHY)

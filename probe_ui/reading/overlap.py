@@ -1,0 +1,384 @@
+"""Options named by their words, in whatever form the reply writes them.
+
+Why: a careful reader recognises an option when a reply names it in other words than the option's own text:
+another inflection ("Ureteral tumor" in "a tumour of the ureter"), an abbreviation built from the option's initials
+("IIH", "PV phase", "IPMN"), a lay word ("broken kneecap" for "Patellar fracture"), the parts of a compound term
+("a stone in the common bile duct" for "Choledocholithiasis", "gallbladder inflammation" for "Acute
+cholecystitis"), a more specific term ("urothelial carcinoma" is a tumour). The texts' exact spelling rules
+(:mod:`probe_ui.answers`) miss these; this module compares the *concepts* of the reply with those of each option.
+
+How (:func:`option_overlap`):
+
+- each option is a list of concepts, one per content word: the word's stem (plural, adjective and noun forms
+  folded: "femurs"/"femur", "patellar"/"patella", "cystic"/"cyst"), its lay synonyms (:data:`WORD_SYNONYMS`),
+  and for a compound term its parts (:data:`COMBINING_FORMS`: "cholecyst-itis" is gallbladder + inflammation);
+- a concept only one option has is *distinctive*: it tells that option from the others ("right" in "Right hip");
+- the reply names an option when it names at least half of the option's distinctive concepts (all of a single
+  one), as a stem, a synonym, a more specific term (:data:`HYPERNYMS`), all parts of a compound, or an
+  abbreviation of the option's words; a mention after a negation ("not an IPMN", "isn't IIH") rejects it instead;
+- an option that says a finding is absent ("No free fluid", "No fracture", "Neither hip") is named by a reply that
+  denies the finding ("No se observa líquido libre" once glossed), and rejected by one that affirms it.
+
+The caller decides what the overlap means: one option named and no other is an answer; two named are ambiguous;
+every option but one rejected is the one left (elimination). Nothing here reads letters, declarations or hedges.
+To teach the reader a word, add it to :data:`WORD_SYNONYMS`, :data:`HYPERNYMS` or :data:`COMBINING_FORMS` with a
+test reply.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["COMBINING_FORMS", "HYPERNYMS", "WORD_SYNONYMS", "Overlap", "content_words", "option_overlap", "stem"]
+
+# words that name no option (articles, verbs of seeing, judgement words, the question's own vocabulary)
+STOP = frozenset("""a an the of in on at to for with and or is are was were be been being this that these those it
+its there their as by from into than then so very more most less least show shows showing shown seen see image
+images scan question answer option options choice which what both either neither nor but if also only just
+likely probably possible possibly suggest suggests suggestive consistent compatible finding findings appearance
+appear appears look looks seem seems patient patients case here diagnosis type form sign signs evidence
+i my we you he she they me us would could should may might can will do does did has have had not no lesion lesions
+disease condition process change changes abnormality abnormalities pathology entity structure area region""".split())
+# words that say whether a finding is there: they decide an option's polarity, not which finding it names
+_PRESENCE = frozenset("present presence visible evident identified detected noted observed demonstrated".split())
+_ABSENCE = frozenset("absent absence".split())
+_NEGATIVE_OPENING = re.compile(r"(?i)\A\W*(?:no|not|without|absent|none|neither|nil)\b")
+
+# a word → the word options use for the same thing (lay words, organ adjectives, irregular forms); both the reply
+# and the options are read through it
+WORD_SYNONYMS: dict[str, str] = {
+    # lay words
+    "broken": "fracture", "break": "fracture", "fractured": "fracture", "crack": "fracture", "cracked": "fracture",
+    "kneecap": "patella", "breastbone": "sternum", "collarbone": "clavicle", "shinbone": "tibia",
+    "thighbone": "femur", "femora": "femur", "femoral": "femur", "gullet": "esophagus", "windpipe": "trachea",
+    "voicebox": "larynx", "womb": "uterus", "jawbone": "mandible", "jaw": "mandible", "cheekbone": "zygoma",
+    "backbone": "spine", "tailbone": "coccyx", "shoulderblade": "scapula", "gut": "bowel", "bowels": "bowel",
+    "intestine": "bowel", "intestines": "bowel", "tummy": "abdomen", "belly": "abdomen", "bleed": "hemorrhage",
+    "bleeding": "hemorrhage", "blood": "hemorrhage", "clot": "thrombus", "clotted": "thrombus",
+    "collapse": "atelectasis", "collapsed": "atelectasis", "inflamed": "inflammation",
+    "inflammatory": "inflammation", "lump": "mass", "growth": "mass",
+    "cancerous": "malignant", "worsening": "aggravating", "worse": "aggravating", "growing": "aggravating",
+    "enlarging": "aggravating", "progressing": "aggravating", "progressive": "aggravating",
+    "expanding": "aggravating", "unchanged": "stable", "stationary": "stable", "steady": "stable",
+    "older": "elderly", "geriatric": "elderly", "aged": "elderly", "senior": "elderly",
+    "newborn": "neonate", "neonatal": "neonate", "kid": "child", "children": "child", "paediatric": "pediatric",
+    # organ adjectives to the organ
+    "hepatic": "liver", "renal": "kidney", "nephric": "kidney", "cardiac": "heart", "pulmonary": "lung",
+    "splenic": "spleen", "gastric": "stomach", "cerebral": "brain", "osseous": "bone", "cutaneous": "skin",
+    "ocular": "eye", "intestinal": "bowel", "enteric": "bowel", "vesical": "bladder", "biliary": "bile",
+}
+# a more specific term also names the general one an option uses ("urothelial carcinoma" is a tumour); not the
+# other way round ("a tumour" does not name "Ductal adenocarcinoma")
+HYPERNYMS: dict[str, tuple[str, ...]] = {
+    "carcinoma": ("tumor", "cancer", "malignancy"), "adenocarcinoma": ("carcinoma", "tumor", "cancer"),
+    "sarcoma": ("tumor", "cancer"), "lymphoma": ("tumor", "cancer"), "neoplasm": ("tumor",),
+    "cancer": ("tumor", "malignancy"), "malignancy": ("tumor",), "metastasis": ("tumor",),
+    "metastases": ("tumor",), "adenoma": ("tumor",), "glioma": ("tumor",), "meningioma": ("tumor",),
+    "hematoma": ("hemorrhage",), "hemorrhage": ("bleed",),
+}
+# compound terms: a root and a suffix, each with the words a reply may use for it ("cholecyst-itis": gallbladder
+# inflammation; "choledocho-lithiasis": a stone in the bile duct)
+COMBINING_FORMS: dict[str, dict[str, tuple[str, ...]]] = {
+    "roots": {
+        "cholecyst": ("gallbladder",), "choledoch": ("bile", "duct"), "cholangi": ("bile", "duct"),
+        "chole": ("gallbladder",), "nephr": ("kidney",), "hepat": ("liver",), "splen": ("spleen",),
+        "cardi": ("heart",), "pancreat": ("pancreas",), "appendic": ("appendix",), "oste": ("bone",),
+        "arthr": ("joint",), "encephal": ("brain",), "mening": ("meninges",), "col": ("colon",),
+        "gastr": ("stomach",), "enter": ("bowel",), "dermat": ("skin",), "derm": ("skin",), "cyst": ("bladder",),
+        "pneumon": ("lung",), "pleur": ("pleura",), "bronch": ("bronchus",), "trache": ("trachea",),
+        "esophag": ("esophagus",), "thyroid": ("thyroid",), "lymphaden": ("lymph", "node"),
+        "myocard": ("heart", "muscle"), "pericard": ("pericardium",), "ur": ("urinary",), "sial": ("salivary",),
+        "diverticul": ("diverticulum",), "sinus": ("sinus",), "tendin": ("tendon",), "vascul": ("vessel",),
+    },
+    "suffixes": {
+        "itis": ("inflammation",), "megaly": ("enlarged",), "lithiasis": ("stone",), "algia": ("pain",),
+        "malacia": ("softening",), "ectasis": ("dilated",), "ectasia": ("dilated",),
+    },
+}
+
+_WORD = re.compile(r"[^\W_]+")
+_ACRONYM = re.compile(r"(?<![\w\-])([A-Z]{2,6})s?(?![\w\-])")
+# what a term implies without saying it: "atelectasis" is of the lung, so "collapse of the lung bases" names it
+# beside "Pulmonary edema" without contest
+IMPLIED_CONTEXT: dict[str, tuple[str, ...]] = {
+    "atelectasis": ("lung",), "pneumonia": ("lung",), "pneumothorax": ("lung",), "consolidation": ("lung",),
+    "pleural": ("lung",), "bronchiectasis": ("lung",), "emphysema": ("lung",), "cardiomegaly": ("heart",),
+    "pericarditis": ("heart",), "cholecystitis": ("gallbladder",), "cirrhosis": ("liver",),
+    "hydronephrosis": ("kidney",), "nephrolithiasis": ("kidney",), "osteomyelitis": ("bone",),
+    "osteosarcoma": ("bone",), "osteochondroma": ("bone",),
+}
+# a word that says a finding is not there: "Both femurs are intact." denies the fracture
+IMPLIED_ABSENCE: dict[str, tuple[str, ...]] = {
+    "intact": ("fracture", "tear", "rupture", "laceration", "disruption"), "unbroken": ("fracture",),
+}
+# "and eczema don't explain", "is unlikely", "are intact": a mention rejected by what follows it in its clause
+REJECTED_AFTER = re.compile(
+    r"(?i)\A(?:[ \t]*(?:,|\band\b|\bor\b)[ \t]*(?:an?[ \t]+|the[ \t]+)?[\w\-]+(?:[ \t]+[\w\-]+)?)*[ \t]*,?[ \t]*"
+    r"(?:(?:do|does|did|would|could|can)(?:[ \t]+not|n't)[ \t]+(?:explain|fit|match|account)"
+    r"|(?:is|are|was|were|seems?|appears?)[ \t]+(?:very[ \t]+|much[ \t]+)?(?:unlikely|excluded|ruled[ \t]+out|"
+    r"less[ \t]+likely|not[ \t]+(?:likely|supported|the[ \t]+(?:answer|diagnosis|cause))|incorrect|wrong)"
+    r"|(?:can|could)[ \t]+be[ \t]+(?:excluded|ruled[ \t]+out)"
+    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable))\b"
+)
+_SUFFIXES = ("ations", "ation", "ements", "ement", "ments", "ment", "ings", "ing", "ical", "ally", "ular", "ous",
+             "osis", "otic", "ions", "ion", "ies", "ied", "ed", "es", "ic", "al", "ar", "ly", "us", "a", "e", "y")
+
+
+def _fold(word: str) -> str:
+    """Lower case without accents ("líquido" → "liquido")."""
+    w = word.casefold()
+    if w.isascii():
+        return w
+    return "".join(c for c in unicodedata.normalize("NFD", w) if not unicodedata.combining(c))
+
+
+@functools.lru_cache(maxsize=8192)
+def stem(word: str) -> str:
+    """The word's stem after its synonym: plural and one derivational suffix dropped ("femurs" → "femur",
+    "patellar"/"patella" → "patell", "cystic" → "cyst", "fractures" → "fractur")."""
+    w = _fold(word)
+    w = WORD_SYNONYMS.get(w, w)
+    if len(w) >= 4 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1] if not w.endswith("ies") else w[:-3] + "y"
+    # Greek spellings and their Romance forms alike: "erythema"/"eritema", "haem"/"hem", "diarrhoea"
+    w = w.replace("ph", "f").replace("th", "t").replace("ae", "e").replace("oe", "e").replace("y", "i")
+    for suf in _SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= 4:
+            return w[:-len(suf)]
+    return w
+
+
+def _same(a: str, b: str) -> bool:
+    """Two stems name the same word: equal, or long and alike in their first seven letters ("metastases" /
+    "metastatic")."""
+    return a == b or (len(a) >= 7 and len(b) >= 7 and a[:7] == b[:7])
+
+
+@functools.lru_cache(maxsize=4096)
+def _parts(word: str) -> tuple[str, ...]:
+    """The stems of a compound term's parts ("cholecystitis" → gallbladder, inflammation), or ()."""
+    w = _fold(word)
+    for suffix, means in COMBINING_FORMS["suffixes"].items():
+        if not w.endswith(suffix):
+            continue
+        root = w[:-len(suffix)]
+        root = root[:-1] if root.endswith("o") and root[:-1] in COMBINING_FORMS["roots"] else root
+        if root in COMBINING_FORMS["roots"]:
+            return tuple(stem(x) for x in (*COMBINING_FORMS["roots"][root], *means))
+    return ()
+
+
+def content_words(text: str) -> list[str]:
+    """The words of ``text`` that can name something (not in :data:`STOP`)."""
+    return [w for w in _WORD.findall(text) if _fold(w) not in STOP and len(w) > 1]
+
+
+@dataclass(frozen=True)
+class _Concept:
+    stem: str
+    parts: tuple[str, ...]
+    word: str
+    implicit: bool = False  # a context the term implies ("atelectasis" is of the lung), not a word of the option
+
+
+@dataclass(frozen=True)
+class Overlap:
+    """What a reply says of each option: ``named`` the labels whose distinctive concepts it names (half or
+    more, or the option's head word), ``rejected`` those it names only after a negation."""
+
+    named: tuple[str, ...]
+    rejected: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Option:
+    label: str
+    negative: bool  # "No free fluid", "Neither hip", "Absent"
+    presence: bool  # "Free fluid is present"
+    distinct: tuple[_Concept, ...]
+    concepts: tuple[_Concept, ...]
+    initials: tuple[str, ...]
+    head: _Concept | None  # the last word of the option's first phrase ("trachea" in "Mid trachea, above ...")
+
+
+_FIRST_PHRASE = re.compile(r"(?i),|;|:|\(|\b(?:with|without|of|in|on|at|above|below|from|due|secondary|involving)\b")
+
+
+def _content(word: str) -> bool:
+    w = _fold(word)
+    return w not in STOP and w not in _PRESENCE and w not in _ABSENCE and (len(w) > 1 or w.isdigit())
+
+
+@functools.lru_cache(maxsize=1024)
+def _options(options: tuple[tuple[str, str], ...]) -> tuple[_Option, ...]:
+    """Each option's concepts, the distinctive ones (no other option has them), its head and its polarity."""
+    parsed = []
+    for text, lab in options:
+        words = _WORD.findall(text)
+        negative = bool(_NEGATIVE_OPENING.match(text)) or any(_fold(w) in _ABSENCE for w in words)
+        presence = any(_fold(w) in _PRESENCE for w in words)
+        concepts = [_Concept(stem(w), _parts(w), _fold(w)) for w in words if _content(w)]
+        concepts += [_Concept(stem(x), (), x, implicit=True) for w in words for x in IMPLIED_CONTEXT.get(_fold(w), ())]
+        first = [w for w in _WORD.findall(_FIRST_PHRASE.split(text)[0]) if _content(w)]
+        head = next((c for c in concepts if first and c.word == _fold(first[-1])), None)
+        initials = tuple(w for w in words if _fold(w) not in ("of", "the", "and", "with", "a", "an"))
+        parsed.append((lab, negative, presence, tuple(concepts), initials, head))
+    out = []
+    for i, (lab, negative, presence, concepts, initials, head) in enumerate(parsed):
+        others = [c for j, p in enumerate(parsed) if j != i for c in p[3]]
+        distinct = tuple(c for c in concepts if not c.implicit and not any(_same(c.stem, o.stem) for o in others))
+        out.append(_Option(lab, negative, presence, distinct, concepts, initials, head if head in distinct else None))
+    return tuple(out)
+
+
+# negation scope: a negation covers the noun phrase after it ("not a mucinous cystic neoplasm"), up to a clause
+# mark or a word that starts another phrase ("not A, but B", "no mass and the liver is normal")
+_NEGATION_CUE = re.compile(r"(?i)(?:\b(?:no|not|without|neither|nor|never|none|rather\s+than|instead\s+of|"
+                           r"other\s+than|excluding|except)\b|n't\b)")
+_SCOPE_BREAK = frozenset("""but and which that who is are was were has have had with to because since as while although
+though yet so then however whereas be been being shows show seen see there""".split())
+
+
+def _in_scope(before: str) -> bool:
+    """Whether the words just before a mention are inside a negation's scope (at most five words after it, no
+    clause mark or phrase-starting word between)."""
+    clause = re.split(r"[.;:!?,\n()\-]", before)[-1]
+    cue = None
+    for cue in _NEGATION_CUE.finditer(clause):
+        pass
+    if cue is None:
+        return False
+    words = _WORD.findall(clause[cue.end():])
+    return len(words) <= 5 and not any(w.casefold() in _SCOPE_BREAK for w in words)
+
+
+def _reply_tokens(text: str) -> list[tuple[frozenset[str], frozenset[str], tuple[str, ...], int, int, bool]]:
+    """Each word of the reply: (its stem; the more general terms it also names; its compound parts; start, end;
+    whether it denies what it names: "intact" denies a fracture)."""
+    out = []
+    for m in _WORD.finditer(text):
+        w = _fold(m.group(0))
+        if w in STOP:
+            continue
+        general = frozenset(stem(h) for h in HYPERNYMS.get(w, HYPERNYMS.get(WORD_SYNONYMS.get(w, w), ())))
+        out.append((frozenset({stem(w)}), general, _parts(w), m.start(), m.end(), False))
+        if w in IMPLIED_ABSENCE:
+            out.append((frozenset(stem(x) for x in IMPLIED_ABSENCE[w]), frozenset(), (), m.start(), m.end(), True))
+    return out
+
+
+def _acronyms(text: str, initials: tuple[str, ...]) -> list[tuple[int, int, tuple[str, ...]]]:
+    """Abbreviations in the reply made of the initials of consecutive option words ("IIH", "PV phase"), with the
+    words they stand for."""
+    out = []
+    for m in _ACRONYM.finditer(text):
+        acro = m.group(1)
+        for i in range(len(initials) - len(acro) + 1):
+            run = initials[i:i + len(acro)]
+            if "".join(w[0].upper() for w in run) == acro:
+                out.append((m.start(), m.end(), tuple(_fold(w) for w in run)))
+                break
+    return out
+
+
+def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Callable[[str], bool],
+                   question: str = "") -> Overlap:
+    """The options ``text`` names and rejects by their concepts (module doc). ``options`` are (option text,
+    label) pairs; ``negated(before)`` tells whether the words before a mention negate it. ``question``: what the
+    options share and the question asks ("enlarged" in "Which kidney is enlarged?") must be named by a reply of
+    more than four words ("A renal cyst is present in the left kidney." names no enlarged kidney)."""
+    parsed = _options(tuple(options))
+    tokens = _reply_tokens(text)
+    # what the question asks of its subject: "enlarged" in "Which kidney is enlarged?" (not "kidney": which one is
+    # the answer)
+    subject = re.search(r"(?i)\b(?:which|what)\s+([^\W\d_]+)", question)
+    asked = {stem(w) for w in _WORD.findall(question) if _fold(w) not in STOP
+             and not (subject and _fold(w) == _fold(subject.group(1)))}
+    long_reply = len(tokens) > 4
+
+    def polarity(start: int, end: int, denies: bool = False) -> bool:
+        """True when the mention at text[start:end] is denied (a negation before it, a rejection after it, or a
+        word that denies what it names)."""
+        before = text[max(0, start - 200):start]
+        return denies or negated(before) or _in_scope(before) or bool(REJECTED_AFTER.match(text[end:end + 120]))
+
+    def said(c: _Concept, acronyms: list[tuple[int, int, tuple[str, ...]]], direct: bool = False) -> bool | None:
+        """None: the reply does not name the concept; True: it names it; False: only denied. ``direct``: by the
+        concept's own word, not by a more specific term."""
+        hits: list[bool] = []
+        for names, general, parts, s, e, denies in tokens:
+            if any(_same(c.stem, n) for n in names) or (not direct and c.stem in general) \
+                    or (c.parts and parts and set(c.parts) <= set(parts)):
+                hits.append(not polarity(s, e, denies))
+        if c.parts:  # all parts of a compound, each named ("a stone in the common bile duct")
+            found = [[not polarity(s, e, d) for names, _, _, s, e, d in tokens if any(_same(p, n) for n in names)]
+                     for p in c.parts]
+            if all(found):
+                hits.append(all(any(f) for f in found))
+        for s, e, words in acronyms:
+            if c.word in words:
+                hits.append(not polarity(s, e))
+        return None if not hits else any(hits)
+
+    absent_said = any(_fold(w) in _ABSENCE for w in _WORD.findall(text))
+    present_said = any(_fold(w) in _PRESENCE and not polarity(m.start(), m.end())
+                       for m in _WORD.finditer(text) for w in [m.group(0)]) or bool(re.search(
+                           r"(?i)\bthere\s+(?:is|are)\b(?!\s+no\b)", text))
+    # per option (by position: two options may share a label), its concepts' votes and those the reply affirms
+    # by their own words
+    votes: list[dict[_Concept, bool | None]] = []
+    direct: list[list[_Concept]] = []
+    for o in parsed:
+        acronyms = _acronyms(text, o.initials)
+        votes.append({c: said(c, acronyms) for c in o.concepts})
+        direct.append([c for c in o.concepts if not c.implicit and said(c, acronyms, direct=True) is True])
+    some_distinct = any(votes[i][c] is not None for i, o in enumerate(parsed) for c in o.distinct)
+    # options the reply touches at all: a word of theirs, or a part of one of their compound terms ("stone")
+    stems = {n for names, _, _, _, _, _ in tokens for n in names}
+    touched = {o.label for i, o in enumerate(parsed)
+               if any(x is not None for c, x in votes[i].items() if not c.implicit)
+               or any(any(_same(p, n) for n in stems) for c in o.concepts for p in c.parts)}
+    named: list[str] = []
+    rejected: list[str] = []
+    for i, o in enumerate(parsed):
+        v = votes[i]
+        own = [x for c, x in v.items() if not c.implicit]
+        if o.negative:
+            # "No free fluid": named by a reply that denies the finding (an affirmed one does not by itself pick
+            # the option that has it)
+            if any(x is not None for x in own) and (all(x is not True for x in own if x is not None) or absent_said):
+                named.append(o.label)
+            continue
+        if o.presence and own and all(x is True for x in own) and present_said and not absent_said:
+            named.append(o.label)  # "Presence of free fluid" for "Free fluid is present"
+            continue
+        yes = sum(v[c] is True for c in o.distinct)
+        frame = [c for c in o.concepts
+                 if c not in o.distinct and not c.implicit and any(_same(c.stem, q) for q in asked)]
+        if long_reply and frame and all(v[c] is None for c in frame):
+            yes = 0  # the reply speaks of something else than what the question asks of the options
+        # half of the distinctive concepts, more than half when there are several ("Fluid in the lungs" is not
+        # "Pulmonary edema"), or the option's head word ("the tube is in the trachea" for "Mid trachea, above the
+        # carina")
+        head = o.head is not None and v[o.head] is True and not (touched - {o.label})
+        if o.distinct and yes and (2 * yes > len(o.distinct) or len(o.distinct) == 1 or head):
+            named.append(o.label)
+        elif not yes and (any(v[c] is False for c in o.distinct)
+                          or (not some_distinct and any(x is False for x in own))):
+            # denied by its own word ("not severely enlarged" rejects only "Severely enlarged"), or by a word all
+            # options but one share when the reply names no option's own word ("It isn't enlarged at all.")
+            rejected.append(o.label)
+    # an option is named cleanly only when the reply affirms no word of another option that it lacks: "The right
+    # lung has three lobes and the left lung has two." names "left" and "right" alike
+    concepts_of: dict[str, list[_Concept]] = {}
+    for o in parsed:
+        concepts_of.setdefault(o.label, []).extend(o.concepts)
+    contested = [other.label for lab in named for other, cs in zip(parsed, direct) if other.label != lab
+                 and not other.negative and any(
+                     not any(_same(c.stem, x.stem) for x in concepts_of[lab]) for c in cs)]
+    named += [x for x in dict.fromkeys(contested) if x not in named]
+    return Overlap(tuple(named), tuple(x for x in rejected if x not in named))
