@@ -600,8 +600,10 @@ def live_run_name(item_id: str) -> str:
 
 def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: int = 0, prompt: str | None = None,
              extra_models: dict[str, ModelConfig] | None = None, run_name: str | None = None,
-             use_cache: bool = True, cancel: threading.Event | None = None) -> Iterator[LiveRun]:
-    """Ask every model every variant at once; yield the cards each time an answer (or error) arrives.
+             use_cache: bool = True, cancel: threading.Event | None = None, user: str | None = None
+             ) -> Iterator[LiveRun]:
+    """Ask every model every variant at once; yield the cards each time an answer (or error) arrives. The run
+    records ``user`` as who made it (default: the system user).
 
     Models are checked before anything is sent: one that cannot run here (no key, no server, an unknown name)
     gets cards that say why, and the others are asked. The calls run on a background thread, so a slow model
@@ -625,7 +627,7 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
     cells = plan_cells(variants, models, prompt, seed)
     run = store.ensure_run(name, seed, {"kind": "live", "models": [_public_config(m) for m in models],
                                         "prompt": prompt, "seed": seed, "planned": len(cells),
-                                        "items": sorted({v.item_id for v in variants})})
+                                        "items": sorted({v.item_id for v in variants})}, created_by=user)
     store.add_variants(run.id, variants)
     cards = [Card(c.model.name, c.variant.id, c.variant.condition, c.variant.answer_label) for c in cells] + failed
     order = {m: i for i, m in enumerate(wanted)}  # columns in the order the models were chosen

@@ -8,8 +8,10 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
+from probe_ui.app.access import AccessDenied, Who, who
 from probe_ui.app.common import chosen_models, model_choices, shows_errors
 from probe_ui.app.context import AppContext
+from probe_ui.app.queues import model_event, off_pool
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
 from probe_ui.runner import BatchResult, default_run_name, resume_batch, run_batch
@@ -47,7 +49,7 @@ def summary(result: BatchResult) -> str:
 
 def build(ctx: AppContext, tab: gr.Tab) -> None:
     with gr.Row():
-        presets = gr.CheckboxGroup(label="presets", choices=ctx.preset_paths(), value=[], elem_id="batch-presets")
+        presets = gr.CheckboxGroup(label="presets", choices=ctx.preset_paths(""), value=[], elem_id="batch-presets")
         preset_file = gr.File(label="or upload a preset YAML (images from the bundled assets)",
                               file_types=[".yaml", ".yml"], elem_id="batch-upload")
     with gr.Row():
@@ -71,53 +73,73 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                                   allow_custom_value=True)
         resume = gr.Button("Resume", elem_id="batch-resume")
 
-    def paths(picked: list[str] | None, upload: str | None) -> list[str]:
-        return [*(picked or []), *([upload] if upload else [])]
+    def paths(picked: list[str] | None, upload: str | None, caller: Who) -> list[str]:
+        """The files of the ticked presets (offered by name: :meth:`AppContext.preset_path`) and the upload."""
+        return [*(ctx.preset_path(p, caller.name) for p in picked or []), *([upload] if upload else [])]
 
     @shows_errors
-    def prepare(picked: list[str], upload: str | None, st: list[str], sd: float, name: str) -> str:
-        chosen = paths(picked, upload)
+    def prepare(picked: list[str], upload: str | None, st: list[str], sd: float, name: str,
+                request: gr.Request) -> str:
+        chosen = paths(picked, upload, who(ctx, request))
         if not chosen:
             raise ProbeError("tick at least one preset (or upload one)")
         return name.strip() or default_run_name([load_preset(p) for p in chosen], int(sd or 0), st or [])
 
     @shows_errors
     def on_start(picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str], sd: float,
-                 name: str, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+                 name: str, request: gr.Request, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+        caller = who(ctx, request)
         specs = chosen_models(chosen, other)
-        presets_ = [load_preset(p) for p in paths(picked, upload)]
+        presets_ = [load_preset(p) for p in paths(picked, upload, caller)]
         name = name.strip() or default_run_name(presets_, int(sd or 0), st or [])
-        result = run_batch(ctx.store, presets_, specs, run_name=name, seed=int(sd or 0), suites=st or [],
-                           progress=False, extra_models=ctx.endpoints.configs(),
-                           on_progress=_progress(progress), cancel=ctx.cancel_event(name))
-        ctx.cancels.pop(name, None)
+        extra = ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))
+        cancel_ = ctx.cancel_event(name, caller.owner)
+        try:
+            result = run_batch(ctx.store, presets_, specs, run_name=name, seed=int(sd or 0), suites=st or [],
+                               progress=False, extra_models=extra, on_progress=_progress(progress), cancel=cancel_,
+                               user=caller.name)
+        finally:
+            ctx.finished(name, cancel_)
         return summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx))
 
     @shows_errors
-    def on_resume(name: str | None, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+    def on_resume(name: str | None, request: gr.Request, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not name:
             raise ProbeError("choose an interrupted run")
-        result = resume_batch(ctx.store, name, extra_models=ctx.endpoints.configs(), progress=False,
-                              on_progress=_progress(progress), cancel=ctx.cancel_event(name))
-        ctx.cancels.pop(name, None)
+        caller = who(ctx, request)
+        made_by = ctx.store.get_run(name).created_by
+        # with logins, a run is its maker's (or an admin's) to resume; without, the machine's one user owns every run
+        if caller.signed_in and made_by != caller.name and not caller.can("cancel_any"):
+            raise AccessDenied(f"{name} was started by someone else: only they or an admin can resume it.",
+                               duration=8, print_exception=False)
+        extra = ctx.endpoints.usable(caller.owner, admin=caller.can("any_host"))
+        cancel_ = ctx.cancel_event(name, caller.owner)
+        try:
+            result = resume_batch(ctx.store, name, extra_models=extra, progress=False,
+                                  on_progress=_progress(progress), cancel=cancel_, user=caller.name)
+        finally:
+            ctx.finished(name, cancel_)
         return summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx), value=None)
 
     @shows_errors
-    def on_cancel(name: str) -> str:
-        return (f"Cancelling {escape(name)}: no new requests; answers already in are kept. Resume finishes it."
-                if name and ctx.cancel(name) else f"No batch named {escape(name or '')} is running.")
+    def on_cancel(name: str, request: gr.Request) -> str:
+        caller = who(ctx, request)
+        if name and ctx.cancel(name, caller.owner, anyone=caller.can("cancel_any")):
+            return f"Cancelling {escape(name)}: no new requests; answers already in are kept. Resume finishes it."
+        return f"No batch of yours named {escape(name or '')} is running."
 
-    def on_refresh(cur: list[str], cur_models: list[str]) -> tuple[Any, ...]:
-        return (gr.update(choices=ctx.preset_paths(), value=cur), gr.update(choices=model_choices(ctx),
-                value=cur_models), runs_table(ctx), gr.update(choices=unfinished_runs(ctx)))
+    def on_refresh(cur: list[str], cur_models: list[str], request: gr.Request) -> tuple[Any, ...]:
+        caller = who(ctx, request)
+        return (gr.update(choices=ctx.preset_paths(caller.name), value=cur),
+                gr.update(choices=model_choices(ctx, caller.owner), value=cur_models), runs_table(ctx),
+                gr.update(choices=unfinished_runs(ctx)))
 
     inputs = [presets, preset_file, models, adhoc, suites, seed, run_name]
     start.click(prepare, [presets, preset_file, suites, seed, run_name], run_name, api_visibility="private").then(
-        on_start, inputs, [out, runs, resume_pick], api_name="batch", concurrency_limit=None)
+        off_pool(on_start), inputs, [out, runs, resume_pick], **model_event(api_name="batch"))
     cancel.click(on_cancel, run_name, out, api_name="cancel_batch")
     resume_pick.select(lambda n: n, resume_pick, run_name, api_visibility="private")
-    resume.click(on_resume, resume_pick, [out, runs, resume_pick], api_name="resume_batch",
-                 concurrency_limit=None)
+    resume.click(off_pool(on_resume), resume_pick, [out, runs, resume_pick], **model_event(api_name="resume_batch"))
     refresh.click(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_name="list_runs")
     tab.select(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_visibility="private")
 
