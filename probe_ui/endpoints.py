@@ -112,7 +112,9 @@ class Endpoints:
                 name = name.strip()
                 if len(name) > MAX_NAME or _CONTROL.search(name):
                     raise EndpointError(f"the name must be one line of at most {MAX_NAME} characters")
-                if name in _catalogue_names() or name in reserved:
+                if name in _catalogue_names():
+                    raise EndpointError(f"'{name}' is already a catalogue model: choose another name")
+                if name in reserved:
                     raise EndpointError(f"'{name}' is already the name of a shared model: choose another name")
             else:
                 name = f"{provider}/{model}@{host}:{port}"
@@ -121,8 +123,8 @@ class Endpoints:
                 base, n = name, 2
                 while (name in self._configs and self._configs[name].base_url != url) or name in reserved:
                     name, n = f"{base} #{n}", n + 1
-            cfg = ModelConfig(name=name, provider=provider, model=model, base_url=url,
-                              description=description or f"added by you: {provider} server at {public_url(url)}",
+            described = description or f"added in this session, by you: {provider} server at {public_url(url)}"
+            cfg = ModelConfig(name=name, provider=provider, model=model, base_url=url, description=described,
                               secret=key or PLACEHOLDER_KEY)
             self._configs[name] = cfg
             if key:

@@ -141,12 +141,17 @@ class Page:
 VIEW = {"width": 1440, "height": 900}
 
 
-def add_endpoint(server, fake_openai, name: str) -> None:
-    """An OpenAI-compatible endpoint on the loopback server, added through the app's API (as the Models tab does)."""
-    from gradio_client import Client
-
-    Client(server.url, verbose=False).predict("openai", fake_openai.base_url, "gpt-4o", "sk-browser-key", name,
-                                              api_name="/add_endpoint")
+def add_endpoint(pg: Page, fake_openai, name: str) -> None:
+    """An OpenAI-compatible endpoint on the loopback server, added in this page's Models tab (an endpoint is its
+    session's own: one added by another session would not be offered here)."""
+    pg.tab("Models")
+    pg.fill("models-url", fake_openai.base_url)
+    pg.fill("models-model", "gpt-4o")
+    pg.fill("models-key", "sk-browser-key")
+    pg.fill("models-name", name)
+    pg.p.locator("#models-add").click()
+    pg.wait_text("#models-added", re.escape(name))
+    pg.tab("Probe")
 
 
 def refresh_models(pg: Page, *names: str) -> None:
@@ -278,11 +283,11 @@ def test_loading_a_preset_item_loads_all_of_it_and_drops_stale_steps(server, bro
 def test_the_table_stays_aligned(server, browser, fake_openai, n_models):
     """3 and 8 models x 6 variants: every cell sits under its model's header, rows do not drift."""
     names = [f"model-{i}" for i in range(n_models - 2)]
-    for n in names:
-        add_endpoint(server, fake_openai, n)
     pg = Page(browser.new_page(viewport=VIEW), f"aligned-{n_models}-models")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
+    for n in names:
+        add_endpoint(pg, fake_openai, n)
     refresh_models(pg, *names)
     pg.ask("CT\nMRI\nUltrasound", "CT")
     pg.p.get_by_text("advanced: parameters as JSON").click()  # the JSON field, for exact values
@@ -372,10 +377,10 @@ def test_rate_in_a_cell_shows_there_and_in_results(server, browser):
 def test_a_slow_model_does_not_hold_up_the_others(server, browser, fake_openai):
     """One model takes 30 s: the baselines' cells fill at once and the page keeps answering clicks."""
     fake_openai.responder = lambda body: (time.sleep(30), "A")[1]
-    add_endpoint(server, fake_openai, "slow")
     pg = Page(browser.new_page(viewport=VIEW), "slow-model")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
+    add_endpoint(pg, fake_openai, "slow")
     refresh_models(pg, "slow")
     pg.fill("probe-question", "Is this a CT image?")
     pg.gallery_pick("ct_head_axial.png")
@@ -492,7 +497,6 @@ def test_untrusted_markdown_is_shown_as_text_and_loads_nothing(server, browser, 
     browser never fetches their URLs (F5)."""
     link = "![x](http://203.0.113.9/leak.png)"
     fake_openai.responder = lambda body: f"A {link}"
-    add_endpoint(server, fake_openai, "echo")
     preset = tmp_path / "evil.yaml"
     preset.write_text(f"name: '{link}'\nitems:\n  - id: a\n    image: mr_small.png\n    question: Which?\n"
                       "    options: [CT, MRI]\n    answer: MRI\n  - id: b\n    image: missing.png\n"
@@ -502,6 +506,7 @@ def test_untrusted_markdown_is_shown_as_text_and_loads_nothing(server, browser, 
     pg.p.on("request", lambda r: None if r.url.startswith((server.url, "data:", "blob:")) else outside.append(r.url))
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
+    add_endpoint(pg, fake_openai, "echo")
     pg.tab("Models")
     pg.pick("models-spec", "echo")
     pg.p.locator("#models-test").click()
@@ -527,10 +532,10 @@ def test_stress_sweep_draws_its_curve_live_and_shows_where_it_broke(server, brow
     """A blur sweep of the Probe tab's item: the calls are counted before Run, the curve grows while answers
     arrive, and an item's breaking image is shown beside its original."""
     fake_openai.latency_s = 0.4
-    add_endpoint(server, fake_openai, "loop")
     pg = Page(browser.new_page(viewport=VIEW), "stress-sweep")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
+    add_endpoint(pg, fake_openai, "loop")
     refresh_models(pg, "loop")
     pg.ask("CT\nMRI", "CT")
     pg.tick("probe-models", "baseline/random")
@@ -575,3 +580,57 @@ def test_ratings_carry_the_raters_name_and_it_is_remembered(server, browser):
                            ".value === 'Dr Lee'")  # kept in this browser
     pg.shot("name-remembered")
     assert not pg.errors, pg.errors
+
+
+@pytest.fixture
+def login_server(tmp_path, monkeypatch):
+    from app_server import USERS
+
+    yield from serving(tmp_path, monkeypatch, demo=False, max_upload_mb=50, users=USERS)
+
+
+def signed_in(browser, server, user: str, name: str, viewport: dict[str, int] = VIEW) -> Page:
+    """A browser context of its own (its own cookies), signed in as ``user`` through the login page."""
+    from app_server import USERS
+
+    pg = Page(browser.new_context(viewport=viewport).new_page(), name)
+    pg.p.goto(server.url)
+    pg.p.get_by_label("username").fill(user)
+    pg.p.get_by_label("password").fill(USERS[user][1])
+    pg.shot("login")
+    with pg.p.expect_navigation():  # the page reloads, signed in
+        pg.p.get_by_role("button", name="Login").click()
+    pg.p.locator("#tabs").wait_for()
+    pg.wait_text("#signed-in", f"signed in as {user}")
+    return pg
+
+
+def test_each_person_sees_their_own_endpoints_and_a_viewer_only_results(login_server, browser, fake_openai):
+    """Issue 23, in the browser: Alice's endpoint is hers (Bob's Models tab and run bar do not list it), and a
+    viewer's page offers the Results tab only; the header names the store by its file name."""
+    alice = signed_in(browser, login_server, "alice", "users-alice")
+    add_endpoint(alice, fake_openai, "alices-model")
+    refresh_models(alice, "alices-model")
+    alice.tab("Models")
+    alice.wait_text("#models-table", "alices-model")
+    alice.shot("alice-models")
+
+    bob = signed_in(browser, login_server, "bob", "users-bob")
+    bob.tab("Models")
+    bob.p.locator("#models-table").wait_for()
+    assert "alices-model" not in bob.p.locator("#models-table").inner_text()
+    bob.tab("Probe")
+    bob.p.locator("#probe-models label", has_text="baseline/first").wait_for()
+    assert "alices-model" not in bob.p.locator("#probe-models").inner_text()
+    bob.shot("bob-probe")
+    header = bob.p.locator("code", has_text="probe-ui.db").first.inner_text()
+    assert header == "probe-ui.db"  # no path on the server
+
+    vera = signed_in(browser, login_server, "vera", "users-viewer", viewport={"width": 1024, "height": 768})
+    vera.p.locator("#results-show").wait_for()
+    vera.wait_text("#signed-in", r"vera \(viewer\)")
+    vera.shot("viewer-results-only")
+    tabs = [t.inner_text().strip() for t in vera.p.get_by_role("tab").all() if t.is_visible()]
+    assert "Results" in tabs and not {"Probe", "Stress", "Batch", "Models"} & set(tabs), tabs
+    for pg in (alice, bob, vera):
+        assert not pg.errors, pg.errors

@@ -38,6 +38,14 @@ CSS = comparison.CSS + """
 """
 
 
+#: hides the tab buttons named (comma separated tab ids) for good: a style rule the page keeps across re-renders
+HIDE_TABS_JS = """(ids) => {
+  if (!ids) return;
+  const rule = ids.split(',').map((id) => `button[role=tab][data-tab-id='${id}']`).join(', ');
+  const style = document.createElement('style');
+  style.textContent = `${rule} {display: none !important;}`;
+  document.head.appendChild(style);
+}"""
 #: the right each tab's events need (probe_ui.users.RIGHTS): a viewer sees and calls the Results tab only
 TAB_RIGHTS = {"probe": "probe", "stress": "probe", "batch": "probe", "results": "read", "models": "probe"}
 
@@ -79,6 +87,8 @@ def build_app(ctx: AppContext) -> gr.Blocks:
         app.load(None, [remembered, probe["rater"]], probe["rater"], js="(kept, typed) => typed || kept",
                  api_visibility="private")
 
+        hidden_tabs = gr.Textbox(visible=False, elem_id="hidden-tabs")
+
         def on_load(request: gr.Request) -> tuple[Any, ...]:
             """This person's page: who is signed in, the tabs their role may use, their own lists."""
             caller = access.who(ctx, request)
@@ -87,10 +97,12 @@ def build_app(ctx: AppContext) -> gr.Blocks:
                 f"<small>signed in as <b>{escape(caller.name)}</b> ({escape(caller.user.role)}) · "
                 "<a href='logout'>sign out</a></small>")
             return (note, gr.update(selected="probe" if allowed["probe"] else "results"),
-                    *(gr.update(visible=allowed[name]) for name in tabs),
-                    gr.update(visible=caller.can("share_endpoint")))
+                    ",".join(name for name in tabs if not allowed[name]), gr.update(visible=caller.can("share_endpoint")))
 
-        app.load(on_load, None, [signed_in, tab_set, *tabs.values(), models["share"]], api_visibility="private")
+        # Gradio 6.31 does not hide a tab whose visibility is updated after the page is built: the page hides the
+        # tab buttons itself (the server refuses those tabs' events whatever the page shows)
+        app.load(on_load, None, [signed_in, tab_set, hidden_tabs, models["share"]], api_visibility="private").then(
+            None, hidden_tabs, None, js=HIDE_TABS_JS, api_visibility="private")
         refresh, refresh_in, refresh_out = probe["refresh"]
         app.load(refresh, refresh_in, refresh_out, api_visibility="private")
 
@@ -102,6 +114,10 @@ def build_app(ctx: AppContext) -> gr.Blocks:
             app.unload(on_unload)
         common_events = [i for i in app.fns if i not in before]
     for name, ids in tab_events.items():
+        # a tab's own select event only refreshes its lists (Gradio also fires it for the first tab as the page
+        # loads, for every role): any signed-in user; every other event of the tab needs the tab's right
+        selects = [i for i in ids if any(t == (tabs[name]._id, "select") for t in app.fns[i].targets)]
+        access.enforce(ctx, app, selects, "read")
         access.enforce(ctx, app, ids, TAB_RIGHTS[name])
     # the page's own events (who is signed in, this person's lists, the rater's name kept in the browser): any
     # signed-in user; the end of a session needs nobody's right

@@ -30,8 +30,8 @@ def policy_note(ctx: AppContext) -> str:
 def build(ctx: AppContext) -> dict[str, Any]:
     """Lay out the tab; returns the components only some roles see (``{"share": checkbox}``)."""
     gr.Markdown("Every provider and catalogue entry (`backends/*.yaml`), and models found on local servers. "
-                "An endpoint you add below is yours: nobody else using this app sees it, its key or its answers' "
-                "server. A key typed below stays in this process's memory: it is never written to disk, logs or "
+                "An endpoint you add below is yours alone: nobody else using this app sees it or its key, or can "
+                "call it. A key typed below stays in this process's memory: it is never written to disk, logs or "
                 "runs.")
     table = gr.Dataframe(value=models_table(ctx.endpoints.configs(""), discover=False), interactive=False,
                          elem_id="models-table")

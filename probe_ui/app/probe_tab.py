@@ -471,13 +471,13 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     preview_btn.click(on_preview, [*item_inputs, template, models, adhoc], [table, preview_text, steps_msg],
                       api_name="preview")
 
-    def on_refresh(cur: list[str], path: str | None, set_pick: str | None, request: gr.Request) -> tuple[Any, ...]:
+    def on_refresh(cur: list[str], set_pick: str | None, request: gr.Request) -> tuple[Any, ...]:
         """This person's lists: the models they may pick (their own endpoints too), presets and sets."""
         caller = who(ctx, request)
         fresh = model_menu(ctx, caller.owner)
         ready = ready_models(fresh)
         return (gr.update(choices=ready, value=[m for m in cur or [] if m in ready]), unusable_html(fresh),
-                gr.update(choices=ctx.preset_paths(caller.name), value=path),
+                gr.update(choices=ctx.preset_paths(caller.name)),  # no value: a change event would reload items
                 gr.update(choices=_own_sets(ctx, caller.name), value=set_pick))
 
     def on_set_pick(name: str | None, request: gr.Request) -> Any:
@@ -488,7 +488,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         owner, shared = set_owner(path) if name and path.is_file() else (None, False)
         return gr.update(value=shared) if owner == who(ctx, request).name else gr.update()
 
-    refresh_io = ([models, preset_pick, set_name], [models, unusable, preset_pick, set_name])
+    refresh_io = ([models, set_name], [models, unusable, preset_pick, set_name])
     tab.select(on_refresh, *refresh_io, api_visibility="private")
     set_name.select(on_set_pick, set_name, set_shared, api_visibility="private")
     run_btn.click(off_pool(on_run), [*item_inputs, template, models, adhoc],
