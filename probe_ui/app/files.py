@@ -30,6 +30,8 @@ log = logging.getLogger("probe_ui.app")
 #: downloads older than this are deleted when the next one is made (Gradio has served them long before)
 KEEP_DOWNLOADS_S = 3600
 DOWNLOAD_PREFIX = "probe-ui-download-"
+#: where the pictures the page shows are written (inside Gradio's cache, which deletes them: delete_cache)
+SHOWN_FOLDER = "probe-ui-shown"
 
 
 def upload_paths(payload: Any) -> list[Path]:
@@ -88,4 +90,30 @@ def download_folder() -> Path:
     return Path(tempfile.mkdtemp(prefix=DOWNLOAD_PREFIX, dir=cache))
 
 
-__all__ = ["delete_uploads", "download_folder", "guard_uploads", "upload_paths"]
+def png_file(image: Any) -> str:
+    """A picture the page shows, as a PNG file in Gradio's cache named by its content, written atomically (a
+    temporary file renamed into place) and only once. Gradio writes a PIL image it is handed over the same
+    content-named file every time, so two people shown the same picture at once could be sent a file being
+    rewritten (an empty image); a finished file's path is copied by Gradio without that race."""
+    import hashlib
+    import io
+
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    data = buf.getvalue()
+    folder = Path(gr.utils.get_upload_folder()) / SHOWN_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{hashlib.sha256(data).hexdigest()}.png"
+    if not path.exists():
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    return str(path)
+
+
+__all__ = ["delete_uploads", "download_folder", "guard_uploads", "png_file", "upload_paths"]

@@ -39,6 +39,8 @@ DISPLAY_PX = 480
 DEMO_BANNER = ("<div class='pu-banner' id='probe-demo-banner'><b>Demo:</b> press <b>Run</b> and two baseline "
                "models answer (they need no key). Add a key or start Ollama to add real models; the question, "
                "image and perturbations are below the answers.</div>")
+#: answers arriving within this many seconds of each other redraw the table once (probe_ui.live.run_live)
+REDRAW_S = 0.25
 #: the preset the demo opens on (the first item of it)
 DEMO_PRESET = "mediconfusion_pairs"
 #: the perturbations the demo opens with
@@ -400,7 +402,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         cancel = ctx.cancel_event(name, caller.owner)
         try:
             for state in live.run_live(store, vs, specs, seed=to_int(sd) or 0, prompt=None if tmpl == AUTO else tmpl,
-                                       extra_models=extra_models, run_name=name, cancel=cancel, user=caller.name):
+                                       extra_models=extra_models, run_name=name, cancel=cancel, user=caller.name,
+                                       coalesce_s=REDRAW_S):
                 t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
                 yield ({"html": comparison.render(t, thumbs, large=ctx.demo), "run": state.run}, state.run, "",
                        *(gr.update(elem_classes=[]),) * 4)
@@ -538,20 +541,24 @@ def _thumbnails() -> list[tuple[Any, str]]:
 
 
 def _scale(image: Any) -> float:
-    return _display(image)[1]
+    """The factor that maps a click on the shown image back to the image's own pixels."""
+    return DISPLAY_PX / max(image.width, image.height)
 
 
-def _display(image: Any) -> tuple[Any, float]:
-    """The image as the page shows it: scaled so its long side fills the box (small images are enlarged, with
-    square pixels), and the factor that maps a click back to the image's own pixels."""
+def _display(image: Any) -> tuple[str, float]:
+    """The image as the page shows it (a PNG file: :func:`probe_ui.app.files.png_file`): scaled so its long side
+    fills the box (small images are enlarged, with square pixels), and the factor that maps a click back to the
+    image's own pixels."""
     from PIL import Image
+
+    from probe_ui.app.files import png_file
 
     pil = image.pil() if hasattr(image, "pil") else image
     factor = DISPLAY_PX / max(pil.width, pil.height)
     if abs(factor - 1.0) < 1e-6:
-        return pil, 1.0
+        return png_file(pil), 1.0
     size = (max(1, round(pil.width * factor)), max(1, round(pil.height * factor)))
-    return pil.resize(size, Image.NEAREST if factor > 1 else Image.LANCZOS), factor
+    return png_file(pil.resize(size, Image.NEAREST if factor > 1 else Image.LANCZOS)), factor
 
 
 def _thumbs(ctx: AppContext) -> Any:

@@ -103,12 +103,15 @@ class LoginGate:
     Failures are counted per (address, user name): after :attr:`free_attempts` in a row every further attempt from
     that address for that name waits longer before it is answered, doubling from :attr:`base_delay_s` to
     :attr:`max_delay_s`; and per address, whatever the name (after :attr:`free_address_attempts`), so that trying
-    many names from one address is slowed too. Attempts from one address are answered one at a time; other
-    addresses are not held up. A success clears its (address, name) count; :attr:`forget_after_s` seconds without
-    a failure clear a count. Every failure is logged (address and name, never the password)."""
+    many names from one address is slowed too. Once an address has failed, its attempts are answered one at a time
+    (parallel guesses queue behind the delay); until then up to :attr:`parallel_per_address` at once (a room behind
+    one address signs in together); other addresses are never held up. A success clears its (address, name)
+    count; :attr:`forget_after_s` seconds without a failure clear a count. Every failure is logged (address and
+    name, never the password)."""
 
     free_attempts = 3
     free_address_attempts = 20
+    parallel_per_address = 16
     base_delay_s = 1.0
     max_delay_s = 30.0
     forget_after_s = 900.0
@@ -121,7 +124,7 @@ class LoginGate:
         self.sleep = sleep
         self.address = address
         self._strikes: dict[tuple[str, ...], _Strikes] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._gates: dict[str, tuple[asyncio.Semaphore, asyncio.Lock]] = {}
 
     def _count(self, key: tuple[str, ...], now: float) -> int:
         s = self._strikes.get(key)
@@ -154,23 +157,30 @@ class LoginGate:
         """Whether the login is right; a coroutine *function*, which is how Gradio knows to await it (an object
         with an async ``__call__`` would be called without awaiting, and its coroutine taken for True)."""
         address, user = self.address(), str(username)[:200]
-        lock = self._locks.get(address)
-        if lock is None:
-            if len(self._locks) > self.max_tracked:  # drop the idle ones
-                self._locks = {a: lk for a, lk in self._locks.items() if lk.locked()}
-            lock = self._locks[address] = asyncio.Lock()
-        async with lock:  # one attempt at a time from one address: parallel guesses queue behind the delay
-            await self.sleep(self.delay(address, user))
-            found = await asyncio.to_thread(self.accounts.check, user, str(password))
-            now = time.monotonic()
-            if found is not None:
-                self._strikes.pop(("pair", address, user), None)
-                return True
-            self._fail(("pair", address, user), now)
-            self._fail(("address", address), now)
-            log.warning("failed login for user %r from %s (%d in a row; the next attempt from there waits %g s)",
-                        user[:80], address, self._count(("pair", address, user), now), self.delay(address, user))
-            return False
+        gate = self._gates.get(address)
+        if gate is None:
+            if len(self._gates) > self.max_tracked:  # drop the idle ones
+                self._gates = {a: g for a, g in self._gates.items() if g[1].locked() or g[0].locked()}
+            gate = self._gates[address] = (asyncio.Semaphore(self.parallel_per_address), asyncio.Lock())
+        many, one = gate
+        async with many:
+            if self._count(("address", address), time.monotonic()):
+                async with one:  # an address that failed: one attempt at a time, behind the delay
+                    return await self._attempt(address, user, str(password))
+            return await self._attempt(address, user, str(password))
+
+    async def _attempt(self, address: str, user: str, password: str) -> bool:
+        await self.sleep(self.delay(address, user))
+        found = await asyncio.to_thread(self.accounts.check, user, password)
+        now = time.monotonic()
+        if found is not None:
+            self._strikes.pop(("pair", address, user), None)
+            return True
+        self._fail(("pair", address, user), now)
+        self._fail(("address", address), now)
+        log.warning("failed login for user %r from %s (%d in a row; the next attempt from there waits %g s)",
+                    user[:80], address, self._count(("pair", address, user), now), self.delay(address, user))
+        return False
 
 
 def check(host: str, accounts: Accounts | None) -> None:
