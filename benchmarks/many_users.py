@@ -1,8 +1,8 @@
 """Many users, one app: light actions stay quick while every session runs a live probe.
 
 Starts the app (``probe-ui``, in its own process, with a users file: one user per session) and the loopback
-OpenAI-compatible test server answering after 0.5 s. Then N sessions at once (``gradio_client``, signed in, each
-as its own user), each: connects, adds its own two endpoints (its own key) and, for ``--rounds`` rounds, starts a
+OpenAI-compatible test server answering after 0.5 s. Then N sessions (``gradio_client``, signed in, each as its
+own user; they arrive over ``--ramp`` seconds, as a room does, then all work at once), each: connects, adds its own two endpoints (its own key) and, for ``--rounds`` rounds, starts a
 live probe of 8 answers (4 variants x 2 models, a question of its own so that no answer comes from the cache) and,
 while its probe runs, does the light actions a person does, one after the other: load the page, list the models,
 pick an image, preview the variants; then waits for its answers and thinks for a second. Every action and every
@@ -12,7 +12,7 @@ Goals (issue 23), at every N: light actions p95 < 3 s; no call times out at grad
 (20 s for a connection); every answer stored once (nothing lost, nothing twice). Prints p50 / p95 per action and
 exits 1 when a goal is missed.
 
-    python benchmarks/many_users.py [--sessions 20 50] [--rounds 2] [--latency 0.5]
+    python benchmarks/many_users.py [--sessions 20 50] [--rounds 2] [--latency 0.5] [--ramp 10]
 """
 
 from __future__ import annotations
@@ -92,7 +92,9 @@ class Session:
         try:
             return fn(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - counted, the session goes on
-            self.failures.append(f"session {self.i}, {what}: {type(exc).__name__}: {str(exc)[:200]}")
+            url = getattr(getattr(exc, "_request", None), "url", "")  # httpx: the request that failed
+            self.failures.append(f"session {self.i}, {what}: {type(exc).__name__}: {str(exc)[:200]}"
+                                 + (f" ({url})" if url else ""))
             return None
         finally:
             self.times[what].append(time.perf_counter() - t0)
@@ -144,15 +146,16 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def measure(url: str, base_url: str, n: int, rounds: int, db: Path) -> tuple[bool, list[str]]:
+def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float) -> tuple[bool, list[str]]:
     times: dict[str, list[float]] = defaultdict(list)
     failures: list[str] = []
     sessions = [Session(url, i, base_url, rounds, times, failures) for i in range(n)]
     threads = [threading.Thread(target=s.run, name=f"session-{s.i}") for s in sessions]
     t0 = time.perf_counter()
-    for t in threads:
+    for i, t in enumerate(threads):
+        time.sleep(max(0.0, t0 + ramp * i / n - time.perf_counter()))
         t.start()
-    time.sleep(8)  # the peak: every session connected and probing
+    time.sleep(3)  # the peak: every session connected and probing
     from gradio_client import Client
 
     newcomer = Session(url, n, base_url, 0, times, failures)  # a newcomer connects (user n) at the peak
@@ -178,7 +181,8 @@ def measure(url: str, base_url: str, n: int, rounds: int, db: Path) -> tuple[boo
     expected = n * rounds * ANSWERS
     timeouts = [f for f in failures if "Timeout" in f or "timed out" in f.lower()]
     light = [x for k in LIGHT for x in times[k]]
-    print(f"\n{n} sessions, {rounds} probes each ({ANSWERS} answers at the server's latency), {wall:.1f} s:")
+    print(f"\n{n} sessions arriving over {ramp:g} s, {rounds} probes each ({ANSWERS} answers at the server's "
+          f"latency), {wall:.1f} s:")
     print(f"  {'action':<18}{'n':>6}{'p50 s':>9}{'p95 s':>9}{'max s':>9}")
     for k in (*LIGHT, "newcomer connect", "add endpoint", "probe"):
         v = times.get(k, [])
@@ -198,6 +202,7 @@ def main() -> int:
     ap.add_argument("--sessions", type=int, nargs="+", default=[20, 50])
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--latency", type=float, default=0.5)
+    ap.add_argument("--ramp", type=float, default=10.0, help="seconds over which the sessions arrive (default 10)")
     args = ap.parse_args()
     results = []
     with FakeOpenAIServer(answer="A", latency_s=args.latency) as server, \
@@ -207,7 +212,7 @@ def main() -> int:
             folder.mkdir()
             proc, url = start_app(folder, n)
             try:
-                ok, _ = measure(url, server.base_url, n, args.rounds, folder / "b.db")
+                ok, _ = measure(url, server.base_url, n, args.rounds, folder / "b.db", args.ramp)
                 results.append((n, ok))
             finally:
                 proc.terminate()

@@ -16,6 +16,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from helpers import Recorder
 from probe_ui.app import serve
 from probe_ui.app.serve import ServeError, options
 
@@ -98,16 +99,6 @@ def test_users_add_reads_the_password_from_stdin_never_argv(tmp_path: Path) -> N
     from probe_ui.users import read_users
 
     assert read_users(users)["dana"].role == "viewer"
-
-
-class Recorder:
-    """Stands in for asyncio.sleep: remembers the delays asked for."""
-
-    def __init__(self) -> None:
-        self.delays: list[float] = []
-
-    async def __call__(self, seconds: float) -> None:
-        self.delays.append(seconds)
 
 
 def test_failed_logins_are_slowed_more_and_more(caplog: pytest.LogCaptureFixture) -> None:

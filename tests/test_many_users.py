@@ -24,6 +24,7 @@ from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
 from app_server import USERS, AppServer, serving
+from helpers import Recorder
 from fake_openai import FakeOpenAIServer, loopback_no_proxy
 
 STEPS0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
@@ -241,16 +242,6 @@ def test_an_admin_shares_an_endpoint_whose_key_and_url_stay_hidden(login_app: Ap
 
 # ---- the login ---------------------------------------------------------------------------------------------------
 
-class Recorder:
-    """Stands in for asyncio.sleep: remembers the delays asked for."""
-
-    def __init__(self) -> None:
-        self.delays: list[float] = []
-
-    async def __call__(self, seconds: float) -> None:
-        self.delays.append(seconds)
-
-
 def test_failed_logins_slow_only_that_address_and_name(caplog: pytest.LogCaptureFixture) -> None:
     """Issue: after 7 wrong guesses by someone else the right password took 31 s for everyone."""
     from probe_ui.app import serve
@@ -379,7 +370,7 @@ def test_endpoints_point_only_at_allowed_hosts(policed_app: AppServer, fake_open
 def test_beyond_loopback_only_admins_add_endpoints_unless_hosts_are_allowed(tmp_path: Path) -> None:
     from app_server import users_file
     from probe_ui.app.serve import options
-    from probe_ui.outbound import OutboundRefused
+    from probe_ui.outbound import OutboundPolicy, OutboundRefused
 
     auth = str(users_file(tmp_path / "users"))
     policy = options("x.db", "0.0.0.0", auth_file=auth).policy
@@ -389,10 +380,11 @@ def test_beyond_loopback_only_admins_add_endpoints_unless_hosts_are_allowed(tmp_
     policy.check("http://10.0.0.5/v1", admin=True)
     assert not options("x.db", "127.0.0.1").policy.enforced  # the person's own machine
 
-    listed = options("x.db", "0.0.0.0", auth_file=auth, endpoint_hosts="models.example.org,10.1.0.0/16").policy
+    given = options("x.db", "0.0.0.0", auth_file=auth, endpoint_hosts="models.example.org, 10.1.0.0/16").policy
+    assert given.hosts == ("models.example.org",) and [str(n) for n in given.networks] == ["10.1.0.0/16"]
     resolved = {"models.example.org": ["93.184.216.34"], "rebound.example.org": ["10.0.0.7"]}
-    listed = type(listed).parse("models.example.org rebound.example.org 10.1.0.0/16", enforced=True,
-                                resolver=lambda host, port: resolved[host])
+    listed = OutboundPolicy.parse("models.example.org rebound.example.org 10.1.0.0/16", enforced=True,
+                                  resolver=lambda host, port: resolved[host])
     listed.check("https://models.example.org/v1")
     listed.check("http://10.1.2.3:8000/v1")
     with pytest.raises(OutboundRefused, match="resolves to 10.0.0.7"):
