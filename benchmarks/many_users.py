@@ -146,12 +146,23 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float) -> tuple[bool, list[str]]:
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user + system) a process has used so far (Linux), to tell the app's own work from the machine's."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float, app_pid: int
+            ) -> tuple[bool, list[str]]:
     times: dict[str, list[float]] = defaultdict(list)
     failures: list[str] = []
     sessions = [Session(url, i, base_url, rounds, times, failures) for i in range(n)]
     threads = [threading.Thread(target=s.run, name=f"session-{s.i}") for s in sessions]
     t0 = time.perf_counter()
+    cpu0, load0, mine0 = cpu_seconds(app_pid), os.getloadavg()[0], cpu_seconds(os.getpid())
     for i, t in enumerate(threads):
         time.sleep(max(0.0, t0 + ramp * i / n - time.perf_counter()))
         t.start()
@@ -166,6 +177,7 @@ def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float)
     for t in threads:
         t.join()
     wall = time.perf_counter() - t0
+    cpu1, load1, mine1 = cpu_seconds(app_pid), os.getloadavg()[0], cpu_seconds(os.getpid())
 
     from probe_ui.store import Store
 
@@ -191,6 +203,10 @@ def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float)
     print(f"  {'light actions':<18}{len(light):>6}{statistics.median(light):>9.2f}{pct(light, 0.95):>9.2f}"
           f"{max(light):>9.2f}")
     print(f"  answers stored: {stored} of {expected}; failed calls: {len(failures)} ({len(timeouts)} timeouts)")
+    if cpu0 is not None and cpu1 is not None:
+        print(f"  the app used {cpu1 - cpu0:.1f} s of CPU in {wall:.1f} s ({(cpu1 - cpu0) / wall:.2f} cores), the "
+              f"sessions' clients {(mine1 or 0) - (mine0 or 0):.1f} s; machine load average {load0:.1f} -> "
+              f"{load1:.1f} on {os.cpu_count()} cores")
     for f in failures[:10]:
         print(f"    {f}")
     ok = pct(light, 0.95) < GOAL_P95_S and not timeouts and stored == expected and not failures
@@ -212,7 +228,7 @@ def main() -> int:
             folder.mkdir()
             proc, url = start_app(folder, n)
             try:
-                ok, _ = measure(url, server.base_url, n, args.rounds, folder / "b.db", args.ramp)
+                ok, _ = measure(url, server.base_url, n, args.rounds, folder / "b.db", args.ramp, proc.pid)
                 results.append((n, ok))
             finally:
                 proc.terminate()
