@@ -391,6 +391,37 @@ def test_beyond_loopback_only_admins_add_endpoints_unless_hosts_are_allowed(tmp_
         listed.check("https://rebound.example.org/v1")
 
 
+def test_the_outbound_policy_reads_names_patterns_addresses_and_networks() -> None:
+    from probe_ui.outbound import OutboundPolicy, OutboundRefused
+
+    dns = {"api.models.example.org": ["2606:4700::6810:84e5"], "mapped.example.org": ["::ffff:127.0.0.1"],
+           "lab.example.org": ["10.9.8.7"], "models.example.org": ["93.184.216.34"]}
+
+    def resolve(host: str, port: int) -> list[str]:
+        if host not in dns:
+            raise OSError("no such host")
+        return dns[host]
+
+    p = OutboundPolicy.parse("*.models.example.org, lab.example.org 10.9.0.0/16, [fd00::1]", enforced=True,
+                             resolver=resolve)
+    p.check("https://api.models.example.org/v1")  # under the pattern, a public address
+    p.check("http://lab.example.org:8000/v1")  # a private address, but its network is listed
+    p.check("http://[fd00::1]:8000/v1")  # a listed address
+    for url, why in [("https://models.example.org/v1", "not among"),  # *.x does not cover x itself
+                     ("http://10.10.1.1/v1", "not among"),
+                     ("http://mapped.example.org/v1", "not among"),
+                     ("http://unknown.models.example.org/v1", "cannot be resolved")]:
+        with pytest.raises(OutboundRefused, match=why):
+            p.check(url)
+    p.check("http://10.9.1.1/v1")  # an address inside a listed network
+    allowed_mapped = OutboundPolicy.parse("mapped.example.org", enforced=True, resolver=resolve)
+    with pytest.raises(OutboundRefused, match="resolves to 127.0.0.1"):  # an IPv4-mapped loopback is loopback
+        allowed_mapped.check("http://mapped.example.org/v1")
+    with pytest.raises(OutboundRefused, match="not a host name"):
+        OutboundPolicy.parse("http://x/", enforced=True)
+    OutboundPolicy().check("http://169.254.169.254/")  # not enforced: the app on its owner's machine
+
+
 # ---- before the login --------------------------------------------------------------------------------------------
 
 ROUTES = ["/", "/config", "/gradio_api/info", "/gradio_api/info?all_endpoints=true", "/gradio_api/openapi.json",
