@@ -50,19 +50,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(folder: Path, users: int) -> tuple[subprocess.Popen[str], str]:
-    """The app in its own process, signed-in users ``user0`` ... (password ``password-<i>``)."""
-    from probe_ui.users import Account, hash_password, write_users
+def start_app(folder: Path, users: int, *, login: bool = True, source: str | None = None
+              ) -> tuple[subprocess.Popen[str], str]:
+    """The app in its own process, with signed-in users ``user0`` ... (password ``password-<i>``) or without a
+    login; ``source``: run the app from that source tree instead (an older checkout, to compare)."""
+    login_args: list[str] = []
+    if login:
+        from probe_ui.users import Account, hash_password, write_users
 
-    accounts = {f"user{i}": Account(f"user{i}", "prober", hash_password(f"password-{i}")) for i in range(users + 1)}
-    write_users(folder / "users", accounts)
+        accounts = {f"user{i}": Account(f"user{i}", "prober", hash_password(f"password-{i}"))
+                    for i in range(users + 1)}
+        write_users(folder / "users", accounts)
+        login_args = ["--auth-file", str(folder / "users")]
     port = free_port()
     env = dict(os.environ, PROBE_UI_DISCOVER="0", GRADIO_ANALYTICS_ENABLED="False", NO_PROXY="127.0.0.1,localhost",
                no_proxy="127.0.0.1,localhost")
+    if source:
+        env["PYTHONPATH"] = os.pathsep.join([source, env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     log = (folder / "app.log").open("w")
     proc = subprocess.Popen([sys.executable, "-m", "probe_ui", "--port", str(port), "--db", str(folder / "b.db"),
-                             "--auth-file", str(folder / "users")], cwd=folder, env=env, text=True,
-                            stdout=log, stderr=subprocess.STDOUT)
+                             *login_args], cwd=folder, env=env, text=True, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -82,8 +89,8 @@ class Session:
     """One person: a signed-in gradio_client session and its timings."""
 
     def __init__(self, url: str, i: int, base_url: str, rounds: int, times: dict[str, list[float]],
-                 failures: list[str]) -> None:
-        self.url, self.i, self.base_url, self.rounds = url, i, base_url, rounds
+                 failures: list[str], login: bool = True) -> None:
+        self.url, self.i, self.base_url, self.rounds, self.login = url, i, base_url, rounds, login
         self.times, self.failures = times, failures
         self.runs: list[str] = []
 
@@ -99,11 +106,13 @@ class Session:
         finally:
             self.times[what].append(time.perf_counter() - t0)
 
+    def auth(self) -> tuple[str, str] | None:
+        return (f"user{self.i}", f"password-{self.i}") if self.login else None
+
     def run(self) -> None:
         from gradio_client import Client
 
-        c = self.timed("connect", Client, self.url, auth=(f"user{self.i}", f"password-{self.i}"), verbose=False,
-                       analytics_enabled=False)
+        c = self.timed("connect", Client, self.url, auth=self.auth(), verbose=False, analytics_enabled=False)
         if c is None:
             return
         http = httpx.Client(cookies=c.cookies, timeout=20, trust_env=False)
@@ -155,11 +164,11 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
-def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float, app_pid: int
-            ) -> tuple[bool, list[str]]:
+def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float, app_pid: int,
+            login: bool = True) -> tuple[bool, list[str]]:
     times: dict[str, list[float]] = defaultdict(list)
     failures: list[str] = []
-    sessions = [Session(url, i, base_url, rounds, times, failures) for i in range(n)]
+    sessions = [Session(url, i, base_url, rounds, times, failures, login) for i in range(n)]
     threads = [threading.Thread(target=s.run, name=f"session-{s.i}") for s in sessions]
     t0 = time.perf_counter()
     cpu0, load0, mine0 = cpu_seconds(app_pid), os.getloadavg()[0], cpu_seconds(os.getpid())
@@ -169,9 +178,8 @@ def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float,
     time.sleep(3)  # the peak: every session connected and probing
     from gradio_client import Client
 
-    newcomer = Session(url, n, base_url, 0, times, failures)  # a newcomer connects (user n) at the peak
-    c = newcomer.timed("newcomer connect", Client, url, auth=(f"user{n}", f"password-{n}"), verbose=False,
-                       analytics_enabled=False)
+    newcomer = Session(url, n, base_url, 0, times, failures, login)  # a newcomer connects (user n) at the peak
+    c = newcomer.timed("newcomer connect", Client, url, auth=newcomer.auth(), verbose=False, analytics_enabled=False)
     if c is not None:
         c.close()
     for t in threads:
@@ -219,6 +227,9 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--latency", type=float, default=0.5)
     ap.add_argument("--ramp", type=float, default=10.0, help="seconds over which the sessions arrive (default 10)")
+    ap.add_argument("--no-login", action="store_true", help="serve without a login (each session anonymous)")
+    ap.add_argument("--app-source", default=None, metavar="DIR",
+                    help="run the app from this source tree (e.g. an older checkout, with --no-login, to compare)")
     args = ap.parse_args()
     results = []
     with FakeOpenAIServer(answer="A", latency_s=args.latency) as server, \
@@ -226,9 +237,10 @@ def main() -> int:
         for n in args.sessions:
             folder = Path(tmp) / f"n{n}"
             folder.mkdir()
-            proc, url = start_app(folder, n)
+            proc, url = start_app(folder, n, login=not args.no_login, source=args.app_source)
             try:
-                ok, _ = measure(url, server.base_url, n, args.rounds, folder / "b.db", args.ramp, proc.pid)
+                ok, _ = measure(url, server.base_url, n, args.rounds, folder / "b.db", args.ramp, proc.pid,
+                                login=not args.no_login)
                 results.append((n, ok))
             finally:
                 proc.terminate()
