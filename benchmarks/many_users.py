@@ -44,6 +44,24 @@ GOAL_P95_S = 3.0
 ANSWERS = 8  # 4 variants (original + 3 rotations) x 2 models
 
 
+def serve_model(latency: float, conn: Any) -> None:
+    """The loopback OpenAI-compatible model server, in a process of its own (the clients' work must not delay
+    its answers), until its parent ends it."""
+    with FakeOpenAIServer(answer="A", latency_s=latency) as server:
+        conn.send(server.base_url)
+        threading.Event().wait()
+
+
+def start_model_server(latency: float) -> tuple[Any, str]:
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=serve_model, args=(latency, child), daemon=True)
+    proc.start()
+    return proc, parent.recv()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -164,33 +182,60 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
-def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float, app_pid: int,
-            login: bool = True) -> tuple[bool, list[str]]:
+def run_sessions(url: str, base_url: str, indices: list[int], n: int, rounds: int, login: bool, start: float,
+                 ramp: float) -> tuple[dict[str, list[float]], list[str], list[str], float]:
+    """Some of the sessions, each on a thread of this worker process, session ``i`` arriving at ``start`` +
+    ``ramp * i / n`` (wall clock); returns their timings, failures, runs and this process's CPU seconds."""
     times: dict[str, list[float]] = defaultdict(list)
     failures: list[str] = []
-    sessions = [Session(url, i, base_url, rounds, times, failures, login) for i in range(n)]
+    sessions = [Session(url, i, base_url, rounds, times, failures, login) for i in indices]
     threads = [threading.Thread(target=s.run, name=f"session-{s.i}") for s in sessions]
-    t0 = time.perf_counter()
-    cpu0, load0, mine0 = cpu_seconds(app_pid), os.getloadavg()[0], cpu_seconds(os.getpid())
-    for i, t in enumerate(threads):
-        time.sleep(max(0.0, t0 + ramp * i / n - time.perf_counter()))
+    for s, t in zip(sessions, threads):
+        time.sleep(max(0.0, start + ramp * s.i / n - time.time()))
         t.start()
-    time.sleep(3)  # the peak: every session connected and probing
-    from gradio_client import Client
-
-    newcomer = Session(url, n, base_url, 0, times, failures, login)  # a newcomer connects (user n) at the peak
-    c = newcomer.timed("newcomer connect", Client, url, auth=newcomer.auth(), verbose=False, analytics_enabled=False)
-    if c is not None:
-        c.close()
     for t in threads:
         t.join()
+    used = os.times()
+    return dict(times), failures, [r for s in sessions for r in s.runs], used.user + used.system
+
+
+def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float, app_pid: int,
+            login: bool = True, processes: int = 1) -> tuple[bool, list[str]]:
+    """Run ``n`` sessions on ``processes`` worker processes (the clients' own work must not slow the app's
+    answers down through one interpreter's lock), a newcomer at the peak; print the figures."""
+    import multiprocessing
+
+    times: dict[str, list[float]] = defaultdict(list)
+    failures: list[str] = []
+    runs: list[str] = []
+    start = time.time() + 2.0  # every worker ready
+    t0 = time.perf_counter()
+    cpu0, load0 = cpu_seconds(app_pid), os.getloadavg()[0]
+    with multiprocessing.get_context("spawn").Pool(processes) as pool:
+        jobs = [pool.apply_async(run_sessions, (url, base_url, list(range(k, n, processes)), n, rounds, login, start,
+                                                ramp)) for k in range(processes)]
+        time.sleep(max(0.0, start + ramp - time.time()) + 3)  # the peak: every session connected and probing
+        from gradio_client import Client
+
+        newcomer = Session(url, n, base_url, 0, times, failures, login)  # a newcomer connects (user n) at the peak
+        c = newcomer.timed("newcomer connect", Client, url, auth=newcomer.auth(), verbose=False,
+                           analytics_enabled=False)
+        if c is not None:
+            c.close()
+        clients_cpu = 0.0
+        for job in jobs:
+            t, f, r, cpu = job.get()
+            for k, v in t.items():
+                times[k] += v
+            failures += f
+            runs += r
+            clients_cpu += cpu
     wall = time.perf_counter() - t0
-    cpu1, load1, mine1 = cpu_seconds(app_pid), os.getloadavg()[0], cpu_seconds(os.getpid())
+    cpu1, load1 = cpu_seconds(app_pid), os.getloadavg()[0]
 
     from probe_ui.store import Store
 
     store = Store(db)
-    runs = [r for s in sessions for r in s.runs]
     stored = 0
     for run in runs:
         df = store.answers_frame(store.get_run(run).id)
@@ -213,7 +258,7 @@ def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float,
     print(f"  answers stored: {stored} of {expected}; failed calls: {len(failures)} ({len(timeouts)} timeouts)")
     if cpu0 is not None and cpu1 is not None:
         print(f"  the app used {cpu1 - cpu0:.1f} s of CPU in {wall:.1f} s ({(cpu1 - cpu0) / wall:.2f} cores), the "
-              f"sessions' clients {(mine1 or 0) - (mine0 or 0):.1f} s; machine load average {load0:.1f} -> "
+              f"sessions' clients {clients_cpu:.1f} s ({processes} processes); machine load average {load0:.1f} -> "
               f"{load1:.1f} on {os.cpu_count()} cores")
     for f in failures[:10]:
         print(f"    {f}")
@@ -228,19 +273,21 @@ def main() -> int:
     ap.add_argument("--latency", type=float, default=0.5)
     ap.add_argument("--ramp", type=float, default=10.0, help="seconds over which the sessions arrive (default 10)")
     ap.add_argument("--no-login", action="store_true", help="serve without a login (each session anonymous)")
+    ap.add_argument("--sessions-per-process", type=int, default=10,
+                    help="sessions per client process (default 10)")
     ap.add_argument("--app-source", default=None, metavar="DIR",
                     help="run the app from this source tree (e.g. an older checkout, with --no-login, to compare)")
     args = ap.parse_args()
     results = []
-    with FakeOpenAIServer(answer="A", latency_s=args.latency) as server, \
-            tempfile.TemporaryDirectory(prefix="probe-ui-many-users-") as tmp:
+    fake, base_url = start_model_server(args.latency)
+    with tempfile.TemporaryDirectory(prefix="probe-ui-many-users-") as tmp:
         for n in args.sessions:
             folder = Path(tmp) / f"n{n}"
             folder.mkdir()
             proc, url = start_app(folder, n, login=not args.no_login, source=args.app_source)
             try:
-                ok, _ = measure(url, server.base_url, n, args.rounds, folder / "b.db", args.ramp, proc.pid,
-                                login=not args.no_login)
+                ok, _ = measure(url, base_url, n, args.rounds, folder / "b.db", args.ramp, proc.pid,
+                                login=not args.no_login, processes=max(1, -(-n // args.sessions_per_process)))
                 results.append((n, ok))
             finally:
                 proc.terminate()
@@ -248,6 +295,8 @@ def main() -> int:
                     proc.wait(timeout=30)
                 except subprocess.TimeoutExpired:
                     proc.kill()
+    fake.terminate()
+    fake.join(10)
     print()
     for n, ok in results:
         print(f"{n} sessions: {'ok' if ok else 'GOAL MISSED'} (light actions p95 < {GOAL_P95_S:g} s, no timeout, "
