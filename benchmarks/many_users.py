@@ -273,8 +273,9 @@ def main() -> int:
     ap.add_argument("--latency", type=float, default=0.5)
     ap.add_argument("--ramp", type=float, default=10.0, help="seconds over which the sessions arrive (default 10)")
     ap.add_argument("--no-login", action="store_true", help="serve without a login (each session anonymous)")
-    ap.add_argument("--sessions-per-process", type=int, default=10,
-                    help="sessions per client process (default 10)")
+    ap.add_argument("--sessions-per-process", type=int, default=50,
+                    help="sessions per client process (default 50: on a machine of few cores, more client processes "
+                         "take the app's cores; on a larger one, 10 keeps the clients from slowing each other)")
     ap.add_argument("--app-source", default=None, metavar="DIR",
                     help="run the app from this source tree (e.g. an older checkout, with --no-login, to compare)")
     args = ap.parse_args()

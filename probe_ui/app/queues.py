@@ -27,7 +27,7 @@ MODEL_EVENTS = 64
 #: threads that model-calling events wait on (one per running event), apart from Gradio's shared pool
 MODEL_THREADS = anyio.CapacityLimiter(MODEL_EVENTS)
 #: each light event (page actions), at once
-LIGHT_EVENTS = 16
+LIGHT_EVENTS = 8
 _DONE = object()
 
 
