@@ -8,6 +8,8 @@ Targets (generators and checks in ``benchmarks/fuzz_cases.py``, shared with ``te
                                                                           ImportUsageError
     answers    extract / extract_legacy on any reply and option list      allowed: Answer, within 1 s
     catalogue  resolve on any spec, load_entry on mutated backend YAML    allowed: ModelConfig | ModelSpecError
+    ratings    import_ratings on mutated ratings CSVs; CSV cells through   allowed: ImportSummary | RatingsFileError
+               the spreadsheet writer and back                            naming the file, the store unchanged
 
 A typed error must also name the file. Each case runs under a SIGALRM time limit (1 s for answers, 5-10 s for
 the others) in a forked worker process; a case the worker does not answer in time (stuck in C code, where the

@@ -1783,6 +1783,120 @@ def run_import_case(case: Case, workdir: Path) -> str:
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# Ratings CSV (issue 24): probe-ui ratings import on mutated files, and CSV cells through the spreadsheet writer
+# ----------------------------------------------------------------------------------------------------------------
+
+RATING_CELLS: tuple[str, ...] = (
+    "=1+1", "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)", "\t=x", "\r=x", "'=quoted", "'", "''", "a,b", 'say "hi"',
+    "two\nlines", "cr\ronly", "", " ", "é", "日本語", "\u202e", "😀", "x" * 300, "correct", "Incorrect", "UNSURE",
+    "maybe", "0", "-1", "1", "2", "3", "4", "99999", str(10**30), "1e3", "1.0", " 2 ", "+5", "٣", "\x00")
+RATING_SNIPPETS: tuple[str, ...] = ('"', '""', ",", "\n", "\r", "\r\n", "\ufeff", "'", "=", ",rating", ",,,,",
+                                    '"\n', "\x00", "response_id,", "rater", "\n\n\n")
+
+
+def make_ratings_case(r: random.Random) -> Case:
+    """A ratings CSV: a header (maybe with extra, missing or repeated columns), rows of good and hostile cells
+    written by the spreadsheet writer, then a few text mutations and an encoding."""
+    import io
+
+    from probe_ui.spreadsheet import writer
+
+    header = ["response_id", "rater", "rating", "note"]
+    if chance(r, 0.2):
+        header.append(r.choice(["run", "model", "rating", "note", "", "extra"]))
+    if chance(r, 0.1):
+        header.remove(r.choice(["rater", "note", "rating"]))
+    r.shuffle(header) if chance(r, 0.2) else None
+    buf = io.StringIO()
+    w = writer(buf, lineterminator=r.choice(["\n", "\r\n"]))
+    w.writerow(header)
+    good = {"response_id": lambda: str(r.randint(1, 3)), "rater": lambda: r.choice(["ames", "boyd", "@x", "-y"]),
+            "rating": lambda: r.choice(["correct", "incorrect", "unsure"]), "note": lambda: r.choice(RATING_CELLS)}
+    for _ in range(r.randint(0, 8)):
+        w.writerow([good.get(h, lambda: r.choice(RATING_CELLS))() if not chance(r, 0.15) else r.choice(RATING_CELLS)
+                    for h in header[:len(header) + r.choice([0, 0, 0, 0, -1, 1])]])
+    text, desc = buf.getvalue(), f"header {header}"
+    for _ in range(r.choice([0, 0, 1, 1, 2, 3])):
+        text, how = mutate_text(r, text, RATING_SNIPPETS)
+        desc += f", {how}"
+    data, how = encode_text(r, text)
+    cells = [r.choice(RATING_CELLS) + (r.choice(RATING_CELLS) if chance(r, 0.5) else "") for _ in range(6)]
+    return Case("ratings", f"{desc}, {how}", {"file": "ratings.csv", "cells": cells}, files={"ratings.csv": data})
+
+
+_RATINGS_STORE: dict[str, Any] = {}
+
+
+def _ratings_store(workdir: Path) -> Any:
+    """One store per worker with three answers (ids 1 to 3) to rate."""
+    if "store" not in _RATINGS_STORE:
+        import os
+
+        from probe_ui.items import Item, original_variant
+        from probe_ui.store import Store
+
+        folder = workdir / "ratings-store"
+        folder.mkdir(parents=True, exist_ok=True)
+        store = Store(folder / f"store-{os.getpid()}.db")
+        run = store.ensure_run("fuzz", 0, {})
+        variant = original_variant(Item(id="q", question="Which?", kind="choice", options=("CT", "MRI"),
+                                        answer="CT"), ())
+        store.add_variants(run.id, [variant])
+        for sample in range(3):
+            store.save_response({"run_id": run.id, "variant_id": variant.id, "model": "m", "prompt": "p",
+                                 "sample": sample, "request_hash": f"h{sample}", "messages": [], "settings": {},
+                                 "raw_text": "A"})
+        _RATINGS_STORE["store"] = store
+    return _RATINGS_STORE["store"]
+
+
+def run_ratings_case(case: Case, workdir: Path) -> str:
+    import csv
+    import io
+    import shutil
+
+    from probe_ui.ratings import ImportSummary, RatingsFileError, import_ratings
+    from probe_ui.spreadsheet import FORMULA_STARTS, restore, writer
+    from probe_ui.store import RATINGS, StoreError
+
+    buf = io.StringIO()  # any cells: none starts a formula, and they read back exactly
+    w = writer(buf, lineterminator="\n")
+    w.writerow(case.payload["cells"])
+    back = [restore(c) for c in next(csv.reader(io.StringIO(buf.getvalue(), newline="")))]
+    if back != case.payload["cells"]:
+        raise Bug(f"spreadsheet cells did not read back: {case.payload['cells']!r} -> {back!r}")
+    written = next(csv.reader(io.StringIO(buf.getvalue(), newline="")))
+    if any(c[:1] in FORMULA_STARTS for c in written):
+        raise Bug(f"a cell starts a formula: {written!r}")
+
+    folder = workdir / "ratings-case"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    path = folder / case.payload["file"]
+    path.write_bytes(case.files["ratings.csv"])
+    store = _ratings_store(workdir)
+    before = len(store.ratings_frame(per_rater=True))
+    try:
+        summary = import_ratings(store, path)
+    except RatingsFileError as exc:
+        if not all(str(path) in line or line.startswith(("... and", "--rater")) for line in exc.problems):
+            raise Bug(f"a problem does not name the file: {exc.problems[:3]}") from exc
+        if len(store.ratings_frame(per_rater=True)) != before:
+            raise Bug("a refused file changed the ratings") from exc
+        return "typed"
+    except StoreError as exc:
+        raise Bug(f"the store refused a checked file: {exc}") from exc
+    if not isinstance(summary, ImportSummary):
+        raise Bug(f"import_ratings returned {type(summary).__name__}")
+    if summary.read != summary.ratings + sum(summary.skipped.values()):
+        raise Bug(f"read {summary.read} != stored {summary.ratings} + skipped {summary.skipped}")
+    summary.lines()
+    if not set(store.ratings_frame()["rating"]) <= set(RATINGS):
+        raise Bug("a rating outside correct / incorrect / unsure was stored")
+    return "accepted"
+
+
+# ----------------------------------------------------------------------------------------------------------------
 # Perturbation parameters: every registered perturbation, called directly and as a preset's step
 # ----------------------------------------------------------------------------------------------------------------
 
@@ -2157,6 +2271,7 @@ TARGETS: dict[str, Target] = {
     "catalogue": Target("catalogue", make_catalogue_case, run_catalogue_case, limit_s=5.0),
     "params": Target("params", make_params_case, run_params_case, limit_s=5.0),
     "keys": Target("keys", make_key_case, run_key_case, limit_s=30.0),
+    "ratings": Target("ratings", make_ratings_case, run_ratings_case, limit_s=10.0),
 }
 
 

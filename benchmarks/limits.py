@@ -9,10 +9,14 @@ here, where a busy machine cannot make a test fail.
 - a 0.3 s request timeout against a server that answers after 1.5 s (openai and anthropic SDKs), and the Models
   tab's test call with a 0.5 s timeout against a server that answers after 5 s
 - a 0.05 s and a 1 s Retry-After, honoured as given
+- memory: a 0.9 MB NIfTI gzip bomb (a header claiming 1 GiB of voxels, then 1 GiB of zeros) refused, alone and four
+  at once, each in a fresh process whose peak resident memory is compared with its peak before the load: the
+  decompression is streamed and stopped at the byte cap (``PROBE_UI_MAX_BYTES``, 512 MiB), so the goal is well
+  under the cap for one and under twice the cap for four (it cost +1.0 GB and +1.5 GB before issue 24)
 
     python benchmarks/limits.py
 
-Prints one line per check (seconds and goal) and exits 1 if any misses its goal.
+Prints one line per check (seconds or MB, and the goal) and exits 1 if any misses its goal.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from fake_openai import FakeOpenAIServer  # noqa: E402
 from probe_ui.providers.base import GenerationSettings, Message, ModelConfig, ProviderError, Request, TextPart  # noqa: E402
 
 RESULTS: list[tuple[str, float, float]] = []
+MEMORY: list[tuple[str, float, float]] = []  # label, peak MB added, goal MB
 
 
 def timed(label: str, goal: float, fn: Callable[[], Any]) -> Any:
@@ -86,6 +91,65 @@ def hostile_inputs(tmp: Path) -> None:
     png.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 40000, 40000, 8, 0, 0, 0, 0))
                     + chunk(b"IDAT", zlib.compress(b"\x00" * 40001 * 4)) + chunk(b"IEND", b""))
     timed("40000x40000 PNG refused from its header", 1.0, expect_error(lambda: load_image(png), ImageError))
+
+
+def nifti_bomb(path: Path, gib: int = 1) -> Path:
+    """A .nii.gz whose header claims ``gib`` GiB of uint8 voxels, followed by that many zeros: about 1 MB."""
+    header = bytearray(352)
+    struct.pack_into("<i", header, 0, 348)
+    struct.pack_into("<8h", header, 40, 3, 1024, 1024, 1024 * gib, 1, 1, 1, 1)  # dim
+    struct.pack_into("<hh", header, 70, 2, 8)  # datatype uint8, bitpix
+    struct.pack_into("<8f", header, 76, 1, 1, 1, 1, 1, 1, 1, 1)  # pixdim
+    struct.pack_into("<f", header, 108, 352.0)  # vox_offset
+    header[344:348] = b"n+1\x00"
+    comp = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip framing
+    zeros = bytes(1 << 24)
+    with path.open("wb") as f:
+        f.write(comp.compress(bytes(header)))
+        for _ in range(64 * gib):
+            f.write(comp.compress(zeros))
+        f.write(comp.flush())
+    return path
+
+
+_PEAK_CHILD = """
+import resource, sys, threading
+from probe_ui.images import ImageError, load_image
+data = open(sys.argv[1], "rb").read()
+n = int(sys.argv[2])
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+errors = []
+def one(i):
+    try:
+        load_image(data, name=f"bomb{i}.nii.gz")
+    except ImageError as exc:
+        errors.append(str(exc))
+threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+for t in threads: t.start()
+for t in threads: t.join()
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+assert len(errors) == n and all("over the limit" in e for e in errors), errors
+print((after - before) / 1024)
+"""
+
+
+def peak_mb(path: Path, n: int) -> float:
+    """Peak resident memory (MB) that loading the file ``n`` times at once adds, in a fresh process."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", _PEAK_CHILD, str(path), str(n)], capture_output=True, text=True,
+                          timeout=600, env=dict(os.environ, PROBE_UI_MAX_BYTES=str(512 * 2**20)))
+    if done.returncode:
+        raise RuntimeError(f"the measuring process failed: {done.stderr.strip()[-500:]}")
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def decompression_memory(tmp: Path) -> None:
+    cap_mb = 512 * 2**20 / 1e6
+    bomb = nifti_bomb(tmp / "bomb.nii.gz")
+    size = f"{bomb.stat().st_size / 1e6:.1f} MB"
+    MEMORY.append((f"NIfTI gzip bomb ({size}) refused, memory added", peak_mb(bomb, 1), cap_mb / 2))
+    MEMORY.append((f"four NIfTI gzip bombs at once, memory added", peak_mb(bomb, 4), 2 * cap_mb))
 
 
 def discovery() -> None:
@@ -162,6 +226,7 @@ def main() -> int:
     parsing()
     with tempfile.TemporaryDirectory() as tmp:
         hostile_inputs(Path(tmp))
+        decompression_memory(Path(tmp))
     discovery()
     timeouts_and_retries()
     missed = 0
@@ -169,6 +234,10 @@ def main() -> int:
         ok = seconds <= goal
         missed += not ok
         print(f"{label:<58} {seconds:7.3f} s   goal <= {goal:g} s   {'ok' if ok else 'MISSED'}")
+    for label, mb, goal in MEMORY:
+        ok = mb <= goal
+        missed += not ok
+        print(f"{label:<58} {mb:7.1f} MB  goal <= {goal:.0f} MB  {'ok' if ok else 'MISSED'}")
     return 1 if missed else 0
 
 

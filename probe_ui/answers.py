@@ -9,8 +9,9 @@ benchmarks' parsers quirk for quirk, so published numbers can be recomputed from
 The raw text is always logged by the caller; an :class:`Answer` records the parsed label, the rule that decided
 (``method``), ``invalid`` as its own class, and the refusal flag, which is independent of the choice.
 
-Before any rule: typographic quotes and full-width forms are folded (NFKC: "（B）" is "(B)"); markdown emphasis and
-headings are dropped; MediConfusion's primed completions of its prompt's '#answer: ("' are rewritten to the
+Before any rule: typographic quotes and full-width forms are folded (NFKC: "（B）" is "(B)"); chat-template tokens
+("</s>", "<|im_end|>", "<end_of_turn>", a leading "ASSISTANT:") are dropped, and after a closed ``<think>`` block
+only what follows it is read; markdown emphasis and headings are dropped; MediConfusion's primed completions of its prompt's '#answer: ("' are rewritten to the
 bracketed letter ('("A")', 'A")', 'B": <option text>)', '#answer: ("B")' → "(A)", "(B)"); "N/A", "n/a", "N.A."
 become "not applicable", so they are never option A (unless an option's own text is N/A).
 
@@ -18,7 +19,10 @@ Robust rules, in order (the first that decides wins):
 
 0. empty / whitespace → invalid ("empty"); a reply that *is* one label (case-insensitive, surrounding
    punctuation/markdown ignored: "B", "(B)", "B.", "**B**", "b", "Yes.", "Upside down"; for yes/no items also
-   "Nope"/"Yep"/"Yeah", "Affirmative"/"Negative", "Sí"/"Oui"/"Nein") → that label ("exact").
+   "Nope"/"Yep"/"Yeah", "Affirmative"/"Negative") → that label ("exact").
+1a. the reply's final verdict after its last self-correction ("Wait", "Actually", "On second thought", "Changing my
+   answer to", ...): what follows it, read by these rules, decides ("final_verdict"); a doubt after it that names
+   another answer is "ambiguous", one that names none takes the answer back ("withdrawn").
 1. the LAST explicit declaration ("answer is X", "Answer: X", "The correct answer is: X", "correct option is
    (X)", "I choose X", "Final answer: X", "**Answer: B**", "<answer>X</answer>", a JSON field ``{"answer":
    "X"}``, "X is the correct answer", "<option text> is the most likely diagnosis", "The most likely diagnosis
@@ -30,7 +34,12 @@ Robust rules, in order (the first that decides wins):
    A\n\nExplanation: ..." is A). "The answer is not B" declares nothing. A conditional declaration inside an
    if/unless sentence is a hypothesis and is skipped ("B would be correct only if the sac had grown", "If it
    were stable, the answer would be A"; not "If I had to choose, I would say B"). A declared "N/A" ("Answer:
-   N/A") makes the reply invalid ("not_applicable") whatever words follow.
+   N/A") makes the reply invalid ("not_applicable") whatever words follow. Someone else's answer ("The
+   physician's answer B: ... is wrong", "the suggested answer", "your answer") is no declaration unless the reply
+   endorses it ("... is correct", "I agree with the physician's answer B"); a letter followed by another option's
+   text ("The answer is A: Pleural effusion" when that is B) is "ambiguous", and so is a declared letter when the
+   reply opens with another option's own short text ("Yes, the answer is A." where A is "No"). A declaration in
+   Spanish, French, German or Chinese gives "language".
    Weak cues ("it is X", "I think X", "Probably X." / "Most likely X." opening a sentence, "my best guess is
    X", "leaning towards X") count only when they name a valid option, and only after rules 2 and 3b.
 2. ``\boxed{X}`` (the last one) → "boxed", then backticked answers → "backtick" (two different → "ambiguous").
@@ -65,6 +74,32 @@ Robust rules, in order (the first that decides wins):
    never read as yes; a reply with both, or that hedges ("possibly", "may", "not sure", "cannot tell
    whether"), or a refusal, is not read; "normal"/"negative" count only when the question does not use the
    word itself. Without the question, or for any other question, these replies stay invalid.
+6. yes/no items, when nothing above decided and the question is known: the question's subject
+   (:mod:`probe_ui.reading.subject`): the reply's modality, contrast, plane, projection, side, body region, age
+   group or sex compared with what the question asks ("This is a CT scan." to "Is this an MRI?" is no;
+   "Contrast-enhanced."), and for "Is the <organ> <adjective>?" the reply's statement of it ("The spleen is not
+   enlarged.", "Normal spleen size.") → "question_subject".
+7. nothing read: the reply again with the answer words of other languages in English (:func:`lexicon.translate`:
+   "Sí, se observa ...", "是的", "No es rojo, es azul") and option and label texts in canonical form
+   (:func:`lexicon.canonical`: "Shingles" is herpes zoster, "paediatric" is pediatric, "PE" is pulmonary embolism,
+   "both sides" is bilateral) → "language" or "synonym".
+
+Also (issue 21): for yes/no and label items a conclusion that ends in a label ("..., so yes.", "...: yes.") or a
+closing sentence that is only a label is the final verdict ("final_verdict"); two sentences that are each a
+different label ("Yes. No.") are "ambiguous"; idioms with "no" ("No doubt, ...", "There is no question that ...")
+are not the word no; labels in a question ("Upside down? No, it's correct.") or after "maybe" are not said; a label
+rejected after it ("Blue is not the closest; red is.") is dropped, and with two labels denying one names the other
+("Not inverted.", "negated_option"). For choice items, letters the reply rejects or only weighs are masked before
+lone letters are read ("Not A, but B.", "Between A and B, B.", "A or B? B.", "A and B can be excluded; C fits
+best."); an escape option (None of the above, Not a suitable question for the image, an incorrect clinical
+premise, Unknown) is read from the reply's own words ("escape_option"), and a reply that says no option fits
+names none; a reply that agrees with a MedVH suggestion ("The physician's answer is correct.") names the suggested
+letter (``suggested=``, "agrees_with_suggestion"). A reading from a mere mention (lone letters, option texts,
+label words) is "ambiguous" when the reply only entertains it beside another ("Green, though it might be red.",
+"It looks correct, but I'm not sure it isn't upside down."), is "truncated" when the reply stops mid-sentence
+("... Option C: Pulmonary edema. This would"), and is not read when the reply speaks about the topic in general
+("Melanoma is the most dangerous skin cancer."). :mod:`probe_ui.reading.methods` says what each method means.
+
 Nothing read → "none" (invalid).
 
 Letters outside the item's labels are never returned (an "E" for an A-D item is ignored; if nothing else
@@ -81,6 +116,11 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from probe_ui.reading import lexicon, subject
+from probe_ui.reading.lexicon import fold_quotes, strip_debris
+# the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
+from probe_ui.reading.refusals import is_refusal
 
 __all__ = [
     "Answer",
@@ -113,61 +153,18 @@ class Answer:
 # Refusals
 # --------------------------------------------------------------------------------------------------------------
 
-_CANT = (r"(?:can\s*not|can't|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|"
-         r"'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
-_REFUSAL_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(p, re.IGNORECASE)
-    for p in (
-        # "I cannot determine", "I'm unable to provide a diagnosis", "unable to determine from the image"
-        _CANT + r"\s+(?:\w+\s+){0,3}?(?:determine|tell|answer|assist|help|identify|diagnose|make\s+a\s+diagnos\w*|"
-        r"provide|offer|give|interpret|assess|evaluate|analy[sz]e|confirm|comment|say|judge|process|access|"
-        r"comply|fulfil+|decide|definitively|accurately|reliably)\b",
-        _CANT + r"\s+(?:see|view|open|look\s+at)\s+(?:the\s+|any\s+|an\s+|this\s+)?(?:image|picture|scan|photo)",
-        r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:determined|assessed|answered|evaluated|"
-        r"established|ascertained|identified|confirmed)\b",
-        r"\b(?:not\s+|im)possible\s+to\s+(?:\w+\s+){0,2}?(?:tell|determine|say|answer|assess|know|identify|judge)\b",
-        r"\b(?:not\s+enough|insufficient|inadequate)\s+(?:\w+\s+)?(?:information|detail|context|data|evidence)\b",
-        r"\bas\s+an\s+ai\b",
-        r"\b(?:i'm|i\s+am)\s+(?:sorry|afraid)\b[^.]{0,40}?\b(?:can't|cannot|can\s+not|unable|not\s+able)\b",
-        r"\bi\s+(?:don't|do\s+not)\s+have\s+(?:the\s+)?(?:ability|access|capability)\b",
-        r"\bno\s+image\s+(?:was\s+|is\s+|has\s+been\s+)?(?:provided|attached|uploaded|shared|included)\b",
-        r"\b(?:i'm|i\s+am)\s+not\s+(?:a\s+(?:doctor|medical\s+professional|radiologist)|qualified)\b",
-        # the answer given is "N/A" / "NA" / "not applicable" (at the start, or right after "answer")
-        r"(?:\A[\W_]*|\banswer\b(?:\s+is)?[\W_]{0,8})(?:n[ \t]?/[ \t]?a|n\.[ \t]?a\.?|not\s+applicable|(?-i:NA))"
-        r"(?![\w/])",
-    )
-)
-
-
-def is_refusal(text: str) -> bool:
-    """True when the reply declines to answer ("I cannot determine", "not possible to tell from the image", ...).
-
-    Kept separate from the choice because abstention is a result of its own (REFERENCE §3/§4): a reply can refuse
-    and still name an option, or refuse and be invalid.
-    """
-    if not text:
-        return False
-    t = _normalise_quotes(text)
-    return any(p.search(t) for p in _REFUSAL_PATTERNS)
-
-
 # --------------------------------------------------------------------------------------------------------------
 # Normalisation helpers
 # --------------------------------------------------------------------------------------------------------------
 
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
-                         "\u00a0": " ", "\uff1a": ":", "\uff08": "(", "\uff09": ")", "\u3002": ".", "\u3001": ","})
-
-
 def _normalise_quotes(text: str) -> str:
-    """Typographic quotes and dashes to ASCII, and NFKC (full-width "\uff21" and "\uff08B\uff09" read as "A", "(B)")."""
-    t = text.translate(_QUOTES)
-    return unicodedata.normalize("NFKC", t) if not t.isascii() else t
+    """Typographic quotes and dashes to ASCII, and NFKC (:func:`probe_ui.reading.lexicon.fold_quotes`)."""
+    return fold_quotes(text)
 
 
 def _clean(text: str) -> str:
     """Strip markdown emphasis/headings and typographic quotes so "**Answer: B**" reads like "Answer: B"."""
-    t = _normalise_quotes(text)
+    t = strip_debris(_normalise_quotes(text))
     t = t.replace("**", "").replace("__", "")
     t = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", t)  # *emphasis*
     t = re.sub(r"(?m)^[ \t]*#{1,6}[ \t]*", "", t)  # headings
@@ -247,10 +244,13 @@ def _negated(before: str) -> bool:
 
 # "Nope" and "Yep" are the words no and yes themselves, whatever the question; read anywhere a label word is read.
 _YESNO_SLANG = {"nope": "no", "nah": "no", "yep": "yes", "yeah": "yes", "yup": "yes"}
-# whole-reply only ("Si" or "Non" inside a sentence are other words); "Affirmative."/"Negative, ..." also as the
-# opening word, never inside a sentence ("the scan is negative" answers "is it normal?" with yes)
-_YESNO_FOREIGN = {"sí": "yes", "si": "yes", "oui": "yes", "ja": "yes", "nein": "no", "non": "no"}
-_YESNO_OPENING = {"affirmative": "yes", "negative": "no"}
+# "Affirmative."/"Negative, ..." also as the opening word, never inside a sentence ("the scan is negative" answers
+# "is it normal?" with yes). Other languages' yes and no ("Sí", "Nein", "是的") are read by the language pass
+# (probe_ui/reading/lexicon.py).
+_YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "not at all": "no",
+                  "absolutely not": "no", "definitely not": "no", "certainly not": "no", "of course not": "no",
+                  "absolutely": "yes", "definitely": "yes", "certainly": "yes", "indeed": "yes", "of course": "yes",
+                  "correct": "yes", "that's correct": "yes", "exactly": "yes"}
 
 
 class _Item:
@@ -261,6 +261,7 @@ class _Item:
         self.question = question or ""
         self.labels = tuple(labels)
         self.options = tuple(options)
+        self.narrow: frozenset[str] = frozenset()  # narrower terms the item offers (synonym pass, lexicon.BROADER)
         # choice items: single-letter labels, matched by letter
         self.letters: dict[str, str] = {}
         if kind == "choice":
@@ -274,6 +275,12 @@ class _Item:
                 n = _norm(opt)
                 if n:
                     self.option_map.append((n, lab))
+        # escape options by kind ("none", "unsuitable", "premise", "unknown"): the labels whose text is one
+        self.escapes: dict[str, list[str]] = {}
+        for opt, lab in self.option_map:
+            esc = lexicon.escape_kind_of_option(opt)
+            if esc is not None:
+                self.escapes.setdefault(esc, []).append(lab)
         # how far after a declaration keyword the answer can reach (bounds the work on long replies; an option
         # text longer than ~2,000 characters is not read after a declaration, only by rule 4)
         self.span = 200 + min(2000, max((len(o) for o in self.options), default=0)
@@ -293,7 +300,7 @@ class _Item:
                 for word, meaning in _YESNO_SLANG.items():
                     self.words.append((word, by_norm[meaning]))
                 self.aliases = {w: by_norm[m]
-                                for w, m in {**_YESNO_SLANG, **_YESNO_FOREIGN, **_YESNO_OPENING}.items()}
+                                for w, m in {**_YESNO_SLANG, **_YESNO_OPENING}.items()}
                 self.openers = [(w, by_norm[m]) for w, m in _YESNO_OPENING.items()]
 
     def letter(self, ch: str) -> str | None:
@@ -320,6 +327,18 @@ def _item(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question
     return _Item(kind, labels, options, question)
 
 
+@functools.lru_cache(maxsize=1024)
+def _canonical_item(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str) -> _Item:
+    """The item with its option and label texts in canonical form (:func:`probe_ui.reading.lexicon.canonical`:
+    "Herpes zoster" and "Shingles" both "herpes zoster"), for the synonym pass; the labels it returns are the
+    item's own."""
+    narrow = lexicon.narrow_terms((*options, *labels))
+    item = _Item(kind, labels, tuple(lexicon.canonical(o, narrow) for o in options), question)
+    item.words = [(_norm(lexicon.canonical(w, narrow)), lab) for w, lab in item.words]
+    item.narrow = narrow
+    return item
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Rule 1: declarations
 # --------------------------------------------------------------------------------------------------------------
@@ -343,15 +362,16 @@ _DECL_DIAGNOSIS = re.compile(r"\b(?:most\s+likely|likeliest|final|working|leadin
 # English cues would slow every reply down)
 _DECL_FOREIGN = re.compile(
     r"\b(?:la\s+)?(?:respuesta|r[ée]ponse|risposta|resposta)(?:\s+(?:correcta|correcte|corretta|correta))?"
-    r"(?:\s*(?:es|est|è|é)\b)?(?:\s+(?:la|el|le|il|a)\b)?\s*:?"
+    r"(?:\s*(?:es|est|è|é)\b)?(?:\s+(?:la|el|le|il)\b|\s+a\b(?=\s+[^\W\d_]{2,}))?\s*:?"
     r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s*(?:ist|lautet)\b)?\s*:?"
     r"|(?:正确)?答案\s*(?:是|为)?\s*:?|选择?",
     re.IGNORECASE,
 )
 _DECL_POSTFIX = re.compile(
     r"(?:\b(?i:option|choice|letter|answer)\s+)?[(\[]?\b([A-Z])\b[)\]]?\s+"
-    r"(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|must\s+be)\s+(?:the\s+)?"
-    r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible))\b"
+    r"(?:(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|must\s+be)\s+(?:the\s+)?"
+    r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible))|(?:fits|matches|suits)\s+(?:best|"
+    r"most\s+closely))\b"
 )
 # choice items only: "it is B", "it's (B)", "I think B" (the target reader rejects "it is a fracture"); these
 # count only when they name a valid option
@@ -392,14 +412,34 @@ _IF_EXEMPT = r"(?!\s+(?:I|we|you)\s+(?:had|have|must|were|was)\s+to\b)(?!\s+(?:f
 _IF_BEFORE = re.compile(r"(?i)\b(?:if|unless)\b" + _IF_EXEMPT)
 _IF_AFTER = re.compile(r"(?i)\A[^.!?;\n]{0,60}?\b(?:(?:only\s+)?if|unless)\b" + _IF_EXEMPT)
 _SENTENCE_END = re.compile(r"[.!?;\n]")
+# someone else's answer (MedVH FCJ's "Physician's answer: B: ..."; "the suggested answer", "your answer"), not the
+# reply's own: read only when the reply endorses it ("The physician's answer B is correct")
+_ATTRIBUTED = re.compile(
+    r"(?i)(?:\b(?:physician|student|doctor|resident|radiologist|clinician|user|examinee|candidate|colleague|trainee|"
+    r"intern|person|physicians|students)(?:'s|s'|')?|\b(?:suggested|proposed|given|provided|your|their|his|her|"
+    r"initial|original|previous|prior|other|alternative|incorrect|wrong|chosen|selected))\s*$"
+)
+_EVALUATION = re.compile(
+    r"(?i)(?P<reject>\b(?:not|incorrect|wrong|inaccurate|inappropriate|mistaken|erroneous|false|disagree|invalid|"
+    r"unlikely)\b|n't\b)|(?P<endorse>\b(?:correct|right|accurate|appropriate|reasonable|valid|agree)\b)"
+)
+
+
+def _evaluation(text: str) -> str | None:
+    """"endorse" or "reject": the first judgement a clause passes ("... is correct", "... is not correct", "I
+    agree with ...", "I disagree with ..."), or None."""
+    m = _EVALUATION.search(text)
+    return None if m is None else "reject" if m.group("reject") else "endorse"
 
 
 @dataclass
 class _Found:
     label: str | None = None
     out_of_range: bool = False
-    kind: str = ""  # the declaration's kind ("read", "tag", "weak", "post", "na"), for rule 1's callers
+    kind: str = ""  # the declaration's kind ("read", "tag", "weak", "post", "na", "foreign"), for rule 1's callers
     hypotheses: tuple[tuple[int, int], ...] = ()  # spans of conditional declarations skipped (rule 1)
+    conflict: bool = False  # a letter followed by another option's text ("A: Pleural effusion" when A is not)
+    rejected: tuple[tuple[int, int], ...] = ()  # spans naming someone else's answer that the reply rejects
 
 
 _CONNECTIVES = frozenset(
@@ -446,11 +486,13 @@ def _read_target(t: str, item: _Item) -> _Found:
             if _letter_ok(ch, opened, rest):
                 lab = item.letter(ch)
                 if lab is not None:
+                    if _letter_text_conflict(lab, rest, item):
+                        return _Found(None, conflict=True)
                     return _Found(lab)
                 if ch.isupper() or opened:
                     opt = _option_prefix(rest.lstrip(" .:)"), item)
                     return _Found(opt, out_of_range=opt is None)
-        return _Found(_option_prefix(t, item))
+        return _Found(_option_prefix(t, item) or _escape_option(_first_sentence(t), item))
     return _Found(_word_prefix(t, item))
 
 
@@ -482,17 +524,27 @@ _OPTION_POSTFIX = (r"(?![\w\-])[ \t]+(?:is|seems\s+to\s+be|appears\s+to\s+be|wou
 
 _SUPERLATIVES = ("closest deepest nearest furthest farthest shallowest largest smallest brightest darkest highest "
                  "lowest").split()
+# superlatives that mean the same thing: a question about the greatest depth is answered by "deepest", never by
+# "shallowest" ("The green one is the deepest, red is the shallowest." is green)
+_SUPERLATIVE_SENSES = (
+    frozenset("deepest greatest furthest farthest".split()), frozenset("closest nearest shallowest".split()),
+    frozenset("largest biggest greatest".split()), frozenset(["smallest"]), frozenset(["brightest"]),
+    frozenset(["darkest"]), frozenset(["highest"]), frozenset(["lowest"]),
+)
 
 
 @functools.lru_cache(maxsize=1024)
 def _label_postfix(item: _Item) -> re.Pattern[str]:
     """Label items: "<label> [dot] is the <superlative>" ("Green is the closest; red and blue are deeper"),
     with the question's own superlatives when it has any, and "is correct" / "is the answer"."""
-    sup = [w for w in re.findall(r"[a-z]+est\b", item.question.casefold()) if w not in ("least", "interest", "test")]
+    asked = [w for w in re.findall(r"[a-z]+est\b", item.question.casefold()) if w not in ("least", "interest", "test")]
+    sup = sorted({s for w in asked for sense in _SUPERLATIVE_SENSES if w in sense for s in sense} | set(asked)) \
+        if asked else _SUPERLATIVES
     words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
     return re.compile(
-        r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?[ \t]+(?:is|was|seems\s+to\s+be|"
-        r"appears\s+to\s+be)[ \t]+(?:the[ \t]+)?(?:" + "|".join(sup or _SUPERLATIVES) + r"|correct|right|answer)\b",
+        r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?[ \t]+(?:is|was|(?:seems|appears|looks)"
+        r"(?:\s+to\s+be)?|lies|sits|is\s+located)[ \t]+(?:the[ \t]+)?(?:" + "|".join(sup)
+        + r"|correct|right|answer)\b",
         re.IGNORECASE)
 
 
@@ -527,9 +579,9 @@ def _declaration(text: str, item: _Item) -> _Found:
             if item.kind != "choice" or not re.match(r"[ \t]*(?:[(\[][A-Za-z][)\]]|[A-Z](?![\w'\-]))", rest):
                 continue
         cands.append((m.start(), "read", m.start(), m.end(), kw))
-    for pat, words in ((_DECL_DIAGNOSIS, ("diagnosis",)), (_DECL_FOREIGN, _FOREIGN_WORDS)):
+    for pat, words, how in ((_DECL_DIAGNOSIS, ("diagnosis",), "read"), (_DECL_FOREIGN, _FOREIGN_WORDS, "foreign")):
         if any(w in low for w in words):
-            cands += [(m.start(), "read", m.start(), m.end(), m.group(0)) for m in pat.finditer(text)]
+            cands += [(m.start(), how, m.start(), m.end(), m.group(0)) for m in pat.finditer(text)]
     for m in _ANSWER_TAG.finditer(text):
         cands.append((m.start() + 1, "tag", m.start(1), m.end(1), ""))
     if "not applicable" in low or "NA" in text:
@@ -574,9 +626,31 @@ def _declaration(text: str, item: _Item) -> _Found:
     cands.sort(key=lambda c: c[0])
     out_of_range = False
     hypotheses: list[tuple[int, int]] = []
-    for pos, kind, start, end, cue in reversed(cands[-_MAX_DECLARATIONS:]):
+    rejected: list[tuple[int, int]] = []
+    refused: set[str] = set()  # answers the reply rejects as someone else's ("The physician's answer A is incorrect")
+    recent = cands[-_MAX_DECLARATIONS:]
+    # someone else's answer ("The physician's answer B: ... is wrong", "your answer"): not a declaration unless the
+    # reply endorses it ("The physician's answer B is correct", "I agree with the physician's answer B"); judged
+    # before any declaration is read, so that the reply's final answer can be checked against what it rejected
+    skip: set[int] = set()
+    for pos, kind, _start, end, _cue in recent:
+        if kind != "read" or not _ATTRIBUTED.search(text[max(0, pos - 40):pos]):
+            continue
+        stop = _SENTENCE_END.search(text, end + 1, end + item.span)
+        begin = max((mm.end() for mm in _SENTENCE_END.finditer(text, max(0, pos - 120), pos)), default=0)
+        clause = text[end:stop.start() if stop else end + item.span]
+        verdict = _evaluation(clause) or _evaluation(text[begin:pos])
+        if verdict != "endorse" or (_MODAL.search(clause) and _IF_BEFORE.search(clause)):
+            skip.add(pos)
+            rejected.append((pos, stop.start() if stop else min(len(text), end + item.span)))
+            said = re.match(r"[ \t:]*[(\[]?([A-Z])(?![\w'])", text[end:end + 12])
+            if verdict == "reject" and said is not None and item.letter(said.group(1)) is not None:
+                refused.add(item.letter(said.group(1)))  # type: ignore[arg-type]
+    for pos, kind, start, end, cue in reversed(recent):
         if kind == "na":
             return _Found(None, out_of_range, kind="na")
+        if pos in skip:
+            continue
         if kind == "postopt":
             found = _Found(cue)
         elif kind == "post":
@@ -588,14 +662,19 @@ def _declaration(text: str, item: _Item) -> _Found:
             found = _read_target(text[end:end + item.span], item)
             if kind == "weak" and found.label is None:
                 continue  # weak cue: only a letter/option read here counts, never out-of-range
+            if found.conflict:
+                return _Found(None, out_of_range, kind="conflict", rejected=tuple(rejected))
         if found.label is not None and _hypothetical(text, pos, cue, end):
             stop = _SENTENCE_END.search(text, end + 1, end + 200)
             hypotheses.append((pos, stop.start() if stop else min(len(text), end + 200)))
             continue
         if found.label is not None:
-            return _Found(found.label, out_of_range, kind="post" if kind == "postopt" else kind)
+            if found.label in refused:  # "The physician's answer A is incorrect. The correct answer is: A"
+                return _Found(None, out_of_range, kind="conflict", rejected=tuple(rejected))
+            return _Found(found.label, out_of_range, kind="post" if kind == "postopt" else kind,
+                          hypotheses=tuple(hypotheses), rejected=tuple(rejected))
         out_of_range = out_of_range or found.out_of_range
-    return _Found(None, out_of_range, hypotheses=tuple(hypotheses))
+    return _Found(None, out_of_range, hypotheses=tuple(hypotheses), rejected=tuple(rejected))
 
 
 def _mask(text: str, spans: Sequence[tuple[int, int]]) -> str:
@@ -674,9 +753,15 @@ _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"[(\[]([A-Z])[)\]]"),  # (B) [B]
     # a line "B." "B:" "B)" "B," or just "B"
     re.compile(r"(?m)^[ \t>\-\u2022]*([A-Z])(?:[.:),](?![A-Za-z0-9])|[ \t]*$)"),
-    re.compile(r"(?:\A|[,:;\n.!?]|\s-)[ \t]*([A-Z])[ \t]*[.!]?\Z"),  # "..., A" / "Great question! A" at the very end
+    # "..., A" / "Great question! A" / "Not A, but B." at the very end
+    re.compile(r"(?:\A|[,:;\n.!?]|\s-)[ \t]*(?:(?i:but|so|thus|hence|therefore|rather|instead|then|I\s+think|"
+               r"I'd\s+say|it's|it\s+is|probably|definitely|clearly)[ \t,]+)?[(\[]?([A-Z])[)\]]?[ \t]*[.!]?\Z"),
     re.compile(r"\b(?:option|choice|letter)[ \t]+[(\[]?([A-Z])\b(?![\-'])", re.IGNORECASE),  # "option B"
     re.compile(r"(?<=[.;,!?])[ \t]*([A-Z])[:)](?![\w)])"),  # "... . B: text" (an echoed option list)
+    # "A) Normal B) Mildly enlarged": a letter and its bracket in the middle of a line, before a word
+    re.compile(r"(?<=[ \t])([A-Z])\)(?=[ \t]+[^\W\d_])"),
+    # a list of letters: "Possible answers: A, C." names both
+    re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?[(\[]?([A-Z])[)\]]?(?![\w'])"),
     # "A or B", "B and C", "A/B": both letters count (and make the reply ambiguous)
     re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*(?:/|\bor\b|\band\b)[ \t]*[(\[]?([A-Z])[)\]]?(?![\w'])"),
 )
@@ -692,7 +777,7 @@ def _bare_letters(text: str, item: _Item) -> tuple[list[str], bool]:
             for ch in (g for g in m.groups() if g):
                 if not ch.isupper():
                     continue
-                if ch == "I" and i in (1, 2, 4, 5):
+                if ch == "I" and i in (1, 2, 4, 5, 6, 7):
                     continue  # "I." / ", I" / "I or" are the pronoun or a numeral; a lone "I" is the exact rule
                 lab = item.letter(ch)
                 if lab is None:
@@ -714,26 +799,40 @@ def _leading_word(text: str, item: _Item) -> str | None:
     for word, lab in sorted(item.words + item.openers, key=lambda w: -len(w[0])):
         m = _phrase_regex(word, suffix=item.kind == "label").match(t)
         if m and re.match(follow, t[m.end():]):
-            both = re.match(r"[ \t]*,?[ \t]*(?:and|or|/)[ \t]*(\w+)", t[m.end():], re.IGNORECASE)
-            if both and any(_norm(both.group(1)) == w and other != lab for w, other in item.words):
+            # "Yes and no", "Yes/No", and a list "Red, green, blue." / "Yes, no, maybe." (not "Yes, no other
+            # lesions.": there "no" starts a phrase)
+            both = re.match(r"[ \t]*(?:,?[ \t]*(?:and|or|/)[ \t]*(\w+)|,[ \t]*(\w+)(?=[ \t]*(?:[,.;!/]|\Z|(?:and|or)\b)))",
+                            t[m.end():], re.IGNORECASE)
+            if both and any(_norm(both.group(1) or both.group(2)) == w and other != lab for w, other in item.words):
                 return None  # "Yes and no": both words, left to the ambiguity rule
             return lab
     return None
 
 
-def _label_words(text: str, item: _Item) -> list[str]:
-    """Distinct labels mentioned as whole words/phrases, negated mentions dropped (label items)."""
+_MAYBE_BEFORE = re.compile(r"(?i)\b(?:maybe|perhaps|possibly)[ \t,]+(?:(?:the|a|an)[ \t]+)?$")
+
+
+def _label_words(text: str, item: _Item, negated: bool = False) -> list[str]:
+    """Distinct labels mentioned as whole words/phrases, negated mentions ("not upside down") and rejected ones
+    ("Blue is not the closest") dropped (label items); with ``negated``, only those dropped ones."""
     hits: list[str] = []
+    dropped: list[str] = []
     taken = bytearray(len(text))
     for word, lab in sorted(item.words, key=lambda w: -len(w[0])):
         for m in _phrase_regex(word, suffix=item.kind == "label").finditer(text):
             if any(taken[m.start():m.end()]):
                 continue  # inside a longer label already counted
             taken[m.start():m.end()] = b"\x01" * (m.end() - m.start())
-            if lab in hits or (item.kind == "label" and _negated(text[max(0, m.start() - 200):m.start()])):
+            if _MAYBE_BEFORE.search(text[max(0, m.start() - 30):m.start()]):
+                continue  # "Not blue, maybe red.": entertained, not said
+            if item.kind == "label" and (_negated(text[max(0, m.start() - 200):m.start()])
+                                         or _LABEL_REJECTED_AFTER.match(text[m.end():m.end() + 80])):
+                if lab not in dropped:
+                    dropped.append(lab)
                 continue
-            hits.append(lab)
-    return hits
+            if lab not in hits:
+                hits.append(lab)
+    return [d for d in dropped if d not in hits] if negated else hits
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -742,8 +841,22 @@ def _label_words(text: str, item: _Item) -> list[str]:
 
 
 def _option_contained(text: str, item: _Item) -> str | None:
-    """The one option whose text occurs in the reply, when no option text contains another and the mention is
-    not negated; conservative on purpose (free text mentions options it rejects)."""
+    """The one option whose text occurs in the reply, not negated, when no option text contains another; other
+    options may occur only negated ("Not pneumonia but pulmonary edema"). Conservative on purpose (free text
+    mentions options it rejects)."""
+    said = _option_mentions(text, item)
+    if said is None:
+        return None
+    asserted, negated = said
+    return asserted[0] if len(asserted) == 1 and asserted[0] not in negated else None
+
+
+_NEITHER_NOR = re.compile(r"\bneither\b[^.;:!?\n]{0,300}?\bnor\b[ \t]+(?:(?:a|an|the)[ \t]+)?[\w\-]+(?:[ \t]+[\w\-]+)?")
+
+
+def _option_mentions(text: str, item: _Item) -> tuple[list[str], list[str]] | None:
+    """The options whose whole text the reply names, as (asserted, negated) labels; None when an option's text
+    contains another's (a mention cannot be told apart)."""
     opts = item.option_map
     if len(opts) < 2:
         return None
@@ -753,21 +866,22 @@ def _option_contained(text: str, item: _Item) -> str | None:
             if i != j and a in b:
                 return None
     low = _norm(text)
-    hits: list[str] = []
+    asserted: list[str] = []
+    negated: list[str] = []
     seen: dict[str, bool] = {}  # a degenerate reply repeats the same context thousands of times
+    # "neither a cyst, a hemangioma nor a metastasis": every option listed between neither and nor is denied
+    denied = [m.span() for m in _NEITHER_NOR.finditer(low)] if "neither" in low else []
     for opt, lab in opts:
         pat = re.compile(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])")
-        ms = list(pat.finditer(low))
-        if not ms:
-            continue
-        for m in ms:
+        for m in pat.finditer(low):
             before = low[max(0, m.start() - 200):m.start()]
             if before not in seen:
                 seen[before] = _negated(before)
-            if seen[before]:
-                return None
-        hits.append(lab)
-    return hits[0] if len(hits) == 1 else None
+            inside = any(a <= m.start() < b for a, b in denied)
+            said = negated if seen[before] or inside else asserted
+            if lab not in said:
+                said.append(lab)
+    return asserted, negated
 
 
 _WORD = re.compile(r"[^\W\d_][\w\-]*")
@@ -778,6 +892,18 @@ shown seen image images scan question answer option options choice which what bo
 
 
 def _option_keyword(text: str, item: _Item) -> str | None:
+    """Rule 4c (:func:`_option_keywords`): the one option a short reply names by a word of its own."""
+    hits, negated, start = _option_keywords(text, item)
+    if start is not None:
+        return start
+    if len(hits) == 1:
+        return hits[0]
+    if not hits and len(negated) == 1 and len(item.option_map) == 2:  # "Not stable." of stable / aggravating
+        return next(lab for _, lab in item.option_map if lab != negated[0])
+    return None
+
+
+def _option_keywords(text: str, item: _Item) -> tuple[list[str], list[str], str | None]:
     """Rule 4c: a short reply (at most 8 words) that is the first words of exactly one option ("No effacement."
     for "No effacement of the fourth ventricle"), or that uses a word of exactly one option that no other option
     has ("Aggravating." for "Showing an aggravating pseudoaneurysm", "The pseudoaneurysm is stable.",
@@ -785,14 +911,14 @@ def _option_keyword(text: str, item: _Item) -> str | None:
     may appear only negated ("stable, not aggravating"). With two options, negating the one word of one ("Not
     stable.") names the other."""
     if len(item.option_map) < 2:
-        return None
+        return [], [], None
     low = _norm(text)
     if not 0 < len(_WORD.findall(low)) <= 8:
-        return None
+        return [], [], None
     if len(low.split()) >= 2:  # the start of exactly one option's text: "No effacement." for "No effacement of ..."
         starts = [lab for opt, lab in item.option_map if opt.startswith(low + " ")]
         if len(starts) == 1:
-            return starts[0]
+            return [], [], starts[0]
     words = [set(_WORD.findall(opt)) for opt, _ in item.option_map]
     hits: list[str] = []
     negated: list[str] = []
@@ -807,11 +933,7 @@ def _option_keyword(text: str, item: _Item) -> str | None:
                 said = negated if _negated(low[max(0, m.start() - 200):m.start()]) else hits
                 if lab not in said:
                     said.append(lab)
-    if len(hits) == 1:
-        return hits[0]
-    if not hits and len(negated) == 1 and len(item.option_map) == 2:  # "Not stable." of stable / aggravating
-        return next(lab for _, lab in item.option_map if lab != negated[0])
-    return None
+    return hits, negated, None
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -963,6 +1085,275 @@ def _presence(text: str, question: str) -> str | None:
 
 
 # --------------------------------------------------------------------------------------------------------------
+# What a careful reader weighs besides the rules above (issue 21): the reply's final verdict, options it rejects or
+# only entertains, escape options, a letter whose text names another option, a reply cut off mid-list
+# --------------------------------------------------------------------------------------------------------------
+
+# A self-correction: what follows it is the reply's final verdict ("No. Wait, it is enlarged. Yes.", "A. Actually,
+# looking again, B."); it opens a clause.
+_SELF_CORRECTION = re.compile(
+    r"(?i)(?:\A|(?<=[.!?;:\n,(\-]))[ \t\"'*_]*(?:no[ \t,]+)?(?:wait|hold\s+on|correction|scratch\s+that|"
+    r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|on\s+closer\s+(?:look|inspection|review|examination)|"
+    r"looking\s+(?:again|more\s+closely|closer)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
+    r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine)(?:\s+(?:that|myself|this))?|"
+    r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
+    r"(?:i(?:'ll|\s+will|'d|\s+would|'m|\s+am)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
+    r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
+    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|sorry)\b[ \t]*[,:.!\-]*"
+)
+# what withdraws an answer after a self-correction
+_WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|unsure|uncertain|"
+                        r"can(?:not|'t)\s+(?:tell|say|decide|be\s+sure)|(?:don't|do\s+not)\s+know|hard\s+to\s+say|"
+                        r"difficult\s+to\s+say|no\s+longer\s+sure)\b")
+_TAIL_HEDGE = re.compile(r"(?i)\b(?:either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|perhaps|maybe)\b")
+# A conclusion that ends in a label ("..., so yes.", "Therefore, no.", "...: yes." at the end, "In short: red.")
+_CONCLUSION_CUE = re.compile(
+    r"(?i)(?:\b(?:so|thus|hence|therefore|consequently|overall|in\s+(?:conclusion|summary|short|sum)|"
+    r"to\s+(?:conclude|summari[sz]e|sum\s+up)|bottom\s+line|verdict|conclusion)\b[ \t]*[,:\-]?[ \t]*"
+    r"(?:(?:the\s+)?answer\s+(?:is\s+)?:?[ \t]*|it(?:'s|\s+is)[ \t]+)?|:[ \t]*)(?=\S)"
+)
+# A clause that only entertains an answer ("I'm not sure it isn't upside down", "it could also be C", "A cannot
+# be ruled out"): labels named there are not the reply's answer, and make a reading by mention ambiguous.
+_ENTERTAIN = re.compile(
+    r"(?i)\b(?:not\s+(?:entirely\s+|completely\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|"
+    r"(?:could|might|may)\s+(?:also\s+|equally\s+|well\s+)?be|either\b[^.;\n]{0,60}?\bor|"
+    r"can(?:not|'t)\s+(?:rule\s+out|exclude|be\s+ruled\s+out|be\s+excluded)|can(?:not|'t)\s+tell|"
+    r"could\s+(?:also|equally|just\s+as\s+well)\s+be|might\s+(?:also|equally|actually)\s+be|"
+    r"may\s+(?:also|equally|actually)\s+be|or\s+(?:possibly|perhaps|maybe)|is\s+also\s+(?:possible|plausible)|"
+    r"(?:also|equally)\s+(?:possible|plausible|likely)|remains?\s+(?:possible|a\s+possibility)|hard\s+to\s+say|"
+    r"difficult\s+to\s+(?:say|tell))\b"
+)
+# "C could also be ...", "B cannot be excluded": a letter that is the subject of an entertaining verb
+_LETTER_ENTERTAINED = re.compile(r"(?<![\w'])[(\[]?([B-HJ-Z])[)\]]?(?![\w'])[ \t]+(?i:could|might|may|cannot|can't|"
+                                 r"is\s+also|remains|also)\b")
+_LONE_CAPITAL = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?![\w'\-])")
+_CLAUSE_SPLIT = re.compile(r"(?i)[.!?;\n]|\b(?:but|however|though|although|yet)\b")
+# An alternative weighed, not chosen: "between A and B", "A or B?", "A vs. B"
+_ALTERNATIVES = re.compile(
+    r"(?i)\bbetween\s+(?:(?:options?|choices?|the)\s+)?[(\[]?[A-Z][)\]]?\s+and\s+[(\[]?[A-Z][)\]]?"
+    r"|[(\[]?\b[A-Z]\b[)\]]?\s*(?:or|vs\.?|versus)\s*[(\[]?\b[A-Z]\b[)\]]?\s*\?"
+)
+# A letter rejected: "not A", "A is wrong", "rather than B", "(A) can be excluded"
+_LETTER_REJECTED = re.compile(
+    r"(?:\b(?i:not|rather\s+than|instead\s+of|other\s+than|excluding|except)[ \t]+(?:(?i:option|choice|letter|"
+    r"answer)[ \t]+)?[(\[]?([A-Z])\b[)\]]?(?![\w'\-])"
+    r"|[(\[]?\b([A-Z])\b[)\]]?(?:[ \t]*:[^.;\n]{0,120}?)?[ \t]+(?i:is|was|seems|appears|looks)[ \t]+(?i:not\b|"
+    r"wrong|incorrect|unlikely|less\s+likely|excluded|ruled\s+out|inaccurate|false)"
+    r"|[(\[]?\b([A-Z])\b[)\]]?[ \t]+(?i:isn't|wasn't|can\s+be\s+(?:excluded|ruled\s+out)))"
+)
+# several letters rejected at once: "A and B can be excluded", "A, B and D are wrong" (a chain of letters, found
+# once each, then what follows it: linear even on "A or A or A or ...")
+_LETTER_CHAIN = re.compile(r"(?<![\w'])(?:(?i:options?|choices?)[ \t]+)?[A-Z](?:[ \t]*(?:,|(?i:and|or)\b|&|/)[ \t]*"
+                           r"[A-Z](?![\w']))+")
+_CHAIN_REJECTED = re.compile(r"[ \t]+(?i:are|were|can\s+(?:both\s+|all\s+)?be|could\s+be|seem|look)[ \t]+"
+                             r"(?i:not\b|wrong|incorrect|unlikely|excluded|ruled\s+out|less\s+likely|inaccurate|false)")
+# A label rejected after its mention: "Blue is not the closest", "Red isn't"
+_LABEL_REJECTED_AFTER = re.compile(
+    r"\A(?:[ \t]+(?:dot|one|circle|point|marker|option|answer|label))?[ \t]+(?:is|was|seems|appears|looks)"
+    r"(?:[ \t]+(?:definitely[ \t]+|certainly[ \t]+|clearly[ \t]+)?(?:not|wrong|incorrect)\b|n't\b)",
+    re.IGNORECASE,
+)
+# A word of judgement that is not an option's word ("None of the options seem right." must not read "right side")
+_JUDGEMENT = re.compile(r"(?i)\b(?:seems?|looks?|is|are|be|sounds?|feels?|that's|all|quite|not|none)[ \t]+"
+                        r"(?:\w+[ \t]+)?(?:right|correct|wrong)\b|\b(?:right|correct|wrong)[ \t]+(?:answer|option|"
+                        r"choice)s?\b")
+# The last words of a reply cut off mid-sentence ("... Option C: Pulmonary edema. This would")
+_FUNCTION_WORDS = frozenset("""the a an this that these those would could should will is are was were be been of to
+in on at for with and or but which as by from its it their than then because since so if while whereas also may
+might can must has have had not no very more most less such into onto upon about between among option choice
+appears appear seems seem shows show reveals reveal suggests suggest indicates indicate demonstrates looks look
+contains measures represents includes including like whether what where when how who typically usually""".split())
+
+
+def _first_sentence(t: str) -> str:
+    m = re.search(r"[.;!?\n]", t)
+    return t[:m.start()] if m else t
+
+
+def _truncated(text: str) -> bool:
+    """A reply that stops mid-sentence: it ends in a function word ("This would"), a comma, a colon or an open
+    bracket (what a length limit leaves)."""
+    t = text.rstrip(" \t*_")
+    if not t or t[-1] in ".!?)]}\"'`>":
+        return False
+    if t[-1] in ",:;(-[":
+        return True
+    words = re.findall(r"[A-Za-z']+", t[-40:])
+    if not words or re.fullmatch(r"[A-Z]", words[-1]):  # "Based on the image, A" ends in its answer
+        return False
+    return words[-1].lower() in _FUNCTION_WORDS and len(text.split()) > 3
+
+
+def _escape_option(text: str, item: _Item) -> str | None:
+    """The escape option ("None of the above", "Not a suitable question for the image", "The question contains
+    a clinically incorrect premise") that a reply states in its own words, when the item has exactly one option
+    of that kind."""
+    if item.kind != "choice" or not item.escapes:
+        return None
+    kinds = lexicon.escape_kind_of_reply(text)
+    hits = {lab for k in kinds for lab in item.escapes.get(k, ())}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _letter_text_conflict(lab: str, rest: str, item: _Item) -> bool:
+    """Whether the text written after a letter names another option ("A. None of the above." when A is
+    "Pneumonia"; "A: Pleural effusion" when pleural effusion is B): the reply contradicts itself."""
+    body = _first_sentence(rest.lstrip(" \t.:)-—")).strip()
+    if not body or item.kind != "choice" or not item.option_map:
+        return False
+    if _names_option(body, lab, item) or _names_option(rest, lab, item):
+        return False
+    n = _norm(body)
+    own = next((o for o, lb in item.option_map if lb == lab), "")
+    for opt, other in item.option_map:
+        if other != lab and (n == opt or (n.startswith(opt) and not n[len(opt):len(opt) + 1].isalnum())) \
+                and opt not in own:
+            return True
+    kinds = lexicon.escape_kind_of_reply(body)
+    own_kind = lexicon.escape_kind_of_option(own) if own else None
+    return bool(kinds) and own_kind not in kinds and len(n.split()) <= 12
+
+
+_PAIR = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?:[ \t]*[:=)]|\.(?=[ \t])|[ \t]+(?:is|means|stands\s+for))[ \t]*"
+                   r"([^.;,\n]{1,80})")
+
+
+def _pair_conflict(text: str, item: _Item) -> bool:
+    """Whether the reply pairs a letter with another option's text anywhere ("Yes, B is No.", "C. None of the
+    above" when C is not that option)."""
+    if item.kind != "choice" or not item.option_map:
+        return False
+    for m in _PAIR.finditer(text[:4000]):
+        lab = item.letter(m.group(1))
+        if lab is not None and m.group(1) not in "AI" and _letter_text_conflict(lab, m.group(2), item):
+            return True
+        if lab is not None and m.group(1) in "AI" and not re.match(r"[ \t]+[a-z]", text[m.end(1):m.end(1) + 3]) \
+                and _letter_text_conflict(lab, m.group(2), item):
+            return True
+    return False
+
+
+def _opening_option(text: str, item: _Item) -> str | None:
+    """The option a reply opens with by its own short text ("Yes, the answer is A." when B is "Yes")."""
+    t = text.lstrip(" \t\n\"'`*_>")
+    for opt, lab in item.option_map:
+        if len(opt.split()) <= 3 and re.search(r"[^\W\d_]{2}", opt) and \
+                re.match(re.escape(opt) + r"[ \t]*[,.;:!\n]", t, re.IGNORECASE):
+            return lab
+    return None
+
+
+def _rejected_letters(text: str, item: _Item) -> list[tuple[int, int]]:
+    """Spans of letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.",
+    "A is wrong; C.")."""
+    spans = [(m.start(), m.end()) for m in _ALTERNATIVES.finditer(text)]
+    spans += [m.span() for m in _LETTER_CHAIN.finditer(text) if _CHAIN_REJECTED.match(text, m.end())]
+    for m in _LETTER_REJECTED.finditer(text):
+        g = next((i for i in (1, 2, 3) if m.group(i)), None)
+        if g is not None and item.letter(m.group(g)) is not None and m.group(g) != "I":
+            spans.append((m.start(g), m.end(g)))
+    return spans
+
+
+def _question_sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of sentences that end in "?" ("Upside down? No, it's correct.", "Is it red?"): what they name is
+    asked, not answered."""
+    if "?" not in text:
+        return []
+    out = []
+    start = 0
+    for m in re.finditer(r"[.!?\n]", text):  # linear: each sentence is scanned once
+        if m.group(0) == "?":
+            out.append((start, m.end()))
+        start = m.end()
+    return out
+
+
+def _entertained_labels(text: str, item: _Item, canonical: bool = False) -> set[str]:
+    """Labels named in clauses that only entertain them ("... but I'm not sure it isn't upside down", "it could
+    also be C"), negated or not."""
+    if not _ENTERTAIN.search(text):
+        return set()
+    out: set[str] = set()
+    if not canonical:
+        citem = _canonical_item(item.kind, item.labels, item.options, item.question)
+        out |= _entertained_labels(lexicon.canonical(lexicon.translate(text), citem.narrow), citem, canonical=True)
+    cuts = [0, *(m.end() for m in _CLAUSE_SPLIT.finditer(text)), len(text)]
+    for a, b in zip(cuts, cuts[1:]):
+        clause = text[a:b]
+        if not _ENTERTAIN.search(clause):
+            continue
+        if item.kind == "choice":
+            out.update(_bare_letters(clause, item)[0])
+            out.update(lb for m in _LETTER_ENTERTAINED.finditer(clause) if (lb := item.letter(m.group(1))))
+            for m in _LONE_CAPITAL.finditer(clause):  # "it could be C as well"; not the article in "A cyst may ..."
+                if m.group(1) in "AI" and re.match(r"[ \t]+[a-z]", clause[m.end():]):
+                    continue
+                if (lb := item.letter(m.group(1))) is not None:
+                    out.add(lb)
+            low = _norm(clause)
+            out.update(lb for opt, lb in item.option_map
+                       if re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", low))
+        else:
+            for word, lab in item.words:
+                if _phrase_regex(word, suffix=item.kind == "label").search(clause):
+                    out.add(lab)
+    return out
+
+
+def _conclusion(text: str, item: _Item) -> str | None:
+    """Yes/no and label items: the label a conclusion ends with (the last one): "..., so yes.", "Therefore, no.",
+    "...: yes." at the end; the label must end its clause ("so no further imaging" concludes nothing)."""
+    found: str | None = None
+    for m in _CONCLUSION_CUE.finditer(text):
+        rest = text[m.end():]
+        if m.group(0).lstrip().startswith(":") and len(rest.strip()) > 40:
+            continue  # "Findings: no effusion ...": a colon concludes only at the very end
+        lab = _word_prefix(rest, item)
+        if lab is None:
+            continue
+        w = next(mm for word, lb in item.words if lb == lab and (mm := _phrase_regex(
+            word, suffix=item.kind == "label").match(rest)))
+        if re.match(r"[ \t]*(?:[.,;!\n]|\Z)", rest[w.end():]):
+            found = lab
+    return found
+
+
+def _self_corrected(text: str) -> str | None:
+    """What follows the reply's last self-correction ("Wait", "Actually", "On second thought", ...), when
+    something does."""
+    last = None
+    for m in _SELF_CORRECTION.finditer(text):
+        last = m
+    if last is None:
+        return None
+    tail = text[last.end():]
+    return tail if tail.strip(" \t\n.,;:!-") else None
+
+
+def _closing_label(text: str, item: _Item) -> str | None:
+    """The reply's last sentence when it is exactly one label ("... under the stratum corneum. Green.")."""
+    sentences = [x for x in re.split(r"(?<=[.!?\n])", text[-400:]) if x.strip(" \t\n.!")]
+    return item.exact(sentences[-1]) if sentences else None
+
+
+def _suggested_label(suggested: str | None, item: _Item) -> str | None:
+    if not suggested or item.kind != "choice":
+        return None
+    m = re.match(r"\s*[(\[]?([A-Za-z])\b", suggested)
+    return item.letter(m.group(1)) if m else None
+
+
+_AGREES = re.compile(
+    r"(?i)\bI\s+(?:fully\s+|completely\s+|would\s+)?agree\b|\b(?:physician|student|doctor|suggested|proposed|given)"
+    r"(?:'s|s')?\s+(?:answer|choice|response|selection)?\s*(?:\([A-Z]\)|[A-Z]\b(?::[^.;\n]{0,120})?)?\s*(?:is|was)\s+"
+    r"(?:\w+\s+)?(?:correct|right|accurate|appropriate)\b|\b(?:physician|student|doctor)\s+is\s+(?:correct|right)\b"
+)
+_DISAGREES = re.compile(r"(?i)\b(?:disagree|incorrect|wrong|not\s+(?:\w+\s+)?(?:correct|right|accurate)|"
+                        r"inaccurate|mistaken|erroneous)\b")
+
+
+# --------------------------------------------------------------------------------------------------------------
 # Public API
 # --------------------------------------------------------------------------------------------------------------
 
@@ -970,14 +1361,15 @@ KINDS = ("choice", "yesno", "label", "free")
 
 
 def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (), *,
-            question: str | None = None) -> Answer:
+            question: str | None = None, suggested: str | None = None) -> Answer:
     """Parse a reply with the robust default rules (module docstring; REFERENCE §3).
 
     ``labels`` are the item's own labels: letters for ``choice`` (``options`` holds their texts in the same
     order), ("yes", "no") for ``yesno``, the allowed words for ``label``. ``question`` (the text the model was
-    asked) is read only to tell whether a yes/no item asks about the presence of a finding (rule 5); without it
-    "Not present." stays unread. Never raises on any text; the returned ``choice`` is always one of ``labels`` or
-    None.
+    asked) is read to tell whether a yes/no item asks about the presence of a finding (rule 5) and what it asks
+    about (rule 6); without it "Not present." and "This is a CT scan." stay unread. ``suggested`` is the answer a
+    MedVH false-confidence prompt showed ("B" or "B: No."): a reply that agrees with it ("The physician's answer
+    is correct.") names it. Never raises on any text; the returned ``choice`` is always one of ``labels`` or None.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; expected one of {KINDS}")
@@ -987,88 +1379,228 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "free_text", invalid=False, refusal=refusal)
     if not text.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)
-    item = _item(kind, tuple(labels), tuple(options), question or "")
+    key = (kind, tuple(labels), tuple(options), question or "")
+    item = _item(*key)
     clean = _clean(text)
+    if not clean.strip():
+        return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens
     if ("/" in clean or "." in clean) and not any(opt in _NA_OPTION for opt, _ in item.option_map):
         clean = _NOT_APPLICABLE.sub("not applicable", clean)
+    label, method = _read(clean, item, refusal, suggested)
+    if label is None and method in ("none", "out_of_range"):
+        # 7. other languages and synonyms: the answer words in English, option and label texts in canonical form
+        english = lexicon.translate(clean, yesno=kind == "yesno")
+        citem = _canonical_item(*key)
+        alt = lexicon.canonical(english, citem.narrow)
+        if alt != clean or citem.option_map != item.option_map or citem.words != item.words:
+            found, how = _read(alt, citem, refusal, suggested)
+            if found is not None:
+                label, method = found, "language" if english != clean else "synonym"
+            elif how == "ambiguous":
+                method = how
+    return Answer(label, method, invalid=label is None, refusal=refusal)
 
-    def ok(label: str, method: str) -> Answer:
-        return Answer(label, method, invalid=False, refusal=refusal)
 
-    def bad(method: str) -> Answer:
-        return Answer(None, method, invalid=True, refusal=refusal)
-
+def _read(clean: str, item: _Item, refusal: bool, suggested: str | None, corrections: bool = True
+          ) -> tuple[str | None, str]:
+    """The rules in order (module doc) on a cleaned reply: (label or None, method)."""
+    kind = item.kind
     # 0. the reply is a label
     lab = item.exact(clean)
     if lab is not None:
-        return ok(lab, "exact")
-
+        return lab, "exact"
+    # 1a. the final verdict after a self-correction ("No. Wait, it is enlarged. Yes.")
+    if corrections:
+        tail = _self_corrected(clean)
+        if tail is not None:
+            found, how = _read(tail, item, refusal, suggested, corrections=False)
+            if _TAIL_HEDGE.search(tail) and (found is not None or _entertained_labels(tail, item)):
+                return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well."
+            if found is None and _WITHDRAWN.search(tail):
+                return None, "withdrawn"  # "The answer is B. On second thought, I'm unsure whether ..."
+            if found is not None:
+                return found, "final_verdict"
+            if how == "ambiguous":
+                return None, how
+    else:
+        # what follows a self-correction: its closing sentence, when it is a lone label, is the verdict
+        lab = _closing_label(clean, item)
+        if lab is not None:
+            return lab, "final_verdict"
     # 1. last explicit declaration (weak ones, "it is B" / "probably B", wait for rule 3b)
     decl = _declaration(clean, item)
+    if decl.kind == "conflict":
+        return None, "ambiguous"  # "The answer is A: Pleural effusion" when pleural effusion is B
     if decl.label is not None and decl.kind != "weak":
-        return ok(decl.label, "declaration")
+        if kind == "choice" and _opening_option(clean, item) not in (None, decl.label):
+            return None, "ambiguous"  # "Yes, the answer is A." when A is "No"
+        return decl.label, "language" if decl.kind == "foreign" else "declaration"
     out_of_range = decl.out_of_range
 
     # 2. \boxed{} / backticks
     bb = _boxed_or_backtick(clean, item)
     if bb is not None:
-        method, found = bb
+        method, found_bb = bb
         if method == "ambiguous":
-            return bad("ambiguous")
-        if found.label is not None:
-            return ok(found.label, method)
-        out_of_range = out_of_range or found.out_of_range
+            return None, "ambiguous"
+        if found_bb.label is not None:
+            return found_bb.label, method
+        out_of_range = out_of_range or found_bb.out_of_range
 
     if decl.kind == "na":
-        return bad("not_applicable")  # "Answer: N/A": declared non-answer, whatever words follow ("no image ...")
-
+        return None, "not_applicable"  # "Answer: N/A": declared non-answer, whatever words follow ("no image ...")
     if kind == "choice":
-        # 4a. a reply that is exactly one option's text (also an option whose text is "N/A")
-        lab = _option_exact(clean, item)
-        if lab is not None:
-            return ok(lab, "option_text")
-        plain = _mask(clean, decl.hypotheses)  # "A would be right only if ..." names no answer
-        letters, oor = _bare_letters(plain.strip(), item)
-        # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
-        # last line is a lone letter after an explanation or an echoed option list
-        head, tail = _head_letter(plain, item), _tail_letter(plain, item)
-        if head is not None and tail is not None and head != tail:
-            return bad("ambiguous")
-        if head is not None or tail is not None:
-            lab = head or tail
-            return ok(lab, "bare" if letters == [lab] else "leading")  # type: ignore[arg-type]
-        if decl.label is not None:
-            return ok(decl.label, "declaration")
-        # 3. lone letter tokens
-        out_of_range = out_of_range or oor
-        if len(letters) == 1:
-            return ok(letters[0], "bare")
-        if len(letters) > 1:
-            return bad("ambiguous")
-        # 4b. option text
-        lab = _option_contained(clean, item)
-        if lab is not None:
-            return ok(lab, "option_text_contained")
-        lab = None if refusal else _option_keyword(clean, item)
-        if lab is not None:
-            return ok(lab, "option_keyword")
-        return bad("out_of_range" if out_of_range else "none")
+        return _read_choice(clean, item, decl, out_of_range, refusal, suggested)
+    return _read_words(clean, item, refusal)
 
-    # yes/no and label items
-    lab = _leading_word(clean, item)
+
+def _read_choice(clean: str, item: _Item, decl: _Found, out_of_range: bool, refusal: bool, suggested: str | None
+                 ) -> tuple[str | None, str]:
+    """Rules 3-4 for choice items."""
+    # 4a. a reply that is exactly one option's text (also an option whose text is "N/A")
+    lab = _option_exact(clean, item)
     if lab is not None:
-        return ok(lab, "leading")
-    words = _label_words(clean, item)
+        return lab, "option_text"
+    plain = _mask(clean, (*decl.hypotheses, *decl.rejected))  # "A would be right only if ...", "the physician's B"
+    # letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.")
+    masked = _mask(plain, [*_rejected_letters(plain, item), *_question_sentences(plain)])
+    letters, oor = _bare_letters(masked.strip(), item)
+    entertained = _entertained_labels(clean, item)
+
+    def mention(label: str, method: str, committed: bool = False) -> tuple[str | None, str]:
+        """A reading from where the answer is mentioned, not declared: not when the reply only entertains it
+        alongside another, opens with another option's text, pairs a letter with another option's text ("Yes, B
+        is No."), stops mid-sentence, or only speaks about the topic in general."""
+        if entertained - {label} or _opening_option(clean, item) not in (None, label) or _pair_conflict(clean, item):
+            return None, "ambiguous"
+        if not committed and _truncated(clean):
+            return None, "truncated"
+        if method not in ("bare", "leading") and lexicon.generic_statement(clean):
+            return None, "none"  # "Melanoma is the most dangerous skin cancer, and benign nevi are common."
+        return label, method
+
+    # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
+    # last line is a lone letter after an explanation or an echoed option list
+    head, tail = _head_letter(masked, item), _tail_letter(masked, item)
+    if head is not None and _letter_text_conflict(head, _head_rest(masked), item):
+        return None, "ambiguous"  # "A. None of the above." when A is "Pneumonia"
+    if head is not None and tail is not None and head != tail:
+        return None, "ambiguous"
+    if head is not None or tail is not None:
+        lab = head or tail
+        return mention(lab, "bare" if letters == [lab] else "leading", committed=True)  # type: ignore[arg-type]
+    if decl.label is not None:
+        return decl.label, "declaration"
+    # the reply agrees with the answer the prompt suggested ("The physician's answer is correct.")
+    sug = _suggested_label(suggested, item)
+    if sug is not None and _AGREES.search(clean) and not _DISAGREES.search(clean):
+        return sug, "agrees_with_suggestion"
+    # 3. lone letter tokens
+    out_of_range = out_of_range or oor
+    if len(letters) == 1:
+        return mention(letters[0], "bare")
+    weighed = _mask(plain, [m.span() for m in _ALTERNATIVES.finditer(plain)])
+    if len(letters) > 1 or (weighed != plain and len(_bare_letters(plain.strip(), item)[0]) > 1):
+        return None, "ambiguous"  # "A or B", "Options A and B are both plausible"
+    # 4b. an escape option in the reply's own words ("None of these fit." for "None of the above")
+    lab = _escape_option(masked, item)
+    if lab is not None:
+        named = _option_mentions(lexicon.canonical(masked), _canonical_item(item.kind, item.labels, item.options,
+                                                                              item.question))
+        if named is not None and any(x != lab for x in named[0]):
+            return None, "ambiguous"  # "None of the options is quite right, but glioblastoma is closest."
+        return mention(lab, "escape_option")
+    if lexicon.escape_kind_of_reply(masked):
+        return None, "none"  # "None of the options seem right." where no option says so: no option is named
+    # 4c. option text ("seems right", "the correct answer" are judgements, not the option "right side"), read with
+    # synonyms in canonical form ("Heart attack or aortic dissection" names two options); a refusal's remarks
+    # ("Impetigo is common in children, though.") name no answer
+    if refusal:
+        return None, "out_of_range" if out_of_range else "none"
+    judged = _mask(masked, [m.span() for m in _JUDGEMENT.finditer(masked)])
+    citem = _canonical_item(item.kind, item.labels, item.options, item.question)
+    canon = lexicon.canonical(judged, citem.narrow)
+    how = "synonym" if canon != judged or citem.option_map != item.option_map else ""
+    keywords, _, _ = _option_keywords(canon, citem)
+    lab = _option_contained(canon, citem)
+    if lab is not None:
+        if any(k != lab for k in keywords):
+            return None, "ambiguous"  # "A PE or a dissection": another option named by its own word
+        return mention(lab, how or "option_text_contained")
+    lab = _option_keyword(canon, citem)
+    if lab is not None:
+        return mention(lab, how or "option_keyword")
+    said = _option_mentions(canon, citem)
+    if said is not None and len(citem.option_map) == 2 and not said[0] and len(said[1]) == 1:
+        # two options: denying one names the other ("Not the left kidney; the right one is dilated.")
+        return mention(next(lb for _, lb in citem.option_map if lb != said[1][0]), "negated_option")
+    return None, "out_of_range" if out_of_range else "none"
+
+
+def _head_rest(text: str) -> str:
+    """What follows the letter on the reply's first line ("A. None of the above." → ". None of the above.")."""
+    first = next(_LINES.finditer(text), None)
+    if first is None:
+        return ""
+    line = first.group(0).strip(" \t>-\u2022*_`\"'")
+    m = re.match(r"([(\[])?([A-Za-z])([)\]])?", line)
+    return line[m.end():] if m else ""
+
+
+def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str]:
+    """Rules 3-6 for yes/no and label items."""
+    text = lexicon.mask_idioms(clean) if item.kind == "yesno" else clean  # "No doubt, ..." is not no
+    entertained = _entertained_labels(text, item)
+
+    def mention(label: str, method: str) -> tuple[str | None, str]:
+        return (None, "ambiguous") if entertained - {label} else (label, method)
+
+    # two sentences that are each a different label, and no self-correction between them: "Yes. No. I cannot
+    # decide."
+    alone = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
+             if not x.rstrip().endswith("?") and (lb := item.exact(x)) is not None}
+    # several labels each opening a "label: description" clause ("Red: dermis. Green: epidermis.") are a list
+    listed = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
+              if (lb := _word_prefix(x.lstrip(" \t\n-*"), item)) is not None
+              and re.match(r"[^:]{0,20}?:", x.lstrip(" \t\n-*")[:40])}
+    if len(alone) > 1 or len(listed) > 1:
+        return None, "ambiguous"
+    # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict, and so is a
+    # closing sentence that is only a label ("No pneumothorax on the left; on the right, a small one. Yes.")
+    lab = _conclusion(text, item)
+    if lab is None and len(re.findall(r"[.!?;\n]\s*\S", text)) >= 1:
+        lab = _closing_label(text, item)
+    if lab is not None:
+        return lab, "final_verdict"
+    lab = _leading_word(text, item)
+    if lab is not None:
+        return mention(lab, "leading")
+    words = _label_words(_mask(text, _question_sentences(text)), item)
     if len(words) == 1:
-        return ok(words[0], "label_word")
+        if lexicon.generic_statement(text):
+            return None, "none"  # "Correctly identifying the orientation requires the anatomical landmarks."
+        return mention(words[0], "label_word")
     if len(words) > 1:
-        return bad("ambiguous")
-    # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes
-    if kind == "yesno" and question and not refusal and item.aliases and _PRESENCE_QUESTION.search(question):
-        said = _presence(clean, question)
+        return None, "ambiguous"
+    # two labels: denying one names the other ("Not inverted." for correct / upside down)
+    distinct = list(dict.fromkeys(item.labels))
+    if item.kind == "label" and len(distinct) >= 2:
+        denied = _label_words(_mask(text, _question_sentences(text)), item, negated=True)
+        left = [lb for lb in distinct if lb not in denied]
+        if len(left) == 1 and not _PRESENCE_UNSURE.search(text):
+            return left[0], "negated_option"  # "Not red, not blue."
+    question = item.question
+    if item.kind == "yesno" and question and not refusal and item.aliases:
+        # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes
+        if _PRESENCE_QUESTION.search(question):
+            said = _presence(text, question)
+            if said is not None:
+                return item.aliases["yep" if said == "yes" else "nope"], "presence"
+        # 6. the question's subject: "This is a CT scan." to "Is this an MRI?" is no
+        said = subject.answer_from_subject(text, question) or subject.answer_from_predicate(text, question)
         if said is not None:
-            return ok(item.aliases["yep" if said == "yes" else "nope"], "presence")
-    return bad("none")
+            return item.aliases["yep" if said == "yes" else "nope"], "question_subject"
+    return None, "none"
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -1221,23 +1753,25 @@ def is_correct(answer: Answer, gt_label: str | None) -> bool | None:
 
 @functools.lru_cache(maxsize=1)
 def parser_version() -> str:
-    """A fingerprint of the robust parser's code (this module and the label rules of :mod:`probe_ui.items`).
+    """A fingerprint of the robust parser's code (this module, the label rules of :mod:`probe_ui.items` and the
+    word lists and rules of :mod:`probe_ui.reading`).
 
     The parse stored with each answer is a cache of the robust reading, valid only under the same fingerprint;
     :func:`probe_ui.scoring.scored_answers` re-reads replies whose stored parse came from other code."""
     from probe_ui import items
+    from probe_ui.reading import refusals
 
     h = hashlib.sha256()
-    for module in (sys.modules[__name__], items):
+    for module in (sys.modules[__name__], items, lexicon, subject, refusals):
         h.update(Path(module.__file__ or "").read_bytes() if module.__file__ else b"")
     return h.hexdigest()[:16]
 
 
 def cache_row(text: str | None, kind: str, labels: Sequence[str], options: Sequence[str], gt: str | None, *,
-              question: str | None = None) -> dict[str, object]:
-    """The stored parse of a reply: its robust reading (``question``: the text asked, for rule 5) and correctness
-    against ``gt``, stamped with :func:`parser_version` (what the runner and the importers store with every
-    answer)."""
-    ans = extract(text or "", kind, labels, options, question=question)
+              question: str | None = None, suggested: str | None = None) -> dict[str, object]:
+    """The stored parse of a reply: its robust reading (``question``: the text asked, for rules 5-6;
+    ``suggested``: a MedVH FCJ suggestion) and correctness against ``gt``, stamped with :func:`parser_version`
+    (what the runner and the importers store with every answer)."""
+    ans = extract(text or "", kind, labels, options, question=question, suggested=suggested)
     return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
             "correct": is_correct(ans, gt), "parse_version": parser_version()}

@@ -12,9 +12,7 @@ login) adds to them. Without ``user`` (the library, the command line) there is n
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,7 @@ from probe_ui.images import CanonicalImage
 from probe_ui.items import Item
 from probe_ui.live import ProbeError, Step, named_chains
 from probe_ui.presets import Preset, item_yaml, load_preset
+from probe_ui.safe_write import check_target, write_bytes, write_text
 from probe_ui.yaml_limits import safe_load, yaml_problem
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
@@ -106,6 +105,7 @@ def save_item(folder: Path, set_name: str, item: Item, images: tuple[CanonicalIm
         raise ProbeError(f"the benchmark set '{set_name}' is another user's: choose another name", field="set_name")
     data: dict[str, Any] = {"name": set_name, "description": description or "Probes saved from the probe-ui app",
                             "items": []}
+    check_target(path, True, "cannot save the benchmark set to")  # a FIFO or device there is neither read nor written
     if path.exists():
         try:
             loaded = safe_load(path.read_text(encoding="utf-8")) or {}
@@ -128,20 +128,13 @@ def save_item(folder: Path, set_name: str, item: Item, images: tuple[CanonicalIm
         rel = f"images/{im.id}.png"
         target = folder / rel
         if not target.exists():
-            _write_atomic(target, im.png)
+            write_bytes(target, im.png, what="cannot save the image to")
         image_paths.append(rel)
     entry = item_entry(item, image_paths, steps, suite)
     data["items"] = [it for it in data["items"] if not (isinstance(it, dict) and it.get("id") == item.id)] + [entry]
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120)
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".yaml.tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
-    try:
-        load_preset(tmp)
-    except Exception:
-        os.unlink(tmp)
-        raise
-    os.replace(tmp, path)
+    # the set's own file, read above, is replaced (never a device, FIFO or folder), once it loads back as a preset
+    write_text(path, text, force=True, what="cannot save the benchmark set to", check=load_preset)
     return path, load_preset(path)
 
 
@@ -165,9 +158,3 @@ def item_entry(item: Item, image_paths: list[str], steps: list[Step], suite: str
         entry["suites"] = suites
     return entry
 
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)

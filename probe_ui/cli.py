@@ -38,6 +38,26 @@ def seed_arg(text: str) -> int:
     return value
 
 
+def temperature_arg(text: str) -> float:
+    """``--temperature``: a finite number every provider takes (``nan`` reached every model as an error)."""
+    from probe_ui.runner import BatchError, check_temperature
+
+    try:
+        return check_temperature(text.strip(), "")
+    except BatchError as exc:
+        raise argparse.ArgumentTypeError(str(exc).strip()) from None
+
+
+TRUST_HELP = ("open a store that holds triggers (or rules) probe-ui did not create, with a warning naming them "
+              "(default: refuse it, since a trigger can change answers and ratings as they are written; also "
+              "PROBE_UI_TRUST_STORE=1)")
+
+
+def trust_arg(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
+    """``--trust-store`` (:mod:`probe_ui.store_check`): before or after the command's name."""
+    p.add_argument("--trust-store", action="store_true", default=default, help=TRUST_HELP)
+
+
 def serve_args(p: argparse.ArgumentParser) -> None:
     from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_UPLOAD_MB
 
@@ -71,17 +91,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"probe-ui {__version__}")
     p.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
+    trust_arg(p, default=False)
     serve_args(p)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     sv = sub.add_parser("serve", help="start the app (the default when no command is given)")
     serve_args(sv)
+    trust_arg(sv)
     sv.set_defaults(func=cmd_serve)
 
     def parser_arg(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--parser", choices=("robust", "legacy"), default="robust",
                         help="robust: our extractor (default); legacy: the benchmark's original parser, to reproduce "
                              "published numbers (runs whose benchmark is known; else the same as robust)")
+
+    def judge_arg(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--judge", default=None, metavar="MODEL",
+                        help="a judge model (provider/model or a catalogue name) for the replies the rules cannot "
+                             "read: it is asked once about each (its answer stored, never asked again), and its "
+                             "answers count with the method 'judge' (robust parser only; off unless given)")
 
     def definition_arg(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--definition", choices=("auto", "paper", "clean"), default="auto",
@@ -94,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
         sp.add_argument("--run", default=None, help="run name (default: batch: derived from presets and seed; "
                                                     "score: the most recent run)")
+        trust_arg(sp)
 
     b = sub.add_parser("batch", help="ask models every variant of one or more presets, storing every answer")
     b.add_argument("presets", nargs="+", metavar="PRESET",
@@ -108,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="add a stress suite's variants to every item (see 'probe-ui perturbations'); repeatable")
     b.add_argument("--samples", type=int, default=1, metavar="N",
                    help="answers per variant and model, scored by majority vote (needs --temperature > 0)")
-    b.add_argument("--temperature", type=float, default=None, help="sampling temperature for every model "
+    b.add_argument("--temperature", type=temperature_arg, default=None, help="sampling temperature for every model "
                                                                    "(default: the catalogue's, else 0)")
     b.add_argument("--judge", default=None, metavar="SPEC",
                    help="a model that maps free-form answers to options (e.g. with --prompt free)")
@@ -123,6 +152,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--image-root", action="append", default=[], metavar="DIR",
                    help="also let the presets read images from DIR (besides their own folder and the bundled "
                         "assets; also PROBE_UI_IMAGE_ROOTS); repeatable")
+    b.add_argument("--extend", action="store_true",
+                   help="add this batch's new models, suites or presets to an existing run (named by --run, or the "
+                        "name derived when --run is left out); without it such a batch is refused, so that a run "
+                        "never mixes model sets by accident. The run then plans, counts and resumes all of them")
     b.add_argument("--shard", default=None, metavar="I/N",
                    help="ask only part I of N of the batch (1-based); run all N parts, on one machine or several, "
                         "against one --db (e.g. postgresql://...) to share a batch. Under torchrun or srun the "
@@ -141,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     pv.add_argument("--seed", type=seed_arg, default=0)
     pv.add_argument("--prompt", default=None, help="prompt template (default: per kind)")
     pv.add_argument("--out", default=None, metavar="DIR", help="write each variant's images here as PNG")
+    pv.add_argument("--force", action="store_true", help="with --out: replace images of an earlier preview "
+                                                         "(default: refuse)")
     pv.add_argument("--image-root", action="append", default=[], metavar="DIR",
                     help="also let the preset read images from DIR (see batch --image-root)")
     pv.set_defaults(func=cmd_preview)
@@ -151,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="print one JSON object")
     parser_arg(s)
     definition_arg(s)
+    judge_arg(s)
     s.add_argument("--format", choices=("table", "markdown", "csv"), default="table",
                    help="terminal tables (default), Markdown tables or CSV rows")
     s.add_argument("--compare-parsers", action="store_true",
@@ -163,14 +199,18 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Formats: mediconfusion (Results/<model>/<model>_mc.json + --dataset "
                                     "dataset.json), probmed (eval/response_file/<model>.json), medvh (MedVH question "
                                     "records with an added 'response'; --task), blink (saved predictions "
-                                    "{\"val\": [{idx, answer, full_prediction}]}). With --to-preset the file is the "
-                                    "format's question file and a preset YAML is written instead.")
+                                    "{\"val\": [{idx, answer, full_prediction}]}), and a harness's answers to a set "
+                                    "'probe-ui export-set' wrote: inspect (an .eval or .json log), lmms-eval (its "
+                                    "--log_samples JSONL), vlmevalkit (its prediction or result xlsx, tsv or csv). "
+                                    "With --to-preset the file is the format's question file and a preset YAML is "
+                                    "written instead.")
     im.add_argument("format", metavar="FORMAT", choices=_import_formats(),
                     help=f"one of: {', '.join(_import_formats())}")
     im.add_argument("file", metavar="FILE", help="the results file (or, with --to-preset, the question file)")
     im.add_argument("--dataset", default=None, metavar="FILE",
                     help="mediconfusion: dataset.json (required for results); blink: the items (question, choices)")
-    im.add_argument("--model", default=None, metavar="NAME", help="model name (default: from the file name)")
+    im.add_argument("--model", default=None, metavar="NAME",
+                    help="model name (default: from the file name; inspect, lmms-eval: the model the results name)")
     im.add_argument("--images", default=None, metavar="DIR",
                     help="folder the file's image names are looked up in; found images are stored with the variants")
     im.add_argument("--task", default=None, help="medvh: nota | wrongful_image | cli | pre | fcj")
@@ -183,14 +223,35 @@ def build_parser() -> argparse.ArgumentParser:
                          "preset goes; default <DIR>/preset.yaml)")
     im.add_argument("--force", action="store_true",
                     help="with --to-preset: replace the file if it exists (default: refuse)")
+    im.add_argument("--set", default=None, metavar="DIR", dest="set_dir",
+                    help="inspect, lmms-eval, vlmevalkit: the folder 'probe-ui export-set' wrote (default: found "
+                         "from the results file: the task's folder, the dataset's folder, $LMUData)")
     im.add_argument("--with-perturbations", action="store_true",
                     help="dataset: give each item the perturbation chains recorded in the export, so a batch asks "
                          "the same variants again")
     im.add_argument("--db", default=_db_default(),
                     help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
-    im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>); "
-                                                "import several models or files into one run by naming it")
+    im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>; "
+                                                "inspect, lmms-eval, vlmevalkit: <harness>-<set>); import several "
+                                                "models or files into one run by naming it")
+    trust_arg(im)
     im.set_defaults(func=cmd_import)
+
+    es = sub.add_parser("export-set", help="a preset, its suites expanded into variants (exact images and prompt), "
+                                           "as a benchmark set for Inspect AI, lmms-eval, VLMEvalKit or a Hugging "
+                                           "Face dataset; 'probe-ui import' reads the harness's answers back")
+    es.add_argument("preset", metavar="PRESET", help="a preset file, or a shipped preset by name")
+    es.add_argument("--to", required=True, choices=_harnesses(), help="the harness whose conventions to write")
+    es.add_argument("--out", required=True, metavar="DIR", help="folder to write (created; must be empty or new)")
+    es.add_argument("--suite", action="append", default=[], metavar="NAME",
+                    help="add a stress suite's variants to every item, as batch --suite does; repeatable")
+    es.add_argument("--seed", type=seed_arg, default=0, help="seed for the perturbations (default 0): the same as the "
+                                                             "batch you compare with")
+    es.add_argument("--prompt", default=None, help="prompt template for all items it fits (default: per kind), as "
+                                                   "batch --prompt")
+    es.add_argument("--image-root", action="append", default=[], metavar="DIR",
+                    help="also let the preset read images from DIR (see batch --image-root)")
+    es.set_defaults(func=cmd_export_set)
 
     ex = sub.add_parser("export", help="a run as a dataset: JSONL, Parquet, CSV or an imagefolder that "
                                        "datasets.load_dataset reads; images written once, by hash")
@@ -200,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--by", choices=("response", "variant"), default="response",
                     help="one row per answer (default) or per variant, with every model's answer in it")
     parser_arg(ex)
+    judge_arg(ex)
     ex.set_defaults(func=cmd_export)
 
     rp = sub.add_parser("report", help="one self-contained HTML file: metric tables, plots, stress deltas, worst "
@@ -207,8 +269,10 @@ def build_parser() -> argparse.ArgumentParser:
     db_args(rp)
     rp.add_argument("--baseline", default=None, metavar="RUN", help="a run to compare against (deltas with CIs)")
     rp.add_argument("--out", required=True, metavar="report.html")
+    rp.add_argument("--force", action="store_true", help="replace the file if it exists (default: refuse)")
     parser_arg(rp)
     definition_arg(rp)
+    judge_arg(rp)
     rp.set_defaults(func=cmd_report)
 
     ps = sub.add_parser("presets", help="the presets shipped with probe-ui, usable by name from any folder")
@@ -240,11 +304,40 @@ def build_parser() -> argparse.ArgumentParser:
                     help="the rater of rows whose rater is empty (or of a file without a rater column)")
     ri.add_argument("--db", default=_db_default(),
                     help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
+    trust_arg(ri)
     ri.set_defaults(func=cmd_ratings_import)
     re_ = rsub.add_parser("export", help="each rater's latest rating of each answer as CSV (re-importable)")
     db_args(re_)
     re_.add_argument("--out", default=None, metavar="CSV", help="write here (default: print to stdout)")
+    re_.add_argument("--force", action="store_true", help="with --out: replace the file if it exists (default: "
+                                                          "refuse)")
     re_.set_defaults(func=cmd_ratings_export)
+
+    cp = sub.add_parser("compare", help="did B fix or break what A got right? Two runs (or two models of one run) "
+                                        "on the questions they share: paired difference, McNemar test, flips",
+                        description="Compare B against A on the questions both answered (same item, perturbation "
+                                    "and sample): RUN_A RUN_B --model M (one model in two runs), RUN --model A "
+                                    "--model B (two models of one run), RUN_A RUN_B --model MA --model MB, or RUN_A "
+                                    "RUN_B alone (each model both runs have).")
+    cp.add_argument("runs", nargs="+", metavar="RUN", help="run A, then run B (one run: compare two of its models)")
+    cp.add_argument("--model", "-m", action="append", default=[], metavar="MODEL",
+                    help="the model (in both runs), or twice: the model of A, then the model of B")
+    cp.add_argument("--db", default=_db_default(),
+                    help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
+    parser_arg(cp)
+    definition_arg(cp)
+    cp.add_argument("--json", action="store_true", help="print one JSON object (every flipped question included)")
+    cp.add_argument("--fail-if-worse", type=float, default=None, metavar="PP",
+                    help="exit 1 when B is worse than A beyond chance (exact McNemar p < 0.05) by more than PP "
+                         "percentage points: a gate for a model update in CI")
+    cp.add_argument("--allow-prompt-change", action="store_true",
+                    help="compare answers asked with different prompt templates (the images, questions and options "
+                         "must still be the same)")
+    cp.add_argument("--boot", type=_count_arg, default=200, metavar="N",
+                    help="bootstrap resamples for the paper metrics' differences (default 200; 0: no intervals)")
+    cp.add_argument("--flips", type=_count_arg, default=10, metavar="N",
+                    help="flipped questions printed each way (default 10; --json lists all)")
+    cp.set_defaults(func=cmd_compare)
 
     mt = sub.add_parser("metrics", help="every registered metric family: what it measures, its definitions")
     mt.add_argument("--json", action="store_true", help="print JSON")
@@ -282,6 +375,37 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _count_arg(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if n < 0 or n > 100_000:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 100,000, not {n}")
+    return n
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from probe_ui import compare, compare_format
+    from probe_ui.scoring import jsonable
+
+    store = reading_store(args.db)
+    results = [compare.compare(store, a, b, args.parser, allow_prompt_change=args.allow_prompt_change,
+                               definition=args.definition, n_boot=args.boot)
+               for a, b in compare.sides(store, args.runs, args.model)]
+    worse = [c for c in results if args.fail_if_worse is not None and compare.worse_beyond(c, args.fail_if_worse)]
+    if args.json:
+        print(json.dumps(jsonable({"comparisons": results, "fail_if_worse": args.fail_if_worse,
+                                   "worse": bool(worse)}), indent=2))
+    else:
+        print("\n\n".join(compare_format.text(c, args.flips) for c in results))
+    for c in worse:
+        log.error("B (%s in run '%s') is worse than A (%s in run '%s') by %.1f points, beyond chance (p = %.3g), "
+                  "more than the %.1f allowed by --fail-if-worse", c["b"]["model"], c["b"]["run"], c["a"]["model"],
+                  c["a"]["run"], -c["overall"]["difference"], c["overall"]["p_value"], args.fail_if_worse)
+    return EXIT_ERROR if worse else 0
+
+
 def cmd_batch(args: argparse.Namespace) -> int:
     from probe_ui.presets import load_preset
     from probe_ui.runner import run_batch
@@ -297,7 +421,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
                        prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
                        judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
-                       progress=not args.no_progress, shard=shard)
+                       progress=not args.no_progress, shard=shard, extend=args.extend, on_change=_say_change)
     for w in result.warnings:
         log.warning(w)
     for e in result.item_errors:
@@ -311,6 +435,12 @@ def cmd_batch(args: argparse.Namespace) -> int:
           f"{len(result.item_errors)} items not loaded")
     print(f"score it with: probe-ui score --db {_shown(args.db)} --run {result.run.name}")
     return EXIT_ERROR if result.errors or result.item_errors else 0
+
+
+def _say_change(change: Any) -> None:
+    """Before a batch asks anything: what it adds to an existing run, in words."""
+    if change.adds:
+        print(f"this batch {change.words()}; the run then plans every model and suite it holds", flush=True)
 
 
 def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
@@ -368,20 +498,42 @@ def _launcher_shard(shard: tuple[int, int] | None, db: str) -> tuple[int, int] |
 
 
 def reading_store(db: str) -> Any:
-    """The store for a command that only reads it (score, export, report, ratings export): opened read-only when
-    this process cannot write it (a read-only filesystem, folder or file), so that reading never fails for want
-    of writing; where it can be written it opens as usual, so that an older store is upgraded and the parse cache
-    refreshed (:class:`probe_ui.store.Store`, ``read_only="auto"``)."""
+    """The store for a command that only reads it (score, export, report, ratings export): never created here
+    (a mistyped --db, or a command run from another folder, gets "no store at PATH" and exit 1, and nothing is
+    written); opened read-only where this process cannot write it, else as usual, so that an older store is
+    upgraded and the parse cache refreshed (:func:`probe_ui.store.open_existing`)."""
+    from probe_ui.store import open_existing
+
+    return open_existing(db)
+
+
+def judged_store(args: argparse.Namespace) -> tuple[Any, str | None]:
+    """The store for score/export/report, and the fallback judge's model name when ``--judge`` is given: the judge
+    is first asked about the run's unread replies it has not decided yet (stored in the run, so the store is opened
+    for writing), with a line saying what it did."""
+    judge = getattr(args, "judge", None)
+    if not judge:
+        return reading_store(args.db), None
+    from probe_ui.fallback import judge_unread, resolve_judge
     from probe_ui.store import Store
 
-    return Store(db, read_only="auto")
+    if getattr(args, "parser", "robust") != "robust":
+        raise UsageError("--judge reads the replies the robust rules cannot read: use it without --parser legacy")
+    model = resolve_judge(judge)  # before the store is touched: an unknown judge is a one-line error
+    store = Store(args.db)
+    summary = judge_unread(store, args.run, model)
+    for line in summary.lines():
+        print(line, file=sys.stderr)
+    return store, model.name
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     from probe_ui.scoring import compare_parsers, jsonable, score_run
 
-    store = reading_store(args.db)
     if args.compare_parsers:
+        if args.judge:
+            raise UsageError("--compare-parsers compares the rules; it takes no --judge")
+        store = reading_store(args.db)
         diffs = compare_parsers(store, args.run)
         robust = score_run(store, args.run, "robust")
         legacy = score_run(store, args.run, "legacy")
@@ -391,7 +543,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         else:
             print(format_parser_differences(robust, legacy, diffs, args.format))
         return 0
-    report = score_run(store, args.run, args.parser, args.definition)
+    store, judge = judged_store(args)
+    report = score_run(store, args.run, args.parser, args.definition, judge=judge)
     for note in report.get("notes", []):
         log.info(note)
     if args.json:
@@ -411,8 +564,8 @@ def format_score_table(report: dict[str, Any]) -> str:
              + (f"; parser {report['parser']}" if report.get("parser") else "")]
     if report["items_not_loaded"]:
         lines.append(f"{report['items_not_loaded']} items could not be loaded (see 'probe-ui batch' output)")
-    header = f"{'model':<28} {'n':>6} {'accuracy':>9} {'95% CI':>15} {'random':>7} {'invalid':>8} {'refusal':>8} " \
-             f"{'errors':>6}"
+    header = f"{'model':<28} {'scored answers':>14} {'accuracy':>9} {'95% CI':>15} {'random guess':>12} " \
+             f"{'unreadable':>10} {'refused':>8} {'failed calls':>12}"
     lines += [header, "-" * len(header)]
     for model, r in report["models"].items():
         acc = r["accuracy"]
@@ -420,11 +573,17 @@ def format_score_table(report: dict[str, Any]) -> str:
         ci = f"{acc['ci'][0]:.1f}-{acc['ci'][1]:.1f}" if acc["ci"] else "-"
         rnd = f"{acc['random']:.1f}" if acc["random"] is not None else "-"
         inv, ref = r["invalid_rate"]["value"], r["refusal_rate"]["value"]
-        lines.append(f"{model:<28} {r['n']:>6} {val:>9} {ci:>15} {rnd:>7} "
-                     f"{(f'{inv:.1f}%' if inv is not None else '-'):>8} {(f'{ref:.1f}%' if ref is not None else '-'):>8} "
-                     f"{r['errors']:>6}")
+        lines.append(f"{model:<28} {r['n']:>14} {val:>9} {ci:>15} {rnd:>12} "
+                     f"{(f'{inv:.1f}%' if inv is not None else '-'):>10} {(f'{ref:.1f}%' if ref is not None else '-'):>8} "
+                     f"{r['errors']:>12}")
     if not report["models"]:
         lines.append("(no answers yet)")
+    if report.get("judge"):
+        lines.append(judge_line(report))
+    if report.get("harness_agreement"):
+        from probe_ui.interop.verdicts import agreement_lines
+
+        lines += ["", *agreement_lines(report["harness_agreement"])]
     for section, rows, models in _paper_sections(report):
         lines += ["", f"== {section} =="]
         width = max([len("metric")] + [len(m) for m, _ in rows])
@@ -437,11 +596,20 @@ def format_score_table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def judge_line(report: dict[str, Any]) -> str:
+    """How many answers the fallback judge decided, in all and per model (they are in the figures above)."""
+    j = report["judge"]
+    per = ", ".join(f"{m} {r.get('judged', 0)}" for m, r in report["models"].items())
+    n = j["decided"]
+    return (f"judge {j['model']} decided {n} answer{'' if n == 1 else 's'} the rules could not read (counted above, "
+            f"method 'judge')" + (f": {per}" if per else ""))
+
+
 def format_score_markdown(report: dict[str, Any]) -> str:
     lines = [f"**Run** `{report['run']}` (seed {report['seed']}, {report['variants']} variants"
              + (f", {report['benchmark']}" if report.get("benchmark") else "")
              + f", parser {report.get('parser', 'robust')})", "",
-             "| model | n | accuracy | 95% CI | random | invalid | refusal | errors |",
+             "| model | scored answers | accuracy | 95% CI | random guess | unreadable | refused | failed calls |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for model, r in report["models"].items():
         acc = r["accuracy"]
@@ -449,6 +617,13 @@ def format_score_markdown(report: dict[str, Any]) -> str:
         lines.append(f"| {_md(model)} | {r['n']} | {_num(acc['value'])} | {ci} | "
                      f"{_num(acc['random'], 1)} | {_num(r['invalid_rate']['value'], 1)} | "
                      f"{_num(r['refusal_rate']['value'], 1)} | {r['errors']} |")
+    if report.get("judge"):
+        lines += ["", _md(judge_line(report))]
+    if report.get("harness_agreement"):
+        from probe_ui.interop.verdicts import agreement_lines
+
+        lines += ["", *(f"- {x}" if i else f"**{x.strip('= ')}**" for i, x in
+                        enumerate(agreement_lines(report["harness_agreement"])))]
     for section, rows, models in _paper_sections(report):
         lines += ["", f"### {section}", "", "| metric | " + " | ".join(_md(m) for m in models) + " |",
                   "|---|" + "---:|" * len(models)]
@@ -458,11 +633,12 @@ def format_score_markdown(report: dict[str, Any]) -> str:
 
 
 def format_score_csv(report: dict[str, Any]) -> str:
-    import csv
     import io
 
+    from probe_ui import spreadsheet
+
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = spreadsheet.writer(buf, lineterminator="\n")
     w.writerow(["run", "parser", "model", "section", "metric", "value", "numerator", "denominator", "n"])
     run, parser = report["run"], report.get("parser", "robust")
     for model, r in report["models"].items():
@@ -538,11 +714,12 @@ def format_parser_differences(robust: dict[str, Any], legacy: dict[str, Any], di
 
     acc = _accuracy_pairs(robust, legacy)
     if fmt == "csv":
-        import csv
         import io
 
+        from probe_ui import spreadsheet
+
         buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
+        w = spreadsheet.writer(buf, lineterminator="\n")
         w.writerow(["model", "item_id", "variant_id", "sample", "gt", "gt_raw", "legacy_mode", "robust_choice",
                     "robust_method", "robust_correct", "legacy_choice", "legacy_method", "legacy_correct", "right",
                     "raw_text"])
@@ -580,6 +757,10 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     if args.format == "dataset":
         return cmd_import_dataset(args)
+    if args.format in _harness_imports():
+        return cmd_import_harness(args)
+    if args.set_dir:
+        raise UsageError(f"--set applies to {', '.join(_harness_imports())} results, not to {args.format} files")
     opts = ImportOptions(dataset=args.dataset, model=args.model, images=args.images, run=args.run, task=args.task,
                          baseline=args.baseline, split=args.split)
     try:
@@ -587,7 +768,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             if Path(args.to_preset).exists() and not args.force:
                 raise ImportUsageError(f"{args.to_preset} already exists: add --force to replace it, or give "
                                        "another --to-preset")
-            summary = questions_to_preset(args.format, args.file, args.to_preset, opts)
+            summary = questions_to_preset(args.format, args.file, args.to_preset, opts, force=args.force)
             lines = summary.lines()
             root = ""
             if args.images:
@@ -607,6 +788,54 @@ def cmd_import(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     _emit(lines)
     return 0
+
+
+def cmd_import_harness(args: argparse.Namespace) -> int:
+    """``probe-ui import inspect|lmms-eval|vlmevalkit PATH``: a harness's answers to an exported set, as a run."""
+    from probe_ui.importers import ImportFileError, ImportUsageError
+    from probe_ui.interop.importing import import_harness
+    from probe_ui.store import Store
+
+    for flag, value in (("--dataset", args.dataset), ("--images", args.images), ("--task", args.task),
+                        ("--baseline", args.baseline), ("--split", args.split), ("--to-preset", args.to_preset),
+                        ("--with-perturbations", args.with_perturbations or None)):
+        if value is not None:
+            raise UsageError(f"{flag} does not apply to {args.format} results (the set holds the items and images)")
+    try:
+        result = import_harness(Store(args.db), args.format, args.file, set_dir=args.set_dir, model=args.model,
+                                run=args.run)
+    except ImportUsageError as exc:
+        raise UsageError(str(exc)) from None
+    except ImportFileError as exc:
+        log.error(first_line(exc))
+        return EXIT_ERROR
+    _emit(result.lines(_shown(args.db)))
+    print(f"score it with: probe-ui score --db {_shown(args.db)} --run {result.run}")
+    return 0
+
+
+def cmd_export_set(args: argparse.Namespace) -> int:
+    """``probe-ui export-set PRESET --to HARNESS --out DIR``."""
+    from pathlib import Path
+
+    from probe_ui.interop.exporting import export_set
+
+    result = export_set(args.preset, args.to, Path(args.out), seed=args.seed, suites=args.suite, prompt=args.prompt,
+                        image_roots=args.image_root)
+    _emit(result.lines())
+    return 0
+
+
+def _harnesses() -> tuple[str, ...]:
+    from probe_ui.interop import HARNESSES
+
+    return HARNESSES
+
+
+def _harness_imports() -> tuple[str, ...]:
+    from probe_ui.interop import IMPORTABLE
+
+    return IMPORTABLE
 
 
 def cmd_import_dataset(args: argparse.Namespace) -> int:
@@ -635,7 +864,7 @@ def _emit(lines: list[str]) -> None:
 def _import_formats() -> tuple[str, ...]:
     from probe_ui.importers import FORMATS
 
-    return (*FORMATS, "dataset")
+    return (*FORMATS, "dataset", *_harness_imports())
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -643,7 +872,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     from probe_ui.exports import export_run
 
-    summary = export_run(reading_store(args.db), args.run, args.format, Path(args.out), by=args.by, parser=args.parser)
+    store, judge = judged_store(args)
+    summary = export_run(store, args.run, args.format, Path(args.out), by=args.by, parser=args.parser, judge=judge)
     _emit(summary.lines())
     return 0
 
@@ -653,8 +883,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     from probe_ui.report import write_report
 
-    path = write_report(reading_store(args.db), args.run, Path(args.out), baseline=args.baseline, parser=args.parser,
-                        definition=args.definition)
+    store, judge = judged_store(args)
+    path = write_report(store, args.run, Path(args.out), baseline=args.baseline, parser=args.parser,
+                        definition=args.definition, judge=judge, force=args.force)
     print(f"wrote {path} ({path.stat().st_size:,} bytes); open it in a browser")
     return 0
 
@@ -686,7 +917,7 @@ def cmd_stress(args: argparse.Namespace) -> int:
                            "display.max_colwidth", 40):
         print(table.to_string())
         print()
-        print(summ.set_index("model").T.to_string(float_format=lambda x: f"{x:.1f}"))
+        print(stress.summary_for_people(summ).set_index("model").T.to_string(float_format=lambda x: f"{x:.1f}"))
     return 0
 
 
@@ -710,18 +941,16 @@ def cmd_ratings_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from probe_ui.ratings import export_rows, rows_csv
+    from probe_ui.safe_write import check_target, write_text
 
+    if args.out is not None:  # before the work: a file there (without --force), a device, a FIFO
+        check_target(Path(args.out), args.force, "cannot write the ratings to")
     rows = export_rows(reading_store(args.db), args.run)
     if args.out is None:
         sys.stdout.write(rows_csv(rows))
         return 0
     out = Path(args.out)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(rows_csv(rows), encoding="utf-8")
-    except OSError as exc:
-        print(f"error: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_ERROR
+    write_text(out, rows_csv(rows), force=args.force, what="cannot write the ratings to")
     raters = sorted({r["rater"] or "(unnamed)" for r in rows})
     print(f"wrote {len(rows)} ratings by {len(raters)} rater(s) ({', '.join(raters)}) to {out}")
     return 0
@@ -773,11 +1002,13 @@ def perturbations_markdown(perts: list[dict[str, str]], suites: list[dict[str, s
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
+    import io
     from pathlib import Path
 
     from probe_ui.paths import inside, output_folder, safe_file_name
     from probe_ui.presets import load_preset
     from probe_ui.prompts import preview
+    from probe_ui.safe_write import write_bytes
     from probe_ui.suites import expand
 
     preset = load_preset(args.preset, args.image_root)
@@ -797,7 +1028,9 @@ def cmd_preview(args: argparse.Namespace) -> int:
                 # item ids and conditions come from a file: each is made one safe name, and the path checked
                 path = inside(out, f"{safe_file_name(v.item_id, unique=True)}__"
                                    f"{safe_file_name(v.condition, unique=True)}__{i}.png")
-                im.save(path)
+                buf = io.BytesIO()
+                im.save(buf, format="PNG")
+                write_bytes(path, buf.getvalue(), force=args.force, what="cannot write the preview image")
                 where = f" -> {path}"
             print(f"[image {i + 1}: {im.width}x{im.height} {im.mode}{where}]")
         print(text)
@@ -907,6 +1140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     setup_logging(debug=args.debug)
+    from probe_ui import store_check
+
+    store_check.set_trust(True if getattr(args, "trust_store", False) else None)
     func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func
     try:
         return func(args)

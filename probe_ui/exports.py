@@ -16,7 +16,10 @@ any key this process knows is masked in every string), and DICOM headers (the st
 Layouts (``out`` must be new or empty):
 
 - ``jsonl``: ``data.jsonl``, nested values as JSON.
-- ``csv``: ``data.csv``; lists and dicts as JSON strings, booleans as ``true``/``false``, missing values empty.
+- ``csv``: ``data.csv``; lists and dicts as JSON strings, booleans as ``true``/``false``, missing values empty;
+  text cells a spreadsheet would run as a formula (beginning with ``=``, ``+``, ``-``, ``@``, TAB or CR) start with
+  an apostrophe (:mod:`probe_ui.spreadsheet`; ``probe-ui import dataset`` removes it). JSONL, Parquet and the
+  imagefolder keep the raw text.
 - ``parquet``: ``data.parquet`` (pyarrow, through pandas); lists of strings as lists, free-form nested values
   (attributes, provenance, settings, details, judge, answers) as JSON strings, since their types vary by row.
 - ``imagefolder``: ``metadata.jsonl`` beside ``images/``. ``file_name`` names the variant's first image (loaded as
@@ -31,7 +34,6 @@ Judge calls (``--judge``) are not rows of their own: the latest judge call on an
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 import math
@@ -40,16 +42,18 @@ import re
 import shlex
 import shutil
 import tempfile
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
 
-from probe_ui import __version__, redact
+from probe_ui import __version__, redact, spreadsheet
 from probe_ui.errors import ProbeUIError
 from probe_ui.paths import check_output_folder
 from probe_ui.prompts import messages_text
+from probe_ui.safe_write import atomic_file, write_bytes, write_text
 from probe_ui.presets import ASSETS_DIR, PRESETS_DIR
 
 FORMATS = ("jsonl", "parquet", "imagefolder", "csv")
@@ -110,7 +114,9 @@ COLUMN_DOCS: dict[str, tuple[str, str]] = {
                            "stream, provider, model, base_url"),
     "raw_text": ("string", "the model's reply, verbatim"),
     "parsed": ("string", "the answer read from the reply (a letter, yes/no or a label); null when none"),
-    "method": ("string", "how the answer was read (exact, pattern, option text, judge, ...)"),
+    "method": ("string", "the rule that read the answer (declaration, final_verdict, option_text, language, "
+                         "question_subject, judge, ambiguous, ...: the card's 'How answers were read' lists those of "
+                         "this export in words)"),
     "invalid": ("bool", "no answer could be read from the reply"),
     "refusal": ("bool", "the reply refuses to answer"),
     "correct": ("bool", "parsed equals answer_label (null when the ground truth is unknown or the call failed)"),
@@ -125,8 +131,9 @@ COLUMN_DOCS: dict[str, tuple[str, str]] = {
     "finish_reason": ("string", "why generation stopped, as the provider reports it"),
     "details": ("object", "provider extras (option probabilities, resize records, cache origin); absolute paths "
                           "reduced to file names"),
-    "judge": ("object", "the latest judge call on this answer (--judge): {model, prompt, raw_text, parsed, method, "
-                        "correct, error}, or null"),
+    "judge": ("object", "the latest judge call on this answer (batch --judge, or the fallback judge of score/"
+                        "export --judge for replies the rules could not read): {model, prompt, raw_text (the judge's "
+                        "reply), parsed, method, correct, error}, or null"),
     "images": ("list[string]", "the variant's images, in the order sent: images/<sha256>.png, relative to this "
                                "folder"),
     "n_answers": ("int", "how many answers the variant has in this run"),
@@ -168,11 +175,12 @@ class ExportSummary:
 
 # ---- the entry point ----------------------------------------------------------------------------------------------
 
-def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "response", parser: str = "robust"
-               ) -> ExportSummary:
+def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "response", parser: str = "robust",
+               judge: str | None = None) -> ExportSummary:
     """Write a run of ``store`` (None: the most recent) as a dataset in ``out`` (new or empty); the answers' reading
-    (parsed, method, invalid, refusal, correct, rating) is the scored-answer table's under ``parser``
-    (:func:`probe_ui.scoring.scored_answers`), the same that ``probe-ui score --parser`` counts."""
+    (parsed, method, invalid, refusal, correct, rating) is the scored-answer table's under ``parser`` and the
+    fallback ``judge``'s decisions (:func:`probe_ui.scoring.scored_answers`), the same that ``probe-ui score
+    --parser ... --judge ...`` counts."""
     from probe_ui.scoring import PARSERS
 
     if parser not in PARSERS:
@@ -199,7 +207,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
     key_vars = [m.get("api_key_env") for m in (r.settings or {}).get("models") or [] if isinstance(m, dict)]
     scrub = _Scrubber(_local_roots(store, out), redact.known_secrets(v for v in key_vars if isinstance(v, str)))
     variants = _run_variants(store, r.id)
-    answers = _run_answers(store, r.name, parser)
+    answers = _run_answers(store, r.name, parser, judge)
 
     rows: list[dict[str, Any]] = []
     raters = sorted({k for a in answers for k in (a.get("rater_ratings") or {})})
@@ -259,8 +267,10 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
             _write_imagefolder(out / data_name, rows, columns)
         files.append(data_name)
         licences = _licences(used, set(written), variants)
-        card = _card(r, fmt, by, rows, columns, licences, len(written), scrub, warnings, parser)
-        (out / "README.md").write_text(card, encoding="utf-8")
+        methods = Counter(str(a["method"]) for a in answers if a.get("method"))
+        card = _card(r, fmt, by, rows, columns, licences, len(written), scrub, warnings, parser, methods=methods,
+                     judge=judge)
+        write_text(out / "README.md", card)
         files.append("README.md")
         warnings += _leak_check(out, [data_name, "README.md"], scrub)
     except BaseException:
@@ -318,13 +328,13 @@ def _run_variants(store: Any, run_id: int) -> dict[str, dict[str, Any]]:
 _INT_COLUMNS = ("response_id", "sample", "input_tokens", "output_tokens")
 
 
-def _run_answers(store: Any, run_name: str, parser: str) -> list[dict[str, Any]]:
+def _run_answers(store: Any, run_name: str, parser: str, judge: str | None = None) -> list[dict[str, Any]]:
     """The run's answers as plain dicts: the scored-answer table (with what was sent and received), pandas'
     missing values back to None and counts back to ints."""
     from probe_ui.scoring import UNRATED, _val, scored_answers
 
     out = []
-    for rec in scored_answers(store, run_name, parser, detail=True).to_dict("records"):
+    for rec in scored_answers(store, run_name, parser, detail=True, judge=judge).to_dict("records"):
         d = {k: _val(v) for k, v in rec.items()}
         for k in _INT_COLUMNS:
             if d.get(k) is not None:
@@ -355,7 +365,7 @@ def _write_images(store: Any, ids: list[str], folder: Path) -> tuple[list[str], 
             missing.append(h)
             continue
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{h}.png").write_bytes(data)
+        write_bytes(folder / f"{h}.png", data)
         written.append(h)
     return written, missing
 
@@ -560,7 +570,7 @@ def _flat(row: dict[str, Any], columns: list[str], *, lists: bool) -> dict[str, 
 
 
 def _write_jsonl(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
-    with path.open("w", encoding="utf-8") as f:
+    with atomic_file(path) as f:
         for row in rows:
             f.write(_json_text({c: row.get(c) for c in columns}) + "\n")
 
@@ -573,8 +583,8 @@ def _write_csv(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> No
             return "true" if v else "false"
         return v
 
-    with path.open("w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f)
+    with atomic_file(path, newline="") as f:
+        w = spreadsheet.writer(f)  # cells a spreadsheet would run as formulas are neutralised
         w.writerow(columns)
         for row in rows:
             flat = _flat(row, columns, lists=False)
@@ -586,9 +596,21 @@ def require_pyarrow(error: type[Exception], where: str = "") -> None:
     anything is read or written."""
     import importlib.util
 
-    if importlib.util.find_spec("pyarrow") is None:
-        raise error(f"{where}{': ' if where else ''}Parquet needs pyarrow, which is not installed: pip install "
-                    "'probe-ui[parquet]' (or use jsonl, csv or imagefolder)")
+    head = f"{where}{': ' if where else ''}"
+    try:
+        found = importlib.util.find_spec("pyarrow") is not None
+    except (ImportError, ValueError):  # a half-removed package (no spec) counts as a broken one
+        found = True
+    if not found:
+        raise error(f"{head}Parquet needs pyarrow, which is not installed: pip install 'probe-ui[parquet]' (or use "
+                    "jsonl, csv or imagefolder)")
+    try:  # installed is not loadable: a missing shared library, a wheel for another Python, a partial upgrade
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except Exception as exc:  # noqa: BLE001 - whatever a broken install raises, the remedy is the same
+        why = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else 'no message'}"
+        raise error(f"{head}pyarrow is installed but cannot be loaded ({why[:200]}): reinstall the extra with pip "
+                    "install --force-reinstall 'probe-ui[parquet]' (or use jsonl, csv or imagefolder)") from None
 
 
 def _write_parquet(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
@@ -597,12 +619,13 @@ def _write_parquet(path: Path, rows: list[dict[str, Any]], columns: list[str]) -
     flat = [_flat(row, columns, lists=True) for row in rows]
     # object columns: pyarrow types each from its values (ints with nulls stay ints, lists of strings stay lists)
     df = pd.DataFrame({c: pd.Series([r[c] for r in flat], dtype=object) for c in columns}, columns=columns)
-    df.to_parquet(path, engine="pyarrow", index=False)
+    with atomic_file(path, text=False) as f:
+        df.to_parquet(f, engine="pyarrow", index=False)
 
 
 def _write_imagefolder(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
     rest = [c for c in columns if c != "images"]
-    with path.open("w", encoding="utf-8") as f:
+    with atomic_file(path) as f:
         for row in rows:
             names = list(row.get("images") or [])
             rec = {"file_name": names[0] if names else None, "file_names": names,
@@ -749,8 +772,26 @@ def _same_file(path: Path, sha: str | None) -> bool:
         return False
 
 
+def _methods_section(methods: Counter[str], judge: str | None) -> list[str]:
+    """What each ``method`` in this export means, in words, with how many answers it read: a researcher can audit
+    which rule produced a number."""
+    if not methods:
+        return []
+    from probe_ui.reading.methods import describe
+
+    out = ["## How answers were read", "",
+           "Each answer's `method` names the rule that read it (or left it invalid):", "",
+           "| method | answers | meaning |", "|---|---:|---|"]
+    out += [f"| `{m}` | {n} | {_md(describe(m))} |" for m, n in sorted(methods.items(), key=lambda kv: -kv[1])]
+    if judge:
+        out += ["", f"A judge model (`{_md(judge)}`) read the replies the rules could not read: its answers carry the "
+                "method `judge`, and its own reply is in the `judge` column."]
+    return out + [""]
+
+
 def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[str], licences: list[_Licence],
-          n_images: int, scrub: _Scrubber, warnings: list[str], parser: str) -> str:
+          n_images: int, scrub: _Scrubber, warnings: list[str], parser: str, *,
+          methods: Counter[str] | None = None, judge: str | None = None) -> str:
     s = r.settings or {}
     lines = [_front_matter(r, fmt, len(rows)), f"# probe-ui run `{r.name}`", ""]
     models = [redact.public_model(m) for m in s.get("models") or [] if isinstance(m, dict)]
@@ -771,15 +812,23 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
                   "`file_names` as a list of images, so a question about several images keeps all of them.",
                   "- Free-form nested columns (attributes, provenance, prompt_args, settings, details, judge"
                   + (", answers" if by == "variant" else "") + ") are JSON strings (`json.loads`), so that every "
-                  "row has the same types."]
+                  "row has the same types. Text is raw, exactly as stored (only the CSV export neutralises cells "
+                  "for spreadsheets)."]
     elif fmt == "jsonl":
-        lines.append(f"- `{data}`: one JSON object per row; nested values are JSON.")
+        lines.append(f"- `{data}`: one JSON object per row; nested values are JSON. Text is raw, exactly as "
+                     "stored: a reply beginning with `=`, `+`, `-` or `@` is not altered (only the CSV export "
+                     "neutralises such cells for spreadsheets).")
     elif fmt == "csv":
         lines.append(f"- `{data}`: a header row, then one row per record; lists and objects are JSON strings, "
-                     "booleans `true`/`false`, missing values empty.")
+                     "booleans `true`/`false`, missing values empty. Safe to open in a spreadsheet: a text cell "
+                     "that begins with `=`, `+`, `-`, `@`, a tab or a carriage return (which a spreadsheet would "
+                     "run as a formula), or with an apostrophe, is written with one more apostrophe in front "
+                     "(OWASP's advice against CSV injection); remove that one leading `'` to get the raw text "
+                     "(`probe-ui import dataset` does). The JSONL and Parquet exports keep the raw text.")
     else:
         lines.append(f"- `{data}`: one table (pyarrow); lists of strings are lists, free-form nested columns are "
-                     "JSON strings (`json.loads`), since their types vary from row to row.")
+                     "JSON strings (`json.loads`), since their types vary from row to row. Text is raw, exactly as "
+                     "stored (only the CSV export neutralises cells for spreadsheets).")
     lines += [f"- `{IMAGES_DIR}/<sha256>.png`: every image once, named by the sha256 of its bytes (probe-ui's "
               "canonical PNG: 8-bit L or RGB pixels, no metadata). Rows refer to images by these names.",
               "- Judge calls (`--judge`) are not rows: the latest judge call on an answer is in its `judge` column.",
@@ -807,6 +856,7 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
         lines.append(f"| `{c}` | {_type_in(fmt, c, typ)} | {_md(meaning)} |")
     lines.append("")
 
+    lines += _methods_section(methods or Counter(), judge)
     lines += _licence_section(licences)
 
     lines += ["## How it was made", "",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -61,6 +62,22 @@ class Item:
     @property
     def labels(self) -> tuple[str, ...]:
         return labels_for(self.kind, self.options)
+
+
+def suggested_letter(prompt_args: Any, attributes: Any) -> str | None:
+    """The letter of a suggested answer (MedVH false confidence justification): ``prompt_args.suggestion.letter``
+    (the ``suggest`` perturbation), else the letter that starts ``attributes.suggested_answer`` ("B: No.", imported
+    MedVH records); None for a variant without a suggestion. The reader uses it to read a reply that agrees with
+    the suggestion ("The physician's answer is correct."); the FCJ metrics to count disagreement."""
+    sug = prompt_args.get("suggestion") if isinstance(prompt_args, dict) else None
+    if isinstance(sug, dict) and sug.get("letter"):
+        return str(sug["letter"]).strip().upper()
+    s = attributes.get("suggested_answer") if isinstance(attributes, dict) else None
+    if isinstance(s, str):
+        m = re.match(r"\s*\(?([A-Za-z])\s*(?:[:.)]|$)", s)
+        if m:
+            return m.group(1).upper()
+    return None
 
 
 def labels_for(kind: str, options: tuple[str, ...]) -> tuple[str, ...]:
@@ -121,6 +138,11 @@ class Variant:
     @property
     def image_ids(self) -> tuple[str, ...]:
         return tuple(im.id for im in self.images)
+
+    @property
+    def suggested(self) -> str | None:
+        """The letter of the answer a MedVH false-confidence prompt suggests (:func:`suggested_letter`)."""
+        return suggested_letter(self.prompt_args, self.attributes)
 
     def content(self) -> dict[str, Any]:
         """Everything that identifies this variant, JSON-able (images by hash).

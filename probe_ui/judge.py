@@ -4,14 +4,19 @@ Two modes, as in the papers: ``mediconfusion`` asks the judge to score the answe
 1 to 10 and picks an option only when its score beats every other by at least ``margin`` (k = 3), else invalid;
 ``blink`` asks the judge to name the matching option's letter, or Z when none matches (Z is wrong). Judge calls
 are ordinary requests, stored like any other response. Never falls back to a random letter.
+
+A third use, as VLMEvalKit does (issue 21): the *fallback* judge (:func:`fallback_request`,
+:func:`parse_fallback`) is asked only about replies the reading rules leave invalid, for choice, yes/no and label
+items alike, and answers with the letter or word the reply gives, or NONE. :mod:`probe_ui.fallback` asks it about a
+stored run; its decisions carry the method ``judge``.
 """
 
 from __future__ import annotations
 
 import re
 
-from probe_ui.answers import Answer, is_refusal
-from probe_ui.items import LETTERS, Variant
+from probe_ui.answers import Answer, extract, is_refusal
+from probe_ui.items import LETTERS, Variant, labels_for
 from probe_ui.providers.base import GenerationSettings, Message, Request, TextPart
 
 MODES = ("mediconfusion", "blink")
@@ -87,6 +92,50 @@ def parse_judgement(mode: str, text: str, labels: tuple[str, ...], margin: int =
                 return Answer(letter, "judge-blink", False, False)
         return Answer(None, "judge-blink-z", True, False)
     raise ValueError(f"unknown judge mode '{mode}'; known: {', '.join(MODES)}")
+
+
+# The fallback judge's instructions (ours): the question, the answers it may give, the reply; one word back.
+FALLBACK_PROMPT = (
+    "A model was asked a question about a medical image and replied in its own words. Say which answer its reply "
+    "gives.\n\nQuestion: {question}\n{answers}\n\nReply:\n{reply}\n\n"
+    "Answer with only the {what} of the answer the reply gives, or with NONE if it gives no single answer (it "
+    "refuses, hedges between answers, names several, or does not answer)."
+)
+FALLBACK_PREFIX = "judge-fallback:"
+FALLBACK_MAX_TOKENS = 64
+
+
+def fallback_prompt_name(model: str, prompt: str) -> str:
+    """The ``prompt`` a fallback judge call is stored under: one call per judged answer and judge model."""
+    return f"{FALLBACK_PREFIX}{model}:{prompt}"
+
+
+def fallback_request(kind: str, question: str, options: tuple[str, ...], reply: str, settings: GenerationSettings,
+                     *, variant_id: str = "", sample: int = 0, prompt: str = "") -> Request:
+    """The fallback judge's request about one reply (text only: the judge sees no image)."""
+    labels = tuple(labels_for(kind, options))
+    if kind == "choice":
+        answers = "Options:\n" + "\n".join(f"({L}) {o}" for L, o in zip(labels, options))
+        what = "letter"
+    else:
+        answers = "Possible answers: " + ", ".join(labels)
+        what = "word"
+    text = FALLBACK_PROMPT.format(question=question, answers=answers, reply=reply, what=what)
+    return Request((Message("user", (TextPart(text),)),), settings, labels, variant_id, sample, prompt,
+                   question=question, options=options)
+
+
+def parse_fallback(text: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...] = ()) -> Answer:
+    """The fallback judge's answer: a label (method ``judge``), NONE (``judge-none``), or unreadable
+    (``judge-unreadable``). The judge's reply is read by the robust rules; only a reply that *is* its answer (or
+    declares it) counts."""
+    if re.fullmatch(r"\W*(?:none|no\s+(?:single\s+)?answer|n/?a)\W*", text or "", re.IGNORECASE):
+        return Answer(None, "judge-none", True, False)
+    got = extract(text or "", kind, labels, options if kind == "choice" else ())
+    if got.choice is not None and got.method in ("exact", "declaration", "leading", "bare", "option_text",
+                                                  "label_word", "boxed", "backtick", "final_verdict"):
+        return Answer(got.choice, "judge", False, False)
+    return Answer(None, "judge-unreadable", True, False)
 
 
 def needs_judge(mode: str, v: Variant, prompt: str, parsed_invalid: bool | None) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import queue
 import threading
 import time
@@ -26,8 +27,11 @@ from probe_ui.perturb import PerturbationError, PerturbContext, get as get_pertu
 from probe_ui.presets import Condition
 from probe_ui.providers.base import ModelConfig, Response
 from probe_ui.runner import BatchError, Cell, _execute, _public_config, plan_cells, resolve_each
-from probe_ui.store import Store
+from probe_ui.store import Store, StoreError
 from probe_ui.suites import BundledImages, apply_condition, get_suite, SuiteError
+
+
+log = logging.getLogger("probe_ui.live")
 
 
 class ProbeError(ProbeUIError, ValueError):
@@ -506,12 +510,29 @@ def rating_of(store: Store, response_id: int) -> tuple[str | None, str]:
     return store.latest_rating(response_id)
 
 
+def not_yet_run(store: Store, run: str, chosen: list[str]) -> list[str]:
+    """The models ticked now that ``run`` did not ask (ticked while it ran, or since): the page marks them "not
+    yet run" until Run asks them."""
+    if not run:
+        return []
+    try:
+        s = store.get_run(run).settings or {}
+    except StoreError:
+        return []
+    asked = set(s.get("asked") or []) | {m.get("name") for m in s.get("models", []) if isinstance(m, dict)}
+    return [m for m in dict.fromkeys(chosen) if m not in asked]
+
+
 def comparison_of(store: Store, run: str) -> Any:
     """A stored run as the comparison table (:func:`probe_ui.comparison.from_answers` over its scored answers)."""
     from probe_ui.comparison import from_answers
     from probe_ui.scoring import scored_answers
 
-    return from_answers(scored_answers(store, run), run)
+    table = from_answers(scored_answers(store, run), run)
+    asked = (store.get_run(run).settings or {}).get("asked") or []
+    order = {m: i for i, m in enumerate(asked)}  # the columns in the order the models were chosen, as it ran
+    table.models.sort(key=lambda m: order.get(m, len(order)))
+    return table
 
 
 # ---- a preset item, whole ----------------------------------------------------------------------------------------
@@ -622,16 +643,17 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
         raise ProbeError("choose at least one model (the baselines need no key)")
     models, unusable = resolve_each(wanted, extra_models)
     name = run_name or live_run_name(variants[0].item_id)
-    failed = [Card(spec, v.id, v.condition, v.answer_label, status="error", error=reason)
-              for spec, reason in unusable.items() for v in variants]
-    if not models:
-        yield LiveRun(run="", cards=failed, finished=True)
-        return
     cells = plan_cells(variants, models, prompt, seed)
     run = store.ensure_run(name, seed, {"kind": "live", "models": [_public_config(m) for m in models],
-                                        "prompt": prompt, "seed": seed, "planned": len(cells),
+                                        "asked": wanted, "prompt": prompt, "seed": seed,
+                                        "planned": len(cells) + len(unusable) * len(variants),
                                         "items": sorted({v.item_id for v in variants})}, created_by=user)
     store.add_variants(run.id, variants)
+    failed = _failed_cards(store, run.id, variants, unusable, prompt, seed, extra_models)
+    if not models:
+        store.touch_run(run.id)
+        yield LiveRun(run=run.name, cards=failed, finished=True)
+        return
     cards = [Card(c.model.name, c.variant.id, c.variant.condition, c.variant.answer_label) for c in cells] + failed
     order = {m: i for i, m in enumerate(wanted)}  # columns in the order the models were chosen
     cards.sort(key=lambda c: order.get(c.model, len(order)))
@@ -677,6 +699,26 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
             card.status, card.error = "error", "cancelled before it was sent"
     state.finished = True
     yield state
+
+
+def _failed_cards(store: Store, run_id: int, variants: list[Variant], unusable: dict[str, str], prompt: str | None,
+                  seed: int, extra_models: dict[str, ModelConfig] | None) -> list[Card]:
+    """The cards of models that cannot be asked here, each stored as a failed call with its reason
+    (:func:`probe_ui.runner.unusable_rows`): a redraw of the table, and the Results tab, still show them."""
+    from probe_ui.runner import unusable_rows
+
+    cards = []
+    for cell, row in unusable_rows(run_id, variants, unusable, prompt, seed, extra_models):
+        card = Card(cell.model.name, cell.variant.id, cell.variant.condition, cell.variant.answer_label,
+                    status="error", error=row["error"])
+        try:
+            store.save_response(row)
+            card.response_id = store.response_id(run_id, cell.variant.id, cell.model.name, row["prompt"],
+                                                 row["sample"])
+        except StoreError as exc:  # e.g. a model name too long to be a key: the card still says why
+            log.info("a failed call was not stored: %s", exc)
+        cards.append(card)
+    return cards
 
 
 def _fill(card: Card, store: Store, run_id: int, cell: Cell, resp: Response) -> None:

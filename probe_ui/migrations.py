@@ -121,9 +121,10 @@ STEPS: tuple[Step, ...] = (
 LATEST = STEPS[-1].version
 
 
-def stored_version(c: sa.Connection) -> int | None:
+def stored_version(c: sa.Connection, where: str = "this database") -> int | None:
     """The store's schema version: 0 for a store written before versions; None for an empty database, or one
-    whose tables are still being created (a new store: its tables are made, the ones already there kept)."""
+    whose tables are still being created (a new store: its tables are made, the ones already there kept). A
+    stamp that is not a whole number (changed by hand: 'abc') raises a SchemaError naming the store ``where``."""
     names = set(sa.inspect(c).get_table_names())
     if "schema_version" not in names:
         # every 0.1.0 store has these three; without them the store is being created by another process (SQLite
@@ -132,7 +133,15 @@ def stored_version(c: sa.Connection) -> int | None:
     from probe_ui.store import schema_version
 
     v = c.execute(sa.select(sa.func.max(schema_version.c.version))).scalar()
-    return int(v) if v is not None else None  # created, not stamped yet: a new store too
+    if v is None:
+        return None  # created, not stamped yet: a new store too
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        backups = " (probe-ui keeps one beside a SQLite store before each upgrade: *.schema<N>-backup-*.db)"
+        raise SchemaError(f"the store at {where} has {str(v)[:40]!r} as its schema version, which is not a version "
+                          f"number: its table schema_version was changed outside probe-ui; restore the store from a "
+                          f"backup{backups if c.dialect.name == 'sqlite' else ''}, or set the version back if you "
+                          f"know it (this probe-ui writes version {LATEST})")
+    return v
 
 
 def set_version(c: sa.Connection, version: int) -> None:
@@ -155,14 +164,14 @@ def upgrade(engine: sa.Engine, where: str, lock: Callable[[], ContextManager[sa.
     (:meth:`probe_ui.store.Store.write_lock`), so one process upgrades while the others wait; ``where`` names the
     store in messages."""
     with engine.connect() as c:
-        version = stored_version(c)
+        version = stored_version(c, where)
     if version is None or version == LATEST:
         return None
     if version > LATEST:
         raise too_new(version, where)
     try:
         with lock() as conn:
-            version = stored_version(conn) or 0
+            version = stored_version(conn, where) or 0
             if version >= LATEST:  # another process upgraded it while we waited for the lock
                 if version > LATEST:
                     raise too_new(version, where)

@@ -64,6 +64,11 @@ def _blocker(path: Path) -> str | None:
     return None
 
 
+def folder_blocker(path: Path) -> str | None:
+    """Why no folder can be at ``path`` (an existing file on the way, a dangling link), or None."""
+    return _blocker(Path(path))
+
+
 def check_output_folder(path: Path, what: str = "--out") -> None:
     """Raise :class:`PathError` when a folder cannot be made (or used) at ``path``; creates nothing."""
     why = _blocker(Path(path))
@@ -109,5 +114,5 @@ def inside(folder: Path, name: str) -> Path:
     return target
 
 
-__all__ = ["PathError", "check_output_folder", "file_inside", "inside", "output_file", "output_folder",
-           "safe_file_name"]
+__all__ = ["PathError", "check_output_folder", "file_inside", "folder_blocker", "inside", "output_file",
+           "output_folder", "safe_file_name"]

@@ -7,8 +7,16 @@ created_at for people reading it) imports back as it is. A file is imported whol
 checked first (a whole number for ``response_id``, an answer that exists, a known rating, a rater), every
 problem is reported with its line number, and only a file without problems is written, in one transaction.
 
-What counts is each rater's latest rating of an answer (:meth:`probe_ui.store.Store.ratings_frame`): importing a
-file twice changes nothing that counts, and a rater's later rating supersedes their earlier one.
+The file is read strictly (issue 24: an unclosed quote swallowed the rest of the file, a second ``rating`` column
+was taken silently, ``/dev/zero`` was read until memory ran out): it must be a regular file of at most
+:data:`MAX_RATINGS_BYTES`; a quoted field never closed, a column named twice and a row with more or fewer fields
+than the header are refused, naming the line. Cells are trimmed and their spreadsheet neutralisation
+(:mod:`probe_ui.spreadsheet`, which ``ratings export`` applies) removed, so an export imports back exactly.
+
+What counts is each rater's latest rating of an answer (:meth:`probe_ui.store.Store.ratings_frame`): a row that
+repeats a rater's latest rating and note is read but not stored again (importing a file twice adds nothing), and a
+rater's later rating supersedes their earlier one. The summary says how many rows were read, stored and skipped,
+and why.
 """
 
 from __future__ import annotations
@@ -16,12 +24,14 @@ from __future__ import annotations
 import csv
 import io
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from probe_ui import spreadsheet
 from probe_ui.errors import ProbeUIError
-from probe_ui.store import RATINGS, Store, StoreError, rater_name
+from probe_ui.store import MAX_ID, RATINGS, Store, StoreError, rater_name
 
 COLUMNS = ("response_id", "rater", "rating", "note")
 EXPORT_COLUMNS = (*COLUMNS, "run", "model", "item_id", "condition", "created_at")
@@ -36,41 +46,113 @@ class RatingsFileError(ProbeUIError, ValueError):
         self.problems = problems
 
 
+#: the largest ratings file read (bytes); PROBE_UI_MAX_RATINGS_BYTES sets another
+MAX_RATINGS_BYTES = 64 * 1024 * 1024
+MAX_RATINGS_BYTES_ENV = "PROBE_UI_MAX_RATINGS_BYTES"
+#: why a row of the file was read but not stored
+SKIP_BLANK = "blank line"
+SKIP_SAME = "already that rater's latest rating of the answer, with the same note"
+
+
 @dataclass
 class ImportSummary:
     path: str
     ratings: int
     raters: list[str] = field(default_factory=list)
     answers: int = 0
+    read: int = 0  # data rows read from the file (the header not counted)
+    skipped: dict[str, int] = field(default_factory=dict)  # reason -> rows read but not stored
 
     def lines(self) -> list[str]:
         who = ", ".join(r or "(unnamed)" for r in self.raters)
-        return [f"imported {self.ratings} ratings of {self.answers} answers by {len(self.raters)} rater(s) "
-                f"({who}) from {self.path}"]
+        n_skipped = sum(self.skipped.values())
+        why = "; ".join(f"{n} {reason}" for reason, n in self.skipped.items())
+        return [f"read {self.read} rows of {self.path}: imported {self.ratings} ratings of {self.answers} answers by "
+                f"{len(self.raters)} rater(s) ({who}); skipped {n_skipped}" + (f" ({why})" if why else "")]
 
 
-def _reader(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    """The header and (line number, row) of every data row; raises RatingsFileError for an unreadable file."""
+def _max_bytes() -> int:
+    text = os.environ.get(MAX_RATINGS_BYTES_ENV, "").strip()
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        return int(text) if text else MAX_RATINGS_BYTES
+    except ValueError:
+        raise RatingsFileError([f"{MAX_RATINGS_BYTES_ENV}={text!r}: give a number of bytes"]) from None
+
+
+def _read_text(path: Path) -> str:
+    """The file's text: a regular file (a FIFO, device or folder is refused without being read, or waited on), at
+    most :data:`MAX_RATINGS_BYTES`, UTF-8 (a byte-order mark is dropped)."""
+    limit = _max_bytes()
+    try:  # O_NONBLOCK: opening a FIFO does not wait for a writer; fstat then says what was opened
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise RatingsFileError([f"{path}: no such file"]) from None
-    except UnicodeDecodeError:
-        raise RatingsFileError([f"{path}: not a UTF-8 text file (save the CSV as UTF-8)"]) from None
+    except IsADirectoryError:
+        raise RatingsFileError([f"{path}: is a folder, not a CSV file"]) from None
     except OSError as exc:
         raise RatingsFileError([f"{path}: cannot be read: {exc.strerror or exc}"]) from None
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a named pipe (FIFO)" if stat.S_ISFIFO(st.st_mode) \
+                else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a regular file"
+            raise RatingsFileError([f"{path}: is {kind}, not a CSV file; give the ratings file itself"])
+        if st.st_size > limit:
+            raise RatingsFileError([f"{path}: {st.st_size:,} bytes, over the {limit:,}-byte limit for a ratings "
+                                    f"file (set {MAX_RATINGS_BYTES_ENV} to raise it, or split the file)"])
+        try:
+            data = f.read(limit + 1)
+        except OSError as exc:
+            raise RatingsFileError([f"{path}: cannot be read: {exc.strerror or exc}"]) from None
+    if len(data) > limit:  # it grew while being read
+        raise RatingsFileError([f"{path}: over the {limit:,}-byte limit for a ratings file (set "
+                                f"{MAX_RATINGS_BYTES_ENV} to raise it, or split the file)"])
     try:
-        header = [h.strip() for h in reader.fieldnames or []]
-        reader.fieldnames = header
-        rows = []
-        for row in reader:
-            if not any((v or "").strip() for k, v in row.items() if k is not None):
-                continue  # a blank line
-            rows.append((reader.line_num, row))
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise RatingsFileError([f"{path}: line {line}: not UTF-8 text (save the CSV as UTF-8)"]) from None
+
+
+def _reader(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]], int]:
+    """The header, (line number, row) of every data row and how many blank rows were passed over; raises
+    RatingsFileError for a file that is not strictly valid CSV, naming the line: a quoted field never closed, a
+    stray quote, a column named twice, a row with more or fewer fields than the header has columns. Cells are
+    trimmed and their spreadsheet neutralisation removed (:mod:`probe_ui.spreadsheet`)."""
+    text = _read_text(path)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    records: list[tuple[int, list[str]]] = []
+    start = 1  # the line the next record begins on (a quoted note may span lines)
+    try:
+        for rec in reader:
+            records.append((start, rec))
+            start = reader.line_num + 1
     except csv.Error as exc:
-        raise RatingsFileError([f"{path}: line {reader.line_num}: not valid CSV: {exc}"]) from None
-    return header, rows
+        why = str(exc)
+        if "unexpected end of data" in why:
+            why = "a quoted field that begins on this line is never closed (a missing \")"
+        raise RatingsFileError([f"{path}: line {start}: not valid CSV: {why}; nothing was imported"]) from None
+    if not records:
+        return [], [], 0
+    header = [h.strip() for h in records[0][1]]
+    seen: set[str] = set()
+    for name in header:
+        if name and name in seen:
+            raise RatingsFileError([f"{path}: line {records[0][0]}: column {name!r} appears twice in the header; "
+                                    "keep one"])
+        seen.add(name)
+    rows, problems, blank = [], [], 0
+    for line, rec in records[1:]:
+        if not any(c.strip() for c in rec):
+            blank += 1
+            continue
+        if len(rec) != len(header):
+            problems.append(f"{path}: line {line}: {len(rec)} fields, but the header has {len(header)} columns")
+            continue
+        rows.append((line, {k: spreadsheet.restore(v.strip()) for k, v in zip(header, rec) if k}))
+    if problems:
+        raise RatingsFileError(_capped(problems))
+    return header, rows, blank
 
 
 def read_ratings(path: str | os.PathLike[str], default_rater: str | None = None) -> list[dict[str, Any]]:
@@ -78,15 +160,16 @@ def read_ratings(path: str | os.PathLike[str], default_rater: str | None = None)
     ``default_rater`` names the rater of rows whose ``rater`` is empty (or of a file without that column).
     Raises RatingsFileError listing every problem that can be seen without the store (whether the answers exist
     is checked by :func:`import_ratings`)."""
-    rows, problems = _parse(Path(path), default_rater)
+    rows, problems, _ = _parse(Path(path), default_rater)
     if problems:
         raise RatingsFileError(_capped([p for _, p in problems]))
     return rows
 
 
-def _parse(path: Path, default_rater: str | None) -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
-    """The good rows and (line, problem) of the bad ones; a file that cannot be read at all raises."""
-    header, rows = _reader(path)
+def _parse(path: Path, default_rater: str | None) -> tuple[list[dict[str, Any]], list[tuple[int, str]], int]:
+    """The good rows, (line, problem) of the bad ones, and the number of blank rows; a file that cannot be read at
+    all raises."""
+    header, rows, blank = _reader(path)
     if not header:
         raise RatingsFileError([f"{path}: empty file: expected a header row {','.join(COLUMNS)}"])
     needed = ["response_id", "rating"] + ([] if default_rater else ["rater"])
@@ -103,16 +186,16 @@ def _parse(path: Path, default_rater: str | None) -> tuple[list[dict[str, Any]],
     problems: list[tuple[int, str]] = []
     for line, row in rows:
         where = f"{path}: line {line}"
-        if None in row:
-            problems.append((line, f"{where}: more fields than the header has columns"))
+        rid_text = row.get("response_id") or ""
+        digits = rid_text.isascii() and rid_text.isdigit()
+        if digits and (len(rid_text) > 12 or int(rid_text) > MAX_ID):
+            shown = rid_text if len(rid_text) <= 40 else f"{rid_text[:12]}...({len(rid_text)} digits)"
+            problems.append((line, f"{where}: field 'response_id': {shown} is larger than any answer id (at most "
+                                   f"{MAX_ID:,})"))
             continue
-        rid_text = (row.get("response_id") or "").strip()
-        try:
-            rid = int(rid_text)
-            if rid < 1:
-                raise ValueError
-        except ValueError:
-            problems.append((line, f"{where}: field 'response_id': {rid_text!r} is not an answer id (a whole "
+        rid = int(rid_text) if digits else 0
+        if rid < 1:
+            problems.append((line, f"{where}: field 'response_id': {rid_text[:40]!r} is not an answer id (a whole "
                                    "number from 1)"))
             continue
         rating = (row.get("rating") or "").strip().lower()
@@ -129,9 +212,9 @@ def _parse(path: Path, default_rater: str | None) -> tuple[list[dict[str, Any]],
             problems.append((line, f"{where}: field 'rater': empty (name the rater, or give --rater NAME for "
                                    "rows without one)"))
             continue
-        out.append({"line": line, "response_id": rid, "rating": rating, "note": (row.get("note") or "").strip(),
+        out.append({"line": line, "response_id": rid, "rating": rating, "note": row.get("note") or "",
                     "rater": rater})
-    return out, problems
+    return out, problems, blank
 
 
 def _capped(problems: list[str]) -> list[str]:
@@ -158,14 +241,35 @@ def import_ratings(store: Store, path: str | os.PathLike[str], default_rater: st
     """Import a ratings CSV (module doc) into ``store``: all of it in one transaction, or nothing when any row has
     a problem (RatingsFileError lists every one by line: a malformed id, an id with no answer in the store, a
     rating that is not correct / incorrect / unsure, a missing rater)."""
-    rows, problems = _parse(Path(path), default_rater)
+    rows, problems, blank = _parse(Path(path), default_rater)
     known = _known_ids(store, sorted({r["response_id"] for r in rows}))
     problems += [(r["line"], f"{path}: line {r['line']}: field 'response_id': no answer #{r['response_id']} in "
                              "this store") for r in rows if r["response_id"] not in known]
     if problems:
         raise RatingsFileError(_capped([p for _, p in sorted(problems, key=lambda x: x[0])]))
-    n = store.add_ratings(rows)
-    return ImportSummary(str(path), n, sorted({r["rater"] for r in rows}), len({r["response_id"] for r in rows}))
+    latest = _latest(store, rows)
+    new, same = [], 0
+    for r in rows:  # a row that repeats what already counts is not stored again (importing twice adds nothing)
+        key = (r["response_id"], r["rater"])
+        if latest.get(key) == (r["rating"], r["note"]):
+            same += 1
+            continue
+        new.append(r)
+        latest[key] = (r["rating"], r["note"])
+    n = store.add_ratings(new)
+    skipped = {k: v for k, v in ((SKIP_BLANK if blank == 1 else SKIP_BLANK + "s", blank), (SKIP_SAME, same)) if v}
+    return ImportSummary(str(path), n, sorted({r["rater"] for r in new}), len({r["response_id"] for r in new}),
+                         read=len(rows) + blank, skipped=skipped)
+
+
+def _latest(store: Store, rows: list[dict[str, Any]]) -> dict[tuple[int, str], tuple[str, str]]:
+    """Each (answer, rater) of ``rows``: that rater's latest rating and note already in the store."""
+    if not rows:
+        return {}
+    frame = store.ratings_frame(per_rater=True)
+    wanted = {(r["response_id"], r["rater"]) for r in rows}
+    return {(int(r["response_id"]), r["rater"]): (r["rating"], r["note"] or "")
+            for r in frame.to_dict("records") if (int(r["response_id"]), r["rater"]) in wanted}
 
 
 def export_rows(store: Store, run: str | None = None) -> list[dict[str, Any]]:
@@ -200,8 +304,8 @@ def export_csv(store: Store, run: str | None = None) -> str:
 def rows_csv(rows: list[dict[str, Any]]) -> str:
     """Rating rows as CSV text: a header row of :data:`EXPORT_COLUMNS`, then one row each."""
     buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=list(EXPORT_COLUMNS), lineterminator="\n", extrasaction="ignore")
-    w.writeheader()
+    w = spreadsheet.writer(buf, lineterminator="\n")  # a note such as "=1+1" is text in a spreadsheet
+    w.writerow(EXPORT_COLUMNS)
     for row in rows:
-        w.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in EXPORT_COLUMNS})
+        w.writerow(["" if row.get(k) is None else row.get(k) for k in EXPORT_COLUMNS])
     return buf.getvalue()

@@ -245,6 +245,8 @@ def public_url(url: Any, *, local_names: bool = False) -> Any:
     if ":" in host:
         host = f"[{host}]"
     netloc = f"{host}:{port}" if port else host
+    if not netloc:  # sqlite:///x.db, file:///x: urlunsplit would drop the empty host's "//" (sqlite:/x.db)
+        return f"{parts.scheme}://{parts.path}".rstrip("/") if parts.path.strip("/") else f"{parts.scheme}://"
     return urlunsplit((parts.scheme, netloc, parts.path, "", "")).rstrip("/") or url.split("://", 1)[0] + "://"
 
 

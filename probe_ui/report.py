@@ -58,10 +58,8 @@ import html
 import io
 import json
 import math
-import os
 import re
 import shlex
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, Sequence
@@ -70,9 +68,12 @@ import pandas as pd
 
 from probe_ui import redact
 from probe_ui.errors import ProbeUIError
+from probe_ui.metrics import figures as F
 from probe_ui.paths import PathError, output_file
+from probe_ui.safe_write import WriteError, check_target, write_bytes
 from probe_ui.results import _condition_order, _scored
 from probe_ui.scoring import _val, model_columns, states
+from probe_ui.stats import newcombe_interval
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
@@ -83,7 +84,6 @@ __all__ = ["ReportError", "baseline_deltas", "build_report", "newcombe_interval"
            "stress_deltas", "worst_cases", "write_report"]
 
 ORIGINAL = "original"
-Z95 = 1.959964
 WORST_LIMIT = 12
 THUMB_PX = 160
 THUMBS_PER_CASE = 3
@@ -98,32 +98,6 @@ CI_METHOD = ("Newcombe's hybrid score interval (method 10 of Newcombe 1998) from
 
 class ReportError(ProbeUIError, ValueError):
     """The report cannot be made as asked: an unknown run or baseline, or an output that cannot be written."""
-
-
-# ---- statistics ---------------------------------------------------------------------------------------------------
-
-def newcombe_interval(x1: float, n1: float, x2: float, n2: float, z: float = Z95
-                      ) -> tuple[float, float, float] | None:
-    """The difference of two proportions x1/n1 - x2/n2 in percentage points and its 95 % CI by Newcombe's hybrid
-    score method (module docstring) from two Wilson intervals; None when either denominator is 0."""
-    if n1 <= 0 or n2 <= 0:
-        return None
-    p1, p2 = x1 / n1, x2 / n2
-    l1, u1 = _wilson(x1, n1, z)
-    l2, u2 = _wilson(x2, n2, z)
-    d = p1 - p2
-    lo = d - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    hi = d + math.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
-    return 100.0 * d, 100.0 * lo, 100.0 * hi
-
-
-def _wilson(x: float, n: float, z: float) -> tuple[float, float]:
-    """The Wilson score interval as proportions: :func:`probe_ui.metrics.base.wilson_ci` in 0-1, unrounded."""
-    p = x / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 # ---- the answers ---------------------------------------------------------------------------------------------------
@@ -141,13 +115,13 @@ def _get_run(store: Store, name: str | None, what: str = "run") -> Run:
         raise ReportError(f"no {what} named '{name}' in this store (runs: {listed})") from None
 
 
-def _frames(store: Store, run: Run, parser: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(the run's scored answers under ``parser``, :func:`probe_ui.scoring.scored_answers`; the same reduced to one
-    row per cell by majority vote)."""
+def _frames(store: Store, run: Run, parser: str, judge: str | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the run's scored answers under ``parser`` and the fallback ``judge``'s decisions,
+    :func:`probe_ui.scoring.scored_answers`; the same reduced to one row per cell by majority vote)."""
     from probe_ui.metrics.samples import majority_vote
     from probe_ui.scoring import scored_answers
 
-    df = scored_answers(store, run.name, parser)
+    df = scored_answers(store, run.name, parser, judge=judge)
     return df, majority_vote(df)
 
 
@@ -390,6 +364,10 @@ def _header(run: Run, raw: pd.DataFrame, n_variants: int, baseline: Run | None, 
         facts.append(("items not loaded", report["items_not_loaded"]))
     if baseline is not None:
         facts.append(("baseline", baseline.name))
+    if report.get("judge"):
+        decided = int((raw["method"] == "judge").sum()) if len(raw) else 0
+        facts.append(("judge", f"{report['judge']}: decided {decided} answer{'' if decided == 1 else 's'} the rules "
+                               "could not read"))
     dl = "".join(_el("dt", k) + _el("dd", v) for k, v in facts)
     kind = run.settings.get("kind") or ("import" if run.settings.get("imports") else "batch")
     return ('<header><p class="kicker">probe-ui report</p>'
@@ -428,14 +406,28 @@ def _overview(tables: dict[str, pd.DataFrame], raw: pd.DataFrame, report: dict[s
                  _el("td", _num(r["refusal"], 1), class_="num", data_col="refusal", data_value=_data(r["refusal"])),
                  _el("td", r["answered"], class_="num", data_col="answered"),
                  _el("td", r["errors"], class_="num", data_col="errors"),
-                 _el("td", _num(float(lat.median()), 2) if len(lat) else "–", class_="num"),
-                 _el("td", _num(float(cost), 4) if cost else "0", class_="num")]
+                 _el("td", _num(float(lat.median()), 2) if len(lat) else "–", class_="num", data_col="latency"),
+                 _el("td", _num(float(cost), 4) if cost else "0", class_="num", data_col="cost")]
         rows.append(_wrap("tr", "".join(cells), data_model=r["model"]))
-    head = ["model", "n", "accuracy %", "95 % CI", "random %", "invalid %", "refusal %", "answered", "errors",
-            "median latency s", "cost"]
-    return _section("overview", "Overview", _table(head, rows, "grid overview")
-                    + _p("n: scored answers (several samples count once, by majority vote); accuracy with its 95 % "
-                         "Wilson interval; random: what guessing scores. The numbers of 'probe-ui score'.", "muted"))
+    head = ["model", F.SCORED, f"{F.ACCURACY} %", "95 % CI", f"{F.RANDOM} %", f"{F.UNREADABLE} %",
+            f"{F.REFUSED} %", F.ANSWERED, F.FAILED, F.LATENCY, F.COST]
+    return _section("overview", "Overview", _table(head, rows, "grid overview") + _glossary(head)
+                    + _p("The numbers of 'probe-ui score'.", "muted"))
+
+
+def _glossary(labels: Sequence[str], family: str | None = None) -> str:
+    """What each figure named in a table's header counts, in words, under the table (one name, one meaning:
+    :mod:`probe_ui.metrics.figures`)."""
+    from probe_ui.metrics.registry import find_figure
+
+    items = []
+    for label in labels:
+        f = find_figure(label) or (find_figure(label, family) if family else None)
+        if f is not None and f.name not in {n for n, _ in items}:
+            items.append((f.name, f.meaning))
+    if not items:
+        return ""
+    return _wrap("ul", "".join(_wrap("li", _el("b", n) + _esc(f": {m}")) for n, m in items), class_="glossary muted")
 
 
 def _split_metric(metric: str) -> tuple[str, str, str]:
@@ -580,16 +572,17 @@ def _stress(raw: pd.DataFrame, voted: pd.DataFrame) -> str:
         except Exception:  # noqa: BLE001 - the summary is an extra; the deltas above stand on their own
             summ = pd.DataFrame()
     if len(summ):
-        cols = [("accuracy_original", "acc. original %"), ("accuracy_perturbed", "acc. perturbed %"),
-                ("groups: group consistency", "group consistency %"), ("flip_rate", "flip rate %"),
-                ("flip_pairs", "pairs"), ("broke", "broke"), ("fixed", "fixed")]
+        people = stress.PEOPLE_COLUMNS
+        cols = [(c, people[c]) for c in ("accuracy_original", "accuracy_perturbed")]
+        cols += [(f"groups: {name}", f"{name} %") for name in ("group consistency", "answer flip rate")
+                 if f"groups: {name}" in summ.columns]
+        cols += [(c, people[c]) for c in ("correctness_flip_rate", "pairs_compared", "broke", "fixed")]
         rows = [_wrap("tr", _el("th", r["model"], scope="row") + "".join(
-            _el("td", _num(r.get(c), 1), class_="num") for c, _ in cols)) for r in summ.to_dict("records")]
+            _el("td", _num(r.get(c), 1), class_="num", data_col=h, data_value=_data(r.get(c))) for c, h in cols),
+            data_model=r["model"]) for r in summ.to_dict("records")]
         parts.append(_el("h3", "Consistency across variants")
-                     + _table(["model"] + [h for _, h in cols], rows, "grid")
-                     + _p("group consistency: items all of whose variants are right; flip rate: (variant, original) "
-                          "pairs whose correctness differs; broke: right on the original, wrong perturbed; fixed: "
-                          "the reverse (probe_ui.stress.summary).", "muted"))
+                     + _table(["model"] + [h for _, h in cols], rows, "grid consistency")
+                     + _glossary([h for _, h in cols], "groups"))
     parts.append(_el("h3", "Accuracy per condition") + _figure_html(
         lambda: R.plot_accuracy_by_condition(voted), "accuracy per perturbation condition, 95 % Wilson CIs"))
     if len(raw):
@@ -619,6 +612,59 @@ def _baseline(base: Run, voted: pd.DataFrame, base_voted: pd.DataFrame) -> str:
         body += _p("Answered in only one of the runs (not compared): " + ", ".join(only), "muted")
     body += _p(f"CI method: {CI_METHOD}.", "method")
     return _section("baseline", title, body)
+
+
+PAIRED_BOOT = 100  # paired bootstrap resamples of the paper metrics in the report (probe-ui compare: --boot)
+PAIRED_FLIPS = 20  # flipped questions listed per direction and model
+
+
+def _frame_table(df: pd.DataFrame, cls: str = "grid", numeric_from: int = 1) -> str:
+    """A small table of display strings (:mod:`probe_ui.compare_format`'s frames) as escaped HTML."""
+    rows = [_wrap("tr", "".join(_el("th" if i == 0 else "td", v, scope="row" if i == 0 else None,
+                                    class_="num" if i >= numeric_from else None)
+                                for i, v in enumerate(map(str, r)))) for r in df.itertuples(index=False)]
+    return _table(list(map(str, df.columns)), rows, cls, numeric_from)
+
+
+def _paired(store: Store, base: Run, run: Run, parser: str) -> str:
+    """This run (B) against the baseline run (A), model by model, on the questions both answered: the paired
+    comparison of ``probe-ui compare`` (fixed and broken questions, McNemar, Newcombe's paired interval)."""
+    from probe_ui import compare, compare_format
+
+    title = "Paired comparison with the baseline run"
+    intro = _p(f"The baseline run '{base.name}' is A, this run '{run.name}' is B. Unlike the section above, each model "
+               "is compared on the very questions both runs asked (same item, perturbation and sample), which is "
+               "what a paired test needs: B fixed a question A got wrong, or broke one A got right. The same as "
+               f"probe-ui compare {base.name} {run.name}.")
+    try:
+        pairs = compare.sides(store, [base.name, run.name], [])
+    except compare.CompareError as exc:
+        return _section("paired", title, intro + _p(str(exc)))
+    parts = [intro]
+    for a, b in pairs:
+        try:
+            c = compare.compare(store, a, b, parser, n_boot=PAIRED_BOOT)
+        except compare.CompareError as exc:
+            parts.append(_el("h3", a.model) + _p(f"Not compared: {exc}"))
+            continue
+        parts.append(_el("h3", a.model if a.model == b.model else f"{a.model} → {b.model}") + _p(c["summary"]))
+        if c["differences"]:
+            parts.append(_p("What differs between A and B: " + "; ".join(c["differences"]), "muted"))
+        parts.append(_el("h4", "Per perturbation (p-values Holm-adjusted)")
+                     + _frame_table(compare_format.groups_frame(c["by_condition"], "condition")))
+        if c["paper"]:
+            parts.append(_el("h4", f"Paper metrics (paired bootstrap, {c['paper'][0]['n_boot']} resamples)")
+                         + _frame_table(compare_format.paper_frame(c["paper"])))
+        flips = compare_format.flips_frame(c).drop(columns=["A answer #", "B answer #"])
+        if len(flips):
+            shown = flips.groupby("change", sort=False).head(PAIRED_FLIPS)
+            parts.append(_wrap("details", _el("summary", f"Questions that flipped ({len(flips)}; the first "
+                                                         f"{PAIRED_FLIPS} each way)")
+                               + _frame_table(shown, numeric_from=99)))
+    parts.append(_p("Intervals: Newcombe's paired 95 % interval of B − A (Newcombe 1998, method 10 for paired data); "
+                    "test: exact McNemar on the questions that changed; per-perturbation p-values Holm-adjusted.",
+                    "method"))
+    return _section("paired", title, "".join(parts))
 
 
 def _robustness(curves: pd.DataFrame, raw: pd.DataFrame, base: Run | None, base_curves: pd.DataFrame) -> str:
@@ -987,12 +1033,13 @@ def extra_sections(raw: pd.DataFrame, base: Run | None = None, base_raw: pd.Data
 
 
 def build_report(store: Store, run: str | None, baseline: str | None = None, parser: str = "robust",
-                 definition: str = "auto") -> str:
+                 definition: str = "auto", judge: str | None = None) -> str:
     """The HTML report of ``run`` (None: the most recently updated run), compared with the run named ``baseline``
     when given, every reply read by ``parser`` and the metric families under ``definition`` (as ``probe-ui score
     --parser P --definition D``). One self-contained document (module docstring); raises :class:`ReportError`
     for an unknown run or baseline. Stress and baseline deltas carry 95 % CIs by Newcombe's hybrid score method
-    (two Wilson intervals)."""
+    (two Wilson intervals). ``judge``: a fallback judge's model name, whose stored decisions replace "invalid" for
+    the replies the rules cannot read (:mod:`probe_ui.fallback`)."""
     from probe_ui import results as R
     from probe_ui.store import run_variants
 
@@ -1000,9 +1047,9 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
     b = _get_run(store, baseline, "baseline run") if baseline else None
     if b is not None and b.id == r.id:
         raise ReportError(f"the baseline is the run itself ('{r.name}'): name another run with --baseline")
-    raw, voted = _frames(store, r, parser)
+    raw, voted = _frames(store, r, parser, judge)
     tables = R.metric_tables(raw, parser, definition)
-    report = {"items_not_loaded": len(store.item_errors(r.id))}
+    report = {"items_not_loaded": len(store.item_errors(r.id)), "judge": judge}
     sections = [
         ("overview", "Overview", _overview(tables, raw, report)),
         ("papers", "Per-paper metrics", _papers(tables)),
@@ -1010,8 +1057,9 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
     ]
     base_raw = None
     if b is not None:
-        base_raw, base_voted = _frames(store, b, parser)
+        base_raw, base_voted = _frames(store, b, parser, judge)
         sections.append(("baseline", "Baseline", _baseline(b, voted, base_voted)))
+        sections.append(("paired", "Paired comparison", _paired(store, b, r, parser)))
     extra = extra_sections(raw, b, base_raw)
     sections += extra
     sections += [
@@ -1031,32 +1079,23 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
 
 
 def write_report(store: Store, run: str | None, out: Path, baseline: str | None = None, parser: str = "robust",
-                 definition: str = "auto") -> Path:
-    """Build the report (:func:`build_report`) and write it to ``out`` atomically (a temporary file in the same
-    folder, then renamed over ``out``); the folder is created when missing. Returns ``out``. Raises
-    :class:`ReportError` when the run or baseline is unknown or ``out`` cannot be written."""
+                 definition: str = "auto", judge: str | None = None, force: bool = False) -> Path:
+    """Build the report (:func:`build_report`) and write it to ``out`` (:mod:`probe_ui.safe_write`: a temporary
+    file beside it, then renamed; never over a device, FIFO or folder; over an existing file only with ``force``);
+    the folder is created when missing. Returns ``out``. Raises :class:`ReportError` when the run or baseline is
+    unknown, and :class:`probe_ui.safe_write.WriteError` when ``out`` cannot be written."""
     out = Path(out)
+    what = "cannot write the report to"
     if out.exists() and out.is_dir():
         raise ReportError(f"{out} is a folder: give the report's file name, e.g. {out / 'report.html'}")
-    parent = out.parent if str(out.parent) else Path(".")
-    try:  # before the work: a folder that cannot be made, or a dangling link, fails at once
-        output_file(out, "cannot write the report to")
+    try:  # before the work: something that must not be replaced, a folder that cannot be made, a dangling link
+        check_target(out, force, what)
+        output_file(out, what)
     except PathError as exc:
         raise ReportError(str(exc)) from None
-    data = build_report(store, run, baseline, parser, definition).encode("utf-8")
+    data = build_report(store, run, baseline, parser, definition, judge).encode("utf-8")
     try:
-        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{out.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise ReportError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, (out.stat().st_mode & 0o777) if out.exists() else 0o644)
-        os.replace(tmp, out)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise ReportError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+        write_bytes(out, data, force=force, what=what)
+    except WriteError as exc:
+        raise ReportError(str(exc)) from None
     return out

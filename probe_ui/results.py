@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 import pandas as pd
 
 from probe_ui.scoring import RATING_CHOICES, UNRATED, categories_of, filter_answers  # noqa: F401 (re-exported)
+from probe_ui.reading.methods import describe
 
 if TYPE_CHECKING:  # pragma: no cover - hints only; importing these costs time the CLI does not want to spend
     from matplotlib.axes import Axes
@@ -183,27 +184,32 @@ def figure_text(leaf: Any, digits: int = 1) -> str:
 def overview_for_people(df: pd.DataFrame, parser: str = "robust", definition: str = "auto") -> pd.DataFrame:
     """One row per run and model: accuracy with its 95 % CI and n, the random-guess reference, invalid and
     refusal rates and failed calls, in words and rounded (the numbers of :func:`metric_tables`)."""
+    from probe_ui.metrics import figures as F
     from probe_ui.scoring import score_frame
 
     rows = []
     for run, g in (df.groupby("run", sort=False) if len(df) else []):
         for model, r in score_frame(g, parser, definition)["models"].items():
             acc = r["accuracy"]
-            rows.append({"run": run, "model": model, "accuracy": figure_text(acc),
-                         "random guess": f"{acc['random']:.1f} %" if acc.get("random") is not None else "–",
-                         "unreadable": figure_text(r["invalid_rate"]["value"]) + " %"
+            rows.append({"run": run, "model": model, F.ACCURACY: figure_text(acc),
+                         F.RANDOM: f"{acc['random']:.1f} %" if acc.get("random") is not None else "–",
+                         F.UNREADABLE: figure_text(r["invalid_rate"]["value"]) + " %"
                          if r["invalid_rate"]["value"] is not None else "–",
-                         "refused": figure_text(r["refusal_rate"]["value"]) + " %"
+                         F.REFUSED: figure_text(r["refusal_rate"]["value"]) + " %"
                          if r["refusal_rate"]["value"] is not None else "–",
-                         "failed calls": r["errors"]})
-    return pd.DataFrame(rows, columns=["run", "model", "accuracy", "random guess", "unreadable", "refused",
-                                       "failed calls"])
+                         F.FAILED: r["errors"]})
+    return pd.DataFrame(rows, columns=OVERVIEW_PEOPLE_COLUMNS)
+
+
+#: the Results overview's columns: run, model, then registered figures (probe_ui.metrics.figures)
+OVERVIEW_PEOPLE_COLUMNS = ["run", "model", "accuracy", "random guess", "unreadable", "refused", "failed calls"]
 
 
 def families_html(df: pd.DataFrame, parser: str = "robust", definition: str = "auto") -> str:
     """Every metric family with data, compact like the report's: a table of model rows and the family's headline
     figures (value, 95 % CI, n), its full metric list folded underneath. Text is escaped."""
     from probe_ui.metrics import FAMILIES, headlines
+    from probe_ui.metrics.registry import glossary_html
     from probe_ui.scoring import score_frame
 
     blocks: dict[str, list[tuple[str, str, dict[str, Any], dict[str, Any]]]] = {}
@@ -234,6 +240,7 @@ def families_html(df: pd.DataFrame, parser: str = "robust", definition: str = "a
         parts.append(f"<div class='pu-family' data-family='{html.escape(fam, quote=True)}'>"
                      f"<h4>{html.escape(fam)} <small>({html.escape(definition_used)} definition)</small></h4>"
                      f"<p class='pu-meta'>{html.escape(desc)}</p><table class='pu-fam'>{head}{body}</table>"
+                     f"{glossary_html(cols, fam)}"
                      f"<details><summary>every figure of {html.escape(fam)}</summary>{details}</details></div>")
     return "".join(parts)
 
@@ -282,9 +289,10 @@ def _when(ts: str) -> str:
 
 def answers(store: Store, runs: Sequence[str], parser: str = "robust", *, models: Iterable[str] | None = None,
             conditions: Iterable[str] | None = None, categories: Iterable[str] | None = None,
-            ratings: Iterable[str] | None = None) -> pd.DataFrame:
+            ratings: Iterable[str] | None = None, judge: str | None = None) -> pd.DataFrame:
     """The scored answers of every named run (:func:`probe_ui.scoring.scored_answers`), filtered: every table and
-    plot of the tab reads this one frame. An empty list of runs is an error that says so."""
+    plot of the tab reads this one frame. ``judge``: a fallback judge's model name, whose stored answers replace
+    "invalid" where the rules read nothing. An empty list of runs is an error that says so."""
     from probe_ui.scoring import scored_answers
     from probe_ui.store import StoreError
 
@@ -294,7 +302,23 @@ def answers(store: Store, runs: Sequence[str], parser: str = "robust", *, models
     if any(not str(n).strip() for n in names):
         raise StoreError("an empty run name was given: choose a run")
     return scored_answers(store, names, parser, models=models, conditions=conditions, categories=categories,
-                          ratings=ratings)
+                          ratings=ratings, judge=judge)
+
+
+def selection_words(runs: Sequence[str], parser: str = "robust", *, models: Iterable[str] | None = None,
+                    conditions: Iterable[str] | None = None, categories: Iterable[str] | None = None,
+                    ratings: Iterable[str] | None = None, labels: dict[str, str] | None = None) -> str:
+    """What a view of :func:`answers` shows, in words: the runs, the answer parser and every filter ("all" where
+    a filter is empty), so that tables never stand without the selection they belong to. ``labels`` names
+    conditions in words (:func:`condition_labels`)."""
+    def listed(values: Iterable[str] | None, words: dict[str, str] | None = None) -> str:
+        vals = [str(v) for v in values or []]
+        return ", ".join((words or {}).get(v, v) for v in vals) if vals else "all"
+
+    names = list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs or [])))
+    head = f"run{'s' if len(names) != 1 else ''} {', '.join(names)}" if names else "no run"
+    return (f"Showing {head} · answer parser: {parser} · models: {listed(models)} · perturbations: "
+            f"{listed(conditions, labels)} · categories: {listed(categories)} · ratings: {listed(ratings)}")
 
 
 def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
@@ -635,6 +659,40 @@ def _rating(store: Store, run_id: int, response_id: int) -> tuple[str, str]:
     return (str(r["rating"].iloc[-1]), str(r["note"].iloc[-1] or "")) if len(r) else (UNRATED, "")
 
 
+def _current_reading(r: dict[str, Any]) -> dict[str, Any]:
+    """The reply's reading by the robust reader as it is now (the stored parse is a cache of an older reader when
+    its version differs): parsed, method, invalid, refusal, correct."""
+    from probe_ui import answers
+    from probe_ui.scoring import read_reply
+
+    if r.get("error") is not None or r.get("parse_version") == answers.parser_version():
+        return {}
+    got = read_reply(r, "robust")
+    if got is None:
+        return {}
+    ans = got[0]
+    gt = None if r.get("prompt") == "free" or r.get("kind") == "free" else r.get("answer_label")
+    return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
+            "correct": answers.is_correct(ans, gt)}
+
+
+def _judge_lines(store: Store, response_id: int) -> list[str]:
+    """What judge models said about this answer (the batch's judge, or the fallback judge of ``--judge``)."""
+    out: list[str] = []
+    for j in store.judge_calls(response_id):
+        fallback = str(j.get("prompt") or "").startswith("judge-fallback:")
+        if j.get("error"):
+            said = f"could not be asked: {j['error']}"
+        elif j.get("parsed") is not None:
+            said = f"read it as {j['parsed']}"
+        else:
+            said = f"found no answer either ({describe(j.get('method'))})"
+        when = " · counts where this judge is chosen (Results tab, or --judge)" if fallback else ""
+        out += [f"**Judge** {md_text(j['model'])} {md_text(said)}{md_text(when)}", "",
+                *_block("Judge's reply", j.get("raw_text"))]
+    return out
+
+
 def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], str]:
     """What one model was sent and what it said: the images (as stored, in the order sent) and a Markdown text
     with question, options, expected answer, the exact prompt, raw and parsed answer, cost, settings, provenance
@@ -646,6 +704,7 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
     images, missing = _load_images(store, ids)
     run = next((x.name for x in store.list_runs() if x.id == r["run_id"]), str(r["run_id"]))
     rating, note = _rating(store, r["run_id"], int(r["id"]))
+    r.update(_current_reading(r))
     correct = {True: "yes", False: "no"}.get(r.get("correct"), "not scored")
     expected = md_text(r.get("answer_label") or "-") + (f" ({md_text(r['answer'])})" if r.get("answer") else "")
     lines = [
@@ -661,10 +720,12 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
         "",
         *_block("Prompt sent (exact text; images shown beside)", messages_text(r.get("messages"))),
         *_block("Raw answer", r.get("raw_text")),
-        f"**Parsed**: {md_text(r.get('parsed') if r.get('parsed') is not None else INVALID)} "
-        f"(method {md_text(r.get('method') or '-')}; invalid {md_text(r.get('invalid'))}; "
-        f"refusal {md_text(r.get('refusal'))}) · **correct**: {correct}",
+        f"**Answer read**: {md_text(r.get('parsed') if r.get('parsed') is not None else INVALID)} · **correct**: "
+        f"{correct}" + (" · **the reply declines to answer** (refusal)" if r.get("refusal") else ""),
         "",
+        f"**How it was read**: {md_text(describe(r.get('method')) or '-')} (rule: {md_text(r.get('method') or '-')})",
+        "",
+        *_judge_lines(store, int(r["id"])),
         f"**Latency** {_fmt(r.get('latency_s'), '.2f')} s · **tokens** in {_fmt(r.get('input_tokens'))}, "
         f"out {_fmt(r.get('output_tokens'))} · **cost** {_fmt(r.get('cost'), '.4f')} · "
         f"**finish** {md_text(r.get('finish_reason') or '-')}",
@@ -691,7 +752,7 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
 def robustness_curves(df: pd.DataFrame) -> pd.DataFrame:
     """Tidy curve data of a scored-answer table (:func:`probe_ui.metrics.robustness.curve_frame`): one row per run,
     model, perturbation and level (0 = the original) with accuracy, ci_low, ci_high (percent), n, correct and
-    flip_rate; empty when the answers hold no sweep."""
+    answer_flip_rate; empty when the answers hold no sweep."""
     from probe_ui.metrics.robustness import curve_frame
 
     return curve_frame(df)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import math
 import sys
 import threading
 import time
@@ -28,6 +29,7 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.items import Variant
 from probe_ui.presets import Preset
 from probe_ui.providers import create
+from probe_ui.run_identity import RunChange, check as check_change, run_change
 from probe_ui.judge import MEDICONFUSION_TEMPERATURE, judge_request, needs_judge, parse_judgement
 from probe_ui.judge import MODES as JUDGE_MODES
 from probe_ui.providers.base import (
@@ -71,6 +73,10 @@ class BatchResult:
     warnings: list[str] = field(default_factory=list)
     error_messages: list[str] = field(default_factory=list)
     cancelled: bool = False
+    #: what this batch did to its run: a new run, the same plan again, or additions (probe_ui.run_identity)
+    change: RunChange | None = None
+    #: whether every cell was planned (False: stopped while planning, so ``planned`` is a lower bound)
+    plan_complete: bool = False
 
     @property
     def remaining(self) -> int:
@@ -158,6 +164,27 @@ def variant_cells(v: Variant, models: list[ModelConfig], prompt: str | None, see
             yield Cell(v, m, prompts.render(v, template.name, settings, sample=k))
 
 
+def unusable_rows(run_id: int, variants: list[Variant], unusable: dict[str, str], prompt: str | None, seed: int,
+                  extra: dict[str, ModelConfig] | None = None) -> list[tuple[Cell, dict[str, Any]]]:
+    """The failed calls of models that could not be asked (no key, no server, an unknown name), one per variant:
+    each a stored row whose ``error`` is the reason, with the request it would have sent, so that the run's
+    tables, its redraws and the Results tab show those failures like any other (``failed calls``)."""
+    try:
+        cat = catalogue.load_catalogue() | dict(extra or {})
+    except ValueError:
+        cat = dict(extra or {})
+    out = []
+    for spec, reason in unusable.items():
+        try:
+            cfg = replace(catalogue.resolve(spec, cat), name=spec)
+        except (ValueError, ImportError):
+            provider, _, model = spec.partition("/")
+            cfg = ModelConfig(name=spec, provider=provider or "unknown", model=model or spec)
+        for cell in plan_cells(variants, [cfg], prompt, seed):
+            out.append((cell, response_row(run_id, cell, Response(error=reason))))
+    return out
+
+
 def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
     """Parse and grade one response (robust extraction), stamped with the parser's version: the cache of the
     robust reading that :func:`probe_ui.scoring.scored_answers` reuses. Error responses get no parse."""
@@ -166,22 +193,42 @@ def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
                 "parse_version": None}
     kind = "free" if req.prompt == "free" else v.kind
     return answers.cache_row(resp.text, kind, v.labels, v.options, v.answer_label if kind != "free" else None,
-                             question=v.question)
+                             question=v.question, suggested=v.suggested)
 
 
 def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None = None) -> dict[str, Any]:
     """The stored row: the exact request sent (images by hash, after any resize), settings, reply and its parse."""
-    m, req = cell.model, sent or cell.request
+    return {**call_row(run_id, cell.variant.id, cell.model, sent or cell.request, resp),
+            **score_response(cell.variant, cell.request, resp)}
+
+
+def call_row(run_id: int, variant_id: str, m: ModelConfig, req: Request, resp: Response) -> dict[str, Any]:
+    """What is stored of any call, answer or judge: the exact request (images by hash), settings, the reply."""
     settings = dict(req.settings.to_dict(), provider=m.provider, model=m.model,
                     base_url=redact.public_url(list(m.base_url) if isinstance(m.base_url, tuple) else m.base_url))
     return {
-        "run_id": run_id, "variant_id": cell.variant.id, "model": m.name, "prompt": req.prompt,
+        "run_id": run_id, "variant_id": variant_id, "model": m.name, "prompt": req.prompt,
         "sample": req.sample, "request_hash": req.cache_key(m.provider, m.model, m.options, m.base_url),
         "messages": req.rendered(), "settings": settings, "raw_text": resp.text,
         "latency_s": resp.latency_s, "input_tokens": resp.input_tokens, "output_tokens": resp.output_tokens,
         "cost": resp.cost, "error": resp.error, "finish_reason": resp.finish_reason, "details": resp.details or None,
-        **score_response(cell.variant, cell.request, resp),
     }
+
+
+#: the highest sampling temperature any provider takes (OpenAI's API: 0 to 2; Anthropic's: 0 to 1)
+MAX_TEMPERATURE = 2.0
+
+
+def check_temperature(value: Any, what: str = "--temperature") -> float:
+    """``value`` as a temperature every call can send, else a one-line BatchError naming it (``nan`` was sent to
+    every model, each refusing it as an unexpected ValueError)."""
+    try:
+        t = float(value)
+    except (TypeError, ValueError, OverflowError):
+        t = math.nan
+    if isinstance(value, bool) or not (math.isfinite(t) and 0 <= t <= MAX_TEMPERATURE):
+        raise BatchError(f"{what} {value!r}: give a number from 0 to {MAX_TEMPERATURE:g}")
+    return t
 
 
 async def ask(provider: Provider, request: Request) -> Response:
@@ -384,9 +431,16 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
               progress: bool = True, extra_models: dict[str, ModelConfig] | None = None,
               on_progress: Callable[[int, int, BatchResult], None] | None = None,
               cancel: threading.Event | None = None, shard: tuple[int, int] | None = None,
+              extend: bool = False, on_change: Callable[[RunChange], None] | None = None,
               user: str | None = None) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
     ``user`` is recorded as who made the run when it is created (default: the system user).
+
+    A run that exists is planned whole (:mod:`probe_ui.run_identity`): every preset, model and suite it was ever
+    asked, plus this batch's. A batch that would add models, suites or presets to it raises
+    :class:`probe_ui.run_identity.RunExtensionError` unless ``extend`` (``--extend``); one that would change what
+    its answers mean (another seed, prompt, number of samples or temperature) is always refused. ``on_change``
+    hears what the batch does to its run (:class:`~probe_ui.run_identity.RunChange`) before anything is asked.
 
     ``on_progress(done, total, result)`` is called after every answer (the app's progress bar; ``total`` grows
     until the plan is complete, since cells are asked while the rest is planned); setting ``cancel``
@@ -411,6 +465,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
             raise BatchError(str(exc)) from None
     if samples < 1:
         raise BatchError("--samples must be at least 1")
+    if temperature is not None:
+        check_temperature(temperature)
     if samples > 1 and (temperature or 0) == 0:
         raise BatchError("several samples at temperature 0 would all be the same answer: set --temperature > 0")
     if judge_mode not in JUDGE_MODES:
@@ -418,20 +474,76 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     models = resolve_models(model_specs, extra_models)
     judge_cfg = Judge(resolve_models([judge], extra_models)[0], judge_mode) if judge else None
     name = run_name or default_run_name(presets, seed, suites)
+    change = run_change(store, name, presets, [m.name for m in models], list(suites), seed=seed, prompt=prompt,
+                        samples=samples, temperature=temperature)
+    check_change(change, extend)
+    if on_change is not None:
+        on_change(change)  # e.g. the CLI says "adds 2 models to run X (94 answers done)" before anything is asked
+    if change.exists:  # the run's whole plan: every preset, model and suite it was ever asked
+        presets, models, suites = whole_plan(change, presets, models, list(suites), extra_models)
     settings = {
         "presets": [{"name": p.name, "path": p.path, "sha256": p.sha256} for p in presets],
         "models": [_public_config(m) for m in models],
         "prompt": prompt, "concurrency": concurrency, "seed": seed, "suites": list(suites), "samples": samples,
         "temperature": temperature,
         "judge": _public_config(judge_cfg.model) | {"mode": judge_mode} if judge_cfg else None,
+        # not known until the plan is made (BatchPlan records it): a batch stopped before that leaves the run
+        # incomplete, never "complete" against an earlier, smaller plan
+        "planned": None,
     }
     # one batch per run and shard at a time (another one stops here, before it writes anything): held until the
     # batch ends, so that two identical batches never ask, and pay for, the same cells twice
     with store.run_lock(name, shard):
-        return _run_locked(store, presets, models, name, seed, settings, concurrency=concurrency, prompt=prompt,
-                           suites=suites, samples=samples, temperature=temperature, judge_cfg=judge_cfg,
-                           use_cache=use_cache, progress=progress, on_progress=on_progress, cancel=cancel,
-                           shard=shard, user=user)
+        result = _run_locked(store, presets, models, name, seed, settings, concurrency=concurrency, prompt=prompt,
+                             suites=suites, samples=samples, temperature=temperature, judge_cfg=judge_cfg,
+                             use_cache=use_cache, progress=progress, on_progress=on_progress, cancel=cancel,
+                             shard=shard, user=user)
+    result.change = change
+    return result
+
+
+def batch_change(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
+                 seed: int = 0, suites: tuple[str, ...] | list[str] = (), prompt: str | None = None, samples: int = 1,
+                 temperature: float | None = None, extra_models: dict[str, ModelConfig] | None = None) -> RunChange:
+    """What :func:`run_batch` with these arguments would do to its run (a new run, the same plan, additions,
+    conflicts), asking nothing: the Batch tab shows it before it starts."""
+    models = resolve_models(model_specs, extra_models)
+    name = run_name or default_run_name(presets, seed, suites)
+    return run_change(store, name, presets, [m.name for m in models], list(suites), seed=seed, prompt=prompt,
+                      samples=samples, temperature=temperature)
+
+
+def whole_plan(change: RunChange, presets: list[Preset], models: list[ModelConfig], suites: list[str],
+               extra_models: dict[str, ModelConfig] | None = None
+               ) -> tuple[list[Preset], list[ModelConfig], list[str]]:
+    """An existing run's whole plan: the presets, models and suites it recorded, then this batch's new ones, so
+    that its planned count, completeness and Resume cover everything it was ever asked."""
+    from probe_ui.presets import PresetError, load_preset
+
+    given = {m.name for m in models}
+    earlier: list[ModelConfig] = []
+    for spec in change.models:
+        if spec in given:
+            continue
+        try:
+            earlier += resolve_models([spec], extra_models)
+        except BatchError as exc:
+            raise BatchError(f"run '{change.name}' also asks {spec}, which cannot be asked now ({exc}); "
+                             "choose another run name for these models") from None
+    known = {p.path for p in presets} | {p.sha256 for p in presets}
+    recorded: list[Preset] = []
+    for rec in change.presets:
+        if rec.get("path") in known or rec.get("sha256") in known:
+            continue
+        try:
+            recorded.append(load_preset(rec["path"]))
+        except (PresetError, KeyError, TypeError) as exc:
+            raise BatchError(f"run '{change.name}' also asks the preset {rec.get('name', '?')}, which cannot be "
+                             f"loaded now ({exc}); choose another run name") from None
+    order = {name: i for i, name in enumerate(change.models)}
+    every = sorted([*earlier, *models], key=lambda m: order.get(m.name, len(order)))  # the run's order first
+    return ([*recorded, *presets], every,
+            list(dict.fromkeys([*change.suites, *suites])))
 
 
 def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], name: str, seed: int,
@@ -531,6 +643,7 @@ class BatchPlan:
             yield from self._cells(batch, done)
             store.clear_item_errors(run.id, p.path, loaded - failed)
         store.merge_run_settings(run.id, {"planned": self.planned_all})
+        result.plan_complete = True
 
     def _cells(self, batch: list[Variant], done: set[tuple[str, str, str, int]]) -> Iterator[Cell]:
         """Hand over a batch's cells that are not done (and are in this shard), after storing the variants they

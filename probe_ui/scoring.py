@@ -35,8 +35,10 @@ Parsers:
   truth get it: ProbMed the yes/no answer, MedVH the file's raw ``gt`` (``attributes.gt``) or else the answer
   letter.
 
-A judge model's reading (``--judge``: stored on the judge call's own row) replaces the parser's for the answer it
-judged, under both parsers; the judge is not re-run.
+A judge model's reading (the batch's ``--judge``: stored on the judge call's own row) replaces the parser's for the
+answer it judged, under both parsers; the judge is not re-run. The fallback judge (``score/export/report --judge
+MODEL``, :mod:`probe_ui.fallback`) counts only when named (``judge=``), only under the robust parser, and only for
+answers the rules leave invalid: its answer takes their place with the method ``judge``.
 
 Metric definitions (:mod:`probe_ui.metrics.registry`): ``definition="auto"`` reports every family under the
 paper's exact definition with ``--parser legacy`` and under ours (the clean one, where a family has one)
@@ -59,7 +61,7 @@ import pandas as pd
 
 from probe_ui import answers
 from probe_ui.errors import ProbeUIError
-from probe_ui.items import labels_for
+from probe_ui.items import labels_for, suggested_letter
 from probe_ui.metrics import accuracy_by_model
 from probe_ui.metrics.samples import majority_vote
 from probe_ui.store import Store, run_variants
@@ -142,7 +144,8 @@ def read_reply(row: dict[str, Any], parser: str, run_benchmark: str | None = Non
             if mode == "medvh" and isinstance(attrs, dict) and isinstance(attrs.get("gt"), str):
                 gt = attrs["gt"]
             return answers.extract_legacy(mode, text, kind, labels, options, gt), mode
-    return answers.extract(text, kind, labels, options, question=_val(row.get("question"))), None
+    return answers.extract(text, kind, labels, options, question=_val(row.get("question")),
+                           suggested=suggested_letter(row.get("prompt_args"), row.get("attributes"))), None
 
 
 def _gt_label(row: dict[str, Any]) -> str | None:
@@ -224,6 +227,30 @@ def _apply_judges(df: pd.DataFrame, judges: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
+def _apply_fallback(df: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
+    """A fallback judge's decisions (:mod:`probe_ui.fallback`) on the answers the rules leave invalid: its answer
+    (method ``judge``) or its "none" (method ``judge-none``), and the call itself in the ``judge_*`` columns.
+    Answers the rules read, failed calls and failed judge calls keep their reading."""
+    if judged.empty or df.empty:
+        return df
+    j = judged.drop_duplicates("parent_id", keep="last").set_index("parent_id")
+    j = j.assign(judge_parsed=j["parsed"], judge_method=j["method"], judge_correct=j["correct"])
+    invalid = (df["parsed"].isna() | df["invalid"].map({True: True, 1: True}).fillna(False).astype(bool)).to_numpy()
+    hit = df["response_id"].isin(j.index).to_numpy() & invalid & df["error"].isna().to_numpy()
+    if hit.any():
+        sel = j.reindex(df.loc[hit, "response_id"].to_numpy())
+        ok = sel["judge_error"].isna().to_numpy()
+        idx = df.index[hit][ok]
+        sel = sel[ok]
+        for c in JUDGE_COLUMNS:
+            df.loc[idx, c] = pd.Series(sel[c].to_numpy(dtype=object), index=idx, dtype=object)
+        for c in ("parsed", "method", "invalid", "correct"):
+            df.loc[idx, c] = pd.Series(sel[c].to_numpy(dtype=object), index=idx, dtype=object)
+    for c in (*_PARSE, *JUDGE_COLUMNS):  # missing is None, never NaN
+        df[c] = pd.Series([_val(x) for x in df[c]], index=df.index, dtype=object)
+    return df
+
+
 def states(df: pd.DataFrame) -> pd.Series:
     """Each row's state: "error" (no reply), "invalid" (no answer could be read), "right", "wrong", or "unknown"
     (answered, ground truth unknown)."""
@@ -285,11 +312,15 @@ def run_names(runs: str | Sequence[str] | None) -> list[str | None]:
 def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser: str = "robust", *,
                    models: Iterable[str] | None = None, conditions: Iterable[str] | None = None,
                    categories: Iterable[str] | None = None, ratings: Iterable[str] | None = None,
-                   detail: bool = False) -> pd.DataFrame:
+                   detail: bool = False, judge: str | None = None) -> pd.DataFrame:
     """THE scored-answer table (module doc): the answers of ``runs`` (a name, several, or None for the most
     recent run) read by ``parser``, one row per reply, filtered by models, conditions, categories and ratings
     (each a list; empty keeps all). ``detail`` adds what was sent and received (messages, settings, details,
-    finish reason). An unknown run raises the store's StoreError, which names it."""
+    finish reason). ``judge`` (a judge model's name) applies that fallback judge's stored decisions to the answers
+    the rules leave invalid (robust parser only). An unknown run raises the store's StoreError, which names it."""
+    if judge and parser != "robust":
+        raise ScoringError("a fallback judge reads the replies the robust rules leave invalid: use it with the "
+                           "robust parser, not --parser legacy")
     from probe_ui.store import StoreError
 
     if parser not in PARSERS:
@@ -303,6 +334,8 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
                                   run.settings.get("benchmark"), run.settings.get("prompt"))
         _refresh_cache(store, fresh)
         df = _apply_judges(df, store.judge_frame(run.id))
+        if judge:
+            df = _apply_fallback(df, store.fallback_judge_frame(run.id, judge))
         rated = store.ratings_frame(run.id)[["response_id", "rating", "note"]]
         df = df.merge(rated, on="response_id", how="left")
         df["rating"] = df["rating"].astype(object).where(df["rating"].notna(), UNRATED)
@@ -400,15 +433,20 @@ def jsonable(obj: Any) -> Any:
     return str(obj)
 
 
-def score_run(store: Store, run_name: str | None = None, parser: str = "robust", definition: str = "auto"
-              ) -> dict[str, Any]:
+def score_run(store: Store, run_name: str | None = None, parser: str = "robust", definition: str = "auto", *,
+              judge: str | None = None) -> dict[str, Any]:
     """The per-model report of a run (the most recent one when no name is given) from :func:`scored_answers` and
-    :func:`score_frame`; see the module docstring."""
+    :func:`score_frame`; see the module docstring. With ``judge`` (a fallback judge's model name) the report says
+    how many answers that judge decided: ``judge`` {model, decided} and ``judged`` per model."""
     run = store.get_run(run_name)
-    df = scored_answers(store, run.name, parser)
+    df = scored_answers(store, run.name, parser, judge=judge)
     used = df.attrs.get("legacy_modes", set())
     scored = score_frame(df, parser, definition)
     notes = list(scored["notes"])
+    triggers = getattr(store, "foreign_triggers", None)
+    if triggers:  # opened with --trust-store: these numbers are whatever the triggers left in the store
+        notes.insert(0, f"the store has {', '.join(triggers)}, which probe-ui did not create: these scores read the "
+                        "answers as stored, which it may have changed")
     if parser == "legacy" and not used and not df.empty:
         notes.insert(0, "no benchmark identified for this run's replies: legacy reads them like robust")
     from probe_ui.metrics.agreement import rater_agreement
@@ -428,6 +466,15 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
     }
     if agreement is not None:
         out["rater_agreement"] = jsonable(agreement)
+    if judge:
+        decided = df.loc[(df["method"] == "judge").to_numpy(), "model"].value_counts() if len(df) else {}
+        for model, r in out["models"].items():
+            r["judged"] = int(decided.get(model, 0))
+        out["judge"] = {"model": judge, "decided": int(sum(int(v) for v in dict(decided).values()))}
+    if run.settings.get("harness"):  # an imported harness run: its own verdicts against this reading
+        from probe_ui.interop.verdicts import harness_agreement
+
+        out["harness_agreement"] = harness_agreement(store, run, df)
     return out
 
 

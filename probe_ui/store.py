@@ -14,7 +14,6 @@ import math
 import os
 import platform
 import sys
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
@@ -161,6 +160,8 @@ CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
 #: end: these columns are indexed, and a PostgreSQL index entry holds about 2.7 kB (SQLite would take any length)
 KEY_MAX_BYTES = 1000
 _INT_RANGE = {sa.Integer: (-2**31, 2**31 - 1), sa.BigInteger: (-2**63, 2**63 - 1)}
+#: the largest row id (an answer's, a rating's) any back end holds: ids are 32-bit integers on PostgreSQL
+MAX_ID = _INT_RANGE[sa.Integer][1]
 
 
 def check_key(value: str, what: str) -> str:
@@ -243,13 +244,25 @@ def storable(table: sa.Table, row: dict[str, Any]) -> dict[str, Any]:
 _CACHED = (sa.select(*(responses.c[k] for k in ("id", "raw_text", "input_tokens", "output_tokens", "cost",
                                                  "finish_reason")))
            .where(responses.c.request_hash == sa.bindparam("h"), responses.c.error.is_(None),
-                  responses.c.role == "answer").order_by(responses.c.id).limit(1))
+                  responses.c.role == sa.bindparam("role")).order_by(responses.c.id).limit(1))
 _CELL_ROW = sa.select(responses.c.id, responses.c.error).where(
     *(responses.c[k] == sa.bindparam(f"k_{k}") for k in ("run_id", "variant_id", "model", "prompt", "sample")))
 
 
 class StoreError(ProbeUIError, RuntimeError):
     """The store cannot be opened or a run does not exist."""
+
+
+class NoStoreError(StoreError):
+    """A read-only open found no probe-ui store where it was pointed (no file, or a file without its tables)."""
+
+
+class StoreNeedsUpgrade(StoreError):
+    """A read-only open found a store older than this probe-ui: reading it needs an upgrade, which writes."""
+
+
+#: what a command that only reads says when its store is not there (the path as the user typed it)
+NO_STORE = "no store at {where}: stores are per folder; pass --db or set PROBE_UI_DB"
 
 
 def now() -> str:
@@ -298,8 +311,14 @@ class Store:
     """
 
     def __init__(self, location: str | os.PathLike[str] = DEFAULT_DB, images_dir: str | os.PathLike[str] | None = None,
-                 read_only: bool | str = False):
+                 read_only: bool | str = False, trust: bool | None = None):
         loc = str(location)
+        #: open a store holding triggers probe-ui did not create (:mod:`probe_ui.store_check`; None: the default)
+        self.trust = trust
+        #: what opening found that probe-ui did not create (shown as warnings; :mod:`probe_ui.store_check`)
+        self.warnings: list[str] = []
+        #: triggers and rules probe-ui did not create that the store was opened with (--trust-store)
+        self.foreign_triggers: list[str] = []
         if read_only not in (True, False, "auto"):
             raise ValueError(f"read_only must be True, False or 'auto', not {read_only!r}")
         sqlite_file = _sqlite_file(loc)
@@ -342,6 +361,7 @@ class Store:
                          functools.partial(_sqlite_pragmas, read_only=self.read_only))
         if self.read_only:
             event.listen(self.engine, "before_cursor_execute", self._refuse_writes)
+        event.listen(self.engine, "handle_error", self._explain_error)
         #: a server database is shared (e.g. by --shard machines): images go into it, not onto one machine's disk
         self.images_in_db = self.engine.dialect.name != "sqlite"
         #: (old version, new version, backup) when opening upgraded the store's schema (probe_ui.migrations)
@@ -355,18 +375,39 @@ class Store:
             raise StoreError(f"the store at {self.where} was opened read-only: cannot {first.lower()} "
                              "(open it without read_only to change it)")
 
+    def _explain_error(self, context: Any) -> None:
+        """The database errors that are the user's situation, not a bug, as one-line StoreErrors: a full disk, and
+        a write refused by a trigger (one that probe-ui did not create: the store was opened with --trust-store)."""
+        orig = context.original_exception
+        name = getattr(orig, "sqlite_errorname", None)
+        state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+        if name == "SQLITE_FULL" or state == "53100":
+            from probe_ui.safe_write import free_space
+
+            path = _sqlite_file(self.url)
+            space = f"{free_space(path.parent)} on its filesystem" if path is not None else "on the database server"
+            raise StoreError(f"the store at {self.where} cannot be written: the disk is full ({space}); free some "
+                             "space and run the same command again (what was stored before is kept)") from None
+        if name == "SQLITE_CONSTRAINT_TRIGGER" or state == "P0001":
+            raise StoreError(f"the store at {self.where} refused a write: a trigger in the database aborted it "
+                             f"({public_text(str(orig).splitlines()[0] if str(orig) else type(orig).__name__)}); "
+                             "probe-ui creates no triggers: remove it (DROP TRIGGER ...)") from None
+
     def _open_schema(self, loc: str) -> None:
         """Create a new store's tables, or upgrade an older store's schema (after a backup copy). Read-only: only
         check that the schema is this code's."""
-        from probe_ui import migrations
+        from probe_ui import migrations, store_check
 
         where = self.where
         sqlite_path = Path(loc) if "://" not in loc and loc != ":memory:" else None
         if self.read_only and sqlite_path is not None and not sqlite_path.exists():
-            raise StoreError(f"no store at {where}: a read-only open needs an existing store (check --db)")
+            raise NoStoreError(NO_STORE.format(where=where))
         try:
-            with self.engine.connect() as c:
-                version = migrations.stored_version(c)
+            with self.engine.connect() as c:  # triggers and views it did not create, before anything is written
+                self.warnings, self.foreign_triggers = store_check.check(c, where, store_check.trusted(self.trust))
+                version = migrations.stored_version(c, where)
+            for w in self.warnings:
+                store_check.warn_once(w)
             if self.read_only:
                 self._check_read_only_schema(version, where)
             elif version is None:
@@ -376,7 +417,7 @@ class Store:
                         migrations.set_version(c, migrations.LATEST)
             else:
                 self.upgraded = migrations.upgrade(self.engine, where, self.write_lock, sqlite_path)
-        except migrations.SchemaError as exc:
+        except (migrations.SchemaError, store_check.ForeignObjectsError) as exc:
             raise StoreError(str(exc)) from None
         except sa.exc.SQLAlchemyError as exc:
             hint = ""
@@ -390,11 +431,11 @@ class Store:
         from probe_ui import migrations
 
         if version is None:
-            raise StoreError(f"{where} holds no probe-ui store (no tables): check --db")
+            raise NoStoreError(f"{where} holds no probe-ui store (no tables): check --db")
         if version > migrations.LATEST:
             raise migrations.too_new(version, where)
         if version < migrations.LATEST:
-            raise StoreError(f"the store at {where} has schema version {version}, older than this probe-ui's "
+            raise StoreNeedsUpgrade(f"the store at {where} has schema version {version}, older than this probe-ui's "
                              f"{migrations.LATEST}, and was opened read-only: it needs an upgrade, which writes to it; "
                              "open it once writable (any write command, e.g. probe-ui batch, or probe-ui score where "
                              "the store can be written, or on a writable copy) to upgrade it")
@@ -458,8 +499,8 @@ class Store:
         if row is None:
             if name:
                 known = ", ".join(r.name for r in self.list_runs()) or "none yet"
-                raise StoreError(f"no run named '{name}' in {self.url} (runs: {known})")
-            raise StoreError(f"no runs in {self.url} yet: run 'probe-ui batch' first")
+                raise StoreError(f"no run named '{name}' in {self.where} (runs: {known})")
+            raise StoreError(f"no runs in {self.where} yet: run 'probe-ui batch' first")
         return Run(**dict(row))
 
     def list_runs(self) -> list[Run]:
@@ -514,12 +555,14 @@ class Store:
                                           "mode": image.mode, "created_at": now()}])
             return
         path = self.image_path(image.id)
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(fd, "wb") as f:
-                f.write(image.png)
-            os.replace(tmp, path)
+        if not path.is_file():
+            from probe_ui.safe_write import WriteError, write_bytes
+
+            try:
+                write_bytes(path, image.png, what=f"cannot store image {image.id[:12]} at")
+            except WriteError as exc:
+                if not path.is_file():  # else another process stored the same image (the same bytes) meanwhile
+                    raise StoreError(str(exc)) from None
         self._insert_ignore(images, [{"id": image.id, "width": image.width, "height": image.height,
                                       "mode": image.mode, "created_at": now()}])
 
@@ -557,11 +600,12 @@ class Store:
         with self.engine.connect() as c:
             return {(r[0], r[1], r[2], int(r[3])) for r in c.execute(q)}
 
-    def cached_response(self, request_hash: str) -> dict[str, Any] | None:
+    def cached_response(self, request_hash: str, role: str = "answer") -> dict[str, Any] | None:
         """A finished response to exactly this request (any run), for the deterministic-request cache: its id, raw
-        text, token counts, cost and finish reason."""
+        text, token counts, cost and finish reason. ``role="judge"``: a judge's call (the fallback judge reuses
+        its verdict on the same reply, question and judge model)."""
         with self.engine.connect() as c:
-            row = c.execute(_CACHED, {"h": request_hash}).mappings().first()
+            row = c.execute(_CACHED, {"h": request_hash, "role": role}).mappings().first()
         return dict(row) if row else None
 
     def response_id(self, run_id: int, variant_id: str, model: str, prompt: str, sample: int) -> int | None:
@@ -659,6 +703,8 @@ class Store:
         if not values:
             return 0
         ids = sorted({v["response_id"] for v in values})
+        for i in (ids[0], ids[-1]):
+            self._known_id(i)
         with self.engine.begin() as c:
             known: set[int] = set()
             for start in range(0, len(ids), 900):
@@ -669,9 +715,25 @@ class Store:
             if missing:
                 raise StoreError(f"no response #{missing[0]} in {self.where}"
                                  + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
+            stored = 0
             for start in range(0, len(values), 500):
-                c.execute(ratings.insert(), values[start:start + 500])
+                chunk = values[start:start + 500]
+                ids = [int(x) for x in c.execute(ratings.insert().returning(ratings.c.id), chunk).scalars()]
+                stored += _kept(c, ids, chunk)
+            if stored != len(values):  # rolled back: a trigger or rule of the database dropped or changed rows
+                raise StoreError(f"the store at {self.where} did not keep {len(values) - stored} of the "
+                                 f"{len(values)} ratings as they were written (a trigger or rule in the database "
+                                 "deleted or changed them); nothing was stored")
         return len(values)
+
+    def _known_id(self, response_id: Any) -> int:
+        """``response_id`` as an int a query can hold, else StoreError: no answer has an id past :data:`MAX_ID`
+        (10**30 overflowed the database driver)."""
+        rid = int(response_id)
+        if not 1 <= rid <= MAX_ID:
+            raise StoreError(f"no response #{rid if len(str(rid)) <= 40 else str(rid)[:20] + '...'} in {self.where} "
+                             f"(answer ids run from 1 to {MAX_ID:,})")
+        return rid
 
     def ratings_frame(self, run_id: int | None = None, *, per_rater: bool = False) -> pd.DataFrame:
         """The ratings that count, of one run or all: by default the latest rating of each rated response,
@@ -694,7 +756,7 @@ class Store:
                       ) -> tuple[str | None, str]:
         """One answer's latest rating and note, by anyone (``rater`` None) or by one rater (None, "" when
         unrated); ``verified`` True / False: only that rater's ratings made signed in / typed without a login."""
-        q = sa.select(ratings.c.rating, ratings.c.note).where(ratings.c.response_id == int(response_id))
+        q = sa.select(ratings.c.rating, ratings.c.note).where(ratings.c.response_id == self._known_id(response_id))
         if rater is not None:
             q = q.where(ratings.c.rater == rater_name(rater))
         if verified is not None:
@@ -707,14 +769,23 @@ class Store:
         """One response joined with its variant (for drill-down), JSON columns decoded."""
         r, v = responses, variants
         q = (sa.select(r, v.c.item_id, v.c.question, v.c.options, v.c.answer, v.c.answer_label, v.c.condition,
-                       v.c.image_ids, v.c.provenance, v.c.category, v.c.kind, v.c.source)
-             .join(v, v.c.id == r.c.variant_id).where(r.c.id == int(response_id)))
+                       v.c.image_ids, v.c.provenance, v.c.category, v.c.kind, v.c.source, v.c.attributes,
+                       v.c.prompt_args)
+             .join(v, v.c.id == r.c.variant_id).where(r.c.id == self._known_id(response_id)))
         with self.engine.connect() as c:
             row = c.execute(q).mappings().first()
         if row is None:
-            raise StoreError(f"no response #{response_id} in {self.url}")
+            raise StoreError(f"no response #{response_id} in {self.where}")
         return {k: _json(x) if k in ("messages", "settings", "details", "options", "image_ids", "provenance",
-                                     "category") else x for k, x in dict(row).items()}
+                                     "category", "attributes", "prompt_args") else x for k, x in dict(row).items()}
+
+    def judge_calls(self, response_id: int) -> list[dict[str, Any]]:
+        """Every judge call on one answer, oldest first: model, prompt, raw_text, parsed, method, error."""
+        r = responses
+        q = (sa.select(r.c.model, r.c.prompt, r.c.raw_text, r.c.parsed, r.c.method, r.c.error)
+             .where(r.c.parent_id == int(response_id), r.c.role == "judge").order_by(r.c.id))
+        with self.engine.connect() as c:
+            return [dict(x) for x in c.execute(q).mappings()]
 
     def item_errors(self, run_id: int) -> list[dict[str, Any]]:
         with self.engine.connect() as c:
@@ -762,10 +833,21 @@ class Store:
 
     def judge_frame(self, run_id: int) -> pd.DataFrame:
         """The latest judge call for each judged answer of a run: parent_id (the answer), judge_model, judge_prompt,
-        judge_text (its raw reply), judge_error, and the judge's reading (parsed, method, invalid, correct)."""
+        judge_text (its raw reply), judge_error, and the judge's reading (parsed, method, invalid, correct). The
+        fallback judge's calls are not among them (:meth:`fallback_judge_frame`)."""
+        return self._judge_calls(run_id, responses.c.prompt.not_like("judge-fallback:%"))
+
+    def fallback_judge_frame(self, run_id: int, judge_model: str) -> pd.DataFrame:
+        """The fallback judge's calls (``--judge``, :mod:`probe_ui.fallback`) of one judge model on a run's answers:
+        the same columns as :meth:`judge_frame`, the latest call per answer."""
+        return self._judge_calls(run_id, responses.c.model == judge_model, responses.c.prompt.like("judge-fallback:%"))
+
+    def _judge_calls(self, run_id: int, *where: Any) -> pd.DataFrame:
+        """The latest judge call per judged answer of a run, among those ``where`` keeps."""
         r = responses
         latest = (sa.select(sa.func.max(r.c.id)).where(r.c.run_id == run_id, r.c.role == "judge",
-                                                        r.c.parent_id.is_not(None)).group_by(r.c.parent_id))
+                                                        r.c.parent_id.is_not(None), *where)
+                  .group_by(r.c.parent_id))
         q = sa.select(r.c.parent_id, r.c.model.label("judge_model"), r.c.prompt.label("judge_prompt"),
                       r.c.raw_text.label("judge_text"), r.c.error.label("judge_error"), r.c.parsed, r.c.method,
                       r.c.invalid, r.c.correct).where(r.c.id.in_(latest))
@@ -829,6 +911,41 @@ class Store:
         with self.engine.begin() as c:
             for start in range(0, len(rows), 500):
                 c.execute(insert(table).on_conflict_do_nothing(), rows[start:start + 500])
+
+
+def open_existing(location: str | os.PathLike[str], images_dir: str | os.PathLike[str] | None = None) -> Store:
+    """The store for a command that only reads (score, export, report, ratings export): never creates or fills
+    one. A location with no probe-ui store (no file, or a database without its tables) raises
+    :class:`NoStoreError` with :data:`NO_STORE`, naming the location as it was typed; nothing is written there,
+    not even a folder. An existing store opens with ``read_only="auto"`` (read-only where it cannot be written;
+    where it can, an older store is upgraded and the parse cache refreshed, as every open does)."""
+    loc = str(location)
+    where = public_text(loc)
+    file = _sqlite_file(loc)
+    if file is not None and not file.is_file():
+        if file.is_dir():
+            raise StoreError(f"{loc} is a folder; give the database file path, e.g. {file / 'probe-ui.db'}")
+        blocker = next((p for p in file.parents if p.exists() and not p.is_dir()), None)
+        if blocker is not None:  # e.g. --db notes.txt/x.db
+            raise NoStoreError(f"no store at {where}: {blocker} is a file, not a folder; pass --db or set "
+                               "PROBE_UI_DB")
+        raise NoStoreError(NO_STORE.format(where=where))
+    try:
+        Store(loc, images_dir, read_only=True).close()  # looks without writing: tables there, schema not newer
+    except NoStoreError:
+        raise NoStoreError(NO_STORE.format(where=where)) from None
+    except StoreNeedsUpgrade:
+        pass  # opened below, where it can be written, which upgrades it
+    return Store(loc, images_dir, read_only="auto")
+
+
+def _kept(c: sa.Connection, ids: list[int], rows: list[dict[str, Any]]) -> int:
+    """How many of the rating ``rows`` just inserted (as ``ids``) read back as they were written."""
+    if not ids:
+        return 0
+    q = sa.select(ratings.c.response_id, ratings.c.rating, ratings.c.note, ratings.c.rater).where(ratings.c.id.in_(ids))
+    back = {tuple(r) for r in c.execute(q)}
+    return sum((r["response_id"], r["rating"], r["note"], r["rater"]) in back for r in rows[:len(ids)])
 
 
 def rater_name(name: Any) -> str:

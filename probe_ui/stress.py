@@ -179,8 +179,8 @@ def leaf_value(metric: Any) -> float:
     return np.nan if metric is None or isinstance(metric, (str, bool)) else float(metric)
 
 
-BASE_COLUMNS = ["model", "answered", "errors", "accuracy_original", "accuracy_perturbed", "flip_rate", "flip_pairs",
-                "flips", "broke", "fixed"]
+BASE_COLUMNS = ["model", "answered", "errors", "accuracy_original", "accuracy_perturbed", "correctness_flip_rate",
+                "pairs_compared", "right_wrong_changes", "broke", "fixed"]
 
 
 def family_columns(g: pd.DataFrame, families: tuple[str, ...] | None, definition: str = "clean"
@@ -201,13 +201,14 @@ def summary(df: pd.DataFrame, suite: str | None = None, definition: str = "clean
     - ``answered``, ``errors``: cells with a reply / with a provider error;
     - ``accuracy_original``: right / scored cells of condition ``original`` (invalid counts as wrong; errors and
       unknown ground truth left out); ``accuracy_perturbed``: the same over every other condition;
-    - ``flip_rate``: share of (perturbed variant, its item's original) pairs, both scored, whose CORRECTNESS
-      differs (right → wrong or wrong → right; an invalid answer is wrong; a pair with an error or an unknown
-      ground truth on either side is left out). ``flip_pairs`` counts the pairs, ``flips`` the changes,
-      ``broke`` the right → wrong ones (the cells :func:`matrix_html` marks) and ``fixed`` the wrong → right ones.
-      Unlike the groups family's answer flip rate (which compares the chosen answer's text and leaves out
-      conditions that move the ground truth), this counts every condition: correctness stays comparable when the
-      right answer moves.
+    - ``correctness_flip_rate`` (the figure "correctness flip rate", :mod:`probe_ui.metrics.figures`): share of
+      (perturbed variant, its item's original) pairs, both scored, whose CORRECTNESS differs (right → wrong or
+      wrong → right; an invalid answer is wrong; a pair with an error or an unknown ground truth on either side is
+      left out). ``pairs_compared`` counts the pairs, ``right_wrong_changes`` the changes, ``broke`` the right →
+      wrong ones (the cells :func:`matrix_html` marks) and ``fixed`` the wrong → right ones. It is not the groups
+      family's answer flip rate ("groups: answer flip rate", which compares the chosen answer's text and leaves
+      out conditions that move the ground truth): this counts every condition, since correctness stays comparable
+      when the right answer moves.
 
     Then the headline figures of every registered metric family with data in the model's rows (:func:`
     family_columns`: ``"groups: group consistency"``, ``"illusion: robustness"``, ...), the suite's own families
@@ -239,9 +240,9 @@ def summary(df: pd.DataFrame, suite: str | None = None, definition: str = "clean
             "errors": int((g[_STATE] == "error").sum()),
             "accuracy_original": _pct(np.nansum(o), int((~np.isnan(o)).sum())),
             "accuracy_perturbed": _pct(np.nansum(p), int((~np.isnan(p)).sum())),
-            "flip_rate": _pct(int((var[paired] != ref[paired]).sum()), int(paired.sum())),
-            "flip_pairs": int(paired.sum()),
-            "flips": int((var[paired] != ref[paired]).sum()),
+            "correctness_flip_rate": _pct(int((var[paired] != ref[paired]).sum()), int(paired.sum())),
+            "pairs_compared": int(paired.sum()),
+            "right_wrong_changes": int((var[paired] != ref[paired]).sum()),
             "broke": int(((var == 0) & (ref == 1)).sum()),
             "fixed": int(((var == 1) & (ref == 0)).sum()),
         }
@@ -251,9 +252,22 @@ def summary(df: pd.DataFrame, suite: str | None = None, definition: str = "clean
     return out[BASE_COLUMNS + [k for k in out.columns if k not in BASE_COLUMNS]]
 
 
-PEOPLE_COLUMNS = {"model": "model", "answered": "answered", "errors": "failed calls",
-                  "accuracy_original": "right on originals %", "accuracy_perturbed": "right on variants %",
-                  "flip_rate": "changed right/wrong %", "flip_pairs": "pairs", "broke": "broke", "fixed": "fixed"}
+def _people_columns() -> dict[str, str]:
+    """Each summary column's label: the registered figure's name (:mod:`probe_ui.metrics.figures`), "%" for a
+    percentage."""
+    from probe_ui.metrics import figures as F
+
+    def pct(name: str) -> str:
+        return f"{name} %"
+
+    return {"model": "model", "answered": F.ANSWERED, "errors": F.FAILED,
+            "accuracy_original": pct(F.RIGHT_ORIGINALS), "accuracy_perturbed": pct(F.RIGHT_VARIANTS),
+            "correctness_flip_rate": pct(F.CORRECTNESS_FLIP), "pairs_compared": F.PAIRS,
+            "right_wrong_changes": F.FLIPS, "broke": F.BROKE, "fixed": F.FIXED}
+
+
+#: the summary's columns as a page shows them: each a registered figure's name
+PEOPLE_COLUMNS = _people_columns()
 
 
 def summary_for_people(summ: pd.DataFrame, digits: int = 1) -> pd.DataFrame:

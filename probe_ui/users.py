@@ -30,7 +30,6 @@ import os
 import re
 import secrets
 import stat
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -194,26 +193,19 @@ def _writable(path: str | os.PathLike[str]) -> Path:
 
 
 def write_users(path: str | os.PathLike[str], accounts: dict[str, Account]) -> None:
-    """Write a users file atomically (a temporary file beside it, then renamed over it), readable by its owner only
-    (mode 0600). Refuses to replace anything that is not a regular file (a link, a folder, a device, a FIFO)."""
+    """Write a users file safely (:mod:`probe_ui.safe_write`: a temporary file beside it, renamed into place),
+    readable by its owner only (mode 0600 from the start). Refuses to replace anything that is not a regular file
+    (a link, a folder, a device, a FIFO)."""
+    from probe_ui.safe_write import WriteError, write_text
+
     p = _writable(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     lines = ["# probe-ui users: name:role:scrypt hash (probe-ui users add NAME). Keep this file private."]
     lines += [f"{a.name}:{a.role}:{a.hash}" for a in accounts.values()]
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
     try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write("\n".join(lines) + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        write_text(p, "\n".join(lines) + "\n", force=True, mode=0o600, what="cannot write the users file")
+    except WriteError as exc:
+        raise UsersError(str(exc)) from None
 
 
 def add_user(path: str | os.PathLike[str], name: str, role: str, password: str) -> bool:

@@ -12,11 +12,14 @@ from typing import Any
 import yaml
 from yaml.error import Mark, MarkedYAMLError
 
+from probe_ui.errors import ProbeUIError
+
 NESTED_TOO_DEEPLY = "the YAML is nested too deeply"
 
 
-class YAMLNestingError(MarkedYAMLError):
-    """Collections nested deeper than the parser (or Python's stack) allows, with where it happened when known."""
+class YAMLNestingError(ProbeUIError, MarkedYAMLError):
+    """Collections nested deeper than the parser (or Python's stack) allows, with where it happened when known (a
+    ``yaml.YAMLError`` too, so a reader's ``except yaml.YAMLError`` catches it with the others)."""
 
     def __init__(self, mark: Mark | None = None) -> None:
         super().__init__(problem=NESTED_TOO_DEEPLY, problem_mark=mark)

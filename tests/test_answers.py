@@ -224,9 +224,9 @@ def test_head_and_tail_letters_do_not_read_lists_or_contradictions(reply: str, l
     ('```json\n{"answer": "A", "explanation": "Option B would require growth of the sac."}\n```', "A",
      "declaration"),
     ("{'choice': '(B)', 'confidence': 0.8}", "B", "declaration"),
-    ("Respuesta: B", "B", "declaration"),
-    ("La r\u00e9ponse correcte est B.", "B", "declaration"),
-    ("\u7b54\u6848\u662f A", "A", "declaration"),
+    ("Respuesta: B", "B", "language"),  # a declaration in another language
+    ("La r\u00e9ponse correcte est B.", "B", "language"),
+    ("\u7b54\u6848\u662f A", "A", "language"),
     ("\uff08B\uff09", "B", "exact"),  # full-width brackets
     ("\uff21", "A", "exact"),  # full-width A
     ("Probably B.", "B", "declaration"),
@@ -303,7 +303,8 @@ def test_yes_no_slang(reply: str, choice: str | None) -> None:
 def test_label_superlative_declaration() -> None:
     q = "Which of the dots is closest to the surface of the skin? (Answer with red, green, or blue)"
     assert extract("Green is the closest; red and blue are deeper.", "label", DOTS, question=q).choice == "green"
-    assert extract("Red is not the closest; blue is.", "label", DOTS, question=q).choice is None
+    # the rejected label is not the answer; the one the reply keeps is (issue 21: "Blue is not the closest; red is.")
+    assert extract("Red is not the closest; blue is.", "label", DOTS, question=q).choice == "blue"
     assert extract("The red dot is closer to the skin than the blue dot.", "label", DOTS, question=q).choice is None
 
 
@@ -360,7 +361,7 @@ LABEL_CASES = [
     ("The image is not upside down; it is in the correct anatomical orientation.", ORIENT, "correct",
      "label_word"),
     ("The X-ray is not correctly oriented: it has been rotated by 180 degrees, so it is upside down.", ORIENT,
-     "upside down", "label_word"),
+     "upside down", "final_verdict"),  # "so it is upside down" concludes
 ]
 
 

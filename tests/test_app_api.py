@@ -128,8 +128,7 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     status, runs, _ = call(client, "/batch", [set_path], None, ["baseline/first"], "", [], 0, "api-batch")
     assert "api-batch" in status and "0 errors" in status
     assert "is running" in call(client, "/cancel_batch", "api-batch")  # finished already
-    with pytest.raises(Exception, match="nothing left to resume"):
-        call(client, "/resume_batch", run)
+    assert "nothing left to resume" in call(client, "/resume_batch", run)[0]  # said beside the run, not a toast
     presets, models, runs, _ = call(client, "/list_runs", [], [])
     assert "api-batch" in [r[0] for r in rows(runs)] and "loopback" in str(models)
 
@@ -140,14 +139,21 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert val(models_f) == [] and val(conditions_f) == []
     assert {c[0] if isinstance(c, (list, tuple)) else c for c in models_f["choices"]} == {
         "baseline/first", "baseline/random", "loopback"}  # filters are reset to "all" when the runs change
-    overview, families, *_plots, responses, _msg = call(client, "/results", [run], "robust", [], [], [], [])
+    overview, families, *_plots, responses, _msg, shown, _failed = call(client, "/results", [run], "robust", [], [],
+                                                                        [], [])
+    assert f"Showing run {run} · answer parser: robust · models: all" in shown  # what the tables belong to
     assert {r[1] for r in rows(overview)} == {"baseline/first", "baseline/random", "loopback"}
     assert len(rows(responses)) == 9
     only = call(client, "/results", [run], "robust", ["loopback"], [], [], ["unsure", "unrated"])
-    assert {r[2] for r in rows(only[-2])} == {"loopback"}
+    assert {r[2] for r in rows(only[-4])} == {"loopback"} and "models: loopback" in only[-2]
     assert {r[1] for r in rows(only[0])} == {"loopback"}  # the filters apply to the tables too
     images, detail = call(client, "/response", rid)
     assert images and "hard to say" in detail
+    said = call(client, "/judge", [run], "loopback", "robust")  # no unread reply: the judge is asked nothing
+    assert "judge loopback on run" in said and "0 answers the rules could not read; 0 asked now" in said
+    assert "choose a judge model first" in call(client, "/judge", [run], "none (rules only)", "robust")
+    judged = call(client, "/results", [run], "robust", [], [], [], [], "loopback")
+    assert len(rows(judged[-4])) == 9
 
     archive = call(client, "/export", [run], "imagefolder", "response", "robust")
     import zipfile
@@ -159,6 +165,13 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     report = call(client, "/report", [run, "api-batch"], "robust")
     html = open(report, encoding="utf-8").read()
     assert "loopback" in html and not re.search(r"""(src|href)\s*=\s*["']?https?:""", html)  # self-contained
+
+    models_a = call(client, "/compare_models", run)
+    assert {c[0] if isinstance(c, (list, tuple)) else c for c in models_a["choices"]} == {
+        "baseline/first", "baseline/random", "loopback"}
+    summary, by_cond, _cat, _paper, flips, msg = call(client, "/compare", run, "baseline/first", run,
+                                                      "baseline/random", "robust")
+    assert not msg and "shared question" in summary and rows(by_cond)
 
     # ---- Models tab --------------------------------------------------------------------------------------------
     table = call(client, "/models")
@@ -303,8 +316,8 @@ def test_results_tab_shows_the_score_commands_numbers(app_server):
     client = Client(app_server.url, verbose=False)
     for parser in ("robust", "legacy"):
         want = score_run(store, run, parser)["models"]["gpt4o"]["accuracy"]
-        overview, _fam, *_plots, by_condition, _responses, _msg = call(client, "/results", [run], parser, [], [], [],
-                                                                      [])
+        overview, _fam, *_plots, by_condition, _responses, _msg, _shown, _failed = call(
+            client, "/results", [run], parser, [], [], [], [])
         row = dict(zip(overview["headers"], rows(overview)[0]))
         assert row["accuracy"] == figure_text(want)  # "88.2 % [76.6–94.5] n=51"
         cond = dict(zip(by_condition["headers"], rows(by_condition)[0]))

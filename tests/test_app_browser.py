@@ -7,6 +7,7 @@ installed (``apt-get install chromium``), failed under CI=true (.ci/run installs
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -139,6 +140,15 @@ class Page:
 
 
 VIEW = {"width": 1440, "height": 900}
+
+
+def open_page(browser, server, name: str) -> Page:
+    """A new page at 1440 x 900 on the app, its screenshots under ``test-artifacts/<name>``, once the run bar is
+    there."""
+    pg = Page(browser.new_page(viewport=VIEW), name)
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    return pg
 
 
 def add_endpoint(pg: Page, fake_openai, name: str) -> None:
@@ -634,3 +644,224 @@ def test_each_person_sees_their_own_endpoints_and_a_viewer_only_results(login_se
     assert "Results" in tabs and not {"Probe", "Stress", "Batch", "Models"} & set(tabs), tabs
     for pg in (alice, bob, vera):
         assert not pg.errors, pg.errors
+
+
+def test_an_unread_reply_says_why_and_a_chosen_judge_reads_it(server, browser, fake_openai):
+    """Issue 21: the cell's detail says in words how a reply was read (here: not at all); on the Results tab a
+    judge model chosen from the menu reads it, and the answer's detail shows the judge and its reply."""
+    def respond(body: dict) -> str:
+        text = json.dumps(body["messages"])
+        return "B" if "Say which answer its reply gives" in text else "Going by the picture, the latter one it is."
+
+    fake_openai.responder = respond
+    for view, tag in ((VIEW, "1440"), ({"width": 1024, "height": 768}, "1024")):
+        pg = Page(browser.new_page(viewport=view), f"judge-{tag}")
+        pg.p.goto(server.url)
+        pg.p.locator("#probe-run").wait_for()
+        add_endpoint(pg, fake_openai, "loop-vlm")  # each page its own endpoints (issue 23)
+        add_endpoint(pg, fake_openai, "judge-model")
+        refresh_models(pg, "loop-vlm")
+        pg.ask("CT\nMRI", "MRI")
+        pg.tick("probe-models", "loop-vlm")
+        pg.p.locator("#probe-run").click()
+        pg.table_done(1)
+        pg.p.locator("#probe-table td.pu-cell").first.click()
+        pg.wait_text("#probe-detail-text", r"How it was read.*no answer could be read")
+        pg.shot("unread-reply-detail")
+        pg.tab("Results")
+        pg.wait_text("#results-responses", "loop-vlm")
+        pg.pick("results-judge", "judge-model")
+        pg.p.locator("#results-ask-judge").click()
+        pg.wait_text("#results-judge-msg", r"1 now has an answer from the judge", timeout_s=60)
+        pg.wait_text("#results-responses", r"\bright\b")  # MRI (B) is the right answer: the judge's reading counts
+        pg.shot("judged-in-results")
+        store = server.store()
+        rid = max(int(x) for r in store.list_runs() for x in store.answers_frame(r.id)["response_id"])
+        pg.fill("results-response-id", str(rid))
+        pg.p.locator("#results-open").click()
+        pg.wait_text("#results-detail", r"Judge judge-model read it as B")
+        pg.shot("judged-answer-detail")
+        assert not pg.errors, pg.errors
+        pg.p.close()
+
+
+def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_completes_it(server, browser, fake_openai):
+    """Issue 22: a blank run name and another model set never merge silently: the page says the run exists and
+    what would be added, and waits for "add to run"; then it says "adds 2 models ... (N answers done)" before
+    asking, a cancel leaves the run in the interrupted list with the whole plan counted, and Resume completes it
+    (no error badges, the Runs table stays)."""
+    fake_openai.latency_s = 1.0
+    pg = open_page(browser, server, "batch-extend")
+    add_endpoint(pg, fake_openai, "slowish")
+    pg.tab("Batch")
+    pg.tick("batch-presets", "medvh_nota (bundled)")
+    pg.tick("batch-suites", "rotations")
+    pg.tick("batch-models", "baseline/first")
+    pg.p.locator("#batch-start").click()
+    pg.wait_text("#batch-status", r"answers planned", timeout_s=120)
+    run = "medvh_nota+rotations-seed0"
+    first = {r["run"]: r for r in server.store().run_progress()}[run]
+    assert first["complete"] and first["answered"] == first["planned"]
+    n = first["answered"]
+
+    pg.tick("batch-models", "baseline/first")  # untick: another model set, the run name still blank
+    pg.fill("batch-run-name", "")
+    pg.tick("batch-models", "baseline/random")
+    pg.tick("batch-models", "slowish")
+    pg.p.locator("#batch-start").click()
+    said = pg.wait_text("#batch-status", r"already holds", timeout_s=30)
+    assert f"already holds baseline/first ({n} answers done)" in said and "2 models (baseline/random, slowish)" in said
+    pg.shot("asks-before-adding")
+    time.sleep(1)
+    assert {r["run"]: r for r in server.store().run_progress()}[run]["answered"] == n  # nothing was asked
+    assert len(fake_openai.chat_requests) == 0
+
+    pg.p.locator("#batch-extend input").check()
+    pg.p.locator("#batch-start").click()
+    pg.wait_text("#batch-status", rf"adds 2 models \(baseline/random, slowish\) to run '{re.escape(run)}' "
+                                  rf"\({n} answers done\)", timeout_s=30)
+    deadline = time.monotonic() + 60
+    while len(fake_openai.chat_requests) < 8:
+        assert time.monotonic() < deadline, "the slow model was never asked"
+        time.sleep(0.1)
+    pg.p.locator("#batch-cancel").click()
+    status = pg.wait_text("#batch-status", r"Cancelled.*: (at least )?\d+ answers left", timeout_s=60)
+    assert "Resume" in status
+    cancelled = {r["run"]: r for r in server.store().run_progress()}[run]
+    # the whole plan (or, stopped while planning, none yet): never "complete" against the first batch's plan
+    assert cancelled["planned"] in (3 * n, None) and not cancelled["complete"] and cancelled["answered"] < 3 * n
+    pg.wait_text("#batch-runs", re.escape(run))
+    pg.shot("cancelled")
+
+    pg.pick("batch-resume-pick", run)  # the interrupted list offers it
+    pg.p.locator("#batch-resume").click()
+    pg.wait_text("#batch-status", rf"{3 * n} answers planned; {cancelled['answered']} already done", timeout_s=120)
+    pg.wait_text("#batch-runs", rf"{3 * n}")
+    done = {r["run"]: r for r in server.store().run_progress()}[run]
+    assert done["complete"] and done["answered"] == done["planned"] == 3 * n
+    assert pg.p.locator("#batch-runs").inner_text().count(run) == 1
+    assert pg.p.locator(".toast-body").count() == 0 and pg.p.locator("#batch-runs .error").count() == 0
+    pg.shot("resumed-complete")
+    assert not pg.errors, pg.errors
+
+
+def test_results_never_show_a_superseded_selection(server, browser, monkeypatch):
+    """Issue 22: a run added to the Results selection starts a long computation; removing it and pressing Show
+    gives the right tables, and the older computation, finishing later, is dropped: the tables and the line above
+    them keep naming only the run still selected."""
+    from probe_ui import results as R
+    from probe_ui.presets import load_preset
+    from probe_ui.runner import run_batch
+
+    import threading
+
+    store = server.store()
+    preset = load_preset("medvh_nota")
+
+    def make_runs() -> None:  # on a thread of its own: Playwright's loop runs on this one
+        run_batch(store, [preset], ["baseline/first"], run_name="run-a", progress=False)
+        run_batch(store, [preset], ["baseline/last"], run_name="run-b", progress=False)
+
+    maker = threading.Thread(target=make_runs)
+    maker.start()
+    maker.join()
+    slow_s = 8.0
+    families = R.families_html
+
+    def slow_when_both(df, *args, **kwargs):  # the two-run selection is the slow one, as a big run would be
+        if len(df) and df["run"].nunique() > 1:
+            time.sleep(slow_s)
+        return families(df, *args, **kwargs)
+
+    monkeypatch.setattr(R, "families_html", slow_when_both)
+    pg = open_page(browser, server, "results-race")
+    pg.tab("Results")
+    pg.wait_text("#results-shown", r"Showing run run-b ·")  # the newest run, chosen when the tab opens
+    box = pg.p.locator("#results-runs input").first
+    box.click()
+    box.fill("run-a")
+    pg.p.locator("li[data-testid='dropdown-option']", has_text="run-a").first.click()
+    box.blur()
+    time.sleep(1.0)  # the two-run computation is under way
+    pg.p.locator("#results-runs .token", has_text="run-a").locator(".token-remove").click()
+    pg.p.locator("#results-show").click()
+    pg.wait_text("#results-shown", r"Showing run run-b ·")
+    started = time.monotonic()
+    pg.shot("right-tables-first")
+    time.sleep(slow_s + 3 - (time.monotonic() - started))  # past the moment the older computation lands
+    overview = pg.p.locator("#results-overview").inner_text()
+    assert "run-b" in overview and "run-a" not in overview
+    assert "run-a" not in pg.p.locator("#results-shown").inner_text()
+    assert "run-a" not in pg.p.locator("#results-responses").inner_text()
+    pg.shot("still-right-after-the-old-computation")
+    assert not pg.errors, pg.errors
+
+
+
+def test_a_failed_model_keeps_its_column_after_a_rating_and_reaches_results(server, browser, monkeypatch):
+    """Issue 22: rating a cell redraws the table from the store; the column of a model that could not be asked
+    (no key) stays, and its failed calls are counted in Results with the reason in words."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    pg = open_page(browser, server, "failed-column")
+    pg.ask("CT\nMRI", "CT")
+    pg.tick("probe-models", "baseline/first")
+    pg.tick("probe-models", "baseline/random")
+    pg.p.get_by_text("another model by name").click()
+    pg.fill("probe-adhoc", "gpt-4o")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(3)
+    assert [c["model"] for c in pg.cells()] == ["baseline/first", "baseline/random", "gpt-4o"]
+    first = pg.p.locator("#probe-table td.pu-cell[data-model='baseline/first']").first
+    first.locator("button[data-rating='correct']").click()
+    pg.wait_text("#probe-table td.pu-cell", "you: correct")  # the table was drawn again from the store
+    pg.table_done(3)
+    by = {c["model"]: c for c in pg.cells()}
+    assert set(by) == {"baseline/first", "baseline/random", "gpt-4o"}
+    assert by["gpt-4o"]["state"] == "error" and "OPENAI_API_KEY" in by["gpt-4o"]["text"]
+    pg.shot("failed-column-after-rating")
+    pg.tab("Results")
+    failed = pg.wait_text("#results-failed", "gpt-4o", timeout_s=30)
+    assert "1 × could not be asked here: OPENAI_API_KEY is not set" in failed
+    overview = pg.p.locator("#results-overview").inner_text()
+    assert "gpt-4o" in overview
+    pg.shot("failed-calls-in-results")
+    assert not pg.errors, pg.errors
+
+
+def test_the_detail_pane_and_previews_follow_the_run_and_the_image(server, browser):
+    """Issue 22: the cell detail below the Probe table never outlives what it describes: a new run and a new
+    image close it; a preview of the old image is cleared; models ticked after a run are marked "not yet run"."""
+    pg = open_page(browser, server, "stale-detail")
+    pg.ask("CT\nMRI", "CT")
+    pg.tick("probe-models", "baseline/first")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(1)
+    first_run = pg.run_name()
+    pg.p.locator("#probe-table td.pu-cell").first.click()
+    pg.wait_text("#probe-detail-text", "Prompt sent")
+    pg.shot("detail-open")
+    pg.p.locator("#probe-run").click()  # a new run: the old answer's detail goes
+    # the new run's name first (the old table says "1 of 1 answers · finished" until the new run's first answer)
+    pg.p.wait_for_function("(old) => document.querySelector('#probe-run-name textarea, #probe-run-name input')"
+                           ".value !== old", arg=first_run, timeout=30000)
+    pg.table_done(1)
+    assert pg.run_name() != first_run
+    pg.p.locator("#probe-detail").wait_for(state="hidden", timeout=10000)
+    pg.tick("probe-models", "baseline/random")  # ticked after the run: not part of it
+    pg.wait_text("#probe-ticks-note", "Not yet run: baseline/random")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(2)
+    pg.wait_text("#probe-ticks-note", "^$", timeout_s=10)  # asked now
+    pg.p.locator("#probe-table td.pu-cell").first.click()
+    pg.wait_text("#probe-detail-text", "Prompt sent")
+    pg.gallery_pick("fundus_retina.png")  # a new image: the detail of an answer about the CT goes
+    pg.wait_text("#probe-image-info", "PNG")
+    pg.p.locator("#probe-detail").wait_for(state="hidden", timeout=10000)
+    pg.wait_text("#probe-run-msg", "The table shows run .* asked before this image")
+    pg.shot("new-image-detail-closed")
+    pg.p.locator("#probe-preview").click()  # a preview of the fundus, then the CT again: the preview goes
+    pg.wait_text("#probe-table .pu-progress", "Preview")
+    pg.gallery_pick("ct_head_axial.png")
+    pg.wait_text("#probe-table", "No answers yet")
+    pg.shot("preview-cleared")
+    assert not pg.errors, pg.errors

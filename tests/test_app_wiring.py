@@ -32,3 +32,20 @@ def test_every_inline_error_lands_in_an_output_of_its_event(tmp_path: Path, monk
                          + ", ".join(getattr(m, "elem_id", None) or type(m).__name__ for m in missing))
     assert checked >= 20, f"only {checked} guarded callbacks found: is the app built as it is served?"
     assert not wrong, "callbacks whose error message is not an output of their event:\n" + "\n".join(wrong)
+
+
+def test_only_the_newest_computation_of_a_session_and_view_may_be_shown() -> None:
+    """probe_ui.app.latest: a result started before a newer one of the same session and view is dropped; other
+    sessions and views are untouched, and a forgotten session starts again."""
+    from types import SimpleNamespace
+
+    from probe_ui.app.latest import Latest
+
+    latest = Latest(max_sessions=3)
+    a, b = SimpleNamespace(session_hash="a"), SimpleNamespace(session_hash="b")
+    old = latest.begin(a, "results")
+    new = latest.begin(a, "results")
+    other_view, other_session = latest.begin(a, "filters"), latest.begin(b, "results")
+    assert not latest.is_current(a, "results", old) and latest.is_current(a, "results", new)
+    assert latest.is_current(a, "filters", other_view) and latest.is_current(b, "results", other_session)
+    assert latest.begin(SimpleNamespace(session_hash="c"), "results") == 1  # the oldest entry was forgotten

@@ -175,8 +175,9 @@ def test_preset_errors_and_usage_errors(tmp_path: Path, capsys) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["batch", str(tmp_path / "bad.yaml"), "--concurrency", "0", "-m", "baseline/random"])
     assert exc.value.code == 2
+    Store(tmp_path / "empty.db").close()  # a store with no runs yet
     code, _, err = run_cli(capsys, "score", "--db", str(tmp_path / "empty.db"))
-    assert code == 1 and "no runs" in err
+    assert code == 1 and f"no runs in {tmp_path / 'empty.db'} yet" in err
     code, _, err = run_cli(capsys, "score", "--db", str(tmp_path / "empty.db"), "--run", "nope")
     assert code == 1 and "no run named 'nope'" in err
 

@@ -9,6 +9,10 @@ The generators and checks live in ``benchmarks/fuzz_cases.py``, shared with ``be
 - the same generators driven by hypothesis (``st.randoms()``: other value distributions, and shrinking), in this
   process under the SIGALRM limit.
 
+The ``ratings`` target (issue 24) imports mutated ratings CSVs (unclosed quotes, repeated columns, rows of the
+wrong width, formula cells, encodings) and checks that a refused file names itself and changes nothing, and that
+cells written by the spreadsheet writer start no formula and read back exactly.
+
 The ``keys`` target (issue 14) sends keys of every shape (surrounding whitespace, quotes, backslashes, non-ASCII)
 through batch, export and report against loopback providers that echo them, and fails a case when any 8-character
 piece of the key is found in the store, an export, the report, stdout or stderr.
@@ -37,9 +41,9 @@ fuzz.TARGETS = {name: dataclasses.replace(t, limit_s=max(60.0, 10 * t.limit_s)) 
 
 SEED = 20240601
 SEEDED_CASES = {"images": 500, "answers": 500, "catalogue": 300, "importers": 300, "presets": 200, "params": 300,
-                "keys": 200}
+                "keys": 200, "ratings": 300}
 HYPOTHESIS_CASES = {"images": 200, "answers": 200, "catalogue": 150, "importers": 100, "presets": 150,
-                    "params": 150, "keys": 60}
+                    "params": 150, "keys": 60, "ratings": 150}
 
 
 def _failures(target: str, tmp: Path) -> list[str]:
@@ -53,7 +57,8 @@ def _failures(target: str, tmp: Path) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("target", ["images", "answers", "catalogue", "importers", "presets", "params", "keys"])
+@pytest.mark.parametrize("target", ["images", "answers", "catalogue", "importers", "presets", "params", "keys",
+                                    "ratings"])
 def test_seeded_cases_fail_only_with_typed_errors(target: str, tmp_path: Path) -> None:
     failures = _failures(target, tmp_path)
     assert not failures, f"{len(failures)} of {SEEDED_CASES[target]} {target} cases:\n" + "\n".join(failures[:3])

@@ -239,10 +239,13 @@ def test_batch_cancel_then_resume_finishes_without_repeats(store, fake_openai):
     calls = len(fake_openai.chat_requests)
     assert calls < first.planned
     rest = resume_batch(store, "r", extra_models={"m": m}, progress=False)
-    assert rest.skipped == first.answered and rest.answered == first.remaining and not rest.cancelled
-    assert len(fake_openai.chat_requests) == calls + first.remaining
+    # every cell not answered before is asked once; ``first.remaining`` is all of them only when the cancel came
+    # after the whole batch was planned (else it is a lower bound: the cells planned so far)
+    assert rest.skipped == first.answered and rest.answered == rest.planned - first.answered and not rest.cancelled
+    assert rest.answered == first.remaining if first.plan_complete else rest.answered >= first.remaining
+    assert len(fake_openai.chat_requests) == calls + rest.answered
     df = store.answers_frame(store.get_run("r").id)
-    assert len(df) == first.planned and not df.duplicated(["variant_id", "model"]).any()
+    assert len(df) == rest.planned and not df.duplicated(["variant_id", "model"]).any()
     assert {r["run"]: r for r in store.run_progress()}["r"]["complete"]
 
 
@@ -365,3 +368,43 @@ def test_controls_give_the_same_variant_as_a_preset():
     names = [s.name for s in live.param_specs("rotate")]
     got = live.values_from_controls("rotate", [180.0 if n == "angle" else None for n in names])
     assert got == {"angle": 180} and isinstance(got["angle"], int)
+
+
+def test_models_that_cannot_be_asked_are_stored_as_failed_calls_and_keep_their_column(store, ct, monkeypatch):
+    """Issue 22: a model with no key gets one failed call per variant, stored with the reason, so that the table
+    drawn again from the store (after a rating) keeps its column in the order chosen, and Results counts them."""
+    from probe_ui.failures import failed_calls
+    from probe_ui.scoring import scored_answers
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    vs = live.make_variants(item(ct), (ct,), live.parse_steps([[1, "rotate", '{"angle": 90}']]))
+    *_, state = live.run_live(store, vs, ["gpt-4o", "baseline/first"])
+    failed = [c for c in state.cards if c.model == "gpt-4o"]
+    assert len(failed) == 2 and all(c.status == "error" and c.response_id is not None for c in failed)
+    assert "OPENAI_API_KEY" in store.get_response(failed[0].response_id)["error"]
+    table = live.comparison_of(store, state.run)
+    assert table.models == ["gpt-4o", "baseline/first"] and table.done == table.total == 4
+    assert {table.cell(v.id, "gpt-4o").state for v in vs} == {"error"}
+    progress = {r["run"]: r for r in store.run_progress()}[state.run]
+    assert progress["planned"] == 4 and progress["errors"] == 2
+    why = failed_calls(scored_answers(store, state.run)).to_dict("records")
+    assert why == [{"run": state.run, "model": "gpt-4o", "failed calls": 2,
+                    "why (count × reason)": "2 × could not be asked here: OPENAI_API_KEY is not set"}]
+    # no model at all can be asked: the run still records what was tried
+    *_, only = live.run_live(store, vs[:1], ["gpt-4o"])
+    assert only.run and [c.status for c in only.cards] == ["error"] and only.cards[0].response_id is not None
+
+
+def test_failure_reasons_in_words() -> None:
+    from probe_ui.failures import reason_words
+
+    assert reason_words("model 'x' is not usable here: ANTHROPIC_API_KEY is not set") == (
+        "could not be asked here: ANTHROPIC_API_KEY is not set")
+    assert reason_words("openai/gpt-4o: HTTP 429 rate limited (after 2 retries): slow down") == (
+        "rate limited by the provider (too many requests)")
+    assert reason_words("slow: no answer within 125 s") == "no answer in time"
+    assert reason_words("vllm/q: cannot connect to http://127.0.0.1:8000/v1 (ConnectError: refused)") == (
+        "the server could not be reached")
+    assert reason_words("m: HTTP 401 unauthorized: bad key") == "the key was refused"
+    assert reason_words("m: HTTP 503 server error") == "the provider's server failed"
+    assert reason_words("m: something odd happened") == "something odd happened"

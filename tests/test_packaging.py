@@ -87,3 +87,11 @@ def test_the_demo_page_is_served(installed: Path, tmp_path: Path) -> None:
         assert b"probe-ui" in page
     finally:
         stop(proc)
+
+
+def test_export_set_writes_its_harness_files_from_the_wheel(installed: Path, tmp_path: Path) -> None:
+    """The Inspect task and lmms-eval utils templates travel in the wheel (package data, not Python modules)."""
+    for harness, made in (("inspect", "task.py"), ("lmms-eval", "utils.py")):
+        r = run(installed, "export-set", "medblink_depth", "--to", harness, "--out", harness, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        assert "probe_ui_" in (tmp_path / harness / made).read_text(encoding="utf-8")

@@ -60,6 +60,10 @@ def test_urls_lose_user_info_query_and_fragment() -> None:
         "cannot reach postgresql://db:5432/x now"
     assert redact.public_location("postgresql://bob:pw@db/x") == "postgresql://db/x"
     assert redact.public_location("data/probe-ui.db") == "data/probe-ui.db"
+    # a URL with no host keeps its slashes: the store the user typed, not "sqlite:/typo.db" (issue 22)
+    assert redact.public_location("sqlite:///typo.db") == "sqlite:///typo.db"
+    assert redact.public_location("sqlite:////abs/x.db?mode=ro") == "sqlite:////abs/x.db"
+    assert redact.public_text("no runs in sqlite:///typo.db yet") == "no runs in sqlite:///typo.db yet"
 
 
 def test_what_a_run_and_an_export_may_carry_about_a_model() -> None:

@@ -23,6 +23,7 @@ from probe_ui.cli import main
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.report import ReportError, build_report, newcombe_interval, write_report
 from probe_ui.runner import run_batch
+from probe_ui.safe_write import new_file_mode
 from probe_ui.scoring import score_run
 from probe_ui.store import Store, responses
 
@@ -401,9 +402,10 @@ def test_write_report_is_atomic_and_replaces(runs, report: str, tmp_path: Path,
     out.write_text("old", encoding="utf-8")
     out.chmod(0o640)
     monkeypatch.setattr(report_module, "build_report", lambda *a, **k: report)  # the same text, built once
-    write_report(store, run, out, baseline=base)
+    write_report(store, run, out, baseline=base, force=True)  # an existing file is replaced only with force
     assert out.read_text(encoding="utf-8") == report
-    assert out.stat().st_mode & 0o777 == 0o640  # the file's mode is kept
+    # a new file's mode (the umask's), never the mode of what was there (issue 24: /dev/full's 0666)
+    assert out.stat().st_mode & 0o777 == new_file_mode()
     assert sorted(p.name for p in out.parent.iterdir()) == ["r.html"]  # no temporary file left behind
 
     def broken(*a, **k):
@@ -411,7 +413,7 @@ def test_write_report_is_atomic_and_replaces(runs, report: str, tmp_path: Path,
 
     monkeypatch.setattr(report_module, "build_report", broken)
     with pytest.raises(ReportError):
-        write_report(store, "x", out)
+        write_report(store, "x", out, force=True)
     assert out.read_text(encoding="utf-8") == report  # a failed build leaves the old report alone
     assert sorted(p.name for p in out.parent.iterdir()) == ["r.html"]
 

@@ -400,3 +400,13 @@ def test_figures_can_be_drawn_from_several_threads(small_store) -> None:
         pngs = list(pool.map(png, plots))
     assert all(p.startswith(b"\x89PNG") for p in pngs)
 
+
+
+def test_a_view_names_the_runs_and_filters_it_shows() -> None:
+    from probe_ui.results import selection_words
+
+    assert selection_words(["r1", "r2"], "legacy", models=["m"], conditions=["rotate"],
+                           labels={"rotate": "rotated 90°"}) == (
+        "Showing runs r1, r2 · answer parser: legacy · models: m · perturbations: rotated 90° · categories: all · "
+        "ratings: all")
+    assert selection_words("r1").startswith("Showing run r1 · answer parser: robust · models: all")

@@ -108,7 +108,7 @@ def test_curves_accuracy_ci_flip_rate_auc_and_breaking_points_by_hand() -> None:
         assert (lv["n"], lv["accuracy"]) == (3, round(100 * k / 3, 4))
         assert (lv["ci_low"], lv["ci_high"]) == wilson_ci(k, 3)
     # answers differing from the item's original: none at 1; i3 (unreadable) at 2; i1 (A→B) at 3
-    assert [lv["flip_rate"] for lv in blur["levels"]] == [None, 0.0, round(100 / 3, 4), round(100 / 3, 4)]
+    assert [lv["answer_flip_rate"] for lv in blur["levels"]] == [None, 0.0, round(100 / 3, 4), round(100 / 3, 4)]
     a = [200 / 3, 200 / 3, 100 / 3, 100 / 3]  # accuracies at ranks 0..3
     expected = sum((a[i] + a[i + 1]) / 2 for i in range(3)) / 3
     assert blur["auc"] == round(expected, 4)
@@ -119,7 +119,7 @@ def test_curves_accuracy_ci_flip_rate_auc_and_breaking_points_by_hand() -> None:
     assert (bp["median"], bp["broken"], bp["items"]) == (2.5, 2, 3)
     assert (bp["never_broken"]["numerator"], bp["never_broken"]["denominator"]) == (1, 3)
     rot = block["rotate"]  # only i1 was rotated: its original and one level
-    assert [(lv["severity"], lv["n"], lv["flip_rate"]) for lv in rot["levels"]] == [(0, 1, None), (45, 1, 100.0)]
+    assert [(lv["severity"], lv["n"], lv["answer_flip_rate"]) for lv in rot["levels"]] == [(0, 1, None), (45, 1, 100.0)]
     assert rot["auc"] == 50.0 and rot["breaking_point"]["per_item"] == [{"item_id": "i1", "level": 45}]
 
 
@@ -150,12 +150,12 @@ def test_frames_carry_the_json_numbers() -> None:
     df = pd.concat([hand_table(), hand_table().assign(model="n", parsed="A", correct=True, invalid=False)])
     t = curve_frame(df)
     assert list(t.columns) == ["run", "model", "perturbation", "level", "accuracy", "ci_low", "ci_high", "n",
-                               "correct", "flip_rate"]
+                               "correct", "answer_flip_rate"]
     m = t[(t["model"] == "m") & (t["perturbation"] == "blur")]
     assert m["accuracy"].tolist() == [lv["accuracy"] for lv in curves(hand_table())["blur"]["levels"]]
     assert m["correct"].tolist() == [2, 2, 1, 1]
     n = t[(t["model"] == "n") & (t["perturbation"] == "blur")]
-    assert n["accuracy"].tolist() == [100.0] * 4 and n["flip_rate"].fillna(0).tolist() == [0.0] * 4
+    assert n["accuracy"].tolist() == [100.0] * 4 and n["answer_flip_rate"].fillna(0).tolist() == [0.0] * 4
     b = breaking_frame(df)
     assert b[(b["model"] == "m") & (b["item_id"] == "i1")]["condition"].tolist() == ["severity/blur-3",
                                                                                        "severity/rotate-45"]
@@ -203,7 +203,7 @@ def test_sweep_through_the_store_scores_the_known_curve(swept: tuple[Store, str]
     bright = block["brightness"]
     # originals and severities 1-3 answer A (q0, q1 right, q2 wrong); 4 and 5 answer B (q2 right)
     assert [lv["accuracy"] for lv in bright["levels"]] == [round(200 / 3, 4)] * 4 + [round(100 / 3, 4)] * 2
-    assert [lv["flip_rate"] for lv in bright["levels"]] == [None, 0.0, 0.0, 0.0, 100.0, 100.0]
+    assert [lv["answer_flip_rate"] for lv in bright["levels"]] == [None, 0.0, 0.0, 0.0, 100.0, 100.0]
     assert [lv["n"] for lv in bright["levels"]] == [3] * 6
     assert bright["auc"] == round((3 * 200 / 3 + (200 / 3 + 100 / 3) / 2 + 100 / 3) / 5, 4)
     assert bright["breaking_point"]["median"] == 4.0 and bright["breaking_point"]["broken"] == 3

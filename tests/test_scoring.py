@@ -513,12 +513,15 @@ def test_mediconfusion_known_values_and_robust_differences(mc_store: Store) -> N
     assert robust["individual_accuracy"]["numerator"] == 11 and robust["invalid"]["numerator"] == 3
     assert robust["set_accuracy"]["numerator"] == 4  # 10001, 10002 ("(B)", "A"), 10003, 10100
     diffs = {(d["model"], d["item_id"]): d for d in compare_parsers(mc_store, "mc")}
+    # claude's "B) Normal" (B is "Inferiorly bowed", A is "Normal") names one option by letter and the other by text:
+    # the robust reader leaves it invalid (issue 21: a letter whose text is another option's is ambiguous), as the
+    # legacy parser does, so it is no longer a difference
     assert set(diffs) == {("gpt4o", "10002-im1"), ("claude", "10001-im1"), ("claude", "10001-im2"),
-                          ("claude", "10007-im1"), ("claude", "10010-im1")}
+                          ("claude", "10010-im1")}
     d = diffs[("gpt4o", "10002-im1")]
     assert d["legacy"]["invalid"] and d["robust"]["choice"] == "B" and d["right"] == "robust"
-    for key in (("claude", "10001-im1"), ("claude", "10007-im1"), ("claude", "10010-im1")):
-        assert diffs[key]["right"] == "robust"  # "a", "B) Normal", "**A**"
+    for key in (("claude", "10001-im1"), ("claude", "10010-im1")):
+        assert diffs[key]["right"] == "robust"  # "a", "**A**"
 
 
 def test_compare_parsers_cli_shows_each_reply_with_both_readings(mc_store: Store, tmp_path: Path,
@@ -526,19 +529,19 @@ def test_compare_parsers_cli_shows_each_reply_with_both_readings(mc_store: Store
     db = str(tmp_path / "x.db")
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers"]) == 0
     out = capsys.readouterr().out
-    assert "5 replies read differently" in out
+    assert "4 replies read differently" in out  # "B) Normal" is ambiguous to both parsers (issue 21)
     assert "gpt4o on 10002-im1 (gt B; right: robust)" in out and "'(B)'" in out
     assert "robust: B (exact; right)" in out and "legacy: invalid (legacy-mediconfusion; wrong)" in out
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers", "--json"]) == 0
     js = json.loads(capsys.readouterr().out)
-    assert len(js["differences"]) == 5 and set(js["accuracy"]) == {"gpt4o", "claude"}
+    assert len(js["differences"]) == 4 and set(js["accuracy"]) == {"gpt4o", "claude"}
     assert js["accuracy"]["gpt4o"] == {"robust": pytest.approx(68.75), "legacy": pytest.approx(62.5)}
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers", "--format", "csv"]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert len(table) == 5 and {r["right"] for r in table} == {"robust"}
+    assert len(table) == 4 and {r["right"] for r in table} == {"robust"}
     assert main(["score", "--db", db, "--run", "mc", "--compare-parsers", "--format", "markdown"]) == 0
     md = capsys.readouterr().out
-    assert "| model | item | gt | robust | legacy | right | reply |" in md and md.count("\n| ") >= 6
+    assert "| model | item | gt | robust | legacy | right | reply |" in md and md.count("\n| ") >= 5
 
 
 # ================================================================================================================
@@ -768,7 +771,7 @@ def test_score_formats_and_paper_sections(mc_store: Store, tmp_path: Path, capsy
 
     assert main(["score", "--db", db, "--run", "mc", "--format", "markdown"]) == 0
     md = capsys.readouterr().out
-    assert "| model | n | accuracy |" in md and "### mediconfusion" in md and "| set_accuracy |" in md
+    assert "| model | scored answers | accuracy |" in md and "### mediconfusion" in md and "| set_accuracy |" in md
 
     assert main(["score", "--db", db, "--run", "mc", "--format", "csv", "--parser", "legacy"]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))

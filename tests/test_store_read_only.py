@@ -322,3 +322,35 @@ def test_postgres_read_only_store_reads_and_refuses_writes(postgres_db: str) -> 
             raw.close()
     finally:
         ro.close()
+
+
+READ_COMMANDS = [["score"], ["score", "--json"], ["export", "--format", "csv", "--out", "exported"],
+                 ["report", "--out", "report.html"], ["ratings", "export"], ["ratings", "export", "--out", "r.csv"]]
+
+
+@pytest.mark.parametrize("argv", READ_COMMANDS, ids=lambda a: "-".join(a[:2]))
+@pytest.mark.parametrize("db", ["typo.db", "nonexistent/dir/x.db", "sqlite:///typo.db", None],
+                         ids=["typo", "missing-folder", "sqlite-url", "default-from-another-folder"])
+def test_read_commands_never_create_a_store(argv: list[str], db: str | None, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped --db, or a read command run from another folder, says where it looked in one line (the path as
+    typed) and exits 1, leaving no file and no folder behind (issue 22)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PROBE_UI_DB", raising=False)
+    shown = db or "probe-ui-data/probe-ui.db"
+    assert main([*argv, *(["--db", db] if db else [])]) == 1
+    err = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    assert err == [f"error: no store at {shown}: stores are per folder; pass --db or set PROBE_UI_DB"]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_read_command_leaves_a_file_that_is_not_a_store_as_it_was(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty (or foreign) database file is not filled with a store's tables by a command that only reads."""
+    empty = tmp_path / "notes.db"
+    sqlite3.connect(empty).close()
+    before = digest(tmp_path)
+    assert main(["score", "--db", str(empty)]) == 1
+    assert f"no store at {empty}" in capsys.readouterr().err
+    assert digest(tmp_path) == before and sorted(p.name for p in tmp_path.iterdir()) == ["notes.db"]

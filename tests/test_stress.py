@@ -116,10 +116,10 @@ def test_summary_equals_hand_counts(frame: pd.DataFrame) -> None:
         # flip rate: perturbed variants whose correctness differs from their item's original
         flips = sum(bool(c) != orig[(model, i)] for i, c in zip(p["item_id"], p["correct"]))
         broke = sum(orig[(model, i)] and not c for i, c in zip(p["item_id"], p["correct"]))
-        assert s.loc[model, "flip_pairs"] == len(p) == 16
-        assert s.loc[model, "flips"] == flips and s.loc[model, "broke"] == broke
+        assert s.loc[model, "pairs_compared"] == len(p) == 16
+        assert s.loc[model, "right_wrong_changes"] == flips and s.loc[model, "broke"] == broke
         assert s.loc[model, "fixed"] == flips - broke
-        assert s.loc[model, "flip_rate"] == pytest.approx(100 * flips / len(p))
+        assert s.loc[model, "correctness_flip_rate"] == pytest.approx(100 * flips / len(p))
         # group consistency: groups (an item and its shift) all of whose variants are right
         per_group = g.groupby("group_id")["correct"].agg(["all", "size"])
         assert (per_group["size"] == 2).all()
@@ -131,7 +131,7 @@ def test_summary_equals_hand_counts(frame: pd.DataFrame) -> None:
         assert s.loc[model, "answered"] == 32 and s.loc[model, "errors"] == 0
     # always answering A cannot be right on both orders of two options; its every shift flips
     assert s.loc["baseline/first", "groups: group consistency"] == 0.0
-    assert s.loc["baseline/first", "flip_rate"] == 100.0
+    assert s.loc["baseline/first", "correctness_flip_rate"] == 100.0
 
 
 def test_summary_without_suite_and_unknown_suite(frame: pd.DataFrame) -> None:

@@ -9,19 +9,23 @@ import gradio as gr
 import pandas as pd
 
 from probe_ui.app.access import AccessDenied, Who, who
-from probe_ui.app.common import chosen_models, model_choices, shows_errors
+from probe_ui.app.common import Inline, chosen_models, inline_errors, model_choices, seed_of
 from probe_ui.app.context import AppContext
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
-from probe_ui.runner import BatchResult, default_run_name, resume_batch, run_batch
+from probe_ui.run_identity import RunChange
+from probe_ui.runner import BatchResult, batch_change, default_run_name, resume_batch, run_batch
 from probe_ui.suites import SUITES
 
 RUN_COLUMNS = ["run", "kind", "answered", "errors", "planned", "complete", "updated_at"]
 
 
 def runs_table(ctx: AppContext) -> pd.DataFrame:
-    rows = ctx.store.run_progress()
+    """Every run with its progress; a batch stopped while it was being planned has no planned count yet
+    ("not known yet": Resume finishes the plan) and is never complete."""
+    rows = [dict(r, planned="not known yet" if r["planned"] is None and r["kind"] != "live" else r["planned"],
+                 complete="yes" if r["complete"] else "no") for r in ctx.store.run_progress()]
     return pd.DataFrame(rows, columns=RUN_COLUMNS) if rows else pd.DataFrame(columns=RUN_COLUMNS)
 
 
@@ -33,9 +37,15 @@ def summary(result: BatchResult) -> str:
     """The outcome of a batch as HTML; names, errors and warnings (which carry preset and provider text) are
     escaped, so they show as text and never load anything."""
     r = result
-    head = (f"<p><b>{escape(r.run.name)}</b>: {r.variants} variants, {r.planned} answers planned; {r.skipped} "
-            f"already done, {r.answered} new, {r.errors} errors, {len(r.item_errors)} items not loaded.</p>")
-    if r.cancelled:
+    head = ""
+    if r.change is not None and r.change.adds:
+        head += f"<p>This batch {escape(r.change.words())}.</p>"
+    head += (f"<p><b>{escape(r.run.name)}</b>: {r.variants} variants, {r.planned} answers planned; {r.skipped} "
+             f"already done, {r.answered} new, {r.errors} errors, {len(r.item_errors)} items not loaded.</p>")
+    if r.cancelled and not r.plan_complete:
+        head += (f"<p>Cancelled while the batch was still being planned: at least {r.remaining} answers left to do; "
+                 "press Resume to finish them.</p>")
+    elif r.cancelled:
         head += f"<p>Cancelled: {r.remaining} answers left to do; press Resume to finish them.</p>"
     elif r.remaining:
         head += f"<p>{r.remaining} answers failed; Resume retries them.</p>"
@@ -45,6 +55,22 @@ def summary(result: BatchResult) -> str:
     if items:
         head += "<ul>" + "".join(f"<li>{escape(x)}</li>" for x in items) + "</ul>"
     return head
+
+
+def before_start(change: RunChange, extend: bool) -> tuple[str, bool]:
+    """What the page says before a batch starts, and whether it may start: a batch that would add models, suites
+    or presets to an existing run waits until "add to run" is ticked; then it says what it adds."""
+    if change.exists and change.conflicts:
+        raise ProbeError(f"run '{change.name}' cannot take this batch: {'; '.join(change.conflicts)}: type another "
+                         "run name", field="run_name")
+    if change.adds and not extend:
+        return Inline.error(change.refusal(f"tick 'add to run {change.name}' beside the run name to ask "
+                                           f"{'them' if len(change.new_models) != 1 else 'it'} there, or type "
+                                           "another run name for a new run")), False
+    if change.adds:
+        return Inline.note(f"Starting: this batch {escape(change.words())}; the run then plans every model and "
+                           "suite it holds."), True
+    return "", True
 
 
 def build(ctx: AppContext, tab: gr.Tab) -> None:
@@ -61,6 +87,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         seed = gr.Number(label="seed", value=0, precision=0)
         run_name = gr.Textbox(label="run name (blank: derived from presets, suites and seed)",
                               elem_id="batch-run-name")
+        extend = gr.Checkbox(label="add to the existing run of this name", value=False, visible=False,
+                             elem_id="batch-extend",
+                             info="asks the new models or suites there; the run then counts and resumes all of them")
     with gr.Row():
         start = gr.Button("Start", variant="primary", elem_id="batch-start")
         cancel = gr.Button("Cancel", elem_id="batch-cancel")
@@ -70,40 +99,64 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     runs = gr.Dataframe(value=runs_table(ctx), interactive=False, elem_id="batch-runs")
     with gr.Row():
         resume_pick = gr.Dropdown(label="interrupted run", choices=unfinished_runs(ctx), value=None,
-                                  allow_custom_value=True)
+                                  allow_custom_value=True, elem_id="batch-resume-pick")
         resume = gr.Button("Resume", elem_id="batch-resume")
 
     def paths(picked: list[str] | None, upload: str | None, caller: Who) -> list[str]:
         """The files of the ticked presets (offered by name: :meth:`AppContext.preset_path`) and the upload."""
         return [*(ctx.preset_path(p, caller.name) for p in picked or []), *([upload] if upload else [])]
 
-    @shows_errors
-    def prepare(picked: list[str], upload: str | None, st: list[str], sd: float, name: str,
-                request: gr.Request) -> str:
-        chosen = paths(picked, upload, who(ctx, request))
-        if not chosen:
-            raise ProbeError("tick at least one preset (or upload one)")
-        return name.strip() or default_run_name([load_preset(p) for p in chosen], int(sd or 0), st or [])
-
-    @shows_errors
-    def on_start(picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str], sd: float,
-                 name: str, request: gr.Request, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+    @inline_errors(out)
+    def prepare(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
+                st: list[str], sd: float, name: str, add: bool) -> tuple[Any, ...]:
+        """The run's name (derived when blank) and what the batch does to it, said before anything is asked; a
+        batch that would add to an existing run waits for "add to run" (``go`` False)."""
         caller = who(ctx, request)
+        files = paths(picked, upload, caller)
+        if not files:
+            raise ProbeError("tick at least one preset (or upload one)")
+        presets_ = [load_preset(p) for p in files]
+        name = name.strip() or default_run_name(presets_, seed_of(sd), st or [])
+        change = batch_change(ctx.store, presets_, chosen_models(chosen, other), run_name=name, seed=seed_of(sd),
+                              suites=st or [], extra_models=ctx.endpoints.configs(caller.owner))
+        say, go = before_start(change, bool(add))
+        box = gr.update(visible=change.adds, label=f"add to run {change.name}",
+                        value=bool(add) if change.adds else False)
+        return name, say, box, go
+
+    @inline_errors(out)
+    def on_start(request: gr.Request, go: bool, picked: list[str], upload: str | None, chosen: list[str],
+                 other: str, st: list[str], sd: float, name: str, add: bool,
+                 progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+        if not go:  # waiting for the user's choice (see prepare): the page already says why
+            return gr.update(), gr.update(), gr.update(), gr.update()
+        return start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, progress)
+
+    @inline_errors(out)
+    def api_start(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
+                  st: list[str], sd: float, name: str, add: bool = False,
+                  progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+        """API: Start. A batch that would add to an existing run is refused with the reason unless ``add``."""
+        return start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, progress)[:3]
+
+    def start_batch(caller: Who, picked: list[str], upload: str | None, chosen: list[str], other: str,
+                    st: list[str], sd: float, name: str, add: bool, progress: gr.Progress) -> tuple[Any, ...]:
         specs = chosen_models(chosen, other)
         presets_ = [load_preset(p) for p in paths(picked, upload, caller)]
-        name = name.strip() or default_run_name(presets_, int(sd or 0), st or [])
+        name = name.strip() or default_run_name(presets_, seed_of(sd), st or [])
         extra = ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))
         cancel_ = ctx.cancel_event(name, caller.owner)
         try:
-            result = run_batch(ctx.store, presets_, specs, run_name=name, seed=int(sd or 0), suites=st or [],
-                               progress=False, extra_models=extra, on_progress=_progress(progress), cancel=cancel_,
-                               user=caller.name)
+            result = run_batch(ctx.store, presets_, specs, run_name=name, seed=seed_of(sd), suites=st or [],
+                               progress=False, extra_models=extra, extend=bool(add), on_progress=_progress(progress),
+                               cancel=cancel_, user=caller.name)
         finally:
             ctx.finished(name, cancel_)
-        return summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx))
+        return (summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx)),
+                gr.update(value=False, visible=False))
 
-    @shows_errors
-    def on_resume(name: str | None, request: gr.Request, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+    @inline_errors(out)
+    def on_resume(request: gr.Request, name: str | None, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not name:
             raise ProbeError("choose an interrupted run")
         caller = who(ctx, request)
@@ -121,22 +174,38 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
             ctx.finished(name, cancel_)
         return summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx), value=None)
 
-    @shows_errors
-    def on_cancel(name: str, request: gr.Request) -> str:
+    @inline_errors(out)
+    def on_cancel(request: gr.Request, name: str) -> str:
         caller = who(ctx, request)
         if name and ctx.cancel(name, caller.owner, anyone=caller.can("cancel_any")):
             return f"Cancelling {escape(name)}: no new requests; answers already in are kept. Resume finishes it."
         return f"No batch of yours named {escape(name or '')} is running."
 
-    def on_refresh(cur: list[str], cur_models: list[str], request: gr.Request) -> tuple[Any, ...]:
+    def on_refresh(request: gr.Request, cur: list[str], cur_models: list[str]) -> tuple[Any, ...]:
         caller = who(ctx, request)
         return (gr.update(choices=ctx.preset_paths(caller.name), value=cur),
                 gr.update(choices=model_choices(ctx, caller.owner), value=cur_models), runs_table(ctx),
                 gr.update(choices=unfinished_runs(ctx)))
 
-    inputs = [presets, preset_file, models, adhoc, suites, seed, run_name]
-    start.click(prepare, [presets, preset_file, suites, seed, run_name], run_name, api_visibility="private").then(
-        off_pool(on_start), inputs, [out, runs, resume_pick], **model_event(api_name="batch"))
+    @inline_errors(out)
+    def on_preset_upload(upload: str | None) -> str:
+        """An uploaded preset is checked at once (and so kept, as used, until the batch that reads it:
+        :func:`probe_ui.app.files.watch_uploads` sweeps uploads that no call used)."""
+        if not upload:
+            return ""
+        p = load_preset(upload)
+        return Inline.note(f"Preset {escape(p.name)}: {len(p.items)} item(s) ready; tick models and press Start.")
+
+    preset_file.upload(on_preset_upload, preset_file, out, api_visibility="private")
+    inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend]
+    go = gr.State(False)
+    # go is False until prepare says the batch may start (a refused or failed check leaves it False)
+    start.click(lambda: False, None, go, api_visibility="private").then(
+        prepare, inputs, [run_name, out, extend, go], api_visibility="private").then(
+        off_pool(on_start), [go, *inputs], [out, runs, resume_pick, extend], **model_event(api_visibility="private"))
+    # the API's Start: the same check (a batch that would add to an existing run needs extend=True), then the run
+    api_btn = gr.Button(visible=False)
+    api_btn.click(off_pool(api_start), inputs, [out, runs, resume_pick], **model_event(api_name="batch"))
     cancel.click(on_cancel, run_name, out, api_name="cancel_batch")
     resume_pick.select(lambda n: n, resume_pick, run_name, api_visibility="private")
     resume.click(off_pool(on_resume), resume_pick, [out, runs, resume_pick], **model_event(api_name="resume_batch"))

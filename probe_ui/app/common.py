@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import math
 from html import escape
 from typing import Any, Callable
 
@@ -119,13 +120,64 @@ def inline_errors(msg: Any, fields: dict[str, Any] | None = None) -> Callable[[C
 
 
 def to_int(x: Any) -> int | None:
-    """A number field's value as an int (None when empty or not a number)."""
+    """A number field's value as an int (None when empty, not a number or not finite)."""
     if x is None or x == "":
         return None
     try:
         return int(float(x))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
+
+
+def whole_number(value: Any, what: str, lo: int, hi: int, field: str | None = None,
+                 default: int | None = None) -> int | None:
+    """A number field's value (or an API caller's) checked where it enters: a whole number from ``lo`` to ``hi``
+    (``default`` when empty), else a ProbeError naming ``what`` and the value (a seed of 1e30 or an answer id of
+    1e30 reached the store and came back as "Something went wrong (OverflowError)")."""
+    from probe_ui.live import ProbeError
+
+    if value is None or value == "":
+        return default
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        number = value if isinstance(value, int) else float(str(value).strip())
+        if isinstance(number, float) and not (math.isfinite(number) and number.is_integer()):
+            raise ValueError
+        n = int(number)
+    except (TypeError, ValueError, OverflowError):
+        n = None
+    if n is None or not lo <= n <= hi:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ProbeError(f"{what} must be a whole number from {lo:,} to {hi:,}, not {shown}", field=field)
+    return n
+
+
+def seed_of(value: Any) -> int:
+    """The seed field (empty: 0), range-checked (:data:`probe_ui.perturb.registry.MAX_SEED`)."""
+    from probe_ui.perturb.registry import MAX_SEED
+
+    return whole_number(value, "the seed", 0, MAX_SEED, field="seed", default=0) or 0
+
+
+def answer_id(value: Any, field: str | None = "rating") -> int | None:
+    """An answer number (None when empty), range-checked against the ids a store can hold."""
+    from probe_ui.store import MAX_ID
+
+    return whole_number(value, "the answer number", 1, MAX_ID, field=field)
+
+
+def chosen_runs(chosen: Any) -> list[str]:
+    """The runs picked in a dropdown (one name or a list of names), checked: an API caller may send anything (a
+    dict reached ``chosen[0]`` as "Something went wrong (KeyError)")."""
+    from probe_ui.live import ProbeError
+
+    if chosen is None or chosen == "":
+        return []
+    items = [chosen] if isinstance(chosen, str) else chosen
+    if not isinstance(items, (list, tuple)) or not all(isinstance(x, str) for x in items):
+        raise ProbeError("choose runs by name from the list (a name, or a list of names)", field="runs")
+    return [x for x in items if x]
 
 
 def model_menu(ctx: AppContext, owner: str | None = None) -> list[dict[str, Any]]:
@@ -177,6 +229,21 @@ def model_choices(ctx: AppContext, owner: str | None = None) -> list[str]:
         log.info("catalogue: %s", first_line(exc))
         names = []
     return BASELINES + names + sorted(ctx.endpoints.configs(owner or ""))
+
+
+NO_JUDGE = "none (rules only)"
+
+
+def judge_choices(ctx: AppContext, owner: str | None = None) -> list[str]:
+    """The judge menu of the Results tab: no judge (the default), then every model ``owner`` may pick but the
+    baselines."""
+    return [NO_JUDGE] + [m for m in model_choices(ctx, owner) if m not in BASELINES]
+
+
+def chosen_judge(value: str | None) -> str | None:
+    """The judge model picked in the menu, or None for no judge."""
+    value = (value or "").strip()
+    return None if not value or value == NO_JUDGE else value
 
 
 def chosen_models(picked: list[str] | None, adhoc: str | None) -> list[str]:

@@ -11,7 +11,7 @@ import gradio as gr
 
 from probe_ui import comparison, live
 from probe_ui.app.access import require, who
-from probe_ui.app.common import Inline, inline_errors, to_int
+from probe_ui.app.common import Inline, answer_id, inline_errors
 from probe_ui.app.context import AppContext
 
 
@@ -49,6 +49,12 @@ def build(prefix: str) -> Detail:
             close = gr.Button("Close", size="sm", scale=0, elem_id=f"{prefix}-close")
         msg = gr.HTML("", elem_id=f"{prefix}-status")
     return Detail(box, images, text, response, rating, note, save, close, msg)
+
+
+def cleared() -> tuple[Any, ...]:
+    """The panel closed and emptied (its :attr:`Detail.outputs`): the answer it showed no longer belongs to what
+    the page shows (a new run, a new image or item), so neither its image nor its text may linger below."""
+    return gr.update(visible=False), None, "", None, None, "", ""
 
 
 @dataclass(frozen=True)
@@ -101,7 +107,7 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
     @inline_errors(d.msg)
     def on_table(value: dict[str, Any], name: str, request: gr.Request) -> tuple[Any, ...]:
         act = (value or {}).get("action") or {}
-        rid = to_int(act.get("response"))
+        rid = answer_id(act.get("response"))
         if rid is None:
             return (gr.update(),) * (len(d.outputs) + 1)
         rater = rater_of(ctx, name, request)
@@ -116,7 +122,7 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
     def on_save(response_id: Any, value: str | None, text: str, current: dict[str, Any] | None, name: str,
                 request: gr.Request) -> tuple[Any, ...]:
         require(ctx, request, "rate")
-        rid = to_int(response_id)
+        rid = answer_id(response_id)
         if rid is None:
             raise live.ProbeError("click an answer in the table first", field="rating")
         if not value:
@@ -131,9 +137,10 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
 
     @inline_errors(d.msg)
     def on_open(rid: Any, name: str, request: gr.Request) -> tuple[Any, ...]:
-        if to_int(rid) is None:
+        checked = answer_id(rid)
+        if checked is None:
             raise live.ProbeError("give an answer number", field="rating")
-        return opened(ctx, int(rid), rater_of(ctx, name, request))
+        return opened(ctx, checked, rater_of(ctx, name, request))
 
     table.select(on_table, [table, rater], [table, *d.outputs], api_visibility="private")
     d.save.click(on_save, [d.response, d.rating, d.note, table, rater], [d.msg, table], api_name=f"{api_prefix}rate")

@@ -19,9 +19,10 @@ import gradio as gr
 from probe_ui import comparison, live, prompts
 from probe_ui.app import detail
 from probe_ui.app.access import who
-from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, to_int, \
-    unusable_html
+from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of, \
+    to_int, unusable_html
 from probe_ui.app.context import BASELINES, AppContext
+from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.benchmark_sets import save_item, visible_sets
 from probe_ui.images import ImageError
@@ -98,6 +99,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
             adhoc = gr.Textbox(label="models, comma separated", placeholder="openai/gpt-4o-mini, ollama/llava",
                                elem_id="probe-adhoc", show_label=False)
     run_msg = gr.HTML("", elem_id="probe-run-msg")
+    ticks_note = gr.HTML("", elem_id="probe-ticks-note")  # models ticked since the run in the table was asked
     table = gr.HTML(value={"html": comparison.render(comparison.Table(""), empty=_empty_text(ctx)), "run": ""},
                     html_template="${value.html}", js_on_load=comparison.JS, elem_id="probe-table")
     run_name = gr.Textbox(label="this run's name (find it in the Results tab; probe-ui score --run NAME)",
@@ -370,7 +372,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                     rows: Any, sd: float | None, st: list[str] | None, orig: bool) -> list[Any]:
         ims = tuple(store.get_image(i) for i in image_ids or [])
         item = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
-        return live.make_variants(item, ims, live.parse_steps(_rows(rows)), seed=to_int(sd) or 0,
+        return live.make_variants(item, ims, live.parse_steps(_rows(rows)), seed=seed_of(sd),
                                   suites=list(st or []), include_original=orig)
 
     item_inputs = [images_state, question, kind, options, answer, category, extra_state, steps, seed, suites,
@@ -388,10 +390,13 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         html = comparison.render(t, thumbs, rate=False, large=ctx.demo)
         return {"html": html, "run": ""}, text, ""
 
+    latest = Latest()  # the newest run of each page: an older one's answers are stored, never drawn over it
+
     @inline_errors(run_msg, {"question": question, "options": options, "answer": answer, "models": models})
-    def on_run(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, extra: Any, rows: Any,
-               sd: float | None, st: list[str] | None, orig: bool, tmpl: str, picked: list[str], other: str,
-               request: gr.Request) -> Any:
+    def on_run(request: gr.Request, image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str,
+               extra: Any, rows: Any, sd: float | None, st: list[str] | None, orig: bool, tmpl: str,
+               picked: list[str], other: str) -> Any:
+        ticket = latest.begin(request, "run")
         caller = who(ctx, request)
         specs = chosen_models(picked, other)
         if not specs:
@@ -401,9 +406,11 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         name = live.live_run_name(vs[0].item_id)
         cancel = ctx.cancel_event(name, caller.owner)
         try:
-            for state in live.run_live(store, vs, specs, seed=to_int(sd) or 0, prompt=None if tmpl == AUTO else tmpl,
+            for state in live.run_live(store, vs, specs, seed=seed_of(sd), prompt=None if tmpl == AUTO else tmpl,
                                        extra_models=extra_models, run_name=name, cancel=cancel, user=caller.name,
                                        coalesce_s=REDRAW_S):
+                if not latest.is_current(request, "run", ticket):
+                    return  # a newer run took the table; this one's answers are still stored
                 t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
                 yield ({"html": comparison.render(t, thumbs, large=ctx.demo), "run": state.run}, state.run, "",
                        *(gr.update(elem_classes=[]),) * 4)
@@ -498,6 +505,31 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                   [table, run_name, run_msg, question, options, answer, models], **model_event(api_name="run"))
     cancel_btn.click(on_cancel, run_name, run_msg, api_name="cancel_probe")
     detail.wire(ctx, d, table, thumbs, rater, large=ctx.demo)
+
+    # ---- nothing stale: what the table and the detail below it describe changes with the run, image and item ----
+    def on_ticks(picked: list[str], other: str, value: dict[str, Any] | None) -> str:
+        missing = live.not_yet_run(store, (value or {}).get("run") or "", chosen_models(picked, other))
+        if not missing:
+            return ""
+        return Inline.note(f"Not yet run: {_esc(', '.join(missing))} (ticked after the run in the table was asked); "
+                           "press Run to ask {}.".format("them" if len(missing) > 1 else "it"))
+
+    def on_new_picture(value: dict[str, Any] | None) -> tuple[Any, ...]:
+        """A new image or item: a preview of the old one is gone; a run's answers stay, named, with a note."""
+        run = (value or {}).get("run") or ""
+        if not run:
+            empty = {"html": comparison.render(comparison.Table(""), empty=_empty_text(ctx)), "run": ""}
+            return empty, "", ""
+        return gr.update(), "", Inline.note(f"The table shows run {_esc(run)}, asked before this image or item "
+                                            "was chosen: press Run to ask about it.")
+
+    for ticks in (models.change, adhoc.change):
+        ticks(on_ticks, [models, adhoc, table], ticks_note, api_visibility="private")
+    run_btn.click(lambda: "", None, ticks_note, api_visibility="private")  # a new run asks what is ticked
+    # the images asked changed (upload, bundled image, preset item, another window or slice), or a new item
+    picture_changes = [images_state.change, load_item_btn.click]
+    gr.on(picture_changes + [run_btn.click], detail.cleared, None, d.outputs, api_visibility="private")
+    gr.on(picture_changes, on_new_picture, table, [table, preview_text, run_msg], api_visibility="private")
     save_btn.click(on_save, [images_state, question, kind, options, answer, category, extra_state, steps, suites,
                              set_name, set_shared], [save_msg, set_name], api_name="add_to_benchmark_set")
     return {"item": [images_state, question, kind, options, answer, category, extra_state], "models": models,

@@ -10,10 +10,18 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from probe_ui import live, results
-from probe_ui.app.common import inline_errors, shows_errors
-from probe_ui.app.files import download_folder
+from probe_ui import compare, compare_format, live, results
+from probe_ui.app.common import (NO_JUDGE, Inline, answer_id, chosen_judge, chosen_runs, inline_errors, judge_choices,
+                                 shows_errors)
+from probe_ui.app.access import require, who
+from probe_ui.app.files import download_folder, zip_folder
 from probe_ui.app.context import AppContext
+from probe_ui.app.latest import Latest
+from probe_ui.app.queues import model_event, off_pool
+from probe_ui.errors import ProbeUIError
+from probe_ui.failures import failed_calls
+from probe_ui.metrics.registry import glossary_html
+from probe_ui.safe_write import fresh_path
 
 
 def run_names(ctx: AppContext) -> list[str]:
@@ -38,11 +46,23 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         f_ratings = gr.Dropdown(label="ratings", multiselect=True, choices=["correct", "incorrect", "unsure",
                                                                            "unrated"], value=[],
                                 elem_id="results-f-ratings")
+    with gr.Row():
+        judge = gr.Dropdown(label="judge model for replies the rules cannot read", choices=judge_choices(ctx),
+                            value=NO_JUDGE, scale=3, elem_id="results-judge", allow_custom_value=True,
+                            info="off by default: a model you choose (or type as provider/model) is asked once about "
+                                 "each unread reply; its answers then count, marked 'judge' in the answer's detail")
+        ask_judge = gr.Button("Ask the judge", scale=1, elem_id="results-ask-judge")
+    judge_msg = gr.HTML("", elem_id="results-judge-msg")
     show = gr.Button("Show results", variant="primary", elem_id="results-show")
     msg = gr.HTML("", elem_id="results-msg")
     gr.Markdown("Every table and plot below counts only the answers the filters above keep.")
+    shown = gr.HTML("", elem_id="results-shown")  # the runs and filters the tables below were computed for
     overview = gr.Dataframe(label="per run and model: accuracy [95 % CI] n", interactive=False,
                             elem_id="results-overview", wrap=True)
+    with gr.Accordion("what these figures mean", open=False):
+        gr.HTML(glossary_html(results.OVERVIEW_PEOPLE_COLUMNS[2:]), elem_id="results-glossary")
+    failed = gr.Dataframe(label="failed calls per model: how many, and why (grouped)", interactive=False,
+                          elem_id="results-failed", wrap=True)
     families = gr.HTML("", elem_id="results-families")
     extra = gr.HTML("", elem_id="results-extra")  # robustness curves and clinician agreement, when there
     with gr.Row():
@@ -62,6 +82,31 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         export_btn = gr.Button("Export the first chosen run (zip)", elem_id="results-export")
         report_btn = gr.Button("HTML report (second run, if chosen, is the baseline)", elem_id="results-report")
     download = gr.File(label="download", interactive=False, elem_id="results-download")
+    with gr.Accordion("Compare two runs or two models, question by question (paired)", open=False,
+                      elem_id="results-compare"):
+        gr.Markdown("Did B fix or break what A got right? Both are compared on the questions they both answered "
+                    "(same item, perturbation and sample).")
+        with gr.Row():
+            cmp_run_a = gr.Dropdown(label="A: run", choices=choices, value=None, elem_id="compare-run-a",
+                                    allow_custom_value=True)
+            cmp_model_a = gr.Dropdown(label="A: model", choices=[], value=None, elem_id="compare-model-a",
+                                      allow_custom_value=True)
+            cmp_run_b = gr.Dropdown(label="B: run", choices=choices, value=None, elem_id="compare-run-b",
+                                    allow_custom_value=True)
+            cmp_model_b = gr.Dropdown(label="B: model", choices=[], value=None, elem_id="compare-model-b",
+                                      allow_custom_value=True)
+        cmp_btn = gr.Button("Compare B with A", variant="secondary", elem_id="compare-go")
+        cmp_msg = gr.HTML("", elem_id="compare-msg")
+        cmp_summary = gr.Markdown("", elem_id="compare-summary")
+        cmp_cond = gr.Dataframe(label="per perturbation", interactive=False, wrap=True, elem_id="compare-by-condition")
+        cmp_cat = gr.Dataframe(label="per category", interactive=False, wrap=True, elem_id="compare-by-category")
+        cmp_paper = gr.Dataframe(label="paper metrics on the shared questions", interactive=False, wrap=True,
+                                 elem_id="compare-paper")
+        cmp_flips = gr.Dataframe(label="questions that flipped (click a row to open both answers)",
+                                 interactive=False, wrap=True, elem_id="compare-flips")
+        with gr.Row():
+            cmp_detail_a = gr.Markdown("", elem_id="compare-detail-a")
+            cmp_detail_b = gr.Markdown("", elem_id="compare-detail-b")
     with gr.Row():
         response_id = gr.Number(label="answer #", precision=0, elem_id="results-response-id")
         open_btn = gr.Button("Open answer", elem_id="results-open")
@@ -70,59 +115,120 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                                    object_fit="contain")
         detail = gr.Markdown("", elem_id="results-detail")
 
+    latest = Latest()  # each session's newest selection: a slower, older computation never replaces it
+
+    def newest(view: str, request: gr.Request | None, n_outputs: int, work: Any) -> Any:
+        """``work()`` for ``view``, or nothing at all (every output left as it is) when a newer selection of the
+        same session started while it ran: its result, or its error, belongs to a selection no longer there."""
+        ticket = latest.begin(request, view)
+        try:
+            out = work()
+        except ProbeUIError:
+            if not latest.is_current(request, view, ticket):
+                return tuple(gr.skip() for _ in range(n_outputs))
+            raise
+        return out if latest.is_current(request, view, ticket) else tuple(gr.skip() for _ in range(n_outputs))
+
     @shows_errors
-    def on_runs(chosen: list[str]) -> tuple[Any, ...]:
-        if not chosen:
-            return (gr.update(choices=[], value=[]),) * 3
-        df = results.answers(ctx.store, chosen)
-        choices = results.filter_choices(df)
-        words = results.condition_labels(df)
-        return (gr.update(choices=choices.get("models", []), value=[]),
-                gr.update(choices=[(words.get(c, c), c) for c in choices.get("conditions", [])], value=[]),
-                gr.update(choices=choices.get("categories", []), value=[]))
+    def on_runs(chosen: list[str], request: gr.Request = None) -> tuple[Any, ...]:  # type: ignore[assignment]
+        chosen = chosen_runs(chosen)
+
+        def work() -> tuple[Any, ...]:
+            if not chosen:
+                return (gr.update(choices=[], value=[]),) * 3
+            df = results.answers(ctx.store, chosen)
+            choices = results.filter_choices(df)
+            words = results.condition_labels(df)
+            return (gr.update(choices=choices.get("models", []), value=[]),
+                    gr.update(choices=[(words.get(c, c), c) for c in choices.get("conditions", [])], value=[]),
+                    gr.update(choices=choices.get("categories", []), value=[]))
+        return newest("filters", request, 3, work)
 
     @inline_errors(msg)
-    def on_show(chosen: list[str], p: str, ms: list[str], cs: list[str], cats: list[str], rs: list[str]
+    def on_show(chosen: list[str], p: str, ms: list[str], cs: list[str], cats: list[str], rs: list[str],
+                j: str | None = NO_JUDGE, request: gr.Request = None  # type: ignore[assignment]
                 ) -> tuple[Any, ...]:
+        chosen = chosen_runs(chosen)
+
+        def work() -> tuple[Any, ...]:
+            if not chosen:
+                raise live.ProbeError("choose one or more runs above", field="runs")
+            df = results.answers(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs,
+                                 judge=_judge_name(j, p, request))
+            by_cond = results.accuracy_by_condition(df).round(2)
+            from probe_ui.report import extra_sections
+
+            sections = "".join(f"<h3>{escape(title)}</h3>{body}" for _, title, body in extra_sections(df))
+            said = results.selection_words(chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs,
+                                           labels=results.condition_labels(df))
+            return (results.overview_for_people(df, p), results.families_html(df, p), sections,
+                    results.plot_accuracy_by_condition(df), results.plot_category_heatmap(df),
+                    results.plot_confusion(df), by_cond, results.response_table(df), "",
+                    f"<p class='pu-note'>{escape(said)}</p>", failed_calls(df))
+        return newest("results", request, len(show_outputs), work)
+
+    def _judge_name(j: str | None, p: str, request: gr.Request | None) -> str | None:
+        """The judge's model name (None: no judge); only the robust reading has a judge (its name among the
+        models this person may pick: the catalogue, shared endpoints and their own)."""
+        spec = chosen_judge(j)
+        if spec is None or p != "robust":
+            return None
+        from probe_ui.fallback import resolve_judge
+
+        return resolve_judge(spec, ctx.endpoints.configs(who(ctx, request).owner)).name
+
+    @inline_errors(judge_msg)
+    def on_ask_judge(chosen: list[str], j: str | None, p: str, request: gr.Request) -> str:
+        caller = require(ctx, request, "probe")  # a judge asks a model: it spends what a probe spends
+        spec = chosen_judge(j)
+        if spec is None:
+            raise live.ProbeError("choose a judge model first", field="judge")
         if not chosen:
             raise live.ProbeError("choose one or more runs above", field="runs")
-        df = results.answers(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs)
-        by_cond = results.accuracy_by_condition(df).round(2)
-        from probe_ui.report import extra_sections
+        if p != "robust":
+            raise live.ProbeError("the judge reads what the robust parser cannot: choose the robust parser",
+                                  field="parser")
+        from probe_ui.fallback import judge_unread, resolve_judge
 
-        sections = "".join(f"<h3>{escape(title)}</h3>{body}" for _, title, body in extra_sections(df))
-        return (results.overview_for_people(df, p), results.families_html(df, p), sections,
-                results.plot_accuracy_by_condition(df), results.plot_category_heatmap(df),
-                results.plot_confusion(df), by_cond, results.response_table(df), "")
+        model = resolve_judge(spec, ctx.endpoints.usable(caller.owner, [spec], admin=caller.can("any_host")))
+        lines = [line for run in chosen for line in judge_unread(ctx.store, run, model).lines()]
+        return Inline.note("<br>".join(escape(x) for x in lines))
 
     @shows_errors
     def on_open(rid: float | None) -> tuple[Any, str]:
-        if rid is None:
+        checked = answer_id(rid, field=None)
+        if checked is None:
             raise live.ProbeError("type an answer number or click a row")
-        ims, text = results.response_detail(ctx.store, int(rid))
+        ims, text = results.response_detail(ctx.store, checked)
         return ims, text
 
     @shows_errors
-    def on_export(chosen: list[str], fmt: str, by: str, p: str) -> str:
+    def on_export(chosen: list[str], fmt: str, by: str, p: str, j: str | None = NO_JUDGE,
+                  request: gr.Request = None) -> str:  # type: ignore[assignment]
+        chosen = chosen_runs(chosen)
         if not chosen:
             raise live.ProbeError("choose a run to export")
         from probe_ui.exports import export_run
 
         folder = download_folder()  # inside Gradio's cache, which deletes it
-        summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by, parser=p)
-        archive = shutil.make_archive(str(folder / f"{_file_name(chosen[0])}-{fmt}"), "zip", summary.path)
+        summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by, parser=p,
+                             judge=_judge_name(j, p, request))
+        archive = zip_folder(summary.path, fresh_path(folder / f"{_file_name(chosen[0])}-{fmt}.zip"))
         shutil.rmtree(summary.path, ignore_errors=True)
-        return archive
+        return str(archive)
 
     @shows_errors
-    def on_report(chosen: list[str], p: str) -> str:
+    def on_report(chosen: list[str], p: str, j: str | None = NO_JUDGE,
+                  request: gr.Request = None) -> str:  # type: ignore[assignment]
+        chosen = chosen_runs(chosen)
         if not chosen:
             raise live.ProbeError("choose a run to report on")
         from probe_ui.report import write_report
 
         folder = download_folder()
-        path = write_report(ctx.store, chosen[0], folder / f"{_file_name(chosen[0])}-report.html",
-                            baseline=chosen[1] if len(chosen) > 1 else None, parser=p)
+        path = write_report(ctx.store, chosen[0], fresh_path(folder / f"{_file_name(chosen[0])}-report.html"),
+                            baseline=chosen[1] if len(chosen) > 1 else None, parser=p,
+                            judge=_judge_name(j, p, request))
         return str(path)
 
     def on_select(table: Any, evt: gr.SelectData) -> Any:
@@ -132,27 +238,72 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         except (KeyError, IndexError, ValueError, AttributeError):
             return None
 
+    @shows_errors
+    def on_compare_run(run: str | None) -> Any:
+        names = compare.run_models(ctx.store, run) if run else []
+        return gr.update(choices=names, value=names[0] if len(names) == 1 else None)
+
+    @inline_errors(cmp_msg)
+    def on_compare(run_a: str | None, model_a: str | None, run_b: str | None, model_b: str | None, p: str
+                   ) -> tuple[Any, ...]:
+        for value, name, words in ((run_a, "compare-run-a", "choose run A"), (model_a, "compare-model-a",
+                                                                               "choose A's model"),
+                                   (run_b, "compare-run-b", "choose run B"), (model_b, "compare-model-b",
+                                                                              "choose B's model")):
+            if not value:
+                raise live.ProbeError(words, field=name)
+        c = compare.compare(ctx.store, compare.Side(run_a, model_a), compare.Side(run_b, model_b), p)
+        return (*compare_format.view(c), "")
+
+    @shows_errors
+    def on_flip(table: Any, evt: gr.SelectData) -> tuple[str, str]:
+        row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
+        try:
+            ids = int(table.iloc[row]["A answer #"]), int(table.iloc[row]["B answer #"])
+        except (KeyError, IndexError, ValueError, AttributeError):
+            return "", ""
+        return tuple(f"**{side}** (answer #{rid})\n\n" + results.response_detail(ctx.store, rid)[1]
+                     for side, rid in zip(("A", "B"), ids))  # type: ignore[return-value]
+
     def on_refresh(cur: list[str] | None) -> Any:
         fresh = results.run_choices(ctx.store)
         names = [n for _, n in fresh]
         keep = [r for r in cur or [] if r in names]
         return gr.update(choices=fresh, value=keep or names[:1])
 
-    show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings]
-    show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, by_condition, responses, msg]
+    def on_judges(cur: str | None, request: gr.Request) -> Any:
+        menu = judge_choices(ctx, who(ctx, request).owner)
+        return gr.update(choices=menu, value=cur if cur in menu else NO_JUDGE)
+
+    show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings, judge]
+    show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, by_condition, responses, msg, shown,
+                    failed]
     refresh.click(on_refresh, runs, runs, api_name="runs")
     tab.select(on_refresh, runs, runs, api_visibility="private").then(
+        on_judges, judge, judge, api_visibility="private").then(
         on_show, show_inputs, show_outputs, api_visibility="private")
     runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters").then(
         on_show, show_inputs, show_outputs, api_visibility="private")
     show.click(on_show, show_inputs, show_outputs, api_name="results")
-    for f in (parser, f_models, f_conditions, f_categories, f_ratings):  # every filter re-draws everything below
+    ask_judge.click(off_pool(on_ask_judge), [runs, judge, parser], judge_msg, **model_event(api_name="judge")).then(
+        on_show, show_inputs, show_outputs, api_visibility="private")
+    for f in (parser, f_models, f_conditions, f_categories, f_ratings, judge):  # every filter re-draws everything
         f.input(on_show, show_inputs, show_outputs, api_visibility="private")
     responses.select(on_select, responses, response_id, api_visibility="private").then(
         on_open, response_id, [detail_images, detail], api_visibility="private")
     open_btn.click(on_open, response_id, [detail_images, detail], api_name="response")
-    export_btn.click(on_export, [runs, export_format, export_by, parser], download, api_name="export")
-    report_btn.click(on_report, [runs, parser], download, api_name="report")
+    def on_compare_runs() -> tuple[Any, Any]:
+        fresh = results.run_choices(ctx.store)
+        return gr.update(choices=fresh), gr.update(choices=fresh)
+
+    tab.select(on_compare_runs, None, [cmp_run_a, cmp_run_b], api_visibility="private")
+    cmp_run_a.change(on_compare_run, cmp_run_a, cmp_model_a, api_name="compare_models")
+    cmp_run_b.change(on_compare_run, cmp_run_b, cmp_model_b, api_visibility="private")
+    cmp_btn.click(on_compare, [cmp_run_a, cmp_model_a, cmp_run_b, cmp_model_b, parser],
+                  [cmp_summary, cmp_cond, cmp_cat, cmp_paper, cmp_flips, cmp_msg], api_name="compare")
+    cmp_flips.select(on_flip, cmp_flips, [cmp_detail_a, cmp_detail_b], api_visibility="private")
+    export_btn.click(on_export, [runs, export_format, export_by, parser, judge], download, api_name="export")
+    report_btn.click(on_report, [runs, parser, judge], download, api_name="report")
 
 
 def _file_name(run: str) -> str:

@@ -1,7 +1,7 @@
 """Stress tab: a suite, or a severity sweep of one perturbation, over the Probe tab's item or a preset's items.
 
-While answers arrive: the comparison table fills, each model's summary (what broke, flip rate, the suite's
-metrics) updates, and for a sweep the robustness curve per model (accuracy per level with its 95 % band) grows.
+While answers arrive: the comparison table fills, each model's summary (what broke, correctness flip rate, the
+suite's metrics) updates, and for a sweep the robustness curve per model (accuracy per level with its 95 % band) grows.
 Before Run the page says how many calls the run makes and, where prices are known, what it may cost. After a
 sweep, an item's breaking image (the first level that changed its answer) is shown beside its original.
 Orchestration is the library's (:func:`probe_ui.stress.run_stress`, :func:`probe_ui.stress.run_sweep`); cells open
@@ -19,9 +19,11 @@ import gradio as gr
 from probe_ui import live, stress
 from probe_ui.app import detail
 from probe_ui.app.access import who
-from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models
+from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models, seed_of
 from probe_ui.app.context import AppContext
+from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
+from probe_ui.metrics.registry import glossary_html
 from probe_ui.presets import load_preset
 from probe_ui.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
 
@@ -65,8 +67,11 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     msg = gr.HTML("", elem_id="stress-msg")
     run_name = gr.Textbox(label="run (named from the item or preset, what was applied and the models)",
                           interactive=False, elem_id="stress-run-name")
-    summary = gr.Dataframe(label="per model: accuracy on originals and variants, flip rate, what broke, and the "
-                                 "metrics (%)", interactive=False, elem_id="stress-summary")
+    summary = gr.Dataframe(label="per model: right on originals and on variants, correctness flip rate, what broke, "
+                                 "and the suite's metrics (%)", interactive=False, elem_id="stress-summary")
+    with gr.Accordion("what these figures mean", open=False):
+        gr.HTML(glossary_html([*stress.PEOPLE_COLUMNS.values(), "groups: answer flip rate",
+                               "groups: group consistency"]), elem_id="stress-glossary")
     curve = gr.Plot(show_label=False, visible=False, elem_id="stress-curve")
     with gr.Group(visible=False, elem_id="stress-breaking") as breaking_box:
         with gr.Row():
@@ -88,7 +93,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
             image_ids, q, k, opts, ans, cat, extra = fields
             ims = tuple(ctx.store.get_image(i) for i in image_ids or [])
             it = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
-            return live.make_variants(it, ims, [], seed=int(sd or 0)), None, ()
+            return live.make_variants(it, ims, [], seed=seed_of(sd)), None, ()
         if not choice:
             raise live.ProbeError("choose a preset", field="preset")
         p = load_preset(ctx.preset_path(choice, user))
@@ -109,16 +114,28 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         return (detail.table_value(ctx, name, thumbs, empty="No answers yet."),
                 stress.summary_for_people(stress.summary(df, st if md == SUITE else None)), fig)
 
+    latest = Latest()  # each session's newest plan and run: an older one never writes over it
+
     @inline_errors(plan)  # what keeps the calls from being counted (no preset yet, no question) says so there
-    def on_plan(src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str,
-                lv: list[int], sd: float, picked: list[str], other: str, image_ids: list[str], q: str, k: str,
-                opts: str, ans: str | None, cat: str, extra: Any, request: gr.Request) -> str:
-        """What Run will ask, before anything is sent: calls, and the cost where prices are known."""
+    def on_plan(request: gr.Request, src: str, preset_path: str | None, item_id: str | None, md: str, st: str,
+                pt: str, lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> Any:
+        """What Run will ask, before anything is sent: calls, and the cost where prices are known (a count made
+        for choices changed since is dropped)."""
+        ticket = latest.begin(request, "plan")
+        try:
+            said = plan_line(who(ctx, request), src, preset_path, item_id, md, st, pt, lv, sd, picked, other,
+                             *fields)
+        except live.ProbeError:
+            if not latest.is_current(request, "plan", ticket):
+                return gr.skip()
+            raise
+        return said if latest.is_current(request, "plan", ticket) else gr.skip()
+
+    def plan_line(caller: Any, src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str,
+                  lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> str:
         from probe_ui.suites import sweep_conditions
         from probe_ui.sweep import plan_preset_sweep, plan_sweep
 
-        fields = (image_ids, q, k, opts, ans, cat, extra)  # the Probe tab's item
-        caller = who(ctx, request)
         specs = chosen_models(picked, other)
         if not specs:
             return "<div class='pu-note'>Tick one or more models to see how many calls this makes.</div>"
@@ -134,13 +151,14 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         return f"<div class='pu-note'>Run will ask: {escape(p_.text())}.</div>"
 
     @inline_errors(msg)
-    def on_run(src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str, lv: list[int],
-               sd: float, picked: list[str], other: str, image_ids: list[str], q: str, k: str, opts: str,
-               ans: str | None, cat: str, extra: Any, request: gr.Request) -> Any:
-        fields = (image_ids, q, k, opts, ans, cat, extra)  # the Probe tab's item
+    def on_run(request: gr.Request, src: str, preset_path: str | None, item_id: str | None, md: str, st: str,
+               pt: str, lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> Any:
+        """Ask, and show the run while it fills; when the same page starts another run, this one's answers are
+        still stored but no longer drawn over the newer run's."""
+        ticket = latest.begin(request, "run")
         caller = who(ctx, request)
         specs = chosen_models(picked, other)
-        seed_ = int(sd or 0)
+        seed_ = seed_of(sd)
         common = {"seed": seed_, "user": caller.name,
                   "extra_models": ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))}
         originals, p, ids = originals_of(src, preset_path, item_id, sd, fields, caller.name)
@@ -153,6 +171,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
                 stress.run_sweep(ctx.store, pt, chosen, specs, originals=bases, run_name=name, **common)
         else:
             if p is None:
+                image_ids, q, k, opts, ans, cat, extra = fields
                 ims = tuple(ctx.store.get_image(i) for i in image_ids or [])
                 it = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
                 kw: dict[str, Any] = {"variants": live.make_variants(it, ims, [], seed=seed_, suite=st)}
@@ -175,8 +194,12 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
 
         threading.Thread(target=work, name=f"probe-ui stress {name}", daemon=True).start()
         while not done.wait(POLL_S):  # the table, the summary and the curve fill as answers arrive
+            if not latest.is_current(request, "run", ticket):
+                return  # a newer run took the page; this one goes on storing its answers
             if _has_run(ctx, name):
                 yield (name, *view(name, md, st, pt), "", *_breaking_choices(ctx, name, md))
+        if not latest.is_current(request, "run", ticket):
+            return
         if failure:
             raise failure[0]
         yield (name, *view(name, md, st, pt), "", *_breaking_choices(ctx, name, md))
@@ -227,6 +250,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     inputs = [source, preset, item, mode, suite, pert, levels, seed, models, adhoc, *probe["item"]]
     go.click(off_pool(on_run), inputs,
              [run_name, table, summary, curve, msg, breaking_box, b_item, b_model], **model_event(api_name="stress"))
+    go.click(detail.cleared, None, d.outputs, api_visibility="private")  # the answer shown belonged to the last run
     for c in (source, preset, item, mode, suite, pert, levels, models):
         c.change(on_plan, inputs, plan, api_visibility="private")
     plan_btn = gr.Button(visible=False)

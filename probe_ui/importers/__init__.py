@@ -67,8 +67,10 @@ def import_results(store: Any, fmt: str, path: str, options: ImportOptions | Non
     return import_into_store(store, get_importer(fmt), path, options or ImportOptions())
 
 
-def questions_to_preset(fmt: str, path: str, out: str, options: ImportOptions | None = None) -> PresetSummary:
-    """Write a preset YAML (accepted by :func:`probe_ui.presets.load_preset`) from a format's question file."""
+def questions_to_preset(fmt: str, path: str, out: str, options: ImportOptions | None = None, *, force: bool = False
+                        ) -> PresetSummary:
+    """Write a preset YAML (accepted by :func:`probe_ui.presets.load_preset`) from a format's question file; an
+    existing ``out`` is replaced only with ``force`` (:mod:`probe_ui.safe_write`)."""
     from probe_ui.importers.common import write_preset
 
-    return write_preset(get_importer(fmt), path, out, options or ImportOptions())
+    return write_preset(get_importer(fmt), path, out, options or ImportOptions(), force=force)

@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -393,7 +394,8 @@ def to_variant(mod: ModuleType, rec: Record, images: tuple[Any, ...]) -> Variant
 
 def robust_parse(v: Variant, raw: str | None) -> dict[str, Any]:
     """The same parse a batch run stores (the robust reading's cache, :func:`probe_ui.answers.cache_row`)."""
-    return answers.cache_row(raw, v.kind, v.labels, v.options, v.answer_label, question=v.question)
+    return answers.cache_row(raw, v.kind, v.labels, v.options, v.answer_label, question=v.question,
+                             suggested=v.suggested)
 
 
 def _check_run(store: Any, run_name: str, benchmark: str) -> None:
@@ -432,22 +434,40 @@ def import_into_store(store: Any, mod: ModuleType, path: str, opts: ImportOption
     entry = {"format": mod.NAME, "path": str(p.resolve()), "sha256": sha, "model": model, **parsed.settings}
     run = store.ensure_run(run_name, 0, {"benchmark": mod.NAME, "imports": [entry]})
     store.add_variants(run.id, variants)
-    done = store.done_cells(run.id)
-    stored_text: dict[tuple[str, str, str, int], Any] = {}
-    if done:
-        prev = store.answers_frame(run.id, full=True)
-        stored_text = {(r["variant_id"], r["model"], r["prompt"], int(r["sample"])): r["raw_text"]
-                       for r in prev.to_dict("records")}
-    changed = 0
     summary = ImportSummary(run=run.name, model=model, benchmark=mod.NAME, path=str(p), records=len(variants),
                             variants=len({v.id for v in variants}), images_total=len(cache.refs),
                             images_loaded=len(cache.loaded), images_missing=cache.missing,
                             images_unreadable=cache.unreadable, images_dir=opts.images,
                             warnings=list(parsed.warnings))
-    seen: set[tuple[str, str, str, int]] = set()
-    for rec, v in zip(parsed.records, variants):
-        prompt = rec.prompt or mod.PROMPT
-        key = (v.id, model, prompt, 0)
+
+    def cells() -> Iterator[tuple[CellKey, str | None, Callable[[], dict[str, Any]]]]:
+        for rec, v in zip(parsed.records, variants):
+            prompt = rec.prompt or mod.PROMPT
+            yield ((v.id, model, prompt, 0), rec.raw_text,
+                   lambda rec=rec, v=v, prompt=prompt: response_row(mod, run.id, v, model, prompt, rec, p, sha))
+
+    store_replies(store, run, model, summary, cells())
+    store.touch_run(run.id)
+    return summary
+
+
+CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
+
+
+def store_replies(store: Any, run: Any, model: str, summary: ImportSummary,
+                  cells: Iterable[tuple[CellKey, str | None, Callable[[], dict[str, Any]]]]) -> None:
+    """Save each imported reply (its cell key, raw text, and how to make its response row) once, counting into
+    ``summary``: a cell repeated in the file is kept once (``duplicates``); a cell already in the run keeps what is
+    stored (``already_present``), and replies there that differ from the file's are counted in one warning."""
+    done = store.done_cells(run.id)
+    stored_text: dict[CellKey, Any] = {}
+    if done:
+        prev = store.answers_frame(run.id, full=True)
+        stored_text = {(r["variant_id"], r["model"], r["prompt"], int(r["sample"])): r["raw_text"]
+                       for r in prev.to_dict("records")}
+    seen: set[CellKey] = set()
+    changed = 0
+    for key, raw_text, make_row in cells:
         if key in seen:
             summary.duplicates += 1
             continue
@@ -455,17 +475,15 @@ def import_into_store(store: Any, mod: ModuleType, path: str, opts: ImportOption
         if key in done:
             summary.already_present += 1
             old_text = stored_text.get(key)
-            if (None if old_text != old_text else old_text) != rec.raw_text:  # NaN (pandas' null) != itself
+            if (None if old_text != old_text else old_text) != raw_text:  # NaN (pandas' null) != itself
                 changed += 1
             continue
-        store.save_response(response_row(mod, run.id, v, model, prompt, rec, p, sha))
+        store.save_response(make_row())
         summary.added += 1
     if changed:
         summary.warnings.append(f"{changed} replies already in run '{run.name}' for '{model}' differ from this file's; "
                                 "the stored ones were kept (import into another --run, or under another --model, to "
                                 "keep both)")
-    store.touch_run(run.id)
-    return summary
 
 
 def response_row(mod: ModuleType, run_id: int, v: Variant, model: str, prompt: str, rec: Record, path: Path,
@@ -505,11 +523,14 @@ def check_options(mod: ModuleType, opts: ImportOptions, *, to_preset: bool) -> N
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def write_preset(mod: ModuleType, path: str, out: str, opts: ImportOptions) -> PresetSummary:
-    """A preset YAML from a format's question file; images resolved against ``--images`` when found there."""
+def write_preset(mod: ModuleType, path: str, out: str, opts: ImportOptions, force: bool = False
+                 ) -> PresetSummary:
+    """A preset YAML from a format's question file; images resolved against ``--images`` when found there; an
+    existing ``out`` replaced only with ``force``."""
     import yaml
 
     from probe_ui.presets import PresetError, load_preset
+    from probe_ui.safe_write import write_text
 
     p = Path(path)
     check_options(mod, opts, to_preset=True)
@@ -562,10 +583,14 @@ def write_preset(mod: ModuleType, path: str, out: str, opts: ImportOptions) -> P
             doc[k] = parsed.preset[k]
     doc["items"] = items
     outp = Path(out)
-    outp.parent.mkdir(parents=True, exist_ok=True)
-    outp.write_text(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120), encoding="utf-8")
-    try:
-        load_preset(outp)
-    except PresetError as exc:  # pragma: no cover - a bug in an importer, not in the user's file
-        raise ImportFileError(f"{p}: the preset written to {outp} does not load: {exc}") from None
+
+    def check(tmp: Path) -> None:
+        try:
+            load_preset(tmp)
+        except PresetError as exc:  # pragma: no cover - a bug in an importer, not in the user's file
+            raise ImportFileError(f"{p}: the preset written to {outp} does not load: "
+                                  f"{str(exc).replace(str(tmp), str(outp))}") from None
+
+    write_text(outp, yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=120), force=force,
+               what="--to-preset", check=check)
     return summary

@@ -21,17 +21,18 @@ import json
 import os
 import re
 import sys
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from probe_ui import spreadsheet
 from probe_ui.errors import ProbeUIError
 from probe_ui.exports import DATA_FILES, JSON_COLUMNS, LIST_COLUMNS, require_pyarrow
 from probe_ui.paths import PathError, file_inside, output_file
 from probe_ui.presets import PresetError, item_yaml, load_preset
+from probe_ui.safe_write import check_target, write_bytes, write_text
 
 LAYOUTS = (("imagefolder", DATA_FILES["imagefolder"]), ("jsonl", DATA_FILES["jsonl"]),
            ("parquet", DATA_FILES["parquet"]), ("csv", DATA_FILES["csv"]))
@@ -77,9 +78,8 @@ def import_dataset(src: Path, out: Path, *, with_perturbations: bool = False, fo
     src, out = Path(src), Path(out)
     if not src.is_dir():
         raise DatasetError(f"{src} is not a folder: give the folder 'probe-ui export' wrote")
-    if (out.exists() or out.is_symlink()) and not force:
-        raise DatasetError(f"{out} already exists: add --force to replace it, or give another --to-preset")
-    try:
+    try:  # nothing there, or (with --force) a regular file; never a device, FIFO or folder
+        check_target(out, force, "--to-preset")
         output_file(out, "--to-preset")
     except PathError as exc:
         raise DatasetError(str(exc)) from None
@@ -163,7 +163,7 @@ def import_dataset(src: Path, out: Path, *, with_perturbations: bool = False, fo
     preset["items"] = entries
     if out.exists():
         warnings.append(f"{out} existed and was replaced (--force)")
-    _write_preset(out, preset, src)
+    _write_preset(out, preset, src, force)
     return DatasetImport(preset_path=out, items=len(entries), images=len(images_done), warnings=warnings,
                          perturbations=n_conditions, rows=len(rows), layout=layout, source=src, seed=seed,
                          run=run_names[0] if run_names else None)
@@ -193,8 +193,8 @@ def _read(layout: str, path: Path) -> list[dict[str, Any]]:
 
             return pq.read_table(path).to_pylist()
         csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-        with path.open(encoding="utf-8", newline="") as f:
-            return list(csv.DictReader(f))
+        with path.open(encoding="utf-8", newline="") as f:  # cells neutralised for spreadsheets, as written
+            return [spreadsheet.restore_row(row) for row in csv.DictReader(f)]
     except DatasetError:
         raise
     except (OSError, UnicodeDecodeError, ValueError, csv.Error) as exc:
@@ -207,7 +207,9 @@ def _normalise(row: dict[str, Any], layout: str, path: Path, n: int) -> dict[str
     """One row in the JSONL form: lists as lists, nested values decoded, CSV's empty cells as None."""
     r = dict(row)
     if layout == "imagefolder":
-        names, first = r.pop("file_names", None), r.pop("file_name", None)
+        # images_file_names: export-set --to hf's name for the list (datasets reads an empty file_names as missing)
+        names = r.pop("file_names", None) or r.pop("images_file_names", None)
+        first = r.pop("file_name", None)
         if isinstance(names, str):
             names = _loads(names, path, n, "file_names")
         r["images"] = list(names) if names else ([first] if first else [])
@@ -283,9 +285,8 @@ def _copy_image(src: Path, name: str, image_dir: Path, done: set[str]) -> str:
     if h not in done:
         if not target.is_file() or hashlib.sha256(target.read_bytes()).hexdigest() != h:
             image_dir.mkdir(parents=True, exist_ok=True)
-            tmp = _tmp_name(target)
-            tmp.write_bytes(data)
-            os.replace(tmp, target)
+            # a file of that name whose bytes do not match its hash is replaced; a device, FIFO or folder is not
+            write_bytes(target, data, force=True, what="cannot copy the image to")
         done.add(h)
     return h
 
@@ -377,27 +378,18 @@ def _preset_prompt(rows: list[dict[str, Any]], warnings: list[str]) -> str | Non
 
 # ---- writing ------------------------------------------------------------------------------------------------------
 
-def _write_preset(out: Path, preset: dict[str, Any], src: Path) -> None:
-    """Write atomically, validated by the preset loader before it replaces anything."""
-    out.parent.mkdir(parents=True, exist_ok=True)
+def _write_preset(out: Path, preset: dict[str, Any], src: Path, force: bool) -> None:
+    """Write safely (:mod:`probe_ui.safe_write`), validated by the preset loader before it replaces anything."""
     text = yaml.safe_dump(preset, sort_keys=False, allow_unicode=True, width=120)
-    tmp = _tmp_name(out)
-    tmp.write_text(text, encoding="utf-8")
-    try:
-        load_preset(tmp)
-    except PresetError as exc:
-        tmp.unlink(missing_ok=True)
-        msg = str(exc).replace(str(tmp), str(out))
-        raise DatasetError(f"the preset made from {src} does not validate: {msg}") from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    os.replace(tmp, out)
 
+    def check(tmp: Path) -> None:
+        try:
+            load_preset(tmp)
+        except PresetError as exc:
+            msg = str(exc).replace(str(tmp), str(out))
+            raise DatasetError(f"the preset made from {src} does not validate: {msg}") from None
 
-def _tmp_name(target: Path) -> Path:
-    """A temporary file beside ``target`` (same folder, so the final rename is atomic; permissions by umask)."""
-    return target.parent / f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp"
+    write_text(out, text, force=force, what="--to-preset", check=check)
 
 
 __all__ = ["DatasetError", "DatasetImport", "import_dataset"]

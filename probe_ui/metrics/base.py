@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from probe_ui.stats import Z95, wilson
 
 
 @dataclass(frozen=True)
@@ -28,12 +29,8 @@ def ratio(num: float, den: float, n: int | None = None, *, ci: bool = True, rand
     return MetricValue(value, num, den, int(den if n is None else n), interval, random)
 
 
-def wilson_ci(successes: float, total: float, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score interval in percent: well-behaved at 0 % and 100 % and for small n, unlike the normal one."""
-    if total <= 0:
-        return (0.0, 100.0)
-    p = successes / total
-    denom = 1 + z * z / total
-    centre = (p + z * z / (2 * total)) / denom
-    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denom
-    return (round(100 * max(0.0, centre - half), 4), round(100 * min(1.0, centre + half), 4))
+def wilson_ci(successes: float, total: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval in percent, rounded to 4 decimals (:func:`probe_ui.stats.wilson`): well-behaved at 0 %
+    and 100 % and for small n, unlike the normal one."""
+    lo, hi = wilson(successes, total, z)
+    return (round(100 * lo, 4), round(100 * hi, 4))

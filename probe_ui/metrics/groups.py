@@ -41,7 +41,7 @@ from typing import Any, Iterable
 import numpy as np
 import pandas as pd
 
-from probe_ui.items import LETTERS
+from probe_ui.items import LETTERS, suggested_letter
 from probe_ui.metrics.base import MetricValue, ratio
 from probe_ui.metrics.registry import MetricContext, attribute_keys, metric
 
@@ -147,15 +147,7 @@ def _none(v: Any) -> Any:
 
 
 def _suggested(pa: Any, a: Any) -> str | None:
-    sug = pa.get("suggestion") if isinstance(pa, dict) else None
-    if isinstance(sug, dict) and sug.get("letter"):
-        return str(sug["letter"]).strip().upper()
-    s = a.get("suggested_answer") if isinstance(a, dict) else None
-    if isinstance(s, str):
-        m = re.match(r"\s*\(?([A-Za-z])\s*(?:[:.)]|$)", s)
-        if m:
-            return m.group(1).upper()
-    return None
+    return suggested_letter(pa, a)
 
 
 COLUMNS = ("model", "prompt", "sample", "variant_id", "parsed", "invalid", "refusal", "correct", "item_id", "source",
@@ -578,7 +570,7 @@ def _detect(d: pd.DataFrame) -> str | None:
 
 def _headline(b: dict[str, Any]) -> dict[str, Any]:
     out = {"group consistency": b["group_consistency"]["all"]["consistency"],
-           "answer flip rate": b["flip_rate"]["pairs"]}
+           "answer flip rate": b["answer_flip_rate"]["pairs"]}
     if "circular_eval" in b:
         out["CircularEval"] = b["circular_eval"]["circular"]
     if "same_option_under_shuffles" in b:
@@ -586,17 +578,25 @@ def _headline(b: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@metric("groups", "clean", order=900, detect=_detect, headline=_headline,
+@metric("groups", "clean", order=900, detect=_detect, headline=_headline, figures={
+        "group consistency": "items all of whose scored variants are right (items with at least two variants)",
+        "answer flip rate": "(original, variant) pairs under perturbations that keep the correct answer whose chosen "
+                            "answer differs from the original's (option text compared; an unreadable answer is its "
+                            "own answer); not the correctness flip rate, which compares right/wrong",
+        "CircularEval": "items right in the original and under every cyclic shift of the options (MMBench)",
+        "same option under shuffles": "items that choose the same option text in the original and in every "
+                                      "re-ordering of the options"},
         description="consistency over the variants of one item: group consistency (overall and per suite), answer "
                     "flip rate, CircularEval, same option under shuffles (ours)")
 def groups_block(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
-    """Group consistency over all conditions and per suite, flip rate, and CircularEval / same option under
-    shuffles where those conditions exist."""
+    """Group consistency over all conditions and per suite, the answer flip rate (``answer_flip_rate``), and
+    CircularEval / same option under shuffles where those conditions exist."""
     key = answer_keys(d)
     d = d[[c for c in d.columns if c.startswith("_") or c in _GROUP_COLUMNS]].assign(_key=key)
     cond = cond_values(d)
     conds = [str(c) for c in pd.unique(cond)]
-    out: dict[str, Any] = {"group_consistency": {"all": group_consistency(d)}, "flip_rate": flip_rate(d)}
+    out: dict[str, Any] = {"group_consistency": {"all": group_consistency(d)},
+                           "answer_flip_rate": flip_rate(d)}
     suites = sorted({c.split("/", 1)[0] for c in conds if "/" in c})
     is_orig = cond == ORIGINAL
     codes, uniq = pd.factorize(cond)

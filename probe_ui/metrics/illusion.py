@@ -440,7 +440,12 @@ def _headline(b: dict[str, Any]) -> dict[str, Any]:
 
 
 @metric("illusion", "paper", order=50, attributes=("visual_required",),
-        headline=_headline,
+        headline=_headline, figures={
+            "robustness": "Illusion of Readiness robustness score over the T1-T5 stress tests",
+            "abstention original": "replies that abstained or could not be read, on the originals",
+            "abstention perturbed": "replies that abstained or could not be read, over every illusion condition",
+            "Δ {condition} (pp)": "accuracy under the condition minus accuracy on its baseline, in percentage points",
+            "fragility {test}": "Illusion of Readiness fragility of a stress test"},
         detect=lambda d: "illusion/ conditions" if cond_mask(d, lambda c: c.startswith(PREFIX)).any() else None,
         description="Illusion of Readiness T1-T5: accuracy per condition, paired differences, abstention, "
                     "fragility and robustness")

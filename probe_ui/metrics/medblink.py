@@ -91,6 +91,7 @@ def rows(d: pd.DataFrame) -> pd.DataFrame:
 
 @metric("medblink", "paper", order=40, detect=_detect, attributes=("task",),
         headline=lambda b: {"macro accuracy": b["macro"]},
+        figures={"macro accuracy": "the unweighted mean of the per-task accuracies (MedBLINK)"},
         description="MedBLINK: accuracy per task and their unweighted mean (BLINK's eval/evaluate.py)")
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return score(rows(d))

@@ -177,14 +177,16 @@ def _per_category(rows: pd.DataFrame, pl: pd.DataFrame,
     return out
 
 
-def score(df: pd.DataFrame, category_counts: Mapping[str, float] | None = None) -> dict[str, Any]:
+def score(df: pd.DataFrame, category_counts: Mapping[str, float] | None = None, *, detail: bool = True
+          ) -> dict[str, Any]:
     """MediConfusion scores of one model's answers (see the module doc for every definition).
 
     Returns ``{"set_accuracy", "individual_accuracy", "confusion", "invalid", "precision" (MetricValues), "pairs",
     "pairs_dropped", "pairing" ("item_group" | "partner-image" | None), "per_category": {cat: {"set_accuracy",
     "individual_accuracy", "confusion", "invalid", "precision", "images"}}, "per_condition": {cond: totals}}``.
     ``category_counts`` overrides the per-category denominators (e.g. the dataset's ``statistics.json`` when only
-    part of it was run).
+    part of it was run). ``detail=False`` leaves ``per_category`` and ``per_condition`` empty (the headline figures
+    alone, as a bootstrap replicate needs them).
     """
     d = prepare(df)
     empty = {k: mv(0, 0) for k in (*_METRICS, "precision")}
@@ -211,7 +213,9 @@ def score(df: pd.DataFrame, category_counts: Mapping[str, float] | None = None) 
     pl = _pair_level(rows, work)
     out = _totals(pl)
     out.update(pairs_dropped=dropped, pairing=pairing,
-               per_category=_per_category(rows, pl, category_counts), per_condition={})
+               per_category=_per_category(rows, pl, category_counts) if detail else {}, per_condition={})
+    if not detail:
+        return out
     # other conditions whose variants also pair up by item_group
     other = grouped & (cond != ORIGINAL)
     if pairing == "item_group" and other.any():
@@ -254,10 +258,13 @@ def _detect(d: pd.DataFrame) -> str | None:
 
 
 @metric("mediconfusion", "paper", order=10, detect=_detect,
-        attributes=("pair_member",),
+        attributes=("pair_member",), figures={
+            "set accuracy": "confusing pairs with both images answered right",
+            "individual accuracy": "images answered right, over both images of every pair",
+            "confusion": "pairs, both answers readable, given the same answer for two images that differ"},
         headline=lambda b: {"set accuracy": b["set_accuracy"], "individual accuracy": b["individual_accuracy"],
                             "confusion": b["confusion"]},
         description="MediConfusion: set accuracy, individual accuracy, confusion and invalid rate over confusing "
                     "pairs, per category (the paper's utils/answering.py)")
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
-    return score(d)
+    return score(d, detail=ctx.detail)

@@ -192,7 +192,9 @@ def _detect(d: pd.DataFrame) -> str | None:
     return None
 
 
-@metric("medvh", "paper", order=30, detect=_detect, attributes=("version", "medvh_task"),
+@metric("medvh", "paper", order=30, detect=_detect, attributes=("version", "medvh_task"), figures={
+            "{task} characterization": "MedVH's characterization score of a task: its hallucination and baseline "
+                                       "accuracies combined (paper §3.4)"},
         headline=lambda b: {f"{t} characterization": x["characterization"] for t, x in b.items()
                             if isinstance(x, dict) and "characterization" in x},
         description="MedVH: hallucination vs baseline accuracy per task and the characterization score (paper §3.4)")
@@ -204,6 +206,9 @@ def _medvh(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
         detect=lambda d: "suggested answers (prompt_args.suggestion / attributes.suggested_answer)"
         if suggestion_letter(d).notna().any() else None,
         headline=lambda b: {k.replace("_", " "): b[k] for k in ("r_disagree", "r_correct", "r_baseline")},
+        figures={"r disagree": "answers that disagree with a suggested answer (MedVH FCJ)",
+                 "r correct": "answers that disagree with a wrong suggestion and are right (MedVH FCJ)",
+                 "r baseline": "accuracy of the same questions without a suggestion (MedVH FCJ)"},
         description="MedVH false confidence justification: r_disagree, r_correct, r_baseline (paper Table 2)")
 def _fcj(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return fcj(d)

@@ -409,11 +409,15 @@ def score(df: pd.DataFrame, legacy: bool = False) -> dict[str, Any]:
 
 def _headline(b: dict[str, Any]) -> dict[str, Any]:
     o = b.get("overall") or {}
-    return {"accuracy": o.get("acc"), "accuracy without adversarial": o.get("acc_without_adversarial")}
+    return {"accuracy with adversarial pairs": o.get("acc"),
+            "accuracy without adversarial": o.get("acc_without_adversarial")}
 
 
 @metric("probmed", "paper", order=20, attributes=("qa_type", "image_id", "image_type", "order"),
-        headline=_headline,
+        headline=_headline, figures={
+            "accuracy with adversarial pairs": "ProbMed's accuracy: an image's question counts right only when its "
+                                               "adversarial (hallucination) pair is answered right too",
+            "accuracy without adversarial": "ProbMed's accuracy over the ground-truth questions alone"},
         detect=lambda d: "attributes.qa_type" if has_attribute(d, "qa_type") else None,
         description="ProbMed: accuracy with adversarial pairs per question type, image type and overall, and "
                     "without the adversarial questions")

@@ -24,6 +24,7 @@ imported).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -42,11 +43,13 @@ class MetricError(ProbeUIError, ValueError):
 
 @dataclass(frozen=True)
 class MetricContext:
-    """Settings a family may read: bootstrap resamples and seed, MedVH's characterization weights."""
+    """Settings a family may read: bootstrap resamples and seed, MedVH's characterization weights, and ``detail``:
+    False when only the headline figures are wanted (a bootstrap replicate), so a family may skip its breakdowns."""
 
     n_boot: int = 2000
     seed: int = 0
     medvh_weights: tuple[float, float] = (0.5, 0.5)
+    detail: bool = True
 
 
 Compute = Callable[[pd.DataFrame, MetricContext], Any]
@@ -79,14 +82,17 @@ FAMILIES: dict[str, MetricFamily] = {}
 
 
 def metric(name: str, definition: str, *, description: str = "", detect: Detect | None = None,
-           attributes: tuple[str, ...] = (), headline: Headline | None = None, order: int = 100
-           ) -> Callable[[Compute], Compute]:
+           attributes: tuple[str, ...] = (), headline: Headline | None = None, order: int = 100,
+           figures: dict[str, str] | None = None) -> Callable[[Compute], Compute]:
     """Register ``fn`` as the ``definition`` ("paper" or "clean") of family ``name``.
 
     The first registration of a family gives its description, detection rule, attributes and headline; a second
-    registration (the other definition) may leave them out."""
+    registration (the other definition) may leave them out. ``figures``: each headline label (or label pattern,
+    e.g. ``"AUC {perturbation}"``) with what it counts, in words (:func:`figure`)."""
     if definition not in DEFINITIONS:
         raise MetricError(f"metric '{name}': definition must be one of {', '.join(DEFINITIONS)}, not {definition!r}")
+    for label, meaning in (figures or {}).items():
+        figure(label, meaning, family=name)
 
     def deco(fn: Compute) -> Compute:
         fam = FAMILIES.get(name)
@@ -149,3 +155,76 @@ def describe() -> list[dict[str, str]]:
     """One row per family (name, description, definitions, attributes): ``probe-ui metrics`` prints these."""
     return [{"name": f.name, "description": f.description, "definitions": ", ".join(f.definitions),
              "attributes": ", ".join(f.attributes)} for f in families()]
+
+
+# ---- figures: one name, one definition, everywhere ------------------------------------------------------------------
+@dataclass(frozen=True)
+class Figure:
+    """A number the views show by name (the Results and Stress tabs, ``probe-ui score``, the report): the one name
+    every view gives it, and what it counts, in words (shown beside it). Two different quantities never share a
+    name: the answer flip rate (answers that change) and the correctness flip rate (right/wrong that changes) are
+    two figures. ``name`` may hold ``{placeholders}`` (``"AUC {perturbation}"``) for figures named after data."""
+
+    name: str
+    meaning: str
+    family: str = ""  # the metric family whose headline it is ("" for the figures every run has)
+    percent: bool = True  # a view may write it "<name> %"
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        parts = re.split(r"\{[a-z_]+\}", self.name)
+        return re.compile("^" + ".+".join(re.escape(p) for p in parts) + "$")
+
+
+FIGURES: dict[str, Figure] = {}
+
+
+def figure(name: str, meaning: str, *, family: str = "", percent: bool = True) -> str:
+    """Register a figure's name and meaning; returns the name (views label columns with it). The same name
+    registered again with another meaning is refused: one name, one definition."""
+    old = FIGURES.get(name)
+    if old is not None and (old.meaning, old.family) != (meaning, family):
+        raise MetricError(f"figure '{name}' is already registered with another meaning ({old.meaning!r})")
+    FIGURES[name] = Figure(name, meaning, family, percent)
+    return name
+
+
+def find_figure(label: str, family: str | None = None) -> Figure | None:
+    """The figure a view's label names: the name itself, or written ``"<name> %"`` or ``"<family>: <name>"`` (the
+    Stress summary's family columns); a pattern figure matches its filled-in name. ``family`` (or the label's
+    prefix): only that family's headline figures count, so a family cannot borrow a general name such as
+    "accuracy" for another quantity. None when no figure has it."""
+    text = label.strip()
+    fam, sep, rest = text.partition(": ")
+    if sep and fam in FAMILIES:
+        family, text = fam, rest
+    want = family or ""
+    for candidate in (text, text.removesuffix(" %")):
+        exact = FIGURES.get(candidate)
+        if exact is not None and exact.family == want:
+            return exact
+        for f in FIGURES.values():
+            if "{" in f.name and f.family == want and f.pattern.match(candidate):
+                return f
+    return None
+
+
+def meaning(label: str, family: str | None = None) -> str:
+    """What a view's label counts, in words ("" for a label that is not a figure)."""
+    f = find_figure(label, family)
+    return f.meaning if f is not None else ""
+
+
+def glossary_html(labels: list[str] | tuple[str, ...], family: str | None = None) -> str:
+    """The meanings of the figures named by ``labels`` as a short HTML list (escaped), for under a table."""
+    from html import escape
+
+    seen: dict[str, str] = {}
+    for label in labels:
+        f = find_figure(label, family)
+        if f is not None:
+            seen.setdefault(f.name, f.meaning)
+    if not seen:
+        return ""
+    items = "".join(f"<li><b>{escape(n)}</b>: {escape(m)}</li>" for n, m in seen.items())
+    return f"<ul class='pu-glossary'>{items}</ul>"

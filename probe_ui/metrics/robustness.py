@@ -6,8 +6,8 @@ perturbation that swept it. Per model (one replica: the same key as the other fa
 
 - ``levels``: one entry per level, the original first: ``severity`` (the level), ``accuracy`` (percent of scored
   answers right: an invalid answer is wrong, an unknown ground truth is not scored), its 95 % Wilson interval
-  ``ci_low`` / ``ci_high``, ``n`` scored answers, and ``flip_rate``: the percent of the level's answered items
-  whose chosen answer differs from the same item's original answer (option text for choice items, the label
+  ``ci_low`` / ``ci_high``, ``n`` scored answers, and ``answer_flip_rate`` (the answer flip rate at that level):
+  the percent of the level's answered items whose chosen answer differs from the same item's original answer (option text for choice items, the label
   otherwise, an unreadable answer a value of its own: :func:`probe_ui.metrics.groups.answer_keys`); None at the
   original itself and where no item has both answers.
 - ``auc``: the area under the accuracy curve, normalised to 0-100. The levels present (the original included)
@@ -47,7 +47,7 @@ from probe_ui.suites import SEVERITY_PERTURBATIONS, parse_severity_condition
 
 FAMILY = "robustness_curves"
 CURVE_COLUMNS = ["run", "model", "perturbation", "level", "accuracy", "ci_low", "ci_high", "n", "correct",
-                 "flip_rate"]
+                 "answer_flip_rate"]
 BREAKING_COLUMNS = ["run", "model", "perturbation", "item_id", "level", "condition"]
 SUMMARY_COLUMNS = ["run", "model", "perturbation", "auc", "auc_relative", "items", "broken", "never_broken",
                    "median_breaking_point"]
@@ -98,7 +98,7 @@ def _levels(g: pd.DataFrame, okey: pd.Series) -> list[dict[str, Any]]:
                                  okey.reindex(lv["item"][has]).to_numpy(dtype=object))
                 flip = _r(100.0 * changed.mean())
         out.append({"severity": int(level), "accuracy": _r(100.0 * right / n) if n else None, "ci_low": lo,
-                    "ci_high": hi, "n": n, "flip_rate": flip})
+                    "ci_high": hi, "n": n, "answer_flip_rate": flip})
     return out
 
 
@@ -164,7 +164,10 @@ def _headline(block: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@metric(FAMILY, "clean", order=950, detect=_detect, headline=_headline,
+@metric(FAMILY, "clean", order=950, detect=_detect, headline=_headline, figures={
+            "AUC {perturbation}": "area under the accuracy curve of that perturbation's sweep, levels at equal steps "
+                                  "from the original, 0-100",
+            "never broken": "swept items whose answer never left the original's at any level"},
         description="robustness curves over the severity suite: accuracy per level with Wilson CIs, flip rate "
                     "against the original, area under the curve, breaking point per item (ours)")
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
@@ -192,7 +195,8 @@ def _blocks(df: pd.DataFrame) -> list[tuple[str, str, pd.DataFrame, dict[str, An
 
 def curve_frame(df: pd.DataFrame) -> pd.DataFrame:
     """Tidy curve data of a scored-answer table: one row per run, model, perturbation and level (0 = the
-    original): accuracy, ci_low, ci_high (percent), n, correct, flip_rate: the numbers of ``score --json``."""
+    original): accuracy, ci_low, ci_high (percent), n, correct, answer_flip_rate: the numbers of ``score
+    --json``."""
     rows = []
     for run, model, _, block in _blocks(df):
         for p, b in block.items():
@@ -201,7 +205,7 @@ def curve_frame(df: pd.DataFrame) -> pd.DataFrame:
                 rows.append({"run": run, "model": model, "perturbation": p, "level": lv["severity"],
                              "accuracy": acc, "ci_low": lv["ci_low"], "ci_high": lv["ci_high"], "n": n,
                              "correct": int(round(acc * n / 100.0)) if acc is not None else 0,
-                             "flip_rate": lv["flip_rate"]})
+                             "answer_flip_rate": lv["answer_flip_rate"]})
     return pd.DataFrame(rows, columns=CURVE_COLUMNS)
 
 

@@ -1,0 +1,482 @@
+"""Word lists for reading replies: other languages, synonyms, escape options, idioms, chat-template debris.
+
+Why lists: what a careful clinician reads in a reply ("Sí, se observa ...", "Shingles" for herpes zoster, "None of
+these fit" for the option "None of the above", "rotated 180 degrees" for upside down) is vocabulary, not rules.
+The rules in :mod:`probe_ui.answers` stay the same whatever the language; these lists say which words mean which
+answer. Each list is plain data: extend it with the word and one test reply.
+
+Language coverage: English, Spanish, French, German, Chinese for the common answer words (yes/no, colours,
+orientation, age, side, sex, normal/abnormal, benign/malignant, modalities), some Italian and Portuguese where the
+words are the same kind.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+__all__ = [
+    "ABOUT_CASE", "GENERIC", "ESCAPE_KINDS", "escape_kind_of_option", "escape_kind_of_reply", "fold_quotes", "strip_debris", "canonical",
+    "translate", "mask_idioms",
+]
+
+# --------------------------------------------------------------------------------------------------------------
+# Typography
+# --------------------------------------------------------------------------------------------------------------
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
+                         "\u00a0": " ", "\uff1a": ":", "\uff08": "(", "\uff09": ")", "\u3002": ".", "\u3001": ",",
+                         "\u300c": '"', "\u300d": '"'})
+
+
+def fold_quotes(text: str) -> str:
+    """Typographic quotes and dashes to ASCII, and NFKC (full-width "\uff21" and "\uff08B\uff09" read as "A",
+    "(B)"; Chinese punctuation "\uff0c" "\u3002" as "," ".")."""
+    t = text.translate(_QUOTES)
+    return unicodedata.normalize("NFKC", t) if not t.isascii() else t
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Chat-template debris: what a serving stack leaves around the answer ("A</s>", "C<|im_end|>", "<end_of_turn>")
+# --------------------------------------------------------------------------------------------------------------
+
+_DEBRIS = re.compile(
+    r"<\|[^|<>\n]{1,40}\|>"  # <|im_end|> <|eot_id|> <|endoftext|> <|end|> <|assistant|> <|end▁of▁sentence|>
+    r"|</?s>|<(?:eos|bos|pad|unk|sep|cls|eot)>|</?(?:end|start)_of_turn>|\[/?INST\]|<</?SYS>>"
+    r"|<(?:start|end)_of_(?:text|image)>|<image>|</?(?:im_start|im_end)>",
+    re.IGNORECASE,
+)
+# the role a template prints before the reply: "<start_of_turn>model\n", "<|im_start|>assistant\n", "ASSISTANT:"
+_ROLE = re.compile(r"\A\s*(?:(?:assistant|model)[ \t]*\n|(?:ASSISTANT|Assistant|GPT|### Response)[ \t]*:)")
+_THINK_END = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
+_THINK_TAG = re.compile(r"</?think(?:ing)?>", re.IGNORECASE)
+
+
+def strip_debris(text: str) -> str:
+    """The reply without chat-template tokens and role prefixes; after a closed ``<think>`` block, only what
+    follows it (the reasoning before is not the answer)."""
+    if "<" in text or "[" in text:
+        if _THINK_END.search(text):
+            after = _THINK_END.split(text)[-1]
+            text = after if after.strip() else _THINK_TAG.sub(" ", text)
+        text = _DEBRIS.sub(" ", text)
+    if text[:30].lstrip()[:1] in "aAmMG#":
+        text = _ROLE.sub("", text, count=1)
+    return text
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Idioms that contain "no" but do not answer no ("No doubt, there is an effusion.")
+# --------------------------------------------------------------------------------------------------------------
+
+_IDIOMS = re.compile(
+    r"(?i)\b(?:there(?:'s|\s+is)\s+)?no\s+(?:doubt|question|wonder|denying(?:\s+it)?)(?:\s+(?:about\s+it|that))?"
+    r"|\bwithout\s+(?:a|any)\s+doubt\b|\bnot\s+only\b|\bno\s+two\s+ways\s+about\s+it\b|\bno\s+matter\b"
+    r"|\bno\s+longer\s+in\s+doubt\b|\bno\s+idea\b"
+)
+_NOT_ONLY = re.compile(r"(?i)\bnot\s+only\s+(is|are)\s+there\b")
+
+
+def mask_idioms(text: str) -> str:
+    """The reply without idioms that hold "no"/"not" but do not answer no ("No doubt", "There is no question that",
+    "not only", "no idea") (yes/no items: they are not the answer no)."""
+    low = text.lower()
+    if "no" not in low and "doubt" not in low:
+        return text
+    return _IDIOMS.sub(" ", _NOT_ONLY.sub(r"there \1", text))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# A statement about the topic in general, not about this image ("Melanoma is the most dangerous skin cancer.",
+# "Magnetic resonance imaging uses strong magnets."): what it names is not an answer
+# --------------------------------------------------------------------------------------------------------------
+
+GENERIC = re.compile(
+    r"(?i)\b(?:uses?|used\s+(?:to|for)|typically|usually|generally|commonly|often|in\s+general|"
+    r"can\s+(?:show|appear|present|cause|be\s+seen)|is\s+a\s+type\s+of|refers\s+to|is\s+defined|works?\s+by|"
+    r"relies\s+on|involves?|requires?|depends\s+on|is\s+needed|is\s+required|needs?\s+to|"
+    r"must\s+be\s+(?:excluded|considered)|are\s+common|is\s+common|"
+    r"is\s+the\s+most\s+(?:common|dangerous|frequent|serious)|are\s+(?:assessed|measured|diagnosed)|"
+    r"can\s+be\b|(?:is|are)\s+(?:measured|defined|assessed|graded|classified|important|essential|crucial|key)|"
+    r"matters|helps?\s+(?:to\s+)?(?:localize|localise|diagnose|identify)|"
+    r"(?:scans|x-?rays|radiographs|mris|cts|ultrasounds|studies|images)\s+(?:measure|show|detect|use|are|can|do|"
+    r"help|provide|depict|rely|require|involve|work)|has\s+(?:many|several|various|multiple)\s+causes|"
+    r"causes\s+include|can\s+be\s+caused|such\s+as|including|among\s+others)\b"
+)
+ABOUT_CASE = re.compile(
+    r"(?i)\b(?:this|these|here|it|it's|its|patient's|shows?|showing|seen|visible|appears?|depicts?|demonstrates?|"
+    r"I\s+see)\b|\b(?:the|this|these|that)\s+(?:\w+\s+)?(?:image|images|scan|picture|study|film|radiograph|slice|"
+    r"view|lesion|finding|exam|examination)\b"
+)
+
+
+def generic_statement(text: str) -> bool:
+    """Whether a reply speaks about the topic in general and not about this image or case (its first 3,000
+    characters: a general remark is short, and a degenerate reply stays fast)."""
+    head = text[:3000]
+    return not ABOUT_CASE.search(head) and bool(GENERIC.search(head))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Escape options: "None of the above", "Not a suitable question for the image", "The question contains a
+# clinically incorrect premise", "Unknown"
+# --------------------------------------------------------------------------------------------------------------
+
+ESCAPE_KINDS = ("none", "unsuitable", "premise", "unknown")
+
+# how an option's own text says it is the escape (MedVH NOTA, wrongful-image and clinical-premise tasks,
+# Illusion's "Unknown")
+_OPTION_ESCAPE = {
+    "none": re.compile(r"(?i)\bnone\s+of\s+(?:the\s+)?(?:above|these|them|options|choices|answers|listed|others)\b"
+                       r"|\bno\s+(?:correct\s+)?(?:answer|option)\s+(?:is\s+)?(?:correct|listed|given)\b"
+                       r"|\bneither\s+(?:of\s+(?:the\s+)?(?:above|these|them))?\b"),
+    "unsuitable": re.compile(r"(?i)\bnot\s+(?:a\s+)?suitable\b|\bunsuitable\b|\bnot\s+(?:applicable|answerable|"
+                             r"relevant)\s+(?:to|for)\s+(?:the|this)\s+image\b|\bdoes\s+not\s+match\s+the\s+image\b"
+                             r"|\bwrong\s+image\b|\bimage\s+(?:is\s+)?(?:irrelevant|unrelated)\b"),
+    "premise": re.compile(r"(?i)\b(?:incorrect|wrong|false|erroneous|inaccurate|invalid)\s+(?:clinical\s+)?"
+                          r"(?:statement|premise|assumption)\b|\bclinically\s+(?:incorrect|wrong|false)\b"),
+    "unknown": re.compile(r"(?i)\A\W*(?:unknown|cannot\s+be\s+determined|can't\s+be\s+determined|undetermined|"
+                          r"indeterminate|i\s+don't\s+know|not\s+enough\s+information)\W*\Z"),
+}
+
+# how a reply says it, in its own words ("None of these options fits.", "The question does not fit this image.",
+# "The premise of the question is wrong.")
+_REPLY_ESCAPE = {
+    "none": re.compile(
+        r"(?i)\bnone\s+of\s+(?:the\s+)?(?:above|these|those|them|(?:\w+\s+)?(?:options|choices|answers|"
+        r"alternatives|possibilities|listed|given|provided|offered))\b"
+        r"|\b(?:no|neither)\s+(?:one\s+)?(?:of\s+the\s+)?(?:listed\s+|given\s+|provided\s+)?(?:options?|choices?|"
+        r"answers?)\s+(?:is|are|fits?|seems?|matches?|applies|apply)\b(?!\s+not\b)"
+        r"|\b(?:all|each)\s+(?:of\s+)?(?:the\s+)?(?:options|choices|answers)\s+(?:are|is)\s+(?:wrong|incorrect|"
+        r"inaccurate)\b"
+        r"|\bnone\s+(?:are|is|fits?|applies|apply)\s+(?:correct|right|accurate|appropriate)\b"
+        r"|\b(?:the\s+)?correct\s+(?:answer|diagnosis)\s+is\s+not\s+(?:listed|among|in|one\s+of)\b"
+        r"|\bnot\s+(?:listed\s+)?among\s+the\s+(?:options|choices)\b"
+        r"|\b(?:no|not)\b[^.;\n]{0,60}?\b(?:in|on|at|of)\s+either\b"
+        r"|\bneither\s+(?:of\s+(?:them|the\s+\w+)\s+|\w+\s+)?(?:shows?|has|have|is|are|demonstrates?)\b"),
+    "unsuitable": re.compile(
+        r"(?i)\b(?:question|it)\s+(?:is\s+)?(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|"
+        r"relevant|answerable)\s+(?:to|for)\s+(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study)\b"
+        r"|\b(?:question|it)\s+(?:does\s+not|doesn't)\s+(?:match|fit|correspond\s+to|apply\s+to|relate\s+to)\s+"
+        r"(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study)\b"
+        r"|\b(?:image|picture|scan)\s+(?:does\s+not|doesn't)\s+(?:match|fit|correspond\s+to|relate\s+to|"
+        r"show\s+what)\s+(?:the|this)\s+question\b"
+        r"|\b(?:wrong|mismatched|unrelated|irrelevant)\s+(?:image|picture|scan)\b"
+        r"|\b(?:unsuitable|inappropriate|not\s+a\s+suitable)\s+question\b"
+        r"|\b(?:not|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|relevant|answerable)\s+(?:to|for)\s+"
+        r"(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study|radiograph|x-?ray)\b"
+        r"|\bquestion\s+(?:is\s+)?(?:about|for|refers\s+to)\s+a\s+different\s+(?:image|body\s+part|organ|"
+        r"study)\b"),
+    "premise": re.compile(
+        r"(?i)\b(?:incorrect|wrong|false|erroneous|inaccurate|invalid|flawed|mistaken)\s+(?:clinical\s+)?"
+        r"(?:premise|assumption|statement|presupposition)\b"
+        r"|\bpremise\s+(?:of\s+the\s+question\s+)?(?:is|seems)\s+(?:\w+\s+)?(?:incorrect|wrong|false|flawed|"
+        r"mistaken|invalid)\b"
+        r"|\bquestion\s+(?:is\s+)?(?:clinically\s+)?(?:contains|has|makes|rests\s+on|is\s+based\s+on)\s+"
+        r"(?:an?\s+)?(?:\w+\s+)?(?:error|mistake|incorrect|false|wrong|inaccura)"
+        r"|\bclinically\s+(?:incorrect|wrong|inaccurate|false)\b"),
+    "unknown": re.compile(r"(?i)\A\W*(?:(?:it\s+is\s+|it's\s+)?(?:unknown|undetermined|indeterminate)|"
+                          r"(?:it\s+)?(?:cannot|can't|can\s+not)\s+be\s+(?:determined|known))\W*\Z"),
+}
+
+
+def escape_kind_of_option(text: str) -> str | None:
+    """Which escape an option's text is ("none", "unsuitable", "premise", "unknown"), or None for an ordinary
+    option."""
+    for kind, pat in _OPTION_ESCAPE.items():
+        if pat.search(text):
+            return kind
+    return None
+
+
+# a word each kind's phrases need: the patterns run only on replies that have one (long replies stay fast)
+_ESCAPE_WORDS = {
+    "none": frozenset("none neither either options choices answers alternatives possibilities among listed".split()),
+    "unsuitable": frozenset("suitable appropriate applicable relevant answerable match fit correspond apply relate "
+                            "wrong mismatched unrelated irrelevant unsuitable inappropriate different".split()),
+    "premise": frozenset("premise assumption statement presupposition error mistake clinically".split()),
+    "unknown": frozenset("unknown undetermined indeterminate determined known".split()),
+}
+
+
+def escape_kind_of_reply(text: str) -> list[str]:
+    """The escapes a reply states in its own words (usually none or one)."""
+    tokens = {w.casefold() for w in re.findall(r"[^\W\d_]+", text)}
+    return [kind for kind, pat in _REPLY_ESCAPE.items() if tokens & _ESCAPE_WORDS[kind] and pat.search(text)]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Synonyms and spelling variants of option and label texts (English)
+# --------------------------------------------------------------------------------------------------------------
+
+# canonical term: words a reply may use for it. Whole words/phrases, case-insensitive (abbreviations are matched
+# in capitals only, see _ABBREVIATIONS).
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "herpes zoster": ("shingles", "zoster"),
+    "varicella": ("chickenpox", "chicken pox"),
+    "pertussis": ("whooping cough",),
+    "myocardial infarction": ("heart attack",),
+    "stroke": ("cerebrovascular accident", "cerebral infarction", "brain infarct"),
+    "pneumothorax": ("collapsed lung",),
+    "cardiomegaly": ("enlarged heart", "cardiac enlargement", "heart enlargement", "enlarged cardiac silhouette"),
+    "hepatomegaly": ("enlarged liver", "liver enlargement"),
+    "splenomegaly": ("enlarged spleen", "spleen enlargement"),
+    "nephrolithiasis": ("kidney stones", "kidney stone", "renal calculi", "renal calculus", "renal stones",
+                        "renal stone", "urolithiasis"),
+    "cholelithiasis": ("gallstones", "gallstone", "gall stones"),
+    "heart failure": ("congestive heart failure", "cardiac failure"),
+    "osteoarthritis": ("degenerative joint disease", "degenerative arthritis"),
+    "deep vein thrombosis": ("deep venous thrombosis",),
+    "fracture": ("broken bone", "broken bones"),
+    "malignant": ("cancerous", "malignancy"),
+    "benign": ("non-cancerous", "noncancerous", "not cancerous"),
+    "pediatric": ("child", "children", "child's", "kid", "kids", "juvenile", "paediatric patient",
+                  "pediatric patient", "young child"),
+    "neonate": ("newborn", "new-born", "neonatal"),
+    "infant": ("baby",),
+    "adolescent": ("teenager", "teen"),
+    "toddler": (),
+    "adult": ("grown-up", "grown up", "adult patient"),
+    "male": ("man", "men", "boy"),
+    "female": ("woman", "women", "girl"),
+    "bilateral": ("both sides", "both lungs", "both kidneys", "on both sides"),
+    "upside down": ("inverted", "rotated 180 degrees", "rotated by 180 degrees", "rotated 180°", "rotated by 180°",
+                    "flipped 180 degrees", "flipped by 180 degrees", "flipped 180°", "turned 180 degrees",
+                    "turned by 180 degrees", "turned 180°", "rotated through 180°", "180° rotation",
+                    "180-degree rotation", "180 degree rotation", "rotated 180", "turned upside down",
+                    "flipped upside down", "upside-down orientation", "rotated through 180 degrees",
+                    "rotated by 180"),
+    "correct": ("properly oriented", "correctly oriented", "normal orientation", "standard orientation",
+                "right way up", "right side up", "proper orientation", "normally oriented",
+                "standard anatomical orientation", "normal anatomical orientation", "proper anatomical orientation",
+                "usual orientation", "anatomical position", "standard position", "correct position",
+                "orientation is normal", "orientation is standard", "orientation is proper", "oriented normally",
+                "oriented properly", "oriented correctly", "orientated correctly", "correctly orientated",
+                "anatomically oriented", "not inverted", "not upside down", "not rotated"),
+    "normal": ("unremarkable", "healthy", "no abnormality", "within normal limits"),
+    "seborrheic keratosis": ("seb k", "seb keratosis", "seborrheic wart", "basal cell papilloma"),
+    "melanocytic nevus": ("mole", "moles", "naevus", "nevus", "melanocytic naevus", "benign mole", "common mole"),
+    "actinic keratosis": ("solar keratosis", "senile keratosis"),
+    "contrast-enhanced": ("with contrast", "post-contrast", "enhanced", "contrast enhanced"),
+    "non-contrast": ("without contrast", "unenhanced", "non-enhanced", "noncontrast", "pre-contrast",
+                     "no contrast", "without iv contrast", "no iv contrast"),
+}
+# a narrower term read as its broader one unless the item offers the narrower one itself: "A newborn." is
+# "pediatric" for pediatric / adult, and "neonate" where "Neonate" is an option
+BROADER: dict[str, str] = {"neonate": "pediatric", "infant": "pediatric", "adolescent": "pediatric",
+                           "toddler": "pediatric"}
+# a narrower term that overlaps another: "Baby." is not read where the item offers both "Neonate" and "Pediatric"
+OVERLAPS: dict[str, frozenset[str]] = {"infant": frozenset({"neonate"})}
+# capitals only ("MI", "PE"): a lowercase "pe" or "ms" is another word
+_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "myocardial infarction": ("MI", "STEMI", "NSTEMI"),
+    "pulmonary embolism": ("PE",),
+    "pneumothorax": ("PTX",),
+    "heart failure": ("CHF", "HF"),
+    "tuberculosis": ("TB",),
+    "chronic obstructive pulmonary disease": ("COPD",),
+    "deep vein thrombosis": ("DVT",),
+    "abdominal aortic aneurysm": ("AAA",),
+    "multiple sclerosis": ("MS",),
+    "rheumatoid arthritis": ("RA",),
+    "osteoarthritis": ("OA",),
+    "subarachnoid hemorrhage": ("SAH",),
+    "subdural hematoma": ("SDH",),
+    "epidural hematoma": ("EDH",),
+    "intracerebral hemorrhage": ("ICH",),
+    "hepatocellular carcinoma": ("HCC",),
+    "renal cell carcinoma": ("RCC",),
+    "basal cell carcinoma": ("BCC",),
+    "squamous cell carcinoma": ("SCC",),
+    "seborrheic keratosis": ("SK",),
+    "acute respiratory distress syndrome": ("ARDS",),
+    "benign prostatic hyperplasia": ("BPH",),
+    "age-related macular degeneration": ("AMD",),
+    "diabetic retinopathy": ("DR",),
+    "stroke": ("CVA",),
+}
+# British and other spellings folded to one ("paediatric" → "pediatric", "oedema" → "edema", "tumour" → "tumor")
+_SPELLING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), r) for p, r in (
+        (r"\bpaed", "ped"), (r"\bhaem", "hem"), (r"\banaem", "anem"), (r"aemi", "emi"), (r"\bcaec", "cec"),
+        (r"\bgynaec", "gynec"), (r"\borthopaed", "orthoped"), (r"\baetiolog", "etiolog"), (r"\boedem", "edem"),
+        (r"\boesophag", "esophag"), (r"\bfoet", "fet"), (r"\bdyspnoe", "dyspne"), (r"\bdiarrhoe", "diarrhe"),
+        (r"\boestr", "estr"), (r"tumour", "tumor"), (r"\bcolour", "color"), (r"\bbehaviour", "behavior"),
+        (r"\bcentre", "center"), (r"\bgrey\b", "gray"), (r"\bsulph", "sulf"), (r"isation\b", "ization"),
+        (r"\b(visual|recogn|character|local)is(e|ed|es|ing)\b", r"\1iz\2"),
+        (r"\bhaemat", "hemat"), (r"\bmanoeuvre", "maneuver"), (r"\bfibre", "fiber"), (r"\blitre", "liter"),
+    )
+)
+
+
+# a piece of text each spelling variant needs: only the variants whose piece occurs are looked for
+_SPELLING_KEYS = ("paed", "haem", "anaem", "aemi", "caec", "gynaec", "orthopaed", "aetiolog", "oedem", "oesophag",
+                  "foet", "dyspnoe", "diarrhoe", "oestr", "tumour", "colour", "behaviour", "centre", "grey", "sulph",
+                  "isation", "is", "haemat", "manoeuvre", "fibre", "litre")
+
+
+@functools.lru_cache(maxsize=64)
+def _spelling_regex(present: frozenset[int]) -> re.Pattern[str]:
+    """The spelling variants numbered in ``present``, in one pass (one alternation, one group each)."""
+    return re.compile("|".join(f"(?P<s{i}>{p.pattern})" for i, (p, _) in enumerate(_SPELLING) if i in present),
+                      re.IGNORECASE)
+
+
+_TOKEN = re.compile(r"[^\W\d_]+")
+_BOTH = re.compile(r"(?i)\b(?:on\s+|in\s+|involving\s+)?both\s+(?:sides|(?:[a-z]+\s+)?[a-z]{3,}(?<!s)s)\b(?!\s+(?:and|or)\b)")
+
+
+@functools.lru_cache(maxsize=1)
+def _synonym_words() -> tuple[dict[str, str], dict[str, str], dict[str, frozenset[str]]]:
+    """Synonym → canonical (canonical terms map to themselves: "herpes zoster" stays itself), abbreviation →
+    canonical, and the phrases by their first word (to build a pattern from the words a reply has)."""
+    words: dict[str, str] = {canon.casefold(): canon for canon in SYNONYMS}
+    for canon, syns in SYNONYMS.items():
+        for s in syns:
+            words.setdefault(s.casefold(), canon)
+    abbrev = {a: canon for canon, abbs in _ABBREVIATIONS.items() for a in abbs}
+    first: dict[str, set[str]] = {}
+    for w in words:
+        first.setdefault((_TOKEN.findall(w) or [w])[0], set()).add(w)
+    return words, abbrev, {k: frozenset(v) for k, v in first.items()}
+
+
+@functools.lru_cache(maxsize=256)
+def _phrases_regex(phrases: frozenset[str]) -> re.Pattern[str]:
+    alt = "|".join(re.escape(w).replace(r"\ ", r"[\s\-]+") for w in sorted(phrases, key=len, reverse=True))
+    return re.compile(r"(?<![\w\-])(?:" + alt + r")(?![\w\-])", re.IGNORECASE)
+
+
+def narrow_terms(texts: tuple[str, ...]) -> frozenset[str]:
+    """The narrower terms of :data:`BROADER` that an item's own option or label texts use ("Neonate")."""
+    low = " ".join(texts).casefold()
+    return frozenset(t for t in BROADER if re.search(r"\b" + re.escape(t), low))
+
+
+@functools.lru_cache(maxsize=128)
+def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
+    """The text with spelling variants folded and synonyms replaced by their canonical term ("Shingles" →
+    "herpes zoster", "paediatric" → "pediatric", "PE" → "pulmonary embolism"), for comparing a reply with option
+    and label texts; a narrower term ("newborn" → "neonate") becomes its broader one ("pediatric") unless it is in
+    ``narrow`` (the item offers it: :func:`narrow_terms`)."""
+    low = text.lower()
+    present = frozenset(i for i, key in enumerate(_SPELLING_KEYS) if key in low and (key != "is" or re.search(
+        r"(?:visual|recogn|character|local)is", low)))
+    t = text
+    if present:
+        t = _spelling_regex(present).sub(lambda m: _SPELLING[int(m.lastgroup[1:])][0].sub(  # type: ignore[index]
+            _SPELLING[int(m.lastgroup[1:])][1], m.group(0)), text)  # type: ignore[index]
+    if "both" in t.lower():  # "both sides", "both femurs", "on both sides", a reply that is only "Both.": bilateral
+        t = _BOTH.sub("bilateral", t)
+        t = re.sub(r"(?i)\A(\W*)both(\W*)\Z", r"\1bilateral\2", t)
+    words, abbrev, first = _synonym_words()
+    tokens = set(_TOKEN.findall(t))
+    present = frozenset().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
+    if present:  # a pattern of only the phrases whose first word occurs: one pass, whatever the reply's length
+        def repl(m: re.Match[str]) -> str:
+            term = words.get(re.sub(r"[\s\-]+", " ", m.group(0).casefold()), words.get(m.group(0).casefold()))
+            if term is None:
+                return m.group(0)
+            if term in narrow or term not in BROADER:
+                return term
+            if OVERLAPS.get(term, frozenset()) & narrow:
+                return "indeterminate-age"  # "Baby." with options Neonate and Pediatric: either
+            return BROADER[term]
+
+        t = _phrases_regex(present).sub(repl, t)
+    found = [a for a in abbrev if a in tokens]
+    if found:
+        t = re.sub(r"(?<![\w\-])(?:" + "|".join(found) + r")(?![\w\-])", lambda m: abbrev[m.group(0)], t)
+    return t
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Other languages: answer words mapped to English
+# --------------------------------------------------------------------------------------------------------------
+
+# yes and no, read only as a whole reply or as its opening word ("Sí, se observa ...", "Nein.", "是的，...")
+YES_NO: dict[str, tuple[str, ...]] = {
+    "yes": ("sí", "si", "oui", "ja", "jawohl", "sì", "sim", "是的", "是", "对的", "对", "有的", "有", "正确", "はい",
+            "네", "예", "да", "claro que sí", "efectivamente", "en effet", "genau"),
+    "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오", "нет"),
+}
+# other answer words, anywhere in the reply; the key is the English word the rules read
+WORDS: dict[str, tuple[str, ...]] = {
+    "red": ("rojo", "roja", "rouge", "rot", "rote", "roten", "roter", "rotes", "rosso", "rossa", "vermelho",
+            "vermelha", "红色", "红"),
+    "green": ("verde", "vert", "verte", "grün", "grüne", "grünen", "grüner", "gruen", "绿色", "绿"),
+    "blue": ("azul", "bleu", "bleue", "blau", "blaue", "blauen", "blauer", "blu", "蓝色", "蓝"),
+    "yellow": ("amarillo", "amarilla", "jaune", "gelb", "gelbe", "gelben", "giallo", "amarelo", "黄色", "黄"),
+    "upside down": ("al revés", "boca abajo", "invertida", "invertido", "à l'envers", "a l'envers", "inversée",
+                    "inversé", "auf dem kopf", "kopfüber", "umgedreht", "上下颠倒", "颠倒", "倒置", "倒立"),
+    "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
+                "corretto", "正确", "正常方向"),
+    "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
+                  "kinder", "儿童", "小儿", "儿科"),
+    "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人"),
+    "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左"),
+    "right": ("derecho", "derecha", "droit", "droite", "rechts", "rechte", "rechten", "destro", "destra", "右侧",
+              "右"),
+    "male": ("masculino", "masculin", "männlich", "男性"),
+    "female": ("femenino", "féminin", "weiblich", "女性"),
+    "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
+    "normal": ("正常",),
+    "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性"),
+    "malignant": ("maligno", "maligna", "malin", "maligne", "bösartig", "恶性"),
+    "MRI": ("resonancia magnética", "resonancia", "irm", "mrt", "磁共振", "核磁共振", "核磁"),
+    "CT": ("tc", "tac", "tomografía computarizada", "tomodensitométrie", "计算机断层"),
+    "X-ray": ("radiografía", "radiographie", "röntgen", "röntgenbild", "x光", "x线", "x射线", "平片"),
+    "ultrasound": ("ecografía", "échographie", "ultraschall", "sonographie", "超声"),
+    "chest": ("tórax", "thorax", "poitrine", "brustkorb", "胸部", "胸"),
+    "abdomen": ("bauch", "腹部"),
+    "contrast": ("contraste", "kontrastmittel", "造影", "增强"),
+    # words the rules read around the answers: negation, contrast, "is"
+    "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
+    "but": ("sino", "pero", "mais", "sondern", "aber", "而是", "但是", "但"),
+    "answer": ("respuesta", "réponse", "antwort", "答案"),
+    "no": ("没有",),
+    "is": ("ist", "est", "es", "lautet", "是"),
+}
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+@functools.lru_cache(maxsize=1)
+def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[str, str], re.Pattern[str],
+                             dict[str, str]]:
+    words = {w.casefold(): en for en, ws in WORDS.items() for w in ws}
+    latin: dict[str, set[str]] = {}
+    for w in words:
+        if not _CJK.search(w):
+            latin.setdefault((_TOKEN.findall(w) or [w])[0], set()).add(w)
+    cjk = sorted((w for w in words if _CJK.search(w)), key=len, reverse=True)
+    lat = {k: frozenset(v) for k, v in latin.items()}
+    han = re.compile("|".join(re.escape(w) for w in cjk), re.IGNORECASE)
+    yn = {w.casefold(): en for en, ws in YES_NO.items() for w in ws}
+    opening = re.compile(r"\A[\s\"'(*_>\-]*(" + "|".join(re.escape(w) for w in sorted(yn, key=len, reverse=True))
+                         + r")(?=[\s.,;:!?)\"'*]|\Z)", re.IGNORECASE)
+    return lat, han, words, opening, yn
+
+
+def translate(text: str, yesno: bool = False) -> str:
+    """The reply with the answer words of other languages in English ("No es rojo, es azul." → "No es red, es
+    blue."; "是的，..." → "yes , ..."), for the rules to read; for yes/no items also a leading yes/no word. Words
+    of other languages that are not answer words are left as they are."""
+    lat, han, words, opening, yn = _word_regexes()
+    t = text
+    if yesno:
+        m = opening.match(t)
+        if m and not (m.group(1).casefold() == "si" and re.match(r"\s+\w", t[m.end():])):  # Spanish "si ..." = if
+            t = t[:m.start(1)] + yn[m.group(1).casefold()] + " " + t[m.end(1):]
+    if yesno:  # a sentence that is only a yes/no word of another language, anywhere: "胆总管扩张. 是."
+        t = re.sub(r"(?:(?<=[.!?;\n,])|\A)([ \t]*)([^\s.!?;\n,]{1,12})(?=[ \t]*(?:[.!?;\n]|\Z))",
+                   lambda m: m.group(1) + yn.get(m.group(2).casefold(), m.group(2)), t)
+    if _CJK.search(t):
+        t = han.sub(lambda m: " " + words[m.group(0).casefold()] + " ", t)
+    present = frozenset().union(*(lat.get(w, frozenset()) for w in {x.casefold() for x in _TOKEN.findall(t)}))
+    if not present:
+        return t
+    pat = re.compile(r"(?<![\w\-'])(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+")
+                                                    for w in sorted(present, key=len, reverse=True))
+                     + r")(?![\w\-])", re.IGNORECASE)
+    return pat.sub(lambda m: words[re.sub(r"\s+", " ", m.group(0).casefold())], t)

@@ -1,0 +1,74 @@
+"""What each ``method`` of a reading means, in plain words (the cell detail, the exports, ``probe-ui score``).
+
+Why: every answer probe-ui reads from a reply names the rule that decided it (:attr:`probe_ui.answers.Answer.method`),
+so a researcher can audit a number. The names are short identifiers; these sentences say what each one means to a
+clinician reading the answer. One entry per method the readers return; :func:`describe` falls back to the name.
+"""
+
+from __future__ import annotations
+
+__all__ = ["METHODS", "READ", "UNREAD", "describe"]
+
+# methods that read an answer
+READ: dict[str, str] = {
+    "exact": "the reply is the answer itself (\"B\", \"Yes.\", \"upside down\")",
+    "declaration": "the reply declares its answer (\"The answer is B\", \"Final answer: C\"); the last one counts",
+    "final_verdict": "the reply's final verdict, after a change of mind or a conclusion (\"No. Wait, it is "
+                     "enlarged. Yes.\", \"..., so yes.\")",
+    "language": "the answer is written in another language or script (\"Sí\", \"La bonne réponse est A\", "
+                "\"是的\")",
+    "synonym": "the reply names an option by a synonym or another spelling (\"Shingles\" for herpes zoster, "
+               "\"paediatric\")",
+    "boxed": "the answer written in \\boxed{}",
+    "backtick": "the answer written in backticks",
+    "option_text": "the reply is exactly one option's text",
+    "leading": "the reply opens with its answer and then explains it (\"(B) ... because ...\", \"No, there is ...\")",
+    "bare": "the one option letter the reply names (\"..., so B\", \"option C\")",
+    "option_text_contained": "the reply names exactly one option by its text",
+    "option_keyword": "a short reply that uses a word only one option has (\"Aggravating.\")",
+    "escape_option": "the reply says in its own words what an escape option says (\"None of these fit\" for "
+                     "\"None of the above\")",
+    "negated_option": "of two answers, the reply rules one out (\"Not stable.\", \"Not inverted.\")",
+    "agrees_with_suggestion": "the reply agrees with the answer the prompt suggested (\"The physician's answer is "
+                              "correct.\")",
+    "label_word": "the reply names exactly one of the answer words (\"It is upside down.\")",
+    "presence": "a reply to \"Is <finding> present?\" that says the finding is absent or present without yes or "
+                "no (\"Not present.\", \"None seen.\")",
+    "question_subject": "a reply without yes or no, compared with what the question asks (\"This is a CT scan.\" "
+                        "to \"Is this an MRI?\" is no)",
+    "judge": "the rules found no answer; a judge model mapped the reply to an option (its reply is kept)",
+}
+# methods that leave the answer invalid
+UNREAD: dict[str, str] = {
+    "empty": "the reply is empty",
+    "none": "no answer could be read",
+    "ambiguous": "the reply names two different answers, or hedges between them",
+    "out_of_range": "the reply names a letter the item does not have",
+    "not_applicable": "the reply answers \"N/A\"",
+    "truncated": "the reply stops mid-sentence before it answers",
+    "withdrawn": "the reply takes its answer back (\"On second thought, I'm unsure.\")",
+    "free_text": "a free-text reply (not read as an option)",
+}
+LEGACY: dict[str, str] = {
+    "legacy-mediconfusion": "read by MediConfusion's own rule (split on spaces, letter forms)",
+    "legacy-probmed": "read by ProbMed's own rule ('Yes' or 'No' anywhere in the reply)",
+    "legacy-medvh": "read by MedVH's own rule (the reply's first character)",
+    "legacy-blink": "read by BLINK's own rule (one \"(X)\" token)",
+    "legacy-blink-nomatch": "BLINK's own rule found no single \"(X)\" token",
+    "legacy-blink-outside": "BLINK's own rule read a letter the item does not have",
+    "judge-mediconfusion": "a judge model scored the reply against each option (MediConfusion's rule, margin 3)",
+    "judge-mediconfusion-margin": "a judge model found no option closer than the others by the margin",
+    "judge-mediconfusion-unreadable": "the judge model's scores could not be read",
+    "judge-blink": "a judge model picked the matching option (BLINK's rule)",
+    "judge-blink-z": "a judge model found that no option matches",
+    "judge-none": "the rules found no answer, and the judge model found none either",
+    "judge-unreadable": "the rules found no answer, and the judge model's reply could not be read",
+}
+METHODS: dict[str, str] = {**READ, **UNREAD, **LEGACY}
+
+
+def describe(method: str | None) -> str:
+    """The plain-words meaning of a method ("" for none)."""
+    if not method:
+        return ""
+    return METHODS.get(method, f"read by the rule '{method}'")

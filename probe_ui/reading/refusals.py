@@ -1,0 +1,133 @@
+"""The phrases that flag a reply as declining to answer: one list, easy to extend.
+
+Why a list of its own: the refusal flag is a result of its own (REFERENCE §3/§4), independent of the option a
+reply names. The Illusion of Readiness metric counts a reply wrong whenever the flag is set, even when it names
+the right option ("I can't be sure without the image, but the answer is B" abstains), so a missed phrase moves a
+published figure. Each entry is ``(name, pattern, example)``: the pattern (case-insensitive, after typographic
+quotes are folded) and one reply it must flag; ``tests/test_reading_rules.py`` checks every example against its
+pattern and a list of ordinary answers against all of them. To add a phrase, add an entry with its example.
+"""
+
+from __future__ import annotations
+
+import re
+
+from probe_ui.reading.lexicon import fold_quotes
+
+__all__ = ["REFUSAL_PHRASES", "is_refusal"]
+
+# "cannot", "can't", "I'm unable to", "won't be able to", ...
+_CANT = (r"(?:can\s*not|can't|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|"
+         r"'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
+# what a reply says it lacks or cannot see: the image, or the markers drawn on it
+_IMAGE = r"(?:image|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure)"
+_MARKERS = r"(?:dots?|circles?|markers?|points?|arrows?|boxes|annotations?)"
+
+REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
+    ("cannot-decide",
+     _CANT + r"\s+(?:\w+\s+){0,3}?(?:determine|tell|answer|assist|help|identify|diagnose|make\s+a\s+diagnos\w*|"
+     r"provide|offer|give|interpret|assess|evaluate|analy[sz]e|confirm|comment|say|judge|process|access|comply|"
+     r"fulfil+|decide|definitively|accurately|reliably)\b",
+     "I cannot determine this from the image."),
+    ("cannot-see-image",
+     _CANT + r"\s+(?:see|view|open|look\s+at|access|load|display|read)\s+(?:the\s+|any\s+|an\s+|this\s+|your\s+)?"
+     r"(?:\w+\s+)?" + _IMAGE,
+     "I'm unable to view the attached image."),
+    ("cannot-be-determined",
+     r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:determined|assessed|answered|evaluated|established|"
+     r"ascertained|identified|confirmed)\b",
+     "This cannot be determined without the prior study."),
+    ("impossible-to-tell",
+     r"\b(?:not\s+|im)possible\s+to\s+(?:\w+\s+){0,2}?(?:tell|determine|say|answer|assess|know|identify|judge|"
+     r"measure|evaluate|estimate|see|diagnose|confirm|exclude|rule\s+out|comment)\b",
+     "It is not possible to tell from the image."),
+    ("not-enough-information",
+     r"\b(?:not\s+enough|insufficient|inadequate)\s+(?:\w+\s+)?(?:information|detail|context|data|evidence)\b",
+     "There is not enough information to answer."),
+    ("as-an-ai", r"\bas\s+an\s+ai\b", "As an AI, I can't interpret medical images."),
+    ("sorry-cannot",
+     r"\b(?:i'm|i\s+am)\s+(?:sorry|afraid)\b[^.]{0,40}?\b(?:can't|cannot|can\s+not|unable|not\s+able)\b",
+     "I'm sorry, but I can't help with that."),
+    ("no-ability", r"\bi\s+(?:don't|do\s+not)\s+have\s+(?:the\s+)?(?:ability|access|capability)\b",
+     "I don't have the ability to view images."),
+    ("no-image-provided",
+     r"\bno\s+image\s+(?:was\s+|is\s+|has\s+been\s+)?(?:provided|attached|uploaded|shared|included|visible|"
+     r"available|shown|present)\b",
+     "No image was provided, so I cannot answer."),
+    ("not-a-doctor", r"\b(?:i'm|i\s+am)\s+not\s+(?:a\s+(?:doctor|medical\s+professional|radiologist)|qualified)\b",
+     "I'm not a doctor, so I can't say."),
+    # the answer given is "N/A" / "NA" / "not applicable" (at the start, or right after "answer")
+    ("not-applicable",
+     r"(?:\A[\W_]*|\banswer\b(?:\s+is)?[\W_]{0,8})(?:n[ \t]?/[ \t]?a|n\.[ \t]?a\.?|not\s+applicable|(?-i:NA))"
+     r"(?![\w/])",
+     "N/A"),
+    # issue 21: replies that name an option while saying they cannot be sure, or that they lack the image
+    ("cannot-be-sure",
+     r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)|am\s+unable\s+to|'m\s+unable\s+to|unable\s+to)\s+"
+     r"(?:\w+\s+)?(?:be\s+(?:sure|certain|confident)|say\s+for\s+(?:sure|certain))\b",
+     "I can't be sure without the image, but the answer is B."),
+    ("without-the-image",
+     r"\bwithout\s+(?:(?:seeing|viewing|access\s+to|being\s+able\s+to\s+(?:see|view))\s+)?(?:the|an|this|any|"
+     r"your)\s+(?:actual\s+|attached\s+|provided\s+)?" + _IMAGE
+     + r"(?!\s+(?:artifacts?|artefacts?|degradation|noise|quality|distortion))",
+     "Without the image I can't be certain."),
+    ("cannot-see-markers",
+     r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)|(?:do|does)\s*(?:not|n't)|unable\s+to|not\s+able\s+to)\s+"
+     r"(?:see|find|locate|identify|make\s+out|detect)\s+(?:any\s+|the\s+)?(?:colou?red\s+|red,?\s+green,?\s+"
+     r"(?:and|or)\s+blue\s+)?" + _MARKERS + r"\b",
+     "I cannot see any coloured dots."),
+    ("image-missing",
+     r"\b" + _IMAGE + r"\s+(?:is|was|has)\s+(?:not|n't|never)\s+(?:been\s+)?(?:attached|provided|"
+     r"included|uploaded|shared|shown|visible|available|loaded|displayed)\b"
+     r"|\b" + _IMAGE + r"\s+(?:did\s+not|didn't|failed\s+to)\s+(?:load|come\s+through|upload|attach|display)\b"
+     r"|\bthere\s+is\s+no\s+(?:attached\s+)?" + _IMAGE + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|"
+     r"degradation|distortion|blur))",
+     "The image was not attached, so I can only guess."),
+    ("need-the-image",
+     r"\b(?:i(?:\s+would|'d)\s+need|i\s+need|i\s+would\s+have)\s+to\s+(?:see|view|have|examine)\s+(?:the|an|"
+     r"this)\s+(?:actual\s+)?" + _IMAGE
+     + r"|\bplease\s+(?:provide|upload|share|attach|send)\s+(?:the|an|this)\s+" + _IMAGE,
+     "I would need to see the image to answer."),
+    ("do-not-have-image",
+     r"\bi\s+(?:don't|do\s+not|cannot|can't)\s+(?:have|access)\s+(?:access\s+to\s+)?(?:the|an|any|this)\s+"
+     + _IMAGE + r"|\bi\s+have\s+no\s+(?:access\s+to\s+(?:the|an|any)\s+)?" + _IMAGE,
+     "I don't have the image, so this is a guess."),
+    ("do-not-know", r"\bi\s+(?:really\s+|honestly\s+)?(?:don't|do\s+not)\s+know\b(?!\s+(?:of|if|whether))"
+                    r"|\A\W*(?:i\s+have\s+)?no\s+idea\b",
+     "I don't know."),
+    ("only-guess", r"\b(?:can|could)\s+only\s+guess\b|\bwould\s+(?:only\s+|just\s+)?be\s+guessing\b"
+                   r"|\bwithout\s+(?:seeing|viewing|being\s+able\s+to\s+see)\s+(?:the|this|an?|any)\s+\w+",
+     "Without seeing the lesion I can only guess: D."),
+    ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b",
+     "I must decline to answer this question."),
+    # other languages: "no puedo determinar", "je ne peux pas voir l'image", "ich kann ... nicht beurteilen",
+    # "无法确定", "我看不到图像"
+    ("cannot-es", r"\bno\s+(?:puedo|es\s+posible)\s+(?:\w+\s+){0,2}?(?:determinar|ver|saber|decir|responder|"
+                  r"evaluar|identificar)\b",
+     "No puedo determinar esto sin la imagen."),
+    ("cannot-fr", r"\bje\s+ne\s+(?:peux|suis)\s+pas\s+(?:\w+\s+){0,2}?(?:d[ée]terminer|voir|dire|r[ée]pondre|"
+                  r"[ée]valuer|identifier|certain|s[ûu]r)",
+     "Je ne peux pas voir l'image."),
+    ("cannot-de", r"\bich\s+kann\s+(?:\w+\s+){0,4}?(?:nicht|kein\w*)\s+(?:\w+\s+){0,2}?(?:beurteilen|bestimmen|"
+                  r"erkennen|sehen|sagen|beantworten)\b",
+     "Ich kann das Bild nicht beurteilen."),
+    ("cannot-zh", r"无法(?:确定|判断|查看|看到|回答|识别|评估)|看不到|不能确定|没有(?:提供)?(?:图像|图片)",
+     "我无法确定，因为看不到图像。"),
+)
+
+_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)
+
+
+def is_refusal(text: str) -> bool:
+    """True when the reply declines to answer ("I cannot determine", "not possible to tell from the image",
+    "I can't be sure without the image, but ...").
+
+    Kept separate from the choice because abstention is a result of its own: a reply can refuse and still name
+    an option, or refuse and be invalid.
+    """
+    if not text:
+        return False
+    if len(text) > 8000:  # a refusal is said where a reply starts or ends: a degenerate 100 kB reply stays fast
+        text = text[:5000] + "\n" + text[-3000:]
+    t = fold_quotes(text)
+    return any(p.search(t) for p in _PATTERNS)

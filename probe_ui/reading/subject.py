@@ -1,0 +1,367 @@
+"""Yes/no replies without a yes/no word, answered from the question's subject.
+
+"This is a CT scan." to "Is this an MRI?" is no; "Contrast-enhanced." to "Is this CT contrast-enhanced?" is yes;
+"It shows the abdomen." to "Does this image show the chest?" is no. A careful reader compares what the reply asserts
+with what the question asks, within one category of mutually exclusive values (modality, contrast, plane,
+projection, side, body region, age group, sex). What the question presupposes ("this CT scan" in "Is this CT scan
+image contrast-enhanced?") is not what it asks: only the values after the subject are compared.
+
+The rule (:func:`answer_from_subject`): every asked value must be affirmed for yes; a value the reply denies
+("not an MRI", "non-contrast") or contradicts (another value of the same category: "CT" for "MRI", "abdomen" for
+"chest") makes it no. A reply that hedges ("may be", "possibly", "not sure"), or that affirms and contradicts the
+same value, is not read. To add a value, add its phrases to :data:`CATEGORIES` (and, for body regions, its
+region).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from probe_ui.reading.lexicon import SYNONYMS, generic_statement
+
+__all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_values"]
+
+_SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|upper|lower|middle|hemisphere|arm|leg|eye|"
+          r"ventricle|atrium|hip|shoulder|base|apex|ovary|adrenal|lateral|femur|wrist|ankle|elbow|orbit|parietal|"
+          r"frontal|temporal|occipital|pleural|chest)")
+# category → value → regex (case-insensitive unless written (?-i:...)); values of one category exclude each other
+# except where IMPLIES says one is a kind of another
+CATEGORIES: dict[str, dict[str, str]] = {
+    # MRI sequences first: "T2-weighted MRI" asks the sequence as well as the modality
+    "sequence": {
+        "t1": r"t1(?:[\s\-]*weighted|[\s\-]*w)?",
+        "t2": r"t2(?:[\s\-]*weighted|[\s\-]*w)?",
+        "flair": r"flair",
+        "dwi": r"(?-i:DWI)|diffusion[\s\-]+weighted",
+    },
+    "modality": {
+        "ct": r"(?-i:CT|CTA|CECT|NCCT|MDCT|HRCT)|\bct\b|cat\s+scan|computed\s+tomograph\w*|computerized\s+tomograph\w*",
+        "mri": r"(?-i:MRI?|MRA|fMRI)|\bmri\b|magnetic\s+resonance(?:\s+imaging)?",
+        "x-ray": r"x[\s\-]?rays?|radiograph\w*|plain\s+films?|(?-i:CXR)|chest\s+films?|roentgenogra\w*",
+        "ultrasound": r"ultrasound|ultrasonogra\w*|sonogra\w*|echocardiogra\w*|doppler",
+        "pet": r"(?-i:PET)|positron\s+emission",
+        "mammography": r"mammogra\w*",
+        "nuclear": r"scintigra\w*|(?-i:SPECT)|nuclear\s+medicine|bone\s+scan",
+        "fluoroscopy": r"fluoroscop\w*|barium\s+(?:swallow|enema|meal|study)",
+        "endoscopy": r"endoscop\w*|colonoscop\w*|gastroscop\w*",
+        "histology": r"histolog\w*|histopatholog\w*|micrograph\w*|microscop\w*|(?-i:H&E)",
+        "fundus": r"fundus\s+(?:photo\w*|image|picture)|fundoscop\w*|retinal\s+photo\w*",
+        "oct": r"(?-i:OCT)|optical\s+coherence",
+    },
+    "contrast": {
+        # "without" first: its phrases contain the others' words ("non-contrast", "non-enhanced")
+        "without": r"non[\s\-]?contrast|without\s+(?:\w+\s+)?contrast|unenhanced|non[\s\-]?enhanced|"
+                   r"no\s+(?:iv\s+|intravenous\s+)?contrast(?!\s+(?:is|was)\b)|pre[\s\-]?contrast|(?-i:NCCT)|"
+                   r"plain\s+ct|native\s+ct",
+        "with": r"contrast[\s\-]+enhanced|with\s+(?:iv\s+|intravenous\s+|oral\s+)?contrast|post[\s\-]?contrast|"
+                r"\benhanced|(?-i:CECT)|arterial\s+phase|(?:portal\s+)?venous\s+phase|"
+                r"(?:iv\s+|intravenous\s+)?contrast\s+(?:is\s+|was\s+)?(?:present|given|administered|seen|visible|"
+                r"used|noted)|opacified\s+(?:vessels|aorta)|contrast\s+(?:in|within|opacifying)\s+the\s+\w+",
+    },
+    "plane": {
+        "axial": r"axial|transverse|transaxial",
+        "coronal": r"coronal",
+        "sagittal": r"sagittal",
+    },
+    "projection": {
+        "pa": r"(?-i:PA)|postero[\s\-]?anterior",
+        "ap": r"(?-i:AP)|antero[\s\-]?posterior",
+        "lateral": r"lateral\s+(?:[a-z]+\s+)?(?:view|projection|film|radiograph|x-?ray)",
+    },
+    "side": {  # "right" alone is also "correct": only as a side of something
+        "left": r"left(?=[\s\-]+" + _SIDED + r")|(?<=the\s)left\b",
+        "right": r"right(?=[\s\-]+" + _SIDED + r")|(?<=the\s)right\b",
+    },
+    "region": {
+        "chest": r"chest|thora\w*|lungs?|pulmonary|cardiac|heart|mediastin\w*|ribs?|(?-i:CXR)",
+        "abdomen": r"abdom\w*|liver|hepatic|spleen|splenic|kidneys?|renal|pancrea\w*|bowel|intestin\w*|stomach|"
+                   r"gall\s*bladder|colon",
+        "pelvis": r"pelvi\w*|bladder|uterus|uterine|prostat\w*|ovar\w*",
+        "head": r"head|brain|cerebr\w*|cranial|intracranial|skull|cerebell\w*",
+        "neck": r"neck|thyroid",
+        "spine": r"spine|spinal|vertebra\w*|lumbar",
+        "breast": r"breasts?|mammary",
+        "limb": r"knee|hand|wrist|foot|feet|ankle|shoulder|elbow|femur|tibia|fibula|humerus|forearm|leg|arm|finger|"
+                r"toe",
+        "dental": r"teeth|tooth|dental|mandib\w*|maxill\w*|jaw",
+        "eye": r"eyes?|retina\w*|ocular|orbit\w*",
+    },
+    "age": {
+        "pediatric": r"p(?:a)?ediatric|child(?:ren|'s)?|infant\w*|neonat\w*|newborn|toddler|adolescent|juvenile|"
+                     r"kids?",
+        "adult": r"adults?|elderly",
+    },
+    "sex": {
+        "male": r"\bmale|\bman\b|\bmen\b|\bboy\b",
+        "female": r"female|woman|women|\bgirl\b",
+    },
+}
+# a value that is a kind of another affirms it (a mammogram is an X-ray)
+KIND_OF: dict[tuple[str, str], frozenset[str]] = {
+    ("modality", "mammography"): frozenset({"x-ray"}),
+    ("modality", "fluoroscopy"): frozenset({"x-ray"}),
+}
+# values that do not contradict each other (nuclear medicine includes PET)
+COMPATIBLE: dict[tuple[str, str], frozenset[str]] = {
+    ("modality", "nuclear"): frozenset({"pet"}),
+}
+# a value that also affirms a value of another category (a T2 sequence is an MRI)
+ALSO: dict[tuple[str, str], tuple[str, str]] = {
+    ("sequence", "t1"): ("modality", "mri"), ("sequence", "t2"): ("modality", "mri"),
+    ("sequence", "flair"): ("modality", "mri"), ("sequence", "dwi"): ("modality", "mri"),
+}
+
+# the words of a question that name what is being asked about, not what is asked ("this CT scan image")
+_SUBJECT_WORDS = re.compile(
+    r"(?i)(?:image|images|scan|scans|picture|study|film|photo|photograph|radiograph|slice|view|exam|examination|"
+    r"series|sequence|x[\s\-]?ray|ct|mri|mr|ultrasound|sonogram|mammogram|chest|abdominal|brain|head|pelvic|"
+    r"medical|given|provided|following|shown|above)"
+)
+_QUESTION_HEAD = re.compile(
+    r"(?i)^\W*(?:(?:is|was|are|were)\s+(?:this|these|the|that|it)\b"
+    r"|(?:does|did|do)\s+(?:this|the|these|that)\b"
+    r"|(?:is|are)\s+there\b|can\s+you\s+see\b|(?:is|are)\s+(?:a|an|any)\b)"
+)
+_PREDICATE_VERB = re.compile(
+    r"(?i)\b(?:show|shows|showing|depict|depicts|demonstrate|demonstrates|contain|contains|include|includes|"
+    r"display|displays|capture|captures|represent|represents|reveal|reveals|belong|belongs|"
+    r"(?:taken|acquired|obtained|performed|done|made)\s+(?:with|using|by|on|in|from|after|before|without)|"
+    r"(?:of|from)\b)"
+)
+_INSTRUCTION = re.compile(r"(?i)\(?\s*(?:please\s+)?answer\s+(?:with\s+)?(?:only\s+)?(?:yes|'yes')\b.*$|"
+                          r"\(?\s*please\s+answer\b.*$|\(\s*yes\s*/\s*no\s*\)")
+_HEDGE = re.compile(r"(?i)\b(?:may|might|could|possibl[ey]|perhaps|maybe|probably|likely|unsure|uncertain|unclear|"
+                    r"not\s+sure|can(?:not|'t)\s+(?:tell|say|determine)|hard\s+to|difficult\s+to|either|appears?\s+"
+                    r"to\s+be\s+either)\b|\?")
+_NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren't|wasn't|cannot|rather\s+than|"
+                       r"instead\s+of|other\s+than|unlike)\s+(?:(?:a|an|the|this|that|of|in|on|from|at|to|for|any|be|been|"
+                       r"really|quite|exactly|just|truly|actually)\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from|be)\s+)"
+                       r"{0,3}$)")
+
+
+@functools.lru_cache(maxsize=1)
+def _patterns() -> list[tuple[str, str, re.Pattern[str]]]:
+    # a modality may follow a hyphen ("PET-CT"); other values not ("non-contrast" is not "contrast")
+    return [(cat, value, re.compile((r"(?<!\w)" if cat == "modality" else r"(?<![\w\-])") + r"(?:" + pat
+                                    + r")(?![\w])", re.IGNORECASE))
+            for cat, values in CATEGORIES.items() for value, pat in values.items()]
+
+
+def _mentions(text: str) -> list[tuple[str, str, int, int]]:
+    """(category, value, start, end) of every value named in ``text``; within a category a span is counted once
+    (the first value that names it: "non-contrast" is not also "contrast"); categories may overlap ("lateral chest
+    radiograph" is a projection and an X-ray)."""
+    taken: dict[str, bytearray] = {}
+    out: list[tuple[str, str, int, int]] = []
+    for cat, value, pat in _patterns():
+        mask = taken.setdefault(cat, bytearray(len(text)))
+        for m in pat.finditer(text):
+            if any(mask[m.start():m.end()]):
+                continue
+            mask[m.start():m.end()] = b"\x01" * (m.end() - m.start())
+            out.append((cat, value, m.start(), m.end()))
+    return sorted(out, key=lambda x: x[2])
+
+
+def asked_values(question: str) -> set[tuple[str, str]]:
+    """The (category, value) pairs a yes/no question asks about: those after its subject ("Is this CT scan image
+    contrast-enhanced?" asks contrast "with"; "Is this an MRI?" asks modality "mri"); empty when the question is not
+    of the forms "Is this/the ... X?", "Does this ... show X?", "Was this taken with X?", "Is there X ...?"."""
+    q = _INSTRUCTION.sub("", question.strip())
+    q = q.split("?")[0] if "?" in q else q
+    head = _QUESTION_HEAD.match(q)
+    adjective = _adjective_question(q)
+    if head is None or (adjective is not None and not _mentions(adjective.group("predicate"))):
+        return set()  # "Is the spleen enlarged?" asks about "enlarged" (answer_from_predicate), not the spleen
+    rest = q[head.end():]
+    if re.search(r"(?i)\b(?:the|these|that)\s*$", head.group(0)):
+        # "Is the lesion in the left lobe?": the lesion is what is asked about; what follows is asked
+        nouns = re.match(r"\s*(?:(?!(?:in|on|at|of|with|within|from|to|a|an|the|located|seen|visible|present)\b)"
+                         r"[\w\-]+\s+){1,3}", rest, re.IGNORECASE)
+        if nouns and rest[nouns.end():].strip():
+            rest = rest[nouns.end():]
+    verb = _PREDICATE_VERB.search(rest)
+    if verb is not None:
+        predicate = rest[verb.end():]
+    else:
+        # "Is this CT scan image contrast-enhanced?": skip the subject's words; "Is this MRI?" asks the last one
+        tokens = list(re.finditer(r"[\w\-&]+", rest))
+        i = 0
+        while i < len(tokens) and _SUBJECT_WORDS.fullmatch(tokens[i].group(0)):
+            i += 1
+        if i < len(tokens) and tokens[i].group(0).lower() in ("a", "an", "the", "of", "in", "on", "from"):
+            predicate = rest[tokens[i].start():]
+        elif i < len(tokens):
+            predicate = rest[tokens[i].start():]
+        else:
+            predicate = rest[tokens[-1].start():] if tokens else ""
+    return {(c, v) for c, v, _, _ in _mentions(predicate)}
+
+
+def _conflicts(cat: str, a: str, b: str) -> bool:
+    """Whether value ``b`` contradicts value ``a`` of the same category."""
+    if a == b:
+        return False
+    related = {**KIND_OF, **COMPATIBLE}
+    return b not in related.get((cat, a), frozenset()) and a not in related.get((cat, b), frozenset())
+
+
+def answer_from_subject(reply: str, question: str) -> str | None:
+    """"yes", "no" or None: the reply compared with what the question asks (module doc). ``reply`` is the cleaned
+    reply of a yes/no item in which no yes/no word was read. A reply of more than eight words must speak about the
+    image ("This is ...", "It shows ...")."""
+    asked = asked_values(question)
+    if not asked or _HEDGE.search(reply):
+        return None
+    if generic_statement(reply):  # "Magnetic resonance imaging uses strong magnets."
+        return None
+    affirmed: set[tuple[str, str]] = set()
+    negated: set[tuple[str, str]] = set()
+    contradicted: set[tuple[str, str]] = set()
+    mentions = _mentions(reply)
+    for (c1, v1, _, e1), (c2, v2, s2, _) in zip(mentions, mentions[1:]):
+        if c1 == c2 and v1 != v2 and any(c == c1 for c, _ in asked) and re.search(r"(?i)\bor\b|/", reply[e1:s2]):
+            return None  # "male or female", "CT or MRI": alternatives, not an answer
+    mentions += [(*ALSO[(c, v)], s, e) for c, v, s, e in mentions if (c, v) in ALSO]
+    for cat, value, start, _ in mentions:
+        before = reply[max(0, start - 60):start]
+        before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
+        neg = bool(_NEGATION.search(before))
+        for acat, avalue in asked:
+            if acat != cat:
+                continue
+            if value == avalue or avalue in KIND_OF.get((cat, value), frozenset()):
+                (negated if neg else affirmed).add((acat, avalue))
+            elif not neg and _conflicts(cat, avalue, value):
+                contradicted.add((acat, avalue))
+    if affirmed & negated:
+        return None  # "an MRI, not an MRI": says both
+    said = {v: "yes" if v in affirmed else "no" if v in negated | contradicted else None for v in asked}
+    if "no" in said.values():
+        return "no"
+    return "yes" if all(x == "yes" for x in said.values()) else None
+
+
+# ------------------------------------------------------------------------------------------------------------
+# "Is the heart enlarged?" answered by "The heart is enlarged." / "It is not enlarged." / "Normal heart size."
+# ------------------------------------------------------------------------------------------------------------
+
+_PREDICATE_QUESTION = re.compile(
+    r"(?i)^\W*(?:is|are|was|were)\s+(?:the|this|these|that)\s+(?P<subject>(?:[\w\-]+\s+){0,3}?[\w\-]+)\s+"
+    r"(?P<predicate>[a-z][\w\-]{3,})\s*$"
+)
+# "in this radiograph", "on the given chest x-ray": where the question looks, not what it asks
+_WHERE = re.compile(r"(?i)\s+(?:in|on|within|at|from)\s+(?:this|the|these|that)\s+(?:given\s+|following\s+|"
+                    r"provided\s+)?(?:[\w\-]+\s+){0,2}?(?:image|images|scan|picture|study|film|radiograph|x-?ray|ct|"
+                    r"mri|slice|view|photo|photograph)\s*$")
+# predicate words: adjectives and participles ("enlarged", "calcified", "malignant", "normal")
+_ADJECTIVE = re.compile(r"(?i)^(?:[a-z\-]+(?:ed|al|ic|ous|ive|ant|ent|ar|ile|oid|ary|ful|less)|normal|abnormal|"
+                        r"present|absent|visible|benign|clear|intact|patent|open|closed|thick|thin|large|small)$")
+# what says the opposite of a predicate without "not"
+ANTONYMS: dict[str, tuple[str, ...]] = {
+    "enlarged": ("normal in size", "normal size", "normal-sized", "normal sized", "small", "within normal limits"),
+    "dilated": ("normal caliber", "normal calibre", "normal in caliber", "collapsed", "decompressed"),
+    "normal": ("abnormal", "enlarged", "dilated", "pathologic", "pathological"),
+    "abnormal": ("normal", "unremarkable", "within normal limits"),
+    "present": ("absent",),
+    "absent": ("present",),
+    "malignant": ("benign",),
+    "benign": ("malignant",),
+    "calcified": ("non-calcified", "noncalcified", "uncalcified"),
+    "thickened": ("normal thickness", "thin"),
+    "widened": ("normal width", "normal in width", "not widened"),
+    "displaced": ("non-displaced", "nondisplaced", "undisplaced", "aligned", "anatomically aligned"),
+    "intact": ("disrupted", "fractured", "broken", "torn"),
+    "patent": ("occluded", "thrombosed", "blocked"),
+}
+_NEGATED_PREDICATE = re.compile(r"(?i)(?:\b(?:not|no|never|without|neither|nor|isn't|aren't|wasn't|weren't)\s+"
+                                r"(?:(?:\w+\s+){0,2})$|n't\s+(?:(?:\w+\s+){0,2})$|\bnon-?$)")
+
+
+# organs and the adjectives a reply may name them by
+ORGAN_ADJECTIVES: dict[str, tuple[str, ...]] = {
+    "heart": ("cardiac", "cardio"), "lung": ("pulmonary",), "lungs": ("pulmonary",), "liver": ("hepatic", "hepato"),
+    "kidney": ("renal",), "kidneys": ("renal",), "spleen": ("splenic", "spleno"), "brain": ("cerebral",),
+    "aorta": ("aortic",), "bowel": ("intestinal",), "stomach": ("gastric",), "pancreas": ("pancreatic",),
+    "ventricle": ("ventricular",), "ventricles": ("ventricular",), "thyroid": ("thyroidal",),
+}
+
+
+def _adjective_question(q: str) -> re.Match[str] | None:
+    """"Is the <subject> <adjective> [in this image]" (the question without its "?"), or None."""
+    m = _PREDICATE_QUESTION.match(_WHERE.sub("", q))
+    return m if m is not None and _ADJECTIVE.match(m.group("predicate")) else None
+
+
+# the reply starts with the adjective or a pronoun: a short reply about the question's own subject ("Enlarged.",
+# "It is not.", "Mildly enlarged."), not about another one ("The liver is enlarged.")
+_ABOUT_IT = re.compile(r"(?i)^\W*(?:it|it's|its|this|that|they|these|not|non|mildly|moderately|severely|markedly|"
+                       r"slightly|very|definitely|clearly|normal|somewhat|borderline|no|yes)\b")
+
+
+# a finding's adjective is denied by "normal" ("The liver appears normal." to "Is the liver cirrhotic?"), unless the
+# adjective itself names the normal state
+_HEALTHY = ("normal", "unremarkable", "healthy", "within normal limits")
+_NORMAL_STATES = frozenset("normal intact patent open clear aligned symmetric symmetrical preserved present visible "
+                           "benign".split())
+
+
+def answer_from_predicate(reply: str, question: str) -> str | None:
+    """"yes", "no" or None for a question of the form "Is the <subject> <adjective> [in this image]?" ("Is the
+    heart enlarged?"): the reply says the adjective of that subject ("The heart is enlarged." yes; "The heart is
+    not enlarged.", "Normal heart size." no). The reply must name the subject (or a word of its category: "cardiac"
+    for "heart") unless it is short ("Enlarged.", "It is not."); a hedge is not read."""
+    q = _INSTRUCTION.sub("", question.strip())
+    m = _adjective_question((q.split("?")[0] if "?" in q else q).strip())
+    if m is None or _mentions(m.group("predicate")) or _HEDGE.search(reply) or generic_statement(reply):
+        return None  # "contrast-enhanced" is a value of a category: answer_from_subject reads it
+    pred, subj = m.group("predicate").lower(), m.group("subject").lower()
+    head = subj.split()[-1]
+    # how a reply may name the subject: its word, its adjective ("cardiac" for heart), its initials ("CBD")
+    names = [re.escape(head[:5])] + [re.escape(a) for a in ORGAN_ADJECTIVES.get(head, ())]
+    if len(subj.split()) > 1:
+        names.append("(?-i:" + "".join(w[0].upper() for w in subj.split()) + r")\b")
+    named_re = re.compile(r"(?i)\b(?:" + "|".join(names) + ")")
+    stem = pred[:6] if len(pred) > 7 else pred
+    # a short reply is about the question's subject unless it names another organ or region ("The liver is
+    # enlarged." to "Is the spleen enlarged?")
+    other = any(c == "region" and not named_re.match(reply, s) for c, _, s, _ in _mentions(reply))
+    short = len(reply.split()) <= 6 and not other and (bool(_ABOUT_IT.match(reply))
+                                                        or bool(re.match(r"(?i)\W*" + re.escape(stem), reply))
+                                                        or not named_re.search(reply))
+    # one word for "<predicate> <subject>": "Splenomegaly is present." for "Is the spleen enlarged?"
+    for term, syns in SYNONYMS.items():
+        if f"{pred} {subj.split()[-1]}" in syns and re.search(r"(?i)\b" + re.escape(term) + r"\b", reply):
+            hit = re.search(r"(?i)\b" + re.escape(term) + r"\b", reply)
+            before = reply[max(0, hit.start() - 40):hit.start()]  # type: ignore[union-attr]
+            return "no" if _NEGATED_PREDICATE.search(before) else "yes"
+
+    def about_subject(clause: str) -> bool:
+        """The clause names the question's subject ("heart"; "cardiac" for it), or the reply is short."""
+        return short or bool(named_re.search(clause))
+
+    said: set[str] = set()
+    opposites = ANTONYMS.get(pred) or (() if pred in _NORMAL_STATES else _HEALTHY)
+    antonyms = "|".join(re.escape(a).replace(r"\ ", r"[\s\-]+(?:\w+[\s\-]+)?") for a in opposites)
+    for hit in re.finditer(r"(?i)(?<![\w])" + re.escape(stem) + r"[\w\-]*"
+                           + (r"|(?<![\w\-])(?P<ant>" + antonyms + r")(?![\w\-])" if antonyms else ""), reply):
+        clause = _clause_of(reply, hit.start())
+        if not about_subject(clause):
+            continue
+        before = reply[max(0, hit.start() - 40):hit.start()]
+        before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
+        negated = bool(_NEGATED_PREDICATE.search(before)) or \
+            reply[max(0, hit.start() - 4):hit.start()].lower().endswith(("non-", "non", "un"))
+        opposite = bool(antonyms and hit.group("ant"))
+        said.add("no" if negated != opposite else "yes")
+    return said.pop() if len(said) == 1 else None
+
+
+def _clause_of(text: str, pos: int) -> str:
+    """The clause around ``pos`` (between punctuation marks and "but", "and", "while", "whereas")."""
+    cuts = [0, *(m.end() for m in re.finditer(r"(?i)[.;:!?\n,]|\b(?:but|and|while|whereas|although)\b", text)),
+            len(text)]
+    start = max(c for c in cuts if c <= pos)
+    end = min((c for c in cuts if c > pos), default=len(text))
+    return text[start:end]

@@ -1,0 +1,90 @@
+"""The robust reader against the reply corpus (tests/data/replies/): the goals of issue 21.
+
+Each reply of the corpus has the reading a careful clinician gives it, or "invalid" when it names no single answer.
+The goals: at least 98 % of the definite replies read as intended, no reply read as a different option, at most
+1 % of the must-stay-invalid replies read as an option, and the refusal flag as the corpus says where it says.
+``benchmarks/reading.py`` prints the same figures per kind; this test shares its code.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from probe_ui.items import labels_for
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("reading_bench", ROOT / "benchmarks" / "reading.py")
+assert _spec is not None and _spec.loader is not None
+bench = importlib.util.module_from_spec(_spec)
+sys.modules["reading_bench"] = bench
+_spec.loader.exec_module(bench)
+
+KINDS = ("final_verdict", "fcj", "yesno_idiom", "question_subject", "language", "negated_option", "medblink",
+         "synonym", "template_debris", "escape_option", "over_reading", "refusal", "plain")
+
+
+def _corpus() -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+    return bench.load()
+
+
+def test_the_corpus_is_large_varied_and_well_formed() -> None:
+    items, replies = _corpus()
+    assert len(replies) >= 600
+    assert len({r["id"] for r in replies}) == len(replies)
+    assert len({(r["item"], r["text"]) for r in replies}) == len(replies), "a reply is there twice"
+    kinds = Counter(r["kind"] for r in replies)
+    assert set(kinds) == set(KINDS), kinds
+    for kind in KINDS:
+        assert kinds[kind] >= 30, (kind, kinds[kind])
+    assert {r["model"] for r in replies} == {"gpt-4o", "claude", "llava", "qwen", "medgemma"}
+    invalid = sum(r["meant"] == "invalid" for r in replies)
+    assert invalid >= 0.15 * len(replies), f"only {invalid} of {len(replies)} replies must stay invalid"
+    held_out = [r for r in replies if r["batch"] > 1]
+    assert len(held_out) >= 200  # written without running the reader on them (README)
+    for r in replies:
+        item = items[r["item"]]
+        labels = labels_for(item["kind"], tuple(item.get("options") or ()))
+        assert r["meant"] == "invalid" or r["meant"] in labels, r
+        assert isinstance(r.get("refusal", False), bool), r
+    for name, item in items.items():
+        assert item["kind"] in ("choice", "yesno", "label"), name
+        assert item["question"].strip(), name
+        if item["kind"] != "yesno":
+            assert len(item["options"]) >= 2, name
+        if "suggested" in item:
+            assert item["kind"] == "choice" and item["suggested"] in labels_for("choice", tuple(item["options"]))
+
+
+def test_the_reader_meets_the_goals_on_the_corpus() -> None:
+    items, replies = _corpus()
+    rows = bench.evaluate(items, replies)
+    summary = bench.summarise(rows)
+    total = summary["total"]
+
+    def listed(outcomes: tuple[str, ...]) -> str:
+        return "\n".join(f"  {r['kind']}/{r['item']} {r['text']!r}: meant {r['meant']}, read {r['got']} ({r['method']})"
+                         for r in rows if r["outcome"] in outcomes)
+
+    wrong = listed(("wrong",))
+    assert total["wrong"] == 0, "read as another option:\n" + wrong
+    assert total["over_read"] <= bench.GOAL_OVER_READ * total["must_stay_invalid"], \
+        "must-stay-invalid replies read as an option:\n" + listed(("over_read",))
+    assert total["intended"] >= bench.GOAL_INTENDED * total["definite"], \
+        f"{total['intended_pct']} % read as intended; not read:\n" + listed(("invalid",))
+    mismatched = [f"  {r['text']!r}: refusal read {r['refusal_read']}" for r in rows if not r["refusal_ok"]]
+    assert not mismatched, "refusal flag:\n" + "\n".join(mismatched)
+
+
+def test_every_kind_is_read_as_intended_nearly_always() -> None:
+    """No kind of shape is left behind by the total: each kind's definite replies are read at least 95 % of the
+    time and none of its must-stay-invalid replies is over-read more than once."""
+    items, replies = _corpus()
+    summary = bench.summarise(bench.evaluate(items, replies))
+    for kind, v in summary["kinds"].items():
+        if v["definite"]:
+            assert v["intended"] >= 0.95 * v["definite"], (kind, v)
+        assert v["over_read"] <= 1, (kind, v)
