@@ -3,6 +3,11 @@
 A set is an ordinary preset YAML in the user's presets folder (``<data dir>/presets/<name>.yaml``, beside the
 database) with its images as PNG files in ``images/`` next to it, named by content hash. Each saved item keeps its
 own perturbation chains and suite, so the batch asks exactly the variants that were probed.
+
+A set saved from the app records who saved it (``owner``) and whether everyone may use it (``shared``). A set is
+its owner's: only they add to it, and the app offers it to others only once it is shared (by its owner, when
+saving). Sets written before sets had owners are offered to everyone; only an admin or the app's local user (no
+login) adds to them. Without ``user`` (the library, the command line) there is no such check.
 """
 
 from __future__ import annotations
@@ -34,19 +39,70 @@ def list_sets(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
 
 
+def set_owner(path: Path) -> tuple[str | None, bool]:
+    """A set's ``owner`` (None for a set saved before sets had owners) and ``shared``, read from its top-level
+    keys before ``items`` (where :func:`save_item` writes them) without reading the items."""
+    head: list[str] = []
+    try:
+        with path.open(encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("items:"):
+                    break
+                if line.startswith(("owner:", "shared:")):
+                    head.append(line)
+    except (OSError, UnicodeDecodeError):
+        return None, False
+    try:
+        data = safe_load("".join(head)) or {}
+    except yaml.YAMLError:
+        return None, False
+    owner = data.get("owner") if isinstance(data, dict) else None
+    return (str(owner) if owner else None), bool(isinstance(data, dict) and data.get("shared") is True)
+
+
+def visible_sets(folder: Path, user: str | None) -> list[tuple[Path, str]]:
+    """The sets ``user`` may use, each with how it is theirs: "yours", "shared by NAME" or "shared" (a set saved
+    before sets had owners). ``user`` None: every set, as "yours"."""
+    out = []
+    for path in list_sets(folder):
+        owner, shared = set_owner(path)
+        if user is None or owner == user:
+            out.append((path, "yours"))
+        elif owner is None:
+            out.append((path, "shared"))
+        elif shared:
+            out.append((path, f"shared by {owner}"))
+    return out
+
+
+def may_write(path: Path, user: str | None, *, admin: bool = False) -> bool:
+    """Whether ``user`` may add to the set at ``path`` (module doc); any new name is free."""
+    if user is None or not path.exists():
+        return True
+    from probe_ui.users import LOCAL_USER
+
+    owner, _ = set_owner(path)
+    return owner == user if owner is not None else (admin or user == LOCAL_USER)
+
+
 def save_item(folder: Path, set_name: str, item: Item, images: tuple[CanonicalImage, ...], steps: list[Step],
-              suite: str | list[str] | None = None, description: str = "") -> tuple[Path, Preset]:
+              suite: str | list[str] | None = None, description: str = "", *, user: str | None = None,
+              admin: bool = False, share: bool | None = None) -> tuple[Path, Preset]:
     """Add (or replace, by item id) an item with its perturbation chains and suite in a set; return the set.
 
-    The file is written atomically and loaded back through the preset validator before it replaces the old one,
-    so a failed save leaves the set as it was.
+    ``user`` saves it: a new set is theirs, an existing one must be (:func:`may_write`); its owner's ``share``
+    (True / False; None leaves it) says whether everyone may use it. The file is written atomically and loaded
+    back through the preset validator before it replaces the old one, so a failed save leaves the set as it was.
     """
     set_name = (set_name or "").strip()
     if not NAME_RE.match(set_name):
-        raise ProbeError("a benchmark set name uses letters, digits, '-', '_' or '.', e.g. 'chest-ct-probes'")
+        raise ProbeError("a benchmark set name uses letters, digits, '-', '_' or '.', e.g. 'chest-ct-probes'",
+                         field="set_name")
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "images").mkdir(exist_ok=True)
     path = folder / f"{set_name}.yaml"
+    if not may_write(path, user, admin=admin):
+        raise ProbeError(f"the benchmark set '{set_name}' is another user's: choose another name", field="set_name")
     data: dict[str, Any] = {"name": set_name, "description": description or "Probes saved from the probe-ui app",
                             "items": []}
     check_target(path, True, "cannot save the benchmark set to")  # a FIFO or device there is neither read nor written
@@ -60,6 +116,13 @@ def save_item(folder: Path, set_name: str, item: Item, images: tuple[CanonicalIm
         if not isinstance(loaded, dict) or not isinstance(loaded.get("items"), list):
             raise ProbeError(f"{path} is not a benchmark set (no 'items' list); choose another name")
         data = loaded
+    if user is not None:  # a new set is the user's; one saved before sets had owners stays without one
+        owner = data.get("owner") if path.exists() else user
+        head = {"name": data.get("name", set_name), "description": data.get("description", "")}
+        if owner:
+            head |= {"owner": owner, "shared": bool(share) if share is not None and owner == user
+                     else bool(data.get("shared"))}
+        data = head | {k: v for k, v in data.items() if k not in ("name", "description", "owner", "shared")}
     image_paths = []
     for im in images:
         rel = f"images/{im.id}.png"

@@ -6,6 +6,7 @@ the model part may itself contain slashes (``openai/Qwen/Qwen2.5-VL-7B-Instruct`
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -57,14 +58,23 @@ MAX_ENTRY_VALUES = 10_000  # a backend entry holds a few dozen values; YAML alia
 
 
 def load_entry(path: Path) -> ModelConfig:
+    """One catalogue entry; each content of a file is parsed once (the app lists the catalogue for every person's
+    every model list, and parsing YAML is the slow part)."""
     try:
-        data = safe_load(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ModelSpecError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    return _load_entry(path, raw)
+
+
+@functools.lru_cache(maxsize=256)
+def _load_entry(path: Path, raw: bytes) -> ModelConfig:
+    try:
+        data = safe_load(raw.decode("utf-8"))
         if not yaml_within(data, MAX_ENTRY_VALUES):
             raise ModelSpecError(f"{path}: the YAML expands to more than {MAX_ENTRY_VALUES:,} values (aliases repeating "
                                  "a structure?); a backend entry is a few fields")
         e = _Entry.model_validate(data)
-    except OSError as exc:
-        raise ModelSpecError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ModelSpecError(f"{path}: not a UTF-8 text file") from None
     except yaml.YAMLError as exc:

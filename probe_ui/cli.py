@@ -68,10 +68,15 @@ def serve_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--db", default=_db_default(),
                    help="database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)")
     g.add_argument("--auth", default=None, metavar="USER:PASSWORD",
-                   help="require this login in the browser (visible to others in the process list: prefer "
-                        "--auth-file or $PROBE_UI_AUTH)")
+                   help="require this login in the browser, one admin (visible to others in the process list: "
+                        "prefer --auth-file or $PROBE_UI_AUTH)")
     g.add_argument("--auth-file", default=None, metavar="PATH",
-                   help="require the login on the first line of this file (user:password)")
+                   help="require a login of one of the users in this file (probe-ui users add NAME --file PATH: "
+                        "salted password hashes, each user with a role: viewer, prober or admin)")
+    g.add_argument("--endpoint-hosts", default=None, metavar="HOSTS",
+                   help="hosts that endpoints added in the app may point at (comma separated: names, *.domain, "
+                        "addresses, networks; default $PROBE_UI_ENDPOINT_HOSTS); beyond loopback, without it "
+                        "only admins add endpoints")
     g.add_argument("--demo", action="store_true", help="open on a preset item with the baselines ticked, so a "
                                                        "presenter can press Run with no keys")
     g.add_argument("--max-upload-mb", type=int, default=None, metavar="MB",
@@ -341,6 +346,32 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("models", help="every provider and catalogue entry, and whether it is usable here")
     m.add_argument("--json", action="store_true", help="print JSON")
     m.set_defaults(func=cmd_models)
+
+    us = sub.add_parser("users", help="the app's users file: add or change a user (name, role, password), list, "
+                                      "remove", description="A users file holds one user per line with a salted "
+                                      "password hash and a role (viewer: Results only; prober: probe, batch, rate; "
+                                      "admin: endpoints for everyone, cancel any run). Serve with --auth-file PATH.")
+    usub = us.add_subparsers(dest="users_command", metavar="ACTION", required=True)
+
+    def users_file(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("--file", default=_users_default(), metavar="PATH",
+                        help="the users file (default: $PROBE_UI_USERS or probe-ui-data/users)")
+
+    ua = usub.add_parser("add", help="add a user, or change a user's role and password (the password is asked "
+                                     "for, or read from standard input: never on the command line)")
+    ua.add_argument("name", metavar="NAME")
+    ua.add_argument("--role", choices=("viewer", "prober", "admin"), default="prober",
+                    help="viewer: the Results tab only; prober (default): probe, stress, batch, rate; admin: also "
+                         "endpoints for everyone and at any host, cancel anyone's run")
+    users_file(ua)
+    ua.set_defaults(func=cmd_users_add)
+    ul = usub.add_parser("list", help="every user and role (no hashes)")
+    users_file(ul)
+    ul.set_defaults(func=cmd_users_list)
+    ur = usub.add_parser("remove", help="remove a user")
+    ur.add_argument("name", metavar="NAME")
+    users_file(ur)
+    ur.set_defaults(func=cmd_users_remove)
     return p
 
 
@@ -1040,11 +1071,60 @@ def cmd_presets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _users_default() -> str:
+    from pathlib import Path
+
+    return os.environ.get("PROBE_UI_USERS") or str(Path("probe-ui-data") / "users")
+
+
+def _read_password(name: str) -> str:
+    """The new password: asked twice at a terminal (not echoed), else the first line of standard input."""
+    import getpass
+
+    if sys.stdin.isatty():
+        first = getpass.getpass(f"password for {name}: ")
+        if getpass.getpass("the same password again: ") != first:
+            raise UsageError("the two passwords differ: nothing was changed")
+        return first
+    return sys.stdin.readline().rstrip("\r\n")
+
+
+def cmd_users_add(args: argparse.Namespace) -> int:
+    from probe_ui.users import add_user, check_name, check_role
+
+    check_name(args.name)
+    check_role(args.role)
+    new = add_user(args.file, args.name, args.role, _read_password(args.name))
+    print(f"{'added' if new else 'changed'} {args.name} ({args.role}) in {args.file}; serve with: probe-ui "
+          f"--auth-file {args.file}")
+    return 0
+
+
+def cmd_users_list(args: argparse.Namespace) -> int:
+    from probe_ui.users import read_users
+
+    accounts = read_users(args.file)
+    for a in accounts.values():
+        print(f"{a.name}\t{a.role}")
+    if not accounts:
+        print(f"no users in {args.file}", file=sys.stderr)
+    return 0
+
+
+def cmd_users_remove(args: argparse.Namespace) -> int:
+    from probe_ui.users import remove_user
+
+    remove_user(args.file, args.name)
+    print(f"removed {args.name} from {args.file}")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from probe_ui.app.serve import ServeError, launch, options
 
     try:
-        opts = options(args.db, args.host, args.port, args.auth, args.demo, args.max_upload_mb, args.auth_file)
+        opts = options(args.db, args.host, args.port, args.auth, args.demo, args.max_upload_mb, args.auth_file,
+                       args.endpoint_hosts)
     except ServeError as exc:
         raise UsageError(str(exc)) from None
     launch(opts)

@@ -18,7 +18,7 @@ import re
 import threading
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable, Collection, Mapping
 from urllib.parse import urlsplit
 
 import pandas as pd
@@ -26,12 +26,13 @@ import pandas as pd
 from probe_ui import catalogue, prompts
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
+from probe_ui.outbound import OPEN, OutboundPolicy, OutboundRefused
 from probe_ui.providers import PROVIDERS, create
 from probe_ui.providers.base import ModelConfig, ModelSpecError, ProviderError, fit_images
 from probe_ui.providers.sdk import PLACEHOLDER_KEY
 from probe_ui.redact import clip, env_key, public_url
 
-__all__ = ["EndpointError", "Endpoints", "MODEL_COLUMNS", "TABLE_COLUMNS", "models_table", "test_model"]
+__all__ = ["EndpointBook", "EndpointError", "Endpoints", "MODEL_COLUMNS", "TABLE_COLUMNS", "models_table", "test_model"]
 
 #: providers that run in this process or answer without a server: nothing to point at a URL
 NO_URL = frozenset({"baseline", "hf"})
@@ -72,7 +73,8 @@ class Endpoints:
         return name in self._configs
 
     def add(self, provider: str, base_url: str, model: str, key: str | None = None,
-            name: str | None = None) -> ModelConfig:
+            name: str | None = None, *, check_url: Callable[[str], None] | None = None,
+            reserved: Collection[str] = (), description: str | None = None) -> ModelConfig:
         """Check and store an endpoint; return its config (the key in ``secret``, which repr never shows).
 
         ``provider`` must be one of :data:`probe_ui.providers.PROVIDERS` that talks to a server (not ``baseline``
@@ -80,7 +82,8 @@ class Endpoints:
         (for openai / vllm / ollama a bare ``http://host:port`` gets ``/v1``); ``model`` the model's name on that
         server. ``name`` defaults to ``provider/model@host:port``. Adding under a name already used replaces that
         endpoint (e.g. to change its key); a default name already used for another URL gets `` #2``, `` #3``...
-        Raises :class:`EndpointError`.
+        ``check_url`` (an outbound policy's check) may refuse the URL; names in ``reserved`` (models shared with
+        everyone) cannot be taken. Raises :class:`EndpointError` (or what ``check_url`` raises).
         """
         provider = (provider or "").strip().lower()
         if provider not in PROVIDERS:
@@ -95,6 +98,8 @@ class Endpoints:
         if _CONTROL.search(model):
             raise EndpointError("the model name must be one line of text")
         url = _check_url(base_url, provider)
+        if check_url is not None:
+            check_url(url)
         if key is not None:
             key = key.strip() or None
         if key is not None and (any(ch.isspace() for ch in key) or _CONTROL.search(key)):
@@ -109,15 +114,17 @@ class Endpoints:
                     raise EndpointError(f"the name must be one line of at most {MAX_NAME} characters")
                 if name in _catalogue_names():
                     raise EndpointError(f"'{name}' is already a catalogue model: choose another name")
+                if name in reserved:
+                    raise EndpointError(f"'{name}' is already the name of a shared model: choose another name")
             else:
                 name = f"{provider}/{model}@{host}:{port}"
                 if len(name) > MAX_NAME:
                     raise EndpointError(f"the model name is too long (a name is at most {MAX_NAME} characters)")
                 base, n = name, 2
-                while name in self._configs and self._configs[name].base_url != url:
+                while (name in self._configs and self._configs[name].base_url != url) or name in reserved:
                     name, n = f"{base} #{n}", n + 1
-            cfg = ModelConfig(name=name, provider=provider, model=model, base_url=url,
-                              description=f"added in this session: {provider} server at {public_url(url)}",
+            described = description or f"added in this session, by you: {provider} server at {public_url(url)}"
+            cfg = ModelConfig(name=name, provider=provider, model=model, base_url=url, description=described,
                               secret=key or PLACEHOLDER_KEY)
             self._configs[name] = cfg
             if key:
@@ -149,6 +156,72 @@ class Endpoints:
             rows = [{"name": c.name, "provider": c.provider, "model": c.model, "base_url": c.base_url,
                      "key": "set" if c.name in self._keyed else "none"} for c in self._configs.values()]
         return pd.DataFrame(rows, columns=TABLE_COLUMNS)
+
+
+class EndpointBook:
+    """The endpoints added in one app, each person's their own (an :class:`Endpoints` per owner: a signed-in user,
+    or one browser session of an app without a login), plus those an admin shares with everyone.
+
+    A person's endpoints and keys are listed, tested and called for that person only: nobody else sees their names,
+    and nobody else can replace them (each owner has their own names). A shared endpoint is offered to everyone
+    under its name; its URL and key are never shown. Every URL passes the app's outbound policy
+    (:mod:`probe_ui.outbound`) when it is added, and again when it is used (:meth:`usable`). Memory only.
+    """
+
+    def __init__(self, policy: OutboundPolicy | None = None) -> None:
+        self.policy = policy or OPEN
+        self.shared = Endpoints()
+        self._own: dict[str, Endpoints] = {}
+        self._lock = threading.Lock()
+
+    def own(self, owner: str) -> Endpoints:
+        """``owner``'s own endpoints (made empty on first use)."""
+        with self._lock:
+            return self._own.setdefault(owner, Endpoints())
+
+    def add(self, owner: str, provider: str, base_url: str, model: str, key: str | None = None,
+            name: str | None = None, *, admin: bool = False, share: bool = False) -> ModelConfig:
+        """Add an endpoint for ``owner`` (:meth:`Endpoints.add`), or for everyone with ``share`` (admins only)."""
+        def check(url: str) -> None:
+            self.policy.check(url, admin=admin)
+
+        if share:
+            if not admin:
+                raise EndpointError("only an admin can add an endpoint for everyone")
+            return self.shared.add(provider, base_url, model, key, name, check_url=check,
+                                   description=f"shared with everyone by an admin ({provider} server)")
+        return self.own(owner).add(provider, base_url, model, key, name, check_url=check,
+                                   reserved=set(self.shared.configs()))
+
+    def configs(self, owner: str) -> dict[str, ModelConfig]:
+        """The added endpoints ``owner`` may pick: the shared ones, then their own."""
+        with self._lock:
+            own = self._own.get(owner)
+        return {**self.shared.configs(), **(own.configs() if own is not None else {})}
+
+    def usable(self, owner: str, names: Collection[str] | None = None, *, admin: bool = False
+               ) -> dict[str, ModelConfig]:
+        """:meth:`configs`, the owner's own endpoints among ``names`` (all when None) checked again against the
+        outbound policy (a host name may resolve elsewhere now): raises OutboundRefused naming the endpoint."""
+        out = self.configs(owner)
+        with self._lock:
+            own = self._own.get(owner)
+        for name, cfg in (own.configs() if own is not None else {}).items():
+            if names is None or name in names:
+                try:
+                    self.policy.check(cfg.base_url or "", admin=admin)
+                except OutboundRefused as exc:
+                    raise OutboundRefused(f"endpoint '{name}': {exc}") from None
+        return out
+
+    def forget(self, owner: str) -> None:
+        """Drop ``owner``'s endpoints and keys (a browser session that closed)."""
+        with self._lock:
+            self._own.pop(owner, None)
+
+    def owners(self) -> int:
+        with self._lock:
+            return len(self._own)
 
 
 def _check_url(base_url: str, provider: str) -> str:
@@ -183,12 +256,19 @@ def _catalogue_names() -> set[str]:
         return set()
 
 
-def models_table(endpoints: Endpoints | None = None, discover: bool = True) -> pd.DataFrame:
+def _configs_of(endpoints: Endpoints | Mapping[str, ModelConfig] | None) -> dict[str, ModelConfig]:
+    if endpoints is None:
+        return {}
+    return endpoints.configs() if isinstance(endpoints, Endpoints) else dict(endpoints)
+
+
+def models_table(endpoints: Endpoints | Mapping[str, ModelConfig] | None = None, discover: bool = True
+                 ) -> pd.DataFrame:
     """Every model: :func:`probe_ui.catalogue.list_models` (providers, catalogue entries and, unless ``discover``
     is false, models found on running servers), then the added endpoints, with whether each is usable here and
     why not. Columns: name, provider, model, usable (bool), reason ("" when usable), description."""
     rows = [{k: r.get(k) for k in MODEL_COLUMNS} for r in catalogue.list_models(discover=discover)]
-    for cfg in (endpoints.configs() if endpoints is not None else {}).values():
+    for cfg in _configs_of(endpoints).values():
         try:
             reason = catalogue.availability(cfg)
         except Exception as exc:  # noqa: BLE001 - one endpoint must not break the table
@@ -206,7 +286,8 @@ def models_table(endpoints: Endpoints | None = None, discover: bool = True) -> p
 BASELINES = ("baseline/random", "baseline/first", "baseline/last")
 
 
-def model_menu(endpoints: Endpoints | None = None, discover: bool = False) -> list[dict[str, Any]]:
+def model_menu(endpoints: Endpoints | Mapping[str, ModelConfig] | None = None, discover: bool = False
+               ) -> list[dict[str, Any]]:
     """The models a person can pick, baselines first, then catalogue entries and added endpoints (and, with
     ``discover``, models found on local servers): name, usable, and the reason in words when it is not usable
     here (a missing key variable, a server that is not running, an extra that is not installed)."""
@@ -252,7 +333,8 @@ def _result(ok: bool, model: str, latency_s: float | None = None, text: str = ""
     return {"ok": ok, "model": model, "latency_s": latency_s, "text": text, "error": error}
 
 
-def test_model(spec: str, endpoints: Endpoints | None = None, timeout_s: float = 30) -> dict[str, Any]:
+def test_model(spec: str, endpoints: Endpoints | Mapping[str, ModelConfig] | None = None, timeout_s: float = 30
+               ) -> dict[str, Any]:
     """Send ONE tiny real request (a 64×64 grey image and a yes/no question) to a model: a catalogue name, an added
     endpoint's name, or ``provider/model``.
 
@@ -264,7 +346,7 @@ def test_model(spec: str, endpoints: Endpoints | None = None, timeout_s: float =
     spec = (spec or "").strip()
     if not spec:
         return _result(False, "", error="choose a model to test")
-    extra = endpoints.configs() if endpoints is not None else {}
+    extra = _configs_of(endpoints)
     try:
         cfg = catalogue.resolve(spec, catalogue.load_catalogue() | extra)
     except ValueError as exc:

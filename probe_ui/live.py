@@ -13,6 +13,7 @@ import json
 import logging
 import queue
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -621,8 +622,12 @@ def live_run_name(item_id: str) -> str:
 
 def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: int = 0, prompt: str | None = None,
              extra_models: dict[str, ModelConfig] | None = None, run_name: str | None = None,
-             use_cache: bool = True, cancel: threading.Event | None = None) -> Iterator[LiveRun]:
-    """Ask every model every variant at once; yield the cards each time an answer (or error) arrives.
+             use_cache: bool = True, cancel: threading.Event | None = None, user: str | None = None,
+             coalesce_s: float = 0.0) -> Iterator[LiveRun]:
+    """Ask every model every variant at once; yield the cards each time an answer (or error) arrives. The run
+    records ``user`` as who made it (default: the system user). ``coalesce_s``: answers that arrive within that
+    many seconds of one another are yielded together, once (a page redrawn for each of 8 answers that arrive
+    together costs 8 redraws, for each of 50 people at once); never later than that after an answer arrives.
 
     Models are checked before anything is sent: one that cannot run here (no key, no server, an unknown name)
     gets cards that say why, and the others are asked. The calls run on a background thread, so a slow model
@@ -642,7 +647,7 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
     run = store.ensure_run(name, seed, {"kind": "live", "models": [_public_config(m) for m in models],
                                         "asked": wanted, "prompt": prompt, "seed": seed,
                                         "planned": len(cells) + len(unusable) * len(variants),
-                                        "items": sorted({v.item_id for v in variants})})
+                                        "items": sorted({v.item_id for v in variants})}, created_by=user)
     store.add_variants(run.id, variants)
     failed = _failed_cards(store, run.id, variants, unusable, prompt, seed, extra_models)
     if not models:
@@ -668,20 +673,27 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
 
     threading.Thread(target=work, name=f"probe-ui live {name}", daemon=True).start()
     yield state
-    while True:
-        ev = events.get()
-        if ev is None:
-            break
-        if isinstance(ev, BaseException):
-            for card in state.cards:
-                if card.status == "waiting":
-                    card.status, card.error = "error", f"{type(ev).__name__}: {ev}"
+    ended = False
+    while not ended:
+        batch = [events.get()]
+        deadline = time.monotonic() + coalesce_s
+        while batch[-1] is not None and (left := deadline - time.monotonic()) > 0:
+            try:
+                batch.append(events.get(timeout=left))
+            except queue.Empty:
+                break
+        for ev in batch:
+            if ev is None:
+                ended = True
+            elif isinstance(ev, BaseException):
+                for card in state.cards:
+                    if card.status == "waiting":
+                        card.status, card.error = "error", f"{type(ev).__name__}: {ev}"
+            else:
+                cell, resp = ev
+                _fill(index[(cell.variant.id, cell.model.name)], store, run.id, cell, resp)
+        if not ended or len(batch) > 1:
             yield state
-            continue
-        cell, resp = ev
-        card = index[(cell.variant.id, cell.model.name)]
-        _fill(card, store, run.id, cell, resp)
-        yield state
     for card in state.cards:  # cancelled before sending
         if card.status == "waiting":
             card.status, card.error = "error", "cancelled before it was sent"

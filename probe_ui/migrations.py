@@ -102,11 +102,21 @@ def _v4(c: sa.Connection) -> None:
         c.exec_driver_sql(f'ALTER TABLE "{table}" ALTER COLUMN "{column}" TYPE TEXT')
 
 
+def _v5(c: sa.Connection) -> None:
+    """Users (issue 23): ``runs.created_by`` (who made a run; runs made before have none) and ``ratings.verified``
+    (whether the rater was a signed-in user; ratings made before have none: not from a login that was checked)."""
+    from probe_ui import store as st
+
+    add_column(c, st.runs, "created_by")
+    add_column(c, st.ratings, "verified")
+
+
 STEPS: tuple[Step, ...] = (
     Step(1, "the tables and columns of probe-ui 0.1.0", _v1),
     Step(2, "a parser version with every stored parse (the parse becomes a cache of the robust reading)", _v2),
     Step(3, "a rater with every rating (ratings by several clinicians)", _v3),
     Step(4, "names, ids and conditions as unbounded text on PostgreSQL, as on SQLite", _v4),
+    Step(5, "who made each run, and whether each rater was a signed-in user", _v5),
 )
 LATEST = STEPS[-1].version
 

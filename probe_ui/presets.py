@@ -150,6 +150,10 @@ class PresetHead(_Strict):
     include_original: bool = True
     perturbations: list[ConditionSpec] = []
     suites: list[str] = []
+    # a benchmark set saved from the app: who saved it, and whether every user of that app may use it
+    # (probe_ui.benchmark_sets); a preset elsewhere ignores both
+    owner: str | None = None
+    shared: bool = False
 
 
 @dataclass(frozen=True)

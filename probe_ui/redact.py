@@ -273,6 +273,19 @@ def public_location(location: str) -> str:
     return public_url(location) if "://" in location else location
 
 
+#: an absolute path inside a free text (POSIX, or a Windows drive), not a URL's path
+_ABS_IN_TEXT = re.compile(r"(?<![\w:/.~\\-])(?:/|[A-Za-z]:[\\/])(?:[^\s/\\'\"<>()|]+[/\\])+[^\s/\\'\"<>()|,;:]*")
+
+
+def public_paths(text: Any) -> Any:
+    """A free text fit to show to other people (the app's pages): every absolute path in it reduced to its last
+    part (a file or folder name), as :func:`public_settings` does with ``paths``; nothing else changed."""
+    if not isinstance(text, str) or ("/" not in text and "\\" not in text):
+        return text
+    return _ABS_IN_TEXT.sub(lambda m: PurePath(m.group(0).replace("\\", "/").rstrip("/")).name or m.group(0),
+                            text)
+
+
 # ---- configuration ------------------------------------------------------------------------------------------------
 
 def public_settings(obj: Any, *, paths: bool = False, name: str = "", secrets: Iterable[str] | None = None) -> Any:

@@ -250,7 +250,7 @@ RUN_KINDS = {"live": "live probe", "batch": "batch", "import": "imported", "stre
 
 def run_choices(store: Store) -> list[tuple[str, str]]:
     """(label, run name) of every run, newest first, labelled for people: what it asked (a live probe's question,
-    a stress test's item or preset and suite, a batch's presets) and when, instead of a hash."""
+    a stress test's item or preset and suite, a batch's presets), when and by whom, instead of a hash."""
     import sqlalchemy as sa
 
     from probe_ui.store import run_variants, variants
@@ -271,7 +271,8 @@ def run_choices(store: Store) -> list[tuple[str, str]]:
             what = r.name.removeprefix("stress-")
         else:
             what = r.name
-        out.append((f"{RUN_KINDS.get(kind, kind)}: {what} · {when}", r.name))
+        by = f" · by {r.created_by}" if r.created_by else ""  # who made it (runs before issue 23: unknown)
+        out.append((f"{RUN_KINDS.get(kind, kind)}: {what} · {when}{by}", r.name))
     return out
 
 

@@ -208,7 +208,7 @@ def call_row(run_id: int, variant_id: str, m: ModelConfig, req: Request, resp: R
                     base_url=redact.public_url(list(m.base_url) if isinstance(m.base_url, tuple) else m.base_url))
     return {
         "run_id": run_id, "variant_id": variant_id, "model": m.name, "prompt": req.prompt,
-        "sample": req.sample, "request_hash": req.cache_key(m.provider, m.model, m.options),
+        "sample": req.sample, "request_hash": req.cache_key(m.provider, m.model, m.options, m.base_url),
         "messages": req.rendered(), "settings": settings, "raw_text": resp.text,
         "latency_s": resp.latency_s, "input_tokens": resp.input_tokens, "output_tokens": resp.output_tokens,
         "cost": resp.cost, "error": resp.error, "finish_reason": resp.finish_reason, "details": resp.details or None,
@@ -313,7 +313,8 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
             store.put_image(im)  # the exact pixels sent, resized or not, are kept
         cached = None
         if use_cache and sent.settings.deterministic and sent.sample == 0:
-            cached = store.cached_response(sent.cache_key(model.provider, model.model, model.options))
+            cached = store.cached_response(sent.cache_key(model.provider, model.model, model.options,
+                                                          model.base_url))
         if cached is not None:
             resp = Response(text=cached["raw_text"] or "", latency_s=0.0, input_tokens=cached["input_tokens"],
                             output_tokens=cached["output_tokens"], cost=0.0, finish_reason=cached["finish_reason"],
@@ -430,8 +431,10 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
               progress: bool = True, extra_models: dict[str, ModelConfig] | None = None,
               on_progress: Callable[[int, int, BatchResult], None] | None = None,
               cancel: threading.Event | None = None, shard: tuple[int, int] | None = None,
-              extend: bool = False, on_change: Callable[[RunChange], None] | None = None) -> BatchResult:
+              extend: bool = False, on_change: Callable[[RunChange], None] | None = None,
+              user: str | None = None) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
+    ``user`` is recorded as who made the run when it is created (default: the system user).
 
     A run that exists is planned whole (:mod:`probe_ui.run_identity`): every preset, model and suite it was ever
     asked, plus this batch's. A batch that would add models, suites or presets to it raises
@@ -494,7 +497,7 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         result = _run_locked(store, presets, models, name, seed, settings, concurrency=concurrency, prompt=prompt,
                              suites=suites, samples=samples, temperature=temperature, judge_cfg=judge_cfg,
                              use_cache=use_cache, progress=progress, on_progress=on_progress, cancel=cancel,
-                             shard=shard)
+                             shard=shard, user=user)
     result.change = change
     return result
 
@@ -547,9 +550,10 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
                 settings: dict[str, Any], *, concurrency: int | None, prompt: str | None,
                 suites: tuple[str, ...] | list[str], samples: int, temperature: float | None, judge_cfg: Judge | None,
                 use_cache: bool, progress: bool, on_progress: Callable[[int, int, BatchResult], None] | None,
-                cancel: threading.Event | None, shard: tuple[int, int] | None) -> BatchResult:
+                cancel: threading.Event | None, shard: tuple[int, int] | None, user: str | None = None
+                ) -> BatchResult:
     """:func:`run_batch` once it holds the run."""
-    run = store.ensure_run(name, seed, settings)
+    run = store.ensure_run(name, seed, settings, created_by=user)
     result = BatchResult(run=run)
     plan = BatchPlan(store, run, presets, models, result, prompt=prompt, seed=seed, suites=suites, samples=samples,
                      temperature=temperature, shard=shard)

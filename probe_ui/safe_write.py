@@ -168,12 +168,14 @@ class _FdWriter(io.RawIOBase):
 
 @contextmanager
 def atomic_file(path: str | os.PathLike[str], *, force: bool = False, text: bool = True, newline: str | None = None,
-                what: str = "cannot write", check: Callable[[Path], None] | None = None) -> Iterator[IO[Any]]:
+                what: str = "cannot write", check: Callable[[Path], None] | None = None,
+                mode: int | None = None) -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path`` for writing (text, UTF-8, or binary) and, when the block ends without
     an error, put it in place (module doc); on any error the temporary file is removed and ``path`` is untouched.
     ``check`` is called with the finished temporary file before it takes the name (e.g. to load a preset back);
     whatever it raises leaves ``path`` as it was. Errors of the filesystem become :class:`WriteError` naming
-    ``path`` (``what`` starts the message)."""
+    ``path`` (``what`` starts the message). ``mode``: the file's mode instead of a new file's (e.g. ``0o600`` for a
+    file only its owner may read: it never has another mode, not even for a moment)."""
     path = Path(path)
     check_target(path, force, what)
     try:
@@ -196,7 +198,7 @@ def atomic_file(path: str | os.PathLike[str], *, force: bool = False, text: bool
         stream.flush()
         os.fsync(fd)
         if hasattr(os, "fchmod"):  # POSIX (mkstemp made it 0600)
-            os.fchmod(fd, new_file_mode())
+            os.fchmod(fd, new_file_mode() if mode is None else mode)
         stream.close()
         stream = None
         if check is not None:
@@ -264,18 +266,19 @@ def _sync_folder(folder: Path) -> None:
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes, *, force: bool = False, what: str = "cannot write",
-                check: Callable[[Path], None] | None = None) -> Path:
-    """Write ``data`` to ``path`` safely (module doc; ``check`` as in :func:`atomic_file`); returns the path."""
-    with atomic_file(path, force=force, text=False, what=what, check=check) as f:
+                check: Callable[[Path], None] | None = None, mode: int | None = None) -> Path:
+    """Write ``data`` to ``path`` safely (module doc; ``check`` and ``mode`` as in :func:`atomic_file`); returns
+    the path."""
+    with atomic_file(path, force=force, text=False, what=what, check=check, mode=mode) as f:
         f.write(data)
     return Path(path)
 
 
 def write_text(path: str | os.PathLike[str], text: str, *, force: bool = False, what: str = "cannot write",
-               check: Callable[[Path], None] | None = None) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` safely (module doc; ``check`` as in :func:`atomic_file`); returns the
-    path."""
-    return write_bytes(path, text.encode("utf-8"), force=force, what=what, check=check)
+               check: Callable[[Path], None] | None = None, mode: int | None = None) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` safely (module doc; ``check`` and ``mode`` as in :func:`atomic_file`);
+    returns the path."""
+    return write_bytes(path, text.encode("utf-8"), force=force, what=what, check=check, mode=mode)
 
 
 __all__ = ["WriteError", "atomic_file", "check_target", "free_space", "fresh_path", "full_disk_message",

@@ -352,15 +352,30 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
     return filtered
 
 
+UNVERIFIED = " (unverified)"
+
+
+def rater_label(rater: str, verified: Any = None) -> str:
+    """A rater as agreement figures and exports name them: a name typed in the app without a login (``verified``
+    false: anyone could have typed it) is marked :data:`UNVERIFIED`, and is another rater than the signed-in user
+    of that name."""
+    unchecked = verified is not None and not (isinstance(verified, float) and verified != verified) \
+        and not bool(verified)
+    return f"{rater or '(unnamed)'}{UNVERIFIED}" if unchecked else rater
+
+
 def rater_ratings(per_rater: pd.DataFrame, response_ids: pd.Series) -> pd.Series:
     """Per answer, ``{rater: rating}`` of each rater's latest rating (:meth:`Store.ratings_frame` with
-    ``per_rater``), None where nobody rated it; aligned with ``response_ids``."""
+    ``per_rater``; a rater whose name was typed without a login labelled by :func:`rater_label`), None where
+    nobody rated it; aligned with ``response_ids``."""
     out = pd.Series([None] * len(response_ids), index=response_ids.index, dtype=object)
     if per_rater.empty:
         return out
     by_id: dict[int, dict[str, str]] = {}
-    for rid, rater, rating in zip(per_rater["response_id"], per_rater["rater"], per_rater["rating"]):
-        by_id.setdefault(int(rid), {})[str(rater)] = str(rating)
+    verified = per_rater["verified"] if "verified" in per_rater.columns else [None] * len(per_rater)
+    for rid, rater, rating, checked in zip(per_rater["response_id"], per_rater["rater"], per_rater["rating"],
+                                           verified):
+        by_id.setdefault(int(rid), {})[rater_label(str(rater), checked)] = str(rating)
     hit = response_ids.isin(list(by_id)).to_numpy()
     out[hit] = [by_id[int(r)] for r in response_ids[hit]]
     return out

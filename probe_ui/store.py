@@ -45,6 +45,8 @@ runs = sa.Table(
     sa.Column("versions", sa.JSON, nullable=False),
     sa.Column("created_at", sa.String(40), nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=False),
+    # who made the run: the app's signed-in user ("local" without a login), else the system user that ran probe-ui
+    sa.Column("created_by", sa.Text),
 )
 images = sa.Table(
     "images", md,
@@ -139,6 +141,9 @@ ratings = sa.Table(
     # who rated: the app's --auth user or rater field, the CLI's --rater, a CSV's column; "" = nobody named (ratings
     # made before raters were recorded). The latest rating of each rater per response counts.
     sa.Column("rater", sa.String(RATER_MAX), nullable=False, server_default=""),
+    # whether the rater's identity was checked: true = the app's signed-in user; false = a name typed in an app
+    # without a login (anyone could have typed it); null = not from the app (a CSV import, a script, older ratings)
+    sa.Column("verified", sa.Boolean),
 )
 RATINGS = ("correct", "incorrect", "unsure")
 
@@ -285,6 +290,7 @@ class Run:
     versions: dict[str, str]
     created_at: str
     updated_at: str
+    created_by: str | None = None
 
 
 class RunInUseError(StoreError):
@@ -452,15 +458,21 @@ class Store:
             c.commit()
 
     # ---- runs -------------------------------------------------------------------------------------------------
-    def ensure_run(self, name: str, seed: int, settings: dict[str, Any]) -> Run:
-        """Create the run, or reopen it (same seed required) and merge the new settings into its record."""
+    def ensure_run(self, name: str, seed: int, settings: dict[str, Any], created_by: str | None = None) -> Run:
+        """Create the run, or reopen it (same seed required) and merge the new settings into its record.
+        ``created_by`` (who makes it: the app's user; default the system user) is recorded when it is created."""
         check_key(name, "run name")
         created = False
+        if created_by is None:
+            from probe_ui.users import system_user
+
+            created_by = system_user()
         try:
             with self.engine.begin() as c:
                 if c.execute(sa.select(runs.c.id).where(runs.c.name == name)).first() is None:
                     c.execute(runs.insert().values(name=name, seed=seed, settings=settings,
-                                                   versions=package_versions(), created_at=now(), updated_at=now()))
+                                                   versions=package_versions(), created_at=now(), updated_at=now(),
+                                                   created_by=clean_text(created_by)))
                     created = True
         except sa.exc.IntegrityError:
             pass  # another shard created it at the same moment: reopen it below
@@ -667,10 +679,13 @@ class Store:
                                                      & item_errors.c.item_id.in_(ids[start:start + 500])))
 
     # ---- ratings ----------------------------------------------------------------------------------------------
-    def rate_response(self, response_id: int, rating: str, note: str = "", rater: str = "") -> None:
+    def rate_response(self, response_id: int, rating: str, note: str = "", rater: str = "",
+                      verified: bool | None = None) -> None:
         """Record ``rater``'s rating of one answer (kept with the response; that rater's later rating supersedes
-        it, other raters' ratings stand beside it). ``rater`` "" is a rating nobody put a name to."""
-        self.add_ratings([{"response_id": response_id, "rating": rating, "note": note, "rater": rater}])
+        it, other raters' ratings stand beside it). ``rater`` "" is a rating nobody put a name to. ``verified``:
+        True for the app's signed-in user, False for a name typed without a login (see the ``ratings`` table)."""
+        self.add_ratings([{"response_id": response_id, "rating": rating, "note": note, "rater": rater,
+                           "verified": verified}])
 
     def add_ratings(self, rows: Iterable[dict[str, Any]]) -> int:
         """Record several ratings (``response_id``, ``rating``, optional ``note`` and ``rater``) in ONE transaction:
@@ -681,8 +696,10 @@ class Store:
             rating = r.get("rating")
             if rating not in RATINGS:
                 raise StoreError(f"rating must be one of {', '.join(RATINGS)}, not {rating!r}")
+            verified = r.get("verified")
             values.append({"response_id": int(r["response_id"]), "rating": rating, "note": r.get("note") or "",
-                           "rater": rater_name(r.get("rater")), "created_at": now()})
+                           "rater": rater_name(r.get("rater")), "created_at": now(),
+                           "verified": None if verified is None else bool(verified)})
         if not values:
             return 0
         ids = sorted({v["response_id"] for v in values})
@@ -721,11 +738,12 @@ class Store:
     def ratings_frame(self, run_id: int | None = None, *, per_rater: bool = False) -> pd.DataFrame:
         """The ratings that count, of one run or all: by default the latest rating of each rated response,
         whoever gave it (response_id, rating, note); with ``per_rater`` the latest of each rater per
-        response (response_id, rater, rating, note, created_at), ordered by response and rater."""
-        keys = [ratings.c.response_id] + ([ratings.c.rater] if per_rater else [])
+        response (response_id, rater, rating, note, created_at, verified), ordered by response and rater. A name
+        typed without a login (``verified`` false) is another rater than the signed-in user of that name."""
+        keys = [ratings.c.response_id] + ([ratings.c.rater, ratings.c.verified] if per_rater else [])
         latest = sa.select(sa.func.max(ratings.c.id)).group_by(*keys)
-        cols = [ratings.c.response_id, ratings.c.rater, ratings.c.rating, ratings.c.note, ratings.c.created_at] \
-            if per_rater else [ratings.c.response_id, ratings.c.rating, ratings.c.note]
+        cols = [ratings.c.response_id, ratings.c.rater, ratings.c.rating, ratings.c.note, ratings.c.created_at,
+                ratings.c.verified] if per_rater else [ratings.c.response_id, ratings.c.rating, ratings.c.note]
         q = sa.select(*cols).where(ratings.c.id.in_(latest))
         if run_id is not None:
             q = q.join(responses, responses.c.id == ratings.c.response_id).where(responses.c.run_id == run_id)
@@ -734,12 +752,15 @@ class Store:
         with self.engine.connect() as c:
             return pd.read_sql(q.order_by(*keys), c)
 
-    def latest_rating(self, response_id: int, rater: str | None = None) -> tuple[str | None, str]:
+    def latest_rating(self, response_id: int, rater: str | None = None, verified: bool | None = None
+                      ) -> tuple[str | None, str]:
         """One answer's latest rating and note, by anyone (``rater`` None) or by one rater (None, "" when
-        unrated)."""
+        unrated); ``verified`` True / False: only that rater's ratings made signed in / typed without a login."""
         q = sa.select(ratings.c.rating, ratings.c.note).where(ratings.c.response_id == self._known_id(response_id))
         if rater is not None:
             q = q.where(ratings.c.rater == rater_name(rater))
+        if verified is not None:
+            q = q.where(ratings.c.verified.is_(bool(verified)))
         with self.engine.connect() as c:
             row = c.execute(q.order_by(ratings.c.id.desc()).limit(1)).first()
         return (str(row[0]), str(row[1] or "")) if row else (None, "")

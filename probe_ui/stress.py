@@ -400,8 +400,9 @@ def planned_run_name(suite: str, model_specs: list[str], *, preset: Any = None, 
 
 def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = None, item_ids: tuple[str, ...] = (),
                variants: list[Any] | None = None, seed: int = 0, run_name: str | None = None,
-               extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None) -> str:
-    """Ask ``model_specs`` a suite's variants and store every answer; returns the run's name.
+               extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None,
+               user: str | None = None) -> str:
+    """Ask ``model_specs`` a suite's variants and store every answer; returns the run's name (made by ``user``).
 
     The variants are either a preset's (all its items, or ``item_ids``), expanded with ``suite`` by
     :func:`probe_ui.runner.run_batch`, or ``variants`` already built (the Probe tab's item with the suite applied,
@@ -423,7 +424,7 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
             raise ProbeError("nothing to ask: no variants")
         name = planned_run_name(suite, specs, variants=variants, seed=seed, run_name=run_name)
         for state in run_live(store, variants, specs, seed=seed, extra_models=extra_models, run_name=name,
-                              cancel=cancel):
+                              cancel=cancel, user=user):
             if on_progress is not None:
                 on_progress(state.done, max(len(state.cards), 1))
         return name
@@ -437,7 +438,7 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
         preset = replace(preset, items=tuple(i for i in preset.items if i.id in item_ids))
     name = planned_run_name(suite, specs, preset=preset, item_ids=item_ids, seed=seed, run_name=run_name)
     run_batch(store, [preset], specs, run_name=name, seed=seed, suites=[suite], progress=False,
-              extra_models=extra_models, cancel=cancel,
+              extra_models=extra_models, cancel=cancel, user=user,
               on_progress=(lambda d, t, _r: on_progress(d, max(t, 1))) if on_progress is not None else None)
     return name
 
@@ -482,7 +483,8 @@ def run_sweep_name(perturbation: str, levels: list[int] | tuple[int, ...] | None
 
 def run_sweep(store: Any, perturbation: str, levels: list[int] | tuple[int, ...] | None, model_specs: list[str], *,
               originals: list[Any], seed: int = 0, run_name: str | None = None,
-              extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None) -> str:
+              extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None,
+              user: str | None = None) -> str:
     """Ask ``model_specs`` a sweep of one perturbation over ``originals`` (the Probe tab's item, or a preset's items
     from :func:`probe_ui.sweep.load_originals`); returns the run's name (:func:`stress_run_name` with
     :func:`sweep_name`). Read it with :func:`probe_ui.results.robustness_curves`."""
@@ -494,7 +496,7 @@ def run_sweep(store: Any, perturbation: str, levels: list[int] | tuple[int, ...]
     specs = [s.strip() for s in model_specs if s and s.strip()]
     name = run_name or run_sweep_name(perturbation, levels, specs, originals=originals, seed=seed)
     for state in run_live(store, variants, specs, seed=seed, extra_models=extra_models, run_name=name,
-                          cancel=cancel):
+                          cancel=cancel, user=user):
         if on_progress is not None:
             on_progress(state.done, max(len(state.cards), 1))
     return name

@@ -32,23 +32,48 @@ class AppServer:
         return Store(self.db)
 
 
-def start_app(tmp_path: Path, *, demo: bool = False, max_upload_mb: int | None = None) -> AppServer:
+#: users of the app tests that sign in: name → (role, password)
+USERS = {"alice": ("prober", "alice-pass-1"), "bob": ("prober", "bob-pass-22"), "vera": ("viewer", "vera-pass-3"),
+         "root": ("admin", "root-pass-44")}
+
+
+def users_file(path: Path, users: dict[str, tuple[str, str]] = USERS) -> Path:
+    """A users file (probe-ui users add) with ``users``."""
+    from probe_ui.users import add_user
+
+    for name, (role, password) in users.items():
+        add_user(path, name, role, password)
+    return path
+
+
+def start_app(tmp_path: Path, *, demo: bool = False, max_upload_mb: int | None = None,
+              users: dict[str, tuple[str, str]] | None = None, endpoint_hosts: str | None = None) -> AppServer:
+    """The app on a free loopback port; with ``users``, a login (a users file) is required."""
     from probe_ui.app.serve import launch, options
 
     db = tmp_path / "data" / "probe-ui.db"
     port = free_port()
-    app = launch(options(str(db), "127.0.0.1", port, demo=demo, max_upload_mb=max_upload_mb), block=False,
+    extra: dict[str, Any] = {}
+    if users:
+        extra["auth_file"] = str(users_file(tmp_path / "users", users))
+    if endpoint_hosts is not None:
+        extra["endpoint_hosts"] = endpoint_hosts
+    app = launch(options(str(db), "127.0.0.1", port, demo=demo, max_upload_mb=max_upload_mb, **extra), block=False,
                  quiet=True)
     return AppServer(url=f"http://127.0.0.1:{port}/", db=db, app=app)
 
 
-def serving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, demo: bool, max_upload_mb: int) -> Iterator[AppServer]:
+def serving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, demo: bool, max_upload_mb: int,
+            users: dict[str, tuple[str, str]] | None = None, endpoint_hosts: str | None = None
+            ) -> Iterator[AppServer]:
     """The app on a free port, working in ``tmp_path``, offline (no probing of local model servers)."""
     monkeypatch.setenv("PROBE_UI_DISCOVER", "0")
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    monkeypatch.delenv("PROBE_UI_AUTH", raising=False)
     monkeypatch.chdir(tmp_path)
-    server = start_app(tmp_path, demo=demo, max_upload_mb=max_upload_mb)
+    server = start_app(tmp_path, demo=demo, max_upload_mb=max_upload_mb, users=users,
+                       endpoint_hosts=endpoint_hosts)
     try:
         yield server
     finally:

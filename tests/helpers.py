@@ -200,3 +200,13 @@ def leaked(texts: dict[str, str], *keys: str) -> list[str]:
             if found:
                 hits.append(f"{found[0]!r} (of {len(found)} pieces) in {where}")
     return hits
+
+
+class Recorder:
+    """Stands in for asyncio.sleep: remembers the delays asked for."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.delays.append(seconds)

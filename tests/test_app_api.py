@@ -62,9 +62,9 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert not cached, cached
     picked = call(client, "/use_bundled_image", "mr_small.png", STEPS0)
     assert "PNG" in picked[1] and val(picked[6]) is None  # a PNG has no window
-    items, items_msg = call(client, "/preset_items", str(_preset("mediconfusion_pairs.yaml")))
+    items, items_msg = call(client, "/preset_items", "mediconfusion_pairs")
     assert items and not items_msg  # the item dropdown was filled (gradio_client returns the new value)
-    loaded = call(client, "/load_preset_item", str(_preset("medblink_depth.yaml")), "depth-echo")
+    loaded = call(client, "/load_preset_item", "medblink_depth", "depth-echo")
     question, kind, opts, suites, original = loaded[11], loaded[12], loaded[13], loaded[16], loaded[17]
     assert question.startswith("Which of the dots") and kind == "label" and opts.splitlines() == ["red", "green",
                                                                                                   "blue"]
@@ -106,7 +106,7 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert "api-set" in saved and (app_server.db.parent / "presets" / "api-set.yaml").is_file()
 
     # ---- Stress tab --------------------------------------------------------------------------------------------
-    stress_args = ["a preset", str(_preset("mediconfusion_pairs.yaml")), "(every item)", "a suite", "circular",
+    stress_args = ["a preset", "mediconfusion_pairs", "(every item)", "a suite", "circular",
                    "blur", [1, 2, 3, 4, 5], 0, ["baseline/first"], "", "", "choice", "", None, ""]
     assert "= 32 calls" in call(client, "/stress_plan", *stress_args)  # 16 items x (original + shift), before Run
     name, matrix, summary, _curve, *_ = call(client, "/stress", *stress_args)
@@ -123,7 +123,7 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert "changed its answer" in said
 
     # ---- Batch tab ---------------------------------------------------------------------------------------------
-    set_path = str(app_server.db.parent / "presets" / "api-set.yaml")
+    set_path = "set:api-set"  # a saved set is offered by name, never by its path on the server
     presets, models, runs, _ = call(client, "/list_runs", [], [])  # ↻: the new set is offered
     status, runs, _ = call(client, "/batch", [set_path], None, ["baseline/first"], "", [], 0, "api-batch")
     assert "api-batch" in status and "0 errors" in status
@@ -211,14 +211,8 @@ def test_non_loopback_needs_auth():
         options("x.db", "0.0.0.0")
     with pytest.raises(ServeError, match="user:password"):
         options("x.db", "0.0.0.0", auth="justuser")
-    assert options("x.db", "0.0.0.0", auth="a:b").auth == ("a", "b")
-    assert options("x.db", "::1").auth is None and options("x.db", "localhost").host == "localhost"
-
-
-def _preset(name: str):
-    from probe_ui.presets import PRESETS_DIR
-
-    return PRESETS_DIR / name
+    assert options("x.db", "0.0.0.0", auth="a:bcd").accounts.check("a", "bcd").role == "admin"
+    assert options("x.db", "::1").accounts is None and options("x.db", "localhost").host == "localhost"
 
 
 def test_probe_ui_with_no_command_serves_the_app(tmp_path):
@@ -265,7 +259,7 @@ def test_batch_tab_cancel_and_resume(app_server, fake_openai):
     fake_openai.latency_s = 0.3
     client = Client(app_server.url, verbose=False)
     client.predict("openai", fake_openai.base_url, "gpt-4o", "", "slowish", api_name="/add_endpoint")
-    preset = str(_preset("mediconfusion_pairs.yaml"))
+    preset = "mediconfusion_pairs"
     job = client.submit([preset], None, [], "slowish", ["rotations"], 0, "cancel-me", api_name="/batch")
     store = app_server.store()
     deadline = time.monotonic() + 60

@@ -151,12 +151,17 @@ def open_page(browser, server, name: str) -> Page:
     return pg
 
 
-def add_endpoint(server, fake_openai, name: str) -> None:
-    """An OpenAI-compatible endpoint on the loopback server, added through the app's API (as the Models tab does)."""
-    from gradio_client import Client
-
-    Client(server.url, verbose=False).predict("openai", fake_openai.base_url, "gpt-4o", "sk-browser-key", name,
-                                              api_name="/add_endpoint")
+def add_endpoint(pg: Page, fake_openai, name: str) -> None:
+    """An OpenAI-compatible endpoint on the loopback server, added in this page's Models tab (an endpoint is its
+    session's own: one added by another session would not be offered here)."""
+    pg.tab("Models")
+    pg.fill("models-url", fake_openai.base_url)
+    pg.fill("models-model", "gpt-4o")
+    pg.fill("models-key", "sk-browser-key")
+    pg.fill("models-name", name)
+    pg.p.locator("#models-add").click()
+    pg.wait_text("#models-added", re.escape(name))
+    pg.tab("Probe")
 
 
 def refresh_models(pg: Page, *names: str) -> None:
@@ -288,11 +293,11 @@ def test_loading_a_preset_item_loads_all_of_it_and_drops_stale_steps(server, bro
 def test_the_table_stays_aligned(server, browser, fake_openai, n_models):
     """3 and 8 models x 6 variants: every cell sits under its model's header, rows do not drift."""
     names = [f"model-{i}" for i in range(n_models - 2)]
-    for n in names:
-        add_endpoint(server, fake_openai, n)
     pg = Page(browser.new_page(viewport=VIEW), f"aligned-{n_models}-models")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
+    for n in names:
+        add_endpoint(pg, fake_openai, n)
     refresh_models(pg, *names)
     pg.ask("CT\nMRI\nUltrasound", "CT")
     pg.p.get_by_text("advanced: parameters as JSON").click()  # the JSON field, for exact values
@@ -382,10 +387,10 @@ def test_rate_in_a_cell_shows_there_and_in_results(server, browser):
 def test_a_slow_model_does_not_hold_up_the_others(server, browser, fake_openai):
     """One model takes 30 s: the baselines' cells fill at once and the page keeps answering clicks."""
     fake_openai.responder = lambda body: (time.sleep(30), "A")[1]
-    add_endpoint(server, fake_openai, "slow")
     pg = Page(browser.new_page(viewport=VIEW), "slow-model")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
+    add_endpoint(pg, fake_openai, "slow")
     refresh_models(pg, "slow")
     pg.fill("probe-question", "Is this a CT image?")
     pg.gallery_pick("ct_head_axial.png")
@@ -502,7 +507,6 @@ def test_untrusted_markdown_is_shown_as_text_and_loads_nothing(server, browser, 
     browser never fetches their URLs (F5)."""
     link = "![x](http://203.0.113.9/leak.png)"
     fake_openai.responder = lambda body: f"A {link}"
-    add_endpoint(server, fake_openai, "echo")
     preset = tmp_path / "evil.yaml"
     preset.write_text(f"name: '{link}'\nitems:\n  - id: a\n    image: mr_small.png\n    question: Which?\n"
                       "    options: [CT, MRI]\n    answer: MRI\n  - id: b\n    image: missing.png\n"
@@ -512,6 +516,7 @@ def test_untrusted_markdown_is_shown_as_text_and_loads_nothing(server, browser, 
     pg.p.on("request", lambda r: None if r.url.startswith((server.url, "data:", "blob:")) else outside.append(r.url))
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
+    add_endpoint(pg, fake_openai, "echo")
     pg.tab("Models")
     pg.pick("models-spec", "echo")
     pg.p.locator("#models-test").click()
@@ -537,10 +542,10 @@ def test_stress_sweep_draws_its_curve_live_and_shows_where_it_broke(server, brow
     """A blur sweep of the Probe tab's item: the calls are counted before Run, the curve grows while answers
     arrive, and an item's breaking image is shown beside its original."""
     fake_openai.latency_s = 0.4
-    add_endpoint(server, fake_openai, "loop")
     pg = Page(browser.new_page(viewport=VIEW), "stress-sweep")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
+    add_endpoint(pg, fake_openai, "loop")
     refresh_models(pg, "loop")
     pg.ask("CT\nMRI", "CT")
     pg.tick("probe-models", "baseline/random")
@@ -587,6 +592,60 @@ def test_ratings_carry_the_raters_name_and_it_is_remembered(server, browser):
     assert not pg.errors, pg.errors
 
 
+@pytest.fixture
+def login_server(tmp_path, monkeypatch):
+    from app_server import USERS
+
+    yield from serving(tmp_path, monkeypatch, demo=False, max_upload_mb=50, users=USERS)
+
+
+def signed_in(browser, server, user: str, name: str, viewport: dict[str, int] = VIEW) -> Page:
+    """A browser context of its own (its own cookies), signed in as ``user`` through the login page."""
+    from app_server import USERS
+
+    pg = Page(browser.new_context(viewport=viewport).new_page(), name)
+    pg.p.goto(server.url)
+    pg.p.get_by_label("username").fill(user)
+    pg.p.get_by_label("password").fill(USERS[user][1])
+    pg.shot("login")
+    with pg.p.expect_navigation():  # the page reloads, signed in
+        pg.p.get_by_role("button", name="Login").click()
+    pg.p.locator("#tabs").wait_for()
+    pg.wait_text("#signed-in", f"signed in as {user}")
+    return pg
+
+
+def test_each_person_sees_their_own_endpoints_and_a_viewer_only_results(login_server, browser, fake_openai):
+    """Issue 23, in the browser: Alice's endpoint is hers (Bob's Models tab and run bar do not list it), and a
+    viewer's page offers the Results tab only; the header names the store by its file name."""
+    alice = signed_in(browser, login_server, "alice", "users-alice")
+    add_endpoint(alice, fake_openai, "alices-model")
+    refresh_models(alice, "alices-model")
+    alice.tab("Models")
+    alice.wait_text("#models-table", "alices-model")
+    alice.shot("alice-models")
+
+    bob = signed_in(browser, login_server, "bob", "users-bob")
+    bob.tab("Models")
+    bob.p.locator("#models-table").wait_for()
+    assert "alices-model" not in bob.p.locator("#models-table").inner_text()
+    bob.tab("Probe")
+    bob.p.locator("#probe-models label", has_text="baseline/first").wait_for()
+    assert "alices-model" not in bob.p.locator("#probe-models").inner_text()
+    bob.shot("bob-probe")
+    header = bob.p.locator("code", has_text="probe-ui.db").first.inner_text()
+    assert header == "probe-ui.db"  # no path on the server
+
+    vera = signed_in(browser, login_server, "vera", "users-viewer", viewport={"width": 1024, "height": 768})
+    vera.p.locator("#results-show").wait_for()
+    vera.wait_text("#signed-in", r"vera \(viewer\)")
+    vera.shot("viewer-results-only")
+    tabs = [t.inner_text().strip() for t in vera.p.get_by_role("tab").all() if t.is_visible()]
+    assert "Results" in tabs and not {"Probe", "Stress", "Batch", "Models"} & set(tabs), tabs
+    for pg in (alice, bob, vera):
+        assert not pg.errors, pg.errors
+
+
 def test_an_unread_reply_says_why_and_a_chosen_judge_reads_it(server, browser, fake_openai):
     """Issue 21: the cell's detail says in words how a reply was read (here: not at all); on the Results tab a
     judge model chosen from the menu reads it, and the answer's detail shows the judge and its reply."""
@@ -595,12 +654,12 @@ def test_an_unread_reply_says_why_and_a_chosen_judge_reads_it(server, browser, f
         return "B" if "Say which answer its reply gives" in text else "Going by the picture, the latter one it is."
 
     fake_openai.responder = respond
-    add_endpoint(server, fake_openai, "loop-vlm")
-    add_endpoint(server, fake_openai, "judge-model")
     for view, tag in ((VIEW, "1440"), ({"width": 1024, "height": 768}, "1024")):
         pg = Page(browser.new_page(viewport=view), f"judge-{tag}")
         pg.p.goto(server.url)
         pg.p.locator("#probe-run").wait_for()
+        add_endpoint(pg, fake_openai, "loop-vlm")  # each page its own endpoints (issue 23)
+        add_endpoint(pg, fake_openai, "judge-model")
         refresh_models(pg, "loop-vlm")
         pg.ask("CT\nMRI", "MRI")
         pg.tick("probe-models", "loop-vlm")
@@ -632,8 +691,8 @@ def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_complet
     asking, a cancel leaves the run in the interrupted list with the whole plan counted, and Resume completes it
     (no error badges, the Runs table stays)."""
     fake_openai.latency_s = 1.0
-    add_endpoint(server, fake_openai, "slowish")
     pg = open_page(browser, server, "batch-extend")
+    add_endpoint(pg, fake_openai, "slowish")
     pg.tab("Batch")
     pg.tick("batch-presets", "medvh_nota (bundled)")
     pg.tick("batch-suites", "rotations")
@@ -782,6 +841,9 @@ def test_the_detail_pane_and_previews_follow_the_run_and_the_image(server, brows
     pg.wait_text("#probe-detail-text", "Prompt sent")
     pg.shot("detail-open")
     pg.p.locator("#probe-run").click()  # a new run: the old answer's detail goes
+    # the new run's name first (the old table says "1 of 1 answers · finished" until the new run's first answer)
+    pg.p.wait_for_function("(old) => document.querySelector('#probe-run-name textarea, #probe-run-name input')"
+                           ".value !== old", arg=first_run, timeout=30000)
     pg.table_done(1)
     assert pg.run_name() != first_run
     pg.p.locator("#probe-detail").wait_for(state="hidden", timeout=10000)

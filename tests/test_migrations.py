@@ -232,3 +232,23 @@ def test_a_store_whose_creation_was_cut_short_opens_as_a_new_store(tmp_path: Pat
         assert migrations.stored_version(c) == migrations.LATEST
         assert set(st.md.tables) <= set(sa.inspect(c).get_table_names())
     assert store.ensure_run("r", 0, {}).name == "r"
+
+
+def test_step_5_records_who_made_runs_and_whether_raters_signed_in(tmp_path: Path) -> None:
+    """Issue 23: a store of schema version 4 gets ``runs.created_by`` and ``ratings.verified`` (after a backup);
+    what was there before stays, with no maker and no verdict on its raters (nobody checked them)."""
+    db = tmp_path / "v4.db"
+    store = Store(db)
+    run = store.ensure_run("before-users", 0, {}, created_by="ignored")
+    store.close()
+    with sqlite3.connect(db) as c:  # the store as schema version 4 had it
+        c.execute("ALTER TABLE runs DROP COLUMN created_by")
+        c.execute("ALTER TABLE ratings DROP COLUMN verified")
+        c.execute("UPDATE schema_version SET version = 4")
+    upgraded = Store(db)
+    assert upgraded.upgraded is not None and upgraded.upgraded[:2] == (4, migrations.LATEST)
+    assert Path(upgraded.upgraded[2]).is_file()  # the backup
+    assert upgraded.get_run("before-users").created_by is None and upgraded.get_run(run.name).id == run.id
+    cols = {c["name"] for c in sa.inspect(upgraded.engine).get_columns("ratings")}
+    assert "verified" in cols
+    assert upgraded.ensure_run("after-users", 0, {}, created_by="alice").created_by == "alice"

@@ -68,6 +68,10 @@ def test_cache_key_depends_on_images_text_model_and_settings() -> None:
     assert a.cache_key("openai", "m") != b.cache_key("openai", "m")
     assert a.cache_key("openai", "m") != a.cache_key("openai", "n")
     assert a.cache_key("openai", "m") == render(_variant()).cache_key("openai", "m")
+    # two servers may serve different models under one name: one's answer never stands in for the other's
+    assert a.cache_key("openai", "m", base_url="http://a:8000/v1") != a.cache_key("openai", "m",
+                                                                                   base_url="http://b:8000/v1")
+    assert a.cache_key("openai", "m", base_url=None) == a.cache_key("openai", "m")  # earlier keys still match
 
 
 def test_template_for_prefers_the_variants_own_template() -> None:

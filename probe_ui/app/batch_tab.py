@@ -8,8 +8,10 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
+from probe_ui.app.access import AccessDenied, Who, who
 from probe_ui.app.common import Inline, chosen_models, inline_errors, model_choices, seed_of
 from probe_ui.app.context import AppContext
+from probe_ui.app.queues import model_event, off_pool
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
 from probe_ui.run_identity import RunChange
@@ -73,7 +75,7 @@ def before_start(change: RunChange, extend: bool) -> tuple[str, bool]:
 
 def build(ctx: AppContext, tab: gr.Tab) -> None:
     with gr.Row():
-        presets = gr.CheckboxGroup(label="presets", choices=ctx.preset_paths(), value=[], elem_id="batch-presets")
+        presets = gr.CheckboxGroup(label="presets", choices=ctx.preset_paths(""), value=[], elem_id="batch-presets")
         preset_file = gr.File(label="or upload a preset YAML (images from the bundled assets)",
                               file_types=[".yaml", ".yml"], elem_id="batch-upload")
     with gr.Row():
@@ -100,72 +102,90 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                                   allow_custom_value=True, elem_id="batch-resume-pick")
         resume = gr.Button("Resume", elem_id="batch-resume")
 
-    def paths(picked: list[str] | None, upload: str | None) -> list[str]:
-        return [*(picked or []), *([upload] if upload else [])]
+    def paths(picked: list[str] | None, upload: str | None, caller: Who) -> list[str]:
+        """The files of the ticked presets (offered by name: :meth:`AppContext.preset_path`) and the upload."""
+        return [*(ctx.preset_path(p, caller.name) for p in picked or []), *([upload] if upload else [])]
 
     @inline_errors(out)
-    def prepare(picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str], sd: float,
-                name: str, add: bool) -> tuple[Any, ...]:
+    def prepare(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
+                st: list[str], sd: float, name: str, add: bool) -> tuple[Any, ...]:
         """The run's name (derived when blank) and what the batch does to it, said before anything is asked; a
         batch that would add to an existing run waits for "add to run" (``go`` False)."""
-        files = paths(picked, upload)
+        caller = who(ctx, request)
+        files = paths(picked, upload, caller)
         if not files:
             raise ProbeError("tick at least one preset (or upload one)")
         presets_ = [load_preset(p) for p in files]
         name = name.strip() or default_run_name(presets_, seed_of(sd), st or [])
         change = batch_change(ctx.store, presets_, chosen_models(chosen, other), run_name=name, seed=seed_of(sd),
-                              suites=st or [], extra_models=ctx.endpoints.configs())
+                              suites=st or [], extra_models=ctx.endpoints.configs(caller.owner))
         say, go = before_start(change, bool(add))
         box = gr.update(visible=change.adds, label=f"add to run {change.name}",
                         value=bool(add) if change.adds else False)
         return name, say, box, go
 
     @inline_errors(out)
-    def on_start(go: bool, picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str],
-                 sd: float, name: str, add: bool, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+    def on_start(request: gr.Request, go: bool, picked: list[str], upload: str | None, chosen: list[str],
+                 other: str, st: list[str], sd: float, name: str, add: bool,
+                 progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not go:  # waiting for the user's choice (see prepare): the page already says why
             return gr.update(), gr.update(), gr.update(), gr.update()
-        return start_batch(picked, upload, chosen, other, st, sd, name, add, progress)
+        return start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, progress)
 
     @inline_errors(out)
-    def api_start(picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str], sd: float,
-                  name: str, add: bool = False, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+    def api_start(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
+                  st: list[str], sd: float, name: str, add: bool = False,
+                  progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         """API: Start. A batch that would add to an existing run is refused with the reason unless ``add``."""
-        return start_batch(picked, upload, chosen, other, st, sd, name, add, progress)[:3]
+        return start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, progress)[:3]
 
-    def start_batch(picked: list[str], upload: str | None, chosen: list[str], other: str, st: list[str], sd: float,
-                    name: str, add: bool, progress: gr.Progress) -> tuple[Any, ...]:
+    def start_batch(caller: Who, picked: list[str], upload: str | None, chosen: list[str], other: str,
+                    st: list[str], sd: float, name: str, add: bool, progress: gr.Progress) -> tuple[Any, ...]:
         specs = chosen_models(chosen, other)
-        presets_ = [load_preset(p) for p in paths(picked, upload)]
+        presets_ = [load_preset(p) for p in paths(picked, upload, caller)]
         name = name.strip() or default_run_name(presets_, seed_of(sd), st or [])
+        extra = ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))
+        cancel_ = ctx.cancel_event(name, caller.owner)
         try:
             result = run_batch(ctx.store, presets_, specs, run_name=name, seed=seed_of(sd), suites=st or [],
-                               progress=False, extra_models=ctx.endpoints.configs(), extend=bool(add),
-                               on_progress=_progress(progress), cancel=ctx.cancel_event(name))
+                               progress=False, extra_models=extra, extend=bool(add), on_progress=_progress(progress),
+                               cancel=cancel_, user=caller.name)
         finally:
-            ctx.cancels.pop(name, None)
+            ctx.finished(name, cancel_)
         return (summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx)),
                 gr.update(value=False, visible=False))
 
     @inline_errors(out)
-    def on_resume(name: str | None, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+    def on_resume(request: gr.Request, name: str | None, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not name:
             raise ProbeError("choose an interrupted run")
+        caller = who(ctx, request)
+        made_by = ctx.store.get_run(name).created_by
+        # with logins, a run is its maker's (or an admin's) to resume; without, the machine's one user owns every run
+        if caller.signed_in and made_by != caller.name and not caller.can("cancel_any"):
+            raise AccessDenied(f"{name} was started by someone else: only they or an admin can resume it.",
+                               duration=8, print_exception=False)
+        extra = ctx.endpoints.usable(caller.owner, admin=caller.can("any_host"))
+        cancel_ = ctx.cancel_event(name, caller.owner)
         try:
-            result = resume_batch(ctx.store, name, extra_models=ctx.endpoints.configs(), progress=False,
-                                  on_progress=_progress(progress), cancel=ctx.cancel_event(name))
+            result = resume_batch(ctx.store, name, extra_models=extra, progress=False,
+                                  on_progress=_progress(progress), cancel=cancel_, user=caller.name)
         finally:
-            ctx.cancels.pop(name, None)
+            ctx.finished(name, cancel_)
         return summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx), value=None)
 
     @inline_errors(out)
-    def on_cancel(name: str) -> str:
-        return (f"Cancelling {escape(name)}: no new requests; answers already in are kept. Resume finishes it."
-                if name and ctx.cancel(name) else f"No batch named {escape(name or '')} is running.")
+    def on_cancel(request: gr.Request, name: str) -> str:
+        caller = who(ctx, request)
+        if name and ctx.cancel(name, caller.owner, anyone=caller.can("cancel_any")):
+            return f"Cancelling {escape(name)}: no new requests; answers already in are kept. Resume finishes it."
+        return f"No batch of yours named {escape(name or '')} is running."
 
-    def on_refresh(cur: list[str], cur_models: list[str]) -> tuple[Any, ...]:
-        return (gr.update(choices=ctx.preset_paths(), value=cur), gr.update(choices=model_choices(ctx),
-                value=cur_models), runs_table(ctx), gr.update(choices=unfinished_runs(ctx)))
+    def on_refresh(request: gr.Request, cur: list[str], cur_models: list[str]) -> tuple[Any, ...]:
+        caller = who(ctx, request)
+        return (gr.update(choices=ctx.preset_paths(caller.name), value=cur),
+                gr.update(choices=model_choices(ctx, caller.owner), value=cur_models), runs_table(ctx),
+                gr.update(choices=unfinished_runs(ctx)))
 
     @inline_errors(out)
     def on_preset_upload(upload: str | None) -> str:
@@ -182,14 +202,13 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     # go is False until prepare says the batch may start (a refused or failed check leaves it False)
     start.click(lambda: False, None, go, api_visibility="private").then(
         prepare, inputs, [run_name, out, extend, go], api_visibility="private").then(
-        on_start, [go, *inputs], [out, runs, resume_pick, extend], api_visibility="private", concurrency_limit=None)
+        off_pool(on_start), [go, *inputs], [out, runs, resume_pick, extend], **model_event(api_visibility="private"))
     # the API's Start: the same check (a batch that would add to an existing run needs extend=True), then the run
     api_btn = gr.Button(visible=False)
-    api_btn.click(api_start, inputs, [out, runs, resume_pick], api_name="batch", concurrency_limit=None)
+    api_btn.click(off_pool(api_start), inputs, [out, runs, resume_pick], **model_event(api_name="batch"))
     cancel.click(on_cancel, run_name, out, api_name="cancel_batch")
     resume_pick.select(lambda n: n, resume_pick, run_name, api_visibility="private")
-    resume.click(on_resume, resume_pick, [out, runs, resume_pick], api_name="resume_batch",
-                 concurrency_limit=None)
+    resume.click(off_pool(on_resume), resume_pick, [out, runs, resume_pick], **model_event(api_name="resume_batch"))
     refresh.click(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_name="list_runs")
     tab.select(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_visibility="private")
 

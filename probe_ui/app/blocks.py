@@ -4,15 +4,20 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from html import escape
+from typing import Any
 
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402
 
 from probe_ui import comparison  # noqa: E402
-from probe_ui.app import batch_tab, models_tab, probe_tab, results_tab, stress_tab  # noqa: E402
+from probe_ui.app import access, batch_tab, models_tab, probe_tab, results_tab, stress_tab  # noqa: E402
 from probe_ui.app.context import AppContext  # noqa: E402
 from probe_ui.app.files import guard_uploads, watch_uploads  # noqa: E402
+from probe_ui.app.queues import LIGHT_EVENTS  # noqa: E402
 
 TITLE = "probe-ui"
 #: the page's own look beside Gradio's: the run bar, messages beside their fields, the comparison table
@@ -33,23 +38,47 @@ CSS = comparison.CSS + """
 """
 
 
+#: hides the tab buttons named (comma separated tab ids) for good: a style rule the page keeps across re-renders
+HIDE_TABS_JS = """(ids) => {
+  if (!ids) return;
+  const rule = ids.split(',').map((id) => `button[role=tab][data-tab-id='${id}']`).join(', ');
+  const style = document.createElement('style');
+  style.textContent = `${rule} {display: none !important;}`;
+  document.head.appendChild(style);
+}"""
+#: the right each tab's events need (probe_ui.users.RIGHTS): a viewer sees and calls the Results tab only
+TAB_RIGHTS = {"probe": "probe", "stress": "probe", "batch": "probe", "results": "read", "models": "probe"}
+
+
 def build_app(ctx: AppContext) -> gr.Blocks:
-    """All tabs in one Blocks. ``ctx.demo`` opens the Probe tab on a preset item with the baselines ticked."""
+    """All tabs in one Blocks. ``ctx.demo`` opens the Probe tab on a preset item with the baselines ticked.
+
+    Every event of a tab runs only for a role with the tab's right (:data:`TAB_RIGHTS`, checked on the server by
+    :func:`probe_ui.app.access.enforce`); the tabs a role cannot use are also hidden from it when the page loads."""
     # Uploaded files (a DICOM's header included) sit in Gradio's cache only until they are an hour old.
     with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(600, 3600)) as app:
         gr.Markdown(f"## {TITLE} · probe vision-language models on medical images  \n"
                     f"<small>store: <code>{_safe(ctx.db_location)}</code></small>")
-        with gr.Tabs(elem_id="tabs"):
-            with gr.Tab("Probe", id="probe") as tab:
+        signed_in = gr.HTML("", elem_id="signed-in")
+        tab_events: dict[str, list[int]] = {}
+        tabs: dict[str, gr.Tab] = {}
+        with gr.Tabs(elem_id="tabs") as tab_set:
+            with _events(app, tab_events, "probe"), gr.Tab("Probe", id="probe") as tab:
+                tabs["probe"] = tab
                 probe = probe_tab.build(ctx, tab)
-            with gr.Tab("Stress", id="stress") as tab:
+            with _events(app, tab_events, "stress"), gr.Tab("Stress", id="stress") as tab:
+                tabs["stress"] = tab
                 stress_tab.build(ctx, probe, tab)
-            with gr.Tab("Batch", id="batch") as tab:
+            with _events(app, tab_events, "batch"), gr.Tab("Batch", id="batch") as tab:
+                tabs["batch"] = tab
                 batch_tab.build(ctx, tab)
-            with gr.Tab("Results", id="results") as tab:
+            with _events(app, tab_events, "results"), gr.Tab("Results", id="results") as tab:
+                tabs["results"] = tab
                 results_tab.build(ctx, tab)
-            with gr.Tab("Models", id="models"):
-                models_tab.build(ctx)
+            with _events(app, tab_events, "models"), gr.Tab("Models", id="models") as tab:
+                tabs["models"] = tab
+                models = models_tab.build(ctx)
+        before = set(app.fns)
         # the rater's name stays in this browser (localStorage) from one visit to the next
         remembered = gr.BrowserState("", storage_key="probe-ui-rater")
         probe["rater"].change(lambda name: name, probe["rater"], remembered, api_visibility="private")
@@ -57,18 +86,63 @@ def build_app(ctx: AppContext) -> gr.Blocks:
         # and overwrite it with the empty one it was sent
         app.load(None, [remembered, probe["rater"]], probe["rater"], js="(kept, typed) => typed || kept",
                  api_visibility="private")
+
+        hidden_tabs = gr.Textbox(visible=False, elem_id="hidden-tabs")
+
+        def on_load(request: gr.Request) -> tuple[Any, ...]:
+            """This person's page: who is signed in, the tabs their role may use, their own lists."""
+            caller = access.who(ctx, request)
+            allowed = {name: caller.can(right) for name, right in TAB_RIGHTS.items()}
+            note = "" if not caller.signed_in else (
+                f"<small>signed in as <b>{escape(caller.name)}</b> ({escape(caller.user.role)}) · "
+                "<a href='logout'>sign out</a></small>")
+            return (note, gr.update(selected="probe" if allowed["probe"] else "results"),
+                    ",".join(name for name in tabs if not allowed[name]), gr.update(visible=caller.can("share_endpoint")))
+
+        # Gradio 6.31 does not hide a tab whose visibility is updated after the page is built: the page hides the
+        # tab buttons itself (the server refuses those tabs' events whatever the page shows)
+        app.load(on_load, None, [signed_in, tab_set, hidden_tabs, models["share"]], api_visibility="private").then(
+            None, hidden_tabs, None, js=HIDE_TABS_JS, api_visibility="private")
+        refresh, refresh_in, refresh_out = probe["refresh"]
+        app.load(refresh, refresh_in, refresh_out, api_visibility="private")
+
+        def on_unload(request: gr.Request) -> None:
+            """A browser session of an app without a login ends: its endpoints and keys go with it."""
+            ctx.endpoints.forget(access.who(ctx, request).owner)
+
+        if ctx.accounts is None:
+            app.unload(on_unload)
+        common_events = [i for i in app.fns if i not in before]
+    for name, ids in tab_events.items():
+        # a tab's own select event only refreshes its lists (Gradio also fires it for the first tab as the page
+        # loads, for every role): any signed-in user; every other event of the tab needs the tab's right
+        selects = [i for i in ids if any(t == (tabs[name]._id, "select") for t in app.fns[i].targets)]
+        access.enforce(ctx, app, selects, "read")
+        access.enforce(ctx, app, ids, TAB_RIGHTS[name])
+    # the page's own events (who is signed in, this person's lists, the rater's name kept in the browser): any
+    # signed-in user; the end of a session needs nobody's right
+    access.enforce(ctx, app, [i for i in common_events if (None, "unload") not in app.fns[i].targets], "read")
     guard_uploads(app)  # a refused upload (wrong type, too large) leaves the cache at once
     watch_uploads(app)  # so do the uploads of a failed call, and, within a minute, those no call used
-    app.queue(default_concurrency_limit=8)
+    app.queue(default_concurrency_limit=LIGHT_EVENTS)
     return app
 
 
+@contextmanager
+def _events(app: gr.Blocks, into: dict[str, list[int]], name: str) -> Iterator[None]:
+    """Record the events wired while the block runs (a tab's), under ``name``."""
+    before = set(app.fns)
+    yield
+    into[name] = [i for i in app.fns if i not in before]
+
+
 def _safe(location: str) -> str:
-    from html import escape
+    """The store as the header names it: its file name (or a database URL without credentials); never a path on
+    the server, which is no business of the people using the app."""
+    from probe_ui.redact import public_location, public_paths
 
-    from probe_ui.redact import public_location
-
-    return escape(public_location(location))
+    where = public_location(location)
+    return escape(public_paths(where) if "://" not in where else where)
 
 
 __all__ = ["AppContext", "CSS", "JS", "build_app"]

@@ -26,8 +26,9 @@ log = logging.getLogger("probe_ui.app")
 
 
 def _message(exc: BaseException) -> str:
-    """A user error's message as the page shows it: keys and URL credentials masked."""
-    return redact.public_text(str(exc) or type(exc).__name__)
+    """A user error's message as the page shows it: keys and URL credentials masked, paths on the server reduced
+    to their file names (the page is read by other people than the server's owner)."""
+    return redact.public_paths(redact.public_text(str(exc) or type(exc).__name__))
 
 
 def _bug(exc: BaseException) -> gr.Error:
@@ -179,15 +180,16 @@ def chosen_runs(chosen: Any) -> list[str]:
     return [x for x in items if x]
 
 
-def model_menu(ctx: AppContext) -> list[dict[str, Any]]:
-    """Every model a person can pick (:func:`probe_ui.endpoints.model_menu`), local servers looked for unless
-    ``PROBE_UI_DISCOVER=0``."""
+def model_menu(ctx: AppContext, owner: str | None = None) -> list[dict[str, Any]]:
+    """Every model ``owner`` can pick (:func:`probe_ui.endpoints.model_menu`: the catalogue, the endpoints shared
+    with everyone and ``owner``'s own; None: no one's own, for the page as first served), local servers looked for
+    unless ``PROBE_UI_DISCOVER=0``."""
     import os
 
     from probe_ui.endpoints import model_menu as menu
 
     try:
-        return menu(ctx.endpoints, discover=os.environ.get("PROBE_UI_DISCOVER", "1") != "0")
+        return menu(ctx.endpoints.configs(owner or ""), discover=os.environ.get("PROBE_UI_DISCOVER", "1") != "0")
     except ProbeUIError as exc:  # a broken catalogue still leaves the baselines
         log.info("catalogue: %s", exc)
         return [{"name": b, "usable": True, "reason": ""} for b in BASELINES]
@@ -216,8 +218,9 @@ def unusable_html(menu: list[dict[str, Any]]) -> str:
             f"run here yet (a key or a server is missing): show why</summary><ul>{items}</ul></details>")
 
 
-def model_choices(ctx: AppContext) -> list[str]:
-    """Baselines, catalogue entries (backends/*.yaml) and endpoints added in the Models tab."""
+def model_choices(ctx: AppContext, owner: str | None = None) -> list[str]:
+    """Baselines, catalogue entries (backends/*.yaml) and the endpoints ``owner`` may use (shared ones and their
+    own; None: the shared ones only)."""
     from probe_ui.catalogue import load_catalogue
 
     try:
@@ -225,15 +228,16 @@ def model_choices(ctx: AppContext) -> list[str]:
     except ProbeUIError as exc:  # a broken catalogue entry: the Models tab says which
         log.info("catalogue: %s", first_line(exc))
         names = []
-    return BASELINES + names + sorted(ctx.endpoints.configs())
+    return BASELINES + names + sorted(ctx.endpoints.configs(owner or ""))
 
 
 NO_JUDGE = "none (rules only)"
 
 
-def judge_choices(ctx: AppContext) -> list[str]:
-    """The judge menu of the Results tab: no judge (the default), then every model but the baselines."""
-    return [NO_JUDGE] + [m for m in model_choices(ctx) if m not in BASELINES]
+def judge_choices(ctx: AppContext, owner: str | None = None) -> list[str]:
+    """The judge menu of the Results tab: no judge (the default), then every model ``owner`` may pick but the
+    baselines."""
+    return [NO_JUDGE] + [m for m in model_choices(ctx, owner) if m not in BASELINES]
 
 
 def chosen_judge(value: str | None) -> str | None:

@@ -10,6 +10,7 @@ from typing import Any, Callable
 import gradio as gr
 
 from probe_ui import comparison, live
+from probe_ui.app.access import require, who
 from probe_ui.app.common import Inline, answer_id, inline_errors
 from probe_ui.app.context import AppContext
 
@@ -56,20 +57,31 @@ def cleared() -> tuple[Any, ...]:
     return gr.update(visible=False), None, "", None, None, "", ""
 
 
-def opened(ctx: AppContext, rid: int, rater: str = "") -> tuple[Any, ...]:
+@dataclass(frozen=True)
+class Rater:
+    """Who rates: a name, and whether a login vouches for it."""
+
+    name: str
+    verified: bool
+
+
+def opened(ctx: AppContext, rid: int, rater: Rater | None = None) -> tuple[Any, ...]:
     """The panel's values for one answer (:func:`probe_ui.results.response_detail`, this rater's latest rating)."""
     from probe_ui.results import response_detail
 
+    rater = rater or Rater("", False)
     ims, text = response_detail(ctx.store, rid)
-    current, note = ctx.store.latest_rating(rid, rater=rater)
+    current, note = ctx.store.latest_rating(rid, rater=rater.name, verified=rater.verified)
     return gr.update(visible=True), ims, text, rid, current, note, ""
 
 
-def rater_of(name: str | None, request: gr.Request | None) -> str:
-    """Who is rating: the signed-in user when the app has a login (``--auth``), else the name typed on the page
-    ("" when none)."""
-    user = getattr(request, "username", None) if request is not None else None
-    return str(user or (name or "").strip())
+def rater_of(ctx: AppContext, name: str | None, request: gr.Request | None) -> Rater:
+    """Who is rating: the signed-in user when the app has a login (whatever name the page sends: one login is one
+    rater), else the name typed on the page ("" when none), which nobody vouches for."""
+    caller = who(ctx, request)
+    if caller.signed_in:
+        return Rater(caller.name, True)
+    return Rater(" ".join(str(name or "").split()), False)
 
 
 def table_value(ctx: AppContext, run: str, thumbs: Callable[[str], str | None], *, large: bool = False,
@@ -89,29 +101,38 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
         run = (value or {}).get("run")
         return table_value(ctx, run, thumbs, large=large) if run else gr.update()
 
+    def rate(rid: int, rating: str, note: str, rater: Rater) -> None:
+        ctx.store.rate_response(rid, rating, note, rater=rater.name, verified=rater.verified)
+
     @inline_errors(d.msg)
     def on_table(value: dict[str, Any], name: str, request: gr.Request) -> tuple[Any, ...]:
         act = (value or {}).get("action") or {}
         rid = answer_id(act.get("response"))
         if rid is None:
             return (gr.update(),) * (len(d.outputs) + 1)
-        who = rater_of(name, request)
+        rater = rater_of(ctx, name, request)
         if act.get("act") == "rate" and act.get("rating"):
-            ctx.store.rate_response(rid, str(act["rating"]), ctx.store.latest_rating(rid, rater=who)[1], rater=who)
-            return (refreshed(value), *opened(ctx, rid, who))
-        return (gr.update(), *opened(ctx, rid, who))
+            require(ctx, request, "rate")
+            note = ctx.store.latest_rating(rid, rater=rater.name, verified=rater.verified)[1]
+            rate(rid, str(act["rating"]), note, rater)
+            return (refreshed(value), *opened(ctx, rid, rater))
+        return (gr.update(), *opened(ctx, rid, rater))
 
     @inline_errors(d.msg)
     def on_save(response_id: Any, value: str | None, text: str, current: dict[str, Any] | None, name: str,
                 request: gr.Request) -> tuple[Any, ...]:
+        require(ctx, request, "rate")
         rid = answer_id(response_id)
         if rid is None:
             raise live.ProbeError("click an answer in the table first", field="rating")
         if not value:
             raise live.ProbeError("choose correct, incorrect or unsure", field="rating")
-        who = rater_of(name, request)
-        ctx.store.rate_response(rid, value, text or "", rater=who)
-        return (Inline.note(f"Saved: answer #{rid} rated {escape(value)}" + (f" by {escape(who)}" if who else "")
+        rater = rater_of(ctx, name, request)
+        rate(rid, value, text or "", rater)
+        by = f" by {escape(rater.name)}" if rater.name else ""
+        if rater.name and not rater.verified:
+            by += " (a typed name: unverified without a login)"
+        return (Inline.note(f"Saved: answer #{rid} rated {escape(value)}{by}"
                             + (f" ({escape(text)})" if text else "") + "."), refreshed(current))
 
     @inline_errors(d.msg)
@@ -119,7 +140,7 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
         checked = answer_id(rid)
         if checked is None:
             raise live.ProbeError("give an answer number", field="rating")
-        return opened(ctx, checked, rater_of(name, request))
+        return opened(ctx, checked, rater_of(ctx, name, request))
 
     table.select(on_table, [table, rater], [table, *d.outputs], api_visibility="private")
     d.save.click(on_save, [d.response, d.rating, d.note, table, rater], [d.msg, table], api_name=f"{api_prefix}rate")

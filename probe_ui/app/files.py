@@ -36,6 +36,8 @@ log = logging.getLogger("probe_ui.app")
 #: downloads older than this are deleted when the next one is made (Gradio has served them long before)
 KEEP_DOWNLOADS_S = 3600
 DOWNLOAD_PREFIX = "probe-ui-download-"
+#: where the pictures the page shows are written (inside Gradio's cache, which deletes them: delete_cache)
+SHOWN_FOLDER = "probe-ui-shown"
 #: an upload that no call has used for this long is deleted (a browser's upload is used within a second or two)
 UNUSED_UPLOAD_S = 60.0
 #: how often the sweep for unused uploads runs
@@ -165,6 +167,31 @@ def download_folder() -> Path:
     return Path(tempfile.mkdtemp(prefix=DOWNLOAD_PREFIX, dir=cache))
 
 
+def png_file(image: Any) -> str:
+    """A picture the page shows, as a PNG file in Gradio's cache named by its content, written once, safely
+    (:mod:`probe_ui.safe_write`: never half a file). Gradio writes a PIL image it is handed over the same
+    content-named file every time, so two people shown the same picture at once could be sent a file being
+    rewritten (an empty image); a finished file's path is copied by Gradio without that race."""
+    import hashlib
+    import io
+
+    from probe_ui.safe_write import WriteError, write_bytes
+
+    buf = io.BytesIO()
+    image.save(buf, format="PNG")
+    data = buf.getvalue()
+    folder = Path(gr.utils.get_upload_folder()) / SHOWN_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{hashlib.sha256(data).hexdigest()}.png"
+    if not path.exists():
+        try:
+            write_bytes(path, data)
+        except WriteError:
+            if not path.is_file():  # not another session's copy of the same picture, written meanwhile
+                raise
+    return str(path)
+
+
 def zip_folder(root: Path, target: Path) -> Path:
     """The files under ``root`` as one zip at ``target``, written safely (:mod:`probe_ui.safe_write`: a new file,
     never over anything)."""
@@ -179,5 +206,5 @@ def zip_folder(root: Path, target: Path) -> Path:
     return target
 
 
-__all__ = ["delete_uploads", "download_folder", "guard_uploads", "sweep_unused_uploads", "upload_paths",
+__all__ = ["delete_uploads", "download_folder", "guard_uploads", "png_file", "sweep_unused_uploads", "upload_paths",
            "watch_uploads", "zip_folder"]

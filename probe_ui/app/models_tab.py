@@ -1,4 +1,5 @@
-"""Models tab: the catalogue and whether each model is usable here; add an endpoint (key in memory only); test."""
+"""Models tab: the catalogue and whether each model is usable here; add an endpoint (key in memory only, yours
+alone unless an admin shares it with everyone); test a model with one call."""
 
 from __future__ import annotations
 
@@ -7,25 +8,46 @@ from typing import Any
 
 import gradio as gr
 
+from probe_ui.app.access import AccessDenied, who
 from probe_ui.app.common import model_choices, shows_errors
 from probe_ui.app.context import AppContext
+from probe_ui.app.queues import model_event, off_pool
 from probe_ui.endpoints import models_table, test_model
 from probe_ui.providers import PROVIDERS
 
 
-def build(ctx: AppContext) -> None:
+def policy_note(ctx: AppContext) -> str:
+    """Where endpoints may point on this server, in words (empty where anything goes: the app on this machine)."""
+    p = ctx.policy
+    if not p.enforced:
+        return ""
+    if not (p.hosts or p.networks):
+        return "On this server only an admin can add endpoints; the models above are shared by the server."
+    return (f"On this server the endpoints you add may point only at: {escape(p.describe())} (an admin can add "
+            "others).")
+
+
+def build(ctx: AppContext) -> dict[str, Any]:
+    """Lay out the tab; returns the components only some roles see (``{"share": checkbox}``)."""
     gr.Markdown("Every provider and catalogue entry (`backends/*.yaml`), and models found on local servers. "
-                "A key typed below stays in this process's memory: it is never written to disk, logs or runs.")
-    table = gr.Dataframe(value=models_table(ctx.endpoints, discover=False), interactive=False,
+                "An endpoint you add below is yours alone: nobody else using this app sees it or its key, or can "
+                "call it. A key typed below stays in this process's memory: it is never written to disk, logs or "
+                "runs.")
+    table = gr.Dataframe(value=models_table(ctx.endpoints.configs(""), discover=False), interactive=False,
                          elem_id="models-table")
     refresh = gr.Button("↻ refresh (also looks for local servers)", size="sm")
     gr.Markdown("#### Add an endpoint")
+    note = policy_note(ctx)
+    if note:
+        gr.HTML(f"<div class='pu-note' id='models-policy'>{note}</div>")
     with gr.Row():
         provider = gr.Dropdown(label="provider", choices=sorted(PROVIDERS), value="openai")
         base_url = gr.Textbox(label="base URL", placeholder="http://127.0.0.1:8000/v1", elem_id="models-url")
         model = gr.Textbox(label="model", placeholder="Qwen/Qwen2.5-VL-7B-Instruct", elem_id="models-model")
         key = gr.Textbox(label="API key (memory only)", type="password", elem_id="models-key")
         name = gr.Textbox(label="name (optional)", elem_id="models-name")
+    share = gr.Checkbox(label="for everyone using this app (admins only; its URL and key are not shown to them)",
+                        value=False, visible=False, elem_id="models-share")
     add = gr.Button("Add endpoint", elem_id="models-add")
     added = gr.HTML("", elem_id="models-added")
     gr.Markdown("#### Test a model with one call")
@@ -34,20 +56,33 @@ def build(ctx: AppContext) -> None:
         test = gr.Button("Test", elem_id="models-test")
     result = gr.HTML("", elem_id="models-result")
 
-    @shows_errors
-    def on_add(p: str, url: str, m: str, k: str, n: str) -> tuple[Any, ...]:
-        cfg = ctx.endpoints.add(p, url, m, key=k or None, name=n or None)
-        return (models_table(ctx.endpoints, discover=False), f"Added <b>{escape(cfg.name)}</b>: pick it in the Probe "
-                f"and Batch tabs.", "", gr.update(choices=model_choices(ctx), value=cfg.name))
+    def on_refresh(request: gr.Request) -> Any:
+        return models_table(ctx.endpoints.configs(who(ctx, request).owner), discover=True)
 
     @shows_errors
-    def on_test(s: str) -> str:
-        r = test_model(s or "", ctx.endpoints)
+    def on_add(p: str, url: str, m: str, k: str, n: str, everyone: bool, request: gr.Request) -> tuple[Any, ...]:
+        caller = who(ctx, request)
+        if everyone and not caller.can("share_endpoint"):
+            raise AccessDenied("Only an admin can add an endpoint for everyone.", duration=8, print_exception=False)
+        cfg = ctx.endpoints.add(caller.owner, p, url, m, key=k or None, name=n or None,
+                                admin=caller.can("any_host"), share=bool(everyone))
+        whose = "everyone using this app" if everyone else "you"
+        return (models_table(ctx.endpoints.configs(caller.owner), discover=False),
+                f"Added <b>{escape(cfg.name)}</b> for {whose}: pick it in the Probe and Batch tabs.", "",
+                gr.update(choices=model_choices(ctx, caller.owner), value=cfg.name))
+
+    @shows_errors
+    def on_test(s: str, request: gr.Request) -> str:
+        caller = who(ctx, request)
+        r = test_model(s or "", ctx.endpoints.usable(caller.owner, [s or ""], admin=caller.can("any_host")))
+        # only what a model API answers (its parsed reply, or the error's JSON message): never a raw body
         if r.get("ok"):
             return (f"✅ <b>{escape(str(r.get('model')))}</b> answered in {float(r.get('latency_s') or 0):.2f} s: "
                     f"<code>{escape(str(r.get('text'))[:300])}</code>")
         return f"❌ <b>{escape(str(r.get('model') or s))}</b>: {escape(str(r.get('error')))}"
 
-    refresh.click(lambda: models_table(ctx.endpoints, discover=True), None, table, api_name="models")
-    add.click(on_add, [provider, base_url, model, key, name], [table, added, key, spec], api_name="add_endpoint")
-    test.click(on_test, spec, result, api_name="test_model")
+    refresh.click(on_refresh, None, table, api_name="models")
+    add.click(on_add, [provider, base_url, model, key, name, share], [table, added, key, spec],
+              api_name="add_endpoint")
+    test.click(off_pool(on_test), spec, result, **model_event(api_name="test_model"))
+    return {"share": share}

@@ -18,11 +18,13 @@ import gradio as gr
 
 from probe_ui import comparison, live, prompts
 from probe_ui.app import detail
+from probe_ui.app.access import who
 from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of, \
     to_int, unusable_html
 from probe_ui.app.context import BASELINES, AppContext
 from probe_ui.app.latest import Latest
-from probe_ui.benchmark_sets import save_item
+from probe_ui.app.queues import model_event, off_pool
+from probe_ui.benchmark_sets import save_item, visible_sets
 from probe_ui.images import ImageError
 from probe_ui.items import KINDS
 from probe_ui.perturb import all_perturbations
@@ -38,6 +40,10 @@ DISPLAY_PX = 480
 DEMO_BANNER = ("<div class='pu-banner' id='probe-demo-banner'><b>Demo:</b> press <b>Run</b> and two baseline "
                "models answer (they need no key). Add a key or start Ollama to add real models; the question, "
                "image and perturbations are below the answers.</div>")
+#: answers arriving within this many seconds of each other redraw the table once (probe_ui.live.run_live)
+REDRAW_S = 0.25
+#: the preset the demo opens on (the first item of it)
+DEMO_PRESET = "mediconfusion_pairs"
 #: the perturbations the demo opens with
 DEMO_STEPS = [[1, "rotate", '{"angle": 180}'], [2, "shuffle", "{}"]]
 #: what the page does when a click on the image box misses the picture: say so next to it
@@ -109,9 +115,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                     gallery = gr.Gallery(value=_thumbnails(), columns=5, height=330, allow_preview=False,
                                          label="click a bundled image to use it", elem_id="probe-gallery")
                     with gr.Row():
-                        preset_pick = gr.Dropdown(label="or a preset item: preset", choices=ctx.preset_paths(),
-                                                  value=demo.path if demo else None, elem_id="probe-preset", scale=3,
-                                                  allow_custom_value=True)
+                        preset_pick = gr.Dropdown(label="or a preset item: preset", choices=ctx.preset_paths(""),
+                                                  value=DEMO_PRESET if demo else None, elem_id="probe-preset",
+                                                  scale=3, allow_custom_value=True)
                         item_pick = gr.Dropdown(label="item", choices=live.preset_item_ids(demo.path) if demo else [],
                                                 value=demo.item.id if demo else None, elem_id="probe-item",
                                                 scale=3, allow_custom_value=True)
@@ -200,8 +206,10 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     gr.Markdown("### Keep the probe")
     with gr.Row():
         set_name = gr.Dropdown(label="benchmark set", allow_custom_value=True, elem_id="probe-set-name",
-                               choices=[p.stem for p in _sets(ctx)], value=None, scale=3,
+                               choices=[], value=None, scale=3,
                                info="a name of letters, digits, '-' or '_'; saved as a preset that batch replays")
+        set_shared = gr.Checkbox(label="share the set with everyone using this app", value=False, scale=1,
+                                 elem_id="probe-set-shared", info="others can replay it, not change it")
         save_btn = gr.Button("Add to benchmark set", elem_id="probe-save", scale=1)
     save_msg = gr.HTML("", elem_id="probe-save-msg")
 
@@ -270,17 +278,17 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         return use_asset(asset_names()[evt.index], rows)
 
     @inline_errors(image_msg)
-    def on_preset(path: str | None) -> tuple[Any, str]:
-        if not path:
+    def on_preset(choice: str | None, request: gr.Request) -> tuple[Any, str]:
+        if not choice:
             return gr.update(choices=[], value=None), ""
-        ids = live.preset_item_ids(path)
+        ids = live.preset_item_ids(ctx.preset_path(choice, who(ctx, request).name))
         return gr.update(choices=ids, value=ids[0] if ids else None), ""
 
     @inline_errors(image_msg)
-    def on_load_item(path: str, item_id: str) -> tuple[Any, ...]:
+    def on_load_item(choice: str, item_id: str, request: gr.Request) -> tuple[Any, ...]:
         """All of the item: its question, options, answer, category, attributes, perturbations, suites and
         whether the original is asked; the steps it replaces are gone."""
-        it = live.load_preset_item(path, item_id)
+        it = live.load_preset_item(ctx.preset_path(choice, who(ctx, request).name), item_id)
         for im in it.images:
             store.put_image(im)
         pic, factor = _display(it.images[0]) if it.images else (None, 1.0)
@@ -389,41 +397,50 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                extra: Any, rows: Any, sd: float | None, st: list[str] | None, orig: bool, tmpl: str,
                picked: list[str], other: str) -> Any:
         ticket = latest.begin(request, "run")
+        caller = who(ctx, request)
         specs = chosen_models(picked, other)
         if not specs:
             raise live.ProbeError("tick at least one model above (the baselines need no key)", field="models")
         vs = variants_of(image_ids, q, k, opts, ans, cat, extra, rows, sd, st, orig)
+        extra_models = ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))
         name = live.live_run_name(vs[0].item_id)
-        cancel = ctx.cancel_event(name)
+        cancel = ctx.cancel_event(name, caller.owner)
         try:
             for state in live.run_live(store, vs, specs, seed=seed_of(sd), prompt=None if tmpl == AUTO else tmpl,
-                                       extra_models=ctx.endpoints.configs(), run_name=name, cancel=cancel):
+                                       extra_models=extra_models, run_name=name, cancel=cancel, user=caller.name,
+                                       coalesce_s=REDRAW_S):
                 if not latest.is_current(request, "run", ticket):
                     return  # a newer run took the table; this one's answers are still stored
                 t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
                 yield ({"html": comparison.render(t, thumbs, large=ctx.demo), "run": state.run}, state.run, "",
                        *(gr.update(elem_classes=[]),) * 4)
         finally:
-            ctx.cancels.pop(name, None)
+            ctx.finished(name, cancel)
 
     @inline_errors(run_msg)
-    def on_cancel(name: str) -> str:
+    def on_cancel(name: str, request: gr.Request) -> str:
         if not name:
             return Inline.note("Nothing is running.")
+        caller = who(ctx, request)
+        stopped = ctx.cancel(name, caller.owner, anyone=caller.can("cancel_any"))
         return Inline.note(f"Cancelling {_esc(name)}: requests not yet sent are dropped; answers already in are kept."
-                           if ctx.cancel(name) else f"{_esc(name)} is not running.")
+                           if stopped else f"{_esc(name)} is not running, or is not yours to cancel.")
 
     @inline_errors(save_msg, {"set_name": set_name})
     def on_save(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, extra: Any, rows: Any,
-                st: list[str] | None, name: str) -> tuple[Any, ...]:
+                st: list[str] | None, name: str, share: bool, request: gr.Request) -> tuple[Any, ...]:
+        caller = who(ctx, request)
         if not (name or "").strip():
             raise live.ProbeError("type a name for the benchmark set, e.g. chest-ct-probes", field="set_name")
         ims = tuple(store.get_image(i) for i in image_ids or [])
         item = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
-        path, preset = save_item(ctx.presets_dir, name, item, ims, live.parse_steps(_rows(rows)), list(st or []))
+        _path, preset = save_item(ctx.presets_dir, name, item, ims, live.parse_steps(_rows(rows)), list(st or []),
+                                  user=caller.name, admin=caller.can("manage_sets"), share=bool(share))
+        whose = "shared with everyone using this app" if share else "yours alone"
         msg = Inline.note(f"Saved item {_esc(item.id)} to benchmark set {_esc(preset.name)} ({len(preset.items)} "
-                          f"items): {_esc(path)}. Replay it from the Batch tab or with probe-ui batch.")
-        return msg, gr.update(choices=[p.stem for p in _sets(ctx)], value=preset.name, elem_classes=[])
+                          f"items, {whose}). Replay it from the Batch tab (set:{_esc(preset.name)}) or with "
+                          "probe-ui batch.")
+        return msg, gr.update(choices=_own_sets(ctx, caller.name), value=preset.name, elem_classes=[])
 
     # ---- wiring ---------------------------------------------------------------------------------------------
     upload.upload(on_upload, [upload, steps], [*image_outputs, upload_state, upload], api_name="load_image")
@@ -464,16 +481,28 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     preview_btn.click(on_preview, [*item_inputs, template, models, adhoc], [table, preview_text, steps_msg],
                       api_name="preview")
 
-    def on_refresh(cur: list[str], path: str | None) -> tuple[Any, ...]:
-        fresh = model_menu(ctx)
+    def on_refresh(cur: list[str], set_pick: str | None, request: gr.Request) -> tuple[Any, ...]:
+        """This person's lists: the models they may pick (their own endpoints too), presets and sets."""
+        caller = who(ctx, request)
+        fresh = model_menu(ctx, caller.owner)
         ready = ready_models(fresh)
         return (gr.update(choices=ready, value=[m for m in cur or [] if m in ready]), unusable_html(fresh),
-                gr.update(choices=ctx.preset_paths(), value=path))
+                gr.update(choices=ctx.preset_paths(caller.name)),  # no value: a change event would reload items
+                gr.update(choices=_own_sets(ctx, caller.name), value=set_pick))
 
-    tab.select(on_refresh, [models, preset_pick], [models, unusable, preset_pick], api_visibility="private")
-    run_btn.click(on_run, [*item_inputs, template, models, adhoc], [table, run_name, run_msg, question, options,
-                                                                   answer, models], api_name="run",
-                  concurrency_limit=None)
+    def on_set_pick(name: str | None, request: gr.Request) -> Any:
+        """A set of one's own, picked: the share box shows whether it is shared."""
+        from probe_ui.benchmark_sets import set_owner
+
+        path = ctx.presets_dir / f"{(name or '').strip()}.yaml"
+        owner, shared = set_owner(path) if name and path.is_file() else (None, False)
+        return gr.update(value=shared) if owner == who(ctx, request).name else gr.update()
+
+    refresh_io = ([models, set_name], [models, unusable, preset_pick, set_name])
+    tab.select(on_refresh, *refresh_io, api_visibility="private")
+    set_name.select(on_set_pick, set_name, set_shared, api_visibility="private")
+    run_btn.click(off_pool(on_run), [*item_inputs, template, models, adhoc],
+                  [table, run_name, run_msg, question, options, answer, models], **model_event(api_name="run"))
     cancel_btn.click(on_cancel, run_name, run_msg, api_name="cancel_probe")
     detail.wire(ctx, d, table, thumbs, rater, large=ctx.demo)
 
@@ -502,9 +531,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     gr.on(picture_changes + [run_btn.click], detail.cleared, None, d.outputs, api_visibility="private")
     gr.on(picture_changes, on_new_picture, table, [table, preview_text, run_msg], api_visibility="private")
     save_btn.click(on_save, [images_state, question, kind, options, answer, category, extra_state, steps, suites,
-                             set_name], [save_msg, set_name], api_name="add_to_benchmark_set")
+                             set_name, set_shared], [save_msg, set_name], api_name="add_to_benchmark_set")
     return {"item": [images_state, question, kind, options, answer, category, extra_state], "models": models,
-            "adhoc": adhoc, "rater": rater}
+            "adhoc": adhoc, "rater": rater, "refresh": (on_refresh, *refresh_io)}
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------
@@ -544,20 +573,24 @@ def _thumbnails() -> list[tuple[Any, str]]:
 
 
 def _scale(image: Any) -> float:
-    return _display(image)[1]
+    """The factor that maps a click on the shown image back to the image's own pixels."""
+    return DISPLAY_PX / max(image.width, image.height)
 
 
-def _display(image: Any) -> tuple[Any, float]:
-    """The image as the page shows it: scaled so its long side fills the box (small images are enlarged, with
-    square pixels), and the factor that maps a click back to the image's own pixels."""
+def _display(image: Any) -> tuple[str, float]:
+    """The image as the page shows it (a PNG file: :func:`probe_ui.app.files.png_file`): scaled so its long side
+    fills the box (small images are enlarged, with square pixels), and the factor that maps a click back to the
+    image's own pixels."""
     from PIL import Image
+
+    from probe_ui.app.files import png_file
 
     pil = image.pil() if hasattr(image, "pil") else image
     factor = DISPLAY_PX / max(pil.width, pil.height)
     if abs(factor - 1.0) < 1e-6:
-        return pil, 1.0
+        return png_file(pil), 1.0
     size = (max(1, round(pil.width * factor)), max(1, round(pil.height * factor)))
-    return pil.resize(size, Image.NEAREST if factor > 1 else Image.LANCZOS), factor
+    return png_file(pil.resize(size, Image.NEAREST if factor > 1 else Image.LANCZOS)), factor
 
 
 def _thumbs(ctx: AppContext) -> Any:
@@ -581,17 +614,18 @@ def _empty_text(ctx: AppContext) -> str:
     return "No answers yet: choose an image and a question below, tick models above and press Run."
 
 
-def _sets(ctx: AppContext) -> list[Any]:
-    from probe_ui.benchmark_sets import list_sets
+def _own_sets(ctx: AppContext, user: str) -> list[str]:
+    """The names of the benchmark sets ``user`` may add to (their own)."""
+    from probe_ui.benchmark_sets import may_write
 
-    return list_sets(ctx.presets_dir)
+    return [p.stem for p, how in visible_sets(ctx.presets_dir, user) if how == "yours" or may_write(p, user)]
 
 
 def _demo_item(ctx: AppContext) -> Any:
     """The first item of the MediConfusion-style preset, loaded whole, for ``probe-ui --demo``."""
     from probe_ui.presets import PRESETS_DIR
 
-    path = str(PRESETS_DIR / "mediconfusion_pairs.yaml")
+    path = str(PRESETS_DIR / f"{DEMO_PRESET}.yaml")
     it = live.load_preset_item(path, live.preset_item_ids(path)[0])
     for im in it.images:
         ctx.store.put_image(im)

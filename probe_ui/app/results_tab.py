@@ -13,9 +13,11 @@ import pandas as pd
 from probe_ui import compare, compare_format, live, results
 from probe_ui.app.common import (NO_JUDGE, Inline, answer_id, chosen_judge, chosen_runs, inline_errors, judge_choices,
                                  shows_errors)
+from probe_ui.app.access import require, who
 from probe_ui.app.files import download_folder, zip_folder
 from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
+from probe_ui.app.queues import model_event, off_pool
 from probe_ui.errors import ProbeUIError
 from probe_ui.failures import failed_calls
 from probe_ui.metrics.registry import glossary_html
@@ -152,7 +154,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
             if not chosen:
                 raise live.ProbeError("choose one or more runs above", field="runs")
             df = results.answers(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs,
-                                 judge=_judge_name(j, p))
+                                 judge=_judge_name(j, p, request))
             by_cond = results.accuracy_by_condition(df).round(2)
             from probe_ui.report import extra_sections
 
@@ -165,17 +167,19 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                     f"<p class='pu-note'>{escape(said)}</p>", failed_calls(df))
         return newest("results", request, len(show_outputs), work)
 
-    def _judge_name(j: str | None, p: str) -> str | None:
-        """The judge's model name (None: no judge); only the robust reading has a judge."""
+    def _judge_name(j: str | None, p: str, request: gr.Request | None) -> str | None:
+        """The judge's model name (None: no judge); only the robust reading has a judge (its name among the
+        models this person may pick: the catalogue, shared endpoints and their own)."""
         spec = chosen_judge(j)
         if spec is None or p != "robust":
             return None
         from probe_ui.fallback import resolve_judge
 
-        return resolve_judge(spec, ctx.endpoints.configs()).name
+        return resolve_judge(spec, ctx.endpoints.configs(who(ctx, request).owner)).name
 
     @inline_errors(judge_msg)
-    def on_ask_judge(chosen: list[str], j: str | None, p: str) -> str:
+    def on_ask_judge(chosen: list[str], j: str | None, p: str, request: gr.Request) -> str:
+        caller = require(ctx, request, "probe")  # a judge asks a model: it spends what a probe spends
         spec = chosen_judge(j)
         if spec is None:
             raise live.ProbeError("choose a judge model first", field="judge")
@@ -186,7 +190,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                                   field="parser")
         from probe_ui.fallback import judge_unread, resolve_judge
 
-        model = resolve_judge(spec, ctx.endpoints.configs())
+        model = resolve_judge(spec, ctx.endpoints.usable(caller.owner, [spec], admin=caller.can("any_host")))
         lines = [line for run in chosen for line in judge_unread(ctx.store, run, model).lines()]
         return Inline.note("<br>".join(escape(x) for x in lines))
 
@@ -199,7 +203,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         return ims, text
 
     @shows_errors
-    def on_export(chosen: list[str], fmt: str, by: str, p: str, j: str | None = NO_JUDGE) -> str:
+    def on_export(chosen: list[str], fmt: str, by: str, p: str, j: str | None = NO_JUDGE,
+                  request: gr.Request = None) -> str:  # type: ignore[assignment]
         chosen = chosen_runs(chosen)
         if not chosen:
             raise live.ProbeError("choose a run to export")
@@ -207,13 +212,14 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
         folder = download_folder()  # inside Gradio's cache, which deletes it
         summary = export_run(ctx.store, chosen[0], fmt, folder / "export", by=by, parser=p,
-                             judge=_judge_name(j, p))
+                             judge=_judge_name(j, p, request))
         archive = zip_folder(summary.path, fresh_path(folder / f"{_file_name(chosen[0])}-{fmt}.zip"))
         shutil.rmtree(summary.path, ignore_errors=True)
         return str(archive)
 
     @shows_errors
-    def on_report(chosen: list[str], p: str, j: str | None = NO_JUDGE) -> str:
+    def on_report(chosen: list[str], p: str, j: str | None = NO_JUDGE,
+                  request: gr.Request = None) -> str:  # type: ignore[assignment]
         chosen = chosen_runs(chosen)
         if not chosen:
             raise live.ProbeError("choose a run to report on")
@@ -221,7 +227,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
         folder = download_folder()
         path = write_report(ctx.store, chosen[0], fresh_path(folder / f"{_file_name(chosen[0])}-report.html"),
-                            baseline=chosen[1] if len(chosen) > 1 else None, parser=p, judge=_judge_name(j, p))
+                            baseline=chosen[1] if len(chosen) > 1 else None, parser=p,
+                            judge=_judge_name(j, p, request))
         return str(path)
 
     def on_select(table: Any, evt: gr.SelectData) -> Any:
@@ -264,8 +271,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         keep = [r for r in cur or [] if r in names]
         return gr.update(choices=fresh, value=keep or names[:1])
 
-    def on_judges(cur: str | None) -> Any:
-        menu = judge_choices(ctx)
+    def on_judges(cur: str | None, request: gr.Request) -> Any:
+        menu = judge_choices(ctx, who(ctx, request).owner)
         return gr.update(choices=menu, value=cur if cur in menu else NO_JUDGE)
 
     show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings, judge]
@@ -278,7 +285,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters").then(
         on_show, show_inputs, show_outputs, api_visibility="private")
     show.click(on_show, show_inputs, show_outputs, api_name="results")
-    ask_judge.click(on_ask_judge, [runs, judge, parser], judge_msg, api_name="judge").then(
+    ask_judge.click(off_pool(on_ask_judge), [runs, judge, parser], judge_msg, **model_event(api_name="judge")).then(
         on_show, show_inputs, show_outputs, api_visibility="private")
     for f in (parser, f_models, f_conditions, f_categories, f_ratings, judge):  # every filter re-draws everything
         f.input(on_show, show_inputs, show_outputs, api_visibility="private")

@@ -4,22 +4,26 @@ API credit and shows everything in the store."""
 from __future__ import annotations
 
 import asyncio
-import hmac
 import ipaddress
 import logging
 import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from probe_ui.app.http_guard import client_address
 from probe_ui.errors import ProbeUIError
+from probe_ui.outbound import OPEN, OutboundPolicy, OutboundRefused
+from probe_ui.users import Accounts, UsersError, read_users
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 7860
 #: uploads over this are refused in the browser before they are sent (the loader has its own, larger limits)
 DEFAULT_MAX_UPLOAD_MB = 100
-#: where the app's login (user:password) may come from instead of the command line
+#: where the app's login (user:password, one admin) may come from instead of the command line
 AUTH_ENV = "PROBE_UI_AUTH"
+#: the hosts endpoints added in the app may point at, when --endpoint-hosts is not given
+ENDPOINT_HOSTS_ENV = "PROBE_UI_ENDPOINT_HOSTS"
 log = logging.getLogger("probe_ui.app")
 
 
@@ -32,9 +36,12 @@ class ServeOptions:
     db: str
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
-    auth: tuple[str, str] | None = field(default=None, repr=False)
+    #: who may sign in (None: no login, loopback only)
+    accounts: Accounts | None = field(default=None, repr=False)
     demo: bool = False
     max_upload_mb: int = DEFAULT_MAX_UPLOAD_MB
+    #: where endpoints added in the app may point (probe_ui.outbound)
+    policy: OutboundPolicy = OPEN
 
 
 def is_loopback(host: str) -> bool:
@@ -56,92 +63,150 @@ def parse_auth(value: str | None, source: str = "--auth") -> tuple[str, str] | N
     return user.strip(), password
 
 
-def credentials(auth: str | None = None, auth_file: str | None = None) -> tuple[str, str] | None:
-    """The login the app requires: ``--auth user:password`` (shown to every user of this machine by the process
-    list: a warning says so), else the first line of ``--auth-file``, else ``$PROBE_UI_AUTH``; None for none."""
+def credentials(auth: str | None = None, auth_file: str | None = None) -> Accounts | None:
+    """Who may sign in: ``--auth user:password`` (one admin; shown to every user of this machine by the process
+    list: a warning says so), else the users of ``--auth-file`` (``probe-ui users add``: one per line, salted
+    hashes and roles), else ``$PROBE_UI_AUTH`` (one admin); None for no login."""
     if auth is not None:
         log.warning("--auth on the command line is visible to other users of this machine in the process list; "
-                    "put user:password in a file (--auth-file PATH, readable by you only) or in %s instead", AUTH_ENV)
-        return parse_auth(auth)
+                    "put users in a file (probe-ui users add NAME --file PATH, then --auth-file PATH) or the login "
+                    "in %s instead", AUTH_ENV)
+        return Accounts.single(*parse_auth(auth))  # type: ignore[misc]
     if auth_file is not None:
         path = Path(auth_file)
         try:
-            text = path.read_text(encoding="utf-8")
+            accounts = Accounts(read_users(path))
             mode = path.stat().st_mode
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ServeError(f"--auth-file {path} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+        except UsersError as exc:
+            raise ServeError(f"--auth-file {exc}") from None
+        except OSError as exc:
+            raise ServeError(f"--auth-file {path} cannot be read: {exc.strerror or exc}") from None
         if mode & 0o077:
             log.warning("--auth-file %s is readable by other users of this machine: chmod 600 it", path)
-        line = next((x for x in text.splitlines() if x.strip()), "")
-        return parse_auth(line, f"--auth-file {path}: the first line")
+        return accounts
     if os.environ.get(AUTH_ENV):
-        return parse_auth(os.environ[AUTH_ENV], AUTH_ENV)
+        return Accounts.single(*parse_auth(os.environ[AUTH_ENV], AUTH_ENV))  # type: ignore[misc]
     return None
 
 
+@dataclass
+class _Strikes:
+    count: int = 0
+    last: float = 0.0
+
+
 class LoginGate:
-    """The app's login check (Gradio's ``auth=`` callable): constant-time comparison, and every failed attempt
-    after the first :attr:`free_attempts` in a row waits longer before it is answered (doubling from
-    :attr:`base_delay_s` to :attr:`max_delay_s`), one attempt at a time: 200 guesses take hours, not half a second.
-    A success resets the count, and so do :attr:`forget_after_s` seconds without a failure. Failures are logged,
-    one line each, without the password."""
+    """The app's login check (Gradio's ``auth=`` callable): salted hashes compared in constant time
+    (:class:`probe_ui.users.Accounts`), and failed attempts slowed down per client address and user name, so that
+    one person guessing cannot lock everyone else out.
+
+    Failures are counted per (address, user name): after :attr:`free_attempts` in a row every further attempt from
+    that address for that name waits longer before it is answered, doubling from :attr:`base_delay_s` to
+    :attr:`max_delay_s`; and per address, whatever the name (after :attr:`free_address_attempts`), so that trying
+    many names from one address is slowed too. Once an address has failed, its attempts are answered one at a time
+    (parallel guesses queue behind the delay); until then up to :attr:`parallel_per_address` at once (a room behind
+    one address signs in together); other addresses are never held up. A success clears its (address, name)
+    count; :attr:`forget_after_s` seconds without a failure clear a count. Every failure is logged (address and
+    name, never the password)."""
 
     free_attempts = 3
+    free_address_attempts = 20
+    parallel_per_address = 16
     base_delay_s = 1.0
     max_delay_s = 30.0
     forget_after_s = 900.0
+    #: counts kept at most (the oldest are dropped first): guesses from many addresses cannot fill the memory
+    max_tracked = 10_000
 
-    def __init__(self, user: str, password: str, *, sleep: Any = asyncio.sleep) -> None:
-        self._user, self._password = user.encode(), password.encode()
+    def __init__(self, accounts: Accounts, *, sleep: Any = asyncio.sleep,
+                 address: Callable[[], str] = client_address) -> None:
+        self.accounts = accounts
         self.sleep = sleep
-        self.failures = 0
-        self._last_failure = 0.0
-        self._lock: asyncio.Lock | None = None
+        self.address = address
+        self._strikes: dict[tuple[str, ...], _Strikes] = {}
+        self._gates: dict[str, tuple[asyncio.Semaphore, asyncio.Lock]] = {}
 
-    def delay(self) -> float:
-        """How long the next attempt waits, after ``failures`` failures in a row."""
-        if self.failures < self.free_attempts:
+    def _count(self, key: tuple[str, ...], now: float) -> int:
+        s = self._strikes.get(key)
+        if s is None:
+            return 0
+        if now - s.last > self.forget_after_s:
+            del self._strikes[key]
+            return 0
+        return s.count
+
+    def _wait(self, failures: int, free: int) -> float:
+        if failures < free:
             return 0.0
-        return min(self.base_delay_s * 2 ** (self.failures - self.free_attempts), self.max_delay_s)
+        return min(self.base_delay_s * 2 ** (failures - free), self.max_delay_s)
+
+    def delay(self, address: str, user: str) -> float:
+        """How long the next attempt from ``address`` for ``user`` waits."""
+        now = time.monotonic()
+        return max(self._wait(self._count(("pair", address, user), now), self.free_attempts),
+                   self._wait(self._count(("address", address), now), self.free_address_attempts))
+
+    def _fail(self, key: tuple[str, ...], now: float) -> None:
+        s = self._strikes.pop(key, None) or _Strikes()  # re-inserted: the dict stays oldest-first
+        s.count, s.last = s.count + 1, now
+        self._strikes[key] = s
+        while len(self._strikes) > self.max_tracked:
+            del self._strikes[next(iter(self._strikes))]
 
     async def login(self, username: str, password: str) -> bool:
         """Whether the login is right; a coroutine *function*, which is how Gradio knows to await it (an object
         with an async ``__call__`` would be called without awaiting, and its coroutine taken for True)."""
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        async with self._lock:  # one attempt at a time: parallel guesses queue behind the delay
-            if self.failures and time.monotonic() - self._last_failure > self.forget_after_s:
-                self.failures = 0
-            await self.sleep(self.delay())
-            ok = hmac.compare_digest(str(username).encode(), self._user) & \
-                hmac.compare_digest(str(password).encode(), self._password)
-            if ok:
-                self.failures = 0
-                return True
-            self.failures += 1
-            self._last_failure = time.monotonic()
-            log.warning("failed login for user %r (%d in a row; the next attempt waits %g s)", str(username)[:80],
-                        self.failures, self.delay())
-            return False
+        address, user = self.address(), str(username)[:200]
+        gate = self._gates.get(address)
+        if gate is None:
+            if len(self._gates) > self.max_tracked:  # drop the idle ones
+                self._gates = {a: g for a, g in self._gates.items() if g[1].locked() or g[0].locked()}
+            gate = self._gates[address] = (asyncio.Semaphore(self.parallel_per_address), asyncio.Lock())
+        many, one = gate
+        async with many:
+            if self._count(("address", address), time.monotonic()):
+                async with one:  # an address that failed: one attempt at a time, behind the delay
+                    return await self._attempt(address, user, str(password))
+            return await self._attempt(address, user, str(password))
+
+    async def _attempt(self, address: str, user: str, password: str) -> bool:
+        await self.sleep(self.delay(address, user))
+        found = await asyncio.to_thread(self.accounts.check, user, password)
+        now = time.monotonic()
+        if found is not None:
+            self._strikes.pop(("pair", address, user), None)
+            return True
+        self._fail(("pair", address, user), now)
+        self._fail(("address", address), now)
+        log.warning("failed login for user %r from %s (%d in a row; the next attempt from there waits %g s)",
+                    user[:80], address, self._count(("pair", address, user), now), self.delay(address, user))
+        return False
 
 
-def check(host: str, auth: tuple[str, str] | None) -> None:
-    """Refuse to listen beyond this machine without a password."""
-    if not is_loopback(host) and auth is None:
+def check(host: str, accounts: Accounts | None) -> None:
+    """Refuse to listen beyond this machine without a login."""
+    if not is_loopback(host) and accounts is None:
         raise ServeError(
             f"refusing to listen on {host} without --auth: anyone who can reach this address could read every "
-            f"stored image and answer and spend your API keys. Give a login with --auth-file PATH or {AUTH_ENV}="
-            "user:password (and put the app behind HTTPS), or keep the default --host 127.0.0.1.")
+            f"stored image and answer and spend your API keys. Give users with --auth-file PATH (probe-ui users add "
+            f"NAME --file PATH) or a login with {AUTH_ENV}=user:password (and put the app behind HTTPS), or keep "
+            "the default --host 127.0.0.1.")
 
 
 def options(db: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, auth: str | None = None,
-            demo: bool = False, max_upload_mb: int | None = None, auth_file: str | None = None) -> ServeOptions:
-    creds = credentials(auth, auth_file)
-    check(host, creds)
+            demo: bool = False, max_upload_mb: int | None = None, auth_file: str | None = None,
+            endpoint_hosts: str | list[str] | None = None) -> ServeOptions:
+    accounts = credentials(auth, auth_file)
+    check(host, accounts)
     if not 0 < port < 65536:
         raise ServeError(f"--port must be 1-65535, not {port}")
     mb = max_upload_mb or int(os.environ.get("PROBE_UI_MAX_UPLOAD_MB", DEFAULT_MAX_UPLOAD_MB))
-    return ServeOptions(db=db, host=host, port=port, auth=creds, demo=demo, max_upload_mb=mb)
+    try:
+        policy = OutboundPolicy.parse(endpoint_hosts if endpoint_hosts is not None
+                                      else os.environ.get(ENDPOINT_HOSTS_ENV), enforced=not is_loopback(host))
+    except OutboundRefused as exc:
+        raise ServeError(str(exc)) from None
+    return ServeOptions(db=db, host=host, port=port, accounts=accounts, demo=demo, max_upload_mb=mb, policy=policy)
 
 
 def theme() -> Any:
@@ -157,14 +222,21 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
     from probe_ui.app.blocks import CSS, JS, AppContext, build_app
     from probe_ui.store import Store
 
+    from starlette.middleware import Middleware
+
+    from probe_ui.app.http_guard import HttpGuard
+
     store = Store(opts.db)
-    app = build_app(AppContext(store=store, db_location=opts.db, demo=opts.demo))
+    app = build_app(AppContext(store=store, db_location=opts.db, demo=opts.demo, accounts=opts.accounts,
+                               policy=opts.policy))
     url = f"http://{opts.host if ':' not in opts.host else f'[{opts.host}]'}:{opts.port}"
     if not quiet:
-        print(f"probe-ui: serving at {url} (store {opts.db}){' · demo' if opts.demo else ''}; Ctrl+C stops",
-              flush=True)
-    gate = LoginGate(*opts.auth).login if opts.auth else None
+        users = f"{len(opts.accounts)} user(s)" if opts.accounts else "no login"
+        print(f"probe-ui: serving at {url} (store {opts.db}; {users}){' · demo' if opts.demo else ''}; "
+              "Ctrl+C stops", flush=True)
+    gate = LoginGate(opts.accounts).login if opts.accounts else None
     app.launch(server_name=opts.host, server_port=opts.port, auth=gate, max_file_size=f"{opts.max_upload_mb}mb",
                show_error=True, prevent_thread_lock=not block, quiet=True, css=CSS, js=JS, inbrowser=False,
-               footer_links=["api"], theme=theme())
+               footer_links=["api"], theme=theme(), app_kwargs={"middleware": [Middleware(HttpGuard)]},
+               run_history=False)  # Gradio's run history keeps past calls in the browser: not on a shared screen
     return app

@@ -18,9 +18,11 @@ import gradio as gr
 
 from probe_ui import live, stress
 from probe_ui.app import detail
+from probe_ui.app.access import who
 from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models, seed_of
 from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
+from probe_ui.app.queues import model_event, off_pool
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.presets import load_preset
 from probe_ui.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
@@ -42,7 +44,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
                 "exact prompt and reply.")
     with gr.Row():
         source = gr.Radio([ITEM, PRESET], value=ITEM, label="items", elem_id="stress-source")
-        preset = gr.Dropdown(label="preset", choices=ctx.preset_paths(), value=None, elem_id="stress-preset",
+        preset = gr.Dropdown(label="preset", choices=ctx.preset_paths(""), value=None, elem_id="stress-preset",
                              allow_custom_value=True)
         item = gr.Dropdown(label="item of the preset", choices=[ALL_ITEMS], value=ALL_ITEMS, elem_id="stress-item",
                            allow_custom_value=True)
@@ -84,17 +86,17 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     d = detail.build("stress")
     detail.wire(ctx, d, table, thumbs, probe["rater"], api_prefix="stress_")
 
-    def originals_of(src: str, preset_path: str | None, item_id: str | None, sd: float, fields: tuple[Any, ...]
-                     ) -> tuple[list[Any], Any, tuple[str, ...]]:
+    def originals_of(src: str, choice: str | None, item_id: str | None, sd: float, fields: tuple[Any, ...],
+                     user: str) -> tuple[list[Any], Any, tuple[str, ...]]:
         """The items asked: the Probe tab's (built from its fields) or a preset's; and the preset and item ids."""
         if src == ITEM:
             image_ids, q, k, opts, ans, cat, extra = fields
             ims = tuple(ctx.store.get_image(i) for i in image_ids or [])
             it = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
             return live.make_variants(it, ims, [], seed=seed_of(sd)), None, ()
-        if not preset_path:
+        if not choice:
             raise live.ProbeError("choose a preset", field="preset")
-        p = load_preset(preset_path)
+        p = load_preset(ctx.preset_path(choice, user))
         ids = () if item_id in (None, "", ALL_ITEMS) else (item_id,)
         from probe_ui.sweep import load_originals
 
@@ -121,14 +123,15 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         for choices changed since is dropped)."""
         ticket = latest.begin(request, "plan")
         try:
-            said = plan_line(src, preset_path, item_id, md, st, pt, lv, sd, picked, other, *fields)
+            said = plan_line(who(ctx, request), src, preset_path, item_id, md, st, pt, lv, sd, picked, other,
+                             *fields)
         except live.ProbeError:
             if not latest.is_current(request, "plan", ticket):
                 return gr.skip()
             raise
         return said if latest.is_current(request, "plan", ticket) else gr.skip()
 
-    def plan_line(src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str,
+    def plan_line(caller: Any, src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str,
                   lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> str:
         from probe_ui.suites import sweep_conditions
         from probe_ui.sweep import plan_preset_sweep, plan_sweep
@@ -136,15 +139,15 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         specs = chosen_models(picked, other)
         if not specs:
             return "<div class='pu-note'>Tick one or more models to see how many calls this makes.</div>"
-        originals, p, ids = originals_of(src, preset_path, item_id, sd, fields)
+        originals, p, ids = originals_of(src, preset_path, item_id, sd, fields, caller.name)
+        mine = ctx.endpoints.configs(caller.owner)
         if md == SWEEP:
             p_ = plan_sweep([o for o in originals if o.condition == "original"], specs,
-                            conditions=sweep_conditions(pt, [int(x) for x in lv or []] or None),
-                            extra_models=ctx.endpoints.configs())
+                            conditions=sweep_conditions(pt, [int(x) for x in lv or []] or None), extra_models=mine)
         elif p is not None:
-            p_ = plan_preset_sweep(p, specs, suites=[st], item_ids=ids, extra_models=ctx.endpoints.configs())
+            p_ = plan_preset_sweep(p, specs, suites=[st], item_ids=ids, extra_models=mine)
         else:
-            p_ = plan_sweep(originals[:1], specs, suites=[st], extra_models=ctx.endpoints.configs())
+            p_ = plan_sweep(originals[:1], specs, suites=[st], extra_models=mine)
         return f"<div class='pu-note'>Run will ask: {escape(p_.text())}.</div>"
 
     @inline_errors(msg)
@@ -153,10 +156,12 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         """Ask, and show the run while it fills; when the same page starts another run, this one's answers are
         still stored but no longer drawn over the newer run's."""
         ticket = latest.begin(request, "run")
+        caller = who(ctx, request)
         specs = chosen_models(picked, other)
         seed_ = seed_of(sd)
-        common = {"seed": seed_, "extra_models": ctx.endpoints.configs()}
-        originals, p, ids = originals_of(src, preset_path, item_id, sd, fields)
+        common = {"seed": seed_, "user": caller.name,
+                  "extra_models": ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))}
+        originals, p, ids = originals_of(src, preset_path, item_id, sd, fields, caller.name)
         if md == SWEEP:
             chosen = [int(x) for x in lv or []] or None
             bases = [o for o in originals if o.condition == "original"]
@@ -221,8 +226,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
                       f"{escape(pt)} level {found['level']}.</div>")
 
     @inline_errors(msg)
-    def on_preset(path: str | None) -> tuple[Any, str]:
-        ids = live.preset_item_ids(path) if path else []
+    def on_preset(choice: str | None, request: gr.Request) -> tuple[Any, str]:
+        ids = live.preset_item_ids(ctx.preset_path(choice, who(ctx, request).name)) if choice else []
         return gr.update(choices=[ALL_ITEMS, *ids], value=ALL_ITEMS), ""
 
     def on_mode(md: str) -> tuple[Any, ...]:
@@ -235,15 +240,16 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         lv = list(default_levels(pt))
         return gr.update(choices=lv, value=lv)
 
-    def on_select(p: str | None, m: list[str], probe_models: list[str]) -> tuple[Any, Any]:
-        ready = ready_models(model_menu(ctx))
+    def on_select(p: str | None, m: list[str], probe_models: list[str], request: gr.Request) -> tuple[Any, Any]:
+        caller = who(ctx, request)
+        ready = ready_models(model_menu(ctx, caller.owner))
         carried = list(dict.fromkeys([*(probe_models or []), *(m or [])]))
-        return (gr.update(choices=ctx.preset_paths(), value=p),
+        return (gr.update(choices=ctx.preset_paths(caller.name), value=p),
                 gr.update(choices=ready, value=[x for x in carried if x in ready]))
 
     inputs = [source, preset, item, mode, suite, pert, levels, seed, models, adhoc, *probe["item"]]
-    go.click(on_run, inputs, [run_name, table, summary, curve, msg, breaking_box, b_item, b_model],
-             api_name="stress", concurrency_limit=None)
+    go.click(off_pool(on_run), inputs,
+             [run_name, table, summary, curve, msg, breaking_box, b_item, b_model], **model_event(api_name="stress"))
     go.click(detail.cleared, None, d.outputs, api_visibility="private")  # the answer shown belonged to the last run
     for c in (source, preset, item, mode, suite, pert, levels, models):
         c.change(on_plan, inputs, plan, api_visibility="private")

@@ -29,7 +29,6 @@ from typing import Any
 
 from probe_ui.providers.base import ImagePart, Message, ProviderError, Request, Response, TextPart
 from probe_ui.providers.sdk import Malformed, SDKProvider, configured_base_url, int_or_none
-from probe_ui.redact import clip
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
 BASE_URL_ENV = "ANTHROPIC_BASE_URL"
@@ -153,7 +152,8 @@ class AnthropicProvider(SDKProvider):
     def read_reply(self, message: Any) -> Response:
         content = getattr(message, "content", None)
         if not isinstance(content, list):
-            raise Malformed(f"no content in {clip(repr(message), 120)}")
+            # what came back is not quoted: an endpoint typed into the app may point at something that is no model
+            raise Malformed("no content in the reply (not a message; not shown)")
         texts = [b.text for b in content
                  if getattr(b, "type", None) == "text" and isinstance(getattr(b, "text", None), str)]
         usage = getattr(message, "usage", None)

@@ -98,12 +98,16 @@ class Request:
             out.append({"role": m.role, "content": parts})
         return out
 
-    def cache_key(self, provider: str, model: str, options: dict[str, Any] | None = None) -> str:
-        """Provider, model, its options (e.g. an hf scoring mode), exact messages and settings: equal keys, equal
-        deterministic answers."""
+    def cache_key(self, provider: str, model: str, options: dict[str, Any] | None = None,
+                  base_url: str | tuple[str, ...] | None = None) -> str:
+        """Provider, model, its options (e.g. an hf scoring mode), the server it is asked on (two servers may
+        serve different models under one name: one person's endpoint never answers for another's), exact messages
+        and settings: equal keys, equal deterministic answers."""
+        where = list(base_url) if isinstance(base_url, tuple) else base_url
         return content_hash(
             {"provider": provider, "model": model, "messages": self.rendered(), "settings": self.settings.to_dict(),
-             "sample": self.sample, **({"options": options} if options else {})},
+             "sample": self.sample, **({"options": options} if options else {}), **({"base_url": where} if where
+                                                                                     else {})},
             length=64,
         )
 

@@ -16,7 +16,6 @@ from typing import Any, ClassVar
 
 from probe_ui.providers.base import ImagePart, Message, ModelConfig, ProviderError, Request, Response, TextPart
 from probe_ui.providers.sdk import PLACEHOLDER_KEY, Malformed, SDKProvider, configured_base_url, int_or_none
-from probe_ui.redact import clip
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENV = "OPENAI_BASE_URL"
@@ -129,7 +128,8 @@ class OpenAIProvider(SDKProvider):
     def read_reply(self, completion: Any) -> Response:
         choices = getattr(completion, "choices", None)
         if not isinstance(choices, list) or not choices:
-            raise Malformed(f"no choices in {clip(repr(completion), 120)}")
+            # what came back is not quoted: an endpoint typed into the app may point at something that is no model
+            raise Malformed("no choices in the reply (not a chat completion; not shown)")
         message = getattr(choices[0], "message", None)
         if message is None:
             raise Malformed("first choice has no message")
