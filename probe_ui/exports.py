@@ -37,11 +37,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
 import shlex
 import shutil
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -205,7 +203,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
 
     warnings: list[str] = []
     key_vars = [m.get("api_key_env") for m in (r.settings or {}).get("models") or [] if isinstance(m, dict)]
-    scrub = _Scrubber(_local_roots(store, out), redact.known_secrets(v for v in key_vars if isinstance(v, str)))
+    scrub = redact.Scrubber(redact.local_roots(store, out), redact.known_secrets(v for v in key_vars if isinstance(v, str)))
     variants = _run_variants(store, r.id)
     answers = _run_answers(store, r.name, parser, judge)
 
@@ -272,7 +270,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
                      judge=judge)
         write_text(out / "README.md", card)
         files.append("README.md")
-        warnings += _leak_check(out, [data_name, "README.md"], scrub)
+        warnings += redact.leak_check(out, [data_name, "README.md"], scrub)
     except BaseException:
         _clean_out(out, created)
         raise
@@ -389,7 +387,7 @@ def _answer_label(v: dict[str, Any]) -> str | None:
     return v["answer"]
 
 
-def _variant_fields(r: Any, v: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
+def _variant_fields(r: Any, v: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
     return {
         "run": r.name, "seed": int(r.seed), "variant_id": v["id"], "item_id": v["item_id"],
         "condition": v["condition"], "group": v["group_id"], "item_group": v["item_group"],
@@ -407,7 +405,7 @@ def rater_column(rater: str) -> str:
     return f"{RATER_PREFIX}{rater or UNNAMED_RATER}"
 
 
-def _answer_entry(a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
+def _answer_entry(a: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
     rating, note = a.get("rating"), a.get("note")
     judge = None
     if a.get("judge_model") is not None:
@@ -416,7 +414,7 @@ def _answer_entry(a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
                  "error": scrub.text(a["judge_error"], paths=True)}
     return {
         "response_id": a["response_id"], "model": a["model"], "prompt": a["prompt"], "sample": a["sample"],
-        "prompt_text": scrub.text(messages_text(a["messages"])), "settings": public_settings(a["settings"], scrub),
+        "prompt_text": scrub.text(messages_text(a["messages"])), "settings": redact.scrubbed_settings(a["settings"], scrub),
         "raw_text": scrub.text(a["raw_text"]), "parsed": a["parsed"], "method": a["method"], "invalid": a["invalid"],
         "refusal": a["refusal"], "correct": a["correct"], "rating": rating, "note": scrub.text(note),
         "ratings": dict(a["rater_ratings"]) if a.get("rater_ratings") else None,
@@ -426,7 +424,7 @@ def _answer_entry(a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
     }
 
 
-def _response_row(r: Any, v: dict[str, Any], a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
+def _response_row(r: Any, v: dict[str, Any], a: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
     merged = {**_variant_fields(r, v, scrub), **_answer_entry(a, scrub)}
     merged["images"] = [_image_name(h) for h in v["image_ids"]]
     return {k: merged.get(k) for k in RESPONSE_ROW}
@@ -445,109 +443,6 @@ def source_name(source: str | None) -> str:
     if not source:
         return ""
     return re.split(r"[\\/]", str(source).rstrip("/\\"))[-1]
-
-
-def public_settings(settings: Any, scrub: _Scrubber) -> dict[str, Any] | None:
-    """A call's generation settings fit to publish (:func:`probe_ui.redact.public_settings`: no key variable
-    names, no credentials in URLs), local folders rewritten."""
-    if not isinstance(settings, dict):
-        return None
-    return scrub.deep(redact.public_settings(settings, secrets=()), paths=True)  # the scrubber masks the keys
-
-
-# ---- scrubbing local paths ----------------------------------------------------------------------------------------
-
-def _local_roots(store: Any, out: Path) -> list[tuple[str, str]]:
-    """Folders of this machine that must not appear in an export, each with what replaces it."""
-    pairs: list[tuple[str, str]] = []
-
-    def add(p: Any, repl: str) -> None:
-        if not p:
-            return
-        for form in {str(p), str(Path(p).resolve())}:
-            form = form.rstrip("/\\")
-            if len(form) > 1 and form.count("/") + form.count("\\") >= 1 and form not in ("/",):
-                pairs.append((form, repl))
-
-    add(out.resolve(), "")
-    add(getattr(store, "images_dir", None), "images")
-    url = str(getattr(store, "url", ""))
-    if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
-        add(Path(url[len("sqlite:///"):]).parent, "")
-    add(ASSETS_DIR, "assets")
-    add(PRESETS_DIR, "presets")
-    add(ASSETS_DIR.parent, "")
-    try:
-        add(Path.cwd(), "")
-    except OSError:  # pragma: no cover - a deleted working folder
-        pass
-    add(tempfile.gettempdir(), "$TMPDIR")
-    add(Path.home(), "~")
-    for var in ("TMPDIR", "HOME", "VIRTUAL_ENV"):
-        add(os.environ.get(var), "~" if var == "HOME" else f"${var}")
-    # longest first, so that a store inside the temp folder is rewritten as the store, not as $TMPDIR/...
-    seen, uniq = set(), []
-    for root, repl in sorted(pairs, key=lambda p: -len(p[0])):
-        if root not in seen:
-            seen.add(root)
-            uniq.append((root, repl))
-    return uniq
-
-
-_ABS_PATH = re.compile(r"(?<![\w.:/~$])(/(?:[^/\s'\"<>|]+/)+[^/\s'\"<>|,;)\]]*|[A-Za-z]:\\(?:[^\\\s'\"<>|]+\\)+"
-                       r"[^\\\s'\"<>|,;)\]]*)")
-
-
-class _Scrubber:
-    """Masks keys (:mod:`probe_ui.redact`) and rewrites local folders in every string; in bookkeeping fields,
-    URLs lose their credentials and any absolute path becomes its file name."""
-
-    def __init__(self, roots: list[tuple[str, str]], secrets: frozenset[str] = frozenset()) -> None:
-        self.roots = roots
-        self.pattern = re.compile("|".join(f"(?:{re.escape(r)})(?=[/\\\\]|$|[^\\w.-])" for r, _ in roots)) \
-            if roots else None
-        self.repl = dict(roots)
-        self.masker = redact.masker(frozenset(secrets))
-
-    def text(self, s: Any, paths: bool = False) -> Any:
-        if not isinstance(s, str):
-            return s
-        s = self.masker.mask(s)  # on the full text, before anything else touches it
-        if paths:  # bookkeeping fields: no credentials in URLs; an absolute path is only ever a file name
-            s = redact.mask_urls(s)
-            s = _ABS_PATH.sub(lambda m: re.split(r"[\\/]", m.group(0).rstrip("/\\"))[-1], s)
-        if self.pattern is not None:
-            s = self.pattern.sub(self._sub, s)
-        return s
-
-    def _sub(self, m: re.Match[str]) -> str:
-        repl = self.repl.get(m.group(0), "")
-        return repl if repl else "."
-
-    def deep(self, obj: Any, paths: bool = False) -> Any:
-        if isinstance(obj, str):
-            return self.text(obj, paths)
-        if isinstance(obj, dict):
-            return {k: self.deep(v, paths) for k, v in obj.items()
-                    if not (isinstance(k, str) and redact.CREDENTIAL_FIELD.match(k))}
-        if isinstance(obj, (list, tuple)):
-            return [self.deep(v, paths) for v in obj]
-        if isinstance(obj, float) and not math.isfinite(obj):
-            return None
-        return obj
-
-    def leaks(self, text: str) -> list[str]:
-        return sorted({r for r, _ in self.roots if r in text and len(r) > 4})
-
-
-def _leak_check(out: Path, names: list[str], scrub: _Scrubber) -> list[str]:
-    """A last look at the written text files for a local folder that slipped through."""
-    found = []
-    for name in names:
-        leaks = scrub.leaks((out / name).read_text(encoding="utf-8", errors="replace"))
-        if leaks:
-            found.append(f"{name} mentions a local folder ({leaks[0]}); check it before sharing the export")
-    return found
 
 
 # ---- writers ------------------------------------------------------------------------------------------------------
@@ -790,7 +685,7 @@ def _methods_section(methods: Counter[str], judge: str | None) -> list[str]:
 
 
 def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[str], licences: list[_Licence],
-          n_images: int, scrub: _Scrubber, warnings: list[str], parser: str, *,
+          n_images: int, scrub: redact.Scrubber, warnings: list[str], parser: str, *,
           methods: Counter[str] | None = None, judge: str | None = None) -> str:
     s = r.settings or {}
     lines = [_front_matter(r, fmt, len(rows)), f"# probe-ui run `{r.name}`", ""]

@@ -31,7 +31,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from probe_ui import safe_write
+from probe_ui import redact, safe_write
 from probe_ui import __version__
 from probe_ui.interop.benchset import IMAGES_DIR, BenchmarkSet
 from probe_ui.interop.exporting import Written
@@ -102,9 +102,9 @@ def rows(bset: BenchmarkSet, scrub: Any) -> list[dict[str, Any]]:
 
 
 def write(bset: BenchmarkSet, out: Path) -> Written:
-    from probe_ui.exports import _flat, _json_text, _leak_check, _local_roots, _Scrubber
+    from probe_ui.exports import _flat, _json_text
 
-    scrub = _Scrubber(_local_roots(None, out))
+    scrub = redact.Scrubber(redact.local_roots(None, out))
     data = rows(bset, scrub)
     rest = [c for c in COLUMNS if c != "images"]
     with safe_write.atomic_file(out / DATA_FILE) as f:
@@ -114,7 +114,7 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
                                 **_flat(row, rest, lists=True)}) + "\n")
     safe_write.write_text(out / CARD_FILE, scrub.text(card(bset, len(data))))
     safe_write.write_text(out / CROISSANT_FILE, json.dumps(croissant(bset, out), ensure_ascii=False, indent=1) + "\n")
-    warnings = _leak_check(out, [DATA_FILE, CARD_FILE, CROISSANT_FILE], scrub)
+    warnings = redact.leak_check(out, [DATA_FILE, CARD_FILE, CROISSANT_FILE], scrub)
     return Written(files=[DATA_FILE, CARD_FILE, CROISSANT_FILE], warnings=warnings, run=[
         f"load it with: datasets.load_dataset(\"imagefolder\", data_dir={str(out)!r}, split=\"test\")",
         "share it with: datasets.load_dataset(...).push_to_hub(\"<user>/<name>\") or huggingface-cli upload "
