@@ -37,7 +37,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 import shlex
 import shutil
 from collections import Counter
@@ -51,8 +50,9 @@ from probe_ui import __version__, redact, spreadsheet
 from probe_ui.errors import ProbeUIError
 from probe_ui.paths import check_output_folder
 from probe_ui.prompts import messages_text
+from probe_ui.rebuild import card_command, source_name
 from probe_ui.safe_write import atomic_file, write_bytes, write_text
-from probe_ui.presets import ASSETS_DIR, PRESETS_DIR
+from probe_ui.presets import ASSETS_DIR
 
 FORMATS = ("jsonl", "parquet", "imagefolder", "csv")
 BY = ("response", "variant")
@@ -438,13 +438,6 @@ def _num(x: Any) -> Any:
     return None if isinstance(x, float) and not math.isfinite(x) else x
 
 
-def source_name(source: str | None) -> str:
-    """A preset (or imported file) by its file name only."""
-    if not source:
-        return ""
-    return re.split(r"[\\/]", str(source).rstrip("/\\"))[-1]
-
-
 # ---- writers ------------------------------------------------------------------------------------------------------
 
 def _json_text(v: Any) -> str:
@@ -629,44 +622,6 @@ def _type_in(fmt: str, col: str, typ: str) -> str:
     return typ
 
 
-def _reproduce(s: dict[str, Any], r: Any) -> str | None:
-    presets = s.get("presets") or []
-    models = [m.get("name") for m in s.get("models") or [] if m.get("name")]
-    if not presets or not models:
-        return None
-    args = ["probe-ui", "batch"]
-    for p in presets:
-        path = str(p.get("path") or p.get("name") or "")
-        name = source_name(path)
-        bundled = (PRESETS_DIR / name).is_file() and _same_file(PRESETS_DIR / name, p.get("sha256"))
-        args.append(f"presets/{name}" if bundled else name)
-    for m in models:
-        args += ["--model", m]
-    args += ["--seed", str(r.seed)]
-    for suite in s.get("suites") or []:
-        args += ["--suite", suite]
-    if s.get("prompt"):
-        args += ["--prompt", s["prompt"]]
-    if (s.get("samples") or 1) > 1:
-        args += ["--samples", str(s["samples"])]
-    if s.get("temperature") is not None:
-        args += ["--temperature", str(s["temperature"])]
-    judge = s.get("judge") or {}
-    if judge.get("name"):
-        args += ["--judge", judge["name"], "--judge-mode", judge.get("mode", "mediconfusion")]
-    args += ["--run", r.name]
-    return " ".join(shlex.quote(a) for a in args)
-
-
-def _same_file(path: Path, sha: str | None) -> bool:
-    if not sha:
-        return True
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest() == sha
-    except OSError:
-        return False
-
-
 def _methods_section(methods: Counter[str], judge: str | None) -> list[str]:
     """What each ``method`` in this export means, in words, with how many answers it read: a researcher can audit
     which rule produced a number."""
@@ -785,7 +740,7 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
     versions = {k: v for k, v in (r.versions or {}).items() if k not in ("platform",)}
     if versions:
         lines.append("- package versions of the run: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
-    cmd = _reproduce(s, r)
+    cmd = card_command(s, r)
     lines += ["", "To make the run again (the same seed gives the same variants and the same baseline answers):", ""]
     if cmd:
         lines += ["```bash", cmd, "```", ""]

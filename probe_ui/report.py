@@ -58,10 +58,8 @@ import html
 import io
 import json
 import math
-import re
-import shlex
 from datetime import datetime, timezone
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 import pandas as pd
@@ -70,6 +68,7 @@ from probe_ui import redact
 from probe_ui.errors import ProbeUIError
 from probe_ui.metrics import figures as F
 from probe_ui.paths import PathError, output_file
+from probe_ui.rebuild import reproduce_commands
 from probe_ui.safe_write import WriteError, check_target, write_bytes
 from probe_ui.results import _condition_order, _scored
 from probe_ui.scoring import _val, model_columns, states
@@ -838,73 +837,6 @@ def _short(s: str, n: int) -> str:
 
 
 # ---- provenance ----------------------------------------------------------------------------------------------------
-
-def _public_path(path: Any) -> str:
-    """A file named in the settings, as the report shows it: its name, never a local folder or a URL's secrets."""
-    return str(redact.public_settings(str(path), paths=True, name="path"))
-
-
-def _db_arg(store: Store) -> str:
-    url = str(getattr(store, "url", ""))
-    if url.startswith("sqlite:///"):
-        return PurePath(url.removeprefix("sqlite:///")).name or "probe-ui.db"
-    return "$DATABASE_URL"
-
-
-def _q(x: Any) -> str:
-    return shlex.quote(str(x))
-
-
-def reproduce_commands(store: Store, run: Run, baseline: Run | None = None) -> list[tuple[str, str]]:
-    """(what, shell command) pairs that rebuild the run and this report; file names only, never paths or keys."""
-    s = run.settings
-    db = _q(_db_arg(store))
-    out: list[tuple[str, str]] = []
-    if s.get("kind") == "live":
-        items = ", ".join(map(str, s.get("items") or [])) or "?"
-        out.append(("answers", f"# a live probe from the app's Probe tab (items: {items}); no batch command "
-                               "replays it"))
-    elif s.get("imports"):
-        for e in s["imports"]:
-            cmd = ["probe-ui", "import", _q(e.get("format", "?")), _q(_public_path(e.get("path", "FILE")))]
-            ds = e.get("dataset")
-            if isinstance(ds, dict) and ds.get("path"):
-                cmd += ["--dataset", _q(_public_path(ds["path"]))]
-            if e.get("model"):
-                cmd += ["--model", _q(e["model"])]
-            if e.get("task"):
-                cmd += ["--task", _q(e["task"])]
-            if e.get("split"):
-                cmd += ["--split", _q(e["split"])]
-            cmd += ["--run", _q(run.name), "--db", db]
-            out.append(("import", " ".join(cmd)))
-    else:
-        presets = [_public_path(p.get("path") or p.get("name") or "?") for p in s.get("presets") or []]
-        cmd = ["probe-ui", "batch", *(_q(p) for p in presets or ["PRESET.yaml"])]
-        for m in s.get("models") or []:
-            cmd += ["--model", _q(m.get("name") if isinstance(m, dict) else m)]
-        cmd += ["--seed", _q(run.seed)]
-        for suite in s.get("suites") or []:
-            cmd += ["--suite", _q(suite)]
-        if s.get("prompt"):
-            cmd += ["--prompt", _q(s["prompt"])]
-        if (s.get("samples") or 1) > 1:
-            cmd += ["--samples", _q(s["samples"])]
-        if s.get("temperature") is not None:
-            cmd += ["--temperature", _q(s["temperature"])]
-        judge = s.get("judge")
-        if isinstance(judge, dict) and judge.get("name"):
-            cmd += ["--judge", _q(judge["name"]), "--judge-mode", _q(judge.get("mode", "mediconfusion"))]
-        if s.get("concurrency"):
-            cmd += ["--concurrency", _q(s["concurrency"])]
-        cmd += ["--run", _q(run.name), "--db", db]
-        out.append(("answers", " ".join(cmd)))
-    rep = ["probe-ui", "report", "--db", db, "--run", _q(run.name)]
-    if baseline is not None:
-        rep += ["--baseline", _q(baseline.name)]
-    out.append(("this report", " ".join(rep + ["--out", "report.html"])))
-    return out
-
 
 def _provenance(store: Store, run: Run, baseline: Run | None) -> str:
     s = redact.public_settings(run.settings, paths=True)

@@ -81,7 +81,7 @@ IMAGE_COLUMNS = ["file_name", "images_file_names"]
 
 
 def rows(bset: BenchmarkSet, scrub: Any) -> list[dict[str, Any]]:
-    from probe_ui.exports import source_name
+    from probe_ui.rebuild import source_name
 
     out = []
     for s in bset.samples:
@@ -185,7 +185,7 @@ def card(bset: BenchmarkSet, n: int) -> str:
 
 def _preset_arg(bset: BenchmarkSet) -> str:
     """How a batch names the preset: a shipped one by name, any other by its file name (no local folder)."""
-    from probe_ui.exports import source_name
+    from probe_ui.rebuild import source_name
     from probe_ui.presets import PRESETS_DIR
 
     path = Path(bset.preset["path"])
