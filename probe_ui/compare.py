@@ -37,7 +37,7 @@ import pandas as pd
 from probe_ui import stats
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS
-from probe_ui.scoring import _val, categories_of, scored_answers
+from probe_ui.scoring import value_or_none, categories_of, scored_answers
 
 KEY = ("item_id", "condition", "sample")
 #: what must be equal for two answers to be answers to the same question (field → words for the message)
@@ -79,7 +79,7 @@ def _frame(store: Any, side: Side, parser: str) -> pd.DataFrame:
 
 def _norm(v: Any) -> Any:
     """A value as comparable plain data: lists for arrays and tuples, None for missing."""
-    v = _val(v)
+    v = value_or_none(v)
     if isinstance(v, np.ndarray):
         v = v.tolist()
     if isinstance(v, tuple):
@@ -210,7 +210,7 @@ def _grouped(pairs: pd.DataFrame, by: str) -> list[dict[str, Any]]:
 def in_words(parsed: Any, kind: Any, options: Any) -> str | None:
     """An answer as a reader says it: "B: Pleural effusion" for a letter of a multiple-choice question, the label
     itself otherwise; None when no answer could be read."""
-    parsed = _val(parsed)
+    parsed = value_or_none(parsed)
     if parsed is None:
         return None
     opts = _norm(options) or []
@@ -225,8 +225,8 @@ def _with_words(rows: list[dict[str, Any]], words: dict[str, str]) -> list[dict[
 
 
 def _reply(r: dict[str, Any], s: str) -> dict[str, Any]:
-    return {"response_id": int(r[f"response_id_{s}"]), "text": _val(r.get(f"raw_text_{s}")),
-            "parsed": _val(r.get(f"parsed_{s}")),
+    return {"response_id": int(r[f"response_id_{s}"]), "text": value_or_none(r.get(f"raw_text_{s}")),
+            "parsed": value_or_none(r.get(f"parsed_{s}")),
             "answer": in_words(r.get(f"parsed_{s}"), r.get(f"kind_{s}"), r.get(f"options_{s}")),
             "state": r[f"state_{s}"]}
 
@@ -237,7 +237,7 @@ def _flips(pairs: pd.DataFrame, which: str, words: dict[str, str]) -> list[dict[
     for r in sel.head(FLIP_LIMIT).to_dict("records"):
         out.append({"item_id": r["item_id"], "condition": r["condition"],
                     "what": words.get(r["condition"], r["condition"]), "sample": int(r["sample"]),
-                    "question": _val(r.get("question_a")),
+                    "question": value_or_none(r.get("question_a")),
                     "right_answer": in_words(r.get("answer_label_a"), r.get("kind_a"), r.get("options_a")),
                     "a": _reply(r, "a"), "b": _reply(r, "b")})
     return out
@@ -277,7 +277,7 @@ def _units(d: pd.DataFrame) -> np.ndarray:
 
     image = variant_attr(d, "image_id").tolist() if len(d) else []
     groups = d["item_group"].tolist() if "item_group" in d.columns else [None] * len(d)
-    return np.array([f"m:{m}" if _val(m) is not None else f"i:{i}" if _val(g) is None else f"g:{g}"
+    return np.array([f"m:{m}" if value_or_none(m) is not None else f"i:{i}" if value_or_none(g) is None else f"g:{g}"
                      for m, g, i in zip(image, groups, d["item_id"].tolist())], dtype=object)
 
 

@@ -329,11 +329,11 @@ _INT_COLUMNS = ("response_id", "sample", "input_tokens", "output_tokens")
 def _run_answers(store: Any, run_name: str, parser: str, judge: str | None = None) -> list[dict[str, Any]]:
     """The run's answers as plain dicts: the scored-answer table (with what was sent and received), pandas'
     missing values back to None and counts back to ints."""
-    from probe_ui.scoring import UNRATED, _val, scored_answers
+    from probe_ui.scoring import UNRATED, value_or_none, scored_answers
 
     out = []
     for rec in scored_answers(store, run_name, parser, detail=True, judge=judge).to_dict("records"):
-        d = {k: _val(v) for k, v in rec.items()}
+        d = {k: value_or_none(v) for k, v in rec.items()}
         for k in _INT_COLUMNS:
             if d.get(k) is not None:
                 d[k] = int(d[k])

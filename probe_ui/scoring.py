@@ -77,7 +77,7 @@ class ScoringError(ProbeUIError, ValueError):
     """The run cannot be scored as asked (e.g. an unknown parser)."""
 
 
-def _val(x: Any) -> Any:
+def value_or_none(x: Any) -> Any:
     """None for pandas' missing values (NaN/None/NaT), the value otherwise."""
     if x is None:
         return None
@@ -130,26 +130,26 @@ def legacy_mode(row: dict[str, Any], run_benchmark: str | None = None, run_promp
 def read_reply(row: dict[str, Any], parser: str, run_benchmark: str | None = None, run_prompt: str | None = None
                ) -> tuple[answers.Answer, str | None] | None:
     """One reply read with ``parser``: (answer, legacy mode used or None); None for an error row (no reply)."""
-    if _val(row.get("error")) is not None:
+    if value_or_none(row.get("error")) is not None:
         return None
     kind = "free" if row.get("prompt") == "free" else row["kind"]
-    options = tuple(_val(row.get("options")) or ())
+    options = tuple(value_or_none(row.get("options")) or ())
     labels = labels_for(kind, options)
-    text = _val(row.get("raw_text")) or ""
+    text = value_or_none(row.get("raw_text")) or ""
     if parser == "legacy":
         mode = legacy_mode(row, run_benchmark, run_prompt)
         if mode is not None:
-            gt = _val(row.get("answer_label"))
+            gt = value_or_none(row.get("answer_label"))
             attrs = row.get("attributes") or {}
             if mode == "medvh" and isinstance(attrs, dict) and isinstance(attrs.get("gt"), str):
                 gt = attrs["gt"]
             return answers.extract_legacy(mode, text, kind, labels, options, gt), mode
-    return answers.extract(text, kind, labels, options, question=_val(row.get("question")),
+    return answers.extract(text, kind, labels, options, question=value_or_none(row.get("question")),
                            suggested=suggested_letter(row.get("prompt_args"), row.get("attributes"))), None
 
 
 def _gt_label(row: dict[str, Any]) -> str | None:
-    return None if row.get("prompt") == "free" or row.get("kind") == "free" else _val(row.get("answer_label"))
+    return None if row.get("prompt") == "free" or row.get("kind") == "free" else value_or_none(row.get("answer_label"))
 
 
 _PARSE = ("parsed", "method", "invalid", "refusal", "correct")
@@ -174,7 +174,7 @@ def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run
     version = answers.parser_version()
     stale = out["parse_version"].ne(version).to_numpy() if "parse_version" in out.columns \
         else [True] * len(out)
-    cols = {c: [_val(x) for x in out[c]] for c in (*_PARSE, "legacy_mode")}  # missing is None, never NaN
+    cols = {c: [value_or_none(x) for x in out[c]] for c in (*_PARSE, "legacy_mode")}  # missing is None, never NaN
     used: set[str] = set()
     fresh: list[dict[str, Any]] = []
     for i, row in enumerate(out.to_dict("records")):
@@ -223,7 +223,7 @@ def _apply_judges(df: pd.DataFrame, judges: pd.DataFrame) -> pd.DataFrame:
         for c in ("parsed", "method", "invalid", "correct"):
             df.loc[ok, c] = pd.Series(okj[c].to_numpy(dtype=object), index=df.index[ok], dtype=object)
     for c in (*_PARSE, *JUDGE_COLUMNS):  # missing is None, never NaN (as reparse leaves them)
-        df[c] = pd.Series([_val(x) for x in df[c]], index=df.index, dtype=object)
+        df[c] = pd.Series([value_or_none(x) for x in df[c]], index=df.index, dtype=object)
     return df
 
 
@@ -247,7 +247,7 @@ def _apply_fallback(df: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
         for c in ("parsed", "method", "invalid", "correct"):
             df.loc[idx, c] = pd.Series(sel[c].to_numpy(dtype=object), index=idx, dtype=object)
     for c in (*_PARSE, *JUDGE_COLUMNS):  # missing is None, never NaN
-        df[c] = pd.Series([_val(x) for x in df[c]], index=df.index, dtype=object)
+        df[c] = pd.Series([value_or_none(x) for x in df[c]], index=df.index, dtype=object)
     return df
 
 
@@ -516,7 +516,7 @@ def compare_parsers(store: Store, run_name: str | None = None) -> list[dict[str,
         attrs = row.get("attributes") or {}
         out.append({
             "variant_id": row["variant_id"], "item_id": row["item_id"], "model": row["model"],
-            "prompt": row["prompt"], "sample": int(row["sample"]), "raw_text": _val(row.get("raw_text")),
+            "prompt": row["prompt"], "sample": int(row["sample"]), "raw_text": value_or_none(row.get("raw_text")),
             "gt": gt, "gt_raw": attrs.get("gt") if isinstance(attrs, dict) else None, "legacy_mode": mode,
             "robust": _reading(r_ans, rc), "legacy": _reading(l_ans, lc), "right": right,
         })

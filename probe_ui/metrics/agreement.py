@@ -111,11 +111,11 @@ def _parser_verdict(x: Any) -> bool | None:
 
 def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int, seed: int
                    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from probe_ui.scoring import _val
+    from probe_ui.scoring import value_or_none
 
     maj = [majority(v) for v in votes]
     error = rated["error"].notna().to_numpy() if "error" in rated.columns else np.zeros(len(rated), dtype=bool)
-    parser = [None if e else _parser_verdict(_val(c)) for e, c in zip(error, rated["correct"])]
+    parser = [None if e else _parser_verdict(value_or_none(c)) for e, c in zip(error, rated["correct"])]
     both = [i for i, (m, p) in enumerate(zip(maj, parser)) if m in VERDICTS and p is not None]
     agree = [(maj[i] == "correct") == parser[i] for i in both]
     models = rated["model"].astype(str).to_numpy()
@@ -140,10 +140,10 @@ def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int
         if ok:
             continue
         r = recs[i]
-        overruled.append({"response_id": int(r["response_id"]) if _val(r.get("response_id")) is not None else None,
-                          "model": str(r["model"]), "item_id": _val(r.get("item_id")),
-                          "condition": _val(r.get("condition")), "raw_text": _val(r.get("raw_text")),
-                          "parsed": _val(r.get("parsed")), "parser": "right" if parser[i] else "wrong",
+        overruled.append({"response_id": int(r["response_id"]) if value_or_none(r.get("response_id")) is not None else None,
+                          "model": str(r["model"]), "item_id": value_or_none(r.get("item_id")),
+                          "condition": value_or_none(r.get("condition")), "raw_text": value_or_none(r.get("raw_text")),
+                          "parsed": value_or_none(r.get("parsed")), "parser": "right" if parser[i] else "wrong",
                           "majority": maj[i], "votes": {k or UNNAMED: v for k, v in sorted(votes[i].items())}})
     overruled.sort(key=lambda x: (x["model"], x["response_id"] or 0))
     return block, overruled

@@ -236,14 +236,14 @@ def breaking_summary(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _answer(row: pd.Series) -> dict[str, Any]:
-    from probe_ui.scoring import _val
+    from probe_ui.scoring import value_or_none
 
-    ids = _val(row.get("image_ids"))
-    return {"response_id": int(row["response_id"]) if _val(row.get("response_id")) is not None else None,
+    ids = value_or_none(row.get("image_ids"))
+    return {"response_id": int(row["response_id"]) if value_or_none(row.get("response_id")) is not None else None,
             "variant_id": str(row["variant_id"]), "condition": str(row["condition"]),
             "image_ids": [str(i) for i in ids] if isinstance(ids, (list, tuple, np.ndarray)) else [],
-            "parsed": _val(row.get("parsed")), "correct": _val(row.get("correct")),
-            "raw_text": _val(row.get("raw_text"))}
+            "parsed": value_or_none(row.get("parsed")), "correct": value_or_none(row.get("correct")),
+            "raw_text": value_or_none(row.get("raw_text"))}
 
 
 def breaking_variant(df: pd.DataFrame, model: str, item_id: str, perturbation: str, run: str | None = None
