@@ -337,7 +337,7 @@ def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
 
 # ---- accuracy by condition ----------------------------------------------------------------------------------------
 
-def _scored(df: pd.DataFrame) -> pd.DataFrame:
+def graded_rows(df: pd.DataFrame) -> pd.DataFrame:
     """The rows the scorers grade, as they grade them: several samples reduced to their majority vote, then the
     cells with an answer (no error) whose ground truth is known. ``_hit`` is whether it was right; an invalid
     answer is read with ``correct`` False, so it counts as wrong."""
@@ -350,7 +350,7 @@ def _scored(df: pd.DataFrame) -> pd.DataFrame:
     return ok.assign(_hit=ok["correct"].eq(True))
 
 
-def _condition_order(conditions: Iterable[Any]) -> list[str]:
+def condition_order(conditions: Iterable[Any]) -> list[str]:
     """"original" first, then the perturbed conditions alphabetically."""
     found = {str(c) for c in conditions}
     return ([ORIGINAL] if ORIGINAL in found else []) + sorted(found - {ORIGINAL})
@@ -374,7 +374,7 @@ def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
     from probe_ui.metrics.base import wilson_ci
 
     cols = ["model", "condition", "what was done", "n", "correct", "accuracy", "ci_low", "ci_high"]
-    s = _scored(df)
+    s = graded_rows(df)
     if s.empty:
         return pd.DataFrame(columns=cols)
     g = s.groupby(["model", "condition"], sort=False)["_hit"].agg(n="size", correct="sum").reset_index()
@@ -382,7 +382,7 @@ def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
     g["accuracy"] = 100.0 * g["correct"] / g["n"]
     ci = [wilson_ci(c, n) for c, n in zip(g["correct"], g["n"])]
     g["ci_low"], g["ci_high"] = [lo for lo, _ in ci], [hi for _, hi in ci]
-    order = {c: i for i, c in enumerate(_condition_order(g["condition"]))}
+    order = {c: i for i, c in enumerate(condition_order(g["condition"]))}
     g = g.assign(_o=g["condition"].map(order)).sort_values(["model", "_o"]).drop(columns="_o")
     labels = condition_labels(s)
     g["what was done"] = g["condition"].map(lambda c: labels.get(str(c), str(c)))
@@ -422,7 +422,7 @@ def plot_accuracy_by_condition(df: pd.DataFrame) -> Figure:
     table = accuracy_by_condition(df)
     if table.empty:
         return empty_figure()
-    conds = _condition_order(table["condition"])
+    conds = condition_order(table["condition"])
     models = sorted(table["model"].unique())
     width = 0.8 / len(models)
     fig = _figure(min(22.0, max(6.0, 0.35 * len(conds) * len(models) + 2.5)), 4.8)
@@ -519,7 +519,7 @@ def _heatmap(ax: Axes, values: Any, *, cmap: str, vmin: float, vmax: float, fmt:
 def _by_category(df: pd.DataFrame, agg: str) -> pd.DataFrame:
     """Scored answers per category (rows) and model (columns), aggregated by ``agg`` ("mean" of right, or
     "size"); a row with several categories counts for each, one without any under "(none)"."""
-    s = _scored(df)
+    s = graded_rows(df)
     if s.empty:
         return pd.DataFrame()
     cats = s["category"].map(lambda c: categories_of(c) or [UNCATEGORISED])
