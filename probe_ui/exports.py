@@ -48,11 +48,13 @@ import sqlalchemy as sa
 
 from probe_ui import __version__, redact, spreadsheet
 from probe_ui.errors import ProbeUIError
+from probe_ui.licences import Licence, image_licences, licence_section, size_category
+from probe_ui.markup import md_cell
 from probe_ui.paths import check_output_folder
 from probe_ui.prompts import messages_text
 from probe_ui.rebuild import card_command, source_name
 from probe_ui.safe_write import atomic_file, write_bytes, write_text
-from probe_ui.presets import ASSETS_DIR
+
 
 FORMATS = ("jsonl", "parquet", "imagefolder", "csv")
 BY = ("response", "variant")
@@ -192,7 +194,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
     if by not in BY:
         raise ExportError(f"unknown row unit '{by}'; use one of: {', '.join(BY)}")
     out = Path(out)
-    _check_out(out)
+    check_out_folder(out)
     try:
         r = store.get_run(run)
     except StoreError:
@@ -223,7 +225,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         for vid, v in variants.items():
             entries = per_variant.get(vid, [])
             row = _variant_fields(r, v, scrub)
-            row["images"] = [_image_name(h) for h in v["image_ids"]]
+            row["images"] = [image_name(h) for h in v["image_ids"]]
             row["n_answers"] = len(entries)
             row["answers"] = entries
             rows.append(row)
@@ -247,7 +249,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         if missing:
             warnings.append(f"{len(missing)} image(s) are not in the store and were left out: "
                             + ", ".join(m[:12] for m in missing[:5]) + ("..." if len(missing) > 5 else ""))
-            gone = {_image_name(h) for h in missing}
+            gone = {image_name(h) for h in missing}
             for row in rows:
                 row["images"] = [x for x in row["images"] if x not in gone]
         columns = VARIANT_ROW
@@ -264,7 +266,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         else:
             _write_imagefolder(out / data_name, rows, columns)
         files.append(data_name)
-        licences = _licences(used, set(written), variants)
+        licences = image_licences(used, set(written), variants)
         methods = Counter(str(a["method"]) for a in answers if a.get("method"))
         card = _card(r, fmt, by, rows, columns, licences, len(written), scrub, warnings, parser, methods=methods,
                      judge=judge)
@@ -272,14 +274,14 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         files.append("README.md")
         warnings += redact.leak_check(out, [data_name, "README.md"], scrub)
     except BaseException:
-        _clean_out(out, created)
+        clean_out_folder(out, created)
         raise
     total = sum((out / f).stat().st_size for f in files)
     return ExportSummary(path=out, rows=len(rows), images=len(written), files=sorted(files), warnings=warnings,
                          fmt=fmt, by=by, run=r.name, bytes=total)
 
 
-def _check_out(out: Path) -> None:
+def check_out_folder(out: Path) -> None:
     check_output_folder(out)  # a dangling symbolic link, a file on the way
     if out.exists():
         if not out.is_dir():
@@ -288,7 +290,7 @@ def _check_out(out: Path) -> None:
             raise ExportError(f"{out} is not empty: give a new or empty folder for the export")
 
 
-def _clean_out(out: Path, created: bool) -> None:
+def clean_out_folder(out: Path, created: bool) -> None:
     """Remove what a failed export wrote (the folder too, when it made it)."""
     if not out.is_dir():
         return
@@ -370,7 +372,7 @@ def _write_images(store: Any, ids: list[str], folder: Path) -> tuple[list[str], 
 
 # ---- rows ---------------------------------------------------------------------------------------------------------
 
-def _image_name(h: str) -> str:
+def image_name(h: str) -> str:
     return f"{IMAGES_DIR}/{h}.png"
 
 
@@ -426,7 +428,7 @@ def _answer_entry(a: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
 
 def _response_row(r: Any, v: dict[str, Any], a: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
     merged = {**_variant_fields(r, v, scrub), **_answer_entry(a, scrub)}
-    merged["images"] = [_image_name(h) for h in v["image_ids"]]
+    merged["images"] = [image_name(h) for h in v["image_ids"]]
     return {k: merged.get(k) for k in RESPONSE_ROW}
 
 
@@ -440,19 +442,19 @@ def _num(x: Any) -> Any:
 
 # ---- writers ------------------------------------------------------------------------------------------------------
 
-def _json_text(v: Any) -> str:
+def json_text(v: Any) -> str:
     return json.dumps(v, ensure_ascii=False, sort_keys=False, default=str)
 
 
-def _flat(row: dict[str, Any], columns: list[str], *, lists: bool) -> dict[str, Any]:
+def flat_row(row: dict[str, Any], columns: list[str], *, lists: bool) -> dict[str, Any]:
     """Nested free-form values as JSON strings; lists of strings kept (``lists``) or JSON too."""
     out = {}
     for c in columns:
         v = row.get(c)
         if c in JSON_COLUMNS:
-            v = None if v is None else _json_text(v)
+            v = None if v is None else json_text(v)
         elif c in LIST_COLUMNS and not lists:
-            v = _json_text(v if v is not None else [])
+            v = json_text(v if v is not None else [])
         out[c] = v
     return out
 
@@ -460,7 +462,7 @@ def _flat(row: dict[str, Any], columns: list[str], *, lists: bool) -> dict[str, 
 def _write_jsonl(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
     with atomic_file(path) as f:
         for row in rows:
-            f.write(_json_text({c: row.get(c) for c in columns}) + "\n")
+            f.write(json_text({c: row.get(c) for c in columns}) + "\n")
 
 
 def _write_csv(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
@@ -475,7 +477,7 @@ def _write_csv(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> No
         w = spreadsheet.writer(f)  # cells a spreadsheet would run as formulas are neutralised
         w.writerow(columns)
         for row in rows:
-            flat = _flat(row, columns, lists=False)
+            flat = flat_row(row, columns, lists=False)
             w.writerow([cell(flat[c]) for c in columns])
 
 
@@ -504,7 +506,7 @@ def require_pyarrow(error: type[Exception], where: str = "") -> None:
 def _write_parquet(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
     import pandas as pd
 
-    flat = [_flat(row, columns, lists=True) for row in rows]
+    flat = [flat_row(row, columns, lists=True) for row in rows]
     # object columns: pyarrow types each from its values (ints with nulls stay ints, lists of strings stay lists)
     df = pd.DataFrame({c: pd.Series([r[c] for r in flat], dtype=object) for c in columns}, columns=columns)
     with atomic_file(path, text=False) as f:
@@ -517,79 +519,11 @@ def _write_imagefolder(path: Path, rows: list[dict[str, Any]], columns: list[str
         for row in rows:
             names = list(row.get("images") or [])
             rec = {"file_name": names[0] if names else None, "file_names": names,
-                   **_flat(row, rest, lists=True)}
-            f.write(_json_text(rec) + "\n")
-
-
-# ---- licences -----------------------------------------------------------------------------------------------------
-
-@dataclass
-class _Licence:
-    image: str
-    kind: str  # bundled | derived | unknown
-    asset: str = ""
-    licence: str = ""
-    how: str = ""  # the perturbations that made a derived image
-    origin: str = ""  # where the bundled asset came from
-
-
-def bundled_assets() -> dict[str, dict[str, Any]]:
-    """The bundled images by content hash (their canonical id): file name, licence, origin."""
-    path = ASSETS_DIR / "manifest.json"
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    out = {}
-    for name, e in manifest.items():
-        if isinstance(e, dict) and e.get("id"):
-            src = e.get("source") or {}
-            out[e["id"]] = {"file": name, "licence": src.get("licence", ""),
-                            "origin": " ".join(str(src.get(k, "")) for k in ("package", "version", "file")).strip()}
-    return out
-
-
-def _licences(used: list[str], written: set[str], variants: dict[str, dict[str, Any]]) -> list[_Licence]:
-    bundled = bundled_assets()
-    originals = {(v["source"], v["item_id"]): v for v in variants.values() if v["condition"] == "original"}
-    derived: dict[str, tuple[list[str], list[str]]] = {}
-    for v in variants.values():
-        if v["condition"] == "original" or not v["provenance"]:
-            continue
-        base = originals.get((v["source"], v["item_id"]))
-        if base is None or not base["image_ids"] or not all(h in bundled for h in base["image_ids"]):
-            continue
-        ops = [str(p.get("op")) for p in v["provenance"]]
-        for h in v["image_ids"]:
-            if h not in bundled:
-                derived.setdefault(h, (list(base["image_ids"]), ops))
-    out = []
-    for h in used:
-        if h not in written:
-            continue
-        name = _image_name(h)
-        if h in bundled:
-            b = bundled[h]
-            out.append(_Licence(name, "bundled", b["file"], b["licence"], origin=b["origin"]))
-        elif h in derived:
-            srcs, ops = derived[h]
-            files = ", ".join(bundled[s]["file"] for s in srcs)
-            lic = "; ".join(dict.fromkeys(bundled[s]["licence"] for s in srcs))
-            origin = "; ".join(dict.fromkeys(bundled[s]["origin"] for s in srcs))
-            out.append(_Licence(name, "derived", files, lic, " + ".join(dict.fromkeys(ops)), origin))
-        else:
-            out.append(_Licence(name, "unknown", licence="user-supplied, licence unknown"))
-    return out
+                   **flat_row(row, rest, lists=True)}
+            f.write(json_text(rec) + "\n")
 
 
 # ---- the dataset card ---------------------------------------------------------------------------------------------
-
-def _size_category(n: int) -> str:
-    for limit, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
-        if n < limit:
-            return label
-    return "n>1M"
-
 
 def _front_matter(r: Any, fmt: str, n: int) -> str:
     import yaml
@@ -604,14 +538,10 @@ def _front_matter(r: Any, fmt: str, n: int) -> str:
         "pretty_name": f"probe-ui run {r.name}",
         "tags": ["probe-ui", "medical", "vision-language-models", "evaluation"],
         "task_categories": ["visual-question-answering"],
-        "size_categories": [_size_category(n)],
+        "size_categories": [size_category(n)],
         "configs": [{"config_name": "default", "data_files": data_files}],
     }
     return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=120) + "---\n"
-
-
-def _md(s: Any) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
 
 
 def _type_in(fmt: str, col: str, typ: str) -> str:
@@ -632,14 +562,14 @@ def _methods_section(methods: Counter[str], judge: str | None) -> list[str]:
     out = ["## How answers were read", "",
            "Each answer's `method` names the rule that read it (or left it invalid):", "",
            "| method | answers | meaning |", "|---|---:|---|"]
-    out += [f"| `{m}` | {n} | {_md(describe(m))} |" for m, n in sorted(methods.items(), key=lambda kv: -kv[1])]
+    out += [f"| `{m}` | {n} | {md_cell(describe(m))} |" for m, n in sorted(methods.items(), key=lambda kv: -kv[1])]
     if judge:
-        out += ["", f"A judge model (`{_md(judge)}`) read the replies the rules could not read: its answers carry the "
+        out += ["", f"A judge model (`{md_cell(judge)}`) read the replies the rules could not read: its answers carry the "
                 "method `judge`, and its own reply is in the `judge` column."]
     return out + [""]
 
 
-def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[str], licences: list[_Licence],
+def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[str], licences: list[Licence],
           n_images: int, scrub: redact.Scrubber, warnings: list[str], parser: str, *,
           methods: Counter[str] | None = None, judge: str | None = None) -> str:
     s = r.settings or {}
@@ -703,11 +633,11 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
             typ, meaning = "string", (f"the latest rating of this answer by {who}: correct, incorrect or unsure; "
                                       "null if that rater did not rate it" if who != UNNAMED_RATER else
                                       "the latest rating nobody put a name to (made before raters were recorded)")
-        lines.append(f"| `{c}` | {_type_in(fmt, c, typ)} | {_md(meaning)} |")
+        lines.append(f"| `{c}` | {_type_in(fmt, c, typ)} | {md_cell(meaning)} |")
     lines.append("")
 
     lines += _methods_section(methods or Counter(), judge)
-    lines += _licence_section(licences)
+    lines += licence_section(licences)
 
     lines += ["## How it was made", "",
               f"- probe-ui: {r.versions.get('probe-ui', 'unknown')} made the run; {__version__} exported it",
@@ -736,7 +666,7 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
     for m in models:
         lines.append(f"  - `{m.get('name')}`: provider {m.get('provider')}, model {m.get('model')}"
                      + (f", base_url {m.get('base_url')}" if m.get("base_url") else "")
-                     + (f", generation {_json_text(m.get('generation'))}" if m.get("generation") else ""))
+                     + (f", generation {json_text(m.get('generation'))}" if m.get("generation") else ""))
     versions = {k: v for k, v in (r.versions or {}).items() if k not in ("platform",)}
     if versions:
         lines.append("- package versions of the run: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
@@ -754,30 +684,3 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
     if warnings:
         lines += ["## Notes", ""] + [f"- {scrub.text(w, paths=True)}" for w in warnings] + [""]
     return scrub.text("\n".join(lines))
-
-
-def _licence_section(licences: list[_Licence]) -> list[str]:
-    lines = ["## Licences", "",
-             "The text (questions, options, answers of models) is what the run produced; replies of hosted models "
-             "are subject to their providers' terms. Each image's licence:", ""]
-    if not licences:
-        return lines + ["(no images)", ""]
-    bundled: dict[str, list[_Licence]] = {}
-    for lic in licences:
-        if lic.kind != "unknown":
-            bundled.setdefault(lic.asset, []).append(lic)
-    if bundled:
-        lines += ["| bundled asset | licence | origin | images in this export |", "|---|---|---|---|"]
-        for asset, items in bundled.items():
-            first = items[0]
-            names = ", ".join(f"`{x.image}`" + (f" (derived: {x.how})" if x.kind == "derived" else "")
-                              for x in items)
-            lines.append(f"| `{asset}` | {_md(first.licence)} | {_md(first.origin)} "
-                         f"| {names} |")
-        lines += ["", "Images marked derived were made from the bundled asset by the named perturbations; the "
-                  "asset's licence applies to them.", ""]
-    unknown = [x for x in licences if x.kind == "unknown"]
-    if unknown:
-        lines += [f"{len(unknown)} image(s) are user-supplied, licence unknown: "
-                  + ", ".join(f"`{x.image}`" for x in unknown), ""]
-    return lines

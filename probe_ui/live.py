@@ -26,7 +26,7 @@ from probe_ui.items import KINDS, LETTERS, YES_NO, Item, Variant, content_hash, 
 from probe_ui.perturb import PerturbationError, PerturbContext, get as get_perturbation
 from probe_ui.presets import Condition
 from probe_ui.providers.base import ModelConfig, Response
-from probe_ui.runner import BatchError, Cell, _execute, _public_config, plan_cells, resolve_each
+from probe_ui.runner import BatchError, Cell, execute_run, public_config, plan_cells, resolve_each
 from probe_ui.store import Store, StoreError
 from probe_ui.suites import BundledImages, apply_condition, get_suite, SuiteError
 
@@ -70,12 +70,12 @@ def take_upload(path: str) -> tuple[str, bytes]:
     import os
     from pathlib import Path
 
-    from probe_ui.images.loader import DEFAULT_MAX_BYTES, MAX_BYTES_ENV, _limit
+    from probe_ui.images.loader import DEFAULT_MAX_BYTES, MAX_BYTES_ENV, env_limit
 
     p = Path(path)
     try:
         size = p.stat().st_size
-        limit = _limit(None, MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
+        limit = env_limit(None, MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
         if size > limit:
             raise ImageError(f"{p.name}: {size:,} bytes is over the {limit:,}-byte limit ({MAX_BYTES_ENV})")
         data = p.read_bytes()
@@ -644,7 +644,7 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
     models, unusable = resolve_each(wanted, extra_models)
     name = run_name or live_run_name(variants[0].item_id)
     cells = plan_cells(variants, models, prompt, seed)
-    run = store.ensure_run(name, seed, {"kind": "live", "models": [_public_config(m) for m in models],
+    run = store.ensure_run(name, seed, {"kind": "live", "models": [public_config(m) for m in models],
                                         "asked": wanted, "prompt": prompt, "seed": seed,
                                         "planned": len(cells) + len(unusable) * len(variants),
                                         "items": sorted({v.item_id for v in variants})}, created_by=user)
@@ -663,7 +663,7 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
 
     def work() -> None:
         try:
-            asyncio.run(_execute(store, run, cells, None, lambda c, r: events.put((c, r)), use_cache=use_cache,
+            asyncio.run(execute_run(store, run, cells, None, lambda c, r: events.put((c, r)), use_cache=use_cache,
                                  cancel=cancel))
         except BaseException as exc:  # reported on the page, never lost silently
             events.put(exc)

@@ -76,3 +76,8 @@ def titled_section(anchor: str, title: str, body: str) -> str:
 
 def para(text: str, cls: str | None = None) -> str:
     return el("p", text, class_=cls)
+
+
+def md_cell(s: Any) -> str:
+    """Text fit for one cell of a Markdown table: pipes escaped, line breaks folded."""
+    return str(s).replace("|", "\\|").replace("\n", " ")

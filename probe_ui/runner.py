@@ -414,7 +414,7 @@ async def _aiter(cells: Iterable[Cell]) -> AsyncIterator[Cell]:
         yield cell
 
 
-async def _execute(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], concurrency: int | None,
+async def execute_run(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], concurrency: int | None,
                    on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
                    judge: Judge | None = None, cancel: threading.Event | None = None) -> None:
     pool = ProviderPool(concurrency)
@@ -483,10 +483,10 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         presets, models, suites = whole_plan(change, presets, models, list(suites), extra_models)
     settings = {
         "presets": [{"name": p.name, "path": p.path, "sha256": p.sha256} for p in presets],
-        "models": [_public_config(m) for m in models],
+        "models": [public_config(m) for m in models],
         "prompt": prompt, "concurrency": concurrency, "seed": seed, "suites": list(suites), "samples": samples,
         "temperature": temperature,
-        "judge": _public_config(judge_cfg.model) | {"mode": judge_mode} if judge_cfg else None,
+        "judge": public_config(judge_cfg.model) | {"mode": judge_mode} if judge_cfg else None,
         # not known until the plan is made (BatchPlan records it): a batch stopped before that leaves the run
         # incomplete, never "complete" against an earlier, smaller plan
         "planned": None,
@@ -582,7 +582,7 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
 
     show()
     try:
-        asyncio.run(_execute(store, run, _Planned(plan), concurrency, on_result, use_cache=use_cache,
+        asyncio.run(execute_run(store, run, _Planned(plan), concurrency, on_result, use_cache=use_cache,
                              judge=judge_cfg, cancel=cancel))
     finally:
         show()
@@ -786,6 +786,6 @@ def resume_batch(store: Store, run_name: str, *, extra_models: dict[str, ModelCo
                      judge_mode=judge.get("mode", "mediconfusion"), extra_models=extra_models, **kwargs)
 
 
-def _public_config(m: ModelConfig) -> dict[str, Any]:
+def public_config(m: ModelConfig) -> dict[str, Any]:
     """What a run records about a model: :func:`probe_ui.redact.model_record` (only the key's variable name)."""
     return redact.model_record(m)

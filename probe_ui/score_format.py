@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from probe_ui import spreadsheet
+from probe_ui.markup import md_cell
 from probe_ui.results import is_metric, paper_sections
 
 
@@ -74,21 +75,21 @@ def format_score_markdown(report: dict[str, Any]) -> str:
     for model, r in report["models"].items():
         acc = r["accuracy"]
         ci = f"{acc['ci'][0]:.1f}-{acc['ci'][1]:.1f}" if acc["ci"] else "-"
-        lines.append(f"| {_md(model)} | {r['n']} | {_num(acc['value'])} | {ci} | "
+        lines.append(f"| {md_cell(model)} | {r['n']} | {_num(acc['value'])} | {ci} | "
                      f"{_num(acc['random'], 1)} | {_num(r['invalid_rate']['value'], 1)} | "
                      f"{_num(r['refusal_rate']['value'], 1)} | {r['errors']} |")
     if report.get("judge"):
-        lines += ["", _md(judge_line(report))]
+        lines += ["", md_cell(judge_line(report))]
     if report.get("harness_agreement"):
         from probe_ui.interop.verdicts import agreement_lines
 
         lines += ["", *(f"- {x}" if i else f"**{x.strip('= ')}**" for i, x in
                         enumerate(agreement_lines(report["harness_agreement"])))]
     for section, rows, models in paper_sections(report):
-        lines += ["", f"### {section}", "", "| metric | " + " | ".join(_md(m) for m in models) + " |",
+        lines += ["", f"### {section}", "", "| metric | " + " | ".join(md_cell(m) for m in models) + " |",
                   "|---|" + "---:|" * len(models)]
         for metric, cells in rows:
-            lines.append(f"| {_md(metric)} | " + " | ".join(_md(_cell(cells.get(m))) for m in models) + " |")
+            lines.append(f"| {md_cell(metric)} | " + " | ".join(md_cell(_cell(cells.get(m))) for m in models) + " |")
     return "\n".join(lines)
 
 
@@ -134,10 +135,6 @@ def _cell(v: Any) -> str:
     return str(v)
 
 
-def _md(s: str) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
-
-
 def accuracy_pairs(robust: dict[str, Any], legacy: dict[str, Any]) -> dict[str, dict[str, Any]]:
     out = {}
     for model, r in robust["models"].items():
@@ -178,9 +175,9 @@ def format_parser_differences(robust: dict[str, Any], legacy: dict[str, Any], di
     if fmt == "markdown":
         lines = [*head, "", "| model | item | gt | robust | legacy | right | reply |", "|---|---|---|---|---|---|---|"]
         for d in diffs:
-            lines.append(f"| {_md(d['model'])} | {_md(d['item_id'])} | {_md(str(d['gt_raw'] or d['gt']))} | "
-                         f"{_md(reading(d['robust']))} | {_md(reading(d['legacy']))} | {d['right']} | "
-                         f"{_md(repr(text(d)))} |")
+            lines.append(f"| {md_cell(d['model'])} | {md_cell(d['item_id'])} | {md_cell(str(d['gt_raw'] or d['gt']))} | "
+                         f"{md_cell(reading(d['robust']))} | {md_cell(reading(d['legacy']))} | {d['right']} | "
+                         f"{md_cell(repr(text(d)))} |")
         return "\n".join(lines)
     lines = head
     for d in diffs:

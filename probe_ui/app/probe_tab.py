@@ -71,7 +71,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     store = ctx.store
     demo = _demo_item(ctx) if ctx.demo else None
     menu = model_menu(ctx)
-    thumbs = _thumbs(ctx)
+    thumbs = image_thumbs(ctx)
 
     images_state = gr.State(list(demo.images_ids) if demo else [])
     upload_state = gr.State(None)  # the last upload's name and bytes, in this session's memory only
@@ -593,7 +593,7 @@ def _display(image: Any) -> tuple[str, float]:
     return png_file(pil.resize(size, Image.NEAREST if factor > 1 else Image.LANCZOS)), factor
 
 
-def _thumbs(ctx: AppContext) -> Any:
+def image_thumbs(ctx: AppContext) -> Any:
     """image id → a thumbnail data URI, made once per image."""
     cache: dict[str, str | None] = {}
 

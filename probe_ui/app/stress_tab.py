@@ -35,9 +35,9 @@ POLL_S = 0.7
 
 
 def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
-    from probe_ui.app.probe_tab import _thumbs
+    from probe_ui.app.probe_tab import image_thumbs
 
-    thumbs = _thumbs(ctx)
+    thumbs = image_thumbs(ctx)
     gr.Markdown("Ask a stress suite, or a sweep of one degradation at rising severity, of the Probe tab's item or "
                 "a preset's items. Each row is a variant, each column a model; a dark red cell is an answer that "
                 "**broke**: wrong, although the same model got the item's original right. Click a cell for the "

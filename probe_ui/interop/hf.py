@@ -102,7 +102,7 @@ def rows(bset: BenchmarkSet, scrub: Any) -> list[dict[str, Any]]:
 
 
 def write(bset: BenchmarkSet, out: Path) -> Written:
-    from probe_ui.exports import _flat, _json_text
+    from probe_ui.exports import flat_row, json_text
 
     scrub = redact.Scrubber(redact.local_roots(None, out))
     data = rows(bset, scrub)
@@ -110,8 +110,8 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
     with safe_write.atomic_file(out / DATA_FILE) as f:
         for row in data:
             names = row["images"]
-            f.write(_json_text({"file_name": names[0] if names else None, "images_file_names": names,
-                                **_flat(row, rest, lists=True)}) + "\n")
+            f.write(json_text({"file_name": names[0] if names else None, "images_file_names": names,
+                                **flat_row(row, rest, lists=True)}) + "\n")
     safe_write.write_text(out / CARD_FILE, scrub.text(card(bset, len(data))))
     safe_write.write_text(out / CROISSANT_FILE, json.dumps(croissant(bset, out), ensure_ascii=False, indent=1) + "\n")
     warnings = redact.leak_check(out, [DATA_FILE, CARD_FILE, CROISSANT_FILE], scrub)
@@ -127,7 +127,7 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
 def card(bset: BenchmarkSet, n: int) -> str:
     import yaml
 
-    from probe_ui.exports import _licence_section, _licences, _size_category
+    from probe_ui.licences import image_licences, licence_section, size_category
 
     meta = {
         "license": "other", "license_name": "mixed",
@@ -136,7 +136,7 @@ def card(bset: BenchmarkSet, n: int) -> str:
         "pretty_name": f"probe-ui set {bset.name}",
         "tags": ["probe-ui", "medical", "vision-language-models", "evaluation", "robustness"],
         "task_categories": ["visual-question-answering"],
-        "size_categories": [_size_category(n)],
+        "size_categories": [size_category(n)],
         "configs": [{"config_name": "default",
                      "data_files": [{"split": "test", "path": [DATA_FILE, f"{IMAGES_DIR}/*.png"]}]}],
     }
@@ -144,7 +144,7 @@ def card(bset: BenchmarkSet, n: int) -> str:
                                "condition": s.variant.condition, "provenance": list(s.variant.provenance),
                                "image_ids": list(s.variant.image_ids)} for s in bset.samples}
     used = list(bset.images)
-    licences = _licences(used, set(used), variants)
+    licences = image_licences(used, set(used), variants)
     d = bset.describe()
     suites = ", ".join(f"`{x}`" for x in bset.suites) or "none"
     lines = ["---", yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=120).rstrip(), "---",
@@ -179,7 +179,7 @@ def card(bset: BenchmarkSet, n: int) -> str:
     for c in [*IMAGE_COLUMNS, *[c for c in COLUMNS if c != "images"]]:
         lines.append(f"| `{c}` | {DOCS[c][1]} |")
     lines.append("")
-    lines += _licence_section(licences)
+    lines += licence_section(licences)
     return "\n".join(lines) + "\n"
 
 

@@ -71,7 +71,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import ORIGINAL, _first_rows, cond_mask, cond_values, correct_values, flag, item_codes, \
+from probe_ui.metrics.groups import ORIGINAL, first_rows, cond_mask, cond_values, correct_values, flag, item_codes, \
     mean_pct, per_variant, prepare, random_share, variant_attr
 from probe_ui.metrics.base import MetricValue, wilson_ci
 from probe_ui.metrics.registry import MetricContext, metric
@@ -165,7 +165,7 @@ class _Items:
         cols = [str(c) for c in conds]
         self.acc = pd.DataFrame(acc, index=items, columns=cols)
         self.p = pd.DataFrame(p, index=items, columns=cols)
-        first = _first_rows(icode, ni)
+        first = first_rows(icode, ni)
         self.source = pd.Series(s["source"].to_numpy(dtype=object)[first], index=items)
         self.vr = pd.Series(np.bincount(icode, weights=s["vr"].to_numpy(dtype=float), minlength=ni) > 0, index=items)
 

@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from probe_ui.metrics.base import wilson_ci
-from probe_ui.metrics.groups import ORIGINAL, _same, answer_keys, cond_mask, cond_values, correct_values, \
+from probe_ui.metrics.groups import ORIGINAL, same_values, answer_keys, cond_mask, cond_values, correct_values, \
     item_codes, mv, prepare
 from probe_ui.metrics.registry import MetricContext, metric
 from probe_ui.suites import SEVERITY_PERTURBATIONS, parse_severity_condition
@@ -94,7 +94,7 @@ def _levels(g: pd.DataFrame, okey: pd.Series) -> list[dict[str, Any]]:
         if level != 0:
             has = lv["item"].isin(okey.index).to_numpy()
             if has.any():
-                changed = ~_same(lv["key"].to_numpy(dtype=object)[has],
+                changed = ~same_values(lv["key"].to_numpy(dtype=object)[has],
                                  okey.reindex(lv["item"][has]).to_numpy(dtype=object))
                 flip = _r(100.0 * changed.mean())
         out.append({"severity": int(level), "accuracy": _r(100.0 * right / n) if n else None, "ci_low": lo,
@@ -118,7 +118,7 @@ def auc(levels: list[dict[str, Any]]) -> tuple[float | None, float | None]:
 def _breaking(g: pd.DataFrame, okey: pd.Series) -> dict[str, Any]:
     items = g.loc[g["level"] == 0, ["item", "item_id"]].drop_duplicates("item")
     lv = g[(g["level"] > 0) & g["item"].isin(okey.index).to_numpy()]
-    changed = ~_same(lv["key"].to_numpy(dtype=object), okey.reindex(lv["item"]).to_numpy(dtype=object))
+    changed = ~same_values(lv["key"].to_numpy(dtype=object), okey.reindex(lv["item"]).to_numpy(dtype=object))
     first = lv[changed].groupby("item")["level"].min()
     levels = first.reindex(items["item"]).to_numpy(dtype=float)
     per_item = [{"item_id": str(i), "level": None if np.isnan(x) else int(x)}
