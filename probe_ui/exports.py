@@ -204,7 +204,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         raise ExportError("no runs in the store yet: run 'probe-ui batch' first") from None
 
     warnings: list[str] = []
-    key_vars = [m.get("api_key_env") for m in (r.settings or {}).get("models") or [] if isinstance(m, dict)]
+    key_vars = [m.get("api_key_env") for m in r.config.model_records]
     scrub = redact.Scrubber(redact.local_roots(store, out), redact.known_secrets(v for v in key_vars if isinstance(v, str)))
     variants = _run_variants(store, r.id)
     answers = _run_answers(store, r.name, parser, judge)
@@ -670,7 +670,7 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
     versions = {k: v for k, v in (r.versions or {}).items() if k not in ("platform",)}
     if versions:
         lines.append("- package versions of the run: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
-    cmd = card_command(s, r)
+    cmd = card_command(r.config, r)
     lines += ["", "To make the run again (the same seed gives the same variants and the same baseline answers):", ""]
     if cmd:
         lines += ["```bash", cmd, "```", ""]

@@ -15,6 +15,7 @@ from pathlib import Path, PurePath
 from typing import Any, Mapping, Sequence
 
 from probe_ui import redact
+from probe_ui.run_settings import RunSettings
 
 
 def source_name(source: str | None) -> str:
@@ -37,37 +38,34 @@ def db_arg(store: Any) -> str:
     return "$DATABASE_URL"
 
 
-def model_names(settings: Mapping[str, Any]) -> list[str]:
-    """The catalogue names of a run's models (stored as records, or as bare names by older runs)."""
-    names = [m.get("name") if isinstance(m, dict) else m for m in settings.get("models") or []]
-    return [str(n) for n in names if n]
-
-
-def batch_args(settings: Mapping[str, Any], run_name: str, seed: Any, presets: Sequence[str],
+def batch_args(s: RunSettings, run_name: str, seed: Any, presets: Sequence[str],
                db: str | None = None) -> list[str]:
     """``probe-ui batch`` with the arguments that replay a batch run's settings (unquoted; :func:`shlex.join`)."""
-    s = settings
     args = ["probe-ui", "batch", *presets]
-    for m in model_names(s):
+    for m in s.model_names:
         args += ["--model", m]
     args += ["--seed", str(seed)]
-    for suite in s.get("suites") or []:
-        args += ["--suite", str(suite)]
-    if s.get("prompt"):
-        args += ["--prompt", str(s["prompt"])]
-    if (s.get("samples") or 1) > 1:
-        args += ["--samples", str(s["samples"])]
-    if s.get("temperature") is not None:
-        args += ["--temperature", str(s["temperature"])]
-    judge = s.get("judge")
-    if isinstance(judge, dict) and judge.get("name"):
-        args += ["--judge", str(judge["name"]), "--judge-mode", str(judge.get("mode", "mediconfusion"))]
-    if s.get("concurrency"):
-        args += ["--concurrency", str(s["concurrency"])]
+    for suite in s.suites:
+        args += ["--suite", suite]
+    if s.prompt:
+        args += ["--prompt", s.prompt]
+    if s.samples > 1:
+        args += ["--samples", str(s.samples)]
+    if s.temperature is not None:
+        args += ["--temperature", _number(s.temperature)]
+    if s.judge_name:
+        args += ["--judge", s.judge_name, "--judge-mode", s.judge_mode]
+    if s.concurrency:
+        args += ["--concurrency", str(s.concurrency)]
     args += ["--run", run_name]
     if db is not None:
         args += ["--db", db]
     return args
+
+
+def _number(x: float) -> str:
+    """A recorded float as the user typed it (0.0 as 0, 0.7 as 0.7)."""
+    return str(int(x)) if float(x).is_integer() else str(x)
 
 
 def import_args(entry: Mapping[str, Any], run_name: str, db: str) -> list[str]:
@@ -84,18 +82,18 @@ def import_args(entry: Mapping[str, Any], run_name: str, db: str) -> list[str]:
 
 def reproduce_commands(store: Any, run: Any, baseline: Any | None = None) -> list[tuple[str, str]]:
     """(what, shell command) pairs that rebuild the run and its report; file names only, never paths or keys."""
-    s = run.settings
+    s = run.config
     db = db_arg(store)
     out: list[tuple[str, str]] = []
-    if s.get("kind") == "live":
-        items = ", ".join(map(str, s.get("items") or [])) or "?"
+    if s.kind == "live":
+        items = ", ".join(map(str, s.items)) or "?"
         out.append(("answers", f"# a live probe from the app's Probe tab (items: {items}); no batch command "
                                "replays it"))
-    elif s.get("imports"):
-        for e in s["imports"]:
+    elif s.imports:
+        for e in s.imports:
             out.append(("import", shlex.join(import_args(e, run.name, db))))
     else:
-        presets = [public_path(p.get("path") or p.get("name") or "?") for p in s.get("presets") or []]
+        presets = [public_path(p.get("path") or p.get("name") or "?") for p in s.presets]
         out.append(("answers", shlex.join(batch_args(s, run.name, run.seed, presets or ["PRESET.yaml"], db))))
     rep = ["probe-ui", "report", "--db", db, "--run", run.name]
     if baseline is not None:
@@ -104,14 +102,14 @@ def reproduce_commands(store: Any, run: Any, baseline: Any | None = None) -> lis
     return out
 
 
-def card_command(settings: Mapping[str, Any], run: Any) -> str | None:
+def card_command(settings: RunSettings, run: Any) -> str | None:
     """The batch command an export's dataset card prints: a shipped preset as ``presets/NAME`` (when the file is
     still the one the run read), another by its file name; None when the run records no presets or no models
     (a live probe, an import)."""
     from probe_ui.resources import PRESETS_DIR
 
-    presets = settings.get("presets") or []
-    if not presets or not model_names(settings):
+    presets = settings.presets
+    if not presets or not settings.model_names:
         return None
     args = []
     for p in presets:

@@ -173,7 +173,7 @@ def _header(run: Run, raw: pd.DataFrame, n_variants: int, baseline: Run | None, 
         facts.append(("judge", f"{report['judge']}: decided {decided} answer{'' if decided == 1 else 's'} the rules "
                                "could not read"))
     dl = "".join(el("dt", k) + el("dd", v) for k, v in facts)
-    kind = run.settings.get("kind") or ("import" if run.settings.get("imports") else "batch")
+    kind = run.config.source
     return ('<header><p class="kicker">probe-ui report</p>'
             + el("h1", run.name, class_="runname")
             + wrap("dl", dl, class_="facts")

@@ -261,8 +261,7 @@ def run_choices(store: Store) -> list[tuple[str, str]]:
         questions = {int(r[0]): str(r[1] or "") for r in c.execute(first_q)}
     out = []
     for r in sorted(store.list_runs(), key=lambda r: (r.updated_at, r.id), reverse=True):
-        kind = "stress" if r.name.startswith("stress-") else (r.settings or {}).get("kind") or (
-            "import" if (r.settings or {}).get("imports") else "batch")
+        kind = "stress" if r.name.startswith("stress-") else r.config.source
         when = _when(r.updated_at)
         if kind == "live":
             q = questions.get(r.id, "")

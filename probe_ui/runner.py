@@ -770,20 +770,19 @@ def resume_batch(store: Store, run_name: str, *, extra_models: dict[str, ModelCo
     from probe_ui.presets import PresetError, load_preset
 
     run = store.get_run(run_name)
-    s = run.settings
-    if s.get("kind") == "live":
+    s = run.config
+    if s.kind == "live":
         raise BatchError(f"run '{run_name}' is a live probe, not a batch: it has nothing left to resume")
     try:
-        presets = [load_preset(p["path"]) for p in s.get("presets", [])]
-    except PresetError as exc:
+        presets = [load_preset(p["path"]) for p in s.presets]
+    except (PresetError, KeyError) as exc:
         raise BatchError(f"cannot resume '{run_name}': {exc}") from None
     if not presets:
         raise BatchError(f"run '{run_name}' records no presets, so it cannot be resumed")
-    judge = s.get("judge") or {}
-    return run_batch(store, presets, [m["name"] for m in s.get("models", [])], run_name=run.name, seed=run.seed,
-                     concurrency=s.get("concurrency"), prompt=s.get("prompt"), suites=s.get("suites", []),
-                     samples=s.get("samples", 1), temperature=s.get("temperature"), judge=judge.get("name"),
-                     judge_mode=judge.get("mode", "mediconfusion"), extra_models=extra_models, **kwargs)
+    return run_batch(store, presets, s.model_names, run_name=run.name, seed=run.seed,
+                     concurrency=s.concurrency, prompt=s.prompt, suites=s.suites,
+                     samples=s.samples, temperature=s.temperature, judge=s.judge_name,
+                     judge_mode=s.judge_mode, extra_models=extra_models, **kwargs)
 
 
 def public_config(m: ModelConfig) -> dict[str, Any]:

@@ -331,7 +331,7 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
             raise StoreError("an empty run name was given: choose a run")
         run = store.get_run(name)
         df, used, fresh = reparse(store.answers_frame(run.id, full=True, detail=detail), parser,
-                                  run.settings.get("benchmark"), run.settings.get("prompt"))
+                                  run.config.benchmark, run.config.prompt)
         _refresh_cache(store, fresh)
         df = _apply_judges(df, store.judge_frame(run.id))
         if judge:
@@ -459,7 +459,7 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
         "items_not_loaded": len(store.item_errors(run.id)),
         "parser": parser,
         "definition": scored["definition"],
-        "benchmark": run.settings.get("benchmark"),
+        "benchmark": run.config.benchmark,
         "legacy_modes": sorted(used),
         "models": scored["models"],
         "notes": list(dict.fromkeys(notes)),
@@ -471,7 +471,7 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
         for model, r in out["models"].items():
             r["judged"] = int(decided.get(model, 0))
         out["judge"] = {"model": judge, "decided": int(sum(int(v) for v in dict(decided).values()))}
-    if run.settings.get("harness"):  # an imported harness run: its own verdicts against this reading
+    if run.config.harness:  # an imported harness run: its own verdicts against this reading
         from probe_ui.interop.verdicts import harness_agreement
 
         out["harness_agreement"] = harness_agreement(store, run, df)
@@ -490,7 +490,7 @@ def compare_parsers(store: Store, run_name: str | None = None) -> list[dict[str,
     ({choice, method, invalid, refusal, correct}) and ``right``: which reading agrees with the ground truth
     ("robust", "legacy", "both", "neither", or "unknown" without a ground truth)."""
     run = store.get_run(run_name)
-    benchmark, prompt = run.settings.get("benchmark"), run.settings.get("prompt")
+    benchmark, prompt = run.config.benchmark, run.config.prompt
     df = store.answers_frame(run.id, full=True)
     out: list[dict[str, Any]] = []
     for row in df.to_dict("records"):
