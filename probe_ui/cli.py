@@ -59,7 +59,7 @@ def trust_arg(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> N
 
 
 def serve_args(p: argparse.ArgumentParser) -> None:
-    from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_UPLOAD_MB
+    from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_MAX_UPLOAD_MB, DEFAULT_PORT
 
     g = p.add_argument_group("app (probe-ui with no command, or probe-ui serve)")
     g.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; any other "
@@ -163,7 +163,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "--shard wins")
     b.set_defaults(func=cmd_batch)
 
-    pt = sub.add_parser("perturbations", help="every perturbation and suite, its parameters and its effect on the answer")
+    pt = sub.add_parser("perturbations",
+                        help="every perturbation and suite, its parameters and its effect on the answer")
     pt.add_argument("--format", choices=("table", "markdown", "json"), default="table")
     pt.set_defaults(func=cmd_perturbations)
 
@@ -528,8 +529,13 @@ def judged_store(args: argparse.Namespace) -> tuple[Any, str | None]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from probe_ui.score_format import (accuracy_pairs, format_parser_differences, format_score_csv,
-                                       format_score_markdown, format_score_table)
+    from probe_ui.score_format import (
+        accuracy_pairs,
+        format_parser_differences,
+        format_score_csv,
+        format_score_markdown,
+        format_score_table,
+    )
     from probe_ui.scoring import compare_parsers, jsonable, score_run
 
     if args.compare_parsers:
@@ -563,8 +569,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from probe_ui.importers import ImportFileError, ImportOptions, ImportUsageError, import_results, \
-        questions_to_preset
+    from probe_ui.importers import ImportFileError, ImportOptions, ImportUsageError, import_results, questions_to_preset
     from probe_ui.store import Store
 
     if args.format == "dataset":
@@ -759,9 +764,8 @@ def cmd_ratings_export(args: argparse.Namespace) -> int:
 
 
 def cmd_metrics(args: argparse.Namespace) -> int:
-    from probe_ui.metrics.registry import describe
-
     import probe_ui.metrics  # noqa: F401 - registers the families
+    from probe_ui.metrics.registry import describe
 
     rows = describe()
     if args.json:

@@ -37,7 +37,7 @@ import pandas as pd
 from probe_ui import stats
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS
-from probe_ui.scoring import value_or_none, categories_of, scored_answers
+from probe_ui.scoring import categories_of, scored_answers, value_or_none
 
 KEY = ("item_id", "condition", "sample")
 #: what must be equal for two answers to be answers to the same question (field → words for the message)
@@ -133,7 +133,8 @@ def _check_same(m: pd.DataFrame, a: Side, b: Side, allow_prompt_change: bool) ->
             na, nb = _norm(va), _norm(vb)
             if na != nb:
                 raise CompareError(
-                    f"{a.label()} and {b.label()} asked {_describe_cell(r)} with different {words} ({_short(na)} / {_short(nb)}): they are not answers to the same "
+                    f"{a.label()} and {b.label()} asked {_describe_cell(r)} with different {words} "
+                    f"({_short(na)} / {_short(nb)}): they are not answers to the same "
                     "question" + ("; pass --allow-prompt-change to compare two prompts" if col in dict(PROMPT)
                                   else ""))
     if allow_prompt_change:
@@ -490,7 +491,8 @@ def sides(store: Any, runs: Iterable[str], models: Iterable[str]) -> list[tuple[
         return [(Side(run_a, m), Side(run_b, m)) for m in shared]
     if len(ma) == 1 and len(mb) == 1:
         return [(Side(run_a, ma[0]), Side(run_b, mb[0]))]
-    raise CompareError(f"runs '{run_a}' ({', '.join(ma) or 'no answers'}) and '{run_b}' ({', '.join(mb) or 'no answers'})"
+    raise CompareError(f"runs '{run_a}' ({', '.join(ma) or 'no answers'}) and "
+                       f"'{run_b}' ({', '.join(mb) or 'no answers'})"
                        " share no model: name them with --model A --model B")
 
 

@@ -55,7 +55,6 @@ from probe_ui.prompts import messages_text
 from probe_ui.rebuild import card_command, source_name
 from probe_ui.safe_write import atomic_file, write_bytes, write_text
 
-
 FORMATS = ("jsonl", "parquet", "imagefolder", "csv")
 BY = ("response", "variant")
 DATA_FILES = {"jsonl": "data.jsonl", "csv": "data.csv", "parquet": "data.parquet", "imagefolder": "metadata.jsonl"}
@@ -205,7 +204,8 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
 
     warnings: list[str] = []
     key_vars = [m.get("api_key_env") for m in r.config.model_records]
-    scrub = redact.Scrubber(redact.local_roots(store, out), redact.known_secrets(v for v in key_vars if isinstance(v, str)))
+    scrub = redact.Scrubber(redact.local_roots(store, out),
+                            redact.known_secrets(v for v in key_vars if isinstance(v, str)))
     variants = _run_variants(store, r.id)
     answers = _run_answers(store, r.name, parser, judge)
 
@@ -331,7 +331,7 @@ _INT_COLUMNS = ("response_id", "sample", "input_tokens", "output_tokens")
 def _run_answers(store: Any, run_name: str, parser: str, judge: str | None = None) -> list[dict[str, Any]]:
     """The run's answers as plain dicts: the scored-answer table (with what was sent and received), pandas'
     missing values back to None and counts back to ints."""
-    from probe_ui.scoring import UNRATED, value_or_none, scored_answers
+    from probe_ui.scoring import UNRATED, scored_answers, value_or_none
 
     out = []
     for rec in scored_answers(store, run_name, parser, detail=True, judge=judge).to_dict("records"):
@@ -416,7 +416,8 @@ def _answer_entry(a: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
                  "error": scrub.text(a["judge_error"], paths=True)}
     return {
         "response_id": a["response_id"], "model": a["model"], "prompt": a["prompt"], "sample": a["sample"],
-        "prompt_text": scrub.text(messages_text(a["messages"])), "settings": redact.scrubbed_settings(a["settings"], scrub),
+        "prompt_text": scrub.text(messages_text(a["messages"])),
+        "settings": redact.scrubbed_settings(a["settings"], scrub),
         "raw_text": scrub.text(a["raw_text"]), "parsed": a["parsed"], "method": a["method"], "invalid": a["invalid"],
         "refusal": a["refusal"], "correct": a["correct"], "rating": rating, "note": scrub.text(note),
         "ratings": dict(a["rater_ratings"]) if a.get("rater_ratings") else None,
@@ -564,8 +565,8 @@ def _methods_section(methods: Counter[str], judge: str | None) -> list[str]:
            "| method | answers | meaning |", "|---|---:|---|"]
     out += [f"| `{m}` | {n} | {md_cell(describe(m))} |" for m, n in sorted(methods.items(), key=lambda kv: -kv[1])]
     if judge:
-        out += ["", f"A judge model (`{md_cell(judge)}`) read the replies the rules could not read: its answers carry the "
-                "method `judge`, and its own reply is in the `judge` column."]
+        out += ["", f"A judge model (`{md_cell(judge)}`) read the replies the rules could not read: its answers carry "
+                "the method `judge`, and its own reply is in the `judge` column."]
     return out + [""]
 
 

@@ -23,13 +23,13 @@ from probe_ui import prompts
 from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage, ImageError, LoadedImage, load_image
 from probe_ui.items import KINDS, LETTERS, YES_NO, Item, Variant, content_hash, original_variant
-from probe_ui.perturb import PerturbationError, PerturbContext, get as get_perturbation
+from probe_ui.perturb import PerturbationError, PerturbContext
+from probe_ui.perturb import get as get_perturbation
 from probe_ui.presets import Condition
 from probe_ui.providers.base import ModelConfig, Response
-from probe_ui.runner import BatchError, Cell, execute_run, public_config, plan_cells, resolve_each
+from probe_ui.runner import BatchError, Cell, execute_run, plan_cells, public_config, resolve_each
 from probe_ui.store import Store, StoreError
-from probe_ui.suites import BundledImages, apply_condition, get_suite, SuiteError
-
+from probe_ui.suites import BundledImages, SuiteError, apply_condition, get_suite
 
 log = logging.getLogger("probe_ui.live")
 
@@ -313,7 +313,8 @@ def parse_steps(rows: list[list[Any]] | None) -> list[Step]:
         try:
             params = json.loads(raw) if str(raw).strip() else {}
         except json.JSONDecodeError as exc:
-            raise ProbeError(f"step {n} ({op}): parameters are not valid JSON: {exc.msg} at column {exc.colno}") from None
+            raise ProbeError(f"step {n} ({op}): parameters are not valid JSON: {exc.msg} at column {exc.colno}"
+                             ) from None
         if not isinstance(params, dict):
             raise ProbeError(f"step {n} ({op}): parameters must be a JSON object like {{\"angle\": 180}}")
         try:

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from probe_ui.scoring import value_or_none
 
+
 def esc(x: Any) -> str:
     """Any value as text, HTML-escaped (quotes too, so it is safe in attributes)."""
     return html.escape("" if value_or_none(x) is None else str(x), quote=True)

@@ -363,8 +363,8 @@ def local_roots(store: Any, out: Path) -> list[tuple[str, str]]:
     return uniq
 
 
-_ABS_IN_BOOKKEEPING = re.compile(r"(?<![\w.:/~$])(/(?:[^/\s'\"<>|]+/)+[^/\s'\"<>|,;)\]]*|[A-Za-z]:\\(?:[^\\\s'\"<>|]+\\)+"
-                       r"[^\\\s'\"<>|,;)\]]*)")
+_ABS_IN_BOOKKEEPING = re.compile(r"(?<![\w.:/~$])(/(?:[^/\s'\"<>|]+/)+[^/\s'\"<>|,;)\]]*|"
+                                 r"[A-Za-z]:\\(?:[^\\\s'\"<>|]+\\)+[^\\\s'\"<>|,;)\]]*)")
 
 
 class Scrubber:
@@ -443,6 +443,6 @@ def public_model(m: Any) -> dict[str, Any]:
 
 
 __all__ = ["CREDENTIAL_FIELD", "MASK", "Masker", "PUBLIC_MODEL_FIELDS", "RUN_MODEL_FIELDS", "SECRET_NAME",
-           "Scrubber", "clean_key", "clip", "env_key", "key_problem", "known_secrets", "leak_check", "local_roots", "mask",
-           "mask_deep", "mask_urls", "masker", "model_record", "public_location", "public_model", "public_settings",
-           "public_text", "public_url", "register_secret", "scrubbed_settings"]
+           "Scrubber", "clean_key", "clip", "env_key", "key_problem", "known_secrets", "leak_check", "local_roots",
+           "mask", "mask_deep", "mask_urls", "masker", "model_record", "public_location", "public_model",
+           "public_settings", "public_text", "public_url", "register_secret", "scrubbed_settings"]

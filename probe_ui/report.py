@@ -64,14 +64,21 @@ from typing import TYPE_CHECKING, Any, Sequence
 import pandas as pd
 
 from probe_ui import redact
+from probe_ui.deltas import (
+    ORIGINAL,
+    answer_counts,
+    baseline_deltas,
+    robustness_baseline_deltas,
+    stress_deltas,
+    worst_cases,
+)
 from probe_ui.errors import ProbeUIError
 from probe_ui.markup import data_num, el, esc, grid_table, num, para, titled_section, wrap
 from probe_ui.metrics import figures as F
 from probe_ui.paths import PathError, output_file
 from probe_ui.rebuild import reproduce_commands
-from probe_ui.safe_write import WriteError, check_target, write_bytes
-from probe_ui.deltas import ORIGINAL, answer_counts, baseline_deltas, robustness_baseline_deltas, stress_deltas, worst_cases
 from probe_ui.results import condition_order
+from probe_ui.safe_write import WriteError, check_target, write_bytes
 from probe_ui.scoring import value_or_none
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -305,7 +312,8 @@ def _papers(tables: dict[str, pd.DataFrame]) -> str:
     fams = [(k, v) for k, v in tables.items() if k != "overview" and not v.empty]
     if not fams:
         return titled_section("papers", "Per-paper metrics", para("No per-paper metric applies to this run's answers."))
-    body = para("The metrics of the probing papers that apply to this run (as 'probe-ui score' prints them), in percent "
+    body = para("The metrics of the probing papers that apply to this run (as 'probe-ui score' prints them), in "
+                "percent "
               "where they are rates. Hover a cell for numerator/denominator, its 95 % CI and the random-guess "
               "reference.", "muted")
     for name, t in fams:
@@ -395,8 +403,8 @@ def _stress(raw: pd.DataFrame, voted: pd.DataFrame) -> str:
             parts.append('<details class="matrix"><summary>Every variant × model (the stress matrix, '
                          f'{n_rows} rows)</summary><div class="scroll">{stress.matrix_html(raw)}</div></details>')
         else:
-            parts.append(para(f"The stress matrix ({n_rows} variants) is too large to embed; the app's Stress tab shows "
-                            "it.", "muted"))
+            parts.append(para(f"The stress matrix ({n_rows} variants) is too large to embed; the app's Stress tab "
+                              "shows it.", "muted"))
     return titled_section("stress", "Stress test: accuracy change under perturbation", "".join(parts))
 
 
@@ -436,7 +444,8 @@ def _paired(store: Store, base: Run, run: Run, parser: str) -> str:
     from probe_ui import compare, compare_format
 
     title = "Paired comparison with the baseline run"
-    intro = para(f"The baseline run '{base.name}' is A, this run '{run.name}' is B. Unlike the section above, each model "
+    intro = para(f"The baseline run '{base.name}' is A, this run '{run.name}' is B. Unlike the section above, each "
+                 "model "
                "is compared on the very questions both runs asked (same item, perturbation and sample), which is "
                "what a paired test needs: B fixed a question A got wrong, or broke one A got right. The same as "
                f"probe-ui compare {base.name} {run.name}.")

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import pandas as pd
 
-from probe_ui.scoring import RATING_CHOICES, UNRATED, categories_of, filter_answers  # noqa: F401 (re-exported)
 from probe_ui.reading.methods import describe
+from probe_ui.scoring import RATING_CHOICES, UNRATED, categories_of, filter_answers  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:  # pragma: no cover - hints only; importing these costs time the CLI does not want to spend
     from matplotlib.axes import Axes

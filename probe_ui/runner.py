@@ -27,11 +27,10 @@ from tqdm import tqdm
 from probe_ui import answers, catalogue, prompts, redact
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import Variant
-from probe_ui.presets import Preset
-from probe_ui.providers import create
-from probe_ui.run_identity import RunChange, check as check_change, run_change
 from probe_ui.judge import MEDICONFUSION_TEMPERATURE, judge_request, needs_judge, parse_judgement
 from probe_ui.judge import MODES as JUDGE_MODES
+from probe_ui.presets import Preset
+from probe_ui.providers import create
 from probe_ui.providers.base import (
     GenerationSettings,
     ImagePart,
@@ -42,6 +41,8 @@ from probe_ui.providers.base import (
     Response,
     fit_images,
 )
+from probe_ui.run_identity import RunChange, run_change
+from probe_ui.run_identity import check as check_change
 from probe_ui.store import Run, Store, StoreError, check_key
 from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 

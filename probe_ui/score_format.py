@@ -34,9 +34,9 @@ def format_score_table(report: dict[str, Any]) -> str:
         ci = f"{acc['ci'][0]:.1f}-{acc['ci'][1]:.1f}" if acc["ci"] else "-"
         rnd = f"{acc['random']:.1f}" if acc["random"] is not None else "-"
         inv, ref = r["invalid_rate"]["value"], r["refusal_rate"]["value"]
-        lines.append(f"{model:<28} {r['n']:>14} {val:>9} {ci:>15} {rnd:>12} "
-                     f"{(f'{inv:.1f}%' if inv is not None else '-'):>10} {(f'{ref:.1f}%' if ref is not None else '-'):>8} "
-                     f"{r['errors']:>12}")
+        inv_s = f"{inv:.1f}%" if inv is not None else "-"
+        ref_s = f"{ref:.1f}%" if ref is not None else "-"
+        lines.append(f"{model:<28} {r['n']:>14} {val:>9} {ci:>15} {rnd:>12} {inv_s:>10} {ref_s:>8} {r['errors']:>12}")
     if not report["models"]:
         lines.append("(no answers yet)")
     if report.get("judge"):
@@ -175,7 +175,8 @@ def format_parser_differences(robust: dict[str, Any], legacy: dict[str, Any], di
     if fmt == "markdown":
         lines = [*head, "", "| model | item | gt | robust | legacy | right | reply |", "|---|---|---|---|---|---|---|"]
         for d in diffs:
-            lines.append(f"| {md_cell(d['model'])} | {md_cell(d['item_id'])} | {md_cell(str(d['gt_raw'] or d['gt']))} | "
+            lines.append(f"| {md_cell(d['model'])} | {md_cell(d['item_id'])} | "
+                         f"{md_cell(str(d['gt_raw'] or d['gt']))} | "
                          f"{md_cell(reading(d['robust']))} | {md_cell(reading(d['legacy']))} | {d['right']} | "
                          f"{md_cell(repr(text(d)))} |")
         return "\n".join(lines)

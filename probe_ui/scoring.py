@@ -47,7 +47,8 @@ otherwise; "paper" or "clean" asks for one explicitly. Each family's block says 
 The report keeps the plain keys (run, seed, variants, items_not_loaded, models → accuracy, invalid_rate,
 refusal_rate, n, answered, errors) and adds ``parser``, ``definition``, ``benchmark``, per model ``paper`` (the
 registered families' blocks), ``notes`` and, when someone rated an answer, ``rater_agreement`` (the clinicians'
-kappas and their majority against the parser: :mod:`probe_ui.metrics.agreement`). :func:`compare_parsers` lists every reply the two parsers read
+kappas and their majority against the parser: :mod:`probe_ui.metrics.agreement`). :func:`compare_parsers` lists
+every reply the two parsers read
 differently.
 """
 
@@ -235,7 +236,7 @@ def _apply_fallback(df: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
         return df
     j = judged.drop_duplicates("parent_id", keep="last").set_index("parent_id")
     j = j.assign(judge_parsed=j["parsed"], judge_method=j["method"], judge_correct=j["correct"])
-    invalid = (df["parsed"].isna() | df["invalid"].map({True: True, 1: True}).fillna(False).astype(bool)).to_numpy()
+    invalid = (df["parsed"].isna() | df["invalid"].map({True: True}).fillna(False).astype(bool)).to_numpy()
     hit = df["response_id"].isin(j.index).to_numpy() & invalid & df["error"].isna().to_numpy()
     if hit.any():
         sel = j.reindex(df.loc[hit, "response_id"].to_numpy())
@@ -257,8 +258,8 @@ def states(df: pd.DataFrame) -> pd.Series:
     if df.empty:
         return pd.Series([], dtype=object, index=df.index)
     err = df["error"].notna().to_numpy()
-    inv = (df["parsed"].isna() | df["invalid"].map({True: True, 1: True}).fillna(False).astype(bool)).to_numpy()
-    cor = df["correct"].map({True: 1, 1: 1, False: 0, 0: 0}).to_numpy(dtype=float, na_value=np.nan)
+    inv = (df["parsed"].isna() | df["invalid"].map({True: True}).fillna(False).astype(bool)).to_numpy()
+    cor = df["correct"].map({True: 1, False: 0}).to_numpy(dtype=float, na_value=np.nan)
     out = np.where(err, "error", np.where(inv, "invalid", np.where(cor == 1, "right",
                                                                    np.where(cor == 0, "wrong", "unknown"))))
     return pd.Series(out.astype(object), index=df.index, dtype=object)

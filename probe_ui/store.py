@@ -14,11 +14,11 @@ import math
 import os
 import platform
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 import sqlalchemy as sa

@@ -19,8 +19,16 @@ import gradio as gr
 from probe_ui import comparison, live, prompts
 from probe_ui.app import detail
 from probe_ui.app.access import who
-from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of, \
-    to_int, unusable_html
+from probe_ui.app.common import (
+    Inline,
+    chosen_models,
+    inline_errors,
+    model_menu,
+    ready_models,
+    seed_of,
+    to_int,
+    unusable_html,
+)
 from probe_ui.app.context import BASELINES, AppContext
 from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
@@ -128,7 +136,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
             image_view = gr.Image(label="the image (click to place dots or a marker)", type="pil", format="png",
                                   interactive=False, height=DISPLAY_PX, elem_id="probe-image",
                                   value=_display(demo.images[0])[0] if demo and demo.images else None)
-            click_hint = gr.HTML("", elem_id="probe-click-hint")
+            gr.HTML("", elem_id="probe-click-hint")
             image_info = gr.Markdown(demo.info if demo else "No image yet: pick a bundled image, load a preset "
                                      "item, or upload a file.", elem_id="probe-image-info")
             with gr.Group(visible=False, elem_id="probe-window") as window_box:

@@ -31,8 +31,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from probe_ui import redact, safe_write
-from probe_ui import __version__
+from probe_ui import __version__, redact, safe_write
 from probe_ui.interop.benchset import IMAGES_DIR, BenchmarkSet
 from probe_ui.interop.exporting import Written
 from probe_ui.prompts import messages_text
@@ -170,8 +169,8 @@ def card(bset: BenchmarkSet, n: int) -> str:
              "`probe-ui import dataset path/to/this/folder --with-perturbations` turns it back into a preset.", "",
              "## Layout", "",
              f"- `{DATA_FILE}`: one JSON object per variant. `file_name` is its first image and `images_file_names` "
-             "all of them, in the order sent; `datasets`' imagefolder loads them as `image` and `images`. Nested values "
-             "(attributes, provenance, prompt_args) are JSON strings, so that every row has the same types.",
+             "all of them, in the order sent; `datasets`' imagefolder loads them as `image` and `images`. Nested "
+             "values (attributes, provenance, prompt_args) are JSON strings, so that every row has the same types.",
              f"- `{IMAGES_DIR}/<sha256>.png`: every image once, named by the sha256 of its bytes (probe-ui's "
              "canonical PNG: 8-bit L or RGB pixels, no metadata).",
              f"- `{CROISSANT_FILE}`: Croissant 1.0 metadata of the same files.", "",
@@ -185,8 +184,8 @@ def card(bset: BenchmarkSet, n: int) -> str:
 
 def _preset_arg(bset: BenchmarkSet) -> str:
     """How a batch names the preset: a shipped one by name, any other by its file name (no local folder)."""
-    from probe_ui.rebuild import source_name
     from probe_ui.presets import PRESETS_DIR
+    from probe_ui.rebuild import source_name
 
     path = Path(bset.preset["path"])
     shipped = path.resolve().parent == PRESETS_DIR.resolve()

@@ -31,8 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from probe_ui import safe_write
-from probe_ui import __version__
+from probe_ui import __version__, safe_write
 from probe_ui.importers.common import ImportFileError
 from probe_ui.interop.benchset import BenchmarkSet, SetSample
 from probe_ui.interop.exporting import Written

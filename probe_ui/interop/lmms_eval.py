@@ -33,8 +33,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from probe_ui import safe_write
-from probe_ui import __version__
+from probe_ui import __version__, safe_write
 from probe_ui.importers.common import ImportFileError, read_json
 from probe_ui.interop.benchset import BenchmarkSet, SetSample
 from probe_ui.interop.exporting import Written

@@ -13,9 +13,16 @@ from typing import Any
 import pandas as pd
 
 # the families, in the order they register (one import line per family module)
-from probe_ui.metrics import mediconfusion, probmed, medvh, medblink, illusion, groups  # noqa: F401
-from probe_ui.metrics import robustness  # noqa: F401
-from probe_ui.metrics import figures  # noqa: F401  (the figures every run has: accuracy, failed calls, ...)
+from probe_ui.metrics import (  # noqa: F401
+    figures,  # noqa: F401  (the figures every run has: accuracy, failed calls, ...)
+    groups,
+    illusion,
+    medblink,
+    mediconfusion,
+    medvh,
+    probmed,
+    robustness,  # noqa: F401
+)
 from probe_ui.metrics.accuracy import accuracy_by_model
 from probe_ui.metrics.base import MetricValue, wilson_ci
 from probe_ui.metrics.groups import circular_eval, flip_rate, group_consistency, same_option_under_shuffles

@@ -140,7 +140,8 @@ def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int
         if ok:
             continue
         r = recs[i]
-        overruled.append({"response_id": int(r["response_id"]) if value_or_none(r.get("response_id")) is not None else None,
+        rid = value_or_none(r.get("response_id"))
+        overruled.append({"response_id": int(r["response_id"]) if rid is not None else None,
                           "model": str(r["model"]), "item_id": value_or_none(r.get("item_id")),
                           "condition": value_or_none(r.get("condition")), "raw_text": value_or_none(r.get("raw_text")),
                           "parsed": value_or_none(r.get("parsed")), "parser": "right" if parser[i] else "wrong",

@@ -219,7 +219,8 @@ def correct_values(df: pd.DataFrame) -> np.ndarray:
         return np.full(len(df), np.nan)
     s = df["correct"]
     if s.dtype == object:
-        return s.map({True: 1.0, False: 0.0, 1: 1.0, 0: 0.0}).to_numpy(dtype=float, na_value=np.nan)
+        # 1 and 0 are the same dict keys as True and False, so they map too
+        return s.map({True: 1.0, False: 0.0}).to_numpy(dtype=float, na_value=np.nan)
     return s.astype("Float64").to_numpy(dtype=float, na_value=np.nan)
 
 
@@ -230,7 +231,7 @@ def flag(df: pd.DataFrame, col: str) -> np.ndarray:
     s = df[col]
     if s.dtype == bool:
         return s.to_numpy()
-    return s.map({True: True, 1: True}).fillna(False).to_numpy(dtype=bool)
+    return s.map({True: True}).fillna(False).to_numpy(dtype=bool)
 
 
 def per_variant(df: pd.DataFrame, col: str, fn) -> pd.Series:

@@ -71,9 +71,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import ORIGINAL, first_rows, cond_mask, cond_values, correct_values, flag, item_codes, \
-    mean_pct, per_variant, prepare, random_share, variant_attr
 from probe_ui.metrics.base import MetricValue, wilson_ci
+from probe_ui.metrics.groups import (
+    ORIGINAL,
+    cond_mask,
+    cond_values,
+    correct_values,
+    first_rows,
+    flag,
+    item_codes,
+    mean_pct,
+    per_variant,
+    prepare,
+    random_share,
+    variant_attr,
+)
 from probe_ui.metrics.registry import MetricContext, metric
 from probe_ui.stats import bootstrap_means, cond_rng, percentile_ci, sign_flip_pvalue
 

@@ -7,7 +7,8 @@ perturbation that swept it. Per model (one replica: the same key as the other fa
 - ``levels``: one entry per level, the original first: ``severity`` (the level), ``accuracy`` (percent of scored
   answers right: an invalid answer is wrong, an unknown ground truth is not scored), its 95 % Wilson interval
   ``ci_low`` / ``ci_high``, ``n`` scored answers, and ``answer_flip_rate`` (the answer flip rate at that level):
-  the percent of the level's answered items whose chosen answer differs from the same item's original answer (option text for choice items, the label
+  the percent of the level's answered items whose chosen answer differs from the same item's original answer
+  (option text for choice items, the label
   otherwise, an unreadable answer a value of its own: :func:`probe_ui.metrics.groups.answer_keys`); None at the
   original itself and where no item has both answers.
 - ``auc``: the area under the accuracy curve, normalised to 0-100. The levels present (the original included)
@@ -40,8 +41,17 @@ import numpy as np
 import pandas as pd
 
 from probe_ui.metrics.base import wilson_ci
-from probe_ui.metrics.groups import ORIGINAL, same_values, answer_keys, cond_mask, cond_values, correct_values, \
-    item_codes, mv, prepare
+from probe_ui.metrics.groups import (
+    ORIGINAL,
+    answer_keys,
+    cond_mask,
+    cond_values,
+    correct_values,
+    item_codes,
+    mv,
+    prepare,
+    same_values,
+)
 from probe_ui.metrics.registry import MetricContext, metric
 from probe_ui.suites import SEVERITY_PERTURBATIONS, parse_severity_condition
 

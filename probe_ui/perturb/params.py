@@ -29,8 +29,17 @@ from types import NoneType, UnionType
 from typing import Annotated, Any, Callable, Literal, Union
 
 import annotated_types as at
-from pydantic import ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError, \
-    WrapValidator, create_model
+from pydantic import (
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    WrapValidator,
+    create_model,
+)
 from pydantic.fields import FieldInfo
 
 from probe_ui.errors import ProbeUIError

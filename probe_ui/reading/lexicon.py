@@ -17,7 +17,8 @@ import re
 import unicodedata
 
 __all__ = [
-    "ABOUT_CASE", "GENERIC", "ESCAPE_KINDS", "escape_kind_of_option", "escape_kind_of_reply", "fold_quotes", "strip_debris", "canonical",
+    "ABOUT_CASE", "GENERIC", "ESCAPE_KINDS", "escape_kind_of_option", "escape_kind_of_reply", "fold_quotes",
+    "strip_debris", "canonical",
     "translate", "mask_idioms",
 ]
 
@@ -409,7 +410,8 @@ def _spelling_regex(present: frozenset[int]) -> re.Pattern[str]:
 
 
 _TOKEN = re.compile(r"[^\W\d_]+")
-_BOTH = re.compile(r"(?i)\b(?:on\s+|in\s+|involving\s+)?both\s+(?:sides|(?:[a-z]+\s+)?[a-z]{3,}(?<!s)s)\b(?!\s+(?:and|or)\b)")
+_BOTH = re.compile(r"(?i)\b(?:on\s+|in\s+|involving\s+)?both\s+(?:sides|(?:[a-z]+\s+)?[a-z]{3,}(?<!s)s)\b"
+                   r"(?!\s+(?:and|or)\b)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -484,7 +486,8 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
 YES_NO: dict[str, tuple[str, ...]] = {
     "yes": ("sí", "si", "oui", "ja", "jawohl", "sì", "sim", "是的", "是", "对的", "对", "有的", "有", "正确", "はい",
             "네", "예", "да", "claro que sí", "efectivamente", "en effet", "genau"),
-    "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오", "нет"),
+    "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
+           "нет"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {

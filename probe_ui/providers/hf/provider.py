@@ -11,11 +11,11 @@ from probe_ui.providers.hf.engine import run_jobs
 from probe_ui.providers.hf.loading import (
     NOT_INSTALLED,
     LoadedModel,
-    hub_cached,
-    missing_dependency,
-    hub_offline,
     cached_models,
+    hub_cached,
+    hub_offline,
     load_model,
+    missing_dependency,
     resolve_source,
     runtime,
 )
