@@ -75,7 +75,7 @@ def newcombe_paired(both: int, first_only: int, second_only: int, neither: int, 
     if min(r1, r2, c1, c2) == 0:
         psi = 0.0
     else:
-        a = both * neither - first_only * second_only
+        a: float = both * neither - first_only * second_only
         if a > n / 2:
             a -= n / 2  # continuity correction of the correlation, as in Newcombe's method 10
         elif a >= 0:
@@ -201,7 +201,7 @@ def sign_flip_pvalue(d: np.ndarray, n_perm: int, rng: np.random.Generator) -> tu
 
 # ---- agreement: Cohen's and Fleiss' kappa with percentile bootstrap intervals ----------------------------------
 
-def _r(x: float | None) -> float | None:
+def _r(x: Any) -> float | None:
     return None if x is None or not np.isfinite(x) else round(float(x), 4)
 
 
@@ -236,7 +236,7 @@ def _kappa_from_counts(counts: np.ndarray, weights: np.ndarray | None = None
     return kappa, p_bar, pe
 
 
-def _ci(samples: np.ndarray) -> list[float] | None:
+def _ci(samples: np.ndarray) -> list[float | None] | None:
     ok = samples[np.isfinite(samples)]
     if not len(ok):
         return None

@@ -24,7 +24,7 @@ from probe_ui.yaml_limits import YAMLNestingError, loader_mark
 try:
     from yaml._yaml import CParser
 except ImportError:  # PyYAML without libyaml: the pure-Python parser reads the same events, more slowly
-    CParser = None
+    CParser = None  # type: ignore[assignment, misc]
 
 
 if CParser is not None:

@@ -40,11 +40,16 @@ def test_the_older_stores_settings_read_typed_and_round_trip_unchanged() -> None
 
 @pytest.mark.parametrize("raw, check", [
     (None, lambda s: s.source == "batch" and s.models == []),
-    ({"models": ["old/bare-name", {"name": "x/y"}, {"provider": "p"}]}, lambda s: s.model_names == ["old/bare-name", "x/y"]),
-    ({"samples": None, "temperature": "warm", "concurrency": True}, lambda s: (s.samples, s.temperature, s.concurrency) == (1, None, None)),
-    ({"presets": "not a list", "suites": ("a", 2), "judge": "gpt"}, lambda s: (s.presets, s.suites, s.judge) == ([], ["a", "2"], None)),
-    ({"kind": "live", "items": ["q1"], "custom": {"kept": 1}}, lambda s: s.source == "live" and s.to_dict()["custom"] == {"kept": 1}),
+    ({"models": ["old/bare-name", {"name": "x/y"}, {"provider": "p"}]},
+     lambda s: s.model_names == ["old/bare-name", "x/y"]),
+    ({"samples": None, "temperature": "warm", "concurrency": True},
+     lambda s: (s.samples, s.temperature, s.concurrency) == (1, None, None)),
+    ({"presets": "not a list", "suites": ("a", 2), "judge": "gpt"},
+     lambda s: (s.presets, s.suites, s.judge) == ([], ["a", "2"], None)),
+    ({"kind": "live", "items": ["q1"], "custom": {"kept": 1}},
+     lambda s: s.source == "live" and s.to_dict()["custom"] == {"kept": 1}),
 ])
+
 def test_odd_values_are_read_leniently(raw, check) -> None:
     assert check(RunSettings.of(raw))
 

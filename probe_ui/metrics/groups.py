@@ -138,8 +138,8 @@ def _variant_codes(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
         uniq, inv = np.unique(codes, return_inverse=True)
         return inv, first_rows(inv, len(uniq))
     vid = df["variant_id"] if "variant_id" in df.columns else pd.Series(np.arange(len(df)))
-    codes, uniq = pd.factorize(vid, use_na_sentinel=False)
-    return codes, first_rows(codes, len(uniq))
+    codes, uniq_values = pd.factorize(vid, use_na_sentinel=False)
+    return codes, first_rows(codes, len(uniq_values))
 
 
 def _none(v: Any) -> Any:

@@ -459,7 +459,7 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
         t = re.sub(r"(?i)\A(\W*)both(\W*)\Z", r"\1bilateral\2", t)
     words, abbrev, first = _synonym_words()
     tokens = set(_TOKEN.findall(t))
-    present = frozenset().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
+    present: frozenset[str] = frozenset().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
     if present:  # a pattern of only the phrases whose first word occurs: one pass, whatever the reply's length
         def repl(m: re.Match[str]) -> str:
             term = words.get(re.sub(r"[\s\-]+", " ", m.group(0).casefold()), words.get(m.group(0).casefold()))
