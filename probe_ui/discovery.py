@@ -138,7 +138,7 @@ def discover_ollama(base: str | None = None, timeout: float = 0.5) -> list[Disco
         log.warning("%s: GET /api/tags: no 'models' list in the answer", where)
         return []
     named = [(e.get("name") or e.get("model"), e) for e in entries if isinstance(e, dict)]
-    named = [(str(n), e) for n, e in named if isinstance(n, str) and n]
+    named = [(n, e) for n, e in named if isinstance(n, str) and n]
     if len(named) < len(entries):
         log.warning("%s: GET /api/tags: skipped %d entries without a name", where, len(entries) - len(named))
 

@@ -58,8 +58,8 @@ class OpenAIProvider(SDKProvider):
     sdk = "openai"
     sdk_error = "OpenAIError"
     key_env = DEFAULT_KEY_ENV
-    own_hosts: tuple[str, ...] = ("api.openai.com",)
-    sdk_base_url_env: str | None = BASE_URL_ENV
+    own_hosts = ("api.openai.com",)
+    sdk_base_url_env = BASE_URL_ENV
     default_concurrency = 8
     #: OpenAI scales images to fit 2048x2048 anyway; sending no more keeps requests small and the pixels known
     max_image_side = 2048

@@ -459,8 +459,8 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
         t = re.sub(r"(?i)\A(\W*)both(\W*)\Z", r"\1bilateral\2", t)
     words, abbrev, first = _synonym_words()
     tokens = set(_TOKEN.findall(t))
-    present: frozenset[str] = frozenset().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
-    if present:  # a pattern of only the phrases whose first word occurs: one pass, whatever the reply's length
+    starts = frozenset[str]().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
+    if starts:  # a pattern of only the phrases whose first word occurs: one pass, whatever the reply's length
         def repl(m: re.Match[str]) -> str:
             term = words.get(re.sub(r"[\s\-]+", " ", m.group(0).casefold()), words.get(m.group(0).casefold()))
             if term is None:
@@ -471,7 +471,7 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
                 return "indeterminate-age"  # "Baby." with options Neonate and Pediatric: either
             return BROADER[term]
 
-        t = _phrases_regex(present).sub(repl, t)
+        t = _phrases_regex(starts).sub(repl, t)
     found = [a for a in abbrev if a in tokens]
     if found:
         t = re.sub(r"(?<![\w\-])(?:" + "|".join(found) + r")(?![\w\-])", lambda m: abbrev[m.group(0)], t)
