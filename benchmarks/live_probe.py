@@ -153,16 +153,19 @@ def connect(url: str, n: int) -> list[Any]:
     clients: list[Any] = [None] * n
 
     def one(i: int) -> None:
-        clients[i] = Client(url, auth=(f"user{i}", f"password-{i}"), verbose=False, analytics_enabled=False)
+        clients[i] = Client(url, auth=(f"user{i}", f"password-{i}"), verbose=False, analytics_enabled=False,
+                            httpx_kwargs={"timeout": 120})
         clients[i].predict(IMAGE, {"headers": ["variant", "perturbation", "parameters"], "data": []},
                            api_name="/use_bundled_image")
 
-    for k in range(0, n, 10):  # a few at a time: connecting is not what is measured
-        threads = [threading.Thread(target=one, args=(i,)) for i in range(k, min(n, k + 10))]
+    for k in range(0, n, 5):  # a few at a time: connecting is not what is measured
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(k, min(n, k + 5))]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
+    if None in clients:
+        raise SystemExit(f"{clients.count(None)} of {n} sessions could not connect")
     return clients
 
 
