@@ -321,10 +321,13 @@ def status_text(user: str | None = None, *, admin: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _cell(text: str) -> str:
-    from probe_ui.results import md_text
+def _cell(where: str) -> str:
+    """A server as the table shows it: its public URL (no credentials) in code type, or the words as they are."""
+    from probe_ui import redact
 
-    return md_text(text).replace("|", "\\|")
+    if "://" not in where:
+        return where
+    return "`" + " ".join(str(redact.public_url(u)) for u in where.split()).replace("`", "").replace("|", "%7C") + "`"
 
 
 __all__ = ["DEFAULT_LIVE_LIMIT", "FairLimit", "LIVE_LIMIT_ENV", "LimitStatus", "LivePool", "limit_for", "loop",
