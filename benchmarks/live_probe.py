@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tests"))
 os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 
-from many_users import cpu_seconds, start_app  # noqa: E402
+from many_users import cpu_seconds, start_app, start_model_server  # noqa: E402
 
 MODELS = ["openai/a", "openai/b", "openai/c"]
 #: the probe's perturbations beyond the original and the rotations suite: one variant each
@@ -46,29 +46,6 @@ SUITES = ["rotations"]
 VARIANTS = 6
 CELLS = VARIANTS * len(MODELS)
 IMAGE = "mr_small.png"
-
-
-def serve_model(latency: float, conn: Any) -> None:
-    """The loopback model server, in a process of its own, with a listen backlog for hundreds of calls at once
-    (the standard library's 5 drops connections when 540 arrive together, and each dropped one waits 1 s)."""
-    from http.server import ThreadingHTTPServer
-
-    from fake_openai import FakeOpenAIServer
-
-    ThreadingHTTPServer.request_queue_size = 1024
-    with FakeOpenAIServer(answer="A", latency_s=latency) as server:
-        conn.send(server.base_url)
-        threading.Event().wait()
-
-
-def start_model_server(latency: float) -> tuple[Any, str]:
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("spawn")
-    parent, child = ctx.Pipe()
-    proc = ctx.Process(target=serve_model, args=(latency, child), daemon=True)
-    proc.start()
-    return proc, parent.recv()
 
 
 def question(tag: str) -> str:

@@ -1,4 +1,4 @@
-"""How live probes send their calls: all at once, within one fair limit per provider and server, on one event loop.
+"""How live probes send their calls: all at once, within one fair limit per provider and server, on shared loops.
 
 A live probe is a person waiting for a table to fill. Every call of it leaves at once, up to the **live limit** of
 its provider and base URL (``openai/a``, ``openai/b`` and ``openai/c`` on one server share one limit; two servers
@@ -7,8 +7,8 @@ probing one server never put more than the limit in flight there; while calls wa
 the probes that wait (one probe of 80 calls does not hold up a probe of 6 behind it). A 429 (or 503) reply with
 ``Retry-After`` holds back every new call to that server for that long; the call itself is retried by the SDK.
 
-All live probes run on one background event loop (:func:`run`), so the SDK clients, their connection pools and
-TLS settings are made once per provider, server and key and reused by every later probe of every session
+Live probes run on a few long-lived background event loops (:func:`run`), so the SDK clients, their connection pools
+and TLS settings are made once per loop, provider, server and key and reused by every later probe of every session
 (:mod:`probe_ui.providers.shared_clients`); they are closed when the process ends (:func:`shutdown`).
 
 Batches do not come here: they keep their own throughput-oriented limits (:class:`probe_ui.runner.ProviderPool`).
@@ -64,15 +64,17 @@ def default_limit() -> int:
 # ---- the fair limit --------------------------------------------------------------------------------------------
 class FairLimit:
     """At most ``capacity`` calls in flight; waiting calls are let in round-robin by owner (a probe), and none
-    while the server has asked to wait (:meth:`pause`). Lives on one event loop (:func:`loop`)."""
+    while the server has asked to wait (:meth:`pause`). Shared by the live loops' threads (a lock guards it; a
+    waiter is woken on its own loop)."""
 
     def __init__(self, provider: str, where: str, capacity: int) -> None:
         self.provider, self.where, self.capacity = provider, where, capacity
         self.in_flight = 0
-        self.waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+        self.waiting: OrderedDict[str, deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]]] = OrderedDict()
         self.paused_until = 0.0
         self.users: set[str] = set()  # who has sent calls here (the Models tab shows a server to them)
-        self._timer: asyncio.TimerHandle | None = None
+        self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
 
     @property
     def queued(self) -> int:
@@ -82,54 +84,72 @@ class FairLimit:
         return max(0.0, self.paused_until - time.monotonic())
 
     async def acquire(self, owner: str) -> None:
-        if not self.waiting and self.in_flight < self.capacity and not self.paused_for():
-            self.in_flight += 1
-            return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiting.setdefault(owner, deque()).append(fut)
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if not self.waiting and self.in_flight < self.capacity and not self.paused_for():
+                self.in_flight += 1
+                return
+            fut: asyncio.Future[None] = loop.create_future()
+            self.waiting.setdefault(owner, deque()).append((loop, fut))
         self._wake()
         try:
             await fut
         except asyncio.CancelledError:
-            if fut.done() and not fut.cancelled():
-                self.release()  # let in just as it was cancelled: the slot goes to the next
-            else:
+            with self._lock:
                 q = self.waiting.get(owner)
-                if q is not None and fut in q:
-                    q.remove(fut)
+                queued = q is not None and (loop, fut) in q
+                if queued:
+                    q.remove((loop, fut))  # type: ignore[union-attr]
                     if not q:
                         del self.waiting[owner]
-            raise
+            if not queued and fut.done() and not fut.cancelled():
+                self.release()  # let in just as it was cancelled: the slot goes to the next
+            raise  # (let in but not yet woken: _grant passes the slot on)
 
     def release(self) -> None:
-        self.in_flight -= 1
+        with self._lock:
+            self.in_flight -= 1
         self._wake()
 
     def pause(self, seconds: float) -> None:
         """The server said to wait: no new call leaves before ``seconds`` from now (calls in flight go on)."""
         seconds = min(max(seconds, 0.0), MAX_PAUSE_S)
-        self.paused_until = max(self.paused_until, time.monotonic() + seconds)
+        with self._lock:
+            self.paused_until = max(self.paused_until, time.monotonic() + seconds)
         log.info("%s at %s asked to wait %.1f s; new live calls there wait", self.provider, self.where, seconds)
 
     def _wake(self) -> None:
-        wait = self.paused_for()
-        if wait:
-            if self.waiting and self._timer is None:
-                self._timer = asyncio.get_running_loop().call_later(wait, self._resume)
-            return
-        while self.waiting and self.in_flight < self.capacity:
-            owner, q = next(iter(self.waiting.items()))
-            fut = q.popleft()
-            if q:
-                self.waiting.move_to_end(owner)  # round-robin: the next probe's call goes next
-            else:
-                del self.waiting[owner]
-            if not fut.done():
+        with self._lock:
+            wait = self.paused_for()
+            if wait:
+                if self.waiting and self._timer is None:
+                    self._timer = threading.Timer(wait, self._resume)
+                    self._timer.daemon = True
+                    self._timer.start()
+                return
+            while self.waiting and self.in_flight < self.capacity:
+                owner, q = next(iter(self.waiting.items()))
+                loop, fut = q.popleft()
+                if q:
+                    self.waiting.move_to_end(owner)  # round-robin: the next probe's call goes next
+                else:
+                    del self.waiting[owner]
                 self.in_flight += 1
-                fut.set_result(None)
+                try:
+                    loop.call_soon_threadsafe(self._grant, fut)
+                except RuntimeError:  # its loop is closed: the slot is free again
+                    self.in_flight -= 1
+
+    def _grant(self, fut: asyncio.Future[None]) -> None:
+        """On the waiter's loop: let it in, or pass the slot on when it gave up meanwhile."""
+        if fut.done():
+            self.release()
+        else:
+            fut.set_result(None)
 
     def _resume(self) -> None:
-        self._timer = None
+        with self._lock:
+            self._timer = None
         self._wake()
 
 
@@ -183,9 +203,6 @@ def limit_for(provider: Provider, config: ModelConfig) -> FairLimit:
         return limit
 
 
-_probes = itertools.count()
-
-
 class LivePool(ProviderPool):
     """A :class:`ProviderPool` for one live probe: API models wait on the process's shared :class:`FairLimit`
     (by provider and server) instead of a limit of the probe's own; a local model (one at a time, or in-process)
@@ -196,8 +213,6 @@ class LivePool(ProviderPool):
         self.owner, self.user = owner, user or ""
         self.calls = calls or {}  # calls per model in this probe: no more workers than that
         self._imports: dict[str, asyncio.Future[Any]] = {}
-        #: this probe's shared clients (set in the task that asks, inherited by its workers)
-        shared_clients.LANE.set(next(_probes))
 
     def _sdk_ready(self, provider: Provider) -> asyncio.Future[Any] | None:
         """The import of the provider's SDK, on a thread (seconds the first time; an import on the loop would
@@ -222,30 +237,36 @@ class LivePool(ProviderPool):
         return provider, self.limits[model.name]
 
 
-# ---- the shared event loop -------------------------------------------------------------------------------------
-_loop: asyncio.AbstractEventLoop | None = None
-_thread: threading.Thread | None = None
+# ---- the shared event loops -----------------------------------------------------------------------------------
+#: live loops, each on a thread of its own; probes take them in turn. One loop would do the work, but on a busy
+#: machine the scheduler shares the cores out by thread, and one thread for every probe got a small share
+LOOPS = 4
+_loops: list[tuple[asyncio.AbstractEventLoop, threading.Thread]] = []
+_turn = itertools.count()
+
+
+def _start_loop(n: int) -> tuple[asyncio.AbstractEventLoop, threading.Thread]:
+    ready = threading.Event()
+    new = asyncio.new_event_loop()
+    shared_clients.share_on(new)
+
+    def serve() -> None:
+        asyncio.set_event_loop(new)
+        new.call_soon(ready.set)
+        new.run_forever()
+
+    thread = threading.Thread(target=serve, name=f"probe-ui live calls {n}", daemon=True)
+    thread.start()
+    ready.wait()
+    return new, thread
 
 
 def loop() -> asyncio.AbstractEventLoop:
-    """The live probes' event loop, started on first use on a daemon thread; its SDK clients are shared."""
-    global _loop, _thread
+    """A live loop (in turn), started on first use on a daemon thread; its SDK clients are shared."""
     with _lock:
-        if _loop is None or _loop.is_closed():
-            ready = threading.Event()
-            new = asyncio.new_event_loop()
-            shared_clients.share_on(new)
-
-            def serve() -> None:
-                asyncio.set_event_loop(new)
-                new.call_soon(ready.set)
-                new.run_forever()
-
-            _thread = threading.Thread(target=serve, name="probe-ui live calls", daemon=True)
-            _thread.start()
-            ready.wait()
-            _loop = new
-        return _loop
+        if not _loops:
+            _loops.extend(_start_loop(n) for n in range(LOOPS))
+        return _loops[next(_turn) % len(_loops)][0]
 
 
 def _try_import(sdk: str) -> None:
@@ -266,19 +287,21 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 
 
 def shutdown() -> None:
-    """Close the shared clients and stop the loop (at exit; a later probe starts a fresh loop)."""
-    global _loop
+    """Close the shared clients and stop the loops (at exit; a later probe starts fresh loops)."""
     with _lock:
-        current, _loop = _loop, None
-    if current is None or current.is_closed():
-        return
-    try:
-        asyncio.run_coroutine_threadsafe(shared_clients.aclose(current), current).result(timeout=10)
-    except Exception as exc:  # noqa: BLE001 - closing at exit: say so, never fail the exit
-        log.info("the live probes' clients were not closed cleanly: %s", exc)
-    current.call_soon_threadsafe(current.stop)
-    if _thread is not None:
-        _thread.join(timeout=10)
+        current = list(_loops)
+        _loops.clear()
+    for lp, thread in current:
+        if lp.is_closed():
+            continue
+        try:
+            asyncio.run_coroutine_threadsafe(shared_clients.aclose(lp), lp).result(timeout=10)
+        except Exception as exc:  # noqa: BLE001 - closing at exit: say so, never fail the exit
+            log.info("the live probes' clients were not closed cleanly: %s", exc)
+        lp.call_soon_threadsafe(lp.stop)
+        thread.join(timeout=10)
+        if not thread.is_alive():
+            lp.close()
     with _lock:
         _limits.clear()
 

@@ -212,9 +212,9 @@ def test_clients_are_made_once_per_server_and_key_and_closed_at_shutdown(store, 
     real = sdk.capped_http_client
     monkeypatch.setattr(sdk, "capped_http_client", lambda *a: made.append(real(*a)) or made[-1])
     extra = models(fake_openai)
-    for i in range(3):  # three probes, three models each, one server, one key
+    for i in range(live_calls.LOOPS + 2):  # probes of three models each, one server, one key
         finish(live.run_live(store, variants(ct, f"q{i}?", 1), list(extra), extra_models=extra, use_cache=False))
-    assert len(made) <= shared_clients.LANES and len(made) < 9  # not one per model per probe
+    assert len(made) <= live_calls.LOOPS and len(made) < 9  # one per loop, not one per model per probe
     other_key = {"k": ModelConfig(name="k", provider="openai", model="a", base_url=fake_openai.base_url,
                                   secret="sk-someone-else-1234567890")}
     before = len(made)

@@ -7,8 +7,8 @@ takes its client from this registry, so the second probe of a session, and every
 the connections the first one opened. The registry closes them (:func:`aclose`), never a provider.
 
 A client is keyed by everything it carries: the provider class, base URL, the key (hashed), retries, timeout and
-reply cap. Two people's keys never share a client. Each server and key has up to :data:`LANES` clients; a probe
-keeps to one (:data:`LANE`), so no connection pool grows past what a few probes keep in flight.
+reply cap. Two people's keys never share a client. (The HTTP library scans every pooled connection of a client on each
+request: the live loops' separate pools, one per loop, also keep that scan short.)
 
 :data:`RATE_LIMITED` is how a 429 reaches the live limit: the call's task sets it to the limit's ``pause``, and the
 response hook of a shared client calls it with the server's ``Retry-After``.
@@ -29,11 +29,6 @@ log = logging.getLogger("probe_ui.providers")
 #: set by the live limit around one call: called with the seconds a 429 / 503 reply asks to wait
 RATE_LIMITED: contextvars.ContextVar[Callable[[float], None] | None] = contextvars.ContextVar(
     "probe_ui_rate_limited", default=None)
-#: which of a server's :data:`LANES` clients the calls of this task use (set per probe by the live loop)
-LANE: contextvars.ContextVar[int] = contextvars.ContextVar("probe_ui_client_lane", default=0)
-#: clients per server and key: the HTTP library scans every pooled connection of a client on each request, so
-#: one pool of a hundred connections costs more CPU per call than eight pools of a dozen
-LANES = 8
 #: statuses whose Retry-After holds back new calls
 WAIT_STATUSES = (429, 503)
 #: seconds to hold back after a 429 that gives no Retry-After
@@ -52,9 +47,8 @@ def shared(loop: asyncio.AbstractEventLoop) -> bool:
 
 
 def client_key(provider_class: type, base_url: str | None, key: str, *settings: Any) -> tuple[Any, ...]:
-    """The identity of a shared client: provider class, server, key (hashed), client settings, and the calling
-    probe's lane (:data:`LANE`)."""
-    return (provider_class, base_url, hashlib.sha256(key.encode()).hexdigest(), *settings, LANE.get() % LANES)
+    """The identity of a shared client on one loop: provider class, server, key (hashed), client settings."""
+    return (provider_class, base_url, hashlib.sha256(key.encode()).hexdigest(), *settings)
 
 
 def get(loop: asyncio.AbstractEventLoop, ident: tuple[Any, ...], make: Callable[[], tuple[Any, Any]]) -> Any:
