@@ -116,7 +116,8 @@ class FairLimit:
         seconds = min(max(seconds, 0.0), MAX_PAUSE_S)
         with self._lock:
             self.paused_until = max(self.paused_until, time.monotonic() + seconds)
-        log.info("%s at %s asked to wait %.1f s; new live calls there wait", self.provider, self.where, seconds)
+        log.info("%s at %s asked to wait %.1f s; new live calls there wait", self.provider, _public(self.where),
+                 seconds)
 
     def _wake(self) -> None:
         with self._lock:
@@ -344,13 +345,18 @@ def status_text(user: str | None = None, *, admin: bool = False) -> str:
     return "\n".join(lines)
 
 
-def _cell(where: str) -> str:
-    """A server as the table shows it: its public URL (no credentials) in code type, or the words as they are."""
+def _public(where: str) -> str:
+    """A server's URL(s) without user info, query or fragment (:func:`probe_ui.redact.public_url`)."""
     from probe_ui import redact
 
+    return " ".join(str(redact.public_url(u)) for u in where.split()) if "://" in where else where
+
+
+def _cell(where: str) -> str:
+    """A server as the table shows it: its public URL in code type, or the words as they are."""
     if "://" not in where:
         return where
-    return "`" + " ".join(str(redact.public_url(u)) for u in where.split()).replace("`", "").replace("|", "%7C") + "`"
+    return "`" + _public(where).replace("`", "").replace("|", "%7C") + "`"
 
 
 __all__ = ["DEFAULT_LIVE_LIMIT", "FairLimit", "LIVE_LIMIT_ENV", "LimitStatus", "LivePool", "limit_for", "loop",

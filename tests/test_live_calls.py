@@ -72,7 +72,7 @@ def finish(states):
 # ---- one probe ---------------------------------------------------------------------------------------------------
 def test_all_calls_of_a_live_probe_are_in_flight_together(store, ct, fake_openai):
     # 6 variants x 3 models of one server: 18 calls, more than the old limit of 8 per provider
-    fake_openai.latency_s = 1.5
+    fake_openai.latency_s = 3.0
     extra = models(fake_openai)
     state = finish(live.run_live(store, variants(ct), list(extra), extra_models=extra, use_cache=False))
     assert state.finished and state.done == 18 and all(c.status == "answered" for c in state.cards)
@@ -238,7 +238,7 @@ def test_status_names_a_server_only_to_those_who_used_it(store, ct, fake_openai)
 def test_stress_of_one_item_sends_its_calls_together(tmp_path, fake_openai, monkeypatch):
     from probe_ui.cli import main
 
-    fake_openai.latency_s = 1.5
+    fake_openai.latency_s = 3.0  # long enough for a busy machine to send 18 calls; a wave would wait one answer
     monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     args = ["stress", "medblink_depth/depth-echo", "--suite", "dot-colours", "-m", "openai/a", "-m", "openai/b",
