@@ -32,7 +32,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from probe_ui.providers import shared_clients
 from probe_ui.providers.base import ModelConfig, Provider
@@ -46,8 +46,6 @@ DEFAULT_LIVE_LIMIT = 100
 LIVE_LIMIT_ENV = "PROBE_UI_LIVE_LIMIT"
 #: a Retry-After longer than this is taken as this (a server asking for an hour is not worth a frozen page)
 MAX_PAUSE_S = 60.0
-#: how long new calls wait after a 429 that gives no Retry-After
-DEFAULT_PAUSE_S = 1.0
 T = TypeVar("T")
 
 
