@@ -41,7 +41,7 @@ def build(ctx: AppContext) -> dict[str, Any]:
     if note:
         gr.HTML(f"<div class='pu-note' id='models-policy'>{note}</div>")
     with gr.Row():
-        provider = gr.Dropdown(label="provider", choices=sorted(PROVIDERS), value="openai")
+        provider = gr.Dropdown(label="provider", choices=[n for n in PROVIDERS.names() if PROVIDERS.get(n).takes_url], value="openai")
         base_url = gr.Textbox(label="base URL", placeholder="http://127.0.0.1:8000/v1", elem_id="models-url")
         model = gr.Textbox(label="model", placeholder="Qwen/Qwen2.5-VL-7B-Instruct", elem_id="models-model")
         key = gr.Textbox(label="API key (memory only)", type="password", elem_id="models-key")

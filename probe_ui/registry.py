@@ -1,0 +1,213 @@
+"""One registry mechanism for every kind of extension: perturbations, providers (hosted services are providers),
+metric families, export formats, importers, prompt templates, suites, legacy parsers, benchmarks and the app's tabs.
+
+A :class:`Registry` maps names to entries of one type. Entries come from three places, all found without a
+hand-written list:
+
+- the modules of the registry's own packages (``packages``), imported on first use by walking them with
+  :mod:`pkgutil`: a module registers its entries when it is imported, so adding one is adding a file;
+- plugin files named by the ``PROBE_UI_PLUGINS`` environment variable (:func:`load_plugins`): each a ``.py`` file,
+  or a folder whose ``.py`` files are all loaded; a plugin registers into any registry it imports, exactly as a
+  built-in module does, so an extension outside the source tree is also one file;
+- lazy factories (:meth:`Registry.lazy`): a callable that builds the entry on first use, for an entry whose module
+  imports an optional dependency (an SDK, pyarrow) at import time. No ``"module:Class"`` strings.
+
+Every lookup of an unknown name raises the registry's own error (a :class:`~probe_ui.errors.ProbeUIError`) naming
+the kind and the known names; two entries under one name are refused, so a plugin cannot silently replace a
+built-in entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import os
+import pkgutil
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Generic, TypeVar
+
+from probe_ui.errors import ProbeUIError
+
+T = TypeVar("T")
+
+#: the environment variable naming plugin files or folders (separated like PATH)
+PLUGINS_ENV = "PROBE_UI_PLUGINS"
+
+
+class RegistryError(ProbeUIError, ValueError):
+    """An unknown name, a name registered twice, or a plugin that cannot be loaded."""
+
+
+class PluginError(RegistryError):
+    """A plugin file named by ``PROBE_UI_PLUGINS`` is missing or fails to import (the message names the file)."""
+
+
+_lock = threading.RLock()
+_loaded_plugins: dict[Path, str] = {}
+
+
+def plugin_paths() -> list[Path]:
+    """The ``.py`` files ``PROBE_UI_PLUGINS`` names, folders expanded (sorted), in order."""
+    out: list[Path] = []
+    for part in os.environ.get(PLUGINS_ENV, "").split(os.pathsep):
+        if not part.strip():
+            continue
+        p = Path(part.strip()).expanduser()
+        if p.is_dir():
+            out.extend(sorted(f for f in p.glob("*.py") if not f.name.startswith("_")))
+        elif p.suffix == ".py" and p.is_file():
+            out.append(p)
+        else:
+            raise PluginError(f"{PLUGINS_ENV}: {p} is neither a .py file nor a folder")
+    return out
+
+
+def load_plugins() -> list[str]:
+    """Import every plugin file ``PROBE_UI_PLUGINS`` names that is not loaded yet; returns the module names of all
+    loaded plugins. A plugin is imported once per process (as module ``probe_ui_plugin_<name>_<hash>``)."""
+    with _lock:
+        for path in plugin_paths():
+            path = path.resolve()
+            if path in _loaded_plugins:
+                continue
+            digest = hashlib.sha256(str(path).encode()).hexdigest()[:10]
+            name = f"probe_ui_plugin_{path.stem}_{digest}"
+            spec = importlib.util.spec_from_file_location(name, path)
+            if spec is None or spec.loader is None:
+                raise PluginError(f"{PLUGINS_ENV}: {path} cannot be loaded as a Python module")
+            module = importlib.util.module_from_spec(spec)
+            _loaded_plugins[path] = name  # before running it: a plugin that imports a registry does not recurse
+            sys.modules[name] = module
+            try:
+                spec.loader.exec_module(module)
+            except ProbeUIError as exc:
+                del _loaded_plugins[path], sys.modules[name]
+                raise PluginError(f"plugin {path}: {exc}") from None
+            except Exception as exc:  # a plugin's own bug: say which file and what, in one line
+                del _loaded_plugins[path], sys.modules[name]
+                raise PluginError(f"plugin {path} failed to load: {exc.__class__.__name__}: {exc}") from exc
+        return list(_loaded_plugins.values())
+
+
+def import_package(package: str) -> None:
+    """Import every module of ``package`` and of its subpackages (so their registrations run)."""
+    pkg = importlib.import_module(package)
+    for info in pkgutil.walk_packages(getattr(pkg, "__path__", []), prefix=f"{package}."):
+        importlib.import_module(info.name)
+
+
+class Registry(Generic[T]):
+    """Name → entry of one kind (see the module docstring). ``kind`` names the kind in messages ("provider");
+    ``packages`` are walked on first use; ``error`` is the exception an unknown name raises (the kind's own, so
+    callers keep catching what they caught before)."""
+
+    def __init__(self, kind: str, *, packages: tuple[str, ...] = (),
+                 error: Callable[[str], Exception] = RegistryError) -> None:
+        self.kind = kind
+        self.packages = packages
+        self.error = error
+        self._entries: dict[str, T] = {}
+        self._factories: dict[str, Callable[[], T]] = {}
+        self._discovered = False
+
+    # ---- registering ------------------------------------------------------------------------------------------
+    def add(self, name: str, entry: T, *, replace: bool = False) -> T:
+        """Register ``entry`` under ``name``; returns it. The same name twice is refused unless ``replace`` (tests
+        re-register throwaway entries) or it is the very same entry (a module imported twice)."""
+        with _lock:
+            old = self._entries.get(name)
+            if name in self._factories or (old is not None and old is not entry and not _same(old, entry)):
+                if not replace:
+                    raise RegistryError(f"{self.kind} '{name}' is registered twice")
+                self._factories.pop(name, None)
+            self._entries[name] = entry
+            return entry
+
+    def lazy(self, name: str, factory: Callable[[], T]) -> None:
+        """Register an entry built by ``factory`` on first use (its optional imports happen then)."""
+        with _lock:
+            if name in self._entries or name in self._factories:
+                raise RegistryError(f"{self.kind} '{name}' is registered twice")
+            self._factories[name] = factory
+
+    def register(self, name: str) -> Callable[[T], T]:
+        """A decorator: ``@REGISTRY.register("name")`` over a class or function registers it."""
+        def deco(entry: T) -> T:
+            return self.add(name, entry)
+        return deco
+
+    def remove(self, name: str) -> None:
+        """Forget an entry (tests register throwaway ones)."""
+        with _lock:
+            self._entries.pop(name, None)
+            self._factories.pop(name, None)
+
+    # ---- reading ----------------------------------------------------------------------------------------------
+    def discover(self) -> None:
+        """Import this registry's packages (once) and any plugin not loaded yet."""
+        if not self._discovered:
+            with _lock:
+                if not self._discovered:
+                    self._discovered = True
+                    try:
+                        for package in self.packages:
+                            import_package(package)
+                    except BaseException:
+                        self._discovered = False
+                        raise
+        load_plugins()
+
+    def get(self, name: str) -> T:
+        """The entry registered as ``name`` (built now if it is lazy); the registry's error when there is none."""
+        self.discover()
+        with _lock:
+            if name in self._factories:
+                self._entries[name] = self._factories.pop(name)()
+            try:
+                return self._entries[name]
+            except KeyError:
+                known = ", ".join(self.names()) or "none"
+                raise self.error(f"unknown {self.kind} '{name}'; known: {known}") from None
+
+    def names(self) -> list[str]:
+        """Every registered name, sorted (lazy entries included, not built)."""
+        self.discover()
+        return sorted({*self._entries, *self._factories})
+
+    def entries(self) -> list[T]:
+        """Every entry in name order (lazy ones are built)."""
+        return [self.get(n) for n in self.names()]
+
+    def loaded(self) -> dict[str, T]:
+        """The entries built so far, without discovering or building (for code that runs during discovery)."""
+        return dict(self._entries)
+
+    def __contains__(self, name: object) -> bool:
+        self.discover()
+        return name in self._entries or name in self._factories
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        return len(self.names())
+
+    def __getitem__(self, name: str) -> T:
+        return self.get(name)
+
+    def __repr__(self) -> str:
+        return f"Registry({self.kind!r}, {len(self._entries) + len(self._factories)} entries)"
+
+
+def _same(a: object, b: object) -> bool:
+    """Whether two entries are one definition seen twice (a module re-imported under another name)."""
+    qa = (getattr(a, "__module__", None), getattr(a, "__qualname__", None))
+    return qa[1] is not None and qa == (getattr(b, "__module__", None), getattr(b, "__qualname__", None))
+
+
+__all__ = ["PLUGINS_ENV", "PluginError", "Registry", "RegistryError", "import_package", "load_plugins",
+           "plugin_paths"]
