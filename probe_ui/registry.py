@@ -106,10 +106,12 @@ class Registry(Generic[T]):
     callers keep catching what they caught before)."""
 
     def __init__(self, kind: str, *, packages: tuple[str, ...] = (),
-                 error: Callable[[str], Exception] = RegistryError) -> None:
+                 error: Callable[[str], Exception] = RegistryError,
+                 check: Callable[[], None] | None = None) -> None:
         self.kind = kind
         self.packages = packages
         self.error = error
+        self.check = check  # run once everything is discovered (e.g. suites naming metric families)
         self._entries: dict[str, T] = {}
         self._factories: dict[str, Callable[[], T]] = {}
         self._discovered = False
@@ -156,6 +158,9 @@ class Registry(Generic[T]):
                     try:
                         for package in self.packages:
                             import_package(package)
+                        load_plugins()
+                        if self.check is not None:
+                            self.check()
                     except BaseException:
                         self._discovered = False
                         raise
@@ -172,6 +177,10 @@ class Registry(Generic[T]):
             except KeyError:
                 known = ", ".join(self.names()) or "none"
                 raise self.error(f"unknown {self.kind} '{name}'; known: {known}") from None
+
+    def find(self, name: str) -> T | None:
+        """The entry registered as ``name``, or None."""
+        return self.get(name) if name in self else None
 
     def names(self) -> list[str]:
         """Every registered name, sorted (lazy entries included, not built)."""

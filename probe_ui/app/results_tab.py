@@ -19,6 +19,7 @@ from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.errors import ProbeUIError
+from probe_ui.export_formats import format_names
 from probe_ui.failures import failed_calls
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.safe_write import fresh_path
@@ -76,7 +77,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     responses = gr.Dataframe(label="answers (click a row to open it)", interactive=False,
                              elem_id="results-responses")
     with gr.Row():
-        export_format = gr.Dropdown(label="export format", choices=["jsonl", "parquet", "imagefolder", "csv"],
+        export_format = gr.Dropdown(label="export format", choices=format_names(),
                                     value="imagefolder", elem_id="results-export-format")
         export_by = gr.Radio(["response", "variant"], value="response", label="one row per")
         export_btn = gr.Button("Export the first chosen run (zip)", elem_id="results-export")
