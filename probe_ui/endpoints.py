@@ -27,7 +27,7 @@ from probe_ui import catalogue, prompts
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 from probe_ui.outbound import OPEN, OutboundPolicy, OutboundRefused
-from probe_ui.providers import PROVIDERS, all_ready_models, create
+from probe_ui.providers import PROVIDERS, all_ready_models, create, url_providers
 from probe_ui.providers.base import ModelConfig, ModelSpecError, ProviderError, fit_images
 from probe_ui.providers.sdk import PLACEHOLDER_KEY
 from probe_ui.redact import clip, env_key, public_url
@@ -85,7 +85,7 @@ class Endpoints:
         if provider not in PROVIDERS:
             raise EndpointError(f"unknown provider {provider!r}; known: {', '.join(sorted(PROVIDERS))}")
         if not PROVIDERS.get(provider).takes_url:
-            usable = ", ".join(n for n in PROVIDERS.names() if PROVIDERS.get(n).takes_url)
+            usable = ", ".join(url_providers())
             raise EndpointError(f"provider '{provider}' runs without a server, so it takes no base URL; "
                                 f"use it as '{provider}/<model>', or choose one of {usable}")
         model = (model or "").strip()

@@ -22,6 +22,7 @@ from probe_ui.app.access import who
 from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of, \
     to_int, unusable_html
 from probe_ui.app.context import AppContext
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.providers import all_ready_models
 from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
@@ -685,3 +686,6 @@ def _esc(text: Any) -> str:
     from html import escape
 
     return escape(str(text))
+
+
+register_tab(AppTab("probe", "Probe", order=10, right="probe", build=lambda ctx, tab, built: build(ctx, tab)))

@@ -16,6 +16,7 @@ from probe_ui.app.common import (NO_JUDGE, Inline, answer_id, chosen_judge, chos
 from probe_ui.app.access import require, who
 from probe_ui.app.files import download_folder, zip_folder
 from probe_ui.app.context import AppContext
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.errors import ProbeUIError
@@ -312,3 +313,6 @@ def _file_name(run: str) -> str:
     import re
 
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", run)[:80] or "run"
+
+
+register_tab(AppTab("results", "Results", order=40, right="read", build=lambda ctx, tab, built: build(ctx, tab)))

@@ -20,6 +20,11 @@ def provider_class(name: str) -> type[Provider]:
     return PROVIDERS.get(name)
 
 
+def url_providers() -> list[str]:
+    """The providers whose models live on a server a person can point at (an endpoint can be added for them)."""
+    return [n for n in PROVIDERS.names() if PROVIDERS.get(n).takes_url]
+
+
 def create(config: ModelConfig) -> Provider:
     """A ready provider for one model; several base URLs make a replica set. Raises ModelSpecError with a reason."""
     cls = provider_class(config.provider)
@@ -33,4 +38,4 @@ def create(config: ModelConfig) -> Provider:
 
 
 __all__ = ["PROVIDERS", "ModelConfig", "ModelSpecError", "Provider", "ProviderError", "all_ready_models", "create",
-           "provider_class", "register_provider"]
+           "provider_class", "register_provider", "url_providers"]
