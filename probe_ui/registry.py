@@ -26,9 +26,10 @@ import os
 import pkgutil
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from probe_ui.errors import ProbeUIError
 
@@ -48,6 +49,9 @@ class PluginError(RegistryError):
 
 _lock = threading.RLock()
 _loaded_plugins: dict[Path, str] = {}
+_plugins_env: str | None = None  # the value of PROBE_UI_PLUGINS when plugins were last loaded
+_current_plugin: str | None = None  # the plugin being imported (its registrations are remembered as its own)
+_registries: list[weakref.ref[Registry[Any]]] = []
 
 
 def plugin_paths() -> list[Path]:
@@ -68,7 +72,12 @@ def plugin_paths() -> list[Path]:
 
 def load_plugins() -> list[str]:
     """Import every plugin file ``PROBE_UI_PLUGINS`` names that is not loaded yet; returns the module names of all
-    loaded plugins. A plugin is imported once per process (as module ``probe_ui_plugin_<name>_<hash>``)."""
+    loaded plugins. A plugin is imported once per process (as module ``probe_ui_plugin_<name>_<hash>``); the
+    variable is read again on every lookup, but a folder is listed again only when the variable changes."""
+    global _plugins_env, _current_plugin
+    env = os.environ.get(PLUGINS_ENV, "")
+    if env == _plugins_env:
+        return list(_loaded_plugins.values())
     with _lock:
         for path in plugin_paths():
             path = path.resolve()
@@ -82,15 +91,40 @@ def load_plugins() -> list[str]:
             module = importlib.util.module_from_spec(spec)
             _loaded_plugins[path] = name  # before running it: a plugin that imports a registry does not recurse
             sys.modules[name] = module
+            _current_plugin = name
             try:
                 spec.loader.exec_module(module)
-            except ProbeUIError as exc:
-                del _loaded_plugins[path], sys.modules[name]
-                raise PluginError(f"plugin {path}: {exc}") from None
-            except Exception as exc:  # a plugin's own bug: say which file and what, in one line
-                del _loaded_plugins[path], sys.modules[name]
+            except Exception as exc:
+                _forget(name)
+                del _loaded_plugins[path]
+                if isinstance(exc, ProbeUIError):
+                    raise PluginError(f"plugin {path}: {exc}") from None
+                # a plugin's own bug: say which file and what, in one line
                 raise PluginError(f"plugin {path} failed to load: {exc.__class__.__name__}: {exc}") from exc
+            finally:
+                _current_plugin = None
+        _plugins_env = env
         return list(_loaded_plugins.values())
+
+
+def forget_plugins() -> None:
+    """Unload every plugin: their entries leave every registry, and ``PROBE_UI_PLUGINS`` is read afresh on the
+    next lookup (tests load throwaway plugins; a long-lived process can reload changed ones)."""
+    global _plugins_env
+    with _lock:
+        for name in list(_loaded_plugins.values()):
+            _forget(name)
+        _loaded_plugins.clear()
+        _plugins_env = None
+
+
+def _forget(module: str) -> None:
+    """Remove what plugin ``module`` registered, and the module itself."""
+    for ref in _registries:
+        reg = ref()
+        if reg is not None:
+            reg.forget_origin(module)
+    sys.modules.pop(module, None)
 
 
 def import_package(package: str) -> None:
@@ -114,7 +148,9 @@ class Registry(Generic[T]):
         self.check = check  # run once everything is discovered (e.g. suites naming metric families)
         self._entries: dict[str, T] = {}
         self._factories: dict[str, Callable[[], T]] = {}
+        self._origin: dict[str, str] = {}  # name → the plugin module that registered it
         self._discovered = False
+        _registries.append(weakref.ref(self))
 
     # ---- registering ------------------------------------------------------------------------------------------
     def add(self, name: str, entry: T, *, replace: bool = False) -> T:
@@ -127,6 +163,8 @@ class Registry(Generic[T]):
                     raise RegistryError(f"{self.kind} '{name}' is registered twice")
                 self._factories.pop(name, None)
             self._entries[name] = entry
+            if _current_plugin is not None:
+                self._origin[name] = _current_plugin
             return entry
 
     def lazy(self, name: str, factory: Callable[[], T]) -> None:
@@ -135,6 +173,8 @@ class Registry(Generic[T]):
             if name in self._entries or name in self._factories:
                 raise RegistryError(f"{self.kind} '{name}' is registered twice")
             self._factories[name] = factory
+            if _current_plugin is not None:
+                self._origin[name] = _current_plugin
 
     def register(self, name: str) -> Callable[[T], T]:
         """A decorator: ``@REGISTRY.register("name")`` over a class or function registers it."""
@@ -147,6 +187,17 @@ class Registry(Generic[T]):
         with _lock:
             self._entries.pop(name, None)
             self._factories.pop(name, None)
+            self._origin.pop(name, None)
+
+    def forget_origin(self, module: str) -> None:
+        """Remove the entries plugin ``module`` registered."""
+        with _lock:
+            for name in [n for n, m in self._origin.items() if m == module]:
+                self.remove(name)
+
+    def origin(self, name: str) -> str | None:
+        """The plugin module that registered ``name`` (None for a built-in entry)."""
+        return self._origin.get(name)
 
     # ---- reading ----------------------------------------------------------------------------------------------
     def discover(self) -> None:
@@ -218,5 +269,5 @@ def _same(a: object, b: object) -> bool:
     return qa[1] is not None and qa == (getattr(b, "__module__", None), getattr(b, "__qualname__", None))
 
 
-__all__ = ["PLUGINS_ENV", "PluginError", "Registry", "RegistryError", "import_package", "load_plugins",
-           "plugin_paths"]
+__all__ = ["PLUGINS_ENV", "PluginError", "Registry", "RegistryError", "forget_plugins", "import_package",
+           "load_plugins", "plugin_paths"]
