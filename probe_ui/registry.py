@@ -149,6 +149,7 @@ class Registry(Generic[T]):
         self._entries: dict[str, T] = {}
         self._factories: dict[str, Callable[[], T]] = {}
         self._origin: dict[str, str] = {}  # name → the plugin module that registered it
+        self.version = 0  # changes whenever an entry is added or removed (for callers that cache a view)
         self._discovered = False
         _registries.append(weakref.ref(self))
 
@@ -163,6 +164,7 @@ class Registry(Generic[T]):
                     raise RegistryError(f"{self.kind} '{name}' is registered twice")
                 self._factories.pop(name, None)
             self._entries[name] = entry
+            self.version += 1
             if _current_plugin is not None:
                 self._origin[name] = _current_plugin
             return entry
@@ -173,6 +175,7 @@ class Registry(Generic[T]):
             if name in self._entries or name in self._factories:
                 raise RegistryError(f"{self.kind} '{name}' is registered twice")
             self._factories[name] = factory
+            self.version += 1
             if _current_plugin is not None:
                 self._origin[name] = _current_plugin
 
@@ -188,6 +191,7 @@ class Registry(Generic[T]):
             self._entries.pop(name, None)
             self._factories.pop(name, None)
             self._origin.pop(name, None)
+            self.version += 1
 
     def forget_origin(self, module: str) -> None:
         """Remove the entries plugin ``module`` registered."""

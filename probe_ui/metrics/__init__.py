@@ -2,8 +2,9 @@
 
 One module per family, each registering itself in :mod:`probe_ui.metrics.registry` (its detection rule, the
 attributes it reads, its headline columns, and its paper-exact and/or clean definition); the registry finds the
-family modules by walking this package (and the benchmarks' folders, and plugins): there is no list to extend. ``accuracy`` holds the plain per-model accuracy every paper reports. :func:`paper_metrics`
-runs every registered family whose data is present in one model's table.
+family modules by walking this package (and the benchmarks' folders, and plugins): there is no list to extend.
+``accuracy`` holds the plain per-model accuracy every paper reports. :func:`paper_metrics` runs every registered
+family whose data is present in one model's table.
 """
 
 from __future__ import annotations

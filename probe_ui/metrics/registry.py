@@ -88,9 +88,9 @@ def _check_suites() -> None:
         check_names(s.metrics, f"suite '{s.name}'")
 
 
-#: every metric family: the modules of :mod:`probe_ui.metrics` and plugins
-FAMILIES: Registry[MetricFamily] = Registry("metric", packages=("probe_ui.metrics",), error=MetricError,
-                                            check=_check_suites)
+#: every metric family: the modules of :mod:`probe_ui.metrics`, the benchmarks' ``metric.py`` and plugins
+FAMILIES: Registry[MetricFamily] = Registry("metric", packages=("probe_ui.metrics", "probe_ui.benchmarks"),
+                                            error=MetricError, check=_check_suites)
 
 
 def metric(name: str, definition: str, *, description: str = "", detect: Detect | None = None,
