@@ -966,8 +966,6 @@ def cmd_ratings_export(args: argparse.Namespace) -> int:
 def cmd_metrics(args: argparse.Namespace) -> int:
     from probe_ui.metrics.registry import describe
 
-    import probe_ui.metrics  # noqa: F401 - registers the families
-
     rows = describe()
     if args.json:
         print(json.dumps(rows, indent=2))

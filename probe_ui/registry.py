@@ -137,12 +137,14 @@ def import_package(package: str) -> None:
 class Registry(Generic[T]):
     """Name → entry of one kind (see the module docstring). ``kind`` names the kind in messages ("provider");
     ``packages`` are walked on first use; ``error`` is the exception an unknown name raises (the kind's own, so
-    callers keep catching what they caught before)."""
+    callers keep catching what they caught before); ``ordered``: names come in registration order (a menu whose
+    order means something, e.g. the prompt templates) rather than sorted."""
 
     def __init__(self, kind: str, *, packages: tuple[str, ...] = (),
                  error: Callable[[str], Exception] = RegistryError,
-                 check: Callable[[], None] | None = None) -> None:
+                 check: Callable[[], None] | None = None, ordered: bool = False) -> None:
         self.kind = kind
+        self.ordered = ordered
         self.packages = packages
         self.error = error
         self.check = check  # run once everything is discovered (e.g. suites naming metric families)
@@ -238,13 +240,27 @@ class Registry(Generic[T]):
         return self.get(name) if name in self else None
 
     def names(self) -> list[str]:
-        """Every registered name, sorted (lazy entries included, not built)."""
+        """Every registered name, sorted or in registration order (lazy entries included, not built)."""
         self.discover()
-        return sorted({*self._entries, *self._factories})
+        names = [*self._entries, *(n for n in self._factories if n not in self._entries)]
+        return names if self.ordered else sorted(names)
 
     def entries(self) -> list[T]:
         """Every entry in name order (lazy ones are built)."""
         return [self.get(n) for n in self.names()]
+
+    def values(self) -> list[T]:
+        """The entries, as a mapping's ``values()`` (same as :meth:`entries`)."""
+        return self.entries()
+
+    def items(self) -> list[tuple[str, T]]:
+        return [(n, self.get(n)) for n in self.names()]
+
+    def __setitem__(self, name: str, entry: T) -> None:
+        self.add(name, entry)
+
+    def __delitem__(self, name: str) -> None:
+        self.remove(name)
 
     def loaded(self) -> dict[str, T]:
         """The entries built so far, without discovering or building (for code that runs during discovery)."""

@@ -80,7 +80,7 @@ class MetricFamily:
         return which, self.definitions[which](d, ctx)
 
 
-def _check_suites() -> None:
+def check_suites() -> None:
     """Suites name metric families; an unknown name fails loudly once every family is discovered."""
     from probe_ui.suites import SUITES
 
@@ -90,7 +90,7 @@ def _check_suites() -> None:
 
 #: every metric family: the modules of :mod:`probe_ui.metrics`, the benchmarks' ``metric.py`` and plugins
 FAMILIES: Registry[MetricFamily] = Registry("metric", packages=("probe_ui.metrics", "probe_ui.benchmarks"),
-                                            error=MetricError, check=_check_suites)
+                                            error=MetricError, check=check_suites)
 
 
 def metric(name: str, definition: str, *, description: str = "", detect: Detect | None = None,
