@@ -834,15 +834,15 @@ def cmd_export_set(args: argparse.Namespace) -> int:
 
 
 def _harnesses() -> tuple[str, ...]:
-    from probe_ui.interop import HARNESSES
+    from probe_ui.interop import harnesses
 
-    return HARNESSES
+    return harnesses()
 
 
 def _harness_imports() -> tuple[str, ...]:
-    from probe_ui.interop import IMPORTABLE
+    from probe_ui.interop import importable
 
-    return IMPORTABLE
+    return importable()
 
 
 def cmd_import_dataset(args: argparse.Namespace) -> int:

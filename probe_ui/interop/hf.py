@@ -25,6 +25,7 @@ not written (it records the preset's path; nothing imports a Hub dataset's answe
 
 from __future__ import annotations
 
+import sys
 import hashlib
 import json
 from datetime import date
@@ -33,6 +34,7 @@ from typing import Any
 
 from probe_ui import safe_write
 from probe_ui import __version__
+from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import IMAGES_DIR, BenchmarkSet
 from probe_ui.interop.exporting import Written
 from probe_ui.prompts import messages_text
@@ -257,3 +259,6 @@ def croissant(bset: BenchmarkSet, out: Path) -> dict[str, Any]:
              ]},
         ],
     }
+
+
+register_harness(sys.modules[__name__])
