@@ -171,6 +171,13 @@ class Registry(Generic[T]):
                 self._origin[name] = _current_plugin
             return entry
 
+    def add_instance(self, name: str, cls: Callable[[], T]) -> T:
+        """Register one instance of class ``cls`` under ``name`` (a module imported again re-registers its own
+        class; another class under the same name is refused)."""
+        old = self.loaded().get(name)
+        same = old is not None and _same(type(old), cls)
+        return self.add(name, cls(), replace=same)
+
     def lazy(self, name: str, factory: Callable[[], T]) -> None:
         """Register an entry built by ``factory`` on first use (its optional imports happen then)."""
         with _lock:

@@ -74,9 +74,7 @@ B = TypeVar("B", bound=type[Benchmark])
 
 def register_benchmark(cls: B) -> B:
     """Class decorator: register the benchmark (and its importer, under the importer's ``NAME``)."""
-    old = BENCHMARKS.loaded().get(cls.name)
-    BENCHMARKS.add(cls.name, cls(), replace=old is not None and
-                   (type(old).__module__, type(old).__qualname__) == (cls.__module__, cls.__qualname__))
+    BENCHMARKS.add_instance(cls.name, cls)
     if cls.importer is not None:
         from probe_ui.importers import register_importer
 

@@ -119,9 +119,7 @@ F = TypeVar("F", bound=type[ExportFormat])
 
 def register_format(cls: F) -> F:
     """Class decorator: register one instance of the format under its ``name``."""
-    old = FORMATS.loaded().get(cls.name)
-    FORMATS.add(cls.name, cls(), replace=old is not None and
-                (type(old).__module__, type(old).__qualname__) == (cls.__module__, cls.__qualname__))
+    FORMATS.add_instance(cls.name, cls)
     return cls
 
 
