@@ -5,7 +5,10 @@
 - ``legacy.py``: the original benchmark's own answer parser, quirk for quirk (``probe-ui score --parser legacy``);
 - ``metric.py``: its metric family (:mod:`probe_ui.metrics.registry`; found because it is there);
 - its detection rule: which replies its legacy parser reads (the methods below);
-- its shipped presets (``presets/<file>.yaml``, named in :attr:`Benchmark.presets`).
+- its shipped presets (``presets/<file>.yaml``, named in :attr:`Benchmark.presets`), its prompt templates and its
+  suites (registered in :data:`probe_ui.prompts.TEMPLATES` and :data:`probe_ui.suites.SUITES`, named in
+  :attr:`Benchmark.templates` and :attr:`Benchmark.suites`; a new benchmark may register its own from its folder
+  with :func:`~probe_ui.prompts.register_template` and :func:`~probe_ui.suites.register_suite`).
 
 A benchmark needs none of these but a name: MedBLINK has a metric family and presets, and reads its replies with
 BLINK's parser. Adding a benchmark is adding a folder (or a plugin file, :mod:`probe_ui.registry`).
@@ -41,10 +44,13 @@ class Benchmark:
     names: ClassVar[tuple[str, ...]] = ()
     #: text that, found in a variant's ``source`` (its preset or file), means this benchmark
     source_names: ClassVar[tuple[str, ...]] = ()
-    #: prompt templates whose replies its legacy parser reads
+    #: its prompt templates (names in :data:`probe_ui.prompts.TEMPLATES`); by default (:meth:`by_prompt`) a reply
+    #: to one of them is read by its legacy parser
     templates: ClassVar[tuple[str, ...]] = ()
     #: its shipped presets (file names in ``presets/``)
     presets: ClassVar[tuple[str, ...]] = ()
+    #: its stress suites (names in :data:`probe_ui.suites.SUITES`)
+    suites: ClassVar[tuple[str, ...]] = ()
 
     # ---- the detection rule: which replies this benchmark's legacy parser reads ---------------------------------
     def by_attributes(self, attrs: dict[str, Any]) -> bool:

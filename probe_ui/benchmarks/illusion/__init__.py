@@ -10,3 +10,4 @@ from probe_ui.benchmarks.base import Benchmark, register_benchmark
 class Illusion(Benchmark):
     name = "illusion"
     order = 60
+    suites = ("illusion",)

@@ -11,3 +11,5 @@ class MedBlink(Benchmark):
     name = "medblink"
     order = 50
     presets = ("medblink_depth.yaml", "medblink_orientation.yaml")
+    templates = ("blink-mc", "label")
+    suites = ("medblink-orientation", "dot-colours")

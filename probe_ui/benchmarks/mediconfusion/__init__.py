@@ -17,7 +17,9 @@ class MediConfusion(Benchmark):
     legacy_mode = "mediconfusion"
     names = ("mediconfusion",)
     source_names = ("mediconfusion",)
+    templates = ("mediconfusion-mc",)  # and its phrasings, mediconfusion-mc/<style> (by_prompt)
     presets = ("mediconfusion_pairs.yaml",)
+    suites = ("mediconfusion-pair", "prompt-variants")
 
     def by_prompt(self, prompt: str, run_prompt: str | None) -> bool:
         """Its template's variants (``mediconfusion-mc/<variant>``), or the template itself when the run asked

@@ -21,6 +21,7 @@ class MedVH(Benchmark):
     source_names = ("medvh",)
     templates = ("medvh-mc",)
     presets = ("medvh_nota.yaml",)
+    suites = ("medvh",)
 
     def by_attributes(self, attrs: dict[str, Any]) -> bool:
         return "medvh_task" in attrs

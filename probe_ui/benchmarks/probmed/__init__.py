@@ -21,6 +21,7 @@ class ProbMed(Benchmark):
     source_names = ("probmed",)
     templates = ("probmed",)
     presets = ("probmed_adversarial.yaml",)
+    suites = ("probmed-pairs",)
 
     def by_attributes(self, attrs: dict[str, Any]) -> bool:
         return "qa_type" in attrs and "image_type" in attrs
