@@ -47,10 +47,14 @@ class PluginError(RegistryError):
     """A plugin file named by ``PROBE_UI_PLUGINS`` is missing or fails to import (the message names the file)."""
 
 
+# Three locks, none held while another thread may hold an import lock it needs: ``_lock`` guards the registries'
+# dicts (held briefly, never during an import); ``_plugin_lock`` guards loading plugins; each registry's own lock
+# guards its discovery (a thread that imports one of its modules directly registers through ``_lock`` alone).
 _lock = threading.RLock()
+_plugin_lock = threading.RLock()
+_current = threading.local()  # .plugin: the plugin this thread is importing (its registrations are its own)
 _loaded_plugins: dict[Path, str] = {}
 _plugins_env: str | None = None  # the value of PROBE_UI_PLUGINS when plugins were last loaded
-_current_plugin: str | None = None  # the plugin being imported (its registrations are remembered as its own)
 _registries: list[weakref.ref[Registry[Any]]] = []
 
 
@@ -74,11 +78,11 @@ def load_plugins() -> list[str]:
     """Import every plugin file ``PROBE_UI_PLUGINS`` names that is not loaded yet; returns the module names of all
     loaded plugins. A plugin is imported once per process (as module ``probe_ui_plugin_<name>_<hash>``); the
     variable is read again on every lookup, but a folder is listed again only when the variable changes."""
-    global _plugins_env, _current_plugin
+    global _plugins_env
     env = os.environ.get(PLUGINS_ENV, "")
     if env == _plugins_env:
         return list(_loaded_plugins.values())
-    with _lock:
+    with _plugin_lock:
         for path in plugin_paths():
             path = path.resolve()
             if path in _loaded_plugins:
@@ -91,7 +95,7 @@ def load_plugins() -> list[str]:
             module = importlib.util.module_from_spec(spec)
             _loaded_plugins[path] = name  # before running it: a plugin that imports a registry does not recurse
             sys.modules[name] = module
-            _current_plugin = name
+            _current.plugin = name
             try:
                 spec.loader.exec_module(module)
             except Exception as exc:
@@ -102,7 +106,7 @@ def load_plugins() -> list[str]:
                 # a plugin's own bug: say which file and what, in one line
                 raise PluginError(f"plugin {path} failed to load: {exc.__class__.__name__}: {exc}") from exc
             finally:
-                _current_plugin = None
+                _current.plugin = None
         _plugins_env = env
         return list(_loaded_plugins.values())
 
@@ -111,7 +115,7 @@ def forget_plugins() -> None:
     """Unload every plugin: their entries leave every registry, and ``PROBE_UI_PLUGINS`` is read afresh on the
     next lookup (tests load throwaway plugins; a long-lived process can reload changed ones)."""
     global _plugins_env
-    with _lock:
+    with _plugin_lock:
         for name in list(_loaded_plugins.values()):
             _forget(name)
         _loaded_plugins.clear()
@@ -152,7 +156,10 @@ class Registry(Generic[T]):
         self._factories: dict[str, Callable[[], T]] = {}
         self._origin: dict[str, str] = {}  # name → the plugin module that registered it
         self.version = 0  # changes whenever an entry is added or removed (for callers that cache a view)
-        self._discovered = False
+        self._discovered = False  # the packages are imported
+        self._owner: int | None = None  # the thread importing them
+        self._imported = threading.Event()
+        self._checked = self._checking = False
         _registries.append(weakref.ref(self))
 
     # ---- registering ------------------------------------------------------------------------------------------
@@ -167,8 +174,9 @@ class Registry(Generic[T]):
                 self._factories.pop(name, None)
             self._entries[name] = entry
             self.version += 1
-            if _current_plugin is not None:
-                self._origin[name] = _current_plugin
+            plugin = getattr(_current, "plugin", None)
+            if plugin is not None:
+                self._origin[name] = plugin
             return entry
 
     def add_instance(self, name: str, cls: Callable[[], T]) -> T:
@@ -185,8 +193,9 @@ class Registry(Generic[T]):
                 raise RegistryError(f"{self.kind} '{name}' is registered twice")
             self._factories[name] = factory
             self.version += 1
-            if _current_plugin is not None:
-                self._origin[name] = _current_plugin
+            plugin = getattr(_current, "plugin", None)
+            if plugin is not None:
+                self._origin[name] = plugin
 
     def register(self, name: str) -> Callable[[T], T]:
         """A decorator: ``@REGISTRY.register("name")`` over a class or function registers it."""
@@ -214,33 +223,60 @@ class Registry(Generic[T]):
 
     # ---- reading ----------------------------------------------------------------------------------------------
     def discover(self) -> None:
-        """Import this registry's packages (once) and any plugin not loaded yet."""
+        """Import this registry's packages (once), then any plugin not loaded yet, then run ``check`` (once).
+
+        Another thread asking while the packages are imported waits for them; the importing thread itself (a
+        module that looks something up while it is imported) sees what is registered so far. No lock is held
+        while plugins load, so a plugin may look things up in any registry."""
         if not self._discovered:
-            with _lock:
-                if not self._discovered:
-                    self._discovered = True
-                    try:
-                        for package in self.packages:
-                            import_package(package)
-                        load_plugins()
-                        if self.check is not None:
-                            self.check()
-                    except BaseException:
-                        self._discovered = False
-                        raise
+            self._import_packages()
         load_plugins()
+        if self.check is not None and not self._checked and not self._checking:
+            self._checking = True  # a lookup made by the check itself does not check again
+            try:
+                self.check()
+                self._checked = True
+            finally:
+                self._checking = False
+
+    def _import_packages(self) -> None:
+        me = threading.get_ident()
+        with _lock:
+            if self._discovered or self._owner == me:
+                return
+            mine = self._owner is None
+            if mine:
+                self._owner = me
+                self._imported.clear()
+        if not mine:
+            self._imported.wait()
+            if not self._discovered:  # the other thread failed: try again (and fail the same way, here)
+                self._import_packages()
+            return
+        try:
+            for package in self.packages:
+                import_package(package)
+            self._discovered = True
+        finally:
+            with _lock:
+                self._owner = None
+            self._imported.set()
 
     def get(self, name: str) -> T:
         """The entry registered as ``name`` (built now if it is lazy); the registry's error when there is none."""
         self.discover()
-        with _lock:
-            if name in self._factories:
-                self._entries[name] = self._factories.pop(name)()
-            try:
-                return self._entries[name]
-            except KeyError:
-                known = ", ".join(self.names()) or "none"
-                raise self.error(f"unknown {self.kind} '{name}'; known: {known}") from None
+        factory = self._factories.get(name)
+        if factory is not None:
+            built = factory()  # outside the lock: it may import
+            with _lock:
+                if self._factories.get(name) is factory:
+                    del self._factories[name]
+                    self._entries[name] = built
+        try:
+            return self._entries[name]
+        except KeyError:
+            known = ", ".join(self.names()) or "none"
+            raise self.error(f"unknown {self.kind} '{name}'; known: {known}") from None
 
     def find(self, name: str) -> T | None:
         """The entry registered as ``name``, or None."""
@@ -249,7 +285,8 @@ class Registry(Generic[T]):
     def names(self) -> list[str]:
         """Every registered name, sorted or in registration order (lazy entries included, not built)."""
         self.discover()
-        names = [*self._entries, *(n for n in self._factories if n not in self._entries)]
+        with _lock:
+            names = [*self._entries, *(n for n in self._factories if n not in self._entries)]
         return names if self.ordered else sorted(names)
 
     def entries(self) -> list[T]:
