@@ -8,6 +8,7 @@ from typing import Any
 
 import gradio as gr
 
+from probe_ui import live_calls
 from probe_ui.app.access import AccessDenied, who
 from probe_ui.app.common import model_choices, shows_errors
 from probe_ui.app.context import AppContext
@@ -37,6 +38,9 @@ def build(ctx: AppContext) -> dict[str, Any]:
     table = gr.Dataframe(value=models_table(ctx.endpoints.configs(""), discover=False), interactive=False,
                          elem_id="models-table")
     refresh = gr.Button("↻ refresh (also looks for local servers)", size="sm")
+    gr.Markdown("#### Live calls now")
+    calls = gr.Markdown(live_calls.status_text(), elem_id="models-live-calls")
+    calls_btn = gr.Button("↻ live calls", size="sm", elem_id="models-live-calls-refresh")
     gr.Markdown("#### Add an endpoint")
     note = policy_note(ctx)
     if note:
@@ -82,7 +86,13 @@ def build(ctx: AppContext) -> dict[str, Any]:
                     f"<code>{escape(str(r.get('text'))[:300])}</code>")
         return f"❌ <b>{escape(str(r.get('model') or s))}</b>: {escape(str(r.get('error')))}"
 
+    def on_calls(request: gr.Request) -> str:
+        """Calls in flight and waiting per provider and server (a server named only to those who used it)."""
+        caller = who(ctx, request)
+        return live_calls.status_text(caller.name, admin=caller.can("any_host"))
+
     refresh.click(on_refresh, None, table, api_name="models")
+    calls_btn.click(on_calls, None, calls, api_name="live_calls")
     add.click(on_add, [provider, base_url, model, key, name, share], [table, added, key, spec],
               api_name="add_endpoint")
     test.click(off_pool(on_test), spec, result, **model_event(api_name="test_model"))

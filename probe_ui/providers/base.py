@@ -138,7 +138,9 @@ class ModelConfig:
     max_image_side: int | None = None
     price_input_per_m: float | None = None  # USD per million input tokens
     price_output_per_m: float | None = None
-    concurrency: int | None = None
+    concurrency: int | None = None  # a batch's requests in flight to this model's provider
+    #: a live probe's calls in flight to this model's provider and server, shared by every probe (probe_ui.live_calls)
+    live_concurrency: int | None = None
     needs: str = ""
     description: str = ""
     options: dict[str, Any] = field(default_factory=dict)  # provider-specific extras
