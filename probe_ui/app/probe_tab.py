@@ -29,14 +29,16 @@ from probe_ui.app.common import (
     to_int,
     unusable_html,
 )
-from probe_ui.app.context import BASELINES, AppContext
+from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.benchmark_sets import save_item, visible_sets
 from probe_ui.images import ImageError
 from probe_ui.items import KINDS
 from probe_ui.perturb import all_perturbations
 from probe_ui.presets import ASSETS_DIR
+from probe_ui.providers import all_ready_models
 from probe_ui.suites import SUITES
 
 UPLOAD_TYPES = [".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".dcm", ".dicom", ".nii", ".gz", ".ima"]
@@ -92,7 +94,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     with gr.Group(elem_id="probe-runbar"):
         with gr.Row(equal_height=True):
             models = gr.CheckboxGroup(label="models that answer", choices=ready_models(menu),
-                                      value=list(BASELINES[:2]) if ctx.demo else [], elem_id="probe-models", scale=6)
+                                      value=all_ready_models()[:2] if ctx.demo else [], elem_id="probe-models", scale=6)
             with gr.Column(scale=2, min_width=260):
                 with gr.Row():
                     run_btn = gr.Button("▶ Run", variant="primary", elem_id="probe-run", size="lg")
@@ -692,3 +694,6 @@ def _esc(text: Any) -> str:
     from html import escape
 
     return escape(str(text))
+
+
+register_tab(AppTab("probe", "Probe", order=10, right="probe", build=lambda ctx, tab, built: build(ctx, tab)))

@@ -27,11 +27,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from probe_ui import __version__, redact, safe_write
+from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import IMAGES_DIR, BenchmarkSet
 from probe_ui.interop.exporting import Written
 from probe_ui.prompts import messages_text
@@ -101,7 +103,7 @@ def rows(bset: BenchmarkSet, scrub: Any) -> list[dict[str, Any]]:
 
 
 def write(bset: BenchmarkSet, out: Path) -> Written:
-    from probe_ui.exports import flat_row, json_text
+    from probe_ui.export_formats.base import flat, json_text
 
     scrub = redact.Scrubber(redact.local_roots(None, out))
     data = rows(bset, scrub)
@@ -110,7 +112,7 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
         for row in data:
             names = row["images"]
             f.write(json_text({"file_name": names[0] if names else None, "images_file_names": names,
-                                **flat_row(row, rest, lists=True)}) + "\n")
+                               **flat(row, rest, lists=True)}) + "\n")
     safe_write.write_text(out / CARD_FILE, scrub.text(card(bset, len(data))))
     safe_write.write_text(out / CROISSANT_FILE, json.dumps(croissant(bset, out), ensure_ascii=False, indent=1) + "\n")
     warnings = redact.leak_check(out, [DATA_FILE, CARD_FILE, CROISSANT_FILE], scrub)
@@ -255,3 +257,6 @@ def croissant(bset: BenchmarkSet, out: Path) -> dict[str, Any]:
              ]},
         ],
     }
+
+
+register_harness(sys.modules[__name__])

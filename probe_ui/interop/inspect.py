@@ -28,11 +28,13 @@ time, and the first score as the harness's verdict (C/I/N, or 1/0).
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from probe_ui import __version__, safe_write
 from probe_ui.importers.common import ImportFileError
+from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import BenchmarkSet, SetSample
 from probe_ui.interop.exporting import Written
 from probe_ui.interop.importing import HarnessAnswer, HarnessResults, read_file, sha256, verdict_of
@@ -171,3 +173,6 @@ def _user_text(messages: Any) -> str | None:
     if not users:
         return None
     return users[-1].text
+
+
+register_harness(sys.modules[__name__])
