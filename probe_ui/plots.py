@@ -36,21 +36,32 @@ SORTS = {"family": "grouped by perturbation family", "worst": "worst accuracy fi
 FONT = {"size": 14}
 
 
-def _go() -> Any:
+_TEMPLATE: dict[str, Any] = {}
+
+
+def _figure(data: list[dict[str, Any]], layout: dict[str, Any]) -> go.Figure:
+    """A Figure from plain trace and layout dicts, written in plotly.js's own full form (``title`` as
+    ``{"text": ...}``), so that Plotly's per-property validation, which took a second per view of a large run, is
+    skipped; the white template is filled in once."""
     import plotly.graph_objects as go
 
-    return go
+    if not _TEMPLATE:
+        import plotly.io as pio
+
+        _TEMPLATE.update(pio.templates["plotly_white"].to_plotly_json())
+    return go.Figure({"data": data, "layout": {"template": _TEMPLATE, "font": FONT, **layout}}, _validate=False)
+
+
+def _title(text: str) -> dict[str, Any]:
+    return {"text": text}
 
 
 def empty_figure(message: str = "no answers") -> go.Figure:
     """A small figure that says why there is nothing to plot."""
-    go = _go()
-    fig = go.Figure()
-    fig.add_annotation(text=message, x=0.5, y=0.5, xref="paper", yref="paper", showarrow=False,
-                       font={"size": 16, "color": "#555"})
-    fig.update_layout(height=220, xaxis={"visible": False}, yaxis={"visible": False}, template="plotly_white",
-                      margin={"l": 20, "r": 20, "t": 20, "b": 20})
-    return fig
+    return _figure([], {"height": 220, "xaxis": {"visible": False}, "yaxis": {"visible": False},
+                        "margin": {"l": 20, "r": 20, "t": 20, "b": 20},
+                        "annotations": [{"text": message, "x": 0.5, "y": 0.5, "xref": "paper", "yref": "paper",
+                                         "showarrow": False, "font": {"size": 16, "color": "#555"}}]})
 
 
 def _style(k: int) -> dict[str, Any]:
@@ -83,7 +94,6 @@ def accuracy_by_condition(table: pd.DataFrame, sort: str = "family") -> go.Figur
     """Accuracy per condition and model (``table`` from :func:`probe_ui.results.accuracy_by_condition`): one row
     per condition in words, grouped under its perturbation family (``sort="family"``) or worst first
     (``sort="worst"``); a marker per model with its 95 % CI as a bar, models side by side within a row."""
-    go = _go()
     if table is None or table.empty:
         return empty_figure()
     if sort not in SORTS:
@@ -92,7 +102,7 @@ def accuracy_by_condition(table: pd.DataFrame, sort: str = "family") -> go.Figur
     by_family = sort == "family" and len({f for f, _, _ in rows}) > 1
     index = {c: i for i, (_, c, _) in enumerate(rows)}
     models = sorted(table["model"].astype(str).unique())
-    fig = go.Figure()
+    data = []
     for k, model in enumerate(models):
         t = table[table["model"].astype(str) == model].copy()
         t = t.assign(_o=t["condition"].astype(str).map(index)).sort_values("_o")
@@ -101,33 +111,34 @@ def accuracy_by_condition(table: pd.DataFrame, sort: str = "family") -> go.Figur
         y = [fam, words] if by_family else words
         st = _style(k)
         acc = t["accuracy"].astype(float)
-        fig.add_trace(go.Scatter(
-            x=acc, y=y, mode="markers", name=model, offsetgroup=model, legendgroup=model,
-            marker={"color": st["color"], "symbol": st["symbol"], "size": 10, "line": {"width": 1, "color": "#222"}},
-            error_x={"type": "data", "symmetric": False, "array": (t["ci_high"].astype(float) - acc).clip(lower=0),
-                     "arrayminus": (acc - t["ci_low"].astype(float)).clip(lower=0), "color": st["color"],
-                     "thickness": 1.5, "width": 4},
-            customdata=list(zip(words, acc, t["ci_low"].astype(float), t["ci_high"].astype(float),
-                                t["n"].astype(int), t["correct"].astype(int))),
-            hovertemplate=_hover(_esc(model))))
+        lo, hi = t["ci_low"].astype(float), t["ci_high"].astype(float)
+        data.append({
+            "type": "scatter", "x": acc.tolist(), "y": y, "mode": "markers", "name": model, "offsetgroup": model,
+            "legendgroup": model,
+            "marker": {"color": st["color"], "symbol": st["symbol"], "size": 10, "line": {"width": 1, "color": "#222"}},
+            "error_x": {"type": "data", "symmetric": False, "array": (hi - acc).clip(lower=0).tolist(),
+                        "arrayminus": (acc - lo).clip(lower=0).tolist(), "color": st["color"], "thickness": 1.5,
+                        "width": 4},
+            "customdata": [list(r) for r in zip(words, acc.tolist(), lo.tolist(), hi.tolist(),
+                                                t["n"].astype(int).tolist(), t["correct"].astype(int).tolist())],
+            "hovertemplate": _hover(_esc(model))})
     n = len(rows)
     height = max(320, ROW_PX * n * (1 + 0.25 * (len(models) - 1)) + 140)
-    fig.update_layout(
-        template="plotly_white", font=FONT, height=int(height), scattermode="group", scattergap=0.3,
-        title={"text": "Accuracy per perturbation (95 % CI)" + (" · worst first" if sort == "worst" else ""),
-               "x": 0},
-        xaxis={"title": "accuracy (%)", "range": [-2, 102], "side": "top", "gridcolor": "#ddd", "fixedrange": False},
-        yaxis={"autorange": "reversed", "automargin": True, "title": None, "type": "multicategory" if by_family
-               else "category"},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0 + 60 / height, "x": 0, "title": "model: "},
-        margin={"l": 10, "r": 20, "t": 110, "b": 30}, hovermode="closest")
-    return fig
+    return _figure(data, {
+        "height": int(height), "scattermode": "group", "scattergap": 0.3, "hovermode": "closest",
+        "title": {"text": "Accuracy per perturbation (95 % CI)" + (" · worst first" if sort == "worst" else ""),
+                  "x": 0},
+        "xaxis": {"title": _title("accuracy (%)"), "range": [-2, 102], "side": "top", "gridcolor": "#ddd"},
+        "yaxis": {"autorange": "reversed", "automargin": True, "type": "multicategory" if by_family
+                  else "category"},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0 + 60 / height, "x": 0,
+                   "title": _title("model: ")},
+        "margin": {"l": 10, "r": 20, "t": 110, "b": 30}})
 
 
 def category_heatmap(accuracy: pd.DataFrame, counts: pd.DataFrame) -> go.Figure:
     """Category x model accuracy (``accuracy`` and ``counts`` from :func:`probe_ui.results.category_accuracy` and
     :func:`probe_ui.results.category_counts`): each cell says its accuracy and n, hover names both."""
-    go = _go()
     if accuracy is None or accuracy.empty:
         return empty_figure()
     counts = counts.reindex(index=accuracy.index, columns=accuracy.columns)
@@ -136,43 +147,41 @@ def category_heatmap(accuracy: pd.DataFrame, counts: pd.DataFrame) -> go.Figure:
     text = [[f"{v:.0f} %<br>n={int(c)}" if not math.isnan(v) else "–" for v, c in zip(zr, cr)]
             for zr, cr in zip(z, nn)]
     cats, models = [str(i) for i in accuracy.index], [str(c) for c in accuracy.columns]
-    fig = go.Figure(go.Heatmap(
-        z=z, x=models, y=cats, text=text, texttemplate="%{text}", zmin=0, zmax=100, colorscale="RdYlGn",
-        colorbar={"title": "accuracy (%)"}, customdata=nn.astype(int),
-        hovertemplate="category %{y}<br>model %{x}<br>accuracy %{z:.1f} %<br>n = %{customdata}<extra></extra>"))
-    fig.update_layout(template="plotly_white", font=FONT, title={"text": "Accuracy per category (%)", "x": 0},
-                      height=int(max(300, 40 * len(cats) + 160)), yaxis={"autorange": "reversed", "automargin": True},
-                      xaxis={"automargin": True}, margin={"l": 10, "r": 10, "t": 60, "b": 10})
-    return fig
+    heat = {"type": "heatmap", "z": [[None if math.isnan(v) else v for v in r] for r in z.tolist()], "x": models,
+            "y": cats, "text": text, "texttemplate": "%{text}", "zmin": 0, "zmax": 100, "colorscale": RED_GREEN,
+            "colorbar": {"title": _title("accuracy (%)")}, "customdata": nn.astype(int).tolist(),
+            "hovertemplate": "category %{y}<br>model %{x}<br>accuracy %{z:.1f} %<br>n = %{customdata}<extra></extra>"}
+    return _figure([heat], {"title": {"text": "Accuracy per category (%)", "x": 0},
+                            "height": int(max(300, 40 * len(cats) + 160)),
+                            "yaxis": {"autorange": "reversed", "automargin": True, "type": "category"},
+                            "xaxis": {"automargin": True, "type": "category"},
+                            "margin": {"l": 10, "r": 10, "t": 60, "b": 10}})
 
 
 def confusion(tables: dict[str, pd.DataFrame]) -> go.Figure:
     """What was answered against what was right (``{model: table}`` from :func:`probe_ui.results.confusion`),
     one panel per model, each cell with its count."""
-    go = _go()
-    from plotly.subplots import make_subplots
-
     tables = {m: t for m, t in tables.items() if t is not None and not t.empty}
     if not tables:
         return empty_figure()
     cols = min(3, len(tables))
     nrows = math.ceil(len(tables) / cols)
-    fig = make_subplots(rows=nrows, cols=cols, subplot_titles=[_short(m, 45) for m in tables],
-                        horizontal_spacing=0.08, vertical_spacing=min(0.12, 0.5 / nrows))
+    layout = _grid(nrows, cols, [_short(m, 45) for m in tables], 0.08, min(0.12, 0.5 / nrows))
+    data = []
     for k, (model, t) in enumerate(tables.items()):
         z = t.to_numpy(dtype=float)
-        fig.add_trace(go.Heatmap(
-            z=z, x=[str(c) for c in t.columns], y=[str(i) for i in t.index], text=z.astype(int).astype(str),
-            texttemplate="%{text}", colorscale="Blues", showscale=False, zmin=0, zmax=max(1.0, float(z.max())),
-            name=model, hovertemplate=f"{_esc(model)}<br>right answer %{{y}}<br>answered %{{x}}<br>"
-                                      "%{z:.0f} answers<extra></extra>"), row=k // cols + 1, col=k % cols + 1)
-        fig.update_xaxes(title_text="answer read", row=k // cols + 1, col=k % cols + 1, type="category")
-        fig.update_yaxes(title_text="right answer", autorange="reversed", type="category", row=k // cols + 1,
-                         col=k % cols + 1)
-    fig.update_layout(template="plotly_white", font=FONT, height=int(320 * nrows + 60),
-                      title={"text": "What was answered against what was right, per model", "x": 0},
-                      margin={"l": 10, "r": 10, "t": 80, "b": 10})
-    return fig
+        x, y = _axes(k + 1)
+        data.append({"type": "heatmap", "z": z.tolist(), "x": [str(c) for c in t.columns],
+                     "y": [str(i) for i in t.index], "text": z.astype(int).astype(str).tolist(),
+                     "texttemplate": "%{text}", "colorscale": BLUES, "showscale": False, "zmin": 0,
+                     "zmax": max(1.0, float(z.max())), "name": model, "xaxis": x, "yaxis": y,
+                     "hovertemplate": f"{_esc(model)}<br>right answer %{{y}}<br>answered %{{x}}<br>"
+                                      "%{z:.0f} answers<extra></extra>"})
+        layout[_axis("x", k + 1)].update(title=_title("answer read"), type="category")
+        layout[_axis("y", k + 1)].update(title=_title("right answer"), autorange="reversed", type="category")
+    layout.update(height=int(320 * nrows + 60), margin={"l": 10, "r": 10, "t": 80, "b": 10},
+                  title={"text": "What was answered against what was right, per model", "x": 0})
+    return _figure(data, layout)
 
 
 def level_label(perturbation: str, level: int) -> str:
@@ -182,16 +191,18 @@ def level_label(perturbation: str, level: int) -> str:
     return f"{int(level)}°" if perturbation == "rotate" else str(int(level))
 
 
-def _curve_traces(fig: Any, t: pd.DataFrame, perturbation: str, *, row: int | None = None, col: int | None = None,
-                  legend: bool = True, styles: dict[tuple[str, str], int] | None = None) -> None:
-    """One line per (run, model) of one perturbation's curve rows, offset sideways by a few hundredths of a step
-    so that equal curves lie next to each other, never on top."""
-    go = _go()
+def _curve_traces(layout: dict[str, Any], t: pd.DataFrame, perturbation: str, *, panel: int = 1,
+                  legend: bool = True, styles: dict[tuple[str, str], int] | None = None) -> list[dict[str, Any]]:
+    """One line per (run, model) of one perturbation's curve rows (in subplot ``panel``, whose axes it sets up in
+    ``layout``), offset sideways by a few hundredths of a step so that equal curves lie next to each other, never
+    on top."""
     levels = sorted({int(x) for x in t["level"]})
     pos = {lv: i for i, lv in enumerate(levels)}
     several_runs = t["run"].nunique() > 1
     groups = list(t.groupby(["run", "model"], sort=True))
     spread = 0.06 if len(groups) > 1 else 0.0
+    data = []
+    xref, yref = _axes(panel)
     for k, ((run, model), g) in enumerate(groups):
         g = g.sort_values("level")
         label = f"{model} · {run}" if several_runs else str(model)
@@ -199,23 +210,24 @@ def _curve_traces(fig: Any, t: pd.DataFrame, perturbation: str, *, row: int | No
         st = _style(idx)
         shift = (k - (len(groups) - 1) / 2) * spread
         acc = g["accuracy"].astype(float)
-        fig.add_trace(go.Scatter(
-            x=[pos[int(v)] + shift for v in g["level"]], y=acc, mode="lines+markers", name=label,
-            legendgroup=label, showlegend=legend,
-            line={"color": st["color"], "dash": st["dash"], "width": 2},
-            marker={"symbol": st["symbol"], "size": 10, "color": st["color"], "line": {"width": 1, "color": "#222"}},
-            error_y={"type": "data", "symmetric": False, "array": (g["ci_high"].astype(float) - acc).clip(lower=0),
-                     "arrayminus": (acc - g["ci_low"].astype(float)).clip(lower=0), "color": st["color"],
-                     "thickness": 1.2, "width": 3},
-            customdata=list(zip([f"{perturbation} at {level_label(perturbation, lv)}" for lv in g["level"]], acc,
-                                g["ci_low"].astype(float), g["ci_high"].astype(float), g["n"].astype(int),
-                                g["correct"].astype(int))),
-            hovertemplate=_hover(_esc(label))), row=row, col=col)
-    kw = {"row": row, "col": col} if row is not None else {}
-    fig.update_xaxes(tickvals=list(range(len(levels))), ticktext=[level_label(perturbation, lv) for lv in levels],
-                     range=[-0.4, len(levels) - 0.6],
-                     title_text="rotation (degrees)" if perturbation == "rotate" else "severity", **kw)
-    fig.update_yaxes(range=[-2, 104], title_text="accuracy (%)", gridcolor="#ddd", **kw)
+        lo, hi = g["ci_low"].astype(float), g["ci_high"].astype(float)
+        data.append({
+            "type": "scatter", "x": [pos[int(v)] + shift for v in g["level"]], "y": acc.tolist(),
+            "mode": "lines+markers", "name": label, "legendgroup": label, "showlegend": legend, "xaxis": xref,
+            "yaxis": yref, "line": {"color": st["color"], "dash": st["dash"], "width": 2},
+            "marker": {"symbol": st["symbol"], "size": 10, "color": st["color"], "line": {"width": 1, "color": "#222"}},
+            "error_y": {"type": "data", "symmetric": False, "array": (hi - acc).clip(lower=0).tolist(),
+                        "arrayminus": (acc - lo).clip(lower=0).tolist(), "color": st["color"], "thickness": 1.2,
+                        "width": 3},
+            "customdata": [list(r) for r in zip([f"{perturbation} at {level_label(perturbation, lv)}"
+                                                 for lv in g["level"]], acc.tolist(), lo.tolist(), hi.tolist(),
+                                                g["n"].astype(int).tolist(), g["correct"].astype(int).tolist())],
+            "hovertemplate": _hover(_esc(label))})
+    layout.setdefault(_axis("x", panel), {}).update(
+        tickvals=list(range(len(levels))), ticktext=[level_label(perturbation, lv) for lv in levels],
+        range=[-0.4, len(levels) - 0.6], title=_title("rotation (degrees)" if perturbation == "rotate" else "severity"))
+    layout.setdefault(_axis("y", panel), {}).update(range=[-2, 104], title=_title("accuracy (%)"), gridcolor="#ddd")
+    return data
 
 
 def _shown_curves(curves: pd.DataFrame, perturbation: str | None = None) -> pd.DataFrame:
@@ -227,23 +239,18 @@ def robustness_curve(curves: pd.DataFrame, perturbation: str) -> go.Figure:
     """One perturbation's curves (``curves`` from :func:`probe_ui.results.robustness_curves`): accuracy per level,
     one line per model (per run and model when several runs are shown) with its 95 % CI; levels without answers
     yet are left out, so a sweep can be drawn while it fills."""
-    go = _go()
     t = _shown_curves(curves, perturbation)
     if t.empty:
         return empty_figure(f"no answers for {perturbation} yet")
-    fig = go.Figure()
-    _curve_traces(fig, t, perturbation)
-    fig.update_layout(template="plotly_white", font=FONT, height=440, hovermode="closest",
-                      title={"text": f"{perturbation}: accuracy by level (95 % CI)", "x": 0},
-                      legend={"title": "model: "}, margin={"l": 10, "r": 10, "t": 60, "b": 10})
-    return fig
+    layout: dict[str, Any] = {"height": 440, "hovermode": "closest", "legend": {"title": _title("model: ")},
+                              "title": {"text": f"{perturbation}: accuracy by level (95 % CI)", "x": 0},
+                              "margin": {"l": 10, "r": 10, "t": 60, "b": 10}}
+    return _figure(_curve_traces(layout, t, perturbation), layout)
 
 
 def robustness_curves(curves: pd.DataFrame) -> go.Figure:
     """Every swept perturbation's curves, one panel each (two per row), a shared legend: a model keeps its colour,
     marker and dash in every panel."""
-    from plotly.subplots import make_subplots
-
     t = _shown_curves(curves)
     if t.empty:
         return empty_figure("no severity sweep in these answers")
@@ -253,14 +260,52 @@ def robustness_curves(curves: pd.DataFrame) -> go.Figure:
     cols = 2
     nrows = math.ceil(len(perts) / cols)
     styles = {key: k for k, key in enumerate(sorted({(str(r), str(m)) for r, m in zip(t["run"], t["model"])}))}
-    fig = make_subplots(rows=nrows, cols=cols, subplot_titles=perts, vertical_spacing=min(0.15, 0.6 / nrows))
+    layout = _grid(nrows, cols, perts, 0.1, min(0.15, 0.6 / nrows))
+    data = []
     for k, p in enumerate(perts):
-        _curve_traces(fig, t[t["perturbation"] == p], p, row=k // cols + 1, col=k % cols + 1, legend=k == 0,
-                      styles=styles)
-    fig.update_layout(template="plotly_white", font=FONT, height=int(360 * nrows + 80), hovermode="closest",
-                      title={"text": "Accuracy by level of each perturbation (95 % CI)", "x": 0},
-                      legend={"title": "model: "}, margin={"l": 10, "r": 10, "t": 80, "b": 10})
-    return fig
+        data += _curve_traces(layout, t[t["perturbation"] == p], p, panel=k + 1, legend=k == 0, styles=styles)
+    layout.update(height=int(360 * nrows + 80), hovermode="closest", legend={"title": _title("model: ")},
+                  title={"text": "Accuracy by level of each perturbation (95 % CI)", "x": 0},
+                  margin={"l": 10, "r": 10, "t": 80, "b": 10})
+    return _figure(data, layout)
+
+
+#: Plotly's named colour scales, written out (a figure built without validation passes them to plotly.js as is)
+RED_GREEN = [[0.0, "#a50026"], [0.1, "#d73027"], [0.2, "#f46d43"], [0.3, "#fdae61"], [0.4, "#fee08b"],
+             [0.5, "#ffffbf"], [0.6, "#d9ef8b"], [0.7, "#a6d96a"], [0.8, "#66bd63"], [0.9, "#1a9850"],
+             [1.0, "#006837"]]
+BLUES = [[0.0, "#f7fbff"], [0.125, "#deebf7"], [0.25, "#c6dbef"], [0.375, "#9ecae1"], [0.5, "#6baed6"],
+         [0.625, "#4292c6"], [0.75, "#2171b5"], [0.875, "#08519c"], [1.0, "#08306b"]]
+
+
+def _axis(letter: str, k: int) -> str:
+    """The layout key of subplot ``k``'s axis (1: ``xaxis``, 2: ``xaxis2``, ...)."""
+    return f"{letter}axis" if k == 1 else f"{letter}axis{k}"
+
+
+def _axes(k: int) -> tuple[str, str]:
+    """The axis references of subplot ``k`` that a trace names (``x``, ``y``; ``x2``, ``y2``; ...)."""
+    return ("x", "y") if k == 1 else (f"x{k}", f"y{k}")
+
+
+def _grid(rows: int, cols: int, titles: list[str], hspace: float, vspace: float) -> dict[str, Any]:
+    """The layout of a grid of subplots, row by row, each titled (what ``plotly.subplots.make_subplots`` lays out),
+    as plain dicts."""
+    width = (1.0 - hspace * (cols - 1)) / cols
+    height = (1.0 - vspace * (rows - 1)) / rows
+    layout: dict[str, Any] = {"annotations": []}
+    for k in range(1, rows * cols + 1):
+        r, c = (k - 1) // cols, (k - 1) % cols
+        x0 = c * (width + hspace)
+        y1 = 1.0 - r * (height + vspace)
+        x, y = _axes(k)
+        layout[_axis("x", k)] = {"domain": [x0, x0 + width], "anchor": y}
+        layout[_axis("y", k)] = {"domain": [y1 - height, y1], "anchor": x}
+        if k <= len(titles):
+            layout["annotations"].append({"text": titles[k - 1], "x": x0 + width / 2, "y": y1, "xref": "paper",
+                                          "yref": "paper", "xanchor": "center", "yanchor": "bottom",
+                                          "showarrow": False, "font": {"size": 15}})
+    return layout
 
 
 def _short(s: str, n: int) -> str:

@@ -40,7 +40,7 @@ def test_hover_of_every_point_shows_its_n_and_ci() -> None:
             assert (n, right) == (row["n"], row["correct"])
             assert (acc, lo, hi) == pytest.approx((row["accuracy"], row["ci_low"], row["ci_high"]))
         # the error bar is the CI itself
-        assert list(tr.error_x.array + tr.x) == pytest.approx([c[3] for c in tr.customdata])
+        assert [e + x for e, x in zip(tr.error_x.array, tr.x)] == pytest.approx([c[3] for c in tr.customdata])
 
 
 def test_fifty_five_conditions_stay_readable() -> None:
