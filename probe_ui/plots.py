@@ -113,7 +113,8 @@ def accuracy_by_condition(table: pd.DataFrame, sort: str = "family") -> go.Figur
         acc = t["accuracy"].astype(float)
         lo, hi = t["ci_low"].astype(float), t["ci_high"].astype(float)
         data.append({
-            "type": "scatter", "x": acc.tolist(), "y": y, "mode": "markers", "name": model, "offsetgroup": model,
+            "type": "scatter", "x": acc.tolist(), "y": y, "mode": "markers", "orientation": "h", "name": model,
+            "offsetgroup": model,
             "legendgroup": model,
             "marker": {"color": st["color"], "symbol": st["symbol"], "size": 10, "line": {"width": 1, "color": "#222"}},
             "error_x": {"type": "data", "symmetric": False, "array": (hi - acc).clip(lower=0).tolist(),
@@ -123,17 +124,22 @@ def accuracy_by_condition(table: pd.DataFrame, sort: str = "family") -> go.Figur
                                                 t["n"].astype(int).tolist(), t["correct"].astype(int).tolist())],
             "hovertemplate": _hover(_esc(model))})
     n = len(rows)
-    height = max(320, ROW_PX * n * (1 + 0.25 * (len(models) - 1)) + 140)
+    legend_lines = math.ceil(len(models) / 3)  # a narrow screen (a projector at 125 %) fits about three a line
+    top = 96 + 24 * legend_lines
+    height = max(320, ROW_PX * n * (1 + 0.25 * (len(models) - 1)) + top + 30)
     return _figure(data, {
         "height": int(height), "scattermode": "group", "scattergap": 0.3, "hovermode": "closest",
-        "title": {"text": "Accuracy per perturbation (95 % CI)" + (" · worst first" if sort == "worst" else ""),
-                  "x": 0},
-        "xaxis": {"title": _title("accuracy (%)"), "range": [-2, 102], "side": "top", "gridcolor": "#ddd"},
+        # the title, then the legend, then the accuracy ticks, each on a line of its own at any width
+        "title": {"text": "Accuracy per perturbation (%, 95 % CI)" + (" · worst first" if sort == "worst" else ""),
+                  "x": 0, "xanchor": "left", "y": 1, "yref": "container", "yanchor": "top", "pad": {"t": 8}},
+        "legend": {"orientation": "h", "x": 0, "xref": "container", "xanchor": "left", "y": 1 - 44 / height,
+                   "yref": "container",
+                   "yanchor": "top",
+                   "title": _title("model: "), "entrywidth": 0},
+        "xaxis": {"range": [-2, 102], "side": "top", "gridcolor": "#ddd", "ticksuffix": " %"},
         "yaxis": {"autorange": "reversed", "automargin": True, "type": "multicategory" if by_family
                   else "category"},
-        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0 + 60 / height, "x": 0,
-                   "title": _title("model: ")},
-        "margin": {"l": 10, "r": 20, "t": 110, "b": 30}})
+        "margin": {"l": 10, "r": 20, "t": top, "b": 30}})
 
 
 def category_heatmap(accuracy: pd.DataFrame, counts: pd.DataFrame) -> go.Figure:

@@ -76,6 +76,7 @@ def test_models_with_the_same_scores_stay_apart() -> None:
     a, b = fig.data
     assert list(a.x) == list(b.x)
     assert fig.layout.scattermode == "group" and a.offsetgroup != b.offsetgroup
+    assert a.orientation == b.orientation == "h"  # grouped along the rows (the category axis is y)
     assert a.marker.symbol != b.marker.symbol
 
 

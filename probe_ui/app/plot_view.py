@@ -37,8 +37,8 @@ _TOGGLE_JS = """() => {
   }
   window.dispatchEvent(new Event('resize'));
 }"""
-OPEN = "⛶ Larger view"
-CLOSE = "✕ Close the larger view"
+OPEN = "Larger view"
+CLOSE = "Close the larger view (Esc)"
 
 
 def plot_box(elem_id: str, label: str, **plot: Any) -> gr.Plot:
