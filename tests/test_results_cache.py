@@ -102,3 +102,15 @@ def test_the_view_is_the_uncached_views_numbers_and_kept(batch) -> None:
 def pd_equal(a, b) -> None:
     cols = [c for c in a.columns if c != "rater_ratings"]
     assert a[cols].astype(str).reset_index(drop=True).equals(b[cols].astype(str).reset_index(drop=True))
+
+
+def test_metric_families_are_headed_in_words(batch) -> None:
+    """Words, not codes, on the Results tab: a family's heading is its name in words, not its registry key."""
+    import re
+
+    store, run, _ = batch
+    page = results_view(store, [run]).families
+    heads = re.findall(r"<h4>(.*?) <small>", page)
+    assert heads and "Consistency over the variants of one item" in heads
+    assert not {"groups", "robustness_curves", "medvh_fcj"} & set(heads)
+    assert "every figure of groups" not in page
