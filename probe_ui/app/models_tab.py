@@ -11,9 +11,10 @@ import gradio as gr
 from probe_ui.app.access import AccessDenied, who
 from probe_ui.app.common import model_choices, shows_errors
 from probe_ui.app.context import AppContext
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.endpoints import models_table, test_model
-from probe_ui.providers import PROVIDERS
+from probe_ui.providers import url_providers
 
 
 def policy_note(ctx: AppContext) -> str:
@@ -41,7 +42,7 @@ def build(ctx: AppContext) -> dict[str, Any]:
     if note:
         gr.HTML(f"<div class='pu-note' id='models-policy'>{note}</div>")
     with gr.Row():
-        provider = gr.Dropdown(label="provider", choices=sorted(PROVIDERS), value="openai")
+        provider = gr.Dropdown(label="provider", choices=url_providers(), value="openai")
         base_url = gr.Textbox(label="base URL", placeholder="http://127.0.0.1:8000/v1", elem_id="models-url")
         model = gr.Textbox(label="model", placeholder="Qwen/Qwen2.5-VL-7B-Instruct", elem_id="models-model")
         key = gr.Textbox(label="API key (memory only)", type="password", elem_id="models-key")
@@ -86,3 +87,6 @@ def build(ctx: AppContext) -> dict[str, Any]:
               api_name="add_endpoint")
     test.click(off_pool(on_test), spec, result, **model_event(api_name="test_model"))
     return {"share": share}
+
+
+register_tab(AppTab("models", "Models", order=50, right="probe", build=lambda ctx, tab, built: build(ctx)))
