@@ -13,7 +13,7 @@ from concurrent.futures import CancelledError
 import pytest
 import sqlalchemy as sa
 
-from helpers import choice_item, write_png, write_preset
+from helpers import choice_item, require_local_models, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.providers.base import GenerationSettings, ModelConfig, ProviderError, Request, Response
 from probe_ui.providers.hf import HFLocalProvider
@@ -119,13 +119,14 @@ def test_errors_land_on_their_own_request():
 def test_bad_batch_options_are_named(options, message, tmp_path):
     with pytest.raises(ProviderError, match=message):
         batch_options(options)
+    assert batch_options({"batch_size": 3, "batch_wait_ms": 0}) == (3, 0.0)
+    assert batch_options({}) == (8, 0.005)
+    require_local_models()  # the provider says "not installed" before it reads the options
     (tmp_path / "config.json").write_text("{}")
     config = ModelConfig(name="m", provider="hf", model=str(tmp_path), options=options)
     assert HFLocalProvider.unavailable_reason(config) == message
     with pytest.raises(ProviderError, match=f"hf/{tmp_path}: {message}"):
         HFLocalProvider(config)
-    assert batch_options({"batch_size": 3, "batch_wait_ms": 0}) == (3, 0.0)
-    assert batch_options({}) == (8, 0.005)
 
 
 def test_each_local_model_gets_its_own_limit(tiny_llava, tiny_gemma3):

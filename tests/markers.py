@@ -1,0 +1,46 @@
+"""Markers by what a test needs, so that ``pytest -m "not slow and not browser"`` is the fast loop and pytest-xdist
+keeps tests that share one resource on one worker (``--dist loadgroup``).
+
+A test is marked here by the fixtures it uses (one rule, rather than a marker repeated in every file):
+``browser`` (chromium), ``postgres`` (the session's PostgreSQL cluster), ``hf`` (a tiny local checkpoint: torch and
+transformers). ``slow`` is set on the files and tests listed in :data:`SLOW` (measured with ``--durations``; see
+docs/dev/testing.md) and on every ``hf`` and ``browser`` test. A file may also set ``pytestmark`` itself.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+BROWSER_FIXTURES = frozenset({"chromium", "browser"})
+POSTGRES_FIXTURES = frozenset({"postgres_url", "postgres_db"})
+HF_FIXTURES = frozenset({"tiny_llava", "tiny_llava_nosys", "tiny_gemma3", "tiny_family"})
+
+#: whole files (module name) or single tests (``module::name`` without parameters) that take seconds each:
+#: servers started in subprocesses, wheels built, fuzzing, full batches over every suite. Measured with
+#: ``python -m pytest --durations=0`` on the 2-core development machine (docs/dev/testing.md).
+SLOW: frozenset[str] = frozenset()
+
+#: xdist groups: every test of a group runs on one worker, one after the other (one PostgreSQL cluster, one
+#: chromium at a time, the tiny checkpoints built once)
+GROUPS = {"postgres": "postgres", "browser": "browser", "hf": "hf"}
+
+
+def apply_markers(items: list[pytest.Item]) -> None:
+    """Mark each collected test by the resources it needs (called from conftest's collection hook)."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        module = item.module.__name__ if getattr(item, "module", None) else ""
+        base = item.originalname if hasattr(item, "originalname") else item.name
+        if names & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if names & POSTGRES_FIXTURES:
+            item.add_marker(pytest.mark.postgres)
+        if names & HF_FIXTURES:
+            item.add_marker(pytest.mark.hf)
+        marks = {m.name for m in item.iter_markers()}
+        if module in SLOW or f"{module}::{base}" in SLOW or marks & {"hf", "browser"}:
+            item.add_marker(pytest.mark.slow)
+        for mark, group in GROUPS.items():
+            if mark in marks:
+                item.add_marker(pytest.mark.xdist_group(group))
+                break
