@@ -454,6 +454,9 @@ def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
         plan = plan_preset_sweep(p, args.model, suites=args.suite, samples=args.samples, prompt=args.prompt)
         print(f"{p.path}: {plan.text()}")
         for e in plan.per_model:
+            if e.unusable:
+                print(f"  {e.model}: cannot run here ({e.unusable}): its {e.calls:,} calls would fail; not priced")
+                continue
             cost = f"${e.cost_usd:,.4f}" if e.cost_usd is not None else "no price"
             print(f"  {e.model}: {e.calls:,} calls, ~{e.input_tokens:,} input + at most {e.output_tokens:,} output "
                   f"tokens, {cost}")
@@ -917,8 +920,35 @@ def cmd_stress(args: argparse.Namespace) -> int:
                            "display.max_colwidth", 40):
         print(table.to_string())
         print()
-        print(stress.summary_for_people(summ).set_index("model").T.to_string(float_format=lambda x: f"{x:.1f}"))
+        people = _figures_by_model(stress.summary_for_people(summ))
+        print(people.to_string())
+        if (people == "n/a").any().any():
+            print("n/a: nothing to count for this model (e.g. no pair of an original and a variant both scored)")
     return 0
+
+
+def _figures_by_model(people: Any) -> Any:
+    """A per-model summary turned to one row per figure and one column per model, as text cells: counts as whole
+    numbers (a transposed table would otherwise print them as 6.0), rates with one decimal, and an undefined rate
+    (nothing to count) as "n/a", not NaN."""
+    import math
+
+    import pandas as pd
+
+    from probe_ui.metrics.registry import find_figure
+
+    table = people.set_index("model").T
+
+    def cell(label: Any, x: Any) -> str:
+        if x is None or (isinstance(x, float) and math.isnan(x)):
+            return "n/a"
+        if isinstance(x, (int, float)) and not isinstance(x, bool):
+            found = find_figure(str(label))
+            return f"{int(round(x)):,}" if found is not None and not found.percent else f"{x:.1f}"
+        return str(x)
+
+    return pd.DataFrame([[cell(label, x) for x in row] for label, row in table.iterrows()], index=table.index,
+                        columns=table.columns)
 
 
 def cmd_ratings_import(args: argparse.Namespace) -> int:
@@ -1047,10 +1077,12 @@ def cmd_models(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'name':<28} {'provider':<9} {'usable':<7} note")
+    name_w = max([len("name"), *(len(r["name"]) for r in rows)])
+    prov_w = max([len("provider"), *(len(r["provider"]) for r in rows)])
+    print(f"{'name':<{name_w}}  {'provider':<{prov_w}}  {'usable':<6}  note")
     for r in rows:
         note = r["reason"] or r["needs"] or r["description"]
-        print(f"{r['name']:<28} {r['provider']:<9} {'yes' if r['usable'] else 'no':<7} {note}")
+        print(f"{r['name']:<{name_w}}  {r['provider']:<{prov_w}}  {'yes' if r['usable'] else 'no':<6}  {note}")
     return 0
 
 
@@ -1146,8 +1178,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func
     try:
         return func(args)
-    except UsageError as exc:
-        parser.error(redact.clip(first_line(exc), 2000))
+    except UsageError as exc:  # the command's name and the message, not the whole program's usage
+        command = f"probe-ui {args.command}" if args.command else "probe-ui"
+        print(f"{command}: error: {redact.clip(first_line(exc), 2000)}\n(see: {command} --help)", file=sys.stderr)
+        raise SystemExit(2) from None  # argparse's exit status for a usage error
     except BrokenPipeError:  # e.g. `probe-ui perturbations | head`: the reader left, which is not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
