@@ -22,11 +22,12 @@ Layouts (``out`` must be new or empty):
   imagefolder keep the raw text.
 - ``parquet``: ``data.parquet`` (pyarrow, through pandas); lists of strings as lists, free-form nested values
   (attributes, provenance, settings, details, judge, answers) as JSON strings, since their types vary by row.
-- ``imagefolder``: ``metadata.jsonl`` beside ``images/``. ``file_name`` names the variant's first image (loaded as
-  the ``image`` column; null for a question without an image) and ``file_names`` lists all of them (loaded as
-  ``images``, a list of images): datasets' folder-based builder reads a string column ``file_name`` / ``*_file_name``
-  as one image and a list-of-strings column ``file_names`` / ``*_file_names`` as a list of images. Nested values
-  are JSON strings as in Parquet, so that every row has the same types.
+- ``imagefolder``: ``metadata.jsonl`` beside ``images/``. ``images_file_names`` lists the variant's images, loaded
+  by ``datasets.load_dataset("imagefolder")`` as ``images``, a list of images: the one image column, named
+  ``images`` in every format. (datasets' folder-based builder reads a list column ``file_names`` /
+  ``<name>_file_names`` as images; the prefixed form, because datasets 4 reads an empty ``file_names``, a question
+  without an image, as missing and fails on it.) Nested values are JSON strings as in Parquet, so that every row
+  has the same types.
 
 Judge calls (``--judge``) are not rows of their own: the latest judge call on an answer goes into that answer's
 ``judge`` column.
@@ -60,6 +61,9 @@ FORMATS = ("jsonl", "parquet", "imagefolder", "csv")
 BY = ("response", "variant")
 DATA_FILES = {"jsonl": "data.jsonl", "csv": "data.csv", "parquet": "data.parquet", "imagefolder": "metadata.jsonl"}
 IMAGES_DIR = "images"
+#: the imagefolder's list of image files: datasets loads ``<name>_file_names`` as the column ``<name>``, here
+#: ``images`` as in every other format (module doc)
+IMAGEFOLDER_IMAGES = "images_file_names"
 
 # Columns whose values are lists of strings, and free-form nested columns (JSON strings outside JSONL).
 LIST_COLUMNS = ("options", "category", "tags", "images")
@@ -627,9 +631,7 @@ def _write_imagefolder(path: Path, rows: list[dict[str, Any]], columns: list[str
     rest = [c for c in columns if c != "images"]
     with atomic_file(path) as f:
         for row in rows:
-            names = list(row.get("images") or [])
-            rec = {"file_name": names[0] if names else None, "file_names": names,
-                   **_flat(row, rest, lists=True)}
+            rec = {IMAGEFOLDER_IMAGES: list(row.get("images") or []), **_flat(row, rest, lists=True)}
             f.write(_json_text(rec) + "\n")
 
 
@@ -804,12 +806,11 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
     lines += ["## Layout", ""]
     data = DATA_FILES[fmt]
     if fmt == "imagefolder":
-        lines += [f"- `{data}`: one JSON object per row; `file_name` is the variant's first image and "
-                  "`file_names` all of its images, in the order they were sent, as paths relative to this folder. "
-                  "`datasets.load_dataset(\"imagefolder\", data_dir=...)` loads `file_name` as the `image` column "
-                  "(null for a question asked without an image) and `file_names` as `images`, a list of images: "
-                  "datasets' folder-based builder reads a string column `file_name` as one image and a list column "
-                  "`file_names` as a list of images, so a question about several images keeps all of them.",
+        lines += [f"- `{data}`: one JSON object per row; `{IMAGEFOLDER_IMAGES}` lists the variant's images, in the "
+                  "order they were sent, as paths relative to this folder (empty for a question asked without an "
+                  "image). `datasets.load_dataset(\"imagefolder\", data_dir=...)` loads it as `images`, a list of "
+                  "images: the same column name as in the JSONL, CSV and Parquet exports, and a question about "
+                  "several images keeps all of them.",
                   "- Free-form nested columns (attributes, provenance, prompt_args, settings, details, judge"
                   + (", answers" if by == "variant" else "") + ") are JSON strings (`json.loads`), so that every "
                   "row has the same types. Text is raw, exactly as stored (only the CSV export neutralises cells "
@@ -836,16 +837,11 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
               "rewritten relative to them, and key variable names are dropped.", ""]
 
     lines += ["## Columns", "", "| column | type | meaning |", "|---|---|---|"]
-    shown = (["file_name", "file_names"] + [c for c in columns if c != "images"]) if fmt == "imagefolder" \
-        else columns
+    shown = ([IMAGEFOLDER_IMAGES] + [c for c in columns if c != "images"]) if fmt == "imagefolder" else columns
     for c in shown:
-        if c == "file_name":
-            lines.append("| `file_name` (`image`) | string (image) | the variant's first image, "
-                         "images/<sha256>.png; loaded as the `image` column |")
-            continue
-        if c == "file_names":
-            lines.append("| `file_names` (`images`) | list[string] (images) | all of the variant's images, in "
-                         "the order sent; loaded as the `images` column |")
+        if c == IMAGEFOLDER_IMAGES:
+            lines.append(f"| `{IMAGEFOLDER_IMAGES}` (`images`) | list[string] (images) | the variant's images, "
+                         "images/<sha256>.png, in the order sent; loaded as the `images` column |")
             continue
         typ, meaning = COLUMN_DOCS.get(c, ("", ""))
         if c.startswith(RATER_PREFIX):
