@@ -341,6 +341,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     mt = sub.add_parser("metrics", help="every registered metric family: what it measures, its definitions")
     mt.add_argument("--json", action="store_true", help="print JSON")
+    mt.add_argument("--explain", metavar="NAME",
+                    help="one metric's definition in words (e.g. 'set accuracy', 'answer flip rate'), or every "
+                         "metric of a family (e.g. mediconfusion): what it measures, its paper, how it is "
+                         "computed, its random-guess reference, how to read its interval")
+    mt.add_argument("--glossary", action="store_true", help="every metric's definition as Markdown (docs/metrics.md)")
     mt.set_defaults(func=cmd_metrics)
 
     m = sub.add_parser("models", help="every provider and catalogue entry, and whether it is usable here")
@@ -990,13 +995,26 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     from probe_ui.metrics.registry import describe
 
     import probe_ui.metrics  # noqa: F401 - registers the families
+    from probe_ui.metrics.registry import explain_figures, explain_text, glossary_markdown
 
+    if args.glossary:
+        print(glossary_markdown(), end="")
+        return 0
+    if args.explain:
+        found = explain_figures(args.explain)
+        if args.json:
+            print(json.dumps([{"name": f.name, "family": f.family, "meaning": f.meaning,
+                               **(vars(f.explain) if f.explain else {})} for f in found], indent=2))
+        else:
+            print("\n\n".join(explain_text(f) for f in found))
+        return 0
     rows = describe()
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
     for r in rows:
         print(f"{r['name']:<15} {r['definitions']:<13} {r['description']}")
+    print("\neach metric in words: probe-ui metrics --explain NAME (a metric, e.g. 'set accuracy', or a family)")
     return 0
 
 
