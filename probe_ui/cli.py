@@ -1037,7 +1037,7 @@ def cmd_perturbations(args: argparse.Namespace) -> int:
 
 
 def perturbations_markdown(perts: list[dict[str, str]], suites: list[dict[str, str]]) -> str:
-    """The README's tables, generated from the registries so that they cannot drift apart."""
+    """The perturbation and suite tables of docs/guide/presets.md, generated from the registries (no drift)."""
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 

@@ -1,4 +1,4 @@
-"""Group metrics over the variants of one item (REFERENCE §4, last bullet), and the table helpers every metric
+"""Group metrics over the variants of one item (docs/reference.md §4, last bullet), and the table helpers every metric
 family shares.
 
 An *item* is one row key ``(model[, prompt][, sample], group_id)``: ``group_id`` ties the original variant to every

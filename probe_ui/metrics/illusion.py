@@ -28,8 +28,8 @@ Statistics (numpy only, seeded, vectorised):
   p = (1 + #{|T*| ≥ |T|}) / (1 + n_boot) ("monte-carlo"). Identical conditions give p = 1.
   Random streams derive from ``seed`` and the condition name (crc32), so adding a condition changes no other.
 
-Fragility (ours; the paper's exact formulas did not survive in its text, REFERENCE §4). Accuracies are fractions
-over PAIRED items (A_orig is the original's accuracy on the items that also have the compared condition);
+Fragility (ours; the paper's exact formulas did not survive in its text, docs/reference.md §4). Accuracies are
+fractions over PAIRED items (A_orig is the original's accuracy on the items that also have the compared condition);
 c = chance = mean 1/n_labels; every F is clipped to [0, 1] and is None when its conditions are missing;
 R_t = 1 - F_t; ``robustness`` = mean R_t over the defined tests among the paper's five (T1..T5; T3-with-image is
 reported but not averaged). The formulas, verbatim as returned in
