@@ -92,20 +92,24 @@ def hub_problem() -> str | None:
            for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")):
         return "HF_HUB_OFFLINE is set"
 
-    def look() -> str | None:
-        if any(os.environ.get(v) for v in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
-            return None
-        url = urlsplit(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
-        if not url.hostname:
-            return None
-        try:
-            socket.create_connection((url.hostname, url.port or (443 if url.scheme == "https" else 80)),
-                                     timeout=TIMEOUT_S).close()
-        except OSError as exc:
-            return f"{url.hostname}: {exc.strerror or type(exc).__name__}"
-        return None
+    return _remembered("hub", lambda: hub_unreachable(TIMEOUT_S))
 
-    return _remembered("hub", look)
+
+def hub_unreachable(timeout_s: float) -> str | None:
+    """None when a TCP connection to the Hub endpoint (``HF_ENDPOINT``) opens within ``timeout_s``, else why not.
+    Behind a proxy the direct connection says nothing, so the answer is yes and the download is left to try. Not
+    remembered (the loader asks it once per load; :func:`hub_problem` remembers)."""
+    if any(os.environ.get(v) for v in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
+        return None
+    url = urlsplit(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+    if not url.hostname:
+        return None
+    try:
+        socket.create_connection((url.hostname, url.port or (443 if url.scheme == "https" else 80)),
+                                 timeout=timeout_s).close()
+    except OSError as exc:
+        return f"{url.hostname}: {exc.strerror or type(exc).__name__}"
+    return None
 
 
 def hub_cached(repo_id: str) -> bool:
