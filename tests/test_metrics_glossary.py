@@ -40,7 +40,8 @@ def test_docs_metrics_md_is_generated_from_the_code() -> None:
 
 @pytest.mark.parametrize("name, figure", [("set accuracy", "set accuracy"), ("set_accuracy", "set accuracy"),
                                           ("Answer flip rate", "answer flip rate"),
-                                          ("AUC blur", "AUC {perturbation}"), ("confusion", "confusion")])
+                                          ("AUC blur", "AUC {perturbation}"), ("confusion", "confusion"),
+                                          ("precision", "precision")])
 def test_explain_prints_the_glossary_text(name: str, figure: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["metrics", "--explain", name]) == 0
     out = capsys.readouterr().out
@@ -50,7 +51,8 @@ def test_explain_prints_the_glossary_text(name: str, figure: str, capsys: pytest
 
 
 def test_explain_a_family_and_an_unknown_name(capsys: pytest.CaptureFixture[str]) -> None:
-    assert [f.name for f in explain_figures("mediconfusion")] == ["set accuracy", "individual accuracy", "confusion"]
+    assert [f.name for f in explain_figures("mediconfusion")] == ["set accuracy", "individual accuracy", "confusion",
+                                                              "precision"]
     assert main(["metrics", "--explain", "precisionn"]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "no metric named 'precisionn'" in err and "set accuracy" in err

@@ -261,7 +261,9 @@ def _detect(d: pd.DataFrame) -> str | None:
         attributes=("pair_member",), figures={
             "set accuracy": "confusing pairs with both images answered right",
             "individual accuracy": "images answered right, over both images of every pair",
-            "confusion": "pairs, both answers readable, given the same answer for two images that differ"},
+            "confusion": "pairs, both answers readable, given the same answer for two images that differ",
+            "precision": "pairs with both images right among the readable pairs that were not confused "
+                         "(in score --json, not a headline)"},
         headline=lambda b: {"set accuracy": b["set_accuracy"], "individual accuracy": b["individual_accuracy"],
                             "confusion": b["confusion"]},
         description="MediConfusion: set accuracy, individual accuracy, confusion and invalid rate over confusing "
@@ -287,6 +289,12 @@ def _detect(d: pd.DataFrame) -> str | None:
                 paper="MediConfusion, utils/answering.py",
                 computed="pairs whose two readable answers are the same option / pairs with both answers readable",
                 chance="50 % with two options (mean 1/n); GPT-4o scored 75.00 in the paper",
-                ci="the 95 % Wilson interval over pairs with two readable answers")})
+                ci="the 95 % Wilson interval over pairs with two readable answers"),
+            "precision": Explanation(
+                measures="when the model does give two different answers to the two images, how often both are right",
+                paper="MediConfusion, utils/answering.py (printed as 'Precision')",
+                computed="pairs with both images right / pairs with two readable answers that are not the same option",
+                chance="with two options, a guesser that answers differently is right on both half of the time: 50 %",
+                ci="the 95 % Wilson interval over those pairs; often few pairs, so wide")})
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return score(d, detail=ctx.detail)
