@@ -23,7 +23,24 @@ SLOW: frozenset[str] = frozenset({
     "test_app_api", "test_auth", "test_many_users", "test_startup", "test_startup_yaml", "test_packaging",
     "test_upload_cache", "test_security", "test_store_run_lock", "test_scale", "test_interop_inspect",
     # property-based fuzzing, and module fixtures that run whole batches over every suite
-    "test_fuzz", "test_report",
+    "test_fuzz", "test_report", "test_compare",
+    # single tests of 10 s or more in a --durations run (the rest of their files is fast)
+    "test_batch::test_random_baseline_is_near_chance_and_first_is_exact",
+    "test_batch::test_same_seed_same_random_answers",
+    "test_batch::test_run_name_reuse_with_another_seed_is_refused",
+    "test_batch::test_failing_model_gives_error_cells_the_others_complete_and_rerun_retries",
+    "test_batch::test_rerun_adds_no_rows_and_makes_no_second_call",
+    "test_discovery::test_backend_yaml_that_cannot_be_read_is_a_model_spec_error",
+    "test_app_wiring::test_every_inline_error_lands_in_an_output_of_its_event",
+    "test_agreement::test_score_json_report_and_results_show_the_kappas",
+    "test_agreement::test_rater_agreement_block_from_the_scored_table",
+    "test_answers::test_any_option_text_reply_reads_its_letter",
+    "test_answers::test_fast_negation_test_agrees_with_the_full_search",
+    "test_answers::test_extract_never_raises_and_returns_a_label",
+    "test_answers::test_degenerate_100k_replies_are_read",
+    "test_cluster::test_python_dash_m_probe_ui_runs_the_cli",
+    "test_decompression::test_a_gzip_bomb_is_stopped_at_the_cap_without_holding_it",
+    "test_comparison::test_the_table_stays_aligned_for_many_models_and_variants",
 })
 
 #: xdist groups: every test of a group runs on one worker, one after the other (one PostgreSQL cluster, one
