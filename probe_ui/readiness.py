@@ -28,8 +28,9 @@ from urllib.parse import urlsplit
 
 from probe_ui.providers.base import ModelConfig
 
-#: how long a look at a server or the Hub is trusted (a batch, a page load, ``probe-ui models``)
-TTL_S = 30.0
+#: how long a look at a server or the Hub is trusted: one listing, one batch's check, one page load (a server
+#: started a moment later is seen at the next)
+TTL_S = 5.0
 #: how long one look may take: a server on this machine or the local network answers in milliseconds
 TIMEOUT_S = 1.0
 #: the placeholder model of a ``provider/<model>`` row
