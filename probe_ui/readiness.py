@@ -31,8 +31,9 @@ from probe_ui.providers.base import ModelConfig
 #: how long a look at a server or the Hub is trusted: one listing, one batch's check, one page load (a server
 #: started a moment later is seen at the next)
 TTL_S = 5.0
-#: how long one look may take: a server on this machine or the local network answers in milliseconds
-TIMEOUT_S = 1.0
+#: how long one look may take: a server answers in milliseconds, a port nobody listens on refuses at once; the
+#: margin is for a busy machine, where a live server must not be reported dead
+TIMEOUT_S = 3.0
 #: the placeholder model of a ``provider/<model>`` row
 PLACEHOLDER = "<model>"
 
