@@ -133,5 +133,5 @@ def test_the_app_and_the_demo_offer_only_ready_models(monkeypatch: pytest.Monkey
     assert "OPENAI_API_KEY is not set" in reasons["gpt-4o"]
     assert "no server answering" in reasons["ollama-llava"]
     # hf-*: without torch the extra is missing; with it, the weights (and the command that fetches them)
-    assert "hf download google/medgemma-4b-it" in reasons["hf-medgemma-4b"] or "not installed" in \
+    assert "hf download google/medgemma-4b-it" in reasons["hf-medgemma-4b"] or "needs the local extra" in \
         reasons["hf-medgemma-4b"]
