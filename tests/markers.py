@@ -41,6 +41,15 @@ SLOW: frozenset[str] = frozenset({
     "test_cluster::test_python_dash_m_probe_ui_runs_the_cli",
     "test_decompression::test_a_gzip_bomb_is_stopped_at_the_cap_without_holding_it",
     "test_comparison::test_the_table_stays_aligned_for_many_models_and_variants",
+    "test_one_truth",
+    "test_robustness::test_report_compares_the_sweep_with_a_baseline_run",
+    "test_robustness::test_curve_figures_and_the_report_section",
+    "test_exports::test_imagefolder_loads_in_datasets_and_imports_back_to_the_same_variants",
+    "test_exports::test_no_local_paths_keys_or_key_names_in_any_exported_file",
+    "test_exports::test_by_variant_has_one_row_per_variant",
+    "test_metric_names::test_every_view_names_registered_figures_each_with_one_value",
+    "test_metric_registry::test_a_registered_family_appears_in_every_view",
+    "test_store_read_only::test_read_commands_on_a_store_nobody_may_write_give_the_same_figures",
 })
 
 #: xdist groups: every test of a group runs on one worker, one after the other (one PostgreSQL cluster, one
