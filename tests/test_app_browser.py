@@ -407,6 +407,13 @@ def test_a_slow_model_does_not_hold_up_the_others(server, browser, fake_openai):
     pg.p.locator("#probe-preview").click()  # while the slow model thinks, the page still does other work
     pg.wait_text("#probe-prompts", "Is this a CT image?", timeout_s=60)
     pg.shot("page-responsive")
+    pg.tab("Models")  # the live calls now: the slow model's one call in flight at its server, none waiting
+    pg.p.locator("#models-live-calls-refresh").click()
+    pg.wait_text("#models-live-calls", fake_openai.base_url.split("//")[1], timeout_s=30)
+    cells = pg.p.locator("#models-live-calls tr", has_text=fake_openai.base_url.split("//")[1]).locator("td")
+    assert [cells.nth(i).inner_text().strip() for i in (2, 3)] == ["1", "0"]
+    pg.shot("live-calls")
+    pg.tab("Probe")
     pg.table_done(3, timeout_s=90)
     pg.shot("slow-answered")
 

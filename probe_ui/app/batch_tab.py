@@ -11,6 +11,7 @@ import pandas as pd
 from probe_ui.app.access import AccessDenied, Who, who
 from probe_ui.app.common import Inline, chosen_models, inline_errors, model_choices, seed_of
 from probe_ui.app.context import AppContext
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
@@ -229,3 +230,6 @@ def _progress(progress: gr.Progress) -> Any:
         progress((done, max(total, 1)), desc=f"{done}/{total} answers · {rate:.1f}/s{eta} · {result.errors} errors",
                  unit="answers")
     return update
+
+
+register_tab(AppTab("batch", "Batch", order=30, right="probe", build=lambda ctx, tab, built: build(ctx, tab)))

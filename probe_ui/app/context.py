@@ -15,8 +15,6 @@ from probe_ui.presets import PresetError, bundled_presets
 from probe_ui.store import Store
 from probe_ui.users import Accounts
 
-#: models a presenter can run with no keys and no GPU
-BASELINES = ["baseline/random", "baseline/first", "baseline/last"]
 #: a saved benchmark set among the preset choices: ``set:<name>`` (bundled presets are offered by their name)
 SET_PREFIX = "set:"
 

@@ -16,9 +16,11 @@ from probe_ui.app.common import (NO_JUDGE, Inline, answer_id, chosen_judge, chos
 from probe_ui.app.access import require, who
 from probe_ui.app.files import download_folder, zip_folder
 from probe_ui.app.context import AppContext
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.errors import ProbeUIError
+from probe_ui.export_formats import format_names
 from probe_ui.failures import failed_calls
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.safe_write import fresh_path
@@ -76,7 +78,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     responses = gr.Dataframe(label="answers (click a row to open it)", interactive=False,
                              elem_id="results-responses")
     with gr.Row():
-        export_format = gr.Dropdown(label="export format", choices=["jsonl", "parquet", "imagefolder", "csv"],
+        export_format = gr.Dropdown(label="export format", choices=format_names(),
                                     value="imagefolder", elem_id="results-export-format")
         export_by = gr.Radio(["response", "variant"], value="response", label="one row per")
         export_btn = gr.Button("Export the first chosen run (zip)", elem_id="results-export")
@@ -311,3 +313,6 @@ def _file_name(run: str) -> str:
     import re
 
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", run)[:80] or "run"
+
+
+register_tab(AppTab("results", "Results", order=40, right="read", build=lambda ctx, tab, built: build(ctx, tab)))

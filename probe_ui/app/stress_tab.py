@@ -21,6 +21,7 @@ from probe_ui.app import detail
 from probe_ui.app.access import who
 from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models, seed_of
 from probe_ui.app.context import AppContext
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.metrics.registry import glossary_html
@@ -291,3 +292,7 @@ def _js() -> str:
 def _suite_doc(name: str) -> str:
     row = next((r for r in describe_suites() if r["name"] == name), None)
     return f"**{name}**: {row['description']} (metrics: {row['metrics']})" if row else ""
+
+
+register_tab(AppTab("stress", "Stress", order=20, right="probe",
+                    build=lambda ctx, tab, built: build(ctx, built["probe"], tab)))
