@@ -110,18 +110,26 @@ def test_errors_land_on_their_own_request():
         b.submit(job("late"))
 
 
-@pytest.mark.parametrize("options, message", [
+BAD_OPTIONS = [
     ({"batch_size": 0}, "options.batch_size must be a whole number >= 1, got 0"),
     ({"batch_size": "8"}, "options.batch_size must be a whole number >= 1, got '8'"),
     ({"batch_size": True}, "options.batch_size must be a whole number >= 1, got True"),
     ({"batch_wait_ms": -1}, "options.batch_wait_ms must be a number of milliseconds from 0 to 10000, got -1"),
-])
-def test_bad_batch_options_are_named(options, message, tmp_path):
+]
+
+
+@pytest.mark.parametrize("options, message", BAD_OPTIONS)
+def test_bad_batch_options_are_named(options, message):
     with pytest.raises(ProviderError, match=message):
         batch_options(options)
     assert batch_options({"batch_size": 3, "batch_wait_ms": 0}) == (3, 0.0)
     assert batch_options({}) == (8, 0.005)
-    require_local_models()  # the provider says "not installed" before it reads the options
+
+
+@pytest.mark.hf
+@pytest.mark.parametrize("options, message", BAD_OPTIONS)
+def test_the_provider_names_bad_batch_options(options, message, tmp_path):
+    require_local_models()  # without torch the provider says "not installed" before it reads the options
     (tmp_path / "config.json").write_text("{}")
     config = ModelConfig(name="m", provider="hf", model=str(tmp_path), options=options)
     assert HFLocalProvider.unavailable_reason(config) == message
