@@ -1,7 +1,7 @@
 """Reading a model's reply: which option / label it chose, whether it refused, and the legacy parsers.
 
 Why this module exists: published medical-VLM scores depend as much on how the raw reply is parsed as on the
-model. The robust default (:func:`extract`) follows REFERENCE §3 and avoids the known traps (lmms-eval #1434:
+model. The robust default (:func:`extract`) follows docs/reference.md §3 and avoids the known traps (lmms-eval #1434:
 a first-capital-letter regex reads "The correct answer is (B)" as "T", "Based on the image, A" as "B", and the
 article in "A fracture is visible" as option A). The legacy modes (each benchmark's ``legacy.py``,
 :func:`probe_ui.benchmarks.legacy_modes`) reproduce the original
@@ -1597,7 +1597,7 @@ _BY_MENTION = frozenset({"label_word", "leading", "presence", "question_subject"
 
 def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (), *,
             question: str | None = None, suggested: str | None = None) -> Answer:
-    """Parse a reply with the robust default rules (module docstring; REFERENCE §3).
+    """Parse a reply with the robust default rules (module docstring; docs/reference.md §3).
 
     ``labels`` are the item's own labels: letters for ``choice`` (``options`` holds their texts in the same
     order), ("yes", "no") for ``yesno``, the allowed words for ``label``. ``question`` (the text the model was

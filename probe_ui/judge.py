@@ -1,4 +1,4 @@
-"""Judge extraction: a configured model maps a free-form answer to an option (REFERENCE §3).
+"""Judge extraction: a configured model maps a free-form answer to an option (docs/reference.md §3).
 
 Two modes, as in the papers: ``mediconfusion`` asks the judge to score the answer's closeness to each option from
 1 to 10 and picks an option only when its score beats every other by at least ``margin`` (k = 3), else invalid;

@@ -41,7 +41,7 @@ def _letters(v: Variant) -> str:
 
 
 def mediconfusion_mc(v: Variant) -> tuple[str | None, str]:
-    """REFERENCE §2, verbatim, generalised from two options to k."""
+    """docs/reference.md §2, verbatim, generalised from two options to k."""
     return MEDICONFUSION_SYSTEM, (
         "Based on the image, choose the correct option for the following question.\n"
         f"Question: {v.question}\n{_letters(v)}"

@@ -12,7 +12,7 @@ registered metric families); :func:`score_run` is both for one stored run.
 
 Parsers:
 
-- ``robust`` (default): :func:`probe_ui.answers.extract`, REFERENCE §3. The parse stored with each answer is a
+- ``robust`` (default): :func:`probe_ui.answers.extract`, docs/reference.md §3. The parse stored with each answer is a
   cache of this reading, used only when it was written by the same parser code (``parse_version``); other rows
   are re-read (and the cache refreshed where the store is writable).
 - ``legacy``: the benchmark's original parser, :func:`probe_ui.answers.extract_legacy`, to reproduce published

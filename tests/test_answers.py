@@ -1,4 +1,4 @@
-"""Answer extraction: the robust default (REFERENCE §3) and the legacy parsers of the original benchmarks.
+"""Answer extraction: the robust default (docs/reference.md §3) and the legacy parsers of the original benchmarks.
 
 The replies are written the way real VLMs answer (GPT-4o terse letters, Qwen "B: <option>", LLaVA-Med rambling,
 chain of thought, markdown), including the lmms-eval #1434 traps that a first-capital-letter regex falls into.

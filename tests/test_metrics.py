@@ -1,4 +1,4 @@
-"""Paper metrics on small hand-computed tables (REFERENCE §4), the statistics helpers, detection, and one run
+"""Paper metrics on small hand-computed tables (docs/reference.md §4), the statistics helpers, detection, and one run
 through the real store.
 
 Every expected number below is worked out by hand in the comment next to it.

@@ -647,8 +647,8 @@ def test_medvh_characterization_and_robust_differences(tmp_path: Path) -> None:
 
 def test_medvh_gt_with_text_follows_reference_not_the_literal_script(tmp_path: Path) -> None:
     """MedVH's script compares ``r[0] == vqa['gt']``; for files whose gt is "C: text" (cli, wrongful-image
-    baseline, FCJ) that literal comparison is never true (0 %). REFERENCE §3 reads it as the gt's first character;
-    the legacy mode does that, which equals the script run on the gt letter."""
+    baseline, FCJ) that literal comparison is never true (0 %). docs/reference.md §3 reads it as the gt's first
+    character; the legacy mode does that, which equals the script run on the gt letter."""
     store = Store(tmp_path / "x.db")
     src = json.loads((DATA / "gpt4o_test_cli_src.json").read_text())
     run = _import(store, "medvh", "gpt4o_test_cli_src.json", task="cli")

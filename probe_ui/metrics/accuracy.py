@@ -1,4 +1,4 @@
-"""Accuracy with invalid and refusal rates, per model (REFERENCE §4: invalid counts as wrong)."""
+"""Accuracy with invalid and refusal rates, per model (docs/reference.md §4: invalid counts as wrong)."""
 
 from __future__ import annotations
 

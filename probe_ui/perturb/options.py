@@ -4,7 +4,7 @@ added "none of the above" / escape options of MedVH (NOTA, wrongful image, clini
 Every function here works on option TEXTS: ``variant.answer`` is the correct option's text, so it survives any
 reordering and only moves when the correct option itself is removed or an escape option becomes the answer.
 Added options go to a recorded position, drawn with the step's ``rng`` by default, because MedVH's data always
-puts them last (so "always pick the last letter" scores 100% there; REFERENCE §1).
+puts them last (so "always pick the last letter" scores 100% there; docs/reference.md §1).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The phrases that flag a reply as declining to answer: one list, easy to extend.
 
-Why a list of its own: the refusal flag is a result of its own (REFERENCE §3/§4), independent of the option a
+Why a list of its own: the refusal flag is a result of its own (docs/reference.md §3/§4), independent of the option a
 reply names. The Illusion of Readiness metric counts a reply wrong whenever the flag is set, even when it names
 the right option ("I can't be sure without the image, but the answer is B" abstains), so a missed phrase moves a
 published figure. Each entry is ``(name, pattern, example)``: the pattern (case-insensitive, after typographic

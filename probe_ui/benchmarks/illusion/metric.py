@@ -28,8 +28,8 @@ Statistics (numpy only, seeded, vectorised):
   p = (1 + #{|T*| ≥ |T|}) / (1 + n_boot) ("monte-carlo"). Identical conditions give p = 1.
   Random streams derive from ``seed`` and the condition name (crc32), so adding a condition changes no other.
 
-Fragility (ours; the paper's exact formulas did not survive in its text, REFERENCE §4). Accuracies are fractions
-over PAIRED items (A_orig is the original's accuracy on the items that also have the compared condition);
+Fragility (ours; the paper's exact formulas did not survive in its text, docs/reference.md §4). Accuracies are
+fractions over PAIRED items (A_orig is the original's accuracy on the items that also have the compared condition);
 c = chance = mean 1/n_labels; every F is clipped to [0, 1] and is None when its conditions are missing;
 R_t = 1 - F_t; ``robustness`` = mean R_t over the defined tests among the paper's five (T1..T5; T3-with-image is
 reported but not averaged). The formulas, verbatim as returned in
@@ -75,7 +75,7 @@ import pandas as pd
 from probe_ui.metrics.groups import ORIGINAL, _first_rows, cond_mask, cond_values, correct_values, flag, item_codes, \
     mean_pct, per_variant, prepare, random_share, variant_attr
 from probe_ui.metrics.base import MetricValue, wilson_ci
-from probe_ui.metrics.registry import MetricContext, metric
+from probe_ui.metrics.registry import Explanation, MetricContext, metric
 
 PREFIX = "illusion/"
 NO_IMAGE = "illusion/no-image"
@@ -448,6 +448,47 @@ def _headline(b: dict[str, Any]) -> dict[str, Any]:
             "fragility {test}": "Illusion of Readiness fragility of a stress test"},
         detect=lambda d: "illusion/ conditions" if cond_mask(d, lambda c: c.startswith(PREFIX)).any() else None,
         description="Illusion of Readiness T1-T5: accuracy per condition, paired differences, abstention, "
-                    "fragility and robustness")
+                    "fragility and robustness",
+        explain={
+            "robustness": Explanation(
+                measures="how much of the model's accuracy is real visual understanding rather than shortcuts, over "
+                         "the five stress tests (0-100, higher is better)",
+                paper="Illusion of Readiness (T1-T5); the paper's fragility formulas did not survive in its text, so "
+                      "probe-ui defines each one beside the code (docs/reference.md §4)",
+                computed="the mean over the defined tests T1..T5 of R_t = 1 - F_t, each fragility F_t clipped to "
+                         "[0, 1]; T3-with-image is reported but not averaged",
+                chance="none: a composite of drops, not an accuracy",
+                ci="no interval for the composite; each condition's accuracy has a bootstrap interval in score "
+                   "--json"),
+            "abstention original": Explanation(
+                measures="how often the model abstains (or gives no readable answer) on the unperturbed questions",
+                paper="Illusion of Readiness: abstention is reported on its own and counts as wrong in accuracy",
+                computed="replies flagged as refusals or unreadable / replies, on the originals of the illusion items",
+                chance="none: a property of how the model answers",
+                ci="the 95 % Wilson interval over replies"),
+            "abstention perturbed": Explanation(
+                measures="how often the model abstains once the image is removed, replaced or the options changed: "
+                         "abstaining without the image is the right behaviour",
+                paper="Illusion of Readiness",
+                computed="refusals or unreadable replies / replies, over every illusion condition together",
+                chance="none: a property of how the model answers",
+                ci="the 95 % Wilson interval over replies"),
+            "Δ {condition} (pp)": Explanation(
+                measures="how much one stress condition moves accuracy against its baseline (e.g. the image removed)",
+                paper="Illusion of Readiness: paired differences with a permutation test",
+                computed="over items asked in both, the mean of right(condition) - right(baseline), in percentage "
+                         "points; the baseline is the original, or no-image for the text-only re-orderings",
+                chance="0: a guesser is as right under both",
+                ci="a 95 % percentile bootstrap interval over items, and a paired permutation p-value; an interval "
+                   "that excludes 0 is a real change"),
+            "fragility {test}": Explanation(
+                measures="how fragile the model is under one stress test T1-T5 (0 = unaffected, 1 = fully fragile)",
+                paper="Illusion of Readiness; the formulas are probe-ui's, documented in probe_ui/metrics/illusion.py "
+                      "and docs/reference.md §4",
+                computed="T1 weighted drop without the image; T2 accuracy above chance without the image; T3 drop "
+                         "after re-ordering the options without the image; T4 a 0.5/0.3/0.2 composite of distractor "
+                         "replacement; T5 drop under visual substitution; each clipped to [0, 1]",
+                chance="none: a drop, not an accuracy",
+                ci="no interval")})
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return score(d, n_boot=ctx.n_boot, seed=ctx.seed)

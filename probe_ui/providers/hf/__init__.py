@@ -25,14 +25,14 @@ Modes (``options.mode`` in the catalogue entry), all batched:
   global RNG, and one generator per row of a batch, so a seeded sample is the same alone or batched, even while
   other models run). ``settings.max_tokens`` new tokens at most; ``settings.timeout_s`` caps generation time
   (finish reason ``time_limit``, partial text kept; a batch stops at its smallest).
-- ``gd`` (greedy-decoding probe, REFERENCE §3): one forward pass over the rendered prompt; each answer label's
+- ``gd`` (greedy-decoding probe, docs/reference.md §3): one forward pass over the rendered prompt; each answer label's
   probability as the next token, trying the label with and without a leading space (and capitalised, for words:
   "Yes" / "yes"), taking the best variant; a variant that is several tokens long scores the product of its
   token probabilities (an extra row). ``details["option_probs"]`` = these probabilities renormalised over the
   labels, ``details["label_mass"]`` = their sum before renormalising (how much of the model's next-token
   probability lands on a valid answer at all); the answer text is the argmax label.
-- ``ps`` (prefix scoring, REFERENCE §3): the user turn is the request's images and ``Question: {q} Answer: `` (no
-  system prompt, no few-shot turns), rendered with the chat template and the generation prompt; each option text
+- ``ps`` (prefix scoring, docs/reference.md §3): the user turn is the request's images and
+  ``Question: {q} Answer: `` (no system prompt, no few-shot turns), rendered with the chat template and the generation prompt; each option text
   is appended as the assistant's continuation and scored by its length-normalised likelihood, the geometric mean
   of its token probabilities. ``details["option_probs"]`` = the geometric means normalised to sum to 1 (the same
   as a softmax over the mean token log-probabilities), ``details["option_logprob_mean"]`` = the raw means; the

@@ -215,7 +215,7 @@ class SeededSampler:
 
 # ---- gd / ps ---------------------------------------------------------------------------------------------------
 def gd(entry: Any, jobs: list[Job], conversations: list[list[dict[str, Any]]]) -> list[Response]:
-    """Greedy-decoding probe (REFERENCE §3): each label's probability as the next token, best spelling."""
+    """Greedy-decoding probe (docs/reference.md §3): each label's probability as the next token, best spelling."""
     rows: list[tuple[list[dict[str, Any]], list[int]]] = []
     plans = []  # per job: its next-token row, and (label, spelling, ids, row or None) per spelling
     for job, conv in zip(jobs, conversations):
@@ -253,7 +253,7 @@ def gd(entry: Any, jobs: list[Job], conversations: list[list[dict[str, Any]]]) -
 
 
 def ps(entry: Any, jobs: list[Job], conversations: list[list[dict[str, Any]]]) -> list[Response]:
-    """Prefix scoring (REFERENCE §3): each option text's length-normalised likelihood after the PS prompt."""
+    """Prefix scoring (docs/reference.md §3): each option text's length-normalised likelihood after the PS prompt."""
     rows: list[tuple[list[dict[str, Any]], list[int]]] = []
     plans = []
     for job, conv in zip(jobs, conversations):
