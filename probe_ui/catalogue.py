@@ -121,14 +121,10 @@ def availability(config: ModelConfig) -> str | None:
     except ImportError as exc:
         return f"provider '{config.provider}' cannot be imported: {exc}"
     reason = cls.unavailable_reason(config)
-    if reason is None and getattr(cls, "local_server", False):
-        from probe_ui.discovery import server_answers
+    if reason is None:  # a base URL that does not answer, hf/ weights that are not here (checked once a while)
+        from probe_ui import readiness
 
-        url = cls.base_url_for(config)  # type: ignore[attr-defined]
-        down = server_answers(url) if url else None
-        if down:
-            hint = getattr(cls, "connect_hint", "")
-            return f"{down}{'; ' + hint if hint else ''}"
+        reason = readiness.problem(cls, config)
     return reason
 
 
@@ -140,7 +136,9 @@ def list_models(discover: bool = True) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for name in sorted(PROVIDERS):
         try:
-            reason = provider_class(name).unavailable_reason(None)
+            from probe_ui.readiness import placeholder_problem
+
+            reason = placeholder_problem(name)  # any model of it: its key, or a server that answers
         except ImportError as exc:
             reason = f"cannot be imported: {exc}"
         rows.append({"name": f"{name}/<model>", "provider": name, "model": "", "usable": reason is None,

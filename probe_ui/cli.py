@@ -349,6 +349,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     mt = sub.add_parser("metrics", help="every registered metric family: what it measures, its definitions")
     mt.add_argument("--json", action="store_true", help="print JSON")
+    mt.add_argument("--explain", metavar="NAME",
+                    help="one metric's definition in words (e.g. 'set accuracy', 'answer flip rate'), or every "
+                         "metric of a family (e.g. mediconfusion): what it measures, its paper, how it is "
+                         "computed, its random-guess reference, how to read its interval")
+    mt.add_argument("--glossary", action="store_true", help="every metric's definition as Markdown (docs/metrics.md)")
     mt.set_defaults(func=cmd_metrics)
 
     m = sub.add_parser("models", help="every provider and catalogue entry, and whether it is usable here")
@@ -462,6 +467,9 @@ def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
         plan = plan_preset_sweep(p, args.model, suites=args.suite, samples=args.samples, prompt=args.prompt)
         print(f"{p.path}: {plan.text()}")
         for e in plan.per_model:
+            if e.unusable:
+                print(f"  {e.model}: cannot run here ({e.unusable}): its {e.calls:,} calls would fail; not priced")
+                continue
             cost = f"${e.cost_usd:,.4f}" if e.cost_usd is not None else "no price"
             print(f"  {e.model}: {e.calls:,} calls, ~{e.input_tokens:,} input + at most {e.output_tokens:,} output "
                   f"tokens, {cost}")
@@ -771,14 +779,27 @@ def cmd_ratings_export(args: argparse.Namespace) -> int:
 
 
 def cmd_metrics(args: argparse.Namespace) -> int:
-    from probe_ui.metrics.registry import describe
+    import probe_ui.metrics  # noqa: F401 - registers the families
+    from probe_ui.metrics.registry import describe, explain_figures, explain_text, glossary_markdown
 
+    if args.glossary:
+        print(glossary_markdown(), end="")
+        return 0
+    if args.explain:
+        found = explain_figures(args.explain)
+        if args.json:
+            print(json.dumps([{"name": f.name, "family": f.family, "meaning": f.meaning,
+                               **(vars(f.explain) if f.explain else {})} for f in found], indent=2))
+        else:
+            print("\n\n".join(explain_text(f) for f in found))
+        return 0
     rows = describe()
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
     for r in rows:
         print(f"{r['name']:<15} {r['definitions']:<13} {r['description']}")
+    print("\neach metric in words: probe-ui metrics --explain NAME (a metric, e.g. 'set accuracy', or a family)")
     return 0
 
 
@@ -801,7 +822,7 @@ def cmd_perturbations(args: argparse.Namespace) -> int:
 
 
 def perturbations_markdown(perts: list[dict[str, str]], suites: list[dict[str, str]]) -> str:
-    """The README's tables, generated from the registries so that they cannot drift apart."""
+    """The perturbation and suite tables of docs/guide/presets.md, generated from the registries (no drift)."""
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 
@@ -859,10 +880,12 @@ def cmd_models(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'name':<28} {'provider':<9} {'usable':<7} note")
+    name_w = max([len("name"), *(len(r["name"]) for r in rows)])
+    prov_w = max([len("provider"), *(len(r["provider"]) for r in rows)])
+    print(f"{'name':<{name_w}}  {'provider':<{prov_w}}  {'usable':<6}  note")
     for r in rows:
         note = r["reason"] or r["needs"] or r["description"]
-        print(f"{r['name']:<28} {r['provider']:<9} {'yes' if r['usable'] else 'no':<7} {note}")
+        print(f"{r['name']:<{name_w}}  {r['provider']:<{prov_w}}  {'yes' if r['usable'] else 'no':<6}  {note}")
     return 0
 
 
@@ -958,8 +981,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func
     try:
         return func(args)
-    except UsageError as exc:
-        parser.error(redact.clip(first_line(exc), 2000))
+    except UsageError as exc:  # the command's name and the message, not the whole program's usage
+        command = f"probe-ui {args.command}" if args.command else "probe-ui"
+        print(f"{command}: error: {redact.clip(first_line(exc), 2000)}\n(see: {command} --help)", file=sys.stderr)
+        raise SystemExit(2) from None  # argparse's exit status for a usage error
     except BrokenPipeError:  # e.g. `probe-ui perturbations | head`: the reader left, which is not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

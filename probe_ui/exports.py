@@ -23,11 +23,12 @@ one more class there or in a plugin):
   imagefolder keep the raw text.
 - ``parquet``: ``data.parquet`` (pyarrow, through pandas); lists of strings as lists, free-form nested values
   (attributes, provenance, settings, details, judge, answers) as JSON strings, since their types vary by row.
-- ``imagefolder``: ``metadata.jsonl`` beside ``images/``. ``file_name`` names the variant's first image (loaded as
-  the ``image`` column; null for a question without an image) and ``file_names`` lists all of them (loaded as
-  ``images``, a list of images): datasets' folder-based builder reads a string column ``file_name`` / ``*_file_name``
-  as one image and a list-of-strings column ``file_names`` / ``*_file_names`` as a list of images. Nested values
-  are JSON strings as in Parquet, so that every row has the same types.
+- ``imagefolder``: ``metadata.jsonl`` beside ``images/``. ``images_file_names`` lists the variant's images, loaded
+  by ``datasets.load_dataset("imagefolder")`` as ``images``, a list of images: the one image column, named
+  ``images`` in every format. (datasets' folder-based builder reads a list column ``file_names`` /
+  ``<name>_file_names`` as images; the prefixed form, because datasets 4 reads an empty ``file_names``, a question
+  without an image, as missing and fails on it.) Nested values are JSON strings as in Parquet, so that every row
+  has the same types.
 
 Judge calls (``--judge``) are not rows of their own: the latest judge call on an answer goes into that answer's
 ``judge`` column.

@@ -206,6 +206,32 @@ def format_stress_table(name: str, table: pd.DataFrame, summary: pd.DataFrame) -
              f"(✓ right, ✗ wrong, invalid, error; the letter is the answer read)"]
     with pd.option_context("display.max_rows", 400, "display.max_columns", 50, "display.width", 200,
                            "display.max_colwidth", 40):
-        lines += [table.to_string(), "",
-                  stress.summary_for_people(summary).set_index("model").T.to_string(float_format=lambda x: f"{x:.1f}")]
+        people = figures_by_model(stress.summary_for_people(summary))
+        lines += [table.to_string(), "", people.to_string()]
+        if (people == "n/a").any().any():
+            lines.append("n/a: nothing to count for this model (e.g. no pair of an original and a variant both scored)")
     return "\n".join(lines)
+
+
+def figures_by_model(people: Any) -> Any:
+    """A per-model summary turned to one row per figure and one column per model, as text cells: counts as whole
+    numbers (a transposed table would otherwise print them as 6.0), rates with one decimal, and an undefined rate
+    (nothing to count) as "n/a", not NaN."""
+    import math
+
+    import pandas as pd
+
+    from probe_ui.metrics.registry import find_figure
+
+    table = people.set_index("model").T
+
+    def cell(label: Any, x: Any) -> str:
+        if x is None or (isinstance(x, float) and math.isnan(x)):
+            return "n/a"
+        if isinstance(x, (int, float)) and not isinstance(x, bool):
+            found = find_figure(str(label))
+            return f"{int(round(x)):,}" if found is not None and not found.percent else f"{x:.1f}"
+        return str(x)
+
+    return pd.DataFrame([[cell(label, x) for x in row] for label, row in table.iterrows()], index=table.index,
+                        columns=table.columns)

@@ -42,7 +42,8 @@ class ModelEstimate:
     calls: int
     input_tokens: int
     output_tokens: int
-    cost_usd: float | None  # None: the catalogue gives no price for this model
+    cost_usd: float | None  # None: the catalogue gives no price for this model, or it cannot run here
+    unusable: str | None = None  # why this model cannot be asked here (probe_ui.readiness); its calls would fail
 
 
 @dataclass
@@ -63,7 +64,12 @@ class SweepPlan:
 
     @property
     def unpriced(self) -> list[str]:
-        return [m.model for m in self.per_model if m.cost_usd is None]
+        return [m.model for m in self.per_model if m.cost_usd is None and m.unusable is None]
+
+    @property
+    def unusable(self) -> list[str]:
+        """The models that cannot be asked here: not priced, and every call of theirs would fail."""
+        return [m.model for m in self.per_model if m.unusable is not None]
 
     def text(self) -> str:
         """One line for people: what will be asked and what it may cost."""
@@ -73,6 +79,8 @@ class SweepPlan:
             line += f"; estimated cost at most ${self.cost_usd:,.2f}"
         if self.unpriced:
             line += f" (no price known for {', '.join(self.unpriced)})"
+        if self.unusable:
+            line += f"; cannot run here, not priced: {', '.join(self.unusable)}"
         if self.items_not_loaded:
             line += f"; {len(self.items_not_loaded)} items could not be loaded"
         return line
@@ -143,6 +151,7 @@ def plan_sweep(originals: Sequence[Variant], models: Sequence[str], *, condition
     (e.g. :func:`probe_ui.suites.sweep_conditions` for the Stress tab's perturbation and range) plus those of the
     named ``suites``. Conditions are counted by name (one named twice is asked once), nothing is perturbed and
     nothing is sent. Raises ModelSpecError for an unknown model and SuiteError for an unknown suite."""
+    from probe_ui import catalogue
     from probe_ui.perturb import PerturbContext
     from probe_ui.suites import BundledImages, get_suite
 
@@ -165,8 +174,10 @@ def plan_sweep(originals: Sequence[Variant], models: Sequence[str], *, condition
             tin += i_tok * n * samples
             tout += o_tok * n * samples
         calls = sum(per_item) * samples
-        cost = 0.0 if _free(cfg.provider) else cfg.cost(tin, tout)
-        estimates.append(ModelEstimate(cfg.name, calls, tin, tout, None if cost is None else round(cost, 6)))
+        unusable = catalogue.availability(cfg)
+        cost = None if unusable else 0.0 if _free(cfg.provider) else cfg.cost(tin, tout)
+        estimates.append(ModelEstimate(cfg.name, calls, tin, tout, None if cost is None else round(cost, 6),
+                                       unusable))
     variants = sum(per_item)
     return SweepPlan(items=len(originals), variants=variants, models=len(cfgs), samples=samples,
                      calls=variants * len(cfgs) * samples, per_model=estimates)
@@ -214,6 +225,6 @@ def load_originals(preset: Preset, item_ids: Sequence[str] = ()) -> tuple[list[V
 def plan_dict(plan: SweepPlan) -> dict[str, Any]:
     """The plan as plain JSON types (for a page or ``--json``)."""
     return {"items": plan.items, "variants": plan.variants, "models": plan.models, "samples": plan.samples,
-            "calls": plan.calls, "cost_usd": plan.cost_usd, "unpriced": plan.unpriced,
+            "calls": plan.calls, "cost_usd": plan.cost_usd, "unpriced": plan.unpriced, "unusable": plan.unusable,
             "items_not_loaded": plan.items_not_loaded, "text": plan.text(),
             "per_model": [vars(m) for m in plan.per_model]}

@@ -564,7 +564,7 @@ def test_stress_sweep_draws_its_curve_live_and_shows_where_it_broke(server, brow
     pg.p.locator("#stress-suite-doc").wait_for(state="hidden")  # the suite's description went with the suite
     assert "no price known for loop" in plan
     pg.p.locator("#stress-run").click()
-    pg.p.locator("#stress-curve img[src^='data:']").first.wait_for(timeout=60000)
+    pg.p.locator("#stress-curve .js-plotly-plot").first.wait_for(timeout=60000)  # interactive (Plotly)
     pg.shot("curve-while-answers-arrive")
     pg.wait_text("#stress-matrix .pu-progress", r"12 of 12 answers", timeout_s=120)
     labels = pg.p.locator("#stress-matrix .pu-label").all_inner_texts()

@@ -115,6 +115,7 @@ def test_batch_takes_its_shard_from_the_launcher(tmp_path, monkeypatch, capsys):
     assert len(err.splitlines()) == 1
 
 
+@pytest.mark.hf
 def test_local_rank_picks_the_gpu(monkeypatch):
     torch = require_module("torch", "pip install torch --index-url https://download.pytorch.org/whl/cpu")
     from probe_ui.providers.hf import runtime

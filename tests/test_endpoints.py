@@ -121,9 +121,9 @@ def test_the_key_is_never_shown() -> None:
     assert SECRET not in os.environ.values()
 
 
-def test_models_table_lists_catalogue_and_endpoints() -> None:
+def test_models_table_lists_catalogue_and_endpoints(fake_openai: FakeOpenAIServer) -> None:
     eps = Endpoints()
-    up = eps.add("openai", "http://127.0.0.1:8000/v1", "fake-vlm", key=SECRET)
+    up = eps.add("openai", fake_openai.base_url, "fake-vlm", key=SECRET)  # a base URL of its own: it must answer
     down = eps.add("vllm", f"http://127.0.0.1:{closed_port()}/v1", "fake-vlm")
     m = models_table(eps, discover=False).set_index("name")
     assert m.loc["baseline/<model>", "usable"]
@@ -189,9 +189,9 @@ def test_a_down_server_fails_clearly() -> None:
     eps = Endpoints()
     port = closed_port()
     cfg = eps.add("openai", f"http://127.0.0.1:{port}/v1", "fake-vlm", key=SECRET)
-    r = test_model(cfg.name, eps, timeout_s=5)
-    assert r["ok"] is False and "cannot connect" in r["error"] and f"127.0.0.1:{port}" in r["error"], r
-    assert SECRET not in r["error"] and one_line(r["error"])
+    r = test_model(cfg.name, eps, timeout_s=5)  # its base URL is looked at before the request (probe_ui.readiness)
+    assert r["ok"] is False and f"no server answering at http://127.0.0.1:{port}/v1" in r["error"], r
+    assert r["latency_s"] is None and SECRET not in r["error"] and one_line(r["error"])
     # a local-server provider is checked before any request is sent
     local = eps.add("vllm", f"http://127.0.0.1:{port}/v1", "fake-vlm", key=SECRET)
     r = test_model(local.name, eps, timeout_s=5)

@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 import yaml
 
-from helpers import choice_item, write_png, write_preset
+from helpers import choice_item, require_module, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.exports import FORMATS, ExportError, export_run
 from probe_ui.importers.dataset import DatasetError, import_dataset
@@ -72,7 +72,7 @@ def parquet_text(path: Path) -> str:
 def test_imagefolder_loads_in_datasets_and_imports_back_to_the_same_variants(rated_run: dict[str, Any],
                                                                                tmp_path: Path,
                                                                                hf_offline: Path) -> None:
-    datasets = pytest.importorskip("datasets")
+    datasets = require_module("datasets", 'pip install -e ".[dev]"')
     store: Store = rated_run["store"]
     out = tmp_path / "export"
     summary = export_run(store, "exp", "imagefolder", out)
@@ -87,12 +87,13 @@ def test_imagefolder_loads_in_datasets_and_imports_back_to_the_same_variants(rat
 
     ds = datasets.load_dataset("imagefolder", data_dir=str(out), split="train", cache_dir=str(hf_offline))
     assert ds.num_rows == summary.rows
-    for col in ("image", "images", "question", "options", "model", "raw_text", "parsed", "correct", "rating",
+    assert "image" not in ds.column_names  # one image column, named as in every other format
+    for col in ("images", "question", "options", "model", "raw_text", "parsed", "correct", "rating",
                 "note", "condition", "provenance", "prompt_text", "settings", "source"):
         assert col in ds.column_names, col
     assert set(ds["model"]) == set(MODELS)
     assert set(ds["source"]) == {p.name for p in PRESETS}
-    plain = ds.remove_columns(["image", "images"])  # the text columns, without decoding every image
+    plain = ds.remove_columns(["images"])  # the text columns, without decoding every image
     by_id = {r["response_id"]: r for r in plain}
     rated = by_id[rated_run["rated"]]
     assert rated["rating"] == "incorrect" and rated["note"] == "checked by hand"
@@ -104,7 +105,7 @@ def test_imagefolder_loads_in_datasets_and_imports_back_to_the_same_variants(rat
         if r["variant_id"] in seen:
             continue
         seen.add(r["variant_id"])
-        img = ds[i]["image"]
+        img = ds[i]["images"][0]
         stored = store.get_image(_first_image(out, i))
         assert (img.width, img.height) == (stored.width, stored.height)
         assert len(ds[i]["images"]) == 1
@@ -132,7 +133,7 @@ def _first_image(out: Path, row: int) -> str:
     with (out / "metadata.jsonl").open(encoding="utf-8") as f:
         for i, line in enumerate(f):
             if i == row:
-                return Path(json.loads(line)["file_name"]).stem
+                return Path(json.loads(line)["images_file_names"][0]).stem
     raise AssertionError(row)
 
 
@@ -184,15 +185,15 @@ def test_by_variant_has_one_row_per_variant(rated_run: dict[str, Any], tmp_path:
     imported = import_dataset(tmp_path / "v", tmp_path / "v" / "p.yaml", with_perturbations=True)
     assert imported.items == len({r["item_id"] for r in rows}) and imported.rows == n_variants
 
-    datasets = pytest.importorskip("datasets")
+    datasets = require_module("datasets", 'pip install -e ".[dev]"')
     export_run(store, "exp", "imagefolder", tmp_path / "vi", by="variant")
     ds = datasets.load_dataset("imagefolder", data_dir=str(tmp_path / "vi"), split="train",
                                cache_dir=str(hf_offline))
     assert ds.num_rows == n_variants and len(json.loads(ds[0]["answers"])) == 3
 
 
-def test_no_local_paths_keys_or_key_names_in_any_exported_file(tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_local_paths_keys_or_key_names_in_any_exported_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                hf_offline: Path) -> None:
     secret = "sk-planted-0123456789abcdefghijklmnopqrstuv"
     monkeypatch.setenv("PROBE_UI_PLANTED_KEY", secret)
     backends = tmp_path / "backends"
@@ -252,8 +253,14 @@ def test_no_local_paths_keys_or_key_names_in_any_exported_file(tmp_path: Path,
     meta = [json.loads(x) for x in (tmp_path / "exports" / "imagefolder-response" / "metadata.jsonl")
             .read_text().splitlines()]
     m_two = next(m for m in meta if m["item_id"] == "two")
-    assert m_two["file_name"] == m_two["file_names"][0] and len(m_two["file_names"]) == 2
-    assert next(m for m in meta if m["item_id"] == "none")["file_name"] is None
+    assert len(m_two["images_file_names"]) == 2 and "file_name" not in m_two and "file_names" not in m_two
+    assert next(m for m in meta if m["item_id"] == "none")["images_file_names"] == []
+    # datasets 4 loads it, the question without an image included (an empty file_names used to fail it)
+    datasets = require_module("datasets", 'pip install -e ".[dev]"')
+    ds = datasets.load_dataset("imagefolder", data_dir=str(tmp_path / "exports" / "imagefolder-response"),
+                               split="train", cache_dir=str(hf_offline))
+    loaded = {r["item_id"]: len(r["images"]) for r in ds}
+    assert loaded["none"] == 0 and loaded["two"] == 2
     # and it comes back: a multi-image item keeps both images, an image-free one has none
     imported = import_dataset(tmp_path / "exports" / "imagefolder-response", tmp_path / "back" / "p.yaml")
     items = {it.id: it for it in load_preset(imported.preset_path).items}

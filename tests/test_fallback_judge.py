@@ -50,7 +50,7 @@ def run_db(tmp_path: Path, fake_openai, monkeypatch) -> tuple[str, list[dict]]:
 
 
 def _judge_calls(requests: list) -> int:
-    return sum(1 for r in requests if r.body.get("model") == "judge")
+    return sum(1 for r in requests if (r.body or {}).get("model") == "judge")  # GET /models has no body
 
 
 def test_score_with_a_judge_reads_only_the_unread_replies_and_reports_them(run_db, capsys) -> None:

@@ -13,7 +13,7 @@ from concurrent.futures import CancelledError
 import pytest
 import sqlalchemy as sa
 
-from helpers import choice_item, write_png, write_preset
+from helpers import choice_item, require_local_models, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.providers.base import GenerationSettings, ModelConfig, ProviderError, Request, Response
 from probe_ui.providers.hf import HFLocalProvider
@@ -110,22 +110,31 @@ def test_errors_land_on_their_own_request():
         b.submit(job("late"))
 
 
-@pytest.mark.parametrize("options, message", [
+BAD_OPTIONS = [
     ({"batch_size": 0}, "options.batch_size must be a whole number >= 1, got 0"),
     ({"batch_size": "8"}, "options.batch_size must be a whole number >= 1, got '8'"),
     ({"batch_size": True}, "options.batch_size must be a whole number >= 1, got True"),
     ({"batch_wait_ms": -1}, "options.batch_wait_ms must be a number of milliseconds from 0 to 10000, got -1"),
-])
-def test_bad_batch_options_are_named(options, message, tmp_path):
+]
+
+
+@pytest.mark.parametrize("options, message", BAD_OPTIONS)
+def test_bad_batch_options_are_named(options, message):
     with pytest.raises(ProviderError, match=message):
         batch_options(options)
+    assert batch_options({"batch_size": 3, "batch_wait_ms": 0}) == (3, 0.0)
+    assert batch_options({}) == (8, 0.005)
+
+
+@pytest.mark.hf
+@pytest.mark.parametrize("options, message", BAD_OPTIONS)
+def test_the_provider_names_bad_batch_options(options, message, tmp_path):
+    require_local_models()  # without torch the provider says "not installed" before it reads the options
     (tmp_path / "config.json").write_text("{}")
     config = ModelConfig(name="m", provider="hf", model=str(tmp_path), options=options)
     assert HFLocalProvider.unavailable_reason(config) == message
     with pytest.raises(ProviderError, match=f"hf/{tmp_path}: {message}"):
         HFLocalProvider(config)
-    assert batch_options({"batch_size": 3, "batch_wait_ms": 0}) == (3, 0.0)
-    assert batch_options({}) == (8, 0.005)
 
 
 def test_each_local_model_gets_its_own_limit(tiny_llava, tiny_gemma3):

@@ -24,7 +24,13 @@ from probe_ui.providers.hf.families import Family
 from tiny_vlm import FAMILIES, SYSTEM, ask, ask_together, mc_request, provider
 from tiny_vlm import tiny_family  # noqa: F401  (fixture)
 
-require_local_models()
+#: every test here loads a tiny checkpoint: marked hf (and so slow), skipped without torch, failed under CI=true
+pytestmark = pytest.mark.hf
+
+
+@pytest.fixture(autouse=True)
+def _local_models() -> None:
+    require_local_models()
 
 #: what the system prompt looks like in each family's rendered prompt (its own template's way, or folded)
 SYSTEM_RENDERED = {

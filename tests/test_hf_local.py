@@ -25,7 +25,13 @@ from probe_ui.providers.base import GenerationSettings, ModelConfig, ProviderErr
 from probe_ui.providers.hf import NOT_INSTALLED, HFLocalProvider, cached_models, resolve_source, unload
 from tiny_vlm import OPTIONS, QUESTION, ask, image, mc_request, provider
 
-require_local_models()
+#: every test here loads a tiny checkpoint: marked hf (and so slow), skipped without torch, failed under CI=true
+pytestmark = pytest.mark.hf
+
+
+@pytest.fixture(autouse=True)
+def _local_models() -> None:
+    require_local_models()
 
 
 # ---- generate --------------------------------------------------------------------------------------------------

@@ -25,6 +25,8 @@ from pydicom.dataset import Dataset, FileMetaDataset
 from pydicom.pixels import apply_modality_lut, apply_voi_lut
 from pydicom.uid import ExplicitVRLittleEndian, SecondaryCaptureImageStorage, generate_uid
 
+from helpers import require_module
+
 from probe_ui.images import (
     DEFAULT_MAX_PIXELS,
     CanonicalImage,
@@ -648,7 +650,7 @@ def test_nifti_axis_must_be_an_integer_and_empty_volumes_are_refused(tmp_path: P
 
 
 def test_assets_are_reproducible(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("skimage", reason="scikit-image (dev extra) provides three of the bundled images")
+    require_module("skimage", 'pip install -e ".[dev]"')  # scikit-image provides three of the bundled images
     spec = importlib.util.spec_from_file_location("build_assets", REPO / "assets" / "build_assets.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

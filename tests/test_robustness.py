@@ -291,7 +291,9 @@ def test_image_tokens_follow_the_documented_rules() -> None:
     assert image_tokens(1000, 750, "anthropic") == 1000
 
 
-def test_plan_counts_items_conditions_models_and_prices_what_the_catalogue_prices(tmp_path: Path) -> None:
+def test_plan_counts_items_conditions_models_and_prices_what_the_catalogue_prices(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-plan")  # a model that cannot run here is not priced
     write_png(tmp_path / "a.png", size=(512, 512))
     write_png(tmp_path / "b.png", size=(512, 512))
     items = [choice_item(0, "a.png"), choice_item(1, "b.png"),

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 import probe_ui.store as store_mod
-from helpers import choice_item, write_png, write_preset
+from helpers import choice_item, require_module, write_png, write_preset
 from probe_ui import migrations
 from probe_ui.cli import main
 from probe_ui.scoring import score_run
@@ -307,7 +307,7 @@ def test_a_read_only_store_runs_no_batch(tmp_path: Path) -> None:
 
 
 def test_postgres_read_only_store_reads_and_refuses_writes(postgres_db: str) -> None:
-    psycopg = pytest.importorskip("psycopg")
+    psycopg = require_module("psycopg", 'pip install -e ".[dev]"')
     Store(postgres_db).ensure_run("r", 0, {})
     ro = Store(postgres_db, read_only=True)
     try:

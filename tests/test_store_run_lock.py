@@ -20,7 +20,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from helpers import choice_item, stop, write_png, write_preset
+from helpers import choice_item, require_module, stop, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch
@@ -228,7 +228,7 @@ def test_the_cell_insert_race_keeps_the_finished_row(tmp_path: Path) -> None:
 
 
 def test_postgres_shards_share_a_run_and_doubles_are_refused(postgres_db: str) -> None:
-    pytest.importorskip("psycopg")
+    require_module("psycopg", 'pip install -e ".[dev]"')
     a, b, c = Store(postgres_db), Store(postgres_db), Store(postgres_db)
     try:
         with a.run_lock("r", (1, 2)), b.run_lock("r", (2, 2)):

@@ -79,6 +79,7 @@ def test_the_upload_of_a_call_that_fails_validation_is_deleted_at_once(app, tmp_
     assert holding(cache) == []
 
 
+@pytest.mark.browser
 def test_a_preset_uploaded_on_the_batch_tab_stays_until_the_batch(app, tmp_path: Path) -> None:
     """The sweep must not take a file the page is still holding: the Batch tab's preset is checked when uploaded
     (a call that uses it), and Start, pressed after the sweep has run, still reads it."""

@@ -14,7 +14,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import gradio as gr  # noqa: E402
 
 from probe_ui import comparison  # noqa: E402
-from probe_ui.app import access, probe_tab  # noqa: E402
+from probe_ui.app import access, plot_view, probe_tab  # noqa: E402
 from probe_ui.app.context import AppContext  # noqa: E402
 from probe_ui.app.files import guard_uploads, watch_uploads  # noqa: E402
 from probe_ui.app.queues import LIGHT_EVENTS  # noqa: E402
@@ -22,7 +22,7 @@ from probe_ui.app.tabs import app_tabs  # noqa: E402
 
 TITLE = "probe-ui"
 #: the page's own look beside Gradio's: the run bar, messages beside their fields, the comparison table
-CSS = comparison.CSS + """
+CSS = comparison.CSS + plot_view.CSS + """
 #probe-runbar {border:2px solid #0969da; border-radius:8px; padding:6px;}
 #probe-run button, button#probe-run {font-size:18px; min-height:48px;}
 .pu-banner {background:#ddf4ff; border:1px solid #54aeff; border-radius:6px; padding:8px 12px; font-size:16px;}

@@ -1,4 +1,8 @@
-"""Imagefolder: ``metadata.jsonl`` beside ``images/``, what ``datasets.load_dataset("imagefolder")`` reads."""
+"""Imagefolder: ``metadata.jsonl`` beside ``images/``, what ``datasets.load_dataset("imagefolder")`` reads.
+
+The one image column is ``images`` in every format: here ``images_file_names``, which datasets' folder-based
+builder loads as the list-of-images column ``images`` (a ``<name>_file_names`` column becomes ``<name>``). Not
+``file_names``: datasets 4 reads an empty ``file_names`` (a question without an image) as missing and fails."""
 
 from __future__ import annotations
 
@@ -14,6 +18,8 @@ from probe_ui.safe_write import atomic_file
 @register_format
 class ImageFolder(ExportFormat):
     name = "imagefolder"
+    #: the list of image files, loaded by datasets as ``images`` (module doc)
+    images_column = "images_file_names"
     data_file = "metadata.jsonl"
     order = 30
     needs_images = True
@@ -23,9 +29,7 @@ class ImageFolder(ExportFormat):
         rest = [c for c in columns if c != "images"]
         with atomic_file(path) as f:
             for row in rows:
-                names = list(row.get("images") or [])
-                rec = {"file_name": names[0] if names else None, "file_names": names,
-                       **flat(row, rest, lists=True)}
+                rec = {self.images_column: list(row.get("images") or []), **flat(row, rest, lists=True)}
                 f.write(json_text(rec) + "\n")
 
     def read(self, path: Path) -> list[dict[str, Any]]:
@@ -49,19 +53,16 @@ class ImageFolder(ExportFormat):
         return [self.data_file, f"{images_dir}/*.png"]
 
     def card_columns(self, columns: list[str]) -> list[tuple[str, str | None]]:
-        return [("file_name", "| `file_name` (`image`) | string (image) | the variant's first image, "
-                              "images/<sha256>.png; loaded as the `image` column |"),
-                ("file_names", "| `file_names` (`images`) | list[string] (images) | all of the variant's images, in "
-                               "the order sent; loaded as the `images` column |")] + \
-            [(c, None) for c in columns if c != "images"]
+        return [(self.images_column, f"| `{self.images_column}` (`images`) | list[string] (images) | the "
+                                     "variant's images, images/<sha256>.png, in the order sent; loaded as the "
+                                     "`images` column |")] + [(c, None) for c in columns if c != "images"]
 
     def layout(self, by: str) -> list[str]:
-        return [f"- `{self.data_file}`: one JSON object per row; `file_name` is the variant's first image and "
-                "`file_names` all of its images, in the order they were sent, as paths relative to this folder. "
-                "`datasets.load_dataset(\"imagefolder\", data_dir=...)` loads `file_name` as the `image` column "
-                "(null for a question asked without an image) and `file_names` as `images`, a list of images: "
-                "datasets' folder-based builder reads a string column `file_name` as one image and a list column "
-                "`file_names` as a list of images, so a question about several images keeps all of them.",
+        return [f"- `{self.data_file}`: one JSON object per row; `{self.images_column}` lists the variant's images, "
+                "in the order they were sent, as paths relative to this folder (empty for a question asked without "
+                "an image). `datasets.load_dataset(\"imagefolder\", data_dir=...)` loads it as `images`, a list of "
+                "images: the same column name as in the JSONL, CSV and Parquet exports, and a question about "
+                "several images keeps all of them.",
                 "- Free-form nested columns (attributes, provenance, prompt_args, settings, details, judge"
                 + (", answers" if by == "variant" else "") + ") are JSON strings (`json.loads`), so that every "
                 "row has the same types. Text is raw, exactly as stored (only the CSV export neutralises cells "

@@ -43,7 +43,7 @@ import pandas as pd
 
 from probe_ui.items import LETTERS, suggested_letter
 from probe_ui.metrics.base import MetricValue, ratio
-from probe_ui.metrics.registry import MetricContext, attribute_keys, metric
+from probe_ui.metrics.registry import Explanation, MetricContext, attribute_keys, metric
 
 ORIGINAL = "original"
 _LETTER_INDEX = {ch: i for i, ch in enumerate(LETTERS)}
@@ -588,7 +588,42 @@ def _headline(b: dict[str, Any]) -> dict[str, Any]:
         "same option under shuffles": "items that choose the same option text in the original and in every "
                                       "re-ordering of the options"},
         description="consistency over the variants of one item: group consistency (overall and per suite), answer "
-                    "flip rate, CircularEval, same option under shuffles (ours)")
+                    "flip rate, CircularEval, same option under shuffles (ours)",
+        explain={
+            "group consistency": Explanation(
+                measures="whether the model is right about an item however it is asked: the strictest reading of a "
+                         "stress test",
+                paper="generalises MMBench's CircularEval, ProbMed's pairs, MediConfusion's sets and rotation sets "
+                      "(docs/reference.md §4)",
+                computed="items whose every scored variant (the original included) is right / items with at least "
+                         "two scored variants",
+                chance="a guesser is right on all k variants with probability (1 / options)^k: 12.5 % for three "
+                       "yes/no variants, far lower for more",
+                ci="the 95 % Wilson interval over items: n is the number of items, not of answers"),
+            "answer flip rate": Explanation(
+                measures="how often a perturbation that should not change the answer changes the model's choice",
+                paper="the answer flip rate of the probing literature (docs/reference.md §4); not the correctness "
+                      "flip rate of the Stress summary",
+                computed="(original, variant) pairs under perturbations that keep the right answer whose chosen "
+                         "option text differs from the original's / such pairs; an unreadable answer is an answer of "
+                         "its own",
+                chance="a guesser flips with probability 1 - 1/k for k options: 50 % for yes/no, 75 % for four",
+                ci="the 95 % Wilson interval over pairs; lower is better"),
+            "CircularEval": Explanation(
+                measures="whether the model picks the right option wherever it is placed (position bias)",
+                paper="MMBench's CircularEval, used by the medical probing papers for option-order robustness",
+                computed="items right in the original and under every cyclic shift of the options (the circular "
+                         "suite) / such items",
+                chance="(1/k)^k for k options: 25 % for two, 0.4 % for four",
+                ci="the 95 % Wilson interval over items"),
+            "same option under shuffles": Explanation(
+                measures="whether the model chooses the same answer text when only the order of the options changes, "
+                         "right or wrong",
+                paper="probe-ui's own companion to CircularEval (option-order stability without the right answer)",
+                computed="items that choose the same option text in the original and in every re-ordering of the "
+                         "options / items with re-orderings",
+                chance="(1/k)^m for k options and m re-orderings",
+                ci="the 95 % Wilson interval over items")})
 def groups_block(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     """Group consistency over all conditions and per suite, the answer flip rate (``answer_flip_rate``), and
     CircularEval / same option under shuffles where those conditions exist."""

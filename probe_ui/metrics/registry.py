@@ -95,16 +95,21 @@ FAMILIES: Registry[MetricFamily] = Registry("metric", packages=("probe_ui.metric
 
 def metric(name: str, definition: str, *, description: str = "", detect: Detect | None = None,
            attributes: tuple[str, ...] = (), headline: Headline | None = None, order: int = 100,
-           figures: dict[str, str] | None = None) -> Callable[[Compute], Compute]:
+           figures: dict[str, str] | None = None,
+           explain: dict[str, Explanation] | None = None) -> Callable[[Compute], Compute]:
     """Register ``fn`` as the ``definition`` ("paper" or "clean") of family ``name``.
 
     The first registration of a family gives its description, detection rule, attributes and headline; a second
     registration (the other definition) may leave them out. ``figures``: each headline label (or label pattern,
-    e.g. ``"AUC {perturbation}"``) with what it counts, in words (:func:`figure`)."""
+    e.g. ``"AUC {perturbation}"``) with what it counts, in words (:func:`figure`); ``explain``: each of those
+    labels with its full definition in words (:class:`Explanation`: the metrics glossary)."""
     if definition not in DEFINITIONS:
         raise MetricError(f"metric '{name}': definition must be one of {', '.join(DEFINITIONS)}, not {definition!r}")
+    stray = set(explain or {}) - set(figures or {})
+    if stray:
+        raise MetricError(f"metric '{name}': explain= names {', '.join(sorted(stray))}, which figures= does not")
     for label, meaning in (figures or {}).items():
-        figure(label, meaning, family=name)
+        figure(label, meaning, family=name, explain=(explain or {}).get(label))
 
     def deco(fn: Compute) -> Compute:
         fam = FAMILIES.loaded().get(name)
@@ -169,6 +174,26 @@ def describe() -> list[dict[str, str]]:
 
 # ---- figures: one name, one definition, everywhere ------------------------------------------------------------------
 @dataclass(frozen=True)
+class Explanation:
+    """A figure's definition in words, written beside the code that computes it: the metrics glossary
+    (docs/metrics.md, generated from these), ``probe-ui metrics --explain NAME`` and the Results tab all read it."""
+
+    measures: str  # what it measures, for a clinician
+    paper: str  # where it comes from (a paper and its section, or "probe-ui's own")
+    computed: str  # how it is computed: numerator, denominator, what counts as right
+    chance: str  # what a random guesser would score, or why there is no such reference
+    ci: str  # how to read its confidence interval (or why it has none)
+
+    HEADINGS = (("measures", "What it measures"), ("paper", "Where it comes from"),
+                ("computed", "How it is computed"), ("chance", "Random-guess reference"),
+                ("ci", "How to read its interval"))
+
+    def parts(self) -> list[tuple[str, str]]:
+        """(heading, text) in reading order."""
+        return [(heading, getattr(self, key)) for key, heading in self.HEADINGS]
+
+
+@dataclass(frozen=True)
 class Figure:
     """A number the views show by name (the Results and Stress tabs, ``probe-ui score``, the report): the one name
     every view gives it, and what it counts, in words (shown beside it). Two different quantities never share a
@@ -179,6 +204,7 @@ class Figure:
     meaning: str
     family: str = ""  # the metric family whose headline it is ("" for the figures every run has)
     percent: bool = True  # a view may write it "<name> %"
+    explain: Explanation | None = None  # its full definition in words (the glossary)
 
     @property
     def pattern(self) -> re.Pattern[str]:
@@ -189,13 +215,14 @@ class Figure:
 FIGURES: dict[str, Figure] = {}
 
 
-def figure(name: str, meaning: str, *, family: str = "", percent: bool = True) -> str:
-    """Register a figure's name and meaning; returns the name (views label columns with it). The same name
-    registered again with another meaning is refused: one name, one definition."""
+def figure(name: str, meaning: str, *, family: str = "", percent: bool = True,
+           explain: Explanation | None = None) -> str:
+    """Register a figure's name and meaning (and its full definition, ``explain``); returns the name (views label
+    columns with it). The same name registered again with another meaning is refused: one name, one definition."""
     old = FIGURES.get(name)
     if old is not None and (old.meaning, old.family) != (meaning, family):
         raise MetricError(f"figure '{name}' is already registered with another meaning ({old.meaning!r})")
-    FIGURES[name] = Figure(name, meaning, family, percent)
+    FIGURES[name] = Figure(name, meaning, family, percent, explain)
     return name
 
 
@@ -227,15 +254,81 @@ def meaning(label: str, family: str | None = None) -> str:
 
 
 def glossary_html(labels: list[str] | tuple[str, ...], family: str | None = None) -> str:
-    """The meanings of the figures named by ``labels`` as a short HTML list (escaped), for under a table."""
+    """The meanings of the figures named by ``labels`` as a short HTML list (escaped), for under a table; each
+    with its full definition folded beneath it (the glossary's text)."""
     from html import escape
 
-    seen: dict[str, str] = {}
+    seen: dict[str, Figure] = {}
     for label in labels:
         f = find_figure(label, family)
         if f is not None:
-            seen.setdefault(f.name, f.meaning)
+            seen.setdefault(f.name, f)
     if not seen:
         return ""
-    items = "".join(f"<li><b>{escape(n)}</b>: {escape(m)}</li>" for n, m in seen.items())
-    return f"<ul class='pu-glossary'>{items}</ul>"
+    items = []
+    for n, f in seen.items():
+        more = ""
+        if f.explain is not None:
+            body = "".join(f"<p><b>{escape(h)}.</b> {escape(t)}</p>" for h, t in f.explain.parts())
+            more = f"<details class='pu-explain'><summary>more about {escape(n)}</summary>{body}</details>"
+        items.append(f"<li><b>{escape(n)}</b>: {escape(f.meaning)}{more}</li>")
+    return f"<ul class='pu-glossary'>{''.join(items)}</ul>"
+
+
+# ---- the metrics glossary: every figure's definition, from the code -------------------------------------------------
+def glossary_figures() -> list[Figure]:
+    """Every registered figure, the ones every run has first, then each family's in display order."""
+    order = {f.name: i for i, f in enumerate(families())}
+    return sorted(FIGURES.values(), key=lambda f: (f.family != "", order.get(f.family, 999)))
+
+
+def explain_figures(name: str) -> list[Figure]:
+    """The figures ``probe-ui metrics --explain NAME`` prints: a figure by its name (any family; "set accuracy",
+    "set_accuracy", "AUC {perturbation}" or a filled-in "AUC blur"), or every figure of a family ("mediconfusion").
+    Raises MetricError naming what there is."""
+    wanted = name.strip().replace("_", " ").lower()
+    if name.strip() in FAMILIES:
+        found = [f for f in glossary_figures() if f.family == name.strip()]
+        if found:
+            return found
+    found = [f for f in glossary_figures() if f.name.lower() == wanted or f.name.lower().replace("_", " ") == wanted
+             or ("{" in f.name and re.match(f.pattern.pattern, name.strip(), re.IGNORECASE))]
+    if not found:
+        raise MetricError(f"no metric named '{name}'; metrics: {', '.join(f.name for f in glossary_figures())}; "
+                          f"families: {', '.join(FAMILIES)}")
+    return found
+
+
+def explain_text(fig: Figure) -> str:
+    """One figure's glossary entry as plain text (``probe-ui metrics --explain``)."""
+    fam = f" ({fig.family})" if fig.family else ""
+    lines = [f"{fig.name}{fam}: {fig.meaning}"]
+    if fig.explain is None:
+        return lines[0]
+    for heading, text in fig.explain.parts():
+        lines.append(f"  {heading}: {text}")
+    return "\n".join(lines)
+
+
+def glossary_markdown() -> str:
+    """docs/metrics.md: the glossary page, generated from the registrations (tests/test_metrics_glossary.py keeps
+    the file equal to this)."""
+    out = ["# Metrics glossary", "",
+           "Every figure probe-ui shows, with its definition in words. This page is generated from the code "
+           "(each metric's `explain=` in its registration; `probe-ui metrics --explain NAME` prints the same text, "
+           "and the Results tab folds it under each figure): regenerate it with "
+           "`probe-ui metrics --glossary > docs/metrics.md`. The exact formulas of each paper are in "
+           "[the paper definitions](reference.md) (docs/reference.md §4).", ""]
+    current = None
+    for f in glossary_figures():
+        if f.family != current:
+            current = f.family
+            if current:
+                fam = FAMILIES.get(current)
+                out += [f"## {current}", "", fam.description if fam else "", ""]
+            else:
+                out += ["## Every run", "", "Figures every run has, per model, whatever it asked.", ""]
+        out += [f"### {f.name}", "", f.meaning + ("." if not f.meaning.endswith(".") else ""), ""]
+        if f.explain is not None:
+            out += [f"- **{h}.** {t}" for h, t in f.explain.parts()] + [""]
+    return "\n".join(out).rstrip() + "\n"

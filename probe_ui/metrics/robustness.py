@@ -52,7 +52,7 @@ from probe_ui.metrics.groups import (
     prepare,
     same_values,
 )
-from probe_ui.metrics.registry import MetricContext, metric
+from probe_ui.metrics.registry import Explanation, MetricContext, metric
 from probe_ui.suites import SEVERITY_PERTURBATIONS, parse_severity_condition
 
 FAMILY = "robustness_curves"
@@ -179,7 +179,25 @@ def _headline(block: dict[str, Any]) -> dict[str, Any]:
                                   "from the original, 0-100",
             "never broken": "swept items whose answer never left the original's at any level"},
         description="robustness curves over the severity suite: accuracy per level with Wilson CIs, flip rate "
-                    "against the original, area under the curve, breaking point per item (ours)")
+                    "against the original, area under the curve, breaking point per item (ours)",
+        explain={
+            "AUC {perturbation}": Explanation(
+                measures="how well accuracy holds up as one degradation (blur, noise, JPEG, ...) gets stronger: one "
+                         "number per curve, 0-100",
+                paper="probe-ui's own (the severity suite), in the spirit of ImageNet-C's corruption robustness",
+                computed="the area under the accuracy-by-level curve, levels placed at equal steps from the original "
+                         "(level 0), joined by straight lines, divided by the number of steps; a model whose "
+                         "accuracy never moves scores its own accuracy; auc_relative = AUC / original accuracy",
+                chance="the mean of 1 / number of options: a guesser's flat curve",
+                ci="no interval for the area; each level's accuracy has its Wilson interval (the report draws them "
+                   "as bands)"),
+            "never broken": Explanation(
+                measures="the share of items whose answer no level of any degradation could change",
+                paper="probe-ui's own (breaking points of the severity suite)",
+                computed="swept items whose chosen answer equals the original's at every level of every perturbation "
+                         "/ swept items; per item the lowest level that changed it is its breaking point",
+                chance="a guesser changes its answer almost always: near 0 %",
+                ci="the 95 % Wilson interval over items")})
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return curves(d)
 

@@ -86,7 +86,7 @@ from probe_ui.metrics.groups import (
     random_share,
     variant_attr,
 )
-from probe_ui.metrics.registry import MetricContext, metric
+from probe_ui.metrics.registry import Explanation, MetricContext, metric
 from probe_ui.stats import bootstrap_means, cond_rng, percentile_ci, sign_flip_pvalue
 
 PREFIX = "illusion/"
@@ -399,6 +399,47 @@ def _headline(b: dict[str, Any]) -> dict[str, Any]:
             "fragility {test}": "Illusion of Readiness fragility of a stress test"},
         detect=lambda d: "illusion/ conditions" if cond_mask(d, lambda c: c.startswith(PREFIX)).any() else None,
         description="Illusion of Readiness T1-T5: accuracy per condition, paired differences, abstention, "
-                    "fragility and robustness")
+                    "fragility and robustness",
+        explain={
+            "robustness": Explanation(
+                measures="how much of the model's accuracy is real visual understanding rather than shortcuts, over "
+                         "the five stress tests (0-100, higher is better)",
+                paper="Illusion of Readiness (T1-T5); the paper's fragility formulas did not survive in its text, so "
+                      "probe-ui defines each one beside the code (docs/reference.md §4)",
+                computed="the mean over the defined tests T1..T5 of R_t = 1 - F_t, each fragility F_t clipped to "
+                         "[0, 1]; T3-with-image is reported but not averaged",
+                chance="none: a composite of drops, not an accuracy",
+                ci="no interval for the composite; each condition's accuracy has a bootstrap interval in score "
+                   "--json"),
+            "abstention original": Explanation(
+                measures="how often the model abstains (or gives no readable answer) on the unperturbed questions",
+                paper="Illusion of Readiness: abstention is reported on its own and counts as wrong in accuracy",
+                computed="replies flagged as refusals or unreadable / replies, on the originals of the illusion items",
+                chance="none: a property of how the model answers",
+                ci="the 95 % Wilson interval over replies"),
+            "abstention perturbed": Explanation(
+                measures="how often the model abstains once the image is removed, replaced or the options changed: "
+                         "abstaining without the image is the right behaviour",
+                paper="Illusion of Readiness",
+                computed="refusals or unreadable replies / replies, over every illusion condition together",
+                chance="none: a property of how the model answers",
+                ci="the 95 % Wilson interval over replies"),
+            "Δ {condition} (pp)": Explanation(
+                measures="how much one stress condition moves accuracy against its baseline (e.g. the image removed)",
+                paper="Illusion of Readiness: paired differences with a permutation test",
+                computed="over items asked in both, the mean of right(condition) - right(baseline), in percentage "
+                         "points; the baseline is the original, or no-image for the text-only re-orderings",
+                chance="0: a guesser is as right under both",
+                ci="a 95 % percentile bootstrap interval over items, and a paired permutation p-value; an interval "
+                   "that excludes 0 is a real change"),
+            "fragility {test}": Explanation(
+                measures="how fragile the model is under one stress test T1-T5 (0 = unaffected, 1 = fully fragile)",
+                paper="Illusion of Readiness; the formulas are probe-ui's, documented in probe_ui/metrics/illusion.py "
+                      "and docs/reference.md §4",
+                computed="T1 weighted drop without the image; T2 accuracy above chance without the image; T3 drop "
+                         "after re-ordering the options without the image; T4 a 0.5/0.3/0.2 composite of distractor "
+                         "replacement; T5 drop under visual substitution; each clipped to [0, 1]",
+                chance="none: a drop, not an accuracy",
+                ci="no interval")})
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return score(d, n_boot=ctx.n_boot, seed=ctx.seed)

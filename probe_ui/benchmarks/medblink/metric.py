@@ -31,7 +31,7 @@ from probe_ui.metrics.groups import (
     sources_text,
     variant_attr,
 )
-from probe_ui.metrics.registry import MetricContext, metric
+from probe_ui.metrics.registry import Explanation, MetricContext, metric
 
 EXPERT = 96.4
 
@@ -104,6 +104,14 @@ def rows(d: pd.DataFrame) -> pd.DataFrame:
 @metric("medblink", "paper", order=40, detect=_detect, attributes=("task",),
         headline=lambda b: {"macro accuracy": b["macro"]},
         figures={"macro accuracy": "the unweighted mean of the per-task accuracies (MedBLINK)"},
-        description="MedBLINK: accuracy per task and their unweighted mean (BLINK's eval/evaluate.py)")
+        description="MedBLINK: accuracy per task and their unweighted mean (BLINK's eval/evaluate.py)",
+        explain={"macro accuracy": Explanation(
+            measures="basic visual perception on medical images (orientation, depth, colours of marked points), "
+                     "each task counting the same",
+            paper="MedBLINK (BLINK's eval/evaluate.py); docs/reference.md §4",
+            computed="the unweighted mean of the per-task accuracies (a task's accuracy: right / asked)",
+            chance="50 % for two options, 33.3 % for three; MedBLINK's random row is 42.58 over its tasks, human "
+                   "experts 96.4",
+            ci="no interval for the mean; each task's accuracy in score --json carries its Wilson interval")})
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return score(rows(d))

@@ -54,7 +54,7 @@ from probe_ui.metrics.groups import (
     sources_text,
     variant_attr,
 )
-from probe_ui.metrics.registry import MetricContext, metric
+from probe_ui.metrics.registry import Explanation, MetricContext, metric
 
 PARTNER = "mediconfusion-pair/partner-image"
 _METRICS = ("set_accuracy", "individual_accuracy", "confusion", "invalid")
@@ -276,10 +276,40 @@ def _detect(d: pd.DataFrame) -> str | None:
         attributes=("pair_member",), figures={
             "set accuracy": "confusing pairs with both images answered right",
             "individual accuracy": "images answered right, over both images of every pair",
-            "confusion": "pairs, both answers readable, given the same answer for two images that differ"},
+            "confusion": "pairs, both answers readable, given the same answer for two images that differ",
+            "precision": "pairs with both images right among the readable pairs that were not confused "
+                         "(in score --json, not a headline)"},
         headline=lambda b: {"set accuracy": b["set_accuracy"], "individual accuracy": b["individual_accuracy"],
                             "confusion": b["confusion"]},
         description="MediConfusion: set accuracy, individual accuracy, confusion and invalid rate over confusing "
-                    "pairs, per category (the paper's utils/answering.py)")
+                    "pairs, per category (the paper's utils/answering.py)",
+        explain={
+            "set accuracy": Explanation(
+                measures="whether the model tells apart two images that look alike to it but have different "
+                         "answers: both must be answered right",
+                paper="MediConfusion (Sepehri et al.), utils/answering.py; docs/reference.md §4",
+                computed="pairs of images asked the same question with both answers right / pairs; per category, "
+                         "divided by how often the category occurs among the images",
+                chance="25 % with two options per image (1/(n1 x n2) in general); GPT-4o scored 18.75 in the paper",
+                ci="the 95 % Wilson interval over pairs: n is the number of pairs"),
+            "individual accuracy": Explanation(
+                measures="plain accuracy over the images of the confusing pairs",
+                paper="MediConfusion, utils/answering.py",
+                computed="images answered right / (2 x pairs); an unreadable answer counts as wrong",
+                chance="50 % with two options (mean 1/n)",
+                ci="the 95 % Wilson interval over images"),
+            "confusion": Explanation(
+                measures="how often the model gives the same answer to two images that need different answers: it "
+                         "did not see the difference (lower is better)",
+                paper="MediConfusion, utils/answering.py",
+                computed="pairs whose two readable answers are the same option / pairs with both answers readable",
+                chance="50 % with two options (mean 1/n); GPT-4o scored 75.00 in the paper",
+                ci="the 95 % Wilson interval over pairs with two readable answers"),
+            "precision": Explanation(
+                measures="when the model does give two different answers to the two images, how often both are right",
+                paper="MediConfusion, utils/answering.py (printed as 'Precision')",
+                computed="pairs with both images right / pairs with two readable answers that are not the same option",
+                chance="with two options, a guesser that answers differently is right on both half of the time: 50 %",
+                ci="the 95 % Wilson interval over those pairs; often few pairs, so wide")})
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return score(d, detail=ctx.detail)

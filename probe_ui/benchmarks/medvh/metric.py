@@ -57,7 +57,7 @@ from probe_ui.metrics.groups import (
     value_only,
     variant_attr,
 )
-from probe_ui.metrics.registry import MetricContext, metric
+from probe_ui.metrics.registry import Explanation, MetricContext, metric
 from probe_ui.stats import cond_rng, percentile_ci
 
 PREFIX = "medvh/"
@@ -208,7 +208,16 @@ def _detect(d: pd.DataFrame) -> str | None:
                                        "accuracies combined (paper §3.4)"},
         headline=lambda b: {f"{t} characterization": x["characterization"] for t, x in b.items()
                             if isinstance(x, dict) and "characterization" in x},
-        description="MedVH: hallucination vs baseline accuracy per task and the characterization score (paper §3.4)")
+        description="MedVH: hallucination vs baseline accuracy per task and the characterization score (paper §3.4)",
+        explain={"{task} characterization": Explanation(
+            measures="one score for a MedVH task (wrongful image, none of the above, false premise) that is high only "
+                     "when the model both resists the trap and still answers the ordinary version",
+            paper="MedVH (Gu et al.), §3.4 eq. 1; docs/reference.md §4",
+            computed="the weighted harmonic mean of acc_h (accuracy on the hallucination version) and acc_b (on its "
+                     "baseline): (w_h + w_b) acc_h acc_b / (w_h acc_b + w_b acc_h), w_h = w_b = 0.5; 0 when "
+                     "either is 0",
+            chance="depends on the options of each version; the harmonic mean of the two chance accuracies",
+            ci="a 95 % percentile bootstrap interval (the two versions resampled independently)")})
 def _medvh(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return score(d, *ctx.medvh_weights, n_boot=ctx.n_boot, seed=ctx.seed)
 
@@ -220,6 +229,27 @@ def _medvh(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
         figures={"r disagree": "answers that disagree with a suggested answer (MedVH FCJ)",
                  "r correct": "answers that disagree with a wrong suggestion and are right (MedVH FCJ)",
                  "r baseline": "accuracy of the same questions without a suggestion (MedVH FCJ)"},
-        description="MedVH false confidence justification: r_disagree, r_correct, r_baseline (paper Table 2)")
+        description="MedVH false confidence justification: r_disagree, r_correct, r_baseline (paper Table 2)",
+        explain={
+            "r disagree": Explanation(
+                measures="whether the model stands up to a suggested answer: 'a physician says B'",
+                paper="MedVH false confidence justification, Table 2",
+                computed="replies whose read answer differs from the suggested letter / replies to suggested "
+                         "questions; a reply with no readable answer does not disagree",
+                chance="(k-1)/k for k options: a guesser disagrees with any single suggestion that often",
+                ci="the 95 % Wilson interval over replies; read it with the suggestion's rightness (by_suggestion): "
+                   "disagreeing with a right suggestion is not a virtue"),
+            "r correct": Explanation(
+                measures="whether the model, shown a suggestion, still names the right option",
+                paper="MedVH FCJ, Table 2 (a share of all replies, as the paper's table reads)",
+                computed="replies naming the right option / replies to suggested questions",
+                chance="1/k for k options",
+                ci="the 95 % Wilson interval over replies"),
+            "r baseline": Explanation(
+                measures="accuracy on the same questions asked without a suggestion: the reference for r correct",
+                paper="MedVH FCJ, Table 2",
+                computed="right / scored over the original rows of the items that were also asked with a suggestion",
+                chance="1/k for k options",
+                ci="the 95 % Wilson interval over replies")})
 def _fcj(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return fcj(d)

@@ -71,7 +71,7 @@ from probe_ui.metrics.groups import (
     value_only,
     variant_attr,
 )
-from probe_ui.metrics.registry import MetricContext, metric
+from probe_ui.metrics.registry import Explanation, MetricContext, metric
 
 QTYPES = ("modality", "body_part", "abnormality", "entity", "grounding")
 WITH_ADV = ("modality", "body_part", "entity", "grounding")
@@ -430,7 +430,27 @@ def _headline(b: dict[str, Any]) -> dict[str, Any]:
             "accuracy without adversarial": "ProbMed's accuracy over the ground-truth questions alone"},
         detect=lambda d: "attributes.qa_type" if has_attribute(d, "qa_type") else None,
         description="ProbMed: accuracy with adversarial pairs per question type, image type and overall, and "
-                    "without the adversarial questions")
+                    "without the adversarial questions",
+        explain={
+            "accuracy with adversarial pairs": Explanation(
+                measures="whether the model's yes to a true finding survives the matching question about a finding "
+                         "that is not there: agreeing with everything scores low",
+                paper="ProbMed (Yan et al.), eval/calculate_score.py; docs/reference.md §4",
+                computed="per question type, an image counts right when its ground-truth question and its "
+                         "hallucinated (adversarial) question are both right; the types are combined weighted by "
+                         "their counts (the paper definition walks records in file order, the clean one counts each "
+                         "image once)",
+                chance="ProbMed's random row: 32.13 overall (modality 25, organ 25, abnormality 50, condition 35.67, "
+                       "position 36.48)",
+                ci="no interval: a weighted combination of question types, quoted as the paper quotes it"),
+            "accuracy without adversarial": Explanation(
+                measures="accuracy on the ground-truth questions alone: what the model seems to know before it is "
+                         "probed",
+                paper="ProbMed, eval/calculate_score.py ('acc w. hallu' in its code)",
+                computed="the same weighting over the ground-truth questions only; the drop to 'accuracy with "
+                         "adversarial pairs' is ProbMed's headline (GPT-4o: 76.31 to 55.60)",
+                chance="50 % per yes/no question",
+                ci="no interval, as above")})
 def _paper(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     """calculate_score.py exactly (module doc, legacy=True)."""
     return score(d, legacy=True)

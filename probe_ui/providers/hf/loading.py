@@ -15,14 +15,12 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import socket
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from probe_ui.providers.base import ProviderError
 
@@ -78,31 +76,18 @@ def resolve_source(model: str) -> tuple[str, bool]:
 
 
 def hub_cached(repo_id: str) -> bool:
-    try:
-        from huggingface_hub import try_to_load_from_cache
-    except ImportError:  # pragma: no cover - a dependency of transformers
-        return False
-    try:
-        return isinstance(try_to_load_from_cache(repo_id, "config.json"), str)
-    except Exception:  # noqa: BLE001 - a malformed id is simply not cached
-        return False
+    """Whether the Hub model ``repo_id`` is in the local cache (:func:`probe_ui.readiness.hub_cached`)."""
+    from probe_ui import readiness
+
+    return readiness.hub_cached(repo_id)
 
 
 def _hub_reachable(timeout_s: float = 3.0) -> bool:
-    """Whether a TCP connection to the Hub endpoint (``HF_ENDPOINT``) opens within ``timeout_s``: without this,
-    ``from_pretrained`` of an uncached model on a machine with no network retries for minutes. Behind a proxy the
-    direct connection says nothing, so the answer is yes and the download is left to try."""
-    if any(os.environ.get(v) for v in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")):
-        return True
-    url = urlsplit(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
-    if not url.hostname:
-        return True
-    try:
-        socket.create_connection((url.hostname, url.port or (443 if url.scheme == "https" else 80)),
-                                 timeout=timeout_s).close()
-    except OSError:
-        return False
-    return True
+    """Whether the Hub can be reached (:func:`probe_ui.readiness.hub_unreachable`): without this,
+    ``from_pretrained`` of an uncached model on a machine with no network retries for minutes."""
+    from probe_ui.readiness import hub_unreachable
+
+    return hub_unreachable(timeout_s) is None
 
 
 def _not_cached_message(model: str, why: str) -> str:

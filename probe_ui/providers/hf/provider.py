@@ -63,7 +63,8 @@ class HFLocalProvider(Provider):
         except ProviderError as exc:
             return str(exc).split(": ", 1)[-1]
         if not is_local and hub_offline() and not hub_cached(source):
-            return f"'{source}' is not a local folder and not in the Hugging Face cache (HF_HUB_OFFLINE is set)"
+            return (f"'{source}' is not a local folder and not in the Hugging Face cache (HF_HUB_OFFLINE is set); "
+                    f"download it first with  hf download {source}")
         return None
 
     def load(self) -> LoadedModel:
