@@ -1429,7 +1429,7 @@ def run_catalogue_case(case: Case, workdir: Path) -> str:
             return "typed"
     if not isinstance(cfg, ModelConfig) or cfg.provider not in PROVIDERS:
         raise Bug(f"not a usable ModelConfig (provider {getattr(cfg, 'provider', None)!r:.80})")
-    # a run stores the entry's generation settings and options as JSON (runner._public_config, request hashes)
+    # a run stores the entry's generation settings and options as JSON (runner.public_config, request hashes)
     json.dumps({"generation": cfg.generation, "options": cfg.options})
     return "accepted"
 

@@ -12,7 +12,8 @@ The raw text is always logged by the caller; an :class:`Answer` records the pars
 
 Before any rule: typographic quotes and full-width forms are folded (NFKC: "（B）" is "(B)"); chat-template tokens
 ("</s>", "<|im_end|>", "<end_of_turn>", a leading "ASSISTANT:") are dropped, and after a closed ``<think>`` block
-only what follows it is read; markdown emphasis and headings are dropped; MediConfusion's primed completions of its prompt's '#answer: ("' are rewritten to the
+only what follows it is read; markdown emphasis and headings are dropped; MediConfusion's primed completions of its
+prompt's '#answer: ("' are rewritten to the
 bracketed letter ('("A")', 'A")', 'B": <option text>)', '#answer: ("B")' → "(A)", "(B)"); "N/A", "n/a", "N.A."
 become "not applicable", so they are never option A (unless an option's own text is N/A).
 
@@ -125,13 +126,13 @@ import functools
 import hashlib
 import re
 import sys
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from probe_ui.reading import languages, lexicon, overlap, subject
 from probe_ui.reading.lexicon import fold_quotes, strip_debris
+
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import is_refusal, refusal_spans
 
@@ -1271,7 +1272,8 @@ _SELF_CORRECTION = re.compile(
     r"(?:[ \t]*[,.]*[ \t]*(?:although|though|but))?|(?:although|though)(?=[ \t]*(?:-|\.\.\.|\u2026)))\b[ \t]*[,:.!\-]*"
 )
 # what withdraws an answer after a self-correction
-_WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|unsure|uncertain|"
+_WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|"
+                        r"unsure|uncertain|"
                         r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out)|"
                         r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|no\s+longer\s+sure|"
                         r"(?:would|'d)\s+need\s+[^.;!?\n]{0,80}?\bto\s+(?:say|tell|decide|be\s+sure|know))\b")

@@ -15,11 +15,10 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from probe_ui.yaml_limits import safe_load, yaml_problem, yaml_within
 from probe_ui.providers import PROVIDERS, provider_class
 from probe_ui.providers.base import ModelConfig, ModelSpecError
 from probe_ui.resources import BACKENDS_DIR
-
+from probe_ui.yaml_limits import safe_load, yaml_problem, yaml_within
 
 
 class _Entry(BaseModel):
@@ -73,8 +72,8 @@ def _load_entry(path: Path, raw: bytes) -> ModelConfig:
     try:
         data = safe_load(raw.decode("utf-8"))
         if not yaml_within(data, MAX_ENTRY_VALUES):
-            raise ModelSpecError(f"{path}: the YAML expands to more than {MAX_ENTRY_VALUES:,} values (aliases repeating "
-                                 "a structure?); a backend entry is a few fields")
+            raise ModelSpecError(f"{path}: the YAML expands to more than {MAX_ENTRY_VALUES:,} values (aliases "
+                                 "repeating a structure?); a backend entry is a few fields")
         e = _Entry.model_validate(data)
     except UnicodeDecodeError:
         raise ModelSpecError(f"{path}: not a UTF-8 text file") from None

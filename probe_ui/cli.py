@@ -59,7 +59,7 @@ def trust_arg(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> N
 
 
 def serve_args(p: argparse.ArgumentParser) -> None:
-    from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_MAX_UPLOAD_MB
+    from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_MAX_UPLOAD_MB, DEFAULT_PORT
 
     g = p.add_argument_group("app (probe-ui with no command, or probe-ui serve)")
     g.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; any other "
@@ -170,7 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "--shard wins")
     b.set_defaults(func=cmd_batch)
 
-    pt = sub.add_parser("perturbations", help="every perturbation and suite, its parameters and its effect on the answer")
+    pt = sub.add_parser("perturbations",
+                        help="every perturbation and suite, its parameters and its effect on the answer")
     pt.add_argument("--format", choices=("table", "markdown", "json"), default="table")
     pt.set_defaults(func=cmd_perturbations)
 
@@ -543,6 +544,13 @@ def judged_store(args: argparse.Namespace) -> tuple[Any, str | None]:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from probe_ui.score_format import (
+        accuracy_pairs,
+        format_parser_differences,
+        format_score_csv,
+        format_score_markdown,
+        format_score_table,
+    )
     from probe_ui.scoring import compare_parsers, jsonable, score_run
 
     if args.compare_parsers:
@@ -554,7 +562,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         legacy = score_run(store, args.run, "legacy")
         if args.json:
             print(json.dumps(jsonable({"run": robust["run"], "benchmark": robust["benchmark"],
-                                       "accuracy": _accuracy_pairs(robust, legacy), "differences": diffs}), indent=2))
+                                       "accuracy": accuracy_pairs(robust, legacy), "differences": diffs}), indent=2))
         else:
             print(format_parser_differences(robust, legacy, diffs, args.format))
         return 0
@@ -573,201 +581,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_score_table(report: dict[str, Any]) -> str:
-    lines = [f"run '{report['run']}' (seed {report['seed']}): {report['variants']} variants"
-             + (f"; {report['benchmark']}" if report.get("benchmark") else "")
-             + (f"; parser {report['parser']}" if report.get("parser") else "")]
-    if report["items_not_loaded"]:
-        lines.append(f"{report['items_not_loaded']} items could not be loaded (see 'probe-ui batch' output)")
-    header = f"{'model':<28} {'scored answers':>14} {'accuracy':>9} {'95% CI':>15} {'random guess':>12} " \
-             f"{'unreadable':>10} {'refused':>8} {'failed calls':>12}"
-    lines += [header, "-" * len(header)]
-    for model, r in report["models"].items():
-        acc = r["accuracy"]
-        val = f"{acc['value']:.2f}" if acc["value"] is not None else "-"
-        ci = f"{acc['ci'][0]:.1f}-{acc['ci'][1]:.1f}" if acc["ci"] else "-"
-        rnd = f"{acc['random']:.1f}" if acc["random"] is not None else "-"
-        inv, ref = r["invalid_rate"]["value"], r["refusal_rate"]["value"]
-        lines.append(f"{model:<28} {r['n']:>14} {val:>9} {ci:>15} {rnd:>12} "
-                     f"{(f'{inv:.1f}%' if inv is not None else '-'):>10} {(f'{ref:.1f}%' if ref is not None else '-'):>8} "
-                     f"{r['errors']:>12}")
-    if not report["models"]:
-        lines.append("(no answers yet)")
-    if report.get("judge"):
-        lines.append(judge_line(report))
-    if report.get("harness_agreement"):
-        from probe_ui.interop.verdicts import agreement_lines
-
-        lines += ["", *agreement_lines(report["harness_agreement"])]
-    for section, rows, models in _paper_sections(report):
-        lines += ["", f"== {section} =="]
-        width = max([len("metric")] + [len(m) for m, _ in rows])
-        cols = [max([12, len(m)] + [len(_cell(cells.get(m))) for _, cells in rows]) for m in models]
-        lines.append(f"{'metric':<{width}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(models, cols)))
-        lines.append("-" * (width + 2 + sum(w + 2 for w in cols)))
-        for metric, cells in rows:
-            lines.append(f"{metric:<{width}}  " + "  ".join(f"{_cell(cells.get(m)):>{w}}"
-                                                             for m, w in zip(models, cols)))
-    return "\n".join(lines)
-
-
-def judge_line(report: dict[str, Any]) -> str:
-    """How many answers the fallback judge decided, in all and per model (they are in the figures above)."""
-    j = report["judge"]
-    per = ", ".join(f"{m} {r.get('judged', 0)}" for m, r in report["models"].items())
-    n = j["decided"]
-    return (f"judge {j['model']} decided {n} answer{'' if n == 1 else 's'} the rules could not read (counted above, "
-            f"method 'judge')" + (f": {per}" if per else ""))
-
-
-def format_score_markdown(report: dict[str, Any]) -> str:
-    lines = [f"**Run** `{report['run']}` (seed {report['seed']}, {report['variants']} variants"
-             + (f", {report['benchmark']}" if report.get("benchmark") else "")
-             + f", parser {report.get('parser', 'robust')})", "",
-             "| model | scored answers | accuracy | 95% CI | random guess | unreadable | refused | failed calls |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for model, r in report["models"].items():
-        acc = r["accuracy"]
-        ci = f"{acc['ci'][0]:.1f}-{acc['ci'][1]:.1f}" if acc["ci"] else "-"
-        lines.append(f"| {_md(model)} | {r['n']} | {_num(acc['value'])} | {ci} | "
-                     f"{_num(acc['random'], 1)} | {_num(r['invalid_rate']['value'], 1)} | "
-                     f"{_num(r['refusal_rate']['value'], 1)} | {r['errors']} |")
-    if report.get("judge"):
-        lines += ["", _md(judge_line(report))]
-    if report.get("harness_agreement"):
-        from probe_ui.interop.verdicts import agreement_lines
-
-        lines += ["", *(f"- {x}" if i else f"**{x.strip('= ')}**" for i, x in
-                        enumerate(agreement_lines(report["harness_agreement"])))]
-    for section, rows, models in _paper_sections(report):
-        lines += ["", f"### {section}", "", "| metric | " + " | ".join(_md(m) for m in models) + " |",
-                  "|---|" + "---:|" * len(models)]
-        for metric, cells in rows:
-            lines.append(f"| {_md(metric)} | " + " | ".join(_md(_cell(cells.get(m))) for m in models) + " |")
-    return "\n".join(lines)
-
-
-def format_score_csv(report: dict[str, Any]) -> str:
-    import io
-
-    from probe_ui import spreadsheet
-
-    buf = io.StringIO()
-    w = spreadsheet.writer(buf, lineterminator="\n")
-    w.writerow(["run", "parser", "model", "section", "metric", "value", "numerator", "denominator", "n"])
-    run, parser = report["run"], report.get("parser", "robust")
-    for model, r in report["models"].items():
-        for key in ("accuracy", "invalid_rate", "refusal_rate"):
-            m = r[key]
-            w.writerow([run, parser, model, "accuracy", key, m["value"], m["numerator"], m["denominator"], m["n"]])
-    for section, rows, models in _paper_sections(report):
-        for metric, cells in rows:
-            for model in models:
-                if model not in cells:
-                    continue
-                v = cells[model]
-                if isinstance(v, dict):
-                    w.writerow([run, parser, model, section, metric, v.get("value"), v.get("numerator"),
-                                v.get("denominator"), v.get("n")])
-                else:
-                    w.writerow([run, parser, model, section, metric, v, "", "", ""])
-    return buf.getvalue()
-
-
-def _paper_sections(report: dict[str, Any]) -> list[tuple[str, list[tuple[str, dict[str, Any]]], list[str]]]:
-    """The per-paper metrics as sections of (metric path, {model: leaf}) rows: shared with the app's Results tab
-    (:func:`probe_ui.results.paper_sections`), imported when needed so that the CLI starts quickly."""
-    from probe_ui.results import paper_sections
-
-    return paper_sections(report)
-
-
-def _num(v: Any, digits: int = 2) -> str:
-    return "-" if v is None else f"{v:.{digits}f}" if isinstance(v, (int, float)) and not isinstance(v, bool) \
-        else str(v)
-
-
-def _cell(v: Any) -> str:
-    from probe_ui.results import is_metric
-
-    if is_metric(v):
-        s = _num(v.get("value"))
-        num, den = v.get("numerator"), v.get("denominator")
-        if isinstance(num, (int, float)) and isinstance(den, (int, float)):
-            s += f" ({num:g}/{den:g})"
-        return s
-    if v is None:
-        return "-"
-    if isinstance(v, float):
-        return f"{v:.2f}"
-    return str(v)
-
-
-def _md(s: str) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
-
-
-def _accuracy_pairs(robust: dict[str, Any], legacy: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    out = {}
-    for model, r in robust["models"].items():
-        lg = legacy["models"].get(model, {}).get("accuracy", {})
-        out[model] = {"robust": r["accuracy"]["value"], "legacy": lg.get("value")}
-    return out
-
-
-def format_parser_differences(robust: dict[str, Any], legacy: dict[str, Any], diffs: list[dict[str, Any]],
-                              fmt: str = "table") -> str:
-    """The --compare-parsers output: accuracy under both parsers, then every reply read differently."""
-    def reading(r: dict[str, Any]) -> str:
-        c = r["choice"] if r["choice"] is not None else "invalid"
-        ok = {True: "right", False: "wrong", None: "unscored"}[r["correct"]]
-        return f"{c} ({r['method']}; {ok})"
-
-    def text(d: dict[str, Any], limit: int | None = 120) -> str:
-        t = (d["raw_text"] or "").replace("\n", "\\n")
-        return t if limit is None or len(t) <= limit else t[: limit - 1] + "…"
-
-    acc = _accuracy_pairs(robust, legacy)
-    if fmt == "csv":
-        import io
-
-        from probe_ui import spreadsheet
-
-        buf = io.StringIO()
-        w = spreadsheet.writer(buf, lineterminator="\n")
-        w.writerow(["model", "item_id", "variant_id", "sample", "gt", "gt_raw", "legacy_mode", "robust_choice",
-                    "robust_method", "robust_correct", "legacy_choice", "legacy_method", "legacy_correct", "right",
-                    "raw_text"])
-        for d in diffs:
-            r, g = d["robust"], d["legacy"]
-            w.writerow([d["model"], d["item_id"], d["variant_id"], d["sample"], d["gt"], d["gt_raw"],
-                        d["legacy_mode"], r["choice"], r["method"], r["correct"], g["choice"], g["method"],
-                        g["correct"], d["right"], d["raw_text"]])
-        return buf.getvalue().rstrip("\n")
-    head = [f"run '{robust['run']}'" + (f" ({robust['benchmark']})" if robust.get("benchmark") else "")
-            + f": {len(diffs)} replies read differently by the robust and the legacy parser"]
-    for model, a in acc.items():
-        head.append(f"  {model}: accuracy robust {_num(a['robust'])}, legacy {_num(a['legacy'])}")
-    if fmt == "markdown":
-        lines = [*head, "", "| model | item | gt | robust | legacy | right | reply |", "|---|---|---|---|---|---|---|"]
-        for d in diffs:
-            lines.append(f"| {_md(d['model'])} | {_md(d['item_id'])} | {_md(str(d['gt_raw'] or d['gt']))} | "
-                         f"{_md(reading(d['robust']))} | {_md(reading(d['legacy']))} | {d['right']} | "
-                         f"{_md(repr(text(d)))} |")
-        return "\n".join(lines)
-    lines = head
-    for d in diffs:
-        lines += ["", f"{d['model']} on {d['item_id']} (gt {d['gt_raw'] or d['gt']!s}; right: {d['right']})",
-                  f"  reply : {text(d)!r}", f"  robust: {reading(d['robust'])}",
-                  f"  legacy: {reading(d['legacy'])}  [{d['legacy_mode']}]"]
-    return "\n".join(lines)
-
-
 def cmd_import(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from probe_ui.importers import ImportFileError, ImportOptions, ImportUsageError, import_results, \
-        questions_to_preset
+    from probe_ui.importers import ImportFileError, ImportOptions, ImportUsageError, import_results, questions_to_preset
     from probe_ui.store import Store
 
     if args.format == "dataset":
@@ -906,10 +723,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_stress(args: argparse.Namespace) -> int:
-    import pandas as pd
-
     from probe_ui import stress
-    from probe_ui.scoring import jsonable, scored_answers
+    from probe_ui.score_format import format_stress_table, stress_json
+    from probe_ui.scoring import scored_answers
     from probe_ui.store import Store
 
     if not args.model:
@@ -921,46 +737,10 @@ def cmd_stress(args: argparse.Namespace) -> int:
     df = scored_answers(store, name, args.parser)
     table, summ = stress.matrix(df), stress.summary(df, args.suite)
     if args.json:
-        print(json.dumps(jsonable({"run": name, "suite": args.suite, "parser": args.parser,
-                                   "matrix": [{"item_id": i, "condition": c, **row} for (i, c), row in
-                                              table.to_dict("index").items()],
-                                   "summary": summ.to_dict("records")}), indent=2))
+        print(stress_json(name, args.suite, args.parser, table, summ))
         return 0
-    print(f"run '{name}': {len(table)} variants x {len(table.columns)} models "
-          f"(✓ right, ✗ wrong, invalid, error; the letter is the answer read)")
-    with pd.option_context("display.max_rows", 400, "display.max_columns", 50, "display.width", 200,
-                           "display.max_colwidth", 40):
-        print(table.to_string())
-        print()
-        people = _figures_by_model(stress.summary_for_people(summ))
-        print(people.to_string())
-        if (people == "n/a").any().any():
-            print("n/a: nothing to count for this model (e.g. no pair of an original and a variant both scored)")
+    print(format_stress_table(name, table, summ))
     return 0
-
-
-def _figures_by_model(people: Any) -> Any:
-    """A per-model summary turned to one row per figure and one column per model, as text cells: counts as whole
-    numbers (a transposed table would otherwise print them as 6.0), rates with one decimal, and an undefined rate
-    (nothing to count) as "n/a", not NaN."""
-    import math
-
-    import pandas as pd
-
-    from probe_ui.metrics.registry import find_figure
-
-    table = people.set_index("model").T
-
-    def cell(label: Any, x: Any) -> str:
-        if x is None or (isinstance(x, float) and math.isnan(x)):
-            return "n/a"
-        if isinstance(x, (int, float)) and not isinstance(x, bool):
-            found = find_figure(str(label))
-            return f"{int(round(x)):,}" if found is not None and not found.percent else f"{x:.1f}"
-        return str(x)
-
-    return pd.DataFrame([[cell(label, x) for x in row] for label, row in table.iterrows()], index=table.index,
-                        columns=table.columns)
 
 
 def cmd_ratings_import(args: argparse.Namespace) -> int:
@@ -999,10 +779,8 @@ def cmd_ratings_export(args: argparse.Namespace) -> int:
 
 
 def cmd_metrics(args: argparse.Namespace) -> int:
-    from probe_ui.metrics.registry import describe
-
     import probe_ui.metrics  # noqa: F401 - registers the families
-    from probe_ui.metrics.registry import explain_figures, explain_text, glossary_markdown
+    from probe_ui.metrics.registry import describe, explain_figures, explain_text, glossary_markdown
 
     if args.glossary:
         print(glossary_markdown(), end="")

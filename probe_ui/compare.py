@@ -37,7 +37,7 @@ import pandas as pd
 from probe_ui import stats
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS
-from probe_ui.scoring import _val, categories_of, scored_answers
+from probe_ui.scoring import categories_of, scored_answers, value_or_none
 
 KEY = ("item_id", "condition", "sample")
 #: what must be equal for two answers to be answers to the same question (field → words for the message)
@@ -79,7 +79,7 @@ def _frame(store: Any, side: Side, parser: str) -> pd.DataFrame:
 
 def _norm(v: Any) -> Any:
     """A value as comparable plain data: lists for arrays and tuples, None for missing."""
-    v = _val(v)
+    v = value_or_none(v)
     if isinstance(v, np.ndarray):
         v = v.tolist()
     if isinstance(v, tuple):
@@ -133,7 +133,8 @@ def _check_same(m: pd.DataFrame, a: Side, b: Side, allow_prompt_change: bool) ->
             na, nb = _norm(va), _norm(vb)
             if na != nb:
                 raise CompareError(
-                    f"{a.label()} and {b.label()} asked {_describe_cell(r)} with different {words} ({_short(na)} / {_short(nb)}): they are not answers to the same "
+                    f"{a.label()} and {b.label()} asked {_describe_cell(r)} with different {words} "
+                    f"({_short(na)} / {_short(nb)}): they are not answers to the same "
                     "question" + ("; pass --allow-prompt-change to compare two prompts" if col in dict(PROMPT)
                                   else ""))
     if allow_prompt_change:
@@ -210,7 +211,7 @@ def _grouped(pairs: pd.DataFrame, by: str) -> list[dict[str, Any]]:
 def in_words(parsed: Any, kind: Any, options: Any) -> str | None:
     """An answer as a reader says it: "B: Pleural effusion" for a letter of a multiple-choice question, the label
     itself otherwise; None when no answer could be read."""
-    parsed = _val(parsed)
+    parsed = value_or_none(parsed)
     if parsed is None:
         return None
     opts = _norm(options) or []
@@ -225,8 +226,8 @@ def _with_words(rows: list[dict[str, Any]], words: dict[str, str]) -> list[dict[
 
 
 def _reply(r: dict[str, Any], s: str) -> dict[str, Any]:
-    return {"response_id": int(r[f"response_id_{s}"]), "text": _val(r.get(f"raw_text_{s}")),
-            "parsed": _val(r.get(f"parsed_{s}")),
+    return {"response_id": int(r[f"response_id_{s}"]), "text": value_or_none(r.get(f"raw_text_{s}")),
+            "parsed": value_or_none(r.get(f"parsed_{s}")),
             "answer": in_words(r.get(f"parsed_{s}"), r.get(f"kind_{s}"), r.get(f"options_{s}")),
             "state": r[f"state_{s}"]}
 
@@ -237,7 +238,7 @@ def _flips(pairs: pd.DataFrame, which: str, words: dict[str, str]) -> list[dict[
     for r in sel.head(FLIP_LIMIT).to_dict("records"):
         out.append({"item_id": r["item_id"], "condition": r["condition"],
                     "what": words.get(r["condition"], r["condition"]), "sample": int(r["sample"]),
-                    "question": _val(r.get("question_a")),
+                    "question": value_or_none(r.get("question_a")),
                     "right_answer": in_words(r.get("answer_label_a"), r.get("kind_a"), r.get("options_a")),
                     "a": _reply(r, "a"), "b": _reply(r, "b")})
     return out
@@ -277,7 +278,7 @@ def _units(d: pd.DataFrame) -> np.ndarray:
 
     image = variant_attr(d, "image_id").tolist() if len(d) else []
     groups = d["item_group"].tolist() if "item_group" in d.columns else [None] * len(d)
-    return np.array([f"m:{m}" if _val(m) is not None else f"i:{i}" if _val(g) is None else f"g:{g}"
+    return np.array([f"m:{m}" if value_or_none(m) is not None else f"i:{i}" if value_or_none(g) is None else f"g:{g}"
                      for m, g, i in zip(image, groups, d["item_id"].tolist())], dtype=object)
 
 
@@ -490,7 +491,8 @@ def sides(store: Any, runs: Iterable[str], models: Iterable[str]) -> list[tuple[
         return [(Side(run_a, m), Side(run_b, m)) for m in shared]
     if len(ma) == 1 and len(mb) == 1:
         return [(Side(run_a, ma[0]), Side(run_b, mb[0]))]
-    raise CompareError(f"runs '{run_a}' ({', '.join(ma) or 'no answers'}) and '{run_b}' ({', '.join(mb) or 'no answers'})"
+    raise CompareError(f"runs '{run_a}' ({', '.join(ma) or 'no answers'}) and "
+                       f"'{run_b}' ({', '.join(mb) or 'no answers'})"
                        " share no model: name them with --model A --model B")
 
 

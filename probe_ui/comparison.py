@@ -148,7 +148,7 @@ def from_answers(df: Any, run: str = "") -> Table:
     """The table of a scored-answer frame (:func:`probe_ui.scoring.scored_answers` of one run; several samples
     are reduced to their majority vote first)."""
     from probe_ui.metrics.samples import majority_vote
-    from probe_ui.scoring import UNRATED, _val, model_columns
+    from probe_ui.scoring import UNRATED, model_columns, value_or_none
 
     if df is None or not len(df):
         return Table(run, finished=True)
@@ -161,16 +161,18 @@ def from_answers(df: Any, run: str = "") -> Table:
         vid = r["variant_id"]
         if vid not in rows:
             rows[vid] = Row(vid, str(r["item_id"]), str(r.get("condition") or ORIGINAL),
-                            describe(_val(r.get("provenance")), r.get("condition")),
-                            tuple(_val(r.get("image_ids")) or ()), str(r.get("kind")),
-                            tuple(_val(r.get("options")) or ()), _val(r.get("answer_label")))
+                            describe(value_or_none(r.get("provenance")), r.get("condition")),
+                            tuple(value_or_none(r.get("image_ids")) or ()), str(r.get("kind")),
+                            tuple(value_or_none(r.get("options")) or ()), value_or_none(r.get("answer_label")))
         row = rows[vid]
-        rating = _val(r.get("rating"))
+        rating = value_or_none(r.get("rating"))
         table.cells[(vid, r["_col"])] = Cell(
-            state=_state(_val(r.get("error")), _val(r.get("parsed")), _val(r.get("invalid")), _val(r.get("correct"))),
-            answer=answer_text(row.kind, row.options, _val(r.get("parsed"))), latency_s=_val(r.get("latency_s")),
-            error=_val(r.get("error")), response_id=int(r["response_id"]),
-            rating=None if rating in (None, UNRATED) else str(rating), note=str(_val(r.get("note")) or ""))
+            state=_state(value_or_none(r.get("error")), value_or_none(r.get("parsed")),
+                         value_or_none(r.get("invalid")), value_or_none(r.get("correct"))),
+            answer=answer_text(row.kind, row.options, value_or_none(r.get("parsed"))),
+            latency_s=value_or_none(r.get("latency_s")),
+            error=value_or_none(r.get("error")), response_id=int(r["response_id"]),
+            rating=None if rating in (None, UNRATED) else str(rating), note=str(value_or_none(r.get("note")) or ""))
     table.rows = _ordered(list(rows.values()))
     _mark_broke(table)
     return table
@@ -311,7 +313,8 @@ CSS = """
 .pu-broke .pu-ans, .pu-broke .pu-meta, .pu-broke .pu-rated {color:#fff !important;}
 .pu-invalid {background:#eaeef2;} .pu-error {background:#f6f8fa;} .pu-waiting {background:#fff8c5;}
 .pu-unknown {background:#ddf4ff;} .pu-missing {background:#fff;}
-.pu-rates {margin-top:4px; display:flex; gap:3px; flex-wrap:wrap;}  /* 8 models fit 1440 px: buttons wrap in narrow cells */
+/* 8 models fit 1440 px: buttons wrap in narrow cells */
+.pu-rates {margin-top:4px; display:flex; gap:3px; flex-wrap:wrap;}
 .pu-rate {border:1px solid #afb8c1; background:#fff; color:#1f2328; border-radius:4px; padding:0 6px;
           font-size:12px; cursor:pointer; line-height:20px;}
 .pu-rate.pu-on {background:#0969da; color:#fff; border-color:#0969da;}

@@ -144,7 +144,8 @@ def describe(provenance: Iterable[dict[str, Any]] | None, condition: str | None 
 #: a perturbation or suite as a family name in a few words (plots group conditions under these)
 FAMILY_WORDS = {
     "blur": "blur", "brightness": "brightness", "contrast": "contrast", "cot": "step-by-step reasoning",
-    "crop": "crop and zoom", "cyclic_shift": "options rotated", "dots": "coloured dots", "downscale": "lower resolution",
+    "crop": "crop and zoom", "cyclic_shift": "options rotated", "dots": "coloured dots",
+    "downscale": "lower resolution",
     "escape": "escape option", "few_shot": "examples first", "flip": "mirrored", "jpeg": "JPEG compression",
     "marker": "marker drawn", "noise": "noise", "nota": "none of the above", "phrasing": "question phrasing",
     "premise": "false premise", "probmed_question": "ProbMed question", "remove": "no image",

@@ -39,11 +39,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
-import re
 import shlex
 import shutil
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,10 +52,12 @@ from probe_ui import __version__, redact
 from probe_ui.errors import ProbeUIError
 from probe_ui.export_formats import FORMATS, format_names
 from probe_ui.export_formats.base import json_text
+from probe_ui.licences import Licence, image_licences, licence_section, size_category
+from probe_ui.markup import md_cell
 from probe_ui.paths import check_output_folder
 from probe_ui.prompts import messages_text
+from probe_ui.rebuild import card_command, source_name
 from probe_ui.safe_write import write_bytes, write_text
-from probe_ui.presets import ASSETS_DIR, PRESETS_DIR
 
 BY = ("response", "variant")
 IMAGES_DIR = "images"
@@ -189,7 +188,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
     if by not in BY:
         raise ExportError(f"unknown row unit '{by}'; use one of: {', '.join(BY)}")
     out = Path(out)
-    _check_out(out)
+    check_out_folder(out)
     try:
         r = store.get_run(run)
     except StoreError:
@@ -199,8 +198,9 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         raise ExportError("no runs in the store yet: run 'probe-ui batch' first") from None
 
     warnings: list[str] = []
-    key_vars = [m.get("api_key_env") for m in (r.settings or {}).get("models") or [] if isinstance(m, dict)]
-    scrub = _Scrubber(_local_roots(store, out), redact.known_secrets(v for v in key_vars if isinstance(v, str)))
+    key_vars = [m.get("api_key_env") for m in r.config.model_records]
+    scrub = redact.Scrubber(redact.local_roots(store, out),
+                            redact.known_secrets(v for v in key_vars if isinstance(v, str)))
     variants = _run_variants(store, r.id)
     answers = _run_answers(store, r.name, parser, judge)
 
@@ -220,7 +220,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         for vid, v in variants.items():
             entries = per_variant.get(vid, [])
             row = _variant_fields(r, v, scrub)
-            row["images"] = [_image_name(h) for h in v["image_ids"]]
+            row["images"] = [image_name(h) for h in v["image_ids"]]
             row["n_answers"] = len(entries)
             row["answers"] = entries
             rows.append(row)
@@ -244,7 +244,7 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         if missing:
             warnings.append(f"{len(missing)} image(s) are not in the store and were left out: "
                             + ", ".join(m[:12] for m in missing[:5]) + ("..." if len(missing) > 5 else ""))
-            gone = {_image_name(h) for h in missing}
+            gone = {image_name(h) for h in missing}
             for row in rows:
                 row["images"] = [x for x in row["images"] if x not in gone]
         columns = VARIANT_ROW
@@ -254,22 +254,22 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         data_name = layout.data_file
         layout.write(out / data_name, rows, columns)
         files.append(data_name)
-        licences = _licences(used, set(written), variants)
+        licences = image_licences(used, set(written), variants)
         methods = Counter(str(a["method"]) for a in answers if a.get("method"))
         card = _card(r, fmt, by, rows, columns, licences, len(written), scrub, warnings, parser, methods=methods,
                      judge=judge)
         write_text(out / "README.md", card)
         files.append("README.md")
-        warnings += _leak_check(out, [data_name, "README.md"], scrub)
+        warnings += redact.leak_check(out, [data_name, "README.md"], scrub)
     except BaseException:
-        _clean_out(out, created)
+        clean_out_folder(out, created)
         raise
     total = sum((out / f).stat().st_size for f in files)
     return ExportSummary(path=out, rows=len(rows), images=len(written), files=sorted(files), warnings=warnings,
                          fmt=fmt, by=by, run=r.name, bytes=total)
 
 
-def _check_out(out: Path) -> None:
+def check_out_folder(out: Path) -> None:
     check_output_folder(out)  # a dangling symbolic link, a file on the way
     if out.exists():
         if not out.is_dir():
@@ -278,7 +278,7 @@ def _check_out(out: Path) -> None:
             raise ExportError(f"{out} is not empty: give a new or empty folder for the export")
 
 
-def _clean_out(out: Path, created: bool) -> None:
+def clean_out_folder(out: Path, created: bool) -> None:
     """Remove what a failed export wrote (the folder too, when it made it)."""
     if not out.is_dir():
         return
@@ -319,11 +319,11 @@ _INT_COLUMNS = ("response_id", "sample", "input_tokens", "output_tokens")
 def _run_answers(store: Any, run_name: str, parser: str, judge: str | None = None) -> list[dict[str, Any]]:
     """The run's answers as plain dicts: the scored-answer table (with what was sent and received), pandas'
     missing values back to None and counts back to ints."""
-    from probe_ui.scoring import UNRATED, _val, scored_answers
+    from probe_ui.scoring import UNRATED, scored_answers, value_or_none
 
     out = []
     for rec in scored_answers(store, run_name, parser, detail=True, judge=judge).to_dict("records"):
-        d = {k: _val(v) for k, v in rec.items()}
+        d = {k: value_or_none(v) for k, v in rec.items()}
         for k in _INT_COLUMNS:
             if d.get(k) is not None:
                 d[k] = int(d[k])
@@ -360,7 +360,7 @@ def _write_images(store: Any, ids: list[str], folder: Path) -> tuple[list[str], 
 
 # ---- rows ---------------------------------------------------------------------------------------------------------
 
-def _image_name(h: str) -> str:
+def image_name(h: str) -> str:
     return f"{IMAGES_DIR}/{h}.png"
 
 
@@ -377,7 +377,7 @@ def _answer_label(v: dict[str, Any]) -> str | None:
     return v["answer"]
 
 
-def _variant_fields(r: Any, v: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
+def _variant_fields(r: Any, v: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
     return {
         "run": r.name, "seed": int(r.seed), "variant_id": v["id"], "item_id": v["item_id"],
         "condition": v["condition"], "group": v["group_id"], "item_group": v["item_group"],
@@ -395,7 +395,7 @@ def rater_column(rater: str) -> str:
     return f"{RATER_PREFIX}{rater or UNNAMED_RATER}"
 
 
-def _answer_entry(a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
+def _answer_entry(a: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
     rating, note = a.get("rating"), a.get("note")
     judge = None
     if a.get("judge_model") is not None:
@@ -404,7 +404,8 @@ def _answer_entry(a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
                  "error": scrub.text(a["judge_error"], paths=True)}
     return {
         "response_id": a["response_id"], "model": a["model"], "prompt": a["prompt"], "sample": a["sample"],
-        "prompt_text": scrub.text(messages_text(a["messages"])), "settings": public_settings(a["settings"], scrub),
+        "prompt_text": scrub.text(messages_text(a["messages"])),
+        "settings": redact.scrubbed_settings(a["settings"], scrub),
         "raw_text": scrub.text(a["raw_text"]), "parsed": a["parsed"], "method": a["method"], "invalid": a["invalid"],
         "refusal": a["refusal"], "correct": a["correct"], "rating": rating, "note": scrub.text(note),
         "ratings": dict(a["rater_ratings"]) if a.get("rater_ratings") else None,
@@ -414,9 +415,9 @@ def _answer_entry(a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
     }
 
 
-def _response_row(r: Any, v: dict[str, Any], a: dict[str, Any], scrub: _Scrubber) -> dict[str, Any]:
+def _response_row(r: Any, v: dict[str, Any], a: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
     merged = {**_variant_fields(r, v, scrub), **_answer_entry(a, scrub)}
-    merged["images"] = [_image_name(h) for h in v["image_ids"]]
+    merged["images"] = [image_name(h) for h in v["image_ids"]]
     return {k: merged.get(k) for k in RESPONSE_ROW}
 
 
@@ -428,187 +429,11 @@ def _num(x: Any) -> Any:
     return None if isinstance(x, float) and not math.isfinite(x) else x
 
 
-def source_name(source: str | None) -> str:
-    """A preset (or imported file) by its file name only."""
-    if not source:
-        return ""
-    return re.split(r"[\\/]", str(source).rstrip("/\\"))[-1]
-
-
-def public_settings(settings: Any, scrub: _Scrubber) -> dict[str, Any] | None:
-    """A call's generation settings fit to publish (:func:`probe_ui.redact.public_settings`: no key variable
-    names, no credentials in URLs), local folders rewritten."""
-    if not isinstance(settings, dict):
-        return None
-    return scrub.deep(redact.public_settings(settings, secrets=()), paths=True)  # the scrubber masks the keys
-
-
-# ---- scrubbing local paths ----------------------------------------------------------------------------------------
-
-def _local_roots(store: Any, out: Path) -> list[tuple[str, str]]:
-    """Folders of this machine that must not appear in an export, each with what replaces it."""
-    pairs: list[tuple[str, str]] = []
-
-    def add(p: Any, repl: str) -> None:
-        if not p:
-            return
-        for form in {str(p), str(Path(p).resolve())}:
-            form = form.rstrip("/\\")
-            if len(form) > 1 and form.count("/") + form.count("\\") >= 1 and form not in ("/",):
-                pairs.append((form, repl))
-
-    add(out.resolve(), "")
-    add(getattr(store, "images_dir", None), "images")
-    url = str(getattr(store, "url", ""))
-    if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
-        add(Path(url[len("sqlite:///"):]).parent, "")
-    add(ASSETS_DIR, "assets")
-    add(PRESETS_DIR, "presets")
-    add(ASSETS_DIR.parent, "")
-    try:
-        add(Path.cwd(), "")
-    except OSError:  # pragma: no cover - a deleted working folder
-        pass
-    add(tempfile.gettempdir(), "$TMPDIR")
-    add(Path.home(), "~")
-    for var in ("TMPDIR", "HOME", "VIRTUAL_ENV"):
-        add(os.environ.get(var), "~" if var == "HOME" else f"${var}")
-    # longest first, so that a store inside the temp folder is rewritten as the store, not as $TMPDIR/...
-    seen, uniq = set(), []
-    for root, repl in sorted(pairs, key=lambda p: -len(p[0])):
-        if root not in seen:
-            seen.add(root)
-            uniq.append((root, repl))
-    return uniq
-
-
-_ABS_PATH = re.compile(r"(?<![\w.:/~$])(/(?:[^/\s'\"<>|]+/)+[^/\s'\"<>|,;)\]]*|[A-Za-z]:\\(?:[^\\\s'\"<>|]+\\)+"
-                       r"[^\\\s'\"<>|,;)\]]*)")
-
-
-class _Scrubber:
-    """Masks keys (:mod:`probe_ui.redact`) and rewrites local folders in every string; in bookkeeping fields,
-    URLs lose their credentials and any absolute path becomes its file name."""
-
-    def __init__(self, roots: list[tuple[str, str]], secrets: frozenset[str] = frozenset()) -> None:
-        self.roots = roots
-        self.pattern = re.compile("|".join(f"(?:{re.escape(r)})(?=[/\\\\]|$|[^\\w.-])" for r, _ in roots)) \
-            if roots else None
-        self.repl = dict(roots)
-        self.masker = redact.masker(frozenset(secrets))
-
-    def text(self, s: Any, paths: bool = False) -> Any:
-        if not isinstance(s, str):
-            return s
-        s = self.masker.mask(s)  # on the full text, before anything else touches it
-        if paths:  # bookkeeping fields: no credentials in URLs; an absolute path is only ever a file name
-            s = redact.mask_urls(s)
-            s = _ABS_PATH.sub(lambda m: re.split(r"[\\/]", m.group(0).rstrip("/\\"))[-1], s)
-        if self.pattern is not None:
-            s = self.pattern.sub(self._sub, s)
-        return s
-
-    def _sub(self, m: re.Match[str]) -> str:
-        repl = self.repl.get(m.group(0), "")
-        return repl if repl else "."
-
-    def deep(self, obj: Any, paths: bool = False) -> Any:
-        if isinstance(obj, str):
-            return self.text(obj, paths)
-        if isinstance(obj, dict):
-            return {k: self.deep(v, paths) for k, v in obj.items()
-                    if not (isinstance(k, str) and redact.CREDENTIAL_FIELD.match(k))}
-        if isinstance(obj, (list, tuple)):
-            return [self.deep(v, paths) for v in obj]
-        if isinstance(obj, float) and not math.isfinite(obj):
-            return None
-        return obj
-
-    def leaks(self, text: str) -> list[str]:
-        return sorted({r for r, _ in self.roots if r in text and len(r) > 4})
-
-
-def _leak_check(out: Path, names: list[str], scrub: _Scrubber) -> list[str]:
-    """A last look at the written text files for a local folder that slipped through."""
-    found = []
-    for name in names:
-        leaks = scrub.leaks((out / name).read_text(encoding="utf-8", errors="replace"))
-        if leaks:
-            found.append(f"{name} mentions a local folder ({leaks[0]}); check it before sharing the export")
-    return found
-
-
 # ---- writers ------------------------------------------------------------------------------------------------------
 
-# ---- licences -----------------------------------------------------------------------------------------------------
-
-@dataclass
-class _Licence:
-    image: str
-    kind: str  # bundled | derived | unknown
-    asset: str = ""
-    licence: str = ""
-    how: str = ""  # the perturbations that made a derived image
-    origin: str = ""  # where the bundled asset came from
-
-
-def bundled_assets() -> dict[str, dict[str, Any]]:
-    """The bundled images by content hash (their canonical id): file name, licence, origin."""
-    path = ASSETS_DIR / "manifest.json"
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    out = {}
-    for name, e in manifest.items():
-        if isinstance(e, dict) and e.get("id"):
-            src = e.get("source") or {}
-            out[e["id"]] = {"file": name, "licence": src.get("licence", ""),
-                            "origin": " ".join(str(src.get(k, "")) for k in ("package", "version", "file")).strip()}
-    return out
-
-
-def _licences(used: list[str], written: set[str], variants: dict[str, dict[str, Any]]) -> list[_Licence]:
-    bundled = bundled_assets()
-    originals = {(v["source"], v["item_id"]): v for v in variants.values() if v["condition"] == "original"}
-    derived: dict[str, tuple[list[str], list[str]]] = {}
-    for v in variants.values():
-        if v["condition"] == "original" or not v["provenance"]:
-            continue
-        base = originals.get((v["source"], v["item_id"]))
-        if base is None or not base["image_ids"] or not all(h in bundled for h in base["image_ids"]):
-            continue
-        ops = [str(p.get("op")) for p in v["provenance"]]
-        for h in v["image_ids"]:
-            if h not in bundled:
-                derived.setdefault(h, (list(base["image_ids"]), ops))
-    out = []
-    for h in used:
-        if h not in written:
-            continue
-        name = _image_name(h)
-        if h in bundled:
-            b = bundled[h]
-            out.append(_Licence(name, "bundled", b["file"], b["licence"], origin=b["origin"]))
-        elif h in derived:
-            srcs, ops = derived[h]
-            files = ", ".join(bundled[s]["file"] for s in srcs)
-            lic = "; ".join(dict.fromkeys(bundled[s]["licence"] for s in srcs))
-            origin = "; ".join(dict.fromkeys(bundled[s]["origin"] for s in srcs))
-            out.append(_Licence(name, "derived", files, lic, " + ".join(dict.fromkeys(ops)), origin))
-        else:
-            out.append(_Licence(name, "unknown", licence="user-supplied, licence unknown"))
-    return out
 
 
 # ---- the dataset card ---------------------------------------------------------------------------------------------
-
-def _size_category(n: int) -> str:
-    for limit, label in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M")):
-        if n < limit:
-            return label
-    return "n>1M"
-
 
 def _front_matter(r: Any, fmt: str, n: int) -> str:
     import yaml
@@ -621,7 +446,7 @@ def _front_matter(r: Any, fmt: str, n: int) -> str:
         "pretty_name": f"probe-ui run {r.name}",
         "tags": ["probe-ui", "medical", "vision-language-models", "evaluation"],
         "task_categories": ["visual-question-answering"],
-        "size_categories": [_size_category(n)],
+        "size_categories": [size_category(n)],
         "configs": [{"config_name": "default", "data_files": data_files}],
     }
     return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=120) + "---\n"
@@ -631,48 +456,6 @@ def _others(fmt: str) -> str:
     """The other formats, in words ("jsonl, parquet or csv")."""
     others = [n for n in format_names() if n != fmt and not FORMATS.get(n).needs_images]
     return ", ".join(others[:-1]) + (" or " if len(others) > 1 else "") + others[-1] if others else "another format"
-
-
-def _md(s: Any) -> str:
-    return str(s).replace("|", "\\|").replace("\n", " ")
-
-
-def _reproduce(s: dict[str, Any], r: Any) -> str | None:
-    presets = s.get("presets") or []
-    models = [m.get("name") for m in s.get("models") or [] if m.get("name")]
-    if not presets or not models:
-        return None
-    args = ["probe-ui", "batch"]
-    for p in presets:
-        path = str(p.get("path") or p.get("name") or "")
-        name = source_name(path)
-        bundled = (PRESETS_DIR / name).is_file() and _same_file(PRESETS_DIR / name, p.get("sha256"))
-        args.append(f"presets/{name}" if bundled else name)
-    for m in models:
-        args += ["--model", m]
-    args += ["--seed", str(r.seed)]
-    for suite in s.get("suites") or []:
-        args += ["--suite", suite]
-    if s.get("prompt"):
-        args += ["--prompt", s["prompt"]]
-    if (s.get("samples") or 1) > 1:
-        args += ["--samples", str(s["samples"])]
-    if s.get("temperature") is not None:
-        args += ["--temperature", str(s["temperature"])]
-    judge = s.get("judge") or {}
-    if judge.get("name"):
-        args += ["--judge", judge["name"], "--judge-mode", judge.get("mode", "mediconfusion")]
-    args += ["--run", r.name]
-    return " ".join(shlex.quote(a) for a in args)
-
-
-def _same_file(path: Path, sha: str | None) -> bool:
-    if not sha:
-        return True
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest() == sha
-    except OSError:
-        return False
 
 
 def _methods_section(methods: Counter[str], judge: str | None) -> list[str]:
@@ -685,15 +468,15 @@ def _methods_section(methods: Counter[str], judge: str | None) -> list[str]:
     out = ["## How answers were read", "",
            "Each answer's `method` names the rule that read it (or left it invalid):", "",
            "| method | answers | meaning |", "|---|---:|---|"]
-    out += [f"| `{m}` | {n} | {_md(describe(m))} |" for m, n in sorted(methods.items(), key=lambda kv: -kv[1])]
+    out += [f"| `{m}` | {n} | {md_cell(describe(m))} |" for m, n in sorted(methods.items(), key=lambda kv: -kv[1])]
     if judge:
-        out += ["", f"A judge model (`{_md(judge)}`) read the replies the rules could not read: its answers carry the "
-                "method `judge`, and its own reply is in the `judge` column."]
+        out += ["", f"A judge model (`{md_cell(judge)}`) read the replies the rules could not read: its answers carry "
+                "the method `judge`, and its own reply is in the `judge` column."]
     return out + [""]
 
 
-def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[str], licences: list[_Licence],
-          n_images: int, scrub: _Scrubber, warnings: list[str], parser: str, *,
+def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[str], licences: list[Licence],
+          n_images: int, scrub: redact.Scrubber, warnings: list[str], parser: str, *,
           methods: Counter[str] | None = None, judge: str | None = None) -> str:
     s = r.settings or {}
     lines = [_front_matter(r, fmt, len(rows)), f"# probe-ui run `{r.name}`", ""]
@@ -724,11 +507,11 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
             typ, meaning = "string", (f"the latest rating of this answer by {who}: correct, incorrect or unsure; "
                                       "null if that rater did not rate it" if who != UNNAMED_RATER else
                                       "the latest rating nobody put a name to (made before raters were recorded)")
-        lines.append(f"| `{c}` | {layout.type_in(c, typ)} | {_md(meaning)} |")
+        lines.append(f"| `{c}` | {layout.type_in(c, typ)} | {md_cell(meaning)} |")
     lines.append("")
 
     lines += _methods_section(methods or Counter(), judge)
-    lines += _licence_section(licences)
+    lines += licence_section(licences)
 
     lines += ["## How it was made", "",
               f"- probe-ui: {r.versions.get('probe-ui', 'unknown')} made the run; {__version__} exported it",
@@ -761,7 +544,7 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
     versions = {k: v for k, v in (r.versions or {}).items() if k not in ("platform",)}
     if versions:
         lines.append("- package versions of the run: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
-    cmd = _reproduce(s, r)
+    cmd = card_command(r.config, r)
     lines += ["", "To make the run again (the same seed gives the same variants and the same baseline answers):", ""]
     if cmd:
         lines += ["```bash", cmd, "```", ""]
@@ -775,30 +558,3 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
     if warnings:
         lines += ["## Notes", ""] + [f"- {scrub.text(w, paths=True)}" for w in warnings] + [""]
     return scrub.text("\n".join(lines))
-
-
-def _licence_section(licences: list[_Licence]) -> list[str]:
-    lines = ["## Licences", "",
-             "The text (questions, options, answers of models) is what the run produced; replies of hosted models "
-             "are subject to their providers' terms. Each image's licence:", ""]
-    if not licences:
-        return lines + ["(no images)", ""]
-    bundled: dict[str, list[_Licence]] = {}
-    for lic in licences:
-        if lic.kind != "unknown":
-            bundled.setdefault(lic.asset, []).append(lic)
-    if bundled:
-        lines += ["| bundled asset | licence | origin | images in this export |", "|---|---|---|---|"]
-        for asset, items in bundled.items():
-            first = items[0]
-            names = ", ".join(f"`{x.image}`" + (f" (derived: {x.how})" if x.kind == "derived" else "")
-                              for x in items)
-            lines.append(f"| `{asset}` | {_md(first.licence)} | {_md(first.origin)} "
-                         f"| {names} |")
-        lines += ["", "Images marked derived were made from the bundled asset by the named perturbations; the "
-                  "asset's licence applies to them.", ""]
-    unknown = [x for x in licences if x.kind == "unknown"]
-    if unknown:
-        lines += [f"{len(unknown)} image(s) are user-supplied, licence unknown: "
-                  + ", ".join(f"`{x.image}`" for x in unknown), ""]
-    return lines

@@ -18,18 +18,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from probe_ui import prompts
+from probe_ui import live_calls, prompts
 from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage, ImageError, LoadedImage, load_image
 from probe_ui.items import KINDS, LETTERS, YES_NO, Item, Variant, content_hash, original_variant
-from probe_ui.perturb import PerturbationError, PerturbContext, get as get_perturbation
+from probe_ui.perturb import PerturbationError, PerturbContext
+from probe_ui.perturb import get as get_perturbation
 from probe_ui.presets import Condition
 from probe_ui.providers.base import ModelConfig, Response
-from probe_ui import live_calls
-from probe_ui.runner import BatchError, Cell, _public_config, execute_cells, plan_cells, resolve_each
+from probe_ui.runner import BatchError, Cell, execute_cells, plan_cells, public_config, resolve_each
 from probe_ui.store import Store, StoreError
-from probe_ui.suites import BundledImages, apply_condition, get_suite, SuiteError
-
+from probe_ui.suites import BundledImages, SuiteError, apply_condition, get_suite
 
 log = logging.getLogger("probe_ui.live")
 
@@ -70,12 +69,12 @@ def take_upload(path: str) -> tuple[str, bytes]:
     import os
     from pathlib import Path
 
-    from probe_ui.images.loader import DEFAULT_MAX_BYTES, MAX_BYTES_ENV, _limit
+    from probe_ui.images.loader import DEFAULT_MAX_BYTES, MAX_BYTES_ENV, env_limit
 
     p = Path(path)
     try:
         size = p.stat().st_size
-        limit = _limit(None, MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
+        limit = env_limit(None, MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
         if size > limit:
             raise ImageError(f"{p.name}: {size:,} bytes is over the {limit:,}-byte limit ({MAX_BYTES_ENV})")
         data = p.read_bytes()
@@ -313,7 +312,8 @@ def parse_steps(rows: list[list[Any]] | None) -> list[Step]:
         try:
             params = json.loads(raw) if str(raw).strip() else {}
         except json.JSONDecodeError as exc:
-            raise ProbeError(f"step {n} ({op}): parameters are not valid JSON: {exc.msg} at column {exc.colno}") from None
+            raise ProbeError(f"step {n} ({op}): parameters are not valid JSON: {exc.msg} at column {exc.colno}"
+                             ) from None
         if not isinstance(params, dict):
             raise ProbeError(f"step {n} ({op}): parameters must be a JSON object like {{\"angle\": 180}}")
         try:
@@ -663,7 +663,7 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
     models, unusable = resolve_each(wanted, extra_models)
     name = run_name or live_run_name(variants[0].item_id)
     cells = plan_cells(variants, models, prompt, seed)
-    run = store.ensure_run(name, seed, {"kind": "live", "models": [_public_config(m) for m in models],
+    run = store.ensure_run(name, seed, {"kind": "live", "models": [public_config(m) for m in models],
                                         "asked": wanted, "prompt": prompt, "seed": seed,
                                         "planned": len(cells) + len(unusable) * len(variants),
                                         "items": sorted({v.item_id for v in variants})}, created_by=user)

@@ -70,8 +70,9 @@ def _style(k: int) -> dict[str, Any]:
 
 
 def _ordered_conditions(table: pd.DataFrame, sort: str) -> list[tuple[str, str, str]]:
-    """(family, condition, words) of every condition (:func:`probe_ui.conditions.family`), top to bottom: the original first, then by family and
-    condition (``sort="family"``), or by the mean accuracy over models, lowest first (``sort="worst"``)."""
+    """(family, condition, words) of every condition (:func:`probe_ui.conditions.family`), top to bottom: the
+    original first, then by family and condition (``sort="family"``), or by the mean accuracy over models, lowest
+    first (``sort="worst"``)."""
     from probe_ui.conditions import family
 
     words = dict(zip(table["condition"].astype(str), table["what was done"].astype(str)))

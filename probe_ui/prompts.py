@@ -79,7 +79,8 @@ def probmed(v: Variant) -> tuple[str | None, str]:
 def label(v: Variant) -> tuple[str | None, str]:
     """MedBLINK's wording: '(Answer with red, green, or blue)' unless the question already says how."""
     words = list(v.options)
-    listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + (", or " if len(words) > 2 else " or ") + words[-1]
+    listed = (words[0] if len(words) == 1
+              else ", ".join(words[:-1]) + (", or " if len(words) > 2 else " or ") + words[-1])
     return None, _with_suffix(v.question, f"(Answer with {listed})", "(answer with")
 
 

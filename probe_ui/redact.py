@@ -14,6 +14,10 @@ pages) passes through here:
   a local database or file URL shows only its file name where a local path must not leave (exports, report).
 - **Configuration**: a run records of a model only :data:`RUN_MODEL_FIELDS`, an export or report only
   :data:`PUBLIC_MODEL_FIELDS` (no key variable names); any setting named like a secret is dropped.
+- **Local folders** in an export (a dataset, a benchmark set): :class:`Scrubber` rewrites this machine's folders
+  (:func:`local_roots`: the store's, the presets', the home and temp folders, ...) to neutral names, masks keys and,
+  in bookkeeping fields, reduces any absolute path to its file name; :func:`leak_check` looks at the written files
+  once more.
 
 Keys are stripped of surrounding whitespace where they are read (:func:`clean_key`): a key file saved on Windows
 ends in CR LF, which no server accepts and which made the HTTP library quote the key in its error.
@@ -23,11 +27,13 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import os
 import re
+import tempfile
 import threading
 from functools import lru_cache
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any, Iterable, Mapping
 from urllib.parse import quote, quote_plus, urlsplit, urlunsplit
 
@@ -308,6 +314,111 @@ def public_settings(obj: Any, *, paths: bool = False, name: str = "", secrets: I
     return obj
 
 
+def scrubbed_settings(settings: Any, scrub: Scrubber) -> dict[str, Any] | None:
+    """A call's generation settings fit to publish (:func:`probe_ui.redact.public_settings`: no key variable
+    names, no credentials in URLs), local folders rewritten."""
+    if not isinstance(settings, dict):
+        return None
+    return scrub.deep(public_settings(settings, secrets=()), paths=True)  # the scrubber masks the keys
+
+
+# ---- scrubbing an export: local folders, keys, credentials in bookkeeping fields -------------------------------------
+
+def local_roots(store: Any, out: Path) -> list[tuple[str, str]]:
+    """Folders of this machine that must not appear in an export, each with what replaces it."""
+    pairs: list[tuple[str, str]] = []
+
+    def add(p: Any, repl: str) -> None:
+        if not p:
+            return
+        for form in {str(p), str(Path(p).resolve())}:
+            form = form.rstrip("/\\")
+            if len(form) > 1 and form.count("/") + form.count("\\") >= 1 and form not in ("/",):
+                pairs.append((form, repl))
+
+    add(out.resolve(), "")
+    add(getattr(store, "images_dir", None), "images")
+    url = str(getattr(store, "url", ""))
+    if url.startswith("sqlite:///") and len(url) > len("sqlite:///"):
+        add(Path(url[len("sqlite:///"):]).parent, "")
+    from probe_ui.resources import ASSETS_DIR, PRESETS_DIR
+
+    add(ASSETS_DIR, "assets")
+    add(PRESETS_DIR, "presets")
+    add(ASSETS_DIR.parent, "")
+    try:
+        add(Path.cwd(), "")
+    except OSError:  # pragma: no cover - a deleted working folder
+        pass
+    add(tempfile.gettempdir(), "$TMPDIR")
+    add(Path.home(), "~")
+    for var in ("TMPDIR", "HOME", "VIRTUAL_ENV"):
+        add(os.environ.get(var), "~" if var == "HOME" else f"${var}")
+    # longest first, so that a store inside the temp folder is rewritten as the store, not as $TMPDIR/...
+    seen, uniq = set(), []
+    for root, repl in sorted(pairs, key=lambda p: -len(p[0])):
+        if root not in seen:
+            seen.add(root)
+            uniq.append((root, repl))
+    return uniq
+
+
+_ABS_IN_BOOKKEEPING = re.compile(r"(?<![\w.:/~$])(/(?:[^/\s'\"<>|]+/)+[^/\s'\"<>|,;)\]]*|"
+                                 r"[A-Za-z]:\\(?:[^\\\s'\"<>|]+\\)+[^\\\s'\"<>|,;)\]]*)")
+
+
+class Scrubber:
+    """Masks keys (:mod:`probe_ui.redact`) and rewrites local folders in every string; in bookkeeping fields,
+    URLs lose their credentials and any absolute path becomes its file name."""
+
+    def __init__(self, roots: list[tuple[str, str]], secrets: frozenset[str] = frozenset()) -> None:
+        self.roots = roots
+        self.pattern = re.compile("|".join(f"(?:{re.escape(r)})(?=[/\\\\]|$|[^\\w.-])" for r, _ in roots)) \
+            if roots else None
+        self.repl = dict(roots)
+        self.masker = masker(frozenset(secrets))
+
+    def text(self, s: Any, paths: bool = False) -> Any:
+        if not isinstance(s, str):
+            return s
+        s = self.masker.mask(s)  # on the full text, before anything else touches it
+        if paths:  # bookkeeping fields: no credentials in URLs; an absolute path is only ever a file name
+            s = mask_urls(s)
+            s = _ABS_IN_BOOKKEEPING.sub(lambda m: re.split(r"[\\/]", m.group(0).rstrip("/\\"))[-1], s)
+        if self.pattern is not None:
+            s = self.pattern.sub(self._sub, s)
+        return s
+
+    def _sub(self, m: re.Match[str]) -> str:
+        repl = self.repl.get(m.group(0), "")
+        return repl if repl else "."
+
+    def deep(self, obj: Any, paths: bool = False) -> Any:
+        if isinstance(obj, str):
+            return self.text(obj, paths)
+        if isinstance(obj, dict):
+            return {k: self.deep(v, paths) for k, v in obj.items()
+                    if not (isinstance(k, str) and CREDENTIAL_FIELD.match(k))}
+        if isinstance(obj, (list, tuple)):
+            return [self.deep(v, paths) for v in obj]
+        if isinstance(obj, float) and not math.isfinite(obj):
+            return None
+        return obj
+
+    def leaks(self, text: str) -> list[str]:
+        return sorted({r for r, _ in self.roots if r in text and len(r) > 4})
+
+
+def leak_check(out: Path, names: list[str], scrub: Scrubber) -> list[str]:
+    """A last look at the written text files for a local folder that slipped through."""
+    found = []
+    for name in names:
+        leaks = scrub.leaks((out / name).read_text(encoding="utf-8", errors="replace"))
+        if leaks:
+            found.append(f"{name} mentions a local folder ({leaks[0]}); check it before sharing the export")
+    return found
+
+
 def model_record(m: Any, fields: tuple[str, ...] = RUN_MODEL_FIELDS) -> dict[str, Any]:
     """What may be written about a model (a :class:`~probe_ui.providers.base.ModelConfig` or a run's stored
     record): only ``fields`` (a run: :data:`RUN_MODEL_FIELDS`; an export or report: :data:`PUBLIC_MODEL_FIELDS`),
@@ -332,6 +443,6 @@ def public_model(m: Any) -> dict[str, Any]:
 
 
 __all__ = ["CREDENTIAL_FIELD", "MASK", "Masker", "PUBLIC_MODEL_FIELDS", "RUN_MODEL_FIELDS", "SECRET_NAME",
-           "clean_key", "clip", "env_key", "key_problem", "known_secrets", "mask", "mask_deep", "mask_urls",
-           "masker", "model_record", "public_location", "public_model", "public_settings", "public_text",
-           "public_url", "register_secret"]
+           "Scrubber", "clean_key", "clip", "env_key", "key_problem", "known_secrets", "leak_check", "local_roots",
+           "mask", "mask_deep", "mask_urls", "masker", "model_record", "public_location", "public_model",
+           "public_settings", "public_text", "public_url", "register_secret", "scrubbed_settings"]

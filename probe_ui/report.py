@@ -54,37 +54,40 @@ text and in attributes alike.
 from __future__ import annotations
 
 import base64
-import html
 import io
 import json
 import math
-import re
-import shlex
 from datetime import datetime, timezone
-from pathlib import Path, PurePath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 import pandas as pd
 
 from probe_ui import redact
+from probe_ui.deltas import (
+    ORIGINAL,
+    answer_counts,
+    baseline_deltas,
+    robustness_baseline_deltas,
+    stress_deltas,
+    worst_cases,
+)
 from probe_ui.errors import ProbeUIError
+from probe_ui.markup import data_num, el, esc, grid_table, num, para, titled_section, wrap
 from probe_ui.metrics import figures as F
 from probe_ui.paths import PathError, output_file
+from probe_ui.rebuild import reproduce_commands
+from probe_ui.results import condition_order
 from probe_ui.safe_write import WriteError, check_target, write_bytes
-from probe_ui.results import _condition_order, _scored
-from probe_ui.scoring import _val, model_columns, states
-from probe_ui.stats import newcombe_interval
+from probe_ui.scoring import value_or_none
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
     from probe_ui.store import Run, Store
 
-__all__ = ["ReportError", "baseline_deltas", "build_report", "newcombe_interval", "robustness_baseline_deltas",
-           "stress_deltas", "worst_cases", "write_report"]
+__all__ = ["ReportError", "build_report", "extra_sections", "write_report"]
 
-ORIGINAL = "original"
-WORST_LIMIT = 12
 THUMB_PX = 160
 THUMBS_PER_CASE = 3
 PLOT_DPI = 100
@@ -125,207 +128,15 @@ def _frames(store: Store, run: Run, parser: str, judge: str | None = None) -> tu
     return df, majority_vote(df)
 
 
-def _counts(df: pd.DataFrame) -> dict[tuple[str, str], tuple[int, int]]:
-    """(model, condition) → (correct, n scored); condition ``"*"`` sums every condition."""
-    s = _scored(df)
-    out: dict[tuple[str, str], tuple[int, int]] = {}
-    if s.empty:
-        return out
-    for (model, cond), g in s.groupby(["model", "condition"], sort=False)["_hit"]:
-        out[(str(model), str(cond))] = (int(g.sum()), int(g.size))
-    for model, g in s.groupby("model", sort=False)["_hit"]:
-        out[(str(model), "*")] = (int(g.sum()), int(g.size))
-    return out
-
-
-_DELTA_COLUMNS = ["model", "condition", "correct", "n", "accuracy", "correct_ref", "n_ref", "accuracy_ref", "delta",
-                  "ci_low", "ci_high"]
-
-
-def _delta_row(model: str, cond: str, a: tuple[int, int], b: tuple[int, int]) -> dict[str, Any]:
-    diff = newcombe_interval(a[0], a[1], b[0], b[1])
-    d, lo, hi = diff if diff else (math.nan, math.nan, math.nan)
-    return {"model": model, "condition": cond, "correct": a[0], "n": a[1],
-            "accuracy": 100.0 * a[0] / a[1] if a[1] else math.nan, "correct_ref": b[0], "n_ref": b[1],
-            "accuracy_ref": 100.0 * b[0] / b[1] if b[1] else math.nan, "delta": d, "ci_low": lo, "ci_high": hi}
-
-
-def _item_keys(s: pd.DataFrame) -> pd.Series:
-    """An item's identity across its variants: preset (source) and item id (two presets may share an id)."""
-    src = s["source"].astype(str) if "source" in s.columns else pd.Series("", index=s.index)
-    return src + "\x00" + s["item_id"].astype(str)
-
-
-def stress_deltas(df: pd.DataFrame) -> pd.DataFrame:
-    """Per model and perturbed condition: accuracy on that condition minus accuracy on the originals OF THE SAME
-    ITEMS (the items the condition was applied to and whose original the model answered), in percentage points,
-    with the 95 % CI of Newcombe's hybrid score method. ``df`` is a (majority-voted) answers frame; columns model,
-    condition, correct, n, accuracy, correct_ref, n_ref, accuracy_ref (those originals), delta, ci_low, ci_high.
-    A condition whose items have no scored original for the model is left out."""
-    s = _scored(df)
-    if s.empty:
-        return pd.DataFrame(columns=_DELTA_COLUMNS)
-    s = s.assign(_item=_item_keys(s), model=s["model"].astype(str), condition=s["condition"].astype(str))
-    orig = s[s["condition"] == ORIGINAL]
-    rows = []
-    conds = [c for c in _condition_order(s["condition"]) if c != ORIGINAL]
-    for model in sorted(set(s["model"])):
-        mo = orig[orig["model"] == model]
-        for cond in conds:
-            g = s[(s["model"] == model) & (s["condition"] == cond)]
-            ref = mo[mo["_item"].isin(set(g["_item"]))]
-            if g.empty or ref.empty:
-                continue
-            rows.append(_delta_row(model, cond, (int(g["_hit"].sum()), len(g)), (int(ref["_hit"].sum()), len(ref))))
-    return pd.DataFrame(rows, columns=_DELTA_COLUMNS)
-
-
-def baseline_deltas(df: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
-    """Per model answered in both runs: accuracy(run) - accuracy(baseline) over every condition (``condition``
-    ``"*"``) and per condition present in both, in percentage points with Newcombe's 95 % CI; same columns as
-    :func:`stress_deltas` (``*_ref`` is the baseline)."""
-    a, b = _counts(df), _counts(base)
-    models = sorted(m for m in {m for m, _ in a} if (m, "*") in b)
-    conds = ["*"] + _condition_order({c for _, c in a if c != "*"} & {c for _, c in b if c != "*"})
-    rows = [_delta_row(m, c, a[(m, c)], b[(m, c)]) for m in models for c in conds if (m, c) in a and (m, c) in b]
-    return pd.DataFrame(rows, columns=_DELTA_COLUMNS)
-
-
-def robustness_baseline_deltas(curves: pd.DataFrame, base: pd.DataFrame) -> pd.DataFrame:
-    """Per model, perturbation and level present in both sweeps (``curves`` and ``base`` from
-    :func:`probe_ui.results.robustness_curves` of the run and of the baseline run): accuracy(run) -
-    accuracy(baseline) in percentage points with Newcombe's 95 % CI; the columns of :func:`stress_deltas`, with
-    ``condition`` reading "<perturbation> <level>" ("blur 3", "rotate 45°", "blur original") and ``perturbation``
-    and ``level`` beside it."""
-    from probe_ui.results import level_label
-
-    cols = _DELTA_COLUMNS + ["perturbation", "level"]
-    if curves.empty or base.empty:
-        return pd.DataFrame(columns=cols)
-    b = {(r["model"], r["perturbation"], int(r["level"])): r for r in base.to_dict("records")}
-    rows = []
-    for r in curves.sort_values(["run", "model"], kind="stable").to_dict("records"):  # the suite's order within
-        ref = b.get((r["model"], r["perturbation"], int(r["level"])))
-        if ref is None or not r["n"] or not ref["n"]:
-            continue
-        label = f"{r['perturbation']} {level_label(r['perturbation'], int(r['level']))}"
-        rows.append({**_delta_row(str(r["model"]), label, (int(r["correct"]), int(r["n"])),
-                                  (int(ref["correct"]), int(ref["n"]))),
-                     "perturbation": r["perturbation"], "level": int(r["level"])})
-    return pd.DataFrame(rows, columns=cols)
-
-
-def worst_cases(df: pd.DataFrame, limit: int = WORST_LIMIT) -> list[dict[str, Any]]:
-    """The variants most models failed, at most ``limit``: those every scored model failed first, then by the
-    number of models that failed, then in answer order. ``df`` is a majority-voted answers frame. Each case:
-    variant_id, item_id, condition, kind, question, options, answer, answer_label, failed, scored, response_id (one
-    of its responses, for the images) and ``answers``: [{model, parsed, state (right / wrong / invalid / error /
-    unknown), raw}] for every model that was asked."""
-    if df.empty:
-        return []
-    d = df.assign(_col=model_columns(df).to_numpy(), state=states(df).to_numpy())
-    s = _scored(d)
-    if s.empty:
-        return []
-    g = s.groupby("variant_id", sort=False)["_hit"].agg(scored="size", right="sum")
-    g["failed"] = g["scored"] - g["right"]
-    g = g[g["failed"] > 0]
-    first = {v: i for i, v in enumerate(pd.unique(d["variant_id"]))}
-    g = g.assign(_all=(g["failed"] == g["scored"]).astype(int), _pos=[first[v] for v in g.index])
-    g = g.sort_values(["_all", "failed", "scored", "_pos"], ascending=[False, False, False, True]).head(limit)
-    cases = []
-    for vid, stats in g.iterrows():
-        rows = d[d["variant_id"] == vid]
-        r0 = rows.iloc[0]
-        answers = []
-        for r in sorted(rows.to_dict("records"), key=lambda r: str(r["_col"])):
-            err = _val(r.get("error"))
-            answers.append({"model": r["_col"], "parsed": _val(r.get("parsed")), "state": r["state"],
-                            "raw": _val(r.get("raw_text")) if err is None else err})
-        cases.append({
-            "variant_id": str(vid), "item_id": r0["item_id"], "condition": r0["condition"], "kind": r0["kind"],
-            "question": _val(r0.get("question")), "options": list(_val(r0.get("options")) or []),
-            "answer": _val(r0.get("answer")), "answer_label": _val(r0.get("answer_label")),
-            "failed": int(stats["failed"]), "scored": int(stats["scored"]),
-            "response_id": int(r0["response_id"]) if "response_id" in rows.columns else None, "answers": answers,
-        })
-    return cases
-
-
-# ---- HTML helpers --------------------------------------------------------------------------------------------------
-
-def _esc(x: Any) -> str:
-    """Any value as text, HTML-escaped (quotes too, so it is safe in attributes)."""
-    return html.escape("" if _val(x) is None else str(x), quote=True)
-
-
-def _attrs(attrs: dict[str, Any]) -> str:
-    return "".join(f' {k}="{_esc(v)}"' for k, v in attrs.items() if v is not None)
-
-
-def _el(tag: str, text: Any = "", **attrs: Any) -> str:
-    """An element holding escaped text; attribute names come from this module (``class_`` → ``class``,
-    ``data_x`` → ``data-x``), every value is escaped."""
-    return f"<{tag}{_attrs(_names(attrs))}>{_esc(text)}</{tag}>"
-
-
-def _wrap(tag: str, inner_html: str, **attrs: Any) -> str:
-    """An element around markup this module built (already escaped)."""
-    return f"<{tag}{_attrs(_names(attrs))}>{inner_html}</{tag}>"
-
-
-def _names(attrs: dict[str, Any]) -> dict[str, Any]:
-    return {k.rstrip("_").replace("_", "-"): v for k, v in attrs.items()}
-
-
-def _num(v: Any, digits: int = 2, signed: bool = False, none: str = "–") -> str:
-    v = _val(v)
-    if v is None:
-        return none
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return str(v)
-    if isinstance(v, float) and not math.isfinite(v):
-        return none
-    if isinstance(v, int) and not signed:
-        return str(v)
-    s = f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
-    return s.replace("-", "−")
-
-
-def _data(v: Any) -> str | None:
-    """A number for a data-* attribute (round-tripped by tests), or None."""
-    v = _val(v)
-    if v is None or isinstance(v, bool):
-        return None if v is None else str(v)
-    if isinstance(v, float):
-        return None if not math.isfinite(v) else repr(round(v, 6))
-    return str(v)
-
-
-def _table(header: Sequence[str], rows: Sequence[str], cls: str = "grid", numeric_from: int = 1) -> str:
-    """A table: escaped header labels, rows already rendered as ``<tr>`` markup."""
-    ths = "".join(_el("th", h, class_="num" if i >= numeric_from else None) for i, h in enumerate(header))
-    return (f'<div class="scroll"><table class="{cls}"><thead><tr>{ths}</tr></thead><tbody>'
-            + "".join(rows) + "</tbody></table></div>")
-
-
-def _section(anchor: str, title: str, body: str) -> str:
-    return f'<section id="{anchor}">' + _el("h2", title) + body + "</section>"
-
-
-def _p(text: str, cls: str | None = None) -> str:
-    return _el("p", text, class_=cls)
-
-
 def _figure_html(make: Any, alt: str) -> str:
     """A figure built by ``make()`` as an embedded PNG; a line saying why when it cannot be drawn."""
     try:
         fig = make()
         png = _png(fig)
     except Exception as exc:  # noqa: BLE001 - a plot that cannot be drawn must not lose the report
-        return _p(f"({alt}: the figure could not be drawn: {exc.__class__.__name__}: {exc})", "muted")
+        return para(f"({alt}: the figure could not be drawn: {exc.__class__.__name__}: {exc})", "muted")
     uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-    return f'<figure><img class="plot" src="{uri}" alt="{_esc(alt)}"></figure>'
+    return f'<figure><img class="plot" src="{uri}" alt="{esc(alt)}"></figure>'
 
 
 def _png(fig: Figure) -> bytes:
@@ -341,14 +152,14 @@ def _thumbnail(store: Store, image_id: str) -> str:
     try:
         im = store.get_image(image_id).pil()
     except (StoreError, OSError, ValueError) as exc:
-        return _el("span", f"image {image_id[:12]} missing ({exc.__class__.__name__})", class_="thumb missing")
+        return el("span", f"image {image_id[:12]} missing ({exc.__class__.__name__})", class_="thumb missing")
     im.thumbnail((THUMB_PX, THUMB_PX))
     if im.mode not in ("L", "RGB"):
         im = im.convert("RGB")
     buf = io.BytesIO()
     im.save(buf, format="JPEG", quality=82)
     uri = "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
-    return f'<img class="thumb" src="{uri}" width="{im.width}" height="{im.height}" alt="{_esc(image_id[:12])}">'
+    return f'<img class="thumb" src="{uri}" width="{im.width}" height="{im.height}" alt="{esc(image_id[:12])}">'
 
 
 # ---- sections ------------------------------------------------------------------------------------------------------
@@ -368,12 +179,12 @@ def _header(run: Run, raw: pd.DataFrame, n_variants: int, baseline: Run | None, 
         decided = int((raw["method"] == "judge").sum()) if len(raw) else 0
         facts.append(("judge", f"{report['judge']}: decided {decided} answer{'' if decided == 1 else 's'} the rules "
                                "could not read"))
-    dl = "".join(_el("dt", k) + _el("dd", v) for k, v in facts)
-    kind = run.settings.get("kind") or ("import" if run.settings.get("imports") else "batch")
+    dl = "".join(el("dt", k) + el("dd", v) for k, v in facts)
+    kind = run.config.source
     return ('<header><p class="kicker">probe-ui report</p>'
-            + _el("h1", run.name, class_="runname")
-            + _wrap("dl", dl, class_="facts")
-            + _p(f"{kind} run · models: {', '.join(models) or 'none yet'} · replies read with the {parser} parser"
+            + el("h1", run.name, class_="runname")
+            + wrap("dl", dl, class_="facts")
+            + para(f"{kind} run · models: {', '.join(models) or 'none yet'} · replies read with the {parser} parser"
                  + (" (several samples reduced by majority vote)" if len(raw) and int(raw["sample"].max()) > 0
                     else ""), "muted")
             + "</header>")
@@ -389,30 +200,30 @@ def _when(ts: str) -> str:
 def _overview(tables: dict[str, pd.DataFrame], raw: pd.DataFrame, report: dict[str, Any]) -> str:
     ov = tables["overview"]
     if ov.empty:
-        return _section("overview", "Overview", _p("No answers yet."))
+        return titled_section("overview", "Overview", para("No answers yet."))
     rows = []
     for r in ov.to_dict("records"):
         g = raw[raw["model"] == r["model"]] if len(raw) else raw
         lat = g["latency_s"].dropna() if len(g) else pd.Series(dtype=float)
         cost = g["cost"].dropna().sum() if len(g) else 0.0
-        ci = f"{_num(r['ci_low'], 1)}–{_num(r['ci_high'], 1)}" if _val(r["ci_low"]) is not None else "–"
-        cells = [_el("th", r["model"], scope="row"),
-                 _el("td", r["n"], class_="num", data_col="n"),
-                 _el("td", _num(r["accuracy"]), class_="num strong", data_col="accuracy",
-                     data_value=_data(r["accuracy"])),
-                 _el("td", ci, class_="num", data_col="ci"),
-                 _el("td", _num(r["random"], 1), class_="num", data_col="random"),
-                 _el("td", _num(r["invalid"], 1), class_="num", data_col="invalid", data_value=_data(r["invalid"])),
-                 _el("td", _num(r["refusal"], 1), class_="num", data_col="refusal", data_value=_data(r["refusal"])),
-                 _el("td", r["answered"], class_="num", data_col="answered"),
-                 _el("td", r["errors"], class_="num", data_col="errors"),
-                 _el("td", _num(float(lat.median()), 2) if len(lat) else "–", class_="num", data_col="latency"),
-                 _el("td", _num(float(cost), 4) if cost else "0", class_="num", data_col="cost")]
-        rows.append(_wrap("tr", "".join(cells), data_model=r["model"]))
+        ci = f"{num(r['ci_low'], 1)}–{num(r['ci_high'], 1)}" if value_or_none(r["ci_low"]) is not None else "–"
+        cells = [el("th", r["model"], scope="row"),
+                 el("td", r["n"], class_="num", data_col="n"),
+                 el("td", num(r["accuracy"]), class_="num strong", data_col="accuracy",
+                     data_value=data_num(r["accuracy"])),
+                 el("td", ci, class_="num", data_col="ci"),
+                 el("td", num(r["random"], 1), class_="num", data_col="random"),
+                 el("td", num(r["invalid"], 1), class_="num", data_col="invalid", data_value=data_num(r["invalid"])),
+                 el("td", num(r["refusal"], 1), class_="num", data_col="refusal", data_value=data_num(r["refusal"])),
+                 el("td", r["answered"], class_="num", data_col="answered"),
+                 el("td", r["errors"], class_="num", data_col="errors"),
+                 el("td", num(float(lat.median()), 2) if len(lat) else "–", class_="num", data_col="latency"),
+                 el("td", num(float(cost), 4) if cost else "0", class_="num", data_col="cost")]
+        rows.append(wrap("tr", "".join(cells), data_model=r["model"]))
     head = ["model", F.SCORED, f"{F.ACCURACY} %", "95 % CI", f"{F.RANDOM} %", f"{F.UNREADABLE} %",
             f"{F.REFUSED} %", F.ANSWERED, F.FAILED, F.LATENCY, F.COST]
-    return _section("overview", "Overview", _table(head, rows, "grid overview") + _glossary(head)
-                    + _p("The numbers of 'probe-ui score'.", "muted"))
+    return titled_section("overview", "Overview", grid_table(head, rows, "grid overview") + _glossary(head)
+                    + para("The numbers of 'probe-ui score'.", "muted"))
 
 
 def _glossary(labels: Sequence[str], family: str | None = None) -> str:
@@ -427,7 +238,7 @@ def _glossary(labels: Sequence[str], family: str | None = None) -> str:
             items.append((f.name, f.meaning))
     if not items:
         return ""
-    return _wrap("ul", "".join(_wrap("li", _el("b", n) + _esc(f": {m}")) for n, m in items), class_="glossary muted")
+    return wrap("ul", "".join(wrap("li", el("b", n) + esc(f": {m}")) for n, m in items), class_="glossary muted")
 
 
 def _split_metric(metric: str) -> tuple[str, str, str]:
@@ -468,61 +279,62 @@ def _family(section: str, t: pd.DataFrame, models: list[str]) -> str:
         for model, key in keys:
             cells, starts = [], model != last
             if starts:
-                cells.append(_el("th", model, scope="row", rowspan=span[model] if keyed and span[model] > 1 else None))
+                cells.append(el("th", model, scope="row", rowspan=span[model] if keyed and span[model] > 1 else None))
             last = model
             if keyed:
-                cells.append(_el("th", key, scope="row", class_="key"))
+                cells.append(el("th", key, scope="row", class_="key"))
             for col in g["cols"]:
                 r = g["rows"][(model, key)].get(col)
                 if r is None:
                     cells.append('<td class="num muted">·</td>')
                     continue
                 tip = None
-                if _val(r.get("denominator")) is not None:
-                    tip = f"{_num(r['numerator'])}/{_num(r['denominator'])}"
-                    if _val(r.get("ci_low")) is not None:
-                        tip += f" · 95 % CI {_num(r['ci_low'])}–{_num(r['ci_high'])}"
-                    if _val(r.get("random")) is not None:
-                        tip += f" · random {_num(r['random'])}"
-                cells.append(_el("td", _num(r["value"]), class_="num", title=tip, data_model=model,
-                                 data_metric=r["metric"], data_value=_data(r["value"])))
-            trs.append(_wrap("tr", "".join(cells), class_="group-start" if keyed and starts else None))
-        tab = _table(head, trs, "grid family", numeric_from=2 if keyed else 1)
+                if value_or_none(r.get("denominator")) is not None:
+                    tip = f"{num(r['numerator'])}/{num(r['denominator'])}"
+                    if value_or_none(r.get("ci_low")) is not None:
+                        tip += f" · 95 % CI {num(r['ci_low'])}–{num(r['ci_high'])}"
+                    if value_or_none(r.get("random")) is not None:
+                        tip += f" · random {num(r['random'])}"
+                cells.append(el("td", num(r["value"]), class_="num", title=tip, data_model=model,
+                                 data_metric=r["metric"], data_value=data_num(r["value"])))
+            trs.append(wrap("tr", "".join(cells), class_="group-start" if keyed and starts else None))
+        tab = grid_table(head, trs, "grid family", numeric_from=2 if keyed else 1)
         if table:  # a breakdown: folded, the summaries stay in view
-            out.append(_wrap("details", _wrap("summary", _esc(title) + _el("span", f" ({len(trs)} rows)", class_="muted"))
+            out.append(wrap("details", wrap("summary", esc(title) + el("span", f" ({len(trs)} rows)", class_="muted"))
                              + tab, class_="breakdown"))
         else:
-            out.append(_el("h4", title) + tab)
-    return _wrap("div", "".join(out), class_="family", data_family=section)
+            out.append(el("h4", title) + tab)
+    return wrap("div", "".join(out), class_="family", data_family=section)
 
 
 def _papers(tables: dict[str, pd.DataFrame]) -> str:
     models = [str(m) for m in tables["overview"]["model"]]
     fams = [(k, v) for k, v in tables.items() if k != "overview" and not v.empty]
     if not fams:
-        return _section("papers", "Per-paper metrics", _p("No per-paper metric applies to this run's answers."))
-    body = _p("The metrics of the probing papers that apply to this run (as 'probe-ui score' prints them), in percent "
+        return titled_section("papers", "Per-paper metrics", para("No per-paper metric applies to this run's answers."))
+    body = para("The metrics of the probing papers that apply to this run (as 'probe-ui score' prints them), in "
+                "percent "
               "where they are rates. Hover a cell for numerator/denominator, its 95 % CI and the random-guess "
               "reference.", "muted")
     for name, t in fams:
-        body += _el("h3", name) + _family(name, t, models)
-    return _section("papers", "Per-paper metrics", body)
+        body += el("h3", name) + _family(name, t, models)
+    return titled_section("papers", "Per-paper metrics", body)
 
 
 def _delta_cell(r: dict[str, Any], ref_label: str) -> str:
     if not math.isfinite(r["delta"]):
         return '<td class="num muted">–</td>'
     cls = "neg" if r["ci_high"] < 0 else "pos" if r["ci_low"] > 0 else "ns"
-    tip = (f"{_num(r['accuracy'], 1)} % ({r['correct']}/{r['n']}) vs {ref_label} {_num(r['accuracy_ref'], 1)} % "
-           f"({r['correct_ref']}/{r['n_ref']}); 95 % CI {_num(r['ci_low'], 1)} to {_num(r['ci_high'], 1)} pp")
-    inner = (_el("span", _num(r["delta"], 1, signed=True), class_="delta")
-             + _el("span", f"[{_num(r['ci_low'], 1, signed=True)}, {_num(r['ci_high'], 1, signed=True)}]",
+    tip = (f"{num(r['accuracy'], 1)} % ({r['correct']}/{r['n']}) vs {ref_label} {num(r['accuracy_ref'], 1)} % "
+           f"({r['correct_ref']}/{r['n_ref']}); 95 % CI {num(r['ci_low'], 1)} to {num(r['ci_high'], 1)} pp")
+    inner = (el("span", num(r["delta"], 1, signed=True), class_="delta")
+             + el("span", f"[{num(r['ci_low'], 1, signed=True)}, {num(r['ci_high'], 1, signed=True)}]",
                    class_="ci")
-             + _el("span", f"{_num(r['accuracy'], 1)} vs {_num(r['accuracy_ref'], 1)} · n {r['n']}/{r['n_ref']}",
+             + el("span", f"{num(r['accuracy'], 1)} vs {num(r['accuracy_ref'], 1)} · n {r['n']}/{r['n_ref']}",
                    class_="sub"))
-    return _wrap("td", inner, class_=f"num dcell {cls}", title=tip, data_model=r["model"],
-                 data_condition=r["condition"], data_delta=_data(r["delta"]), data_ci_low=_data(r["ci_low"]),
-                 data_ci_high=_data(r["ci_high"]))
+    return wrap("td", inner, class_=f"num dcell {cls}", title=tip, data_model=r["model"],
+                 data_condition=r["condition"], data_delta=data_num(r["delta"]), data_ci_low=data_num(r["ci_low"]),
+                 data_ci_high=data_num(r["ci_high"]))
 
 
 def _delta_table(d: pd.DataFrame, conds: list[str], label: dict[str, str], ref_label: str, cls: str) -> str:
@@ -530,12 +342,12 @@ def _delta_table(d: pd.DataFrame, conds: list[str], label: dict[str, str], ref_l
     by = {(r["model"], r["condition"]): r for r in d.to_dict("records")}
     rows = []
     for c in conds:
-        cells = [_el("th", label.get(c, c), scope="row")]
+        cells = [el("th", label.get(c, c), scope="row")]
         for m in models:
             r = by.get((m, c))
             cells.append(_delta_cell(r, ref_label) if r else '<td class="num muted">–</td>')
-        rows.append(_wrap("tr", "".join(cells)))
-    return _table(["condition"] + models, rows, f"grid deltas {cls}")
+        rows.append(wrap("tr", "".join(cells)))
+    return grid_table(["condition"] + models, rows, f"grid deltas {cls}")
 
 
 _DELTA_LEGEND = ('<p class="legend"><span class="swatch neg"></span>95 % CI below 0 '
@@ -549,21 +361,21 @@ def _stress(raw: pd.DataFrame, voted: pd.DataFrame) -> str:
     d = stress_deltas(voted)
     parts = []
     if d.empty:
-        parts.append(_p("No perturbed variants with scored originals in this run: there is nothing to compare."))
+        parts.append(para("No perturbed variants with scored originals in this run: there is nothing to compare."))
     else:
-        acc = _counts(voted)
-        conds = [c for c in _condition_order(d["condition"]) if c != ORIGINAL]
-        parts.append(_p("Accuracy on each perturbed condition minus accuracy on the originals of the same items, in "
+        acc = answer_counts(voted)
+        conds = [c for c in condition_order(d["condition"]) if c != ORIGINAL]
+        parts.append(para("Accuracy on each perturbed condition minus accuracy on the originals of the same items, in "
                         "percentage points (pp), with a 95 % confidence interval for the difference. Below each: the "
                         "two accuracies (perturbed vs original) and their n."))
         originals = []
         for m in dict.fromkeys(d["model"]):
             x, n = acc.get((m, ORIGINAL), (0, 0))
             if n:
-                originals.append(_el("b", m) + " " + _esc(f"{_num(100.0 * x / n, 1)} % ({x}/{n})"))
-        parts.append(_wrap("p", "Accuracy on all originals: " + " · ".join(originals), class_="muted"))
+                originals.append(el("b", m) + " " + esc(f"{num(100.0 * x / n, 1)} % ({x}/{n})"))
+        parts.append(wrap("p", "Accuracy on all originals: " + " · ".join(originals), class_="muted"))
         parts.append(_delta_table(d, conds, {}, "original", "stress") + _DELTA_LEGEND)
-        parts.append(_p(f"CI method: {CI_METHOD}.", "method"))
+        parts.append(para(f"CI method: {CI_METHOD}.", "method"))
     summ = pd.DataFrame()
     if not d.empty:
         try:
@@ -577,13 +389,13 @@ def _stress(raw: pd.DataFrame, voted: pd.DataFrame) -> str:
         cols += [(f"groups: {name}", f"{name} %") for name in ("group consistency", "answer flip rate")
                  if f"groups: {name}" in summ.columns]
         cols += [(c, people[c]) for c in ("correctness_flip_rate", "pairs_compared", "broke", "fixed")]
-        rows = [_wrap("tr", _el("th", r["model"], scope="row") + "".join(
-            _el("td", _num(r.get(c), 1), class_="num", data_col=h, data_value=_data(r.get(c))) for c, h in cols),
+        rows = [wrap("tr", el("th", r["model"], scope="row") + "".join(
+            el("td", num(r.get(c), 1), class_="num", data_col=h, data_value=data_num(r.get(c))) for c, h in cols),
             data_model=r["model"]) for r in summ.to_dict("records")]
-        parts.append(_el("h3", "Consistency across variants")
-                     + _table(["model"] + [h for _, h in cols], rows, "grid consistency")
+        parts.append(el("h3", "Consistency across variants")
+                     + grid_table(["model"] + [h for _, h in cols], rows, "grid consistency")
                      + _glossary([h for _, h in cols], "groups"))
-    parts.append(_el("h3", "Accuracy per condition") + _figure_html(
+    parts.append(el("h3", "Accuracy per condition") + _figure_html(
         lambda: R.plot_accuracy_by_condition(voted), "accuracy per perturbation condition, 95 % Wilson CIs"))
     if len(raw):
         n_rows = voted[["item_id", "condition"]].drop_duplicates().shape[0]
@@ -591,27 +403,27 @@ def _stress(raw: pd.DataFrame, voted: pd.DataFrame) -> str:
             parts.append('<details class="matrix"><summary>Every variant × model (the stress matrix, '
                          f'{n_rows} rows)</summary><div class="scroll">{stress.matrix_html(raw)}</div></details>')
         else:
-            parts.append(_p(f"The stress matrix ({n_rows} variants) is too large to embed; the app's Stress tab shows "
-                            "it.", "muted"))
-    return _section("stress", "Stress test: accuracy change under perturbation", "".join(parts))
+            parts.append(para(f"The stress matrix ({n_rows} variants) is too large to embed; the app's Stress tab "
+                              "shows it.", "muted"))
+    return titled_section("stress", "Stress test: accuracy change under perturbation", "".join(parts))
 
 
 def _baseline(base: Run, voted: pd.DataFrame, base_voted: pd.DataFrame) -> str:
     d = baseline_deltas(voted, base_voted)
     title = "Against the baseline run"
-    intro = _wrap("p", "Accuracy of this run minus accuracy of the baseline run " + _el("code", base.name)
-                  + f" (seed {_esc(base.seed)}), in percentage points with a 95 % confidence interval; first over "
+    intro = wrap("p", "Accuracy of this run minus accuracy of the baseline run " + el("code", base.name)
+                  + f" (seed {esc(base.seed)}), in percentage points with a 95 % confidence interval; first over "
                   "every condition, then per condition present in both runs.")
     if d.empty:
-        return _section("baseline", title, intro + _p("No model was scored in both runs: there is nothing to "
+        return titled_section("baseline", title, intro + para("No model was scored in both runs: there is nothing to "
                                                       "compare."))
     only = sorted(set(map(str, voted["model"])) ^ set(map(str, base_voted["model"])))
-    conds = ["*"] + [c for c in _condition_order(d["condition"]) if c != "*"]
+    conds = ["*"] + [c for c in condition_order(d["condition"]) if c != "*"]
     body = intro + _delta_table(d, conds, {"*": "all conditions"}, "baseline", "vsbase") + _DELTA_LEGEND
     if only:
-        body += _p("Answered in only one of the runs (not compared): " + ", ".join(only), "muted")
-    body += _p(f"CI method: {CI_METHOD}.", "method")
-    return _section("baseline", title, body)
+        body += para("Answered in only one of the runs (not compared): " + ", ".join(only), "muted")
+    body += para(f"CI method: {CI_METHOD}.", "method")
+    return titled_section("baseline", title, body)
 
 
 PAIRED_BOOT = 100  # paired bootstrap resamples of the paper metrics in the report (probe-ui compare: --boot)
@@ -620,10 +432,10 @@ PAIRED_FLIPS = 20  # flipped questions listed per direction and model
 
 def _frame_table(df: pd.DataFrame, cls: str = "grid", numeric_from: int = 1) -> str:
     """A small table of display strings (:mod:`probe_ui.compare_format`'s frames) as escaped HTML."""
-    rows = [_wrap("tr", "".join(_el("th" if i == 0 else "td", v, scope="row" if i == 0 else None,
+    rows = [wrap("tr", "".join(el("th" if i == 0 else "td", v, scope="row" if i == 0 else None,
                                     class_="num" if i >= numeric_from else None)
                                 for i, v in enumerate(map(str, r)))) for r in df.itertuples(index=False)]
-    return _table(list(map(str, df.columns)), rows, cls, numeric_from)
+    return grid_table(list(map(str, df.columns)), rows, cls, numeric_from)
 
 
 def _paired(store: Store, base: Run, run: Run, parser: str) -> str:
@@ -632,39 +444,40 @@ def _paired(store: Store, base: Run, run: Run, parser: str) -> str:
     from probe_ui import compare, compare_format
 
     title = "Paired comparison with the baseline run"
-    intro = _p(f"The baseline run '{base.name}' is A, this run '{run.name}' is B. Unlike the section above, each model "
+    intro = para(f"The baseline run '{base.name}' is A, this run '{run.name}' is B. Unlike the section above, each "
+                 "model "
                "is compared on the very questions both runs asked (same item, perturbation and sample), which is "
                "what a paired test needs: B fixed a question A got wrong, or broke one A got right. The same as "
                f"probe-ui compare {base.name} {run.name}.")
     try:
         pairs = compare.sides(store, [base.name, run.name], [])
     except compare.CompareError as exc:
-        return _section("paired", title, intro + _p(str(exc)))
+        return titled_section("paired", title, intro + para(str(exc)))
     parts = [intro]
     for a, b in pairs:
         try:
             c = compare.compare(store, a, b, parser, n_boot=PAIRED_BOOT)
         except compare.CompareError as exc:
-            parts.append(_el("h3", a.model) + _p(f"Not compared: {exc}"))
+            parts.append(el("h3", a.model) + para(f"Not compared: {exc}"))
             continue
-        parts.append(_el("h3", a.model if a.model == b.model else f"{a.model} → {b.model}") + _p(c["summary"]))
+        parts.append(el("h3", a.model if a.model == b.model else f"{a.model} → {b.model}") + para(c["summary"]))
         if c["differences"]:
-            parts.append(_p("What differs between A and B: " + "; ".join(c["differences"]), "muted"))
-        parts.append(_el("h4", "Per perturbation (p-values Holm-adjusted)")
+            parts.append(para("What differs between A and B: " + "; ".join(c["differences"]), "muted"))
+        parts.append(el("h4", "Per perturbation (p-values Holm-adjusted)")
                      + _frame_table(compare_format.groups_frame(c["by_condition"], "condition")))
         if c["paper"]:
-            parts.append(_el("h4", f"Paper metrics (paired bootstrap, {c['paper'][0]['n_boot']} resamples)")
+            parts.append(el("h4", f"Paper metrics (paired bootstrap, {c['paper'][0]['n_boot']} resamples)")
                          + _frame_table(compare_format.paper_frame(c["paper"])))
         flips = compare_format.flips_frame(c).drop(columns=["A answer #", "B answer #"])
         if len(flips):
             shown = flips.groupby("change", sort=False).head(PAIRED_FLIPS)
-            parts.append(_wrap("details", _el("summary", f"Questions that flipped ({len(flips)}; the first "
+            parts.append(wrap("details", el("summary", f"Questions that flipped ({len(flips)}; the first "
                                                          f"{PAIRED_FLIPS} each way)")
                                + _frame_table(shown, numeric_from=99)))
-    parts.append(_p("Intervals: Newcombe's paired 95 % interval of B − A (Newcombe 1998, method 10 for paired data); "
+    parts.append(para("Intervals: Newcombe's paired 95 % interval of B − A (Newcombe 1998, method 10 for paired data); "
                     "test: exact McNemar on the questions that changed; per-perturbation p-values Holm-adjusted.",
                     "method"))
-    return _section("paired", title, "".join(parts))
+    return titled_section("paired", title, "".join(parts))
 
 
 def _robustness(curves: pd.DataFrame, raw: pd.DataFrame, base: Run | None, base_curves: pd.DataFrame,
@@ -673,39 +486,39 @@ def _robustness(curves: pd.DataFrame, raw: pd.DataFrame, base: Run | None, base_
 
     title = "Robustness curves"
     perts = list(dict.fromkeys(curves["perturbation"]))
-    parts = [_p("Accuracy at each level of each swept perturbation (level 0 is the original; severities 1-5, or "
+    parts = [para("Accuracy at each level of each swept perturbation (level 0 is the original; severities 1-5, or "
                 "rotation in degrees), one line per model with its 95 % Wilson band. AUC: the area under the curve "
                 "with the levels at equal steps from the original, normalised to 0-100 (a model whose accuracy "
                 "never moves scores its own accuracy); AUC / original: the share of the original's accuracy kept. "
                 "An item's breaking level is the lowest level whose answer differs from the item's original "
                 "answer; the median is over the items that broke.", "muted")]
     for p in perts if figures else ():  # the app draws the curves itself, interactive (probe_ui.plots)
-        parts.append(_wrap("div", _el("h3", p) + _figure_html(
+        parts.append(wrap("div", el("h3", p) + _figure_html(
             lambda p=p: R.plot_robustness_curve(curves, p), f"accuracy by {p} level, 95 % Wilson bands"),
             class_="curve", data_perturbation=p))
     table = R.breaking_points_table(raw)
     head = list(table.columns)
     rows = []
     for r in table.to_dict("records"):
-        cells = [_el("th", r["model"], scope="row"), _el("th", r["perturbation"], scope="row", class_="key")]
-        cells += [_el("td", _num(r[c], 1), class_="num", data_col=c, data_value=_data(r[c])) for c in head[2:]]
-        rows.append(_wrap("tr", "".join(cells), data_model=r["model"], data_perturbation=r["perturbation"]))
-    parts.append(_el("h3", "AUC and breaking points") + _table(head, rows, "grid breaking", numeric_from=2))
+        cells = [el("th", r["model"], scope="row"), el("th", r["perturbation"], scope="row", class_="key")]
+        cells += [el("td", num(r[c], 1), class_="num", data_col=c, data_value=data_num(r[c])) for c in head[2:]]
+        rows.append(wrap("tr", "".join(cells), data_model=r["model"], data_perturbation=r["perturbation"]))
+    parts.append(el("h3", "AUC and breaking points") + grid_table(head, rows, "grid breaking", numeric_from=2))
     if base is not None:
         d = robustness_baseline_deltas(curves, base_curves)
-        intro = _wrap("p", "The sweep of this run minus the same sweep in the baseline run " + _el("code", base.name)
+        intro = wrap("p", "The sweep of this run minus the same sweep in the baseline run " + el("code", base.name)
                       + ": accuracy difference per perturbation and level, in percentage points with a 95 % "
                       "confidence interval.")
         if d.empty:
-            parts.append(_el("h3", "Against the baseline run") + intro
-                         + _p("The baseline run holds no sweep answered by the same models: there is nothing to "
+            parts.append(el("h3", "Against the baseline run") + intro
+                         + para("The baseline run holds no sweep answered by the same models: there is nothing to "
                               "compare."))
         else:
             conds = list(dict.fromkeys(d["condition"]))
-            parts.append(_el("h3", "Against the baseline run") + intro
+            parts.append(el("h3", "Against the baseline run") + intro
                          + _delta_table(d, conds, {}, "baseline", "sweep-vs-base") + _DELTA_LEGEND
-                         + _p(f"CI method: {CI_METHOD}.", "method"))
-    return _section("robustness", title, "".join(parts))
+                         + para(f"CI method: {CI_METHOD}.", "method"))
+    return titled_section("robustness", title, "".join(parts))
 
 
 AGREEMENT_ROWS = 60  # overruled answers listed in the report
@@ -718,59 +531,59 @@ def _agreement(raw: pd.DataFrame) -> str:
     block = rater_agreement(raw) or {}
     t = R.agreement_tables(raw)
     raters = ", ".join(block.get("raters") or [])
-    parts = [_p(f"{block.get('ratings', 0)} ratings of {block.get('answers_rated', 0)} answers by "
+    parts = [para(f"{block.get('ratings', 0)} ratings of {block.get('answers_rated', 0)} answers by "
                 f"{len(block.get('raters') or [])} rater(s): {raters}. Each rater's latest rating of an answer "
                 "counts (correct / incorrect / unsure).", "muted")]
     if t["kappa"].empty:
-        parts.append(_p("Kappa needs two raters who rated the same answers: with one rater there is no agreement "
+        parts.append(para("Kappa needs two raters who rated the same answers: with one rater there is no agreement "
                         "to measure."))
     else:
-        rows = [_wrap("tr", _el("th", r["scope"], scope="row") + _el("td", r["method"]) + _el("td", r["raters"])
-                      + _el("td", _num(r["kappa"], 3), class_="num strong", data_col="kappa",
-                            data_value=_data(r["kappa"]))
-                      + _el("td", f"{_num(r['ci_low'], 3)} to {_num(r['ci_high'], 3)}", class_="num", data_col="ci")
-                      + _el("td", r["n"], class_="num"), data_scope=r["scope"])
+        rows = [wrap("tr", el("th", r["scope"], scope="row") + el("td", r["method"]) + el("td", r["raters"])
+                      + el("td", num(r["kappa"], 3), class_="num strong", data_col="kappa",
+                            data_value=data_num(r["kappa"]))
+                      + el("td", f"{num(r['ci_low'], 3)} to {num(r['ci_high'], 3)}", class_="num", data_col="ci")
+                      + el("td", r["n"], class_="num"), data_scope=r["scope"])
                 for r in t["kappa"].to_dict("records")]
-        parts.append(_el("h3", "Agreement between raters")
-                     + _table(["scope", "method", "raters", "kappa", "95 % CI", "answers"], rows, "grid kappa", 3)
-                     + _p("Cohen's kappa for two raters (over the answers both rated), Fleiss' kappa for three or "
+        parts.append(el("h3", "Agreement between raters")
+                     + grid_table(["scope", "method", "raters", "kappa", "95 % CI", "answers"], rows, "grid kappa", 3)
+                     + para("Cohen's kappa for two raters (over the answers both rated), Fleiss' kappa for three or "
                           "more (over the answers rated at least twice), 1 = perfect agreement, 0 = what chance "
                           "gives; 95 % CI: percentile bootstrap over answers (2000 resamples, seed 0).", "method"))
-    rows = [_wrap("tr", _el("th", r["scope"], scope="row")
-                  + _el("td", _num(r["agreement %"], 1), class_="num strong", data_col="agreement",
-                        data_value=_data(r["agreement %"]))
-                  + _el("td", f"{_num(r['ci_low'], 1)}–{_num(r['ci_high'], 1)}", class_="num")
-                  + _el("td", r["n"], class_="num") + _el("td", r["overruled"], class_="num"))
+    rows = [wrap("tr", el("th", r["scope"], scope="row")
+                  + el("td", num(r["agreement %"], 1), class_="num strong", data_col="agreement",
+                        data_value=data_num(r["agreement %"]))
+                  + el("td", f"{num(r['ci_low'], 1)}–{num(r['ci_high'], 1)}", class_="num")
+                  + el("td", r["n"], class_="num") + el("td", r["overruled"], class_="num"))
             for r in t["vs_parser"].to_dict("records")]
-    parts.append(_el("h3", "The raters' majority against the parser")
-                 + _table(["scope", "agreement %", "95 % CI", "answers", "overruled"], rows, "grid vsparser")
-                 + _p("Answers whose majority rating is correct or incorrect and that the parser scored (an "
+    parts.append(el("h3", "The raters' majority against the parser")
+                 + grid_table(["scope", "agreement %", "95 % CI", "answers", "overruled"], rows, "grid vsparser")
+                 + para("Answers whose majority rating is correct or incorrect and that the parser scored (an "
                       "unreadable answer counts as wrong); a tie or an 'unsure' majority is not counted.", "muted"))
     over = t["overruled"]
     if len(over):
-        rows = [_wrap("tr", _el("td", r["response_id"], class_="num") + _el("th", r["model"], scope="row")
-                      + _el("td", r["item_id"]) + _el("td", r["condition"])
-                      + _el("td", _short(str(r["reply"] or ""), RAW_CHARS), class_="raw")
-                      + _el("td", "invalid" if r["parsed"] is None else r["parsed"]) + _el("td", r["parser"])
-                      + _el("td", r["majority"], class_="strong") + _el("td", r["ratings"]),
+        rows = [wrap("tr", el("td", r["response_id"], class_="num") + el("th", r["model"], scope="row")
+                      + el("td", r["item_id"]) + el("td", r["condition"])
+                      + el("td", _short(str(r["reply"] or ""), RAW_CHARS), class_="raw")
+                      + el("td", "invalid" if r["parsed"] is None else r["parsed"]) + el("td", r["parser"])
+                      + el("td", r["majority"], class_="strong") + el("td", r["ratings"]),
                       data_response=r["response_id"])
                 for r in over.head(AGREEMENT_ROWS).to_dict("records")]
         more = f" (the first {AGREEMENT_ROWS} of {len(over)})" if len(over) > AGREEMENT_ROWS else ""
-        parts.append(_el("h3", f"Where the clinicians overrule the parser{more}")
-                     + _table(["response", "model", "item", "condition", "reply", "parsed", "parser", "majority",
+        parts.append(el("h3", f"Where the clinicians overrule the parser{more}")
+                     + grid_table(["response", "model", "item", "condition", "reply", "parsed", "parser", "majority",
                                "ratings"], rows, "grid overruled", 99)
-                     + _p("Read these replies to see what the parser misreads (or where the ground truth is in "
+                     + para("Read these replies to see what the parser misreads (or where the ground truth is in "
                           "doubt).", "muted"))
-    return _section("agreement", "Clinician agreement", "".join(parts))
+    return titled_section("agreement", "Clinician agreement", "".join(parts))
 
 
 def _plots(voted: pd.DataFrame) -> str:
     from probe_ui import results as R
 
-    return _section("plots", "Categories and confusion",
-                    _el("h3", "Accuracy per category")
+    return titled_section("plots", "Categories and confusion",
+                    el("h3", "Accuracy per category")
                     + _figure_html(lambda: R.plot_category_heatmap(voted), "accuracy per category and model")
-                    + _el("h3", "Confusion: expected × parsed answer")
+                    + el("h3", "Confusion: expected × parsed answer")
                     + _figure_html(lambda: R.plot_confusion(voted), "confusion matrices, one per model"))
 
 
@@ -784,7 +597,7 @@ def _worst(store: Store, voted: pd.DataFrame) -> str:
     cases = worst_cases(voted)
     title = "Worst cases"
     if not cases:
-        return _section("worst", title, _p("No scored variant was failed by any model."))
+        return titled_section("worst", title, para("No scored variant was failed by any model."))
     cards = []
     for c in cases:
         opts = [str(o) for o in c["options"]]
@@ -799,12 +612,12 @@ def _worst(store: Store, voted: pd.DataFrame) -> str:
             ids = []
         thumbs = "".join(_thumbnail(store, i) for i in ids[:THUMBS_PER_CASE])
         if len(ids) > THUMBS_PER_CASE:
-            thumbs += _el("span", f"+{len(ids) - THUMBS_PER_CASE} more", class_="muted")
+            thumbs += el("span", f"+{len(ids) - THUMBS_PER_CASE} more", class_="muted")
         opt_html = ""
         if opts:
-            items = "".join(_wrap("li", (_el("b", lb + ": ") if lb and lb != o else "") + _esc(o))
+            items = "".join(wrap("li", (el("b", lb + ": ") if lb and lb != o else "") + esc(o))
                             for lb, o in zip(labels or [""] * len(opts), opts))
-            opt_html = _wrap("ol", items, class_="options")
+            opt_html = wrap("ol", items, class_="options")
         expected = c["answer_label"] or "–"
         if c["answer"] and str(c["answer"]) != str(expected):
             expected = f"{expected} ({c['answer']})"
@@ -815,22 +628,22 @@ def _worst(store: Store, voted: pd.DataFrame) -> str:
             if parsed is not None and str(parsed) in by_label and by_label[str(parsed)] != str(parsed):
                 shown += f" ({_short(by_label[str(parsed)], 60)})"
             raw = _short(str(a["raw"] or ""), RAW_CHARS)
-            ans_rows.append(_wrap("tr", _el("th", a["model"], scope="row")
-                                  + _el("td", f"{_STATE_MARK.get(a['state'], '')} {shown}", class_=f"ans {a['state']}",
+            ans_rows.append(wrap("tr", el("th", a["model"], scope="row")
+                                  + el("td", f"{_STATE_MARK.get(a['state'], '')} {shown}", class_=f"ans {a['state']}",
                                         data_model=a["model"], data_state=a["state"])
-                                  + _el("td", raw, class_="raw")))
-        meta = _wrap("dl", _el("dt", "item") + _el("dd", c["item_id"]) + _el("dt", "condition")
-                     + _el("dd", c["condition"]) + _el("dt", "expected") + _el("dd", expected, class_="expected")
-                     + _el("dt", "failed by") + _el("dd", f"{c['failed']} of {c['scored']} models"), class_="facts")
-        body = (_wrap("div", thumbs or _el("span", "no image", class_="muted"), class_="thumbs")
-                + _wrap("div", meta + _el("p", c["question"] or "", class_="question") + opt_html
-                        + _table(["model", "parsed answer", "reply (start)"], ans_rows, "grid answers", 99),
+                                  + el("td", raw, class_="raw")))
+        meta = wrap("dl", el("dt", "item") + el("dd", c["item_id"]) + el("dt", "condition")
+                     + el("dd", c["condition"]) + el("dt", "expected") + el("dd", expected, class_="expected")
+                     + el("dt", "failed by") + el("dd", f"{c['failed']} of {c['scored']} models"), class_="facts")
+        body = (wrap("div", thumbs or el("span", "no image", class_="muted"), class_="thumbs")
+                + wrap("div", meta + el("p", c["question"] or "", class_="question") + opt_html
+                        + grid_table(["model", "parsed answer", "reply (start)"], ans_rows, "grid answers", 99),
                         class_="case-body"))
-        cards.append(_wrap("article", body, class_="case", data_variant=c["variant_id"], data_failed=c["failed"],
+        cards.append(wrap("article", body, class_="case", data_variant=c["variant_id"], data_failed=c["failed"],
                            data_scored=c["scored"]))
-    intro = _p(f"The {len(cases)} variants the most models failed (every model first), with each model's parsed "
+    intro = para(f"The {len(cases)} variants the most models failed (every model first), with each model's parsed "
                "answer; an invalid answer (no option could be read) counts as wrong.", "muted")
-    return _section("worst", title, intro + "".join(cards))
+    return titled_section("worst", title, intro + "".join(cards))
 
 
 def _short(s: str, n: int) -> str:
@@ -840,111 +653,44 @@ def _short(s: str, n: int) -> str:
 
 # ---- provenance ----------------------------------------------------------------------------------------------------
 
-def _public_path(path: Any) -> str:
-    """A file named in the settings, as the report shows it: its name, never a local folder or a URL's secrets."""
-    return str(redact.public_settings(str(path), paths=True, name="path"))
-
-
-def _db_arg(store: Store) -> str:
-    url = str(getattr(store, "url", ""))
-    if url.startswith("sqlite:///"):
-        return PurePath(url.removeprefix("sqlite:///")).name or "probe-ui.db"
-    return "$DATABASE_URL"
-
-
-def _q(x: Any) -> str:
-    return shlex.quote(str(x))
-
-
-def reproduce_commands(store: Store, run: Run, baseline: Run | None = None) -> list[tuple[str, str]]:
-    """(what, shell command) pairs that rebuild the run and this report; file names only, never paths or keys."""
-    s = run.settings
-    db = _q(_db_arg(store))
-    out: list[tuple[str, str]] = []
-    if s.get("kind") == "live":
-        items = ", ".join(map(str, s.get("items") or [])) or "?"
-        out.append(("answers", f"# a live probe from the app's Probe tab (items: {items}); no batch command "
-                               "replays it"))
-    elif s.get("imports"):
-        for e in s["imports"]:
-            cmd = ["probe-ui", "import", _q(e.get("format", "?")), _q(_public_path(e.get("path", "FILE")))]
-            ds = e.get("dataset")
-            if isinstance(ds, dict) and ds.get("path"):
-                cmd += ["--dataset", _q(_public_path(ds["path"]))]
-            if e.get("model"):
-                cmd += ["--model", _q(e["model"])]
-            if e.get("task"):
-                cmd += ["--task", _q(e["task"])]
-            if e.get("split"):
-                cmd += ["--split", _q(e["split"])]
-            cmd += ["--run", _q(run.name), "--db", db]
-            out.append(("import", " ".join(cmd)))
-    else:
-        presets = [_public_path(p.get("path") or p.get("name") or "?") for p in s.get("presets") or []]
-        cmd = ["probe-ui", "batch", *(_q(p) for p in presets or ["PRESET.yaml"])]
-        for m in s.get("models") or []:
-            cmd += ["--model", _q(m.get("name") if isinstance(m, dict) else m)]
-        cmd += ["--seed", _q(run.seed)]
-        for suite in s.get("suites") or []:
-            cmd += ["--suite", _q(suite)]
-        if s.get("prompt"):
-            cmd += ["--prompt", _q(s["prompt"])]
-        if (s.get("samples") or 1) > 1:
-            cmd += ["--samples", _q(s["samples"])]
-        if s.get("temperature") is not None:
-            cmd += ["--temperature", _q(s["temperature"])]
-        judge = s.get("judge")
-        if isinstance(judge, dict) and judge.get("name"):
-            cmd += ["--judge", _q(judge["name"]), "--judge-mode", _q(judge.get("mode", "mediconfusion"))]
-        if s.get("concurrency"):
-            cmd += ["--concurrency", _q(s["concurrency"])]
-        cmd += ["--run", _q(run.name), "--db", db]
-        out.append(("answers", " ".join(cmd)))
-    rep = ["probe-ui", "report", "--db", db, "--run", _q(run.name)]
-    if baseline is not None:
-        rep += ["--baseline", _q(baseline.name)]
-    out.append(("this report", " ".join(rep + ["--out", "report.html"])))
-    return out
-
-
 def _provenance(store: Store, run: Run, baseline: Run | None) -> str:
     s = redact.public_settings(run.settings, paths=True)
     parts = []
     cmds = reproduce_commands(store, run, baseline)
-    parts.append(_el("h3", "Reproduce")
-                 + _p("Run from the folder that holds the preset files, in a fresh database (or under another --run "
+    parts.append(el("h3", "Reproduce")
+                 + para("Run from the folder that holds the preset files, in a fresh database (or under another --run "
                       "name: a run that exists is resumed, not repeated). Model names are the catalogue's; keys come "
                       "from the environment.", "muted")
-                 + "".join(_wrap("div", _el("span", what, class_="muted") + _el("pre", cmd), class_="cmd")
+                 + "".join(wrap("div", el("span", what, class_="muted") + el("pre", cmd), class_="cmd")
                            for what, cmd in cmds))
     models = s.pop("models", None) or []
     if models:
-        rows = [_wrap("tr", _el("th", m.get("name"), scope="row") + _el("td", m.get("provider"))
-                      + _el("td", m.get("model")) + _el("td", m.get("base_url") or "–")
-                      + _el("td", json.dumps(m.get("generation") or {}, sort_keys=True, default=str)))
+        rows = [wrap("tr", el("th", m.get("name"), scope="row") + el("td", m.get("provider"))
+                      + el("td", m.get("model")) + el("td", m.get("base_url") or "–")
+                      + el("td", json.dumps(m.get("generation") or {}, sort_keys=True, default=str)))
                 for m in models if isinstance(m, dict)]
-        parts.append(_el("h3", "Models") + _table(["name", "provider", "model", "base URL", "generation"], rows,
+        parts.append(el("h3", "Models") + grid_table(["name", "provider", "model", "base URL", "generation"], rows,
                                                   "grid", 99))
     presets = s.pop("presets", None) or []
     if presets:
-        rows = [_wrap("tr", _el("th", p.get("name"), scope="row") + _el("td", p.get("path"))
-                      + _el("td", p.get("sha256"), class_="mono"))
+        rows = [wrap("tr", el("th", p.get("name"), scope="row") + el("td", p.get("path"))
+                      + el("td", p.get("sha256"), class_="mono"))
                 for p in presets if isinstance(p, dict)]
-        parts.append(_el("h3", "Presets") + _table(["name", "file", "sha256"], rows, "grid", 99))
+        parts.append(el("h3", "Presets") + grid_table(["name", "file", "sha256"], rows, "grid", 99))
     rest = {"seed": run.seed, **s}
-    rows = [_wrap("tr", _el("th", k, scope="row") + _el("td", v if isinstance(v, str) else
+    rows = [wrap("tr", el("th", k, scope="row") + el("td", v if isinstance(v, str) else
                                                          json.dumps(v, sort_keys=True, default=str), class_="mono"))
             for k, v in rest.items()]
-    parts.append(_el("h3", "Settings") + _table(["setting", "value"], rows, "grid", 99))
+    parts.append(el("h3", "Settings") + grid_table(["setting", "value"], rows, "grid", 99))
     versions = redact.public_settings(run.versions or {}, paths=True)
-    rows = [_wrap("tr", _el("th", k, scope="row") + _el("td", v, class_="mono")) for k, v in versions.items()]
-    parts.append(_el("h3", "Package versions (when the run was made)")
-                 + _table(["package", "version"], rows, "grid", 99))
+    rows = [wrap("tr", el("th", k, scope="row") + el("td", v, class_="mono")) for k, v in versions.items()]
+    parts.append(el("h3", "Package versions (when the run was made)")
+                 + grid_table(["package", "version"], rows, "grid", 99))
     from probe_ui import __version__
 
-    parts.append(_p(f"Report made {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')} by probe-ui "
+    parts.append(para(f"Report made {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC')} by probe-ui "
                     f"{__version__}.", "muted"))
-    return _section("provenance", "Provenance", "".join(parts))
+    return titled_section("provenance", "Provenance", "".join(parts))
 
 
 # ---- the document --------------------------------------------------------------------------------------------------
@@ -1069,12 +815,12 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
         ("worst", "Worst cases", _worst(store, voted)),
         ("provenance", "Provenance", _provenance(store, r, b)),
     ]
-    nav = "<nav>" + "".join(f'<a href="#{a}">{_esc(t)}</a>' for a, t, _ in sections) + "</nav>"
+    nav = "<nav>" + "".join(f'<a href="#{a}">{esc(t)}</a>' for a, t, _ in sections) + "</nav>"
     head = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-            f'<meta http-equiv="Content-Security-Policy" content="{_esc(_CSP)}">'
+            f'<meta http-equiv="Content-Security-Policy" content="{esc(_CSP)}">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             '<meta name="referrer" content="no-referrer">'
-            f"<title>{_esc('probe-ui report: ' + r.name)}</title><style>{_CSS}</style></head>\n")
+            f"<title>{esc('probe-ui report: ' + r.name)}</title><style>{_CSS}</style></head>\n")
     body = ("<body><main>" + _header(r, raw, store.count(run_variants, r.id), b, report, parser) + nav
             + "\n".join(html_ for _, _, html_ in sections) + "</main></body></html>\n")
     return head + body

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import pandas as pd
 
-from probe_ui.scoring import RATING_CHOICES, UNRATED, categories_of, filter_answers  # noqa: F401 (re-exported)
 from probe_ui.reading.methods import describe
+from probe_ui.scoring import RATING_CHOICES, UNRATED, categories_of, filter_answers  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:  # pragma: no cover - hints only; importing these costs time the CLI does not want to spend
     from matplotlib.axes import Axes
@@ -273,8 +273,7 @@ def run_choices(store: Store) -> list[tuple[str, str]]:
         questions = {int(r[0]): str(r[1] or "") for r in c.execute(first_q)}
     out = []
     for r in sorted(store.list_runs(), key=lambda r: (r.updated_at, r.id), reverse=True):
-        kind = "stress" if r.name.startswith("stress-") else (r.settings or {}).get("kind") or (
-            "import" if (r.settings or {}).get("imports") else "batch")
+        kind = "stress" if r.name.startswith("stress-") else r.config.source
         when = _when(r.updated_at)
         if kind == "live":
             q = questions.get(r.id, "")
@@ -349,7 +348,7 @@ def filter_choices(df: pd.DataFrame) -> dict[str, list[str]]:
 
 # ---- accuracy by condition ----------------------------------------------------------------------------------------
 
-def _scored(df: pd.DataFrame) -> pd.DataFrame:
+def graded_rows(df: pd.DataFrame) -> pd.DataFrame:
     """The rows the scorers grade, as they grade them: several samples reduced to their majority vote, then the
     cells with an answer (no error) whose ground truth is known. ``_hit`` is whether it was right; an invalid
     answer is read with ``correct`` False, so it counts as wrong."""
@@ -362,7 +361,7 @@ def _scored(df: pd.DataFrame) -> pd.DataFrame:
     return ok.assign(_hit=ok["correct"].eq(True))
 
 
-def _condition_order(conditions: Iterable[Any]) -> list[str]:
+def condition_order(conditions: Iterable[Any]) -> list[str]:
     """"original" first, then the perturbed conditions alphabetically."""
     found = {str(c) for c in conditions}
     return ([ORIGINAL] if ORIGINAL in found else []) + sorted(found - {ORIGINAL})
@@ -386,7 +385,7 @@ def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
     from probe_ui.metrics.base import wilson_ci
 
     cols = ["model", "condition", "what was done", "n", "correct", "accuracy", "ci_low", "ci_high"]
-    s = _scored(df)
+    s = graded_rows(df)
     if s.empty:
         return pd.DataFrame(columns=cols)
     g = s.groupby(["model", "condition"], sort=False)["_hit"].agg(n="size", correct="sum").reset_index()
@@ -394,7 +393,7 @@ def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
     g["accuracy"] = 100.0 * g["correct"] / g["n"]
     ci = [wilson_ci(c, n) for c, n in zip(g["correct"], g["n"])]
     g["ci_low"], g["ci_high"] = [lo for lo, _ in ci], [hi for _, hi in ci]
-    order = {c: i for i, c in enumerate(_condition_order(g["condition"]))}
+    order = {c: i for i, c in enumerate(condition_order(g["condition"]))}
     g = g.assign(_o=g["condition"].map(order)).sort_values(["model", "_o"]).drop(columns="_o")
     labels = condition_labels(s)
     g["what was done"] = g["condition"].map(lambda c: labels.get(str(c), str(c)))
@@ -434,7 +433,7 @@ def plot_accuracy_by_condition(df: pd.DataFrame) -> Figure:
     table = accuracy_by_condition(df)
     if table.empty:
         return empty_figure()
-    conds = _condition_order(table["condition"])
+    conds = condition_order(table["condition"])
     models = sorted(table["model"].unique())
     width = 0.8 / len(models)
     fig = _figure(min(22.0, max(6.0, 0.35 * len(conds) * len(models) + 2.5)), 4.8)
@@ -531,7 +530,7 @@ def _heatmap(ax: Axes, values: Any, *, cmap: str, vmin: float, vmax: float, fmt:
 def _by_category(df: pd.DataFrame, agg: str) -> pd.DataFrame:
     """Scored answers per category (rows) and model (columns), aggregated by ``agg`` ("mean" of right, or
     "size"); a row with several categories counts for each, one without any under "(none)"."""
-    s = _scored(df)
+    s = graded_rows(df)
     if s.empty:
         return pd.DataFrame()
     cats = s["category"].map(lambda c: categories_of(c) or [UNCATEGORISED])

@@ -82,23 +82,23 @@ def run_change(store: Store, name: str, presets: list[Preset], models: list[str]
         run = store.get_run(name)
     except StoreError:
         return RunChange(name)
-    s = run.settings or {}
-    recorded_models = [m["name"] for m in s.get("models", []) if isinstance(m, dict) and m.get("name")]
-    recorded_suites = [str(x) for x in s.get("suites", [])]
-    recorded_presets = [p for p in s.get("presets", []) if isinstance(p, dict)]
+    s = run.config
+    recorded_models = [str(m["name"]) for m in s.model_records if m.get("name")]
+    recorded_suites = s.suites
+    recorded_presets = s.presets
     known = {p.get("path") for p in recorded_presets} | {p.get("sha256") for p in recorded_presets}
     change = RunChange(name, exists=True, done=len(store.done_cells(run.id)), models=recorded_models,
                        suites=recorded_suites, presets=recorded_presets,
                        new_models=[m for m in dict.fromkeys(models) if m not in recorded_models],
                        new_suites=[x for x in dict.fromkeys(suites) if x not in recorded_suites],
                        new_presets=[p.name for p in presets if p.path not in known and p.sha256 not in known])
-    kind = "imported" if s.get("imports") else s.get("kind", "batch")
+    kind = "imported" if s.imports else s.kind or "batch"
     if kind != "batch":
         change.conflicts.append(f"it is {'an' if kind[0] in 'aeiou' else 'a'} {kind} run, not a batch")
     if int(run.seed) != int(seed):
         change.conflicts.append(f"it was made with seed {run.seed}, not {seed}")
-    for key, new, default in (("prompt", prompt, None), ("samples", samples, 1), ("temperature", temperature, None)):
-        old = s.get(key, default)
+    for key, old, new in (("prompt", s.prompt, prompt), ("samples", s.samples, samples),
+                          ("temperature", s.temperature, temperature)):
         if old != new:
             change.conflicts.append(f"it was asked with {key} {_shown(old)}, not {_shown(new)}")
     return change

@@ -27,11 +27,10 @@ from tqdm import tqdm
 from probe_ui import answers, catalogue, prompts, redact
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import Variant
-from probe_ui.presets import Preset
-from probe_ui.providers import create
-from probe_ui.run_identity import RunChange, check as check_change, run_change
 from probe_ui.judge import MEDICONFUSION_TEMPERATURE, judge_request, needs_judge, parse_judgement
 from probe_ui.judge import MODES as JUDGE_MODES
+from probe_ui.presets import Preset
+from probe_ui.providers import create
 from probe_ui.providers.base import (
     GenerationSettings,
     ImagePart,
@@ -42,6 +41,8 @@ from probe_ui.providers.base import (
     Response,
     fit_images,
 )
+from probe_ui.run_identity import RunChange, run_change
+from probe_ui.run_identity import check as check_change
 from probe_ui.store import Run, Store, StoreError, check_key
 from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 
@@ -424,7 +425,7 @@ async def _aiter(cells: Iterable[Cell]) -> AsyncIterator[Cell]:
         yield cell
 
 
-async def _execute(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], concurrency: int | None,
+async def execute_run(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], concurrency: int | None,
                    on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
                    judge: Judge | None = None, cancel: threading.Event | None = None) -> None:
     pool = ProviderPool(concurrency)
@@ -493,10 +494,10 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         presets, models, suites = whole_plan(change, presets, models, list(suites), extra_models)
     settings = {
         "presets": [{"name": p.name, "path": p.path, "sha256": p.sha256} for p in presets],
-        "models": [_public_config(m) for m in models],
+        "models": [public_config(m) for m in models],
         "prompt": prompt, "concurrency": concurrency, "seed": seed, "suites": list(suites), "samples": samples,
         "temperature": temperature,
-        "judge": _public_config(judge_cfg.model) | {"mode": judge_mode} if judge_cfg else None,
+        "judge": public_config(judge_cfg.model) | {"mode": judge_mode} if judge_cfg else None,
         # not known until the plan is made (BatchPlan records it): a batch stopped before that leaves the run
         # incomplete, never "complete" against an earlier, smaller plan
         "planned": None,
@@ -592,7 +593,7 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
 
     show()
     try:
-        asyncio.run(_execute(store, run, _Planned(plan), concurrency, on_result, use_cache=use_cache,
+        asyncio.run(execute_run(store, run, _Planned(plan), concurrency, on_result, use_cache=use_cache,
                              judge=judge_cfg, cancel=cancel))
     finally:
         show()
@@ -780,22 +781,21 @@ def resume_batch(store: Store, run_name: str, *, extra_models: dict[str, ModelCo
     from probe_ui.presets import PresetError, load_preset
 
     run = store.get_run(run_name)
-    s = run.settings
-    if s.get("kind") == "live":
+    s = run.config
+    if s.kind == "live":
         raise BatchError(f"run '{run_name}' is a live probe, not a batch: it has nothing left to resume")
     try:
-        presets = [load_preset(p["path"]) for p in s.get("presets", [])]
-    except PresetError as exc:
+        presets = [load_preset(p["path"]) for p in s.presets]
+    except (PresetError, KeyError) as exc:
         raise BatchError(f"cannot resume '{run_name}': {exc}") from None
     if not presets:
         raise BatchError(f"run '{run_name}' records no presets, so it cannot be resumed")
-    judge = s.get("judge") or {}
-    return run_batch(store, presets, [m["name"] for m in s.get("models", [])], run_name=run.name, seed=run.seed,
-                     concurrency=s.get("concurrency"), prompt=s.get("prompt"), suites=s.get("suites", []),
-                     samples=s.get("samples", 1), temperature=s.get("temperature"), judge=judge.get("name"),
-                     judge_mode=judge.get("mode", "mediconfusion"), extra_models=extra_models, **kwargs)
+    return run_batch(store, presets, s.model_names, run_name=run.name, seed=run.seed,
+                     concurrency=s.concurrency, prompt=s.prompt, suites=s.suites,
+                     samples=s.samples, temperature=s.temperature, judge=s.judge_name,
+                     judge_mode=s.judge_mode, extra_models=extra_models, **kwargs)
 
 
-def _public_config(m: ModelConfig) -> dict[str, Any]:
+def public_config(m: ModelConfig) -> dict[str, Any]:
     """What a run records about a model: :func:`probe_ui.redact.model_record` (only the key's variable name)."""
     return redact.model_record(m)

@@ -47,7 +47,8 @@ otherwise; "paper" or "clean" asks for one explicitly. Each family's block says 
 The report keeps the plain keys (run, seed, variants, items_not_loaded, models → accuracy, invalid_rate,
 refusal_rate, n, answered, errors) and adds ``parser``, ``definition``, ``benchmark``, per model ``paper`` (the
 registered families' blocks), ``notes`` and, when someone rated an answer, ``rater_agreement`` (the clinicians'
-kappas and their majority against the parser: :mod:`probe_ui.metrics.agreement`). :func:`compare_parsers` lists every reply the two parsers read
+kappas and their majority against the parser: :mod:`probe_ui.metrics.agreement`). :func:`compare_parsers` lists
+every reply the two parsers read
 differently.
 """
 
@@ -76,7 +77,7 @@ class ScoringError(ProbeUIError, ValueError):
     """The run cannot be scored as asked (e.g. an unknown parser)."""
 
 
-def _val(x: Any) -> Any:
+def value_or_none(x: Any) -> Any:
     """None for pandas' missing values (NaN/None/NaT), the value otherwise."""
     if x is None:
         return None
@@ -131,24 +132,24 @@ def legacy_benchmark(row: dict[str, Any], run_benchmark: str | None = None, run_
 def read_reply(row: dict[str, Any], parser: str, run_benchmark: str | None = None, run_prompt: str | None = None
                ) -> tuple[answers.Answer, str | None] | None:
     """One reply read with ``parser``: (answer, legacy mode used or None); None for an error row (no reply)."""
-    if _val(row.get("error")) is not None:
+    if value_or_none(row.get("error")) is not None:
         return None
     kind = "free" if row.get("prompt") == "free" else row["kind"]
-    options = tuple(_val(row.get("options")) or ())
+    options = tuple(value_or_none(row.get("options")) or ())
     labels = labels_for(kind, options)
-    text = _val(row.get("raw_text")) or ""
+    text = value_or_none(row.get("raw_text")) or ""
     if parser == "legacy":
         bench = legacy_benchmark(row, run_benchmark, run_prompt)
         if bench is not None:
             attrs = row.get("attributes") or {}
-            gt = bench.legacy_gt(_val(row.get("answer_label")), attrs if isinstance(attrs, dict) else {})
+            gt = bench.legacy_gt(value_or_none(row.get("answer_label")), attrs if isinstance(attrs, dict) else {})
             return answers.extract_legacy(bench.legacy_mode, text, kind, labels, options, gt), bench.legacy_mode
-    return answers.extract(text, kind, labels, options, question=_val(row.get("question")),
+    return answers.extract(text, kind, labels, options, question=value_or_none(row.get("question")),
                            suggested=suggested_letter(row.get("prompt_args"), row.get("attributes"))), None
 
 
 def _gt_label(row: dict[str, Any]) -> str | None:
-    return None if row.get("prompt") == "free" or row.get("kind") == "free" else _val(row.get("answer_label"))
+    return None if row.get("prompt") == "free" or row.get("kind") == "free" else value_or_none(row.get("answer_label"))
 
 
 _PARSE = ("parsed", "method", "invalid", "refusal", "correct")
@@ -173,7 +174,7 @@ def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run
     version = answers.parser_version()
     stale = out["parse_version"].ne(version).to_numpy() if "parse_version" in out.columns \
         else [True] * len(out)
-    cols = {c: [_val(x) for x in out[c]] for c in (*_PARSE, "legacy_mode")}  # missing is None, never NaN
+    cols = {c: [value_or_none(x) for x in out[c]] for c in (*_PARSE, "legacy_mode")}  # missing is None, never NaN
     used: set[str] = set()
     fresh: list[dict[str, Any]] = []
     for i, row in enumerate(out.to_dict("records")):
@@ -222,7 +223,7 @@ def _apply_judges(df: pd.DataFrame, judges: pd.DataFrame) -> pd.DataFrame:
         for c in ("parsed", "method", "invalid", "correct"):
             df.loc[ok, c] = pd.Series(okj[c].to_numpy(dtype=object), index=df.index[ok], dtype=object)
     for c in (*_PARSE, *JUDGE_COLUMNS):  # missing is None, never NaN (as reparse leaves them)
-        df[c] = pd.Series([_val(x) for x in df[c]], index=df.index, dtype=object)
+        df[c] = pd.Series([value_or_none(x) for x in df[c]], index=df.index, dtype=object)
     return df
 
 
@@ -234,7 +235,7 @@ def _apply_fallback(df: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
         return df
     j = judged.drop_duplicates("parent_id", keep="last").set_index("parent_id")
     j = j.assign(judge_parsed=j["parsed"], judge_method=j["method"], judge_correct=j["correct"])
-    invalid = (df["parsed"].isna() | df["invalid"].map({True: True, 1: True}).fillna(False).astype(bool)).to_numpy()
+    invalid = (df["parsed"].isna() | df["invalid"].map({True: True}).fillna(False).astype(bool)).to_numpy()
     hit = df["response_id"].isin(j.index).to_numpy() & invalid & df["error"].isna().to_numpy()
     if hit.any():
         sel = j.reindex(df.loc[hit, "response_id"].to_numpy())
@@ -246,7 +247,7 @@ def _apply_fallback(df: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
         for c in ("parsed", "method", "invalid", "correct"):
             df.loc[idx, c] = pd.Series(sel[c].to_numpy(dtype=object), index=idx, dtype=object)
     for c in (*_PARSE, *JUDGE_COLUMNS):  # missing is None, never NaN
-        df[c] = pd.Series([_val(x) for x in df[c]], index=df.index, dtype=object)
+        df[c] = pd.Series([value_or_none(x) for x in df[c]], index=df.index, dtype=object)
     return df
 
 
@@ -256,8 +257,8 @@ def states(df: pd.DataFrame) -> pd.Series:
     if df.empty:
         return pd.Series([], dtype=object, index=df.index)
     err = df["error"].notna().to_numpy()
-    inv = (df["parsed"].isna() | df["invalid"].map({True: True, 1: True}).fillna(False).astype(bool)).to_numpy()
-    cor = df["correct"].map({True: 1, 1: 1, False: 0, 0: 0}).to_numpy(dtype=float, na_value=np.nan)
+    inv = (df["parsed"].isna() | df["invalid"].map({True: True}).fillna(False).astype(bool)).to_numpy()
+    cor = df["correct"].map({True: 1, False: 0}).to_numpy(dtype=float, na_value=np.nan)
     out = np.where(err, "error", np.where(inv, "invalid", np.where(cor == 1, "right",
                                                                    np.where(cor == 0, "wrong", "unknown"))))
     return pd.Series(out.astype(object), index=df.index, dtype=object)
@@ -330,7 +331,7 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
             raise StoreError("an empty run name was given: choose a run")
         run = store.get_run(name)
         df, used, fresh = reparse(store.answers_frame(run.id, full=True, detail=detail), parser,
-                                  run.settings.get("benchmark"), run.settings.get("prompt"))
+                                  run.config.benchmark, run.config.prompt)
         _refresh_cache(store, fresh)
         df = _apply_judges(df, store.judge_frame(run.id))
         if judge:
@@ -458,7 +459,7 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
         "items_not_loaded": len(store.item_errors(run.id)),
         "parser": parser,
         "definition": scored["definition"],
-        "benchmark": run.settings.get("benchmark"),
+        "benchmark": run.config.benchmark,
         "legacy_modes": sorted(used),
         "models": scored["models"],
         "notes": list(dict.fromkeys(notes)),
@@ -470,7 +471,7 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
         for model, r in out["models"].items():
             r["judged"] = int(decided.get(model, 0))
         out["judge"] = {"model": judge, "decided": int(sum(int(v) for v in dict(decided).values()))}
-    if run.settings.get("harness"):  # an imported harness run: its own verdicts against this reading
+    if run.config.harness:  # an imported harness run: its own verdicts against this reading
         from probe_ui.interop.verdicts import harness_agreement
 
         out["harness_agreement"] = harness_agreement(store, run, df)
@@ -489,7 +490,7 @@ def compare_parsers(store: Store, run_name: str | None = None) -> list[dict[str,
     ({choice, method, invalid, refusal, correct}) and ``right``: which reading agrees with the ground truth
     ("robust", "legacy", "both", "neither", or "unknown" without a ground truth)."""
     run = store.get_run(run_name)
-    benchmark, prompt = run.settings.get("benchmark"), run.settings.get("prompt")
+    benchmark, prompt = run.config.benchmark, run.config.prompt
     df = store.answers_frame(run.id, full=True)
     out: list[dict[str, Any]] = []
     for row in df.to_dict("records"):
@@ -515,7 +516,7 @@ def compare_parsers(store: Store, run_name: str | None = None) -> list[dict[str,
         attrs = row.get("attributes") or {}
         out.append({
             "variant_id": row["variant_id"], "item_id": row["item_id"], "model": row["model"],
-            "prompt": row["prompt"], "sample": int(row["sample"]), "raw_text": _val(row.get("raw_text")),
+            "prompt": row["prompt"], "sample": int(row["sample"]), "raw_text": value_or_none(row.get("raw_text")),
             "gt": gt, "gt_raw": attrs.get("gt") if isinstance(attrs, dict) else None, "legacy_mode": mode,
             "robust": _reading(r_ans, rc), "legacy": _reading(l_ans, lc), "right": right,
         })

@@ -14,11 +14,11 @@ import math
 import os
 import platform
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 import sqlalchemy as sa
@@ -31,6 +31,8 @@ from probe_ui.redact import public_text
 
 if TYPE_CHECKING:  # pandas costs 0.7 s to import: only the reading side (scores, exports, the app) needs it
     import pandas as pd
+
+    from probe_ui.run_settings import RunSettings
 
 DEFAULT_DB = Path("probe-ui-data") / "probe-ui.db"
 log = logging.getLogger("probe_ui.store")
@@ -291,6 +293,13 @@ class Run:
     created_at: str
     updated_at: str
     created_by: str | None = None
+
+    @property
+    def config(self) -> RunSettings:
+        """The recorded settings, typed (:class:`probe_ui.run_settings.RunSettings`; ``settings`` is the JSON)."""
+        from probe_ui.run_settings import RunSettings
+
+        return RunSettings.of(self.settings)
 
 
 class RunInUseError(StoreError):

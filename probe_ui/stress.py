@@ -98,7 +98,7 @@ def _cells(df: pd.DataFrame) -> pd.DataFrame:
     value = correct_values(d).copy()
     error = d["error"].notna().to_numpy() if "error" in d.columns else np.zeros(len(d), dtype=bool)
     value[error] = np.nan
-    invalid = d["invalid"].map({True: True, 1: True}).fillna(False).to_numpy(dtype=bool) \
+    invalid = d["invalid"].map({True: True}).fillna(False).to_numpy(dtype=bool) \
         if "invalid" in d.columns else np.zeros(len(d), dtype=bool)
     parsed = [_text(p) for p in d["parsed"]] if "parsed" in d.columns else [""] * len(d)
     state = np.where(error, "error", np.where(invalid, "invalid", np.where(

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from dataclasses import dataclass, field
 from math import factorial
+from pathlib import Path
 from typing import Any, Callable
 
 from probe_ui.errors import ProbeUIError
@@ -140,7 +140,8 @@ def _circular(v: Variant, ctx: PerturbContext) -> list[Condition]:
 
 def _partners(v: Variant, ctx: PerturbContext) -> list[Variant]:
     opts = {o.lower() for o in v.options}
-    return [o for o in ctx.others(v) if o.images and o.question == v.question and {x.lower() for x in o.options} == opts]
+    return [o for o in ctx.others(v)
+            if o.images and o.question == v.question and {x.lower() for x in o.options} == opts]
 
 
 def _illusion(v: Variant, ctx: PerturbContext) -> list[Condition]:

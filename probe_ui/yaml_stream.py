@@ -24,7 +24,7 @@ from probe_ui.yaml_limits import YAMLNestingError, loader_mark
 try:
     from yaml._yaml import CParser
 except ImportError:  # PyYAML without libyaml: the pure-Python parser reads the same events, more slowly
-    CParser = None
+    CParser = None  # type: ignore[assignment, misc]
 
 
 if CParser is not None:
@@ -53,7 +53,8 @@ def stream_list(text: str, key: str, *, fast: bool = True) -> Generator[Any, Non
     list: then nothing is yielded and the value stays in it), and whether the list was there.
 
     Raises ``yaml.YAMLError`` (with marks) as ``safe_load`` would, a too-deep document as
-    :class:`~probe_ui.yaml_limits.YAMLNestingError` (never a ``RecursionError``), and :class:`DuplicateKeyError`. ``fast=False``
+    :class:`~probe_ui.yaml_limits.YAMLNestingError` (never a ``RecursionError``), and :class:`DuplicateKeyError`.
+    ``fast=False``
     uses the pure-Python parser even where libyaml is there (as on a machine without it).
     """
     ld = _loader(text, fast)

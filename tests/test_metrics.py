@@ -129,8 +129,9 @@ def test_mediconfusion_totals_and_category_weighting() -> None:
 
 
 def test_mediconfusion_gpt4o_sanity_figures() -> None:
-    """REFERENCE: GPT-4o 18.75 set / 56.25 individual / 75.00 confusion on 176 pairs = 33 pairs both right,
-    132 pairs with one right (same letter twice: confused), 11 both wrong (different letters)."""
+    """docs/reference.md §4 (published figures): GPT-4o 18.75 set / 56.25 individual / 75.00 confusion on 176
+    pairs = 33 pairs both right, 132 pairs with one right (same letter twice: confused), 11 both wrong (different
+    letters)."""
     rows = []
     for i in range(176):
         c1, c2 = ("A", "B") if i < 33 else (("A", "A") if i < 165 else ("B", "A"))

@@ -21,7 +21,8 @@ from probe_ui import report as report_module
 from probe_ui import results as R
 from probe_ui.cli import main
 from probe_ui.presets import PRESETS_DIR, load_preset
-from probe_ui.report import ReportError, build_report, newcombe_interval, write_report
+from probe_ui.report import ReportError, build_report, write_report
+from probe_ui.stats import newcombe_interval
 from probe_ui.runner import run_batch
 from probe_ui.safe_write import new_file_mode
 from probe_ui.scoring import score_run

@@ -289,12 +289,11 @@ def test_metric_tables_are_the_score_commands_numbers(two_runs) -> None:
 
 
 def test_paper_sections_is_what_the_cli_prints(two_runs) -> None:
-    from probe_ui import cli
+    from probe_ui.score_format import format_score_markdown
 
     store, mc, _ = two_runs
     report = score_run(store, mc)
-    assert cli._paper_sections(report) == R.paper_sections(report)
-    md = cli.format_score_markdown(report)
+    md = format_score_markdown(report)
     for section, _, _ in R.paper_sections(report):
         assert f"### {section}" in md
 

@@ -24,7 +24,9 @@ from probe_ui.metrics import paper_metrics
 from probe_ui.metrics.base import wilson_ci
 from probe_ui.metrics.robustness import auc, breaking_frame, breaking_summary, breaking_variant, curve_frame, curves
 from probe_ui.presets import load_preset
-from probe_ui.report import build_report, newcombe_interval, robustness_baseline_deltas
+from probe_ui.deltas import robustness_baseline_deltas
+from probe_ui.report import build_report
+from probe_ui.stats import newcombe_interval
 from probe_ui.runner import run_batch
 from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store

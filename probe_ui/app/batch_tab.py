@@ -9,11 +9,10 @@ import gradio as gr
 import pandas as pd
 
 from probe_ui.app.access import AccessDenied, Who, who
-from probe_ui.app.common import (Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of,
-                                 unusable_html)
+from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of, unusable_html
 from probe_ui.app.context import AppContext
-from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.app.queues import model_event, off_pool
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
 from probe_ui.run_identity import RunChange

@@ -94,7 +94,8 @@ def build_app(ctx: AppContext) -> gr.Blocks:
                 f"<small>signed in as <b>{escape(caller.name)}</b> ({escape(caller.user.role)}) · "
                 "<a href='logout'>sign out</a></small>")
             return (note, gr.update(selected="probe" if allowed["probe"] else "results"),
-                    ",".join(name for name in tabs if not allowed[name]), gr.update(visible=caller.can("share_endpoint")))
+                    ",".join(name for name in tabs if not allowed[name]),
+                    gr.update(visible=caller.can("share_endpoint")))
 
         # Gradio 6.31 does not hide a tab whose visibility is updated after the page is built: the page hides the
         # tab buttons itself (the server refuses those tabs' events whatever the page shows)

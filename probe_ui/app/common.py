@@ -13,8 +13,8 @@ import gradio as gr
 
 from probe_ui import redact
 from probe_ui.app.context import AppContext
-from probe_ui.providers import all_ready_models
 from probe_ui.errors import ProbeUIError, first_line
+from probe_ui.providers import all_ready_models
 
 #: errors whose message is written for the user (probe_ui.errors): shown on the page as they are, keys masked;
 #: anything else is a bug (a ValueError or KeyError from deep inside is not a message for a person)

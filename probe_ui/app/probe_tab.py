@@ -19,18 +19,26 @@ import gradio as gr
 from probe_ui import comparison, live, prompts
 from probe_ui.app import detail
 from probe_ui.app.access import who
-from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of, \
-    to_int, unusable_html
+from probe_ui.app.common import (
+    Inline,
+    chosen_models,
+    inline_errors,
+    model_menu,
+    ready_models,
+    seed_of,
+    to_int,
+    unusable_html,
+)
 from probe_ui.app.context import AppContext
-from probe_ui.app.tabs import AppTab, register_tab
-from probe_ui.providers import all_ready_models
 from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.benchmark_sets import save_item, visible_sets
 from probe_ui.images import ImageError
 from probe_ui.items import KINDS
 from probe_ui.perturb import all_perturbations
 from probe_ui.presets import ASSETS_DIR
+from probe_ui.providers import all_ready_models
 from probe_ui.suites import SUITES
 
 UPLOAD_TYPES = [".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".dcm", ".dicom", ".nii", ".gz", ".ima"]
@@ -73,7 +81,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     store = ctx.store
     demo = _demo_item(ctx) if ctx.demo else None
     menu = model_menu(ctx)
-    thumbs = _thumbs(ctx)
+    thumbs = image_thumbs(ctx)
 
     images_state = gr.State(list(demo.images_ids) if demo else [])
     upload_state = gr.State(None)  # the last upload's name and bytes, in this session's memory only
@@ -130,7 +138,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
             image_view = gr.Image(label="the image (click to place dots or a marker)", type="pil", format="png",
                                   interactive=False, height=DISPLAY_PX, elem_id="probe-image",
                                   value=_display(demo.images[0])[0] if demo and demo.images else None)
-            click_hint = gr.HTML("", elem_id="probe-click-hint")
+            gr.HTML("", elem_id="probe-click-hint")
             image_info = gr.Markdown(demo.info if demo else "No image yet: pick a bundled image, load a preset "
                                      "item, or upload a file.", elem_id="probe-image-info")
             with gr.Group(visible=False, elem_id="probe-window") as window_box:
@@ -595,7 +603,7 @@ def _display(image: Any) -> tuple[str, float]:
     return png_file(pil.resize(size, Image.NEAREST if factor > 1 else Image.LANCZOS)), factor
 
 
-def _thumbs(ctx: AppContext) -> Any:
+def image_thumbs(ctx: AppContext) -> Any:
     """image id → a thumbnail data URI, made once per image."""
     cache: dict[str, str | None] = {}
 

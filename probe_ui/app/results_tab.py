@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import shutil
 from html import escape
-from pathlib import Path
 from typing import Any
 
 import gradio as gr
-import pandas as pd
 
 from probe_ui import compare, compare_format, live, results
-from probe_ui.app.common import (NO_JUDGE, Inline, answer_id, chosen_judge, chosen_runs, inline_errors, judge_choices,
-                                 shows_errors)
 from probe_ui.app.access import require, who
-from probe_ui.app.files import download_folder, zip_folder
+from probe_ui.app.common import (
+    NO_JUDGE,
+    Inline,
+    answer_id,
+    chosen_judge,
+    chosen_runs,
+    inline_errors,
+    judge_choices,
+    shows_errors,
+)
 from probe_ui.app.context import AppContext
-from probe_ui.app.tabs import AppTab, register_tab
+from probe_ui.app.files import download_folder, zip_folder
 from probe_ui.app.latest import Latest
 from probe_ui.app.plot_view import plot_box
 from probe_ui.app.queues import model_event, off_pool
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.errors import ProbeUIError
 from probe_ui.export_formats import format_names
 from probe_ui.metrics.registry import glossary_html

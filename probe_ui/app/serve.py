@@ -219,12 +219,11 @@ def theme() -> Any:
 
 def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> Any:
     """Build the app on its store and serve it; returns the Blocks (with ``block=False``, for tests)."""
-    from probe_ui.app.blocks import CSS, JS, AppContext, build_app
-    from probe_ui.store import Store
-
     from starlette.middleware import Middleware
 
+    from probe_ui.app.blocks import CSS, JS, AppContext, build_app
     from probe_ui.app.http_guard import HttpGuard
+    from probe_ui.store import Store
 
     store = Store(opts.db)
     app = build_app(AppContext(store=store, db_location=opts.db, demo=opts.demo, accounts=opts.accounts,

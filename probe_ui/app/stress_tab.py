@@ -21,10 +21,10 @@ from probe_ui.app import detail
 from probe_ui.app.access import who
 from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models, seed_of
 from probe_ui.app.context import AppContext
-from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.app.latest import Latest
 from probe_ui.app.plot_view import plot_box
 from probe_ui.app.queues import model_event, off_pool
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.presets import load_preset
 from probe_ui.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
@@ -37,9 +37,9 @@ POLL_S = 0.7
 
 
 def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
-    from probe_ui.app.probe_tab import _thumbs
+    from probe_ui.app.probe_tab import image_thumbs
 
-    thumbs = _thumbs(ctx)
+    thumbs = image_thumbs(ctx)
     gr.Markdown("Ask a stress suite, or a sweep of one degradation at rising severity, of the Probe tab's item or "
                 "a preset's items. Each row is a variant, each column a model; a dark red cell is an answer that "
                 "**broke**: wrong, although the same model got the item's original right. Click a cell for the "

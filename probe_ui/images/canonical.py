@@ -6,9 +6,9 @@ A :class:`CanonicalImage` is an 8-bit L or RGB PNG with no metadata, and its id 
 
 from __future__ import annotations
 
-from base64 import b64encode
 import hashlib
 import io
+from base64 import b64encode
 
 from PIL import Image
 

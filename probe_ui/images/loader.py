@@ -45,8 +45,8 @@ def load_image(
     are refused from their header, before any pixels are decoded. Every failure is an :class:`ImageError`
     whose message names the file.
     """
-    limit_px = _limit(max_pixels, MAX_PIXELS_ENV, DEFAULT_MAX_PIXELS)
-    limit_bytes = _limit(max_bytes, MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
+    limit_px = env_limit(max_pixels, MAX_PIXELS_ENV, DEFAULT_MAX_PIXELS)
+    limit_bytes = env_limit(max_bytes, MAX_BYTES_ENV, DEFAULT_MAX_BYTES)
     data, name = _read_source(source, name, limit_bytes)
     if window is not None:
         window = _check_window(window, name)
@@ -87,7 +87,7 @@ def image_from_bytes(name: str, data: bytes, **options: Any) -> LoadedImage:
     return load_image(data, name=name, **options)
 
 
-def _limit(value: int | None, env: str, default: int) -> int:
+def env_limit(value: int | None, env: str, default: int) -> int:
     """An explicit argument wins, then the environment variable, then the default."""
     if value is None:
         raw = os.environ.get(env, "").strip().replace("_", "").replace(",", "")

@@ -38,7 +38,7 @@ def load_raster(data: bytes, kind: str, opts: LoadOptions) -> LoadedImage:
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
-            im = Image.open(io.BytesIO(data), formats=PILLOW_FORMATS[kind])
+            im: Image.Image = Image.open(io.BytesIO(data), formats=PILLOW_FORMATS[kind])
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
             raise ImageError(_bomb_message(name, data, kind, exc, opts.max_pixels)) from None
         except UnidentifiedImageError:

@@ -405,7 +405,7 @@ def _check_run(store: Any, run_name: str, benchmark: str) -> None:
         run = store.get_run(run_name)
     except StoreError:
         return
-    have = run.settings.get("benchmark")
+    have = run.config.benchmark
     if have != benchmark:
         what = f"{have} results" if have else "a batch run's answers"
         raise ImportFileError(f"run '{run_name}' holds {what}; import {benchmark} results into another --run")

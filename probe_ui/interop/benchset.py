@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from probe_ui import safe_write
-from probe_ui import __version__, prompts
+from probe_ui import __version__, prompts, safe_write
 from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant, content_hash

@@ -55,11 +55,11 @@ def export_set(preset: str, harness: str, out: Path, *, seed: int = 0, suites: I
                prompt: str | None = None, image_roots: Iterable[str] = ()) -> SetExport:
     """Expand ``preset`` (file or shipped name) with ``suites`` and ``seed`` as a batch would and write it for
     ``harness`` into ``out`` (new or empty)."""
-    from probe_ui.exports import _check_out, _clean_out
+    from probe_ui.exports import check_out_folder, clean_out_folder
 
     mod = get_harness(harness)
     out = Path(out)
-    _check_out(out)
+    check_out_folder(out)
     bset = build_set(preset, seed, suites, prompt, image_roots)
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
@@ -70,7 +70,7 @@ def export_set(preset: str, harness: str, out: Path, *, seed: int = 0, suites: I
         written = mod.write(bset, out)
         files += written.files
     except BaseException:
-        _clean_out(out, created)
+        clean_out_folder(out, created)
         raise
     total = sum((out / f).stat().st_size for f in files)
     return SetExport(harness=harness, title=mod.TITLE, out=out, bset=bset, written=written, files=sorted(files),

@@ -25,15 +25,14 @@ not written (it records the preset's path; nothing imports a Hub dataset's answe
 
 from __future__ import annotations
 
-import sys
 import hashlib
 import json
+import sys
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from probe_ui import safe_write
-from probe_ui import __version__
+from probe_ui import __version__, redact, safe_write
 from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import IMAGES_DIR, BenchmarkSet
 from probe_ui.interop.exporting import Written
@@ -83,7 +82,7 @@ IMAGE_COLUMNS = ["file_name", "images_file_names"]
 
 
 def rows(bset: BenchmarkSet, scrub: Any) -> list[dict[str, Any]]:
-    from probe_ui.exports import source_name
+    from probe_ui.rebuild import source_name
 
     out = []
     for s in bset.samples:
@@ -105,9 +104,8 @@ def rows(bset: BenchmarkSet, scrub: Any) -> list[dict[str, Any]]:
 
 def write(bset: BenchmarkSet, out: Path) -> Written:
     from probe_ui.export_formats.base import flat, json_text
-    from probe_ui.exports import _leak_check, _local_roots, _Scrubber
 
-    scrub = _Scrubber(_local_roots(None, out))
+    scrub = redact.Scrubber(redact.local_roots(None, out))
     data = rows(bset, scrub)
     rest = [c for c in COLUMNS if c != "images"]
     with safe_write.atomic_file(out / DATA_FILE) as f:
@@ -117,7 +115,7 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
                                **flat(row, rest, lists=True)}) + "\n")
     safe_write.write_text(out / CARD_FILE, scrub.text(card(bset, len(data))))
     safe_write.write_text(out / CROISSANT_FILE, json.dumps(croissant(bset, out), ensure_ascii=False, indent=1) + "\n")
-    warnings = _leak_check(out, [DATA_FILE, CARD_FILE, CROISSANT_FILE], scrub)
+    warnings = redact.leak_check(out, [DATA_FILE, CARD_FILE, CROISSANT_FILE], scrub)
     return Written(files=[DATA_FILE, CARD_FILE, CROISSANT_FILE], warnings=warnings, run=[
         f"load it with: datasets.load_dataset(\"imagefolder\", data_dir={str(out)!r}, split=\"test\")",
         "share it with: datasets.load_dataset(...).push_to_hub(\"<user>/<name>\") or huggingface-cli upload "
@@ -130,7 +128,7 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
 def card(bset: BenchmarkSet, n: int) -> str:
     import yaml
 
-    from probe_ui.exports import _licence_section, _licences, _size_category
+    from probe_ui.licences import image_licences, licence_section, size_category
 
     meta = {
         "license": "other", "license_name": "mixed",
@@ -139,7 +137,7 @@ def card(bset: BenchmarkSet, n: int) -> str:
         "pretty_name": f"probe-ui set {bset.name}",
         "tags": ["probe-ui", "medical", "vision-language-models", "evaluation", "robustness"],
         "task_categories": ["visual-question-answering"],
-        "size_categories": [_size_category(n)],
+        "size_categories": [size_category(n)],
         "configs": [{"config_name": "default",
                      "data_files": [{"split": "test", "path": [DATA_FILE, f"{IMAGES_DIR}/*.png"]}]}],
     }
@@ -147,7 +145,7 @@ def card(bset: BenchmarkSet, n: int) -> str:
                                "condition": s.variant.condition, "provenance": list(s.variant.provenance),
                                "image_ids": list(s.variant.image_ids)} for s in bset.samples}
     used = list(bset.images)
-    licences = _licences(used, set(used), variants)
+    licences = image_licences(used, set(used), variants)
     d = bset.describe()
     suites = ", ".join(f"`{x}`" for x in bset.suites) or "none"
     lines = ["---", yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=120).rstrip(), "---",
@@ -173,8 +171,8 @@ def card(bset: BenchmarkSet, n: int) -> str:
              "`probe-ui import dataset path/to/this/folder --with-perturbations` turns it back into a preset.", "",
              "## Layout", "",
              f"- `{DATA_FILE}`: one JSON object per variant. `file_name` is its first image and `images_file_names` "
-             "all of them, in the order sent; `datasets`' imagefolder loads them as `image` and `images`. Nested values "
-             "(attributes, provenance, prompt_args) are JSON strings, so that every row has the same types.",
+             "all of them, in the order sent; `datasets`' imagefolder loads them as `image` and `images`. Nested "
+             "values (attributes, provenance, prompt_args) are JSON strings, so that every row has the same types.",
              f"- `{IMAGES_DIR}/<sha256>.png`: every image once, named by the sha256 of its bytes (probe-ui's "
              "canonical PNG: 8-bit L or RGB pixels, no metadata).",
              f"- `{CROISSANT_FILE}`: Croissant 1.0 metadata of the same files.", "",
@@ -182,14 +180,14 @@ def card(bset: BenchmarkSet, n: int) -> str:
     for c in [*IMAGE_COLUMNS, *[c for c in COLUMNS if c != "images"]]:
         lines.append(f"| `{c}` | {DOCS[c][1]} |")
     lines.append("")
-    lines += _licence_section(licences)
+    lines += licence_section(licences)
     return "\n".join(lines) + "\n"
 
 
 def _preset_arg(bset: BenchmarkSet) -> str:
     """How a batch names the preset: a shipped one by name, any other by its file name (no local folder)."""
-    from probe_ui.exports import source_name
     from probe_ui.presets import PRESETS_DIR
+    from probe_ui.rebuild import source_name
 
     path = Path(bset.preset["path"])
     shipped = path.resolve().parent == PRESETS_DIR.resolve()

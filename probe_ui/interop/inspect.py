@@ -27,13 +27,12 @@ time, and the first score as the harness's verdict (C/I/N, or 1/0).
 
 from __future__ import annotations
 
-import sys
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-from probe_ui import safe_write
-from probe_ui import __version__
+from probe_ui import __version__, safe_write
 from probe_ui.importers.common import ImportFileError
 from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import BenchmarkSet, SetSample

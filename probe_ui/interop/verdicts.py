@@ -36,7 +36,7 @@ def harness_agreement(store: Any, run: Any, df: pd.DataFrame) -> dict[str, Any] 
     """Per model, the harness's verdicts against probe-ui's (``df``: the run's scored answers under the parser
     asked for): ``compared`` (replies both judged), ``agree``, ``rate`` (percent, None when nothing was compared),
     ``no_verdict`` (replies the harness left unjudged). None for a run that is not a harness import."""
-    name = (run.settings or {}).get("harness")
+    name = run.config.harness
     if not name:
         return None
     verdicts = harness_verdicts(store, run.id)

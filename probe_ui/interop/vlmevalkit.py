@@ -31,12 +31,12 @@ The model is the file name's part before ``_<NAME>``; the set is ``--set DIR``, 
 
 from __future__ import annotations
 
-import sys
 import base64
 import csv
 import io
 import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +137,8 @@ def read_table(path: Path, data: bytes) -> list[dict[str, Any]]:
                 import openpyxl  # noqa: F401 - pandas' engine for xlsx
             except ImportError:
                 raise ImportFileError(f"{path}: reading xlsx needs openpyxl, which is not installed: pip install "
-                                      "'probe-ui[vlmevalkit]' (or have VLMEvalKit write tsv: PRED_FORMAT=tsv)") from None
+                                      "'probe-ui[vlmevalkit]' (or have VLMEvalKit write tsv: PRED_FORMAT=tsv)"
+                                      ) from None
             df = pd.read_excel(io.BytesIO(data), dtype=str, keep_default_na=False)
         elif suffix in (".tsv", ".csv"):
             df = pd.read_csv(io.BytesIO(data), sep="\t" if suffix == ".tsv" else ",", dtype=str,

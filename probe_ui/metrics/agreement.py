@@ -33,96 +33,17 @@ overall figure.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from probe_ui.metrics.groups import mv
+from probe_ui.stats import cohen_kappa, fleiss_kappa
 
 CATEGORIES = ("correct", "incorrect", "unsure")
 VERDICTS = ("correct", "incorrect")
 UNNAMED = "(unnamed)"
-
-
-def _r(x: float | None) -> float | None:
-    return None if x is None or not np.isfinite(x) else round(float(x), 4)
-
-
-def _weights(n: int, n_boot: int, seed: int) -> np.ndarray:
-    """Bootstrap resamples of n subjects as counts (n_boot x n): how often each subject is drawn."""
-    rng = np.random.default_rng(seed)
-    return rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(float)
-
-
-def _kappa_from_confusion(conf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Cohen's kappa, p_o, p_e of confusion tables (..., k, k); kappa NaN where p_e = 1."""
-    total = conf.sum(axis=(-2, -1))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        po = np.trace(conf, axis1=-2, axis2=-1) / total
-        pe = (conf.sum(axis=-1) * conf.sum(axis=-2)).sum(axis=-1) / (total * total)
-        kappa = np.where(pe < 1 - 1e-12, (po - pe) / (1 - pe), np.nan)
-    return kappa, po, pe
-
-
-def _kappa_from_counts(counts: np.ndarray, weights: np.ndarray | None = None
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Fleiss' kappa, P, P_e of a subjects x categories count table (rows with n_i >= 2), optionally under
-    bootstrap weights (B x subjects)."""
-    n_i = counts.sum(axis=1)
-    p_i = (counts * (counts - 1)).sum(axis=1) / (n_i * (n_i - 1))
-    w = np.ones((1, len(counts))) if weights is None else weights
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p_bar = (w @ p_i) / w.sum(axis=1)
-        p_k = (w @ counts) / (w @ n_i)[:, None]
-        pe = (p_k * p_k).sum(axis=1)
-        kappa = np.where(pe < 1 - 1e-12, (p_bar - pe) / (1 - pe), np.nan)
-    return kappa, p_bar, pe
-
-
-def _ci(samples: np.ndarray) -> list[float] | None:
-    ok = samples[np.isfinite(samples)]
-    if not len(ok):
-        return None
-    lo, hi = np.percentile(ok, [2.5, 97.5])
-    return [_r(lo), _r(hi)]
-
-
-def cohen_kappa(a: Sequence[str], b: Sequence[str], categories: Sequence[str] = CATEGORIES, *, n_boot: int = 2000,
-                seed: int = 0) -> dict[str, Any]:
-    """Cohen's kappa of two raters' paired ratings (module doc): ``{method, kappa, ci, n, observed, expected}``."""
-    k = len(categories)
-    idx = {c: i for i, c in enumerate(categories)}
-    codes = np.array([idx[x] * k + idx[y] for x, y in zip(a, b)], dtype=np.int64)
-    n = len(codes)
-    out: dict[str, Any] = {"method": "cohen", "kappa": None, "ci": None, "n": n, "observed": None, "expected": None}
-    if not n:
-        return out
-    onehot = np.zeros((n, k * k))
-    onehot[np.arange(n), codes] = 1.0
-    kappa, po, pe = _kappa_from_confusion(onehot.sum(axis=0).reshape(k, k))
-    out.update(kappa=_r(kappa), observed=_r(po), expected=_r(pe))
-    if n_boot and n > 1:
-        boot, _, _ = _kappa_from_confusion((_weights(n, n_boot, seed) @ onehot).reshape(-1, k, k))
-        out["ci"] = _ci(boot)
-    return out
-
-
-def fleiss_kappa(counts: np.ndarray, *, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]:
-    """Fleiss' kappa of a subjects x categories table of rating counts (module doc; subjects rated fewer than
-    twice are left out): ``{method, kappa, ci, n, observed, expected}``."""
-    counts = np.asarray(counts, dtype=float)
-    counts = counts[counts.sum(axis=1) >= 2] if counts.ndim == 2 else counts.reshape(0, 1)
-    n = len(counts)
-    out: dict[str, Any] = {"method": "fleiss", "kappa": None, "ci": None, "n": n, "observed": None, "expected": None}
-    if not n:
-        return out
-    kappa, p_bar, pe = _kappa_from_counts(counts)
-    out.update(kappa=_r(kappa[0]), observed=_r(p_bar[0]), expected=_r(pe[0]))
-    if n_boot and n > 1:
-        boot, _, _ = _kappa_from_counts(counts, _weights(n, n_boot, seed))
-        out["ci"] = _ci(boot)
-    return out
 
 
 def majority(votes: dict[str, str] | None) -> str | None:
@@ -190,11 +111,11 @@ def _parser_verdict(x: Any) -> bool | None:
 
 def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int, seed: int
                    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from probe_ui.scoring import _val
+    from probe_ui.scoring import value_or_none
 
     maj = [majority(v) for v in votes]
     error = rated["error"].notna().to_numpy() if "error" in rated.columns else np.zeros(len(rated), dtype=bool)
-    parser = [None if e else _parser_verdict(_val(c)) for e, c in zip(error, rated["correct"])]
+    parser = [None if e else _parser_verdict(value_or_none(c)) for e, c in zip(error, rated["correct"])]
     both = [i for i, (m, p) in enumerate(zip(maj, parser)) if m in VERDICTS and p is not None]
     agree = [(maj[i] == "correct") == parser[i] for i in both]
     models = rated["model"].astype(str).to_numpy()
@@ -219,10 +140,11 @@ def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int
         if ok:
             continue
         r = recs[i]
-        overruled.append({"response_id": int(r["response_id"]) if _val(r.get("response_id")) is not None else None,
-                          "model": str(r["model"]), "item_id": _val(r.get("item_id")),
-                          "condition": _val(r.get("condition")), "raw_text": _val(r.get("raw_text")),
-                          "parsed": _val(r.get("parsed")), "parser": "right" if parser[i] else "wrong",
+        rid = value_or_none(r.get("response_id"))
+        overruled.append({"response_id": int(r["response_id"]) if rid is not None else None,
+                          "model": str(r["model"]), "item_id": value_or_none(r.get("item_id")),
+                          "condition": value_or_none(r.get("condition")), "raw_text": value_or_none(r.get("raw_text")),
+                          "parsed": value_or_none(r.get("parsed")), "parser": "right" if parser[i] else "wrong",
                           "majority": maj[i], "votes": {k or UNNAMED: v for k, v in sorted(votes[i].items())}})
     overruled.sort(key=lambda x: (x["model"], x["response_id"] or 0))
     return block, overruled

@@ -125,7 +125,7 @@ def key_codes(df: pd.DataFrame, cols: Iterable[str]) -> np.ndarray:
     return code
 
 
-def _first_rows(codes: np.ndarray, n_uniq: int) -> np.ndarray:
+def first_rows(codes: np.ndarray, n_uniq: int) -> np.ndarray:
     """Row position of the first occurrence of every code 0..n_uniq-1."""
     first = np.empty(n_uniq, dtype=np.int64)
     first[codes[::-1]] = np.arange(len(codes) - 1, -1, -1)
@@ -136,10 +136,10 @@ def _variant_codes(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     if "_vcode" in df.columns:
         codes = df["_vcode"].to_numpy()
         uniq, inv = np.unique(codes, return_inverse=True)
-        return inv, _first_rows(inv, len(uniq))
+        return inv, first_rows(inv, len(uniq))
     vid = df["variant_id"] if "variant_id" in df.columns else pd.Series(np.arange(len(df)))
-    codes, uniq = pd.factorize(vid, use_na_sentinel=False)
-    return codes, _first_rows(codes, len(uniq))
+    codes, uniq_values = pd.factorize(vid, use_na_sentinel=False)
+    return codes, first_rows(codes, len(uniq_values))
 
 
 def _none(v: Any) -> Any:
@@ -219,7 +219,8 @@ def correct_values(df: pd.DataFrame) -> np.ndarray:
         return np.full(len(df), np.nan)
     s = df["correct"]
     if s.dtype == object:
-        return s.map({True: 1.0, False: 0.0, 1: 1.0, 0: 0.0}).to_numpy(dtype=float, na_value=np.nan)
+        # 1 and 0 are the same dict keys as True and False, so they map too
+        return s.map({True: 1.0, False: 0.0}).to_numpy(dtype=float, na_value=np.nan)
     return s.astype("Float64").to_numpy(dtype=float, na_value=np.nan)
 
 
@@ -230,7 +231,7 @@ def flag(df: pd.DataFrame, col: str) -> np.ndarray:
     s = df[col]
     if s.dtype == bool:
         return s.to_numpy()
-    return s.map({True: True, 1: True}).fillna(False).to_numpy(dtype=bool)
+    return s.map({True: True}).fillna(False).to_numpy(dtype=bool)
 
 
 def per_variant(df: pd.DataFrame, col: str, fn) -> pd.Series:
@@ -366,7 +367,7 @@ def answer_keys(df: pd.DataFrame) -> np.ndarray:
             k = k_of[pcodes[choice]]
             vc = df["_vcode"].to_numpy() if "_vcode" in df.columns else pd.factorize(df["variant_id"])[0]
             uv, inv = np.unique(vc[choice], return_inverse=True)
-            first = _first_rows(inv, len(uv))
+            first = first_rows(inv, len(uv))
             opts = df["options"].to_numpy(dtype=object)[np.flatnonzero(choice)[first]]
             for i in [i for i, o in enumerate(opts) if not isinstance(o, (list, tuple, np.ndarray))]:
                 opts[i] = ()
@@ -388,7 +389,7 @@ def _truth_keys(df: pd.DataFrame) -> np.ndarray:
     return np.array(list(uniq) + [None], dtype=object)[codes]
 
 
-def _same(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def same_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Element-wise equality of two object arrays where None equals None (values compared via joint codes)."""
     codes, _ = pd.factorize(np.concatenate([np.asarray(a, dtype=object), np.asarray(b, dtype=object)]))
     return codes[:len(a)] == codes[len(a):]
@@ -468,8 +469,8 @@ def flip_rate(df: pd.DataFrame) -> dict[str, Any]:
     if not len(var):
         return empty
     orow = o_rows[where]
-    changed = ~_same(key[var], key[orow])
-    moved = ~_same(truth[var], truth[orow])
+    changed = ~same_values(key[var], key[orow])
+    moved = ~same_values(truth[var], truth[orow])
     ccodes, cuniq = pd.factorize(cond_values(d)[var])
     k = len(cuniq)
     n_c = np.bincount(ccodes, minlength=k)

@@ -7,7 +7,8 @@ perturbation that swept it. Per model (one replica: the same key as the other fa
 - ``levels``: one entry per level, the original first: ``severity`` (the level), ``accuracy`` (percent of scored
   answers right: an invalid answer is wrong, an unknown ground truth is not scored), its 95 % Wilson interval
   ``ci_low`` / ``ci_high``, ``n`` scored answers, and ``answer_flip_rate`` (the answer flip rate at that level):
-  the percent of the level's answered items whose chosen answer differs from the same item's original answer (option text for choice items, the label
+  the percent of the level's answered items whose chosen answer differs from the same item's original answer
+  (option text for choice items, the label
   otherwise, an unreadable answer a value of its own: :func:`probe_ui.metrics.groups.answer_keys`); None at the
   original itself and where no item has both answers.
 - ``auc``: the area under the accuracy curve, normalised to 0-100. The levels present (the original included)
@@ -40,8 +41,17 @@ import numpy as np
 import pandas as pd
 
 from probe_ui.metrics.base import wilson_ci
-from probe_ui.metrics.groups import ORIGINAL, _same, answer_keys, cond_mask, cond_values, correct_values, \
-    item_codes, mv, prepare
+from probe_ui.metrics.groups import (
+    ORIGINAL,
+    answer_keys,
+    cond_mask,
+    cond_values,
+    correct_values,
+    item_codes,
+    mv,
+    prepare,
+    same_values,
+)
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
 from probe_ui.suites import SEVERITY_PERTURBATIONS, parse_severity_condition
 
@@ -94,7 +104,7 @@ def _levels(g: pd.DataFrame, okey: pd.Series) -> list[dict[str, Any]]:
         if level != 0:
             has = lv["item"].isin(okey.index).to_numpy()
             if has.any():
-                changed = ~_same(lv["key"].to_numpy(dtype=object)[has],
+                changed = ~same_values(lv["key"].to_numpy(dtype=object)[has],
                                  okey.reindex(lv["item"][has]).to_numpy(dtype=object))
                 flip = _r(100.0 * changed.mean())
         out.append({"severity": int(level), "accuracy": _r(100.0 * right / n) if n else None, "ci_low": lo,
@@ -118,7 +128,7 @@ def auc(levels: list[dict[str, Any]]) -> tuple[float | None, float | None]:
 def _breaking(g: pd.DataFrame, okey: pd.Series) -> dict[str, Any]:
     items = g.loc[g["level"] == 0, ["item", "item_id"]].drop_duplicates("item")
     lv = g[(g["level"] > 0) & g["item"].isin(okey.index).to_numpy()]
-    changed = ~_same(lv["key"].to_numpy(dtype=object), okey.reindex(lv["item"]).to_numpy(dtype=object))
+    changed = ~same_values(lv["key"].to_numpy(dtype=object), okey.reindex(lv["item"]).to_numpy(dtype=object))
     first = lv[changed].groupby("item")["level"].min()
     levels = first.reindex(items["item"]).to_numpy(dtype=float)
     per_item = [{"item_id": str(i), "level": None if np.isnan(x) else int(x)}
@@ -254,14 +264,14 @@ def breaking_summary(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _answer(row: pd.Series) -> dict[str, Any]:
-    from probe_ui.scoring import _val
+    from probe_ui.scoring import value_or_none
 
-    ids = _val(row.get("image_ids"))
-    return {"response_id": int(row["response_id"]) if _val(row.get("response_id")) is not None else None,
+    ids = value_or_none(row.get("image_ids"))
+    return {"response_id": int(row["response_id"]) if value_or_none(row.get("response_id")) is not None else None,
             "variant_id": str(row["variant_id"]), "condition": str(row["condition"]),
             "image_ids": [str(i) for i in ids] if isinstance(ids, (list, tuple, np.ndarray)) else [],
-            "parsed": _val(row.get("parsed")), "correct": _val(row.get("correct")),
-            "raw_text": _val(row.get("raw_text"))}
+            "parsed": value_or_none(row.get("parsed")), "correct": value_or_none(row.get("correct")),
+            "raw_text": value_or_none(row.get("raw_text"))}
 
 
 def breaking_variant(df: pd.DataFrame, model: str, item_id: str, perturbation: str, run: str | None = None

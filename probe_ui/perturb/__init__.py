@@ -3,8 +3,8 @@
 from probe_ui.perturb.registry import (
     REGISTRY,
     Perturbation,
-    PerturbContext,
     PerturbationError,
+    PerturbContext,
     all_perturbations,
     apply,
     derive_seed,
@@ -14,5 +14,5 @@ from probe_ui.perturb.registry import (
     replay,
 )
 
-__all__ = ["REGISTRY", "PerturbContext", "Perturbation", "PerturbationError", "replay", "all_perturbations", "apply", "derive_seed", "describe", "get",
-           "register"]
+__all__ = ["REGISTRY", "PerturbContext", "Perturbation", "PerturbationError", "replay", "all_perturbations", "apply",
+           "derive_seed", "describe", "get", "register"]

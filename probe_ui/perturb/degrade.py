@@ -23,7 +23,7 @@ from PIL import Image
 from pydantic import Field
 
 from probe_ui.items import Variant
-from probe_ui.perturb.image import _map_images, _pixels, _write
+from probe_ui.perturb.image import map_images, pixels_of, with_pixels
 from probe_ui.perturb.params import Number
 from probe_ui.perturb.registry import register
 
@@ -127,9 +127,9 @@ def noise(variant: Variant, rng: random.Random, severity: Severity = 3,
             np.clip(v, 0, 255, out=out[y:y + n], casting="unsafe")
         if single:
             out = cv2.cvtColor(out, cv2.COLOR_GRAY2RGB)
-        return _write(im, out)
+        return with_pixels(im, out)
 
-    return _map_images(variant, add, "noise"), {"severity": sev, "sigma": s}
+    return map_images(variant, add, "noise"), {"severity": sev, "sigma": s}
 
 
 def _box3_kernel(sigma: float) -> np.ndarray:
@@ -175,7 +175,7 @@ def _shrink(im: Image.Image, fx: int, fy: int) -> np.ndarray:
     w, h = im.size
     if w % fx == 0 and h % fy == 0:
         return np.asarray(im.reduce((fx, fy)))
-    return cv2.resize(_pixels(im), (max(1, round(w / fx)), max(1, round(h / fy))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(pixels_of(im), (max(1, round(w / fx)), max(1, round(h / fy))), interpolation=cv2.INTER_AREA)
 
 
 @register("blur", "Gaussian blur, three box passes as in Pillow (severity 1-5: radius 1, 2, 3, 5, 8 px per 512 px "
@@ -222,15 +222,15 @@ def blur(variant: Variant, rng: random.Random, severity: Severity = 3,
         w, h = im.size
         fx, fy = _blur_factor(px, w), _blur_factor(px, h)
         if fx == fy == 1:
-            return _write(im, _gaussian(_pixels(im), px, px))
+            return with_pixels(im, _gaussian(pixels_of(im), px, px))
         small = _shrink(im, fx, fy)
         # the area reduction and the bilinear enlargement blur too: about (f² − 1)/12 + f²/6 px² of variance
         gx, gy = w / small.shape[1], h / small.shape[0]
         sx, sy = (math.sqrt(max(px * px - (g * g - 1) / 12 - g * g / 6, 0.0)) / g for g in (gx, gy))
         low = _gaussian(small, sx, sy)
-        return _write(im, cv2.resize(low, (w, h), interpolation=cv2.INTER_LINEAR))
+        return with_pixels(im, cv2.resize(low, (w, h), interpolation=cv2.INTER_LINEAR))
 
-    out = _map_images(variant, run, "blur")
+    out = map_images(variant, run, "blur")
     return out, {"severity": sev, "radius": radii if len(radii) > 1 else radii[0]}
 
 
@@ -263,7 +263,7 @@ def jpeg(variant: Variant, rng: random.Random, severity: Severity = 3,
         with Image.open(io.BytesIO(buf.getvalue())) as dec:
             return dec.convert(im.mode)
 
-    return _map_images(variant, run, "jpeg"), {"severity": sev, "quality": q}
+    return map_images(variant, run, "jpeg"), {"severity": sev, "quality": q}
 
 
 def _lut(im: Image.Image, fn: Callable[[int], float]) -> Image.Image:
@@ -301,7 +301,7 @@ def contrast(variant: Variant, rng: random.Random, severity: Severity = 3,
         means.append(m)
         return _lut(im, lambda v: m + f * (v - m))
 
-    out = _map_images(variant, run, "contrast")
+    out = map_images(variant, run, "contrast")
     return out, {"severity": sev, "factor": f, "mean": means if len(means) > 1 else means[0]}
 
 
@@ -325,7 +325,7 @@ def brightness(variant: Variant, rng: random.Random, severity: Severity = 3,
     ======== ======
     """
     f, sev = _pick(severity, BRIGHTNESS_FACTOR, factor)
-    return _map_images(variant, lambda im: _lut(im, lambda v: v * f), "brightness"), \
+    return map_images(variant, lambda im: _lut(im, lambda v: v * f), "brightness"), \
         {"severity": sev, "factor": f}
 
 
@@ -364,10 +364,10 @@ def crop(variant: Variant, rng: random.Random, severity: Severity = 3,
         boxes.append(list(box))
         if not resize:
             return im.crop(box)
-        part = _pixels(im)[box[1]:box[3], box[0]:box[2]]
-        return _write(im, cv2.resize(part, (w, h), interpolation=cv2.INTER_CUBIC))
+        part = pixels_of(im)[box[1]:box[3], box[0]:box[2]]
+        return with_pixels(im, cv2.resize(part, (w, h), interpolation=cv2.INTER_CUBIC))
 
-    out = _map_images(variant, run, "crop")
+    out = map_images(variant, run, "crop")
     return out, {"severity": sev, "keep": k, "box": boxes if len(boxes) > 1 else boxes[0], "resize": bool(resize)}
 
 
@@ -411,8 +411,8 @@ def downscale(variant: Variant, rng: random.Random, severity: Severity = 3,
         if float(f).is_integer() and w % int(f) == 0 and h % int(f) == 0:
             low = np.asarray(im.reduce(int(f)))  # exact block average, straight from the image
         else:
-            low = cv2.resize(_pixels(im), small, interpolation=cv2.INTER_AREA)
-        return _write(im, cv2.resize(low, (w, h), interpolation=getattr(cv2, _RESAMPLE[resample])))
+            low = cv2.resize(pixels_of(im), small, interpolation=cv2.INTER_AREA)
+        return with_pixels(im, cv2.resize(low, (w, h), interpolation=getattr(cv2, _RESAMPLE[resample])))
 
-    out = _map_images(variant, run, "downscale")
+    out = map_images(variant, run, "downscale")
     return out, {"severity": sev, "factor": f, "size": sizes if len(sizes) > 1 else sizes[0], "resample": resample}

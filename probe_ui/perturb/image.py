@@ -20,10 +20,10 @@ _EXACT = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: I
 _BAND_BYTES = 1 << 20  # pixels move between Pillow and numpy in bands of about this size
 
 
-def _map_images(variant: Variant, fn: Callable[[Image.Image], Image.Image], op: str = "this perturbation") -> Variant:
+def map_images(variant: Variant, fn: Callable[[Image.Image], Image.Image], op: str = "this perturbation") -> Variant:
     """Apply a pixel function to every image (shared by the image families: dots, markers, degradations).
 
-    ``fn`` gets a private copy of each image (it may modify it in place and return it, see :func:`_write`) and
+    ``fn`` gets a private copy of each image (it may modify it in place and return it, see :func:`with_pixels`) and
     returns the new pixels, in any mode and size; they are made canonical (L or RGB) here.
     """
     if not variant.images:
@@ -31,7 +31,7 @@ def _map_images(variant: Variant, fn: Callable[[Image.Image], Image.Image], op: 
     return variant.evolve(images=tuple(CanonicalImage.from_pil(fn(im.pil()), copy=False) for im in variant.images))
 
 
-def _pixels(im: Image.Image, rgbx: bool = False) -> np.ndarray:
+def pixels_of(im: Image.Image, rgbx: bool = False) -> np.ndarray:
     """An L or RGB image's pixels as a new C-contiguous uint8 array: H×W, or H×W×3 (H×W×4 with ``rgbx``: Pillow's
     own layout, the fourth byte being padding; cheaper to read, and OpenCV warps four channels faster than three).
 
@@ -50,7 +50,7 @@ def _pixels(im: Image.Image, rgbx: bool = False) -> np.ndarray:
 
 
 def _image(pixels: np.ndarray) -> Image.Image:
-    """A new L or RGB image from an array as :func:`_pixels` returns it (H×W×4 is read as RGBX)."""
+    """A new L or RGB image from an array as :func:`pixels_of` returns it (H×W×4 is read as RGBX)."""
     if pixels.ndim == 2:
         return Image.fromarray(pixels)  # L: shares the array's memory
     h, w, channels = pixels.shape
@@ -59,10 +59,10 @@ def _image(pixels: np.ndarray) -> Image.Image:
     return im
 
 
-def _write(im: Image.Image, pixels: np.ndarray) -> Image.Image:
-    """Put an array of ``im``'s own size and mode (as from :func:`_pixels`) into ``im``, in place; return ``im``.
+def with_pixels(im: Image.Image, pixels: np.ndarray) -> Image.Image:
+    """Put an array of ``im``'s own size and mode (as from :func:`pixels_of`) into ``im``, in place; return ``im``.
 
-    ``im`` must be the private copy :func:`_map_images` handed over; reusing its memory saves allocating (and
+    ``im`` must be the private copy :func:`map_images` handed over; reusing its memory saves allocating (and
     faulting in) a second image-sized buffer, which is what ``Image.fromarray`` would do.
     """
     im.frombytes(np.ascontiguousarray(pixels))
@@ -107,18 +107,18 @@ def rotate(variant: Variant, rng: random.Random,
     if a == 0:
         return variant
     if a in _EXACT:
-        return _map_images(variant, lambda im: im.transpose(_EXACT[int(a)]))
+        return map_images(variant, lambda im: im.transpose(_EXACT[int(a)]))
     colour = {"black": 0, "white": 255}[fill]
 
     def turn(im: Image.Image) -> Image.Image:
         import cv2  # here, not at the top: 0.3 s that only image perturbations pay
 
         m, nw, nh = _rotate_matrix(im.width, im.height, a)
-        out = cv2.warpAffine(_pixels(im, rgbx=True), m, (nw, nh), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        out = cv2.warpAffine(pixels_of(im, rgbx=True), m, (nw, nh), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                              borderMode=cv2.BORDER_CONSTANT, borderValue=(colour,) * 4)
         return _image(out)
 
-    return _map_images(variant, turn)
+    return map_images(variant, turn)
 
 
 @register("flip", "Mirror every image horizontally (`axis: h`) or vertically (`axis: v`).",
@@ -127,7 +127,7 @@ def flip(variant: Variant, rng: random.Random,
          axis: Annotated[Literal["h", "v"], Field(description="h mirrors left and right, v top and bottom")] = "h",
          ) -> Variant:
     ops = {"h": Image.Transpose.FLIP_LEFT_RIGHT, "v": Image.Transpose.FLIP_TOP_BOTTOM}
-    return _map_images(variant, lambda im: im.transpose(ops[axis]))
+    return map_images(variant, lambda im: im.transpose(ops[axis]))
 
 
 # ---------------------------------------------------------------------------------------------------------------

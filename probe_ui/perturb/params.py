@@ -29,8 +29,17 @@ from types import NoneType, UnionType
 from typing import Annotated, Any, Callable, Literal, Union
 
 import annotated_types as at
-from pydantic import ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError, \
-    WrapValidator, create_model
+from pydantic import (
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    WrapValidator,
+    create_model,
+)
 from pydantic.fields import FieldInfo
 
 from probe_ui.errors import ProbeUIError
@@ -105,7 +114,7 @@ Fractional = fractional()
 #: text with at least one visible character
 NonBlank = Annotated[str, Field(pattern=r"\S"), Shape("text", "text that is not blank")]
 Point = Annotated[list[Number], Field(min_length=2, max_length=2), Shape("point", "a point [x, y] of two numbers")]
-Points = Annotated[list[Annotated[list[Fractional], Field(min_length=2, max_length=2)]],
+Points = Annotated[list[Annotated[list[Fractional], Field(min_length=2, max_length=2)]],  # type: ignore[valid-type]
                    Field(min_length=1, max_length=10),
                    Shape("points", "a list of 1 to 10 points [x, y], each two numbers")]
 Box = Annotated[list[Number], Field(min_length=4, max_length=4), Shape("box", "a box [x0, y0, x1, y1] of four numbers")]
@@ -153,7 +162,8 @@ def _members(tp: Any) -> list[Any]:
 
 def _bounds(meta: list[Any]) -> tuple[tuple[float, bool] | None, tuple[float, bool] | None]:
     """(lower, inclusive) and (upper, inclusive) from Ge/Gt/Le/Lt metadata."""
-    lo = hi = None
+    lo: tuple[Any, bool] | None = None
+    hi: tuple[Any, bool] | None = None
     for m in meta:
         if isinstance(m, at.Ge):
             lo = (m.ge, True)
@@ -187,7 +197,8 @@ def _kind(tp: Any) -> Kind:
     simple: dict[Any, Kind] = {bool: "bool", int: "int", float: "float", str: "text"}
     if base in simple:
         return simple[base]
-    return {list: "list", tuple: "list", dict: "mapping"}.get(typing.get_origin(base), "json")
+    containers: dict[Any, Kind] = {list: "list", tuple: "list", dict: "mapping"}
+    return containers.get(typing.get_origin(base), "json")
 
 
 def _range_words(lo: tuple[float, bool] | None, hi: tuple[float, bool] | None) -> str:

@@ -11,8 +11,15 @@ Add a provider with one file; a hosted OpenAI-compatible service with one class 
 
 from __future__ import annotations
 
-from probe_ui.providers.base import PROVIDERS, ModelConfig, ModelSpecError, Provider, ProviderError, \
-    all_ready_models, register_provider
+from probe_ui.providers.base import (
+    PROVIDERS,
+    ModelConfig,
+    ModelSpecError,
+    Provider,
+    ProviderError,
+    all_ready_models,
+    register_provider,
+)
 
 
 def provider_class(name: str) -> type[Provider]:

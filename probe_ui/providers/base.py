@@ -93,7 +93,8 @@ class Request:
         out = []
         for m in self.messages:
             parts = [
-                {"type": "text", "text": p.text} if isinstance(p, TextPart) else {"type": "image", "image_id": p.image.id}
+                {"type": "text", "text": p.text} if isinstance(p, TextPart)
+                else {"type": "image", "image_id": p.image.id}
                 for p in m.content
             ]
             out.append({"role": m.role, "content": parts})

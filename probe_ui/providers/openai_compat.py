@@ -14,8 +14,16 @@ import os
 import time
 from typing import Any, ClassVar
 
-from probe_ui.providers.base import ImagePart, Message, ModelConfig, ProviderError, Request, Response, TextPart, \
-    register_provider
+from probe_ui.providers.base import (
+    ImagePart,
+    Message,
+    ModelConfig,
+    ProviderError,
+    Request,
+    Response,
+    TextPart,
+    register_provider,
+)
 from probe_ui.providers.sdk import PLACEHOLDER_KEY, Malformed, SDKProvider, configured_base_url, int_or_none
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"

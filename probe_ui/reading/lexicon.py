@@ -17,7 +17,8 @@ import re
 import unicodedata
 
 __all__ = [
-    "ABOUT_CASE", "GENERIC", "ESCAPE_KINDS", "escape_kind_of_option", "escape_kind_of_reply", "fold_quotes", "strip_debris", "canonical",
+    "ABOUT_CASE", "GENERIC", "ESCAPE_KINDS", "escape_kind_of_option", "escape_kind_of_reply", "fold_quotes",
+    "strip_debris", "canonical",
     "translate", "mask_idioms",
 ]
 
@@ -409,7 +410,8 @@ def _spelling_regex(present: frozenset[int]) -> re.Pattern[str]:
 
 
 _TOKEN = re.compile(r"[^\W\d_]+")
-_BOTH = re.compile(r"(?i)\b(?:on\s+|in\s+|involving\s+)?both\s+(?:sides|(?:[a-z]+\s+)?[a-z]{3,}(?<!s)s)\b(?!\s+(?:and|or)\b)")
+_BOTH = re.compile(r"(?i)\b(?:on\s+|in\s+|involving\s+)?both\s+(?:sides|(?:[a-z]+\s+)?[a-z]{3,}(?<!s)s)\b"
+                   r"(?!\s+(?:and|or)\b)")
 
 
 @functools.lru_cache(maxsize=1)
@@ -457,8 +459,8 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
         t = re.sub(r"(?i)\A(\W*)both(\W*)\Z", r"\1bilateral\2", t)
     words, abbrev, first = _synonym_words()
     tokens = set(_TOKEN.findall(t))
-    present = frozenset().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
-    if present:  # a pattern of only the phrases whose first word occurs: one pass, whatever the reply's length
+    starts = frozenset[str]().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
+    if starts:  # a pattern of only the phrases whose first word occurs: one pass, whatever the reply's length
         def repl(m: re.Match[str]) -> str:
             term = words.get(re.sub(r"[\s\-]+", " ", m.group(0).casefold()), words.get(m.group(0).casefold()))
             if term is None:
@@ -469,7 +471,7 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
                 return "indeterminate-age"  # "Baby." with options Neonate and Pediatric: either
             return BROADER[term]
 
-        t = _phrases_regex(present).sub(repl, t)
+        t = _phrases_regex(starts).sub(repl, t)
     found = [a for a in abbrev if a in tokens]
     if found:
         t = re.sub(r"(?<![\w\-])(?:" + "|".join(found) + r")(?![\w\-])", lambda m: abbrev[m.group(0)], t)
@@ -484,7 +486,8 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
 YES_NO: dict[str, tuple[str, ...]] = {
     "yes": ("sí", "si", "oui", "ja", "jawohl", "sì", "sim", "是的", "是", "对的", "对", "有的", "有", "正确", "はい",
             "네", "예", "да", "claro que sí", "efectivamente", "en effet", "genau"),
-    "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오", "нет"),
+    "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
+           "нет"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {

@@ -228,10 +228,12 @@ def _options(options: tuple[tuple[str, str], ...]) -> tuple[_Option, ...]:
         initials = tuple(w for w in words if _fold(w) not in ("of", "the", "and", "with", "a", "an"))
         parsed.append((lab, negative, presence, tuple(concepts), initials, head))
     out = []
-    for i, (lab, negative, presence, concepts, initials, head) in enumerate(parsed):
+    for i, (lab, negative, presence, option_concepts, initials, head) in enumerate(parsed):
         others = [c for j, p in enumerate(parsed) if j != i for c in p[3]]
-        distinct = tuple(c for c in concepts if not c.implicit and not any(_same(c.stem, o.stem) for o in others))
-        out.append(_Option(lab, negative, presence, distinct, concepts, initials, head if head in distinct else None))
+        distinct = tuple(c for c in option_concepts
+                         if not c.implicit and not any(_same(c.stem, o.stem) for o in others))
+        out.append(_Option(lab, negative, presence, distinct, option_concepts, initials,
+                           head if head in distinct else None))
     return tuple(out)
 
 

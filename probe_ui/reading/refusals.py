@@ -1,7 +1,7 @@
 """The phrases that flag a reply as declining to answer: one list, easy to extend.
 
-Why a list of its own: the refusal flag is a result of its own (docs/reference.md §3/§4), independent of the option a
-reply names. The Illusion of Readiness metric counts a reply wrong whenever the flag is set, even when it names
+Why a list of its own: the refusal flag is a result of its own (docs/reference.md §3 and §4), independent of the
+option a reply names. The Illusion of Readiness metric counts a reply wrong whenever the flag is set, even when it names
 the right option ("I can't be sure without the image, but the answer is B" abstains), so a missed phrase moves a
 published figure. Each entry is ``(name, pattern, example)``: the pattern (case-insensitive, after typographic
 quotes are folded) and one reply it must flag; ``tests/test_reading_rules.py`` checks every example against its

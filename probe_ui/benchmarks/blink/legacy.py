@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from probe_ui.answers import Answer, is_refusal
 
-
 BARE = ("A", "B", "C", "D", "E")
 
 

@@ -66,16 +66,28 @@ reported but not averaged). The formulas, verbatim as returned in
 from __future__ import annotations
 
 import re
-import zlib
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import ORIGINAL, _first_rows, cond_mask, cond_values, correct_values, flag, item_codes, \
-    mean_pct, per_variant, prepare, random_share, variant_attr
 from probe_ui.metrics.base import MetricValue, wilson_ci
+from probe_ui.metrics.groups import (
+    ORIGINAL,
+    cond_mask,
+    cond_values,
+    correct_values,
+    first_rows,
+    flag,
+    item_codes,
+    mean_pct,
+    per_variant,
+    prepare,
+    random_share,
+    variant_attr,
+)
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
+from probe_ui.stats import bootstrap_means, cond_rng, percentile_ci, sign_flip_pvalue
 
 PREFIX = "illusion/"
 NO_IMAGE = "illusion/no-image"
@@ -101,67 +113,6 @@ FORMULAS = {
           "G_unknown = clip((A_unknown - A_orig) / (1 - A_orig)); all paired",
     "T5": "F5 = clip((A_orig - A_substitution) / A_orig, 0, 1) on paired items (0 when A_orig = 0)",
 }
-
-
-# ------------------------------------------------------------------------------------------------------------
-# statistics
-# ------------------------------------------------------------------------------------------------------------
-
-def cond_rng(seed: int, name: str) -> np.random.Generator:
-    """A random stream for one condition: independent of which other conditions exist."""
-    return np.random.default_rng([int(seed) & 0xFFFFFFFF, zlib.crc32(name.encode())])
-
-
-def bootstrap_means(values: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
-    """``n_boot`` bootstrap resample means of ``values`` (vectorised; exact multinomial shortcut when the values
-    take few distinct levels, chunked index resampling otherwise)."""
-    v = np.asarray(values, dtype=float)
-    n = len(v)
-    if n == 0 or n_boot <= 0:
-        return np.empty(0)
-    levels, counts = np.unique(v, return_counts=True)
-    if len(levels) <= 256:
-        draws = rng.multinomial(n, counts / n, size=n_boot)
-        return draws @ levels / n
-    out = np.empty(n_boot)
-    step = max(1, int(2e7 // n))
-    for start in range(0, n_boot, step):
-        b = min(step, n_boot - start)
-        out[start:start + b] = v[rng.integers(0, n, size=(b, n))].mean(axis=1)
-    return out
-
-
-def percentile_ci(samples: np.ndarray, level: float = 0.95, scale: float = 100.0) -> tuple[float, float] | None:
-    if not len(samples):
-        return None
-    lo, hi = np.percentile(samples, [50 * (1 - level), 50 * (1 + level)])
-    return (round(float(scale * lo), 4), round(float(scale * hi), 4))
-
-
-def sign_flip_pvalue(d: np.ndarray, n_perm: int, rng: np.random.Generator) -> tuple[float, str]:
-    """Two-sided paired permutation (sign-flip) p-value for mean(d) = 0: exact for d in {-1, 0, 1}."""
-    d = np.asarray(d, dtype=float)
-    if not len(d):
-        return 1.0, "exact"
-    if np.isin(d, (-1.0, 0.0, 1.0)).all():
-        m = int(np.count_nonzero(d))
-        s = abs(int(round(d.sum())))
-        if m == 0:
-            return 1.0, "exact"
-        k = np.arange(m + 1)
-        logfact = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, m + 1)))])
-        logpmf = logfact[m] - logfact[k] - logfact[m - k] - m * np.log(2.0)
-        extreme = np.abs(2 * k - m) >= s
-        return float(min(1.0, np.exp(logpmf[extreme]).sum())), "exact"
-    n = len(d)
-    obs = abs(d.mean())
-    hits = 0
-    step = max(1, int(2e7 // n))
-    for start in range(0, n_perm, step):
-        b = min(step, n_perm - start)
-        signs = rng.integers(0, 2, size=(b, n), dtype=np.int8) * 2 - 1
-        hits += int((np.abs((signs * d).mean(axis=1)) >= obs - 1e-12).sum())
-    return (1 + hits) / (1 + n_perm), "monte-carlo"
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -226,7 +177,7 @@ class _Items:
         cols = [str(c) for c in conds]
         self.acc = pd.DataFrame(acc, index=items, columns=cols)
         self.p = pd.DataFrame(p, index=items, columns=cols)
-        first = _first_rows(icode, ni)
+        first = first_rows(icode, ni)
         self.source = pd.Series(s["source"].to_numpy(dtype=object)[first], index=items)
         self.vr = pd.Series(np.bincount(icode, weights=s["vr"].to_numpy(dtype=float), minlength=ni) > 0, index=items)
 

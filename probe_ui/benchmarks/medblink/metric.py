@@ -17,8 +17,20 @@ import numpy as np
 import pandas as pd
 
 from probe_ui.metrics.base import MetricValue
-from probe_ui.metrics.groups import cond_mask, correct_values, has_attribute, item_codes, lower_contains, mean_pct, \
-    mv, per_variant, prepare, random_share, sources_text, variant_attr
+from probe_ui.metrics.groups import (
+    cond_mask,
+    correct_values,
+    has_attribute,
+    item_codes,
+    lower_contains,
+    mean_pct,
+    mv,
+    per_variant,
+    prepare,
+    random_share,
+    sources_text,
+    variant_attr,
+)
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
 
 EXPERT = 96.4

@@ -37,8 +37,23 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import ORIGINAL, answer_keys, cond_values, correct_values, flag, has_attribute, \
-    item_codes, key_codes, mv, per_variant, prepare, random_share, rep_keys, sources_text, variant_attr
+from probe_ui.metrics.groups import (
+    ORIGINAL,
+    answer_keys,
+    cond_values,
+    correct_values,
+    flag,
+    has_attribute,
+    item_codes,
+    key_codes,
+    mv,
+    per_variant,
+    prepare,
+    random_share,
+    rep_keys,
+    sources_text,
+    variant_attr,
+)
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
 
 PARTNER = "mediconfusion-pair/partner-image"

@@ -9,8 +9,8 @@ from probe_ui.answers import Answer, is_refusal
 
 def parse(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
           gt: str | None = None) -> Answer:
-    """MedVH: correct iff the reply's first character equals the first character of ``gt``
-    (docs/reference.md §3; gt may be "C" or "A: Yes"). No strip: a leading space or "(" makes the reply wrong. Empty reply → wrong (the
+    """MedVH: correct iff the reply's first character equals the first character of ``gt`` (docs/reference.md §3;
+    gt may be "C" or "A: Yes"). No strip: a leading space or "(" makes the reply wrong. Empty reply → wrong (the
     original would raise IndexError). The choice is that first character when it is one of the labels."""
     t = text or ""
     refusal = is_refusal(t)

@@ -59,8 +59,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import ORIGINAL, cond_mask, correct_values, has_attribute, key_codes, mv, prepare, \
-    random_share, value_only, variant_attr
+from probe_ui.metrics.groups import (
+    ORIGINAL,
+    cond_mask,
+    correct_values,
+    has_attribute,
+    key_codes,
+    mv,
+    prepare,
+    random_share,
+    value_only,
+    variant_attr,
+)
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
 
 QTYPES = ("modality", "body_part", "abnormality", "entity", "grounding")

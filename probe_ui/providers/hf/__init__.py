@@ -32,7 +32,8 @@ Modes (``options.mode`` in the catalogue entry), all batched:
   labels, ``details["label_mass"]`` = their sum before renormalising (how much of the model's next-token
   probability lands on a valid answer at all); the answer text is the argmax label.
 - ``ps`` (prefix scoring, docs/reference.md §3): the user turn is the request's images and
-  ``Question: {q} Answer: `` (no system prompt, no few-shot turns), rendered with the chat template and the generation prompt; each option text
+  ``Question: {q} Answer: `` (no system prompt, no few-shot turns), rendered with the chat template and the
+  generation prompt; each option text
   is appended as the assistant's continuation and scored by its length-normalised likelihood, the geometric mean
   of its token probabilities. ``details["option_probs"]`` = the geometric means normalised to sum to 1 (the same
   as a softmax over the mean token log-probabilities), ``details["option_logprob_mean"]`` = the raw means; the

@@ -104,15 +104,15 @@ class Batcher:
             while not stopping and len(batch) < min(j.batch_size for j in batch):
                 remaining = deadline - time.perf_counter()
                 try:
-                    job = self._queue.get(timeout=remaining) if remaining > 0 else self._queue.get_nowait()
+                    got = self._queue.get(timeout=remaining) if remaining > 0 else self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if job is None:
+                if got is None:
                     stopping = True
-                elif self._fits(batch, job):
-                    batch.append(job)
+                elif self._fits(batch, got):
+                    batch.append(got)
                 else:
-                    held.append(job)
+                    held.append(got)
             self._execute([j for j in batch if j.future.set_running_or_notify_cancel()])
         self._fail_queued()
 

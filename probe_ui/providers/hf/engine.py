@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from probe_ui.providers.base import ImagePart, Message, ProviderError, Response, TextPart
 from probe_ui.providers.hf.batching import Job
-from probe_ui.providers.hf.loading import _cut
+from probe_ui.providers.hf.loading import cut_text
 
 PS_PROMPT = "Question: {q} Answer: "
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -63,7 +63,7 @@ def run_jobs(entry: Any, jobs: list[Job]) -> list[Response | Exception]:
 def _run_error(label: str, exc: Exception) -> str:
     if type(exc).__name__ == "OutOfMemoryError":
         return f"{label}: out of GPU memory (try a smaller model, options.dtype, options.batch_size, or fewer images)"
-    return f"{label}: {type(exc).__name__}: {_cut(str(exc))}"
+    return f"{label}: {type(exc).__name__}: {cut_text(str(exc))}"
 
 
 # ---- requests → conversations ----------------------------------------------------------------------------------

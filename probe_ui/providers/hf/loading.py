@@ -29,7 +29,7 @@ DTYPES = ("auto", "float32", "float16", "bfloat16")
 
 
 # ---- availability ------------------------------------------------------------------------------------------------
-def _missing_dependency() -> str | None:
+def missing_dependency() -> str | None:
     """The first of torch / transformers that cannot be imported (cheap: no import, honours a ``None`` entry in
     ``sys.modules`` as import machinery does)."""
     for name in ("torch", "transformers"):
@@ -45,7 +45,7 @@ def _missing_dependency() -> str | None:
     return None
 
 
-def _offline() -> bool:
+def hub_offline() -> bool:
     return any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on")
                for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
 
@@ -75,10 +75,11 @@ def resolve_source(model: str) -> tuple[str, bool]:
     return model, False
 
 
-def _hub_cached(repo_id: str) -> bool:
-    from probe_ui.readiness import hub_cached
+def hub_cached(repo_id: str) -> bool:
+    """Whether the Hub model ``repo_id`` is in the local cache (:func:`probe_ui.readiness.hub_cached`)."""
+    from probe_ui import readiness
 
-    return hub_cached(repo_id)
+    return readiness.hub_cached(repo_id)
 
 
 def _hub_reachable(timeout_s: float = 3.0) -> bool:
@@ -190,7 +191,7 @@ def runtime(options: dict[str, Any]) -> tuple[str, str]:
 
 def load_model(model: str, options: dict[str, Any] | None = None) -> LoadedModel:
     """The loaded model for ``model`` (hub id or folder) and these options, from the cache or loaded now."""
-    if _missing_dependency():
+    if missing_dependency():
         raise ProviderError(f"hf/{model}: {NOT_INSTALLED}")
     options = options or {}
     source, is_local = resolve_source(model)
@@ -204,9 +205,9 @@ def load_model(model: str, options: dict[str, Any] | None = None) -> LoadedModel
         with _CACHE_LOCK:
             if key in _CACHE:
                 return _CACHE[key]
-        cached = not is_local and _hub_cached(source)
+        cached = not is_local and hub_cached(source)
         if not is_local and not cached:
-            if _offline():
+            if hub_offline():
                 raise ProviderError(_not_cached_message(model, "HF_HUB_OFFLINE is set"))
             if not _hub_reachable():
                 raise ProviderError(_not_cached_message(model, "no network connection"))
@@ -214,7 +215,7 @@ def load_model(model: str, options: dict[str, Any] | None = None) -> LoadedModel
             # a model already in the cache loads from it without asking the Hub (fast, and works offline) ...
             entry = _load(model, key, options, local_files_only=cached)
         except ProviderError:
-            if not cached or _offline() or not _hub_reachable():
+            if not cached or hub_offline() or not _hub_reachable():
                 raise
             entry = _load(model, key, options)  # ... unless the cached copy is incomplete
         with _CACHE_LOCK:
@@ -281,21 +282,21 @@ def _load_error(spec: str, exc: Exception) -> str:
     if isinstance(exc, OSError) and ("offline" in text.lower() or "connect" in text.lower()
                                      or "couldn't" in text.lower() or "not find" in text.lower()):
         where = "the Hub is not reachable and it is not in the Hugging Face cache"
-        return f"hf/{spec}: cannot load '{spec}': {where} ({_cut(text)})"
+        return f"hf/{spec}: cannot load '{spec}': {where} ({cut_text(text)})"
     if isinstance(exc, ImportError) or "VIDEO_PROCESSOR_MAPPING" in text:
         if "torchvision" in text.lower() or "VIDEO_PROCESSOR_MAPPING" in text:
             # transformers' video processors (Qwen2-VL, Qwen2.5-VL, SmolVLM2, LLaVA-OneVision ...) need torchvision
             first = text.split(". ")[0].rstrip(".")  # transformers goes on with install instructions
             return (f"hf/{spec}: cannot load '{spec}': its processor needs torchvision, which is not installed here "
-                    f"({type(exc).__name__}: {_cut(first, 200)})")
-        return f"hf/{spec}: cannot load '{spec}': a package it needs is missing ({_cut(text)})"
+                    f"({type(exc).__name__}: {cut_text(first, 200)})")
+        return f"hf/{spec}: cannot load '{spec}': a package it needs is missing ({cut_text(text)})"
     if "trust_remote_code" in text:
         return (f"hf/{spec}: this model needs its own code from the Hub; set options.trust_remote_code: true in its "
-                f"catalogue entry if you trust it ({_cut(text)})")
-    return f"hf/{spec}: cannot load '{spec}': {type(exc).__name__}: {_cut(text)}"
+                f"catalogue entry if you trust it ({cut_text(text)})")
+    return f"hf/{spec}: cannot load '{spec}': {type(exc).__name__}: {cut_text(text)}"
 
 
-def _cut(text: str, limit: int = 300) -> str:
+def cut_text(text: str, limit: int = 300) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

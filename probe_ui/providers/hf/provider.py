@@ -11,11 +11,11 @@ from probe_ui.providers.hf.engine import run_jobs
 from probe_ui.providers.hf.loading import (
     NOT_INSTALLED,
     LoadedModel,
-    _hub_cached,
-    _missing_dependency,
-    _offline,
     cached_models,
+    hub_cached,
+    hub_offline,
     load_model,
+    missing_dependency,
     resolve_source,
     runtime,
 )
@@ -51,7 +51,7 @@ class HFLocalProvider(Provider):
 
     @classmethod
     def unavailable_reason(cls, config: ModelConfig | None = None) -> str | None:
-        if _missing_dependency():
+        if missing_dependency():
             return NOT_INSTALLED
         if config is None:
             return None
@@ -62,7 +62,7 @@ class HFLocalProvider(Provider):
             source, is_local = resolve_source(config.model)
         except ProviderError as exc:
             return str(exc).split(": ", 1)[-1]
-        if not is_local and _offline() and not _hub_cached(source):
+        if not is_local and hub_offline() and not hub_cached(source):
             return (f"'{source}' is not a local folder and not in the Hugging Face cache (HF_HUB_OFFLINE is set); "
                     f"download it first with  hf download {source}")
         return None
