@@ -209,7 +209,7 @@ def thumbnail_uri(png: bytes, px: int = THUMB_PX) -> str:
 
 
 #: the sign each state carries beside its colour and word (colour is never the only signal)
-STATE_SIGNS = {"right": "✓", "wrong": "✗", "broke": "⚡", "invalid": "?", "error": "⚠", "unknown": "·",
+STATE_SIGNS = {"right": "✓", "wrong": "✗", "broke": "↯", "invalid": "?", "error": "⚠", "unknown": "·",
                "waiting": "…", "missing": ""}
 
 
@@ -328,7 +328,7 @@ def render(table: Table, thumbs: Callable[[str], str | None] | None = None, *, r
 
 
 LEGEND = ("<div class='pu-legend'><span class='pu-key pu-right'>✓ right</span><span class='pu-key pu-wrong'>✗ wrong"
-          "</span><span class='pu-key pu-broke'>⚡ broke: wrong, though right on the original</span><span "
+          "</span><span class='pu-key pu-broke'>↯ broke: wrong, though right on the original</span><span "
           "class='pu-key pu-invalid'>? no answer could be read</span><span class='pu-key pu-error'>⚠ failed</span>"
           "<span class='pu-muted'>· click a cell for the exact prompt and reply; ✓ ✗ ? rate it</span></div>")
 
