@@ -69,9 +69,10 @@ class ProbeForm:
     include_original: bool = True
 
     @classmethod
-    def from_values(cls, values: tuple[Any, ...] | list[Any], *, seed: int = 0) -> ProbeForm:
-        """The form from the page's values in :data:`FIELDS` order (the seed already checked by the caller)."""
-        raw = dict(zip(FIELDS, values))
+    def from_values(cls, values: tuple[Any, ...] | list[Any] | dict[str, Any], *, seed: int = 0) -> ProbeForm:
+        """The form from the page's values in :data:`FIELDS` order, or by field name (fields left out take their
+        defaults; the seed already checked by the caller)."""
+        raw = dict(values) if isinstance(values, dict) else dict(zip(FIELDS, values))
         return cls(image_ids=tuple(str(i) for i in raw.get("image_ids") or ()),
                    question=str(raw.get("question") or ""), kind=str(raw.get("kind") or "choice"),
                    options=str(raw.get("options") or ""), answer=raw.get("answer") or None,

@@ -276,6 +276,10 @@ def _keep_section(ui: Any) -> None:
 
 
 # ---- callbacks: each calls the library -----------------------------------------------------------------------------
+#: the fields a benchmark set keeps (the seed and "ask the original" belong to a run, not to the item)
+SAVED = ("image_ids", "question", "kind", "options", "answer", "category", "extra", "steps", "suites")
+
+
 def _form(values: tuple[Any, ...] | list[Any]) -> ProbeForm:
     """The Probe form from the page's values (``ui.form`` order), its seed checked."""
     return ProbeForm.from_values(values, seed=seed_of(values[FIELDS.index("seed")]))
@@ -574,7 +578,7 @@ def _wire_keep(ctx: AppContext, ui: Any) -> None:
         caller = who(ctx, request)
         if not (name or "").strip():
             raise live.ProbeError("type a name for the benchmark set, e.g. chest-ct-probes", field="set_name")
-        form = _form(fields)
+        form = ProbeForm.from_values(dict(zip(SAVED, fields)))
         item, ims = form.item(store)
         _path, preset = save_item(ctx.presets_dir, name, item, ims, form.parsed_steps(), list(form.suites),
                                   user=caller.name, admin=caller.can("manage_sets"), share=bool(share))
@@ -585,7 +589,8 @@ def _wire_keep(ctx: AppContext, ui: Any) -> None:
                           f"{_esc(preset.name)}) or with probe-ui batch.")
         return msg, gr.update(choices=_own_sets(ctx, caller.name), value=preset.name, elem_classes=[])
 
-    ui.save_btn.click(on_save, [*ui.form, ui.set_name, ui.set_shared], [ui.save_msg, ui.set_name],
+    saved = [ui.form[FIELDS.index(f)] for f in SAVED]
+    ui.save_btn.click(on_save, [*saved, ui.set_name, ui.set_shared], [ui.save_msg, ui.set_name],
                       api_name="add_to_benchmark_set")
 
 
