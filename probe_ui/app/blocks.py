@@ -31,6 +31,7 @@ CSS = comparison.CSS + """
                         border-radius:6px;}
 .pu-bad textarea, .pu-bad input, .pu-bad .wrap {outline:2px solid #cf222e !important;}
 .pu-unusable {font-size:13px; color:#57606a; padding:2px 8px;}
+.gradio-container .min_value, .gradio-container .max_value {color:#52525b;}
 .pu-unusable ul {margin:4px 0 0 0; padding-left:16px; list-style:none;}
 .pu-unusable li {margin:2px 0;} .pu-why {color:#57606a;}
 #probe-click-hint {color:#9a6700; min-height:1em; font-size:14px;}
@@ -169,5 +170,27 @@ def _safe(location: str) -> str:
 
 __all__ = ["AppContext", "CSS", "JS", "build_app"]
 
-#: page scripts: a click beside the Probe tab's picture says so next to it
-JS = probe_tab.CLICK_JS
+#: names for the controls Gradio draws without one (WCAG 4.1.2 and 2.5.3, checked by axe-core in the browser tests):
+#: a clickable picture gets its label's words, a gallery thumbnail the caption it shows; run again as the page changes
+A11Y_JS = """() => {
+  const name = () => {
+    // an empty file or plot box is a picture of "nothing yet": its label needs a role that allows one
+    document.querySelectorAll('div.empty[aria-label]:not([role])').forEach((d) => d.setAttribute('role', 'img'));
+    document.querySelectorAll('.image-container button:not([aria-label])').forEach((b) => {
+      if (b.innerText.trim()) return;
+      const block = b.closest('[id]');
+      const label = block && block.querySelector('[data-testid=block-label]');
+      b.setAttribute('aria-label', (label && label.innerText.trim()) || 'the image');
+    });
+    document.querySelectorAll('button[aria-label^="Thumbnail "]').forEach((b) => {
+      const shown = b.innerText.trim();
+      if (shown && !b.getAttribute('aria-label').startsWith(shown)) {
+        b.setAttribute('aria-label', `${shown}: ${b.getAttribute('aria-label')}`);
+      }
+    });
+  };
+  name();
+  new MutationObserver(name).observe(document.body, {childList: true, subtree: true});
+}"""
+#: page scripts: a click beside the Probe tab's picture says so next to it; every control has a name
+JS = f"() => {{ ({probe_tab.CLICK_JS.strip()})(); ({A11Y_JS})(); }}"
