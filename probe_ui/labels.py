@@ -13,7 +13,7 @@ PERTURBATIONS: dict[str, str] = {
     "cot": "ask for step-by-step reasoning", "crop": "crop (zoom in)", "cyclic_shift": "rotate the options' order",
     "dots": "draw coloured dots", "downscale": "lower the resolution", "escape": "add an escape option",
     "few_shot": "show worked examples first", "flip": "mirror", "jpeg": "JPEG compression",
-    "marker": "draw an arrow or box", "noise": "add noise", "nota": "add 'none of the above'",
+    "marker": "draw a marker (arrow, box or circle)", "noise": "add noise", "nota": "add 'none of the above'",
     "phrasing": "ask in another phrasing", "premise": "add a false premise",
     "probmed_question": "ask a yes/no question about the image", "remove": "send without the image",
     "replace_distractors": "replace wrong options", "rotate": "rotate", "shuffle": "shuffle the options",
