@@ -1510,9 +1510,9 @@ def make_answer_case(r: random.Random) -> Case:
     if chance(r, 0.08):
         options = [r.choice(OPTION_POOL) for _ in range(r.randint(0, 6))]
     text = _answer_text(r, options, labels)
-    from probe_ui.answers import LEGACY_MODES
+    from probe_ui.benchmarks import legacy_modes
 
-    mode = None if chance(r, 0.7) else r.choice(sorted(LEGACY_MODES))
+    mode = None if chance(r, 0.7) else r.choice(sorted(legacy_modes()))
     gt = r.choice([None, "", "A", "B", "A: Yes", "yes", "no", "Yes", "(B)", " ", "é", "maybe"] + labels[:2])
     payload = {"text": text, "kind": kind, "labels": labels, "options": options, "mode": mode, "gt": gt}
     desc = f"{mode or 'robust'} {kind} labels={labels[:6]!r:.80} len(text)={len(text)} text={text[:60]!r}"

@@ -46,7 +46,11 @@ ANSWERS = 8  # 4 variants (original + 3 rotations) x 2 models
 
 def serve_model(latency: float, conn: Any) -> None:
     """The loopback OpenAI-compatible model server, in a process of its own (the clients' work must not delay
-    its answers), until its parent ends it."""
+    its answers), until its parent ends it; with a listen backlog for hundreds of calls at once (the standard
+    library's 5 drops connections when hundreds arrive together, and each dropped one waits a second)."""
+    from http.server import ThreadingHTTPServer
+
+    ThreadingHTTPServer.request_queue_size = 1024
     with FakeOpenAIServer(answer="A", latency_s=latency) as server:
         conn.send(server.base_url)
         threading.Event().wait()

@@ -3,7 +3,8 @@
 Why this module exists: published medical-VLM scores depend as much on how the raw reply is parsed as on the
 model. The robust default (:func:`extract`) follows REFERENCE §3 and avoids the known traps (lmms-eval #1434:
 a first-capital-letter regex reads "The correct answer is (B)" as "T", "Based on the image, A" as "B", and the
-article in "A fracture is visible" as option A). The legacy modes (:data:`LEGACY_MODES`) reproduce the original
+article in "A fracture is visible" as option A). The legacy modes (each benchmark's ``legacy.py``,
+:func:`probe_ui.benchmarks.legacy_modes`) reproduce the original
 benchmarks' parsers quirk for quirk, so published numbers can be recomputed from raw replies.
 
 The raw text is always logged by the caller; an :class:`Answer` records the parsed label, the rule that decided
@@ -125,7 +126,7 @@ import hashlib
 import re
 import sys
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,7 +141,6 @@ __all__ = [
     "extract_legacy",
     "is_correct",
     "is_refusal",
-    "LEGACY_MODES",
 ]
 
 
@@ -1997,125 +1997,22 @@ def _read_words(clean: str, item: _Item, refusal: bool) -> tuple[str | None, str
 # --------------------------------------------------------------------------------------------------------------
 
 
-def _legacy_mediconfusion(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
-                          gt: str | None = None) -> Answer:
-    """MediConfusion ``clean_up_manual``: ``answer.replace('\\n', ' ').split(' ')`` (space only, so tabs and
-    empty strings stay tokens); option L matches if any token equals one of ``L L: .L .L: L. L") L\\n \\nL ("L":
-    ("L") ("L").``; the two newline forms can never match after the replace, but are kept as in the code.
-    Two or more labels matched, or none, is invalid. So "(A)" is not recognised and "A large mass" counts as A."""
-    refusal = is_refusal(text or "")
-    matched: list[str] = []
-    if text is not None:
-        tokens = set(text.replace("\n", " ").split(" "))  # a set: membership is all the original asks
-        for la in labels:
-            valid = [f"{la}", f"{la}:", f".{la}", f".{la}:", f"{la}.", f'{la}")', f"{la}\n", f"\n{la}",
-                     f'("{la}":', f'("{la}")', f'("{la}").']
-            if any(x in tokens for x in valid):
-                matched.append(la)
-    if len(matched) == 1:
-        return Answer(matched[0], "legacy-mediconfusion", invalid=False, refusal=refusal)
-    return Answer(None, "legacy-mediconfusion", invalid=True, refusal=refusal)
-
-
-def _find_label(labels: Sequence[str], value: str) -> str:
-    for lab in labels:
-        if lab.strip().lower() == value:
-            return lab
-    return value
-
-
-def _legacy_probmed(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
-                    gt: str | None = None) -> Answer:
-    """ProbMed ``get_score_binary``: ``r = response.strip()``; gt yes → correct iff ``'Yes' in r`` or
-    ``r.lower() in ('yes', 'yes.')``; any other gt → correct iff ``'No' in r`` or ``r.lower() in ('no', 'no.')``.
-    Case-sensitive substrings, so "Normal" and "Not sure" count as No and "yes" inside a word does not.
-    The choice is the gt label when correct, else the other label when its test passes, else None (invalid).
-    Without gt, ``correct`` stays None and the choice is whichever single test passes."""
-    labels = tuple(labels) or ("yes", "no")
-    r = (text or "").strip()
-    yes_hit = "Yes" in r or r.lower() in ("yes", "yes.")
-    no_hit = "No" in r or r.lower() in ("no", "no.")
-    refusal = is_refusal(text or "")
-    yes_lab, no_lab = _find_label(labels, "yes"), _find_label(labels, "no")
-    if gt is None:
-        if yes_hit != no_hit:
-            return Answer(yes_lab if yes_hit else no_lab, "legacy-probmed", invalid=False, refusal=refusal)
-        return Answer(None, "legacy-probmed", invalid=True, refusal=refusal)
-    g = gt.strip().lower()
-    if g == "yes":
-        correct, other_hit, gt_lab, other_lab = yes_hit, no_hit, yes_lab, no_lab
-    else:  # the original's ``else`` branch: anything but 'yes' is scored as a 'no' question
-        correct, other_hit, gt_lab, other_lab = no_hit, yes_hit, no_lab, yes_lab
-    if correct:
-        return Answer(gt_lab, "legacy-probmed", invalid=False, refusal=refusal, correct=True)
-    if other_hit:
-        return Answer(other_lab, "legacy-probmed", invalid=False, refusal=refusal, correct=False)
-    return Answer(None, "legacy-probmed", invalid=True, refusal=refusal, correct=False)
-
-
-def _legacy_medvh(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
-                  gt: str | None = None) -> Answer:
-    """MedVH: correct iff the reply's first character equals the first character of ``gt`` (REFERENCE §3; gt may
-    be "C" or "A: Yes"). No strip: a leading space or "(" makes the reply wrong. Empty reply → wrong (the
-    original would raise IndexError). The choice is that first character when it is one of the labels."""
-    t = text or ""
-    refusal = is_refusal(t)
-    first = t[:1]
-    choice = next((lab for lab in labels if lab == first), None) if first else None
-    correct: bool | None = None
-    if gt is not None:
-        correct = bool(first) and bool(gt) and first == gt[0]
-    return Answer(choice, "legacy-medvh", invalid=choice is None, refusal=refusal, correct=correct)
-
-
-_BLINK_BARE = ("A", "B", "C", "D", "E")
-
-
-def _legacy_blink(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
-                  gt: str | None = None) -> Answer:
-    """BLINK ``analyze_answer`` (MedBLINK follows it): the whole reply "B" → "(B)"; exactly "(B)" kept; else the
-    unique ``(L)`` whitespace-separated token of the item's choices in the last paragraph (``split('\\n\\n')[-1]``)
-    if exactly one there, or in the whole reply if exactly one there; otherwise the original asks a GPT-3.5 judge,
-    which is not available offline: "legacy-blink-nomatch", invalid (the judge's "(Z)" counts as wrong).
-    No stripping anywhere, so "(B)." or "B\\n" do not count, as in the original."""
-    t = text or ""
-    refusal = is_refusal(t)
-    paren = {f"({lab})": lab for lab in labels}
-    if t in _BLINK_BARE or t in [f"({x})" for x in _BLINK_BARE]:
-        letter = t.strip("()")
-        lab = next((la for la in labels if la == letter), None)
-        if lab is None:  # the original accepts A-E regardless of the item's option count: a wrong "(E)"
-            return Answer(None, "legacy-blink-outside", invalid=True, refusal=refusal)
-        return Answer(lab, "legacy-blink", invalid=False, refusal=refusal)
-    intersect = set(paren) & set(t.split())
-    intersect_last = set(paren) & set(t.split("\n\n")[-1].split())
-    if (len(intersect) != 1 and len(intersect_last) != 1) or len(intersect) < 1:
-        return Answer(None, "legacy-blink-nomatch", invalid=True, refusal=refusal)
-    token = next(iter(intersect_last if len(intersect_last) == 1 else intersect))
-    return Answer(paren[token], "legacy-blink", invalid=False, refusal=refusal)
-
-
-LEGACY_MODES: dict[str, Callable[..., Answer]] = {
-    "mediconfusion": _legacy_mediconfusion,
-    "probmed": _legacy_probmed,
-    "medvh": _legacy_medvh,
-    "blink": _legacy_blink,
-}
-
-
 def extract_legacy(mode: str, text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
                    gt: str | None = None) -> Answer:
     """Parse a reply exactly as the named benchmark's original code did (to reproduce published numbers).
 
     ``gt`` is needed by "probmed" and "medvh", whose rules decide correctness directly; the others ignore it.
     """
+    from probe_ui.benchmarks import legacy_parsers
+
+    parsers = legacy_parsers()
     try:
-        fn = LEGACY_MODES[mode]
+        bench = parsers[mode]
     except KeyError:
-        raise ValueError(f"unknown legacy mode {mode!r}; expected one of {sorted(LEGACY_MODES)}") from None
+        raise ValueError(f"unknown legacy mode {mode!r}; expected one of {sorted(parsers)}") from None
     if kind == "free":
         return Answer(None, "free_text", invalid=False, refusal=is_refusal(text or ""))
-    return fn(text, kind, labels, options, gt)
+    return bench.parse_legacy(text, kind, labels, options, gt)
 
 
 def _norm_label(s: str) -> str:

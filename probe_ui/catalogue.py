@@ -34,6 +34,7 @@ class _Entry(BaseModel):
     price_input_per_m: float | None = Field(default=None, ge=0)
     price_output_per_m: float | None = Field(default=None, ge=0)
     concurrency: int | None = Field(default=None, gt=0)
+    live_concurrency: int | None = Field(default=None, gt=0)
     needs: str = ""
     description: str = ""
     options: dict[str, Any] = {}
@@ -95,7 +96,8 @@ def _load_entry(path: Path, raw: bytes) -> ModelConfig:
     return ModelConfig(name=e.name, provider=e.provider, model=e.model, base_url=base, api_key_env=e.api_key_env,
                        generation=e.generation, max_image_side=e.max_image_side,
                        price_input_per_m=e.price_input_per_m, price_output_per_m=e.price_output_per_m,
-                       concurrency=e.concurrency, needs=e.needs, description=e.description, options=e.options)
+                       concurrency=e.concurrency, live_concurrency=e.live_concurrency, needs=e.needs,
+                       description=e.description, options=e.options)
 
 
 def resolve(spec: str, catalogue: dict[str, ModelConfig] | None = None) -> ModelConfig:

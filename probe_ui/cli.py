@@ -84,6 +84,13 @@ def serve_args(p: argparse.ArgumentParser) -> None:
                         f"{DEFAULT_MAX_UPLOAD_MB})")
 
 
+def export_format_names() -> list[str]:
+    """The registered export formats (:mod:`probe_ui.export_formats`), for ``export --format``."""
+    from probe_ui.export_formats import format_names
+
+    return format_names()
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="probe-ui",
@@ -256,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("export", help="a run as a dataset: JSONL, Parquet, CSV or an imagefolder that "
                                        "datasets.load_dataset reads; images written once, by hash")
     db_args(ex)
-    ex.add_argument("--format", required=True, choices=("jsonl", "parquet", "imagefolder", "csv"))
+    ex.add_argument("--format", required=True, choices=export_format_names())
     ex.add_argument("--out", required=True, metavar="DIR", help="folder to write (created; must be empty or new)")
     ex.add_argument("--by", choices=("response", "variant"), default="response",
                     help="one row per answer (default) or per variant, with every model's answer in it")
@@ -827,15 +834,15 @@ def cmd_export_set(args: argparse.Namespace) -> int:
 
 
 def _harnesses() -> tuple[str, ...]:
-    from probe_ui.interop import HARNESSES
+    from probe_ui.interop import harnesses
 
-    return HARNESSES
+    return harnesses()
 
 
 def _harness_imports() -> tuple[str, ...]:
-    from probe_ui.interop import IMPORTABLE
+    from probe_ui.interop import importable
 
-    return IMPORTABLE
+    return importable()
 
 
 def cmd_import_dataset(args: argparse.Namespace) -> int:
@@ -958,8 +965,6 @@ def cmd_ratings_export(args: argparse.Namespace) -> int:
 
 def cmd_metrics(args: argparse.Namespace) -> int:
     from probe_ui.metrics.registry import describe
-
-    import probe_ui.metrics  # noqa: F401 - registers the families
 
     rows = describe()
     if args.json:

@@ -139,3 +139,36 @@ def describe(provenance: Iterable[dict[str, Any]] | None, condition: str | None 
     if steps:
         return " + ".join(dict.fromkeys(steps))
     return ORIGINAL if condition in (None, "", ORIGINAL) else str(condition)
+
+
+#: a perturbation or suite as a family name in a few words (plots group conditions under these)
+FAMILY_WORDS = {
+    "blur": "blur", "brightness": "brightness", "contrast": "contrast", "cot": "step-by-step reasoning",
+    "crop": "crop and zoom", "cyclic_shift": "options rotated", "dots": "coloured dots", "downscale": "lower resolution",
+    "escape": "escape option", "few_shot": "examples first", "flip": "mirrored", "jpeg": "JPEG compression",
+    "marker": "marker drawn", "noise": "noise", "nota": "none of the above", "phrasing": "question phrasing",
+    "premise": "false premise", "probmed_question": "ProbMed question", "remove": "no image",
+    "replace_distractors": "options replaced", "rotate": "rotation", "shuffle": "options shuffled",
+    "suggest": "suggested answer", "swap": "image swapped",
+    "rotations": "rotations", "medblink-orientation": "MedBLINK orientation", "circular": "CircularEval",
+    "illusion": "Illusion of Readiness", "mediconfusion-pair": "MediConfusion pair", "medvh": "MedVH",
+    "probmed-pairs": "ProbMed pairs", "prompt-variants": "prompt variants", "dot-colours": "dot colours",
+}
+
+
+def family(condition: str | None) -> str:
+    """The family of a condition name in words: "original"; a suite's condition (``rotations/rot90``) its suite,
+    a severity sweep's (``severity/blur-3``) its perturbation, a chain (``rotate(angle=90)+blur(...)``) its first
+    perturbation; a name no table knows with its dashes and underscores as spaces."""
+    import re
+
+    c = str(condition or "")
+    if c in ("", ORIGINAL):
+        return ORIGINAL
+    if c.startswith("severity/"):
+        c = c.removeprefix("severity/").rsplit("-", 1)[0]
+    elif "/" in c:
+        c = c.split("/", 1)[0]
+    m = re.match(r"[A-Za-z0-9_-]+", c)
+    key = m.group(0) if m else c
+    return FAMILY_WORDS.get(key, key.replace("_", " ").replace("-", " "))

@@ -27,17 +27,13 @@ from probe_ui import catalogue, prompts
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 from probe_ui.outbound import OPEN, OutboundPolicy, OutboundRefused
-from probe_ui.providers import PROVIDERS, create
+from probe_ui.providers import PROVIDERS, all_ready_models, create, url_providers
 from probe_ui.providers.base import ModelConfig, ModelSpecError, ProviderError, fit_images
 from probe_ui.providers.sdk import PLACEHOLDER_KEY
 from probe_ui.redact import clip, env_key, public_url
 
 __all__ = ["EndpointBook", "EndpointError", "Endpoints", "MODEL_COLUMNS", "TABLE_COLUMNS", "models_table", "test_model"]
 
-#: providers that run in this process or answer without a server: nothing to point at a URL
-NO_URL = frozenset({"baseline", "hf"})
-#: providers that speak the OpenAI wire format under ``/v1``: a bare ``http://host:port`` gets ``/v1``
-OPENAI_STYLE = frozenset({"openai", "vllm", "ollama"})
 TABLE_COLUMNS = ["name", "provider", "model", "base_url", "key"]
 MODEL_COLUMNS = ["name", "provider", "model", "usable", "reason", "description"]
 MAX_NAME = 200
@@ -88,8 +84,8 @@ class Endpoints:
         provider = (provider or "").strip().lower()
         if provider not in PROVIDERS:
             raise EndpointError(f"unknown provider {provider!r}; known: {', '.join(sorted(PROVIDERS))}")
-        if provider in NO_URL:
-            usable = ", ".join(sorted(set(PROVIDERS) - NO_URL))
+        if not PROVIDERS.get(provider).takes_url:
+            usable = ", ".join(url_providers())
             raise EndpointError(f"provider '{provider}' runs without a server, so it takes no base URL; "
                                 f"use it as '{provider}/<model>', or choose one of {usable}")
         model = (model or "").strip()
@@ -244,7 +240,7 @@ def _check_url(base_url: str, provider: str) -> str:
     if parts.query or parts.fragment:
         raise EndpointError("the base URL must not contain a query (?...) or fragment (#...): "
                             "put the key in the key field")
-    if provider in OPENAI_STYLE and parts.path.strip("/") == "":
+    if PROVIDERS.get(provider).openai_style and parts.path.strip("/") == "":
         url = url.rstrip("/") + "/v1"
     return url
 
@@ -283,18 +279,16 @@ def models_table(endpoints: Endpoints | Mapping[str, ModelConfig] | None = None,
     return out
 
 
-BASELINES = ("baseline/random", "baseline/first", "baseline/last")
-
-
 def model_menu(endpoints: Endpoints | Mapping[str, ModelConfig] | None = None, discover: bool = False
                ) -> list[dict[str, Any]]:
     """The models a person can pick, baselines first, then catalogue entries and added endpoints (and, with
     ``discover``, models found on local servers): name, usable, and the reason in words when it is not usable
     here (a missing key variable, a server that is not running, an extra that is not installed)."""
     table = models_table(endpoints, discover=discover)
-    rows = [{"name": b, "usable": True, "reason": ""} for b in BASELINES]
+    ready = all_ready_models()
+    rows = [{"name": b, "usable": True, "reason": ""} for b in ready]
     for r in table.to_dict("records"):
-        if r["name"].endswith("/<model>") or r["name"] in BASELINES or r["name"].startswith("("):
+        if r["name"].endswith("/<model>") or r["name"] in ready or r["name"].startswith("("):
             continue
         rows.append({"name": r["name"], "usable": bool(r["usable"]), "reason": r["reason"] or ""})
     return rows

@@ -13,7 +13,8 @@ working folder, the store's folder, the home or temp folder is rewritten relativ
 that hold them (:mod:`probe_ui.redact`: ``api_key_env`` is dropped, URLs lose user info, query and fragment, and
 any key this process knows is masked in every string), and DICOM headers (the store holds none).
 
-Layouts (``out`` must be new or empty):
+Layouts (``out`` must be new or empty; each is one class in :mod:`probe_ui.export_formats`, and a new format is
+one more class there or in a plugin):
 
 - ``jsonl``: ``data.jsonl``, nested values as JSON.
 - ``csv``: ``data.csv``; lists and dicts as JSON strings, booleans as ``true``/``false``, missing values empty;
@@ -49,21 +50,17 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from probe_ui import __version__, redact, spreadsheet
+from probe_ui import __version__, redact
 from probe_ui.errors import ProbeUIError
+from probe_ui.export_formats import FORMATS, format_names
+from probe_ui.export_formats.base import json_text
 from probe_ui.paths import check_output_folder
 from probe_ui.prompts import messages_text
-from probe_ui.safe_write import atomic_file, write_bytes, write_text
+from probe_ui.safe_write import write_bytes, write_text
 from probe_ui.presets import ASSETS_DIR, PRESETS_DIR
 
-FORMATS = ("jsonl", "parquet", "imagefolder", "csv")
 BY = ("response", "variant")
-DATA_FILES = {"jsonl": "data.jsonl", "csv": "data.csv", "parquet": "data.parquet", "imagefolder": "metadata.jsonl"}
 IMAGES_DIR = "images"
-
-# Columns whose values are lists of strings, and free-form nested columns (JSON strings outside JSONL).
-LIST_COLUMNS = ("options", "category", "tags", "images")
-JSON_COLUMNS = ("attributes", "provenance", "prompt_args", "settings", "details", "judge", "answers")
 
 VARIANT_COLUMNS = ["run", "seed", "variant_id", "item_id", "condition", "group", "item_group", "source", "kind",
                    "question", "options", "answer", "answer_label", "category", "tags", "attributes", "provenance",
@@ -162,12 +159,9 @@ class ExportSummary:
     def lines(self) -> list[str]:
         out = [f"exported run '{self.run}' as {self.fmt} to {self.path}: {self.rows} rows (one per {self.by}), "
                f"{self.images} images, {len(self.files)} files, {self.bytes:,} bytes"]
-        data = DATA_FILES.get(self.fmt)
-        if self.fmt == "imagefolder":
-            out.append(f"load it with: datasets.load_dataset(\"imagefolder\", data_dir={str(self.path)!r}, "
-                       "split=\"train\")")
-        elif data:
-            out.append(f"read {self.path / data}; README.md describes every column")
+        fmt = FORMATS.find(self.fmt)
+        if fmt is not None:
+            out.append(fmt.load_hint(self.path))
         out.append(f"turn it back into a preset with: probe-ui import dataset {self.path} --with-perturbations")
         out += [f"warning: {w}" for w in self.warnings]
         return out
@@ -188,9 +182,9 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
     from probe_ui.store import StoreError
 
     if fmt not in FORMATS:
-        raise ExportError(f"unknown export format '{fmt}'; known: {', '.join(FORMATS)}")
-    if fmt == "parquet":
-        require_pyarrow(ExportError)
+        raise ExportError(f"unknown export format '{fmt}'; known: {', '.join(format_names())}")
+    layout = FORMATS.get(fmt)
+    layout.check(ExportError)
     if by not in BY:
         raise ExportError(f"unknown row unit '{by}'; use one of: {', '.join(BY)}")
     out = Path(out)
@@ -233,18 +227,18 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         warnings.append(f"run '{r.name}' has no {'answers' if by == 'response' else 'variants'}: the export is empty")
 
     used = list(dict.fromkeys(h for v in _used_variants(rows, variants) for h in v["image_ids"]))
-    if fmt == "imagefolder" and not used:
-        raise ExportError(f"run '{r.name}' has no images, and an imagefolder needs at least one: "
-                          "export it as jsonl, parquet or csv")
+    if layout.needs_images and not used:
+        raise ExportError(f"run '{r.name}' has no images, and {fmt} needs at least one: "
+                          f"export it as {_others(fmt)}")
 
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
     files: list[str] = []
     try:
         written, missing = _write_images(store, used, out / IMAGES_DIR)
-        if fmt == "imagefolder" and not written:
-            raise ExportError(f"none of the {len(used)} images of run '{r.name}' is in the store, and an "
-                              "imagefolder needs at least one: export it as jsonl, parquet or csv")
+        if layout.needs_images and not written:
+            raise ExportError(f"none of the {len(used)} images of run '{r.name}' is in the store, and {fmt} "
+                              f"needs at least one: export it as {_others(fmt)}")
         files += [f"{IMAGES_DIR}/{h}.png" for h in written]
         if missing:
             warnings.append(f"{len(missing)} image(s) are not in the store and were left out: "
@@ -256,15 +250,8 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
         if by == "response":
             at = RESPONSE_ROW.index("note") + 1
             columns = RESPONSE_ROW[:at] + [rater_column(k) for k in raters] + RESPONSE_ROW[at:]
-        data_name = DATA_FILES[fmt]
-        if fmt == "jsonl":
-            _write_jsonl(out / data_name, rows, columns)
-        elif fmt == "csv":
-            _write_csv(out / data_name, rows, columns)
-        elif fmt == "parquet":
-            _write_parquet(out / data_name, rows, columns)
-        else:
-            _write_imagefolder(out / data_name, rows, columns)
+        data_name = layout.data_file
+        layout.write(out / data_name, rows, columns)
         files.append(data_name)
         licences = _licences(used, set(written), variants)
         methods = Counter(str(a["method"]) for a in answers if a.get("method"))
@@ -552,87 +539,6 @@ def _leak_check(out: Path, names: list[str], scrub: _Scrubber) -> list[str]:
 
 # ---- writers ------------------------------------------------------------------------------------------------------
 
-def _json_text(v: Any) -> str:
-    return json.dumps(v, ensure_ascii=False, sort_keys=False, default=str)
-
-
-def _flat(row: dict[str, Any], columns: list[str], *, lists: bool) -> dict[str, Any]:
-    """Nested free-form values as JSON strings; lists of strings kept (``lists``) or JSON too."""
-    out = {}
-    for c in columns:
-        v = row.get(c)
-        if c in JSON_COLUMNS:
-            v = None if v is None else _json_text(v)
-        elif c in LIST_COLUMNS and not lists:
-            v = _json_text(v if v is not None else [])
-        out[c] = v
-    return out
-
-
-def _write_jsonl(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
-    with atomic_file(path) as f:
-        for row in rows:
-            f.write(_json_text({c: row.get(c) for c in columns}) + "\n")
-
-
-def _write_csv(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
-    def cell(v: Any) -> Any:
-        if v is None:
-            return ""
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        return v
-
-    with atomic_file(path, newline="") as f:
-        w = spreadsheet.writer(f)  # cells a spreadsheet would run as formulas are neutralised
-        w.writerow(columns)
-        for row in rows:
-            flat = _flat(row, columns, lists=False)
-            w.writerow([cell(flat[c]) for c in columns])
-
-
-def require_pyarrow(error: type[Exception], where: str = "") -> None:
-    """Parquet needs pyarrow, an extra (``probe-ui[parquet]``, 170 MB): say so (``where``: the file, if any) before
-    anything is read or written."""
-    import importlib.util
-
-    head = f"{where}{': ' if where else ''}"
-    try:
-        found = importlib.util.find_spec("pyarrow") is not None
-    except (ImportError, ValueError):  # a half-removed package (no spec) counts as a broken one
-        found = True
-    if not found:
-        raise error(f"{head}Parquet needs pyarrow, which is not installed: pip install 'probe-ui[parquet]' (or use "
-                    "jsonl, csv or imagefolder)")
-    try:  # installed is not loadable: a missing shared library, a wheel for another Python, a partial upgrade
-        import pyarrow  # noqa: F401
-        import pyarrow.parquet  # noqa: F401
-    except Exception as exc:  # noqa: BLE001 - whatever a broken install raises, the remedy is the same
-        why = f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else 'no message'}"
-        raise error(f"{head}pyarrow is installed but cannot be loaded ({why[:200]}): reinstall the extra with pip "
-                    "install --force-reinstall 'probe-ui[parquet]' (or use jsonl, csv or imagefolder)") from None
-
-
-def _write_parquet(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
-    import pandas as pd
-
-    flat = [_flat(row, columns, lists=True) for row in rows]
-    # object columns: pyarrow types each from its values (ints with nulls stay ints, lists of strings stay lists)
-    df = pd.DataFrame({c: pd.Series([r[c] for r in flat], dtype=object) for c in columns}, columns=columns)
-    with atomic_file(path, text=False) as f:
-        df.to_parquet(f, engine="pyarrow", index=False)
-
-
-def _write_imagefolder(path: Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
-    rest = [c for c in columns if c != "images"]
-    with atomic_file(path) as f:
-        for row in rows:
-            names = list(row.get("images") or [])
-            rec = {"file_name": names[0] if names else None, "file_names": names,
-                   **_flat(row, rest, lists=True)}
-            f.write(_json_text(rec) + "\n")
-
-
 # ---- licences -----------------------------------------------------------------------------------------------------
 
 @dataclass
@@ -706,10 +612,8 @@ def _size_category(n: int) -> str:
 def _front_matter(r: Any, fmt: str, n: int) -> str:
     import yaml
 
-    if fmt == "imagefolder":
-        data_files = [{"split": "train", "path": ["metadata.jsonl", f"{IMAGES_DIR}/*.png"]}]
-    else:
-        data_files = [{"split": "train", "path": DATA_FILES[fmt]}]
+    paths = FORMATS.get(fmt).data_files(IMAGES_DIR)
+    data_files = [{"split": "train", "path": paths if len(paths) > 1 else paths[0]}]
     meta = {
         "license": "other",
         "license_name": "mixed",
@@ -722,16 +626,14 @@ def _front_matter(r: Any, fmt: str, n: int) -> str:
     return "---\n" + yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=120) + "---\n"
 
 
+def _others(fmt: str) -> str:
+    """The other formats, in words ("jsonl, parquet or csv")."""
+    others = [n for n in format_names() if n != fmt and not FORMATS.get(n).needs_images]
+    return ", ".join(others[:-1]) + (" or " if len(others) > 1 else "") + others[-1] if others else "another format"
+
+
 def _md(s: Any) -> str:
     return str(s).replace("|", "\\|").replace("\n", " ")
-
-
-def _type_in(fmt: str, col: str, typ: str) -> str:
-    if fmt != "jsonl" and col in JSON_COLUMNS:
-        return f"{typ} as a JSON string"
-    if fmt == "csv" and col in LIST_COLUMNS:
-        return f"{typ} as a JSON string"
-    return typ
 
 
 def _reproduce(s: dict[str, Any], r: Any) -> str | None:
@@ -802,33 +704,8 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
               "counts).", ""]
 
     lines += ["## Layout", ""]
-    data = DATA_FILES[fmt]
-    if fmt == "imagefolder":
-        lines += [f"- `{data}`: one JSON object per row; `file_name` is the variant's first image and "
-                  "`file_names` all of its images, in the order they were sent, as paths relative to this folder. "
-                  "`datasets.load_dataset(\"imagefolder\", data_dir=...)` loads `file_name` as the `image` column "
-                  "(null for a question asked without an image) and `file_names` as `images`, a list of images: "
-                  "datasets' folder-based builder reads a string column `file_name` as one image and a list column "
-                  "`file_names` as a list of images, so a question about several images keeps all of them.",
-                  "- Free-form nested columns (attributes, provenance, prompt_args, settings, details, judge"
-                  + (", answers" if by == "variant" else "") + ") are JSON strings (`json.loads`), so that every "
-                  "row has the same types. Text is raw, exactly as stored (only the CSV export neutralises cells "
-                  "for spreadsheets)."]
-    elif fmt == "jsonl":
-        lines.append(f"- `{data}`: one JSON object per row; nested values are JSON. Text is raw, exactly as "
-                     "stored: a reply beginning with `=`, `+`, `-` or `@` is not altered (only the CSV export "
-                     "neutralises such cells for spreadsheets).")
-    elif fmt == "csv":
-        lines.append(f"- `{data}`: a header row, then one row per record; lists and objects are JSON strings, "
-                     "booleans `true`/`false`, missing values empty. Safe to open in a spreadsheet: a text cell "
-                     "that begins with `=`, `+`, `-`, `@`, a tab or a carriage return (which a spreadsheet would "
-                     "run as a formula), or with an apostrophe, is written with one more apostrophe in front "
-                     "(OWASP's advice against CSV injection); remove that one leading `'` to get the raw text "
-                     "(`probe-ui import dataset` does). The JSONL and Parquet exports keep the raw text.")
-    else:
-        lines.append(f"- `{data}`: one table (pyarrow); lists of strings are lists, free-form nested columns are "
-                     "JSON strings (`json.loads`), since their types vary from row to row. Text is raw, exactly as "
-                     "stored (only the CSV export neutralises cells for spreadsheets).")
+    layout = FORMATS.get(fmt)
+    lines += layout.layout(by)
     lines += [f"- `{IMAGES_DIR}/<sha256>.png`: every image once, named by the sha256 of its bytes (probe-ui's "
               "canonical PNG: 8-bit L or RGB pixels, no metadata). Rows refer to images by these names.",
               "- Judge calls (`--judge`) are not rows: the latest judge call on an answer is in its `judge` column.",
@@ -836,16 +713,9 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
               "rewritten relative to them, and key variable names are dropped.", ""]
 
     lines += ["## Columns", "", "| column | type | meaning |", "|---|---|---|"]
-    shown = (["file_name", "file_names"] + [c for c in columns if c != "images"]) if fmt == "imagefolder" \
-        else columns
-    for c in shown:
-        if c == "file_name":
-            lines.append("| `file_name` (`image`) | string (image) | the variant's first image, "
-                         "images/<sha256>.png; loaded as the `image` column |")
-            continue
-        if c == "file_names":
-            lines.append("| `file_names` (`images`) | list[string] (images) | all of the variant's images, in "
-                         "the order sent; loaded as the `images` column |")
+    for c, ready in layout.card_columns(columns):
+        if ready is not None:
+            lines.append(ready)
             continue
         typ, meaning = COLUMN_DOCS.get(c, ("", ""))
         if c.startswith(RATER_PREFIX):
@@ -853,7 +723,7 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
             typ, meaning = "string", (f"the latest rating of this answer by {who}: correct, incorrect or unsure; "
                                       "null if that rater did not rate it" if who != UNNAMED_RATER else
                                       "the latest rating nobody put a name to (made before raters were recorded)")
-        lines.append(f"| `{c}` | {_type_in(fmt, c, typ)} | {_md(meaning)} |")
+        lines.append(f"| `{c}` | {layout.type_in(c, typ)} | {_md(meaning)} |")
     lines.append("")
 
     lines += _methods_section(methods or Counter(), judge)
@@ -886,7 +756,7 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
     for m in models:
         lines.append(f"  - `{m.get('name')}`: provider {m.get('provider')}, model {m.get('model')}"
                      + (f", base_url {m.get('base_url')}" if m.get("base_url") else "")
-                     + (f", generation {_json_text(m.get('generation'))}" if m.get("generation") else ""))
+                     + (f", generation {json_text(m.get('generation'))}" if m.get("generation") else ""))
     versions = {k: v for k, v in (r.versions or {}).items() if k not in ("platform",)}
     if versions:
         lines.append("- package versions of the run: " + ", ".join(f"{k} {v}" for k, v in versions.items()))

@@ -8,7 +8,6 @@ app loses nothing that had finished.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import queue
@@ -26,7 +25,8 @@ from probe_ui.items import KINDS, LETTERS, YES_NO, Item, Variant, content_hash, 
 from probe_ui.perturb import PerturbationError, PerturbContext, get as get_perturbation
 from probe_ui.presets import Condition
 from probe_ui.providers.base import ModelConfig, Response
-from probe_ui.runner import BatchError, Cell, _execute, _public_config, plan_cells, resolve_each
+from probe_ui import live_calls
+from probe_ui.runner import BatchError, Cell, _public_config, execute_cells, plan_cells, resolve_each
 from probe_ui.store import Store, StoreError
 from probe_ui.suites import BundledImages, apply_condition, get_suite, SuiteError
 
@@ -498,11 +498,30 @@ def preset_item_ids(path: str) -> list[str]:
 
 
 def ratings_of(store: Store, run: str) -> dict[int, tuple[str, str]]:
-    """A run's latest rating and note per answer id (for the comparison table's cells)."""
+    """A run's latest rating and note per answer id (for the comparison table's cells). Read once, then from
+    memory until a rating is written through this store: a table redrawn ~20 times while a probe streams reads
+    its ratings once, not 20 times."""
     if not run:
         return {}
+    key = (id(store), run)
+    with _RATINGS_LOCK:
+        seen = _RATINGS.get(key)
+    if seen is not None and seen[0] is store and seen[1] == store.ratings_written:
+        return dict(seen[2])
+    written = store.ratings_written
     df = store.ratings_frame(store.get_run(run).id)
-    return {int(r["response_id"]): (str(r["rating"]), str(r["note"] or "")) for r in df.to_dict("records")}
+    out = {int(r["response_id"]): (str(r["rating"]), str(r["note"] or "")) for r in df.to_dict("records")}
+    with _RATINGS_LOCK:
+        _RATINGS[key] = (store, written, out)
+        while len(_RATINGS) > _RATINGS_KEPT:
+            _RATINGS.pop(next(iter(_RATINGS)))
+    return dict(out)
+
+
+#: the ratings of the runs redrawn last, by (store, run): (the store, its ratings_written when read, ratings)
+_RATINGS: dict[tuple[int, str], tuple[Store, int, dict[int, tuple[str, str]]]] = {}
+_RATINGS_KEPT = 256
+_RATINGS_LOCK = threading.Lock()
 
 
 def rating_of(store: Store, response_id: int) -> tuple[str | None, str]:
@@ -659,12 +678,22 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
     cards.sort(key=lambda c: order.get(c.model, len(order)))
     state = LiveRun(run=run.name, cards=cards)
     index = {card.key: card for card in state.cards}
-    events: queue.Queue[tuple[Cell, Response] | BaseException | None] = queue.Queue()
+    events: queue.Queue[tuple[Cell, Response, dict[str, Any], int | None] | BaseException | None] = queue.Queue()
+    calls: dict[str, int] = {}
+    for c in cells:
+        calls[c.model.name] = calls.get(c.model.name, 0) + 1
+
+    async def ask_all() -> None:
+        pool = live_calls.LivePool(name, user, calls)
+        try:
+            await execute_cells(store, run, cells, pool, lambda c, r: None, use_cache=use_cache, cancel=cancel,
+                                on_stored=lambda c, r, row, rid: events.put((c, r, row, rid)), store_off_loop=True)
+        finally:
+            await pool.aclose()
 
     def work() -> None:
-        try:
-            asyncio.run(_execute(store, run, cells, None, lambda c, r: events.put((c, r)), use_cache=use_cache,
-                                 cancel=cancel))
+        try:  # on the live probes' shared loop: their fair limits and HTTP clients (probe_ui.live_calls)
+            live_calls.run(ask_all())
         except BaseException as exc:  # reported on the page, never lost silently
             events.put(exc)
         finally:
@@ -690,8 +719,8 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
                     if card.status == "waiting":
                         card.status, card.error = "error", f"{type(ev).__name__}: {ev}"
             else:
-                cell, resp = ev
-                _fill(index[(cell.variant.id, cell.model.name)], store, run.id, cell, resp)
+                cell, resp, row, rid = ev
+                _fill(index[(cell.variant.id, cell.model.name)], store, run.id, cell, resp, row, rid)
         if not ended or len(batch) > 1:
             yield state
     for card in state.cards:  # cancelled before sending
@@ -721,9 +750,13 @@ def _failed_cards(store: Store, run_id: int, variants: list[Variant], unusable: 
     return cards
 
 
-def _fill(card: Card, store: Store, run_id: int, cell: Cell, resp: Response) -> None:
-    rid = store.response_id(run_id, cell.variant.id, cell.model.name, cell.request.prompt, cell.request.sample)
-    row = store.get_response(rid) if rid is not None else {}
+def _fill(card: Card, store: Store, run_id: int, cell: Cell, resp: Response, row: dict[str, Any],
+          rid: int | None) -> None:
+    """A card from the row just stored (no read back); read from the store only when the store kept another row
+    for the cell (another process answered it first, or the reply could not be stored)."""
+    if rid is None:
+        rid = store.response_id(run_id, cell.variant.id, cell.model.name, cell.request.prompt, cell.request.sample)
+        row = store.get_response(rid) if rid is not None else {}
     card.response_id = rid
     card.raw = resp.text or ""
     card.latency_s = resp.latency_s

@@ -1,6 +1,7 @@
 """Prompt templates: the papers' verbatim ones, selectable by name, rendering a variant into messages.
 
-Add a template by writing one function ``(variant) -> (system, user_text)`` and one ``TEMPLATES`` line.
+Add a template by writing one function ``(variant) -> (system, user_text)`` and one ``TEMPLATES`` entry (here, or
+:func:`register_template` from a plugin, :mod:`probe_ui.registry`).
 
 A variant can carry its own template (``variant.prompt``, set by a perturbation such as ``phrasing`` or
 ``suggest``; it wins over the run's choice when it fits the variant's kind), arguments that every template honours
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS, Variant
 from probe_ui.providers.base import GenerationSettings, ImagePart, Message, Request, TextPart
+from probe_ui.registry import Registry
 
 if TYPE_CHECKING:
     from PIL import Image
@@ -259,9 +261,9 @@ class Template:
     description: str
 
 
-TEMPLATES: dict[str, Template] = {
-    t.name: t
-    for t in (
+#: every prompt template, in menu order: the built-in ones below, then plugins' (:func:`register_template`)
+TEMPLATES: Registry[Template] = Registry("prompt template", error=PromptError, ordered=True)
+for _t in (
         Template("mediconfusion-mc", ("choice",), mediconfusion_mc, 32,
                  "MediConfusion multiple choice, verbatim (system prompt and 'Answer: ' cue)"),
         Template("medvh-mc", ("choice",), medvh_mc, 32, "MedVH multiple choice ('A: x. B: y.' on one line)"),
@@ -276,8 +278,16 @@ TEMPLATES: dict[str, Template] = {
                  "(needs the 'suggest' perturbation)"),
         *(Template(f"mediconfusion-mc/{style}", ("choice",), fn, 32, f"MediConfusion App. C prompt {n}: {change}")
           for style, (n, change, fn) in MEDICONFUSION_PHRASINGS.items()),
-    )
-}
+):
+    TEMPLATES.add(_t.name, _t)
+
+
+def register_template(t: Template) -> Template:
+    """Add a prompt template (a plugin's; a module imported again re-registers its own)."""
+    old = TEMPLATES.loaded().get(t.name)
+    same = old is not None and getattr(old.render, "__module__", None) == getattr(t.render, "__module__", None)
+    return TEMPLATES.add(t.name, t, replace=same)
+
 DEFAULT_FOR_KIND = {"choice": "mediconfusion-mc", "yesno": "yesno", "label": "label", "free": "free"}
 
 
@@ -286,9 +296,7 @@ def _fits(t: Template, v: Variant) -> bool:
 
 
 def _known(name: str) -> Template:
-    if name not in TEMPLATES:
-        raise PromptError(f"unknown prompt template '{name}'; known: {', '.join(TEMPLATES)}")
-    return TEMPLATES[name]
+    return TEMPLATES.get(name)
 
 
 def template_for(v: Variant, requested: str | None) -> Template:

@@ -667,7 +667,8 @@ def _paired(store: Store, base: Run, run: Run, parser: str) -> str:
     return _section("paired", title, "".join(parts))
 
 
-def _robustness(curves: pd.DataFrame, raw: pd.DataFrame, base: Run | None, base_curves: pd.DataFrame) -> str:
+def _robustness(curves: pd.DataFrame, raw: pd.DataFrame, base: Run | None, base_curves: pd.DataFrame,
+                figures: bool = True) -> str:
     from probe_ui import results as R
 
     title = "Robustness curves"
@@ -678,7 +679,7 @@ def _robustness(curves: pd.DataFrame, raw: pd.DataFrame, base: Run | None, base_
                 "never moves scores its own accuracy); AUC / original: the share of the original's accuracy kept. "
                 "An item's breaking level is the lowest level whose answer differs from the item's original "
                 "answer; the median is over the items that broke.", "muted")]
-    for p in perts:
+    for p in perts if figures else ():  # the app draws the curves itself, interactive (probe_ui.plots)
         parts.append(_wrap("div", _el("h3", p) + _figure_html(
             lambda p=p: R.plot_robustness_curve(curves, p), f"accuracy by {p} level, 95 % Wilson bands"),
             class_="curve", data_perturbation=p))
@@ -1016,17 +1017,18 @@ _CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-sr
         "form-action 'none'")
 
 
-def extra_sections(raw: pd.DataFrame, base: Run | None = None, base_raw: pd.DataFrame | None = None
-                   ) -> list[tuple[str, str, str]]:
+def extra_sections(raw: pd.DataFrame, base: Run | None = None, base_raw: pd.DataFrame | None = None,
+                   figures: bool = True) -> list[tuple[str, str, str]]:
     """The sections that appear only when their data is there: robustness curves (a severity sweep) and clinician
-    agreement (rated answers), as (anchor, title, HTML); the Results tab shows the same HTML."""
+    agreement (rated answers), as (anchor, title, HTML); the Results tab shows the same HTML, without the curves'
+    static figures (``figures`` False: it draws them interactive)."""
     from probe_ui import results as R
 
     out = []
     curves = R.robustness_curves(raw)
     if len(curves):
         base_curves = R.robustness_curves(base_raw) if base_raw is not None else pd.DataFrame()
-        out.append(("robustness", "Robustness curves", _robustness(curves, raw, base, base_curves)))
+        out.append(("robustness", "Robustness curves", _robustness(curves, raw, base, base_curves, figures)))
     if "rater_ratings" in raw.columns and raw["rater_ratings"].notna().any():
         out.append(("agreement", "Clinician agreement", _agreement(raw)))
     return out

@@ -238,11 +238,23 @@ def families_html(df: pd.DataFrame, parser: str = "robust", definition: str = "a
             + "</table>" for _, model, _, block in rows)
         desc = FAMILIES[fam].description if fam in FAMILIES else ""
         parts.append(f"<div class='pu-family' data-family='{html.escape(fam, quote=True)}'>"
-                     f"<h4>{html.escape(fam)} <small>({html.escape(definition_used)} definition)</small></h4>"
+                     f"<h4>{html.escape(family_title(fam))} <small>({html.escape(definition_used)} definition)"
+                     "</small></h4>"
                      f"<p class='pu-meta'>{html.escape(desc)}</p><table class='pu-fam'>{head}{body}</table>"
                      f"{glossary_html(cols, fam)}"
-                     f"<details><summary>every figure of {html.escape(fam)}</summary>{details}</details></div>")
+                     f"<details><summary>every figure of {html.escape(family_title(fam))}</summary>{details}"
+                     "</details></div>")
     return "".join(parts)
+
+
+def family_title(fam: str) -> str:
+    """A metric family as a heading reads (its description up to the colon: "MediConfusion", "Illusion of
+    Readiness T1-T5", "consistency over the variants of one item"), not its registry key."""
+    from probe_ui.metrics import FAMILIES
+
+    desc = FAMILIES[fam].description if fam in FAMILIES else ""
+    title = desc.split(":")[0].strip()
+    return title[:1].upper() + title[1:] if title else fam.replace("_", " ")
 
 
 RUN_KINDS = {"live": "live probe", "batch": "batch", "import": "imported", "stress": "stress test"}

@@ -296,25 +296,33 @@ class ProviderPool:
 async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], pool: ProviderPool,
                         on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
                         judge: Judge | None = None, cancel: threading.Event | None = None,
-                        queue_per_model: int = 4096) -> None:
+                        queue_per_model: int = 4096,
+                        on_stored: Callable[[Cell, Response, dict[str, Any], int | None], None] | None = None,
+                        store_off_loop: bool = False) -> None:
     """Ask every cell (a list, or a stream that is still being planned) concurrently within the pool's limits,
     storing each response as soon as it arrives.
 
     Each model has its own queue and as many workers as requests it may have in flight, so a slow model holds up
     only its own cells; a model's queue holds at most ``queue_per_model`` cells (a stream that outruns a slow
     model waits for it there, which bounds memory). Once ``cancel`` is set, cells not yet sent are skipped (and
-    stay to do); answers in flight are still kept.
+    stay to do); answers in flight are still kept. ``on_stored`` (before ``on_result``) gets the row as stored and
+    its id (None when the store kept another row for the cell): a caller that shows answers reads nothing back.
+    ``store_off_loop``: the store's reads and writes run on threads, not on the loop (a loop shared by many
+    probes must not wait for each commit: :mod:`probe_ui.live_calls`).
     """
+
+    async def blocking(fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.to_thread(fn, *args) if store_off_loop else fn(*args)
 
     async def call(model: ModelConfig, request: Request) -> tuple[Request, Response]:
         provider, limit = pool.get(model)
         sent, resized = fit_images(request, model.max_image_side or provider.max_image_side, pool.resized)
         for im in {p.image.id: p.image for m in sent.messages for p in m.content if isinstance(p, ImagePart)}.values():
-            store.put_image(im)  # the exact pixels sent, resized or not, are kept
+            await blocking(store.put_image, im)  # the exact pixels sent, resized or not, are kept
         cached = None
         if use_cache and sent.settings.deterministic and sent.sample == 0:
-            cached = store.cached_response(sent.cache_key(model.provider, model.model, model.options,
-                                                          model.base_url))
+            cached = await blocking(store.cached_response, sent.cache_key(model.provider, model.model, model.options,
+                                                                          model.base_url))
         if cached is not None:
             resp = Response(text=cached["raw_text"] or "", latency_s=0.0, input_tokens=cached["input_tokens"],
                             output_tokens=cached["output_tokens"], cost=0.0, finish_reason=cached["finish_reason"],
@@ -333,7 +341,9 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
             return
         sent, resp = await call(cell.model, cell.request)
         row = response_row(run.id, cell, resp, sent)
-        store.save_response(row)
+        stored = await blocking(store.save_response, row)
+        if on_stored is not None:
+            on_stored(cell, resp, row, stored)
         if judge is not None and resp.error is None and needs_judge(judge.mode, cell.variant, sent.prompt,
                                                                      row["invalid"]):
             await judge_one(cell, resp)

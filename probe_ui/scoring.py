@@ -54,7 +54,7 @@ differently.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -66,11 +66,10 @@ from probe_ui.metrics import accuracy_by_model
 from probe_ui.metrics.samples import majority_vote
 from probe_ui.store import Store, run_variants
 
+if TYPE_CHECKING:
+    from probe_ui.benchmarks import Benchmark
+
 PARSERS = ("robust", "legacy")
-# benchmark names as runs / attributes spell them → legacy mode
-_MODE_ALIASES = {"mediconfusion": "mediconfusion", "probmed": "probmed", "medvh": "medvh", "blink": "blink",
-                 "medblink": "blink"}
-_MODE_KIND = {"mediconfusion": "choice", "medvh": "choice", "blink": "choice", "probmed": "yesno"}
 
 
 class ScoringError(ProbeUIError, ValueError):
@@ -91,16 +90,25 @@ def _val(x: Any) -> Any:
     return x
 
 
-_SOURCE_NAMES = (("mediconfusion", "mediconfusion"), ("probmed", "probmed"), ("medvh", "medvh"),
-                 ("blink", "blink"))
-_TEMPLATES = {"medvh-mc": "medvh", "blink-mc": "blink", "probmed": "probmed"}
-
-
 def legacy_mode(row: dict[str, Any], run_benchmark: str | None = None, run_prompt: str | None = None) -> str | None:
     """The legacy parser that applies to one reply (module docstring), or None: read it robustly.
 
     ``run_benchmark`` is the run's ``settings.benchmark``, ``run_prompt`` its ``settings.prompt`` (``--prompt``).
     """
+    bench = legacy_benchmark(row, run_benchmark, run_prompt)
+    return bench.legacy_mode if bench is not None else None
+
+
+def legacy_benchmark(row: dict[str, Any], run_benchmark: str | None = None, run_prompt: str | None = None
+                     ) -> Benchmark | None:
+    """The benchmark whose legacy parser reads one reply (:func:`legacy_mode`), or None.
+
+    Each benchmark's detection rule is its own (:class:`probe_ui.benchmarks.Benchmark`); they are asked in turn,
+    benchmarks in their order: the benchmark the variant or the run names, then the variant's attributes, then
+    its source (preset or file name), then the prompt template. A reply of another kind than the parser reads is
+    read robustly."""
+    from probe_ui.benchmarks import legacy_parsers
+
     attrs = row.get("attributes") or {}
     if not isinstance(attrs, dict):
         attrs = {}
@@ -108,23 +116,16 @@ def legacy_mode(row: dict[str, Any], run_benchmark: str | None = None, run_promp
     prompt_args = row.get("prompt_args") or {}
     if prompt in ("medvh-fcj", "free") or (isinstance(prompt_args, dict) and prompt_args.get("suggestion")):
         return None
-    mode = _MODE_ALIASES.get(str(attrs.get("benchmark") or "").lower()) or \
-        _MODE_ALIASES.get(str(run_benchmark or "").lower())
-    if mode is None:
-        source = str(row.get("source") or "").lower()
-        if "qa_type" in attrs and "image_type" in attrs:
-            mode = "probmed"
-        elif "medvh_task" in attrs:
-            mode = "medvh"
-        elif any(name in source for name, _ in _SOURCE_NAMES):
-            mode = next(m for name, m in _SOURCE_NAMES if name in source)
-        elif prompt.startswith("mediconfusion-mc/") or (prompt == "mediconfusion-mc" and run_prompt == prompt):
-            mode = "mediconfusion"
-        else:
-            mode = _TEMPLATES.get(prompt)
-    if mode is None or row.get("kind") != _MODE_KIND[mode]:
+    parsers = list(legacy_parsers().values())
+    named = [str(attrs.get("benchmark") or "").lower(), str(run_benchmark or "").lower()]
+    source = str(row.get("source") or "").lower()
+    found = next((b for name in named for b in parsers if name in b.names), None) \
+        or next((b for b in parsers if b.by_attributes(attrs)), None) \
+        or next((b for b in parsers if any(s in source for s in b.source_names)), None) \
+        or next((b for b in parsers if b.by_prompt(prompt, run_prompt)), None)
+    if found is None or row.get("kind") != found.legacy_kind:
         return None
-    return mode
+    return found
 
 
 def read_reply(row: dict[str, Any], parser: str, run_benchmark: str | None = None, run_prompt: str | None = None
@@ -137,13 +138,11 @@ def read_reply(row: dict[str, Any], parser: str, run_benchmark: str | None = Non
     labels = labels_for(kind, options)
     text = _val(row.get("raw_text")) or ""
     if parser == "legacy":
-        mode = legacy_mode(row, run_benchmark, run_prompt)
-        if mode is not None:
-            gt = _val(row.get("answer_label"))
+        bench = legacy_benchmark(row, run_benchmark, run_prompt)
+        if bench is not None:
             attrs = row.get("attributes") or {}
-            if mode == "medvh" and isinstance(attrs, dict) and isinstance(attrs.get("gt"), str):
-                gt = attrs["gt"]
-            return answers.extract_legacy(mode, text, kind, labels, options, gt), mode
+            gt = bench.legacy_gt(_val(row.get("answer_label")), attrs if isinstance(attrs, dict) else {})
+            return answers.extract_legacy(bench.legacy_mode, text, kind, labels, options, gt), bench.legacy_mode
     return answers.extract(text, kind, labels, options, question=_val(row.get("question")),
                            suggested=suggested_letter(row.get("prompt_args"), row.get("attributes"))), None
 

@@ -315,6 +315,9 @@ class Store:
         loc = str(location)
         #: open a store holding triggers probe-ui did not create (:mod:`probe_ui.store_check`; None: the default)
         self.trust = trust
+        #: ratings written through this Store so far: a page redrawing a run in progress re-reads its ratings only
+        #: when this has moved (:func:`probe_ui.live.ratings_of`)
+        self.ratings_written = 0
         #: what opening found that probe-ui did not create (shown as warnings; :mod:`probe_ui.store_check`)
         self.warnings: list[str] = []
         #: triggers and rules probe-ui did not create that the store was opened with (--trust-store)
@@ -615,8 +618,9 @@ class Store:
         with self.engine.connect() as c:
             return c.execute(q).scalar()
 
-    def save_response(self, row: dict[str, Any]) -> None:
+    def save_response(self, row: dict[str, Any]) -> int | None:
         """Insert a response; replace an earlier error row for the same cell; never overwrite a finished one.
+        Returns the id of the row written, None when another row stands for the cell (or an error replaced it).
 
         The row is made storable first (:func:`storable`). Should the database still refuse it, the cell is stored
         as an error that says so (the request kept, the reply dropped), so that one reply never stops a batch and
@@ -624,9 +628,10 @@ class Store:
         """
         row = storable(responses, dict(row, created_at=now()))
         try:
-            self._write_response(row)
+            return self._write_response(row)
         except sa.exc.IntegrityError as exc:
             self._lost_race(row, exc)
+            return None
         except sa.exc.StatementError as exc:
             if isinstance(exc, sa.exc.OperationalError):
                 raise  # the database itself (locked, gone, full): not this reply's fault
@@ -637,6 +642,7 @@ class Store:
                                        "input_tokens", "output_tokens", "cost", "finish_reason", "details",
                                        "parse_version")}
             self._write_response(dict(row, **blank, error=f"the reply could not be stored ({why}): ask again"))
+            return None
 
     def _lost_race(self, row: dict[str, Any], exc: sa.exc.IntegrityError) -> None:
         """Another process stored the same cell at the same moment (the unique cell key refused this insert): the
@@ -650,14 +656,18 @@ class Store:
         if existing.error is not None and row.get("error") is None:
             self._write_response(row)  # replaces the error row, as a retry does
 
-    def _write_response(self, row: dict[str, Any]) -> None:
+    def _write_response(self, row: dict[str, Any]) -> int | None:
+        """The id of the row written; None when a finished answer already stands for the cell."""
         key = {f"k_{k}": row[k] for k in ("run_id", "variant_id", "model", "prompt", "sample")}
         with self.engine.begin() as c:
             existing = c.execute(_CELL_ROW, key).first()
             if existing is None:
-                c.execute(responses.insert(), row)  # parameters, not .values(): the compiled statement is reused
-            elif existing.error is not None:
+                # parameters, not .values(): the compiled statement is reused
+                return int(c.execute(responses.insert(), row).inserted_primary_key[0])
+            if existing.error is not None:
                 c.execute(responses.update().where(responses.c.id == existing.id).values(**row))
+                return int(existing.id)
+        return None
 
     def record_item_error(self, run_id: int, source: str, item_id: str, message: str) -> None:
         source, item_id, message = clip_key(source), clip_key(item_id), clean_text(message)
@@ -724,6 +734,7 @@ class Store:
                 raise StoreError(f"the store at {self.where} did not keep {len(values) - stored} of the "
                                  f"{len(values)} ratings as they were written (a trigger or rule in the database "
                                  "deleted or changed them); nothing was stored")
+        self.ratings_written += 1
         return len(values)
 
     def _known_id(self, response_id: Any) -> int:

@@ -411,6 +411,7 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
     Read the result with :func:`summary` and :func:`matrix` over :func:`probe_ui.scoring.scored_answers`."""
     from dataclasses import replace
 
+    from probe_ui import live_calls
     from probe_ui.live import ProbeError, run_live
     from probe_ui.presets import PresetError
     from probe_ui.runner import run_batch
@@ -437,8 +438,11 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
             raise PresetError(f"{preset.path}: no item {', '.join(map(repr, missing))}")
         preset = replace(preset, items=tuple(i for i in preset.items if i.id in item_ids))
     name = planned_run_name(suite, specs, preset=preset, item_ids=item_ids, seed=seed, run_name=run_name)
+    # chosen items are a person waiting, as in a live probe: their calls all leave at once, up to the live limit
+    # (a whole preset keeps the batch's throughput-oriented limits)
+    concurrency = live_calls.default_limit() if item_ids else None
     run_batch(store, [preset], specs, run_name=name, seed=seed, suites=[suite], progress=False,
-              extra_models=extra_models, cancel=cancel, user=user,
+              extra_models=extra_models, cancel=cancel, user=user, concurrency=concurrency,
               on_progress=(lambda d, t, _r: on_progress(d, max(t, 1))) if on_progress is not None else None)
     return name
 

@@ -21,6 +21,7 @@ from probe_ui.images import CanonicalImage, ImageError, LoadedImage, load_image
 from probe_ui.items import Item, Variant, original_variant
 from probe_ui.perturb import PerturbationError, PerturbContext, apply, derive_seed
 from probe_ui.presets import ASSETS_DIR, Condition, Preset, PresetError, resolve_image
+from probe_ui.registry import Registry
 
 
 class SuiteError(ProbeUIError, ValueError):
@@ -229,7 +230,9 @@ def _colour_permutations(v: Variant, ctx: PerturbContext) -> list[Condition]:
             for i in range(factorial(n))]
 
 
-SUITES: dict[str, Suite] = {s.name: s for s in (
+#: every suite, in menu order: the built-in ones below, then plugins' (:func:`register_suite`)
+SUITES: Registry[Suite] = Registry("suite", error=SuiteError, ordered=True)
+for _s in (
     Suite("rotations", "the image at 90, 180 and 270 degrees; content answers must not change",
           ("groups",), _rotations),
     Suite("medblink-orientation", "MedBLINK task 5: upright and upside down (answer moves to 'upside down')",
@@ -251,7 +254,15 @@ SUITES: dict[str, Suite] = {s.name: s for s in (
     Suite(SEVERITY_SUITE, "every image degradation (noise, blur, jpeg, contrast, brightness, crop, downscale) at "
           "severities 1-5 and rotation by 15, 30, 45, 90 and 180 degrees, named severity/<perturbation>-<level>; "
           "answers unchanged; orientation questions are not rotated", ("robustness_curves",), _severity),
-)}
+):
+    SUITES.add(_s.name, _s)
+
+
+def register_suite(s: Suite) -> Suite:
+    """Add a suite (a plugin's; a module imported again re-registers its own)."""
+    old = SUITES.loaded().get(s.name)
+    same = old is not None and getattr(old.conditions, "__module__", None) == getattr(s.conditions, "__module__", None)
+    return SUITES.add(s.name, s, replace=same)
 
 
 def describe_suites() -> list[dict[str, Any]]:
@@ -259,10 +270,7 @@ def describe_suites() -> list[dict[str, Any]]:
 
 
 def get_suite(name: str) -> Suite:
-    try:
-        return SUITES[name]
-    except KeyError:
-        raise SuiteError(f"unknown suite '{name}'; known: {', '.join(SUITES)}") from None
+    return SUITES.get(name)
 
 
 class BundledImages(Mapping[str, CanonicalImage]):

@@ -34,7 +34,6 @@ from probe_ui.presets import Condition, Preset
 from probe_ui.providers.base import ModelConfig
 
 CHARS_PER_TOKEN = 4
-FREE_PROVIDERS = ("baseline",)
 
 
 @dataclass
@@ -80,17 +79,10 @@ class SweepPlan:
 
 
 def image_tokens(width: int, height: int, provider: str) -> int:
-    """Estimated input tokens of one image as sent (module doc)."""
-    if provider == "anthropic":
-        return math.ceil(width * height / 750)
-    w, h = float(width), float(height)
-    if max(w, h) > 2048:
-        s = 2048 / max(w, h)
-        w, h = w * s, h * s
-    if min(w, h) > 768:
-        s = 768 / min(w, h)
-        w, h = w * s, h * s
-    return 85 + 170 * math.ceil(w / 512) * math.ceil(h / 512)
+    """Estimated input tokens of one image as sent: the provider's own count (:meth:`Provider.image_tokens`)."""
+    from probe_ui.providers import provider_class
+
+    return provider_class(provider).image_tokens(width, height)
 
 
 def _sent_size(width: int, height: int, max_side: int | None) -> tuple[int, int]:
@@ -121,6 +113,13 @@ def request_tokens(v: Variant, model: ModelConfig, prompt: str | None = None) ->
                 images += image_tokens(*_sent_size(part.image.width, part.image.height, limit), model.provider)
     out = int(model.generation.get("max_tokens", template.max_tokens))
     return math.ceil(chars / CHARS_PER_TOKEN) + images, out
+
+
+def _free(provider: str) -> bool:
+    """Whether the provider's answers cost nothing (:attr:`Provider.free`)."""
+    from probe_ui.providers import provider_class
+
+    return provider_class(provider).free
 
 
 def _models(specs: Sequence[str], extra: dict[str, ModelConfig] | None) -> list[ModelConfig]:
@@ -166,7 +165,7 @@ def plan_sweep(originals: Sequence[Variant], models: Sequence[str], *, condition
             tin += i_tok * n * samples
             tout += o_tok * n * samples
         calls = sum(per_item) * samples
-        cost = 0.0 if cfg.provider in FREE_PROVIDERS else cfg.cost(tin, tout)
+        cost = 0.0 if _free(cfg.provider) else cfg.cost(tin, tout)
         estimates.append(ModelEstimate(cfg.name, calls, tin, tout, None if cost is None else round(cost, 6)))
     variants = sum(per_item)
     return SweepPlan(items=len(originals), variants=variants, models=len(cfgs), samples=samples,

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from probe_ui.answers import LEGACY_MODES, Answer, extract, extract_legacy, is_correct, is_refusal
+from probe_ui.answers import Answer, extract, extract_legacy, is_correct, is_refusal
+from probe_ui.benchmarks import legacy_modes
 
 AB = ("A", "B")
 ABC = ("A", "B", "C")
@@ -556,7 +557,7 @@ def test_legacy_blink_sample_predictions_file() -> None:
 
 
 def test_legacy_refusal_flag_set() -> None:
-    for mode in LEGACY_MODES:
+    for mode in legacy_modes():
         a = extract_legacy(mode, "I'm sorry, but I can't determine this.", "choice", AB, gt="A")
         assert a.refusal, mode
 

@@ -179,6 +179,8 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     # ---- Models tab --------------------------------------------------------------------------------------------
     table = call(client, "/models")
     assert "loopback" in json.dumps(table) and "sk-planted" not in json.dumps(table)
+    calls = call(client, "/live_calls")  # the live limit per provider and server, after this session's probes
+    assert "in flight" in calls and "| openai |" in calls and "sk-planted" not in calls
 
     missing = public - CALLED
     assert not missing, f"public endpoints without a test: {sorted(missing)}"

@@ -415,6 +415,13 @@ def test_a_slow_model_does_not_hold_up_the_others(server, browser, fake_openai):
     pg.p.locator("#probe-preview").click()  # while the slow model thinks, the page still does other work
     pg.wait_text("#probe-prompts", "Is this a CT image?", timeout_s=60)
     pg.shot("page-responsive")
+    pg.tab("Models")  # the live calls now: the slow model's one call in flight at its server, none waiting
+    pg.p.locator("#models-live-calls-refresh").click()
+    pg.wait_text("#models-live-calls", fake_openai.base_url.split("//")[1], timeout_s=30)
+    cells = pg.p.locator("#models-live-calls tr", has_text=fake_openai.base_url.split("//")[1]).locator("td")
+    assert [cells.nth(i).inner_text().strip() for i in (2, 3)] == ["1", "0"]
+    pg.shot("live-calls")
+    pg.tab("Probe")
     pg.table_done(3, timeout_s=90)
     pg.shot("slow-answered")
 
@@ -565,7 +572,7 @@ def test_stress_sweep_draws_its_curve_live_and_shows_where_it_broke(server, brow
     pg.p.locator("#stress-suite-doc").wait_for(state="hidden")  # the suite's description went with the suite
     assert "no price known for loop" in plan
     pg.p.locator("#stress-run").click()
-    pg.p.locator("#stress-curve img[src^='data:']").first.wait_for(timeout=60000)
+    pg.p.locator("#stress-curve .js-plotly-plot").first.wait_for(timeout=60000)  # interactive (Plotly)
     pg.shot("curve-while-answers-arrive")
     pg.wait_text("#stress-matrix .pu-progress", r"12 of 12 answers", timeout_s=120)
     labels = pg.p.locator("#stress-matrix .pu-label").all_inner_texts()

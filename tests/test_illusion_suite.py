@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from probe_ui.metrics import illusion
+from probe_ui.benchmarks.illusion import metric as illusion
 from probe_ui.presets import load_preset
 from probe_ui.suites import expand
 

@@ -12,8 +12,8 @@ import sqlalchemy as sa
 
 from helpers import write_png
 from probe_ui.cli import main
-from probe_ui.importers import FORMATS, REGISTRY, ImportFileError, ImportOptions, ImportUsageError, get_importer, \
-    import_results, questions_to_preset
+from probe_ui.importers import FORMATS, IMPORTERS, Importer, ImportFileError, ImportOptions, ImportUsageError, \
+    get_importer, import_results, questions_to_preset
 from probe_ui.presets import load_preset
 from probe_ui.store import Store, responses, run_variants, variants
 from probe_ui.suites import expand
@@ -41,7 +41,7 @@ def test_registry_is_lazy_and_names_every_format() -> None:
     assert FORMATS == ("mediconfusion", "probmed", "medvh", "blink")
     for name in FORMATS:
         mod = get_importer(name)
-        assert mod.__name__ == REGISTRY[name] and mod.NAME == name
+        assert IMPORTERS.get(name) is mod and mod.NAME == name and isinstance(mod, Importer)
         for fn in ("check", "read_results", "read_questions", "default_model", "default_run"):
             assert callable(getattr(mod, fn))
     with pytest.raises(ImportUsageError, match="unknown import format 'nope'"):
@@ -406,7 +406,7 @@ def test_blink_without_items_or_counts_scores_nothing(tmp_path: Path, capsys: py
 
 
 def test_blink_choice_lists_in_text() -> None:
-    from probe_ui.importers.blink import choices_in_text
+    from probe_ui.benchmarks.blink.importer import choices_in_text
 
     assert choices_in_text("Q?\nSelect from the following choices.\n(A) 1\n(B) 2\n(C) 3") == ("1", "2", "3")
     assert choices_in_text("(A) x\n(B) y\nAnswer: (B)\n\nQ?\n(A) p\n(B) q\n(C) r\n(D) s") == ("p", "q", "r", "s")

@@ -101,7 +101,7 @@ def test_suites_name_registered_families_only() -> None:
     SUITES["bogus"] = Suite("bogus", "a suite with a typo", ("group",), lambda v, ctx: [])
     try:
         with pytest.raises(MetricError, match="suite 'bogus' names unknown metric 'group'"):
-            metrics._check_suites()
+            metrics.registry.check_suites()
     finally:
         del SUITES["bogus"]
 

@@ -16,6 +16,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from probe_ui.benchmarks.illusion import metric as illusion
+from probe_ui.benchmarks.medblink import metric as medblink
+from probe_ui.benchmarks.mediconfusion import metric as mediconfusion
+from probe_ui.benchmarks.medvh import metric as medvh
+from probe_ui.benchmarks.probmed import metric as probmed
 from probe_ui.metrics import (
     accuracy_by_model,
     circular_eval,
@@ -23,12 +28,7 @@ from probe_ui.metrics import (
     flip_rate,
     group_consistency,
     groups,
-    illusion,
-    medblink,
-    mediconfusion,
-    medvh,
     paper_metrics,
-    probmed,
     same_option_under_shuffles,
 )
 

@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 
 from probe_ui.items import LETTERS
-from probe_ui.metrics import illusion, medvh
+from probe_ui.benchmarks.illusion import metric as illusion
+from probe_ui.benchmarks.medvh import metric as medvh
 from probe_ui.scoring import reparse
 from test_metrics import frame, row
 

@@ -9,8 +9,10 @@ import gradio as gr
 import pandas as pd
 
 from probe_ui.app.access import AccessDenied, Who, who
-from probe_ui.app.common import Inline, chosen_models, inline_errors, model_choices, seed_of
+from probe_ui.app.common import (Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of,
+                                 unusable_html)
 from probe_ui.app.context import AppContext
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
@@ -33,11 +35,26 @@ def unfinished_runs(ctx: AppContext) -> list[str]:
     return [r["run"] for r in ctx.store.run_progress() if r["kind"] != "live" and not r["complete"]]
 
 
+def finished_line(result: BatchResult) -> str:
+    """One line that says the batch ended and how: finished (every answer in), stopped with answers left, or
+    finished with failed answers; with the counts, and where to read the scores."""
+    r = result
+    counts = f"{r.answered} new answers, {r.skipped} already done, {r.errors} errors"
+    if r.cancelled:
+        state = "Stopped"
+    elif r.remaining:
+        state = "Finished with failed answers"
+    else:
+        state = "Finished"
+    return (f"<p class='pu-done' role='status'><b>{state}</b>: {escape(r.run.name)}: {counts}. Its scores are in the "
+            "Results tab (choose it under runs).</p>")
+
+
 def summary(result: BatchResult) -> str:
     """The outcome of a batch as HTML; names, errors and warnings (which carry preset and provider text) are
     escaped, so they show as text and never load anything."""
     r = result
-    head = ""
+    head = finished_line(r)
     if r.change is not None and r.change.adds:
         head += f"<p>This batch {escape(r.change.words())}.</p>"
     head += (f"<p><b>{escape(r.run.name)}</b>: {r.variants} variants, {r.planned} answers planned; {r.skipped} "
@@ -79,8 +96,10 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         preset_file = gr.File(label="or upload a preset YAML (images from the bundled assets)",
                               file_types=[".yaml", ".yml"], elem_id="batch-upload")
     with gr.Row():
-        models = gr.CheckboxGroup(label="models", choices=model_choices(ctx), value=[], scale=3,
-                                  elem_id="batch-models")
+        with gr.Column(scale=3):
+            menu = model_menu(ctx)
+            models = gr.CheckboxGroup(label="models", choices=ready_models(menu), value=[], elem_id="batch-models")
+            unusable = gr.HTML(unusable_html(menu), elem_id="batch-unusable")  # greyed out, with the reason
         adhoc = gr.Textbox(label="other models (provider/model, comma separated)", scale=2)
     with gr.Row():
         suites = gr.CheckboxGroup(label="suites", choices=list(SUITES), value=[], elem_id="batch-suites")
@@ -94,13 +113,15 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         start = gr.Button("Start", variant="primary", elem_id="batch-start")
         cancel = gr.Button("Cancel", elem_id="batch-cancel")
         refresh = gr.Button("↻ lists", size="sm")
+    progress_bar = gr.HTML("", elem_id="batch-progress", elem_classes=["pu-progress-slot"])  # the one progress bar
     out = gr.HTML("", elem_id="batch-status")
+    to_results = gr.Button("Open the Results tab", size="sm", visible=False, elem_id="batch-to-results")
     gr.Markdown("#### Runs")
     runs = gr.Dataframe(value=runs_table(ctx), interactive=False, elem_id="batch-runs")
     with gr.Row():
         resume_pick = gr.Dropdown(label="interrupted run", choices=unfinished_runs(ctx), value=None,
                                   allow_custom_value=True, elem_id="batch-resume-pick")
-        resume = gr.Button("Resume", elem_id="batch-resume")
+        resume = gr.Button("Resume", elem_id="batch-resume", interactive=False)  # a run must be chosen first
 
     def paths(picked: list[str] | None, upload: str | None, caller: Who) -> list[str]:
         """The files of the ticked presets (offered by name: :meth:`AppContext.preset_path`) and the upload."""
@@ -129,8 +150,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                  other: str, st: list[str], sd: float, name: str, add: bool,
                  progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not go:  # waiting for the user's choice (see prepare): the page already says why
-            return gr.update(), gr.update(), gr.update(), gr.update()
-        return start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, progress)
+            return gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), ""
+        return (*start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, progress),
+                gr.update(visible=True), "")
 
     @inline_errors(out)
     def api_start(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
@@ -172,7 +194,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                                   on_progress=_progress(progress), cancel=cancel_, user=caller.name)
         finally:
             ctx.finished(name, cancel_)
-        return summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx), value=None)
+        return (summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx), value=None),
+                gr.update(interactive=False), gr.update(visible=True), "")
 
     @inline_errors(out)
     def on_cancel(request: gr.Request, name: str) -> str:
@@ -183,9 +206,14 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
     def on_refresh(request: gr.Request, cur: list[str], cur_models: list[str]) -> tuple[Any, ...]:
         caller = who(ctx, request)
+        ready = ready_models(model_menu(ctx, caller.owner))
         return (gr.update(choices=ctx.preset_paths(caller.name), value=cur),
-                gr.update(choices=model_choices(ctx, caller.owner), value=cur_models), runs_table(ctx),
+                gr.update(choices=ready, value=[m for m in cur_models or [] if m in ready]), runs_table(ctx),
                 gr.update(choices=unfinished_runs(ctx)))
+
+    def on_unusable(request: gr.Request) -> str:
+        """The models this person cannot use here, greyed out with the reason."""
+        return unusable_html(model_menu(ctx, who(ctx, request).owner))
 
     @inline_errors(out)
     def on_preset_upload(upload: str | None) -> str:
@@ -200,17 +228,29 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend]
     go = gr.State(False)
     # go is False until prepare says the batch may start (a refused or failed check leaves it False)
-    start.click(lambda: False, None, go, api_visibility="private").then(
-        prepare, inputs, [run_name, out, extend, go], api_visibility="private").then(
-        off_pool(on_start), [go, *inputs], [out, runs, resume_pick, extend], **model_event(api_visibility="private"))
+    start.click(lambda: (False, gr.update(visible=False)), None, [go, to_results], api_visibility="private").then(
+        prepare, inputs, [run_name, out, extend, go], api_visibility="private", show_progress="hidden").then(
+        off_pool(on_start), [go, *inputs], [out, runs, resume_pick, extend, to_results, progress_bar],
+        show_progress_on=[progress_bar], **model_event(api_visibility="private"))
     # the API's Start: the same check (a batch that would add to an existing run needs extend=True), then the run
     api_btn = gr.Button(visible=False)
     api_btn.click(off_pool(api_start), inputs, [out, runs, resume_pick], **model_event(api_name="batch"))
     cancel.click(on_cancel, run_name, out, api_name="cancel_batch")
     resume_pick.select(lambda n: n, resume_pick, run_name, api_visibility="private")
-    resume.click(off_pool(on_resume), resume_pick, [out, runs, resume_pick], **model_event(api_name="resume_batch"))
+    resume_pick.change(lambda n: gr.update(interactive=bool(n)), resume_pick, resume, api_visibility="private")
+    resume.click(lambda: gr.update(visible=False), None, to_results, api_visibility="private")
+    resume.click(off_pool(on_resume), resume_pick, [out, runs, resume_pick, resume, to_results, progress_bar],
+                 show_progress_on=[progress_bar], **model_event(api_name="resume_batch"))
     refresh.click(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_name="list_runs")
     tab.select(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_visibility="private")
+    for ev in (refresh.click, tab.select):
+        ev(on_unusable, None, unusable, api_visibility="private")
+    # the Results tab's button (the tabs are the page's: a click on it, in the browser)
+    to_results.click(None, None, None, js=OPEN_RESULTS_JS)
+
+
+#: opens the Results tab, as a click on its tab button would
+OPEN_RESULTS_JS = "() => { document.querySelector(\"button[role=tab][data-tab-id='results']\")?.click(); }"
 
 
 def _progress(progress: gr.Progress) -> Any:
@@ -229,3 +269,6 @@ def _progress(progress: gr.Progress) -> Any:
         progress((done, max(total, 1)), desc=f"{done}/{total} answers · {rate:.1f}/s{eta} · {result.errors} errors",
                  unit="answers")
     return update
+
+
+register_tab(AppTab("batch", "Batch", order=30, right="probe", build=lambda ctx, tab, built: build(ctx, tab)))

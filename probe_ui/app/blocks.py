@@ -1,4 +1,4 @@
-"""All tabs in one Gradio Blocks."""
+"""All tabs in one Gradio Blocks: every tab registered in :mod:`probe_ui.app.tabs`, in order."""
 
 
 from __future__ import annotations
@@ -14,14 +14,15 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import gradio as gr  # noqa: E402
 
 from probe_ui import comparison  # noqa: E402
-from probe_ui.app import access, batch_tab, models_tab, probe_tab, results_tab, stress_tab  # noqa: E402
+from probe_ui.app import access, plot_view, probe_tab  # noqa: E402
 from probe_ui.app.context import AppContext  # noqa: E402
 from probe_ui.app.files import guard_uploads, watch_uploads  # noqa: E402
 from probe_ui.app.queues import LIGHT_EVENTS  # noqa: E402
+from probe_ui.app.tabs import app_tabs  # noqa: E402
 
 TITLE = "probe-ui"
 #: the page's own look beside Gradio's: the run bar, messages beside their fields, the comparison table
-CSS = comparison.CSS + """
+CSS = comparison.CSS + plot_view.CSS + """
 #probe-runbar {border:2px solid #0969da; border-radius:8px; padding:6px;}
 #probe-run button, button#probe-run {font-size:18px; min-height:48px;}
 .pu-banner {background:#ddf4ff; border:1px solid #54aeff; border-radius:6px; padding:8px 12px; font-size:16px;}
@@ -65,14 +66,18 @@ HIDE_TABS_JS = """(ids) => {
   style.textContent = `${rule} {display: none !important;}`;
   document.head.appendChild(style);
 }"""
-#: the right each tab's events need (probe_ui.users.RIGHTS): a viewer sees and calls the Results tab only
-TAB_RIGHTS = {"probe": "probe", "stress": "probe", "batch": "probe", "results": "read", "models": "probe"}
+
+
+def tab_rights() -> dict[str, str]:
+    """The right each tab's events need (probe_ui.users.RIGHTS; each tab's own ``right``): a viewer sees and calls
+    the Results tab only."""
+    return {t.id: t.right for t in app_tabs()}
 
 
 def build_app(ctx: AppContext) -> gr.Blocks:
     """All tabs in one Blocks. ``ctx.demo`` opens the Probe tab on a preset item with the baselines ticked.
 
-    Every event of a tab runs only for a role with the tab's right (:data:`TAB_RIGHTS`, checked on the server by
+    Every event of a tab runs only for a role with the tab's right (:func:`tab_rights`, checked on the server by
     :func:`probe_ui.app.access.enforce`); the tabs a role cannot use are also hidden from it when the page loads."""
     # Uploaded files (a DICOM's header included) sit in Gradio's cache only until they are an hour old.
     with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(600, 3600)) as app:
@@ -81,22 +86,14 @@ def build_app(ctx: AppContext) -> gr.Blocks:
         signed_in = gr.HTML("", elem_id="signed-in")
         tab_events: dict[str, list[int]] = {}
         tabs: dict[str, gr.Tab] = {}
+        built: dict[str, Any] = {}
+        rights = tab_rights()
         with gr.Tabs(elem_id="tabs") as tab_set:
-            with _events(app, tab_events, "probe"), gr.Tab("Probe", id="probe") as tab:
-                tabs["probe"] = tab
-                probe = probe_tab.build(ctx, tab)
-            with _events(app, tab_events, "stress"), gr.Tab("Stress", id="stress") as tab:
-                tabs["stress"] = tab
-                stress_tab.build(ctx, probe, tab)
-            with _events(app, tab_events, "batch"), gr.Tab("Batch", id="batch") as tab:
-                tabs["batch"] = tab
-                batch_tab.build(ctx, tab)
-            with _events(app, tab_events, "results"), gr.Tab("Results", id="results") as tab:
-                tabs["results"] = tab
-                results_tab.build(ctx, tab)
-            with _events(app, tab_events, "models"), gr.Tab("Models", id="models") as tab:
-                tabs["models"] = tab
-                models = models_tab.build(ctx)
+            for spec in app_tabs():
+                with _events(app, tab_events, spec.id), gr.Tab(spec.label, id=spec.id) as tab:
+                    tabs[spec.id] = tab
+                    built[spec.id] = spec.build(ctx, tab, built)
+        probe, models = built["probe"], built["models"]
         before = set(app.fns)
         # the rater's name stays in this browser (localStorage) from one visit to the next
         remembered = gr.BrowserState("", storage_key="probe-ui-rater")
@@ -111,7 +108,7 @@ def build_app(ctx: AppContext) -> gr.Blocks:
         def on_load(request: gr.Request) -> tuple[Any, ...]:
             """This person's page: who is signed in, the tabs their role may use, their own lists."""
             caller = access.who(ctx, request)
-            allowed = {name: caller.can(right) for name, right in TAB_RIGHTS.items()}
+            allowed = {name: caller.can(right) for name, right in rights.items()}
             note = "" if not caller.signed_in else (
                 f"<small>signed in as <b>{escape(caller.name)}</b> ({escape(caller.user.role)}) · "
                 "<a href='logout'>sign out</a></small>")
@@ -141,7 +138,7 @@ def build_app(ctx: AppContext) -> gr.Blocks:
         # loads, for every role): any signed-in user; every other event of the tab needs the tab's right
         selects = [i for i in ids if any(t == (tabs[name]._id, "select") for t in app.fns[i].targets)]
         access.enforce(ctx, app, selects, "read")
-        access.enforce(ctx, app, ids, TAB_RIGHTS[name])
+        access.enforce(ctx, app, ids, rights[name])
     # the page's own events (who is signed in, this person's lists, the rater's name kept in the browser): any
     # signed-in user; the end of a session needs nobody's right
     access.enforce(ctx, app, [i for i in common_events if (None, "unload") not in app.fns[i].targets], "read")

@@ -12,7 +12,8 @@ from typing import Any, Callable
 import gradio as gr
 
 from probe_ui import redact
-from probe_ui.app.context import BASELINES, AppContext
+from probe_ui.app.context import AppContext
+from probe_ui.providers import all_ready_models
 from probe_ui.errors import ProbeUIError, first_line
 
 #: errors whose message is written for the user (probe_ui.errors): shown on the page as they are, keys masked;
@@ -192,7 +193,7 @@ def model_menu(ctx: AppContext, owner: str | None = None) -> list[dict[str, Any]
         return menu(ctx.endpoints.configs(owner or ""), discover=os.environ.get("PROBE_UI_DISCOVER", "1") != "0")
     except ProbeUIError as exc:  # a broken catalogue still leaves the baselines
         log.info("catalogue: %s", exc)
-        return [{"name": b, "usable": True, "reason": ""} for b in BASELINES]
+        return [{"name": b, "usable": True, "reason": ""} for b in all_ready_models()]
 
 
 def ready_models(menu: list[dict[str, Any]]) -> list[str]:
@@ -228,7 +229,7 @@ def model_choices(ctx: AppContext, owner: str | None = None) -> list[str]:
     except ProbeUIError as exc:  # a broken catalogue entry: the Models tab says which
         log.info("catalogue: %s", first_line(exc))
         names = []
-    return BASELINES + names + sorted(ctx.endpoints.configs(owner or ""))
+    return all_ready_models() + names + sorted(ctx.endpoints.configs(owner or ""))
 
 
 NO_JUDGE = "none (rules only)"
@@ -237,7 +238,7 @@ NO_JUDGE = "none (rules only)"
 def judge_choices(ctx: AppContext, owner: str | None = None) -> list[str]:
     """The judge menu of the Results tab: no judge (the default), then every model ``owner`` may pick but the
     baselines."""
-    return [NO_JUDGE] + [m for m in model_choices(ctx, owner) if m not in BASELINES]
+    return [NO_JUDGE] + [m for m in model_choices(ctx, owner) if m not in all_ready_models()]
 
 
 def chosen_judge(value: str | None) -> str | None:

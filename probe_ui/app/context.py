@@ -12,11 +12,10 @@ from probe_ui.benchmark_sets import presets_dir_for, visible_sets
 from probe_ui.endpoints import EndpointBook
 from probe_ui.outbound import OPEN, OutboundPolicy
 from probe_ui.presets import PresetError, bundled_presets
+from probe_ui.results_cache import ScoredCache
 from probe_ui.store import Store
 from probe_ui.users import Accounts
 
-#: models a presenter can run with no keys and no GPU
-BASELINES = ["baseline/random", "baseline/first", "baseline/last"]
 #: a saved benchmark set among the preset choices: ``set:<name>`` (bundled presets are offered by their name)
 SET_PREFIX = "set:"
 
@@ -40,6 +39,8 @@ class AppContext:
     policy: OutboundPolicy = OPEN
     endpoints: EndpointBook = field(default=None)  # type: ignore[assignment]  # made from ``policy``
     running: dict[str, Running] = field(default_factory=dict)
+    #: scored tables and Results views per person, run set and store state (probe_ui.results_cache)
+    results_cache: ScoredCache = field(default_factory=ScoredCache, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:

@@ -8,12 +8,14 @@ from typing import Any
 
 import gradio as gr
 
+from probe_ui import live_calls
 from probe_ui.app.access import AccessDenied, who
 from probe_ui.app.common import model_choices, shows_errors
 from probe_ui.app.context import AppContext
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.endpoints import models_table, test_model
-from probe_ui.providers import PROVIDERS
+from probe_ui.providers import url_providers
 
 
 def policy_note(ctx: AppContext) -> str:
@@ -36,12 +38,15 @@ def build(ctx: AppContext) -> dict[str, Any]:
     table = gr.Dataframe(value=models_table(ctx.endpoints.configs(""), discover=False), interactive=False,
                          elem_id="models-table")
     refresh = gr.Button("↻ refresh (also looks for local servers)", size="sm")
+    gr.Markdown("#### Live calls now")
+    calls = gr.Markdown(live_calls.status_text(), elem_id="models-live-calls")
+    calls_btn = gr.Button("↻ live calls", size="sm", elem_id="models-live-calls-refresh")
     gr.Markdown("#### Add an endpoint")
     note = policy_note(ctx)
     if note:
         gr.HTML(f"<div class='pu-note' id='models-policy'>{note}</div>")
     with gr.Row():
-        provider = gr.Dropdown(label="provider", choices=sorted(PROVIDERS), value="openai")
+        provider = gr.Dropdown(label="provider", choices=url_providers(), value="openai")
         base_url = gr.Textbox(label="base URL", placeholder="http://127.0.0.1:8000/v1", elem_id="models-url")
         model = gr.Textbox(label="model", placeholder="Qwen/Qwen2.5-VL-7B-Instruct", elem_id="models-model")
         key = gr.Textbox(label="API key (memory only)", type="password", elem_id="models-key")
@@ -81,8 +86,17 @@ def build(ctx: AppContext) -> dict[str, Any]:
                     f"<code>{escape(str(r.get('text'))[:300])}</code>")
         return f"❌ <b>{escape(str(r.get('model') or s))}</b>: {escape(str(r.get('error')))}"
 
+    def on_calls(request: gr.Request) -> str:
+        """Calls in flight and waiting per provider and server (a server named only to those who used it)."""
+        caller = who(ctx, request)
+        return live_calls.status_text(caller.name, admin=caller.can("any_host"))
+
     refresh.click(on_refresh, None, table, api_name="models")
+    calls_btn.click(on_calls, None, calls, api_name="live_calls")
     add.click(on_add, [provider, base_url, model, key, name, share], [table, added, key, spec],
               api_name="add_endpoint")
     test.click(off_pool(on_test), spec, result, **model_event(api_name="test_model"))
     return {"share": share}
+
+
+register_tab(AppTab("models", "Models", order=50, right="probe", build=lambda ctx, tab, built: build(ctx)))

@@ -22,7 +22,9 @@ from probe_ui.app import detail
 from probe_ui.app.access import who
 from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of, \
     to_int, unusable_html
-from probe_ui.app.context import BASELINES, AppContext
+from probe_ui.app.context import AppContext
+from probe_ui.app.tabs import AppTab, register_tab
+from probe_ui.providers import all_ready_models
 from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.benchmark_sets import save_item, visible_sets
@@ -120,7 +122,7 @@ def _run_bar(ctx: AppContext, ui: Any) -> None:
     with gr.Group(elem_id="probe-runbar"):
         with gr.Row():  # not of equal height: the model list takes the room its ticks need, no more
             ui.models = gr.CheckboxGroup(label="models that answer", choices=ready_models(ui.menu),
-                                         value=list(BASELINES[:2]) if ctx.demo else [], elem_id="probe-models",
+                                         value=all_ready_models()[:2] if ctx.demo else [], elem_id="probe-models",
                                          scale=6)
             with gr.Column(scale=2, min_width=220):
                 ui.run_btn = gr.Button("▶ Run", variant="primary", elem_id="probe-run", size="lg")
@@ -852,3 +854,6 @@ def _esc(text: Any) -> str:
     from html import escape
 
     return escape(str(text))
+
+
+register_tab(AppTab("probe", "Probe", order=10, right="probe", build=lambda ctx, tab, built: build(ctx, tab)))

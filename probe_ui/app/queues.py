@@ -9,7 +9,9 @@ model list or a click on an image waited 20 s and more behind them. Here:
   (``concurrency_id`` :data:`MODEL_CALLS`, at most :data:`MODEL_EVENTS` at once; the rest queue);
 - every other event keeps Gradio's default: up to :data:`LIGHT_EVENTS` of each at once, on the shared pool.
 
-How many requests reach one provider at once is a separate, later matter (a per-provider limit across sessions).
+How many requests reach one provider at once is the library's: a live probe's calls (from any of these events)
+wait on one fair limit per provider and server shared by every session (:mod:`probe_ui.live_calls`, shown in the
+Models tab), not on a queue here.
 """
 
 from __future__ import annotations

@@ -16,11 +16,16 @@ from probe_ui.app.common import (NO_JUDGE, Inline, answer_id, chosen_judge, chos
 from probe_ui.app.access import require, who
 from probe_ui.app.files import download_folder, zip_folder
 from probe_ui.app.context import AppContext
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.app.latest import Latest
+from probe_ui.app.plot_view import plot_box
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.errors import ProbeUIError
-from probe_ui.failures import failed_calls
+from probe_ui.export_formats import format_names
 from probe_ui.metrics.registry import glossary_html
+from probe_ui.plots import SORTS
+from probe_ui.results_cache import cached_answers
+from probe_ui.results_page import results_view
 from probe_ui.safe_write import fresh_path
 
 
@@ -65,18 +70,19 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                           elem_id="results-failed", wrap=True)
     families = gr.HTML("", elem_id="results-families")
     extra = gr.HTML("", elem_id="results-extra")  # robustness curves and clinician agreement, when there
-    with gr.Row():
-        plot_acc = gr.Plot(label="accuracy per perturbation (95 % CI)", elem_id="results-plot-acc", show_label=False)
-        plot_cat = gr.Plot(label="accuracy per category (cells: % and n)", elem_id="results-plot-cat",
-                           show_label=False)
-    plot_conf = gr.Plot(label="what was answered against what was right, per model", elem_id="results-plot-conf",
-                        show_label=False)
+    order = gr.Radio([(words, key) for key, words in SORTS.items()], value="family", elem_id="results-order",
+                     label="rows of the per-perturbation plot")
+    plot_acc = plot_box("results-plot-acc", "Accuracy per perturbation (95 % CI)")
+    with gr.Column(visible=False, elem_id="results-curves") as curves_box:  # a severity sweep's, when there is one
+        plot_curves = plot_box("results-plot-curves", "Robustness curves")
+    plot_cat = plot_box("results-plot-cat", "Accuracy per category (cells: % and n)")
+    plot_conf = plot_box("results-plot-conf", "What was answered against what was right, per model")
     by_condition = gr.Dataframe(label="accuracy per perturbation: the numbers in the plot", interactive=False,
                                 elem_id="results-by-condition")
     responses = gr.Dataframe(label="answers (click a row to open it)", interactive=False,
                              elem_id="results-responses")
     with gr.Row():
-        export_format = gr.Dropdown(label="export format", choices=["jsonl", "parquet", "imagefolder", "csv"],
+        export_format = gr.Dropdown(label="export format", choices=format_names(),
                                     value="imagefolder", elem_id="results-export-format")
         export_by = gr.Radio(["response", "variant"], value="response", label="one row per")
         export_btn = gr.Button("Export the first chosen run (zip)", elem_id="results-export")
@@ -136,7 +142,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         def work() -> tuple[Any, ...]:
             if not chosen:
                 return (gr.update(choices=[], value=[]),) * 3
-            df = results.answers(ctx.store, chosen)
+            df = cached_answers(ctx.results_cache, ctx.store, who(ctx, request).owner, chosen)
             choices = results.filter_choices(df)
             words = results.condition_labels(df)
             return (gr.update(choices=choices.get("models", []), value=[]),
@@ -146,25 +152,19 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
 
     @inline_errors(msg)
     def on_show(chosen: list[str], p: str, ms: list[str], cs: list[str], cats: list[str], rs: list[str],
-                j: str | None = NO_JUDGE, request: gr.Request = None  # type: ignore[assignment]
+                j: str | None = NO_JUDGE, o: str = "family", request: gr.Request = None  # type: ignore[assignment]
                 ) -> tuple[Any, ...]:
         chosen = chosen_runs(chosen)
 
         def work() -> tuple[Any, ...]:
             if not chosen:
                 raise live.ProbeError("choose one or more runs above", field="runs")
-            df = results.answers(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs,
-                                 judge=_judge_name(j, p, request))
-            by_cond = results.accuracy_by_condition(df).round(2)
-            from probe_ui.report import extra_sections
-
-            sections = "".join(f"<h3>{escape(title)}</h3>{body}" for _, title, body in extra_sections(df))
-            said = results.selection_words(chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs,
-                                           labels=results.condition_labels(df))
-            return (results.overview_for_people(df, p), results.families_html(df, p), sections,
-                    results.plot_accuracy_by_condition(df), results.plot_category_heatmap(df),
-                    results.plot_confusion(df), by_cond, results.response_table(df), "",
-                    f"<p class='pu-note'>{escape(said)}</p>", failed_calls(df))
+            v = results_view(ctx.store, chosen, p, models=ms, conditions=cs, categories=cats, ratings=rs,
+                             judge=_judge_name(j, p, request), order=o if o in SORTS else "family",
+                             owner=who(ctx, request).owner, cache=ctx.results_cache)
+            return (v.overview, v.families, v.extra, v.plot_acc, v.plot_cat, v.plot_conf, v.plot_curves,
+                    gr.update(visible=v.plot_curves is not None), v.by_condition.round(2), v.responses, "", v.shown,
+                    v.failed)
         return newest("results", request, len(show_outputs), work)
 
     def _judge_name(j: str | None, p: str, request: gr.Request | None) -> str | None:
@@ -275,9 +275,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         menu = judge_choices(ctx, who(ctx, request).owner)
         return gr.update(choices=menu, value=cur if cur in menu else NO_JUDGE)
 
-    show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings, judge]
-    show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, by_condition, responses, msg, shown,
-                    failed]
+    show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings, judge, order]
+    show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, plot_curves, curves_box, by_condition,
+                    responses, msg, shown, failed]
     refresh.click(on_refresh, runs, runs, api_name="runs")
     tab.select(on_refresh, runs, runs, api_visibility="private").then(
         on_judges, judge, judge, api_visibility="private").then(
@@ -287,7 +287,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     show.click(on_show, show_inputs, show_outputs, api_name="results")
     ask_judge.click(off_pool(on_ask_judge), [runs, judge, parser], judge_msg, **model_event(api_name="judge")).then(
         on_show, show_inputs, show_outputs, api_visibility="private")
-    for f in (parser, f_models, f_conditions, f_categories, f_ratings, judge):  # every filter re-draws everything
+    for f in (parser, f_models, f_conditions, f_categories, f_ratings, judge, order):  # each re-draws everything
         f.input(on_show, show_inputs, show_outputs, api_visibility="private")
     responses.select(on_select, responses, response_id, api_visibility="private").then(
         on_open, response_id, [detail_images, detail], api_visibility="private")
@@ -311,3 +311,6 @@ def _file_name(run: str) -> str:
     import re
 
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", run)[:80] or "run"
+
+
+register_tab(AppTab("results", "Results", order=40, right="read", build=lambda ctx, tab, built: build(ctx, tab)))

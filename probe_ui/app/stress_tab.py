@@ -21,7 +21,9 @@ from probe_ui.app import detail
 from probe_ui.app.access import who
 from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models, seed_of
 from probe_ui.app.context import AppContext
+from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.app.latest import Latest
+from probe_ui.app.plot_view import plot_box
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.presets import load_preset
@@ -74,7 +76,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     with gr.Accordion("what these figures mean", open=False):
         gr.HTML(glossary_html([*stress.PEOPLE_COLUMNS.values(), "groups: answer flip rate",
                                "groups: group consistency"]), elem_id="stress-glossary")
-    curve = gr.Plot(show_label=False, visible=False, elem_id="stress-curve")
+    with gr.Column(visible=False, elem_id="stress-curve-box-wrap") as curve_box:  # a sweep's curves, as they fill
+        curve = plot_box("stress-curve", "Robustness curve: accuracy per level")
     with gr.Group(visible=False, elem_id="stress-breaking") as breaking_box:
         with gr.Row():
             b_item = gr.Dropdown(label="item", choices=[], elem_id="stress-b-item", allow_custom_value=True)
@@ -103,15 +106,16 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         return originals, p, ids
 
     def view(name: str, md: str, st: str, pt: str) -> tuple[Any, ...]:
-        from probe_ui.results import plot_robustness_curve, robustness_curves
+        from probe_ui.plots import robustness_curve
+        from probe_ui.results import robustness_curves
         from probe_ui.scoring import scored_answers
 
         df = scored_answers(ctx.store, name)
-        fig = gr.update(visible=False)
+        fig, box = gr.skip(), gr.update(visible=False)
         if md == SWEEP:
-            fig = gr.update(value=plot_robustness_curve(robustness_curves(df), pt), visible=True)
+            fig, box = robustness_curve(robustness_curves(df), pt), gr.update(visible=True)
         return (detail.table_value(ctx, name, thumbs, empty="No answers yet."),
-                stress.summary_for_people(stress.summary(df, st if md == SUITE else None)), fig)
+                stress.summary_for_people(stress.summary(df, st if md == SUITE else None)), fig, box)
 
     latest = Latest()  # each session's newest plan and run: an older one never writes over it
 
@@ -253,7 +257,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
 
     inputs = [source, preset, item, mode, suite, pert, levels, seed, models, adhoc, *probe["form"]]
     go.click(off_pool(on_run), inputs,
-             [run_name, table, summary, curve, msg, breaking_box, b_item, b_model], **model_event(api_name="stress"))
+             [run_name, table, summary, curve, curve_box, msg, breaking_box, b_item, b_model],
+             **model_event(api_name="stress"))
     go.click(detail.cleared, None, d.outputs, api_visibility="private")  # the answer shown belonged to the last run
     for c in (source, preset, item, mode, suite, pert, levels, models):
         c.change(on_plan, inputs, plan, api_visibility="private")
@@ -296,3 +301,7 @@ def _js() -> str:
 def _suite_doc(name: str) -> str:
     row = next((r for r in describe_suites() if r["name"] == name), None)
     return f"**{name}**: {row['description']} (metrics: {row['metrics']})" if row else ""
+
+
+register_tab(AppTab("stress", "Stress", order=20, right="probe",
+                    build=lambda ctx, tab, built: build(ctx, built["probe"], tab)))

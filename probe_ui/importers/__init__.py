@@ -1,6 +1,7 @@
 """Importers: other tools' result files (and question files) into the run store, and question files into presets.
 
-One module per format; this registry maps a format name to its module, imported only when used::
+One module per format, each a benchmark's ``importer.py`` (:mod:`probe_ui.benchmarks`), registered with its
+benchmark (or by :func:`register_importer`, e.g. from a plugin) and found by walking the benchmarks' folders::
 
     mediconfusion  AIF4S/MediConfusion ``Results/<model>/<model>_mc.json`` (+ ``--dataset dataset.json``)
     probmed        eric-ai-lab/ProbMed ``eval/response_file/<model>.json`` (the input of ``calculate_score.py``)
@@ -17,9 +18,8 @@ machinery and each format module's docstring for what it reads and the attribute
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
 from probe_ui.importers.common import (
     ImportFileError,
@@ -28,36 +28,70 @@ from probe_ui.importers.common import (
     ImportUsageError,
     PresetSummary,
 )
+from probe_ui.registry import Registry
 
-REGISTRY: dict[str, str] = {
-    "mediconfusion": "probe_ui.importers.mediconfusion",
-    "probmed": "probe_ui.importers.probmed",
-    "medvh": "probe_ui.importers.medvh",
-    "blink": "probe_ui.importers.blink",
-}
-FORMATS: tuple[str, ...] = tuple(REGISTRY)
+
+@runtime_checkable
+class Importer(Protocol):
+    """What an importer module provides (see :mod:`probe_ui.importers.common` for how each is used)."""
+
+    NAME: str  # the format's name (``probe-ui import <NAME>``)
+    PROMPT: str  # the prompt template its variants record
+
+    def check(self, opts: ImportOptions, to_preset: bool) -> None: ...
+    def default_model(self, path: Path) -> str: ...
+    def default_run(self, model: str, opts: ImportOptions, parsed: Any) -> str: ...
+    def read_results(self, path: Path, data: Any, opts: ImportOptions) -> Any: ...
+    def read_questions(self, path: Path, data: Any, opts: ImportOptions) -> Any: ...
+
+
+#: every importer: the benchmarks' ``importer.py`` modules and plugins
+IMPORTERS: Registry[Importer] = Registry("import format", packages=("probe_ui.benchmarks",), error=ImportUsageError)
+
+
+def register_importer(module: Importer) -> Importer:
+    """Register an importer module under its ``NAME`` (a benchmark registers its own)."""
+    old = IMPORTERS.loaded().get(module.NAME)
+    return IMPORTERS.add(module.NAME, module, replace=old is not None and old.__name__ == module.__name__)
+
+
+def formats() -> tuple[str, ...]:
+    """Every import format, in the benchmarks' order, then any other (a plugin's)."""
+    from probe_ui.benchmarks import benchmarks
+
+    ordered = [b.importer.NAME for b in benchmarks() if b.importer is not None]
+    return tuple(dict.fromkeys([*ordered, *IMPORTERS.names()]))
+
+
+def __getattr__(name: str) -> Any:
+    """``FORMATS``: :func:`formats`, computed when asked (the benchmarks register the importers)."""
+    if name == "FORMATS":
+        return formats()
+    raise AttributeError(name)
+
 
 __all__ = [
     "FORMATS",
-    "REGISTRY",
+    "IMPORTERS",
+    "Importer",
     "ImportFileError",
     "ImportOptions",
     "ImportSummary",
     "ImportUsageError",
     "PresetSummary",
+    "formats",
     "get_importer",
     "import_results",
     "questions_to_preset",
+    "register_importer",
 ]
 
 
-def get_importer(name: str) -> ModuleType:
-    """The format's module (imported on first use); :class:`ImportUsageError` for an unknown name."""
-    try:
-        module = REGISTRY[name]
-    except KeyError:
-        raise ImportUsageError(f"unknown import format '{name}'; known: {', '.join(FORMATS)}") from None
-    return importlib.import_module(module)
+def get_importer(name: str) -> Importer:
+    """The format's importer module; :class:`ImportUsageError` naming the known formats for an unknown name."""
+    if name not in IMPORTERS:
+        raise ImportUsageError(f"unknown import format '{name}'; known: {', '.join(formats())}")
+    return IMPORTERS.get(name)
 
 
 def import_results(store: Any, fmt: str, path: str, options: ImportOptions | None = None) -> ImportSummary:

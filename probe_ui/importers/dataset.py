@@ -20,22 +20,19 @@ import hashlib
 import json
 import os
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from probe_ui import spreadsheet
 from probe_ui.errors import ProbeUIError
-from probe_ui.exports import DATA_FILES, JSON_COLUMNS, LIST_COLUMNS, require_pyarrow
+from probe_ui.export_formats import FORMATS, DataFileError, ExportFormat
+from probe_ui.export_formats.base import JSON_COLUMNS, LIST_COLUMNS
 from probe_ui.paths import PathError, file_inside, output_file
 from probe_ui.presets import PresetError, item_yaml, load_preset
 from probe_ui.safe_write import check_target, write_bytes, write_text
 
-LAYOUTS = (("imagefolder", DATA_FILES["imagefolder"]), ("jsonl", DATA_FILES["jsonl"]),
-           ("parquet", DATA_FILES["parquet"]), ("csv", DATA_FILES["csv"]))
 REQUIRED = ("item_id", "question", "kind", "condition")
 _OPTIONAL_TEXT = ("answer", "answer_label", "item_group", "group", "source", "variant_id", "run", "prompt")
 
@@ -84,10 +81,10 @@ def import_dataset(src: Path, out: Path, *, with_perturbations: bool = False, fo
     except PathError as exc:
         raise DatasetError(str(exc)) from None
     _refuse_links(src)
-    found = [(layout, src / name) for layout, name in LAYOUTS if (src / name).is_file()]
+    found = [(f.name, src / f.data_file) for f in _layouts() if (src / f.data_file).is_file()]
     if not found:
         raise DatasetError(f"{src} is not a probe-ui export: it has none of "
-                           f"{', '.join(name for _, name in LAYOUTS)}")
+                           f"{', '.join(f.data_file for f in _layouts())}")
     warnings: list[str] = []
     layout, data_path = found[0]
     if len(found) > 1:
@@ -171,52 +168,31 @@ def import_dataset(src: Path, out: Path, *, with_perturbations: bool = False, fo
 
 # ---- reading ------------------------------------------------------------------------------------------------------
 
-def _read(layout: str, path: Path) -> list[dict[str, Any]]:
-    try:
-        if layout in ("jsonl", "imagefolder"):
-            out = []
-            with path.open(encoding="utf-8") as f:
-                for n, line in enumerate(f, start=1):
-                    if not line.strip():
-                        continue
-                    try:
-                        rec = json.loads(line)
-                    except ValueError as exc:
-                        raise DatasetError(f"{path}: line {n} is not JSON: {exc}") from None
-                    if not isinstance(rec, dict):
-                        raise DatasetError(f"{path}: line {n} is not a JSON object")
-                    out.append(rec)
-            return out
-        if layout == "parquet":
-            require_pyarrow(DatasetError, str(path))
-            import pyarrow.parquet as pq
+def _layouts() -> list[ExportFormat]:
+    """Every export format, in the order a folder is tried (an imagefolder's ``metadata.jsonl`` first)."""
+    return sorted(FORMATS.entries(), key=lambda f: (f.detect_order, f.order, f.name))
 
-            return pq.read_table(path).to_pylist()
-        csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-        with path.open(encoding="utf-8", newline="") as f:  # cells neutralised for spreadsheets, as written
-            return [spreadsheet.restore_row(row) for row in csv.DictReader(f)]
-    except DatasetError:
-        raise
+
+def _read(layout: str, path: Path) -> list[dict[str, Any]]:
+    fmt = FORMATS.get(layout)
+    fmt.check(DatasetError, str(path))
+    try:
+        return fmt.read(path)
+    except DataFileError as exc:
+        raise DatasetError(str(exc)) from None
     except (OSError, UnicodeDecodeError, ValueError, csv.Error) as exc:
         raise DatasetError(f"{path}: cannot be read: {exc.__class__.__name__}: {exc}") from None
-    except Exception as exc:  # pyarrow's own errors
-        raise DatasetError(f"{path}: cannot be read: {exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
+    except Exception as exc:  # pyarrow's own errors (or a plugin format's)
+        first = (str(exc).splitlines() or [""])[0]
+        raise DatasetError(f"{path}: cannot be read: {exc.__class__.__name__}: {first}") from None
 
 
 def _normalise(row: dict[str, Any], layout: str, path: Path, n: int) -> dict[str, Any]:
     """One row in the JSONL form: lists as lists, nested values decoded, CSV's empty cells as None."""
-    r = dict(row)
-    if layout == "imagefolder":
-        # images_file_names: export-set --to hf's name for the list (datasets reads an empty file_names as missing)
-        names = r.pop("file_names", None) or r.pop("images_file_names", None)
-        first = r.pop("file_name", None)
-        if isinstance(names, str):
-            names = _loads(names, path, n, "file_names")
-        r["images"] = list(names) if names else ([first] if first else [])
-    if layout == "csv":
-        for k, v in list(r.items()):
-            if v == "" and k not in ("question", "raw_text", "note", "prompt_text"):
-                r[k] = None
+    try:
+        r = FORMATS.get(layout).restore(dict(row))
+    except DataFileError as exc:
+        raise DatasetError(f"{path}: row {n}: {exc}") from None
     for c in LIST_COLUMNS:
         v = r.get(c)
         if isinstance(v, str):

@@ -8,7 +8,8 @@ hashes and prompts are those of a ``probe-ui batch`` of the same preset, suites 
 they read a batch. Raw replies are re-read by probe-ui's reader; the harness's own verdict is kept beside them and
 ``score`` says how often the two agree (:mod:`probe_ui.interop.verdicts`).
 
-One module per harness; this registry maps a name to it, imported only when used::
+One module per harness, registering itself (:func:`register_harness`); this package is walked, so a harness is one
+file here (or a plugin, :mod:`probe_ui.registry`)::
 
     inspect     Inspect AI: task.py + samples.jsonl; import .eval / .json logs (inspect_ai.log)
     lmms-eval   a task folder (YAML + utils.py over a local JSON-lines file); import --log_samples JSONL
@@ -21,28 +22,62 @@ imported, ``read_results(path) -> HarnessResults``.
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
 
-REGISTRY: dict[str, str] = {
-    "inspect": "probe_ui.interop.inspect",
-    "lmms-eval": "probe_ui.interop.lmms_eval",
-    "vlmevalkit": "probe_ui.interop.vlmevalkit",
-    "hf": "probe_ui.interop.hf",
-}
-#: harnesses whose results ``probe-ui import`` reads
-IMPORTABLE: tuple[str, ...] = ("inspect", "lmms-eval", "vlmevalkit")
-HARNESSES: tuple[str, ...] = tuple(REGISTRY)
+from probe_ui.registry import Registry
 
 
-def get_harness(name: str) -> ModuleType:
-    """The harness's module (imported on first use); a ValueError naming the known ones otherwise."""
+@runtime_checkable
+class Harness(Protocol):
+    """What a harness module provides (``read_results`` only when its results can be imported)."""
+
+    NAME: str
+    TITLE: str
+
+    def write(self, bset: Any, out: Path) -> Any: ...
+
+
+def _unknown(message: str) -> Exception:
     from probe_ui.interop.benchset import SetError
 
-    try:
-        return importlib.import_module(REGISTRY[name])
-    except KeyError:
-        raise SetError(f"unknown harness '{name}'; known: {', '.join(HARNESSES)}") from None
+    return SetError(message)
 
 
-__all__ = ["HARNESSES", "IMPORTABLE", "REGISTRY", "get_harness"]
+#: every harness: the modules of this package and plugins
+HARNESS_REGISTRY: Registry[Harness] = Registry("harness", packages=("probe_ui.interop",), error=_unknown)
+
+
+def register_harness(module: Harness) -> Harness:
+    """Register a harness module under its ``NAME`` (a module imported again re-registers itself)."""
+    old = HARNESS_REGISTRY.loaded().get(module.NAME)
+    return HARNESS_REGISTRY.add(module.NAME, module, replace=old is not None and
+                                getattr(old, "__name__", None) == getattr(module, "__name__", None))
+
+
+def harnesses() -> tuple[str, ...]:
+    """Every harness ``export-set --to`` writes for."""
+    return tuple(HARNESS_REGISTRY.names())
+
+
+def importable() -> tuple[str, ...]:
+    """The harnesses whose results ``probe-ui import`` reads."""
+    return tuple(n for n in HARNESS_REGISTRY.names() if hasattr(HARNESS_REGISTRY.get(n), "read_results"))
+
+
+def get_harness(name: str) -> Harness:
+    """The harness's module; a :class:`~probe_ui.interop.benchset.SetError` naming the known ones otherwise."""
+    return HARNESS_REGISTRY.get(name)
+
+
+def __getattr__(name: str) -> Any:
+    """``HARNESSES`` and ``IMPORTABLE``: :func:`harnesses` and :func:`importable`, computed when asked."""
+    if name == "HARNESSES":
+        return harnesses()
+    if name == "IMPORTABLE":
+        return importable()
+    raise AttributeError(name)
+
+
+__all__ = ["HARNESSES", "HARNESS_REGISTRY", "IMPORTABLE", "Harness", "get_harness", "harnesses", "importable",
+           "register_harness"]

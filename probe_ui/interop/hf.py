@@ -25,6 +25,7 @@ not written (it records the preset's path; nothing imports a Hub dataset's answe
 
 from __future__ import annotations
 
+import sys
 import hashlib
 import json
 from datetime import date
@@ -33,6 +34,7 @@ from typing import Any
 
 from probe_ui import safe_write
 from probe_ui import __version__
+from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import IMAGES_DIR, BenchmarkSet
 from probe_ui.interop.exporting import Written
 from probe_ui.prompts import messages_text
@@ -102,7 +104,8 @@ def rows(bset: BenchmarkSet, scrub: Any) -> list[dict[str, Any]]:
 
 
 def write(bset: BenchmarkSet, out: Path) -> Written:
-    from probe_ui.exports import _flat, _json_text, _leak_check, _local_roots, _Scrubber
+    from probe_ui.export_formats.base import flat, json_text
+    from probe_ui.exports import _leak_check, _local_roots, _Scrubber
 
     scrub = _Scrubber(_local_roots(None, out))
     data = rows(bset, scrub)
@@ -110,8 +113,8 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
     with safe_write.atomic_file(out / DATA_FILE) as f:
         for row in data:
             names = row["images"]
-            f.write(_json_text({"file_name": names[0] if names else None, "images_file_names": names,
-                                **_flat(row, rest, lists=True)}) + "\n")
+            f.write(json_text({"file_name": names[0] if names else None, "images_file_names": names,
+                               **flat(row, rest, lists=True)}) + "\n")
     safe_write.write_text(out / CARD_FILE, scrub.text(card(bset, len(data))))
     safe_write.write_text(out / CROISSANT_FILE, json.dumps(croissant(bset, out), ensure_ascii=False, indent=1) + "\n")
     warnings = _leak_check(out, [DATA_FILE, CARD_FILE, CROISSANT_FILE], scrub)
@@ -256,3 +259,6 @@ def croissant(bset: BenchmarkSet, out: Path) -> dict[str, Any]:
              ]},
         ],
     }
+
+
+register_harness(sys.modules[__name__])

@@ -26,11 +26,10 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from probe_ui.importers.common import CellKey, ImportFileError, ImportSummary, ImportUsageError, store_replies
-from probe_ui.interop import IMPORTABLE, get_harness
+from probe_ui.interop import get_harness, importable
 from probe_ui.interop.benchset import BenchmarkSet, SetError, SetSample, find_manifest, load_set
 
 
@@ -148,9 +147,9 @@ def check_answers(res: HarnessResults, bset: BenchmarkSet, set_dir: Any) -> None
 def import_harness(store: Any, harness: str, path: str | os.PathLike[str], *, set_dir: str | None = None,
                    model: str | None = None, run: str | None = None) -> ImportSummary:
     """Read a harness's results file and store its answers as (part of) a run; see the module docstring."""
-    if harness not in IMPORTABLE:
-        raise ImportUsageError(f"probe-ui cannot import {harness} results; it imports: {', '.join(IMPORTABLE)}")
-    mod: ModuleType = get_harness(harness)
+    if harness not in importable():
+        raise ImportUsageError(f"probe-ui cannot import {harness} results; it imports: {', '.join(importable())}")
+    mod: Any = get_harness(harness)
     res: HarnessResults = mod.read_results(Path(path))
     bset = locate_set(res, set_dir)
     check_answers(res, bset, set_dir)

@@ -27,6 +27,7 @@ time, and the first score as the harness's verdict (C/I/N, or 1/0).
 
 from __future__ import annotations
 
+import sys
 import json
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from typing import Any
 from probe_ui import safe_write
 from probe_ui import __version__
 from probe_ui.importers.common import ImportFileError
+from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import BenchmarkSet, SetSample
 from probe_ui.interop.exporting import Written
 from probe_ui.interop.importing import HarnessAnswer, HarnessResults, read_file, sha256, verdict_of
@@ -172,3 +174,6 @@ def _user_text(messages: Any) -> str | None:
     if not users:
         return None
     return users[-1].text
+
+
+register_harness(sys.modules[__name__])

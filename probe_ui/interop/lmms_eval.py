@@ -28,6 +28,7 @@ the first reply of each document is imported.
 
 from __future__ import annotations
 
+import sys
 import json
 import re
 from pathlib import Path
@@ -36,6 +37,7 @@ from typing import Any
 from probe_ui import safe_write
 from probe_ui import __version__
 from probe_ui.importers.common import ImportFileError, read_json
+from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import BenchmarkSet, SetSample
 from probe_ui.interop.exporting import Written
 from probe_ui.interop.importing import HarnessAnswer, HarnessResults, verdict_of
@@ -196,3 +198,6 @@ def _answer(path: Path, n: int, rec: Any) -> HarnessAnswer:
                          scorer=f"{METRIC} ({metric.get('reader', 'unknown reader')})",
                          set_id=metric.get("probe_ui_set") if isinstance(metric.get("probe_ui_set"), str) else None,
                          prompt_text=prompt)
+
+
+register_harness(sys.modules[__name__])

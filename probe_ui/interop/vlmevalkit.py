@@ -31,6 +31,7 @@ The model is the file name's part before ``_<NAME>``; the set is ``--set DIR``, 
 
 from __future__ import annotations
 
+import sys
 import base64
 import csv
 import io
@@ -41,6 +42,7 @@ from typing import Any
 
 from probe_ui import safe_write
 from probe_ui.importers.common import ImportFileError
+from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import BenchmarkSet, SetError, SetSample
 from probe_ui.interop.exporting import Written
 from probe_ui.interop.importing import HarnessAnswer, HarnessResults, read_file, sha256, verdict_of
@@ -176,3 +178,6 @@ def read_results(path: Path) -> HarnessResults:
     settings = {"dataset": m.group(0) if m else None, "result_file": any("hit" in r for r in rows[:1])}
     return HarnessResults(harness=NAME, path=path, sha256=sha256(data), answers=answers, model=model,
                           set_hints=hints, settings=settings, prompt=PROMPT, messages=messages)
+
+
+register_harness(sys.modules[__name__])

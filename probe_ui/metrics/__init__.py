@@ -1,9 +1,10 @@
 """Metrics over a table of scored answers (one row per response), each reporting value, counts and references.
 
 One module per family, each registering itself in :mod:`probe_ui.metrics.registry` (its detection rule, the
-attributes it reads, its headline columns, and its paper-exact and/or clean definition); the imports below are
-the list of families. ``accuracy`` holds the plain per-model accuracy every paper reports. :func:`paper_metrics`
-runs every registered family whose data is present in one model's table.
+attributes it reads, its headline columns, and its paper-exact and/or clean definition); the registry finds the
+family modules by walking this package (and the benchmarks' folders, and plugins): there is no list to extend.
+``accuracy`` holds the plain per-model accuracy every paper reports. :func:`paper_metrics` runs every registered
+family whose data is present in one model's table.
 """
 
 from __future__ import annotations
@@ -12,10 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-# the families, in the order they register (one import line per family module)
-from probe_ui.metrics import mediconfusion, probmed, medvh, medblink, illusion, groups  # noqa: F401
-from probe_ui.metrics import robustness  # noqa: F401
-from probe_ui.metrics import figures  # noqa: F401  (the figures every run has: accuracy, failed calls, ...)
+from probe_ui.metrics import groups
 from probe_ui.metrics.accuracy import accuracy_by_model
 from probe_ui.metrics.base import MetricValue, wilson_ci
 from probe_ui.metrics.groups import circular_eval, flip_rate, group_consistency, same_option_under_shuffles
@@ -39,19 +37,6 @@ __all__ = [
     "same_option_under_shuffles",
     "wilson_ci",
 ]
-
-
-def _check_suites() -> None:
-    """Suites name metric families; an unknown name fails loudly here, when the metrics are imported (the suites
-    module itself stays free of pandas, so a batch starts fast)."""
-    from probe_ui.metrics.registry import check_names
-    from probe_ui.suites import SUITES
-
-    for s in SUITES.values():
-        check_names(s.metrics, f"suite '{s.name}'")
-
-
-_check_suites()
 
 
 def detect_families(df: pd.DataFrame) -> dict[str, str]:
@@ -104,7 +89,7 @@ def headlines(paper: dict[str, Any]) -> dict[str, dict[str, Any]]:
     result; a family whose block failed or whose headline cannot be read gives none."""
     out: dict[str, dict[str, Any]] = {}
     for name, block in paper.items():
-        fam = FAMILIES.get(name)
+        fam = FAMILIES.find(name)
         if fam is None or not isinstance(block, dict) or "error" in block:
             continue
         try:

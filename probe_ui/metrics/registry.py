@@ -17,7 +17,8 @@ Add a family with one module that defines its functions and registers them::
             attributes=("my_attr",), headline=lambda block: {"score": block["score"]})
     def my_family(d: pd.DataFrame, ctx: MetricContext) -> dict: ...
 
-and one import line in :mod:`probe_ui.metrics`. ``probe-ui score``, the Stress tab, the Results tab and the report
+in :mod:`probe_ui.metrics`, in a benchmark's folder or in a plugin (:mod:`probe_ui.registry`): it is found because
+it is there. ``probe-ui score``, the Stress tab, the Results tab and the report
 pick it up from here; suites name families by their registered name (checked when :mod:`probe_ui.suites` is
 imported).
 """
@@ -31,6 +32,7 @@ from typing import Any, Callable
 import pandas as pd
 
 from probe_ui.errors import ProbeUIError
+from probe_ui.registry import Registry
 
 DEFINITIONS = ("paper", "clean")
 #: how a caller asks for a definition: "auto" = the paper's under the legacy parser, ours under the robust one
@@ -78,7 +80,17 @@ class MetricFamily:
         return which, self.definitions[which](d, ctx)
 
 
-FAMILIES: dict[str, MetricFamily] = {}
+def check_suites() -> None:
+    """Suites name metric families; an unknown name fails loudly once every family is discovered."""
+    from probe_ui.suites import SUITES
+
+    for s in SUITES.values():
+        check_names(s.metrics, f"suite '{s.name}'")
+
+
+#: every metric family: the modules of :mod:`probe_ui.metrics`, the benchmarks' ``metric.py`` and plugins
+FAMILIES: Registry[MetricFamily] = Registry("metric", packages=("probe_ui.metrics", "probe_ui.benchmarks"),
+                                            error=MetricError, check=check_suites)
 
 
 def metric(name: str, definition: str, *, description: str = "", detect: Detect | None = None,
@@ -95,13 +107,14 @@ def metric(name: str, definition: str, *, description: str = "", detect: Detect 
         figure(label, meaning, family=name)
 
     def deco(fn: Compute) -> Compute:
-        fam = FAMILIES.get(name)
+        fam = FAMILIES.loaded().get(name)
         if fam is None:
             if detect is None:
                 raise MetricError(f"metric '{name}' is registered without a detection rule")
-            fam = FAMILIES[name] = MetricFamily(name, description or (fn.__doc__ or "").strip().split("\n")[0],
+            fam = MetricFamily(name, description or (fn.__doc__ or "").strip().split("\n")[0],
                                                 detect, tuple(attributes), headline or (lambda block: {}),
                                                 order=order)
+            FAMILIES.add(name, fam)
         elif definition in fam.definitions:
             raise MetricError(f"metric '{name}' already has a {definition} definition")
         else:
@@ -114,19 +127,16 @@ def metric(name: str, definition: str, *, description: str = "", detect: Detect 
 
 def families() -> list[MetricFamily]:
     """The registered families in display order."""
-    return sorted(FAMILIES.values(), key=lambda f: f.order)  # stable: registration order within an order
+    return sorted(FAMILIES.entries(), key=lambda f: (f.order, f.name))
 
 
 def unregister(name: str) -> None:
     """Remove a family (tests register throwaway ones)."""
-    FAMILIES.pop(name, None)
+    FAMILIES.remove(name)
 
 
 def get_family(name: str) -> MetricFamily:
-    try:
-        return FAMILIES[name]
-    except KeyError:
-        raise MetricError(f"unknown metric '{name}'; registered: {', '.join(FAMILIES)}") from None
+    return FAMILIES.get(name)
 
 
 def check_names(names: tuple[str, ...] | list[str], where: str) -> None:
@@ -139,7 +149,7 @@ def check_names(names: tuple[str, ...] | list[str], where: str) -> None:
 
 def attribute_keys() -> tuple[str, ...]:
     """Every variant attribute some registered family reads (what ``prepare`` extracts)."""
-    return tuple(dict.fromkeys(a for f in FAMILIES.values() for a in f.attributes))
+    return tuple(dict.fromkeys(a for f in families() for a in f.attributes))
 
 
 def resolve_definition(definition: str, parser: str) -> str:
@@ -194,6 +204,7 @@ def find_figure(label: str, family: str | None = None) -> Figure | None:
     Stress summary's family columns); a pattern figure matches its filled-in name. ``family`` (or the label's
     prefix): only that family's headline figures count, so a family cannot borrow a general name such as
     "accuracy" for another quantity. None when no figure has it."""
+    FAMILIES.discover()  # the figures are registered by the family modules
     text = label.strip()
     fam, sep, rest = text.partition(": ")
     if sep and fam in FAMILIES:

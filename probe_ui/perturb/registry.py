@@ -24,6 +24,7 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 from probe_ui.perturb.params import ParamError, ParamSpec, declared
+from probe_ui.registry import Registry
 
 PerturbFn = Callable[..., Variant]
 
@@ -88,30 +89,32 @@ class Perturbation:
             raise PerturbationError(str(exc), param=exc.param) from None
 
 
-REGISTRY: dict[str, Perturbation] = {}
+#: every perturbation: the modules of :mod:`probe_ui.perturb` and of the benchmarks, and plugins
+REGISTRY: Registry[Perturbation] = Registry("perturbation", packages=("probe_ui.perturb",),
+                                            error=PerturbationError)
 
 
 def register(name: str, summary: str, answer_effect: str) -> Callable[[PerturbFn], PerturbFn]:
+    """Register ``fn`` as perturbation ``name`` (one decorator over a function in any discovered module)."""
     def deco(fn: PerturbFn) -> PerturbFn:
-        REGISTRY[name] = Perturbation(name, fn, summary, answer_effect)
+        REGISTRY.add(name, Perturbation(name, fn, summary, answer_effect), replace=_same_fn(name, fn))
         return fn
 
     return deco
 
 
+def _same_fn(name: str, fn: PerturbFn) -> bool:
+    """A module imported again (a reload) re-registers its own perturbation: allowed, unlike a second one."""
+    old = REGISTRY.loaded().get(name)
+    return old is not None and (old.fn.__module__, old.fn.__qualname__) == (fn.__module__, fn.__qualname__)
+
+
 def get(name: str) -> Perturbation:
-    _load_builtin()
-    try:
-        return REGISTRY[name]
-    except KeyError:
-        raise PerturbationError(
-            f"unknown perturbation '{name}'; known: {', '.join(sorted(REGISTRY))}"
-        ) from None
+    return REGISTRY.get(name)
 
 
 def all_perturbations() -> list[Perturbation]:
-    _load_builtin()
-    return [REGISTRY[k] for k in sorted(REGISTRY)]
+    return REGISTRY.entries()
 
 
 def describe() -> list[dict[str, Any]]:
@@ -165,14 +168,3 @@ def replay(base: Variant, provenance: tuple[dict[str, Any], ...] | list[dict[str
         v = apply(v, rec["op"], rec["params"], rec["seed"], ctx)
     return v
 
-
-def _load_builtin() -> None:
-    """Import every module of this package so their ``@register`` lines run (lazy, to avoid import cycles)."""
-    import importlib
-    import pkgutil
-
-    import probe_ui.perturb as package
-
-    for mod in pkgutil.iter_modules(package.__path__):
-        if mod.name != "registry":
-            importlib.import_module(f"probe_ui.perturb.{mod.name}")

@@ -1,38 +1,28 @@
-"""Providers, registered lazily by spec prefix: ``openai/gpt-4o`` → ``OpenAIProvider``.
+"""Providers, found by spec prefix: ``openai/gpt-4o`` → the class registered as "openai".
 
-Each entry is ``"module:Class"`` so that an SDK is imported only when its provider is used; a provider whose SDK
-is missing is reported as unavailable instead of breaking the tool. Add a provider with one file and one line here;
-a hosted OpenAI-compatible service with one line in :data:`probe_ui.providers.hosted.HOSTED`.
+Every provider class registers itself (:func:`~probe_ui.providers.base.register_provider`) in the module that
+defines it; the modules of this package are found by walking it, and plugins by ``PROBE_UI_PLUGINS``
+(:mod:`probe_ui.registry`). A provider imports its SDK only when a model of it is used, so a provider whose SDK is
+missing is reported as unavailable instead of breaking the tool. What the rest of probe-ui needs to know about a
+provider (whether it takes a URL, speaks the OpenAI format, costs nothing, how many tokens an image costs, which
+models are ready without setup) is a class attribute or method of :class:`~probe_ui.providers.base.Provider`.
+Add a provider with one file; a hosted OpenAI-compatible service with one class (:mod:`probe_ui.providers.hosted`).
 """
 
 from __future__ import annotations
 
-import importlib
-
-from probe_ui.providers.base import ModelConfig, ModelSpecError, Provider, ProviderError
-from probe_ui.providers.hosted import HOSTED
-
-PROVIDERS: dict[str, str] = {
-    "anthropic": "probe_ui.providers.anthropic:AnthropicProvider",
-    "baseline": "probe_ui.providers.baselines:BaselineProvider",
-    "hf": "probe_ui.providers.hf:HFLocalProvider",
-    "ollama": "probe_ui.providers.ollama:OllamaProvider",
-    "openai": "probe_ui.providers.openai_compat:OpenAIProvider",
-    "vllm": "probe_ui.providers.openai_compat:VLLMProvider",
-    **{name: f"probe_ui.providers.hosted:{name}" for name in HOSTED},
-}
+from probe_ui.providers.base import PROVIDERS, ModelConfig, ModelSpecError, Provider, ProviderError, \
+    all_ready_models, register_provider
 
 
 def provider_class(name: str) -> type[Provider]:
-    try:
-        target = PROVIDERS[name]
-    except KeyError:
-        raise ModelSpecError(f"unknown provider '{name}'; known: {', '.join(sorted(PROVIDERS))}") from None
-    module, cls = target.split(":")
-    try:
-        return getattr(importlib.import_module(module), cls)
-    except AttributeError:
-        raise ImportError(f"{module} has no {cls}") from None
+    """The provider class registered as ``name``; :class:`ModelSpecError` naming the known ones otherwise."""
+    return PROVIDERS.get(name)
+
+
+def url_providers() -> list[str]:
+    """The providers whose models live on a server a person can point at (an endpoint can be added for them)."""
+    return [n for n in PROVIDERS.names() if PROVIDERS.get(n).takes_url]
 
 
 def create(config: ModelConfig) -> Provider:
@@ -47,4 +37,5 @@ def create(config: ModelConfig) -> Provider:
     return cls(config)
 
 
-__all__ = ["PROVIDERS", "ModelConfig", "ModelSpecError", "Provider", "ProviderError", "create", "provider_class"]
+__all__ = ["PROVIDERS", "ModelConfig", "ModelSpecError", "Provider", "ProviderError", "all_ready_models", "create",
+           "provider_class", "register_provider", "url_providers"]

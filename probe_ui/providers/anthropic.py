@@ -23,11 +23,12 @@ thinking first; default: not sent), ``extra_body`` (merged into the request JSON
 
 from __future__ import annotations
 
+import math
 import re
 import time
 from typing import Any
 
-from probe_ui.providers.base import ImagePart, Message, ProviderError, Request, Response, TextPart
+from probe_ui.providers.base import ImagePart, Message, ProviderError, Request, Response, TextPart, register_provider
 from probe_ui.providers.sdk import Malformed, SDKProvider, configured_base_url, int_or_none
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
@@ -74,6 +75,7 @@ def to_wire(messages: tuple[Message, ...]) -> tuple[str | None, list[dict[str, A
     return (joined or None), out
 
 
+@register_provider
 class AnthropicProvider(SDKProvider):
     """A Claude model behind the Anthropic Messages API (or a server or proxy speaking it)."""
 
@@ -86,6 +88,11 @@ class AnthropicProvider(SDKProvider):
     default_concurrency = 4
     #: Anthropic downsizes images whose long side exceeds 1568 px; do it here so the pixels sent are recorded
     max_image_side = 1568
+
+    @classmethod
+    def image_tokens(cls, width: int, height: int) -> int:
+        """Anthropic's published estimate: width x height / 750 tokens per image."""
+        return math.ceil(width * height / 750)
 
     def make_client(self, key: str, max_retries: int, timeout_s: float, http_client: Any) -> Any:
         from anthropic import AsyncAnthropic

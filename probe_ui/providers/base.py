@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, TypeVar
 
 from probe_ui import redact
 from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage
 from probe_ui.items import content_hash
+from probe_ui.registry import Registry
 
 
 class ProviderError(ProbeUIError, RuntimeError):
@@ -137,7 +138,9 @@ class ModelConfig:
     max_image_side: int | None = None
     price_input_per_m: float | None = None  # USD per million input tokens
     price_output_per_m: float | None = None
-    concurrency: int | None = None
+    concurrency: int | None = None  # a batch's requests in flight to this model's provider
+    #: a live probe's calls in flight to this model's provider and server, shared by every probe (probe_ui.live_calls)
+    live_concurrency: int | None = None
     needs: str = ""
     description: str = ""
     options: dict[str, Any] = field(default_factory=dict)  # provider-specific extras
@@ -208,6 +211,30 @@ class Provider(ABC):
     max_image_side: ClassVar[int | None] = None
     #: the SDK module the provider imports on first use (a batch imports it early, on a thread of its own)
     sdk: ClassVar[str | None] = None
+    # ---- traits: what the rest of probe-ui asks of a provider (nothing lists providers by name elsewhere) ----
+    #: whether its models live on a server a person can point at with a base URL (an endpoint can be added)
+    takes_url: ClassVar[bool] = True
+    #: whether it speaks the OpenAI wire format under ``/v1`` (a bare ``http://host:port`` gets ``/v1``)
+    openai_style: ClassVar[bool] = False
+    #: whether its answers cost nothing (a cost estimate counts 0 whatever the catalogue says)
+    free: ClassVar[bool] = False
+    #: model specs usable here without any setting, offered first in every model list (the baselines)
+    ready_models: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def image_tokens(cls, width: int, height: int) -> int:
+        """Estimated input tokens of one image of this size as sent (OpenAI's tiles: fit 2048, shortest side 768,
+        85 + 170 per 512-pixel tile); a provider that counts otherwise overrides it."""
+        import math
+
+        w, h = float(width), float(height)
+        if max(w, h) > 2048:
+            s = 2048 / max(w, h)
+            w, h = w * s, h * s
+        if min(w, h) > 768:
+            s = 768 / min(w, h)
+            w, h = w * s, h * s
+        return 85 + 170 * math.ceil(w / 512) * math.ceil(h / 512)
 
     def __init__(self, config: ModelConfig) -> None:
         self.config = config
@@ -223,3 +250,21 @@ class Provider(ABC):
 
     async def aclose(self) -> None:
         """Release clients and connections."""
+
+
+#: every provider class by its spec prefix (``openai/gpt-4o`` → the class registered as "openai"): the modules of
+#: :mod:`probe_ui.providers` (each provider, each hosted service) and plugins. A provider module imports its SDK on
+#: first use only (:attr:`Provider.sdk`), so discovering them all stays light.
+PROVIDERS: Registry[type[Provider]] = Registry("provider", packages=("probe_ui.providers",), error=ModelSpecError)
+
+P = TypeVar("P", bound=type[Provider])
+
+
+def register_provider(cls: P) -> P:
+    """Class decorator: register a provider under its ``name`` (a module imported again re-registers itself)."""
+    return PROVIDERS.add(cls.name, cls)
+
+
+def all_ready_models() -> list[str]:
+    """Every provider's :attr:`~Provider.ready_models`, in provider order (the baselines)."""
+    return [m for name in PROVIDERS.names() for m in PROVIDERS.get(name).ready_models]

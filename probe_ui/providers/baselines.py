@@ -12,14 +12,18 @@ import random
 from typing import ClassVar
 
 from probe_ui.perturb.registry import derive_seed
-from probe_ui.providers.base import ModelConfig, ModelSpecError, Provider, Request, Response
+from probe_ui.providers.base import ModelConfig, ModelSpecError, Provider, Request, Response, register_provider
 
 MODES = ("random", "first", "last")
 
 
+@register_provider
 class BaselineProvider(Provider):
     name: ClassVar[str] = "baseline"
     default_concurrency: ClassVar[int] = 64
+    takes_url: ClassVar[bool] = False  # answers without a server
+    free: ClassVar[bool] = True
+    ready_models: ClassVar[tuple[str, ...]] = tuple(f"baseline/{m}" for m in MODES)
 
     def __init__(self, config: ModelConfig) -> None:
         if config.model not in MODES:

@@ -1,45 +1,71 @@
-"""Hosted services that speak the OpenAI chat-completions wire format: one line each.
+"""Hosted services that speak the OpenAI chat-completions wire format: one small class each.
 
 ``gemini/gemini-2.5-flash`` asks Google's OpenAI-compatible endpoint with ``GEMINI_API_KEY``; nothing else is
 needed. Each service's key goes only to its own host (a catalogue entry that points the same provider at another
 ``base_url`` must name its key in ``api_key_env``), and no service ever receives ``OPENAI_API_KEY``: that key
 belongs to :class:`~probe_ui.providers.openai_compat.OpenAIProvider`.
 
-Add a service with one line in :data:`HOSTED` (the provider name, its base URL and its key variable).
+Add a service with one class (here, or in a file of its own in this package or a plugin)::
+
+    @register_provider
+    class MyService(HostedService):
+        name = "myservice"
+        default_base_url = "https://api.example.com/v1"
+        key_env = "MYSERVICE_API_KEY"
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
-#: provider name → (base URL, key variable)
-HOSTED: dict[str, tuple[str, str]] = {
-    "gemini": ("https://generativelanguage.googleapis.com/v1beta/openai/", "GEMINI_API_KEY"),
-    "groq": ("https://api.groq.com/openai/v1", "GROQ_API_KEY"),
-    "openrouter": ("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
-    "together": ("https://api.together.xyz/v1", "TOGETHER_API_KEY"),
-}
+from probe_ui.providers.base import register_provider
+from probe_ui.providers.openai_compat import OpenAIProvider
+from probe_ui.providers.sdk import host_of
 
 
-@lru_cache(maxsize=None)
-def hosted_provider(name: str) -> type:
-    """The provider class of a hosted service in :data:`HOSTED` (made once, on first use)."""
-    from probe_ui.providers.openai_compat import OpenAIProvider
-    from probe_ui.providers.sdk import host_of
+class HostedService(OpenAIProvider):
+    """A model of a hosted OpenAI-compatible service: its base URL and key variable are all a subclass sets; the
+    key is required and goes only to the service's own host."""
 
-    base_url, key_env = HOSTED[name]
-    attrs = {"__doc__": f"A model of the hosted service '{name}' ({base_url}), with the key in {key_env}.",
-             "__module__": __name__, "name": name, "default_base_url": base_url, "key_env": key_env,
-             "own_hosts": (host_of(base_url),), "sdk_base_url_env": None, "key_required": True}
-    return type(f"{name.capitalize()}Provider", (OpenAIProvider,), attrs)
+    key_required: ClassVar[bool] = True
+    sdk_base_url_env: ClassVar[str | None] = None
+    openai_style: ClassVar[bool] = False  # the service's URL is given whole
 
-
-def __getattr__(name: str) -> Any:
-    """``probe_ui.providers.hosted:<name>`` (how :data:`probe_ui.providers.PROVIDERS` names them)."""
-    if name in HOSTED:
-        return hosted_provider(name)
-    raise AttributeError(name)
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.default_base_url:
+            cls.own_hosts = (host_of(cls.default_base_url),)
+        if "__doc__" not in cls.__dict__ or not cls.__doc__:
+            cls.__doc__ = f"A model of the hosted service '{cls.name}' ({cls.default_base_url}), with the key in " \
+                          f"{cls.key_env}."
 
 
-__all__ = ["HOSTED", "hosted_provider"]
+@register_provider
+class GeminiProvider(HostedService):
+    name = "gemini"
+    default_base_url = "https://generativelanguage.googleapis.com/v1beta/openai/"
+    key_env = "GEMINI_API_KEY"
+
+
+@register_provider
+class GroqProvider(HostedService):
+    name = "groq"
+    default_base_url = "https://api.groq.com/openai/v1"
+    key_env = "GROQ_API_KEY"
+
+
+@register_provider
+class OpenrouterProvider(HostedService):
+    name = "openrouter"
+    default_base_url = "https://openrouter.ai/api/v1"
+    key_env = "OPENROUTER_API_KEY"
+
+
+@register_provider
+class TogetherProvider(HostedService):
+    name = "together"
+    default_base_url = "https://api.together.xyz/v1"
+    key_env = "TOGETHER_API_KEY"
+
+
+__all__ = ["GeminiProvider", "GroqProvider", "HostedService", "OpenrouterProvider", "TogetherProvider"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from urllib.parse import urlsplit
 
-from probe_ui.providers.base import ModelConfig
+from probe_ui.providers.base import ModelConfig, register_provider
 from probe_ui.providers.openai_compat import OpenAIProvider, configured_base_url
 
 DEFAULT_HOST = "http://127.0.0.1:11434"
@@ -40,6 +40,7 @@ def ollama_root_url(host: str | None = None) -> str:
     return f"{scheme.lower()}://{hostname}:{port or default_port}{path}"
 
 
+@register_provider
 class OllamaProvider(OpenAIProvider):
     """A model pulled into a local Ollama (``ollama pull llava``), through Ollama's OpenAI-compatible API."""
 

@@ -14,7 +14,8 @@ import os
 import time
 from typing import Any, ClassVar
 
-from probe_ui.providers.base import ImagePart, Message, ModelConfig, ProviderError, Request, Response, TextPart
+from probe_ui.providers.base import ImagePart, Message, ModelConfig, ProviderError, Request, Response, TextPart, \
+    register_provider
 from probe_ui.providers.sdk import PLACEHOLDER_KEY, Malformed, SDKProvider, configured_base_url, int_or_none
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -51,6 +52,7 @@ def to_wire_messages(messages: tuple[Message, ...], image_detail: str | None = N
     return out
 
 
+@register_provider
 class OpenAIProvider(SDKProvider):
     """A model behind the OpenAI chat-completions API or any server compatible with it."""
 
@@ -60,6 +62,7 @@ class OpenAIProvider(SDKProvider):
     key_env = DEFAULT_KEY_ENV
     own_hosts = ("api.openai.com",)
     sdk_base_url_env = BASE_URL_ENV
+    openai_style = True
     default_concurrency = 8
     #: OpenAI scales images to fit 2048x2048 anyway; sending no more keeps requests small and the pixels known
     max_image_side = 2048
@@ -199,6 +202,7 @@ class OpenAIProvider(SDKProvider):
         return out
 
 
+@register_provider
 class VLLMProvider(OpenAIProvider):
     """A model on a vLLM server (``vllm serve <model>``): OpenAI-compatible, local by default, no key needed
     (``VLLM_API_KEY`` is sent when set, as for a server started with ``--api-key``)."""

@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from probe_ui import redact
+from probe_ui.providers import shared_clients
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
 
 #: sent as the key to servers that need none (vLLM, Ollama, LM Studio, a local proxy accept anything)
@@ -195,17 +196,27 @@ class SDKProvider(Provider):
             raise ProviderError(f"{self.label}: options.max_retries must be a non-negative integer, "
                                 f"got {max_retries!r}")
         self._key = key
-        http_client = capped_http_client(importlib.import_module(self.sdk), self.max_reply_bytes())
-        self._client = self.make_client(key or PLACEHOLDER_KEY, max_retries,
-                                        float(options.get("timeout_s", DEFAULT_CLIENT_TIMEOUT_S)), http_client)
+        timeout, cap = float(options.get("timeout_s", DEFAULT_CLIENT_TIMEOUT_S)), self.max_reply_bytes()
+
+        def make() -> tuple[Any, Any]:
+            http_client = capped_http_client(importlib.import_module(self.sdk), cap)
+            return self.make_client(key or PLACEHOLDER_KEY, max_retries, timeout, http_client), http_client
+
+        if shared_clients.shared(loop):  # the live probes' loop: one client per server and key, for everyone
+            ident = shared_clients.client_key(
+                type(self), self.base_url_for(self.config), key or PLACEHOLDER_KEY, max_retries, timeout, cap,
+                os.environ.get(self.sdk_base_url_env or "", ""), json.dumps(options, sort_keys=True, default=str))
+            self._client = shared_clients.get(loop, ident, make)
+        else:
+            self._client = make()[0]
         self._client_loop = loop
         return self._client
 
     async def aclose(self) -> None:
         client, self._client = self._client, None
         loop, self._client_loop = self._client_loop, None
-        if client is not None and loop is asyncio.get_running_loop():
-            await client.close()
+        if client is not None and loop is asyncio.get_running_loop() and not shared_clients.shared(loop):
+            await client.close()  # a shared client is closed by its registry
 
     def max_reply_bytes(self) -> int:
         """The largest reply body accepted (after decompression): ``options.max_reply_bytes``, else the

@@ -9,7 +9,7 @@ The package, one concern a module:
   default 8; ``options.batch_wait_ms``, default 5) and runs them one batch at a time, off the event loop;
 - ``engine``: a micro-batch → left-padded tensors → generation or option scores;
 - ``families``: what differs between architectures (the default: the checkpoint's chat template and processor;
-  PaliGemma: no template). Adding a family is one file there and one line in its ``FAMILIES``;
+  PaliGemma: no template). Adding a family is one file there (``@register_family``);
 - ``provider``: ``HFLocalProvider``, the ``hf/`` provider.
 
 Messages go through the model's own chat template (``processor.apply_chat_template``): images as

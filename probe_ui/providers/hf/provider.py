@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from functools import partial
 
-from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
+from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response, register_provider
 from probe_ui.providers.hf.batching import Job, batch_options
 from probe_ui.providers.hf.engine import run_jobs
 from probe_ui.providers.hf.loading import (
@@ -23,10 +23,12 @@ from probe_ui.providers.hf.loading import (
 MODES = ("generate", "gd", "ps")
 
 
+@register_provider
 class HFLocalProvider(Provider):
     """A transformers model in this process (GPU when present): ``hf/<hub id or local folder>``."""
 
     name = "hf"
+    takes_url = False  # runs in this process
     #: requests in flight per model: twice the batch size, so the next micro-batch is queued while one runs
     #: (set per instance from options.batch_size; ``--concurrency 1`` asks one at a time)
     default_concurrency = 16

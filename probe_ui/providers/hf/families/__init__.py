@@ -3,28 +3,38 @@
 Most families need nothing of their own: their processor renders the conversation with the checkpoint's chat
 template and batches images itself (LLaVA 1.5, LLaVA-NeXT, Gemma 3 / MedGemma, Idefics3 / SmolVLM, Qwen2-VL,
 Qwen2.5-VL, ...), which :class:`~probe_ui.providers.hf.families.base.Family` does. A family that differs (no chat
-template, other token types for scored text) subclasses it in one file here and adds one line to ``FAMILIES``.
+template, other token types for scored text) subclasses it in one file here (or a plugin,
+:mod:`probe_ui.registry`) and registers it with :func:`register_family`; this package is walked, so there is no
+list to extend.
 """
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
+from typing import TypeVar
 
 from probe_ui.providers.hf.families.base import Family
+from probe_ui.registry import Registry
 
-#: config.model_type → "module:Class"; anything else uses Family
-FAMILIES: dict[str, str] = {
-    "paligemma": "probe_ui.providers.hf.families.paligemma:PaliGemma",
-}
+#: config.model_type → its Family subclass; anything else uses Family
+FAMILIES: Registry[type[Family]] = Registry("hf model family", packages=("probe_ui.providers.hf.families",))
+
+F = TypeVar("F", bound=type[Family])
+
+
+def register_family(model_type: str) -> Callable[[F], F]:
+    """Class decorator: the prompting rules of checkpoints whose config's ``model_type`` is ``model_type``."""
+    def deco(cls: F) -> F:
+        FAMILIES.add(model_type, cls)
+        return cls
+
+    return deco
 
 
 def family_for(model_type: str) -> Family:
     """The prompting rules of a ``model_type`` (the default family for any not registered)."""
-    target = FAMILIES.get(model_type)
-    if target is None:
-        return Family()
-    module, cls = target.split(":")
-    return getattr(importlib.import_module(module), cls)()
+    cls = FAMILIES.find(model_type)
+    return Family() if cls is None else cls()
 
 
-__all__ = ["FAMILIES", "Family", "family_for"]
+__all__ = ["FAMILIES", "Family", "family_for", "register_family"]

@@ -10,7 +10,7 @@ _SYSTEM_PROBE = "probe-ui-system-turn-probe"
 
 
 class Family:
-    """Prompting rules of one architecture family; subclass and register in ``families/__init__.py``."""
+    """Prompting rules of one architecture family; subclass it in a file of its own with ``@register_family``."""
 
     #: the value that per-token integer inputs other than input_ids / attention_mask (token_type_ids,
     #: mm_token_type_ids) take on scored continuation text; 0 (plain text) unless a family says otherwise

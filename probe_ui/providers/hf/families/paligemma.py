@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from probe_ui.providers.base import ProviderError
+from probe_ui.providers.hf.families import register_family
 from probe_ui.providers.hf.families.base import Family
 
 
+@register_family("paligemma")
 class PaliGemma(Family):
     continuation_type_ids: ClassVar[dict[str, int]] = {"token_type_ids": 1}
 

@@ -46,7 +46,7 @@ import pandas as pd
 
 from probe_ui.metrics.groups import ORIGINAL, cond_values, correct_values, has_attribute, mean_pct, mv, prepare, \
     random_share, suggestion_letter, value_only, variant_attr
-from probe_ui.metrics.illusion import cond_rng, percentile_ci
+from probe_ui.benchmarks.illusion.metric import cond_rng, percentile_ci
 from probe_ui.metrics.registry import MetricContext, metric
 
 PREFIX = "medvh/"

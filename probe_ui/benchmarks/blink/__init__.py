@@ -1,0 +1,25 @@
+"""BLINK (zeyofu/BLINK_Benchmark): multiple-choice visual perception; MedBLINK's replies are read with its
+parser too."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from probe_ui.answers import Answer
+from probe_ui.benchmarks.base import Benchmark, register_benchmark
+from probe_ui.benchmarks.blink import importer, legacy
+
+
+@register_benchmark
+class Blink(Benchmark):
+    name = "blink"
+    order = 40
+    importer = importer
+    legacy_mode = "blink"
+    names = ("blink", "medblink")  # MedBLINK follows BLINK's answer parsing
+    source_names = ("blink",)
+    templates = ("blink-mc",)
+
+    def parse_legacy(self, text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
+                     gt: str | None = None) -> Answer:
+        return legacy.parse(text, kind, labels, options, gt)

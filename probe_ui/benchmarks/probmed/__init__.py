@@ -1,0 +1,31 @@
+"""ProbMed (eric-ai-lab/ProbMed): yes/no probing questions with adversarial pairs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from probe_ui.answers import Answer
+from probe_ui.benchmarks.base import Benchmark, register_benchmark
+from probe_ui.benchmarks.probmed import importer, legacy
+
+
+@register_benchmark
+class ProbMed(Benchmark):
+    name = "probmed"
+    order = 20
+    importer = importer
+    legacy_mode = "probmed"
+    legacy_kind = "yesno"
+    names = ("probmed",)
+    source_names = ("probmed",)
+    templates = ("probmed",)
+    presets = ("probmed_adversarial.yaml",)
+    suites = ("probmed-pairs",)
+
+    def by_attributes(self, attrs: dict[str, Any]) -> bool:
+        return "qa_type" in attrs and "image_type" in attrs
+
+    def parse_legacy(self, text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
+                     gt: str | None = None) -> Answer:
+        return legacy.parse(text, kind, labels, options, gt)

@@ -1,0 +1,88 @@
+"""A benchmark is one folder (probe_ui/benchmarks/<name>/): what each folder names exists and is registered from
+it, and a sixth benchmark added as one file (a plugin) is read by its own legacy parser."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+from probe_ui import registry
+from probe_ui.answers import extract_legacy
+from probe_ui.benchmarks import BENCHMARKS, benchmarks, legacy_modes
+from probe_ui.importers import IMPORTERS, formats
+from probe_ui.metrics.registry import FAMILIES
+from probe_ui.presets import PRESETS_DIR, load_preset
+from probe_ui.prompts import TEMPLATES
+from probe_ui.scoring import legacy_mode
+from probe_ui.suites import SUITES
+
+
+def test_the_seed_benchmarks_are_folders_and_everything_they_name_exists() -> None:
+    assert [b.name for b in benchmarks()] == ["mediconfusion", "probmed", "medvh", "blink", "medblink", "illusion"]
+    assert legacy_modes() == ["mediconfusion", "probmed", "medvh", "blink"]
+    assert formats() == ("mediconfusion", "probmed", "medvh", "blink")
+    for b in benchmarks():
+        folder = f"probe_ui.benchmarks.{b.name}"
+        assert type(b).__module__ == folder
+        if b.importer is not None:
+            assert IMPORTERS.get(b.importer.NAME) is b.importer and b.importer.__name__ == f"{folder}.importer"
+        for preset in b.presets:
+            assert load_preset(PRESETS_DIR / preset).items
+        assert all(t in TEMPLATES for t in b.templates), b.name
+        assert all(s in SUITES for s in b.suites), b.name
+    # each metric family of a benchmark is defined in its folder
+    for name in ("mediconfusion", "probmed", "medvh", "medblink", "illusion"):
+        fam = FAMILIES.get(name)
+        assert {fn.__module__ for fn in fam.definitions.values()} == {f"probe_ui.benchmarks.{name}.metric"}
+
+
+TOY = '''
+    """A sixth benchmark in one file: its own legacy parser (the reply's last word) and detection rule."""
+    from probe_ui.answers import Answer
+    from probe_ui.benchmarks.base import Benchmark, register_benchmark
+
+
+    @register_benchmark
+    class ToyBench(Benchmark):
+        name = "toybench"
+        order = 70
+        legacy_mode = "toybench"
+        names = ("toybench",)
+        source_names = ("toybench",)
+
+        def parse_legacy(self, text, kind, labels, options=(), gt=None):
+            last = (text or "").split()[-1:] or [""]
+            choice = last[0] if last[0] in labels else None
+            return Answer(choice, "legacy-toybench", invalid=choice is None, refusal=False)
+'''
+
+
+@pytest.fixture
+def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    plugin = tmp_path / "toybench.py"
+    plugin.write_text(textwrap.dedent(TOY).lstrip(), encoding="utf-8")
+    monkeypatch.setenv(registry.PLUGINS_ENV, str(plugin))
+    registry.forget_plugins()
+    try:
+        yield
+    finally:
+        monkeypatch.delenv(registry.PLUGINS_ENV)
+        registry.forget_plugins()
+
+
+def test_a_sixth_benchmark_is_one_file_and_its_parser_reads_its_replies(toy: None) -> None:
+    assert "toybench" in BENCHMARKS and legacy_modes()[-1] == "toybench"
+    row = {"kind": "choice", "source": "presets/toybench_pairs.yaml", "attributes": {}}
+    assert legacy_mode(row) == "toybench"
+    assert legacy_mode(dict(row, source="presets/mediconfusion_pairs.yaml")) == "mediconfusion"
+    answer = extract_legacy("toybench", "I would say B", "choice", ("A", "B"))
+    assert (answer.choice, answer.method) == ("B", "legacy-toybench")
+
+
+def test_the_sixth_benchmark_is_gone_with_its_plugin() -> None:
+    registry.forget_plugins()
+    assert "toybench" not in BENCHMARKS and "toybench" not in legacy_modes()
+    assert legacy_mode({"kind": "choice", "source": "toybench.yaml", "attributes": {}}) is None

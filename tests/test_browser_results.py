@@ -1,0 +1,147 @@
+"""Issue 27 (part B) in a real browser: interactive Results plots and the Batch tab's progress, end and Resume.
+
+At 1440 x 900 and at a projector's 1024 x 768 shown at 125 % (a CSS viewport of 819 x 614 at device scale 1.25).
+Screenshots go to ``test-artifacts/`` like the other browser tests'.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+
+import pytest
+
+from test_app_browser import VIEW, Page, add_endpoint, browser, chromium, server  # noqa: F401 (fixtures)
+
+PROJECTOR = {"viewport": {"width": 819, "height": 614}, "device_scale_factor": 1.25}
+SCREENS = {"1440x900": {"viewport": VIEW}, "1024x768-125": PROJECTOR}
+SUITES = ["severity", "rotations", "prompt-variants", "circular", "illusion"]
+
+
+def make_run(server, name: str) -> None:
+    """A run with 50+ conditions (MediConfusion pairs under five suites, two baselines), made on a thread of its
+    own: Playwright's loop runs on this one."""
+    from probe_ui.presets import load_preset
+    from probe_ui.runner import run_batch
+
+    store = server.store()
+    t = threading.Thread(target=lambda: run_batch(store, [load_preset("mediconfusion_pairs")],
+                                                  ["baseline/first", "baseline/last"], suites=SUITES,
+                                                  run_name=name, progress=False))
+    t.start()
+    t.join()
+
+
+def plot_data(pg: Page, elem_id: str) -> list[dict]:
+    return pg.p.evaluate(f"""() => {{
+        const el = document.querySelector('#{elem_id} .js-plotly-plot');
+        return el ? el.data.map(t => ({{name: t.name, y: t.y, customdata: t.customdata,
+                                         hovertemplate: t.hovertemplate}})) : null; }}""")
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_results_plots_are_interactive_and_readable_at_fifty_conditions(server, browser, screen):  # noqa: F811
+    make_run(server, "many-conditions")
+    pg = Page(browser.new_page(**SCREENS[screen]), f"results-interactive-{screen}")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.tab("Results")
+    pg.wait_text("#results-shown", r"Showing run many-conditions ·", timeout_s=120)
+    pg.p.locator("#results-plot-acc .js-plotly-plot").wait_for(timeout=60000)
+    data = plot_data(pg, "results-plot-acc")
+    assert [t["name"] for t in data] == ["baseline/first", "baseline/last"]
+    families, words = data[0]["y"]
+    assert len(words) >= 50 and words[0] == "original"
+    assert "blur" in families and "CircularEval" in families  # grouped by family, in words
+    assert all(len(c) == 6 for c in data[0]["customdata"])  # words, accuracy, CI low, CI high, n, right
+    # hover a point: its n and CI show
+    point = pg.p.locator("#results-plot-acc .scatterlayer .trace").first.locator(".point").nth(3)
+    point.scroll_into_view_if_needed()
+    point.hover(force=True)
+    pg.p.wait_for_function("() => /n = \\d+ answers/.test(document.querySelector('#results-plot-acc .hoverlayer')"
+                           "?.textContent || '')", timeout=10000)
+    hover = pg.p.evaluate("() => document.querySelector('#results-plot-acc .hoverlayer').textContent")
+    assert re.search(r"95 % CI \d+\.\d–\d+\.\d", hover), hover
+    pg.shot("hover-shows-n-and-ci")
+    # labels keep their size: one row per condition, not squeezed
+    label_px = pg.p.evaluate("() => Math.min(...[...document.querySelectorAll('#results-plot-acc .yaxislayer-above "
+                             "text, #results-plot-acc .ytick text')].map(t => t.getBoundingClientRect().height)"
+                             ".filter(h => h > 0))")
+    assert label_px >= 10, label_px
+    # the larger view covers the window, and Escape closes it
+    pg.p.locator("#results-plot-acc-large").click()
+    box = pg.p.locator("#results-plot-acc-box")
+    pg.p.wait_for_function("() => document.getElementById('results-plot-acc-box').classList.contains('pu-large')")
+    size = box.bounding_box()
+    vw = pg.p.viewport_size
+    assert size["width"] > 0.9 * vw["width"] and size["height"] > 0.9 * vw["height"]
+    pg.p.screenshot(path=str(pg.dir / "02-larger-view.png"))
+    pg.p.keyboard.press("Escape")
+    pg.p.wait_for_function("() => !document.getElementById('results-plot-acc-box').classList.contains('pu-large')")
+    # worst first
+    pg.p.locator("#results-order").get_by_label("worst accuracy first").check()
+    pg.p.wait_for_function("() => (document.querySelector('#results-plot-acc .gtitle') || {}).textContent"
+                           "?.includes('worst first')", timeout=30000)
+    # the severity sweep's curves: interactive too, one panel per perturbation
+    pg.p.locator("#results-plot-curves .js-plotly-plot").wait_for(timeout=30000)
+    curves = plot_data(pg, "results-plot-curves")
+    assert {t["name"] for t in curves} == {"baseline/first", "baseline/last"} and len(curves) >= 14
+    assert all("n = %{customdata[4]}" in t["hovertemplate"] for t in curves)
+    pg.p.locator("#results-plot-curves").scroll_into_view_if_needed()
+    pg.shot("curves")
+    assert not pg.errors, pg.errors
+
+
+def test_batch_has_one_progress_bar_says_when_it_is_done_and_resume_waits_for_a_run(server, browser,  # noqa: F811
+                                                                                     fake_openai):
+    fake_openai.latency_s = 0.25
+    pg = Page(browser.new_page(viewport=VIEW), "batch-progress")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    add_endpoint(pg, fake_openai, "slowish")
+    pg.tab("Batch")
+    resume = pg.p.locator("#batch-resume")
+    assert resume.is_disabled()  # nothing chosen: nothing to press, no error badges
+    resume.click(force=True)
+    time.sleep(0.5)
+    assert pg.p.locator(".toast-body").count() == 0 and pg.p.locator(".error").count() == 0
+    # models that cannot run here are greyed out with the reason, not offered
+    pg.p.locator("#batch-unusable summary").click()
+    unusable = pg.p.locator("#batch-unusable").inner_text()
+    assert "OPENAI_API_KEY" in unusable and pg.p.locator("#batch-unusable input[disabled]").count() >= 1
+    assert "gpt-4o" not in pg.p.locator("#batch-models").inner_text()
+    pg.shot("before-start")
+    pg.tab("Models")
+    pg.tab("Batch")  # the endpoint added in this page is offered
+    pg.tick("batch-presets", "medvh_nota (bundled)")
+    pg.tick("batch-models", "slowish")
+    pg.tick("batch-models", "baseline/first")
+    pg.tick("batch-suites", "rotations")
+    pg.p.locator("#batch-start").click()
+    deadline = time.monotonic() + 60
+    bars: list[int] = []
+    # Gradio draws a progress bar (with its "x/y answers" line) over the outputs it is shown on: only one, in the
+    # slot under the buttons; the other outputs keep at most the small elapsed-time counter
+    bars_js = ("() => [...document.querySelectorAll('.progress-level, .progress-text')].filter(e => e.offsetParent "
+               "!== null && (e.classList.contains('progress-level') || /answers/.test(e.textContent)))"
+               ".map(e => (e.closest('[id]') || {}).id)")
+    while time.monotonic() < deadline:
+        where = pg.p.evaluate(bars_js)
+        if where:
+            bars.append(len(where))
+            assert set(where) == {"batch-progress"}, f"a progress bar outside the progress slot: {where}"
+            if len(bars) == 3:
+                pg.shot("one-progress-bar")
+        if pg.p.locator("#batch-status .pu-done").count():
+            break
+        time.sleep(0.2)
+    assert bars, "no progress was shown"
+    status = pg.wait_text("#batch-status", r"Finished", timeout_s=120)
+    assert re.search(r"Finished: medvh_nota\+rotations-seed0: \d+ new answers, 0 already done, 0 errors", status)
+    assert "Results tab" in status
+    pg.shot("finished")
+    pg.p.locator("#batch-to-results").click()
+    pg.p.locator("#results-show").wait_for(state="visible", timeout=10000)
+    pg.shot("results-opened")
+    assert not pg.errors, pg.errors
