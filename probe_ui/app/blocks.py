@@ -33,6 +33,7 @@ CSS = comparison.CSS + plot_view.CSS + """
 .pu-bad textarea, .pu-bad input, .pu-bad .wrap {outline:2px solid #cf222e !important;}
 .pu-unusable {font-size:13px; color:#57606a; padding:2px 8px;}
 .gradio-container .min_value, .gradio-container .max_value {color:#52525b;}
+.gradio-container .pu-fam th {color:#1f2328 !important;}  /* the figures' family headers: AA contrast */
 .pu-unusable ul {margin:4px 0 0 0; padding-left:16px; list-style:none;}
 .pu-unusable li {margin:2px 0;} .pu-why {color:#57606a;}
 #probe-click-hint {color:#9a6700; min-height:1em; font-size:14px;}
