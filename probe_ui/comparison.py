@@ -27,6 +27,8 @@ STATE_WORDS = {"waiting": "asking…", "right": "right", "wrong": "wrong", "brok
                "invalid": "no answer could be read", "error": "failed", "unknown": "no correct answer given",
                "missing": "not asked"}
 THUMB_PX = 96
+#: the baselines answer by rule, without a model: a latency beside them would only measure the queue
+BASELINE_PREFIX = "baseline/"
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ class Table:
     models: list[str] = field(default_factory=list)
     cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
     finished: bool = False
+    #: the question asked (shown above the answers, so that they are read with it in sight)
+    question: str = ""
 
     @property
     def total(self) -> int:
@@ -128,7 +132,8 @@ def from_live(state: Any, variants: list[Any], ratings: dict[int, tuple[str, str
     """The table of a live probe (:class:`probe_ui.live.LiveRun`) while it streams; ``ratings`` maps a response
     id to (rating, note)."""
     rows = [row_for_variant(v) for v in variants]
-    table = Table(state.run, rows, list(dict.fromkeys(c.model for c in state.cards)), finished=state.finished)
+    table = Table(state.run, rows, list(dict.fromkeys(c.model for c in state.cards)), finished=state.finished,
+                  question=variants[0].question if variants else "")
     for c in state.cards:
         if c.status == "waiting":
             cell = Cell()
@@ -174,6 +179,8 @@ def from_answers(df: Any, run: str = "") -> Table:
             error=value_or_none(r.get("error")), response_id=int(r["response_id"]),
             rating=None if rating in (None, UNRATED) else str(rating), note=str(value_or_none(r.get("note")) or ""))
     table.rows = _ordered(list(rows.values()))
+    if "question" in d.columns and d["item_id"].nunique() == 1:  # one item: its question heads the table
+        table.question = str(value_or_none(d["question"].iloc[0]) or "")
     _mark_broke(table)
     return table
 
@@ -203,35 +210,47 @@ def thumbnail_uri(png: bytes, px: int = THUMB_PX) -> str:
     return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
+#: the sign each state carries beside its colour and word (colour is never the only signal)
+STATE_SIGNS = {"right": "✓", "wrong": "✗", "broke": "↯", "invalid": "?", "error": "⚠", "unknown": "·",
+               "waiting": "…", "missing": ""}
+
+
 def _cell_html(row: Row, model: str, c: Cell, rate: bool) -> str:
     rid = "" if c.response_id is None else str(c.response_id)
+    sign = STATE_SIGNS[c.state]
     parts = []
     if c.state == "waiting":
         parts.append("<div class='pu-ans pu-muted'>asking…</div>")
     elif c.state == "missing":
         parts.append("<div class='pu-ans pu-muted'>not asked</div>")
     elif c.state == "error":
-        parts.append(f"<div class='pu-err'>{escape(error_words(c.error))}</div>")
+        parts.append(f"<div class='pu-ans'><span class='pu-sign' aria-hidden='true'>{sign}</span> failed</div>"
+                     f"<div class='pu-err'>{escape(error_words(c.error))}</div>")
     elif c.state == "invalid":
         parts.append("<div class='pu-ans'>no answer could be read</div>")
     else:
         parts.append(f"<div class='pu-ans'>{escape(c.answer)}</div>")
     meta = [STATE_WORDS[c.state]] if c.state not in ("waiting", "missing", "error") else []
-    if c.latency_s is not None:
+    if c.latency_s is not None and not model.startswith(BASELINE_PREFIX):
         meta.append(f"{c.latency_s:.1f} s" + (" (cached)" if c.cached else ""))
     if meta:
-        parts.append(f"<div class='pu-meta'>{escape(' · '.join(meta))}</div>")
+        parts.append(f"<div class='pu-meta'>{f'<span class=pu-sign aria-hidden=true>{sign}</span> ' if sign else ''}"
+                     f"{escape(' · '.join(meta))}</div>")
     if c.rating:
         parts.append(f"<div class='pu-rated pu-rated-{escape(c.rating)}'>you: {escape(c.rating)}"
                      + (f" · {escape(c.note[:80])}" if c.note else "") + "</div>")
-    if rate and rid:
+    if rid:
+        # a failed call has no answer to rate: only its details (the error whole, the exact request)
+        rates = () if c.state == "error" or not rate else (("correct", "✓"), ("incorrect", "✗"), ("unsure", "?"))
         buttons = "".join(
             f"<button type='button' class='pu-rate{' pu-on' if c.rating == v else ''}' data-act='rate' "
-            f"data-rating='{v}' data-response='{rid}' title='rate: {v}' aria-label='rate {v}'>{sym}</button>"
-            for v, sym in (("correct", "✓"), ("incorrect", "✗"), ("unsure", "?")))
-        buttons += (f"<button type='button' class='pu-rate' data-act='open' data-response='{rid}' "
-                    f"title='details and a note' aria-label='details'>…</button>")
-        parts.append(f"<div class='pu-rates'>{buttons}</div>")
+            f"data-rating='{v}' data-response='{rid}' title='rate: {v}' aria-label='rate {v}' "
+            f"aria-pressed='{str(c.rating == v).lower()}'>{sym}</button>" for v, sym in rates)
+        if rate or c.state == "error":
+            buttons += (f"<button type='button' class='pu-rate' data-act='open' data-response='{rid}' "
+                        f"title='details and a note' aria-label='details of answer {rid}'>…</button>")
+        if buttons:
+            parts.append(f"<div class='pu-rates'>{buttons}</div>")
     attrs = (f"class='pu-cell pu-{c.state}' data-model='{escape(model, quote=True)}' "
              f"data-variant='{escape(row.variant_id, quote=True)}' data-state='{c.state}'")
     if rid:
@@ -239,33 +258,67 @@ def _cell_html(row: Row, model: str, c: Cell, rate: bool) -> str:
     return f"<td {attrs}>{''.join(parts)}</td>"
 
 
+def _breakable(name: str) -> str:
+    """A model name escaped, with a line-break opportunity after each '/' and '-' (never inside a word)."""
+    return escape(name).replace("/", "/<wbr>").replace("-", "-<wbr>")
+
+
+def _row_head(row: Row, thumbs: Callable[[str], str | None] | None) -> str:
+    pics = ""
+    for i in row.image_ids[:2]:
+        uri = thumbs(i) if thumbs else None
+        if uri:
+            pics += f"<img class='pu-thumb' src='{uri}' alt='the image sent for: {escape(row.label, quote=True)}'>"
+        else:
+            pics += "<div class='pu-noimg'>image not stored yet</div>"
+    if not row.image_ids:
+        pics = "<div class='pu-noimg'>no image</div>"
+    item = "" if row.item_id.startswith("live-") else f"item {escape(row.item_id)} · "
+    label = (f"<div class='pu-label'>{escape(row.label)}</div>"
+             f"<div class='pu-meta'>{item}correct: {escape(row.expected)}</div>")
+    return f"<th scope='row' class='pu-variant'><div class='pu-rowhead'>{pics}<div>{label}</div></div></th>"
+
+
+def _pages(models: list[str], per_page: int | None) -> list[list[str]]:
+    if not per_page or len(models) <= per_page:
+        return [models]
+    n = math.ceil(len(models) / per_page)
+    size = math.ceil(len(models) / n)  # even pages: 5 models are 3 + 2, not 4 + 1
+    return [models[i:i + size] for i in range(0, len(models), size)]
+
+
 def render(table: Table, thumbs: Callable[[str], str | None] | None = None, *, rate: bool = True,
-           large: bool = False, empty: str = "No answers yet: choose models and press Run.") -> str:
-    """The table as HTML: a progress line, then rows × model columns. ``thumbs(image_id)`` gives a data URI for a
-    row's thumbnail (None: no picture). Cells carry ``data-act="open"`` / ``"rate"`` and ``data-response`` for
-    the page's click handler."""
+           large: bool = False, empty: str = "No answers yet: choose models and press Run.",
+           models_per_table: int | None = None) -> str:
+    """The table as HTML: the question, a progress line, then rows × model columns. ``thumbs(image_id)`` gives a
+    data URI for a row's thumbnail (None: not stored yet). Cells carry ``data-act="open"`` / ``"rate"`` and
+    ``data-response`` for the page's click handler. With ``models_per_table``, more models than that are shown
+    as several tables one under the other (each with the rows' pictures and labels), never cut off at the
+    right edge of a narrow screen."""
     if not table.rows:
         return f"<div class='pu-table-empty'>{escape(empty)}</div>"
-    head = "".join(f"<th class='pu-model' scope='col'>{escape(m)}</th>" for m in table.models)
-    if not table.models:  # a preview before any model is chosen: the rows alone
-        head = "<th class='pu-model pu-muted' scope='col'>no model chosen yet</th>"
-    body = []
-    for row in table.rows:
-        pics = ""
-        for i in row.image_ids[:2]:
-            uri = thumbs(i) if thumbs else None
-            if uri:
-                pics += f"<img class='pu-thumb' src='{uri}' alt='image sent' width='{THUMB_PX}'>"
-        if not row.image_ids:
-            pics = "<div class='pu-noimg'>no image</div>"
-        item = "" if row.item_id.startswith("live-") else f"item {escape(row.item_id)} · "
-        label = (f"<div class='pu-label'>{escape(row.label)}</div>"
-                 f"<div class='pu-meta'>{item}correct: {escape(row.expected)}</div>")
-        cells = "".join(_cell_html(row, m, table.cell(row.variant_id, m), rate) for m in table.models) or \
-            "<td class='pu-cell pu-missing'><div class='pu-ans pu-muted'>tick models above to ask</div></td>"
-        body.append(f"<tr data-variant='{escape(row.variant_id, quote=True)}' data-condition="
-                    f"'{escape(row.condition, quote=True)}'><th scope='row' class='pu-variant'>"
-                    f"<div class='pu-rowhead'>{pics}<div>{label}</div></div></th>{cells}</tr>")
+    pages = _pages(table.models, models_per_table)
+    cls = "pu-table pu-large" if large else "pu-table"
+    tables = []
+    for k, models in enumerate(pages):
+        head = "".join(f"<th class='pu-model' scope='col'>{_breakable(m)}</th>" for m in models)
+        if not models:  # a preview before any model is chosen: the rows alone
+            head = "<th class='pu-model pu-muted' scope='col'>no model chosen yet</th>"
+        body = []
+        for row in table.rows:
+            cells = "".join(_cell_html(row, m, table.cell(row.variant_id, m), rate) for m in models) or \
+                "<td class='pu-cell pu-missing'><div class='pu-ans pu-muted'>tick models above to ask</div></td>"
+            body.append(f"<tr data-variant='{escape(row.variant_id, quote=True)}' data-condition="
+                        f"'{escape(row.condition, quote=True)}'>{_row_head(row, thumbs)}{cells}</tr>")
+        first = table.models.index(models[0]) + 1 if models else 0
+        caption = (f"<caption class='pu-page'>models {first}–{first + len(models) - 1} of {len(table.models)}"
+                   "</caption>") if len(pages) > 1 else ""
+        tables.append(f"<div class='pu-scroll'><table class='{cls}' data-models='{len(models)}' "
+                      f"data-rows='{len(table.rows)}' data-page='{k + 1}'>{caption}<thead><tr><th class='pu-corner' "
+                      f"scope='col'>what was asked</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+                      "</div>")
+    asked = (f"<div class='pu-asked'><span class='pu-muted'>asked:</span> {escape(table.question)}</div>"
+             if table.question else "")
     if table.run:
         progress = (f"<div class='pu-progress' data-done='{table.done}' data-total='{table.total}' "
                     f"data-finished='{str(table.finished).lower()}'>{table.done} of {table.total} answers"
@@ -273,56 +326,56 @@ def render(table: Table, thumbs: Callable[[str], str | None] | None = None, *, r
     else:
         progress = (f"<div class='pu-progress' data-preview='true'>Preview: {len(table.rows)} variant"
                     f"{'s' if len(table.rows) != 1 else ''} as they will be sent; nothing asked yet</div>")
-    progress += LEGEND
-    cls = "pu-table pu-large" if large else "pu-table"
-    return (progress + f"<div class='pu-scroll'><table class='{cls}' data-models='{len(table.models)}' "
-            f"data-rows='{len(table.rows)}'><thead><tr><th class='pu-corner' scope='col'>what was asked</th>{head}"
-            f"</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+    return asked + progress + LEGEND + "".join(tables)
 
 
-LEGEND = ("<div class='pu-legend'><span class='pu-key pu-right'>right</span><span class='pu-key pu-wrong'>wrong"
-          "</span><span class='pu-key pu-broke'>broke: wrong, though right on the original</span><span "
-          "class='pu-key pu-invalid'>no answer could be read</span><span class='pu-key pu-error'>failed</span>"
+LEGEND = ("<div class='pu-legend'><span class='pu-key pu-right'>✓ right</span><span class='pu-key pu-wrong'>✗ wrong"
+          "</span><span class='pu-key pu-broke'>↯ broke: wrong, though right on the original</span><span "
+          "class='pu-key pu-invalid'>? no answer could be read</span><span class='pu-key pu-error'>⚠ failed</span>"
           "<span class='pu-muted'>· click a cell for the exact prompt and reply; ✓ ✗ ? rate it</span></div>")
 
+#: never a break inside a word: lines break between words (and after '/' or '-' in model names); only an error
+#: message, which may hold a long address, breaks anywhere
 CSS = """
+.pu-asked {font-size:16px; margin:4px 0; color:#1f2328;}
 .pu-legend {display:flex; flex-wrap:wrap; gap:6px; align-items:center; font-size:13px; margin:0 0 6px 0;}
 .pu-key {padding:1px 8px; border-radius:4px; border:1px solid #d0d7de;}
-.pu-scroll {overflow-x:auto; max-width:100%;}
+.pu-scroll {overflow-x:auto; max-width:100%; margin-bottom:10px;}
+.pu-page {caption-side:top; text-align:left; font-weight:600; padding:2px 0; color:#1f2328;}
 .pu-table {border-collapse:separate; border-spacing:0; width:100%; font-size:15px; color:#1f2328;
-           background:#fff; table-layout:auto;}
+           background:#fff; table-layout:auto; word-break:normal; overflow-wrap:normal; hyphens:manual;}
 .pu-table th, .pu-table td {border-bottom:1px solid #d0d7de; border-right:1px solid #eaeef2; padding:6px 8px;
            vertical-align:top; text-align:left;}
-.pu-table thead th {position:sticky; top:0; background:#f6f8fa; z-index:2; font-weight:600; word-break:break-word;}
+.pu-table thead th {position:sticky; top:0; background:#f6f8fa; z-index:2; font-weight:600;}
 .pu-table th.pu-corner, .pu-table th.pu-variant {position:sticky; left:0; background:#f6f8fa; z-index:1;
-           width:220px; min-width:220px;}
+           width:200px; min-width:160px;}
 .pu-table thead th.pu-corner {z-index:3;}
-.pu-table th.pu-model {min-width:110px; word-break:break-word;}
+.pu-table th.pu-model {min-width:100px;}
 .pu-rowhead {display:flex; gap:8px; align-items:flex-start; font-weight:400;}
 .pu-thumb {width:72px; height:auto; border-radius:4px; border:1px solid #d0d7de;}
-.pu-noimg {width:72px; height:48px; display:flex; align-items:center; justify-content:center; font-size:12px;
-           color:#57606a; border:1px dashed #afb8c1; border-radius:4px;}
+.pu-noimg {width:72px; min-height:48px; display:flex; align-items:center; justify-content:center; font-size:12px;
+           color:#57606a; border:1px dashed #6e7781; border-radius:4px; text-align:center;}
 .pu-label {font-weight:600;}
-.pu-meta {color:#57606a; font-size:12px; margin-top:2px;}
-.pu-muted {color:#8c959f;}
-.pu-cell {cursor:pointer; min-width:110px;}
+.pu-meta {color:#424a53; font-size:12px; margin-top:2px;}
+.pu-muted {color:#57606a;}
+.pu-cell {cursor:pointer; min-width:100px;}
 .pu-cell:hover {outline:2px solid #0969da; outline-offset:-2px;}
-.pu-ans {font-weight:600; word-break:break-word;}
-.pu-err {color:#57606a; font-size:13px; word-break:break-word;}
+.pu-ans {font-weight:600;}
+.pu-err {color:#424a53; font-size:13px; overflow-wrap:anywhere;}
 .pu-right {background:#dafbe1;} .pu-wrong {background:#ffebe9;} .pu-broke {background:#cf222e; color:#fff;}
 .pu-broke .pu-ans, .pu-broke .pu-meta, .pu-broke .pu-rated {color:#fff !important;}
-.pu-invalid {background:#eaeef2;} .pu-error {background:#f6f8fa;} .pu-waiting {background:#fff8c5;}
-.pu-unknown {background:#ddf4ff;} .pu-missing {background:#fff;}
-/* 8 models fit 1440 px: buttons wrap in narrow cells */
+.pu-invalid {background:#eaeef2;} .pu-error {background:#f6f8fa; border-left:4px solid #9a6700 !important;}
+.pu-waiting {background:#fff8c5;} .pu-unknown {background:#ddf4ff;} .pu-missing {background:#fff;}
 .pu-rates {margin-top:4px; display:flex; gap:3px; flex-wrap:wrap;}
-.pu-rate {border:1px solid #afb8c1; background:#fff; color:#1f2328; border-radius:4px; padding:0 6px;
+.pu-rate {border:1px solid #6e7781; background:#fff; color:#1f2328; border-radius:4px; padding:0 6px;
           font-size:12px; cursor:pointer; line-height:20px;}
+.pu-rate:focus-visible, .pu-cell:focus-visible {outline:3px solid #0969da; outline-offset:1px;}
 .pu-rate.pu-on {background:#0969da; color:#fff; border-color:#0969da;}
 .pu-rated {font-size:12px; margin-top:3px; font-style:italic;}
-.pu-progress {margin:4px 0 6px 0; color:#57606a;}
-.pu-table-empty {padding:14px; color:#57606a; border:1px dashed #afb8c1; border-radius:6px;}
-.pu-large {font-size:20px;} .pu-large .pu-meta {font-size:15px;} .pu-large .pu-thumb {width:110px;}
-.pu-large th.pu-variant, .pu-large th.pu-corner {width:340px; min-width:340px;}
+.pu-progress {margin:4px 0 6px 0; color:#424a53;}
+.pu-table-empty {padding:14px; color:#424a53; border:1px dashed #6e7781; border-radius:6px;}
+.pu-large {font-size:20px;} .pu-large .pu-meta {font-size:15px;} .pu-large .pu-thumb {width:96px;}
+.pu-large th.pu-variant, .pu-large th.pu-corner {width:240px; min-width:180px;}
 """
 
 #: the table's click handler (gr.HTML js_on_load): a click on a cell or one of its buttons sends

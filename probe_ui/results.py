@@ -622,6 +622,12 @@ def _block(title: str, text: Any) -> list[str]:
     return [f"**{title}**", "", md_code(text), ""]
 
 
+def sent_image_ids(store: Store, response_id: int) -> list[str]:
+    """The ids of the images one answer was sent, in the order sent (the detail view shows them whole)."""
+    r = store.get_response(int(response_id))
+    return _message_image_ids(r.get("messages")) or [str(i) for i in r.get("image_ids") or []]
+
+
 def _message_image_ids(messages: Any) -> list[str]:
     return [p["image_id"] for m in messages or [] for p in m.get("content") or []
             if p.get("type") == "image" and p.get("image_id")]

@@ -11,6 +11,7 @@ from gradio_client import Client, handle_file
 from pydicom.data import get_testdata_file
 
 from probe_ui.app.serve import ServeError, options
+from probe_ui.probe_form import step_rows
 
 CALLED: set[str] = set()
 
@@ -76,7 +77,9 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     steps = call(client, "/add_step", STEPS0, "rotate", '{"angle": 180}', True)[0]
     steps = call(client, "/add_step", steps, "shuffle", "{}", False)[0]
     steps = call(client, "/add_point", steps, 12, 34)[0]
-    assert [r[1] for r in rows(steps)] == ["rotate", "shuffle", "dots"]
+    # the table shows each perturbation by its label, and reads labels and code names alike
+    assert [r[1] for r in rows(steps)] == ["rotate", "shuffle the options", "draw coloured dots"]
+    assert [r[1] for r in step_rows(rows(steps))] == ["rotate", "shuffle", "dots"]
     table, prompts_text, _ = call(client, "/preview", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps,
                                   0, [], True, "auto (per kind)", ["baseline/first"], "")
     assert table["html"].count("<tr data-variant=") == 3 and "rotated 180° + options shuffled" in table["html"]

@@ -275,7 +275,7 @@ def test_loading_a_preset_item_loads_all_of_it_and_drops_stale_steps(server, bro
     assert pg.p.locator("#probe-options textarea").input_value() == "red\ngreen\nblue"
     assert pg.p.locator("#probe-steps tbody tr td").count() == 0 or "dots" not in pg.p.locator(
         "#probe-steps").inner_text()  # the stale steps are gone
-    assert "dot-colours" in pg.p.locator("#probe-suites").inner_text()
+    assert "dot colours" in pg.p.locator("#probe-suites").inner_text()  # the suite by its label
     assert not pg.p.locator("#probe-original input").is_checked()
     assert "ultrasound" in pg.p.locator("#probe-item-note").inner_text()
     pg.shot("item-loaded")
@@ -304,12 +304,12 @@ def test_the_table_stays_aligned(server, browser, fake_openai, n_models):
     for params in ('{"angle": 90}', '{"angle": 180}', '{"angle": 270}'):
         pg.code("probe-params", params)
         pg.p.locator("#probe-add-step").click()
-    pg.pick("probe-op", "shuffle")  # a new perturbation empties the JSON field: its controls count
-    pg.wait_text("#probe-op-doc", "shuffle")
+    pg.pick("probe-op", "shuffle the options")  # a new perturbation empties the JSON field: its controls count
+    pg.wait_text("#probe-op-doc", "shuffle the options")
     pg.p.locator("#probe-add-step").click()
     pg.wait_text("#probe-steps-words", "options shuffled")
-    pg.pick("probe-op", "nota")
-    pg.wait_text("#probe-op-doc", "nota")
+    pg.pick("probe-op", "add 'none of the above'")
+    pg.wait_text("#probe-op-doc", "none of the above")
     pg.p.locator("#probe-add-step").click()
     pg.shot("steps")
     pg.wait_text("#probe-steps-words", "none of the above")
@@ -318,19 +318,27 @@ def test_the_table_stays_aligned(server, browser, fake_openai, n_models):
     pg.p.locator("#probe-run").click()
     pg.table_done(6 * n_models)
     pg.shot("table")
-    heads = pg.p.eval_on_selector_all("#probe-table th.pu-model", "els => els.map(e => "
-                                      "[e.innerText, e.getBoundingClientRect().left, e.getBoundingClientRect().width])")
-    assert [h[0] for h in heads] == ["baseline/first", "baseline/random", *names]
-    rows = pg.p.eval_on_selector_all("#probe-table tbody tr", "rows => rows.map(r => [...r.querySelectorAll("
-                                     "'td')].map(td => [td.dataset.model, td.getBoundingClientRect().left]))")
-    assert len(rows) == 6
-    for row in rows:
-        assert [m for m, _ in row] == [h[0] for h in heads]
-        for (_, left), (_, hleft, _) in zip(row, heads):
-            assert abs(left - hleft) < 1.5  # the cell starts where its header starts
+    # more than 4 models: several tables one under the other (4 + 4 for 8), each with the rows' pictures
+    tables = pg.p.locator("#probe-table table")
+    assert tables.count() == (1 if n_models <= 4 else 2)
+    all_heads = []
+    for k in range(tables.count()):
+        table = tables.nth(k)
+        heads = table.evaluate("t => [...t.querySelectorAll('th.pu-model')].map(e => "
+                               "[e.innerText, e.getBoundingClientRect().left, e.getBoundingClientRect().width])")
+        all_heads += [h[0] for h in heads]
+        rows = table.evaluate("t => [...t.querySelectorAll('tbody tr')].map(r => [...r.querySelectorAll("
+                              "'td')].map(td => [td.dataset.model, td.getBoundingClientRect().left]))")
+        assert len(rows) == 6
+        for row in rows:
+            assert [m for m, _ in row] == [h[0] for h in heads]
+            for (_, left), (_, hleft, _) in zip(row, heads):
+                assert abs(left - hleft) < 1.5  # the cell starts where its header starts
+    assert all_heads == ["baseline/first", "baseline/random", *names]
     # every column on the 1440 px screen at once: no sideways scrolling to find the last model
-    scroll = pg.p.eval_on_selector("#probe-table .pu-scroll", "e => [e.scrollWidth, e.clientWidth]")
-    assert scroll[0] <= scroll[1], f"the table is {scroll[0]} px wide in {scroll[1]} px"
+    for scroll in pg.p.eval_on_selector_all("#probe-table .pu-scroll", "els => els.map(e => [e.scrollWidth, "
+                                            "e.clientWidth])"):
+        assert scroll[0] <= scroll[1], f"the table is {scroll[0]} px wide in {scroll[1]} px"
     assert not pg.errors, pg.errors
 
 
@@ -480,7 +488,7 @@ def test_stress_and_batch_tabs(server, browser):
     pg.tab("Stress")
     pg.p.locator("#stress-source").get_by_label("a preset").check()
     pg.pick("stress-preset", "mediconfusion_pairs (bundled)")
-    pg.pick("stress-suite", "circular")
+    pg.pick("stress-suite", "every order of the options (CircularEval)")
     assert pg.p.locator("#stress-models input:checked").count() == 2  # carried over from the Probe tab
     pg.p.locator("#stress-run").click()
     pg.wait_text("#stress-run-name", "", timeout_s=5)

@@ -32,10 +32,32 @@ CSS = comparison.CSS + plot_view.CSS + """
                         border-radius:6px;}
 .pu-bad textarea, .pu-bad input, .pu-bad .wrap {outline:2px solid #cf222e !important;}
 .pu-unusable {font-size:13px; color:#57606a; padding:2px 8px;}
+.gradio-container .min_value, .gradio-container .max_value {color:#52525b;}
+.gradio-container .pu-fam th {color:#1f2328 !important;}  /* the figures' family headers: AA contrast */
 .pu-unusable ul {margin:4px 0 0 0; padding-left:16px; list-style:none;}
 .pu-unusable li {margin:2px 0;} .pu-why {color:#57606a;}
 #probe-click-hint {color:#9a6700; min-height:1em; font-size:14px;}
 #probe-image img {image-rendering:pixelated;}
+#probe-runbar .block {overflow:visible;}
+.pu-sent {display:flex; flex-wrap:wrap; gap:10px;} .pu-sent figure {margin:0; max-width:100%;}
+.pu-sent img.pu-whole {max-width:100%; max-height:360px; width:auto; height:auto; object-fit:contain;
+                       border:1px solid #d0d7de; background:#000;}
+.pu-sent figcaption {font-size:13px; color:#424a53;} .pu-sent details {margin-top:4px;}
+.pu-sent .pu-zoom {overflow:auto; max-height:80vh; max-width:100%; border:1px solid #d0d7de;}
+.pu-sent .pu-zoom img {max-width:none; image-rendering:pixelated;}
+.pu-detail-text pre, .pu-detail-text code {white-space:pre-wrap !important; overflow-wrap:anywhere;}
+/* presenter mode (probe-ui --demo, or the tick in the run bar): type readable from the back of a room; the
+   table's rules are !important because Gradio scopes the page's CSS under its container, which outranks a body class */
+body.pu-presenter .gradio-container {--text-xs:14px; --text-sm:16px; --text-md:19px; --text-lg:21px;
+    --text-xl:24px; --block-label-text-size:16px; --block-info-text-size:15px; --section-header-text-size:18px;
+    --checkbox-label-text-size:18px; --input-text-size:19px; --button-large-text-size:21px;}
+body.pu-presenter .pu-table {font-size:19px !important;}
+body.pu-presenter .pu-table .pu-meta {font-size:15px !important;}
+body.pu-presenter .pu-asked {font-size:21px !important;} body.pu-presenter .pu-legend {font-size:15px !important;}
+body.pu-presenter .pu-rate {font-size:16px !important; line-height:26px !important; padding:0 9px !important;}
+body.pu-presenter .pu-thumb {width:88px !important;}
+body.pu-presenter .pu-table th.pu-variant, body.pu-presenter .pu-table th.pu-corner {width:210px !important;
+    min-width:150px !important;}
 """
 
 
@@ -102,7 +124,11 @@ def build_app(ctx: AppContext) -> gr.Blocks:
         app.load(on_load, None, [signed_in, tab_set, hidden_tabs, models["share"]], api_visibility="private").then(
             None, hidden_tabs, None, js=HIDE_TABS_JS, api_visibility="private")
         refresh, refresh_in, refresh_out = probe["refresh"]
-        app.load(refresh, refresh_in, refresh_out, api_visibility="private")
+        restore, restore_in, restore_out = probe["restore"]
+        # the draft comes back after this person's lists, so that the ticks it brings are among the choices
+        app.load(refresh, refresh_in, refresh_out, api_visibility="private").then(
+            restore, restore_in, restore_out, api_visibility="private")
+        app.load(None, probe["presenter"], None, js=probe_tab.PRESENTER_JS, api_visibility="private")
 
         def on_unload(request: gr.Request) -> None:
             """A browser session of an app without a login ends: its endpoints and keys go with it."""
@@ -145,5 +171,27 @@ def _safe(location: str) -> str:
 
 __all__ = ["AppContext", "CSS", "JS", "build_app"]
 
-#: page scripts: a click beside the Probe tab's picture says so next to it
-JS = probe_tab.CLICK_JS
+#: names for the controls Gradio draws without one (WCAG 4.1.2 and 2.5.3, checked by axe-core in the browser tests):
+#: a clickable picture gets its label's words, a gallery thumbnail the caption it shows; run again as the page changes
+A11Y_JS = """() => {
+  const name = () => {
+    // an empty file or plot box is a picture of "nothing yet": its label needs a role that allows one
+    document.querySelectorAll('div.empty[aria-label]:not([role])').forEach((d) => d.setAttribute('role', 'img'));
+    document.querySelectorAll('.image-container button:not([aria-label])').forEach((b) => {
+      if (b.innerText.trim()) return;
+      const block = b.closest('[id]');
+      const label = block && block.querySelector('[data-testid=block-label]');
+      b.setAttribute('aria-label', (label && label.innerText.trim()) || 'the image');
+    });
+    document.querySelectorAll('button[aria-label^="Thumbnail "]').forEach((b) => {
+      const shown = b.innerText.trim();
+      if (shown && !b.getAttribute('aria-label').startsWith(shown)) {
+        b.setAttribute('aria-label', `${shown}: ${b.getAttribute('aria-label')}`);
+      }
+    });
+  };
+  name();
+  new MutationObserver(name).observe(document.body, {childList: true, subtree: true});
+}"""
+#: page scripts: a click beside the Probe tab's picture says so next to it; every control has a name
+JS = f"() => {{ ({probe_tab.CLICK_JS.strip()})(); ({A11Y_JS})(); }}"

@@ -36,9 +36,8 @@ def build(prefix: str) -> Detail:
     """The (hidden until a cell is clicked) detail panel; element ids start with ``prefix``."""
     with gr.Column(visible=False, elem_id=f"{prefix}-detail") as box:
         with gr.Row():
-            images = gr.Gallery(label="images sent", columns=2, height=280, format="png", scale=2,
-                                object_fit="contain")
-            text = gr.Markdown("", elem_id=f"{prefix}-detail-text")
+            images = gr.HTML("", label="images sent", elem_id=f"{prefix}-detail-images")  # whole: whole_images
+            text = gr.Markdown("", elem_id=f"{prefix}-detail-text", elem_classes=["pu-detail-text"])
         with gr.Row():
             response = gr.Number(label="answer #", precision=0, interactive=False, elem_id=f"{prefix}-rate-pick",
                                  scale=1)
@@ -54,7 +53,7 @@ def build(prefix: str) -> Detail:
 def cleared() -> tuple[Any, ...]:
     """The panel closed and emptied (its :attr:`Detail.outputs`): the answer it showed no longer belongs to what
     the page shows (a new run, a new image or item), so neither its image nor its text may linger below."""
-    return gr.update(visible=False), None, "", None, None, "", ""
+    return gr.update(visible=False), "", "", None, None, "", ""
 
 
 @dataclass(frozen=True)
@@ -67,12 +66,14 @@ class Rater:
 
 def opened(ctx: AppContext, rid: int, rater: Rater | None = None) -> tuple[Any, ...]:
     """The panel's values for one answer (:func:`probe_ui.results.response_detail`, this rater's latest rating)."""
-    from probe_ui.results import response_detail
+    from probe_ui.app import whole_images
+    from probe_ui.results import response_detail, sent_image_ids
 
     rater = rater or Rater("", False)
-    ims, text = response_detail(ctx.store, rid)
+    _ims, text = response_detail(ctx.store, rid)
+    pictures = whole_images.stored(ctx.store, sent_image_ids(ctx.store, rid))
     current, note = ctx.store.latest_rating(rid, rater=rater.name, verified=rater.verified)
-    return gr.update(visible=True), ims, text, rid, current, note, ""
+    return gr.update(visible=True), pictures, text, rid, current, note, ""
 
 
 def rater_of(ctx: AppContext, name: str | None, request: gr.Request | None) -> Rater:
@@ -84,22 +85,22 @@ def rater_of(ctx: AppContext, name: str | None, request: gr.Request | None) -> R
     return Rater(" ".join(str(name or "").split()), False)
 
 
-def table_value(ctx: AppContext, run: str, thumbs: Callable[[str], str | None], *, large: bool = False,
-                empty: str = "No answers yet.") -> dict[str, Any]:
+def table_value(ctx: AppContext, run: str, thumbs: Callable[[str], str | None], *,
+                models_per_table: int | None = None, empty: str = "No answers yet.") -> dict[str, Any]:
     """A stored run as the comparison table's value (rendered HTML and the run it shows)."""
     t = live.comparison_of(ctx.store, run) if run else comparison.Table("")
-    return {"html": comparison.render(t, thumbs, large=large, empty=empty), "run": run}
+    return {"html": comparison.render(t, thumbs, models_per_table=models_per_table, empty=empty), "run": run}
 
 
 def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | None], rater: Any, *,
-         large: bool = False, api_prefix: str = "") -> None:
+         models_per_table: int | None = None, api_prefix: str = "") -> None:
     """Clicks in ``table`` open the panel (✓ / ✗ / ? rate at once); Save stores the rating and note and the
     table shows it. Ratings carry the rater (:func:`rater_of`, ``rater`` is the page's name field). ``api_prefix``
     names the public endpoints (``<prefix>rate``, ``<prefix>answer_detail``)."""
 
     def refreshed(value: dict[str, Any] | None) -> dict[str, Any] | Any:
         run = (value or {}).get("run")
-        return table_value(ctx, run, thumbs, large=large) if run else gr.update()
+        return table_value(ctx, run, thumbs, models_per_table=models_per_table) if run else gr.update()
 
     def rate(rid: int, rating: str, note: str, rater: Rater) -> None:
         ctx.store.rate_response(rid, rating, note, rater=rater.name, verified=rater.verified)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import gradio as gr
 
-from probe_ui import comparison, live, prompts
+from probe_ui import comparison, drafts, labels, live, probe_form, prompts
 from probe_ui.app import detail
 from probe_ui.app.access import who
 from probe_ui.app.common import (
@@ -34,10 +35,12 @@ from probe_ui.app.latest import Latest
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.benchmark_sets import save_item, visible_sets
+from probe_ui.errors import ProbeUIError
 from probe_ui.images import ImageError
 from probe_ui.items import KINDS
 from probe_ui.perturb import all_perturbations
 from probe_ui.presets import ASSETS_DIR
+from probe_ui.probe_form import FIELDS, ProbeForm, shown_steps, step_rows
 from probe_ui.providers import all_ready_models
 from probe_ui.suites import SUITES
 
@@ -55,7 +58,22 @@ REDRAW_S = 0.25
 #: the preset the demo opens on (the first item of it)
 DEMO_PRESET = "mediconfusion_pairs"
 #: the perturbations the demo opens with
-DEMO_STEPS = [[1, "rotate", '{"angle": 180}'], [2, "shuffle", "{}"]]
+DEMO_STEPS = [[1, "rotate", '{"angle": 180}'], [2, "shuffle", ""]]
+#: more models than this are shown as several tables one under the other: never cut off on a projector
+MODELS_PER_TABLE = 4
+NO_IMAGE = "No image yet: pick a bundled image, load a preset item, or upload a file."
+WINDOW_CHOICES = [f"{k} {c:g}/{w:g}" for k, (c, w) in live.WINDOW_PRESETS.items()]
+#: after Run: the run's messages and the table at the top of the window (the question heads the table)
+SCROLL_TO_ANSWERS_JS = """() => {
+  const table = document.querySelector('#probe-table');
+  if (table) table.scrollIntoView({block: 'start', behavior: 'instant'});
+  setTimeout(() => {  // a message that the run could not start (no model ticked, no question) comes into view
+    const err = document.querySelector('#probe-run-msg .pu-msg-error');
+    if (err) err.scrollIntoView({block: 'nearest', behavior: 'instant'});
+  }, 1500);
+}"""
+#: presenter mode: large type, for the back of a room (a class on the page; the page's CSS does the rest)
+PRESENTER_JS = "(on) => { document.body.classList.toggle('pu-presenter', !!on); }"
 #: what the page does when a click on the image box misses the picture: say so next to it
 CLICK_JS = """
 () => {
@@ -77,190 +95,249 @@ def asset_names() -> list[str]:
 
 
 def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
-    """Lay out the tab; return the item fields and the model choice that the Stress tab reads."""
-    store = ctx.store
-    demo = _demo_item(ctx) if ctx.demo else None
-    menu = model_menu(ctx)
-    thumbs = image_thumbs(ctx)
-
-    images_state = gr.State(list(demo.images_ids) if demo else [])
-    upload_state = gr.State(None)  # the last upload's name and bytes, in this session's memory only
-    extra_state = gr.State(dict(demo.extra) if demo else {})  # a preset item's attributes, tags, group
-    scale_state = gr.State(_scale(demo.images[0]) if demo and demo.images else 1.0)
-
-    # ---- the run bar ---------------------------------------------------------------------------------------------
-    if ctx.demo:
-        gr.HTML(DEMO_BANNER)
-    with gr.Group(elem_id="probe-runbar"):
-        with gr.Row(equal_height=True):
-            models = gr.CheckboxGroup(label="models that answer", choices=ready_models(menu),
-                                      value=all_ready_models()[:2] if ctx.demo else [], elem_id="probe-models", scale=6)
-            with gr.Column(scale=2, min_width=260):
-                with gr.Row():
-                    run_btn = gr.Button("▶ Run", variant="primary", elem_id="probe-run", size="lg")
-                    cancel_btn = gr.Button("■ Cancel", elem_id="probe-cancel", size="lg")
-                template = gr.Dropdown(label="prompt", choices=[AUTO, *prompts.TEMPLATES], value=AUTO,
-                                       elem_id="probe-template")
-                rater = gr.Textbox(label="your name, for your ratings", placeholder="e.g. Dr Lee",
-                                   elem_id="probe-rater", max_lines=1,
-                                   info="kept in this browser; with a login, the login name counts")
-        unusable = gr.HTML(unusable_html(menu), elem_id="probe-unusable")
-        with gr.Accordion("another model by name (provider/model)", open=False):
-            adhoc = gr.Textbox(label="models, comma separated", placeholder="openai/gpt-4o-mini, ollama/llava",
-                               elem_id="probe-adhoc", show_label=False)
-    run_msg = gr.HTML("", elem_id="probe-run-msg")
-    ticks_note = gr.HTML("", elem_id="probe-ticks-note")  # models ticked since the run in the table was asked
-    table = gr.HTML(value={"html": comparison.render(comparison.Table(""), empty=_empty_text(ctx)), "run": ""},
-                    html_template="${value.html}", js_on_load=comparison.JS, elem_id="probe-table")
-    run_name = gr.Textbox(label="this run's name (find it in the Results tab; probe-ui score --run NAME)",
-                          interactive=False, elem_id="probe-run-name", max_lines=1)
-    d = detail.build("probe")
-
-    # ---- what is asked ---------------------------------------------------------------------------------------
+    """Lay out the tab and wire it; return what other tabs and the page read (the form's fields, the models, the
+    rater, this person's lists, the draft's restore)."""
+    ui = SimpleNamespace(demo=_demo_item(ctx) if ctx.demo else None, menu=model_menu(ctx), thumbs=image_thumbs(ctx))
+    _run_bar(ctx, ui)
+    _answers(ctx, ui)
     gr.Markdown("### What is asked")
     with gr.Row():
         with gr.Column(scale=5):
-            with gr.Tabs(selected="bundled"):
-                with gr.Tab("Bundled and preset images", id="bundled"):
-                    gallery = gr.Gallery(value=_thumbnails(), columns=5, height=330, allow_preview=False,
-                                         label="click a bundled image to use it", elem_id="probe-gallery")
-                    with gr.Row():
-                        preset_pick = gr.Dropdown(label="or a preset item: preset", choices=ctx.preset_paths(""),
-                                                  value=DEMO_PRESET if demo else None, elem_id="probe-preset",
-                                                  scale=3, allow_custom_value=True)
-                        item_pick = gr.Dropdown(label="item", choices=live.preset_item_ids(demo.path) if demo else [],
-                                                value=demo.item.id if demo else None, elem_id="probe-item",
-                                                scale=3, allow_custom_value=True)
-                        load_item_btn = gr.Button("Load item", elem_id="probe-load-item", scale=1)
-                with gr.Tab("Upload", id="upload"):
-                    upload = gr.File(label="PNG, JPEG, TIFF, DICOM or NIfTI", file_types=UPLOAD_TYPES,
-                                     elem_id="probe-upload")
-            image_view = gr.Image(label="the image (click to place dots or a marker)", type="pil", format="png",
-                                  interactive=False, height=DISPLAY_PX, elem_id="probe-image",
-                                  value=_display(demo.images[0])[0] if demo and demo.images else None)
-            gr.HTML("", elem_id="probe-click-hint")
-            image_info = gr.Markdown(demo.info if demo else "No image yet: pick a bundled image, load a preset "
-                                     "item, or upload a file.", elem_id="probe-image-info")
-            with gr.Group(visible=False, elem_id="probe-window") as window_box:
-                with gr.Row():
-                    win_preset = gr.Dropdown(label="window preset", value=OWN_WINDOW, elem_id="probe-win-preset",
-                                             choices=[OWN_WINDOW, *(f"{k} {c:g}/{w:g}" for k, (c, w)
-                                                                    in live.WINDOW_PRESETS.items())])
-                    win_c = gr.Number(label="window centre", value=None, elem_id="probe-win-c")
-                    win_w = gr.Number(label="window width", value=None, minimum=0, elem_id="probe-win-w")
-                    frame = gr.Number(label="frame", value=None, precision=0, minimum=0, elem_id="probe-frame")
-                with gr.Row(visible=False) as nifti_box:
-                    axis = gr.Dropdown(label="NIfTI plane", choices=AXES, value=None, elem_id="probe-axis")
-                    slice_ = gr.Number(label="slice", value=None, precision=0, minimum=0, elem_id="probe-slice")
-                reload_btn = gr.Button("Apply window / slice", size="sm", elem_id="probe-apply-window")
-            image_msg = gr.HTML("", elem_id="probe-image-msg")
+            _image_section(ctx, ui)
         with gr.Column(scale=5):
-            question = gr.Textbox(label="question", lines=2, elem_id="probe-question",
-                                  value=demo.item.question if demo else "")
-            kind = gr.Radio(KINDS, value=demo.item.kind if demo else "choice", label="kind of answer",
-                            elem_id="probe-kind")
-            options = gr.Textbox(label="options, one per line (shown as A, B, C, … in this order)", lines=4,
-                                 elem_id="probe-options", value=demo.options_text if demo else "")
-            with gr.Row():
-                opt_index = gr.Number(label="option #", value=1, precision=0, minimum=1, scale=1)
-                up_btn = gr.Button("↑", size="sm", scale=0, min_width=40)
-                down_btn = gr.Button("↓", size="sm", scale=0, min_width=40)
-                rm_btn = gr.Button("✕", size="sm", scale=0, min_width=40)
-                new_opt = gr.Textbox(label="new option", scale=3)
-                add_opt_btn = gr.Button("+ add", size="sm", scale=0, min_width=60)
-            with gr.Row():
-                answer = gr.Dropdown(label="correct answer", allow_custom_value=True, elem_id="probe-answer",
-                                     choices=live.answer_choices(demo.item.kind, demo.options_text) if demo else [],
-                                     value=demo.item.answer if demo else None)
-                category = gr.Textbox(label="category (comma separated)", elem_id="probe-category",
-                                      value=", ".join(demo.item.category) if demo else "")
-            item_note = gr.HTML(_item_note(demo) if demo else "", elem_id="probe-item-note")
-            question_msg = gr.HTML("", elem_id="probe-question-msg")
+            _question_section(ui)
+    _perturbation_section(ui)
+    _keep_section(ui)
+    ui.form = [ui.images_state, ui.question, ui.kind, ui.options, ui.answer, ui.category, ui.extra_state, ui.steps,
+               ui.seed, ui.suites, ui.include_original]  # in probe_ui.probe_form.FIELDS order
+    _wire_image(ctx, ui)
+    _wire_question(ui)
+    _wire_steps(ctx, ui)
+    _wire_run(ctx, ui)
+    _wire_keep(ctx, ui)
+    refresh_io = _wire_lists(ctx, tab, ui)
+    _wire_fresh(ctx, ui)
+    restore = _wire_draft(ctx, ui)
+    return {"item": ui.form[:7], "form": ui.form, "models": ui.models, "adhoc": ui.adhoc, "rater": ui.rater,
+            "refresh": (refresh_io[0], *refresh_io[1:]), "restore": restore, "presenter": ui.presenter}
 
+
+# ---- layout ------------------------------------------------------------------------------------------------------
+def _run_bar(ctx: AppContext, ui: Any) -> None:
+    """Models, Run and Cancel, the prompt and the rater's name: the first thing on the page."""
+    if ctx.demo:
+        gr.HTML(DEMO_BANNER)
+    with gr.Group(elem_id="probe-runbar"):
+        with gr.Row():  # not of equal height: the model list takes the room its ticks need, no more
+            ui.models = gr.CheckboxGroup(label="models that answer", choices=ready_models(ui.menu),
+                                         value=all_ready_models()[:2] if ctx.demo else [], elem_id="probe-models",
+                                         scale=6)
+            with gr.Column(scale=2, min_width=220):
+                ui.run_btn = gr.Button("▶ Run", variant="primary", elem_id="probe-run", size="lg")
+                ui.cancel_btn = gr.Button("■ Cancel", elem_id="probe-cancel", size="sm")
+        ui.unusable = gr.HTML(unusable_html(ui.menu), elem_id="probe-unusable")
+        with gr.Row():
+            ui.template = gr.Dropdown(label="prompt", choices=[AUTO, *prompts.TEMPLATES], value=AUTO,
+                                      elem_id="probe-template", min_width=200)
+            ui.rater = gr.Textbox(label="your name, for your ratings", placeholder="e.g. Dr Lee",
+                                  elem_id="probe-rater", max_lines=1, min_width=200,
+                                  info="kept in this browser; with a login, the login name counts")
+            with gr.Column(min_width=200):
+                ui.presenter = gr.Checkbox(label="presenter mode: large type for a projector", value=ctx.demo,
+                                           elem_id="probe-presenter")
+                ui.start_over = gr.Button("Start over (empty form)", size="sm", elem_id="probe-start-over")
+        with gr.Accordion("another model by name (provider/model)", open=False):
+            ui.adhoc = gr.Textbox(label="models, comma separated", placeholder="openai/gpt-4o-mini, ollama/llava",
+                                  elem_id="probe-adhoc", show_label=False)
+
+
+def _answers(ctx: AppContext, ui: Any) -> None:
+    """The messages of a run, the comparison table, the run's name and the detail of a clicked answer."""
+    ui.run_msg = gr.HTML("", elem_id="probe-run-msg")
+    ui.ticks_note = gr.HTML("", elem_id="probe-ticks-note")  # models ticked since the run in the table was asked
+    ui.draft_msg = gr.HTML("", elem_id="probe-draft-msg")
+    ui.table = gr.HTML(value=_empty_table(ctx), html_template="${value.html}", js_on_load=comparison.JS,
+                       elem_id="probe-table")
+    ui.run_name = gr.Textbox(label="this run's name (find it in the Results tab; probe-ui score --run NAME)",
+                             interactive=False, elem_id="probe-run-name", max_lines=1)
+    ui.detail = detail.build("probe")
+
+
+def _image_section(ctx: AppContext, ui: Any) -> None:
+    """The image: bundled, a preset item or an upload; its window and slice for DICOM and NIfTI."""
+    demo = ui.demo
+    ui.images_state = gr.State(list(demo.images_ids) if demo else [])
+    ui.upload_state = gr.State(None)  # the last upload's name and bytes, in this session's memory only
+    ui.extra_state = gr.State(dict(demo.extra) if demo else {})  # a preset item's attributes, tags, group
+    ui.scale_state = gr.State(_scale(demo.images[0]) if demo and demo.images else 1.0)
+    with gr.Tabs(selected="bundled"):
+        with gr.Tab("Bundled and preset images", id="bundled"):
+            ui.gallery = gr.Gallery(value=_thumbnails(), columns=5, height=330, allow_preview=False,
+                                    label="click a bundled image to use it", elem_id="probe-gallery")
+            with gr.Row():
+                ui.preset_pick = gr.Dropdown(label="or a preset item: preset", choices=ctx.preset_paths(""),
+                                             value=DEMO_PRESET if demo else None, elem_id="probe-preset",
+                                             scale=3, allow_custom_value=True)
+                ui.item_pick = gr.Dropdown(label="item", choices=live.preset_item_ids(demo.path) if demo else [],
+                                           value=demo.item.id if demo else None, elem_id="probe-item",
+                                           scale=3, allow_custom_value=True)
+                ui.load_item_btn = gr.Button("Load item", elem_id="probe-load-item", scale=1)
+            ui.load_note = gr.HTML("<p class='pu-note'>Loading an item replaces the question, the options and "
+                                   "the steps with the item's own.</p>", elem_id="probe-load-note")
+        with gr.Tab("Upload", id="upload"):
+            ui.upload = gr.File(label="PNG, JPEG, TIFF, DICOM or NIfTI", file_types=UPLOAD_TYPES,
+                                elem_id="probe-upload")
+    ui.image_view = gr.Image(label="the image (click to place dots or a marker)", type="pil", format="png",
+                             interactive=False, height=DISPLAY_PX, elem_id="probe-image",
+                             value=_display(demo.images[0])[0] if demo and demo.images else None)
+    ui.click_hint = gr.HTML("", elem_id="probe-click-hint")
+    ui.image_info = gr.Markdown(demo.info if demo else NO_IMAGE, elem_id="probe-image-info")
+    with gr.Group(visible=False, elem_id="probe-window") as ui.window_box:
+        with gr.Row():
+            ui.win_preset = gr.Dropdown(label="window preset (centre/width)", value=OWN_WINDOW,
+                                        elem_id="probe-win-preset", choices=[OWN_WINDOW, *WINDOW_CHOICES])
+            ui.win_c = gr.Number(label="window centre", value=None, elem_id="probe-win-c")
+            ui.win_w = gr.Number(label="window width", value=None, minimum=0, elem_id="probe-win-w")
+            ui.frame = gr.Number(label="frame", value=None, precision=0, minimum=0, elem_id="probe-frame")
+        with gr.Row(visible=False) as ui.nifti_box:
+            ui.axis = gr.Dropdown(label="NIfTI plane", choices=AXES, value=None, elem_id="probe-axis")
+            ui.slice_ = gr.Number(label="slice", value=None, precision=0, minimum=0, elem_id="probe-slice")
+        ui.reload_btn = gr.Button("Apply window / slice", size="sm", elem_id="probe-apply-window")
+    ui.image_msg = gr.HTML("", elem_id="probe-image-msg")
+
+
+def _question_section(ui: Any) -> None:
+    """The question, the kind of answer, the options (with buttons to reorder them) and the correct answer."""
+    demo = ui.demo
+    ui.question = gr.Textbox(label="question", lines=2, elem_id="probe-question",
+                             value=demo.item.question if demo else "")
+    ui.kind = gr.Radio(KINDS, value=demo.item.kind if demo else "choice", label="kind of answer",
+                       elem_id="probe-kind")
+    ui.options = gr.Textbox(label="options, one per line (shown as A, B, C, … in this order)", lines=4,
+                            elem_id="probe-options", value=demo.options_text if demo else "")
+    with gr.Row():
+        ui.opt_index = gr.Number(label="option #", value=1, precision=0, minimum=1, scale=1)
+        ui.up_btn = gr.Button("↑", size="sm", scale=0, min_width=40)
+        ui.down_btn = gr.Button("↓", size="sm", scale=0, min_width=40)
+        ui.rm_btn = gr.Button("✕", size="sm", scale=0, min_width=40)
+        ui.new_opt = gr.Textbox(label="new option", scale=3)
+        ui.add_opt_btn = gr.Button("+ add", size="sm", scale=0, min_width=60)
+    with gr.Row():
+        ui.answer = gr.Dropdown(label="correct answer", allow_custom_value=True, elem_id="probe-answer",
+                                choices=live.answer_choices(demo.item.kind, demo.options_text) if demo else [],
+                                value=demo.item.answer if demo else None)
+        ui.category = gr.Textbox(label="category (comma separated)", elem_id="probe-category",
+                                 value=", ".join(demo.item.category) if demo else "")
+    ui.item_note = gr.HTML(_item_note(demo) if demo else "", elem_id="probe-item-note")
+    ui.question_msg = gr.HTML("", elem_id="probe-question-msg")
+
+
+def _perturbation_section(ui: Any) -> None:
+    """A perturbation with controls made from its declared parameters, the steps, suites and seed."""
+    demo = ui.demo
     gr.Markdown("### Perturbations")
-    perts = all_perturbations()
     with gr.Row():
         with gr.Column(scale=4):
-            op = gr.Dropdown(label="perturbation", choices=[p.name for p in perts], value="rotate",
-                             elem_id="probe-op")
-            op_doc = gr.Markdown(_op_doc("rotate"), elem_id="probe-op-doc")
-            controls = gr.Column()
+            ui.op = gr.Dropdown(label="perturbation", value="rotate", elem_id="probe-op",
+                                choices=labels.choices([p.name for p in all_perturbations()]))
+            ui.op_doc = gr.Markdown(_op_doc("rotate"), elem_id="probe-op-doc")
+            ui.controls = gr.Column()
             with gr.Accordion("advanced: parameters as JSON (used when filled in)", open=False):
-                params = gr.Code(label="parameters (JSON; null = default)", language="json", lines=3,
-                                 value="", elem_id="probe-params")
+                ui.params = gr.Code(label="parameters (JSON; null = default)", language="json", lines=3,
+                                    value="", elem_id="probe-params")
             with gr.Row():
-                new_variant = gr.Checkbox(label="as a new variant (untick to chain onto the last one)", value=True,
-                                          elem_id="probe-new-variant")
-                add_step_btn = gr.Button("Add step", variant="secondary", elem_id="probe-add-step")
+                ui.new_variant = gr.Checkbox(label="as a new variant (untick to chain onto the last one)",
+                                             value=True, elem_id="probe-new-variant")
+                ui.add_step_btn = gr.Button("Add step", variant="secondary", elem_id="probe-add-step")
         with gr.Column(scale=5):
-            steps = gr.Dataframe(headers=live.STEP_COLUMNS, datatype=["number", "str", "str"],
-                                 value=demo.steps if demo else [], interactive=True, column_count=3,
-                                 label="steps: one variant per number; steps with the same number are chained in "
-                                       "order", elem_id="probe-steps")
-            steps_words = gr.HTML(_words(live.steps_in_words(demo.steps)) if demo else "",
-                                  elem_id="probe-steps-words")
+            ui.steps = gr.Dataframe(headers=live.STEP_COLUMNS, datatype=["number", "str", "str"],
+                                    value=shown_steps(demo.steps) if demo else [], interactive=True,
+                                    column_count=3, elem_id="probe-steps",
+                                    label="steps: one variant per number; steps with the same number are chained "
+                                          "in order (parameters left empty: the defaults)")
+            ui.steps_words = gr.HTML(_words(live.steps_in_words(demo.steps)) if demo else "",
+                                     elem_id="probe-steps-words")
             with gr.Row():
-                suites = gr.Dropdown(label="suites (each adds its variants)", choices=list(SUITES), multiselect=True,
-                                     value=list(demo.suites) if demo else [], elem_id="probe-suites")
-                seed = gr.Number(label="seed", value=0, precision=0, elem_id="probe-seed")
-                include_original = gr.Checkbox(label="ask the original too", elem_id="probe-original",
-                                               value=demo.include_original if demo else True)
+                ui.suites = gr.Dropdown(label="suites (each adds its variants)", multiselect=True,
+                                        choices=labels.choices(list(SUITES), kind="suite"),
+                                        value=list(demo.suites) if demo else [], elem_id="probe-suites")
+                ui.seed = gr.Number(label="seed", value=0, precision=0, elem_id="probe-seed")
+                ui.include_original = gr.Checkbox(label="ask the original too", elem_id="probe-original",
+                                                  value=demo.include_original if demo else True)
             with gr.Row():
-                clear_btn = gr.Button("Clear steps", size="sm")
-                preview_btn = gr.Button("Preview the variants (no model asked)", variant="secondary",
-                                        elem_id="probe-preview")
-            steps_msg = gr.HTML("", elem_id="probe-steps-msg")
+                ui.clear_btn = gr.Button("Clear steps", size="sm")
+                ui.preview_btn = gr.Button("Preview the variants (no model asked)", variant="secondary",
+                                           elem_id="probe-preview")
+            ui.steps_msg = gr.HTML("", elem_id="probe-steps-msg")
     with gr.Accordion("the exact prompts of the variants", open=False):
-        preview_text = gr.Code(label="exact prompts", language=None, lines=8, elem_id="probe-prompts")
+        ui.preview_text = gr.Code(label="exact prompts", language=None, lines=8, elem_id="probe-prompts")
 
+
+def _keep_section(ui: Any) -> None:
     gr.Markdown("### Keep the probe")
     with gr.Row():
-        set_name = gr.Dropdown(label="benchmark set", allow_custom_value=True, elem_id="probe-set-name",
-                               choices=[], value=None, scale=3,
-                               info="a name of letters, digits, '-' or '_'; saved as a preset that batch replays")
-        set_shared = gr.Checkbox(label="share the set with everyone using this app", value=False, scale=1,
-                                 elem_id="probe-set-shared", info="others can replay it, not change it")
-        save_btn = gr.Button("Add to benchmark set", elem_id="probe-save", scale=1)
-    save_msg = gr.HTML("", elem_id="probe-save-msg")
+        ui.set_name = gr.Dropdown(label="benchmark set", allow_custom_value=True, elem_id="probe-set-name",
+                                  choices=[], value=None, scale=3,
+                                  info="a name of letters, digits, '-' or '_'; saved as a preset that batch replays")
+        ui.set_shared = gr.Checkbox(label="share the set with everyone using this app", value=False, scale=1,
+                                    elem_id="probe-set-shared", info="others can replay it, not change it")
+        ui.save_btn = gr.Button("Add to benchmark set", elem_id="probe-save", scale=1)
+    ui.save_msg = gr.HTML("", elem_id="probe-save-msg")
 
-    # ---- callbacks: each calls the library ------------------------------------------------------------------
-    window_outputs = [window_box, nifti_box, win_preset, win_c, win_w, frame, axis, slice_]
 
-    def window_controls(ctl: live.ImageControls) -> list[Any]:
-        c, w = ctl.window or (None, None)
-        return [gr.update(visible=ctl.windowed), gr.update(visible=ctl.format == "nifti"),
-                gr.update(value=OWN_WINDOW), gr.update(value=c), gr.update(value=w),
-                gr.update(value=ctl.frame), gr.update(value=ctl.axis), gr.update(value=ctl.slice)]
+# ---- callbacks: each calls the library -----------------------------------------------------------------------------
+#: the fields a benchmark set keeps (the seed and "ask the original" belong to a run, not to the item)
+SAVED = ("image_ids", "question", "kind", "options", "answer", "category", "extra", "steps", "suites")
+
+
+def _form(values: tuple[Any, ...] | list[Any]) -> ProbeForm:
+    """The Probe form from the page's values (``ui.form`` order), its seed checked."""
+    return ProbeForm.from_values(values, seed=seed_of(values[FIELDS.index("seed")]))
+
+
+def _window_outputs(ui: Any) -> list[Any]:
+    return [ui.window_box, ui.nifti_box, ui.win_preset, ui.win_c, ui.win_w, ui.frame, ui.axis, ui.slice_]
+
+
+def _window_controls(ctl: live.ImageControls) -> list[Any]:
+    c, w = ctl.window or (None, None)
+    return [gr.update(visible=ctl.windowed), gr.update(visible=ctl.format == "nifti"),
+            gr.update(value=OWN_WINDOW), gr.update(value=c), gr.update(value=w),
+            gr.update(value=ctl.frame), gr.update(value=ctl.axis), gr.update(value=ctl.slice)]
+
+
+def _wire_image(ctx: AppContext, ui: Any) -> None:
+    """A bundled image, an upload, a preset item, another window or slice: the image shown and asked."""
+    store = ctx.store
+    ui.image_outputs = [ui.image_view, ui.image_info, ui.images_state, ui.scale_state, ui.steps, ui.steps_words,
+                        ui.image_msg, *_window_outputs(ui)]
 
     def new_image(li: Any, ctl: live.ImageControls, rows: Any) -> list[Any]:
         """A new image: its own defaults; steps placed on the old image's pixels are dropped, and the page says so."""
         store.put_image(li.image)
-        kept, dropped = live.steps_without_points(_rows(rows))
+        kept, dropped = live.steps_without_points(step_rows(rows))
         pic, factor = _display(li.image)
         msg = (f"<div class='pu-note'>New image: removed {', '.join(dropped)}, which had points on the previous "
                "image.</div>") if dropped else ""
-        return [pic, live.describe_loaded(li), [li.image.id], factor, kept, _words(live.steps_in_words(kept)), msg,
-                *window_controls(ctl)]
+        return [pic, live.describe_loaded(li), [li.image.id], factor, shown_steps(kept),
+                _words(live.steps_in_words(kept)), msg, *_window_controls(ctl)]
 
-    image_outputs = [image_view, image_info, images_state, scale_state, steps, steps_words, image_msg,
-                     *window_outputs]
-
-    @inline_errors(image_msg)
+    @inline_errors(ui.image_msg)
     def on_upload(file: str | None, rows: Any) -> tuple[Any, ...]:
         """A new upload is read into this session's memory and its file deleted (a DICOM header never stays in
         the upload cache); it starts from its own window, frame and slice."""
         if not file or not Path(file).is_file():
-            return (gr.update(),) * (len(image_outputs) + 2)
+            return (gr.update(),) * (len(ui.image_outputs) + 2)
         try:
             name, data = live.take_upload(file)
             li, ctl = live.load_new_image(data, name)
         except ImageError as exc:  # the failed file is dropped; the image being probed and the log stay
-            return (*(gr.update(),) * 6, Inline.error(f"Not loaded: {exc}"), *(gr.update(),) * len(window_outputs),
-                    gr.update(), None)
+            return (*(gr.update(),) * 6, Inline.error(f"Not loaded: {exc}"),
+                    *(gr.update(),) * len(_window_outputs(ui)), gr.update(), None)
         # the upload box is emptied: the file was read into memory and deleted from the server
         return (*new_image(li, ctl, rows), {"name": name, "data": data}, None)
 
-    @inline_errors(image_msg)
+    @inline_errors(ui.image_msg)
     def on_reload(held: dict[str, Any] | None, c: float | None, w: float | None, f: float | None, a: Any,
                   s: float | None) -> tuple[Any, ...]:
         if not held:
@@ -277,7 +354,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
             return live.WINDOW_PRESETS[name]
         return c, w
 
-    @inline_errors(image_msg)
+    @inline_errors(ui.image_msg)
     def use_asset(name: str, rows: Any) -> tuple[Any, ...]:
         if name not in asset_names():
             raise live.ProbeError(f"no bundled image {name!r}; bundled: {', '.join(asset_names())}", field="image")
@@ -287,37 +364,79 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     def on_gallery(rows: Any, evt: gr.SelectData) -> tuple[Any, ...]:
         return use_asset(asset_names()[evt.index], rows)
 
-    @inline_errors(image_msg)
+    @inline_errors(ui.image_msg)
     def on_preset(choice: str | None, request: gr.Request) -> tuple[Any, str]:
         if not choice:
             return gr.update(choices=[], value=None), ""
         ids = live.preset_item_ids(ctx.preset_path(choice, who(ctx, request).name))
         return gr.update(choices=ids, value=ids[0] if ids else None), ""
 
-    @inline_errors(image_msg)
-    def on_load_item(choice: str, item_id: str, request: gr.Request) -> tuple[Any, ...]:
+    @inline_errors(ui.image_msg)
+    def on_load_item(choice: str, item_id: str, rows: Any, request: gr.Request) -> tuple[Any, ...]:
         """All of the item: its question, options, answer, category, attributes, perturbations, suites and
-        whether the original is asked; the steps it replaces are gone."""
+        whether the original is asked; the steps it replaces are gone, and the page says which."""
         it = live.load_preset_item(ctx.preset_path(choice, who(ctx, request).name), item_id)
         for im in it.images:
             store.put_image(im)
         pic, factor = _display(it.images[0]) if it.images else (None, 1.0)
         ctl = live.controls_for(it.loaded[0]) if it.loaded else live.ImageControls("none")
         info = live.describe_loaded(it.loaded[0]) if it.loaded else "This item has no image."
-        return (pic, info, [im.id for im in it.images], factor, it.steps, _words(live.steps_in_words(it.steps)),
+        replaced = live.steps_in_words(step_rows(rows))
+        said = (" Your steps were replaced by the item's: " + _esc("; ".join(
+            ln.removeprefix("- ") for ln in replaced.splitlines())) + ".") if replaced else ""
+        return (pic, info, [im.id for im in it.images], factor, shown_steps(it.steps),
+                _words(live.steps_in_words(it.steps)),
                 f"<div class='pu-note'>Loaded item <b>{_esc(it.item.id)}</b> with everything its preset asks."
-                "</div>", *window_controls(ctl), None,
+                f"{said}</div>", *_window_controls(ctl), None,
                 it.item.question, it.item.kind, it.options_text,
                 gr.update(choices=live.answer_choices(it.item.kind, it.options_text), value=it.item.answer),
                 ", ".join(it.item.category), it.extra, list(it.suites), it.include_original, _item_note(it))
 
+    ui.upload.upload(on_upload, [ui.upload, ui.steps], [*ui.image_outputs, ui.upload_state, ui.upload],
+                     api_name="load_image")
+    reload_in = [ui.upload_state, ui.win_c, ui.win_w, ui.frame, ui.axis, ui.slice_]
+    reload_out = [ui.image_view, ui.image_info, ui.images_state, ui.scale_state, ui.image_msg]
+    ui.reload_btn.click(on_reload, reload_in, reload_out, api_name="apply_window")
+    # .input, not .change: a new image resets the preset to its own window, which must not reload anything
+    ui.win_preset.input(on_win_preset, [ui.win_preset, ui.win_c, ui.win_w], [ui.win_c, ui.win_w],
+                        api_visibility="private").then(on_reload, reload_in, reload_out, api_visibility="private")
+    ui.gallery.select(on_gallery, ui.steps, [*ui.image_outputs, ui.upload_state], api_visibility="private")
+    asset_name = gr.Textbox(visible=False)  # a hidden twin of the gallery click: scripts pick an image by name
+    asset_btn = gr.Button(visible=False)
+    asset_btn.click(use_asset, [asset_name, ui.steps], [*ui.image_outputs, ui.upload_state],
+                    api_name="use_bundled_image")
+    ui.preset_pick.change(on_preset, ui.preset_pick, [ui.item_pick, ui.image_msg], api_name="preset_items")
+    ui.load_item_btn.click(on_load_item, [ui.preset_pick, ui.item_pick, ui.steps],
+                           [*ui.image_outputs, ui.upload_state, ui.question, ui.kind, ui.options, ui.answer,
+                            ui.category, ui.extra_state, ui.suites, ui.include_original, ui.item_note],
+                           api_name="load_preset_item")
+
+
+def _wire_question(ui: Any) -> None:
+    """The options' buttons and the correct answer's choices."""
     def on_options(k: str, text: str, current: str | None) -> Any:
         choices = live.answer_choices(k, text)
         return gr.update(choices=choices, value=current if current in choices else None)
 
-    @inline_errors(question_msg)
+    @inline_errors(ui.question_msg)
     def edit(action: str, text: str, index: float | None, new: str) -> tuple[str, str, str]:
         return live.edit_options(text, action, to_int(index), new), "", ""
+
+    ui.kind.change(on_options, [ui.kind, ui.options, ui.answer], ui.answer, api_visibility="private")
+    ui.options.change(on_options, [ui.kind, ui.options, ui.answer], ui.answer, api_visibility="private")
+    for btn, action in ((ui.up_btn, "up"), (ui.down_btn, "down"), (ui.rm_btn, "remove"), (ui.add_opt_btn, "add")):
+        btn.click(edit, [gr.State(action), ui.options, ui.opt_index, ui.new_opt],
+                  [ui.options, ui.new_opt, ui.question_msg],
+                  api_name=f"option_{action}" if action == "add" else None,
+                  api_visibility="public" if action == "add" else "private")
+
+
+def _wire_steps(ctx: AppContext, ui: Any) -> None:
+    """Perturbations: their controls, Add step, a click on the image, the steps in words."""
+    store = ctx.store
+
+    def steps_out(rows: list[list[Any]]) -> tuple[Any, str, str]:
+        return shown_steps(rows), _words(live.steps_in_words(rows)), ""
 
     def on_op(name: str) -> tuple[str, str]:
         """A new perturbation: its description; the JSON field is emptied so that its controls count."""
@@ -327,37 +446,32 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         """API: a perturbation's description and its parameters with their defaults, as JSON."""
         return _op_doc(name), live.default_parameters(name)
 
-    @inline_errors(steps_msg)
+    @inline_errors(ui.steps_msg)
     def on_add_step(rows: Any, name: str, params_json: str, new: bool) -> tuple[Any, ...]:
         """Add a step with its parameters as JSON (the API's way; the page's controls go through add_from)."""
-        out = live.add_step(_rows(rows), name, params_json or "{}", new)
-        return out, _words(live.steps_in_words(out)), ""
+        return steps_out(live.add_step(step_rows(rows), labels.perturbation_name(name), params_json or "{}", new))
 
     def add_from(name: str) -> Any:
         """The Add step handler of one perturbation's controls: the JSON field wins when it is filled in."""
-        @inline_errors(steps_msg)
+        @inline_errors(ui.steps_msg)
         def add(rows: Any, params_json: str, new: bool, *values: Any) -> tuple[Any, ...]:
             text = params_json if (params_json or "").strip() else json.dumps(live.values_from_controls(name,
                                                                                                          values))
-            out = live.add_step(_rows(rows), name, text, new)
-            return out, _words(live.steps_in_words(out)), ""
+            return steps_out(live.add_step(step_rows(rows), name, text, new))
         return add
 
-    with controls:
-        @gr.render(inputs=op)
+    with ui.controls:
+        @gr.render(inputs=ui.op)
         def param_controls(name: str) -> None:
             """The chosen perturbation's declared parameters as controls, and Add step reading them."""
             specs = live.param_specs(name)
             comps = [_control(spec) for spec in specs]
             if not specs:
                 gr.Markdown("*No parameters.*")
-            add_step_btn.click(add_from(name), [steps, params, new_variant, *comps], [steps, steps_words, steps_msg],
-                               api_visibility="private")
+            ui.add_step_btn.click(add_from(name), [ui.steps, ui.params, ui.new_variant, *comps],
+                                  [ui.steps, ui.steps_words, ui.steps_msg], api_visibility="private")
 
-    def on_steps(rows: Any) -> str:
-        return _words(live.steps_in_words(_rows(rows)))
-
-    @inline_errors(image_msg)
+    @inline_errors(ui.image_msg)
     def on_click(rows: Any, factor: float, image_ids: list[str], evt: gr.SelectData) -> tuple[Any, ...]:
         if not isinstance(evt.index, (list, tuple)) or len(evt.index) != 2:
             raise live.ProbeError("that click did not land on the image: click on the picture itself", field="image")
@@ -368,66 +482,82 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         """The point goes into the last dots / marker step and is drawn on the image at once."""
         if not image_ids:
             raise live.ProbeError("choose an image first", field="image")
-        out = live.add_click(_rows(rows), x, y)
+        out = live.add_click(step_rows(rows), x, y)
         im = live.with_pending_points(store.get_image(image_ids[0]), out)
         pic, _ = _display(im)
-        return out, _words(live.steps_in_words(out)), pic, ""
+        return shown_steps(out), _words(live.steps_in_words(out)), pic, ""
 
-    @inline_errors(image_msg)
+    @inline_errors(ui.image_msg)
     def add_point(rows: Any, x: float, y: float, image_ids: list[str]) -> tuple[Any, ...]:
         """API: the same as clicking the image at (x, y) in the image's own pixels."""
         return draw_point(rows, x, y, image_ids)
 
-    def variants_of(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, extra: Any,
-                    rows: Any, sd: float | None, st: list[str] | None, orig: bool) -> list[Any]:
-        ims = tuple(store.get_image(i) for i in image_ids or [])
-        item = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
-        return live.make_variants(item, ims, live.parse_steps(_rows(rows)), seed=seed_of(sd),
-                                  suites=list(st or []), include_original=orig)
+    ui.op.change(on_op, ui.op, [ui.op_doc, ui.params], api_visibility="private")
+    op_name, op_btn = gr.Textbox(visible=False), gr.Button(visible=False)
+    op_btn.click(op_parameters, op_name, [ui.op_doc, ui.params], api_name="perturbation_parameters")
+    step_op, step_btn = gr.Textbox(visible=False), gr.Button(visible=False)  # the API's twin of Add step
+    step_btn.click(on_add_step, [ui.steps, step_op, ui.params, ui.new_variant],
+                   [ui.steps, ui.steps_words, ui.steps_msg], api_name="add_step")
+    ui.steps.change(lambda rows: _words(live.steps_in_words(step_rows(rows))), ui.steps, ui.steps_words,
+                    api_visibility="private")
+    ui.image_view.select(on_click, [ui.steps, ui.scale_state, ui.images_state],
+                         [ui.steps, ui.steps_words, ui.image_view, ui.image_msg], api_visibility="private")
+    point_x, point_y = gr.Number(visible=False), gr.Number(visible=False)
+    point_btn = gr.Button(visible=False)
+    point_btn.click(add_point, [ui.steps, point_x, point_y, ui.images_state],
+                    [ui.steps, ui.steps_words, ui.image_view, ui.image_msg], api_name="add_point")
+    ui.clear_btn.click(lambda: ([], ""), None, [ui.steps, ui.steps_words], api_visibility="private")
 
-    item_inputs = [images_state, question, kind, options, answer, category, extra_state, steps, seed, suites,
-                   include_original]
 
-    @inline_errors(steps_msg)
-    def on_preview(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, extra: Any,
-                   rows: Any, sd: float | None, st: list[str] | None, orig: bool, tmpl: str, picked: list[str],
-                   other: str) -> tuple[Any, str, str]:
-        vs = variants_of(image_ids, q, k, opts, ans, cat, extra, rows, sd, st, orig)
+def _wire_run(ctx: AppContext, ui: Any) -> None:
+    """Preview, Run and Cancel: the table fills as answers arrive; a click on a cell opens its detail."""
+    store, thumbs = ctx.store, ui.thumbs
+
+    def table_html(t: comparison.Table, **kw: Any) -> str:
+        return comparison.render(t, thumbs, models_per_table=MODELS_PER_TABLE, **kw)
+
+    @inline_errors(ui.steps_msg)
+    def on_preview(*values: Any) -> tuple[Any, str, str]:
+        *fields, tmpl, picked, other = values
+        vs = _form(fields).variants(store)
+        thumbs.remember(vs)
         shown = live.preview(vs, None if tmpl == AUTO else tmpl)
         text = "\n\n".join(f"=== {p['label']} (template {p['template']}, correct {p['answer'] or '?'}) ===\n"
                            f"{p['prompt']}" for p in shown)
-        t = comparison.Table("", [comparison.row_for_variant(v) for v in vs], chosen_models(picked, other))
-        html = comparison.render(t, thumbs, rate=False, large=ctx.demo)
-        return {"html": html, "run": ""}, text, ""
+        t = comparison.Table("", [comparison.row_for_variant(v) for v in vs], chosen_models(picked, other),
+                             question=vs[0].question if vs else "")
+        return {"html": table_html(t, rate=False), "run": ""}, text, ""
 
     latest = Latest()  # the newest run of each page: an older one's answers are stored, never drawn over it
 
-    @inline_errors(run_msg, {"question": question, "options": options, "answer": answer, "models": models})
-    def on_run(request: gr.Request, image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str,
-               extra: Any, rows: Any, sd: float | None, st: list[str] | None, orig: bool, tmpl: str,
-               picked: list[str], other: str) -> Any:
+    @inline_errors(ui.run_msg, {"question": ui.question, "options": ui.options, "answer": ui.answer,
+                                "models": ui.models})
+    def on_run(request: gr.Request, *values: Any) -> Any:
+        *fields, tmpl, picked, other = values
         ticket = latest.begin(request, "run")
         caller = who(ctx, request)
         specs = chosen_models(picked, other)
         if not specs:
             raise live.ProbeError("tick at least one model above (the baselines need no key)", field="models")
-        vs = variants_of(image_ids, q, k, opts, ans, cat, extra, rows, sd, st, orig)
-        extra_models = ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))
-        name = live.live_run_name(vs[0].item_id)
+        form = _form(fields)
+        vs = form.variants(store)
+        thumbs.remember(vs)
+        name = probe_form.run_name(vs)
         cancel = ctx.cancel_event(name, caller.owner)
         try:
-            for state in live.run_live(store, vs, specs, seed=seed_of(sd), prompt=None if tmpl == AUTO else tmpl,
-                                       extra_models=extra_models, run_name=name, cancel=cancel, user=caller.name,
-                                       coalesce_s=REDRAW_S):
+            for state, _ in probe_form.run(store, form, specs, variants=vs, run_name=name, cancel=cancel,
+                                           template=None if tmpl == AUTO else tmpl, user=caller.name,
+                                           extra_models=ctx.endpoints.usable(caller.owner, specs,
+                                                                             admin=caller.can("any_host")),
+                                           coalesce_s=REDRAW_S):
                 if not latest.is_current(request, "run", ticket):
                     return  # a newer run took the table; this one's answers are still stored
                 t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
-                yield ({"html": comparison.render(t, thumbs, large=ctx.demo), "run": state.run}, state.run, "",
-                       *(gr.update(elem_classes=[]),) * 4)
+                yield ({"html": table_html(t), "run": state.run}, state.run, "", *(gr.update(elem_classes=[]),) * 4)
         finally:
             ctx.finished(name, cancel)
 
-    @inline_errors(run_msg)
+    @inline_errors(ui.run_msg)
     def on_cancel(name: str, request: gr.Request) -> str:
         if not name:
             return Inline.note("Nothing is running.")
@@ -436,61 +566,47 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         return Inline.note(f"Cancelling {_esc(name)}: requests not yet sent are dropped; answers already in are kept."
                            if stopped else f"{_esc(name)} is not running, or is not yours to cancel.")
 
-    @inline_errors(save_msg, {"set_name": set_name})
-    def on_save(image_ids: list[str], q: str, k: str, opts: str, ans: str | None, cat: str, extra: Any, rows: Any,
-                st: list[str] | None, name: str, share: bool, request: gr.Request) -> tuple[Any, ...]:
+    asked = [*ui.form, ui.template, ui.models, ui.adhoc]
+    ui.preview_btn.click(on_preview, asked, [ui.table, ui.preview_text, ui.steps_msg], api_name="preview")
+    ui.run_btn.click(off_pool(on_run), asked,
+                     [ui.table, ui.run_name, ui.run_msg, ui.question, ui.options, ui.answer, ui.models],
+                     **model_event(api_name="run"))
+    # the answers come into view at once: the run's messages and the table at the top of the window
+    ui.run_btn.click(None, None, None, js=SCROLL_TO_ANSWERS_JS, api_visibility="private")
+    ui.cancel_btn.click(on_cancel, ui.run_name, ui.run_msg, api_name="cancel_probe")
+    ui.presenter.change(None, ui.presenter, None, js=PRESENTER_JS, api_visibility="private")
+    detail.wire(ctx, ui.detail, ui.table, thumbs, ui.rater, models_per_table=MODELS_PER_TABLE)
+
+
+def _wire_keep(ctx: AppContext, ui: Any) -> None:
+    """Add the probe to a benchmark set of one's own."""
+    store = ctx.store
+
+    @inline_errors(ui.save_msg, {"set_name": ui.set_name})
+    def on_save(request: gr.Request, *values: Any) -> tuple[Any, ...]:
+        *fields, name, share = values
         caller = who(ctx, request)
         if not (name or "").strip():
             raise live.ProbeError("type a name for the benchmark set, e.g. chest-ct-probes", field="set_name")
-        ims = tuple(store.get_image(i) for i in image_ids or [])
-        item = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
-        _path, preset = save_item(ctx.presets_dir, name, item, ims, live.parse_steps(_rows(rows)), list(st or []),
+        form = ProbeForm.from_values(dict(zip(SAVED, fields)))
+        item, ims = form.item(store)
+        _path, preset = save_item(ctx.presets_dir, name, item, ims, form.parsed_steps(), list(form.suites),
                                   user=caller.name, admin=caller.can("manage_sets"), share=bool(share))
         whose = "shared with everyone using this app" if share else "yours alone"
-        msg = Inline.note(f"Saved item {_esc(item.id)} to benchmark set {_esc(preset.name)} ({len(preset.items)} "
-                          f"items, {whose}). Replay it from the Batch tab (set:{_esc(preset.name)}) or with "
-                          "probe-ui batch.")
+        n = len(preset.items)
+        msg = Inline.note(f"Saved item {_esc(item.id)} to benchmark set {_esc(preset.name)} ({n} item"
+                          f"{'s' if n != 1 else ''}, {whose}). Replay it from the Batch tab (set:"
+                          f"{_esc(preset.name)}) or with probe-ui batch.")
         return msg, gr.update(choices=_own_sets(ctx, caller.name), value=preset.name, elem_classes=[])
 
-    # ---- wiring ---------------------------------------------------------------------------------------------
-    upload.upload(on_upload, [upload, steps], [*image_outputs, upload_state, upload], api_name="load_image")
-    reload_btn.click(on_reload, [upload_state, win_c, win_w, frame, axis, slice_],
-                     [image_view, image_info, images_state, scale_state, image_msg], api_name="apply_window")
-    # .input, not .change: a new image resets the preset to its own window, which must not reload anything
-    win_preset.input(on_win_preset, [win_preset, win_c, win_w], [win_c, win_w], api_visibility="private").then(
-        on_reload, [upload_state, win_c, win_w, frame, axis, slice_],
-        [image_view, image_info, images_state, scale_state, image_msg], api_visibility="private")
-    gallery.select(on_gallery, steps, [*image_outputs, upload_state], api_visibility="private")
-    asset_name = gr.Textbox(visible=False)  # a hidden twin of the gallery click: scripts pick an image by name
-    asset_btn = gr.Button(visible=False)
-    asset_btn.click(use_asset, [asset_name, steps], [*image_outputs, upload_state], api_name="use_bundled_image")
-    preset_pick.change(on_preset, preset_pick, [item_pick, image_msg], api_name="preset_items")
-    load_item_btn.click(on_load_item, [preset_pick, item_pick],
-                        [*image_outputs, upload_state, question, kind, options, answer, category, extra_state, suites,
-                         include_original, item_note], api_name="load_preset_item")
-    kind.change(on_options, [kind, options, answer], answer, api_visibility="private")
-    options.change(on_options, [kind, options, answer], answer, api_visibility="private")
-    for btn, action in ((up_btn, "up"), (down_btn, "down"), (rm_btn, "remove"), (add_opt_btn, "add")):
-        btn.click(edit, [gr.State(action), options, opt_index, new_opt], [options, new_opt, question_msg],
-                  api_name=f"option_{action}" if action == "add" else None,
-                  api_visibility="public" if action == "add" else "private")
-    op.change(on_op, op, [op_doc, params], api_visibility="private")
-    op_name, op_btn = gr.Textbox(visible=False), gr.Button(visible=False)
-    op_btn.click(op_parameters, op_name, [op_doc, params], api_name="perturbation_parameters")
-    step_op, step_btn = gr.Textbox(visible=False), gr.Button(visible=False)  # the API's twin of Add step
-    step_btn.click(on_add_step, [steps, step_op, params, new_variant], [steps, steps_words, steps_msg],
-                   api_name="add_step")
-    steps.change(on_steps, steps, steps_words, api_visibility="private")
-    image_view.select(on_click, [steps, scale_state, images_state], [steps, steps_words, image_view, image_msg],
-                      api_visibility="private")
-    point_x, point_y = gr.Number(visible=False), gr.Number(visible=False)
-    point_btn = gr.Button(visible=False)
-    point_btn.click(add_point, [steps, point_x, point_y, images_state], [steps, steps_words, image_view, image_msg],
-                    api_name="add_point")
-    clear_btn.click(lambda: ([], ""), None, [steps, steps_words], api_visibility="private")
-    preview_btn.click(on_preview, [*item_inputs, template, models, adhoc], [table, preview_text, steps_msg],
-                      api_name="preview")
+    saved = [ui.form[FIELDS.index(f)] for f in SAVED]
+    ui.save_btn.click(on_save, [*saved, ui.set_name, ui.set_shared], [ui.save_msg, ui.set_name],
+                      api_name="add_to_benchmark_set")
 
+
+def _wire_lists(ctx: AppContext, tab: gr.Tab, ui: Any) -> tuple[Any, ...]:
+    """This person's lists (models, presets, sets), read again when the tab is shown; returns the refresh
+    function with its inputs and outputs, which the page also runs as it loads."""
     def on_refresh(cur: list[str], set_pick: str | None, request: gr.Request) -> tuple[Any, ...]:
         """This person's lists: the models they may pick (their own endpoints too), presets and sets."""
         caller = who(ctx, request)
@@ -508,15 +624,16 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         owner, shared = set_owner(path) if name and path.is_file() else (None, False)
         return gr.update(value=shared) if owner == who(ctx, request).name else gr.update()
 
-    refresh_io = ([models, set_name], [models, unusable, preset_pick, set_name])
-    tab.select(on_refresh, *refresh_io, api_visibility="private")
-    set_name.select(on_set_pick, set_name, set_shared, api_visibility="private")
-    run_btn.click(off_pool(on_run), [*item_inputs, template, models, adhoc],
-                  [table, run_name, run_msg, question, options, answer, models], **model_event(api_name="run"))
-    cancel_btn.click(on_cancel, run_name, run_msg, api_name="cancel_probe")
-    detail.wire(ctx, d, table, thumbs, rater, large=ctx.demo)
+    refresh_in, refresh_out = [ui.models, ui.set_name], [ui.models, ui.unusable, ui.preset_pick, ui.set_name]
+    tab.select(on_refresh, refresh_in, refresh_out, api_visibility="private")
+    ui.set_name.select(on_set_pick, ui.set_name, ui.set_shared, api_visibility="private")
+    return on_refresh, refresh_in, refresh_out
 
-    # ---- nothing stale: what the table and the detail below it describe changes with the run, image and item ----
+
+def _wire_fresh(ctx: AppContext, ui: Any) -> None:
+    """Nothing stale: what the table and the detail below it describe changes with the run, image and item."""
+    store, d = ctx.store, ui.detail
+
     def on_ticks(picked: list[str], other: str, value: dict[str, Any] | None) -> str:
         missing = live.not_yet_run(store, (value or {}).get("run") or "", chosen_models(picked, other))
         if not missing:
@@ -528,22 +645,68 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         """A new image or item: a preview of the old one is gone; a run's answers stay, named, with a note."""
         run = (value or {}).get("run") or ""
         if not run:
-            empty = {"html": comparison.render(comparison.Table(""), empty=_empty_text(ctx)), "run": ""}
-            return empty, "", ""
+            return _empty_table(ctx), "", ""
         return gr.update(), "", Inline.note(f"The table shows run {_esc(run)}, asked before this image or item "
                                             "was chosen: press Run to ask about it.")
 
-    for ticks in (models.change, adhoc.change):
-        ticks(on_ticks, [models, adhoc, table], ticks_note, api_visibility="private")
-    run_btn.click(lambda: "", None, ticks_note, api_visibility="private")  # a new run asks what is ticked
+    for ticks in (ui.models.change, ui.adhoc.change):
+        ticks(on_ticks, [ui.models, ui.adhoc, ui.table], ui.ticks_note, api_visibility="private")
+    ui.run_btn.click(lambda: "", None, ui.ticks_note, api_visibility="private")  # a new run asks what is ticked
     # the images asked changed (upload, bundled image, preset item, another window or slice), or a new item
-    picture_changes = [images_state.change, load_item_btn.click]
-    gr.on(picture_changes + [run_btn.click], detail.cleared, None, d.outputs, api_visibility="private")
-    gr.on(picture_changes, on_new_picture, table, [table, preview_text, run_msg], api_visibility="private")
-    save_btn.click(on_save, [images_state, question, kind, options, answer, category, extra_state, steps, suites,
-                             set_name, set_shared], [save_msg, set_name], api_name="add_to_benchmark_set")
-    return {"item": [images_state, question, kind, options, answer, category, extra_state], "models": models,
-            "adhoc": adhoc, "rater": rater, "refresh": (on_refresh, *refresh_io)}
+    picture_changes = [ui.images_state.change, ui.load_item_btn.click]
+    gr.on(picture_changes + [ui.run_btn.click], detail.cleared, None, d.outputs, api_visibility="private")
+    gr.on(picture_changes, on_new_picture, ui.table, [ui.table, ui.preview_text, ui.run_msg],
+          api_visibility="private")
+
+
+def _wire_draft(ctx: AppContext, ui: Any) -> tuple[Any, ...]:
+    """The form kept in this browser as it changes (:mod:`probe_ui.drafts`), restored when the page loads, and
+    Start over. Returns the restore function with its inputs and outputs, which the page runs as it loads."""
+    store = ctx.store
+    draft = gr.BrowserState(None, storage_key="probe-ui-draft")
+    kept = [*ui.form, ui.models, ui.adhoc]
+
+    def on_change(request: gr.Request, *values: Any) -> Any:
+        *fields, picked, other = values
+        try:
+            form = _form(fields)
+        except ProbeUIError:  # a seed being typed: the draft keeps what it had
+            return gr.skip()
+        return drafts.pack(form, picked, other, who(ctx, request).name)
+
+    restore_out = [*ui.image_outputs, ui.question, ui.kind, ui.options, ui.answer, ui.category, ui.extra_state,
+                   ui.suites, ui.include_original, ui.seed, ui.models, ui.adhoc, ui.draft_msg]
+
+    def restore(data: Any, request: gr.Request) -> tuple[Any, ...]:
+        back = drafts.unpack(data, who(ctx, request).name, store)
+        if back is None:
+            return (gr.skip(),) * len(restore_out)
+        f = back.form
+        ims = f.images(store)
+        pic, factor = _display(ims[0]) if ims else (None, 1.0)
+        info = (f"{ims[0].width}×{ims[0].height} · image {ims[0].id[:12]} (from your draft)" if ims else NO_IMAGE)
+        note = Inline.note("Your draft was brought back: the form as you left it. " + _esc(back.note)
+                           + " <i>Start over</i> empties it.")
+        ready = set(ready_models(model_menu(ctx, who(ctx, request).owner)))
+        return (pic, info, list(f.image_ids), factor, shown_steps([list(r) for r in f.steps]),
+                _words(live.steps_in_words([list(r) for r in f.steps])), "",
+                *_window_controls(live.ImageControls("none")),
+                f.question, f.kind, f.options,
+                gr.update(choices=live.answer_choices(f.kind, f.options), value=f.answer), f.category, f.extra,
+                list(f.suites), f.include_original, f.seed,
+                gr.update(value=[m for m in back.models if m in ready]), back.adhoc, note)
+
+    def start_over() -> tuple[Any, ...]:
+        empty = ProbeForm()
+        return (None, NO_IMAGE, [], 1.0, [], "", "", *_window_controls(live.ImageControls("none")),
+                empty.question, empty.kind, empty.options, gr.update(choices=[], value=None), "", {}, [], True, 0,
+                gr.update(value=[]), "", Inline.note("Started over: the form is empty."), _empty_table(ctx), "",
+                None)
+
+    gr.on([c.change for c in kept if hasattr(c, "change")], on_change, kept, draft, api_visibility="private",
+          trigger_mode="always_last")
+    ui.start_over.click(start_over, None, [*restore_out, ui.table, ui.run_name, draft], api_visibility="private")
+    return restore, [draft], restore_out
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------
@@ -603,19 +766,39 @@ def _display(image: Any) -> tuple[str, float]:
     return png_file(pil.resize(size, Image.NEAREST if factor > 1 else Image.LANCZOS)), factor
 
 
-def image_thumbs(ctx: AppContext) -> Any:
-    """image id → a thumbnail data URI, made once per image."""
-    cache: dict[str, str | None] = {}
+class _Thumbs:
+    """image id → a thumbnail data URI, made once per image: from the images a run is about to send (in memory,
+    before they are stored) or from the store. A picture not found yet is looked for again next time (a row
+    drawn before its rotated 1024² image was stored kept no thumbnail for good)."""
 
-    def get(image_id: str) -> str | None:
-        if image_id not in cache:
+    def __init__(self, ctx: AppContext) -> None:
+        self.store = ctx.store
+        self.cache: dict[str, str] = {}
+        self.pending: dict[str, bytes] = {}
+
+    def remember(self, variants: list[Any]) -> None:
+        """The variants' images, so their rows have thumbnails before the store has them."""
+        for v in variants:
+            for im in v.images:
+                if im.id not in self.cache:
+                    self.pending.setdefault(im.id, im.png)
+
+    def __call__(self, image_id: str) -> str | None:
+        if image_id not in self.cache:
             try:
-                cache[image_id] = comparison.thumbnail_uri(ctx.store.image_png(image_id))
-            except Exception:  # noqa: BLE001 - a missing picture leaves the row without a thumbnail
-                cache[image_id] = None
-        return cache[image_id]
+                png = self.pending.pop(image_id, None) or self.store.image_png(image_id)
+                self.cache[image_id] = comparison.thumbnail_uri(png)
+            except Exception:  # noqa: BLE001 - not stored (yet): the row says so and asks again next time
+                return None
+        return self.cache[image_id]
 
-    return get
+
+def image_thumbs(ctx: AppContext) -> _Thumbs:
+    return _Thumbs(ctx)
+
+
+def _empty_table(ctx: AppContext) -> dict[str, Any]:
+    return {"html": comparison.render(comparison.Table(""), empty=_empty_text(ctx)), "run": ""}
 
 
 def _empty_text(ctx: AppContext) -> str:
@@ -665,23 +848,8 @@ def _item_note(it: Any) -> str:
 def _op_doc(name: str) -> str:
     from probe_ui.perturb import get
 
-    p = get(name)
-    return f"**{p.name}**: {_esc(p.summary)} *Answer:* {_esc(p.answer_effect)}"
-
-
-def _rows(value: Any) -> list[list[Any]]:
-    """A Dataframe's value as rows, whatever form it arrives in (pandas, dict from the API, list)."""
-    if value is None:
-        return []
-    if hasattr(value, "values") and hasattr(value, "columns"):
-        return [list(r) for r in value.values.tolist()]
-    if isinstance(value, dict):
-        return [list(r) for r in value.get("data") or []]
-    if isinstance(value, str):
-        return [list(r) for r in json.loads(value)]
-    return [list(r) for r in value]
-
-
+    p = get(labels.perturbation_name(name))
+    return f"**{_esc(labels.perturbation(p.name))}**: {_esc(p.summary)} *Answer:* {_esc(p.answer_effect)}"
 
 
 def _words(markdown_lines: str) -> str:

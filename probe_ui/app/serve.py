@@ -210,11 +210,16 @@ def options(db: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, auth: s
 
 
 def theme() -> Any:
-    """Gradio's default look with system fonts: the page loads nothing from outside this machine."""
+    """Gradio's default look with system fonts (the page loads nothing from outside this machine), its orange and
+    its grey hints darkened to WCAG AA contrast (white on the default orange button is 2.8:1, hints 1.9:1)."""
     import gradio as gr
 
     return gr.themes.Default(font=["ui-sans-serif", "system-ui", "sans-serif"],
-                             font_mono=["ui-monospace", "monospace"])
+                             font_mono=["ui-monospace", "monospace"]).set(
+        button_primary_background_fill="*primary_700", button_primary_background_fill_hover="*primary_800",
+        button_primary_background_fill_dark="*primary_700", color_accent="*primary_700",
+        body_text_color_subdued="*neutral_600", block_info_text_color="*neutral_600",
+        input_placeholder_color="*neutral_500")
 
 
 def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 
 import gradio as gr
 
-from probe_ui import live, stress
+from probe_ui import labels, live, stress
 from probe_ui.app import detail
 from probe_ui.app.access import who
 from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models, seed_of
@@ -27,6 +27,7 @@ from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.presets import load_preset
+from probe_ui.probe_form import ProbeForm
 from probe_ui.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
 
 ITEM = "the Probe tab's item"
@@ -53,7 +54,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         seed = gr.Number(label="seed", value=0, precision=0, elem_id="stress-seed")
     with gr.Row():
         mode = gr.Radio([SUITE, SWEEP], value=SUITE, label="what to apply", elem_id="stress-mode")
-        suite = gr.Dropdown(label="suite", choices=list(SUITES), value="rotations", elem_id="stress-suite")
+        suite = gr.Dropdown(label="suite", choices=labels.choices(list(SUITES), kind="suite"), value="rotations",
+                            elem_id="stress-suite")
         pert = gr.Dropdown(label="perturbation to sweep", choices=list(SEVERITY_PERTURBATIONS), value="blur",
                            visible=False, elem_id="stress-sweep")
         levels = gr.CheckboxGroup(label="levels (severity 1-5; degrees for rotate)", elem_id="stress-levels",
@@ -82,8 +84,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
             b_model = gr.Dropdown(label="model", choices=[], elem_id="stress-b-model", allow_custom_value=True)
             b_show = gr.Button("Show where it broke", elem_id="stress-b-show")
         b_text = gr.HTML("", elem_id="stress-b-text")
-        b_images = gr.Gallery(label="the original and the first level that changed the answer", columns=2,
-                              height=300, object_fit="contain", elem_id="stress-b-images")
+        b_images = gr.HTML("", label="the original and the first level that changed the answer",
+                           elem_id="stress-b-images")  # whole, with size and hash (whole_images)
     table = gr.HTML(value={"html": "", "run": ""}, html_template="${value.html}", js_on_load=_js(),
                     elem_id="stress-matrix")
     d = detail.build("stress")
@@ -93,10 +95,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
                      user: str) -> tuple[list[Any], Any, tuple[str, ...]]:
         """The items asked: the Probe tab's (built from its fields) or a preset's; and the preset and item ids."""
         if src == ITEM:
-            image_ids, q, k, opts, ans, cat, extra = fields
-            ims = tuple(ctx.store.get_image(i) for i in image_ids or [])
-            it = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
-            return live.make_variants(it, ims, [], seed=seed_of(sd)), None, ()
+            return ProbeForm.from_values(fields, seed=seed_of(sd)).variants(ctx.store, own=False), None, ()
         if not choice:
             raise live.ProbeError("choose a preset", field="preset")
         p = load_preset(ctx.preset_path(choice, user))
@@ -175,10 +174,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
                 stress.run_sweep(ctx.store, pt, chosen, specs, originals=bases, run_name=name, **common)
         else:
             if p is None:
-                image_ids, q, k, opts, ans, cat, extra = fields
-                ims = tuple(ctx.store.get_image(i) for i in image_ids or [])
-                it = live.build_item(q, k, opts, ans, cat, ims, extra=extra or None)
-                kw: dict[str, Any] = {"variants": live.make_variants(it, ims, [], seed=seed_, suite=st)}
+                form = ProbeForm.from_values(fields, seed=seed_)
+                kw: dict[str, Any] = {"variants": form.variants(ctx.store, suite=st, own=False)}
             else:
                 kw = {"preset": p, "item_ids": ids}
             name = stress.planned_run_name(st, specs, seed=seed_, **kw)
@@ -219,15 +216,19 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         found = breaking_variant(scored_answers(ctx.store, name), model, it, pt)
         if found is None:
             raise live.ProbeError(f"{it} was not swept for {model}")
-        pics = [(ctx.store.get_image(i).pil(), f"original: {found['original'].get('parsed') or 'unreadable'}")
-                for i in (found["original"].get("image_ids") or [])[:1]]
+        from probe_ui.app import whole_images
+
+        ids = list(found["original"].get("image_ids") or [])[:1]
+        caps = [f"original: {found['original'].get('parsed') or 'unreadable'}"]
         broken = found.get("broken")
         if broken is None:
-            return pics, f"<div class='pu-note'>{escape(model)} never changed its answer to {escape(it)}.</div>"
-        pics += [(ctx.store.get_image(i).pil(), f"level {found['level']}: {broken.get('parsed') or 'unreadable'}")
-                 for i in (broken.get("image_ids") or [])[:1]]
-        return pics, (f"<div class='pu-note'>{escape(model)} first changed its answer to {escape(it)} at "
-                      f"{escape(pt)} level {found['level']}.</div>")
+            return (whole_images.stored(ctx.store, ids, caps),
+                    f"<div class='pu-note'>{escape(model)} never changed its answer to {escape(it)}.</div>")
+        ids += list(broken.get("image_ids") or [])[:1]
+        caps.append(f"level {found['level']}: {broken.get('parsed') or 'unreadable'}")
+        return whole_images.stored(ctx.store, ids, caps), (
+            f"<div class='pu-note'>{escape(model)} first changed its answer to {escape(it)} at "
+            f"{escape(pt)} level {found['level']}.</div>")
 
     @inline_errors(msg)
     def on_preset(choice: str | None, request: gr.Request) -> tuple[Any, str]:
@@ -244,14 +245,17 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         lv = list(default_levels(pt))
         return gr.update(choices=lv, value=lv)
 
-    def on_select(p: str | None, m: list[str], probe_models: list[str], request: gr.Request) -> tuple[Any, Any]:
+    def on_select(p: str | None, m: list[str], probe_models: list[str], typed: str, probe_typed: str,
+                  request: gr.Request) -> tuple[Any, Any, Any]:
+        """The tab shown: this person's presets; the models ticked and typed by name in the Probe tab come along."""
         caller = who(ctx, request)
         ready = ready_models(model_menu(ctx, caller.owner))
         carried = list(dict.fromkeys([*(probe_models or []), *(m or [])]))
+        names = chosen_models([], ", ".join(x for x in (probe_typed, typed) if x))
         return (gr.update(choices=ctx.preset_paths(caller.name), value=p),
-                gr.update(choices=ready, value=[x for x in carried if x in ready]))
+                gr.update(choices=ready, value=[x for x in carried if x in ready]), ", ".join(names))
 
-    inputs = [source, preset, item, mode, suite, pert, levels, seed, models, adhoc, *probe["item"]]
+    inputs = [source, preset, item, mode, suite, pert, levels, seed, models, adhoc, *probe["form"]]
     go.click(off_pool(on_run), inputs,
              [run_name, table, summary, curve, curve_box, msg, breaking_box, b_item, b_model],
              **model_event(api_name="stress"))
@@ -265,7 +269,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     suite.change(_suite_doc, suite, suite_doc, api_visibility="private")
     mode.change(on_mode, mode, [suite, pert, levels, suite_doc], api_visibility="private")
     pert.change(on_pert, pert, levels, api_visibility="private")
-    tab.select(on_select, [preset, models, probe["models"]], [preset, models], api_visibility="private")
+    tab.select(on_select, [preset, models, probe["models"], adhoc, probe["adhoc"]], [preset, models, adhoc],
+               api_visibility="private")
 
 
 def _breaking_choices(ctx: AppContext, name: str, md: str) -> tuple[Any, Any, Any]:

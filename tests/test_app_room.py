@@ -1,0 +1,224 @@
+"""The Probe tab as a room sees it, in a real browser (Debian's chromium, Playwright), at 1440 x 900 and on a
+projector (1024 x 768 at 125 % scaling: an 819 x 614 CSS-pixel window drawn at 1.25 device pixels per CSS pixel):
+answers in view after Run with the question and the pictures, no table cut off at the right, no word broken in
+the middle, a thumbnail in every row, the draft back after a reload, and no WCAG A/AA violation (axe-core).
+
+Screenshots go to ``test-artifacts/room-*`` (or ``$PROBE_UI_ARTIFACTS``).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from PIL import Image
+
+from app_server import serving
+from axe_check import report, require_axe, violations
+from test_app_browser import Page, add_endpoint, browser, chromium, refresh_models  # noqa: F401,F811 (fixtures)
+
+#: name → (CSS viewport, device scale factor)
+SCREENS = {"desk-1440x900": ({"width": 1440, "height": 900}, 1.0),
+           "projector-1024x768-125": ({"width": 819, "height": 614}, 1.25)}
+
+#: every word of a cell, header or row label on one line (a word split over two lines has two boxes)
+SPLIT_WORDS_JS = """(root) => {
+  const split = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode, text = node.textContent;
+    for (const m of text.matchAll(/[A-Za-z0-9()°]+/g)) {
+      const r = document.createRange();
+      r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)));
+      if (lines.size > 1) split.push(m[0]);
+    }
+  }
+  return split;
+}"""
+
+CLIPPED_JS = """() => [...document.querySelectorAll('#probe-table .pu-scroll')]
+  .filter((s) => s.scrollWidth > s.clientWidth + 1).map((s) => [s.scrollWidth, s.clientWidth])"""
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    yield from serving(tmp_path, monkeypatch, demo=False, max_upload_mb=50)
+
+
+@pytest.fixture
+def demo_server(tmp_path, monkeypatch):
+    yield from serving(tmp_path, monkeypatch, demo=True, max_upload_mb=50)
+
+
+def _open(browser, url: str, screen: str, name: str) -> Page:
+    view, scale = SCREENS[screen]
+    pg = Page(browser.new_page(viewport=view, device_scale_factor=scale), f"room-{name}-{screen}")
+    pg.p.goto(url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.p.wait_for_function("() => !document.querySelector('.progress-text, .eta-bar')", timeout=60000)
+    return pg
+
+
+def _in_view(pg: Page, selector: str) -> bool:
+    box = pg.p.locator(selector).first.bounding_box()
+    height = pg.p.viewport_size["height"]
+    return box is not None and box["y"] >= -1 and box["y"] + min(box["height"], 40) <= height
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_answers_come_into_view_whole_and_readable(demo_server, browser, fake_openai, screen):
+    """Demo, presenter mode on: Run brings the question, the thumbnails and the answers into view; five models
+    are shown as two tables, none cut off; no word is broken; every row has its picture; axe finds nothing."""
+    require_axe()
+    pg = _open(browser, demo_server.url, screen, "answers")
+    assert pg.p.evaluate("() => document.body.classList.contains('pu-presenter')")  # on by default in a demo
+    names = ["radiology-model-a", "radiology-model-b"]
+    for n in names:
+        add_endpoint(pg, fake_openai, n)
+    refresh_models(pg, *names)
+    for m in ["baseline/last", *names]:
+        pg.tick("probe-models", m)
+    pg.p.evaluate("() => window.scrollTo(0, 0)")
+    pg.shot("first-screen")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(15, timeout_s=90)
+    pg.p.wait_for_timeout(300)
+    pg.p.screenshot(path=str(pg.dir / "02-answers-in-view.png"))  # the window as the room sees it
+    assert _in_view(pg, "#probe-table .pu-asked"), "the question is not in view after Run"
+    assert "Which imaging modality" in pg.p.locator("#probe-table .pu-asked").inner_text()
+    assert _in_view(pg, "#probe-table img.pu-thumb"), "no picture in view after Run"
+    assert _in_view(pg, "#probe-table td.pu-cell"), "no answer in view after Run"
+    # five models: two tables of 3 and 2 columns, each with the rows' pictures; nothing cut off at the right
+    assert pg.p.locator("#probe-table table").count() == 2
+    assert pg.p.evaluate(CLIPPED_JS) == []
+    assert pg.p.evaluate(SPLIT_WORDS_JS, pg.p.locator("#probe-table").element_handle()) == []
+    rows = pg.p.locator("#probe-table tbody tr")
+    assert rows.count() == 6
+    for k in range(rows.count()):
+        assert rows.nth(k).locator("img.pu-thumb").count() == 1, f"row {k} has no thumbnail"
+    pg.shot("answered-full-page")
+    found = violations(pg.p, "#probe-table")
+    assert not found, report(found)
+    assert not pg.errors, pg.errors
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_probe_and_results_tabs_have_no_a_or_aa_violations(demo_server, browser, screen):
+    """axe-core over the whole Probe tab after a run, and over the Results tab."""
+    require_axe()
+    pg = _open(browser, demo_server.url, screen, "axe")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(6)
+    pg.shot("probe")
+    found = violations(pg.p)
+    assert not found, report(found)
+    pg.tab("Results")
+    pg.p.wait_for_timeout(1500)
+    pg.shot("results")
+    found = violations(pg.p)
+    assert not found, report(found)
+
+
+def _square_png(path) -> str:
+    """A 1024 x 1024 picture whose top half is light and bottom half dark (so a rotation shows)."""
+    im = Image.new("L", (1024, 1024), 30)
+    im.paste(220, (0, 0, 1024, 512))
+    im.save(path)
+    return str(path)
+
+
+def test_a_rotated_1024_upload_has_a_thumbnail_in_every_row_and_its_detail_shows_it_whole(tmp_path, server, browser):
+    pg = _open(browser, server.url, "desk-1440x900", "rotated-upload")
+    pg.p.get_by_role("tab", name="Upload").click()
+    pg.p.locator("#probe-upload input[type=file]").set_input_files(_square_png(tmp_path / "square.png"))
+    pg.wait_text("#probe-image-info", "1024")
+    pg.fill("probe-question", "Is the light half at the top?")
+    pg.p.locator("#probe-kind label", has_text="yesno").click()
+    pg.p.get_by_text("advanced: parameters as JSON").click()
+    for angle in (90, 270):
+        pg.code("probe-params", f'{{"angle": {angle}}}')
+        pg.p.locator("#probe-add-step").click()
+        pg.wait_text("#probe-steps-words", f"rotated {angle}°")
+    pg.p.locator("#probe-preview").click()  # a preview first: its rows were drawn before anything was stored
+    pg.wait_text("#probe-table .pu-progress", "Preview: 3 variants")
+    assert pg.p.locator("#probe-table img.pu-thumb").count() == 3
+    pg.tick("probe-models", "baseline/first")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(3)
+    rows = pg.p.locator("#probe-table tbody tr")
+    assert [rows.nth(k).locator("img.pu-thumb").count() for k in range(3)] == [1, 1, 1]
+    pg.shot("rotated-rows")
+    # the detail of the 90° answer: the whole image, its size and hash, a full-size view on demand
+    pg.p.locator("#probe-table tr[data-condition*='rotate'] button[data-act='open']").first.click()
+    figure = pg.p.locator("#probe-detail-images figure").first
+    figure.wait_for(timeout=20000)
+    caption = figure.locator("figcaption").inner_text()
+    assert re.search(r"1024×1024 px · sha256 [0-9a-f]{12}", caption), caption
+    img = figure.locator("img.pu-whole")
+    box = img.bounding_box()
+    natural = img.evaluate("(i) => [i.naturalWidth, i.naturalHeight]")
+    assert natural == [1024, 1024] and abs(box["width"] - box["height"]) < 2 and box["height"] <= 362  # whole
+    sent = pg.p.evaluate("() => document.querySelector('#probe-detail-images img.pu-whole').src")
+    shown = Image.open(io.BytesIO(__import__("base64").b64decode(sent.split(",", 1)[1])))
+    assert shown.getpixel((10, 512)) != shown.getpixel((1013, 512))  # rotated: light and dark side by side
+    assert not figure.locator(".pu-zoom").is_visible()
+    figure.locator("summary").click()
+    assert figure.locator(".pu-zoom img").is_visible()
+    pg.shot("detail-whole-image")
+    assert not pg.errors, pg.errors
+
+
+def test_a_draft_comes_back_after_a_reload_and_start_over_empties_it(server, browser):
+    pg = _open(browser, server.url, "projector-1024x768-125", "draft")
+    pg.ask("CT\nMRI\nUltrasound", "CT", question="Which modality is this, in your view?")
+    pg.p.locator("#probe-add-step").click()
+    pg.wait_text("#probe-steps-words", "rotated")
+    pg.tick("probe-models", "baseline/last")
+    pg.p.wait_for_timeout(1500)  # the draft is written as the form changes
+    pg.shot("before-reload")
+    pg.p.reload()
+    pg.p.locator("#probe-run").wait_for()
+    pg.wait_text("#probe-draft-msg", "draft was brought back")
+    assert pg.p.locator("#probe-question textarea").input_value() == "Which modality is this, in your view?"
+    assert pg.p.locator("#probe-options textarea").input_value() == "CT\nMRI\nUltrasound"
+    assert "rotated" in pg.p.locator("#probe-steps-words").inner_text()
+    assert pg.p.locator("#probe-models input[type=checkbox]:checked").count() == 1
+    pg.wait_text("#probe-image-info", "from your draft")
+    pg.p.wait_for_function("() => { const i = document.querySelector('#probe-image img');"
+                           " return i && i.complete && i.naturalWidth > 0; }")
+    pg.shot("after-reload")
+    pg.p.locator("#probe-start-over").click()
+    pg.wait_text("#probe-draft-msg", "Started over")
+    assert pg.p.locator("#probe-question textarea").input_value() == ""
+    pg.p.wait_for_timeout(1500)
+    pg.p.reload()
+    pg.p.locator("#probe-run").wait_for()
+    pg.p.wait_for_timeout(2000)
+    assert pg.p.locator("#probe-question textarea").input_value() == ""
+    pg.shot("after-start-over")
+    assert not pg.errors, pg.errors
+
+
+def test_no_code_names_on_the_probe_page_where_a_label_exists(demo_server, browser):
+    """The demo page and its table in words: no registry code name that has a label of other words."""
+    from probe_ui import labels
+
+    pg = _open(browser, demo_server.url, "desk-1440x900", "words")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(6)
+    text = ""
+    for elem in ("probe-op", "probe-suites"):
+        pg.p.locator(f"#{elem} input").first.click()  # the menus open: their entries are on the page too
+        pg.p.wait_for_timeout(300)
+        pg.shot(f"menu-{elem}")
+        text += pg.p.locator("body").inner_text()
+        pg.p.keyboard.press("Escape")
+    text += pg.p.locator("body").inner_text()
+    codes = {**labels.PERTURBATIONS, **labels.SUITES}
+    shown = [code for code, label in codes.items()
+             if code.lower() not in label.lower() and re.search(rf"(?<![\w-]){re.escape(code)}(?![\w-])", text)]
+    assert shown == [], shown
+    assert not re.search(r"\{\}|invalid (True|False)|\(1 items\)", text)
+    assert "/" not in pg.p.locator("text=store:").first.inner_text().removeprefix("store:")
