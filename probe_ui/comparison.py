@@ -17,7 +17,7 @@ import io
 import math
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from probe_ui.conditions import ORIGINAL, describe
 from probe_ui.items import LETTERS
@@ -149,9 +149,11 @@ def from_live(state: Any, variants: list[Any], ratings: dict[int, tuple[str, str
     return table
 
 
-def from_answers(df: Any, run: str = "") -> Table:
+def from_answers(df: Any, run: str = "", order: Sequence[str] | None = None) -> Table:
     """The table of a scored-answer frame (:func:`probe_ui.scoring.scored_answers` of one run; several samples
-    are reduced to their majority vote first)."""
+    are reduced to their majority vote first). ``order``: the variant ids in the order the run asked them (a live
+    probe records it), so the rows read back stay where they were while it ran; without it, each item's original
+    first, then the order the answers arrived."""
     from probe_ui.metrics.samples import majority_vote
     from probe_ui.scoring import UNRATED, model_columns, value_or_none
 
@@ -179,6 +181,9 @@ def from_answers(df: Any, run: str = "") -> Table:
             error=value_or_none(r.get("error")), response_id=int(r["response_id"]),
             rating=None if rating in (None, UNRATED) else str(rating), note=str(value_or_none(r.get("note")) or ""))
     table.rows = _ordered(list(rows.values()))
+    if order:
+        at = {vid: i for i, vid in enumerate(order)}
+        table.rows.sort(key=lambda r: at.get(r.variant_id, len(at)))  # stable: rows not in ``order`` keep theirs
     if "question" in d.columns and d["item_id"].nunique() == 1:  # one item: its question heads the table
         table.question = str(value_or_none(d["question"].iloc[0]) or "")
     _mark_broke(table)

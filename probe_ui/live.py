@@ -547,8 +547,9 @@ def comparison_of(store: Store, run: str) -> Any:
     from probe_ui.comparison import from_answers
     from probe_ui.scoring import scored_answers
 
-    table = from_answers(scored_answers(store, run), run)
-    asked = (store.get_run(run).settings or {}).get("asked") or []
+    settings = store.get_run(run).settings or {}
+    table = from_answers(scored_answers(store, run), run, order=settings.get("variant_order"))
+    asked = settings.get("asked") or []
     order = {m: i for i, m in enumerate(asked)}  # the columns in the order the models were chosen, as it ran
     table.models.sort(key=lambda m: order.get(m, len(order)))
     return table
@@ -666,7 +667,10 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
     run = store.ensure_run(name, seed, {"kind": "live", "models": [public_config(m) for m in models],
                                         "asked": wanted, "prompt": prompt, "seed": seed,
                                         "planned": len(cells) + len(unusable) * len(variants),
-                                        "items": sorted({v.item_id for v in variants})}, created_by=user)
+                                        "items": sorted({v.item_id for v in variants}),
+                                        # the rows in the order they were asked: answers arrive in any order
+                                        "variant_order": list(dict.fromkeys(v.id for v in variants))},
+                           created_by=user)
     store.add_variants(run.id, variants)
     failed = _failed_cards(store, run.id, variants, unusable, prompt, seed, extra_models)
     if not models:

@@ -227,6 +227,7 @@ def test_a_figure_name_is_registered_once_with_one_meaning() -> None:
     from probe_ui.metrics.registry import MetricError, figure
 
     assert figure("accuracy", FIGURES["accuracy"].meaning) == "accuracy"  # the same again is harmless
+    assert FIGURES["accuracy"].explain is not None  # and keeps its full definition (the glossary)
     with pytest.raises(MetricError, match="already registered with another meaning"):
         figure("accuracy", "accuracy with adversarial pairs")
     assert find_figure("probmed: accuracy") is None  # a family cannot borrow the run's accuracy for its own figure

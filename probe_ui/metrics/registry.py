@@ -222,6 +222,8 @@ def figure(name: str, meaning: str, *, family: str = "", percent: bool = True,
     old = FIGURES.get(name)
     if old is not None and (old.meaning, old.family) != (meaning, family):
         raise MetricError(f"figure '{name}' is already registered with another meaning ({old.meaning!r})")
+    if old is not None and explain is None:
+        return name  # the same figure again (a module imported twice): keep its full definition
     FIGURES[name] = Figure(name, meaning, family, percent, explain)
     return name
 
