@@ -1,5 +1,9 @@
 """Shared pytest fixtures. Fixture code lives in its own module; this file only wires it in."""
 
+import os
+import tempfile
+from pathlib import Path
+
 import pytest
 
 from fake_anthropic import fake_anthropic  # noqa: F401
@@ -8,6 +12,13 @@ from app_server import app_server  # noqa: F401
 from markers import apply_markers
 from pg_server import postgres_db, postgres_url  # noqa: F401
 from tiny_vlm import tiny_gemma3, tiny_llava, tiny_llava_nosys  # noqa: F401
+
+
+# Under pytest-xdist each worker's apps get a Gradio cache of their own: one worker's app clearing its cache (a
+# test of what an upload leaves behind, Gradio's delete_cache) must not delete the pictures another worker's app is
+# serving at that moment (403 on /gradio_api/file=...).
+if os.environ.get("PYTEST_XDIST_WORKER") and "GRADIO_TEMP_DIR" not in os.environ:
+    os.environ["GRADIO_TEMP_DIR"] = str(Path(tempfile.gettempdir()) / f"gradio-{os.environ['PYTEST_XDIST_WORKER']}")
 
 
 def pytest_collection_modifyitems(config, items):  # noqa: ANN001 - pytest's hook signature

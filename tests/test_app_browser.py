@@ -705,7 +705,7 @@ def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_complet
     what would be added, and waits for "add to run"; then it says "adds 2 models ... (N answers done)" before
     asking, a cancel leaves the run in the interrupted list with the whole plan counted, and Resume completes it
     (no error badges, the Runs table stays)."""
-    fake_openai.latency_s = 1.0
+    fake_openai.latency_s = 2.5  # the slow model's 64 answers take ~20 s in waves: room for a Cancel on a busy machine
     pg = open_page(browser, server, "batch-extend")
     add_endpoint(pg, fake_openai, "slowish")
     pg.tab("Batch")

@@ -89,7 +89,8 @@ def test_an_endpoint_is_its_adders_own(app: AppServer, fake_openai: FakeOpenAISe
         b.predict("openai", bobs.base_url, "gpt-4o", "sk-bob-0000000000", "mine", api_name="/add_endpoint")
         table, run = probe(a, [], adhoc="mine")
         assert "1 of 1 answers" in table["html"]
-        assert not bobs.requests  # A's question and image went to A's server, not B's
+        # A's question and image went to A's server, not B's (B's server saw only B's own look at its model list)
+        assert not bobs.chat_requests and not any(r.api_key == key_a for r in bobs.requests)
         assert [r.api_key for r in fake_openai.chat_requests] == [key_a]
         probe(b, [], adhoc="mine")
         assert len(bobs.chat_requests) == 1 and len(fake_openai.chat_requests) == 1
