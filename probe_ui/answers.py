@@ -725,9 +725,9 @@ def _declaration(text: str, item: _Item) -> _Found:
                     cands.append((m.start(), "postopt", m.start(), m.end(), lab))
     if item.kind == "label" and item.words:
         for m in _label_postfix(item).finditer(text):
-            lab = next((lb for w, lb in item.words if _phrase_regex(w).fullmatch(m.group(1))), None)
-            if lab is not None and not _negated(text[max(0, m.start() - 200):m.start()]):
-                cands.append((m.start(), "postopt", m.start(), m.end(), lab))
+            named = next((lb for w, lb in item.words if _phrase_regex(w).fullmatch(m.group(1))), None)
+            if named is not None and not _negated(text[max(0, m.start() - 200):m.start()]):
+                cands.append((m.start(), "postopt", m.start(), m.end(), named))
     cands.sort(key=lambda c: c[0])
     out_of_range = False
     hypotheses: list[tuple[int, int]] = []
@@ -760,8 +760,8 @@ def _declaration(text: str, item: _Item) -> _Found:
         if kind == "postopt":
             found = _Found(cue)
         elif kind == "post":
-            lab = item.letter(text[start:end])
-            found = _Found(lab, out_of_range=lab is None)
+            letter = item.letter(text[start:end])
+            found = _Found(letter, out_of_range=letter is None)
         elif kind == "tag":
             found = _read_target(text[start:end], item)
         else:

@@ -231,7 +231,7 @@ def _glossary(labels: Sequence[str], family: str | None = None) -> str:
     :mod:`probe_ui.metrics.figures`)."""
     from probe_ui.metrics.registry import find_figure
 
-    items = []
+    items: list[tuple[str, str]] = []
     for label in labels:
         f = find_figure(label) or (find_figure(label, family) if family else None)
         if f is not None and f.name not in {n for n, _ in items}:

@@ -10,6 +10,7 @@ from typing import Iterator
 
 import pytest
 
+from helpers import plugins_loaded
 from probe_ui import registry
 from probe_ui.cli import build_parser, main
 from probe_ui.cli.common import COMMANDS, command
@@ -41,13 +42,8 @@ HELLO = '''
 def hello_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     path = tmp_path / "hello.py"
     path.write_text(textwrap.dedent(HELLO).lstrip(), encoding="utf-8")
-    monkeypatch.setenv(registry.PLUGINS_ENV, str(path))
-    registry.forget_plugins()
-    try:
+    with plugins_loaded(monkeypatch, path):
         yield path
-    finally:
-        monkeypatch.delenv(registry.PLUGINS_ENV, raising=False)
-        registry.forget_plugins()
 
 
 def test_every_built_in_command_is_found_in_its_module() -> None:

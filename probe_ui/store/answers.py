@@ -93,7 +93,9 @@ class AnswersMixin(StoreBase):
             existing = c.execute(_CELL_ROW, key).first()
             if existing is None:
                 # parameters, not .values(): the compiled statement is reused
-                return int(c.execute(responses.insert(), row).inserted_primary_key[0])
+                key_row = c.execute(responses.insert(), row).inserted_primary_key
+                assert key_row is not None  # a single-row INSERT always reports its key
+                return int(key_row[0])
             if existing.error is not None:
                 c.execute(responses.update().where(responses.c.id == existing.id).values(**row))
                 return int(existing.id)

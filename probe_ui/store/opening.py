@@ -194,15 +194,20 @@ class StoreBase:
         if not rows:
             return
         dialect = self.engine.dialect.name
+        stmt: sa.Insert
         if dialect == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert
+            from sqlalchemy.dialects import sqlite
+
+            stmt = sqlite.insert(table).on_conflict_do_nothing()
         elif dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
+            from sqlalchemy.dialects import postgresql
+
+            stmt = postgresql.insert(table).on_conflict_do_nothing()
         else:  # pragma: no cover - other databases are not supported yet
             raise StoreError(f"unsupported database '{dialect}': use SQLite or PostgreSQL")
         with self.engine.begin() as c:
             for start in range(0, len(rows), 500):
-                c.execute(insert(table).on_conflict_do_nothing(), rows[start:start + 500])
+                c.execute(stmt, rows[start:start + 500])
 
     def _known_id(self, response_id: Any) -> int:
         """``response_id`` as an int a query can hold, else StoreError: no answer has an id past :data:`MAX_ID`

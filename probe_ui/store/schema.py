@@ -141,7 +141,8 @@ CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
 #: the longest run, model and prompt name, and item id or source in an item error, in UTF-8 bytes, on every back
 #: end: these columns are indexed, and a PostgreSQL index entry holds about 2.7 kB (SQLite would take any length)
 KEY_MAX_BYTES = 1000
-_INT_RANGE = {sa.Integer: (-2**31, 2**31 - 1), sa.BigInteger: (-2**63, 2**63 - 1)}
+_INT_RANGE: dict[type[sa.types.TypeEngine[Any]], tuple[int, int]] = {sa.Integer: (-2**31, 2**31 - 1),
+                                                                sa.BigInteger: (-2**63, 2**63 - 1)}
 #: the largest row id (an answer's, a rating's) any back end holds: ids are 32-bit integers on PostgreSQL
 MAX_ID = _INT_RANGE[sa.Integer][1]
 

@@ -209,6 +209,11 @@ def _clip(v: float | None) -> float | None:
     return None if v is None or np.isnan(v) else float(min(1.0, max(0.0, v)))
 
 
+def _clip_component(v: float) -> float:
+    """A T4 component within [0, 1] (a mean of finite gains or drops; never missing)."""
+    return v if np.isnan(v) else float(min(1.0, max(0.0, v)))
+
+
 def _rel_drop(a: float, b: float) -> float:
     return 0.0 if a <= 0 else (a - b) / a
 
@@ -289,12 +294,12 @@ def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[st
                 gains.append(_rel_gain(a, b))
                 inputs4[c] = {"A_orig": round(a, 6), "A": round(b, 6), "n": int(len(m))}
         if gains:
-            comps["G_image"] = _clip(float(np.mean(gains)))
+            comps["G_image"] = _clip_component(float(np.mean(gains)))
     if UNKNOWN in conds and ORIGINAL in conds:
         m = items.paired(ORIGINAL, UNKNOWN)
         if len(m):
             a, b = float(m["a"].mean()), float(m["b"].mean())
-            comps["G_unknown"] = _clip(_rel_gain(a, b))
+            comps["G_unknown"] = _clip_component(_rel_gain(a, b))
             inputs4[UNKNOWN] = {"A_orig": round(a, 6), "A": round(b, 6), "n": int(len(m))}
     tkr = sorted(c for c in conds if _TEXT_KR.match(c))
     if tkr and NO_IMAGE in conds:
@@ -306,7 +311,7 @@ def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[st
                 drops.append(_rel_drop(a, b))
                 inputs4[c] = {"A_noimage": round(a, 6), "A": round(b, 6), "n": int(len(m))}
         if drops:
-            comps["D_text"] = _clip(float(np.mean(drops)))
+            comps["D_text"] = _clip_component(float(np.mean(drops)))
     F4 = None
     if comps:
         wsum = sum(T4_WEIGHTS[k] for k in comps)

@@ -364,12 +364,15 @@ def _clean_units(f: pd.DataFrame) -> pd.DataFrame:
 
 def _clean_result(units: pd.DataFrame) -> dict[str, Any]:
     def block(g: pd.DataFrame | None, q: str) -> dict[str, Any]:
-        n = 0 if g is None else len(g)
-        res = {"acc": mv(0 if g is None else float(g["all_x"].sum()), n,
-                         random=None if not n else round(float(100 * g["all_p"].mean()), 4))}
+        def acc(hits: str, share: str) -> Any:
+            if g is None:
+                return mv(0, 0, random=None)
+            n = len(g)
+            return mv(float(g[hits].sum()), n, random=round(float(100 * g[share].mean()), 4) if n else None)
+
+        res = {"acc": acc("all_x", "all_p")}
         if q in WITH_ADV:
-            res["acc_without_adversarial"] = mv(0 if g is None else float(g["first_x"].sum()), n,
-                                                random=None if not n else round(float(100 * g["first_p"].mean()), 4))
+            res["acc_without_adversarial"] = acc("first_x", "first_p")
         return res
 
     out: dict[str, Any] = {}
