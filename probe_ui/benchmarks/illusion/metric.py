@@ -250,7 +250,7 @@ def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[st
         if len(m):
             per = m.groupby("source").agg(a=("a", "mean"), b=("b", "mean"), n=("a", "size"))
             w = per["n"] / per["n"].sum()
-            drops = [_rel_drop(r.a, r.b) for r in per.itertuples()]
+            drops = [_rel_drop(float(r.a), float(r.b)) for r in per.itertuples()]
             F1 = float((w.to_numpy() * np.array(drops)).sum())
             inputs1 = {"sources": {str(s): {"A_orig": round(float(r.a), 6), "A_noimage": round(float(r.b), 6),
                                             "n": int(r.n)} for s, r in per.iterrows()}}
@@ -263,10 +263,10 @@ def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[st
         vr_only = bool(g["vr"].fillna(False).astype(bool).any())
         if vr_only:
             g = g[g["vr"].fillna(False).astype(bool).to_numpy()]
-        c = float(g["p"].mean()) if len(g) and g["p"].notna().any() else None
-        if len(g) and c is not None and c < 1:
-            F2 = (float(g["c"].mean()) - c) / (1 - c)
-            inputs2 = {"A_noimage": round(float(g["c"].mean()), 6), "chance": round(c, 6), "n": int(len(g)),
+        chance = float(g["p"].mean()) if len(g) and g["p"].notna().any() else None
+        if len(g) and chance is not None and chance < 1:
+            F2 = (float(g["c"].mean()) - chance) / (1 - chance)
+            inputs2 = {"A_noimage": round(float(g["c"].mean()), 6), "chance": round(chance, 6), "n": int(len(g)),
                        "visual_required_only": vr_only}
     put("T2", F2, **inputs2)
     # T3 (text only, the paper's), T3-with-image (ours) and T5: relative drops against a baseline condition

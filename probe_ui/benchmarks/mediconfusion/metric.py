@@ -32,7 +32,7 @@ condition whose variants also form ``item_group`` pairs (e.g. the prompt-variant
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import numpy as np
 import pandas as pd
@@ -180,7 +180,8 @@ def _per_category(rows: pd.DataFrame, pl: pd.DataFrame,
                                               set_nc=("set_nc", "sum"),
                                               p=("p", "mean"), pp=("pp", "mean"))
     out: dict[str, dict[str, Any]] = {}
-    for cat, r in sums.iterrows():
+    for label, r in sums.iterrows():
+        cat = cast(str, label)  # the categories are text
         den = float(category_counts[cat]) if category_counts and cat in category_counts else int(r.incidence)
         out[str(cat)] = {
             "set_accuracy": mv(int(r.set), den, random=_pct(r.pp)),
