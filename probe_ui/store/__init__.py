@@ -4,24 +4,20 @@ One module per job: :mod:`~probe_ui.store.schema` (tables, limits, storable rows
 (engine, schema created, upgraded or checked, read-only opening, the write lock), :mod:`~probe_ui.store.runs`,
 :mod:`~probe_ui.store.images` (images and variants), :mod:`~probe_ui.store.answers` (writing answers),
 :mod:`~probe_ui.store.ratings`, :mod:`~probe_ui.store.reading` (frames and drill-down), assembled into
-:class:`Store` by :mod:`~probe_ui.store.core`. The names below are the store's public face: import them from
-``probe_ui.store``.
+:class:`Store` by :mod:`~probe_ui.store.core`. The names below are the store's public face, the ones the rest
+of probe-ui uses: import them from ``probe_ui.store``; the rest lives in its module.
 """
 
 from probe_ui.store.core import Store, open_existing
-from probe_ui.store.errors import NO_STORE, NoStoreError, RunInUseError, StoreError, StoreNeedsUpgrade
-from probe_ui.store.opening import DEFAULT_DB, database_url, read_only_sqlite_url, sqlite_writable
-from probe_ui.store.runs import Run, package_versions
+from probe_ui.store.errors import NoStoreError, RunInUseError, StoreError, StoreNeedsUpgrade
+from probe_ui.store.opening import DEFAULT_DB, database_url, read_only_sqlite_url
+from probe_ui.store.runs import Run
 from probe_ui.store.schema import (
     KEY_MAX_BYTES,
     MAX_ID,
-    RATER_MAX,
     RATINGS,
     CellKey,
     check_key,
-    clean_json,
-    clean_text,
-    clip_key,
     image_data,
     images,
     item_errors,
@@ -33,12 +29,10 @@ from probe_ui.store.schema import (
     run_variants,
     runs,
     schema_version,
-    storable,
     variants,
 )
 
-__all__ = ["DEFAULT_DB", "KEY_MAX_BYTES", "MAX_ID", "NO_STORE", "RATER_MAX", "RATINGS", "CellKey", "NoStoreError",
-           "Run", "RunInUseError", "Store", "StoreError", "StoreNeedsUpgrade", "check_key", "clean_json", "clean_text",
-           "clip_key", "database_url", "image_data", "images", "item_errors", "md", "now", "open_existing",
-           "package_versions", "rater_name", "ratings", "read_only_sqlite_url", "responses", "run_variants", "runs",
-           "schema_version", "sqlite_writable", "storable", "variants"]
+__all__ = ["DEFAULT_DB", "KEY_MAX_BYTES", "MAX_ID", "RATINGS", "CellKey", "NoStoreError", "Run", "RunInUseError",
+           "Store", "StoreError", "StoreNeedsUpgrade", "check_key", "database_url", "image_data", "images",
+           "item_errors", "md", "now", "open_existing", "rater_name", "ratings", "read_only_sqlite_url", "responses",
+           "run_variants", "runs", "schema_version", "variants"]

@@ -250,7 +250,8 @@ def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[st
         if len(m):
             per = m.groupby("source").agg(a=("a", "mean"), b=("b", "mean"), n=("a", "size"))
             w = per["n"] / per["n"].sum()
-            drops = [_rel_drop(float(r.a), float(r.b)) for r in per.itertuples()]
+            drops = [_rel_drop(float(a), float(b))
+                     for a, b in zip(per["a"].to_numpy(dtype=float), per["b"].to_numpy(dtype=float))]
             F1 = float((w.to_numpy() * np.array(drops)).sum())
             inputs1 = {"sources": {str(s): {"A_orig": round(float(r.a), 6), "A_noimage": round(float(r.b), 6),
                                             "n": int(r.n)} for s, r in per.iterrows()}}
