@@ -7,6 +7,10 @@ article in "A fracture is visible" as option A). The legacy modes (each benchmar
 :func:`probe_ui.benchmarks.legacy_modes`) reproduce the original
 benchmarks' parsers quirk for quirk, so published numbers can be recomputed from raw replies.
 
+This module is the reader's public face (:class:`Answer`, :func:`extract`, :func:`extract_legacy`,
+:func:`is_correct`, :func:`parser_version`, :func:`cache_row`) and its rule order (below); each rule lives in a
+module of :mod:`probe_ui.reading` with one job (its docstring lists them).
+
 The raw text is always logged by the caller; an :class:`Answer` records the parsed label, the rule that decided
 (``method``), ``invalid`` as its own class, and the refusal flag, which is independent of the choice.
 
@@ -87,7 +91,7 @@ Robust rules, in order (the first that decides wins):
    enlarged.", "Normal spleen size.") → "question_subject".
 7. nothing read: the reply again with the answer words of other languages in English (:func:`lexicon.translate`:
    "Sí, se observa ...", "是的", "No es rojo, es azul") and option and label texts in canonical form
-   (:func:`lexicon.canonical`: "Shingles" is herpes zoster, "paediatric" is pediatric, "PE" is pulmonary embolism,
+   (:func:`synonyms.canonical`: "Shingles" is herpes zoster, "paediatric" is pediatric, "PE" is pulmonary embolism,
    "both sides" is bilateral) → "language" or "synonym".
 
 Also (issue 21, second round): for choice items a closing sentence that states the verdict ("Therefore the nodule is
@@ -129,7 +133,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from probe_ui.reading import lexicon, overlap, subject
+from probe_ui.reading import lexicon, overlap, subject, synonyms
 from probe_ui.reading.attribution import AGREES, DISAGREES, attributed_mentions, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans
@@ -246,7 +250,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # pneumothorax." is no; "Young adult or older adolescent." names two age groups)
         english = lexicon.translate(clean, yesno=kind == "yesno")
         citem = canonical_item(*key)
-        alt = lexicon.canonical(english, citem.narrow)
+        alt = synonyms.canonical(english, citem.narrow)
         if alt != clean:
             found, how = _read(alt, citem, refusal, suggested)
             if how == "ambiguous" or (found is not None and found != label):
@@ -261,7 +265,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # 7. other languages and synonyms: the answer words in English, option and label texts in canonical form
         english = lexicon.translate(clean, yesno=kind == "yesno")
         citem = canonical_item(*key)
-        alt = lexicon.canonical(english, citem.narrow)
+        alt = synonyms.canonical(english, citem.narrow)
         if alt != clean or citem.option_map != item.option_map or citem.words != item.words:
             found, how = _read(alt, citem, refusal, suggested)
             if found is not None:
@@ -392,7 +396,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     # 4b. an escape option in the reply's own words ("None of these fit." for "None of the above")
     lab = stated_escape_option(masked, item)
     if lab is not None:
-        named = option_mentions(lexicon.canonical(masked), canonical_item(item.kind, item.labels, item.options,
+        named = option_mentions(synonyms.canonical(masked), canonical_item(item.kind, item.labels, item.options,
                                                                               item.question))
         if named is not None and any(x != lab for x in named[0]):
             return None, "ambiguous"  # "None of the options is quite right, but glioblastoma is closest."
@@ -406,7 +410,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         return None, "out_of_range" if out_of_range else "none"
     judged = mask_spans(masked, [m.span() for m in JUDGEMENT.finditer(masked)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
-    canon = lexicon.canonical(judged, citem.narrow)
+    canon = synonyms.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""
     keywords, _, _ = option_keywords(canon, citem)
     words = options_in_words(canon, citem)

@@ -11,7 +11,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from probe_ui.reading import lexicon
+from probe_ui.reading import lexicon, synonyms
 from probe_ui.reading.cleaning import norm
 
 # "Nope" and "Yep" are the words no and yes themselves, whatever the question; read anywhere a label word is read.
@@ -40,7 +40,7 @@ class Item:
         self.question = question or ""
         self.labels = tuple(labels)
         self.options = tuple(options)
-        self.narrow: frozenset[str] = frozenset()  # narrower terms the item offers (synonym pass, lexicon.BROADER)
+        self.narrow: frozenset[str] = frozenset()  # narrower terms the item offers (synonym pass, synonyms.BROADER)
         # choice items: single-letter labels, matched by letter
         self.letters: dict[str, str] = {}
         if kind == "choice":
@@ -108,11 +108,11 @@ def get_item(kind: str, labels: tuple[str, ...], options: tuple[str, ...], quest
 
 @functools.lru_cache(maxsize=1024)
 def canonical_item(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str) -> Item:
-    """The item with its option and label texts in canonical form (:func:`probe_ui.reading.lexicon.canonical`:
+    """The item with its option and label texts in canonical form (:func:`probe_ui.reading.synonyms.canonical`:
     "Herpes zoster" and "Shingles" both "herpes zoster"), for the synonym pass; the labels it returns are the
     item's own."""
-    narrow = lexicon.narrow_terms((*options, *labels))
-    item = Item(kind, labels, tuple(lexicon.canonical(o, narrow) for o in options), question)
-    item.words = [(norm(lexicon.canonical(w, narrow)), lab) for w, lab in item.words]
+    narrow = synonyms.narrow_terms((*options, *labels))
+    item = Item(kind, labels, tuple(synonyms.canonical(o, narrow) for o in options), question)
+    item.words = [(norm(synonyms.canonical(w, narrow)), lab) for w, lab in item.words]
     item.narrow = narrow
     return item

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from probe_ui.reading import lexicon
+from probe_ui.reading import lexicon, synonyms
 from probe_ui.reading.cleaning import norm, phrase_regex
 from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.letters import bare_letters
@@ -117,7 +117,7 @@ def entertained_labels(text: str, item: Item, canonical: bool = False) -> set[st
     out: set[str] = set()
     if not canonical:
         citem = canonical_item(item.kind, item.labels, item.options, item.question)
-        out |= entertained_labels(lexicon.canonical(lexicon.translate(text), citem.narrow), citem, canonical=True)
+        out |= entertained_labels(synonyms.canonical(lexicon.translate(text), citem.narrow), citem, canonical=True)
     cuts = [0, *(m.end() for m in _CLAUSE_SPLIT.finditer(text)), len(text)]
     for a, b in zip(cuts, cuts[1:]):
         clause = text[a:b]
