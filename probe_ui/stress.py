@@ -35,11 +35,11 @@ import pandas as pd
 from probe_ui.metrics.frame import ORIGINAL, correct_values
 from probe_ui.metrics.samples import majority_vote
 from probe_ui.scoring import model_columns
-from probe_ui.stress_runs import run_stress, stress_run_name  # here too, where `probe-ui stress` finds them
+from probe_ui.stress_runs import resolve_target, run_stress, stress_run_name  # named here too, for the CLI
 from probe_ui.suites import get_suite
 
-__all__ = ["BROKE_TITLE", "broken", "matrix", "matrix_html", "matrix_values", "run_stress", "stress_run_name",
-           "summary"]
+__all__ = ["BROKE_TITLE", "broken", "matrix", "matrix_html", "matrix_values", "resolve_target", "run_stress",
+           "stress_run_name", "summary"]
 
 #: the title attribute of a cell that a perturbation broke
 BROKE_TITLE = "broke: was right on the original"
