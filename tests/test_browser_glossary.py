@@ -29,6 +29,16 @@ def make_run(server, name: str) -> None:  # noqa: F811
     t.join()
 
 
+def broken_words(pg: Page, selector: str) -> list[str]:
+    """The words of the visible cells ``selector`` finds that are drawn on more than one line ("unread / able")."""
+    return pg.p.evaluate("""(sel) => [...document.querySelectorAll(sel)].filter(e => e.offsetParent !== null)
+        .flatMap(cell => { const out = []; const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+          for (let n = walk.nextNode(); n; n = walk.nextNode()) { const re = /\\S+/g; let m;
+            while ((m = re.exec(n.textContent))) { const r = document.createRange(); r.setStart(n, m.index);
+              r.setEnd(n, m.index + m[0].length); if (r.getClientRects().length > 1) out.push(m[0]); } }
+          return out; })""", selector)
+
+
 @pytest.mark.parametrize("screen", list(SCREENS))
 def test_each_figure_says_what_it_means_beside_it(server, browser, screen):  # noqa: F811
     from probe_ui.metrics.registry import explain_figures
@@ -45,6 +55,7 @@ def test_each_figure_says_what_it_means_beside_it(server, browser, screen):  # n
     # the overview's figures: their meanings right under the table ...
     pg.p.locator("#results-overview").scroll_into_view_if_needed()
     pg.shot("overview")
+    assert not broken_words(pg, "#results-overview thead th"), "a column heading is broken inside a word"
     # ... open beside the table without a click, one line per column, each with its full definition folded
     glossary = pg.p.locator("#results-glossary")
     glossary.wait_for(state="visible", timeout=10000)
