@@ -114,9 +114,11 @@ def test_every_tab_and_command_has_its_page() -> None:
 
 
 @pytest.mark.parametrize("tab", app_tabs(), ids=lambda t: t.id)
-def test_a_tab_page_is_titled_by_the_label_the_page_shows(tab) -> None:
+def test_a_tab_page_is_titled_by_the_label_the_page_shows_and_has_the_sections_a_reader_needs(tab) -> None:
     page = (GUIDE / "tabs" / f"{tab.id}.md").read_text(encoding="utf-8")
     assert page.startswith(f"# The {tab.label} tab\n"), f"docs/guide/tabs/{tab.id}.md: title it '# The {tab.label} tab'"
+    for heading in ("## Try it", "## What is on the page", "## Errors you may meet"):
+        assert f"\n{heading}\n" in page, f"docs/guide/tabs/{tab.id}.md has no '{heading}' section"
 
 
 @pytest.mark.parametrize("name", sorted(subparsers(PARSER)))
