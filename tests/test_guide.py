@@ -137,8 +137,9 @@ def test_a_command_page_names_every_option_and_action_and_has_the_sections_a_rea
             assert f"probe-ui {name} {action}" in page, f"{rel} does not show 'probe-ui {name} {action}'"
         for option in sorted(options(sub)):
             if option.startswith("--"):
+                command = " ".join(["probe-ui", name, action]).strip()
                 assert re.search(rf"`[^`\n]*{re.escape(option)}\b", page), (
-                    f"{rel} does not name the option {option} of 'probe-ui {name} {action}'".replace(" '", "'"))
+                    f"{rel} does not name the option {option} of '{command}'")
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
