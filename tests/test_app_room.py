@@ -222,3 +222,46 @@ def test_no_code_names_on_the_probe_page_where_a_label_exists(demo_server, brows
     assert shown == [], shown
     assert not re.search(r"\{\}|invalid (True|False)|\(1 items\)", text)
     assert "/" not in pg.p.locator("text=store:").first.inner_text().removeprefix("store:")
+
+
+def _codes_shown(text: str, codes: dict[str, str]) -> list[str]:
+    """The code names in ``text`` whose label is other words (a label that contains its code name shows it)."""
+    return [code for code, label in codes.items()
+            if code.lower() not in label.lower() and re.search(rf"(?<![\w/-]){re.escape(code)}(?![\w/-])", text)]
+
+
+def test_no_code_names_on_the_results_page_or_an_answers_detail(demo_server, browser):
+    """The Results tab of the demo run, its menus and one answer's detail in words: no perturbation, suite, prompt
+    template, parser or setting code name that has a label of other words, no condition id, no JSON."""
+    from probe_ui import labels, results
+
+    pg = _open(browser, demo_server.url, "desk-1440x900", "results-words")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(6)
+    run = pg.run_name()
+    pg.tab("Results")
+    pg.wait_text("#results-shown", rf"Showing run {re.escape(run)}", timeout_s=60)
+    text = ""
+    for elem in ("results-f-conditions", "results-export-format"):
+        pg.p.locator(f"#{elem} input").first.click()
+        pg.p.wait_for_timeout(300)
+        text += pg.p.locator("body").inner_text()
+        pg.p.keyboard.press("Escape")
+    pg.p.locator("#results-responses tbody tr").nth(1).locator("td").first.click()
+    pg.wait_text("#results-detail", r"Response #\d+", timeout_s=30)
+    pg.p.locator("#results-detail").scroll_into_view_if_needed()
+    pg.shot("answer-detail")
+    text += pg.p.locator("body").inner_text()
+    detail = pg.p.locator("#results-detail").inner_text()
+    codes = {**labels.PERTURBATIONS, **labels.SUITES, **labels.TEMPLATES, **labels.PARSERS, **labels.SETTINGS}
+    assert _codes_shown(text, codes) == []
+    conditions = set(results.answers(demo_server.store(), [run])["condition"].astype(str)) - {"original"}
+    assert conditions and [c for c in conditions if c in text] == []
+    assert not re.search(r"[{}\[\]]", detail), detail  # settings and provenance as a list in words, not JSON
+    assert re.search(r"longest reply: \d+ tokens", detail), detail
+    # the technical record stays one click away, for an audit
+    pg.p.locator("#results-detail summary").click()
+    record = pg.p.locator("#results-detail details").inner_text()
+    assert "max_tokens" in record and any(c in record for c in conditions)
+    pg.shot("technical-record")
+    assert not pg.errors, pg.errors
