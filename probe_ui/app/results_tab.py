@@ -31,7 +31,7 @@ from probe_ui.export_formats import format_names
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.plots import SORTS
 from probe_ui.results_cache import cached_answers
-from probe_ui.results_page import results_view
+from probe_ui.results_page import ANSWER_HEADERS, condition_numbers, results_view
 from probe_ui.safe_write import fresh_path
 
 
@@ -169,7 +169,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                              judge=_judge_name(j, p, request), order=o if o in SORTS else "family",
                              owner=who(ctx, request).owner, cache=ctx.results_cache)
             return (v.overview, v.families, v.extra, v.plot_acc, v.plot_cat, v.plot_conf, v.plot_curves,
-                    gr.update(visible=v.plot_curves is not None), v.by_condition.round(2), v.responses, "", v.shown,
+                    gr.update(visible=v.plot_curves is not None), condition_numbers(v.by_condition), v.responses, "", v.shown,
                     v.failed)
         return newest("results", request, len(show_outputs), work)
 
@@ -240,7 +240,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     def on_select(table: Any, evt: gr.SelectData) -> Any:
         row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
         try:
-            return int(table.iloc[row]["response_id"])
+            return int(table.iloc[row][ANSWER_HEADERS["response_id"]])
         except (KeyError, IndexError, ValueError, AttributeError):
             return None
 
