@@ -101,5 +101,5 @@ def _build(df: pd.DataFrame, names: list[str], parser: str, filters: dict[str, l
         plot_cat=plots.category_heatmap(results.category_accuracy(df), results.category_counts(df)),
         plot_conf=plots.confusion({m: results.confusion(df, m) for m in models}),
         plot_curves=plots.robustness_curves(curves) if len(curves) else None,
-        by_condition=by_cond, responses=results.response_table(df).rename(columns=ANSWER_HEADERS), failed=failed_calls(df),
-        shown=f"<p class='pu-note'>{escape(said)}</p>", n_answers=len(df))
+        by_condition=by_cond, responses=results.response_table(df).rename(columns=ANSWER_HEADERS),
+        failed=failed_calls(df), shown=f"<p class='pu-note'>{escape(said)}</p>", n_answers=len(df))

@@ -95,11 +95,21 @@ def test_results_plots_are_interactive_and_readable_at_fifty_conditions(server, 
 
 def test_batch_has_one_progress_bar_says_when_it_is_done_and_resume_waits_for_a_run(server, browser,  # noqa: F811
                                                                                      fake_openai):
+    from probe_ui.presets import load_preset
+    from probe_ui.runner import run_batch
+
     fake_openai.latency_s = 0.25
     pg = Page(browser.new_page(viewport=VIEW), "batch-progress")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
     add_endpoint(pg, fake_openai, "slowish")
+    # an earlier run, chosen on the Results tab: "Open the Results tab" must not leave it there
+    t = threading.Thread(target=lambda: run_batch(server.store(), [load_preset("medvh_nota")], ["baseline/first"],
+                                                  run_name="earlier-run", progress=False))
+    t.start()
+    t.join()
+    pg.tab("Results")
+    pg.wait_text("#results-shown", r"Showing run earlier-run ·", timeout_s=60)
     pg.tab("Batch")
     resume = pg.p.locator("#batch-resume")
     assert resume.is_disabled()  # nothing chosen: nothing to press, no error badges
@@ -143,5 +153,10 @@ def test_batch_has_one_progress_bar_says_when_it_is_done_and_resume_waits_for_a_
     pg.shot("finished")
     pg.p.locator("#batch-to-results").click()
     pg.p.locator("#results-show").wait_for(state="visible", timeout=10000)
+    # the run the button names is chosen, and what is shown is that run's
+    pg.wait_text("#results-shown", r"Showing run medvh_nota\+rotations-seed0 ·", timeout_s=60)
+    assert pg.p.locator("#results-runs").inner_text().count("medvh_nota+rotations-seed0") == 1
+    assert "earlier-run" not in pg.p.locator("#results-shown").inner_text()
+    pg.wait_text("#results-responses", "slowish")
     pg.shot("results-opened")
     assert not pg.errors, pg.errors
