@@ -263,8 +263,9 @@ def _progress(progress: gr.Progress) -> Any:
         new, elapsed = result.answered + result.errors, now - start["t"]
         rate = new / elapsed if elapsed > 0 and new else 0.0
         eta = f" · about {(total - done) / rate:.0f} s left" if rate else ""
-        progress((done, max(total, 1)), desc=f"{done}/{total} answers · {rate:.1f}/s{eta} · {result.errors} errors",
-                 unit="answers")
+        said = (f"{done}/{total} answers · {rate:.1f}/s{eta} · {result.errors} errors" if total else
+                "planning: reading the presets and finding the answers already in")
+        progress((done, max(total, 1)), desc=said, unit="answers")
     return update
 
 
