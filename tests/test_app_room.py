@@ -98,6 +98,12 @@ def test_answers_come_into_view_whole_and_readable(demo_server, browser, fake_op
     assert rows.count() == 6
     for k in range(rows.count()):
         assert rows.nth(k).locator("img.pu-thumb").count() == 1, f"row {k} has no thumbnail"
+    # compact rows: none takes more than a third of the window; a clamped answer keeps its whole text on hover
+    heights = pg.p.evaluate("() => [...document.querySelectorAll('#probe-table tbody tr')]"
+                            ".map(r => r.getBoundingClientRect().height)")
+    assert max(heights) <= pg.p.viewport_size["height"] / 3, heights
+    assert pg.p.evaluate("() => [...document.querySelectorAll('#probe-table .pu-ans')].every(a => a.title && "
+                         "a.title.replace(/\\s+/g, ' ').trim() === a.textContent.replace(/\\s+/g, ' ').trim())")
     pg.shot("answered-full-page")
     found = violations(pg.p, "#probe-table")
     assert not found, report(found)

@@ -76,6 +76,12 @@ def test_results_plots_are_interactive_and_readable_at_fifty_conditions(server, 
     size = box.bounding_box()
     vw = pg.p.viewport_size
     assert size["width"] > 0.9 * vw["width"] and size["height"] > 0.9 * vw["height"]
+    # ... and stays inside it: nothing overhangs the right edge (a projector's 1024 x 768 too)
+    assert size["x"] >= 0 and size["x"] + size["width"] <= vw["width"] + 0.5, (size, vw)
+    pg.p.wait_for_timeout(500)  # Plotly fits the new width
+    right = pg.p.evaluate("() => Math.max(...[...document.querySelectorAll('#results-plot-acc-box .main-svg')]"
+                          ".map(s => s.getBoundingClientRect().right))")
+    assert right <= vw["width"] + 0.5, (right, vw)
     pg.p.screenshot(path=str(pg.dir / "02-larger-view.png"))
     pg.p.keyboard.press("Escape")
     pg.p.wait_for_function("() => !document.getElementById('results-plot-acc-box').classList.contains('pu-large')")

@@ -57,7 +57,11 @@ body.pu-presenter .pu-table {font-size:19px !important;}
 body.pu-presenter .pu-table .pu-meta {font-size:15px !important;}
 body.pu-presenter .pu-asked {font-size:21px !important;} body.pu-presenter .pu-legend {font-size:15px !important;}
 body.pu-presenter .pu-rate {font-size:16px !important; line-height:26px !important; padding:0 9px !important;}
-body.pu-presenter .pu-thumb {width:88px !important;}
+/* compact rows on a projector: a smaller picture, and long answers and "correct:" lines clamped to two lines
+   (the whole text is the cell's tooltip, and its detail a click away) */
+body.pu-presenter .pu-thumb {width:64px !important;}
+body.pu-presenter .pu-table .pu-ans, body.pu-presenter .pu-table .pu-variant .pu-meta {display:-webkit-box;
+    -webkit-box-orient:vertical; -webkit-line-clamp:2; line-clamp:2; overflow:hidden;}
 body.pu-presenter .pu-table th.pu-variant, body.pu-presenter .pu-table th.pu-corner {width:210px !important;
     min-width:150px !important;}
 """
