@@ -273,3 +273,52 @@ def test_no_code_names_on_the_results_page_or_an_answers_detail(demo_server, bro
     assert "max_tokens" in record and any(c in record for c in conditions)
     pg.shot("technical-record")
     assert not pg.errors, pg.errors
+
+
+#: whether the focused element shows it: an outline or a focus shadow on it (a checkbox's may be on its label)
+FOCUS_SHOWN_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return false;
+  const shows = (e) => { const s = getComputedStyle(e);
+    return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || (s.boxShadow && s.boxShadow !== 'none'); };
+  return shows(el) || (el.closest('label') ? shows(el.closest('label')) : false);
+}"""
+
+
+def _tab_to(pg: Page, selector: str, limit: int = 250) -> str:
+    """Press Tab until the focus is on ``selector`` (the keyboard's way there); asserts the focus is visible there
+    and returns the focused element's text or value."""
+    for _ in range(limit):
+        pg.p.keyboard.press("Tab")
+        if pg.p.evaluate("(sel) => !!document.activeElement?.matches(sel)", selector):
+            assert pg.p.evaluate(FOCUS_SHOWN_JS), f"the focus on {selector} is not visible"
+            return pg.p.evaluate("() => document.activeElement.value || document.activeElement.innerText || ''")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_the_common_probe_path_works_with_the_keyboard_alone(server, browser):
+    """Tab, Enter, Space and typing only: choose an example image, type a question and its options, tick a model,
+    Run, reach an answer and open its detail; the focus is visible at every step."""
+    pg = _open(browser, server.url, "desk-1440x900", "keyboard")
+    pg.p.locator("body").focus()
+    _tab_to(pg, "#probe-gallery button")
+    pg.p.keyboard.press("Enter")
+    pg.wait_text("#probe-image-info", "PNG")
+    _tab_to(pg, "#probe-question textarea")
+    pg.p.keyboard.type("Which modality is this?")
+    _tab_to(pg, "#probe-options textarea")
+    pg.p.keyboard.type("CT\nMRI")
+    _tab_to(pg, "#probe-models input[type=checkbox]")
+    pg.p.keyboard.press("Space")
+    assert pg.p.locator("#probe-models input[type=checkbox]:checked").count() == 1
+    pg.shot("ready")
+    _tab_to(pg, "#probe-run")
+    pg.p.keyboard.press("Enter")
+    pg.table_done(1)
+    _tab_to(pg, "#probe-table button[data-act='open']")
+    pg.shot("answer-focused")
+    pg.p.keyboard.press("Enter")
+    pg.wait_text("#probe-detail", r"Response #\d+", timeout_s=30)
+    assert "Which modality is this?" in pg.p.locator("#probe-detail").inner_text()
+    pg.shot("detail-open")
+    assert not pg.errors, pg.errors
