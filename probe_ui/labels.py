@@ -69,6 +69,12 @@ SETTINGS: dict[str, str] = {
 }
 _UNITS = {"max_tokens": " tokens", "timeout_s": " s"}
 
+#: where a DICOM or NIfTI image's window came from (the loaders' ``window_source``), as the line under the image says
+WINDOW_SOURCES: dict[str, str] = {
+    "file": "the file's own", "user": "chosen here", "minmax": "the image's full range (the file names none)",
+    "percentile": "the image's 0.5–99.5 % range",
+}
+
 
 def _words(name: str) -> str:
     return name.replace("_", " ").replace("-", " ")
@@ -87,6 +93,11 @@ def suite(name: str) -> str:
 def template(name: str) -> str:
     """A prompt template's label (its code name in words when it has none)."""
     return TEMPLATES.get(name, _words(name))
+
+
+def window_source(name: str) -> str:
+    """Where an image's window came from, in words."""
+    return WINDOW_SOURCES.get(name, _words(name))
 
 
 def parser(name: str) -> str:

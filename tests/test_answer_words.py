@@ -54,3 +54,16 @@ def test_an_answers_detail_says_what_was_done_and_how_in_words(rotated) -> None:
     assert "condition: rotations/rot90" in record and "prompt: medvh-mc" in record and "method: exact" in record
     assert '"max_tokens": 32' in record and "rotate(angle=90)" in record and '"seed":' in record
     assert re.search(r"<summary>technical record[^<]*</summary>", record) and record.rstrip().endswith("</details>")
+
+
+def test_the_line_under_a_dicom_says_which_window_in_words() -> None:
+    """The window dropdown starts at "as loaded"; the line under the image says which window that is, in words
+    (the file's own, one chosen here, or the image's range when the file names none), never a loader's code."""
+    from pydicom.data import get_testdata_file
+
+    from probe_ui import live
+
+    li, _ = live.load_new_image(get_testdata_file("CT_small.dcm", download=False))
+    assert "window 135.5/2063 (centre/width: the file's own)" in live.describe_loaded(li)
+    assert set(labels.WINDOW_SOURCES) == {"file", "user", "minmax", "percentile"}
+    assert labels.window_source("minmax") == "the image's full range (the file names none)"

@@ -14,7 +14,7 @@ from probe_ui.app.common import model_choices, shows_errors
 from probe_ui.app.context import AppContext
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
-from probe_ui.endpoints import models_table, test_model, model_check_html
+from probe_ui.endpoints import model_check_html, models_table, test_model
 from probe_ui.providers import url_providers
 
 
