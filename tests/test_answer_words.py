@@ -64,6 +64,7 @@ def test_the_line_under_a_dicom_says_which_window_in_words() -> None:
     from probe_ui import live
 
     li, _ = live.load_new_image(get_testdata_file("CT_small.dcm", download=False))
-    assert "window 135.5/2063 (centre/width: the file's own)" in live.describe_loaded(li)
+    # CT_small names no window: the range is the image's (the dropdown once called it "the file's own window")
+    assert "window 135.5/2063 (centre/width: the image's full range (the file names none))" in live.describe_loaded(li)
     assert set(labels.WINDOW_SOURCES) == {"file", "user", "minmax", "percentile"}
     assert labels.window_source("minmax") == "the image's full range (the file names none)"
