@@ -69,6 +69,17 @@ SETTINGS: dict[str, str] = {
 }
 _UNITS = {"max_tokens": " tokens", "timeout_s": " s"}
 
+#: perturbation parameters whose code name does not read as words (the others are shown with spaces for "_")
+PARAMETERS: dict[str, str] = {
+    "qa_type": "what the question asks about", "image_index": "which image (0 = the first)",
+    "radius_fraction": "dot radius (share of the long side)", "n": "number of dots", "k": "how many",
+    "sigma": "noise strength (sigma)", "shift": "shift by (options)", "keep": "share of the image kept",
+    "resample": "resampling", "relative": "points as fractions of the size", "gap": "least gap between dots (px)",
+    "threshold": "mask threshold (grey level)", "labels": "letters beside the dots", "hint": "give a hint",
+    "prefer": "prefer", "fill": "fill the corners with", "axis": "mirror axis", "version": "ProbMed version",
+    "index": "which question (0 = the first)",
+}
+
 #: where a DICOM or NIfTI image's window came from (the loaders' ``window_source``), as the line under the image says
 WINDOW_SOURCES: dict[str, str] = {
     "file": "the file's own", "user": "chosen here", "minmax": "the image's full range (the file names none)",
@@ -93,6 +104,11 @@ def suite(name: str) -> str:
 def template(name: str) -> str:
     """A prompt template's label (its code name in words when it has none)."""
     return TEMPLATES.get(name, _words(name))
+
+
+def parameter(name: str) -> str:
+    """A perturbation parameter's label."""
+    return PARAMETERS.get(name, _words(name))
 
 
 def window_source(name: str) -> str:

@@ -68,3 +68,13 @@ def test_the_line_under_a_dicom_says_which_window_in_words() -> None:
     assert "window 135.5/2063 (centre/width: the image's full range (the file names none))" in live.describe_loaded(li)
     assert set(labels.WINDOW_SOURCES) == {"file", "user", "minmax", "percentile"}
     assert labels.window_source("minmax") == "the image's full range (the file names none)"
+
+
+def test_perturbation_parameters_are_named_in_words() -> None:
+    from probe_ui.perturb import all_perturbations
+
+    names = {s.name for p in all_perturbations() for s in p.specs()}
+    assert set(labels.PARAMETERS) <= names  # no label for a parameter that does not exist
+    assert labels.parameter("qa_type") == "what the question asks about"
+    assert labels.parameter("image_index") == "which image (0 = the first)"
+    assert labels.parameter("severity") == "severity"

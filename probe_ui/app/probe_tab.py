@@ -713,7 +713,7 @@ def _wire_draft(ctx: AppContext, ui: Any) -> tuple[Any, ...]:
 def _control(spec: Any) -> Any:
     """One perturbation parameter as a control: a dropdown for a choice, a slider for a bounded number, a
     number field, a checkbox, or a text field (JSON for lists and points)."""
-    label, info = spec.name.replace("_", " "), spec.help or None
+    label, info = labels.parameter(spec.name), spec.help or None
     default = spec.default
     if spec.kind == "choice":
         return gr.Dropdown(label=label, choices=list(spec.choices or ()), value=default, info=info,
