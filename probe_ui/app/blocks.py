@@ -56,7 +56,7 @@ body.pu-presenter .gradio-container {--text-xs:14px; --text-sm:16px; --text-md:1
 body.pu-presenter .pu-table {font-size:19px !important;}
 body.pu-presenter .pu-table .pu-meta {font-size:15px !important;}
 body.pu-presenter .pu-asked {font-size:21px !important;} body.pu-presenter .pu-legend {font-size:15px !important;}
-body.pu-presenter .pu-rate {font-size:16px !important; line-height:26px !important; padding:0 9px !important;}
+body.pu-presenter .pu-rate {font-size:16px !important; line-height:26px !important; padding:0 6px !important;}
 /* compact rows on a projector: a smaller picture, and long answers and "correct:" lines clamped to two lines
    (the whole text is the cell's tooltip, and its detail a click away) */
 body.pu-presenter .pu-thumb {width:64px !important;}
