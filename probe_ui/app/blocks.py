@@ -36,8 +36,11 @@ CSS = comparison.CSS + plot_view.CSS + """
 .gradio-container .pu-fam th {color:#1f2328 !important;}  /* the figures' family headers: AA contrast */
 .pu-unusable ul {margin:4px 0 0 0; padding-left:16px; list-style:none;}
 .pu-unusable li {margin:2px 0;} .pu-why {color:#57606a;}
-/* the Batch tab's one progress bar says answers, rate and time left: Gradio's second counter beside it goes */
+/* the Batch tab's one progress bar says answers, rate and time left: Gradio's second counter beside it goes, and
+   so do the elapsed-time counters it draws over the other outputs while a step waits its turn on a busy server */
 #batch-progress .progress-text {display:none !important;}
+:is(#batch-status, #batch-run-name, #batch-runs, #batch-resume-pick, #batch-extend, #batch-resume)
+    [data-testid="status-tracker"] {display:none !important;}
 #probe-click-hint {color:#9a6700; min-height:1em; font-size:14px;}
 #probe-image img {image-rendering:pixelated;}
 #probe-runbar .block {overflow:visible;}
