@@ -303,7 +303,7 @@ def test_the_common_probe_path_works_with_the_keyboard_alone(server, browser):
     Run, reach an answer and open its detail; the focus is visible at every step."""
     pg = _open(browser, server.url, "desk-1440x900", "keyboard")
     pg.p.locator("body").focus()
-    _tab_to(pg, "#probe-gallery button")
+    _tab_to(pg, "#probe-gallery button.thumbnail-item")
     pg.p.keyboard.press("Enter")
     pg.wait_text("#probe-image-info", "PNG")
     _tab_to(pg, "#probe-question textarea")
