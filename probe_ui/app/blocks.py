@@ -36,6 +36,9 @@ CSS = comparison.CSS + plot_view.CSS + """
 .gradio-container .pu-fam th {color:#1f2328 !important;}  /* the figures' family headers: AA contrast */
 .pu-unusable ul {margin:4px 0 0 0; padding-left:16px; list-style:none;}
 .pu-unusable li {margin:2px 0;} .pu-why {color:#57606a;}
+/* the keyboard's place always shows: Gradio draws no ring on a focused checkbox, radio or thumbnail */
+.gradio-container :is(input[type=checkbox], input[type=radio], button):focus-visible {
+    outline:3px solid #0969da !important; outline-offset:2px;}
 /* the Batch tab's one progress bar says answers, rate and time left: Gradio's second counter beside it goes, and
    so do the elapsed-time counters it draws over the other outputs while a step waits its turn on a busy server */
 #batch-progress .progress-text {display:none !important;}
