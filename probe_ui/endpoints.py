@@ -204,8 +204,10 @@ class EndpointBook:
             own = self._own.get(owner)
         for name, cfg in (own.configs() if own is not None else {}).items():
             if names is None or name in names:
+                urls = cfg.base_url if isinstance(cfg.base_url, tuple) else (cfg.base_url or "",)
                 try:
-                    self.policy.check(cfg.base_url or "", admin=admin)
+                    for url in urls:  # an endpoint has one URL; replicas (a tuple) are each checked
+                        self.policy.check(url, admin=admin)
                 except OutboundRefused as exc:
                     raise OutboundRefused(f"endpoint '{name}': {exc}") from None
         return out

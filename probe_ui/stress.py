@@ -111,8 +111,10 @@ def _cells(df: pd.DataFrame) -> pd.DataFrame:
     err = d["error"] if "error" in d.columns else pd.Series([None] * len(d))
     tip = [_text(e)[:300] if s == "error" else (f"unreadable reply: {_text(r)[:300]}" if s == "invalid" else "")
            for s, e, r in zip(state, err, raw)]
-    out = d.assign(**{_ITEM: item.to_numpy(dtype=object), _COND: cond.to_numpy(dtype=object),
-                      _COL: col.to_numpy(dtype=object), _TEXT: text, _VALUE: value, _STATE: state, _TIP: tip})
+    columns: dict[str, Any] = {_ITEM: item.to_numpy(dtype=object), _COND: cond.to_numpy(dtype=object),
+                               _COL: col.to_numpy(dtype=object), _TEXT: text, _VALUE: value, _STATE: state,
+                               _TIP: tip}
+    out = d.assign(**columns)
     return out.drop_duplicates([_ITEM, _COND, _COL], keep="first")
 
 

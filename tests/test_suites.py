@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from helpers import choice_item, write_png, write_preset
-from probe_ui.cli import main, perturbations_markdown
+from probe_ui.cli import main
+from probe_ui.cli.listings import perturbations_markdown
 from probe_ui.perturb import PerturbContext, describe, replay
 from probe_ui.presets import PRESETS_DIR, PresetError, load_preset
 from probe_ui.store import Store

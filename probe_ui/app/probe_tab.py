@@ -763,7 +763,7 @@ def _display(image: Any) -> tuple[str, float]:
     if abs(factor - 1.0) < 1e-6:
         return png_file(pil), 1.0
     size = (max(1, round(pil.width * factor)), max(1, round(pil.height * factor)))
-    return png_file(pil.resize(size, Image.NEAREST if factor > 1 else Image.LANCZOS)), factor
+    return png_file(pil.resize(size, Image.Resampling.NEAREST if factor > 1 else Image.Resampling.LANCZOS)), factor
 
 
 class _Thumbs:

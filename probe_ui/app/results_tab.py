@@ -255,13 +255,16 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
     @inline_errors(cmp_msg)
     def on_compare(run_a: str | None, model_a: str | None, run_b: str | None, model_b: str | None, p: str
                    ) -> tuple[Any, ...]:
-        for value, name, words in ((run_a, "compare-run-a", "choose run A"), (model_a, "compare-model-a",
-                                                                               "choose A's model"),
-                                   (run_b, "compare-run-b", "choose run B"), (model_b, "compare-model-b",
-                                                                              "choose B's model")):
+        def chosen(value: str | None, name: str, words: str) -> str:
             if not value:
                 raise live.ProbeError(words, field=name)
-        c = compare.compare(ctx.store, compare.Side(run_a, model_a), compare.Side(run_b, model_b), p)
+            return value
+
+        a = compare.Side(chosen(run_a, "compare-run-a", "choose run A"),
+                         chosen(model_a, "compare-model-a", "choose A's model"))
+        b = compare.Side(chosen(run_b, "compare-run-b", "choose run B"),
+                         chosen(model_b, "compare-model-b", "choose B's model"))
+        c = compare.compare(ctx.store, a, b, p)
         return (*compare_format.view(c), "")
 
     @shows_errors

@@ -239,7 +239,9 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
         print(f"probe-ui: serving at {url} (store {opts.db}; {users}){' · demo' if opts.demo else ''}; "
               "Ctrl+C stops", flush=True)
     gate = LoginGate(opts.accounts).login if opts.accounts else None
-    app.launch(server_name=opts.host, server_port=opts.port, auth=gate, max_file_size=f"{opts.max_upload_mb}mb",
+    # gradio awaits a coroutine auth function (gradio/routes.py); its annotation names only the plain form
+    app.launch(server_name=opts.host, server_port=opts.port, auth=gate,  # type: ignore[arg-type]
+               max_file_size=f"{opts.max_upload_mb}mb",
                show_error=True, prevent_thread_lock=not block, quiet=True, css=CSS, js=JS, inbrowser=False,
                footer_links=["api"], theme=theme(), app_kwargs={"middleware": [Middleware(HttpGuard)]},
                run_history=False)  # Gradio's run history keeps past calls in the browser: not on a shared screen

@@ -162,8 +162,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         caller = who(ctx, request)
         specs = chosen_models(picked, other)
         seed_ = seed_of(sd)
-        common = {"seed": seed_, "user": caller.name,
-                  "extra_models": ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))}
+        extra = ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))
+        common: dict[str, Any] = {"seed": seed_, "user": caller.name, "extra_models": extra}
         originals, p, ids = originals_of(src, preset_path, item_id, sd, fields, caller.name)
         if md == SWEEP:
             chosen = [int(x) for x in lv or []] or None

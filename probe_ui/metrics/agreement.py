@@ -125,8 +125,9 @@ def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int
         per_model[m] = mv(sum(sel), len(sel))
     block = {
         "agreement": mv(sum(agree), len(agree)),
-        "kappa": cohen_kappa([maj[i] for i in both], ["correct" if parser[i] else "incorrect" for i in both],
-                             VERDICTS, n_boot=n_boot, seed=seed),
+        "kappa": cohen_kappa([verdict for verdict in (maj[i] for i in both) if verdict is not None],  # all of them
+                             ["correct" if parser[i] else "incorrect" for i in both], VERDICTS, n_boot=n_boot,
+                             seed=seed),
         "answers": len(both),
         "no_majority": sum(m is None for m in maj),
         "unsure": sum(m == "unsure" for m in maj),

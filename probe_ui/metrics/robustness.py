@@ -35,7 +35,7 @@ answers to show: the original and the first level that changed it).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -107,7 +107,7 @@ def _levels(g: pd.DataFrame, okey: pd.Series) -> list[dict[str, Any]]:
                 changed = ~same_values(lv["key"].to_numpy(dtype=object)[has],
                                  okey.reindex(lv["item"][has]).to_numpy(dtype=object))
                 flip = _r(100.0 * changed.mean())
-        out.append({"severity": int(level), "accuracy": _r(100.0 * right / n) if n else None, "ci_low": lo,
+        out.append({"severity": int(cast(int, level)), "accuracy": _r(100.0 * right / n) if n else None, "ci_low": lo,
                     "ci_high": hi, "n": n, "answer_flip_rate": flip})
     return out
 

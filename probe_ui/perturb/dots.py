@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 from fractions import Fraction
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -51,9 +51,14 @@ def _distinct(names: list[str]) -> list[str]:
 Colours = Annotated[list[Colour], Field(min_length=1, max_length=MAX_DOTS), AfterValidator(_distinct),
                     Shape("list", f"a list of 1 to {MAX_DOTS} different colour names (red, green, blue, ... "
                                    "or #rrggbb)")]
-DotRadius = fractional(ge=1)
-RadiusFraction = fractional(gt=0, lt=0.5)
-Threshold = fractional(ge=0, le=255)
+if TYPE_CHECKING:  # what the parameters hold once validated: a number, or a fraction kept as text ("1/70")
+    DotRadius = float | str
+    RadiusFraction = float | str
+    Threshold = float | str
+else:  # the same, with their bounds, for pydantic
+    DotRadius = fractional(ge=1)
+    RadiusFraction = fractional(gt=0, lt=0.5)
+    Threshold = fractional(ge=0, le=255)
 MAX_GAP = 100_000  # px
 
 
