@@ -272,7 +272,13 @@ def now() -> str:
 
 
 def package_versions() -> dict[str, str]:
-    """What produced a run: Python, platform and the versions of the packages that touch results."""
+    """What produced a run: Python, platform and the versions of the packages that touch results (read once per
+    process: the code running is what was imported, and each read scans the installed packages, ~10 ms a run)."""
+    return dict(_package_versions())
+
+
+@functools.cache
+def _package_versions() -> dict[str, str]:
     out = {"python": sys.version.split()[0], "platform": platform.platform()}
     for pkg in ("probe-ui", "numpy", "pillow", "pydicom", "nibabel", "openai", "anthropic", "transformers", "torch",
                 "sqlalchemy", "pandas"):
