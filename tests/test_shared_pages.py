@@ -111,7 +111,8 @@ def test_the_served_app_gives_each_user_their_own_config(login_app: AppServer) -
         assert http.post(f"{url}/login", data={"username": user, "password": USERS[user][1]}).status_code == 200
         return http
 
-    with signed("alice") as a, signed("bob") as b, httpx.Client(trust_env=False, timeout=60) as anon:
+    a, b, anon = signed("alice"), signed("bob"), httpx.Client(trust_env=False, timeout=60)
+    try:
         first, again = a.get(f"{url}/config"), a.get(f"{url}/config")
         assert first.status_code == again.status_code == 200
         assert first.content == again.content and first.json()["username"] == "alice"
@@ -121,6 +122,9 @@ def test_the_served_app_gives_each_user_their_own_config(login_app: AppServer) -
         assert anon.get(f"{url}/config").status_code in (401, 403)
         assert "add_endpoint" not in anon.get(f"{url}/").text
         assert '"alice"' not in b.get(f"{url}/").text
+    finally:
+        for http in (a, b, anon):
+            http.close()
 
 
 def test_without_a_login_the_page_is_served(open_app: AppServer) -> None:  # noqa: F811
