@@ -35,7 +35,7 @@ class FakeGradio:
         self.calls += 1
         headers = [(b"content-type", b"application/json")] + ([(b"set-cookie", b"x=1")] if self.cookie else [])
         await send({"type": "http.response.start", "status": self.status, "headers": headers})
-        body = json.dumps({"user": user_of(scope), "call": self.calls}).encode()
+        body = json.dumps({"username": user_of(scope) or None, "call": self.calls}).encode()
         await send({"type": "http.response.body", "body": body[:5], "more_body": True})
         await send({"type": "http.response.body", "body": body[5:], "more_body": False})
 
@@ -58,20 +58,26 @@ def get(mw: SharedPages, gradio: FakeGradio, path: str = "/config", token: str |
     return sent[0]["status"], json.loads(body)
 
 
-def test_a_users_page_is_built_once_and_served_to_that_user_alone() -> None:
+def test_pages_are_built_once_and_each_user_gets_their_own() -> None:
     gradio = FakeGradio()
     mw = SharedPages(gradio)
-    assert get(mw, gradio) == (200, {"user": "alice", "call": 1})
-    assert get(mw, gradio) == (200, {"user": "alice", "call": 1})  # from memory, whole
+    assert get(mw, gradio, "/") == (200, {"username": "alice", "call": 1})
+    assert get(mw, gradio, "/") == (200, {"username": "alice", "call": 1})  # from memory, whole
     assert gradio.calls == 1 and mw.served == 1
-    assert get(mw, gradio, token="tok-b") == (200, {"user": "bob", "call": 2})  # bob never gets alice's
-    assert get(mw, gradio, "/gradio_api/info")[1]["call"] == 3  # each route its own
-    assert get(mw, gradio, host=b"probe.example.org")[1]["call"] == 4  # another address: the root URL differs
-    assert get(mw, gradio, token=None)[1] == {"user": None, "call": 5}  # not signed in: never kept
-    assert get(mw, gradio, token=None)[1]["call"] == 6
-    assert get(mw, gradio, token="stale")[1]["call"] == 7  # signed out: not anyone's
-    assert get(mw, gradio, "/gradio_api/queue/data")[1]["call"] == 8  # other routes pass through
-    assert get(mw, gradio, method="POST")[1]["call"] == 9
+    assert get(mw, gradio, "/", token="tok-b") == (200, {"username": "bob", "call": 2})  # the page: per user
+    # the configuration: built once, each user's own name written in
+    assert get(mw, gradio, "/config") == (200, {"username": "alice", "call": 3})
+    assert get(mw, gradio, "/config", token="tok-b") == (200, {"username": "bob", "call": 3})
+    assert get(mw, gradio, "/config") == (200, {"username": "alice", "call": 3})
+    # the API description: the same for everyone signed in
+    assert get(mw, gradio, "/gradio_api/info")[1]["call"] == 4
+    assert get(mw, gradio, "/gradio_api/info", token="tok-b")[1]["call"] == 4
+    assert get(mw, gradio, "/config", host=b"probe.example.org")[1]["call"] == 5  # another root URL
+    assert get(mw, gradio, "/config", token=None)[1] == {"username": None, "call": 6}  # not signed in: never kept
+    assert get(mw, gradio, "/gradio_api/info", token=None)[1]["call"] == 7
+    assert get(mw, gradio, "/config", token="stale")[1]["call"] == 8  # signed out: not anyone's
+    assert get(mw, gradio, "/gradio_api/queue/data")[1]["call"] == 9  # other routes pass through
+    assert get(mw, gradio, "/config", method="POST")[1]["call"] == 10
 
 
 def test_errors_cookies_and_a_changed_layout_are_not_served_again() -> None:
@@ -116,7 +122,8 @@ def test_the_served_app_gives_each_user_their_own_config(login_app: AppServer) -
         first, again = a.get(f"{url}/config"), a.get(f"{url}/config")
         assert first.status_code == again.status_code == 200
         assert first.content == again.content and first.json()["username"] == "alice"
-        assert b.get(f"{url}/config").json()["username"] == "bob"
+        bobs = b.get(f"{url}/config").json()
+        assert bobs == {**first.json(), "username": "bob"}  # the same layout, his own name
         assert a.get(f"{url}/gradio_api/info").content == a.get(f"{url}/gradio_api/info").content
         assert '"alice"' in a.get(f"{url}/").text
         assert anon.get(f"{url}/config").status_code in (401, 403)

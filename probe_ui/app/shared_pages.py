@@ -6,24 +6,47 @@ each request) and the API description (``/gradio_api/info``: ~160 KB, encoded af
 builds each of these anew on every request: tens of milliseconds of CPU each, so that fifty people arriving
 together waited seconds behind one another (issue 23's "connect" and "page load"). They are the same for every
 request of one signed-in user at one address, so :class:`SharedPages` (an ASGI middleware) keeps the finished
-response, per route, query, user and the address the client used (the page names its own root URL), and serves
-it again for :data:`KEEP_S` seconds.
+response, per route, query and the address the client used (the page names its own root URL), and serves it
+again for :data:`KEEP_S` seconds:
+
+- the API description is the same for everyone signed in (Gradio itself builds it once);
+- the configuration differs between users only by the name it gives (``username``): it is built once, and
+  another user gets it with their own name written in (a re-encoding, ~1 ms, not a ~40 ms deep copy);
+- the page embeds its configuration in a script: it is kept per user.
 
 Only complete ``200`` responses without cookies are kept, only for visitors who have signed in (or an app
-without a login), and a user's responses are served to that user alone: the configuration names its user.
+without a login); a visitor who has not signed in gets what Gradio gives them.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import OrderedDict
 from typing import Any
 
+try:  # what Gradio encodes its JSON with (a dependency of Gradio's); the standard library otherwise
+    import orjson
+
+    def _dumps(value: Any) -> bytes:
+        return orjson.dumps(value)
+
+    _loads = orjson.loads
+except ImportError:  # pragma: no cover - Gradio installs orjson
+    def _dumps(value: Any) -> bytes:
+        return json.dumps(value, separators=(",", ":")).encode()
+
+    _loads = json.loads
+
 from starlette.requests import HTTPConnection
 
 #: the routes kept: the page, its configuration and the API description
 ROUTES = frozenset({"/", "/config", "/config/", "/gradio_api/info", "/gradio_api/info/"})
+#: the same for everyone signed in
+EVERYONE = frozenset({"/gradio_api/info", "/gradio_api/info/"})
+#: JSON that differs between users only by its ``username``
+NAMED = frozenset({"/config", "/config/"})
 #: how long a kept response is served again (the app's layout does not change while it runs; a short life
 #: bounds any surprise)
 KEEP_S = 60.0
@@ -69,8 +92,9 @@ class SharedPages:
         app = scope.get("app")
         blocks = app.get_blocks() if app is not None and hasattr(app, "get_blocks") else None
         headers = dict(scope.get("headers") or [])
-        return (scope["path"], scope.get("query_string", b""), scope.get("root_path", ""), user,
-                id(getattr(blocks, "config", None)), *(headers.get(h) for h in _VARY))
+        shared = scope["path"] in EVERYONE or scope["path"] in NAMED
+        return (scope["path"], scope.get("query_string", b""), scope.get("root_path", ""),
+                None if shared else user, id(getattr(blocks, "config", None)), *(headers.get(h) for h in _VARY))
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         key = self.key(scope)
@@ -86,8 +110,11 @@ class SharedPages:
             if hit is not None:
                 self.served += 1
         if hit is not None:
-            await send(hit[1])
-            await send({"type": "http.response.body", "body": hit[2], "more_body": False})
+            start, body = hit[1], hit[2]
+            if scope["path"] in NAMED:
+                start, body = _named(start, body, user_of(scope))
+            await send(start)
+            await send({"type": "http.response.body", "body": body, "more_body": False})
             return
         await self.app(scope, receive, self._keeping(key, now, send))
 
@@ -112,7 +139,18 @@ class SharedPages:
 
     @staticmethod
     def _may_keep(start: dict[str, Any]) -> bool:
-        return start.get("status") == 200 and not any(k.lower() == b"set-cookie" for k, _ in start.get("headers", []))
+        names = {k.lower() for k, _ in start.get("headers", [])}
+        return start.get("status") == 200 and not names & {b"set-cookie", b"content-encoding"}
+
+
+def _named(start: dict[str, Any], body: bytes, user: str | None) -> tuple[dict[str, Any], bytes]:
+    """A kept configuration with ``user``'s name in it (unchanged when it already is)."""
+    config = _loads(body)
+    if not isinstance(config, dict) or config.get("username") == (user or None):
+        return start, body
+    body = _dumps({**config, "username": user or None})
+    headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+    return {**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]}, body
 
 
 __all__ = ["KEEP_S", "ROUTES", "SharedPages", "user_of"]
