@@ -26,20 +26,21 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+from starlette.requests import HTTPConnection
+
 try:  # what Gradio encodes its JSON with (a dependency of Gradio's); the standard library otherwise
     import orjson
-
-    def _dumps(value: Any) -> bytes:
-        return orjson.dumps(value)
-
-    _loads = orjson.loads
 except ImportError:  # pragma: no cover - Gradio installs orjson
-    def _dumps(value: Any) -> bytes:
-        return json.dumps(value, separators=(",", ":")).encode()
+    orjson = None  # type: ignore[assignment]
 
-    _loads = json.loads
 
-from starlette.requests import HTTPConnection
+def _dumps(value: Any) -> bytes:
+    return orjson.dumps(value) if orjson is not None else json.dumps(value, separators=(",", ":")).encode()
+
+
+def _loads(body: bytes) -> Any:
+    return orjson.loads(body) if orjson is not None else json.loads(body)
+
 
 #: the routes kept: the page, its configuration and the API description
 ROUTES = frozenset({"/", "/config", "/config/", "/gradio_api/info", "/gradio_api/info/"})
