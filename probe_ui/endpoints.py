@@ -327,6 +327,19 @@ def _result(ok: bool, model: str, latency_s: float | None = None, text: str = ""
     return {"ok": ok, "model": model, "latency_s": latency_s, "text": text, "error": error}
 
 
+def model_check_html(result: Mapping[str, Any], spec: str = "") -> str:
+    """A :func:`test_model` result as the Models tab shows it: a word first ("Works" or "Does not work", never a
+    sign a font may lack), the model, and its reply or error; only what a model API answered (its parsed reply,
+    or the error's message), escaped."""
+    from html import escape
+
+    model = escape(str(result.get("model") or spec))
+    if result.get("ok"):
+        return (f"<b>Works</b>: <b>{model}</b> answered in {float(result.get('latency_s') or 0):.2f} s: "
+                f"<q>{escape(str(result.get('text'))[:300])}</q>")
+    return f"<b>Does not work</b>: <b>{model}</b>: {escape(str(result.get('error')))}"
+
+
 def test_model(spec: str, endpoints: Endpoints | Mapping[str, ModelConfig] | None = None, timeout_s: float = 30
                ) -> dict[str, Any]:
     """Send ONE tiny real request (a 64×64 grey image and a yes/no question) to a model: a catalogue name, an added

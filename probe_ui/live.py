@@ -88,6 +88,8 @@ def take_upload(path: str) -> tuple[str, bytes]:
 
 def describe_loaded(li: LoadedImage) -> str:
     """One short paragraph for the page: format, size, window/slice, and which header fields were withheld."""
+    from probe_ui import labels
+
     im = li.image
     parts = [f"**{li.format.upper()}** · {im.width}×{im.height} {im.mode} · image `{im.id[:12]}`"]
     info = li.info
@@ -97,7 +99,7 @@ def describe_loaded(li: LoadedImage) -> str:
         parts.append(f"slice {info.get('slice')} of {info['n_slices']} (axis {info.get('axis')})")
     if info.get("window"):
         c, w = info["window"][:2]
-        parts.append(f"window {c:g}/{w:g} ({info.get('window_source', 'file')})")
+        parts.append(f"window {c:g}/{w:g} (centre/width: {labels.window_source(info.get('window_source', 'file'))})")
     if li.phi_fields:
         parts.append(f"{len(li.phi_fields)} patient-identifying header fields withheld (never stored or sent)")
     text = " · ".join(parts)

@@ -31,7 +31,7 @@ from probe_ui.export_formats import format_names
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.plots import SORTS
 from probe_ui.results_cache import cached_answers
-from probe_ui.results_page import results_view
+from probe_ui.results_page import ANSWER_HEADERS, condition_numbers, results_view
 from probe_ui.safe_write import fresh_path
 
 
@@ -39,7 +39,9 @@ def run_names(ctx: AppContext) -> list[str]:
     return [name for _, name in results.run_choices(ctx.store)]
 
 
-def build(ctx: AppContext, tab: gr.Tab) -> None:
+def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> None:
+    """The tab; ``batch``: the Batch tab's "Open the Results tab" button and the run it finished, which this tab
+    chooses before it opens (so what it shows belongs to the run the button names)."""
     choices = results.run_choices(ctx.store)
     with gr.Row():
         runs = gr.Dropdown(label="runs (newest first; several to compare)", choices=choices, multiselect=True,
@@ -170,8 +172,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                              judge=_judge_name(j, p, request), order=o if o in SORTS else "family",
                              owner=who(ctx, request).owner, cache=ctx.results_cache)
             return (v.overview, v.families, v.extra, v.plot_acc, v.plot_cat, v.plot_conf, v.plot_curves,
-                    gr.update(visible=v.plot_curves is not None), v.by_condition.round(2), v.responses, "", v.shown,
-                    v.failed)
+                    gr.update(visible=v.plot_curves is not None), condition_numbers(v.by_condition), v.responses,
+                    "", v.shown, v.failed)
         return newest("results", request, len(show_outputs), work)
 
     def _judge_name(j: str | None, p: str, request: gr.Request | None) -> str | None:
@@ -241,7 +243,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     def on_select(table: Any, evt: gr.SelectData) -> Any:
         row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
         try:
-            return int(table.iloc[row]["response_id"])
+            return int(table.iloc[row][ANSWER_HEADERS["response_id"]])
         except (KeyError, IndexError, ValueError, AttributeError):
             return None
 
@@ -309,6 +311,17 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     cmp_btn.click(on_compare, [cmp_run_a, cmp_model_a, cmp_run_b, cmp_model_b, parser],
                   [cmp_summary, cmp_cond, cmp_cat, cmp_paper, cmp_flips, cmp_msg], api_name="compare")
     cmp_flips.select(on_flip, cmp_flips, [cmp_detail_a, cmp_detail_b], api_visibility="private")
+    if batch is not None:
+        def on_finished(run: str | None) -> Any:
+            """The finished run chosen (the one above it is newest-first: a run made since the page opened is
+            added); no run finished on this page: the choice stays as it is."""
+            if not run:
+                return gr.update()
+            return gr.update(choices=results.run_choices(ctx.store), value=[run])
+
+        # the run first, then the tab: the tab's own refresh then keeps it
+        batch["to_results"].click(on_finished, batch["finished"], runs, api_visibility="private").then(
+            None, None, None, js=OPEN_RESULTS_JS, api_visibility="private")
     export_btn.click(on_export, [runs, export_format, export_by, parser, judge], download, api_name="export")
     report_btn.click(on_report, [runs, parser, judge], download, api_name="report")
 
@@ -320,4 +333,8 @@ def _file_name(run: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", run)[:80] or "run"
 
 
-register_tab(AppTab("results", "Results", order=40, right="read", build=lambda ctx, tab, built: build(ctx, tab)))
+#: opens the Results tab, as a click on its tab button would
+OPEN_RESULTS_JS = "() => { document.querySelector(\"button[role=tab][data-tab-id='results']\")?.click(); }"
+
+register_tab(AppTab("results", "Results", order=40, right="read",
+                    build=lambda ctx, tab, built: build(ctx, tab, built.get("batch"))))
