@@ -3,6 +3,7 @@ progress, and holding a run for one batch at a time (:meth:`RunsMixin.run_lock`)
 
 from __future__ import annotations
 
+import functools
 import platform
 import sys
 from contextlib import contextmanager
@@ -21,7 +22,13 @@ if TYPE_CHECKING:
 
 
 def package_versions() -> dict[str, str]:
-    """What produced a run: Python, platform and the versions of the packages that touch results."""
+    """What produced a run: Python, platform and the versions of the packages that touch results (read once per
+    process: the code running is what was imported, and each read scans the installed packages, ~10 ms a run)."""
+    return dict(_package_versions())
+
+
+@functools.cache
+def _package_versions() -> dict[str, str]:
     out = {"python": sys.version.split()[0], "platform": platform.platform()}
     for pkg in ("probe-ui", "numpy", "pillow", "pydicom", "nibabel", "openai", "anthropic", "transformers", "torch",
                 "sqlalchemy", "pandas"):
