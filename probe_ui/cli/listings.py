@@ -92,7 +92,8 @@ def cmd_perturbations(args: argparse.Namespace) -> int:
 
 
 def perturbations_markdown(perts: list[dict[str, str]], suites: list[dict[str, str]]) -> str:
-    """The perturbation and suite tables of docs/guide/commands/perturbations.md, generated from the registries (no drift)."""
+    """The perturbation and suite tables of docs/guide/commands/perturbations.md, generated from the registries (no
+    drift)."""
     def cell(text: str) -> str:
         return text.replace("|", "\\|")
 
