@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 from probe_ui import prompts
 from probe_ui.items import Variant
-from probe_ui.judge import MODES as JUDGE_MODES
+from probe_ui.judge import JUDGE_MODES
 from probe_ui.presets import Preset
 from probe_ui.providers.base import (
     ModelConfig,
@@ -112,7 +112,7 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     if samples > 1 and (temperature or 0) == 0:
         raise BatchError("several samples at temperature 0 would all be the same answer: set --temperature > 0")
     if judge_mode not in JUDGE_MODES:
-        raise BatchError(f"unknown judge mode '{judge_mode}'; known: {', '.join(JUDGE_MODES)}")
+        raise BatchError(f"unknown judge mode '{judge_mode}'; known: {', '.join(JUDGE_MODES.names())}")
     models = resolve_models(model_specs, extra_models)
     judge_cfg = Judge(resolve_models([judge], extra_models)[0], judge_mode) if judge else None
     name = run_name or default_run_name(presets, seed, suites)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from probe_ui import answers
-from probe_ui.judge import MEDICONFUSION_TEMPERATURE, judge_request, needs_judge, parse_judgement
+from probe_ui.judge import JUDGE_MODES, judge_request, needs_judge, parse_judgement
 from probe_ui.providers import create
 from probe_ui.providers.base import (
     GenerationSettings,
@@ -149,7 +149,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
 
     async def judge_one(cell: Cell, resp: Response) -> None:
         assert judge is not None
-        temperature = MEDICONFUSION_TEMPERATURE if judge.mode == "mediconfusion" else 0.0
+        temperature = JUDGE_MODES.get(judge.mode).temperature
         settings = GenerationSettings(temperature=temperature, max_tokens=256, seed=run.seed,
                                       timeout_s=float(judge.model.generation.get("timeout_s", 120.0)))
         req = judge_request(judge.mode, cell.variant, resp.text, settings)
