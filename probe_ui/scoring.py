@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence, cast
 
 import numpy as np
 import pandas as pd
@@ -107,6 +107,12 @@ def robust_parser(row: dict[str, Any], run_benchmark: str | None = None, run_pro
 def check_parser(parser: str) -> Parser:
     """The parser registered as ``parser``; a ScoringError naming the known ones otherwise."""
     return PARSERS.get(parser)
+
+
+def records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    """A frame's rows as dicts keyed by column name (pandas types the keys ``Hashable``; these frames' columns are
+    names)."""
+    return cast("list[dict[str, Any]]", df.to_dict("records"))
 
 
 def value_or_none(x: Any) -> Any:
@@ -211,7 +217,7 @@ def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run
     cols = {c: [value_or_none(x) for x in out[c]] for c in (*_PARSE, "legacy_mode")}  # missing is None, never NaN
     used: set[str] = set()
     fresh: list[dict[str, Any]] = []
-    for i, row in enumerate(out.to_dict("records")):
+    for i, row in enumerate(records(out)):
         reader = rule(row, run_benchmark, run_prompt)
         mode = reader.legacy_mode if reader is not None else None
         if mode is None and not stale[i]:
@@ -230,8 +236,8 @@ def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run
             cols["legacy_mode"][i] = mode
         elif "response_id" in row:
             fresh.append({"id": int(row["response_id"]), **values, "parse_version": version})
-    for c, values in cols.items():
-        out[c] = pd.Series(values, index=out.index, dtype=object)
+    for c, column in cols.items():
+        out[c] = pd.Series(column, index=out.index, dtype=object)
     return out, used, fresh
 
 
@@ -340,7 +346,7 @@ def run_names(runs: str | Sequence[str] | None) -> list[str | None]:
     """Distinct run names in order (a single name is accepted too); [None] (the latest run) when none is given."""
     if runs is None or runs == "":
         return [None]
-    names = list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs)))
+    names: list[str | None] = list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs)))
     return names or [None]
 
 
@@ -501,10 +507,11 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
     if agreement is not None:
         out["rater_agreement"] = jsonable(agreement)
     if judge:
-        decided = df.loc[(df["method"] == "judge").to_numpy(), "model"].value_counts() if len(df) else {}
+        decided: dict[str, int] = {str(m): int(n) for m, n in df.loc[(df["method"] == "judge").to_numpy(), "model"]
+                                   .value_counts().items()} if len(df) else {}
         for model, r in out["models"].items():
-            r["judged"] = int(decided.get(model, 0))
-        out["judge"] = {"model": judge, "decided": int(sum(int(v) for v in dict(decided).values()))}
+            r["judged"] = decided.get(model, 0)
+        out["judge"] = {"model": judge, "decided": sum(decided.values())}
     if run.config.harness:  # an imported harness run: its own verdicts against this reading
         from probe_ui.interop.verdicts import harness_agreement
 
@@ -527,7 +534,7 @@ def compare_parsers(store: Store, run_name: str | None = None) -> list[dict[str,
     benchmark, prompt = run.config.benchmark, run.config.prompt
     df = store.answers_frame(run.id, full=True)
     out: list[dict[str, Any]] = []
-    for row in df.to_dict("records"):
+    for row in records(df):
         rob = read_reply(row, "robust", benchmark, prompt)
         leg = read_reply(row, "legacy", benchmark, prompt)
         if rob is None or leg is None or leg[1] is None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import random
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
@@ -38,7 +39,7 @@ class PerturbContext:
     """
 
     pool: tuple[Variant, ...] = ()
-    images: dict[str, CanonicalImage] = field(default_factory=dict)
+    images: Mapping[str, CanonicalImage] = field(default_factory=dict)
 
     def others(self, variant: Variant) -> list[Variant]:
         """The pool without the variant's own item."""

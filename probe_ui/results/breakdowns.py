@@ -5,7 +5,7 @@ an invalid answer wrong)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Literal
 
 import pandas as pd
 
@@ -98,7 +98,7 @@ def confusion(df: pd.DataFrame, model: str) -> pd.DataFrame:
 
 # ---- accuracy by category -----------------------------------------------------------------------------------------
 
-def _by_category(df: pd.DataFrame, agg: str) -> pd.DataFrame:
+def _by_category(df: pd.DataFrame, agg: Literal["mean", "size"]) -> pd.DataFrame:
     """Scored answers per category (rows) and model (columns), aggregated by ``agg`` ("mean" of right, or
     "size"); a row with several categories counts for each, one without any under "(none)"."""
     s = graded_rows(df)

@@ -42,7 +42,8 @@ def response_table(df: pd.DataFrame, limit: int = TABLE_LIMIT) -> pd.DataFrame:
         return pd.DataFrame(columns=RESPONSE_COLUMNS)
     words = []
     for r in d.to_dict("records"):
-        kind, opts = str(r.get("kind")), r.get("options") if isinstance(r.get("options"), (list, tuple)) else ()
+        got = r.get("options")
+        kind, opts = str(r.get("kind")), tuple(got) if isinstance(got, (list, tuple)) else ()
         words.append({"what was done": describe(r.get("provenance") if isinstance(r.get("provenance"), list)
                                                 else None, r.get("condition")),
                       "answer": answer_text(kind, opts, r.get("parsed")),
@@ -176,7 +177,8 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
     run = next((x.name for x in store.list_runs() if x.id == r["run_id"]), str(r["run_id"]))
     rating, note = _rating(store, r["run_id"], int(r["id"]))
     r.update(_current_reading(r))
-    correct = {True: "yes", False: "no"}.get(r.get("correct"), "not scored")
+    verdicts: dict[Any, str] = {True: "yes", False: "no"}  # the stored value as it is (a bool, 0/1 or None)
+    correct = verdicts.get(r.get("correct"), "not scored")
     expected = md_text(r.get("answer_label") or "-") + (f" ({md_text(r['answer'])})" if r.get("answer") else "")
     lines = [
         f"### Response #{int(r['id'])}",
