@@ -27,7 +27,7 @@ from probe_ui.runner.cells import (
                                    unusable_rows,
                                    variant_cells,
 )
-from probe_ui.runner.execute import Judge, PlannedCells, ProviderPool, ask, execute_cells, execute_run
+from probe_ui.runner.execute import CallLimit, Judge, PlannedCells, ProviderPool, ask, execute_cells, execute_run
 from probe_ui.runner.models import (
                                    MAX_TEMPERATURE,
                                    BatchError,
@@ -37,7 +37,7 @@ from probe_ui.runner.models import (
                                    resolve_models,
 )
 
-__all__ = ["MAX_TEMPERATURE", "BatchError", "BatchPlan", "BatchResult", "Cell", "Judge", "PlannedCells",
+__all__ = ["MAX_TEMPERATURE", "BatchError", "BatchPlan", "BatchResult", "CallLimit", "Cell", "Judge", "PlannedCells",
            "ProviderPool", "ask", "batch_change", "call_row", "check_temperature", "default_run_name",
            "execute_cells", "execute_run", "generation_settings", "plan_cells", "public_config", "resolve_each",
            "resolve_models", "response_row", "resume_batch", "run_batch", "score_response", "shard_of",

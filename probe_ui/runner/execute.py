@@ -9,6 +9,7 @@ import concurrent.futures
 import threading
 import time
 from collections.abc import AsyncIterator, Iterable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
@@ -52,29 +53,46 @@ class Judge:
     mode: str = "mediconfusion"
 
 
+#: what a call waits on before it is sent: ``async with limit:`` holds one of its slots
+CallLimit = AbstractAsyncContextManager[Any]
+
+
 class ProviderPool:
     """Providers created once and reused across calls, with one concurrency limit per API provider.
 
-    A local model (``default_concurrency`` 1, or ``limit_per_model``: an in-process model) gets a limit of its own.
+    A local model (:meth:`is_local`) gets a limit of its own. Which limit a model's calls wait on, and how many
+    may be in flight, is :meth:`limit_of`: a pool that shares limits otherwise (the live probes' pool,
+    :class:`probe_ui.live_calls.LivePool`) overrides that one method.
     """
 
     def __init__(self, concurrency: int | None = None) -> None:
         self.concurrency = concurrency
         self.providers: dict[str, Provider] = {}
-        self.limits: dict[str, asyncio.Semaphore] = {}
-        self.capacities: dict[str, int] = {}
+        self.limits: dict[str, CallLimit] = {}  # by model name
+        self.capacities: dict[str, int] = {}  # by model name
+        self._shared: dict[str, tuple[asyncio.Semaphore, int]] = {}  # by provider, or by model for a local one
         #: images shrunk for a provider's size limit, by (image id, long side): each resized once per batch
         self.resized: dict[tuple[str, int], Any] = {}
 
-    def get(self, model: ModelConfig) -> tuple[Provider, asyncio.Semaphore]:
+    @staticmethod
+    def is_local(provider: Provider) -> bool:
+        """A model asked one call at a time (``default_concurrency`` 1) or in this process (``limit_per_model``)."""
+        return provider.default_concurrency == 1 or bool(getattr(provider, "limit_per_model", False))
+
+    def limit_of(self, provider: Provider, model: ModelConfig) -> tuple[CallLimit, int]:
+        """The limit ``model``'s calls wait on and how many may be in flight: one semaphore per API provider (the
+        pool's ``concurrency``, else the model's, else the provider's default), one per local model."""
+        key = model.name if self.is_local(provider) else model.provider
+        if key not in self._shared:
+            capacity = self.concurrency or model.concurrency or provider.default_concurrency
+            self._shared[key] = (asyncio.Semaphore(capacity), capacity)
+        return self._shared[key]
+
+    def get(self, model: ModelConfig) -> tuple[Provider, CallLimit]:
+        """The model's provider (created on first use) and the limit its calls wait on."""
         if model.name not in self.providers:
-            p = self.providers[model.name] = create(model)
-            key = model.name if p.default_concurrency == 1 or getattr(p, "limit_per_model", False) else model.provider
-            if key not in self.limits:
-                self.capacities[key] = self.concurrency or model.concurrency or p.default_concurrency
-                self.limits[key] = asyncio.Semaphore(self.capacities[key])
-            self.limits[model.name] = self.limits[key]
-            self.capacities[model.name] = self.capacities[key]
+            provider = self.providers[model.name] = create(model)
+            self.limits[model.name], self.capacities[model.name] = self.limit_of(provider, model)
         return self.providers[model.name], self.limits[model.name]
 
     def capacity(self, model: ModelConfig) -> int:
@@ -88,6 +106,7 @@ class ProviderPool:
         self.providers.clear()
         self.limits.clear()
         self.capacities.clear()
+        self._shared.clear()
         self.resized.clear()
 
 
