@@ -14,6 +14,7 @@ from typing import Any, Callable, Sequence
 
 from probe_ui import __version__, redact
 from probe_ui.errors import ProbeUIError, bug_line, first_line, setup_logging
+from probe_ui.registry import RegisteredNames
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 log = logging.getLogger("probe_ui.cli")
@@ -108,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.set_defaults(func=cmd_serve)
 
     def parser_arg(sp: argparse.ArgumentParser) -> None:
-        sp.add_argument("--parser", choices=("robust", "legacy"), default="robust",
+        sp.add_argument("--parser", choices=RegisteredNames("probe_ui.scoring:PARSERS"), default="robust",
+                        metavar="NAME",
                         help="robust: our extractor (default); legacy: the benchmark's original parser, to reproduce "
                              "published numbers (runs whose benchmark is known; else the same as robust)")
 
@@ -148,8 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                                    "(default: the catalogue's, else 0)")
     b.add_argument("--judge", default=None, metavar="SPEC",
                    help="a model that maps free-form answers to options (e.g. with --prompt free)")
-    b.add_argument("--judge-mode", default="mediconfusion", choices=("mediconfusion", "blink"),
-                   help="mediconfusion: 1-10 score per option, margin 3; blink: pick a letter or Z")
+    b.add_argument("--judge-mode", default="mediconfusion", choices=RegisteredNames("probe_ui.judge:JUDGE_MODES"),
+                   metavar="MODE", help="mediconfusion: 1-10 score per option, margin 3; blink: pick a letter or Z")
     b.add_argument("--no-cache", action="store_true",
                    help="ask again even when an identical deterministic request was answered before")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")

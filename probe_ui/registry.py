@@ -327,11 +327,32 @@ class Registry(Generic[T]):
         return f"Registry({self.kind!r}, {len(self._entries) + len(self._factories)} entries)"
 
 
+class RegisteredNames:
+    """The names of a registry that is imported only when they are asked for: ``choices=`` of a command-line
+    option (``argparse`` asks ``in`` when the option is given and lists the names in its error), so building the
+    parser imports nothing. ``where`` is ``"module:ATTRIBUTE"`` of the registry (``"probe_ui.scoring:PARSERS"``)."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def _registry(self) -> Registry[Any]:
+        module, _, attr = self.where.partition(":")
+        reg: Registry[Any] = getattr(importlib.import_module(module), attr)
+        return reg
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._registry()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._registry().names())
+
+
 def _same(a: object, b: object) -> bool:
     """Whether two entries are one definition seen twice (a module re-imported under another name)."""
     qa = (getattr(a, "__module__", None), getattr(a, "__qualname__", None))
     return qa[1] is not None and qa == (getattr(b, "__module__", None), getattr(b, "__qualname__", None))
 
 
-__all__ = ["PLUGINS_ENV", "PluginError", "Registry", "RegistryError", "forget_plugins", "import_package",
+__all__ = ["PLUGINS_ENV", "PluginError", "RegisteredNames", "Registry", "RegistryError", "forget_plugins",
+           "import_package",
            "load_plugins", "plugin_paths"]

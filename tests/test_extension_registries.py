@@ -122,3 +122,16 @@ def test_an_unknown_judge_mode_lists_the_registered_ones(tmp_path: Any) -> None:
     with pytest.raises(BatchError, match=r"unknown judge mode 'gpt'; known: mediconfusion, blink"):
         run_batch(Store(tmp_path / "x.db"), [], ["baseline/first"], judge="baseline/last", judge_mode="gpt",
                   progress=False)
+
+
+def test_the_cli_takes_registered_parsers_and_judge_modes(first_parser: None, letter_judge: None,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from probe_ui.cli import build_parser
+
+    args = build_parser().parse_args(["score", "--parser", "first"])
+    assert args.parser == "first"
+    args = build_parser().parse_args(["batch", "p.yaml", "-m", "baseline/first", "--judge-mode", "first-letter"])
+    assert args.judge_mode == "first-letter"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["score", "--parser", "strict"])
+    assert "invalid choice: 'strict' (choose from 'robust', 'legacy', 'first')" in capsys.readouterr().err
