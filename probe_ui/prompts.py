@@ -100,8 +100,8 @@ class Template:
 
 #: every prompt template, in menu order: the shared ones below (each kind's plain wording), then each benchmark
 #: folder's (``probe_ui/benchmarks/<name>/prompts.py``), then plugins' (:func:`register_template`)
-TEMPLATES: Registry[Template] = Registry("prompt template", packages=("probe_ui.benchmarks",), error=PromptError,
-                                        ordered=True)
+TEMPLATES: Registry[Template] = Registry("prompt template", packages=("probe_ui.benchmarks",),
+                                        only=("prompts",), error=PromptError, ordered=True)
 for _t in (
         Template("yesno", ("yesno",), yesno, 32, "the question, ending in '(please answer yes/no)'"),
         Template("label", ("label",), label, 32, "MedBLINK: '(Answer with red, green, or blue)'"),

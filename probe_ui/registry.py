@@ -131,25 +131,30 @@ def _forget(module: str) -> None:
     sys.modules.pop(module, None)
 
 
-def import_package(package: str) -> None:
-    """Import every module of ``package`` and of its subpackages (so their registrations run)."""
+def import_package(package: str, only: tuple[str, ...] = ()) -> None:
+    """Import every module of ``package`` and of its subpackages (so their registrations run); with ``only``, just
+    the modules of those names (``("prompts",)``: each benchmark folder's ``prompts.py``, not its metric, whose
+    imports take seconds) and the packages above them."""
     pkg = importlib.import_module(package)
     for info in pkgutil.walk_packages(getattr(pkg, "__path__", []), prefix=f"{package}."):
-        importlib.import_module(info.name)
+        if not only or info.name.rsplit(".", 1)[-1] in only:
+            importlib.import_module(info.name)
 
 
 class Registry(Generic[T]):
     """Name → entry of one kind (see the module docstring). ``kind`` names the kind in messages ("provider");
-    ``packages`` are walked on first use; ``error`` is the exception an unknown name raises (the kind's own, so
-    callers keep catching what they caught before); ``ordered``: names come in registration order (a menu whose
-    order means something, e.g. the prompt templates) rather than sorted."""
+    ``packages`` are walked on first use (only the modules named ``only``, when given); ``error`` is the exception
+    an unknown name raises (the kind's own, so callers keep catching what they caught before); ``ordered``: names
+    come in registration order (a menu whose order means something, e.g. the prompt templates) rather than
+    sorted."""
 
-    def __init__(self, kind: str, *, packages: tuple[str, ...] = (),
+    def __init__(self, kind: str, *, packages: tuple[str, ...] = (), only: tuple[str, ...] = (),
                  error: Callable[[str], Exception] = RegistryError,
                  check: Callable[[], None] | None = None, ordered: bool = False) -> None:
         self.kind = kind
         self.ordered = ordered
         self.packages = packages
+        self.only = only  # the module names to import from the packages (all when empty)
         self.error = error
         self.check = check  # run once everything is discovered (e.g. suites naming metric families)
         self._entries: dict[str, T] = {}
@@ -255,7 +260,7 @@ class Registry(Generic[T]):
             return
         try:
             for package in self.packages:
-                import_package(package)
+                import_package(package, self.only)
             self._discovered = True
         finally:
             with _lock:

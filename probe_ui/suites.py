@@ -144,7 +144,8 @@ def _circular(v: Variant, ctx: PerturbContext) -> list[Condition]:
 
 #: every suite, in menu order: the shared ones below, then each benchmark folder's (``probe_ui/benchmarks/<name>/
 #: suite.py``), then plugins' (:func:`register_suite`)
-SUITES: Registry[Suite] = Registry("suite", packages=("probe_ui.benchmarks",), error=SuiteError, ordered=True)
+SUITES: Registry[Suite] = Registry("suite", packages=("probe_ui.benchmarks",), only=("suite",), error=SuiteError,
+                                ordered=True)
 for _s in (
     Suite("rotations", "the image at 90, 180 and 270 degrees; content answers must not change",
           ("groups",), _rotations),
