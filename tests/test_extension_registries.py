@@ -135,3 +135,29 @@ def test_the_cli_takes_registered_parsers_and_judge_modes(first_parser: None, le
     with pytest.raises(SystemExit):
         build_parser().parse_args(["score", "--parser", "strict"])
     assert "invalid choice: 'strict' (choose from 'robust', 'legacy', 'first')" in capsys.readouterr().err
+
+
+def test_a_registry_walks_only_the_modules_it_names(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The template registry imports each benchmark folder's prompts.py, not its metric (pandas, seconds)."""
+    import sys
+
+    from probe_ui.registry import Registry
+
+    pkg = tmp_path / "toy_benchmarks"
+    (pkg / "one").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "one" / "__init__.py").write_text("")
+    (pkg / "one" / "prompts.py").write_text("from toy_registry_holder import REG\nREG.add('one-mc', 1)\n")
+    (pkg / "one" / "metric.py").write_text("raise RuntimeError('the metric must not be imported')\n")
+    holder = tmp_path / "toy_registry_holder.py"
+    holder.write_text("from probe_ui.registry import Registry\n"
+                      "REG = Registry('toy template', packages=('toy_benchmarks',), only=('prompts',))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        from toy_registry_holder import REG  # type: ignore[import-not-found]
+
+        assert isinstance(REG, Registry) and REG.names() == ["one-mc"]
+        assert "toy_benchmarks.one.metric" not in sys.modules
+    finally:
+        for name in [m for m in sys.modules if m.startswith(("toy_benchmarks", "toy_registry_holder"))]:
+            del sys.modules[name]
