@@ -46,6 +46,10 @@ CSS = comparison.CSS + plot_view.CSS + """
 .pu-sent .pu-zoom {overflow:auto; max-height:80vh; max-width:100%; border:1px solid #d0d7de;}
 .pu-sent .pu-zoom img {max-width:none; image-rendering:pixelated;}
 .pu-detail-text pre, .pu-detail-text code {white-space:pre-wrap !important; overflow-wrap:anywhere;}
+/* a table's column headings wrap between words, never inside one ("unread / able"): the column takes the width of
+   its longest word, and a table wider than the page scrolls */
+.gradio-container .table-wrap thead th .header-content, .gradio-container .table-wrap thead th span {
+    word-break:normal !important; overflow-wrap:normal !important;}
 /* presenter mode (probe-ui --demo, or the tick in the run bar): type readable from the back of a room; the
    table's rules are !important because Gradio scopes the page's CSS under its container, which outranks a body class */
 body.pu-presenter .gradio-container {--text-xs:14px; --text-sm:16px; --text-md:19px; --text-lg:21px;

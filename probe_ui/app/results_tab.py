@@ -71,7 +71,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     shown = gr.HTML("", elem_id="results-shown")  # the runs and filters the tables below were computed for
     overview = gr.Dataframe(label="per run and model: accuracy [95 % CI] n", interactive=False,
                             elem_id="results-overview", wrap=True)
-    with gr.Accordion("what these figures mean", open=False):
+    with gr.Accordion("What these figures mean", open=True, elem_id="results-meanings"):  # beside the table, as under
+        # each paper's table: a clinician reads what a column means without looking for it (issue 26)
         gr.HTML(glossary_html(results.OVERVIEW_PEOPLE_COLUMNS[2:]), elem_id="results-glossary")
     failed = gr.Dataframe(label="failed calls per model: how many, and why (grouped)", interactive=False,
                           elem_id="results-failed", wrap=True)

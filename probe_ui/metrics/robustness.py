@@ -9,7 +9,7 @@ perturbation that swept it. Per model (one replica: the same key as the other fa
   ``ci_low`` / ``ci_high``, ``n`` scored answers, and ``answer_flip_rate`` (the answer flip rate at that level):
   the percent of the level's answered items whose chosen answer differs from the same item's original answer
   (option text for choice items, the label
-  otherwise, an unreadable answer a value of its own: :func:`probe_ui.metrics.groups.answer_keys`); None at the
+  otherwise, an unreadable answer a value of its own: :func:`probe_ui.metrics.frame.answer_keys`); None at the
   original itself and where no item has both answers.
 - ``auc``: the area under the accuracy curve, normalised to 0-100. The levels present (the original included)
   are placed at equal steps by rank, r = 0 (original), 1, ..., K (the levels in increasing order, so the five
@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from probe_ui.metrics.base import wilson_ci
-from probe_ui.metrics.groups import (
+from probe_ui.metrics.frame import (
     ORIGINAL,
     answer_keys,
     cond_mask,

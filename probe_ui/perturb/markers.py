@@ -14,7 +14,7 @@ from PIL import ImageDraw
 from pydantic import Field
 
 from probe_ui.items import Variant
-from probe_ui.perturb.dots import Colour, ImageIndex, Relative, colour_rgb, pick_image, replace_image, scaled_px
+from probe_ui.perturb.overlay import Colour, ImageIndex, Relative, colour_rgb, pick_image, replace_image, scaled_px
 from probe_ui.perturb.params import Box, Number, Point, Shape
 from probe_ui.perturb.registry import PerturbationError, register
 

@@ -72,7 +72,7 @@ import numpy as np
 import pandas as pd
 
 from probe_ui.metrics.base import MetricValue, wilson_ci
-from probe_ui.metrics.groups import (
+from probe_ui.metrics.frame import (
     ORIGINAL,
     cond_mask,
     cond_values,

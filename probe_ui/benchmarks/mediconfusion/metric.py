@@ -37,7 +37,7 @@ from typing import Any, Mapping
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import (
+from probe_ui.metrics.frame import (
     ORIGINAL,
     answer_keys,
     cond_values,

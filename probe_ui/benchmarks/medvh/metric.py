@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import (
+from probe_ui.metrics.frame import (
     ORIGINAL,
     cond_values,
     correct_values,
