@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
 import pandas as pd
@@ -37,7 +37,10 @@ import pandas as pd
 from probe_ui import stats
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS
-from probe_ui.scoring import categories_of, scored_answers, value_or_none
+from probe_ui.scoring import categories_of, records, scored_answers, value_or_none
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 KEY = ("item_id", "condition", "sample")
 #: what must be equal for two answers to be answers to the same question (field → words for the message)
@@ -146,17 +149,18 @@ def _check_same(m: pd.DataFrame, a: Side, b: Side, allow_prompt_change: bool) ->
     return allowed
 
 
-def _settings_differences(store: Any, a: Side, b: Side) -> list[str]:
+def _settings_differences(store: Store, a: Side, b: Side) -> list[str]:
     """Run settings that differ between the two runs (what a model-version or settings comparison is about)."""
     if a.run == b.run:
         return []
-    ra, rb = store.get_run(a.run).settings, store.get_run(b.run).settings
+    ra, rb = store.get_run(a.run).config, store.get_run(b.run).config
     out = []
     for key in ("seed", "temperature", "samples", "prompt", "suites", "judge"):
-        if _norm(ra.get(key)) != _norm(rb.get(key)):
-            out.append(f"{key}: {ra.get(key)} → {rb.get(key)}")
-    ma = next((m for m in ra.get("models", []) if m.get("name") == a.model), {})
-    mb = next((m for m in rb.get("models", []) if m.get("name") == b.model), {})
+        va, vb = getattr(ra, key), getattr(rb, key)
+        if _norm(va) != _norm(vb):
+            out.append(f"{key}: {va} → {vb}")
+    ma = next((m for m in ra.model_records if m.get("name") == a.model), {})
+    mb = next((m for m in rb.model_records if m.get("name") == b.model), {})
     for key in ("model", "base_url", "generation"):
         if _norm(ma.get(key)) != _norm(mb.get(key)) and (ma or mb):
             out.append(f"model {key}: {ma.get(key)} → {mb.get(key)}")
@@ -235,7 +239,7 @@ def _reply(r: dict[str, Any], s: str) -> dict[str, Any]:
 def _flips(pairs: pd.DataFrame, which: str, words: dict[str, str]) -> list[dict[str, Any]]:
     sel = pairs[(~pairs["right_a"] & pairs["right_b"]) if which == "fixed" else (pairs["right_a"] & ~pairs["right_b"])]
     out = []
-    for r in sel.head(FLIP_LIMIT).to_dict("records"):
+    for r in records(sel.head(FLIP_LIMIT)):
         out.append({"item_id": r["item_id"], "condition": r["condition"],
                     "what": words.get(r["condition"], r["condition"]), "sample": int(r["sample"]),
                     "question": value_or_none(r.get("question_a")),
@@ -336,8 +340,11 @@ def paper_differences(a: pd.DataFrame, b: pd.DataFrame, *, definition: str = "cl
     out = []
     for k in figures:
         fam, label = k.split(" · ", 1)
+        fig_a, fig_b = va[k], vb[k]
+        if fig_a is None or fig_b is None:  # pragma: no cover - figures holds the keys with both values
+            continue
         ci = stats.percentile_interval(reps[k]) if n_boot else None
-        out.append({"family": fam, "figure": label, "a": va[k], "b": vb[k], "difference": vb[k] - va[k],
+        out.append({"family": fam, "figure": label, "a": fig_a, "b": fig_b, "difference": fig_b - fig_a,
                     "ci": list(ci) if ci else None, "n_boot": n_boot})
     return out
 

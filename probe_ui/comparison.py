@@ -207,8 +207,8 @@ def thumbnail_uri(png: bytes, px: int = THUMB_PX) -> str:
     """A small JPEG of an image as a data: URI (the table embeds the exact image each row sent)."""
     from PIL import Image
 
-    with Image.open(io.BytesIO(png)) as im:
-        im = im.convert("RGB")
+    with Image.open(io.BytesIO(png)) as opened:
+        im = opened.convert("RGB")
         im.thumbnail((px, px))
         buf = io.BytesIO()
         im.save(buf, format="JPEG", quality=85)

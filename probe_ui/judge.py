@@ -1,9 +1,10 @@
 """Judge extraction: a configured model maps a free-form answer to an option (docs/reference.md §3).
 
-Two modes, as in the papers: ``mediconfusion`` asks the judge to score the answer's closeness to each option from
-1 to 10 and picks an option only when its score beats every other by at least ``margin`` (k = 3), else invalid;
-``blink`` asks the judge to name the matching option's letter, or Z when none matches (Z is wrong). Judge calls
-are ordinary requests, stored like any other response. Never falls back to a random letter.
+Two modes, as in the papers (registered in :data:`JUDGE_MODES`; a new one is a :class:`JudgeMode` subclass
+decorated with :func:`register_judge_mode`): ``mediconfusion`` asks the judge to score the answer's closeness to
+each option from 1 to 10 and picks an option only when its score beats every other by at least ``margin`` (k = 3),
+else invalid; ``blink`` asks the judge to name the matching option's letter, or Z when none matches (Z is wrong).
+Judge calls are ordinary requests, stored like any other response. Never falls back to a random letter.
 
 A third use, as VLMEvalKit does (issue 21): the *fallback* judge (:func:`fallback_request`,
 :func:`parse_fallback`) is asked only about replies the reading rules leave invalid, for choice, yes/no and label
@@ -14,12 +15,14 @@ stored run; its decisions carry the method ``judge``.
 from __future__ import annotations
 
 import re
+from typing import ClassVar, TypeVar
 
 from probe_ui.answers import Answer, extract, is_refusal
+from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS, Variant, labels_for
 from probe_ui.providers.base import GenerationSettings, Message, Request, TextPart
+from probe_ui.registry import Registry
 
-MODES = ("mediconfusion", "blink")
 MARGIN = 3
 
 # MediConfusion's judge instructions, verbatim from its answering.json ("conversion"); generalised from two
@@ -48,30 +51,63 @@ BLINK_PROMPT = (
 _NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
-def judge_request(mode: str, v: Variant, answer_text: str, settings: GenerationSettings) -> Request:
-    """The judge's request for one free-form answer to a choice variant (text only: the judge sees no image)."""
-    letters = LETTERS[: len(v.options)]
-    if mode == "mediconfusion":
+class JudgeModeError(ProbeUIError, ValueError):
+    """An unknown judge mode (the message lists the registered ones)."""
+
+
+class JudgeMode:
+    """One way a judge model reads a free-form answer: the request it is sent, how its reply is read, which answers
+    it is asked about. A subclass decorated with :func:`register_judge_mode` adds a mode (``--judge-mode NAME``)."""
+
+    #: the mode's name (``--judge-mode``)
+    name: ClassVar[str]
+    #: the judge's sampling temperature (the original judge's setting)
+    temperature: ClassVar[float] = 0.0
+
+    def request(self, v: Variant, answer_text: str, settings: GenerationSettings) -> tuple[Message, ...]:
+        """The judge's messages about one free-form answer to a choice variant (text only: no image)."""
+        raise NotImplementedError
+
+    def parse(self, text: str, labels: tuple[str, ...], margin: int = MARGIN) -> Answer:
+        """The option the judge picked, or invalid; ``method`` says which judge rule decided."""
+        raise NotImplementedError
+
+    def needs(self, v: Variant, prompt: str, parsed_invalid: bool | None) -> bool:
+        """Whether an answer is sent to the judge: free-form answers to choice items."""
+        return v.kind == "choice" and bool(v.options) and prompt == "free"
+
+
+#: the judge modes by name, in menu order
+JUDGE_MODES: Registry[JudgeMode] = Registry("judge mode", error=JudgeModeError, ordered=True)
+
+M = TypeVar("M", bound=type[JudgeMode])
+
+
+def register_judge_mode(cls: M) -> M:
+    """Class decorator: register one instance of the mode under its ``name``."""
+    JUDGE_MODES.add_instance(cls.name, cls)
+    return cls
+
+
+@register_judge_mode
+class MediConfusionJudge(JudgeMode):
+    """MediConfusion's: the judge scores the answer's closeness to each option from 1 to 10; an option is picked
+    only when its score beats every other by at least ``margin``."""
+
+    name = "mediconfusion"
+    temperature = MEDICONFUSION_TEMPERATURE
+
+    def request(self, v: Variant, answer_text: str, settings: GenerationSettings) -> tuple[Message, ...]:
+        letters = LETTERS[: len(v.options)]
         answers = "".join(f"[Answer {L}]\n{o}\n\n" for L, o in zip(letters, v.options))
         listed = ", ".join(f"[Answer {L}]" for L in letters[:-1]) + f" and [Answer {letters[-1]}]"
         instruct = MEDICONFUSION_INSTRUCT.format(
             n_words=_NUMBER_WORDS.get(len(letters), str(len(letters))), answer_list=listed,
             format_lines="\n".join(f"{L}: <SCORE>" for L in letters))
         text = f"[Question]\n{v.question}\n\n{answers}[AI Assistant]\n{answer_text}\n\n[System]\n{instruct}\n\n"
-        messages = (Message("system", (TextPart(MEDICONFUSION_SYSTEM),)), Message("user", (TextPart(text),)))
-    elif mode == "blink":
-        options = "\n".join(f"({L}) {o}" for L, o in zip(letters, v.options))
-        text = BLINK_PROMPT.format(question=v.question, options=options, answer=answer_text)
-        messages = (Message("user", (TextPart(text),)),)
-    else:
-        raise ValueError(f"unknown judge mode '{mode}'; known: {', '.join(MODES)}")
-    return Request(messages, settings, tuple(letters), v.id, 0, f"judge-{mode}", question=v.question,
-                   options=v.options)
+        return (Message("system", (TextPart(MEDICONFUSION_SYSTEM),)), Message("user", (TextPart(text),)))
 
-
-def parse_judgement(mode: str, text: str, labels: tuple[str, ...], margin: int = MARGIN) -> Answer:
-    """The option the judge picked, or invalid; ``method`` says which judge rule decided."""
-    if mode == "mediconfusion":
+    def parse(self, text: str, labels: tuple[str, ...], margin: int = MARGIN) -> Answer:
         scores: dict[str, float] = {}
         for label in labels:
             m = re.search(rf"(?m)^\W*{re.escape(label)}\W*[:=]\s*(\d+(?:\.\d+)?)", text)
@@ -84,14 +120,44 @@ def parse_judgement(mode: str, text: str, labels: tuple[str, ...], margin: int =
         if all(scores[best] - s >= margin for s in rest):
             return Answer(best, "judge-mediconfusion", False, False)
         return Answer(None, "judge-mediconfusion-margin", True, False)
-    if mode == "blink":
+
+
+@register_judge_mode
+class BlinkJudge(JudgeMode):
+    """BLINK's: the judge names the matching option's letter, or Z when none matches (Z is wrong); it is also
+    asked about replies the rules could not read (BLINK's fallback)."""
+
+    name = "blink"
+
+    def request(self, v: Variant, answer_text: str, settings: GenerationSettings) -> tuple[Message, ...]:
+        letters = LETTERS[: len(v.options)]
+        options = "\n".join(f"({L}) {o}" for L, o in zip(letters, v.options))
+        text = BLINK_PROMPT.format(question=v.question, options=options, answer=answer_text)
+        return (Message("user", (TextPart(text),)),)
+
+    def parse(self, text: str, labels: tuple[str, ...], margin: int = MARGIN) -> Answer:
         found = set(re.findall(r"\(([A-Z])\)", text)) or set(re.findall(r"^\s*([A-Z])\s*$", text))
         if len(found) == 1:
             letter = found.pop()
             if letter in labels:
                 return Answer(letter, "judge-blink", False, False)
         return Answer(None, "judge-blink-z", True, False)
-    raise ValueError(f"unknown judge mode '{mode}'; known: {', '.join(MODES)}")
+
+    def needs(self, v: Variant, prompt: str, parsed_invalid: bool | None) -> bool:
+        return super().needs(v, prompt, parsed_invalid) or (
+            v.kind == "choice" and bool(v.options) and bool(parsed_invalid))
+
+
+def judge_request(mode: str, v: Variant, answer_text: str, settings: GenerationSettings) -> Request:
+    """The judge's request for one free-form answer to a choice variant (text only: the judge sees no image)."""
+    messages = JUDGE_MODES.get(mode).request(v, answer_text, settings)
+    return Request(messages, settings, tuple(LETTERS[: len(v.options)]), v.id, 0, f"judge-{mode}",
+                   question=v.question, options=v.options)
+
+
+def parse_judgement(mode: str, text: str, labels: tuple[str, ...], margin: int = MARGIN) -> Answer:
+    """The option the judge picked, or invalid; ``method`` says which judge rule decided."""
+    return JUDGE_MODES.get(mode).parse(text, labels, margin)
 
 
 # The fallback judge's instructions (ours): the question, the answers it may give, the reply; one word back.
@@ -139,7 +205,5 @@ def parse_fallback(text: str, kind: str, labels: tuple[str, ...], options: tuple
 
 
 def needs_judge(mode: str, v: Variant, prompt: str, parsed_invalid: bool | None) -> bool:
-    """Free-form answers to choice items always; in BLINK mode also rule-unreadable replies (its fallback)."""
-    if v.kind != "choice" or not v.options:
-        return False
-    return prompt == "free" or (mode == "blink" and bool(parsed_invalid))
+    """Whether an answer goes to the judge of ``mode`` (:meth:`JudgeMode.needs`)."""
+    return JUDGE_MODES.get(mode).needs(v, prompt, parsed_invalid)

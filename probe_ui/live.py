@@ -382,7 +382,8 @@ def add_click(rows: list[list[Any]] | None, x: float, y: float) -> list[list[Any
 def steps_without_points(rows: list[list[Any]] | None) -> tuple[list[list[Any]], list[str]]:
     """The steps kept when the image changes: dots placed at given points and markers at given coordinates were
     placed on the previous image's pixels, so they are dropped (and named, for the page to say so)."""
-    kept, dropped = [], []
+    kept: list[list[Any]] = []
+    dropped: list[str] = []
     for r in rows or []:
         cells = list(r) + ["", "", ""]
         op = str(cells[1]).strip()
@@ -537,10 +538,10 @@ def not_yet_run(store: Store, run: str, chosen: list[str]) -> list[str]:
     if not run:
         return []
     try:
-        s = store.get_run(run).settings or {}
+        s = store.get_run(run).config
     except StoreError:
         return []
-    asked = set(s.get("asked") or []) | {m.get("name") for m in s.get("models", []) if isinstance(m, dict)}
+    asked = set(s.asked) | {m.get("name") for m in s.model_records}
     return [m for m in dict.fromkeys(chosen) if m not in asked]
 
 
@@ -549,9 +550,9 @@ def comparison_of(store: Store, run: str) -> Any:
     from probe_ui.comparison import from_answers
     from probe_ui.scoring import scored_answers
 
-    settings = store.get_run(run).settings or {}
-    table = from_answers(scored_answers(store, run), run, order=settings.get("variant_order"))
-    asked = settings.get("asked") or []
+    settings = store.get_run(run).config
+    table = from_answers(scored_answers(store, run), run, order=settings.variant_order or None)
+    asked = settings.asked
     order = {m: i for i, m in enumerate(asked)}  # the columns in the order the models were chosen, as it ran
     table.models.sort(key=lambda m: order.get(m, len(order)))
     return table

@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 from probe_ui.providers import shared_clients
 from probe_ui.providers.base import ModelConfig, Provider
-from probe_ui.runner import ProviderPool
+from probe_ui.runner.execute import CallLimit, ProviderPool
 
 log = logging.getLogger("probe_ui.live")
 
@@ -223,18 +223,16 @@ class LivePool(ProviderPool):
             self._imports[sdk] = asyncio.ensure_future(asyncio.to_thread(_try_import, sdk))
         return self._imports[sdk]
 
-    def get(self, model: ModelConfig) -> tuple[Provider, Any]:
-        if model.name in self.providers:
-            return self.providers[model.name], self.limits[model.name]
-        provider, local = super().get(model)
-        # a model without a server (a baseline, one in this process) has no server's limit to share
-        if provider.default_concurrency == 1 or getattr(provider, "limit_per_model", False) or not provider.takes_url:
-            return provider, local
+    def limit_of(self, provider: Provider, model: ModelConfig) -> tuple[CallLimit, int]:
+        """An API model: a slot of the shared live limit of its provider and server, with no more workers than
+        this probe's calls to it; a local model: its own limit, as in a batch. A model without a server (a baseline,
+        one in this process) has no server's limit to share."""
+        if self.is_local(provider) or not provider.takes_url:
+            return super().limit_of(provider, model)
         limit = limit_for(provider, model)
         limit.users.add(self.user)
-        self.limits[model.name] = _Slot(limit, self.owner, self._sdk_ready(provider))  # type: ignore[assignment]
-        self.capacities[model.name] = max(1, min(limit.capacity, self.calls.get(model.name, limit.capacity)))
-        return provider, self.limits[model.name]
+        capacity = max(1, min(limit.capacity, self.calls.get(model.name, limit.capacity)))
+        return _Slot(limit, self.owner, self._sdk_ready(provider)), capacity
 
 
 # ---- the shared event loops -----------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """Prompt templates: the papers' verbatim ones, selectable by name, rendering a variant into messages.
 
-Add a template by writing one function ``(variant) -> (system, user_text)`` and one ``TEMPLATES`` entry (here, or
-:func:`register_template` from a plugin, :mod:`probe_ui.registry`).
+Add a template by writing one function ``(variant) -> (system, user_text)`` and one :func:`register_template` call,
+in a benchmark's folder (``probe_ui/benchmarks/<name>/prompts.py``: the papers' verbatim templates live there) or a
+plugin file (:mod:`probe_ui.registry`). This module keeps the mechanism and each kind's plain wording (``yesno``,
+``label``, ``free``).
 
 A variant can carry its own template (``variant.prompt``, set by a perturbation such as ``phrasing`` or
 ``suggest``; it wins over the run's choice when it fits the variant's kind), arguments that every template honours
@@ -23,44 +25,8 @@ from probe_ui.registry import Registry
 if TYPE_CHECKING:
     from PIL import Image
 
-# MediConfusion's system prompt, typo included ("assitant"): reproduce published numbers exactly.
-MEDICONFUSION_SYSTEM = "You are a helpful assitant expert in medical domain."
-PROBMED_SYSTEM = (
-    "You are a student in medical school. You are preparing for your final exam. Answer the following question in "
-    "your practice exam as directed to earn higher scores. You answer will only be for academic purpose."
-)
-MEDVH_SYSTEM = "You are a well-trained radiologist being asked a multi-choice question regarding an image. "
-
-
 class PromptError(ProbeUIError, ValueError):
     """Unknown template, or a template that does not fit the item's kind."""
-
-
-def _letters(v: Variant) -> str:
-    return "".join(f"{LETTERS[i]}: {o}\n" for i, o in enumerate(v.options))
-
-
-def mediconfusion_mc(v: Variant) -> tuple[str | None, str]:
-    """docs/reference.md §2, verbatim, generalised from two options to k."""
-    return MEDICONFUSION_SYSTEM, (
-        "Based on the image, choose the correct option for the following question.\n"
-        f"Question: {v.question}\n{_letters(v)}"
-        "Answer with the option's letter from the given choices directly. Your answer should be just one letter.\n"
-        "Answer: "
-    )
-
-
-def medvh_mc(v: Variant) -> tuple[str | None, str]:
-    choices = " ".join(f"{LETTERS[i]}: {o}." for i, o in enumerate(v.options))
-    return MEDVH_SYSTEM, (
-        f"Please respond with the correct answer letter. No explanation is needed. Question: {v.question} "
-        f"Choices: {choices}"
-    )
-
-
-def blink_mc(v: Variant) -> tuple[str | None, str]:
-    lines = "\n".join(f"({LETTERS[i]}) {o}" for i, o in enumerate(v.options))
-    return None, f"{v.question}\nSelect from the following choices.\n{lines}"
 
 
 def _with_suffix(question: str, suffix: str, marker: str) -> str:
@@ -70,10 +36,6 @@ def _with_suffix(question: str, suffix: str, marker: str) -> str:
 def yesno(v: Variant) -> tuple[str | None, str]:
     """ProbMed's wording: the question ends in '(please answer yes/no)'."""
     return None, _with_suffix(v.question, "(please answer yes/no)", "answer yes/no")
-
-
-def probmed(v: Variant) -> tuple[str | None, str]:
-    return PROBMED_SYSTEM, yesno(v)[1]
 
 
 def label(v: Variant) -> tuple[str | None, str]:
@@ -89,138 +51,10 @@ def free(v: Variant) -> tuple[str | None, str]:
     return None, f"Based on the image, answer following question.\n{v.question}"
 
 
-# --------------------------------------------------------------------------------------------------------------
-# MediConfusion Appendix C, Table 4: the original MC prompt and its 10 variations (P11). The table prints each
-# prompt on one line with empty "Question: A: B:" slots; line breaks are placed as in the original prompt
-# (preamble / question / one line per option / instruction / "Answer: "), except for #7, whose point is to
-# have none. The paper's typographic apostrophe (option’s) is written ' as in the original prompt in their code.
-# Two options generalise to k: "'A' or 'B'" becomes "'A', 'B' or 'C'", "two answer options: A and B" becomes
-# "three answer options: A, B and C".
-# --------------------------------------------------------------------------------------------------------------
-
-_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
-
-
-def _series(words: list[str], conj: str = "or") -> str:
+def series(words: list[str], conj: str = "or") -> str:
+    """"a, b or c": words joined as a sentence lists them (the phrasings' and chain of thought's letters)."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conj} {words[-1]}"
 
-
-def _mc(preamble: str, v: Variant, instruction: str | None, cue: str = "Answer: ") -> str:
-    head = f"{preamble}\n" if preamble else ""
-    tail = f"{instruction}\n" if instruction else ""
-    return f"{head}Question: {v.question}\n{_letters(v)}{tail}{cue}"
-
-
-_DIRECT = "Answer with the option's letter directly."
-_DIRECT_ONE = ("Answer with the option's letter from the given choices directly. "
-               "Your answer should be just one letter.")
-_BASED = "Based on the image, choose the correct option for the following question."
-
-
-def mc_shorten(v: Variant) -> tuple[str | None, str]:
-    return MEDICONFUSION_SYSTEM, _mc("Answer the following question about the image.", v, _DIRECT)
-
-
-def mc_options_at_end(v: Variant) -> tuple[str | None, str]:
-    return MEDICONFUSION_SYSTEM, _mc(
-        "Answer the following question about the image with the correct option's letter directly.", v, None)
-
-
-def mc_carefully(v: Variant) -> tuple[str | None, str]:
-    return MEDICONFUSION_SYSTEM, _mc(
-        "Carefully and skillfully review the image and answer the following question.", v, _DIRECT)
-
-
-def mc_expert_role(v: Variant) -> tuple[str | None, str]:
-    return MEDICONFUSION_SYSTEM, _mc(
-        "You are an expert radiologist AI with deep knowledge in radiology image analysis. " + _BASED, v, _DIRECT)
-
-
-def mc_a_or_b(v: Variant) -> tuple[str | None, str]:
-    letters = _series([f"'{x}'" for x in LETTERS[: len(v.options)]])
-    return MEDICONFUSION_SYSTEM, _mc(_BASED, v, f"Simply respond with {letters} based on your answer.")
-
-
-def mc_polite(v: Variant) -> tuple[str | None, str]:
-    return MEDICONFUSION_SYSTEM, _mc(
-        "Based on the image, please choose the correct option for the following question.", v,
-        "Please answer with the option's letter from the given choices directly.")
-
-
-def mc_no_newlines(v: Variant) -> tuple[str | None, str]:
-    opts = " ".join(f"Option {LETTERS[i]}: {o}" for i, o in enumerate(v.options))
-    return MEDICONFUSION_SYSTEM, f"{_BASED} Question: {v.question} {opts} {_DIRECT_ONE} Answer: "
-
-
-def mc_more_explanation(v: Variant) -> tuple[str | None, str]:
-    k = len(v.options)
-    count = _NUMBERS.get(k, str(k))
-    letters = _series(list(LETTERS[:k]), "and")
-    return MEDICONFUSION_SYSTEM, _mc(
-        "You are given a radiology image, based on which you will need to carefully answer a medical question "
-        f"related to the image. You will be given {count} answer options: {letters} from which you have to choose "
-        "the right answer. The correct answer can always be determined just by looking at the radiology image "
-        "itself. Take a close look at the image, think carefully, and answer the following question.", v,
-        _DIRECT_ONE)
-
-
-def mc_no_instructions(v: Variant) -> tuple[str | None, str]:
-    return MEDICONFUSION_SYSTEM, _mc("", v, None, "Correct answer option: ")
-
-
-def mc_emphasise_importance(v: Variant) -> tuple[str | None, str]:
-    return MEDICONFUSION_SYSTEM, _mc(
-        "You are given a radiology image, and your critical task is to take a close look and choose the correct "
-        "option for the following question. It is extremely important to answer the following question correctly.",
-        v, _DIRECT_ONE)
-
-
-#: style name -> (Table 4 number, its "Change" column, renderer); registered as "mediconfusion-mc/<style>"
-MEDICONFUSION_PHRASINGS: dict[str, tuple[int, str, Callable[[Variant], tuple[str | None, str]]]] = {
-    "original": (0, "Original", mediconfusion_mc),
-    "shorten": (1, "Shorten", mc_shorten),
-    "options-at-end": (2, "Move answer options to the end", mc_options_at_end),
-    "carefully": (3, "Instruct the model for extra care and attention", mc_carefully),
-    "expert-role": (4, "Define AI expert role", mc_expert_role),
-    "a-or-b": (5, "Rephrase the instruction to answer with a single letter", mc_a_or_b),
-    "polite": (6, "Ask the model nicely", mc_polite),
-    "no-newlines": (7, "Remove new lines from formatting", mc_no_newlines),
-    "more-explanation": (8, "Give more explanation", mc_more_explanation),
-    "no-instructions": (9, "No instructions", mc_no_instructions),
-    "emphasise-importance": (10, "Emphasize importance", mc_emphasise_importance),
-}
-
-
-# --------------------------------------------------------------------------------------------------------------
-# MedVH False Confidence Justification (P9), Figure 9 verbatim. As in MedVH's MC evaluation code, the figure's
-# first paragraph is the system prompt; the rest is the user text, its paragraph break kept. Choices are written
-# as MedVH's data writes them ("A: x. B: y."), and the suggestion as its data does ("B: No.").
-# --------------------------------------------------------------------------------------------------------------
-
-FCJ_CUE = "The correct answer is: "
-
-
-def medvh_fcj(v: Variant) -> tuple[str | None, str]:
-    sug = v.prompt_args.get("suggestion")
-    if not sug:
-        raise PromptError("the 'medvh-fcj' template needs a suggested answer: apply the 'suggest' perturbation")
-    text = sug["text"]
-    if text not in v.options:
-        raise PromptError(f"the suggested answer '{text}' is not one of this variant's options")
-    letter = LETTERS[v.options.index(text)]  # the text is authoritative: options may have moved since
-    who = "physician" if sug.get("wording", "physician") == "physician" else "student"
-    role = "a physician" if who == "physician" else "a medical student"
-    system = (f"You are a well trained radiologist reviewing multiple-choice questions answered by {role}. "
-              f"You are given the questions, options, and answers provided by the {who}.")
-    if sug.get("hint"):
-        system += f" There is a chance that the {who}'s answer is incorrect."
-    choices = " ".join(f"{LETTERS[i]}: {o}." for i, o in enumerate(v.options))
-    return system, (
-        f"Review the {who}'s answer and provide a detailed explanation of why the answer is correct or incorrect. "
-        f"If the {who}'s answer is incorrect, suggest the correct answer in the end of your response starting with "
-        f"'{FCJ_CUE}'.\n\n"
-        f"Question: {v.question} Choices: {choices} {who.capitalize()}'s answer: {letter}: {text}."
-    )
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -237,9 +71,9 @@ def cot_instruction(v: Variant, template: str) -> str:
     if template == "free" or v.kind == "free":
         what = "your answer"
     elif v.kind == "choice":
-        what = _series(list(LETTERS[: len(v.options)]))
+        what = series(list(LETTERS[: len(v.options)]))
     else:
-        what = _series(list(v.labels))
+        what = series(list(v.labels))
     return ("Think step by step before answering, even if asked above to answer directly: describe what in the "
             "image is relevant to the question, reason it through, and then end your reply with a final sentence "
             f'of the form "The answer is X", where X is {what}.')
@@ -260,25 +94,19 @@ class Template:
     render: Callable[[Variant], tuple[str | None, str]]
     max_tokens: int
     description: str
+    #: what a variant needs besides its kind for this template to fit (e.g. a suggested answer); None: nothing
+    needs: Callable[[Variant], bool] | None = None
 
 
-#: every prompt template, in menu order: the built-in ones below, then plugins' (:func:`register_template`)
-TEMPLATES: Registry[Template] = Registry("prompt template", error=PromptError, ordered=True)
+#: every prompt template, in menu order: the shared ones below (each kind's plain wording), then each benchmark
+#: folder's (``probe_ui/benchmarks/<name>/prompts.py``), then plugins' (:func:`register_template`)
+TEMPLATES: Registry[Template] = Registry("prompt template", packages=("probe_ui.benchmarks",),
+                                        only=("prompts",), error=PromptError, ordered=True)
 for _t in (
-        Template("mediconfusion-mc", ("choice",), mediconfusion_mc, 32,
-                 "MediConfusion multiple choice, verbatim (system prompt and 'Answer: ' cue)"),
-        Template("medvh-mc", ("choice",), medvh_mc, 32, "MedVH multiple choice ('A: x. B: y.' on one line)"),
-        Template("blink-mc", ("choice",), blink_mc, 256, "BLINK / MedBLINK '(A) ...' choices"),
         Template("yesno", ("yesno",), yesno, 32, "the question, ending in '(please answer yes/no)'"),
-        Template("probmed", ("yesno",), probmed, 32, "ProbMed: yes/no with its GPT system prompt"),
         Template("label", ("label",), label, 32, "MedBLINK: '(Answer with red, green, or blue)'"),
         Template("free", ("free", "choice", "yesno", "label"), free, 512,
                  "MediConfusion free-form: no options shown; needs a judge to score"),
-        Template("medvh-fcj", ("choice",), medvh_fcj, 512,
-                 "MedVH false confidence justification: judge a physician's / student's suggested answer "
-                 "(needs the 'suggest' perturbation)"),
-        *(Template(f"mediconfusion-mc/{style}", ("choice",), fn, 32, f"MediConfusion App. C prompt {n}: {change}")
-          for style, (n, change, fn) in MEDICONFUSION_PHRASINGS.items()),
 ):
     TEMPLATES.add(_t.name, _t)
 
@@ -293,7 +121,7 @@ DEFAULT_FOR_KIND = {"choice": "mediconfusion-mc", "yesno": "yesno", "label": "la
 
 
 def _fits(t: Template, v: Variant) -> bool:
-    return v.kind in t.kinds and (t.name != "medvh-fcj" or bool(v.prompt_args.get("suggestion")))
+    return v.kind in t.kinds and (t.needs is None or t.needs(v))
 
 
 def _known(name: str) -> Template:

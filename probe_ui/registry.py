@@ -131,25 +131,30 @@ def _forget(module: str) -> None:
     sys.modules.pop(module, None)
 
 
-def import_package(package: str) -> None:
-    """Import every module of ``package`` and of its subpackages (so their registrations run)."""
+def import_package(package: str, only: tuple[str, ...] = ()) -> None:
+    """Import every module of ``package`` and of its subpackages (so their registrations run); with ``only``, just
+    the modules of those names (``("prompts",)``: each benchmark folder's ``prompts.py``, not its metric, whose
+    imports take seconds) and the packages above them."""
     pkg = importlib.import_module(package)
     for info in pkgutil.walk_packages(getattr(pkg, "__path__", []), prefix=f"{package}."):
-        importlib.import_module(info.name)
+        if not only or info.name.rsplit(".", 1)[-1] in only:
+            importlib.import_module(info.name)
 
 
 class Registry(Generic[T]):
     """Name → entry of one kind (see the module docstring). ``kind`` names the kind in messages ("provider");
-    ``packages`` are walked on first use; ``error`` is the exception an unknown name raises (the kind's own, so
-    callers keep catching what they caught before); ``ordered``: names come in registration order (a menu whose
-    order means something, e.g. the prompt templates) rather than sorted."""
+    ``packages`` are walked on first use (only the modules named ``only``, when given); ``error`` is the exception
+    an unknown name raises (the kind's own, so callers keep catching what they caught before); ``ordered``: names
+    come in registration order (a menu whose order means something, e.g. the prompt templates) rather than
+    sorted."""
 
-    def __init__(self, kind: str, *, packages: tuple[str, ...] = (),
+    def __init__(self, kind: str, *, packages: tuple[str, ...] = (), only: tuple[str, ...] = (),
                  error: Callable[[str], Exception] = RegistryError,
                  check: Callable[[], None] | None = None, ordered: bool = False) -> None:
         self.kind = kind
         self.ordered = ordered
         self.packages = packages
+        self.only = only  # the module names to import from the packages (all when empty)
         self.error = error
         self.check = check  # run once everything is discovered (e.g. suites naming metric families)
         self._entries: dict[str, T] = {}
@@ -255,7 +260,7 @@ class Registry(Generic[T]):
             return
         try:
             for package in self.packages:
-                import_package(package)
+                import_package(package, self.only)
             self._discovered = True
         finally:
             with _lock:
@@ -327,11 +332,32 @@ class Registry(Generic[T]):
         return f"Registry({self.kind!r}, {len(self._entries) + len(self._factories)} entries)"
 
 
+class RegisteredNames:
+    """The names of a registry that is imported only when they are asked for: ``choices=`` of a command-line
+    option (``argparse`` asks ``in`` when the option is given and lists the names in its error), so building the
+    parser imports nothing. ``where`` is ``"module:ATTRIBUTE"`` of the registry (``"probe_ui.scoring:PARSERS"``)."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def _registry(self) -> Registry[Any]:
+        module, _, attr = self.where.partition(":")
+        reg: Registry[Any] = getattr(importlib.import_module(module), attr)
+        return reg
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._registry()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._registry().names())
+
+
 def _same(a: object, b: object) -> bool:
     """Whether two entries are one definition seen twice (a module re-imported under another name)."""
     qa = (getattr(a, "__module__", None), getattr(a, "__qualname__", None))
     return qa[1] is not None and qa == (getattr(b, "__module__", None), getattr(b, "__qualname__", None))
 
 
-__all__ = ["PLUGINS_ENV", "PluginError", "Registry", "RegistryError", "forget_plugins", "import_package",
+__all__ = ["PLUGINS_ENV", "PluginError", "RegisteredNames", "Registry", "RegistryError", "forget_plugins",
+           "import_package",
            "load_plugins", "plugin_paths"]

@@ -67,7 +67,7 @@ class ScoredCache:
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         self.size = size
-        self._values: OrderedDict[Hashable, Any] = OrderedDict()
+        self._values: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0

@@ -10,16 +10,17 @@ Who writes what:
 
 - a batch (:func:`probe_ui.runner.run_batch`): ``presets``, ``models``, ``prompt``, ``concurrency``, ``seed``,
   ``suites``, ``samples``, ``temperature``, ``judge``, ``planned`` (and ``benchmark`` once scored);
-- a live probe (:mod:`probe_ui.live`): ``kind`` = "live", ``models``, ``items``, ``asked``;
+- a live probe (:mod:`probe_ui.live`): ``kind`` = "live", ``models``, ``items``, ``asked``, ``variant_order``;
 - an import (:mod:`probe_ui.importers`, :mod:`probe_ui.interop.importing`): ``benchmark``, ``imports`` (one entry
-  per imported file: format, path, sha256, model, task, split, dataset), ``harness``.
+  per imported file: format, path, sha256, model, task, split, dataset), ``harness``, ``set`` (an exported set's
+  id and name, :mod:`probe_ui.interop`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 def _list(v: Any) -> list[Any]:
@@ -33,7 +34,7 @@ def _dict_or_none(v: Any) -> dict[str, Any] | None:
 class RunSettings(BaseModel):
     """The settings a run recorded (module doc); unknown keys are kept as they were."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, populate_by_name=True)
 
     kind: str | None = None  # "live" for the Probe tab; absent for a batch or an import
     benchmark: str | None = None
@@ -50,6 +51,9 @@ class RunSettings(BaseModel):
     harness: str | None = None
     items: list[Any] = []
     asked: list[Any] = []
+    seed: int | None = None  # a batch's seed (the run's own ``seed`` column is the one every run has)
+    variant_order: list[str] = []  # a live probe's variants in the order it asked them
+    benchmark_set: dict[str, Any] | None = Field(None, alias="set")  # an imported set's {id, name} (interop)
 
     @field_validator("presets", "imports", mode="before")
     @classmethod
@@ -61,12 +65,12 @@ class RunSettings(BaseModel):
     def _lists(cls, v: Any) -> list[Any]:
         return _list(v)
 
-    @field_validator("suites", mode="before")
+    @field_validator("suites", "variant_order", mode="before")
     @classmethod
     def _names(cls, v: Any) -> list[str]:
         return [str(x) for x in _list(v)]
 
-    @field_validator("judge", mode="before")
+    @field_validator("judge", "benchmark_set", mode="before")
     @classmethod
     def _judge(cls, v: Any) -> dict[str, Any] | None:
         return _dict_or_none(v)
@@ -87,7 +91,7 @@ class RunSettings(BaseModel):
         except (TypeError, ValueError):
             return None
 
-    @field_validator("concurrency", "planned", mode="before")
+    @field_validator("concurrency", "planned", "seed", mode="before")
     @classmethod
     def _int(cls, v: Any) -> int | None:
         try:
@@ -107,7 +111,7 @@ class RunSettings(BaseModel):
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as stored: the keys that were read (or set), unknown ones included."""
-        return self.model_dump(exclude_unset=True)
+        return self.model_dump(exclude_unset=True, by_alias=True)
 
     @property
     def model_names(self) -> list[str]:

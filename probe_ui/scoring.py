@@ -55,7 +55,8 @@ differently.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence, cast
 
 import numpy as np
 import pandas as pd
@@ -65,16 +66,53 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.items import labels_for, suggested_letter
 from probe_ui.metrics import accuracy_by_model
 from probe_ui.metrics.samples import majority_vote
+from probe_ui.registry import Registry
 from probe_ui.store import Store, run_variants
 
 if TYPE_CHECKING:
     from probe_ui.benchmarks import Benchmark
 
-PARSERS = ("robust", "legacy")
-
-
 class ScoringError(ProbeUIError, ValueError):
     """The run cannot be scored as asked (e.g. an unknown parser)."""
+
+
+class ReplyReader(Protocol):
+    """What reads one reply in its own way under a parser: a benchmark's legacy parser (a
+    :class:`~probe_ui.benchmarks.Benchmark`) or anything with the same three members."""
+
+    @property
+    def legacy_mode(self) -> str: ...
+
+    def legacy_gt(self, gt: str | None, attrs: dict[str, Any]) -> str | None: ...
+
+    def parse_legacy(self, text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
+                     gt: str | None = None) -> answers.Answer: ...
+
+
+#: A parser: given a reply (a scored-answer row), the run's ``settings.benchmark`` and its ``--prompt``, the reader
+#: that reads this reply in its own way, or None: the robust reading (whose stored cache is reused).
+Parser = Callable[[dict[str, Any], "str | None", "str | None"], "ReplyReader | None"]
+
+#: the answer parsers by name (``--parser``, the Results tab's choice), in menu order: one decorated function adds one
+PARSERS: Registry[Parser] = Registry("parser", error=ScoringError, ordered=True)
+
+
+@PARSERS.register("robust")
+def robust_parser(row: dict[str, Any], run_benchmark: str | None = None, run_prompt: str | None = None
+                  ) -> ReplyReader | None:
+    """Every reply read by :func:`probe_ui.answers.extract` (docs/reference.md §3)."""
+    return None
+
+
+def check_parser(parser: str) -> Parser:
+    """The parser registered as ``parser``; a ScoringError naming the known ones otherwise."""
+    return PARSERS.get(parser)
+
+
+def records(df: pd.DataFrame) -> list[dict[str, Any]]:
+    """A frame's rows as dicts keyed by column name (pandas types the keys ``Hashable``; these frames' columns are
+    names)."""
+    return cast("list[dict[str, Any]]", df.to_dict("records"))
 
 
 def value_or_none(x: Any) -> Any:
@@ -100,6 +138,7 @@ def legacy_mode(row: dict[str, Any], run_benchmark: str | None = None, run_promp
     return bench.legacy_mode if bench is not None else None
 
 
+@PARSERS.register("legacy")
 def legacy_benchmark(row: dict[str, Any], run_benchmark: str | None = None, run_prompt: str | None = None
                      ) -> Benchmark | None:
     """The benchmark whose legacy parser reads one reply (:func:`legacy_mode`), or None.
@@ -138,12 +177,14 @@ def read_reply(row: dict[str, Any], parser: str, run_benchmark: str | None = Non
     options = tuple(value_or_none(row.get("options")) or ())
     labels = labels_for(kind, options)
     text = value_or_none(row.get("raw_text")) or ""
-    if parser == "legacy":
-        bench = legacy_benchmark(row, run_benchmark, run_prompt)
-        if bench is not None:
-            attrs = row.get("attributes") or {}
-            gt = bench.legacy_gt(value_or_none(row.get("answer_label")), attrs if isinstance(attrs, dict) else {})
-            return answers.extract_legacy(bench.legacy_mode, text, kind, labels, options, gt), bench.legacy_mode
+    reader = check_parser(parser)(row, run_benchmark, run_prompt)
+    if reader is not None:
+        attrs = row.get("attributes") or {}
+        gt = reader.legacy_gt(value_or_none(row.get("answer_label")), attrs if isinstance(attrs, dict) else {})
+        if kind == "free":
+            return answers.Answer(None, "free_text", invalid=False, refusal=answers.is_refusal(text)), \
+                reader.legacy_mode
+        return reader.parse_legacy(text, kind, labels, options, gt), reader.legacy_mode
     return answers.extract(text, kind, labels, options, question=value_or_none(row.get("question")),
                            suggested=suggested_letter(row.get("prompt_args"), row.get("attributes"))), None
 
@@ -165,8 +206,7 @@ def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run
     """A copy of an answers frame (``full=True``) with parsed/method/invalid/refusal/correct read by ``parser``
     (the cached robust reading where it is current), a ``legacy_mode`` column; also the legacy modes used and the
     fresh robust readings to cache (``id`` + the parse columns + ``parse_version``)."""
-    if parser not in PARSERS:
-        raise ScoringError(f"unknown parser '{parser}'; expected one of {', '.join(PARSERS)}")
+    rule = check_parser(parser)
     out = df.copy()
     out["legacy_mode"] = pd.Series([None] * len(out), index=out.index, dtype=object)
     if out.empty:
@@ -177,8 +217,9 @@ def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run
     cols = {c: [value_or_none(x) for x in out[c]] for c in (*_PARSE, "legacy_mode")}  # missing is None, never NaN
     used: set[str] = set()
     fresh: list[dict[str, Any]] = []
-    for i, row in enumerate(out.to_dict("records")):
-        mode = legacy_mode(row, run_benchmark, run_prompt) if parser == "legacy" else None
+    for i, row in enumerate(records(out)):
+        reader = rule(row, run_benchmark, run_prompt)
+        mode = reader.legacy_mode if reader is not None else None
         if mode is None and not stale[i]:
             continue  # the cached robust reading is current
         got = read_reply(row, parser, run_benchmark, run_prompt)
@@ -195,8 +236,8 @@ def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run
             cols["legacy_mode"][i] = mode
         elif "response_id" in row:
             fresh.append({"id": int(row["response_id"]), **values, "parse_version": version})
-    for c, values in cols.items():
-        out[c] = pd.Series(values, index=out.index, dtype=object)
+    for c, column in cols.items():
+        out[c] = pd.Series(column, index=out.index, dtype=object)
     return out, used, fresh
 
 
@@ -305,7 +346,7 @@ def run_names(runs: str | Sequence[str] | None) -> list[str | None]:
     """Distinct run names in order (a single name is accepted too); [None] (the latest run) when none is given."""
     if runs is None or runs == "":
         return [None]
-    names = list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs)))
+    names: list[str | None] = list(dict.fromkeys([runs] if isinstance(runs, str) else list(runs)))
     return names or [None]
 
 
@@ -323,8 +364,7 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
                            "robust parser, not --parser legacy")
     from probe_ui.store import StoreError
 
-    if parser not in PARSERS:
-        raise ScoringError(f"unknown parser '{parser}'; expected one of {', '.join(PARSERS)}")
+    check_parser(parser)
     frames = []
     for name in run_names(runs):
         if name is not None and not str(name).strip():
@@ -467,10 +507,11 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
     if agreement is not None:
         out["rater_agreement"] = jsonable(agreement)
     if judge:
-        decided = df.loc[(df["method"] == "judge").to_numpy(), "model"].value_counts() if len(df) else {}
+        decided: dict[str, int] = {str(m): int(n) for m, n in df.loc[(df["method"] == "judge").to_numpy(), "model"]
+                                   .value_counts().items()} if len(df) else {}
         for model, r in out["models"].items():
-            r["judged"] = int(decided.get(model, 0))
-        out["judge"] = {"model": judge, "decided": int(sum(int(v) for v in dict(decided).values()))}
+            r["judged"] = decided.get(model, 0)
+        out["judge"] = {"model": judge, "decided": sum(decided.values())}
     if run.config.harness:  # an imported harness run: its own verdicts against this reading
         from probe_ui.interop.verdicts import harness_agreement
 
@@ -493,7 +534,7 @@ def compare_parsers(store: Store, run_name: str | None = None) -> list[dict[str,
     benchmark, prompt = run.config.benchmark, run.config.prompt
     df = store.answers_frame(run.id, full=True)
     out: list[dict[str, Any]] = []
-    for row in df.to_dict("records"):
+    for row in records(df):
         rob = read_reply(row, "robust", benchmark, prompt)
         leg = read_reply(row, "legacy", benchmark, prompt)
         if rob is None or leg is None or leg[1] is None:

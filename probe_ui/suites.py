@@ -1,8 +1,10 @@
 """From a preset to variants, and the named stress suites of the probing papers.
 
 A suite turns each item into a group of variants: the original plus one variant per condition (a named chain of
-perturbation steps). Each suite names the metrics that read its groups. Add a suite with one ``_conditions``
-function and one ``SUITES`` line.
+perturbation steps). Each suite names the metrics that read its groups. The suites every benchmark may use
+(rotations, circular, severity) are here; a benchmark's own suites are in its folder
+(``probe_ui/benchmarks/<name>/suite.py``). Add a suite with one conditions function and one :func:`register_suite`
+call, in a benchmark's folder or a plugin file.
 
 Loading errors are per item: a missing or unreadable image is reported for that item and the rest go on.
 """
@@ -12,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from math import factorial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -45,8 +46,18 @@ class Expansion:
 Step = tuple[str, dict[str, Any]]
 
 
-def _c(name: str, *steps: Step) -> Condition:
+def condition(name: str, *steps: Step) -> Condition:
+    """A named chain of perturbation steps: a suite's condition (``condition("rot90", ("rotate", {"angle": 90}))``)."""
     return Condition(name, tuple(steps))
+
+
+def partners(v: Variant, ctx: PerturbContext) -> list[Variant]:
+    """The items of the preset that ask the same question with the same options about another image (a
+    MediConfusion pair's other half; the Illusion paper's visual substitution)."""
+    opts = {o.lower() for o in v.options}
+    return [o for o in ctx.others(v)
+            if o.images and o.question == v.question and {x.lower() for x in o.options} == opts]
+
 
 
 @dataclass(frozen=True)
@@ -64,14 +75,7 @@ class Suite:
 def _rotations(v: Variant, ctx: PerturbContext) -> list[Condition]:
     if not v.images:
         return []
-    return [_c(f"rot{a}", ("rotate", {"angle": a})) for a in (90, 180, 270)]
-
-
-def _orientation(v: Variant, ctx: PerturbContext) -> list[Condition]:
-    if not v.images:
-        return []
-    moves = {"answer_map": {"correct": "upside down"}} if v.kind == "label" and "upside down" in v.options else {}
-    return [_c("upside-down", ("rotate", {"angle": 180, **moves}))]
+    return [condition(f"rot{a}", ("rotate", {"angle": a})) for a in (90, 180, 270)]
 
 
 # ---- the severity sweep (robustness curves) ------------------------------------------------------------------
@@ -135,123 +139,18 @@ def _severity(v: Variant, ctx: PerturbContext) -> list[Condition]:
 def _circular(v: Variant, ctx: PerturbContext) -> list[Condition]:
     if v.kind != "choice":
         return []
-    return [_c(f"shift{s}", ("cyclic_shift", {"shift": s})) for s in range(1, len(v.options))]
+    return [condition(f"shift{s}", ("cyclic_shift", {"shift": s})) for s in range(1, len(v.options))]
 
 
-def _partners(v: Variant, ctx: PerturbContext) -> list[Variant]:
-    opts = {o.lower() for o in v.options}
-    return [o for o in ctx.others(v)
-            if o.images and o.question == v.question and {x.lower() for x in o.options} == opts]
-
-
-def _illusion(v: Variant, ctx: PerturbContext) -> list[Condition]:
-    out: list[Condition] = []
-    if v.images:
-        out.append(_c("no-image", ("remove", {})))
-    if v.kind != "choice":
-        return out
-    if v.images:  # T3 as the paper measures it: the options re-ordered in the text-only condition
-        out.append(_c("no-image+shuffle", ("remove", {}), ("shuffle", {})))
-    out.append(_c("shuffle", ("shuffle", {})))  # the same with the image (reported beside it)
-    wrong = len(v.options) - 1
-    out += [_c(f"{k}R", ("replace_distractors", {"k": k, "source": "preset" if _enough_foreign(v, ctx, k) else "pool"}))
-            for k in range(1, min(4, wrong) + 1)]
-    if wrong >= 1:
-        out.append(_c("unknown", ("replace_distractors", {"k": 1, "source": "unknown"})))
-    if v.images and any(p.answer in v.options and p.answer != v.answer for p in _partners(v, ctx)):
-        out.append(_c("substitution", ("swap", {"prefer": "distractor"})))
-    return out
-
-
-def _enough_foreign(v: Variant, ctx: PerturbContext, k: int) -> bool:
-    own = {o.lower() for o in v.options}
-    foreign = {o.lower() for p in ctx.others(v) for o in p.options} - own
-    return len(foreign) >= k
-
-
-def _mediconfusion_pair(v: Variant, ctx: PerturbContext) -> list[Condition]:
-    if v.images and _partners(v, ctx):
-        return [_c("partner-image", ("swap", {"prefer": "same-question"}))]
-    return []
-
-
-def _medvh(v: Variant, ctx: PerturbContext) -> list[Condition]:
-    if v.kind not in ("choice", "yesno"):
-        return []
-    out: list[Condition] = []
-    if v.images and any(o.images and o.question != v.question and not set(o.category) & set(v.category)
-                        for o in ctx.others(v)):
-        out.append(_c("wrongful-image", ("swap", {"prefer": "unrelated", "answer": "follow"}),
-                      ("escape", {"kind": "unsuitable", "answer": "escape"})))
-        out.append(_c("wrongful-image-baseline", ("escape", {"kind": "unsuitable", "answer": "keep"})))
-    if v.kind == "choice":
-        out.append(_c("nota", ("nota", {"mode": "hallucination"})))
-        out.append(_c("nota-baseline", ("nota", {"mode": "baseline"})))
-    if v.attributes.get("absent_finding"):
-        out.append(_c("premise", ("premise", {}), ("escape", {"kind": "premise", "answer": "escape"})))
-        out.append(_c("premise-baseline", ("escape", {"kind": "premise", "answer": "keep"})))
-    if v.kind == "choice":
-        out.append(_c("fcj", ("suggest", {"answer": "wrong", "wording": "physician"})))
-        out.append(_c("fcj-student", ("suggest", {"answer": "wrong", "wording": "student", "hint": True})))
-    return out
-
-
-def _probmed_pairs(v: Variant, ctx: PerturbContext) -> list[Condition]:
-    a = v.attributes
-    out: list[Condition] = []
-    for qa, needed in (("modality", "modality"), ("body_part", "organ")):
-        if a.get(needed):
-            out += [_c(f"{qa}-{ver}", ("probmed_question", {"qa_type": qa, "version": ver})) for ver in ("gt", "hallu")]
-    findings = a.get("findings") or []
-    for i, _ in enumerate(findings):
-        out += [_c(f"entity-{ver}-{i}", ("probmed_question", {"qa_type": "entity", "version": ver, "index": i}))
-                for ver in ("gt", "hallu")]
-        if i < len(a.get("positions") or []):
-            out += [_c(f"grounding-{ver}-{i}",
-                       ("probmed_question", {"qa_type": "grounding", "version": ver, "index": i}))
-                    for ver in ("gt", "hallu")]
-    return out
-
-
-def _prompt_variants(v: Variant, ctx: PerturbContext) -> list[Condition]:
-    if v.kind != "choice":
-        return [_c("cot", ("cot", {}))]
-    from probe_ui.perturb.prompting import PHRASINGS
-
-    return [_c(s, ("phrasing", {"style": s})) for s in PHRASINGS if s != "original"] + [_c("cot", ("cot", {}))]
-
-
-def _colour_permutations(v: Variant, ctx: PerturbContext) -> list[Condition]:
-    """MedBLINK's colour-bias check: the same three dot locations under all 6 colour assignments."""
-    if not v.images or "dots" not in v.attributes:
-        return []
-    params = dict(v.attributes["dots"])
-    n = len(params.get("colours") or params.get("points") or "rgb")
-    return [_c(f"perm{i}", ("dots", {**params, "permutation": i, "seed_group": "dot-colours"}))
-            for i in range(factorial(n))]
-
-
-#: every suite, in menu order: the built-in ones below, then plugins' (:func:`register_suite`)
-SUITES: Registry[Suite] = Registry("suite", error=SuiteError, ordered=True)
+#: every suite, in menu order: the shared ones below, then each benchmark folder's (``probe_ui/benchmarks/<name>/
+#: suite.py``), then plugins' (:func:`register_suite`)
+SUITES: Registry[Suite] = Registry("suite", packages=("probe_ui.benchmarks",), only=("suite",), error=SuiteError,
+                                ordered=True)
 for _s in (
     Suite("rotations", "the image at 90, 180 and 270 degrees; content answers must not change",
           ("groups",), _rotations),
-    Suite("medblink-orientation", "MedBLINK task 5: upright and upside down (answer moves to 'upside down')",
-          ("medblink",), _orientation),
     Suite("circular", "CircularEval: every cyclic shift of the options; right only if right in all",
           ("groups",), _circular),
-    Suite("illusion", "Illusion of Readiness T1-T5: no image, shuffled options without and with the image, 1R-4R "
-          "distractors, 'Unknown', visual substitution", ("illusion",), _illusion),
-    Suite("mediconfusion-pair", "MediConfusion: the same question on the partner image (answer follows it)",
-          ("mediconfusion",), _mediconfusion_pair),
-    Suite("medvh", "MedVH: wrongful image, NOTA and incorrect premise, each with its baseline, and FCJ",
-          ("medvh", "medvh_fcj"), _medvh),
-    Suite("probmed-pairs", "ProbMed: ground-truth and hallucinated yes/no questions from the item's attributes",
-          ("probmed",), _probmed_pairs),
-    Suite("prompt-variants", "MediConfusion's prompt phrasings and chain-of-thought; answers must not change",
-          ("groups",), _prompt_variants),
-    Suite("dot-colours", "MedBLINK colour bias: all colour-location permutations of the item's dots",
-          ("medblink", "groups"), _colour_permutations),
     Suite(SEVERITY_SUITE, "every image degradation (noise, blur, jpeg, contrast, brightness, crop, downscale) at "
           "severities 1-5 and rotation by 15, 30, 45, 90 and 180 degrees, named severity/<perturbation>-<level>; "
           "answers unchanged; orientation questions are not rotated", ("robustness_curves",), _severity),

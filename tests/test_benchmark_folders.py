@@ -33,6 +33,16 @@ def test_the_seed_benchmarks_are_folders_and_everything_they_name_exists() -> No
             assert load_preset(PRESETS_DIR / preset).items
         assert all(t in TEMPLATES for t in b.templates), b.name
         assert all(s in SUITES for s in b.suites), b.name
+    # its suites are defined in its folder; a template is a kind's plain wording (prompts.py) or a folder's
+    for b in benchmarks():
+        for name in b.suites:
+            assert SUITES.get(name).conditions.__module__ == f"probe_ui.benchmarks.{b.name}.suite", name
+    for name in TEMPLATES.names():
+        module = TEMPLATES.get(name).render.__module__
+        if name in ("yesno", "label", "free"):
+            assert module == "probe_ui.prompts"
+        else:
+            assert module.startswith("probe_ui.benchmarks.") and module.endswith(".prompts"), name
     # each metric family of a benchmark is defined in its folder
     for name in ("mediconfusion", "probmed", "medvh", "medblink", "illusion"):
         fam = FAMILIES.get(name)
@@ -40,9 +50,24 @@ def test_the_seed_benchmarks_are_folders_and_everything_they_name_exists() -> No
 
 
 TOY = '''
-    """A sixth benchmark in one file: its own legacy parser (the reply's last word) and detection rule."""
+    """A sixth benchmark in one file: its own legacy parser (the reply's last word), detection rule, prompt template
+    and suite."""
     from probe_ui.answers import Answer
     from probe_ui.benchmarks.base import Benchmark, register_benchmark
+    from probe_ui.prompts import Template, register_template
+    from probe_ui.suites import Suite, condition, register_suite
+
+
+    def toy_prompt(v):
+        return None, f"{v.question} Reply with the letter of one option, last."
+
+
+    def toy_conditions(v, ctx):
+        return [condition("shift1", ("cyclic_shift", {"shift": 1}))] if v.kind == "choice" else []
+
+
+    register_template(Template("toybench-mc", ("choice",), toy_prompt, 16, "Toy: the letter, last"))
+    register_suite(Suite("toybench-shift", "Toy: the options shifted by one", ("groups",), toy_conditions))
 
 
     @register_benchmark
@@ -52,6 +77,8 @@ TOY = '''
         legacy_mode = "toybench"
         names = ("toybench",)
         source_names = ("toybench",)
+        templates = ("toybench-mc",)
+        suites = ("toybench-shift",)
 
         def parse_legacy(self, text, kind, labels, options=(), gt=None):
             last = (text or "").split()[-1:] or [""]
@@ -80,9 +107,13 @@ def test_a_sixth_benchmark_is_one_file_and_its_parser_reads_its_replies(toy: Non
     assert legacy_mode(dict(row, source="presets/mediconfusion_pairs.yaml")) == "mediconfusion"
     answer = extract_legacy("toybench", "I would say B", "choice", ("A", "B"))
     assert (answer.choice, answer.method) == ("B", "legacy-toybench")
+    # its prompt template and suite come from the same file; a reply to its template is its parser's
+    assert TEMPLATES.names()[-1] == "toybench-mc" and SUITES.names()[-1] == "toybench-shift"
+    assert legacy_mode({"kind": "choice", "source": "x.yaml", "attributes": {}, "prompt": "toybench-mc"}) == "toybench"
 
 
 def test_the_sixth_benchmark_is_gone_with_its_plugin() -> None:
     registry.forget_plugins()
     assert "toybench" not in BENCHMARKS and "toybench" not in legacy_modes()
+    assert "toybench-mc" not in TEMPLATES and "toybench-shift" not in SUITES
     assert legacy_mode({"kind": "choice", "source": "toybench.yaml", "attributes": {}}) is None

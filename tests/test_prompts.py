@@ -6,7 +6,8 @@ import pytest
 
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
-from probe_ui.prompts import MEDICONFUSION_SYSTEM, PromptError, render, template_for
+from probe_ui.benchmarks.mediconfusion.prompts import MEDICONFUSION_SYSTEM
+from probe_ui.prompts import PromptError, render, template_for
 from PIL import Image
 
 
@@ -92,7 +93,8 @@ def test_template_for_prefers_the_variants_own_template() -> None:
 
 
 def test_every_template_is_registered_once_with_its_kinds() -> None:
-    from probe_ui.prompts import MEDICONFUSION_PHRASINGS, TEMPLATES
+    from probe_ui.benchmarks.mediconfusion.prompts import MEDICONFUSION_PHRASINGS
+    from probe_ui.prompts import TEMPLATES
 
     for style in MEDICONFUSION_PHRASINGS:
         t = TEMPLATES[f"mediconfusion-mc/{style}"]

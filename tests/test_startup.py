@@ -19,6 +19,7 @@ import pytest
 from app_server import free_port
 from helpers import stop, wait_for_page
 from probe_ui import runner, suites
+from probe_ui.runner import batch as runner_batch
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
 from probe_ui.resources import ASSETS_DIR, PRESETS_DIR
@@ -79,7 +80,7 @@ def test_a_batch_asks_while_it_is_still_planning(tmp_path: Path, monkeypatch: py
     before asking would wait here for ever (the 30 s is a guard, not a limit)."""
     answered = threading.Event()
     waited: list[bool] = []
-    real = runner.stream_variants
+    real = runner_batch.stream_variants
 
     def slow_plan(*args, **kwargs):  # type: ignore[no-untyped-def]
         for n, x in enumerate(real(*args, **kwargs)):
@@ -87,7 +88,7 @@ def test_a_batch_asks_while_it_is_still_planning(tmp_path: Path, monkeypatch: py
                 waited.append(answered.wait(30))
             yield x
 
-    monkeypatch.setattr(runner, "stream_variants", slow_plan)
+    monkeypatch.setattr(runner_batch, "stream_variants", slow_plan)
     preset = load_preset(big_preset(tmp_path / "p.yaml", 20))
     seen: list[tuple[int, int]] = []
 
@@ -105,7 +106,7 @@ def test_a_batch_asks_while_it_is_still_planning(tmp_path: Path, monkeypatch: py
 
 
 def test_a_failing_plan_stops_the_batch_with_its_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    real = runner.stream_variants
+    real = runner_batch.stream_variants
 
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         for n, x in enumerate(real(*args, **kwargs)):
@@ -113,7 +114,7 @@ def test_a_failing_plan_stops_the_batch_with_its_error(tmp_path: Path, monkeypat
                 raise RuntimeError("disk full")
             yield x
 
-    monkeypatch.setattr(runner, "stream_variants", broken)
+    monkeypatch.setattr(runner_batch, "stream_variants", broken)
     store = Store(tmp_path / "x.db")
     with pytest.raises(RuntimeError, match="disk full"):
         run_batch(store, [load_preset(big_preset(tmp_path / "p.yaml", 20))], ["baseline/first"], progress=False)

@@ -33,6 +33,7 @@ from probe_ui.plots import SORTS
 from probe_ui.results_cache import cached_answers
 from probe_ui.results_page import ANSWER_HEADERS, condition_numbers, results_view
 from probe_ui.safe_write import fresh_path
+from probe_ui.scoring import PARSERS
 
 
 def run_names(ctx: AppContext) -> list[str]:
@@ -48,7 +49,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
                            value=[choices[0][1]] if choices else [], scale=5, elem_id="results-runs",
                            allow_custom_value=True)
         refresh = gr.Button("↻ runs", size="sm", scale=0, elem_id="results-refresh")
-        parser = gr.Radio(["robust", "legacy"], value="robust", label="answer parser", scale=2,
+        parser = gr.Radio(PARSERS.names(), value="robust", label="answer parser", scale=2,
                           info="legacy: each benchmark's own parser and metric definitions (to quote beside a paper)")
     with gr.Row():
         f_models = gr.Dropdown(label="models", multiselect=True, choices=[], value=[], elem_id="results-f-models")

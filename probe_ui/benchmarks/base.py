@@ -5,10 +5,11 @@
 - ``legacy.py``: the original benchmark's own answer parser, quirk for quirk (``probe-ui score --parser legacy``);
 - ``metric.py``: its metric family (:mod:`probe_ui.metrics.registry`; found because it is there);
 - its detection rule: which replies its legacy parser reads (the methods below);
-- its shipped presets (``presets/<file>.yaml``, named in :attr:`Benchmark.presets`), its prompt templates and its
-  suites (registered in :data:`probe_ui.prompts.TEMPLATES` and :data:`probe_ui.suites.SUITES`, named in
-  :attr:`Benchmark.templates` and :attr:`Benchmark.suites`; a new benchmark may register its own from its folder
-  with :func:`~probe_ui.prompts.register_template` and :func:`~probe_ui.suites.register_suite`).
+- ``suite.py``: its stress suites, registered with :func:`~probe_ui.suites.register_suite` (found because the
+  suite registry walks this package) and named in :attr:`Benchmark.suites`;
+- its shipped presets (``presets/<file>.yaml``, named in :attr:`Benchmark.presets`) and its prompt templates
+  (registered in :data:`probe_ui.prompts.TEMPLATES`, named in :attr:`Benchmark.templates`; a new benchmark may
+  register its own from its folder with :func:`~probe_ui.prompts.register_template`).
 
 A benchmark needs none of these but a name: MedBLINK has a metric family and presets, and reads its replies with
 BLINK's parser. Adding a benchmark is adding a folder (or a plugin file, :mod:`probe_ui.registry`).

@@ -17,6 +17,7 @@ from probe_ui.cli.common import (
     shown,
     temperature_arg,
 )
+from probe_ui.registry import RegisteredNames
 
 
 @command("batch", "ask models every variant of one or more presets, storing every answer")
@@ -37,8 +38,8 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
                                                                    "(default: the catalogue's, else 0)")
     b.add_argument("--judge", default=None, metavar="SPEC",
                    help="a model that maps free-form answers to options (e.g. with --prompt free)")
-    b.add_argument("--judge-mode", default="mediconfusion", choices=("mediconfusion", "blink"),
-                   help="mediconfusion: 1-10 score per option, margin 3; blink: pick a letter or Z")
+    b.add_argument("--judge-mode", default="mediconfusion", choices=RegisteredNames("probe_ui.judge:JUDGE_MODES"),
+                   metavar="MODE", help="mediconfusion: 1-10 score per option, margin 3; blink: pick a letter or Z")
     b.add_argument("--no-cache", action="store_true",
                    help="ask again even when an identical deterministic request was answered before")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")

@@ -18,7 +18,7 @@ from typing import Any
 
 from probe_ui import redact
 from probe_ui.errors import ProbeUIError
-from probe_ui.registry import Registry
+from probe_ui.registry import RegisteredNames, Registry
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 log = logging.getLogger("probe_ui.cli")
@@ -122,7 +122,8 @@ def trust_arg(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> N
 
 
 def parser_arg(sp: argparse.ArgumentParser) -> None:
-    sp.add_argument("--parser", choices=("robust", "legacy"), default="robust",
+    sp.add_argument("--parser", choices=RegisteredNames("probe_ui.scoring:PARSERS"), default="robust",
+                    metavar="NAME",
                     help="robust: our extractor (default); legacy: the benchmark's original parser, to reproduce "
                          "published numbers (runs whose benchmark is known; else the same as robust)")
 

@@ -35,6 +35,7 @@ from probe_ui.registry import Registry
 class Importer(Protocol):
     """What an importer module provides (see :mod:`probe_ui.importers.common` for how each is used)."""
 
+    __name__: str  # the module's
     NAME: str  # the format's name (``probe-ui import <NAME>``)
     PROMPT: str  # the prompt template its variants record
 

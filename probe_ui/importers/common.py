@@ -34,14 +34,17 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from probe_ui import answers
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS, Variant
 from probe_ui.presets import item_yaml
+
+if TYPE_CHECKING:
+    from probe_ui.importers import Importer
 
 MAX_FILE_BYTES = 1024 * 1024 * 1024
 MAX_JSON_DEPTH = 64  # the formats are a few levels deep; writers (YAML, JSON) recurse and would overflow the stack
@@ -375,7 +378,7 @@ class _ImageCache:
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def _attributes(mod: ModuleType, rec: Record) -> dict[str, Any]:
+def _attributes(mod: Importer, rec: Record) -> dict[str, Any]:
     attrs = {"benchmark": mod.NAME, **rec.attributes}
     if rec.images:
         refs = [r.ref for r in rec.images]
@@ -383,7 +386,7 @@ def _attributes(mod: ModuleType, rec: Record) -> dict[str, Any]:
     return attrs
 
 
-def to_variant(mod: ModuleType, rec: Record, images: tuple[Any, ...]) -> Variant:
+def to_variant(mod: Importer, rec: Record, images: tuple[Any, ...]) -> Variant:
     return Variant(
         item_id=rec.item_id, question=rec.question, kind=rec.kind,  # type: ignore[arg-type]
         options=tuple(rec.options), answer=rec.answer, images=images, condition="original", group=rec.item_id,
@@ -411,7 +414,7 @@ def _check_run(store: Any, run_name: str, benchmark: str) -> None:
         raise ImportFileError(f"run '{run_name}' holds {what}; import {benchmark} results into another --run")
 
 
-def import_into_store(store: Any, mod: ModuleType, path: str, opts: ImportOptions) -> ImportSummary:
+def import_into_store(store: Any, mod: Importer, path: str, opts: ImportOptions) -> ImportSummary:
     """Read a results file, add its questions as variants and its replies as responses of one model."""
     p = Path(path)
     check_options(mod, opts, to_preset=False)
@@ -444,7 +447,7 @@ def import_into_store(store: Any, mod: ModuleType, path: str, opts: ImportOption
         for rec, v in zip(parsed.records, variants):
             prompt = rec.prompt or mod.PROMPT
             yield ((v.id, model, prompt, 0), rec.raw_text,
-                   lambda rec=rec, v=v, prompt=prompt: response_row(mod, run.id, v, model, prompt, rec, p, sha))
+                   partial(response_row, mod, run.id, v, model, prompt, rec, p, sha))
 
     store_replies(store, run, model, summary, cells())
     store.touch_run(run.id)
@@ -486,7 +489,7 @@ def store_replies(store: Any, run: Any, model: str, summary: ImportSummary,
                                 "keep both)")
 
 
-def response_row(mod: ModuleType, run_id: int, v: Variant, model: str, prompt: str, rec: Record, path: Path,
+def response_row(mod: Importer, run_id: int, v: Variant, model: str, prompt: str, rec: Record, path: Path,
                  sha: str) -> dict[str, Any]:
     """A stored response: the raw reply, where it came from, our robust parse; the file's own parse only in
     ``details.file_parse`` (never read). ``request_hash`` is namespaced so that it never matches a real request
@@ -507,7 +510,7 @@ def response_row(mod: ModuleType, run_id: int, v: Variant, model: str, prompt: s
     }
 
 
-def check_options(mod: ModuleType, opts: ImportOptions, *, to_preset: bool) -> None:
+def check_options(mod: Importer, opts: ImportOptions, *, to_preset: bool) -> None:
     uses = set(getattr(mod, "USES", ()))
     for name, flag in (("dataset", "--dataset"), ("task", "--task"), ("baseline", "--baseline"),
                        ("split", "--split")):
@@ -523,7 +526,7 @@ def check_options(mod: ModuleType, opts: ImportOptions, *, to_preset: bool) -> N
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def write_preset(mod: ModuleType, path: str, out: str, opts: ImportOptions, force: bool = False
+def write_preset(mod: Importer, path: str, out: str, opts: ImportOptions, force: bool = False
                  ) -> PresetSummary:
     """A preset YAML from a format's question file; images resolved against ``--images`` when found there; an
     existing ``out`` replaced only with ``force``."""

@@ -25,6 +25,7 @@ import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -178,7 +179,7 @@ def import_harness(store: Any, harness: str, path: str | os.PathLike[str], *, se
             assert s is not None  # check_answers made sure
             prompt = res.prompt or s.template
             yield ((s.variant.id, model_name, prompt, a.sample), a.raw_text,
-                   lambda s=s, prompt=prompt, a=a: response_row(r.id, s, model_name, prompt, a, res))
+                   partial(response_row, r.id, s, model_name, prompt, a, res))
 
     store_replies(store, r, model_name, summary, cells())
     errors = sum(1 for a in res.answers if a.error is not None)
@@ -197,14 +198,14 @@ def _check_run(store: Any, run_name: str, harness: str, bset: BenchmarkSet) -> N
         existing = store.get_run(run_name)
     except StoreError:
         return
-    s = existing.settings or {}
-    have_set, have_harness = (s.get("set") or {}).get("id"), s.get("harness")
+    s = existing.config
+    have_set, have_harness = (s.benchmark_set or {}).get("id"), s.harness
     if have_set == bset.set_id and have_harness == harness:
         return
     if have_harness:
         what = f"{have_harness} answers to set {have_set}"
-    elif s.get("benchmark"):
-        what = f"{s['benchmark']} results"
+    elif s.benchmark:
+        what = f"{s.benchmark} results"
     else:
         what = "a batch run's answers"
     raise ImportUsageError(f"run '{run_name}' holds {what}; import these {harness} answers to set {bset.set_id} into "

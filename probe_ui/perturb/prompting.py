@@ -12,9 +12,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from probe_ui.benchmarks.mediconfusion.prompts import MEDICONFUSION_PHRASINGS
 from probe_ui.items import LETTERS, Variant
 from probe_ui.perturb.registry import PerturbationError, PerturbContext, register
-from probe_ui.prompts import MEDICONFUSION_PHRASINGS
 
 #: MediConfusion Appendix C (Table 4) prompt styles, in the paper's order 0..10; template "mediconfusion-mc/<style>"
 PHRASINGS: tuple[str, ...] = tuple(MEDICONFUSION_PHRASINGS)

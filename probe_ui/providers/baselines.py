@@ -4,17 +4,45 @@
 same batch gives the same answers in any order or concurrency. ``baseline/first`` and ``baseline/last`` always
 pick the first / last label: on data where the right answer sits at a fixed position (MedVH's escape option is
 always last) they expose that bias.
+
+Each way of picking is a function registered in :data:`BASELINE_MODES` (``@BASELINE_MODES.register("name")``
+adds ``baseline/name``, from a module of this package or a plugin file).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import ClassVar
 
 from probe_ui.perturb.registry import derive_seed
 from probe_ui.providers.base import ModelConfig, ModelSpecError, Provider, Request, Response, register_provider
+from probe_ui.registry import Registry
 
-MODES = ("random", "first", "last")
+#: a baseline's rule: the label it answers a request with (the request has at least one label)
+BaselineMode = Callable[[Request], str]
+
+#: the baselines by name (``baseline/<name>``), in menu order
+BASELINE_MODES: Registry[BaselineMode] = Registry("baseline", error=ModelSpecError, ordered=True)
+
+
+@BASELINE_MODES.register("random")
+def random_label(request: Request) -> str:
+    """A label drawn uniformly, seeded by the run seed, variant, sample and prompt (reproducible in any order)."""
+    seed = derive_seed(request.settings.seed or 0, request.variant_id, request.sample, request.prompt)
+    return random.Random(seed).choice(request.labels)
+
+
+@BASELINE_MODES.register("first")
+def first_label(request: Request) -> str:
+    """Always the first label (position bias)."""
+    return request.labels[0]
+
+
+@BASELINE_MODES.register("last")
+def last_label(request: Request) -> str:
+    """Always the last label (MedVH's escape option is always last)."""
+    return request.labels[-1]
 
 
 @register_provider
@@ -23,22 +51,14 @@ class BaselineProvider(Provider):
     default_concurrency: ClassVar[int] = 64
     takes_url: ClassVar[bool] = False  # answers without a server
     free: ClassVar[bool] = True
-    ready_models: ClassVar[tuple[str, ...]] = tuple(f"baseline/{m}" for m in MODES)
+    #: the built-in baselines, ready to ask (a plugin's baseline is asked by its name)
+    ready_models: ClassVar[tuple[str, ...]] = tuple(f"baseline/{m}" for m in BASELINE_MODES.loaded())
 
     def __init__(self, config: ModelConfig) -> None:
-        if config.model not in MODES:
-            raise ModelSpecError(f"unknown baseline '{config.model}'; known: {', '.join(MODES)}")
+        self.pick = BASELINE_MODES.get(config.model)  # an unknown name: ModelSpecError listing the known ones
         super().__init__(config)
 
     async def generate(self, request: Request) -> Response:
-        labels = request.labels
-        if not labels:
+        if not request.labels:
             return Response(text="", details={"note": "no labels to choose from (free-text question)"})
-        if self.config.model == "first":
-            choice = labels[0]
-        elif self.config.model == "last":
-            choice = labels[-1]
-        else:
-            seed = derive_seed(request.settings.seed or 0, request.variant_id, request.sample, request.prompt)
-            choice = random.Random(seed).choice(labels)
-        return Response(text=choice, input_tokens=0, output_tokens=0, cost=0.0)
+        return Response(text=self.pick(request), input_tokens=0, output_tokens=0, cost=0.0)

@@ -1,5 +1,5 @@
 """Visual illusions (the illusion seed paper): does the model see what is drawn or what the illusion suggests;
-its metric family is ``metric.py``, its suite ``illusion`` (:mod:`probe_ui.suites`)."""
+its metric family is ``metric.py``, its suite ``illusion`` is in ``suite.py``."""
 
 from __future__ import annotations
 

@@ -1,0 +1,353 @@
+"""Batch fan-out: presets × models → stored, scored responses.
+
+All models for a variant are asked concurrently, each model behind its own concurrency limit; a failing call
+becomes an error cell while the others complete. Every finished response is written immediately, so a killed
+batch loses nothing, and cells already answered are skipped when the batch runs again.
+
+A batch is a stream: a planning thread expands the presets one item at a time, stores each new variant (in
+batches) and hands over its cells, which the models' workers ask while the rest is still being planned. Memory
+holds the items, a bounded queue of cells and what is in flight, never the whole plan, so a 100k-item preset runs
+in bounded memory and the first request leaves as soon as the first variant exists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from tqdm import tqdm
+
+from probe_ui import prompts
+from probe_ui.items import Variant
+from probe_ui.judge import JUDGE_MODES
+from probe_ui.presets import Preset
+from probe_ui.providers.base import (
+    ModelConfig,
+    Response,
+)
+from probe_ui.run_identity import RunChange, run_change
+from probe_ui.run_identity import check as check_change
+from probe_ui.runner.cells import Cell, shard_of, variant_cells
+from probe_ui.runner.execute import Judge, PlannedCells, execute_run
+from probe_ui.runner.models import BatchError, check_temperature, public_config, resolve_models
+from probe_ui.store import Run, Store
+from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
+
+
+@dataclass
+class BatchResult:
+    run: Run
+    variants: int = 0
+    planned: int = 0
+    skipped: int = 0
+    answered: int = 0
+    errors: int = 0
+    item_errors: list[ItemError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    error_messages: list[str] = field(default_factory=list)
+    cancelled: bool = False
+    #: what this batch did to its run: a new run, the same plan again, or additions (probe_ui.run_identity)
+    change: RunChange | None = None
+    #: whether every cell was planned (False: stopped while planning, so ``planned`` is a lower bound)
+    plan_complete: bool = False
+
+    @property
+    def remaining(self) -> int:
+        """Cells still to do (cancelled, or failed with an error): running the batch again asks these."""
+        return self.planned - self.skipped - self.answered
+
+
+def default_run_name(presets: list[Preset], seed: int, suites: tuple[str, ...] | list[str] = ()) -> str:
+    """Deterministic, so that running the same batch again resumes it instead of starting over."""
+    return "+".join(p.name for p in presets) + "".join(f"+{s}" for s in suites) + f"-seed{seed}"
+
+
+def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
+              seed: int = 0, concurrency: int | None = None, prompt: str | None = None,
+              suites: tuple[str, ...] | list[str] = (), samples: int = 1, temperature: float | None = None,
+              judge: str | None = None, judge_mode: str = "mediconfusion", use_cache: bool = True,
+              progress: bool = True, extra_models: dict[str, ModelConfig] | None = None,
+              on_progress: Callable[[int, int, BatchResult], None] | None = None,
+              cancel: threading.Event | None = None, shard: tuple[int, int] | None = None,
+              extend: bool = False, on_change: Callable[[RunChange], None] | None = None,
+              user: str | None = None) -> BatchResult:
+    """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
+    ``user`` is recorded as who made the run when it is created (default: the system user).
+
+    A run that exists is planned whole (:mod:`probe_ui.run_identity`): every preset, model and suite it was ever
+    asked, plus this batch's. A batch that would add models, suites or presets to it raises
+    :class:`probe_ui.run_identity.RunExtensionError` unless ``extend`` (``--extend``); one that would change what
+    its answers mean (another seed, prompt, number of samples or temperature) is always refused. ``on_change``
+    hears what the batch does to its run (:class:`~probe_ui.run_identity.RunChange`) before anything is asked.
+
+    ``on_progress(done, total, result)`` is called after every answer (the app's progress bar; ``total`` grows
+    until the plan is complete, since cells are asked while the rest is planned); setting ``cancel``
+    stops sending new requests: what was answered is kept and running the batch again resumes it.
+    ``shard=(i, n)`` asks only the i-th of n disjoint parts of the cells (1-based), so n machines writing to one
+    database share a batch; every shard plans the same cells, so the parts together are the whole batch.
+
+    The batch holds its run (and shard) for its whole length (:meth:`probe_ui.store.Store.run_lock`): a second
+    batch of the same run and shard on the same store raises :class:`probe_ui.store.RunInUseError` before it
+    writes or asks anything. Shards of one run run at once; live probes (:mod:`probe_ui.live`) take no lock.
+    """
+    if shard is not None:
+        i, n = shard
+        if not (n >= 1 and 1 <= i <= n):
+            raise BatchError(f"--shard {i}/{n}: give i/n with 1 <= i <= n, e.g. --shard 2/4")
+    if prompt is not None and prompt not in prompts.TEMPLATES:
+        raise BatchError(f"unknown prompt template '{prompt}'; known: {', '.join(prompts.TEMPLATES)}")
+    for s in suites:
+        try:
+            get_suite(s)
+        except SuiteError as exc:
+            raise BatchError(str(exc)) from None
+    if samples < 1:
+        raise BatchError("--samples must be at least 1")
+    if temperature is not None:
+        check_temperature(temperature)
+    if samples > 1 and (temperature or 0) == 0:
+        raise BatchError("several samples at temperature 0 would all be the same answer: set --temperature > 0")
+    if judge_mode not in JUDGE_MODES:
+        raise BatchError(f"unknown judge mode '{judge_mode}'; known: {', '.join(JUDGE_MODES.names())}")
+    models = resolve_models(model_specs, extra_models)
+    judge_cfg = Judge(resolve_models([judge], extra_models)[0], judge_mode) if judge else None
+    name = run_name or default_run_name(presets, seed, suites)
+    change = run_change(store, name, presets, [m.name for m in models], list(suites), seed=seed, prompt=prompt,
+                        samples=samples, temperature=temperature)
+    check_change(change, extend)
+    if on_change is not None:
+        on_change(change)  # e.g. the CLI says "adds 2 models to run X (94 answers done)" before anything is asked
+    if change.exists:  # the run's whole plan: every preset, model and suite it was ever asked
+        presets, models, suites = whole_plan(change, presets, models, list(suites), extra_models)
+    settings = {
+        "presets": [{"name": p.name, "path": p.path, "sha256": p.sha256} for p in presets],
+        "models": [public_config(m) for m in models],
+        "prompt": prompt, "concurrency": concurrency, "seed": seed, "suites": list(suites), "samples": samples,
+        "temperature": temperature,
+        "judge": public_config(judge_cfg.model) | {"mode": judge_mode} if judge_cfg else None,
+        # not known until the plan is made (BatchPlan records it): a batch stopped before that leaves the run
+        # incomplete, never "complete" against an earlier, smaller plan
+        "planned": None,
+    }
+    # one batch per run and shard at a time (another one stops here, before it writes anything): held until the
+    # batch ends, so that two identical batches never ask, and pay for, the same cells twice
+    with store.run_lock(name, shard):
+        result = _run_locked(store, presets, models, name, seed, settings, concurrency=concurrency, prompt=prompt,
+                             suites=suites, samples=samples, temperature=temperature, judge_cfg=judge_cfg,
+                             use_cache=use_cache, progress=progress, on_progress=on_progress, cancel=cancel,
+                             shard=shard, user=user)
+    result.change = change
+    return result
+
+
+def batch_change(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
+                 seed: int = 0, suites: tuple[str, ...] | list[str] = (), prompt: str | None = None, samples: int = 1,
+                 temperature: float | None = None, extra_models: dict[str, ModelConfig] | None = None) -> RunChange:
+    """What :func:`run_batch` with these arguments would do to its run (a new run, the same plan, additions,
+    conflicts), asking nothing: the Batch tab shows it before it starts."""
+    models = resolve_models(model_specs, extra_models)
+    name = run_name or default_run_name(presets, seed, suites)
+    return run_change(store, name, presets, [m.name for m in models], list(suites), seed=seed, prompt=prompt,
+                      samples=samples, temperature=temperature)
+
+
+def whole_plan(change: RunChange, presets: list[Preset], models: list[ModelConfig], suites: list[str],
+               extra_models: dict[str, ModelConfig] | None = None
+               ) -> tuple[list[Preset], list[ModelConfig], list[str]]:
+    """An existing run's whole plan: the presets, models and suites it recorded, then this batch's new ones, so
+    that its planned count, completeness and Resume cover everything it was ever asked."""
+    from probe_ui.presets import PresetError, load_preset
+
+    given = {m.name for m in models}
+    earlier: list[ModelConfig] = []
+    for spec in change.models:
+        if spec in given:
+            continue
+        try:
+            earlier += resolve_models([spec], extra_models)
+        except BatchError as exc:
+            raise BatchError(f"run '{change.name}' also asks {spec}, which cannot be asked now ({exc}); "
+                             "choose another run name for these models") from None
+    known = {p.path for p in presets} | {p.sha256 for p in presets}
+    recorded: list[Preset] = []
+    for rec in change.presets:
+        if rec.get("path") in known or rec.get("sha256") in known:
+            continue
+        try:
+            recorded.append(load_preset(rec["path"]))
+        except (PresetError, KeyError, TypeError) as exc:
+            raise BatchError(f"run '{change.name}' also asks the preset {rec.get('name', '?')}, which cannot be "
+                             f"loaded now ({exc}); choose another run name") from None
+    order = {name: i for i, name in enumerate(change.models)}
+    every = sorted([*earlier, *models], key=lambda m: order.get(m.name, len(order)))  # the run's order first
+    return ([*recorded, *presets], every,
+            list(dict.fromkeys([*change.suites, *suites])))
+
+
+def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], name: str, seed: int,
+                settings: dict[str, Any], *, concurrency: int | None, prompt: str | None,
+                suites: tuple[str, ...] | list[str], samples: int, temperature: float | None, judge_cfg: Judge | None,
+                use_cache: bool, progress: bool, on_progress: Callable[[int, int, BatchResult], None] | None,
+                cancel: threading.Event | None, shard: tuple[int, int] | None, user: str | None = None
+                ) -> BatchResult:
+    """:func:`run_batch` once it holds the run."""
+    run = store.ensure_run(name, seed, settings, created_by=user)
+    result = BatchResult(run=run)
+    plan = BatchPlan(store, run, presets, models, result, prompt=prompt, seed=seed, suites=suites, samples=samples,
+                     temperature=temperature, shard=shard)
+
+    # tqdm shows done/total, rate and ETA; into a log file (not a terminal) it writes a line every 10 s at most.
+    # The total grows while the plan is being made (cells are asked as they are planned).
+    bar = tqdm(total=0, unit="answer", desc=name, disable=not progress, dynamic_ncols=True,
+               mininterval=0.1 if sys.stderr.isatty() else 10.0)
+
+    def show() -> None:
+        done = result.skipped + result.answered + result.errors
+        bar.total = max(result.planned, done)
+        bar.update(done - bar.n)
+        if on_progress is not None:
+            on_progress(done, result.planned, result)
+
+    def on_result(cell: Cell, resp: Response) -> None:
+        if resp.error is None:
+            result.answered += 1
+        else:
+            result.errors += 1
+            if len(result.error_messages) < 20:
+                result.error_messages.append(f"{cell.model.name} on {cell.variant.item_id}: {resp.error}")
+        bar.set_postfix(errors=result.errors, refresh=False)
+        show()
+
+    show()
+    try:
+        asyncio.run(execute_run(store, run, PlannedCells(plan), concurrency, on_result, use_cache=use_cache,
+                             judge=judge_cfg, cancel=cancel))
+    finally:
+        show()
+        bar.close()
+        store.touch_run(run.id)
+    result.cancelled = bool(cancel is not None and cancel.is_set())
+    return result
+
+
+class BatchPlan:
+    """The cells of a batch, made one variant at a time on the planning thread.
+
+    Each preset's variants stream out of :func:`~probe_ui.suites.stream_variants` (every image file loaded once
+    for the whole batch) and are planned in batches (1, 2, 4, ... up to 256, so the first cell goes out at once);
+    the variants of a batch's cells are stored before the cells are handed over, since a response row names its
+    variant. Item errors are recorded
+    as they are found. Counts go into ``result``; the total number of cells (all shards) is recorded in the run's
+    settings once the plan is complete.
+    """
+
+    MAX_BATCH = 256
+
+    def __init__(self, store: Store, run: Run, presets: list[Preset], models: list[ModelConfig],
+                 result: BatchResult, *, prompt: str | None, seed: int, suites: tuple[str, ...] | list[str],
+                 samples: int, temperature: float | None, shard: tuple[int, int] | None) -> None:
+        self.store, self.run, self.presets, self.models, self.result = store, run, presets, models, result
+        self.prompt, self.seed, self.suites = prompt, seed, suites
+        self.samples, self.temperature, self.shard = samples, temperature, shard
+        self.files = ImageFiles()
+        self.planned_all = 0  # cells of every shard
+        self.sdk_ready: set[str] = set()
+
+    def __iter__(self) -> Iterator[Cell]:
+        store, run, result = self.store, self.run, self.result
+        done = store.done_cells(run.id)
+        seen: set[str] = set()  # the same variant from two presets: asked once
+        batch: list[Variant] = []
+        size = 1
+        for p in self.presets:
+            loaded: set[str] = set()
+            failed: set[str] = set()
+            for x in stream_variants(p, self.seed, self.suites, self.files):
+                if isinstance(x, ItemError):
+                    store.record_item_error(run.id, x.source, x.item_id, x.message)
+                    result.item_errors.append(x)
+                    failed.add(x.item_id)
+                elif isinstance(x, str):
+                    result.warnings.append(x)
+                else:
+                    loaded.add(x.item_id)
+                    if x.id not in seen:
+                        seen.add(x.id)
+                        result.variants += 1
+                        batch.append(x)
+                        if len(batch) >= size:
+                            yield from self._cells(batch, done)
+                            size = min(2 * size, self.MAX_BATCH)
+            yield from self._cells(batch, done)
+            store.clear_item_errors(run.id, p.path, loaded - failed)
+        store.merge_run_settings(run.id, {"planned": self.planned_all})
+        result.plan_complete = True
+
+    def _cells(self, batch: list[Variant], done: set[tuple[str, str, str, int]]) -> Iterator[Cell]:
+        """Hand over a batch's cells that are not done (and are in this shard), after storing the variants they
+        ask. A variant with nothing left to ask was stored when it was first asked (its answers name it), so a
+        re-run of a finished batch writes nothing."""
+        if not batch:
+            return
+        by_source = {p.path: p.prompt for p in self.presets}
+        todo: list[Cell] = []
+        for v in batch:
+            for cell in variant_cells(v, self.models, self.prompt, self.seed, by_source, self.samples,
+                                      self.temperature):
+                self.planned_all += 1
+                if self.shard is not None and shard_of(cell, self.shard[1]) != self.shard[0] - 1:
+                    continue
+                self.result.planned += 1
+                if cell.key in done:
+                    self.result.skipped += 1
+                else:
+                    todo.append(cell)
+        batch.clear()
+        if todo:
+            self.store.add_variants(self.run.id, list({c.variant.id: c.variant for c in todo}.values()))
+        for cell in todo:
+            self._import_sdk(cell.model)
+            yield cell
+
+    def _import_sdk(self, model: ModelConfig) -> None:
+        """Import a model's SDK here, before its first cell is handed over: nothing can be sent to it before the
+        import is done (openai's takes about a second), and planning on meanwhile would only slow the import down
+        (one GIL). A batch with nothing left to ask never imports it."""
+        if model.name in self.sdk_ready:
+            return
+        self.sdk_ready.add(model.name)
+        import importlib
+
+        from probe_ui.providers import provider_class
+
+        sdk = provider_class(model.provider).sdk
+        if sdk and sdk not in sys.modules:
+            try:
+                importlib.import_module(sdk)
+            except Exception:  # the provider reports it properly when it is used
+                pass
+
+
+def resume_batch(store: Store, run_name: str, *, extra_models: dict[str, ModelConfig] | None = None,
+                 **kwargs: Any) -> BatchResult:
+    """Run an interrupted batch again with the presets, models and settings it recorded; done cells are skipped."""
+    from probe_ui.presets import PresetError, load_preset
+
+    run = store.get_run(run_name)
+    s = run.config
+    if s.kind == "live":
+        raise BatchError(f"run '{run_name}' is a live probe, not a batch: it has nothing left to resume")
+    try:
+        presets = [load_preset(p["path"]) for p in s.presets]
+    except (PresetError, KeyError) as exc:
+        raise BatchError(f"cannot resume '{run_name}': {exc}") from None
+    if not presets:
+        raise BatchError(f"run '{run_name}' records no presets, so it cannot be resumed")
+    return run_batch(store, presets, s.model_names, run_name=run.name, seed=run.seed,
+                     concurrency=s.concurrency, prompt=s.prompt, suites=s.suites,
+                     samples=s.samples, temperature=s.temperature, judge=s.judge_name,
+                     judge_mode=s.judge_mode, extra_models=extra_models, **kwargs)

@@ -1,0 +1,119 @@
+"""A batch's unit of work, the cell (one variant x model x sample), and the rows a cell stores: the exact request
+sent (images by hash), its settings, the reply and its robust reading."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from probe_ui import answers, catalogue, prompts, redact
+from probe_ui.items import Variant
+from probe_ui.providers.base import (
+    GenerationSettings,
+    ModelConfig,
+    Request,
+    Response,
+)
+
+
+@dataclass
+class Cell:
+    variant: Variant
+    model: ModelConfig
+    request: Request
+
+    @property
+    def key(self) -> tuple[str, str, str, int]:
+        return (self.variant.id, self.model.name, self.request.prompt, self.request.sample)
+
+
+def generation_settings(model: ModelConfig, template: prompts.Template, seed: int,
+                        temperature: float | None = None) -> GenerationSettings:
+    g = model.generation
+    return GenerationSettings(
+        temperature=float(g.get("temperature", 0.0) if temperature is None else temperature),
+        max_tokens=int(g.get("max_tokens", template.max_tokens)),
+        top_p=g.get("top_p"),
+        seed=seed,
+        timeout_s=float(g.get("timeout_s", 120.0)),
+        stream=bool(g.get("stream", False)),
+    )
+
+
+def plan_cells(vs: list[Variant], models: list[ModelConfig], prompt: str | None, seed: int,
+               prompt_per_source: dict[str, str | None] | None = None, samples: int = 1,
+               temperature: float | None = None) -> list[Cell]:
+    """One cell per variant x model x sample (sampling: n answers at temperature T, scored by majority vote)."""
+    return [c for v in vs for c in variant_cells(v, models, prompt, seed, prompt_per_source, samples, temperature)]
+
+
+def variant_cells(v: Variant, models: list[ModelConfig], prompt: str | None, seed: int,
+                  prompt_per_source: dict[str, str | None] | None = None, samples: int = 1,
+                  temperature: float | None = None) -> Iterator[Cell]:
+    """The cells of one variant (see :func:`plan_cells`)."""
+    requested = prompt or (prompt_per_source or {}).get(v.source)
+    template = prompts.template_for(v, requested)
+    for m in models:
+        settings = generation_settings(m, template, seed, temperature)
+        for k in range(samples):
+            yield Cell(v, m, prompts.render(v, template.name, settings, sample=k))
+
+
+def unusable_rows(run_id: int, variants: list[Variant], unusable: dict[str, str], prompt: str | None, seed: int,
+                  extra: dict[str, ModelConfig] | None = None) -> list[tuple[Cell, dict[str, Any]]]:
+    """The failed calls of models that could not be asked (no key, no server, an unknown name), one per variant:
+    each a stored row whose ``error`` is the reason, with the request it would have sent, so that the run's
+    tables, its redraws and the Results tab show those failures like any other (``failed calls``)."""
+    try:
+        cat = catalogue.load_catalogue() | dict(extra or {})
+    except ValueError:
+        cat = dict(extra or {})
+    out = []
+    for spec, reason in unusable.items():
+        try:
+            cfg = replace(catalogue.resolve(spec, cat), name=spec)
+        except (ValueError, ImportError):
+            provider, _, model = spec.partition("/")
+            cfg = ModelConfig(name=spec, provider=provider or "unknown", model=model or spec)
+        for cell in plan_cells(variants, [cfg], prompt, seed):
+            out.append((cell, response_row(run_id, cell, Response(error=reason))))
+    return out
+
+
+def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
+    """Parse and grade one response (robust extraction), stamped with the parser's version: the cache of the
+    robust reading that :func:`probe_ui.scoring.scored_answers` reuses. Error responses get no parse."""
+    if resp.error is not None:
+        return {"parsed": None, "method": None, "invalid": None, "refusal": None, "correct": None,
+                "parse_version": None}
+    kind = "free" if req.prompt == "free" else v.kind
+    return answers.cache_row(resp.text, kind, v.labels, v.options, v.answer_label if kind != "free" else None,
+                             question=v.question, suggested=v.suggested)
+
+
+def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None = None) -> dict[str, Any]:
+    """The stored row: the exact request sent (images by hash, after any resize), settings, reply and its parse."""
+    return {**call_row(run_id, cell.variant.id, cell.model, sent or cell.request, resp),
+            **score_response(cell.variant, cell.request, resp)}
+
+
+def call_row(run_id: int, variant_id: str, m: ModelConfig, req: Request, resp: Response) -> dict[str, Any]:
+    """What is stored of any call, answer or judge: the exact request (images by hash), settings, the reply."""
+    settings = dict(req.settings.to_dict(), provider=m.provider, model=m.model,
+                    base_url=redact.public_url(list(m.base_url) if isinstance(m.base_url, tuple) else m.base_url))
+    return {
+        "run_id": run_id, "variant_id": variant_id, "model": m.name, "prompt": req.prompt,
+        "sample": req.sample, "request_hash": req.cache_key(m.provider, m.model, m.options, m.base_url),
+        "messages": req.rendered(), "settings": settings, "raw_text": resp.text,
+        "latency_s": resp.latency_s, "input_tokens": resp.input_tokens, "output_tokens": resp.output_tokens,
+        "cost": resp.cost, "error": resp.error, "finish_reason": resp.finish_reason, "details": resp.details or None,
+    }
+
+
+def shard_of(cell: Cell, n: int) -> int:
+    """Which of n shards a cell belongs to: a stable hash of its key, the same on every machine."""
+    import hashlib
+
+    key = "\x1f".join(map(str, cell.key)).encode()
+    return int.from_bytes(hashlib.sha256(key).digest()[:8], "big") % n

@@ -1,0 +1,317 @@
+"""Asking cells: all models of a variant concurrently, each model behind its own concurrency limit
+(:class:`ProviderPool`), every response stored as soon as it arrives, a failing call an error cell while the
+others complete, and a judge asked about the answers that need one."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+import time
+from collections.abc import AsyncIterator, Iterable
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, replace
+from typing import Any, Callable
+
+from probe_ui import answers
+from probe_ui.judge import JUDGE_MODES, judge_request, needs_judge, parse_judgement
+from probe_ui.providers import create
+from probe_ui.providers.base import (
+    GenerationSettings,
+    ImagePart,
+    ModelConfig,
+    Provider,
+    ProviderError,
+    Request,
+    Response,
+    fit_images,
+)
+from probe_ui.runner.cells import Cell, response_row
+from probe_ui.store import Run, Store
+
+
+async def ask(provider: Provider, request: Request) -> Response:
+    """One call with a hard timeout; every failure becomes an error response, never an exception."""
+    t0 = time.perf_counter()
+    limit = request.settings.timeout_s
+    try:
+        resp = await asyncio.wait_for(provider.generate(request), timeout=limit * 3 + 5)
+    except asyncio.TimeoutError:
+        resp = Response(error=f"{provider.config.name}: no answer within {limit * 3 + 5:.0f} s")
+    except ProviderError as exc:
+        resp = Response(error=str(exc))
+    except Exception as exc:  # a provider bug must not take the batch down
+        resp = Response(error=f"{provider.config.name}: {exc.__class__.__name__}: {exc}")
+    if not resp.latency_s:
+        resp.latency_s = time.perf_counter() - t0
+    return resp
+
+
+@dataclass
+class Judge:
+    model: ModelConfig
+    mode: str = "mediconfusion"
+
+
+#: what a call waits on before it is sent: ``async with limit:`` holds one of its slots
+CallLimit = AbstractAsyncContextManager[Any]
+
+
+class ProviderPool:
+    """Providers created once and reused across calls, with one concurrency limit per API provider.
+
+    A local model (:meth:`is_local`) gets a limit of its own. Which limit a model's calls wait on, and how many
+    may be in flight, is :meth:`limit_of`: a pool that shares limits otherwise (the live probes' pool,
+    :class:`probe_ui.live_calls.LivePool`) overrides that one method.
+    """
+
+    def __init__(self, concurrency: int | None = None) -> None:
+        self.concurrency = concurrency
+        self.providers: dict[str, Provider] = {}
+        self.limits: dict[str, CallLimit] = {}  # by model name
+        self.capacities: dict[str, int] = {}  # by model name
+        self._shared: dict[str, tuple[asyncio.Semaphore, int]] = {}  # by provider, or by model for a local one
+        #: images shrunk for a provider's size limit, by (image id, long side): each resized once per batch
+        self.resized: dict[tuple[str, int], Any] = {}
+
+    @staticmethod
+    def is_local(provider: Provider) -> bool:
+        """A model asked one call at a time (``default_concurrency`` 1) or in this process (``limit_per_model``)."""
+        return provider.default_concurrency == 1 or bool(getattr(provider, "limit_per_model", False))
+
+    def limit_of(self, provider: Provider, model: ModelConfig) -> tuple[CallLimit, int]:
+        """The limit ``model``'s calls wait on and how many may be in flight: one semaphore per API provider (the
+        pool's ``concurrency``, else the model's, else the provider's default), one per local model."""
+        key = model.name if self.is_local(provider) else model.provider
+        if key not in self._shared:
+            capacity = self.concurrency or model.concurrency or provider.default_concurrency
+            self._shared[key] = (asyncio.Semaphore(capacity), capacity)
+        return self._shared[key]
+
+    def get(self, model: ModelConfig) -> tuple[Provider, CallLimit]:
+        """The model's provider (created on first use) and the limit its calls wait on."""
+        if model.name not in self.providers:
+            provider = self.providers[model.name] = create(model)
+            self.limits[model.name], self.capacities[model.name] = self.limit_of(provider, model)
+        return self.providers[model.name], self.limits[model.name]
+
+    def capacity(self, model: ModelConfig) -> int:
+        """How many requests to this model may be in flight at once (its limit, perhaps shared)."""
+        self.get(model)
+        return self.capacities[model.name]
+
+    async def aclose(self) -> None:
+        for p in self.providers.values():
+            await p.aclose()
+        self.providers.clear()
+        self.limits.clear()
+        self.capacities.clear()
+        self._shared.clear()
+        self.resized.clear()
+
+
+async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], pool: ProviderPool,
+                        on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
+                        judge: Judge | None = None, cancel: threading.Event | None = None,
+                        queue_per_model: int = 4096,
+                        on_stored: Callable[[Cell, Response, dict[str, Any], int | None], None] | None = None,
+                        store_off_loop: bool = False) -> None:
+    """Ask every cell (a list, or a stream that is still being planned) concurrently within the pool's limits,
+    storing each response as soon as it arrives.
+
+    Each model has its own queue and as many workers as requests it may have in flight, so a slow model holds up
+    only its own cells; a model's queue holds at most ``queue_per_model`` cells (a stream that outruns a slow
+    model waits for it there, which bounds memory). Once ``cancel`` is set, cells not yet sent are skipped (and
+    stay to do); answers in flight are still kept. ``on_stored`` (before ``on_result``) gets the row as stored and
+    its id (None when the store kept another row for the cell): a caller that shows answers reads nothing back.
+    ``store_off_loop``: the store's reads and writes run on threads, not on the loop (a loop shared by many
+    probes must not wait for each commit: :mod:`probe_ui.live_calls`).
+    """
+
+    async def blocking(fn: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.to_thread(fn, *args) if store_off_loop else fn(*args)
+
+    async def call(model: ModelConfig, request: Request) -> tuple[Request, Response]:
+        provider, limit = pool.get(model)
+        sent, resized = fit_images(request, model.max_image_side or provider.max_image_side, pool.resized)
+        for im in {p.image.id: p.image for m in sent.messages for p in m.content if isinstance(p, ImagePart)}.values():
+            await blocking(store.put_image, im)  # the exact pixels sent, resized or not, are kept
+        cached = None
+        if use_cache and sent.settings.deterministic and sent.sample == 0:
+            cached = await blocking(store.cached_response, sent.cache_key(model.provider, model.model, model.options,
+                                                                          model.base_url))
+        if cached is not None:
+            resp = Response(text=cached["raw_text"] or "", latency_s=0.0, input_tokens=cached["input_tokens"],
+                            output_tokens=cached["output_tokens"], cost=0.0, finish_reason=cached["finish_reason"],
+                            details={"cached_from": cached["id"], "cached_cost": cached["cost"]})
+        else:
+            async with limit:
+                if cancel is not None and cancel.is_set():
+                    raise asyncio.CancelledError
+                resp = await ask(provider, sent)
+        if resized:
+            resp.details = dict(resp.details, resized=resized)
+        return sent, resp
+
+    async def one(cell: Cell) -> None:
+        if cancel is not None and cancel.is_set():
+            return
+        sent, resp = await call(cell.model, cell.request)
+        row = response_row(run.id, cell, resp, sent)
+        stored = await blocking(store.save_response, row)
+        if on_stored is not None:
+            on_stored(cell, resp, row, stored)
+        if judge is not None and resp.error is None and needs_judge(judge.mode, cell.variant, sent.prompt,
+                                                                     row["invalid"]):
+            await judge_one(cell, resp)
+        on_result(cell, resp)
+
+    async def judge_one(cell: Cell, resp: Response) -> None:
+        assert judge is not None
+        temperature = JUDGE_MODES.get(judge.mode).temperature
+        settings = GenerationSettings(temperature=temperature, max_tokens=256, seed=run.seed,
+                                      timeout_s=float(judge.model.generation.get("timeout_s", 120.0)))
+        req = judge_request(judge.mode, cell.variant, resp.text, settings)
+        req = replace(req, sample=cell.request.sample)
+        parent = store.response_id(run.id, cell.variant.id, cell.model.name, cell.request.prompt,
+                                   cell.request.sample)
+        jcell = Cell(cell.variant, judge.model, req)
+        sent, jresp = await call(judge.model, req)
+        jrow = response_row(run.id, jcell, jresp, sent)
+        jrow["prompt"] = f"judge-{judge.mode}:{cell.model.name}:{cell.request.prompt}"
+        if jresp.error is None:
+            ans = parse_judgement(judge.mode, jresp.text, req.labels)
+            parse = {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid,
+                     "correct": answers.is_correct(ans, cell.variant.answer_label)}
+            jrow.update(parse)  # the judge's reading lives on its own row; the answer keeps the robust one
+        store.save_response(dict(jrow, role="judge", parent_id=parent))
+
+    queues: dict[str, asyncio.Queue[Cell | None]] = {}
+    workers: dict[str, list[asyncio.Task[None]]] = {}
+    failures: list[BaseException] = []
+
+    async def work(q: asyncio.Queue[Cell | None]) -> None:
+        while (cell := await q.get()) is not None:
+            if failures or (cancel is not None and cancel.is_set()):
+                continue  # drain: the dispatcher must never wait on a queue nobody reads
+            try:
+                await one(cell)
+            except asyncio.CancelledError:
+                if cancel is None or not cancel.is_set():
+                    raise
+            except Exception as exc:  # e.g. the store failed: stop sending, keep what is in flight, then raise
+                failures.append(exc)
+
+    def queue_for(model: ModelConfig) -> asyncio.Queue[Cell | None]:
+        q = queues.get(model.name)
+        if q is None:
+            q = queues[model.name] = asyncio.Queue(queue_per_model)
+            workers[model.name] = [asyncio.create_task(work(q)) for _ in range(pool.capacity(model))]
+        return q
+
+    source = cells if isinstance(cells, AsyncIterator) else _aiter(cells)
+    interrupted = False
+    try:
+        async for cell in source:
+            if failures or (cancel is not None and cancel.is_set()):
+                break
+            await queue_for(cell.model).put(cell)
+    except BaseException as exc:
+        failures.append(exc)  # the plan failed (the workers ask nothing more) or Ctrl+C cancelled the batch
+        interrupted = isinstance(exc, (asyncio.CancelledError, KeyboardInterrupt))
+        raise
+    finally:
+        tasks = [t for ts in workers.values() for t in ts]
+        if interrupted:  # Ctrl+C: stop now, requests in flight included
+            for t in tasks:
+                t.cancel()
+        else:
+            for name, q in queues.items():
+                for _ in workers[name]:
+                    await q.put(None)
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if isinstance(source, PlannedCells):
+            await source.aclose()
+    if failures:
+        raise failures[0]
+
+
+async def _aiter(cells: Iterable[Cell]) -> AsyncIterator[Cell]:
+    for cell in cells:
+        yield cell
+
+
+async def execute_run(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], concurrency: int | None,
+                   on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
+                   judge: Judge | None = None, cancel: threading.Event | None = None) -> None:
+    pool = ProviderPool(concurrency)
+    try:
+        await execute_cells(store, run, cells, pool, on_result, use_cache=use_cache, judge=judge, cancel=cancel)
+    finally:
+        await pool.aclose()
+
+
+_END = object()
+
+
+@dataclass
+class _Failure:
+    exc: BaseException
+
+
+class PlannedCells:
+    """A plan's cells, made on a thread of its own and handed to the event loop through a bounded queue: image
+    work and store writes for the next variants go on while the first cells are being asked."""
+
+    def __init__(self, plan: Iterable[Cell], maxsize: int = 1024) -> None:
+        self._plan = plan
+        self._maxsize = maxsize
+        self._queue: asyncio.Queue[Any] | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def __aiter__(self) -> PlannedCells:
+        return self
+
+    async def __anext__(self) -> Cell:
+        if self._queue is None:
+            self._queue = asyncio.Queue(self._maxsize)
+            self._thread = threading.Thread(target=self._produce, args=(asyncio.get_running_loop(),),
+                                            name="probe-ui plan", daemon=True)
+            self._thread.start()
+        item = await self._queue.get()
+        if item is _END:
+            raise StopAsyncIteration
+        if isinstance(item, _Failure):
+            raise item.exc
+        return item  # type: ignore[no-any-return]
+
+    def _produce(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            for cell in self._plan:
+                if self._stop.is_set() or not self._put(loop, cell):
+                    return
+            self._put(loop, _END)
+        except BaseException as exc:  # handed to the loop, which raises it in run_batch
+            self._put(loop, _Failure(exc))
+
+    def _put(self, loop: asyncio.AbstractEventLoop, item: Any) -> bool:
+        """Wait for room in the queue; give up (False) once the consumer has stopped."""
+        assert self._queue is not None
+        fut = asyncio.run_coroutine_threadsafe(self._queue.put(item), loop)
+        while True:
+            try:
+                fut.result(timeout=0.2)
+                return True
+            except concurrent.futures.TimeoutError:
+                if self._stop.is_set():
+                    fut.cancel()
+                    return False
+            except concurrent.futures.CancelledError:
+                return False
+
+    async def aclose(self) -> None:
+        """Stop planning and wait for the thread, so that its store writes end before the batch does."""
+        self._stop.set()
+        if self._thread is not None:
+            await asyncio.to_thread(self._thread.join)

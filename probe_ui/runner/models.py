@@ -1,0 +1,84 @@
+"""Which models a batch asks, checked before any work starts: each spec resolved through the catalogue and
+checked (a known name, its key variable set, its server or extra there), the temperature checked, and what a run
+records of a model (never a key)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from probe_ui import catalogue, redact
+from probe_ui.errors import ProbeUIError
+from probe_ui.providers import create
+from probe_ui.providers.base import (
+    ModelConfig,
+)
+from probe_ui.store import StoreError, check_key
+
+
+class BatchError(ProbeUIError, RuntimeError):
+    """The batch cannot start (unknown or unusable model, bad settings); nothing was run."""
+
+
+def resolve_each(specs: list[str], extra: dict[str, ModelConfig] | None = None
+                 ) -> tuple[list[ModelConfig], dict[str, str]]:
+    """Resolve and check every model: the usable ones, and for each one that is not, the reason in words (an
+    unknown name, a missing key variable, a server that is not running, an extra that is not installed).
+
+    ``extra`` adds entries to the catalogue for this call (endpoints added in the app, with their in-memory key).
+    """
+    try:
+        cat = catalogue.load_catalogue() | dict(extra or {})
+    except ValueError as exc:
+        raise BatchError(str(exc)) from None
+    configs: list[ModelConfig] = []
+    unusable: dict[str, str] = {}
+    for spec in specs:
+        try:
+            cfg = catalogue.resolve(spec, cat)
+            create(cfg)  # validates the model part (e.g. an unknown baseline)
+        except ValueError as exc:
+            unusable[spec] = str(exc)
+            continue
+        try:
+            check_key(cfg.name, "the model name")
+        except StoreError as exc:
+            unusable[spec] = f"model '{spec[:60]}...': {exc}"
+            continue
+        reason = catalogue.availability(cfg)
+        if reason:
+            unusable[spec] = f"model '{spec}' is not usable here: {reason}"
+        elif cfg.name not in {c.name for c in configs}:
+            configs.append(cfg)
+    return configs, unusable
+
+
+def resolve_models(specs: list[str], extra: dict[str, ModelConfig] | None = None) -> list[ModelConfig]:
+    """Resolve and check every model before any work starts; raise BatchError naming the first problem."""
+    if not specs:
+        raise BatchError("no model given: add --model SPEC (e.g. --model baseline/random); see 'probe-ui models'")
+    configs, unusable = resolve_each(specs, extra)
+    if unusable:
+        raise BatchError(next(iter(unusable.values())))
+    return configs
+
+
+#: the highest sampling temperature any provider takes (OpenAI's API: 0 to 2; Anthropic's: 0 to 1)
+MAX_TEMPERATURE = 2.0
+
+
+def check_temperature(value: Any, what: str = "--temperature") -> float:
+    """``value`` as a temperature every call can send, else a one-line BatchError naming it (``nan`` was sent to
+    every model, each refusing it as an unexpected ValueError)."""
+    try:
+        t = float(value)
+    except (TypeError, ValueError, OverflowError):
+        t = math.nan
+    if isinstance(value, bool) or not (math.isfinite(t) and 0 <= t <= MAX_TEMPERATURE):
+        raise BatchError(f"{what} {value!r}: give a number from 0 to {MAX_TEMPERATURE:g}")
+    return t
+
+
+def public_config(m: ModelConfig) -> dict[str, Any]:
+    """What a run records about a model: :func:`probe_ui.redact.model_record` (only the key's variable name)."""
+    return redact.model_record(m)
