@@ -9,6 +9,7 @@ import pytest
 from fake_anthropic import fake_anthropic  # noqa: F401
 from fake_openai import fake_openai  # noqa: F401  (tests/ is on sys.path: rootdir conftest, no __init__.py)
 from app_server import app_server  # noqa: F401
+from ledger import record_collected, record_ran
 from markers import apply_markers
 from pg_server import postgres_db, postgres_url  # noqa: F401
 from tiny_vlm import tiny_gemma3, tiny_llava, tiny_llava_nosys  # noqa: F401
@@ -22,7 +23,16 @@ if os.environ.get("PYTEST_XDIST_WORKER") and "GRADIO_TEMP_DIR" not in os.environ
 
 
 def pytest_collection_modifyitems(config, items):  # noqa: ANN001 - pytest's hook signature
+    record_collected(items)  # before -m deselects any (tests/ledger.py: CI checks every test ran exactly once)
     apply_markers(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):  # noqa: ANN001 - pytest's hook signature
+    """Runs where the test runs (an xdist worker, not the controller): the ledger's line is written once."""
+    result = yield
+    record_ran(item.nodeid)
+    return result
 
 
 @pytest.fixture(autouse=True)
