@@ -38,14 +38,23 @@ def record_collected(items: list[pytest.Item]) -> None:
     Path(f"{prefix}.collected").write_text("".join(f"{item.nodeid}\n" for item in items), encoding="utf-8")
 
 
-def record_ran(nodeid: str) -> None:
+def collected_id(item: pytest.Item) -> str:
+    """The test's id as collected: under ``--dist loadgroup`` pytest-xdist appends ``@<group>`` to the id of a test
+    with an ``xdist_group`` mark (after this suite's marks are applied); that suffix is taken off again."""
+    groups = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                     for m in item.iter_markers("xdist_group")})
+    suffix = "@" + "_".join(groups)
+    return item.nodeid[: -len(suffix)] if groups and item.nodeid.endswith(suffix) else item.nodeid
+
+
+def record_ran(item: pytest.Item) -> None:
     """One test whose protocol (set-up, call, tear-down) this process ran."""
     prefix = _prefix()
     if prefix is None:
         return
     prefix.parent.mkdir(parents=True, exist_ok=True)
     with open(f"{prefix}.ran.{_worker()}", "a", encoding="utf-8") as f:
-        f.write(f"{nodeid}\n")
+        f.write(f"{collected_id(item)}\n")
 
 
 def _lines(paths: list[Path]) -> list[str]:

@@ -52,9 +52,12 @@ SLOW: frozenset[str] = frozenset({
     "test_store_read_only::test_read_commands_on_a_store_nobody_may_write_give_the_same_figures",
 })
 
-#: xdist groups: every test of a group runs on one worker, one after the other (one PostgreSQL cluster, one
-#: chromium at a time, the tiny checkpoints built once)
-GROUPS = {"postgres": "postgres", "browser": "browser", "hf": "hf"}
+#: xdist groups: every test of a group runs on one worker, one after the other. The PostgreSQL tests share one
+#: cluster. Browser and hf tests are grouped by file: a file's browser tests share one chromium
+#: (tests/shared_chromium.py) and a file's hf tests the tiny checkpoints its worker built, while two files may run at
+#: once on two workers, each with its own chromium and app, or its own checkpoints (one group of all browser tests
+#: and one of all hf tests, each one after the other, were the longest chains of a parallel run).
+GROUPS = {"postgres": "postgres", "browser": "browser-{module}", "hf": "hf-{module}"}
 
 
 def apply_markers(items: list[pytest.Item]) -> None:
@@ -74,5 +77,18 @@ def apply_markers(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
         for mark, group in GROUPS.items():
             if mark in marks:
-                item.add_marker(pytest.mark.xdist_group(group))
+                item.add_marker(pytest.mark.xdist_group(group.format(module=module)))
                 break
+
+
+def check_groups_applied(session: pytest.Session) -> None:
+    """Under ``--dist loadgroup``, stop the run if pytest-xdist did not see the groups: it appends ``@<group>`` to
+    the id of each grouped test in its own collection hook, which must run after :func:`apply_markers` (conftest's
+    hook is ``tryfirst``). Without this check a wrong hook order silently spreads a group over every worker."""
+    if not getattr(session.config.option, "loadgroup", False):  # set by pytest-xdist in its workers
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(f"{len(lost)} tests lost their xdist group (first: {lost[0]}): "
+                                "tests/conftest.py must apply the marks before pytest-xdist reads them")
