@@ -93,7 +93,7 @@ def start_app(folder: Path, users: int, *, login: bool = True, source: str | Non
     proc = subprocess.Popen([sys.executable, "-m", "probe_ui", "--port", str(port), "--db", str(folder / "b.db"),
                              *login_args], cwd=folder, env=env, text=True, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 300  # a busy shared machine imports Gradio slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(url, timeout=2, trust_env=False).status_code == 200:
@@ -104,7 +104,7 @@ def start_app(folder: Path, users: int, *, login: bool = True, source: str | Non
             raise SystemExit(f"the app did not start:\n{(folder / 'app.log').read_text()[-3000:]}")
         time.sleep(0.3)
     proc.kill()
-    raise SystemExit("the app did not answer within 120 s")
+    raise SystemExit("the app did not answer within 300 s")
 
 
 class Session:

@@ -234,7 +234,7 @@ def _cell_html(row: Row, model: str, c: Cell, rate: bool) -> str:
     elif c.state == "invalid":
         parts.append("<div class='pu-ans'>no answer could be read</div>")
     else:
-        parts.append(f"<div class='pu-ans'>{escape(c.answer)}</div>")
+        parts.append(f"<div class='pu-ans' title='{escape(c.answer, quote=True)}'>{escape(c.answer)}</div>")
     meta = [STATE_WORDS[c.state]] if c.state not in ("waiting", "missing", "error") else []
     if c.latency_s is not None and not model.startswith(BASELINE_PREFIX):
         meta.append(f"{c.latency_s:.1f} s" + (" (cached)" if c.cached else ""))
@@ -280,7 +280,8 @@ def _row_head(row: Row, thumbs: Callable[[str], str | None] | None) -> str:
         pics = "<div class='pu-noimg'>no image</div>"
     item = "" if row.item_id.startswith("live-") else f"item {escape(row.item_id)} · "
     label = (f"<div class='pu-label'>{escape(row.label)}</div>"
-             f"<div class='pu-meta'>{item}correct: {escape(row.expected)}</div>")
+             f"<div class='pu-meta' title='{item}correct: {escape(row.expected, quote=True)}'>{item}correct: "
+             f"{escape(row.expected)}</div>")
     return f"<th scope='row' class='pu-variant'><div class='pu-rowhead'>{pics}<div>{label}</div></div></th>"
 
 

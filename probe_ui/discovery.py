@@ -137,8 +137,11 @@ def discover_ollama(base: str | None = None, timeout: float = 0.5) -> list[Disco
     if not isinstance(entries, list):
         log.warning("%s: GET /api/tags: no 'models' list in the answer", where)
         return []
-    named = [(e.get("name") or e.get("model"), e) for e in entries if isinstance(e, dict)]
-    named = [(n, e) for n, e in named if isinstance(n, str) and n]
+    named: list[tuple[str, dict[str, Any]]] = []
+    for e in entries:
+        n = (e.get("name") or e.get("model")) if isinstance(e, dict) else None
+        if isinstance(n, str) and n:
+            named.append((n, e))
     if len(named) < len(entries):
         log.warning("%s: GET /api/tags: skipped %d entries without a name", where, len(entries) - len(named))
 

@@ -204,8 +204,10 @@ class EndpointBook:
             own = self._own.get(owner)
         for name, cfg in (own.configs() if own is not None else {}).items():
             if names is None or name in names:
+                urls = cfg.base_url if isinstance(cfg.base_url, tuple) else (cfg.base_url or "",)
                 try:
-                    self.policy.check(cfg.base_url or "", admin=admin)
+                    for url in urls:  # an endpoint has one URL; replicas (a tuple) are each checked
+                        self.policy.check(url, admin=admin)
                 except OutboundRefused as exc:
                     raise OutboundRefused(f"endpoint '{name}': {exc}") from None
         return out
@@ -325,6 +327,19 @@ def _key_of(cfg: ModelConfig) -> str | None:
 def _result(ok: bool, model: str, latency_s: float | None = None, text: str = "", error: str | None = None
             ) -> dict[str, Any]:
     return {"ok": ok, "model": model, "latency_s": latency_s, "text": text, "error": error}
+
+
+def model_check_html(result: Mapping[str, Any], spec: str = "") -> str:
+    """A :func:`test_model` result as the Models tab shows it: a word first ("Works" or "Does not work", never a
+    sign a font may lack), the model, and its reply or error; only what a model API answered (its parsed reply,
+    or the error's message), escaped."""
+    from html import escape
+
+    model = escape(str(result.get("model") or spec))
+    if result.get("ok"):
+        return (f"<b>Works</b>: <b>{model}</b> answered in {float(result.get('latency_s') or 0):.2f} s: "
+                f"<q>{escape(str(result.get('text'))[:300])}</q>")
+    return f"<b>Does not work</b>: <b>{model}</b>: {escape(str(result.get('error')))}"
 
 
 def test_model(spec: str, endpoints: Endpoints | Mapping[str, ModelConfig] | None = None, timeout_s: float = 30

@@ -323,7 +323,7 @@ def _run_answers(store: Any, run_name: str, parser: str, judge: str | None = Non
 
     out = []
     for rec in scored_answers(store, run_name, parser, detail=True, judge=judge).to_dict("records"):
-        d = {k: value_or_none(v) for k, v in rec.items()}
+        d = {str(k): value_or_none(v) for k, v in rec.items()}  # keys: the table's column names
         for k in _INT_COLUMNS:
             if d.get(k) is not None:
                 d[k] = int(d[k])

@@ -88,6 +88,8 @@ def take_upload(path: str) -> tuple[str, bytes]:
 
 def describe_loaded(li: LoadedImage) -> str:
     """One short paragraph for the page: format, size, window/slice, and which header fields were withheld."""
+    from probe_ui import labels
+
     im = li.image
     parts = [f"**{li.format.upper()}** · {im.width}×{im.height} {im.mode} · image `{im.id[:12]}`"]
     info = li.info
@@ -97,7 +99,7 @@ def describe_loaded(li: LoadedImage) -> str:
         parts.append(f"slice {info.get('slice')} of {info['n_slices']} (axis {info.get('axis')})")
     if info.get("window"):
         c, w = info["window"][:2]
-        parts.append(f"window {c:g}/{w:g} ({info.get('window_source', 'file')})")
+        parts.append(f"window {c:g}/{w:g} (centre/width: {labels.window_source(info.get('window_source', 'file'))})")
     if li.phi_fields:
         parts.append(f"{len(li.phi_fields)} patient-identifying header fields withheld (never stored or sent)")
     text = " · ".join(parts)
@@ -647,7 +649,8 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
     """Ask every model every variant at once; yield the cards each time an answer (or error) arrives. The run
     records ``user`` as who made it (default: the system user). ``coalesce_s``: answers that arrive within that
     many seconds of one another are yielded together, once (a page redrawn for each of 8 answers that arrive
-    together costs 8 redraws, for each of 50 people at once); never later than that after an answer arrives.
+    together costs 8 redraws, for each of 50 people at once); never later than that after an answer arrives. The
+    last answers come with the finished state, in one yield.
 
     Models are checked before anything is sent: one that cannot run here (no key, no server, an unknown name)
     gets cards that say why, and the others are asked. The calls run on a background thread, so a slow model
@@ -725,7 +728,7 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
             else:
                 cell, resp, row, rid = ev
                 _fill(index[(cell.variant.id, cell.model.name)], store, run.id, cell, resp, row, rid)
-        if not ended or len(batch) > 1:
+        if not ended:  # the last answers go out with the finished table, in one redraw
             yield state
     for card in state.cards:  # cancelled before sending
         if card.status == "waiting":

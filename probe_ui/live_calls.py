@@ -227,7 +227,8 @@ class LivePool(ProviderPool):
         if model.name in self.providers:
             return self.providers[model.name], self.limits[model.name]
         provider, local = super().get(model)
-        if provider.default_concurrency == 1 or getattr(provider, "limit_per_model", False):
+        # a model without a server (a baseline, one in this process) has no server's limit to share
+        if provider.default_concurrency == 1 or getattr(provider, "limit_per_model", False) or not provider.takes_url:
             return provider, local
         limit = limit_for(provider, model)
         limit.users.add(self.user)

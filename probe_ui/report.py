@@ -231,7 +231,7 @@ def _glossary(labels: Sequence[str], family: str | None = None) -> str:
     :mod:`probe_ui.metrics.figures`)."""
     from probe_ui.metrics.registry import find_figure
 
-    items = []
+    items: list[tuple[str, str]] = []
     for label in labels:
         f = find_figure(label) or (find_figure(label, family) if family else None)
         if f is not None and f.name not in {n for n, _ in items}:
@@ -339,7 +339,7 @@ def _delta_cell(r: dict[str, Any], ref_label: str) -> str:
 
 def _delta_table(d: pd.DataFrame, conds: list[str], label: dict[str, str], ref_label: str, cls: str) -> str:
     models = list(dict.fromkeys(d["model"]))
-    by = {(r["model"], r["condition"]): r for r in d.to_dict("records")}
+    by = {(r["model"], r["condition"]): {str(k): v for k, v in r.items()} for r in d.to_dict("records")}
     rows = []
     for c in conds:
         cells = [el("th", label.get(c, c), scope="row")]

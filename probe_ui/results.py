@@ -15,7 +15,6 @@ out, answers whose ground truth is unknown not scored, an invalid answer wrong.
 from __future__ import annotations
 
 import html
-import json
 import math
 import re
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
@@ -661,15 +660,6 @@ def _fmt(v: Any, spec: str = "", none: str = "-") -> str:
     return format(v, spec)
 
 
-def _provenance_text(chain: Any) -> str:
-    steps = []
-    for rec in chain or []:
-        params = rec.get("params") or {}
-        args = ", ".join(f"{k}={v!r}" for k, v in params.items())
-        steps.append(f"{rec.get('op', '?')}({args})")
-    return " → ".join(steps)
-
-
 def _rating(store: Store, run_id: int, response_id: int) -> tuple[str, str]:
     r = store.ratings_frame(run_id)
     r = r[r["response_id"] == response_id]
@@ -714,6 +704,9 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
     """What one model was sent and what it said: the images (as stored, in the order sent) and a Markdown text
     with question, options, expected answer, the exact prompt, raw and parsed answer, cost, settings, provenance
     and rating. Text from users and models is escaped or fenced, so it is shown literally, never rendered."""
+    from probe_ui import labels
+    from probe_ui.answer_record import technical_record
+    from probe_ui.conditions import describe as describe_variant
     from probe_ui.prompts import messages_text
 
     r = store.get_response(int(response_id))
@@ -722,14 +715,15 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
     run = next((x.name for x in store.list_runs() if x.id == r["run_id"]), str(r["run_id"]))
     rating, note = _rating(store, r["run_id"], int(r["id"]))
     r.update(_current_reading(r))
+    chain = r.get("provenance") or []
     correct = {True: "yes", False: "no"}.get(r.get("correct"), "not scored")
     expected = md_text(r.get("answer_label") or "-") + (f" ({md_text(r['answer'])})" if r.get("answer") else "")
     lines = [
         f"### Response #{int(r['id'])}",
         "",
         f"**Run** {md_text(run)} · **model** {md_text(r['model'])} · **item** {md_text(r['item_id'])} · "
-        f"**condition** {md_text(r['condition'])} · **prompt template** {md_text(r['prompt'])} · "
-        f"**sample** {int(r['sample'])}",
+        f"**what was done** {md_text(describe_variant(chain, r['condition']))} · **prompt** "
+        f"{md_text(labels.template(str(r['prompt'])))} · **sample** {int(r['sample'])}",
         "",
         *_block("Question", r.get("question")),
         *_block("Options", _options_text(str(r.get("kind")), r.get("options"))),
@@ -740,7 +734,7 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
         f"**Answer read**: {md_text(r.get('parsed') if r.get('parsed') is not None else INVALID)} · **correct**: "
         f"{correct}" + (" · **the reply declines to answer** (refusal)" if r.get("refusal") else ""),
         "",
-        f"**How it was read**: {md_text(describe(r.get('method')) or '-')} (rule: {md_text(r.get('method') or '-')})",
+        f"**How it was read**: {md_text(describe(r.get('method')) or '-')}",
         "",
         *_judge_lines(store, int(r["id"])),
         f"**Latency** {_fmt(r.get('latency_s'), '.2f')} s · **tokens** in {_fmt(r.get('input_tokens'))}, "
@@ -752,15 +746,11 @@ def response_detail(store: Store, response_id: int) -> tuple[list[Image.Image], 
         lines += _block("Error", r["error"])
     if missing:
         lines += _block("Images that could not be loaded", "\n".join(missing))
-    lines += _block("Settings", json.dumps(r.get("settings") or {}, indent=2, sort_keys=True, default=str))
-    if r.get("details"):
-        lines += _block("Details", json.dumps(r["details"], indent=2, sort_keys=True, default=str))
-    chain = r.get("provenance") or []
-    lines += _block("Provenance", (_provenance_text(chain) + "\n\n" + json.dumps(chain, indent=2, default=str))
-                    if chain else "original (no perturbation)")
+    lines += ["**Settings**", "", *(f"- {md_text(x)}" for x in labels.settings_words(r.get("settings"))), ""]
     lines += [f"**Rating**: {md_text(rating)}", ""]
     if note:
         lines += _block("Note", note)
+    lines += technical_record(r, chain)  # the code names, for an audit: one click away
     return images, "\n".join(lines).rstrip() + "\n"
 
 

@@ -38,6 +38,18 @@ class ResultsView:
     n_answers: int
 
 
+#: the answers table's columns as the page heads them (code-like names in words; the rest are words already)
+ANSWER_HEADERS = {"response_id": "answer #", "item_id": "item", "latency_s": "seconds"}
+#: the per-perturbation numbers as the page heads them (the condition id is left out: "what was done" says it)
+CONDITION_HEADERS = {"model": "model", "what was done": "what was done", "n": "n", "correct": "correct",
+                     "accuracy": "accuracy (%)", "ci_low": "95 % CI from (%)", "ci_high": "95 % CI to (%)"}
+
+
+def condition_numbers(by_condition: pd.DataFrame) -> pd.DataFrame:
+    """The numbers behind the per-perturbation plot as the page shows them: in words, rounded to 2 places."""
+    return by_condition.reindex(columns=list(CONDITION_HEADERS)).round(2).rename(columns=CONDITION_HEADERS)
+
+
 def _listed(values: Iterable[str] | None) -> tuple[str, ...]:
     return tuple(sorted(str(v) for v in values or []))
 
@@ -89,5 +101,5 @@ def _build(df: pd.DataFrame, names: list[str], parser: str, filters: dict[str, l
         plot_cat=plots.category_heatmap(results.category_accuracy(df), results.category_counts(df)),
         plot_conf=plots.confusion({m: results.confusion(df, m) for m in models}),
         plot_curves=plots.robustness_curves(curves) if len(curves) else None,
-        by_condition=by_cond, responses=results.response_table(df), failed=failed_calls(df),
-        shown=f"<p class='pu-note'>{escape(said)}</p>", n_answers=len(df))
+        by_condition=by_cond, responses=results.response_table(df).rename(columns=ANSWER_HEADERS),
+        failed=failed_calls(df), shown=f"<p class='pu-note'>{escape(said)}</p>", n_answers=len(df))

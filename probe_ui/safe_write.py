@@ -168,7 +168,7 @@ class _FdWriter(io.RawIOBase):
 
 @contextmanager
 def atomic_file(path: str | os.PathLike[str], *, force: bool = False, text: bool = True, newline: str | None = None,
-                what: str = "cannot write", check: Callable[[Path], None] | None = None,
+                what: str = "cannot write", check: Callable[[Path], object] | None = None,
                 mode: int | None = None) -> Iterator[IO[Any]]:
     """Open a temporary file beside ``path`` for writing (text, UTF-8, or binary) and, when the block ends without
     an error, put it in place (module doc); on any error the temporary file is removed and ``path`` is untouched.
@@ -266,7 +266,7 @@ def _sync_folder(folder: Path) -> None:
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes, *, force: bool = False, what: str = "cannot write",
-                check: Callable[[Path], None] | None = None, mode: int | None = None) -> Path:
+                check: Callable[[Path], object] | None = None, mode: int | None = None) -> Path:
     """Write ``data`` to ``path`` safely (module doc; ``check`` and ``mode`` as in :func:`atomic_file`); returns
     the path."""
     with atomic_file(path, force=force, text=False, what=what, check=check, mode=mode) as f:
@@ -275,7 +275,7 @@ def write_bytes(path: str | os.PathLike[str], data: bytes, *, force: bool = Fals
 
 
 def write_text(path: str | os.PathLike[str], text: str, *, force: bool = False, what: str = "cannot write",
-               check: Callable[[Path], None] | None = None, mode: int | None = None) -> Path:
+               check: Callable[[Path], object] | None = None, mode: int | None = None) -> Path:
     """Write ``text`` (UTF-8) to ``path`` safely (module doc; ``check`` and ``mode`` as in :func:`atomic_file`);
     returns the path."""
     return write_bytes(path, text.encode("utf-8"), force=force, what=what, check=check, mode=mode)

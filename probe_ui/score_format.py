@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -194,7 +194,7 @@ def stress_json(name: str, suite: str, parser: str, table: pd.DataFrame, summary
 
     return json.dumps(jsonable({"run": name, "suite": suite, "parser": parser,
                                 "matrix": [{"item_id": i, "condition": c, **row} for (i, c), row in
-                                           table.to_dict("index").items()],
+                                           cast(dict[tuple[str, str], dict[str, Any]], table.to_dict("index")).items()],
                                 "summary": summary.to_dict("records")}), indent=2)
 
 

@@ -187,7 +187,7 @@ def plan_preset_sweep(preset: Preset, models: Sequence[str], *, suites: Sequence
                       item_ids: Sequence[str] = (), samples: int = 1, prompt: str | None = None,
                       extra_models: dict[str, ModelConfig] | None = None) -> SweepPlan:
     """:func:`plan_sweep` for a preset (all its items, or ``item_ids``) with the conditions ``probe-ui batch`` /
-    :func:`probe_ui.stress.run_stress` would ask: the preset's own, its suites and ``suites``. Items whose images
+    :func:`probe_ui.stress_runs.run_stress` would ask: the preset's own, its suites and ``suites``. Items whose images
     cannot be loaded are listed in ``items_not_loaded`` and not counted."""
     from probe_ui.perturb import PerturbContext
     from probe_ui.suites import BundledImages, get_suite, item_conditions

@@ -3,12 +3,13 @@ system (chromium, PostgreSQL, torch), skipped where missing but failed under CI;
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import subprocess
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 import pytest
@@ -210,3 +211,18 @@ class Recorder:
 
     async def __call__(self, seconds: float) -> None:
         self.delays.append(seconds)
+
+
+@contextlib.contextmanager
+def plugins_loaded(monkeypatch: pytest.MonkeyPatch, *files: Path) -> Iterator[None]:
+    """``PROBE_UI_PLUGINS`` naming ``files`` (plugin files or folders) for the block; every plugin unloaded after
+    it, so that no registry keeps a test's throwaway entries."""
+    from probe_ui import registry
+
+    monkeypatch.setenv(registry.PLUGINS_ENV, os.pathsep.join(str(f) for f in files))
+    registry.forget_plugins()
+    try:
+        yield
+    finally:
+        monkeypatch.delenv(registry.PLUGINS_ENV, raising=False)
+        registry.forget_plugins()

@@ -634,7 +634,7 @@ def test_a_reply_that_is_a_label_is_read_as_that_label(kl: tuple[str, tuple[str,
                        max_size=5),
        data=st.data())
 def test_any_label_text_read_exactly(labels: list[str], data: st.DataObject) -> None:
-    from probe_ui.answers import _norm
+    from probe_ui.reading.cleaning import norm as _norm
 
     norms = [_norm(x) for x in labels]
     assume(all(norms) and len(set(norms)) == len(norms))
@@ -650,7 +650,7 @@ MED_WORDS = ["stable", "aggravating", "pseudoaneurysm", "left", "right", "side",
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
-    from probe_ui.answers import _norm
+    from probe_ui.reading.cleaning import norm as _norm
 
     phrase = st.lists(st.sampled_from(MED_WORDS), min_size=1, max_size=6).map(" ".join)
     opts = data.draw(st.lists(phrase, min_size=2, max_size=5, unique_by=_norm))
@@ -691,7 +691,7 @@ def _negated_reference(before: str) -> bool:
     """The negation test as first written: the whole clause searched (slow on long clauses, same answers)."""
     import re
 
-    from probe_ui.answers import _NEGATION_BEFORE
+    from probe_ui.reading.cleaning import _NEGATION_BEFORE
 
     clause = re.split(r"[.;:!?\n,]", before)[-1]
     return bool(_NEGATION_BEFORE.search(clause.lower().rstrip() + " ")) if clause.strip() else False
@@ -706,7 +706,7 @@ NEGATION_TOKENS = ["no", "NOT", "without", "absent", "absence", "of", "neither",
 @given(st.lists(st.tuples(st.sampled_from(NEGATION_TOKENS), st.sampled_from(["", " ", "  ", "\t", "\xa0"])),
                 max_size=8))
 def test_fast_negation_test_agrees_with_the_full_search(parts: list[tuple[str, str]]) -> None:
-    from probe_ui.answers import _negated
+    from probe_ui.reading.cleaning import is_negated as _negated
 
     before = "".join(w + sep for w, sep in parts)
     assert _negated(before) == _negated_reference(before)

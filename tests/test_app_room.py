@@ -98,6 +98,12 @@ def test_answers_come_into_view_whole_and_readable(demo_server, browser, fake_op
     assert rows.count() == 6
     for k in range(rows.count()):
         assert rows.nth(k).locator("img.pu-thumb").count() == 1, f"row {k} has no thumbnail"
+    # compact rows: none takes more than a third of the window; a clamped answer keeps its whole text on hover
+    heights = pg.p.evaluate("() => [...document.querySelectorAll('#probe-table tbody tr')]"
+                            ".map(r => r.getBoundingClientRect().height)")
+    assert max(heights) <= pg.p.viewport_size["height"] / 3, heights
+    assert pg.p.evaluate("() => [...document.querySelectorAll('#probe-table .pu-ans')].every(a => a.title && "
+                         "a.title.replace(/\\s+/g, ' ').trim() === a.textContent.replace(/\\s+/g, ' ').trim())")
     pg.shot("answered-full-page")
     found = violations(pg.p, "#probe-table")
     assert not found, report(found)
@@ -222,3 +228,99 @@ def test_no_code_names_on_the_probe_page_where_a_label_exists(demo_server, brows
     assert shown == [], shown
     assert not re.search(r"\{\}|invalid (True|False)|\(1 items\)", text)
     assert "/" not in pg.p.locator("text=store:").first.inner_text().removeprefix("store:")
+
+
+def _codes_shown(text: str, codes: dict[str, str]) -> list[str]:
+    """The code names in ``text`` whose label is other words (a label that contains its code name shows it); the
+    metric "answer flip rate" is a figure's name, not the 'flip' perturbation."""
+    text = text.replace("flip rate", "")
+    return [code for code, label in codes.items()
+            if code.lower() not in label.lower() and re.search(rf"(?<![\w/-]){re.escape(code)}(?![\w/-])", text)]
+
+
+def test_no_code_names_on_the_results_page_or_an_answers_detail(demo_server, browser):
+    """The Results tab of the demo run, its menus and one answer's detail in words: no perturbation, suite, prompt
+    template, parser or setting code name that has a label of other words, no condition id, no JSON."""
+    from probe_ui import labels, results
+
+    pg = _open(browser, demo_server.url, "desk-1440x900", "results-words")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(6)
+    run = pg.run_name()
+    pg.tab("Results")
+    pg.wait_text("#results-shown", rf"Showing run {re.escape(run)}", timeout_s=60)
+    text = ""
+    for elem in ("results-f-conditions", "results-export-format"):
+        pg.p.locator(f"#{elem} input").first.click()
+        pg.p.wait_for_timeout(300)
+        text += pg.p.locator("body").inner_text()
+        pg.p.keyboard.press("Escape")
+    pg.p.locator("#results-responses [role='gridcell']").nth(13).click()  # a cell of the second answer
+    pg.wait_text("#results-detail", r"Response #\d+", timeout_s=30)
+    pg.p.locator("#results-detail").scroll_into_view_if_needed()
+    pg.shot("answer-detail")
+    text += pg.p.locator("body").inner_text()
+    detail = pg.p.locator("#results-detail").inner_text()
+    codes = {**labels.PERTURBATIONS, **labels.SUITES, **labels.TEMPLATES, **labels.PARSERS, **labels.SETTINGS}
+    assert _codes_shown(text, codes) == []
+    conditions = set(results.answers(demo_server.store(), [run])["condition"].astype(str)) - {"original"}
+    # a condition id is not shown (one that is a code name whose label holds it, "shuffle", is a word there)
+    assert conditions and [c for c in conditions if re.search(rf"(?<![\w/-]){re.escape(c)}(?![\w/-])", text)
+                           and c.lower() not in codes.get(c, "").lower()] == []
+    assert "{" not in detail and '"max_tokens"' not in detail, detail  # settings in words, not JSON
+    assert re.search(r"longest reply: \d+ tokens", detail), detail
+    # the technical record stays one click away, for an audit
+    pg.p.locator("#results-detail summary").click()
+    record = pg.p.locator("#results-detail details").inner_text()
+    assert "max_tokens" in record and "condition: " in record and "prompt: " in record
+    pg.shot("technical-record")
+    assert not pg.errors, pg.errors
+
+
+#: whether the focused element shows it: an outline or a focus shadow on it (a checkbox's may be on its label)
+FOCUS_SHOWN_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return false;
+  const shows = (e) => { const s = getComputedStyle(e);
+    return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0) || (s.boxShadow && s.boxShadow !== 'none'); };
+  return shows(el) || (el.closest('label') ? shows(el.closest('label')) : false);
+}"""
+
+
+def _tab_to(pg: Page, selector: str, limit: int = 250) -> str:
+    """Press Tab until the focus is on ``selector`` (the keyboard's way there); asserts the focus is visible there
+    and returns the focused element's text or value."""
+    for _ in range(limit):
+        pg.p.keyboard.press("Tab")
+        if pg.p.evaluate("(sel) => !!document.activeElement?.matches(sel)", selector):
+            assert pg.p.evaluate(FOCUS_SHOWN_JS), f"the focus on {selector} is not visible"
+            return pg.p.evaluate("() => document.activeElement.value || document.activeElement.innerText || ''")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def test_the_common_probe_path_works_with_the_keyboard_alone(server, browser):
+    """Tab, Enter, Space and typing only: choose an example image, type a question and its options, tick a model,
+    Run, reach an answer and open its detail; the focus is visible at every step."""
+    pg = _open(browser, server.url, "desk-1440x900", "keyboard")
+    pg.p.locator("body").focus()
+    _tab_to(pg, "#probe-gallery button.thumbnail-item")
+    pg.p.keyboard.press("Enter")
+    pg.wait_text("#probe-image-info", "PNG")
+    _tab_to(pg, "#probe-question textarea")
+    pg.p.keyboard.type("Which modality is this?")
+    _tab_to(pg, "#probe-options textarea")
+    pg.p.keyboard.type("CT\nMRI")
+    _tab_to(pg, "#probe-models input[type=checkbox]")
+    pg.p.keyboard.press("Space")
+    assert pg.p.locator("#probe-models input[type=checkbox]:checked").count() == 1
+    pg.shot("ready")
+    _tab_to(pg, "#probe-run")
+    pg.p.keyboard.press("Enter")
+    pg.table_done(1)
+    _tab_to(pg, "#probe-table button[data-act='open']")
+    pg.shot("answer-focused")
+    pg.p.keyboard.press("Enter")
+    pg.wait_text("#probe-detail", r"Response #\d+", timeout_s=30)
+    assert "Which modality is this?" in pg.p.locator("#probe-detail").inner_text()
+    pg.shot("detail-open")
+    assert not pg.errors, pg.errors

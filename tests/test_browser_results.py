@@ -76,6 +76,12 @@ def test_results_plots_are_interactive_and_readable_at_fifty_conditions(server, 
     size = box.bounding_box()
     vw = pg.p.viewport_size
     assert size["width"] > 0.9 * vw["width"] and size["height"] > 0.9 * vw["height"]
+    # ... and stays inside it: nothing overhangs the right edge (a projector's 1024 x 768 too)
+    assert size["x"] >= 0 and size["x"] + size["width"] <= vw["width"] + 0.5, (size, vw)
+    pg.p.wait_for_timeout(500)  # Plotly fits the new width
+    right = pg.p.evaluate("() => Math.max(...[...document.querySelectorAll('#results-plot-acc-box .main-svg')]"
+                          ".map(s => s.getBoundingClientRect().right))")
+    assert right <= vw["width"] + 0.5, (right, vw)
     pg.p.screenshot(path=str(pg.dir / "02-larger-view.png"))
     pg.p.keyboard.press("Escape")
     pg.p.wait_for_function("() => !document.getElementById('results-plot-acc-box').classList.contains('pu-large')")
@@ -95,11 +101,21 @@ def test_results_plots_are_interactive_and_readable_at_fifty_conditions(server, 
 
 def test_batch_has_one_progress_bar_says_when_it_is_done_and_resume_waits_for_a_run(server, browser,  # noqa: F811
                                                                                      fake_openai):
+    from probe_ui.presets import load_preset
+    from probe_ui.runner import run_batch
+
     fake_openai.latency_s = 0.25
     pg = Page(browser.new_page(viewport=VIEW), "batch-progress")
     pg.p.goto(server.url)
     pg.p.locator("#probe-run").wait_for()
     add_endpoint(pg, fake_openai, "slowish")
+    # an earlier run, chosen on the Results tab: "Open the Results tab" must not leave it there
+    t = threading.Thread(target=lambda: run_batch(server.store(), [load_preset("medvh_nota")], ["baseline/first"],
+                                                  run_name="earlier-run", progress=False))
+    t.start()
+    t.join()
+    pg.tab("Results")
+    pg.wait_text("#results-shown", r"Showing run earlier-run ·", timeout_s=60)
     pg.tab("Batch")
     resume = pg.p.locator("#batch-resume")
     assert resume.is_disabled()  # nothing chosen: nothing to press, no error badges
@@ -121,16 +137,16 @@ def test_batch_has_one_progress_bar_says_when_it_is_done_and_resume_waits_for_a_
     pg.p.locator("#batch-start").click()
     deadline = time.monotonic() + 60
     bars: list[int] = []
-    # Gradio draws a progress bar (with its "x/y answers" line) over the outputs it is shown on: only one, in the
-    # slot under the buttons; the other outputs keep at most the small elapsed-time counter
+    # Gradio draws a progress bar (with its "x/y answers" line) and elapsed-time counters over the outputs it is
+    # shown on: only the bar shows, in the slot under the buttons
     bars_js = ("() => [...document.querySelectorAll('.progress-level, .progress-text')].filter(e => e.offsetParent "
-               "!== null && (e.classList.contains('progress-level') || /answers/.test(e.textContent)))"
-               ".map(e => (e.closest('[id]') || {}).id)")
+               "!== null).map(e => (e.closest('[id]') || {}).id + ':' + e.classList[0])")
     while time.monotonic() < deadline:
         where = pg.p.evaluate(bars_js)
         if where:
             bars.append(len(where))
-            assert set(where) == {"batch-progress"}, f"a progress bar outside the progress slot: {where}"
+            # one bar, in its slot; no elapsed-time counter over the status line, the table or beside the bar
+            assert set(where) == {"batch-progress:progress-level"}, f"more than the one progress bar: {where}"
             if len(bars) == 3:
                 pg.shot("one-progress-bar")
         if pg.p.locator("#batch-status .pu-done").count():
@@ -143,5 +159,10 @@ def test_batch_has_one_progress_bar_says_when_it_is_done_and_resume_waits_for_a_
     pg.shot("finished")
     pg.p.locator("#batch-to-results").click()
     pg.p.locator("#results-show").wait_for(state="visible", timeout=10000)
+    # the run the button names is chosen, and what is shown is that run's
+    pg.wait_text("#results-shown", r"Showing run medvh_nota\+rotations-seed0 ·", timeout_s=60)
+    assert pg.p.locator("#results-runs").inner_text().count("medvh_nota+rotations-seed0") == 1
+    assert "earlier-run" not in pg.p.locator("#results-shown").inner_text()
+    pg.wait_text("#results-responses", "slowish")
     pg.shot("results-opened")
     assert not pg.errors, pg.errors

@@ -152,6 +152,12 @@ def test_an_added_endpoint_is_called_with_its_key(fake_openai: FakeOpenAIServer)
     parts = body["messages"][-1]["content"]
     assert parts[0]["type"] == "image_url" and parts[0]["image_url"]["url"].startswith("data:image/png;base64,")
     assert TEST_QUESTION in parts[-1]["text"]
+    # the Models tab says it in words first (a sign alone can be an empty box in a font without it), escaped
+    from probe_ui.endpoints import model_check_html
+
+    assert model_check_html(r).startswith(f"<b>Works</b>: <b>{cfg.name}</b> answered in ")
+    failed = model_check_html({"ok": False, "model": "", "error": "no <server>"}, "typed")
+    assert failed == "<b>Does not work</b>: <b>typed</b>: no &lt;server&gt;"
 
 
 def test_a_root_url_reaches_the_v1_api(fake_openai: FakeOpenAIServer) -> None:

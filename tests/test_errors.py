@@ -46,7 +46,7 @@ def test_the_cli_shows_a_user_error_as_one_line(monkeypatch: pytest.MonkeyPatch,
     def boom(args: object) -> int:
         raise PresetError("presets/x.yaml: item 3 ('ct-1'): field 'answer': not one of the options")
 
-    monkeypatch.setattr("probe_ui.cli.cmd_models", boom)
+    monkeypatch.setattr("probe_ui.cli.listings.cmd_models", boom)
     assert main(["models"]) == 1
     assert capsys.readouterr().err == \
         "error: presets/x.yaml: item 3 ('ct-1'): field 'answer': not one of the options\n"
@@ -58,7 +58,7 @@ def test_the_cli_calls_an_unexpected_exception_a_bug(monkeypatch: pytest.MonkeyP
     def boom(args: object) -> int:
         raise KeyError("models")
 
-    monkeypatch.setattr("probe_ui.cli.cmd_models", boom)
+    monkeypatch.setattr("probe_ui.cli.listings.cmd_models", boom)
     assert main(["models"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: unexpected KeyError: 'models'")
@@ -75,7 +75,7 @@ def test_every_log_line_is_redacted(monkeypatch: pytest.MonkeyPatch, capsys: pyt
         logging.getLogger("probe_ui.somewhere").warning("calling https://u:pw@h/v1?key=%s with %s", key, key)
         raise ProviderError(f"m: HTTP 401: bad key {key}")
 
-    monkeypatch.setattr("probe_ui.cli.cmd_models", boom)
+    monkeypatch.setattr("probe_ui.cli.listings.cmd_models", boom)
     assert main(["models"]) == 1
     err = capsys.readouterr().err
     assert key[:12] not in err and "pw" not in err

@@ -83,7 +83,7 @@ def test_score_with_a_judge_reads_only_the_unread_replies_and_reports_them(run_d
     from probe_ui.results import response_detail
 
     _, text = response_detail(Store(db), int(df.loc["q1", "response_id"]))
-    assert "**How it was read**: no answer could be read (rule: none)" in text
+    assert "**How it was read**: no answer could be read\n" in text and "method: none" in text  # rule: for an audit
     assert "**Judge** openai/judge read it as B" in text and "counts where this judge is chosen" in text
     _, text = response_detail(Store(db), int(df.loc["q0", "response_id"]))
     assert "**How it was read**: the reply is the answer itself" in text and "**Judge**" not in text

@@ -247,3 +247,13 @@ def test_stress_of_one_item_sends_its_calls_together(tmp_path, fake_openai, monk
     calls = fake_openai.chat_requests
     assert len(calls) == 18  # six colour permutations x three models, more than a batch's 8 per provider
     assert in_flight_together(calls, fake_openai.latency_s)
+
+
+def test_baselines_are_not_servers_in_the_live_calls_view(store, ct, fake_openai):
+    """A baseline (random, first option) answers in this process: it takes no server's place and is not listed as
+    a server beside the real one."""
+    extra = models(fake_openai, ("a",))
+    finish(live.run_live(store, variants(ct, n_steps=0), ["baseline/random", "baseline/first", *extra],
+                         extra_models=extra, user="alice"))
+    assert [(r.provider, r.where) for r in live_calls.status("alice")] == [("openai", fake_openai.base_url)]
+    assert "baseline" not in live_calls.status_text("alice")

@@ -12,7 +12,7 @@ import pytest
 
 from probe_ui import metrics, results, stress
 from probe_ui.cli import main
-from probe_ui.metrics.groups import mv
+from probe_ui.metrics.frame import mv
 from probe_ui.metrics.registry import MetricContext, MetricError, check_names, metric, unregister
 from probe_ui.presets import load_preset
 from probe_ui.report import build_report

@@ -17,7 +17,8 @@ from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 from probe_ui.perturb import PerturbationError, PerturbContext, apply, replay
 from probe_ui.perturb.degrade import _normal_quantiles
-from probe_ui.perturb.dots import COLOURS, cone_mask, foreground_mask, largest_component, nth_permutation
+from probe_ui.perturb.dots import cone_mask, foreground_mask, largest_component, nth_permutation
+from probe_ui.perturb.overlay import COLOURS
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

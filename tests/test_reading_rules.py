@@ -12,7 +12,7 @@ import re
 import pytest
 
 from probe_ui.answers import extract, is_refusal
-from probe_ui.reading import languages, lexicon, methods, overlap, subject
+from probe_ui.reading import languages, lexicon, methods, overlap, subject, synonyms
 from probe_ui.reading.refusals import REFUSAL_PHRASES
 
 YN = ("yes", "no")
@@ -368,9 +368,10 @@ def test_ordinary_answers_are_not_refusals(reply: str) -> None:
 
 
 def test_the_word_lists() -> None:
-    assert lexicon.canonical("Paediatric oedema; Shingles; a PE") == "pediatric edema; herpes zoster; a pulmonary embolism"
-    assert lexicon.canonical("Newborn", frozenset({"neonate"})) == "neonate"  # the item offers the narrow term
-    assert lexicon.canonical("Newborn") == "pediatric"
+    assert synonyms.canonical("Paediatric oedema; Shingles; a PE") == \
+        "pediatric edema; herpes zoster; a pulmonary embolism"
+    assert synonyms.canonical("Newborn", frozenset({"neonate"})) == "neonate"  # the item offers the narrow term
+    assert synonyms.canonical("Newborn") == "pediatric"
     assert lexicon.translate(lexicon.fold_quotes("是的，有积液"), yesno=True).startswith("yes ")
     assert lexicon.translate("No es rojo, es azul.") == "No is red, is blue."
     assert lexicon.strip_debris("C<|im_end|>").strip() == "C"

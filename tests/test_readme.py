@@ -60,15 +60,15 @@ def test_readme_documents_the_local_extra_with_cpu_and_cuda_torch() -> None:
 
 
 def test_the_guide_lists_shipped_presets_templates_and_providers() -> None:
-    presets, models = page("docs/guide/presets.md"), page("docs/guide/models.md")
+    presets, models = page("docs/guide/commands/presets.md"), page("docs/guide/commands/models.md")
     for p in bundled_presets():
-        assert f"presets/{p.name}" in presets, f"docs/guide/presets.md does not mention {p.name}"
+        assert f"presets/{p.name}" in presets, f"docs/guide/commands/presets.md does not mention {p.name}"
     for name in TEMPLATES:
-        assert f"`{name}`" in presets, f"docs/guide/presets.md does not mention the prompt template {name}"
+        assert f"`{name}`" in presets, f"docs/guide/commands/presets.md does not mention the template {name}"
     for name in PROVIDERS:
-        assert f"`{name}/" in models, f"docs/guide/models.md does not mention the provider {name}"
+        assert f"`{name}/" in models, f"docs/guide/commands/models.md does not mention the provider {name}"
     for entry in (ROOT / "backends").glob("*.yaml"):
-        assert entry.stem in models, f"docs/guide/models.md does not mention the catalogue entry {entry.stem}"
+        assert entry.stem in models, f"docs/guide/commands/models.md does not mention the entry {entry.stem}"
 
 
 def test_readme_is_a_front_door() -> None:

@@ -326,7 +326,7 @@ def test_response_detail_shows_what_was_sent_and_said(two_runs) -> None:
         assert f"{letter}: {option}" in text
     user_text = "".join(p["text"] for p in stored["messages"][-1]["content"] if p["type"] == "text")
     assert user_text in text  # the exact prompt
-    assert "rotate(angle=90)" in text and "**Rating**: unrated" in text
+    assert "rotated 90°" in text and "rotate(angle=90)" in text and "**Rating**: unrated" in text
     assert "**correct**: " + ("yes" if row["correct"] else "no") in text
     with pytest.raises(StoreError):
         R.response_detail(store, 10 ** 9)

@@ -134,7 +134,7 @@ def test_no_key_and_no_patient_data_in_any_artifact(tmp_path, fake_openai, monke
         for path in (c.predict([run], "jsonl", "response", "robust", api_name="/export"),
                      c.predict([run], "robust", api_name="/report")):
             shutil.copy(path, work / "downloads")
-        assert c.predict("typed", api_name="/test_model").startswith("✅")
+        assert c.predict("typed", api_name="/test_model").startswith("<b>Works</b>")
     finally:
         server.app.close()
 

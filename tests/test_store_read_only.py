@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-import probe_ui.store as store_mod
+import probe_ui.store.opening as store_mod
 from helpers import choice_item, require_module, write_png, write_preset
 from probe_ui import migrations
 from probe_ui.cli import main

@@ -8,13 +8,15 @@ from pathlib import Path
 import pytest
 
 from helpers import choice_item, write_png, write_preset
-from probe_ui.cli import main, perturbations_markdown
+from probe_ui.cli import main
+from probe_ui.cli.listings import perturbations_markdown
 from probe_ui.perturb import PerturbContext, describe, replay
 from probe_ui.presets import PRESETS_DIR, PresetError, load_preset
 from probe_ui.store import Store
 from probe_ui.suites import SUITES, SuiteError, describe_suites, expand, get_suite
 
-GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "guide" / "presets.md").read_text(encoding="utf-8")
+GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "guide" / "commands" / "perturbations.md").read_text(
+    encoding="utf-8")
 
 
 def _pairs(tmp_path: Path) -> Path:
@@ -89,7 +91,7 @@ def test_perturbations_command_and_guide_table_agree(capsys) -> None:
     listed = json.loads(capsys.readouterr().out)
     assert {r["name"] for r in listed["suites"]} == set(SUITES)
     for line in perturbations_markdown(describe(), describe_suites()).splitlines():
-        assert line in GUIDE, f"docs/guide/presets.md's perturbation table is out of date: {line[:80]}"
+        assert line in GUIDE, f"docs/guide/commands/perturbations.md's table is out of date: {line[:80]}"
 
 
 def test_preview_prints_exact_prompts_and_writes_images(tmp_path: Path, capsys) -> None:

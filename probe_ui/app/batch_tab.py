@@ -89,7 +89,7 @@ def before_start(change: RunChange, extend: bool) -> tuple[str, bool]:
     return "", True
 
 
-def build(ctx: AppContext, tab: gr.Tab) -> None:
+def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     with gr.Row():
         presets = gr.CheckboxGroup(label="presets", choices=ctx.preset_paths(""), value=[], elem_id="batch-presets")
         preset_file = gr.File(label="or upload a preset YAML (images from the bundled assets)",
@@ -115,6 +115,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     progress_bar = gr.HTML("", elem_id="batch-progress", elem_classes=["pu-progress-slot"])  # the one progress bar
     out = gr.HTML("", elem_id="batch-status")
     to_results = gr.Button("Open the Results tab", size="sm", visible=False, elem_id="batch-to-results")
+    finished = gr.State("")  # the run the last Start or Resume of this page finished: the one Results opens
     gr.Markdown("#### Runs")
     runs = gr.Dataframe(value=runs_table(ctx), interactive=False, elem_id="batch-runs")
     with gr.Row():
@@ -149,9 +150,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                  other: str, st: list[str], sd: float, name: str, add: bool,
                  progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not go:  # waiting for the user's choice (see prepare): the page already says why
-            return gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), ""
-        return (*start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, progress),
-                gr.update(visible=True), "")
+            return gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), "", gr.update()
+        *shown, run = start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, progress)
+        return (*shown, gr.update(visible=True), "", run)
 
     @inline_errors(out)
     def api_start(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
@@ -174,7 +175,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         finally:
             ctx.finished(name, cancel_)
         return (summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx)),
-                gr.update(value=False, visible=False))
+                gr.update(value=False, visible=False), result.run.name)
 
     @inline_errors(out)
     def on_resume(request: gr.Request, name: str | None, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
@@ -194,7 +195,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
         finally:
             ctx.finished(name, cancel_)
         return (summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx), value=None),
-                gr.update(interactive=False), gr.update(visible=True), "")
+                gr.update(interactive=False), gr.update(visible=True), "", result.run.name)
 
     @inline_errors(out)
     def on_cancel(request: gr.Request, name: str) -> str:
@@ -229,7 +230,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     # go is False until prepare says the batch may start (a refused or failed check leaves it False)
     start.click(lambda: (False, gr.update(visible=False)), None, [go, to_results], api_visibility="private").then(
         prepare, inputs, [run_name, out, extend, go], api_visibility="private", show_progress="hidden").then(
-        off_pool(on_start), [go, *inputs], [out, runs, resume_pick, extend, to_results, progress_bar],
+        off_pool(on_start), [go, *inputs], [out, runs, resume_pick, extend, to_results, progress_bar, finished],
         show_progress_on=[progress_bar], **model_event(api_visibility="private"))
     # the API's Start: the same check (a batch that would add to an existing run needs extend=True), then the run
     api_btn = gr.Button(visible=False)
@@ -238,18 +239,15 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     resume_pick.select(lambda n: n, resume_pick, run_name, api_visibility="private")
     resume_pick.change(lambda n: gr.update(interactive=bool(n)), resume_pick, resume, api_visibility="private")
     resume.click(lambda: gr.update(visible=False), None, to_results, api_visibility="private")
-    resume.click(off_pool(on_resume), resume_pick, [out, runs, resume_pick, resume, to_results, progress_bar],
+    resume.click(off_pool(on_resume), resume_pick,
+                 [out, runs, resume_pick, resume, to_results, progress_bar, finished],
                  show_progress_on=[progress_bar], **model_event(api_name="resume_batch"))
     refresh.click(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_name="list_runs")
     tab.select(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_visibility="private")
     for ev in (refresh.click, tab.select):
         ev(on_unusable, None, unusable, api_visibility="private")
-    # the Results tab's button (the tabs are the page's: a click on it, in the browser)
-    to_results.click(None, None, None, js=OPEN_RESULTS_JS)
-
-
-#: opens the Results tab, as a click on its tab button would
-OPEN_RESULTS_JS = "() => { document.querySelector(\"button[role=tab][data-tab-id='results']\")?.click(); }"
+    # "Open the Results tab" is wired by the Results tab (it chooses the finished run there, then opens the tab)
+    return {"to_results": to_results, "finished": finished}
 
 
 def _progress(progress: gr.Progress) -> Any:
@@ -265,8 +263,9 @@ def _progress(progress: gr.Progress) -> Any:
         new, elapsed = result.answered + result.errors, now - start["t"]
         rate = new / elapsed if elapsed > 0 and new else 0.0
         eta = f" · about {(total - done) / rate:.0f} s left" if rate else ""
-        progress((done, max(total, 1)), desc=f"{done}/{total} answers · {rate:.1f}/s{eta} · {result.errors} errors",
-                 unit="answers")
+        said = (f"{done}/{total} answers · {rate:.1f}/s{eta} · {result.errors} errors" if total else
+                "planning: reading the presets and finding the answers already in")
+        progress((done, max(total, 1)), desc=said, unit="answers")
     return update
 
 

@@ -36,6 +36,14 @@ CSS = comparison.CSS + plot_view.CSS + """
 .gradio-container .pu-fam th {color:#1f2328 !important;}  /* the figures' family headers: AA contrast */
 .pu-unusable ul {margin:4px 0 0 0; padding-left:16px; list-style:none;}
 .pu-unusable li {margin:2px 0;} .pu-why {color:#57606a;}
+/* the keyboard's place always shows: Gradio draws no ring on a focused checkbox, radio or thumbnail */
+.gradio-container :is(input[type=checkbox], input[type=radio], button):focus-visible {
+    outline:3px solid #0969da !important; outline-offset:2px;}
+/* the Batch tab's one progress bar says answers, rate and time left: Gradio's second counter beside it goes, and
+   so do the elapsed-time counters it draws over the other outputs while a step waits its turn on a busy server */
+#batch-progress .progress-text {display:none !important;}
+:is(#batch-status, #batch-run-name, #batch-runs, #batch-resume-pick, #batch-extend, #batch-resume)
+    [data-testid="status-tracker"] {display:none !important;}
 #probe-click-hint {color:#9a6700; min-height:1em; font-size:14px;}
 #probe-image img {image-rendering:pixelated;}
 #probe-runbar .block {overflow:visible;}
@@ -46,6 +54,10 @@ CSS = comparison.CSS + plot_view.CSS + """
 .pu-sent .pu-zoom {overflow:auto; max-height:80vh; max-width:100%; border:1px solid #d0d7de;}
 .pu-sent .pu-zoom img {max-width:none; image-rendering:pixelated;}
 .pu-detail-text pre, .pu-detail-text code {white-space:pre-wrap !important; overflow-wrap:anywhere;}
+/* a table's column headings wrap between words, never inside one ("unread / able"): the column takes the width of
+   its longest word, and a table wider than the page scrolls */
+.gradio-container .table-wrap thead th .header-content, .gradio-container .table-wrap thead th span {
+    word-break:normal !important; overflow-wrap:normal !important;}
 /* presenter mode (probe-ui --demo, or the tick in the run bar): type readable from the back of a room; the
    table's rules are !important because Gradio scopes the page's CSS under its container, which outranks a body class */
 body.pu-presenter .gradio-container {--text-xs:14px; --text-sm:16px; --text-md:19px; --text-lg:21px;
@@ -54,8 +66,12 @@ body.pu-presenter .gradio-container {--text-xs:14px; --text-sm:16px; --text-md:1
 body.pu-presenter .pu-table {font-size:19px !important;}
 body.pu-presenter .pu-table .pu-meta {font-size:15px !important;}
 body.pu-presenter .pu-asked {font-size:21px !important;} body.pu-presenter .pu-legend {font-size:15px !important;}
-body.pu-presenter .pu-rate {font-size:16px !important; line-height:26px !important; padding:0 9px !important;}
-body.pu-presenter .pu-thumb {width:88px !important;}
+body.pu-presenter .pu-rate {font-size:16px !important; line-height:26px !important; padding:0 6px !important;}
+/* compact rows on a projector: a smaller picture, and long answers and "correct:" lines clamped to two lines
+   (the whole text is the cell's tooltip, and its detail a click away) */
+body.pu-presenter .pu-thumb {width:64px !important;}
+body.pu-presenter .pu-table .pu-ans, body.pu-presenter .pu-table .pu-variant .pu-meta {display:-webkit-box;
+    -webkit-box-orient:vertical; -webkit-line-clamp:2; line-clamp:2; overflow:hidden;}
 body.pu-presenter .pu-table th.pu-variant, body.pu-presenter .pu-table th.pu-corner {width:210px !important;
     min-width:150px !important;}
 """

@@ -70,8 +70,8 @@ def guard_uploads(app: gr.Blocks) -> None:
     """Make every upload component of ``app`` delete the files it refuses (wrong type, too large, ...)."""
     for block in app.blocks.values():
         if isinstance(block, (gr.File, gr.UploadButton, gr.Image)) and not getattr(block, "_probe_ui_guarded", False):
-            block.preprocess = _deleting_on_refusal(block.preprocess)
-            block._probe_ui_guarded = True  # type: ignore[attr-defined]
+            setattr(block, "preprocess", _deleting_on_refusal(block.preprocess))  # wraps Gradio's own method
+            setattr(block, "_probe_ui_guarded", True)
 
 
 def _deleting_on_refusal(preprocess: Any) -> Any:

@@ -17,8 +17,6 @@ import re
 from contextvars import ContextVar
 from typing import Any
 
-from starlette.requests import HTTPConnection
-
 #: the address of the client whose request is being handled ("unknown" outside a request)
 CLIENT: ContextVar[str] = ContextVar("probe_ui_client", default="unknown")
 #: the API description Gradio writes into its page
@@ -34,14 +32,9 @@ def client_address() -> str:
 
 def signed_in(scope: dict[str, Any]) -> bool:
     """Whether the request carries a login cookie the app knows (or the app has no login)."""
-    app = scope.get("app")
-    if app is None or getattr(app, "auth", None) is None:
-        return True
-    cookies = HTTPConnection(scope).cookies
-    cookie_id = getattr(app, "cookie_id", "")
-    tokens = getattr(app, "tokens", {})
-    return any(cookies.get(name) in tokens for name in (f"access-token-{cookie_id}",
-                                                           f"access-token-unsecure-{cookie_id}"))
+    from probe_ui.app.shared_pages import user_of
+
+    return user_of(scope) is not None
 
 
 class HttpGuard:

@@ -14,7 +14,7 @@ from probe_ui.app.common import model_choices, shows_errors
 from probe_ui.app.context import AppContext
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
-from probe_ui.endpoints import models_table, test_model
+from probe_ui.endpoints import model_check_html, models_table, test_model
 from probe_ui.providers import url_providers
 
 
@@ -80,11 +80,7 @@ def build(ctx: AppContext) -> dict[str, Any]:
     def on_test(s: str, request: gr.Request) -> str:
         caller = who(ctx, request)
         r = test_model(s or "", ctx.endpoints.usable(caller.owner, [s or ""], admin=caller.can("any_host")))
-        # only what a model API answers (its parsed reply, or the error's JSON message): never a raw body
-        if r.get("ok"):
-            return (f"✅ <b>{escape(str(r.get('model')))}</b> answered in {float(r.get('latency_s') or 0):.2f} s: "
-                    f"<code>{escape(str(r.get('text'))[:300])}</code>")
-        return f"❌ <b>{escape(str(r.get('model') or s))}</b>: {escape(str(r.get('error')))}"
+        return model_check_html(r, s or "")
 
     def on_calls(request: gr.Request) -> str:
         """Calls in flight and waiting per provider and server (a server named only to those who used it)."""

@@ -14,6 +14,7 @@ import gradio as gr
 CSS = """
 .pu-plot-box {max-height:75vh; overflow:auto; border:1px solid #d0d7de; border-radius:6px;}
 .pu-plot-box.pu-large {position:fixed !important; inset:2vh 2vw; max-height:none; z-index:1000; background:#fff;
+                       width:auto !important; min-width:0 !important; max-width:none; box-sizing:border-box;
                        box-shadow:0 0 0 100vmax rgba(0,0,0,.45); padding:8px;}
 .pu-plot-tools {justify-content:flex-end; gap:8px;}
 """

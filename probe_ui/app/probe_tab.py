@@ -46,7 +46,7 @@ from probe_ui.suites import SUITES
 
 UPLOAD_TYPES = [".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".dcm", ".dicom", ".nii", ".gz", ".ima"]
 AUTO = "auto (per kind)"
-OWN_WINDOW = "the file's own window"
+OWN_WINDOW = "as loaded"  # the line under the image says which window that is
 AXES = [("sagittal", 0), ("coronal", 1), ("axial", 2)]
 #: the long side of the image as shown: small images are scaled up so a click can land on them
 DISPLAY_PX = 480
@@ -194,7 +194,7 @@ def _image_section(ctx: AppContext, ui: Any) -> None:
     ui.image_info = gr.Markdown(demo.info if demo else NO_IMAGE, elem_id="probe-image-info")
     with gr.Group(visible=False, elem_id="probe-window") as ui.window_box:
         with gr.Row():
-            ui.win_preset = gr.Dropdown(label="window preset (centre/width)", value=OWN_WINDOW,
+            ui.win_preset = gr.Dropdown(label="window preset", value=OWN_WINDOW,
                                         elem_id="probe-win-preset", choices=[OWN_WINDOW, *WINDOW_CHOICES])
             ui.win_c = gr.Number(label="window centre", value=None, elem_id="probe-win-c")
             ui.win_w = gr.Number(label="window width", value=None, minimum=0, elem_id="probe-win-w")
@@ -713,7 +713,7 @@ def _wire_draft(ctx: AppContext, ui: Any) -> tuple[Any, ...]:
 def _control(spec: Any) -> Any:
     """One perturbation parameter as a control: a dropdown for a choice, a slider for a bounded number, a
     number field, a checkbox, or a text field (JSON for lists and points)."""
-    label, info = spec.name.replace("_", " "), spec.help or None
+    label, info = labels.parameter(spec.name), spec.help or None
     default = spec.default
     if spec.kind == "choice":
         return gr.Dropdown(label=label, choices=list(spec.choices or ()), value=default, info=info,
@@ -763,7 +763,7 @@ def _display(image: Any) -> tuple[str, float]:
     if abs(factor - 1.0) < 1e-6:
         return png_file(pil), 1.0
     size = (max(1, round(pil.width * factor)), max(1, round(pil.height * factor)))
-    return png_file(pil.resize(size, Image.NEAREST if factor > 1 else Image.LANCZOS)), factor
+    return png_file(pil.resize(size, Image.Resampling.NEAREST if factor > 1 else Image.Resampling.LANCZOS)), factor
 
 
 class _Thumbs:

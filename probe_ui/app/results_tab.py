@@ -31,7 +31,7 @@ from probe_ui.export_formats import format_names
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.plots import SORTS
 from probe_ui.results_cache import cached_answers
-from probe_ui.results_page import results_view
+from probe_ui.results_page import ANSWER_HEADERS, condition_numbers, results_view
 from probe_ui.safe_write import fresh_path
 
 
@@ -39,7 +39,9 @@ def run_names(ctx: AppContext) -> list[str]:
     return [name for _, name in results.run_choices(ctx.store)]
 
 
-def build(ctx: AppContext, tab: gr.Tab) -> None:
+def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> None:
+    """The tab; ``batch``: the Batch tab's "Open the Results tab" button and the run it finished, which this tab
+    chooses before it opens (so what it shows belongs to the run the button names)."""
     choices = results.run_choices(ctx.store)
     with gr.Row():
         runs = gr.Dropdown(label="runs (newest first; several to compare)", choices=choices, multiselect=True,
@@ -70,7 +72,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     shown = gr.HTML("", elem_id="results-shown")  # the runs and filters the tables below were computed for
     overview = gr.Dataframe(label="per run and model: accuracy [95 % CI] n", interactive=False,
                             elem_id="results-overview", wrap=True)
-    with gr.Accordion("what these figures mean", open=False):
+    with gr.Accordion("What these figures mean", open=True, elem_id="results-meanings"):  # beside the table, as under
+        # each paper's table: a clinician reads what a column means without looking for it (issue 26)
         gr.HTML(glossary_html(results.OVERVIEW_PEOPLE_COLUMNS[2:]), elem_id="results-glossary")
     failed = gr.Dataframe(label="failed calls per model: how many, and why (grouped)", interactive=False,
                           elem_id="results-failed", wrap=True)
@@ -169,8 +172,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
                              judge=_judge_name(j, p, request), order=o if o in SORTS else "family",
                              owner=who(ctx, request).owner, cache=ctx.results_cache)
             return (v.overview, v.families, v.extra, v.plot_acc, v.plot_cat, v.plot_conf, v.plot_curves,
-                    gr.update(visible=v.plot_curves is not None), v.by_condition.round(2), v.responses, "", v.shown,
-                    v.failed)
+                    gr.update(visible=v.plot_curves is not None), condition_numbers(v.by_condition), v.responses,
+                    "", v.shown, v.failed)
         return newest("results", request, len(show_outputs), work)
 
     def _judge_name(j: str | None, p: str, request: gr.Request | None) -> str | None:
@@ -240,7 +243,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     def on_select(table: Any, evt: gr.SelectData) -> Any:
         row = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
         try:
-            return int(table.iloc[row]["response_id"])
+            return int(table.iloc[row][ANSWER_HEADERS["response_id"]])
         except (KeyError, IndexError, ValueError, AttributeError):
             return None
 
@@ -252,13 +255,16 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     @inline_errors(cmp_msg)
     def on_compare(run_a: str | None, model_a: str | None, run_b: str | None, model_b: str | None, p: str
                    ) -> tuple[Any, ...]:
-        for value, name, words in ((run_a, "compare-run-a", "choose run A"), (model_a, "compare-model-a",
-                                                                               "choose A's model"),
-                                   (run_b, "compare-run-b", "choose run B"), (model_b, "compare-model-b",
-                                                                              "choose B's model")):
+        def chosen(value: str | None, name: str, words: str) -> str:
             if not value:
                 raise live.ProbeError(words, field=name)
-        c = compare.compare(ctx.store, compare.Side(run_a, model_a), compare.Side(run_b, model_b), p)
+            return value
+
+        a = compare.Side(chosen(run_a, "compare-run-a", "choose run A"),
+                         chosen(model_a, "compare-model-a", "choose A's model"))
+        b = compare.Side(chosen(run_b, "compare-run-b", "choose run B"),
+                         chosen(model_b, "compare-model-b", "choose B's model"))
+        c = compare.compare(ctx.store, a, b, p)
         return (*compare_format.view(c), "")
 
     @shows_errors
@@ -308,6 +314,17 @@ def build(ctx: AppContext, tab: gr.Tab) -> None:
     cmp_btn.click(on_compare, [cmp_run_a, cmp_model_a, cmp_run_b, cmp_model_b, parser],
                   [cmp_summary, cmp_cond, cmp_cat, cmp_paper, cmp_flips, cmp_msg], api_name="compare")
     cmp_flips.select(on_flip, cmp_flips, [cmp_detail_a, cmp_detail_b], api_visibility="private")
+    if batch is not None:
+        def on_finished(run: str | None) -> Any:
+            """The finished run chosen (the one above it is newest-first: a run made since the page opened is
+            added); no run finished on this page: the choice stays as it is."""
+            if not run:
+                return gr.update()
+            return gr.update(choices=results.run_choices(ctx.store), value=[run])
+
+        # the run first, then the tab: the tab's own refresh then keeps it
+        batch["to_results"].click(on_finished, batch["finished"], runs, api_visibility="private").then(
+            None, None, None, js=OPEN_RESULTS_JS, api_visibility="private")
     export_btn.click(on_export, [runs, export_format, export_by, parser, judge], download, api_name="export")
     report_btn.click(on_report, [runs, parser, judge], download, api_name="report")
 
@@ -319,4 +336,8 @@ def _file_name(run: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", run)[:80] or "run"
 
 
-register_tab(AppTab("results", "Results", order=40, right="read", build=lambda ctx, tab, built: build(ctx, tab)))
+#: opens the Results tab, as a click on its tab button would
+OPEN_RESULTS_JS = "() => { document.querySelector(\"button[role=tab][data-tab-id='results']\")?.click(); }"
+
+register_tab(AppTab("results", "Results", order=40, right="read",
+                    build=lambda ctx, tab, built: build(ctx, tab, built.get("batch"))))

@@ -228,6 +228,7 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
 
     from probe_ui.app.blocks import CSS, JS, AppContext, build_app
     from probe_ui.app.http_guard import HttpGuard
+    from probe_ui.app.shared_pages import SharedPages
     from probe_ui.store import Store
 
     store = Store(opts.db)
@@ -239,8 +240,11 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
         print(f"probe-ui: serving at {url} (store {opts.db}; {users}){' · demo' if opts.demo else ''}; "
               "Ctrl+C stops", flush=True)
     gate = LoginGate(opts.accounts).login if opts.accounts else None
-    app.launch(server_name=opts.host, server_port=opts.port, auth=gate, max_file_size=f"{opts.max_upload_mb}mb",
+    # gradio awaits a coroutine auth function (gradio/routes.py); its annotation names only the plain form
+    app.launch(server_name=opts.host, server_port=opts.port, auth=gate,  # type: ignore[arg-type]
+               max_file_size=f"{opts.max_upload_mb}mb",
                show_error=True, prevent_thread_lock=not block, quiet=True, css=CSS, js=JS, inbrowser=False,
-               footer_links=["api"], theme=theme(), app_kwargs={"middleware": [Middleware(HttpGuard)]},
+               footer_links=["api"], theme=theme(),
+               app_kwargs={"middleware": [Middleware(HttpGuard), Middleware(SharedPages)]},
                run_history=False)  # Gradio's run history keeps past calls in the browser: not on a shared screen
     return app

@@ -4,8 +4,8 @@ While answers arrive: the comparison table fills, each model's summary (what bro
 suite's metrics) updates, and for a sweep the robustness curve per model (accuracy per level with its 95 % band) grows.
 Before Run the page says how many calls the run makes and, where prices are known, what it may cost. After a
 sweep, an item's breaking image (the first level that changed its answer) is shown beside its original.
-Orchestration is the library's (:func:`probe_ui.stress.run_stress`, :func:`probe_ui.stress.run_sweep`); cells open
-the same detail view as the Probe tab's.
+Orchestration is the library's (:func:`probe_ui.stress_runs.run_stress`, :func:`probe_ui.stress_runs.run_sweep`);
+cells open the same detail view as the Probe tab's.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import gradio as gr
 
-from probe_ui import labels, live, stress
+from probe_ui import labels, live, stress, stress_runs
 from probe_ui.app import detail
 from probe_ui.app.access import who
 from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models, seed_of
@@ -162,26 +162,26 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         caller = who(ctx, request)
         specs = chosen_models(picked, other)
         seed_ = seed_of(sd)
-        common = {"seed": seed_, "user": caller.name,
-                  "extra_models": ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))}
+        extra = ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))
+        common: dict[str, Any] = {"seed": seed_, "user": caller.name, "extra_models": extra}
         originals, p, ids = originals_of(src, preset_path, item_id, sd, fields, caller.name)
         if md == SWEEP:
             chosen = [int(x) for x in lv or []] or None
             bases = [o for o in originals if o.condition == "original"]
-            name = stress.run_sweep_name(pt, chosen, specs, originals=bases, seed=seed_)
+            name = stress_runs.run_sweep_name(pt, chosen, specs, originals=bases, seed=seed_)
 
             def ask() -> None:
-                stress.run_sweep(ctx.store, pt, chosen, specs, originals=bases, run_name=name, **common)
+                stress_runs.run_sweep(ctx.store, pt, chosen, specs, originals=bases, run_name=name, **common)
         else:
             if p is None:
                 form = ProbeForm.from_values(fields, seed=seed_)
                 kw: dict[str, Any] = {"variants": form.variants(ctx.store, suite=st, own=False)}
             else:
                 kw = {"preset": p, "item_ids": ids}
-            name = stress.planned_run_name(st, specs, seed=seed_, **kw)
+            name = stress_runs.planned_run_name(st, specs, seed=seed_, **kw)
 
             def ask() -> None:
-                stress.run_stress(ctx.store, st, specs, **kw, **common)
+                stress_runs.run_stress(ctx.store, st, specs, **kw, **common)
         done = threading.Event()
         failure: list[BaseException] = []
 

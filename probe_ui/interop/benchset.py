@@ -186,8 +186,8 @@ def build_set(preset_ref: str, seed: int = 0, suites: Iterable[str] = (), prompt
         seed=seed, suites=suites, prompt=prompt, samples=samples,
         item_errors=[{"source": e.source, "item_id": e.item_id, "message": e.message} for e in ex.errors],
         warnings=list(ex.warnings))
-    for s in samples:
-        for m in s.request.messages:
+    for sample in samples:
+        for m in sample.request.messages:
             for p in m.content:
                 if isinstance(p, ImagePart):
                     bset.images.setdefault(p.image.id, p.image)

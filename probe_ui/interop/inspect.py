@@ -128,7 +128,8 @@ def read_results(path: Path) -> HarnessResults:
     hints.append(path.parent)
     warnings = []
     if log.status != "success":
-        why = f": {log.error.message}" if getattr(log, "error", None) is not None else ""
+        error = getattr(log, "error", None)
+        why = f": {error.message}" if error is not None else ""
         warnings.append(f"the eval ended with status '{log.status}'{why}; its {len(samples)} samples are imported")
     config = spec.model_generate_config.model_dump(exclude_none=True) if spec.model_generate_config else {}
     settings = {"inspect_ai": spec.packages.get("inspect_ai"), "task": spec.task, "status": log.status,

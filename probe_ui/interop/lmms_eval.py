@@ -136,7 +136,8 @@ def read_results(path: Path) -> HarnessResults:
     if results is not None:
         model = results.get("model_name") or None
         settings = {"lmms_eval": results.get("lmms_eval_version"), "model_source": results.get("model_source")}
-        configs = results.get("configs") if isinstance(results.get("configs"), dict) else {}
+        configs = results.get("configs")
+        configs = configs if isinstance(configs, dict) else {}
         for cfg in configs.values():
             files = ((cfg or {}).get("dataset_kwargs") or {}).get("data_files") if isinstance(cfg, dict) else None
             test = files.get("test") if isinstance(files, dict) else files

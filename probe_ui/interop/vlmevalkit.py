@@ -87,7 +87,8 @@ def messages(s: SetSample) -> list[dict[str, Any]]:
 
 
 def write(bset: BenchmarkSet, out: Path) -> Written:
-    rows, left = [], {}
+    rows: list[SetSample] = []
+    left: dict[str, int] = {}
     for s in bset.samples:
         why = exportable(s)
         if why:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from probe_ui.metrics import groups
+from probe_ui.metrics import frame
 from probe_ui.metrics.accuracy import accuracy_by_model
 from probe_ui.metrics.base import MetricValue, wilson_ci
 from probe_ui.metrics.groups import circular_eval, flip_rate, group_consistency, same_option_under_shuffles
@@ -42,7 +42,7 @@ __all__ = [
 def detect_families(df: pd.DataFrame) -> dict[str, str]:
     """Which registered families have data in this table, each with the rule that matched (see each family's
     module for its rule)."""
-    d = groups.prepare(df)
+    d = frame.prepare(df)
     if not len(d):
         return {}
     found = {}
@@ -70,7 +70,7 @@ def paper_metrics(df: pd.DataFrame, *, definition: str = "clean", n_boot: int = 
     uses that one) with a ``"definition"`` key saying which was used. A family that fails reports ``{"error":
     "...", "definition": ...}`` instead of hiding the others. ``only`` restricts the families computed.
     """
-    d = groups.prepare(df)
+    d = frame.prepare(df)
     found = detect_families(d)
     out: dict[str, Any] = {"detected": found}
     ctx = MetricContext(n_boot=n_boot, seed=seed, medvh_weights=medvh_weights)

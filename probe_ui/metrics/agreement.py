@@ -26,7 +26,7 @@ One rated answer (one reply: several samples of a cell are rated one by one) is 
 
 This is a block of ``probe-ui score --json`` beside the per-model metric families (``rater_agreement``), not a
 registered family: families are computed over one model's answers from the variant facts that
-:func:`probe_ui.metrics.groups.prepare` extracts, while agreement reads the ratings and pools every model for its
+:func:`probe_ui.metrics.frame.prepare` extracts, while agreement reads the ratings and pools every model for its
 overall figure.
 """
 
@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import mv
+from probe_ui.metrics.frame import mv
 from probe_ui.stats import cohen_kappa, fleiss_kappa
 
 CATEGORIES = ("correct", "incorrect", "unsure")
@@ -125,8 +125,9 @@ def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int
         per_model[m] = mv(sum(sel), len(sel))
     block = {
         "agreement": mv(sum(agree), len(agree)),
-        "kappa": cohen_kappa([maj[i] for i in both], ["correct" if parser[i] else "incorrect" for i in both],
-                             VERDICTS, n_boot=n_boot, seed=seed),
+        "kappa": cohen_kappa([verdict for verdict in (maj[i] for i in both) if verdict is not None],  # all of them
+                             ["correct" if parser[i] else "incorrect" for i in both], VERDICTS, n_boot=n_boot,
+                             seed=seed),
         "answers": len(both),
         "no_majority": sum(m is None for m in maj),
         "unsure": sum(m == "unsure" for m in maj),

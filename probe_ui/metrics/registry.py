@@ -3,7 +3,7 @@
 A family is what a paper (or we) report over one model's scored answers: MediConfusion's set accuracy, ProbMed's
 accuracy with adversarial pairs, MedVH's characterization, ... Each registration says
 
-- ``detect``: the rule that finds the family's data in a prepared answer table (:func:`probe_ui.metrics.groups.
+- ``detect``: the rule that finds the family's data in a prepared answer table (:func:`probe_ui.metrics.frame.
   prepare`); it returns a short reason ("attributes.qa_type") or None;
 - ``attributes``: the variant attributes its functions read (``prepare`` extracts exactly these, once);
 - ``headline``: the few figures of a computed block that the Stress summary, the Results tab and the report show

@@ -9,7 +9,7 @@ perturbation that swept it. Per model (one replica: the same key as the other fa
   ``ci_low`` / ``ci_high``, ``n`` scored answers, and ``answer_flip_rate`` (the answer flip rate at that level):
   the percent of the level's answered items whose chosen answer differs from the same item's original answer
   (option text for choice items, the label
-  otherwise, an unreadable answer a value of its own: :func:`probe_ui.metrics.groups.answer_keys`); None at the
+  otherwise, an unreadable answer a value of its own: :func:`probe_ui.metrics.frame.answer_keys`); None at the
   original itself and where no item has both answers.
 - ``auc``: the area under the accuracy curve, normalised to 0-100. The levels present (the original included)
   are placed at equal steps by rank, r = 0 (original), 1, ..., K (the levels in increasing order, so the five
@@ -35,13 +35,13 @@ answers to show: the original and the first level that changed it).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from probe_ui.metrics.base import wilson_ci
-from probe_ui.metrics.groups import (
+from probe_ui.metrics.frame import (
     ORIGINAL,
     answer_keys,
     cond_mask,
@@ -107,7 +107,7 @@ def _levels(g: pd.DataFrame, okey: pd.Series) -> list[dict[str, Any]]:
                 changed = ~same_values(lv["key"].to_numpy(dtype=object)[has],
                                  okey.reindex(lv["item"][has]).to_numpy(dtype=object))
                 flip = _r(100.0 * changed.mean())
-        out.append({"severity": int(level), "accuracy": _r(100.0 * right / n) if n else None, "ci_low": lo,
+        out.append({"severity": int(cast(int, level)), "accuracy": _r(100.0 * right / n) if n else None, "ci_low": lo,
                     "ci_high": hi, "n": n, "answer_flip_rate": flip})
     return out
 

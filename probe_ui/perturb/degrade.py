@@ -126,7 +126,7 @@ def noise(variant: Variant, rng: random.Random, severity: Severity = 3,
             np.add(v, band, out=v)
             np.clip(v, 0, 255, out=out[y:y + n], casting="unsafe")
         if single:
-            out = cv2.cvtColor(out, cv2.COLOR_GRAY2RGB)
+            return with_pixels(im, cv2.cvtColor(out, cv2.COLOR_GRAY2RGB))
         return with_pixels(im, out)
 
     return map_images(variant, add, "noise"), {"severity": sev, "sigma": s}

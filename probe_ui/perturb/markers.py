@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from PIL import ImageDraw
 from pydantic import Field
 
 from probe_ui.items import Variant
-from probe_ui.perturb.dots import Colour, ImageIndex, Relative, colour_rgb, pick_image, replace_image, scaled_px
+from probe_ui.perturb.overlay import Colour, ImageIndex, Relative, colour_rgb, pick_image, replace_image, scaled_px
 from probe_ui.perturb.params import Box, Number, Point, Shape
 from probe_ui.perturb.registry import PerturbationError, register
 
@@ -23,7 +24,10 @@ Circle = Annotated[list[Number], Field(min_length=3, max_length=3),
                    Shape("list", "a circle [cx, cy, r] of three numbers")]
 
 
-def _coords(value: list[int | float]) -> list[float]:
+def _coords(value: Sequence[float] | None, shape: str) -> list[float]:
+    """A shape's coordinates as floats (the caller checked that the shape's parameter is given)."""
+    if value is None:
+        raise PerturbationError(f"marker: shape {shape} needs `{shape}` coordinates")
     return [float(v) for v in value]
 
 
@@ -103,7 +107,7 @@ def marker(variant: Variant, rng: random.Random,
     draw = ImageDraw.Draw(image)
     geometry: dict[str, Any]
     if shape == "box":
-        x0, y0, x1, y1 = _coords(box)
+        x0, y0, x1, y1 = _coords(box, shape)
         a, b = _point(x0, y0, size, rel, "box"), _point(x1, y1, size, rel, "box")
         left, top, right, bottom = min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])
         if right - left < 2 or bottom - top < 2:
@@ -111,7 +115,7 @@ def marker(variant: Variant, rng: random.Random,
         draw.rectangle([left, top, right, bottom], outline=rgb, width=line)
         geometry = {"box": [left, top, right, bottom]}
     elif shape == "circle":
-        cx, cy, r = _coords(circle)
+        cx, cy, r = _coords(circle, shape)
         c = _point(cx, cy, size, rel, "circle centre")
         rad = r * max(size) if rel else r  # relative: a fraction of the long side
         if not rad <= 4 * max(size):  # also inf (a huge relative radius): nothing of it would be on the image
@@ -122,9 +126,13 @@ def marker(variant: Variant, rng: random.Random,
         draw.ellipse([c[0] - rad, c[1] - rad, c[0] + rad, c[1] + rad], outline=rgb, width=line)
         geometry = {"circle": [c[0], c[1], rad]}
     else:
-        tip = _point(*_coords(arrow), size, rel, "arrow tip")
-        start = _point(*_coords(tail), size, rel, "arrow tail") if tail is not None \
-            else _default_tail(tip, size)
+        ax, ay = _coords(arrow, shape)
+        tip = _point(ax, ay, size, rel, "arrow tip")
+        if tail is not None:
+            tx, ty = _coords(tail, "arrow")
+            start = _point(tx, ty, size, rel, "arrow tail")
+        else:
+            start = _default_tail(tip, size)
         length = math.hypot(tip[0] - start[0], tip[1] - start[1])
         if length < 4 * line:
             raise PerturbationError(f"marker: the arrow from {list(start)} to {list(tip)} is too short to draw")

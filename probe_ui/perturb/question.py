@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import string
 import typing
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -28,6 +28,10 @@ PREMISE_TEMPLATES: dict[str, str] = {
     "side": "Is the {absent_finding} located on the left side or right side?",
     "severity": "What is the severity of the {absent_finding} in this image?",
 }
+if TYPE_CHECKING:  # statically a text; pydantic's schema (and the form's menu) offers the template names
+    PremiseTemplate = str
+else:
+    PremiseTemplate = Literal[tuple(PREMISE_TEMPLATES)]
 
 # ProbMed's vocabulary (eric-ai-lab/ProbMed image types: ct scan / mri / x-ray; abdomen / brain / chest / spine),
 # spelt as its questions spell them ("Is this a CT Scan?", "Does this show an Abdomen?").
@@ -71,7 +75,7 @@ def _lower_initial(question: str) -> str:
           "unchanged (pair with escape kind=premise answer=escape)")
 def premise(variant: Variant, rng: random.Random, *,
             text: Annotated[NonBlank | None, Field(description="the whole new question, written out")] = None,
-            template: Annotated[Literal[tuple(PREMISE_TEMPLATES)] | str | None, Field(  # type: ignore[misc]
+            template: Annotated[PremiseTemplate | str | None, Field(
                 description="a named template, or a format text with {attribute} fields filled from the item's "
                             "attributes; unset: given")] = None) -> tuple[Variant, dict[str, Any]]:
     details: dict[str, Any] = {"original_question": variant.question}

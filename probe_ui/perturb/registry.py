@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import random
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
@@ -26,7 +27,8 @@ from probe_ui.items import Variant
 from probe_ui.perturb.params import ParamError, ParamSpec, declared
 from probe_ui.registry import Registry
 
-PerturbFn = Callable[..., Variant]
+#: a perturbation: the new variant, or the new variant and details recorded in its provenance step
+PerturbFn = Callable[..., "Variant | tuple[Variant, dict[str, Any]]"]
 
 
 @dataclass(frozen=True)
@@ -38,7 +40,7 @@ class PerturbContext:
     """
 
     pool: tuple[Variant, ...] = ()
-    images: dict[str, CanonicalImage] = field(default_factory=dict)
+    images: Mapping[str, CanonicalImage] = field(default_factory=dict)
 
     def others(self, variant: Variant) -> list[Variant]:
         """The pool without the variant's own item."""

@@ -263,7 +263,8 @@ P = TypeVar("P", bound=type[Provider])
 
 def register_provider(cls: P) -> P:
     """Class decorator: register a provider under its ``name`` (a module imported again re-registers itself)."""
-    return PROVIDERS.add(cls.name, cls)
+    PROVIDERS.add(cls.name, cls)
+    return cls
 
 
 def all_ready_models() -> list[str]:

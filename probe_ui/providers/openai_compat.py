@@ -67,9 +67,9 @@ class OpenAIProvider(SDKProvider):
     name = "openai"
     sdk = "openai"
     sdk_error = "OpenAIError"
-    key_env = DEFAULT_KEY_ENV
-    own_hosts = ("api.openai.com",)
-    sdk_base_url_env = BASE_URL_ENV
+    key_env: ClassVar[str | None] = DEFAULT_KEY_ENV
+    own_hosts: ClassVar[tuple[str, ...]] = ("api.openai.com",)
+    sdk_base_url_env: ClassVar[str | None] = BASE_URL_ENV
     openai_style = True
     default_concurrency = 8
     #: OpenAI scales images to fit 2048x2048 anyway; sending no more keeps requests small and the pixels known

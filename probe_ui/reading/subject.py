@@ -18,7 +18,8 @@ from __future__ import annotations
 import functools
 import re
 
-from probe_ui.reading.lexicon import SYNONYMS, generic_statement
+from probe_ui.reading.lexicon import generic_statement
+from probe_ui.reading.synonyms import SYNONYMS
 
 __all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_values"]
 

@@ -4,17 +4,21 @@ parser too."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 from probe_ui.answers import Answer
 from probe_ui.benchmarks.base import Benchmark, register_benchmark
 from probe_ui.benchmarks.blink import importer, legacy
+
+if TYPE_CHECKING:
+    from probe_ui.importers import Importer
 
 
 @register_benchmark
 class Blink(Benchmark):
     name = "blink"
     order = 40
-    importer = importer
+    importer: ClassVar[Importer | None] = importer
     legacy_mode = "blink"
     names = ("blink", "medblink")  # MedBLINK follows BLINK's answer parsing
     source_names = ("blink",)

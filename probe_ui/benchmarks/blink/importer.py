@@ -316,7 +316,7 @@ def read_results(path: Path, data: Any, opts: ImportOptions) -> Parsed:
     if hidden:
         warnings.append(f"{hidden} predictions have a hidden/unknown answer (test split): imported, not scored")
     settings: dict[str, Any] = {"split": split}
-    if items:
+    if items and opts.dataset:  # items come from --dataset alone
         settings["dataset"] = str(Path(opts.dataset).resolve())
     elif unknown:
         settings["unscored_tasks"] = sorted(unknown)

@@ -72,7 +72,7 @@ import numpy as np
 import pandas as pd
 
 from probe_ui.metrics.base import MetricValue, wilson_ci
-from probe_ui.metrics.groups import (
+from probe_ui.metrics.frame import (
     ORIGINAL,
     cond_mask,
     cond_values,
@@ -209,6 +209,11 @@ def _clip(v: float | None) -> float | None:
     return None if v is None or np.isnan(v) else float(min(1.0, max(0.0, v)))
 
 
+def _clip_component(v: float) -> float:
+    """A T4 component within [0, 1] (a mean of finite gains or drops; never missing)."""
+    return v if np.isnan(v) else float(min(1.0, max(0.0, v)))
+
+
 def _rel_drop(a: float, b: float) -> float:
     return 0.0 if a <= 0 else (a - b) / a
 
@@ -245,7 +250,8 @@ def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[st
         if len(m):
             per = m.groupby("source").agg(a=("a", "mean"), b=("b", "mean"), n=("a", "size"))
             w = per["n"] / per["n"].sum()
-            drops = [_rel_drop(r.a, r.b) for r in per.itertuples()]
+            drops = [_rel_drop(float(a), float(b))
+                     for a, b in zip(per["a"].to_numpy(dtype=float), per["b"].to_numpy(dtype=float))]
             F1 = float((w.to_numpy() * np.array(drops)).sum())
             inputs1 = {"sources": {str(s): {"A_orig": round(float(r.a), 6), "A_noimage": round(float(r.b), 6),
                                             "n": int(r.n)} for s, r in per.iterrows()}}
@@ -258,10 +264,10 @@ def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[st
         vr_only = bool(g["vr"].fillna(False).astype(bool).any())
         if vr_only:
             g = g[g["vr"].fillna(False).astype(bool).to_numpy()]
-        c = float(g["p"].mean()) if len(g) and g["p"].notna().any() else None
-        if len(g) and c is not None and c < 1:
-            F2 = (float(g["c"].mean()) - c) / (1 - c)
-            inputs2 = {"A_noimage": round(float(g["c"].mean()), 6), "chance": round(c, 6), "n": int(len(g)),
+        chance = float(g["p"].mean()) if len(g) and g["p"].notna().any() else None
+        if len(g) and chance is not None and chance < 1:
+            F2 = (float(g["c"].mean()) - chance) / (1 - chance)
+            inputs2 = {"A_noimage": round(float(g["c"].mean()), 6), "chance": round(chance, 6), "n": int(len(g)),
                        "visual_required_only": vr_only}
     put("T2", F2, **inputs2)
     # T3 (text only, the paper's), T3-with-image (ours) and T5: relative drops against a baseline condition
@@ -289,12 +295,12 @@ def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[st
                 gains.append(_rel_gain(a, b))
                 inputs4[c] = {"A_orig": round(a, 6), "A": round(b, 6), "n": int(len(m))}
         if gains:
-            comps["G_image"] = _clip(float(np.mean(gains)))
+            comps["G_image"] = _clip_component(float(np.mean(gains)))
     if UNKNOWN in conds and ORIGINAL in conds:
         m = items.paired(ORIGINAL, UNKNOWN)
         if len(m):
             a, b = float(m["a"].mean()), float(m["b"].mean())
-            comps["G_unknown"] = _clip(_rel_gain(a, b))
+            comps["G_unknown"] = _clip_component(_rel_gain(a, b))
             inputs4[UNKNOWN] = {"A_orig": round(a, 6), "A": round(b, 6), "n": int(len(m))}
     tkr = sorted(c for c in conds if _TEXT_KR.match(c))
     if tkr and NO_IMAGE in conds:
@@ -306,7 +312,7 @@ def fragility(f: pd.DataFrame, items: _Items | None = None) -> dict[str, dict[st
                 drops.append(_rel_drop(a, b))
                 inputs4[c] = {"A_noimage": round(a, 6), "A": round(b, 6), "n": int(len(m))}
         if drops:
-            comps["D_text"] = _clip(float(np.mean(drops)))
+            comps["D_text"] = _clip_component(float(np.mean(drops)))
     F4 = None
     if comps:
         wsum = sum(T4_WEIGHTS[k] for k in comps)

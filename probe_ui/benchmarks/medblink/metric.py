@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from probe_ui.metrics.base import MetricValue
-from probe_ui.metrics.groups import (
+from probe_ui.metrics.frame import (
     cond_mask,
     correct_values,
     has_attribute,

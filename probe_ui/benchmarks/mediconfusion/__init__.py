@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
 
 from probe_ui.answers import Answer
 from probe_ui.benchmarks.base import Benchmark, register_benchmark
 from probe_ui.benchmarks.mediconfusion import importer, legacy
+
+if TYPE_CHECKING:
+    from probe_ui.importers import Importer
 
 
 @register_benchmark
 class MediConfusion(Benchmark):
     name = "mediconfusion"
     order = 10
-    importer = importer
+    importer: ClassVar[Importer | None] = importer
     legacy_mode = "mediconfusion"
     names = ("mediconfusion",)
     source_names = ("mediconfusion",)

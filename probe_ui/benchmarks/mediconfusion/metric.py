@@ -32,12 +32,12 @@ condition whose variants also form ``item_group`` pairs (e.g. the prompt-variant
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import (
+from probe_ui.metrics.frame import (
     ORIGINAL,
     answer_keys,
     cond_values,
@@ -105,7 +105,8 @@ def _frame(d: pd.DataFrame) -> pd.DataFrame:
     c = np.nan_to_num(correct_values(d), nan=0.0)
     ans = answer_keys(d)
     inv = pd.isna(ans) | flag(d, "invalid")
-    return pd.DataFrame({"ok": c >= 1.0, "inv": inv, "ans": np.where(inv, None, ans), "p": random_share(d)})
+    chosen = np.where(inv, np.array(None, dtype=object), ans)  # None: invalid (MediConfusion's '-')
+    return pd.DataFrame({"ok": c >= 1.0, "inv": inv, "ans": chosen, "p": random_share(d)})
 
 
 def _pair_level(rows: pd.DataFrame, work: pd.DataFrame) -> pd.DataFrame:
@@ -179,7 +180,8 @@ def _per_category(rows: pd.DataFrame, pl: pd.DataFrame,
                                               set_nc=("set_nc", "sum"),
                                               p=("p", "mean"), pp=("pp", "mean"))
     out: dict[str, dict[str, Any]] = {}
-    for cat, r in sums.iterrows():
+    for label, r in sums.iterrows():
+        cat = cast(str, label)  # the categories are text
         den = float(category_counts[cat]) if category_counts and cat in category_counts else int(r.incidence)
         out[str(cat)] = {
             "set_accuracy": mv(int(r.set), den, random=_pct(r.pp)),
@@ -204,7 +206,7 @@ def score(df: pd.DataFrame, category_counts: Mapping[str, float] | None = None, 
     alone, as a bootstrap replicate needs them).
     """
     d = prepare(df)
-    empty = {k: mv(0, 0) for k in (*_METRICS, "precision")}
+    empty: dict[str, Any] = {k: mv(0, 0) for k in (*_METRICS, "precision")}
     empty.update(pairs=0, pairs_dropped=0, pairing=None, per_category={}, per_condition={})
     if not len(d):
         return empty

@@ -4,18 +4,21 @@ confidence)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from probe_ui.answers import Answer
 from probe_ui.benchmarks.base import Benchmark, register_benchmark
 from probe_ui.benchmarks.medvh import importer, legacy
+
+if TYPE_CHECKING:
+    from probe_ui.importers import Importer
 
 
 @register_benchmark
 class MedVH(Benchmark):
     name = "medvh"
     order = 30
-    importer = importer
+    importer: ClassVar[Importer | None] = importer
     legacy_mode = "medvh"
     names = ("medvh",)
     source_names = ("medvh",)

@@ -39,12 +39,12 @@ columns).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import (
+from probe_ui.metrics.frame import (
     ORIGINAL,
     cond_values,
     correct_values,
@@ -64,8 +64,17 @@ PREFIX = "medvh/"
 VERSIONS = ("hallucination", "baseline")
 
 
-def characterization(acc_h: float | None, acc_b: float | None, w_h: float = 0.5, w_b: float = 0.5) -> float | None:
-    """The weighted harmonic mean of two accuracies (any common unit); 0 when either is 0."""
+@overload
+def characterization(acc_h: np.ndarray, acc_b: np.ndarray, w_h: float = ..., w_b: float = ...) -> np.ndarray: ...
+
+
+@overload
+def characterization(acc_h: float | None, acc_b: float | None, w_h: float = ..., w_b: float = ...) -> float | None: ...
+
+
+def characterization(acc_h: Any, acc_b: Any, w_h: float = 0.5, w_b: float = 0.5) -> Any:
+    """The weighted harmonic mean of two accuracies (any common unit); 0 when either is 0. Two arrays (bootstrap
+    replicates) give an array of means."""
     if acc_h is None or acc_b is None:
         return None
     acc_h, acc_b = np.asarray(acc_h, dtype=float), np.asarray(acc_b, dtype=float)
@@ -121,9 +130,9 @@ def score(df: pd.DataFrame, w_h: float = 0.5, w_b: float = 0.5, n_boot: int = 20
     out: dict[str, dict[str, Any]] = {}
     for t, g in f.groupby("task", sort=True):
         res: dict[str, Any] = {}
-        boots = {}
-        accs = {}
-        rnds = {}
+        boots: dict[str, np.ndarray | None] = {}
+        accs: dict[str, float | None] = {}
+        rnds: dict[str, float | None] = {}
         for ver, key in (("hallucination", "acc_h"), ("baseline", "acc_b")):
             s = g[g["version"] == ver]
             n, k = len(s), float(s["c"].sum())
@@ -134,8 +143,9 @@ def score(df: pd.DataFrame, w_h: float = 0.5, w_b: float = 0.5, n_boot: int = 20
             boots[key] = rng.binomial(n, k / n, size=n_boot) / n * 100 if n and n_boot > 0 else None
         ch = characterization(accs["acc_h"], accs["acc_b"], w_h, w_b)
         ci = None
-        if ch is not None and boots["acc_h"] is not None and boots["acc_b"] is not None:
-            ci = percentile_ci(characterization(boots["acc_h"], boots["acc_b"], w_h, w_b), scale=1.0)
+        boot_h, boot_b = boots["acc_h"], boots["acc_b"]
+        if ch is not None and boot_h is not None and boot_b is not None:
+            ci = percentile_ci(characterization(boot_h, boot_b, w_h, w_b), scale=1.0)
         rnd = characterization(rnds["acc_h"], rnds["acc_b"], w_h, w_b)
         res["characterization"] = value_only(ch, 100.0, len(g), ci=ci, random=None if rnd is None else round(rnd, 4))
         # MedVH's own script prints one accuracy per question file: over every answer of the task here

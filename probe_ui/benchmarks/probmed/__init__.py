@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from probe_ui.answers import Answer
 from probe_ui.benchmarks.base import Benchmark, register_benchmark
 from probe_ui.benchmarks.probmed import importer, legacy
+
+if TYPE_CHECKING:
+    from probe_ui.importers import Importer
 
 
 @register_benchmark
 class ProbMed(Benchmark):
     name = "probmed"
     order = 20
-    importer = importer
+    importer: ClassVar[Importer | None] = importer
     legacy_mode = "probmed"
     legacy_kind = "yesno"
     names = ("probmed",)

@@ -89,11 +89,11 @@ def _read(path: Path, data: Any, *, replies: bool) -> Parsed:
             images = (ImageRef(r["image"]),)
         rec = Record(key=where, item_id=f"{image_id}:{qa_type}", question=question, kind="yesno",
                      answer=gt.strip().lower(), group=pair_group(image_id, qa_type), attributes=attrs, images=images)
-        k = (str(image_id), qa_type)
-        if k in ids_seen:
+        key = (str(image_id), qa_type)
+        if key in ids_seen:
             repeated += 1
             rec.item_id = f"{image_id}:{qa_type}#{i}"
-        ids_seen[k] = i
+        ids_seen[key] = i
         if replies:
             if "response" not in r:
                 raise fail(path, where, "field 'response' (the model's reply) is missing; a question file "

@@ -54,12 +54,12 @@ pairs (ProbMed's README random row: condition 35.67, position 36.48, overall 32.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.groups import (
+from probe_ui.metrics.frame import (
     ORIGINAL,
     cond_mask,
     correct_values,
@@ -184,7 +184,7 @@ def _legacy_tables(f: pd.DataFrame, warnings: list[str]) -> pd.DataFrame:
 
     def emit(q: str, grp_vals: pd.DataFrame) -> None:
         for grp, r in grp_vals.iterrows():
-            rows.append({"grp": grp, "q": q, **r.to_dict()})
+            rows.append({"grp": grp, "q": q, **{str(k): v for k, v in r.items()}})  # keys: column names
 
     # modality / organ
     for q in ("modality", "body_part"):
@@ -289,13 +289,14 @@ def _legacy_result(t: pd.DataFrame, warnings: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     per_q = _combine(t, ["q"]) if len(t) else pd.DataFrame()
     for q in QTYPES:
-        out[q] = block(per_q.loc[q] if q in per_q.index else None, q)
+        out[q] = block(cast(pd.Series, per_q.loc[q]) if q in per_q.index else None, q)  # one row per q
     out["overall"] = _overall(per_q)
     per_type: dict[str, Any] = {}
     if len(t):
         pt = _combine(t, ["itype", "q"])
-        for (itype, q), r in pt.iterrows():
-            per_type.setdefault(str(itype), {})[q] = block(r, q)
+        for key, r in pt.iterrows():
+            itype, qtype = cast(tuple[Any, str], key)
+            per_type.setdefault(str(itype), {})[qtype] = block(r, qtype)
     out["per_image_type"] = per_type
     out["warnings"] = warnings
     return out
@@ -364,12 +365,15 @@ def _clean_units(f: pd.DataFrame) -> pd.DataFrame:
 
 def _clean_result(units: pd.DataFrame) -> dict[str, Any]:
     def block(g: pd.DataFrame | None, q: str) -> dict[str, Any]:
-        n = 0 if g is None else len(g)
-        res = {"acc": mv(0 if g is None else float(g["all_x"].sum()), n,
-                         random=None if not n else round(float(100 * g["all_p"].mean()), 4))}
+        def acc(hits: str, share: str) -> Any:
+            if g is None:
+                return mv(0, 0, random=None)
+            n = len(g)
+            return mv(float(g[hits].sum()), n, random=round(float(100 * g[share].mean()), 4) if n else None)
+
+        res = {"acc": acc("all_x", "all_p")}
         if q in WITH_ADV:
-            res["acc_without_adversarial"] = mv(0 if g is None else float(g["first_x"].sum()), n,
-                                                random=None if not n else round(float(100 * g["first_p"].mean()), 4))
+            res["acc_without_adversarial"] = acc("first_x", "first_p")
         return res
 
     out: dict[str, Any] = {}
@@ -387,8 +391,9 @@ def _clean_result(units: pd.DataFrame) -> dict[str, Any]:
         out["overall"] = {"acc": mv(0, 0), "acc_without_adversarial": mv(0, 0)}
     per_type: dict[str, Any] = {}
     if len(units):
-        for (itype, q), g in units.groupby(["itype", "q"], sort=True):
-            per_type.setdefault(str(itype), {})[q] = block(g, q)
+        for key, g in units.groupby(["itype", "q"], sort=True):
+            itype, qtype = cast(tuple[Any, str], key)
+            per_type.setdefault(str(itype), {})[qtype] = block(g, qtype)
     out["per_image_type"] = per_type
     out["warnings"] = []
     return out

@@ -258,7 +258,8 @@ def _load(spec: str, key: tuple[str, str, str, bool], options: dict[str, Any], *
             model = transformers.AutoModelForCausalLM.from_pretrained(source, **model_kwargs)
             takes_images = False
         if move_to:
-            model = model.to(move_to)
+            # transformers wraps .to with functools.wraps(torch.nn.Module.to): its stub reads as unbound
+            model = model.to(move_to)  # type: ignore[arg-type]
     except ProviderError:
         raise
     except Exception as exc:  # noqa: BLE001 - every loading failure becomes one clear line

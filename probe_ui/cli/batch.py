@@ -1,0 +1,148 @@
+"""``probe-ui batch``: ask models every variant of presets, storing every answer (``--dry-run``: the plan and its
+cost; ``--shard``: one part of a batch shared by several processes)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from probe_ui.cli.common import (
+    EXIT_ERROR,
+    UsageError,
+    command,
+    db_args,
+    image_root_arg,
+    log,
+    seed_arg,
+    shown,
+    temperature_arg,
+)
+
+
+@command("batch", "ask models every variant of one or more presets, storing every answer")
+def batch_arguments(b: argparse.ArgumentParser) -> None:
+    b.add_argument("presets", nargs="+", metavar="PRESET",
+                   help="preset YAML files, or shipped presets by name (see 'probe-ui presets')")
+    b.add_argument("--model", "-m", action="append", default=[], metavar="SPEC",
+                   help="provider/model or a catalogue name; repeat for several models side by side")
+    db_args(b)
+    b.add_argument("--seed", type=seed_arg, default=0, help="seed for perturbations and sampling baselines (default 0)")
+    b.add_argument("--concurrency", type=int, default=None, help="requests in flight per model")
+    b.add_argument("--prompt", default=None, help="prompt template for all items it fits (default: per kind)")
+    b.add_argument("--suite", action="append", default=[], metavar="NAME",
+                   help="add a stress suite's variants to every item (see 'probe-ui perturbations'); repeatable")
+    b.add_argument("--samples", type=int, default=1, metavar="N",
+                   help="answers per variant and model, scored by majority vote (needs --temperature > 0)")
+    b.add_argument("--temperature", type=temperature_arg, default=None, help="sampling temperature for every model "
+                                                                   "(default: the catalogue's, else 0)")
+    b.add_argument("--judge", default=None, metavar="SPEC",
+                   help="a model that maps free-form answers to options (e.g. with --prompt free)")
+    b.add_argument("--judge-mode", default="mediconfusion", choices=("mediconfusion", "blink"),
+                   help="mediconfusion: 1-10 score per option, margin 3; blink: pick a letter or Z")
+    b.add_argument("--no-cache", action="store_true",
+                   help="ask again even when an identical deterministic request was answered before")
+    b.add_argument("--no-progress", action="store_true", help="no progress bar")
+    b.add_argument("--dry-run", action="store_true",
+                   help="ask nothing: print how many calls the batch would make and, where the catalogue has "
+                        "prices, an estimate of their cost")
+    image_root_arg(b, "also let the presets read images from DIR (besides their own folder and the bundled "
+                      "assets; also PROBE_UI_IMAGE_ROOTS); repeatable")
+    b.add_argument("--extend", action="store_true",
+                   help="add this batch's new models, suites or presets to an existing run (named by --run, or the "
+                        "name derived when --run is left out); without it such a batch is refused, so that a run "
+                        "never mixes model sets by accident. The run then plans, counts and resumes all of them")
+    b.add_argument("--shard", default=None, metavar="I/N",
+                   help="ask only part I of N of the batch (1-based); run all N parts, on one machine or several, "
+                        "against one --db (e.g. postgresql://...) to share a batch. Under torchrun or srun the "
+                        "default is the launcher's rank (RANK/WORLD_SIZE, SLURM_PROCID/SLURM_NTASKS); an explicit "
+                        "--shard wins")
+    b.set_defaults(func=cmd_batch)
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    from probe_ui.presets import load_preset
+    from probe_ui.runner import run_batch
+    from probe_ui.store import Store
+
+    if args.concurrency is not None and args.concurrency < 1:
+        raise UsageError("--concurrency must be at least 1")
+    presets = [load_preset(p, args.image_root) for p in args.presets]  # all validated before any work
+    if args.dry_run:
+        return print_plan(presets, args)
+    shard = _launcher_shard(_shard(args.shard) if args.shard else None, args.db)
+    store = Store(args.db)
+    result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
+                       prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
+                       judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
+                       progress=not args.no_progress, shard=shard, extend=args.extend, on_change=_say_change)
+    for w in result.warnings:
+        log.warning(w)
+    for e in result.item_errors:
+        log.error(e.message)
+    for msg in result.error_messages:
+        log.error(msg)
+    part = f" (shard {shard[0]}/{shard[1]})" if shard else ""
+    print(f"run '{result.run.name}'{part} in {shown(args.db)}: {result.variants} variants, "
+          f"{result.planned} answers planned, "
+          f"{result.skipped} already done, {result.answered} new, {result.errors} errors, "
+          f"{len(result.item_errors)} items not loaded")
+    print(f"score it with: probe-ui score --db {shown(args.db)} --run {result.run.name}")
+    return EXIT_ERROR if result.errors or result.item_errors else 0
+
+
+def _say_change(change: Any) -> None:
+    """Before a batch asks anything: what it adds to an existing run, in words."""
+    if change.adds:
+        print(f"this batch {change.words()}; the run then plans every model and suite it holds", flush=True)
+
+
+def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
+    """``batch --dry-run``: the calls and estimated cost of each preset (probe_ui.sweep), nothing asked."""
+    from probe_ui.sweep import plan_preset_sweep
+
+    if not args.model:
+        raise UsageError("--dry-run needs the models: add --model SPEC")
+    total_calls, total_cost = 0, None
+    for p in presets:
+        plan = plan_preset_sweep(p, args.model, suites=args.suite, samples=args.samples, prompt=args.prompt)
+        print(f"{p.path}: {plan.text()}")
+        for e in plan.per_model:
+            if e.unusable:
+                print(f"  {e.model}: cannot run here ({e.unusable}): its {e.calls:,} calls would fail; not priced")
+                continue
+            cost = f"${e.cost_usd:,.4f}" if e.cost_usd is not None else "no price"
+            print(f"  {e.model}: {e.calls:,} calls, ~{e.input_tokens:,} input + at most {e.output_tokens:,} output "
+                  f"tokens, {cost}")
+        total_calls += plan.calls
+        if plan.cost_usd is not None:
+            total_cost = (total_cost or 0.0) + plan.cost_usd
+    if len(presets) > 1:
+        print(f"total: {total_calls:,} calls" + (f", estimated cost at most ${total_cost:,.2f}"
+                                                 if total_cost is not None else ""))
+    print("nothing was asked (--dry-run); answers already stored or cached would not be asked again")
+    return 0
+
+
+def _shard(text: str) -> tuple[int, int]:
+    i, sep, n = text.partition("/")
+    try:
+        shard = int(i), int(n)
+    except ValueError:
+        raise UsageError(f"--shard {text}: give I/N, e.g. --shard 2/4") from None
+    if not sep or not (shard[1] >= 1 and 1 <= shard[0] <= shard[1]):
+        raise UsageError(f"--shard {text}: give I/N with 1 <= I <= N, e.g. --shard 2/4")
+    return shard
+
+
+def _launcher_shard(shard: tuple[int, int] | None, db: str) -> tuple[int, int] | None:
+    """The shard to ask: an explicit --shard, else the launcher's rank (torchrun, srun); see probe_ui.cluster."""
+    from probe_ui.cluster import ClusterError, batch_shard
+    from probe_ui.runner import BatchError
+
+    try:
+        shard, note = batch_shard(shard, db)
+    except ClusterError as exc:
+        raise BatchError(str(exc)) from None
+    if note:
+        log.info(note)
+    return shard

@@ -1,0 +1,190 @@
+"""What every ``probe-ui`` command shares: the command registry, the exit codes, the one usage error, the
+arguments several commands take (``--db``, ``--run``, ``--seed``, ``--parser``, ...) and the stores they open.
+
+A command is one module of :mod:`probe_ui.cli` that registers itself with :func:`command` (the project's one
+registry, :mod:`probe_ui.registry`): adding a command is adding a file, and a plugin file named by
+``PROBE_UI_PLUGINS`` may add one the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from probe_ui import redact
+from probe_ui.errors import ProbeUIError
+from probe_ui.registry import Registry
+
+EXIT_ERROR, EXIT_USAGE = 1, 2
+log = logging.getLogger("probe_ui.cli")
+
+
+class UsageError(ProbeUIError):
+    """A wrong combination of arguments (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One ``probe-ui`` command: its name, its one-line help (and longer description), and ``arguments``, which adds
+    the command's arguments to its parser and sets ``func``, the function that runs it (``args -> exit status``)."""
+
+    name: str
+    help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    description: str | None = None
+
+
+#: every command, found by importing the modules of :mod:`probe_ui.cli` (and plugins); listed in name order
+COMMANDS: Registry[Command] = Registry("command", packages=("probe_ui.cli",))
+
+
+def command(name: str, help: str, description: str | None = None
+            ) -> Callable[[Callable[[argparse.ArgumentParser], None]], Callable[[argparse.ArgumentParser], None]]:
+    """A decorator over a function that adds a command's arguments: registers the command ``name``."""
+    def deco(arguments: Callable[[argparse.ArgumentParser], None]) -> Callable[[argparse.ArgumentParser], None]:
+        old = COMMANDS.loaded().get(name)
+        same = old is not None and (old.arguments.__module__, old.arguments.__qualname__) == \
+            (arguments.__module__, arguments.__qualname__)  # a module imported again
+        COMMANDS.add(name, Command(name, help, arguments, description), replace=same)
+        return arguments
+    return deco
+
+
+def db_default() -> str:
+    from probe_ui.store import DEFAULT_DB
+
+    return os.environ.get("PROBE_UI_DB", str(DEFAULT_DB))
+
+
+DB_HELP = "database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)"
+
+
+def db_arg(p: argparse.ArgumentParser) -> None:
+    """``--db`` alone (a command that names no run)."""
+    p.add_argument("--db", default=db_default(), help=DB_HELP)
+
+
+def db_args(sp: argparse.ArgumentParser) -> None:
+    """``--db``, ``--run`` and ``--trust-store``: the store and run a command reads or writes."""
+    db_arg(sp)
+    sp.add_argument("--run", default=None, help="run name (default: batch: derived from presets and seed; "
+                                                "score: the most recent run)")
+    trust_arg(sp)
+
+
+def seed_arg(text: str) -> int:
+    """``--seed``: a whole number that every store and random generator can hold."""
+    from probe_ui.perturb.registry import MAX_SEED
+
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = -1
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"give a whole number from 0 to {MAX_SEED}, not {text!r}")
+    return value
+
+
+def temperature_arg(text: str) -> float:
+    """``--temperature``: a finite number every provider takes (``nan`` reached every model as an error)."""
+    from probe_ui.runner import BatchError, check_temperature
+
+    try:
+        return check_temperature(text.strip(), "")
+    except BatchError as exc:
+        raise argparse.ArgumentTypeError(str(exc).strip()) from None
+
+
+def count_arg(text: str) -> int:
+    """A count from 0 to 100,000 (``compare --boot``, ``--flips``)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if n < 0 or n > 100_000:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 100,000, not {n}")
+    return n
+
+
+TRUST_HELP = ("open a store that holds triggers (or rules) probe-ui did not create, with a warning naming them "
+              "(default: refuse it, since a trigger can change answers and ratings as they are written; also "
+              "PROBE_UI_TRUST_STORE=1)")
+
+
+def trust_arg(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
+    """``--trust-store`` (:mod:`probe_ui.store_check`): before or after the command's name."""
+    p.add_argument("--trust-store", action="store_true", default=default, help=TRUST_HELP)
+
+
+def parser_arg(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--parser", choices=("robust", "legacy"), default="robust",
+                    help="robust: our extractor (default); legacy: the benchmark's original parser, to reproduce "
+                         "published numbers (runs whose benchmark is known; else the same as robust)")
+
+
+def judge_arg(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--judge", default=None, metavar="MODEL",
+                    help="a judge model (provider/model or a catalogue name) for the replies the rules cannot "
+                         "read: it is asked once about each (its answer stored, never asked again), and its "
+                         "answers count with the method 'judge' (robust parser only; off unless given)")
+
+
+def definition_arg(sp: argparse.ArgumentParser) -> None:
+    sp.add_argument("--definition", choices=("auto", "paper", "clean"), default="auto",
+                    help="metric definitions: paper (each paper's exact one, to quote beside it), clean (ours, "
+                         "where a family has one), auto (default: paper with --parser legacy, else clean); "
+                         "every block of the JSON names the one it used")
+
+
+def image_root_arg(p: argparse.ArgumentParser, help: str = "also let the preset read images from DIR (see batch "
+                                                            "--image-root)") -> None:
+    p.add_argument("--image-root", action="append", default=[], metavar="DIR", help=help)
+
+
+def shown(db: str) -> str:
+    """A database location fit to print (a URL without credentials)."""
+    return redact.public_location(db)
+
+
+def emit(lines: list[str]) -> None:
+    """A summary's lines: its warnings through the log (stderr), the rest to stdout."""
+    for line in lines:
+        if line.startswith("warning: "):
+            log.warning(line.removeprefix("warning: "))
+        else:
+            print(line)
+
+
+def reading_store(db: str) -> Any:
+    """The store for a command that only reads it (score, export, report, ratings export): never created here
+    (a mistyped --db, or a command run from another folder, gets "no store at PATH" and exit 1, and nothing is
+    written); opened read-only where this process cannot write it, else as usual, so that an older store is
+    upgraded and the parse cache refreshed (:func:`probe_ui.store.open_existing`)."""
+    from probe_ui.store import open_existing
+
+    return open_existing(db)
+
+
+def judged_store(args: argparse.Namespace) -> tuple[Any, str | None]:
+    """The store for score/export/report, and the fallback judge's model name when ``--judge`` is given: the judge
+    is first asked about the run's unread replies it has not decided yet (stored in the run, so the store is opened
+    for writing), with a line saying what it did."""
+    judge = getattr(args, "judge", None)
+    if not judge:
+        return reading_store(args.db), None
+    from probe_ui.fallback import judge_unread, resolve_judge
+    from probe_ui.store import Store
+
+    if getattr(args, "parser", "robust") != "robust":
+        raise UsageError("--judge reads the replies the robust rules cannot read: use it without --parser legacy")
+    model = resolve_judge(judge)  # before the store is touched: an unknown judge is a one-line error
+    store = Store(args.db)
+    summary = judge_unread(store, args.run, model)
+    for line in summary.lines():
+        print(line, file=sys.stderr)
+    return store, model.name

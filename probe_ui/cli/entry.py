@@ -1,0 +1,97 @@
+"""``probe-ui``: the parser assembled from the registered commands (:data:`probe_ui.cli.common.COMMANDS`), and
+the entry point, which runs one command and turns its errors into one line and an exit status.
+
+Errors print one line and exit 1; usage errors exit 2; ``--debug`` shows tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Callable, Sequence
+
+from probe_ui import __version__, redact
+from probe_ui.cli.common import COMMANDS, EXIT_ERROR, UsageError, log, trust_arg
+from probe_ui.cli.serve import cmd_serve, serve_args
+from probe_ui.errors import ProbeUIError, bug_line, first_line, setup_logging
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: the app's options (``probe-ui`` alone serves it), then one sub-parser per command."""
+    p = argparse.ArgumentParser(
+        prog="probe-ui",
+        description="Probe vision-language models on medical images: perturb, ask side by side, log, score.",
+    )
+    p.add_argument("--version", action="version", version=f"probe-ui {__version__}")
+    p.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
+    trust_arg(p, default=False)
+    serve_args(p)
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for cmd in COMMANDS.entries():
+        cmd.arguments(sub.add_parser(cmd.name, help=cmd.help, description=cmd.description))
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    _restore_ctrl_c()
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    setup_logging(debug=args.debug)
+    from probe_ui import store_check
+
+    store_check.set_trust(True if getattr(args, "trust_store", False) else None)
+    func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func
+    try:
+        return func(args)
+    except UsageError as exc:  # the command's name and the message, not the whole program's usage
+        command = f"probe-ui {args.command}" if args.command else "probe-ui"
+        print(f"{command}: error: {redact.clip(first_line(exc), 2000)}\n(see: {command} --help)", file=sys.stderr)
+        raise SystemExit(2) from None  # argparse's exit status for a usage error
+    except BrokenPipeError:  # e.g. `probe-ui perturbations | head`: the reader left, which is not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        log.error("interrupted: finished answers are stored; run the same command again to resume")
+        return 130
+    except ProbeUIError as exc:
+        if args.debug:
+            raise
+        log.error(first_line(exc))
+        return EXIT_ERROR
+    except Exception as exc:  # a bug: say so in one line; the traceback only with --debug
+        if args.debug:
+            raise
+        log.error(bug_line(exc, "a bug in probe-ui: run with --debug for the traceback"))
+        return EXIT_ERROR
+    return 0
+
+
+def run() -> None:
+    """The ``probe-ui`` command (and ``python -m probe_ui``): :func:`main`, then exit.
+
+    A command that does not serve the app leaves without tearing the interpreter down: freeing every module takes
+    0.3-0.6 s after a batch (SQLAlchemy, the SDKs, numpy), and by then everything is written (each answer is
+    committed as it arrives, files are closed), so output is flushed and the process ends. The app (``probe-ui``,
+    ``probe-ui serve``) exits normally, so that its libraries clean up after themselves.
+    """
+    argv = sys.argv[1:]
+    code = main(argv)
+    if build_parser().parse_known_args(argv)[0].command not in (None, "serve"):
+        import logging
+
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
+def _restore_ctrl_c() -> None:
+    """Ctrl+C stops probe-ui even when it was started with SIGINT ignored (a script's ``trap '' INT``, ``nohup``, a
+    job started in the background): Python keeps an inherited "ignore", so set the default handler back."""
+    import signal
+    import threading
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)

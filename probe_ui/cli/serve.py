@@ -1,0 +1,52 @@
+"""``probe-ui serve`` (and ``probe-ui`` with no command): start the app."""
+
+from __future__ import annotations
+
+import argparse
+
+from probe_ui.cli.common import DB_HELP, UsageError, command, db_default, trust_arg
+
+
+def serve_args(p: argparse.ArgumentParser) -> None:
+    """The app's options: taken by ``serve`` and, before any command, by ``probe-ui`` itself."""
+    from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_MAX_UPLOAD_MB, DEFAULT_PORT
+
+    g = p.add_argument_group("app (probe-ui with no command, or probe-ui serve)")
+    g.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; any other "
+                                                        "address needs --auth)")
+    g.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    g.add_argument("--db", default=db_default(), help=DB_HELP)
+    g.add_argument("--auth", default=None, metavar="USER:PASSWORD",
+                   help="require this login in the browser, one admin (visible to others in the process list: "
+                        "prefer --auth-file or $PROBE_UI_AUTH)")
+    g.add_argument("--auth-file", default=None, metavar="PATH",
+                   help="require a login of one of the users in this file (probe-ui users add NAME --file PATH: "
+                        "salted password hashes, each user with a role: viewer, prober or admin)")
+    g.add_argument("--endpoint-hosts", default=None, metavar="HOSTS",
+                   help="hosts that endpoints added in the app may point at (comma separated: names, *.domain, "
+                        "addresses, networks; default $PROBE_UI_ENDPOINT_HOSTS); beyond loopback, without it "
+                        "only admins add endpoints")
+    g.add_argument("--demo", action="store_true", help="open on a preset item with the baselines ticked, so a "
+                                                       "presenter can press Run with no keys")
+    g.add_argument("--max-upload-mb", type=int, default=None, metavar="MB",
+                   help=f"largest upload the page accepts (default $PROBE_UI_MAX_UPLOAD_MB or "
+                        f"{DEFAULT_MAX_UPLOAD_MB})")
+
+
+@command("serve", "start the app (the default when no command is given)")
+def serve_arguments(sv: argparse.ArgumentParser) -> None:
+    serve_args(sv)
+    trust_arg(sv)
+    sv.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from probe_ui.app.serve import ServeError, launch, options
+
+    try:
+        opts = options(args.db, args.host, args.port, args.auth, args.demo, args.max_upload_mb, args.auth_file,
+                       args.endpoint_hosts)
+    except ServeError as exc:
+        raise UsageError(str(exc)) from None
+    launch(opts)
+    return 0

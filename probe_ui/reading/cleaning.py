@@ -1,0 +1,115 @@
+"""Cleaning a reply before the reading rules run, and the comparison forms of its words.
+
+Why a module: every rule of :func:`probe_ui.answers.extract` compares the reply with labels and option texts in the
+same forms (folded quotes, case, single spaces, outer punctuation dropped), finds labels as whole words, and asks
+whether the words before a mention negate it; these primitives are that common ground.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from probe_ui.reading.lexicon import fold_quotes, strip_debris
+
+
+def _normalise_quotes(text: str) -> str:
+    """Typographic quotes and dashes to ASCII, and NFKC (:func:`probe_ui.reading.lexicon.fold_quotes`)."""
+    return fold_quotes(text)
+
+
+def clean_reply(text: str) -> str:
+    """Strip markdown emphasis/headings and typographic quotes so "**Answer: B**" reads like "Answer: B"."""
+    t = strip_debris(_normalise_quotes(text))
+    t = t.replace("**", "").replace("__", "")
+    t = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", t)  # *emphasis*
+    t = re.sub(r"(?m)^[ \t]*#{1,6}[ \t]*", "", t)  # headings
+    for pat, repl in _PRIMED:
+        t = pat.sub(repl, t)
+    return t
+
+
+# MediConfusion's own prompt ends in '#answer: ("' (formats/mediconfusion/answering.json, prompts.mc.default), so a
+# model completes it with 'A")', 'B": <option text>)' or echoes '#answer: ("B")'; its option list is written
+# '("A": ...)'. These are rewritten to the bracketed letter before any rule runs.
+_PRIMED: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r'\(\s*"([A-Za-z])"\s*\)'), r"(\1)"),  # ("A") → (A)
+    (re.compile(r'\(\s*"([A-Za-z])"\s*:'), r"(\1):"),  # ("A": text) → (A): text)
+    (re.compile(r'\A(\s*)"?([A-Za-z])"\s*\)'), r"\1(\2)"),  # the completion itself: A") → (A)
+    (re.compile(r'\A(\s*)"?([A-Za-z])"\s*:'), r"\1(\2):"),  # B": text) → (B): text)
+    (re.compile(r'(?<![\w"(/.])([A-Z])"\s*\)'), r"(\1)"),  # ... B") later in the reply (not "N/A")")
+)
+
+# "N/A", "n/a", "N.A." mean "not applicable" (a non-answer), never option A; masked before letters are read
+# (unless an option's own text is N/A, which the option-text rules then read)
+NOT_APPLICABLE = re.compile(r"(?<![\w/])[Nn][ \t]?/[ \t]?[Aa](?![\w/])|(?<![\w.])[Nn]\.[ \t]?[Aa]\.?(?!\w)")
+NA_OPTION = frozenset({"n/a", "na", "n.a", "n. a", "not applicable"})
+
+
+def norm(s: str) -> str:
+    """Comparison form of an option text / label: case-folded, single-spaced, outer punctuation removed."""
+    s = _normalise_quotes(s).casefold()
+    s = s.replace("**", "").replace("`", "")
+    s = re.sub(r"\s+", " ", s).strip()
+    s = s.strip(" \t\"'*_")
+    s = re.sub(r"(?<![\s.!;,:])[\s.!;,:]+$", "", s).strip(" \t\"'*_")  # lookbehind: linear on long runs
+    if len(s) >= 2 and (s[0], s[-1]) in (("(", ")"), ("[", "]")) and "(" not in s[1:-1] and ")" not in s[1:-1]:
+        s = s[1:-1].strip()
+    return s
+
+
+@functools.lru_cache(maxsize=2048)
+def phrase_regex(label: str, suffix: bool = False) -> re.Pattern[str]:
+    """Whole-word regex for a label; words of a phrase may be separated by spaces or hyphens."""
+    words = [re.escape(w) for w in norm(label).split()]
+    body = r"[\s\-]+".join(words)
+    suf = r"(?:ly)?" if suffix and len(words) == 1 and words[0].isalpha() else ""
+    return re.compile(r"(?<![\w\-])" + body + suf + r"(?![\w\-])", re.IGNORECASE)
+
+
+_NEGATION_BEFORE = re.compile(
+    r"(?:\b(?:no|not|without|absent|absence\s+of|neither|nor|rather\s+than|instead\s+of|excluding|exclude[sd]?|"
+    r"ruled?\s+out|unlikely|isn't|aren't|wasn't|doesn't|don't|never)\s+(?:\w+\s+){0,2}|n't\s+(?:\w+\s+){0,2})$",
+    re.IGNORECASE,
+)
+
+
+_NEGATION_END = re.compile(
+    r"(?:no|not|without|absent|of|neither|nor|than|excluding|exclude[sd]?|out|unlikely|n't|never)$", re.IGNORECASE
+)
+
+
+def is_negated(before: str) -> bool:
+    """True when the words just before a mention negate it ("not upside down", "no pneumothorax")."""
+    clause = before[max(before.rfind(c) for c in ".;:!?\n,") + 1:]  # after the last clause mark
+    clause = clause.rstrip(" \t\"'`*_(")  # "Not 'no free fluid'": the quote is not a word
+    # A negation (one or two words) and the at most two words after it are the clause's last four words, and the
+    # negation's last word ends one of the last three: test that cheaply, then search only those words (joined
+    # by single spaces: the pattern only asks for whitespace). Searching the whole clause costs ~20x more, which
+    # matters when a degenerate reply mentions an option thousands of times.
+    words = clause.lower().split()[-4:]
+    if not any(_NEGATION_END.search(w[-9:]) for w in words[-3:]):
+        return False
+    return bool(_NEGATION_BEFORE.search(" ".join(words) + " "))
+
+
+SENTENCE_END = re.compile(r"[.!?;\n]")
+
+
+def mask_spans(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """``text`` with the given spans blanked (same length), so later rules do not read what they hold."""
+    if not spans:
+        return text
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
+
+
+WORD = re.compile(r"[^\W\d_][\w\-]*")
+
+
+def first_sentence(t: str) -> str:
+    m = re.search(r"[.;!?\n]", t)
+    return t[:m.start()] if m else t

@@ -1,0 +1,370 @@
+"""Rule 1: the reply's last explicit declaration of its answer ("The answer is B", "Answer: (C)",
+"<answer>X</answer>", a JSON field, "X is the correct answer", the same in other languages).
+
+Why a module: a declaration outranks everything a reply merely mentions, so it is read first and with care: the
+letter is told from the article "A", conditional declarations ("B would be right only if ...") and someone else's
+answer are skipped, and a letter followed by another option's text is a conflict.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from probe_ui.reading.attribution import ATTRIBUTED, evaluation, next_verdict
+from probe_ui.reading.cleaning import SENTENCE_END, first_sentence, is_negated, norm, phrase_regex
+from probe_ui.reading.escapes import stated_escape_option
+from probe_ui.reading.item import Item
+from probe_ui.reading.letters import letter_text_conflict
+from probe_ui.reading.words import word_prefix
+
+_ARTICLE_LETTERS = frozenset("AaIi")
+
+
+_DECL_PREFIX = re.compile(
+    r"(?:"
+    r"\banswer\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
+    r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[:=]|-(?=\s)|\bis\b)?"
+    r"|\b(?:correct|right|best|final|appropriate|likely|accurate|my|most\s+\w+)\s+(?:option|choice|letter|response|"
+    r"selection)\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|:|=)"
+    r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?\s+(?:choose|select|pick|go\s+with|opt\s+for|say)\b"
+    r"|<answer>"
+    r")",
+    re.IGNORECASE,
+)
+# "The most likely diagnosis is sarcoidosis" (its own pattern, run only on replies that say "diagnosis")
+_DECL_DIAGNOSIS = re.compile(r"\b(?:most\s+likely|likeliest|final|working|leading)\s+diagnosis\s*(?:is|would\s+be|:)",
+                             re.IGNORECASE)
+# the same declarations in the languages models drift into: "Respuesta: B", "La réponse correcte est B",
+# "Die richtige Antwort ist A", "答案是 A", "正确答案：(A)", "选 B" (a pattern of its own: one alternation with the
+# English cues would slow every reply down)
+_DECL_FOREIGN = re.compile(
+    r"\b(?:la\s+)?(?:respuesta|r[ée]ponse|risposta|resposta)(?:\s+(?:correcta|correcte|corretta|correta))?"
+    r"(?:\s*(?:es|est|è|é)\b)?(?:\s+(?:la|el|le|il)\b|\s+a\b(?=\s+[^\W\d_]{2,}))?\s*:?"
+    r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s*(?:ist|lautet)\b)?\s*:?"
+    r"|(?:正确)?答案\s*(?:是|为)?\s*:?|选择?",
+    re.IGNORECASE,
+)
+_DECL_POSTFIX = re.compile(
+    r"(?:\b(?i:option|choice|letter|answer)\s+)?[(\[]?\b([A-Z])\b[)\]]?\s+"
+    r"(?:(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|must\s+be)\s+(?:the\s+)?"
+    r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible))|(?:fits|matches|suits)\s+(?:best|"
+    r"most\s+closely))\b"
+)
+# choice items only: "it is B", "it's (B)", "I think B" (the target reader rejects "it is a fracture"); these
+# count only when they name a valid option
+_DECL_CHOICE_ONLY = re.compile(
+    r"(?:\b(?:it|this)\s+(?:is|'s|would\s+be|must\s+be|should\s+be)|\bit's|\bI\s+(?:think|believe)(?:\s+(?:it\s+is|"
+    r"it's|that\s+it\s+is|that\s+it's))?)(?=\s)",
+    re.IGNORECASE,
+)
+# hedged ones, likewise weak: "my best guess is A", "Leaning towards B", and "Probably B." / "Most likely A." when
+# they open a sentence
+_DECL_HEDGE = re.compile(
+    r"(?:most\s+|)(?:probably|likely)(?=\s)|(?:my\s+|best\s+)*guess\s*(?:is|would\s+be|:)(?=\s)"
+    r"|lean(?:ing)?\s+(?:towards?|to)(?=\s)",
+    re.IGNORECASE,
+)
+# "..., so B." / "Therefore (C)." / "hence the answer is A": a conclusion that ends its sentence with a letter
+_DECL_CONCLUSION = re.compile(
+    r"\b(?i:so|thus|hence|therefore|leaves(?:\s+(?:us\s+with|only))?|leaving(?:\s+only)?)\b[ \t]*,?[ \t]*"
+    r"(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
+    r"([(\[])?([A-Z])[)\]]?(?=[ \t]*(?:[.!;\n]|\Z))"
+)
+# the answer given is "N/A" (masked to "not applicable" before the rules run) or "NA"
+_NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
+_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav")
+_FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选")
+_JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label")
+_ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
+# a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"
+_JSON_ANSWER = re.compile(
+    r"""["']?\b(?:final[_ ]?answer|answer|choice|option|prediction|selected[_ ]?option|selection|label)["']?"""
+    r"""[ \t]*:[ \t]*["']([^"'\n]{1,300})["']""",
+    re.IGNORECASE,
+)
+# a declaration whose verb is conditional ("would be", "could be") inside an "if"/"unless" sentence is a
+# hypothesis, not an answer: "B would be correct only if the sac had grown", "If it were stable, the answer would
+# be A". "If I had to choose, I would say B" is an answer.
+_MODAL = re.compile(r"(?i)\b(?:would|could|might)\b")
+_IF_EXEMPT = r"(?!\s+(?:I|we|you)\s+(?:had|have|must|were|was)\s+to\b)(?!\s+(?:forced|pressed|asked|required)\b)"
+_IF_BEFORE = re.compile(r"(?i)\b(?:if|unless)\b" + _IF_EXEMPT)
+_IF_AFTER = re.compile(r"(?i)\A[^.!?;\n]{0,60}?\b(?:(?:only\s+)?if|unless)\b" + _IF_EXEMPT)
+
+
+@dataclass
+class Found:
+    label: str | None = None
+    out_of_range: bool = False
+    kind: str = ""  # the declaration's kind ("read", "tag", "weak", "post", "na", "foreign"), for rule 1's callers
+    hypotheses: tuple[tuple[int, int], ...] = ()  # spans of conditional declarations skipped (rule 1)
+    conflict: bool = False  # a letter followed by another option's text ("A: Pleural effusion" when A is not)
+    rejected: tuple[tuple[int, int], ...] = ()  # spans naming someone else's answer that the reply rejects
+
+
+_CONNECTIVES = frozenset(
+    "because since as which with and for given so due that this while whereas but or showing shows indicating "
+    "representing corresponding based".split()
+)
+_ADVERBS = re.compile(
+    r"(?i)^(?:(?:most\s+)?(?:clearly|likely|probably|definitely|certainly|therefore|thus|hence|indeed|simply|"
+    r"actually|then)\b[\s,]*)+"
+)
+
+
+def _letter_ok(ch: str, opened: bool, rest: str) -> bool:
+    """Whether a single letter right after a declaration is an option letter and not a word.
+
+    "A"/"I" (any case) followed by an ordinary word on the same line are the article/pronoun ("The answer is a
+    fracture"); other lowercase letters followed by an ordinary word are not letters either ("answer is b
+    something" is too unusual to trust); uppercase B-Z followed by a word are ("The answer is B showing ...").
+    A connective ("because", "since", "as", ...), punctuation or a line break after the letter always leaves it
+    a letter ("Answer: A\n\nExplanation: ...").
+    """
+    if opened:
+        return True
+    w = re.match(r"[ \t]+([A-Za-z]+)", rest)
+    if not w:
+        return True
+    if w.group(1).lower() in _CONNECTIVES:
+        return True
+    return ch.isupper() and ch not in _ARTICLE_LETTERS
+
+
+def _read_target(t: str, item: Item) -> Found:
+    """Read the answer named at the start of ``t`` (the text after a declaration keyword)."""
+    t = t.lstrip(" \t\n\"'`*_:=-")
+    if re.match(r"(?i)not\b|n't\b", t):
+        return Found()
+    t = _ADVERBS.sub("", t)
+    ordinal = _ORDINAL.match(t)
+    if item.kind == "choice" and ordinal is not None:  # "the second option", "the last one"
+        labels = [lb for _, lb in item.option_map] or list(item.letters.values())
+        word = (ordinal.group(1) or ordinal.group(2)).lower()
+        if word in ("former", "latter"):  # only of two
+            i = (0 if word == "former" else 1) if len(labels) == 2 else -1
+        else:
+            i = len(labels) - 1 if word == "last" else _ORDINALS.index(word)
+        return Found(labels[i] if 0 <= i < len(labels) else None)
+    t = re.sub(r"(?i)^(?:the\s+)?(?:option|choice|letter)\s*:?\s*", "", t).lstrip(" \t\"'`*_")
+    if item.kind == "choice":
+        m = re.match(r"([(\[])?([A-Za-z])([)\]])?(?![A-Za-z0-9'\-])(?!\.[A-Za-z])", t)
+        if m:
+            ch, opened = m.group(2), bool(m.group(1) or m.group(3))
+            rest = t[m.end():]
+            if _letter_ok(ch, opened, rest):
+                lab = item.letter(ch)
+                if lab is not None:
+                    if letter_text_conflict(lab, rest, item) or _other_follows(rest, lab, item):
+                        return Found(None, conflict=True)  # "A: <B's text>", "A/B", "A or C"
+                    return Found(lab)
+                if ch.isupper() or opened:
+                    opt = _option_prefix(rest.lstrip(" .:)"), item)
+                    return Found(opt, out_of_range=opt is None)
+        lab = _option_prefix(t, item)
+        if lab is not None:
+            opt = next(o for o, lb in item.option_map if lb == lab)
+            end = re.match(r"[\s\-]*".join(re.escape(w) for w in opt.split()), t, re.IGNORECASE)
+            if end is not None and _other_follows(t[end.end():], lab, item):
+                return Found(None, conflict=True)  # "3 or 4", "Yes (A)" when A is "No"
+            return Found(lab)
+        return Found(stated_escape_option(first_sentence(t), item))
+    return Found(word_prefix(t, item))
+
+
+# "the second option", "the last one", "the former": an option named by its place in the list
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+_ORDINAL = re.compile(r"(?i)(?:the\s+)?(first|second|third|fourth|fifth|sixth|last|former|latter)\s+"
+                      r"(?:option|choice|one|"
+                      r"answer|alternative)\b|(?:the\s+)?(former|latter)\b")
+# what may join two answers: "A/B", "3 or 4", "A vs. C", "A, B", "A and B"
+_ALTERNATIVE = re.compile(r"(?i)[ \t]*(?:/|,|\bor\b|\band\b|\bvs\.?|\bversus\b|&)[ \t]*(?:(?:option|choice)[ \t]+)?")
+
+
+def _other_follows(rest: str, lab: str, item: Item) -> bool:
+    """Whether what follows a declared answer names another one: an alternative ("A/B", "3 or 4") or a
+    bracketed letter of another option ("Yes (A)" when A is "No")."""
+    m = _ALTERNATIVE.match(rest)
+    if m is None:
+        bracket = re.match(r"[ \t]*[(\[]([A-Z])[)\]]", rest)
+        return bracket is not None and item.letter(bracket.group(1)) not in (None, lab)
+    other = rest[m.end():]
+    letter = re.match(r"[(\[]?([A-Z])[)\]]?(?![\w'])", other)
+    if letter is not None and item.letter(letter.group(1)) not in (None, lab):
+        return True
+    found = _option_prefix(other, item)
+    return found is not None and found != lab
+
+
+def _option_prefix(t: str, item: Item) -> str | None:
+    """The option whose text the string starts with (longest wins), as its label."""
+    n = norm(t.split("\n", 1)[0])
+    best: tuple[int, str] | None = None
+    for opt, lab in item.option_map:
+        if n == opt or (n.startswith(opt) and not (n[len(opt):len(opt) + 1].isalnum())):
+            if best is None or len(opt) > best[0]:
+                best = (len(opt), lab)
+    return best[1] if best else None
+
+
+_MAX_DECLARATIONS = 200  # the last ones read: bounds the work on a degenerate reply that repeats a cue
+_OPTION_POSTFIX = (r"(?![\w\-])[ \t]+(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|remains)[ \t]+(?:the\s+)?"
+                   r"(?:most\s+likely|likeliest|most\s+probable|correct|right|best)\b")
+
+
+_SUPERLATIVES = ("closest deepest nearest furthest farthest shallowest largest smallest brightest darkest highest "
+                 "lowest").split()
+# superlatives that mean the same thing: a question about the greatest depth is answered by "deepest", never by
+# "shallowest" ("The green one is the deepest, red is the shallowest." is green)
+_SUPERLATIVE_SENSES = (
+    frozenset("deepest greatest furthest farthest".split()), frozenset("closest nearest shallowest".split()),
+    frozenset("largest biggest greatest".split()), frozenset(["smallest"]), frozenset(["brightest"]),
+    frozenset(["darkest"]), frozenset(["highest"]), frozenset(["lowest"]),
+)
+
+
+@functools.lru_cache(maxsize=1024)
+def _label_postfix(item: Item) -> re.Pattern[str]:
+    """Label items: "<label> [dot] is the <superlative>" ("Green is the closest; red and blue are deeper"),
+    with the question's own superlatives when it has any, and "is correct" / "is the answer"."""
+    asked = [w for w in re.findall(r"[a-z]+est\b", item.question.casefold()) if w not in ("least", "interest", "test")]
+    sup = sorted({s for w in asked for sense in _SUPERLATIVE_SENSES if w in sense for s in sense} | set(asked)) \
+        if asked else _SUPERLATIVES
+    words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
+    return re.compile(
+        r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?[ \t]+(?:is|was|(?:seems|appears|looks)"
+        r"(?:\s+to\s+be)?|lies|sits|is\s+located)[ \t]+(?:the[ \t]+)?(?:" + "|".join(sup)
+        + r"|correct|right|answer)\b",
+        re.IGNORECASE)
+
+
+def _hypothetical(text: str, cue_start: int, cue: str, end: int) -> bool:
+    """A conditional declaration inside an if/unless sentence (see :data:`_MODAL`)."""
+    if not _MODAL.search(cue):
+        return False
+    before = text[max(0, cue_start - 300):cue_start]
+    cut = max((m.end() for m in SENTENCE_END.finditer(before)), default=0)
+    return bool(_IF_BEFORE.search(before[cut:]) or _IF_AFTER.search(text[end:end + 80]))
+
+
+def last_declaration(text: str, item: Item) -> Found:
+    """Rule 1: the last explicit declaration that names a valid label (``kind`` says which cue found it).
+
+    The cues are found first; what follows them is read lazily, from the last cue back, and at most
+    :data:`_MAX_DECLARATIONS` of them, so a reply that repeats a cue thousands of times stays fast.
+    """
+    # (position, kind, start, end, cue): "read" reads what follows a keyword ending at ``end``, "tag" reads
+    # text[start:end], "weak" counts only when it names a valid label, "post" is the letter text[start:end],
+    # "postopt" names the option whose label is ``cue``
+    cands: list[tuple[int, str, int, int, str]] = []
+    lab: str | None  # an option's label, or the label a letter or a label word names (None: out of range)
+    low = text.lower()  # the rarer cues' patterns run only when a word of theirs occurs (long replies stay fast)
+    for m in _DECL_PREFIX.finditer(text):
+        if m.end() == m.start():
+            continue
+        kw = m.group(0)
+        if re.fullmatch(r"(?i)answer\s*", kw):
+            # a bare "answer" with no verb/colon ("Answer with the letter") declares nothing, except when an
+            # uppercase or bracketed option letter follows at once ("Answer B", "answer (C)")
+            rest = text[m.end():m.end() + 8]
+            if item.kind != "choice" or not re.match(r"[ \t]*(?:[(\[][A-Za-z][)\]]|[A-Z](?![\w'\-]))", rest):
+                continue
+        cands.append((m.start(), "read", m.start(), m.end(), kw))
+    for pat, words, how in ((_DECL_DIAGNOSIS, ("diagnosis",), "read"), (_DECL_FOREIGN, _FOREIGN_WORDS, "foreign")):
+        if any(w in low for w in words):
+            cands += [(m.start(), how, m.start(), m.end(), m.group(0)) for m in pat.finditer(text)]
+    for m in _ANSWER_TAG.finditer(text):
+        cands.append((m.start() + 1, "tag", m.start(1), m.end(1), ""))
+    if "not applicable" in low or "NA" in text:
+        cands += [(m.start(), "na", m.start(), m.end(), "") for m in _NA_DECLARED.finditer(text)]
+    if ":" in text and any(w in low for w in _JSON_WORDS):
+        for m in _JSON_ANSWER.finditer(text):
+            cands.append((m.start() + 1, "tag", m.start(1), m.end(1), ""))
+    if item.kind == "choice":
+        for m in _DECL_CHOICE_ONLY.finditer(text):
+            cands.append((m.start(), "weak", m.start(), m.end(), m.group(0)))
+        for m in _DECL_HEDGE.finditer(text) if any(w in low for w in ("probabl", "likely", "guess", "lean")) else ():
+            if m.start() and text[m.start() - 1].isalnum():
+                continue
+            if m.group(0)[0] in "mMpPlL" and not m.group(0).lower().startswith(("my", "lean")):
+                before = text[max(0, m.start() - 40):m.start()].rstrip(" \t")
+                if before and before[-1] not in ".!?;:\n":
+                    continue  # "Probably"/"likely" only at the start of a sentence ("It is likely a cyst")
+            cands.append((m.start(), "weak", m.start(), m.end(), m.group(0)))
+        for m in _DECL_POSTFIX.finditer(text):
+            ch = m.group(1)
+            if ch == "I" and not m.group(0).lstrip().startswith(("(", "[")) and not re.match(
+                    r"(?i)(?:option|choice|letter|answer)", m.group(0)):
+                continue  # "I is ..." never occurs; keeps the pronoun out
+            # "A is the correct answer" is a letter: an article would need a noun between "A" and the verb.
+            cands.append((m.start(), "post", m.start(1), m.end(1), m.group(0)))
+        for m in _DECL_CONCLUSION.finditer(text) if any(w in low for w in _CONCLUSION_WORDS) else ():
+            if m.group(2) == "I" and not m.group(1):
+                continue
+            cands.append((m.start(), "post", m.start(2), m.end(2), ""))
+        if re.search(r"(?i)likel|correct|right|best|probable", text):
+            for opt, lab in item.option_map:
+                if len(opt) > 200:
+                    continue
+                body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
+                for m in re.finditer(r"(?<![\w\-])" + body + _OPTION_POSTFIX, text, re.IGNORECASE):
+                    cands.append((m.start(), "postopt", m.start(), m.end(), lab))
+    if item.kind == "label" and item.words:
+        for m in _label_postfix(item).finditer(text):
+            lab = next((lb for w, lb in item.words if phrase_regex(w).fullmatch(m.group(1))), None)
+            if lab is not None and not is_negated(text[max(0, m.start() - 200):m.start()]):
+                cands.append((m.start(), "postopt", m.start(), m.end(), lab))
+    cands.sort(key=lambda c: c[0])
+    out_of_range = False
+    hypotheses: list[tuple[int, int]] = []
+    rejected: list[tuple[int, int]] = []
+    refused: set[str] = set()  # answers the reply rejects as someone else's ("The physician's answer A is incorrect")
+    recent = cands[-_MAX_DECLARATIONS:]
+    # someone else's answer ("The physician's answer B: ... is wrong", "your answer"): not a declaration unless the
+    # reply endorses it ("The physician's answer B is correct", "I agree with the physician's answer B"); judged
+    # before any declaration is read, so that the reply's final answer can be checked against what it rejected
+    skip: set[int] = set()
+    for pos, kind, _start, end, _cue in recent:
+        if kind != "read" or not ATTRIBUTED.search(text[max(0, pos - 40):pos]):
+            continue
+        stop = SENTENCE_END.search(text, end + 1, end + item.span)
+        begin = max((mm.end() for mm in SENTENCE_END.finditer(text, max(0, pos - 120), pos)), default=0)
+        clause = text[end:stop.start() if stop else end + item.span]
+        verdict = evaluation(clause) or evaluation(text[begin:pos]) or \
+            next_verdict(text, stop.start() if stop else len(text))
+        if verdict != "endorse" or (_MODAL.search(clause) and _IF_BEFORE.search(clause)):
+            skip.add(pos)
+            rejected.append((pos, stop.start() if stop else min(len(text), end + item.span)))
+            said = re.match(r"[ \t:]*[(\[]?([A-Z])(?![\w'])", text[end:end + 12])
+            if verdict == "reject" and said is not None and item.letter(said.group(1)) is not None:
+                refused.add(item.letter(said.group(1)))  # type: ignore[arg-type]
+    for pos, kind, start, end, cue in reversed(recent):
+        if kind == "na":
+            return Found(None, out_of_range, kind="na")
+        if pos in skip:
+            continue
+        if kind == "postopt":
+            found = Found(cue)
+        elif kind == "post":
+            lab = item.letter(text[start:end])
+            found = Found(lab, out_of_range=lab is None)
+        elif kind == "tag":
+            found = _read_target(text[start:end], item)
+        else:
+            found = _read_target(text[end:end + item.span], item)
+            if kind == "weak" and found.label is None:
+                continue  # weak cue: only a letter/option read here counts, never out-of-range
+            if found.conflict:
+                return Found(None, out_of_range, kind="conflict", rejected=tuple(rejected))
+        if found.label is not None and _hypothetical(text, pos, cue, end):
+            stop = SENTENCE_END.search(text, end + 1, end + 200)
+            hypotheses.append((pos, stop.start() if stop else min(len(text), end + 200)))
+            continue
+        if found.label is not None:
+            if found.label in refused:  # "The physician's answer A is incorrect. The correct answer is: A"
+                return Found(None, out_of_range, kind="conflict", rejected=tuple(rejected))
+            return Found(found.label, out_of_range, kind="post" if kind == "postopt" else kind,
+                          hypotheses=tuple(hypotheses), rejected=tuple(rejected))
+        out_of_range = out_of_range or found.out_of_range
+    return Found(None, out_of_range, hypotheses=tuple(hypotheses), rejected=tuple(rejected))

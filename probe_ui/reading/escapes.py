@@ -1,0 +1,57 @@
+"""Escape options ("None of the above", "Not a suitable question for the image", "The question contains a
+clinically incorrect premise") stated in the reply's own words.
+
+Why a module: MedVH and others offer an escape option; a reply says it in its own words ("None of these fit.",
+"There is no middle lobe on the left.") and may state it beside another answer, which is then ambiguous.
+"""
+
+from __future__ import annotations
+
+import re
+
+from probe_ui.reading import lexicon, overlap
+from probe_ui.reading.item import Item
+
+
+def stated_escape_option(text: str, item: Item) -> str | None:
+    """The escape option ("None of the above", "Not a suitable question for the image", "The question contains
+    a clinically incorrect premise") that a reply states in its own words, when the item has exactly one option
+    of that kind."""
+    if item.kind != "choice" or not item.escapes:
+        return None
+    kinds = lexicon.escape_kind_of_reply(text)
+    if "premise" in item.escapes and _denies_premise(text, item.question):
+        kinds.append("premise")  # "There is no middle lobe on the left." to "... of the left middle lobe ...?"
+    hits = {lab for k in kinds for lab in item.escapes.get(k, ())}
+    return hits.pop() if len(hits) == 1 else None
+
+
+_THERE_IS_NO = re.compile(r"(?i)\bthere\s+(?:is|are)\s+no\s+(?P<a>[^.;:,!?\n]{3,60})"
+                          r"|\b(?P<b>(?:\w+[ \t]+){1,5}?)(?:does|do)\s+not\s+exist\b")
+
+
+def _denies_premise(text: str, question: str) -> bool:
+    """Whether the reply says that what the question takes for granted does not exist: "There is no middle lobe on
+    the left." to "Which segment of the left middle lobe ...?" (two or more of the question's words)."""
+    if not question or not re.search(r"(?i)\bno\b|\bnot\s+exist", text):
+        return False
+    asked = {overlap.stem(w) for w in overlap.content_words(question)}
+    for m in _THERE_IS_NO.finditer(text[:2000]):
+        said = {overlap.stem(w) for w in overlap.content_words(m.group("a") or m.group("b") or "")}
+        if len(said & asked) >= 2:
+            return True
+    return False
+
+
+def escape_conflict(text: str, item: Item, label: str) -> bool:
+    """Whether the reply states, in its own words, an escape option of the item ("None of the above", "The question
+    contains a clinically incorrect premise") other than ``label`` (an echoed option list's "D. None of the above"
+    aside)."""
+    if not item.escapes:
+        return False
+    for opt, _lab in item.option_map:
+        if lexicon.escape_kind_of_option(opt):
+            body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
+            text = re.sub(r"(?i)[(\[]?\b[A-Z][)\].:][ \t]*" + body, " ", text)
+    said = {lb for k in lexicon.escape_kind_of_reply(text[:4000]) for lb in item.escapes.get(k, ())}
+    return bool(said) and label not in said

@@ -1,0 +1,118 @@
+"""The item being read: its kind, labels, option texts, escape options and the words that name a label.
+
+Why a module: every rule of :func:`probe_ui.answers.extract` reads a reply against the same description of the item,
+built once per distinct item (a run re-scored reads the same item for every model and sample), and once more with
+its texts in canonical form for the synonym pass.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from probe_ui.reading import lexicon, synonyms
+from probe_ui.reading.cleaning import norm
+
+# "Nope" and "Yep" are the words no and yes themselves, whatever the question; read anywhere a label word is read.
+_YESNO_SLANG = {"nope": "no", "nah": "no", "yep": "yes", "yeah": "yes", "yup": "yes"}
+# "Affirmative."/"Negative, ..." also as the opening word, never inside a sentence ("the scan is negative" answers
+# "is it normal?" with yes). Other languages' yes and no ("Sí", "Nein", "是的") are read by the language pass
+# (probe_ui/reading/lexicon.py).
+_YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "not at all": "no",
+                  "absolutely not": "no", "definitely not": "no", "certainly not": "no", "of course not": "no",
+                  "absolutely": "yes", "definitely": "yes", "certainly": "yes", "indeed": "yes", "of course": "yes",
+                  "correct": "yes", "that's correct": "yes", "exactly": "yes", "positive": "yes",
+                  "that's a positive": "yes", "that's a yes": "yes", "that is a yes": "yes",
+                  "that's a negative": "no", "that's negative": "no", "that's a no": "no", "that is a no": "no",
+                  "i think so": "yes", "i believe so": "yes", "i'd say so": "yes", "i would say so": "yes",
+                  "i don't think so": "no", "i do not think so": "no", "i don't believe so": "no",
+                  "i do not believe so": "no", "i doubt it": "no", "i'd say not": "no"}
+# a lone "Y" or "N" is yes or no, but only as the whole reply
+_YESNO_LETTERS = {"y": "yes", "n": "no"}
+
+
+class Item:
+    """What the extractor needs to know about the item: its labels, option texts and kind."""
+
+    def __init__(self, kind: str, labels: Sequence[str], options: Sequence[str], question: str | None = None) -> None:
+        self.kind = kind
+        self.question = question or ""
+        self.labels = tuple(labels)
+        self.options = tuple(options)
+        self.narrow: frozenset[str] = frozenset()  # narrower terms the item offers (synonym pass, synonyms.BROADER)
+        # choice items: single-letter labels, matched by letter
+        self.letters: dict[str, str] = {}
+        if kind == "choice":
+            for lab in self.labels:
+                if len(lab.strip()) == 1 and lab.strip().isalpha():
+                    self.letters.setdefault(lab.strip().upper(), lab)
+        # option text → label (choice items)
+        self.option_map: list[tuple[str, str]] = []
+        if kind == "choice":
+            for lab, opt in zip(self.labels, self.options):
+                n = norm(opt)
+                if n:
+                    self.option_map.append((n, lab))
+        # escape options by kind ("none", "unsuitable", "premise", "unknown"): the labels whose text is one
+        self.escapes: dict[str, list[str]] = {}
+        for opt, lab in self.option_map:
+            esc = lexicon.escape_kind_of_option(opt)
+            if esc is not None:
+                self.escapes.setdefault(esc, []).append(lab)
+        # how far after a declaration keyword the answer can reach (bounds the work on long replies; an option
+        # text longer than ~2,000 characters is not read after a declaration, only by rule 4)
+        self.span = 200 + min(2000, max((len(o) for o in self.options), default=0)
+                              + max((len(x) for x in self.labels), default=0))
+        # words/phrases that name a label (yes/no and label items)
+        self.words: list[tuple[str, str]] = []
+        # yes/no items: informal and foreign spellings of the two words (never of anything else)
+        self.aliases: dict[str, str] = {}
+        self.openers: list[tuple[str, str]] = []  # words read only as the reply's first word
+        if kind in ("yesno", "label"):
+            for lab in self.labels:
+                n = norm(lab)
+                if n:
+                    self.words.append((n, lab))
+            by_norm = {norm(lab): lab for lab in self.labels}
+            if kind == "yesno" and set(by_norm) == {"yes", "no"}:
+                for word, meaning in _YESNO_SLANG.items():
+                    self.words.append((word, by_norm[meaning]))
+                self.aliases = {w: by_norm[m]
+                                for w, m in {**_YESNO_SLANG, **_YESNO_OPENING, **_YESNO_LETTERS}.items()}
+                self.openers = [(w, by_norm[m]) for w, m in _YESNO_OPENING.items()]
+
+    def letter(self, ch: str) -> str | None:
+        return self.letters.get(ch.upper())
+
+    def exact(self, text: str) -> str | None:
+        """The label a reply *is* (case-insensitive, ignoring outer punctuation), if exactly one."""
+        n = norm(text)
+        if not n:
+            return None
+        if n in self.aliases:
+            return self.aliases[n]
+        hits = {lab for lab in self.labels if norm(lab) == n}
+        if self.kind == "choice":
+            m = re.fullmatch(r"[(\[]?([a-z])[)\]]?", n)
+            if m and self.letter(m.group(1)):
+                hits.add(self.letter(m.group(1)))  # type: ignore[arg-type]
+        return hits.pop() if len(hits) == 1 else None
+
+
+@functools.lru_cache(maxsize=4096)
+def get_item(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str) -> Item:
+    """The item, built once per distinct item: re-scoring a run reads the same item for every model and sample."""
+    return Item(kind, labels, options, question)
+
+
+@functools.lru_cache(maxsize=1024)
+def canonical_item(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str) -> Item:
+    """The item with its option and label texts in canonical form (:func:`probe_ui.reading.synonyms.canonical`:
+    "Herpes zoster" and "Shingles" both "herpes zoster"), for the synonym pass; the labels it returns are the
+    item's own."""
+    narrow = synonyms.narrow_terms((*options, *labels))
+    item = Item(kind, labels, tuple(synonyms.canonical(o, narrow) for o in options), question)
+    item.words = [(norm(synonyms.canonical(w, narrow)), lab) for w, lab in item.words]
+    item.narrow = narrow
+    return item

@@ -1,0 +1,178 @@
+"""Choice items: option letters written as lone tokens, the reply's opening or closing letter, and letters
+whose written text names another option.
+
+Why a module: a letter is the commonest way to answer a choice item and the easiest to misread (the article "A",
+"E. coli", an echoed option list); these rules find the letters a reply commits to and the ones it contradicts.
+"""
+
+from __future__ import annotations
+
+import re
+
+from probe_ui.reading import lexicon
+from probe_ui.reading.cleaning import first_sentence, norm
+from probe_ui.reading.item import Item
+
+_BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
+    re.compile(r"[(\[]([A-Z])[)\]]"),  # (B) [B]
+    # a line "B." "B:" "B)" "B," or just "B"
+    re.compile(r"(?m)^[ \t>\-\u2022|]*([A-Z])(?:[.:),](?![A-Za-z0-9])|[ \t]*$)"),
+    # "..., A" / "Great question! A" / "Not A, but B." at the very end
+    re.compile(r"(?:\A|[,:;\n.!?]|\s-)[ \t]*(?:(?i:but|so|thus|hence|therefore|rather|instead|then|I\s+think|"
+               r"I'd\s+say|it's|it\s+is|probably|definitely|clearly)[ \t,]+)?[(\[]?([A-Z])[)\]]?[ \t]*[.!]?\Z"),
+    re.compile(r"\b(?:option|choice|letter)[ \t]+[(\[]?([A-Z])\b(?![\-'])", re.IGNORECASE),  # "option B"
+    re.compile(r"(?<=[.;,!?])[ \t]*([A-Z])[:)](?![\w)])"),  # "... . B: text" (an echoed option list)
+    # "A) Normal B) Mildly enlarged": a letter and its bracket in the middle of a line, before a word
+    re.compile(r"(?<=[ \t])([A-Z])\)(?=[ \t]+[^\W\d_])"),
+    # a list of letters: "Possible answers: A, C." names both
+    re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?[(\[]?([A-Z])[)\]]?(?![\w'])"),
+    # "A or B", "B and C", "A/B": both letters count (and make the reply ambiguous)
+    re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*(?:/|\bor\b|\band\b)[ \t]*[(\[]?([A-Z])[)\]]?(?![\w'])"),
+)
+
+
+def bare_letters(text: str, item: Item) -> tuple[list[str], bool]:
+    """Rule 3 for choice items: the distinct in-range letters written as lone tokens, and whether any
+    out-of-range letter was seen."""
+    found: list[str] = []
+    oor = False
+    for i, pat in enumerate(_BARE_PATTERNS):
+        for m in pat.finditer(text):
+            for ch in (g for g in m.groups() if g):
+                if not ch.isupper():
+                    continue
+                if ch == "I" and i in (1, 2, 4, 5, 6, 7):
+                    continue  # "I." / ", I" / "I or" are the pronoun or a numeral; a lone "I" is the exact rule
+                lab = item.letter(ch)
+                if lab is None:
+                    oor = True
+                elif lab not in found:
+                    found.append(lab)
+    return found, oor
+
+
+_LINES = re.compile(r"[^\n]*\S[^\n]*")
+_LIST_LINE = re.compile(r"[ \t>\-\u2022*]*[(\[]?([A-Z])[)\]]?(?=[.:)]|[ \t]|$)")
+
+
+def head_letter(text: str, item: Item) -> str | None:
+    """A reply whose first line is its answer letter ("(B)", "B.", "B: <text>", "A, though ...", "(C) 3"),
+    followed by an explanation that may name other options ("(B)\n\nExplanation: (A) would ..."): the letter.
+
+    Not when the first line names a second letter ("A, B", "(A) or (C)?"), when the next line opens with a letter
+    too (an echoed option list), or when the letter is a word or an abbreviation ("A large mass", "B cells",
+    "E. coli"); "I" only in brackets.
+    """
+    lines = _LINES.finditer(text)
+    first = next(lines, None)
+    if first is None:
+        return None
+    line = first.group(0).strip(" \t>-\u2022*_`\"'")
+    m = re.match(r"([(\[])?([A-Za-z])([)\]])?", line)
+    if not m:
+        return None
+    ch, rest = m.group(2), line[m.end():]
+    lab = item.letter(ch)
+    if lab is None:
+        return None
+    if not (m.group(1) and m.group(3)):
+        if not re.match(r"[ \t]*$|[.:),](?![A-Za-z0-9])|[ \t]+[(\-]", rest):
+            return None
+        if ch in "Ii" or (ch.islower() and rest.strip(" \t.:),")):
+            return None
+        if re.match(r"\.[ \t]+[a-z]", rest) and not _names_option(rest[1:], lab, item):
+            return None  # "E. coli", "C. difficile": an abbreviation, unless the option's own text follows
+    if any(o != lab for o in bare_letters(line, item)[0]):
+        return None
+    second = next(lines, None)
+    if second is not None and _list_item(second.group(0), lab, item):
+        return None
+    return lab
+
+
+_VERB_START = re.compile(r"(?i)(?:is|are|was|were|would|could|does|do|did|has|have|had|seems?|might|may|can|"
+                         r"should|will|must|fits?|describes?|shows?)\b")
+
+
+def _list_item(line: str, head: str, item: Item) -> bool:
+    """Whether the line after a head letter is the next item of an echoed option list ("(B) <B's text>",
+    "(B) aggravating", "B"), not a sentence of the explanation ("(A) is on the back wall", "(A) mild and (B)
+    moderate underestimate ...")."""
+    m = _LIST_LINE.match(line)
+    lab = item.letter(m.group(1)) if m else None
+    if m is None or lab is None or lab == head:
+        return False
+    rest = line[m.end():]
+    if bare_letters(rest, item)[0]:
+        return False  # a second letter: a sentence comparing options
+    words = rest.strip(" \t.:)-").split()
+    return _names_option(rest, lab, item, empty=True, more=False) or (
+        0 < len(words) <= 3 and not _VERB_START.match(words[0]))
+
+
+def _names_option(rest: str, lab: str, item: Item, empty: bool = False, more: bool = True) -> bool:
+    """Whether ``rest`` (what follows a letter) is that letter's option text (followed by more words when
+    ``more``), or the start of it (3+ characters)."""
+    n = norm(rest.lstrip(" \t.:)-"))
+    if not n:
+        return empty
+    opts = [opt for opt, lb in item.option_map if lb == lab]
+    return any((n.startswith(opt) if more else n == opt) or (len(n) >= 3 and opt.startswith(n)) for opt in opts)
+
+
+def tail_letter(text: str, item: Item) -> str | None:
+    """A reply whose last line is a lone letter ("(B)", "B.") after an explanation or an echoed option list,
+    unless the line before it is a lone letter too ("A\nB")."""
+    lines = [m.group(0) for m in _LINES.finditer(text[-4000:])][-2:]
+    if len(lines) < 2:
+        return None
+    last, before = (item.exact(norm(x)) if len(x) <= 12 else None for x in lines[::-1])
+    return last if last is not None and before is None else None
+
+
+def letter_text_conflict(lab: str, rest: str, item: Item) -> bool:
+    """Whether the text written after a letter names another option ("A. None of the above." when A is
+    "Pneumonia"; "A: Pleural effusion" when pleural effusion is B): the reply contradicts itself."""
+    body = first_sentence(rest.lstrip(" \t.:)-—")).strip()
+    if not body or item.kind != "choice" or not item.option_map:
+        return False
+    if _names_option(body, lab, item) or _names_option(rest, lab, item):
+        return False
+    n = norm(body)
+    own = next((o for o, lb in item.option_map if lb == lab), "")
+    for opt, other in item.option_map:
+        if other != lab and (n == opt or (n.startswith(opt) and not n[len(opt):len(opt) + 1].isalnum())) \
+                and opt not in own:
+            return True
+    kinds = lexicon.escape_kind_of_reply(body)
+    own_kind = lexicon.escape_kind_of_option(own) if own else None
+    return bool(kinds) and own_kind not in kinds and len(n.split()) <= 12
+
+
+_PAIR = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?:[ \t]*[:=)]|\.(?=[ \t])|[ \t]+(?:is|means|stands\s+for))[ \t]*"
+                   r"([^.;,\n]{1,80})")
+
+
+def pair_conflict(text: str, item: Item) -> bool:
+    """Whether the reply pairs a letter with another option's text anywhere ("Yes, B is No.", "C. None of the
+    above" when C is not that option)."""
+    if item.kind != "choice" or not item.option_map:
+        return False
+    for m in _PAIR.finditer(text[:4000]):
+        lab = item.letter(m.group(1))
+        if lab is not None and m.group(1) not in "AI" and letter_text_conflict(lab, m.group(2), item):
+            return True
+        if lab is not None and m.group(1) in "AI" and not re.match(r"[ \t]+[a-z]", text[m.end(1):m.end(1) + 3]) \
+                and letter_text_conflict(lab, m.group(2), item):
+            return True
+    return False
+
+
+def head_rest(text: str) -> str:
+    """What follows the letter on the reply's first line ("A. None of the above." → ". None of the above.")."""
+    first = next(_LINES.finditer(text), None)
+    if first is None:
+        return ""
+    line = first.group(0).strip(" \t>-\u2022*_`\"'")
+    m = re.match(r"([(\[])?([A-Za-z])([)\]])?", line)
+    return line[m.end():] if m else ""

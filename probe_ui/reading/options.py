@@ -1,0 +1,154 @@
+"""Choice items: options named by their text, by a word only they have, or by their concepts.
+
+Why a module: many replies never write a letter ("Pleural effusion.", "Aggravating.", "Broken kneecap."); these
+rules map the words of a reply to the one option they name, never when another option is named too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from probe_ui.reading import lexicon, overlap
+from probe_ui.reading.cleaning import WORD, is_negated, norm
+from probe_ui.reading.item import Item
+
+
+def option_exact(s: str, item: Item) -> str | None:
+    n = norm(s)
+    hits = {lab for opt, lab in item.option_map if opt == n}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def option_contained(text: str, item: Item) -> str | None:
+    """The one option whose text occurs in the reply, not negated, when no option text contains another; other
+    options may occur only negated ("Not pneumonia but pulmonary edema"). Conservative on purpose (free text
+    mentions options it rejects)."""
+    said = option_mentions(text, item)
+    if said is None:
+        return None
+    asserted, negated = said
+    return asserted[0] if len(asserted) == 1 and asserted[0] not in negated else None
+
+
+_NEITHER_NOR = re.compile(r"\bneither\b[^.;:!?\n]{0,300}?\bnor\b[ \t]+(?:(?:a|an|the)[ \t]+)?[\w\-]+(?:[ \t]+[\w\-]+)?")
+
+
+def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None:
+    """The options whose whole text the reply names, as (asserted, negated) labels; None when an option's text
+    contains another's (a mention cannot be told apart)."""
+    opts = item.option_map
+    if len(opts) < 2:
+        return None
+    norms = [o for o, _ in opts]
+    for i, a in enumerate(norms):
+        for j, b in enumerate(norms):
+            if i != j and a in b:
+                return None
+    low = norm(text)
+    asserted: list[str] = []
+    negated: list[str] = []
+    seen: dict[str, bool] = {}  # a degenerate reply repeats the same context thousands of times
+    rejected_after: dict[str, bool] = {}
+    # "neither a cyst, a hemangioma nor a metastasis": every option listed between neither and nor is denied
+    denied = [m.span() for m in _NEITHER_NOR.finditer(low)] if "neither" in low else []
+    for opt, lab in opts:
+        pat = re.compile(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])")
+        for m in pat.finditer(low):
+            before = low[max(0, m.start() - 200):m.start()]
+            if before not in seen:
+                seen[before] = is_negated(before)
+            inside = any(a <= m.start() < b for a, b in denied)
+            follows = low[m.end():m.end() + 120]  # "Both femurs are intact.": rejected after it
+            if follows not in rejected_after:
+                rejected_after[follows] = overlap.REJECTED_AFTER.match(follows) is not None
+            said = negated if seen[before] or inside or rejected_after[follows] else asserted
+            if lab not in said:
+                said.append(lab)
+    return asserted, negated
+
+
+# words that say nothing about which option is meant (rule 4's keyword reading ignores them)
+KEYWORD_STOP = frozenset("""the a an of in on at to for with and or is are was were be been being this that these
+those it its there their as by from into than then no not nor but if so very more most less least showing shows show
+shown seen image images scan question answer option options choice which what both either neither""".split())
+
+
+def keyword_option(text: str, item: Item) -> str | None:
+    """Rule 4c (:func:`option_keywords`): the one option a short reply names by a word of its own."""
+    hits, negated, start = option_keywords(text, item)
+    if start is not None:
+        return start
+    if len(hits) == 1:
+        return hits[0]
+    if not hits and len(negated) == 1 and len(item.option_map) == 2:  # "Not stable." of stable / aggravating
+        return next(lab for _, lab in item.option_map if lab != negated[0])
+    return None
+
+
+def option_keywords(text: str, item: Item) -> tuple[list[str], list[str], str | None]:
+    """Rule 4c: a short reply (at most 8 words) that is the first words of exactly one option ("No effacement."
+    for "No effacement of the fourth ventricle"), or that uses a word of exactly one option that no other option
+    has ("Aggravating." for "Showing an aggravating pseudoaneurysm", "The pseudoaneurysm is stable.",
+    "Metastases." for "Metastatic carcinoma": words of 7+ letters match on their first 7); words of other options
+    may appear only negated ("stable, not aggravating"). With two options, negating the one word of one ("Not
+    stable.") names the other."""
+    if len(item.option_map) < 2:
+        return [], [], None
+    low = norm(text)
+    if not 0 < len(WORD.findall(low)) <= 8:
+        return [], [], None
+    if len(low.split()) >= 2:  # the start of exactly one option's text: "No effacement." for "No effacement of ..."
+        starts = [lab for opt, lab in item.option_map if opt.startswith(low + " ")]
+        if len(starts) == 1:
+            return [], [], starts[0]
+    words = [set(WORD.findall(opt)) for opt, _ in item.option_map]
+    hits: list[str] = []
+    negated: list[str] = []
+    for i, (_, lab) in enumerate(item.option_map):
+        others = set().union(*(w for j, w in enumerate(words) if j != i))
+        for w in words[i] - others - KEYWORD_STOP:
+            if len(w) < 3:
+                continue
+            # the word itself, or one sharing its first 7 letters ("metastases" for "metastatic")
+            pat = re.escape(w[:7]) + r"[\w\-]*" if len(w) >= 7 else re.escape(w)
+            for m in re.finditer(r"(?<![\w\-])" + pat + r"(?![\w\-])", low):
+                denied = is_negated(low[max(0, m.start() - 200):m.start()]) or \
+                    overlap.REJECTED_AFTER.match(low[m.end():m.end() + 120]) is not None
+                said = negated if denied else hits
+                if lab not in said:
+                    said.append(lab)
+    return hits, negated, None
+
+
+def opening_option(text: str, item: Item) -> str | None:
+    """The option a reply opens with by its own short text ("Yes, the answer is A." when B is "Yes")."""
+    t = text.lstrip(" \t\n\"'`*_>")
+    for opt, lab in item.option_map:
+        if len(opt.split()) <= 3 and re.search(r"[^\W\d_]{2}", opt) and \
+                re.match(re.escape(opt) + r"[ \t]*[,.;:!\n]", t, re.IGNORECASE):
+            return lab
+    return None
+
+
+_AFFIRMATIVE_OPTIONS = frozenset({"yes", "present", "positive", "true"})
+_NEGATIVE_OPTIONS = frozenset({"no", "absent", "negative", "false", "not present"})
+
+
+def yes_no_options(item: Item) -> dict[str, str] | None:
+    """{"yes": label, "no": label} for a choice item whose two options are yes and no, or present and absent."""
+    if len(item.option_map) != 2:
+        return None
+    yes = [lb for opt, lb in item.option_map if opt in _AFFIRMATIVE_OPTIONS]
+    no = [lb for opt, lb in item.option_map if opt in _NEGATIVE_OPTIONS]
+    return {"yes": yes[0], "no": no[0]} if len(yes) == 1 and len(no) == 1 else None
+
+
+def options_in_words(text: str, item: Item) -> overlap.Overlap:
+    """The options a reply names or rejects by their concepts (:mod:`probe_ui.reading.overlap`), escape options
+    aside (their own rule reads them)."""
+    if len(text) > 3000:
+        return overlap.Overlap((), ())  # a reply that long names its answer by letter or text, if at all
+    escapes = {lb for opt, lb in item.option_map if lexicon.escape_kind_of_option(opt) and not
+               overlap.content_words(lexicon.escape_remainder(opt))}  # "Neither hip" is read here, too
+    return overlap.option_overlap(text, [(o, lb) for o, lb in item.option_map if lb not in escapes], is_negated,
+                                  item.question)

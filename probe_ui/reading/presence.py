@@ -1,0 +1,103 @@
+"""Rule 5: yes/no questions about the presence of a finding, answered without yes or no ("Not present.",
+"None seen.", "There is a lesion ...").
+
+Why a module: ProbMed and its kin ask "Is <finding> present in ...?", and models answer with the finding's
+presence rather than a yes/no word; these rules read such replies, and only for questions that ask about presence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from probe_ui.reading import lexicon, overlap
+from probe_ui.reading.cleaning import WORD
+from probe_ui.reading.options import KEYWORD_STOP
+
+# A question that asks whether a finding is there: ProbMed's "Is <finding> present in ...?", "Does this ... show
+# any abnormality?", "Is there a lesion ...?". Modality, organ and attribute questions ("Is this a CT scan?",
+# "Is this image contrast-enhanced?") are not presence questions.
+PRESENCE_QUESTION = re.compile(
+    r"(?i)\b(?:present|presence|visible|seen|evident|evidence|identified|detected|noted|observed|appreciated|"
+    r"demonstrated|abnormal(?:ity|ities)?|is\s+there|are\s+there|any\s+(?:signs?|findings?|lesions?|mass(?:es)?))\b"
+)
+_PRED = r"(?:present|seen|visible|identified|detected|evident|noted|observed|appreciated|demonstrated|visuali[sz]ed|" \
+        r"apparent|see|show)"
+_ABSENT = re.compile(
+    r"(?i)\b(?:not|never)\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b|n't\s+(?:[\w\-]+\s+){0,2}?" + _PRED + r"\b"
+    r"|\bnone\b|\bnothing\b|\babsen(?:t|ce)\b|\bunremarkable\b|\bwithout\s+(?:any\s+)?(?:evidence|signs?)\b"
+    r"|\A\W*not\b(?!\s+only\b)"  # a reply opening with "Not": "Not in the left lung."
+    # a space that holds no fluid: "The peritoneal cavity is dry."
+    r"|\b(?:cavity|space|abdomen|pelvis|joint|recess|pouch)\s+(?:is|are|looks|appears|remains|seems)\s+"
+    r"(?:completely\s+|entirely\s+)?dry\b"
+)
+# "on the right, not the left", "present, but not in the lung": the word denied, compared with the question's
+_PRESENCE_CONTRAST = re.compile(r"(?i)\bnot\s+(?:(?:in|on|at|within|from|involving)\s+)?(?:the\s+)?([^\W\d_][\w\-]*)")
+_QUESTION_STOP = KEYWORD_STOP | frozenset("given please yes does do any".split())
+_PRESENT = re.compile(r"(?i)\b(?:present|seen|visible|identified|detected|evident|noted|observed|demonstrated)\b"
+                      r"|\bthere\s+(?:is|are)\b|\bI\s+(?:can\s+)?see\b")
+PRESENCE_UNSURE = re.compile(
+    r"(?i)\b(?:whether|if|unclear|uncertain|unsure|sure|cannot|can't|unable|possibl[ey]|maybe|perhaps|may|might|"
+    r"could|difficult)\b"
+)
+CLAUSE_NEGATION = re.compile(r"(?i)\b(?:no|not|never|none|without|nothing)\b|n't\b")
+
+
+def presence_answer(text: str, question: str) -> str | None:
+    """Rule 5: "yes"/"no" from a reply to a presence question that has neither word.
+
+    "Not present.", "None seen.", "Absent", "Unremarkable", "Normal study", "Negative", "I do not see ..." are no;
+    "Present.", "Visible.", "There is a lesion ...", "Abnormal: ..." (when the question asks about an
+    abnormality) are yes. A reply with both, or that hedges ("possibly", "not sure", "cannot tell whether"), is
+    not read. "normal"/"negative" count only when the question does not itself use the word. A "not" that denies
+    a word of the question ("on the right, not the left" to "... in the left lung?") is no, whatever else the
+    reply says; one that denies something else ("present, but not large") is ignored.
+    """
+    if PRESENCE_UNSURE.search(text):
+        return None
+    q = question.casefold()
+    asked = set(WORD.findall(q)) - _QUESTION_STOP
+    if any(m.group(1).casefold() in asked for m in _PRESENCE_CONTRAST.finditer(text)):
+        return "no"
+    absent = bool(_ABSENT.search(text))
+    for word in ("normal", "negative"):
+        if not re.search(rf"\b{word}\b", q) and re.search(rf"(?i)\b{word}\b", text):
+            absent = True
+    present = False
+    pos = list(_PRESENT.finditer(text))
+    if "abnormal" in q:
+        pos += list(re.finditer(r"(?i)\babnormal(?:ity|ities)?\b", text))
+    for m in pos:
+        clause = text[:m.start()]
+        clause = clause[max(clause.rfind(c) for c in ".;:!?\n,") + 1:]
+        if not CLAUSE_NEGATION.search(clause):
+            present = True
+            break
+    if absent != present:
+        return "no" if absent else "yes"
+    if not absent and not present:
+        finding = asked_finding(question)
+        if finding and len(WORD.findall(text)) <= 8 and "?" not in text and not CLAUSE_NEGATION.search(text) \
+                and not re.search(r"(?i)\b(?:can|could|may|might|would|should)\b", text) \
+                and not lexicon.generic_statement(text):
+            stem = overlap.stem(finding)
+            if any(overlap.stem(w) == stem for w in WORD.findall(text)):
+                return "yes"  # "Large-volume ascites." to "Is there ascites ...?"
+    return None
+
+
+# the finding a presence question asks about: "Is there <ascites> in ...?", "Is <a pneumothorax> present ...?"
+_FINDING_QUESTION = re.compile(
+    r"(?i)\b(?:is|are)\s+there\s+(?:an?\s+|any\s+)?(?P<a>[\w\- ]+?)(?=\s+(?:in|on|at|within|of|involving|seen|"
+    r"present|visible|noted)\b|\s*[?(]|\s*$)"
+    r"|\b(?:is|are)\s+(?:an?\s+|any\s+|the\s+)?(?P<b>[\w\- ]+?)\s+(?:present|seen|visible|evident|identified)\b"
+)
+
+
+def asked_finding(question: str) -> str | None:
+    """The head word of the finding a presence question asks about ("ascites", "effusion"), or None."""
+    m = _FINDING_QUESTION.search(question)
+    if m is None:
+        return None
+    words = WORD.findall(m.group("a") or m.group("b") or "")
+    words = [w for w in words if w.casefold() not in _QUESTION_STOP]
+    return words[-1] if words else None

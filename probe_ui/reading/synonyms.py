@@ -1,0 +1,237 @@
+"""Synonyms and spelling variants of option and label texts (English), and the canonical form that folds them.
+
+Why a module: "Shingles" is herpes zoster, "paediatric" is pediatric, "PE" is pulmonary embolism, "both sides" is
+bilateral, and "A newborn." is pediatric where the item offers pediatric / adult. The reader's synonym pass
+(:func:`probe_ui.answers.extract`, rule 7) compares a reply with the item's texts with both in this canonical form
+(:func:`canonical`); the lists below are plain data: extend one with the word and one test reply.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from probe_ui.reading.lexicon import TOKEN
+
+__all__ = ["BROADER", "OVERLAPS", "SYNONYMS", "canonical", "narrow_terms"]
+
+# canonical term: words a reply may use for it. Whole words/phrases, case-insensitive (abbreviations are matched
+# in capitals only, see _ABBREVIATIONS).
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "herpes zoster": ("shingles", "zoster"),
+    "varicella": ("chickenpox", "chicken pox"),
+    "pertussis": ("whooping cough",),
+    "myocardial infarction": ("heart attack",),
+    "stroke": ("cerebrovascular accident", "cerebral infarction", "brain infarct"),
+    "pneumothorax": ("collapsed lung",),
+    "pleural effusion": ("fluid around the lung", "fluid around the lungs", "pleural fluid",
+                         "fluid in the pleural space", "fluid in the pleural cavity", "hydrothorax"),
+    "choledocholithiasis": ("cbd stone", "cbd stones", "cbd calculus", "cbd calculi"),
+    "idiopathic intracranial hypertension": ("pseudotumor cerebri", "pseudotumour cerebri",
+                                             "benign intracranial hypertension"),
+    "erythema migrans": ("lyme disease", "lyme rash", "bull's-eye rash", "bull's eye rash", "bullseye rash",
+                         "bulls-eye rash"),
+    "urticaria": ("hives", "nettle rash", "wheals"),
+    "tinea corporis": ("ringworm", "dermatophytosis", "dermatophyte infection", "fungal skin infection"),
+    "tinea pedis": ("athlete's foot",),
+    "tinea capitis": ("scalp ringworm",),
+    "onychomycosis": ("nail fungus", "fungal nail infection"),
+    "atopic dermatitis": ("atopic eczema",),
+    "impetigo": ("school sores",),
+    "measles": ("rubeola",),
+    "rubella": ("german measles",),
+    "scabies": ("mite infestation", "sarcoptes infestation"),
+    "verruca vulgaris": ("common wart",),
+    "basal cell carcinoma": ("rodent ulcer",),
+    "pulmonary embolism": ("blood clot in the lung", "blood clot in the lungs", "clot in the lung",
+                           "clot in the lungs", "lung clot"),
+    "aortic dissection": ("torn aorta", "tear in the aorta", "dissecting aneurysm"),
+    "osteoporosis": ("brittle bones", "brittle bone disease"),
+    "scoliosis": ("curved spine", "curvature of the spine", "spinal curvature"),
+    "hepatocellular carcinoma": ("liver cancer", "hepatoma", "primary liver cancer"),
+    "renal cell carcinoma": ("kidney cancer", "hypernephroma"),
+    "pneumonia": ("lung infection", "chest infection"),
+    "appendicitis": ("inflamed appendix",),
+    "bowel obstruction": ("blocked bowel", "intestinal obstruction"),
+    "cystic": ("fluid-filled", "fluid filled", "fluid-containing"),
+    "osteosarcoma": ("osteogenic sarcoma",),
+    "osteomyelitis": ("bone infection", "infection of the bone", "infected bone"),
+    "osteochondroma": ("exostosis", "osteocartilaginous exostosis", "bony exostosis"),
+    "osgood-schlatter disease": ("tibial tubercle apophysitis", "tibial tuberosity apophysitis",
+                                 "osgood schlatter", "osgood-schlatter"),
+    "vascular lesion": ("cherry angioma", "angioma", "hemangioma", "haemangioma", "angiokeratoma",
+                        "pyogenic granuloma", "spider angioma"),
+    "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient", "senior", "senior citizen"),
+    "cardiomegaly": ("enlarged heart", "cardiac enlargement", "heart enlargement", "enlarged cardiac silhouette"),
+    "hepatomegaly": ("enlarged liver", "liver enlargement"),
+    "splenomegaly": ("enlarged spleen", "spleen enlargement"),
+    "nephrolithiasis": ("kidney stones", "kidney stone", "renal calculi", "renal calculus", "renal stones",
+                        "renal stone", "urolithiasis"),
+    "cholelithiasis": ("gallstones", "gallstone", "gall stones"),
+    "heart failure": ("congestive heart failure", "cardiac failure"),
+    "osteoarthritis": ("degenerative joint disease", "degenerative arthritis"),
+    "deep vein thrombosis": ("deep venous thrombosis",),
+    "fracture": ("broken bone", "broken bones"),
+    "malignant": ("cancerous", "malignancy"),
+    "benign": ("non-cancerous", "noncancerous", "not cancerous", "harmless", "innocuous"),
+    "pediatric": ("child", "children", "child's", "kid", "kids", "juvenile", "paediatric patient",
+                  "pediatric patient", "young child"),
+    "neonate": ("newborn", "new-born", "neonatal"),
+    "infant": ("baby",),
+    "adolescent": ("teenager", "teen"),
+    "toddler": (),
+    "adult": ("grown-up", "grown up", "adult patient"),
+    "male": ("man", "men", "boy"),
+    "female": ("woman", "women", "girl"),
+    "bilateral": ("both sides", "both lungs", "both kidneys", "on both sides"),
+    "upside down": ("inverted", "rotated 180 degrees", "rotated by 180 degrees", "rotated 180°", "rotated by 180°",
+                    "flipped 180 degrees", "flipped by 180 degrees", "flipped 180°", "turned 180 degrees",
+                    "turned by 180 degrees", "turned 180°", "rotated through 180°", "180° rotation",
+                    "180-degree rotation", "180 degree rotation", "rotated 180", "turned upside down",
+                    "flipped upside down", "upside-down orientation", "rotated through 180 degrees",
+                    "rotated by 180", "flipped vertically", "vertically flipped", "vertical flip",
+                    "flipped top to bottom", "on its head", "turned on its head"),
+    "correct": ("properly oriented", "correctly oriented", "normal orientation", "standard orientation",
+                "right way up", "right side up", "proper orientation", "normally oriented",
+                "standard anatomical orientation", "normal anatomical orientation", "proper anatomical orientation",
+                "usual orientation", "anatomical position", "standard position", "correct position",
+                "orientation is normal", "orientation is standard", "orientation is proper", "oriented normally",
+                "oriented properly", "oriented correctly", "orientated correctly", "correctly orientated",
+                "anatomically oriented", "not inverted", "not upside down", "not rotated", "upright",
+                "anatomically upright", "right way round", "correct way up", "normal display", "displayed normally",
+                "displayed correctly"),
+    "normal": ("unremarkable", "healthy", "no abnormality", "within normal limits"),
+    "seborrheic keratosis": ("seb k", "seb keratosis", "seborrheic wart", "basal cell papilloma"),
+    "melanocytic nevus": ("mole", "moles", "naevus", "nevus", "melanocytic naevus", "benign mole", "common mole"),
+    "actinic keratosis": ("solar keratosis", "senile keratosis"),
+    "contrast-enhanced": ("with contrast", "post-contrast", "enhanced", "contrast enhanced"),
+    "non-contrast": ("without contrast", "unenhanced", "non-enhanced", "noncontrast", "pre-contrast",
+                     "no contrast", "without iv contrast", "no iv contrast"),
+}
+# a narrower term read as its broader one unless the item offers the narrower one itself: "A newborn." is
+# "pediatric" for pediatric / adult, and "neonate" where "Neonate" is an option
+BROADER: dict[str, str] = {"neonate": "pediatric", "infant": "pediatric", "adolescent": "pediatric",
+                           "toddler": "pediatric", "elderly": "adult"}
+# a narrower term that overlaps another: "Baby." is not read where the item offers both "Neonate" and "Pediatric"
+OVERLAPS: dict[str, frozenset[str]] = {"infant": frozenset({"neonate"})}
+# capitals only ("MI", "PE"): a lowercase "pe" or "ms" is another word
+_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "myocardial infarction": ("MI", "STEMI", "NSTEMI"),
+    "pulmonary embolism": ("PE",),
+    "pneumothorax": ("PTX",),
+    "heart failure": ("CHF", "HF"),
+    "tuberculosis": ("TB",),
+    "chronic obstructive pulmonary disease": ("COPD",),
+    "deep vein thrombosis": ("DVT",),
+    "abdominal aortic aneurysm": ("AAA",),
+    "multiple sclerosis": ("MS",),
+    "rheumatoid arthritis": ("RA",),
+    "osteoarthritis": ("OA",),
+    "subarachnoid hemorrhage": ("SAH",),
+    "subdural hematoma": ("SDH",),
+    "epidural hematoma": ("EDH",),
+    "intracerebral hemorrhage": ("ICH",),
+    "hepatocellular carcinoma": ("HCC",),
+    "renal cell carcinoma": ("RCC",),
+    "basal cell carcinoma": ("BCC",),
+    "squamous cell carcinoma": ("SCC",),
+    "seborrheic keratosis": ("SK",),
+    "acute respiratory distress syndrome": ("ARDS",),
+    "benign prostatic hyperplasia": ("BPH",),
+    "age-related macular degeneration": ("AMD",),
+    "diabetic retinopathy": ("DR",),
+    "stroke": ("CVA",),
+}
+# British and other spellings folded to one ("paediatric" → "pediatric", "oedema" → "edema", "tumour" → "tumor")
+_SPELLING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), r) for p, r in (
+        (r"\bpaed", "ped"), (r"\bhaem", "hem"), (r"\banaem", "anem"), (r"aemi", "emi"), (r"\bcaec", "cec"),
+        (r"\bgynaec", "gynec"), (r"\borthopaed", "orthoped"), (r"\baetiolog", "etiolog"), (r"\boedem", "edem"),
+        (r"\boesophag", "esophag"), (r"\bfoet", "fet"), (r"\bdyspnoe", "dyspne"), (r"\bdiarrhoe", "diarrhe"),
+        (r"\boestr", "estr"), (r"tumour", "tumor"), (r"\bcolour", "color"), (r"\bbehaviour", "behavior"),
+        (r"\bcentre", "center"), (r"\bgrey\b", "gray"), (r"\bsulph", "sulf"), (r"isation\b", "ization"),
+        (r"\b(visual|recogn|character|local)is(e|ed|es|ing)\b", r"\1iz\2"),
+        (r"\bhaemat", "hemat"), (r"\bmanoeuvre", "maneuver"), (r"\bfibre", "fiber"), (r"\blitre", "liter"),
+    )
+)
+
+
+# a piece of text each spelling variant needs: only the variants whose piece occurs are looked for
+_SPELLING_KEYS = ("paed", "haem", "anaem", "aemi", "caec", "gynaec", "orthopaed", "aetiolog", "oedem", "oesophag",
+                  "foet", "dyspnoe", "diarrhoe", "oestr", "tumour", "colour", "behaviour", "centre", "grey", "sulph",
+                  "isation", "is", "haemat", "manoeuvre", "fibre", "litre")
+
+
+@functools.lru_cache(maxsize=64)
+def _spelling_regex(present: frozenset[int]) -> re.Pattern[str]:
+    """The spelling variants numbered in ``present``, in one pass (one alternation, one group each)."""
+    return re.compile("|".join(f"(?P<s{i}>{p.pattern})" for i, (p, _) in enumerate(_SPELLING) if i in present),
+                      re.IGNORECASE)
+
+
+_BOTH = re.compile(r"(?i)\b(?:on\s+|in\s+|involving\s+)?both\s+(?:sides|(?:[a-z]+\s+)?[a-z]{3,}(?<!s)s)\b"
+                   r"(?!\s+(?:and|or)\b)")
+
+
+@functools.lru_cache(maxsize=1)
+def _synonym_words() -> tuple[dict[str, str], dict[str, str], dict[str, frozenset[str]]]:
+    """Synonym → canonical (canonical terms map to themselves: "herpes zoster" stays itself), abbreviation →
+    canonical, and the phrases by their first word (to build a pattern from the words a reply has)."""
+    words: dict[str, str] = {canon.casefold(): canon for canon in SYNONYMS}
+    for canon, syns in SYNONYMS.items():
+        for s in syns:
+            words.setdefault(s.casefold(), canon)
+    abbrev = {a: canon for canon, abbs in _ABBREVIATIONS.items() for a in abbs}
+    first: dict[str, set[str]] = {}
+    for w in words:
+        first.setdefault((TOKEN.findall(w) or [w])[0], set()).add(w)
+    return words, abbrev, {k: frozenset(v) for k, v in first.items()}
+
+
+@functools.lru_cache(maxsize=256)
+def _phrases_regex(phrases: frozenset[str]) -> re.Pattern[str]:
+    alt = "|".join(re.escape(w).replace(r"\ ", r"[\s\-]+") for w in sorted(phrases, key=len, reverse=True))
+    return re.compile(r"(?<![\w\-])(?:" + alt + r")(?![\w\-])", re.IGNORECASE)
+
+
+def narrow_terms(texts: tuple[str, ...]) -> frozenset[str]:
+    """The narrower terms of :data:`BROADER` that an item's own option or label texts use ("Neonate")."""
+    low = " ".join(texts).casefold()
+    return frozenset(t for t in BROADER if re.search(r"\b" + re.escape(t), low))
+
+
+@functools.lru_cache(maxsize=128)
+def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
+    """The text with spelling variants folded and synonyms replaced by their canonical term ("Shingles" →
+    "herpes zoster", "paediatric" → "pediatric", "PE" → "pulmonary embolism"), for comparing a reply with option
+    and label texts; a narrower term ("newborn" → "neonate") becomes its broader one ("pediatric") unless it is in
+    ``narrow`` (the item offers it: :func:`narrow_terms`)."""
+    low = text.lower()
+    present = frozenset(i for i, key in enumerate(_SPELLING_KEYS) if key in low and (key != "is" or re.search(
+        r"(?:visual|recogn|character|local)is", low)))
+    t = text
+    if present:
+        t = _spelling_regex(present).sub(lambda m: _SPELLING[int(m.lastgroup[1:])][0].sub(  # type: ignore[index]
+            _SPELLING[int(m.lastgroup[1:])][1], m.group(0)), text)  # type: ignore[index]
+    if "both" in t.lower():  # "both sides", "both femurs", "on both sides", a reply that is only "Both.": bilateral
+        t = _BOTH.sub("bilateral", t)
+        t = re.sub(r"(?i)\A(\W*)both(\W*)\Z", r"\1bilateral\2", t)
+    words, abbrev, first = _synonym_words()
+    tokens = set(TOKEN.findall(t))
+    starts = frozenset[str]().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
+    if starts:  # a pattern of only the phrases whose first word occurs: one pass, whatever the reply's length
+        def repl(m: re.Match[str]) -> str:
+            term = words.get(re.sub(r"[\s\-]+", " ", m.group(0).casefold()), words.get(m.group(0).casefold()))
+            if term is None:
+                return m.group(0)
+            if term in narrow or term not in BROADER:
+                return term
+            if OVERLAPS.get(term, frozenset()) & narrow:
+                return "indeterminate-age"  # "Baby." with options Neonate and Pediatric: either
+            return BROADER[term]
+
+        t = _phrases_regex(starts).sub(repl, t)
+    found = [a for a in abbrev if a in tokens]
+    if found:
+        t = re.sub(r"(?<![\w\-])(?:" + "|".join(found) + r")(?![\w\-])", lambda m: abbrev[m.group(0)], t)
+    return t

@@ -1,0 +1,81 @@
+"""The reply's final verdict: what follows its last self-correction, a conclusion that ends in a label,
+a closing sentence that is one label.
+
+Why a module: a reply that changes its mind ("No. Wait, it is enlarged. Yes.") or concludes ("..., so yes.") is
+read by its last word on the matter, not by what it mentioned on the way.
+"""
+
+from __future__ import annotations
+
+import re
+
+from probe_ui.reading.cleaning import phrase_regex
+from probe_ui.reading.item import Item
+from probe_ui.reading.words import word_prefix
+
+# A self-correction: what follows it is the reply's final verdict ("No. Wait, it is enlarged. Yes.", "A. Actually,
+# looking again, B."); it opens a clause.
+_SELF_CORRECTION = re.compile(
+    r"(?i)(?:\A|(?<=[.!?;:\n,(\-]))[ \t\"'*_]*(?:no[ \t,]+)?(?:wait|hold\s+on|correction|scratch\s+that|"
+    r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|on\s+closer\s+(?:look|inspection|review|examination)|"
+    r"looking\s+(?:again|more\s+closely|closer)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
+    r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine)(?:\s+(?:that|myself|this))?|"
+    r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
+    r"(?:i(?:'ll|\s+will|'d|\s+would|'m|\s+am)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
+    r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
+    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|sorry|(?:hmm+|then\s+again|but\s+then\s+again|on\s+the\s+other\s+hand)"
+    r"(?:[ \t]*[,.]*[ \t]*(?:although|though|but))?|(?:although|though)(?=[ \t]*(?:-|\.\.\.|\u2026)))\b[ \t]*[,:.!\-]*"
+)
+# what withdraws an answer after a self-correction
+WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|"
+                        r"unsure|uncertain|"
+                        r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out)|"
+                        r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|no\s+longer\s+sure|"
+                        r"(?:would|'d)\s+need\s+[^.;!?\n]{0,80}?\bto\s+(?:say|tell|decide|be\s+sure|know))\b")
+TAIL_HEDGE = re.compile(r"(?i)\b(?:either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|perhaps|maybe)\b")
+# A conclusion that ends in a label ("..., so yes.", "Therefore, no.", "...: yes." at the end, "In short: red.")
+_CONCLUSION_CUE = re.compile(
+    r"(?i)(?:\b(?:so|thus|hence|therefore|consequently|overall|in\s+(?:conclusion|summary|short|sum)|"
+    r"to\s+(?:conclude|summari[sz]e|sum\s+up)|bottom\s+line|verdict|conclusion)\b[ \t]*[,:\-]?[ \t]*"
+    r"(?:(?:the\s+)?answer\s+(?:is\s+)?:?[ \t]*|it(?:'s|\s+is)[ \t]+)?|:[ \t]*)(?=\S)"
+)
+
+
+def conclusion_label(text: str, item: Item) -> str | None:
+    """Yes/no and label items: the label a conclusion ends with (the last one): "..., so yes.", "Therefore, no.",
+    "...: yes." at the end; the label must end its clause ("so no further imaging" concludes nothing)."""
+    found: str | None = None
+    for m in _CONCLUSION_CUE.finditer(text):
+        rest = text[m.end():]
+        if m.group(0).lstrip().startswith(":") and len(rest.strip()) > 40:
+            continue  # "Findings: no effusion ...": a colon concludes only at the very end
+        lab = word_prefix(rest, item)
+        if lab is None:
+            continue
+        w = next(mm for word, lb in item.words if lb == lab and (mm := phrase_regex(
+            word, suffix=item.kind == "label").match(rest)))
+        if re.match(r"[ \t]*(?:[.,;!\n]|\Z)", rest[w.end():]):
+            found = lab
+    return found
+
+
+def self_corrected(text: str) -> str | None:
+    """What follows the reply's last self-correction ("Wait", "Actually", "On second thought", ...), when
+    something does."""
+    ends = [m.end() for m in _SELF_CORRECTION.finditer(text)]
+    ends += [m.end() for m in _AFTERTHOUGHT.finditer(text)] if "." in text or "\u2026" in text else []
+    for end in sorted(ends, reverse=True):  # the last one that something follows ("..., it could be C. Hmm.")
+        tail = text[end:]
+        if tail.strip(" \t\n.,;:!-"):
+            return tail
+    return None
+
+
+# an afterthought after a trailing-off ellipsis: "Yes, there's some displacement... although it may just be ..."
+_AFTERTHOUGHT = re.compile(r"(?i)(?:\.\.\.|\u2026)[ \t]*(?:although|though|but|then\s+again)\b[ \t,]*")
+
+
+def closing_label(text: str, item: Item) -> str | None:
+    """The reply's last sentence when it is exactly one label ("... under the stratum corneum. Green.")."""
+    sentences = [x for x in re.split(r"(?<=[.!?\n])", text[-400:]) if x.strip(" \t\n.!")]
+    return item.exact(sentences[-1]) if sentences else None

@@ -1,0 +1,154 @@
+"""What a reply names without committing to it: answers it only entertains ("it could also be C"),
+letters it rejects or weighs ("Not A, but B.", "Between A and B, B."), questions it asks, a reply cut off.
+
+Why a module: a reading from a mere mention must not count what the reply only weighs; these rules find those
+mentions so that the rule order can mask them or call the reading ambiguous.
+"""
+
+from __future__ import annotations
+
+import re
+
+from probe_ui.reading import lexicon, synonyms
+from probe_ui.reading.cleaning import norm, phrase_regex
+from probe_ui.reading.item import Item, canonical_item
+from probe_ui.reading.letters import bare_letters
+from probe_ui.reading.options import options_in_words
+from probe_ui.reading.words import label_words
+
+# A clause that only entertains an answer ("I'm not sure it isn't upside down", "it could also be C", "A cannot
+# be ruled out"): labels named there are not the reply's answer, and make a reading by mention ambiguous.
+_ENTERTAIN = re.compile(
+    r"(?i)\b(?:not\s+(?:entirely\s+|completely\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|"
+    r"(?:could|might|may)\s+(?:also\s+|equally\s+|well\s+)?be|either\b[^.;\n]{0,60}?\bor|"
+    r"can(?:not|'t)\s+(?:rule\s+out|exclude|be\s+ruled\s+out|be\s+excluded)|can(?:not|'t)\s+tell|"
+    r"could\s+(?:also|equally|just\s+as\s+well)\s+be|might\s+(?:also|equally|actually)\s+be|"
+    r"may\s+(?:also|equally|actually)\s+be|or\s+(?:possibly|perhaps|maybe)|is\s+also\s+(?:possible|plausible)|"
+    r"(?:also|equally)\s+(?:possible|plausible|likely)|remains?\s+(?:possible|a\s+possibility)|hard\s+to\s+say|"
+    r"difficult\s+to\s+(?:say|tell)|(?:it|that|this|the\s+answer)\s+depends\s+on|depending\s+on\s+(?:whether|if))\b"
+)
+# "C could also be ...", "B cannot be excluded": a letter that is the subject of an entertaining verb
+_LETTER_ENTERTAINED = re.compile(r"(?<![\w'])[(\[]?([B-HJ-Z])[)\]]?(?![\w'])[ \t]+(?i:could|might|may|cannot|can't|"
+                                 r"is\s+also|remains|also)\b")
+_LONE_CAPITAL = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?![\w'\-])")
+_CLAUSE_SPLIT = re.compile(r"(?i)[.!?;\n]|\b(?:but|however|though|although|yet)\b")
+# An alternative weighed, not chosen: "between A and B", "A or B?", "A vs. B"
+ALTERNATIVES = re.compile(
+    r"(?i)\bbetween\s+(?:(?:options?|choices?|the)\s+)?[(\[]?[A-Z][)\]]?\s+and\s+[(\[]?[A-Z][)\]]?"
+    r"|[(\[]?\b[A-Z]\b[)\]]?\s*(?:or|vs\.?|versus)\s*[(\[]?\b[A-Z]\b[)\]]?\s*\?"
+)
+# A letter rejected: "not A", "A is wrong", "rather than B", "(A) can be excluded"
+_LETTER_REJECTED = re.compile(
+    r"(?:\b(?i:not|rather\s+than|instead\s+of|other\s+than|excluding|except)[ \t]+(?:(?i:option|choice|letter|"
+    r"answer)[ \t]+)?[(\[]?([A-Z])\b[)\]]?(?![\w'\-])"
+    r"|[(\[]?\b([A-Z])\b[)\]]?(?:[ \t]*:[^.;\n]{0,120}?)?[ \t]+(?i:is|was|seems|appears|looks)[ \t]+(?i:not\b|"
+    r"wrong|incorrect|unlikely|less\s+likely|excluded|ruled\s+out|inaccurate|false)"
+    r"|[(\[]?\b([A-Z])\b[)\]]?[ \t]+(?i:isn't|wasn't|can\s+be\s+(?:excluded|ruled\s+out)))"
+)
+# several letters rejected at once: "A and B can be excluded", "A, B and D are wrong" (a chain of letters, found
+# once each, then what follows it: linear even on "A or A or A or ...")
+_LETTER_CHAIN = re.compile(r"(?<![\w'])(?:(?i:options?|choices?)[ \t]+)?[A-Z](?:[ \t]*(?:,|(?i:and|or)\b|&|/)[ \t]*"
+                           r"[A-Z](?![\w']))+")
+_CHAIN_REJECTED = re.compile(r"[ \t]+(?i:are|were|can\s+(?:both\s+|all\s+)?be|could\s+be|seem|look)[ \t]+"
+                             r"(?i:not\b|wrong|incorrect|unlikely|excluded|ruled\s+out|less\s+likely|inaccurate|false)")
+# "Excluding A, C and D leaves B.", "Ruling out A and B, ...": a chain of letters after a word that rejects them
+_CHAIN_REJECTED_BEFORE = re.compile(r"(?i)\b(?:not|excluding|except|eliminating|ruling\s+out|rule\s+out|ruled\s+out|"
+                                    r"rather\s+than|instead\s+of|other\s+than)[ \t]+(?:(?:options?|choices?)[ \t]+)?$")
+
+
+# A word of judgement that is not an option's word ("None of the options seem right." must not read "right side")
+JUDGEMENT = re.compile(r"(?i)\b(?:seems?|looks?|is|are|be|sounds?|feels?|that's|all|quite|not|none)[ \t]+"
+                        r"(?:\w+[ \t]+)?(?:right|correct|wrong)\b|\b(?:right|correct|wrong)[ \t]+(?:answer|option|"
+                        r"choice)s?\b")
+# The last words of a reply cut off mid-sentence ("... Option C: Pulmonary edema. This would")
+_FUNCTION_WORDS = frozenset("""the a an this that these those would could should will is are was were be been of to
+in on at for with and or but which as by from its it their than then because since so if while whereas also may
+might can must has have had not no very more most less such into onto upon about between among option choice
+appears appear seems seem shows show reveals reveal suggests suggest indicates indicate demonstrates looks look
+contains measures represents includes including like whether what where when how who typically usually""".split())
+
+
+def is_truncated(text: str) -> bool:
+    """A reply that stops mid-sentence: it ends in a function word ("This would"), a comma, a colon or an open
+    bracket (what a length limit leaves)."""
+    t = text.rstrip(" \t*_")
+    if not t or t[-1] in ".!?)]}\"'`>":
+        return False
+    if t[-1] in ",:;(-[":
+        return True
+    words = re.findall(r"[A-Za-z']+", t[-40:])
+    if not words or re.fullmatch(r"[A-Z]", words[-1]):  # "Based on the image, A" ends in its answer
+        return False
+    return words[-1].lower() in _FUNCTION_WORDS and len(text.split()) > 3
+
+
+def rejected_letters(text: str, item: Item) -> list[tuple[int, int]]:
+    """Spans of letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.",
+    "A is wrong; C.")."""
+    spans = [(m.start(), m.end()) for m in ALTERNATIVES.finditer(text)]
+    spans += [m.span() for m in _LETTER_CHAIN.finditer(text) if _CHAIN_REJECTED.match(text, m.end())
+              or _CHAIN_REJECTED_BEFORE.search(text[max(0, m.start() - 40):m.start()])]
+    for m in _LETTER_REJECTED.finditer(text):
+        g = next((i for i in (1, 2, 3) if m.group(i)), None)
+        if g is not None and item.letter(m.group(g)) is not None and m.group(g) != "I":
+            spans.append((m.start(g), m.end(g)))
+    return spans
+
+
+def question_sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of sentences that end in "?" ("Upside down? No, it's correct.", "Is it red?"): what they name is
+    asked, not answered."""
+    if "?" not in text:
+        return []
+    out = []
+    start = 0
+    for m in re.finditer(r"[.!?\n]", text):  # linear: each sentence is scanned once
+        if m.group(0) == "?":
+            out.append((start, m.end()))
+        start = m.end()
+    return out
+
+
+def entertained_labels(text: str, item: Item, canonical: bool = False) -> set[str]:
+    """Labels named in clauses that only entertain them ("... but I'm not sure it isn't upside down", "it could
+    also be C"), negated or not."""
+    if not _ENTERTAIN.search(text):
+        return set()
+    out: set[str] = set()
+    if not canonical:
+        citem = canonical_item(item.kind, item.labels, item.options, item.question)
+        out |= entertained_labels(synonyms.canonical(lexicon.translate(text), citem.narrow), citem, canonical=True)
+    cuts = [0, *(m.end() for m in _CLAUSE_SPLIT.finditer(text)), len(text)]
+    for a, b in zip(cuts, cuts[1:]):
+        clause = text[a:b]
+        if not _ENTERTAIN.search(clause):
+            continue
+        if item.kind == "choice":
+            out.update(bare_letters(clause, item)[0])
+            out.update(lb for m in _LETTER_ENTERTAINED.finditer(clause) if (lb := item.letter(m.group(1))))
+            for m in _LONE_CAPITAL.finditer(clause):  # "it could be C as well"; not the article in "A cyst may ..."
+                if m.group(1) in "AI" and re.match(r"[ \t]+[a-z]", clause[m.end():]):
+                    continue
+                if (lb := item.letter(m.group(1))) is not None:
+                    out.add(lb)
+            low = norm(clause)
+            out.update(lb for opt, lb in item.option_map
+                       if re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", low))
+            if canonical:  # "either on the right or bilateral": options named in other words, too
+                out.update(options_in_words(clause, item).named)
+        else:
+            for word, lab in item.words:
+                if phrase_regex(word, suffix=item.kind == "label").search(clause):
+                    out.add(lab)
+    return out
+
+
+def named_in(text: str, item: Item) -> set[str]:
+    """The labels a short stretch of reply names at all: lone option letters (not the article "A a ..."), option
+    texts, label words."""
+    if item.kind != "choice":
+        return set(label_words(text, item))
+    out = {lb for m in _LONE_CAPITAL.finditer(text) if (lb := item.letter(m.group(1))) is not None
+           and not (m.group(1) in "AI" and re.match(r"[ \t]+[a-z]", text[m.end():]))}
+    low = norm(text)
+    return out | {lb for opt, lb in item.option_map if re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", low)}

@@ -1,0 +1,110 @@
+"""Yes/no and label items: the label words a reply opens with, restates or mentions (rules 3 and 6 for words).
+
+Why a module: a reply to "Is it upside down?" or "Which dot is closest?" names its answer by words, not letters;
+these rules find those words, drop negated and rejected mentions ("not upside down", "Blue is not the closest"), and
+read the yes/no word that answers the reply's own restatement.
+"""
+
+from __future__ import annotations
+
+import re
+
+from probe_ui.reading import subject
+from probe_ui.reading.cleaning import is_negated, norm, phrase_regex
+from probe_ui.reading.item import Item
+
+# idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
+# nothing else in the reply answers
+AFFIRMING_OPENING = re.compile(r"(?i)\A\W*(?:no\s+doubt|without\s+(?:a|any)\s+doubt|undoubtedly|unquestionably|"
+                                r"clearly\s+so|most\s+certainly|for\s+sure)\b(?!\s+(?:that\s+)?(?:not|no)\b)")
+
+
+def word_prefix(t: str, item: Item) -> str | None:
+    """The label word/phrase the string starts with (longest wins)."""
+    best: tuple[int, str] | None = None
+    for word, lab in item.words:
+        m = phrase_regex(word, suffix=item.kind == "label").match(t)
+        if m and (best is None or len(word) > best[0]):
+            best = (len(word), lab)
+    return best[1] if best else None
+
+
+def leading_word(text: str, item: Item) -> str | None:
+    """A reply that opens with its answer: "No, there is ...", "Yes there is a mass but no ...", "Red.".
+
+    Yes/no replies put the answer first, so the opening word decides even when the other word occurs later.
+    Other labels must be followed by punctuation ("Red, because ..."), since "Red is not the closest ..."
+    opens with a label it rejects.
+    """
+    t = text.lstrip(" \t\n\"'`*_>")
+    follow = r"[ \t]*(?:[.,;:!\n)\-]|\Z)" if item.kind == "label" else r"(?:[ \t]*[.,;:!\n)\-]|\s|\Z)"
+    for word, lab in sorted(item.words + item.openers, key=lambda w: -len(w[0])):
+        m = phrase_regex(word, suffix=item.kind == "label").match(t)
+        if m and re.match(follow, t[m.end():]):
+            # "Yes and no", "Yes/No", and a list "Red, green, blue." / "Yes, no, maybe." (not "Yes, no other
+            # lesions.": there "no" starts a phrase)
+            both = re.match(r"[ \t]*(?:,?[ \t]*(?:and|or|/|-|then|followed\s+by)[ \t]*(\w+)"
+                            r"|,[ \t]*(?:then[ \t]+)?(\w+)(?=[ \t]*(?:[,.;!/]|\Z|(?:and|or|then)\b))"
+                            r"|[ \t]+(\w+)[ \t]*[.!]?[ \t]*\Z)", t[m.end():], re.IGNORECASE)
+            if both and any(norm(both.group(1) or both.group(2) or both.group(3)) == w and other != lab
+                            for w, other in item.words):
+                return None  # "Yes and no": both words, left to the ambiguity rule
+            return lab
+    return None
+
+
+_MAYBE_BEFORE = re.compile(r"(?i)\b(?:maybe|perhaps|possibly)[ \t,]+(?:(?:the|a|an)[ \t]+)?$")
+
+
+def restated_answer(text: str, item: Item) -> str | None:
+    """Yes/no items: the answer the reply's first clause states with the opposite of the question's word ("this
+    scan is not normal" to "Does it show any abnormality?" is yes; "it is normal" is no), when the question's
+    word has opposites (:data:`probe_ui.reading.subject.ANTONYMS`); the yes/no word before it then answers that
+    clause, not the question."""
+    if item.kind != "yesno" or not item.question or not item.aliases:
+        return None
+    q = item.question.casefold()
+    first = re.split(r"[.;!?\n]|\s-\s|\bbut\b", text, maxsplit=1)[0]
+    said: set[str] = set()
+    for word, opposites in subject.ANTONYMS.items():
+        if not re.search(r"\b" + re.escape(word[:7]), q) or any(re.search(r"\b" + re.escape(o), q) for o in opposites):
+            continue
+        for o in opposites:
+            for m in re.finditer(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
+                                 r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o) + r"\b",
+                                 first):
+                said.add("yes" if m.group("neg") else "no")
+    if len(said) != 1:
+        return None
+    return item.aliases["yep" if said.pop() == "yes" else "nope"]
+
+
+def label_words(text: str, item: Item, negated: bool = False) -> list[str]:
+    """Distinct labels mentioned as whole words/phrases, negated mentions ("not upside down") and rejected ones
+    ("Blue is not the closest") dropped (label items); with ``negated``, only those dropped ones."""
+    hits: list[str] = []
+    dropped: list[str] = []
+    taken = bytearray(len(text))
+    for word, lab in sorted(item.words, key=lambda w: -len(w[0])):
+        for m in phrase_regex(word, suffix=item.kind == "label").finditer(text):
+            if any(taken[m.start():m.end()]):
+                continue  # inside a longer label already counted
+            taken[m.start():m.end()] = b"\x01" * (m.end() - m.start())
+            if _MAYBE_BEFORE.search(text[max(0, m.start() - 30):m.start()]):
+                continue  # "Not blue, maybe red.": entertained, not said
+            if item.kind == "label" and (is_negated(text[max(0, m.start() - 200):m.start()])
+                                         or _LABEL_REJECTED_AFTER.match(text[m.end():m.end() + 80])):
+                if lab not in dropped:
+                    dropped.append(lab)
+                continue
+            if lab not in hits:
+                hits.append(lab)
+    return [d for d in dropped if d not in hits] if negated else hits
+
+
+# A label rejected after its mention: "Blue is not the closest", "Red isn't"
+_LABEL_REJECTED_AFTER = re.compile(
+    r"\A(?:[ \t]+(?:dot|one|circle|point|marker|option|answer|label))?[ \t]+(?:is|was|seems|appears|looks)"
+    r"(?:[ \t]+(?:definitely[ \t]+|certainly[ \t]+|clearly[ \t]+)?(?:not|wrong|incorrect)\b|n't\b)",
+    re.IGNORECASE,
+)

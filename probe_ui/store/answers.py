@@ -1,0 +1,136 @@
+"""Writing answers: a response per cell (run, variant, model, prompt, sample), an error cell replaced when it
+is retried and succeeds, a finished one never overwritten; the deterministic-request cache; items that could not
+be loaded; the robust parser's cached readings."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterable
+
+import sqlalchemy as sa
+
+from probe_ui.store.opening import StoreBase
+from probe_ui.store.schema import CellKey, clean_text, clip_key, item_errors, now, responses, storable
+
+log = logging.getLogger("probe_ui.store")
+
+# Statements built once (a batch runs them for every answer): bound parameters, so each compiles once.
+_CACHED = (sa.select(*(responses.c[k] for k in ("id", "raw_text", "input_tokens", "output_tokens", "cost",
+                                                 "finish_reason")))
+           .where(responses.c.request_hash == sa.bindparam("h"), responses.c.error.is_(None),
+                  responses.c.role == sa.bindparam("role")).order_by(responses.c.id).limit(1))
+_CELL_ROW = sa.select(responses.c.id, responses.c.error).where(
+    *(responses.c[k] == sa.bindparam(f"k_{k}") for k in ("run_id", "variant_id", "model", "prompt", "sample")))
+
+
+class AnswersMixin(StoreBase):
+    """The answers a store is written (see :class:`probe_ui.store.Store`)."""
+
+    def done_cells(self, run_id: int, role: str = "answer") -> set[CellKey]:
+        """Cells with a finished (non-error) response: a re-run skips these."""
+        q = sa.select(responses.c.variant_id, responses.c.model, responses.c.prompt, responses.c.sample).where(
+            responses.c.run_id == run_id, responses.c.error.is_(None), responses.c.role == role)
+        with self.engine.connect() as c:
+            return {(r[0], r[1], r[2], int(r[3])) for r in c.execute(q)}
+
+    def cached_response(self, request_hash: str, role: str = "answer") -> dict[str, Any] | None:
+        """A finished response to exactly this request (any run), for the deterministic-request cache: its id, raw
+        text, token counts, cost and finish reason. ``role="judge"``: a judge's call (the fallback judge reuses
+        its verdict on the same reply, question and judge model)."""
+        with self.engine.connect() as c:
+            row = c.execute(_CACHED, {"h": request_hash, "role": role}).mappings().first()
+        return dict(row) if row else None
+
+    def response_id(self, run_id: int, variant_id: str, model: str, prompt: str, sample: int) -> int | None:
+        q = sa.select(responses.c.id).where(responses.c.run_id == run_id, responses.c.variant_id == variant_id,
+                                            responses.c.model == model, responses.c.prompt == prompt,
+                                            responses.c.sample == sample)
+        with self.engine.connect() as c:
+            return c.execute(q).scalar()
+
+    def save_response(self, row: dict[str, Any]) -> int | None:
+        """Insert a response; replace an earlier error row for the same cell; never overwrite a finished one.
+        Returns the id of the row written, None when another row stands for the cell (or an error replaced it).
+
+        The row is made storable first (:func:`storable`). Should the database still refuse it, the cell is stored
+        as an error that says so (the request kept, the reply dropped), so that one reply never stops a batch and
+        the cell is asked again by the next run; only a store that cannot be written at all raises.
+        """
+        row = storable(responses, dict(row, created_at=now()))
+        try:
+            return self._write_response(row)
+        except sa.exc.IntegrityError as exc:
+            self._lost_race(row, exc)
+            return None
+        except sa.exc.StatementError as exc:
+            if isinstance(exc, sa.exc.OperationalError):
+                raise  # the database itself (locked, gone, full): not this reply's fault
+            why = type(getattr(exc, "orig", None) or exc).__name__
+            log.warning("run #%s, variant %s, model %s: the reply could not be stored (%s); kept as an error cell, "
+                        "asked again by the next run", row["run_id"], row["variant_id"], row["model"], why)
+            blank = {k: None for k in ("raw_text", "parsed", "method", "invalid", "refusal", "correct",
+                                       "input_tokens", "output_tokens", "cost", "finish_reason", "details",
+                                       "parse_version")}
+            self._write_response(dict(row, **blank, error=f"the reply could not be stored ({why}): ask again"))
+            return None
+
+    def _lost_race(self, row: dict[str, Any], exc: sa.exc.IntegrityError) -> None:
+        """Another process stored the same cell at the same moment (the unique cell key refused this insert): the
+        row that got there first is kept when it is a finished answer (or both are errors); an error row there is
+        replaced by this finished one. Any other integrity error (e.g. an unknown variant) is raised."""
+        key = {f"k_{k}": row[k] for k in ("run_id", "variant_id", "model", "prompt", "sample")}
+        with self.engine.connect() as c:
+            existing = c.execute(_CELL_ROW, key).first()
+        if existing is None:  # not the cell race
+            raise exc
+        if existing.error is not None and row.get("error") is None:
+            self._write_response(row)  # replaces the error row, as a retry does
+
+    def _write_response(self, row: dict[str, Any]) -> int | None:
+        """The id of the row written; None when a finished answer already stands for the cell."""
+        key = {f"k_{k}": row[k] for k in ("run_id", "variant_id", "model", "prompt", "sample")}
+        with self.engine.begin() as c:
+            existing = c.execute(_CELL_ROW, key).first()
+            if existing is None:
+                # parameters, not .values(): the compiled statement is reused
+                key_row = c.execute(responses.insert(), row).inserted_primary_key
+                assert key_row is not None  # a single-row INSERT always reports its key
+                return int(key_row[0])
+            if existing.error is not None:
+                c.execute(responses.update().where(responses.c.id == existing.id).values(**row))
+                return int(existing.id)
+        return None
+
+    def record_item_error(self, run_id: int, source: str, item_id: str, message: str) -> None:
+        source, item_id, message = clip_key(source), clip_key(item_id), clean_text(message)
+        with self.engine.begin() as c:
+            c.execute(item_errors.delete().where((item_errors.c.run_id == run_id) & (item_errors.c.source == source)
+                                                 & (item_errors.c.item_id == item_id)))
+            c.execute(item_errors.insert().values(run_id=run_id, source=source, item_id=item_id, message=message,
+                                                  created_at=now()))
+
+    def clear_item_errors(self, run_id: int, source: str, item_ids: Iterable[str]) -> None:
+        ids = [clip_key(i) for i in item_ids]
+        source = clip_key(source)
+        if not ids:
+            return
+        with self.engine.begin() as c:
+            for start in range(0, len(ids), 500):  # SQLite allows a few thousand parameters per statement
+                c.execute(item_errors.delete().where((item_errors.c.run_id == run_id)
+                                                     & (item_errors.c.source == source)
+                                                     & item_errors.c.item_id.in_(ids[start:start + 500])))
+
+    def cache_parses(self, rows: list[dict[str, Any]]) -> None:
+        """Store fresh robust readings (``id`` plus parsed, method, invalid, refusal, correct, parse_version) as
+        the answers' parse cache; finished answers only, so a retried error cell is never touched. A read-only
+        store keeps its cache as it is (the readings are only made again on the next read)."""
+        if not rows or self.read_only:
+            return
+        stmt = (responses.update()
+                .where(responses.c.id == sa.bindparam("_id"), responses.c.error.is_(None),
+                       responses.c.role == "answer")
+                .values({k: sa.bindparam(k) for k in ("parsed", "method", "invalid", "refusal", "correct",
+                                                       "parse_version")}))
+        with self.engine.begin() as c:
+            for start in range(0, len(rows), 1000):
+                c.execute(stmt, [dict(r, _id=r["id"]) for r in rows[start:start + 1000]])
