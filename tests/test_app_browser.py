@@ -18,10 +18,9 @@ from pydicom.data import get_testdata_file
 
 from app_server import serving, start_app
 from helpers import require_chromium
+from shared_chromium import close_contexts
 
 ARTIFACTS = Path(os.environ.get("PROBE_UI_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 @pytest.fixture(autouse=True)
 def chromium() -> str:
@@ -29,13 +28,12 @@ def chromium() -> str:
 
 
 @pytest.fixture
-def browser(chromium):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=ARGS, headless=True)
-        yield b
-        b.close()
+def browser(chromium, shared_chromium):
+    """The module's chromium (tests/shared_chromium.py); the pages this test opens are closed after it."""
+    try:
+        yield shared_chromium
+    finally:
+        close_contexts(shared_chromium)
 
 
 @pytest.fixture

@@ -40,11 +40,16 @@ def test_readme_has_two_setup_commands_and_ci_runs_them_verbatim() -> None:
         f".ci/run does not run the README's first command verbatim: {install!r}"
     assert test in ci_lines, f".ci/run does not run the README's test command verbatim: {test!r}"
     assert "CI=true" in ci and "pytest collected no tests" in ci
-    # the README's path (no torch) is tested on the fast subset before torch, then everything runs in parallel
+    # the README's path (no torch) is tested on the fast subset before torch, then only the rest runs, in parallel,
+    # and a ledger proves that the two steps together ran every collected test exactly once
     fast = ci_lines.index(test)
-    assert 'export PYTEST_ADDOPTS=\'-m "not slow and not browser"\'' in ci_lines[fast - 1]
+    assert ci_lines[fast - 1].startswith(
+        'export PYTEST_ADDOPTS=\'-m "not slow and not browser" -n auto --dist loadgroup\' PROBE_UI_TEST_LEDGER=')
     torch = next(i for i, line in enumerate(ci_lines) if line.startswith("pip install -q torch=="))
-    assert fast < torch < ci_lines.index("python -m pytest -n auto --dist loadgroup")
+    rest = next(i for i, line in enumerate(ci_lines)
+                if line.endswith('python -m pytest -m "slow or browser" -n auto --dist loadgroup'))
+    assert fast < torch < rest
+    assert 'python tests/ledger.py "$ledger/rest" "$ledger/fast" "$ledger/rest" || rc=1' in ci_lines[rest:]
 
 
 def test_readme_documents_the_local_extra_with_cpu_and_cuda_torch() -> None:
