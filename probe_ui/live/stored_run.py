@@ -1,0 +1,67 @@
+"""What the Probe tab reads back from a stored live run: its ratings (cached until one is written), the
+models ticked that it did not ask, and the run as the comparison table."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from probe_ui.store import Store, StoreError
+
+
+def ratings_of(store: Store, run: str) -> dict[int, tuple[str, str]]:
+    """A run's latest rating and note per answer id (for the comparison table's cells). Read once, then from
+    memory until a rating is written through this store: a table redrawn ~20 times while a probe streams reads
+    its ratings once, not 20 times."""
+    if not run:
+        return {}
+    key = (id(store), run)
+    with _RATINGS_LOCK:
+        seen = _RATINGS.get(key)
+    if seen is not None and seen[0] is store and seen[1] == store.ratings_written:
+        return dict(seen[2])
+    written = store.ratings_written
+    df = store.ratings_frame(store.get_run(run).id)
+    out = {int(r["response_id"]): (str(r["rating"]), str(r["note"] or "")) for r in df.to_dict("records")}
+    with _RATINGS_LOCK:
+        _RATINGS[key] = (store, written, out)
+        while len(_RATINGS) > _RATINGS_KEPT:
+            _RATINGS.pop(next(iter(_RATINGS)))
+    return dict(out)
+
+
+#: the ratings of the runs redrawn last, by (store, run): (the store, its ratings_written when read, ratings)
+_RATINGS: dict[tuple[int, str], tuple[Store, int, dict[int, tuple[str, str]]]] = {}
+_RATINGS_KEPT = 256
+_RATINGS_LOCK = threading.Lock()
+
+
+def rating_of(store: Store, response_id: int) -> tuple[str | None, str]:
+    """One answer's latest rating and note (None, "" when unrated)."""
+    return store.latest_rating(response_id)
+
+
+def not_yet_run(store: Store, run: str, chosen: list[str]) -> list[str]:
+    """The models ticked now that ``run`` did not ask (ticked while it ran, or since): the page marks them "not
+    yet run" until Run asks them."""
+    if not run:
+        return []
+    try:
+        s = store.get_run(run).config
+    except StoreError:
+        return []
+    asked = set(s.asked) | {m.get("name") for m in s.model_records}
+    return [m for m in dict.fromkeys(chosen) if m not in asked]
+
+
+def comparison_of(store: Store, run: str) -> Any:
+    """A stored run as the comparison table (:func:`probe_ui.comparison.from_answers` over its scored answers)."""
+    from probe_ui.comparison import from_answers
+    from probe_ui.scoring import scored_answers
+
+    settings = store.get_run(run).config
+    table = from_answers(scored_answers(store, run), run, order=settings.variant_order or None)
+    asked = settings.asked
+    order = {m: i for i, m in enumerate(asked)}  # the columns in the order the models were chosen, as it ran
+    table.models.sort(key=lambda m: order.get(m, len(order)))
+    return table
