@@ -26,8 +26,21 @@ def require_axe() -> Path:
 
 def violations(page: Any, include: str | None = None, exclude: list[str] | None = None) -> list[dict[str, Any]]:
     """The page's (or the ``include`` selector's) A/AA violations: rule id, impact, help and the first offending
-    elements. ``exclude``: selectors left out (say why where it is used)."""
+    elements. ``exclude``: selectors left out (say why where it is used).
+
+    The page is judged at rest: while an event runs, Gradio draws its outputs at 20 % opacity (class ``pending``),
+    which axe reads as grey text on white, and an event may start just after the test's last step. So this waits
+    (up to a minute, for a busy machine) until no output has been pending for a whole second, and turns off CSS
+    transitions so that no colour is caught half-way; a page that never settles fails here."""
     path = require_axe()
+    page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
+    page.wait_for_function(
+        """() => {
+             const now = Date.now();
+             if (document.querySelector('.pending')) { window.__puQuietSince = null; return false; }
+             window.__puQuietSince = window.__puQuietSince || now;
+             return now - window.__puQuietSince >= 1000;
+           }""", polling=100, timeout=60000)
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=path.read_text(encoding="utf-8"))
     found = page.evaluate(
