@@ -83,8 +83,9 @@ class SharedPages:
         self._lock = threading.Lock()
         self.served = 0  # responses served from memory (tests and the benchmark read it)
 
-    def key(self, scope: dict[str, Any]) -> tuple[Any, ...] | None:
-        """What a kept response is filed under; None when this request is not one to keep."""
+    def key(self, scope: dict[str, Any]) -> tuple[tuple[Any, ...], str] | None:
+        """What a kept response is filed under, and the request's user; None when this request is not one to
+        keep."""
         if scope["type"] != "http" or scope.get("method") != "GET" or scope.get("path") not in ROUTES:
             return None
         user = user_of(scope)
@@ -95,13 +96,14 @@ class SharedPages:
         headers = dict(scope.get("headers") or [])
         shared = scope["path"] in EVERYONE or scope["path"] in NAMED
         return (scope["path"], scope.get("query_string", b""), scope.get("root_path", ""),
-                None if shared else user, id(getattr(blocks, "config", None)), *(headers.get(h) for h in _VARY))
+                None if shared else user, id(getattr(blocks, "config", None)), *(headers.get(h) for h in _VARY)), user
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        key = self.key(scope)
-        if key is None:
+        found = self.key(scope)
+        if found is None:
             await self.app(scope, receive, send)
             return
+        key, user = found
         now = time.monotonic()
         with self._lock:
             hit = self._kept.get(key)
@@ -113,7 +115,7 @@ class SharedPages:
         if hit is not None:
             start, body = hit[1], hit[2]
             if scope["path"] in NAMED:
-                start, body = _named(start, body, user_of(scope))
+                start, body = _named(start, body, user)
             await send(start)
             await send({"type": "http.response.body", "body": body, "more_body": False})
             return
