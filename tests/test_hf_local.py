@@ -75,6 +75,39 @@ def test_model_is_loaded_once_and_shared(tiny_llava, monkeypatch):
     assert len(loads) == 1
 
 
+def test_different_models_asked_at_once_load_one_after_the_other_and_whole(tiny_llava, tiny_gemma3, monkeypatch):
+    """Two users (or one batch) asking two different hf/ models at once: transformers' loading changes process-wide
+    state (the default dtype, the meta device), so overlapping loads left a bfloat16 Qwen2.5-VL with float32 weights
+    on a GPU and a Gemma 3 without its tied lm_head. Loads must not overlap, and each model must come out whole."""
+    unload()
+    active, peak, lock = [0], [0], threading.Lock()
+    real_load = loading._load
+
+    def watched(*args, **kwargs):
+        with lock:
+            active[0] += 1
+            peak[0] = max(peak[0], active[0])
+        try:
+            time.sleep(0.3)  # long enough that two unserialised loads overlap on any machine
+            return real_load(*args, **kwargs)
+        finally:
+            with lock:
+                active[0] -= 1
+
+    monkeypatch.setattr(loading, "_load", watched)
+    folders = [tiny_llava, tiny_gemma3, tiny_llava, tiny_gemma3]
+    with ThreadPoolExecutor(len(folders)) as pool:
+        entries = list(pool.map(lambda f: provider(f, dtype="bfloat16", device="cpu").load(), folders))
+    assert peak[0] == 1
+    assert entries[0] is entries[2] and entries[1] is entries[3]  # each model loaded once
+    for entry in entries[:2]:
+        kinds = {str(t.dtype) for t in entry.model.parameters()}
+        assert kinds == {"torch.bfloat16"}, (entry.key, kinds)
+    for folder in (tiny_llava, tiny_gemma3):
+        assert ask(provider(folder, dtype="bfloat16", device="cpu"), mc_request()).error is None
+    unload()
+
+
 def test_dtype_option_is_a_separate_cached_model(tiny_llava):
     p = provider(tiny_llava, dtype="bfloat16", device="cpu")
     r = ask(p, mc_request())

@@ -128,7 +128,12 @@ class LoadedModel:
 
 _CACHE: dict[tuple[str, str, str, bool], LoadedModel] = {}
 _CACHE_LOCK = threading.Lock()
-_LOADING: dict[tuple[str, str, str, bool], threading.Lock] = {}
+# One load at a time in the whole process, whatever the model: transformers' from_pretrained changes process-wide
+# state while it builds a model (torch's default dtype, the meta-device context, lazy module attributes), so two
+# different models loaded at once in two threads (two users, or a batch asking two hf/ models) came out wrong: on an
+# H200, a Qwen2.5-VL loaded beside a LLaVA in bfloat16 kept 107 of 345 weights in float32 and failed every answer
+# ("mat1 and mat2 must have the same dtype"); a Gemma 3 failed to load or loaded without its tied lm_head.
+_LOAD_LOCK = threading.Lock()
 
 
 def cached_models() -> dict[tuple[str, str, str, bool], LoadedModel]:
@@ -200,8 +205,7 @@ def load_model(model: str, options: dict[str, Any] | None = None) -> LoadedModel
     with _CACHE_LOCK:
         if key in _CACHE:
             return _CACHE[key]
-        loading = _LOADING.setdefault(key, threading.Lock())
-    with loading:  # a second caller waits for the first load instead of loading again
+    with _LOAD_LOCK:  # a second caller of the same model waits for the first load instead of loading again
         with _CACHE_LOCK:
             if key in _CACHE:
                 return _CACHE[key]
@@ -220,7 +224,6 @@ def load_model(model: str, options: dict[str, Any] | None = None) -> LoadedModel
             entry = _load(model, key, options)  # ... unless the cached copy is incomplete
         with _CACHE_LOCK:
             _CACHE[key] = entry
-            _LOADING.pop(key, None)
         return entry
 
 
