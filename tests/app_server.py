@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,11 @@ class AppServer:
     url: str
     db: Path
     app: Any
+
+    @property
+    def folder(self) -> Path:
+        """The folder the app works in (its store is ``data/probe-ui.db`` there)."""
+        return self.db.parent.parent
 
     def store(self) -> Any:
         from probe_ui.store import Store
@@ -83,3 +89,26 @@ def serving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, demo: bool, max_
 @pytest.fixture
 def app_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppServer]:
     yield from serving(tmp_path, monkeypatch, demo=True, max_upload_mb=20)
+
+
+@contextlib.contextmanager
+def served(folder: Path, **kwargs: Any) -> Iterator[AppServer]:
+    """:func:`serving` for a fixture wider than one test (``monkeypatch`` is function-scoped): its environment,
+    working folder and server are undone when the block ends, whatever the tests' outcome."""
+    with pytest.MonkeyPatch.context() as mp:
+        yield from serving(folder, mp, **kwargs)
+
+
+def module_app(**kwargs: Any) -> Callable[..., Iterator[AppServer]]:
+    """A module-scoped fixture: one app (``serving``'s ``kwargs``) for every test of the module that asks for it,
+    stopped after the last. Starting an app costs seconds of CPU (the first in a process about 12 s); the app is
+    many-user by design, so tests that work in their own browser context, ``gradio_client`` session or login, and
+    name their own runs, endpoints and sets, share it as a room's users share one server. A test that changes
+    what the whole server remembers (the login gate's failed attempts, a run name another test also uses) asks
+    for a fresh one instead."""
+    @pytest.fixture(scope="module")
+    def fixture(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+        with served(tmp_path_factory.mktemp("app"), **kwargs) as server:
+            yield server
+
+    return fixture

@@ -23,7 +23,7 @@ import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
-from app_server import USERS, AppServer, serving
+from app_server import USERS, AppServer, module_app, served, serving
 from helpers import Recorder
 from fake_openai import FakeOpenAIServer, loopback_no_proxy
 
@@ -45,21 +45,25 @@ def probe(c: Client, models: list[str], adhoc: str = "", suites: list[str] | Non
     return table, run
 
 
-@pytest.fixture
-def open_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppServer]:
-    yield from serving(tmp_path, monkeypatch, demo=False, max_upload_mb=20)
+# One app per kind for the whole module (tests/app_server.py, module_app), as one room shares one server: the
+# app is many-user by design, every test works in sessions and logins of its own and looks only at the runs,
+# ratings, endpoints and sets it made. A test that changes what the whole server remembers has its own app.
+open_app = module_app(demo=False, max_upload_mb=20)
+login_app = module_app(demo=False, max_upload_mb=20, users=USERS)
 
 
-@pytest.fixture
-def login_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppServer]:
-    yield from serving(tmp_path, monkeypatch, demo=False, max_upload_mb=20, users=USERS)
-
-
-@pytest.fixture(params=["no login", "login"])
-def app(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppServer]:
+@pytest.fixture(scope="module", params=["no login", "login"])
+def app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
     """The app without a login (sessions are apart) and with one (users are apart)."""
     users = USERS if request.param == "login" else None
-    yield from serving(tmp_path, monkeypatch, demo=False, max_upload_mb=20, users=users)
+    with served(tmp_path_factory.mktemp("app"), demo=False, max_upload_mb=20, users=users) as server:
+        yield server
+
+
+@pytest.fixture
+def fresh_login_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppServer]:
+    """A login app of the test's own: failed logins are remembered by the server (the gate slows the next ones)."""
+    yield from serving(tmp_path, monkeypatch, demo=False, max_upload_mb=20, users=USERS)
 
 
 def two(server: AppServer) -> tuple[Client, Client]:
@@ -124,12 +128,13 @@ def test_only_the_starter_or_an_admin_cancels_a_run(app: AppServer, fake_openai:
     """Issue: run names were listed to everyone, and /cancel_probe and /cancel_batch stopped anyone's run."""
     a, b = two(app)
     store = app.store()
+    earlier = {r["run"] for r in store.run_progress()}  # the module's app holds other tests' runs
     fake_openai.latency_s = 1.5
     a.predict("openai", fake_openai.base_url, "gpt-4o", "", "slow", api_name="/add_endpoint")
     a.predict("mr_small.png", STEPS0, api_name="/use_bundled_image")
     job = a.submit("Which modality?", "choice", "CT\nMRI", "CT", "", STEPS0, 0, ["rotations"], True, AUTO, [],
                    "slow", api_name="/run")
-    live = _wait_for(store, lambda r: r["kind"] == "live", "the probe never started")["run"]
+    live = _wait_for(store, lambda r: r["kind"] == "live" and r["run"] not in earlier, "the probe never started")["run"]
     said = b.predict(live, api_name="/cancel_probe")
     assert "Cancelling" not in said and "not running" in said
     table, run, *_ = job.result(timeout=120)
@@ -170,7 +175,7 @@ def test_ratings_are_stored_under_the_signed_in_user(login_app: AppServer) -> No
     value = {"html": "", "run": run}
     assert "by alice" in a.predict(rid, "correct", "", value, "Dr B", api_name="/rate")[0]  # the typed name: ignored
     assert "by bob" in b.predict(rid, "incorrect", "", value, "Dr A", api_name="/rate")[0]
-    per = store.ratings_frame(per_rater=True)
+    per = store.ratings_frame(store.get_run(run).id, per_rater=True)
     assert sorted(zip(per.rater, per.rating)) == [("alice", "correct"), ("bob", "incorrect")]
     assert all(bool(v) for v in per.verified)
     block = rater_agreement(scored_answers(store, run))
@@ -189,7 +194,7 @@ def test_ratings_without_a_login_are_marked_unverified(open_app: AppServer) -> N
     msg = a.predict(rid, "correct", "", value, "Dr A", api_name="/rate")[0]
     assert "by Dr A" in msg and "unverified" in msg
     b.predict(rid, "incorrect", "", value, "Dr B", api_name="/rate")
-    per = store.ratings_frame(per_rater=True)
+    per = store.ratings_frame(store.get_run(run).id, per_rater=True)
     assert sorted(per.rater) == ["Dr A", "Dr B"] and not any(bool(v) for v in per.verified)
     block = rater_agreement(scored_answers(store, run))
     assert block["raters"] == ["Dr A (unverified)", "Dr B (unverified)"]
@@ -201,7 +206,7 @@ def test_a_viewer_cannot_rate(login_app: AppServer) -> None:
     rid = int(store.answers_frame(store.get_run(run).id).response_id.iloc[0])
     with pytest.raises(AppError, match=r"role \(viewer\) cannot"):
         client(login_app, "vera").predict(rid, "correct", "", {"html": "", "run": run}, "", api_name="/rate")
-    assert store.ratings_frame().empty
+    assert store.ratings_frame(store.get_run(run).id).empty
 
 
 # ---- roles -------------------------------------------------------------------------------------------------------
@@ -209,6 +214,7 @@ def test_a_viewer_cannot_rate(login_app: AppServer) -> None:
 def test_roles_are_checked_on_the_server(login_app: AppServer, fake_openai: FakeOpenAIServer) -> None:
     """A hidden tab is no protection: a viewer calling the API directly is refused everything but the Results."""
     vera = client(login_app, "vera")
+    runs_before = login_app.store().list_runs()  # the module's app holds other tests' runs
     refused = {
         "/run": ("Which?", "choice", "CT\nMRI", "CT", "", STEPS0, 0, [], True, AUTO, ["baseline/first"], ""),
         "/add_endpoint": ("openai", fake_openai.base_url, "gpt-4o", "", "v"),
@@ -220,7 +226,7 @@ def test_roles_are_checked_on_the_server(login_app: AppServer, fake_openai: Fake
     for api, args in refused.items():
         with pytest.raises(AppError, match=r"role \(viewer\) cannot"):
             vera.predict(*args, api_name=api)
-    assert not fake_openai.requests and not login_app.store().list_runs()
+    assert not fake_openai.requests and login_app.store().list_runs() == runs_before
     assert vera.predict([], api_name="/runs") is not None  # the Results tab works
     with pytest.raises(AppError, match="Only an admin"):
         client(login_app, "alice").predict("openai", fake_openai.base_url, "gpt-4o", "", "for-all", True,
@@ -285,8 +291,9 @@ def test_many_names_from_one_address_are_slowed_too() -> None:
     assert gate.delay("203.0.113.9", "someone-else") > 0 and gate.delay("198.51.100.7", "alice") == 0
 
 
-def test_someone_elses_guesses_do_not_lock_a_user_out(login_app: AppServer) -> None:
+def test_someone_elses_guesses_do_not_lock_a_user_out(fresh_login_app: AppServer) -> None:
     """Seven wrong guesses for Alice; Bob then signs in with gradio_client's default timeout at once."""
+    login_app = fresh_login_app
     gate = login_app.app.auth.__self__
     sleep = Recorder()
     gate.sleep = sleep
@@ -439,7 +446,8 @@ def _secrets_of(server: AppServer, tmp_path: Path) -> list[str]:
 
     run_batch(server.store(), [load_preset(PRESETS_DIR / "medvh_nota.yaml")], ["baseline/first"],
               run_name="secret-run-name-7", progress=False)
-    return ["add_endpoint", "cancel_probe", "mediconfusion", "secret-run-name-7", str(tmp_path), str(PRESETS_DIR)]
+    return ["add_endpoint", "cancel_probe", "mediconfusion", "secret-run-name-7", str(tmp_path), str(server.folder),
+            str(PRESETS_DIR)]
 
 
 def test_nothing_about_the_app_before_login(login_app: AppServer, tmp_path: Path) -> None:
@@ -461,7 +469,8 @@ def test_no_path_on_the_server_in_any_page(app: AppServer, tmp_path: Path) -> No
     c = client(app, "alice" if app.app.auth is not None else None)
     c.predict("mr_small.png", STEPS0, api_name="/use_bundled_image")
     c.predict("Which?", "choice", "CT\nMRI", "CT", "", STEPS0, [], "my-set", False, api_name="/add_to_benchmark_set")
-    roots = [str(tmp_path), str(PRESETS_DIR.parent), str(Path.home()), str(Path(__file__).resolve().parent.parent)]
+    roots = [str(tmp_path), str(app.folder), str(PRESETS_DIR.parent), str(Path.home()),
+             str(Path(__file__).resolve().parent.parent)]
     with httpx.Client(trust_env=False) as http:
         if app.app.auth is not None:
             http.post(f"{app.url}login", data={"username": "alice", "password": USERS["alice"][1]})
