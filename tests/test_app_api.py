@@ -10,10 +10,15 @@ import pytest
 from gradio_client import Client, handle_file
 from pydicom.data import get_testdata_file
 
+from app_server import module_app
 from probe_ui.app.serve import ServeError, options
 from probe_ui.probe_form import step_rows
 
 CALLED: set[str] = set()
+
+#: one app for the module's tests (tests/app_server.py, module_app): each works in gradio_client sessions of its own
+#: and looks only at the runs it makes (the conftest's ``app_server`` starts one per test)
+app_server = module_app(demo=True, max_upload_mb=20)
 
 
 @pytest.fixture
@@ -101,7 +106,7 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert "Prompt sent" in text and val(shown_id) == rid
     msg, table = call(client, "/rate", rid, "unsure", "hard to say", {"html": "", "run": run}, "Dr API")
     assert "rated unsure by Dr API" in msg and "you: unsure · hard to say" in table["html"]
-    assert store.ratings_frame().rating.tolist() == ["unsure"]
+    assert store.ratings_frame(store.get_run(run).id).rating.tolist() == ["unsure"]
     assert store.latest_rating(rid, rater="Dr API") == ("unsure", "hard to say")
     assert "not running" in call(client, "/cancel_probe", run)
     saved = call(client, "/add_to_benchmark_set", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps,

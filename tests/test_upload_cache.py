@@ -37,16 +37,19 @@ def holding(cache: Path) -> list[Path]:
     return [p for p in cache.rglob("*") if p.is_file() and PLANTED in p.read_bytes()]
 
 
-@pytest.fixture
-def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    """The app with its own upload cache, sweeping every 0.2 s for uploads unused for 1 s."""
-    cache = tmp_path / "gradio-cache"
-    monkeypatch.setenv("GRADIO_TEMP_DIR", str(cache))
-    monkeypatch.setattr(files, "UNUSED_UPLOAD_S", 1.0, raising=False)
-    monkeypatch.setattr(files, "SWEEP_EVERY_S", 0.2, raising=False)
-    (tmp_path / "app").mkdir()
-    for server in serving(tmp_path / "app", monkeypatch, demo=False, max_upload_mb=20):
-        yield server, cache
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory):
+    """The app with its own upload cache, sweeping every 0.2 s for uploads unused for 1 s; one for the module's
+    tests (each plants and looks for files of its own), stopped and its settings undone after the last."""
+    root = tmp_path_factory.mktemp("upload-cache")
+    cache = root / "gradio-cache"
+    (root / "app").mkdir()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("GRADIO_TEMP_DIR", str(cache))
+        mp.setattr(files, "UNUSED_UPLOAD_S", 1.0, raising=False)
+        mp.setattr(files, "SWEEP_EVERY_S", 0.2, raising=False)
+        for server in serving(root / "app", mp, demo=False, max_upload_mb=20):
+            yield server, cache
 
 
 def wait_until_gone(cache: Path, timeout_s: float = 30) -> list[Path]:
