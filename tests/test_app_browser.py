@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from pydicom.data import get_testdata_file
 
-from app_server import serving, start_app
+from app_server import module_app, serving, start_app
 from helpers import require_chromium
 from shared_chromium import close_contexts
 
@@ -36,8 +36,15 @@ def browser(chromium, shared_chromium):
         close_contexts(shared_chromium)
 
 
+#: one app for the module's tests (tests/app_server.py, module_app): each test works in browser contexts of its own
+#: (its own session) and on runs, endpoints and sets it names itself
+server = module_app(demo=False, max_upload_mb=50)
+
+
 @pytest.fixture
-def server(tmp_path, monkeypatch):
+def fresh_server(tmp_path, monkeypatch):
+    """An app of the test's own, for a test whose run name (``medvh_nota+rotations-seed0``, a blank name's default)
+    another test of the module's app also makes."""
     yield from serving(tmp_path, monkeypatch, demo=False, max_upload_mb=50)
 
 
@@ -698,13 +705,14 @@ def test_an_unread_reply_says_why_and_a_chosen_judge_reads_it(server, browser, f
         pg.p.close()
 
 
-def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_completes_it(server, browser, fake_openai):
+def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_completes_it(fresh_server, browser,
+                                                                                      fake_openai):
     """Issue 22: a blank run name and another model set never merge silently: the page says the run exists and
     what would be added, and waits for "add to run"; then it says "adds 2 models ... (N answers done)" before
     asking, a cancel leaves the run in the interrupted list with the whole plan counted, and Resume completes it
     (no error badges, the Runs table stays)."""
     fake_openai.latency_s = 2.5  # the slow model's 64 answers take ~20 s in waves: room for a Cancel on a busy machine
-    pg = open_page(browser, server, "batch-extend")
+    pg = open_page(browser, fresh_server, "batch-extend")
     add_endpoint(pg, fake_openai, "slowish")
     pg.tab("Batch")
     pg.tick("batch-presets", "medvh_nota (bundled)")
@@ -713,7 +721,7 @@ def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_complet
     pg.p.locator("#batch-start").click()
     pg.wait_text("#batch-status", r"answers planned", timeout_s=120)
     run = "medvh_nota+rotations-seed0"
-    first = {r["run"]: r for r in server.store().run_progress()}[run]
+    first = {r["run"]: r for r in fresh_server.store().run_progress()}[run]
     assert first["complete"] and first["answered"] == first["planned"]
     n = first["answered"]
 
@@ -726,7 +734,7 @@ def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_complet
     assert f"already holds baseline/first ({n} answers done)" in said and "2 models (baseline/random, slowish)" in said
     pg.shot("asks-before-adding")
     time.sleep(1)
-    assert {r["run"]: r for r in server.store().run_progress()}[run]["answered"] == n  # nothing was asked
+    assert {r["run"]: r for r in fresh_server.store().run_progress()}[run]["answered"] == n  # nothing was asked
     assert len(fake_openai.chat_requests) == 0
 
     pg.p.locator("#batch-extend input").check()
@@ -740,7 +748,7 @@ def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_complet
     pg.p.locator("#batch-cancel").click()
     status = pg.wait_text("#batch-status", r"Cancelled.*: (at least )?\d+ answers left", timeout_s=60)
     assert "Resume" in status
-    cancelled = {r["run"]: r for r in server.store().run_progress()}[run]
+    cancelled = {r["run"]: r for r in fresh_server.store().run_progress()}[run]
     # the whole plan (or, stopped while planning, none yet): never "complete" against the first batch's plan
     assert cancelled["planned"] in (3 * n, None) and not cancelled["complete"] and cancelled["answered"] < 3 * n
     pg.wait_text("#batch-runs", re.escape(run))
@@ -750,7 +758,7 @@ def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_complet
     pg.p.locator("#batch-resume").click()
     pg.wait_text("#batch-status", rf"{3 * n} answers planned; {cancelled['answered']} already done", timeout_s=120)
     pg.wait_text("#batch-runs", rf"{3 * n}")
-    done = {r["run"]: r for r in server.store().run_progress()}[run]
+    done = {r["run"]: r for r in fresh_server.store().run_progress()}[run]
     assert done["complete"] and done["answered"] == done["planned"] == 3 * n
     assert pg.p.locator("#batch-runs").inner_text().count(run) == 1
     assert pg.p.locator(".toast-body").count() == 0 and pg.p.locator("#batch-runs .error").count() == 0

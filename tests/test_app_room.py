@@ -14,7 +14,7 @@ import re
 import pytest
 from PIL import Image
 
-from app_server import serving
+from app_server import module_app
 from axe_check import report, require_axe, violations
 from test_app_browser import Page, add_endpoint, browser, chromium, refresh_models  # noqa: F401,F811 (fixtures)
 
@@ -42,14 +42,10 @@ CLIPPED_JS = """() => [...document.querySelectorAll('#probe-table .pu-scroll')]
   .filter((s) => s.scrollWidth > s.clientWidth + 1).map((s) => [s.scrollWidth, s.clientWidth])"""
 
 
-@pytest.fixture
-def server(tmp_path, monkeypatch):
-    yield from serving(tmp_path, monkeypatch, demo=False, max_upload_mb=50)
-
-
-@pytest.fixture
-def demo_server(tmp_path, monkeypatch):
-    yield from serving(tmp_path, monkeypatch, demo=True, max_upload_mb=50)
+#: one app and one demo app for the module's tests (tests/app_server.py, module_app): each test works in browser
+#: contexts of its own and reads only the runs it makes
+server = module_app(demo=False, max_upload_mb=50)
+demo_server = module_app(demo=True, max_upload_mb=50)
 
 
 def _open(browser, url: str, screen: str, name: str) -> Page:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import threading
 
 import pytest
-from test_app_browser import VIEW, Page, browser, chromium, server  # noqa: F401 (fixtures)
+from app_server import module_app
+from test_app_browser import VIEW, Page, browser, chromium  # noqa: F401 (fixtures)
 
 SCREENS = {"1440x900": {"viewport": VIEW},
            "1024x768-125": {"viewport": {"width": 819, "height": 614}, "device_scale_factor": 1.25}}
 
 
-def make_run(server, name: str) -> None:  # noqa: F811
+def make_run(server, name: str) -> None:
     """Two baselines over the MediConfusion pairs, on a thread of its own (Playwright's loop runs on this one)."""
     from probe_ui.presets import load_preset
     from probe_ui.runner import run_batch
@@ -39,13 +40,22 @@ def broken_words(pg: Page, selector: str) -> list[str]:
           return out; })""", selector)
 
 
+server = module_app(demo=False, max_upload_mb=50)
+
+
+@pytest.fixture(scope="module")
+def pairs(server):
+    """The module's app holding the scored run, made once for both screens (a run's batch costs seconds)."""
+    make_run(server, "pairs")
+    return server
+
+
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_each_figure_says_what_it_means_beside_it(server, browser, screen):  # noqa: F811
+def test_each_figure_says_what_it_means_beside_it(pairs, browser, screen):  # noqa: F811
     from probe_ui.metrics.registry import explain_figures
 
-    make_run(server, "pairs")
     pg = Page(browser.new_page(**SCREENS[screen]), f"results-glossary-{screen}")
-    pg.p.goto(server.url)
+    pg.p.goto(pairs.url)
     pg.p.locator("#probe-run").wait_for()
     # on a busy machine the page's first load keeps a loading veil over the tabs for a while
     pg.p.get_by_role("tab", name="Results", exact=True).click(timeout=180000)

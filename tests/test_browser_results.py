@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from app_server import module_app
 from test_app_browser import VIEW, Page, add_endpoint, browser, chromium, server  # noqa: F401 (fixtures)
 
 PROJECTOR = {"viewport": {"width": 819, "height": 614}, "device_scale_factor": 1.25}
@@ -40,11 +41,21 @@ def plot_data(pg: Page, elem_id: str) -> list[dict]:
                                          hovertemplate: t.hovertemplate}})) : null; }}""")
 
 
+#: an app of its own for the plots (its newest run, which the Results tab opens on, stays theirs whatever the order)
+plots_app = module_app(demo=False, max_upload_mb=50)
+
+
+@pytest.fixture(scope="module")
+def many_conditions(plots_app):
+    """The plots' app holding the run of 50+ conditions, made once for both screens (the batch costs seconds)."""
+    make_run(plots_app, "many-conditions")
+    return plots_app
+
+
 @pytest.mark.parametrize("screen", list(SCREENS))
-def test_results_plots_are_interactive_and_readable_at_fifty_conditions(server, browser, screen):  # noqa: F811
-    make_run(server, "many-conditions")
+def test_results_plots_are_interactive_and_readable_at_fifty_conditions(many_conditions, browser, screen):
     pg = Page(browser.new_page(**SCREENS[screen]), f"results-interactive-{screen}")
-    pg.p.goto(server.url)
+    pg.p.goto(many_conditions.url)
     pg.p.locator("#probe-run").wait_for()
     pg.tab("Results")
     pg.wait_text("#results-shown", r"Showing run many-conditions ·", timeout_s=120)
