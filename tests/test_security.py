@@ -70,7 +70,7 @@ def test_the_search_finds_what_is_planted(tmp_path):
     assert sorted(found(tmp_path)) == [f"{PATIENT_ID} in y.txt", f"{KEY} in a/x.bin"]
 
 
-def test_no_key_and_no_patient_data_in_any_artifact(tmp_path, fake_openai, monkeypatch):
+def test_no_key_and_no_patient_data_in_any_artifact(tmp_path, fake_openai, monkeypatch, capsys):
     work = tmp_path / "work"
     (work / "presets").mkdir(parents=True)
     dcm = planted_dicom(tmp_path / "scan.dcm")  # outside the searched folder: the only place the name may be
@@ -89,14 +89,29 @@ def test_no_key_and_no_patient_data_in_any_artifact(tmp_path, fake_openai, monke
     logs = work / "logs"
     logs.mkdir()
 
-    def cli(name: str, *args: str) -> None:
-        r = subprocess.run([sys.executable, "-m", "probe_ui", *args], capture_output=True, text=True, env=env,
-                           cwd=work, timeout=300)
-        (logs / f"{name}.out").write_text(r.stdout)
-        (logs / f"{name}.err").write_text(r.stderr)
-        assert r.returncode == 0, (name, r.stderr[-1500:])
+    def cli(name: str, *args: str, key: str = KEY, status: int = 0) -> str:
+        """``probe-ui ARGS`` run in ``work`` as a person would, its output kept in ``logs`` (searched below); the
+        commands after the first run in this process (``main``, as the other tests here): a subprocess each would
+        import probe-ui again, seconds of CPU per command, for the same code and the same output."""
+        with monkeypatch.context() as m:
+            for var in ("PROBE_UI_BACKENDS", "PROBE_UI_DISCOVER", "NO_PROXY"):
+                m.setenv(var, env[var])
+            m.setenv("PLANTED_KEY_VAR", key)
+            m.chdir(work)
+            code = main(list(args))
+        out = capsys.readouterr()
+        (logs / f"{name}.out").write_text(out.out)
+        (logs / f"{name}.err").write_text(out.err)
+        assert code == status, (name, out.err[-1500:])
+        return out.err
 
-    cli("batch", "batch", str(preset), "-m", "loop", "-m", "baseline/first", "--suite", "rotations", "--run", "sec")
+    # the first command as a person types it, in a process of its own
+    r = subprocess.run([sys.executable, "-m", "probe_ui", "batch", str(preset), "-m", "loop", "-m", "baseline/first",
+                        "--suite", "rotations", "--run", "sec"], capture_output=True, text=True, env=env, cwd=work,
+                       timeout=300)
+    (logs / "batch.out").write_text(r.stdout)
+    (logs / "batch.err").write_text(r.stderr)
+    assert r.returncode == 0, r.stderr[-1500:]
     cli("batch-again", "--debug", "batch", str(preset), "-m", "loop", "--run", "sec")
     cli("score", "score", "--run", "sec", "--json")
     for fmt in ("jsonl", "parquet", "csv", "imagefolder"):
@@ -104,12 +119,8 @@ def test_no_key_and_no_patient_data_in_any_artifact(tmp_path, fake_openai, monke
     cli("import", "import", "dataset", "exports/jsonl", "--with-perturbations", "--to-preset", "replay/replay.yaml")
     cli("report", "report", "--run", "sec", "--out", "report.html")
     # a wrong key: the server's 401 echoes part of what it got; the message must not carry it on
-    env_wrong = dict(env, PLANTED_KEY_VAR=KEY[:-4] + "0000")
-    r = subprocess.run([sys.executable, "-m", "probe_ui", "batch", str(preset), "-m", "loop", "--run", "wrong",
-                        "--no-cache"],
-                       capture_output=True, text=True, env=env_wrong, cwd=work, timeout=300)
-    (logs / "wrong.err").write_text(r.stderr + r.stdout)
-    assert r.returncode == 1 and "401" in r.stderr
+    assert "401" in cli("wrong", "batch", str(preset), "-m", "loop", "--run", "wrong", "--no-cache",
+                        key=KEY[:-4] + "0000", status=1)
 
     # the app: upload the planted DICOM, a model whose key is typed in, run, rate, save, download
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(work / "gradio-cache"))
