@@ -225,7 +225,7 @@ def test_non_loopback_needs_auth():
     assert options("x.db", "::1").accounts is None and options("x.db", "localhost").host == "localhost"
 
 
-def test_probe_ui_with_no_command_serves_the_app(tmp_path):
+def test_probe_ui_with_no_command_serves_the_app(tmp_path, capsys):
     """`probe-ui` prints the address and serves the page there; Ctrl+C stops it; an open host needs --auth."""
     import os
     import signal
@@ -257,9 +257,12 @@ def test_probe_ui_with_no_command_serves_the_app(tmp_path):
         proc.wait(timeout=30)
     finally:
         stop(proc)
-    refused = subprocess.run([sys.executable, "-m", "probe_ui", "--host", "0.0.0.0", "--db", str(tmp_path / "b.db")],
-                             capture_output=True, text=True, env=env, timeout=60)
-    assert refused.returncode == 2 and "without --auth" in refused.stderr
+    # refused before anything is served: in this process (main, what the command runs), sparing a second start
+    from probe_ui.cli import main
+
+    with pytest.raises(SystemExit) as refused:
+        main(["--host", "0.0.0.0", "--db", str(tmp_path / "b.db")])
+    assert refused.value.code == 2 and "without --auth" in capsys.readouterr().err
 
 
 def test_batch_tab_cancel_and_resume(app_server, fake_openai):
