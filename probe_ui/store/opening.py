@@ -17,11 +17,10 @@ from typing import Any, Iterator
 import sqlalchemy as sa
 from sqlalchemy import event
 
+from probe_ui.data_folder import DATA_DIR, DEFAULT_DB
 from probe_ui.redact import public_text
 from probe_ui.store.errors import NO_STORE, NoStoreError, StoreError, StoreNeedsUpgrade
 from probe_ui.store.schema import MAX_ID, md
-
-DEFAULT_DB = Path("probe-ui-data") / "probe-ui.db"
 
 
 class StoreBase:
@@ -61,7 +60,7 @@ class StoreBase:
         connect_url = None
         if "://" in loc:
             self.url = database_url(loc)
-            default_images = Path("probe-ui-data") / "images"
+            default_images = DATA_DIR / "images"
         else:
             path = Path(loc)
             if path.exists() and path.is_dir():
