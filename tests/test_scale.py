@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from helpers import stop, write_png, write_preset
+from probe_ui.cli import main
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.runner import BatchError, run_batch
 from probe_ui.scoring import jsonable, score_run
@@ -83,14 +84,18 @@ def test_shards_on_three_processes_share_one_postgresql_batch(tmp_path, postgres
     assert "***" not in again.stdout or "@" not in postgres_db
 
 
-def test_bad_shard_and_bad_database_url(tmp_path):
+def test_bad_shard_and_bad_database_url(tmp_path, capsys):
+    """In this process (``main``, as the command runs it): what is checked is the exit status and the one line, not
+    a process of its own."""
     preset = str(PRESETS_DIR / "mediconfusion_pairs.yaml")
-    bad = cli("batch", preset, "-m", "baseline/first", "--shard", "4/3", "--db", str(tmp_path / "x.db"))
-    assert bad.returncode == 2 and "1 <= I <= N" in bad.stderr
+    with pytest.raises(SystemExit) as bad:
+        main(["batch", preset, "-m", "baseline/first", "--shard", "4/3", "--db", str(tmp_path / "x.db")])
+    assert bad.value.code == 2 and "1 <= I <= N" in capsys.readouterr().err
     with pytest.raises(BatchError, match="shard"):
         run_batch(Store(tmp_path / "y.db"), [load_preset(preset)], ["baseline/first"], shard=(0, 2), progress=False)
-    down = cli("score", "--db", "postgresql://probe:s3cret-pw@127.0.0.1:1/none")
-    assert down.returncode == 1 and "s3cret-pw" not in down.stderr + down.stdout and "cannot open" in down.stderr
+    assert main(["score", "--db", "postgresql://probe:s3cret-pw@127.0.0.1:1/none"]) == 1
+    out, err = capsys.readouterr()
+    assert "s3cret-pw" not in err + out and "cannot open" in err
 
 
 def test_kill_9_mid_batch_then_resume_gives_every_answer_once(tmp_path, fake_openai):
