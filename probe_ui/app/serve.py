@@ -4,10 +4,12 @@ API credit and shows everything in the store."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import ipaddress
 import logging
 import os
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -232,6 +234,23 @@ def headless_plots() -> None:
         sys.modules["matplotlib"].rcParams["backend"] = os.environ["MPLBACKEND"]
 
 
+#: what the first click would otherwise import: matplotlib (Gradio asks for its backend on every event) and the API
+#: SDKs (the first live call): about 1 s of CPU each on a busy 2-core machine, paid by the first person to probe
+WARM_IMPORTS = ("matplotlib", "openai", "anthropic")
+
+
+def warm_imports() -> None:
+    """Import, on a background thread while the app starts, what the first event and the first probe need."""
+    def run() -> None:
+        for name in WARM_IMPORTS:
+            try:
+                importlib.import_module(name)
+            except ImportError:  # an SDK not installed: its models say so when asked
+                pass
+
+    threading.Thread(target=run, name="probe-ui warm imports", daemon=True).start()
+
+
 def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> Any:
     """Build the app on its store and serve it; returns the Blocks (with ``block=False``, for tests)."""
     from starlette.middleware import Middleware
@@ -242,6 +261,7 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
     from probe_ui.store import Store
 
     headless_plots()
+    warm_imports()
     store = Store(opts.db)
     app = build_app(AppContext(store=store, db_location=opts.db, demo=opts.demo, accounts=opts.accounts,
                                policy=opts.policy))
