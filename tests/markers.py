@@ -20,7 +20,7 @@ HF_FIXTURES = frozenset({"tiny_llava", "tiny_llava_nosys", "tiny_gemma3", "tiny_
 #: ``python -m pytest --durations=0`` on the 2-core development machine (docs/dev/testing.md).
 SLOW: frozenset[str] = frozenset({
     # each test starts the app, a batch or a wheel install in a subprocess, or drives many sessions
-    "test_app_api", "test_auth", "test_many_users", "test_startup", "test_startup_yaml", "test_packaging",
+    "test_app_api", "test_auth", "test_many_users", "test_startup", "test_packaging",
     "test_upload_cache", "test_security", "test_store_run_lock", "test_scale", "test_interop_inspect",
     # property-based fuzzing, and module fixtures that run whole batches over every suite
     "test_fuzz", "test_report", "test_compare",

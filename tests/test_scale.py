@@ -8,23 +8,18 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from helpers import stop, write_png, write_preset
+from probe_ui.cli import main
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.runner import BatchError, run_batch
 from probe_ui.scoring import jsonable, score_run
 from probe_ui.store import Store, responses
 
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
-
-
-def cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "probe_ui", *args], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, **(env or {})}, cwd=cwd)
 
 
 def comparable(score: dict) -> dict:
@@ -56,7 +51,7 @@ def test_postgresql_and_sqlite_score_the_same(tmp_path, postgres_db):
     assert ids and all(pg.get_image(i).id == i for i in ids)
 
 
-def test_shards_on_three_processes_share_one_postgresql_batch(tmp_path, postgres_db):
+def test_shards_on_three_processes_share_one_postgresql_batch(tmp_path, postgres_db, monkeypatch, capsys):
     preset = str(PRESETS_DIR / "mediconfusion_pairs.yaml")
     env = {"PROBE_UI_DISCOVER": "0"}
     procs = [subprocess.Popen([sys.executable, "-m", "probe_ui", "batch", preset, *sum((["-m", m] for m in MODELS), []),
@@ -77,20 +72,29 @@ def test_shards_on_three_processes_share_one_postgresql_batch(tmp_path, postgres
     assert len(df) == sum(planned) == 16 * 2 * 3  # 16 items x (original + 1 shift) x 3 models, each exactly once
     assert not df.duplicated(["variant_id", "model", "prompt", "sample"]).any()
     assert {r["run"]: r for r in store.run_progress()}[run.name]["complete"]
-    again = cli("batch", preset, *sum((["-m", m] for m in MODELS), []), "--suite", "circular", "--db", postgres_db,
-                "--no-progress", env=env, cwd=tmp_path)
-    assert again.returncode == 0 and "96 already done, 0 new" in again.stdout
-    assert "***" not in again.stdout or "@" not in postgres_db
+    # the same command again, in this process (what it prints is checked, not a process of its own)
+    monkeypatch.setenv("PROBE_UI_DISCOVER", "0")
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["batch", preset, *sum((["-m", m] for m in MODELS), []), "--suite", "circular", "--db", postgres_db,
+                 "--no-progress"]) == 0
+    again = capsys.readouterr().out
+    assert "96 already done, 0 new" in again
+    assert "***" not in again or "@" not in postgres_db
 
 
-def test_bad_shard_and_bad_database_url(tmp_path):
+def test_bad_shard_and_bad_database_url(tmp_path, capsys):
+    """In this process (``main``, as the command runs it): what is checked is the exit status and the one line, not
+    a process of its own."""
     preset = str(PRESETS_DIR / "mediconfusion_pairs.yaml")
-    bad = cli("batch", preset, "-m", "baseline/first", "--shard", "4/3", "--db", str(tmp_path / "x.db"))
-    assert bad.returncode == 2 and "1 <= I <= N" in bad.stderr
+    with pytest.raises(SystemExit) as bad:
+        main(["batch", preset, "-m", "baseline/first", "--shard", "4/3", "--db", str(tmp_path / "x.db")])
+    assert bad.value.code == 2 and "1 <= I <= N" in capsys.readouterr().err
     with pytest.raises(BatchError, match="shard"):
         run_batch(Store(tmp_path / "y.db"), [load_preset(preset)], ["baseline/first"], shard=(0, 2), progress=False)
-    down = cli("score", "--db", "postgresql://probe:s3cret-pw@127.0.0.1:1/none")
-    assert down.returncode == 1 and "s3cret-pw" not in down.stderr + down.stdout and "cannot open" in down.stderr
+    assert main(["score", "--db", "postgresql://probe:s3cret-pw@127.0.0.1:1/none"]) == 1
+    out, err = capsys.readouterr()
+    assert "s3cret-pw" not in err + out and "cannot open" in err
 
 
 def test_kill_9_mid_batch_then_resume_gives_every_answer_once(tmp_path, fake_openai):

@@ -12,7 +12,7 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,8 +55,24 @@ def command(name: str, help: str, description: str | None = None
     return deco
 
 
+class LazyChoices:
+    """``choices=`` of an option whose names come from modules that are slow to import (the harnesses, the
+    import and export formats): computed only when ``argparse`` asks (the option is given, or help is shown), so
+    building the parser, and every command that does not use the option, imports nothing for them. Give the option
+    a ``metavar`` (argparse otherwise lists the choices when the option is added) and ``%(choices)s`` in its help."""
+
+    def __init__(self, names: Callable[[], Iterable[str]]) -> None:
+        self._names = names
+
+    def __contains__(self, name: object) -> bool:
+        return name in tuple(self._names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(tuple(self._names()))
+
+
 def db_default() -> str:
-    from probe_ui.store import DEFAULT_DB
+    from probe_ui.data_folder import DEFAULT_DB
 
     return os.environ.get("PROBE_UI_DB", str(DEFAULT_DB))
 

@@ -9,6 +9,7 @@ import argparse
 from probe_ui.cli.common import (
     DB_HELP,
     EXIT_ERROR,
+    LazyChoices,
     UsageError,
     command,
     db_args,
@@ -61,8 +62,7 @@ def export_format_names() -> list[str]:
                      "With --to-preset the file is the format's question file and a preset YAML is written "
                      "instead.")
 def import_arguments(im: argparse.ArgumentParser) -> None:
-    im.add_argument("format", metavar="FORMAT", choices=_import_formats(),
-                    help=f"one of: {', '.join(_import_formats())}")
+    im.add_argument("format", metavar="FORMAT", choices=LazyChoices(_import_formats), help="one of: %(choices)s")
     im.add_argument("file", metavar="FILE", help="the results file (or, with --to-preset, the question file)")
     im.add_argument("--dataset", default=None, metavar="FILE",
                     help="mediconfusion: dataset.json (required for results); blink: the items (question, choices)")
@@ -178,7 +178,8 @@ def cmd_import_dataset(args: argparse.Namespace) -> int:
                        "the harness's answers back")
 def export_set_arguments(es: argparse.ArgumentParser) -> None:
     es.add_argument("preset", metavar="PRESET", help="a preset file, or a shipped preset by name")
-    es.add_argument("--to", required=True, choices=_harnesses(), help="the harness whose conventions to write")
+    es.add_argument("--to", required=True, choices=LazyChoices(_harnesses), metavar="HARNESS",
+                    help="the harness whose conventions to write: %(choices)s")
     es.add_argument("--out", required=True, metavar="DIR", help="folder to write (created; must be empty or new)")
     es.add_argument("--suite", action="append", default=[], metavar="NAME",
                     help="add a stress suite's variants to every item, as batch --suite does; repeatable")
@@ -206,7 +207,8 @@ def cmd_export_set(args: argparse.Namespace) -> int:
                    "images written once, by hash")
 def export_arguments(ex: argparse.ArgumentParser) -> None:
     db_args(ex)
-    ex.add_argument("--format", required=True, choices=export_format_names())
+    ex.add_argument("--format", required=True, choices=LazyChoices(export_format_names), metavar="FORMAT",
+                    help="%(choices)s")
     ex.add_argument("--out", required=True, metavar="DIR", help="folder to write (created; must be empty or new)")
     ex.add_argument("--by", choices=("response", "variant"), default="response",
                     help="one row per answer (default) or per variant, with every model's answer in it")

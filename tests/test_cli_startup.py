@@ -1,0 +1,58 @@
+"""``probe-ui --help`` and building the command line import none of the heavy libraries: the parser is built for
+every command (``python -m probe_ui batch ...`` included), and pandas, SQLAlchemy, Pillow, NumPy and pydantic cost
+about 4 s of CPU on the 2-core machine (``python -X importtime``), paid before a command that needs none of them
+(``--help``, ``models``, ``perturbations``) could print a line. Each command imports what it uses when it runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from probe_ui.cli import build_parser
+
+HEAVY = ("pandas", "sqlalchemy", "PIL", "numpy", "pydantic", "yaml", "openai", "anthropic", "gradio", "torch")
+
+PROBE = ("import json, sys, probe_ui.cli; p = probe_ui.cli.build_parser(); {action}; "
+         "print(json.dumps(sorted(m for m in {heavy!r} if m in sys.modules)))")
+
+
+def imported_after(action: str) -> list[str]:
+    """The heavy modules a fresh interpreter holds after importing the CLI and running ``action``."""
+    done = subprocess.run([sys.executable, "-c", PROBE.format(action=action, heavy=HEAVY)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_building_the_parser_and_formatting_help_import_no_heavy_library() -> None:
+    assert imported_after("p.format_help()") == []
+    # the sub-commands' help too, but for the lists of names that come from the libraries they describe
+    assert imported_after("p.parse_known_args(['batch', 'x.yaml', '-m', 'baseline/first'])") == []
+
+
+def test_lazy_choices_still_refuse_unknown_names_and_list_the_known_ones(capsys) -> None:  # noqa: ANN001
+    parser = build_parser()
+    for argv, option in ((["export-set", "p.yaml", "--to", "nowhere", "--out", "o"], "--to"),
+                         (["export", "--format", "nope", "--out", "o"], "--format"),
+                         (["import", "nope", "f.json"], "FORMAT")):
+        try:
+            parser.parse_args(argv)
+        except SystemExit as exc:
+            assert exc.code == 2
+        else:
+            raise AssertionError(f"{argv} was accepted")
+        err = capsys.readouterr().err
+        assert f"argument {option}: invalid choice:" in err, err
+    assert parser.parse_args(["export-set", "p.yaml", "--to", "inspect", "--out", "o"]).to == "inspect"
+    assert parser.parse_args(["export", "--format", "csv", "--out", "o"]).format == "csv"
+    assert parser.parse_args(["import", "blink", "f.json"]).format == "blink"
+    # each command's help lists them (asked for, so imported then)
+    for command, names in (("export-set", ("inspect", "vlmevalkit")), ("export", ("jsonl", "imagefolder")),
+                           ("import", ("mediconfusion", "vlmevalkit"))):
+        try:
+            parser.parse_args([command, "--help"])
+        except SystemExit as exc:
+            assert exc.code == 0
+        shown = " ".join(capsys.readouterr().out.split())
+        assert all(name in shown for name in names), shown
