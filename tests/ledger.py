@@ -19,9 +19,17 @@ import pytest
 ENV = "PROBE_UI_TEST_LEDGER"
 
 
+#: the ledger's prefix as pytest started, made absolute then: a module-scoped app fixture works in a folder of its
+#: own (chdir) across its module's tests, and a relative prefix wrote their lines into that folder, where CI's check
+#: never looked ("ran in neither step" for 59 tests)
+_STARTED_WITH = (os.environ.get(ENV), Path(os.environ[ENV]).resolve() if os.environ.get(ENV) else None)
+
+
 def _prefix() -> Path | None:
     value = os.environ.get(ENV)
-    return Path(value) if value else None
+    if not value:
+        return None
+    return _STARTED_WITH[1] if value == _STARTED_WITH[0] else Path(value).resolve()
 
 
 def _worker() -> str:

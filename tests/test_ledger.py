@@ -38,3 +38,27 @@ def test_a_missing_collection_or_a_test_outside_it_fails(tmp_path: Path) -> None
     assert "missing" in check(str(tmp_path / "none"), [])[0]
     rest = ledger(tmp_path / "rest", ["t.py::a"], gw0=["t.py::a", "gone.py::x"])
     assert check(rest, [rest]) == ["ran but not in the full collection: gone.py::x"]
+
+
+def test_a_relative_prefix_keeps_writing_where_pytest_started(tmp_path, monkeypatch):
+    """A module-scoped app fixture works in a folder of its own across its module's tests (chdir); the lines of
+    those tests must still reach the ledger CI checks, not a copy of it in that folder."""
+    import ledger as ledger_module
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(ledger_module.ENV, "led/rest")
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw0")
+    monkeypatch.setattr(ledger_module, "_STARTED_WITH", ("led/rest", tmp_path / "led" / "rest"))
+    elsewhere = tmp_path / "app-folder"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+
+    class Item:
+        nodeid = "tests/test_x.py::test_y"
+
+        def iter_markers(self, name):
+            return iter(())
+
+    ledger_module.record_ran(Item())  # type: ignore[arg-type]
+    assert (tmp_path / "led" / "rest.ran.gw0").read_text() == "tests/test_x.py::test_y\n"
+    assert not (elsewhere / "led").exists()
