@@ -205,16 +205,17 @@ def load_model(model: str, options: dict[str, Any] | None = None) -> LoadedModel
     with _CACHE_LOCK:
         if key in _CACHE:
             return _CACHE[key]
+    # checked before taking the load lock: a look for the Hub (up to 3 s) holds up no one else's load
+    cached = not is_local and hub_cached(source)
+    if not is_local and not cached:
+        if hub_offline():
+            raise ProviderError(_not_cached_message(model, "HF_HUB_OFFLINE is set"))
+        if not _hub_reachable():
+            raise ProviderError(_not_cached_message(model, "no network connection"))
     with _LOAD_LOCK:  # a second caller of the same model waits for the first load instead of loading again
         with _CACHE_LOCK:
             if key in _CACHE:
                 return _CACHE[key]
-        cached = not is_local and hub_cached(source)
-        if not is_local and not cached:
-            if hub_offline():
-                raise ProviderError(_not_cached_message(model, "HF_HUB_OFFLINE is set"))
-            if not _hub_reachable():
-                raise ProviderError(_not_cached_message(model, "no network connection"))
         try:
             # a model already in the cache loads from it without asking the Hub (fast, and works offline) ...
             entry = _load(model, key, options, local_files_only=cached)
