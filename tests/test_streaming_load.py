@@ -3,7 +3,9 @@
 - a live probe's answers that arrive close together redraw the table once (``run_live(coalesce_s=...)``), and the
   last table still has every answer in its own cell, each stored once;
 - events that ask models wait on threads of their own (``probe_ui.app.queues.off_pool``), so a light event (a
-  page action on Gradio's shared pool) answers while 64 probes are waiting for their models.
+  page action on Gradio's shared pool) answers while 64 probes are waiting for their models;
+- the app's queue looks for work every 10 ms, not every millisecond (``queues.configure_queue``): the settings
+  reach the Gradio queue the app is served with, and a Gradio without them still serves.
 
 No wall-clock goals here (benchmarks/live_probe.py and benchmarks/many_users.py measure them)."""
 
@@ -85,3 +87,31 @@ def test_a_light_event_answers_while_64_model_events_wait(monkeypatch):
 
     out = anyio.run(scenario)
     assert out[0] == "model list" and out.count("answers") == queues.MODEL_EVENTS
+
+
+def test_the_served_queue_polls_at_probe_uis_intervals(tmp_path, monkeypatch, caplog):
+    """Gradio's queue looks for work every millisecond even when idle (a tenth of a core); the app's queue uses
+    probe-ui's intervals. A Gradio release that renamed the attributes fails here instead of quietly polling
+    again, and a queue without them still serves, with a line in the log."""
+    from probe_ui.app.blocks import AppContext, build_app
+    from probe_ui.store import Store
+
+    monkeypatch.setenv("PROBE_UI_DISCOVER", "0")
+    db = tmp_path / "probe-ui.db"
+    app = build_app(AppContext(store=Store(db), db_location=str(db), demo=False))
+    assert app._queue.sleep_when_free == queues.QUEUE_POLL_S == 0.01
+    assert app._queue.progress_update_sleep_when_free == queues.PROGRESS_POLL_S
+    assert app._queue.default_concurrency_limit == queues.LIGHT_EVENTS
+
+    class OldQueue:  # a queue object without the poll attributes
+        pass
+
+    class Blocks:
+        def queue(self, default_concurrency_limit: int) -> None:
+            self._queue = OldQueue()
+
+    old = Blocks()
+    with caplog.at_level("WARNING"):
+        queues.configure_queue(old)
+    assert not hasattr(old._queue, "sleep_when_free")
+    assert "no sleep_when_free" in caplog.text and "no progress_update_sleep_when_free" in caplog.text

@@ -17,7 +17,7 @@ from probe_ui import comparison  # noqa: E402
 from probe_ui.app import access, plot_view, probe_tab  # noqa: E402
 from probe_ui.app.context import AppContext  # noqa: E402
 from probe_ui.app.files import guard_uploads, watch_uploads  # noqa: E402
-from probe_ui.app.queues import LIGHT_EVENTS  # noqa: E402
+from probe_ui.app.queues import configure_queue  # noqa: E402
 from probe_ui.app.tabs import app_tabs  # noqa: E402
 
 TITLE = "probe-ui"
@@ -164,7 +164,7 @@ def build_app(ctx: AppContext) -> gr.Blocks:
     access.enforce(ctx, app, [i for i in common_events if (None, "unload") not in app.fns[i].targets], "read")
     guard_uploads(app)  # a refused upload (wrong type, too large) leaves the cache at once
     watch_uploads(app)  # so do the uploads of a failed call, and, within a minute, those no call used
-    app.queue(default_concurrency_limit=LIGHT_EVENTS)
+    configure_queue(app)
     return app
 
 
