@@ -311,10 +311,11 @@ def paper_differences(a: pd.DataFrame, b: pd.DataFrame, *, definition: str = "cl
     """Per headline figure of every metric family present in both sides' shared answers: A, B, B - A, and a
     percentile interval from a paired bootstrap over the shared units (items, or item groups): each replicate
     draws the same units for both sides."""
-    from probe_ui.metrics import detect_families, get_family, groups
+    from probe_ui.metrics import detect_families, get_family
+    from probe_ui.metrics.frame import for_resampling
     from probe_ui.metrics.registry import MetricContext
 
-    da, db = groups.prepare(a), groups.prepare(b)
+    da, db = for_resampling(a), for_resampling(b)
     names = sorted(set(detect_families(da)) & set(detect_families(db)))
     if not names:
         return []

@@ -96,9 +96,15 @@ def key_codes(df: pd.DataFrame, cols: Iterable[str]) -> np.ndarray:
     cols = list(cols)
     if not cols or not len(df):
         return np.zeros(len(df), dtype=np.int64)
-    code = np.zeros(len(df), dtype=np.int64)
-    for c in cols:
-        f, uniq = pd.factorize(df[c], use_na_sentinel=False)
+    return combined_codes([df[c] for c in cols])
+
+
+def combined_codes(columns: list[Any]) -> np.ndarray:
+    """:func:`key_codes` of columns given as arrays (or Series) of one length: the codes number the distinct
+    combinations in order of first appearance."""
+    code = np.zeros(len(columns[0]), dtype=np.int64)
+    for col in columns:
+        f, uniq = pd.factorize(col, use_na_sentinel=False)
         code = code * (len(uniq) + 1) + f.astype(np.int64)
         code = pd.factorize(code)[0].astype(np.int64)  # keep the numbers small
     return code
@@ -188,6 +194,26 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
                               if isinstance(v, np.ndarray) and v.dtype == object else v) for k, v in cols.items()},
                          index=d.index)
     return pd.concat([d, extra], axis=1)
+
+
+def for_resampling(df: pd.DataFrame) -> pd.DataFrame:
+    """A prepared table made cheap to draw rows from many times (a paired bootstrap computes every family on each
+    replicate): the per-row facts that drawing rows cannot change computed once (``_key``: :func:`answer_keys`;
+    ``_qcode``: :func:`question_codes`; ``invalid`` as the booleans :func:`flag` reads), and the text columns held
+    as plain Python objects in one block (and the column names), so a draw is one numpy take instead of one Arrow
+    call per column. The values are the prepared table's (a missing text stays NaN), so every figure is too."""
+    d = prepare(df)
+    cols: dict[str, Any] = {c: d[c].astype(object) for c in d.columns
+                            if isinstance(d[c].dtype, (pd.StringDtype, pd.ArrowDtype))}
+    if "invalid" in d.columns:
+        cols["invalid"] = flag(d, "invalid")
+    cond = d["_cond"].array
+    cols["_cond"] = pd.Categorical.from_codes(cond.codes, pd.Index(cond.categories, dtype=object))
+    cols["_key"] = pd.Series(answer_keys(d), index=d.index, dtype=object)
+    cols["_qcode"] = question_codes(d)
+    out = d.assign(**cols).copy()  # the copy puts the object columns in one block
+    out.columns = pd.Index(list(out.columns), dtype=object)  # a column looked up by name: no Arrow call
+    return out
 
 
 def correct_values(df: pd.DataFrame) -> np.ndarray:
@@ -357,6 +383,22 @@ def answer_keys(df: pd.DataFrame) -> np.ndarray:
             out[choice] = flat[np.where(ok, offsets[inv] + np.where(ok, k, 0), len(flat) - 1)]
     out[~valid] = None
     return out
+
+
+def question_codes(d: pd.DataFrame) -> np.ndarray:
+    """A code per row for (kind, question, set of option texts): both images of a confusing pair share it (only
+    equal codes mean anything; ``_qcode`` when :func:`for_resampling` computed them once)."""
+    if "_qcode" in d.columns:
+        return d["_qcode"].to_numpy()
+    if not len(d):
+        return np.zeros(0, dtype=np.int64)
+    kind = d["kind"].astype(str).to_numpy(dtype=object) if "kind" in d.columns else np.full(len(d), "choice", object)
+    q = d["question"].astype(str).to_numpy(dtype=object) if "question" in d.columns else np.full(len(d), "", object)
+    opts = per_variant(d, "options", lambda o: frozenset(o) if isinstance(o, (list, tuple, np.ndarray)) else frozenset()
+                       ).to_numpy(dtype=object) if "options" in d.columns else np.full(len(d), frozenset(), object)
+    key = pd.DataFrame({"k": kind, "q": q, "o": opts})
+    codes = key_codes(key, ["k", "q", "o"])
+    return np.where(kind == "choice", codes, -1 - np.arange(len(d)))  # non-choice rows never pair
 
 
 def truth_keys(df: pd.DataFrame) -> np.ndarray:

@@ -142,12 +142,12 @@ def flip_rate(df: pd.DataFrame) -> dict[str, Any]:
     moved_pct = {str(cuniq[i]): round(float(100 * mv_c[i] / n_c[i]), 4) for i in order}
     keep = ~moved
     kitems = item[var][keep]
-    any_flip = pd.Series(changed[keep]).groupby(kitems).any() if keep.any() else pd.Series(dtype=bool)
+    flipped = np.unique(kitems[changed[keep]])  # items whose answer changes under some kept condition
     return {
         "conditions": conditions,
         "answer_moved": moved_pct,
         "pairs": mv(int(changed[keep].sum()), int(keep.sum())),
-        "overall": mv(int(any_flip.sum()), len(any_flip)),
+        "overall": mv(len(flipped), len(np.unique(kitems))),
         "items": int(len(np.unique(item[var]))),
     }
 
@@ -288,8 +288,9 @@ def _headline(b: dict[str, Any]) -> dict[str, Any]:
 def groups_block(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     """Group consistency over all conditions and per suite, the answer flip rate (``answer_flip_rate``), and
     CircularEval / same option under shuffles where those conditions exist."""
-    key = answer_keys(d)
-    d = d[[c for c in d.columns if c.startswith("_") or c in _GROUP_COLUMNS]].assign(_key=key)
+    if "_key" not in d.columns:  # narrowed once, with the answer keys (a table for resampling has them already)
+        key = answer_keys(d)
+        d = d[[c for c in d.columns if c.startswith("_") or c in _GROUP_COLUMNS]].assign(_key=key)
     cond = cond_values(d)
     conds = [str(c) for c in pd.unique(cond)]
     out: dict[str, Any] = {"group_consistency": {"all": group_consistency(d)},

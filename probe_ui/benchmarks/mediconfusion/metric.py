@@ -40,6 +40,7 @@ import pandas as pd
 from probe_ui.metrics.frame import (
     ORIGINAL,
     answer_keys,
+    combined_codes,
     cond_values,
     correct_values,
     flag,
@@ -49,6 +50,7 @@ from probe_ui.metrics.frame import (
     mv,
     per_variant,
     prepare,
+    question_codes,
     random_share,
     rep_keys,
     sources_text,
@@ -60,77 +62,72 @@ PARTNER = "mediconfusion-pair/partner-image"
 _METRICS = ("set_accuracy", "individual_accuracy", "confusion", "invalid")
 
 
-def _pairs(d: pd.DataFrame, pair_col: str, cond_values: np.ndarray,
-           member: np.ndarray | None = None) -> tuple[pd.DataFrame, pd.DataFrame, int]:
-    """Sorted rows of complete pairs (image 1, image 2 alternating), their pair keys, and the number of groups
-    dropped for not having exactly two rows."""
-    keys = rep_keys(d)
-    kf = pd.DataFrame({k: d[k].to_numpy() for k in keys})
-    kf["_cond"] = cond_values
-    kf["_pair"] = d[pair_col].to_numpy()
-    work = pd.DataFrame({"pair": key_codes(kf, list(kf.columns)), "cond": cond_values, "row": np.arange(len(d))})
+def _pairs(d: pd.DataFrame, at: np.ndarray, pair_col: str, cond_values: np.ndarray,
+           member: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, int]:
+    """The complete pairs among the rows ``at`` (positions in ``d``; ``cond_values`` and ``member`` are theirs):
+    the condition of each of their rows and the positions in ``d`` of those rows, sorted by pair (image 1, image 2
+    alternating), and the number of groups dropped for not having exactly two rows. Numpy on the rows' own values:
+    a paired bootstrap calls it on every replicate."""
+    cond_values = np.asarray(cond_values, dtype=object)
+    pair = combined_codes([d[k].to_numpy()[at] for k in rep_keys(d)] + [cond_values, d[pair_col].to_numpy()[at]])
+    row = np.arange(len(at))
     if member is None:
-        m = variant_attr(d, "pair_member")
+        m = variant_attr(d, "pair_member").iloc[at]
         member = pd.to_numeric(m, errors="coerce").to_numpy(dtype=float)
         if np.isnan(member).all() and m.notna().any():
             codes = pd.factorize(m.map(lambda x: None if x is None else str(x)), sort=True)[0].astype(float)
             codes[codes < 0] = np.nan
             member = codes
-    work["member"] = np.where(np.isnan(member), np.inf, member)
-    work["same"] = question_codes(d)
-    g = work.groupby("pair")
-    size = g["row"].transform("size").to_numpy()
-    one_q = (g["same"].transform("nunique") == 1).to_numpy()
-    ok = (size == 2) & one_q
-    dropped = int(pd.unique(work.loc[~ok, "pair"]).size)
-    work = work[ok].sort_values(["pair", "member", "row"], kind="stable")
-    return work, d.iloc[work["row"].to_numpy()], dropped
+    member = np.where(np.isnan(member), np.inf, member)
+    same = question_codes(d)[at]  # equal codes = the same question, in d as among the rows
+    k = int(pair.max()) + 1 if len(pair) else 0
+    size = np.bincount(pair, minlength=k)
+    qc, qu = pd.factorize(same)
+    n_q = np.bincount(np.unique(pair * (len(qu) + 1) + qc) // (len(qu) + 1), minlength=k)  # distinct questions
+    ok = (size[pair] == 2) & (n_q[pair] == 1)
+    dropped = int(np.unique(pair[~ok]).size)
+    sel = np.flatnonzero(ok)
+    sel = sel[np.lexsort((row[sel], member[sel], pair[sel]))]  # by pair, then image 1 first, then table order
+    return cond_values[sel], np.asarray(at)[sel], dropped
 
 
-def question_codes(d: pd.DataFrame) -> np.ndarray:
-    """A code per row for (kind, question, set of option texts): both images of a confusing pair share it."""
-    if not len(d):
-        return np.zeros(0, dtype=np.int64)
-    kind = d["kind"].astype(str).to_numpy(dtype=object) if "kind" in d.columns else np.full(len(d), "choice", object)
-    q = d["question"].astype(str).to_numpy(dtype=object) if "question" in d.columns else np.full(len(d), "", object)
-    opts = per_variant(d, "options", lambda o: frozenset(o) if isinstance(o, (list, tuple, np.ndarray)) else frozenset()
-                       ).to_numpy(dtype=object) if "options" in d.columns else np.full(len(d), frozenset(), object)
-    key = pd.DataFrame({"k": kind, "q": q, "o": opts})
-    codes = key_codes(key, ["k", "q", "o"])
-    return np.where(kind == "choice", codes, -1 - np.arange(len(d)))  # non-choice rows never pair
-
-
-def _frame(d: pd.DataFrame) -> pd.DataFrame:
-    """Per row: right, invalid, the chosen option's text (None = MediConfusion's '-')."""
+def _facts(d: pd.DataFrame) -> dict[str, np.ndarray]:
+    """Per row: right, invalid, the chosen option's text (None = MediConfusion's '-'), chance of a guess."""
     c = np.nan_to_num(correct_values(d), nan=0.0)
     ans = answer_keys(d)
     inv = pd.isna(ans) | flag(d, "invalid")
     chosen = np.where(inv, np.array(None, dtype=object), ans)  # None: invalid (MediConfusion's '-')
-    return pd.DataFrame({"ok": c >= 1.0, "inv": inv, "ans": chosen, "p": random_share(d)})
+    return {"ok": c >= 1.0, "inv": inv, "ans": chosen, "p": random_share(d)}
 
 
-def _pair_level(rows: pd.DataFrame, work: pd.DataFrame) -> pd.DataFrame:
-    f = _frame(rows)
-    a, b = f.iloc[0::2].reset_index(drop=True), f.iloc[1::2].reset_index(drop=True)
-    both_valid = ~a["inv"] & ~b["inv"]
-    same = pd.Series(a["ans"].to_numpy(dtype=object) == b["ans"].to_numpy(dtype=object)) & both_valid
-    return pd.DataFrame({
-        "cond": work["cond"].to_numpy()[0::2],
-        "set": (a["ok"] & b["ok"]).to_numpy(),
-        "ind": a["ok"].astype(int).to_numpy() + b["ok"].astype(int).to_numpy(),
-        "inv": a["inv"].astype(int).to_numpy() + b["inv"].astype(int).to_numpy(),
-        "valid": both_valid.to_numpy(),
-        "confused": same.to_numpy(),
-        "p1": a["p"].to_numpy(), "p2": b["p"].to_numpy(),
-    })
+def _frame(d: pd.DataFrame) -> pd.DataFrame:
+    """:func:`_facts` as a table."""
+    return pd.DataFrame(_facts(d))
 
 
-def _totals(pl: pd.DataFrame) -> dict[str, Any]:
-    n = len(pl)
+def _pair_level(facts: dict[str, np.ndarray], rows: np.ndarray, conds: np.ndarray) -> dict[str, np.ndarray]:
+    """One entry per pair from the per-row ``facts`` of the pairs' ``rows`` and their conditions (image 1, image 2
+    alternating): numpy arrays by name (``pd.DataFrame(...)`` makes it a table)."""
+    ok, inv, ans, p = (facts[k][rows] for k in ("ok", "inv", "ans", "p"))
+    both_valid = ~inv[0::2] & ~inv[1::2]
+    same = (ans[0::2] == ans[1::2]) & both_valid
+    return {
+        "cond": conds[0::2],
+        "set": ok[0::2] & ok[1::2],
+        "ind": ok[0::2].astype(int) + ok[1::2].astype(int),
+        "inv": inv[0::2].astype(int) + inv[1::2].astype(int),
+        "valid": both_valid,
+        "confused": same,
+        "p1": p[0::2].astype(float), "p2": p[1::2].astype(float),
+    }
+
+
+def _totals(pl: dict[str, np.ndarray]) -> dict[str, Any]:
+    n = len(pl["set"])
     valid = int(pl["valid"].sum())
     confused = int(pl["confused"].sum())
     precision_den = int((pl["valid"] & ~pl["confused"]).sum())
-    p1, p2 = pl["p1"].to_numpy(dtype=float), pl["p2"].to_numpy(dtype=float)
+    p1, p2 = pl["p1"], pl["p2"]
 
     def rnd(x: np.ndarray) -> float | None:
         x = x[~np.isnan(x)]
@@ -150,10 +147,11 @@ def _pct(x: float) -> float | None:
     return None if x is None or np.isnan(x) else round(float(100 * x), 4)
 
 
-def _per_category(rows: pd.DataFrame, pl: pd.DataFrame,
+def _per_category(rows: pd.DataFrame, pairs: dict[str, np.ndarray],
                   category_counts: Mapping[str, float] | None) -> dict[str, dict[str, Any]]:
     if "category" not in rows.columns:
         return {}
+    pl = pd.DataFrame(pairs)
     f = _frame(rows)
     n_pairs = len(pl)
     img = pd.DataFrame({
@@ -214,33 +212,35 @@ def score(df: pd.DataFrame, category_counts: Mapping[str, float] | None = None, 
     grouped = d["item_group"].notna().to_numpy() if "item_group" in d.columns else np.zeros(len(d), bool)
     first = grouped & (cond == ORIGINAL)
     pairing = "item_group"
-    work, rows, dropped = _pairs(d[first], "item_group", cond[first])
-    if not len(work):
+    conds, rows, dropped = _pairs(d, np.flatnonzero(first), "item_group", cond[first])
+    if not len(conds):
         in_suite = (cond == ORIGINAL) | (cond == PARTNER)
-        suite, scond = d[in_suite], cond[in_suite]
+        at, scond = np.flatnonzero(in_suite), cond[in_suite]
         if (scond == PARTNER).any():
             is_partner = pd.Series(scond == PARTNER)
-            has = is_partner.groupby(item_codes(suite)).transform("any").to_numpy()
-            suite, scond = suite[has], scond[has]
-            work, rows, dropped = _pairs(suite, "group_id", np.full(len(suite), ORIGINAL, dtype=object),
-                                         member=np.where(scond == PARTNER, 2.0, 1.0))
+            has = is_partner.groupby(item_codes(d)[at]).transform("any").to_numpy()
+            at, scond = at[has], scond[has]
+            conds, rows, dropped = _pairs(d, at, "group_id", np.full(len(at), ORIGINAL, dtype=object),
+                                          member=np.where(scond == PARTNER, 2.0, 1.0))
             pairing = "partner-image"
-    if not len(work):
+    if not len(conds):
         return {**empty, "pairs_dropped": dropped}
-    pl = _pair_level(rows, work)
+    facts = _facts(d)
+    pl = _pair_level(facts, rows, conds)
     out = _totals(pl)
     out.update(pairs_dropped=dropped, pairing=pairing,
-               per_category=_per_category(rows, pl, category_counts) if detail else {}, per_condition={})
+               per_category=_per_category(d.iloc[rows], pl, category_counts) if detail else {}, per_condition={})
     if not detail:
         return out
     # other conditions whose variants also pair up by item_group
     other = grouped & (cond != ORIGINAL)
     if pairing == "item_group" and other.any():
-        ow, orows, _ = _pairs(d[other], "item_group", cond[other])
+        ow, orows, _ = _pairs(d, np.flatnonzero(other), "item_group", cond[other])
         if len(ow):
-            opl = _pair_level(orows, ow)
-            for c, g in opl.groupby("cond", sort=True):
-                out["per_condition"][str(c)] = _totals(g)
+            opl = _pair_level(facts, orows, ow)
+            for c in sorted(set(opl["cond"])):
+                at = opl["cond"] == c
+                out["per_condition"][str(c)] = _totals({k: v[at] for k, v in opl.items()})
     return out
 
 

@@ -126,17 +126,19 @@ def score(df: pd.DataFrame, w_h: float = 0.5, w_b: float = 0.5, n_boot: int = 20
     task, version = _tasks(d)
     c = correct_values(d)
     keep = (task != None) & ~np.isnan(c)  # noqa: E711 (element-wise)
-    f = pd.DataFrame({"task": task[keep], "version": version[keep], "c": c[keep], "p": random_share(d)[keep]})
+    task, version, c, p = task[keep], version[keep], c[keep], random_share(d)[keep]
     out: dict[str, dict[str, Any]] = {}
-    for t, g in f.groupby("task", sort=True):
+    for t in sorted(set(task)):  # numpy per task and version: a paired bootstrap scores every replicate
+        in_t = task == t
+        g_c, g_p, g_v = c[in_t], p[in_t], version[in_t]
         res: dict[str, Any] = {}
         boots: dict[str, np.ndarray | None] = {}
         accs: dict[str, float | None] = {}
         rnds: dict[str, float | None] = {}
         for ver, key in (("hallucination", "acc_h"), ("baseline", "acc_b")):
-            s = g[g["version"] == ver]
-            n, k = len(s), float(s["c"].sum())
-            rnds[key] = mean_pct(s["p"].to_numpy())
+            s_c, s_p = g_c[g_v == ver], g_p[g_v == ver]
+            n, k = len(s_c), float(s_c.sum())
+            rnds[key] = mean_pct(s_p)
             res[key] = mv(k, n, random=rnds[key])
             accs[key] = 100 * k / n if n else None
             rng = cond_rng(seed, f"medvh:{t}:{ver}")
@@ -147,9 +149,10 @@ def score(df: pd.DataFrame, w_h: float = 0.5, w_b: float = 0.5, n_boot: int = 20
         if ch is not None and boot_h is not None and boot_b is not None:
             ci = percentile_ci(characterization(boot_h, boot_b, w_h, w_b), scale=1.0)
         rnd = characterization(rnds["acc_h"], rnds["acc_b"], w_h, w_b)
-        res["characterization"] = value_only(ch, 100.0, len(g), ci=ci, random=None if rnd is None else round(rnd, 4))
+        res["characterization"] = value_only(ch, 100.0, len(g_c), ci=ci,
+                                             random=None if rnd is None else round(rnd, 4))
         # MedVH's own script prints one accuracy per question file: over every answer of the task here
-        res["accuracy"] = mv(float(g["c"].sum()), len(g), random=mean_pct(g["p"].to_numpy()))
+        res["accuracy"] = mv(float(g_c.sum()), len(g_c), random=mean_pct(g_p))
         res["weights"] = {"w_h": w_h, "w_b": w_b}
         out[str(t)] = res
     return out
