@@ -169,24 +169,47 @@ def circular_eval(df: pd.DataFrame) -> dict[str, Any]:
     keep = (is_shift | is_orig) & ~np.isnan(c)
     nl = pd.to_numeric(d["n_labels"], errors="coerce").to_numpy(dtype=float) if "n_labels" in d.columns \
         else np.full(len(d), np.nan)
-    f = pd.DataFrame({"item": item_codes(d), "c": c, "p": random_share(d), "shift": is_shift, "orig": is_orig,
-                      "nl": nl})[keep]
-    f = f[f.groupby("item")["shift"].transform("any").to_numpy()]
-    if not len(f):
+    item, c, p, shift, orig, nl = (x[keep] for x in (item_codes(d), c, random_share(d), is_shift, is_orig, nl))
+    has = np.isin(item, item[shift])  # items with at least one shift
+    item, c, p, shift, orig, nl = (x[has] for x in (item, c, p, shift, orig, nl))
+    if not len(item):
         return empty
-    agg = f.groupby("item", sort=False).agg(n=("c", "size"), right=("c", "sum"), pr=("p", "prod"),
-                                             shifts=("shift", "sum"), origs=("orig", "sum"), nl=("nl", "max"))
-    ov = f[f["orig"].to_numpy()].groupby("item").agg(c=("c", "first"), p=("p", "first"))
-    complete = (agg["origs"] >= 1) & (agg["shifts"] >= agg["nl"] - 1)
-    ok = agg[complete]
-    van = ov.reindex(ok.index)
-    rnd = round(float(100 * ok["pr"].mean()), 4) if len(ok) else None
+    g, k = _first_seen(item)  # numpy per item, in order of appearance (a paired bootstrap scores every replicate)
+    n = np.bincount(g, minlength=k)
+    right = np.bincount(g, weights=c, minlength=k)
+    pr = np.ones(k)
+    np.multiply.at(pr, g, np.where(np.isnan(p), 1.0, p))  # the product in row order, a missing chance skipped
+    shifts = np.bincount(g, weights=shift, minlength=k)
+    origs = np.bincount(g, weights=orig, minlength=k)
+    nl_max = np.full(k, np.nan)
+    np.fmax.at(nl_max, g, nl)
+    complete = (origs >= 1) & (shifts >= nl_max - 1)
+    van_c = _first_of(g[orig], c[orig], k)[complete]  # each item's first original answer
+    have_p = orig & ~np.isnan(p)
+    van_p = _first_of(g[have_p], p[have_p], k)[complete]
+    n_ok = int(complete.sum())
+    rnd = round(float(100 * pd.Series(pr[complete]).mean()), 4) if n_ok else None
     return {
-        "circular": mv(int((ok["right"] == ok["n"]).sum()), len(ok), random=rnd),
-        "vanilla": mv(int(van["c"].sum()), int(van["c"].notna().sum()), random=mean_pct(van["p"].to_numpy())),
-        "items": int(len(ok)),
+        "circular": mv(int((right[complete] == n[complete]).sum()), n_ok, random=rnd),
+        "vanilla": mv(int(np.nansum(van_c)), int((~np.isnan(van_c)).sum()), random=mean_pct(van_p)),
+        "items": n_ok,
         "incomplete": int((~complete).sum()),
     }
+
+
+def _first_seen(codes: np.ndarray) -> tuple[np.ndarray, int]:
+    """Per row, the number of its code among the distinct codes in order of first appearance; and how many."""
+    _, first, inv = np.unique(codes, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    return rank[inv.reshape(-1)], len(first)
+
+
+def _first_of(g: np.ndarray, values: np.ndarray, k: int) -> np.ndarray:
+    """Per group 0..k-1, its first value in row order (NaN for a group without rows)."""
+    out = np.full(k, np.nan)
+    out[g[::-1]] = values[::-1]  # the last write wins: the first row
+    return out
 
 
 def same_option_under_shuffles(df: pd.DataFrame) -> dict[str, Any]:
@@ -202,20 +225,24 @@ def same_option_under_shuffles(df: pd.DataFrame) -> dict[str, Any]:
     reorder = cond_mask(d, lambda x: _SHUFFLE_RE.search(x))
     is_orig = cond_mask(d, lambda x: x == ORIGINAL)
     keep = (reorder | is_orig) & (d["kind"] == "choice").to_numpy()
-    d = d[keep]
-    key = answer_keys(d)
+    key = answer_keys(d)[keep]
     none = pd.isna(key)
-    f = pd.DataFrame({"item": item_codes(d), "key": np.where(none, "\x00<none>", key).astype(object),
-                      "none": none, "reorder": reorder[keep], "orig": is_orig[keep],
-                      "c": np.nan_to_num(correct_values(d), nan=0.0)})
-    agg = f.groupby("item", sort=False).agg(n=("key", "size"), keys=("key", "nunique"), none=("none", "any"),
-                                             reorder=("reorder", "sum"), orig=("orig", "sum"), right=("c", "sum"))
-    agg = agg[(agg["reorder"] >= 1) & (agg["orig"] >= 1)]
-    same = (agg["keys"] == 1) & ~agg["none"]
+    item, reorder, is_orig = item_codes(d)[keep], reorder[keep], is_orig[keep]
+    c = np.nan_to_num(correct_values(d)[keep], nan=0.0)
+    if not len(item):
+        return empty
+    g, k = _first_seen(item)  # numpy per item (a paired bootstrap scores every replicate)
+    kc = pd.factorize(np.where(none, "\x00<none>", key).astype(object))[0]
+    n_keys = np.bincount(np.unique(g * (int(kc.max()) + 1) + kc) // (int(kc.max()) + 1), minlength=k)
+    n = np.bincount(g, minlength=k)
+    any_none = np.bincount(g, weights=none, minlength=k) > 0
+    right = np.bincount(g, weights=c, minlength=k)
+    counted = (np.bincount(g, weights=reorder, minlength=k) >= 1) & (np.bincount(g, weights=is_orig, minlength=k) >= 1)
+    same = (n_keys == 1) & ~any_none
     return {
-        "same_option": mv(int(same.sum()), len(agg)),
-        "all_correct": mv(int((agg["right"] == agg["n"]).sum()), len(agg)),
-        "items": int(len(agg)),
+        "same_option": mv(int(same[counted].sum()), int(counted.sum())),
+        "all_correct": mv(int((right[counted] == n[counted]).sum()), int(counted.sum())),
+        "items": int(counted.sum()),
     }
 
 
