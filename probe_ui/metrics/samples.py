@@ -12,9 +12,10 @@ def majority_vote(df: pd.DataFrame) -> pd.DataFrame:
 
     A tie between different answers, or no readable answer at all, is invalid (never broken at random); the vote
     is a refusal when most samples refused; a cell all of whose samples failed stays an error. With one sample per
-    cell the table is returned unchanged.
+    cell the table is returned unchanged, and so is a table it already voted (``n_samples`` is its mark): the report
+    votes once and hands the voted table to views that vote again.
     """
-    if df.empty or int(df["sample"].max()) == 0:
+    if df.empty or int(df["sample"].max()) == 0 or "n_samples" in df.columns:
         return df
     ok = df[df["error"].isna()]
     counts = ok.dropna(subset=["parsed"]).groupby(KEYS + ["parsed"], sort=False).size().rename("votes").reset_index()
