@@ -4,9 +4,11 @@ every metric family on each replicate.
 The store is the report tests' (tests/test_report.py ``runs``): the shipped mediconfusion_pairs.yaml and
 medvh_nota.yaml under the rotations suite, answered by three baselines in run "main" (seed 0) and again in run
 "base" (seed 1). ``--pairs N`` adds a generated preset of N MediConfusion-style confusing pairs (2N items, their
-own images) to both runs, for a run of a few hundred items. Building the store is not timed.
+own images) to both runs, for a run of a few hundred items. Building the store is not timed. ``--store FOLDER``
+keeps the store there and reuses it on the next run: the random baseline's answers depend on the stored variants'
+ids, so figures compare (before and after a change) only on one store.
 
-    python benchmarks/report_speed.py [--pairs 0] [--boot 200] [--budget SECONDS]
+    python benchmarks/report_speed.py [--pairs 0] [--boot 200] [--store FOLDER] [--budget SECONDS]
 
 Prints the CPU and wall time of ``build_report(store, "main", baseline="base")`` and of ``compare`` of each model
 (with ``--boot`` replicates, the CLI's default 200), and a fingerprint of the figures (the same figures give the
@@ -56,6 +58,9 @@ def pairs_preset(folder: Path, n: int) -> Path:
 
 
 def build(folder: Path, pairs: int) -> Store:
+    if (folder / "r.db").exists():
+        return Store(folder / "r.db")
+    folder.mkdir(parents=True, exist_ok=True)
     store = Store(folder / "r.db")
     presets = [load_preset(PRESETS_DIR / p) for p in PRESETS]
     if pairs:
@@ -71,10 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=int, default=0, help="generated confusing pairs added to both runs")
     ap.add_argument("--boot", type=int, default=compare.PAPER_BOOT, help="replicates of each comparison")
+    ap.add_argument("--store", type=Path, default=None, help="folder to keep the store in and reuse")
     ap.add_argument("--budget", type=float, default=None, help="CPU seconds allowed for report + comparisons")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        store = build(Path(tmp), args.pairs)
+        store = build(args.store or Path(tmp), args.pairs)
         figures = {}
         cpu, wall = time.process_time(), time.perf_counter()
         html = build_report(store, "main", baseline="base")
