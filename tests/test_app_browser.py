@@ -886,3 +886,37 @@ def test_the_detail_pane_and_previews_follow_the_run_and_the_image(server, brows
     pg.wait_text("#probe-table", "No answers yet")
     pg.shot("preview-cleared")
     assert not pg.errors, pg.errors
+
+
+@pytest.fixture
+def slow_clear_server(tmp_path, monkeypatch):
+    """An app whose closing of the cell detail takes 4 s (as a light event can wait in a busy room), built after
+    the delay is in place."""
+    from probe_ui.app import detail
+
+    plain = detail.cleared
+
+    def slow() -> tuple:
+        time.sleep(4)
+        return plain()
+
+    monkeypatch.setattr(detail, "cleared", slow)
+    yield from serving(tmp_path, monkeypatch, demo=False, max_upload_mb=50)
+
+
+def test_an_answer_opened_as_a_run_ends_stays_open_when_the_page_is_slow(slow_clear_server, browser):
+    """A new run closes the old answer's detail before its first table is drawn, in the run's own stream: in a
+    busy room, a separate "close the detail" event of the Run click ran after the run's last table and closed
+    the detail of an answer of the new run that the person had just opened (seen as a flaky empty detail)."""
+    pg = open_page(browser, slow_clear_server, "detail-opened-stays")
+    pg.ask("CT\nMRI", "CT")
+    pg.tick("probe-models", "baseline/last")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(1)
+    pg.p.locator("#probe-table td.pu-cell").first.click()
+    pg.wait_text("#probe-detail-text", "Prompt sent")
+    time.sleep(5)  # past the moment a late "close the detail" of the Run click would land
+    assert pg.p.locator("#probe-detail").is_visible()
+    assert "Prompt sent" in pg.p.locator("#probe-detail-text").inner_text()
+    pg.shot("detail-still-open")
+    assert not pg.errors, pg.errors

@@ -544,6 +544,10 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         thumbs.remember(vs)
         name = probe_form.run_name(vs)
         cancel = ctx.cancel_event(name, caller.owner)
+        # the first table of this run closes the detail of the answer shown before (detail.cleared) in the same
+        # stream, never in a listener of its own: under load such a listener ran after the run's last table, and
+        # closed the detail of an answer of this run that the person had just opened
+        detail_update = detail.cleared()
         try:
             for state, _ in probe_form.run(store, form, specs, variants=vs, run_name=name, cancel=cancel,
                                            template=None if tmpl == AUTO else tmpl, user=caller.name,
@@ -553,7 +557,9 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
                 if not latest.is_current(request, "run", ticket):
                     return  # a newer run took the table; this one's answers are still stored
                 t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
-                yield ({"html": table_html(t), "run": state.run}, state.run, "", *(gr.update(elem_classes=[]),) * 4)
+                yield ({"html": table_html(t), "run": state.run}, state.run, "", *(gr.update(elem_classes=[]),) * 4,
+                       *detail_update)
+                detail_update = (gr.update(),) * len(ui.detail.outputs)  # an answer opened since stays open
         finally:
             ctx.finished(name, cancel)
 
@@ -569,8 +575,8 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
     asked = [*ui.form, ui.template, ui.models, ui.adhoc]
     ui.preview_btn.click(on_preview, asked, [ui.table, ui.preview_text, ui.steps_msg], api_name="preview")
     ui.run_btn.click(off_pool(on_run), asked,
-                     [ui.table, ui.run_name, ui.run_msg, ui.question, ui.options, ui.answer, ui.models],
-                     **model_event(api_name="run"))
+                     [ui.table, ui.run_name, ui.run_msg, ui.question, ui.options, ui.answer, ui.models,
+                      *ui.detail.outputs], **model_event(api_name="run"))
     # the answers come into view at once: the run's messages and the table at the top of the window
     ui.run_btn.click(None, None, None, js=SCROLL_TO_ANSWERS_JS, api_visibility="private")
     ui.cancel_btn.click(on_cancel, ui.run_name, ui.run_msg, api_name="cancel_probe")
@@ -654,7 +660,7 @@ def _wire_fresh(ctx: AppContext, ui: Any) -> None:
     ui.run_btn.click(lambda: "", None, ui.ticks_note, api_visibility="private")  # a new run asks what is ticked
     # the images asked changed (upload, bundled image, preset item, another window or slice), or a new item
     picture_changes = [ui.images_state.change, ui.load_item_btn.click]
-    gr.on(picture_changes + [ui.run_btn.click], detail.cleared, None, d.outputs, api_visibility="private")
+    gr.on(picture_changes, detail.cleared, None, d.outputs, api_visibility="private")  # a run: on_run's first table
     gr.on(picture_changes, on_new_picture, ui.table, [ui.table, ui.preview_text, ui.run_msg],
           api_visibility="private")
 
