@@ -48,7 +48,6 @@ from probe_ui.metrics.frame import (
     item_codes,
     key_codes,
     mv,
-    per_variant,
     prepare,
     question_codes,
     random_share,
