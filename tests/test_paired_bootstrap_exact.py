@@ -88,8 +88,10 @@ def reference(a: pd.DataFrame, b: pd.DataFrame, which: str, n_boot: int, seed: i
     out = []
     for k in figures:
         fam, label = k.split(" · ", 1)
+        fig_a, fig_b = va[k], vb[k]
+        assert fig_a is not None and fig_b is not None  # figures holds the keys with both values
         ci = stats.percentile_interval(reps[k])
-        out.append({"family": fam, "figure": label, "a": va[k], "b": vb[k], "difference": vb[k] - va[k],
+        out.append({"family": fam, "figure": label, "a": fig_a, "b": fig_b, "difference": fig_b - fig_a,
                     "ci": list(ci) if ci else None, "n_boot": n_boot})
     return out
 
