@@ -59,9 +59,11 @@ def exported(tmp_path_factory: pytest.TempPathFactory, server: FakeOpenAIServer)
     root = tmp_path_factory.mktemp("inspect")
     assert main(["export-set", PRESET, "--suite", SUITE, "--seed", SEED, "--to", "inspect", "--out",
                  str(root / "set")]) == 0
+    written = {p.name for p in (root / "set").iterdir()}  # before Inspect imports task.py (Python's __pycache__)
     server.reset()
     log = inspect_eval(root, "set/task.py", server, root / "logs")  # the command the export prints
-    return {"root": root, "set": root / "set", "log": log, "requests": [r.body for r in server.chat_requests]}
+    return {"root": root, "set": root / "set", "written": written, "log": log,
+            "requests": [r.body for r in server.chat_requests]}
 
 
 def score_json(db: Path, run: str | None, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -72,7 +74,7 @@ def score_json(db: Path, run: str | None, capsys: pytest.CaptureFixture[str]) ->
 
 def test_export_writes_a_task_over_the_sets_samples(exported: dict[str, Any]) -> None:
     folder = exported["set"]
-    assert {p.name for p in folder.iterdir()} == {"task.py", "samples.jsonl", "probe-ui-set.json", "images"}
+    assert exported["written"] == {"task.py", "samples.jsonl", "probe-ui-set.json", "images"}
     records = [json.loads(x) for x in (folder / "samples.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(records) == 32  # 16 items, each as given and with its options shifted (CircularEval)
     first = records[0]
