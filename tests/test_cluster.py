@@ -92,7 +92,9 @@ def test_is_sqlite():
 def test_batch_takes_its_shard_from_the_launcher(tmp_path, monkeypatch, capsys):
     for i in range(4):
         write_png(tmp_path / f"im{i}.png", seed=i)
-    preset = str(write_preset(tmp_path / "p.yaml", [choice_item(i, f"im{i % 4}.png", answer="B") for i in range(8)]))
+    # 24 items: a cell's shard is a hash of its variant, whose id includes the preset's path (a temporary folder
+    # here), so with 8 items all of them fell in one shard in about 1 run in 128 (CI saw [8, 0])
+    preset = str(write_preset(tmp_path / "p.yaml", [choice_item(i, f"im{i % 4}.png", answer="B") for i in range(24)]))
     db = str(tmp_path / "runs.db")
     planned = []
     for rank in (0, 1):
@@ -104,8 +106,8 @@ def test_batch_takes_its_shard_from_the_launcher(tmp_path, monkeypatch, capsys):
         assert f"(shard {rank + 1}/2)" in out.out
         planned.append(int(out.out.split(" answers planned")[0].rsplit(" ", 1)[-1]))
     store = Store(db)
-    assert sum(planned) == 8 and all(planned)  # the two ranks asked disjoint halves: the whole batch, once
-    assert len(store.answers_frame(store.get_run().id)) == 8
+    assert sum(planned) == 24 and all(planned)  # the two ranks asked disjoint parts: the whole batch, once
+    assert len(store.answers_frame(store.get_run().id)) == 24
 
     monkeypatch.setenv("WORLD_SIZE", "4")
     monkeypatch.setenv("LOCAL_WORLD_SIZE", "2")  # two nodes
