@@ -174,7 +174,8 @@ def circular_eval(df: pd.DataFrame) -> dict[str, Any]:
     item, c, p, shift, orig, nl = (x[has] for x in (item, c, p, shift, orig, nl))
     if not len(item):
         return empty
-    g, k = _first_seen(item)  # numpy per item, in order of appearance (a paired bootstrap scores every replicate)
+    g, uniq = pd.factorize(item)  # numpy per item, in order of appearance (a paired bootstrap scores every replicate)
+    k = len(uniq)
     n = np.bincount(g, minlength=k)
     right = np.bincount(g, weights=c, minlength=k)
     pr = np.ones(k)
@@ -195,14 +196,6 @@ def circular_eval(df: pd.DataFrame) -> dict[str, Any]:
         "items": n_ok,
         "incomplete": int((~complete).sum()),
     }
-
-
-def _first_seen(codes: np.ndarray) -> tuple[np.ndarray, int]:
-    """Per row, the number of its code among the distinct codes in order of first appearance; and how many."""
-    _, first, inv = np.unique(codes, return_index=True, return_inverse=True)
-    rank = np.empty(len(first), dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
-    return rank[inv.reshape(-1)], len(first)
 
 
 def _first_of(g: np.ndarray, values: np.ndarray, k: int) -> np.ndarray:
@@ -231,7 +224,8 @@ def same_option_under_shuffles(df: pd.DataFrame) -> dict[str, Any]:
     c = np.nan_to_num(correct_values(d)[keep], nan=0.0)
     if not len(item):
         return empty
-    g, k = _first_seen(item)  # numpy per item (a paired bootstrap scores every replicate)
+    g, uniq = pd.factorize(item)  # numpy per item (a paired bootstrap scores every replicate)
+    k = len(uniq)
     kc = pd.factorize(np.where(none, "\x00<none>", key).astype(object))[0]
     n_keys = np.bincount(np.unique(g * (int(kc.max()) + 1) + kc) // (int(kc.max()) + 1), minlength=k)
     n = np.bincount(g, minlength=k)
