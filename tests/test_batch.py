@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import sqlalchemy as sa
 
 from helpers import choice_item, write_png, write_preset
 from probe_ui.cli import main
+from probe_ui.runner.batch import BatchResult
 from probe_ui.store import Store, responses, variants
 
 
@@ -109,7 +111,11 @@ def test_failing_model_gives_error_cells_the_others_complete_and_rerun_retries(
                              "--no-progress")
     assert code == 1
     assert "4 new, 4 errors" in out
-    assert "openai/fake-vlm on q0:" in err and "400" in err
+    # one line for the four cells that failed alike, not four
+    failures = [line for line in err.splitlines() if "openai/fake-vlm" in line]
+    assert len(failures) == 1, err
+    named = re.search(r"openai/fake-vlm on 4 cells \(items (.+?)\): .*400", failures[0])
+    assert named and sorted(named.group(1).split(", ")) == ["q0", "q1", "q2", "q3"], failures[0]
     report = json.loads(run_cli(capsys, "score", "--db", db, "--json")[1])
     assert report["models"]["openai/fake-vlm"]["errors"] == 4 and report["models"]["baseline/first"]["n"] == 4
     fake_openai.faults.clear()
@@ -235,3 +241,17 @@ def test_a_local_server_that_is_not_running_fails_before_any_work(tmp_path: Path
     p = write_preset(tmp_path / "p.yaml", [choice_item(0, "a.png")])
     code, _, err = run_cli(capsys, "batch", str(p), "-m", "ollama/llava", "--db", str(tmp_path / "x.db"))
     assert code == 1 and "no server answering" in err and "ollama serve" in err and err.count("\n") == 1
+
+
+def test_a_failure_shared_by_many_cells_is_one_line_naming_its_first_items() -> None:
+    """A model that cannot load fails every cell alike: the batch's summary says so once, with the count and the
+    first items, and keeps a different message of the same model (or another model's) on its own line."""
+    result = BatchResult(run=None)  # type: ignore[arg-type]
+    for i in range(16):
+        result.record_failure("hf/llava", f"q{i // 2}", "cannot load: its processor needs torchvision")
+    result.record_failure("hf/llava", "q3", "CUDA out of memory")
+    result.record_failure("openai/a", "q1", "HTTP 400")
+    assert result.error_messages == [
+        "hf/llava on 16 cells (items q0, q1, q2, q3, q4, ...): cannot load: its processor needs torchvision",
+        "hf/llava on q3: CUDA out of memory",
+        "openai/a on q1: HTTP 400"]

@@ -37,6 +37,19 @@ from probe_ui.runner.models import BatchError, check_temperature, public_config,
 from probe_ui.store import Run, Store
 from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 
+#: distinct failure messages a batch keeps (each with the items it failed on); more are counted, not kept
+ERROR_GROUPS = 20
+#: items named in one failure's line
+ERROR_ITEMS_SHOWN = 5
+
+
+@dataclass
+class Failure:
+    """The cells that failed with one message: how many, and the first items they ask (for the message)."""
+    count: int = 0
+    items: list[str] = field(default_factory=list)
+    more: bool = False  # other items beyond ``items``
+
 
 @dataclass
 class BatchResult:
@@ -48,12 +61,41 @@ class BatchResult:
     errors: int = 0
     item_errors: list[ItemError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
-    error_messages: list[str] = field(default_factory=list)
+    #: failed cells, one entry per model and message (at most :data:`ERROR_GROUPS`; see :attr:`error_messages`)
+    failures: dict[tuple[str, str], Failure] = field(default_factory=dict)
     cancelled: bool = False
     #: what this batch did to its run: a new run, the same plan again, or additions (probe_ui.run_identity)
     change: RunChange | None = None
     #: whether every cell was planned (False: stopped while planning, so ``planned`` is a lower bound)
     plan_complete: bool = False
+
+    @property
+    def error_messages(self) -> list[str]:
+        """One line per model and message, not per cell: a model that cannot load, or a server that refuses every
+        request, fails each of its cells with the same words, which would otherwise repeat once per cell."""
+        lines = []
+        for (model, message), f in self.failures.items():
+            if f.count == 1:
+                lines.append(f"{model} on {f.items[0]}: {message}")
+            else:
+                more = ", ..." if f.more else ""
+                lines.append(f"{model} on {f.count} cells (items {', '.join(f.items)}{more}): {message}")
+        return lines
+
+    def record_failure(self, model: str, item: str, message: str) -> None:
+        """Count a failed cell under its model and message (a message beyond the first :data:`ERROR_GROUPS` is
+        counted in ``errors`` only)."""
+        f = self.failures.get((model, message))
+        if f is None:
+            if len(self.failures) >= ERROR_GROUPS:
+                return
+            f = self.failures[(model, message)] = Failure()
+        f.count += 1
+        if item not in f.items:
+            if len(f.items) < ERROR_ITEMS_SHOWN:
+                f.items.append(item)
+            else:
+                f.more = True
 
     @property
     def remaining(self) -> int:
@@ -217,8 +259,7 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
             result.answered += 1
         else:
             result.errors += 1
-            if len(result.error_messages) < 20:
-                result.error_messages.append(f"{cell.model.name} on {cell.variant.item_id}: {resp.error}")
+            result.record_failure(cell.model.name, cell.variant.item_id, resp.error)
         bar.set_postfix(errors=result.errors, refresh=False)
         show()
 
