@@ -129,9 +129,14 @@ def _frames(store: Store, run: Run, parser: str, judge: str | None = None) -> tu
 
 
 def _figure_html(make: Any, alt: str) -> str:
-    """A figure built by ``make()`` as an embedded PNG; a line saying why when it cannot be drawn."""
+    """A figure built by ``make()`` as an embedded PNG; a line saying why when there is nothing to plot (a picture
+    of that sentence would cost a reader a download and a screen reader its text) or it cannot be drawn."""
+    from probe_ui.results.figures import EMPTY_LABEL
+
     try:
         fig = make()
+        if fig.get_label().startswith(EMPTY_LABEL):
+            return para(f"({alt}: {fig.get_label().removeprefix(EMPTY_LABEL)})", "muted")
         png = _png(fig)
     except Exception as exc:  # noqa: BLE001 - a plot that cannot be drawn must not lose the report
         return para(f"({alt}: the figure could not be drawn: {exc.__class__.__name__}: {exc})", "muted")

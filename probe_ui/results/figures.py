@@ -30,9 +30,15 @@ def _figure(width: float, height: float) -> Figure:
     return Figure(figsize=(width, height), layout="constrained")
 
 
+#: the label (matplotlib's ``Figure.get_label``) of a figure that only says why there is nothing to plot, followed
+#: by that reason: the HTML report writes the reason as a line of text instead of drawing a picture of it
+EMPTY_LABEL = "probe-ui: nothing to plot: "
+
+
 def empty_figure(message: str = "no answers") -> Figure:
-    """A small figure that says why there is nothing to plot."""
+    """A small figure that says why there is nothing to plot (labelled :data:`EMPTY_LABEL` + ``message``)."""
     fig = _figure(6, 2.5)
+    fig.set_label(EMPTY_LABEL + message)
     ax = fig.add_subplot()
     ax.text(0.5, 0.5, message, ha="center", va="center", fontsize=13, color="0.4", transform=ax.transAxes)
     ax.set_axis_off()
