@@ -39,9 +39,7 @@ def empty_figure(message: str = "no answers") -> Figure:
     """A small figure that says why there is nothing to plot (labelled :data:`EMPTY_LABEL` + ``message``)."""
     fig = _figure(6, 2.5)
     fig.set_label(EMPTY_LABEL + message)
-    ax = fig.add_subplot()
-    ax.text(0.5, 0.5, message, ha="center", va="center", fontsize=13, color="0.4", transform=ax.transAxes)
-    ax.set_axis_off()
+    fig.text(0.5, 0.5, message, ha="center", va="center", fontsize=13, color="0.4")  # no axes: 0.4 ms, not 10
     return fig
 
 
