@@ -16,7 +16,7 @@ from PIL import Image
 
 from app_server import module_app
 from axe_check import report, require_axe, violations
-from test_app_browser import Page, add_endpoint, browser, chromium, refresh_models  # noqa: F401,F811 (fixtures)
+from test_app_browser import Page, add_endpoint, browser, chromium  # noqa: F401,F811 (fixtures)
 
 #: name → (CSS viewport, device scale factor)
 SCREENS = {"desk-1440x900": ({"width": 1440, "height": 900}, 1.0),
@@ -71,9 +71,7 @@ def test_answers_come_into_view_whole_and_readable(demo_server, browser, fake_op
     pg = _open(browser, demo_server.url, screen, "answers")
     assert pg.p.evaluate("() => document.body.classList.contains('pu-presenter')")  # on by default in a demo
     names = ["radiology-model-a", "radiology-model-b"]
-    for n in names:
-        add_endpoint(pg, fake_openai, n)
-    refresh_models(pg, *names)
+    add_endpoint(pg, fake_openai, *names)
     for m in ["baseline/last", *names]:
         pg.tick("probe-models", m)
     pg.p.evaluate("() => window.scrollTo(0, 0)")
