@@ -45,20 +45,16 @@ def test_readme_has_two_setup_commands_and_ci_runs_them_verbatim() -> None:
     fast = ci_lines.index(test)
     assert ci_lines[fast - 1].startswith(
         'export PYTEST_ADDOPTS=\'-m "not slow and not browser" -n auto --dist loadgroup\' PROBE_UI_TEST_LEDGER=')
-    # torch goes only into the second venv (.ci/venv), built in the background; the rest of the suite runs there
-    torch = next(i for i, line in enumerate(ci_lines) if "pip install -q torch==" in line)
-    assert ci_lines[torch].strip().startswith(".ci/venv/bin/pip install -q torch==2.13.0 ")
-    assert not any(line.startswith("pip install") and "torch" in line for line in ci_lines)
-    activate = ci_lines.index(". .ci/venv/bin/activate")
+    torch = next(i for i, line in enumerate(ci_lines) if line.startswith("pip install -q torch=="))
     rest = next(i for i, line in enumerate(ci_lines)
                 if line.endswith('python -m pytest -m "slow or browser" -n auto --dist loadgroup --durations=25'))
-    assert torch < fast < activate < rest
+    assert fast < torch < rest
     assert 'python tests/ledger.py "$ledger/rest" "$ledger/fast" "$ledger/rest" || rc=1' in ci_lines[rest:]
-    # ruff and mypy run in the background job after its install (mypy does not follow torch: pyproject.toml), and
+    # ruff and mypy run beside the torch install and the slow step (mypy does not follow torch: pyproject.toml), and
     # either failing fails the run
-    static = ci_lines.index(".ci/venv/bin/ruff check probe_ui || static=1")
-    assert torch < static < fast and ci_lines[static + 1].strip() == ".ci/venv/bin/mypy || static=1"
-    assert ci_lines.index('wait "$full_pid" || static=$?') > rest
+    static = ci_lines.index("ruff check probe_ui || static=1")
+    assert fast < static < torch < rest and ci_lines[static + 1] == "mypy || static=1"
+    assert ci_lines.index('wait "$static_pid" || static=$?') > rest
     assert ci_lines[-3:] == ['[ "$rc" -ne 0 ] || rc=$static', 'echo "CI: exit $rc in $(( $(date +%s) - ci_started )) s"',
                              'exit "$rc"']
 
