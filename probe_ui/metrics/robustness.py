@@ -35,7 +35,7 @@ answers to show: the original and the first level that changed it).
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -92,26 +92,6 @@ def sweep_rows(df: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([base[cols], swept[cols]], ignore_index=True)
 
 
-def _levels(g: pd.DataFrame, okey: pd.Series) -> list[dict[str, Any]]:
-    out = []
-    for level, lv in g.groupby("level", sort=True):
-        c = lv["c"].to_numpy(dtype=float)
-        scored = c[~np.isnan(c)]
-        n = int(len(scored))
-        right = int(scored.sum())
-        lo, hi = wilson_ci(right, n) if n else (None, None)
-        flip = None
-        if level != 0:
-            has = lv["item"].isin(okey.index).to_numpy()
-            if has.any():
-                changed = ~same_values(lv["key"].to_numpy(dtype=object)[has],
-                                 okey.reindex(lv["item"][has]).to_numpy(dtype=object))
-                flip = _r(100.0 * changed.mean())
-        out.append({"severity": int(cast(int, level)), "accuracy": _r(100.0 * right / n) if n else None, "ci_low": lo,
-                    "ci_high": hi, "n": n, "answer_flip_rate": flip})
-    return out
-
-
 def auc(levels: list[dict[str, Any]]) -> tuple[float | None, float | None]:
     """(auc, auc_relative) of one curve (module doc): accuracies at rank-spaced levels, trapezoids, normalised."""
     ranks = {lv["severity"]: r for r, lv in enumerate(sorted(levels, key=lambda x: x["severity"]))}
@@ -125,18 +105,59 @@ def auc(levels: list[dict[str, Any]]) -> tuple[float | None, float | None]:
     return _r(value), (_r(100.0 * value / first) if first else None)
 
 
-def _breaking(g: pd.DataFrame, okey: pd.Series) -> dict[str, Any]:
-    items = g.loc[g["level"] == 0, ["item", "item_id"]].drop_duplicates("item")
-    lv = g[(g["level"] > 0) & g["item"].isin(okey.index).to_numpy()]
-    changed = ~same_values(lv["key"].to_numpy(dtype=object), okey.reindex(lv["item"]).to_numpy(dtype=object))
-    first = lv[changed].groupby("item")["level"].min()
-    levels = first.reindex(items["item"]).to_numpy(dtype=float)
-    per_item = [{"item_id": str(i), "level": None if np.isnan(x) else int(x)}
-                for i, x in zip(items["item_id"], levels)]
-    broke = levels[~np.isnan(levels)]
-    return {"median": _r(float(np.median(broke))) if len(broke) else None,
-            "never_broken": mv(len(per_item) - len(broke), len(per_item)), "broken": int(len(broke)),
-            "items": len(per_item), "per_item": per_item}
+class _Sweep:
+    """One perturbation's rows of :func:`sweep_rows` as arrays, each row beside its item's original answer: the
+    curve and the breaking points come from counts over these (numpy, no groupby: a paired bootstrap computes
+    them for every replicate of a comparison)."""
+
+    def __init__(self, item: np.ndarray, item_id: np.ndarray, level: np.ndarray, key: np.ndarray,
+                 c: np.ndarray) -> None:
+        self.level, self.c = level, c
+        # each item's original: its first level-0 row, the items in order of first appearance
+        at0 = np.flatnonzero(level == 0)
+        _, first = np.unique(item[at0], return_index=True)
+        orig = at0[np.sort(first)]
+        self.orig_ids = item_id[orig]
+        # per row: whether its item has an original, and which (its index among the originals)
+        sorter = np.argsort(item[orig], kind="stable")
+        ordered = item[orig][sorter]
+        pos = np.minimum(np.searchsorted(ordered, item), max(len(ordered) - 1, 0))
+        self.has = (ordered[pos] == item) if len(ordered) else np.zeros(len(item), dtype=bool)
+        self.orig = np.where(self.has, sorter[pos] if len(ordered) else 0, -1)
+        # per row with an original: whether its answer differs from it
+        self.changed = np.zeros(len(item), dtype=bool)
+        if self.has.any():
+            self.changed[self.has] = ~same_values(key[self.has], key[orig][self.orig[self.has]])
+
+    def levels(self) -> list[dict[str, Any]]:
+        """Per level (ascending, the original first): accuracy with its Wilson interval, n, and the answer flip
+        rate against the original (None at the original, or where no item of the level has one)."""
+        ulev, inv = np.unique(self.level, return_inverse=True)
+        scored = ~np.isnan(self.c)
+        n_of = np.bincount(inv, weights=scored, minlength=len(ulev))
+        right_of = np.bincount(inv, weights=np.where(scored, self.c, 0.0), minlength=len(ulev))
+        has_of = np.bincount(inv, weights=self.has, minlength=len(ulev))
+        changed_of = np.bincount(inv, weights=self.changed, minlength=len(ulev))
+        out = []
+        for k, level in enumerate(ulev):
+            n, right = int(n_of[k]), int(right_of[k])
+            lo, hi = wilson_ci(right, n) if n else (None, None)
+            flip = _r(100.0 * (changed_of[k] / has_of[k])) if level != 0 and has_of[k] else None
+            out.append({"severity": int(level), "accuracy": _r(100.0 * right / n) if n else None, "ci_low": lo,
+                        "ci_high": hi, "n": n, "answer_flip_rate": flip})
+        return out
+
+    def breaking(self) -> dict[str, Any]:
+        """Per item with an original: the lowest level whose answer differs from it (None: never broken)."""
+        first = np.full(len(self.orig_ids), np.inf)
+        broke_at = (self.level > 0) & self.changed
+        np.minimum.at(first, self.orig[broke_at], self.level[broke_at].astype(float))
+        per_item = [{"item_id": str(i), "level": None if np.isinf(x) else int(x)}
+                    for i, x in zip(self.orig_ids, first)]
+        broke = first[~np.isinf(first)]
+        return {"median": _r(float(np.median(broke))) if len(broke) else None,
+                "never_broken": mv(len(per_item) - len(broke), len(per_item)), "broken": int(len(broke)),
+                "items": len(per_item), "per_item": per_item}
 
 
 def _order(perts: Any) -> list[str]:
@@ -148,12 +169,18 @@ def curves(df: pd.DataFrame) -> dict[str, Any]:
     """``{perturbation: {levels, auc, auc_relative, breaking_point}}`` of ONE model's table (module doc)."""
     rows = sweep_rows(df)
     out: dict[str, Any] = {}
+    if not len(rows):
+        return out
+    pert = rows["perturbation"].to_numpy(dtype=object)
+    item, item_id = rows["item"].to_numpy(), rows["item_id"].to_numpy(dtype=object)
+    level, key = rows["level"].to_numpy(dtype=np.int64), rows["key"].to_numpy(dtype=object)
+    c = rows["c"].to_numpy(dtype=float)
     for p in _order(rows["perturbation"].unique()):
-        g = rows[rows["perturbation"] == p]
-        okey = g[g["level"] == 0].drop_duplicates("item").set_index("item")["key"]
-        levels = _levels(g, okey)
+        m = pert == p
+        sweep = _Sweep(item[m], item_id[m], level[m], key[m], c[m])
+        levels = sweep.levels()
         a, rel = auc(levels)
-        out[p] = {"levels": levels, "auc": a, "auc_relative": rel, "breaking_point": _breaking(g, okey)}
+        out[p] = {"levels": levels, "auc": a, "auc_relative": rel, "breaking_point": sweep.breaking()}
     return out
 
 
