@@ -236,11 +236,19 @@ def postgres_run_lock(engine: sa.Engine, name: str, shard: tuple[int, int] | Non
             raise error(in_use_message(name, part, _pg_holder(conn, run_key, part_key), flag))
         yield
     finally:
-        # end the session rather than hand it back to the pool: its advisory locks (and name) end with it
+        # let go of the locks now, then end the session rather than hand it back to the pool. Closing alone frees
+        # them only once the server's backend has noticed and exited, a moment later: a batch started straight
+        # after (CI once: a test's next lock) found the run still "in use"
         try:
-            conn.invalidate()
+            conn.execute(sa.text("SELECT pg_advisory_unlock_all()"))
+            conn.commit()
+        except sa.exc.SQLAlchemyError:  # the connection is lost: its locks end with its session
+            pass
         finally:
-            conn.close()
+            try:
+                conn.invalidate()
+            finally:
+                conn.close()
 
 
 def _pg_holder(conn: sa.Connection, run_key: int, part_key: int) -> dict[str, Any] | None:
