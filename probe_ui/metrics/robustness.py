@@ -47,6 +47,7 @@ from probe_ui.metrics.frame import (
     cond_mask,
     cond_values,
     correct_values,
+    first_rows,
     item_codes,
     mv,
     prepare,
@@ -114,16 +115,16 @@ class _Sweep:
                  c: np.ndarray) -> None:
         self.level, self.c = level, c
         # each item's original: its first level-0 row, the items in order of first appearance
+        codes, items = pd.factorize(item)
         at0 = np.flatnonzero(level == 0)
-        _, first = np.unique(item[at0], return_index=True)
-        orig = at0[np.sort(first)]
+        codes0, items0 = pd.factorize(codes[at0])
+        orig = at0[first_rows(codes0, len(items0))]
         self.orig_ids = item_id[orig]
-        # per row: whether its item has an original, and which (its index among the originals)
-        sorter = np.argsort(item[orig], kind="stable")
-        ordered = item[orig][sorter]
-        pos = np.minimum(np.searchsorted(ordered, item), max(len(ordered) - 1, 0))
-        self.has = (ordered[pos] == item) if len(ordered) else np.zeros(len(item), dtype=bool)
-        self.orig = np.where(self.has, sorter[pos] if len(ordered) else 0, -1)
+        # per row: which original is its item's (its index among them), -1 for an item without one
+        which = np.full(len(items), -1, dtype=np.int64)
+        which[items0] = np.arange(len(items0))
+        self.orig = which[codes]
+        self.has = self.orig >= 0
         # per row with an original: whether its answer differs from it
         self.changed = np.zeros(len(item), dtype=bool)
         if self.has.any():
