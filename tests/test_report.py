@@ -17,6 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from helpers import CHROMIUM, require_chromium, write_png, write_preset
+from shared_chromium import ARGS
 from probe_ui import report as report_module
 from probe_ui import results as R
 from probe_ui.cli import main
@@ -31,8 +32,6 @@ from probe_ui.store import Store, responses
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
 PRESETS = ["mediconfusion_pairs.yaml", "medvh_nota.yaml"]
 ARTIFACTS = Path(os.environ.get("PROBE_UI_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 XSS = ['<script>alert(1)</script>', '"><img src=x onerror=alert(1)>',
        '<script>window.__xss=1</script>', "'><svg onload=\"window.__xss=1\">"]
 no_chromium = pytest.mark.usefixtures("chromium")

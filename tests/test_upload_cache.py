@@ -19,6 +19,7 @@ from pydicom.data import get_testdata_file
 
 from app_server import serving
 from helpers import require_chromium
+from shared_chromium import ARGS
 from probe_ui.app import files
 
 PLANTED = b"Plantedsweep^Patient"
@@ -93,10 +94,8 @@ def test_a_preset_uploaded_on_the_batch_tab_stays_until_the_batch(app, tmp_path:
     preset = tmp_path / "mine.yaml"
     preset.write_text("name: mine\nitems:\n  - id: a\n    image: mr_small.png\n    question: Which?\n"
                       "    options: [CT, MRI]\n    answer: MRI\n", encoding="utf-8")
-    args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run"]
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=args, headless=True)
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS, headless=True)
         try:
             page = browser.new_page(viewport={"width": 1440, "height": 900})
             page.goto(server.url)
