@@ -548,6 +548,9 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         # stream, never in a listener of its own: under load such a listener ran after the run's last table, and
         # closed the detail of an answer of this run that the person had just opened
         detail_update = detail.cleared()
+        # the fields an earlier error marked are cleared once, with the first table: an update that carries no
+        # value makes Gradio's page copy the field's properties, at every redraw of the table
+        unmark = (gr.update(elem_classes=[]),) * 4
         try:
             for state, _ in probe_form.run(store, form, specs, variants=vs, run_name=name, cancel=cancel,
                                            template=None if tmpl == AUTO else tmpl, user=caller.name,
@@ -557,8 +560,8 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
                 if not latest.is_current(request, "run", ticket):
                     return  # a newer run took the table; this one's answers are still stored
                 t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
-                yield ({"html": table_html(t), "run": state.run}, state.run, "", *(gr.update(elem_classes=[]),) * 4,
-                       *detail_update)
+                yield ({"html": table_html(t), "run": state.run}, state.run, "", *unmark, *detail_update)
+                unmark = (gr.update(),) * 4
                 detail_update = (gr.update(),) * len(ui.detail.outputs)  # an answer opened since stays open
         finally:
             ctx.finished(name, cancel)
