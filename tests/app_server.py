@@ -58,15 +58,24 @@ def start_app(tmp_path: Path, *, demo: bool = False, max_upload_mb: int | None =
     from probe_ui.app.serve import launch, options
 
     db = tmp_path / "data" / "probe-ui.db"
-    port = free_port()
     extra: dict[str, Any] = {}
     if users:
         extra["auth_file"] = str(users_file(tmp_path / "users", users))
     if endpoint_hosts is not None:
         extra["endpoint_hosts"] = endpoint_hosts
-    app = launch(options(str(db), "127.0.0.1", port, demo=demo, max_upload_mb=max_upload_mb, **extra), block=False,
-                 quiet=True)
-    return AppServer(url=f"http://127.0.0.1:{port}/", db=db, app=app)
+    for attempt in range(3):
+        # a free port can be taken between free_port() and the launch (an outgoing connection of another test is
+        # given ports from the same range: CI saw "Cannot find empty port in range: 40901-40901"); another is tried
+        port = free_port()
+        try:
+            app = launch(options(str(db), "127.0.0.1", port, demo=demo, max_upload_mb=max_upload_mb, **extra),
+                         block=False, quiet=True)
+        except OSError as exc:
+            if "Cannot find empty port" not in str(exc) or attempt == 2:
+                raise
+            continue
+        return AppServer(url=f"http://127.0.0.1:{port}/", db=db, app=app)
+    raise AssertionError("unreachable")
 
 
 def serving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, demo: bool, max_upload_mb: int,
