@@ -77,11 +77,11 @@ body.pu-presenter .pu-table th.pu-variant, body.pu-presenter .pu-table th.pu-cor
 """
 
 
-#: hides the tab buttons named (comma separated tab ids) for good: a style rule the page keeps across re-renders
 #: a draft kept in this browser: a new value for the hidden box whose change brings the draft back; none: the box is
 #: left as it is (a script's ``undefined`` output is no update), so no event runs
 DRAFT_FOUND_JS = "(draft) => (draft ? String(Date.now()) : undefined)"
 
+#: hides the tab buttons named (comma separated tab ids) for good: a style rule the page keeps across re-renders
 HIDE_TABS_JS = """(ids) => {
   if (!ids) return;
   const rule = ids.split(',').map((id) => `button[role=tab][data-tab-id='${id}']`).join(', ');

@@ -287,6 +287,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
     show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings, judge, order]
     show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, plot_curves, curves_box, by_condition,
                     responses, msg, shown, failed]
+
     def on_tab(cur: list[str] | None, j: str | None, p: str, ms: list[str], cs: list[str], cats: list[str],
                rs: list[str], o: str, request: gr.Request) -> dict[Any, Any]:
         """Opening the tab, as one event: the lists of runs and judges brought up to date, then the results of the
