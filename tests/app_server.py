@@ -21,6 +21,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def launch_on_free_port(options_for: Callable[[int], Any]) -> tuple[Any, int]:
+    """The app launched (not blocking) with ``options_for(port)`` on a free loopback port, and that port. A free port
+    can be taken between :func:`free_port` and the launch (an outgoing connection of another test is given ports
+    from the same range: CI saw "Cannot find empty port in range: 40901-40901"): another one is tried, twice."""
+    from probe_ui.app.serve import launch
+
+    for attempt in range(3):
+        port = free_port()
+        try:
+            return launch(options_for(port), block=False, quiet=True), port
+        except OSError as exc:
+            if "Cannot find empty port" not in str(exc) or attempt == 2:
+                raise
+    raise AssertionError("unreachable: the last attempt raises")
+
+
 @dataclass
 class AppServer:
     url: str
@@ -55,7 +71,7 @@ def users_file(path: Path, users: dict[str, tuple[str, str]] = USERS) -> Path:
 def start_app(tmp_path: Path, *, demo: bool = False, max_upload_mb: int | None = None,
               users: dict[str, tuple[str, str]] | None = None, endpoint_hosts: str | None = None) -> AppServer:
     """The app on a free loopback port; with ``users``, a login (a users file) is required."""
-    from probe_ui.app.serve import launch, options
+    from probe_ui.app.serve import options
 
     db = tmp_path / "data" / "probe-ui.db"
     extra: dict[str, Any] = {}
@@ -63,19 +79,9 @@ def start_app(tmp_path: Path, *, demo: bool = False, max_upload_mb: int | None =
         extra["auth_file"] = str(users_file(tmp_path / "users", users))
     if endpoint_hosts is not None:
         extra["endpoint_hosts"] = endpoint_hosts
-    for attempt in range(3):
-        # a free port can be taken between free_port() and the launch (an outgoing connection of another test is
-        # given ports from the same range: CI saw "Cannot find empty port in range: 40901-40901"); another is tried
-        port = free_port()
-        try:
-            app = launch(options(str(db), "127.0.0.1", port, demo=demo, max_upload_mb=max_upload_mb, **extra),
-                         block=False, quiet=True)
-        except OSError as exc:
-            if "Cannot find empty port" not in str(exc) or attempt == 2:
-                raise
-            continue
-        return AppServer(url=f"http://127.0.0.1:{port}/", db=db, app=app)
-    raise AssertionError("unreachable")
+    app, port = launch_on_free_port(lambda port: options(str(db), "127.0.0.1", port, demo=demo,
+                                                         max_upload_mb=max_upload_mb, **extra))
+    return AppServer(url=f"http://127.0.0.1:{port}/", db=db, app=app)
 
 
 def serving(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, demo: bool, max_upload_mb: int,

@@ -128,14 +128,13 @@ def test_failed_logins_are_slowed_more_and_more(caplog: pytest.LogCaptureFixture
 
 
 def test_the_running_app_uses_the_gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from app_server import free_port
+    from app_server import launch_on_free_port
 
     monkeypatch.setenv("PROBE_UI_DISCOVER", "0")
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     monkeypatch.setenv("PROBE_UI_AUTH", "alice:s3cret")
     monkeypatch.chdir(tmp_path)
-    port = free_port()
-    app = serve.launch(options(str(tmp_path / "x.db"), "127.0.0.1", port), block=False, quiet=True)
+    app, port = launch_on_free_port(lambda port: options(str(tmp_path / "x.db"), "127.0.0.1", port))
     try:
         assert inspect.iscoroutinefunction(app.auth)  # Gradio awaits it (else any password would pass)
         gate = app.auth.__self__

@@ -278,11 +278,16 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         return tuple(f"**{side}** (answer #{rid})\n\n" + results.response_detail(ctx.store, rid)[1]
                      for side, rid in zip(("A", "B"), ids))  # type: ignore[return-value]
 
-    def on_refresh(cur: list[str] | None) -> Any:
+    def run_list(cur: Any) -> tuple[list[tuple[str, str]], list[str]]:
+        """The runs to offer (newest first), and which stay chosen: those of ``cur`` still there, else the
+        newest."""
         fresh = results.run_choices(ctx.store)
         names = [n for _, n in fresh]
-        keep = [r for r in cur or [] if r in names]
-        return gr.update(choices=fresh, value=keep or names[:1])
+        return fresh, [r for r in chosen_runs(cur) if r in names] or names[:1]
+
+    def on_refresh(cur: list[str] | None) -> Any:
+        fresh, keep = run_list(cur)
+        return gr.update(choices=fresh, value=keep)
 
     show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings, judge, order]
     show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, plot_curves, curves_box, by_condition,
@@ -293,10 +298,8 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         """Opening the tab, as one event: the lists of runs and judges brought up to date, then the results of the
         runs still chosen. Four chained events did this before; each event makes Gradio's page copy every field it
         has touched, so opening the tab cost a browser 2 s of CPU, against 0.35 s for the tab alone."""
-        fresh = results.run_choices(ctx.store)
-        names = [n for _, n in fresh]
+        fresh, keep = run_list(cur)
         chosen = chosen_runs(cur)
-        keep = [r for r in chosen if r in names] or names[:1]
         menu = judge_choices(ctx, who(ctx, request).owner)
         j = j if j in menu else NO_JUDGE
         out = {runs: gr.update(choices=fresh) if keep == chosen else gr.update(choices=fresh, value=keep),
