@@ -522,13 +522,36 @@ def test_a_saved_set_is_its_owners_until_shared(login_app: AppServer) -> None:
 def test_file_routes_refuse_path_tricks(app: AppServer) -> None:
     tricks = ["/gradio_api/file=/etc/passwd", "/gradio_api/file=../../../../etc/passwd",
               "/gradio_api/file=..%2F..%2F..%2Fetc%2Fpasswd", "/file=/etc/passwd",
-              f"/gradio_api/file={app.db}", "/gradio_api/file=%2Fetc%2Fpasswd"]
+              f"/gradio_api/file={app.db}", "/gradio_api/file=%2Fetc%2Fpasswd",
+              "/assets/..%2F..%2F..%2F..%2Fetc%2Fpasswd", "/static/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+              "/assets/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd"]
     with httpx.Client(trust_env=False) as http:
         if app.app.auth is not None:
             http.post(f"{app.url}login", data={"username": "alice", "password": USERS["alice"][1]})
         for trick in tricks:
             r = http.get(app.url.rstrip("/") + trick)
             assert r.status_code in (403, 404) and "root:" not in r.text, (trick, r.status_code)
+
+
+def test_the_page_s_scripts_are_gradio_s_own_compressed_once_and_cached(app: AppServer) -> None:
+    """probe_ui/app/static_assets.py: what a browser fetches on arrival comes from memory, byte for byte what
+    Gradio ships, and a browser that has a build file does not ask again."""
+    import re
+
+    from probe_ui.app.static_assets import gradio_frontend_folders
+
+    with httpx.Client(trust_env=False) as http:
+        if app.app.auth is not None:
+            http.post(f"{app.url}login", data={"username": "alice", "password": USERS["alice"][1]})
+        page = http.get(app.url).text
+        names = re.findall(r"/assets/([A-Za-z0-9_.-]+\.js)", page)
+        assert names, page[:500]
+        r = http.get(f"{app.url}assets/{names[0]}", headers={"Accept-Encoding": "br"})
+        assert r.status_code == 200 and r.headers["content-encoding"] == "br"
+        assert r.content == (gradio_frontend_folders()["/assets/"] / names[0]).read_bytes()
+        assert "immutable" in r.headers["cache-control"]
+        again = http.get(f"{app.url}assets/{names[0]}", headers={"If-None-Match": r.headers["etag"]})
+        assert again.status_code == 304
 
 
 def test_uploads_stay_in_their_session(app: AppServer) -> None:

@@ -258,6 +258,7 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
     from probe_ui.app.blocks import CSS, JS, AppContext, build_app
     from probe_ui.app.http_guard import HttpGuard
     from probe_ui.app.shared_pages import SharedPages
+    from probe_ui.app.static_assets import StaticAssets
     from probe_ui.store import Store
 
     headless_plots()
@@ -280,6 +281,6 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
                max_file_size=f"{opts.max_upload_mb}mb",
                show_error=True, prevent_thread_lock=not block, quiet=True, css=CSS, js=JS, inbrowser=False,
                footer_links=["api"], theme=theme(),
-               app_kwargs={"middleware": [Middleware(HttpGuard), Middleware(SharedPages)]},
+               app_kwargs={"middleware": [Middleware(StaticAssets), Middleware(HttpGuard), Middleware(SharedPages)]},
                run_history=False)  # Gradio's run history keeps past calls in the browser: not on a shared screen
     return app
