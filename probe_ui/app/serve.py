@@ -256,12 +256,14 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
     from starlette.middleware import Middleware
 
     from probe_ui.app.blocks import CSS, JS, AppContext, build_app
+    from probe_ui.app.gradio_signatures import keep_signatures
     from probe_ui.app.http_guard import HttpGuard
     from probe_ui.app.shared_pages import SharedPages
     from probe_ui.app.static_assets import StaticAssets
     from probe_ui.store import Store
 
     headless_plots()
+    keep_signatures()
     warm_imports()
     # Gradio summarises its recent events (up to 10,000) for its monitoring page after every event: a pandas frame
     # and a group-by, 8-13 ms of CPU per click on 2 cores, growing with the events kept. probe-ui does not serve
