@@ -126,13 +126,13 @@ def app_round(clients: list[Any], n: int, tag: str, app_pid: int) -> tuple[list[
 
 
 def connect(url: str, n: int) -> list[Any]:
-    from gradio_client import Client
+    from app_server import api_client
 
     clients: list[Any] = [None] * n
 
     def one(i: int) -> None:
-        clients[i] = Client(url, auth=(f"user{i}", f"password-{i}"), verbose=False, analytics_enabled=False,
-                            httpx_kwargs={"timeout": 120})
+        clients[i] = api_client(url, auth=(f"user{i}", f"password-{i}"), analytics_enabled=False,
+                                httpx_kwargs={"timeout": 120})
         clients[i].predict(IMAGE, {"headers": ["variant", "perturbation", "parameters"], "data": []},
                            api_name="/use_bundled_image")
 

@@ -6,7 +6,9 @@ own user; they arrive over ``--ramp`` seconds, as a room does, then all work at 
 live probe of 8 answers (4 variants x 2 models, a question of its own so that no answer comes from the cache) and,
 while its probe runs, does the light actions a person does, one after the other: load the page, list the models,
 pick an image, preview the variants; then waits for its answers and thinks for a second. Every action and every
-probe (from Run to its last answer) is timed; a newcomer connects at the peak.
+probe (from Run to its last answer) is timed; a newcomer connects at the peak. The clients share one TLS context
+(``tests/app_server.api_client``): gradio_client otherwise builds one per HTTP request, 86 of the ~100 ms of CPU a
+call cost the clients, which run on the app's own cores here (in a room, each on its own machine).
 
 Goals (issue 23), at every N: light actions p95 < 3 s; no call times out at gradio_client's default timeout
 (20 s for a connection); every answer stored once (nothing lost, nothing twice). Prints p50 / p95 per action and
@@ -36,6 +38,7 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"  # the clients too: no telemetr
 
 import httpx  # noqa: E402
 
+from app_server import api_client  # noqa: E402
 from fake_openai import FakeOpenAIServer  # noqa: E402
 
 STEPS0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
@@ -132,9 +135,7 @@ class Session:
         return (f"user{self.i}", f"password-{self.i}") if self.login else None
 
     def run(self) -> None:
-        from gradio_client import Client
-
-        c = self.timed("connect", Client, self.url, auth=self.auth(), verbose=False, analytics_enabled=False)
+        c = self.timed("connect", api_client, self.url, auth=self.auth(), analytics_enabled=False)
         if c is None:
             return
         http = httpx.Client(cookies=c.cookies, timeout=20, trust_env=False)
@@ -219,11 +220,8 @@ def measure(url: str, base_url: str, n: int, rounds: int, db: Path, ramp: float,
         jobs = [pool.apply_async(run_sessions, (url, base_url, list(range(k, n, processes)), n, rounds, login, start,
                                                 ramp)) for k in range(processes)]
         time.sleep(max(0.0, start + ramp - time.time()) + 3)  # the peak: every session connected and probing
-        from gradio_client import Client
-
         newcomer = Session(url, n, base_url, 0, times, failures, login)  # a newcomer connects (user n) at the peak
-        c = newcomer.timed("newcomer connect", Client, url, auth=newcomer.auth(), verbose=False,
-                           analytics_enabled=False)
+        c = newcomer.timed("newcomer connect", api_client, url, auth=newcomer.auth(), analytics_enabled=False)
         if c is not None:
             c.close()
         clients_cpu = 0.0

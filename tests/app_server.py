@@ -15,6 +15,28 @@ import pytest
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 
+_TLS: Any = None
+
+
+def api_client(url: str, **kwargs: Any) -> Any:
+    """A ``gradio_client.Client`` of ``url`` that shares one TLS context with every other one opened here.
+    gradio_client opens a new HTTP client for each request it makes (two per call: the job and its stream), and
+    httpx builds a new TLS context for each, reading the whole CA bundle, even for a plain-http loopback app: 43 ms
+    of CPU each, 86 of the ~100 ms a call costs the client (measured on two cores). Handed a finished context (with
+    the same verification), httpx uses it as it is. Used by the tests and by benchmarks/many_users.py and
+    live_probe.py, whose clients must not take the CPU the app they measure needs."""
+    import ssl
+
+    import certifi
+    from gradio_client import Client
+
+    global _TLS
+    if _TLS is None:
+        _TLS = ssl.create_default_context(cafile=certifi.where())  # what httpx itself makes, made once
+    kwargs.setdefault("verbose", False)
+    return Client(url, ssl_verify=_TLS, **kwargs)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -10,7 +10,7 @@ import pytest
 from gradio_client import Client, handle_file
 from pydicom.data import get_testdata_file
 
-from app_server import module_app
+from app_server import api_client, module_app
 from probe_ui.app.serve import ServeError, options
 from probe_ui.probe_form import step_rows
 
@@ -23,7 +23,7 @@ app_server = module_app(demo=True, max_upload_mb=20)
 
 @pytest.fixture
 def client(app_server):
-    c = Client(app_server.url, verbose=False)
+    c = api_client(app_server.url)
     yield c
     c.close() if hasattr(c, "close") else None
 
@@ -48,7 +48,7 @@ STEPS0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
 
 def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     """One session through the whole app: probe, rate, save, stress, batch, results, models."""
-    client = Client(app_server.url, verbose=False)
+    client = api_client(app_server.url)
     public = set(client.view_api(return_format="dict", print_info=False)["named_endpoints"])
 
     # ---- Probe tab ---------------------------------------------------------------------------------------------
@@ -197,7 +197,7 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
 
 
 def test_errors_show_as_messages_and_lose_nothing(app_server, tmp_path):
-    client = Client(app_server.url, verbose=False)
+    client = api_client(app_server.url)
     bad = tmp_path / "broken.png"
     bad.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 100)
     msg = client.predict(handle_file(str(bad)), STEPS0, api_name="/load_image")[4]
@@ -270,7 +270,7 @@ def test_batch_tab_cancel_and_resume(app_server, fake_openai):
     import time
 
     fake_openai.latency_s = 0.3
-    client = Client(app_server.url, verbose=False)
+    client = api_client(app_server.url)
     client.predict("openai", fake_openai.base_url, "gpt-4o", "", "slowish", api_name="/add_endpoint")
     preset = "mediconfusion_pairs"
     job = client.submit([preset], None, [], "slowish", ["rotations"], 0, "cancel-me", api_name="/batch")
@@ -308,7 +308,7 @@ def test_an_upload_over_the_pixel_limit_is_refused_from_its_header(app_server, t
     data[ihdr + 17:ihdr + 21] = struct.pack(">I", zlib.crc32(bytes(data[ihdr:ihdr + 17])))
     bomb = tmp_path / "bomb.png"
     bomb.write_bytes(bytes(data))
-    client = Client(app_server.url, verbose=False)
+    client = api_client(app_server.url)
     msg = client.predict(handle_file(str(bomb)), STEPS0, api_name="/load_image")[4]
     assert "Not loaded" in msg and "pixels" in msg
 
@@ -326,7 +326,7 @@ def test_results_tab_shows_the_score_commands_numbers(app_server):
     data = Path(__file__).parent / "data" / "importers"
     store = app_server.store()
     run = import_results(store, "probmed", str(data / "gpt4o_probmed.json"), ImportOptions()).run
-    client = Client(app_server.url, verbose=False)
+    client = api_client(app_server.url)
     for parser in ("robust", "legacy"):
         want = score_run(store, run, parser)["models"]["gpt4o"]["accuracy"]
         overview, _fam, *_plots, by_condition, _responses, _msg, _shown, _failed = call(
@@ -361,7 +361,7 @@ def test_f11_no_upload_stays_in_the_cache_whatever_its_type(app_server, tmp_path
     with zipfile.ZipFile(io.BytesIO(), "w") as z:
         z.writestr("IM0001", dicom)
         files["study.zip"] = z.fp.getvalue()  # type: ignore[union-attr]
-    client = Client(app_server.url, verbose=False)
+    client = api_client(app_server.url)
     for name, data in files.items():
         path = tmp_path / name
         path.write_bytes(data)
@@ -393,7 +393,7 @@ def test_app_downloads_leave_nothing_in_the_system_temp_folder(tmp_path, monkeyp
     for server in serving(tmp_path / "app", monkeypatch, demo=False, max_upload_mb=20):
         run_batch(server.store(), [load_preset(PRESETS_DIR / "medvh_nota.yaml")], ["baseline/first"],
                   run_name="dl", progress=False)
-        client = Client(server.url, verbose=False, download_files=str(tmp_path / "client"))  # the client's copies
+        client = api_client(server.url, download_files=str(tmp_path / "client"))  # the client's copies
         zipped = client.predict(["dl"], "jsonl", "response", "robust", api_name="/export")
         report = client.predict(["dl"], "robust", api_name="/report")
         assert Path(zipped).suffix == ".zip" and Path(report).suffix == ".html"

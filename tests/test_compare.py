@@ -283,7 +283,7 @@ def _noisy(body: dict[str, Any]) -> str:
 def test_two_seeds_of_a_noisy_model_cli_and_results_tab_agree(app_server: Any, fake_openai: Any,
                                                               monkeypatch: pytest.MonkeyPatch,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from gradio_client import Client
+    from app_server import api_client
 
     monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")
@@ -300,7 +300,7 @@ def test_two_seeds_of_a_noisy_model_cli_and_results_tab_agree(app_server: Any, f
     want = json.loads(capsys.readouterr().out)["comparisons"][0]
     assert want["overall"]["n"] == 64 and want["overall"]["fixed"] + want["overall"]["broke"] > 0
 
-    client = Client(app_server.url, verbose=False)
+    client = api_client(app_server.url)
     models = client.predict("seed-1", api_name="/compare_models")
     assert models["value"] == "openai/noisy" if isinstance(models, dict) else models == "openai/noisy"
     summary, by_cond, by_cat, paper, flips, msg = client.predict("seed-1", "openai/noisy", "seed-2", "openai/noisy",

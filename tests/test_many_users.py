@@ -23,7 +23,7 @@ import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 
-from app_server import USERS, AppServer, module_app, served, serving
+from app_server import USERS, AppServer, api_client, module_app, served, serving
 from helpers import Recorder
 from fake_openai import FakeOpenAIServer, loopback_no_proxy
 
@@ -34,7 +34,7 @@ AUTO = "auto (per kind)"
 def client(server: AppServer, user: str | None = None) -> Client:
     """A new session on ``server``, signed in as ``user`` (a name of :data:`app_server.USERS`) or not."""
     auth = (user, USERS[user][1]) if user else None
-    return Client(server.url, auth=auth, verbose=False)
+    return api_client(server.url, auth=auth)
 
 
 def probe(c: Client, models: list[str], adhoc: str = "", suites: list[str] | None = None) -> tuple[dict, str]:

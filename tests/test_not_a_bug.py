@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from gradio_client import Client, handle_file
+from gradio_client import handle_file
 from gradio_client.exceptions import AppError
 
+from app_server import api_client
 from helpers import choice_item, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
@@ -84,7 +85,7 @@ def test_an_answer_id_past_any_store_is_a_message(small_run: tuple[Path, Path]) 
 
 
 def test_numbers_from_the_app_are_checked_where_they_enter(app_server, tmp_path: Path) -> None:
-    client = Client(app_server.url, verbose=False)
+    client = api_client(app_server.url)
     run_msg = client.predict("Which modality?", "choice", "CT\nMRI", "CT", "", STEPS0, 1e30, [], True,
                              "auto (per kind)", ["baseline/first"], "", api_name="/run")[2]
     assert "the seed must be a whole number from 0 to 9,223,372,036,854,775,807, not 1" in run_msg  # 1e+30
@@ -108,7 +109,7 @@ def test_a_store_whose_images_folder_is_a_file_is_one_line(app_server, tmp_path:
         shutil.rmtree(images)
     images.write_text("not a folder", encoding="utf-8")
     png = write_png(tmp_path / "upload.png", seed=7)
-    client = Client(app_server.url, verbose=False)
+    client = api_client(app_server.url)
     msg = client.predict(handle_file(str(png)), STEPS0, api_name="/load_image")[4]
     # the page names the folder, not its path on the server (issue 23); the app log has the full path
     assert "cannot store image" in msg and ": images is a file, not a folder" in msg and str(images) not in msg, msg

@@ -24,10 +24,10 @@ from urllib.parse import quote
 import pydicom
 import pytest
 import yaml
-from gradio_client import Client, handle_file
+from gradio_client import handle_file
 from pydicom.data import get_testdata_file
 
-from app_server import start_app
+from app_server import api_client, start_app
 from fake_anthropic import FakeAnthropicServer
 from fake_openai import FakeOpenAIServer, loopback_no_proxy
 from helpers import artifact_texts, leaked, write_png, write_preset
@@ -128,7 +128,7 @@ def test_no_key_and_no_patient_data_in_any_artifact(tmp_path, fake_openai, monke
     monkeypatch.chdir(work)
     server = start_app(work / "app")
     try:
-        c = Client(server.url, verbose=False, download_files=str(work / "downloads"))
+        c = api_client(server.url, download_files=str(work / "downloads"))
         steps0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
         info = c.predict(handle_file(str(dcm)), steps0, api_name="/load_image")[1]
         assert "withheld" in info

@@ -14,10 +14,10 @@ from pathlib import Path
 import httpx
 import pydicom
 import pytest
-from gradio_client import Client, handle_file
+from gradio_client import handle_file
 from pydicom.data import get_testdata_file
 
-from app_server import serving
+from app_server import api_client, serving
 from helpers import require_chromium
 from shared_chromium import ARGS
 from probe_ui.app import files
@@ -76,7 +76,7 @@ def test_the_upload_of_a_call_that_fails_validation_is_deleted_at_once(app, tmp_
     monkeypatch.setattr(files, "UNUSED_UPLOAD_S", 3600.0, raising=False)  # the sweep cannot be what deletes it here
     from gradio_client.exceptions import AppError
 
-    client = Client(server.url, verbose=False)
+    client = api_client(server.url)
     dcm = planted_dicom(tmp_path / "scan.dcm")
     with pytest.raises(AppError):
         client.predict(handle_file(str(dcm)), "not a steps table", api_name="/load_image")
