@@ -2,15 +2,16 @@
 
 Gradio calls ``inspect.signature`` in its hot paths: for every component of the app each time a session starts
 (each component's configuration is built from its ``__init__``'s parameters: 357 of them here), for every update
-a callback returns (the updated component's ``__init__`` again), and around every event (the callback's own
-parameters, to find where the request and the progress go). A signature costs tens to hundreds of microseconds to
+a callback returns (the updated component's ``__init__`` again, and ``inspect.getfullargspec`` of it as the
+component is made), and around every event (the callback's own parameters, to find where the request and the
+progress go). A signature costs tens to hundreds of microseconds to
 build and never changes for a given function: a new session cost the app 63 ms of CPU, 30 ms with them kept
 (measured on two cores with this app's 357 components).
 
-:func:`keep_signatures` gives Gradio's modules an ``inspect`` whose ``signature`` keeps what it found for plain
-functions (a class's ``__init__``, a callback); everything else, and every other name of ``inspect``, is the
-standard library's own. It changes no result (tests/test_app_wiring.py compares a session's configuration with
-and without it).
+:func:`keep_signatures` gives Gradio's modules an ``inspect`` whose ``signature`` and ``getfullargspec`` keep
+what they found for plain functions (a class's ``__init__``, a callback); everything else, and every other name
+of ``inspect``, is the standard library's own. It changes no result (tests/test_gradio_signatures.py compares a
+session's configuration and an update's output with and without it).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import types
 from typing import Any
 
 #: the Gradio modules whose calls are served (each did ``import inspect``)
-MODULES = ("gradio.blocks", "gradio.queueing", "gradio.utils", "gradio.helpers")
+MODULES = ("gradio.blocks", "gradio.queueing", "gradio.utils", "gradio.helpers", "gradio.component_meta")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -29,8 +30,14 @@ def _kept(fn: types.FunctionType) -> inspect.Signature:
     return inspect.signature(fn)
 
 
+@functools.lru_cache(maxsize=4096)
+def _kept_spec(fn: types.FunctionType) -> inspect.FullArgSpec:
+    return inspect.getfullargspec(fn)
+
+
 class _Inspect:
-    """The ``inspect`` module, with ``signature`` kept per plain function."""
+    """The ``inspect`` module, with ``signature`` and ``getfullargspec`` (both immutable results) kept per plain
+    function."""
 
     def __getattr__(self, name: str) -> Any:
         return getattr(inspect, name)
@@ -40,6 +47,12 @@ class _Inspect:
         if args or kwargs or type(obj) is not types.FunctionType:
             return inspect.signature(obj, *args, **kwargs)
         return _kept(obj)
+
+    @staticmethod
+    def getfullargspec(obj: Any) -> inspect.FullArgSpec:
+        """Gradio asks this of a component's ``__init__`` each time a component is made, and it makes one for
+        every update a callback returns."""
+        return _kept_spec(obj) if type(obj) is types.FunctionType else inspect.getfullargspec(obj)
 
 
 def keep_signatures() -> None:
