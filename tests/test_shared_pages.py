@@ -27,12 +27,14 @@ class FakeGradio:
         self.calls = 0
         self.status = 200
         self.cookie = False
+        self.delay = 0.0
 
     def get_blocks(self) -> "FakeGradio":
         return self
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         self.calls += 1
+        await asyncio.sleep(self.delay)
         headers = [(b"content-type", b"application/json")] + ([(b"set-cookie", b"x=1")] if self.cookie else [])
         await send({"type": "http.response.start", "status": self.status, "headers": headers})
         body = json.dumps({"username": user_of(scope) or None, "call": self.calls}).encode()
@@ -94,6 +96,34 @@ def test_errors_cookies_and_a_changed_layout_are_not_served_again() -> None:
     assert gradio.calls == 5
     gradio.config = {"layout": 2}  # Gradio rebuilt its layout: built again
     assert get(mw, gradio)[1]["call"] == 6
+
+
+def test_people_arriving_together_wait_for_one_build() -> None:
+    gradio = FakeGradio()
+    gradio.delay = 0.2
+    mw = SharedPages(gradio)
+
+    async def arrive(token: str) -> tuple[int, dict[str, Any]]:
+        headers = [(b"host", b"h"), (b"cookie", f"access-token-c1={token}".encode())]
+        sent: list[dict[str, Any]] = []
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await mw({"type": "http", "method": "GET", "path": "/config", "query_string": b"", "headers": headers,
+                  "app": gradio}, None, send)
+        return sent[0]["status"], json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+
+    async def together() -> list[tuple[int, dict[str, Any]]]:
+        return list(await asyncio.gather(arrive("tok-a"), arrive("tok-b"), arrive("tok-a")))
+
+    got = asyncio.run(together())
+    assert gradio.calls == 1  # one build, three answers, each with its own name
+    assert got == [(200, {"username": "alice", "call": 1}), (200, {"username": "bob", "call": 1}),
+                   (200, {"username": "alice", "call": 1})]
+    gradio.status = 500  # a build that fails is not handed on: each waiter builds its own
+    mw = SharedPages(gradio)
+    assert [code for code, _ in asyncio.run(together())] == [500, 500, 500] and gradio.calls == 4
 
 
 def test_kept_responses_expire_and_are_bounded() -> None:

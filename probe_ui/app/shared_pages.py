@@ -7,7 +7,7 @@ builds each of these anew on every request: tens of milliseconds of CPU each, so
 together waited seconds behind one another (issue 23's "connect" and "page load"). They are the same for every
 request of one signed-in user at one address, so :class:`SharedPages` (an ASGI middleware) keeps the finished
 response, per route, query and the address the client used (the page names its own root URL), and serves it
-again for :data:`KEEP_S` seconds:
+again for :data:`KEEP_S` seconds; a request that comes while the same response is being built waits for it:
 
 - the API description is the same for everyone signed in (Gradio itself builds it once);
 - the configuration differs between users only by the name it gives (``username``): it is built once, and
@@ -20,6 +20,8 @@ without a login); a visitor who has not signed in gets what Gradio gives them.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import threading
 import time
@@ -51,6 +53,8 @@ NAMED = frozenset({"/config", "/config/"})
 #: how long a kept response is served again (the app's layout does not change while it runs; a short life
 #: bounds any surprise)
 KEEP_S = 60.0
+#: seconds a request waits for the same response being built for another before it builds its own
+BUILD_WAIT_S = 10.0
 #: responses kept at most (users x routes x addresses), oldest dropped first
 MAX_KEPT = 512
 #: the request headers that change what Gradio writes (the root URL it names, the encoding)
@@ -81,6 +85,8 @@ class SharedPages:
         self.app, self.keep_s, self.max_kept = app, keep_s, max_kept
         self._kept: OrderedDict[tuple[Any, ...], tuple[float, dict[str, Any], bytes]] = OrderedDict()
         self._lock = threading.Lock()
+        #: responses being built now, by key: a second request for one waits for it (all on the server's loop)
+        self._building: dict[tuple[Any, ...], asyncio.Event] = {}
         self.served = 0  # responses served from memory (tests and the benchmark read it)
 
     def key(self, scope: dict[str, Any]) -> tuple[tuple[Any, ...], str] | None:
@@ -98,13 +104,7 @@ class SharedPages:
         return (scope["path"], scope.get("query_string", b""), scope.get("root_path", ""),
                 None if shared else user, id(getattr(blocks, "config", None)), *(headers.get(h) for h in _VARY)), user
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        found = self.key(scope)
-        if found is None:
-            await self.app(scope, receive, send)
-            return
-        key, user = found
-        now = time.monotonic()
+    def _hit(self, key: tuple[Any, ...], now: float) -> tuple[dict[str, Any], bytes] | None:
         with self._lock:
             hit = self._kept.get(key)
             if hit is not None and now - hit[0] > self.keep_s:
@@ -112,14 +112,35 @@ class SharedPages:
                 hit = None
             if hit is not None:
                 self.served += 1
+        return (hit[1], hit[2]) if hit is not None else None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        found = self.key(scope)
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        key, user = found
+        hit = self._hit(key, time.monotonic())
+        if hit is None and key in self._building:
+            # the same response is being built for someone else: wait for it rather than build it again (people
+            # arriving together at a cold app each made Gradio rebuild the same 370 KB configuration)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._building[key].wait(), BUILD_WAIT_S)
+            hit = self._hit(key, time.monotonic())
         if hit is not None:
-            start, body = hit[1], hit[2]
+            start, body = hit
             if scope["path"] in NAMED:
                 start, body = _named(start, body, user)
             await send(start)
             await send({"type": "http.response.body", "body": body, "more_body": False})
             return
-        await self.app(scope, receive, self._keeping(key, now, send))
+        building = self._building.setdefault(key, asyncio.Event())
+        try:
+            await self.app(scope, receive, self._keeping(key, time.monotonic(), send))
+        finally:
+            if self._building.get(key) is building:
+                del self._building[key]
+            building.set()
 
     def _keeping(self, key: tuple[Any, ...], now: float, send: Any) -> Any:
         """A ``send`` that passes the response on as it goes and keeps it once complete, when it may be kept."""
