@@ -11,6 +11,8 @@ declared parameters. Every callback calls the library (:mod:`probe_ui.live`, :mo
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -759,10 +761,35 @@ def _scale(image: Any) -> float:
     return DISPLAY_PX / max(image.width, image.height)
 
 
+#: image id -> (the shown PNG file, its factor), for the last images shown: a bundled image picked again, by anyone,
+#: is not scaled and encoded again (tens of ms of the app's CPU each time, issue 23's "pick image")
+_SHOWN: OrderedDict[str, tuple[str, float]] = OrderedDict()
+_SHOWN_MAX = 256
+_SHOWN_LOCK = threading.Lock()
+
+
 def _display(image: Any) -> tuple[str, float]:
     """The image as the page shows it (a PNG file: :func:`probe_ui.app.files.png_file`): scaled so its long side
     fills the box (small images are enlarged, with square pixels), and the factor that maps a click back to the
-    image's own pixels."""
+    image's own pixels. A stored image (named by its content) shown before is not drawn again."""
+    key = getattr(image, "id", None)
+    if key:
+        with _SHOWN_LOCK:
+            hit = _SHOWN.get(key)
+            if hit is not None:
+                _SHOWN.move_to_end(key)
+        if hit is not None and Path(hit[0]).is_file():
+            return hit
+    shown = _draw(image)
+    if key:
+        with _SHOWN_LOCK:
+            _SHOWN[key] = shown
+            while len(_SHOWN) > _SHOWN_MAX:
+                _SHOWN.popitem(last=False)
+    return shown
+
+
+def _draw(image: Any) -> tuple[str, float]:
     from PIL import Image
 
     from probe_ui.app.files import png_file
