@@ -17,6 +17,7 @@ from probe_ui import comparison  # noqa: E402
 from probe_ui.app import access, plot_view, probe_tab  # noqa: E402
 from probe_ui.app.context import AppContext  # noqa: E402
 from probe_ui.app.files import guard_uploads, watch_uploads  # noqa: E402
+from probe_ui.app.gradio_overhead import LeanBlocks  # noqa: E402
 from probe_ui.app.queues import configure_queue  # noqa: E402
 from probe_ui.app.tabs import app_tabs  # noqa: E402
 
@@ -103,7 +104,7 @@ def build_app(ctx: AppContext) -> gr.Blocks:
     Every event of a tab runs only for a role with the tab's right (:func:`tab_rights`, checked on the server by
     :func:`probe_ui.app.access.enforce`); the tabs a role cannot use are also hidden from it when the page loads."""
     # Uploaded files (a DICOM's header included) sit in Gradio's cache only until they are an hour old.
-    with gr.Blocks(title=TITLE, analytics_enabled=False, delete_cache=(600, 3600)) as app:
+    with LeanBlocks(title=TITLE, analytics_enabled=False, delete_cache=(600, 3600)) as app:
         gr.Markdown(f"## {TITLE} · probe vision-language models on medical images  \n"
                     f"<small>store: <code>{_safe(ctx.db_location)}</code></small>")
         signed_in = gr.HTML("", elem_id="signed-in")

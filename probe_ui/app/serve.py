@@ -256,7 +256,7 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
     from starlette.middleware import Middleware
 
     from probe_ui.app.blocks import CSS, JS, AppContext, build_app
-    from probe_ui.app.gradio_signatures import keep_signatures
+    from probe_ui.app.gradio_overhead import keep_signatures
     from probe_ui.app.http_guard import HttpGuard
     from probe_ui.app.shared_pages import SharedPages
     from probe_ui.app.static_assets import StaticAssets
