@@ -105,7 +105,8 @@ class LeanBlocks(gr.Blocks):
             return await super().postprocess_data(block_fn, predictions, state)
         keep = [i for i, (p, block) in enumerate(zip(predictions, outputs)) if not _no_change(p, block)]
         if len(keep) == len(outputs):
-            return await super().postprocess_data(block_fn, predictions, state)
+            given: Any = predictions  # a tuple too, as Gradio takes a generator's yield
+            return await super().postprocess_data(block_fn, given, state)
         out: list[Any] = [dict(NO_CHANGE) for _ in outputs]
         if keep:
             rest = copy.copy(block_fn)
