@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -38,7 +37,7 @@ os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"  # the clients too: no telemetr
 
 import httpx  # noqa: E402
 
-from app_server import api_client  # noqa: E402
+from app_server import api_client, free_port  # noqa: E402
 from fake_openai import FakeOpenAIServer  # noqa: E402
 
 STEPS0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
@@ -67,12 +66,6 @@ def start_model_server(latency: float) -> tuple[Any, str]:
     proc = ctx.Process(target=serve_model, args=(latency, child), daemon=True)
     proc.start()
     return proc, parent.recv()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start_app(folder: Path, users: int, *, login: bool = True, source: str | None = None

@@ -28,8 +28,8 @@ from urllib.parse import urlsplit
 
 from probe_ui.providers.base import ModelConfig
 
-#: how long a look at a server or the Hub is trusted: one listing, one batch's check, one page load (a server
-#: started a moment later is seen at the next)
+#: how long a look at a server, the Hub or the import path is trusted: one listing, one batch's check, one page
+#: load (a server started, or a package installed, a moment later is seen at the next)
 TTL_S = 5.0
 #: how long one look may take: a server answers in milliseconds, a port nobody listens on refuses at once; the
 #: margin is for a busy machine, where a live server must not be reported dead
@@ -41,7 +41,7 @@ _seen: dict[str, tuple[float, str | None]] = {}
 _lock = threading.Lock()
 
 
-def _remembered(key: str, look: Any) -> str | None:
+def remembered(key: str, look: Any) -> str | None:
     """``look()`` (None or a reason), done at most once per :data:`TTL_S` per key and shared between threads."""
     now = time.monotonic()
     with _lock:
@@ -66,7 +66,7 @@ def server_problem(url: str) -> str | None:
     URL (why)". Remembered per URL."""
     from probe_ui.discovery import server_answers
 
-    return _remembered(f"url:{url}", lambda: server_answers(url, timeout=TIMEOUT_S))
+    return remembered(f"url:{url}", lambda: server_answers(url, timeout=TIMEOUT_S))
 
 
 def _checked_url(cls: type, config: ModelConfig) -> str | None:
@@ -94,7 +94,7 @@ def hub_problem() -> str | None:
            for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")):
         return "HF_HUB_OFFLINE is set"
 
-    return _remembered("hub", lambda: hub_unreachable(TIMEOUT_S))
+    return remembered("hub", lambda: hub_unreachable(TIMEOUT_S))
 
 
 def hub_unreachable(timeout_s: float) -> str | None:

@@ -29,32 +29,27 @@ DTYPES = ("auto", "float32", "float16", "bfloat16")
 
 
 # ---- availability ------------------------------------------------------------------------------------------------
-#: seconds a look for torch or transformers on the import path is trusted (a package installed while the app runs
-#: is seen after that); the app's model list asks it for every hf/ entry of every person's every list, and each
-#: look scans the import path's folders
-FOUND_KEEP_S = 30.0
-_found: dict[str, tuple[float, bool]] = {}
-
-
 def missing_dependency() -> str | None:
-    """The first of torch / transformers that cannot be imported (cheap: no import, a look kept for
-    :data:`FOUND_KEEP_S`; honours a ``None`` entry in ``sys.modules`` as import machinery does)."""
-    now = time.monotonic()
+    """The first of torch / transformers that cannot be imported (cheap: no import, and each look at the import
+    path, which the app's model list asks for every hf/ entry of every list, is remembered for a few seconds by
+    :func:`probe_ui.readiness.remembered`; honours a ``None`` entry in ``sys.modules`` as import machinery does)."""
+    from probe_ui import readiness
+
     for name in ("torch", "transformers"):
         if name in sys.modules:
             if sys.modules[name] is None:
                 return name
             continue
-        kept = _found.get(name)
-        if kept is None or now - kept[0] > FOUND_KEEP_S:
-            try:
-                found = importlib.util.find_spec(name) is not None
-            except (ImportError, ValueError):
-                found = False
-            kept = _found[name] = (now, found)
-        if not kept[1]:
+        if readiness.remembered(f"import:{name}", lambda n=name: None if _importable(n) else n):
             return name
     return None
+
+
+def _importable(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def hub_offline() -> bool:
