@@ -51,9 +51,16 @@ def _postprocessed(app: gr.Blocks, fn: object, predictions: list[object], own: b
     state = SessionState(app)
     run = app.postprocess_data if own else lambda *a: gr.Blocks.postprocess_data(app, *a)
     shown = asyncio.run(run(fn, list(predictions), state))
-    kept = {k: {**c, "props": {p: v for p, v in c.get("props", {}).items() if p != "value"}}
-            for k, c in state.config_values.items()}
-    return json.dumps(shown, default=repr, sort_keys=True), json.dumps(kept, default=repr, sort_keys=True)
+    return json.dumps(shown, default=repr, sort_keys=True), _kept(state, app)
+
+
+def _kept(state: object, app: gr.Blocks) -> str:
+    """The session's copy of each of the app's components' configuration, less its value and ``_selectable``
+    (Gradio's new component for an update forgets that the original has a select listener; the table's cells stay
+    clickable either way, as the page keeps its own copy)."""
+    kept = {k: {**c, "props": {p: v for p, v in c.get("props", {}).items() if p not in ("value", "_selectable")}}
+            for k, c in state.config_values.items() if k in app.blocks}  # type: ignore[attr-defined]
+    return json.dumps(kept, default=repr, sort_keys=True)
 
 
 def test_updates_that_change_nothing_are_answered_as_gradio_answers_them(tmp_path: Path) -> None:
@@ -78,3 +85,39 @@ def test_updates_that_change_nothing_are_answered_as_gradio_answers_them(tmp_pat
         assert _postprocessed(app, run, predictions, own=True) == _postprocessed(app, run, predictions, own=False)
     one = next(f for f in app.fns.values() if len(f.outputs) == 1)  # a single output goes to Gradio as it is
     assert _postprocessed(app, one, [gr.update()], own=True) == _postprocessed(app, one, [gr.update()], own=False)
+
+
+def test_a_live_probes_redraws_are_answered_as_gradio_answers_them(tmp_path: Path) -> None:
+    """Two live probes' redraws in one session, as probe_tab sends them: the first redraw of each closes the detail
+    and unmarks the fields, the later ones change the table, the run's name and its message only. The page gets
+    what Gradio sends at every redraw, and the session ends with the same values and configuration. Gradio's
+    session also keeps a configuration for every component it made for an update (six more a probe here, for as
+    long as the session lives); this one keeps none, where it makes none."""
+    from gradio.state_holder import SessionState
+
+    from probe_ui.app import detail
+
+    db = tmp_path / "probe-ui.db"
+    app = build_app(AppContext(store=Store(db), db_location=str(db), demo=True))
+    run = next(f for f in app.fns.values() if f.api_name == "run")
+    n = len(run.outputs)
+    first = (*[gr.update(elem_classes=[])] * 4, *detail.cleared())
+    later = (*[gr.update()] * 4, *[gr.update()] * (n - 7))
+    assert len(first) == n - 3
+    redraws = []
+    for probe in ("a", "b"):
+        for k, rest in enumerate((first, later, later)):
+            table = {"html": f"<table><tr><td>{probe} {k}</td></tr></table>", "run": f"live-{probe}"}
+            redraws.append([table, f"live-{probe}", "" if k else "<b>started</b>", *rest])
+    states = SessionState(app), SessionState(app)
+    for predictions in redraws:
+        ours = asyncio.run(app.postprocess_data(run, list(predictions), states[0]))
+        theirs = asyncio.run(gr.Blocks.postprocess_data(app, run, list(predictions), states[1]))
+        assert json.dumps(ours, default=repr, sort_keys=True) == json.dumps(theirs, default=repr, sort_keys=True)
+    assert _kept(states[0], app) == _kept(states[1], app)
+    assert set(states[0].config_values) <= set(app.blocks)  # nothing kept beyond the app's own components
+    values = [b._id for b in run.outputs[:3]]  # the outputs that took values: the same values kept
+    assert [states[0].config_values[i]["props"]["value"] for i in values] == \
+        [states[1].config_values[i]["props"]["value"] for i in values]
+    table = run.outputs[0]._id
+    assert states[0].config_values[table]["props"]["_selectable"] is True  # its cells still open an answer

@@ -13,16 +13,22 @@ components).
 what they found for plain functions (a class's ``__init__``, a callback); everything else, and every other name
 of ``inspect``, is the standard library's own.
 
-**Updates that change nothing.** For every ``gr.update()`` (or ``gr.skip()``) a callback returns, Gradio makes a
-new component and rebuilds its whole configuration, to send back ``{"__type__": "update"}``, which the page
-ignores. A live probe's every redraw returns eleven of them (the form's fields and the answer's detail, which only
-its first redraw changes): 6.3-7.6 ms of Gradio's CPU per redraw, 2.2-3.0 ms when :class:`LeanBlocks` answers
-those itself and hands Gradio the rest.
+**Updates that change nothing, and plain values.** For every ``gr.update()`` (or ``gr.skip()``) a callback
+returns, Gradio makes a new component and rebuilds its whole configuration, to send back ``{"__type__":
+"update"}``, which the page ignores; it does the same for an update whose properties are the ones the component
+already has (a form field unmarked at every run); and it hands every plain value (a table's HTML, a run's name) to
+a worker thread to postprocess, then searches it twice for files. A live probe's every redraw returns three
+values and eleven updates that change nothing (the form's fields and the answer's detail, which only its first
+redraw changes). Measured on two cores: Gradio's own postprocessing 3.6-5.1 ms per redraw; with :class:`LeanBlocks`
+answering those cases itself (:func:`_answer`), 0.3-0.5 ms (every redraw from a session's second run on). Each
+component Gradio makes for an update also stays in the session's configuration for as long as the session lives
+(six more for each live probe); none is made here for these cases.
 
 Neither changes what the page is sent: tests/test_gradio_overhead.py compares a session's configuration, each
 update's output and the session's components with and without them. (One difference, by design: Gradio's own copy
 of a field's configuration for deep links, ``gr.DeepLinkButton``, which probe-ui does not use, forgets the field's
-value at an update that changes nothing; here it keeps it.)
+value at an update that changes nothing, and the new component it makes forgets that the original has a select
+listener (``_selectable``); here both are kept.)
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ import types
 from typing import Any
 
 import gradio as gr
+from gradio.blocks import Block, postprocess_update_dict
+from gradio.utils import delete_none, is_prop_update
 
 #: the Gradio modules whose calls are served (each did ``import inspect``)
 MODULES = ("gradio.blocks", "gradio.queueing", "gradio.utils", "gradio.helpers", "gradio.component_meta")
@@ -86,28 +94,95 @@ def keep_signatures() -> None:
 #: what Gradio sends for an update that changes nothing (``gr.update()``, ``gr.skip()``)
 NO_CHANGE = {"__type__": "update"}
 
+#: ... and for such an update to an HTML output: Gradio hands an HTML component's update keys that are not
+#: ``__init__`` parameters on as ``props``, and ``__type__`` is one of them
+HTML_NO_CHANGE = {"props": {"__type__": "update"}, "__type__": "update"}
 
-def _no_change(prediction: Any, block: Any) -> bool:
-    """An update that changes nothing, for an output whose answer to it is :data:`NO_CHANGE` (a state keeps its
-    value its own way; Gradio answers an HTML component with a ``props`` entry of its own)."""
-    return (isinstance(prediction, dict) and prediction == NO_CHANGE and not getattr(block, "stateful", False)
-            and not isinstance(block, gr.HTML))
+#: outputs whose ``postprocess`` is a pure, cheap function of the value (no files, no I/O): Gradio runs it on a
+#: worker thread for every output of every redraw; here it runs where the answer is put together
+INLINE = (gr.HTML, gr.Markdown, gr.Textbox, gr.Number, gr.Radio, gr.Checkbox, gr.Dropdown, gr.CheckboxGroup,
+          gr.Slider)
+
+_UNANSWERED = object()
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """A value with no file in it (Gradio's file hand-over looks for ``FileData`` dicts, which carry ``meta``)."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return True
+    if depth > 4:
+        return False
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return "meta" not in value and all(isinstance(k, str) and _plain(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def _same(a: Any, b: Any) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:  # noqa: BLE001 - a value that cannot be compared is taken as changed
+        return False
+
+
+def _answer(prediction: Any, block: Any, state: Any) -> Any:
+    """What Gradio would send for this output, worked out without making a component, or ``_UNANSWERED`` for the
+    cases left to Gradio. Three cases are answered here:
+
+    - an update that changes nothing: :data:`NO_CHANGE` (:data:`HTML_NO_CHANGE` for HTML);
+    - an update whose properties are all the ones the session's component was made with (the form's fields,
+      unmarked at each run's first redraw, when an earlier run unmarked them already): Gradio's answer from that
+      component, where Gradio would make an identical one;
+    - a plain value for an :data:`INLINE` output, postprocessed in place, where Gradio hands it to a worker
+      thread and searches it twice for files it cannot hold.
+    """
+    if getattr(block, "stateful", False):
+        return _UNANSWERED
+    if isinstance(prediction, dict) and prediction == NO_CHANGE:
+        return copy.deepcopy(HTML_NO_CHANGE) if isinstance(block, gr.HTML) else dict(NO_CHANGE)
+    current = state[block._id] if block._id in state else block
+    if isinstance(prediction, dict) and is_prop_update(prediction):
+        update = delete_none(dict(prediction), skip_value=True)
+        made_with = getattr(current, "constructor_args", None)
+        if made_with is None or type(current) is not type(block):
+            return _UNANSWERED
+        if not all(k in made_with and _same(made_with[k], v)
+                   for k, v in update.items() if k not in ("value", "__type__")):
+            return _UNANSWERED
+        if "value" in update and not (type(block) in INLINE and _plain(update["value"])):
+            return _UNANSWERED
+        answer = postprocess_update_dict(block=current, update_dict=update, postprocess=True)
+        if block._id not in state:
+            state[block._id] = current
+        if "value" in answer:
+            state._update_value_in_config(block._id, answer["value"])
+        return answer
+    if type(block) in INLINE and not isinstance(prediction, (dict, Block)) and _plain(prediction):
+        value = current.postprocess(prediction)
+        if not _plain(value):
+            return _UNANSWERED
+        if block._id not in state:
+            state[block._id] = current
+        state._update_value_in_config(block._id, value)
+        return value
+    return _UNANSWERED
 
 
 class LeanBlocks(gr.Blocks):
-    """``gr.Blocks`` that answers the updates that change nothing without making a component for each (module
-    docstring); everything else is Gradio's own postprocessing."""
+    """``gr.Blocks`` that answers the outputs :func:`_answer` can answer without making a component for each
+    (module docstring); everything else is Gradio's own postprocessing."""
 
     async def postprocess_data(self, block_fn: Any, predictions: Any, state: Any) -> list[Any]:
         outputs = list(block_fn.outputs)
         if (not isinstance(predictions, (list, tuple)) or len(predictions) != len(outputs) or len(outputs) < 2
-                or block_fn.batch or block_fn.is_validator_function):
+                or block_fn.batch or block_fn.is_validator_function or not block_fn.postprocess or state is None):
             return await super().postprocess_data(block_fn, predictions, state)
-        keep = [i for i, (p, block) in enumerate(zip(predictions, outputs)) if not _no_change(p, block)]
+        out: list[Any] = [_answer(p, block, state) for p, block in zip(predictions, outputs)]
+        keep = [i for i, answer in enumerate(out) if answer is _UNANSWERED]
         if len(keep) == len(outputs):
             given: Any = predictions  # a tuple too, as Gradio takes a generator's yield
             return await super().postprocess_data(block_fn, given, state)
-        out: list[Any] = [dict(NO_CHANGE) for _ in outputs]
         if keep:
             rest = copy.copy(block_fn)
             rest.outputs = [outputs[i] for i in keep]
