@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -393,36 +394,42 @@ def test_rate_in_a_cell_shows_there_and_in_results(server, browser):
 
 
 def test_a_slow_model_does_not_hold_up_the_others(server, browser, fake_openai):
-    """One model takes 30 s: the baselines' cells fill at once and the page keeps answering clicks."""
-    fake_openai.responder = lambda body: (time.sleep(30), "A")[1]
-    pg = Page(browser.new_page(viewport=VIEW), "slow-model")
-    pg.p.goto(server.url)
-    pg.p.locator("#probe-run").wait_for()
-    add_endpoint(pg, fake_openai, "slow")
-    pg.fill("probe-question", "Is this a CT image?")
-    pg.gallery_pick("ct_head_axial.png")
-    pg.wait_text("#probe-image-info", "PNG")
-    pg.p.get_by_label("yesno").check()
-    pg.pick("probe-answer", "yes")
-    for m in ("baseline/first", "baseline/random", "slow"):
-        pg.tick("probe-models", m)
-    pg.p.locator("#probe-run").click()
-    pg.wait_text("#probe-table .pu-progress", r"2 of 3 answers", timeout_s=60)
-    pg.shot("baselines-answered")
-    assert pg.p.locator("#probe-table td.pu-cell[data-state='waiting']").count() == 1
-    pg.p.get_by_text("the exact prompts of the variants").click()
-    pg.p.locator("#probe-preview").click()  # while the slow model thinks, the page still does other work
-    pg.wait_text("#probe-prompts", "Is this a CT image?", timeout_s=60)
-    pg.shot("page-responsive")
-    pg.tab("Models")  # the live calls now: the slow model's one call in flight at its server, none waiting
-    pg.p.locator("#models-live-calls-refresh").click()
-    pg.wait_text("#models-live-calls", fake_openai.base_url.split("//")[1], timeout_s=30)
-    cells = pg.p.locator("#models-live-calls tr", has_text=fake_openai.base_url.split("//")[1]).locator("td")
-    assert [cells.nth(i).inner_text().strip() for i in (2, 3)] == ["1", "0"]
-    pg.shot("live-calls")
-    pg.tab("Probe")
-    pg.table_done(3, timeout_s=90)
-    pg.shot("slow-answered")
+    """One model answers only when the test lets it (after the checks below, at most 60 s): the baselines' cells
+    fill at once and the page keeps answering clicks while it thinks."""
+    release = threading.Event()
+    fake_openai.responder = lambda body: (release.wait(60), "A")[1]
+    try:
+        pg = Page(browser.new_page(viewport=VIEW), "slow-model")
+        pg.p.goto(server.url)
+        pg.p.locator("#probe-run").wait_for()
+        add_endpoint(pg, fake_openai, "slow")
+        pg.fill("probe-question", "Is this a CT image?")
+        pg.gallery_pick("ct_head_axial.png")
+        pg.wait_text("#probe-image-info", "PNG")
+        pg.p.get_by_label("yesno").check()
+        pg.pick("probe-answer", "yes")
+        for m in ("baseline/first", "baseline/random", "slow"):
+            pg.tick("probe-models", m)
+        pg.p.locator("#probe-run").click()
+        pg.wait_text("#probe-table .pu-progress", r"2 of 3 answers", timeout_s=60)
+        pg.shot("baselines-answered")
+        assert pg.p.locator("#probe-table td.pu-cell[data-state='waiting']").count() == 1
+        pg.p.get_by_text("the exact prompts of the variants").click()
+        pg.p.locator("#probe-preview").click()  # while the slow model thinks, the page still does other work
+        pg.wait_text("#probe-prompts", "Is this a CT image?", timeout_s=60)
+        pg.shot("page-responsive")
+        pg.tab("Models")  # the live calls now: the slow model's one call in flight at its server, none waiting
+        pg.p.locator("#models-live-calls-refresh").click()
+        pg.wait_text("#models-live-calls", fake_openai.base_url.split("//")[1], timeout_s=30)
+        cells = pg.p.locator("#models-live-calls tr", has_text=fake_openai.base_url.split("//")[1]).locator("td")
+        assert [cells.nth(i).inner_text().strip() for i in (2, 3)] == ["1", "0"]
+        pg.shot("live-calls")
+        pg.tab("Probe")
+        release.set()  # the slow model answers now
+        pg.table_done(3, timeout_s=90)
+        pg.shot("slow-answered")
+    finally:
+        release.set()
 
 
 def test_bad_uploads_show_an_error_and_lose_nothing(server, browser, tmp_path):
