@@ -27,6 +27,13 @@ DEFAULT_MAX_UPLOAD_MB = 100
 AUTH_ENV = "PROBE_UI_AUTH"
 #: the hosts endpoints added in the app may point at, when --endpoint-hosts is not given
 ENDPOINT_HOSTS_ENV = "PROBE_UI_ENDPOINT_HOSTS"
+#: how long one thread may run Python before the interpreter hands it to another that waits (Python's default is
+#: 5 ms). The app is many threads that mostly wait (Gradio's event loop and worker threads, the live probes' loops,
+#: the store's writers), and at 5 ms a thread woken by an answer or a request kept taking the interpreter from
+#: whichever was working: ten people's live probes at once cost 0.17-0.19 s of CPU a probe and the slowest of them
+#: 1.84-1.98 s; at 20 ms, 0.14-0.16 s and 1.55-1.69 s (benchmarks/live_probe.py, alternating, two cores; 1 ms was
+#: worse, 2.07-2.27 s; 50 ms and 100 ms no better than 20). A person's click still gets its turn within 20 ms.
+SWITCH_INTERVAL_S = 0.02
 log = logging.getLogger("probe_ui.app")
 
 
@@ -264,6 +271,7 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
 
     headless_plots()
     keep_signatures()
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     warm_imports()
     # Gradio summarises its recent events (up to 10,000) for its monitoring page after every event: a pandas frame
     # and a group-by, 8-13 ms of CPU per click on 2 cores, growing with the events kept. probe-ui does not serve
