@@ -49,3 +49,13 @@ def _fresh_readiness():
 
     readiness.forget()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _fresh_parser():
+    """Each test's first ``main()`` builds the command line afresh (probe_ui.cli.entry keeps it between calls): a
+    test that replaces a command's function (monkeypatch) is run with its replacement."""
+    from probe_ui.cli.entry import forget_parser
+
+    forget_parser()
+    yield

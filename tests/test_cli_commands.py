@@ -85,3 +85,20 @@ def test_a_second_command_under_a_taken_name_is_refused() -> None:
     with pytest.raises(registry.RegistryError, match="command 'batch' is registered twice"):
         command("batch", "another batch")(other)
     assert COMMANDS.get("batch").arguments.__module__ == "probe_ui.cli.batch"
+
+
+def test_the_kept_parser_follows_the_environment_and_the_commands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  hello_plugin: Path) -> None:
+    """main() keeps its parser between calls, yet a changed $PROBE_UI_DB or $PROBE_UI_USERS is the next call's
+    default, and a command added since (a plugin) is parsed."""
+    from probe_ui.cli.entry import kept_parser
+
+    monkeypatch.setenv("PROBE_UI_DB", str(tmp_path / "a.db"))
+    first = kept_parser()
+    assert first.parse_args(["score"]).db == str(tmp_path / "a.db")
+    assert kept_parser() is first  # nothing changed: not built again
+    monkeypatch.setenv("PROBE_UI_DB", str(tmp_path / "b.db"))
+    assert kept_parser().parse_args(["score"]).db == str(tmp_path / "b.db")
+    monkeypatch.setenv("PROBE_UI_USERS", str(tmp_path / "people"))
+    assert kept_parser().parse_args(["users", "list"]).file == str(tmp_path / "people")
+    assert kept_parser().parse_args(["hello", "--name", "x"]).name == "x"  # the plugin's command

@@ -7,6 +7,7 @@ Errors print one line and exit 1; usage errors exit 2; ``--debug`` shows traceba
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from typing import Callable, Sequence
@@ -33,9 +34,29 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+@functools.lru_cache(maxsize=8)
+def _kept_parser(_key: tuple[object, ...]) -> argparse.ArgumentParser:
+    return build_parser()
+
+
+def kept_parser() -> argparse.ArgumentParser:
+    """:func:`build_parser`'s parser, built once per set of commands and of the environment variables its defaults
+    read (``PROBE_UI_DB``, ``PROBE_UI_USERS``): building it costs ~19 ms (argparse looks up a translation of every
+    help string), paid twice by each ``probe-ui`` command (:func:`run`) and again by every :func:`main` call of a
+    process that runs several (the tests, the fuzzer). Parsing never changes a parser."""
+    key = (tuple((c.name, id(c)) for c in COMMANDS.entries()), os.environ.get("PROBE_UI_DB"),
+           os.environ.get("PROBE_UI_USERS"))
+    return _kept_parser(key)
+
+
+def forget_parser() -> None:
+    """Build the parser afresh at the next :func:`kept_parser` (the commands' functions are bound when it is built)."""
+    _kept_parser.cache_clear()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _restore_ctrl_c()
-    parser = build_parser()
+    parser = kept_parser()
     args = parser.parse_args(argv)
     setup_logging(debug=args.debug)
     from probe_ui import store_check
@@ -77,7 +98,7 @@ def run() -> None:
     """
     argv = sys.argv[1:]
     code = main(argv)
-    if build_parser().parse_known_args(argv)[0].command not in (None, "serve"):
+    if kept_parser().parse_known_args(argv)[0].command not in (None, "serve"):
         import logging
 
         logging.shutdown()
