@@ -121,3 +121,22 @@ def test_a_live_probes_redraws_are_answered_as_gradio_answers_them(tmp_path: Pat
         [states[1].config_values[i]["props"]["value"] for i in values]
     table = run.outputs[0]._id
     assert states[0].config_values[table]["props"]["_selectable"] is True  # its cells still open an answer
+
+
+def test_a_value_an_output_cannot_take_fails_as_in_gradio() -> None:
+    """A callback's value that the output cannot show (text for a number) is refused with Gradio's own error, which
+    names the output, not an error of the shortcut's."""
+    from gradio.state_holder import SessionState
+
+    with gradio_overhead.LeanBlocks() as app:
+        number, text = gr.Number(label="count", precision=0), gr.Textbox(label="name")
+        gr.Button().click(lambda: ("many", "x"), None, [number, text])
+    fn = next(iter(app.fns.values()))
+    errors = []
+    for run in (app.postprocess_data, lambda *a: gr.Blocks.postprocess_data(app, *a)):
+        with pytest.raises(Exception) as caught:
+            asyncio.run(run(fn, ["many", "x"], SessionState(app)))
+        errors.append((type(caught.value), str(caught.value)))
+    assert errors[0][0] is errors[1][0]  # Gradio's error (its list of the event's outputs is the ones it was handed)
+    for _, message in errors:
+        assert "a `number` component" in message and "'many'" in message

@@ -152,14 +152,20 @@ def _answer(prediction: Any, block: Any, state: Any) -> Any:
             return _UNANSWERED
         if "value" in update and not (type(block) in INLINE and _plain(update["value"])):
             return _UNANSWERED
-        answer = postprocess_update_dict(block=current, update_dict=update, postprocess=True)
+        try:
+            answer = postprocess_update_dict(block=current, update_dict=update, postprocess=True)
+        except Exception:  # noqa: BLE001 - Gradio's own path raises it, with the output named
+            return _UNANSWERED
         if block._id not in state:
             state[block._id] = current
         if "value" in answer:
             state._update_value_in_config(block._id, answer["value"])
         return answer
     if type(block) in INLINE and not isinstance(prediction, (dict, Block)) and _plain(prediction):
-        value = current.postprocess(prediction)
+        try:
+            value = current.postprocess(prediction)
+        except Exception:  # noqa: BLE001 - Gradio's own path raises it, with the output named
+            return _UNANSWERED
         if not _plain(value):
             return _UNANSWERED
         if block._id not in state:
