@@ -45,7 +45,7 @@ log = logging.getLogger("probe_ui.live")
 #: leave in one wave, where 100 sent them in two (each of the later ones a whole model latency late: 1.41 against
 #: 1.07 s for the slowest of ten, one model at 0.5 s, benchmarks/live_probe.py); thirty such people share two.
 #: A 429 still holds back every new call to that server (below), and a catalogue entry's ``live_concurrency``
-#: or PROBE_UI_LIVE_LIMIT sets a lower bound for a server that wants one.
+#: or PROBE_UI_LIVE_LIMIT sets a smaller limit for a server that wants one.
 DEFAULT_LIVE_LIMIT = 200
 LIVE_LIMIT_ENV = "PROBE_UI_LIVE_LIMIT"
 #: a Retry-After longer than this is taken as this (a server asking for an hour is not worth a frozen page)
