@@ -49,6 +49,19 @@ def test_wal_images_on_disk_and_run_metadata(tmp_path: Path) -> None:
         store.ensure_run("r", 4, {})
 
 
+def test_an_image_is_known_as_stored_only_by_the_store_that_stored_it(tmp_path: Path) -> None:
+    """Callers skip put_image (and its thread) only for images this Store wrote; another Store on the same file
+    (another process) still writes its own, so its images are never assumed."""
+    store, other = Store(tmp_path / "s.db"), Store(tmp_path / "s.db")
+    im = _variant().images[0]
+    assert not store.stored_here(im.id)
+    store.put_image(im)
+    assert store.stored_here(im.id) and not other.stored_here(im.id)
+    store.image_path(im.id).unlink()  # gone from disk: the other store writes it again
+    other.put_image(im)
+    assert other.stored_here(im.id) and store.get_image(im.id) == im
+
+
 def test_tampered_image_file_is_detected(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
     v = _variant()

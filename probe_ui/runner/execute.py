@@ -135,7 +135,8 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
         provider, limit = pool.get(model)
         sent, resized = fit_images(request, model.max_image_side or provider.max_image_side, pool.resized)
         for im in {p.image.id: p.image for m in sent.messages for p in m.content if isinstance(p, ImagePart)}.values():
-            await blocking(store.put_image, im)  # the exact pixels sent, resized or not, are kept
+            if not store.stored_here(im.id):  # each of a live probe's 18 calls hopped to a thread to learn it
+                await blocking(store.put_image, im)  # the exact pixels sent, resized or not, are kept
         cached = None
         if use_cache and sent.settings.deterministic and sent.sample == 0:
             cached = await blocking(store.cached_response, sent.cache_key(model.provider, model.model, model.options,

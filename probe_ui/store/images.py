@@ -21,8 +21,13 @@ class ImagesMixin(StoreBase):
     def image_path(self, image_id: str) -> Path:
         return self.images_dir / image_id[:2] / f"{image_id}.png"
 
+    def stored_here(self, image_id: str) -> bool:
+        """Whether this process has stored the image already (images are never removed): a caller on an event
+        loop skips the thread it would otherwise wait on for :meth:`put_image` to find that out."""
+        return image_id in self._stored_images
+
     def put_image(self, image: CanonicalImage) -> None:
-        if image.id in self._stored_images:  # stored by this process already (images are never removed)
+        if self.stored_here(image.id):
             return
         self._put_image(image)
         self._stored_images.add(image.id)
