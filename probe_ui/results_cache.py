@@ -18,9 +18,9 @@ megabytes.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Sequence
+
+from probe_ui.kept import Kept
 
 if TYPE_CHECKING:  # pragma: no cover - hints only
     import pandas as pd
@@ -66,9 +66,7 @@ class ScoredCache:
     thread-safe (module doc)."""
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
-        self.size = size
-        self._values: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-        self._lock = threading.Lock()
+        self._values: Kept[tuple[Any, ...], tuple[Any]] = Kept(size)
         self.hits = 0
         self.misses = 0
 
@@ -92,31 +90,23 @@ class ScoredCache:
         base = (str(owner), names, parser, judge or "")
         stamp = store_stamp(store, names)
         key = (*base, stamp, what)
-        with self._lock:
-            if key in self._values:
-                self._values.move_to_end(key)
-                self.hits += 1
-                return self._values[key]
+        kept = self._values.get(key)  # (value,): a view's value may itself be None
+        if kept is not None:
+            self.hits += 1
+            return kept[0]
         value = build()
-        with self._lock:
-            self.misses += 1
-            for k in [k for k in self._values if k[:4] == base and k[4] != stamp]:
-                del self._values[k]
-            self._values[key] = value
-            while len(self._values) > self.size:
-                self._values.popitem(last=False)
+        self.misses += 1
+        self._values.drop(lambda k: k[:4] == base and k[4] != stamp)
+        self._values.put(key, (value,))
         return value
 
     def forget(self, owner: str | None = None) -> None:
         """Drop every table (of one owner, when given)."""
-        with self._lock:
-            for k in [k for k in self._values if owner is None or k[0] == owner]:
-                del self._values[k]
+        self._values.drop(lambda k: owner is None or k[0] == owner)
 
     def owners(self) -> set[str]:
         """Whose tables are kept (for tests and the benchmark)."""
-        with self._lock:
-            return {str(k[0]) for k in self._values}
+        return {str(k[0]) for k in self._values.keys()}
 
 
 def cached_answers(cache: ScoredCache, store: Store, owner: str, runs: Sequence[str], parser: str = "robust", *,

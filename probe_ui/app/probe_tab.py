@@ -11,8 +11,6 @@ declared parameters. Every callback calls the library (:mod:`probe_ui.live`, :mo
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -40,6 +38,7 @@ from probe_ui.benchmark_sets import save_item, visible_sets
 from probe_ui.errors import ProbeUIError
 from probe_ui.images import ImageError
 from probe_ui.items import KINDS
+from probe_ui.kept import Kept
 from probe_ui.perturb import all_perturbations
 from probe_ui.presets import ASSETS_DIR
 from probe_ui.probe_form import FIELDS, ProbeForm, shown_steps, step_rows
@@ -763,9 +762,7 @@ def _scale(image: Any) -> float:
 
 #: image id -> (the shown PNG file, its factor), for the last images shown: a bundled image picked again, by anyone,
 #: is not scaled and encoded again (tens of ms of the app's CPU each time, issue 23's "pick image")
-_SHOWN: OrderedDict[str, tuple[str, float]] = OrderedDict()
-_SHOWN_MAX = 256
-_SHOWN_LOCK = threading.Lock()
+_SHOWN: Kept[str, tuple[str, float]] = Kept(256)
 
 
 def _display(image: Any) -> tuple[str, float]:
@@ -774,18 +771,12 @@ def _display(image: Any) -> tuple[str, float]:
     image's own pixels. A stored image (named by its content) shown before is not drawn again."""
     key = getattr(image, "id", None)
     if key:
-        with _SHOWN_LOCK:
-            hit = _SHOWN.get(key)
-            if hit is not None:
-                _SHOWN.move_to_end(key)
-        if hit is not None and Path(hit[0]).is_file():
+        hit = _SHOWN.get(key, fresh=lambda shown: Path(shown[0]).is_file())
+        if hit is not None:
             return hit
     shown = _draw(image)
     if key:
-        with _SHOWN_LOCK:
-            _SHOWN[key] = shown
-            while len(_SHOWN) > _SHOWN_MAX:
-                _SHOWN.popitem(last=False)
+        _SHOWN.put(key, shown)
     return shown
 
 

@@ -23,12 +23,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import threading
 import time
-from collections import OrderedDict
 from typing import Any
 
 from starlette.requests import HTTPConnection
+
+from probe_ui.kept import Kept
 
 try:  # what Gradio encodes its JSON with (a dependency of Gradio's); the standard library otherwise
     import orjson
@@ -82,9 +82,8 @@ class SharedPages:
     served from memory for :data:`KEEP_S` seconds."""
 
     def __init__(self, app: Any, keep_s: float = KEEP_S, max_kept: int = MAX_KEPT) -> None:
-        self.app, self.keep_s, self.max_kept = app, keep_s, max_kept
-        self._kept: OrderedDict[tuple[Any, ...], tuple[float, dict[str, Any], bytes]] = OrderedDict()
-        self._lock = threading.Lock()
+        self.app, self.keep_s = app, keep_s
+        self._kept: Kept[tuple[Any, ...], tuple[float, dict[str, Any], bytes]] = Kept(max_kept)
         #: responses being built now, by key: a second request for one waits for it (all on the server's loop)
         self._building: dict[tuple[Any, ...], asyncio.Event] = {}
         self.served = 0  # responses served from memory (tests and the benchmark read it)
@@ -105,14 +104,11 @@ class SharedPages:
                 None if shared else user, id(getattr(blocks, "config", None)), *(headers.get(h) for h in _VARY)), user
 
     def _hit(self, key: tuple[Any, ...], now: float) -> tuple[dict[str, Any], bytes] | None:
-        with self._lock:
-            hit = self._kept.get(key)
-            if hit is not None and now - hit[0] > self.keep_s:
-                del self._kept[key]
-                hit = None
-            if hit is not None:
-                self.served += 1
-        return (hit[1], hit[2]) if hit is not None else None
+        hit = self._kept.get(key, fresh=lambda kept: now - kept[0] <= self.keep_s)
+        if hit is None:
+            return None
+        self.served += 1
+        return hit[1], hit[2]
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         found = self.key(scope)
@@ -153,10 +149,7 @@ class SharedPages:
             elif message["type"] == "http.response.body" and start:
                 body.extend(message.get("body", b""))
                 if not message.get("more_body") and self._may_keep(start):
-                    with self._lock:
-                        self._kept[key] = (now, dict(start), bytes(body))
-                        while len(self._kept) > self.max_kept:
-                            self._kept.popitem(last=False)
+                    self._kept.put(key, (now, dict(start), bytes(body)))
             await send(message)
 
         return wrapped

@@ -3,9 +3,9 @@ models ticked that it did not ask, and the run as the comparison table."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
+from probe_ui.kept import Kept
 from probe_ui.store import Store, StoreError
 
 
@@ -16,24 +16,18 @@ def ratings_of(store: Store, run: str) -> dict[int, tuple[str, str]]:
     if not run:
         return {}
     key = (id(store), run)
-    with _RATINGS_LOCK:
-        seen = _RATINGS.get(key)
-    if seen is not None and seen[0] is store and seen[1] == store.ratings_written:
+    seen = _RATINGS.get(key, fresh=lambda kept: kept[0] is store and kept[1] == store.ratings_written)
+    if seen is not None:
         return dict(seen[2])
     written = store.ratings_written
     df = store.ratings_frame(store.get_run(run).id)
     out = {int(r["response_id"]): (str(r["rating"]), str(r["note"] or "")) for r in df.to_dict("records")}
-    with _RATINGS_LOCK:
-        _RATINGS[key] = (store, written, out)
-        while len(_RATINGS) > _RATINGS_KEPT:
-            _RATINGS.pop(next(iter(_RATINGS)))
+    _RATINGS.put(key, (store, written, out))
     return dict(out)
 
 
 #: the ratings of the runs redrawn last, by (store, run): (the store, its ratings_written when read, ratings)
-_RATINGS: dict[tuple[int, str], tuple[Store, int, dict[int, tuple[str, str]]]] = {}
-_RATINGS_KEPT = 256
-_RATINGS_LOCK = threading.Lock()
+_RATINGS: Kept[tuple[int, str], tuple[Store, int, dict[int, tuple[str, str]]]] = Kept(256)
 
 
 def rating_of(store: Store, response_id: int) -> tuple[str | None, str]:
