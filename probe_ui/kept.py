@@ -1,8 +1,8 @@
 """The last N values by key, shared by threads: the one small cache that the app's memos are built on.
 
 The app keeps several things in memory so that many people asking for the same thing do not make it again (the
-page served before login, a picked image drawn for display, a run's ratings while its table streams, scored tables
-behind the Results tab). Each is bounded (the oldest unused value goes first) and read and written from Gradio's
+page and its configuration per user, a picked image drawn for display, a run's ratings while its table streams,
+the scored tables behind the Results tab). Each is bounded (the oldest unused value goes first) and read and written from Gradio's
 worker threads and the server's loop at once; this class is that mechanism, once.
 """
 
@@ -17,7 +17,8 @@ V = TypeVar("V")
 
 
 class Kept(Generic[K, V]):
-    """A bounded, thread-safe mapping that forgets its least recently used value first."""
+    """A bounded, thread-safe mapping that forgets its least recently used value first. Values are never None
+    (:meth:`get` says "not kept" with None): keep a value that may be None wrapped, e.g. in a 1-tuple."""
 
     def __init__(self, size: int) -> None:
         if size < 1:
