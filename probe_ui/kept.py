@@ -2,8 +2,8 @@
 
 The app keeps several things in memory so that many people asking for the same thing do not make it again (the
 page and its configuration per user, a picked image drawn for display, a run's ratings while its table streams,
-the scored tables behind the Results tab). Each is bounded (the oldest unused value goes first) and read and written from Gradio's
-worker threads and the server's loop at once; this class is that mechanism, once.
+the scored tables behind the Results tab). Each is bounded (the oldest unused value goes first) and read and
+written from Gradio's worker threads and the server's loop at once; this class is that mechanism, once.
 """
 
 from __future__ import annotations
