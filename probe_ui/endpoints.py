@@ -281,6 +281,14 @@ def models_table(endpoints: Endpoints | Mapping[str, ModelConfig] | None = None,
     return out
 
 
+def models_for_people(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`models_table` as the Models tab shows it, in the words of ``probe-ui models``: "yes" / "no" instead
+    of True / False, under headings a person reads ("ready here", "why not")."""
+    out = table.copy()
+    out["usable"] = out["usable"].map({True: "yes", False: "no"})
+    return out.rename(columns={"usable": "ready here", "reason": "why not"})
+
+
 def model_menu(endpoints: Endpoints | Mapping[str, ModelConfig] | None = None, discover: bool = False
                ) -> list[dict[str, Any]]:
     """The models a person can pick, baselines first, then catalogue entries and added endpoints (and, with

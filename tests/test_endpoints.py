@@ -12,7 +12,7 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from helpers import choice_item, write_png, write_preset
 from probe_ui.endpoints import MODEL_COLUMNS, TABLE_COLUMNS, TEST_QUESTION, EndpointError, Endpoints, models_table, \
-    test_model
+    models_for_people, test_model
 from probe_ui.presets import load_preset
 from probe_ui.runner import resolve_models, run_batch
 from probe_ui.store import Store
@@ -133,6 +133,11 @@ def test_models_table_lists_catalogue_and_endpoints(fake_openai: FakeOpenAIServe
     assert not m.loc[down.name, "usable"] and "no server answering" in m.loc[down.name, "reason"]
     assert m["usable"].dtype == bool
     assert len(models_table(None, discover=False)) == len(m) - 2
+    # the Models tab shows it in words, as `probe-ui models` does, the same rows and reasons
+    shown = models_for_people(m.reset_index()).set_index("name")
+    assert "usable" not in shown.columns and set(shown["ready here"]) == {"yes", "no"}
+    assert shown.loc[up.name, "ready here"] == "yes" and shown.loc[down.name, "ready here"] == "no"
+    assert shown.loc[down.name, "why not"] == m.loc[down.name, "reason"] and len(shown) == len(m)
 
 
 # ---- the connection test -------------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from probe_ui.app.common import model_choices, shows_errors
 from probe_ui.app.context import AppContext
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
-from probe_ui.endpoints import model_check_html, models_table, test_model
+from probe_ui.endpoints import model_check_html, models_for_people, models_table, test_model
 from probe_ui.providers import url_providers
 
 
@@ -35,8 +35,8 @@ def build(ctx: AppContext) -> dict[str, Any]:
                 "An endpoint you add below is yours alone: nobody else using this app sees it or its key, or can "
                 "call it. A key typed below stays in this process's memory: it is never written to disk, logs or "
                 "runs.")
-    table = gr.Dataframe(value=models_table(ctx.endpoints.configs(""), discover=False), interactive=False,
-                         elem_id="models-table")
+    table = gr.Dataframe(value=models_for_people(models_table(ctx.endpoints.configs(""), discover=False)),
+                         interactive=False, elem_id="models-table")
     refresh = gr.Button("↻ refresh (also looks for local servers)", size="sm")
     gr.Markdown("#### Live calls now")
     calls = gr.Markdown(live_calls.status_text(), elem_id="models-live-calls")
@@ -62,7 +62,7 @@ def build(ctx: AppContext) -> dict[str, Any]:
     result = gr.HTML("", elem_id="models-result")
 
     def on_refresh(request: gr.Request) -> Any:
-        return models_table(ctx.endpoints.configs(who(ctx, request).owner), discover=True)
+        return models_for_people(models_table(ctx.endpoints.configs(who(ctx, request).owner), discover=True))
 
     @shows_errors
     def on_add(p: str, url: str, m: str, k: str, n: str, everyone: bool, request: gr.Request) -> tuple[Any, ...]:
@@ -72,7 +72,7 @@ def build(ctx: AppContext) -> dict[str, Any]:
         cfg = ctx.endpoints.add(caller.owner, p, url, m, key=k or None, name=n or None,
                                 admin=caller.can("any_host"), share=bool(everyone))
         whose = "everyone using this app" if everyone else "you"
-        return (models_table(ctx.endpoints.configs(caller.owner), discover=False),
+        return (models_for_people(models_table(ctx.endpoints.configs(caller.owner), discover=False)),
                 f"Added <b>{escape(cfg.name)}</b> for {whose}: pick it in the Probe and Batch tabs.", "",
                 gr.update(choices=model_choices(ctx, caller.owner), value=cfg.name))
 
