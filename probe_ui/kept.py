@@ -26,18 +26,24 @@ class Kept(Generic[K, V]):
         self.size = size
         self._values: OrderedDict[K, V] = OrderedDict()
         self._lock = threading.Lock()
+        #: lookups that found a (fresh) value, and those that did not: counted under the lock, so that threads
+        #: looking up at once lose no count (the Results tab's benchmark and the tests read them)
+        self.hits = 0
+        self.misses = 0
 
     def get(self, key: K, fresh: Callable[[V], bool] | None = None) -> V | None:
         """The value kept for ``key`` (now the most recently used), else None. A value for which ``fresh`` says
         False is dropped and None returned, in the same step (nobody else's newer value is dropped by it)."""
         with self._lock:
             value = self._values.get(key)
-            if value is None:
-                return None
-            if fresh is not None and not fresh(value):
+            if value is not None and fresh is not None and not fresh(value):
                 del self._values[key]
+                value = None
+            if value is None:
+                self.misses += 1
                 return None
             self._values.move_to_end(key)
+            self.hits += 1
             return value
 
     def put(self, key: K, value: V) -> None:

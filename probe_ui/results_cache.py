@@ -67,8 +67,16 @@ class ScoredCache:
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         self._values: Kept[tuple[Any, ...], tuple[Any]] = Kept(size)
-        self.hits = 0
-        self.misses = 0
+
+    @property
+    def hits(self) -> int:
+        """Views served from the cache."""
+        return self._values.hits
+
+    @property
+    def misses(self) -> int:
+        """Views that had to be built (a build that failed included)."""
+        return self._values.misses
 
     def scored(self, store: Store, owner: str, runs: Sequence[str], parser: str = "robust", judge: str | None = None,
                score: Callable[[], pd.DataFrame] | None = None) -> pd.DataFrame:
@@ -92,10 +100,8 @@ class ScoredCache:
         key = (*base, stamp, what)
         kept = self._values.get(key)  # (value,): a view's value may itself be None
         if kept is not None:
-            self.hits += 1
             return kept[0]
         value = build()
-        self.misses += 1
         self._values.drop(lambda k: k[:4] == base and k[4] != stamp)
         self._values.put(key, (value,))
         return value

@@ -48,6 +48,16 @@ def test_threads_writing_at_once_never_pass_the_bound() -> None:
     for t in threads:
         t.join()
     assert not seen_over and len(kept) == 50
+    assert kept.hits + kept.misses == 4 * 2000  # every lookup counted once, by threads at once
+
+
+def test_lookups_are_counted_as_found_or_not() -> None:
+    kept: Kept[str, int] = Kept(4)
+    kept.put("a", 1)
+    kept.get("a")
+    kept.get("b")
+    kept.get("a", fresh=lambda v: False)  # stale: dropped, and not found
+    assert (kept.hits, kept.misses) == (1, 2)
 
 
 def test_a_cache_keeps_at_least_one_value() -> None:

@@ -86,7 +86,11 @@ class SharedPages:
         self._kept: Kept[tuple[Any, ...], tuple[float, dict[str, Any], bytes]] = Kept(max_kept)
         #: responses being built now, by key: a second request for one waits for it (all on the server's loop)
         self._building: dict[tuple[Any, ...], asyncio.Event] = {}
-        self.served = 0  # responses served from memory (tests and the benchmark read it)
+
+    @property
+    def served(self) -> int:
+        """Responses served from memory (tests and the benchmark read it)."""
+        return self._kept.hits
 
     def key(self, scope: dict[str, Any]) -> tuple[tuple[Any, ...], str] | None:
         """What a kept response is filed under, and the request's user; None when this request is not one to
@@ -105,10 +109,7 @@ class SharedPages:
 
     def _hit(self, key: tuple[Any, ...], now: float) -> tuple[dict[str, Any], bytes] | None:
         hit = self._kept.get(key, fresh=lambda kept: now - kept[0] <= self.keep_s)
-        if hit is None:
-            return None
-        self.served += 1
-        return hit[1], hit[2]
+        return (hit[1], hit[2]) if hit is not None else None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         found = self.key(scope)
