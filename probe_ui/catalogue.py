@@ -128,6 +128,11 @@ def availability(config: ModelConfig) -> str | None:
     return reason
 
 
+def ready_word(usable: bool) -> str:
+    """Whether a model is ready here, in the word people read: ``probe-ui models`` and the Models tab say the same."""
+    return "yes" if usable else "no"
+
+
 def list_models(discover: bool = True) -> list[dict[str, Any]]:
     """Every provider (as ``provider/<model>``) and catalogue entry, with whether it is usable here and why not;
     then the models found on running local servers (Ollama's vision models, and the models of the servers listed

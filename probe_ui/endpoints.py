@@ -285,7 +285,7 @@ def models_for_people(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`models_table` as the Models tab shows it, in the words of ``probe-ui models``: "yes" / "no" instead
     of True / False, under headings a person reads ("ready here", "why not")."""
     out = table.copy()
-    out["usable"] = out["usable"].map({True: "yes", False: "no"})
+    out["usable"] = out["usable"].map(catalogue.ready_word)
     return out.rename(columns={"usable": "ready here", "reason": "why not"})
 
 

@@ -16,7 +16,7 @@ def models_arguments(m: argparse.ArgumentParser) -> None:
 
 
 def cmd_models(args: argparse.Namespace) -> int:
-    from probe_ui.catalogue import list_models
+    from probe_ui.catalogue import list_models, ready_word
 
     rows = list_models()
     if args.json:
@@ -27,7 +27,7 @@ def cmd_models(args: argparse.Namespace) -> int:
     print(f"{'name':<{name_w}}  {'provider':<{prov_w}}  {'usable':<6}  note")
     for r in rows:
         note = r["reason"] or r["needs"] or r["description"]
-        print(f"{r['name']:<{name_w}}  {r['provider']:<{prov_w}}  {'yes' if r['usable'] else 'no':<6}  {note}")
+        print(f"{r['name']:<{name_w}}  {r['provider']:<{prov_w}}  {ready_word(r['usable']):<6}  {note}")
     return 0
 
 
