@@ -306,13 +306,19 @@ def _grid(rows: int, cols: int, titles: list[str], hspace: float, vspace: float)
         x0 = c * (width + hspace)
         y1 = 1.0 - r * (height + vspace)
         x, y = _axes(k)
-        layout[_axis("x", k)] = {"domain": [x0, x0 + width], "anchor": y}
-        layout[_axis("y", k)] = {"domain": [y1 - height, y1], "anchor": x}
+        layout[_axis("x", k)] = {"domain": _domain(x0, x0 + width), "anchor": y}
+        layout[_axis("y", k)] = {"domain": _domain(y1 - height, y1), "anchor": x}
         if k <= len(titles):
             layout["annotations"].append({"text": titles[k - 1], "x": x0 + width / 2, "y": y1, "xref": "paper",
                                           "yref": "paper", "xanchor": "center", "yanchor": "bottom",
                                           "showarrow": False, "font": {"size": 15}})
     return layout
+
+
+def _domain(start: float, end: float) -> list[float]:
+    """An axis domain Plotly accepts: inside [0, 1] (the last row of a grid computed as ``1 - 3 * (h + gap)`` can
+    land a rounding error below 0, ``-5.55e-17``, which Plotly refuses; issue 51, U29)."""
+    return [min(1.0, max(0.0, round(start, 9))), min(1.0, max(0.0, round(end, 9)))]
 
 
 def _short(s: str, n: int) -> str:

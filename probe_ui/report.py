@@ -769,14 +769,15 @@ _CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-sr
 
 
 def extra_sections(raw: pd.DataFrame, base: Run | None = None, base_raw: pd.DataFrame | None = None,
-                   figures: bool = True) -> list[tuple[str, str, str]]:
+                   figures: bool = True, curves: pd.DataFrame | None = None) -> list[tuple[str, str, str]]:
     """The sections that appear only when their data is there: robustness curves (a severity sweep) and clinician
     agreement (rated answers), as (anchor, title, HTML); the Results tab shows the same HTML, without the curves'
-    static figures (``figures`` False: it draws them interactive)."""
+    static figures (``figures`` False: it draws them interactive). ``curves``: ``raw``'s robustness curves when
+    the caller has them already."""
     from probe_ui import results as R
 
     out = []
-    curves = R.robustness_curves(raw)
+    curves = R.robustness_curves(raw) if curves is None else curves
     if len(curves):
         base_curves = R.robustness_curves(base_raw) if base_raw is not None else pd.DataFrame()
         out.append(("robustness", "Robustness curves", _robustness(curves, raw, base, base_curves, figures)))

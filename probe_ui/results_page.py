@@ -92,11 +92,14 @@ def _build(df: pd.DataFrame, names: list[str], parser: str, filters: dict[str, l
 
     by_cond = results.accuracy_by_condition(df)
     curves = results.robustness_curves(df)
-    sections = "".join(f"<h3>{escape(title)}</h3>{body}" for _, title, body in extra_sections(df, figures=False))
+    sections = "".join(f"<h3>{escape(title)}</h3>{body}"
+                       for _, title, body in extra_sections(df, figures=False, curves=curves))
     models = sorted(df.loc[df["error"].isna(), "model"].astype(str).unique()) if len(df) else []
     said = results.selection_words(names, parser, labels=results.condition_labels(df), **filters)
+    reports = results.run_reports(df, parser)
     return ResultsView(
-        overview=results.overview_for_people(df, parser), families=results.families_html(df, parser),
+        overview=results.overview_for_people(df, parser, reports=reports),
+        families=results.families_html(df, parser, reports=reports),
         extra=sections, plot_acc=plots.accuracy_by_condition(by_cond),
         plot_cat=plots.category_heatmap(results.category_accuracy(df), results.category_counts(df)),
         plot_conf=plots.confusion({m: results.confusion(df, m) for m in models}),

@@ -345,3 +345,30 @@ def matrix_html(df: pd.DataFrame) -> str:
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
+
+
+# ---- the Stress tab's view of one run ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StressView:
+    """What the Stress tab shows for one run: the comparison table (HTML), the per-model summary in words and,
+    for a severity sweep, the robustness curve of its perturbation (None otherwise)."""
+
+    table_html: str
+    summary: pd.DataFrame
+    curve: Any | None
+
+
+def stress_view(store: Any, run: str, *, suite: str | None = None, sweep: str | None = None,
+                thumbs: Any = None, empty: str = "No answers yet.") -> StressView:
+    """The Stress tab's view of ``run`` (a library call, so that every figure and table the tab draws is tested
+    without the UI): ``suite`` names the suite whose metrics the summary adds; ``sweep`` the perturbation of a
+    severity sweep, whose curve is drawn; ``thumbs(image_id)`` gives a row's picture."""
+    from probe_ui import comparison, live
+    from probe_ui.plots import robustness_curve
+    from probe_ui.results import robustness_curves
+    from probe_ui.scoring import scored_answers
+
+    df = scored_answers(store, run)
+    table = comparison.render(live.comparison_of(store, run), thumbs, empty=empty)
+    curve = robustness_curve(robustness_curves(df), sweep) if sweep else None
+    return StressView(table, summary_for_people(summary(df, None if sweep else suite)), curve)

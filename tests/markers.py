@@ -24,6 +24,8 @@ SLOW: frozenset[str] = frozenset({
     "test_upload_cache", "test_security", "test_store_run_lock", "test_scale", "test_interop_inspect",
     # property-based fuzzing, and module fixtures that run whole batches over every suite
     "test_fuzz", "test_report", "test_compare",
+    # every figure and table of the Results and Stress tabs and the report, for 1-12 models (issue 51)
+    "test_views_across_counts",
     # single tests of 10 s or more in a --durations run (the rest of their files is fast)
     "test_batch::test_random_baseline_is_near_chance_and_first_is_exact",
     "test_batch::test_same_seed_same_random_answers",

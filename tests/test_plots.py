@@ -135,3 +135,16 @@ def test_category_heatmap_cells_and_hover_carry_n() -> None:
     hm = fig.data[0]
     assert hm.text[0][0] == "50 %<br>n=4" and hm.text[1][0] == "–" and hm.text[1][1] == "25 %<br>n=8"
     assert "n = %{customdata}" in hm.hovertemplate
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_confusion_panels_for_one_to_twelve_models_pass_plotlys_validation(n) -> None:
+    """Issue 51, U29: four models or more made a grid whose last row started at -5.55e-17, which Plotly refuses
+    (the whole Results tab showed "Error"). Every axis domain lies within [0, 1]."""
+    import plotly.graph_objects as go
+
+    t = pd.DataFrame([[1, 2], [3, 4]], index=["A", "B"], columns=["A", "B"])
+    fig = plots.confusion({f"m{i}": t for i in range(n)})
+    go.Figure(fig.to_dict())  # validation on
+    domains = [v["domain"] for k, v in fig.to_dict()["layout"].items() if k[1:5] == "axis"]
+    assert len(domains) >= 2 * n and all(0 <= a < b <= 1 for a, b in domains)

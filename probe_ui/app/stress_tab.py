@@ -106,16 +106,9 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         return originals, p, ids
 
     def view(name: str, md: str, st: str, pt: str) -> tuple[Any, ...]:
-        from probe_ui.plots import robustness_curve
-        from probe_ui.results import robustness_curves
-        from probe_ui.scoring import scored_answers
-
-        df = scored_answers(ctx.store, name)
-        fig, box = gr.skip(), gr.update(visible=False)
-        if md == SWEEP:
-            fig, box = robustness_curve(robustness_curves(df), pt), gr.update(visible=True)
-        return (detail.table_value(ctx, name, thumbs, empty="No answers yet."),
-                stress.summary_for_people(stress.summary(df, st if md == SUITE else None)), fig, box)
+        v = stress.stress_view(ctx.store, name, suite=st, sweep=pt if md == SWEEP else None, thumbs=thumbs)
+        fig, box = (v.curve, gr.update(visible=True)) if v.curve is not None else (gr.skip(), gr.update(visible=False))
+        return {"html": v.table_html, "run": name}, v.summary, fig, box
 
     latest = Latest()  # each session's newest plan and run: an older one never writes over it
 

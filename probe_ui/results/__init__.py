@@ -65,6 +65,7 @@ from probe_ui.results.scores import (
     metric_tables,
     overview_for_people,
     paper_sections,
+    run_reports,
 )
 from probe_ui.results.selection import EMPTY_COLUMNS, RUN_KINDS, answers, filter_choices, run_choices, selection_words
 from probe_ui.scoring import RATING_CHOICES, UNRATED, categories_of, filter_answers
@@ -78,4 +79,4 @@ __all__ = ["BREAKING_PEOPLE_COLUMNS", "EMPTY_COLUMNS", "INVALID", "KAPPA_COLUMNS
            "filter_answers", "filter_choices", "graded_rows", "is_metric", "level_label", "md_code", "md_text",
            "metric_leaves", "metric_tables", "overview_for_people", "paper_sections", "plot_accuracy_by_condition",
            "plot_category_heatmap", "plot_confusion", "plot_robustness_curve", "response_detail", "response_table",
-           "robustness_curves", "robustness_figures", "run_choices", "selection_words", "sent_image_ids"]
+           "robustness_curves", "robustness_figures", "run_choices", "run_reports", "selection_words", "sent_image_ids"]

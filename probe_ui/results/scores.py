@@ -150,15 +150,25 @@ def figure_text(leaf: Any, digits: int = 1) -> str:
     return str(leaf)
 
 
-def overview_for_people(df: pd.DataFrame, parser: str = "robust", definition: str = "auto") -> pd.DataFrame:
-    """One row per run and model: accuracy with its 95 % CI and n, the random-guess reference, invalid and
-    refusal rates and failed calls, in words and rounded (the numbers of :func:`metric_tables`)."""
-    from probe_ui.metrics import figures as F
+def run_reports(df: pd.DataFrame, parser: str = "robust", definition: str = "auto") -> list[tuple[str, dict[str, Any]]]:
+    """Each run's score report (:func:`probe_ui.scoring.score_frame` over its rows), in the table's order: the one
+    scoring pass that the overview and the families of one view share (each made its own, twice the time)."""
     from probe_ui.scoring import score_frame
 
+    return [(str(run), score_frame(g, parser, definition))
+            for run, g in (df.groupby("run", sort=False) if len(df) else [])]
+
+
+def overview_for_people(df: pd.DataFrame, parser: str = "robust", definition: str = "auto", *,
+                        reports: list[tuple[str, dict[str, Any]]] | None = None) -> pd.DataFrame:
+    """One row per run and model: accuracy with its 95 % CI and n, the random-guess reference, invalid and
+    refusal rates and failed calls, in words and rounded (the numbers of :func:`metric_tables`). ``reports``:
+    :func:`run_reports` of ``df`` when the caller has them already."""
+    from probe_ui.metrics import figures as F
+
     rows = []
-    for run, g in (df.groupby("run", sort=False) if len(df) else []):
-        for model, r in score_frame(g, parser, definition)["models"].items():
+    for run, report in (reports if reports is not None else run_reports(df, parser, definition)):
+        for model, r in report["models"].items():
             acc = r["accuracy"]
             rows.append({"run": run, "model": model, F.ACCURACY: figure_text(acc),
                          F.RANDOM: f"{acc['random']:.1f} %" if acc.get("random") is not None else "–",
@@ -174,16 +184,17 @@ def overview_for_people(df: pd.DataFrame, parser: str = "robust", definition: st
 OVERVIEW_PEOPLE_COLUMNS = ["run", "model", "accuracy", "random guess", "unreadable", "refused", "failed calls"]
 
 
-def families_html(df: pd.DataFrame, parser: str = "robust", definition: str = "auto") -> str:
+def families_html(df: pd.DataFrame, parser: str = "robust", definition: str = "auto", *,
+                  reports: list[tuple[str, dict[str, Any]]] | None = None) -> str:
     """Every metric family with data, compact like the report's: a table of model rows and the family's headline
-    figures (value, 95 % CI, n), its full metric list folded underneath. Text is escaped."""
+    figures (value, 95 % CI, n), its full metric list folded underneath. Text is escaped. ``reports``:
+    :func:`run_reports` of ``df`` when the caller has them already."""
     from probe_ui.metrics import FAMILIES, headlines
     from probe_ui.metrics.registry import glossary_html
-    from probe_ui.scoring import score_frame
 
     blocks: dict[str, list[tuple[str, str, dict[str, Any], dict[str, Any]]]] = {}
-    for run, g in (df.groupby("run", sort=False) if len(df) else []):
-        for model, r in score_frame(g, parser, definition)["models"].items():
+    for run, report in (reports if reports is not None else run_reports(df, parser, definition)):
+        for model, r in report["models"].items():
             paper = r.get("paper") or {}
             for fam, heads in headlines(paper).items():
                 blocks.setdefault(fam, []).append((str(run), model, heads, paper[fam]))
