@@ -408,3 +408,52 @@ def test_failure_reasons_in_words() -> None:
     assert reason_words("m: HTTP 401 unauthorized: bad key") == "the key was refused"
     assert reason_words("m: HTTP 503 server error") == "the provider's server failed"
     assert reason_words("m: something odd happened") == "something odd happened"
+
+
+def test_live_probes_are_listed_by_the_typed_question_and_their_time_to_the_second(store, ct, monkeypatch):
+    """Issue 51, U32: a probe was listed by its last variant's question (the false premise) and the minute, so two
+    probes of one question a minute apart read the same, and a projector's list cut the label before the time."""
+    from probe_ui.live import steps as S
+    from probe_ui.results import run_choices
+
+    premise = S.parse_steps([[1, "premise", '{"text": "Given the fracture, which modality?"}']])
+    only_premise = live.make_variants(item(ct), (ct,), premise, include_original=False)
+    assert only_premise[0].question == "Given the fracture, which modality?"
+    *_, first = live.run_live(store, only_premise, ["baseline/first"], run_name="probe-1")
+    *_, second = live.run_live(store, live.make_variants(item(ct), (ct,), premise), ["baseline/first"],
+                               run_name="probe-2")
+    times = {"probe-1": "2026-11-28T09:15:04+00:00", "probe-2": "2026-11-28T09:15:41+00:00"}
+    runs = {r.name: r for r in store.list_runs()}
+    monkeypatch.setattr(store, "list_runs", lambda: [
+        type(r)(**{**r.__dict__, "created_at": times[r.name], "updated_at": times[r.name]}) for r in runs.values()])
+    labels = dict((name, label) for label, name in run_choices(store))
+    assert len(set(labels.values())) == 2  # a probe a few seconds after another reads differently
+    for name, label in labels.items():
+        when, what = label.split(" · ", 1)
+        assert when.endswith(":04") or when.endswith(":41")  # the time first, to the second
+        assert what.startswith("Which modality? (live probe"), label  # the question as typed, not the premise
+
+
+def test_a_probe_asked_again_with_one_more_model_keeps_the_raters_own_ratings(store, ct):
+    """Issue 51, U34: re-asking with one more model makes a new run; the ratings given a minute earlier carry over
+    to the same answers (same variant, model and reply), only the rater's own, and the old run keeps its own."""
+    vs = live.make_variants(item(ct), (ct,), live.parse_steps([[1, "rotate", '{"angle": 90}']]))
+    *_, first = live.run_live(store, vs, ["baseline/first", "baseline/last"], run_name="before")
+    by_cell = {(c.variant_id, c.model): c.response_id for c in first.cards}
+    original, rotated = vs[0].id, vs[1].id
+    store.rate_response(by_cell[(original, "baseline/first")], "correct", "CT, plainly", rater="Dr Lee",
+                        verified=False)
+    store.rate_response(by_cell[(rotated, "baseline/last")], "incorrect", "", rater="Dr Lee", verified=False)
+    store.rate_response(by_cell[(rotated, "baseline/first")], "unsure", "", rater="someone else", verified=False)
+    *_, again = live.run_live(store, vs, ["baseline/first", "baseline/last", "baseline/random"], run_name="after")
+    assert live.carry_ratings(store, "before", "after", "Dr Lee", False) == (2, 0)
+    new_cell = {(c.variant_id, c.model): c.response_id for c in again.cards}
+    shown = live.ratings_of(store, "after")
+    assert shown[new_cell[(original, "baseline/first")]] == ("correct", "CT, plainly")
+    assert shown[new_cell[(rotated, "baseline/last")]] == ("incorrect", "")
+    assert new_cell[(rotated, "baseline/first")] not in shown  # another rater's rating stays where it was given
+    assert len(live.ratings_of(store, "before")) == 3  # the earlier run keeps all of its own
+    # an answer that changed keeps its rating in the earlier run only, and the count says so
+    *_, other = live.run_live(store, live.make_variants(item(ct, answer="MRI"), (ct,), []), ["baseline/last"],
+                              run_name="other item")
+    assert live.carry_ratings(store, "before", "other item", "Dr Lee", False) == (0, 2)

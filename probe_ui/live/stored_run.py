@@ -59,3 +59,41 @@ def comparison_of(store: Store, run: str) -> Any:
     order = {m: i for i, m in enumerate(asked)}  # the columns in the order the models were chosen, as it ran
     table.models.sort(key=lambda m: order.get(m, len(order)))
     return table
+
+
+def carry_ratings(store: Store, from_run: str, to_run: str, rater: str, verified: bool | None) -> tuple[int, int]:
+    """``rater``'s own latest ratings of ``from_run``'s answers, given again to the same answers in ``to_run``
+    (the same variant, model, sample and prompt template, and the same reply, word for word): a probe asked again
+    with one more model keeps the ratings its person gave a minute earlier (issue 51, U34). Only the rater's own
+    ratings move (the name a login vouches for, or the name typed without one), never someone else's, and each
+    is a new rating row of that rater's, so ``from_run`` keeps its own. Returns (carried, left): the ratings
+    given again, and those that stay with ``from_run`` alone (the answer changed, or was not asked again)."""
+    from probe_ui.store.schema import rater_name
+
+    if not from_run or not to_run or from_run == to_run:
+        return 0, 0
+    try:
+        old_id, new_id = store.get_run(from_run).id, store.get_run(to_run).id
+    except StoreError:
+        return 0, 0
+    mine = store.ratings_frame(old_id, per_rater=True)
+    mine = mine[mine["rater"] == rater_name(rater)]
+    if verified is not None:
+        mine = mine[mine["verified"].fillna(False).astype(bool) == bool(verified)]
+    if mine.empty:
+        return 0, 0
+    key = ["variant_id", "model", "sample", "prompt", "raw_text"]
+    old = store.answers_frame(old_id, full=True).set_index("response_id")
+    new = store.answers_frame(new_id, full=True)
+    new = new[new["error"].isna()]
+    same = {tuple(r[k] for k in key): int(r["response_id"]) for r in new.to_dict("records")}
+    rows, left = [], 0
+    for r in mine.to_dict("records"):
+        rid = int(r["response_id"])
+        target = same.get(tuple(old.loc[rid, k] for k in key)) if rid in old.index else None
+        if target is None:
+            left += 1
+            continue
+        rows.append({"response_id": target, "rating": r["rating"], "note": r["note"] or "", "rater": rater,
+                     "verified": verified})
+    return (store.add_ratings(rows) if rows else 0), left

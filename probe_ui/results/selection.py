@@ -4,7 +4,7 @@ words."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import pandas as pd
 
@@ -25,20 +25,15 @@ RUN_KINDS = {"live": "live probe", "batch": "batch", "import": "imported", "stre
 
 
 def run_choices(store: Store) -> list[tuple[str, str]]:
-    """(label, run name) of every run, newest first, labelled for people: what it asked (a live probe's question,
-    a stress test's item or preset and suite, a batch's presets), when and by whom, instead of a hash."""
-    import sqlalchemy as sa
-
-    from probe_ui.store import run_variants, variants
-
-    first_q = (sa.select(run_variants.c.run_id, sa.func.min(variants.c.question).label("q"))
-               .join(variants, variants.c.id == run_variants.c.variant_id).group_by(run_variants.c.run_id))
-    with store.engine.connect() as c:
-        questions = {int(r[0]): str(r[1] or "") for r in c.execute(first_q)}
+    """(label, run name) of every run, newest first, labelled for people: when it was made, to the second (two
+    probes of one question a minute apart differ), then what it asked (a live probe's question as the person typed
+    it, never a variant's rewording of it; a stress test's item or preset and suite; a batch's presets) and by
+    whom. The time leads, so that a list cut at a projector's width still tells the runs apart."""
+    runs = sorted(store.list_runs(), key=lambda r: (r.updated_at, r.id), reverse=True)
+    questions = asked_questions(store, [r.id for r in runs if r.config.source == "live"])
     out = []
-    for r in sorted(store.list_runs(), key=lambda r: (r.updated_at, r.id), reverse=True):
+    for r in runs:
         kind = "stress" if r.name.startswith("stress-") else r.config.source
-        when = _when(r.updated_at)
         if kind == "live":
             q = questions.get(r.id, "")
             what = (q[:60] + "…") if len(q) > 60 else q or r.name
@@ -46,16 +41,46 @@ def run_choices(store: Store) -> list[tuple[str, str]]:
             what = r.name.removeprefix("stress-")
         else:
             what = r.name
-        by = f" · by {r.created_by}" if r.created_by else ""  # who made it (runs before issue 23: unknown)
-        out.append((f"{RUN_KINDS.get(kind, kind)}: {what} · {when}{by}", r.name))
+        by = f", by {r.created_by}" if r.created_by else ""  # who made it (runs before issue 23: unknown)
+        out.append((f"{_when(r.created_at)} · {what} ({RUN_KINDS.get(kind, kind)}{by})", r.name))
     return out
+
+
+def asked_questions(store: Store, run_ids: Sequence[int]) -> dict[int, str]:
+    """The question each run asked, as it was typed: its original's question, or, where a run holds no original,
+    the question a perturbation rewrote as its provenance keeps it (a false premise, a suggestion)."""
+    import sqlalchemy as sa
+
+    from probe_ui.store import run_variants, variants
+
+    out: dict[int, tuple[int, str]] = {}
+    if not run_ids:
+        return {}
+    q = (sa.select(run_variants.c.run_id, variants.c.condition, variants.c.question, variants.c.provenance)
+         .join(variants, variants.c.id == run_variants.c.variant_id)
+         .where(run_variants.c.run_id.in_([int(i) for i in run_ids])))
+    with store.engine.connect() as c:
+        for run_id, condition, question, provenance in c.execute(q):
+            rank, text = (0, str(question or "")) if condition == "original" else (1, _typed(question, provenance))
+            if int(run_id) not in out or (rank, text) < out[int(run_id)]:
+                out[int(run_id)] = (rank, text)
+    return {k: v[1] for k, v in out.items()}
+
+
+def _typed(question: Any, provenance: Any) -> str:
+    """A variant's question before any step rewrote it (the first ``original_question`` its provenance records)."""
+    for step in provenance or ():
+        details = step.get("details") if isinstance(step, dict) else None
+        if isinstance(details, dict) and isinstance(details.get("original_question"), str):
+            return details["original_question"]
+    return str(question or "")
 
 
 def _when(ts: str) -> str:
     from datetime import datetime
 
     try:
-        return datetime.fromisoformat(ts).astimezone().strftime("%d %b %H:%M")
+        return datetime.fromisoformat(ts).astimezone().strftime("%d %b %H:%M:%S")
     except (TypeError, ValueError):
         return str(ts)
 
