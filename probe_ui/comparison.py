@@ -27,6 +27,16 @@ STATE_WORDS = {"waiting": "asking…", "right": "right", "wrong": "wrong", "brok
                "invalid": "no answer could be read", "error": "failed", "unknown": "no correct answer given",
                "missing": "not asked"}
 THUMB_PX = 96
+#: more models than this are shown as several tables one under the other, never cut off at a projector's width
+MODELS_PER_TABLE = 4
+#: in presenter mode's large type an option's words ("Nodule in the right upper lobe") need a third of a
+#: projector's width to fit in two lines: 4 models are two tables of 2, 5 are 3 + 2 (issue 51, U30)
+PRESENTER_MODELS_PER_TABLE = 3
+
+
+def models_per_table(presenter: bool) -> int:
+    """How many model columns one table holds: fewer in presenter mode, whose type is large."""
+    return PRESENTER_MODELS_PER_TABLE if presenter else MODELS_PER_TABLE
 #: the baselines answer by rule, without a model: a latency beside them would only measure the queue
 BASELINE_PREFIX = "baseline/"
 
@@ -234,7 +244,7 @@ def _cell_html(row: Row, model: str, c: Cell, rate: bool) -> str:
     elif c.state == "invalid":
         parts.append("<div class='pu-ans'>no answer could be read</div>")
     else:
-        parts.append(f"<div class='pu-ans' title='{escape(c.answer, quote=True)}'>{escape(c.answer)}</div>")
+        parts.append(f"<div class='pu-ans' title='{escape(c.answer, quote=True)}'>{_answer_html(c.answer)}</div>")
     meta = [STATE_WORDS[c.state]] if c.state not in ("waiting", "missing", "error") else []
     if c.latency_s is not None and not model.startswith(BASELINE_PREFIX):
         meta.append(f"{c.latency_s:.1f} s" + (" (cached)" if c.cached else ""))
@@ -263,6 +273,15 @@ def _cell_html(row: Row, model: str, c: Cell, rate: bool) -> str:
     return f"<td {attrs}>{''.join(parts)}</td>"
 
 
+def _answer_html(answer: str) -> str:
+    """An answer as a cell shows it: for a choice ("C · Nodule in the left lower lobe") the option's words, with
+    the letter small before them, so that the words, which the room reads, get the cell's width."""
+    letter, sep, words = answer.partition(" · ")
+    if sep and len(letter) == 1 and letter in LETTERS:
+        return f"<span class='pu-letter'>{escape(letter)} ·</span> <span class='pu-words'>{escape(words)}</span>"
+    return escape(answer)
+
+
 def _breakable(name: str) -> str:
     """A model name escaped, with a line-break opportunity after each '/' and '-' (never inside a word)."""
     return escape(name).replace("/", "/<wbr>").replace("-", "-<wbr>")
@@ -281,7 +300,7 @@ def _row_head(row: Row, thumbs: Callable[[str], str | None] | None) -> str:
     item = "" if row.item_id.startswith("live-") else f"item {escape(row.item_id)} · "
     label = (f"<div class='pu-label'>{escape(row.label)}</div>"
              f"<div class='pu-meta' title='{item}correct: {escape(row.expected, quote=True)}'>{item}correct: "
-             f"{escape(row.expected)}</div>")
+             f"{_answer_html(row.expected)}</div>")
     return f"<th scope='row' class='pu-variant'><div class='pu-rowhead'>{pics}<div>{label}</div></div></th>"
 
 
@@ -367,9 +386,11 @@ CSS = """
 .pu-cell {cursor:pointer; min-width:100px;}
 .pu-cell:hover {outline:2px solid #0969da; outline-offset:-2px;}
 .pu-ans {font-weight:600;}
+.pu-letter {font-size:.75em; font-weight:400; color:#424a53; margin-right:.15em;}
 .pu-err {color:#424a53; font-size:13px; overflow-wrap:anywhere;}
 .pu-right {background:#dafbe1;} .pu-wrong {background:#ffebe9;} .pu-broke {background:#cf222e; color:#fff;}
-.pu-broke .pu-ans, .pu-broke .pu-meta, .pu-broke .pu-rated {color:#fff !important;}
+.pu-broke .pu-ans, .pu-broke .pu-meta, .pu-broke .pu-rated, .pu-broke .pu-words, .pu-broke .pu-letter {
+    color:#fff !important;}
 .pu-invalid {background:#eaeef2;} .pu-error {background:#f6f8fa; border-left:4px solid #9a6700 !important;}
 .pu-waiting {background:#fff8c5;} .pu-unknown {background:#ddf4ff;} .pu-missing {background:#fff;}
 .pu-rates {margin-top:4px; display:flex; gap:3px; flex-wrap:wrap;}

@@ -30,12 +30,16 @@ MAX_ROWS = 200
 
 @dataclass(frozen=True)
 class Restored:
-    """A draft read back: the form, the models ticked and typed, and a note for the page ("" when all came back)."""
+    """A draft read back: the form, the models ticked and typed, and a note for the page ("" when all came back);
+    the run the page's table showed ("" none, or not this person's to bring back) and presenter mode (None: the
+    draft did not say)."""
 
     form: ProbeForm
     models: list[str]
     adhoc: str
     note: str
+    run: str = ""
+    presenter: bool | None = None
 
 
 def _signature(owner: str, image_ids: tuple[str, ...], key: bytes) -> str:
@@ -43,12 +47,22 @@ def _signature(owner: str, image_ids: tuple[str, ...], key: bytes) -> str:
     return hmac.new(key, msg, hashlib.sha256).hexdigest()
 
 
-def pack(form: ProbeForm, models: list[str] | None, adhoc: str | None, owner: str, *, key: bytes = _KEY
-         ) -> dict[str, Any]:
-    """The draft as the browser keeps it: the form's values, the ticks, and the image reference signed for
-    ``owner`` (the user's name)."""
-    return {"v": VERSION, "form": form.values(), "models": list(models or []), "adhoc": adhoc or "",
-            "sig": _signature(owner, form.image_ids, key)}
+def pack(form: ProbeForm, models: list[str] | None, adhoc: str | None, owner: str, *, run: str = "",
+         presenter: bool | None = None, key: bytes = _KEY) -> dict[str, Any]:
+    """The draft as the browser keeps it: the form's values, the ticks, the image reference signed for ``owner``
+    (the user's name), the run the table shows, signed the same way, and presenter mode (a reload mid-demo brings
+    back the room's table and large type, issue 51)."""
+    draft = {"v": VERSION, "form": form.values(), "models": list(models or []), "adhoc": adhoc or "",
+             "sig": _signature(owner, form.image_ids, key)}
+    if run:
+        draft.update(run=run, run_sig=_signature(owner, (_RUN, run), key))
+    if presenter is not None:
+        draft["presenter"] = bool(presenter)
+    return draft
+
+
+#: what a run's signature signs besides its name (so that an image signature is never a run's)
+_RUN = "run:"
 
 
 def _text(value: Any) -> str:
@@ -77,7 +91,20 @@ def unpack(data: Any, owner: str, store: Any, *, key: bytes = _KEY) -> Restored 
     ok = isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED
     form = ProbeForm.from_values(values, seed=seed if ok else 0)
     models = [m for m in data.get("models") or [] if isinstance(m, str)][:50]
-    return Restored(form, models, _text(data.get("adhoc")), note)
+    run = str(data["run"]) if isinstance(data.get("run"), str) else ""
+    if run and not (hmac.compare_digest(str(data.get("run_sig") or ""), _signature(owner, (_RUN, run), key))
+                    and _has_run(store, run)):
+        run = ""  # another person's, an earlier server's, or gone: the table stays empty
+    presenter = data.get("presenter") if isinstance(data.get("presenter"), bool) else None
+    return Restored(form, models, _text(data.get("adhoc")), note, run, presenter)
+
+
+def _has_run(store: Any, name: str) -> bool:
+    try:
+        store.get_run(name)
+        return True
+    except Exception:  # noqa: BLE001 - no such run (any store error): the draft goes on without it
+        return False
 
 
 def _stored(store: Any, image_id: str) -> bool:

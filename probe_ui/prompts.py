@@ -51,6 +51,14 @@ def free(v: Variant) -> tuple[str | None, str]:
     return None, f"Based on the image, answer following question.\n{v.question}"
 
 
+def choice(v: Variant) -> tuple[str | None, str]:
+    """Ours, for a question a person types in the Probe tab: the question, its options by letter and a request
+    for the letter, with no system prompt (a paper's verbatim prompt, typos and all, belongs to its own items)."""
+    letters = "".join(f"{LETTERS[i]}. {o}\n" for i, o in enumerate(v.options))
+    return None, (f"Look at the image and answer the question.\nQuestion: {v.question}\n{letters}"
+                  "Answer with the letter of the correct option.")
+
+
 def series(words: list[str], conj: str = "or") -> str:
     """"a, b or c": words joined as a sentence lists them (the phrasings' and chain of thought's letters)."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {conj} {words[-1]}"
@@ -107,6 +115,8 @@ for _t in (
         Template("label", ("label",), label, 32, "MedBLINK: '(Answer with red, green, or blue)'"),
         Template("free", ("free", "choice", "yesno", "label"), free, 512,
                  "MediConfusion free-form: no options shown; needs a judge to score"),
+        Template("choice", ("choice",), choice, 32,
+                 "ours, plain: the question and its lettered options, no system prompt (a typed question's default)"),
 ):
     TEMPLATES.add(_t.name, _t)
 

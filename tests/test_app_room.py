@@ -318,3 +318,114 @@ def test_the_common_probe_path_works_with_the_keyboard_alone(server, browser):
     assert "Which modality is this?" in pg.p.locator("#probe-detail").inner_text()
     pg.shot("detail-open")
     assert not pg.errors, pg.errors
+
+
+NODULES = "Nodule in the right upper lobe\nNodule in the right lower lobe\nNodule in the left lower lobe"
+
+#: every answer in a cell shown whole (no line clamped away) and in at most two lines
+ANSWERS_WHOLE_JS = """() => [...document.querySelectorAll('#probe-table .pu-ans')].map((a) => {
+  const words = a.querySelector('.pu-words');
+  const lines = words ? new Set([...words.getClientRects()].map((r) => Math.round(r.top))).size : 0;
+  return {words: words ? words.innerText : null, letter: a.querySelector('.pu-letter')?.innerText || null,
+          cut: a.scrollHeight > a.clientHeight + 1, lines: lines,
+          letterPx: parseFloat(getComputedStyle(a.querySelector('.pu-letter') || a).fontSize),
+          wordsPx: parseFloat(getComputedStyle(words || a).fontSize)};
+})"""
+ROW_HEADS_CUT_JS = """() => [...document.querySelectorAll('#probe-table th.pu-variant .pu-label')]
+  .filter((l) => l.scrollWidth > l.clientWidth + 1 || l.getBoundingClientRect().right >
+                 l.closest('.pu-scroll').getBoundingClientRect().right + 1).map((l) => l.innerText)"""
+
+
+def test_four_models_on_a_projector_answer_in_words_the_room_can_tell_apart(demo_server, browser, fake_openai):
+    """Issue 51, U30 and U40: presenter mode at 1024 x 768 (125 %) with four models and three options that differ
+    only at their end. Each answer shows its option's words whole, in two lines at most, the letter small; no
+    column or row label is cut; the Upload tab is in view, not behind a menu."""
+    require_axe()
+    pg = _open(browser, demo_server.url, "projector-1024x768-125", "four-models")
+    assert pg.p.get_by_role("tab", name="Upload", exact=True).is_visible()  # U40: not folded into "…"
+    fake_openai.responder = lambda body: "C" if body["model"] == "gpt-4o" else "A"
+    add_endpoint(pg, fake_openai, "radiology-a", "radiology-b")
+    for m in ("baseline/random", "baseline/last", "radiology-a", "radiology-b"):
+        pg.tick("probe-models", m)  # baseline/first stays ticked: four models
+    assert pg.p.locator("#probe-models input[type=checkbox]:checked").count() == 4
+    pg.fill("probe-question", "Where is the nodule?")
+    pg.fill("probe-options", NODULES)
+    pg.p.wait_for_timeout(800)
+    pg.pick("probe-answer", "Nodule in the left lower lobe")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(12, timeout_s=90)
+    pg.p.wait_for_timeout(300)
+    pg.p.screenshot(path=str(pg.dir / "01-answers-in-view.png"))
+    shown = pg.p.evaluate(ANSWERS_WHOLE_JS)
+    assert len(shown) == 12
+    for a in shown:
+        assert a["words"] in NODULES.splitlines(), a  # the option's words, whole
+        assert not a["cut"] and a["lines"] <= 2, a
+        assert a["letter"] in ("A ·", "B ·", "C ·") and a["letterPx"] < a["wordsPx"], a  # the letter small
+    assert pg.p.locator("#probe-table table").count() == 2  # two tables of two models
+    assert pg.p.evaluate(CLIPPED_JS) == []
+    assert pg.p.evaluate(ROW_HEADS_CUT_JS) == []
+    assert pg.p.evaluate(SPLIT_WORDS_JS, pg.p.locator("#probe-table").element_handle()) == []
+    pg.shot("answers-full-page")
+    found = violations(pg.p, "#probe-table")
+    assert not found, report(found)
+    assert not pg.errors, pg.errors
+
+
+def test_a_reload_brings_back_the_table_and_presenter_mode_and_ratings_follow_the_answers(server, browser,
+                                                                                         tmp_path):
+    """Issue 51: U31 (a reload mid-demo lost the table and presenter mode, and the models typed by name), U34 (a
+    probe asked again with one more model lost the ratings given a minute earlier), U36 (a correct answer undone
+    without a word; a run without one, unwarned), U45 (the upload's name) and U46 (a typed question asked with a
+    paper's prompt)."""
+    pg = _open(browser, server.url, "desk-1440x900", "reload")
+    pg.p.get_by_role("tab", name="Upload", exact=True).click()
+    pg.p.locator("#probe-upload input[type=file]").set_input_files(_square_png(tmp_path / "chest-film.png"))
+    pg.wait_text("#probe-image-info", "chest-film.png")  # U45: the file probed is named
+    assert "chest-film.png" in pg.p.locator("#probe-upload").inner_text()
+    pg.fill("probe-question", "Where is the nodule?")
+    pg.fill("probe-options", NODULES)
+    pg.p.wait_for_timeout(800)
+    pg.pick("probe-answer", "Nodule in the left lower lobe")
+    pg.tick("probe-presenter", "presenter mode: large type for a projector")
+    pg.tick("probe-models", "baseline/last")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(1)
+    first_run = pg.run_name()
+    pg.p.locator("#probe-table button[data-act='rate'][data-rating='correct']").first.click()
+    pg.wait_text("#probe-table .pu-rated", "you: correct")
+    # U46: a question of one's own is asked plainly, not with MediConfusion's system prompt and its typo
+    pg.p.locator("#probe-table button[data-act='open']").first.click()
+    pg.wait_text("#probe-detail", "Look at the image and answer the question")
+    assert "assitant" not in pg.p.locator("#probe-detail").inner_text()
+    # one more model, typed by name: a new run, the rating carried over to the same answer
+    pg.p.get_by_text("another model by name (provider/model)").click()
+    pg.fill("probe-adhoc", "baseline/first")
+    pg.p.locator("#probe-run").click()
+    pg.table_done(2)
+    assert pg.run_name() != first_run
+    pg.wait_text("#probe-run-msg", "1 of your ratings from the run before were carried over")
+    rated = pg.p.locator("#probe-table td.pu-cell[data-model='baseline/last'] .pu-rated")
+    assert rated.inner_text() == "you: correct"
+    assert pg.p.locator("#probe-table td.pu-cell[data-model='baseline/first'] .pu-rated").count() == 0
+    second_run = pg.run_name()
+    pg.p.wait_for_timeout(1500)  # the draft is written as the page changes
+    pg.shot("before-reload")
+    pg.p.reload()
+    pg.p.locator("#probe-run").wait_for()
+    pg.wait_text("#probe-table .pu-progress", "2 of 2 answers · finished")
+    assert pg.run_name() == second_run
+    assert pg.p.evaluate("() => document.body.classList.contains('pu-presenter')")
+    assert pg.p.locator("#probe-presenter input").is_checked()
+    assert pg.p.locator("#probe-adhoc textarea, #probe-adhoc input").first.input_value() == "baseline/first"
+    assert pg.p.locator("#probe-table .pu-rated").inner_text() == "you: correct"
+    pg.p.wait_for_timeout(500)
+    assert "asked before this image" not in pg.p.locator("#probe-run-msg").inner_text()  # it was asked on it
+    pg.shot("after-reload")
+    # U36: an answer that leaves the options is emptied with a word beside the question; Run then says so too
+    pg.fill("probe-options", "Nodule in the right upper lobe\nNodule in the right lower lobe\nNo nodule")
+    pg.wait_text("#probe-question-msg", "no longer one of the options")
+    pg.p.locator("#probe-run").click()
+    pg.wait_text("#probe-run-msg", "No correct answer chosen")
+    pg.shot("no-answer-warned")
+    assert not pg.errors, pg.errors

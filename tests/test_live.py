@@ -453,7 +453,24 @@ def test_a_probe_asked_again_with_one_more_model_keeps_the_raters_own_ratings(st
     assert shown[new_cell[(rotated, "baseline/last")]] == ("incorrect", "")
     assert new_cell[(rotated, "baseline/first")] not in shown  # another rater's rating stays where it was given
     assert len(live.ratings_of(store, "before")) == 3  # the earlier run keeps all of its own
-    # an answer that changed keeps its rating in the earlier run only, and the count says so
+    # a rated model not asked again: its ratings stay with the earlier run, and the count says so
+    *_, fewer = live.run_live(store, vs, ["baseline/random"], run_name="fewer")
+    assert live.carry_ratings(store, "before", "fewer", "Dr Lee", False) == (0, 2)
+    # another question altogether: nothing to carry, nothing left behind to mention
     *_, other = live.run_live(store, live.make_variants(item(ct, answer="MRI"), (ct,), []), ["baseline/last"],
                               run_name="other item")
-    assert live.carry_ratings(store, "before", "other item", "Dr Lee", False) == (0, 2)
+    assert live.carry_ratings(store, "before", "other item", "Dr Lee", False) == (0, 0)
+
+
+def test_the_correct_answer_is_never_emptied_unless_it_left_the_options_and_then_it_is_said():
+    """Issue 51, U36: an answer chosen while the options were updating was reset to empty by the options' event
+    (sent before it was chosen), silently."""
+    opts = "Nodule in the right upper lobe\nNodule in the left lower lobe"
+    assert live.answer_after_options("choice", opts, None) == (opts.splitlines(), None)  # nothing to undo
+    assert live.answer_after_options("choice", opts, "Nodule in the left lower lobe")[1] is None
+    choices, why = live.answer_after_options("choice", "Nodule in the right upper lobe\nEffusion",
+                                             "Nodule in the left lower lobe")
+    assert choices == ["Nodule in the right upper lobe", "Effusion"]
+    assert "'Nodule in the left lower lobe' is no longer one of the options" in why
+    assert live.answer_after_options("yesno", opts, "Nodule in the left lower lobe")[1]  # another kind
+    assert live.answer_after_options("free", "", "anything") == ([], None)

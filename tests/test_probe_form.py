@@ -81,6 +81,24 @@ def test_a_draft_comes_back_for_its_user_only(store, ct) -> None:
     assert drafts.unpack(drafts.pack(form, [], "", "alice", key=b"x" * 32), "alice", store).form.image_ids == ()
 
 
+def test_a_draft_brings_back_its_run_and_presenter_mode_for_its_user_only(store, ct) -> None:
+    """Issue 51, U31: a reload mid-demo brings back the table's run and presenter mode; a run name written into
+    the storage by hand, or another person's draft, brings no run back."""
+    form = form_of(ct)
+    *_, state = live.run_live(store, form.variants(store), ["baseline/first"], run_name="alice's probe")
+    kept = drafts.pack(form, [], "", "alice", run="alice's probe", presenter=True)
+    back = drafts.unpack(kept, "alice", store)
+    assert back is not None and back.run == "alice's probe" and back.presenter is True
+    assert drafts.unpack(kept, "bob", store).run == ""  # someone else's storage: no run
+    forged = dict(kept, run="bob's probe")
+    assert drafts.unpack(forged, "alice", store).run == ""
+    store_gone = dict(drafts.pack(form, [], "", "alice", run="deleted run"))
+    assert drafts.unpack(store_gone, "alice", store).run == ""  # a run no longer stored
+    plain = drafts.unpack(drafts.pack(form, [], "", "alice"), "alice", store)
+    assert plain.run == "" and plain.presenter is None  # an older draft says nothing of presenter mode
+    assert drafts.unpack(dict(kept, presenter="yes"), "alice", store).presenter is None
+
+
 @pytest.mark.parametrize("junk", [None, "text", 3, {"v": 99}, {"v": 1, "form": "x"},
                                   {"v": 1, "form": {"steps": "x", "seed": "1e30", "suites": [1, None]}}])
 def test_a_broken_draft_is_ignored_or_cleaned(store, junk) -> None:

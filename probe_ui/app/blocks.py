@@ -73,6 +73,8 @@ body.pu-presenter .pu-rate {font-size:16px !important; line-height:26px !importa
 body.pu-presenter .pu-thumb {width:64px !important;}
 body.pu-presenter .pu-table .pu-ans, body.pu-presenter .pu-table .pu-variant .pu-meta {display:-webkit-box;
     -webkit-box-orient:vertical; -webkit-line-clamp:2; line-clamp:2; overflow:hidden;}
+/* the correct answer under a row's label keeps its option's words: three short lines on a projector */
+body.pu-presenter .pu-table .pu-variant .pu-meta {-webkit-line-clamp:3; line-clamp:3;}
 body.pu-presenter .pu-table th.pu-variant, body.pu-presenter .pu-table th.pu-corner {width:210px !important;
     min-width:150px !important;}
 """

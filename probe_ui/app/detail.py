@@ -89,7 +89,8 @@ def table_value(ctx: AppContext, run: str, thumbs: Callable[[str], str | None], 
                 models_per_table: int | None = None, empty: str = "No answers yet.") -> dict[str, Any]:
     """A stored run as the comparison table's value (rendered HTML and the run it shows)."""
     t = live.comparison_of(ctx.store, run) if run else comparison.Table("")
-    return {"html": comparison.render(t, thumbs, models_per_table=models_per_table, empty=empty), "run": run}
+    return {"html": comparison.render(t, thumbs, models_per_table=models_per_table, empty=empty), "run": run,
+            "per_table": models_per_table}
 
 
 def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | None], rater: Any, *,
@@ -100,7 +101,8 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
 
     def refreshed(value: dict[str, Any] | None) -> dict[str, Any] | Any:
         run = (value or {}).get("run")
-        return table_value(ctx, run, thumbs, models_per_table=models_per_table) if run else gr.update()
+        per = (value or {}).get("per_table") or models_per_table  # as the page drew it (presenter mode: fewer)
+        return table_value(ctx, run, thumbs, models_per_table=per) if run else gr.update()
 
     def rate(rid: int, rating: str, note: str, rater: Rater) -> None:
         ctx.store.rate_response(rid, rating, note, rater=rater.name, verified=rater.verified)

@@ -32,6 +32,7 @@ from probe_ui.app.common import (
 )
 from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
+from probe_ui.app.page_memo import PageMemo
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.benchmark_sets import save_item, visible_sets
@@ -45,8 +46,11 @@ from probe_ui.probe_form import FIELDS, ProbeForm, shown_steps, step_rows
 from probe_ui.providers import all_ready_models
 from probe_ui.suites import SUITES
 
+UPLOAD_LABEL = "PNG, JPEG, TIFF, DICOM or NIfTI"
 UPLOAD_TYPES = [".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".dcm", ".dicom", ".nii", ".gz", ".ima"]
 AUTO = "auto (per kind)"
+AUTO_WORDS = "auto"
+AUTO_INFO = "auto: a preset item gets its paper's prompt, verbatim (typos too); your own question a plain one"
 OWN_WINDOW = "as loaded"  # the line under the image says which window that is
 AXES = [("sagittal", 0), ("coronal", 1), ("axial", 2)]
 #: the long side of the image as shown: small images are scaled up so a click can land on them
@@ -60,8 +64,6 @@ REDRAW_S = 0.25
 DEMO_PRESET = "mediconfusion_pairs"
 #: the perturbations the demo opens with
 DEMO_STEPS = [[1, "rotate", '{"angle": 180}'], [2, "shuffle", ""]]
-#: more models than this are shown as several tables one under the other: never cut off on a projector
-MODELS_PER_TABLE = 4
 NO_IMAGE = "No image yet: pick a bundled image, load a preset item, or upload a file."
 WINDOW_CHOICES = [f"{k} {c:g}/{w:g}" for k, (c, w) in live.WINDOW_PRESETS.items()]
 #: after Run: the run's messages and the table at the top of the window (the question heads the table)
@@ -98,7 +100,8 @@ def asset_names() -> list[str]:
 def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     """Lay out the tab and wire it; return what other tabs and the page read (the form's fields, the models, the
     rater, this person's lists, the draft's restore)."""
-    ui = SimpleNamespace(demo=_demo_item(ctx) if ctx.demo else None, menu=model_menu(ctx), thumbs=image_thumbs(ctx))
+    ui = SimpleNamespace(demo=_demo_item(ctx) if ctx.demo else None, menu=model_menu(ctx), thumbs=image_thumbs(ctx),
+                         page=PageMemo(presenter=ctx.demo))
     _run_bar(ctx, ui)
     _answers(ctx, ui)
     gr.Markdown("### What is asked")
@@ -138,8 +141,8 @@ def _run_bar(ctx: AppContext, ui: Any) -> None:
                 ui.cancel_btn = gr.Button("■ Cancel", elem_id="probe-cancel", size="sm")
         ui.unusable = gr.HTML(unusable_html(ui.menu), elem_id="probe-unusable")
         with gr.Row():
-            ui.template = gr.Dropdown(label="prompt", choices=[AUTO, *prompts.TEMPLATES], value=AUTO,
-                                      elem_id="probe-template", min_width=200)
+            ui.template = gr.Dropdown(label="prompt", choices=[(AUTO_WORDS, AUTO), *prompts.TEMPLATES], value=AUTO,
+                                      elem_id="probe-template", min_width=200, info=AUTO_INFO)
             ui.rater = gr.Textbox(label="your name, for your ratings", placeholder="e.g. Dr Lee",
                                   elem_id="probe-rater", max_lines=1, min_width=200,
                                   info="kept in this browser; with a login, the login name counts")
@@ -147,7 +150,7 @@ def _run_bar(ctx: AppContext, ui: Any) -> None:
                 ui.presenter = gr.Checkbox(label="presenter mode: large type for a projector", value=ctx.demo,
                                            elem_id="probe-presenter")
                 ui.start_over = gr.Button("Start over (empty form)", size="sm", elem_id="probe-start-over")
-        with gr.Accordion("another model by name (provider/model)", open=False):
+        with gr.Accordion("another model by name (provider/model)", open=False) as ui.adhoc_box:
             ui.adhoc = gr.Textbox(label="models, comma separated", placeholder="openai/gpt-4o-mini, ollama/llava",
                                   elem_id="probe-adhoc", show_label=False)
 
@@ -172,22 +175,22 @@ def _image_section(ctx: AppContext, ui: Any) -> None:
     ui.extra_state = gr.State(dict(demo.extra) if demo else {})  # a preset item's attributes, tags, group
     ui.scale_state = gr.State(_scale(demo.images[0]) if demo and demo.images else 1.0)
     with gr.Tabs(selected="bundled"):
-        with gr.Tab("Bundled and preset images", id="bundled"):
+        with gr.Tab("Bundled or preset", id="bundled"):  # short: both tabs' names fit a projector's width
             ui.gallery = gr.Gallery(value=_thumbnails(), columns=5, height=330, allow_preview=False,
                                     label="click a bundled image to use it", elem_id="probe-gallery")
             with gr.Row():
+                # wide enough for a preset's and an item's name: on a narrow screen they go one under the other
                 ui.preset_pick = gr.Dropdown(label="or a preset item: preset", choices=ctx.preset_paths(""),
                                              value=DEMO_PRESET if demo else None, elem_id="probe-preset",
-                                             scale=3, allow_custom_value=True)
+                                             scale=3, allow_custom_value=True, min_width=230)
                 ui.item_pick = gr.Dropdown(label="item", choices=live.preset_item_ids(demo.path) if demo else [],
                                            value=demo.item.id if demo else None, elem_id="probe-item",
-                                           scale=3, allow_custom_value=True)
+                                           scale=3, allow_custom_value=True, min_width=230)
                 ui.load_item_btn = gr.Button("Load item", elem_id="probe-load-item", scale=1)
             ui.load_note = gr.HTML("<p class='pu-note'>Loading an item replaces the question, the options and "
                                    "the steps with the item's own.</p>", elem_id="probe-load-note")
         with gr.Tab("Upload", id="upload"):
-            ui.upload = gr.File(label="PNG, JPEG, TIFF, DICOM or NIfTI", file_types=UPLOAD_TYPES,
-                                elem_id="probe-upload")
+            ui.upload = gr.File(label=UPLOAD_LABEL, file_types=UPLOAD_TYPES, elem_id="probe-upload")
     ui.image_view = gr.Image(label="the image (click to place dots or a marker)", type="pil", format="png",
                              interactive=False, height=DISPLAY_PX, elem_id="probe-image",
                              value=_display(demo.images[0])[0] if demo and demo.images else None)
@@ -335,8 +338,12 @@ def _wire_image(ctx: AppContext, ui: Any) -> None:
         except ImageError as exc:  # the failed file is dropped; the image being probed and the log stay
             return (*(gr.update(),) * 6, Inline.error(f"Not loaded: {exc}"),
                     *(gr.update(),) * len(_window_outputs(ui)), gr.update(), None)
-        # the upload box is emptied: the file was read into memory and deleted from the server
-        return (*new_image(li, ctl, rows), {"name": name, "data": data}, None)
+        # the upload box is emptied (the file was read into memory and deleted from the server); its label and
+        # the line under the image name the file, so that the person sees which one is being probed
+        shown = new_image(li, ctl, rows)
+        shown[1] = live.describe_loaded(li, name=name)
+        return (*shown, {"name": name, "data": data},
+                gr.update(value=None, label=f"{UPLOAD_LABEL} · loaded: {Path(name).name}"))
 
     @inline_errors(ui.image_msg)
     def on_reload(held: dict[str, Any] | None, c: float | None, w: float | None, f: float | None, a: Any,
@@ -415,16 +422,22 @@ def _wire_image(ctx: AppContext, ui: Any) -> None:
 
 def _wire_question(ui: Any) -> None:
     """The options' buttons and the correct answer's choices."""
-    def on_options(k: str, text: str, current: str | None) -> Any:
-        choices = live.answer_choices(k, text)
-        return gr.update(choices=choices, value=current if current in choices else None)
+    def on_options(k: str, text: str, current: str | None) -> tuple[Any, str]:
+        """The correct answer's choices follow the options; an answer no longer among them is emptied, and the
+        page says so beside the question (:func:`probe_ui.live.answer_after_options`)."""
+        choices, why = live.answer_after_options(k, text, current)
+        if why is None:
+            return gr.update(choices=choices), ""
+        return gr.update(choices=choices, value=None), Inline.error(_esc(why))
 
     @inline_errors(ui.question_msg)
     def edit(action: str, text: str, index: float | None, new: str) -> tuple[str, str, str]:
         return live.edit_options(text, action, to_int(index), new), "", ""
 
-    ui.kind.change(on_options, [ui.kind, ui.options, ui.answer], ui.answer, api_visibility="private")
-    ui.options.change(on_options, [ui.kind, ui.options, ui.answer], ui.answer, api_visibility="private")
+    ui.kind.change(on_options, [ui.kind, ui.options, ui.answer], [ui.answer, ui.question_msg],
+                   api_visibility="private")
+    ui.options.change(on_options, [ui.kind, ui.options, ui.answer], [ui.answer, ui.question_msg],
+                      api_visibility="private")
     for btn, action in ((ui.up_btn, "up"), (ui.down_btn, "down"), (ui.rm_btn, "remove"), (ui.add_opt_btn, "add")):
         btn.click(edit, [gr.State(action), ui.options, ui.opt_index, ui.new_opt],
                   [ui.options, ui.new_opt, ui.question_msg],
@@ -514,20 +527,25 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
     """Preview, Run and Cancel: the table fills as answers arrive; a click on a cell opens its detail."""
     store, thumbs = ctx.store, ui.thumbs
 
-    def table_html(t: comparison.Table, **kw: Any) -> str:
-        return comparison.render(t, thumbs, models_per_table=MODELS_PER_TABLE, **kw)
+    def per_table(request: gr.Request) -> int:
+        """The model columns of one table on this page: fewer in presenter mode (large type)."""
+        return comparison.models_per_table(ui.page.get(who(ctx, request).owner, request).presenter)
+
+    def table_value(t: comparison.Table, run: str, per: int, **kw: Any) -> dict[str, Any]:
+        return {"html": comparison.render(t, thumbs, models_per_table=per, **kw), "run": run, "per_table": per}
 
     @inline_errors(ui.steps_msg)
-    def on_preview(*values: Any) -> tuple[Any, str, str]:
+    def on_preview(request: gr.Request, *values: Any) -> tuple[Any, str, str]:
         *fields, tmpl, picked, other = values
-        vs = _form(fields).variants(store)
+        form = _form(fields)
+        vs = form.variants(store)
         thumbs.remember(vs)
-        shown = live.preview(vs, None if tmpl == AUTO else tmpl)
+        shown = live.preview(vs, _template(tmpl, form))
         text = "\n\n".join(f"=== {p['label']} (template {p['template']}, correct {p['answer'] or '?'}) ===\n"
                            f"{p['prompt']}" for p in shown)
         t = comparison.Table("", [comparison.row_for_variant(v) for v in vs], chosen_models(picked, other),
                              question=vs[0].question if vs else "")
-        return {"html": table_html(t, rate=False), "run": ""}, text, ""
+        return table_value(t, "", per_table(request), rate=False), text, ""
 
     latest = Latest()  # the newest run of each page: an older one's answers are stored, never drawn over it
 
@@ -545,6 +563,10 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         thumbs.remember(vs)
         name = probe_form.run_name(vs)
         cancel = ctx.cancel_event(name, caller.owner)
+        before = ui.page.get(caller.owner, request).run  # the run the table showed: its ratings may carry over
+        page = ui.page.update(caller.owner, request, run=name)  # the run the table shows from now on
+        per = comparison.models_per_table(page.presenter)
+        said = _no_answer_note(form)  # beside the table, as it starts: the answers will not be marked
         # the first table of this run closes the detail of the answer shown before (detail.cleared) in the same
         # stream, never in a listener of its own: under load such a listener ran after the run's last table, and
         # closed the detail of an answer of this run that the person had just opened
@@ -554,16 +576,23 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         unmark = (gr.update(elem_classes=[]),) * 4
         try:
             for state, _ in probe_form.run(store, form, specs, variants=vs, run_name=name, cancel=cancel,
-                                           template=None if tmpl == AUTO else tmpl, user=caller.name,
+                                           template=_template(tmpl, form), user=caller.name,
                                            extra_models=ctx.endpoints.usable(caller.owner, specs,
                                                                              admin=caller.can("any_host")),
                                            coalesce_s=REDRAW_S):
                 if not latest.is_current(request, "run", ticket):
                     return  # a newer run took the table; this one's answers are still stored
                 t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
-                yield ({"html": table_html(t), "run": state.run}, state.run, "", *unmark, *detail_update)
+                yield (table_value(t, state.run, per), state.run, said, *unmark, *detail_update)
                 unmark = (gr.update(),) * 4
                 detail_update = (gr.update(),) * len(ui.detail.outputs)  # an answer opened since stays open
+            if not (state.finished and latest.is_current(request, "run", ticket)):
+                return
+            # asked again (one more model, say): the ratings this person gave the run before go with the same answers
+            carried = _carried_note(store, before, name, detail.rater_of(ctx, page.rater, request))
+            if carried:
+                t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
+                yield (table_value(t, state.run, per), state.run, said + carried, *unmark, *detail_update)
         finally:
             ctx.finished(name, cancel)
 
@@ -585,7 +614,20 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
     ui.run_btn.click(None, None, None, js=SCROLL_TO_ANSWERS_JS, api_visibility="private")
     ui.cancel_btn.click(on_cancel, ui.run_name, ui.run_msg, api_name="cancel_probe")
     ui.presenter.change(None, ui.presenter, None, js=PRESENTER_JS, api_visibility="private")
-    detail.wire(ctx, ui.detail, ui.table, thumbs, ui.rater, models_per_table=MODELS_PER_TABLE)
+
+    def on_presenter(on: bool, value: dict[str, Any] | None, request: gr.Request) -> Any:
+        """Presenter mode, remembered for this page; a run's table is drawn again with its columns for it."""
+        ui.page.update(who(ctx, request).owner, request, presenter=bool(on))
+        run = (value or {}).get("run") or ""
+        per = comparison.models_per_table(bool(on))
+        return detail.table_value(ctx, run, thumbs, models_per_table=per) if run else gr.skip()
+
+    def on_rater(name: str, request: gr.Request) -> None:
+        ui.page.update(who(ctx, request).owner, request, rater=str(name or ""))
+
+    ui.presenter.change(on_presenter, [ui.presenter, ui.table], ui.table, api_visibility="private")
+    ui.rater.change(on_rater, ui.rater, None, api_visibility="private")
+    detail.wire(ctx, ui.detail, ui.table, thumbs, ui.rater, models_per_table=comparison.MODELS_PER_TABLE)
 
 
 def _wire_keep(ctx: AppContext, ui: Any) -> None:
@@ -651,11 +693,14 @@ def _wire_fresh(ctx: AppContext, ui: Any) -> None:
         return Inline.note(f"Not yet run: {_esc(', '.join(missing))} (ticked after the run in the table was asked); "
                            "press Run to ask {}.".format("them" if len(missing) > 1 else "it"))
 
-    def on_new_picture(value: dict[str, Any] | None) -> tuple[Any, ...]:
-        """A new image or item: a preview of the old one is gone; a run's answers stay, named, with a note."""
+    def on_new_picture(value: dict[str, Any] | None, images: list[str] | None) -> tuple[Any, ...]:
+        """A new image or item: a preview of the old one is gone; a run's answers stay, named, with a note (none
+        when the run was asked about this very image: a draft brought back with its run)."""
         run = (value or {}).get("run") or ""
         if not run:
             return _empty_table(ctx), "", ""
+        if live.asked_about(store, run, images or []):
+            return gr.update(), "", ""
         return gr.update(), "", Inline.note(f"The table shows run {_esc(run)}, asked before this image or item "
                                             "was chosen: press Run to ask about it.")
 
@@ -665,7 +710,7 @@ def _wire_fresh(ctx: AppContext, ui: Any) -> None:
     # the images asked changed (upload, bundled image, preset item, another window or slice), or a new item
     picture_changes = [ui.images_state.change, ui.load_item_btn.click]
     gr.on(picture_changes, detail.cleared, None, d.outputs, api_visibility="private")  # a run: on_run's first table
-    gr.on(picture_changes, on_new_picture, ui.table, [ui.table, ui.preview_text, ui.run_msg],
+    gr.on(picture_changes, on_new_picture, [ui.table, ui.images_state], [ui.table, ui.preview_text, ui.run_msg],
           api_visibility="private")
 
 
@@ -674,52 +719,91 @@ def _wire_draft(ctx: AppContext, ui: Any) -> tuple[Any, ...]:
     Start over. Returns the restore function with its inputs and outputs, which the page runs as it loads."""
     store = ctx.store
     draft = gr.BrowserState(None, storage_key="probe-ui-draft")
-    kept = [*ui.form, ui.models, ui.adhoc]
+    kept = [*ui.form, ui.models, ui.adhoc, ui.run_name, ui.presenter]
 
     def on_change(request: gr.Request, *values: Any) -> Any:
-        *fields, picked, other = values
+        *fields, picked, other, run, presenter = values
         try:
             form = _form(fields)
         except ProbeUIError:  # a seed being typed: the draft keeps what it had
             return gr.skip()
-        return drafts.pack(form, picked, other, who(ctx, request).name)
+        return drafts.pack(form, picked, other, who(ctx, request).name, run=run or "", presenter=bool(presenter))
 
     restore_out = [*ui.image_outputs, ui.question, ui.kind, ui.options, ui.answer, ui.category, ui.extra_state,
-                   ui.suites, ui.include_original, ui.seed, ui.models, ui.adhoc, ui.draft_msg]
+                   ui.suites, ui.include_original, ui.seed, ui.models, ui.adhoc, ui.draft_msg, ui.table,
+                   ui.run_name, ui.presenter, ui.adhoc_box]
 
     def restore(data: Any, request: gr.Request) -> tuple[Any, ...]:
-        back = drafts.unpack(data, who(ctx, request).name, store)
+        caller = who(ctx, request)
+        back = drafts.unpack(data, caller.name, store)
         if back is None:
             return (gr.skip(),) * len(restore_out)
+        page = ui.page.update(caller.owner, request, run=back.run, presenter=ui.page.default.presenter
+                              if back.presenter is None else back.presenter)
+        per = comparison.models_per_table(page.presenter)
+        # the last probe's table comes back with the form: a reload mid-demo loses neither (issue 51, U31)
+        table = detail.table_value(ctx, back.run, ui.thumbs, models_per_table=per) if back.run else gr.skip()
         f = back.form
         ims = f.images(store)
         pic, factor = _display(ims[0]) if ims else (None, 1.0)
         info = (f"{ims[0].width}×{ims[0].height} · image {ims[0].id[:12]} (from your draft)" if ims else NO_IMAGE)
         note = Inline.note("Your draft was brought back: the form as you left it. " + _esc(back.note)
                            + " <i>Start over</i> empties it.")
-        ready = set(ready_models(model_menu(ctx, who(ctx, request).owner)))
+        ready = set(ready_models(model_menu(ctx, caller.owner)))
         return (pic, info, list(f.image_ids), factor, shown_steps([list(r) for r in f.steps]),
                 _words(live.steps_in_words([list(r) for r in f.steps])), "",
                 *_window_controls(live.ImageControls("none")),
                 f.question, f.kind, f.options,
                 gr.update(choices=live.answer_choices(f.kind, f.options), value=f.answer), f.category, f.extra,
                 list(f.suites), f.include_original, f.seed,
-                gr.update(value=[m for m in back.models if m in ready]), back.adhoc, note)
+                gr.update(value=[m for m in back.models if m in ready]), back.adhoc, note, table,
+                back.run or gr.skip(), page.presenter, gr.update(open=True) if back.adhoc else gr.skip())
 
-    def start_over() -> tuple[Any, ...]:
+    def start_over(request: gr.Request) -> tuple[Any, ...]:
         empty = ProbeForm()
+        ui.page.update(who(ctx, request).owner, request, run="")
         return (None, NO_IMAGE, [], 1.0, [], "", "", *_window_controls(live.ImageControls("none")),
                 empty.question, empty.kind, empty.options, gr.update(choices=[], value=None), "", {}, [], True, 0,
                 gr.update(value=[]), "", Inline.note("Started over: the form is empty."), _empty_table(ctx), "",
-                None)
+                gr.skip(), gr.skip(), None)
 
     gr.on([c.change for c in kept if hasattr(c, "change")], on_change, kept, draft, api_visibility="private",
           trigger_mode="always_last")
-    ui.start_over.click(start_over, None, [*restore_out, ui.table, ui.run_name, draft], api_visibility="private")
+    ui.start_over.click(start_over, None, [*restore_out, draft], api_visibility="private")
     return restore, [draft], restore_out
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------
+def _template(chosen: str | None, form: ProbeForm) -> str | None:
+    """The prompt template a probe is asked with: the one chosen, or, for "auto", a preset item's paper prompt
+    (quoted verbatim, as the batch asks it) and, for a question of one's own with options, the plain ``choice``
+    prompt: a clinician's own question never gets a paper's system prompt and its typo (issue 51, U46)."""
+    if chosen and chosen != AUTO:
+        return chosen
+    return None if form.extra.get("preset") or form.kind != "choice" else "choice"
+
+
+def _no_answer_note(form: ProbeForm) -> str:
+    """A warning beside the table when the form gives no correct answer although it could: nothing will be marked
+    right or wrong (a correct answer lost while the options changed must not go unnoticed)."""
+    if form.answer or form.kind == "free":
+        return ""
+    return Inline.error("No correct answer chosen: the answers are not marked right or wrong. Choose it under "
+                        "'correct answer' and press Run again to have them marked.")
+
+
+def _carried_note(store: Any, before: str, run: str, rater: Any) -> str:
+    """The ratings this person gave ``before`` that now stand on the same answers of ``run``, in words ("" none)."""
+    carried, left = live.carry_ratings(store, before, run, rater.name, rater.verified)
+    words = []
+    if carried:
+        words.append(f"{carried} of your ratings from the run before were carried over to the same answers.")
+    if left:
+        words.append(f"{left} of your ratings stay with the run before ({_esc(before)}): those answers changed or "
+                     "were not asked again; open that run in the Results tab to see them.")
+    return Inline.note(" ".join(words)) if words else ""
+
+
 def _control(spec: Any) -> Any:
     """One perturbation parameter as a control: a dropdown for a choice, a slider for a bounded number, a
     number field, a checkbox, or a text field (JSON for lists and points)."""

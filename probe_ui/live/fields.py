@@ -50,6 +50,18 @@ def answer_choices(kind: str, options_text: str) -> list[str]:
     return []
 
 
+def answer_after_options(kind: str, options_text: str, current: str | None) -> tuple[list[str], str | None]:
+    """The correct-answer picker after the options or the kind changed: its choices, and why the answer must be
+    chosen again (None: leave it as the page has it). Only an answer that is no longer among the choices is
+    undone: an empty one is never "reset", since the person may have chosen one since the change was sent
+    (issue 51, U36: a correct answer chosen while the options were updating went back to empty, unsaid)."""
+    choices = answer_choices(kind, options_text)
+    if not current or current in choices or kind == "free":
+        return choices, None
+    return choices, (f"The correct answer {current!r} is no longer one of the options: choose it again under "
+                     "'correct answer'.")
+
+
 def build_item(question: str, kind: str, options: str | list[str], answer: str | None, category: str = "",
                images: tuple[CanonicalImage, ...] = (), item_id: str | None = None,
                extra: dict[str, Any] | None = None) -> Item:

@@ -4,6 +4,7 @@ window / frame / slice controls a freshly loaded DICOM or NIfTI image starts wit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from probe_ui.images import ImageError, LoadedImage, load_image
 
@@ -46,12 +47,16 @@ def take_upload(path: str) -> tuple[str, bytes]:
     return p.name, data
 
 
-def describe_loaded(li: LoadedImage) -> str:
-    """One short paragraph for the page: format, size, window/slice, and which header fields were withheld."""
+def describe_loaded(li: LoadedImage, name: str | None = None) -> str:
+    """One short paragraph for the page: the file's name (an upload's), format, size, window/slice, and which
+    header fields were withheld."""
     from probe_ui import labels
+    from probe_ui.results import md_text
 
     im = li.image
     parts = [f"**{li.format.upper()}** · {im.width}×{im.height} {im.mode} · image `{im.id[:12]}`"]
+    if name:
+        parts.insert(0, f"**{md_text(PurePath(name).name)}**")
     info = li.info
     if "n_frames" in info and int(info.get("n_frames", 1)) > 1:
         parts.append(f"frame {info.get('frame', 0)} of {info['n_frames']}")
@@ -64,8 +69,6 @@ def describe_loaded(li: LoadedImage) -> str:
         parts.append(f"{len(li.phi_fields)} patient-identifying header fields withheld (never stored or sent)")
     text = " · ".join(parts)
     if li.warnings:  # they name the file: shown as text, never as Markdown
-        from probe_ui.results import md_text
-
         text += "\n\n" + "\n".join(f"- ⚠ {md_text(w)}" for w in li.warnings)
     return text
 

@@ -30,7 +30,7 @@ class LoadedItem:
     steps: list[list[Any]]  # the preset's and the item's own perturbation chains, as step rows
     suites: tuple[str, ...]
     include_original: bool
-    extra: dict[str, Any]  # attributes, tags, group: kept with the item when it is asked
+    extra: dict[str, Any]  # attributes, tags, group: kept with the item when it is asked; its preset's name
     dropped: list[str] = field(default_factory=list)  # the item's own steps its preset could not use, and why
 
     @property
@@ -56,5 +56,6 @@ def load_preset_item(path: str, item_id: str, image_roots: tuple[str, ...] = ())
     rows = [[n, op, json.dumps(params)] for n, c in enumerate(conditions, 1) for op, params in c.steps]
     suites = tuple(dict.fromkeys([*p.suites, *p.item_suites.get(it.id, ())]))
     return LoadedItem(it, ims, loaded, rows, suites, p.include_original,
-                      {"attributes": dict(it.attributes), "tags": list(it.tags), "group": it.group},
+                      {"attributes": dict(it.attributes), "tags": list(it.tags), "group": it.group,
+                       "preset": p.name},
                       list(p.step_errors.get(it.id, ())))

@@ -35,6 +35,18 @@ def rating_of(store: Store, response_id: int) -> tuple[str | None, str]:
     return store.latest_rating(response_id)
 
 
+def asked_about(store: Store, run: str, image_ids: list[str] | tuple[str, ...]) -> bool:
+    """Whether ``run`` asked about these images (its unperturbed variants sent exactly them): the page's note
+    "asked before this image was chosen" is then not true (a draft brought back sets the image it was asked on)."""
+    if not run or not image_ids:
+        return False
+    try:
+        df = store.answers_frame(store.get_run(run).id, full=True)
+    except StoreError:
+        return False
+    return any(list(ids) == list(image_ids) for ids in df["image_ids"])
+
+
 def not_yet_run(store: Store, run: str, chosen: list[str]) -> list[str]:
     """The models ticked now that ``run`` did not ask (ticked while it ran, or since): the page marks them "not
     yet run" until Run asks them."""
@@ -67,7 +79,9 @@ def carry_ratings(store: Store, from_run: str, to_run: str, rater: str, verified
     with one more model keeps the ratings its person gave a minute earlier (issue 51, U34). Only the rater's own
     ratings move (the name a login vouches for, or the name typed without one), never someone else's, and each
     is a new rating row of that rater's, so ``from_run`` keeps its own. Returns (carried, left): the ratings
-    given again, and those that stay with ``from_run`` alone (the answer changed, or was not asked again)."""
+    given again, and those of variants ``to_run`` asks too that stay with ``from_run`` alone (the answer changed,
+    or its model was not asked again); a rating of a variant ``to_run`` does not ask (another question) is
+    neither."""
     from probe_ui.store.schema import rater_name
 
     if not from_run or not to_run or from_run == to_run:
@@ -87,10 +101,13 @@ def carry_ratings(store: Store, from_run: str, to_run: str, rater: str, verified
     new = store.answers_frame(new_id, full=True)
     new = new[new["error"].isna()]
     same = {tuple(r[k] for k in key): int(r["response_id"]) for r in new.to_dict("records")}
+    asked_again = set(store.answers_frame(new_id)["variant_id"])
     rows, left = [], 0
     for r in mine.to_dict("records"):
         rid = int(r["response_id"])
-        target = same.get(tuple(old.loc[rid, k] for k in key)) if rid in old.index else None
+        if rid not in old.index or old.loc[rid, "variant_id"] not in asked_again:
+            continue
+        target = same.get(tuple(old.loc[rid, k] for k in key))
         if target is None:
             left += 1
             continue
