@@ -241,7 +241,7 @@ def test_a_png_after_a_windowed_dicom_is_sent_unwindowed(server, browser):
     pg.pick("probe-win-preset", "brain 40/80")
     pg.wait_text("#probe-image-info", r"window 40/80")
     pg.shot("dicom-brain-window")
-    pg.p.get_by_role("tab", name="Bundled and preset images").click()
+    pg.p.get_by_role("tab", name="Bundled or preset").click()
     pg.gallery_pick("mr_small.png")
     pg.wait_text("#probe-image-info", "PNG")
     assert not pg.p.locator("#probe-window").is_visible()  # no window fields for a PNG
