@@ -165,6 +165,10 @@ def category_heatmap(accuracy: pd.DataFrame, counts: pd.DataFrame) -> go.Figure:
                             "margin": {"l": 10, "r": 10, "t": 60, "b": 10}})
 
 
+#: a confusion panel's height and the gap between two rows of panels, in pixels
+CONFUSION_ROW_PX, CONFUSION_GAP_PX = 260, 120
+
+
 def confusion(tables: dict[str, pd.DataFrame]) -> go.Figure:
     """What was answered against what was right (``{model: table}`` from :func:`probe_ui.results.confusion`),
     one panel per model, each cell with its count."""
@@ -173,7 +177,10 @@ def confusion(tables: dict[str, pd.DataFrame]) -> go.Figure:
         return empty_figure()
     cols = min(3, len(tables))
     nrows = math.ceil(len(tables) / cols)
-    layout = _grid(nrows, cols, [_short(m, 45) for m in tables], 0.08, min(0.12, 0.5 / nrows))
+    # rows a fixed height apart, in pixels: the gap holds a panel's tick labels and axis title and the next row's
+    # model name, which a fraction of the figure's height squeezed together from 4 models on (issue 51)
+    plot_px = nrows * CONFUSION_ROW_PX + (nrows - 1) * CONFUSION_GAP_PX
+    layout = _grid(nrows, cols, [_short(m, 45) for m in tables], 0.08, CONFUSION_GAP_PX / plot_px)
     data = []
     for k, (model, t) in enumerate(tables.items()):
         z = t.to_numpy(dtype=float)
@@ -186,7 +193,7 @@ def confusion(tables: dict[str, pd.DataFrame]) -> go.Figure:
                                       "%{z:.0f} answers<extra></extra>"})
         layout[_axis("x", k + 1)].update(title=_title("answer read"), type="category")
         layout[_axis("y", k + 1)].update(title=_title("right answer"), autorange="reversed", type="category")
-    layout.update(height=int(320 * nrows + 60), margin={"l": 10, "r": 10, "t": 80, "b": 10},
+    layout.update(height=int(plot_px + 90), margin={"l": 10, "r": 10, "t": 80, "b": 10},
                   title={"text": "What was answered against what was right, per model", "x": 0})
     return _figure(data, layout)
 

@@ -148,3 +148,16 @@ def test_confusion_panels_for_one_to_twelve_models_pass_plotlys_validation(n) ->
     go.Figure(fig.to_dict())  # validation on
     domains = [v["domain"] for k, v in fig.to_dict()["layout"].items() if k[1:5] == "axis"]
     assert len(domains) >= 2 * n and all(0 <= a < b <= 1 for a, b in domains)
+
+
+@pytest.mark.parametrize("n", [4, 7, 12])
+def test_confusion_rows_keep_room_for_their_labels_and_the_next_models_name(n) -> None:
+    """From four models on, the rows were a fraction of the figure apart: a panel's axis title ran into the next
+    row's model name. Every gap between rows is at least 100 px, and every panel at least 200 px tall."""
+    t = pd.DataFrame([[1, 2], [3, 4]], index=["A", "B"], columns=["A", "B"])
+    fig = plots.confusion({f"m{i}": t for i in range(n)})
+    px = fig.layout.height - fig.layout.margin.t - fig.layout.margin.b
+    rows = sorted({tuple(v["domain"]) for k, v in fig.to_dict()["layout"].items() if k.startswith("yaxis")},
+                  reverse=True)
+    assert all((a - b) * px >= 200 for b, a in rows)
+    assert all((low - high) * px >= 100 for (low, _), (_, high) in zip(rows, rows[1:]))
