@@ -257,13 +257,15 @@ def _cell_html(row: Row, model: str, c: Cell, rate: bool) -> str:
     if rid:
         # a failed call has no answer to rate: only its details (the error whole, the exact request)
         rates = () if c.state == "error" or not rate else (("correct", "✓"), ("incorrect", "✗"), ("unsure", "?"))
+        # each button names its cell: a screen reader (or a keyboard user's tooltip) hears whose answer to what
+        cell = escape(f"{model}'s answer to {row.label}", quote=True)
         buttons = "".join(
             f"<button type='button' class='pu-rate{' pu-on' if c.rating == v else ''}' data-act='rate' "
-            f"data-rating='{v}' data-response='{rid}' title='rate: {v}' aria-label='rate {v}' "
+            f"data-rating='{v}' data-response='{rid}' title='rate {v}: {cell}' aria-label='rate {v}: {cell}' "
             f"aria-pressed='{str(c.rating == v).lower()}'>{sym}</button>" for v, sym in rates)
         if rate or c.state == "error":
             buttons += (f"<button type='button' class='pu-rate' data-act='open' data-response='{rid}' "
-                        f"title='details and a note' aria-label='details of answer {rid}'>…</button>")
+                        f"title='details and a note: {cell}' aria-label='details of {cell}'>…</button>")
         if buttons:
             parts.append(f"<div class='pu-rates'>{buttons}</div>")
     attrs = (f"class='pu-cell pu-{c.state}' data-model='{escape(model, quote=True)}' "

@@ -14,7 +14,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import gradio as gr  # noqa: E402
 
 from probe_ui import comparison  # noqa: E402
-from probe_ui.app import access, plot_view, probe_tab  # noqa: E402
+from probe_ui.app import access, keyboard, plot_view, probe_tab  # noqa: E402
 from probe_ui.app.context import AppContext  # noqa: E402
 from probe_ui.app.files import guard_uploads, watch_uploads  # noqa: E402
 from probe_ui.app.gradio_overhead import LeanBlocks  # noqa: E402
@@ -226,5 +226,6 @@ A11Y_JS = """() => {
   name();
   new MutationObserver(name).observe(document.body, {childList: true, subtree: true});
 }"""
-#: page scripts: a click beside the Probe tab's picture says so next to it; every control has a name
-JS = f"() => {{ ({probe_tab.CLICK_JS.strip()})(); ({A11Y_JS})(); }}"
+#: page scripts: a click beside the Probe tab's picture says so next to it; every control has a name; the keyboard's
+#: path is short (probe_ui.app.keyboard)
+JS = f"() => {{ ({probe_tab.CLICK_JS.strip()})(); ({A11Y_JS})(); ({keyboard.JS})(); }}"
