@@ -94,6 +94,11 @@ HIDE_TABS_JS = """(ids) => {
 }"""
 
 
+#: every tab opens at the top of the page: a tab switched to (by its button, or by one such as the Batch tab's "Open
+#: the Results tab") kept the scroll position of the tab before, and landed mid-page (issue 51, U33)
+TAB_TOP_JS = "() => { window.scrollTo(0, 0); }"
+
+
 def tab_rights() -> dict[str, str]:
     """The right each tab's events need (probe_ui.users.RIGHTS; each tab's own ``right``): a viewer sees and calls
     the Results tab only."""
@@ -119,6 +124,7 @@ def build_app(ctx: AppContext) -> gr.Blocks:
                 with _events(app, tab_events, spec.id), gr.Tab(spec.label, id=spec.id) as tab:
                     tabs[spec.id] = tab
                     built[spec.id] = spec.build(ctx, tab, built)
+        tab_set.change(None, None, None, js=TAB_TOP_JS, api_visibility="private")  # in the browser only
         probe, models = built["probe"], built["models"]
         before = set(app.fns)
         # the rater's name stays in this browser (localStorage) from one visit to the next
