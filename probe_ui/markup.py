@@ -67,7 +67,8 @@ def data_num(v: Any) -> str | None:
 def grid_table(header: Sequence[str], rows: Sequence[str], cls: str = "grid", numeric_from: int = 1) -> str:
     """A table: escaped header labels, rows already rendered as ``<tr>`` markup."""
     ths = "".join(el("th", h, class_="num" if i >= numeric_from else None) for i, h in enumerate(header))
-    return (f'<div class="scroll"><table class="{cls}"><thead><tr>{ths}</tr></thead><tbody>'
+    # a scrolling box takes the focus, so that a keyboard can scroll a table wider than the page (WCAG 2.1.1)
+    return (f'<div class="scroll" tabindex="0"><table class="{cls}"><thead><tr>{ths}</tr></thead><tbody>'
             + "".join(rows) + "</tbody></table></div>")
 
 

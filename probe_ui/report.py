@@ -503,12 +503,16 @@ def _robustness(curves: pd.DataFrame, raw: pd.DataFrame, base: Run | None, base_
             class_="curve", data_perturbation=p))
     table = R.breaking_points_table(raw)
     head = list(table.columns)
+    keys = [c for c in head if c in ("run", "model", "perturbation")]  # "run" when several runs are shown
     rows = []
     for r in table.to_dict("records"):
-        cells = [el("th", r["model"], scope="row"), el("th", r["perturbation"], scope="row", class_="key")]
-        cells += [el("td", num(r[c], 1), class_="num", data_col=c, data_value=data_num(r[c])) for c in head[2:]]
+        cells = [el("th", r[c], scope="row", class_="key" if c == "perturbation" else None) for c in keys]
+        cells += [el("td", num(r[c], 1), class_="num", data_col=c, data_value=data_num(r[c]))
+                  for c in head if c not in keys]
         rows.append(wrap("tr", "".join(cells), data_model=r["model"], data_perturbation=r["perturbation"]))
-    parts.append(el("h3", "AUC and breaking points") + grid_table(head, rows, "grid breaking", numeric_from=2))
+    parts.append(el("h3", "AUC and breaking points")
+                 + grid_table(keys + [c for c in head if c not in keys], rows, "grid breaking",
+                              numeric_from=len(keys)))
     if base is not None:
         d = robustness_baseline_deltas(curves, base_curves)
         intro = wrap("p", "The sweep of this run minus the same sweep in the baseline run " + el("code", base.name)

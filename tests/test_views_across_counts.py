@@ -114,6 +114,10 @@ def test_the_results_tab_draws_k_runs_side_by_side(runs, k) -> None:
         drawn(fig)
     assert set(view.overview["run"]) == set(chosen)
     assert len(view.overview) == 12 + 4 * (k - 1)
+    # the breaking points of several runs say which run each row is (two rows "reader-01 · blur" read the same)
+    breaking = view.extra[view.extra.index("AUC and breaking points"):]
+    if k > 1:
+        assert "<th>run</th>" in breaking and all(f">{name}</th>" in breaking for name in chosen)
 
 
 @pytest.mark.parametrize("n", COUNTS)

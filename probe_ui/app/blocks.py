@@ -35,6 +35,8 @@ CSS = comparison.CSS + plot_view.CSS + """
 .pu-unusable {font-size:13px; color:#57606a; padding:2px 8px;}
 .gradio-container .min_value, .gradio-container .max_value {color:#52525b;}
 .gradio-container .pu-fam th {color:#1f2328 !important;}  /* the figures' family headers: AA contrast */
+/* the report's tables shown in the Results tab scroll sideways inside their box on a narrow screen */
+.gradio-container #results-extra .scroll {overflow-x:auto; max-width:100%;}
 .pu-unusable ul {margin:4px 0 0 0; padding-left:16px; list-style:none;}
 .pu-unusable li {margin:2px 0;} .pu-why {color:#57606a;}
 /* the keyboard's place always shows: Gradio draws no ring on a focused checkbox, radio or thumbnail */
