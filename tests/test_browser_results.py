@@ -281,3 +281,31 @@ def test_results_show_five_models_and_two_runs_side_by_side(five_models, browser
         found = violations(pg.p)
         assert not found, report(found)
     assert not pg.errors, pg.errors
+
+
+def test_results_of_five_models_with_the_keyboard_on_a_projector(five_models, browser):  # noqa: F811
+    """The keyboard test over the Results tab with 5 models at 1024 x 768 (125 %): Tab to Show results and press
+    it, Tab to a plot's larger view and open it, Escape closes it; the focus shows at every stop and no menu stays
+    open behind it (issue 51)."""
+    from test_app_room import Keys
+
+    app, labels = five_models
+    pg = Page(browser.new_page(**PROJECTOR), "results-keyboard-projector")
+    pg.p.goto(app.url)
+    pg.p.locator("#probe-run").wait_for()
+    pg.tab("Results")
+    _show(pg, labels, "five-models")  # the run chosen (by typing its name, as a keyboard user would)
+    keys = Keys(pg)
+    pg.p.locator("#results-runs input").first.focus()
+    keys.tab_to("#results-show")
+    keys.press("Enter")
+    pg.p.wait_for_timeout(500)
+    pg.p.wait_for_function("() => !/processing/.test(document.querySelector('#results-overview').innerText)",
+                           timeout=120000)
+    keys.tab_to("#results-plot-conf-large")
+    keys.press("Enter")
+    pg.p.wait_for_function("() => document.getElementById('results-plot-conf-box').classList.contains('pu-large')")
+    pg.p.screenshot(path=str(pg.dir / "01-confusion-larger.png"))
+    keys.press("Escape")
+    pg.p.wait_for_function("() => !document.getElementById('results-plot-conf-box').classList.contains('pu-large')")
+    assert not pg.errors, pg.errors
