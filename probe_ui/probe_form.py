@@ -119,6 +119,41 @@ class ProbeForm:
         return replace(self, seed=seed)
 
 
+#: the prompt choice "auto": see :func:`template`
+AUTO = "auto (per kind)"
+
+
+def template(chosen: str | None, form: ProbeForm) -> str | None:
+    """The prompt template a probe is asked with: the one chosen, or, for :data:`AUTO`, a preset item's paper
+    prompt (the kind's default, quoted verbatim, as the batch asks it) and, for a question of one's own with
+    options, the plain ``choice`` prompt: a clinician's own question never gets a paper's system prompt and its typo
+    (issue 51, U46)."""
+    if chosen and chosen != AUTO:
+        return chosen
+    return None if form.extra.get("preset") or form.kind != "choice" else "choice"
+
+
+def no_answer_warning(form: ProbeForm) -> str:
+    """What to say when the form gives no correct answer although it could ("" otherwise): nothing will be marked
+    right or wrong, and a correct answer lost while the options changed must not go unnoticed."""
+    if form.answer or form.kind == "free":
+        return ""
+    return ("No correct answer chosen: the answers are not marked right or wrong. Choose it under 'correct answer' "
+            "and press Run again to have them marked.")
+
+
+def carried_words(carried: int, left: int, before: str) -> str:
+    """The ratings a probe asked again took over from the run before (:func:`probe_ui.live.carry_ratings`), in
+    words ("" when none moved and none stayed behind)."""
+    words = []
+    if carried:
+        words.append(f"{carried} of your ratings from the run before were carried over to the same answers.")
+    if left:
+        words.append(f"{left} of your ratings stay with the run before ({before}): those answers changed or were not "
+                     "asked again; open that run in the Results tab to see them.")
+    return " ".join(words)
+
+
 def run_name(variants: list[Variant]) -> str:
     """The name a live probe of these variants gets (from its item and the time)."""
     from probe_ui import live

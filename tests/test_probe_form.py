@@ -3,6 +3,7 @@ the page shows for code names (probe_ui.labels), and the comparison table as a p
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -120,3 +121,27 @@ def test_the_table_pages_model_columns_and_never_breaks_a_word(store, ct) -> Non
     assert "data-act='rate'" not in failed and "data-act='open'" in failed and "⚠" in failed
     assert "word-break:break-word" not in comparison.CSS
     assert comparison.render(t).count("<table") == 1  # the library's default: one table
+
+
+def test_a_typed_question_is_asked_plainly_and_a_preset_item_with_its_papers_prompt(store, ct) -> None:
+    """Issue 51, U46: a clinician's own question got MediConfusion's prompt (its system prompt's typo included),
+    and nothing said it was quoted verbatim."""
+    from probe_ui import prompts
+
+    own = form_of(ct)
+    assert probe_form.template(probe_form.AUTO, own) == "choice"
+    request = prompts.render(own.variants(store)[0], probe_form.template(probe_form.AUTO, own))
+    text = " ".join(m.text() for m in request.messages)
+    assert "assitant" not in text and "Which modality?" in text and "A. " in text
+    assert [m.role for m in request.messages] == ["user"]  # no system prompt
+    preset_item = dataclasses.replace(own, extra={"preset": "mediconfusion_pairs"})
+    assert probe_form.template(probe_form.AUTO, preset_item) is None  # the kind's paper default
+    assert probe_form.template("mediconfusion-mc", own) == "mediconfusion-mc"  # a template chosen by name
+
+
+def test_the_words_for_a_missing_answer_and_carried_ratings() -> None:
+    assert "No correct answer chosen" in probe_form.no_answer_warning(ProbeForm(question="q", kind="choice"))
+    assert probe_form.no_answer_warning(ProbeForm(question="q", kind="free")) == ""
+    assert probe_form.carried_words(0, 0, "r") == ""
+    assert probe_form.carried_words(2, 1, "live-1").startswith("2 of your ratings from the run before were carried")
+    assert "1 of your ratings stay with the run before (live-1)" in probe_form.carried_words(2, 1, "live-1")

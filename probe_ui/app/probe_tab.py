@@ -48,7 +48,7 @@ from probe_ui.suites import SUITES
 
 UPLOAD_LABEL = "PNG, JPEG, TIFF, DICOM or NIfTI"
 UPLOAD_TYPES = [".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".dcm", ".dicom", ".nii", ".gz", ".ima"]
-AUTO = "auto (per kind)"
+AUTO = probe_form.AUTO
 AUTO_WORDS = "auto"
 AUTO_INFO = "auto: a preset item gets its paper's prompt, verbatim (typos too); your own question a plain one"
 OWN_WINDOW = "as loaded"  # the line under the image says which window that is
@@ -540,7 +540,7 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         form = _form(fields)
         vs = form.variants(store)
         thumbs.remember(vs)
-        shown = live.preview(vs, _template(tmpl, form))
+        shown = live.preview(vs, probe_form.template(tmpl, form))
         text = "\n\n".join(f"=== {p['label']} (template {p['template']}, correct {p['answer'] or '?'}) ===\n"
                            f"{p['prompt']}" for p in shown)
         t = comparison.Table("", [comparison.row_for_variant(v) for v in vs], chosen_models(picked, other),
@@ -566,7 +566,8 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         before = ui.page.get(caller.owner, request).run  # the run the table showed: its ratings may carry over
         page = ui.page.update(caller.owner, request, run=name)  # the run the table shows from now on
         per = comparison.models_per_table(page.presenter)
-        said = _no_answer_note(form)  # beside the table, as it starts: the answers will not be marked
+        # beside the table, as it starts: the answers will not be marked
+        said = Inline.error(_esc(warning)) if (warning := probe_form.no_answer_warning(form)) else ""
         # the first table of this run closes the detail of the answer shown before (detail.cleared) in the same
         # stream, never in a listener of its own: under load such a listener ran after the run's last table, and
         # closed the detail of an answer of this run that the person had just opened
@@ -576,7 +577,7 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         unmark = (gr.update(elem_classes=[]),) * 4
         try:
             for state, _ in probe_form.run(store, form, specs, variants=vs, run_name=name, cancel=cancel,
-                                           template=_template(tmpl, form), user=caller.name,
+                                           template=probe_form.template(tmpl, form), user=caller.name,
                                            extra_models=ctx.endpoints.usable(caller.owner, specs,
                                                                              admin=caller.can("any_host")),
                                            coalesce_s=REDRAW_S):
@@ -589,10 +590,13 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
             if not (state.finished and latest.is_current(request, "run", ticket)):
                 return
             # asked again (one more model, say): the ratings this person gave the run before go with the same answers
-            carried = _carried_note(store, before, name, detail.rater_of(ctx, page.rater, request))
+            rater = detail.rater_of(ctx, page.rater, request)
+            carried = probe_form.carried_words(*live.carry_ratings(store, before, name, rater.name, rater.verified),
+                                               before)
             if carried:
                 t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
-                yield (table_value(t, state.run, per), state.run, said + carried, *unmark, *detail_update)
+                yield (table_value(t, state.run, per), state.run, said + Inline.note(_esc(carried)), *unmark,
+                       *detail_update)
         finally:
             ctx.finished(name, cancel)
 
@@ -774,36 +778,6 @@ def _wire_draft(ctx: AppContext, ui: Any) -> tuple[Any, ...]:
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------
-def _template(chosen: str | None, form: ProbeForm) -> str | None:
-    """The prompt template a probe is asked with: the one chosen, or, for "auto", a preset item's paper prompt
-    (quoted verbatim, as the batch asks it) and, for a question of one's own with options, the plain ``choice``
-    prompt: a clinician's own question never gets a paper's system prompt and its typo (issue 51, U46)."""
-    if chosen and chosen != AUTO:
-        return chosen
-    return None if form.extra.get("preset") or form.kind != "choice" else "choice"
-
-
-def _no_answer_note(form: ProbeForm) -> str:
-    """A warning beside the table when the form gives no correct answer although it could: nothing will be marked
-    right or wrong (a correct answer lost while the options changed must not go unnoticed)."""
-    if form.answer or form.kind == "free":
-        return ""
-    return Inline.error("No correct answer chosen: the answers are not marked right or wrong. Choose it under "
-                        "'correct answer' and press Run again to have them marked.")
-
-
-def _carried_note(store: Any, before: str, run: str, rater: Any) -> str:
-    """The ratings this person gave ``before`` that now stand on the same answers of ``run``, in words ("" none)."""
-    carried, left = live.carry_ratings(store, before, run, rater.name, rater.verified)
-    words = []
-    if carried:
-        words.append(f"{carried} of your ratings from the run before were carried over to the same answers.")
-    if left:
-        words.append(f"{left} of your ratings stay with the run before ({_esc(before)}): those answers changed or "
-                     "were not asked again; open that run in the Results tab to see them.")
-    return Inline.note(" ".join(words)) if words else ""
-
-
 def _control(spec: Any) -> Any:
     """One perturbation parameter as a control: a dropdown for a choice, a slider for a bounded number, a
     number field, a checkbox, or a text field (JSON for lists and points)."""
