@@ -732,6 +732,10 @@ table.grid { border-collapse: collapse; font-size: 13px; margin: 6px 0 10px; }
 table.grid th, table.grid td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
 table.grid thead th { background: var(--soft); font-weight: 600; }
 table.grid .num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+/* a table fits the page: its headings wrap between words (the numbers under them stay on one line); one still
+   wider than the page scrolls in its own box (.scroll) */
+table.grid thead th, table.grid thead th.num { white-space: normal; overflow-wrap: normal; }
+.stress-legend span { display: inline-block; margin-bottom: 3px; }  /* the legend wraps between its swatches */
 table.grid tbody th { font-weight: 600; white-space: nowrap; }
 table.grid tbody th.key { font-weight: 400; color: var(--muted); }
 table.grid tr.group-start > * { border-top: 2px solid #aab4bb; }

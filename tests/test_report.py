@@ -391,6 +391,53 @@ def test_report_renders_in_chromium_without_errors(runs, report: str, tmp_path: 
     assert (shots / "report.png").stat().st_size > 10_000
 
 
+@no_chromium
+def test_a_report_of_six_models_fits_a_1440_px_window(tmp_path: Path, fake_openai) -> None:
+    """Issue 51, U42: at 1440 x 900 the page does not scroll sideways and no table is cut (the overview was 1,181
+    px in a 1,124 px column: its headings could not wrap, so its last column sat behind a sideways scroll), for a
+    run of six models with a baseline run (each delta table has a column per model)."""
+    import yaml
+    from playwright.sync_api import sync_playwright
+
+    from probe_ui.providers.base import ModelConfig
+
+    models = [f"reader-{k:02d}" for k in range(1, 7)]
+    fake_openai.responder = lambda body: "AB"[int(body["model"][-2:]) % 2]
+    doc = yaml.safe_load((PRESETS_DIR / "mediconfusion_pairs.yaml").read_text(encoding="utf-8"))
+    doc["items"] = doc["items"][:2]  # one pair; its images are found among the shipped assets
+    preset = tmp_path / "one_pair.yaml"
+    preset.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    configs = {m: ModelConfig(name=m, provider="openai", model=m, base_url=fake_openai.base_url, secret="sk-report")
+               for m in models}
+    store = Store(tmp_path / "six.db")
+    for name, seed in (("six-models", 0), ("six-models-before", 1)):
+        done = run_batch(store, [load_preset(preset)], models, suites=["rotations"], seed=seed, run_name=name,
+                         progress=False, extra_models=configs)
+        assert done.errors == 0 and done.answered == 6 * 2 * 4
+    out = write_report(store, "six-models", tmp_path / "six.html", baseline="six-models-before")
+    shots = ARTIFACTS / "report"
+    shots.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 900})
+            page.goto(out.resolve().as_uri())
+            page.wait_for_load_state("load")
+            page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            page_width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+            cut = page.evaluate("() => [...document.querySelectorAll('.scroll')].filter((s) => s.scrollWidth > "
+                                "s.clientWidth + 1).map((s) => `${s.firstElementChild.className}: ${s.scrollWidth} "
+                                "px in ${s.clientWidth}`)")
+            rows = page.locator("#overview table.overview tbody tr").count()
+            page.locator("#overview").screenshot(path=str(shots / "six-models-overview-1440.png"))
+            page.screenshot(path=str(shots / "six-models-1440.png"))
+        finally:
+            browser.close()
+    assert page_width[0] <= page_width[1], page_width
+    assert rows == 6
+    assert cut == [], f"tables wider than their place on a 1440 px page: {cut}"
+
+
 # ---- writing, errors, the command ----------------------------------------------------------------------------------
 
 def test_write_report_is_atomic_and_replaces(runs, report: str, tmp_path: Path,
