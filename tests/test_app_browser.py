@@ -658,6 +658,17 @@ def test_each_person_sees_their_own_endpoints_and_a_viewer_only_results(login_se
     vera = signed_in(browser, login_server, "vera", "users-viewer", viewport={"width": 1024, "height": 768})
     vera.p.locator("#results-show").wait_for()
     vera.wait_text("#signed-in", r"vera \(viewer\)")
+    # issue 51, U44: asking the judge asks a model: a viewer is not offered it (greyed out, the reason beside it),
+    # and the server refuses the call anyway
+    vera.p.wait_for_function("() => document.querySelector('#results-ask-judge')?.disabled", timeout=15000)
+    vera.wait_text("#results-judge-msg", r"your role \(viewer\) cannot")
+    from gradio_client.exceptions import AppError
+
+    from app_server import USERS, api_client
+
+    with pytest.raises(AppError, match=r"role \(viewer\) cannot"):
+        api_client(login_server.url, auth=("vera", USERS["vera"][1])).predict([], "judge-model", "robust",
+                                                                             api_name="/judge")
     vera.shot("viewer-results-only")
     tabs = [t.inner_text().strip() for t in vera.p.get_by_role("tab").all() if t.is_visible()]
     assert "Results" in tabs and not {"Probe", "Stress", "Batch", "Models"} & set(tabs), tabs

@@ -34,6 +34,25 @@ def unfinished_runs(ctx: AppContext) -> list[str]:
     return [r["run"] for r in ctx.store.run_progress() if r["kind"] != "live" and not r["complete"]]
 
 
+def resume_choice(result: BatchResult, unfinished: list[str]) -> str | None:
+    """The run a batch that just ended leaves chosen for Resume: its own, while the store counts it unfinished
+    (cancelled, stopped while planning, or with failed answers to retry); None when it is complete. Without it,
+    Resume stayed greyed out after a Cancel until the run was chosen by hand in the list (issue 51, U43)."""
+    return result.run.name if result.run.name in unfinished else None
+
+
+def resume_updates(result: BatchResult, unfinished: list[str], *, resumed: bool = False) -> tuple[Any, Any]:
+    """The interrupted-run list and the Resume button after a batch (``resumed``: a Resume) ends
+    (:func:`resume_choice`): its run chosen and Resume pressable while answers are left; once it is complete, a
+    resumed run leaves the list and Resume waits for another choice, while a new batch leaves the choice as it was."""
+    run = resume_choice(result, unfinished)
+    if run is not None:
+        return gr.update(choices=unfinished, value=run), gr.update(interactive=True)
+    if resumed:
+        return gr.update(choices=unfinished, value=None), gr.update(interactive=False)
+    return gr.update(choices=unfinished), gr.update()
+
+
 def finished_line(result: BatchResult) -> str:
     """One line that says the batch ended and how: finished (every answer in), stopped with answers left, or
     finished with failed answers; with the counts, and where to read the scores."""
@@ -150,7 +169,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                  other: str, st: list[str], sd: float, name: str, add: bool,
                  progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not go:  # waiting for the user's choice (see prepare): the page already says why
-            return gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), "", gr.update()
+            return gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), "", gr.update()
         *shown, run = start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, progress)
         return (*shown, gr.update(visible=True), "", run)
 
@@ -174,8 +193,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                                cancel=cancel_, user=caller.name)
         finally:
             ctx.finished(name, cancel_)
-        return (summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx)),
-                gr.update(value=False, visible=False), result.run.name)
+        pick, resume_btn = resume_updates(result, unfinished_runs(ctx))
+        return (summary(result), runs_table(ctx), pick, gr.update(value=False, visible=False), resume_btn,
+                result.run.name)
 
     @inline_errors(out)
     def on_resume(request: gr.Request, name: str | None, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
@@ -194,8 +214,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                                   on_progress=_progress(progress), cancel=cancel_, user=caller.name)
         finally:
             ctx.finished(name, cancel_)
-        return (summary(result), runs_table(ctx), gr.update(choices=unfinished_runs(ctx), value=None),
-                gr.update(interactive=False), gr.update(visible=True), "", result.run.name)
+        pick, resume_btn = resume_updates(result, unfinished_runs(ctx), resumed=True)
+        return (summary(result), runs_table(ctx), pick, resume_btn, gr.update(visible=True), "", result.run.name)
 
     @inline_errors(out)
     def on_cancel(request: gr.Request, name: str) -> str:
@@ -230,7 +250,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     # go is False until prepare says the batch may start (a refused or failed check leaves it False)
     start.click(lambda: (False, gr.update(visible=False)), None, [go, to_results], api_visibility="private").then(
         prepare, inputs, [run_name, out, extend, go], api_visibility="private", show_progress="hidden").then(
-        off_pool(on_start), [go, *inputs], [out, runs, resume_pick, extend, to_results, progress_bar, finished],
+        off_pool(on_start), [go, *inputs],
+        [out, runs, resume_pick, extend, resume, to_results, progress_bar, finished],
         show_progress_on=[progress_bar], **model_event(api_visibility="private"))
     # the API's Start: the same check (a batch that would add to an existing run needs extend=True), then the run
     api_btn = gr.Button(visible=False)

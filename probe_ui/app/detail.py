@@ -124,6 +124,8 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
     @inline_errors(d.msg)
     def on_save(response_id: Any, value: str | None, text: str, current: dict[str, Any] | None, name: str,
                 request: gr.Request) -> tuple[Any, ...]:
+        from probe_ui.results import response_detail
+
         require(ctx, request, "rate")
         rid = answer_id(response_id)
         if rid is None:
@@ -135,8 +137,11 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
         by = f" by {escape(rater.name)}" if rater.name else ""
         if rater.name and not rater.verified:
             by += " (a typed name: unverified without a login)"
+        # the detail read again: its "Rating" line says the rating just saved (it kept the one of the moment the
+        # answer was opened, "unrated", beside the message "Saved"; issue 51, U37)
         return (Inline.note(f"Saved: answer #{rid} rated {escape(value)}{by}"
-                            + (f" ({escape(text)})" if text else "") + "."), refreshed(current))
+                            + (f" ({escape(text)})" if text else "") + "."), refreshed(current),
+                response_detail(ctx.store, rid)[1])
 
     @inline_errors(d.msg)
     def on_open(rid: Any, name: str, request: gr.Request) -> tuple[Any, ...]:
@@ -146,7 +151,8 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
         return opened(ctx, checked, rater_of(ctx, name, request))
 
     table.select(on_table, [table, rater], [table, *d.outputs], api_visibility="private")
-    d.save.click(on_save, [d.response, d.rating, d.note, table, rater], [d.msg, table], api_name=f"{api_prefix}rate")
+    d.save.click(on_save, [d.response, d.rating, d.note, table, rater], [d.msg, table, d.text],
+                 api_name=f"{api_prefix}rate")
     d.close.click(lambda: gr.update(visible=False), None, d.box, api_visibility="private")
     open_id, open_btn = gr.Number(visible=False), gr.Button(visible=False)
     open_btn.click(on_open, [open_id, rater], d.outputs, api_name=f"{api_prefix}answer_detail")

@@ -7,9 +7,10 @@ from html import escape
 from typing import Any
 
 import gradio as gr
+import pandas as pd
 
 from probe_ui import compare, compare_format, live, results
-from probe_ui.app.access import require, who
+from probe_ui.app.access import Who, require, who
 from probe_ui.app.common import (
     NO_JUDGE,
     Inline,
@@ -38,6 +39,33 @@ from probe_ui.scoring import PARSERS
 
 def run_names(ctx: AppContext) -> list[str]:
     return [name for _, name in results.run_choices(ctx.store)]
+
+
+def headed_tables() -> dict[str, pd.DataFrame]:
+    """Every table of the tab with its headings and no rows, as the library makes it for no answers and for a
+    comparison of nothing: what the tab shows before anything is (a table without a value is headed "1 | 2 | 3";
+    issue 51, U41)."""
+    from probe_ui.failures import failed_calls
+
+    none = pd.DataFrame(columns=results.EMPTY_COLUMNS)
+    return {"overview": results.overview_for_people(none), "failed": failed_calls(none),
+            "by_condition": condition_numbers(results.accuracy_by_condition(none)),
+            "responses": results.response_table(none).rename(columns=ANSWER_HEADERS),
+            "compare_by_condition": compare_format.groups_frame([], "condition"),
+            "compare_by_category": compare_format.groups_frame([], "category"),
+            "compare_paper": compare_format.paper_frame([]),
+            "compare_flips": compare_format.flips_frame({"fixed": [], "broke": []})}
+
+
+def judge_offer(caller: Who) -> tuple[Any, Any]:
+    """The "Ask the judge" button and the line beside it for ``caller``: asking a judge asks a model, which a role
+    without the probe right (a viewer) cannot do, so it is greyed out with the reason in words instead of offered
+    and then refused (issue 51, U44); the server refuses the call anyway (:func:`probe_ui.app.access.require`)."""
+    if caller.can("probe"):
+        return gr.update(interactive=True), gr.update()
+    return gr.update(interactive=False), Inline.note(
+        f"Asking the judge asks a model, which your role ({escape(caller.user.role)}) cannot do: the answers a "
+        "judge has already given count when you choose it above.")
 
 
 def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> None:
@@ -71,13 +99,14 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
     msg = gr.HTML("", elem_id="results-msg")
     gr.Markdown("Every table and plot below counts only the answers the filters above keep.")
     shown = gr.HTML("", elem_id="results-shown")  # the runs and filters the tables below were computed for
-    overview = gr.Dataframe(label="per run and model: accuracy [95 % CI] n", interactive=False,
+    empty = headed_tables()
+    overview = gr.Dataframe(empty["overview"], label="per run and model: accuracy [95 % CI] n", interactive=False,
                             elem_id="results-overview", wrap=True)
     with gr.Accordion("What these figures mean", open=True, elem_id="results-meanings"):  # beside the table, as under
         # each paper's table: a clinician reads what a column means without looking for it (issue 26)
         gr.HTML(glossary_html(results.OVERVIEW_PEOPLE_COLUMNS[2:]), elem_id="results-glossary")
-    failed = gr.Dataframe(label="failed calls per model: how many, and why (grouped)", interactive=False,
-                          elem_id="results-failed", wrap=True)
+    failed = gr.Dataframe(empty["failed"], label="failed calls per model: how many, and why (grouped)",
+                          interactive=False, elem_id="results-failed", wrap=True)
     families = gr.HTML("", elem_id="results-families")
     extra = gr.HTML("", elem_id="results-extra")  # robustness curves and clinician agreement, when there
     order = gr.Radio([(words, key) for key, words in SORTS.items()], value="family", elem_id="results-order",
@@ -87,9 +116,9 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         plot_curves = plot_box("results-plot-curves", "Robustness curves")
     plot_cat = plot_box("results-plot-cat", "Accuracy per category (cells: % and n)")
     plot_conf = plot_box("results-plot-conf", "What was answered against what was right, per model")
-    by_condition = gr.Dataframe(label="accuracy per perturbation: the numbers in the plot", interactive=False,
-                                elem_id="results-by-condition")
-    responses = gr.Dataframe(label="answers (click a row to open it)", interactive=False,
+    by_condition = gr.Dataframe(empty["by_condition"], label="accuracy per perturbation: the numbers in the plot",
+                                interactive=False, elem_id="results-by-condition")
+    responses = gr.Dataframe(empty["responses"], label="answers (click a row to open it)", interactive=False,
                              elem_id="results-responses")
     with gr.Row():
         export_format = gr.Dropdown(label="export format", choices=format_names(),
@@ -114,12 +143,14 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         cmp_btn = gr.Button("Compare B with A", variant="secondary", elem_id="compare-go")
         cmp_msg = gr.HTML("", elem_id="compare-msg")
         cmp_summary = gr.Markdown("", elem_id="compare-summary")
-        cmp_cond = gr.Dataframe(label="per perturbation", interactive=False, wrap=True, elem_id="compare-by-condition")
-        cmp_cat = gr.Dataframe(label="per category", interactive=False, wrap=True, elem_id="compare-by-category")
-        cmp_paper = gr.Dataframe(label="paper metrics on the shared questions", interactive=False, wrap=True,
-                                 elem_id="compare-paper")
-        cmp_flips = gr.Dataframe(label="questions that flipped (click a row to open both answers)",
-                                 interactive=False, wrap=True, elem_id="compare-flips")
+        cmp_cond = gr.Dataframe(empty["compare_by_condition"], label="per perturbation", interactive=False,
+                                wrap=True, elem_id="compare-by-condition")
+        cmp_cat = gr.Dataframe(empty["compare_by_category"], label="per category", interactive=False, wrap=True,
+                               elem_id="compare-by-category")
+        cmp_paper = gr.Dataframe(empty["compare_paper"], label="paper metrics on the shared questions",
+                                 interactive=False, wrap=True, elem_id="compare-paper")
+        cmp_flips = gr.Dataframe(empty["compare_flips"], label="questions that flipped (click a row to open both "
+                                 "answers)", interactive=False, wrap=True, elem_id="compare-flips")
         with gr.Row():
             cmp_detail_a = gr.Markdown("", elem_id="compare-detail-a")
             cmp_detail_b = gr.Markdown("", elem_id="compare-detail-b")
@@ -300,11 +331,13 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         has touched, so opening the tab cost a browser 2 s of CPU, against 0.35 s for the tab alone."""
         fresh, keep = run_list(cur)
         chosen = chosen_runs(cur)
-        menu = judge_choices(ctx, who(ctx, request).owner)
+        caller = who(ctx, request)
+        menu = judge_choices(ctx, caller.owner)
         j = j if j in menu else NO_JUDGE
+        ask, why = judge_offer(caller)
         out = {runs: gr.update(choices=fresh) if keep == chosen else gr.update(choices=fresh, value=keep),
                judge: gr.update(choices=menu, value=j), cmp_run_a: gr.update(choices=fresh),
-               cmp_run_b: gr.update(choices=fresh)}
+               cmp_run_b: gr.update(choices=fresh), ask_judge: ask, judge_msg: why}
         if keep != chosen:  # a chosen run is gone, or none was chosen: runs.change brings its filters and results
             return out
         shown = on_show(keep, p, ms, cs, cats, rs, j, o, request)
@@ -312,7 +345,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
 
     refresh.click(on_refresh, runs, runs, api_name="runs")
     tab.select(on_tab, [runs, judge, parser, f_models, f_conditions, f_categories, f_ratings, order],
-               [runs, judge, cmp_run_a, cmp_run_b, *show_outputs], api_visibility="private")
+               [runs, judge, cmp_run_a, cmp_run_b, ask_judge, judge_msg, *show_outputs], api_visibility="private")
     runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters").then(
         on_show, show_inputs, show_outputs, api_visibility="private")
     show.click(on_show, show_inputs, show_outputs, api_name="results")

@@ -15,6 +15,7 @@ from html import escape
 from typing import Any
 
 import gradio as gr
+import pandas as pd
 
 from probe_ui import labels, live, stress, stress_runs
 from probe_ui.app import detail
@@ -72,7 +73,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     run_name = gr.Textbox(label="run (named from the item or preset, what was applied and the models)",
                           interactive=False, elem_id="stress-run-name")
     summary = gr.Dataframe(label="per model: right on originals and on variants, correctness flip rate, what broke, "
-                                 "and the suite's metrics (%)", interactive=False, elem_id="stress-summary")
+                                 "and the suite's metrics (%)", interactive=False, elem_id="stress-summary",
+                           value=stress.summary_for_people(stress.summary(pd.DataFrame())))  # headed, no rows
     with gr.Accordion("what these figures mean", open=False):
         gr.HTML(glossary_html([*stress.PEOPLE_COLUMNS.values(), "groups: answer flip rate",
                                "groups: group consistency"]), elem_id="stress-glossary")
@@ -239,21 +241,21 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         return gr.update(choices=lv, value=lv)
 
     def on_select(p: str | None, m: list[str], probe_models: list[str], typed: str, probe_typed: str,
-                  request: gr.Request) -> tuple[Any, Any, Any]:
-        """The tab shown: this person's presets; the models ticked and typed by name in the Probe tab come along."""
+                  before: dict[str, list[str]] | None, request: gr.Request) -> tuple[Any, ...]:
+        """The tab shown: this person's presets; what changed in the Probe tab's models since the tab was last
+        shown comes along (:func:`follow_probe`)."""
         caller = who(ctx, request)
         ready = ready_models(model_menu(ctx, caller.owner))
-        carried = list(dict.fromkeys([*(probe_models or []), *(m or [])]))
-        names = chosen_models([], ", ".join(x for x in (probe_typed, typed) if x))
+        ticks, names, now = follow_probe(m, typed, probe_models, probe_typed, before)
         return (gr.update(choices=ctx.preset_paths(caller.name), value=p),
-                gr.update(choices=ready, value=[x for x in carried if x in ready]), ", ".join(names))
+                gr.update(choices=ready, value=[x for x in ticks if x in ready]), names, now)
 
     inputs = [source, preset, item, mode, suite, pert, levels, seed, models, adhoc, *probe["form"]]
     go.click(off_pool(on_run), inputs,
              [run_name, table, summary, curve, curve_box, msg, breaking_box, b_item, b_model],
              **model_event(api_name="stress"))
     go.click(detail.cleared, None, d.outputs, api_visibility="private")  # the answer shown belonged to the last run
-    for c in (source, preset, item, mode, suite, pert, levels, models):
+    for c in (source, preset, item, mode, suite, pert, levels, models, adhoc):  # each changes what Run asks
         c.change(on_plan, inputs, plan, api_visibility="private")
     plan_btn = gr.Button(visible=False)
     plan_btn.click(on_plan, inputs, plan, api_name="stress_plan")
@@ -262,8 +264,30 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
     suite.change(_suite_doc, suite, suite_doc, api_visibility="private")
     mode.change(on_mode, mode, [suite, pert, levels, suite_doc], api_visibility="private")
     pert.change(on_pert, pert, levels, api_visibility="private")
-    tab.select(on_select, [preset, models, probe["models"], adhoc, probe["adhoc"]], [preset, models, adhoc],
-               api_visibility="private")
+    from_probe = gr.State(None)  # the Probe tab's models as the Stress tab last took them (follow_probe)
+    tab.select(on_select, [preset, models, probe["models"], adhoc, probe["adhoc"], from_probe],
+               [preset, models, adhoc, from_probe], api_visibility="private")
+
+
+def follow_probe(ticked: list[str] | None, typed: str | None, probe_ticked: list[str] | None,
+                 probe_typed: str | None, before: dict[str, list[str]] | None
+                 ) -> tuple[list[str], str, dict[str, list[str]]]:
+    """The Stress tab's models as it opens: what changed in the Probe tab's models since the Stress tab last took
+    them (``before``; None: never) comes along, a model ticked (or typed by name) there is added, one unticked (or
+    deleted) there goes; the Stress tab's own choices stay otherwise. Returns the ticks, the typed names (comma
+    separated) and what to keep as ``before`` for the next time. The Stress tab kept every model the Probe tab had
+    ever carried over, so a model unticked in the Probe tab was still asked and counted (issue 51, U38)."""
+    before = before or {}
+    probe_now = list(dict.fromkeys(probe_ticked or []))
+    probe_names = chosen_models([], probe_typed)
+
+    def follow(own: list[str], then: list[str], now: list[str]) -> list[str]:
+        gone = set(then) - set(now)
+        return list(dict.fromkeys([*(x for x in own if x not in gone), *(x for x in now if x not in then)]))
+
+    ticks = follow(list(ticked or []), before.get("models", []), probe_now)
+    names = follow(chosen_models([], typed), before.get("typed", []), probe_names)
+    return ticks, ", ".join(names), {"models": probe_now, "typed": probe_names}
 
 
 def _breaking_choices(ctx: AppContext, name: str, md: str) -> tuple[Any, Any, Any]:
@@ -292,8 +316,15 @@ def _js() -> str:
 
 
 def _suite_doc(name: str) -> str:
+    """A suite's description as the Markdown under the suite picker; its words escaped, so that text such as
+    "severity/<perturbation>-<level>" shows as written instead of being taken for HTML tags (issue 51, U39)."""
     row = next((r for r in describe_suites() if r["name"] == name), None)
-    return f"**{name}**: {row['description']} (metrics: {row['metrics']})" if row else ""
+    if row is None:
+        return ""
+    def text(x: str) -> str:
+        return escape(x, quote=False)
+
+    return f"**{text(name)}**: {text(row['description'])} (metrics: {text(row['metrics'])})"
 
 
 register_tab(AppTab("stress", "Stress", order=20, right="probe",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 
 from probe_ui.cli.common import command
 
@@ -95,7 +96,9 @@ def perturbations_markdown(perts: list[dict[str, str]], suites: list[dict[str, s
     """The perturbation and suite tables of docs/guide/commands/perturbations.md, generated from the registries (no
     drift)."""
     def cell(text: str) -> str:
-        return text.replace("|", "\\|")
+        """One table cell's text: a pipe would end the cell, and "<perturbation>" would be taken for an HTML tag
+        and vanish from the page (issue 51, U39)."""
+        return re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text.replace("|", "\\|"))
 
     lines = ["| perturbation | parameters | what it does | the answer |", "|---|---|---|---|"]
     lines += [f"| `{r['name']}` | {cell(r['parameters']) or '-'} | {cell(r['summary'])} | {cell(r['answer'])} |"
