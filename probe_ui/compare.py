@@ -169,8 +169,13 @@ def _settings_differences(store: Store, a: Side, b: Side) -> list[str]:
 
 # ---- the statistics of one table of pairs ------------------------------------------------------------------------
 
-def paired_stats(right_a: np.ndarray, right_b: np.ndarray) -> dict[str, Any]:
-    """Accuracy of A and B over paired cells, B - A with Newcombe's paired interval, and the exact McNemar test.
+def paired_stats(right_a: np.ndarray, right_b: np.ndarray, units: np.ndarray | None = None,
+                 items: np.ndarray | None = None, unit: str = "item") -> dict[str, Any]:
+    """Accuracy of A and B over paired cells, B - A with its 95 % interval, and the test of "no difference", over
+    the units of evidence the cells come in (``units``: each cell's unit, ``items``: its item inside it;
+    :mod:`probe_ui.metrics.units`). Where each unit holds one cell: Newcombe's paired interval and the exact
+    McNemar test, unchanged. Otherwise the interval over the table divided by the difference's design effect,
+    and Durkalski's McNemar test for clustered pairs (:mod:`probe_ui.stats`).
 
     ``fixed``: B right where A was wrong; ``broke``: A right where B is wrong."""
     ra, rb = np.asarray(right_a, dtype=bool), np.asarray(right_b, dtype=bool)
@@ -179,16 +184,36 @@ def paired_stats(right_a: np.ndarray, right_b: np.ndarray) -> dict[str, Any]:
     fixed = int((~ra & rb).sum())
     broke = int((ra & ~rb).sum())
     neither = n - both - fixed - broke
-    diff = stats.newcombe_paired(both, fixed, broke, neither)  # B - A
+    if units is None:
+        units = np.arange(n).astype(str)
+    cells = _per_unit(ra, rb, units)
+    nested = _per_unit(ra, rb, items) if items is not None else None
+    diff = stats.clustered_paired_difference(*cells[[3, 2, 1, 0]], nested=tuple(nested[[3, 2, 1, 0]])
+                                             if nested is not None else None)  # B - A: B's right first
+    p_value, test = stats.clustered_mcnemar(cells[1], cells[2], cells.sum(axis=0), nested=(
+        nested[1], nested[2], nested.sum(axis=0)) if nested is not None else None) if n else (None, "")
     return {
         "n": n,
+        "units": int(cells.shape[1]), "unit": unit,
         "accuracy_a": 100.0 * (both + broke) / n if n else None,
         "accuracy_b": 100.0 * (both + fixed) / n if n else None,
         "difference": diff[0] if diff else None,
         "ci": [diff[1], diff[2]] if diff else None,
+        "deff": round(diff[3], 4) if diff else None,
         "both_right": both, "fixed": fixed, "broke": broke, "both_wrong": neither,
-        "p_value": stats.mcnemar_exact(broke, fixed) if n else None,
+        "p_value": p_value,
+        "test": test,
     }
+
+
+def _per_unit(ra: np.ndarray, rb: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """Per unit (columns, in first-seen order), four rows: cells right under neither, under A only (broke), under
+    B only (fixed), under both."""
+    codes, _ = pd.factorize(pd.Series(np.asarray(units, dtype=object)), sort=False)
+    k = int(codes.max()) + 1 if len(codes) else 0
+    out = np.zeros((4, k))
+    np.add.at(out, (ra.astype(int) + 2 * rb.astype(int), codes), 1.0)
+    return out
 
 
 def _grouped(pairs: pd.DataFrame, by: str) -> list[dict[str, Any]]:
@@ -202,7 +227,9 @@ def _grouped(pairs: pd.DataFrame, by: str) -> list[dict[str, Any]]:
     else:
         groups = {str(k): list(v) for k, v in pairs.groupby(by, sort=False).indices.items()}
     ra, rb = pairs["right_a"].to_numpy(dtype=bool), pairs["right_b"].to_numpy(dtype=bool)
-    out = [{by: name, **paired_stats(ra[idx], rb[idx])} for name, idx in groups.items()]
+    units, items, kind = _pair_units(pairs)
+    out = [{by: name, **paired_stats(ra[idx], rb[idx], units[idx], items[idx], kind)}
+           for name, idx in ((name, np.asarray(idx)) for name, idx in groups.items())]
     for row, adj in zip(out, stats.holm([r["p_value"] for r in out])):
         row["p_holm"] = adj
     if by == "condition":
@@ -210,6 +237,16 @@ def _grouped(pairs: pd.DataFrame, by: str) -> list[dict[str, Any]]:
     else:
         out.sort(key=lambda r: r[by])
     return out
+
+
+def _pair_units(pairs: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, str]:
+    """Each shared cell's unit of evidence and its item (:mod:`probe_ui.metrics.units`, read on side A: both sides
+    asked the same questions), and the unit's kind."""
+    from probe_ui.metrics.units import units_of
+
+    cols = {c: pairs[f"{c}_a"] for c in ("attributes", "item_group", "source", "variant_id") if f"{c}_a" in pairs}
+    u = units_of(pd.DataFrame({"item_id": pairs["item_id"], **cols}))
+    return u.keys, u.items, u.kind()
 
 
 def in_words(parsed: Any, kind: Any, options: Any) -> str | None:
@@ -378,7 +415,7 @@ def compare(store: Any, a: Side, b: Side, parser: str = "robust", *, allow_promp
     pairs["right_a"] = pairs["state_a"].eq("right")
     pairs["right_b"] = pairs["state_b"].eq("right")
     pairs["category"] = pairs["category_a"]
-    overall = paired_stats(pairs["right_a"].to_numpy(), pairs["right_b"].to_numpy())
+    overall = paired_stats(pairs["right_a"].to_numpy(), pairs["right_b"].to_numpy(), *_pair_units(pairs))
     which = resolve_definition(definition, parser)
     shared_a = fa[fa.index.isin(ka.index[ka["_key"].isin(pairs["_key"])])]
     shared_b = fb[fb.index.isin(kb.index[kb["_key"].isin(pairs["_key"])])]
@@ -437,18 +474,21 @@ def summary(c: dict[str, Any]) -> str:
     if not o["n"]:
         return (f"{who_a} and {who_b} share {c['matching']['shared']} questions, but none has a reply and a known "
                 "right answer on both sides: nothing to compare.")
-    text = (f"On {_n(o['n'], 'shared question')}, {who_b} fixed {o['fixed']} that {who_a} got wrong and broke "
-            f"{o['broke']} that it got right: accuracy {_pp(o['accuracy_a'], False)} % → "
+    text = (f"On {_n(o['n'], 'shared question')}{_in_units(o)}, {who_b} fixed {o['fixed']} that {who_a} got "
+            f"wrong and broke {o['broke']} that it got right: accuracy {_pp(o['accuracy_a'], False)} % → "
             f"{_pp(o['accuracy_b'], False)} % ({_pp(o['difference'])} points, 95 % CI {_pp(o['ci'][0])} to "
             f"{_pp(o['ci'][1])}). ")
+    test = o.get("test") or "exact McNemar test"
     if o["fixed"] + o["broke"] == 0:
         text += "They agree on every question: no difference to test."
     elif o["p_value"] < c.get("alpha", ALPHA):
-        text += (f"A difference this large arises by chance with {_p(o['p_value'])} (exact McNemar test): "
+        text += (f"A difference this large arises by chance with {_p(o['p_value'])} ({test}): "
                  f"{'better' if o['difference'] > 0 else 'worse'} beyond chance.")
     else:
-        text += (f"A difference this large arises by chance with {_p(o['p_value'])} (exact McNemar test): no "
+        text += (f"A difference this large arises by chance with {_p(o['p_value'])} ({test}): no "
                  "evidence of a real difference.")
+    if o.get("units") is not None and o["units"] < stats.ROUGH_UNITS and o["units"] < o["n"]:
+        text += f" With {o['units']} units of evidence, the interval and the test are rough."
     mt = c["matching"]
     left = []
     if mt["only_a"] or mt["only_b"]:
@@ -462,13 +502,25 @@ def summary(c: dict[str, Any]) -> str:
     return text
 
 
+def _in_units(o: dict[str, Any]) -> str:
+    """" (16 items)" where the questions come in fewer units of evidence than questions, else ""."""
+    from probe_ui.metrics.units import WORDS
+
+    units, n = o.get("units"), o.get("n")
+    if units is None or units == n:
+        return ""
+    one, many = WORDS.get(str(o.get("unit") or "item"), ("unit", "units"))
+    return f" ({units} {one if units == 1 else many})"
+
+
 def _n(k: int, word: str) -> str:
     return f"{k} {word}" + ("" if k == 1 else "s")
 
 
 def worse_beyond(c: dict[str, Any], points: float) -> bool:
-    """Whether B is significantly worse than A (exact McNemar p < alpha) by more than ``points`` percentage
-    points (the observed difference): what ``--fail-if-worse`` gates on."""
+    """Whether B is significantly worse than A (the paired test over the units of evidence, p < alpha: the exact
+    McNemar test where each unit holds one question, Durkalski's clustered test otherwise) by more than ``points``
+    percentage points (the observed difference): what ``--fail-if-worse`` gates on."""
     o = c["overall"]
     return bool(o["n"] and o["p_value"] is not None and o["p_value"] < c.get("alpha", ALPHA)
                 and o["difference"] is not None and o["difference"] < -abs(points))

@@ -25,15 +25,20 @@ def _ci(ci: Any) -> str:
 
 
 def groups_frame(rows: list[dict[str, Any]], by: str) -> pd.DataFrame:
-    """Per perturbation (``by="condition"``) or category: n, both accuracies, B - A with its CI, fixed, broke and
-    the McNemar p-value, raw and Holm-adjusted; in words a clinician reads."""
+    """Per perturbation (``by="condition"``) or category: n and the units of evidence they come in, both
+    accuracies, B - A with its CI, fixed, broke and the paired test's p-value, raw and Holm-adjusted; in words a
+    clinician reads."""
+    from probe_ui.score_format import units_cell
+
     label = {"condition": "perturbation", "category": "category"}[by]
     return pd.DataFrame([{
-        label: r.get("what", r[by]), "questions": r["n"], "A accuracy %": _num(r["accuracy_a"]),
+        label: r.get("what", r[by]), "questions": r["n"], "in units": units_cell(r) if r.get("units") != r["n"]
+        else "-", "A accuracy %": _num(r["accuracy_a"]),
         "B accuracy %": _num(r["accuracy_b"]), "B − A (points)": _num(r["difference"], signed=True),
         "95 % CI": _ci(r["ci"]), "B fixed": r["fixed"], "B broke": r["broke"], "p": _p(r["p_value"]),
         "p (Holm)": _p(r.get("p_holm")),
-    } for r in rows], columns=[label, "questions", "A accuracy %", "B accuracy %", "B − A (points)", "95 % CI",
+    } for r in rows], columns=[label, "questions", "in units", "A accuracy %", "B accuracy %", "B − A (points)",
+                               "95 % CI",
                                "B fixed", "B broke", "p", "p (Holm)"])
 
 
@@ -92,9 +97,9 @@ def text(c: dict[str, Any], flips: int = 10) -> str:
             lines.append(f"  only in {side.upper()}: " + ", ".join(f"{e['item_id']} ({e['condition']})" for e in ex)
                          + (" …" if mt[f"only_{side}"] > len(ex) else ""))
     lines += ["", f"Overall: A {_num(o['accuracy_a'])} %, B {_num(o['accuracy_b'])} %, B − A "
-                  f"{_num(o['difference'], signed=True)} points (95 % CI {_ci(o['ci'])}, Newcombe paired); both right "
-                  f"{o['both_right']}, B fixed {o['fixed']}, B broke {o['broke']}, both wrong {o['both_wrong']}; exact "
-                  f"McNemar p {_p(o['p_value'])}"]
+                  f"{_num(o['difference'], signed=True)} points (95 % CI {_ci(o['ci'])}, {interval_words(o)}); both "
+                  f"right {o['both_right']}, B fixed {o['fixed']}, B broke {o['broke']}, both wrong "
+                  f"{o['both_wrong']}; {o.get('test') or 'exact McNemar test'} p {_p(o['p_value'])}"]
     lines += ["", "Per perturbation (p-values Holm-adjusted across perturbations):",
               _table(groups_frame(c["by_condition"], "condition"))]
     lines += ["", "Per category (p-values Holm-adjusted across categories):",
@@ -110,6 +115,19 @@ def text(c: dict[str, Any], flips: int = 10) -> str:
     return "\n".join(lines)
 
 
+def interval_words(o: dict[str, Any]) -> str:
+    """Which interval a paired difference carries, in words: Newcombe's paired one, over the units of evidence
+    where the questions come in fewer units than questions."""
+    from probe_ui.metrics.units import WORDS
+
+    units, n = o.get("units"), o.get("n")
+    if units is None or units == n:
+        return "Newcombe's paired interval"
+    many = WORDS.get(str(o.get("unit") or "item"), ("unit", "units"))[1]
+    return (f"Newcombe's paired interval over {units} {many} (the table divided by the design effect "
+            f"{float(o.get('deff') or 1):.1f})")
+
+
 def view(c: dict[str, Any]) -> tuple[str, pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """What the Results tab shows of a comparison: the summary in words (with what differs and what was left out),
     then the per-perturbation, per-category, paper-metric and flipped-question tables."""
@@ -123,8 +141,9 @@ def view(c: dict[str, Any]) -> tuple[str, pd.DataFrame, pd.DataFrame, pd.DataFra
         if ex:
             lines += ["", f"Only in {side.upper()} (not compared): " + ", ".join(
                 f"{e['item_id']} ({e['condition']})" for e in ex) + (" …" if mt[f"only_{side}"] > len(ex) else "")]
+    o = c["overall"]
     lines += ["", "Fixed: B right where A was wrong; broke: A right where B is wrong. p: how often a difference "
-                  "this large arises by chance (exact McNemar test); p (Holm): adjusted for testing every row at "
-                  "once. The interval is Newcombe's paired 95 % interval of B − A."]
+                  f"this large arises by chance ({o.get('test') or 'exact McNemar test'}); p (Holm): adjusted for "
+                  f"testing every row at once. The interval is {interval_words(o)}, of B − A."]
     return ("\n".join(lines), groups_frame(c["by_condition"], "condition"), groups_frame(c["by_category"], "category"),
             paper_frame(c["paper"]), flips_frame(c))

@@ -479,8 +479,10 @@ def _paired(store: Store, base: Run, run: Run, parser: str) -> str:
             parts.append(wrap("details", el("summary", f"Questions that flipped ({len(flips)}; the first "
                                                          f"{PAIRED_FLIPS} each way)")
                                + _frame_table(shown, numeric_from=99)))
-    parts.append(para("Intervals: Newcombe's paired 95 % interval of B − A (Newcombe 1998, method 10 for paired data); "
-                    "test: exact McNemar on the questions that changed; per-perturbation p-values Holm-adjusted.",
+    parts.append(para("Intervals: Newcombe's paired 95 % interval of B − A (Newcombe 1998, method 10 for paired data), "
+                    "over the units of evidence where a unit holds several questions (the table divided by the "
+                    "design effect); test: exact McNemar on the questions that changed, or Durkalski's McNemar test "
+                    "for clustered pairs where a unit holds several; per-perturbation p-values Holm-adjusted.",
                     "method"))
     return titled_section("paired", title, "".join(parts))
 

@@ -25,8 +25,8 @@ def format_score_table(report: dict[str, Any]) -> str:
              + (f"; parser {report['parser']}" if report.get("parser") else "")]
     if report["items_not_loaded"]:
         lines.append(f"{report['items_not_loaded']} items could not be loaded (see 'probe-ui batch' output)")
-    header = f"{'model':<28} {'scored answers':>14} {'accuracy':>9} {'95% CI':>15} {'random guess':>12} " \
-             f"{'unreadable':>10} {'refused':>8} {'failed calls':>12}"
+    header = f"{'model':<28} {'scored answers':>14} {'in units':>12} {'accuracy':>9} {'95% CI':>15} " \
+             f"{'random guess':>12} {'unreadable':>10} {'refused':>8} {'failed calls':>12}"
     lines += [header, "-" * len(header)]
     for model, r in report["models"].items():
         acc = r["accuracy"]
@@ -36,9 +36,11 @@ def format_score_table(report: dict[str, Any]) -> str:
         inv, ref = r["invalid_rate"]["value"], r["refusal_rate"]["value"]
         inv_s = f"{inv:.1f}%" if inv is not None else "-"
         ref_s = f"{ref:.1f}%" if ref is not None else "-"
-        lines.append(f"{model:<28} {r['n']:>14} {val:>9} {ci:>15} {rnd:>12} {inv_s:>10} {ref_s:>8} {r['errors']:>12}")
+        lines.append(f"{model:<28} {r['n']:>14} {units_cell(acc):>12} {val:>9} {ci:>15} {rnd:>12} {inv_s:>10} "
+                     f"{ref_s:>8} {r['errors']:>12}")
     if not report["models"]:
         lines.append("(no answers yet)")
+    lines += interval_notes(report)
     if report.get("judge"):
         lines.append(judge_line(report))
     if report.get("harness_agreement"):
@@ -57,6 +59,32 @@ def format_score_table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def units_cell(acc: dict[str, Any]) -> str:
+    """The units of evidence an accuracy counts ("16 items"), "-" where they were not counted."""
+    from probe_ui.metrics.units import WORDS
+
+    units = acc.get("units")
+    if units is None:
+        return "-"
+    one, many = WORDS.get(str(acc.get("unit") or "item"), ("unit", "units"))
+    return f"{units} {one if units == 1 else many}"
+
+
+def interval_notes(report: dict[str, Any]) -> list[str]:
+    """Which interval the accuracies carry, in words, and which are rough (fewer than 10 units of evidence)."""
+    from probe_ui.stats import ROUGH_UNITS, WILSON
+
+    accs = {m: r["accuracy"] for m, r in report["models"].items() if r["accuracy"].get("units") is not None}
+    if not accs:
+        return []
+    methods = sorted({str(a.get("method") or WILSON) for a in accs.values()})
+    out = ["95% CI: " + "; ".join(methods) + " (probe-ui metrics --explain accuracy)"]
+    rough = [f"{m} ({units_cell(a)})" for m, a in accs.items() if int(a["units"]) < ROUGH_UNITS]
+    if rough:
+        out.append("rough: fewer than 10 units of evidence: " + ", ".join(rough))
+    return out
+
+
 def judge_line(report: dict[str, Any]) -> str:
     """How many answers the fallback judge decided, in all and per model (they are in the figures above)."""
     j = report["judge"]
@@ -70,14 +98,17 @@ def format_score_markdown(report: dict[str, Any]) -> str:
     lines = [f"**Run** `{report['run']}` (seed {report['seed']}, {report['variants']} variants"
              + (f", {report['benchmark']}" if report.get("benchmark") else "")
              + f", parser {report.get('parser', 'robust')})", "",
-             "| model | scored answers | accuracy | 95% CI | random guess | unreadable | refused | failed calls |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "| model | scored answers | in units | accuracy | 95% CI | random guess | unreadable | refused | "
+             "failed calls |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for model, r in report["models"].items():
         acc = r["accuracy"]
         ci = f"{acc['ci'][0]:.1f}-{acc['ci'][1]:.1f}" if acc["ci"] else "-"
-        lines.append(f"| {md_cell(model)} | {r['n']} | {_num(acc['value'])} | {ci} | "
+        lines.append(f"| {md_cell(model)} | {r['n']} | {units_cell(acc)} | {_num(acc['value'])} | {ci} | "
                      f"{_num(acc['random'], 1)} | {_num(r['invalid_rate']['value'], 1)} | "
                      f"{_num(r['refusal_rate']['value'], 1)} | {r['errors']} |")
+    if report["models"]:
+        lines += ["", *(md_cell(x) for x in interval_notes(report))]
     if report.get("judge"):
         lines += ["", md_cell(judge_line(report))]
     if report.get("harness_agreement"):
@@ -96,12 +127,15 @@ def format_score_markdown(report: dict[str, Any]) -> str:
 def format_score_csv(report: dict[str, Any]) -> str:
     buf = io.StringIO()
     w = spreadsheet.writer(buf, lineterminator="\n")
-    w.writerow(["run", "parser", "model", "section", "metric", "value", "numerator", "denominator", "n"])
+    w.writerow(["run", "parser", "model", "section", "metric", "value", "numerator", "denominator", "n", "ci_low",
+                "ci_high", "units", "unit"])
     run, parser = report["run"], report.get("parser", "robust")
     for model, r in report["models"].items():
         for key in ("accuracy", "invalid_rate", "refusal_rate"):
             m = r[key]
-            w.writerow([run, parser, model, "accuracy", key, m["value"], m["numerator"], m["denominator"], m["n"]])
+            lo, hi = m["ci"] if m.get("ci") else ("", "")
+            w.writerow([run, parser, model, "accuracy", key, m["value"], m["numerator"], m["denominator"], m["n"],
+                        lo, hi, m.get("units", ""), m.get("unit", "")])
     for section, rows, models in paper_sections(report):
         for metric, cells in rows:
             for model in models:
@@ -109,10 +143,11 @@ def format_score_csv(report: dict[str, Any]) -> str:
                     continue
                 v = cells[model]
                 if isinstance(v, dict):
+                    lo, hi = v["ci"] if v.get("ci") else ("", "")
                     w.writerow([run, parser, model, section, metric, v.get("value"), v.get("numerator"),
-                                v.get("denominator"), v.get("n")])
+                                v.get("denominator"), v.get("n"), lo, hi, v.get("units", ""), v.get("unit", "")])
                 else:
-                    w.writerow([run, parser, model, section, metric, v, "", "", ""])
+                    w.writerow([run, parser, model, section, metric, v, "", "", "", "", "", "", ""])
     return buf.getvalue()
 
 

@@ -15,12 +15,23 @@ References:
 - McNemar's test, exact conditional form: of the discordant pairs, how many went each way, tested against a fair
   coin (a two-sided binomial test).
 - Holm (1979): step-down adjustment of several p-values, controlling the family-wise error rate.
+
+Answers that come in clusters (issue 43: 41 variants of one image are one image's worth of evidence, not 41):
+
+- Rao & Scott (1981, 1992), JASA 76:221-230 and Biometrics 48:577-585: the design effect of a proportion over
+  clusters, its cluster-robust (sandwich) variance over the binomial one; the interval is Wilson's over the
+  effective sample size n / deff, with Student's t on (clusters - 1) degrees of freedom for its quantile
+  (:func:`clustered_wilson`). Where every cluster holds one answer it is Wilson's interval itself.
+- Durkalski, Palesch, Lipsitz & Rust (2003), Statistics in Medicine 22:2417-2428: McNemar's test for clustered
+  matched pairs, X^2 = (sum_k (b_k - c_k) / n_k)^2 / sum_k ((b_k - c_k) / n_k)^2 on 1 degree of freedom
+  (:func:`durkalski`). Where every cluster holds one pair, the exact McNemar test is used (:func:`clustered_mcnemar`).
 """
 
 from __future__ import annotations
 
 import math
 import zlib
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -281,3 +292,191 @@ def fleiss_kappa(counts: np.ndarray, *, n_boot: int = 2000, seed: int = 0) -> di
         boot, _, _ = _kappa_from_counts(counts, _weights(n, n_boot, seed))
         out["ci"] = _ci(boot)
     return out
+
+
+# ---- answers in clusters: the unit of evidence (issue 43) -----------------------------------------------------------
+
+def t95(df: int) -> float:
+    """Student's t 97.5th percentile on ``df`` degrees of freedom (the normal's for ``df`` <= 0 or very large)."""
+    if df <= 0 or df > 10_000:
+        return Z95
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, df))
+
+
+def design_effect(right: Sequence[float] | np.ndarray, cells: Sequence[float] | np.ndarray) -> float | None:
+    """Rao & Scott's design effect of the proportion sum(right) / sum(cells) over clusters (one entry per cluster):
+    its cluster-robust variance, with the small-sample factor k / (k - 1), over the binomial p (1 - p) / n. None
+    where it is undefined: fewer than two clusters, or p at 0 or 1 (no variance to compare)."""
+    x, m = np.asarray(right, dtype=float), np.asarray(cells, dtype=float)
+    k, n = len(x), float(m.sum())
+    if k < 2 or n <= 0:
+        return None
+    p = float(x.sum()) / n
+    binomial = p * (1 - p) / n
+    if binomial <= 0:
+        return None
+    robust = k / (k - 1) * float(((x - p * m) ** 2).sum()) / (n * n)
+    return robust / binomial
+
+
+@dataclass(frozen=True)
+class ClusteredInterval:
+    """A proportion's 95 % interval (0-1) and what it rests on: ``units`` clusters holding ``cells`` answers, the
+    design effect ``deff`` used (1: every cluster holds one answer, the interval is Wilson's), and ``method`` in
+    words, as the page says it."""
+
+    low: float
+    high: float
+    units: int
+    cells: int
+    deff: float
+    method: str
+
+    @property
+    def rough(self) -> bool:
+        """Fewer than 10 units: the interval is rough whatever method drew it."""
+        return self.units < ROUGH_UNITS
+
+
+#: below this many units an interval is rough, and the page says so
+ROUGH_UNITS = 10
+WILSON = "Wilson score interval"
+CLUSTERED_WILSON = "Wilson interval over the effective number of units (design effect, Rao & Scott)"
+
+
+def _largest_deff(levels: Sequence[tuple[np.ndarray, np.ndarray]]) -> float:
+    """The largest design effect over the groupings, at least 1; where p is 0 or 1 (no variance to estimate) the
+    most a grouping allows, sum(m^2) / n: every cell of a cluster alike."""
+    out = 1.0
+    for x, m in levels:
+        if float(m.max(initial=0)) <= 1:  # a grouping of single answers: no clustering to allow for
+            continue
+        d = design_effect(x, m)
+        if d is None:
+            n = float(m.sum())
+            d = float((m * m).sum()) / n if n else 1.0
+        out = max(out, d)
+    return out
+
+
+def clustered_wilson(right: Sequence[float] | np.ndarray, cells: Sequence[float] | np.ndarray, *,
+                     nested: tuple[Sequence[float] | np.ndarray, Sequence[float] | np.ndarray] | None = None
+                     ) -> ClusteredInterval:
+    """The 95 % interval of sum(right) / sum(cells) where the cells come in clusters (one entry per cluster: its
+    right answers and its cells). Each cluster holding one cell: Wilson's interval, unchanged. Otherwise Wilson's
+    over the effective sample size n / deff (:func:`design_effect`), with t on k - 1 degrees of freedom.
+
+    ``nested``: the same counts by a finer grouping inside the clusters (the items inside pairs). The design
+    effect is the larger of the two and never below 1: a pair whose two answers always disagree by design (a
+    position-biased baseline on a pair with one answer A and one B) has no variance between pairs, and would
+    otherwise look certain; no interval is narrower than independent cells would give."""
+    x, m = np.asarray(right, dtype=float), np.asarray(cells, dtype=float)
+    k, n, s = len(x), float(m.sum()), float(x.sum())
+    if n <= 0:
+        return ClusteredInterval(0.0, 1.0, k, 0, 1.0, WILSON)
+    levels = [(x, m)] + ([(np.asarray(nested[0], dtype=float), np.asarray(nested[1], dtype=float))] if nested else [])
+    if all(float(lm.max(initial=0)) <= 1 for _, lm in levels):
+        lo, hi = wilson(s, n)
+        return ClusteredInterval(lo, hi, k, int(n), 1.0, WILSON)
+    deff = _largest_deff(levels)
+    n_eff = n / deff
+    lo, hi = wilson(s / n * n_eff, n_eff, t95(k - 1))
+    return ClusteredInterval(lo, hi, k, int(n), deff, CLUSTERED_WILSON)
+
+
+def durkalski(b: Sequence[float] | np.ndarray, c: Sequence[float] | np.ndarray, n: Sequence[float] | np.ndarray
+              ) -> tuple[float, float]:
+    """Durkalski et al.'s (2003) McNemar test for clustered matched pairs: per cluster k, ``b[k]`` pairs right
+    only under the first, ``c[k]`` right only under the second, of ``n[k]`` pairs. Returns (chi-square on 1 df,
+    two-sided p-value); (0, 1) when no cluster has a discordant pair."""
+    bb, cc, nn = (np.asarray(v, dtype=float) for v in (b, c, n))
+    keep = nn > 0
+    d = (bb[keep] - cc[keep]) / nn[keep]
+    den = float((d * d).sum())
+    if den <= 0:
+        return 0.0, 1.0
+    x2 = float(d.sum()) ** 2 / den
+    from scipy.stats import chi2
+
+    return x2, float(chi2.sf(x2, 1))
+
+
+def clustered_mcnemar(b: Sequence[float] | np.ndarray, c: Sequence[float] | np.ndarray,
+                      n: Sequence[float] | np.ndarray, *,
+                      nested: tuple[Sequence[float], Sequence[float], Sequence[float]] | None = None
+                      ) -> tuple[float, str]:
+    """The p-value of "no difference" for matched pairs in clusters (per cluster: ``b`` right only under the first,
+    ``c`` only under the second, ``n`` pairs) and the test's name. Each cluster holding one pair: the exact
+    McNemar test on the totals, unchanged. Otherwise Durkalski's test, at the clusters and at the ``nested``
+    grouping inside them, and the larger p-value (as :func:`clustered_wilson`, never more certain than either)."""
+    bb, cc, nn = (np.asarray(v, dtype=float) for v in (b, c, n))
+    levels = [(bb, cc, nn)] + ([tuple(np.asarray(v, dtype=float) for v in nested)] if nested else [])
+    if all(float(ln.max(initial=0)) <= 1 for _, _, ln in levels):
+        return mcnemar_exact(int(bb.sum()), int(cc.sum())), "exact McNemar test"
+    return max(durkalski(lb, lc, ln)[1] for lb, lc, ln in levels), "McNemar test for clustered pairs (Durkalski)"
+
+
+def clustered_paired_difference(both: Sequence[float], first_only: Sequence[float], second_only: Sequence[float],
+                                neither: Sequence[float], *, nested: tuple[Sequence[float], ...] | None = None
+                                ) -> tuple[float, float, float, float] | None:
+    """The paired difference p1 - p2 (first minus second) of clustered pairs, in percentage points, with its 95 %
+    interval, and the design effect used: (difference, low, high, deff); None for no pair. The counts are per
+    cluster (``nested``: the same four per finer grouping). Newcombe's paired interval (:func:`newcombe_paired`)
+    over the table divided by the design effect of the difference (its cluster-robust variance over the variance
+    of independent pairs; the larger of the two groupings', at least 1): unchanged where each cluster holds one
+    pair."""
+    def table(v: Sequence[Sequence[float]]) -> np.ndarray:
+        return np.asarray(v, dtype=float).reshape(4, -1)
+
+    levels = [table([both, first_only, second_only, neither])] + ([table(nested)] if nested else [])
+    t = levels[0].sum(axis=1)
+    n = float(t.sum())
+    if n <= 0:
+        return None
+    deff = 1.0
+    d = (t[1] - t[2]) / n
+    independent = ((t[1] + t[2]) / n - d * d) / n
+    for lv in levels:
+        size = lv.sum(axis=0)
+        k = int((size > 0).sum())
+        if float(size.max(initial=0)) <= 1:
+            continue
+        e = (lv[1] - lv[2]) - d * size
+        robust = k / (k - 1) * float((e * e).sum()) / (n * n) if k > 1 else math.inf
+        if independent > 0:
+            deff = max(deff, robust / independent)
+        else:  # no discordant pair at all, or all one way: the most the clustering allows
+            deff = max(deff, float((size * size).sum()) / n)
+    if not math.isfinite(deff):
+        deff = n
+    r = newcombe_paired(*(float(v) / deff for v in t))  # type: ignore[arg-type]
+    if r is None:
+        return None
+    return 100.0 * d, r[1], r[2], deff
+
+
+def clustered_wilson_groups(groups: np.ndarray, right: np.ndarray, units: np.ndarray,
+                            nested: np.ndarray | None = None) -> list[ClusteredInterval]:
+    """:func:`clustered_wilson` for many groups of rows at once (a model's accuracy per perturbation, per level,
+    per category): ``groups`` gives each row's group code (0..G-1), ``right`` its 1/0, ``units`` its unit key and
+    ``nested`` its item key. One interval per group code, in code order."""
+    import pandas as pd
+
+    g = np.asarray(groups, dtype=np.int64)
+    x = np.asarray(right, dtype=float)
+    n_groups = int(g.max()) + 1 if len(g) else 0
+
+    def per(keys: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        frame = pd.DataFrame({"g": g, "k": pd.factorize(pd.Series(np.asarray(keys, dtype=object)))[0], "x": x})
+        sums = frame.groupby(["g", "k"], sort=False)["x"].agg(["sum", "size"]).reset_index()
+        out: list[tuple[np.ndarray, np.ndarray]] = [(np.zeros(0), np.zeros(0))] * n_groups
+        for _, part in sums.groupby("g", sort=False):
+            out[int(part["g"].iloc[0])] = (part["sum"].to_numpy(dtype=float), part["size"].to_numpy(dtype=float))
+        return out
+
+    by_unit = per(units)
+    by_item = per(nested) if nested is not None else None
+    return [clustered_wilson(xu, mu, nested=by_item[i] if by_item is not None else None)
+            for i, (xu, mu) in enumerate(by_unit)]

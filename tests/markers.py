@@ -26,6 +26,9 @@ SLOW: frozenset[str] = frozenset({
     "test_fuzz", "test_report", "test_compare",
     # every figure and table of the Results and Stress tabs and the report, for 1-12 models (issue 51)
     "test_views_across_counts",
+    # the issue-43 runs: the MediConfusion pairs under the severity suite, 656 and 1,066 answers
+    "test_clustered_stats::test_sixteen_items_in_41_variants_give_an_interval_of_sixteen",
+    "test_clustered_stats::test_compare_over_thirteen_items_finds_no_difference_and_the_gate_stays_open",
     # single tests of 10 s or more in a --durations run (the rest of their files is fast)
     "test_batch::test_random_baseline_is_near_chance_and_first_is_exact",
     "test_batch::test_same_seed_same_random_answers",

@@ -52,6 +52,10 @@ class Benchmark:
     presets: ClassVar[tuple[str, ...]] = ()
     #: its stress suites (names in :data:`probe_ui.suites.SUITES`)
     suites: ClassVar[tuple[str, ...]] = ()
+    #: the unit its answers cluster in, where coarser than the item (:mod:`probe_ui.metrics.units`): (its kind, as a
+    #: page counts it, and where a row gives it: ``attributes.<key>`` or ``item_group``), e.g. ProbMed's
+    #: ``("image", "attributes.image_id")``; None: the item
+    unit: ClassVar[tuple[str, str] | None] = None
 
     # ---- the detection rule: which replies this benchmark's legacy parser reads ---------------------------------
     def by_attributes(self, attrs: dict[str, Any]) -> bool:

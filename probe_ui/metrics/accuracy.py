@@ -4,32 +4,43 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.base import ratio
+from probe_ui.metrics.base import clustered_ratio, ratio
+from probe_ui.metrics.units import Units
 
 
 def accuracy_by_model(df: pd.DataFrame) -> dict[str, dict[str, Any]]:
-    """Per model: accuracy (with Wilson CI and random-guess reference), invalid and refusal rates, errors.
+    """Per model: accuracy (its 95 % interval over the units of evidence, :mod:`probe_ui.metrics.units`: Wilson's
+    where each unit holds one answer; and the random-guess reference), invalid and refusal rates, errors.
 
     Error rows (no answer from the provider) are counted separately and excluded; rows whose ground truth is
     unknown or free-text are answered but not scored.
     """
+    from dataclasses import replace
+
+    from probe_ui.metrics.units import units_of
+
     out: dict[str, dict[str, Any]] = {}
     if df.empty:
         return out
+    units = units_of(df)
+    at = pd.Series(np.arange(len(df)), index=df.index)
     for model, g in df.groupby("model", sort=True):
         ok = g[g["error"].isna()]
         scored = ok[ok["correct"].notna()]
-        correct = int(scored["correct"].astype(bool).sum())
-        n = len(scored)
         labels = scored["n_labels"].where(scored["n_labels"] > 0)
         random = float((100.0 / labels).mean()) if labels.notna().any() else None
+        rows = at[scored.index].to_numpy()
+        kind = Units(units.keys[rows], units.kinds[rows], units.items[rows]).kind()
+        accuracy = replace(clustered_ratio(scored["correct"].astype(bool).to_numpy(), units.keys[rows],
+                                           units.items[rows], random=random), unit=kind)
         out[str(model)] = {
-            "accuracy": ratio(correct, n, random=random).to_dict(),
+            "accuracy": accuracy.to_dict(),
             "invalid_rate": ratio(int(ok["invalid"].fillna(False).astype(bool).sum()), len(ok), ci=False).to_dict(),
             "refusal_rate": ratio(int(ok["refusal"].fillna(False).astype(bool).sum()), len(ok), ci=False).to_dict(),
-            "n": n,
+            "n": len(scored),
             "answered": len(ok),
             "errors": int(g["error"].notna().sum()),
         }

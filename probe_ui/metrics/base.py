@@ -16,17 +16,55 @@ class MetricValue:
     n: int
     ci: tuple[float, float] | None = None  # percent, 95 %
     random: float | None = None  # percent a random guesser is expected to score
+    #: where the answers come in clusters (:mod:`probe_ui.metrics.units`): how many units of evidence, of which
+    #: kind ("items", "pairs", ...), the design effect and the interval's method in words; None: not computed
+    units: int | None = None
+    unit: str | None = None
+    deff: float | None = None
+    method: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields by name (what ``asdict`` gives, without its deep copies: every metric block calls this)."""
-        return {"value": self.value, "numerator": self.numerator, "denominator": self.denominator, "n": self.n,
-                "ci": list(self.ci) if self.ci else None, "random": self.random}
+        """The fields by name (what ``asdict`` gives, without its deep copies: every metric block calls this); the
+        units of evidence only where they were counted."""
+        out: dict[str, Any] = {"value": self.value, "numerator": self.numerator, "denominator": self.denominator,
+                               "n": self.n, "ci": list(self.ci) if self.ci else None, "random": self.random}
+        if self.units is not None:
+            out.update(units=self.units, unit=self.unit, deff=None if self.deff is None else round(self.deff, 4),
+                       method=self.method)
+        return out
 
 
 def ratio(num: float, den: float, n: int | None = None, *, ci: bool = True, random: float | None = None) -> MetricValue:
     value = 100.0 * num / den if den else None
     interval = wilson_ci(num, den) if ci and den else None
     return MetricValue(value, num, den, int(den if n is None else n), interval, random)
+
+
+def clustered_ratio(right: Any, unit_keys: Any, item_keys: Any | None = None, *, random: float | None = None
+                    ) -> MetricValue:
+    """A proportion over answer rows that come in units of evidence (``right``: 1/0 per row; ``unit_keys``: its
+    unit, :mod:`probe_ui.metrics.units`; ``item_keys``: the finer grouping inside): the value over the rows, its
+    interval over the units (:func:`probe_ui.stats.clustered_wilson`; Wilson's where each unit holds one row)."""
+    import numpy as np
+    import pandas as pd
+
+    from probe_ui.stats import clustered_wilson
+
+    x = np.asarray(right, dtype=float)
+    n = len(x)
+    if not n:
+        return ratio(0, 0, random=random)
+
+    def sums(keys: Any) -> tuple[np.ndarray, np.ndarray]:
+        g = pd.Series(x).groupby(pd.Series(np.asarray(keys, dtype=object)), sort=False)
+        return g.sum().to_numpy(dtype=float), g.size().to_numpy(dtype=float)
+
+    xu, mu = sums(unit_keys)
+    iv = clustered_wilson(xu, mu, nested=sums(item_keys) if item_keys is not None else None)
+    s = float(x.sum())
+    num: float = int(s) if s.is_integer() else s
+    return MetricValue(100.0 * s / n, num, n, n, (round(100 * iv.low, 4), round(100 * iv.high, 4)), random,
+                       units=iv.units, deff=iv.deff, method=iv.method)
 
 
 def wilson_ci(successes: float, total: float, z: float = Z95) -> tuple[float, float]:

@@ -15,13 +15,23 @@ from probe_ui.metrics.registry import Explanation, figure
 WILSON = ("the 95 % Wilson score interval of the proportion: the range of true rates that would plausibly give "
           "this count on this many questions; with few questions it is wide, and two models whose intervals "
           "overlap widely may not differ")
+#: the interval of a rate over answers that come in units of evidence (issue 43; probe_ui.metrics.units)
+CLUSTERED = ("the 95 % interval over the units of evidence, not the answers: all the answers about one item (its "
+             "variants, samples, rotations and severity levels), or one pair (MediConfusion), one image (ProbMed), "
+             "one patient or study (a preset's patient: or study:) count together, and the page says how many: "
+             "\"n = 16 items (656 answers)\". Where each unit holds one answer it is the Wilson score interval. "
+             "Otherwise it is Wilson's over the effective number of answers, n divided by the design effect (Rao & "
+             "Scott: how much the answers of one unit agree, their cluster-robust variance over the binomial one; "
+             "never below 1, and never below the items' own), with Student's t on units - 1 degrees of freedom: "
+             "41 variants of 16 images answered alike give a design effect near 41 and the interval of 16 answers. "
+             "Under 10 units the page calls it rough")
 COUNT_CHANCE = "none: a count, not a rate"
 COUNT_CI = "none: a count of what happened in this run"
 
 # ---- per run and model: probe-ui score, the Results overview, the report's overview -------------------------------
-ACCURACY = figure("accuracy", "right answers among the scored answers, with its 95 % Wilson interval and n; an "
-                              "unreadable answer counts as wrong; failed calls and answers with no known correct "
-                              "answer are left out", explain=Explanation(
+ACCURACY = figure("accuracy", "right answers among the scored answers, with its 95 % interval over the units of "
+                              "evidence (items, pairs, images) and n; an unreadable answer counts as wrong; failed "
+                              "calls and answers with no known correct answer are left out", explain=Explanation(
     measures="how often the model's answer is the right one, over every question it answered in the run",
     paper="the plain accuracy every paper reports first (docs/reference.md §4); a reply that cannot be read counts "
           "as wrong, as MediConfusion and the Illusion of Readiness count it",
@@ -29,7 +39,7 @@ ACCURACY = figure("accuracy", "right answers among the scored answers, with its 
              "failed calls (no reply) and questions without a known right answer are left out of both",
     chance="the 'random guess' figure beside it: the mean of 1 / number of options over the same questions (50 % "
            "for yes/no, 25 % for four options)",
-    ci=WILSON))
+    ci=CLUSTERED))
 RANDOM = figure("random guess", "what answering at random would score on the same questions (the mean of "
                                 "1 / number of options)", explain=Explanation(
     measures="the accuracy a model that picks an option at random would expect on exactly these questions",

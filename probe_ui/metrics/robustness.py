@@ -73,7 +73,7 @@ def sweep_rows(df: pd.DataFrame) -> pd.DataFrame:
     every perturbation that swept it: columns item (code), item_id, perturbation, level, key (the chosen answer
     as comparable text), c (1 right, 0 wrong, NaN not scored)."""
     d = prepare(df)
-    cols = ["item", "item_id", "perturbation", "level", "key", "c"]
+    cols = ["item", "item_id", "perturbation", "level", "key", "c", "unit"]
     if not len(d):
         return pd.DataFrame(columns=cols)
     cond = cond_values(d)
@@ -83,7 +83,7 @@ def sweep_rows(df: pd.DataFrame) -> pd.DataFrame:
     level = np.array([p[1] if p else -1 for p in parsed] + [-1], dtype=np.int64)[codes]
     rows = pd.DataFrame({"item": item_codes(d), "item_id": d["item_id"].astype(str).to_numpy(dtype=object)
                          if "item_id" in d.columns else "", "perturbation": pert, "level": level,
-                         "key": answer_keys(d), "c": correct_values(d)})
+                         "key": answer_keys(d), "c": correct_values(d), "unit": _units(d)})
     swept = rows[pd.notna(pert)]
     if not len(swept):
         return pd.DataFrame(columns=cols)
@@ -91,6 +91,16 @@ def sweep_rows(df: pd.DataFrame) -> pd.DataFrame:
     pairs = swept[["item", "perturbation"]].drop_duplicates()
     base = pairs.merge(orig, on="item", how="inner").assign(level=0)
     return pd.concat([base[cols], swept[cols]], ignore_index=True)
+
+
+def _units(d: pd.DataFrame) -> np.ndarray:
+    """Each row's unit of evidence (:mod:`probe_ui.metrics.units`); a replica drawn by a bootstrap keeps apart."""
+    from probe_ui.metrics.units import units_of
+
+    keys = units_of(d).keys
+    if "_rep" in d.columns:
+        keys = np.array([f"{r}\x1f{k}" for r, k in zip(d["_rep"].to_numpy(), keys)], dtype=object)
+    return keys
 
 
 def auc(levels: list[dict[str, Any]]) -> tuple[float | None, float | None]:
@@ -112,8 +122,8 @@ class _Sweep:
     them for every replicate of a comparison)."""
 
     def __init__(self, item: np.ndarray, item_id: np.ndarray, level: np.ndarray, key: np.ndarray,
-                 c: np.ndarray) -> None:
-        self.level, self.c = level, c
+                 c: np.ndarray, unit: np.ndarray | None = None) -> None:
+        self.level, self.c, self.item, self.unit = level, c, item, unit
         # each item's original: its first level-0 row, the items in order of first appearance
         codes, items = pd.factorize(item)
         at0 = np.flatnonzero(level == 0)
@@ -139,14 +149,31 @@ class _Sweep:
         right_of = np.bincount(inv, weights=np.where(scored, self.c, 0.0), minlength=len(ulev))
         has_of = np.bincount(inv, weights=self.has, minlength=len(ulev))
         changed_of = np.bincount(inv, weights=self.changed, minlength=len(ulev))
+        intervals = self._clustered(inv, scored)
         out = []
         for k, level in enumerate(ulev):
             n, right = int(n_of[k]), int(right_of[k])
             lo, hi = wilson_ci(right, n) if n else (None, None)
+            if intervals is not None and n and intervals[k] is not None:
+                lo, hi = round(100 * intervals[k].low, 4), round(100 * intervals[k].high, 4)
             flip = _r(100.0 * (changed_of[k] / has_of[k])) if level != 0 and has_of[k] else None
             out.append({"severity": int(level), "accuracy": _r(100.0 * right / n) if n else None, "ci_low": lo,
                         "ci_high": hi, "n": n, "answer_flip_rate": flip})
         return out
+
+    def _clustered(self, inv: np.ndarray, scored: np.ndarray) -> list[Any] | None:
+        """Each level's interval over the units of evidence (issue 43), where some unit holds several answers at
+        one level (a pair's two images, several samples); None where none does (Wilson's, as it was)."""
+        if self.unit is None or not scored.any():
+            return None
+        codes = pd.factorize(pd.Series(self.unit[scored]))[0]
+        combined = inv[scored].astype(np.int64) * (int(codes.max()) + 1) + codes
+        if np.bincount(combined).max() <= 1:
+            return None
+        from probe_ui.stats import clustered_wilson_groups
+
+        found = clustered_wilson_groups(inv[scored], self.c[scored], self.unit[scored], self.item[scored])
+        return found + [None] * (int(inv.max()) + 1 - len(found))  # levels with no scored answer: none
 
     def breaking(self) -> dict[str, Any]:
         """Per item with an original: the lowest level whose answer differs from it (None: never broken)."""
@@ -176,9 +203,10 @@ def curves(df: pd.DataFrame) -> dict[str, Any]:
     item, item_id = rows["item"].to_numpy(), rows["item_id"].to_numpy(dtype=object)
     level, key = rows["level"].to_numpy(dtype=np.int64), rows["key"].to_numpy(dtype=object)
     c = rows["c"].to_numpy(dtype=float)
+    unit = rows["unit"].to_numpy(dtype=object)
     for p in _order(rows["perturbation"].unique()):
         m = pert == p
-        sweep = _Sweep(item[m], item_id[m], level[m], key[m], c[m])
+        sweep = _Sweep(item[m], item_id[m], level[m], key[m], c[m], unit[m])
         levels = sweep.levels()
         a, rel = auc(levels)
         out[p] = {"levels": levels, "auc": a, "auc_relative": rel, "breaking_point": sweep.breaking()}

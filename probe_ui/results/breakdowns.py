@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Literal
 
+import numpy as np
 import pandas as pd
 
 from probe_ui.scoring import categories_of
@@ -56,19 +57,27 @@ def condition_labels(df: pd.DataFrame) -> dict[str, str]:
 
 
 def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
-    """Per model and condition: the condition in words, n scored answers, correct, accuracy and its 95 % Wilson CI
-    (percent)."""
-    from probe_ui.metrics.base import wilson_ci
+    """Per model and condition: the condition in words, n scored answers, correct, accuracy and its 95 % interval
+    (percent) over the units of evidence (``units``: how many; Wilson's where each holds one answer,
+    :func:`probe_ui.stats.clustered_wilson`)."""
+    from probe_ui.metrics.units import units_of
+    from probe_ui.stats import clustered_wilson_groups
 
-    cols = ["model", "condition", "what was done", "n", "correct", "accuracy", "ci_low", "ci_high"]
+    cols = ["model", "condition", "what was done", "n", "correct", "accuracy", "ci_low", "ci_high", "units"]
     s = graded_rows(df)
     if s.empty:
         return pd.DataFrame(columns=cols)
-    g = s.groupby(["model", "condition"], sort=False)["_hit"].agg(n="size", correct="sum").reset_index()
-    g["n"], g["correct"] = g["n"].astype(int), g["correct"].astype(int)
+    codes, keys = pd.factorize(pd.MultiIndex.from_arrays([s["model"].astype(str), s["condition"].astype(str)]))
+    u = units_of(s)
+    intervals = clustered_wilson_groups(codes, s["_hit"].to_numpy(dtype=float), u.keys, u.items)
+    hits = np.bincount(codes, weights=s["_hit"].to_numpy(dtype=float), minlength=len(keys))
+    sizes = np.bincount(codes, minlength=len(keys))
+    g = pd.DataFrame({"model": [k[0] for k in keys], "condition": [k[1] for k in keys],
+                      "n": sizes.astype(int), "correct": hits.astype(int)})
     g["accuracy"] = 100.0 * g["correct"] / g["n"]
-    ci = [wilson_ci(c, n) for c, n in zip(g["correct"], g["n"])]
-    g["ci_low"], g["ci_high"] = [lo for lo, _ in ci], [hi for _, hi in ci]
+    g["ci_low"] = [round(100 * iv.low, 4) for iv in intervals]
+    g["ci_high"] = [round(100 * iv.high, 4) for iv in intervals]
+    g["units"] = [iv.units for iv in intervals]
     order = {c: i for i, c in enumerate(condition_order(g["condition"]))}
     g = g.assign(_o=g["condition"].map(order)).sort_values(["model", "_o"]).drop(columns="_o")
     labels = condition_labels(s)

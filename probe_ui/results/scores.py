@@ -131,7 +131,9 @@ def _leaf_row(run: str, model: str, metric: str, leaf: Any, digits: int | None) 
 # ---- tables for people ---------------------------------------------------------------------------------------------
 
 def figure_text(leaf: Any, digits: int = 1) -> str:
-    """A metric leaf as a person reads it: "72.5 % [61.2–81.4] n=40" (CI and n where the leaf has them)."""
+    """A metric leaf as a person reads it: "72.5 % [61.2–81.4] n=40" (CI and n where the leaf has them); where
+    its answers were counted in units of evidence, "50.0 % [23.9–76.1] n = 8 pairs (656 answers)", and "rough"
+    under 10 units (:mod:`probe_ui.metrics.units`)."""
     if is_metric(leaf):
         v = leaf.get("value")
         if v is None:
@@ -140,7 +142,14 @@ def figure_text(leaf: Any, digits: int = 1) -> str:
         ci = leaf.get("ci")
         if isinstance(ci, (list, tuple)) and len(ci) == 2 and None not in ci:
             text += f" [{ci[0]:.{digits}f}–{ci[1]:.{digits}f}]"
-        if leaf.get("n") is not None:
+        if leaf.get("units") is not None and leaf.get("n") is not None:
+            from probe_ui.metrics.units import counted
+            from probe_ui.stats import ROUGH_UNITS
+
+            text += " " + counted(int(leaf["units"]), int(leaf["n"]), str(leaf.get("unit") or "item"))
+            if int(leaf["units"]) < ROUGH_UNITS:
+                text += ", rough"
+        elif leaf.get("n") is not None:
             text += f" n={int(leaf['n'])}"
         return text
     if isinstance(leaf, bool) or leaf is None:

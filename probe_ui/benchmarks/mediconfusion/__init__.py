@@ -24,6 +24,7 @@ class MediConfusion(Benchmark):
     templates = ("mediconfusion-mc",)  # and its phrasings, mediconfusion-mc/<style> (by_prompt)
     presets = ("mediconfusion_pairs.yaml",)
     suites = ("mediconfusion-pair", "prompt-variants")
+    unit = ("pair", "item_group")  # a confusing pair's two images count once
 
     def by_prompt(self, prompt: str, run_prompt: str | None) -> bool:
         """Its template's variants (``mediconfusion-mc/<variant>``), or the template itself when the run asked

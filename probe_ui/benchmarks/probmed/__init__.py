@@ -25,6 +25,7 @@ class ProbMed(Benchmark):
     templates = ("probmed",)
     presets = ("probmed_adversarial.yaml",)
     suites = ("probmed-pairs",)
+    unit = ("image", "attributes.image_id")  # every question about one image counts once
 
     def by_attributes(self, attrs: dict[str, Any]) -> bool:
         return "qa_type" in attrs and "image_type" in attrs

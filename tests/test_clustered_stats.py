@@ -1,0 +1,163 @@
+"""Intervals and paired tests over units of evidence, not answers (issue 43): 41 variants of one image answered
+alike are one image's worth of evidence.
+
+Tested as a statistical method is: by simulation on data clustered as real runs are (many variants per item, the
+answers of one item correlated), against a published worked example, and on the runs the issue names.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import yaml
+
+from probe_ui import stats
+from probe_ui.compare import Side, compare, worse_beyond
+from probe_ui.presets import PRESETS_DIR, load_preset
+from probe_ui.runner import run_batch
+from probe_ui.scoring import score_run
+from probe_ui.store import Store
+
+# Donner & Petryshen (1989), Psychiatry Research 28:41-46, as tabulated by Eliasziw & Donner (1991), Statistics in
+# Medicine 10:1981-1991, Table I: 29 psychiatrists, each with 1-8 patients; per psychiatrist the patient/psychiatrist
+# pairs that both (a), only the patient (b), only the psychiatrist (c) or neither (d) named the item as relevant.
+PSYCHIATRY = [  # (a, b, c, d)
+    (1, 0, 4, 2), (1, 1, 2, 2), (3, 1, 3, 0), (2, 1, 2, 1), (2, 0, 1, 1), (0, 3, 3, 0), (0, 3, 0, 2), (0, 3, 2, 3),
+    (0, 1, 2, 1), (0, 0, 4, 3), (1, 0, 2, 0), (1, 1, 4, 0), (1, 0, 3, 3), (2, 0, 2, 2), (2, 0, 1, 2), (1, 0, 3, 0),
+    (2, 0, 1, 3), (1, 0, 2, 2), (0, 3, 0, 1), (2, 1, 0, 0), (1, 1, 0, 3), (0, 2, 2, 0), (1, 0, 1, 2), (0, 0, 2, 0),
+    (0, 0, 2, 1), (0, 0, 0, 2), (0, 0, 0, 2), (1, 0, 1, 1), (0, 0, 1, 0),
+]
+
+
+def test_durkalski_reproduces_the_published_psychiatry_example() -> None:
+    """Durkalski, Palesch, Lipsitz & Rust (2003), Statistics in Medicine 22:2417-2428, analyse this data set: their
+    clustered test gives chi-square 7.542 where McNemar's test, which counts the 135 pairs as independent, gives
+    11.845 (the values the R package clust.bin.pair checks against the paper)."""
+    a, b, c, d = (np.array(col, dtype=float) for col in zip(*PSYCHIATRY))
+    n = a + b + c + d
+    assert int(n.sum()) == 135 and len(n) == 29
+    x2, p = stats.durkalski(b, c, n)
+    assert round(x2, 3) == 7.542
+    assert p == pytest.approx(0.00603, abs=5e-5)  # chi-square on 1 degree of freedom
+    assert round((b.sum() - c.sum()) ** 2 / (b.sum() + c.sum()), 4) == 11.8451  # McNemar's, on the totals
+    p_clustered, test = stats.clustered_mcnemar(b, c, n)
+    assert p_clustered == pytest.approx(p) and "Durkalski" in test
+
+
+def test_each_unit_holding_one_answer_keeps_the_classical_figures() -> None:
+    """Where every unit holds one answer, the interval is Wilson's and the test the exact McNemar's, unchanged."""
+    iv = stats.clustered_wilson([1, 0, 1, 1, 1], [1, 1, 1, 1, 1])
+    assert (iv.low, iv.high) == stats.wilson(4, 5) and iv.deff == 1 and iv.method == stats.WILSON
+    p, test = stats.clustered_mcnemar([1, 1, 0, 1], [0, 0, 1, 0], [1, 1, 1, 1])
+    assert p == stats.mcnemar_exact(3, 1) and test == "exact McNemar test"
+    diff = stats.clustered_paired_difference([3, 0], [1, 2], [0, 1], [1, 0])
+    whole = stats.newcombe_paired(3, 3, 1, 1)
+    assert diff is not None and whole is not None
+    assert diff[3] >= 1  # two units of four pairs each: clustered
+    single = stats.clustered_paired_difference([1, 0, 0, 1], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0])
+    assert single is not None and single[:3] == stats.newcombe_paired(2, 1, 1, 0) and single[3] == 1
+
+
+def _clustered_runs(rng: np.random.Generator, runs: int, items: int, variants: int, rho: float, mean: float
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """``runs`` synthetic runs: per item a rate drawn from a Beta with the given mean and intra-item correlation
+    ``rho`` (a + b = 1/rho - 1), then each variant right with that rate. Returns right answers per item (runs x
+    items) and the rates."""
+    a, b = mean * (1 / rho - 1), (1 - mean) * (1 / rho - 1)
+    rates = rng.beta(a, b, size=(runs, items))
+    return rng.binomial(variants, rates), rates
+
+
+def test_the_interval_covers_the_true_accuracy_of_clustered_runs_95_times_in_100() -> None:
+    """1,000 synthetic runs of 40 items x 10 variants with within-item correlation 0.5: the interval over units
+    covers the true accuracy in 93-97 % of runs; the Wilson interval over answers (what was shown before) covers
+    it far less often."""
+    rng = np.random.default_rng(43)
+    truth, items, variants = 0.7, 40, 10
+    right, _ = _clustered_runs(rng, 1000, items, variants, 0.5, truth)
+    cells = np.full(items, variants, dtype=float)
+    covered = old = 0
+    for x in right:
+        iv = stats.clustered_wilson(x, cells)
+        covered += iv.low <= truth <= iv.high
+        lo, hi = stats.wilson(float(x.sum()), float(cells.sum()))
+        old += lo <= truth <= hi
+    print(f"coverage: over units {covered / 10:.1f} %, Wilson over answers {old / 10:.1f} %")
+    assert 930 <= covered <= 970
+    assert old < 800  # the interval that counted 400 answers as 400 facts
+
+
+def test_the_clustered_paired_test_keeps_its_level_under_no_difference() -> None:
+    """Two models of equal accuracy, each item's answers correlated (0.5) within each model: Durkalski's test
+    finds a difference in at most 6 % of 1,000 runs; McNemar's over the answers (what was used before) in far
+    more."""
+    rng = np.random.default_rng(32)
+    items, variants, false_alarms, old = 40, 10, 0, 0
+    for _ in range(1000):
+        _, rate_a = _clustered_runs(rng, 1, items, variants, 0.5, 0.7)
+        _, rate_b = _clustered_runs(rng, 1, items, variants, 0.5, 0.7)
+        right_a = rng.random((items, variants)) < rate_a.T
+        right_b = rng.random((items, variants)) < rate_b.T
+        b = (right_a & ~right_b).sum(axis=1)
+        c = (~right_a & right_b).sum(axis=1)
+        p, _ = stats.clustered_mcnemar(b, c, np.full(items, variants))
+        false_alarms += p < 0.05
+        old += stats.mcnemar_exact(int(b.sum()), int(c.sum())) < 0.05
+    print(f"false positives at 5 %: clustered {false_alarms / 10:.1f} %, McNemar over answers {old / 10:.1f} %")
+    assert false_alarms <= 60
+    assert old > 150
+
+
+@pytest.fixture(scope="module")
+def severity_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, str]:
+    """The issue's runs: the MediConfusion pairs under the severity suite (16 items, 41 variants each) with
+    baseline/first and baseline/last, and the same set with 3 of its 8 B-items left out (13 items)."""
+    folder = tmp_path_factory.mktemp("severity")
+    store = Store(folder / "s.db")
+    doc = yaml.safe_load((PRESETS_DIR / "mediconfusion_pairs.yaml").read_text(encoding="utf-8"))
+    b_items = [i["id"] for i in doc["items"] if i["id"].endswith("b")][:3]
+    doc["items"] = [i for i in doc["items"] if i["id"] not in b_items]
+    thirteen = folder / "mediconfusion_thirteen.yaml"
+    thirteen.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    run_batch(store, [load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml")], ["baseline/first"],
+              suites=["severity"], run_name="sixteen", progress=False)
+    run_batch(store, [load_preset(thirteen)], ["baseline/first", "baseline/last"], suites=["severity"],
+              run_name="thirteen", progress=False)
+    return store, "sixteen"
+
+
+def test_sixteen_items_in_41_variants_give_an_interval_of_sixteen(severity_runs) -> None:
+    store, run = severity_runs
+    acc = score_run(store, run)["models"]["baseline/first"]["accuracy"]
+    assert acc["n"] == 656 and acc["value"] == 50.0
+    assert acc["units"] == 8 and acc["unit"] == "pair"  # MediConfusion's unit: the pair
+    assert acc["ci"][1] - acc["ci"][0] >= 30  # it was 46.2-53.8: 656 answers counted as 656 facts
+    assert acc["deff"] > 30
+
+
+def test_compare_over_thirteen_items_finds_no_difference_and_the_gate_stays_open(severity_runs) -> None:
+    store, _ = severity_runs
+    c = compare(store, Side("thirteen", "baseline/first"), Side("thirteen", "baseline/last"))
+    o = c["overall"]
+    assert (o["fixed"], o["broke"]) == (205, 328)  # the cells, as before
+    assert o["p_value"] > 0.05 and "Durkalski" in o["test"]  # it was p = 1.1e-7 over 533 cells
+    assert o["units"] == 8 and o["ci"][0] < 0 < o["ci"][1]
+    assert "no evidence of a real difference" in c["summary"]
+    assert not worse_beyond(c, 1)  # --fail-if-worse 1 does not fail a lab's CI on noise
+    assert all(r["p_holm"] >= r["p_value"] for r in c["by_condition"])
+
+
+def test_one_answer_per_unit_keeps_every_figure(tmp_path) -> None:
+    """A run whose units each hold one answer (items without a group, no suite): Wilson's interval and the exact
+    McNemar test, as before issue 43."""
+    from helpers import choice_item, write_png, write_preset
+
+    write_png(tmp_path / "a.png")
+    preset = write_preset(tmp_path / "p.yaml", [choice_item(i, "a.png", answer="AB"[i % 3 == 0]) for i in range(12)])
+    store = Store(tmp_path / "s.db")
+    run_batch(store, [load_preset(preset)], ["baseline/first", "baseline/last"], run_name="r", progress=False)
+    acc = score_run(store, "r")["models"]["baseline/first"]["accuracy"]
+    lo, hi = stats.wilson(acc["numerator"], acc["denominator"])
+    assert acc["ci"] == [round(100 * lo, 4), round(100 * hi, 4)] and acc["deff"] == 1 and acc["units"] == 12
+    o = compare(store, Side("r", "baseline/first"), Side("r", "baseline/last"))["overall"]
+    assert o["p_value"] == stats.mcnemar_exact(o["broke"], o["fixed"]) and o["test"] == "exact McNemar test"
