@@ -311,16 +311,13 @@ def _headlines(d: pd.DataFrame, fams: list[Any], which: str, ctx: Any) -> dict[s
 
 
 def _units(d: pd.DataFrame) -> np.ndarray:
-    """The resampling unit of each row: the image its question is about where the item says so
-    (``attributes.image_id``: every question of a ProbMed image), else the item group (a MediConfusion pair), else
-    the item; every variant and sample of a unit is drawn together, so a metric over images, pairs or items sees
-    whole units in every replicate."""
-    from probe_ui.metrics.groups import variant_attr
+    """The resampling unit of each row: its unit of evidence (:mod:`probe_ui.metrics.units`: the image of a ProbMed
+    question, the pair of a MediConfusion image, a preset's patient, study or group, else the item); every variant
+    and sample of a unit is drawn together, so a metric over images, pairs or items sees whole units in every
+    replicate."""
+    from probe_ui.metrics.units import units_of
 
-    image = variant_attr(d, "image_id").tolist() if len(d) else []
-    groups = d["item_group"].tolist() if "item_group" in d.columns else [None] * len(d)
-    return np.array([f"m:{m}" if value_or_none(m) is not None else f"i:{i}" if value_or_none(g) is None else f"g:{g}"
-                     for m, g, i in zip(image, groups, d["item_id"].tolist())], dtype=object)
+    return units_of(d.drop(columns=["run"], errors="ignore")).keys
 
 
 def _resample(d: pd.DataFrame, rows: list[np.ndarray], idx: np.ndarray) -> pd.DataFrame:

@@ -72,6 +72,10 @@ class ItemSpec(_Strict):
     category: str | list[str] = []
     tags: list[str] = []
     group: str | None = None
+    #: the unit of evidence this item's answers count in, when it is coarser than the item (issue 43): the patient or
+    #: study its image belongs to, so that several images of one patient count once (kept in ``attributes``)
+    patient: str | None = None
+    study: str | None = None
     attributes: dict[str, Any] = {}
     perturbations: list[ConditionSpec] = []  # this item's own conditions (e.g. saved from the app's Probe tab)
     suites: list[str] = []  # suites for this item only
@@ -373,7 +377,8 @@ def _to_item(spec: ItemSpec, source: str) -> Item:
     category = (spec.category,) if isinstance(spec.category, str) else tuple(spec.category)
     return Item(id=spec.id, question=spec.question, kind=kind, images=images, options=options,  # type: ignore[arg-type]
                 answer=spec.answer_text(), category=category, tags=tuple(spec.tags), group=spec.group,
-                attributes=dict(spec.attributes), source=source)
+                attributes={**spec.attributes, **{k: v for k in ("patient", "study")
+                                                   if (v := getattr(spec, k)) is not None}}, source=source)
 
 
 def resolve_image(src: ImageSource, roots: tuple[str, ...], *, where: str) -> Path:

@@ -216,10 +216,20 @@ def _r(x: Any) -> float | None:
     return None if x is None or not np.isfinite(x) else round(float(x), 4)
 
 
-def _weights(n: int, n_boot: int, seed: int) -> np.ndarray:
-    """Bootstrap resamples of n subjects as counts (n_boot x n): how often each subject is drawn."""
+def _weights(n: int, n_boot: int, seed: int, clusters: Sequence[Any] | None = None) -> np.ndarray:
+    """Bootstrap resamples of n subjects as counts (n_boot x n): how often each subject is drawn. With
+    ``clusters`` (each subject's unit of evidence), whole units are drawn, each subject as often as its unit
+    (a cluster bootstrap: the answers of one image agree more than answers of two)."""
     rng = np.random.default_rng(seed)
-    return rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(float)
+    if clusters is None:
+        return rng.multinomial(n, np.full(n, 1.0 / n), size=n_boot).astype(float)
+    import pandas as pd
+
+    codes = pd.factorize(pd.Series(list(clusters), dtype=object))[0]
+    k = int(codes.max()) + 1 if len(codes) else 0
+    if k == 0:
+        return np.zeros((n_boot, n))
+    return rng.multinomial(k, np.full(k, 1.0 / k), size=n_boot).astype(float)[:, codes]
 
 
 def _kappa_from_confusion(conf: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -256,8 +266,9 @@ def _ci(samples: np.ndarray) -> list[float | None] | None:
 
 
 def cohen_kappa(a: Sequence[str], b: Sequence[str], categories: Sequence[str] | None = None, *, n_boot: int = 2000,
-                seed: int = 0) -> dict[str, Any]:
-    """Cohen's kappa of two raters' paired ratings (module doc): ``{method, kappa, ci, n, observed, expected}``."""
+                seed: int = 0, clusters: Sequence[Any] | None = None) -> dict[str, Any]:
+    """Cohen's kappa of two raters' paired ratings (module doc): ``{method, kappa, ci, n, observed, expected}``;
+    ``clusters``: each rated answer's unit of evidence, whose answers the bootstrap draws together (issue 43)."""
     if categories is None:
         categories = sorted(set(a) | set(b))
     k = len(categories)
@@ -272,16 +283,21 @@ def cohen_kappa(a: Sequence[str], b: Sequence[str], categories: Sequence[str] | 
     kappa, po, pe = _kappa_from_confusion(onehot.sum(axis=0).reshape(k, k))
     out.update(kappa=_r(kappa), observed=_r(po), expected=_r(pe))
     if n_boot and n > 1:
-        boot, _, _ = _kappa_from_confusion((_weights(n, n_boot, seed) @ onehot).reshape(-1, k, k))
+        boot, _, _ = _kappa_from_confusion((_weights(n, n_boot, seed, clusters) @ onehot).reshape(-1, k, k))
         out["ci"] = _ci(boot)
     return out
 
 
-def fleiss_kappa(counts: np.ndarray, *, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]:
+def fleiss_kappa(counts: np.ndarray, *, n_boot: int = 2000, seed: int = 0, clusters: Sequence[Any] | None = None
+                 ) -> dict[str, Any]:
     """Fleiss' kappa of a subjects x categories table of rating counts (module doc; subjects rated fewer than
-    twice are left out): ``{method, kappa, ci, n, observed, expected}``."""
+    twice are left out): ``{method, kappa, ci, n, observed, expected}``; ``clusters``: each subject's unit of
+    evidence, drawn whole by the bootstrap."""
     counts = np.asarray(counts, dtype=float)
-    counts = counts[counts.sum(axis=1) >= 2] if counts.ndim == 2 else counts.reshape(0, 1)
+    keep = counts.sum(axis=1) >= 2 if counts.ndim == 2 else np.zeros(0, dtype=bool)
+    counts = counts[keep] if counts.ndim == 2 else counts.reshape(0, 1)
+    if clusters is not None:
+        clusters = [c for c, k in zip(clusters, keep) if k]
     n = len(counts)
     out: dict[str, Any] = {"method": "fleiss", "kappa": None, "ci": None, "n": n, "observed": None, "expected": None}
     if not n:
@@ -289,7 +305,7 @@ def fleiss_kappa(counts: np.ndarray, *, n_boot: int = 2000, seed: int = 0) -> di
     kappa, p_bar, pe = _kappa_from_counts(counts)
     out.update(kappa=_r(kappa[0]), observed=_r(p_bar[0]), expected=_r(pe[0]))
     if n_boot and n > 1:
-        boot, _, _ = _kappa_from_counts(counts, _weights(n, n_boot, seed))
+        boot, _, _ = _kappa_from_counts(counts, _weights(n, n_boot, seed, clusters))
         out["ci"] = _ci(boot)
     return out
 

@@ -161,3 +161,33 @@ def test_one_answer_per_unit_keeps_every_figure(tmp_path) -> None:
     assert acc["ci"] == [round(100 * lo, 4), round(100 * hi, 4)] and acc["deff"] == 1 and acc["units"] == 12
     o = compare(store, Side("r", "baseline/first"), Side("r", "baseline/last"))["overall"]
     assert o["p_value"] == stats.mcnemar_exact(o["broke"], o["fixed"]) and o["test"] == "exact McNemar test"
+
+
+def test_kappa_draws_whole_units_so_copies_of_one_rating_do_not_narrow_its_interval() -> None:
+    """Rater agreement's interval by the same cluster bootstrap: ten copies of each of 8 rated answers (the
+    variants of 8 images, rated alike) give the interval of about 8 answers, not of 80."""
+    a = ["correct", "incorrect", "correct", "correct", "incorrect", "correct", "incorrect", "correct"]
+    b = ["correct", "incorrect", "incorrect", "correct", "incorrect", "correct", "correct", "correct"]
+    copies_a, copies_b = [x for x in a for _ in range(10)], [x for x in b for _ in range(10)]
+    units = [k for k in range(8) for _ in range(10)]
+    flat = stats.cohen_kappa(copies_a, copies_b, seed=1)
+    clustered = stats.cohen_kappa(copies_a, copies_b, seed=1, clusters=units)
+    eight = stats.cohen_kappa(a, b, seed=1)
+    assert flat["kappa"] == clustered["kappa"] == eight["kappa"]
+    width = lambda r: r["ci"][1] - r["ci"][0]  # noqa: E731
+    assert width(clustered) > 2 * width(flat)
+    assert width(clustered) == pytest.approx(width(eight), abs=0.15)
+
+
+def test_a_presets_patient_makes_its_images_one_unit(tmp_path) -> None:
+    """A preset item may name its own unit: ``patient:`` (or ``study:``); several images of one patient count
+    once."""
+    from helpers import choice_item, write_png, write_preset
+
+    write_png(tmp_path / "a.png")
+    items = [choice_item(i, "a.png", patient=f"P{i // 3}") for i in range(9)]
+    preset = write_preset(tmp_path / "p.yaml", items)
+    store = Store(tmp_path / "s.db")
+    run_batch(store, [load_preset(preset)], ["baseline/first"], run_name="r", progress=False)
+    acc = score_run(store, "r")["models"]["baseline/first"]["accuracy"]
+    assert (acc["n"], acc["units"], acc["unit"]) == (9, 3, "patient")

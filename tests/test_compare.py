@@ -260,7 +260,7 @@ def test_paper_metric_difference_has_a_paired_bootstrap_interval(tmp_path: Path,
 
     d = groups.prepare(scored_answers(Store(db), "r", models=["openai/new"]))
     units = _units(d)
-    assert sorted(set(units)) == [f"g:pair{k}" for k in range(4)]
+    assert sorted({u.rsplit("\x1f", 1)[1] for u in units}) == [f"pair{k}" for k in range(4)]  # one unit a pair
     rows = [np.flatnonzero(units == u) for u in sorted(set(units))]
     fams, ctx = [get_family("mediconfusion")], MetricContext(n_boot=0, detail=False)
     want = _headlines(d, fams, "clean", ctx)
@@ -353,7 +353,7 @@ def test_resampling_keeps_units_whole_and_doubling_every_unit_changes_no_figure(
     for parser in ("robust", "legacy"):
         d = groups.prepare(scored_answers(store, run, parser))
         units = _units(d)
-        assert len(set(units)) == 6 and all(u.startswith("m:") for u in units)  # the fixture's six images
+        assert len(set(units)) == 6 and all("\x1fimage\x1f" in u for u in units)  # the fixture's six images
         universe = sorted(set(units))
         rows = [np.flatnonzero(units == u) for u in universe]
         fams = [get_family(n) for n in detect_families(d)]

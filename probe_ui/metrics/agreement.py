@@ -33,7 +33,7 @@ overall figure.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
@@ -54,18 +54,22 @@ def majority(votes: dict[str, str] | None) -> str | None:
     return str(counts.index[0]) if len(counts) == 1 or counts.iloc[0] > counts.iloc[1] else None
 
 
-def _raters_kappa(votes: list[dict[str, str]], raters: list[str], n_boot: int, seed: int) -> dict[str, Any]:
+def _raters_kappa(votes: list[dict[str, str]], raters: list[str], n_boot: int, seed: int,
+                  units: Sequence[Any] | np.ndarray | None = None) -> dict[str, Any]:
+    """The raters' kappa; its interval by a bootstrap that draws whole units of evidence (``units``: each rated
+    answer's, :mod:`probe_ui.metrics.units`), so 41 variants of one image rated alike count as one image."""
     if len(raters) == 2:
         a, b = raters
-        both = [v for v in votes if a in v and b in v]
-        out = cohen_kappa([v[a] for v in both], [v[b] for v in both], n_boot=n_boot, seed=seed)
+        at = [i for i, v in enumerate(votes) if a in v and b in v]
+        out = cohen_kappa([votes[i][a] for i in at], [votes[i][b] for i in at], n_boot=n_boot, seed=seed,
+                          clusters=[units[i] for i in at] if units is not None else None)
     else:
         idx = {c: i for i, c in enumerate(CATEGORIES)}
         table = np.zeros((len(votes), len(CATEGORIES)))
         for i, v in enumerate(votes):
             for r in v.values():
                 table[i, idx[r]] += 1
-        out = fleiss_kappa(table, n_boot=n_boot, seed=seed)
+        out = fleiss_kappa(table, n_boot=n_boot, seed=seed, clusters=None if units is None else list(units))
     return {**out, "raters": [r or UNNAMED for r in raters]}
 
 
@@ -89,19 +93,24 @@ def rater_agreement(df: pd.DataFrame, *, n_boot: int = 2000, seed: int = 0) -> d
     rated = df[df["rater_ratings"].map(lambda v: isinstance(v, dict) and len(v) > 0)]
     if rated.empty:
         return None
+    from probe_ui.metrics.units import units_of
+
     votes = _votes(rated)
+    units = units_of(rated).keys
     raters = sorted({r for v in votes for r in v})
     method = "cohen" if len(raters) == 2 else "fleiss" if len(raters) > 2 else None
     out: dict[str, Any] = {"raters": [r or UNNAMED for r in raters], "ratings": sum(map(len, votes)),
                            "answers_rated": len(votes), "method": method, "overall": None, "pairs": [],
                            "models": {}}
     if method:
-        out["overall"] = _raters_kappa(votes, raters, n_boot, seed)
+        out["overall"] = _raters_kappa(votes, raters, n_boot, seed, units)
         if len(raters) > 2:
-            out["pairs"] = [_raters_kappa(votes, list(p), n_boot, seed) for p in combinations(raters, 2)]
+            out["pairs"] = [_raters_kappa(votes, list(p), n_boot, seed, units) for p in combinations(raters, 2)]
+        at = pd.Series(np.arange(len(rated)), index=rated.index)
         for model, g in rated.groupby("model", sort=True):
-            out["models"][str(model)] = _raters_kappa(_votes(g), raters, n_boot, seed)
-    out["vs_parser"], out["overruled"] = _versus_parser(rated, votes, n_boot, seed)
+            out["models"][str(model)] = _raters_kappa(_votes(g), raters, n_boot, seed,
+                                                      units[at[g.index].to_numpy()])
+    out["vs_parser"], out["overruled"] = _versus_parser(rated, votes, n_boot, seed, units)
     return out
 
 
@@ -109,8 +118,8 @@ def _parser_verdict(x: Any) -> bool | None:
     return bool(x) if isinstance(x, (bool, np.bool_)) else None
 
 
-def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int, seed: int
-                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int, seed: int,
+                   units: Sequence[Any] | np.ndarray | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     from probe_ui.scoring import value_or_none
 
     maj = [majority(v) for v in votes]
@@ -127,7 +136,7 @@ def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int
         "agreement": mv(sum(agree), len(agree)),
         "kappa": cohen_kappa([verdict for verdict in (maj[i] for i in both) if verdict is not None],  # all of them
                              ["correct" if parser[i] else "incorrect" for i in both], VERDICTS, n_boot=n_boot,
-                             seed=seed),
+                             seed=seed, clusters=[units[i] for i in both] if units is not None else None),
         "answers": len(both),
         "no_majority": sum(m is None for m in maj),
         "unsure": sum(m == "unsure" for m in maj),
