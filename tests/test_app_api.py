@@ -104,8 +104,9 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     rid = int(df.response_id.iloc[0])
     _images, text, shown_id, *_ = call(client, "/answer_detail", rid, "")
     assert "Prompt sent" in text and val(shown_id) == rid
-    msg, table = call(client, "/rate", rid, "unsure", "hard to say", {"html": "", "run": run}, "Dr API")
+    msg, table, detail_text = call(client, "/rate", rid, "unsure", "hard to say", {"html": "", "run": run}, "Dr API")
     assert "rated unsure by Dr API" in msg and "you: unsure · hard to say" in table["html"]
+    assert "unsure" in detail_text and "unrated" not in detail_text  # the detail shows the rating just saved
     assert store.ratings_frame(store.get_run(run).id).rating.tolist() == ["unsure"]
     assert store.latest_rating(rid, rater="Dr API") == ("unsure", "hard to say")
     assert "not running" in call(client, "/cancel_probe", run)

@@ -428,6 +428,9 @@ def test_live_probes_are_listed_by_the_typed_question_and_their_time_to_the_seco
         type(r)(**{**r.__dict__, "created_at": times[r.name], "updated_at": times[r.name]}) for r in runs.values()])
     labels = dict((name, label) for label, name in run_choices(store))
     assert len(set(labels.values())) == 2  # a probe a few seconds after another reads differently
+    times["probe-2"] = times["probe-1"]  # ... and one in the same second is told apart by its name
+    same = [label for label, _ in run_choices(store)]
+    assert len(set(same)) == 2 and all(label.endswith(("· probe-1", "· probe-2")) for label in same)
     for name, label in labels.items():
         when, what = label.split(" · ", 1)
         assert when.endswith(":04") or when.endswith(":41")  # the time first, to the second

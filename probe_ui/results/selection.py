@@ -43,7 +43,11 @@ def run_choices(store: Store) -> list[tuple[str, str]]:
             what = r.name
         by = f", by {r.created_by}" if r.created_by else ""  # who made it (runs before issue 23: unknown)
         out.append((f"{_when(r.created_at)} · {what} ({RUN_KINDS.get(kind, kind)}{by})", r.name))
-    return out
+    seen: dict[str, int] = {}
+    for label, _ in out:
+        seen[label] = seen.get(label, 0) + 1
+    # two runs of one question made in the same second: their names tell them apart
+    return [(f"{label} · {name}" if seen[label] > 1 else label, name) for label, name in out]
 
 
 def asked_questions(store: Store, run_ids: Sequence[int]) -> dict[int, str]:
