@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 
 from helpers import choice_item, write_png, write_preset
 from probe_ui import results as R
+from probe_ui import stats
 from probe_ui.images import CanonicalImage
 from probe_ui.metrics.base import wilson_ci
 from probe_ui.presets import PRESETS_DIR, load_preset
@@ -138,7 +139,7 @@ def test_accuracy_by_condition_matches_a_hand_count(two_runs) -> None:
     df = R.answers(store, [mc, pm])
     table = R.accuracy_by_condition(df)
     assert list(table.columns) == ["model", "condition", "what was done", "n", "correct", "accuracy", "ci_low",
-                                   "ci_high"]
+                                   "ci_high", "units"]
     assert dict(zip(table["condition"], table["what was done"]))["rotations/rot90"] == "rotated 90°"
     assert len(table) == df.groupby(["model", "condition"]).ngroups
     for row in table.itertuples():
@@ -147,7 +148,15 @@ def test_accuracy_by_condition_matches_a_hand_count(two_runs) -> None:
         hits = sum(1 for r in rows if bool(r["correct"]))
         assert (row.n, row.correct) == (len(rows), hits)
         assert row.accuracy == pytest.approx(100 * hits / len(rows))
-        assert (row.ci_low, row.ci_high) == wilson_ci(hits, len(rows))
+        # the interval over units of evidence (issue 43), counted by hand: a ProbMed image, a MediConfusion pair
+        unit = [str((r["attributes"] or {}).get("image_id") or r["item_group"]) for r in rows]
+        by_unit = pd.Series([bool(r["correct"]) for r in rows]).groupby(unit).agg(["sum", "size"])
+        by_item = pd.Series([bool(r["correct"]) for r in rows]).groupby([r["item_id"] for r in rows]).agg(
+            ["sum", "size"])
+        iv = stats.clustered_wilson(by_unit["sum"], by_unit["size"], nested=(by_item["sum"], by_item["size"]))
+        assert row.units == len(by_unit) < len(rows)  # two images a pair, two questions an image
+        assert (row.ci_low, row.ci_high) == (round(100 * iv.low, 4), round(100 * iv.high, 4))
+        assert (row.ci_low, row.ci_high) != wilson_ci(hits, len(rows)) or hits in (0, len(rows))
     first = table[table["model"] == "baseline/first"]
     assert first["condition"].iloc[0] == "original"  # original first, then the perturbed conditions
 

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from helpers import choice_item, write_png, write_preset
-from probe_ui import compare
+from probe_ui import compare, stats
 from probe_ui.metrics.base import wilson_ci
 from probe_ui.metrics.frame import for_resampling, mv, same_values
 from probe_ui.metrics.robustness import _order, _r, auc, curves, sweep_rows
@@ -32,6 +32,12 @@ def _levels(g: pd.DataFrame, okey: pd.Series) -> list[dict[str, Any]]:
         n = int(len(scored))
         right = int(scored.sum())
         lo, hi = wilson_ci(right, n) if n else (None, None)
+        ok = lv[~np.isnan(c)]
+        if n and ok.groupby("unit").size().max() > 1:  # a unit with several answers at this level (issue 43)
+            by_unit = ok.groupby("unit", sort=False)["c"].agg(["sum", "size"])
+            by_item = ok.groupby("item", sort=False)["c"].agg(["sum", "size"])
+            iv = stats.clustered_wilson(by_unit["sum"], by_unit["size"], nested=(by_item["sum"], by_item["size"]))
+            lo, hi = round(100 * iv.low, 4), round(100 * iv.high, 4)
         flip = None
         if level != 0:
             has = lv["item"].isin(okey.index).to_numpy()

@@ -771,14 +771,16 @@ def test_score_formats_and_paper_sections(mc_store: Store, tmp_path: Path, capsy
 
     assert main(["score", "--db", db, "--run", "mc", "--format", "markdown"]) == 0
     md = capsys.readouterr().out
-    assert "| model | scored answers | accuracy |" in md and "### mediconfusion" in md and "| set_accuracy |" in md
+    assert "| model | scored answers | in units | accuracy |" in md and "### mediconfusion" in md
+    assert "| set_accuracy |" in md and "| 8 pairs |" in md and "95% CI: Wilson interval over the effective" in md
 
     assert main(["score", "--db", db, "--run", "mc", "--format", "csv", "--parser", "legacy"]) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     row = next(r for r in table if r["model"] == "gpt4o" and r["section"] == "mediconfusion"
                and r["metric"] == "individual_accuracy")
     assert float(row["value"]) == pytest.approx(62.5) and row["numerator"] == "10" and row["denominator"] == "16"
-    assert any(r["section"] == "accuracy" and r["metric"] == "accuracy" for r in table)
+    acc = next(r for r in table if r["section"] == "accuracy" and r["metric"] == "accuracy")
+    assert (acc["units"], acc["unit"]) == ("8", "pair") and float(acc["ci_low"]) < float(acc["ci_high"])
 
     with pytest.raises(SystemExit) as e:
         main(["score", "--db", db, "--run", "mc", "--parser", "strict"])

@@ -18,8 +18,8 @@ WILSON = ("the 95 % Wilson score interval of the proportion: the range of true r
 #: the interval of a rate over answers that come in units of evidence (issue 43; probe_ui.metrics.units)
 CLUSTERED = ("the 95 % interval over the units of evidence, not the answers: all the answers about one item (its "
              "variants, samples, rotations and severity levels), or one pair (MediConfusion), one image (ProbMed), "
-             "one patient or study (a preset's patient: or study:) count together, and the page says how many: "
-             "\"n = 16 items (656 answers)\". Where each unit holds one answer it is the Wilson score interval. "
+             "one patient or study (a preset's patient: or study:) count together, and the page says how many, as "
+             "n = 16 items (656 answers). Where each unit holds one answer it is the Wilson score interval. "
              "Otherwise it is Wilson's over the effective number of answers, n divided by the design effect (Rao & "
              "Scott: how much the answers of one unit agree, their cluster-robust variance over the binomial one; "
              "never below 1, and never below the items' own), with Student's t on units - 1 degrees of freedom: "
