@@ -20,7 +20,7 @@ CLUSTERED = ("the 95 % interval over the units of evidence, not the answers: all
              "variants, samples, rotations and severity levels), or one pair (MediConfusion), one image (ProbMed), "
              "one patient or study (a preset's patient: or study:) count together, and the page says how many, as "
              "n = 16 items (656 answers). Where each unit holds one answer it is the Wilson score interval. "
-             "Otherwise it is Wilson's over the effective number of answers, n divided by the design effect (Rao & "
+             "Otherwise it is Wilson's over the effective number of answers, n divided by the design effect (Rao and "
              "Scott: how much the answers of one unit agree, their cluster-robust variance over the binomial one; "
              "never below 1, and never below the items' own), with Student's t on units - 1 degrees of freedom: "
              "41 variants of 16 images answered alike give a design effect near 41 and the interval of 16 answers. "
