@@ -32,13 +32,13 @@ def groups_frame(rows: list[dict[str, Any]], by: str) -> pd.DataFrame:
 
     label = {"condition": "perturbation", "category": "category"}[by]
     return pd.DataFrame([{
-        label: r.get("what", r[by]), "questions": r["n"], "in units": units_cell(r) if r.get("units") != r["n"]
-        else "-", "A accuracy %": _num(r["accuracy_a"]),
+        label: r.get("what", r[by]), "questions": r["n"],
+        "units of evidence": units_cell(r) if r.get("units") != r["n"] else "-", "A accuracy %": _num(r["accuracy_a"]),
         "B accuracy %": _num(r["accuracy_b"]), "B − A (points)": _num(r["difference"], signed=True),
         "95 % CI": _ci(r["ci"]), "B fixed": r["fixed"], "B broke": r["broke"], "p": _p(r["p_value"]),
         "p (Holm)": _p(r.get("p_holm")),
-    } for r in rows], columns=[label, "questions", "in units", "A accuracy %", "B accuracy %", "B − A (points)",
-                               "95 % CI",
+    } for r in rows], columns=[label, "questions", "units of evidence", "A accuracy %", "B accuracy %",
+                               "B − A (points)", "95 % CI",
                                "B fixed", "B broke", "p", "p (Holm)"])
 
 

@@ -212,8 +212,11 @@ def _overview(tables: dict[str, pd.DataFrame], raw: pd.DataFrame, report: dict[s
         lat = g["latency_s"].dropna() if len(g) else pd.Series(dtype=float)
         cost = g["cost"].dropna().sum() if len(g) else 0.0
         ci = f"{num(r['ci_low'], 1)}–{num(r['ci_high'], 1)}" if value_or_none(r["ci_low"]) is not None else "–"
+        from probe_ui.score_format import units_cell
+
         cells = [el("th", r["model"], scope="row"),
                  el("td", r["n"], class_="num", data_col="n"),
+                 el("td", units_cell({str(k): v for k, v in r.items()}), class_="num", data_col="units"),
                  el("td", num(r["accuracy"]), class_="num strong", data_col="accuracy",
                      data_value=data_num(r["accuracy"])),
                  el("td", ci, class_="num", data_col="ci"),
@@ -225,10 +228,14 @@ def _overview(tables: dict[str, pd.DataFrame], raw: pd.DataFrame, report: dict[s
                  el("td", num(float(lat.median()), 2) if len(lat) else "–", class_="num", data_col="latency"),
                  el("td", num(float(cost), 4) if cost else "0", class_="num", data_col="cost")]
         rows.append(wrap("tr", "".join(cells), data_model=r["model"]))
-    head = ["model", F.SCORED, f"{F.ACCURACY} %", "95 % CI", f"{F.RANDOM} %", f"{F.UNREADABLE} %",
+    head = ["model", F.SCORED, F.UNITS, f"{F.ACCURACY} %", "95 % CI", f"{F.RANDOM} %", f"{F.UNREADABLE} %",
             f"{F.REFUSED} %", F.ANSWERED, F.FAILED, F.LATENCY, F.COST]
+    from probe_ui.score_format import interval_notes
+
+    notes = interval_notes({"models": {r["model"]: {"accuracy": r} for r in ov.to_dict("records")
+                                       if value_or_none(r.get("units")) is not None}})
     return titled_section("overview", "Overview", grid_table(head, rows, "grid overview") + _glossary(head)
-                    + para("The numbers of 'probe-ui score'.", "muted"))
+                    + "".join(para(x, "method") for x in notes) + para("The numbers of 'probe-ui score'.", "muted"))
 
 
 def _glossary(labels: Sequence[str], family: str | None = None) -> str:

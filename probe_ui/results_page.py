@@ -41,8 +41,9 @@ class ResultsView:
 #: the answers table's columns as the page heads them (code-like names in words; the rest are words already)
 ANSWER_HEADERS = {"response_id": "answer #", "item_id": "item", "latency_s": "seconds"}
 #: the per-perturbation numbers as the page heads them (the condition id is left out: "what was done" says it)
-CONDITION_HEADERS = {"model": "model", "what was done": "what was done", "n": "n", "correct": "correct",
-                     "accuracy": "accuracy (%)", "ci_low": "95 % CI from (%)", "ci_high": "95 % CI to (%)"}
+CONDITION_HEADERS = {"model": "model", "what was done": "what was done", "n": "n", "units": "units of evidence",
+                     "correct": "correct", "accuracy": "accuracy (%)", "ci_low": "95 % CI from (%)",
+                     "ci_high": "95 % CI to (%)"}
 
 
 def condition_numbers(by_condition: pd.DataFrame) -> pd.DataFrame:

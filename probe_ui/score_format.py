@@ -25,7 +25,7 @@ def format_score_table(report: dict[str, Any]) -> str:
              + (f"; parser {report['parser']}" if report.get("parser") else "")]
     if report["items_not_loaded"]:
         lines.append(f"{report['items_not_loaded']} items could not be loaded (see 'probe-ui batch' output)")
-    header = f"{'model':<28} {'scored answers':>14} {'in units':>12} {'accuracy':>9} {'95% CI':>15} " \
+    header = f"{'model':<28} {'scored answers':>14} {'units of evidence':>17} {'accuracy':>9} {'95% CI':>15} " \
              f"{'random guess':>12} {'unreadable':>10} {'refused':>8} {'failed calls':>12}"
     lines += [header, "-" * len(header)]
     for model, r in report["models"].items():
@@ -36,7 +36,7 @@ def format_score_table(report: dict[str, Any]) -> str:
         inv, ref = r["invalid_rate"]["value"], r["refusal_rate"]["value"]
         inv_s = f"{inv:.1f}%" if inv is not None else "-"
         ref_s = f"{ref:.1f}%" if ref is not None else "-"
-        lines.append(f"{model:<28} {r['n']:>14} {units_cell(acc):>12} {val:>9} {ci:>15} {rnd:>12} {inv_s:>10} "
+        lines.append(f"{model:<28} {r['n']:>14} {units_cell(acc):>17} {val:>9} {ci:>15} {rnd:>12} {inv_s:>10} "
                      f"{ref_s:>8} {r['errors']:>12}")
     if not report["models"]:
         lines.append("(no answers yet)")
@@ -64,8 +64,9 @@ def units_cell(acc: dict[str, Any]) -> str:
     from probe_ui.metrics.units import WORDS
 
     units = acc.get("units")
-    if units is None:
+    if units is None or (isinstance(units, float) and units != units):
         return "-"
+    units = int(units)
     one, many = WORDS.get(str(acc.get("unit") or "item"), ("unit", "units"))
     return f"{units} {one if units == 1 else many}"
 
@@ -98,7 +99,7 @@ def format_score_markdown(report: dict[str, Any]) -> str:
     lines = [f"**Run** `{report['run']}` (seed {report['seed']}, {report['variants']} variants"
              + (f", {report['benchmark']}" if report.get("benchmark") else "")
              + f", parser {report.get('parser', 'robust')})", "",
-             "| model | scored answers | in units | accuracy | 95% CI | random guess | unreadable | refused | "
+             "| model | scored answers | units of evidence | accuracy | 95% CI | random guess | unreadable | refused | "
              "failed calls |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for model, r in report["models"].items():

@@ -771,7 +771,7 @@ def test_score_formats_and_paper_sections(mc_store: Store, tmp_path: Path, capsy
 
     assert main(["score", "--db", db, "--run", "mc", "--format", "markdown"]) == 0
     md = capsys.readouterr().out
-    assert "| model | scored answers | in units | accuracy |" in md and "### mediconfusion" in md
+    assert "| model | scored answers | units of evidence | accuracy |" in md and "### mediconfusion" in md
     assert "| set_accuracy |" in md and "| 8 pairs |" in md and "95% CI: Wilson interval over the effective" in md
 
     assert main(["score", "--db", db, "--run", "mc", "--format", "csv", "--parser", "legacy"]) == 0

@@ -83,6 +83,16 @@ SCORED = figure("scored answers", "answers counted in the accuracy (several samp
     paper="probe-ui's own bookkeeping",
     computed="answered questions with a known right answer; samples of one question count once",
     chance=COUNT_CHANCE, ci=COUNT_CI))
+UNITS = figure("units of evidence", "how many units the scored answers come in: the items (every variant and sample "
+                                   "of one counts together), MediConfusion's pairs, ProbMed's images, a preset's "
+                                   "patients or studies; the intervals are drawn over them", percent=False,
+               explain=Explanation(
+    measures="how much independent evidence the accuracy rests on: 41 variants of 16 images are 16 images' worth",
+    paper="the unit each benchmark's own analysis counts in (a MediConfusion pair, a ProbMed image); Obuchowski "
+          "(1997) and Rao and Scott's design effect for clustered readings in radiology",
+    computed="the distinct units among the scored answers (probe_ui/metrics/units.py: a preset's patient: or study:, "
+             "else the benchmark's unit, else a preset's group, else the item)",
+    chance=COUNT_CHANCE, ci=COUNT_CI))
 LATENCY = figure("median latency (s)", "the median time from request to reply, in seconds", percent=False,
                  explain=Explanation(
     measures="how long a typical answer took",

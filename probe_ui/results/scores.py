@@ -75,7 +75,7 @@ def metric_tables(df: pd.DataFrame, parser: str = "robust", definition: str = "a
 
 
 _OVERVIEW_COLUMNS = ["run", "model", "n", "accuracy", "ci_low", "ci_high", "random", "invalid", "refusal", "answered",
-                     "errors"]
+                     "errors", "units", "unit", "method"]
 _FAMILY_COLUMNS = ["run", "model", "metric", "value", "numerator", "denominator", "n", "ci_low", "ci_high", "random"]
 
 
@@ -100,7 +100,8 @@ def _overview_rows(report: dict[str, Any], digits: int | None) -> list[dict[str,
                      "random": _round(acc.get("random"), digits),
                      "invalid": _round(r["invalid_rate"]["value"], digits),
                      "refusal": _round(r["refusal_rate"]["value"], digits),
-                     "answered": r["answered"], "errors": r["errors"]})
+                     "answered": r["answered"], "errors": r["errors"], "units": acc.get("units"),
+                     "unit": acc.get("unit"), "method": acc.get("method")})
     return rows
 
 
