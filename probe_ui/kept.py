@@ -66,7 +66,9 @@ class Kept(Generic[K, V]):
             return list(self._values)
 
     def __len__(self) -> int:
-        return len(self._values)
+        with self._lock:  # a put between adding its value and forgetting the oldest must not be seen over the bound
+            return len(self._values)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._values
+        with self._lock:
+            return key in self._values
