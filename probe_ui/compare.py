@@ -322,8 +322,8 @@ def _units(d: pd.DataFrame) -> np.ndarray:
 
 def _resample(d: pd.DataFrame, rows: list[np.ndarray], idx: np.ndarray) -> pd.DataFrame:
     """The prepared rows of the drawn units. A unit drawn k times appears as k replicas: the copies get their own
-    replica and item codes (as another model's answers would), so every family counts the unit k times instead
-    of merging the copies into one over-full group."""
+    replica, item and unit codes (as another model's answers would), so every family counts the unit k times
+    instead of merging the copies into one over-full group."""
     counts = np.zeros(len(rows), dtype=np.int64)
     take, copy = [], []
     for u in idx:
@@ -334,7 +334,7 @@ def _resample(d: pd.DataFrame, rows: list[np.ndarray], idx: np.ndarray) -> pd.Da
     k = np.concatenate(copy) if copy else np.zeros(0, dtype=np.int64)
     out = d.iloc[at].reset_index(drop=True)
     if k.any():
-        for col in ("_rep", "_item"):
+        for col in ("_rep", "_item", "_unit"):
             codes = out[col].to_numpy(dtype=np.int64)
             out[col] = codes + k * (int(d[col].max()) + 1)
     return out

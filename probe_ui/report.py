@@ -17,7 +17,7 @@ Sections:
 5. **Against a baseline run** (``baseline``): per model, overall and per condition, accuracy(run) -
    accuracy(baseline) with its 95 % CI (:func:`baseline_deltas`).
 6. **Robustness curves** (only when the run holds a sweep: the ``severity`` suite or the Stress tab's sweep): one
-   figure per perturbation (accuracy per level, models as lines with 95 % Wilson bands,
+   figure per perturbation (accuracy per level, models as lines with 95 % bands over the units of evidence,
    :func:`probe_ui.results.plot_robustness_curve`), the table of AUCs and breaking points
    (:func:`probe_ui.results.breaking_points_table`) and, with ``baseline``, per perturbation and level the
    accuracy of this run minus the baseline run's with Newcombe's CI (:func:`robustness_baseline_deltas`).
@@ -408,7 +408,8 @@ def _stress(raw: pd.DataFrame, voted: pd.DataFrame) -> str:
                      + grid_table(["model"] + [h for _, h in cols], rows, "grid consistency")
                      + _glossary([h for _, h in cols], "groups"))
     parts.append(el("h3", "Accuracy per condition") + _figure_html(
-        lambda: R.plot_accuracy_by_condition(voted), "accuracy per perturbation condition, 95 % Wilson CIs"))
+        lambda: R.plot_accuracy_by_condition(voted),
+        "accuracy per perturbation condition, 95 % intervals over the units of evidence"))
     if len(raw):
         n_rows = voted[["item_id", "condition"]].drop_duplicates().shape[0]
         if n_rows <= MATRIX_ROW_LIMIT:
@@ -501,14 +502,16 @@ def _robustness(curves: pd.DataFrame, raw: pd.DataFrame, base: Run | None, base_
     title = "Robustness curves"
     perts = list(dict.fromkeys(curves["perturbation"]))
     parts = [para("Accuracy at each level of each swept perturbation (level 0 is the original; severities 1-5, or "
-                "rotation in degrees), one line per model with its 95 % Wilson band. AUC: the area under the curve "
-                "with the levels at equal steps from the original, normalised to 0-100 (a model whose accuracy "
-                "never moves scores its own accuracy); AUC / original: the share of the original's accuracy kept. "
+                "rotation in degrees), one line per model with its 95 % band (over the units of evidence). AUC: "
+                "the area under the curve with the levels at equal steps from the original, normalised to 0-100 "
+                "(a model whose accuracy never moves scores its own accuracy); AUC / original: the share of the "
+                "original's accuracy kept. "
                 "An item's breaking level is the lowest level whose answer differs from the item's original "
                 "answer; the median is over the items that broke.", "muted")]
     for p in perts if figures else ():  # the app draws the curves itself, interactive (probe_ui.plots)
         parts.append(wrap("div", el("h3", p) + _figure_html(
-            lambda p=p: R.plot_robustness_curve(curves, p), f"accuracy by {p} level, 95 % Wilson bands"),
+            lambda p=p: R.plot_robustness_curve(curves, p),
+            f"accuracy by {p} level, 95 % bands over the units of evidence"),
             class_="curve", data_perturbation=p))
     table = R.breaking_points_table(raw)
     head = list(table.columns)
@@ -695,7 +698,14 @@ def _provenance(store: Store, run: Run, baseline: Run | None) -> str:
                       + el("td", p.get("sha256"), class_="mono"))
                 for p in presets if isinstance(p, dict)]
         parts.append(el("h3", "Presets") + grid_table(["name", "file", "sha256"], rows, "grid", 99))
+    unit = s.pop("unit", None)
     rest = {"seed": run.seed, **s}
+    if isinstance(unit, dict) and unit.get("unit"):  # the run's unit of evidence in words: "8 pairs (16 items)"
+        from probe_ui.metrics.units import WORDS
+
+        one, many = WORDS.get(str(unit["unit"]), (str(unit["unit"]), f"{unit['unit']}s"))
+        rest["unit of evidence"] = (f"{unit.get('units')} {one if unit.get('units') == 1 else many}"
+                                    f" ({unit.get('items')} items)")
     rows = [wrap("tr", el("th", k, scope="row") + el("td", v if isinstance(v, str) else
                                                          json.dumps(v, sort_keys=True, default=str), class_="mono"))
             for k, v in rest.items()]

@@ -9,7 +9,8 @@ misspelt key is a type error, not a silent None.
 Who writes what:
 
 - a batch (:func:`probe_ui.runner.run_batch`): ``presets``, ``models``, ``prompt``, ``concurrency``, ``seed``,
-  ``suites``, ``samples``, ``temperature``, ``judge``, ``planned`` (and ``benchmark`` once scored);
+  ``suites``, ``samples``, ``temperature``, ``judge``, ``planned``, ``unit`` (the unit of evidence its items count
+  in, :func:`probe_ui.metrics.units.planned`) (and ``benchmark`` once scored);
 - a live probe (:mod:`probe_ui.live`): ``kind`` = "live", ``models``, ``items``, ``asked``, ``variant_order``;
 - an import (:mod:`probe_ui.importers`, :mod:`probe_ui.interop.importing`): ``benchmark``, ``imports`` (one entry
   per imported file: format, path, sha256, model, task, split, dataset), ``harness``, ``set`` (an exported set's
@@ -53,6 +54,7 @@ class RunSettings(BaseModel):
     asked: list[Any] = []
     seed: int | None = None  # a batch's seed (the run's own ``seed`` column is the one every run has)
     variant_order: list[str] = []  # a live probe's variants in the order it asked them
+    unit: dict[str, Any] | None = None  # a batch's unit of evidence: {unit, units, items[, kinds]}
     benchmark_set: dict[str, Any] | None = Field(None, alias="set")  # an imported set's {id, name} (interop)
 
     @field_validator("presets", "imports", mode="before")

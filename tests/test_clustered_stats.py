@@ -191,3 +191,42 @@ def test_a_presets_patient_makes_its_images_one_unit(tmp_path) -> None:
     run_batch(store, [load_preset(preset)], ["baseline/first"], run_name="r", progress=False)
     acc = score_run(store, "r")["models"]["baseline/first"]["accuracy"]
     assert (acc["n"], acc["units"], acc["unit"]) == (9, 3, "patient")
+
+
+def test_the_paper_metrics_count_units_too(severity_runs) -> None:
+    """Every paper metric's interval is over the units: the group figures of 656 answers over 8 pairs were
+    46.2-53.8 before; MediConfusion's image figures count a pair's two images once."""
+    store, run = severity_runs
+    paper = score_run(store, run)["models"]["baseline/first"]["paper"]
+    acc = paper["groups"]["group_consistency"]["all"]["accuracy"]
+    assert (acc["n"], acc["units"], acc["unit"]) == (656, 8, "pair")
+    assert acc["ci"][1] - acc["ci"][0] >= 30
+    flips = paper["groups"]["answer_flip_rate"]["pairs"]
+    assert (flips["n"], flips["units"]) == (640, 8) and flips["ci"][1] > 30
+    individual = paper["mediconfusion"]["individual_accuracy"]
+    assert (individual["n"], individual["units"]) == (16, 8)
+    never = paper["robustness_curves"]["blur"]["breaking_point"]["never_broken"]
+    assert (never["n"], never["units"]) == (16, 8)
+    assert len({it["unit"] for it in paper["robustness_curves"]["blur"]["breaking_point"]["per_item"]}) == 8
+
+
+def test_a_bootstrap_over_images_is_never_narrower_than_over_items() -> None:
+    """Yes/no pairs of one image answered "yes" throughout: each image scores 50 %, so drawing images alone shows
+    no spread; the interval is the wider of the images' and the questions' (the rule of the Wilson intervals)."""
+    values = np.array([1.0, 0.0] * 4 * 3)
+    images = np.repeat(np.arange(4), 6)
+    questions = np.arange(len(values))
+    iv = stats.cluster_bootstrap_ci(values, images, questions, 2000, np.random.default_rng(0))
+    over_images = stats.percentile_ci(stats.cluster_bootstrap_means(values, images, 2000, np.random.default_rng(0)))
+    assert over_images == (50.0, 50.0)
+    assert iv[0] < 35 and iv[1] > 65
+    one_each = stats.cluster_bootstrap_ci(values, questions, questions, 500, np.random.default_rng(1))
+    assert one_each == stats.percentile_ci(stats.bootstrap_means(values, 500, np.random.default_rng(1)))
+
+
+def test_the_run_records_its_unit_of_evidence(severity_runs) -> None:
+    """The unit is stored with the run (its settings), read from the items as the scoring reads the answers."""
+    store, run = severity_runs
+    settings = store.get_run(run).config
+    assert settings.unit == {"unit": "pair", "units": 8, "items": 16}
+    assert store.get_run("thirteen").config.unit == {"unit": "pair", "units": 8, "items": 13}

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from probe_ui import stats
 from probe_ui.benchmarks.illusion import metric as illusion
 from probe_ui.benchmarks.medblink import metric as medblink
 from probe_ui.benchmarks.mediconfusion import metric as mediconfusion
@@ -449,13 +450,13 @@ def test_sign_flip_pvalue_exact_matches_enumeration() -> None:
 def test_bootstrap_means_multinomial_matches_resampling() -> None:
     rng = np.random.default_rng(0)
     v = rng.integers(0, 2, 300).astype(float)
-    fast = illusion.bootstrap_means(v, 20000, np.random.default_rng(1))
+    fast = stats.bootstrap_means(v, 20000, np.random.default_rng(1))
     slow = v[np.random.default_rng(2).integers(0, len(v), (20000, len(v)))].mean(axis=1)
     assert fast.mean() == pytest.approx(slow.mean(), abs=2e-3)
     assert fast.std() == pytest.approx(slow.std(), rel=0.05)
     # many distinct values → index resampling path
     w = rng.normal(size=500)
-    b = illusion.bootstrap_means(w, 300, np.random.default_rng(3))
+    b = stats.bootstrap_means(w, 300, np.random.default_rng(3))
     assert len(b) == 300 and b.std() == pytest.approx(w.std() / np.sqrt(len(w)), rel=0.2)
 
 

@@ -116,13 +116,13 @@ def test_curves_accuracy_ci_flip_rate_auc_and_breaking_points_by_hand() -> None:
     assert blur["auc"] == round(expected, 4)
     assert blur["auc_relative"] == round(100 * expected / a[0], 4)
     bp = blur["breaking_point"]
-    assert bp["per_item"] == [{"item_id": "i1", "level": 3}, {"item_id": "i2", "level": None},
-                              {"item_id": "i3", "level": 2}]
+    assert bp["per_item"] == [{"item_id": "i1", "level": 3, "unit": 0}, {"item_id": "i2", "level": None, "unit": 1},
+                              {"item_id": "i3", "level": 2, "unit": 2}]  # each item its own unit of evidence
     assert (bp["median"], bp["broken"], bp["items"]) == (2.5, 2, 3)
     assert (bp["never_broken"]["numerator"], bp["never_broken"]["denominator"]) == (1, 3)
     rot = block["rotate"]  # only i1 was rotated: its original and one level
     assert [(lv["severity"], lv["n"], lv["answer_flip_rate"]) for lv in rot["levels"]] == [(0, 1, None), (45, 1, 100.0)]
-    assert rot["auc"] == 50.0 and rot["breaking_point"]["per_item"] == [{"item_id": "i1", "level": 45}]
+    assert rot["auc"] == 50.0 and rot["breaking_point"]["per_item"] == [{"item_id": "i1", "level": 45, "unit": 0}]
 
 
 def test_auc_is_rank_spaced_bridges_missing_levels_and_needs_two_points() -> None:

@@ -16,7 +16,7 @@ import pytest
 from helpers import choice_item, write_png, write_preset
 from probe_ui import compare, stats
 from probe_ui.metrics.base import wilson_ci
-from probe_ui.metrics.frame import for_resampling, mv, same_values
+from probe_ui.metrics.frame import cmv, for_resampling, prepare, same_values, unit_kind
 from probe_ui.metrics.robustness import _order, _r, auc, curves, sweep_rows
 from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch
@@ -50,30 +50,33 @@ def _levels(g: pd.DataFrame, okey: pd.Series) -> list[dict[str, Any]]:
     return out
 
 
-def _breaking(g: pd.DataFrame, okey: pd.Series) -> dict[str, Any]:
+def _breaking(g: pd.DataFrame, okey: pd.Series, kind: str) -> dict[str, Any]:
     items = g.loc[g["level"] == 0, ["item", "item_id"]].drop_duplicates("item")
     lv = g[(g["level"] > 0) & g["item"].isin(okey.index).to_numpy()]
     changed = ~same_values(lv["key"].to_numpy(dtype=object), okey.reindex(lv["item"]).to_numpy(dtype=object))
     first = lv[changed].groupby("item")["level"].min()
     levels = first.reindex(items["item"]).to_numpy(dtype=float)
-    per_item = [{"item_id": str(i), "level": None if np.isnan(x) else int(x)}
-                for i, x in zip(items["item_id"], levels)]
+    units = g.loc[g["level"] == 0].drop_duplicates("item")["unit"].to_numpy()
+    per_item = [{"item_id": str(i), "level": None if np.isnan(x) else int(x), "unit": int(u)}
+                for i, x, u in zip(items["item_id"], levels, units)]
     broke = levels[~np.isnan(levels)]
     return {"median": _r(float(np.median(broke))) if len(broke) else None,
-            "never_broken": mv(len(per_item) - len(broke), len(per_item)), "broken": int(len(broke)),
+            "never_broken": cmv(np.isnan(levels), units, kind=kind), "broken": int(len(broke)),
             "items": len(per_item), "per_item": per_item}
 
 
 def reference_curves(df: pd.DataFrame) -> dict[str, Any]:
     """The curves the straightforward way: one groupby per level, each item's original looked up by index."""
     rows = sweep_rows(df)
+    rows["unit"] = pd.factorize(rows["unit"])[0]  # one numbering for the whole table
+    kind = unit_kind(prepare(df))
     out: dict[str, Any] = {}
     for p in _order(rows["perturbation"].unique()):
         g = rows[rows["perturbation"] == p]
         okey = g[g["level"] == 0].drop_duplicates("item").set_index("item")["key"]
         levels = _levels(g, okey)
         a, rel = auc(levels)
-        out[p] = {"levels": levels, "auc": a, "auc_relative": rel, "breaking_point": _breaking(g, okey)}
+        out[p] = {"levels": levels, "auc": a, "auc_relative": rel, "breaking_point": _breaking(g, okey, kind)}
     return out
 
 

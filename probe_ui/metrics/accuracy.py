@@ -20,12 +20,12 @@ def accuracy_by_model(df: pd.DataFrame) -> dict[str, dict[str, Any]]:
     """
     from dataclasses import replace
 
-    from probe_ui.metrics.units import units_of
+    from probe_ui.metrics.units import codes_of
 
     out: dict[str, dict[str, Any]] = {}
     if df.empty:
         return out
-    units = units_of(df)
+    units = codes_of(df)
     at = pd.Series(np.arange(len(df)), index=df.index)
     for model, g in df.groupby("model", sort=True):
         ok = g[g["error"].isna()]

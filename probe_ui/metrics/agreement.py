@@ -38,7 +38,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.frame import mv
+from probe_ui.metrics.frame import cmv, mv
 from probe_ui.stats import cohen_kappa, fleiss_kappa
 
 CATEGORIES = ("correct", "incorrect", "unsure")
@@ -96,7 +96,8 @@ def rater_agreement(df: pd.DataFrame, *, n_boot: int = 2000, seed: int = 0) -> d
     from probe_ui.metrics.units import units_of
 
     votes = _votes(rated)
-    units = units_of(rated).keys
+    found = units_of(rated)
+    units = found.keys
     raters = sorted({r for v in votes for r in v})
     method = "cohen" if len(raters) == 2 else "fleiss" if len(raters) > 2 else None
     out: dict[str, Any] = {"raters": [r or UNNAMED for r in raters], "ratings": sum(map(len, votes)),
@@ -110,7 +111,7 @@ def rater_agreement(df: pd.DataFrame, *, n_boot: int = 2000, seed: int = 0) -> d
         for model, g in rated.groupby("model", sort=True):
             out["models"][str(model)] = _raters_kappa(_votes(g), raters, n_boot, seed,
                                                       units[at[g.index].to_numpy()])
-    out["vs_parser"], out["overruled"] = _versus_parser(rated, votes, n_boot, seed, units)
+    out["vs_parser"], out["overruled"] = _versus_parser(rated, votes, n_boot, seed, units, found.kind())
     return out
 
 
@@ -119,7 +120,8 @@ def _parser_verdict(x: Any) -> bool | None:
 
 
 def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int, seed: int,
-                   units: Sequence[Any] | np.ndarray | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                   units: Sequence[Any] | np.ndarray | None = None, kind: str = "item"
+                   ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     from probe_ui.scoring import value_or_none
 
     maj = [majority(v) for v in votes]
@@ -129,11 +131,15 @@ def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int
     agree = [(maj[i] == "correct") == parser[i] for i in both]
     models = rated["model"].astype(str).to_numpy()
     per_model: dict[str, Any] = {}
+    unit_of = [units[i] for i in both] if units is not None else list(both)  # an answer its own unit, unknown
+
+    def over(sel: list[int]) -> dict[str, Any]:  # agreement over answers, its interval over their units
+        return cmv([agree[k] for k in sel], [str(unit_of[k]) for k in sel], kind=kind) if sel else mv(0, 0)
+
     for m in sorted(set(models[both])) if both else []:
-        sel = [a for i, a in zip(both, agree) if models[i] == m]
-        per_model[m] = mv(sum(sel), len(sel))
+        per_model[m] = over([k for k, i in enumerate(both) if models[i] == m])
     block = {
-        "agreement": mv(sum(agree), len(agree)),
+        "agreement": over(list(range(len(both)))),
         "kappa": cohen_kappa([verdict for verdict in (maj[i] for i in both) if verdict is not None],  # all of them
                              ["correct" if parser[i] else "incorrect" for i in both], VERDICTS, n_boot=n_boot,
                              seed=seed, clusters=[units[i] for i in both] if units is not None else None),

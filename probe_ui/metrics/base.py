@@ -56,8 +56,10 @@ def clustered_ratio(right: Any, unit_keys: Any, item_keys: Any | None = None, *,
         return ratio(0, 0, random=random)
 
     def sums(keys: Any) -> tuple[np.ndarray, np.ndarray]:
-        g = pd.Series(x).groupby(pd.Series(np.asarray(keys, dtype=object)), sort=False)
-        return g.sum().to_numpy(dtype=float), g.size().to_numpy(dtype=float)
+        k = np.asarray(keys)
+        codes, uniq = pd.factorize(k if k.dtype.kind in "iu" else pd.Series(k.astype(object)))  # ints: fast path
+        return (np.bincount(codes, weights=x, minlength=len(uniq)),
+                np.bincount(codes, minlength=len(uniq)).astype(float))
 
     xu, mu = sums(unit_keys)
     iv = clustered_wilson(xu, mu, nested=sums(item_keys) if item_keys is not None else None)

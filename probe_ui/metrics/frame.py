@@ -14,7 +14,9 @@ reads them from here.
   :func:`suggestion_letter`, :func:`per_variant`;
 - answer keys: :func:`answer_keys` (the chosen option text for choice items, the label otherwise),
   :func:`truth_keys`, :func:`same_values`;
-- figures: :func:`mv` (a ratio as a MetricValue dict), :func:`value_only`, :func:`mean_pct`.
+- units of evidence: :func:`unit_codes`, :func:`unit_kind`;
+- figures: :func:`mv` (a ratio as a MetricValue dict), :func:`cmv` (one whose interval counts units),
+  :func:`value_only`, :func:`mean_pct`.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ import numpy as np
 import pandas as pd
 
 from probe_ui.items import LETTERS, suggested_letter
-from probe_ui.metrics.base import MetricValue, ratio
+from probe_ui.metrics import units
+from probe_ui.metrics.base import MetricValue, clustered_ratio, ratio
 from probe_ui.metrics.registry import attribute_keys
 
 ORIGINAL = "original"
@@ -40,8 +43,8 @@ READY = "_pm_ready"
 
 def attr_keys() -> tuple[str, ...]:
     """The variant attributes :func:`prepare` extracts: those the registered metric families read, plus
-    ``suggested_answer`` (every table gets ``_sug``)."""
-    return tuple(dict.fromkeys((*attribute_keys(), "suggested_answer")))
+    ``suggested_answer`` (every table gets ``_sug``) and those a unit of evidence is read from."""
+    return tuple(dict.fromkeys((*attribute_keys(), "suggested_answer", *units.attribute_keys())))
 
 
 def has_attribute(d: pd.DataFrame, key: str) -> bool:
@@ -144,7 +147,8 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
     """The answered rows, narrowed to the columns the metrics read (``COLUMNS``), with the per-variant facts every
     family needs computed once (vectorised; Python work only once per distinct variant): ``_vcode`` variant code,
     ``_rep`` replica code (model[, prompt][, sample]), ``_item`` item code (replica + group_id), ``_cond``
-    condition, ``_c`` correct as float, ``_p`` chance of a random guess, ``_a_<key>`` for the attributes the
+    condition, ``_unit`` the unit of evidence's code and ``_ukind`` its kind (:mod:`probe_ui.metrics.units`),
+    ``_c`` correct as float, ``_p`` chance of a random guess, ``_a_<key>`` for the attributes the
     metrics read (:func:`attr_keys`), ``_sug`` the suggested answer's letter, ``_vr`` tagged visual-required. Every
     metric function calls it; calling it on a prepared table returns the table unchanged."""
     if READY in df.columns:
@@ -189,6 +193,13 @@ def prepare(df: pd.DataFrame) -> pd.DataFrame:
             vr[todo] = [isinstance(tags[i], (list, tuple, np.ndarray)) and ("visual-required" in tags[i]
                                                                 or "visual_required" in tags[i]) for i in todo]
     cols["_vr"] = vr[codes]
+    per = d.iloc[first][[c for c in ("item_id", "source", "item_group") if c in d.columns]]
+    per = per.assign(**{k: v[first] for k, v in cols.items() if k.startswith("_a_")})
+    found = units.codes_of(per, items=False)  # a variant's unit is its item's: read once per variant
+    ukinds = found.kinds
+    cols["_unit"] = found.keys[codes]
+    kc, ku = pd.factorize(ukinds)
+    cols["_ukind"] = pd.Categorical.from_codes(kc[codes], pd.Index(ku, dtype=object))
     cols[READY] = np.ones(n, dtype=bool)
     extra = pd.DataFrame({k: (pd.Series(v, index=d.index, dtype=object, copy=False)
                               if isinstance(v, np.ndarray) and v.dtype == object else v) for k, v in cols.items()},
@@ -321,6 +332,38 @@ def mean_pct(x: np.ndarray) -> float | None:
     x = np.asarray(x, dtype=float)
     x = x[~np.isnan(x)]
     return round(float(100.0 * x.mean()), 4) if len(x) else None
+
+
+def unit_codes(df: pd.DataFrame) -> np.ndarray:
+    """Every row's unit of evidence as an int code (``_unit`` of a prepared table; equal codes, one unit)."""
+    if "_unit" in df.columns:
+        return df["_unit"].to_numpy(dtype=np.int64)
+    return units.codes_of(df, items=False).keys
+
+
+def unit_kind(df: pd.DataFrame) -> str:
+    """The unit most rows of a table count in ("item", "image", "pair", ...)."""
+    if "_ukind" in df.columns and len(df):
+        return str(df["_ukind"].value_counts(sort=True).index[0])
+    if not len(df):
+        return "item"
+    return units.codes_of(df, items=False).kind()
+
+
+def cmv(hits: Any, units: Any, *, items: Any | None = None, kind: str | None = None, random: float | None = None
+        ) -> dict:
+    """A ratio over scoring elements (answers, pairs, images: ``hits`` 1/0 each) that come in units of evidence
+    (``units``: each element's unit code, :func:`unit_codes`), as a MetricValue dict: the value over the elements,
+    the interval over the units (:func:`probe_ui.metrics.base.clustered_ratio`; Wilson's, as :func:`mv` gives,
+    where each unit holds one element). ``items``: each element's item where elements are answers (the variants of
+    one item inside a pair), so that the interval is never narrower than the items' clustering gives."""
+    from dataclasses import replace
+
+    x = np.asarray(hits, dtype=float)
+    if not len(x):
+        return mv(0, 0, random=random)
+    value = clustered_ratio(x, np.asarray(units), None if items is None else np.asarray(items), random=random)
+    return replace(value, unit=kind or "item").to_dict()
 
 
 def mv(num: float, den: float, n: int | None = None, *, ci: bool = True, random: float | None = None) -> dict:

@@ -39,9 +39,11 @@ import pandas as pd
 from probe_ui.metrics.frame import (
     ORIGINAL,
     answer_keys,
+    cmv,
     cond_mask,
     cond_values,
     correct_values,
+    first_rows,
     item_codes,
     key_codes,
     mean_pct,
@@ -51,19 +53,25 @@ from probe_ui.metrics.frame import (
     rep_keys,
     same_values,
     truth_keys,
+    unit_codes,
+    unit_kind,
 )
 from probe_ui.metrics.frame import variant_attr as variant_attr  # compare.py still imports it from here
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
+from probe_ui.metrics.units import ci_words
 
 # re-orderings of the options with everything else kept (not the text-only ``illusion/no-image+shuffle``, whose
 # answers compare with ``illusion/no-image``, not with the original)
 _SHUFFLE_RE = re.compile(r"(?:^circular/shift\d+$)|^(?!.*(?:no-image|text-only)).*shuffle")
 
 
-def consistency_of(groups_: np.ndarray, c: np.ndarray, p: np.ndarray) -> dict[str, Any]:
-    """Group consistency from arrays: group code, correct (0/1, NaN = not scored) and chance per row."""
+def consistency_of(groups_: np.ndarray, c: np.ndarray, p: np.ndarray, units: np.ndarray | None = None,
+                   kind: str = "item") -> dict[str, Any]:
+    """Group consistency from arrays: group code, correct (0/1, NaN = not scored), chance and unit of evidence
+    (:func:`probe_ui.metrics.frame.unit_codes`; None: each group its own) per row."""
     keep = ~np.isnan(c)
     g, c, p = groups_[keep], c[keep], p[keep]
+    u = (units[keep] if units is not None else g)
     if not len(g):
         return {"consistency": mv(0, 0), "accuracy": mv(0, 0), "groups": 0, "variants_per_group": None}
     codes, uniq = pd.factorize(g)
@@ -77,12 +85,12 @@ def consistency_of(groups_: np.ndarray, c: np.ndarray, p: np.ndarray) -> dict[st
     multi = n >= 2
     n_groups = int(multi.sum())
     rows = int(n[multi].sum())
-    consistent = int((right[multi] == n[multi]).sum())
+    ug = u[first_rows(codes, k)]  # a group's unit: its first row's
     rand = round(float(100 * np.exp(logp[multi]).mean()), 4) if n_groups and not has_nan_p[multi].any() else None
     rnd_acc = round(float(100 * psum[multi].sum() / rows), 4) if rows and not has_nan_p[multi].any() else None
     return {
-        "consistency": mv(consistent, n_groups, random=rand),
-        "accuracy": mv(int(right[multi].sum()), rows, random=rnd_acc),
+        "consistency": cmv(right[multi] == n[multi], ug[multi], kind=kind, random=rand),
+        "accuracy": cmv(c[multi[codes]], u[multi[codes]], items=codes[multi[codes]], kind=kind, random=rnd_acc),
         "groups": n_groups,
         "variants_per_group": round(rows / n_groups, 4) if n_groups else None,
     }
@@ -103,7 +111,7 @@ def group_consistency(df: pd.DataFrame, by: str = "group_id") -> dict[str, Any]:
     else:
         c[d[by].isna().to_numpy()] = np.nan
         gcode = item_codes(d) if by == "group_id" else key_codes(d, rep_keys(d) + [by])
-    return consistency_of(gcode, c, random_share(d))
+    return consistency_of(gcode, c, random_share(d), unit_codes(d), unit_kind(d))
 
 
 def flip_rate(df: pd.DataFrame) -> dict[str, Any]:
@@ -135,19 +143,22 @@ def flip_rate(df: pd.DataFrame) -> dict[str, Any]:
     ccodes, cuniq = pd.factorize(cond_values(d)[var])
     k = len(cuniq)
     n_c = np.bincount(ccodes, minlength=k)
-    ch_c = np.bincount(ccodes, weights=changed, minlength=k)
     mv_c = np.bincount(ccodes, weights=moved, minlength=k)
     order = np.argsort([str(c) for c in cuniq], kind="stable")
-    conditions = {str(cuniq[i]): mv(int(ch_c[i]), int(n_c[i])) for i in order}
+    units, kind = unit_codes(d)[var], unit_kind(d)
+    vitems = item[var]
+    conditions = {str(cuniq[i]): cmv(changed[ccodes == i], units[ccodes == i], items=vitems[ccodes == i], kind=kind)
+                  for i in order}
     moved_pct = {str(cuniq[i]): round(float(100 * mv_c[i] / n_c[i]), 4) for i in order}
     keep = ~moved
     kitems = item[var][keep]
-    flipped = np.unique(kitems[changed[keep]])  # items whose answer changes under some kept condition
+    ki, kn = pd.factorize(kitems)
+    flipped = np.bincount(ki, weights=changed[keep], minlength=len(kn)) > 0  # changes under some kept condition
     return {
         "conditions": conditions,
         "answer_moved": moved_pct,
-        "pairs": mv(int(changed[keep].sum()), int(keep.sum())),
-        "overall": mv(len(flipped), len(np.unique(kitems))),
+        "pairs": cmv(changed[keep], units[keep], items=kitems, kind=kind),
+        "overall": cmv(flipped, units[keep][first_rows(ki, len(kn))], kind=kind),
         "items": int(len(np.unique(item[var]))),
     }
 
@@ -169,9 +180,10 @@ def circular_eval(df: pd.DataFrame) -> dict[str, Any]:
     keep = (is_shift | is_orig) & ~np.isnan(c)
     nl = pd.to_numeric(d["n_labels"], errors="coerce").to_numpy(dtype=float) if "n_labels" in d.columns \
         else np.full(len(d), np.nan)
-    item, c, p, shift, orig, nl = (x[keep] for x in (item_codes(d), c, random_share(d), is_shift, is_orig, nl))
+    item, c, p, shift, orig, nl, u = (x[keep] for x in (item_codes(d), c, random_share(d), is_shift, is_orig, nl,
+                                                         unit_codes(d)))
     has = np.isin(item, item[shift])  # items with at least one shift
-    item, c, p, shift, orig, nl = (x[has] for x in (item, c, p, shift, orig, nl))
+    item, c, p, shift, orig, nl, u = (x[has] for x in (item, c, p, shift, orig, nl, u))
     if not len(item):
         return empty
     g, uniq = pd.factorize(item)  # numpy per item, in order of appearance (a paired bootstrap scores every replicate)
@@ -185,14 +197,15 @@ def circular_eval(df: pd.DataFrame) -> dict[str, Any]:
     nl_max = np.full(k, np.nan)
     np.fmax.at(nl_max, g, nl)
     complete = (origs >= 1) & (shifts >= nl_max - 1)
+    ug, kind = u[first_rows(g, k)], unit_kind(d)
     van_c = _first_of(g[orig], c[orig], k)[complete]  # each item's first original answer
     have_p = orig & ~np.isnan(p)
     van_p = _first_of(g[have_p], p[have_p], k)[complete]
     n_ok = int(complete.sum())
     rnd = round(float(100 * pd.Series(pr[complete]).mean()), 4) if n_ok else None
     return {
-        "circular": mv(int((right[complete] == n[complete]).sum()), n_ok, random=rnd),
-        "vanilla": mv(int(np.nansum(van_c)), int((~np.isnan(van_c)).sum()), random=mean_pct(van_p)),
+        "circular": cmv(right[complete] == n[complete], ug[complete], kind=kind, random=rnd),
+        "vanilla": cmv(van_c[~np.isnan(van_c)], ug[complete][~np.isnan(van_c)], kind=kind, random=mean_pct(van_p)),
         "items": n_ok,
         "incomplete": int((~complete).sum()),
     }
@@ -220,7 +233,7 @@ def same_option_under_shuffles(df: pd.DataFrame) -> dict[str, Any]:
     keep = (reorder | is_orig) & (d["kind"] == "choice").to_numpy()
     key = answer_keys(d)[keep]
     none = pd.isna(key)
-    item, reorder, is_orig = item_codes(d)[keep], reorder[keep], is_orig[keep]
+    item, reorder, is_orig, u = item_codes(d)[keep], reorder[keep], is_orig[keep], unit_codes(d)[keep]
     c = np.nan_to_num(correct_values(d)[keep], nan=0.0)
     if not len(item):
         return empty
@@ -233,9 +246,10 @@ def same_option_under_shuffles(df: pd.DataFrame) -> dict[str, Any]:
     right = np.bincount(g, weights=c, minlength=k)
     counted = (np.bincount(g, weights=reorder, minlength=k) >= 1) & (np.bincount(g, weights=is_orig, minlength=k) >= 1)
     same = (n_keys == 1) & ~any_none
+    ug, kind = u[first_rows(g, k)][counted], unit_kind(d)
     return {
-        "same_option": mv(int(same[counted].sum()), int(counted.sum())),
-        "all_correct": mv(int((right[counted] == n[counted]).sum()), int(counted.sum())),
+        "same_option": cmv(same[counted], ug, kind=kind),
+        "all_correct": cmv(right[counted] == n[counted], ug, kind=kind),
         "items": int(counted.sum()),
     }
 
@@ -281,7 +295,7 @@ def _headline(b: dict[str, Any]) -> dict[str, Any]:
                          "two scored variants",
                 chance="a guesser is right on all k variants with probability (1 / options)^k: 12.5 % for three "
                        "yes/no variants, far lower for more",
-                ci="the 95 % Wilson interval over items: n is the number of items, not of answers"),
+                ci=ci_words("items: n is the number of items, not of answers")),
             "answer flip rate": Explanation(
                 measures="how often a perturbation that should not change the answer changes the model's choice",
                 paper="the answer flip rate of the probing literature (docs/reference.md §4); not the correctness "
@@ -290,14 +304,14 @@ def _headline(b: dict[str, Any]) -> dict[str, Any]:
                          "option text differs from the original's / such pairs; an unreadable answer is an answer of "
                          "its own",
                 chance="a guesser flips with probability 1 - 1/k for k options: 50 % for yes/no, 75 % for four",
-                ci="the 95 % Wilson interval over pairs; lower is better"),
+                ci=ci_words("(original, variant) pairs", "lower is better")),
             "CircularEval": Explanation(
                 measures="whether the model picks the right option wherever it is placed (position bias)",
                 paper="MMBench's CircularEval, used by the medical probing papers for option-order robustness",
                 computed="items right in the original and under every cyclic shift of the options (the circular "
                          "suite) / such items",
                 chance="(1/k)^k for k options: 25 % for two, 0.4 % for four",
-                ci="the 95 % Wilson interval over items"),
+                ci=ci_words("items")),
             "same option under shuffles": Explanation(
                 measures="whether the model chooses the same answer text when only the order of the options changes, "
                          "right or wrong",
@@ -305,7 +319,7 @@ def _headline(b: dict[str, Any]) -> dict[str, Any]:
                 computed="items that choose the same option text in the original and in every re-ordering of the "
                          "options / items with re-orderings",
                 chance="(1/k)^m for k options and m re-orderings",
-                ci="the 95 % Wilson interval over items")})
+                ci=ci_words("items"))})
 def groups_block(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     """Group consistency over all conditions and per suite, the answer flip rate (``answer_flip_rate``), and
     CircularEval / same option under shuffles where those conditions exist."""
@@ -322,10 +336,10 @@ def groups_block(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     prefix = np.array([str(u).split("/", 1)[0] if "/" in str(u) else None for u in uniq], dtype=object)[codes]
     by_suite = {}
     if len(suites) > 1 or (len(suites) == 1 and not is_orig.all()):
-        item, c, p = item_codes(d), correct_values(d), random_share(d)
+        item, c, p, u, kind = item_codes(d), correct_values(d), random_share(d), unit_codes(d), unit_kind(d)
         for s in suites:
             m = is_orig | (prefix == s)
-            by_suite[s] = consistency_of(item[m], c[m], p[m])
+            by_suite[s] = consistency_of(item[m], c[m], p[m], u[m], kind)
     out["group_consistency"]["by_suite"] = by_suite
     if any(c.startswith("circular/shift") for c in conds):
         out["circular_eval"] = circular_eval(d)

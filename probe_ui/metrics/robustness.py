@@ -44,6 +44,7 @@ from probe_ui.metrics.base import wilson_ci
 from probe_ui.metrics.frame import (
     ORIGINAL,
     answer_keys,
+    cmv,
     cond_mask,
     cond_values,
     correct_values,
@@ -52,8 +53,11 @@ from probe_ui.metrics.frame import (
     mv,
     prepare,
     same_values,
+    unit_codes,
+    unit_kind,
 )
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
+from probe_ui.metrics.units import ci_words
 from probe_ui.suites import SEVERITY_PERTURBATIONS, parse_severity_condition
 
 FAMILY = "robustness_curves"
@@ -83,7 +87,7 @@ def sweep_rows(df: pd.DataFrame) -> pd.DataFrame:
     level = np.array([p[1] if p else -1 for p in parsed] + [-1], dtype=np.int64)[codes]
     rows = pd.DataFrame({"item": item_codes(d), "item_id": d["item_id"].astype(str).to_numpy(dtype=object)
                          if "item_id" in d.columns else "", "perturbation": pert, "level": level,
-                         "key": answer_keys(d), "c": correct_values(d), "unit": _units(d)})
+                         "key": answer_keys(d), "c": correct_values(d), "unit": unit_codes(d)})
     swept = rows[pd.notna(pert)]
     if not len(swept):
         return pd.DataFrame(columns=cols)
@@ -91,16 +95,6 @@ def sweep_rows(df: pd.DataFrame) -> pd.DataFrame:
     pairs = swept[["item", "perturbation"]].drop_duplicates()
     base = pairs.merge(orig, on="item", how="inner").assign(level=0)
     return pd.concat([base[cols], swept[cols]], ignore_index=True)
-
-
-def _units(d: pd.DataFrame) -> np.ndarray:
-    """Each row's unit of evidence (:mod:`probe_ui.metrics.units`); a replica drawn by a bootstrap keeps apart."""
-    from probe_ui.metrics.units import units_of
-
-    keys = units_of(d).keys
-    if "_rep" in d.columns:
-        keys = np.array([f"{r}\x1f{k}" for r, k in zip(d["_rep"].to_numpy(), keys)], dtype=object)
-    return keys
 
 
 def auc(levels: list[dict[str, Any]]) -> tuple[float | None, float | None]:
@@ -122,14 +116,15 @@ class _Sweep:
     them for every replicate of a comparison)."""
 
     def __init__(self, item: np.ndarray, item_id: np.ndarray, level: np.ndarray, key: np.ndarray,
-                 c: np.ndarray, unit: np.ndarray | None = None) -> None:
-        self.level, self.c, self.item, self.unit = level, c, item, unit
+                 c: np.ndarray, unit: np.ndarray | None = None, kind: str = "item") -> None:
+        self.level, self.c, self.item, self.unit, self.kind = level, c, item, unit, kind
         # each item's original: its first level-0 row, the items in order of first appearance
         codes, items = pd.factorize(item)
         at0 = np.flatnonzero(level == 0)
         codes0, items0 = pd.factorize(codes[at0])
         orig = at0[first_rows(codes0, len(items0))]
         self.orig_ids = item_id[orig]
+        self.orig_units = unit[orig] if unit is not None else None
         # per row: which original is its item's (its index among them), -1 for an item without one
         which = np.full(len(items), -1, dtype=np.int64)
         which[items0] = np.arange(len(items0))
@@ -180,11 +175,18 @@ class _Sweep:
         first = np.full(len(self.orig_ids), np.inf)
         broke_at = (self.level > 0) & self.changed
         np.minimum.at(first, self.orig[broke_at], self.level[broke_at].astype(float))
+        units = self.orig_units
         per_item = [{"item_id": str(i), "level": None if np.isinf(x) else int(x)}
                     for i, x in zip(self.orig_ids, first)]
+        if units is not None:  # the unit of evidence each item counts in (equal numbers: one unit)
+            for it, u in zip(per_item, units):
+                it["unit"] = int(u)
         broke = first[~np.isinf(first)]
+        never = np.isinf(first)
         return {"median": _r(float(np.median(broke))) if len(broke) else None,
-                "never_broken": mv(len(per_item) - len(broke), len(per_item)), "broken": int(len(broke)),
+                "never_broken": cmv(never, units, kind=self.kind) if units is not None
+                else mv(int(never.sum()), len(per_item)),
+                "broken": int(len(broke)),
                 "items": len(per_item), "per_item": per_item}
 
 
@@ -195,7 +197,8 @@ def _order(perts: Any) -> list[str]:
 
 def curves(df: pd.DataFrame) -> dict[str, Any]:
     """``{perturbation: {levels, auc, auc_relative, breaking_point}}`` of ONE model's table (module doc)."""
-    rows = sweep_rows(df)
+    d = prepare(df)
+    rows = sweep_rows(d)
     out: dict[str, Any] = {}
     if not len(rows):
         return out
@@ -203,10 +206,11 @@ def curves(df: pd.DataFrame) -> dict[str, Any]:
     item, item_id = rows["item"].to_numpy(), rows["item_id"].to_numpy(dtype=object)
     level, key = rows["level"].to_numpy(dtype=np.int64), rows["key"].to_numpy(dtype=object)
     c = rows["c"].to_numpy(dtype=float)
-    unit = rows["unit"].to_numpy(dtype=object)
+    unit = pd.factorize(rows["unit"].to_numpy(dtype=object))[0]  # one numbering for every perturbation
+    kind = unit_kind(d)
     for p in _order(rows["perturbation"].unique()):
         m = pert == p
-        sweep = _Sweep(item[m], item_id[m], level[m], key[m], c[m], unit[m])
+        sweep = _Sweep(item[m], item_id[m], level[m], key[m], c[m], unit[m], kind)
         levels = sweep.levels()
         a, rel = auc(levels)
         out[p] = {"levels": levels, "auc": a, "auc_relative": rel, "breaking_point": sweep.breaking()}
@@ -222,11 +226,16 @@ def _headline(block: dict[str, Any]) -> dict[str, Any]:
     perts = [p for p in block if isinstance(block[p], dict) and "levels" in block[p]]
     out: dict[str, Any] = {f"AUC {p}": block[p]["auc"] for p in perts}
     broken: dict[str, bool] = {}
+    unit: dict[str, Any] = {}
+    kind = "item"
     for p in perts:
-        for it in block[p]["breaking_point"]["per_item"]:
+        bp = block[p]["breaking_point"]
+        kind = (bp.get("never_broken") or {}).get("unit") or kind
+        for it in bp["per_item"]:
             broken[it["item_id"]] = broken.get(it["item_id"], False) or it["level"] is not None
+            unit.setdefault(it["item_id"], it.get("unit", it["item_id"]))
     if broken:
-        out["never broken"] = mv(sum(not b for b in broken.values()), len(broken))
+        out["never broken"] = cmv([not b for b in broken.values()], [str(unit[i]) for i in broken], kind=kind)
     return out
 
 
@@ -234,8 +243,9 @@ def _headline(block: dict[str, Any]) -> dict[str, Any]:
             "AUC {perturbation}": "area under the accuracy curve of that perturbation's sweep, levels at equal steps "
                                   "from the original, 0-100",
             "never broken": "swept items whose answer never left the original's at any level"},
-        description="robustness curves over the severity suite: accuracy per level with Wilson CIs, flip rate "
-                    "against the original, area under the curve, breaking point per item (ours)",
+        description="robustness curves over the severity suite: accuracy per level with 95 % intervals over the "
+                    "units of evidence, flip rate against the original, area under the curve, breaking point per "
+                    "item (ours)",
         explain={
             "AUC {perturbation}": Explanation(
                 measures="how well accuracy holds up as one degradation (blur, noise, JPEG, ...) gets stronger: one "
@@ -245,15 +255,15 @@ def _headline(block: dict[str, Any]) -> dict[str, Any]:
                          "(level 0), joined by straight lines, divided by the number of steps; a model whose "
                          "accuracy never moves scores its own accuracy; auc_relative = AUC / original accuracy",
                 chance="the mean of 1 / number of options: a guesser's flat curve",
-                ci="no interval for the area; each level's accuracy has its Wilson interval (the report draws them "
-                   "as bands)"),
+                ci="no interval for the area; each level's accuracy has its interval over the units of evidence "
+                   "(the report draws them as bands)"),
             "never broken": Explanation(
                 measures="the share of items whose answer no level of any degradation could change",
                 paper="probe-ui's own (breaking points of the severity suite)",
                 computed="swept items whose chosen answer equals the original's at every level of every perturbation "
                          "/ swept items; per item the lowest level that changed it is its breaking point",
                 chance="a guesser changes its answer almost always: near 0 %",
-                ci="the 95 % Wilson interval over items")})
+                ci=ci_words("items"))})
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return curves(d)
 

@@ -21,6 +21,7 @@ narrower than the item-level clustering gives (:func:`probe_ui.stats.clustered_w
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Iterable
 
 import numpy as np
 import pandas as pd
@@ -30,6 +31,18 @@ ITEM_UNITS = ("patient", "study")
 #: the word for a unit, as a page counts it ("n = 16 items")
 WORDS = {"patient": ("patient", "patients"), "study": ("study", "studies"), "image": ("image", "images"),
          "pair": ("pair", "pairs"), "group": ("group", "groups"), "item": ("item", "items")}
+
+
+#: what a paper metric's interval is, in words (``metrics --explain``; the method in full: 'accuracy')
+CI_WORDS = ("the 95 % interval over the units of evidence ({over}), so that an image's variants, samples and "
+            "severity levels count once: Wilson's where each unit holds one, else Wilson's over their effective "
+            "number (the design effect; 'accuracy' explains it)")
+
+
+def ci_words(over: str, then: str = "") -> str:
+    """:data:`CI_WORDS` for a figure counted over ``over`` ("items", "pairs with two readable answers"), and an
+    afterword."""
+    return CI_WORDS.format(over=over) + (f"; {then}" if then else "")
 
 
 @dataclass(frozen=True)
@@ -62,6 +75,13 @@ def declared() -> list[tuple[str, str, tuple[str, ...]]]:
     return out
 
 
+def attribute_keys() -> tuple[str, ...]:
+    """The variant attributes a unit is read from (a preset's ``patient`` and ``study``, the benchmarks' declared
+    ones): what :func:`probe_ui.metrics.frame.prepare` extracts once per variant."""
+    return tuple(dict.fromkeys([*ITEM_UNITS, *(where.split(".", 1)[1] for _, where, _ in declared()
+                                               if where.startswith("attributes."))]))
+
+
 def _attr(df: pd.DataFrame, key: str) -> np.ndarray:
     from probe_ui.metrics.frame import variant_attr
 
@@ -69,17 +89,23 @@ def _attr(df: pd.DataFrame, key: str) -> np.ndarray:
 
 
 def _present(values: np.ndarray) -> np.ndarray:
-    return np.array([v is not None and not (isinstance(v, float) and v != v) and str(v) != "" for v in values],
-                    dtype=bool)
+    missing = pd.isna(values)  # None, NaN and pandas' NA (text columns read from SQL)
+    out = ~missing
+    out[out] = np.asarray(values, dtype=object)[out] != ""
+    return out
 
 
-def units_of(df: pd.DataFrame) -> Units:
-    """Every row's unit (module doc). Rows of several runs or replicas keep apart: the key holds the run."""
+def _joined(*parts: np.ndarray) -> np.ndarray:
+    """The parts joined element-wise by a separator no id holds."""
+    return np.array(["\x1f".join(map(str, t)) for t in zip(*parts)], dtype=object)
+
+
+def _parts(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per row: its run, its unit's kind, its unit's value (the patient, image, pair or item id) and its item id."""
     n = len(df)
     run = df["run"].astype(str).to_numpy(dtype=object) if "run" in df.columns else np.full(n, "", dtype=object)
     item = df["item_id"].astype(str).to_numpy(dtype=object) if "item_id" in df.columns else np.arange(n).astype(str)
-    items = np.array([f"{r}\x1f{i}" for r, i in zip(run, item)], dtype=object)
-    keys, kinds = items.copy(), np.full(n, "item", dtype=object)
+    values, kinds = item.copy(), np.full(n, "item", dtype=object)
     todo = np.ones(n, dtype=bool)
     rules: list[tuple[str, str, tuple[str, ...]]] = [(k, f"attributes.{k}", ()) for k in ITEM_UNITS]
     rules += declared() + [("group", "item_group", ())]
@@ -89,16 +115,58 @@ def units_of(df: pd.DataFrame) -> Units:
         if not todo.any():
             break
         if where == "item_group":
-            values = df["item_group"].to_numpy(dtype=object) if "item_group" in df.columns else np.full(n, None)
+            found = df["item_group"].to_numpy(dtype=object) if "item_group" in df.columns else np.full(n, None)
         else:
-            values = _attr(df, where.split(".", 1)[1])
-        hit = todo & _present(values)
-        if claims and where == "item_group":  # a group is this benchmark's unit only in its own files
-            hit &= np.array([any(c in str(s) for c in claims) for s in source], dtype=bool)
-        keys[hit] = [f"{r}\x1f{kind}\x1f{v}" for r, v in zip(run[hit], values[hit])]
+            found = _attr(df, where.split(".", 1)[1])
+        hit = todo & _present(found)
+        if claims and where == "item_group" and hit.any():  # a group is this benchmark's unit only in its own files
+            codes, uniq = pd.factorize(source)
+            own = np.array([any(c in str(u) for c in claims) for u in uniq], dtype=bool)
+            hit &= own[codes]
+        values[hit] = found[hit]
         kinds[hit] = kind
         todo &= ~hit
-    return Units(keys, kinds, items)
+    return run, kinds, values, item
+
+
+def units_of(df: pd.DataFrame) -> Units:
+    """Every row's unit (module doc). Rows of several runs or replicas keep apart: the key holds the run."""
+    run, kinds, values, item = _parts(df)
+    if not len(run):
+        empty = np.empty(0, dtype=object)
+        return Units(empty, empty, empty)
+    return Units(_joined(run, kinds, values), kinds, _joined(run, item))
+
+
+def codes_of(df: pd.DataFrame, *, items: bool = True) -> Units:
+    """:func:`units_of` with int codes for keys and items instead of text (equal codes: one unit; the numbers
+    mean nothing across tables): what a table's own intervals need, without building a million strings.
+    ``items=False`` leaves the items' codes out (empty)."""
+    from probe_ui.metrics.frame import combined_codes
+
+    run, kinds, values, item = _parts(df)
+    empty = np.zeros(0, dtype=np.int64)
+    if not len(run):
+        return Units(empty, kinds, empty)
+    runs = [run] if "run" in df.columns else []  # one table of one run: nothing to tell apart
+    return Units(combined_codes([*runs, kinds, values]), kinds, combined_codes([*runs, item]) if items else empty)
+
+
+def planned(items: Iterable[Any]) -> dict[str, Any]:
+    """The unit of evidence a run's items count in, as the run records it in its settings (``unit``): the kind
+    most items fall into, how many units and items (``{"unit": "pair", "units": 8, "items": 16}``), and the other
+    kinds where some items fall into another. Read from the items alone (their ids, groups, attributes and source
+    file), as :func:`units_of` reads the stored answers, so that the record and the scoring agree."""
+    rows = [{"item_id": it.id, "item_group": it.group, "attributes": dict(it.attributes or {}),
+             "source": it.source, "variant_id": f"{n}"} for n, it in enumerate(items)]
+    if not rows:
+        return {"unit": "item", "units": 0, "items": 0}
+    u = units_of(pd.DataFrame(rows))
+    kinds = pd.Series(u.kinds.astype(str)).value_counts()
+    out: dict[str, Any] = {"unit": u.kind(), "units": int(len(set(u.keys))), "items": len(rows)}
+    if len(kinds) > 1:
+        out["kinds"] = {str(k): int(v) for k, v in kinds.items()}
+    return out
 
 
 def counted(units: int, cells: int, kind: str) -> str:

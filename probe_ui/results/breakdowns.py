@@ -60,7 +60,7 @@ def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
     """Per model and condition: the condition in words, n scored answers, correct, accuracy and its 95 % interval
     (percent) over the units of evidence (``units``: how many; Wilson's where each holds one answer,
     :func:`probe_ui.stats.clustered_wilson`)."""
-    from probe_ui.metrics.units import units_of
+    from probe_ui.metrics.units import codes_of
     from probe_ui.stats import clustered_wilson_groups
 
     cols = ["model", "condition", "what was done", "n", "correct", "accuracy", "ci_low", "ci_high", "units"]
@@ -68,7 +68,7 @@ def accuracy_by_condition(df: pd.DataFrame) -> pd.DataFrame:
     if s.empty:
         return pd.DataFrame(columns=cols)
     codes, keys = pd.factorize(pd.MultiIndex.from_arrays([s["model"].astype(str), s["condition"].astype(str)]))
-    u = units_of(s)
+    u = codes_of(s)
     intervals = clustered_wilson_groups(codes, s["_hit"].to_numpy(dtype=float), u.keys, u.items)
     hits = np.bincount(codes, weights=s["_hit"].to_numpy(dtype=float), minlength=len(keys))
     sizes = np.bincount(codes, minlength=len(keys))

@@ -57,7 +57,8 @@ def _label_ticks(ax: Axes, axis: str, labels: list[str]) -> None:
 
 
 def plot_accuracy_by_condition(df: pd.DataFrame) -> Figure:
-    """Grouped bars: accuracy (%) per condition, one colour per model, 95 % Wilson CI as error bars."""
+    """Grouped bars: accuracy (%) per condition, one colour per model, the 95 % interval over the units of evidence
+    as error bars."""
     table = accuracy_by_condition(df)
     if table.empty:
         return empty_figure()
@@ -157,9 +158,9 @@ def plot_category_heatmap(df: pd.DataFrame) -> Figure:
 
 def plot_robustness_curve(curves: pd.DataFrame, perturbation: str) -> Figure:
     """One perturbation's curves (``curves`` from :func:`robustness_curves`): accuracy (%) per level, one line per
-    model (per run and model when several runs are shown) with its 95 % Wilson band, levels at equal steps from the
-    original (the spacing the AUC uses). Levels without answers yet are left out, so a sweep can be drawn while it
-    fills."""
+    model (per run and model when several runs are shown) with its 95 % band over the units of evidence, levels at
+    equal steps from the original (the spacing the AUC uses). Levels without answers yet are left out, so a sweep
+    can be drawn while it fills."""
     import numpy as np
 
     t = curves[curves["perturbation"] == perturbation] if len(curves) else curves

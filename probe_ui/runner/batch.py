@@ -24,6 +24,7 @@ from tqdm import tqdm
 from probe_ui import prompts
 from probe_ui.items import Variant
 from probe_ui.judge import JUDGE_MODES
+from probe_ui.metrics.units import planned as planned_units
 from probe_ui.presets import Preset
 from probe_ui.providers.base import (
     ModelConfig,
@@ -174,6 +175,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         # not known until the plan is made (BatchPlan records it): a batch stopped before that leaves the run
         # incomplete, never "complete" against an earlier, smaller plan
         "planned": None,
+        # the unit of evidence the items count in (probe_ui.metrics.units): what every interval is over
+        "unit": planned_units(it for p in presets for it in p.items),
     }
     # one batch per run and shard at a time (another one stops here, before it writes anything): held until the
     # batch ends, so that two identical batches never ask, and pay for, the same cells twice

@@ -71,9 +71,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from probe_ui.metrics.base import MetricValue, wilson_ci
+from probe_ui.metrics.base import MetricValue
 from probe_ui.metrics.frame import (
     ORIGINAL,
+    cmv,
     cond_mask,
     cond_values,
     correct_values,
@@ -81,13 +82,24 @@ from probe_ui.metrics.frame import (
     flag,
     item_codes,
     mean_pct,
+    mv,
     per_variant,
     prepare,
     random_share,
+    unit_codes,
+    unit_kind,
     variant_attr,
 )
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
-from probe_ui.stats import bootstrap_means, cond_rng, percentile_ci, sign_flip_pvalue
+from probe_ui.metrics.units import ci_words
+from probe_ui.stats import (
+    cluster_bootstrap_ci,
+    cluster_bootstrap_means,
+    cluster_sums,
+    cond_rng,
+    percentile_ci,
+    sign_flip_pvalue,
+)
 
 PREFIX = "illusion/"
 NO_IMAGE = "illusion/no-image"
@@ -153,6 +165,7 @@ def _frame(df: pd.DataFrame) -> pd.DataFrame:
         "abstain": abstain[keep],
         "p": random_share(d)[keep],
         "vr": vr,
+        "unit": unit_codes(d)[keep],
     })
 
 
@@ -164,6 +177,7 @@ class _Items:
         if not len(s):
             self.acc, self.p = pd.DataFrame(), pd.DataFrame()
             self.source, self.vr = pd.Series(dtype=object), pd.Series(dtype=bool)
+            self.unit = pd.Series(dtype=np.int64)
             return
         icode, items = pd.factorize(s["item"].to_numpy())
         ccode, conds = pd.factorize(s["cond"].to_numpy())
@@ -179,6 +193,7 @@ class _Items:
         self.p = pd.DataFrame(p, index=items, columns=cols)
         first = first_rows(icode, ni)
         self.source = pd.Series(s["source"].to_numpy(dtype=object)[first], index=items)
+        self.unit = pd.Series(s["unit"].to_numpy()[first], index=items)  # an item's unit of evidence
         self.vr = pd.Series(np.bincount(icode, weights=s["vr"].to_numpy(dtype=float), minlength=ni) > 0, index=items)
 
     def has(self, cond: str) -> bool:
@@ -345,6 +360,7 @@ def score(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]
     items = _Items(f)
     ccode, cuniq = pd.factorize(f["cond"].to_numpy())
     c_all, p_all, ab_all = f["c"].to_numpy(dtype=float), f["p"].to_numpy(dtype=float), f["abstain"].to_numpy()
+    u_all, i_all, kind = f["unit"].to_numpy(), f["item"].to_numpy(), unit_kind(prepare(df))
     conds = sorted((str(c) for c in cuniq), key=lambda c: (c != ORIGINAL, c))
     index = {str(c): i for i, c in enumerate(cuniq)}
     for cond in conds:
@@ -352,29 +368,34 @@ def score(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]
         vals = c_all[sel]
         scored = ~np.isnan(vals)
         vals = vals[scored]
-        boots = bootstrap_means(vals, n_boot, cond_rng(seed, cond))
+        ci = cluster_bootstrap_ci(vals, u_all[sel][scored], i_all[sel][scored], n_boot, cond_rng(seed, cond))
         num = float(vals.sum())
         out["conditions"][cond] = MetricValue(
             round(100 * num / len(vals), 6) if len(vals) else None, int(num) if num.is_integer() else num,
-            len(vals), len(vals), percentile_ci(boots), mean_pct(p_all[sel][scored])).to_dict()
-        ab, n_ab = int(ab_all[sel].sum()), int(sel.sum())
-        out["abstention"][cond] = MetricValue(100 * ab / n_ab if n_ab else None, ab, n_ab, n_ab,
-                                              wilson_ci(ab, n_ab) if n_ab else None).to_dict()
+            len(vals), len(vals), ci, mean_pct(p_all[sel][scored]),
+            units=int(len(pd.unique(u_all[sel][scored]))), unit=kind,
+            method="percentile bootstrap over the units of evidence").to_dict()
+        out["abstention"][cond] = cmv(ab_all[sel], u_all[sel], items=i_all[sel], kind=kind)
         base = baseline_of(cond)
         if cond != ORIGINAL and base in conds:
             m = items.paired(base, cond)
             d = (m["b"] - m["a"]).to_numpy(dtype=float)
+            units = items.unit.reindex(m.index).to_numpy()
             rng = cond_rng(seed, "paired:" + cond)
-            if len(d):
-                p, how = sign_flip_pvalue(d, n_boot, rng)
+            if len(d):  # whole units flipped and drawn: an image's variants and samples are one pair's worth
+                p, how = sign_flip_pvalue(cluster_sums(d, units), n_boot, rng)
                 out["paired_difference"][cond] = {
                     "pp": round(float(100 * d.mean()), 6),
-                    "ci": _as_list(percentile_ci(bootstrap_means(d, n_boot, rng))),
-                    "p_value": round(p, 8), "p_method": how, "n_pairs": int(len(d)), "baseline": base,
+                    "ci": _as_list(percentile_ci(cluster_bootstrap_means(d, units, n_boot, rng))),
+                    "p_value": round(p, 8), "p_method": how, "n_pairs": int(len(d)),
+                    "n_units": int(len(pd.unique(units))), "baseline": base,
                 }
             else:
                 out["paired_difference"][cond] = {"pp": None, "ci": None, "p_value": None, "p_method": None,
                                                   "n_pairs": 0, "baseline": base}
+    pert = f["cond"].to_numpy() != ORIGINAL
+    out["abstention_perturbed"] = cmv(ab_all[pert], u_all[pert], items=i_all[pert], kind=kind) if pert.any() \
+        else mv(0, 0)
     out["fragility"] = fragility(f, items)
     rs = [v["R"] for v in out["fragility"].values() if v["in_robustness"] and v["R"] is not None]
     out["robustness"] = round(float(np.mean(rs)), 6) if rs else None
@@ -384,11 +405,8 @@ def score(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]
 def _headline(b: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"robustness": None if b.get("robustness") is None else 100.0 * b["robustness"]}
     ab = b.get("abstention") or {}
-    pert = [x for c, x in ab.items() if c != ORIGINAL]
     out["abstention original"] = ab.get(ORIGINAL)
-    num, den = sum(x["numerator"] for x in pert), sum(x["denominator"] for x in pert)
-    out["abstention perturbed"] = MetricValue(100.0 * num / den if den else None, num, den, int(den),
-                                              wilson_ci(num, den) if den else None).to_dict()
+    out["abstention perturbed"] = b.get("abstention_perturbed") or mv(0, 0)
     for cond, x in (b.get("paired_difference") or {}).items():
         out[f"Δ {cond.removeprefix(PREFIX)} (pp)"] = x.get("pp")
     for t, x in (b.get("fragility") or {}).items():
@@ -422,14 +440,14 @@ def _headline(b: dict[str, Any]) -> dict[str, Any]:
                 paper="Illusion of Readiness: abstention is reported on its own and counts as wrong in accuracy",
                 computed="replies flagged as refusals or unreadable / replies, on the originals of the illusion items",
                 chance="none: a property of how the model answers",
-                ci="the 95 % Wilson interval over replies"),
+                ci=ci_words("replies")),
             "abstention perturbed": Explanation(
                 measures="how often the model abstains once the image is removed, replaced or the options changed: "
                          "abstaining without the image is the right behaviour",
                 paper="Illusion of Readiness",
                 computed="refusals or unreadable replies / replies, over every illusion condition together",
                 chance="none: a property of how the model answers",
-                ci="the 95 % Wilson interval over replies"),
+                ci=ci_words("replies")),
             "Δ {condition} (pp)": Explanation(
                 measures="how much one stress condition moves accuracy against its baseline (e.g. the image removed)",
                 paper="Illusion of Readiness: paired differences with a permutation test",

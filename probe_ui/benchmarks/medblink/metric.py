@@ -18,17 +18,19 @@ import pandas as pd
 
 from probe_ui.metrics.base import MetricValue
 from probe_ui.metrics.frame import (
+    cmv,
     cond_mask,
     correct_values,
     has_attribute,
     item_codes,
     lower_contains,
     mean_pct,
-    mv,
     per_variant,
     prepare,
     random_share,
     sources_text,
+    unit_codes,
+    unit_kind,
     variant_attr,
 )
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
@@ -59,13 +61,15 @@ def score(df: pd.DataFrame) -> dict[str, Any]:
     c = correct_values(d)
     keep = ~np.isnan(c)
     d, c = d[keep], c[keep]
-    f = pd.DataFrame({"task": tasks(d).to_numpy(dtype=object), "c": c, "p": random_share(d)})
+    f = pd.DataFrame({"task": tasks(d).to_numpy(dtype=object), "c": c, "p": random_share(d), "unit": unit_codes(d),
+                      "item": item_codes(d)})
+    kind = unit_kind(d)
     f = f[f["task"].notna()]
     out_tasks: dict[str, Any] = {}
     accs, rnds = [], []
     for t, g in f.groupby("task", sort=True):
         rnd = mean_pct(g["p"].to_numpy())
-        out_tasks[str(t)] = mv(float(g["c"].sum()), len(g), random=rnd)
+        out_tasks[str(t)] = cmv(g["c"], g["unit"], items=g["item"], kind=kind, random=rnd)
         accs.append(100 * g["c"].mean())
         if rnd is not None:
             rnds.append(rnd)
@@ -112,6 +116,7 @@ def rows(d: pd.DataFrame) -> pd.DataFrame:
             computed="the unweighted mean of the per-task accuracies (a task's accuracy: right / asked)",
             chance="50 % for two options, 33.3 % for three; MedBLINK's random row is 42.58 over its tasks, human "
                    "experts 96.4",
-            ci="no interval for the mean; each task's accuracy in score --json carries its Wilson interval")})
+            ci="no interval for the mean; each task's accuracy in score --json carries its interval over the units "
+               "of evidence")})
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return score(rows(d))

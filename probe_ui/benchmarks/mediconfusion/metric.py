@@ -40,6 +40,7 @@ import pandas as pd
 from probe_ui.metrics.frame import (
     ORIGINAL,
     answer_keys,
+    cmv,
     combined_codes,
     cond_values,
     correct_values,
@@ -53,9 +54,12 @@ from probe_ui.metrics.frame import (
     random_share,
     rep_keys,
     sources_text,
+    unit_codes,
+    unit_kind,
     variant_attr,
 )
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
+from probe_ui.metrics.units import ci_words
 
 PARTNER = "mediconfusion-pair/partner-image"
 _METRICS = ("set_accuracy", "individual_accuracy", "confusion", "invalid")
@@ -96,18 +100,19 @@ def _facts(d: pd.DataFrame) -> dict[str, np.ndarray]:
     ans = answer_keys(d)
     inv = pd.isna(ans) | flag(d, "invalid")
     chosen = np.where(inv, np.array(None, dtype=object), ans)  # None: invalid (MediConfusion's '-')
-    return {"ok": c >= 1.0, "inv": inv, "ans": chosen, "p": random_share(d)}
+    return {"ok": c >= 1.0, "inv": inv, "ans": chosen, "p": random_share(d), "unit": unit_codes(d),
+            "item": item_codes(d), "kind": np.array(unit_kind(d), dtype=object)}
 
 
 def _frame(d: pd.DataFrame) -> pd.DataFrame:
     """:func:`_facts` as a table."""
-    return pd.DataFrame(_facts(d))
+    return pd.DataFrame({k: v for k, v in _facts(d).items() if k != "kind"})
 
 
 def _pair_level(facts: dict[str, np.ndarray], rows: np.ndarray, conds: np.ndarray) -> dict[str, np.ndarray]:
     """One entry per pair from the per-row ``facts`` of the pairs' ``rows`` and their conditions (image 1, image 2
     alternating): numpy arrays by name (``pd.DataFrame(...)`` makes it a table)."""
-    ok, inv, ans, p = (facts[k][rows] for k in ("ok", "inv", "ans", "p"))
+    ok, inv, ans, p, unit, item = (facts[k][rows] for k in ("ok", "inv", "ans", "p", "unit", "item"))
     both_valid = ~inv[0::2] & ~inv[1::2]
     same = (ans[0::2] == ans[1::2]) & both_valid
     return {
@@ -118,14 +123,17 @@ def _pair_level(facts: dict[str, np.ndarray], rows: np.ndarray, conds: np.ndarra
         "valid": both_valid,
         "confused": same,
         "p1": p[0::2].astype(float), "p2": p[1::2].astype(float),
+        "unit": unit[0::2],
+        # per image, image 1 and 2 of each pair in turn (n_pairs × 2): right, invalid, item
+        "images_ok": ok.reshape(-1, 2), "images_inv": inv.reshape(-1, 2), "images_item": item.reshape(-1, 2),
     }
 
 
-def _totals(pl: dict[str, np.ndarray]) -> dict[str, Any]:
-    n = len(pl["set"])
-    valid = int(pl["valid"].sum())
-    confused = int(pl["confused"].sum())
-    precision_den = int((pl["valid"] & ~pl["confused"]).sum())
+def _totals(pl: dict[str, np.ndarray], kind: str = "pair") -> dict[str, Any]:
+    """The five figures over pairs; their intervals over the units of evidence (a pair's variants and samples,
+    or a patient's pairs, count once)."""
+    n, u = len(pl["set"]), pl["unit"]
+    valid = pl["valid"].astype(bool)
     p1, p2 = pl["p1"], pl["p2"]
 
     def rnd(x: np.ndarray) -> float | None:
@@ -133,11 +141,14 @@ def _totals(pl: dict[str, np.ndarray]) -> dict[str, Any]:
         return round(float(100 * x.mean()), 4) if len(x) else None
 
     return {
-        "set_accuracy": mv(int(pl["set"].sum()), n, random=rnd(p1 * p2)),
-        "individual_accuracy": mv(int(pl["ind"].sum()), 2 * n, random=rnd(np.concatenate([p1, p2]))),
-        "confusion": mv(confused, valid, random=rnd(p1)),
-        "invalid": mv(int(pl["inv"].sum()), 2 * n, ci=True),
-        "precision": mv(int((pl["set"] & ~pl["confused"]).sum()), precision_den),
+        "set_accuracy": cmv(pl["set"], u, kind=kind, random=rnd(p1 * p2)),
+        "individual_accuracy": cmv(pl["images_ok"].reshape(-1), np.repeat(u, 2),
+                                   items=pl["images_item"].reshape(-1), kind=kind,
+                                   random=rnd(np.concatenate([p1, p2]))),
+        "confusion": cmv(pl["confused"][valid], u[valid], kind=kind, random=rnd(p1)),
+        "invalid": cmv(pl["images_inv"].reshape(-1), np.repeat(u, 2), items=pl["images_item"].reshape(-1),
+                       kind=kind),
+        "precision": cmv(pl["set"][valid & ~pl["confused"]], u[valid & ~pl["confused"]], kind=kind),
         "pairs": n,
     }
 
@@ -146,11 +157,11 @@ def _pct(x: float) -> float | None:
     return None if x is None or np.isnan(x) else round(float(100 * x), 4)
 
 
-def _per_category(rows: pd.DataFrame, pairs: dict[str, np.ndarray],
+def _per_category(rows: pd.DataFrame, pairs: Mapping[str, Any],
                   category_counts: Mapping[str, float] | None) -> dict[str, dict[str, Any]]:
     if "category" not in rows.columns:
         return {}
-    pl = pd.DataFrame(pairs)
+    pl = pd.DataFrame({k: v for k, v in pairs.items() if k != "kind" and not k.startswith("images_")})
     f = _frame(rows)
     n_pairs = len(pl)
     img = pd.DataFrame({
@@ -176,16 +187,34 @@ def _per_category(rows: pd.DataFrame, pairs: dict[str, np.ndarray],
                                               valids=("valid", "sum"), valid_nc=("valid_nc", "sum"),
                                               set_nc=("set_nc", "sum"),
                                               p=("p", "mean"), pp=("pp", "mean"))
+    ex["unit"] = pl["unit"].to_numpy()[ex["pair"].to_numpy(dtype=np.int64)]
+    kind = str(pairs.get("kind", "pair"))
+    groups: dict[Any, pd.DataFrame] = dict(tuple(ex.groupby("cat", sort=True)))
     out: dict[str, dict[str, Any]] = {}
     for label, r in sums.iterrows():
         cat = cast(str, label)  # the categories are text
-        den = float(category_counts[cat]) if category_counts and cat in category_counts else int(r.incidence)
+        g = groups[cat]
+        u = g["unit"].to_numpy()
+
+        def over(hits: str, where: np.ndarray | None = None, *, random: float | None = None) -> dict:
+            at = np.ones(len(g), bool) if where is None else where
+            return cmv(g[hits].to_numpy()[at], u[at], kind=kind, random=random)
+
+        if category_counts and cat in category_counts:  # the dataset's own denominators: no interval over units
+            den = float(category_counts[cat])
+            counted = {"set_accuracy": mv(int(r.set), den, random=_pct(r.pp)),
+                       "individual_accuracy": mv(int(r.ind), den, random=_pct(r.p)),
+                       "invalid": mv(int(r.inv), den)}
+        else:
+            counted = {"set_accuracy": over("set_x", random=_pct(r.pp)),
+                       "individual_accuracy": over("ok", random=_pct(r.p)),
+                       "invalid": over("inv")}
         out[str(cat)] = {
-            "set_accuracy": mv(int(r.set), den, random=_pct(r.pp)),
-            "individual_accuracy": mv(int(r.ind), den, random=_pct(r.p)),
-            "confusion": mv(int(r.confused), int(r.valids), random=_pct(r.p)),
-            "invalid": mv(int(r.inv), den),
-            "precision": mv(int(r.set_nc), int(r.valid_nc)),
+            "set_accuracy": counted["set_accuracy"],
+            "individual_accuracy": counted["individual_accuracy"],
+            "confusion": over("confused", g["valid"].to_numpy() == 1, random=_pct(r.p)),
+            "invalid": counted["invalid"],
+            "precision": over("set_nc", g["valid_nc"].to_numpy() == 1),
             "images": int(r.incidence),
         }
     return out
@@ -226,9 +255,11 @@ def score(df: pd.DataFrame, category_counts: Mapping[str, float] | None = None, 
         return {**empty, "pairs_dropped": dropped}
     facts = _facts(d)
     pl = _pair_level(facts, rows, conds)
-    out = _totals(pl)
+    kind = str(facts["kind"])
+    out = _totals(pl, kind)
     out.update(pairs_dropped=dropped, pairing=pairing,
-               per_category=_per_category(d.iloc[rows], pl, category_counts) if detail else {}, per_condition={})
+               per_category=_per_category(d.iloc[rows], {**pl, "kind": kind}, category_counts) if detail else {},
+               per_condition={})
     if not detail:
         return out
     # other conditions whose variants also pair up by item_group
@@ -239,7 +270,7 @@ def score(df: pd.DataFrame, category_counts: Mapping[str, float] | None = None, 
             opl = _pair_level(facts, orows, ow)
             for c in sorted(set(opl["cond"])):
                 at = opl["cond"] == c
-                out["per_condition"][str(c)] = _totals({k: v[at] for k, v in opl.items()})
+                out["per_condition"][str(c)] = _totals({k: v[at] for k, v in opl.items()}, kind)
     return out
 
 
@@ -292,25 +323,25 @@ def _detect(d: pd.DataFrame) -> str | None:
                 computed="pairs of images asked the same question with both answers right / pairs; per category, "
                          "divided by how often the category occurs among the images",
                 chance="25 % with two options per image (1/(n1 x n2) in general); GPT-4o scored 18.75 in the paper",
-                ci="the 95 % Wilson interval over pairs: n is the number of pairs"),
+                ci=ci_words("pairs: n is the number of pairs")),
             "individual accuracy": Explanation(
                 measures="plain accuracy over the images of the confusing pairs",
                 paper="MediConfusion, utils/answering.py",
                 computed="images answered right / (2 x pairs); an unreadable answer counts as wrong",
                 chance="50 % with two options (mean 1/n)",
-                ci="the 95 % Wilson interval over images"),
+                ci=ci_words("pairs: both images of a pair count as one")),
             "confusion": Explanation(
                 measures="how often the model gives the same answer to two images that need different answers: it "
                          "did not see the difference (lower is better)",
                 paper="MediConfusion, utils/answering.py",
                 computed="pairs whose two readable answers are the same option / pairs with both answers readable",
                 chance="50 % with two options (mean 1/n); GPT-4o scored 75.00 in the paper",
-                ci="the 95 % Wilson interval over pairs with two readable answers"),
+                ci=ci_words("pairs with two readable answers")),
             "precision": Explanation(
                 measures="when the model does give two different answers to the two images, how often both are right",
                 paper="MediConfusion, utils/answering.py (printed as 'Precision')",
                 computed="pairs with both images right / pairs with two readable answers that are not the same option",
                 chance="with two options, a guesser that answers differently is right on both half of the time: 50 %",
-                ci="the 95 % Wilson interval over those pairs; often few pairs, so wide")})
+                ci=ci_words("those pairs", "often few pairs, so wide"))})
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
     return score(d, detail=ctx.detail)

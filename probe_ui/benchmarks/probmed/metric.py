@@ -44,7 +44,8 @@ right when ``correct`` is true (invalid and unknown count as wrong). Values are 
 - every question-type accuracy is pooled: right images / counted images (abnormality: right / questions), and the
   weights are the counted images (not all images of the type), so ``overall`` = Σ right units / Σ counted units
   over the five types (four types without adversarial); unknown qa_types are ignored;
-- Wilson 95 % CIs on the pooled figures.
+- 95 % intervals on the pooled figures over the units of evidence (an image's questions count as one image,
+  :mod:`probe_ui.metrics.units`).
 
 Random reference (both modes): the same pipeline with every row replaced by its chance of being guessed right
 (1 / n_labels, i.e. 0.5 for yes/no): modality and organ 25, abnormality 50, entity and grounding by the numbers of
@@ -61,6 +62,7 @@ import pandas as pd
 
 from probe_ui.metrics.frame import (
     ORIGINAL,
+    cmv,
     cond_mask,
     correct_values,
     has_attribute,
@@ -68,6 +70,8 @@ from probe_ui.metrics.frame import (
     mv,
     prepare,
     random_share,
+    unit_codes,
+    unit_kind,
     value_only,
     variant_attr,
 )
@@ -135,6 +139,7 @@ def _frame(df: pd.DataFrame) -> pd.DataFrame:
         "p": np.where(np.isnan(p), 0.5, p),
         "order": np.where(np.isnan(order), pos, order),
         "pos": pos,
+        "unit": unit_codes(d)[keep],
     })
 
 
@@ -335,10 +340,12 @@ def _clean_units(f: pd.DataFrame) -> pd.DataFrame:
     f["image"] = key_codes(f, ["rep", "img"])
     itype = f.groupby("image")["itype"].first()
     parts = []
+    unit = f.groupby("image")["unit"].first()
     ab = f[f["fam"] == "abnormality"]
     if len(ab):
         parts.append(pd.DataFrame({"image": ab["image"].to_numpy(), "q": "abnormality", "all_x": ab["x"].to_numpy(),
-                                   "first_x": np.nan, "all_p": ab["p"].to_numpy(), "first_p": np.nan}))
+                                   "first_x": np.nan, "all_p": ab["p"].to_numpy(), "first_p": np.nan,
+                                   "unit": ab["unit"].to_numpy()}))
     rest = f[f["fam"] != "abnormality"].copy()
     if len(rest):
         lone = rest["role"] == "lone"
@@ -355,6 +362,7 @@ def _clean_units(f: pd.DataFrame) -> pd.DataFrame:
         im = u.groupby(["image", "fam"], sort=False).agg(all_x=("all_x", "prod"), first_x=("first_x", "prod"),
                                                          all_p=("all_p", "prod"), first_p=("first_p", "prod"))
         im = im.reset_index().rename(columns={"fam": "q"})
+        im["unit"] = unit.reindex(im["image"]).to_numpy()
         parts.append(im)
     if not parts:
         return pd.DataFrame()
@@ -363,13 +371,15 @@ def _clean_units(f: pd.DataFrame) -> pd.DataFrame:
     return units
 
 
-def _clean_result(units: pd.DataFrame) -> dict[str, Any]:
+def _clean_result(units: pd.DataFrame, kind: str = "image") -> dict[str, Any]:
+    """The pooled figures; each interval over the units of evidence (an image's questions count once)."""
     def block(g: pd.DataFrame | None, q: str) -> dict[str, Any]:
         def acc(hits: str, share: str) -> Any:
             if g is None:
                 return mv(0, 0, random=None)
             n = len(g)
-            return mv(float(g[hits].sum()), n, random=round(float(100 * g[share].mean()), 4) if n else None)
+            return cmv(g[hits], g["unit"], kind=kind,
+                       random=round(float(100 * g[share].mean()), 4) if n else None)
 
         res = {"acc": acc("all_x", "all_p")}
         if q in WITH_ADV:
@@ -383,9 +393,10 @@ def _clean_result(units: pd.DataFrame) -> dict[str, Any]:
     if len(units):
         adv = units[units["q"].isin(WITH_ADV)]
         out["overall"] = {
-            "acc": mv(float(units["all_x"].sum()), len(units), random=round(float(100 * units["all_p"].mean()), 4)),
-            "acc_without_adversarial": mv(float(adv["first_x"].sum()), len(adv),
-                                          random=round(float(100 * adv["first_p"].mean()), 4) if len(adv) else None),
+            "acc": cmv(units["all_x"], units["unit"], kind=kind,
+                       random=round(float(100 * units["all_p"].mean()), 4)),
+            "acc_without_adversarial": cmv(adv["first_x"], adv["unit"], kind=kind,
+                                           random=round(float(100 * adv["first_p"].mean()), 4) if len(adv) else None),
         }
     else:
         out["overall"] = {"acc": mv(0, 0), "acc_without_adversarial": mv(0, 0)}
@@ -408,6 +419,7 @@ def score(df: pd.DataFrame, legacy: bool = False) -> dict[str, Any]:
     each leaf a MetricValue dict in percent. Legacy leaves are weighted combinations, not plain ratios: their
     ``denominator`` is the weight (the original's ``num``) and ``numerator`` = value × weight / 100, without CI.
     """
+    df = prepare(df)
     f = _frame(df)
     if not len(f):
         res = _clean_result(pd.DataFrame())
@@ -417,7 +429,7 @@ def score(df: pd.DataFrame, legacy: bool = False) -> dict[str, Any]:
         warnings: list[str] = []
         res = _legacy_result(_legacy_tables(f, warnings), warnings)
     else:
-        res = _clean_result(_clean_units(f))
+        res = _clean_result(_clean_units(f), unit_kind(df))
     res.update(legacy=legacy, images=int(pd.unique(key_codes(f, ["rep", "img"])).size), questions=int(len(f)))
     return res
 
