@@ -86,6 +86,17 @@ def test_export_writes_a_task_over_the_sets_samples(exported: dict[str, Any]) ->
     assert {"probe_ui_set", "variant_id", "item_id", "condition", "image_ids", "seed", "preset_sha256"} <= set(md)
     assert md["seed"] == 3 and image["image"] == f"images/{md['image_ids'][0]}.png"
     assert {r["metadata"]["condition"] for r in records} == {"original", "circular/shift1"}
+    # the unit of evidence rides along: Inspect's standard error counts a pair's four samples together
+    units = Counter(r["metadata"]["unit"] for r in records)
+    assert len(units) == 8 and set(units.values()) == {4} and all(u.startswith("pair ") for u in units)
+
+
+def test_the_tasks_standard_error_is_over_the_units(exported: dict[str, Any]) -> None:
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(str(exported["log"]))
+    metrics = log.results.scores[0].metrics
+    assert metrics["stderr"].params.get("cluster") == "unit"
 
 
 def test_inspect_round_trip_scores_like_a_batch(exported: dict[str, Any], server: FakeOpenAIServer,

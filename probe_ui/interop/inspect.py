@@ -15,7 +15,9 @@ Export (``probe-ui export-set PRESET --to inspect --out DIR``)::
 
 Each sample's metadata maps its answer back: ``probe_ui_set`` (set id), ``variant_id``, ``item_id``, ``condition``,
 ``group``, ``kind``, ``template`` (the prompt template), ``max_tokens``, ``labels``, ``options``, ``answer_label``,
-``question``, ``image_ids`` (sha256 of every image sent), ``seed``, ``preset`` and ``preset_sha256``.
+``question``, ``image_ids`` (sha256 of every image sent), ``seed``, ``preset``, ``preset_sha256`` and ``unit`` (its
+unit of evidence in words, "pair mc-03": the task's ``stderr(cluster="unit")`` counts a unit's variants together,
+as probe-ui's intervals do).
 
 Import (``probe-ui import inspect LOG``): a ``.eval`` or ``.json`` log, read with ``inspect_ai.log.read_eval_log``.
 The model is the log's (``openai/gpt-4o``: the same name a batch gives ``--model openai/gpt-4o``); the set is found
@@ -47,8 +49,9 @@ SAMPLES_FILE = "samples.jsonl"
 SCORER = "probe_ui_reader"
 
 
-def sample_record(bset: BenchmarkSet, s: SetSample) -> dict[str, Any]:
-    """One Inspect sample in the JSON form ``inspect_ai.dataset.json_dataset`` reads."""
+def sample_record(bset: BenchmarkSet, s: SetSample, unit: str | None = None) -> dict[str, Any]:
+    """One Inspect sample in the JSON form ``inspect_ai.dataset.json_dataset`` reads; ``unit``: its unit of
+    evidence in words (:func:`probe_ui.metrics.units.labels_of`), the cluster of the task's standard error."""
     messages: list[dict[str, Any]] = []
     for t in s.turns:
         if t.images and t.role == "user":
@@ -66,15 +69,18 @@ def sample_record(bset: BenchmarkSet, s: SetSample) -> dict[str, Any]:
         "group": v.group, "kind": v.kind, "template": s.template, "max_tokens": s.max_tokens,
         "labels": list(s.labels), "options": list(v.options), "answer_label": s.answer_label,
         "question": v.question, "image_ids": list(s.image_ids), "seed": bset.seed, "preset": bset.preset["name"],
-        "preset_sha256": bset.preset["sha256"],
+        "preset_sha256": bset.preset["sha256"], "unit": unit or f"item {v.item_id}",
     }
     return rec
 
 
 def write(bset: BenchmarkSet, out: Path) -> Written:
+    from probe_ui.metrics.units import labels_of
+
+    units = labels_of(s.variant for s in bset.samples)
     with safe_write.atomic_file(out / SAMPLES_FILE) as f:
-        for s in bset.samples:
-            f.write(json.dumps(sample_record(bset, s), ensure_ascii=False) + "\n")
+        for s, unit in zip(bset.samples, units):
+            f.write(json.dumps(sample_record(bset, s, unit), ensure_ascii=False) + "\n")
     safe_name = "".join(c if c.isalnum() or c in "+-_." else "_" for c in bset.name)
     safe_write.write_text(out / TASK_FILE, fill("inspect_task.py.tmpl", SET_NAME=safe_name, SET_ID=bset.set_id,
                                       WRITTEN_BY=f"probe-ui {__version__}",

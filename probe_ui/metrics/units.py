@@ -152,6 +152,10 @@ def codes_of(df: pd.DataFrame, *, items: bool = True) -> Units:
     return Units(combined_codes([*runs, kinds, values]), kinds, combined_codes([*runs, item]) if items else empty)
 
 
+def _items_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
+    return pd.DataFrame(records, columns=["item_id", "item_group", "attributes", "source", "variant_id"])
+
+
 def planned(items: Iterable[Any]) -> dict[str, Any]:
     """The unit of evidence a run's items count in, as the run records it in its settings (``unit``): the kind
     most items fall into, how many units and items (``{"unit": "pair", "units": 8, "items": 16}``), and the other
@@ -161,12 +165,23 @@ def planned(items: Iterable[Any]) -> dict[str, Any]:
              "source": it.source, "variant_id": f"{n}"} for n, it in enumerate(items)]
     if not rows:
         return {"unit": "item", "units": 0, "items": 0}
-    u = units_of(pd.DataFrame(rows))
+    u = units_of(_items_frame(rows))
     kinds = pd.Series(u.kinds.astype(str)).value_counts()
     out: dict[str, Any] = {"unit": u.kind(), "units": int(len(set(u.keys))), "items": len(rows)}
     if len(kinds) > 1:
         out["kinds"] = {str(k): int(v) for k, v in kinds.items()}
     return out
+
+
+def labels_of(variants: Iterable[Any]) -> list[str]:
+    """Each variant's unit of evidence in words ("pair mc-03", "patient P17", "item q12"): what a harness's
+    samples carry so that its own statistics cluster them as probe-ui does (Inspect's ``stderr(cluster=...)``)."""
+    rows = [{"item_id": v.item_id, "item_group": v.item_group, "attributes": dict(v.attributes or {}),
+             "source": v.source, "variant_id": f"{n}"} for n, v in enumerate(variants)]
+    if not rows:
+        return []
+    _, kinds, values, _ = _parts(_items_frame(rows))
+    return [f"{k} {v}" for k, v in zip(kinds, values)]
 
 
 def counted(units: int, cells: int, kind: str) -> str:
