@@ -272,6 +272,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 label, method = found, "language" if english != clean else "synonym"
             elif how == "ambiguous":
                 method = how
+    if label is None and refusal and method == "none":
+        method = "declined"  # "Sorry, this image does not show enough detail.": no answer, said so
     return Answer(label, method, invalid=label is None, refusal=refusal)
 
 

@@ -710,3 +710,18 @@ def test_fast_negation_test_agrees_with_the_full_search(parts: list[tuple[str, s
 
     before = "".join(w + sep for w, sep in parts)
     assert _negated(before) == _negated_reference(before)
+
+
+@pytest.mark.parametrize("text", [
+    "Sorry, this image does not show enough detail.",
+    "The image is not clear enough to tell.",
+    "This radiograph lacks the resolution needed to answer that.",
+])
+def test_a_decline_is_never_read_as_an_answer(text: str) -> None:
+    """Issue 46: a decline read as "no" (rule final_verdict: "Sorry" taken for a change of mind, then "does not
+    show" for absence) turned declines into right answers in the MedVH files."""
+    q = "Is there lung opacity in the right apical region?"
+    yn = extract(text, "yesno", ["yes", "no"], question=q)
+    assert (yn.choice, yn.method, yn.refusal) == (None, "declined", True)
+    ch = extract(text, "choice", ["A", "B"], ["Yes", "No"], question=q)
+    assert (ch.choice, ch.refusal) == (None, True)

@@ -26,7 +26,7 @@ ORIENT = ("correct", "upside down")
     # the reply's final verdict before earlier mentions; someone else's answer that it rejects is not its answer
     ("The correct answer is: A: Pneumothorax. The physician's answer B: Pleural effusion is wrong.", "choice", ABCD,
      DX, None, "A", "declaration"),
-    ("The physician's answer C is incorrect; I cannot tell which is right", "choice", ABCD, DX, None, None, "none"),
+    ("The physician's answer C is incorrect; I cannot tell which is right", "choice", ABCD, DX, None, None, "declined"),
     ("The physician's answer A is incorrect. The correct answer is: A", "choice", ABCD, DX, None, None, "ambiguous"),
     ("A. Actually, on closer inspection the lung edge is visible, so A is out: B.", "choice", ABCD, DX, None, "B",
      "final_verdict"),

@@ -52,6 +52,8 @@ UNREAD: dict[str, str] = {
     "not_applicable": "the reply answers \"N/A\"",
     "truncated": "the reply stops mid-sentence before it answers",
     "withdrawn": "the reply takes its answer back (\"On second thought, I'm unsure.\")",
+    "declined": "the reply declines: it says it cannot answer, lacks the image or the detail the question needs "
+                "(\"Sorry, this image does not show enough detail.\"); a decline is never read as an answer",
     "free_text": "a free-text reply (not read as an option)",
 }
 LEGACY: dict[str, str] = {

@@ -124,6 +124,14 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _IMAGE + r"\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:corrupted|corrupt|damaged|unreadable|"
      r"blank|empty|black)\b",
      "The image is too blurry for me to assess the hips."),
+    # issue 46: the image is said to lack what the question needs: "this image does not show enough detail"
+    ("image-lacks-detail",
+     r"\b(?:does|do|did)\s*(?:not|n't)\s+(?:show|have|contain|provide|give|offer|display)\s+(?:enough|sufficient|"
+     r"adequate)\s+(?:\w+\s+)?(?:detail|details|information|resolution|clarity|quality|contrast|coverage)\b"
+     r"|\b(?:lacks?|lacking)\s+(?:the\s+)?(?:\w+\s+)?(?:detail|resolution|clarity|quality|contrast)\s+"
+     r"(?:needed|required|necessary)\b"
+     r"|\b(?:not|isn't|is\s+not)\s+(?:clear|detailed|sharp)\s+enough\s+(?:for\s+me\s+)?to\b",
+     "Sorry, this image does not show enough detail."),
     # MedBLINK's markers are not there: "There are no dots visible in this image."
     ("no-markers-visible",
      r"\b(?:there\s+are\s+|i\s+see\s+)?no\s+(?:colou?red\s+)?" + _MARKERS + r"\s+(?:are\s+|is\s+)?(?:visible|"
