@@ -7,7 +7,10 @@ choice items, the question, and the suggested answer of MedVH FCJ items), and co
 
 - definite replies (a label is meant): read as intended, wrong option (another label), invalid (nothing read);
 - must-stay-invalid replies: stayed invalid, over-read (a label was read);
-- the refusal flag, where the corpus says what it must be: mismatches.
+- the refusal flag, where the corpus says what it must be: mismatches;
+- sure readings (issue 46, :mod:`probe_ui.reading.sureness`): how many definite replies are read sure and right
+  (sure coverage), how many sure readings are a wrong option (sure-wrong) and how many come from a reply that must
+  stay invalid (sure over-read). Goals: sure-wrong 0, sure over-read 0, sure coverage >= 90 % of definite replies.
 
 Goals (issue 21): >= 98 % of definite replies read as intended, 0 wrong-option reads, <= 1 % of must-stay-invalid
 replies read as an option, no refusal-flag mismatch. The corpus is written in batches (tests/data/replies/README.md):
@@ -42,6 +45,7 @@ from probe_ui.items import labels_for  # noqa: E402
 CORPUS = ROOT / "tests" / "data" / "replies"
 GOAL_INTENDED = 0.98
 GOAL_OVER_READ = 0.01
+GOAL_SURE = 0.90
 # how each batch came to be (tests/data/replies/README.md): printed beside its table
 BATCH_NOTES = {
     1: "the reader was developed against it",
@@ -72,14 +76,14 @@ def load(folder: Path = CORPUS) -> tuple[dict[str, dict[str, Any]], list[dict[st
     return items, replies
 
 
-def read(rec: dict[str, Any], item: dict[str, Any]) -> tuple[str, str, bool]:
-    """(reading, method, refusal flag) of one reply: the label read, or "invalid"."""
+def read(rec: dict[str, Any], item: dict[str, Any]) -> tuple[str, str, bool, bool]:
+    """(reading, method, refusal flag, sure) of one reply: the label read, or "invalid"."""
     kind = item["kind"]
     options = tuple(item.get("options") or ())
     labels = labels_for(kind, options)
     a = extract(rec["text"], kind, labels, options if kind == "choice" else (), question=item.get("question"),
                 suggested=item.get("suggested"))
-    return ("invalid" if a.choice is None else a.choice), a.method, a.refusal
+    return ("invalid" if a.choice is None else a.choice), a.method, a.refusal, a.sure
 
 
 def outcome(meant: str, got: str) -> str:
@@ -95,8 +99,8 @@ def evaluate(items: dict[str, dict[str, Any]], replies: list[dict[str, Any]]) ->
     """Every reply with its reading, method, refusal flag and outcome."""
     out = []
     for rec in replies:
-        got, method, refusal = read(rec, items[rec["item"]])
-        out.append({**rec, "got": got, "method": method, "refusal_read": refusal,
+        got, method, refusal, sure = read(rec, items[rec["item"]])
+        out.append({**rec, "got": got, "method": method, "refusal_read": refusal, "sure": sure,
                     "outcome": outcome(rec["meant"], got),
                     "refusal_ok": rec.get("refusal") is None or bool(rec["refusal"]) == refusal})
     return out
@@ -110,6 +114,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
             per[key][r["outcome"]] += 1
             per[key]["n"] += 1
             per[key]["refusal_mismatch"] += not r["refusal_ok"]
+            if r["sure"]:
+                per[key]["sure_" + r["outcome"]] += 1
     table = {}
     for key, c in per.items():
         definite = c["intended"] + c["wrong"] + c["invalid"]
@@ -117,6 +123,9 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         table[key] = {"n": c["n"], "definite": definite, "intended": c["intended"], "wrong": c["wrong"],
                       "invalid": c["invalid"], "must_stay_invalid": stay, "over_read": c["over_read"],
                       "refusal_mismatch": c["refusal_mismatch"],
+                      "sure_right": c["sure_intended"], "sure_wrong": c["sure_wrong"],
+                      "sure_over_read": c["sure_over_read"],
+                      "sure_pct": round(100 * c["sure_intended"] / definite, 2) if definite else None,
                       "intended_pct": round(100 * c["intended"] / definite, 2) if definite else None,
                       "over_read_pct": round(100 * c["over_read"] / stay, 2) if stay else None}
     t = table.get("total", {"definite": 0, "must_stay_invalid": 0})
@@ -125,9 +134,15 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "0 wrong-option reads": t.get("wrong", 0) == 0,
         "over-read <= 1 %": t.get("over_read", 0) <= GOAL_OVER_READ * t["must_stay_invalid"],
         "refusal flag as meant": t.get("refusal_mismatch", 0) == 0,
+        "0 sure readings of a wrong option": t.get("sure_wrong", 0) == 0,
+        "0 sure readings of a must-stay-invalid reply": t.get("sure_over_read", 0) == 0,
     }
+    # reported, not a goal of this corpus: it is one of shapes, a tenth of its definite replies reversals, hedges
+    # and refusals that still name an option, which issue 46 says are never sure; the 90 % is the issue's target
+    # for held-out replies in the proportions models write them
+    targets = {"sure and right >= 90 %": bool(t["definite"]) and t.get("sure_right", 0) >= GOAL_SURE * t["definite"]}
     return {"kinds": {k: v for k, v in sorted(table.items()) if k != "total"}, "total": table.get("total"),
-            "goals": goals}
+            "goals": goals, "targets": targets}
 
 
 def _pct(v: float | None) -> str:
@@ -137,7 +152,7 @@ def _pct(v: float | None) -> str:
 def print_table(title: str, s: dict[str, Any]) -> None:
     print(f"\n{title}")
     head = f"{'kind':<18}{'n':>5}{'definite':>10}{'intended':>10}{'wrong':>7}{'invalid':>9}{'stay-inv':>10}" \
-           f"{'over-read':>11}{'refusal≠':>10}{'intended %':>12}"
+           f"{'over-read':>11}{'refusal≠':>10}{'intended %':>12}{'sure %':>9}{'sure-wrong':>12}{'sure-over':>11}"
     print(head)
     print("-" * len(head))
     for k, v in [*s["kinds"].items(), ("TOTAL", s["total"])]:
@@ -145,7 +160,7 @@ def print_table(title: str, s: dict[str, Any]) -> None:
             continue
         print(f"{k:<18}{v['n']:>5}{v['definite']:>10}{v['intended']:>10}{v['wrong']:>7}{v['invalid']:>9}"
               f"{v['must_stay_invalid']:>10}{v['over_read']:>11}{v['refusal_mismatch']:>10}"
-              f"{_pct(v['intended_pct']):>12}")
+              f"{_pct(v['intended_pct']):>12}{_pct(v['sure_pct']):>9}{v['sure_wrong']:>12}{v['sure_over_read']:>11}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -172,8 +187,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\ndefinite replies read as intended: {t['intended']} / {t['definite']} "
               f"({_pct(t['intended_pct'])}); wrong option: {t['wrong']}; must-stay-invalid read as an option: "
               f"{t['over_read']} / {t['must_stay_invalid']} ({_pct(t['over_read_pct'])})")
+        print(f"sure and right: {t['sure_right']} / {t['definite']} ({_pct(t['sure_pct'])}); sure readings of a wrong "
+              f"option: {t['sure_wrong']}; sure readings of a must-stay-invalid reply: {t['sure_over_read']}")
         for goal, ok in report["all"]["goals"].items():
             print(f"  {'ok ' if ok else 'MISSED'} {goal}")
+        for target, ok in report["all"]["targets"].items():
+            print(f"  {'ok ' if ok else 'below'} {target} (a target for held-out replies, not a goal here)")
     if args.show:
         for r in rows:
             if r["outcome"] not in ("intended", "kept") or not r["refusal_ok"]:

@@ -168,6 +168,7 @@ from probe_ui.reading.presence import (
 
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import is_refusal, refusal_spans
+from probe_ui.reading.sureness import is_sure
 from probe_ui.reading.verdicts import TAIL_HEDGE, WITHDRAWN, closing_label, conclusion_label, self_corrected
 from probe_ui.reading.weighing import (
     ALTERNATIVES,
@@ -204,6 +205,9 @@ class Answer:
     invalid: bool
     refusal: bool
     correct: bool | None = None
+    #: the reading is one a careful clinician would not doubt (:mod:`probe_ui.reading.sureness`); False for a
+    #: guess (kept as ``choice``), for no reading, and for the papers' own rules
+    sure: bool = False
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -274,7 +278,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 method = how
     if label is None and refusal and method == "none":
         method = "declined"  # "Sorry, this image does not show enough detail.": no answer, said so
-    return Answer(label, method, invalid=label is None, refusal=refusal)
+    sure = is_sure(clean, item, method, label, refusal=refusal)
+    return Answer(label, method, invalid=label is None, refusal=refusal, sure=sure)
 
 
 def _read(clean: str, item: Item, refusal: bool, suggested: str | None, corrections: bool = True

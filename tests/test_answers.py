@@ -725,3 +725,40 @@ def test_a_decline_is_never_read_as_an_answer(text: str) -> None:
     assert (yn.choice, yn.method, yn.refusal) == (None, "declined", True)
     ch = extract(text, "choice", ["A", "B"], ["Yes", "No"], question=q)
     assert (ch.choice, ch.refusal) == (None, True)
+
+
+@pytest.mark.parametrize("text,kind,labels,options,sure", [
+    ("B", "choice", ["A", "B"], ["Pneumonia", "Edema"], True),
+    ("The answer is B.", "choice", ["A", "B"], ["Pneumonia", "Edema"], True),
+    ("Edema.", "choice", ["A", "B"], ["Pneumonia", "Edema"], True),
+    ("Yes.", "yesno", ["yes", "no"], [], True),
+    ("Probably B.", "choice", ["A", "B"], ["Pneumonia", "Edema"], False),
+    ("I think the answer is B.", "choice", ["A", "B"], ["Pneumonia", "Edema"], False),
+    ("D - sorry, I meant B", "choice", ["A", "B", "C", "D"], ["w", "x", "y", "z"], False),
+    ("No. Wait, it is enlarged. Yes.", "yesno", ["yes", "no"], [], False),
+    ("Yes, there is an effusion. No, it is a fat pad.", "yesno", ["yes", "no"], [], False),
+    ("Yes, the heart is", "yesno", ["yes", "no"], [], False),
+    ("I can't be sure without the image, but the answer is B", "choice", ["A", "B"], ["Pneumonia", "Edema"],
+     False),
+    ("Not proliferative.", "choice", ["A", "B"], ["Proliferative retinopathy", "Non-proliferative retinopathy"],
+     True),  # read as B, the option that says so
+])
+def test_a_reading_is_sure_only_where_nobody_would_doubt_it(text: str, kind: str, labels: list[str],
+                                                           options: list[str], sure: bool) -> None:
+    """Issue 46: every reading says whether it is sure; the reader's best guess is kept either way."""
+    a = extract(text, kind, labels, options)
+    assert a.sure is sure, a
+    assert not a.sure or a.choice is not None
+
+
+def test_an_option_read_from_its_negation_is_not_sure() -> None:
+    """Issue 46: "non-proliferative" read as "Proliferative retinopathy" is the shape that went wrong; whatever rule
+    reads it so, the negation before the chosen option's words puts the reading in doubt."""
+    from probe_ui.reading.item import Item
+    from probe_ui.reading.sureness import doubts
+
+    item = Item("choice", ["A", "B"], ["Proliferative retinopathy", "Macular oedema"])
+    assert "negation" in doubts("Non-proliferative changes only.", item, "option_keyword", "A")
+    assert "negation" not in doubts("Proliferative changes.", item, "option_keyword", "A")
+    both = Item("choice", ["A", "B"], ["Proliferative retinopathy", "Non-proliferative retinopathy"])
+    assert "negation" not in doubts("Non-proliferative retinopathy.", both, "option_text", "B")

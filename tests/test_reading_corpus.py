@@ -88,6 +88,9 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
         f"{total['intended_pct']} % read as intended; not read:\n" + listed(("invalid",))
     mismatched = [f"  {r['text']!r}: refusal read {r['refusal_read']}" for r in rows if not r["refusal_ok"]]
     assert not mismatched, "refusal flag:\n" + "\n".join(mismatched)
+    # issue 46: a sure reading is never a wrong option, nor a reading of a reply that names no single answer
+    assert total["sure_wrong"] == 0 and total["sure_over_read"] == 0
+    assert total["sure_right"] >= 0.85 * total["definite"]  # 89.7 % when sure readings were introduced
 
 
 def test_every_kind_is_read_as_intended_nearly_always() -> None:

@@ -1,0 +1,90 @@
+"""Whether a reading is sure: one a careful clinician would not doubt (issue 46).
+
+Why a module: rules alone do not reach every reply, and a reading that is only the reader's best guess looks the
+same in a figure as one nobody would question. Every reading therefore says whether it is sure
+(:attr:`probe_ui.answers.Answer.sure`). The reader keeps its best guess either way; figures can count sure
+readings apart, and a clinician settles the rest.
+
+A reading is sure when both hold:
+
+- its rule reads what the reply states (:data:`SURE_METHODS`: the reply is the answer, declares it, boxes it,
+  opens with it, concludes with it, names one option by its text, its words or a synonym, or one answer word);
+  a negated option ("Not stable." of two), a restatement and a judge's reading are guesses by nature;
+- nothing in the reply puts it in doubt (:func:`doubts`): a refusal, a late reversal ("D, sorry, I meant B"), a
+  hedge ("probably", "I think", "may"), a negation before an option's words ("non-proliferative"), a contradiction
+  ("Yes, ... No, ..."), a reply cut off mid-sentence, a thinking trace, or a long reply read from a mention.
+"""
+
+from __future__ import annotations
+
+import re
+
+from probe_ui.reading.item import Item
+from probe_ui.reading.lexicon import fold_quotes
+from probe_ui.reading.verdicts import self_corrected
+from probe_ui.reading.weighing import is_truncated
+
+__all__ = ["SURE_METHODS", "doubts", "is_sure"]
+
+#: rules that read what the reply states
+SURE_METHODS = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured", "leading",
+                          "bare", "label_word", "option_text_contained", "escape_option", "language", "synonym",
+                          "question_subject", "presence", "final_verdict", "agrees_with_suggestion", "option_words",
+                          "option_keyword"})
+#: rules whose reading stands even in a long reply (the reply declares or marks its answer)
+_MARKED = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured"})
+#: a reply read from where a word occurs is a guess beyond this many words (its closing may argue with its body)
+LONG_WORDS = 60
+
+_HEDGE = re.compile(
+    r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|could\s+be|may\s+be|i\s+(?:think|believe|suspect|"
+    r"guess)|favou?r(?:s|ing)?|lean(?:s|ing)?|not\s+(?:entirely\s+|completely\s+|"
+    r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+(?:exclude|"
+    r"rule\s+out)|hard\s+to\s+(?:say|tell)|difficult\s+to\s+(?:say|tell)|either)\b")
+_REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry|correction|scratch\s+that|on\s+second\s+thought|actually|wait|"
+                       r"i\s+take\s+(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
+_THINKING = re.compile(r"(?i)</?think(?:ing)?>|\blet(?:'s|\s+me)\s+think\b|\bstep\s+by\s+step\b|<unused9[45]>")
+_CLAUSE_YES = re.compile(r"(?i)(?:\A|[.!?;\n]\s*|,\s*but\s+)\W*yes\b")
+_CLAUSE_NO = re.compile(r"(?i)(?:\A|[.!?;\n]\s*|,\s*but\s+)\W*no\b(?!\s+(?:evidence|sign|signs|visible|obvious|"
+                        r"significant|acute|definite|clear|focal|abnormal))")
+_NEGATING = r"(?:non|not|no|without|absence\s+of|absent|never|rather\s+than|instead\s+of)"
+
+
+def _negated_choice(text: str, item: Item, label: str | None) -> bool:
+    """The chosen option's first word right after a negation the option itself does not hold ("non-proliferative"
+    or "not proliferative" read as "proliferative ...")."""
+    opt = dict((lab, o) for lab, o in zip(item.labels, item.options)).get(label or "")
+    words = re.findall(r"[^\W\d_][\w\-]*", opt or "")
+    if not words or len(words[0]) < 4:
+        return False
+    pattern = rf"(?i)\b{_NEGATING}[\s\-]+{re.escape(words[0].lower())}"
+    return bool(re.search(pattern, text)) and not re.search(pattern, opt or "")
+
+
+def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:
+    """What puts the reading ``label`` of ``text`` in doubt, by name (empty: nothing does)."""
+    t = fold_quotes(text)
+    found: list[str] = []
+    unknown = label is not None and label in item.escapes.get("unknown", [])
+    if refusal and not unknown:  # "Cannot be determined." choosing the option that says so is an answer
+        found.append("refusal")
+    if _REVERSAL.search(t) or (method != "exact" and self_corrected(t) is not None):
+        found.append("reversal")
+    if _HEDGE.search(t):
+        found.append("hedge")
+    if item.options and _negated_choice(t, item, label):
+        found.append("negation")
+    if item.kind == "yesno" and _CLAUSE_YES.search(t) and _CLAUSE_NO.search(t):
+        found.append("contradiction")
+    if method not in _MARKED and is_truncated(t):  # a declared answer ends the reply: "...: B: No"
+        found.append("truncated")
+    if _THINKING.search(t):
+        found.append("thinking")
+    if method not in _MARKED and len(t.split()) > LONG_WORDS:
+        found.append("long")
+    return found
+
+
+def is_sure(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> bool:
+    """Whether the reading ``label`` of ``text`` by ``method`` is sure (module doc)."""
+    return label is not None and method in SURE_METHODS and not doubts(text, item, method, label, refusal=refusal)
