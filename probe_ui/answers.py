@@ -675,4 +675,4 @@ def cache_row(text: str | None, kind: str, labels: Sequence[str], options: Seque
     (what the runner and the importers store with every answer)."""
     ans = extract(text or "", kind, labels, options, question=question, suggested=suggested)
     return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
-            "correct": is_correct(ans, gt), "parse_version": parser_version()}
+            "sure": ans.sure, "correct": is_correct(ans, gt), "parse_version": parser_version()}

@@ -66,12 +66,12 @@ VARIANT_COLUMNS = ["run", "seed", "variant_id", "item_id", "condition", "group",
                    "question", "options", "answer", "answer_label", "category", "tags", "attributes", "provenance",
                    "prompt_args"]
 ANSWER_COLUMNS = ["response_id", "model", "prompt", "sample", "prompt_text", "settings", "raw_text", "parsed",
-                  "method", "invalid", "refusal", "correct", "rating", "note", "latency_s", "input_tokens",
+                  "method", "invalid", "refusal", "sure", "correct", "rating", "note", "latency_s", "input_tokens",
                   "output_tokens", "cost", "error", "finish_reason", "details", "judge"]
 RESPONSE_ROW = ["run", "seed", "response_id", "model", "prompt", "sample", "item_id", "variant_id", "condition",
                 "group", "item_group", "source", "kind", "question", "options", "answer", "answer_label", "category",
                 "tags", "attributes", "provenance", "prompt_args", "prompt_text", "settings", "raw_text", "parsed",
-                "method", "invalid", "refusal", "correct", "rating", "note", "latency_s", "input_tokens",
+                "method", "invalid", "refusal", "sure", "correct", "rating", "note", "latency_s", "input_tokens",
                 "output_tokens", "cost", "error", "finish_reason", "details", "judge", "images"]
 VARIANT_ROW = [*VARIANT_COLUMNS, "images", "n_answers", "answers"]
 #: one column per rater (several clinicians): ``rating:<rater>``, after ``note``; a rating nobody put a name to
@@ -116,6 +116,9 @@ COLUMN_DOCS: dict[str, tuple[str, str]] = {
                          "this export in words)"),
     "invalid": ("bool", "no answer could be read from the reply"),
     "refusal": ("bool", "the reply refuses to answer"),
+    "sure": ("bool", "the reading is one a careful clinician would not doubt (no hedge, reversal, negation, "
+                     "contradiction, refusal or cut-off around it); false: the reader's best guess; null when the "
+                     "reply could not be stored or read"),
     "correct": ("bool", "parsed equals answer_label (null when the ground truth is unknown or the call failed)"),
     "rating": ("string", "the latest rating of this answer by anyone: correct, incorrect or unsure; null if unrated "
                          "(each rater's own is in the rating:<rater> columns)"),
@@ -407,7 +410,8 @@ def _answer_entry(a: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
         "prompt_text": scrub.text(messages_text(a["messages"])),
         "settings": redact.scrubbed_settings(a["settings"], scrub),
         "raw_text": scrub.text(a["raw_text"]), "parsed": a["parsed"], "method": a["method"], "invalid": a["invalid"],
-        "refusal": a["refusal"], "correct": a["correct"], "rating": rating, "note": scrub.text(note),
+        "refusal": a["refusal"], "sure": a.get("sure"), "correct": a["correct"], "rating": rating,
+        "note": scrub.text(note),
         "ratings": dict(a["rater_ratings"]) if a.get("rater_ratings") else None,
         "latency_s": _num(a["latency_s"]), "input_tokens": a["input_tokens"], "output_tokens": a["output_tokens"],
         "cost": _num(a["cost"]), "error": scrub.text(a["error"], paths=True), "finish_reason": a["finish_reason"],

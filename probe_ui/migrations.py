@@ -111,12 +111,22 @@ def _v5(c: sa.Connection) -> None:
     add_column(c, st.ratings, "verified")
 
 
+def _v6(c: sa.Connection) -> None:
+    """Sure readings (issue 46): ``responses.sure``, whether the stored robust reading is one nobody would doubt.
+    Answers stored before have none; the reader's new fingerprint makes their cached parse stale, so the next
+    read fills it."""
+    from probe_ui import store as st
+
+    add_column(c, st.responses, "sure")
+
+
 STEPS: tuple[Step, ...] = (
     Step(1, "the tables and columns of probe-ui 0.1.0", _v1),
     Step(2, "a parser version with every stored parse (the parse becomes a cache of the robust reading)", _v2),
     Step(3, "a rater with every rating (ratings by several clinicians)", _v3),
     Step(4, "names, ids and conditions as unbounded text on PostgreSQL, as on SQLite", _v4),
     Step(5, "who made each run, and whether each rater was a signed-in user", _v5),
+    Step(6, "whether each stored reading is sure", _v6),
 )
 LATEST = STEPS[-1].version
 

@@ -193,7 +193,7 @@ def _gt_label(row: dict[str, Any]) -> str | None:
     return None if row.get("prompt") == "free" or row.get("kind") == "free" else value_or_none(row.get("answer_label"))
 
 
-_PARSE = ("parsed", "method", "invalid", "refusal", "correct")
+_PARSE = ("parsed", "method", "invalid", "refusal", "sure", "correct")
 STATES = ("right", "wrong", "invalid", "error", "unknown")
 JUDGE_COLUMNS = ("judge_model", "judge_prompt", "judge_text", "judge_error", "judge_parsed", "judge_method",
                  "judge_correct")
@@ -214,7 +214,8 @@ def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run
     version = answers.parser_version()
     stale = out["parse_version"].ne(version).to_numpy() if "parse_version" in out.columns \
         else [True] * len(out)
-    cols = {c: [value_or_none(x) for x in out[c]] for c in (*_PARSE, "legacy_mode")}  # missing is None, never NaN
+    cols: dict[str, list[Any]] = {c: [value_or_none(x) for x in out[c]] if c in out.columns else [None] * len(out)
+                                  for c in (*_PARSE, "legacy_mode")}  # missing is None, never NaN
     used: set[str] = set()
     fresh: list[dict[str, Any]] = []
     for i, row in enumerate(records(out)):
@@ -228,7 +229,7 @@ def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run
         ans, mode = got
         correct = answers.is_correct(ans, _gt_label(row))
         values = {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
-                  "correct": correct}
+                  "sure": ans.sure, "correct": correct}
         for c, v in values.items():
             cols[c][i] = v
         if mode:
@@ -263,6 +264,8 @@ def _apply_judges(df: pd.DataFrame, judges: pd.DataFrame) -> pd.DataFrame:
         okj = j.reindex(rid[ok].to_numpy())
         for c in ("parsed", "method", "invalid", "correct"):
             df.loc[ok, c] = pd.Series(okj[c].to_numpy(dtype=object), index=df.index[ok], dtype=object)
+        if "sure" in df.columns:
+            df.loc[ok, "sure"] = False  # a judge's reading is not one nobody would doubt
     for c in (*_PARSE, *JUDGE_COLUMNS):  # missing is None, never NaN (as reparse leaves them)
         df[c] = pd.Series([value_or_none(x) for x in df[c]], index=df.index, dtype=object)
     return df
@@ -287,6 +290,8 @@ def _apply_fallback(df: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
             df.loc[idx, c] = pd.Series(sel[c].to_numpy(dtype=object), index=idx, dtype=object)
         for c in ("parsed", "method", "invalid", "correct"):
             df.loc[idx, c] = pd.Series(sel[c].to_numpy(dtype=object), index=idx, dtype=object)
+        if "sure" in df.columns:
+            df.loc[idx, "sure"] = False  # a judge's reading is not one nobody would doubt
     for c in (*_PARSE, *JUDGE_COLUMNS):  # missing is None, never NaN
         df[c] = pd.Series([value_or_none(x) for x in df[c]], index=df.index, dtype=object)
     return df

@@ -11,7 +11,8 @@ def majority_vote(df: pd.DataFrame) -> pd.DataFrame:
     """One row per (model, prompt, variant): the most frequent parsed answer among its finished samples.
 
     A tie between different answers, or no readable answer at all, is invalid (never broken at random); the vote
-    is a refusal when most samples refused; a cell all of whose samples failed stays an error. With one sample per
+    is a refusal when most samples refused; it is sure when every sample was read sure and all of them gave the
+    answer that won; a cell all of whose samples failed stays an error. With one sample per
     cell the table is returned unchanged, and so is a table it already voted (``n_samples`` is its mark): the report
     votes once and hands the voted table to views that vote again.
     """
@@ -26,25 +27,30 @@ def majority_vote(df: pd.DataFrame) -> pd.DataFrame:
     tie = second.reindex(first.index).eq(first["votes"]).fillna(False)
     winner = first["parsed"].where(~tie)
 
-    work = df.assign(_failed=df["error"].notna(), _refused=df["refusal"].fillna(False).astype(bool).astype(float))
+    sure = df["sure"] if "sure" in df.columns else pd.Series(None, index=df.index, dtype=object)
+    work = df.assign(_failed=df["error"].notna(), _refused=df["refusal"].fillna(False).astype(bool).astype(float),
+                     _sure=sure.eq(True).astype(float))
     per_cell = work.groupby(KEYS, sort=False).agg(  # built-in aggregations only: fast on a million rows
         sample=("sample", "max"), n_samples=("sample", "size"), n_failed=("_failed", "sum"),
         first_error=("error", "first"), refusal=("_refused", "mean"),
         latency_s=("latency_s", "sum"), input_tokens=("input_tokens", "sum"), output_tokens=("output_tokens", "sum"),
-        cost=("cost", "sum"),
+        cost=("cost", "sum"), sure=("_sure", "min"),
     )
     per_cell["error"] = per_cell["first_error"].where(per_cell["n_failed"] == per_cell["n_samples"], None)
     per_cell["refusal"] = per_cell["refusal"] > 0.5
     per_cell = per_cell.drop(columns=["n_failed", "first_error"])
     info = df.drop_duplicates(KEYS).set_index(KEYS).drop(
-        columns=["sample", "parsed", "method", "invalid", "refusal", "correct", "error", "latency_s", "input_tokens",
-                 "output_tokens", "cost"], errors="ignore")
+        columns=["sample", "parsed", "method", "invalid", "refusal", "sure", "correct", "error", "latency_s",
+                 "input_tokens", "output_tokens", "cost"], errors="ignore")
     out = per_cell.join(info)
     out["parsed"] = winner.reindex(out.index)
     out["method"] = "majority-vote"
     failed = out["error"].notna()
     out["invalid"] = out["parsed"].isna().astype(object).where(~failed, None)
     out["refusal"] = out["refusal"].astype(object).where(~failed, None)
+    # sure: every sample read sure, and all of them the answer that won
+    unanimous = first["votes"].reindex(out.index).eq(out["n_samples"]).fillna(False) & out["parsed"].notna()
+    out["sure"] = ((out["sure"] >= 1.0) & unanimous).astype(object).where(~failed, None)
     known = out["answer_label"].notna() & ~failed
     out["correct"] = (out["parsed"] == out["answer_label"]).astype(object).where(known, None)
     return out.reset_index()

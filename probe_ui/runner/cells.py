@@ -85,7 +85,7 @@ def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
     """Parse and grade one response (robust extraction), stamped with the parser's version: the cache of the
     robust reading that :func:`probe_ui.scoring.scored_answers` reuses. Error responses get no parse."""
     if resp.error is not None:
-        return {"parsed": None, "method": None, "invalid": None, "refusal": None, "correct": None,
+        return {"parsed": None, "method": None, "invalid": None, "refusal": None, "sure": None, "correct": None,
                 "parse_version": None}
     kind = "free" if req.prompt == "free" else v.kind
     return answers.cache_row(resp.text, kind, v.labels, v.options, v.answer_label if kind != "free" else None,

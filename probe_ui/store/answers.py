@@ -68,7 +68,7 @@ class AnswersMixin(StoreBase):
             why = type(getattr(exc, "orig", None) or exc).__name__
             log.warning("run #%s, variant %s, model %s: the reply could not be stored (%s); kept as an error cell, "
                         "asked again by the next run", row["run_id"], row["variant_id"], row["model"], why)
-            blank = {k: None for k in ("raw_text", "parsed", "method", "invalid", "refusal", "correct",
+            blank = {k: None for k in ("raw_text", "parsed", "method", "invalid", "refusal", "sure", "correct",
                                        "input_tokens", "output_tokens", "cost", "finish_reason", "details",
                                        "parse_version")}
             self._write_response(dict(row, **blank, error=f"the reply could not be stored ({why}): ask again"))
@@ -121,7 +121,7 @@ class AnswersMixin(StoreBase):
                                                      & item_errors.c.item_id.in_(ids[start:start + 500])))
 
     def cache_parses(self, rows: list[dict[str, Any]]) -> None:
-        """Store fresh robust readings (``id`` plus parsed, method, invalid, refusal, correct, parse_version) as
+        """Store fresh robust readings (``id`` plus parsed, method, invalid, refusal, sure, correct, parse_version) as
         the answers' parse cache; finished answers only, so a retried error cell is never touched. A read-only
         store keeps its cache as it is (the readings are only made again on the next read)."""
         if not rows or self.read_only:
@@ -129,7 +129,7 @@ class AnswersMixin(StoreBase):
         stmt = (responses.update()
                 .where(responses.c.id == sa.bindparam("_id"), responses.c.error.is_(None),
                        responses.c.role == "answer")
-                .values({k: sa.bindparam(k) for k in ("parsed", "method", "invalid", "refusal", "correct",
+                .values({k: sa.bindparam(k) for k in ("parsed", "method", "invalid", "refusal", "sure", "correct",
                                                        "parse_version")}))
         with self.engine.begin() as c:
             for start in range(0, len(rows), 1000):

@@ -63,9 +63,9 @@ class ReadingMixin(StoreBase):
         """
         r, v = responses, variants
         cols = [r.c.id.label("response_id"), r.c.model, r.c.prompt, r.c.sample, r.c.variant_id, r.c.parsed,
-                r.c.method, r.c.invalid, r.c.refusal, r.c.correct, r.c.parse_version, r.c.error, r.c.latency_s,
-                r.c.input_tokens, r.c.output_tokens, r.c.cost, v.c.item_id, v.c.source, v.c.condition, v.c.group_id,
-                v.c.item_group, v.c.kind, v.c.answer_label, v.c.n_labels]
+                r.c.method, r.c.invalid, r.c.refusal, r.c.sure, r.c.correct, r.c.parse_version, r.c.error,
+                r.c.latency_s, r.c.input_tokens, r.c.output_tokens, r.c.cost, v.c.item_id, v.c.source, v.c.condition,
+                v.c.group_id, v.c.item_group, v.c.kind, v.c.answer_label, v.c.n_labels]
         decode = ["options", "category", "tags", "attributes", "prompt_args", "provenance", "image_ids"]
         if full or detail:
             cols += [r.c.raw_text, v.c.question, v.c.options, v.c.answer, v.c.category, v.c.tags, v.c.attributes,

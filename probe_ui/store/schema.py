@@ -88,6 +88,7 @@ responses = sa.Table(
     sa.Column("method", sa.String(60)),
     sa.Column("invalid", sa.Boolean),
     sa.Column("refusal", sa.Boolean),
+    sa.Column("sure", sa.Boolean),  # the robust reading is sure (probe_ui.reading.sureness); None: not read so
     sa.Column("correct", sa.Boolean),
     sa.Column("latency_s", sa.Float),
     sa.Column("input_tokens", sa.Integer),
