@@ -11,7 +11,7 @@ import pandas as pd
 from probe_ui.metrics.samples import majority_vote
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.runner import run_batch
-from probe_ui.scoring import scored_answers
+from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store
 
 
@@ -23,6 +23,8 @@ def test_a_batch_stores_whether_each_reading_is_sure(tmp_path: Path) -> None:
     assert raw["sure"].tolist() == [True] * len(raw)  # the baseline answers with a bare letter
     scored = scored_answers(store, "r")
     assert scored["sure"].tolist() == [True] * len(scored)
+    rate = score_run(store, "r")["models"]["baseline/first"]["sure_rate"]
+    assert (rate["numerator"], rate["denominator"], rate["value"]) == (16, 16, 100.0)  # score --json says so
     legacy = scored_answers(store, "r", parser="legacy")
     assert not legacy["sure"].any()  # the papers' own rules read, they do not say they are sure
 

@@ -40,6 +40,9 @@ def accuracy_by_model(df: pd.DataFrame) -> dict[str, dict[str, Any]]:
             "accuracy": accuracy.to_dict(),
             "invalid_rate": ratio(int(ok["invalid"].fillna(False).astype(bool).sum()), len(ok), ci=False).to_dict(),
             "refusal_rate": ratio(int(ok["refusal"].fillna(False).astype(bool).sum()), len(ok), ci=False).to_dict(),
+            # issue 46: of the answers read, how many readings are sure (the rest are the reader's best guesses)
+            "sure_rate": ratio(int(ok["sure"].eq(True).sum()) if "sure" in ok.columns else 0,
+                               int(ok["parsed"].notna().sum()), ci=False).to_dict(),
             "n": len(scored),
             "answered": len(ok),
             "errors": int(g["error"].notna().sum()),
