@@ -177,20 +177,28 @@ def bootstrap_means(values: np.ndarray, n_boot: int, rng: np.random.Generator) -
     return out
 
 
+def per_cluster(values: Sequence[float] | np.ndarray, keys: Sequence[Any] | np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Each cluster's sum of ``values`` and its size (clusters by ``keys``, in order of first appearance): the
+    counts every clustered interval and test starts from."""
+    import pandas as pd
+
+    k = np.asarray(keys)
+    codes, uniq = pd.factorize(k if k.dtype.kind in "iu" else pd.Series(k.astype(object)))  # ints: fast path
+    return (np.bincount(codes, weights=np.asarray(values, dtype=float), minlength=len(uniq)),
+            np.bincount(codes, minlength=len(uniq)).astype(float))
+
+
 def cluster_bootstrap_means(values: np.ndarray, units: np.ndarray, n_boot: int, rng: np.random.Generator
                             ) -> np.ndarray:
     """``n_boot`` bootstrap means of ``values`` drawing whole units of evidence (``units``: each value's unit key)
     with replacement: the mean of a replicate is its values' sum over its values' count. Each unit holding one
     value: :func:`bootstrap_means`, unchanged."""
-    import pandas as pd
-
     v = np.asarray(values, dtype=float)
-    codes, uniq = pd.factorize(pd.Series(np.asarray(units, dtype=object)))
-    if len(uniq) == len(v) or n_boot <= 0 or not len(v):
+    x, m = per_cluster(v, units)
+    k = len(x)
+    if k == len(v) or n_boot <= 0 or not len(v):
         return bootstrap_means(v, n_boot, rng)
-    k = len(uniq)
-    x = np.bincount(codes, weights=v, minlength=k)
-    m = np.bincount(codes, minlength=k).astype(float)
     out = np.empty(n_boot)
     step = max(1, int(2e7 // k))
     for start in range(0, n_boot, step):
@@ -207,29 +215,11 @@ def cluster_bootstrap_ci(values: np.ndarray, units: np.ndarray, items: np.ndarra
     pair whose two answers always differ by design (one right, one wrong) has no spread between pairs and would
     otherwise look certain (the rule :func:`clustered_wilson` follows). Each unit holding one value: the plain
     bootstrap's interval, unchanged."""
-    u = np.asarray(units, dtype=object)
-    ci = percentile_ci(cluster_bootstrap_means(values, u, n_boot, rng))
-    it = np.asarray(items, dtype=object)
-    if ci is None or len(_distinct(u)) == len(_distinct(it)):
+    ci = percentile_ci(cluster_bootstrap_means(values, units, n_boot, rng))
+    if ci is None or len(per_cluster(values, units)[1]) == len(per_cluster(values, items)[1]):
         return ci
-    other = percentile_ci(cluster_bootstrap_means(values, it, n_boot, rng))
+    other = percentile_ci(cluster_bootstrap_means(values, items, n_boot, rng))
     return ci if other is None else (min(ci[0], other[0]), max(ci[1], other[1]))
-
-
-def _distinct(values: np.ndarray) -> np.ndarray:
-    """The distinct values, in order of first appearance (pandas' unique, which takes any hashable)."""
-    import pandas as pd
-
-    return np.asarray(pd.unique(pd.Series(values, dtype=object)))
-
-
-def cluster_sums(values: np.ndarray, units: np.ndarray) -> np.ndarray:
-    """Each unit's sum of ``values`` (units in order of first appearance): what a sign-flip test permutes when the
-    values come in clusters (:func:`sign_flip_pvalue` over the sums flips whole units)."""
-    import pandas as pd
-
-    codes, uniq = pd.factorize(pd.Series(np.asarray(units, dtype=object)))
-    return np.bincount(codes, weights=np.asarray(values, dtype=float), minlength=len(uniq))
 
 
 def percentile_ci(samples: np.ndarray, level: float = 0.95, scale: float = 100.0) -> tuple[float, float] | None:

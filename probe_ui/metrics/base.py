@@ -46,23 +46,16 @@ def clustered_ratio(right: Any, unit_keys: Any, item_keys: Any | None = None, *,
     unit, :mod:`probe_ui.metrics.units`; ``item_keys``: the finer grouping inside): the value over the rows, its
     interval over the units (:func:`probe_ui.stats.clustered_wilson`; Wilson's where each unit holds one row)."""
     import numpy as np
-    import pandas as pd
 
-    from probe_ui.stats import clustered_wilson
+    from probe_ui.stats import clustered_wilson, per_cluster
 
     x = np.asarray(right, dtype=float)
     n = len(x)
     if not n:
         return ratio(0, 0, random=random)
 
-    def sums(keys: Any) -> tuple[np.ndarray, np.ndarray]:
-        k = np.asarray(keys)
-        codes, uniq = pd.factorize(k if k.dtype.kind in "iu" else pd.Series(k.astype(object)))  # ints: fast path
-        return (np.bincount(codes, weights=x, minlength=len(uniq)),
-                np.bincount(codes, minlength=len(uniq)).astype(float))
-
-    xu, mu = sums(unit_keys)
-    iv = clustered_wilson(xu, mu, nested=sums(item_keys) if item_keys is not None else None)
+    xu, mu = per_cluster(x, unit_keys)
+    iv = clustered_wilson(xu, mu, nested=per_cluster(x, item_keys) if item_keys is not None else None)
     s = float(x.sum())
     num: float = int(s) if s.is_integer() else s
     return MetricValue(100.0 * s / n, num, n, n, (round(100 * iv.low, 4), round(100 * iv.high, 4)), random,

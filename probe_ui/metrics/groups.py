@@ -147,8 +147,8 @@ def flip_rate(df: pd.DataFrame) -> dict[str, Any]:
     order = np.argsort([str(c) for c in cuniq], kind="stable")
     units, kind = unit_codes(d)[var], unit_kind(d)
     vitems = item[var]
-    conditions = {str(cuniq[i]): cmv(changed[ccodes == i], units[ccodes == i], items=vitems[ccodes == i], kind=kind)
-                  for i in order}
+    at = np.split(np.argsort(ccodes, kind="stable"), np.cumsum(n_c)[:-1])  # each condition's rows, one sort
+    conditions = {str(cuniq[i]): cmv(changed[at[i]], units[at[i]], items=vitems[at[i]], kind=kind) for i in order}
     moved_pct = {str(cuniq[i]): round(float(100 * mv_c[i] / n_c[i]), 4) for i in order}
     keep = ~moved
     kitems = item[var][keep]

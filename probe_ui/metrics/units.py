@@ -152,8 +152,12 @@ def codes_of(df: pd.DataFrame, *, items: bool = True) -> Units:
     return Units(combined_codes([*runs, kinds, values]), kinds, combined_codes([*runs, item]) if items else empty)
 
 
-def _items_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
-    return pd.DataFrame(records, columns=["item_id", "item_group", "attributes", "source", "variant_id"])
+def _items_frame(things: list[tuple[Any, Any, Any, Any]]) -> pd.DataFrame:
+    """A table :func:`units_of` reads from (item id, group, attributes, source file) per item or variant, each
+    its own variant."""
+    return pd.DataFrame([{"item_id": i, "item_group": g, "attributes": dict(a or {}), "source": s,
+                          "variant_id": f"{n}"} for n, (i, g, a, s) in enumerate(things)],
+                        columns=["item_id", "item_group", "attributes", "source", "variant_id"])
 
 
 def planned(items: Iterable[Any]) -> dict[str, Any]:
@@ -161,8 +165,7 @@ def planned(items: Iterable[Any]) -> dict[str, Any]:
     most items fall into, how many units and items (``{"unit": "pair", "units": 8, "items": 16}``), and the other
     kinds where some items fall into another. Read from the items alone (their ids, groups, attributes and source
     file), as :func:`units_of` reads the stored answers, so that the record and the scoring agree."""
-    rows = [{"item_id": it.id, "item_group": it.group, "attributes": dict(it.attributes or {}),
-             "source": it.source, "variant_id": f"{n}"} for n, it in enumerate(items)]
+    rows = [(it.id, it.group, it.attributes, it.source) for it in items]
     if not rows:
         return {"unit": "item", "units": 0, "items": 0}
     u = units_of(_items_frame(rows))
@@ -176,8 +179,7 @@ def planned(items: Iterable[Any]) -> dict[str, Any]:
 def labels_of(variants: Iterable[Any]) -> list[str]:
     """Each variant's unit of evidence in words ("pair mc-03", "patient P17", "item q12"): what a harness's
     samples carry so that its own statistics cluster them as probe-ui does (Inspect's ``stderr(cluster=...)``)."""
-    rows = [{"item_id": v.item_id, "item_group": v.item_group, "attributes": dict(v.attributes or {}),
-             "source": v.source, "variant_id": f"{n}"} for n, v in enumerate(variants)]
+    rows = [(v.item_id, v.item_group, v.attributes, v.source) for v in variants]
     if not rows:
         return []
     _, kinds, values, _ = _parts(_items_frame(rows))

@@ -95,8 +95,8 @@ from probe_ui.metrics.units import ci_words
 from probe_ui.stats import (
     cluster_bootstrap_ci,
     cluster_bootstrap_means,
-    cluster_sums,
     cond_rng,
+    per_cluster,
     percentile_ci,
     sign_flip_pvalue,
 )
@@ -351,6 +351,7 @@ def score(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]
     MetricValue (Wilson CI)}, "fragility": {"T1".."T5", "T3-with-image": {"F", "R", "formula", "inputs",
     "in_robustness"}}, "robustness": float | None (mean R over T1..T5), "n_boot": int, "seed": int}``.
     """
+    df = prepare(df)  # once: the frame and the unit's kind read the same prepared table
     f = _frame(df)
     out: dict[str, Any] = {"conditions": {}, "paired_difference": {}, "abstention": {}, "fragility": {},
                            "robustness": None, "n_boot": int(n_boot), "seed": int(seed)}
@@ -360,7 +361,7 @@ def score(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]
     items = _Items(f)
     ccode, cuniq = pd.factorize(f["cond"].to_numpy())
     c_all, p_all, ab_all = f["c"].to_numpy(dtype=float), f["p"].to_numpy(dtype=float), f["abstain"].to_numpy()
-    u_all, i_all, kind = f["unit"].to_numpy(), f["item"].to_numpy(), unit_kind(prepare(df))
+    u_all, i_all, kind = f["unit"].to_numpy(), f["item"].to_numpy(), unit_kind(df)
     conds = sorted((str(c) for c in cuniq), key=lambda c: (c != ORIGINAL, c))
     index = {str(c): i for i, c in enumerate(cuniq)}
     for cond in conds:
@@ -383,7 +384,7 @@ def score(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0) -> dict[str, Any]
             units = items.unit.reindex(m.index).to_numpy()
             rng = cond_rng(seed, "paired:" + cond)
             if len(d):  # whole units flipped and drawn: an image's variants and samples are one pair's worth
-                p, how = sign_flip_pvalue(cluster_sums(d, units), n_boot, rng)
+                p, how = sign_flip_pvalue(per_cluster(d, units)[0], n_boot, rng)
                 out["paired_difference"][cond] = {
                     "pp": round(float(100 * d.mean()), 6),
                     "ci": _as_list(percentile_ci(cluster_bootstrap_means(d, units, n_boot, rng))),
