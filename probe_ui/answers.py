@@ -169,6 +169,7 @@ from probe_ui.reading.presence import (
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import is_refusal, refusal_spans
 from probe_ui.reading.sureness import is_sure
+from probe_ui.reading.structured import structured_label
 from probe_ui.reading.verdicts import TAIL_HEDGE, WITHDRAWN, closing_label, conclusion_label, self_corrected
 from probe_ui.reading.weighing import (
     ALTERNATIVES,
@@ -242,6 +243,9 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "empty", invalid=True, refusal=refusal)
     key = (kind, tuple(labels), tuple(options), question or "")
     item = get_item(*key)
+    lab = structured_label(text, item)
+    if lab is not None:  # {"answer": "B"}: a reply written to the answer schema is read as it stands
+        return Answer(lab, "structured", invalid=False, refusal=False, sure=True)
     clean = clean_reply(text)
     if not clean.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens

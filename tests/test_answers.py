@@ -221,7 +221,7 @@ def test_head_and_tail_letters_do_not_read_lists_or_contradictions(reply: str, l
 
 
 @pytest.mark.parametrize("reply,choice,method", [
-    ('{"answer": "B"}', "B", "declaration"),
+    ('{"answer": "B"}', "B", "structured"),
     ('```json\n{"answer": "A", "explanation": "Option B would require growth of the sac."}\n```', "A",
      "declaration"),
     ("{'choice': '(B)', 'confidence': 0.8}", "B", "declaration"),

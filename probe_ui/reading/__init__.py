@@ -25,6 +25,8 @@ The rules themselves, one module per job, applied by :mod:`probe_ui.answers` in 
 - :mod:`~probe_ui.reading.item`: the item being read (labels, option texts, escape options, label words);
 - :mod:`~probe_ui.reading.declarations`: rule 1, the reply's last explicit declaration;
 - :mod:`~probe_ui.reading.attribution`: someone else's answer quoted in the reply, endorsed or not;
+- :mod:`~probe_ui.reading.structured`: replies written to the answer schema (``{"answer": "B"}``), read as
+  they stand;
 - :mod:`~probe_ui.reading.boxed`: rule 2, ``\\boxed{X}`` and backticks;
 - :mod:`~probe_ui.reading.letters`: option letters (lone, opening, closing) and letters whose text names another
   option;

@@ -19,6 +19,7 @@ READ: dict[str, str] = {
                 "\"是的\")",
     "synonym": "the reply names an option by a synonym or another spelling (\"Shingles\" for herpes zoster, "
                "\"paediatric\")",
+    "structured": 'the reply fills the answer field the model was asked for ({"answer": "B"}, a structured answer)',
     "boxed": "the answer written in \\boxed{}",
     "backtick": "the answer written in backticks",
     "option_text": "the reply is exactly one option's text",
