@@ -120,6 +120,14 @@ def _v6(c: sa.Connection) -> None:
     add_column(c, st.responses, "sure")
 
 
+def _v7(c: sa.Connection) -> None:
+    """Settled readings (issue 46): the ``settlements`` table, each clinician's reading of a reply the reader was
+    not sure of."""
+    from probe_ui import store as st
+
+    _create_missing(c, st.settlements)
+
+
 STEPS: tuple[Step, ...] = (
     Step(1, "the tables and columns of probe-ui 0.1.0", _v1),
     Step(2, "a parser version with every stored parse (the parse becomes a cache of the robust reading)", _v2),
@@ -127,6 +135,7 @@ STEPS: tuple[Step, ...] = (
     Step(4, "names, ids and conditions as unbounded text on PostgreSQL, as on SQLite", _v4),
     Step(5, "who made each run, and whether each rater was a signed-in user", _v5),
     Step(6, "whether each stored reading is sure", _v6),
+    Step(7, "clinicians' settled readings of replies", _v7),
 )
 LATEST = STEPS[-1].version
 

@@ -41,6 +41,7 @@ def format_score_table(report: dict[str, Any]) -> str:
     if not report["models"]:
         lines.append("(no answers yet)")
     lines += interval_notes(report)
+    lines += readings_lines(report)
     if report.get("judge"):
         lines.append(judge_line(report))
     if report.get("harness_agreement"):
@@ -86,6 +87,23 @@ def interval_notes(report: dict[str, Any]) -> list[str]:
     return out
 
 
+def readings_lines(report: dict[str, Any]) -> list[str]:
+    """How the answers' readings were settled, per model (sure, the reader's best guess, settled by a clinician),
+    and where to settle the guesses; nothing when the report does not count them."""
+    rows = {m: r.get("readings") or {} for m, r in report["models"].items()}
+    if not any(rows.values()):
+        return []
+    out = ["readings: sure / unsure (the reader's best guess) / settled by a clinician"]
+    for model, c in rows.items():
+        out.append(f"  {model}: {c.get('sure', 0)} sure, {c.get('unsure', 0)} unsure, {c.get('settled', 0)} settled")
+    unsure = sum(c.get("unsure", 0) for c in rows.values())
+    if unsure:
+        used = " (used by --parser settled)" if report.get("parser") != "settled" else ""
+        out.append(f"  settle the {unsure} unsure reading{'' if unsure == 1 else 's'} with 'probe-ui review "
+                   f"{report['run']}' or the Results tab's 'To review'{used}")
+    return out
+
+
 def judge_line(report: dict[str, Any]) -> str:
     """How many answers the fallback judge decided, in all and per model (they are in the figures above)."""
     j = report["judge"]
@@ -109,7 +127,7 @@ def format_score_markdown(report: dict[str, Any]) -> str:
                      f"{_num(acc['random'], 1)} | {_num(r['invalid_rate']['value'], 1)} | "
                      f"{_num(r['refusal_rate']['value'], 1)} | {r['errors']} |")
     if report["models"]:
-        lines += ["", *(md_cell(x) for x in interval_notes(report))]
+        lines += ["", *(md_cell(x) for x in interval_notes(report) + readings_lines(report))]
     if report.get("judge"):
         lines += ["", md_cell(judge_line(report))]
     if report.get("harness_agreement"):

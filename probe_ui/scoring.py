@@ -104,6 +104,13 @@ def robust_parser(row: dict[str, Any], run_benchmark: str | None = None, run_pro
     return None
 
 
+@PARSERS.register("settled")
+def settled_parser(row: dict[str, Any], run_benchmark: str | None = None, run_prompt: str | None = None
+                   ) -> ReplyReader | None:
+    """The robust reading, replaced by a clinician's where one settled the reply (:func:`apply_settlements`)."""
+    return None
+
+
 def check_parser(parser: str) -> Parser:
     """The parser registered as ``parser``; a ScoringError naming the known ones otherwise."""
     return PARSERS.get(parser)
@@ -297,6 +304,50 @@ def _apply_fallback(df: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
+SETTLED = "settled"
+#: how a reply's reading was settled (the ``reading`` column): by a clinician, sure, or the reader's best guess
+READINGS = (SETTLED, "sure", "unsure")
+
+
+def apply_settlements(df: pd.DataFrame, latest: pd.DataFrame, per_settler: pd.DataFrame, *, use: bool
+                      ) -> pd.DataFrame:
+    """Clinicians' settled readings (:meth:`Store.settlements_frame`) on a scored table: ``settled_by`` (``{who:
+    label}``, "" a reply they read as no answer; None where nobody settled it), ``reading`` (:data:`READINGS`; None
+    for a failed call or a free-text reply) and, with ``use`` (``--parser settled``), the latest settlement
+    replaces the reading (method ``settled``, sure)."""
+    if df.empty:
+        return df.assign(settled_by=pd.Series(dtype=object), reading=pd.Series(dtype=object))
+    by_id: dict[int, dict[str, str]] = {}
+    for rid, who, label, checked in zip(per_settler["response_id"], per_settler["settled_by"],
+                                        per_settler["label"], per_settler["verified"]):
+        by_id.setdefault(int(rid), {})[rater_label(str(who), checked)] = str(label)
+    rid = df["response_id"]
+    hit = rid.isin(list(by_id)).to_numpy() & df["error"].isna().to_numpy()
+    df["settled_by"] = pd.Series([by_id[int(r)] if h else None for r, h in zip(rid, hit)], index=df.index,
+                                 dtype=object)
+    if use and hit.any():
+        label = rid[hit].map(dict(zip(latest["response_id"].astype(int), latest["label"].astype(str))))
+        given = label.ne("").to_numpy()
+        gt = df.loc[hit, "answer_label"]
+        df.loc[hit, "parsed"] = pd.Series(label.where(label.ne(""), None).to_numpy(dtype=object),
+                                          index=df.index[hit], dtype=object)
+        df.loc[hit, "method"] = SETTLED
+        df.loc[hit, "invalid"] = pd.Series(~given, index=df.index[hit], dtype=object)
+        df.loc[hit, "sure"] = True
+        df.loc[hit, "correct"] = pd.Series([(lab == g) if g is not None and not (isinstance(g, float) and g != g)
+                                            else None for lab, g in zip(label.to_numpy(), gt.to_numpy())],
+                                           index=df.index[hit], dtype=object)
+        for c in _PARSE:  # missing is None, never NaN (as reparse leaves them)
+            df[c] = pd.Series([value_or_none(x) for x in df[c]], index=df.index, dtype=object)
+    free = (df["prompt"].eq("free") | df["kind"].eq("free")).to_numpy() if "prompt" in df.columns \
+        else df["kind"].eq("free").to_numpy()
+    sure = df["sure"].eq(True).to_numpy() if "sure" in df.columns else np.zeros(len(df), dtype=bool)
+    reading = np.where(hit, SETTLED, np.where(sure, "sure", "unsure")).astype(object)
+    reading[df["error"].notna().to_numpy() | free] = None
+    df["reading"] = pd.Series(reading, index=df.index, dtype=object)
+    return df
+
+
 def states(df: pd.DataFrame) -> pd.Series:
     """Each row's state: "error" (no reply), "invalid" (no answer could be read), "right", "wrong", or "unknown"
     (answered, ground truth unknown)."""
@@ -364,9 +415,9 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
     (each a list; empty keeps all). ``detail`` adds what was sent and received (messages, settings, details,
     finish reason). ``judge`` (a judge model's name) applies that fallback judge's stored decisions to the answers
     the rules leave invalid (robust parser only). An unknown run raises the store's StoreError, which names it."""
-    if judge and parser != "robust":
+    if judge and parser == "legacy":
         raise ScoringError("a fallback judge reads the replies the robust rules leave invalid: use it with the "
-                           "robust parser, not --parser legacy")
+                           "robust or settled parser, not --parser legacy")
     from probe_ui.store import StoreError
 
     check_parser(parser)
@@ -381,6 +432,8 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
         df = _apply_judges(df, store.judge_frame(run.id))
         if judge:
             df = _apply_fallback(df, store.fallback_judge_frame(run.id, judge))
+        df = apply_settlements(df, store.settlements_frame(run.id), store.settlements_frame(run.id, per_settler=True),
+                               use=parser == "settled")
         rated = store.ratings_frame(run.id)[["response_id", "rating", "note"]]
         df = df.merge(rated, on="response_id", how="left")
         df["rating"] = df["rating"].astype(object).where(df["rating"].notna(), UNRATED)

@@ -226,3 +226,26 @@ def plugins_loaded(monkeypatch: pytest.MonkeyPatch, *files: Path) -> Iterator[No
     finally:
         monkeypatch.delenv(registry.PLUGINS_ENV, raising=False)
         registry.forget_plugins()
+
+
+def store_replies(store: Any, preset: Path, replies: dict[str, list[str]], run: str = "r") -> list[int]:
+    """A run ``run`` of ``preset``'s variants (no suites) whose answers are the given reply texts (``{model: [one
+    reply per variant, in order]}``), read and stored as a batch stores them; returns the answers' ids in order."""
+    from probe_ui.answers import cache_row
+    from probe_ui.items import labels_for
+    from probe_ui.presets import load_preset
+    from probe_ui.suites import expand
+
+    stored = store.ensure_run(run, 0, {})
+    variants = expand(load_preset(preset), 0).variants
+    store.add_variants(stored.id, variants)
+    ids = []
+    for model, texts in replies.items():
+        for v, text in zip(variants, texts):
+            labels = labels_for(v.kind, tuple(v.options))
+            parse = cache_row(text, v.kind, labels, tuple(v.options), v.answer_label, question=v.question)
+            ids.append(store.save_response({
+                "run_id": stored.id, "variant_id": v.id, "model": model, "prompt": "default", "sample": 0,
+                "request_hash": f"{v.id}{model}", "messages": [], "settings": {}, "raw_text": text, **parse,
+                "latency_s": 0.1, "input_tokens": 1, "output_tokens": 1, "cost": 0.0, "error": None}))
+    return ids

@@ -197,7 +197,7 @@ def judged_store(args: argparse.Namespace) -> tuple[Any, str | None]:
     from probe_ui.fallback import judge_unread, resolve_judge
     from probe_ui.store import Store
 
-    if getattr(args, "parser", "robust") != "robust":
+    if getattr(args, "parser", "robust") == "legacy":
         raise UsageError("--judge reads the replies the robust rules cannot read: use it without --parser legacy")
     model = resolve_judge(judge)  # before the store is touched: an unknown judge is a one-line error
     store = Store(args.db)

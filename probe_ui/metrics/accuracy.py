@@ -43,8 +43,19 @@ def accuracy_by_model(df: pd.DataFrame) -> dict[str, dict[str, Any]]:
             # issue 46: of the answers read, how many readings are sure (the rest are the reader's best guesses)
             "sure_rate": ratio(int(ok["sure"].eq(True).sum()) if "sure" in ok.columns else 0,
                                int(ok["parsed"].notna().sum()), ci=False).to_dict(),
+            # how the readings were settled: by a clinician, sure, or the reader's best guess (issue 46)
+            "readings": _readings(ok),
             "n": len(scored),
             "answered": len(ok),
             "errors": int(g["error"].notna().sum()),
         }
     return out
+
+
+def _readings(ok: pd.DataFrame) -> dict[str, int]:
+    """How many of the answered rows' readings were settled by a clinician, sure, or unsure (the scored table's
+    ``reading`` column, :func:`probe_ui.scoring.apply_settlements`); empty when the table has none."""
+    if "reading" not in ok.columns:
+        return {}
+    counts = ok["reading"].value_counts()
+    return {k: int(counts.get(k, 0)) for k in ("settled", "sure", "unsure")}

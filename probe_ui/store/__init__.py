@@ -15,6 +15,7 @@ from probe_ui.store.runs import Run
 from probe_ui.store.schema import (
     KEY_MAX_BYTES,
     MAX_ID,
+    NO_ANSWER,
     RATINGS,
     CellKey,
     check_key,
@@ -29,10 +30,11 @@ from probe_ui.store.schema import (
     run_variants,
     runs,
     schema_version,
+    settlements,
     variants,
 )
 
-__all__ = ["DEFAULT_DB", "KEY_MAX_BYTES", "MAX_ID", "RATINGS", "CellKey", "NoStoreError", "Run", "RunInUseError",
-           "Store", "StoreError", "StoreNeedsUpgrade", "check_key", "database_url", "image_data", "images",
-           "item_errors", "md", "now", "open_existing", "rater_name", "ratings", "read_only_sqlite_url", "responses",
-           "run_variants", "runs", "schema_version", "variants"]
+__all__ = ["DEFAULT_DB", "KEY_MAX_BYTES", "MAX_ID", "NO_ANSWER", "RATINGS", "CellKey", "NoStoreError", "Run",
+           "RunInUseError", "Store", "StoreError", "StoreNeedsUpgrade", "check_key", "database_url", "image_data",
+           "images", "item_errors", "md", "now", "open_existing", "rater_name", "ratings", "read_only_sqlite_url",
+           "responses", "run_variants", "runs", "schema_version", "settlements", "variants"]

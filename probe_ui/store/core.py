@@ -1,6 +1,6 @@
 """The store: every variant, request and response, in one SQLite file (WAL) by default, or any SQLAlchemy URL
 (e.g. ``postgresql://...``). :class:`Store` is assembled from one part per job: opening
-(:mod:`probe_ui.store.opening`), runs, images and variants, writing answers, ratings, reading.
+(:mod:`probe_ui.store.opening`), runs, images and variants, writing answers, ratings, settled readings, reading.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from probe_ui.store.opening import sqlite_file
 from probe_ui.store.ratings import RatingsMixin
 from probe_ui.store.reading import ReadingMixin
 from probe_ui.store.runs import RunsMixin
+from probe_ui.store.settlements import SettlementsMixin
 
 
-class Store(RunsMixin, ImagesMixin, AnswersMixin, RatingsMixin, ReadingMixin):
+class Store(RunsMixin, ImagesMixin, AnswersMixin, RatingsMixin, SettlementsMixin, ReadingMixin):
     """Open (creating if needed) a store at a file path or SQLAlchemy URL; ``read_only``: see
     :class:`probe_ui.store.opening.StoreBase`."""
 

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 import sqlalchemy as sa
 
+from probe_ui.store.appended import append_checked, check_responses, latest_frame
 from probe_ui.store.errors import StoreError
 from probe_ui.store.opening import StoreBase
-from probe_ui.store.schema import RATINGS, now, rater_name, ratings, responses
+from probe_ui.store.schema import RATINGS, now, rater_name, ratings
 
 if TYPE_CHECKING:  # pandas costs 0.7 s to import: only the reading side (scores, exports, the app) needs it
     import pandas as pd
@@ -41,46 +42,22 @@ class RatingsMixin(StoreBase):
                            "verified": None if verified is None else bool(verified)})
         if not values:
             return 0
-        ids = sorted({v["response_id"] for v in values})
-        for i in (ids[0], ids[-1]):
+        for i in (min(v["response_id"] for v in values), max(v["response_id"] for v in values)):
             self._known_id(i)
         with self.engine.begin() as c:
-            known: set[int] = set()
-            for start in range(0, len(ids), 900):
-                chunk = ids[start:start + 900]
-                known |= {int(x) for x in c.execute(sa.select(responses.c.id).where(responses.c.id.in_(chunk)))
-                          .scalars()}
-            missing = [i for i in ids if i not in known]
-            if missing:
-                raise StoreError(f"no response #{missing[0]} in {self.where}"
-                                 + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
-            stored = 0
-            for start in range(0, len(values), 500):
-                chunk = values[start:start + 500]
-                ids = [int(x) for x in c.execute(ratings.insert().returning(ratings.c.id), chunk).scalars()]
-                stored += _kept(c, ids, chunk)
-            if stored != len(values):  # rolled back: a trigger or rule of the database dropped or changed rows
-                raise StoreError(f"the store at {self.where} did not keep {len(values) - stored} of the "
-                                 f"{len(values)} ratings as they were written (a trigger or rule in the database "
-                                 "deleted or changed them); nothing was stored")
+            check_responses(c, values, self.where)
+            append_checked(c, ratings, values, ("response_id", "rating", "note", "rater"), self.where, "ratings")
         self.ratings_written += 1
         return len(values)
+
     def ratings_frame(self, run_id: int | None = None, *, per_rater: bool = False) -> pd.DataFrame:
         """The ratings that count, of one run or all: by default the latest rating of each rated response,
         whoever gave it (response_id, rating, note); with ``per_rater`` the latest of each rater per
         response (response_id, rater, rating, note, created_at, verified), ordered by response and rater. A name
         typed without a login (``verified`` false) is another rater than the signed-in user of that name."""
-        keys = [ratings.c.response_id] + ([ratings.c.rater, ratings.c.verified] if per_rater else [])
-        latest = sa.select(sa.func.max(ratings.c.id)).group_by(*keys)
-        cols = [ratings.c.response_id, ratings.c.rater, ratings.c.rating, ratings.c.note, ratings.c.created_at,
-                ratings.c.verified] if per_rater else [ratings.c.response_id, ratings.c.rating, ratings.c.note]
-        q = sa.select(*cols).where(ratings.c.id.in_(latest))
-        if run_id is not None:
-            q = q.join(responses, responses.c.id == ratings.c.response_id).where(responses.c.run_id == run_id)
-        import pandas as pd
-
-        with self.engine.connect() as c:
-            return pd.read_sql(q.order_by(*keys), c)
+        cols = ["response_id", "rater", "rating", "note", "created_at", "verified"] if per_rater \
+            else ["response_id", "rating", "note"]
+        return latest_frame(self.engine, ratings, "rater", cols, run_id, per_rater)
 
     def latest_rating(self, response_id: int, rater: str | None = None, verified: bool | None = None
                       ) -> tuple[str | None, str]:
@@ -95,11 +72,3 @@ class RatingsMixin(StoreBase):
             row = c.execute(q.order_by(ratings.c.id.desc()).limit(1)).first()
         return (str(row[0]), str(row[1] or "")) if row else (None, "")
 
-
-def _kept(c: sa.Connection, ids: list[int], rows: list[dict[str, Any]]) -> int:
-    """How many of the rating ``rows`` just inserted (as ``ids``) read back as they were written."""
-    if not ids:
-        return 0
-    q = sa.select(ratings.c.response_id, ratings.c.rating, ratings.c.note, ratings.c.rater).where(ratings.c.id.in_(ids))
-    back = {tuple(r) for r in c.execute(q)}
-    return sum((r["response_id"], r["rating"], r["note"], r["rater"]) in back for r in rows[:len(ids)])

@@ -130,6 +130,19 @@ ratings = sa.Table(
 )
 RATINGS = ("correct", "incorrect", "unsure")
 
+settlements = sa.Table(
+    "settlements", md,  # a clinician's reading of one reply (issue 46); append-only, each settler's latest counts
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("response_id", sa.Integer, sa.ForeignKey("responses.id"), nullable=False, index=True),
+    # the label the reply gives, as the item spells it ("B", "yes"); "" = the reply gives no answer
+    sa.Column("label", sa.Text, nullable=False),
+    sa.Column("settled_by", sa.String(RATER_MAX), nullable=False, server_default=""),
+    sa.Column("verified", sa.Boolean),  # as ratings.verified: the app's signed-in user (true), a typed name (false)
+    sa.Column("created_at", sa.String(40), nullable=False),
+)
+#: a settlement's label that says the reply gives no answer
+NO_ANSWER = ""
+
 schema_version = sa.Table(
     "schema_version", md,  # one row: the schema version of this store (probe_ui.migrations)
     sa.Column("id", sa.Integer, primary_key=True),

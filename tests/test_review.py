@@ -1,0 +1,157 @@
+"""Settling the readings the reader was not sure of (issue 46): stored per clinician with the time, counted by
+how they were settled, used by --parser settled in every figure, reviewed from the terminal, and two clinicians'
+agreement (and a judge model's) shown."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+import pytest
+
+from helpers import store_replies, write_png, write_preset
+from probe_ui.cli import main
+from probe_ui.review import judge_agreement, settle, settler_agreement, to_review
+from probe_ui.scoring import score_run, scored_answers
+from probe_ui.store import Store, StoreError
+
+QUESTIONS = ["Is there a pleural effusion?", "Is there a pneumothorax?", "Is the heart enlarged?",
+             "Is there a fracture?"]
+# one model's replies: two sure readings, two the reader guesses
+REPLIES = ["No.", "Yes, there is a pneumothorax.", "Probably yes, though it is hard to say.",
+           "No fracture. Actually, wait: yes, a subtle fracture line."]
+
+
+@pytest.fixture
+def run(tmp_path: Path) -> tuple[Store, list[int], Path]:
+    items = []
+    for i, q in enumerate(QUESTIONS):
+        write_png(tmp_path / f"i{i}.png", seed=i)
+        items.append({"id": f"q{i}", "image": f"i{i}.png", "question": q, "kind": "yesno", "answer": "yes"})
+    preset = write_preset(tmp_path / "p.yaml", items)
+    db = tmp_path / "probe-ui.db"
+    store = Store(db)
+    ids = store_replies(store, preset, {"model/a": REPLIES})
+    return store, ids, db
+
+
+def test_unsure_readings_are_listed_with_the_guess_and_why(run: tuple[Store, list[int], Path]) -> None:
+    store, ids, _ = run
+    df = scored_answers(store, "r")
+    assert df.set_index("response_id")["reading"].to_dict() == {ids[0]: "sure", ids[1]: "sure",
+                                                                 ids[2]: "unsure", ids[3]: "unsure"}
+    pending = to_review(df, "ames")
+    assert [p.response_id for p in pending] == ids[2:]
+    hedge, reversal = pending
+    assert hedge.guess == "yes" and "it hedges" in hedge.why
+    assert reversal.guess == "yes" and "it changes its answer" in reversal.why
+    assert hedge.answers == [("yes", "yes"), ("no", "no")] and hedge.question == QUESTIONS[2]
+
+
+def test_a_settlement_is_stored_per_clinician_with_the_time_and_checked(run: tuple[Store, list[int], Path]) -> None:
+    store, ids, _ = run
+    settle(store, ids[2], "no", "Dr Ames")
+    settle(store, ids[2], "yes", "Dr Ames")  # her later reading supersedes her first
+    settle(store, ids[2], "no", "Dr Boyd")
+    per = store.settlements_frame(per_settler=True)
+    assert per[["response_id", "settled_by", "label"]].values.tolist() == [[ids[2], "Dr Ames", "yes"],
+                                                                            [ids[2], "Dr Boyd", "no"]]
+    assert all(per["created_at"].str.match(r"\d{4}-\d\d-\d\dT"))
+    with pytest.raises(StoreError, match=r"answer #\d+: 'B' is not one of its answers \(yes, no\)"):
+        settle(store, ids[3], "B", "Dr Ames")
+    with pytest.raises(StoreError, match="no response #99999"):
+        store.settle_readings([{"response_id": ids[3], "label": "yes", "settled_by": "x"},
+                               {"response_id": 99999, "label": "yes", "settled_by": "x"}])
+    assert len(store.settlements_frame()) == 1  # all or none: the valid first row was not kept
+
+
+def test_settled_readings_change_the_figures_only_under_the_settled_parser(run: tuple[Store, list[int], Path]
+                                                                          ) -> None:
+    store, ids, _ = run
+    before = score_run(store, "r", "settled")["models"]["model/a"]
+    assert before["readings"] == {"settled": 0, "sure": 2, "unsure": 2}
+    assert before["accuracy"]["value"] == 75.0  # "No." is wrong; the three guesses of yes are right
+    settle(store, ids[2], None, "Dr Ames")  # the hedge gives no answer
+    settle(store, ids[3], "no", "Dr Ames")  # she reads the reversal the other way
+    after = score_run(store, "r", "settled")["models"]["model/a"]
+    assert after["readings"] == {"settled": 2, "sure": 2, "unsure": 0}
+    assert after["accuracy"]["value"] == 25.0 and after["invalid_rate"]["value"] == 25.0
+    df = scored_answers(store, "r", "settled").set_index("response_id")
+    assert df.loc[ids[2], "method"] == "settled" and df.loc[ids[2], "parsed"] is None
+    assert df.loc[ids[3], "parsed"] == "no" and df.loc[ids[3], "correct"] is False
+    robust = score_run(store, "r", "robust")["models"]["model/a"]
+    assert robust["accuracy"]["value"] == 75.0  # --parser robust keeps its meaning
+    assert robust["readings"] == {"settled": 2, "sure": 2, "unsure": 0}  # the counts say what was settled
+
+
+def test_two_clinicians_settle_independently_and_their_agreement_is_shown(run: tuple[Store, list[int], Path]
+                                                                         ) -> None:
+    store, ids, _ = run
+    settle(store, ids[2], "yes", "Dr Ames")
+    assert [p.response_id for p in to_review(scored_answers(store, "r"), "Dr Ames")] == [ids[3]]
+    # another clinician still sees both: a settlement by one does not take a reply off another's list
+    assert [p.response_id for p in to_review(scored_answers(store, "r"), "Dr Boyd")] == ids[2:]
+    settle(store, ids[2], "no", "Dr Boyd")
+    settle(store, ids[3], "yes", "Dr Ames")
+    settle(store, ids[3], "yes", "Dr Boyd")
+    agreement = settler_agreement(scored_answers(store, "r"), n_boot=200)
+    assert agreement is not None and agreement["settlers"] == ["Dr Ames", "Dr Boyd"]
+    pair = agreement["pairs"][0]
+    assert pair["n"] == 2 and pair["observed"] == 0.5
+    assert [d["response_id"] for d in agreement["disagreements"]] == [ids[2]]
+    assert agreement["disagreements"][0]["readings"] == {"Dr Ames": "yes", "Dr Boyd": "no"}
+    assert settler_agreement(scored_answers(store, "r").iloc[:0]) is None
+
+
+def test_a_judges_agreement_with_the_clinicians(run: tuple[Store, list[int], Path]) -> None:
+    import sqlalchemy as sa
+
+    from probe_ui.store import responses
+
+    store, ids, _ = run
+    with store.engine.begin() as c:
+        rows = {r["id"]: dict(r) for r in c.execute(sa.select(responses)).mappings()}
+    for rid, verdict in ((ids[2], "yes"), (ids[3], "no")):
+        judge = {k: v for k, v in rows[rid].items() if k not in ("id", "created_at")}
+        store.save_response(dict(judge, model="judge/model", prompt=f"judge-mediconfusion:model/a:{rid}",
+                                 role="judge", parent_id=rid, raw_text=verdict, parsed=verdict,
+                                 method="judge-mediconfusion", correct=verdict == "yes", error=None))
+    assert judge_agreement(scored_answers(store, "r")) is None  # nobody settled these yet
+    settle(store, ids[2], "yes", "Dr Ames")
+    settle(store, ids[3], "yes", "Dr Ames")
+    k = judge_agreement(scored_answers(store, "r"), n_boot=100)
+    assert k is not None and k["n"] == 2 and k["observed"] == 0.5 and k["judge"] == "judge/model"
+
+
+def test_review_from_the_terminal(run: tuple[Store, list[int], Path], monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    store, ids, db = run
+    assert main(["review", "r", "--db", str(db), "--clinician", "Dr Ames", "--list"]) == 0
+    listed = capsys.readouterr().out
+    assert f"#{ids[2]}" in listed and f"#{ids[3]}" in listed and "2 readings to settle" in listed
+    # "x" is not an answer (asked again), then "2" (no) settles the hedge; "n" reads the reversal as no answer
+    monkeypatch.setattr("sys.stdin", io.StringIO("x\n2\nn\n"))
+    assert main(["review", "r", "--db", str(db), "--clinician", "Dr Ames"]) == 0
+    out = capsys.readouterr().out
+    assert "'x' is not one of this item's answers" in out and "settled 2 of 2 readings as Dr Ames" in out
+    assert "reader's guess: yes (it hedges)" in out
+    per = Store(db).settlements_frame(per_settler=True)
+    assert per[["response_id", "label"]].values.tolist() == [[ids[2], "no"], [ids[3], ""]]
+    assert main(["review", "r", "--db", str(db), "--clinician", "Dr Ames"]) == 0
+    assert "nothing to review" in capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\nq\n"))  # a second clinician settles one, then stops
+    assert main(["review", "r", "--db", str(db), "--clinician", "Dr Boyd"]) == 0
+    assert "settled 1 of 2" in capsys.readouterr().out
+    assert main(["review", "r", "--db", str(db), "--agreement"]) == 0
+    out = capsys.readouterr().out
+    assert "Dr Ames and Dr Boyd: kappa" in out and "1 reply read differently" in out
+    assert main(["score", "--db", str(db), "--run", "r", "--parser", "settled"]) == 0
+    out = capsys.readouterr().out
+    assert "model/a: 2 sure, 0 unsure, 2 settled" in out and "parser settled" in out
+
+
+def test_reviewing_an_unknown_run_is_a_one_line_error(run: tuple[Store, list[int], Path],
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    store, ids, db = run
+    assert main(["review", "nope", "--db", str(db)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "nope" in err[0]
