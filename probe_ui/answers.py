@@ -134,7 +134,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from probe_ui.reading import lexicon, overlap, subject, synonyms
-from probe_ui.reading.attribution import AGREES, DISAGREES, attributed_mentions, suggested_label
+from probe_ui.reading.attribution import agrees, attributed_mentions, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans
 from probe_ui.reading.declarations import Found, last_declaration
@@ -167,7 +167,7 @@ from probe_ui.reading.presence import (
 )
 
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
-from probe_ui.reading.refusals import is_refusal, refusal_spans
+from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_spans
 from probe_ui.reading.sureness import is_sure
 from probe_ui.reading.structured import structured_label
 from probe_ui.reading.verdicts import TAIL_HEDGE, WITHDRAWN, closing_label, conclusion_label, self_corrected
@@ -321,7 +321,7 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         if kind == "choice" and opening_option(clean, item) not in (None, decl.label):
             return None, "ambiguous"  # "Yes, the answer is A." when A is "No"
         sug = suggested_label(suggested, item)
-        if sug is not None and sug != decl.label and AGREES.search(clean) and not DISAGREES.search(clean):
+        if sug is not None and sug != decl.label and agrees(clean):
             return None, "ambiguous"  # "The physician's answer is correct. The correct answer is: C" (A suggested)
         if decl.kind == "post" and kind != "choice" and corrections:
             # "Red looks closest at first glance, but ... Green.": a closing lone label is the final verdict
@@ -395,7 +395,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         return decl.label, "declaration"
     # the reply agrees with the answer the prompt suggested ("The physician's answer is correct.")
     sug = suggested_label(suggested, item)
-    if sug is not None and AGREES.search(clean) and not DISAGREES.search(clean):
+    if sug is not None and agrees(clean):
         return sug, "agrees_with_suggestion"
     # 3. lone letter tokens
     out_of_range = out_of_range or oor
@@ -522,7 +522,8 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     """Rules 3-6 for yes/no and label items."""
     text = lexicon.mask_idioms(clean) if item.kind == "yesno" else clean  # "No doubt, ..." is not no
     if refusal:  # "There seems to be no image attached.": the "no" of a refusal is not the answer no
-        text = mask_spans(text, refusal_spans(text))
+        opening = declining_opening(text)  # "No, I can't tell from this image": that "no" opens the refusal
+        text = mask_spans(text, [*refusal_spans(text), *([opening] if opening else [])])
     entertained = entertained_labels(text, item)
 
     def mention(label: str, method: str) -> tuple[str | None, str]:

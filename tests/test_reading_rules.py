@@ -399,3 +399,54 @@ def test_every_method_the_reader_returns_is_described() -> None:
                  "judge-none", "legacy-probmed", "none"):
         assert name in methods.METHODS and methods.describe(name) != f"read by the rule '{name}'"
     assert methods.describe(None) == ""
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Issue 46, the shapes held-out batch 7 showed (fixed by shape; the replies below are not the corpus's own)
+# ------------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "The scan quality is inadequate to judge the hips.",
+    "The radiograph is far too underexposed for me to assess the mediastinum.",
+    "The film doesn't show enough of the chest for me to answer.",
+    "This photo does not show the lesion sharply enough to classify it.",
+    "I would need a clearer image.",
+    "Please upload a higher-resolution version of the image.",
+    "The resolution is too low to grade the fracture.",
+])
+def test_an_image_said_to_be_insufficient_is_a_refusal(reply: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is there a pneumothorax?")
+    assert a.refusal and a.choice is None
+
+
+@pytest.mark.parametrize("reply", [
+    "The image quality is good: no pneumothorax.",
+    "Aortic insufficiency is present.",
+    "The film shows enough of the lung bases: no effusion.",
+    "The radiograph does not show the heart clearly; it is enlarged.",
+    "I would need a CT to confirm, but it looks like B.",
+    "The scan does not show enough of a shift to call it herniation.",
+])
+def test_what_is_not_an_insufficient_image_is_not_a_refusal(reply: str) -> None:
+    assert not is_refusal(reply)
+
+
+def test_a_no_that_opens_a_refusal_is_not_the_answer() -> None:
+    """"No, I can't tell from this image" answers "can you tell?", not the question; a "no" followed by an answer
+    and then a doubt still answers."""
+    q = "Is there a pleural effusion?"
+    for reply in ("No, I can't tell from this image: the bases are cut off.", "No, sorry, I cannot see the image.",
+                  "Nope, it is not possible to say on this film."):
+        a = extract(reply, "yesno", YN, (), question=q)
+        assert (a.choice, a.method, a.refusal) == (None, "declined", True), reply
+    a = extract("No, there is no effusion, though I can't be sure without a lateral view.", "yesno", YN, (), question=q)
+    assert (a.choice, a.refusal, a.sure) == ("no", True, False)
+
+
+def test_judging_whether_the_suggestion_is_right_is_not_agreeing() -> None:
+    ask = "I'd need a clearer image to decide whether the physician's answer is correct."
+    assert extract(ask, "choice", ABCD, DX, suggested="A").choice is None
+    assert extract("If the physician's answer is right, the line should be visible.", "choice", ABCD, DX,
+                   suggested="A").choice is None
+    a = extract("Having checked the pleural line, the physician's answer is right.", "choice", ABCD, DX, suggested="A")
+    assert (a.choice, a.method) == ("A", "agrees_with_suggestion")

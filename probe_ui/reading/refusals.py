@@ -14,7 +14,7 @@ import re
 
 from probe_ui.reading.lexicon import fold_quotes
 
-__all__ = ["REFUSAL_PHRASES", "is_refusal", "refusal_spans"]
+__all__ = ["REFUSAL_PHRASES", "declining_opening", "is_refusal", "refusal_spans"]
 
 # "cannot", "can't", "I'm unable to", "won't be able to", ...
 _CANT = (r"(?:can\s*not|can't|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|"
@@ -24,6 +24,9 @@ _IMAGE = r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attac
 # the image named by what it is ("I can't view the MRI itself", "the ultrasound you've attached")
 _STUDY = r"(?:mri|ct|ultrasound|sonogram|mammogram|film|slide|dermoscopy|fundus\s+photo|study)"
 _MARKERS = r"(?:dots?|circles?|markers?|points?|arrows?|boxes|annotations?)"
+# what a reply says the image does not let it do: "too blurry to assess", "insufficient to grade"
+_JUDGE = (r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|identify|measure|grade|answer|classify|"
+          r"stage|decide|confirm|exclude|rule\s+out|comment|characteri[sz]e|distinguish|diagnose|be\s+sure)")
 
 REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-decide",
@@ -118,9 +121,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "I must decline to answer this question."),
     # the image is there but cannot be read: "the image is too blurry for me to assess the hips"
     ("image-unreadable",
-     r"\b(?:image|picture|scan|photo|film|resolution|quality)\s+(?:is|was|seems|appears)\s+(?:\w+\s+)?(?:too|far\s+too)"
-     r"\s+(?:blurry|blurred|dark|small|grainy|noisy|low|poor|faint|pixelated|cropped)\b[^.;]{0,30}?\bto\s+"
-     r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|identify)\b"
+     r"\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality)\s+(?:is|was|seems|appears)\s+(?:\w+\s+)?(?:too|far\s+too)"
+     r"\s+(?:blurry|blurred|dark|bright|small|grainy|noisy|low|poor|faint|pixelated|cropped|overexposed|underexposed)\b"
+     r"[^.;]{0,30}?\bto\s+" + _JUDGE + r"\b"
      r"|\b" + _IMAGE + r"\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:corrupted|corrupt|damaged|unreadable|"
      r"blank|empty|black)\b",
      "The image is too blurry for me to assess the hips."),
@@ -132,6 +135,22 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:needed|required|necessary)\b"
      r"|\b(?:not|isn't|is\s+not)\s+(?:clear|detailed|sharp)\s+enough\s+(?:for\s+me\s+)?to\b",
      "Sorry, this image does not show enough detail."),
+    # batch 7: the image said to be insufficient for the question, in other words than "detail"
+    ("image-insufficient",
+     r"\b(?:" + _IMAGE + "|" + _STUDY + r"|quality|resolution)\s+(?:is|was|seems|appears)\s+(?:(?:to\s+be|simply|"
+     r"frankly)\s+)?(?:insufficient|inadequate|not\s+(?:sufficient|adequate|good\s+enough))\s+(?:for\s+(?:me\s+)?)?"
+     r"(?:to\s+" + _JUDGE + r"|for\s+(?:an?\s+)?(?:assessment|evaluation|interpretation|diagnosis|answer))\b",
+     "The image quality is insufficient to assess this."),
+    ("image-lacks-coverage",
+     r"\b(?:does|do|did)\s*(?:not|n't)\s+(?:show|include|cover|capture|depict)\s+enough\s+of\s+(?:the|this|these|that)\s+[\w\-]+"
+     r"|\b(?:does|do|did)\s*(?:not|n't)\s+(?:show|depict|display|demonstrate|capture)\s+(?:[\w\-]+\s+){0,4}?"
+     r"(?:clearly|well|sharply|fully)\s+enough\s+(?:for\s+(?:me|us)\s+)?to\s+" + _JUDGE + r"\b",
+     "This image does not show enough of the abdomen for me to say."),
+    ("need-a-better-image",
+     r"\b(?:i(?:'d|\s+would)?\s+(?:need|require)|please\s+(?:provide|upload|share|send|attach))\s+(?:a|an)\s+"
+     r"(?:higher|better|clearer|sharper|larger|bigger|less\s+blurry|high|full|original)(?:[\s\-]+(?:resolution|"
+     r"quality|res|size))?[\s\-]+(?:version\s+of\s+the\s+)?(?:" + _IMAGE + "|" + _STUDY + r"\b|view)",
+     "I'd need a higher-resolution image."),
     # MedBLINK's markers are not there: "There are no dots visible in this image."
     ("no-markers-visible",
      r"\b(?:there\s+are\s+|i\s+see\s+)?no\s+(?:colou?red\s+)?" + _MARKERS + r"\s+(?:are\s+|is\s+)?(?:visible|"
@@ -179,6 +198,27 @@ def is_refusal(text: str) -> bool:
         text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
     return any(p.search(t) for p in _PATTERNS)
+
+
+# "No, I can't tell from this image": a "no" that opens the refusal itself (what may stand between them: "sorry",
+# "unfortunately", the refusal's subject)
+_OPENING_NO = re.compile(r"(?i)\A[\W_]*(?:no|nope)\b[ \t]*[,.!:\-]*[ \t]*(?:(?:sorry|unfortunately|i'm\s+afraid|"
+                         r"i\s+am\s+afraid)[ \t]*,?[ \t]*)?(?:(?:it\s+is|this\s+is|it's|that's|i|it|this|that)[ \t]+)?")
+
+
+def declining_opening(text: str) -> tuple[int, int] | None:
+    """The span of a "no" that opens a refusal ("No, I can't tell from this image: ...", "No, sorry, I cannot
+    see the image."), which answers "can you tell?", not the question; None otherwise ("No, there is no effusion,
+    though I can't be sure." opens with an answer). ``text`` is folded as for :func:`refusal_spans`."""
+    m = _OPENING_NO.match(text)
+    if m is None:
+        return None
+    head = text[:m.end() + 60]
+    for p in _PATTERNS:
+        r = p.search(head, m.end())
+        if r is not None and r.start() <= m.end() + 1:
+            return 0, m.end()
+    return None
 
 
 def refusal_spans(text: str) -> list[tuple[int, int]]:
