@@ -180,7 +180,14 @@ from probe_ui.reading.weighing import (
     question_sentences,
     rejected_letters,
 )
-from probe_ui.reading.words import AFFIRMING_OPENING, label_words, leading_word, restated_answer, word_prefix
+from probe_ui.reading.words import (
+    AFFIRMING_OPENING,
+    label_words,
+    leading_word,
+    restated_answer,
+    stated_answers,
+    word_prefix,
+)
 
 __all__ = [
     "Answer",
@@ -542,6 +549,10 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
                    if (lb := word_prefix(x.lstrip(" \t-*"), item)) is not None
                    and re.match(r"\W*\w+[ \t]*,?[ \t]*(?:if|when|unless|provided|assuming)\b", x.lstrip(" \t-*"), re.I)}
     if len(alone) > 1 or len(listed) > 1 or len(conditional) > 1:
+        return None, "ambiguous"
+    # a yes and a no each stated as the answer, and no self-correction between them: "Yes, there is a pleural
+    # effusion. No, the costophrenic angles are clear.", "Yes. No pneumothorax is seen."
+    if len(stated_answers(text, item)) > 1:
         return None, "ambiguous"
     # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict, and so is a
     # closing sentence that is only a label ("No pneumothorax on the left; on the right, a small one. Yes.")

@@ -450,3 +450,31 @@ def test_judging_whether_the_suggestion_is_right_is_not_agreeing() -> None:
                    suggested="A").choice is None
     a = extract("Having checked the pleural line, the physician's answer is right.", "choice", ABCD, DX, suggested="A")
     assert (a.choice, a.method) == ("A", "agrees_with_suggestion")
+
+
+@pytest.mark.parametrize("reply,question", [
+    ("Yes, the spleen is enlarged. No, it measures 11 cm.", "Is the spleen enlarged?"),
+    ("Yes. No effusion is seen on either side.", "Is pleural effusion present in the given chest x-ray?"),
+    ("No, the duct is of normal calibre; yes, it is dilated.", "Is the common bile duct dilated?"),
+    ("Yes, a mass is present.\n\nNo mass is seen.", "Is a mass present in the left kidney?"),
+    ("Yes, displaced fragments. No definite displacement.", "Is the fracture displaced?"),
+    ("Yes - there is an abnormality.\nNo abnormality of the brain is seen.",
+     "Does this ct scan show any abnormality of the brain?"),
+])
+def test_a_yes_and_a_no_both_stated_are_a_contradiction(reply: str, question: str) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.method, a.sure) == (None, "ambiguous", False)
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ("Yes, there is a pneumothorax. No other abnormality is seen.", "Is there a pneumothorax?", "yes"),
+    ("No, there is no effusion; no pneumothorax either.", "Is there a pleural effusion?", "no"),
+    ("Yes. There is a large pneumothorax. No mediastinal shift is seen.", "Is there a pneumothorax?", "yes"),
+    ("Yes, consolidation in the right lower lobe. No consolidation in the left lung.",
+     "Is there consolidation in the right lower lobe?", "yes"),
+    ("Yes - splenomegaly. No focal splenic lesion, though.", "Is the spleen enlarged?", "yes"),
+    ("Yes, no other lesions.", "Is there a mass?", "yes"),
+    ("No. Wait, it is enlarged. Yes.", "Is the heart enlarged?", "yes"),
+])
+def test_a_yes_beside_a_no_that_answers_something_else_stands(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice

@@ -21,7 +21,7 @@ import re
 from probe_ui.reading.lexicon import generic_statement
 from probe_ui.reading.synonyms import SYNONYMS
 
-__all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_values"]
+__all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_predicate", "asked_values"]
 
 _SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|upper|lower|middle|hemisphere|arm|leg|eye|"
           r"ventricle|atrium|hip|shoulder|base|apex|ovary|adrenal|lateral|femur|wrist|ankle|elbow|orbit|parietal|"
@@ -346,6 +346,14 @@ def _adjective_question(q: str) -> re.Match[str] | None:
     """"Is the <subject> <adjective> [in this image]" (the question without its "?"), or None."""
     m = _PREDICATE_QUESTION.match(_WHERE.sub("", q))
     return m if m is not None and _ADJECTIVE.match(m.group("predicate")) else None
+
+
+def asked_predicate(question: str) -> str | None:
+    """The adjective an "Is the <subject> <adjective>?" question asks ("enlarged" in "Is the heart enlarged in this
+    radiograph?"), or None."""
+    q = _INSTRUCTION.sub("", question.strip())
+    m = _adjective_question((q.split("?")[0] if "?" in q else q).strip())
+    return m.group("predicate").lower() if m is not None else None
 
 
 # the reply starts with the adjective or a pronoun: a short reply about the question's own subject ("Enlarged.",

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
-from probe_ui.reading import subject
+from probe_ui.reading import overlap, subject
 from probe_ui.reading.cleaning import is_negated, norm, phrase_regex
 from probe_ui.reading.item import Item
+from probe_ui.reading.presence import asked_finding
 
 # idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
 # nothing else in the reply answers
@@ -108,3 +109,64 @@ _LABEL_REJECTED_AFTER = re.compile(
     r"(?:[ \t]+(?:definitely[ \t]+|certainly[ \t]+|clearly[ \t]+)?(?:not|wrong|incorrect)\b|n't\b)",
     re.IGNORECASE,
 )
+
+
+# a yes/no word said as the answer: it opens its clause and a mark follows it ("Yes, there is ...", "No.", "No -"),
+# unlike the "no" of "No other abnormality is seen."
+_INTERJECTION_FOLLOW = re.compile(r"[ \t]*(?:[,.;:!)\-\u2014]|\Z)")
+# "No pneumothorax is seen.", "No definite consolidation.", "No evidence of a fracture": the first words denied
+_NO_FINDING = re.compile(r"(?i)no[ \t]+(?:(?:definite|obvious|visible|convincing|clear|significant|evidence[ \t]+of|"
+                         r"signs?[ \t]+of)[ \t]+)?(?:(?:an?|the)[ \t]+)?([^\W\d_][\w\-]*)(?:[ \t]+([^\W\d_][\w\-]*))?")
+_NOT_THE_SAME = frozenset("other further additional new more second another".split())
+# where a denial may point elsewhere than the question ("No consolidation in the left lung." to "... right lower
+# lobe?")
+_PLACES = re.compile(r"(?i)\b(?:left|right|upper|lower|middle|other|opposite|contralateral|bilateral|elsewhere)\b")
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """Two stems name the same word: equal, or alike in their first seven letters ("displacement", "displaced")."""
+    return a == b or (len(a) >= 7 and len(b) >= 7 and a[:7] == b[:7])
+
+
+def asked_terms(question: str) -> tuple[str, ...]:
+    """The stems of what a yes/no question asks: the finding ("pneumothorax" in "Is there a pneumothorax?"), the
+    adjective ("displaced" in "Is the fracture displaced?"), the noun after "any" ("any abnormality")."""
+    if not question:
+        return ()
+    terms = [asked_finding(question), subject.asked_predicate(question),
+             *(m.group(1) for m in re.finditer(r"(?i)\bany\s+([^\W\d_][\w\-]*)", question))]
+    return tuple(overlap.stem(t) for t in terms if t)
+
+
+def stated_answers(text: str, item: Item) -> set[str]:
+    """Yes/no items: the answers the reply states clause by clause, without counting what its clauses only
+    mention: a yes/no word that opens its clause as the answer ("Yes, there is an effusion.", "No.", "No -"), and a
+    sentence that opens by denying what the question asks ("No pneumothorax is seen." to "Is there a
+    pneumothorax?"; not "No other abnormality is seen.", nor "No consolidation in the left lung." to "... in the
+    right lower lobe?"). Two answers stated ("Yes, there is a pleural effusion. No, the costophrenic angles are
+    clear.", "Yes. No pneumothorax is seen.") contradict each other."""
+    if item.kind != "yesno":
+        return set()
+    terms: tuple[str, ...] | None = None
+    q = item.question.casefold()
+    out: set[str] = set()
+    for x in re.split(r"(?<=[.!?;\n])", text[:2000]):
+        if x.rstrip().endswith("?"):
+            continue  # asked, not answered
+        t = x.lstrip(" \t\n-*>\"'`_")
+        for word, lab in item.words:
+            m = phrase_regex(word).match(t)
+            if m and _INTERJECTION_FOLLOW.match(t, m.end()):
+                out.add(lab)
+        m = _NO_FINDING.match(t)
+        if m is None or not item.aliases:
+            continue
+        words = [w for w in m.groups() if w]
+        if not words or words[0].casefold() in _NOT_THE_SAME:
+            continue
+        if terms is None:
+            terms = asked_terms(item.question)
+        if any(_same_stem(overlap.stem(w), term) for w in words for term in terms) \
+                and not any(p.group(0).casefold() not in q for p in _PLACES.finditer(t)):
+            out.add(item.aliases["nope"])
+    return out
