@@ -223,6 +223,9 @@ class Answer:
 # --------------------------------------------------------------------------------------------------------------
 
 KINDS = ("choice", "yesno", "label", "free")
+# yes/no and label readings from where a word occurs, not from an answer the reply opens, declares or concludes
+# with: not read from a reply cut off mid-sentence (as for choice items)
+_WORD_MENTIONS = frozenset({"label_word", "presence", "question_subject", "negated_option"})
 # readings from where a word occurs rather than from a declaration: checked against the reply in English and
 # canonical terms (:func:`extract`)
 _BY_MENTION = frozenset({"label_word", "leading", "presence", "question_subject", "option_text_contained",
@@ -352,7 +355,10 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         return None, "not_applicable"  # "Answer: N/A": declared non-answer, whatever words follow ("no image ...")
     if kind == "choice":
         return _read_choice(clean, item, decl, out_of_range, refusal, suggested)
-    return _read_words(clean, item, refusal)
+    found, how = _read_words(clean, item, refusal)
+    if found is not None and how in _WORD_MENTIONS and is_truncated(clean):
+        return None, "truncated"  # "Looking at the apices for a visceral pleural line, there is no"
+    return found, how
 
 
 def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusal: bool, suggested: str | None

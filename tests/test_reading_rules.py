@@ -478,3 +478,28 @@ def test_a_yes_and_a_no_both_stated_are_a_contradiction(reply: str, question: st
 ])
 def test_a_yes_beside_a_no_that_answers_something_else_stands(reply: str, question: str, choice: str) -> None:
     assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,kind,labels,question", [
+    ("Looking along the lateral chest wall for a pleural line, there is no", "yesno", YN, "Is there a pneumothorax?"),
+    ("The lateral view shows the distal radius. Following the cortex, I can see that there is", "yesno", YN,
+     "Is there a fracture in this radiograph?"),
+    ("Around the liver there is no evidence of", "yesno", YN, "Is there ascites in this CT scan?"),
+    ("Gadolinium brightens the dural sinuses, and here they", "yesno", YN,
+     "Was this MRI acquired after gadolinium contrast?"),
+    ("The green dot lies deeper than the", "label", DOTS, "Which dot is deepest?"),
+])
+def test_a_word_read_from_a_reply_cut_off_is_not_an_answer(reply: str, kind: str, labels: tuple[str, ...],
+                                                              question: str) -> None:
+    a = extract(reply, kind, labels, (), question=question)
+    assert (a.choice, a.method) == (None, "truncated")
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("Yes, there is a moderate effusion extending up the lateral chest wall to the", "yes"),
+    ("No effusion is seen. The bases are clear, with sharp angles and no fluid in the", "no"),
+    ("Answer: yes\n\nExplanation: the meniscus reaches the level of the", "yes"),
+])
+def test_an_answer_given_before_the_reply_is_cut_off_stands(reply: str, choice: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is pleural effusion present in the given chest x-ray?")
+    assert a.choice == choice

@@ -65,7 +65,8 @@ _FUNCTION_WORDS = frozenset("""the a an this that these those would could should
 in on at for with and or but which as by from its it their than then because since so if while whereas also may
 might can must has have had not no very more most less such into onto upon about between among option choice
 appears appear seems seem shows show reveals reveal suggests suggest indicates indicate demonstrates looks look
-contains measures represents includes including like whether what where when how who typically usually""".split())
+contains measures represents includes including like whether what where when how who typically usually they we he
+she our your""".split())
 
 
 def is_truncated(text: str) -> bool:
