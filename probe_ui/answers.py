@@ -170,7 +170,14 @@ from probe_ui.reading.presence import (
 from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_spans
 from probe_ui.reading.sureness import is_sure
 from probe_ui.reading.structured import structured_label
-from probe_ui.reading.verdicts import TAIL_HEDGE, WITHDRAWN, closing_label, conclusion_label, self_corrected
+from probe_ui.reading.verdicts import (
+    TAIL_HEDGE,
+    WITHDRAWN,
+    closing_answer,
+    closing_label,
+    conclusion_label,
+    self_corrected,
+)
 from probe_ui.reading.weighing import (
     ALTERNATIVES,
     JUDGEMENT,
@@ -319,8 +326,9 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
             if how == "ambiguous":
                 return None, how
     else:
-        # what follows a self-correction: its closing sentence, when it is a lone label, is the verdict
-        lab = closing_label(clean, item)
+        # what follows a self-correction: its closing sentence, when it is a lone label or opens with one as its
+        # answer ("... Yes, there is a pneumothorax."), is the verdict
+        lab = closing_label(clean, item) or closing_answer(clean, item)
         if lab is not None:
             return lab, "final_verdict"
     # 1. last explicit declaration (weak ones, "it is B" / "probably B", wait for rule 3b)

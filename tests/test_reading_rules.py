@@ -503,3 +503,30 @@ def test_a_word_read_from_a_reply_cut_off_is_not_an_answer(reply: str, kind: str
 def test_an_answer_given_before_the_reply_is_cut_off_stands(reply: str, choice: str) -> None:
     a = extract(reply, "yesno", YN, (), question="Is pleural effusion present in the given chest x-ray?")
     assert a.choice == choice
+
+
+TEETH = ("1", "2", "3", "4")
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,choice", [
+    ("C. Apologies, I meant D: there is a fourth impacted molar.", "choice", ABCD, TEETH, "D"),
+    ("A. My mistake, I meant B - the effusion is on the right.", "choice", ("A", "B"), ("Left", "Right"), "B"),
+    ("B. Pleural effusion. Sorry, I meant A, Pneumothorax - the pleural line is visible.", "choice", ABCD, DX, "A"),
+    ("green\n\nEdit: looking again, the blue dot sits deeper than the other two. Blue.", "label", DOTS, (), "blue"),
+    ("No effusion. Actually, wait: the left base shows a meniscus. Yes, there is an effusion.", "yesno", YN, (), "yes"),
+    ("Yes. Hmm, wait: is that a pleural line? No, it is a skin fold.", "yesno", YN, (), "no"),
+])
+def test_a_late_reversal_reads_the_final_answer_and_is_not_sure(reply: str, kind: str, labels: tuple[str, ...],
+                                                                options: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, kind, labels, options, question="Is there a pleural effusion?" if kind == "yesno" else None)
+    assert (a.choice, a.method, a.sure) == (choice, "final_verdict", False)
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,choice", [
+    ("The answer is B. I meant to add that the line is thin.", "choice", ABCD, DX, "B"),
+    ("No pneumothorax. The edit window shows the apices clearly.", "yesno", YN, (), "no"),
+    ("Yes, there is an effusion, sorry for the delay.", "yesno", YN, (), "yes"),
+])
+def test_what_only_sounds_like_a_reversal_changes_nothing(reply: str, kind: str, labels: tuple[str, ...],
+                                                          options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, kind, labels, options).choice == choice

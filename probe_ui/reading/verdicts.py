@@ -23,7 +23,9 @@ _SELF_CORRECTION = re.compile(
     r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
     r"(?:i(?:'ll|\s+will|'d|\s+would|'m|\s+am)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
     r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
-    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|sorry|(?:hmm+|then\s+again|but\s+then\s+again|on\s+the\s+other\s+hand)"
+    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|(?:sorry|apologies|my\s+apologies|my\s+(?:mistake|bad)|oops)"
+    r"(?:[ \t]*[,.!;:\-]*[ \t]*i\s+meant(?:\s+to\s+say)?)?|i\s+meant(?:\s+to\s+say)?|(?:edit|update)(?=[ \t]*:)|"
+    r"(?:hmm+|then\s+again|but\s+then\s+again|on\s+the\s+other\s+hand)"
     r"(?:[ \t]*[,.]*[ \t]*(?:although|though|but))?|(?:although|though)(?=[ \t]*(?:-|\.\.\.|\u2026)))\b[ \t]*[,:.!\-]*"
 )
 # what withdraws an answer after a self-correction
@@ -79,3 +81,21 @@ def closing_label(text: str, item: Item) -> str | None:
     """The reply's last sentence when it is exactly one label ("... under the stratum corneum. Green.")."""
     sentences = [x for x in re.split(r"(?<=[.!?\n])", text[-400:]) if x.strip(" \t\n.!")]
     return item.exact(sentences[-1]) if sentences else None
+
+
+def closing_answer(text: str, item: Item) -> str | None:
+    """Yes/no and label items: the label the reply's last sentence opens with as its answer, a mark after it
+    ("... no lung markings beyond it. Yes, there is a pneumothorax."); read after a self-correction, where the last
+    word on the matter decides."""
+    if item.kind == "choice":
+        return None
+    sentences = [x for x in re.split(r"(?<=[.!?\n])", text[-400:]) if x.strip(" \t\n.!")]
+    if not sentences or sentences[-1].rstrip().endswith("?"):
+        return None
+    last = sentences[-1].lstrip(" \t\n-*>\"'`_")
+    lab = word_prefix(last, item)
+    if lab is None:
+        return None
+    m = max((mm for word, lb in item.words if lb == lab
+             and (mm := phrase_regex(word, suffix=item.kind == "label").match(last))), key=lambda mm: mm.end())
+    return lab if re.match(r"[ \t]*[,;:!\-\u2014]", last[m.end():]) else None
