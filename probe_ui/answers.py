@@ -181,6 +181,7 @@ from probe_ui.reading.verdicts import (
 from probe_ui.reading.weighing import (
     ALTERNATIVES,
     JUDGEMENT,
+    answered_questions,
     entertained_labels,
     is_truncated,
     named_in,
@@ -376,6 +377,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     lab = option_exact(clean, item)
     if lab is not None:
         return lab, "option_text"
+    clean = answered_questions(clean)  # "Proliferative? No." says "not proliferative"
     # the reply's closing verdict ("..., so free fluid is present.", "Impression: right femoral shaft fracture.",
     # "... suggest a newborn. Neonate.") before what it mentions on the way
     verdict = _closing_verdict(clean, item, refusal, suggested)

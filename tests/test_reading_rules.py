@@ -530,3 +530,50 @@ def test_a_late_reversal_reads_the_final_answer_and_is_not_sure(reply: str, kind
 def test_what_only_sounds_like_a_reversal_changes_nothing(reply: str, kind: str, labels: tuple[str, ...],
                                                           options: tuple[str, ...], choice: str) -> None:
     assert extract(reply, kind, labels, options).choice == choice
+
+
+HYDRO = ("Communicating hydrocephalus", "Non-communicating hydrocephalus")
+DR2 = ("Proliferative diabetic retinopathy", "Non-proliferative diabetic retinopathy")
+DR5 = ("Non-proliferative diabetic retinopathy", "Proliferative diabetic retinopathy", "Hypertensive retinopathy",
+       "Central retinal vein occlusion", "Age-related macular degeneration")
+PREMISE_HYDRO = ("Aqueductal stenosis", "Colloid cyst", "Communicating hydrocephalus",
+                 "The question contains a clinically incorrect premise")
+PSEUDO = ("Showing a stable pseudoaneurysm", "Showing an aggravating pseudoaneurysm")
+AB = ("A", "B")
+ABCDE = ("A", "B", "C", "D", "E")
+
+
+@pytest.mark.parametrize("reply,labels,options,choice", [
+    # "non-" denies the word it stands before; an option whose text says "non-X" is X's opposite, not X
+    ("It is communicating: the fourth ventricle is enlarged as well, with no obstructing mass.", AB, HYDRO, "A"),
+    ("Not communicating - the aqueduct is blocked and the fourth ventricle is small.", AB, HYDRO, "B"),
+    ("Noncommunicating.", AB, HYDRO, "B"),
+    ("Non-malignant.", AB, ("Benign", "Malignant"), "A"),
+    ("Non-aggravating; the sac is the same size as on the prior study.", AB, PSEUDO, "A"),
+    ("Proliferative diabetic retinopathy, not the non-proliferative form: there are new vessels at the disc.", ABCDE,
+     DR5, "B"),
+    ("The retinopathy is non-proliferative; proliferative disease would need new vessels, and there are none.", AB,
+     DR2, "B"),
+    ("Severe NPDR, no neovascularisation.", ABCDE, DR5, "A"),
+    ("PDR with vitreous haemorrhage.", ABCDE, DR5, "B"),
+    # a short question the reply asks itself and answers at once
+    ("Proliferative? No.", AB, DR2, "B"),
+    ("Is it communicating? Yes.", AB, HYDRO, "A"),
+    # must not change: what is not a "non-", a "non-X" no option names, "not X" among several options
+    ("Nonetheless, malignant.", AB, ("Benign", "Malignant"), "B"),
+    ("Non-communicating hydrocephalus.", ("A", "B", "C", "D"), PREMISE_HYDRO, None),
+    ("Not proliferative.", ABCDE, DR5, None),
+    ("Is there any neovascularization at the disc or elsewhere in the retina? No.", AB, DR2, None),
+])
+def test_negated_option_texts_read_the_option_meant(reply: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                                    choice: str | None) -> None:
+    assert extract(reply, "choice", labels, options).choice == choice
+
+
+def test_a_question_the_reply_answers_at_once_is_a_statement() -> None:
+    from probe_ui.reading.weighing import answered_questions
+
+    assert answered_questions("Proliferative? No. Non-proliferative? Yes.") == "not Proliferative. Non-proliferative."
+    long = "Could the new vessels at the disc mean proliferative disease? No."
+    assert answered_questions(long) == long  # a longer question is asked, not answered
+    assert answered_questions("Why? No new vessels.") == "Why? No new vessels."  # "No new vessels" is no answer word

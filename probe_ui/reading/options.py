@@ -111,13 +111,19 @@ def option_keywords(text: str, item: Item) -> tuple[list[str], list[str], str | 
                 continue
             # the word itself, or one sharing its first 7 letters ("metastases" for "metastatic")
             pat = re.escape(w[:7]) + r"[\w\-]*" if len(w) >= 7 else re.escape(w)
-            for m in re.finditer(r"(?<![\w\-])" + pat + r"(?![\w\-])", low):
+            for m in re.finditer(r"(?<![\w\-])(?P<non>non[ \t]?-?[ \t]?)?" + pat + r"(?![\w\-])", low):
                 denied = is_negated(low[max(0, m.start() - 200):m.start()]) or \
                     overlap.REJECTED_AFTER.match(low[m.end():m.end() + 120]) is not None
+                if m.group("non") and not w.startswith("non"):
+                    if denied:
+                        continue  # "Not non-communicating": says nothing of "Communicating" by itself
+                    denied = True  # "Non-communicating hydrocephalus" denies "Communicating hydrocephalus"
                 said = negated if denied else hits
                 if lab not in said:
                     said.append(lab)
-    return hits, negated, None
+    # an option one of whose own words is denied is not named by another ("Non-communicating hydrocephalus." is
+    # not "Communicating hydrocephalus")
+    return [h for h in hits if h not in negated], negated, None
 
 
 def opening_option(text: str, item: Item) -> str | None:

@@ -117,12 +117,17 @@ IMPLIED_ABSENCE: dict[str, tuple[str, ...]] = {
 }
 # "and eczema don't explain", "is unlikely", "are intact": a mention rejected by what follows it in its clause
 REJECTED_AFTER = re.compile(
-    r"(?i)\A(?:[ \t]*(?:,|\band\b|\bor\b)[ \t]*(?:an?[ \t]+|the[ \t]+)?[\w\-]+(?:[ \t]+[\w\-]+)?)*[ \t]*,?[ \t]*"
+    r"(?i)\A(?:[ \t]*(?:,|\band\b|\bor\b)[ \t]*(?:an?[ \t]+|the[ \t]+)?[\w\-]+(?:[ \t]+[\w\-]+)?)*"
+    # the rest of the mention's noun phrase ("proliferative change would need ...", "left femoral head is normal")
+    r"(?:[ \t]+(?!(?:is|are|was|were|would|could|can|do|does|did|should|seems?|appears?|looks?)\b)[\w\-]+){0,2}"
+    r"[ \t]*,?[ \t]*"
     r"(?:(?:do|does|did|would|could|can)(?:[ \t]+not|n't)[ \t]+(?:explain|fit|match|account)"
+    # a hypothesis about it, not a finding: "proliferative change would need new vessels"
+    r"|(?:would|should)[ \t]+(?:need|require|show|demand|imply|produce|typically\s+show|be[ \t]+expected[ \t]+to)"
     r"|(?:is|are|was|were|seems?|appears?)[ \t]+(?:very[ \t]+|much[ \t]+)?(?:unlikely|excluded|ruled[ \t]+out|"
     r"less[ \t]+likely|not[ \t]+(?:likely|supported|the[ \t]+(?:answer|diagnosis|cause))|incorrect|wrong)"
     r"|(?:can|could)[ \t]+be[ \t]+(?:excluded|ruled[ \t]+out)"
-    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable))\b"
+    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal))\b"
 )
 _SUFFIXES = ("ations", "ation", "ements", "ement", "ments", "ment", "ings", "ing", "ical", "ally", "ular", "ous",
              "osis", "otic", "ions", "ion", "ies", "ied", "ed", "es", "ic", "al", "ar", "ly", "us", "a", "e", "y")
@@ -183,6 +188,7 @@ class _Concept:
     parts: tuple[str, ...]
     word: str
     implicit: bool = False  # a context the term implies ("atelectasis" is of the lung), not a word of the option
+    negated: bool = False  # the word under "non-" ("Non-proliferative"): its opposite, a concept of its own
 
 
 @dataclass(frozen=True)
@@ -213,6 +219,35 @@ def _content(word: str) -> bool:
     return w not in STOP and w not in _PRESENCE and w not in _ABSENCE and (len(w) > 1 or w.isdigit())
 
 
+# "non-proliferative", "non proliferative", "nonproliferative": the word after "non" is denied by it
+_NON_WORD = re.compile(r"(?i)non(?:[ \t]*-[ \t]*|[ \t]+|(?=[a-z]{5}))")
+_NOT_NON = frozenset("none nonetheless nonsense nonstop nonce nonagenarian".split())
+
+
+def _prefixed(text: str) -> list[tuple[bool, str, int, int]]:
+    """The words of ``text`` as (under "non-", the word, where "non" or the word starts, where the word ends):
+    "Non-communicating hydrocephalus" is (True, "communicating", 0, 16), (False, "hydrocephalus", 17, 30); the
+    word "non" itself is not one."""
+    out: list[tuple[bool, str, int, int]] = []
+    pending: int | None = None  # where a "non" waiting for its word starts
+    for m in _WORD.finditer(text):
+        w = m.group(0)
+        low = w.casefold()
+        if pending is not None and text[pending + 3:m.start()].strip(" \t-") == "":
+            out.append((True, w, pending, m.end()))
+            pending = None
+            continue
+        pending = None
+        if low == "non" and _NON_WORD.match(text, m.start()):
+            pending = m.start()
+            continue
+        if low.startswith("non") and len(low) >= 8 and low not in _NOT_NON and low[3:] not in STOP:
+            out.append((True, w[3:], m.start(), m.end()))  # "nonproliferative", "noncommunicating"
+            continue
+        out.append((False, w, m.start(), m.end()))
+    return out
+
+
 @functools.lru_cache(maxsize=1024)
 def _options(options: tuple[tuple[str, str], ...]) -> tuple[_Option, ...]:
     """Each option's concepts, the distinctive ones (no other option has them), its head and its polarity."""
@@ -221,7 +256,8 @@ def _options(options: tuple[tuple[str, str], ...]) -> tuple[_Option, ...]:
         words = _WORD.findall(text)
         negative = bool(_NEGATIVE_OPENING.match(text)) or any(_fold(w) in _ABSENCE for w in words)
         presence = any(_fold(w) in _PRESENCE for w in words)
-        concepts = [_Concept(stem(w), _parts(w), _fold(w)) for w in words if _content(w)]
+        concepts = [_Concept(stem(w), _parts(w), _fold(w), negated=neg) for neg, w, _, _ in _prefixed(text)
+                    if _content(w)]
         concepts += [_Concept(stem(x), (), x, implicit=True) for w in words for x in IMPLIED_CONTEXT.get(_fold(w), ())]
         first = [w for w in _WORD.findall(_FIRST_PHRASE.split(text)[0]) if _content(w)]
         head = next((c for c in concepts if first and c.word == _fold(first[-1])), None)
@@ -231,7 +267,7 @@ def _options(options: tuple[tuple[str, str], ...]) -> tuple[_Option, ...]:
     for i, (lab, negative, presence, option_concepts, initials, head) in enumerate(parsed):
         others = [c for j, p in enumerate(parsed) if j != i for c in p[3]]
         distinct = tuple(c for c in option_concepts
-                         if not c.implicit and not any(_same(c.stem, o.stem) for o in others))
+                         if not c.implicit and not any(_same(c.stem, o.stem) and c.negated == o.negated for o in others))
         out.append(_Option(lab, negative, presence, distinct, option_concepts, initials,
                            head if head in distinct else None))
     return tuple(out)
@@ -258,18 +294,21 @@ def _in_scope(before: str) -> bool:
     return len(words) <= 5 and not any(w.casefold() in _SCOPE_BREAK for w in words)
 
 
-def _reply_tokens(text: str) -> list[tuple[frozenset[str], frozenset[str], tuple[str, ...], int, int, bool]]:
+_Token = tuple[frozenset[str], frozenset[str], tuple[str, ...], int, int, bool, bool]
+
+
+def _reply_tokens(text: str) -> list[_Token]:
     """Each word of the reply: (its stem; the more general terms it also names; its compound parts; start, end;
-    whether it denies what it names: "intact" denies a fracture)."""
-    out = []
-    for m in _WORD.finditer(text):
-        w = _fold(m.group(0))
+    whether it denies what it names: "intact" denies a fracture; whether it is under "non-": "non-malignant")."""
+    out: list[_Token] = []
+    for non, word, start, end in _prefixed(text):
+        w = _fold(word)
         if w in STOP:
             continue
         general = frozenset(stem(h) for h in HYPERNYMS.get(w, HYPERNYMS.get(WORD_SYNONYMS.get(w, w), ())))
-        out.append((frozenset({stem(w)}), general, _parts(w), m.start(), m.end(), False))
-        if w in IMPLIED_ABSENCE:
-            out.append((frozenset(stem(x) for x in IMPLIED_ABSENCE[w]), frozenset(), (), m.start(), m.end(), True))
+        out.append((frozenset({stem(w)}), general, _parts(w), start, end, False, non))
+        if w in IMPLIED_ABSENCE and not non:
+            out.append((frozenset(stem(x) for x in IMPLIED_ABSENCE[w]), frozenset(), (), start, end, True, False))
     return out
 
 
@@ -301,6 +340,10 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
     asked = {stem(w) for w in _WORD.findall(question) if _fold(w) not in STOP
              and not (subject and _fold(w) == _fold(subject.group(1)))}
     long_reply = len(tokens) > 4
+    # "Is the hydrocephalus communicating or non-communicating?": the question names the alternatives, and what
+    # the options share besides them is its subject, not what it asks
+    alternatives = bool(re.search(r"(?i)\bor\b", question)) and sum(
+        any(_same(c.stem, q) for c in o.distinct for q in asked) for o in parsed) >= 2
 
     def polarity(start: int, end: int, denies: bool = False) -> bool:
         """True when the mention at text[start:end] is denied (a negation before it, a rejection after it, or a
@@ -312,17 +355,22 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
         """None: the reply does not name the concept; True: it names it; False: only denied. ``direct``: by the
         concept's own word, not by a more specific term."""
         hits: list[bool] = []
-        for names, general, parts, s, e, denies in tokens:
+        for names, general, parts, s, e, denies, non in tokens:
             if any(_same(c.stem, n) for n in names) or (not direct and c.stem in general) \
                     or (c.parts and parts and set(c.parts) <= set(parts)):
-                hits.append(not polarity(s, e, denies))
+                if non == c.negated:
+                    hits.append(not polarity(s, e, denies))
+                elif not polarity(s, e, denies):
+                    # "non-malignant" denies "malignant", "proliferative" denies "non-proliferative"; "not
+                    # proliferative" says nothing of "non-proliferative" (another option may be meant)
+                    hits.append(False)
         if c.parts:  # all parts of a compound, each named ("a stone in the common bile duct")
-            found = [[not polarity(s, e, d) for names, _, _, s, e, d in tokens if any(_same(p, n) for n in names)]
-                     for p in c.parts]
+            found = [[not polarity(s, e, d) for names, _, _, s, e, d, non in tokens
+                      if not non and any(_same(p, n) for n in names)] for p in c.parts]
             if all(found):
                 hits.append(all(any(f) for f in found))
         for s, e, words in acronyms:
-            if c.word in words:
+            if c.word in words and (not c.negated or "non" in words):  # "NPDR" names non-proliferative
                 hits.append(not polarity(s, e))
         return None if not hits else any(hits)
 
@@ -340,7 +388,7 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
         direct.append([c for c in o.concepts if not c.implicit and said(c, acronyms, direct=True) is True])
     some_distinct = any(votes[i][c] is not None for i, o in enumerate(parsed) for c in o.distinct)
     # options the reply touches at all: a word of theirs, or a part of one of their compound terms ("stone")
-    stems = {n for names, _, _, _, _, _ in tokens for n in names}
+    stems = {n for names, _, _, _, _, _, _ in tokens for n in names}
     touched = {o.label for i, o in enumerate(parsed)
                if any(x is not None for c, x in votes[i].items() if not c.implicit)
                or any(any(_same(p, n) for n in stems) for c in o.concepts for p in c.parts)}
@@ -359,14 +407,16 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
             named.append(o.label)  # "Presence of free fluid" for "Free fluid is present"
             continue
         yes = sum(v[c] is True for c in o.distinct)
-        frame = [c for c in o.concepts
-                 if c not in o.distinct and not c.implicit and any(_same(c.stem, q) for q in asked)]
+        frame = [c for c in o.concepts if not alternatives
+                 and c not in o.distinct and not c.implicit and any(_same(c.stem, q) for q in asked)]
         if long_reply and frame and all(v[c] is None for c in frame):
             yes = 0  # the reply speaks of something else than what the question asks of the options
         # half of the distinctive concepts, more than half when there are several ("Fluid in the lungs" is not
         # "Pulmonary edema"), or the option's head word ("the tube is in the trachea" for "Mid trachea, above the
         # carina")
-        head = o.head is not None and v[o.head] is True and not (touched - {o.label})
+        head = o.head is not None and v[o.head] is True and not (touched - {o.label}) \
+            and not any(v[c] is False for c in o.distinct)  # "Non-communicating hydrocephalus" is not "Communicating
+        # hydrocephalus"
         if o.distinct and yes and (2 * yes > len(o.distinct) or len(o.distinct) == 1 or head):
             named.append(o.label)
         elif not yes and (any(v[c] is False for c in o.distinct)
@@ -381,6 +431,6 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
         concepts_of.setdefault(o.label, []).extend(o.concepts)
     contested = [other.label for lab in named for other, cs in zip(parsed, direct) if other.label != lab
                  and not other.negative and any(
-                     not any(_same(c.stem, x.stem) for x in concepts_of[lab]) for c in cs)]
+                     not any(_same(c.stem, x.stem) and c.negated == x.negated for x in concepts_of[lab]) for c in cs)]
     named += [x for x in dict.fromkeys(contested) if x not in named]
     return Overlap(tuple(named), tuple(x for x in rejected if x not in named))

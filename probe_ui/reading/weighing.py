@@ -96,6 +96,27 @@ def rejected_letters(text: str, item: Item) -> list[tuple[int, int]]:
     return spans
 
 
+# "Proliferative? No.", "Is it pneumonia? Yes.": a short question the reply asks itself and answers at once
+_SELF_ANSWERED = re.compile(r"(?i)(?:\A|(?<=[.!;:\n]))(?P<lead>[ \t\-*]*)(?P<q>[^.?!;:\n]{1,40})\?[ \t]*"
+                            r"(?P<a>yes|yep|yeah|no|nope)\b(?=[ \t]*(?:[.,;:!\-]|\n|\Z))")
+
+
+def answered_questions(text: str) -> str:
+    """Choice items: each short question the reply asks itself about an option and answers at once, said as a
+    statement ("Proliferative? No." is "not Proliferative.", "Arterial phase? Yes." is "Arterial phase."), so that
+    the option rules read it; a longer question is left as it is (what it names is asked, not answered)."""
+    if "?" not in text:
+        return text
+
+    def said(m: re.Match[str]) -> str:
+        q = m.group("q")
+        if len(q.split()) > 4:
+            return m.group(0)
+        return m.group("lead") + ("not " + q if m.group("a").lower() in ("no", "nope") else q)
+
+    return _SELF_ANSWERED.sub(said, text)
+
+
 def question_sentences(text: str) -> list[tuple[int, int]]:
     """Spans of sentences that end in "?" ("Upside down? No, it's correct.", "Is it red?"): what they name is
     asked, not answered."""
