@@ -58,6 +58,7 @@ TEMPLATES: dict[str, str] = {
 PARSERS: dict[str, str] = {
     "robust": "robust (reads the answer however it is written)",
     "legacy": "legacy (each paper's own parser, to quote beside the paper)",
+    "settled": "settled (a clinician's reading where one settled the reply, else robust)",
     "legacy-mediconfusion": "MediConfusion's own parser", "legacy-probmed": "ProbMed's own parser",
     "legacy-medvh": "MedVH's own parser", "legacy-blink": "BLINK's own parser",
 }

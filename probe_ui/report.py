@@ -810,7 +810,43 @@ def extra_sections(raw: pd.DataFrame, base: Run | None = None, base_raw: pd.Data
         out.append(("robustness", "Robustness curves", _robustness(curves, raw, base, base_curves, figures)))
     if "rater_ratings" in raw.columns and raw["rater_ratings"].notna().any():
         out.append(("agreement", "Clinician agreement", _agreement(raw)))
+    if "settled_by" in raw.columns and raw["settled_by"].notna().any():
+        out.append(("settled", "Settled readings", _settled(raw)))
     return out
+
+
+def _settled(raw: pd.DataFrame) -> str:
+    """Who settled which readings, how the clinicians agree with each other and with a judge model (issue 46)."""
+    from probe_ui.review import judge_agreement, settler_agreement
+
+    votes = [v for v in raw["settled_by"] if isinstance(v, dict)]
+    who = sorted({w for v in votes for w in v})
+    parts = [para(f"{len(votes)} repl{'y' if len(votes) == 1 else 'ies'} settled by {len(who)} clinician(s): "
+                  f"{', '.join(w or '(unnamed)' for w in who)}. A clinician reads a reply the reader was not sure "
+                  "of and says what it answers; with the parser 'settled' the latest settlement counts in every "
+                  "figure.", "muted")]
+    agreement = settler_agreement(raw)
+    judge = judge_agreement(raw)
+    rows = []
+    for k in (agreement or {}).get("pairs", []):
+        rows.append((f"{k['a']} and {k['b']}", k))
+    if judge is not None:
+        rows.append((f"judge {judge['judge']} and the clinicians", judge))
+    if rows:
+        parts.append(grid_table(["who", "kappa", "95 % CI", "replies both read"], [
+            wrap("tr", el("th", name, scope="row") + el("td", num(k["kappa"], 2), class_="num strong")
+                 + el("td", f"{num(k['ci'][0], 2)} to {num(k['ci'][1], 2)}" if k.get("ci") else "–", class_="num")
+                 + el("td", k["n"], class_="num")) for name, k in rows], "grid kappa", 1)
+                     + para("Cohen's kappa over the replies both read (\"no answer\" is a reading of its own); 1 = "
+                            "perfect agreement, 0 = what chance gives; 95 % CI: percentile bootstrap over replies.",
+                            "method"))
+    disagreements = (agreement or {}).get("disagreements", [])
+    if disagreements:
+        items = "".join(el("li", f"answer #{d['response_id']} ({d['model']}, {d['item_id']}): "
+                                 + "; ".join(f"{w}: {r}" for w, r in d["readings"].items())
+                                 + f" — reply: {d['reply'][:300]}") for d in disagreements)
+        parts.append(el("h3", "Read differently") + wrap("ul", items))
+    return "".join(parts)
 
 
 def build_report(store: Store, run: str | None, baseline: str | None = None, parser: str = "robust",

@@ -33,13 +33,14 @@ DEFAULT_SIZE = 32
 
 def store_stamp(store: Store, run_names: Sequence[str]) -> tuple[Any, ...]:
     """What the cached table of ``run_names`` depends on in the store, as one comparable value: per run its id,
-    settings and last update, the count and largest id of its stored calls and of the ratings of its answers.
+    settings and last update, the count and largest id of its stored calls, of the ratings and of the settled
+    readings of its answers.
     An unknown run raises the store's StoreError, which names it."""
     import json
 
     import sqlalchemy as sa
 
-    from probe_ui.store import StoreError, ratings, responses, runs
+    from probe_ui.store import StoreError, ratings, responses, runs, settlements
 
     names = list(run_names)
     with store.engine.connect() as c:
@@ -57,8 +58,13 @@ def store_stamp(store: Store, run_names: Sequence[str]) -> tuple[Any, ...]:
             sa.select(responses.c.run_id, sa.func.count(), sa.func.max(ratings.c.id))
             .join(responses, responses.c.id == ratings.c.response_id)
             .where(responses.c.run_id.in_(ids)).group_by(responses.c.run_id))}
+        settled = {r[0]: (int(r[1]), r[2]) for r in c.execute(
+            sa.select(responses.c.run_id, sa.func.count(), sa.func.max(settlements.c.id))
+            .join(responses, responses.c.id == settlements.c.response_id)
+            .where(responses.c.run_id.in_(ids)).group_by(responses.c.run_id))}
     return tuple((rows[n].id, json.dumps(rows[n].settings, sort_keys=True, default=str), str(rows[n].updated_at),
-                  calls.get(rows[n].id, (0, None)), rated.get(rows[n].id, (0, None))) for n in names)
+                  calls.get(rows[n].id, (0, None)), rated.get(rows[n].id, (0, None)),
+                  settled.get(rows[n].id, (0, None))) for n in names)
 
 
 class ScoredCache:

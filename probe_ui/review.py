@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from probe_ui.answers import extract
+from probe_ui.errors import ProbeUIError
 from probe_ui.items import labels_for, suggested_letter
 from probe_ui.reading.item import get_item
 from probe_ui.reading.methods import describe
@@ -33,7 +34,7 @@ from probe_ui.store.schema import NO_ANSWER
 if TYPE_CHECKING:
     from probe_ui.store import Store
 
-__all__ = ["NO_ANSWER_WORDS", "Pending", "judge_agreement", "settle", "settler_agreement", "to_review"]
+__all__ = ["NO_ANSWER_WORDS", "Pending", "ReviewError", "pending_html", "judge_agreement", "settle", "settler_agreement", "to_review"]
 
 #: how a settlement of "no answer" reads
 NO_ANSWER_WORDS = "no answer"
@@ -115,9 +116,17 @@ def to_review(df: pd.DataFrame, user: str = "", verified: bool | None = None) ->
     return sorted(out, key=lambda p: (p.model, p.item_id, p.condition, p.response_id))
 
 
-def settle(store: Store, response_id: int, label: str | None, user: str = "", verified: bool | None = None) -> None:
+class ReviewError(ProbeUIError, ValueError):
+    """A reading that cannot be settled as asked (an answer outside the runs on the page)."""
+
+
+def settle(store: Store, response_id: int, label: str | None, user: str = "", verified: bool | None = None, *,
+           among: pd.DataFrame | None = None) -> None:
     """Store ``user``'s reading of one reply: ``label`` one of its item's answers, or None / "" for "the reply
-    gives no answer". A StoreError names the answer and the labels it accepts."""
+    gives no answer". ``among``: the scored table the clinician is looking at; an answer outside it is refused
+    (a page may only settle what it shows). A StoreError names the answer and the labels it accepts."""
+    if among is not None and not among["response_id"].eq(int(response_id)).any():
+        raise ReviewError(f"answer #{int(response_id)} is not one of the chosen runs' answers")
     store.settle_readings([{"response_id": response_id, "label": label or NO_ANSWER, "settled_by": user,
                             "verified": verified}])
 
@@ -175,3 +184,19 @@ def _clinicians(votes: dict[str, str]) -> str:
     for label in votes.values():
         counts[label] = counts.get(label, 0) + 1
     return min(counts, key=lambda lab: (-counts[lab], lab))
+
+
+def pending_html(p: Pending, position: int, total: int) -> str:
+    """One reading to settle as the Results tab shows it (escaped): where it is in the list, the model, item and
+    perturbation, the question, the reply as written, the reader's guess and why it is unsure."""
+    from html import escape
+
+    reply = escape(p.reply or "(empty reply)").replace("\n", "<br>")
+    why = "; ".join(escape(w) for w in p.why) or "it was not sure"
+    return (f"<div class='pu-review' data-response='{p.response_id}'>"
+            f"<p class='pu-why'>Reading {position} of {total} to review · {escape(p.model)} · item "
+            f"{escape(p.item_id)} ({escape(p.condition)}) · answer #{p.response_id}</p>"
+            f"<p><b>Question:</b> {escape(p.question)}</p>"
+            f"<blockquote class='pu-reply'>{reply}</blockquote>"
+            f"<p><b>The reader's guess:</b> {escape(p.words(p.guess))} <span class='pu-why'>(unsure: {why})"
+            "</span></p></div>")

@@ -10,7 +10,7 @@ import pytest
 
 from helpers import store_replies, write_png, write_preset
 from probe_ui.cli import main
-from probe_ui.review import judge_agreement, settle, settler_agreement, to_review
+from probe_ui.review import ReviewError, judge_agreement, pending_html, settle, settler_agreement, to_review
 from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store, StoreError
 
@@ -62,6 +62,9 @@ def test_a_settlement_is_stored_per_clinician_with_the_time_and_checked(run: tup
         store.settle_readings([{"response_id": ids[3], "label": "yes", "settled_by": "x"},
                                {"response_id": 99999, "label": "yes", "settled_by": "x"}])
     assert len(store.settlements_frame()) == 1  # all or none: the valid first row was not kept
+    # a page settles only what it shows: an answer outside the runs it shows is refused
+    with pytest.raises(ReviewError, match=rf"answer #{ids[3]} is not one of the chosen runs' answers"):
+        settle(store, ids[3], "yes", "Dr Ames", among=scored_answers(store, "r").iloc[:2])
 
 
 def test_settled_readings_change_the_figures_only_under_the_settled_parser(run: tuple[Store, list[int], Path]
@@ -155,3 +158,13 @@ def test_reviewing_an_unknown_run_is_a_one_line_error(run: tuple[Store, list[int
     assert main(["review", "nope", "--db", str(db)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "nope" in err[0]
+
+
+def test_the_card_shows_the_reply_as_written_and_escaped(run: tuple[Store, list[int], Path]) -> None:
+    store, ids, _ = run
+    p = to_review(scored_answers(store, "r"), "x")[0]
+    html = pending_html(p, 1, 2)
+    assert "Reading 1 of 2 to review" in html and "model/a" in html and QUESTIONS[2] in html
+    assert "The reader's guess:</b> yes" in html and "unsure: it hedges" in html
+    hostile = pending_html(type(p)(**{**p.__dict__, "reply": "<script>alert(1)</script>"}), 1, 1)
+    assert "<script>" not in hostile and "&lt;script&gt;" in hostile

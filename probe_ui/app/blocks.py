@@ -39,6 +39,9 @@ CSS = comparison.CSS + plot_view.CSS + """
 .gradio-container #results-extra .scroll {overflow-x:auto; max-width:100%;}
 .pu-unusable ul {margin:4px 0 0 0; padding-left:16px; list-style:none;}
 .pu-unusable li {margin:2px 0;} .pu-why {color:#57606a;}
+/* the Results tab's "To review" card: the reply as the model wrote it, set apart */
+.pu-review blockquote {border-left:4px solid #0969da; background:#f6f8fa; margin:6px 0; padding:6px 12px;
+                       font-size:16px; white-space:normal;}
 /* the keyboard's place always shows: Gradio draws no ring on a focused checkbox, radio or thumbnail */
 .gradio-container :is(input[type=checkbox], input[type=radio], button):focus-visible {
     outline:3px solid #0969da !important; outline-offset:2px;}

@@ -10,6 +10,7 @@ import gradio as gr
 import pandas as pd
 
 from probe_ui import compare, compare_format, live, results
+from probe_ui.app import review_panel
 from probe_ui.app.access import Who, require, who
 from probe_ui.app.common import (
     NO_JUDGE,
@@ -77,8 +78,9 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
                            value=[choices[0][1]] if choices else [], scale=5, elem_id="results-runs",
                            allow_custom_value=True)
         refresh = gr.Button("↻ runs", size="sm", scale=0, elem_id="results-refresh")
-        parser = gr.Radio(PARSERS.names(), value="robust", label="answer parser", scale=2,
-                          info="legacy: each benchmark's own parser and metric definitions (to quote beside a paper)")
+        parser = gr.Radio(PARSERS.names(), value="settled", label="answer parser", scale=2,
+                          info="settled: a clinician's reading where one settled the reply (see 'To review'), else "
+                               "robust; legacy: each benchmark's own parser and metrics (to quote beside a paper)")
     with gr.Row():
         f_models = gr.Dropdown(label="models", multiselect=True, choices=[], value=[], elem_id="results-f-models")
         f_conditions = gr.Dropdown(label="perturbations", multiselect=True, choices=[], value=[],
@@ -105,6 +107,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
     with gr.Accordion("What these figures mean", open=True, elem_id="results-meanings"):  # beside the table, as under
         # each paper's table: a clinician reads what a column means without looking for it (issue 26)
         gr.HTML(glossary_html(results.OVERVIEW_PEOPLE_COLUMNS[2:]), elem_id="results-glossary")
+    review = review_panel.build(ctx)
     failed = gr.Dataframe(empty["failed"], label="failed calls per model: how many, and why (grouped)",
                           interactive=False, elem_id="results-failed", wrap=True)
     families = gr.HTML("", elem_id="results-families")
@@ -212,7 +215,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         """The judge's model name (None: no judge); only the robust reading has a judge (its name among the
         models this person may pick: the catalogue, shared endpoints and their own)."""
         spec = chosen_judge(j)
-        if spec is None or p != "robust":
+        if spec is None or p == "legacy":
             return None
         from probe_ui.fallback import resolve_judge
 
@@ -226,9 +229,9 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
             raise live.ProbeError("choose a judge model first", field="judge")
         if not chosen:
             raise live.ProbeError("choose one or more runs above", field="runs")
-        if p != "robust":
-            raise live.ProbeError("the judge reads what the robust parser cannot: choose the robust parser",
-                                  field="parser")
+        if p == "legacy":
+            raise live.ProbeError("the judge reads what the robust parser cannot: choose the robust or settled "
+                                  "parser", field="parser")
         from probe_ui.fallback import judge_unread, resolve_judge
 
         model = resolve_judge(spec, ctx.endpoints.usable(caller.owner, [spec], admin=caller.can("any_host")))
@@ -344,11 +347,13 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         return {**out, **(shown if isinstance(shown, dict) else dict(zip(show_outputs, shown)))}
 
     refresh.click(on_refresh, runs, runs, api_name="runs")
-    tab.select(on_tab, [runs, judge, parser, f_models, f_conditions, f_categories, f_ratings, order],
-               [runs, judge, cmp_run_a, cmp_run_b, ask_judge, judge_msg, *show_outputs], api_visibility="private")
-    runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters").then(
+    opened_tab = tab.select(on_tab, [runs, judge, parser, f_models, f_conditions, f_categories, f_ratings, order],
+                            [runs, judge, cmp_run_a, cmp_run_b, ask_judge, judge_msg, *show_outputs],
+                            api_visibility="private")
+    new_runs = runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters").then(
         on_show, show_inputs, show_outputs, api_visibility="private")
-    show.click(on_show, show_inputs, show_outputs, api_name="results")
+    shown_now = show.click(on_show, show_inputs, show_outputs, api_name="results")
+    review_panel.wire(ctx, review, runs, on_show, show_inputs, show_outputs, [opened_tab, new_runs, shown_now])
     ask_judge.click(off_pool(on_ask_judge), [runs, judge, parser], judge_msg, **model_event(api_name="judge")).then(
         on_show, show_inputs, show_outputs, api_visibility="private")
     for f in (parser, f_models, f_conditions, f_categories, f_ratings, judge, order):  # each re-draws everything

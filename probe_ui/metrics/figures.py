@@ -71,6 +71,16 @@ FAILED = figure("failed calls", "calls that got no answer: a provider error, a t
     computed="stored calls with an error (provider error, timeout, no key, no server); they are left out of "
              "accuracy, and running the same batch again retries them",
     chance=COUNT_CHANCE, ci=COUNT_CI))
+READINGS = figure("readings", "how each reading was settled: sure (nobody would doubt it), unsure (the reader's "
+                              "best guess, to review), settled by a clinician", percent=False, explain=Explanation(
+    measures="how far the figures rest on readings nobody would doubt, and how many replies a clinician still has to "
+             "read",
+    paper="probe-ui's own (issue 46): a reading is sure only where a careful clinician would not doubt it; the rest "
+          "are the reader's best guesses (a hedge, a late change of answer, a negation near an option, a "
+          "contradiction, a cut-off reply), which the 'To review' list and probe-ui review RUN settle",
+    computed="counts of replies received: settled (a clinician read it; with the parser 'settled' that reading "
+             "counts in every figure), sure, unsure; failed calls and free-text replies are left out",
+    chance=COUNT_CHANCE, ci=COUNT_CI))
 ANSWERED = figure("answered", "calls that got an answer, readable or not (several samples of one question count "
                               "once, by majority vote)", percent=False, explain=Explanation(
     measures="how many questions got a reply of any kind",
@@ -157,4 +167,4 @@ FIXED = figure("fixed", "pairs wrong on the original and right on the variant", 
     chance=COUNT_CHANCE, ci=COUNT_CI))
 
 __all__ = ["ACCURACY", "ANSWERED", "BROKE", "CORRECTNESS_FLIP", "COST", "FAILED", "FIXED", "FLIPS", "LATENCY", "PAIRS",
-           "RANDOM", "REFUSED", "RIGHT_ORIGINALS", "RIGHT_VARIANTS", "SCORED", "UNREADABLE"]
+           "RANDOM", "READINGS", "REFUSED", "RIGHT_ORIGINALS", "RIGHT_VARIANTS", "SCORED", "UNREADABLE"]

@@ -186,12 +186,20 @@ def overview_for_people(df: pd.DataFrame, parser: str = "robust", definition: st
                          if r["invalid_rate"]["value"] is not None else "–",
                          F.REFUSED: figure_text(r["refusal_rate"]["value"]) + " %"
                          if r["refusal_rate"]["value"] is not None else "–",
-                         F.FAILED: r["errors"]})
+                         F.FAILED: r["errors"], F.READINGS: readings_words(r.get("readings") or {})})
     return pd.DataFrame(rows, columns=OVERVIEW_PEOPLE_COLUMNS)
 
 
 #: the Results overview's columns: run, model, then registered figures (probe_ui.metrics.figures)
-OVERVIEW_PEOPLE_COLUMNS = ["run", "model", "accuracy", "random guess", "unreadable", "refused", "failed calls"]
+OVERVIEW_PEOPLE_COLUMNS = ["run", "model", "accuracy", "random guess", "unreadable", "refused", "failed calls",
+                           "readings"]
+
+
+def readings_words(counts: dict[str, int]) -> str:
+    """How a model's readings were settled, in words ("40 sure, 3 unsure, 2 settled"; "–" when not counted)."""
+    if not counts:
+        return "–"
+    return f"{counts.get('sure', 0)} sure, {counts.get('unsure', 0)} unsure, {counts.get('settled', 0)} settled"
 
 
 def families_html(df: pd.DataFrame, parser: str = "robust", definition: str = "auto", *,
