@@ -34,7 +34,7 @@ from probe_ui.store.schema import NO_ANSWER
 if TYPE_CHECKING:
     from probe_ui.store import Store
 
-__all__ = ["NO_ANSWER_WORDS", "Pending", "ReviewError", "pending_html", "judge_agreement", "settle", "settler_agreement", "to_review"]
+__all__ = ["NO_ANSWER_WORDS", "Pending", "ReviewError", "kappa_words", "pending_html", "judge_agreement", "settle", "settler_agreement", "to_review"]
 
 #: how a settlement of "no answer" reads
 NO_ANSWER_WORDS = "no answer"
@@ -200,3 +200,11 @@ def pending_html(p: Pending, position: int, total: int) -> str:
             f"<blockquote class='pu-reply'>{reply}</blockquote>"
             f"<p><b>The reader's guess:</b> {escape(p.words(p.guess))} <span class='pu-why'>(unsure: {why})"
             "</span></p></div>")
+
+
+def kappa_words(k: dict[str, Any]) -> str:
+    """Cohen's kappa with its interval and n, in words ("kappa 0.82 (95% CI 0.61-1.00), 14 replies both read")."""
+    if k.get("kappa") is None:
+        return f"kappa undefined ({k.get('n', 0)} replies both read)"
+    ci = f" (95% CI {k['ci'][0]:.2f}-{k['ci'][1]:.2f})" if k.get("ci") else ""
+    return f"kappa {k['kappa']:.2f}{ci}, {k['n']} replies both read"

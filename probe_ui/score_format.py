@@ -44,6 +44,7 @@ def format_score_table(report: dict[str, Any]) -> str:
     lines += readings_lines(report)
     if report.get("judge"):
         lines.append(judge_line(report))
+    lines += settled_agreement_lines(report)
     if report.get("harness_agreement"):
         from probe_ui.interop.verdicts import agreement_lines
 
@@ -104,6 +105,21 @@ def readings_lines(report: dict[str, Any]) -> list[str]:
     return out
 
 
+def settled_agreement_lines(report: dict[str, Any]) -> list[str]:
+    """How the clinicians who settled readings agree, and a judge model with them (kappa with n), in words."""
+    block = report.get("settled_agreement") or {}
+    if not block:
+        return []
+    from probe_ui.review import kappa_words
+
+    out = [f"settled readings: {k['a']} and {k['b']}: {kappa_words(k)}" for k in
+           (block.get("clinicians") or {}).get("pairs", [])]
+    if block.get("judge"):
+        out.append(f"judge {block['judge']['judge']} against the clinicians' settled readings: "
+                   + kappa_words(block["judge"]))
+    return out
+
+
 def judge_line(report: dict[str, Any]) -> str:
     """How many answers the fallback judge decided, in all and per model (they are in the figures above)."""
     j = report["judge"]
@@ -130,6 +146,7 @@ def format_score_markdown(report: dict[str, Any]) -> str:
         lines += ["", *(md_cell(x) for x in interval_notes(report) + readings_lines(report))]
     if report.get("judge"):
         lines += ["", md_cell(judge_line(report))]
+    lines += [md_cell(x) for x in settled_agreement_lines(report)]
     if report.get("harness_agreement"):
         from probe_ui.interop.verdicts import agreement_lines
 

@@ -564,6 +564,12 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
     }
     if agreement is not None:
         out["rater_agreement"] = jsonable(agreement)
+    from probe_ui.review import judge_agreement, settler_agreement
+
+    settled = {k: v for k, v in (("clinicians", settler_agreement(df)), ("judge", judge_agreement(df)))
+               if v is not None}
+    if settled:  # issue 46: how the clinicians who settled readings agree, and a judge model with them
+        out["settled_agreement"] = jsonable(settled)
     if judge:
         decided: dict[str, int] = {str(m): int(n) for m, n in df.loc[(df["method"] == "judge").to_numpy(), "model"]
                                    .value_counts().items()} if len(df) else {}

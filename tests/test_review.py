@@ -123,6 +123,12 @@ def test_a_judges_agreement_with_the_clinicians(run: tuple[Store, list[int], Pat
     settle(store, ids[3], "yes", "Dr Ames")
     k = judge_agreement(scored_answers(store, "r"), n_boot=100)
     assert k is not None and k["n"] == 2 and k["observed"] == 0.5 and k["judge"] == "judge/model"
+    # beside the judged figures: score's report and table say it
+    report = score_run(store, "r")
+    assert report["settled_agreement"]["judge"]["n"] == 2
+    from probe_ui.score_format import format_score_table
+
+    assert "judge judge/model against the clinicians' settled readings: kappa" in format_score_table(report)
 
 
 def test_review_from_the_terminal(run: tuple[Store, list[int], Path], monkeypatch: pytest.MonkeyPatch,

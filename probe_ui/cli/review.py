@@ -108,6 +108,8 @@ def settle_interactively(store: Any, pending: list[Any], clinician: str,
 
 def agreement_lines(settlers: dict[str, Any] | None, judge: dict[str, Any] | None) -> list[str]:
     """The clinicians' agreement and the judge's, in words."""
+    from probe_ui.review import kappa_words
+
     out: list[str] = []
     if settlers is None:
         out.append("fewer than two clinicians have settled readings in this run: no agreement to show")
@@ -123,10 +125,3 @@ def agreement_lines(settlers: dict[str, Any] | None, judge: dict[str, Any] | Non
         out.append(f"judge {judge['judge']} against the clinicians: " + kappa_words(judge))
     return out
 
-
-def kappa_words(k: dict[str, Any]) -> str:
-    """Cohen's kappa with its interval and n, in words ("kappa 0.82 (95% CI 0.61-1.00), 14 replies both read")."""
-    if k.get("kappa") is None:
-        return f"kappa undefined ({k.get('n', 0)} replies both read)"
-    ci = f" (95% CI {k['ci'][0]:.2f}-{k['ci'][1]:.2f})" if k.get("ci") else ""
-    return f"kappa {k['kappa']:.2f}{ci}, {k['n']} replies both read"
