@@ -6,6 +6,7 @@ rules map the words of a reply to the one option they name, never when another o
 
 from __future__ import annotations
 
+import functools
 import re
 
 from probe_ui.reading import lexicon, overlap
@@ -33,6 +34,25 @@ def option_contained(text: str, item: Item) -> str | None:
 _NEITHER_NOR = re.compile(r"\bneither\b[^.;:!?\n]{0,300}?\bnor\b[ \t]+(?:(?:a|an|the)[ \t]+)?[\w\-]+(?:[ \t]+[\w\-]+)?")
 
 
+@functools.lru_cache(maxsize=4096)
+def whole_text(opt: str) -> re.Pattern[str]:
+    """An option's text (in comparison form) as a whole phrase, compiled once per text."""
+    return re.compile(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])")
+
+
+@functools.lru_cache(maxsize=8192)
+def _keyword(word: str) -> re.Pattern[str]:
+    """An option's word, or one sharing its first 7 letters ("metastases" for "metastatic"), after an optional
+    "non-"; compiled once per word."""
+    pat = re.escape(word[:7]) + r"[\w\-]*" if len(word) >= 7 else re.escape(word)
+    return re.compile(r"(?<![\w\-])(?P<non>non[ \t]?-?[ \t]?)?" + pat + r"(?![\w\-])")
+
+
+@functools.lru_cache(maxsize=4096)
+def _opening(opt: str) -> re.Pattern[str]:
+    return re.compile(re.escape(opt) + r"[ \t]*[,.;:!\n]", re.IGNORECASE)
+
+
 def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None:
     """The options whose whole text the reply names, as (asserted, negated) labels; None when an option's text
     contains another's (a mention cannot be told apart)."""
@@ -52,8 +72,7 @@ def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None
     # "neither a cyst, a hemangioma nor a metastasis": every option listed between neither and nor is denied
     denied = [m.span() for m in _NEITHER_NOR.finditer(low)] if "neither" in low else []
     for opt, lab in opts:
-        pat = re.compile(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])")
-        for m in pat.finditer(low):
+        for m in whole_text(opt).finditer(low):
             before = low[max(0, m.start() - 200):m.start()]
             if before not in seen:
                 seen[before] = is_negated(before)
@@ -110,8 +129,7 @@ def option_keywords(text: str, item: Item) -> tuple[list[str], list[str], str | 
             if len(w) < 3:
                 continue
             # the word itself, or one sharing its first 7 letters ("metastases" for "metastatic")
-            pat = re.escape(w[:7]) + r"[\w\-]*" if len(w) >= 7 else re.escape(w)
-            for m in re.finditer(r"(?<![\w\-])(?P<non>non[ \t]?-?[ \t]?)?" + pat + r"(?![\w\-])", low):
+            for m in _keyword(w).finditer(low):
                 denied = is_negated(low[max(0, m.start() - 200):m.start()]) or \
                     overlap.REJECTED_AFTER.match(low[m.end():m.end() + 120]) is not None
                 if m.group("non") and not w.startswith("non"):
@@ -130,8 +148,7 @@ def opening_option(text: str, item: Item) -> str | None:
     """The option a reply opens with by its own short text ("Yes, the answer is A." when B is "Yes")."""
     t = text.lstrip(" \t\n\"'`*_>")
     for opt, lab in item.option_map:
-        if len(opt.split()) <= 3 and re.search(r"[^\W\d_]{2}", opt) and \
-                re.match(re.escape(opt) + r"[ \t]*[,.;:!\n]", t, re.IGNORECASE):
+        if len(opt.split()) <= 3 and re.search(r"[^\W\d_]{2}", opt) and _opening(opt).match(t):
             return lab
     return None
 

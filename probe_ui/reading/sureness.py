@@ -17,6 +17,7 @@ A reading is sure when both hold:
 
 from __future__ import annotations
 
+import functools
 import re
 
 from probe_ui.reading.item import Item
@@ -57,8 +58,13 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
     words = re.findall(r"[^\W\d_][\w\-]*", opt or "")
     if not words or len(words[0]) < 4:
         return False
-    pattern = rf"(?i)\b{_NEGATING}[\s\-]+{re.escape(words[0].lower())}"
-    return bool(re.search(pattern, text)) and not re.search(pattern, opt or "")
+    pattern = _negated_word(words[0].lower())
+    return bool(pattern.search(text)) and not pattern.search(opt or "")
+
+
+@functools.lru_cache(maxsize=4096)
+def _negated_word(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?i)\b{_NEGATING}[\s\-]+{re.escape(word)}")
 
 
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:

@@ -188,7 +188,7 @@ def _synonym_words() -> tuple[dict[str, str], dict[str, str], dict[str, frozense
     return words, abbrev, {k: frozenset(v) for k, v in first.items()}
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=4096)
 def _phrases_regex(phrases: frozenset[str]) -> re.Pattern[str]:
     alt = "|".join(re.escape(w).replace(r"\ ", r"[\s\-]+") for w in sorted(phrases, key=len, reverse=True))
     return re.compile(r"(?<![\w\-])(?:" + alt + r")(?![\w\-])", re.IGNORECASE)
