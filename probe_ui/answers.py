@@ -136,6 +136,7 @@ from pathlib import Path
 from probe_ui.reading import lexicon, overlap, subject, synonyms
 from probe_ui.reading.attribution import agrees, attributed_mentions, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
+from probe_ui.reading.closings import against_body
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans
 from probe_ui.reading.declarations import Found, last_declaration
 from probe_ui.reading.escapes import escape_conflict, stated_escape_option
@@ -337,6 +338,8 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
     if decl.kind == "conflict":
         return None, "ambiguous"  # "The answer is A: Pleural effusion" when pleural effusion is B
     if decl.label is not None and decl.kind != "weak":
+        if decl.at > 0 and against_body(clean[:decl.at], item, decl.label):
+            return None, "ambiguous"  # "... classic for cardiogenic pulmonary edema.\n\nAnswer: A" (A: pneumonia)
         if kind == "choice" and opening_option(clean, item) not in (None, decl.label):
             return None, "ambiguous"  # "Yes, the answer is A." when A is "No"
         sug = suggested_label(suggested, item)
@@ -380,7 +383,8 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     clean = answered_questions(clean)  # "Proliferative? No." says "not proliferative"
     # the reply's closing verdict ("..., so free fluid is present.", "Impression: right femoral shaft fracture.",
     # "... suggest a newborn. Neonate.") before what it mentions on the way
-    verdict = _closing_verdict(clean, item, refusal, suggested)
+    closing = _closing_verdict(clean, item, refusal, suggested)
+    verdict = closing[0] if closing else None
     # "A would be right only if ...", "the physician's B", "the physician's answer of 'Present'"
     plain = mask_spans(clean, (*decl.hypotheses, *decl.rejected, *attributed_mentions(clean)))
     # letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.")
@@ -403,9 +407,12 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
     # last line is a lone letter after an explanation or an echoed option list
     head, tail = head_letter(masked, item), tail_letter(masked, item)
-    if verdict is not None:
+    if closing is not None:
+        verdict = closing[0]
         if (head or tail or verdict) != verdict or (tail or verdict) != verdict:
             return None, "ambiguous"  # "(B) ... Therefore the nodule is solid." when B is cystic
+        if against_body(clean[:closing[1]], item, verdict):
+            return None, "ambiguous"  # "... the pattern of the arterial phase. Portal venous phase."
         return mention(verdict, "final_verdict", committed=True)
     if head is not None and letter_text_conflict(head, head_rest(masked), item):
         return None, "ambiguous"  # "A. None of the above." when A is "Pneumonia"
@@ -506,11 +513,11 @@ _ENUMERATED = re.compile(r"[ \t>]*(?:[\-*\u2022|+]|\d{1,2}[.)]|[(\[]?[A-Z][)\]]?
 _ARROW = re.compile(r"(?:->|=>|\u2192)[ \t]*")
 
 
-def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None) -> str | None:
+def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None) -> tuple[str, int] | None:
     """Choice items: the option the reply's closing sentence names, when that sentence is its verdict: it opens
     with a conclusion cue ("Therefore the nodule is cystic.", "Impression: ..."), follows an arrow ("... -> A."),
-    or is short (at most six words: "... suggest a newborn. Neonate."). Not when the reply is one sentence, echoes
-    the options as a list, or the closing sentence hedges."""
+    or is short (at most six words: "... suggest a newborn. Neonate."), and where that sentence starts. Not when the
+    reply is one sentence, echoes the options as a list, or the closing sentence hedges."""
     body = text.strip()
     sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", body[-800:]) if x.strip(" \t.!*_-")]
     if len(sentences) < 2 or len(WORD.findall(" ".join(sentences[:-1]))) < 3:
@@ -534,7 +541,7 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
     if not verdict.strip(" \t.!*_") or TAIL_HEDGE.search(verdict) or "?" in verdict:
         return None
     found, how = _read(verdict, item, refusal, suggested, corrections=False)
-    return found if how not in ("ambiguous", "truncated") else None
+    return (found, max(0, text.rfind(last))) if found is not None and how not in ("ambiguous", "truncated") else None
 
 
 

@@ -577,3 +577,54 @@ def test_a_question_the_reply_answers_at_once_is_a_statement() -> None:
     long = "Could the new vessels at the disc mean proliferative disease? No."
     assert answered_questions(long) == long  # a longer question is asked, not answered
     assert answered_questions("Why? No new vessels.") == "Why? No new vessels."  # "No new vessels" is no answer word
+
+
+HIP = ("Left hip", "Right hip", "Both hips", "Neither hip")
+PHASE = ("Arterial phase", "Portal venous phase")
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,question", [
+    ("Consolidation with air bronchograms in the right lower lobe, typical of pneumonia.\n\nAnswer: B", "choice", ABCD,
+     DX, None),
+    ("The pleural line with absent lung markings beyond it points to a pneumothorax. The most likely diagnosis is "
+     "atelectasis.", "choice", ABCD, DX, None),
+    ("Only the arteries are opacified - the pattern of the arterial phase. Portal venous phase.", "choice", AB, PHASE,
+     None),
+    ("The left femoral head is collapsed; the right femoral head is normal.\n\nAnswer: B", "choice", ABCD, HIP, None),
+    ("No pneumothorax is seen; the lung edge reaches the chest wall.\n\nAnswer: yes", "yesno", YN, (),
+     "Is there a pneumothorax?"),
+])
+def test_a_closing_answer_against_the_replys_own_body_names_none(reply: str, kind: str, labels: tuple[str, ...],
+                                                                  options: tuple[str, ...], question: str | None
+                                                                  ) -> None:
+    a = extract(reply, kind, labels, options, question=question)
+    assert (a.choice, a.method, a.sure) == (None, "ambiguous", False)
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,question,choice", [
+    ("Air bronchograms are typical of pneumonia, and the lobe is consolidated.\n\nAnswer: C", "choice", ABCD, DX, None,
+     "C"),
+    ("Pneumonia would be typical with fever; here the pleural line points to a pneumothorax. Answer: A", "choice",
+     ABCD, DX, None, "A"),
+    ("Although the features of pneumonia are present, the meniscus favours an effusion. Answer: B", "choice", ABCD,
+     DX, None, "B"),
+    ("The right femoral head is collapsed; the left femoral head is normal.\n\nAnswer: B", "choice", ABCD, HIP, None,
+     "B"),
+    ("Pneumonia is unlikely without consolidation. Answer: B", "choice", ABCD, DX, None, "B"),
+    ("The physician's answer, A, is not correct since both lungs show fluid. The correct answer is: C", "choice",
+     ABCD, ("Left side", "Right side", "Bilateral", "No effusion"), None, "C"),
+    ("No pneumothorax on the right.\n\nAnswer: yes", "yesno", YN, (), "Is there a pneumothorax on the left?", "yes"),
+    ("No other abnormality; the apex shows a pleural line.\n\nAnswer: yes", "yesno", YN, (), "Is there a pneumothorax?",
+     "yes"),
+])
+def test_a_closing_answer_the_body_argues_for_or_only_weighs_stands(reply: str, kind: str, labels: tuple[str, ...],
+                                                                     options: tuple[str, ...], question: str | None,
+                                                                     choice: str) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice
+
+
+def test_a_no_read_beside_a_finding_the_reply_states_is_not_sure() -> None:
+    q = "Is there a pneumothorax in this chest x-ray?"
+    guess = extract("There is a thin lucent line along the apex. Overall, no pneumothorax.", "yesno", YN, (), question=q)
+    assert (guess.choice, guess.sure) == ("no", False)
+    assert extract("There is no pneumothorax.", "yesno", YN, (), question=q).sure

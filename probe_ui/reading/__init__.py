@@ -35,5 +35,7 @@ The rules themselves, one module per job, applied by :mod:`probe_ui.answers` in 
 - :mod:`~probe_ui.reading.presence`: rule 5, presence questions answered without yes or no;
 - :mod:`~probe_ui.reading.verdicts`: the final verdict (self-corrections, conclusions, a closing label);
 - :mod:`~probe_ui.reading.weighing`: what a reply only entertains, rejects, weighs or asks; a reply cut off;
-- :mod:`~probe_ui.reading.escapes`: escape options stated in the reply's own words.
+- :mod:`~probe_ui.reading.escapes`: escape options stated in the reply's own words;
+- :mod:`~probe_ui.reading.closings`: a closing declaration or verdict against the reply's own body;
+- :mod:`~probe_ui.reading.sureness`: whether a reading is sure.
 """

@@ -101,6 +101,7 @@ class Found:
     hypotheses: tuple[tuple[int, int], ...] = ()  # spans of conditional declarations skipped (rule 1)
     conflict: bool = False  # a letter followed by another option's text ("A: Pleural effusion" when A is not)
     rejected: tuple[tuple[int, int], ...] = ()  # spans naming someone else's answer that the reply rejects
+    at: int = -1  # where the declaration starts (what precedes it is the reply's body)
 
 
 _CONNECTIVES = frozenset(
@@ -248,6 +249,14 @@ def _hypothetical(text: str, cue_start: int, cue: str, end: int) -> bool:
     return bool(_IF_BEFORE.search(before[cut:]) or _IF_AFTER.search(text[end:end + 80]))
 
 
+@functools.lru_cache(maxsize=4096)
+def _option_postfix(opt: str) -> re.Pattern[str]:
+    """"<option text> is the most likely diagnosis": the option's words, then :data:`_OPTION_POSTFIX`; compiled
+    once per option text."""
+    body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
+    return re.compile(r"(?<![\w\-])" + body + _OPTION_POSTFIX, re.IGNORECASE)
+
+
 def last_declaration(text: str, item: Item) -> Found:
     """Rule 1: the last explicit declaration that names a valid label (``kind`` says which cue found it).
 
@@ -307,8 +316,7 @@ def last_declaration(text: str, item: Item) -> Found:
             for opt, lab in item.option_map:
                 if len(opt) > 200:
                     continue
-                body = r"[\s\-]+".join(re.escape(w) for w in opt.split())
-                for m in re.finditer(r"(?<![\w\-])" + body + _OPTION_POSTFIX, text, re.IGNORECASE):
+                for m in _option_postfix(opt).finditer(text):
                     cands.append((m.start(), "postopt", m.start(), m.end(), lab))
     if item.kind == "label" and item.words:
         for m in _label_postfix(item).finditer(text):
@@ -365,6 +373,6 @@ def last_declaration(text: str, item: Item) -> Found:
             if found.label in refused:  # "The physician's answer A is incorrect. The correct answer is: A"
                 return Found(None, out_of_range, kind="conflict", rejected=tuple(rejected))
             return Found(found.label, out_of_range, kind="post" if kind == "postopt" else kind,
-                          hypotheses=tuple(hypotheses), rejected=tuple(rejected))
+                         hypotheses=tuple(hypotheses), rejected=tuple(rejected), at=pos)
         out_of_range = out_of_range or found.out_of_range
     return Found(None, out_of_range, hypotheses=tuple(hypotheses), rejected=tuple(rejected))

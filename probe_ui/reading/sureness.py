@@ -12,7 +12,9 @@ A reading is sure when both hold:
   a negated option ("Not stable." of two), a restatement and a judge's reading are guesses by nature;
 - nothing in the reply puts it in doubt (:func:`doubts`): a refusal, a late reversal ("D, sorry, I meant B"), a
   hedge ("probably", "I think", "may"), a negation before an option's words ("non-proliferative"), a contradiction
-  ("Yes, ... No, ..."), a reply cut off mid-sentence, a thinking trace, or a long reply read from a mention.
+  ("Yes, ... No, ..."), a reply cut off mid-sentence, a thinking trace, a long reply read from a mention, or a "no"
+  read from a mention in a reply that states a finding is there ("There is a transverse lucent line ... In
+  summary, no fracture.").
 """
 
 from __future__ import annotations
@@ -51,6 +53,12 @@ _CLAUSE_NO = re.compile(r"(?i)(?:\A|[.!?;\n]\s*|,\s*but\s+)\W*no\b(?!\s+(?:evide
 _NEGATING = r"(?:non|not|no|without|absence\s+of|absent|never|rather\s+than|instead\s+of)"
 
 
+# a reply that states a finding is there ("There is a transverse lucent line ...", "The film shows a ..."): a "no"
+# read from a mention elsewhere in it ("In summary, no fracture.") may answer about another finding
+_AFFIRMED = re.compile(r"(?i)\b(?:there\s+(?:is|are)|shows?|demonstrates?|reveals?)\s+(?:an?|some|two|three|several|"
+                       r"multiple|mild|moderate|small|large|subtle)\b")
+
+
 def _negated_choice(text: str, item: Item, label: str | None) -> bool:
     """The chosen option's first word right after a negation the option itself does not hold ("non-proliferative"
     or "not proliferative" read as "proliferative ...")."""
@@ -82,6 +90,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")
     if item.kind == "yesno" and _CLAUSE_YES.search(t) and _CLAUSE_NO.search(t):
         found.append("contradiction")
+    if method == "label_word" and item.aliases and label == item.aliases["nope"] and _AFFIRMED.search(t):
+        found.append("affirmed")  # "There is a transverse lucent line ... In summary, no fracture."
     if method not in _MARKED and is_truncated(t):  # a declared answer ends the reply: "...: B: No"
         found.append("truncated")
     if _THINKING.search(t):
