@@ -460,6 +460,7 @@ def test_judging_whether_the_suggestion_is_right_is_not_agreeing() -> None:
     ("Yes, displaced fragments. No definite displacement.", "Is the fracture displaced?"),
     ("Yes - there is an abnormality.\nNo abnormality of the brain is seen.",
      "Does this ct scan show any abnormality of the brain?"),
+    ("Yes, a large effusion. No pleural fluid is seen.", "Is pleural effusion present in the given chest x-ray?"),
 ])
 def test_a_yes_and_a_no_both_stated_are_a_contradiction(reply: str, question: str) -> None:
     a = extract(reply, "yesno", YN, (), question=question)
@@ -473,6 +474,7 @@ def test_a_yes_and_a_no_both_stated_are_a_contradiction(reply: str, question: st
     ("Yes, consolidation in the right lower lobe. No consolidation in the left lung.",
      "Is there consolidation in the right lower lobe?", "yes"),
     ("Yes - splenomegaly. No focal splenic lesion, though.", "Is the spleen enlarged?", "yes"),
+    ("Yes, there is a pleural effusion. No free fluid in the abdomen.", "Is there a pleural effusion?", "yes"),
     ("Yes, no other lesions.", "Is there a mass?", "yes"),
     ("No. Wait, it is enlarged. Yes.", "Is the heart enlarged?", "yes"),
 ])
@@ -593,6 +595,8 @@ PHASE = ("Arterial phase", "Portal venous phase")
     ("The left femoral head is collapsed; the right femoral head is normal.\n\nAnswer: B", "choice", ABCD, HIP, None),
     ("No pneumothorax is seen; the lung edge reaches the chest wall.\n\nAnswer: yes", "yesno", YN, (),
      "Is there a pneumothorax?"),
+    ("Both angles are sharp. No fluid layers on either side.\n\nAnswer: yes", "yesno", YN, (),
+     "Is there a pleural effusion?"),
 ])
 def test_a_closing_answer_against_the_replys_own_body_names_none(reply: str, kind: str, labels: tuple[str, ...],
                                                                   options: tuple[str, ...], question: str | None

@@ -121,6 +121,14 @@ _NOT_THE_SAME = frozenset("other further additional new more second another".spl
 # where a denial may point elsewhere than the question ("No consolidation in the left lung." to "... right lower
 # lobe?")
 _PLACES = re.compile(r"(?i)\b(?:left|right|upper|lower|middle|other|opposite|contralateral|bilateral|elsewhere)\b")
+# "No free fluid in the abdomen." to "Is there a pleural effusion?": a place the question does not name
+_LOCATED = re.compile(r"(?i)\b(?:in|within|around|under|beneath|below|above|at|along|behind)\s+(?:the|this|that)\s+"
+                      r"(?:[\w\-]+\s+)?([^\W\d_][\w\-]*)")
+_ANYWHERE = frozenset("image images film scan study view radiograph x-ray picture side sides field".split())
+# what a finding is made of: denying it denies the finding ("No layering fluid is seen." to "Is there a pleural
+# effusion?", "No free fluid." to "Is there ascites?")
+SUBSTANCE: dict[str, str] = {"effusion": "fluid", "ascites": "fluid", "hemorrhage": "blood", "haemorrhage": "blood",
+                             "hematoma": "blood", "haematoma": "blood", "hemothorax": "blood"}
 
 
 def _same_stem(a: str, b: str) -> bool:
@@ -129,12 +137,14 @@ def _same_stem(a: str, b: str) -> bool:
 
 
 def asked_terms(question: str) -> tuple[str, ...]:
-    """The stems of what a yes/no question asks: the finding ("pneumothorax" in "Is there a pneumothorax?"), the
-    adjective ("displaced" in "Is the fracture displaced?"), the noun after "any" ("any abnormality")."""
+    """The stems of what a yes/no question asks: the finding ("pneumothorax" in "Is there a pneumothorax?") and
+    what it is made of (:data:`SUBSTANCE`: "fluid" for an effusion), the adjective ("displaced" in "Is the fracture
+    displaced?"), the noun after "any" ("any abnormality")."""
     if not question:
         return ()
     terms = [asked_finding(question), subject.asked_predicate(question),
              *(m.group(1) for m in re.finditer(r"(?i)\bany\s+([^\W\d_][\w\-]*)", question))]
+    terms += [SUBSTANCE[t.casefold()] for t in terms if t and t.casefold() in SUBSTANCE]
     return tuple(overlap.stem(t) for t in terms if t)
 
 
@@ -143,7 +153,7 @@ def stated_answers(text: str, item: Item) -> set[str]:
     mention: a yes/no word that opens its clause as the answer ("Yes, there is an effusion.", "No.", "No -"), and a
     sentence that opens by denying what the question asks ("No pneumothorax is seen." to "Is there a
     pneumothorax?"; not "No other abnormality is seen.", nor "No consolidation in the left lung." to "... in the
-    right lower lobe?"). Two answers stated ("Yes, there is a pleural effusion. No, the costophrenic angles are
+    right lower lobe?", nor "No free fluid in the abdomen." to "Is there a pleural effusion?"). Two answers stated ("Yes, there is a pleural effusion. No, the costophrenic angles are
     clear.", "Yes. No pneumothorax is seen.") contradict each other."""
     if item.kind != "yesno":
         return set()
@@ -167,6 +177,8 @@ def stated_answers(text: str, item: Item) -> set[str]:
         if terms is None:
             terms = asked_terms(item.question)
         if any(_same_stem(overlap.stem(w), term) for w in words for term in terms) \
-                and not any(p.group(0).casefold() not in q for p in _PLACES.finditer(t)):
+                and not any(p.group(0).casefold() not in q for p in _PLACES.finditer(t)) \
+                and not any(w.casefold() not in q and w.casefold() not in _ANYWHERE
+                            for w in (p.group(1) for p in _LOCATED.finditer(t))):
             out.add(item.aliases["nope"])
     return out
