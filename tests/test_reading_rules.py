@@ -579,6 +579,7 @@ def test_a_question_the_reply_answers_at_once_is_a_statement() -> None:
     long = "Could the new vessels at the disc mean proliferative disease? No."
     assert answered_questions(long) == long  # a longer question is asked, not answered
     assert answered_questions("Why? No new vessels.") == "Why? No new vessels."  # "No new vessels" is no answer word
+    assert answered_questions("Neither hip? No - the right one.") == "Neither hip? No - the right one."  # no "not neither"
 
 
 HIP = ("Left hip", "Right hip", "Both hips", "Neither hip")

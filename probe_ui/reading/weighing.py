@@ -101,6 +101,9 @@ _SELF_ANSWERED = re.compile(r"(?i)(?:\A|(?<=[.!;:\n]))(?P<lead>[ \t\-*]*)(?P<q>[
                             r"(?P<a>yes|yep|yeah|no|nope)\b(?=[ \t]*(?:[.,;:!\-]|\n|\Z))")
 
 
+_NEGATIVE_QUESTION = re.compile(r"(?i)[ \t]*(?:no|not|neither|none|nor|without|absent|absence)\b")
+
+
 def answered_questions(text: str) -> str:
     """Choice items: each short question the reply asks itself about an option and answers at once, said as a
     statement ("Proliferative? No." is "not Proliferative.", "Arterial phase? Yes." is "Arterial phase."), so that
@@ -110,8 +113,8 @@ def answered_questions(text: str) -> str:
 
     def said(m: re.Match[str]) -> str:
         q = m.group("q")
-        if len(q.split()) > 4:
-            return m.group(0)
+        if len(q.split()) > 4 or _NEGATIVE_QUESTION.match(q):
+            return m.group(0)  # a longer question; "Neither hip? No - ..." (a double negation) is left as asked
         return m.group("lead") + ("not " + q if m.group("a").lower() in ("no", "nope") else q)
 
     return _SELF_ANSWERED.sub(said, text)
