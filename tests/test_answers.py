@@ -762,3 +762,33 @@ def test_an_option_read_from_its_negation_is_not_sure() -> None:
     assert "negation" not in doubts("Proliferative changes.", item, "option_keyword", "A")
     both = Item("choice", ["A", "B"], ["Proliferative retinopathy", "Non-proliferative retinopathy"])
     assert "negation" not in doubts("Non-proliferative retinopathy.", both, "option_text", "B")
+
+
+@pytest.mark.parametrize("text,kind,labels,options,question,sure", [
+    # a hedge about the answer puts it in doubt; weighing alternatives before a declared answer does not, nor does
+    # ranking the options ("most likely", "less likely") or "either" outside "either ... or"
+    ("There is no pneumothorax on either side.", "yesno", ["yes", "no"], [], "Is there a pneumothorax?", True),
+    ("The answer is B, either an effusion or an empyema.", "choice", ["A", "B"], ["Pneumonia", "Effusion"], None,
+     False),
+    ("Sarcoidosis fits best; lymphoma is less likely. Final answer: A", "choice", ["A", "B"],
+     ["Sarcoidosis", "Lymphoma"], None, True),
+    ("This could be pulmonary embolism (A) or aortic dissection (B). Given the widened mediastinum, my final answer "
+     "is B.", "choice", ["A", "B"], ["Pulmonary embolism", "Aortic dissection"], None, True),
+    ("Myocardial infarction (A) is the most likely.", "choice", ["A", "B"], ["Myocardial infarction", "Pericarditis"],
+     "What is the most likely diagnosis?", True),
+    ("The answer is A. Though honestly, I'm not sure.", "choice", ["A", "B"], ["Pneumonia", "Edema"], None, False),
+    ("It is difficult to be certain, but B is most likely.", "choice", ["A", "B"], ["Pneumonia", "Edema"], None, False),
+    ("I think the answer is B.", "choice", ["A", "B"], ["Pneumonia", "Edema"], None, False),
+    ("Most likely yes.", "yesno", ["yes", "no"], [], "Is there a pneumothorax?", False),
+    # reasoning written out before a declared answer is no doubt; a thinking trace left open is
+    ("Let's think step by step.\n1. The ratio is 0.6.\n2. That is above 0.5.\nThus the correct option is (B).", "choice",
+     ["A", "B"], ["Normal", "Enlarged"], None, True),
+    ("<think>The ratio is 0.6, so B", "choice", ["A", "B"], ["Normal", "Enlarged"], None, False),
+    # a contradiction is a yes and a no both stated as the answer, not a "no" about something else
+    ("Yes. There is a large left pneumothorax. No mediastinal shift is seen.", "yesno", ["yes", "no"], [],
+     "Is there a pneumothorax?", True),
+])
+def test_what_puts_a_reading_in_doubt_and_what_does_not(text: str, kind: str, labels: list[str], options: list[str],
+                                                        question: str | None, sure: bool) -> None:
+    a = extract(text, kind, labels, options, question=question)
+    assert a.choice is not None and a.sure is sure, a

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from probe_ui.reading import synonyms
+from probe_ui.reading import overlap, synonyms
 from probe_ui.reading.cleaning import WORD, mask_spans
 from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.options import option_mentions, options_in_words
@@ -45,17 +45,28 @@ _CLAUSE_END = re.compile(r"[.;:!?\n]")
 _PHRASE_END = re.compile(r"[.;:!?\n,]|\s[-\u2014]\s")
 
 
-def _named(text: str, item: Item) -> tuple[set[str], set[str], set[str]]:
-    """(named, rejected, by text): the options ``text`` names and rejects by their texts or concepts, and those it
-    names by their own text, in canonical terms; judgements ("is not correct since ...") are no rejections."""
+def _canonical(text: str, item: Item) -> tuple[str, Item]:
+    """The text and the item in canonical terms, judgements ("is not correct since ...") masked."""
     text = mask_spans(text, [m.span() for m in JUDGEMENT.finditer(text)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
-    canon = synonyms.canonical(text, citem.narrow)
+    return synonyms.canonical(text, citem.narrow), citem
+
+
+def _named(text: str, item: Item) -> tuple[set[str], set[str]]:
+    """(named, rejected): the options ``text`` names and rejects by their texts or concepts."""
+    canon, citem = _canonical(text, item)
     said = option_mentions(canon, citem)
     words = options_in_words(canon, citem)
     named = set(words.named) | set(said[0] if said else ())
     rejected = set(words.rejected) | set(said[1] if said else ())
-    return named - rejected, rejected - named, set(said[0] if said else ()) - rejected
+    return named - rejected, rejected - named
+
+
+def _by_text(text: str, item: Item) -> set[str]:
+    """The options ``text`` names by their own text, not negated."""
+    canon, citem = _canonical(text, item)
+    said = option_mentions(canon, citem)
+    return set(said[0]) - set(said[1]) if said else set()
 
 
 def _concluded(body: str, item: Item) -> set[str]:
@@ -66,7 +77,7 @@ def _concluded(body: str, item: Item) -> set[str]:
         stop = _CLAUSE_END.search(body, m.end())
         if _OPEN.search(body, start, m.end()):
             continue  # "would be classic for", "not typical of"
-        named, _, _ = _named(body[m.end():stop.start() if stop else len(body)], item)
+        named, _ = _named(body[m.end():stop.start() if stop else len(body)], item)
         out |= named
     return out
 
@@ -81,9 +92,15 @@ def against_body(body: str, item: Item, label: str) -> bool:
         return bool(said) and label not in said
     if item.kind != "choice":
         return False
-    named, rejected, by_text = _named(body, item)
-    concluded = _concluded(body, item) if _CONCLUDING.search(body) else set()
-    if len(concluded) == 1 and label not in concluded and label not in by_text:
-        return True  # "... the pattern of the arterial phase. Portal venous phase."
-    # "The right femoral head is flattened ...; the left femoral head is normal. Answer: A" (A: the left hip)
+    if _CONCLUDING.search(body):
+        concluded = _concluded(body, item)
+        if len(concluded) == 1 and label not in concluded and label not in _by_text(body, item):
+            return True  # "... the pattern of the arterial phase. Portal venous phase."
+    # "The right femoral head is flattened ...; the left femoral head is normal. Answer: A" (A: the left hip); only
+    # a body that uses a word of the closing option can reject it (the option reader is the costly part)
+    low = body.casefold()
+    words = [w.casefold() for o, lb in item.option_map if lb == label for w in overlap.content_words(o) if len(w) >= 3]
+    if not any(w[:5] in low for w in words):
+        return False
+    named, rejected = _named(body, item)
     return label in rejected and bool(named - {label})

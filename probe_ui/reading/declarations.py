@@ -257,6 +257,7 @@ def _option_postfix(opt: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w\-])" + body + _OPTION_POSTFIX, re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=64)  # the reader asks again for the reply it just read (its sureness)
 def last_declaration(text: str, item: Item) -> Found:
     """Rule 1: the last explicit declaration that names a valid label (``kind`` says which cue found it).
 

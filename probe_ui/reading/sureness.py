@@ -22,10 +22,12 @@ from __future__ import annotations
 import functools
 import re
 
+from probe_ui.reading.declarations import last_declaration
 from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.verdicts import self_corrected
 from probe_ui.reading.weighing import is_truncated
+from probe_ui.reading.words import stated_answers
 
 __all__ = ["SURE_METHODS", "doubts", "is_sure"]
 
@@ -43,13 +45,19 @@ _HEDGE = re.compile(
     r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|could\s+be|may\s+be|i\s+(?:think|believe|suspect|"
     r"guess)|favou?r(?:s|ing)?|lean(?:s|ing)?|not\s+(?:entirely\s+|completely\s+|"
     r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+(?:exclude|"
-    r"rule\s+out)|hard\s+to\s+(?:say|tell)|difficult\s+to\s+(?:say|tell)|either)\b")
+    r"rule\s+out)|(?:hard|difficult)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|either(?=[^.;!?\n]{0,80}?\bor\b))\b")
+# "the most likely answer is C", "Myocardial infarction (A) is most likely": a choice between options ranks them, and
+# the best one is the answer (the question itself often asks for the most likely diagnosis), not a hedge
+_SUPERLATIVE = re.compile(r"(?i)\b(?:most|m[aá]s)\s+(?:likely|probable)\b")
+# an alternative ranked below the answer: "lymphoma is less likely"
+_RANKED_BELOW = re.compile(r"(?i)\b(?:less|least|not)\s+(?:likely|probable)\b")
 _REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry|correction|scratch\s+that|on\s+second\s+thought|actually|wait|"
                        r"i\s+take\s+(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
-_THINKING = re.compile(r"(?i)</?think(?:ing)?>|\blet(?:'s|\s+me)\s+think\b|\bstep\s+by\s+step\b|<unused9[45]>")
-_CLAUSE_YES = re.compile(r"(?i)(?:\A|[.!?;\n]\s*|,\s*but\s+)\W*yes\b")
-_CLAUSE_NO = re.compile(r"(?i)(?:\A|[.!?;\n]\s*|,\s*but\s+)\W*no\b(?!\s+(?:evidence|sign|signs|visible|obvious|"
-                        r"significant|acute|definite|clear|focal|abnormal))")
+# a thinking trace left in the reply (the reader reads only what follows a closed one)
+_THINKING = re.compile(r"(?i)</?think(?:ing)?>|<unused9[45]>")
+# reasoning written out before the answer: a doubt only for a reading from a mention (a declared answer ends it, and
+# :mod:`probe_ui.reading.closings` checks the declaration against what the reasoning concluded)
+_REASONING = re.compile(r"(?i)\blet(?:'s|\s+me)\s+think\b|\bstep\s+by\s+step\b")
 _NEGATING = r"(?:non|not|no|without|absence\s+of|absent|never|rather\s+than|instead\s+of)"
 
 
@@ -75,6 +83,20 @@ def _negated_word(word: str) -> re.Pattern[str]:
     return re.compile(rf"(?i)\b{_NEGATING}[\s\-]+{re.escape(word)}")
 
 
+def _hedged_part(text: str, item: Item, method: str) -> str:
+    """Where a hedge puts the reading in doubt: the whole reply, but for a declared answer only its own sentence and
+    what follows it (weighing alternatives before "my final answer is C" is reasoning, not doubt about C), and
+    without the ranking of options in a choice ("the most likely answer is C", "lymphoma is less likely")."""
+    if method == "declaration":
+        at = last_declaration(text, item).at
+        if at > 0:
+            text = text[max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0):]
+    return _RANKED_BELOW.sub("", _SUPERLATIVE.sub("", text)) if item.kind == "choice" else text
+
+
+_SENTENCE_MARK = re.compile(r"[.!?;\n]")
+
+
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:
     """What puts the reading ``label`` of ``text`` in doubt, by name (empty: nothing does)."""
     t = fold_quotes(text)
@@ -84,17 +106,17 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("refusal")
     if _REVERSAL.search(t) or (method != "exact" and self_corrected(t) is not None):
         found.append("reversal")
-    if _HEDGE.search(t):
+    if _HEDGE.search(_hedged_part(t, item, method)):
         found.append("hedge")
     if item.options and _negated_choice(t, item, label):
         found.append("negation")
-    if item.kind == "yesno" and _CLAUSE_YES.search(t) and _CLAUSE_NO.search(t):
+    if item.kind == "yesno" and len(stated_answers(t, item)) > 1:  # "Yes, ... No, ...": both stated as the answer
         found.append("contradiction")
     if method == "label_word" and item.aliases and label == item.aliases["nope"] and _AFFIRMED.search(t):
         found.append("affirmed")  # "There is a transverse lucent line ... In summary, no fracture."
     if method not in _MARKED and is_truncated(t):  # a declared answer ends the reply: "...: B: No"
         found.append("truncated")
-    if _THINKING.search(t):
+    if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):
         found.append("thinking")
     if method not in _MARKED and len(t.split()) > LONG_WORDS:
         found.append("long")
