@@ -27,8 +27,10 @@ Robust rules, in order (the first that decides wins):
    punctuation/markdown ignored: "B", "(B)", "B.", "**B**", "b", "Yes.", "Upside down"; for yes/no items also
    "Nope"/"Yep"/"Yeah", "Affirmative"/"Negative") → that label ("exact").
 1a. the reply's final verdict after its last self-correction ("Wait", "Actually", "On second thought", "Changing my
-   answer to", ...): what follows it, read by these rules, decides ("final_verdict"); a doubt after it that names
-   another answer is "ambiguous", one that names none takes the answer back ("withdrawn").
+   answer to", "Sorry, I meant B", "Apologies, I meant A", "My mistake", "Edit:", ...): what follows it, read by
+   these rules, decides ("final_verdict"; its closing sentence when that is a lone label or opens with one as its
+   answer: "... Yes, there is a pneumothorax."); a doubt after it that names another answer is "ambiguous", one
+   that names none takes the answer back ("withdrawn").
 1. the LAST explicit declaration ("answer is X", "Answer: X", "The correct answer is: X", "correct option is
    (X)", "I choose X", "Final answer: X", "**Answer: B**", "<answer>X</answer>", a JSON field ``{"answer":
    "X"}``, "X is the correct answer", "<option text> is the most likely diagnosis", "The most likely diagnosis
@@ -117,6 +119,16 @@ label words) is "ambiguous" when the reply only entertains it beside another ("G
 "It looks correct, but I'm not sure it isn't upside down."), is "truncated" when the reply stops mid-sentence
 ("... Option C: Pulmonary edema. This would"), and is not read when the reply speaks about the topic in general
 ("Melanoma is the most dangerous skin cancer."). :mod:`probe_ui.reading.methods` says what each method means.
+
+Also (issue 46, held-out batch 7): a yes and a no both stated as the answer ("Yes, there is a pleural effusion. No,
+the costophrenic angles are clear.", "Yes. No pneumothorax is seen.": an answer word opening its clause, or a
+sentence opening by denying what the question asks) are "ambiguous"; a closing declaration or verdict that the
+reply's own body argues against ("... classic for cardiogenic pulmonary edema. Answer: A" when A is pneumonia;
+:mod:`probe_ui.reading.closings`) is "ambiguous"; a yes/no or label word read from a mention in a reply cut off
+mid-sentence is "truncated" (as choice replies already were); "non-" denies the word after it ("Non-malignant."
+of Benign / Malignant is Benign) and an option's own "Non-X" is X's opposite; a short question the reply answers at
+once ("Proliferative? No.") is read as a statement; a "No" that opens a refusal ("No, I can't tell from this
+image") is not the answer no.
 
 Nothing read → "none" (invalid).
 

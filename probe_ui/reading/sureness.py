@@ -11,10 +11,15 @@ A reading is sure when both hold:
   opens with it, concludes with it, names one option by its text, its words or a synonym, or one answer word);
   a negated option ("Not stable." of two), a restatement and a judge's reading are guesses by nature;
 - nothing in the reply puts it in doubt (:func:`doubts`): a refusal, a late reversal ("D, sorry, I meant B"), a
-  hedge ("probably", "I think", "may"), a negation before an option's words ("non-proliferative"), a contradiction
-  ("Yes, ... No, ..."), a reply cut off mid-sentence, a thinking trace, a long reply read from a mention, or a "no"
-  read from a mention in a reply that states a finding is there ("There is a transverse lucent line ... In
-  summary, no fracture.").
+  hedge ("probably", "I think", "may", "either ... or"; for a declared answer, in its own sentence or after it:
+  weighing alternatives before "my final answer is C" is reasoning, and ranking the options, "the most likely
+  answer is C", "lymphoma is less likely", is no hedge in a choice), a negation before an option's words
+  ("non-proliferative"), a contradiction (a yes and a no both stated as the answer: "Yes, ... No, ..."), a reply
+  cut off mid-sentence, a thinking trace left in the reply (reasoning written out, "step by step", only for a
+  reading from a mention), a long reply read from a mention, or a "no" read from a mention in a reply that states a
+  finding is there ("There is a transverse lucent line ... In summary, no fracture.").
+
+A closing answer that the reply's own body argues against is not read at all (:mod:`probe_ui.reading.closings`).
 """
 
 from __future__ import annotations
