@@ -148,8 +148,8 @@ from pathlib import Path
 from probe_ui.reading import lexicon, overlap, subject, synonyms
 from probe_ui.reading.attribution import agrees, attributed_mentions, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
-from probe_ui.reading.closings import against_body
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans
+from probe_ui.reading.closings import against_body
 from probe_ui.reading.declarations import Found, last_declaration
 from probe_ui.reading.escapes import escape_conflict, stated_escape_option
 from probe_ui.reading.item import Item, canonical_item, get_item
@@ -564,8 +564,8 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     """Rules 3-6 for yes/no and label items."""
     text = lexicon.mask_idioms(clean) if item.kind == "yesno" else clean  # "No doubt, ..." is not no
     if refusal:  # "There seems to be no image attached.": the "no" of a refusal is not the answer no
-        opening = declining_opening(text)  # "No, I can't tell from this image": that "no" opens the refusal
-        text = mask_spans(text, [*refusal_spans(text), *([opening] if opening else [])])
+        declined = declining_opening(text)  # "No, I can't tell from this image": that "no" opens the refusal
+        text = mask_spans(text, [*refusal_spans(text), *([declined] if declined else [])])
     entertained = entertained_labels(text, item)
 
     def mention(label: str, method: str) -> tuple[str | None, str]:

@@ -781,8 +781,8 @@ def test_an_option_read_from_its_negation_is_not_sure() -> None:
     ("I think the answer is B.", "choice", ["A", "B"], ["Pneumonia", "Edema"], None, False),
     ("Most likely yes.", "yesno", ["yes", "no"], [], "Is there a pneumothorax?", False),
     # reasoning written out before a declared answer is no doubt; a thinking trace left open is
-    ("Let's think step by step.\n1. The ratio is 0.6.\n2. That is above 0.5.\nThus the correct option is (B).", "choice",
-     ["A", "B"], ["Normal", "Enlarged"], None, True),
+    ("Let's think step by step.\n1. The ratio is 0.6.\n2. That is above 0.5.\nThus the correct option is (B).",
+     "choice", ["A", "B"], ["Normal", "Enlarged"], None, True),
     ("<think>The ratio is 0.6, so B", "choice", ["A", "B"], ["Normal", "Enlarged"], None, False),
     # a contradiction is a yes and a no both stated as the answer, not a "no" about something else
     ("Yes. There is a large left pneumothorax. No mediastinal shift is seen.", "yesno", ["yes", "no"], [],

@@ -362,6 +362,12 @@ def test_the_refusals_of_issue_21_are_flagged(reply: str) -> None:
     "I don't see any effusion.", "The image shows a CT of the abdomen without contrast.", "Not sure, but B.",
     "This requires clinical correlation; B.", "No dots of contrast are seen; B.", "No se observa derrame.",
     "The image is clear: B.",
+    # issue 46, batch 7: an image said to be insufficient is a refusal; these are not
+    "The image quality is good: no pneumothorax.", "Aortic insufficiency is present.",
+    "The film shows enough of the lung bases: no effusion.",
+    "The radiograph does not show the heart clearly; it is enlarged.",
+    "I would need a CT to confirm, but it looks like B.",
+    "The scan does not show enough of a shift to call it herniation.",
 ])
 def test_ordinary_answers_are_not_refusals(reply: str) -> None:
     assert not is_refusal(reply)
@@ -417,18 +423,6 @@ def test_every_method_the_reader_returns_is_described() -> None:
 def test_an_image_said_to_be_insufficient_is_a_refusal(reply: str) -> None:
     a = extract(reply, "yesno", YN, (), question="Is there a pneumothorax?")
     assert a.refusal and a.choice is None
-
-
-@pytest.mark.parametrize("reply", [
-    "The image quality is good: no pneumothorax.",
-    "Aortic insufficiency is present.",
-    "The film shows enough of the lung bases: no effusion.",
-    "The radiograph does not show the heart clearly; it is enlarged.",
-    "I would need a CT to confirm, but it looks like B.",
-    "The scan does not show enough of a shift to call it herniation.",
-])
-def test_what_is_not_an_insufficient_image_is_not_a_refusal(reply: str) -> None:
-    assert not is_refusal(reply)
 
 
 def test_a_no_that_opens_a_refusal_is_not_the_answer() -> None:
@@ -579,7 +573,8 @@ def test_a_question_the_reply_answers_at_once_is_a_statement() -> None:
     long = "Could the new vessels at the disc mean proliferative disease? No."
     assert answered_questions(long) == long  # a longer question is asked, not answered
     assert answered_questions("Why? No new vessels.") == "Why? No new vessels."  # "No new vessels" is no answer word
-    assert answered_questions("Neither hip? No - the right one.") == "Neither hip? No - the right one."  # no "not neither"
+    neither = "Neither hip? No - the right one."
+    assert answered_questions(neither) == neither  # not "not neither hip"
 
 
 HIP = ("Left hip", "Right hip", "Both hips", "Neither hip")
@@ -630,6 +625,7 @@ def test_a_closing_answer_the_body_argues_for_or_only_weighs_stands(reply: str, 
 
 def test_a_no_read_beside_a_finding_the_reply_states_is_not_sure() -> None:
     q = "Is there a pneumothorax in this chest x-ray?"
-    guess = extract("There is a thin lucent line along the apex. Overall, no pneumothorax.", "yesno", YN, (), question=q)
+    guess = extract("There is a thin lucent line along the apex. Overall, no pneumothorax.", "yesno", YN, (),
+                    question=q)
     assert (guess.choice, guess.sure) == ("no", False)
     assert extract("There is no pneumothorax.", "yesno", YN, (), question=q).sure

@@ -266,8 +266,8 @@ def _options(options: tuple[tuple[str, str], ...]) -> tuple[_Option, ...]:
     out = []
     for i, (lab, negative, presence, option_concepts, initials, head) in enumerate(parsed):
         others = [c for j, p in enumerate(parsed) if j != i for c in p[3]]
-        distinct = tuple(c for c in option_concepts
-                         if not c.implicit and not any(_same(c.stem, o.stem) and c.negated == o.negated for o in others))
+        distinct = tuple(c for c in option_concepts if not c.implicit
+                         and not any(_same(c.stem, o.stem) and c.negated == o.negated for o in others))
         out.append(_Option(lab, negative, presence, distinct, option_concepts, initials,
                            head if head in distinct else None))
     return tuple(out)

@@ -121,8 +121,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "I must decline to answer this question."),
     # the image is there but cannot be read: "the image is too blurry for me to assess the hips"
     ("image-unreadable",
-     r"\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality)\s+(?:is|was|seems|appears)\s+(?:\w+\s+)?(?:too|far\s+too)"
-     r"\s+(?:blurry|blurred|dark|bright|small|grainy|noisy|low|poor|faint|pixelated|cropped|overexposed|underexposed)\b"
+     r"\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality)\s+(?:is|was|seems|appears)\s+(?:\w+\s+)?"
+     r"(?:too|far\s+too)\s+(?:blurry|blurred|dark|bright|small|grainy|noisy|low|poor|faint|pixelated|cropped|"
+     r"overexposed|underexposed)\b"
      r"[^.;]{0,30}?\bto\s+" + _JUDGE + r"\b"
      r"|\b" + _IMAGE + r"\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:corrupted|corrupt|damaged|unreadable|"
      r"blank|empty|black)\b",
@@ -142,7 +143,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:to\s+" + _JUDGE + r"|for\s+(?:an?\s+)?(?:assessment|evaluation|interpretation|diagnosis|answer))\b",
      "The image quality is insufficient to assess this."),
     ("image-lacks-coverage",
-     r"\b(?:does|do|did)\s*(?:not|n't)\s+(?:show|include|cover|capture|depict)\s+enough\s+of\s+(?:the|this|these|that)\s+[\w\-]+"
+     r"\b(?:does|do|did)\s*(?:not|n't)\s+(?:show|include|cover|capture|depict)\s+enough\s+of\s+"
+     r"(?:the|this|these|that)\s+[\w\-]+"
      r"|\b(?:does|do|did)\s*(?:not|n't)\s+(?:show|depict|display|demonstrate|capture)\s+(?:[\w\-]+\s+){0,4}?"
      r"(?:clearly|well|sharply|fully)\s+enough\s+(?:for\s+(?:me|us)\s+)?to\s+" + _JUDGE + r"\b",
      "This image does not show enough of the abdomen for me to say."),

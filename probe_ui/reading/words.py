@@ -153,8 +153,9 @@ def stated_answers(text: str, item: Item) -> set[str]:
     mention: a yes/no word that opens its clause as the answer ("Yes, there is an effusion.", "No.", "No -"), and a
     sentence that opens by denying what the question asks ("No pneumothorax is seen." to "Is there a
     pneumothorax?"; not "No other abnormality is seen.", nor "No consolidation in the left lung." to "... in the
-    right lower lobe?", nor "No free fluid in the abdomen." to "Is there a pleural effusion?"). Two answers stated ("Yes, there is a pleural effusion. No, the costophrenic angles are
-    clear.", "Yes. No pneumothorax is seen.") contradict each other."""
+    right lower lobe?", nor "No free fluid in the abdomen." to "Is there a pleural effusion?"). Two answers stated
+    ("Yes, there is a pleural effusion. No, the costophrenic angles are clear.", "Yes. No pneumothorax is seen.")
+    contradict each other."""
     if item.kind != "yesno":
         return set()
     terms: tuple[str, ...] | None = None
