@@ -335,21 +335,22 @@ class Registry(Generic[T]):
 class RegisteredNames:
     """The names of a registry that is imported only when they are asked for: ``choices=`` of a command-line
     option (``argparse`` asks ``in`` when the option is given and lists the names in its error), so building the
-    parser imports nothing. ``where`` is ``"module:ATTRIBUTE"`` of the registry (``"probe_ui.scoring:PARSERS"``)."""
+    parser imports nothing. ``where`` is ``"module:ATTRIBUTE"`` of the registry (``"probe_ui.scoring:PARSERS"``),
+    or of a fixed tuple of names (``"probe_ui.providers.base:ANSWER_FORMATS"``)."""
 
     def __init__(self, where: str) -> None:
         self.where = where
 
-    def _registry(self) -> Registry[Any]:
+    def _names(self) -> list[str]:
         module, _, attr = self.where.partition(":")
-        reg: Registry[Any] = getattr(importlib.import_module(module), attr)
-        return reg
+        reg: Registry[Any] | tuple[str, ...] = getattr(importlib.import_module(module), attr)
+        return list(reg.names()) if isinstance(reg, Registry) else list(reg)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._registry()
+        return name in self._names()
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._registry().names())
+        return iter(self._names())
 
 
 def _same(a: object, b: object) -> bool:

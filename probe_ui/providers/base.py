@@ -56,6 +56,12 @@ class Message:
         return tuple(p.image for p in self.content if isinstance(p, ImagePart))
 
 
+#: how a model is asked to write its answer (``--answer-format``): "free" text, read by the rules, or "json", an
+#: object ``{"answer": <one of the item's labels>}`` the provider asks for in its own way (a JSON schema, a tool,
+#: constrained decoding: :mod:`probe_ui.providers.answer_format`)
+ANSWER_FORMATS = ("free", "json")
+
+
 @dataclass(frozen=True)
 class GenerationSettings:
     """What decoding does; part of the cache key and stored with every response."""
@@ -66,9 +72,17 @@ class GenerationSettings:
     seed: int | None = None
     timeout_s: float = 120.0
     stream: bool = False
+    #: one of :data:`ANSWER_FORMATS`; "json" only on a request that has labels (never a free-text prompt)
+    answer_format: str = "free"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The settings as stored and hashed. The free format, which every request had before answer formats
+        existed, is left out: a free-text request keeps the cache key and stored settings it always had, and a
+        json one differs from it."""
+        out = asdict(self)
+        if self.answer_format == "free":
+            del out["answer_format"]
+        return out
 
     @property
     def deterministic(self) -> bool:
@@ -221,6 +235,8 @@ class Provider(ABC):
     free: ClassVar[bool] = False
     #: model specs usable here without any setting, offered first in every model list (the baselines)
     ready_models: ClassVar[tuple[str, ...]] = ()
+    #: the answer formats (:data:`ANSWER_FORMATS`) it honours; a batch asking another is refused before it starts
+    answer_formats: ClassVar[tuple[str, ...]] = ("free",)
 
     @classmethod
     def image_tokens(cls, width: int, height: int) -> int:
@@ -244,6 +260,16 @@ class Provider(ABC):
     def unavailable_reason(cls, config: ModelConfig | None = None) -> str | None:
         """Why this provider (or this configured model) cannot be used here, or None when it can."""
         return None
+
+    @classmethod
+    def answer_format_problem(cls, config: ModelConfig, answer_format: str) -> str | None:
+        """Why this model cannot be asked for answers in ``answer_format``, or None when it can: a format the
+        provider does not honour is refused, never quietly replaced by free text (the run would record a condition
+        its answers were not asked under)."""
+        if answer_format in cls.answer_formats:
+            return None
+        return (f"model '{config.name}' cannot be asked for --answer-format {answer_format}: the {cls.name} provider "
+                f"honours {', '.join(cls.answer_formats)} only")
 
     @abstractmethod
     async def generate(self, request: Request) -> Response:
