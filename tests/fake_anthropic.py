@@ -7,8 +7,11 @@ cumulative usage), message_stop) and ``GET /v1/models``, records every request w
 ``x-api-key`` or ``Authorization: Bearer``, rejects what the real API rejects (no ``anthropic-version`` header,
 sampling parameters from API version 2026-10-21 on, empty text blocks, images outside user turns), and can be
 scripted with answers, latency and faults: 429 with Retry-After, 500, 529 overloaded, a hang past the client
-timeout, malformed JSON, a dropped or reset connection, an error event in the middle of a stream. The machinery
-(and :class:`~fake_openai.Fault`) is shared with tests/fake_openai.py.
+timeout, malformed JSON, a dropped or reset connection, an error event in the middle of a stream. A request that
+forces a tool (``tool_choice: {type: tool}``, as ``--answer-format json`` sends) is answered with a ``tool_use``
+block whose input is the scripted answer (a JSON object as it stands, other text as ``{"answer": text}``), streamed
+as ``input_json_delta`` pieces. The machinery (and :class:`~fake_openai.Fault`) is shared with
+tests/fake_openai.py.
 
 Use the ``fake_anthropic`` pytest fixture (wired in ``tests/conftest.py``)::
 
@@ -25,6 +28,7 @@ or ``with FakeAnthropicServer() as server: ...`` outside pytest.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -193,6 +197,12 @@ class _Handler(BaseHandler):
         return None if disabled else self.fake.thinking
 
     def _message(self, body: dict[str, Any], answer: str) -> dict[str, Any]:
+        tool = _forced_tool(body)
+        if tool:
+            call = _tool_use(tool, answer)
+            return {**self._envelope(body), "content": [call], "stop_reason": "tool_use",
+                    "usage": {"input_tokens": input_tokens(body), "output_tokens": count_words(answer) + 10,
+                              "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
         text, stop = self._truncate(body, answer)
         thinking = self._thinking(body)
         content = [{"type": "thinking", "thinking": thinking, "signature": "sig"}] if thinking else []
@@ -219,6 +229,10 @@ class _Handler(BaseHandler):
                        "delta": {"type": "signature_delta", "signature": "sig"}}, "content_block_delta")
             self._sse({"type": "content_block_stop", "index": 0}, "content_block_stop")
             index = 1
+        tool = _forced_tool(body)
+        if tool:
+            self._stream_tool(index, _tool_use(tool, answer))
+            return
         self._sse({"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}},
                   "content_block_start")
         self._sse({"type": "ping"}, "ping")
@@ -239,8 +253,38 @@ class _Handler(BaseHandler):
                    "usage": {"output_tokens": count_words(text) + count_words(thinking or "")}}, "message_delta")
         self._sse({"type": "message_stop"}, "message_stop")
 
+    def _stream_tool(self, index: int, call: dict[str, Any]) -> None:
+        """A forced tool call as the API streams it: the block with an empty input, its JSON in pieces, the end."""
+        self._sse({"type": "content_block_start", "index": index, "content_block": dict(call, input={})},
+                  "content_block_start")
+        raw = json.dumps(call["input"])
+        cut = max(1, len(raw) // 2)
+        for piece in ("", raw[:cut], raw[cut:]):
+            self._sse({"type": "content_block_delta", "index": index,
+                       "delta": {"type": "input_json_delta", "partial_json": piece}}, "content_block_delta")
+        self._sse({"type": "content_block_stop", "index": index}, "content_block_stop")
+        self._sse({"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                   "usage": {"output_tokens": count_words(raw) + 10}}, "message_delta")
+        self._sse({"type": "message_stop"}, "message_stop")
+
 
 FakeAnthropicServer.handler_class = _Handler
+
+
+def _forced_tool(body: dict[str, Any]) -> str | None:
+    """The tool a request forces (``tool_choice: {type: tool, name}``), or None."""
+    choice = body.get("tool_choice")
+    return choice.get("name") if isinstance(choice, dict) and choice.get("type") == "tool" else None
+
+
+def _tool_use(name: str, answer: str) -> dict[str, Any]:
+    """A tool_use block whose input is the answer: a JSON object as it stands, other text as ``{"answer": text}``."""
+    try:
+        value = json.loads(answer)
+    except ValueError:
+        value = None
+    return {"type": "tool_use", "id": "toolu_fake", "name": name,
+            "input": value if isinstance(value, dict) else {"answer": answer}}
 
 
 def _invalid(body: Any, version: str) -> str | None:
@@ -260,6 +304,9 @@ def _invalid(body: Any, version: str) -> str | None:
         return "model: Field required"
     if not isinstance(body.get("max_tokens"), int) or body["max_tokens"] < 1:
         return "max_tokens: Field required"
+    problem = _invalid_tools(body)
+    if problem:
+        return problem
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         return "messages: at least one message is required"
@@ -283,6 +330,30 @@ def _invalid(body: Any, version: str) -> str | None:
                     return f"messages.{i}.content.{j}.type: unsupported block type {kind!r}"
         elif not isinstance(content, str):
             return f"messages.{i}.content: Input should be a string or a list of blocks"
+    return None
+
+
+def _invalid_tools(body: dict[str, Any]) -> str | None:
+    """What the real API rejects about tools: a tool without a name or an object input_schema, a tool_choice that
+    names no tool sent, a forced tool while thinking is on."""
+    tools = body.get("tools")
+    names = set()
+    if tools is not None:
+        if not isinstance(tools, list):
+            return "tools: Input should be a valid list"
+        for i, t in enumerate(tools):
+            if not isinstance(t, dict) or not t.get("name") or (t.get("input_schema") or {}).get("type") != "object":
+                return f"tools.{i}: a tool needs a name and an input_schema of type object"
+            names.add(t["name"])
+    choice = body.get("tool_choice")
+    if choice is not None:
+        if not isinstance(choice, dict) or choice.get("type") not in ("auto", "any", "tool", "none"):
+            return "tool_choice.type: Input should be 'auto', 'any', 'tool' or 'none'"
+        if choice["type"] == "tool" and choice.get("name") not in names:
+            return f"tool_choice.name: no tool named {choice.get('name')!r} in tools"
+        thinking = (body.get("thinking") or {}).get("type")
+        if choice["type"] in ("tool", "any") and thinking in ("enabled", "adaptive"):
+            return "Thinking may not be enabled when tool_choice forces tool use."
     return None
 
 

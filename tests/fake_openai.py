@@ -467,6 +467,10 @@ class _Handler(BaseHandler):
             self._send_json(401, {"error": {"message": f"Incorrect API key provided: {got}",
                                             "type": "invalid_request_error", "code": "invalid_api_key"}})
             return
+        problem = _invalid_response_format(body.get("response_format"))
+        if problem:
+            self._send_json(400, {"error": {"message": problem, "type": "invalid_request_error"}})
+            return
         malformed = fault is not None and fault.malformed
         if body.get("stream"):
             self._stream(body, fake._answer_for(body, scripted), malformed)
@@ -527,6 +531,23 @@ class _Handler(BaseHandler):
 
 
 FakeOpenAIServer.handler_class = _Handler
+
+
+def _invalid_response_format(fmt: Any) -> str | None:
+    """What the real API rejects about ``response_format``: an unknown type, a json_schema without a name or an
+    object schema, a strict schema that allows other properties."""
+    if fmt is None:
+        return None
+    if not isinstance(fmt, dict) or fmt.get("type") not in ("text", "json_object", "json_schema"):
+        return "response_format.type: must be 'text', 'json_object' or 'json_schema'"
+    if fmt["type"] != "json_schema":
+        return None
+    spec = fmt.get("json_schema")
+    if not isinstance(spec, dict) or not spec.get("name") or (spec.get("schema") or {}).get("type") != "object":
+        return "response_format.json_schema: needs a name and a schema of type object"
+    if spec.get("strict") and spec["schema"].get("additionalProperties") is not False:
+        return "response_format.json_schema.schema: strict mode needs additionalProperties: false"
+    return None
 
 
 def loopback_no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,15 +19,22 @@ Catalogue ``options``: ``max_retries`` (default 2), ``timeout_s`` (client-wide, 
 (send ``temperature``/``top_p``: default only for an ``api_version`` before 2026-10-21), ``thinking`` (the API's
 ``thinking`` parameter as is, e.g. ``{type: disabled}``: models that think by default spend ``max_tokens`` on
 thinking first; default: not sent), ``extra_body`` (merged into the request JSON).
+
+Structured answers (``--answer-format json``): the request carries one tool, ``answer``, whose input schema is the
+item's answer schema, and ``tool_choice`` forces it; the tool call's input comes back as the reply text
+(``{"answer": "B"}``), which the reader takes as it stands. The API refuses a forced tool while thinking is on, so a
+model whose ``options.thinking`` enables it is refused for that format before a batch starts.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import time
 from typing import Any
 
+from probe_ui.providers import answer_format, base
 from probe_ui.providers.base import ImagePart, Message, ProviderError, Request, Response, TextPart, register_provider
 from probe_ui.providers.sdk import Malformed, SDKProvider, configured_base_url, int_or_none
 
@@ -88,6 +95,20 @@ class AnthropicProvider(SDKProvider):
     default_concurrency = 4
     #: Anthropic downsizes images whose long side exceeds 1568 px; do it here so the pixels sent are recorded
     max_image_side = 1568
+    #: json: a forced tool whose input schema is the answer schema (module docstring)
+    answer_formats = ("free", "json")
+
+    @classmethod
+    def answer_format_problem(cls, config: base.ModelConfig, answer_format: str) -> str | None:
+        problem = super().answer_format_problem(config, answer_format)
+        thinking = config.options.get("thinking")
+        if problem or answer_format != "json" or not isinstance(thinking, dict):
+            return problem
+        if thinking.get("type") in ("disabled", None):
+            return None
+        return (f"model '{config.name}' cannot be asked for --answer-format json while its options.thinking is "
+                f"{thinking.get('type')!r}: the API refuses a forced tool with thinking on; set options.thinking to "
+                "{type: disabled} for it, or ask it in free text")
 
     @classmethod
     def image_tokens(cls, width: int, height: int) -> int:
@@ -124,6 +145,13 @@ class AnthropicProvider(SDKProvider):
         }
         if system:
             kwargs["system"] = system
+        if answer_format.structured(request):
+            problem = self.answer_format_problem(self.config, "json")
+            if problem:
+                raise ProviderError(f"{self.label}: {problem}")
+            kwargs["tools"] = [{"name": answer_format.TOOL_NAME, "description": "Your answer to the question.",
+                                "input_schema": answer_format.schema(request)}]
+            kwargs["tool_choice"] = {"type": "tool", "name": answer_format.TOOL_NAME}
         thinking = options.get("thinking")
         if thinking is not None:
             if not (isinstance(thinking, dict) and isinstance(thinking.get("type"), str)):
@@ -172,8 +200,9 @@ class AnthropicProvider(SDKProvider):
             details["reasoning"] = "\n".join(thinking)
         if stop_reason == "refusal":
             details["refusal"] = True
+        tool = next((b for b in content if _is_answer_tool(b)), None)
         return Response(
-            text="".join(texts),
+            text=_answer_text(getattr(tool, "input", None), "".join(texts), details) if tool else "".join(texts),
             input_tokens=int_or_none(getattr(usage, "input_tokens", None)),
             output_tokens=int_or_none(getattr(usage, "output_tokens", None)),
             finish_reason=stop_reason,
@@ -185,6 +214,7 @@ class AnthropicProvider(SDKProvider):
         from ``message_delta`` (whose usage is cumulative)."""
         pieces: list[str] = []
         reasoning: list[str] = []
+        tool_json: list[str] | None = None  # the answer tool's input, as the stream sends it (JSON in pieces)
         first_token_s: float | None = None
         message: Any = None
         input_tokens: int | None = None
@@ -203,6 +233,8 @@ class AnthropicProvider(SDKProvider):
                     block = event.content_block
                     if getattr(block, "type", None) == "text" and getattr(block, "text", ""):
                         pieces.append(block.text)
+                    elif _is_answer_tool(block):
+                        tool_json = []
                 elif kind == "content_block_delta":
                     delta = event.delta
                     dtype = getattr(delta, "type", None)
@@ -212,6 +244,10 @@ class AnthropicProvider(SDKProvider):
                         pieces.append(delta.text)
                     elif dtype == "thinking_delta" and getattr(delta, "thinking", None):
                         reasoning.append(delta.thinking)
+                    elif dtype == "input_json_delta" and tool_json is not None:
+                        if first_token_s is None:
+                            first_token_s = time.perf_counter() - start
+                        tool_json.append(delta.partial_json or "")
                 elif kind == "message_delta":
                     stop_reason = getattr(event.delta, "stop_reason", None) or stop_reason
                     usage = getattr(event, "usage", None)
@@ -234,7 +270,10 @@ class AnthropicProvider(SDKProvider):
             details["reasoning"] = "".join(reasoning)
         if stop_reason == "refusal":
             details["refusal"] = True
-        return Response(text="".join(pieces), input_tokens=input_tokens, output_tokens=output_tokens,
+        text = "".join(pieces)
+        if tool_json is not None:
+            text = _answer_text(_json_or_text("".join(tool_json)), text, details)
+        return Response(text=text, input_tokens=input_tokens, output_tokens=output_tokens,
                         finish_reason=stop_reason, details=details)
 
     @staticmethod
@@ -249,3 +288,24 @@ class AnthropicProvider(SDKProvider):
             if value:
                 out[attr] = value
         return out
+
+
+def _is_answer_tool(block: Any) -> bool:
+    return getattr(block, "type", None) == "tool_use" and getattr(block, "name", None) == answer_format.TOOL_NAME
+
+
+def _json_or_text(raw: str) -> Any:
+    """A streamed tool input: the object it spells (an empty input is ``{}``), else the raw text."""
+    try:
+        return json.loads(raw) if raw.strip() else {}
+    except ValueError:
+        return raw
+
+
+def _answer_text(tool_input: Any, text: str, details: dict[str, Any]) -> str:
+    """The reply of a forced ``answer`` tool call: its input as JSON text (``{"answer": "B"}``, read as it stands);
+    any text beside the call is kept in ``details["text"]``. An input that is not an object (a call cut off by
+    ``max_tokens``) is returned as it came, for the reader's rules."""
+    if text:
+        details["text"] = text
+    return json.dumps(tool_input) if isinstance(tool_input, dict) else str(tool_input or text)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from probe_ui.perturb.registry import derive_seed
+from probe_ui.providers import answer_format
 from probe_ui.providers.base import ModelConfig, ModelSpecError, Provider, Request, Response, register_provider
 from probe_ui.registry import Registry
 
@@ -53,6 +54,8 @@ class BaselineProvider(Provider):
     free: ClassVar[bool] = True
     #: the built-in baselines, ready to ask (a plugin's baseline is asked by its name)
     ready_models: ClassVar[tuple[str, ...]] = tuple(f"baseline/{m}" for m in BASELINE_MODES.loaded())
+    #: a baseline answers with a label whatever the format; asked for json, it writes the label as the object
+    answer_formats: ClassVar[tuple[str, ...]] = ("free", "json")
 
     def __init__(self, config: ModelConfig) -> None:
         self.pick = BASELINE_MODES.get(config.model)  # an unknown name: ModelSpecError listing the known ones
@@ -61,4 +64,6 @@ class BaselineProvider(Provider):
     async def generate(self, request: Request) -> Response:
         if not request.labels:
             return Response(text="", details={"note": "no labels to choose from (free-text question)"})
-        return Response(text=self.pick(request), input_tokens=0, output_tokens=0, cost=0.0)
+        label = self.pick(request)
+        text = answer_format.reply(label) if answer_format.structured(request) else label
+        return Response(text=text, input_tokens=0, output_tokens=0, cost=0.0)

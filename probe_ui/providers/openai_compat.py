@@ -14,6 +14,7 @@ import os
 import time
 from typing import Any, ClassVar
 
+from probe_ui.providers import answer_format
 from probe_ui.providers.base import (
     ImagePart,
     Message,
@@ -74,6 +75,8 @@ class OpenAIProvider(SDKProvider):
     default_concurrency = 8
     #: OpenAI scales images to fit 2048x2048 anyway; sending no more keeps requests small and the pixels known
     max_image_side = 2048
+    #: json: ``response_format`` with a strict JSON schema (vLLM, Ollama and the hosted services take it too)
+    answer_formats = ("free", "json")
     #: local servers (vLLM, Ollama) need no key and have a default address
     local_server: ClassVar[bool] = False
     #: the environment variable naming a local server's address (the OpenAI provider leaves OPENAI_BASE_URL to the SDK)
@@ -127,6 +130,9 @@ class OpenAIProvider(SDKProvider):
             kwargs["top_p"] = s.top_p
         if s.seed is not None:
             kwargs["seed"] = s.seed
+        if answer_format.structured(request):
+            kwargs["response_format"] = {"type": "json_schema", "json_schema": {
+                "name": answer_format.TOOL_NAME, "strict": True, "schema": answer_format.schema(request)}}
         if options.get("extra_body"):
             kwargs["extra_body"] = dict(options["extra_body"])
         if s.stream:

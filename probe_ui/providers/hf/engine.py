@@ -141,6 +141,23 @@ def encode(entry: Any, conversations: list[list[dict[str, Any]]], label: str) ->
 
 
 # ---- generate --------------------------------------------------------------------------------------------------
+def generate_or_constrain(entry: Any, jobs: list[Job], conversations: list[list[dict[str, Any]]]) -> list[Response]:
+    """``generate`` mode: free requests are generated; structured ones (``--answer-format json``) are decoded under
+    the constraint that the reply spell one of their labels (:mod:`~probe_ui.providers.hf.constrained`). One
+    micro-batch may hold both; the answers come back in the jobs' order."""
+    from probe_ui.providers import answer_format
+    from probe_ui.providers.hf.constrained import constrained
+
+    picked = [answer_format.structured(j.request) for j in jobs]
+    out: list[Response | None] = [None] * len(jobs)
+    for flag, answer in ((False, generate), (True, constrained)):
+        rows = [i for i, p in enumerate(picked) if p is flag]
+        if rows:
+            for i, response in zip(rows, answer(entry, [jobs[i] for i in rows], [conversations[i] for i in rows])):
+                out[i] = response
+    return [r for r in out if r is not None]
+
+
 def generate(entry: Any, jobs: list[Job], conversations: list[list[dict[str, Any]]]) -> list[Response]:
     from transformers import LogitsProcessorList
 
@@ -156,8 +173,7 @@ def generate(entry: Any, jobs: list[Job], conversations: list[list[dict[str, Any
     for attr, neutral in (("temperature", 1.0), ("top_p", 1.0), ("top_k", 50)):
         if getattr(gc, attr, None) not in (None, neutral):
             kwargs[attr] = neutral
-    eos = gc.eos_token_id
-    eos_ids = set(eos if isinstance(eos, (list, tuple)) else [eos] if eos is not None else [])
+    eos_ids = end_ids(entry)
     if getattr(gc, "pad_token_id", None) is None:
         kwargs["pad_token_id"] = entry.tokenizer.pad_token_id if entry.tokenizer.pad_token_id is not None \
             else next(iter(sorted(eos_ids)), None)
@@ -176,6 +192,12 @@ def generate(entry: Any, jobs: list[Job], conversations: list[list[dict[str, Any
         responses.append(Response(text=text, input_tokens=_prompt_tokens(inputs, row), output_tokens=len(new),
                                   finish_reason=finish))
     return responses
+
+
+def end_ids(entry: Any) -> set[int]:
+    """The token ids that end a reply: the checkpoint's ``eos_token_id`` (one id or several)."""
+    eos = entry.model.generation_config.eos_token_id
+    return set(eos if isinstance(eos, (list, tuple)) else [eos] if eos is not None else [])
 
 
 class SeededSampler:
@@ -223,7 +245,7 @@ def gd(entry: Any, jobs: list[Job], conversations: list[list[dict[str, Any]]]) -
         rows.append((conv, []))
         spellings = []
         for label in job.request.labels:
-            for variant in _label_variants(label):
+            for variant in label_variants(label):
                 ids = entry.tokenizer.encode(variant, add_special_tokens=False)
                 if not ids:
                     continue
@@ -368,7 +390,7 @@ def _prompt_tokens(inputs: Any, row: int) -> int:
     return int(mask[row].sum())
 
 
-def _label_variants(label: str) -> list[str]:
+def label_variants(label: str) -> list[str]:
     """The spellings of a label a model may use as its next token: as is and after a space; words also
     capitalised / lower-cased ("Yes", "yes")."""
     forms = [label]
@@ -394,5 +416,5 @@ def _normalise(logps: dict[str, float]) -> dict[str, float]:
 
 #: mode → the function that answers a micro-batch of it
 MODES: dict[str, Callable[[Any, list[Job], list[list[dict[str, Any]]]], list[Response]]] = {
-    "generate": generate, "gd": gd, "ps": ps,
+    "generate": generate_or_constrain, "gd": gd, "ps": ps,
 }

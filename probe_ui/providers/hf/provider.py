@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from functools import partial
 
+from probe_ui.providers import answer_format
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response, register_provider
 from probe_ui.providers.hf.batching import Job, batch_options
 from probe_ui.providers.hf.engine import run_jobs
@@ -34,6 +35,9 @@ class HFLocalProvider(Provider):
     default_concurrency = 16
     #: the runner gives each local model a limit of its own rather than one per provider
     limit_per_model = True
+    #: json: ``generate`` mode decodes under the constraint that the reply spell a label
+    #: (:mod:`~probe_ui.providers.hf.constrained`); ``gd`` and ``ps`` answer with a label in any case
+    answer_formats = ("free", "json")
 
     def __init__(self, config: ModelConfig) -> None:
         super().__init__(config)
@@ -80,6 +84,8 @@ class HFLocalProvider(Provider):
         entry = await asyncio.to_thread(self.load) if first_load else self.load()
         job = Job(request, self.mode, self.label, self.batch_size, self.batch_wait_s)
         response = await asyncio.wrap_future(entry.get_batcher(partial(run_jobs, entry)).submit(job))
+        if answer_format.structured(request):  # every mode's answer is then one of the labels
+            response.text = answer_format.reply(response.text)
         response.details["mode"] = self.mode
         response.details["wait_s"] = round(job.started - job.submitted, 4)
         if first_load:
