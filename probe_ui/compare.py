@@ -155,7 +155,7 @@ def _settings_differences(store: Store, a: Side, b: Side) -> list[str]:
         return []
     ra, rb = store.get_run(a.run).config, store.get_run(b.run).config
     out = []
-    for key in ("seed", "temperature", "samples", "prompt", "suites", "judge"):
+    for key in ("seed", "temperature", "answer_format", "samples", "prompt", "suites", "judge"):
         va, vb = getattr(ra, key), getattr(rb, key)
         if _norm(va) != _norm(vb):
             out.append(f"{key}: {va} → {vb}")

@@ -534,7 +534,8 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
         lines.append("- imported files: " + ", ".join(f"`{source_name(i.get('path'))}` ({i.get('format', '')}, "
                                                        f"model {i.get('model', '')})" for i in imports))
     lines.append("- suites: " + (", ".join(f"`{x}`" for x in s.get("suites") or []) or "none"))
-    for key, label in (("prompt", "prompt template"), ("samples", "samples"), ("temperature", "temperature")):
+    for key, label in (("prompt", "prompt template"), ("samples", "samples"), ("temperature", "temperature"),
+                       ("answer_format", "answer format")):
         if s.get(key) is not None:
             lines.append(f"- {label}: {s[key]}")
     if s.get("judge"):

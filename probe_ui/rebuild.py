@@ -2,8 +2,8 @@
 
 The report's Provenance section (:func:`reproduce_commands`) and an export's dataset card (:func:`card_command`)
 both print them; they share :func:`batch_args`, so the two never disagree on which settings a replay needs (seed,
-suites, prompt, samples, temperature, judge, concurrency). Commands name files, never local folders, and models by
-their catalogue names, never keys: what they print may be shared.
+suites, prompt, samples, temperature, answer format, judge, concurrency). Commands name files, never local folders,
+and models by their catalogue names, never keys: what they print may be shared.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ def batch_args(s: RunSettings, run_name: str, seed: Any, presets: Sequence[str],
         args += ["--samples", str(s.samples)]
     if s.temperature is not None:
         args += ["--temperature", _number(s.temperature)]
+    if s.answer_format != "free":
+        args += ["--answer-format", s.answer_format]
     if s.judge_name:
         args += ["--judge", s.judge_name, "--judge-mode", s.judge_mode]
     if s.concurrency:

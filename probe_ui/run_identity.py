@@ -7,7 +7,8 @@ a run that exists and asks models, suites or presets the run has not asked befor
 chose to extend it (``probe-ui batch --extend``, the Batch tab's "add to run" box); the CLI and the app then say
 "adds 2 models (a, b) to run 'X' (94 answers done)" before they start. A batch that adds nothing (the same
 command again, a subset of the models) just completes the run. Settings that would change what the stored
-answers mean (another prompt template, number of samples or temperature) are refused: they need a new run.
+answers mean (another prompt template, number of samples, temperature or answer format) are refused: they need a
+new run.
 """
 
 from __future__ import annotations
@@ -73,11 +74,11 @@ def _counted(n: int, what: str) -> str:
 
 def run_change(store: Store, name: str, presets: list[Preset], models: list[str], suites: list[str] | tuple[str, ...],
                *, seed: int, prompt: str | None = None, samples: int = 1,
-               temperature: float | None = None) -> RunChange:
+               temperature: float | None = None, answer_format: str = "free") -> RunChange:
     """What a batch of ``presets`` x ``models`` (resolved names) x ``suites`` would do to run ``name``: a new run,
     the same plan again, or additions (new models, suites, presets) to an existing run; ``conflicts`` lists the
-    settings it records differently (another seed, prompt, number of samples or temperature, or a run that is not
-    a batch)."""
+    settings it records differently (another seed, prompt, number of samples, temperature or answer format, or a
+    run that is not a batch)."""
     try:
         run = store.get_run(name)
     except StoreError:
@@ -98,7 +99,8 @@ def run_change(store: Store, name: str, presets: list[Preset], models: list[str]
     if int(run.seed) != int(seed):
         change.conflicts.append(f"it was made with seed {run.seed}, not {seed}")
     for key, old, new in (("prompt", s.prompt, prompt), ("samples", s.samples, samples),
-                          ("temperature", s.temperature, temperature)):
+                          ("temperature", s.temperature, temperature),
+                          ("answer format", s.answer_format, answer_format)):
         if old != new:
             change.conflicts.append(f"it was asked with {key} {_shown(old)}, not {_shown(new)}")
     return change

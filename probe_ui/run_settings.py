@@ -9,9 +9,11 @@ misspelt key is a type error, not a silent None.
 Who writes what:
 
 - a batch (:func:`probe_ui.runner.run_batch`): ``presets``, ``models``, ``prompt``, ``concurrency``, ``seed``,
-  ``suites``, ``samples``, ``temperature``, ``judge``, ``planned``, ``unit`` (the unit of evidence its items count
-  in, :func:`probe_ui.metrics.units.planned`) (and ``benchmark`` once scored);
-- a live probe (:mod:`probe_ui.live`): ``kind`` = "live", ``models``, ``items``, ``asked``, ``variant_order``;
+  ``suites``, ``samples``, ``temperature``, ``answer_format`` ("free" or "json": how labelled questions asked for
+  their answer; a run made before answer formats existed reads as "free"), ``judge``, ``planned``, ``unit`` (the
+  unit of evidence its items count in, :func:`probe_ui.metrics.units.planned`) (and ``benchmark`` once scored);
+- a live probe (:mod:`probe_ui.live`): ``kind`` = "live", ``models``, ``items``, ``asked``, ``variant_order``,
+  ``answer_format``;
 - an import (:mod:`probe_ui.importers`, :mod:`probe_ui.interop.importing`): ``benchmark``, ``imports`` (one entry
   per imported file: format, path, sha256, model, task, split, dataset), ``harness``, ``set`` (an exported set's
   id and name, :mod:`probe_ui.interop`).
@@ -45,6 +47,7 @@ class RunSettings(BaseModel):
     suites: list[str] = []
     samples: int = 1
     temperature: float | None = None
+    answer_format: str = "free"  # "free" or "json" (probe_ui.providers.base.ANSWER_FORMATS); absent in old runs
     concurrency: int | None = None
     judge: dict[str, Any] | None = None  # the judge model's record plus {"mode": ...}
     planned: int | None = None
@@ -92,6 +95,11 @@ class RunSettings(BaseModel):
             return None if v is None or isinstance(v, bool) else float(v)
         except (TypeError, ValueError):
             return None
+
+    @field_validator("answer_format", mode="before")
+    @classmethod
+    def _format(cls, v: Any) -> str:
+        return str(v) if isinstance(v, str) and v else "free"
 
     @field_validator("concurrency", "planned", "seed", mode="before")
     @classmethod

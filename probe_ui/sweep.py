@@ -100,14 +100,15 @@ def _sent_size(width: int, height: int, max_side: int | None) -> tuple[int, int]
     return max(1, round(width * s)), max(1, round(height * s))
 
 
-def request_tokens(v: Variant, model: ModelConfig, prompt: str | None = None) -> tuple[int, int]:
-    """(input, output) tokens estimated for asking ``model`` about ``v`` (module doc)."""
-    from probe_ui import prompts
+def request_tokens(v: Variant, model: ModelConfig, prompt: str | None = None,
+                   answer_format: str = "free") -> tuple[int, int]:
+    """(input, output) tokens estimated for asking ``model`` about ``v`` (module doc); the reply budget is the one a
+    batch in ``answer_format`` gives it (:func:`probe_ui.runner.generation_settings`)."""
     from probe_ui.providers import provider_class
     from probe_ui.providers.base import ImagePart, TextPart
+    from probe_ui.runner import variant_cells
 
-    template = prompts.template_for(v, prompt)
-    req = prompts.render(v, template.name)
+    req = next(variant_cells(v, [model], prompt, 0, answer_format=answer_format)).request  # as a batch sends it
     try:
         limit = model.max_image_side or provider_class(model.provider).max_image_side
     except ImportError:
@@ -119,8 +120,7 @@ def request_tokens(v: Variant, model: ModelConfig, prompt: str | None = None) ->
                 chars += len(part.text)
             elif isinstance(part, ImagePart):
                 images += image_tokens(*_sent_size(part.image.width, part.image.height, limit), model.provider)
-    out = int(model.generation.get("max_tokens", template.max_tokens))
-    return math.ceil(chars / CHARS_PER_TOKEN) + images, out
+    return math.ceil(chars / CHARS_PER_TOKEN) + images, req.settings.max_tokens
 
 
 def _free(provider: str) -> bool:
@@ -145,7 +145,7 @@ def _models(specs: Sequence[str], extra: dict[str, ModelConfig] | None) -> list[
 def plan_sweep(originals: Sequence[Variant], models: Sequence[str], *, conditions_per_item: Sequence[Sequence[
                Condition]] | None = None, suites: Sequence[str] = (), conditions: Sequence[Condition] = (),
                include_original: bool = True, samples: int = 1, prompt: str | None = None,
-               extra_models: dict[str, ModelConfig] | None = None) -> SweepPlan:
+               extra_models: dict[str, ModelConfig] | None = None, answer_format: str = "free") -> SweepPlan:
     """The calls and estimated cost of asking ``models`` every variant of ``originals``: each original (unless
     ``include_original`` is off) and, per item, ``conditions_per_item[i]`` when given, else the ``conditions``
     (e.g. :func:`probe_ui.suites.sweep_conditions` for the Stress tab's perturbation and range) plus those of the
@@ -170,7 +170,7 @@ def plan_sweep(originals: Sequence[Variant], models: Sequence[str], *, condition
         for base, n in zip(originals, per_item):
             if not n:
                 continue
-            i_tok, o_tok = request_tokens(base, cfg, prompt)
+            i_tok, o_tok = request_tokens(base, cfg, prompt, answer_format)
             tin += i_tok * n * samples
             tout += o_tok * n * samples
         calls = sum(per_item) * samples
@@ -185,7 +185,7 @@ def plan_sweep(originals: Sequence[Variant], models: Sequence[str], *, condition
 
 def plan_preset_sweep(preset: Preset, models: Sequence[str], *, suites: Sequence[str] = (),
                       item_ids: Sequence[str] = (), samples: int = 1, prompt: str | None = None,
-                      extra_models: dict[str, ModelConfig] | None = None) -> SweepPlan:
+                      extra_models: dict[str, ModelConfig] | None = None, answer_format: str = "free") -> SweepPlan:
     """:func:`plan_sweep` for a preset (all its items, or ``item_ids``) with the conditions ``probe-ui batch`` /
     :func:`probe_ui.stress_runs.run_stress` would ask: the preset's own, its suites and ``suites``. Items whose images
     cannot be loaded are listed in ``items_not_loaded`` and not counted."""
@@ -197,7 +197,8 @@ def plan_preset_sweep(preset: Preset, models: Sequence[str], *, suites: Sequence
     ctx = PerturbContext(pool=tuple(originals), images=BundledImages())
     conds = [item_conditions(preset, it, base, chosen, ctx) for it, base in zip(loaded_items, originals)]
     plan = plan_sweep(originals, models, conditions_per_item=conds, include_original=preset.include_original,
-                      samples=samples, prompt=prompt or preset.prompt, extra_models=extra_models)
+                      samples=samples, prompt=prompt or preset.prompt, extra_models=extra_models,
+                      answer_format=answer_format)
     plan.items_not_loaded = failed
     return plan
 

@@ -36,6 +36,12 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
                    help="answers per variant and model, scored by majority vote (needs --temperature > 0)")
     b.add_argument("--temperature", type=temperature_arg, default=None, help="sampling temperature for every model "
                                                                    "(default: the catalogue's, else 0)")
+    b.add_argument("--answer-format", default="free", metavar="FORMAT",
+                   choices=RegisteredNames("probe_ui.providers.base:ANSWER_FORMATS"),
+                   help="free: the model answers in its own words, read by the rules (default); json: every question "
+                        "with options asks for {\"answer\": <one of its labels>} in the provider's own way (OpenAI-"
+                        "compatible servers: a JSON schema; Anthropic: a tool; hf/ models: decoding limited to the "
+                        "labels), read exactly; recorded with the run, so two runs compare the formats")
     b.add_argument("--judge", default=None, metavar="SPEC",
                    help="a model that maps free-form answers to options (e.g. with --prompt free)")
     b.add_argument("--judge-mode", default="mediconfusion", choices=RegisteredNames("probe_ui.judge:JUDGE_MODES"),
@@ -75,7 +81,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
                        prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
                        judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
-                       progress=not args.no_progress, shard=shard, extend=args.extend, on_change=_say_change)
+                       progress=not args.no_progress, shard=shard, extend=args.extend, on_change=_say_change,
+                       answer_format=args.answer_format)
     for w in result.warnings:
         log.warning(w)
     for e in result.item_errors:
@@ -105,7 +112,8 @@ def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
         raise UsageError("--dry-run needs the models: add --model SPEC")
     total_calls, total_cost = 0, None
     for p in presets:
-        plan = plan_preset_sweep(p, args.model, suites=args.suite, samples=args.samples, prompt=args.prompt)
+        plan = plan_preset_sweep(p, args.model, suites=args.suite, samples=args.samples, prompt=args.prompt,
+                                 answer_format=args.answer_format)
         print(f"{p.path}: {plan.text()}")
         for e in plan.per_model:
             if e.unusable:

@@ -15,8 +15,9 @@ from typing import Any
 from probe_ui import live_calls, prompts
 from probe_ui.items import Variant
 from probe_ui.live.errors import ProbeError
+from probe_ui.providers import answer_format as formats
 from probe_ui.providers.base import ModelConfig, Response
-from probe_ui.runner import Cell, execute_cells, plan_cells, public_config, resolve_each
+from probe_ui.runner import Cell, execute_cells, format_problems, plan_cells, public_config, resolve_each
 from probe_ui.store import Store, StoreError
 
 log = logging.getLogger("probe_ui.live")
@@ -69,17 +70,18 @@ def live_run_name(item_id: str) -> str:
 def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: int = 0, prompt: str | None = None,
              extra_models: dict[str, ModelConfig] | None = None, run_name: str | None = None,
              use_cache: bool = True, cancel: threading.Event | None = None, user: str | None = None,
-             coalesce_s: float = 0.0) -> Iterator[LiveRun]:
+             coalesce_s: float = 0.0, answer_format: str = "free") -> Iterator[LiveRun]:
     """Ask every model every variant at once; yield the cards each time an answer (or error) arrives. The run
     records ``user`` as who made it (default: the system user). ``coalesce_s``: answers that arrive within that
     many seconds of one another are yielded together, once (a page redrawn for each of 8 answers that arrive
     together costs 8 redraws, for each of 50 people at once); never later than that after an answer arrives. The
-    last answers come with the finished state, in one yield.
+    last answers come with the finished state, in one yield. ``answer_format`` "json" asks every labelled
+    variant for a structured answer (:func:`probe_ui.runner.run_batch`), recorded in the run's settings.
 
-    Models are checked before anything is sent: one that cannot run here (no key, no server, an unknown name)
-    gets cards that say why, and the others are asked. The calls run on a background thread, so a slow model
-    holds up only its own cards, and a caller that stops reading (a closed page) does not stop answers from
-    being stored.
+    Models are checked before anything is sent: one that cannot run here (no key, no server, an unknown name, a
+    provider that cannot honour the answer format) gets cards that say why, and the others are asked. The calls
+    run on a background thread, so a slow model holds up only its own cards, and a caller that stops reading (a
+    closed page) does not stop answers from being stored.
     """
     if not variants:
         raise ProbeError("nothing to ask: no variants")
@@ -88,11 +90,18 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
     wanted = list(dict.fromkeys(s.strip() for s in specs if s and s.strip()))
     if not wanted:
         raise ProbeError("choose at least one model (the baselines need no key)")
+    try:
+        answer_format = formats.check(answer_format)
+    except ValueError as exc:
+        raise ProbeError(str(exc)) from None
     models, unusable = resolve_each(wanted, extra_models)
+    refused = format_problems(models, answer_format)
+    models, unusable = [m for m in models if m.name not in refused], unusable | refused
     name = run_name or live_run_name(variants[0].item_id)
-    cells = plan_cells(variants, models, prompt, seed)
+    cells = plan_cells(variants, models, prompt, seed, answer_format=answer_format)
     run = store.ensure_run(name, seed, {"kind": "live", "models": [public_config(m) for m in models],
                                         "asked": wanted, "prompt": prompt, "seed": seed,
+                                        "answer_format": answer_format,
                                         "planned": len(cells) + len(unusable) * len(variants),
                                         "items": sorted({v.item_id for v in variants}),
                                         # the rows in the order they were asked: answers arrive in any order

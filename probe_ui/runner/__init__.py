@@ -31,14 +31,16 @@ from probe_ui.runner.execute import CallLimit, Judge, PlannedCells, ProviderPool
 from probe_ui.runner.models import (
                                    MAX_TEMPERATURE,
                                    BatchError,
+                                   check_answer_format,
                                    check_temperature,
+                                   format_problems,
                                    public_config,
                                    resolve_each,
                                    resolve_models,
 )
 
 __all__ = ["MAX_TEMPERATURE", "BatchError", "BatchPlan", "BatchResult", "CallLimit", "Cell", "Judge", "PlannedCells",
-           "ProviderPool", "ask", "batch_change", "call_row", "check_temperature", "default_run_name",
-           "execute_cells", "execute_run", "generation_settings", "plan_cells", "public_config", "resolve_each",
-           "resolve_models", "response_row", "resume_batch", "run_batch", "score_response", "shard_of",
-           "unusable_rows", "variant_cells", "whole_plan"]
+           "ProviderPool", "ask", "batch_change", "call_row", "check_answer_format", "check_temperature",
+           "default_run_name", "execute_cells", "execute_run", "format_problems", "generation_settings", "plan_cells",
+           "public_config", "resolve_each", "resolve_models", "response_row", "resume_batch", "run_batch",
+           "score_response", "shard_of", "unusable_rows", "variant_cells", "whole_plan"]

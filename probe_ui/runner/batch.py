@@ -34,7 +34,7 @@ from probe_ui.run_identity import RunChange, run_change
 from probe_ui.run_identity import check as check_change
 from probe_ui.runner.cells import Cell, shard_of, variant_cells
 from probe_ui.runner.execute import Judge, PlannedCells, execute_run
-from probe_ui.runner.models import BatchError, check_temperature, public_config, resolve_models
+from probe_ui.runner.models import BatchError, check_answer_format, check_temperature, public_config, resolve_models
 from probe_ui.store import Run, Store
 from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 
@@ -104,9 +104,12 @@ class BatchResult:
         return self.planned - self.skipped - self.answered
 
 
-def default_run_name(presets: list[Preset], seed: int, suites: tuple[str, ...] | list[str] = ()) -> str:
-    """Deterministic, so that running the same batch again resumes it instead of starting over."""
-    return "+".join(p.name for p in presets) + "".join(f"+{s}" for s in suites) + f"-seed{seed}"
+def default_run_name(presets: list[Preset], seed: int, suites: tuple[str, ...] | list[str] = (),
+                     answer_format: str = "free") -> str:
+    """Deterministic, so that running the same batch again resumes it instead of starting over; a structured-answer
+    batch ends in ``-json``, so that it and the same batch in free text are two runs to compare, not a conflict."""
+    return ("+".join(p.name for p in presets) + "".join(f"+{s}" for s in suites) + f"-seed{seed}"
+            + ("" if answer_format == "free" else f"-{answer_format}"))
 
 
 def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
@@ -117,15 +120,21 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
               on_progress: Callable[[int, int, BatchResult], None] | None = None,
               cancel: threading.Event | None = None, shard: tuple[int, int] | None = None,
               extend: bool = False, on_change: Callable[[RunChange], None] | None = None,
-              user: str | None = None) -> BatchResult:
+              user: str | None = None, answer_format: str = "free") -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
     ``user`` is recorded as who made the run when it is created (default: the system user).
+
+    ``answer_format`` ("free" or "json", :data:`probe_ui.providers.base.ANSWER_FORMATS`) is how every labelled
+    request asks for its answer, recorded in the run's settings like the temperature: "json" sends each model the
+    item's answer schema in its provider's way (:mod:`probe_ui.providers.answer_format`); a model whose provider
+    cannot honour it is refused before anything is asked.
 
     A run that exists is planned whole (:mod:`probe_ui.run_identity`): every preset, model and suite it was ever
     asked, plus this batch's. A batch that would add models, suites or presets to it raises
     :class:`probe_ui.run_identity.RunExtensionError` unless ``extend`` (``--extend``); one that would change what
-    its answers mean (another seed, prompt, number of samples or temperature) is always refused. ``on_change``
-    hears what the batch does to its run (:class:`~probe_ui.run_identity.RunChange`) before anything is asked.
+    its answers mean (another seed, prompt, number of samples, temperature or answer format) is always refused.
+    ``on_change`` hears what the batch does to its run (:class:`~probe_ui.run_identity.RunChange`) before anything
+    is asked.
 
     ``on_progress(done, total, result)`` is called after every answer (the app's progress bar; ``total`` grows
     until the plan is complete, since cells are asked while the rest is planned); setting ``cancel``
@@ -157,20 +166,24 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     if judge_mode not in JUDGE_MODES:
         raise BatchError(f"unknown judge mode '{judge_mode}'; known: {', '.join(JUDGE_MODES.names())}")
     models = resolve_models(model_specs, extra_models)
+    check_answer_format(models, answer_format)
     judge_cfg = Judge(resolve_models([judge], extra_models)[0], judge_mode) if judge else None
-    name = run_name or default_run_name(presets, seed, suites)
+    name = run_name or default_run_name(presets, seed, suites, answer_format)
     change = run_change(store, name, presets, [m.name for m in models], list(suites), seed=seed, prompt=prompt,
-                        samples=samples, temperature=temperature)
+                        samples=samples, temperature=temperature, answer_format=answer_format)
     check_change(change, extend)
     if on_change is not None:
         on_change(change)  # e.g. the CLI says "adds 2 models to run X (94 answers done)" before anything is asked
     if change.exists:  # the run's whole plan: every preset, model and suite it was ever asked
         presets, models, suites = whole_plan(change, presets, models, list(suites), extra_models)
+        check_answer_format(models, answer_format)
     settings = {
         "presets": [{"name": p.name, "path": p.path, "sha256": p.sha256} for p in presets],
         "models": [public_config(m) for m in models],
         "prompt": prompt, "concurrency": concurrency, "seed": seed, "suites": list(suites), "samples": samples,
         "temperature": temperature,
+        # free text or a structured answer (issue 46): a condition whose effect on accuracy runs compare
+        "answer_format": answer_format,
         "judge": public_config(judge_cfg.model) | {"mode": judge_mode} if judge_cfg else None,
         # not known until the plan is made (BatchPlan records it): a batch stopped before that leaves the run
         # incomplete, never "complete" against an earlier, smaller plan
@@ -184,20 +197,22 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         result = _run_locked(store, presets, models, name, seed, settings, concurrency=concurrency, prompt=prompt,
                              suites=suites, samples=samples, temperature=temperature, judge_cfg=judge_cfg,
                              use_cache=use_cache, progress=progress, on_progress=on_progress, cancel=cancel,
-                             shard=shard, user=user)
+                             shard=shard, user=user, answer_format=answer_format)
     result.change = change
     return result
 
 
 def batch_change(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
                  seed: int = 0, suites: tuple[str, ...] | list[str] = (), prompt: str | None = None, samples: int = 1,
-                 temperature: float | None = None, extra_models: dict[str, ModelConfig] | None = None) -> RunChange:
+                 temperature: float | None = None, extra_models: dict[str, ModelConfig] | None = None,
+                 answer_format: str = "free") -> RunChange:
     """What :func:`run_batch` with these arguments would do to its run (a new run, the same plan, additions,
     conflicts), asking nothing: the Batch tab shows it before it starts."""
     models = resolve_models(model_specs, extra_models)
-    name = run_name or default_run_name(presets, seed, suites)
+    check_answer_format(models, answer_format)
+    name = run_name or default_run_name(presets, seed, suites, answer_format)
     return run_change(store, name, presets, [m.name for m in models], list(suites), seed=seed, prompt=prompt,
-                      samples=samples, temperature=temperature)
+                      samples=samples, temperature=temperature, answer_format=answer_format)
 
 
 def whole_plan(change: RunChange, presets: list[Preset], models: list[ModelConfig], suites: list[str],
@@ -237,13 +252,13 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
                 settings: dict[str, Any], *, concurrency: int | None, prompt: str | None,
                 suites: tuple[str, ...] | list[str], samples: int, temperature: float | None, judge_cfg: Judge | None,
                 use_cache: bool, progress: bool, on_progress: Callable[[int, int, BatchResult], None] | None,
-                cancel: threading.Event | None, shard: tuple[int, int] | None, user: str | None = None
-                ) -> BatchResult:
+                cancel: threading.Event | None, shard: tuple[int, int] | None, user: str | None = None,
+                answer_format: str = "free") -> BatchResult:
     """:func:`run_batch` once it holds the run."""
     run = store.ensure_run(name, seed, settings, created_by=user)
     result = BatchResult(run=run)
     plan = BatchPlan(store, run, presets, models, result, prompt=prompt, seed=seed, suites=suites, samples=samples,
-                     temperature=temperature, shard=shard)
+                     temperature=temperature, shard=shard, answer_format=answer_format)
 
     # tqdm shows done/total, rate and ETA; into a log file (not a terminal) it writes a line every 10 s at most.
     # The total grows while the plan is being made (cells are asked as they are planned).
@@ -293,10 +308,12 @@ class BatchPlan:
 
     def __init__(self, store: Store, run: Run, presets: list[Preset], models: list[ModelConfig],
                  result: BatchResult, *, prompt: str | None, seed: int, suites: tuple[str, ...] | list[str],
-                 samples: int, temperature: float | None, shard: tuple[int, int] | None) -> None:
+                 samples: int, temperature: float | None, shard: tuple[int, int] | None,
+                 answer_format: str = "free") -> None:
         self.store, self.run, self.presets, self.models, self.result = store, run, presets, models, result
         self.prompt, self.seed, self.suites = prompt, seed, suites
         self.samples, self.temperature, self.shard = samples, temperature, shard
+        self.answer_format = answer_format
         self.files = ImageFiles()
         self.planned_all = 0  # cells of every shard
         self.sdk_ready: set[str] = set()
@@ -341,7 +358,7 @@ class BatchPlan:
         todo: list[Cell] = []
         for v in batch:
             for cell in variant_cells(v, self.models, self.prompt, self.seed, by_source, self.samples,
-                                      self.temperature):
+                                      self.temperature, self.answer_format):
                 self.planned_all += 1
                 if self.shard is not None and shard_of(cell, self.shard[1]) != self.shard[0] - 1:
                     continue
@@ -394,4 +411,4 @@ def resume_batch(store: Store, run_name: str, *, extra_models: dict[str, ModelCo
     return run_batch(store, presets, s.model_names, run_name=run.name, seed=run.seed,
                      concurrency=s.concurrency, prompt=s.prompt, suites=s.suites,
                      samples=s.samples, temperature=s.temperature, judge=s.judge_name,
-                     judge_mode=s.judge_mode, extra_models=extra_models, **kwargs)
+                     judge_mode=s.judge_mode, extra_models=extra_models, answer_format=s.answer_format, **kwargs)

@@ -9,6 +9,7 @@ from typing import Any
 
 from probe_ui import answers, catalogue, prompts, redact
 from probe_ui.items import Variant
+from probe_ui.providers.answer_format import STRUCTURED_MIN_TOKENS
 from probe_ui.providers.base import (
     GenerationSettings,
     ModelConfig,
@@ -29,33 +30,40 @@ class Cell:
 
 
 def generation_settings(model: ModelConfig, template: prompts.Template, seed: int,
-                        temperature: float | None = None) -> GenerationSettings:
+                        temperature: float | None = None, answer_format: str = "free") -> GenerationSettings:
+    """A cell's settings: the catalogue's, this batch's temperature, and its answer format (a structured answer
+    gets at least :data:`~probe_ui.providers.answer_format.STRUCTURED_MIN_TOKENS` unless the catalogue says)."""
     g = model.generation
+    budget = max(template.max_tokens, STRUCTURED_MIN_TOKENS) if answer_format == "json" else template.max_tokens
     return GenerationSettings(
         temperature=float(g.get("temperature", 0.0) if temperature is None else temperature),
-        max_tokens=int(g.get("max_tokens", template.max_tokens)),
+        max_tokens=int(g.get("max_tokens", budget)),
         top_p=g.get("top_p"),
         seed=seed,
         timeout_s=float(g.get("timeout_s", 120.0)),
         stream=bool(g.get("stream", False)),
+        answer_format=answer_format,
     )
 
 
 def plan_cells(vs: list[Variant], models: list[ModelConfig], prompt: str | None, seed: int,
                prompt_per_source: dict[str, str | None] | None = None, samples: int = 1,
-               temperature: float | None = None) -> list[Cell]:
+               temperature: float | None = None, answer_format: str = "free") -> list[Cell]:
     """One cell per variant x model x sample (sampling: n answers at temperature T, scored by majority vote)."""
-    return [c for v in vs for c in variant_cells(v, models, prompt, seed, prompt_per_source, samples, temperature)]
+    return [c for v in vs for c in variant_cells(v, models, prompt, seed, prompt_per_source, samples, temperature,
+                                                 answer_format)]
 
 
 def variant_cells(v: Variant, models: list[ModelConfig], prompt: str | None, seed: int,
                   prompt_per_source: dict[str, str | None] | None = None, samples: int = 1,
-                  temperature: float | None = None) -> Iterator[Cell]:
-    """The cells of one variant (see :func:`plan_cells`)."""
+                  temperature: float | None = None, answer_format: str = "free") -> Iterator[Cell]:
+    """The cells of one variant (see :func:`plan_cells`). ``answer_format`` "json" asks for a structured answer
+    where the prompt offers labels; a free-text prompt (template ``free``, items of kind free) stays free."""
     requested = prompt or (prompt_per_source or {}).get(v.source)
     template = prompts.template_for(v, requested)
+    fmt = answer_format if template.name != "free" and v.labels else "free"
     for m in models:
-        settings = generation_settings(m, template, seed, temperature)
+        settings = generation_settings(m, template, seed, temperature, fmt)
         for k in range(samples):
             yield Cell(v, m, prompts.render(v, template.name, settings, sample=k))
 

@@ -9,7 +9,8 @@ from typing import Any
 
 from probe_ui import catalogue, redact
 from probe_ui.errors import ProbeUIError
-from probe_ui.providers import create
+from probe_ui.providers import answer_format as formats
+from probe_ui.providers import create, provider_class
 from probe_ui.providers.base import (
     ModelConfig,
 )
@@ -61,6 +62,30 @@ def resolve_models(specs: list[str], extra: dict[str, ModelConfig] | None = None
     if unusable:
         raise BatchError(next(iter(unusable.values())))
     return configs
+
+
+def check_answer_format(models: list[ModelConfig], answer_format: str) -> str:
+    """``answer_format`` when it is known and every model can be asked in it; else a one-line BatchError naming
+    the format, or the first model that cannot honour it (a run must never record a format its answers were not
+    asked in)."""
+    try:
+        formats.check(answer_format)
+    except ValueError as exc:
+        raise BatchError(f"--answer-format: {exc}") from None
+    problems = format_problems(models, answer_format)
+    if problems:
+        raise BatchError(next(iter(problems.values())))
+    return answer_format
+
+
+def format_problems(models: list[ModelConfig], answer_format: str) -> dict[str, str]:
+    """For each model that cannot be asked in ``answer_format``, why (by model name)."""
+    problems = {}
+    for m in models:
+        problem = provider_class(m.provider).answer_format_problem(m, answer_format)
+        if problem:
+            problems[m.name] = problem
+    return problems
 
 
 #: the highest sampling temperature any provider takes (OpenAI's API: 0 to 2; Anthropic's: 0 to 1)
