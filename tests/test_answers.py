@@ -672,6 +672,11 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
     ("it is " * 16666 + "it is B", "choice", ABC, ("x" * 20000, "b", "c"), ("B", "declaration")),
     # a full negation search before each of 50,000 mentions of option "b": 2.6 s
     ("B)" * 50000, "choice", ABC, ("x" * 2000, "b", "c"), ("B", "option_text_contained")),
+    # issue 46: a body read against its closing answer (the last 3,000 characters of it), clauses read for a yes and
+    # a no stated as the answer (the first 2,000)
+    ("The opacities are classic for pneumonia. " * 4000 + "Answer: C", "choice", ("A", "B", "C", "D"),
+     ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"), ("C", "declaration")),
+    ("Yes, there is one. No, there is not. " * 4000, "yesno", ("yes", "no"), (), (None, "ambiguous")),
 ])
 def test_degenerate_100k_replies_are_read(text: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
                                           expected: tuple[str | None, str]) -> None:

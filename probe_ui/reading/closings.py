@@ -42,6 +42,8 @@ _CONCLUDING = re.compile(
 _OPEN = re.compile(r"(?i)\b(?:not|no|never|would|could|might|may|if|unless|whether|less|rather\s+than|instead\s+of|"
                    r"unlike|neither|nor|without|although|though|despite|even|while|whereas)\b|n't\b|\?")
 _CLAUSE_END = re.compile(r"[.;:!?\n]")
+# how far back from the closing answer the body is read
+_REACH = 3000
 _PHRASE_END = re.compile(r"[.;:!?\n,]|\s[-\u2014]\s")
 
 
@@ -85,6 +87,7 @@ def _concluded(body: str, item: Item) -> set[str]:
 def against_body(body: str, item: Item, label: str) -> bool:
     """Whether the reply's body (what precedes its closing answer ``label``) argues against that answer (module
     doc)."""
+    body = body[-_REACH:]  # the reasoning the closing answer follows (a degenerate 100 kB reply stays fast)
     if len(WORD.findall(body)) < 4:
         return False  # nothing to argue from ("Answer: A", "A. Pneumonia")
     if item.kind == "yesno":
