@@ -48,10 +48,11 @@ READ: dict[str, str] = {
 UNREAD: dict[str, str] = {
     "empty": "the reply is empty",
     "none": "no answer could be read",
-    "ambiguous": "the reply names two different answers, or hedges between them",
+    "ambiguous": "the reply names two different answers (\"Yes, ... No, ...\"; a closing answer its own reasoning "
+                 "argues against), or hedges between them",
     "out_of_range": "the reply names a letter the item does not have",
     "not_applicable": "the reply answers \"N/A\"",
-    "truncated": "the reply stops mid-sentence before it answers",
+    "truncated": "the reply stops mid-sentence before it answers (\"... there is no\")",
     "withdrawn": "the reply takes its answer back (\"On second thought, I'm unsure.\")",
     "declined": "the reply declines: it says it cannot answer, lacks the image or the detail the question needs "
                 "(\"Sorry, this image does not show enough detail.\"); a decline is never read as an answer",
