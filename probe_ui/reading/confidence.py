@@ -1,0 +1,203 @@
+"""The confidence a reply states in its own answer ("Confidence: 90%"), read as a number from 0 to 1 (issue 44).
+
+Why a module: a probe may ask the model how sure it is (:data:`CONFIDENCE_INSTRUCTION`, appended to the prompt), and
+the calibration metrics (:mod:`probe_ui.metrics.calibration`) compare what it says with how often it is right. The
+reading is separate from the answer's (:func:`probe_ui.answers.extract` reads "The answer is A. Confidence: 90%" as
+A and never looks at the number); it is cheap and computed on the fly where the scored-answer table is built
+(:func:`probe_ui.scoring.reparse`), not cached in the store.
+
+What is read, each pattern with an example (:data:`PATTERNS`):
+
+- a stated confidence, "confidence" or "certainty" followed by a number: "Confidence: 90%", "confidence: 0.9",
+  "Confidence - 90 / 100", "(confidence 85%)", "**Confidence:** 85 %", "Confidence (0-100): 70", "my confidence
+  in this answer is 8/10", "Confidence: high (90%)", "Confidence: 80-90%" (a range: its middle);
+- a confident phrase, a percentage followed by "confident", "sure" or "certain", or by "confidence" that is not a
+  confidence interval: "I am 90% confident", "90 percent sure", "with 95% confidence".
+
+The last stated confidence wins (a reply that corrects itself, "Confidence: 70% ... Final confidence: 60%", means
+60 %); a confident phrase is read only where the reply states none. A number is a percentage when it has ``%``,
+"percent" or "/ 100", a fraction when it is at most 1 without a unit ("0.9", "1"), out of ten with "/ 10", and
+otherwise a percentage (the instruction asks for 0-100); anything outside 0-100 % is not a confidence. No other
+number is ever read: "a 90% stenosis", "size 90 mm" and "the 95% confidence interval" state no confidence. Words
+alone ("high confidence") are not read as a number.
+
+A provider's own probability of the chosen answer (OpenAI-compatible ``logprobs``, vLLM, ``hf/`` option
+probabilities) is another column, :data:`TOKEN_CONFIDENCE`, filled by the provider wiring where it exists; the
+metrics prefer it where a row has one (:func:`used_confidence`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+#: the sentence the prompt appends when a probe asks for the model's confidence (``--confidence``)
+CONFIDENCE_INSTRUCTION = ("After your answer, give your confidence that it is right as 'Confidence: N%', "
+                          "N from 0 to 100.")
+#: the scored-answer table's column of the stated confidence (0-1, None where the reply states none)
+CONFIDENCE = "confidence"
+#: the column a provider fills with its own probability of the chosen answer (0-1); preferred where present
+TOKEN_CONFIDENCE = "token_confidence"
+
+_NUM = r"(?<![\d.])(?:\d{1,3}(?:\.\d+)?|\.\d+)(?!\d)"
+_UNIT = r"\s*(?:%|per\s?cent\b|/\s*100\b|out\s+of\s+100\b|/\s*10\b|out\s+of\s+10\b)"
+#: a number with its unit, or a range of two ("80-90%", "80 to 90 percent"); groups a, ua, b, ub
+_VALUE = (rf"(?P<a>{_NUM})(?P<ua>{_UNIT})?"
+          rf"(?:\s*(?:-|–|—|to)\s*(?P<b>{_NUM})(?P<ub>{_UNIT})?)?")
+_AFTER_LABEL = (r"\s*(?:\([^()\n]{0,20}\))?[\s*_]*(?P<sep>[:=\-–—]|\bis\b|\bof\b|\bat\b)?[\s*_]*"
+                r"(?:(?:about|around|approximately|roughly|~|≈)\s*)?"
+                r"(?:(?:very\s+)?(?:high|moderate|medium|low|fair)\s*[(,:\-–]?\s*)?" + _VALUE)
+
+#: (kind, pattern, an example it reads) in the order they are preferred: the first kind found in a reply wins, and
+#: within it the last match. The patterns read the lower-cased reply; each starts with its word, which Python's
+#: regular expressions find fast (a reply is read in a few microseconds)
+PATTERNS: tuple[tuple[str, re.Pattern[str], str], ...] = (
+    ("stated", re.compile(
+        r"confidence(?:\s+(?:level|score|rating|estimate))?"
+        r"(?:\s+in\s+(?:this|my|the)\s+(?:answer|assessment|diagnosis|reading|choice))?" + _AFTER_LABEL),
+     "Confidence: 90%"),
+    ("stated", re.compile(r"certainty(?=[\s*_]*[:=])" + _AFTER_LABEL), "Certainty: 80%"),
+    ("phrase", re.compile(
+        rf"(?<!not )(?<!n't )(?P<a>{_NUM})(?P<ua>\s*(?:%|per\s?cent\b))"
+        r"\s+(?:(?:confident|sure|certain)\b|confidence\b(?!\s+(?:interval|limit|band|level)s?\b))"),
+     "I am 90% confident"),
+)
+
+#: the words a reply that states a confidence holds (most replies hold none: they skip the patterns)
+_WORDS = ("confiden", "certain", "sure")
+#: what may follow a bare number written after the label without a separator ("(confidence 85)", "confidence 85."),
+#: so that "with confidence 2 lesions are seen" reads nothing
+_CLOSES = re.compile(r"\s*(?:[)\].,;:!?]|$)", re.MULTILINE)
+
+
+_SCALES = {"%": 100.0, "percent": 100.0, "/100": 100.0, "outof100": 100.0, "/10": 10.0, "outof10": 10.0}
+
+
+def _scaled(num: str, unit: str | None) -> float | None:
+    """One number with its unit as a share of 1, or None when it is no confidence (over 100 %)."""
+    x = float(num)
+    scale = _SCALES.get("".join((unit or "").split()))
+    if scale is not None:
+        x /= scale
+    elif x > 1.0:  # a bare number above 1: the 0-100 scale the instruction asks for
+        x /= 100.0
+    return x if 0.0 <= x <= 1.0 else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _value(which: int, matched: str) -> tuple[float | None, bool]:
+    """The confidence that the text one pattern matched states (a range: its middle; a bare end of a range takes
+    the other's unit), and whether it is a bare count written after the word without a separator, which counts
+    only where the sentence ends after it ("(confidence 85)", not "with confidence 2 lesions are seen"). Cached:
+    replies written to the instruction match the same few texts ("confidence: 90%") again and again."""
+    d = PATTERNS[which][1].fullmatch(matched).groupdict()  # type: ignore[union-attr]
+    a, ua, b, ub = d["a"], d.get("ua"), d.get("b"), d.get("ub")
+    if b is None:
+        bare = "sep" in d and not d["sep"] and not ua and "." not in a and float(a) > 1
+        return _scaled(a, ua), bare
+    lo, hi = _scaled(a, ua or ub), _scaled(b, ub or ua)
+    if lo is None or hi is None or hi < lo:  # no range after all ("Confidence: 85%\n- 2 lesions"): the first
+        return _scaled(a, ua), False
+    return round((lo + hi) / 2.0, 6), False
+
+
+def read_confidence(text: Any) -> float | None:
+    """The confidence a reply states, from 0 to 1, or None (module doc: the patterns, the last stated one wins)."""
+    if not isinstance(text, str):
+        return None
+    low = text.lower()
+    if "confiden" not in low and "certain" not in low and "sure" not in low:
+        return None
+    for kind in ("stated", "phrase"):
+        at, best = -1, None
+        for which, (k, pattern, _) in enumerate(PATTERNS):
+            if k != kind:
+                continue
+            for m in pattern.finditer(low):
+                start = m.start()
+                if start <= at or (start and kind == "stated" and low[start - 1].isalpha()):  # "overconfidence"
+                    continue
+                value, bare = _value(which, m.group(0))
+                if value is not None and not (bare and not _CLOSES.match(low, m.end())):
+                    at, best = start, value
+        if best is not None:
+            return best
+    return None
+
+
+#: the reply written exactly to the instruction, "... Confidence: 90%" (RE2 syntax, for :func:`_read_fast`)
+_FAST = r"(?:^|\PL)confidence:\s*(?P<n>\d{1,3}(?:\.\d+)?)\s*%(?P<tail>\s*(?:-|–|—|to)\s*[\d.])?"
+
+
+def confidence_column(df: pd.DataFrame) -> pd.Series:
+    """The stated confidence of every row of an answers table (its ``raw_text``), aligned with its index: a float
+    from 0 to 1, None where the reply states none (and for failed calls, which have no reply), as
+    :func:`read_confidence` reads each. Vectorised over the table's Arrow text column where pyarrow is installed
+    (:func:`_read_fast`: a million replies in about a second); the replies it cannot settle are read one by one (a
+    few microseconds each)."""
+    out = np.full(len(df), None, dtype=object)
+    if "raw_text" in df.columns and len(df):
+        col = df["raw_text"]
+        todo = _read_fast(col, out)
+        if len(todo):
+            out[todo] = [read_confidence(t) for t in col.iloc[todo].to_numpy(dtype=object)]
+    return pd.Series(out, index=df.index, dtype=object)
+
+
+def _read_fast(col: pd.Series, out: np.ndarray) -> np.ndarray:
+    """Fill ``out`` where a reply is settled without Python work per reply, and return the positions still to read
+    one by one: with pyarrow, a reply that holds none of the words of confidence states none, and one that holds
+    the word "confidence" once, no "certain" or "sure", and "Confidence: N%" (no range after it) states N %,
+    which is what :func:`read_confidence` reads from it (tests/test_calibration.py holds them equal). Without
+    pyarrow, or for a column it cannot take, every position is returned."""
+    every = np.arange(len(col))
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:
+        return every
+    try:
+        arr = pa.array(col, from_pandas=True)  # the scored table's Arrow text column itself: no copy
+        low = pc.utf8_lower(arr)
+    except (pa.ArrowException, TypeError, ValueError):
+        return every
+    maybe = pc.fill_null(pc.match_substring_regex(low, "confiden|certain|sure"), False).to_numpy(zero_copy_only=False)
+    todo = np.flatnonzero(maybe)
+    if not len(todo):
+        return todo
+    sub = low.take(pa.array(todo))
+    other = pc.match_substring_regex(sub, "(?s)confiden.*confiden|certain|sure")  # a second word: read it all
+    found = pc.extract_regex(sub, _FAST)
+    num = pc.struct_field(found, "n").to_numpy(zero_copy_only=False)
+    tail = pc.struct_field(found, "tail").to_numpy(zero_copy_only=False)
+    ok = ~pc.fill_null(other, True).to_numpy(zero_copy_only=False) & pd.notna(num) & (tail == "")
+    if ok.any():
+        values = np.asarray(num[ok], dtype=float) / 100.0
+        keep = values <= 1.0
+        hit = todo[ok]
+        out[hit[keep]] = values[keep].tolist()
+        ok[np.flatnonzero(ok)[~keep]] = False  # over 100 %: read one by one (none of the patterns reads it)
+    return todo[~ok]
+
+
+def used_confidence(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """What the calibration metrics read per row: the provider's probability (:data:`TOKEN_CONFIDENCE`) where the
+    row has one, else the stated confidence (:data:`CONFIDENCE`); NaN where neither. Returns (values 0-1, whether
+    each came from the provider)."""
+    n = len(df)
+    stated = _floats(df, CONFIDENCE, n)
+    token = _floats(df, TOKEN_CONFIDENCE, n)
+    from_token = ~np.isnan(token)
+    return np.where(from_token, token, stated), from_token
+
+
+def _floats(df: pd.DataFrame, col: str, n: int) -> np.ndarray:
+    if col not in df.columns:
+        return np.full(n, np.nan)
+    x = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    with np.errstate(invalid="ignore"):
+        return np.where((x >= 0) & (x <= 1), x, np.nan)  # a confidence is a share of 1: anything else is none
