@@ -2,7 +2,10 @@
 
 :func:`scored_answers` returns the answers of one or more runs under a parser, one row per reply: the variant
 (item, condition, question, options, answer, categories, attributes, provenance, image ids), the reply, its
-reading (``parsed``, ``method``, ``invalid``, ``refusal``, ``correct``, ``legacy_mode``), a ``state`` (right,
+reading (``parsed``, ``method``, ``invalid``, ``refusal``, ``correct``, ``legacy_mode``), the ``confidence`` the
+reply states (0-1, None where it states none: :mod:`probe_ui.reading.confidence`; a ``token_confidence`` column,
+the provider's own probability of the chosen answer, is preferred by the calibration metrics where a provider
+fills one), a ``state`` (right,
 wrong, invalid, error, unknown), a judge's reading where a judge was asked, the latest ``rating`` / ``note`` of
 anyone (what the rating filter and the views show), and ``rater_ratings``: ``{rater: rating}`` of each rater's
 latest rating (several clinicians; what agreement and the per-rater export columns read), None when unrated.
@@ -66,6 +69,7 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.items import labels_for, suggested_letter
 from probe_ui.metrics import accuracy_by_model
 from probe_ui.metrics.samples import majority_vote
+from probe_ui.reading.confidence import CONFIDENCE, confidence_column
 from probe_ui.registry import Registry
 from probe_ui.store import Store, run_variants
 
@@ -211,11 +215,14 @@ RATING_CHOICES = ("correct", "incorrect", "unsure", UNRATED)  # the store's RATI
 def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run_prompt: str | None = None
             ) -> tuple[pd.DataFrame, set[str], list[dict[str, Any]]]:
     """A copy of an answers frame (``full=True``) with parsed/method/invalid/refusal/correct read by ``parser``
-    (the cached robust reading where it is current), a ``legacy_mode`` column; also the legacy modes used and the
-    fresh robust readings to cache (``id`` + the parse columns + ``parse_version``)."""
+    (the cached robust reading where it is current), a ``legacy_mode`` column and a ``confidence`` column (the
+    confidence the reply states, 0-1, None where none: :func:`probe_ui.reading.confidence.confidence_column`,
+    whatever the parser); also the legacy modes used and the fresh robust readings to cache (``id`` + the parse
+    columns + ``parse_version``)."""
     rule = check_parser(parser)
     out = df.copy()
     out["legacy_mode"] = pd.Series([None] * len(out), index=out.index, dtype=object)
+    out[CONFIDENCE] = confidence_column(out)  # read on the fly, never cached: cheap, and not the parser's
     if out.empty:
         return out, set(), []
     version = answers.parser_version()
