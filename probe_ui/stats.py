@@ -541,3 +541,286 @@ def clustered_wilson_groups(groups: np.ndarray, right: np.ndarray, units: np.nda
     by_item = per(nested) if nested is not None else None
     return [clustered_wilson(xu, mu, nested=by_item[i] if by_item is not None else None)
             for i, (xu, mu) in enumerate(by_unit)]
+
+
+# ---- calibration: a stated confidence against being right (issue 44) ------------------------------------------------
+#
+# Guo, Pleiss, Sun & Weinberger (2017), "On Calibration of Modern Neural Networks", ICML, eq. 3: the expected
+# calibration error over M equal-width bins of confidence, ECE = sum_m |B_m| / n * |acc(B_m) - conf(B_m)|, which is
+# (1 / n) * sum_m |sum_{i in B_m} (c_i - y_i)|. HELM reports it with 10 bins (Liang et al. 2022, "Holistic
+# Evaluation of Language Models", calibration), binned as Kumar, Liang & Ma's calibration library bins: right-closed,
+# (0, 0.1], (0.1, 0.2], ..., (0.9, 1], a confidence of 0 in the first. Brier (1950): the mean of (c_i - y_i)^2.
+#
+# Its interval: the plug-in ECE is biased upward (a perfectly calibrated model's answers show a few points of ECE
+# by chance), so a percentile bootstrap of it never reaches the true value near 0. :func:`clustered_calibration`
+# takes, over whole units of evidence, the union of the basic bootstrap interval of the plug-in ECE (2 ECE - the
+# replicates' 97.5th and 2.5th percentiles, as Kumar et al. 2019, "Verified Uncertainty Calibration", NeurIPS,
+# bootstrap it) and the percentile interval of the bias-corrected ECE (each bin's |gap| less its estimated bias,
+# the folded normal mean of its cluster-robust sampling spread: Kumar et al.'s normal debiasing, in closed form);
+# its lower end is 0 where a wild cluster bootstrap test (each unit's residuals c - y multiplied by a random sign,
+# which keeps the answers of a unit together; Cameron, Gelbach & Miller 2008) does not reject perfect calibration at
+# 5 %. tests/test_calibration.py simulates calibrated and overconfident answers in clusters: over 600 runs the
+# interval covered the true ECE 94 % and 97.5 % of the time.
+
+CALIBRATION_BINS = 10
+
+
+def calibration_bins(confidence: Sequence[float] | np.ndarray, n_bins: int = CALIBRATION_BINS) -> np.ndarray:
+    """Each confidence's bin (0 .. n_bins - 1) among ``n_bins`` equal-width, right-closed bins of [0, 1] (the
+    module's note: a confidence of 0.9 is in (0.8, 0.9], of 0 in the first bin)."""
+    edges = np.arange(1, n_bins + 1) / n_bins  # k / n: the same double as a stated "90%" read as 90 / 100
+    return np.clip(np.searchsorted(edges, np.asarray(confidence, dtype=float), side="left"), 0, n_bins - 1)
+
+
+def expected_calibration_error(confidence: Sequence[float] | np.ndarray, correct: Sequence[float] | np.ndarray,
+                               n_bins: int = CALIBRATION_BINS) -> float | None:
+    """Guo et al.'s expected calibration error (0-1) over ``n_bins`` equal-width bins (the module's note); None for
+    no answer."""
+    c, y = np.asarray(confidence, dtype=float), np.asarray(correct, dtype=float)
+    if not len(c):
+        return None
+    gaps = np.bincount(calibration_bins(c, n_bins), weights=c - y, minlength=n_bins)
+    return float(np.abs(gaps).sum() / len(c))
+
+
+def brier_score(confidence: Sequence[float] | np.ndarray, correct: Sequence[float] | np.ndarray) -> float | None:
+    """Brier's score (0-1, lower is better): the mean of (confidence - right)^2 over the answers; None for none."""
+    c, y = np.asarray(confidence, dtype=float), np.asarray(correct, dtype=float)
+    return float(np.mean((c - y) ** 2)) if len(c) else None
+
+
+def selective_weights(confidence: Sequence[float] | np.ndarray, coverage: float) -> np.ndarray:
+    """Which answers selective prediction keeps at ``coverage`` (0-1): the ceil(coverage * n) most confident, each
+    with weight 1; where answers of one confidence straddle the cut (ten answers at 90 % for four places), each of
+    them shares the places left (weight 0.4): the expected choice when ties are broken at random. The accuracy at
+    that coverage is sum(w * right) / sum(w)."""
+    c = np.asarray(confidence, dtype=float)
+    n = len(c)
+    w = np.zeros(n)
+    k = min(n, math.ceil(coverage * n - 1e-9))
+    if not k:
+        return w
+    t = np.sort(c)[::-1][k - 1]  # the confidence of the last answer kept
+    above = c > t
+    at = c == t
+    w[above] = 1.0
+    w[at] = (k - int(above.sum())) / int(at.sum())
+    return w
+
+
+def _per_unit(values: np.ndarray, units: Any) -> np.ndarray:
+    """Each unit's column sums of ``values`` (rows x columns), units in order of first appearance."""
+    import pandas as pd
+
+    k = np.asarray(units)
+    codes, uniq = pd.factorize(k if k.dtype.kind in "iu" else pd.Series(k.astype(object)))
+    flat = (codes[:, None] * values.shape[1] + np.arange(values.shape[1])).ravel()
+    return np.bincount(flat, weights=values.ravel(), minlength=len(uniq) * values.shape[1]).reshape(len(uniq), -1)
+
+
+def _profiles(per_unit: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The distinct unit rows and how many units share each, where at most half the units are distinct: units
+    alike are then drawn as one profile, and a bootstrap costs the number of profiles, not of units (answers stated
+    in a few round percentages repeat a lot). None where most units differ (a row hash tells, cheaply)."""
+    import pandas as pd
+
+    rows = np.ascontiguousarray(np.round(per_unit, 12) + 0.0)  # + 0.0: -0.0 and 0.0 are one value
+    if pd.unique(pd.util.hash_pandas_object(pd.DataFrame(rows), index=False).to_numpy()).size > len(rows) // 2:
+        return None
+    as_bytes = rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+    _, first, counts = np.unique(as_bytes, return_index=True, return_counts=True)  # exact, byte for byte
+    return rows[first], counts.astype(np.int64)
+
+
+#: at most this many unit draws per bootstrap (replicates x units): 2,000 replicates up to 10,000 units, 400 over
+#: 50,000 (:func:`replicates`)
+MAX_DRAWS = 20_000_000
+#: the fewest replicates :func:`replicates` draws (where so many units leave intervals a fraction of a point wide)
+MIN_REPLICATES = 250
+
+
+def replicates(n_boot: int, units: int) -> int:
+    """The bootstrap replicates to draw over ``units`` units: ``n_boot``, fewer where replicates x units would pass
+    :data:`MAX_DRAWS`, never under :data:`MIN_REPLICATES`."""
+    return min(n_boot, max(MIN_REPLICATES, MAX_DRAWS // max(units, 1)))
+
+
+def cluster_bootstrap_totals(per_unit: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """``n_boot`` replicates of the column totals of ``per_unit`` (one row per unit of evidence: its sums), each
+    drawing as many units as there are, with replacement: the totals of any statistic of sums (a mean, a ratio,
+    binned gaps) replicate by replicate. Returns an (n_boot, columns) array."""
+    u = np.asarray(per_unit, dtype=float)
+    k = len(u)
+    if not k or n_boot <= 0:
+        return np.zeros((max(n_boot, 0), u.shape[1] if u.ndim == 2 else 0))
+    found = _profiles(u)
+    if found is not None:  # how many units of each profile a replicate draws is multinomial
+        prof, counts = found
+        return rng.multinomial(k, counts / k, size=n_boot) @ prof
+    out = np.empty((n_boot, u.shape[1]))
+    step = max(1, int(2e7 // k))
+    for start in range(0, n_boot, step):
+        b = min(step, n_boot - start)
+        idx = rng.integers(0, k, size=(b, k))
+        draws = np.bincount((np.arange(b)[:, None] * k + idx).ravel(), minlength=b * k).reshape(b, k)
+        out[start:start + b] = draws @ u
+    return out
+
+
+def cluster_sign_flip_totals(per_unit: np.ndarray, n_flip: int, rng: np.random.Generator) -> np.ndarray:
+    """``n_flip`` replicates of the column totals of ``per_unit`` with each unit's row multiplied by a random sign
+    (the wild cluster bootstrap with Rademacher weights): where each unit's sums have mean 0 (a calibrated model's
+    residuals c - y), the distribution of any statistic of the totals under that hypothesis, with the answers of a
+    unit kept together. Returns an (n_flip, columns) array."""
+    u = np.asarray(per_unit, dtype=float)
+    if not len(u) or n_flip <= 0:
+        return np.zeros((max(n_flip, 0), u.shape[1] if u.ndim == 2 else 0))
+    prof, counts = _profiles(u) or (u, np.ones(len(u), dtype=np.int64))
+    out = np.empty((n_flip, u.shape[1]))
+    step = max(1, int(2e7 // len(prof)))
+    for start in range(0, n_flip, step):
+        b = min(step, n_flip - start)
+        if counts.max() == 1:  # every unit its own profile: one sign each
+            signs = rng.integers(0, 2, size=(b, len(prof)), dtype=np.int8) * 2.0 - 1.0
+        else:  # the sum of each profile's signs
+            signs = 2.0 * rng.binomial(counts, 0.5, size=(b, len(prof))) - counts
+        out[start:start + b] = signs @ prof
+    return out
+
+
+def _levels(values: np.ndarray, units: Any, items: Any | None) -> list[Any]:
+    """The groupings an interval is drawn over: the units, and the items where units hold several of them (the
+    rule of :func:`cluster_bootstrap_ci` and :func:`clustered_wilson`: the wider interval of the two)."""
+    if items is not None and len(per_cluster(values, items)[1]) != len(per_cluster(values, units)[1]):
+        return [units, items]
+    return [units]
+
+
+def cluster_bootstrap_mean_ci(values: Sequence[float] | np.ndarray, units: Any, items: Any | None, n_boot: int,
+                              rng: np.random.Generator, scale: float = 100.0) -> tuple[float, float] | None:
+    """The 95 % percentile interval (x ``scale``) of the mean of ``values`` over units of evidence, and over the
+    items where units hold several (the wider), as :func:`cluster_bootstrap_ci` gives it, its replicates drawn by
+    :func:`cluster_bootstrap_totals` (units alike drawn as one profile, a matrix product otherwise) and as many as
+    :func:`replicates` allows: fast on a hundred thousand units. None for no value."""
+    v = np.asarray(values, dtype=float)
+    if not len(v) or n_boot <= 0:
+        return None
+    lo, hi = math.inf, -math.inf
+    for keys in _levels(v, units, items):
+        per = _per_unit(np.column_stack([v, np.ones(len(v))]), keys)
+        t = cluster_bootstrap_totals(per, replicates(n_boot, len(per)), rng)
+        ci = percentile_ci(t[:, 0] / t[:, 1], scale=scale)
+        if ci is not None:
+            lo, hi = min(lo, ci[0]), max(hi, ci[1])
+    return (lo, hi) if math.isfinite(lo) else None
+
+
+def _ece_totals(t: np.ndarray, m: int) -> np.ndarray:
+    """The plug-in ECE (0-1) of totals laid out as :func:`_calibration_units` lays them out (any leading shape)."""
+    n = t[..., m:2 * m].sum(-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.abs(t[..., :m]).sum(-1) / n
+
+
+def _debiased_ece_totals(t: np.ndarray, m: int) -> np.ndarray:
+    """The bias-corrected ECE (0-1) of totals laid out as :func:`_calibration_units`: per bin, 2 |g| - E|N(g, s^2)|,
+    g its gap and s its cluster-robust standard error (the units holding answers of the bin count as its
+    clusters)."""
+    d, n_b, d2, dn, n2, k = (t[..., i * m:(i + 1) * m] for i in range(6))
+    n = n_b.sum(-1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.where(n_b > 0, d / np.where(n_b > 0, n_b, 1.0), 0.0)
+        rss = np.maximum(d2 - 2 * g * dn + g * g * n2, 0.0)
+        var = np.where(k > 1, k / np.maximum(k - 1, 1.0) * rss / np.where(n_b > 0, n_b, 1.0) ** 2, 0.0)
+        s = np.sqrt(var)
+        a = np.abs(g)
+        z = np.where(s > 0, a / np.where(s > 0, s, 1.0), 0.0)
+        from scipy.special import ndtr  # the normal CDF, without importing scipy.stats
+
+        folded = np.where(s > 0, s * math.sqrt(2 / math.pi) * np.exp(-0.5 * z * z) + a * (1 - 2 * ndtr(-z)), a)
+        return (n_b / n * (2 * a - folded)).sum(-1)
+
+
+def _calibration_units(confidence: np.ndarray, correct: np.ndarray, keys: Any, m: int) -> np.ndarray:
+    """Per unit (one row each), per bin: the sum of c - y, the count, and the squares and products the
+    bias-corrected ECE needs (d^2, d n, n^2, and 1 where the unit has answers in the bin); then the unit's sums of
+    c and of (c - y)^2 (the mean confidence and the Brier score)."""
+    b = calibration_bins(confidence, m)
+    x = np.zeros((len(confidence), 2 * m + 2))
+    rows = np.arange(len(confidence))
+    x[rows, b] = confidence - correct
+    x[rows, m + b] = 1.0
+    x[:, 2 * m] = confidence
+    x[:, 2 * m + 1] = (confidence - correct) ** 2
+    u = _per_unit(x, keys)
+    d, nb = u[:, :m], u[:, m:2 * m]
+    return np.concatenate([d, nb, d * d, d * nb, nb * nb, (nb > 0).astype(float), u[:, 2 * m:]], axis=1)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Calibration figures (0-1) of answers in units of evidence, with their 95 % intervals (the module's note):
+    ``ece`` and its interval, ``p_calibrated`` (the p-value of "perfectly calibrated", the wild cluster bootstrap
+    test), ``by_chance`` (the median ECE a perfectly calibrated model would show on these answers), ``mean`` (the
+    mean confidence) and ``brier`` (the Brier score) with percentile bootstrap intervals, ``units`` and
+    ``n_boot`` (replicates drawn). The intervals, ``p_calibrated`` and ``by_chance`` are None where no replicate
+    was asked for."""
+
+    ece: float
+    mean: float
+    brier: float
+    units: int
+    n_boot: int
+    ece_ci: tuple[float, float] | None = None
+    p_calibrated: float | None = None
+    by_chance: float | None = None
+    mean_ci: tuple[float, float] | None = None
+    brier_ci: tuple[float, float] | None = None
+
+    ECE_METHOD = ("basic bootstrap of the ECE and percentile bootstrap of the bias-corrected ECE over the units of "
+                  "evidence, from 0 where a wild cluster bootstrap test does not reject perfect calibration")
+
+
+def clustered_calibration(confidence: Sequence[float] | np.ndarray, correct: Sequence[float] | np.ndarray,
+                          units: Any, items: Any | None = None, *, n_bins: int = CALIBRATION_BINS,
+                          n_boot: int = 2000, rng: np.random.Generator | None = None) -> Calibration | None:
+    """The expected calibration error, mean confidence and Brier score of answers that come in units of evidence
+    (``units``: each answer's unit; ``items``: the finer grouping inside, as :func:`clustered_wilson` takes it),
+    with their intervals (the module's note): over the units and, where units hold several items, over the items
+    too, the wider; the test's larger p-value. One bootstrap gives all three. None for no answer. ``n_boot``
+    replicates (:func:`replicates`); 0: the values alone."""
+    c, y = np.asarray(confidence, dtype=float), np.asarray(correct, dtype=float)
+    if not len(c):
+        return None
+    ece, brier = expected_calibration_error(c, y, n_bins), brier_score(c, y)
+    assert ece is not None and brier is not None
+    n_units = len(per_cluster(c, units)[1])
+    if n_boot <= 0:
+        return Calibration(ece, float(c.mean()), brier, n_units, 0)
+    rng = rng if rng is not None else np.random.default_rng(0)
+    m = n_bins
+    low, high = math.inf, -math.inf
+    mean_ci: tuple[float, float] = (math.inf, -math.inf)
+    brier_ci: tuple[float, float] = (math.inf, -math.inf)
+    p, chance, drawn = 0.0, None, n_boot
+    for keys in _levels(c, units, items):
+        v = _calibration_units(c, y, keys, m)
+        b = replicates(n_boot, len(v))
+        drawn = min(drawn, b)
+        t = cluster_bootstrap_totals(v, b, rng)
+        n = t[:, m:2 * m].sum(-1)
+        lo_p, hi_p = np.percentile(_ece_totals(t, m), [2.5, 97.5])
+        lo_d, hi_d = np.percentile(_debiased_ece_totals(t, m), [2.5, 97.5])
+        low, high = min(low, 2 * ece - hi_p, lo_d), max(high, 2 * ece - lo_p, hi_d)
+        for name, col in (("mean", 6 * m), ("brier", 6 * m + 1)):
+            lo, hi = np.percentile(t[:, col] / n, [2.5, 97.5])
+            old = mean_ci if name == "mean" else brier_ci
+            new = (min(old[0], float(lo)), max(old[1], float(hi)))
+            mean_ci, brier_ci = (new, brier_ci) if name == "mean" else (mean_ci, new)
+        null = np.abs(cluster_sign_flip_totals(v[:, :m], b, rng)).sum(-1) / len(c)
+        p = max(p, (1 + int((null >= ece - 1e-12).sum())) / (1 + b))
+        if chance is None:
+            chance = float(np.median(null))
+    low = 0.0 if p >= 0.05 else max(0.0, float(low))
+    return Calibration(ece, float(c.mean()), brier, n_units, drawn, (low, max(low, float(high))), p, chance,
+                       mean_ci, brier_ci)
