@@ -140,7 +140,7 @@ def _suggested(pa: Any, a: Any) -> str | None:
 
 COLUMNS = ("model", "prompt", "sample", "variant_id", "parsed", "invalid", "refusal", "correct", "item_id", "source",
            "condition", "group_id", "item_group", "kind", "answer_label", "n_labels", "question", "options", "answer",
-           "category", "tags", "attributes", "prompt_args")
+           "category", "tags", "attributes", "prompt_args", "confidence", "token_confidence")
 
 
 def prepare(df: pd.DataFrame) -> pd.DataFrame:
