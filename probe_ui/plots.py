@@ -337,3 +337,58 @@ def _esc(s: str) -> str:
     import html
 
     return html.escape(str(s)).replace("%{", "%&#123;")
+
+
+def reliability_diagram(table: pd.DataFrame) -> go.Figure:
+    """The reliability diagram of a stated confidence (``table`` from
+    :func:`probe_ui.metrics.calibration.reliability_frame`): per model (per run and model when several runs are
+    shown), a point per bin of confidence at (mean confidence, accuracy) with the accuracy's 95 % CI, its size
+    growing with the bin's answers, joined by a line; the diagonal is a perfectly calibrated model, and a point
+    below it a bin where the model is surer than it is right. Each model keeps its colour, marker and dash."""
+    t = table[table["accuracy"].notna()] if table is not None and len(table) else None
+    if t is None or t.empty:
+        return empty_figure("no answers with a confidence")
+    several_runs = t["run"].nunique() > 1
+    groups = list(t.groupby(["run", "model"], sort=True))
+    biggest = max(1, int(t["n"].max()))
+    data: list[dict[str, Any]] = [{
+        "type": "scatter", "x": [0, 100], "y": [0, 100], "mode": "lines", "name": "perfectly calibrated",
+        "line": {"color": "#888", "dash": "dot", "width": 1.5}, "hoverinfo": "skip"}]
+    for k, ((run, model), g) in enumerate(groups):
+        g = g.sort_values("bin")
+        label = f"{model} · {run}" if several_runs else str(model)
+        st = _style(k)
+        acc = g["accuracy"].astype(float)
+        lo = g["ci_low"].astype(float).fillna(acc)
+        hi = g["ci_high"].astype(float).fillna(acc)
+        n = g["n"].astype(int)
+        data.append({
+            "type": "scatter", "x": g["mean_confidence"].astype(float).tolist(), "y": acc.tolist(),
+            "mode": "lines+markers", "name": label, "legendgroup": label,
+            "line": {"color": st["color"], "dash": st["dash"], "width": 2},
+            "marker": {"symbol": st["symbol"], "color": st["color"], "line": {"width": 1, "color": "#222"},
+                       "size": [8 + 14 * math.sqrt(v / biggest) for v in n]},
+            "error_y": {"type": "data", "symmetric": False, "array": (hi - acc).clip(lower=0).tolist(),
+                        "arrayminus": (acc - lo).clip(lower=0).tolist(), "color": st["color"], "thickness": 1.2,
+                        "width": 3},
+            "customdata": [list(r) for r in zip(g["low"].astype(float).tolist(), g["high"].astype(float).tolist(),
+                                                g["mean_confidence"].astype(float).tolist(), acc.tolist(),
+                                                lo.tolist(), hi.tolist(), n.tolist())],
+            "hovertemplate": ("<b>" + _esc(label) + "</b><br>confidence %{customdata[0]:.0f}–%{customdata[1]:.0f} %"
+                              "<br>mean confidence %{customdata[2]:.1f} %<br>accuracy %{customdata[3]:.1f} % "
+                              "(95 % CI %{customdata[4]:.1f}–%{customdata[5]:.1f})<br>n = %{customdata[6]} answers"
+                              "<extra></extra>")})
+    legend_lines = math.ceil(len(groups) / 3)  # a narrow screen (a projector at 125 %) fits about three a line
+    top = 96 + 24 * legend_lines
+    height = 520 + 24 * legend_lines
+    return _figure(data, {
+        "height": height, "hovermode": "closest",
+        "title": {"text": "Reliability: accuracy by stated confidence (%, 95 % CI)", "x": 0, "xanchor": "left",
+                  "y": 1, "yref": "container", "yanchor": "top", "pad": {"t": 8}},
+        "legend": {"orientation": "h", "x": 0, "xref": "container", "xanchor": "left", "y": 1 - 44 / height,
+                   "yref": "container", "yanchor": "top", "title": _title("model: "), "entrywidth": 0},
+        "xaxis": {"range": [-2, 102], "title": _title("mean confidence stated (%)"), "gridcolor": "#ddd",
+                  "ticksuffix": " %", "constrain": "domain"},
+        "yaxis": {"range": [-2, 104], "title": _title("accuracy (%)"), "gridcolor": "#ddd", "ticksuffix": " %",
+                  "scaleanchor": "x", "scaleratio": 1},
+        "margin": {"l": 10, "r": 20, "t": top, "b": 10}})
