@@ -42,9 +42,9 @@ _CONCLUDING = re.compile(
 _OPEN = re.compile(r"(?i)\b(?:not|no|never|would|could|might|may|if|unless|whether|less|rather\s+than|instead\s+of|"
                    r"unlike|neither|nor|without|although|though|despite|even|while|whereas)\b|n't\b|\?")
 _CLAUSE_END = re.compile(r"[.;:!?\n]")
+_PHRASE_END = re.compile(r"[.;:!?\n,]|\s[-\u2014]\s")
 # how far back from the closing answer the body is read
 _REACH = 3000
-_PHRASE_END = re.compile(r"[.;:!?\n,]|\s[-\u2014]\s")
 
 
 def _canonical(text: str, item: Item) -> tuple[str, Item]:
@@ -75,7 +75,8 @@ def _concluded(body: str, item: Item) -> set[str]:
     """The options the body's unhedged concluding phrases name ("... are classic for cardiogenic pulmonary edema")."""
     out: set[str] = set()
     for m in _CONCLUDING.finditer(body):
-        start = max((x.end() for x in _PHRASE_END.finditer(body, max(0, m.start() - 300), m.start())), default=0)
+        near = max(0, m.start() - 300)  # the phrase's own clause, as far back as a clause reaches
+        start = max((x.end() for x in _PHRASE_END.finditer(body, near, m.start())), default=near)
         stop = _CLAUSE_END.search(body, m.end())
         if _OPEN.search(body, start, m.end()):
             continue  # "would be classic for", "not typical of"
