@@ -110,6 +110,11 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert store.ratings_frame(store.get_run(run).id).rating.tolist() == ["unsure"]
     assert store.latest_rating(rid, rater="Dr API") == ("unsure", "hard to say")
     assert "not running" in call(client, "/cancel_probe", run)
+    # "Ask for a structured answer (JSON)": the probe's run records it, a baseline writes its label as the object
+    json_run = call(client, "/run", "Which modality?", "choice", "CT\nMRI", "CT", "Head", STEPS0, 0, [], True,
+                    "auto (per kind)", ["baseline/first"], "", True)[1]
+    assert store.get_run(json_run).config.answer_format == "json"
+    assert store.answers_frame(store.get_run(json_run).id, full=True).raw_text.tolist() == ['{"answer": "A"}']
     saved = call(client, "/add_to_benchmark_set", "Which modality?", "choice", "CT\nMRI", "CT", "Head", steps,
                  ["rotations"], "api-set")[0]
     assert "api-set" in saved and (app_server.db.parent / "presets" / "api-set.yaml").is_file()
@@ -136,6 +141,9 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     presets, models, runs, _ = call(client, "/list_runs", [], [])  # ↻: the new set is offered
     status, runs, _ = call(client, "/batch", [set_path], None, ["baseline/first"], "", [], 0, "api-batch")
     assert "api-batch" in status and "0 errors" in status
+    # the tick "Ask for a structured answer (JSON)": a run of its own, said in the status
+    status = call(client, "/batch", [set_path], None, ["baseline/first"], "", [], 0, "api-json", False, True)[0]
+    assert "api-json" in status and "0 errors" in status and "Structured answers" in status
     assert "is running" in call(client, "/cancel_batch", "api-batch")  # finished already
     assert "nothing left to resume" in call(client, "/resume_batch", run)[0]  # said beside the run, not a toast
     presets, models, runs, _ = call(client, "/list_runs", [], [])

@@ -9,7 +9,17 @@ import gradio as gr
 import pandas as pd
 
 from probe_ui.app.access import AccessDenied, Who, who
-from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of, unusable_html
+from probe_ui.app.common import (
+    Inline,
+    answer_format_of,
+    chosen_models,
+    inline_errors,
+    model_menu,
+    ready_models,
+    seed_of,
+    structured_tick,
+    unusable_html,
+)
 from probe_ui.app.context import AppContext
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
@@ -77,6 +87,8 @@ def summary(result: BatchResult) -> str:
         head += f"<p>This batch {escape(r.change.words())}.</p>"
     head += (f"<p><b>{escape(r.run.name)}</b>: {r.variants} variants, {r.planned} answers planned; {r.skipped} "
              f"already done, {r.answered} new, {r.errors} errors, {len(r.item_errors)} items not loaded.</p>")
+    if r.run.config.answer_format == "json":
+        head += "<p>Structured answers: each question with options asked for {\"answer\": &lt;a label&gt;}.</p>"
     if r.cancelled and not r.plan_complete:
         head += (f"<p>Cancelled while the batch was still being planned: at least {r.remaining} answers left to do; "
                  "press Resume to finish them.</p>")
@@ -127,6 +139,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         extend = gr.Checkbox(label="add to the existing run of this name", value=False, visible=False,
                              elem_id="batch-extend",
                              info="asks the new models or suites there; the run then counts and resumes all of them")
+        structured = structured_tick("batch-structured")
     with gr.Row():
         start = gr.Button("Start", variant="primary", elem_id="batch-start")
         cancel = gr.Button("Cancel", elem_id="batch-cancel")
@@ -148,7 +161,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
 
     @inline_errors(out)
     def prepare(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
-                st: list[str], sd: float, name: str, add: bool) -> tuple[Any, ...]:
+                st: list[str], sd: float, name: str, add: bool, json_tick: bool) -> tuple[Any, ...]:
         """The run's name (derived when blank) and what the batch does to it, said before anything is asked; a
         batch that would add to an existing run waits for "add to run" (``go`` False)."""
         caller = who(ctx, request)
@@ -156,9 +169,10 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         if not files:
             raise ProbeError("tick at least one preset (or upload one)")
         presets_ = [load_preset(p) for p in files]
-        name = name.strip() or default_run_name(presets_, seed_of(sd), st or [])
+        fmt = answer_format_of(json_tick)
+        name = name.strip() or default_run_name(presets_, seed_of(sd), st or [], fmt)
         change = batch_change(ctx.store, presets_, chosen_models(chosen, other), run_name=name, seed=seed_of(sd),
-                              suites=st or [], extra_models=ctx.endpoints.configs(caller.owner))
+                              suites=st or [], extra_models=ctx.endpoints.configs(caller.owner), answer_format=fmt)
         say, go = before_start(change, bool(add))
         box = gr.update(visible=change.adds, label=f"add to run {change.name}",
                         value=bool(add) if change.adds else False)
@@ -166,31 +180,36 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
 
     @inline_errors(out)
     def on_start(request: gr.Request, go: bool, picked: list[str], upload: str | None, chosen: list[str],
-                 other: str, st: list[str], sd: float, name: str, add: bool,
+                 other: str, st: list[str], sd: float, name: str, add: bool, json_tick: bool,
                  progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not go:  # waiting for the user's choice (see prepare): the page already says why
             return gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), "", gr.update()
-        *shown, run = start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, progress)
+        *shown, run = start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, json_tick,
+                                  progress)
         return (*shown, gr.update(visible=True), "", run)
 
     @inline_errors(out)
     def api_start(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
-                  st: list[str], sd: float, name: str, add: bool = False,
+                  st: list[str], sd: float, name: str, add: bool = False, json_tick: bool = False,
                   progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
-        """API: Start. A batch that would add to an existing run is refused with the reason unless ``add``."""
-        return start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, progress)[:3]
+        """API: Start. A batch that would add to an existing run is refused with the reason unless ``add``;
+        ``json_tick`` asks for structured answers (``--answer-format json``)."""
+        return start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, json_tick,
+                           progress)[:3]
 
     def start_batch(caller: Who, picked: list[str], upload: str | None, chosen: list[str], other: str,
-                    st: list[str], sd: float, name: str, add: bool, progress: gr.Progress) -> tuple[Any, ...]:
+                    st: list[str], sd: float, name: str, add: bool, json_tick: bool,
+                    progress: gr.Progress) -> tuple[Any, ...]:
         specs = chosen_models(chosen, other)
         presets_ = [load_preset(p) for p in paths(picked, upload, caller)]
-        name = name.strip() or default_run_name(presets_, seed_of(sd), st or [])
+        fmt = answer_format_of(json_tick)
+        name = name.strip() or default_run_name(presets_, seed_of(sd), st or [], fmt)
         extra = ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))
         cancel_ = ctx.cancel_event(name, caller.owner)
         try:
             result = run_batch(ctx.store, presets_, specs, run_name=name, seed=seed_of(sd), suites=st or [],
                                progress=False, extra_models=extra, extend=bool(add), on_progress=_progress(progress),
-                               cancel=cancel_, user=caller.name)
+                               cancel=cancel_, user=caller.name, answer_format=fmt)
         finally:
             ctx.finished(name, cancel_)
         pick, resume_btn = resume_updates(result, unfinished_runs(ctx))
@@ -245,7 +264,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         return Inline.note(f"Preset {escape(p.name)}: {len(p.items)} item(s) ready; tick models and press Start.")
 
     preset_file.upload(on_preset_upload, preset_file, out, api_visibility="private")
-    inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend]
+    inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend, structured]
     go = gr.State(False)
     # go is False until prepare says the batch may start (a refused or failed check leaves it False)
     start.click(lambda: (False, gr.update(visible=False)), None, [go, to_results], api_visibility="private").then(

@@ -251,3 +251,20 @@ def chosen_models(picked: list[str] | None, adhoc: str | None) -> list[str]:
     """Ticked models plus ad-hoc specs typed as ``provider/model`` (comma or newline separated)."""
     extra = [s.strip() for s in (adhoc or "").replace("\n", ",").split(",") if s.strip()]
     return list(dict.fromkeys([*(picked or []), *extra]))
+
+
+#: the tick that asks for structured answers (``--answer-format json``), worded once for every tab that shows it
+STRUCTURED_LABEL = "Ask for a structured answer (JSON)"
+STRUCTURED_INFO = ("each question with options asks for {\"answer\": <one of its labels>}: a JSON schema (OpenAI-"
+                   "compatible servers), a tool (Anthropic), decoding limited to the labels (hf/ models); recorded "
+                   "with the run")
+
+
+def structured_tick(elem_id: str) -> gr.Checkbox:
+    """The structured-answer tick (off: free text, today's way of asking)."""
+    return gr.Checkbox(label=STRUCTURED_LABEL, value=False, info=STRUCTURED_INFO, elem_id=elem_id)
+
+
+def answer_format_of(ticked: Any) -> str:
+    """The answer format the tick asks for: "json" when ticked, else "free"."""
+    return "json" if bool(ticked) else "free"

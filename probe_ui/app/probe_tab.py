@@ -22,11 +22,13 @@ from probe_ui.app import detail
 from probe_ui.app.access import who
 from probe_ui.app.common import (
     Inline,
+    answer_format_of,
     chosen_models,
     inline_errors,
     model_menu,
     ready_models,
     seed_of,
+    structured_tick,
     to_int,
     unusable_html,
 )
@@ -149,6 +151,7 @@ def _run_bar(ctx: AppContext, ui: Any) -> None:
             with gr.Column(min_width=200):
                 ui.presenter = gr.Checkbox(label="presenter mode: large type for a projector", value=ctx.demo,
                                            elem_id="probe-presenter")
+                ui.structured = structured_tick("probe-structured")
                 ui.start_over = gr.Button("Start over (empty form)", size="sm", elem_id="probe-start-over")
         with gr.Accordion("another model by name (provider/model)", open=False) as ui.adhoc_box:
             ui.adhoc = gr.Textbox(label="models, comma separated", placeholder="openai/gpt-4o-mini, ollama/llava",
@@ -536,7 +539,7 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
 
     @inline_errors(ui.steps_msg)
     def on_preview(request: gr.Request, *values: Any) -> tuple[Any, str, str]:
-        *fields, tmpl, picked, other = values
+        *fields, tmpl, picked, other, _structured = values
         form = _form(fields)
         vs = form.variants(store)
         thumbs.remember(vs)
@@ -552,7 +555,7 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
     @inline_errors(ui.run_msg, {"question": ui.question, "options": ui.options, "answer": ui.answer,
                                 "models": ui.models})
     def on_run(request: gr.Request, *values: Any) -> Any:
-        *fields, tmpl, picked, other = values
+        *fields, tmpl, picked, other, json_tick = values
         ticket = latest.begin(request, "run")
         caller = who(ctx, request)
         specs = chosen_models(picked, other)
@@ -578,6 +581,7 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         try:
             for state, _ in probe_form.run(store, form, specs, variants=vs, run_name=name, cancel=cancel,
                                            template=probe_form.template(tmpl, form), user=caller.name,
+                                           answer_format=answer_format_of(json_tick),
                                            extra_models=ctx.endpoints.usable(caller.owner, specs,
                                                                              admin=caller.can("any_host")),
                                            coalesce_s=REDRAW_S):
@@ -609,7 +613,7 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         return Inline.note(f"Cancelling {_esc(name)}: requests not yet sent are dropped; answers already in are kept."
                            if stopped else f"{_esc(name)} is not running, or is not yours to cancel.")
 
-    asked = [*ui.form, ui.template, ui.models, ui.adhoc]
+    asked = [*ui.form, ui.template, ui.models, ui.adhoc, ui.structured]
     ui.preview_btn.click(on_preview, asked, [ui.table, ui.preview_text, ui.steps_msg], api_name="preview")
     ui.run_btn.click(off_pool(on_run), asked,
                      [ui.table, ui.run_name, ui.run_msg, ui.question, ui.options, ui.answer, ui.models,
