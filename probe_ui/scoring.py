@@ -108,13 +108,6 @@ def robust_parser(row: dict[str, Any], run_benchmark: str | None = None, run_pro
     return None
 
 
-@PARSERS.register("settled")
-def settled_parser(row: dict[str, Any], run_benchmark: str | None = None, run_prompt: str | None = None
-                   ) -> ReplyReader | None:
-    """The robust reading, replaced by a clinician's where one settled the reply (:func:`apply_settlements`)."""
-    return None
-
-
 def check_parser(parser: str) -> Parser:
     """The parser registered as ``parser``; a ScoringError naming the known ones otherwise."""
     return PARSERS.get(parser)
@@ -177,6 +170,13 @@ def legacy_benchmark(row: dict[str, Any], run_benchmark: str | None = None, run_
     if found is None or row.get("kind") != found.legacy_kind:
         return None
     return found
+
+
+@PARSERS.register("settled")
+def settled_parser(row: dict[str, Any], run_benchmark: str | None = None, run_prompt: str | None = None
+                   ) -> ReplyReader | None:
+    """The robust reading, replaced by a clinician's where one settled the reply (:func:`apply_settlements`)."""
+    return None
 
 
 def read_reply(row: dict[str, Any], parser: str, run_benchmark: str | None = None, run_prompt: str | None = None

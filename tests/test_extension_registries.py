@@ -134,7 +134,7 @@ def test_the_cli_takes_registered_parsers_and_judge_modes(first_parser: None, le
     assert args.judge_mode == "first-letter"
     with pytest.raises(SystemExit):
         build_parser().parse_args(["score", "--parser", "strict"])
-    assert "invalid choice: 'strict' (choose from 'robust', 'legacy', 'first')" in capsys.readouterr().err
+    assert "invalid choice: 'strict' (choose from 'robust', 'legacy', 'settled', 'first')" in capsys.readouterr().err
 
 
 def test_a_registry_walks_only_the_modules_it_names(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
