@@ -181,8 +181,8 @@ from probe_ui.reading.presence import (
 
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_spans
-from probe_ui.reading.sureness import is_sure
 from probe_ui.reading.structured import structured_label
+from probe_ui.reading.sureness import is_sure
 from probe_ui.reading.verdicts import (
     TAIL_HEDGE,
     WITHDRAWN,

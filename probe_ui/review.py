@@ -27,14 +27,15 @@ from probe_ui.items import labels_for, suggested_letter
 from probe_ui.reading.item import get_item
 from probe_ui.reading.methods import describe
 from probe_ui.reading.sureness import doubts
-from probe_ui.scoring import SETTLED, rater_label, value_or_none
+from probe_ui.scoring import SETTLED, rater_label, records, value_or_none
 from probe_ui.stats import cohen_kappa
 from probe_ui.store.schema import NO_ANSWER
 
 if TYPE_CHECKING:
     from probe_ui.store import Store
 
-__all__ = ["NO_ANSWER_WORDS", "Pending", "ReviewError", "kappa_words", "pending_html", "judge_agreement", "settle", "settler_agreement", "to_review"]
+__all__ = ["NO_ANSWER_WORDS", "Pending", "ReviewError", "judge_agreement", "kappa_words", "pending_html", "settle",
+           "settler_agreement", "to_review"]
 
 #: how a settlement of "no answer" reads
 NO_ANSWER_WORDS = "no answer"
@@ -100,8 +101,9 @@ def to_review(df: pd.DataFrame, user: str = "", verified: bool | None = None) ->
     me = rater_label(user, verified)
     out = []
     candidates = df[df["reading"].isin(["unsure", SETTLED])]
-    for row in candidates.to_dict("records"):
-        settled_by = row.get("settled_by") if isinstance(row.get("settled_by"), dict) else {}
+    for row in records(candidates):
+        got = row.get("settled_by")
+        settled_by: dict[str, str] = got if isinstance(got, dict) else {}
         if me in settled_by:
             continue
         if row["reading"] == SETTLED and row.get("sure") is True and row.get("method") != SETTLED:

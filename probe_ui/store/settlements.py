@@ -30,7 +30,7 @@ class SettlementsMixin(StoreBase):
         :data:`~probe_ui.store.schema.NO_ANSWER`, ``settled_by``, optional ``verified``) in ONE transaction: all,
         or none when an answer does not exist, has no reply, or a label is not one of its item's labels (the error
         names the first). Returns how many were recorded."""
-        values = []
+        values: list[dict[str, Any]] = []
         for r in rows:
             verified = r.get("verified")
             values.append({"response_id": self._known_id(r["response_id"]), "label": str(r.get("label") or ""),
@@ -40,7 +40,8 @@ class SettlementsMixin(StoreBase):
             return 0
         with self.engine.begin() as c:
             check_responses(c, values, self.where)
-            allowed = self._labels_of(c, sorted({v["response_id"] for v in values}))
+            ids: list[int] = sorted({v["response_id"] for v in values})
+            allowed = self._labels_of(c, ids)
             for v in values:
                 labels = allowed[v["response_id"]]
                 if labels is None:
@@ -57,9 +58,10 @@ class SettlementsMixin(StoreBase):
         """Each answer's allowed labels (None: an answer without a reply)."""
         out: dict[int, tuple[str, ...] | None] = {}
         for start in range(0, len(ids), 900):
+            chunk = ids[start:start + 900]
             q = sa.select(responses.c.id, responses.c.prompt, responses.c.error, responses.c.raw_text,
                           variants.c.kind, variants.c.options) \
-                .join(variants, variants.c.id == responses.c.variant_id).where(responses.c.id.in_(ids[start:start + 900]))
+                .join(variants, variants.c.id == responses.c.variant_id).where(responses.c.id.in_(chunk))
             for rid, prompt, error, text, kind, options in c.execute(q):
                 if error is not None or text is None:
                     out[int(rid)] = None
