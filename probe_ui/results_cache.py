@@ -54,17 +54,13 @@ def store_stamp(store: Store, run_names: Sequence[str]) -> tuple[Any, ...]:
         calls = {r[0]: (int(r[1]), r[2]) for r in c.execute(
             sa.select(responses.c.run_id, sa.func.count(), sa.func.max(responses.c.id))
             .where(responses.c.run_id.in_(ids)).group_by(responses.c.run_id))}
-        rated = {r[0]: (int(r[1]), r[2]) for r in c.execute(
-            sa.select(responses.c.run_id, sa.func.count(), sa.func.max(ratings.c.id))
-            .join(responses, responses.c.id == ratings.c.response_id)
-            .where(responses.c.run_id.in_(ids)).group_by(responses.c.run_id))}
-        settled = {r[0]: (int(r[1]), r[2]) for r in c.execute(
-            sa.select(responses.c.run_id, sa.func.count(), sa.func.max(settlements.c.id))
-            .join(responses, responses.c.id == settlements.c.response_id)
-            .where(responses.c.run_id.in_(ids)).group_by(responses.c.run_id))}
+        # the people's judgements of its answers (ratings, settled readings): each table counted the same way
+        judged = [{r[0]: (int(r[1]), r[2]) for r in c.execute(
+            sa.select(responses.c.run_id, sa.func.count(), sa.func.max(table.c.id))
+            .join(responses, responses.c.id == table.c.response_id)
+            .where(responses.c.run_id.in_(ids)).group_by(responses.c.run_id))} for table in (ratings, settlements)]
     return tuple((rows[n].id, json.dumps(rows[n].settings, sort_keys=True, default=str), str(rows[n].updated_at),
-                  calls.get(rows[n].id, (0, None)), rated.get(rows[n].id, (0, None)),
-                  settled.get(rows[n].id, (0, None))) for n in names)
+                  calls.get(rows[n].id, (0, None)), *(j.get(rows[n].id, (0, None)) for j in judged)) for n in names)
 
 
 class ScoredCache:
