@@ -324,14 +324,10 @@ def apply_settlements(df: pd.DataFrame, latest: pd.DataFrame, per_settler: pd.Da
     replaces the reading (method ``settled``, sure)."""
     if df.empty:
         return df.assign(settled_by=pd.Series(dtype=object), reading=pd.Series(dtype=object))
-    by_id: dict[int, dict[str, str]] = {}
-    for rid, who, label, checked in zip(per_settler["response_id"], per_settler["settled_by"],
-                                        per_settler["label"], per_settler["verified"]):
-        by_id.setdefault(int(rid), {})[rater_label(str(who), checked)] = str(label)
     rid = df["response_id"]
-    hit = rid.isin(list(by_id)).to_numpy() & df["error"].isna().to_numpy()
-    df["settled_by"] = pd.Series([by_id[int(r)] if h else None for r, h in zip(rid, hit)], index=df.index,
-                                 dtype=object)
+    settled_by = rater_ratings(per_settler, rid, who="settled_by", value="label")
+    hit = settled_by.notna().to_numpy() & df["error"].isna().to_numpy()
+    df["settled_by"] = settled_by.where(hit, None)
     if use and hit.any():
         label = rid[hit].map(dict(zip(latest["response_id"].astype(int), latest["label"].astype(str))))
         given = label.ne("").to_numpy()
@@ -469,16 +465,18 @@ def rater_label(rater: str, verified: Any = None) -> str:
     return f"{rater or '(unnamed)'}{UNVERIFIED}" if unchecked else rater
 
 
-def rater_ratings(per_rater: pd.DataFrame, response_ids: pd.Series) -> pd.Series:
+def rater_ratings(per_rater: pd.DataFrame, response_ids: pd.Series, *, who: str = "rater", value: str = "rating"
+                  ) -> pd.Series:
     """Per answer, ``{rater: rating}`` of each rater's latest rating (:meth:`Store.ratings_frame` with
     ``per_rater``; a rater whose name was typed without a login labelled by :func:`rater_label`), None where
-    nobody rated it; aligned with ``response_ids``."""
+    nobody rated it; aligned with ``response_ids``. ``who`` and ``value`` name the columns of another judgement
+    kept per person (settled readings: ``settled_by`` and ``label``)."""
     out = pd.Series([None] * len(response_ids), index=response_ids.index, dtype=object)
     if per_rater.empty:
         return out
     by_id: dict[int, dict[str, str]] = {}
     verified = per_rater["verified"] if "verified" in per_rater.columns else [None] * len(per_rater)
-    for rid, rater, rating, checked in zip(per_rater["response_id"], per_rater["rater"], per_rater["rating"],
+    for rid, rater, rating, checked in zip(per_rater["response_id"], per_rater[who], per_rater[value],
                                            verified):
         by_id.setdefault(int(rid), {})[rater_label(str(rater), checked)] = str(rating)
     hit = response_ids.isin(list(by_id)).to_numpy()
