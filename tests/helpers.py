@@ -249,3 +249,19 @@ def store_replies(store: Any, preset: Path, replies: dict[str, list[str]], run: 
                 "request_hash": f"{v.id}{model}", "messages": [], "settings": {}, "raw_text": text, **parse,
                 "latency_s": 0.1, "input_tokens": 1, "output_tokens": 1, "cost": 0.0, "error": None}))
     return ids
+
+
+def busy_threads() -> str:
+    """The stacks of this process's threads that are inside probe_ui's code: what an in-process app was doing when
+    a browser test gave up waiting for it (so a timeout in CI says where the app was stuck, not only that it was)."""
+    import sys
+    import threading
+    import traceback
+
+    names = {t.ident: t.name for t in threading.enumerate()}
+    out = []
+    for ident, frame in sys._current_frames().items():
+        stack = traceback.format_stack(frame)
+        if any("probe_ui" in line for line in stack):
+            out.append(f"--- thread {names.get(ident, ident)}:\n" + "".join(stack[-12:]))
+    return "app threads at the time:\n" + "\n".join(out) if out else "no app thread was inside probe_ui"

@@ -288,7 +288,7 @@ def test_batch_tab_cancel_and_resume(app_server, fake_openai):
     while not any(r["run"] == "cancel-me" and r["answered"] >= 3 for r in store.run_progress()):
         assert time.monotonic() < deadline, "the batch never started"
         time.sleep(0.1)
-    assert "Cancelling" in client.predict("cancel-me", api_name="/cancel_batch")
+    assert "Cancel sent" in client.predict("cancel-me", api_name="/cancel_batch")
     status = job.result(timeout=120)[0]
     assert "Cancelled" in status and "Resume" in status
     done = {r["run"]: r for r in store.run_progress()}["cancel-me"]

@@ -18,7 +18,7 @@ import pytest
 from pydicom.data import get_testdata_file
 
 from app_server import module_app, serving, start_app
-from helpers import require_chromium
+from helpers import busy_threads, require_chromium
 from shared_chromium import close_contexts
 
 ARTIFACTS = Path(os.environ.get("PROBE_UI_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
@@ -106,7 +106,7 @@ class Page:
             if re.search(pattern, text):
                 return text
             time.sleep(0.1)
-        raise AssertionError(f"{selector} never showed {pattern!r}; last text: {text[:500]!r}")
+        raise AssertionError(f"{selector} never showed {pattern!r}; last text: {text[:500]!r}\n{busy_threads()}")
 
     def run_name(self) -> str:
         return self.p.locator("#probe-run-name textarea, #probe-run-name input").first.input_value()
@@ -761,6 +761,7 @@ def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_complet
         assert time.monotonic() < deadline, "the slow model was never asked"
         time.sleep(0.1)
     pg.p.locator("#batch-cancel").click()
+    pg.wait_text("#batch-cancel-note", r"Cancel sent to .*Resume finishes it")  # beside the button, not the status
     status = pg.wait_text("#batch-status", r"Cancelled.*: (at least )?\d+ answers left", timeout_s=60)
     assert "Resume" in status
     cancelled = {r["run"]: r for r in fresh_server.store().run_progress()}[run]

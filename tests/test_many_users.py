@@ -136,14 +136,14 @@ def test_only_the_starter_or_an_admin_cancels_a_run(app: AppServer, fake_openai:
                    "slow", api_name="/run")
     live = _wait_for(store, lambda r: r["kind"] == "live" and r["run"] not in earlier, "the probe never started")["run"]
     said = b.predict(live, api_name="/cancel_probe")
-    assert "Cancelling" not in said and "not running" in said
+    assert "Cancel sent" not in said and "not running" in said
     table, run, *_ = job.result(timeout=120)
     assert run == live and "4 of 4 answers · finished" in table["html"] and "cancelled" not in table["html"]
 
     fake_openai.latency_s = 0.3
     job = a.submit(["mediconfusion_pairs"], None, [], "slow", ["rotations"], 0, "alices-batch", api_name="/batch")
     _wait_for(store, lambda r: r["run"] == "alices-batch" and r["answered"] >= 2, "the batch never started")
-    assert "Cancelling" not in b.predict("alices-batch", api_name="/cancel_batch")
+    assert "Cancel sent" not in b.predict("alices-batch", api_name="/cancel_batch")
     status = job.result(timeout=180)[0]
     assert "Cancelled" not in status
     done = {r["run"]: r for r in store.run_progress()}["alices-batch"]
@@ -153,7 +153,7 @@ def test_only_the_starter_or_an_admin_cancels_a_run(app: AppServer, fake_openai:
         root = client(app, "root")
         job = a.submit(["mediconfusion_pairs"], None, [], "slow", ["rotations"], 1, "alices-2", api_name="/batch")
         _wait_for(store, lambda r: r["run"] == "alices-2" and r["answered"] >= 2, "the batch never started")
-        assert "Cancelling" in root.predict("alices-2", api_name="/cancel_batch")
+        assert "Cancel sent" in root.predict("alices-2", api_name="/cancel_batch")
         assert "Cancelled" in job.result(timeout=180)[0]
         with pytest.raises(AppError, match="only they or an admin can resume"):
             b.predict("alices-2", api_name="/resume_batch")

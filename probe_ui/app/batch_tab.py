@@ -144,6 +144,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         start = gr.Button("Start", variant="primary", elem_id="batch-start")
         cancel = gr.Button("Cancel", elem_id="batch-cancel")
         refresh = gr.Button("↻ lists", size="sm")
+    # the answer to Cancel has a place of its own: written into the status line, a late delivery of it could hide
+    # the "Cancelled" summary the batch writes there once its answers in flight are in
+    cancel_note = gr.HTML("", elem_id="batch-cancel-note")
     progress_bar = gr.HTML("", elem_id="batch-progress", elem_classes=["pu-progress-slot"])  # the one progress bar
     out = gr.HTML("", elem_id="batch-status")
     to_results = gr.Button("Open the Results tab", size="sm", visible=False, elem_id="batch-to-results")
@@ -236,11 +239,12 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         pick, resume_btn = resume_updates(result, unfinished_runs(ctx), resumed=True)
         return (summary(result), runs_table(ctx), pick, resume_btn, gr.update(visible=True), "", result.run.name)
 
-    @inline_errors(out)
+    @inline_errors(cancel_note)
     def on_cancel(request: gr.Request, name: str) -> str:
         caller = who(ctx, request)
         if name and ctx.cancel(name, caller.owner, anyone=caller.can("cancel_any")):
-            return f"Cancelling {escape(name)}: no new requests; answers already in are kept. Resume finishes it."
+            return (f"Cancel sent to {escape(name)}: no new requests; answers already in are kept, and the line "
+                    "below says when it has stopped. Resume finishes it.")
         return f"No batch of yours named {escape(name or '')} is running."
 
     def on_refresh(request: gr.Request, cur: list[str], cur_models: list[str]) -> tuple[Any, ...]:
@@ -267,7 +271,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend, structured]
     go = gr.State(False)
     # go is False until prepare says the batch may start (a refused or failed check leaves it False)
-    start.click(lambda: (False, gr.update(visible=False)), None, [go, to_results], api_visibility="private").then(
+    start.click(lambda: (False, gr.update(visible=False), ""), None, [go, to_results, cancel_note],
+                api_visibility="private").then(
         prepare, inputs, [run_name, out, extend, go], api_visibility="private", show_progress="hidden").then(
         off_pool(on_start), [go, *inputs],
         [out, runs, resume_pick, extend, resume, to_results, progress_bar, finished],
@@ -275,10 +280,10 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     # the API's Start: the same check (a batch that would add to an existing run needs extend=True), then the run
     api_btn = gr.Button(visible=False)
     api_btn.click(off_pool(api_start), inputs, [out, runs, resume_pick], **model_event(api_name="batch"))
-    cancel.click(on_cancel, run_name, out, api_name="cancel_batch")
+    cancel.click(on_cancel, run_name, cancel_note, api_name="cancel_batch")
     resume_pick.select(lambda n: n, resume_pick, run_name, api_visibility="private")
     resume_pick.change(lambda n: gr.update(interactive=bool(n)), resume_pick, resume, api_visibility="private")
-    resume.click(lambda: gr.update(visible=False), None, to_results, api_visibility="private")
+    resume.click(lambda: (gr.update(visible=False), ""), None, [to_results, cancel_note], api_visibility="private")
     resume.click(off_pool(on_resume), resume_pick,
                  [out, runs, resume_pick, resume, to_results, progress_bar, finished],
                  show_progress_on=[progress_bar], **model_event(api_name="resume_batch"))
