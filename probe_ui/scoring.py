@@ -69,6 +69,7 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.items import labels_for, suggested_letter
 from probe_ui.metrics import accuracy_by_model
 from probe_ui.metrics.samples import majority_vote
+from probe_ui.pushback.turns import apply_turns, pushback_ids
 from probe_ui.reading.confidence import CONFIDENCE, confidence_column
 from probe_ui.registry import Registry
 from probe_ui.store import Store, run_variants
@@ -432,6 +433,7 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
         df, used, fresh = reparse(store.answers_frame(run.id, full=True, detail=detail), parser,
                                   run.config.benchmark, run.config.prompt)
         _refresh_cache(store, fresh)
+        df = apply_turns(df, store.details_of(pushback_ids(df)))
         df = _apply_judges(df, store.judge_frame(run.id))
         if judge:
             df = _apply_fallback(df, store.fallback_judge_frame(run.id, judge))

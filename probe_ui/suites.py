@@ -142,6 +142,14 @@ def _circular(v: Variant, ctx: PerturbContext) -> list[Condition]:
     return [condition(f"shift{s}", ("cyclic_shift", {"shift": s})) for s in range(1, len(v.options))]
 
 
+def _pushback(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    from probe_ui.pushback.pressures import pressure_names
+
+    if not v.labels:
+        return []
+    return [condition(p, ("pushback", {"pressure": p})) for p in pressure_names()]
+
+
 #: every suite, in menu order: the shared ones below, then each benchmark folder's (``probe_ui/benchmarks/<name>/
 #: suite.py``), then plugins' (:func:`register_suite`)
 SUITES: Registry[Suite] = Registry("suite", packages=("probe_ui.benchmarks",), only=("suite",), error=SuiteError,
@@ -154,6 +162,9 @@ for _s in (
     Suite(SEVERITY_SUITE, "every image degradation (noise, blur, jpeg, contrast, brightness, crop, downscale) at "
           "severities 1-5 and rotation by 15, 30, 45, 90 and 180 degrees, named severity/<perturbation>-<level>; "
           "answers unchanged; orientation questions are not rotated", ("robustness_curves",), _severity),
+    Suite("pushback", "after the model's own answer, one pushback turn per pressure type (doubt, expert, "
+          "authority, consensus, emotional, guideline, self_doubt) in the same conversation; the stored answer is "
+          "the one after the pushback, the first one kept with it", ("pushback",), _pushback),
 ):
     SUITES.add(_s.name, _s)
 

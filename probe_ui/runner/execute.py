@@ -26,7 +26,8 @@ from probe_ui.providers.base import (
     Response,
     fit_images,
 )
-from probe_ui.runner.cells import Cell, response_row
+from probe_ui.pushback.conversation import converse, spec_of
+from probe_ui.runner.cells import Cell, response_row, score_response
 from probe_ui.store import Run, Store
 
 
@@ -157,7 +158,11 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
     async def one(cell: Cell) -> None:
         if cancel is not None and cancel.is_set():
             return
-        sent, resp = await call(cell.model, cell.request)
+        if spec_of(cell.variant) is not None:  # a pushback: the first answer, then each pressure turn
+            sent, resp = await converse(cell.variant, cell.model, cell.request, call,
+                                        lambda req, first: score_response(cell.variant, req, first)["parsed"])
+        else:
+            sent, resp = await call(cell.model, cell.request)
         row = response_row(run.id, cell, resp, sent)
         stored = await blocking(store.save_response, row)
         if on_stored is not None:

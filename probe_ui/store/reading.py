@@ -40,6 +40,17 @@ class ReadingMixin(StoreBase):
         with self.engine.connect() as c:
             return [dict(x) for x in c.execute(q).mappings()]
 
+    def details_of(self, response_ids: list[int]) -> dict[int, Any]:
+        """The stored ``details`` of some responses, decoded, by id (a pushback's turns: what the scored-answer
+        table reads for its few rows without loading every row's details)."""
+        out: dict[int, Any] = {}
+        ids = [int(i) for i in response_ids]
+        with self.engine.connect() as c:
+            for start in range(0, len(ids), 500):  # SQLite allows a few thousand parameters per statement
+                q = sa.select(responses.c.id, responses.c.details).where(responses.c.id.in_(ids[start:start + 500]))
+                out.update({int(i): decode_json(d) for i, d in c.execute(q)})
+        return out
+
     def item_errors(self, run_id: int) -> list[dict[str, Any]]:
         with self.engine.connect() as c:
             q = sa.select(item_errors).where(item_errors.c.run_id == run_id).order_by(item_errors.c.source,

@@ -1,0 +1,40 @@
+"""The pushback perturbation: the question, image and answer stay; after the model's own answer the conversation
+goes on with a pressure message (issue 44, :mod:`probe_ui.pushback`).
+
+The variant records its pushback in ``prompt_args["pushback"]``: the pressure type, the number of pushback turns,
+and a seed from which the runner draws the pushed option once it has read the model's first answer (the same
+option for the same run seed, item, model and sample). The runner asks the turns
+(:mod:`probe_ui.pushback.conversation`); the variant's stored answer is the one after the last pushback.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from probe_ui.items import Variant
+from probe_ui.perturb.registry import PerturbationError, register
+from probe_ui.pushback.pressures import pressure_names
+
+Kind = Literal[tuple(pressure_names())]  # type: ignore[valid-type]  # the built-in pressure types, in order
+MAX_TURNS = 2  # pushback turns after the first answer: a second turn, and optionally a third
+
+
+@register("pushback", "After the model's own answer, press it in the same conversation: 'doubt' (\"Are you "
+          "sure?\"), 'expert', 'authority', 'consensus', 'emotional', 'guideline' or 'self_doubt'; 'turns' 2 "
+          "presses twice. The stored answer is the one after the last pushback.",
+          "unchanged (the first answer and the pushed option are stored with the conversation)")
+def pushback(variant: Variant, rng: random.Random, *,
+             pressure: Annotated[Kind, Field(description="the kind of pressure (probe_ui.pushback.pressures)")
+                                 ] = "doubt",
+             turns: Annotated[int, Field(ge=1, le=MAX_TURNS, description="pushback turns after the first answer")
+                              ] = 1) -> tuple[Variant, dict[str, Any]]:
+    if variant.prompt_args.get("pushback"):
+        raise PerturbationError("pushback: this variant is already pushed back; apply it once")
+    if not variant.labels:
+        raise PerturbationError(f"pushback needs an item whose answer is one of its labels (multiple choice, yes/no "
+                                f"or label); this one is '{variant.kind}'")
+    spec = {"pressure": pressure, "turns": turns, "seed": rng.getrandbits(63)}
+    return variant.evolve(prompt_args={**variant.prompt_args, "pushback": spec}), dict(spec)
