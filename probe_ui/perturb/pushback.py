@@ -18,7 +18,8 @@ from probe_ui.items import Variant
 from probe_ui.perturb.registry import PerturbationError, register
 from probe_ui.pushback.pressures import pressure_names
 
-Kind = Literal[tuple(pressure_names())]  # type: ignore[valid-type]  # the built-in pressure types, in order
+PRESSURE_KINDS: tuple[str, ...] = tuple(pressure_names())  # the built-in pressure types, in order
+Kind = Literal[PRESSURE_KINDS]  # type: ignore[valid-type]
 MAX_TURNS = 2  # pushback turns after the first answer: a second turn, and optionally a third
 
 
