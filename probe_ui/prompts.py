@@ -22,6 +22,11 @@ from probe_ui.items import LETTERS, Variant
 from probe_ui.providers.base import GenerationSettings, ImagePart, Message, Request, TextPart
 from probe_ui.registry import Registry
 
+#: the sentence the prompt appends when a probe asks for the model's confidence (``--confidence``, the answer format
+#: "confidence"); :mod:`probe_ui.reading.confidence` reads the number the reply gives
+CONFIDENCE_INSTRUCTION = ("After your answer, give your confidence that it is right as 'Confidence: N%', "
+                          "N from 0 to 100.")
+
 if TYPE_CHECKING:
     from PIL import Image
 
@@ -179,10 +184,12 @@ def render(v: Variant, template: str | None = None, settings: GenerationSettings
             raise PromptError(f"few-shot example '{ex.item_id}' has no answer to show")
         messages.append(Message("user", tuple(ImagePart(im) for im in ex.images) + (TextPart(ex_text),)))
         messages.append(Message("assistant", (TextPart(label),)))
-    parts = tuple(ImagePart(im) for im in v.images) + (TextPart(text),)
-    messages.append(Message("user", parts))
     settings = settings or GenerationSettings(max_tokens=t.max_tokens)
     labels = () if t.name == "free" else v.labels
+    if settings.answer_format == "confidence" and labels:  # the answer, then how sure the model is of it
+        text = f"{text.rstrip()}\n{CONFIDENCE_INSTRUCTION}"
+    parts = tuple(ImagePart(im) for im in v.images) + (TextPart(text),)
+    messages.append(Message("user", parts))
     return Request(tuple(messages), settings, labels, v.id, sample, t.name, question=v.question, options=v.options)
 
 

@@ -144,6 +144,13 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     # the tick "Ask for a structured answer (JSON)": a run of its own, said in the status
     status = call(client, "/batch", [set_path], None, ["baseline/first"], "", [], 0, "api-json", False, True)[0]
     assert "api-json" in status and "0 errors" in status and "Structured answers" in status
+    # the tick "Ask for its confidence": a run of its own whose prompts end with the confidence line; not with JSON
+    status = call(client, "/batch", [set_path], None, ["baseline/first"], "", [], 0, "api-conf", False, False,
+                  True)[0]
+    assert "api-conf" in status and "confidence too" in status
+    assert store.get_run("api-conf").config.answer_format == "confidence"
+    assert "not both" in call(client, "/batch", [set_path], None, ["baseline/first"], "", [], 0, "api-both", False,
+                              True, True)[0]
     assert "is running" in call(client, "/cancel_batch", "api-batch")  # finished already
     assert "nothing left to resume" in call(client, "/resume_batch", run)[0]  # said beside the run, not a toast
     presets, models, runs, _ = call(client, "/list_runs", [], [])

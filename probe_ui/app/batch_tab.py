@@ -13,6 +13,7 @@ from probe_ui.app.common import (
     Inline,
     answer_format_of,
     chosen_models,
+    confidence_tick,
     inline_errors,
     model_menu,
     ready_models,
@@ -89,6 +90,8 @@ def summary(result: BatchResult) -> str:
              f"already done, {r.answered} new, {r.errors} errors, {len(r.item_errors)} items not loaded.</p>")
     if r.run.config.answer_format == "json":
         head += "<p>Structured answers: each question with options asked for {\"answer\": &lt;a label&gt;}.</p>"
+    elif r.run.config.answer_format == "confidence":
+        head += "<p>Each question with options asked for the model's confidence too (calibration in Results).</p>"
     if r.cancelled and not r.plan_complete:
         head += (f"<p>Cancelled while the batch was still being planned: at least {r.remaining} answers left to do; "
                  "press Resume to finish them.</p>")
@@ -139,7 +142,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         extend = gr.Checkbox(label="add to the existing run of this name", value=False, visible=False,
                              elem_id="batch-extend",
                              info="asks the new models or suites there; the run then counts and resumes all of them")
-        structured = structured_tick("batch-structured")
+        with gr.Column(min_width=220):
+            structured = structured_tick("batch-structured")
+            confident = confidence_tick("batch-confidence")
     with gr.Row():
         start = gr.Button("Start", variant="primary", elem_id="batch-start")
         cancel = gr.Button("Cancel", elem_id="batch-cancel")
@@ -164,7 +169,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
 
     @inline_errors(out)
     def prepare(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
-                st: list[str], sd: float, name: str, add: bool, json_tick: bool) -> tuple[Any, ...]:
+                st: list[str], sd: float, name: str, add: bool, json_tick: bool, conf_tick: bool = False
+                ) -> tuple[Any, ...]:
         """The run's name (derived when blank) and what the batch does to it, said before anything is asked; a
         batch that would add to an existing run waits for "add to run" (``go`` False)."""
         caller = who(ctx, request)
@@ -172,7 +178,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         if not files:
             raise ProbeError("tick at least one preset (or upload one)")
         presets_ = [load_preset(p) for p in files]
-        fmt = answer_format_of(json_tick)
+        fmt = answer_format_of(json_tick, conf_tick)
         name = name.strip() or default_run_name(presets_, seed_of(sd), st or [], fmt)
         change = batch_change(ctx.store, presets_, chosen_models(chosen, other), run_name=name, seed=seed_of(sd),
                               suites=st or [], extra_models=ctx.endpoints.configs(caller.owner), answer_format=fmt)
@@ -183,29 +189,30 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
 
     @inline_errors(out)
     def on_start(request: gr.Request, go: bool, picked: list[str], upload: str | None, chosen: list[str],
-                 other: str, st: list[str], sd: float, name: str, add: bool, json_tick: bool,
+                 other: str, st: list[str], sd: float, name: str, add: bool, json_tick: bool, conf_tick: bool,
                  progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not go:  # waiting for the user's choice (see prepare): the page already says why
             return gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), "", gr.update()
         *shown, run = start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, json_tick,
-                                  progress)
+                                  progress, conf_tick)
         return (*shown, gr.update(visible=True), "", run)
 
     @inline_errors(out)
     def api_start(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
                   st: list[str], sd: float, name: str, add: bool = False, json_tick: bool = False,
-                  progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+                  conf_tick: bool = False, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         """API: Start. A batch that would add to an existing run is refused with the reason unless ``add``;
-        ``json_tick`` asks for structured answers (``--answer-format json``)."""
+        ``json_tick`` asks for structured answers (``--answer-format json``), ``conf_tick`` for the model's
+        confidence (``--confidence``)."""
         return start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, json_tick,
-                           progress)[:3]
+                           progress, conf_tick)[:3]
 
     def start_batch(caller: Who, picked: list[str], upload: str | None, chosen: list[str], other: str,
                     st: list[str], sd: float, name: str, add: bool, json_tick: bool,
-                    progress: gr.Progress) -> tuple[Any, ...]:
+                    progress: gr.Progress, conf_tick: bool = False) -> tuple[Any, ...]:
         specs = chosen_models(chosen, other)
         presets_ = [load_preset(p) for p in paths(picked, upload, caller)]
-        fmt = answer_format_of(json_tick)
+        fmt = answer_format_of(json_tick, conf_tick)
         name = name.strip() or default_run_name(presets_, seed_of(sd), st or [], fmt)
         extra = ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))
         cancel_ = ctx.cancel_event(name, caller.owner)
@@ -268,7 +275,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         return Inline.note(f"Preset {escape(p.name)}: {len(p.items)} item(s) ready; tick models and press Start.")
 
     preset_file.upload(on_preset_upload, preset_file, out, api_visibility="private")
-    inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend, structured]
+    inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend, structured, confident]
     go = gr.State(False)
     # go is False until prepare says the batch may start (a refused or failed check leaves it False)
     start.click(lambda: (False, gr.update(visible=False), ""), None, [go, to_results, cancel_note],

@@ -265,6 +265,23 @@ def structured_tick(elem_id: str) -> gr.Checkbox:
     return gr.Checkbox(label=STRUCTURED_LABEL, value=False, info=STRUCTURED_INFO, elem_id=elem_id)
 
 
-def answer_format_of(ticked: Any) -> str:
-    """The answer format the tick asks for: "json" when ticked, else "free"."""
-    return "json" if bool(ticked) else "free"
+#: the tick that asks for the model's confidence (``--confidence``, the answer format "confidence")
+CONFIDENCE_LABEL = "Ask for its confidence (0-100 %)"
+CONFIDENCE_INFO = ("each question with options ends with: give your confidence as 'Confidence: N%'; the Results tab "
+                   "then shows calibration (ECE, Brier score, reliability); recorded with the run")
+
+
+def confidence_tick(elem_id: str) -> gr.Checkbox:
+    """The confidence tick (off: the answer alone)."""
+    return gr.Checkbox(label=CONFIDENCE_LABEL, value=False, info=CONFIDENCE_INFO, elem_id=elem_id)
+
+
+def answer_format_of(ticked: Any, confidence: Any = False) -> str:
+    """The answer format the ticks ask for: "json" (structured), "confidence", or "free" (neither); both ticked is
+    refused: a structured answer has no place for the confidence line."""
+    if bool(ticked) and bool(confidence):
+        from probe_ui.live import ProbeError
+
+        raise ProbeError("tick either a structured answer or its confidence, not both: a JSON answer has no place for "
+                         "the confidence line", field="confidence")
+    return "json" if bool(ticked) else "confidence" if bool(confidence) else "free"

@@ -24,6 +24,7 @@ from probe_ui.app.common import (
     Inline,
     answer_format_of,
     chosen_models,
+    confidence_tick,
     inline_errors,
     model_menu,
     ready_models,
@@ -152,6 +153,7 @@ def _run_bar(ctx: AppContext, ui: Any) -> None:
                 ui.presenter = gr.Checkbox(label="presenter mode: large type for a projector", value=ctx.demo,
                                            elem_id="probe-presenter")
                 ui.structured = structured_tick("probe-structured")
+                ui.confident = confidence_tick("probe-confidence")
                 ui.start_over = gr.Button("Start over (empty form)", size="sm", elem_id="probe-start-over")
         with gr.Accordion("another model by name (provider/model)", open=False) as ui.adhoc_box:
             ui.adhoc = gr.Textbox(label="models, comma separated", placeholder="openai/gpt-4o-mini, ollama/llava",
@@ -539,7 +541,7 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
 
     @inline_errors(ui.steps_msg)
     def on_preview(request: gr.Request, *values: Any) -> tuple[Any, str, str]:
-        *fields, tmpl, picked, other, _structured = values
+        *fields, tmpl, picked, other, _structured, _confident = values
         form = _form(fields)
         vs = form.variants(store)
         thumbs.remember(vs)
@@ -555,7 +557,7 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
     @inline_errors(ui.run_msg, {"question": ui.question, "options": ui.options, "answer": ui.answer,
                                 "models": ui.models})
     def on_run(request: gr.Request, *values: Any) -> Any:
-        *fields, tmpl, picked, other, json_tick = values
+        *fields, tmpl, picked, other, json_tick, conf_tick = values
         ticket = latest.begin(request, "run")
         caller = who(ctx, request)
         specs = chosen_models(picked, other)
@@ -581,7 +583,7 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         try:
             for state, _ in probe_form.run(store, form, specs, variants=vs, run_name=name, cancel=cancel,
                                            template=probe_form.template(tmpl, form), user=caller.name,
-                                           answer_format=answer_format_of(json_tick),
+                                           answer_format=answer_format_of(json_tick, conf_tick),
                                            extra_models=ctx.endpoints.usable(caller.owner, specs,
                                                                              admin=caller.can("any_host")),
                                            coalesce_s=REDRAW_S):
@@ -613,7 +615,7 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         return Inline.note(f"Cancelling {_esc(name)}: requests not yet sent are dropped; answers already in are kept."
                            if stopped else f"{_esc(name)} is not running, or is not yours to cancel.")
 
-    asked = [*ui.form, ui.template, ui.models, ui.adhoc, ui.structured]
+    asked = [*ui.form, ui.template, ui.models, ui.adhoc, ui.structured, ui.confident]
     ui.preview_btn.click(on_preview, asked, [ui.table, ui.preview_text, ui.steps_msg], api_name="preview")
     ui.run_btn.click(off_pool(on_run), asked,
                      [ui.table, ui.run_name, ui.run_msg, ui.question, ui.options, ui.answer, ui.models,

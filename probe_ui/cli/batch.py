@@ -41,7 +41,11 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
                    help="free: the model answers in its own words, read by the rules (default); json: every question "
                         "with options asks for {\"answer\": <one of its labels>} in the provider's own way (OpenAI-"
                         "compatible servers: a JSON schema; Anthropic: a tool; hf/ models: decoding limited to the "
-                        "labels), read exactly; recorded with the run, so two runs compare the formats")
+                        "labels), read exactly; confidence: free text followed by 'Confidence: N%%' (0-100), for "
+                        "the calibration metrics; recorded with the run, so two runs compare the formats")
+    b.add_argument("--confidence", action="store_true",
+                   help="ask every question with options for the model's confidence too (--answer-format "
+                        "confidence): ECE, Brier score and accuracy at 50/80/95 %% coverage in 'score'")
     b.add_argument("--judge", default=None, metavar="SPEC",
                    help="a model that maps free-form answers to options (e.g. with --prompt free)")
     b.add_argument("--judge-mode", default="mediconfusion", choices=RegisteredNames("probe_ui.judge:JUDGE_MODES"),
@@ -73,6 +77,11 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
+    if args.confidence:
+        if args.answer_format not in ("free", "confidence"):
+            raise UsageError(f"--confidence asks for free text with a confidence line; --answer-format "
+                             f"{args.answer_format} leaves no place for it: choose one")
+        args.answer_format = "confidence"
     presets = [load_preset(p, args.image_root) for p in args.presets]  # all validated before any work
     if args.dry_run:
         return print_plan(presets, args)

@@ -59,7 +59,10 @@ class Message:
 #: how a model is asked to write its answer (``--answer-format``): "free" text, read by the rules, or "json", an
 #: object ``{"answer": <one of the item's labels>}`` the provider asks for in its own way (a JSON schema, a tool,
 #: constrained decoding: :mod:`probe_ui.providers.answer_format`)
-ANSWER_FORMATS = ("free", "json")
+ANSWER_FORMATS = ("free", "json", "confidence")
+#: formats that are plain text to every provider: "confidence" is free text with a fixed last line, "Confidence: N%"
+#: (:data:`probe_ui.prompts.CONFIDENCE_INSTRUCTION`, appended to the prompt; ``--confidence``)
+TEXT_FORMATS = ("free", "confidence")
 
 
 @dataclass(frozen=True)
@@ -266,7 +269,7 @@ class Provider(ABC):
         """Why this model cannot be asked for answers in ``answer_format``, or None when it can: a format the
         provider does not honour is refused, never quietly replaced by free text (the run would record a condition
         its answers were not asked under)."""
-        if answer_format in cls.answer_formats:
+        if answer_format in cls.answer_formats or answer_format in TEXT_FORMATS:
             return None
         return (f"model '{config.name}' cannot be asked for --answer-format {answer_format}: the {cls.name} provider "
                 f"honours {', '.join(cls.answer_formats)} only")

@@ -66,4 +66,6 @@ class BaselineProvider(Provider):
             return Response(text="", details={"note": "no labels to choose from (free-text question)"})
         label = self.pick(request)
         text = answer_format.reply(label) if answer_format.structured(request) else label
+        if request.settings.answer_format == "confidence":  # a guesser that knows it guesses: 1 / the labels
+            text = f"{label}\nConfidence: {round(100 / len(request.labels))}%"
         return Response(text=text, input_tokens=0, output_tokens=0, cost=0.0)

@@ -35,9 +35,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-#: the sentence the prompt appends when a probe asks for the model's confidence (``--confidence``)
-CONFIDENCE_INSTRUCTION = ("After your answer, give your confidence that it is right as 'Confidence: N%', "
-                          "N from 0 to 100.")
+from probe_ui.prompts import CONFIDENCE_INSTRUCTION  # noqa: F401  (the sentence these replies answer)
+
 #: the scored-answer table's column of the stated confidence (0-1, None where the reply states none)
 CONFIDENCE = "confidence"
 #: the column a provider fills with its own probability of the chosen answer (0-1); preferred where present

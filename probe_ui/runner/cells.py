@@ -34,7 +34,8 @@ def generation_settings(model: ModelConfig, template: prompts.Template, seed: in
     """A cell's settings: the catalogue's, this batch's temperature, and its answer format (a structured answer
     gets at least :data:`~probe_ui.providers.answer_format.STRUCTURED_MIN_TOKENS` unless the catalogue says)."""
     g = model.generation
-    budget = max(template.max_tokens, STRUCTURED_MIN_TOKENS) if answer_format == "json" else template.max_tokens
+    # a structured answer, or an answer with its confidence line, needs more room than a letter
+    budget = max(template.max_tokens, STRUCTURED_MIN_TOKENS) if answer_format != "free" else template.max_tokens
     return GenerationSettings(
         temperature=float(g.get("temperature", 0.0) if temperature is None else temperature),
         max_tokens=int(g.get("max_tokens", budget)),

@@ -1,0 +1,89 @@
+"""``--confidence`` (the answer format "confidence", issue 44): every question with options asks for a last line
+"Confidence: N%", the run records the format, and the calibration family reads what the replies state."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+from probe_ui.cli import main
+from probe_ui.prompts import CONFIDENCE_INSTRUCTION
+from probe_ui.store import Store
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _user_text(body: dict[str, Any]) -> str:
+    user = [m for m in body["messages"] if m["role"] == "user"][-1]
+    c = user["content"]
+    return c if isinstance(c, str) else "".join(p.get("text", "") for p in c if p.get("type") == "text")
+
+
+def test_a_model_always_90_percent_sure_of_a_over_the_mediconfusion_pairs_has_an_ece_of_40(
+        tmp_path: Path, fake_openai: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The done-when: "The answer is A. Confidence: 90%" to every question of the MediConfusion pairs (each pair's
+    two images have different answers, so A is right half the time) gives ECE = 40 points."""
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    fake_openai.answer = "The answer is A. Confidence: 90%"
+    db = str(tmp_path / "c.db")
+    code, out, err = run_cli(capsys, "batch", "mediconfusion_pairs", "-m", "openai/fake-vlm", "--confidence", "--db", db,
+                             "--no-progress")
+    assert code == 0, err
+    assert "mediconfusion_pairs-seed0-confidence" in out  # a run of its own: never resumes a run asked without it
+    bodies = [r.body for r in fake_openai.chat_requests]
+    assert bodies and all(_user_text(b).endswith(CONFIDENCE_INSTRUCTION) for b in bodies)
+    assert Store(db).get_run("mediconfusion_pairs-seed0-confidence").config.answer_format == "confidence"
+    code, out, err = run_cli(capsys, "score", "--db", db, "--json")
+    assert code == 0, err
+    block = _find(json.loads(out), "calibration")
+    assert block["ece"]["value"] == pytest.approx(40.0)
+    assert block["mean_confidence"]["value"] == pytest.approx(90.0) and block["accuracy"]["value"] == pytest.approx(50)
+
+
+def _find(obj: Any, name: str) -> dict[str, Any]:
+    stack = [obj]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, dict):
+            if isinstance(x.get(name), dict) and "ece" in x[name]:
+                return x[name]
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
+    raise AssertionError(f"no {name} block")
+
+
+def test_confidence_cannot_be_asked_with_structured_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    with pytest.raises(SystemExit) as exc:  # a usage error: argparse's status 2, the reason on stderr
+        main(["batch", "mediconfusion_pairs", "-m", "baseline/random", "--confidence", "--answer-format", "json",
+              "--db", str(tmp_path / "c.db"), "--no-progress"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--confidence" in err and "choose one" in err
+    assert not (tmp_path / "c.db").exists()  # refused before anything was written
+
+
+def test_a_random_baseline_states_the_confidence_of_a_guess(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    """baseline/random asked for its confidence says 1 / the number of options: a calibrated guesser's."""
+    db = str(tmp_path / "c.db")
+    assert run_cli(capsys, "batch", "mediconfusion_pairs", "-m", "baseline/random", "--answer-format", "confidence",
+                   "--db", db, "--no-progress")[0] == 0
+    s = Store(db)
+    texts = s.answers_frame(s.get_run("mediconfusion_pairs-seed0-confidence").id, full=True)["raw_text"]
+    assert all(t.endswith("Confidence: 50%") for t in texts)
