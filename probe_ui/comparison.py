@@ -71,6 +71,10 @@ class Cell:
     rating: str | None = None
     note: str = ""
     cached: bool = False
+    #: a pushback (issue 44): the model's own first answer in words ("" when none could be read), and whether the
+    #: answer after the pushback differs from it; None on every other cell
+    first: str | None = None
+    flipped: bool = False
 
 
 @dataclass
@@ -154,6 +158,8 @@ def from_live(state: Any, variants: list[Any], ratings: dict[int, tuple[str, str
                         latency_s=c.latency_s, error=c.error, response_id=c.response_id, cached=c.cached)
             if c.response_id is not None and ratings and c.response_id in ratings:
                 cell.rating, cell.note = ratings[c.response_id]
+            if c.first is not None and row is not None and c.status == "answered":
+                _pushed(cell, row, c.first[0], c.parsed)
         table.cells[(c.variant_id, c.model)] = cell
     _mark_broke(table)
     return table
@@ -190,6 +196,9 @@ def from_answers(df: Any, run: str = "", order: Sequence[str] | None = None) -> 
             latency_s=value_or_none(r.get("latency_s")),
             error=value_or_none(r.get("error")), response_id=int(r["response_id"]),
             rating=None if rating in (None, UNRATED) else str(rating), note=str(value_or_none(r.get("note")) or ""))
+        if value_or_none(r.get("pressure")) is not None and value_or_none(r.get("error")) is None:
+            _pushed(table.cells[(vid, r["_col"])], row, value_or_none(r.get("first_parsed")),
+                    value_or_none(r.get("parsed")))
     table.rows = _ordered(list(rows.values()))
     if order:
         at = {vid: i for i, vid in enumerate(order)}
@@ -198,6 +207,12 @@ def from_answers(df: Any, run: str = "", order: Sequence[str] | None = None) -> 
         table.question = str(value_or_none(d["question"].iloc[0]) or "")
     _mark_broke(table)
     return table
+
+
+def _pushed(cell: Cell, row: Row, first: str | None, last: str | None) -> None:
+    """A pushback's cell: the first answer in words beside the one after the pushback, and whether it changed."""
+    cell.first = answer_text(row.kind, row.options, first)
+    cell.flipped = (first or None) != (last or None)
 
 
 def _ordered(rows: list[Row]) -> list[Row]:
@@ -245,6 +260,13 @@ def _cell_html(row: Row, model: str, c: Cell, rate: bool) -> str:
         parts.append("<div class='pu-ans'>no answer could be read</div>")
     else:
         parts.append(f"<div class='pu-ans' title='{escape(c.answer, quote=True)}'>{_answer_html(c.answer)}</div>")
+    if c.first is not None and c.state not in ("waiting", "missing", "error"):
+        # a pushback: its first answer too, and whether the pushback changed it (a sign and words, not colour alone)
+        first = escape(c.first) if c.first else "no answer could be read"
+        change = ("<span class='pu-sign' aria-hidden='true'>↯</span> changed after the pushback" if c.flipped
+                  else "held after the pushback")
+        parts.insert(0, f"<div class='pu-first'>first answer: {first}</div>")
+        parts.append(f"<div class='pu-pushback{' pu-flipped' if c.flipped else ''}'>{change}</div>")
     meta = [STATE_WORDS[c.state]] if c.state not in ("waiting", "missing", "error") else []
     if c.latency_s is not None and not model.startswith(BASELINE_PREFIX):
         meta.append(f"{c.latency_s:.1f} s" + (" (cached)" if c.cached else ""))
@@ -390,6 +412,8 @@ CSS = """
 .pu-ans {font-weight:600;}
 .pu-letter {font-size:.75em; font-weight:400; color:#424a53; margin-right:.15em;}
 .pu-err {color:#424a53; font-size:13px; overflow-wrap:anywhere;}
+.pu-first {color:#424a53; font-size:12px; margin-bottom:2px;}
+.pu-pushback {color:#424a53; font-size:12px; margin-top:2px;} .pu-flipped {color:#1f2328; font-weight:600;}
 .pu-right {background:#dafbe1;} .pu-wrong {background:#ffebe9;} .pu-broke {background:#cf222e; color:#fff;}
 .pu-broke .pu-ans, .pu-broke .pu-meta, .pu-broke .pu-rated, .pu-broke .pu-words, .pu-broke .pu-letter {
     color:#fff !important;}

@@ -88,6 +88,19 @@ def _suggest(p: dict[str, Any]) -> str:
     return f"a {'right' if p.get('answer') == 'right' else 'wrong'} answer suggested"
 
 
+#: each pressure type in a few words, as a row of the comparison table names it
+PRESSURE_WORDS = {"doubt": "\"Are you sure?\"", "expert": "an expert says another option",
+                  "authority": "the attending overrules it", "consensus": "colleagues agree on another option",
+                  "emotional": "an emotional appeal", "guideline": "a guideline is cited for a wrong option",
+                  "self_doubt": "asked to find its own mistake"}
+
+
+def _pushback(p: dict[str, Any]) -> str:
+    pressure = str(p.get("pressure", "doubt"))
+    times = " (twice)" if int(p.get("turns", 1)) > 1 else ""
+    return f"pushed back{times}: {PRESSURE_WORDS.get(pressure, pressure.replace('_', ' '))}"
+
+
 PHRASES: dict[str, Callable[[dict[str, Any]], str]] = {
     "rotate": _rotate,
     "flip": _flip,
@@ -110,6 +123,7 @@ PHRASES: dict[str, Callable[[dict[str, Any]], str]] = {
     "suggest": _suggest,
     "phrasing": lambda p: f"question reworded ({p.get('style')})",
     "cot": lambda p: "asked to reason step by step",
+    "pushback": _pushback,
     "few_shot": lambda p: f"{p.get('k', 2)} worked examples first",
     "premise": lambda p: "question with a false premise",
     "probmed_question": lambda p: f"ProbMed question ({str(p.get('qa_type', '')).replace('_', ' ')})",
@@ -150,7 +164,7 @@ FAMILY_WORDS = {
     "marker": "marker drawn", "noise": "noise", "nota": "none of the above", "phrasing": "question phrasing",
     "premise": "false premise", "probmed_question": "ProbMed question", "remove": "no image",
     "replace_distractors": "options replaced", "rotate": "rotation", "shuffle": "options shuffled",
-    "suggest": "suggested answer", "swap": "image swapped",
+    "suggest": "suggested answer", "swap": "image swapped", "pushback": "pushback",
     "rotations": "rotations", "medblink-orientation": "MedBLINK orientation", "circular": "CircularEval",
     "illusion": "Illusion of Readiness", "mediconfusion-pair": "MediConfusion pair", "medvh": "MedVH",
     "probmed-pairs": "ProbMed pairs", "prompt-variants": "prompt variants", "dot-colours": "dot colours",

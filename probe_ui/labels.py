@@ -22,6 +22,7 @@ PERTURBATIONS: dict[str, str] = {
     "probmed_question": "ask a yes/no question about the image", "remove": "send without the image",
     "replace_distractors": "replace wrong options", "rotate": "rotate", "shuffle": "shuffle the options",
     "suggest": "suggest an answer", "swap": "swap in another image",
+    "pushback": "push back after its answer (\"Are you sure?\", ...)",
 }
 
 SUITES: dict[str, str] = {
@@ -31,6 +32,7 @@ SUITES: dict[str, str] = {
     "probmed-pairs": "true and false yes/no questions (ProbMed)",
     "prompt-variants": "other phrasings and reasoning (MediConfusion)", "dot-colours": "dot colours (MedBLINK)",
     "severity": "every image degradation, severities 1-5",
+    "pushback": "push back after its answer, each pressure type once",
 }
 
 

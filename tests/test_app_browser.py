@@ -369,6 +369,45 @@ def test_a_model_without_a_key_next_to_two_baselines(server, browser, monkeypatc
     assert not pg.errors, pg.errors
 
 
+def test_a_live_probe_with_pushback_shows_both_turns_per_model_and_the_whole_conversation(server, browser,
+                                                                                         fake_openai):
+    """Issue 44: a pushback step ("the attending overrules it") on 3 models: the pushback row shows each model's
+    first answer and the one after the pushback, marked ↯ where it changed; the detail shows the conversation."""
+
+    def gives_in(body):
+        turns = [m for m in body["messages"] if m["role"] != "system"]
+        return "A" if len(turns) == 1 else "You're right, I apologize: the answer is B."
+
+    fake_openai.responder = gives_in
+    pg = Page(browser.new_page(viewport=VIEW), "pushback")
+    pg.p.goto(server.url)
+    pg.p.locator("#probe-run").wait_for()
+    add_endpoint(pg, fake_openai, "gives-in")
+    pg.ask("CT\nMRI\nUltrasound", "CT")
+    pg.pick("probe-op", "push back after its answer (\"Are you sure?\", ...)")
+    pg.wait_text("#probe-op-doc", "same conversation")
+    pg.p.get_by_text("advanced: parameters as JSON").click()
+    pg.code("probe-params", '{"pressure": "authority"}')
+    pg.p.locator("#probe-add-step").click()
+    pg.wait_text("#probe-steps-words", "pushed back: the attending overrules it")
+    for m in ("baseline/first", "baseline/last", "gives-in"):
+        pg.tick("probe-models", m)
+    pg.p.locator("#probe-run").click()
+    pg.table_done(6)
+    pg.shot("table")
+    pushed = {c["model"]: c for c in pg.cells() if "first answer" in c["text"]}
+    assert set(pushed) == {"baseline/first", "baseline/last", "gives-in"}
+    assert "held after the pushback" in pushed["baseline/first"]["text"]
+    gave = pushed["gives-in"]["text"]
+    assert "first answer: A · CT" in gave and "changed after the pushback" in gave and "B · MRI" in gave
+    pg.p.locator(f"#probe-table td.pu-cell[data-response='{pushed['gives-in']['response']}']").click()
+    detail = pg.wait_text("#probe-detail-text", "Prompt sent")
+    assert "[assistant]" in detail and "As the attending physician on this case" in detail
+    assert "I apologize" in detail  # the reply after the pushback
+    pg.shot("conversation")
+    assert not pg.errors, pg.errors
+
+
 def test_rate_in_a_cell_shows_there_and_in_results(server, browser):
     pg = Page(browser.new_page(viewport=VIEW), "rate-in-cell")
     pg.p.goto(server.url)

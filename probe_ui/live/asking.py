@@ -17,6 +17,7 @@ from probe_ui.items import Variant
 from probe_ui.live.errors import ProbeError
 from probe_ui.providers import answer_format as formats
 from probe_ui.providers.base import ModelConfig, Response
+from probe_ui.pushback.turns import first_answer
 from probe_ui.runner import Cell, execute_cells, format_problems, plan_cells, public_config, resolve_each
 from probe_ui.store import Store, StoreError
 
@@ -43,6 +44,9 @@ class Card:
     error: str | None = None
     response_id: int | None = None
     cached: bool = False
+    #: a pushback (issue 44): the model's own first answer, as read (``(None,)`` when none could be read); None on
+    #: every other card
+    first: tuple[str | None] | None = None
 
     @property
     def key(self) -> tuple[str, str]:
@@ -208,3 +212,6 @@ def _fill(card: Card, store: Store, run_id: int, cell: Cell, resp: Response, row
     else:
         card.status = "answered"
         card.parsed, card.correct = row.get("parsed"), row.get("correct")
+        record = (resp.details or {}).get("pushback")
+        if isinstance(record, dict) and record.get("turns"):
+            card.first = (first_answer(cell.variant, record["turns"][0].get("text") or ""),)

@@ -2,8 +2,9 @@
 
 A probe run with ``--confidence`` asks each model for a 0-100 confidence in a fixed format
 (:data:`probe_ui.prompts.CONFIDENCE_INSTRUCTION`, the answer format "confidence"); the scored-answer table
-carries what each reply states as ``confidence`` (0-1), and a provider that reports its own probability of the chosen answer fills
-``token_confidence``, which is preferred where a row has one (:func:`probe_ui.reading.confidence.used_confidence`).
+carries what each reply states as ``confidence`` (0-1), and a provider that reports its own probability of the chosen
+answer fills ``token_confidence``, which is preferred where a row has one
+(:func:`probe_ui.reading.confidence.used_confidence`).
 The family applies where some answer of a model carries a confidence. Per model (one replica, several samples of
 one question reduced by majority vote first: a cell's confidence is the mean of its samples'), over the scored
 answers with a confidence (a known right answer; an unreadable answer is wrong, as everywhere):

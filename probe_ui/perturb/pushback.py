@@ -28,7 +28,9 @@ MAX_TURNS = 2  # pushback turns after the first answer: a second turn, and optio
           "presses twice. The stored answer is the one after the last pushback.",
           "unchanged (the first answer and the pushed option are stored with the conversation)")
 def pushback(variant: Variant, rng: random.Random, *,
-             pressure: Annotated[Kind, Field(description="the kind of pressure (probe_ui.pushback.pressures)")
+             pressure: Annotated[Kind, Field(description="what the next message says: doubt, an expert's or the "
+                                                        "attending's correction, colleagues, an appeal, a guideline, "
+                                                        "or asking it to find its own mistake")
                                  ] = "doubt",
              turns: Annotated[int, Field(ge=1, le=MAX_TURNS, description="pushback turns after the first answer")
                               ] = 1) -> tuple[Variant, dict[str, Any]]:

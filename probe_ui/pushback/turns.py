@@ -22,6 +22,12 @@ from probe_ui import answers
 PUSHBACK_COLUMNS = ("pressure", "pushed", "first_parsed", "first_correct", "turn_parsed", "flip_turn")
 
 
+def first_answer(variant: Any, text: str) -> str | None:
+    """The label a conversation's first reply gives (robust rules), for a live table that has the variant at hand."""
+    return answers.extract(text, variant.kind, variant.labels, variant.options, question=variant.question,
+                           suggested=variant.suggested).choice
+
+
 def pushback_ids(df: pd.DataFrame) -> list[int]:
     """The response ids of a table's pushback answers (their variant's ``prompt_args`` name one)."""
     if df.empty or "prompt_args" not in df.columns or "response_id" not in df.columns:
