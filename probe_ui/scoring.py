@@ -70,7 +70,7 @@ from probe_ui.items import labels_for, suggested_letter
 from probe_ui.metrics import accuracy_by_model
 from probe_ui.metrics.samples import majority_vote
 from probe_ui.pushback.turns import apply_turns, pushback_ids
-from probe_ui.reading.confidence import CONFIDENCE, confidence_column
+from probe_ui.reading.confidence import CONFIDENCE, TOKEN_CONFIDENCE, confidence_column
 from probe_ui.registry import Registry
 from probe_ui.store import Store, run_variants
 
@@ -257,6 +257,22 @@ def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run
     return out, used, fresh
 
 
+def token_confidence(df: pd.DataFrame, details: dict[int, Any]) -> pd.DataFrame:
+    """The ``token_confidence`` column: the probability the provider gave the answer read (its ``option_probs``:
+    an ``hf/`` model's gd or ps mode, an OpenAI-compatible server asked for logprobs), None where it gave none; a
+    table without any gets no column."""
+    if not details:
+        return df
+    out = df.copy()
+    values = []
+    for rid, parsed in zip(out["response_id"], out["parsed"]):
+        probs = (details.get(int(rid)) or {}).get("option_probs")
+        p = probs.get(parsed) if isinstance(probs, dict) and parsed is not None else None
+        values.append(float(p) if isinstance(p, (int, float)) else None)
+    out[TOKEN_CONFIDENCE] = pd.Series(values, index=out.index, dtype=object)
+    return out
+
+
 def _apply_judges(df: pd.DataFrame, judges: pd.DataFrame) -> pd.DataFrame:
     """The judge's reading replaces the parser's for every answer a judge read without error; the ``judge_*``
     columns keep the judge call itself (model, prompt, raw text, error, and its own reading)."""
@@ -439,6 +455,7 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
             df = _apply_fallback(df, store.fallback_judge_frame(run.id, judge))
         df = apply_settlements(df, store.settlements_frame(run.id), store.settlements_frame(run.id, per_settler=True),
                                use=parser == "settled")
+        df = token_confidence(df, store.details_with(run.id, "option_probs"))
         rated = store.ratings_frame(run.id)[["response_id", "rating", "note"]]
         df = df.merge(rated, on="response_id", how="left")
         df["rating"] = df["rating"].astype(object).where(df["rating"].notna(), UNRATED)

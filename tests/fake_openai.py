@@ -163,6 +163,8 @@ class ScriptedServer:
         self.faults: collections.deque[Fault] = collections.deque()
         #: scripted answers for the next calls (after any fault for that call), in order
         self.answers: collections.deque[str] = collections.deque()
+        #: a word of the reply → its alternatives' probabilities, sent as ``logprobs`` when a request asks for them
+        self.top_logprobs: dict[str, dict[str, float]] = {}
         #: every request received, faulted ones and retries included
         self.requests: list[RecordedRequest] = []
         #: path → (status, raw body): fixed answers for any route (see :meth:`override`)
@@ -498,9 +500,28 @@ class _Handler(BaseHandler):
             "model": body.get("model", "fake"),
             "system_fingerprint": "fp_fake",
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                         "finish_reason": finish, "logprobs": None}],
+                         "finish_reason": finish, "logprobs": self._logprobs(body, text)}],
             "usage": {"prompt_tokens": p, "completion_tokens": c, "total_tokens": p + c},
         }
+
+    def _logprobs(self, body: dict[str, Any], text: str) -> dict[str, Any] | None:
+        """``logprobs`` as OpenAI sends it when asked (``logprobs: true``): one entry per word of the reply (the
+        words stand in for tokens), each word's top alternatives from :attr:`ScriptedServer.top_logprobs` where it
+        names the word (``{"B": {"B": 0.7, "A": 0.2, "C": 0.1}}``), else the word alone at probability 1."""
+        import math
+
+        if not body.get("logprobs"):
+            return None
+        k = int(body.get("top_logprobs") or 0)
+        content = []
+        for i, word in enumerate(text.split(" ")):
+            token = word if i == 0 else " " + word
+            alts = self.fake.top_logprobs.get(word.strip(" .,:()*"), {word: 1.0})
+            top = [{"token": (t if i == 0 else " " + t), "logprob": math.log(pr), "bytes": None}
+                   for t, pr in sorted(alts.items(), key=lambda x: -x[1])[:k]]
+            content.append({"token": token, "logprob": math.log(alts.get(word.strip(" .,:()*"), 1.0)),
+                            "bytes": None, "top_logprobs": top})
+        return {"content": content, "refusal": None}
 
     def _stream(self, body: dict[str, Any], answer: str, malformed: bool) -> None:
         text, finish = self._truncate(body, answer)

@@ -87,3 +87,37 @@ def test_a_random_baseline_states_the_confidence_of_a_guess(tmp_path: Path, caps
     s = Store(db)
     texts = s.answers_frame(s.get_run("mediconfusion_pairs-seed0-confidence").id, full=True)["raw_text"]
     assert all(t.endswith("Confidence: 50%") for t in texts)
+
+
+def test_a_server_asked_for_logprobs_gives_each_label_a_probability_and_calibration_prefers_it(
+        tmp_path: Path, fake_openai: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A model option ``logprobs: true`` asks an OpenAI-compatible server for its token probabilities; the
+    probability of each label where the answer starts is stored (``option_probs``), and the calibration family reads
+    the answer's own (``token_confidence``) before the confidence the reply states."""
+    import yaml
+
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    fake_openai.answer = "A. Confidence: 90%"
+    fake_openai.top_logprobs = {"A": {"A": 0.6, "B": 0.3, "Sure": 0.1}}
+    backends = tmp_path / "backends"
+    backends.mkdir()
+    (backends / "lp.yaml").write_text(yaml.safe_dump({"name": "lp", "provider": "openai", "model": "fake-vlm",
+                                                      "options": {"logprobs": True, "top_logprobs": 3}}))
+    monkeypatch.setenv("PROBE_UI_BACKENDS", str(backends))
+    db = str(tmp_path / "c.db")
+    code, _, err = run_cli(capsys, "batch", "mediconfusion_pairs", "-m", "lp", "--confidence", "--db", db,
+                           "--no-progress")
+    assert code == 0, err
+    body = fake_openai.last_body
+    assert body["logprobs"] is True and body["top_logprobs"] == 3
+    s = Store(db)
+    rows = s.answers_frame(s.get_run("mediconfusion_pairs-seed0-confidence").id, detail=True)
+    probs = rows["details"].iloc[0]["option_probs"]
+    assert probs == {"A": pytest.approx(2 / 3), "B": pytest.approx(1 / 3)}  # renormalised over the labels
+    assert rows["details"].iloc[0]["label_mass"] == pytest.approx(0.9)
+    code, out, err = run_cli(capsys, "score", "--db", db, "--json")
+    block = _find(json.loads(out), "calibration")
+    assert block["source"] == {"stated": 0, "token": 16}
+    assert block["mean_confidence"]["value"] == pytest.approx(100 * 2 / 3, abs=0.01)
+    assert block["ece"]["value"] == pytest.approx(100 * (2 / 3 - 0.5), abs=0.01)

@@ -25,6 +25,7 @@ from probe_ui.providers.base import (
     TextPart,
     register_provider,
 )
+from probe_ui.providers.logprobs import TOP_LOGPROBS, option_probs, top_logprobs
 from probe_ui.providers.sdk import PLACEHOLDER_KEY, Malformed, SDKProvider, configured_base_url, int_or_none
 
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -133,6 +134,11 @@ class OpenAIProvider(SDKProvider):
         if answer_format.structured(request):
             kwargs["response_format"] = {"type": "json_schema", "json_schema": {
                 "name": answer_format.TOOL_NAME, "strict": True, "schema": answer_format.schema(request)}}
+        if options.get("logprobs") and request.labels and not s.stream:
+            # the server's probability of each label where the answer starts (details["option_probs"]): the model's
+            # own confidence in its answer, beside the one it states (issue 44)
+            kwargs["logprobs"] = True
+            kwargs["top_logprobs"] = int(options.get("top_logprobs", TOP_LOGPROBS))
         if options.get("extra_body"):
             kwargs["extra_body"] = dict(options["extra_body"])
         if s.stream:
@@ -140,6 +146,14 @@ class OpenAIProvider(SDKProvider):
             if options.get("stream_include_usage", True):
                 kwargs["stream_options"] = {"include_usage": True}
         return kwargs
+
+    async def generate(self, request: Request) -> Response:
+        response = await super().generate(request)
+        top = response.details.pop("top_logprobs", None)
+        found = option_probs(top, request.labels) if top and request.labels else None
+        if found is not None:
+            response.details["option_probs"], response.details["label_mass"] = found
+        return response
 
     # ---- reply -----------------------------------------------------------------------------------------------
     def read_reply(self, completion: Any) -> Response:
@@ -158,6 +172,9 @@ class OpenAIProvider(SDKProvider):
         details = self._details(completion)
         if refusal and not content:
             details["refusal"] = refusal
+        top = top_logprobs(getattr(choices[0], "logprobs", None))
+        if top:
+            details["top_logprobs"] = top
         reasoning = getattr(message, "reasoning_content", None)  # vLLM / DeepSeek-style reasoning models
         if isinstance(reasoning, str) and reasoning:
             details["reasoning"] = reasoning

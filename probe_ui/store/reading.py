@@ -51,6 +51,16 @@ class ReadingMixin(StoreBase):
                 out.update({int(i): decode_json(d) for i, d in c.execute(q)})
         return out
 
+    def details_with(self, run_id: int, key: str) -> dict[int, Any]:
+        """The decoded ``details`` of a run's answers whose details hold ``key`` (e.g. a provider's
+        ``option_probs``), by id: found by the database in the stored text, so a run without any costs one scan."""
+        r = responses
+        q = (sa.select(r.c.id, r.c.details)
+             .where(r.c.run_id == run_id, r.c.role == "answer",
+                    sa.cast(r.c.details, sa.Text).like(f'%"{key}"%')))
+        with self.engine.connect() as c:
+            return {int(i): decode_json(d) for i, d in c.execute(q)}
+
     def item_errors(self, run_id: int) -> list[dict[str, Any]]:
         with self.engine.connect() as c:
             q = sa.select(item_errors).where(item_errors.c.run_id == run_id).order_by(item_errors.c.source,
