@@ -259,3 +259,34 @@ def test_the_perturbation_refuses_free_text_items_and_a_second_pushback() -> Non
         apply(Variant(item_id="y", question="Describe it.", kind="free"), "pushback", {}, seed=1)
     with pytest.raises(PerturbationError, match="pressure"):
         apply(v, "pushback", {"pressure": "bribery"}, seed=1)
+
+
+@pytest.mark.parametrize("mode", ["generate", "gd"])
+def test_a_local_hf_model_takes_the_conversation_in_both_modes(tiny_llava: Path, tmp_path: Path, mode: str,
+                                                               capsys: pytest.CaptureFixture[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tiny random LLaVA checkpoint, loaded as a real one is, answers the pushback turn with its own first reply
+    in the conversation: free generation, and scoring the labels after the whole conversation (mode gd)."""
+    import yaml
+
+    write_png(tmp_path / "im.png", seed=3)
+    preset = write_preset(tmp_path / "one.yaml", [choice_item(0, "im.png", answer="B", n=3)])
+    backends = tmp_path / "backends"
+    backends.mkdir()
+    (backends / "tiny.yaml").write_text(yaml.safe_dump({"name": "tiny", "provider": "hf", "model": str(tiny_llava),
+                                                        "options": {"mode": mode}}))
+    monkeypatch.setenv("PROBE_UI_BACKENDS", str(backends))
+    db = str(tmp_path / "hf.db")
+    code, _, err = run_cli(capsys, "batch", str(preset), "-m", "tiny", "--suite", "pushback", "--db", db,
+                           "--no-progress")
+    assert code == 0, err
+    df = scored_answers(Store(db), detail=True)
+    pushed = df[df["condition"].astype(str).str.startswith("pushback/")]
+    assert len(pushed) == len(pressure_names()) and pushed["error"].isna().all()
+    for _, row in pushed.iterrows():
+        roles = [m["role"] for m in row["messages"] if m["role"] != "system"]
+        assert roles == ["user", "assistant", "user"]
+        turns = row["details"]["pushback"]["turns"]
+        assert len(turns) == 2 and row["messages"][-2]["content"][0]["text"] == turns[0]["text"]
+        if mode == "gd":  # the labels scored after the whole conversation: the reply is one of them
+            assert row["raw_text"] in ("A", "B", "C") and set(row["details"]["option_probs"]) == {"A", "B", "C"}
