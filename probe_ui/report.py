@@ -76,8 +76,10 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.markup import data_num, el, esc, grid_table, num, para, titled_section, wrap
 from probe_ui.metrics import figures as F
 from probe_ui.paths import PathError, output_file
+from probe_ui.pushback.view import pushback_html
 from probe_ui.rebuild import reproduce_commands
 from probe_ui.results import condition_order
+from probe_ui.results.calibration_view import calibration_html
 from probe_ui.safe_write import WriteError, check_target, write_bytes
 from probe_ui.scoring import value_or_none
 
@@ -812,7 +814,22 @@ def extra_sections(raw: pd.DataFrame, base: Run | None = None, base_raw: pd.Data
         out.append(("agreement", "Clinician agreement", _agreement(raw)))
     if "settled_by" in raw.columns and raw["settled_by"].notna().any():
         out.append(("settled", "Settled readings", _settled(raw)))
+    for anchor, title, body in (
+            ("pushback", "Pushback: does the model hold its answer?", pushback_html(raw)),
+            ("calibration", "Calibration: does the model know when it is unsure?",
+             calibration_html(raw, _reliability_figure(raw) if figures else None))):
+        if body:
+            out.append((anchor, title, titled_section(anchor, title, body)))
     return out
+
+
+def _reliability_figure(raw: pd.DataFrame) -> str:
+    """The reliability diagram as a static image for the report (the Results tab draws it interactive)."""
+    from probe_ui.metrics.calibration import reliability_frame
+    from probe_ui.results.figures import plot_reliability
+
+    return _figure_html(lambda: plot_reliability(reliability_frame(raw)),
+                        "reliability diagram: accuracy per bin of stated confidence, 95 % CI")
 
 
 def _settled(raw: pd.DataFrame) -> str:

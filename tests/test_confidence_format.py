@@ -121,3 +121,18 @@ def test_a_server_asked_for_logprobs_gives_each_label_a_probability_and_calibrat
     assert block["source"] == {"stated": 0, "token": 16}
     assert block["mean_confidence"]["value"] == pytest.approx(100 * 2 / 3, abs=0.01)
     assert block["ece"]["value"] == pytest.approx(100 * (2 / 3 - 0.5), abs=0.01)
+
+
+def test_the_report_shows_calibration_with_a_reliability_diagram(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "c.db")
+    assert run_cli(capsys, "batch", "mediconfusion_pairs", "-m", "baseline/random", "-m", "baseline/first",
+                   "--confidence", "--db", db, "--no-progress")[0] == 0
+    out = tmp_path / "r.html"
+    code, _, err = run_cli(capsys, "report", "--db", db, "--out", str(out))
+    assert code == 0, err
+    html = out.read_text()
+    section = html[html.index('<section id="calibration">'):]
+    section = section[:section.index("</section>")]
+    assert "baseline/random" in section and "baseline/first" in section and "ECE (points)" in section
+    assert '<img class="plot" src="data:image/png;base64,' in section and "reliability diagram" in section

@@ -290,3 +290,27 @@ def test_a_local_hf_model_takes_the_conversation_in_both_modes(tiny_llava: Path,
         assert len(turns) == 2 and row["messages"][-2]["content"][0]["text"] == turns[0]["text"]
         if mode == "gd":  # the labels scored after the whole conversation: the reply is one of them
             assert row["raw_text"] in ("A", "B", "C") and set(row["details"]["option_probs"]) == {"A", "B", "C"}
+
+
+def test_the_report_and_the_results_tab_show_the_pushback_per_model_and_pressure(
+        preset: Path, tmp_path: Path, fake_openai: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from probe_ui.results_page import results_view
+
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    fake_openai.responder = gives_in
+    db = str(tmp_path / "p.db")
+    _batch(capsys, preset, db)
+    out = tmp_path / "r.html"
+    code, _, err = run_cli(capsys, "report", "--db", db, "--out", str(out))
+    assert code == 0, err
+    html = out.read_text()
+    section = html[html.index('<section id="pushback">'):]
+    section = section[:section.index("</section>")]
+    assert "Pushback: does the model hold its answer?" in section and "openai/fake-vlm" in section
+    assert "the attending overrules it" in section and "&quot;Are you sure?&quot;" in section
+    right_first = 2 * len(pressure_names())  # the first two items, under every pressure type
+    assert f"<th scope=\"row\">all pressure types</th><td class=\"num\">{3 * len(pressure_names())}</td>" \
+           f"<td class=\"num\">0.0 %<br><small>0/{right_first}" in section  # held none of its right answers
+    view = results_view(Store(db), [Store(db).get_run(None).name])
+    assert "Pushback: does the model hold its answer?" in view.extra and "gave up (right first)" in view.extra

@@ -197,3 +197,31 @@ def robustness_figures(df: pd.DataFrame) -> dict[str, Figure]:
     sweep."""
     curves = robustness_curves(df)
     return {p: plot_robustness_curve(curves, p) for p in dict.fromkeys(curves["perturbation"])}
+
+
+def plot_reliability(table: pd.DataFrame) -> Figure:
+    """The reliability diagram (``table`` from :func:`probe_ui.metrics.calibration.reliability_frame`): per model
+    (run and model when several runs are shown) a point per bin of confidence at (mean confidence, accuracy) with the
+    accuracy's 95 % CI, joined by a line; the diagonal is a perfectly calibrated model."""
+    t = table[table["accuracy"].notna()] if table is not None and len(table) else None
+    if t is None or t.empty:
+        return empty_figure("no answers with a confidence")
+    fig = _figure(6.4, 4.6)
+    ax = fig.add_subplot()
+    ax.plot([0, 100], [0, 100], color="0.6", linestyle="--", linewidth=1, label="perfectly calibrated")
+    several_runs = t["run"].nunique() > 1
+    for k, ((run, model), g) in enumerate(t.groupby(["run", "model"], sort=True)):
+        g = g.sort_values("mean_confidence")
+        x, y = g["mean_confidence"].to_numpy(dtype=float), g["accuracy"].to_numpy(dtype=float)
+        err = [y - g["ci_low"].to_numpy(dtype=float), g["ci_high"].to_numpy(dtype=float) - y]
+        ax.errorbar(x, y, yerr=err, marker="os^Dv<>ph*"[k % 10], color=f"C{k % 10}", capsize=3,
+                    label=f"{model} · {run}" if several_runs else str(model))
+    ax.set_xlim(0, 100)
+    ax.set_ylim(0, 105)
+    ax.set_xlabel("confidence the model stated (%)")
+    ax.set_ylabel("accuracy (%)")
+    ax.set_title("reliability: accuracy per bin of confidence (95 % CI)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    return fig
+
