@@ -212,7 +212,8 @@ def calibration(df: pd.DataFrame, n_boot: int = 2000, seed: int = 0, detail: boo
     return out
 
 
-def _detect(d: pd.DataFrame) -> str | None:
+def detect(d: pd.DataFrame) -> str | None:
+    """Why the family applies to a table (its answers carry a confidence), or None."""
     for col, why in ((TOKEN_CONFIDENCE, "the provider's probabilities (token_confidence)"),
                      (CONFIDENCE, "a stated confidence in the replies (confidence)")):
         if col in d.columns and d[col].notna().any():
@@ -231,7 +232,7 @@ def _headline(block: dict[str, Any]) -> dict[str, Any]:
 _UNITS = "the units of evidence (items, pairs, images)"
 
 
-@metric(FAMILY, "clean", order=960, detect=_detect, headline=_headline, figures={
+@metric(FAMILY, "clean", order=960, detect=detect, headline=_headline, figures={
             "ECE": "expected calibration error: the gap between the confidence the model states and how often it is "
                    "right, over 10 bins of confidence, in points (0 = calibrated)",
             "Brier score": "the mean squared gap between the stated confidence and being right (1 or 0), in points "
@@ -300,7 +301,7 @@ def _blocks(df: pd.DataFrame) -> list[tuple[str, str, _Answers]]:
     """(run, model, answers with a confidence) per run and model that has some (several samples voted first)."""
     from probe_ui.metrics.samples import majority_vote
 
-    if df is None or df.empty or _detect(df) is None:
+    if df is None or df.empty or detect(df) is None:
         return []
     voted = majority_vote(df)
     runs = voted["run"].astype(str) if "run" in voted.columns else pd.Series("", index=voted.index)

@@ -19,10 +19,10 @@ def _ratio(v: dict[str, Any] | None, digits: int = 1) -> str:
 
 def blocks(raw: pd.DataFrame) -> dict[str, dict[str, Any]]:
     """The calibration family's block per model (run and model where several runs are shown)."""
-    from probe_ui.metrics.calibration import _detect, calibration
+    from probe_ui.metrics.calibration import calibration, detect
     from probe_ui.metrics.samples import majority_vote
 
-    if raw is None or raw.empty or _detect(raw) is None:
+    if raw is None or raw.empty or detect(raw) is None:
         return {}
     voted = majority_vote(raw)
     keys = ["run", "model"] if "run" in voted.columns and voted["run"].nunique() > 1 else ["model"]
