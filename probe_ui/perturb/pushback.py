@@ -1,9 +1,10 @@
 """The pushback perturbation: the question, image and answer stay; after the model's own answer the conversation
 goes on with a pressure message (issue 44, :mod:`probe_ui.pushback`).
 
-The variant records its pushback in ``prompt_args["pushback"]``: the pressure type, the number of pushback turns,
-and a seed from which the runner draws the pushed option once it has read the model's first answer (the same
-option for the same run seed, item, model and sample). The runner asks the turns
+The variant records its pushback in ``prompt_args["pushback"]``: the pressure type and the number of pushback
+turns. The runner draws the pushed option once it has read the model's first answer, seeded by the variant (whose
+id holds this step's seed: the same option for the same run seed, item, model and sample), so that two runs that
+differ only in their seed still ask the same question. The runner asks the turns
 (:mod:`probe_ui.pushback.conversation`); the variant's stored answer is the one after the last pushback.
 """
 
@@ -39,5 +40,5 @@ def pushback(variant: Variant, rng: random.Random, *,
     if not variant.labels:
         raise PerturbationError(f"pushback needs an item whose answer is one of its labels (multiple choice, yes/no "
                                 f"or label); this one is '{variant.kind}'")
-    spec = {"pressure": pressure, "turns": turns, "seed": rng.getrandbits(63)}
+    spec = {"pressure": pressure, "turns": turns}
     return variant.evolve(prompt_args={**variant.prompt_args, "pushback": spec}), dict(spec)

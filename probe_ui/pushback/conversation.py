@@ -31,7 +31,7 @@ Reader = Callable[[Request, Response], str | None]
 
 
 def spec_of(variant: Variant) -> dict[str, Any] | None:
-    """The variant's pushback (pressure, turns, seed), or None for an ordinary variant."""
+    """The variant's pushback (pressure, turns), or None for an ordinary variant."""
     spec = variant.prompt_args.get("pushback")
     return spec if isinstance(spec, dict) else None
 
@@ -85,7 +85,7 @@ async def converse(variant: Variant, model: ModelConfig, request: Request, call:
     record: dict[str, Any] = {"pressure": pressure.name, "toward": pressure.toward, "pushed": None}
     if resp.error is None:
         first = first_reading(request, resp)
-        rng = random.Random(derive_seed(spec.get("seed", 0), model.name, request.sample))
+        rng = random.Random(derive_seed("pushback", variant.id, model.name, request.sample))
         pushed = pushed_label(pressure.toward, variant.labels, variant.answer_label, first, rng)
         record["pushed"] = pushed
         shown = spelled(pushed, variant.labels, variant.options) if pushed else None
