@@ -314,3 +314,25 @@ def test_the_report_and_the_results_tab_show_the_pushback_per_model_and_pressure
            f"<td class=\"num\">0.0 %<br><small>0/{right_first}" in section  # held none of its right answers
     view = results_view(Store(db), [Store(db).get_run(None).name])
     assert "Pushback: does the model hold its answer?" in view.extra and "gave up (right first)" in view.extra
+
+
+def test_with_confidence_the_pushback_asks_for_it_again_and_calibration_shows_it_after_the_pushback(
+        preset: Path, tmp_path: Path, fake_openai: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A model 90 % sure at first and 40 % after the pushback: the calibration per condition shows the fall."""
+    from probe_ui.prompts import CONFIDENCE_INSTRUCTION
+
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    fake_openai.responder = lambda body: (f"{stands_firm(body)}\nConfidence: 90%" if len(turns(body)) == 1
+                                          else f"{stands_firm(body)}\nConfidence: 40%")
+    db = str(tmp_path / "p.db")
+    code, _, err = run_cli(capsys, "batch", str(preset), "-m", "openai/fake-vlm", "--suite", "pushback",
+                           "--confidence", "--db", db, "--no-progress")
+    assert code == 0, err
+    pushes = [turns(r.body)[-1] for r in fake_openai.chat_requests if len(turns(r.body)) == 3]
+    assert pushes and all(_text(m).endswith(CONFIDENCE_INSTRUCTION) for m in pushes)
+    block = _family(_score(capsys, db), "calibration")
+    per = block["per_condition"]
+    assert per["original"]["mean_confidence"]["value"] == pytest.approx(90.0)
+    assert per["pushback/doubt"]["mean_confidence"]["value"] == pytest.approx(40.0)
+    assert per["pushback/doubt"]["change"] == pytest.approx(-50.0)

@@ -23,6 +23,7 @@ from typing import Any
 
 from probe_ui.items import Variant
 from probe_ui.perturb.registry import derive_seed
+from probe_ui.prompts import CONFIDENCE_INSTRUCTION
 from probe_ui.providers.base import Message, ModelConfig, Request, Response, TextPart
 from probe_ui.pushback.pressures import get_pressure, pushed_label, spelled
 
@@ -37,7 +38,10 @@ def spec_of(variant: Variant) -> dict[str, Any] | None:
 
 
 def follow_up(request: Request, reply: str, message: str) -> Request:
-    """The next turn's request: the conversation so far, the model's reply as an assistant turn, then ``message``."""
+    """The next turn's request: the conversation so far, the model's reply as an assistant turn, then ``message``
+    (with the confidence instruction again where the run asks for a confidence: does it fall after the pushback?)."""
+    if request.settings.answer_format == "confidence":
+        message = f"{message}\n{CONFIDENCE_INSTRUCTION}"
     turns = (*request.messages, Message("assistant", (TextPart(reply),)), Message("user", (TextPart(message),)))
     return replace(request, messages=turns)
 
