@@ -56,7 +56,7 @@ _DECL_POSTFIX = re.compile(
 # count only when they name a valid option
 _DECL_CHOICE_ONLY = re.compile(
     r"(?:\b(?:it|this)\s+(?:is|'s|would\s+be|must\s+be|should\s+be)|\bit's|\bI\s+(?:think|believe)(?:\s+(?:it\s+is|"
-    r"it's|that\s+it\s+is|that\s+it's))?)(?=\s)",
+    r"it's|that\s+it\s+is|that\s+it's))?|\b(?:looks?|seems?|appears?)\s+(?:like|to\s+be))(?=\s)",
     re.IGNORECASE,
 )
 # hedged ones, likewise weak: "my best guess is A", "Leaning towards B", and "Probably B." / "Most likely A." when
@@ -164,6 +164,9 @@ def _read_target(t: str, item: Item) -> Found:
                     opt = _option_prefix(rest.lstrip(" .:)"), item)
                     return Found(opt, out_of_range=opt is None)
         lab = _option_prefix(t, item)
+        if lab is None and _ARTICLE.match(t):  # "it's the arterial phase": the option's text after an article
+            t = t[_ARTICLE.match(t).end():]  # type: ignore[union-attr]
+            lab = _option_prefix(t, item)
         if lab is not None:
             opt = next(o for o, lb in item.option_map if lb == lab)
             end = re.match(r"[\s\-]*".join(re.escape(w) for w in opt.split()), t, re.IGNORECASE)
@@ -174,6 +177,7 @@ def _read_target(t: str, item: Item) -> Found:
     return Found(word_prefix(t, item))
 
 
+_ARTICLE = re.compile(r"(?i)(?:the|an?)[ \t]+(?=[^\W\d_])")
 # "the second option", "the last one", "the former": an option named by its place in the list
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _ORDINAL = re.compile(r"(?i)(?:the\s+)?(first|second|third|fourth|fifth|sixth|last|former|latter)\s+"

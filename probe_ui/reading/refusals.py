@@ -20,19 +20,21 @@ __all__ = ["REFUSAL_PHRASES", "declining_opening", "is_refusal", "refusal_spans"
 _CANT = (r"(?:can\s*not|can't|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|"
          r"'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
 # what a reply says it lacks or cannot see: the image, or the markers drawn on it
-_IMAGE = r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure)"
+_IMAGE = (r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure|screenshot|"
+          r"thumbnail)")
 # the image named by what it is ("I can't view the MRI itself", "the ultrasound you've attached")
 _STUDY = r"(?:mri|ct|ultrasound|sonogram|mammogram|film|slide|dermoscopy|fundus\s+photo|study)"
 _MARKERS = r"(?:dots?|circles?|markers?|points?|arrows?|boxes|annotations?)"
 # what a reply says the image does not let it do: "too blurry to assess", "insufficient to grade"
 _JUDGE = (r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|identify|measure|grade|answer|classify|"
-          r"stage|decide|confirm|exclude|rule\s+out|comment|characteri[sz]e|distinguish|diagnose|be\s+sure)")
+          r"stage|decide|confirm|exclude|rule\s+out|comment|characteri[sz]e|distinguish|diagnose|be\s+sure|compare|"
+          r"make\s+out)")
 
 REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-decide",
      _CANT + r"\s+(?:\w+\s+){0,3}?(?:determine|tell|answer|assist|help|identify|diagnose|make\s+a\s+diagnos\w*|"
      r"provide|offer|give|interpret|assess|evaluate|analy[sz]e|confirm|comment|say|judge|process|access|comply|"
-     r"fulfil+|decide|definitively|accurately|reliably)\b",
+     r"fulfil+|decide|definitively|accurately|reliably|do\s+(?:that|this|so))\b",
      "I cannot determine this from the image."),
     ("cannot-see-image",
      _CANT + r"\s+(?:actually\s+|really\s+|directly\s+)?(?:see|view|open|look\s+at|access|load|display|read)\s+"
@@ -40,14 +42,16 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "I'm unable to view the attached image."),
     ("cannot-be-determined",
      r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:determined|assessed|answered|evaluated|established|"
-     r"ascertained|identified|confirmed|interpreted|read|analy[sz]ed|displayed|opened|loaded)\b",
+     r"ascertained|identified|confirmed|interpreted|read|analy[sz]ed|displayed|opened|loaded|judged|estimated|"
+     r"gauged|graded|decided|characteri[sz]ed|told|said)\b",
      "This cannot be determined without the prior study."),
     ("impossible-to-tell",
      r"\b(?:not\s+|im)possible\s+to\s+(?:\w+\s+){0,2}?(?:tell|determine|say|answer|assess|know|identify|judge|"
      r"measure|evaluate|estimate|see|diagnose|confirm|exclude|rule\s+out|comment)\b",
      "It is not possible to tell from the image."),
     ("not-enough-information",
-     r"\b(?:not\s+enough|insufficient|inadequate)\s+(?:\w+\s+)?(?:information|detail|context|data|evidence)\b",
+     r"\b(?:not\s+enough|insufficient|inadequate)\s+(?:\w+\s+)?(?:information|detail|context|data|evidence|"
+     r"quality|resolution)\b",
      "There is not enough information to answer."),
     ("as-an-ai", r"\bas\s+an\s+ai\b", "As an AI, I can't interpret medical images."),
     ("sorry-cannot",
@@ -61,8 +65,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "No image was provided, so I cannot answer."),
     # the question needs what an image cannot give: "requires in-person examination and possibly a biopsy"
     ("needs-examination",
-     r"\brequires?\s+(?:an?\s+)?(?:in[\s\-]person|physical|hands[\s\-]on|face[\s\-]to[\s\-]face)\s+"
-     r"(?:examination|evaluation|assessment|consultation|review)\b",
+     r"\b(?:requires?|needs?)\s+(?:an?\s+)?(?:(?:in[\s\-]person|physical|hands[\s\-]on|face[\s\-]to[\s\-]face)\s+"
+     r"(?:exam|examination|evaluation|assessment|consultation|review)|clinical\s+exam(?:ination)?)\b",
      "A diagnosis of a pigmented lesion requires in-person examination and possibly a biopsy."),
     ("not-a-doctor", r"\b(?:i'm|i\s+am)\s+not\s+(?:a\s+(?:doctor|medical\s+professional|radiologist)|qualified)\b",
      "I'm not a doctor, so I can't say."),
@@ -74,7 +78,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # issue 21: replies that name an option while saying they cannot be sure, or that they lack the image
     ("cannot-be-sure",
      r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)|am\s+unable\s+to|'m\s+unable\s+to|unable\s+to)\s+"
-     r"(?:\w+\s+)?(?:be\s+(?:sure|certain|confident)|say\s+for\s+(?:sure|certain))\b",
+     r"(?:\w+\s+)?(?:be\s+(?:sure|certain|confident)|say\s+for\s+(?:sure|certain))\b"
+     # "I can't be certain from this slice, but ...": the image was read, and the reading is hedged (batch 6 and 8)
+     r"(?!\s+(?:from|on|based\s+on)\s+(?:this|the|that|one|a(?:\s+single)?)\s+(?:[\w\-]+\s+)?(?:" + _IMAGE + "|"
+     + _STUDY + r"|view|slice|projection|image)\b)",
      "I can't be sure without the image, but the answer is B."),
     ("without-the-image",
      r"\bwithout\s+(?:(?:seeing|viewing|access\s+to|being\s+able\s+to\s+(?:see|view))\s+)?(?:the|an|this|any|"
@@ -114,16 +121,19 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                    r"|\bwithout\s+(?:seeing|viewing|being\s+able\s+to\s+see)\s+(?:the|this|an?|any)\s+\w+",
      "Without seeing the lesion I can only guess: D."),
     ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b"
-                r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide)\b"
+                r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
+                r"weigh\s+in|comment|judge|opine)\b"
+                r"|\bi\s+(?:won't|will\s+not|wouldn't|would\s+not)\s+(?:even\s+)?(?:guess|speculate|venture)\b"
+                r"|\b(?:i'm|i\s+am)\s+not\s+in\s+a\s+position\s+to\b"
                 r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+comfortable\s+(?:interpreting|answering|making|giving|commenting|"
                 r"diagnosing|reading|guessing)\b",
      "I must decline to answer this question."),
     # the image is there but cannot be read: "the image is too blurry for me to assess the hips"
     ("image-unreadable",
-     r"\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality)\s+(?:is|was|seems|appears)\s+(?:\w+\s+)?"
-     r"(?:too|far\s+too)\s+(?:blurry|blurred|dark|bright|small|grainy|noisy|low|poor|faint|pixelated|cropped|"
-     r"overexposed|underexposed)\b"
+     r"\b(?:" + _IMAGE + "|" + _STUDY + "|" + _MARKERS + r"|resolution|quality|view)\s+(?:(?:is|are|was|were|seems?|"
+     r"appears?)\s+)?(?:\w+\s+)?(?:too|far\s+too)\s+(?:blurry|blurred|dark|bright|small|grainy|noisy|low|poor|faint|"
+     r"pixelated|cropped|overexposed|underexposed|compressed)\b"
      r"[^.;]{0,30}?\bto\s+" + _JUDGE + r"\b"
      r"|\b" + _IMAGE + r"\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:corrupted|corrupt|damaged|unreadable|"
      r"blank|empty|black)\b",
@@ -148,6 +158,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:does|do|did)\s*(?:not|n't)\s+(?:show|depict|display|demonstrate|capture)\s+(?:[\w\-]+\s+){0,4}?"
      r"(?:clearly|well|sharply|fully)\s+enough\s+(?:for\s+(?:me|us)\s+)?to\s+" + _JUDGE + r"\b",
      "This image does not show enough of the abdomen for me to say."),
+    # batch 8: what the image does not let the reader do ("this view does not allow a reliable assessment")
+    ("image-does-not-allow",
+     r"\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality|view)\s+(?:does|do|did|will|wo|would)\s*(?:not|n't)\s+"
+     r"(?:allow|permit|let|enable|support)\b",
+     "This view does not allow a reliable assessment of the joint."),
     ("need-a-better-image",
      r"\b(?:i(?:'d|\s+would)?\s+(?:need|require)|please\s+(?:provide|upload|share|send|attach))\s+(?:a|an)\s+"
      r"(?:higher|better|clearer|sharper|larger|bigger|less\s+blurry|high|full|original)(?:[\s\-]+(?:resolution|"

@@ -17,9 +17,11 @@ from probe_ui.reading.words import word_prefix
 # looking again, B."); it opens a clause.
 _SELF_CORRECTION = re.compile(
     r"(?i)(?:\A|(?<=[.!?;:\n,(\-]))[ \t\"'*_]*(?:no[ \t,]+)?(?:wait|hold\s+on|correction|scratch\s+that|"
-    r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|on\s+closer\s+(?:look|inspection|review|examination)|"
+    r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|on\s+(?:closer|(?:a\s+)?second)\s+(?:look|glance|inspection|"
+    r"review|examination)|"
     r"looking\s+(?:again|more\s+closely|closer)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
-    r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine)(?:\s+(?:that|myself|this))?|"
+    r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine|revise|rethink|amend)"
+    r"(?:\s+(?:that|myself|this|my\s+answer))?|"
     r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
     r"(?:i(?:'ll|\s+will|'d|\s+would|'m|\s+am)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
     r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
@@ -31,7 +33,7 @@ _SELF_CORRECTION = re.compile(
 # what withdraws an answer after a self-correction
 WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|"
                         r"unsure|uncertain|"
-                        r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out)|"
+                        r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit)|"
                         r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|no\s+longer\s+sure|"
                         r"(?:would|'d)\s+need\s+[^.;!?\n]{0,80}?\bto\s+(?:say|tell|decide|be\s+sure|know))\b")
 TAIL_HEDGE = re.compile(r"(?i)\b(?:either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|perhaps|maybe)\b")
