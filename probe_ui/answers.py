@@ -130,6 +130,18 @@ of Benign / Malignant is Benign) and an option's own "Non-X" is X's opposite; a 
 once ("Proliferative? No.") is read as a statement; a "No" that opens a refusal ("No, I can't tell from this
 image") is not the answer no.
 
+Also (issue 46, held-out batch 8): declines in other words are refusals (:mod:`probe_ui.reading.refusals`: "the
+resolution doesn't allow", "insufficient image quality", "not in a position to", "I won't guess", "I'd rather not
+weigh in", "can't be judged from this view"), and so is an image blamed before a guess ("Image too dark to read
+properly; my best guess is blue."), while "I can't be certain from this image, but ..." is a hedge; a "No" that opens
+a noun phrase in a refusal ("No side marker is visible, so I can't say ...") is not the answer no unless it denies
+what the question asks; "looks like B" is a weak cue, and a weak cue's option text may follow an article ("It's the
+arterial phase - ..."); "let me revise that", "on second look" are self-corrections, and "I can't settle on one"
+takes the answer back; a yes/no word that its own sentence contradicts ("Yes - the fracture is undisplaced." to "Is
+the fracture displaced?", "Yes it is normal in size." to "Is the heart enlarged?", "Yes, male patient." to "Is this
+patient female?") is "ambiguous" (a "No" before a clause negated so, "No, this scan is not normal", still answers that
+clause); closing answers against their body in clinical terms (:mod:`probe_ui.reading.closings`) are "ambiguous".
+
 Nothing read → "none" (invalid).
 
 Letters outside the item's labels are never returned (an "E" for an A-D item is ignored; if nothing else
@@ -207,6 +219,7 @@ from probe_ui.reading.words import (
     leading_word,
     restated_answer,
     stated_answers,
+    subject_answer,
     word_prefix,
 )
 
@@ -560,12 +573,22 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
 
 
 
+# a reply that opens with "No" and a noun phrase ("No side marker is visible"), not a "No" marked as the answer
+_FINDING_NO = re.compile(r"(?i)[\W_]*(no)[ \t]+(?=[^\W\d_])")
+
+
 def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]:
     """Rules 3-6 for yes/no and label items."""
     text = lexicon.mask_idioms(clean) if item.kind == "yesno" else clean  # "No doubt, ..." is not no
     if refusal:  # "There seems to be no image attached.": the "no" of a refusal is not the answer no
         declined = declining_opening(text)  # "No, I can't tell from this image": that "no" opens the refusal
         text = mask_spans(text, [*refusal_spans(text), *([declined] if declined else [])])
+        opening_no = _FINDING_NO.match(text) if item.kind == "yesno" and not stated_answers(text, item) else None
+        if opening_no is not None:
+            # "No side marker is visible, so I can't say which side ...": a "No" that opens a noun phrase gives the
+            # reason for declining; it is the answer only when it denies what the question asks ("No effusion is
+            # seen, though I can't be sure without a lateral view.")
+            text = mask_spans(text, [opening_no.span(1)])
     entertained = entertained_labels(text, item)
 
     def mention(label: str, method: str) -> tuple[str | None, str]:
@@ -599,8 +622,12 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     lab = leading_word(text, item)
     if lab is not None:
         restated = restated_answer(text, item)
-        if restated is not None and restated != lab and not entertained:
-            return restated, "restated"  # "No, this scan is not normal - ..." to "... any abnormality?" is yes
+        if restated is not None and restated[0] != lab and not entertained:
+            if lab == item.aliases.get("nope") and restated[1]:
+                return restated[0], "restated"  # "No, this scan is not normal - ..." to "... any abnormality?" is yes
+            return None, "ambiguous"  # "Yes, it is normal in size." to "Is the heart enlarged?": yes, and then no
+        if item.kind == "yesno" and subject_answer(text, item) not in (None, lab):
+            return None, "ambiguous"  # "Yes, male patient." to "Is this patient female?"
         return mention(lab, "leading")
     words = label_words(mask_spans(text, question_sentences(text)), item)
     if len(words) == 1:

@@ -12,7 +12,7 @@ import re
 from probe_ui.reading import overlap, subject
 from probe_ui.reading.cleaning import is_negated, norm, phrase_regex
 from probe_ui.reading.item import Item
-from probe_ui.reading.presence import asked_finding
+from probe_ui.reading.presence import PRESENCE_QUESTION, asked_finding
 
 # idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
 # nothing else in the reply answers
@@ -57,16 +57,19 @@ def leading_word(text: str, item: Item) -> str | None:
 _MAYBE_BEFORE = re.compile(r"(?i)\b(?:maybe|perhaps|possibly)[ \t,]+(?:(?:the|a|an)[ \t]+)?$")
 
 
-def restated_answer(text: str, item: Item) -> str | None:
-    """Yes/no items: the answer the reply's first clause states with the opposite of the question's word ("this
-    scan is not normal" to "Does it show any abnormality?" is yes; "it is normal" is no), when the question's
-    word has opposites (:data:`probe_ui.reading.subject.ANTONYMS`); the yes/no word before it then answers that
-    clause, not the question."""
+def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
+    """Yes/no items: the answer the reply's first clause (after its opening yes/no word) states with the opposite of
+    the question's word ("this scan is not normal" to "Does it show any abnormality?" is yes; "it is normal" is no;
+    "the fracture is undisplaced" to "Is the fracture displaced?" is no), when the question's word has opposites
+    (:data:`probe_ui.reading.subject.ANTONYMS`), and whether that clause says it with a "not" ("is not normal"):
+    a "No" before a clause negated so echoes its "not" and answers that clause, not the question."""
     if item.kind != "yesno" or not item.question or not item.aliases:
         return None
     q = item.question.casefold()
-    first = re.split(r"[.;!?\n]|\s-\s|\bbut\b", text, maxsplit=1)[0]
-    said: set[str] = set()
+    clauses = re.split(r"[.;!?\n]|\s-\s|\bbut\b", text, maxsplit=2)
+    # "Yes - the fracture is undisplaced.": the clause after a lone yes/no word
+    first = clauses[1] if len(clauses) > 1 and item.exact(clauses[0]) is not None else clauses[0]
+    said: set[tuple[str, bool]] = set()
     for word, opposites in subject.ANTONYMS.items():
         if not re.search(r"\b" + re.escape(word[:7]), q) or any(re.search(r"\b" + re.escape(o), q) for o in opposites):
             continue
@@ -74,10 +77,32 @@ def restated_answer(text: str, item: Item) -> str | None:
             for m in re.finditer(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
                                  r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o) + r"\b",
                                  first):
-                said.add("yes" if m.group("neg") else "no")
-    if len(said) != 1:
+                said.add(("yes" if m.group("neg") else "no", bool(m.group("neg"))))
+    if len({answer for answer, _ in said}) != 1:
         return None
-    return item.aliases["yep" if said.pop() == "yes" else "nope"]
+    answer, negated = said.pop()
+    return item.aliases["yep" if answer == "yes" else "nope"], negated
+
+
+def subject_answer(text: str, item: Item) -> str | None:
+    """Yes/no items: the answer the rest of the reply's opening sentence, after its yes/no word and a comma, dash or
+    colon, gives by the question's subject ("Yes, male patient." to "Is this patient female?" says no;
+    :func:`probe_ui.reading.subject.answer_from_subject`), as the item spells it; None when it gives none, says
+    "not" (the subject reader does not weigh negations), or the question asks whether a finding is present (its
+    subject is where to look, not the answer)."""
+    if item.kind != "yesno" or not item.question or not item.aliases or PRESENCE_QUESTION.search(item.question):
+        return None
+    t = text.lstrip(" \t\n\"'`*_>")
+    if word_prefix(t, item) is None:
+        return None
+    m = re.match(r"[^\W_]+[ \t]*[,:;\-\u2014]+[ \t]*([^.;!?\n]+)", t)
+    if m is None or _NEGATION.search(m.group(1)):
+        return None
+    said = subject.answer_from_subject(m.group(1), item.question)
+    return None if said is None else item.aliases["yep" if said == "yes" else "nope"]
+
+
+_NEGATION = re.compile(r"(?i)\b(?:not|no|never|without|neither|nor|non)\b|n't\b")
 
 
 def label_words(text: str, item: Item, negated: bool = False) -> list[str]:
@@ -148,12 +173,22 @@ def asked_terms(question: str) -> tuple[str, ...]:
     return tuple(overlap.stem(t) for t in terms if t)
 
 
+def speaks_elsewhere(text: str, question: str) -> bool:
+    """Whether ``text`` places what it says where the question does not ask: a side, lobe or level the question does
+    not name ("No consolidation in the left lung." to "... in the right lower lobe?"), or an organ it does not name
+    ("No free fluid in the abdomen." to "Is there a pleural effusion?")."""
+    q = question.casefold()
+    return any(p.group(0).casefold() not in q for p in _PLACES.finditer(text)) or any(
+        w.casefold() not in q and w.casefold() not in _ANYWHERE for w in (p.group(1) for p in _LOCATED.finditer(text)))
+
+
 def stated_answers(text: str, item: Item) -> set[str]:
     """Yes/no items: the answers the reply states clause by clause, without counting what its clauses only
     mention: a yes/no word that opens its clause as the answer ("Yes, there is an effusion.", "No.", "No -"), and a
     sentence that opens by denying what the question asks ("No pneumothorax is seen." to "Is there a
-    pneumothorax?"; not "No other abnormality is seen.", nor "No consolidation in the left lung." to "... in the
-    right lower lobe?", nor "No free fluid in the abdomen." to "Is there a pleural effusion?"). Two answers stated
+    pneumothorax?", "No contrast was given." to "Was this MRI acquired after gadolinium contrast?"; not "No other
+    abnormality is seen.", nor "No consolidation in the left lung." to "... in the right lower lobe?", nor "No free
+    fluid in the abdomen." to "Is there a pleural effusion?"). Two answers stated
     ("Yes, there is a pleural effusion. No, the costophrenic angles are clear.", "Yes. No pneumothorax is seen.")
     contradict each other."""
     if item.kind != "yesno":
@@ -178,8 +213,11 @@ def stated_answers(text: str, item: Item) -> set[str]:
         if terms is None:
             terms = asked_terms(item.question)
         if any(_same_stem(overlap.stem(w), term) for w in words for term in terms) \
-                and not any(p.group(0).casefold() not in q for p in _PLACES.finditer(t)) \
-                and not any(w.casefold() not in q and w.casefold() not in _ANYWHERE
-                            for w in (p.group(1) for p in _LOCATED.finditer(t))):
+                and not speaks_elsewhere(t, item.question):
+            out.add(item.aliases["nope"])
+        elif not PRESENCE_QUESTION.search(q) and re.search(r"\b" + re.escape(words[0].casefold()) + r"\b", q) \
+                and subject.answer_from_subject(t, item.question) == "no":
+            # the question's own word denied where it asks about the image (modality, contrast, ...), not about a
+            # finding: "No contrast was given." to "Was this MRI acquired after gadolinium contrast?"
             out.add(item.aliases["nope"])
     return out
