@@ -10,10 +10,21 @@ reader then records nothing: the reading is "ambiguous".
 The body is what precedes the closing answer. It argues against that answer when:
 
 - choice items: it rejects the closing option by its text or concepts and never names it, or a concluding phrase
-  of it ("classic for", "consistent with", "the features of", "the pattern of", "points to", "in keeping with")
-  names one other option, unhedged and not negated, and the body never names the closing one;
+  of it ("classic for", "consistent with", "the features of", "the pattern of", "points to", "in keeping with",
+  "classic <diagnosis>"; its object ends at a contrast: "consistent with pneumonia, as opposed to ...") or a list of
+  findings summed up after a colon ("Oval, circumscribed, no posterior shadowing: BI-RADS 3 features.") names one
+  other option, unhedged and not negated, and the body never names the closing one; findings are read as the signs
+  of what they show (:data:`probe_ui.reading.synonyms.SIGNS`: "the hepatic veins are densely opacified" is the
+  portal venous phase); an option that says the study is normal is closed after a body that names a finding option
+  ("The cardiothoracic ratio is 0.65 ... Answer: D. Normal study"); a count is closed after a body that totals
+  another option's count ("one in each quadrant" is four);
+- label items asked which lies nearest or deepest: the body places the closing label only on the other side and
+  another label on the side asked ("The green dot lies right in front of the lens, while red and blue are on the
+  far peritoneum. Answer: red");
 - yes/no items: it states the other answer (an answer word opening a clause, "No pneumothorax is seen." to "Is
-  there a pneumothorax?", :func:`probe_ui.reading.words.stated_answers`).
+  there a pneumothorax?", :func:`probe_ui.reading.words.stated_answers`), or the closing yes follows a body whose
+  every clause reports something absent or normal, what the question asks among them ("The fragments remain in
+  anatomic alignment with no angulation. Final answer: Yes." to "Is the fracture displaced?").
 
 A body that names the closing option, only weighs others ("Pneumonia would show focal consolidation"), or names
 nothing (a description) leaves the closing answer as it is.
@@ -23,12 +34,12 @@ from __future__ import annotations
 
 import re
 
-from probe_ui.reading import overlap, synonyms
+from probe_ui.reading import overlap, subject, synonyms
 from probe_ui.reading.cleaning import WORD, mask_spans
 from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.options import option_mentions, options_in_words
 from probe_ui.reading.weighing import JUDGEMENT
-from probe_ui.reading.words import stated_answers
+from probe_ui.reading.words import asked_terms, speaks_elsewhere, stated_answers
 
 __all__ = ["against_body"]
 
@@ -36,13 +47,25 @@ __all__ = ["against_body"]
 _CONCLUDING = re.compile(
     r"(?i)\b(?:(?:classic(?:al)?|typical|characteristic|diagnostic|pathognomonic|suggestive|indicative|consistent|"
     r"compatible)(?:ally)?\s+(?:for|of|with)|(?:the\s+)?(?:features?|pattern|picture|appearance|hallmarks?)\s+of|"
-    r"points?\s+(?:to|towards?)|pointing\s+(?:to|towards?)|in\s+keeping\s+with|favou?r(?:s|ing)?)\s+"
+    r"points?\s+(?:to|towards?)|pointing\s+(?:to|towards?)|in\s+keeping\s+with|favou?r(?:s|ing)?|"
+    r"(?:classic(?:al)?|typical|textbook)(?=\s+[^\W\d_])(?!\s+(?:for|of|with|features?|appearances?|pattern|"
+    r"picture|findings?|signs?|case)\b))\s+"
 )
 # what leaves the concluding phrase open or denies it: "would be classic for", "not typical of", "if ... consistent"
 _OPEN = re.compile(r"(?i)\b(?:not|no|never|would|could|might|may|if|unless|whether|less|rather\s+than|instead\s+of|"
                    r"unlike|neither|nor|without|although|though|despite|even|while|whereas)\b|n't\b|\?")
-_CLAUSE_END = re.compile(r"[.;:!?\n]")
 _PHRASE_END = re.compile(r"[.;:!?\n,]|\s[-\u2014]\s")
+# where the concluded object ends: its clause, or a contrast ("consistent with pneumonia, as opposed to the physician's
+# effusion", "typical of a cyst rather than a tumour")
+_OBJECT_END = re.compile(r"[.;:!?\n]|\s[-\u2014]\s|,\s*(?:as\s+opposed|rather|instead|not|unlike|but|versus)\b|"
+                         r"\b(?:as\s+opposed\s+to|rather\s+than|instead\s+of|versus|vs\.?|unlike)\b")
+# an option that says the study is normal: a body that names a finding option argues against it
+_NORMAL_OPTION = re.compile(r"(?i)\A\W*(?:normal|unremarkable|no\s+(?:abnormality|abnormalities|"
+                            r"(?:acute\s+)?findings?))(?:\s+(?:study|examination|exam|film|scan|radiograph|image|"
+                            r"findings?))?\W*\Z")
+# a body that only weighs ("would", "could", "if") names no finding for certain
+_WEIGHED = re.compile(r"(?i)\b(?:would|could|might|may|if|unless|whether|possibl[ey]|probabl[ey]|perhaps|maybe|"
+                      r"likely|unlikely|at\s+first|initially|thought)\b")
 # how far back from the closing answer the body is read
 _REACH = 3000
 
@@ -77,12 +100,121 @@ def _concluded(body: str, item: Item) -> set[str]:
     for m in _CONCLUDING.finditer(body):
         near = max(0, m.start() - 300)  # the phrase's own clause, as far back as a clause reaches
         start = max((x.end() for x in _PHRASE_END.finditer(body, near, m.start())), default=near)
-        stop = _CLAUSE_END.search(body, m.end())
+        stop = _OBJECT_END.search(body, m.end())
         if _OPEN.search(body, start, m.end()):
             continue  # "would be classic for", "not typical of"
         named, _ = _named(body[m.end():stop.start() if stop else len(body)], item)
         out |= named
     return out
+
+
+def _summed_up(body: str, item: Item) -> set[str]:
+    """The options named where a sentence of the body sums a list of findings up after a colon ("Oval, circumscribed,
+    no posterior shadowing: BI-RADS 3 features."), the verdict short, unhedged and not negated."""
+    out: set[str] = set()
+    for sentence in re.split(r"(?<=[.!?])\s+|\n+", body):
+        findings, colon, verdict = sentence.rpartition(":")
+        if not colon or "," not in findings or len(WORD.findall(findings)) < 4:
+            continue
+        verdict = verdict.strip().rstrip(".! \t")
+        if 0 < len(WORD.findall(verdict)) <= 8 and not re.search(r"[.;!?]", verdict) and not _OPEN.search(verdict):
+            out |= _named(verdict, item)[0]
+    return out
+
+
+# depth: where a label is said to lie, near the camera or the surface, or far from it ("right in front of the lens",
+# "on the far peritoneum"), and which of the two the question asks for
+_NEAR = re.compile(r"(?i)\b(?:near(?:er|est)?|clos(?:e|er|est)\s+to|in\s+front\s+of|foreground|superficial|"
+                   r"shallow(?:er|est)?|at\s+the\s+surface)\b")
+_FAR = re.compile(r"(?i)\b(?:far(?:ther|thest)?|further|furthest|distant|distal|background|behind|deep(?:er|est)?|"
+                  r"beyond|back\s+wall)\b")
+_ASKS_NEAR = re.compile(r"(?i)\b(?:clos(?:er|est)|near(?:er|est)|shallow(?:er|est))\b")
+_ASKS_FAR = re.compile(r"(?i)\b(?:deep(?:er|est)|far(?:ther|thest)|furthest|greatest\s+depth)\b")
+_SEGMENT = re.compile(r"(?i)[.;!?\n]|\b(?:while|whereas|but|although|though)\b")
+
+
+def _placed_elsewhere(body: str, item: Item, label: str) -> bool:
+    """Label items asked which lies nearest or deepest: the body places the declared label only on the other side and
+    another label on the side asked ("The green dot lies right in front of the lens, while red and blue are on the
+    far peritoneum. Answer: red" to "Which dot is closest to the camera?")."""
+    q = item.question
+    asked = _NEAR if _ASKS_NEAR.search(q) else _FAR if _ASKS_FAR.search(q) else None
+    if asked is None:
+        return False
+    other = _FAR if asked is _NEAR else _NEAR
+    labels = list(dict.fromkeys(item.labels))
+    alt = re.compile(r"(?i)\b(" + "|".join(re.escape(x) for x in labels) + r")\b")
+    sides: dict[str, set[bool]] = {}
+    for segment in _SEGMENT.split(body):
+        named = {m.group(1).casefold() for m in alt.finditer(segment)}
+        on_asked, on_other = bool(asked.search(segment)), bool(other.search(segment))
+        if named and on_asked != on_other:
+            for x in named:
+                sides.setdefault(x, set()).add(on_asked)
+    mine = sides.get(label.casefold(), set())
+    return mine == {False} and any(v == {True} for k, v in sides.items() if k != label.casefold())
+
+
+# what a clause of findings says when it reports something absent or normal ("no focal lesion", "with no angulation",
+# "smooth contour", "in anatomic alignment")
+_NEGATIVE_FINDING = re.compile(r"(?i)\b(?:no|not|without|absent|normal|intact|unremarkable|preserved|aligned|alignment|"
+                               r"clear|smooth|sharp|uniform|homogeneous(?:ly)?|symmetric(?:al)?)\b|n't\b")
+_FINDING_CLAUSE = re.compile(r"(?i)[.;:,!?\n]|\b(?:with|and|but|while|whereas|which|although|though)\b")
+# words whose denial denies any finding ("no focal lesion" denies a mass)
+_ANY_FINDING = frozenset("lesion lesions abnormality abnormalities finding findings pathology".split())
+
+
+def negative_clauses(body: str) -> list[bool]:
+    """For each clause of the body (that has a word), whether it reports something absent or normal."""
+    return [bool(_NEGATIVE_FINDING.search(c)) for c in _FINDING_CLAUSE.split(body) if re.search(r"[^\W\d_]{3}", c)]
+
+
+def only_absent_or_normal(body: str) -> bool:
+    """Whether every clause of the body reports something absent or normal ("The left kidney has a smooth contour
+    with uniform enhancement and no focal lesion.")."""
+    clauses = negative_clauses(body)
+    return bool(clauses) and all(clauses)
+
+
+def _denies_the_question(body: str, item: Item) -> bool:
+    """Yes/no items: a body of only absent or normal findings that denies what the question asks: its finding or
+    adjective (:func:`probe_ui.reading.words.asked_terms`), the adjective's opposite ("anatomic alignment" to "Is
+    the fracture displaced?"), or any finding at all ("no focal lesion" to "Is a mass present?")."""
+    ends = [m.end() for m in re.finditer(r"[.!?;\n]", body.rstrip())]
+    body = body[:ends[-1]] if ends else body  # the body's sentences, not the declaration's own "Final"
+    if not only_absent_or_normal(body) or speaks_elsewhere(body, item.question):
+        return False  # "No pneumothorax on the right. Answer: yes" to "... on the left?"
+    terms = set(asked_terms(item.question))
+    predicate = subject.asked_predicate(item.question)
+    opposites = {overlap.stem(w) for o in subject.ANTONYMS.get(predicate or "", ()) for w in WORD.findall(o)
+                 if w.casefold() not in ("normal", "in", "size")}
+    stems = {overlap.stem(w) for w in WORD.findall(body)}
+    return bool(terms & stems or opposites & stems
+                or (terms and any(w.casefold() in _ANY_FINDING for w in WORD.findall(body))))
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_N = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
+# a total the body states: "a total of three", "two in total", "four altogether", and one in each of the four
+# quadrants of the jaws ("one in each quadrant", "in all four quadrants") is four
+_TOTAL = re.compile(r"(?i)\b(?:(?:a\s+)?total\s+(?:of\s+)?" + _N + r"|" + _N
+                    + r"\s+(?:\w+\s+){0,2}?(?:in\s+total|altogether|in\s+all)\b|all\s+" + _N + r"\b)")
+_EACH_QUADRANT = re.compile(r"(?i)\b(?:one\s+(?:in|per)\s+(?:each|every)\s+(?:of\s+the\s+four\s+)?quadrants?|"
+                            r"(?:in|from)\s+(?:all\s+four|each\s+of\s+the\s+four|every|each)\s+quadrants?)\b")
+
+
+def _counted_otherwise(body: str, item: Item, label: str) -> bool:
+    """Options that are counts ("0", "2", "3", "4"): the body states a total that is another option's count and never
+    the declared one ("I count one in each quadrant: upper left, ... lower right. Answer: (C) 3")."""
+    counts = {lb: o.strip() for o, lb in item.option_map}
+    if label not in counts or not all(c.isdigit() for c in counts.values()):
+        return False
+    totals = {4 for _ in _EACH_QUADRANT.finditer(body)}
+    for m in _TOTAL.finditer(body):
+        w = next(g for g in m.groups() if g).casefold()
+        totals.add(int(w) if w.isdigit() else _NUMBER_WORDS.index(w))
+    values = {int(c) for c in counts.values()}
+    return len(totals & values) == 1 and int(counts[label]) not in totals
 
 
 def against_body(body: str, item: Item, label: str) -> bool:
@@ -93,13 +225,26 @@ def against_body(body: str, item: Item, label: str) -> bool:
         return False  # nothing to argue from ("Answer: A", "A. Pneumonia")
     if item.kind == "yesno":
         said = stated_answers(body, item)
-        return bool(said) and label not in said
+        if said:
+            return label not in said
+        # a yes after a body that only reports absent or normal findings, what the question asks among them ("The
+        # fragments remain in anatomic alignment with no angulation. Final answer: Yes." to "Is it displaced?")
+        return bool(item.aliases) and label == item.aliases["yep"] and _denies_the_question(body, item)
+    if item.kind == "label":
+        return _placed_elsewhere(body, item, label)
     if item.kind != "choice":
         return False
-    if _CONCLUDING.search(body):
-        concluded = _concluded(body, item)
+    signs = synonyms.canonical(body)  # findings read as the features of what they are the signs of (SIGNS)
+    if _CONCLUDING.search(body) or ":" in body or signs != body:
+        concluded = _concluded(body, item) | _concluded(signs, item) | _summed_up(body, item)
         if len(concluded) == 1 and label not in concluded and label not in _by_text(body, item):
             return True  # "... the pattern of the arterial phase. Portal venous phase."
+    if _counted_otherwise(body, item, label):
+        return True  # "I count one in each quadrant: ... Answer: (C) 3"
+    if _NORMAL_OPTION.match({lb: o for o, lb in item.option_map}.get(label, "")) and not _WEIGHED.search(body):
+        named, _ = _named(body, item)
+        if named - {label}:
+            return True  # "The cardiothoracic ratio is 0.65 ... Answer: D. Normal study": a finding, then "normal"
     # "The right femoral head is flattened ...; the left femoral head is normal. Answer: A" (A: the left hip); only
     # a body that uses a word of the closing option can reject it (the option reader is the costly part)
     low = body.casefold()

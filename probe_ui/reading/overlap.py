@@ -284,7 +284,7 @@ though yet so then however whereas be been being shows show seen see there""".sp
 def _in_scope(before: str) -> bool:
     """Whether the words just before a mention are inside a negation's scope (at most five words after it, no
     clause mark or phrase-starting word between)."""
-    clause = re.split(r"[.;:!?,\n()\-]", before)[-1]
+    clause = re.split(r"[.;:!?,\n()]|(?<![^\W_])-|-(?![^\W_])", before)[-1]  # "no soft-tissue mass": one phrase
     cue = None
     for cue in _NEGATION_CUE.finditer(clause):
         pass

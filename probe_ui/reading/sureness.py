@@ -11,13 +11,16 @@ A reading is sure when both hold:
   opens with it, concludes with it, names one option by its text, its words or a synonym, or one answer word);
   a negated option ("Not stable." of two), a restatement and a judge's reading are guesses by nature;
 - nothing in the reply puts it in doubt (:func:`doubts`): a refusal, a late reversal ("D, sorry, I meant B"), a
-  hedge ("probably", "I think", "may", "either ... or"; for a declared answer, in its own sentence or after it:
-  weighing alternatives before "my final answer is C" is reasoning, and ranking the options, "the most likely
-  answer is C", "lymphoma is less likely", is no hedge in a choice), a negation before an option's words
+  hedge ("probably", "I think", "may", "either ... or", "I can't be certain"; for a declared answer, in its own
+  sentence or after it: weighing alternatives before "my final answer is C" is reasoning, and ranking the options,
+  "the most likely answer is C", "lymphoma is less likely", is no hedge in a choice), a negation before an option's
+  words
   ("non-proliferative"), a contradiction (a yes and a no both stated as the answer: "Yes, ... No, ..."), a reply
   cut off mid-sentence, a thinking trace left in the reply (reasoning written out, "step by step", only for a
-  reading from a mention), a long reply read from a mention, or a "no" read from a mention in a reply that states a
-  finding is there ("There is a transverse lucent line ... In summary, no fracture.").
+  reading from a mention), a long reply read from a mention, a "no" read from a mention in a reply that states a
+  finding is there ("There is a transverse lucent line ... In summary, no fracture."), or a declared yes after a
+  body that only reports absent or normal findings, a declared no after one that only states a finding is there
+  ("The cortex is smooth and there is no comminution. Answer: yes").
 
 A closing answer that the reply's own body argues against is not read at all (:mod:`probe_ui.reading.closings`).
 """
@@ -27,6 +30,7 @@ from __future__ import annotations
 import functools
 import re
 
+from probe_ui.reading.closings import negative_clauses, only_absent_or_normal
 from probe_ui.reading.declarations import last_declaration
 from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
@@ -50,7 +54,8 @@ _HEDGE = re.compile(
     r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|could\s+be|may\s+be|i\s+(?:think|believe|suspect|"
     r"guess)|favou?r(?:s|ing)?|lean(?:s|ing)?|not\s+(?:entirely\s+|completely\s+|"
     r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+(?:exclude|"
-    r"rule\s+out)|(?:hard|difficult)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|either(?=[^.;!?\n]{0,80}?\bor\b))\b")
+    r"rule\s+out)|(?:hard|difficult)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|(?:can(?:not|'t)|could(?:\s*not|n't))\s+"
+    r"be\s+(?:\w+\s+)?(?:sure|certain|confident)|either(?=[^.;!?\n]{0,80}?\bor\b))\b")
 # "the most likely answer is C", "Myocardial infarction (A) is most likely": a choice between options ranks them, and
 # the best one is the answer (the question itself often asks for the most likely diagnosis), not a hedge
 _SUPERLATIVE = re.compile(r"(?i)\b(?:most|m[aá]s)\s+(?:likely|probable)\b")
@@ -70,6 +75,30 @@ _NEGATING = r"(?:non|not|no|without|absence\s+of|absent|never|rather\s+than|inst
 # read from a mention elsewhere in it ("In summary, no fracture.") may answer about another finding
 _AFFIRMED = re.compile(r"(?i)\b(?:there\s+(?:is|are)|shows?|demonstrates?|reveals?)\s+(?:an?|some|two|three|several|"
                        r"multiple|mild|moderate|small|large|subtle)\b")
+
+
+_MIN_BODY_WORDS = 6
+
+
+def _body_against_yes_no(text: str, item: Item, label: str | None) -> bool:
+    """Yes/no items: a declared answer after a body of findings that says the other: a yes after a body that only
+    reports what is absent or normal ("The cortex is smooth and there is no comminution. Answer: yes" to "Is the
+    fracture displaced?"), a no after one that states a finding is there and denies nothing ("There is a 2 cm mass
+    at the upper pole. Answer: no")."""
+    if not item.aliases or label is None:
+        return False
+    body = _declared_body(text, item)
+    if len(body.split()) < _MIN_BODY_WORDS:
+        return False
+    if label == item.aliases["yep"]:
+        return only_absent_or_normal(body)
+    return not any(negative_clauses(body)) and bool(_AFFIRMED.search(body))
+
+
+def _declared_body(text: str, item: Item) -> str:
+    """The sentences before the one that declares the answer ("... no step-off. Final answer: Yes.")."""
+    at = last_declaration(text, item).at
+    return text[:max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0)] if at > 0 else ""
 
 
 def _negated_choice(text: str, item: Item, label: str | None) -> bool:
@@ -119,6 +148,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("contradiction")
     if method == "label_word" and item.aliases and label == item.aliases["nope"] and _AFFIRMED.search(t):
         found.append("affirmed")  # "There is a transverse lucent line ... In summary, no fracture."
+    if method == "declaration" and item.kind == "yesno" and _body_against_yes_no(t, item, label):
+        found.append("body")  # "... uniform enhancement and no focal lesion.\nAnswer: yes"
     if method not in _MARKED and is_truncated(t):  # a declared answer ends the reply: "...: B: No"
         found.append("truncated")
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):

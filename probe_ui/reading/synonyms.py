@@ -3,7 +3,10 @@
 Why a module: "Shingles" is herpes zoster, "paediatric" is pediatric, "PE" is pulmonary embolism, "both sides" is
 bilateral, and "A newborn." is pediatric where the item offers pediatric / adult. The reader's synonym pass
 (:func:`probe_ui.answers.extract`, rule 7) compares a reply with the item's texts with both in this canonical form
-(:func:`canonical`); the lists below are plain data: extend one with the word and one test reply.
+(:func:`canonical`); the lists below are plain data: extend one with the word and one test reply. Measures and
+signs are read as what they show: a BI-RADS category ("BI-RADS 3" is benign, 4-6 malignant), a cardiothoracic ratio
+("0.65" is cardiomegaly, above 0.5), and the findings of :data:`SIGNS` ("the hepatic veins are opacified" is the
+portal venous phase).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import re
 
 from probe_ui.reading.lexicon import TOKEN
 
-__all__ = ["BROADER", "OVERLAPS", "SYNONYMS", "canonical", "narrow_terms"]
+__all__ = ["BROADER", "OVERLAPS", "SIGNS", "SYNONYMS", "canonical", "narrow_terms"]
 
 # canonical term: words a reply may use for it. Whole words/phrases, case-insensitive (abbreviations are matched
 # in capitals only, see _ABBREVIATIONS).
@@ -36,7 +39,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "tinea pedis": ("athlete's foot",),
     "tinea capitis": ("scalp ringworm",),
     "onychomycosis": ("nail fungus", "fungal nail infection"),
-    "atopic dermatitis": ("atopic eczema",),
+    # atopic dermatitis is what "eczema" names when no kind is said
+    "eczema": ("atopic dermatitis", "atopic eczema", "eczematous dermatitis"),
     "impetigo": ("school sores",),
     "measles": ("rubeola",),
     "rubella": ("german measles",),
@@ -54,6 +58,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "appendicitis": ("inflamed appendix",),
     "bowel obstruction": ("blocked bowel", "intestinal obstruction"),
     "cystic": ("fluid-filled", "fluid filled", "fluid-containing"),
+    # hydrocephalus: an obstruction inside the ventricles does not let them communicate with the subarachnoid space
+    "communicating hydrocephalus": ("non-obstructive hydrocephalus", "nonobstructive hydrocephalus"),
+    "communicating": ("non-obstructive", "nonobstructive"),
+    "non-communicating hydrocephalus": ("obstructive hydrocephalus",),
     "osteosarcoma": ("osteogenic sarcoma",),
     "osteomyelitis": ("bone infection", "infection of the bone", "infected bone"),
     "osteochondroma": ("exostosis", "osteocartilaginous exostosis", "bony exostosis"),
@@ -169,6 +177,47 @@ def _spelling_regex(present: frozenset[int]) -> re.Pattern[str]:
                       re.IGNORECASE)
 
 
+# the BI-RADS assessment categories of a breast lesion: 1-3 negative, benign, probably benign; 4-6 suspicious, highly
+# suggestive of malignancy, known malignancy ("BI-RADS 3 features" is a benign reading, "BI-RADS 5" a malignant one)
+_BIRADS = re.compile(r"(?i)\bbi[\s\-]?rads(?:[\s\-]+(?:category|cat\.?))?[\s\-]*([1-6])(?:[abc])?(?![\w\-])")
+
+
+def _birads(m: re.Match[str]) -> str:
+    return "benign" if m.group(1) in "123" else "malignant"
+
+
+# the cardiothoracic ratio measured: above 0.5 the heart is enlarged on a PA film ("The cardiothoracic ratio is 0.65"
+# is cardiomegaly, "CTR 0.45" a heart of normal size)
+_CTR = re.compile(r"(?i)\b(?:cardio-?thoracic\s+ratio|CTR)(?:\s+(?:is|of|was|measures|measuring|at))?\s*[:=]?\s*"
+                  r"(?:(?:about|approximately|roughly|around|nearly|~|\u2248)\s*)?(0?\.\d+|\d{2}\s*%)")
+
+
+def _ctr(m: re.Match[str]) -> str:
+    value = m.group(1).replace(" ", "")
+    ratio = float(value[:-1]) / 100 if value.endswith("%") else float(value)
+    return "cardiomegaly" if ratio > 0.5 else "normal heart size"
+
+
+# findings that are the signs of a term the options use, read as "the features of" that term (a body that reports
+# them concludes it: "The hepatic veins are densely opacified" is the portal venous phase)
+SIGNS: tuple[tuple[str, str], ...] = (
+    (r"hepatic\s+veins?\s+(?:(?:are|is|appear|look)\s+)?(?:(?:densely|well|fully|brightly|already|homogeneously)\s+)"
+     r"{0,2}(?:opacified|enhanced|enhancing|opacifying)", "portal venous phase"),
+    (r"(?:spleen|splenic\s+parenchyma)\s+(?:enhances|is\s+enhancing|is|appears|looks)\s+homogeneous(?:ly)?"
+     r"|homogeneous\s+(?:splenic|spleen)\s+enhancement", "portal venous phase"),
+    (r"hepatic\s+veins?\s+(?:are|is)\s+(?:still\s+|yet\s+)?(?:unopacified|unenhanced|not\s+(?:yet\s+)?(?:opacified|"
+     r"enhanced))", "arterial phase"),
+    (r"(?:heterogeneous|arciform|zebra|striped|moir[eé])\s+(?:splenic\s+|spleen\s+)?enhancement"
+     r"|spleen\s+enhances\s+heterogeneously", "arterial phase"),
+    # a calcific focus along the urinary tract is a stone ("a 6 mm calcific focus at the vesicoureteric junction")
+    (r"(?:calcific|calcified|calcium|dense|radio-?dense|radio-?opaque|hyperdense)\s+(?:focus|foci|density|densities|"
+     r"opacity|opacities)\s+(?:at|in|within|along|of)\s+(?:the\s+)?(?:(?:left|right|distal|proximal|mid|lower|upper)\s+)?"
+     r"(?:ureter|ureteric|vesico-?ureteric\s+junction|uretero-?vesical\s+junction|VUJ|UVJ|pelvi-?ureteric\s+junction|"
+     r"PUJ|UPJ|renal\s+pelvis|kidney|collecting\s+system)", "urolithiasis"),
+)
+_SIGNS = tuple((re.compile(r"(?i)\b(?:the\s+)?(?:" + p + r")\b"), "the features of " + term) for p, term in SIGNS)
+
+
 _BOTH = re.compile(r"(?i)\b(?:on\s+|in\s+|involving\s+)?both\s+(?:sides|(?:[a-z]+\s+)?[a-z]{3,}(?<!s)s)\b"
                    r"(?!\s+(?:and|or)\b)")
 
@@ -216,6 +265,13 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
     if "both" in t.lower():  # "both sides", "both femurs", "on both sides", a reply that is only "Both.": bilateral
         t = _BOTH.sub("bilateral", t)
         t = re.sub(r"(?i)\A(\W*)both(\W*)\Z", r"\1bilateral\2", t)
+    if "rads" in t.lower():
+        t = _BIRADS.sub(_birads, t)
+    if "ctr" in t.lower() or "thoracic" in t.lower():
+        t = _CTR.sub(_ctr, t)
+    if any(w in t.lower() for w in ("hepatic", "spleen", "splenic", "enhancement", "calci", "dens", "opaci")):
+        for pattern, term in _SIGNS:
+            t = pattern.sub(term, t)
     words, abbrev, first = _synonym_words()
     tokens = set(TOKEN.findall(t))
     starts = frozenset[str]().union(*(first.get(w.casefold(), frozenset()) for w in tokens))
