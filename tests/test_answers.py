@@ -6,7 +6,6 @@ chain of thought, markdown), including the lmms-eval #1434 traps that a first-ca
 
 from __future__ import annotations
 
-
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -784,6 +783,8 @@ def test_an_option_read_from_its_negation_is_not_sure() -> None:
     ("The answer is A. Though honestly, I'm not sure.", "choice", ["A", "B"], ["Pneumonia", "Edema"], None, False),
     ("It is difficult to be certain, but B is most likely.", "choice", ["A", "B"], ["Pneumonia", "Edema"], None, False),
     ("I think the answer is B.", "choice", ["A", "B"], ["Pneumonia", "Edema"], None, False),
+    ("I can't be certain from this film, but the answer is B.", "choice", ["A", "B"], ["Pneumonia", "Edema"], None,
+     False),  # a hedge (batch 8), not a refusal: the image was read
     ("Most likely yes.", "yesno", ["yes", "no"], [], "Is there a pneumothorax?", False),
     # reasoning written out before a declared answer is no doubt; a thinking trace left open is
     ("Let's think step by step.\n1. The ratio is 0.6.\n2. That is above 0.5.\nThus the correct option is (B).",

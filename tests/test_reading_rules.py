@@ -368,6 +368,10 @@ def test_the_refusals_of_issue_21_are_flagged(reply: str) -> None:
     "The radiograph does not show the heart clearly; it is enlarged.",
     "I would need a CT to confirm, but it looks like B.",
     "The scan does not show enough of a shift to call it herniation.",
+    # batch 8: a doubt about what the image shows, an image good enough, a finding said plainly
+    "I can't be fully certain from this radiograph, but it looks like C.",
+    "The view allows a confident read: no effusion.", "Sufficient image quality; the answer is A.",
+    "The dots are faint but red is clearly closest.", "The hepatic lesion can be seen on this photograph.",
 ])
 def test_ordinary_answers_are_not_refusals(reply: str) -> None:
     assert not is_refusal(reply)
@@ -629,3 +633,193 @@ def test_a_no_read_beside_a_finding_the_reply_states_is_not_sure() -> None:
                     question=q)
     assert (guess.choice, guess.sure) == ("no", False)
     assert extract("There is no pneumothorax.", "yesno", YN, (), question=q).sure
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Issue 46, the shapes held-out batch 8 showed (fixed by shape; the replies below are not the corpus's own)
+# ------------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "This view does not allow a reliable assessment of the joint.",
+    "The scan won't let me judge the cortex.",
+    "Inadequate image resolution.",
+    "I am not in a position to grade retinopathy from a single photograph.",
+    "The arrows are too faint to compare.",
+    "Screenshot far too compressed to read the signal.",
+    "I will not speculate about the sequence from this thumbnail.",
+    "I'd rather not comment on the suggested diagnosis from one slice.",
+    "Staging a burn needs a clinical examination; I can't do that from here.",
+    "The depth of the lesion cannot be gauged on this photograph.",
+    "No ruler is shown, so I can't say whether the nodule measures more than 1 cm.",
+])
+def test_a_decline_in_other_words_is_no_answer_with_the_refusal_flag(reply: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the nodule larger than 1 cm?")
+    assert (a.choice, a.method, a.refusal, a.sure) == (None, "declined", True, False)
+
+
+def test_a_no_that_opens_a_finding_in_a_decline_answers_only_what_is_asked() -> None:
+    """"No ruler is shown, so I can't say ..." gives the reason for declining; "No effusion is seen, though I can't be
+    sure without a lateral view." still answers no (with the refusal flag, not sure)."""
+    a = extract("No effusion is seen, though I can't be sure without a lateral view.", "yesno", YN, (),
+                question="Is there a pleural effusion?")
+    assert (a.choice, a.refusal, a.sure) == ("no", True, False)
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,choice,refusal", [
+    # the image blamed, then a guess: the guess is kept, flagged as a refusal, never sure
+    ("Film far too underexposed to read well; my best guess is green.", "label", DOTS, (), "green", True),
+    ("The resolution does not let me see the margins, so I can't confirm it, but the overall shape looks like A.",
+     "choice", ABCD, DX, "A", True),
+    # a doubt about what the image shows is a hedge, not a refusal: the answer stands, not sure
+    ("I can't be certain from this slice, but it looks like C.", "choice", ABCD, DX, "C", False),
+])
+def test_a_doubt_then_a_guess_keeps_the_guess_and_is_not_sure(reply: str, kind: str, labels: tuple[str, ...],
+                                                            options: tuple[str, ...], choice: str,
+                                                            refusal: bool) -> None:
+    question = "Which dot is closest to the camera?" if kind == "label" else None
+    a = extract(reply, kind, labels, options, question=question)
+    assert (a.choice, a.refusal, a.sure) == (choice, refusal, False)
+    assert is_refusal("Without the film I can't be certain, but the answer is A.")  # lacking the image still declines
+
+
+BONE_DX = ("Osteosarcoma", "Ewing sarcoma", "Enchondroma", "Osteochondroma")
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,choice", [
+    ("A, osteosarcoma. Let me rethink that: there is a sclerotic rim and no periosteal reaction - C, enchondroma.",
+     "choice", ABCD, BONE_DX, "C"),
+    ("Upside down. On a second look, no: the apices are at the top of the image. Correct.", "label", ORIENT, (),
+     "correct"),
+])
+def test_a_reversal_in_other_words_reads_the_final_answer_and_is_not_sure(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.method, a.sure) == (choice, "final_verdict", False)
+
+
+def test_a_reversal_that_ends_unable_to_choose_names_no_answer() -> None:
+    a = extract("B. Then again, D matches the scalloped border as well. I can't choose between them.", "choice", ABCD,
+                BONE_DX)
+    assert (a.choice, a.method, a.sure) == (None, "ambiguous", False)
+
+
+BREAST = ("Benign", "Malignant")
+CHEST = ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study")
+STONE = ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement")
+NEURO = ("Glioblastoma", "Metastasis", "Abscess", "Lymphoma")
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,question", [
+    # a concluding phrase's object ends where a contrast starts ("as opposed to", "rather than")
+    ("Air bronchograms in a febrile patient - consistent with pneumonia, as opposed to the suggested effusion.\n\n"
+     "Answer: D", "choice", ABCD, DX, None),
+    # "classic <diagnosis>" concludes as "classic for <diagnosis>" does
+    ("A smooth-walled ring-enhancing lesion with central restricted diffusion - classic abscess. The most likely "
+     "diagnosis is A.", "choice", ABCD, NEURO, None),
+    # a list of findings summed up after a colon; BI-RADS 1-3 is benign, 4-6 malignant
+    ("Spiculated, taller than wide, with posterior shadowing: BI-RADS 5 features.\nAnswer: Benign", "choice", AB,
+     BREAST, None),
+    # a normal study declared after a body that names a finding (a cardiothoracic ratio above 0.5 is cardiomegaly)
+    ("The cardiothoracic ratio measures 0.62 and the costophrenic angles are sharp.\n\nAnswer: D", "choice", ABCD,
+     CHEST, None),
+    # findings read as the signs of what they show: opacified hepatic veins are the portal venous phase, a calcific
+    # focus in the ureter a stone (and "no soft-tissue mass" denies the mass, the hyphen inside the phrase)
+    ("The hepatic veins are already well opacified and the aorta is moderately bright. So the answer is A.", "choice",
+     AB, PHASE, None),
+    ("A 5 mm calcified focus in the distal ureter with dilatation above it, and no soft-tissue mass. Answer: B",
+     "choice", ABCD, STONE, None),
+    # a count the body totals otherwise
+    ("Looking at the panoramic film there is one in each quadrant of the jaws. Answer: (B) 2", "choice", ABCD, TEETH,
+     None),
+    # a label the body places on the other side of what the question asks
+    ("The blue dot sits on the near fold, right in front of the lens, while the red and green dots are on the far "
+     "wall. Answer: green", "label", DOTS, (), "Which dot is closest to the camera?"),
+    # yes after a body that only reports absent or normal findings, what the question asks among them
+    ("The spleen has a smooth outline, homogeneous texture and no focal lesion.\n\nAnswer: yes", "yesno", YN, (),
+     "Is there a mass in the spleen?"),
+    ("The fracture ends are well aligned without any gap or angulation. Final answer: yes.", "yesno", YN, (),
+     "Is the fracture displaced?"),
+])
+def test_a_closing_answer_against_the_body_in_clinical_terms_names_none(reply: str, kind: str,
+                                                                         labels: tuple[str, ...],
+                                                                         options: tuple[str, ...],
+                                                                         question: str | None) -> None:
+    a = extract(reply, kind, labels, options, question=question)
+    assert (a.choice, a.method, a.sure) == (None, "ambiguous", False)
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,question,choice", [
+    ("Air bronchograms and fever, consistent with pneumonia rather than an effusion. Answer: C", "choice", ABCD, DX,
+     None, "C"),
+    ("Oval, circumscribed, parallel to the skin: BI-RADS 2.\nAnswer: Benign", "choice", AB, BREAST, None, "A"),
+    ("The cardiothoracic ratio is 0.44 and the costophrenic angles are sharp.\n\nAnswer: D", "choice", ABCD, CHEST,
+     None, "D"),
+    ("The hepatic veins are not yet opacified and the aorta is very bright. So the answer is A.", "choice", AB, PHASE,
+     None, "A"),
+    ("A 5 mm calcified focus in the distal ureter with dilatation above it. Answer: A", "choice", ABCD, STONE, None,
+     "A"),
+    ("A total of three: both lower ones and the upper right. Answer: (C) 3", "choice", ABCD, TEETH, None, "C"),
+    ("The blue dot sits on the near fold, right in front of the lens, while the red and green dots are on the far "
+     "wall. Answer: blue", "label", DOTS, (), "Which dot is closest to the camera?", "blue"),
+    ("The spleen has a smooth outline and no focal lesion. Answer: no", "yesno", YN, (),
+     "Is there a mass in the spleen?", "no"),
+])
+def test_a_closing_answer_the_body_supports_in_clinical_terms_stands(reply: str, kind: str, labels: tuple[str, ...],
+                                                                     options: tuple[str, ...], question: str | None,
+                                                                     choice: str) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    # a yes after a body of only absent or normal findings, or a no after one that states a finding: kept, not sure
+    ("The cortex is smooth and there is no comminution. Answer: yes", "Is the fracture displaced?", "yes"),
+    ("There is a 3 cm solid mass at the lower pole of the left kidney. Answer: no",
+     "Is a mass present in the left kidney?", "no"),
+])
+def test_a_yes_no_declared_against_the_findings_is_not_sure(reply: str, question: str, choice: str) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.sure) == (choice, False)
+
+
+@pytest.mark.parametrize("reply,question", [
+    ("Yes, the fracture is non-displaced.", "Is the fracture displaced?"),  # the question's word negated
+    ("Yes. The spleen is normal in size.", "Is the spleen enlarged?"),  # its opposite
+    ("Yes, an ultrasound image.", "Is this a CT scan?"),  # the question's subject answered the other way
+    ("Yes, female.", "Is this patient male?"),
+    ("No gadolinium was injected. Yes, the dural sinuses enhance.",
+     "Was this MRI acquired after gadolinium contrast?"),  # both answers stated
+])
+def test_a_yes_no_word_its_own_sentence_contradicts_names_none(reply: str, question: str) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.method, a.sure) == (None, "ambiguous", False)
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ("No, this study is not normal - there is a small subdural collection.",
+     "Does this CT scan show any abnormality?", "yes"),  # a "No" that echoes the "not" of its own clause
+    ("Yes, axial slices through both kidneys.", "Is this an axial image?", "yes"),
+    ("No gadolinium was given.", "Was this MRI acquired after gadolinium contrast?", "no"),
+])
+def test_a_yes_no_word_its_sentence_agrees_with_stands(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+HYDRO_PREMISE = ("Communicating hydrocephalus", "Non-communicating hydrocephalus")
+RASH = ("Psoriasis", "Eczema", "Shingles", "Scabies")
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,choice", [
+    # "it's the <option text>": the article does not hide the option named by a weak cue
+    ("It's the portal venous phase - the liver enhances more than the aorta.", "choice", AB, PHASE, "B"),
+    ("The margins look irregular, and overall it looks like D.", "choice", ABCD, DX, "D"),
+    # vocabulary: non-obstructive hydrocephalus is communicating, atopic dermatitis is eczema, Portuguese
+    ("The hydrocephalus is nonobstructive.", "choice", AB, HYDRO_PREMISE, "A"),
+    ("Obstructive hydrocephalus.", "choice", AB, HYDRO_PREMISE, "B"),
+    ("This is atopic dermatitis of the flexures.", "choice", ABCD, RASH, "B"),
+    ("A imagem está de cabeça para baixo.", "label", ORIENT, (), "upside down"),
+    ("BI-RADS 5.", "choice", AB, BREAST, "B"),
+    ("CTR of 0.58.", "choice", ABCD, CHEST, "A"),
+])
+def test_the_words_batch_8_showed_name_the_option_meant(reply: str, kind: str, labels: tuple[str, ...],
+                                                        options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, kind, labels, options).choice == choice
