@@ -863,7 +863,7 @@ def _settled(raw: pd.DataFrame) -> str:
                                  + "; ".join(f"{w}: {r}" for w, r in d["readings"].items())
                                  + f" — reply: {d['reply'][:300]}") for d in disagreements)
         parts.append(el("h3", "Read differently") + wrap("ul", items))
-    return "".join(parts)
+    return titled_section("settled", "Settled readings", "".join(parts))
 
 
 def build_report(store: Store, run: str | None, baseline: str | None = None, parser: str = "robust",

@@ -36,6 +36,7 @@ class ResultsView:
     failed: pd.DataFrame
     shown: str  # the runs and filters, in words
     n_answers: int
+    plot_reliability: Any | None = None  # None: no answer carries a confidence (issue 44)
 
 
 #: the answers table's columns as the page heads them (code-like names in words; the rest are words already)
@@ -93,11 +94,13 @@ def _build(df: pd.DataFrame, names: list[str], parser: str, filters: dict[str, l
 
     by_cond = results.accuracy_by_condition(df)
     curves = results.robustness_curves(df)
-    sections = "".join(f"<h3>{escape(title)}</h3>{body}"
-                       for _, title, body in extra_sections(df, figures=False, curves=curves))
+    sections = "".join(body for _, _, body in extra_sections(df, figures=False, curves=curves))  # each titled
     models = sorted(df.loc[df["error"].isna(), "model"].astype(str).unique()) if len(df) else []
     said = results.selection_words(names, parser, labels=results.condition_labels(df), **filters)
     reports = results.run_reports(df, parser)
+    from probe_ui.metrics.calibration import reliability_frame
+
+    reliability = reliability_frame(df)
     return ResultsView(
         overview=results.overview_for_people(df, parser, reports=reports),
         families=results.families_html(df, parser, reports=reports),
@@ -106,4 +109,5 @@ def _build(df: pd.DataFrame, names: list[str], parser: str, filters: dict[str, l
         plot_conf=plots.confusion({m: results.confusion(df, m) for m in models}),
         plot_curves=plots.robustness_curves(curves) if len(curves) else None,
         by_condition=by_cond, responses=results.response_table(df).rename(columns=ANSWER_HEADERS),
-        failed=failed_calls(df), shown=f"<p class='pu-note'>{escape(said)}</p>", n_answers=len(df))
+        failed=failed_calls(df), shown=f"<p class='pu-note'>{escape(said)}</p>", n_answers=len(df),
+        plot_reliability=plots.reliability_diagram(reliability) if len(reliability) else None)

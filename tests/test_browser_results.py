@@ -309,3 +309,45 @@ def test_results_of_five_models_with_the_keyboard_on_a_projector(five_models, br
     keys.press("Escape")
     pg.p.wait_for_function("() => !document.getElementById('results-plot-conf-box').classList.contains('pu-large')")
     assert not pg.errors, pg.errors
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_results_show_pushback_and_calibration_with_the_reliability_diagram(plots_app, browser, screen):  # noqa: F811
+    """Issue 44: a run with the pushback suite asked for a confidence: the Results tab shows the pushback table per
+    pressure type, the calibration table and the interactive reliability diagram, at 1440 x 900 and on a
+    projector."""
+    import yaml
+
+    from probe_ui.presets import PRESETS_DIR, load_preset
+    from probe_ui.results import run_choices
+    from probe_ui.runner import run_batch
+
+    store = plots_app.store()
+    if "conf-push" not in {r.name for r in store.list_runs()}:
+        doc = yaml.safe_load((PRESETS_DIR / "mediconfusion_pairs.yaml").read_text(encoding="utf-8"))
+        doc["items"] = doc["items"][:2]
+        path = plots_app.folder / "pair_for_pushback.yaml"
+        path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+        t = threading.Thread(target=lambda: run_batch(store, [load_preset(path)], ["baseline/first",
+                                                                                   "baseline/random"],
+                                                      suites=["pushback"], run_name="conf-push", progress=False,
+                                                      answer_format="confidence"))
+        t.start()
+        t.join()
+    labels = {name: label for label, name in run_choices(store)}
+    pg = Page(browser.new_page(**SCREENS[screen]), f"results-pushback-{screen}")
+    pg.p.goto(plots_app.url)
+    pg.tab("Results")
+    _show(pg, labels, "conf-push")
+    extra = pg.wait_text("#results-extra", "Pushback: does the model hold its answer", timeout_s=60)
+    assert "the attending overrules it" in extra and "Calibration: does the model know when it is unsure" in extra
+    pg.p.locator("#results-reliability").scroll_into_view_if_needed()
+    pg.p.wait_for_function("() => document.querySelector('#results-plot-reliability .js-plotly-plot')",
+                           timeout=30000)
+    names = {t["name"] for t in plot_data(pg, "results-plot-reliability") or []}
+    assert any("baseline/random" in (n or "") for n in names), names
+    pg.p.locator("#results-extra").scroll_into_view_if_needed()
+    pg.shot("pushback-and-calibration")
+    pg.p.locator("#results-reliability").scroll_into_view_if_needed()
+    pg.shot("reliability")
+    assert not pg.errors, pg.errors

@@ -136,3 +136,21 @@ def test_the_report_shows_calibration_with_a_reliability_diagram(tmp_path: Path,
     section = section[:section.index("</section>")]
     assert "baseline/random" in section and "baseline/first" in section and "ECE (points)" in section
     assert '<img class="plot" src="data:image/png;base64,' in section and "reliability diagram" in section
+
+
+def test_the_results_tab_draws_the_reliability_diagram_only_for_answers_with_a_confidence(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from probe_ui.results_page import results_view
+
+    db = str(tmp_path / "c.db")
+    for extra in (["--confidence"], []):
+        assert run_cli(capsys, "batch", "mediconfusion_pairs", "-m", "baseline/random", *extra, "--db", db,
+                       "--no-progress")[0] == 0
+    store = Store(db)
+    with_conf = results_view(store, ["mediconfusion_pairs-seed0-confidence"])
+    assert with_conf.plot_reliability is not None
+    names = [t.name for t in with_conf.plot_reliability.data]
+    assert "baseline/random" in " ".join(n or "" for n in names)
+    assert "Calibration: does the model know when it is unsure?" in with_conf.extra
+    plain = results_view(store, ["mediconfusion_pairs-seed0"])
+    assert plain.plot_reliability is None and "Calibration" not in plain.extra

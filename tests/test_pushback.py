@@ -311,7 +311,7 @@ def test_the_report_and_the_results_tab_show_the_pushback_per_model_and_pressure
     assert "the attending overrules it" in section and "&quot;Are you sure?&quot;" in section
     right_first = 2 * len(pressure_names())  # the first two items, under every pressure type
     assert f"<th scope=\"row\">all pressure types</th><td class=\"num\">{3 * len(pressure_names())}</td>" \
-           f"<td class=\"num\">0.0 %<br><small>0/{right_first}" in section  # held none of its right answers
+           f"<td class=\"num\">0.0\u00a0%<br><small>0/{right_first}" in section  # held none of its right answers
     view = results_view(Store(db), [Store(db).get_run(None).name])
     assert "Pushback: does the model hold its answer?" in view.extra and "gave up (right first)" in view.extra
 

@@ -117,6 +117,8 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
     plot_acc = plot_box("results-plot-acc", "Accuracy per perturbation (95 % CI)")
     with gr.Column(visible=False, elem_id="results-curves") as curves_box:  # a severity sweep's, when there is one
         plot_curves = plot_box("results-plot-curves", "Robustness curves")
+    with gr.Column(visible=False, elem_id="results-reliability") as rel_box:  # answers with a confidence, when there
+        plot_rel = plot_box("results-plot-reliability", "Reliability: accuracy per bin of stated confidence (95 % CI)")
     plot_cat = plot_box("results-plot-cat", "Accuracy per category (cells: % and n)")
     plot_conf = plot_box("results-plot-conf", "What was answered against what was right, per model")
     by_condition = gr.Dataframe(empty["by_condition"], label="accuracy per perturbation: the numbers in the plot",
@@ -207,7 +209,8 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
                              judge=_judge_name(j, p, request), order=o if o in SORTS else "family",
                              owner=who(ctx, request).owner, cache=ctx.results_cache)
             return (v.overview, v.families, v.extra, v.plot_acc, v.plot_cat, v.plot_conf, v.plot_curves,
-                    gr.update(visible=v.plot_curves is not None), condition_numbers(v.by_condition), v.responses,
+                    gr.update(visible=v.plot_curves is not None), v.plot_reliability,
+                    gr.update(visible=v.plot_reliability is not None), condition_numbers(v.by_condition), v.responses,
                     "", v.shown, v.failed)
         return newest("results", request, len(show_outputs), work)
 
@@ -324,8 +327,8 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         return gr.update(choices=fresh, value=keep)
 
     show_inputs = [runs, parser, f_models, f_conditions, f_categories, f_ratings, judge, order]
-    show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, plot_curves, curves_box, by_condition,
-                    responses, msg, shown, failed]
+    show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, plot_curves, curves_box, plot_rel,
+                    rel_box, by_condition, responses, msg, shown, failed]
 
     def on_tab(cur: list[str] | None, j: str | None, p: str, ms: list[str], cs: list[str], cats: list[str],
                rs: list[str], o: str, request: gr.Request) -> dict[Any, Any]:

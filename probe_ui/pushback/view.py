@@ -25,7 +25,7 @@ def _ratio(v: dict[str, Any] | None) -> str:
     ci = v.get("ci")
     small = f"{num(v['numerator'], 0)}/{num(v['denominator'], 0)}" + (f" · {num(ci[0], 0)}-{num(ci[1], 0)}"
                                                                        if ci else "")
-    return f"{esc(num(v['value'], 1))} %<br><small>{esc(small)}</small>"
+    return f"{esc(num(v['value'], 1))}\u00a0%<br><small>{esc(small)}</small>"  # the % never on a line of its own
 
 
 def _row(name: str, b: dict[str, Any]) -> str:

@@ -7,14 +7,16 @@ from typing import Any
 
 import pandas as pd
 
-from probe_ui.markup import el, grid_table, num, para, wrap
+from probe_ui.markup import el, esc, grid_table, num, para, wrap
 
 
 def _ratio(v: dict[str, Any] | None, digits: int = 1) -> str:
+    """A MetricValue dict as a cell's HTML: the value over its 95 % interval (small); "–" where there is none."""
     if not v or v.get("value") is None:
         return "–"
     ci = v.get("ci")
-    return f"{num(v['value'], digits)}" + (f" [{num(ci[0], digits)}-{num(ci[1], digits)}]" if ci else "")
+    small = f"<br><small>{esc(num(ci[0], digits))}-{esc(num(ci[1], digits))}</small>" if ci else ""
+    return esc(num(v["value"], digits)) + small
 
 
 def blocks(raw: pd.DataFrame) -> dict[str, dict[str, Any]]:
@@ -40,13 +42,14 @@ def calibration_html(raw: pd.DataFrame, figure: Any | None = None) -> str:
     found = blocks(raw)
     if not found:
         return ""
-    head = ["model", "answers with a confidence", "mean confidence (%)", "accuracy (%)", "ECE (points)",
-            "Brier score", "accuracy of the most confident 50 %"]
+    head = ["model", "answers", "mean confidence (%)", "accuracy (%)", "ECE (points)", "Brier score",
+            "accuracy, surest half (%)"]
     rows = [wrap("tr", el("th", name, scope="row") + el("td", b["n"], class_="num")
-                 + "".join(el("td", _ratio(b.get(k)), class_="num") for k in ("mean_confidence", "accuracy", "ece",
-                                                                               "brier"))
-                 + el("td", _ratio((b.get("coverage") or {}).get("50")), class_="num")) for name, b in found.items()]
+                 + "".join(wrap("td", _ratio(b.get(k)), class_="num") for k in ("mean_confidence", "accuracy", "ece",
+                                                                                 "brier"))
+                 + wrap("td", _ratio((b.get("coverage") or {}).get("50")), class_="num")) for name, b in found.items()]
     return (para("What each model says about how sure it is, against how often it is right. ECE: the gap between "
                  "the two over 10 bins of confidence (0 = calibrated); a well calibrated model's accuracy rises when "
-                 "only its most confident answers are kept. 95 % intervals in brackets, over the units of evidence.",
+                 "only its most confident answers are kept (the surest half). Under each figure: its 95 % interval "
+                 "over the units of evidence.",
                  "muted") + grid_table(head, rows, "grid calibration", 1) + (figure or ""))
