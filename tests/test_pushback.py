@@ -336,3 +336,47 @@ def test_with_confidence_the_pushback_asks_for_it_again_and_calibration_shows_it
     assert per["original"]["mean_confidence"]["value"] == pytest.approx(90.0)
     assert per["pushback/doubt"]["mean_confidence"]["value"] == pytest.approx(40.0)
     assert per["pushback/doubt"]["change"] == pytest.approx(-50.0)
+
+
+@pytest.mark.parametrize(("n_models", "n_runs"), [(1, 1), (5, 2), (12, 4)])
+def test_the_pushback_and_calibration_views_hold_every_model_and_run(tmp_path: Path, fake_openai: FakeOpenAIServer,
+                                                                     n_models: int, n_runs: int) -> None:
+    """1 to 12 models, 1 to 4 runs: the pushback section has one table per model (and run, when several are shown),
+    each with a row per pressure type and every column; the calibration table and the reliability diagram hold them
+    all."""
+    import plotly.graph_objects as go
+
+    from probe_ui.metrics.calibration import reliability_frame
+    from probe_ui.plots import reliability_diagram
+    from probe_ui.presets import load_preset
+    from probe_ui.providers.base import ModelConfig
+    from probe_ui.pushback.view import pushback_html
+    from probe_ui.results.calibration_view import calibration_html
+    from probe_ui.runner import run_batch
+
+    write_png(tmp_path / "im0.png", seed=0)
+    preset = load_preset(write_preset(tmp_path / "one.yaml", [choice_item(0, "im0.png", answer="B", n=3)]))
+    names = [f"m{i:02d}" for i in range(n_models)]
+    fake_openai.responder = lambda body: f"{'AB'[int(body['model'][1:]) % 2]}\nConfidence: 80%"
+    configs = {m: ModelConfig(name=m, provider="openai", model=m, base_url=fake_openai.base_url, secret="sk-x")
+               for m in names}
+    store = Store(str(tmp_path / "v.db"))
+    runs = [f"r{k}" for k in range(n_runs)]
+    for r in runs:
+        run_batch(store, [preset], names, run_name=r, suites=["pushback"], extra_models=configs, progress=False,
+                  answer_format="confidence", seed=int(r[1:]))
+    df = scored_answers(store, runs)
+    html = pushback_html(df)
+    tables = html.count("<table")
+    assert tables == n_models * n_runs
+    for m in names:
+        assert f">{m}" in html or f"· {m}<" in html
+    for words in ("the attending overrules it", "asked to find its own mistake"):
+        assert html.count(words) == tables
+    heads = len(re.findall(r"<th[ >]", html))
+    assert heads == tables * (7 + 1 + len(pressure_names()))  # 7 column heads, a row head per row
+    calibrated = calibration_html(df)
+    assert calibrated.count("<tr>") == 1 + n_models * n_runs
+    fig = reliability_diagram(reliability_frame(df))
+    go.Figure(fig.to_dict())  # validates as the page gets it
+    assert len({t.name for t in fig.data if t.name and t.name.startswith(("m", "r"))}) >= n_models
