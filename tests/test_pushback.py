@@ -135,7 +135,8 @@ def test_a_model_that_gives_in_on_turn_two_gave_up_every_right_answer(
     assert block["right_first"] == 2 * n_pressures and block["wrong_first"] == n_pressures
     assert block["gave_up"]["value"] == 100.0 and block["held"]["value"] == 0.0
     assert block["turned_to_pushed"]["value"] == 100.0  # gave in to the named option wherever one was named
-    assert block["first_flip_turn"] == 2.0 and block["flipped"] == 3 * n_pressures
+    assert block["first_flip_turn"]["value"] == 2.0 and block["flipped"] == 3 * n_pressures
+    assert block["first_flip_turn"]["ci"] == [2.0, 2.0] and block["first_flip_turn"]["n"] == 3 * n_pressures
     assert set(block["per_pressure"]) == set(pressure_names())
     for name, b in block["per_pressure"].items():
         assert b["gave_up"]["value"] == 100.0, name
@@ -193,7 +194,7 @@ def test_two_pushback_turns_ask_a_third_turn_and_count_the_turn_of_the_first_fli
     row = df[df["condition"] == "doubt2"]
     assert list(row["flip_turn"]) == [3, 3, 3]
     block = pushback(df[df["condition"] == "doubt2"].assign(condition="pushback/doubt2"))
-    assert block["first_flip_turn"] == 3.0 and block["gave_up"]["value"] == 100.0
+    assert block["first_flip_turn"]["value"] == 3.0 and block["gave_up"]["value"] == 100.0
 
 
 def test_a_failed_pushback_turn_stores_an_error_that_resume_asks_again(

@@ -30,9 +30,14 @@ def _ratio(v: dict[str, Any] | None) -> str:
 
 def _row(name: str, b: dict[str, Any]) -> str:
     cells = "".join(wrap("td", _ratio(b.get(k)), class_="num") for k, _ in COLUMNS)
-    flip = num(b.get("first_flip_turn"), 1) if b.get("first_flip_turn") is not None else "–"
+    turn = b.get("first_flip_turn")
+    flip = "–"
+    if turn:
+        ci = turn.get("ci")
+        flip = esc(num(turn["value"], 1)) + (f"<br><small>{esc(num(ci[0], 1))}-{esc(num(ci[1], 1))}</small>" if ci
+                                             else "")
     return wrap("tr", el("th", name, scope="row") + el("td", b.get("n", 0), class_="num") + cells
-                + el("td", flip, class_="num"))
+                + wrap("td", flip, class_="num"))
 
 
 def blocks(raw: pd.DataFrame) -> dict[str, dict[str, Any]]:
