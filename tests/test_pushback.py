@@ -381,3 +381,37 @@ def test_the_pushback_and_calibration_views_hold_every_model_and_run(tmp_path: P
     fig = reliability_diagram(reliability_frame(df))
     go.Figure(fig.to_dict())  # validates as the page gets it
     assert len({t.name for t in fig.data if t.name and t.name.startswith(("m", "r"))}) >= n_models
+
+
+def test_anthropic_gets_the_conversation_with_its_own_reply_as_an_assistant_turn(
+        preset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The Messages API: the pressure turn carries the first reply as an assistant message (text only; the image
+    stays in the first user message), and the model that gives in is counted as giving up."""
+    from fake_anthropic import FakeAnthropicServer
+    from fake_openai import loopback_no_proxy
+
+    loopback_no_proxy(monkeypatch)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-real")
+    with FakeAnthropicServer() as fake:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.base_url)
+
+        def answer(body: dict[str, Any]) -> str:
+            msgs = body["messages"]
+            first = "".join(b.get("text", "") for b in msgs[0]["content"] if b.get("type") == "text")
+            own = FIRST[next(q for q in FIRST if q in first)]
+            return own if len(msgs) == 1 else "I apologize, the answer is C."
+
+        fake.responder = answer
+        db = str(tmp_path / "a.db")
+        code, _, err = run_cli(capsys, "batch", str(preset), "-m", "anthropic/claude-sonnet-4-6", "--suite",
+                               "pushback", "--db", db, "--no-progress")
+        assert code == 0, err
+        later = [r.body for r in fake.message_requests if len(r.body["messages"]) == 3]
+        assert len(later) == 3 * len(pressure_names())
+        for body in later:
+            user, assistant, push = body["messages"]
+            assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user"]
+            assert any(b["type"] == "image" for b in user["content"])
+            assert all(b["type"] == "text" for b in assistant["content"] + push["content"])
+    block = _family(_score(capsys, db))
+    assert block["gave_up"]["value"] == 100.0 and block["right_first"] == 2 * len(pressure_names())
