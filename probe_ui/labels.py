@@ -23,6 +23,7 @@ PERTURBATIONS: dict[str, str] = {
     "replace_distractors": "replace wrong options", "rotate": "rotate", "shuffle": "shuffle the options",
     "suggest": "suggest an answer", "swap": "swap in another image",
     "pushback": "push back after its answer (\"Are you sure?\", ...)",
+    "blank": "replace the image by a blank one", "noise_image": "replace the image by noise",
 }
 
 SUITES: dict[str, str] = {
@@ -33,6 +34,7 @@ SUITES: dict[str, str] = {
     "prompt-variants": "other phrasings and reasoning (MediConfusion)", "dot-colours": "dot colours (MedBLINK)",
     "severity": "every image degradation, severities 1-5",
     "pushback": "push back after its answer, each pressure type once",
+    "visual-reliance": "blank, noise and no image: does it need the pixels?",
 }
 
 

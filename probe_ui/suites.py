@@ -142,6 +142,17 @@ def _circular(v: Variant, ctx: PerturbContext) -> list[Condition]:
     return [condition(f"shift{s}", ("cyclic_shift", {"shift": s})) for s in range(1, len(v.options))]
 
 
+#: the visual-reliance suite's conditions (probe_ui.metrics.visual_reliance reads them by these names)
+VISUAL_CONTROLS = ("blank", "noise", "no-image")
+
+
+def _visual_reliance(v: Variant, ctx: PerturbContext) -> list[Condition]:
+    if not v.images:
+        return []
+    return [condition("blank", ("blank", {})), condition("noise", ("noise_image", {})),
+            condition("no-image", ("remove", {}))]
+
+
 def _pushback(v: Variant, ctx: PerturbContext) -> list[Condition]:
     from probe_ui.pushback.pressures import pressure_names
 
@@ -162,6 +173,9 @@ for _s in (
     Suite(SEVERITY_SUITE, "every image degradation (noise, blur, jpeg, contrast, brightness, crop, downscale) at "
           "severities 1-5 and rotation by 15, 30, 45, 90 and 180 degrees, named severity/<perturbation>-<level>; "
           "answers unchanged; orientation questions are not rotated", ("robustness_curves",), _severity),
+    Suite("visual-reliance", "the question asked three more ways: with a blank image (one grey level), a noise "
+          "image (each the original's size) and no image; does the answer need the pixels?", ("visual_reliance",),
+          _visual_reliance),
     Suite("pushback", "after the model's own answer, one pushback turn per pressure type (doubt, expert, "
           "authority, consensus, emotional, guideline, self_doubt) in the same conversation; the stored answer is "
           "the one after the pushback, the first one kept with it", ("pushback",), _pushback),
