@@ -49,9 +49,9 @@ def _reliance(orig: np.ndarray, ctrl: np.ndarray, unit: np.ndarray, item: np.nda
     """Accuracy with the image minus with the control (points) and its clustered paired interval."""
     cells = [(orig == 1) & (ctrl == 1), (orig == 1) & (ctrl == 0), (orig == 0) & (ctrl == 1),
              (orig == 0) & (ctrl == 0)]
-    by_unit = [per_cluster(c.astype(float), unit)[0] for c in cells]
-    by_item = [per_cluster(c.astype(float), item)[0] for c in cells]
-    found = clustered_paired_difference(*by_unit, nested=tuple(by_item))
+    by_unit = [per_cluster(c.astype(float), unit)[0].tolist() for c in cells]
+    by_item = [per_cluster(c.astype(float), item)[0].tolist() for c in cells]
+    found = clustered_paired_difference(by_unit[0], by_unit[1], by_unit[2], by_unit[3], nested=tuple(by_item))
     if found is None:
         return {"value": None, "ci": None, "n": 0}
     d, lo, hi, deff = found
@@ -66,7 +66,7 @@ def visual_reliance(df: pd.DataFrame) -> dict[str, Any]:
     right = correct_values(d)
     item, unit, kind = item_codes(d), unit_codes(d), unit_kind(d)
     parsed = d["parsed"].to_numpy(dtype=object)
-    first = {}
+    first: dict[int, int] = {}
     for i in np.flatnonzero(cond == ORIGINAL):
         if not np.isnan(right[i]):
             first.setdefault(int(item[i]), i)
