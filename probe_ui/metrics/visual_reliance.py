@@ -69,7 +69,7 @@ def visual_reliance(df: pd.DataFrame) -> dict[str, Any]:
     first: dict[int, int] = {}
     for i in np.flatnonzero(cond == ORIGINAL):
         if not np.isnan(right[i]):
-            first.setdefault(int(item[i]), i)
+            first.setdefault(int(item[i]), int(i))
     out: dict[str, Any] = {"n": 0, "controls": {}}
     for control in CONTROLS:
         rows = [i for i in np.flatnonzero(cond == f"{SUITE}/{control}")
