@@ -77,8 +77,18 @@ class ItemSpec(_Strict):
     patient: str | None = None
     study: str | None = None
     attributes: dict[str, Any] = {}
+    #: where the finding is, in the item image's pixels: one box [x0, y0, x1, y1] or several (kept in ``attributes``
+    #: as a list of boxes; read by the occlude steps and by point answers)
+    region: list[float] | list[list[float]] | None = None
     perturbations: list[ConditionSpec] = []  # this item's own conditions (e.g. saved from the app's Probe tab)
     suites: list[str] = []  # suites for this item only
+
+    def boxes(self) -> list[list[float]]:
+        """The region as a list of boxes ([] for none)."""
+        if not self.region:
+            return []
+        return [list(b) for b in self.region] if isinstance(self.region[0], list) \
+            else [list(self.region)]  # type: ignore[arg-type]
 
     @field_validator("answer", mode="before")
     @classmethod
@@ -106,6 +116,10 @@ class ItemSpec(_Strict):
                 raise ValueError("options must be distinct")
             if kind == "choice" and len(opts) > len(LETTERS):
                 raise ValueError(f"at most {len(LETTERS)} options")
+        for box in self.boxes():
+            if len(box) != 4 or not (0 <= box[0] < box[2] and 0 <= box[1] < box[3]):
+                raise ValueError(f"region: {box} is not a box [x0, y0, x1, y1] with x0 < x1 and y0 < y1, in pixels "
+                                 "from the image's top left corner")
         if kind == "yesno" and self.answer is not None and self.answer.strip().lower() not in YES_NO:
             raise ValueError(f"a yes/no item's answer must be yes or no, not {self.answer!r}")
         if kind in ("choice", "label") and self.answer is not None:
@@ -378,7 +392,8 @@ def _to_item(spec: ItemSpec, source: str) -> Item:
     return Item(id=spec.id, question=spec.question, kind=kind, images=images, options=options,  # type: ignore[arg-type]
                 answer=spec.answer_text(), category=category, tags=tuple(spec.tags), group=spec.group,
                 attributes={**spec.attributes, **{k: v for k in ("patient", "study")
-                                                   if (v := getattr(spec, k)) is not None}}, source=source)
+                                                   if (v := getattr(spec, k)) is not None},
+                            **({"region": spec.boxes()} if spec.region else {})}, source=source)
 
 
 def resolve_image(src: ImageSource, roots: tuple[str, ...], *, where: str) -> Path:

@@ -1,0 +1,110 @@
+"""Regions and the occlude steps (issue 45): an item says where its finding is; ``occlude`` changes only the pixels
+inside it, ``occlude_elsewhere`` the same area outside it, and an item says what the answer becomes."""
+
+from __future__ import annotations
+
+import base64
+import io
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import yaml
+from fake_openai import FakeOpenAIServer
+from PIL import Image
+
+from probe_ui.cli import main
+from probe_ui.presets import PresetError, load_preset
+
+BOX = [20, 10, 36, 22]
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")
+
+
+def _image(body: dict[str, Any]) -> np.ndarray:
+    for m in body["messages"]:
+        for part in m["content"] if isinstance(m["content"], list) else []:
+            if part.get("type") == "image_url":
+                return np.asarray(Image.open(io.BytesIO(base64.b64decode(part["image_url"]["url"].split(",", 1)[1]))))
+    raise AssertionError("no image in the request")
+
+
+@pytest.fixture
+def preset(tmp_path: Path) -> Path:
+    """A textured grey image with a bright 'nodule' inside BOX, and three conditions: occlude (the answer becomes
+    no), occlude with inpainting, and the control elsewhere."""
+    rng = np.random.default_rng(0)
+    px = rng.integers(60, 120, size=(48, 64), dtype=np.uint8)
+    px[12:20, 24:32] = 250
+    Image.fromarray(px).save(tmp_path / "chest.png")
+    doc = {"perturbations": [
+        {"name": "covered", "steps": [{"op": "occlude", "answer_map": {"yes": "no"}}]},
+        {"name": "inpainted", "steps": [{"op": "occlude", "fill": "inpaint", "answer_map": {"yes": "no"}}]},
+        {"name": "elsewhere", "steps": [{"op": "occlude_elsewhere"}]}],
+        "items": [{"id": "nod", "image": "chest.png", "question": "Is there a nodule?", "kind": "yesno",
+                   "answer": "yes", "region": BOX}]}
+    path = tmp_path / "regions.yaml"
+    path.write_text(yaml.safe_dump(doc, sort_keys=False))
+    return path
+
+
+def test_occlude_sends_an_image_that_differs_only_inside_the_region_and_the_control_only_outside(
+        preset: Path, tmp_path: Path, fake_openai: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    fake_openai.responder = lambda body: "Yes" if _image(body).max() >= 250 else "No"  # sees the bright nodule
+    db = str(tmp_path / "r.db")
+    assert main(["batch", str(preset), "-m", "openai/fake-vlm", "--db", db, "--no-progress", "--run", "r"]) == 0
+    images = [_image(r.body) for r in fake_openai.chat_requests]
+    original = next(a for a in images if (a == np.asarray(Image.open(preset.parent / "chest.png"))).all())
+    inside = np.zeros(original.shape, bool)
+    inside[BOX[1]:BOX[3], BOX[0]:BOX[2]] = True
+    changed = [a != original for a in images if not (a == original).all()]
+    assert len(changed) == 3
+    occluded = [c for c in changed if not (c & ~inside).any()]
+    control = [c for c in changed if not (c & inside).any()]
+    assert len(occluded) == 2 and len(control) == 1  # occlude (mean and inpaint) inside; the control outside
+    assert all(c[inside].mean() > 0.5 for c in occluded)  # the region itself was covered
+    assert control[0].sum() <= inside.sum()  # a box of the region's size
+    capsys.readouterr()
+    assert main(["score", "--db", db, "--run", "r", "--json"]) == 0
+    import json
+
+    report = json.loads(capsys.readouterr().out)
+    assert report["models"]["openai/fake-vlm"]["accuracy"]["value"] == 100.0  # no after covering, yes elsewhere
+
+
+def test_a_region_is_checked_where_the_preset_is_read(tmp_path: Path) -> None:
+    Image.new("L", (10, 10)).save(tmp_path / "a.png")
+    for bad, said in (([5, 5, 2, 8], "x0 < x1"), ([1, 2, 3], "not a box")):
+        path = tmp_path / "bad.yaml"
+        path.write_text(yaml.safe_dump({"items": [{"id": "i", "image": "a.png", "question": "Q?", "kind": "yesno",
+                                                   "answer": "no", "region": bad}]}))
+        with pytest.raises(PresetError, match="region"):
+            load_preset(path)
+    path = tmp_path / "two.yaml"
+    path.write_text(yaml.safe_dump({"items": [{"id": "i", "image": "a.png", "question": "Q?", "kind": "yesno",
+                                               "answer": "no", "region": [[0, 0, 2, 2], [5, 5, 9, 9]]}]}))
+    assert load_preset(path).items[0].attributes["region"] == [[0, 0, 2, 2], [5, 5, 9, 9]]
+
+
+def test_occlude_needs_a_region_inside_the_image(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from probe_ui.images import CanonicalImage
+    from probe_ui.items import Variant
+    from probe_ui.perturb import PerturbationError, apply
+
+    im = CanonicalImage.from_pil(Image.new("L", (40, 30), 90))
+    v = Variant(item_id="x", question="Is there a nodule?", kind="yesno", answer="yes", images=(im,))
+    with pytest.raises(PerturbationError, match="region"):
+        apply(v, "occlude", {}, seed=1)
+    far = v.evolve(attributes={"region": [[30, 20, 60, 29]]})
+    with pytest.raises(PerturbationError, match="not inside the 40x30 image"):
+        apply(far, "occlude", {}, seed=1)
+    whole = v.evolve(attributes={"region": [[0, 0, 40, 30]]})
+    with pytest.raises(PerturbationError, match="no place"):
+        apply(whole, "occlude_elsewhere", {}, seed=1)
