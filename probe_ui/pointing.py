@@ -1,0 +1,131 @@
+"""Pointing answers: "point to the finding" read as coordinates and scored against the item's region (issue 45).
+
+A reply gives a point or a box; models write them in different conventions, so the convention is the model's, said
+in its catalogue entry or endpoint (``options: {point_convention: ...}``), never guessed from the numbers:
+
+========== ================================================================ =====================================
+convention what the numbers are                                             models
+========== ================================================================ =====================================
+pixels     x, y in the pixels of the image as sent (the default)             Qwen2.5-VL (``point_2d``, ``bbox_2d``)
+unit       x, y from 0 to 1 of the width and height                          many API models when asked so
+percent    x, y from 0 to 100 (Molmo's ``<point x="61.5" y="40.6">``)        Molmo
+1000       y, x from 0 to 1000 (Gemini's ``[y, x]`` and ``[y0, x0, y1, x1]``) Gemini
+loc        PaliGemma's ``<locYYYY><locXXXX>`` tokens, 0-1023 in y, x order   PaliGemma
+========== ================================================================ =====================================
+
+What is read: the last point or box the reply gives: ``(x, y)``, ``[x, y]``, ``x=…, y=…``, ``{"point_2d": [x, y]}``,
+``[x0, y0, x1, y1]``, ``{"bbox_2d": [...]}``, Molmo's ``<point …>`` and PaliGemma's ``<loc…>`` tokens. A reply with
+no such numbers, or numbers outside the convention's range, is unreadable (invalid), never guessed. A point is right
+when it falls inside one of the item's boxes; a box when its IoU with one of them is at least 0.5.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from probe_ui.errors import ProbeUIError
+
+CONVENTIONS = ("pixels", "unit", "percent", "1000", "loc")
+IOU_RIGHT = 0.5
+
+_NUM = r"[-+]?\d+(?:\.\d+)?"
+_PAIR = re.compile(rf"[\[(]\s*({_NUM})\s*,\s*({_NUM})\s*[\])]")
+_QUAD = re.compile(rf"\[\s*({_NUM})\s*,\s*({_NUM})\s*,\s*({_NUM})\s*,\s*({_NUM})\s*\]")
+_XY = re.compile(rf"(?i)\bx\s*[:=]\s*\"?({_NUM})\"?\s*[,;]?\s*(?:and\s+)?y\s*[:=]\s*\"?({_NUM})")
+_MOLMO = re.compile(rf"(?i)<point\b[^>]*?\bx\s*=\s*\"({_NUM})\"[^>]*?\by\s*=\s*\"({_NUM})\"")
+_LOC = re.compile(r"<loc(\d{4})>")
+
+
+class PointError(ProbeUIError, ValueError):
+    """An unknown coordinate convention."""
+
+
+@dataclass(frozen=True)
+class Pointed:
+    """What a reply points at, in the image's pixels: a point (x0 == x1, y0 == y1) or a box."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def is_point(self) -> bool:
+        return self.x0 == self.x1 and self.y0 == self.y1
+
+
+def check_convention(name: str) -> str:
+    if name not in CONVENTIONS:
+        raise PointError(f"unknown point convention {name!r}; known: {', '.join(CONVENTIONS)}")
+    return name
+
+
+def _numbers(text: str) -> list[float] | None:
+    """The numbers of the last point or box the reply gives (2 or 4), in the order written."""
+    found: list[tuple[int, list[float]]] = []
+    for pattern in (_QUAD, _PAIR, _XY, _MOLMO):
+        found += [(m.start(), [float(g) for g in m.groups()]) for m in pattern.finditer(text)]
+    for key in ("point_2d", "bbox_2d", "point", "box", "bbox"):
+        for m in re.finditer(rf"\"{key}\"\s*:\s*(\[[^\]]*\])", text):
+            try:
+                vals = [float(v) for v in json.loads(m.group(1))]
+            except (ValueError, TypeError):
+                continue
+            if len(vals) in (2, 4):
+                found.append((m.start(), vals))
+    if not found:
+        return None
+    return max(found, key=lambda f: (f[0], len(f[1])))[1]
+
+
+def read_point(text: str, convention: str, width: int, height: int) -> Pointed | None:
+    """What ``text`` points at, in pixels of a ``width`` x ``height`` image (module doc); None when unreadable."""
+    check_convention(convention)
+    if convention == "loc":
+        locs = [int(v) for v in _LOC.findall(text or "")]
+        if len(locs) not in (2, 4):
+            return None
+        ys, xs = locs[0::2], locs[1::2]  # y, x pairs in 1024 bins
+        vals = [v for pair in zip(xs, ys) for v in pair]
+        top = 1023.0
+        sx, sy = width / top, height / top
+    else:
+        nums = _numbers(text or "")
+        if nums is None:
+            return None
+        if convention == "1000":  # Gemini: y before x
+            nums = [nums[1], nums[0]] if len(nums) == 2 else [nums[1], nums[0], nums[3], nums[2]]
+        top = {"pixels": None, "unit": 1.0, "percent": 100.0, "1000": 1000.0}[convention]
+        vals = nums
+        sx, sy = (1.0, 1.0) if top is None else (width / top, height / top)
+        if top is not None and any(v < 0 or v > top for v in vals):
+            return None
+    xs = [v * sx for v in vals[0::2]]
+    ys = [v * sy for v in vals[1::2]]
+    if any(x < 0 or x > width for x in xs) or any(y < 0 or y > height for y in ys):
+        return None
+    if len(xs) == 1:
+        return Pointed(xs[0], ys[0], xs[0], ys[0])
+    return Pointed(min(xs), min(ys), max(xs), max(ys))
+
+
+def iou(a: Pointed, b: tuple[float, float, float, float]) -> float:
+    """Intersection over union of a box and a region box (x0, y0, x1, y1)."""
+    ix = max(0.0, min(a.x1, b[2]) - max(a.x0, b[0]))
+    iy = max(0.0, min(a.y1, b[3]) - max(a.y0, b[1]))
+    inter = ix * iy
+    union = (a.x1 - a.x0) * (a.y1 - a.y0) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def is_right(pointed: Pointed, regions: list[list[float]]) -> bool:
+    """A point inside one of the boxes, or a box with an IoU of at least 0.5 with one of them."""
+    for b in regions:
+        if pointed.is_point:
+            if b[0] <= pointed.x0 <= b[2] and b[1] <= pointed.y0 <= b[3]:
+                return True
+        elif iou(pointed, (b[0], b[1], b[2], b[3])) >= IOU_RIGHT:
+            return True
+    return False
