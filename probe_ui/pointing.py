@@ -83,22 +83,21 @@ def _numbers(text: str) -> list[float] | None:
 def read_point(text: str, convention: str, width: int, height: int) -> Pointed | None:
     """What ``text`` points at, in pixels of a ``width`` x ``height`` image (module doc); None when unreadable."""
     check_convention(convention)
+    vals: list[float]
     if convention == "loc":
-        locs = [int(v) for v in _LOC.findall(text or "")]
+        locs = [float(v) for v in _LOC.findall(text or "")]
         if len(locs) not in (2, 4):
             return None
-        ys, xs = locs[0::2], locs[1::2]  # y, x pairs in 1024 bins
-        vals = [v for pair in zip(xs, ys) for v in pair]
-        top = 1023.0
-        sx, sy = width / top, height / top
+        vals = [v for y, x in zip(locs[0::2], locs[1::2]) for v in (x, y)]  # y, x pairs in 1024 bins
+        sx, sy = width / 1023.0, height / 1023.0
     else:
         nums = _numbers(text or "")
         if nums is None:
             return None
         if convention == "1000":  # Gemini: y before x
             nums = [nums[1], nums[0]] if len(nums) == 2 else [nums[1], nums[0], nums[3], nums[2]]
-        top = {"pixels": None, "unit": 1.0, "percent": 100.0, "1000": 1000.0}[convention]
         vals = nums
+        top = {"unit": 1.0, "percent": 100.0, "1000": 1000.0}.get(convention)
         sx, sy = (1.0, 1.0) if top is None else (width / top, height / top)
         if top is not None and any(v < 0 or v > top for v in vals):
             return None
