@@ -63,7 +63,8 @@ _DECL_CHOICE_ONLY = re.compile(
 # they open a sentence
 _DECL_HEDGE = re.compile(
     r"(?:most\s+|)(?:probably|likely)(?=\s)|(?:my\s+|best\s+)*guess\s*(?:is|would\s+be|:)(?=\s)"
-    r"|lean(?:ing)?\s+(?:towards?|to)(?=\s)",
+    r"|lean(?:ing)?\s+(?:towards?|to)(?=\s)"
+    r"|\bI(?:'d|\s+would|'ll|\s+will)?\s+guess(?=\s)",  # "..., so I'd guess B."
     re.IGNORECASE,
 )
 # "..., so B." / "Therefore (C)." / "hence the answer is A": a conclusion that ends its sentence with a letter

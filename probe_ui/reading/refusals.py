@@ -14,7 +14,7 @@ import re
 
 from probe_ui.reading.lexicon import fold_quotes
 
-__all__ = ["REFUSAL_PHRASES", "declining_opening", "is_refusal", "refusal_spans"]
+__all__ = ["REFUSAL_PHRASES", "declining_opening", "is_refusal", "refusal_names", "refusal_spans"]
 
 # "cannot", "can't", "I'm unable to", "won't be able to", ...
 _CANT = (r"(?:can\s*not|can't|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|"
@@ -28,7 +28,7 @@ _MARKERS = r"(?:dots?|circles?|markers?|points?|arrows?|boxes|annotations?)"
 # what a reply says the image does not let it do: "too blurry to assess", "insufficient to grade"
 _JUDGE = (r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|identify|measure|grade|answer|classify|"
           r"stage|decide|confirm|exclude|rule\s+out|comment|characteri[sz]e|distinguish|diagnose|be\s+sure|compare|"
-          r"make\s+out)")
+          r"make\s+out|count)")
 
 REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-decide",
@@ -53,15 +53,22 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b(?:not\s+enough|insufficient|inadequate)\s+(?:\w+\s+)?(?:information|detail|context|data|evidence|"
      r"quality|resolution)\b",
      "There is not enough information to answer."),
-    ("as-an-ai", r"\bas\s+an\s+ai\b", "As an AI, I can't interpret medical images."),
+    ("as-an-ai", r"\bas\s+an\s+ai\b"
+                 # batch 9: "I am a language model and do not have the ability to see the dots."
+                 r"|\b(?:i'm|i\s+am)\s+(?:just\s+|only\s+|merely\s+|simply\s+)?an?\s+(?:(?:large\s+)?language\s+model|"
+                 r"text[\s\-]based\s+(?:ai|model|assistant))\b",
+     "As an AI, I can't interpret medical images."),
     ("sorry-cannot",
      r"\b(?:i'm|i\s+am)\s+(?:sorry|afraid)\b[^.]{0,40}?\b(?:can't|cannot|can\s+not|unable|not\s+able)\b",
      "I'm sorry, but I can't help with that."),
-    ("no-ability", r"\bi\s+(?:don't|do\s+not)\s+have\s+(?:the\s+)?(?:ability|access|capability)\b",
+    ("no-ability", r"\b(?:i|and)\s+(?:don't|do\s+not)\s+have\s+(?:the\s+)?(?:ability|access|capability)\b",
      "I don't have the ability to view images."),
     ("no-image-provided",
-     r"\bno\s+image\s+(?:was\s+|is\s+|has\s+been\s+)?(?:provided|attached|uploaded|shared|included|visible|"
-     r"available|shown|present)\b",
+     r"\bno\s+" + _IMAGE + r"\s+(?:was\s+|is\s+|has\s+been\s+)?(?:provided|attached|uploaded|shared|included|"
+     r"visible|available|shown|present|received|loaded)\b"
+     # batch 9: "No image came through on my end."
+     r"|\bno\s+" + _IMAGE + r"\s+(?:came|has\s+come|come)\s+through\b"
+     r"|\bno\s+" + _IMAGE + r"\s+(?:arrived|has\s+arrived|appeared|has\s+appeared)\b",
      "No image was provided, so I cannot answer."),
     # the question needs what an image cannot give: "requires in-person examination and possibly a biopsy"
     ("needs-examination",
@@ -135,8 +142,13 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"appears?)\s+)?(?:\w+\s+)?(?:too|far\s+too)\s+(?:blurry|blurred|dark|bright|small|grainy|noisy|low|poor|faint|"
      r"pixelated|cropped|overexposed|underexposed|compressed)\b"
      r"[^.;]{0,30}?\bto\s+" + _JUDGE + r"\b"
-     r"|\b" + _IMAGE + r"\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:corrupted|corrupt|damaged|unreadable|"
-     r"blank|empty|black)\b",
+     r"|\b" + _IMAGE + r"\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:(?:mostly|largely|almost\s+(?:entirely|"
+     r"completely|all)|nearly\s+all|entirely|completely|totally|all|just)\s+)?(?:corrupted|corrupt|damaged|"
+     r"unreadable|blank|empty|black)\b"
+     # batch 9: "the panoramic image has too little contrast for me to count the third molars"
+     r"|\b(?:" + _IMAGE + "|" + _STUDY + r"|view)\s+(?:has|had|shows?|gives?)\s+(?:far\s+|much\s+)?too\s+(?:little|"
+     r"much)\s+(?:contrast|detail|resolution|noise|blur|artifact|artefact|signal|exposure|penetration)\b"
+     r"[^.;]{0,30}?\bto\s+" + _JUDGE + r"\b",
      "The image is too blurry for me to assess the hips."),
     # issue 46: the image is said to lack what the question needs: "this image does not show enough detail"
     ("image-lacks-detail",
@@ -215,6 +227,16 @@ def is_refusal(text: str) -> bool:
         text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
     return any(p.search(t) for p in _PATTERNS)
+
+
+def refusal_names(text: str) -> frozenset[str]:
+    """The names of the refusal phrases a reply holds (:data:`REFUSAL_PHRASES`): what kind of declining it is."""
+    if not text:
+        return frozenset()
+    if len(text) > 8000:
+        text = text[:5000] + "\n" + text[-3000:]
+    t = fold_quotes(text)
+    return frozenset(name for (name, _, _), p in zip(REFUSAL_PHRASES, _PATTERNS) if p.search(t))
 
 
 # "No, I can't tell from this image": a "no" that opens the refusal itself (what may stand between them: "sorry",

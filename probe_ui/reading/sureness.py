@@ -34,6 +34,7 @@ from probe_ui.reading.closings import negative_clauses, only_absent_or_normal
 from probe_ui.reading.declarations import last_declaration
 from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
+from probe_ui.reading.refusals import refusal_names
 from probe_ui.reading.verdicts import self_corrected
 from probe_ui.reading.weighing import is_truncated
 from probe_ui.reading.words import stated_answers
@@ -129,14 +130,22 @@ def _hedged_part(text: str, item: Item, method: str) -> str:
 
 
 _SENTENCE_MARK = re.compile(r"[.!?;\n]")
+# refusal phrases that say the question cannot be answered as asked (not that the image is missing or unseen): the
+# reason for choosing an escape option that says so
+_UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
 
 
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:
     """What puts the reading ``label`` of ``text`` in doubt, by name (empty: nothing does)."""
     t = fold_quotes(text)
     found: list[str] = []
-    unknown = label is not None and label in item.escapes.get("unknown", [])
-    if refusal and not unknown:  # "Cannot be determined." choosing the option that says so is an answer
+    # "Cannot be determined." choosing the option that says so is an answer, and so is choosing the option that the
+    # question does not suit the image or rests on a wrong premise: the words that say it cannot be answered as asked
+    # give the reason for the choice ("This is a chest radiograph, so reflux can't be graded: A.")
+    unknown = label is not None and (label in item.escapes.get("unknown", []) or (
+        any(label in item.escapes.get(k, []) for k in ("unsuitable", "premise"))
+        and refusal and refusal_names(t) <= _UNANSWERABLE))
+    if refusal and not unknown:
         found.append("refusal")
     if _REVERSAL.search(t) or (method != "exact" and self_corrected(t) is not None):
         found.append("reversal")

@@ -68,6 +68,7 @@ def self_corrected(text: str) -> str | None:
     something does."""
     ends = [m.end() for m in _SELF_CORRECTION.finditer(text)]
     ends += [m.end() for m in _AFTERTHOUGHT.finditer(text)] if "." in text or "\u2026" in text else []
+    ends += [m.end() for m in _INLINE_REVERSAL.finditer(text)] if "no" in text.lower() or "rather" in text else []
     for end in sorted(ends, reverse=True):  # the last one that something follows ("..., it could be C. Hmm.")
         tail = text[end:]
         if tail.strip(" \t\n.,;:!-"):
@@ -75,6 +76,10 @@ def self_corrected(text: str) -> str | None:
     return None
 
 
+# a reversal inside one sentence (batch 9): "adult... no, elderly.", "B - no, C.", "bilateral, or rather left-sided":
+# a "no," after a trailing-off ellipsis or a dash that follows a word, or "or rather"
+_INLINE_REVERSAL = re.compile(r"(?i)(?<=[\w)])(?:(?:\.\.\.|\u2026|[ \t]+[\-\u2013\u2014]{1,2}|[\u2013\u2014])"
+                              r"[ \t]*no[ \t]*,|[ \t]*,[ \t]*or[ \t]+rather\b[ \t]*[,:]?)[ \t]*(?=\S)")
 # an afterthought after a trailing-off ellipsis: "Yes, there's some displacement... although it may just be ..."
 _AFTERTHOUGHT = re.compile(r"(?i)(?:\.\.\.|\u2026)[ \t]*(?:although|though|but|then\s+again)\b[ \t,]*")
 
