@@ -78,10 +78,39 @@ def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
                                  r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o) + r"\b",
                                  first):
                 said.add(("yes" if m.group("neg") else "no", bool(m.group("neg"))))
+    said |= _finding_stated(first, q)
     if len({answer for answer, _ in said}) != 1:
         return None
     answer, negated = said.pop()
     return item.aliases["yep" if answer == "yes" else "nope"], negated
+
+
+# "Is the fracture displaced?": the question's predicate, whose noun a clause may state ("there is 4 mm of
+# displacement")
+_PREDICATE_QUESTION = re.compile(r"(?i)\A\W*(?:is|are)\s+(?:the|this|these)\s+[\w \-]{1,40}?\s+([a-z]{6,})\s*\?")
+# a clause that states something is there, denying nothing
+_THERE_IS = re.compile(r"(?i)\bthere\s+(?:is|are)\b")
+# a clause that calls what it names normal ("the left kidney is unremarkable")
+_CALLED_NORMAL = re.compile(r"(?i)\b(?:is|are|looks?|appears?|seems?)\s+(?:entirely\s+|completely\s+|otherwise\s+)?"
+                            r"(?:unremarkable|normal|clear|within\s+normal\s+limits)\b")
+
+
+def _finding_stated(clause: str, question: str) -> set[tuple[str, bool]]:
+    """The answer a reply's first clause gives by stating the finding itself (batch 9): "there is 4 mm of
+    displacement" to "Is the fracture displaced?" says yes; "the left kidney is unremarkable" to "Is a mass present
+    in the left kidney?" says no. Nothing when the clause denies anything ("there is no displacement") or the
+    question asks whether something is normal."""
+    if _NEGATION.search(clause) or re.search(r"(?i)\b(?:normal|unremarkable|abnormal\w*)\b", question):
+        return set()
+    said: set[tuple[str, bool]] = set()
+    pred = _PREDICATE_QUESTION.search(question)
+    if pred is not None and not PRESENCE_QUESTION.search(question):
+        there = _THERE_IS.search(clause)
+        if there is not None and re.search(r"(?i)\b" + re.escape(pred.group(1)[:6].lower()), clause[there.end():]):
+            said.add(("yes", False))
+    if PRESENCE_QUESTION.search(question) and _CALLED_NORMAL.search(clause):
+        said.add(("no", False))
+    return said
 
 
 def subject_answer(text: str, item: Item) -> str | None:
