@@ -38,6 +38,7 @@ from probe_ui.reading import overlap, subject, synonyms
 from probe_ui.reading.cleaning import WORD, mask_spans
 from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.options import option_mentions, options_in_words
+from probe_ui.reading.presence import PRESENCE_QUESTION
 from probe_ui.reading.weighing import JUDGEMENT
 from probe_ui.reading.words import asked_terms, speaks_elsewhere, stated_answers
 
@@ -227,6 +228,13 @@ def against_body(body: str, item: Item, label: str) -> bool:
         said = stated_answers(body, item)
         if said:
             return label not in said
+        # the body answers by the question's subject ("This is a craniocaudal view of the breast ... Final answer:
+        # no" to "Is this a mammogram?"); not for a presence question, whose subject is where to look
+        if item.aliases and item.question and not PRESENCE_QUESTION.search(item.question) \
+                and not _WEIGHED.search(body):
+            by_subject = subject.answer_from_subject(body, item.question)
+            if by_subject is not None and item.aliases["yep" if by_subject == "yes" else "nope"] != label:
+                return True
         # a yes after a body that only reports absent or normal findings, what the question asks among them ("The
         # fragments remain in anatomic alignment with no angulation. Final answer: Yes." to "Is it displaced?")
         return bool(item.aliases) and label == item.aliases["yep"] and _denies_the_question(body, item)

@@ -214,6 +214,10 @@ SIGNS: tuple[tuple[str, str], ...] = (
      r"opacity|opacities)\s+(?:at|in|within|along|of)\s+(?:the\s+)?(?:(?:left|right|distal|proximal|mid|lower|upper)\s+)?"
      r"(?:ureter|ureteric|vesico-?ureteric\s+junction|uretero-?vesical\s+junction|VUJ|UVJ|pelvi-?ureteric\s+junction|"
      r"PUJ|UPJ|renal\s+pelvis|kidney|collecting\s+system)", "urolithiasis"),
+    # a lesion that has grown since the prior study, or gained a complication, is getting worse (batch 9: "the
+    # pseudoaneurysm has grown from 2 to 3.5 cm, with new surrounding hematoma")
+    (r"(?:has|have|had)\s+(?:grown|enlarged|expanded|increased\s+in\s+size|progressed|worsened)"
+     r"|(?:interval|new)\s+(?:growth|enlargement|expansion|increase\s+in\s+size)", "aggravating"),
 )
 _SIGNS = tuple((re.compile(r"(?i)\b(?:the\s+)?(?:" + p + r")\b"), "the features of " + term) for p, term in SIGNS)
 
@@ -269,7 +273,8 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
         t = _BIRADS.sub(_birads, t)
     if "ctr" in t.lower() or "thoracic" in t.lower():
         t = _CTR.sub(_ctr, t)
-    if any(w in t.lower() for w in ("hepatic", "spleen", "splenic", "enhancement", "calci", "dens", "opaci")):
+    if any(w in t.lower() for w in ("hepatic", "spleen", "splenic", "enhancement", "calci", "dens", "opaci", "grow",
+                                    "enlarg", "expan", "increase", "progress", "worsen")):
         for pattern, term in _SIGNS:
             t = pattern.sub(term, t)
     words, abbrev, first = _synonym_words()
