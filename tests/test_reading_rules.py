@@ -823,3 +823,125 @@ RASH = ("Psoriasis", "Eczema", "Shingles", "Scabies")
 def test_the_words_batch_8_showed_name_the_option_meant(reply: str, kind: str, labels: tuple[str, ...],
                                                         options: tuple[str, ...], choice: str) -> None:
     assert extract(reply, kind, labels, options).choice == choice
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Batch 9 (replies in the proportions models write them): the shapes it showed, each both ways
+# ------------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "The radiograph is almost entirely black; I can't make out the bones.",  # an image all black, with a degree
+    "This photo has far too little contrast to count the lesions.",  # too little contrast to do what is asked
+    "I'm just a language model, so looking at scans is beyond me.",
+    "I am a text-based assistant and do not have the ability to view pictures.",
+    "No scan came through with your message.",  # the image never arrived
+])
+def test_the_declines_batch_9_showed_are_refusals(reply: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the nodule larger than 1 cm?")
+    assert (a.choice, a.refusal, a.sure) == (None, True, False)
+
+
+@pytest.mark.parametrize("reply", [
+    "The image is mostly clear of artefact, and the nodule is 14 mm: yes.",  # "mostly" before no blame
+    "The film has too little soft tissue over the ribs to mention, but the nodule measures 14 mm. Yes.",
+    "As a language aside, 'nodule' means a small lump; this one is 14 mm, so yes.",
+])
+def test_what_only_sounds_like_those_declines_is_no_refusal(reply: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the nodule larger than 1 cm?")
+    assert (a.choice, a.refusal) == ("yes", False)
+
+
+def test_a_guess_after_the_image_never_came_keeps_the_guess_flagged() -> None:
+    """"No image came through" declines; the "No" opening it is not the answer, and the guess that follows is kept,
+    flagged and not sure; "I'd guess B" is a weak cue that names B."""
+    a = extract("No picture arrived on my side. If I must guess: no.", "yesno", YN, (),
+                question="Is this patient male?")
+    assert (a.choice, a.refusal, a.sure) == ("no", True, False)
+    b = extract("The upload failed, I can't see the attached image, but in a smoker I'd guess B.", "choice", AB,
+                BREAST)
+    assert (b.choice, b.refusal, b.sure) == ("B", True, False)
+    c = extract("Irregular margins and microlobulation, so I'd guess B.", "choice", AB, BREAST)
+    assert (c.choice, c.refusal, c.sure) == ("B", False, False)  # a guess is never sure
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,choice", [
+    ("child... no, adult: the growth plates have fused.", "label", ("child", "adult", "elderly"), (), "adult"),
+    ("C - no, B, the ratio is only 0.52.", "choice", ABCD, CHEST, "B"),
+    ("Pneumonia, or rather atelectasis, given the volume loss.", "choice", ABCD, DX, "D"),
+])
+def test_a_reversal_inside_one_sentence_reads_the_second_answer_and_is_not_sure(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.method, a.sure) == (choice, "final_verdict", False)
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,choice", [
+    ("No, there is no displacement.", "yesno", YN, (), "no"),  # an answer "No" opening the reply
+    ("Pneumothorax - a large one on the left.", "choice", ABCD, DX, "A"),  # a dash without "no,"
+    ("Yes, no doubt about it.", "yesno", YN, (), "yes"),
+])
+def test_what_only_looks_like_a_reversal_inside_a_sentence_changes_nothing(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, kind, labels, options, question="Is the fracture displaced?" if kind == "yesno" else None)
+    assert a.choice == choice and a.method != "final_verdict"
+
+
+@pytest.mark.parametrize("reply,question", [
+    ("No - there is 3 mm of angulation and displacement of the distal fragment.", "Is the fracture displaced?"),
+    ("No, there is marked enlargement of the cardiac silhouette.", "Is the heart enlarged?"),
+    ("Yes, the right lung is clear.", "Is there a nodule in the right lung?"),
+    ("Yes - the spleen appears unremarkable.", "Is a mass present in the spleen?"),
+])
+def test_an_answer_word_against_the_finding_its_own_clause_states_names_none(reply: str, question: str) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.method, a.sure) == (None, "ambiguous", False)
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ("No, there is no displacement of the fragments.", "Is the fracture displaced?", "no"),
+    ("Yes, there is 3 mm of displacement.", "Is the fracture displaced?", "yes"),
+    ("No, the right lung is clear.", "Is there a nodule in the right lung?", "no"),
+    ("Yes, the study is normal.", "Is this study normal?", "yes"),  # the question asks about normal itself
+])
+def test_an_answer_word_its_clause_agrees_with_stands(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,question", [
+    # growth since the prior study is the sign of an aggravating lesion
+    ("The sac has enlarged since last month and there is fresh perianeurysmal fluid.\n\nAnswer: A", "choice", AB,
+     PSEUDO, None),
+    # a yes/no closing against what the body says of the question's subject
+    ("This is an axial CT slice through the upper abdomen at the level of the pancreas.\nFinal answer: yes", "yesno",
+     YN, (), "Is this an MRI?"),
+])
+def test_a_closing_answer_against_what_the_body_says_names_none(reply: str, kind: str, labels: tuple[str, ...],
+                                                               options: tuple[str, ...], question: str | None) -> None:
+    a = extract(reply, kind, labels, options, question=question)
+    assert (a.choice, a.method, a.sure) == (None, "ambiguous", False)
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,question,choice", [
+    ("The sac has enlarged since last month and there is fresh perianeurysmal fluid.\n\nAnswer: B", "choice", AB,
+     PSEUDO, None, "B"),
+    ("This is an axial CT slice through the upper abdomen at the level of the pancreas.\nFinal answer: no", "yesno",
+     YN, (), "Is this an MRI?", "no"),
+])
+def test_a_closing_answer_the_body_agrees_with_stands(reply: str, kind: str, labels: tuple[str, ...],
+                                                      options: tuple[str, ...], question: str | None,
+                                                      choice: str) -> None:
+    a = extract(reply, kind, labels, options, question=question)
+    assert (a.choice, a.sure) == (choice, True)
+
+
+UNSUITABLE = ("Not a suitable question for the image", "Grade 1", "Grade 2", "Grade 3")
+
+
+def test_an_escape_chosen_because_the_question_cannot_be_answered_is_sure() -> None:
+    """Choosing "Not a suitable question for the image" because the question cannot be answered from it is an
+    answer: the words that say so are its reason, not a doubt (refusal flag kept); lacking the image still doubts."""
+    a = extract("This is a knee radiograph, not an angiogram, so stenosis cannot be graded: A.", "choice", ABCD,
+                UNSUITABLE)
+    assert (a.choice, a.refusal, a.sure) == ("A", True, True)
+    b = extract("I can't see the image, so I'll pick A.", "choice", ABCD, UNSUITABLE)
+    assert (b.choice, b.refusal, b.sure) == ("A", True, False)

@@ -52,8 +52,8 @@ _MARKED = frozenset({"exact", "declaration", "boxed", "backtick", "option_text",
 LONG_WORDS = 60
 
 _HEDGE = re.compile(
-    r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|could\s+be|may\s+be|i\s+(?:think|believe|suspect|"
-    r"guess)|favou?r(?:s|ing)?|lean(?:s|ing)?|not\s+(?:entirely\s+|completely\s+|"
+    r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|could\s+be|may\s+be|i(?:'d|\s+would)?\s+(?:think|"
+    r"believe|suspect|guess)|favou?r(?:s|ing)?|lean(?:s|ing)?|not\s+(?:entirely\s+|completely\s+|"
     r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+(?:exclude|"
     r"rule\s+out)|(?:hard|difficult)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|(?:can(?:not|'t)|could(?:\s*not|n't))\s+"
     r"be\s+(?:\w+\s+)?(?:sure|certain|confident)|either(?=[^.;!?\n]{0,80}?\bor\b))\b")

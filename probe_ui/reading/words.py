@@ -100,6 +100,7 @@ def _finding_stated(clause: str, question: str) -> set[tuple[str, bool]]:
     displacement" to "Is the fracture displaced?" says yes; "the left kidney is unremarkable" to "Is a mass present
     in the left kidney?" says no. Nothing when the clause denies anything ("there is no displacement") or the
     question asks whether something is normal."""
+    clause = re.sub(r"(?i)\A[\W_]*(?:yes|no|yep|nope)\b[\W_]*", "", clause)  # "No, there is ...": the answer word
     if _NEGATION.search(clause) or re.search(r"(?i)\b(?:normal|unremarkable|abnormal\w*)\b", question):
         return set()
     said: set[tuple[str, bool]] = set()
