@@ -945,3 +945,12 @@ def test_an_escape_chosen_because_the_question_cannot_be_answered_is_sure() -> N
     assert (a.choice, a.refusal, a.sure) == ("A", True, True)
     b = extract("I can't see the image, so I'll pick A.", "choice", ABCD, UNSUITABLE)
     assert (b.choice, b.refusal, b.sure) == ("A", True, False)
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ("A right renal mass.", "Is there a mass in the left kidney?", "no"),  # the side in an organ's adjective
+    ("It is a left hemispheric bleed.", "Is the haemorrhage in the right hemisphere?", "no"),
+    ("A right pulmonary nodule.", "Is the nodule in the right lung?", "yes"),
+])
+def test_a_side_stated_in_an_organs_adjective_answers_the_side_asked(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice

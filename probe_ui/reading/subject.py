@@ -23,7 +23,8 @@ from probe_ui.reading.synonyms import SYNONYMS
 
 __all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_predicate", "asked_values"]
 
-_SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|upper|lower|middle|hemisphere|arm|leg|eye|"
+_SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|upper|lower|middle|hemispheric|hemisphere|"
+          r"arm|leg|eye|renal|pulmonary|cerebral|"
           r"ventricle|atrium|hip|shoulder|base|apex|ovary|adrenal|lateral|femur|wrist|ankle|elbow|orbit|parietal|"
           r"frontal|temporal|occipital|pleural|chest)")
 # category → value → regex (case-insensitive unless written (?-i:...)); values of one category exclude each other
