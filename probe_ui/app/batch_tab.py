@@ -192,10 +192,11 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                  other: str, st: list[str], sd: float, name: str, add: bool, json_tick: bool, conf_tick: bool,
                  progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not go:  # waiting for the user's choice (see prepare): the page already says why
-            return gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), "", gr.update()
+            return (gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), "", gr.update(),
+                    gr.update())
         *shown, run = start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, json_tick,
                                   progress, conf_tick)
-        return (*shown, gr.update(visible=True), "", run)
+        return (*shown, gr.update(visible=True), "", run, "")
 
     @inline_errors(out)
     def api_start(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
@@ -244,7 +245,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         finally:
             ctx.finished(name, cancel_)
         pick, resume_btn = resume_updates(result, unfinished_runs(ctx), resumed=True)
-        return (summary(result), runs_table(ctx), pick, resume_btn, gr.update(visible=True), "", result.run.name)
+        return (summary(result), runs_table(ctx), pick, resume_btn, gr.update(visible=True), "", result.run.name, "")
 
     @inline_errors(cancel_note)
     def on_cancel(request: gr.Request, name: str) -> str:
@@ -278,21 +279,21 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend, structured, confident]
     go = gr.State(False)
     # go is False until prepare says the batch may start (a refused or failed check leaves it False)
-    start.click(lambda: (False, gr.update(visible=False), ""), None, [go, to_results, cancel_note],
-                api_visibility="private").then(
+    # the note beside Cancel is emptied by the batch's own event when it ends (whose one progress bar is the slot's)
+    start.click(lambda: (False, gr.update(visible=False)), None, [go, to_results], api_visibility="private").then(
         prepare, inputs, [run_name, out, extend, go], api_visibility="private", show_progress="hidden").then(
         off_pool(on_start), [go, *inputs],
-        [out, runs, resume_pick, extend, resume, to_results, progress_bar, finished],
+        [out, runs, resume_pick, extend, resume, to_results, progress_bar, finished, cancel_note],
         show_progress_on=[progress_bar], **model_event(api_visibility="private"))
     # the API's Start: the same check (a batch that would add to an existing run needs extend=True), then the run
     api_btn = gr.Button(visible=False)
     api_btn.click(off_pool(api_start), inputs, [out, runs, resume_pick], **model_event(api_name="batch"))
-    cancel.click(on_cancel, run_name, cancel_note, api_name="cancel_batch")
+    cancel.click(on_cancel, run_name, cancel_note, api_name="cancel_batch", show_progress="hidden")
     resume_pick.select(lambda n: n, resume_pick, run_name, api_visibility="private")
     resume_pick.change(lambda n: gr.update(interactive=bool(n)), resume_pick, resume, api_visibility="private")
-    resume.click(lambda: (gr.update(visible=False), ""), None, [to_results, cancel_note], api_visibility="private")
+    resume.click(lambda: gr.update(visible=False), None, to_results, api_visibility="private")
     resume.click(off_pool(on_resume), resume_pick,
-                 [out, runs, resume_pick, resume, to_results, progress_bar, finished],
+                 [out, runs, resume_pick, resume, to_results, progress_bar, finished, cancel_note],
                  show_progress_on=[progress_bar], **model_event(api_name="resume_batch"))
     refresh.click(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_name="list_runs")
     tab.select(on_refresh, [presets, models], [presets, models, runs, resume_pick], api_visibility="private")
