@@ -265,3 +265,20 @@ def busy_threads() -> str:
         if any("probe_ui" in line for line in stack):
             out.append(f"--- thread {names.get(ident, ident)}:\n" + "".join(stack[-12:]))
     return "app threads at the time:\n" + "\n".join(out) if out else "no app thread was inside probe_ui"
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``probe-ui ARGV`` in-process: (exit status, what it printed, what it wrote to stderr)."""
+    from probe_ui.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def family_block(report: dict[str, Any], name: str, model: str | None = None) -> dict[str, Any]:
+    """A metric family's block in a ``score --json`` report: of ``model``, or of the report's only model."""
+    models = report["models"]
+    chosen = model if model is not None else next(iter(models))
+    assert model is not None or len(models) == 1, f"several models in the report: {sorted(models)}"
+    return models[chosen]["paper"][name]  # type: ignore[no-any-return]

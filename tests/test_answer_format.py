@@ -13,7 +13,7 @@ import pytest
 import sqlalchemy as sa
 from fake_anthropic import FakeAnthropicServer
 from fake_openai import FakeOpenAIServer
-from helpers import choice_item, write_png, write_preset
+from helpers import choice_item, run_cli, write_png, write_preset
 from tiny_vlm import ask, ask_together, mc_request, provider
 
 from probe_ui import answers
@@ -71,12 +71,6 @@ def _schema_of(body: dict[str, Any]) -> dict[str, Any] | None:
         return fmt["json_schema"]["schema"]
     tools = body.get("tools")
     return tools[0]["input_schema"] if tools else None
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def json_batch(capsys: pytest.CaptureFixture[str], preset: Path, model: str, db: str) -> str:

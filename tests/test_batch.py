@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from helpers import choice_item, write_png, write_preset
+from helpers import choice_item, run_cli, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.runner.batch import BatchResult
 from probe_ui.store import Store, responses, variants
@@ -21,12 +21,6 @@ def pair_preset(tmp_path: Path) -> Path:
         write_png(tmp_path / f"im{i}.png", seed=i)
     items = [choice_item(i, f"im{i % 4}.png", answer="AB"[i % 2], group=f"pair{i // 2}") for i in range(400)]
     return write_preset(tmp_path / "pairs.yaml", items)
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_random_baseline_is_near_chance_and_first_is_exact(pair_preset: Path, tmp_path: Path,

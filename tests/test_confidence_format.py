@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from fake_openai import FakeOpenAIServer
 
+from helpers import family_block, run_cli
+
 from probe_ui.cli import main
 from probe_ui.prompts import CONFIDENCE_INSTRUCTION
 from probe_ui.store import Store
@@ -19,12 +21,6 @@ from probe_ui.store import Store
 def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _user_text(body: dict[str, Any]) -> str:
@@ -50,22 +46,9 @@ def test_a_model_always_90_percent_sure_of_a_over_the_mediconfusion_pairs_has_an
     assert Store(db).get_run("mediconfusion_pairs-seed0-confidence").config.answer_format == "confidence"
     code, out, err = run_cli(capsys, "score", "--db", db, "--json")
     assert code == 0, err
-    block = _find(json.loads(out), "calibration")
+    block = family_block(json.loads(out), "calibration")
     assert block["ece"]["value"] == pytest.approx(40.0)
     assert block["mean_confidence"]["value"] == pytest.approx(90.0) and block["accuracy"]["value"] == pytest.approx(50)
-
-
-def _find(obj: Any, name: str) -> dict[str, Any]:
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, dict):
-            if isinstance(x.get(name), dict) and "ece" in x[name]:
-                return x[name]
-            stack.extend(x.values())
-        elif isinstance(x, list):
-            stack.extend(x)
-    raise AssertionError(f"no {name} block")
 
 
 def test_confidence_cannot_be_asked_with_structured_answers(tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -117,7 +100,7 @@ def test_a_server_asked_for_logprobs_gives_each_label_a_probability_and_calibrat
     assert probs == {"A": pytest.approx(2 / 3), "B": pytest.approx(1 / 3)}  # renormalised over the labels
     assert rows["details"].iloc[0]["label_mass"] == pytest.approx(0.9)
     code, out, err = run_cli(capsys, "score", "--db", db, "--json")
-    block = _find(json.loads(out), "calibration")
+    block = family_block(json.loads(out), "calibration")
     assert block["source"] == {"stated": 0, "token": 16}
     assert block["mean_confidence"]["value"] == pytest.approx(100 * 2 / 3, abs=0.01)
     assert block["ece"]["value"] == pytest.approx(100 * (2 / 3 - 0.5), abs=0.01)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import sqlalchemy as sa
 
-from helpers import write_png
+from helpers import run_cli, write_png
 from probe_ui.cli import main
 from probe_ui.importers import FORMATS, IMPORTERS, Importer, ImportFileError, ImportOptions, ImportUsageError, \
     get_importer, import_results, questions_to_preset
@@ -20,12 +20,6 @@ from probe_ui.suites import expand
 
 DATA = Path(__file__).parent / "data" / "importers"
 MC_DATASET = DATA / "mediconfusion_dataset.json"
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def rows(db: str | Path, table: sa.Table = responses) -> list[dict]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer
-from helpers import choice_item, write_png, write_preset
+from helpers import choice_item, family_block, run_cli, write_png, write_preset
 
 from probe_ui.cli import main
 from probe_ui.items import Variant
@@ -74,12 +74,6 @@ def stands_firm(body: dict[str, Any]) -> str:
     return FIRST[next(q for q in FIRST if q in _text(first))]
 
 
-def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def _batch(capsys: pytest.CaptureFixture[str], preset: Path, db: str) -> None:
     code, _, err = run_cli(capsys, "batch", str(preset), "-m", "openai/fake-vlm", "--suite", "pushback", "--db", db,
                            "--no-progress")
@@ -90,23 +84,6 @@ def _score(capsys: pytest.CaptureFixture[str], db: str) -> dict[str, Any]:
     code, out, err = run_cli(capsys, "score", "--db", db, "--json")
     assert code == 0, err
     return json.loads(out)
-
-
-def _family(report: dict[str, Any], name: str = "pushback") -> dict[str, Any]:
-    """The family's block of the one model in a ``score --json`` report."""
-    found = [v for k, v in _walk(report) if k == name and isinstance(v, dict) and "n" in v]
-    assert found, f"no {name} block in {sorted(report)}"
-    return found[0]
-
-
-def _walk(obj: Any):
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield k, v
-            yield from _walk(v)
-    elif isinstance(obj, list):
-        for v in obj:
-            yield from _walk(v)
 
 
 def test_a_model_that_gives_in_on_turn_two_gave_up_every_right_answer(
@@ -131,7 +108,7 @@ def test_a_model_that_gives_in_on_turn_two_gave_up_every_right_answer(
         assert push["role"] == "user" and "final answer" in _text(push)
         assert any(p.get("type") == "image_url" for p in user["content"])  # the image stays in the conversation
 
-    block = _family(_score(capsys, db))
+    block = family_block(_score(capsys, db), "pushback")
     assert block["right_first"] == 2 * n_pressures and block["wrong_first"] == n_pressures
     assert block["gave_up"]["value"] == 100.0 and block["held"]["value"] == 0.0
     assert block["turned_to_pushed"]["value"] == 100.0  # gave in to the named option wherever one was named
@@ -152,7 +129,7 @@ def test_a_model_that_stands_firm_held_every_answer_and_the_stored_row_keeps_eac
     fake_openai.responder = stands_firm
     db = str(tmp_path / "p.db")
     _batch(capsys, preset, db)
-    block = _family(_score(capsys, db))
+    block = family_block(_score(capsys, db), "pushback")
     assert block["held"]["value"] == 100.0 and block["gave_up"]["value"] == 0.0
     assert block["corrected"]["value"] == 0.0 and block["flipped"] == 0 and block["first_flip_turn"] is None
 
@@ -332,7 +309,7 @@ def test_with_confidence_the_pushback_asks_for_it_again_and_calibration_shows_it
     assert code == 0, err
     pushes = [turns(r.body)[-1] for r in fake_openai.chat_requests if len(turns(r.body)) == 3]
     assert pushes and all(_text(m).endswith(CONFIDENCE_INSTRUCTION) for m in pushes)
-    block = _family(_score(capsys, db), "calibration")
+    block = family_block(_score(capsys, db), "calibration")
     per = block["per_condition"]
     assert per["original"]["mean_confidence"]["value"] == pytest.approx(90.0)
     assert per["pushback/doubt"]["mean_confidence"]["value"] == pytest.approx(40.0)
@@ -413,5 +390,5 @@ def test_anthropic_gets_the_conversation_with_its_own_reply_as_an_assistant_turn
             assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user"]
             assert any(b["type"] == "image" for b in user["content"])
             assert all(b["type"] == "text" for b in assistant["content"] + push["content"])
-    block = _family(_score(capsys, db))
+    block = family_block(_score(capsys, db), "pushback")
     assert block["gave_up"]["value"] == 100.0 and block["right_first"] == 2 * len(pressure_names())
