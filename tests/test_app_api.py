@@ -241,6 +241,41 @@ def test_non_loopback_needs_auth():
     assert options("x.db", "::1").accounts is None and options("x.db", "localhost").host == "localhost"
 
 
+def test_a_server_slow_to_answer_its_first_request_still_starts_and_one_that_never_answers_is_named():
+    """CI saw Gradio give up on a started app whose first page took over 3 s on a loaded machine ("localhost is not
+    accessible"); probe-ui waits for it, and says which address did not answer when it never does."""
+    import http.server
+    import threading
+    import time
+
+    from app_server import free_port
+    from probe_ui.app.serve import wait_until_served
+
+    class Slow(http.server.BaseHTTPRequestHandler):
+        first = True
+
+        def do_HEAD(self) -> None:  # noqa: N802 - the stdlib's name
+            if Slow.first:
+                Slow.first = False
+                time.sleep(4)  # longer than Gradio's one 3 s wait
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        wait_until_served(f"http://127.0.0.1:{server.server_address[1]}/", within_s=20)
+    finally:
+        server.shutdown()
+        server.server_close()
+    url = f"http://127.0.0.1:{free_port()}/"
+    with pytest.raises(ServeError, match=re.escape(url) + " did not answer within 1 s"):
+        wait_until_served(url, within_s=1)
+
+
 def test_probe_ui_with_no_command_serves_the_app(tmp_path, capsys):
     """`probe-ui` prints the address and serves the page there; Ctrl+C stops it; an open host needs --auth."""
     import os

@@ -300,12 +300,17 @@ class Keys:
                 assert self.pg.p.evaluate(FOCUS_SHOWN_JS), f"the focus on {selector} is not visible"
                 return self.pg.p.evaluate("() => document.activeElement.value || document.activeElement.innerText"
                                           " || ''")
-            try:  # a menu whose field the focus left closes at once (it stayed open over the fields below)
-                self.pg.p.wait_for_function(
-                    "() => [...document.querySelectorAll('[role=listbox]')].filter((l) => l.offsetParent &&"
-                    " l.id !== document.activeElement.getAttribute('aria-controls')).length === 0", timeout=1000)
+            # a menu whose field the focus left closes (it stayed open over the fields below); the browser closes it
+            # on the blur, which on a loaded CI machine can take more than a second to be drawn
+            stray = ("[...document.querySelectorAll('[role=listbox]')].filter((l) => l.offsetParent &&"
+                     " l.id !== document.activeElement.getAttribute('aria-controls'))")
+            try:
+                self.pg.p.wait_for_function(f"() => {stray}.length === 0", timeout=5000)
             except Exception as exc:  # noqa: BLE001 - Playwright's timeout, said in words
-                raise AssertionError("a dropdown's menu stayed open after the focus left it") from exc
+                left = self.pg.p.evaluate(f"() => {stray}.map((l) => l.id || l.outerHTML.slice(0, 120))")
+                focus = self.pg.p.evaluate("() => document.activeElement?.outerHTML.slice(0, 160)")
+                raise AssertionError(f"a dropdown's menu stayed open after the focus left it: {left}; "
+                                     f"the focus is on {focus}") from exc
         raise AssertionError(f"Tab never reached {selector}")
 
 

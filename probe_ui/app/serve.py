@@ -289,8 +289,42 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
     # gradio awaits a coroutine auth function (gradio/routes.py); its annotation names only the plain form
     app.launch(server_name=opts.host, server_port=opts.port, auth=gate,  # type: ignore[arg-type]
                max_file_size=f"{opts.max_upload_mb}mb",
-               show_error=True, prevent_thread_lock=not block, quiet=True, css=CSS, js=JS, inbrowser=False,
+               show_error=True, prevent_thread_lock=True, quiet=True, css=CSS, js=JS, inbrowser=False,
                footer_links=["api"], theme=theme(),
                app_kwargs={"middleware": [Middleware(StaticAssets), Middleware(HttpGuard), Middleware(SharedPages)]},
-               run_history=False)  # Gradio's run history keeps past calls in the browser: not on a shared screen
+               run_history=False,  # Gradio's run history keeps past calls in the browser: not on a shared screen
+               _frontend=False)  # Gradio's own check of the address gives up after one 3 s wait: see wait_until_served
+    try:
+        wait_until_served(str(app.local_url))
+    except BaseException:  # not served (or Ctrl+C while waiting): the port is given back
+        app.close()
+        raise
+    if block:
+        app.block_thread()  # until Ctrl+C, as Gradio's own launch does
     return app
+
+
+#: how long a freshly started server may take to answer its first request before starting is called a failure
+SERVED_WITHIN_S = 60.0
+
+
+def wait_until_served(url: str, within_s: float = SERVED_WITHIN_S) -> None:
+    """Returns once the app at ``url`` answers; raises :class:`ServeError` if it does not within ``within_s``.
+    Gradio's own check after starting gives up on the first request that takes over 3 s and then says "localhost is
+    not accessible, create a share link": on a busy two-core machine (CI, a department server under load) the first
+    page can take longer, and a share link is never what probe-ui wants."""
+    import httpx
+
+    deadline = time.monotonic() + within_s
+    last = "no answer"
+    while time.monotonic() < deadline:
+        try:
+            r = httpx.head(url, timeout=min(10.0, max(0.5, deadline - time.monotonic())))
+            if r.status_code < 500:
+                return
+            last = f"HTTP {r.status_code}"
+        except httpx.HTTPError as exc:
+            last = type(exc).__name__
+        time.sleep(0.25)
+    raise ServeError(f"probe-ui started but {url} did not answer within {within_s:.0f} s ({last}); "
+                     "is another program using the port, or a proxy set for local addresses?")
