@@ -66,18 +66,22 @@ VARIANT_COLUMNS = ["run", "seed", "variant_id", "item_id", "condition", "group",
                    "question", "options", "answer", "answer_label", "category", "tags", "attributes", "provenance",
                    "prompt_args"]
 ANSWER_COLUMNS = ["response_id", "model", "prompt", "sample", "prompt_text", "settings", "raw_text", "parsed",
-                  "method", "invalid", "refusal", "sure", "correct", "rating", "note", "latency_s", "input_tokens",
-                  "output_tokens", "cost", "error", "finish_reason", "details", "judge"]
+                  "method", "invalid", "refusal", "sure", "reading", "confidence", "token_confidence", "correct",
+                  "rating", "note", "latency_s", "input_tokens", "output_tokens", "cost", "error", "finish_reason",
+                  "details", "judge"]
 RESPONSE_ROW = ["run", "seed", "response_id", "model", "prompt", "sample", "item_id", "variant_id", "condition",
                 "group", "item_group", "source", "kind", "question", "options", "answer", "answer_label", "category",
                 "tags", "attributes", "provenance", "prompt_args", "prompt_text", "settings", "raw_text", "parsed",
-                "method", "invalid", "refusal", "sure", "correct", "rating", "note", "latency_s", "input_tokens",
-                "output_tokens", "cost", "error", "finish_reason", "details", "judge", "images"]
+                "method", "invalid", "refusal", "sure", "reading", "confidence", "token_confidence", "correct",
+                "rating", "note", "latency_s", "input_tokens", "output_tokens", "cost", "error", "finish_reason",
+                "details", "judge", "images"]
 VARIANT_ROW = [*VARIANT_COLUMNS, "images", "n_answers", "answers"]
 #: one column per rater (several clinicians): ``rating:<rater>``, after ``note``; a rating nobody put a name to
 #: (made before raters were recorded) goes under ``rating:(unnamed)``
 RATER_PREFIX = "rating:"
 UNNAMED_RATER = "(unnamed)"
+#: likewise one column per clinician who settled readings (issue 46): ``settled:<who>``, after ``reading``
+SETTLER_PREFIX = "settled:"
 
 COLUMN_DOCS: dict[str, tuple[str, str]] = {
     "run": ("string", "the run's name in the probe-ui store"),
@@ -119,6 +123,13 @@ COLUMN_DOCS: dict[str, tuple[str, str]] = {
     "sure": ("bool", "the reading is one a careful clinician would not doubt (no hedge, reversal, negation, "
                      "contradiction, refusal or cut-off around it); false: the reader's best guess; null when the "
                      "reply could not be stored or read"),
+    "reading": ("string", "how the reading was settled: sure (the reader is sure), unsure (the reader's best guess) or "
+                          "settled (a clinician read the reply: the settled:<who> columns); null for a failed call or "
+                          "a free-text reply"),
+    "confidence": ("float", "the confidence the reply states in its answer, 0-1 ('Confidence: 90%'); null where it "
+                            "states none"),
+    "token_confidence": ("float", "the probability the provider gave the answer read (logprobs, or an hf/ model's "
+                                  "option probabilities), 0-1; null where it gave none"),
     "correct": ("bool", "parsed equals answer_label (null when the ground truth is unknown or the call failed)"),
     "rating": ("string", "the latest rating of this answer by anyone: correct, incorrect or unsure; null if unrated "
                          "(each rater's own is in the rating:<rater> columns)"),
@@ -138,7 +149,9 @@ COLUMN_DOCS: dict[str, tuple[str, str]] = {
                                "folder"),
     "n_answers": ("int", "how many answers the variant has in this run"),
     "answers": ("list[object]", "every answer to this variant: {response_id, model, prompt, sample, prompt_text, "
-                                "settings, raw_text, parsed, method, invalid, refusal, correct, rating, note, ratings, "
+                                "settings, raw_text, parsed, method, invalid, refusal, sure, reading, confidence, "
+                                "token_confidence, settled (who settled the reading, and how), correct, rating, "
+                                "note, ratings, "
                                 "latency_s, input_tokens, output_tokens, cost, error, finish_reason, details, judge}"),
 }
 
@@ -209,13 +222,15 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
 
     rows: list[dict[str, Any]] = []
     raters = sorted({k for a in answers for k in (a.get("rater_ratings") or {})})
+    settlers = sorted({k for a in answers for k in (_settled(a) or {})})
     if by == "response":
         for a in answers:
             v = variants.get(a["variant_id"])
             if v is None:  # pragma: no cover - a response always has its variant
                 continue
             rows.append(_response_row(r, v, a, scrub)
-                        | {rater_column(k): x for k, x in (a.get("rater_ratings") or {}).items()})
+                        | {rater_column(k): x for k, x in (a.get("rater_ratings") or {}).items()}
+                        | {settler_column(k): x for k, x in (_settled(a) or {}).items()})
     else:
         per_variant: dict[str, list[dict[str, Any]]] = {}
         for a in answers:
@@ -252,8 +267,9 @@ def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "r
                 row["images"] = [x for x in row["images"] if x not in gone]
         columns = VARIANT_ROW
         if by == "response":
-            at = RESPONSE_ROW.index("note") + 1
-            columns = RESPONSE_ROW[:at] + [rater_column(k) for k in raters] + RESPONSE_ROW[at:]
+            at, after = RESPONSE_ROW.index("reading") + 1, RESPONSE_ROW.index("note") + 1
+            columns = (RESPONSE_ROW[:at] + [settler_column(k) for k in settlers] + RESPONSE_ROW[at:after]
+                       + [rater_column(k) for k in raters] + RESPONSE_ROW[after:])
         data_name = layout.data_file
         layout.write(out / data_name, rows, columns)
         files.append(data_name)
@@ -398,6 +414,19 @@ def rater_column(rater: str) -> str:
     return f"{RATER_PREFIX}{rater or UNNAMED_RATER}"
 
 
+def settler_column(who: str) -> str:
+    """The export column of one clinician's settled readings: ``settled:<who>`` (``settled:(unnamed)`` for "")."""
+    return f"{SETTLER_PREFIX}{who or UNNAMED_RATER}"
+
+
+def _settled(a: dict[str, Any]) -> dict[str, str] | None:
+    """Who settled this answer's reading and how (a label, or "no answer"), None where nobody did."""
+    from probe_ui.review import NO_ANSWER_WORDS
+
+    v = a.get("settled_by")
+    return {str(k): str(x) or NO_ANSWER_WORDS for k, x in v.items()} if isinstance(v, dict) and v else None
+
+
 def _answer_entry(a: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
     rating, note = a.get("rating"), a.get("note")
     judge = None
@@ -410,7 +439,9 @@ def _answer_entry(a: dict[str, Any], scrub: redact.Scrubber) -> dict[str, Any]:
         "prompt_text": scrub.text(messages_text(a["messages"])),
         "settings": redact.scrubbed_settings(a["settings"], scrub),
         "raw_text": scrub.text(a["raw_text"]), "parsed": a["parsed"], "method": a["method"], "invalid": a["invalid"],
-        "refusal": a["refusal"], "sure": a.get("sure"), "correct": a["correct"], "rating": rating,
+        "refusal": a["refusal"], "sure": a.get("sure"), "reading": a.get("reading"),
+        "confidence": _num(a.get("confidence")), "token_confidence": _num(a.get("token_confidence")),
+        "settled": _settled(a), "correct": a["correct"], "rating": rating,
         "note": scrub.text(note),
         "ratings": dict(a["rater_ratings"]) if a.get("rater_ratings") else None,
         "latency_s": _num(a["latency_s"]), "input_tokens": a["input_tokens"], "output_tokens": a["output_tokens"],
@@ -506,6 +537,10 @@ def _card(r: Any, fmt: str, by: str, rows: list[dict[str, Any]], columns: list[s
             lines.append(ready)
             continue
         typ, meaning = COLUMN_DOCS.get(c, ("", ""))
+        if c.startswith(SETTLER_PREFIX):
+            who = c[len(SETTLER_PREFIX):]
+            typ, meaning = "string", (f"what {who} read the reply as answering (a label, or 'no answer'); null if "
+                                      "they did not settle it")
         if c.startswith(RATER_PREFIX):
             who = c[len(RATER_PREFIX):]
             typ, meaning = "string", (f"the latest rating of this answer by {who}: correct, incorrect or unsure; "

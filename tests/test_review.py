@@ -105,6 +105,37 @@ def test_two_clinicians_settle_independently_and_their_agreement_is_shown(run: t
     assert settler_agreement(scored_answers(store, "r").iloc[:0]) is None
 
 
+def test_exports_carry_how_each_reading_was_settled_and_each_clinicians_reading(
+        run: tuple[Store, list[int], Path], tmp_path: Path) -> None:
+    """Issue 46: ``sure`` and how the reading was settled travel with the answers, with one column per clinician
+    (as ratings have), so a dataset says which readings a person checked and which are the reader's guesses."""
+    import json
+
+    import pandas as pd
+
+    from probe_ui.exports import export_run
+
+    store, ids, _ = run
+    settle(store, ids[2], None, "Dr Ames")
+    settle(store, ids[2], "yes", "Dr Boyd")
+    export_run(store, "r", "csv", tmp_path / "csv")
+    df = pd.read_csv(tmp_path / "csv" / "data.csv").set_index("response_id")
+    cols = list(df.columns)
+    assert cols[cols.index("reading") + 1: cols.index("reading") + 3] == ["settled:Dr Ames", "settled:Dr Boyd"]
+    assert df["reading"].to_dict() == {ids[0]: "sure", ids[1]: "sure", ids[2]: "settled", ids[3]: "unsure"}
+    assert df["sure"].to_dict() == {ids[0]: True, ids[1]: True, ids[2]: False, ids[3]: False}
+    assert (df.loc[ids[2], "settled:Dr Ames"], df.loc[ids[2], "settled:Dr Boyd"]) == ("no answer", "yes")
+    assert df["settled:Dr Ames"].isna().sum() == 3 and "confidence" in cols and "token_confidence" in cols
+    card = (tmp_path / "csv" / "README.md").read_text(encoding="utf-8")
+    assert "| `settled:Dr Ames` | string | what Dr Ames read the reply as answering" in card
+    assert "| `reading` | string | how the reading was settled: sure" in card
+    export_run(store, "r", "jsonl", tmp_path / "jsonl", by="variant")
+    answers = {a["response_id"]: a for line in (tmp_path / "jsonl" / "data.jsonl").read_text().splitlines()
+               for a in json.loads(line)["answers"]}
+    assert answers[ids[2]]["settled"] == {"Dr Ames": "no answer", "Dr Boyd": "yes"}
+    assert answers[ids[3]]["settled"] is None and answers[ids[3]]["reading"] == "unsure"
+
+
 def test_a_judges_agreement_with_the_clinicians(run: tuple[Store, list[int], Path]) -> None:
     import sqlalchemy as sa
 
