@@ -16,8 +16,10 @@ from typing import Any, Literal
 
 from probe_ui.images import CanonicalImage
 
-Kind = Literal["choice", "yesno", "label", "free"]
-KINDS: tuple[str, ...] = ("choice", "yesno", "label", "free")
+Kind = Literal["choice", "yesno", "label", "free", "point"]
+#: ``point``: "point to the finding", answered with coordinates and scored against the item's region
+#: (:mod:`probe_ui.pointing`)
+KINDS: tuple[str, ...] = ("choice", "yesno", "label", "free", "point")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 YES_NO: tuple[str, str] = ("yes", "no")
 

@@ -1,13 +1,15 @@
 """Pointing answers: "point to the finding" read as coordinates and scored against the item's region (issue 45).
 
 A reply gives a point or a box; models write them in different conventions, so the convention is the model's, said
-in its catalogue entry or endpoint (``options: {point_convention: ...}``), never guessed from the numbers:
+in its catalogue entry or endpoint (``options: {point_convention: ...}``), never guessed from the numbers. The
+point prompt (:data:`probe_ui.prompts.POINT_INSTRUCTION`) asks for ``unit``, the default; a model trained to point
+its own way answers in its own convention whatever the prompt says:
 
 ========== ================================================================ =====================================
 convention what the numbers are                                             models
 ========== ================================================================ =====================================
-pixels     x, y in the pixels of the image as sent (the default)             Qwen2.5-VL (``point_2d``, ``bbox_2d``)
-unit       x, y from 0 to 1 of the width and height                          many API models when asked so
+pixels     x, y in the pixels of the image as sent                          Qwen2.5-VL (``point_2d``, ``bbox_2d``)
+unit       x, y from 0 to 1 of the width and height (the default)            API models, as the prompt asks
 percent    x, y from 0 to 100 (Molmo's ``<point x="61.5" y="40.6">``)        Molmo
 1000       y, x from 0 to 1000 (Gemini's ``[y, x]`` and ``[y0, x0, y1, x1]``) Gemini
 loc        PaliGemma's ``<locYYYY><locXXXX>`` tokens, 0-1023 in y, x order   PaliGemma
@@ -17,6 +19,11 @@ What is read: the last point or box the reply gives: ``(x, y)``, ``[x, y]``, ``x
 ``[x0, y0, x1, y1]``, ``{"bbox_2d": [...]}``, Molmo's ``<point …>`` and PaliGemma's ``<loc…>`` tokens. A reply with
 no such numbers, or numbers outside the convention's range, is unreadable (invalid), never guessed. A point is right
 when it falls inside one of the item's boxes; a box when its IoU with one of them is at least 0.5.
+
+Coordinates are read in the image as sent (a model sees the resized image where its side limit shrank it) and
+stored in the item image's own pixels, where the region is (:func:`read_answer`). A region follows the steps that
+keep every pixel where it was (occlude, colour, noise, blur, ...); a step that moves pixels (rotate, flip, crop)
+moves the finding away from its region, so point items are asked as they are or with those steps only.
 """
 
 from __future__ import annotations
@@ -24,10 +31,15 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from probe_ui.errors import ProbeUIError
 
 CONVENTIONS = ("pixels", "unit", "percent", "1000", "loc")
+#: the convention the point prompt asks for, and how a model's reply is read unless its options say otherwise
+DEFAULT_CONVENTION = "unit"
+#: the model option that names a model's own convention
+OPTION = "point_convention"
 IOU_RIGHT = 0.5
 
 _NUM = r"[-+]?\d+(?:\.\d+)?"
@@ -128,3 +140,49 @@ def is_right(pointed: Pointed, regions: list[list[float]]) -> bool:
         elif iou(pointed, (b[0], b[1], b[2], b[3])) >= IOU_RIGHT:
             return True
     return False
+
+
+def convention_of(options: dict[str, Any] | None) -> str:
+    """A model's pointing convention: its ``point_convention`` option, else :data:`DEFAULT_CONVENTION`."""
+    return check_convention(str((options or {}).get(OPTION) or DEFAULT_CONVENTION))
+
+
+def pointed_text(p: Pointed) -> str:
+    """How a reading is stored (``parsed``): "(x, y)" or "[x0, y0, x1, y1]" in the item image's pixels, rounded."""
+    if p.is_point:
+        return f"({round(p.x0)}, {round(p.y0)})"
+    return f"[{round(p.x0)}, {round(p.y0)}, {round(p.x1)}, {round(p.y1)}]"
+
+
+def parse_pointed(text: str | None) -> Pointed | None:
+    """A stored reading (:func:`pointed_text`) back as a :class:`Pointed`, for the detail view's drawing."""
+    nums = [float(x) for x in re.findall(_NUM, text or "")]
+    if len(nums) == 2:
+        return Pointed(nums[0], nums[1], nums[0], nums[1])
+    if len(nums) == 4:
+        return Pointed(*nums)
+    return None
+
+
+def read_answer(text: str | None, convention: str, sent_size: tuple[int, int], size: tuple[int, int],
+                regions: list[list[float]]) -> dict[str, Any]:
+    """The stored reading of a point item's reply (the parse columns of :func:`probe_ui.answers.cache_row`):
+    ``parsed`` the point or box in the item image's pixels (``size``; read in the image as sent, ``sent_size``, and
+    scaled back), method ``point`` or ``box``, ``correct`` inside the region (IoU >= 0.5 for a box); unreadable
+    coordinates are invalid and never guessed. ``sure`` is true for any reading: coordinates are read exactly or
+    not at all."""
+    from probe_ui.answers import parser_version
+    from probe_ui.reading.refusals import is_refusal
+
+    if not (sent_size[0] and sent_size[1] and size[0] and size[1]):  # no image was sent: nothing to point at
+        return {"parsed": None, "method": "no_image", "invalid": True, "refusal": is_refusal(text or ""),
+                "sure": True, "correct": None, "parse_version": parser_version()}
+    got = read_point(text or "", convention, *sent_size)
+    if got is None:
+        return {"parsed": None, "method": "invalid", "invalid": True, "refusal": is_refusal(text or ""), "sure": True,
+                "correct": False if regions else None, "parse_version": parser_version()}
+    sx, sy = size[0] / sent_size[0], size[1] / sent_size[1]
+    p = Pointed(got.x0 * sx, got.y0 * sy, got.x1 * sx, got.y1 * sy)
+    return {"parsed": pointed_text(p), "method": "point" if p.is_point else "box", "invalid": False,
+            "refusal": False, "sure": True, "correct": is_right(p, regions) if regions else None,
+            "parse_version": parser_version()}

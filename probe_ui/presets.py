@@ -120,6 +120,11 @@ class ItemSpec(_Strict):
             if len(box) != 4 or not (0 <= box[0] < box[2] and 0 <= box[1] < box[3]):
                 raise ValueError(f"region: {box} is not a box [x0, y0, x1, y1] with x0 < x1 and y0 < y1, in pixels "
                                  "from the image's top left corner")
+        if kind == "point" and not self.boxes():
+            raise ValueError("a point item needs its region (region: [x0, y0, x1, y1] in its image's pixels): a "
+                             "point is right inside it")
+        if kind == "point" and self.answer is not None:
+            raise ValueError("a point item's answer is its region; leave 'answer' out")
         if kind == "yesno" and self.answer is not None and self.answer.strip().lower() not in YES_NO:
             raise ValueError(f"a yes/no item's answer must be yes or no, not {self.answer!r}")
         if kind in ("choice", "label") and self.answer is not None:

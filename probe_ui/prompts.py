@@ -56,6 +56,18 @@ def free(v: Variant) -> tuple[str | None, str]:
     return None, f"Based on the image, answer following question.\n{v.question}"
 
 
+#: what a point item asks for; the coordinates' convention it names is :data:`probe_ui.pointing.DEFAULT_CONVENTION`
+POINT_INSTRUCTION = ("Answer with the coordinates of one point on it as (x, y), each from 0 to 1 of the image's "
+                     "width and height, (0, 0) being the top left corner.")
+
+
+def point(v: Variant) -> tuple[str | None, str]:
+    """Ours, for "point to the finding" items (issue 45): the question and how to write the point. A model that
+    points in its own convention anyway (Qwen's pixels, Molmo's percent, Gemini's 0-1000, PaliGemma's loc tokens)
+    is read in it where its options say so (``point_convention``)."""
+    return None, f"{v.question.rstrip()}\n{POINT_INSTRUCTION}"
+
+
 def choice(v: Variant) -> tuple[str | None, str]:
     """Ours, for a question a person types in the Probe tab: the question, its options by letter and a request
     for the letter, with no system prompt (a paper's verbatim prompt, typos and all, belongs to its own items)."""
@@ -122,6 +134,8 @@ for _t in (
                  "MediConfusion free-form: no options shown; needs a judge to score"),
         Template("choice", ("choice",), choice, 32,
                  "ours, plain: the question and its lettered options, no system prompt (a typed question's default)"),
+        Template("point", ("point",), point, 64,
+                 "ours: 'point to the finding', the point as (x, y) from 0 to 1 of the image's width and height"),
 ):
     TEMPLATES.add(_t.name, _t)
 
@@ -132,7 +146,8 @@ def register_template(t: Template) -> Template:
     same = old is not None and getattr(old.render, "__module__", None) == getattr(t.render, "__module__", None)
     return TEMPLATES.add(t.name, t, replace=same)
 
-DEFAULT_FOR_KIND = {"choice": "mediconfusion-mc", "yesno": "yesno", "label": "label", "free": "free"}
+DEFAULT_FOR_KIND = {"choice": "mediconfusion-mc", "yesno": "yesno", "label": "label", "free": "free",
+                    "point": "point"}
 
 
 def _fits(t: Template, v: Variant) -> bool:

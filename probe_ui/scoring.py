@@ -234,6 +234,8 @@ def reparse(df: pd.DataFrame, parser: str, run_benchmark: str | None = None, run
     used: set[str] = set()
     fresh: list[dict[str, Any]] = []
     for i, row in enumerate(records(out)):
+        if row.get("kind") == "point" and row.get("prompt") != "free":
+            continue  # coordinates read against the region when stored (probe_ui.pointing): no parser reads text
         reader = rule(row, run_benchmark, run_prompt)
         mode = reader.legacy_mode if reader is not None else None
         if mode is None and not stale[i]:

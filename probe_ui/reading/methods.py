@@ -43,6 +43,10 @@ READ: dict[str, str] = {
     "question_subject": "a reply without yes or no, compared with what the question asks (\"This is a CT scan.\" "
                         "to \"Is this an MRI?\" is no)",
     "judge": "the rules found no answer; a judge model mapped the reply to an option (its reply is kept)",
+    "point": "the point the reply gives, in the model's coordinate convention, as pixels of the item's image (right "
+             "when it falls inside the finding's region)",
+    "box": "the box the reply gives, as pixels of the item's image (right when it overlaps the finding's region by "
+           "at least half: IoU >= 0.5)",
 }
 # methods that leave the answer invalid
 UNREAD: dict[str, str] = {
@@ -57,6 +61,9 @@ UNREAD: dict[str, str] = {
     "declined": "the reply declines: it says it cannot answer, lacks the image or the detail the question needs "
                 "(\"Sorry, this image does not show enough detail.\"); a decline is never read as an answer",
     "free_text": "a free-text reply (not read as an option)",
+    "invalid": "a point item's reply gives no coordinates that can be read in the model's convention (never "
+               "guessed)",
+    "no_image": "a point item asked without its image: there is nothing to point at, so the reply is not scored",
 }
 LEGACY: dict[str, str] = {
     "legacy-mediconfusion": "read by MediConfusion's own rule (split on spaces, letter forms)",

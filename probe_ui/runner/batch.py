@@ -34,7 +34,14 @@ from probe_ui.run_identity import RunChange, run_change
 from probe_ui.run_identity import check as check_change
 from probe_ui.runner.cells import Cell, shard_of, variant_cells
 from probe_ui.runner.execute import Judge, PlannedCells, execute_run
-from probe_ui.runner.models import BatchError, check_answer_format, check_temperature, public_config, resolve_models
+from probe_ui.runner.models import (
+    BatchError,
+    check_answer_format,
+    check_point_conventions,
+    check_temperature,
+    public_config,
+    resolve_models,
+)
 from probe_ui.store import Run, Store
 from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 
@@ -167,6 +174,7 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         raise BatchError(f"unknown judge mode '{judge_mode}'; known: {', '.join(JUDGE_MODES.names())}")
     models = resolve_models(model_specs, extra_models)
     check_answer_format(models, answer_format)
+    check_point_conventions(models)
     judge_cfg = Judge(resolve_models([judge], extra_models)[0], judge_mode) if judge else None
     name = run_name or default_run_name(presets, seed, suites, answer_format)
     change = run_change(store, name, presets, [m.name for m in models], list(suites), seed=seed, prompt=prompt,

@@ -12,6 +12,7 @@ from probe_ui.items import Variant
 from probe_ui.providers.answer_format import STRUCTURED_MIN_TOKENS
 from probe_ui.providers.base import (
     GenerationSettings,
+    ImagePart,
     ModelConfig,
     Request,
     Response,
@@ -90,21 +91,46 @@ def unusable_rows(run_id: int, variants: list[Variant], unusable: dict[str, str]
     return out
 
 
-def score_response(v: Variant, req: Request, resp: Response) -> dict[str, Any]:
+def score_response(v: Variant, req: Request, resp: Response, model: ModelConfig | None = None) -> dict[str, Any]:
     """Parse and grade one response (robust extraction), stamped with the parser's version: the cache of the
-    robust reading that :func:`probe_ui.scoring.scored_answers` reuses. Error responses get no parse."""
+    robust reading that :func:`probe_ui.scoring.scored_answers` reuses. Error responses get no parse. A point
+    item's reply is read as coordinates in ``model``'s convention, in the image ``req`` sent
+    (:func:`probe_ui.pointing.read_answer`)."""
     if resp.error is not None:
         return {"parsed": None, "method": None, "invalid": None, "refusal": None, "sure": None, "correct": None,
                 "parse_version": None}
+    if v.kind == "point" and req.prompt != "free":
+        return score_point(v, req, resp.text, model)
     kind = "free" if req.prompt == "free" else v.kind
     return answers.cache_row(resp.text, kind, v.labels, v.options, v.answer_label if kind != "free" else None,
                              question=v.question, suggested=v.suggested)
 
 
+def score_point(v: Variant, req: Request, text: str | None, model: ModelConfig | None) -> dict[str, Any]:
+    """A point item's reading: the reply's coordinates, in the model's convention, in the first image sent, scaled
+    back to the item image's pixels where its region is."""
+    from probe_ui.perturb.regions import regions_of
+    from probe_ui.pointing import convention_of, read_answer
+
+    sent = next((p.image for m in req.messages for p in m.content if isinstance(p, ImagePart)), None)
+    own = v.images[0] if v.images else None
+    if sent is None or own is None:  # asked without its image (the no-image control): the point is on nothing, so
+        sent = own = None            # it is neither right nor wrong, and never counted as a reading
+    size = (own.width, own.height) if own is not None else (0, 0)
+    sent_size = (sent.width, sent.height) if sent is not None else size
+    return read_answer(text, convention_of(model.options if model is not None else None), sent_size, size,
+                       [list(b) for b in regions_of(v)])
+
+
 def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None = None) -> dict[str, Any]:
     """The stored row: the exact request sent (images by hash, after any resize), settings, reply and its parse."""
-    return {**call_row(run_id, cell.variant.id, cell.model, sent or cell.request, resp),
-            **score_response(cell.variant, cell.request, resp)}
+    row = {**call_row(run_id, cell.variant.id, cell.model, sent or cell.request, resp),
+           **score_response(cell.variant, sent or cell.request, resp, cell.model)}
+    if cell.variant.kind == "point":  # how its coordinates were read, kept with the answer (the model may change)
+        from probe_ui.pointing import OPTION, convention_of
+
+        row["settings"] = {**row["settings"], OPTION: convention_of(cell.model.options)}
+    return row
 
 
 def call_row(run_id: int, variant_id: str, m: ModelConfig, req: Request, resp: Response) -> dict[str, Any]:

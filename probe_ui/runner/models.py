@@ -78,6 +78,18 @@ def check_answer_format(models: list[ModelConfig], answer_format: str) -> str:
     return answer_format
 
 
+def check_point_conventions(models: list[ModelConfig]) -> None:
+    """Every model's ``point_convention`` option is one :mod:`probe_ui.pointing` knows, or a one-line BatchError
+    naming the model, before anything is asked."""
+    from probe_ui.pointing import PointError, convention_of
+
+    for m in models:
+        try:
+            convention_of(m.options)
+        except PointError as exc:
+            raise BatchError(f"model '{m.name}': options.point_convention: {exc}") from None
+
+
 def format_problems(models: list[ModelConfig], answer_format: str) -> dict[str, str]:
     """For each model that cannot be asked in ``answer_format``, why (by model name)."""
     problems = {}
