@@ -147,8 +147,12 @@ def item_entry(item: Item, image_paths: list[str], steps: list[Step], suite: str
         entry["tags"] = list(item.tags)
     if item.group:
         entry["group"] = item.group
-    if item.attributes:
-        entry["attributes"] = dict(item.attributes)
+    attributes = dict(item.attributes or {})
+    region = attributes.pop("region", None)
+    if region:  # where the finding is, as a preset writes it (presets.ItemSpec.region)
+        entry["region"] = region
+    if attributes:
+        entry["attributes"] = attributes
     conditions = [{"name": name, "steps": [{"op": s.op, **s.params} for s in chain]}
                   for name, chain in named_chains(steps)]
     if conditions:

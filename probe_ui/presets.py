@@ -99,6 +99,15 @@ class ItemSpec(_Strict):
         # only a scalar becomes text; anything else fails validation as "not a string" (never str() a structure)
         return str(v) if isinstance(v, (int, float)) else v
 
+    @model_validator(mode="before")
+    @classmethod
+    def _region_from_attributes(cls, data: Any) -> Any:
+        # an item exported with its region among its attributes (a dataset, an older set) keeps it as its region
+        if isinstance(data, dict) and data.get("region") is None and isinstance(data.get("attributes"), dict) \
+                and isinstance(data["attributes"].get("region"), list):
+            data = {**data, "region": data["attributes"]["region"]}
+        return data
+
     @model_validator(mode="after")
     def _consistent(self) -> ItemSpec:
         if self.image is not None and self.images is not None:

@@ -136,7 +136,7 @@ def template(chosen: str | None, form: ProbeForm) -> str | None:
 def no_answer_warning(form: ProbeForm) -> str:
     """What to say when the form gives no correct answer although it could ("" otherwise): nothing will be marked
     right or wrong, and a correct answer lost while the options changed must not go unnoticed."""
-    if form.answer or form.kind == "free":
+    if form.answer or form.kind in ("free", "point"):  # a point item is scored against its region
         return ""
     return ("No correct answer chosen: the answers are not marked right or wrong. Choose it under 'correct answer' "
             "and press Run again to have them marked.")

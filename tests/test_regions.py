@@ -108,3 +108,55 @@ def test_occlude_needs_a_region_inside_the_image(tmp_path: Path, capsys: pytest.
     whole = v.evolve(attributes={"region": [[0, 0, 40, 30]]})
     with pytest.raises(PerturbationError, match="no place"):
         apply(whole, "occlude_elsewhere", {}, seed=1)
+
+
+def test_the_probe_tabs_region_is_drawn_with_two_corners_or_typed_and_checked() -> None:
+    """The library behind the Probe tab's region tool: two clicks on opposite corners make a box (in either
+    order), a typed region is read box by box, and a wrong one is named with the field it belongs to."""
+    from probe_ui.images import CanonicalImage
+    from probe_ui.live import ProbeError
+    from probe_ui.live.regions import add_corner, boxes_of, parse_region, region_text, with_regions
+
+    corner, boxes = add_corner(None, 36.4, 22, [])
+    assert corner == [36, 22] and boxes == []
+    corner, boxes = add_corner(corner, 20, 10.2, boxes)  # the opposite corner, up and to the left
+    assert corner is None and boxes == [BOX]
+    with pytest.raises(ProbeError, match="differ from the first in both directions"):
+        add_corner([5, 5], 5, 30, [])
+    assert parse_region("20, 10, 36, 22; 1 2 8 9") == [BOX, [1, 2, 8, 9]]
+    assert parse_region(region_text([BOX, [1, 2, 8, 9]])) == [BOX, [1, 2, 8, 9]] and parse_region("  ") == []
+    for bad, why in (("20, 10, 36", "box 1 .* four numbers"), ("1,1,1,9", "needs a width and a height"),
+                     ("0,0,4,4; 10, 10, 70, 20", r"box 2 .* outside the 64x48 image")):
+        with pytest.raises(ProbeError, match=why) as err:
+            parse_region(bad, (64, 48))
+        assert err.value.field == "region"
+    assert boxes_of({"region": BOX}) == [BOX] and boxes_of({"region": [BOX, BOX]}) == [BOX, BOX]
+    grey = CanonicalImage.from_pil(Image.fromarray(np.full((48, 64), 100, np.uint8)))
+    drawn = np.asarray(with_regions(grey, [BOX]).pil())
+    assert (drawn[BOX[1], BOX[0] + 5] == (255, 200, 0)).all()  # the outline, on what the page shows
+    assert (drawn[16, 28] == 100).all() and (drawn[0, 0] == 100).all()  # inside and outside untouched
+    assert with_regions(grey, []) is grey
+
+
+def test_a_region_drawn_on_the_probe_tab_is_saved_with_the_item_and_comes_back(tmp_path: Path) -> None:
+    """"Add to benchmark set" keeps the region as the item's own ``region:``; the set loads with it, and a point
+    question without one says what is missing, beside the region field."""
+    from probe_ui.benchmark_sets import save_item
+    from probe_ui.images import CanonicalImage
+    from probe_ui.live import ProbeError, build_item
+
+    im = CanonicalImage.from_pil(Image.fromarray(np.full((48, 64), 100, np.uint8)))
+    item = build_item("Point to the nodule.", "point", "", None, images=(im,),
+                      extra={"attributes": {"region": [BOX]}})
+    path, preset = save_item(tmp_path / "sets", "nodules", item, (im,), [])
+    saved = yaml.safe_load(path.read_text())["items"][0]
+    assert saved["region"] == [BOX] and "attributes" not in saved and saved["kind"] == "point"
+    assert preset.items[0].attributes["region"] == [BOX] and load_preset(path).items[0].kind == "point"
+    with pytest.raises(ProbeError, match="needs the finding's region") as err:
+        build_item("Point to the nodule.", "point", "", None, images=(im,))
+    assert err.value.field == "region"
+    # an item whose region came among its attributes (a dataset export) loads with it as its region
+    doc = {"items": [{"id": "x", "image": "images/" + Path(preset.items[0].images[0].path).name,
+                      "question": "Point to it.", "kind": "point", "attributes": {"region": [BOX]}}]}
+    (tmp_path / "sets" / "from-export.yaml").write_text(yaml.safe_dump(doc))
+    assert load_preset(tmp_path / "sets" / "from-export.yaml").items[0].attributes["region"] == [BOX]

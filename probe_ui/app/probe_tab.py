@@ -18,7 +18,7 @@ from typing import Any
 import gradio as gr
 
 from probe_ui import comparison, drafts, labels, live, probe_form, prompts
-from probe_ui.app import detail
+from probe_ui.app import detail, probe_region
 from probe_ui.app.access import who
 from probe_ui.app.common import (
     Inline,
@@ -200,6 +200,7 @@ def _image_section(ctx: AppContext, ui: Any) -> None:
                              interactive=False, height=DISPLAY_PX, elem_id="probe-image",
                              value=_display(demo.images[0])[0] if demo and demo.images else None)
     ui.click_hint = gr.HTML("", elem_id="probe-click-hint")
+    probe_region.build(ui)
     ui.image_info = gr.Markdown(demo.info if demo else NO_IMAGE, elem_id="probe-image-info")
     with gr.Group(visible=False, elem_id="probe-window") as ui.window_box:
         with gr.Row():
@@ -491,7 +492,10 @@ def _wire_steps(ctx: AppContext, ui: Any) -> None:
                                   [ui.steps, ui.steps_words, ui.steps_msg], api_visibility="private")
 
     @inline_errors(ui.image_msg)
-    def on_click(rows: Any, factor: float, image_ids: list[str], evt: gr.SelectData) -> tuple[Any, ...]:
+    def on_click(rows: Any, factor: float, image_ids: list[str], drawing: bool, evt: gr.SelectData
+                 ) -> tuple[Any, ...]:
+        if drawing:  # the click draws the region (probe_region)
+            return gr.skip(), gr.skip(), gr.skip(), gr.skip()
         if not isinstance(evt.index, (list, tuple)) or len(evt.index) != 2:
             raise live.ProbeError("that click did not land on the image: click on the picture itself", field="image")
         x, y = (v / (factor or 1.0) for v in evt.index)
@@ -519,8 +523,9 @@ def _wire_steps(ctx: AppContext, ui: Any) -> None:
                    [ui.steps, ui.steps_words, ui.steps_msg], api_name="add_step")
     ui.steps.change(lambda rows: _words(live.steps_in_words(step_rows(rows))), ui.steps, ui.steps_words,
                     api_visibility="private")
-    ui.image_view.select(on_click, [ui.steps, ui.scale_state, ui.images_state],
+    ui.image_view.select(on_click, [ui.steps, ui.scale_state, ui.images_state, ui.region_mode],
                          [ui.steps, ui.steps_words, ui.image_view, ui.image_msg], api_visibility="private")
+    probe_region.wire(ctx, ui, _display)
     point_x, point_y = gr.Number(visible=False), gr.Number(visible=False)
     point_btn = gr.Button(visible=False)
     point_btn.click(add_point, [ui.steps, point_x, point_y, ui.images_state],

@@ -56,7 +56,7 @@ def answer_after_options(kind: str, options_text: str, current: str | None) -> t
     undone: an empty one is never "reset", since the person may have chosen one since the change was sent
     (issue 51, U36: a correct answer chosen while the options were updating went back to empty, unsaid)."""
     choices = answer_choices(kind, options_text)
-    if not current or current in choices or kind == "free":
+    if not current or current in choices or kind in ("free", "point"):
         return choices, None
     return choices, (f"The correct answer {current!r} is no longer one of the options: choose it again under "
                      "'correct answer'.")
@@ -96,6 +96,11 @@ def build_item(question: str, kind: str, options: str | list[str], answer: str |
     cats = tuple(c.strip() for c in (category or "").split(",") if c.strip())
     extra = dict(extra or {})
     attributes = dict(extra.get("attributes") or {})
+    if kind == "point":
+        answer = None  # a point item's answer is its region
+        if not attributes.get("region"):
+            raise ProbeError("a point question needs the finding's region: draw it on the image or type its "
+                             "corners", field="region")
     ident = item_id or "live-" + content_hash({"q": question, "k": kind, "o": opts, "a": answer, "c": list(cats),
                                                "i": [im.id for im in images], "x": attributes}, 12)
     return Item(id=ident, question=question, kind=kind, options=tuple(opts), answer=answer,  # type: ignore[arg-type]
