@@ -143,3 +143,37 @@ def test_a_point_item_needs_its_region_and_a_model_an_known_convention(tmp_path,
     code, _, err = run_cli(capsys, "batch", str(tmp_path / "ok.yaml"), "-m", "g", "--db", str(tmp_path / "x.db"),
                            "--no-progress")
     assert code != 0 and "model 'g': options.point_convention: unknown point convention 'inches'" in err
+
+
+def test_the_detail_of_a_point_answer_draws_the_region_and_where_the_model_pointed(tmp_path, fake_openai,
+                                                                                    monkeypatch, capsys) -> None:
+    """The answer's detail: the item's image with the region outlined (yellow) and the model's point (cyan), with
+    the verdict in words; an answer to another kind of item gets no such picture."""
+    import numpy as np
+    import yaml
+    from PIL import Image
+
+    from helpers import run_cli
+    from probe_ui.results.pointing_view import POINTED, caption, pointing_picture
+    from probe_ui.store import Store
+
+    Image.fromarray(np.full((100, 200), 90, np.uint8)).save(tmp_path / "chest.png")
+    items = [{"id": "p", "image": "chest.png", "question": "Point to the nodule.", "kind": "point",
+              "region": REGION[0]},
+             {"id": "y", "image": "chest.png", "question": "Is there a nodule?", "answer": "yes"}]
+    (tmp_path / "points.yaml").write_text(yaml.safe_dump({"items": items}))
+    fake_openai.responder = lambda body: "(0.75, 0.5)" if "Point to" in str(body) else "Yes"
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")
+    db = str(tmp_path / "p.db")
+    assert run_cli(capsys, "batch", str(tmp_path / "points.yaml"), "-m", "openai/fake-vlm", "--db", db,
+                   "--no-progress", "--run", "r")[0] == 0
+    s = Store(db)
+    ids = s.answers_frame(s.get_run("r").id).set_index("item_id")["response_id"]
+    r = s.get_response(int(ids["p"]))
+    pic = np.asarray(pointing_picture(s, r).pil())
+    assert tuple(pic[50, 150]) == POINTED  # the cross at (150, 50), outside the region
+    assert tuple(pic[20, 60]) == (255, 200, 0) and tuple(pic[40, 60]) == (90, 90, 90)  # outline; inside untouched
+    assert caption(r) == ("where it pointed (cyan) and the finding's region (yellow): (150, 50), outside the "
+                          "region: wrong")
+    assert pointing_picture(s, s.get_response(int(ids["y"]))) is None

@@ -72,8 +72,19 @@ def opened(ctx: AppContext, rid: int, rater: Rater | None = None) -> tuple[Any, 
     rater = rater or Rater("", False)
     _ims, text = response_detail(ctx.store, rid)
     pictures = whole_images.stored(ctx.store, sent_image_ids(ctx.store, rid))
+    pictures += _pointing(ctx.store, rid)
     current, note = ctx.store.latest_rating(rid, rater=rater.name, verified=rater.verified)
     return gr.update(visible=True), pictures, text, rid, current, note, ""
+
+
+def _pointing(store: Any, rid: int) -> str:
+    """For an answer to a point item, the item's image with the region and where the model pointed."""
+    from probe_ui.app import whole_images
+    from probe_ui.results.pointing_view import caption, pointing_picture
+
+    r = store.get_response(int(rid))
+    pic = pointing_picture(store, r)
+    return whole_images.figures([(pic, caption(r))]) if pic is not None else ""
 
 
 def rater_of(ctx: AppContext, name: str | None, request: gr.Request | None) -> Rater:
