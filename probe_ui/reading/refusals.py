@@ -40,6 +40,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      _CANT + r"\s+(?:actually\s+|really\s+|directly\s+)?(?:see|view|open|look\s+at|access|load|display|read)\s+"
      r"(?:the\s+|any\s+|an\s+|this\s+|your\s+)?(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r"\b)",
      "I'm unable to view the attached image."),
+    # batch 10: what the reply runs in does not let it see the image ("This chat doesn't let me view images")
+    ("not-allowed-to-see-image",
+     r"\b(?:does|do|did|will|would)\s*(?:not|n't)\s+(?:let|allow|permit|enable)\s+me\s+(?:to\s+)?(?:see|view|open|"
+     r"look\s+at|access|load|read)\s+(?:the\s+|any\s+|an\s+|this\s+|your\s+)?(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY
+     + r")s?\b",
+     "This interface does not let me open attached pictures."),
     ("cannot-be-determined",
      r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:determined|assessed|answered|evaluated|established|"
      r"ascertained|identified|confirmed|interpreted|read|analy[sz]ed|displayed|opened|loaded|judged|estimated|"
@@ -139,7 +145,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # the image is there but cannot be read: "the image is too blurry for me to assess the hips"
     ("image-unreadable",
      r"\b(?:" + _IMAGE + "|" + _STUDY + "|" + _MARKERS + r"|resolution|quality|view)\s+(?:(?:is|are|was|were|seems?|"
-     r"appears?)\s+)?(?:\w+\s+)?(?:too|far\s+too)\s+(?:blurry|blurred|dark|bright|small|grainy|noisy|low|poor|faint|"
+     # batch 10: "is cropped and too blurred ... to count": another fault of the image before it
+     r"appears?)\s+)?(?:\w+\s+)?(?:[\w\-]+[ \t]*(?:,|and|,[ \t]*and)[ \t]+)?(?:too|far\s+too)\s+(?:blurry|blurred|"
+     r"dark|bright|small|grainy|noisy|low|poor|faint|"
      r"pixelated|cropped|overexposed|underexposed|compressed)\b"
      r"[^.;]{0,30}?\bto\s+" + _JUDGE + r"\b"
      r"|\b" + _IMAGE + r"\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:(?:mostly|largely|almost\s+(?:entirely|"
@@ -158,6 +166,24 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:needed|required|necessary)\b"
      r"|\b(?:not|isn't|is\s+not)\s+(?:clear|detailed|sharp)\s+enough\s+(?:for\s+me\s+)?to\b",
      "Sorry, this image does not show enough detail."),
+    # batch 10: no reliable answer said to be possible ("No reliable answer is possible: only a thin slice of liver is
+    # included")
+    ("no-answer-possible",
+     r"\bno\s+(?:(?:reliable|definite|definitive|confident|certain|meaningful|firm|accurate|safe|useful)\s+)?"
+     r"(?:answer|assessment|reading|judge?ment|conclusion|call|determination)\s+(?:is|would\s+be|seems)\s+"
+     r"(?:possible|feasible)\b",
+     "No definite answer is possible from a single slice."),
+    # batch 10: a task the reply does not do from images ("I don't determine a person's sex from medical images.")
+    ("not-from-images",
+     r"\bi\s+(?:don't|do\s+not|won't|will\s+not|never)\s+(?:determine|infer|guess|judge|estimate|predict|assign)\s+"
+     r"[^.;!?\n]{1,60}?\bfrom\s+(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")s?\b",
+     "I do not infer a patient's age from radiographs."),
+    # batch 10: the image blamed for its low resolution or quality, before a guess ("The image is very low resolution,
+    # but the bone proportions suggest a child.")
+    ("image-low-quality",
+     r"\b(?:" + _IMAGE + "|" + _STUDY + r")\s+(?:is|was|seems|appears)\s+(?:(?:to\s+be|of)\s+)?(?:(?:very|quite|rather|"
+     r"extremely|fairly|too|so)\s+)?(?:low|poor)[\s\-](?:resolution|quality|res)\b",
+     "The photo is of rather poor quality, but it looks like eczema."),
     # batch 7: the image said to be insufficient for the question, in other words than "detail"
     ("image-insufficient",
      r"\b(?:" + _IMAGE + "|" + _STUDY + r"|quality|resolution)\s+(?:is|was|seems|appears)\s+(?:(?:to\s+be|simply|"
@@ -213,6 +239,14 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
 
 _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)
 
+# batch 10: the reply read the image and found the findings fit two answers equally ("A granuloma and a hamartoma are
+# both possible here; ... no clear pattern either way. I cannot say whether the physician is right."): its "cannot
+# say" is a hedge on what it saw, not a decline, when nothing else declines (no image blamed or missing)
+_EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain\s+)?(?:equally\s+)?"
+                        r"(?:possible|plausible)\b|\beither\s+way\b|\bequally\s+(?:likely|possible|plausible)\b"
+                        r"|\b(?:don't|do\s+not|doesn't|does\s+not)\s+clearly\s+favou?r\b")
+_HEDGED_DECLINES = frozenset({"cannot-decide"})
+
 
 def is_refusal(text: str) -> bool:
     """True when the reply declines to answer ("I cannot determine", "not possible to tell from the image",
@@ -226,7 +260,9 @@ def is_refusal(text: str) -> bool:
     if len(text) > 8000:  # a refusal is said where a reply starts or ends: a degenerate 100 kB reply stays fast
         text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
-    return any(p.search(t) for p in _PATTERNS)
+    if not _EQUIVOCAL.search(t):
+        return any(p.search(t) for p in _PATTERNS)
+    return not refusal_names(t) <= _HEDGED_DECLINES
 
 
 def refusal_names(text: str) -> frozenset[str]:
