@@ -32,8 +32,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "choledocholithiasis": ("cbd stone", "cbd stones", "cbd calculus", "cbd calculi"),
     "idiopathic intracranial hypertension": ("pseudotumor cerebri", "pseudotumour cerebri",
                                              "benign intracranial hypertension"),
+    # early localised Lyme borreliosis is erythema migrans (batch 10: "Tick-borne borreliosis, early localised stage.")
     "erythema migrans": ("lyme disease", "lyme rash", "bull's-eye rash", "bull's eye rash", "bullseye rash",
-                         "bulls-eye rash"),
+                         "bulls-eye rash", "borreliosis", "lyme borreliosis"),
     "urticaria": ("hives", "nettle rash", "wheals"),
     "tinea corporis": ("ringworm", "dermatophytosis", "dermatophyte infection", "fungal skin infection"),
     "tinea pedis": ("athlete's foot",),
@@ -83,7 +84,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "malignant": ("cancerous", "malignancy"),
     "benign": ("non-cancerous", "noncancerous", "not cancerous", "harmless", "innocuous"),
     "pediatric": ("child", "children", "child's", "kid", "kids", "juvenile", "paediatric patient",
-                  "pediatric patient", "young child"),
+                  "pediatric patient", "young child", "peds"),  # "Paeds film." (batch 10; "paeds" folds to "peds")
     "neonate": ("newborn", "new-born", "neonatal"),
     "infant": ("baby",),
     "adolescent": ("teenager", "teen"),
