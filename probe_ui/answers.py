@@ -174,6 +174,7 @@ from probe_ui.reading.letters import (
     tail_letter,
 )
 from probe_ui.reading.options import (
+    head_option,
     keyword_option,
     opening_option,
     option_contained,
@@ -485,7 +486,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     others = words.named if _one_sentence(canon) and not lexicon.generic_statement(clean) else ()
     lab = option_contained(canon, citem)
     if lab is not None:
-        if any(k != lab for k in (*keywords, *others)):
+        if any(k != lab for k in (*keywords, *others)) and head_option(clean, item) != lab:
             return None, "ambiguous"  # "A PE or a dissection": another option named by its own word
         return mention(lab, how or "option_text_contained")
     lab = keyword_option(canon, citem)

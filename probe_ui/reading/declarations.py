@@ -73,6 +73,13 @@ _DECL_CONCLUSION = re.compile(
     r"(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
     r"([(\[])?([A-Z])[)\]]?(?=[ \t]*(?:[.!;\n]|\Z))"
 )
+# "..., so D, IPMN." / "Therefore B - the sac has grown.": the same conclusion with the letter's option named or
+# explained after it (batch 10); read when what follows names no other option or letter
+_DECL_CONCLUSION_NAMED = re.compile(
+    r"\b(?i:so|thus|hence|therefore)\b[ \t]*,?[ \t]*(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
+    r"([(\[])?([A-Z])[)\]]?(?=[ \t]*[,:\-\u2013\u2014][ \t]*[^\W\d_])([^.!;?\n]{1,100})(?=[.!;\n]|\Z)"
+)
+_ANOTHER_LETTER = re.compile(r"(?<![\w'])[(\[]?[A-Z][)\]]?(?![\w'])")
 # the answer given is "N/A" (masked to "not applicable" before the rules run) or "NA"
 _NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
 _CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav")
@@ -316,6 +323,13 @@ def last_declaration(text: str, item: Item) -> Found:
             cands.append((m.start(), "post", m.start(1), m.end(1), m.group(0)))
         for m in _DECL_CONCLUSION.finditer(text) if any(w in low for w in _CONCLUSION_WORDS) else ():
             if m.group(2) == "I" and not m.group(1):
+                continue
+            cands.append((m.start(), "post", m.start(2), m.end(2), ""))
+        for m in _DECL_CONCLUSION_NAMED.finditer(text) if any(w in low for w in _CONCLUSION_WORDS) else ():
+            lab, rest = item.letter(m.group(2)), m.group(3)
+            if lab is None or (m.group(2) == "I" and not m.group(1)) or _ANOTHER_LETTER.search(rest):
+                continue  # "so A, C and D are unlikely": a list, not an answer
+            if letter_text_conflict(lab, rest, item) or _other_follows(rest, lab, item):
                 continue
             cands.append((m.start(), "post", m.start(2), m.end(2), ""))
         if re.search(r"(?i)likel|correct|right|best|probable", text):

@@ -76,7 +76,7 @@ def head_letter(text: str, item: Item) -> str | None:
     if lab is None:
         return None
     if not (m.group(1) and m.group(3)):
-        if not re.match(r"[ \t]*$|[.:),](?![A-Za-z0-9])|[ \t]+[(\-]", rest):
+        if not re.match(r"[ \t]*$|[.:),;](?![A-Za-z0-9])|[ \t]+[(\-]", rest):
             return None
         if ch in "Ii" or (ch.islower() and rest.strip(" \t.:),")):
             return None

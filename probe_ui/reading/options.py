@@ -153,6 +153,29 @@ def opening_option(text: str, item: Item) -> str | None:
     return None
 
 
+# the separator after an option's text that opens a reply and the reason that follows it: "Arterial phase - the
+# aorta is ...", "Arterial phase; ...", "Arterial phase: ..."
+_HEAD_SEPARATOR = re.compile(r"[ \t]*(?:[ \t][\-\u2013\u2014]{1,2}|[\u2013\u2014]|[;:])[ \t]*(?=[^\W\d_])")
+
+
+def head_option(text: str, item: Item) -> str | None:
+    """The option whose whole text opens the reply as its own clause, a reason after a dash, a semicolon or a colon
+    ("Arterial phase - the aorta is densely opacified while the portal vein is still faint."): the reply's answer, as
+    a leading letter is, whatever the reason then mentions. Not when the reason opens with a negation or a doubt."""
+    t = text.lstrip(" \t\n\"'`*_>")
+    for opt, lab in item.option_map:
+        if not re.search(r"[^\W\d_]{2}", opt):
+            continue
+        m = re.match(r"[\s\-]*".join(re.escape(w) for w in opt.split()), t, re.IGNORECASE)
+        if m is None:
+            continue
+        sep = _HEAD_SEPARATOR.match(t, m.end())
+        if sep is not None and not re.match(r"(?i)(?:no|not|never|unlikely|less|maybe|perhaps|possibly|or|though|"
+                                            r"although|but)\b", t[sep.end():]):
+            return lab
+    return None
+
+
 _AFFIRMATIVE_OPTIONS = frozenset({"yes", "present", "positive", "true"})
 _NEGATIVE_OPTIONS = frozenset({"no", "absent", "negative", "false", "not present"})
 
