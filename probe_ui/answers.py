@@ -142,6 +142,13 @@ the fracture displaced?", "Yes it is normal in size." to "Is the heart enlarged?
 patient female?") is "ambiguous" (a "No" before a clause negated so, "No, this scan is not normal", still answers that
 clause); closing answers against their body in clinical terms (:mod:`probe_ui.reading.closings`) are "ambiguous".
 
+Also (issue 46, held-out batch 10): a reply that opens with an option's whole text as its own clause ("Arterial phase
+- the aorta is densely opacified while the portal vein is still faint.") names that option, as a leading letter does,
+whatever its reason then mentions; "B; ..." opens with its letter; "..., so D, IPMN." concludes with D; a "Yes" or "No"
+whose own clause says the other ("No, there is a fracture line through ..." to "Is there a fracture?", "Yes, lung
+fully expanded, no pleural line." to "Is there a pneumothorax?") is "ambiguous", and so is a declared yes after a body
+of normal findings to "... any abnormality?".
+
 Nothing read → "none" (invalid).
 
 Letters outside the item's labels are never returned (an "E" for an A-D item is ignored; if nothing else
@@ -161,7 +168,7 @@ from probe_ui.reading import lexicon, overlap, subject, synonyms
 from probe_ui.reading.attribution import agrees, attributed_mentions, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans
-from probe_ui.reading.closings import against_body
+from probe_ui.reading.closings import against_body, yes_against_normal
 from probe_ui.reading.declarations import Found, last_declaration
 from probe_ui.reading.escapes import escape_conflict, stated_escape_option
 from probe_ui.reading.item import Item, canonical_item, get_item
@@ -629,6 +636,8 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
             return None, "ambiguous"  # "Yes, it is normal in size." to "Is the heart enlarged?": yes, and then no
         if item.kind == "yesno" and subject_answer(text, item) not in (None, lab):
             return None, "ambiguous"  # "Yes, male patient." to "Is this patient female?"
+        if lab == item.aliases.get("yep") and yes_against_normal(text, item):
+            return None, "ambiguous"  # "Yes, lung fully expanded, no pleural line." to "Is there a pneumothorax?"
         return mention(lab, "leading")
     words = label_words(mask_spans(text, question_sentences(text)), item)
     if len(words) == 1:

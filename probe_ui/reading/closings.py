@@ -159,7 +159,9 @@ def _placed_elsewhere(body: str, item: Item, label: str) -> bool:
 # what a clause of findings says when it reports something absent or normal ("no focal lesion", "with no angulation",
 # "smooth contour", "in anatomic alignment")
 _NEGATIVE_FINDING = re.compile(r"(?i)\b(?:no|not|without|absent|normal|intact|unremarkable|preserved|aligned|alignment|"
-                               r"clear|smooth|sharp|uniform|homogeneous(?:ly)?|symmetric(?:al)?)\b|n't\b")
+                               r"clear|smooth|sharp|uniform|homogeneous(?:ly)?|symmetric(?:al)?|"
+                               # batch 10: "lung fully expanded"
+                               r"(?:fully|well|normally)\s+(?:expanded|inflated|aerated))\b|n't\b")
 _FINDING_CLAUSE = re.compile(r"(?i)[.;:,!?\n]|\b(?:with|and|but|while|whereas|which|although|though)\b")
 # words whose denial denies any finding ("no focal lesion" denies a mass)
 _ANY_FINDING = frozenset("lesion lesions abnormality abnormalities finding findings pathology".split())
@@ -177,6 +179,23 @@ def only_absent_or_normal(body: str) -> bool:
     return bool(clauses) and all(clauses)
 
 
+_ASKS_ABNORMALITY = re.compile(r"(?i)\b(?:any|an)\s+abnormalit(?:y|ies)\b"
+                               r"|\bis\s+(?:this|the)\s+[\w \-]{0,30}?\babnormal\b")
+
+
+def yes_against_normal(text: str, item: Item) -> bool:
+    """Yes/no items asked whether a finding is present: a reply that opens with "Yes" and goes on, in the same sentence,
+    with two or more clauses that each report something absent or normal, and nothing else ("Yes, lung fully expanded,
+    no pleural line." to "Is there a pneumothorax?"): the answer word against its own findings (batch 10)."""
+    if item.kind != "yesno" or not item.aliases or not item.question or not PRESENCE_QUESTION.search(item.question):
+        return False
+    m = re.match(r"[\W_]*(?:yes|yep|yeah)\b[ \t]*[,:;\-\u2013\u2014]+[ \t]*([^.;!?\n]+)", text, re.IGNORECASE)
+    if m is None:
+        return False
+    clauses = negative_clauses(m.group(1))
+    return len(clauses) >= 2 and all(clauses) and not speaks_elsewhere(m.group(1), item.question)
+
+
 def _denies_the_question(body: str, item: Item) -> bool:
     """Yes/no items: a body of only absent or normal findings that denies what the question asks: its finding or
     adjective (:func:`probe_ui.reading.words.asked_terms`), the adjective's opposite ("anatomic alignment" to "Is
@@ -185,6 +204,9 @@ def _denies_the_question(body: str, item: Item) -> bool:
     body = body[:ends[-1]] if ends else body  # the body's sentences, not the declaration's own "Final"
     if not only_absent_or_normal(body) or speaks_elsewhere(body, item.question):
         return False  # "No pneumothorax on the right. Answer: yes" to "... on the left?"
+    if _ASKS_ABNORMALITY.search(item.question):
+        return True  # batch 10: "The brain parenchyma is normal, ... no hemorrhage or mass. Answer: yes" to "... any
+        # abnormality of the brain?": findings all normal deny any abnormality
     terms = set(asked_terms(item.question))
     predicate = subject.asked_predicate(item.question)
     opposites = {overlap.stem(w) for o in subject.ANTONYMS.get(predicate or "", ()) for w in WORD.findall(o)

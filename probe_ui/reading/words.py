@@ -78,7 +78,7 @@ def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
                                  r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o) + r"\b",
                                  first):
                 said.add(("yes" if m.group("neg") else "no", bool(m.group("neg"))))
-    said |= _finding_stated(first, q)
+    said |= _finding_stated(first, q, after_word=first is not clauses[0])
     if len({answer for answer, _ in said}) != 1:
         return None
     answer, negated = said.pop()
@@ -89,18 +89,21 @@ def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
 # displacement")
 _PREDICATE_QUESTION = re.compile(r"(?i)\A\W*(?:is|are)\s+(?:the|this|these)\s+[\w \-]{1,40}?\s+([a-z]{6,})\s*\?")
 # a clause that states something is there, denying nothing
-_THERE_IS = re.compile(r"(?i)\bthere\s+(?:is|are)\b")
+_THERE_IS = re.compile(r"(?i)[ \t]*\bthere\s+(?:is|are)\b")
 # a clause that calls what it names normal ("the left kidney is unremarkable")
 _CALLED_NORMAL = re.compile(r"(?i)\b(?:is|are|looks?|appears?|seems?)\s+(?:entirely\s+|completely\s+|otherwise\s+)?"
                             r"(?:unremarkable|normal|clear|within\s+normal\s+limits)\b")
 
 
-def _finding_stated(clause: str, question: str) -> set[tuple[str, bool]]:
+def _finding_stated(clause: str, question: str, after_word: bool = False) -> set[tuple[str, bool]]:
     """The answer a reply's first clause gives by stating the finding itself (batch 9): "there is 4 mm of
     displacement" to "Is the fracture displaced?" says yes; "the left kidney is unremarkable" to "Is a mass present
     in the left kidney?" says no. Nothing when the clause denies anything ("there is no displacement") or the
     question asks whether something is normal."""
-    clause = re.sub(r"(?i)\A[\W_]*(?:yes|no|yep|nope)\b[\W_]*", "", clause)  # "No, there is ...": the answer word
+    # "No, there is ...": the answer word, marked as such by what follows it (not "no there is", Portuguese "Não há"
+    # read in English)
+    marked = after_word or re.match(r"(?i)\A[\W_]*(?:yes|no|yep|nope)\b[ \t]*[,:;\-\u2013\u2014]", clause) is not None
+    clause = re.sub(r"(?i)\A[\W_]*(?:yes|no|yep|nope)\b[\W_]*", "", clause)
     if _NEGATION.search(clause) or re.search(r"(?i)\b(?:normal|unremarkable|abnormal\w*)\b", question):
         return set()
     said: set[tuple[str, bool]] = set()
@@ -111,6 +114,15 @@ def _finding_stated(clause: str, question: str) -> set[tuple[str, bool]]:
             said.add(("yes", False))
     if PRESENCE_QUESTION.search(question) and _CALLED_NORMAL.search(clause):
         said.add(("no", False))
+    finding = asked_finding(question) if marked and PRESENCE_QUESTION.search(question) else None
+    there = _THERE_IS.match(clause) if finding else None
+    if there is not None and finding and not speaks_elsewhere(clause, question) and any(
+            _same_stem(overlap.stem(w), overlap.stem(finding)) for w in re.findall(r"[^\W\d_][\w\-]*",
+                                                                                   clause[there.end():])[:4]):
+        # batch 10: "No, there is a fracture line through the scaphoid waist." to "Is there a fracture ...?": the asked
+        # finding stated as there, the head of the clause's first noun phrase ("there is a nutrient canal mimicking a
+        # fracture" names another thing)
+        said.add(("yes", False))
     return said
 
 
