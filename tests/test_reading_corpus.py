@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -38,7 +39,11 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     items, replies = _corpus()
     assert len(replies) >= 600
     assert len({r["id"] for r in replies}) == len(replies)
-    assert len({(r["item"], r["text"]) for r in replies}) == len(replies), "a reply is there twice"
+    # no reply is there twice within a batch; across batches only a bare one-word answer to the same item may recur
+    # ("Yes.", "Male.", "Malignant": batch 10 asks for the formats models use, and its notes keep these on purpose)
+    assert len({(r["batch"], r["item"], r["text"]) for r in replies}) == len(replies), "a reply is there twice"
+    twice = [key for key, n in Counter((r["item"], r["text"]) for r in replies).items() if n > 1]
+    assert all(len(re.findall(r"\w+", text)) == 1 for _, text in twice), twice
     kinds = Counter(r["kind"] for r in replies)
     assert set(kinds) == set(KINDS), kinds
     for kind in KINDS:
@@ -50,10 +55,12 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     assert len(held_out) >= 200  # written without running the reader on them (README)
     # batches 5 and 6, in files of their own, with their items in items_extra.json (README "Batches 5 and 6"); batches
     # 7 and 8, held out for issue 46's shapes, then moved beside them (README "Batch 7", "Batch 8"); batch 9, held out
-    # in the proportions models write replies, then moved beside them (README "Batch 9")
+    # in the proportions models write replies, then moved beside them (README "Batch 9"), and batch 10 after it
+    # (README "Batch 10")
     batches = Counter(r["batch"] for r in replies)
-    assert set(batches) == {1, 2, 3, 4, 5, 6, 7, 8, 9}, batches
+    assert set(batches) == {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, batches
     assert batches[5] == 367 and batches[6] == 369 and batches[7] == 146 and batches[8] == 163 and batches[9] == 240
+    assert batches[10] == 240
     assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
     extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
     assert len(extra) == 29 and set(extra) <= set(items)
@@ -93,16 +100,18 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     # issue 46: a sure reading is never a wrong option, nor a reading of a reply that names no single answer
     assert total["sure_wrong"] == 0 and total["sure_over_read"] == 0
     # 90 % of the definite replies read sure and right on batches 1-7 (89.7 % of batches 1-6 when sure readings were
-    # introduced, 90.3 % after batch 7's fixes, 90.2 % after batch 8's, 90.05 % after batch 9's); batch 8, rich in
-    # reversals, negated options and refusals that still name an option (never sure by design), brings the whole
-    # corpus to 88.8 %: a floor a little below that for it
+    # introduced, 90.3 % after batch 7's fixes, 90.2 % after batch 8's, 90.05 % after batch 9's and batch 10's); batch
+    # 8, rich in reversals, negated options and refusals that still name an option (never sure by design), brings the
+    # whole corpus to 89.3 %: a floor a little below that for it
     early = bench.summarise([r for r in rows if r["batch"] <= 7])["total"]
     assert early["sure_right"] >= bench.GOAL_SURE * early["definite"], early
     assert total["sure_right"] >= 0.87 * total["definite"]
-    # batch 9 is written in the proportions models write replies: there issue 46's 90 % target holds on its own
-    natural = bench.summarise([r for r in rows if r["batch"] == 9])["total"]
-    assert natural["sure_right"] >= bench.GOAL_SURE * natural["definite"], natural
-    assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0
+    # batches 9 and 10 are written in the proportions models write replies: there issue 46's 90 % target holds on
+    # each alone (batch 10: 91.0 % held out, 92.5 % after its fixes), and no sure reading is wrong or over-read
+    for batch in (9, 10):
+        natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
+        assert natural["sure_right"] >= bench.GOAL_SURE * natural["definite"], (batch, natural)
+        assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, (batch, natural)
 
 
 def test_every_kind_is_read_as_intended_nearly_always() -> None:
@@ -121,7 +130,7 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
     those asked for; it exits 0 when the goals are met."""
     assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert sorted(report["batches"]) == ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
+    assert sorted(report["batches"], key=int) == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
     out = capsys.readouterr().out
