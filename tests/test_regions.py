@@ -160,3 +160,42 @@ def test_a_region_drawn_on_the_probe_tab_is_saved_with_the_item_and_comes_back(t
                       "question": "Point to it.", "kind": "point", "attributes": {"region": [BOX]}}]}
     (tmp_path / "sets" / "from-export.yaml").write_text(yaml.safe_dump(doc))
     assert load_preset(tmp_path / "sets" / "from-export.yaml").items[0].attributes["region"] == [BOX]
+
+
+def test_the_occlusion_family_sets_flips_with_the_finding_covered_beside_flips_with_elsewhere_covered(
+        tmp_path: Path, fake_openai: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Two models on six nodules, each asked as it is, with its nodule covered and with the same area covered
+    elsewhere: one reads the nodule (it flips only when the nodule is covered), one answers yes whatever it sees
+    (it never flips). score --json reports both flip rates side by side and the finding-specific difference."""
+    import json
+
+    from helpers import family_block
+
+    rng = np.random.default_rng(1)
+    items = []
+    for k in range(6):
+        px = rng.integers(60, 120, size=(48, 64), dtype=np.uint8)
+        x, y = 6 + 8 * k, 6 + 4 * k
+        px[y:y + 8, x:x + 8] = 250
+        Image.fromarray(px).save(tmp_path / f"n{k}.png")
+        items.append({"id": f"n{k}", "image": f"n{k}.png", "question": "Is there a nodule?", "kind": "yesno",
+                      "answer": "yes", "region": [x - 2, y - 2, x + 10, y + 10]})
+    doc = {"perturbations": [{"name": "covered", "steps": [{"op": "occlude", "answer_map": {"yes": "no"}}]},
+                             {"name": "elsewhere", "steps": [{"op": "occlude_elsewhere"}]}], "items": items}
+    (tmp_path / "nodules.yaml").write_text(yaml.safe_dump(doc, sort_keys=False))
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    fake_openai.responder = lambda body: ("Yes" if body["model"] == "blind" or _image(body).max() >= 250 else "No")
+    db = str(tmp_path / "o.db")
+    assert main(["batch", str(tmp_path / "nodules.yaml"), "-m", "openai/reader", "-m", "openai/blind", "--db", db,
+                 "--no-progress", "--run", "o"]) == 0
+    capsys.readouterr()
+    assert main(["score", "--db", db, "--run", "o", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    reader = family_block(report, "occlusion", "openai/reader")
+    blind = family_block(report, "occlusion", "openai/blind")
+    assert reader["covered"]["value"] == 100.0 and reader["elsewhere"]["value"] == 0.0
+    assert reader["specific"]["value"] == pytest.approx(100.0, abs=1e-6) and reader["specific"]["n"] == 6
+    assert reader["specific"]["ci"][0] > 0  # six images: the interval excludes 0
+    assert blind["covered"]["value"] == 0.0 and blind["elsewhere"]["value"] == 0.0
+    assert blind["specific"]["value"] == pytest.approx(0.0, abs=1e-6) and blind["specific"]["ci"][0] < 0

@@ -141,6 +141,7 @@ def _suggested(pa: Any, a: Any) -> str | None:
 COLUMNS = ("model", "prompt", "sample", "variant_id", "parsed", "invalid", "refusal", "correct", "item_id", "source",
            "condition", "group_id", "item_group", "kind", "answer_label", "n_labels", "question", "options", "answer",
            "category", "tags", "attributes", "prompt_args", "confidence", "token_confidence",
+           "provenance",  # the steps that made a variant (the occlusion family tells its two conditions apart)
            # a pushback answer's first answer and the option pushed (probe_ui.pushback.turns)
            "pressure", "pushed", "first_parsed", "first_correct", "flip_turn")
 
