@@ -954,3 +954,110 @@ def test_an_escape_chosen_because_the_question_cannot_be_answered_is_sure() -> N
 ])
 def test_a_side_stated_in_an_organs_adjective_answers_the_side_asked(reply: str, question: str, choice: str) -> None:
     assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Batch 10 (replies in the proportions models write them, other wordings): the shapes it showed, each both ways
+# ------------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply", [
+    "The viewer here won't let me open attached scans, so I cannot give a diagnosis.",  # what the reply runs in
+    "The radiograph is rotated and too grainy over the hips to judge the joint spaces.",  # a fault before "too"
+    "No confident answer is possible: the nodule lies at the edge of the field.",
+    "I won't determine a patient's sex from X-rays.",  # a task not done from images
+    "The scan is extremely low resolution.",  # the image blamed
+])
+def test_the_declines_batch_10_showed_are_refusals(reply: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the nodule larger than 1 cm?")
+    assert (a.choice, a.refusal, a.sure) == (None, True, False)
+
+
+@pytest.mark.parametrize("reply", [
+    "The cortex is thin and too irregular to be normal, and the nodule is 14 mm, so yes.",  # not the image
+    "No further imaging is needed; the nodule is 14 mm, so yes.",  # "No" before no answer said impossible
+    "I don't determine the size from the report alone; on the image the nodule is 14 mm: yes.",
+    "The image is high resolution and the nodule measures 14 mm: yes.",
+])
+def test_what_only_sounds_like_batch_10s_declines_is_no_refusal(reply: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the nodule larger than 1 cm?")
+    assert (a.choice, a.refusal) == ("yes", False)
+
+
+NEVUS = ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus")
+
+
+def test_a_guess_after_an_image_blamed_for_low_quality_keeps_the_guess_flagged() -> None:
+    a = extract("The photo is rather low quality, but the lesion looks like a nevus: D.", "choice", ABCD, NEVUS)
+    assert (a.choice, a.refusal, a.sure) == ("D", True, False)
+
+
+def test_cannot_say_after_weighing_two_answers_the_findings_fit_is_a_hedge_not_a_decline() -> None:
+    """"Both possible ... I cannot say which" read the image and found it equivocal: a hedge (no answer, no refusal);
+    with the image blamed, or without the weighing, "I cannot say" still declines."""
+    a = extract("Atelectasis and pneumonia are both possible here; I cannot say which.", "choice", ABCD, DX)
+    assert (a.choice, a.refusal) == (None, False)
+    b = extract("The image is too dark; I cannot say which, though both are possible.", "choice", ABCD, DX)
+    assert (b.choice, b.refusal) == (None, True)
+    c = extract("I cannot say which of these it is.", "choice", ABCD, DX)
+    assert (c.choice, c.refusal) == (None, True)
+
+
+@pytest.mark.parametrize("reply,options,choice", [
+    ("Arterial phase; the portal vein is barely opacified yet.", PHASE, "A"),  # an option's text opens the reply
+    ("C; the effusion layers on the decubitus film.", CHEST, "C"),  # a letter before a semicolon
+    ("The costophrenic angle is blunted with a meniscus, so C, an effusion.", CHEST, "C"),  # "so C, <reason>"
+])
+def test_the_choice_shapes_batch_10_showed_name_their_option_sure(reply: str, options: tuple[str, ...],
+                                                                  choice: str) -> None:
+    a = extract(reply, "choice", ABCD[:len(options)], options)
+    assert (a.choice, a.sure) == (choice, True)
+
+
+@pytest.mark.parametrize("reply,options", [
+    ("Arterial phase - unlikely, the portal vein is bright.", PHASE),  # the reason rejects the opening option
+    ("C; or maybe D.", CHEST),  # a semicolon before another letter
+    ("The angle is blunted, so C, pneumothorax.", CHEST),  # the letter and another option's text
+    ("The heart is small and the angles are sharp, so A, B and C are unlikely.", CHEST),  # a list, not an answer
+])
+def test_what_only_looks_like_those_choice_shapes_names_none(reply: str, options: tuple[str, ...]) -> None:
+    assert extract(reply, "choice", ABCD[:len(options)], options).choice is None
+
+
+@pytest.mark.parametrize("reply,question", [
+    ("No, there is a pneumothorax at the left apex.", "Is there a pneumothorax?"),  # the asked finding stated
+    ("Yes, costophrenic angles sharp, no meniscus.", "Is there a pleural effusion?"),  # only normal or absent
+    ("Yes, lungs fully expanded, no free air.", "Is there a pneumothorax?"),
+    ("The lungs are clear, the heart is normal in size and there is no effusion.\nAnswer: yes",
+     "Does this radiograph show any abnormality?"),  # a declared yes after only normal findings
+])
+def test_a_yes_no_word_against_what_its_reply_states_names_none(reply: str, question: str) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.method, a.sure) == (None, "ambiguous", False)
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ("No, there is a skin fold mimicking a pneumothorax.", "Is there a pneumothorax?", "no"),  # another thing
+    ("No, there is a pneumothorax in the left lung.", "Is there a pneumothorax in the right lung?", "no"),
+    ("Yes, there is a pneumothorax at the left apex.", "Is there a pneumothorax?", "yes"),
+    ("Yes, small, no mediastinal shift.", "Is there a pleural effusion?", "yes"),  # a finding, then an absence
+    ("Yes, no tension.", "Is there a pneumothorax?", "yes"),  # one clause only
+    ("The lungs are clear, the heart is normal in size and there is no effusion.\nAnswer: no",
+     "Does this radiograph show any abnormality?", "no"),
+])
+def test_a_yes_no_word_its_reply_agrees_with_stands(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+RASH5 = ("Erythema migrans", "Tinea corporis", "Urticaria", "Erythema multiforme", "Granuloma annulare")
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,choice", [
+    ("Lyme borreliosis.", "choice", ABCDE, RASH5, "A"),  # early Lyme borreliosis is erythema migrans
+    ("Not borreliosis; ringworm.", "choice", ABCDE, RASH5, "B"),
+    ("A peds chest film.", "label", ("pediatric", "adult"), (), "pediatric"),
+    ("Paeds.", "label", ("pediatric", "adult"), (), "pediatric"),
+    ("Not a paeds film; the growth plates are fused.", "label", ("pediatric", "adult"), (), "adult"),
+])
+def test_the_words_batch_10_showed_name_the_option_meant(reply: str, kind: str, labels: tuple[str, ...],
+                                                         options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, kind, labels, options).choice == choice

@@ -329,9 +329,9 @@ def last_declaration(text: str, item: Item) -> Found:
             lab, rest = item.letter(m.group(2)), m.group(3)
             if lab is None or (m.group(2) == "I" and not m.group(1)) or _ANOTHER_LETTER.search(rest):
                 continue  # "so A, C and D are unlikely": a list, not an answer
-            if letter_text_conflict(lab, rest, item) or _other_follows(rest, lab, item):
-                continue
-            cands.append((m.start(), "post", m.start(2), m.end(2), ""))
+            # "so C, pneumothorax" when pneumothorax is B, "so C, or perhaps B": the conclusion contradicts itself
+            conflict = letter_text_conflict(lab, rest, item) or _other_follows(rest, lab, item)
+            cands.append((m.start(), "conflict" if conflict else "post", m.start(2), m.end(2), ""))
         if re.search(r"(?i)likel|correct|right|best|probable", text):
             for opt, lab in item.option_map:
                 if len(opt) > 200:
@@ -372,6 +372,8 @@ def last_declaration(text: str, item: Item) -> Found:
             return Found(None, out_of_range, kind="na")
         if pos in skip:
             continue
+        if kind == "conflict":
+            return Found(None, out_of_range, kind="conflict", rejected=tuple(rejected))
         if kind == "postopt":
             found = Found(cue)
         elif kind == "post":

@@ -241,11 +241,14 @@ _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for 
 
 # batch 10: the reply read the image and found the findings fit two answers equally ("A granuloma and a hamartoma are
 # both possible here; ... no clear pattern either way. I cannot say whether the physician is right."): its "cannot
-# say" is a hedge on what it saw, not a decline, when nothing else declines (no image blamed or missing)
+# say" is a hedge on what it saw, not a decline, when nothing else declines and the image is not spoken of
 _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain\s+)?(?:equally\s+)?"
                         r"(?:possible|plausible)\b|\beither\s+way\b|\bequally\s+(?:likely|possible|plausible)\b"
                         r"|\b(?:don't|do\s+not|doesn't|does\s+not)\s+clearly\s+favou?r\b")
 _HEDGED_DECLINES = frozenset({"cannot-decide"})
+# the image named, or its quality: a reply that speaks of it may be blaming it ("The image is too dark; I cannot say
+# which, though both are possible.")
+_IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality|view)s?\b")
 
 
 def is_refusal(text: str) -> bool:
@@ -260,7 +263,7 @@ def is_refusal(text: str) -> bool:
     if len(text) > 8000:  # a refusal is said where a reply starts or ends: a degenerate 100 kB reply stays fast
         text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
-    if not _EQUIVOCAL.search(t):
+    if not _EQUIVOCAL.search(t) or _IMAGE_NAMED.search(t):
         return any(p.search(t) for p in _PATTERNS)
     return not refusal_names(t) <= _HEDGED_DECLINES
 

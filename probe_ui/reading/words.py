@@ -116,7 +116,7 @@ def _finding_stated(clause: str, question: str, after_word: bool = False) -> set
         said.add(("no", False))
     finding = asked_finding(question) if marked and PRESENCE_QUESTION.search(question) else None
     there = _THERE_IS.match(clause) if finding else None
-    if there is not None and finding and not speaks_elsewhere(clause, question) and any(
+    if there is not None and finding and not (_names_place(question) and speaks_elsewhere(clause, question)) and any(
             _same_stem(overlap.stem(w), overlap.stem(finding)) for w in re.findall(r"[^\W\d_][\w\-]*",
                                                                                    clause[there.end():])[:4]):
         # batch 10: "No, there is a fracture line through the scaphoid waist." to "Is there a fracture ...?": the asked
@@ -124,6 +124,13 @@ def _finding_stated(clause: str, question: str, after_word: bool = False) -> set
         # fracture" names another thing)
         said.add(("yes", False))
     return said
+
+
+def _names_place(question: str) -> bool:
+    """Whether a question asks about a place (a side, lobe or level, or an organ: "... in the right lower lobe?"), so
+    that an answer may speak of another; "Is there a fracture in this radiograph?" names none."""
+    return bool(_PLACES.search(question)) or any(m.group(1).casefold() not in _ANYWHERE
+                                                 for m in _LOCATED.finditer(question))
 
 
 def subject_answer(text: str, item: Item) -> str | None:
