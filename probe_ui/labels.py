@@ -24,6 +24,7 @@ PERTURBATIONS: dict[str, str] = {
     "suggest": "suggest an answer", "swap": "swap in another image",
     "pushback": "push back after its answer (\"Are you sure?\", ...)",
     "blank": "replace the image by a blank one", "noise_image": "replace the image by noise",
+    "occlude": "cover the finding (its region)", "occlude_elsewhere": "cover the same area elsewhere (control)",
 }
 
 SUITES: dict[str, str] = {

@@ -127,6 +127,20 @@ class Page:
         box = img.bounding_box()
         self.p.mouse.click(box["x"] + box["width"] * fx, box["y"] + box["height"] * fy)
 
+    def click_pixel(self, x: float, y: float, width: int) -> None:
+        """Click the Probe tab's image at (x, y) in the pixels of an image ``width`` pixels wide, wherever the page
+        draws the picture inside the image's box (it is scaled, then centred and never enlarged past its size)."""
+        img = self.p.locator("#probe-image img")
+        img.scroll_into_view_if_needed()
+        at = img.evaluate("""(i, [x, y, width]) => {
+            const r = i.getBoundingClientRect(), nw = i.naturalWidth, nh = i.naturalHeight;
+            let s = Math.min(r.width / nw, r.height / nh);
+            if (getComputedStyle(i).objectFit === 'scale-down') s = Math.min(s, 1);
+            const k = nw / width;
+            return [r.left + (r.width - nw * s) / 2 + x * k * s, r.top + (r.height - nh * s) / 2 + y * k * s];
+        }""", [x, y, width])
+        self.p.mouse.click(at[0], at[1])
+
     def ask(self, options: str, answer: str | None = None, question: str = "Which modality?",
             image: str = "ct_head_axial.png") -> None:
         """A bundled image and a multiple-choice question about it (the set-up most flows share)."""
@@ -974,4 +988,79 @@ def test_an_answer_opened_as_a_run_ends_stays_open_when_the_page_is_slow(slow_cl
     assert pg.p.locator("#probe-detail").is_visible()
     assert "Prompt sent" in pg.p.locator("#probe-detail-text").inner_text()
     pg.shot("detail-still-open")
+    assert not pg.errors, pg.errors
+
+
+def test_a_region_drawn_on_an_upload_is_occluded_for_two_models_and_saved_with_the_item(server, browser,
+                                                                                      fake_openai, tmp_path):
+    """Issue 45: draw the finding's region on an uploaded image with two clicks, cover it (and, as the control,
+    the same area elsewhere) for two models: the one that reads the nodule flips only when it is covered, the one
+    that always answers yes flips under neither; the item goes to a benchmark set with its region."""
+    import base64
+    import io
+
+    import numpy as np
+    import yaml
+    from PIL import Image
+
+    px = np.random.default_rng(0).integers(60, 120, size=(48, 64), dtype=np.uint8)
+    px[12:20, 24:32] = 250  # the nodule
+    Image.fromarray(px).save(tmp_path / "nodule.png")
+
+    def sees_the_nodule(body):
+        for m in body["messages"]:
+            for part in m["content"] if isinstance(m["content"], list) else []:
+                if part.get("type") == "image_url":
+                    data = base64.b64decode(part["image_url"]["url"].split(",", 1)[1])
+                    return "Yes" if np.asarray(Image.open(io.BytesIO(data))).max() >= 250 else "No"
+        return "No"
+
+    fake_openai.responder = sees_the_nodule
+    pg = open_page(browser, server, "region-occlude")
+    add_endpoint(pg, fake_openai, "reader")
+    pg.p.get_by_role("tab", name="Upload").click()
+    pg.p.locator("#probe-upload input[type=file]").set_input_files(str(tmp_path / "nodule.png"))
+    pg.wait_text("#probe-image-info", "64×48|64 × 48|64x48")
+    pg.fill("probe-question", "Is there a nodule?")
+    pg.tick("probe-kind", "yesno")
+    pg.pick("probe-answer", "yes")
+    pg.tick("probe-region-mode", "clicks on the image draw the region (two opposite corners)")
+    pg.wait_text("#probe-region-msg", "Click one corner")
+    before = pg.p.locator("#probe-image img").get_attribute("src")
+    pg.click_pixel(20.5, 10.5, 64)
+    pg.wait_text("#probe-region-msg", "opposite corner")
+    pg.click_pixel(36.5, 22.5, 64)
+    pg.wait_text("#probe-region-msg", "Region: 1 box")
+    region = pg.p.locator("#probe-region textarea, #probe-region input").first.input_value()
+    box = [int(v) for v in region.split(",")]
+    assert all(abs(a - b) <= 1 for a, b in zip(box, [20, 10, 36, 22])), region
+    pg.p.wait_for_function(f"() => document.querySelector('#probe-image img').src !== {before!r}")  # outlined
+    assert "dots" not in pg.p.locator("#probe-steps").inner_text()  # the clicks drew the region, not dots
+    pg.shot("region-drawn")
+    pg.pick("probe-op", "cover the finding (its region)")
+    pg.wait_text("#probe-op-doc", "region")
+    pg.p.locator("#probe-add-step").click()
+    pg.wait_text("#probe-steps-words", "finding covered")
+    pg.pick("probe-op", "cover the same area elsewhere (control)")
+    pg.wait_text("#probe-op-doc", "control")
+    pg.p.locator("#probe-add-step").click()
+    pg.wait_text("#probe-steps-words", "covered elsewhere")
+    for m in ("baseline/first", "reader"):
+        pg.tick("probe-models", m)
+    pg.p.locator("#probe-run").click()
+    pg.table_done(6)
+    pg.shot("both-flips")
+    rows = pg.p.locator("#probe-table .pu-label").all_inner_texts()
+    assert rows == ["original", "finding covered (mean)", "same area covered elsewhere (mean)"], rows
+    by = {(c["model"], rows[i // 2]): c["text"] for i, c in enumerate(pg.cells())}
+    assert re.search(r"(?i)\byes", by[("reader", "original")]) and re.search(r"(?i)\bno", by[("reader", rows[1])])
+    assert re.search(r"(?i)\byes", by[("reader", rows[2])])  # the control leaves the nodule in view
+    assert all(re.search(r"(?i)\byes", by[("baseline/first", r)]) for r in rows)  # answers without looking
+    pg.pick("probe-set-name", "nodules")
+    pg.p.locator("#probe-save").click()
+    pg.wait_text("#probe-save-msg", r"Saved item .* to benchmark set nodules")
+    saved = yaml.safe_load((server.db.parent / "presets" / "nodules.yaml").read_text())["items"][-1]
+    assert saved["region"] == [box] and saved["kind"] == "yesno"
+    assert [c["steps"][0]["op"] for c in saved["perturbations"]] == ["occlude", "occlude_elsewhere"]
+    pg.shot("saved")
     assert not pg.errors, pg.errors

@@ -196,7 +196,8 @@ def _image_section(ctx: AppContext, ui: Any) -> None:
                                    "the steps with the item's own.</p>", elem_id="probe-load-note")
         with gr.Tab("Upload", id="upload"):
             ui.upload = gr.File(label=UPLOAD_LABEL, file_types=UPLOAD_TYPES, elem_id="probe-upload")
-    ui.image_view = gr.Image(label="the image (click to place dots or a marker)", type="pil", format="png",
+    ui.image_view = gr.Image(label="the image (click to place dots or a marker, or to draw the finding's region)",
+                             type="pil", format="png",
                              interactive=False, height=DISPLAY_PX, elem_id="probe-image",
                              value=_display(demo.images[0])[0] if demo and demo.images else None)
     ui.click_hint = gr.HTML("", elem_id="probe-click-hint")

@@ -78,7 +78,7 @@ def with_regions(image: CanonicalImage, boxes: list[Box], pending: list[int] | N
         return image
     pic = image.pil().convert("RGB")
     draw = ImageDraw.Draw(pic)
-    width = max(2, round(max(pic.size) / 200))
+    width = max(1, round(max(pic.size) / 250))  # thin on a small image, which the page enlarges
     for b in boxes:
         draw.rectangle([b[0], b[1], b[2] - 1, b[3] - 1], outline=OUTLINE, width=width)
     if pending is not None:
