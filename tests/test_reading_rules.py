@@ -1061,3 +1061,13 @@ RASH5 = ("Erythema migrans", "Tinea corporis", "Urticaria", "Erythema multiforme
 def test_the_words_batch_10_showed_name_the_option_meant(reply: str, kind: str, labels: tuple[str, ...],
                                                          options: tuple[str, ...], choice: str) -> None:
     assert extract(reply, kind, labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply,sure", [
+    ("The answer is C, though I can't fully exclude an early abscess.", False),  # "can't exclude" with an adverb
+    ("Most likely C; a small abscess cannot be completely excluded.", False),
+    ("The angles are sharp, so an effusion is fully excluded: C.", True),  # "excluded" said of what is ruled out
+])
+def test_cannot_fully_exclude_is_a_hedge_for_sureness(reply: str, sure: bool) -> None:
+    a = extract(reply, "choice", ABCD, DX)
+    assert (a.choice, a.sure) == ("C", sure)

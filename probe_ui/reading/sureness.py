@@ -54,8 +54,12 @@ LONG_WORDS = 60
 _HEDGE = re.compile(
     r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|could\s+be|may\s+be|i(?:'d|\s+would)?\s+(?:think|"
     r"believe|suspect|guess)|favou?r(?:s|ing)?|lean(?:s|ing)?|not\s+(?:entirely\s+|completely\s+|"
-    r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+(?:exclude|"
-    r"rule\s+out)|(?:hard|difficult)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|(?:can(?:not|'t)|could(?:\s*not|n't))\s+"
+    r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+"
+    # batch 10: "can't fully exclude", "cannot be completely excluded"
+    r"(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?(?:exclude|rule\s+out)|"
+    r"(?:cannot|can't)\s+be\s+(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?"
+    r"(?:excluded|ruled\s+out)|"
+    r"(?:hard|difficult)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|(?:can(?:not|'t)|could(?:\s*not|n't))\s+"
     r"be\s+(?:\w+\s+)?(?:sure|certain|confident)|either(?=[^.;!?\n]{0,80}?\bor\b))\b")
 # "the most likely answer is C", "Myocardial infarction (A) is most likely": a choice between options ranks them, and
 # the best one is the answer (the question itself often asks for the most likely diagnosis), not a hedge
