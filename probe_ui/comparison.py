@@ -56,6 +56,8 @@ class Row:
 
     @property
     def expected(self) -> str:
+        if self.kind == "point":
+            return "a point in the finding's region"
         return answer_text(self.kind, self.options, self.answer_label) or "no correct answer given"
 
 
@@ -106,6 +108,8 @@ def answer_text(kind: str, options: Iterable[str], parsed: str | None) -> str:
     if parsed is None or (isinstance(parsed, float) and math.isnan(parsed)) or str(parsed) == "":
         return ""
     parsed = str(parsed)
+    if kind == "point":  # "(60, 40)": where it pointed, in the item image's pixels
+        return f"points at {parsed}"
     opts = list(options or ())
     if kind == "choice" and len(parsed) == 1 and parsed.upper() in LETTERS[: len(opts)]:
         return f"{parsed.upper()} · {opts[LETTERS.index(parsed.upper())]}"

@@ -84,6 +84,9 @@ def test_answers_in_words_letter_and_option() -> None:
     assert comparison.answer_text("yesno", (), "yes") == "yes"
     assert comparison.answer_text("label", ("red", "green"), "green") == "green"
     assert comparison.answer_text("choice", ("CT",), None) == ""
+    assert comparison.answer_text("point", (), "(60, 40)") == "points at (60, 40)"  # where, in the image's pixels
+    assert comparison.Row("v", "i", "original", "original", (), "point", (), None).expected == \
+        "a point in the finding's region"
 
 
 def test_a_live_run_as_a_table_with_broken_cells(tmp_path, ct) -> None:
