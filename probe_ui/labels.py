@@ -44,7 +44,7 @@ TEMPLATES: dict[str, str] = {
     "mediconfusion-mc": "MediConfusion multiple choice", "medvh-mc": "MedVH multiple choice",
     "blink-mc": "BLINK multiple choice", "yesno": "yes or no question", "probmed": "ProbMed yes or no question",
     "label": "MedBLINK answer words", "free": "free answer (no options shown)",
-    "choice": "plain multiple choice (a typed question)",
+    "choice": "plain multiple choice (a typed question)", "point": "point to the finding (x, y)",
     "medvh-fcj": "MedVH: judge a suggested answer",
     "mediconfusion-mc/original": "MediConfusion prompt 0 (original)",
     "mediconfusion-mc/shorten": "MediConfusion prompt 1 (shorter)",
