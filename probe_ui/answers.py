@@ -304,6 +304,11 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if ("/" in clean or "." in clean) and not any(opt in NA_OPTION for opt, _ in item.option_map):
         clean = NOT_APPLICABLE.sub("not applicable", clean)
     label, method = _read(clean, item, refusal, suggested)
+    said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS else None
+    if said is not None and item.aliases.get("yep" if said == "yes" else "nope", label) != label:
+        # "Hayır, bu görüntü pelvisi göstermiyor." (Turkish: no, this image does not show the pelvis): the answer word
+        # opening the reply decides, not a word of the question met in a language the rules do not read
+        label, method = item.aliases["yep" if said == "yes" else "nope"], "language"
     if label is not None and method in _BY_MENTION:
         # a reading from where a word occurs, in a reply partly in another language or in other words: the reading
         # of the reply in English and canonical terms must agree ("Sí y no: ..." is not "no"; "Non, pas de

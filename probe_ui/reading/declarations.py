@@ -43,7 +43,12 @@ _DECL_FOREIGN = re.compile(
     r"\b(?:la\s+)?(?:respuesta|r[ée]ponse|risposta|resposta)(?:\s+(?:correcta|correcte|corretta|correta))?"
     r"(?:\s*(?:es|est|è|é)\b)?(?:\s+(?:la|el|le|il)\b|\s+a\b(?=\s+[^\W\d_]{2,}))?\s*:?"
     r"|\b(?:die\s+)?(?:richtige\s+)?antwort(?:\s*(?:ist|lautet)\b)?\s*:?"
-    r"|(?:正确)?答案\s*(?:是|为)?\s*:?|选择?",
+    r"|(?:正确)?答案\s*(?:是|为)?\s*:?|选择?"
+    # batch 11: Dutch "Het antwoord is C", Turkish "Cevap: C" / "Doğru yanıt B", Russian "Ответ: C", Japanese
+    # "答え：C" / "正解は B", Korean "정답: C" / "답: C"
+    r"|\b(?:het\s+)?(?:juiste\s+)?antwoord(?:\s+is\b)?\s*:?|\b(?:doğru\s+)?(?:cevap|yanıt)(?:ım)?\b\s*:?"
+    r"|\b(?:правильный\s+)?ответ\b(?:\s*[-\u2014])?\s*:?|答え\s*(?:は)?\s*:?|正解\s*(?:は)?\s*:?"
+    r"|정?답\s*(?:은|는)?\s*:",
     re.IGNORECASE,
 )
 _DECL_POSTFIX = re.compile(
@@ -83,7 +88,8 @@ _ANOTHER_LETTER = re.compile(r"(?<![\w'])[(\[]?[A-Z][)\]]?(?![\w'])")
 # the answer given is "N/A" (masked to "not applicable" before the rules run) or "NA"
 _NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
 _CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav")
-_FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选")
+_FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选", "antwoord", "cevap", "yanıt",
+                  "ответ", "答え", "正解", "답")
 _JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
 # a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"

@@ -20,7 +20,7 @@ import unicodedata
 __all__ = [
     "ABOUT_CASE", "GENERIC", "ESCAPE_KINDS", "escape_kind_of_option", "escape_kind_of_reply", "fold_quotes",
     "strip_debris",
-    "translate", "mask_idioms",
+    "translate", "mask_idioms", "foreign_yes_no",
 ]
 
 # --------------------------------------------------------------------------------------------------------------
@@ -262,9 +262,13 @@ def escape_kind_of_reply(text: str) -> list[str]:
 # yes and no, read only as a whole reply or as its opening word ("Sí, se observa ...", "Nein.", "是的，...")
 YES_NO: dict[str, tuple[str, ...]] = {
     "yes": ("sí", "si", "oui", "ja", "jawohl", "sì", "sim", "是的", "是", "对的", "对", "有的", "有", "正确", "はい",
-            "네", "예", "да", "claro que sí", "efectivamente", "en effet", "genau"),
+            "네", "예", "да", "claro que sí", "efectivamente", "en effet", "genau",
+            # batch 11: Turkish, Dutch ("ja" above), Russian, Korean and Japanese in other forms
+            "evet", "ja zeker", "jazeker", "그렇습니다"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
-           "нет"),
+           "нет",
+           # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
+           "hayır", "hayir", "nee", "neen", "아니", "아뇨", "いや"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -275,7 +279,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "yellow": ("amarillo", "amarilla", "jaune", "gelb", "gelbe", "gelben", "giallo", "amarelo", "黄色", "黄"),
     "upside down": ("al revés", "boca abajo", "invertida", "invertido", "à l'envers", "a l'envers", "inversée",
                     "inversé", "auf dem kopf", "kopfüber", "umgedreht", "de cabeça para baixo", "cabeça para baixo",
-                    "de ponta-cabeça", "capovolta", "capovolto", "sottosopra", "上下颠倒", "颠倒", "倒置", "倒立"),
+                    "de ponta-cabeça", "capovolta", "capovolto", "sottosopra", "上下颠倒", "颠倒", "倒置", "倒立",
+                    # batch 11: Dutch, Turkish, Russian, Japanese, Korean
+                    "ondersteboven", "op zijn kop", "baş aşağı", "вверх ногами", "перевёрнуто", "перевернуто",
+                    "перевёрнутое", "перевернутое", "逆さま", "上下逆", "上下が逆", "거꾸로", "뒤집힌", "뒤집혀"),
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
@@ -302,7 +309,8 @@ WORDS: dict[str, tuple[str, ...]] = {
                 "老年", "老人"),
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
     "but": ("sino", "pero", "mais", "sondern", "aber", "而是", "但是", "但"),
-    "answer": ("respuesta", "réponse", "antwort", "答案"),
+    "answer": ("respuesta", "réponse", "antwort", "答案", "resposta", "antwoord", "cevap", "yanıt", "ответ", "答え",
+               "정답"),
     "no": ("没有",),
     "is": ("ist", "est", "es", "lautet", "是"),
 }
@@ -329,6 +337,21 @@ def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[st
     opening = re.compile(r"\A[\s\"'(*_>\-]*(" + "|".join(re.escape(w) for w in sorted(yn, key=len, reverse=True))
                          + r")(?=[\s.,;:!?)\"'*]|\Z)", re.IGNORECASE)
     return lat, han, words, opening, yn
+
+
+def foreign_yes_no(text: str) -> str | None:
+    """"yes" or "no" when the reply opens with that answer word of another language ("Hayır, bu görüntü pelvisi
+    göstermiyor.", "Nee, ..."), else None. What follows it is in that language, which the rules do not read: a word
+    of the question met there ("pelvisi") says nothing of whether it is denied."""
+    _, _, _, opening, yn = _word_regexes()
+    m = opening.match(text)
+    if m is None or (m.group(1).casefold() == "si" and re.match(r"\s+\w", text[m.end():])):
+        return None
+    after = re.match(r"[\s,/]*(?:and|or|und|oder|et|ou|y|o|e|en|of|ve|veya|и|или|/)?[\s,/]*([^\W\d_]+)",
+                     text[m.end():], re.IGNORECASE)
+    if after is not None and (after.group(1).casefold() in yn or after.group(1).casefold() in ("yes", "no")):
+        return None  # "Sí y no: ...", "Evet ve hayır": both
+    return yn[m.group(1).casefold()]
 
 
 def translate(text: str, yesno: bool = False) -> str:

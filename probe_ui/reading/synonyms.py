@@ -47,7 +47,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "rubella": ("german measles",),
     "scabies": ("mite infestation", "sarcoptes infestation"),
     "verruca vulgaris": ("common wart",),
-    "basal cell carcinoma": ("rodent ulcer",),
+    # "basalioma" is the European (German, Russian, Dutch) name (batch 11: "Basalioma, nodular type.")
+    "basal cell carcinoma": ("rodent ulcer", "basalioma", "basaliom"),
     "pulmonary embolism": ("blood clot in the lung", "blood clot in the lungs", "clot in the lung",
                            "clot in the lungs", "lung clot"),
     "aortic dissection": ("torn aorta", "tear in the aorta", "dissecting aneurysm"),
