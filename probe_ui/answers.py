@@ -200,7 +200,7 @@ from probe_ui.reading.presence import (
 )
 
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
-from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_spans
+from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_names, refusal_spans
 from probe_ui.reading.structured import structured_label
 from probe_ui.reading.sureness import is_sure
 from probe_ui.reading.verdicts import (
@@ -340,7 +340,33 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if label is None and refusal and method == "none":
         method = "declined"  # "Sorry, this image does not show enough detail.": no answer, said so
     sure = is_sure(clean, item, method, label, refusal=refusal)
+    if refusal and _answered_not_declined(clean, item, label, method):
+        refusal = False
     return Answer(label, method, invalid=label is None, refusal=refusal, sure=sure)
+
+
+# refusal phrases that say only that the question cannot be answered as asked (not that the image is missing, unseen
+# or unreadable)
+_UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
+# "I can't decide." / "I can't decide between them.": the reply's own doubt, nothing it lacks
+_CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:really\s+)?decide"
+                          r"(?:\s+between\s+(?:them|the\s+two|these|those))?[ \t]*(?:[.!]|\Z)")
+
+
+def _answered_not_declined(clean: str, item: Item, label: str | None, method: str) -> bool:
+    """Whether a reply the refusal phrases flag answers rather than declines (batch 11): it chooses the escape option
+    that says the question does not suit the image or rests on a wrong premise, for the reason those phrases give
+    ("Option A. The image is a renal ultrasound, not a VCUG, so reflux can't be graded."), or it takes its own answer
+    back with a bare "I can't decide" after a self-correction ("No, it's a frontal view. Hmm, unless the arms are
+    raised for a lateral - I can't decide.": a doubt about its answer, as "I'm not sure" after a reversal is; not
+    "Yes. No. I cannot decide.", nor "I cannot decide without a lateral view")."""
+    names = refusal_names(clean)
+    if not names or not names <= _UNANSWERABLE:
+        return False
+    if label is not None and any(label in item.escapes.get(k, []) for k in ("unsuitable", "premise")):
+        return True
+    tail = self_corrected(clean) if label is None and method in ("withdrawn", "ambiguous") else None
+    return names == {"cannot-decide"} and tail is not None and _CANT_DECIDE.search(tail) is not None
 
 
 def _read(clean: str, item: Item, refusal: bool, suggested: str | None, corrections: bool = True

@@ -939,10 +939,11 @@ UNSUITABLE = ("Not a suitable question for the image", "Grade 1", "Grade 2", "Gr
 
 def test_an_escape_chosen_because_the_question_cannot_be_answered_is_sure() -> None:
     """Choosing "Not a suitable question for the image" because the question cannot be answered from it is an
-    answer: the words that say so are its reason, not a doubt (refusal flag kept); lacking the image still doubts."""
+    answer: the words that say so are its reason, not a doubt, and (batch 11, whose writer labels such a reply
+    ``refusal: false``) not a decline either; lacking the image still doubts and declines."""
     a = extract("This is a knee radiograph, not an angiogram, so stenosis cannot be graded: A.", "choice", ABCD,
                 UNSUITABLE)
-    assert (a.choice, a.refusal, a.sure) == ("A", True, True)
+    assert (a.choice, a.refusal, a.sure) == ("A", False, True)
     b = extract("I can't see the image, so I'll pick A.", "choice", ABCD, UNSUITABLE)
     assert (b.choice, b.refusal, b.sure) == ("A", True, False)
 

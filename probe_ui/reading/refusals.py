@@ -40,6 +40,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      _CANT + r"\s+(?:actually\s+|really\s+|directly\s+)?(?:see|view|open|look\s+at|access|load|display|read)\s+"
      r"(?:the\s+|any\s+|an\s+|this\s+|your\s+)?(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r"\b)",
      "I'm unable to view the attached image."),
+    # batch 11: "the image is completely white, i cannot see anything"
+    ("cannot-see-anything", _CANT + r"\s+(?:really\s+)?(?:see|make\s+out)\s+anything\b",
+     "I can't see anything at all in this picture."),
     # batch 10: what the reply runs in does not let it see the image ("This chat doesn't let me view images")
     ("not-allowed-to-see-image",
      r"\b(?:does|do|did|will|would)\s*(?:not|n't)\s+(?:let|allow|permit|enable)\s+me\s+(?:to\s+)?(?:see|view|open|"
@@ -140,7 +143,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\b(?:i'm|i\s+am)\s+not\s+in\s+a\s+position\s+to\b"
                 r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+comfortable\s+(?:interpreting|answering|making|giving|commenting|"
-                r"diagnosing|reading|guessing)\b",
+                r"diagnosing|reading|guessing|offering|providing|rendering|venturing|assigning)\b"
+                # batch 11: "I'd prefer not to guess."
+                r"|\bi(?:'d|\s+would)\s+prefer\s+not\s+to\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
+                r"comment|judge|opine)\b",
      "I must decline to answer this question."),
     # the image is there but cannot be read: "the image is too blurry for me to assess the hips"
     ("image-unreadable",
@@ -149,10 +155,13 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"appears?)\s+)?(?:\w+\s+)?(?:[\w\-]+[ \t]*(?:,|and|,[ \t]*and)[ \t]+)?(?:too|far\s+too)\s+(?:blurry|blurred|"
      r"dark|bright|small|grainy|noisy|low|poor|faint|"
      r"pixelated|cropped|overexposed|underexposed|compressed)\b"
-     r"[^.;]{0,30}?\bto\s+" + _JUDGE + r"\b"
+     r"(?:[^.;]{0,30}?\bto\s+" + _JUDGE + r"\b"
+     # batch 11: "The image is too small for a confident assessment"
+     r"|[ \t]+for\s+(?:me\s+to\s+make\s+)?(?:an?\s+)?(?:[\w\-]+\s+)?(?:assessment|evaluation|interpretation|"
+     r"diagnosis|answer|reading|judge?ment|call|comparison)\b)"
      r"|\b" + _IMAGE + r"\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:(?:mostly|largely|almost\s+(?:entirely|"
      r"completely|all)|nearly\s+all|entirely|completely|totally|all|just)\s+)?(?:corrupted|corrupt|damaged|"
-     r"unreadable|blank|empty|black)\b"
+     r"unreadable|blank|empty|black|white|washed[\s\-]out)\b"
      # batch 9: "the panoramic image has too little contrast for me to count the third molars"
      r"|\b(?:" + _IMAGE + "|" + _STUDY + r"|view)\s+(?:has|had|shows?|gives?)\s+(?:far\s+|much\s+)?too\s+(?:little|"
      r"much)\s+(?:contrast|detail|resolution|noise|blur|artifact|artefact|signal|exposure|penetration)\b"
@@ -175,7 +184,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "No definite answer is possible from a single slice."),
     # batch 10: a task the reply does not do from images ("I don't determine a person's sex from medical images.")
     ("not-from-images",
-     r"\bi\s+(?:don't|do\s+not|won't|will\s+not|never)\s+(?:determine|infer|guess|judge|estimate|predict|assign)\s+"
+     r"\bi\s+(?:don't|do\s+not|won't|will\s+not|never|can't|cannot|can\s+not)\s+(?:determine|infer|guess|judge|"
+     r"estimate|predict|assign|tell)\s+"
      r"[^.;!?\n]{1,60}?\bfrom\s+(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")s?\b",
      "I do not infer a patient's age from radiographs."),
     # batch 10: the image blamed for its low resolution or quality, before a guess ("The image is very low resolution,
@@ -184,6 +194,19 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b(?:" + _IMAGE + "|" + _STUDY + r")\s+(?:is|was|seems|appears)\s+(?:(?:to\s+be|of)\s+)?(?:(?:very|quite|rather|"
      r"extremely|fairly|too|so)\s+)?(?:low|poor)[\s\-](?:resolution|quality|res)\b",
      "The photo is of rather poor quality, but it looks like eczema."),
+    # batch 11: the image blamed for being out of focus ("The photo is out of focus, which limits me; if forced to
+    # choose, ... (A)"), and a fault of the film that makes what is asked hard to assess ("The film is rotated and
+    # underpenetrated, which makes the bases hard to assess; with that caveat, I would say no effusion.")
+    ("image-out-of-focus",
+     r"\b(?:" + _IMAGE + "|" + _STUDY + r")\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:(?:very|quite|rather|"
+     r"badly|completely|somewhat|too)\s+)?(?:out\s+of\s+focus|unfocused|motion[\s\-]degraded)\b",
+     "The photograph is badly out of focus, but it looks benign."),
+    ("image-fault-makes-hard",
+     r"\b(?:rotated|underpenetrated|under-penetrated|overpenetrated|over-penetrated|underexposed|overexposed|"
+     r"under-exposed|over-exposed|out\s+of\s+focus|blurr(?:y|ed)|grainy|noisy|pixelated|cropped|motion\s+artefact|"
+     r"motion\s+artifact)\b[^.;!?\n]{0,40}?\b(?:which|that|this|it)\s+makes?\s+(?:it\s+|the\s+|them\s+)?"
+     r"(?:[\w\-]+\s+){0,3}?(?:hard|difficult|impossible)\s+to\s+" + _JUDGE + r"\b",
+     "The radiograph is underexposed, which makes the lung bases difficult to judge."),
     # batch 7: the image said to be insufficient for the question, in other words than "detail"
     ("image-insufficient",
      r"\b(?:" + _IMAGE + "|" + _STUDY + r"|quality|resolution)\s+(?:is|was|seems|appears)\s+(?:(?:to\s+be|simply|"
@@ -202,8 +225,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:allow|permit|let|enable|support)\b",
      "This view does not allow a reliable assessment of the joint."),
     ("need-a-better-image",
-     r"\b(?:i(?:'d|\s+would)?\s+(?:need|require)|please\s+(?:provide|upload|share|send|attach))\s+(?:a|an)\s+"
-     r"(?:higher|better|clearer|sharper|larger|bigger|less\s+blurry|high|full|original)(?:[\s\-]+(?:resolution|"
+     r"\b(?:i(?:'d|\s+would)?\s+(?:need|require)|please\s+(?:provide|upload|share|send|attach))\s+(?:a|an|the)\s+"
+     r"(?:higher|better|clearer|sharper|larger|bigger|less\s+blurry|high|full|original|whole|complete|uncompressed)(?:[\s\-]+(?:resolution|"
      r"quality|res|size))?[\s\-]+(?:version\s+of\s+the\s+)?(?:" + _IMAGE + "|" + _STUDY + r"\b|view)",
      "I'd need a higher-resolution image."),
     # MedBLINK's markers are not there: "There are no dots visible in this image."
