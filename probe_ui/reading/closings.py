@@ -167,8 +167,14 @@ _FINDING_CLAUSE = re.compile(r"(?i)[.;:,!?\n]|\b(?:with|and|but|while|whereas|wh
 _ANY_FINDING = frozenset("lesion lesions abnormality abnormalities finding findings pathology".split())
 
 
+# batch 11: a "no" denies each item of the list it opens ("No intracranial haemorrhage, mass or midline shift.")
+_DENIED_LIST = re.compile(r"(?i)\b(?:no|without)\s+[^.;:!?\n,]+(?:,\s*[^.;:!?\n,]+){0,6}?(?:,?\s+(?:or|nor)\s+)"
+                          r"[^.;:!?\n,]+")
+
+
 def negative_clauses(body: str) -> list[bool]:
     """For each clause of the body (that has a word), whether it reports something absent or normal."""
+    body = _DENIED_LIST.sub(lambda m: m.group(0).replace(",", " "), body)
     return [bool(_NEGATIVE_FINDING.search(c)) for c in _FINDING_CLAUSE.split(body) if re.search(r"[^\W\d_]{3}", c)]
 
 
@@ -186,14 +192,45 @@ _ASKS_ABNORMALITY = re.compile(r"(?i)\b(?:any|an)\s+abnormalit(?:y|ies)\b"
 def yes_against_normal(text: str, item: Item) -> bool:
     """Yes/no items asked whether a finding is present: a reply that opens with "Yes" and goes on, in the same sentence,
     with two or more clauses that each report something absent or normal, and nothing else ("Yes, lung fully expanded,
-    no pleural line." to "Is there a pneumothorax?"): the answer word against its own findings (batch 10)."""
-    if item.kind != "yesno" or not item.aliases or not item.question or not PRESENCE_QUESTION.search(item.question):
+    no pleural line." to "Is there a pneumothorax?"): the answer word against its own findings (batch 10). Batch 11:
+    likewise to a question whether an organ is abnormal in some way ("yes, liver outline smooth and echotexture
+    normal" to "Is the liver cirrhotic?"; not to a question about normal itself), and a "Yes." to "... any
+    abnormality?" followed by a reply that reports only absent or normal findings ("Yes. No intracranial haemorrhage,
+    mass or midline shift.")."""
+    if item.kind != "yesno" or not item.aliases or not item.question:
         return False
+    q = item.question
+    predicate = subject.asked_predicate(q)
+    if not PRESENCE_QUESTION.search(q) and (predicate is None or re.search(r"(?i)\b(?:normal|intact|correct|"
+                                                                          r"stable|aligned)\b", q)):
+        return False
+    if _ASKS_ABNORMALITY.search(q):
+        whole = re.match(r"[\W_]*(?:yes|yep|yeah)\b[\W_]*(?=[^\W\d_])(.+)", text, re.IGNORECASE | re.DOTALL)
+        if whole is not None and only_absent_or_normal(whole.group(1)) and not speaks_elsewhere(whole.group(1), q):
+            return True  # "Yes. No intracranial haemorrhage, mass or midline shift."
     m = re.match(r"[\W_]*(?:yes|yep|yeah)\b[ \t]*[,:;\-\u2013\u2014]+[ \t]*([^.;!?\n]+)", text, re.IGNORECASE)
     if m is None:
         return False
     clauses = negative_clauses(m.group(1))
-    return len(clauses) >= 2 and all(clauses) and not speaks_elsewhere(m.group(1), item.question)
+    return len(clauses) >= 2 and all(clauses) and not speaks_elsewhere(m.group(1), q)
+
+
+# the signs of what a question's adjective asks (batch 11): a fracture's fragments "offset by a cortical width",
+# "overriding", with a "step-off", "translated" are displaced
+_PREDICATE_SIGNS: dict[str, re.Pattern[str]] = {
+    "displaced": re.compile(r"(?i)\b(?:offset|overrid(?:e|es|ing)|overlapp(?:ing|ed)|step[\s\-]?off|translated|"
+                            r"translation|distracted|distraction|bayonet\s+apposition)\b"),
+}
+
+
+def _shows_predicate(body: str, question: str) -> bool:
+    """Whether a clause of the body states, unhedged and denying nothing, the sign of what the question's adjective
+    asks (:data:`_PREDICATE_SIGNS`: "The fragments are offset by a full cortical width" to "Is the fracture
+    displaced?")."""
+    pattern = _PREDICATE_SIGNS.get(subject.asked_predicate(question) or "")
+    if pattern is None or _WEIGHED.search(body):
+        return False
+    return any(pattern.search(c) and not _OPEN.search(c) for c in re.split(r"[.;!?\n]", body))
 
 
 def _denies_the_question(body: str, item: Item) -> bool:
@@ -257,6 +294,11 @@ def against_body(body: str, item: Item, label: str) -> bool:
             by_subject = subject.answer_from_subject(body, item.question)
             if by_subject is not None and item.aliases["yep" if by_subject == "yes" else "nope"] != label:
                 return True
+        # a no after a body that states the sign of what the question's adjective asks ("The fragments are offset by a
+        # full cortical width with overriding. Final answer: no." to "Is the fracture displaced?"), unhedged, in a
+        # clause that denies nothing (batch 11)
+        if item.aliases and label == item.aliases["nope"] and _shows_predicate(body, item.question):
+            return True
         # a yes after a body that only reports absent or normal findings, what the question asks among them ("The
         # fragments remain in anatomic alignment with no angulation. Final answer: Yes." to "Is it displaced?")
         return bool(item.aliases) and label == item.aliases["yep"] and _denies_the_question(body, item)

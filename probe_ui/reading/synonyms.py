@@ -220,6 +220,9 @@ SIGNS: tuple[tuple[str, str], ...] = (
     # pseudoaneurysm has grown from 2 to 3.5 cm, with new surrounding hematoma")
     (r"(?:has|have|had)\s+(?:grown|enlarged|expanded|increased\s+in\s+size|progressed|worsened)"
      r"|(?:interval|new)\s+(?:growth|enlargement|expansion|increase\s+in\s+size)", "aggravating"),
+    # batch 11: a break in the cortex is a fracture ("No. A cortical break is visible at the distal fibula.")
+    (r"cortical\s+(?:break|breach|disruption|discontinuity)|break\s+in\s+the\s+(?:cortex|cortical\s+outline)",
+     "fracture"),
 )
 _SIGNS = tuple((re.compile(r"(?i)\b(?:the\s+)?(?:" + p + r")\b"), "the features of " + term) for p, term in SIGNS)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from probe_ui.reading import overlap, subject
+from probe_ui.reading import overlap, subject, synonyms
 from probe_ui.reading.cleaning import is_negated, norm, phrase_regex
 from probe_ui.reading.item import Item
 from probe_ui.reading.presence import PRESENCE_QUESTION, asked_finding
@@ -123,7 +123,19 @@ def _finding_stated(clause: str, question: str, after_word: bool = False) -> set
         # finding stated as there, the head of the clause's first noun phrase ("there is a nutrient canal mimicking a
         # fracture" names another thing)
         said.add(("yes", False))
+    seen = _SEEN.match(synonyms.canonical(clause)) if finding else None
+    if seen is not None and finding and not (_names_place(question) and speaks_elsewhere(clause, question)) and any(
+            _same_stem(overlap.stem(w), overlap.stem(finding)) for w in re.findall(r"[^\W\d_][\w\-]*", seen.group(1))):
+        # batch 11: "No. A cortical break is visible at the distal fibula." to "Is there a fracture ...?": the asked
+        # finding (or its sign, synonyms.SIGNS) is what the clause says is visible
+        said.add(("yes", False))
     return said
+
+
+# a clause whose subject, the asked finding, is said to be seen: "A cortical break is visible at the distal fibula."
+_SEEN = re.compile(r"(?i)[ \t]*(?:(?:an?|the)[ \t]+)?((?:[\w\-]+[ \t]+){0,2}?[\w\-]+)[ \t]+(?:is|are)[ \t]+"
+                   r"(?:clearly[ \t]+|also[ \t]+|well[ \t]+)?(?:visible|seen|present|evident|identified|noted|"
+                   r"demonstrated|shown|depicted|apparent)\b")
 
 
 def _names_place(question: str) -> bool:
