@@ -35,10 +35,11 @@ from __future__ import annotations
 import re
 
 from probe_ui.reading import overlap, subject, synonyms
+from probe_ui.reading.attribution import attributed_mentions
 from probe_ui.reading.cleaning import WORD, mask_spans
 from probe_ui.reading.item import Item, canonical_item
-from probe_ui.reading.options import option_mentions, options_in_words
-from probe_ui.reading.presence import PRESENCE_QUESTION
+from probe_ui.reading.options import option_mentions, options_in_words, yes_no_options
+from probe_ui.reading.presence import PRESENCE_QUESTION, presence_answer
 from probe_ui.reading.weighing import JUDGEMENT
 from probe_ui.reading.words import asked_terms, speaks_elsewhere, stated_answers
 
@@ -277,6 +278,38 @@ def _counted_otherwise(body: str, item: Item, label: str) -> bool:
     return len(totals & values) == 1 and int(counts[label]) not in totals
 
 
+_SIDE = re.compile(r"(?i)\b(left|right)\b")
+# a clause that calls what it names normal, or only reports its absence: it places no finding
+_CLEAR = re.compile(r"(?i)\b(?:normal|clear|unremarkable|intact|expanded|aerated|spared|preserved|free\s+of)\b")
+
+
+def _stated_otherwise(body: str, item: Item, label: str) -> bool:
+    """Choice items, a body that states findings, weighing and denying nothing (batch 11): two options that are
+    present and absent, and the body says the finding is there ("... in Morison's pouch, which is free fluid. answer:
+    B" when B is "No free fluid"); options that are sides, and the body places what it finds on one side, another
+    option's ("The visceral pleural line and the absent lung markings are at the left apex. I agree with the
+    physician. Answer: B" when B is "Right"; not "The right lung is clear.", nor a body that names both sides or an
+    option's letter)."""
+    body = mask_spans(body, attributed_mentions(body))  # "the physician's answer of B (right)" is not the body's
+    if _WEIGHED.search(body) or _OPEN.search(body) or _CLEAR.search(body):
+        return False
+    pair = yes_no_options(item)
+    denying = [lb for o, lb in item.option_map if re.match(r"(?i)\W*(?:no|not|absent|without|none)\b", o)]
+    if pair is None and len(item.option_map) == 2 and len(denying) == 1:
+        # "Free fluid is present" / "No free fluid": the finding and its denial
+        pair = {"no": denying[0], "yes": next(lb for _, lb in item.option_map if lb != denying[0])}
+    if pair is not None and item.question:
+        said = presence_answer(body, item.question)
+        return said is not None and pair[said] != label
+    texts = {o.strip().casefold(): lb for o, lb in item.option_map}
+    sides = {m.group(1).casefold() for m in _SIDE.finditer(body)}
+    if len(sides) != 1 or "left" not in texts or "right" not in texts or re.search(
+            r"(?i)\b(?:both|bilateral\w*|either|neither)\b|(?i:\b(?:answer|option|choice)\s+)[(\[]?[A-Z]\b"
+            r"|\([A-Z]\)|\b[A-Z][ \t]*\(", body):  # "Physician's answer B (Right) - incorrect.": an option named
+        return False
+    return texts[sides.pop()] != label
+
+
 def against_body(body: str, item: Item, label: str) -> bool:
     """Whether the reply's body (what precedes its closing answer ``label``) argues against that answer (module
     doc)."""
@@ -319,6 +352,8 @@ def against_body(body: str, item: Item, label: str) -> bool:
             return True  # "The cardiothoracic ratio is 0.65 ... Answer: D. Normal study": a finding, then "normal"
     # "The right femoral head is flattened ...; the left femoral head is normal. Answer: A" (A: the left hip); only
     # a body that uses a word of the closing option can reject it (the option reader is the costly part)
+    if _stated_otherwise(body, item, label):
+        return True  # "... in Morison's pouch, which is free fluid. answer: B" (B: "No free fluid")
     low = body.casefold()
     words = [w.casefold() for o, lb in item.option_map if lb == label for w in overlap.content_words(o) if len(w) >= 3]
     if not any(w[:5] in low for w in words):
