@@ -19,7 +19,7 @@ _SELF_CORRECTION = re.compile(
     r"(?i)(?:\A|(?<=[.!?;:\n,(\-]))[ \t\"'*_]*(?:no[ \t,]+)?(?:wait|hold\s+on|correction|scratch\s+that|"
     r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|on\s+(?:closer|(?:a\s+)?second)\s+(?:look|glance|inspection|"
     r"review|examination)|"
-    r"looking\s+(?:again|more\s+closely|closer)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
+    r"looking\s+(?:again|more\s+closely|closer)|looking\s+at\s+(?:it|this|that|the\s+\w+)\s+(?:again|more\s+closely)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
     r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine|revise|rethink|amend)"
     r"(?:\s+(?:that|myself|this|my\s+answer))?|"
     r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
@@ -34,7 +34,8 @@ _SELF_CORRECTION = re.compile(
 WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|"
                         r"unsure|uncertain|"
                         r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit)|"
-                        r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|no\s+longer\s+sure|"
+                        r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|"
+                       r"no\s+longer\s+(?:sure|certain|confident)|"
                         r"(?:would|'d)\s+need\s+[^.;!?\n]{0,80}?\bto\s+(?:say|tell|decide|be\s+sure|know))\b")
 TAIL_HEDGE = re.compile(r"(?i)\b(?:either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|perhaps|maybe)\b")
 # A conclusion that ends in a label ("..., so yes.", "Therefore, no.", "...: yes." at the end, "In short: red.")
