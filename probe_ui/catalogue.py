@@ -37,6 +37,8 @@ class _Entry(BaseModel):
     needs: str = ""
     description: str = ""
     options: dict[str, Any] = {}
+    #: the host is the site's own (issue 47): images sent there skip the send gate and the ledger, as loopback does
+    trusted: bool = False
 
 
 def catalogue_dirs() -> list[Path]:
@@ -96,7 +98,7 @@ def _load_entry(path: Path, raw: bytes) -> ModelConfig:
                        generation=e.generation, max_image_side=e.max_image_side,
                        price_input_per_m=e.price_input_per_m, price_output_per_m=e.price_output_per_m,
                        concurrency=e.concurrency, live_concurrency=e.live_concurrency, needs=e.needs,
-                       description=e.description, options=e.options)
+                       description=e.description, options=e.options, trusted=e.trusted)
 
 
 def resolve(spec: str, catalogue: dict[str, ModelConfig] | None = None) -> ModelConfig:

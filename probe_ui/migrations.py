@@ -128,6 +128,13 @@ def _v7(c: sa.Connection) -> None:
     _create_missing(c, st.settlements)
 
 
+def _v8(c: sa.Connection) -> None:
+    """The send ledger (issue 47): one hash-chained row per request that left for a host that is not trusted."""
+    from probe_ui import store as st
+
+    _create_missing(c, st.send_ledger)
+
+
 STEPS: tuple[Step, ...] = (
     Step(1, "the tables and columns of probe-ui 0.1.0", _v1),
     Step(2, "a parser version with every stored parse (the parse becomes a cache of the robust reading)", _v2),
@@ -136,6 +143,7 @@ STEPS: tuple[Step, ...] = (
     Step(5, "who made each run, and whether each rater was a signed-in user", _v5),
     Step(6, "whether each stored reading is sure", _v6),
     Step(7, "clinicians' settled readings of replies", _v7),
+    Step(8, "the send ledger: every request that left for a host that is not trusted", _v8),
 )
 LATEST = STEPS[-1].version
 

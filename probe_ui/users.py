@@ -41,7 +41,7 @@ RIGHTS: dict[str, frozenset[str]] = {
     "viewer": frozenset({"read"}),
     "prober": frozenset({"read", "probe", "rate", "add_endpoint"}),
     "admin": frozenset({"read", "probe", "rate", "add_endpoint", "share_endpoint", "any_host", "cancel_any",
-                       "manage_sets"}),
+                       "manage_sets", "send_gate"}),
 }
 #: the one user of an app served without a login (loopback only)
 LOCAL_USER = "local"

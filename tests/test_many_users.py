@@ -209,6 +209,37 @@ def test_a_viewer_cannot_rate(login_app: AppServer) -> None:
     assert store.ratings_frame(store.get_run(run).id).empty
 
 
+def test_only_an_admin_sets_the_send_gate_or_reads_the_send_ledger(login_app: AppServer,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 47: the send gate is one policy per server, set by an admin; the ledger is the admin's to read."""
+    import os
+
+    from probe_ui.send_gate.policy import POLICY_ENV, TRUSTED_ENV
+
+    monkeypatch.setenv(POLICY_ENV, "")  # whatever the test leaves, the server's environment is put back
+    monkeypatch.setenv(TRUSTED_ENV, "")
+    login_app.store().record_sends([{"user": "alice", "run": "r", "cell": "v/gpt/0", "provider": "openai",
+                                     "host": "api.openai.com", "model": "gpt-4o", "images": ["b" * 64],
+                                     "verdict": "blocked"}])
+    for name in ("alice", "vera"):  # a prober is refused by the right, a viewer already by the tab
+        with pytest.raises(AppError, match=r"Your role \((prober|viewer)\) cannot"):
+            client(login_app, name).predict("off", "", api_name="/set_send_gate")
+        with pytest.raises(AppError, match=r"Your role \((prober|viewer)\) cannot"):
+            client(login_app, name).predict(api_name="/send_ledger")
+    with pytest.raises(AppError, match="cannot set the send gate or read the send ledger"):
+        client(login_app, "alice").predict(api_name="/verify_send_ledger")
+    assert os.environ.get(POLICY_ENV) == ""
+    root = client(login_app, "root")
+    words, msg = root.predict("off", "gpu.hospital.example", api_name="/set_send_gate")
+    assert "check nothing" in words and "gpu.hospital.example" in words and "Set:" in msg
+    assert os.environ[POLICY_ENV] == "off" and os.environ[TRUSTED_ENV] == "gpu.hospital.example"
+    _words, msg = root.predict("off", "not a host!", api_name="/set_send_gate")
+    assert "is not a host name" in msg and os.environ[TRUSTED_ENV] == "gpu.hospital.example"  # nothing changed
+    ledger = root.predict(api_name="/send_ledger")
+    assert ledger["data"][0][2] == "alice" and ledger["data"][0][6] == "blocked"
+    assert "intact: 1 row" in root.predict(api_name="/verify_send_ledger")
+
+
 # ---- roles -------------------------------------------------------------------------------------------------------
 
 def test_roles_are_checked_on_the_server(login_app: AppServer, fake_openai: FakeOpenAIServer) -> None:

@@ -25,7 +25,8 @@ from probe_ui.users import LOCAL_ROLE, LOCAL_USER, User
 #: what each right lets a person do, for the refusal message
 DOING = {"read": "read results", "probe": "ask models (probe, stress, batch) or add endpoints",
          "rate": "rate answers", "add_endpoint": "add endpoints", "share_endpoint": "add endpoints for everyone",
-         "any_host": "add endpoints at any host", "cancel_any": "cancel other people's runs"}
+         "any_host": "add endpoints at any host", "cancel_any": "cancel other people's runs",
+         "send_gate": "set the send gate or read the send ledger"}
 _REQUEST = "_probe_ui_request"
 
 

@@ -151,7 +151,7 @@ def build_app(ctx: AppContext) -> gr.Blocks:
                 "<a href='logout'>sign out</a></small>")
             return (note, gr.update(selected="probe" if allowed["probe"] else "results"),
                     ",".join(name for name in tabs if not allowed[name]),
-                    gr.update(visible=caller.can("share_endpoint")))
+                    gr.update(visible=caller.can("share_endpoint")), gr.update(visible=caller.can("send_gate")))
 
         refresh, refresh_in, refresh_out = probe["refresh"]
         restore, restore_in, restore_out = probe["restore"]
@@ -167,7 +167,8 @@ def build_app(ctx: AppContext) -> gr.Blocks:
         # tab buttons itself (the server refuses those tabs' events whatever the page shows). The draft comes back
         # after this person's lists, so that the ticks it brings are among the choices.
         draft_found = gr.Textbox(visible=False, elem_id="draft-found")
-        app.load(on_open, refresh_in, [signed_in, tab_set, hidden_tabs, models["share"], *refresh_out],
+        app.load(on_open, refresh_in, [signed_in, tab_set, hidden_tabs, models["share"], models["gate"],
+                                       *refresh_out],
                  api_visibility="private").then(
             None, hidden_tabs, None, js=HIDE_TABS_JS, api_visibility="private").then(
             None, restore_in, draft_found, js=DRAFT_FOUND_JS, api_visibility="private")

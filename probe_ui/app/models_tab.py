@@ -9,12 +9,13 @@ from typing import Any
 import gradio as gr
 
 from probe_ui import live_calls
-from probe_ui.app.access import AccessDenied, who
-from probe_ui.app.common import model_choices, shows_errors
+from probe_ui.app.access import AccessDenied, require, who
+from probe_ui.app.common import Inline, model_choices, shows_errors
 from probe_ui.app.context import AppContext
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.endpoints import model_check_html, models_for_people, models_table, test_model
+from probe_ui.errors import ProbeUIError
 from probe_ui.providers import url_providers
 
 
@@ -60,6 +61,7 @@ def build(ctx: AppContext) -> dict[str, Any]:
         spec = gr.Dropdown(label="model", choices=model_choices(ctx), allow_custom_value=True, elem_id="models-spec")
         test = gr.Button("Test", elem_id="models-test")
     result = gr.HTML("", elem_id="models-result")
+    gate = _gate_section(ctx)
 
     def on_refresh(request: gr.Request) -> Any:
         return models_for_people(models_table(ctx.endpoints.configs(who(ctx, request).owner), discover=True))
@@ -92,7 +94,55 @@ def build(ctx: AppContext) -> dict[str, Any]:
     add.click(on_add, [provider, base_url, model, key, name, share], [table, added, key, spec],
               api_name="add_endpoint")
     test.click(off_pool(on_test), spec, result, **model_event(api_name="test_model"))
-    return {"share": share}
+    return {"share": share, "gate": gate}
+
+
+def _gate_section(ctx: AppContext) -> Any:
+    """Admins only (the page shows it to them; every event checks the right): the server's send gate and the send
+    ledger of requests that left for hosts that are not trusted (issue 47)."""
+    from probe_ui.send_gate import server as gate_server
+
+    with gr.Accordion("Send gate and send ledger (admins)", open=False, visible=False,
+                      elem_id="models-gate") as box:
+        words = gr.HTML(gate_server.policy_words(), elem_id="models-gate-policy")
+        with gr.Row():
+            mode = gr.Radio(list(gate_server.CHOICES), value="default", elem_id="models-gate-mode",
+                            label="what to do with an image that carries burned-in identifying text (a name, a "
+                                  "date, a record number) before it leaves", scale=3)
+            hosts = gr.Textbox(label="trusted hosts: the site's own, never checked by default (comma separated; "
+                                     "*.domain allowed)", elem_id="models-gate-hosts", scale=2)
+        save = gr.Button("Set for this server", elem_id="models-gate-save")
+        msg = gr.HTML("", elem_id="models-gate-msg")
+        gr.Markdown("Every request that left for a host that is not trusted, newest first (`probe-ui audit show` "
+                    "lists them all; exports and reports never include them).")
+        ledger = gr.Dataframe(headers=gate_server.LEDGER_COLUMNS, value=[], interactive=False,
+                              elem_id="models-ledger")
+        with gr.Row():
+            reload = gr.Button("↻ ledger", size="sm", elem_id="models-ledger-reload")
+            check = gr.Button("Check the ledger is intact", size="sm", elem_id="models-ledger-verify")
+        checked = gr.HTML("", elem_id="models-ledger-check-msg")
+
+    def on_save(m: str, h: str, request: gr.Request) -> tuple[Any, ...]:
+        require(ctx, request, "send_gate")
+        try:
+            policy = gate_server.set_server_policy(m, h)
+        except ProbeUIError as exc:
+            return gr.skip(), Inline.error(str(exc))
+        return gate_server.policy_words(policy), Inline.note("Set: every probe and batch on this server uses it "
+                                                             "from now on.")
+
+    def on_ledger(request: gr.Request) -> Any:
+        require(ctx, request, "send_gate")
+        return gate_server.ledger_rows_for_admin(ctx.store)
+
+    def on_check(request: gr.Request) -> str:
+        require(ctx, request, "send_gate")
+        return gate_server.ledger_check_words(ctx.store)
+
+    save.click(on_save, [mode, hosts], [words, msg], api_name="set_send_gate")
+    reload.click(on_ledger, None, ledger, api_name="send_ledger")
+    check.click(on_check, None, checked, api_name="verify_send_ledger")
+    return box
 
 
 register_tab(AppTab("models", "Models", order=50, right="probe", build=lambda ctx, tab, built: build(ctx)))

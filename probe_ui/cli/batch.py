@@ -14,6 +14,8 @@ from probe_ui.cli.common import (
     image_root_arg,
     log,
     seed_arg,
+    send_gate_args,
+    send_gate_of,
     shown,
     temperature_arg,
 )
@@ -58,6 +60,7 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
                         "prices, an estimate of their cost")
     image_root_arg(b, "also let the presets read images from DIR (besides their own folder and the bundled "
                       "assets; also PROBE_UI_IMAGE_ROOTS); repeatable")
+    send_gate_args(b)
     b.add_argument("--extend", action="store_true",
                    help="add this batch's new models, suites or presets to an existing run (named by --run, or the "
                         "name derived when --run is left out); without it such a batch is refused, so that a run "
@@ -86,12 +89,13 @@ def cmd_batch(args: argparse.Namespace) -> int:
     if args.dry_run:
         return print_plan(presets, args)
     shard = _launcher_shard(_shard(args.shard) if args.shard else None, args.db)
+    gate = send_gate_of(args)
     store = Store(args.db)
     result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
                        prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
                        judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
                        progress=not args.no_progress, shard=shard, extend=args.extend, on_change=_say_change,
-                       answer_format=args.answer_format)
+                       answer_format=args.answer_format, gate=gate)
     for w in result.warnings:
         log.warning(w)
     for e in result.item_errors:

@@ -205,3 +205,27 @@ def judged_store(args: argparse.Namespace) -> tuple[Any, str | None]:
     for line in summary.lines():
         print(line, file=sys.stderr)
     return store, model.name
+
+
+def send_gate_args(p: Any) -> None:
+    """``--send-gate`` and ``--trusted-hosts`` (issue 47: :mod:`probe_ui.send_gate.policy`)."""
+    p.add_argument("--send-gate", default=None, metavar="POLICY", choices=("block", "redact", "warn", "off"),
+                   help="what to do with an image that carries burned-in identifying text (a name, a date, a record "
+                        "number) before it leaves: block (the cell fails, nothing is sent), redact (the text is "
+                        "covered and the covered image is sent), warn, or off. Default: block for hosts that are "
+                        "not trusted when the OCR extra is installed (pip install -e \".[ocr]\"); given here, it "
+                        "applies to trusted hosts too. Also PROBE_UI_SEND_GATE")
+    p.add_argument("--trusted-hosts", default=None, metavar="HOSTS",
+                   help="comma-separated hosts (or *.domain) that are the site's own: no send gate by default and no "
+                        "entry in the send ledger, as for loopback (also PROBE_UI_TRUSTED_HOSTS and a catalogue "
+                        "entry's trusted: true)")
+
+
+def send_gate_of(args: argparse.Namespace) -> Any:
+    """The send gate's policy from the command line (a UsageError for a bad host pattern)."""
+    from probe_ui.send_gate.policy import GateError, GatePolicy
+
+    try:
+        return GatePolicy.from_options(getattr(args, "send_gate", None), getattr(args, "trusted_hosts", None))
+    except GateError as exc:
+        raise UsageError(str(exc)) from None

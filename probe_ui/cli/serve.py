@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from probe_ui.cli.common import DB_HELP, UsageError, command, db_default, trust_arg
+from probe_ui.cli.common import DB_HELP, UsageError, command, db_default, send_gate_args, trust_arg
 
 
 def serve_args(p: argparse.ArgumentParser) -> None:
@@ -31,6 +31,7 @@ def serve_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--max-upload-mb", type=int, default=None, metavar="MB",
                    help=f"largest upload the page accepts (default $PROBE_UI_MAX_UPLOAD_MB or "
                         f"{DEFAULT_MAX_UPLOAD_MB})")
+    send_gate_args(g)
 
 
 @command("serve", "start the app (the default when no command is given)")
@@ -48,5 +49,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
                        args.endpoint_hosts)
     except ServeError as exc:
         raise UsageError(str(exc)) from None
+    from probe_ui.send_gate.policy import GateError, ocr_available
+    from probe_ui.send_gate.server import set_server_policy
+
+    try:  # one policy for the whole server; an admin changes it in the Models tab
+        policy = set_server_policy(args.send_gate, args.trusted_hosts)
+    except GateError as exc:
+        raise UsageError(str(exc)) from None
+    if not ocr_available() and policy.mode != "off":
+        print("probe-ui: the send gate is missing (pip install -e \".[ocr]\"): images sent to hosted APIs are not "
+              "checked for burned-in names, dates or record numbers", flush=True)
     launch(opts)
     return 0

@@ -162,6 +162,9 @@ class ModelConfig:
     needs: str = ""
     description: str = ""
     options: dict[str, Any] = field(default_factory=dict)  # provider-specific extras
+    #: a catalogue entry's ``trusted: true``: the site's own host, where the send gate does not apply by default and
+    #: nothing is written to the send ledger (never set for an endpoint typed into the app)
+    trusted: bool = False
     #: a key typed into the app's Models tab: held in memory only, never in repr, runs, logs or exports
     secret: str | None = field(default=None, repr=False, compare=False)
 

@@ -42,6 +42,7 @@ from probe_ui.runner.models import (
     public_config,
     resolve_models,
 )
+from probe_ui.send_gate.policy import GateError, GatePolicy
 from probe_ui.store import Run, Store
 from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 
@@ -127,8 +128,10 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
               on_progress: Callable[[int, int, BatchResult], None] | None = None,
               cancel: threading.Event | None = None, shard: tuple[int, int] | None = None,
               extend: bool = False, on_change: Callable[[RunChange], None] | None = None,
-              user: str | None = None, answer_format: str = "free") -> BatchResult:
+              user: str | None = None, answer_format: str = "free", gate: GatePolicy | None = None) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
+    ``gate``: the send gate's policy (:mod:`probe_ui.send_gate.policy`; None: ``--send-gate`` / the environment's
+    default), checked for every model before anything is asked.
     ``user`` is recorded as who made the run when it is created (default: the system user).
 
     ``answer_format`` ("free" or "json", :data:`probe_ui.providers.base.ANSWER_FORMATS`) is how every labelled
@@ -175,6 +178,11 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     models = resolve_models(model_specs, extra_models)
     check_answer_format(models, answer_format)
     check_point_conventions(models)
+    gate = gate if gate is not None else GatePolicy.from_options()
+    try:
+        gate_warnings = gate.check(models + ([] if judge is None else resolve_models([judge], extra_models)))
+    except GateError as exc:
+        raise BatchError(str(exc)) from None
     judge_cfg = Judge(resolve_models([judge], extra_models)[0], judge_mode) if judge else None
     name = run_name or default_run_name(presets, seed, suites, answer_format)
     change = run_change(store, name, presets, [m.name for m in models], list(suites), seed=seed, prompt=prompt,
@@ -205,7 +213,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         result = _run_locked(store, presets, models, name, seed, settings, concurrency=concurrency, prompt=prompt,
                              suites=suites, samples=samples, temperature=temperature, judge_cfg=judge_cfg,
                              use_cache=use_cache, progress=progress, on_progress=on_progress, cancel=cancel,
-                             shard=shard, user=user, answer_format=answer_format)
+                             shard=shard, user=user, answer_format=answer_format, gate=gate)
+    result.warnings[:0] = gate_warnings
     result.change = change
     return result
 
@@ -261,7 +270,7 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
                 suites: tuple[str, ...] | list[str], samples: int, temperature: float | None, judge_cfg: Judge | None,
                 use_cache: bool, progress: bool, on_progress: Callable[[int, int, BatchResult], None] | None,
                 cancel: threading.Event | None, shard: tuple[int, int] | None, user: str | None = None,
-                answer_format: str = "free") -> BatchResult:
+                answer_format: str = "free", gate: GatePolicy | None = None) -> BatchResult:
     """:func:`run_batch` once it holds the run."""
     run = store.ensure_run(name, seed, settings, created_by=user)
     result = BatchResult(run=run)
@@ -292,7 +301,7 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
     show()
     try:
         asyncio.run(execute_run(store, run, PlannedCells(plan), concurrency, on_result, use_cache=use_cache,
-                             judge=judge_cfg, cancel=cancel))
+                             judge=judge_cfg, cancel=cancel, gate=gate, user=user))
     finally:
         show()
         bar.close()

@@ -28,6 +28,7 @@ from probe_ui.providers.base import (
 )
 from probe_ui.pushback.conversation import converse, spec_of
 from probe_ui.runner.cells import Cell, response_row, score_response
+from probe_ui.send_gate.policy import Decision, GatePolicy, check_request, where_words
 from probe_ui.store import Run, Store
 
 
@@ -46,6 +47,11 @@ async def ask(provider: Provider, request: Request) -> Response:
     if not resp.latency_s:
         resp.latency_s = time.perf_counter() - t0
     return resp
+
+
+def cell_label(cell: Cell) -> str:
+    """How the ledger names a cell: variant id / model / sample."""
+    return f"{cell.variant.id}/{cell.model.name}/{cell.request.sample}"
 
 
 @dataclass
@@ -116,7 +122,8 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
                         judge: Judge | None = None, cancel: threading.Event | None = None,
                         queue_per_model: int = 4096,
                         on_stored: Callable[[Cell, Response, dict[str, Any], int | None], None] | None = None,
-                        store_off_loop: bool = False) -> None:
+                        store_off_loop: bool = False, gate: GatePolicy | None = None, user: str | None = None
+                        ) -> None:
     """Ask every cell (a list, or a stream that is still being planned) concurrently within the pool's limits,
     storing each response as soon as it arrives.
 
@@ -127,14 +134,48 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
     its id (None when the store kept another row for the cell): a caller that shows answers reads nothing back.
     ``store_off_loop``: the store's reads and writes run on threads, not on the loop (a loop shared by many
     probes must not wait for each commit: :mod:`probe_ui.live_calls`).
+
+    ``gate`` (:class:`probe_ui.send_gate.policy.GatePolicy`; None: the default policy) checks every request's
+    images for burned-in identifying text before it leaves, and every request to a host that is not trusted is
+    appended to the store's send ledger with ``user`` (default: who made the run).
     """
+    gate = gate if gate is not None else GatePolicy.from_options()
+    decisions: dict[str, Decision] = {}
+    who = user if user is not None else (run.created_by or "")
+    found: dict[str, list[Any]] = {}  # burned-in text per image id: each image read once, whichever models see it
+
+    def detect(image: Any) -> list[Any]:
+        if image.id not in found:
+            from probe_ui.send_gate.detect import find_identifying_text
+
+            found[image.id] = list(find_identifying_text(image))
+        return found[image.id]
 
     async def blocking(fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args) if store_off_loop else fn(*args)
 
-    async def call(model: ModelConfig, request: Request) -> tuple[Request, Response]:
+    async def call(model: ModelConfig, request: Request, cell: str = "") -> tuple[Request, Response]:
         provider, limit = pool.get(model)
         sent, resized = fit_images(request, model.max_image_side or provider.max_image_side, pool.resized)
+        decision = decisions.get(model.name)
+        if decision is None:
+            decision = decisions[model.name] = gate.decide(model)
+        checked = await asyncio.to_thread(check_request, decision, sent, detect) if decision.mode else None
+        if checked is not None:
+            sent = checked.request  # redacted where the policy redacts: what is stored and shown as sent
+        verdict = checked.verdict if checked is not None else ("unchecked" if decision.record else "sent")
+
+        async def record() -> None:
+            if decision.record:
+                await blocking(store.record_sends, [{
+                    "user": who, "run": run.name, "cell": cell, "provider": model.provider,
+                    "host": ", ".join(decision.hosts), "model": model.model, "verdict": verdict,
+                    "images": [p.image.id for m in sent.messages for p in m.content if isinstance(p, ImagePart)]}])
+
+        if checked is not None and checked.verdict == "blocked":
+            await record()  # stopped: on the ledger, never sent
+            return sent, Response(error=f"{model.name}: burned-in text at {where_words(checked.found)}; not sent",
+                                  details={"send_gate": {"verdict": "blocked", "found": checked.found}})
         for im in {p.image.id: p.image for m in sent.messages for p in m.content if isinstance(p, ImagePart)}.values():
             if not store.stored_here(im.id):  # each of a live probe's 18 calls hopped to a thread to learn it
                 await blocking(store.put_image, im)  # the exact pixels sent, resized or not, are kept
@@ -150,19 +191,23 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
             async with limit:
                 if cancel is not None and cancel.is_set():
                     raise asyncio.CancelledError
+                await record()  # before it leaves: a request that left is on the ledger even if the call fails
                 resp = await ask(provider, sent)
         if resized:
             resp.details = dict(resp.details, resized=resized)
+        if checked is not None and checked.found:
+            resp.details = dict(resp.details, send_gate={"verdict": checked.verdict, "found": checked.found})
         return sent, resp
 
     async def one(cell: Cell) -> None:
         if cancel is not None and cancel.is_set():
             return
         if spec_of(cell.variant) is not None:  # a pushback: the first answer, then each pressure turn
-            sent, resp = await converse(cell.variant, cell.model, cell.request, call,
+            sent, resp = await converse(cell.variant, cell.model, cell.request,
+                                        lambda m, r: call(m, r, cell_label(cell)),
                                         lambda req, first: score_response(cell.variant, req, first)["parsed"])
         else:
-            sent, resp = await call(cell.model, cell.request)
+            sent, resp = await call(cell.model, cell.request, cell_label(cell))
         row = response_row(run.id, cell, resp, sent)
         stored = await blocking(store.save_response, row)
         if on_stored is not None:
@@ -182,7 +227,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
         parent = store.response_id(run.id, cell.variant.id, cell.model.name, cell.request.prompt,
                                    cell.request.sample)
         jcell = Cell(cell.variant, judge.model, req)
-        sent, jresp = await call(judge.model, req)
+        sent, jresp = await call(judge.model, req, f"{cell_label(cell)}/judge")
         jrow = response_row(run.id, jcell, jresp, sent)
         jrow["prompt"] = f"judge-{judge.mode}:{cell.model.name}:{cell.request.prompt}"
         if jresp.error is None:
@@ -249,10 +294,12 @@ async def _aiter(cells: Iterable[Cell]) -> AsyncIterator[Cell]:
 
 async def execute_run(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], concurrency: int | None,
                    on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
-                   judge: Judge | None = None, cancel: threading.Event | None = None) -> None:
+                   judge: Judge | None = None, cancel: threading.Event | None = None, gate: GatePolicy | None = None,
+                   user: str | None = None) -> None:
     pool = ProviderPool(concurrency)
     try:
-        await execute_cells(store, run, cells, pool, on_result, use_cache=use_cache, judge=judge, cancel=cancel)
+        await execute_cells(store, run, cells, pool, on_result, use_cache=use_cache, judge=judge, cancel=cancel,
+                            gate=gate, user=user)
     finally:
         await pool.aclose()
 

@@ -11,6 +11,7 @@ from probe_ui.redact import public_text
 from probe_ui.store.answers import AnswersMixin
 from probe_ui.store.errors import NO_STORE, NoStoreError, StoreError, StoreNeedsUpgrade
 from probe_ui.store.images import ImagesMixin
+from probe_ui.store.ledger import LedgerMixin
 from probe_ui.store.opening import sqlite_file
 from probe_ui.store.ratings import RatingsMixin
 from probe_ui.store.reading import ReadingMixin
@@ -18,7 +19,7 @@ from probe_ui.store.runs import RunsMixin
 from probe_ui.store.settlements import SettlementsMixin
 
 
-class Store(RunsMixin, ImagesMixin, AnswersMixin, RatingsMixin, SettlementsMixin, ReadingMixin):
+class Store(RunsMixin, ImagesMixin, AnswersMixin, RatingsMixin, SettlementsMixin, LedgerMixin, ReadingMixin):
     """Open (creating if needed) a store at a file path or SQLAlchemy URL; ``read_only``: see
     :class:`probe_ui.store.opening.StoreBase`."""
 

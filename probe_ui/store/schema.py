@@ -143,6 +143,23 @@ settlements = sa.Table(
 #: a settlement's label that says the reply gives no answer
 NO_ANSWER = ""
 
+send_ledger = sa.Table(
+    "send_ledger", md,  # every request that left for a host that is not trusted (issue 47); append-only, hash-chained
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("user", sa.Text, nullable=False, server_default=""),  # who asked: the signed-in user, or the OS user
+    sa.Column("run", sa.Text, nullable=False, server_default=""),
+    sa.Column("cell", sa.Text, nullable=False, server_default=""),  # variant id / model / sample
+    sa.Column("provider", sa.Text, nullable=False),
+    sa.Column("host", sa.Text, nullable=False),
+    sa.Column("model", sa.Text, nullable=False),
+    sa.Column("images", sa.Text, nullable=False, server_default=""),  # sha256 of each image sent, ", " between
+    # the send gate's verdict: sent (checked, nothing found), redacted, warned, blocked, unchecked (gate off)
+    sa.Column("verdict", sa.Text, nullable=False),
+    sa.Column("prev_hash", sa.String(64), nullable=False),
+    sa.Column("entry_hash", sa.String(64), nullable=False),
+)
+
 schema_version = sa.Table(
     "schema_version", md,  # one row: the schema version of this store (probe_ui.migrations)
     sa.Column("id", sa.Integer, primary_key=True),
