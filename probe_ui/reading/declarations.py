@@ -243,13 +243,24 @@ _SUPERLATIVE_SENSES = (
 )
 
 
+_COMPARATIVES = {"closer": "closest", "nearer": "nearest", "deeper": "deepest", "further": "furthest",
+                 "farther": "farthest", "shallower": "shallowest", "larger": "largest", "bigger": "biggest",
+                 "smaller": "smallest", "brighter": "brightest", "darker": "darkest", "higher": "highest",
+                 "lower": "lowest"}
+
+
 @functools.lru_cache(maxsize=1024)
 def _label_postfix(item: Item) -> re.Pattern[str]:
     """Label items: "<label> [dot] is the <superlative>" ("Green is the closest; red and blue are deeper"),
     with the question's own superlatives when it has any, and "is correct" / "is the answer"."""
-    asked = [w for w in re.findall(r"[a-z]+est\b", item.question.casefold()) if w not in ("least", "interest", "test")]
+    q = item.question.casefold()
+    asked = [w for w in re.findall(r"[a-z]+est\b", q) if w not in ("least", "interest", "test")]
+    # batch 11: a question that asks with a comparative ("Which dot is closer to the camera?") is answered by it
+    # ("Blue is closer."), and by the superlative of the same sense
+    asked += [_COMPARATIVES[w] for w in re.findall(r"[a-z]+er\b", q) if w in _COMPARATIVES]
     sup = sorted({s for w in asked for sense in _SUPERLATIVE_SENSES if w in sense for s in sense} | set(asked)) \
         if asked else _SUPERLATIVES
+    sup = [*sup, *(c for c, x in _COMPARATIVES.items() if x in sup and re.search(r"\b" + c + r"\b", q))]
     words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
     return re.compile(
         r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?[ \t]+(?:is|was|(?:seems|appears|looks)"

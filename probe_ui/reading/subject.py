@@ -40,7 +40,10 @@ CATEGORIES: dict[str, dict[str, str]] = {
     "modality": {
         "ct": r"(?-i:CT|CTA|CECT|NCCT|MDCT|HRCT)|\bct\b|cat\s+scan|computed\s+tomograph\w*|computerized\s+tomograph\w*",
         "mri": r"(?-i:MRI?|MRA|fMRI)|\bmri\b|magnetic\s+resonance(?:\s+imaging)?",
-        "x-ray": r"x[\s\-]?rays?|radiograph\w*|plain\s+films?|(?-i:CXR)|chest\s+films?|roentgenogra\w*",
+        # batch 11: a radiographic projection names the X-ray ("Dorsopalmar projection of the right hand.")
+        "x-ray": r"x[\s\-]?rays?|radiograph\w*|plain\s+films?|(?-i:CXR)|chest\s+films?|roentgenogra\w*|"
+                 r"dorso[\s\-]?(?:palmar|plantar|volar)|(?:postero[\s\-]?anterior|antero[\s\-]?posterior|(?-i:PA|AP)|"
+                 r"oblique|frontal|lateral)\s+projection",
         "ultrasound": r"ultrasound|ultrasonogra\w*|sonogra\w*|echocardiogra\w*|doppler",
         "pet": r"(?-i:PET)|positron\s+emission",
         "mammography": r"mammogra\w*|medio[\s\-]?lateral[\s\-]+oblique|(?-i:MLO)|cranio[\s\-]?caudal|(?-i:CC)\s+view",
@@ -71,7 +74,7 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "sagittal": r"sagittal",
     },
     "projection": {
-        "pa": r"(?-i:PA)|postero[\s\-]?anterior",
+        "pa": r"(?-i:PA)|postero[\s\-]?anterior|dorso[\s\-]?(?:palmar|volar)",
         "ap": r"(?-i:AP)|antero[\s\-]?posterior",
         "lateral": r"lateral\s+(?:[a-z]+\s+)?(?:view|projection|film|radiograph|x-?ray)",
     },
