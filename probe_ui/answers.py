@@ -201,7 +201,7 @@ from probe_ui.reading.presence import (
 
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_names, refusal_spans
-from probe_ui.reading.structured import structured_label
+from probe_ui.reading.structured import boolean_field_label, structured_label
 from probe_ui.reading.sureness import is_sure
 from probe_ui.reading.verdicts import (
     TAIL_HEDGE,
@@ -298,6 +298,9 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     lab = structured_label(text, item)
     if lab is not None:  # {"answer": "B"}: a reply written to the answer schema is read as it stands
         return Answer(lab, "structured", invalid=False, refusal=False, sure=True)
+    lab = boolean_field_label(text, item)
+    if lab is not None:  # {"left_kidney_mass": false}: a boolean field named after what the question asks
+        return Answer(lab, "declaration", invalid=False, refusal=False, sure=True)
     clean = clean_reply(text)
     if not clean.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens
@@ -464,7 +467,8 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
             return None, "ambiguous"
         if not committed and is_truncated(clean):
             return None, "truncated"
-        if method not in ("bare", "leading") and lexicon.generic_statement(clean):
+        if method not in ("bare", "leading") and not (method == "final_verdict" and _LETTER_CLOSES.search(clean)) \
+                and lexicon.generic_statement(clean):
             return None, "none"  # "Melanoma is the most dangerous skin cancer, and benign nevi are common."
         return label, method
 
@@ -560,6 +564,11 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
 
 
 
+
+
+# batch 11: a closing verdict that ends with the option's letter ("... including the fourth. so communicating
+# hydrocephalus, A"): an answer to this case, whatever general words ("including") its findings use
+_LETTER_CLOSES = re.compile(r"[,:\-\u2013\u2014][ \t]*[(\[]?[A-Z][)\]]?[ \t]*[.!]?[ \t*_]*\Z")
 
 
 def _one_sentence(text: str) -> bool:

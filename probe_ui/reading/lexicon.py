@@ -54,6 +54,9 @@ _DEBRIS = re.compile(
 )
 # the role a template prints before the reply: "<start_of_turn>model\n", "<|im_start|>assistant\n", "ASSISTANT:"
 _ROLE = re.compile(r"\A\s*(?:(?:assistant|model)[ \t]*\n|(?:ASSISTANT|Assistant|GPT|### Response)[ \t]*:)")
+# the user's turn a template echoes before the assistant's: "[INST] ... [/INST]", "USER: ... ASSISTANT:"
+_ECHO = re.compile(r"\A\s*(?:<s>\s*)?(?:\[INST\][^\[]{0,2000}?\[/INST\]|USER:[^\n]*(?:\n(?!ASSISTANT:)[^\n]*){0,40}?"
+                   r"\s*ASSISTANT:)")
 # a closed reasoning block: <think>...</think>, and MedGemma's <unused94>thought ... <unused95>
 _THINK_END = re.compile(r"</think(?:ing)?>|<unused95>", re.IGNORECASE)
 _THINK_TAG = re.compile(r"</?think(?:ing)?>|<unused9[45]>(?:thought\b)?", re.IGNORECASE)
@@ -62,6 +65,12 @@ _THINK_TAG = re.compile(r"</?think(?:ing)?>|<unused9[45]>(?:thought\b)?", re.IGN
 def strip_debris(text: str) -> str:
     """The reply without chat-template tokens and role prefixes; after a closed ``<think>`` block, only what
     follows it (the reasoning before is not the answer)."""
+    if "[/INST]" in text or "ASSISTANT:" in text:
+        # batch 11: the user's turn echoed before the answer ("[INST] <image>\nIs this a lateral view? [/INST] No, it
+        # is a PA view.", "USER: <image>\n... ASSISTANT: adult"): only the assistant's turn is the reply
+        echo = _ECHO.match(text)
+        if echo is not None and text[echo.end():].strip():
+            text = text[echo.end():]
     if "<" in text or "[" in text:
         if _THINK_END.search(text):
             after = _THINK_END.split(text)[-1]

@@ -9,11 +9,13 @@ a model that ignores the format is still read.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
+from probe_ui.reading import overlap
 from probe_ui.reading.item import Item
 
-__all__ = ["ANSWER_FIELD", "answer_schema", "structured_label"]
+__all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "structured_label"]
 
 #: the one field a structured reply carries
 ANSWER_FIELD = "answer"
@@ -40,3 +42,38 @@ def structured_label(text: str, item: Item) -> str | None:
     if not isinstance(value, dict) or set(value) != {ANSWER_FIELD} or not isinstance(value[ANSWER_FIELD], str):
         return None
     return item.exact(value[ANSWER_FIELD].strip())
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    body = text.strip()
+    if body.startswith("```"):  # a fenced JSON block
+        body = body.strip("`").removeprefix("json").strip()
+    if not (body.startswith("{") and body.endswith("}")):
+        return None
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def boolean_field_label(text: str, item: Item) -> str | None:
+    """Yes/no items: the answer of a reply that is a JSON object written unasked with one boolean field whose name
+    says what the question asks (batch 11: ``{"left_kidney_mass": false}`` to "Is a mass present in the left
+    kidney?" is no): every word of the field's name is a word of the question (stems compared), and it names the
+    question's finding or subject. None for any other reply, a field naming what the question does not ask
+    (``{"right_kidney_mass": false}``), or several booleans."""
+    if item.kind != "yesno" or not item.aliases or not item.question or "{" not in text:
+        return None
+    value = _json_object(text)
+    if value is None:
+        return None
+    flags = [(k, v) for k, v in value.items() if isinstance(v, bool)]
+    if len(flags) != 1:
+        return None
+    key, flag = flags[0]
+    words = [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key) if w]
+    asked = {overlap.stem(w) for w in re.findall(r"[^\W\d_]+", item.question)}
+    if len(words) < 1 or any(overlap.stem(w) not in asked for w in words if w.casefold() not in ("is", "has")):
+        return None
+    return item.aliases["yep" if flag else "nope"]
