@@ -201,7 +201,7 @@ from probe_ui.reading.presence import (
 
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_names, refusal_spans
-from probe_ui.reading.structured import boolean_field_label, structured_label
+from probe_ui.reading.structured import boolean_field_label, boolean_fields, structured_label
 from probe_ui.reading.sureness import is_sure
 from probe_ui.reading.verdicts import (
     TAIL_HEDGE,
@@ -301,6 +301,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     lab = boolean_field_label(text, item)
     if lab is not None:  # {"left_kidney_mass": false}: a boolean field named after what the question asks
         return Answer(lab, "declaration", invalid=False, refusal=False, sure=True)
+    if kind == "yesno" and boolean_fields(text):
+        return Answer(None, "none", invalid=True, refusal=False)  # {"effusion": false, "pneumothorax": true}
     clean = clean_reply(text)
     if not clean.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens

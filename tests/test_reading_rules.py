@@ -1072,3 +1072,217 @@ def test_the_words_batch_10_showed_name_the_option_meant(reply: str, kind: str, 
 def test_cannot_fully_exclude_is_a_hedge_for_sureness(reply: str, sure: bool) -> None:
     a = extract(reply, "choice", ABCD, DX)
     assert (a.choice, a.sure) == ("C", sure)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Batch 11 (replies in the proportions models write them, new languages): the shapes it showed, each both ways
+# ------------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ("Evet, dalak büyümüş.", "Is the spleen enlarged?", "yes"),  # Turkish
+    ("Hayır, bu bir MR görüntüsü değil.", "Is this an MRI?", "no"),  # the opening word, not "MR" met in Turkish
+    ("Nee, geen fractuur zichtbaar.", "Is there a fracture?", "no"),  # Dutch
+    ("Neen.", "Is there a fracture?", "no"),
+])
+def test_the_yes_no_words_batch_11_showed_are_read(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,question", [
+    ("Evet ve hayır; emin değilim.", "Is the spleen enlarged?"),  # both words
+    ("Evet veya hayır, emin değilim.", "Is the spleen enlarged?"),
+])
+def test_both_foreign_yes_no_words_name_no_answer(reply: str, question: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice is None
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("正解は B です。", "B"),  # Japanese
+    ("답: D", "D"),  # Korean
+    ("Правильный ответ: A", "A"),  # Russian
+    ("Het juiste antwoord is C.", "C"),  # Dutch
+    ("Doğru cevap: B", "B"),  # Turkish
+])
+def test_the_answer_declared_in_batch_11s_languages(reply: str, choice: str) -> None:
+    assert extract(reply, "choice", ABCD, DX).choice == choice
+
+
+@pytest.mark.parametrize("reply", [
+    "Ответ зависит от проекции.",  # "the answer depends on the projection": no letter declared
+    "Het antwoord hangt af van de projectie.",
+])
+def test_an_answer_word_without_a_letter_declares_nothing(reply: str) -> None:
+    assert extract(reply, "choice", ABCD, DX).choice is None
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("Op zijn kop.", "upside down"),  # Dutch
+    ("Вверх ногами.", "upside down"),  # Russian
+    ("上下逆です。", "upside down"),  # Japanese
+    ("Correct; de oriëntatie klopt.", "correct"),  # the English label in a Dutch reply
+])
+def test_upside_down_in_batch_11s_languages(reply: str, choice: str) -> None:
+    assert extract(reply, "label", ORIENT, ()).choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("Pigmented basalioma.", "B"),  # the European name of basal cell carcinoma
+    ("Not a basalioma; a benign naevus.", "D"),
+])
+def test_basalioma_is_basal_cell_carcinoma(reply: str, choice: str) -> None:
+    assert extract(reply, "choice", ABCD, NEVUS).choice == choice
+
+
+@pytest.mark.parametrize("reply", [
+    "I'm not comfortable providing a diagnosis from a photograph.",
+    "The picture is entirely white.",
+    "I can't see anything in the upload.",
+    "I would need the original image to comment.",
+    "I cannot infer a patient's age from a radiograph.",
+    "I'd prefer not to speculate on this one.",
+    "The scan is too grainy for a reliable assessment.",
+])
+def test_the_declines_batch_11_showed_are_refusals(reply: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the nodule larger than 1 cm?")
+    assert (a.choice, a.refusal, a.sure) == (None, True, False)
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("The radiograph is out of focus, but the nodule looks larger than 1 cm: yes.", "yes"),
+    ("The film is overexposed, which makes the nodule's margin difficult to evaluate; still, I'd say yes.", "yes"),
+])
+def test_a_guess_after_batch_11s_image_faults_keeps_the_refusal_flag(reply: str, choice: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the nodule larger than 1 cm?")
+    assert (a.choice, a.refusal, a.sure) == (choice, True, False)
+
+
+@pytest.mark.parametrize("reply", [
+    "The surrounding consolidation makes the nodule hard to assess, but it measures 14 mm: yes.",  # no image fault
+    "The nodule is too small for a biopsy, but it measures 14 mm: yes.",  # the nodule, not the image
+    "I'd need the full history to plan follow-up; it measures 14 mm, so yes.",  # not the image
+    "I'm comfortable saying yes: it measures 14 mm.",
+])
+def test_what_only_sounds_like_batch_11s_declines_is_no_refusal(reply: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the nodule larger than 1 cm?")
+    assert (a.choice, a.refusal) == ("yes", False)
+
+
+def test_an_escape_chosen_for_a_question_that_cannot_be_answered_is_no_refusal() -> None:
+    a = extract("A: this is a head CT, not a cystogram, so reflux can't be assessed as asked.", "choice", ABCD,
+                UNSUITABLE)
+    assert (a.choice, a.refusal, a.sure) == ("A", False, True)
+    b = extract("I cannot open the image, so A.", "choice", ABCD, UNSUITABLE)  # the image missing still declines
+    assert (b.choice, b.refusal) == ("A", True)
+
+
+@pytest.mark.parametrize("reply,refusal", [
+    ("Yes, it's enlarged. Then again, an AP film magnifies the heart - I can't decide.", False),  # after a reversal
+    ("No. Yes. I can't decide.", True),  # no reasoning to doubt: a decline
+    ("Yes, it's enlarged. Then again, I can't decide without a PA film.", True),  # what it lacks
+])
+def test_i_cannot_decide_after_a_self_correction_is_a_doubt_not_a_decline(reply: str, refusal: bool) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the heart enlarged?")
+    assert (a.choice, a.refusal) == (None, refusal)
+
+
+@pytest.mark.parametrize("reply,question", [
+    ("No. A fracture line is seen through the radial styloid.", "Is there a fracture?"),
+    ("No. A break in the cortex is evident at the ulnar styloid.", "Is there a fracture?"),  # its sign
+    ("Yes, spleen contour smooth and size normal.", "Is the spleen enlarged?"),  # an organ's adjective asked
+    ("Yes. No mass, bleed or hydrocephalus.", "Does this CT show any abnormality?"),  # a list after "No"
+    ("The fragments show 5 mm of step-off. Final answer: no.", "Is the fracture displaced?"),  # the sign of it
+])
+def test_batch_11s_yes_no_words_against_their_own_findings_name_none(reply: str, question: str) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.sure) == (None, False)
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ("No. A nutrient canal is visible, not a fracture.", "Is there a fracture?", "no"),  # another thing
+    ("Yes, spleen enlarged to 15 cm, contour smooth.", "Is the spleen enlarged?", "yes"),  # a finding first
+    ("Yes. A bleed is seen; no mass or hydrocephalus.", "Does this CT show any abnormality?", "yes"),
+    ("The fragments show no step-off. Final answer: no.", "Is the fracture displaced?", "no"),
+    ("Yes, the liver is normal in size.", "Is the liver normal in size?", "yes"),  # the question asks about normal
+])
+def test_batch_11s_yes_no_words_their_findings_agree_with_stand(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+FLUID = ("Free fluid is present", "No free fluid")
+SIDES = ("Left", "Right", "Both sides", "Neither side")
+
+
+@pytest.mark.parametrize("reply,options,choice", [
+    ("There is an anechoic band in the hepatorenal recess, which is free fluid. Answer: B", FLUID, None),
+    ("There is an anechoic band in the hepatorenal recess, which is free fluid. Answer: A", FLUID, "A"),
+    ("A meniscus of fluid sits at the right base. Answer: A", SIDES, None),  # the body places it on the right
+    ("A meniscus of fluid sits at the right base. Answer: B", SIDES, "B"),
+    ("The left lung is clear. Answer: B", SIDES, "B"),  # a side called clear places nothing
+    ("Fluid at the right base and at the left base. Answer: C", SIDES, "C"),
+])
+def test_batch_11s_closings_against_the_body(reply: str, options: tuple[str, ...], choice: str | None) -> None:
+    question = "Does this image show free fluid in the hepatorenal recess?" if options == FLUID else \
+        "Which side shows the pleural effusion?"
+    assert extract(reply, "choice", ABCD[:len(options)], options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("C - pneumonia. Although, looking at the film again, I'm no longer certain it isn't atelectasis.", None),
+    ("C - pneumonia. Although, looking at it again, I'm no longer confident.", None),
+    ("C - pneumonia. Looking at it again, the air bronchograms confirm it.", "C"),  # the answer kept
+])
+def test_a_self_correction_ending_in_doubt_after_a_letter(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, DX)
+    assert a.choice == choice and not a.sure
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ("Blue looks hazy in the background; red is closer.", "Which dot is closer to the lens? (red or blue)", "red"),
+    ("Blue is closer; red lies deepest.", "Which dot lies deepest? (red or blue)", "red"),  # the asked sense
+])
+def test_a_label_question_asked_with_a_comparative_is_answered_by_it(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "label", ("red", "blue"), (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ("No, the right side is clear; the effusion is on the left.", "Is the pleural effusion on the right side?", "no"),
+    ("Yes, the right side holds the effusion.", "Is the pleural effusion on the right side?", "yes"),
+    ("Dorsoplantar projection of the left foot.", "Is this an X-ray of the foot?", "yes"),  # a projection: X-ray
+    ("Dorsoplantar projection of the left foot.", "Is this an MRI of the foot?", "no"),
+])
+def test_batch_11s_subject_shapes(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+def test_a_suggested_answer_that_stands_is_agreed_with() -> None:
+    assert extract("The suggested diagnosis stands.", "choice", ABCD, DX, suggested="B").choice == "B"
+    assert extract("The physician's answer doesn't stand; it is C.", "choice", ABCD, DX, suggested="B").choice == "C"
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ("[INST] <image>\nIs the heart enlarged? [/INST] Yes, the CTR is 0.6.", "Is the heart enlarged?", "yes"),
+    ("USER: <image>\nIs the heart enlarged?\nASSISTANT: No.", "Is the heart enlarged?", "no"),
+    ("[INST] <image>\nIs the heart enlarged? [/INST]", "Is the heart enlarged?", None),  # the question, no answer
+])
+def test_an_echoed_user_turn_is_not_the_reply(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    ('{"splenomegaly": true}', "Is there splenomegaly?", "yes"),
+    ('```json\n{"pleural_effusion": false}\n```', "Is there a pleural effusion?", "no"),
+    ('{"right_effusion": false}', "Is there a pleural effusion on the left?", None),  # not what is asked
+    ('{"effusion": false, "pneumothorax": true}', "Is there a pleural effusion?", "no"),  # the field asked about
+    ('{"pneumothorax": true, "cardiomegaly": false}', "Is there a pleural effusion?", None),  # none asked about
+    ('{"effusion": false, "pleural_effusion": true}', "Is there a pleural effusion?", None),  # two asked about
+])
+def test_an_unasked_json_boolean_named_after_the_question(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("Air bronchograms are present, including in the lingula. So pneumonia, C.", "C"),
+    ("Pneumonia usually causes fever, including in the elderly.", None),  # a general statement, no letter
+])
+def test_a_closing_verdict_ending_with_its_letter_is_no_general_statement(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, DX).choice == choice

@@ -323,7 +323,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     "no": ("没有",),
     "is": ("ist", "est", "es", "lautet", "是"),
 }
-_JOINERS = {"und": "and", "et": "and", "y": "and", "e": "and", "oder": "or", "ou": "or", "o": "or"}
+_JOINERS = {"und": "and", "et": "and", "y": "and", "e": "and", "oder": "or", "ou": "or", "o": "or",
+            # batch 11: Dutch, Turkish, Russian
+            "en": "and", "of": "or", "ve": "and", "veya": "or", "ya da": "or", "и": "and", "или": "or"}
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
@@ -374,7 +376,8 @@ def translate(text: str, yesno: bool = False) -> str:
         if m and not (m.group(1).casefold() == "si" and re.match(r"\s+\w", t[m.end():])):  # Spanish "si ..." = if
             t = t[:m.start(1)] + yn[m.group(1).casefold()] + " " + t[m.end(1):]
             # "Ja und nein", "Oui et non", "Sí o no": the second word too
-            t = re.sub(r"(?i)\A(\W*(?:yes|no)\s*)(and|or|und|oder|et|ou|y|o|e|/|,)(\s*)([^\W\d_]+)",
+            t = re.sub(r"(?i)\A(\W*(?:yes|no)\s*)(and|or|und|oder|et|ou|veya|ve|ya\s+da|y|of|o|en|e|или|и|/|,)(\s*)"
+                       r"([^\W\d_]+)",
                        lambda x: x.group(1) + _JOINERS.get(x.group(2).casefold(), x.group(2)) + x.group(3)
                        + yn.get(x.group(4).casefold(), x.group(4)), t)
     if yesno:  # a sentence that is only a yes/no word of another language, anywhere: "胆总管扩张. 是."

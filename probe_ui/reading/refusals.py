@@ -205,7 +205,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b(?:rotated|underpenetrated|under-penetrated|overpenetrated|over-penetrated|underexposed|overexposed|"
      r"under-exposed|over-exposed|out\s+of\s+focus|blurr(?:y|ed)|grainy|noisy|pixelated|cropped|motion\s+artefact|"
      r"motion\s+artifact)\b[^.;!?\n]{0,40}?\b(?:which|that|this|it)\s+makes?\s+(?:it\s+|the\s+|them\s+)?"
-     r"(?:[\w\-]+\s+){0,3}?(?:hard|difficult|impossible)\s+to\s+" + _JUDGE + r"\b",
+     r"(?:[\w\-']+\s+){0,3}?(?:hard|difficult|impossible)\s+to\s+" + _JUDGE + r"\b",
      "The radiograph is underexposed, which makes the lung bases difficult to judge."),
     # batch 7: the image said to be insufficient for the question, in other words than "detail"
     ("image-insufficient",

@@ -15,7 +15,7 @@ from typing import Any
 from probe_ui.reading import overlap
 from probe_ui.reading.item import Item
 
-__all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "structured_label"]
+__all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "structured_label"]
 
 #: the one field a structured reply carries
 ANSWER_FIELD = "answer"
@@ -58,22 +58,32 @@ def _json_object(text: str) -> dict[str, Any] | None:
 
 
 def boolean_field_label(text: str, item: Item) -> str | None:
-    """Yes/no items: the answer of a reply that is a JSON object written unasked with one boolean field whose name
+    """Yes/no items: the answer of a reply that is a JSON object written unasked with a boolean field whose name
     says what the question asks (batch 11: ``{"left_kidney_mass": false}`` to "Is a mass present in the left
-    kidney?" is no): every word of the field's name is a word of the question (stems compared), and it names the
-    question's finding or subject. None for any other reply, a field naming what the question does not ask
-    (``{"right_kidney_mass": false}``), or several booleans."""
+    kidney?" is no): every word of the field's name is a word of the question (stems compared). None for any other
+    reply, when no field names what the question asks (``{"right_kidney_mass": false}``), or when several do."""
     if item.kind != "yesno" or not item.aliases or not item.question or "{" not in text:
         return None
     value = _json_object(text)
     if value is None:
         return None
-    flags = [(k, v) for k, v in value.items() if isinstance(v, bool)]
+    asked = {overlap.stem(w) for w in re.findall(r"[^\W\d_]+", item.question)}
+    flags = [flag for key, flag in value.items() if isinstance(flag, bool) and _names_asked(key, asked)]
     if len(flags) != 1:
         return None
-    key, flag = flags[0]
-    words = [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key) if w]
-    asked = {overlap.stem(w) for w in re.findall(r"[^\W\d_]+", item.question)}
-    if len(words) < 1 or any(overlap.stem(w) not in asked for w in words if w.casefold() not in ("is", "has")):
-        return None
-    return item.aliases["yep" if flag else "nope"]
+    return item.aliases["yep" if flags[0] else "nope"]
+
+
+def _names_asked(key: str, asked: set[str]) -> bool:
+    """Whether every word of a field's name ("left_kidney_mass", "pleuralEffusion") is a word of the question."""
+    words = [w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key) if w and w.casefold() not in ("is", "has")]
+    return bool(words) and all(overlap.stem(w) in asked for w in words)
+
+
+def boolean_fields(text: str) -> bool:
+    """Whether the reply is a JSON object with a boolean field: read by :func:`boolean_field_label` or not at all
+    (``{"effusion": false, "pneumothorax": true}`` does not say "pneumothorax" as a sentence would)."""
+    if "{" not in text:
+        return False
+    value = _json_object(text)
+    return value is not None and any(isinstance(v, bool) for v in value.values())

@@ -279,7 +279,7 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
     if "ctr" in t.lower() or "thoracic" in t.lower():
         t = _CTR.sub(_ctr, t)
     if any(w in t.lower() for w in ("hepatic", "spleen", "splenic", "enhancement", "calci", "dens", "opaci", "grow",
-                                    "enlarg", "expan", "increase", "progress", "worsen")):
+                                    "enlarg", "expan", "increase", "progress", "worsen", "cortic", "cortex")):
         for pattern, term in _SIGNS:
             t = pattern.sub(term, t)
     words, abbrev, first = _synonym_words()

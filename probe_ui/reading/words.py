@@ -133,7 +133,7 @@ def _finding_stated(clause: str, question: str, after_word: bool = False) -> set
 
 
 # a clause whose subject, the asked finding, is said to be seen: "A cortical break is visible at the distal fibula."
-_SEEN = re.compile(r"(?i)[ \t]*(?:(?:an?|the)[ \t]+)?((?:[\w\-]+[ \t]+){0,2}?[\w\-]+)[ \t]+(?:is|are)[ \t]+"
+_SEEN = re.compile(r"(?i)[ \t]*(?:(?:an?|the)[ \t]+)?((?:[\w\-]+[ \t]+){0,3}?[\w\-]+)[ \t]+(?:is|are)[ \t]+"
                    r"(?:clearly[ \t]+|also[ \t]+|well[ \t]+)?(?:visible|seen|present|evident|identified|noted|"
                    r"demonstrated|shown|depicted|apparent)\b")
 
