@@ -100,15 +100,16 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     # issue 46: a sure reading is never a wrong option, nor a reading of a reply that names no single answer
     assert total["sure_wrong"] == 0 and total["sure_over_read"] == 0
     # 90 % of the definite replies read sure and right on batches 1-7 (89.7 % of batches 1-6 when sure readings were
-    # introduced, 90.3 % after batch 7's fixes, 90.2 % after batch 8's, 90.05 % after batch 9's and batch 10's); batch
-    # 8, rich in reversals, negated options and refusals that still name an option (never sure by design), brings the
-    # whole corpus to 89.1 %: a floor a little below that for it
+    # introduced, 90.3 % after batch 7's fixes, 90.2 % after batch 8's, 90.05 % after batches 9's, 10's and 11's);
+    # batch 8, rich in reversals, negated options and refusals that still name an option (never sure by design), brings
+    # the whole corpus to 89.5 %: a floor a little below that for it
     early = bench.summarise([r for r in rows if r["batch"] <= 7])["total"]
     assert early["sure_right"] >= bench.GOAL_SURE * early["definite"], early
     assert total["sure_right"] >= 0.87 * total["definite"]
-    # batches 9 and 10 are written in the proportions models write replies: there issue 46's 90 % target holds on
-    # each alone (batch 10: 91.0 % held out, 91.5 % after its fixes), and no sure reading is wrong or over-read
-    for batch in (9, 10):
+    # batches 9, 10 and 11 are written in the proportions models write replies: there issue 46's 90 % target holds on
+    # each alone (batch 10: 91.0 % held out, 91.5 % after its fixes; batch 11: 89.1 % held out with 8 sure errors,
+    # 92.4 % after its fixes), and no sure reading is wrong or over-read
+    for batch in (9, 10, 11):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["sure_right"] >= bench.GOAL_SURE * natural["definite"], (batch, natural)
         assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, (batch, natural)
