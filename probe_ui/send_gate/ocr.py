@@ -1,16 +1,19 @@
 """The OCR engine behind the send gate: RapidOCR (PP-OCRv4 detection and recognition on onnxruntime).
 
 Why this engine (measured on tests/burned_in.py's set, 64 images of 256-768 px, 67 identifying texts, 32 clean
-images; one CPU core: ``OMP_NUM_THREADS=1`` and the engine's own thread options at 1; CPU ms per image, the machine
-shared with other work, so wall times ran 1.5-3x higher). The same rules (:mod:`probe_ui.send_gate.patterns`)
+images; one CPU core: ``OMP_NUM_THREADS=1`` and the engine's own thread options at 1; CPU ms per image, as the machine
+was shared with other work; wall times matched them within 5 %). The same rules (:mod:`probe_ui.send_gate.patterns`)
 read both engines' text:
 
-=============================================== ============ ============= ======================
-engine                                          texts caught clean flagged  CPU ms / image (p95)
-=============================================== ============ ============= ======================
-rapidocr-onnxruntime 1.4.4, onnxruntime 1.32    67/67 (100 %)0/32 (0 %)    FIGURE_RT
-tesseract 5.3.0 (Debian), image_to_data         33/67 (49 %) 0/32 (0 %)    FIGURE_TT
-=============================================== ============ ============= ======================
+============================================ ============= ============= ====================
+engine                                       texts caught  clean flagged CPU ms / image (p95)
+============================================ ============= ============= ====================
+rapidocr-onnxruntime 1.4.4, onnxruntime 1.32 67/67 (100 %) 0/32 (0 %)    301 (656)
+tesseract 5.3.0 (Debian), TSV, --psm 11      33/67 (49 %)  0/32 (0 %)    274 (452)
+============================================ ============= ============= ====================
+
+RapidOCR: 512 px images 265 ms on average; the larger images (640, 768 px) raise the mean. Tesseract lost most
+text on bright anatomy and most small text; it would need its own preprocessing to compete.
 
 presidio-image-redactor itself was not run: it reads the text through the same tesseract, and its analyzer needs
 a spaCy model downloaded at run time, which this project cannot do offline; the tesseract row is the OCR it would
