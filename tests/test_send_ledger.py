@@ -146,8 +146,9 @@ def test_audit_verify_passes_on_a_fresh_store_and_names_the_row_changed_with_sql
     assert code == 0 and "3 rows" in out
     code, out, _ = run_cli(capsys, "audit", "show", "--db", str(db), "--user", "boyd")
     assert code == 0 and "boyd" in out and "blocked" in out and "ames" not in out and out.strip().endswith("1 row")
-    code, _, err = run_cli(capsys, "audit", "show", "--db", str(db), "--since", "yesterday")
-    assert code != 0 and "--since 'yesterday'" in err
+    with pytest.raises(SystemExit) as bad:
+        run_cli(capsys, "audit", "show", "--db", str(db), "--since", "yesterday")
+    assert bad.value.code == 2 and "--since 'yesterday': give a date or time" in capsys.readouterr().err
     with store.engine.begin() as c:  # someone edits the second row quietly
         c.execute(sa.update(send_ledger).where(send_ledger.c.id == 2).values(verdict="sent"))
     code, out, _ = run_cli(capsys, "audit", "verify", "--db", str(db))
@@ -157,3 +158,36 @@ def test_audit_verify_passes_on_a_fresh_store_and_names_the_row_changed_with_sql
         c.execute(sa.delete(send_ledger).where(send_ledger.c.id == 1))
     code, out, _ = run_cli(capsys, "audit", "verify", "--db", str(db))
     assert code == 1 and "broken at row 2" in out and "does not follow the row before it" in out
+
+
+@pytest.mark.slow
+def test_with_the_ocr_engine_a_burned_in_image_never_leaves_and_clean_ones_go_byte_for_byte(
+        tmp_path: Path, fake_openai, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's check, with the real OCR engine: `batch --send-gate block` against the loopback server (given
+    explicitly, the gate applies to this trusted host too): the images with a name, a birth date or a record number
+    burned in are never sent, each clean one (with its "L", "AP" or measurement labels) is sent byte for byte."""
+    from burned_in import make_set
+    from helpers import require_module
+
+    require_module("rapidocr_onnxruntime", 'pip install -e ".[ocr]"')
+    cases = make_set()
+    chosen = [c for c in cases if not c.clean][:3] + [c for c in cases if c.clean][:3]
+    items = []
+    for c in chosen:
+        (tmp_path / f"{c.name}.png").write_bytes(c.image.png)
+        items.append({"id": c.name, "image": f"{c.name}.png", "question": "Is there a nodule?", "answer": "yes"})
+    (tmp_path / "p.yaml").write_text(yaml.safe_dump({"items": items}))
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")
+    fake_openai.answer = "No"
+    db = tmp_path / "g.db"
+    code, out, err = run_cli(capsys, "batch", str(tmp_path / "p.yaml"), "-m", "openai/fake-vlm", "--db", str(db),
+                             "--no-progress", "--run", "g", "--send-gate", "block")
+    assert code == 1 and "3 new, 3 errors" in out, (out, err)
+    assert err.count("burned-in text at") >= 1 and "not sent" in err
+    sent = {_image(r.body) for r in fake_openai.chat_requests}
+    assert sent == {c.image.png for c in chosen if c.clean}  # byte for byte, and nothing else
+    for c in chosen:
+        if not c.clean:  # never in a request, and the reason names where, never what
+            for t in c.identifying:
+                assert t.text not in err and t.text not in out

@@ -213,7 +213,7 @@ def send_gate_args(p: Any) -> None:
                    help="what to do with an image that carries burned-in identifying text (a name, a date, a record "
                         "number) before it leaves: block (the cell fails, nothing is sent), redact (the text is "
                         "covered and the covered image is sent), warn, or off. Default: block for hosts that are "
-                        "not trusted when the OCR extra is installed (pip install -e \".[ocr]\"); given here, it "
+                        "not trusted when the OCR extra is installed (README: the send gate); given here, it "
                         "applies to trusted hosts too. Also PROBE_UI_SEND_GATE")
     p.add_argument("--trusted-hosts", default=None, metavar="HOSTS",
                    help="comma-separated hosts (or *.domain) that are the site's own: no send gate by default and no "

@@ -49,6 +49,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                        args.endpoint_hosts)
     except ServeError as exc:
         raise UsageError(str(exc)) from None
+    from probe_ui.send_gate.ocr import INSTALL_HINT
     from probe_ui.send_gate.policy import GateError, ocr_available
     from probe_ui.send_gate.server import set_server_policy
 
@@ -57,7 +58,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except GateError as exc:
         raise UsageError(str(exc)) from None
     if not ocr_available() and policy.mode != "off":
-        print("probe-ui: the send gate is missing (pip install -e \".[ocr]\"): images sent to hosted APIs are not "
-              "checked for burned-in names, dates or record numbers", flush=True)
+        print(f"probe-ui: the send gate is missing ({INSTALL_HINT}): images sent to hosted APIs are not checked "
+              "for burned-in names, dates or record numbers", flush=True)
     launch(opts)
     return 0

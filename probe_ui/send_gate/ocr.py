@@ -19,9 +19,10 @@ presidio-image-redactor itself was not run: it reads the text through the same t
 a spaCy model downloaded at run time, which this project cannot do offline; the tesseract row is the OCR it would
 have had. RapidOCR's models (about 15 MB) ship inside its wheel: nothing is downloaded at run time.
 
-The extra: ``pip install -e ".[ocr]"``. rapidocr-onnxruntime declares ``opencv-python``, a second OpenCV beside
-the ``opencv-python-headless`` probe-ui already has (both install ``cv2``); it runs on the headless one alone, so
-.ci/run installs it with ``--no-deps`` and then the extra's other packages (pyproject.toml says how).
+The extra: :data:`INSTALL_HINT`. rapidocr-onnxruntime declares ``opencv-python``, a second OpenCV beside the
+``opencv-python-headless`` probe-ui already has (both install ``cv2``; the GUI one needs libGL); it runs on the
+headless one alone, so the ``ocr`` extra holds its other dependencies and rapidocr is installed with ``--no-deps``
+(pip installs ``opencv-python`` with any extra that names rapidocr, even one installed before without it).
 
 The engine is loaded lazily, once per process, under a lock, the first time a gate runs (about a second); calls go
 through the same lock (one onnxruntime thread each, so a gate never takes more than one core). Without the extra,
@@ -41,7 +42,7 @@ from probe_ui.errors import ProbeUIError
 
 #: the import name of the engine (the ``ocr`` extra) and how to install it
 ENGINE_MODULE = "rapidocr_onnxruntime"
-INSTALL_HINT = 'pip install -e ".[ocr]"'
+INSTALL_HINT = 'pip install -e ".[ocr]" && pip install --no-deps "rapidocr-onnxruntime>=1.4.4,<1.5"'
 #: detection runs on the image scaled so that its longer side is at most this (measured: see detect.py)
 DET_MAX_SIDE = 512
 #: text lines read with a lower confidence than this are dropped (the engine's default)

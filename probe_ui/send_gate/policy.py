@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from probe_ui.errors import ProbeUIError
+from probe_ui.send_gate.ocr import INSTALL_HINT
 
 if TYPE_CHECKING:
     from probe_ui.images import CanonicalImage
@@ -164,8 +165,7 @@ class GatePolicy:
             return Decision("", untrusted, hosts)
         if self.mode is not None:
             if not self._available():
-                raise GateError(f"--send-gate {self.mode} needs the OCR extra, which is not installed: "
-                                "pip install -e \".[ocr]\"")
+                raise GateError(f"--send-gate {self.mode} needs the OCR extra, which is not installed: {INSTALL_HINT}")
             return Decision(self.mode, untrusted, hosts)
         if not untrusted:
             return Decision("", False, hosts)
@@ -179,8 +179,8 @@ class GatePolicy:
         missing = [m.name for m in models if self.decide(m).missing]
         if not missing:
             return []
-        return [f"the send gate is missing (pip install -e \".[ocr]\"): images to {', '.join(missing)} leave without "
-                "a check for burned-in text"]
+        return [f"the send gate is missing ({INSTALL_HINT}): images to {', '.join(missing)} leave without a check "
+                "for burned-in text"]
 
 
 @dataclass

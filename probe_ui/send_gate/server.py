@@ -12,6 +12,7 @@ import os
 from html import escape
 from typing import Any
 
+from probe_ui.send_gate.ocr import INSTALL_HINT
 from probe_ui.send_gate.policy import POLICIES, POLICY_ENV, TRUSTED_ENV, GatePolicy, ocr_available, parse_trusted
 
 #: the policy choices the admin panel offers ("default": block for hosts that are not trusted, with the extra)
@@ -49,7 +50,7 @@ def policy_words(policy: GatePolicy | None = None) -> str:
             "off": "check nothing (requests to hosts that are not trusted are still on the ledger)"}[p.mode]
     hosts = ", ".join(p.trusted_hosts) or "none besides this machine"
     missing = "" if installed else (" <b>The send gate is missing</b>: install it with "
-                                    "<code>pip install -e \".[ocr]\"</code>.")
+                                    f"<code>{escape(INSTALL_HINT)}</code>.")
     return (f"<div class='pu-note' id='models-gate-words'>Send gate: {escape(what)}. Trusted hosts: "
             f"{escape(hosts)}.{missing}</div>")
 
