@@ -153,7 +153,7 @@ async def _ask_all(store: Store, run_id: int, seed: int, model: ModelConfig, row
             summary.cached += 1
         else:
             async with limit:
-                resp = await ask(provider, req)
+                resp = await ask(provider, req, pool.pacings.get(model.name))  # rate limits waited out
         row = call_row(run_id, str(r["variant_id"]), model, req, resp)
         if resp.error is None:
             got = parse_fallback(resp.text, kind, labels, options)

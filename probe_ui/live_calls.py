@@ -34,7 +34,7 @@ from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from probe_ui.providers import shared_clients
+from probe_ui.providers import rate_control, shared_clients
 from probe_ui.providers.base import ModelConfig, Provider
 from probe_ui.runner.execute import CallLimit, ProviderPool
 
@@ -50,6 +50,8 @@ DEFAULT_LIVE_LIMIT = 200
 LIVE_LIMIT_ENV = "PROBE_UI_LIVE_LIMIT"
 #: a Retry-After longer than this is taken as this (a server asking for an hour is not worth a frozen page)
 MAX_PAUSE_S = 60.0
+#: a live call's cells fail once their server has refused every request (429) for this long (a batch waits 10 min)
+LIVE_RATE_LIMIT_WAIT_S = 60.0
 T = TypeVar("T")
 
 
@@ -181,16 +183,8 @@ _lock = threading.Lock()
 
 def where_of(provider: Provider, config: ModelConfig) -> str:
     """The server a model's calls go to, as the limit is keyed: its base URL(s), else the SDK's own variable,
-    else the provider's default host."""
-    url = config.base_url
-    if isinstance(url, (tuple, list)):
-        return " ".join(url)
-    if url:
-        return str(url)
-    env = getattr(provider, "sdk_base_url_env", None)
-    if env and os.environ.get(env):
-        return os.environ[env]
-    return str(getattr(provider, "default_base_url", None) or f"{config.provider} (default server)")
+    else the provider's default host (:func:`probe_ui.providers.rate_control.server_of`)."""
+    return rate_control.server_of(provider, config)
 
 
 def limit_for(provider: Provider, config: ModelConfig) -> FairLimit:
@@ -212,7 +206,7 @@ class LivePool(ProviderPool):
     keeps its own limit, as in a batch."""
 
     def __init__(self, owner: str, user: str | None = None, calls: dict[str, int] | None = None) -> None:
-        super().__init__(None)
+        super().__init__(None, LIVE_RATE_LIMIT_WAIT_S)
         self.owner, self.user = owner, user or ""
         self.calls = calls or {}  # calls per model in this probe: no more workers than that
         self._imports: dict[str, asyncio.Future[Any]] = {}
@@ -237,6 +231,14 @@ class LivePool(ProviderPool):
         limit.users.add(self.user)
         capacity = max(1, min(limit.capacity, self.calls.get(model.name, limit.capacity)))
         return _Slot(limit, self.owner, self._sdk_ready(provider)), capacity
+
+    def pacing_of(self, provider: Provider, model: ModelConfig) -> rate_control.Pacing | None:
+        """The server's rate controller, shared with batches, its ceiling the live limit of the server (not this
+        probe's calls to one model: the probe's other models share it)."""
+        if self.is_local(provider) or not provider.takes_url:
+            return None
+        ceiling = limit_for(provider, model).capacity
+        return rate_control.Pacing(rate_control.control_for(provider, model, ceiling), self.rate_limit_wait_s)
 
 
 # ---- the shared event loops -----------------------------------------------------------------------------------

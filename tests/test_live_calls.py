@@ -189,14 +189,13 @@ def test_a_cancelled_wait_gives_its_place_back():
 
 
 def test_retry_after_holds_back_new_calls_to_that_server(store, ct, fake_openai):
+    # max_retries 0 is no retry of a real error; a rate-limit refusal is still waited out as the server asks and sent
+    # again (issue 50, probe_ui.providers.rate_control): the card is answered, not failed
     extra = models(fake_openai, ("a",), options={"max_retries": 0})
     fake_openai.fail(429, retry_after=1.0)
     first = finish(live.run_live(store, variants(ct, "first?", 0), list(extra), extra_models=extra,
                                  use_cache=False))
-    assert "429" in (first.cards[0].error or "")
-    second = finish(live.run_live(store, variants(ct, "second?", 0), list(extra), extra_models=extra,
-                                  use_cache=False))
-    assert second.cards[0].status == "answered"
+    assert first.cards[0].status == "answered"
     rejected, retried = fake_openai.chat_requests
     assert retried.received_at - rejected.received_at >= 0.9  # the server's Retry-After, not at once
 

@@ -30,7 +30,13 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
                    help="provider/model or a catalogue name; repeat for several models side by side")
     db_args(b)
     b.add_argument("--seed", type=seed_arg, default=0, help="seed for perturbations and sampling baselines (default 0)")
-    b.add_argument("--concurrency", type=int, default=None, help="requests in flight per model")
+    b.add_argument("--concurrency", type=int, default=None,
+                   help="the most requests in flight per provider (a ceiling: fewer leave while its server "
+                        "refuses requests with 429, and as many as its rate allows)")
+    b.add_argument("--rate-limit-wait", type=float, default=None, metavar="SECONDS",
+                   help="how long a server may refuse every request (429, 503 with Retry-After) before the cells "
+                        "still waiting for it fail, saying so (default 600 = 10 min); until then rate-limit "
+                        "refusals are waited out as the server asks and sent again, never counted as failures")
     b.add_argument("--prompt", default=None, help="prompt template for all items it fits (default: per kind)")
     b.add_argument("--suite", action="append", default=[], metavar="NAME",
                    help="add a stress suite's variants to every item (see 'probe-ui perturbations'); repeatable")
@@ -80,6 +86,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
     if args.concurrency is not None and args.concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
+    if args.rate_limit_wait is not None and not args.rate_limit_wait >= 0:
+        raise UsageError("--rate-limit-wait must be a number of seconds, 0 or more")
     if args.confidence:
         if args.answer_format not in ("free", "confidence"):
             raise UsageError(f"--confidence asks for free text with a confidence line; --answer-format "
@@ -95,7 +103,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
                        prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
                        judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
                        progress=not args.no_progress, shard=shard, extend=args.extend, on_change=_say_change,
-                       answer_format=args.answer_format, gate=gate)
+                       answer_format=args.answer_format, gate=gate, rate_limit_wait_s=args.rate_limit_wait)
     for w in result.warnings:
         log.warning(w)
     for e in result.item_errors:

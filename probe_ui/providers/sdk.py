@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from probe_ui import redact
-from probe_ui.providers import shared_clients
+from probe_ui.providers import rate_control, shared_clients
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
 
 #: sent as the key to servers that need none (vLLM, Ollama, LM Studio, a local proxy accept anything)
@@ -306,6 +306,7 @@ class SDKProvider(Provider):
         retriable = False
         status: int | None = None
         retry_after: str | None = None
+        quota = False
         refused = next((e for e in _chain(exc) if isinstance(e, ReplyRefused)), None)
         if refused is not None:  # raised while reading the body (the SDK may have wrapped it)
             message = str(refused)
@@ -330,7 +331,9 @@ class SDKProvider(Provider):
             retriable = kind in RETRIABLE_STREAM_ERRORS
         elif isinstance(exc, sdk.APIStatusError):
             status = exc.status_code
-            retry_after = exc.response.headers.get("retry-after")
+            wait = shared_clients.retry_after_s(exc.response.headers)
+            retry_after = None if wait is None else f"{wait:g}"
+            quota = status == 429 and "insufficient_quota" in (_error_type(exc.body), _error_code(exc.body))
             message, retriable = status_message(status, retries, error_detail(exc, secrets))
         elif isinstance(exc, sdk.APIResponseValidationError):
             message = f"malformed response: {exc.message}"
@@ -346,6 +349,7 @@ class SDKProvider(Provider):
         # extras the runner may use (not part of the base protocol)
         error.status = status  # type: ignore[attr-defined]
         error.retry_after = retry_after  # type: ignore[attr-defined]
+        error.quota = quota  # type: ignore[attr-defined]  # a 429 for a spent quota: waiting does not help
         return error
 
 
@@ -398,6 +402,11 @@ def _capped_class(base: type) -> type:
                     raise
                 raise failure from exc.__cause__
             try:
+                watch = rate_control.WATCH.get()
+                if watch is not None:  # a paced call: rate-limit refusals are retried by the caller, not the SDK
+                    if rate_control.is_refusal(response.status_code, response.headers):
+                        response.headers["x-should-retry"] = "false"
+                    watch(response.status_code, response.headers)
                 encoding = response.headers.get("content-encoding", "").strip().lower()
                 if encoding not in ("", "identity", "gzip", "x-gzip"):
                     raise ReplyRefused(f"the reply is compressed as {encoding!r}, which is not accepted; refused")
@@ -513,6 +522,12 @@ def _error_type(body: Any) -> str | None:
     error = body.get("error") if isinstance(body, dict) else None
     kind = error.get("type") if isinstance(error, dict) else None
     return kind if isinstance(kind, str) else None
+
+
+def _error_code(body: Any) -> str | None:
+    error = body.get("error") if isinstance(body, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    return code if isinstance(code, str) else None
 
 
 def error_detail(exc: Any, secrets: frozenset[str]) -> str:

@@ -128,7 +128,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
               on_progress: Callable[[int, int, BatchResult], None] | None = None,
               cancel: threading.Event | None = None, shard: tuple[int, int] | None = None,
               extend: bool = False, on_change: Callable[[RunChange], None] | None = None,
-              user: str | None = None, answer_format: str = "free", gate: GatePolicy | None = None) -> BatchResult:
+              user: str | None = None, answer_format: str = "free", gate: GatePolicy | None = None,
+              rate_limit_wait_s: float | None = None) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
     ``gate``: the send gate's policy (:mod:`probe_ui.send_gate.policy`; None: ``--send-gate`` / the environment's
     default), checked for every model before anything is asked.
@@ -138,6 +139,10 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     request asks for its answer, recorded in the run's settings like the temperature: "json" sends each model the
     item's answer schema in its provider's way (:mod:`probe_ui.providers.answer_format`); a model whose provider
     cannot honour it is refused before anything is asked.
+
+    ``rate_limit_wait_s`` (``--rate-limit-wait``; None: 10 min): how long a server may refuse every request (429)
+    before the cells still waiting for it fail; until then refusals are waited out and sent again
+    (:mod:`probe_ui.providers.rate_control`), not counted as failures.
 
     A run that exists is planned whole (:mod:`probe_ui.run_identity`): every preset, model and suite it was ever
     asked, plus this batch's. A batch that would add models, suites or presets to it raises
@@ -213,7 +218,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         result = _run_locked(store, presets, models, name, seed, settings, concurrency=concurrency, prompt=prompt,
                              suites=suites, samples=samples, temperature=temperature, judge_cfg=judge_cfg,
                              use_cache=use_cache, progress=progress, on_progress=on_progress, cancel=cancel,
-                             shard=shard, user=user, answer_format=answer_format, gate=gate)
+                             shard=shard, user=user, answer_format=answer_format, gate=gate,
+                             rate_limit_wait_s=rate_limit_wait_s)
     result.warnings[:0] = gate_warnings
     result.change = change
     return result
@@ -270,7 +276,8 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
                 suites: tuple[str, ...] | list[str], samples: int, temperature: float | None, judge_cfg: Judge | None,
                 use_cache: bool, progress: bool, on_progress: Callable[[int, int, BatchResult], None] | None,
                 cancel: threading.Event | None, shard: tuple[int, int] | None, user: str | None = None,
-                answer_format: str = "free", gate: GatePolicy | None = None) -> BatchResult:
+                answer_format: str = "free", gate: GatePolicy | None = None,
+                rate_limit_wait_s: float | None = None) -> BatchResult:
     """:func:`run_batch` once it holds the run."""
     run = store.ensure_run(name, seed, settings, created_by=user)
     result = BatchResult(run=run)
@@ -301,7 +308,8 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
     show()
     try:
         asyncio.run(execute_run(store, run, PlannedCells(plan), concurrency, on_result, use_cache=use_cache,
-                             judge=judge_cfg, cancel=cancel, gate=gate, user=user))
+                             judge=judge_cfg, cancel=cancel, gate=gate, user=user,
+                             rate_limit_wait_s=rate_limit_wait_s))
     finally:
         show()
         bar.close()

@@ -26,18 +26,24 @@ from probe_ui.providers.base import (
     Response,
     fit_images,
 )
+from probe_ui.providers.rate_control import DEFAULT_RATE_LIMIT_WAIT_S, Pacing, control_for
 from probe_ui.pushback.conversation import converse, spec_of
 from probe_ui.runner.cells import Cell, response_row, score_response
 from probe_ui.send_gate.policy import Decision, GatePolicy, check_request, where_words
 from probe_ui.store import Run, Store
 
 
-async def ask(provider: Provider, request: Request) -> Response:
-    """One call with a hard timeout; every failure becomes an error response, never an exception."""
+async def ask(provider: Provider, request: Request, pacing: Pacing | None = None) -> Response:
+    """One call with a hard timeout; every failure becomes an error response, never an exception. With ``pacing``
+    (:mod:`probe_ui.providers.rate_control`) the call waits its turn at the server, and rate-limit refusals are
+    waited out and sent again (each attempt with the hard timeout)."""
     t0 = time.perf_counter()
     limit = request.settings.timeout_s
     try:
-        resp = await asyncio.wait_for(provider.generate(request), timeout=limit * 3 + 5)
+        if pacing is None:
+            resp = await asyncio.wait_for(provider.generate(request), timeout=limit * 3 + 5)
+        else:
+            resp = await pacing.call(lambda: asyncio.wait_for(provider.generate(request), timeout=limit * 3 + 5))
     except asyncio.TimeoutError:
         resp = Response(error=f"{provider.config.name}: no answer within {limit * 3 + 5:.0f} s")
     except ProviderError as exc:
@@ -70,10 +76,16 @@ class ProviderPool:
     A local model (:meth:`is_local`) gets a limit of its own. Which limit a model's calls wait on, and how many
     may be in flight, is :meth:`limit_of`: a pool that shares limits otherwise (the live probes' pool,
     :class:`probe_ui.live_calls.LivePool`) overrides that one method.
+
+    An API model's calls are also paced by the process's controller for its server (:meth:`pacing_of`,
+    :mod:`probe_ui.providers.rate_control`): the pool's limit is the ceiling, the controller's adaptive limit and the
+    server's rate decide how many leave; rate-limit refusals are waited out for up to ``rate_limit_wait_s``.
     """
 
-    def __init__(self, concurrency: int | None = None) -> None:
+    def __init__(self, concurrency: int | None = None, rate_limit_wait_s: float | None = None) -> None:
         self.concurrency = concurrency
+        self.rate_limit_wait_s = DEFAULT_RATE_LIMIT_WAIT_S if rate_limit_wait_s is None else rate_limit_wait_s
+        self.pacings: dict[str, Pacing | None] = {}  # by model name
         self.providers: dict[str, Provider] = {}
         self.limits: dict[str, CallLimit] = {}  # by model name
         self.capacities: dict[str, int] = {}  # by model name
@@ -100,7 +112,15 @@ class ProviderPool:
         if model.name not in self.providers:
             provider = self.providers[model.name] = create(model)
             self.limits[model.name], self.capacities[model.name] = self.limit_of(provider, model)
+            self.pacings[model.name] = self.pacing_of(provider, model)
         return self.providers[model.name], self.limits[model.name]
+
+    def pacing_of(self, provider: Provider, model: ModelConfig) -> Pacing | None:
+        """The shared controller of an API model's server, its ceiling this pool's limit; None for a local model
+        or one without a server."""
+        if self.is_local(provider) or not provider.takes_url:
+            return None
+        return Pacing(control_for(provider, model, self.capacities[model.name]), self.rate_limit_wait_s)
 
     def capacity(self, model: ModelConfig) -> int:
         """How many requests to this model may be in flight at once (its limit, perhaps shared)."""
@@ -113,6 +133,7 @@ class ProviderPool:
         self.providers.clear()
         self.limits.clear()
         self.capacities.clear()
+        self.pacings.clear()
         self._shared.clear()
         self.resized.clear()
 
@@ -192,7 +213,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
                 if cancel is not None and cancel.is_set():
                     raise asyncio.CancelledError
                 await record()  # before it leaves: a request that left is on the ledger even if the call fails
-                resp = await ask(provider, sent)
+                resp = await ask(provider, sent, pool.pacings.get(model.name))
         if resized:
             resp.details = dict(resp.details, resized=resized)
         if checked is not None and checked.found:
@@ -295,8 +316,8 @@ async def _aiter(cells: Iterable[Cell]) -> AsyncIterator[Cell]:
 async def execute_run(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], concurrency: int | None,
                    on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
                    judge: Judge | None = None, cancel: threading.Event | None = None, gate: GatePolicy | None = None,
-                   user: str | None = None) -> None:
-    pool = ProviderPool(concurrency)
+                   user: str | None = None, rate_limit_wait_s: float | None = None) -> None:
+    pool = ProviderPool(concurrency, rate_limit_wait_s)
     try:
         await execute_cells(store, run, cells, pool, on_result, use_cache=use_cache, judge=judge, cancel=cancel,
                             gate=gate, user=user)
