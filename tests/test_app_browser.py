@@ -1064,3 +1064,37 @@ def test_a_region_drawn_on_an_upload_is_occluded_for_two_models_and_saved_with_t
     assert [c["steps"][0]["op"] for c in saved["perturbations"]] == ["occlude", "occlude_elsewhere"]
     pg.shot("saved")
     assert not pg.errors, pg.errors
+
+
+def test_an_admin_sets_the_send_gate_and_reads_the_send_ledger_and_a_prober_sees_neither(login_server, browser,
+                                                                                       monkeypatch):
+    """Issue 47, in the browser: the Models tab's send-gate section is the admin's (a prober's page has none), says
+    the policy in words, changes it for the server, and lists the ledger's rows and whether the chain is intact."""
+    from probe_ui.send_gate.policy import POLICY_ENV, TRUSTED_ENV
+
+    monkeypatch.setenv(POLICY_ENV, "")
+    monkeypatch.setenv(TRUSTED_ENV, "")
+    login_server.store().record_sends([{"user": "alice", "run": "chest-ct", "cell": "v/gpt/0", "provider": "openai",
+                                        "host": "api.openai.com", "model": "gpt-4o", "images": ["c" * 64],
+                                        "verdict": "blocked"}])
+    root = signed_in(browser, login_server, "root", "send-gate-admin", viewport={"width": 1024, "height": 768})
+    root.tab("Models")
+    root.p.get_by_text("Send gate and send ledger (admins)").click()
+    root.wait_text("#models-gate-policy", "Send gate:")
+    root.tick("models-gate-mode", "redact")
+    root.fill("models-gate-hosts", "gpu.hospital.example")
+    root.p.locator("#models-gate-save").click()
+    root.wait_text("#models-gate-policy", "cover burned-in identifying text")
+    root.wait_text("#models-gate-policy", "gpu.hospital.example")
+    root.p.locator("#models-ledger-reload").click()
+    root.wait_text("#models-ledger", "blocked")
+    assert "chest-ct" in root.p.locator("#models-ledger").inner_text()
+    root.p.locator("#models-ledger-verify").click()
+    root.wait_text("#models-ledger-check-msg", "intact: 1 row")
+    root.shot("admin-gate")
+    alice = signed_in(browser, login_server, "alice", "send-gate-prober")
+    alice.tab("Models")
+    alice.p.locator("#models-table").wait_for()
+    assert not alice.p.get_by_text("Send gate and send ledger (admins)").is_visible()
+    for pg in (root, alice):
+        assert not pg.errors, pg.errors

@@ -39,7 +39,7 @@ def test_the_seed_benchmarks_are_folders_and_everything_they_name_exists() -> No
             assert SUITES.get(name).conditions.__module__ == f"probe_ui.benchmarks.{b.name}.suite", name
     for name in TEMPLATES.names():
         module = TEMPLATES.get(name).render.__module__
-        if name in ("yesno", "label", "free", "choice"):
+        if name in ("yesno", "label", "free", "choice", "point"):
             assert module == "probe_ui.prompts"
         else:
             assert module.startswith("probe_ui.benchmarks.") and module.endswith(".prompts"), name

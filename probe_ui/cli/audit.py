@@ -33,7 +33,9 @@ def cmd_audit_verify(args: argparse.Namespace) -> int:
     if check.intact:
         print(f"send ledger intact: {check.rows} row{'' if check.rows == 1 else 's'}, each chained to the one before")
         return 0
-    print(f"send ledger broken at row {check.bad_id} (the {check.rows}. row read): {check.why}")
+    before = check.rows - 1
+    print(f"send ledger broken at row {check.bad_id}: {check.why}; the {before} row{'' if before == 1 else 's'} "
+          f"before it chain{'s' if before == 1 else ''} correctly")
     return EXIT_ERROR
 
 
