@@ -106,11 +106,13 @@ def _gate_section(ctx: AppContext) -> Any:
                       elem_id="models-gate") as box:
         words = gr.HTML(gate_server.policy_words(), elem_id="models-gate-policy")
         with gr.Row():
-            mode = gr.Radio(list(gate_server.CHOICES), value="default", elem_id="models-gate-mode",
+            now = gate_server.GatePolicy.from_options()  # the server's policy as it starts (serve --send-gate)
+            mode = gr.Radio(list(gate_server.CHOICES), value=now.mode or "default", elem_id="models-gate-mode",
                             label="what to do with an image that carries burned-in identifying text (a name, a "
                                   "date, a record number) before it leaves", scale=3)
             hosts = gr.Textbox(label="trusted hosts: the site's own, never checked by default (comma separated; "
-                                     "*.domain allowed)", elem_id="models-gate-hosts", scale=2)
+                                     "*.domain allowed)", value=", ".join(now.trusted_hosts),
+                               elem_id="models-gate-hosts", scale=2)
         save = gr.Button("Set for this server", elem_id="models-gate-save")
         msg = gr.HTML("", elem_id="models-gate-msg")
         gr.Markdown("Every request that left for a host that is not trusted, newest first (`probe-ui audit show` "
