@@ -5,7 +5,10 @@ its provider and base URL (``openai/a``, ``openai/b`` and ``openai/c`` on one se
 have two). The limit is one per process, shared by every probe of every session of the app, so thirty people
 probing one server never put more than the limit in flight there; while calls wait, slots go round-robin between
 the probes that wait (one probe of 80 calls does not hold up a probe of 6 behind it). A 429 (or 503) reply with
-``Retry-After`` holds back every new call to that server for that long; the call itself is retried by the SDK.
+``Retry-After`` holds back every new call to that server for that long; the call itself is sent again after the wait
+by the server's rate controller (:mod:`probe_ui.providers.rate_control`, shared with batches in the process), which
+also lowers how many calls are in flight while the server refuses them; a call fails once the server has refused
+everything for :data:`LIVE_RATE_LIMIT_WAIT_S`.
 
 Live probes run on a few long-lived background event loops (:func:`run`), so the SDK clients, their connection pools
 and TLS settings are made once per loop, provider, server and key and reused by every later probe of every session
