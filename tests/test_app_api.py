@@ -8,6 +8,7 @@ import re
 
 import pytest
 from gradio_client import Client, handle_file
+from gradio_client.exceptions import AppError
 from pydicom.data import get_testdata_file
 
 from app_server import api_client, module_app
@@ -202,6 +203,12 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert "loopback" in json.dumps(table) and "sk-planted" not in json.dumps(table)
     calls = call(client, "/live_calls")  # the live limit per provider and server, after this session's probes
     assert "in flight" in calls and "| openai |" in calls and "sk-planted" not in calls
+
+    # the send gate and the ledger (issue 47) are an admin's: the one user of an app without a login is a prober
+    # (tests/test_many_users.py has an admin set and read them)
+    for name, args in (("/set_send_gate", ("off", "")), ("/send_ledger", ()), ("/verify_send_ledger", ())):
+        with pytest.raises(AppError, match=r"role \(prober\) cannot set the send gate or read the send ledger"):
+            call(client, name, *args)
 
     missing = public - CALLED
     assert not missing, f"public endpoints without a test: {sorted(missing)}"
