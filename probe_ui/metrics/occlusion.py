@@ -26,7 +26,7 @@ import pandas as pd
 from probe_ui.metrics.frame import ORIGINAL, cmv, cond_values, item_codes, prepare, unit_codes, unit_kind
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
 from probe_ui.metrics.units import ci_words
-from probe_ui.stats import clustered_paired_difference, per_cluster
+from probe_ui.metrics.visual_reliance import paired_points
 
 FAMILY = "occlusion"
 COVERED, ELSEWHERE = "occlude", "occlude_elsewhere"
@@ -40,19 +40,6 @@ def _read(v: Any) -> str | None:
     if v is None or (isinstance(v, float) and np.isnan(v)):
         return None
     return str(v).strip().lower() or None
-
-
-def _specific(cov: np.ndarray, els: np.ndarray, unit: np.ndarray, item: np.ndarray) -> dict[str, Any]:
-    """Flip rate covered minus elsewhere (points) over the questions asked both ways, clustered paired interval."""
-    cells = [(cov == 1) & (els == 1), (cov == 1) & (els == 0), (cov == 0) & (els == 1), (cov == 0) & (els == 0)]
-    by_unit = [per_cluster(c.astype(float), unit)[0].tolist() for c in cells]
-    by_item = [per_cluster(c.astype(float), item)[0].tolist() for c in cells]
-    found = clustered_paired_difference(by_unit[0], by_unit[1], by_unit[2], by_unit[3], nested=tuple(by_item))
-    if found is None:
-        return {"value": None, "ci": None, "n": 0}
-    d, lo, hi, deff = found
-    return {"value": round(d, 4), "ci": [round(lo, 4), round(hi, 4)], "n": int(len(cov)), "deff": round(deff, 4),
-            "method": "Newcombe's paired interval over clustered pairs (design effect)"}
 
 
 def occlusion(df: pd.DataFrame) -> dict[str, Any]:
@@ -87,7 +74,7 @@ def occlusion(df: pd.DataFrame) -> dict[str, Any]:
         cov = np.array([float(np.mean(flips[COVERED][k]) >= 0.5) for k in both])
         els = np.array([float(np.mean(flips[ELSEWHERE][k]) >= 0.5) for k in both])
         firsts = np.array([first[k] for k in both], dtype=int)
-        out["specific"] = _specific(cov, els, unit[firsts], item[firsts])
+        out["specific"] = paired_points(cov, els, unit[firsts], item[firsts])
     else:
         out["specific"] = None
     return out

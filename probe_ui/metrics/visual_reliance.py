@@ -45,17 +45,18 @@ def _same(a: Any, b: Any) -> bool:
         and str(a).strip().lower() == str(b).strip().lower()
 
 
-def _reliance(orig: np.ndarray, ctrl: np.ndarray, unit: np.ndarray, item: np.ndarray) -> dict[str, Any]:
-    """Accuracy with the image minus with the control (points) and its clustered paired interval."""
-    cells = [(orig == 1) & (ctrl == 1), (orig == 1) & (ctrl == 0), (orig == 0) & (ctrl == 1),
-             (orig == 0) & (ctrl == 0)]
+def paired_points(a: np.ndarray, b: np.ndarray, unit: np.ndarray, item: np.ndarray) -> dict[str, Any]:
+    """The share of ``a`` minus the share of ``b`` (paired 0/1 outcomes, in points) with Newcombe's paired interval
+    over clustered pairs (``unit``: each pair's unit of evidence, ``item``: its item): visual reliance (with the
+    image minus with a control) and the occlusion family's finding-specific flips (covered minus elsewhere)."""
+    cells = [(a == 1) & (b == 1), (a == 1) & (b == 0), (a == 0) & (b == 1), (a == 0) & (b == 0)]
     by_unit = [per_cluster(c.astype(float), unit)[0].tolist() for c in cells]
     by_item = [per_cluster(c.astype(float), item)[0].tolist() for c in cells]
     found = clustered_paired_difference(by_unit[0], by_unit[1], by_unit[2], by_unit[3], nested=tuple(by_item))
     if found is None:
         return {"value": None, "ci": None, "n": 0}
     d, lo, hi, deff = found
-    return {"value": round(d, 4), "ci": [round(lo, 4), round(hi, 4)], "n": int(len(orig)), "deff": round(deff, 4),
+    return {"value": round(d, 4), "ci": [round(lo, 4), round(hi, 4)], "n": int(len(a)), "deff": round(deff, 4),
             "method": "Newcombe's paired interval over clustered pairs (design effect)"}
 
 
@@ -85,7 +86,7 @@ def visual_reliance(df: pd.DataFrame) -> dict[str, Any]:
             "n": int(len(rows)),
             "original": cmv(orig, unit[o], items=item[o], kind=kind),
             "accuracy": cmv(ctrl, unit[c], items=item[c], kind=kind),
-            "reliance": _reliance(orig, ctrl, unit[o], item[o]),
+            "reliance": paired_points(orig, ctrl, unit[o], item[o]),
             "image_blind": cmv(blind[was_right], unit[o][was_right], items=item[o][was_right], kind=kind),
         }
         out["n"] = max(out["n"], int(len(rows)))

@@ -30,16 +30,8 @@ def answer_schema(labels: list[str] | tuple[str, ...]) -> dict[str, Any]:
 def structured_label(text: str, item: Item) -> str | None:
     """The label a reply that is exactly ``{"answer": ...}`` names (as the item spells it), or None when the reply
     is not such an object or its value is not one of the item's labels."""
-    body = text.strip()
-    if body.startswith("```"):  # a fenced JSON block
-        body = body.strip("`").removeprefix("json").strip()
-    if not (body.startswith("{") and body.endswith("}")):
-        return None
-    try:
-        value = json.loads(body)
-    except ValueError:
-        return None
-    if not isinstance(value, dict) or set(value) != {ANSWER_FIELD} or not isinstance(value[ANSWER_FIELD], str):
+    value = _json_object(text)
+    if value is None or set(value) != {ANSWER_FIELD} or not isinstance(value[ANSWER_FIELD], str):
         return None
     return item.exact(value[ANSWER_FIELD].strip())
 
