@@ -12,8 +12,10 @@ rapidocr-onnxruntime 1.4.4, onnxruntime 1.32 67/67 (100 %) 0/32 (0 %)    301 (65
 tesseract 5.3.0 (Debian), TSV, --psm 11      33/67 (49 %)  0/32 (0 %)    274 (452)
 ============================================ ============= ============= ====================
 
-RapidOCR: 512 px images 265 ms on average; the larger images (640, 768 px) raise the mean. Tesseract lost most
-text on bright anatomy and most small text; it would need its own preprocessing to compete.
+With the core to itself (four runs), RapidOCR took 269-291 ms an image (p95 516-616), 237-267 ms on 512 px
+images; the larger images (640, 768 px) raise the mean. A recognition batch of 1 or 3 lines instead of 6 made no
+difference. Tesseract lost most text on bright anatomy and most small text; it would need its own preprocessing
+to compete.
 
 presidio-image-redactor itself was not run: it reads the text through the same tesseract, and its analyzer needs
 a spaCy model downloaded at run time, which this project cannot do offline; the tesseract row is the OCR it would
