@@ -73,6 +73,7 @@ from probe_ui.pushback.turns import apply_turns, pushback_ids
 from probe_ui.reading.confidence import CONFIDENCE, TOKEN_CONFIDENCE, confidence_column
 from probe_ui.registry import Registry
 from probe_ui.store import Store, run_variants
+from probe_ui.store.schema import rater_name
 
 if TYPE_CHECKING:
     from probe_ui.benchmarks import Benchmark
@@ -431,18 +432,23 @@ def run_names(runs: str | Sequence[str] | None) -> list[str | None]:
 def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser: str = "robust", *,
                    models: Iterable[str] | None = None, conditions: Iterable[str] | None = None,
                    categories: Iterable[str] | None = None, ratings: Iterable[str] | None = None,
-                   detail: bool = False, judge: str | None = None) -> pd.DataFrame:
+                   detail: bool = False, judge: str | None = None, settled_by: str | None = None) -> pd.DataFrame:
     """THE scored-answer table (module doc): the answers of ``runs`` (a name, several, or None for the most
     recent run) read by ``parser``, one row per reply, filtered by models, conditions, categories and ratings
     (each a list; empty keeps all). ``detail`` adds what was sent and received (messages, settings, details,
     finish reason). ``judge`` (a judge model's name) applies that fallback judge's stored decisions to the answers
-    the rules leave invalid (robust parser only). An unknown run raises the store's StoreError, which names it."""
+    the rules leave invalid (robust parser only). ``settled_by`` (settled parser only): one clinician's settlements
+    replace the readings, not the latest of anyone's (each clinician's own view of the figures); the ``settled_by``
+    column still shows everyone's. An unknown run raises the store's StoreError, which names it."""
     if judge and parser == "legacy":
         raise ScoringError("a fallback judge reads the replies the robust rules leave invalid: use it with the "
                            "robust or settled parser, not --parser legacy")
     from probe_ui.store import StoreError
 
     check_parser(parser)
+    if settled_by is not None and parser != "settled":
+        raise ScoringError("one clinician's settlements replace readings only with the settled parser: "
+                           "use --parser settled with --settled-by")
     frames = []
     for name in run_names(runs):
         if name is not None and not str(name).strip():
@@ -455,8 +461,10 @@ def scored_answers(store: Store, runs: str | Sequence[str] | None = None, parser
         df = _apply_judges(df, store.judge_frame(run.id))
         if judge:
             df = _apply_fallback(df, store.fallback_judge_frame(run.id, judge))
-        df = apply_settlements(df, store.settlements_frame(run.id), store.settlements_frame(run.id, per_settler=True),
-                               use=parser == "settled")
+        per_settler = store.settlements_frame(run.id, per_settler=True)
+        latest = store.settlements_frame(run.id) if settled_by is None \
+            else per_settler[per_settler["settled_by"] == rater_name(settled_by)]
+        df = apply_settlements(df, latest, per_settler, use=parser == "settled")
         df = token_confidence(df, store.details_with(run.id, "option_probs"))
         rated = store.ratings_frame(run.id)[["response_id", "rating", "note"]]
         df = df.merge(rated, on="response_id", how="left")
@@ -558,12 +566,13 @@ def jsonable(obj: Any) -> Any:
 
 
 def score_run(store: Store, run_name: str | None = None, parser: str = "robust", definition: str = "auto", *,
-              judge: str | None = None) -> dict[str, Any]:
+              judge: str | None = None, settled_by: str | None = None) -> dict[str, Any]:
     """The per-model report of a run (the most recent one when no name is given) from :func:`scored_answers` and
     :func:`score_frame`; see the module docstring. With ``judge`` (a fallback judge's model name) the report says
-    how many answers that judge decided: ``judge`` {model, decided} and ``judged`` per model."""
+    how many answers that judge decided: ``judge`` {model, decided} and ``judged`` per model. ``settled_by``: one
+    clinician's settlements only (settled parser), named in the report's ``settled_by``."""
     run = store.get_run(run_name)
-    df = scored_answers(store, run.name, parser, judge=judge)
+    df = scored_answers(store, run.name, parser, judge=judge, settled_by=settled_by)
     used = df.attrs.get("legacy_modes", set())
     scored = score_frame(df, parser, definition)
     notes = list(scored["notes"])
@@ -571,6 +580,10 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
     if triggers:  # opened with --trust-store: these numbers are whatever the triggers left in the store
         notes.insert(0, f"the store has {', '.join(triggers)}, which probe-ui did not create: these scores read the "
                         "answers as stored, which it may have changed")
+    if settled_by is not None:
+        who = rater_name(settled_by)
+        if not any(isinstance(v, dict) and who in v for v in df.get("settled_by", ())):
+            notes.insert(0, f"{who!r} settled no reply of this run: every reading is the reader's")
     if parser == "legacy" and not used and not df.empty:
         notes.insert(0, "no benchmark identified for this run's replies: legacy reads them like robust")
     from probe_ui.metrics.agreement import rater_agreement
@@ -582,6 +595,7 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
         "variants": store.count(run_variants, run.id),
         "items_not_loaded": len(store.item_errors(run.id)),
         "parser": parser,
+        **({"settled_by": rater_name(settled_by)} if settled_by is not None else {}),
         "definition": scored["definition"],
         "benchmark": run.config.benchmark,
         "legacy_modes": sorted(used),

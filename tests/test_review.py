@@ -5,13 +5,15 @@ agreement (and a judge model's) shown."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
-import pytest
 
-from helpers import store_replies, write_png, write_preset
+import pytest
+from helpers import run_cli, store_replies, write_png, write_preset
+
 from probe_ui.cli import main
 from probe_ui.review import ReviewError, judge_agreement, pending_html, settle, settler_agreement, to_review
-from probe_ui.scoring import score_run, scored_answers
+from probe_ui.scoring import ScoringError, score_run, scored_answers
 from probe_ui.store import Store, StoreError
 
 QUESTIONS = ["Is there a pleural effusion?", "Is there a pneumothorax?", "Is the heart enlarged?",
@@ -103,6 +105,36 @@ def test_two_clinicians_settle_independently_and_their_agreement_is_shown(run: t
     assert [d["response_id"] for d in agreement["disagreements"]] == [ids[2]]
     assert agreement["disagreements"][0]["readings"] == {"Dr Ames": "yes", "Dr Boyd": "no"}
     assert settler_agreement(scored_answers(store, "r").iloc[:0]) is None
+
+
+def test_each_clinician_can_score_with_only_her_own_settlements(run: tuple[Store, list[int], Path],
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``--settled-by``: Dr Ames's figures use her readings even where Dr Boyd settled the same reply later; the
+    latest of anyone's is the default; a name that settled nothing is said, and the option needs --parser settled."""
+    store, ids, db = run
+    settle(store, ids[2], "yes", "Dr Ames")  # the hedge: yes (the truth)
+    settle(store, ids[2], None, "Dr Boyd")  # later, Dr Boyd: no answer
+    latest = score_run(store, "r", "settled")["models"]["model/a"]
+    ames = score_run(store, "r", "settled", settled_by="Dr Ames")
+    boyd = score_run(store, "r", "settled", settled_by="  Dr   Boyd ")  # as names are stored
+    assert ames["settled_by"] == "Dr Ames" and boyd["settled_by"] == "Dr Boyd"
+    assert ames["models"]["model/a"]["readings"] == {"settled": 1, "sure": 2, "unsure": 1}
+    df = scored_answers(store, "r", "settled", settled_by="Dr Ames").set_index("response_id")
+    assert df.loc[ids[2], "parsed"] == "yes" and df.loc[ids[2], "correct"] is True
+    assert df.loc[ids[2], "settled_by"] == {"Dr Ames": "yes", "Dr Boyd": ""}  # everyone's still shown
+    assert scored_answers(store, "r", "settled").set_index("response_id").loc[ids[2], "parsed"] is None
+    assert latest == boyd["models"]["model/a"]
+    assert ames["models"]["model/a"] != latest
+    nobody = score_run(store, "r", "settled", settled_by="Dr Cole")
+    assert nobody["notes"][0] == "'Dr Cole' settled no reply of this run: every reading is the reader's"
+    with pytest.raises(ScoringError, match="--parser settled"):
+        scored_answers(store, "r", "robust", settled_by="Dr Ames")
+    code, out, _ = run_cli(capsys, "score", "--db", str(db), "--run", "r", "--parser", "settled", "--settled-by",
+                           "Dr Ames", "--json")
+    assert code == 0 and json.loads(out)["settled_by"] == "Dr Ames"
+    with pytest.raises(SystemExit) as exc:
+        run_cli(capsys, "score", "--db", str(db), "--run", "r", "--settled-by", "Dr Ames")
+    assert exc.value.code == 2
 
 
 def test_exports_carry_how_each_reading_was_settled_and_each_clinicians_reading(

@@ -27,6 +27,9 @@ def score_arguments(s: argparse.ArgumentParser) -> None:
     judge_arg(s)
     s.add_argument("--format", choices=("table", "markdown", "csv"), default="table",
                    help="terminal tables (default), Markdown tables or CSV rows")
+    s.add_argument("--settled-by", default=None, metavar="CLINICIAN",
+                   help="with --parser settled: this clinician's settled readings only, not the latest of anyone's "
+                        "(each clinician's own figures; 'probe-ui review' settles readings)")
     s.add_argument("--compare-parsers", action="store_true",
                    help="instead of scores: every reply the robust and legacy parsers read differently, with both "
                         "readings and which agrees with the ground truth")
@@ -56,8 +59,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         else:
             print(format_parser_differences(robust, legacy, diffs, args.format))
         return 0
+    if args.settled_by is not None and args.parser != "settled":
+        raise UsageError("--settled-by chooses whose settled readings count: use it with --parser settled")
     store, judge = judged_store(args)
-    report = score_run(store, args.run, args.parser, args.definition, judge=judge)
+    report = score_run(store, args.run, args.parser, args.definition, judge=judge, settled_by=args.settled_by)
     for note in report.get("notes", []):
         log.info(note)
     if args.json:
