@@ -43,7 +43,8 @@ NO_ANSWER_WORDS = "no answer"
 DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge": "it hedges",
           "negation": "a negation stands before the option's words", "contradiction": "it says both yes and no",
           "truncated": "it is cut off", "thinking": "it thinks aloud before answering",
-          "long": "a long reply, read from where a word occurs"}
+          "long": "a long reply, read from where a word occurs",
+          "generic": "it states what a finding usually looks like, not what this image shows"}
 
 
 @dataclass(frozen=True)

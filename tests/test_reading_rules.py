@@ -635,6 +635,20 @@ def test_a_no_read_beside_a_finding_the_reply_states_is_not_sure() -> None:
     assert extract("There is no pneumothorax.", "yesno", YN, (), question=q).sure
 
 
+@pytest.mark.parametrize("reply", [
+    "Pneumonia typically shows air bronchograms, including lobar ones.",
+    "Pleural effusions are usually seen as blunting of the costophrenic angle.",
+    "Atelectasis can look like this.",
+    "Pneumothorax is a common complication of central lines.",
+])
+def test_textbook_knowledge_about_one_option_is_a_guess_not_a_sure_answer(reply: str) -> None:
+    """It names an option without saying the image shows it: the reader keeps its guess, not sure."""
+    a = extract(reply, "choice", ABCD, DX, question="What is the most likely diagnosis?")
+    assert a.choice is not None and not a.sure
+    assert extract("Pneumonia.", "choice", ABCD, DX).sure  # the answer itself stays sure
+    assert extract("A - pneumothorax; the visceral pleural line is typical.", "choice", ABCD, DX).sure
+
+
 # ------------------------------------------------------------------------------------------------------------------
 # Issue 46, the shapes held-out batch 8 showed (fixed by shape; the replies below are not the corpus's own)
 # ------------------------------------------------------------------------------------------------------------------

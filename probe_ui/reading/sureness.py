@@ -20,7 +20,8 @@ A reading is sure when both hold:
   reading from a mention), a long reply read from a mention, a "no" read from a mention in a reply that states a
   finding is there ("There is a transverse lucent line ... In summary, no fracture."), or a declared yes after a
   body that only reports absent or normal findings, a declared no after one that only states a finding is there
-  ("The cortex is smooth and there is no comminution. Answer: yes").
+  ("The cortex is smooth and there is no comminution. Answer: yes"), or, for a reading from a mention, textbook
+  knowledge about an option rather than what this image shows ("Pneumonia typically shows air bronchograms").
 
 A closing answer that the reply's own body argues against is not read at all (:mod:`probe_ui.reading.closings`).
 """
@@ -48,6 +49,8 @@ SURE_METHODS = frozenset({"exact", "declaration", "boxed", "backtick", "option_t
                           "option_keyword"})
 #: rules whose reading stands even in a long reply (the reply declares or marks its answer)
 _MARKED = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured"})
+#: rules that read an option from where its words occur in the reply (not from where the reply puts its answer)
+_MENTIONS = frozenset({"synonym", "option_words", "option_text_contained", "option_keyword"})
 #: a reply read from where a word occurs is a guess beyond this many words (its closing may argue with its body)
 LONG_WORDS = 60
 
@@ -74,6 +77,13 @@ _THINKING = re.compile(r"(?i)</?think(?:ing)?>|<unused9[45]>")
 # :mod:`probe_ui.reading.closings` checks the declaration against what the reasoning concluded)
 _REASONING = re.compile(r"(?i)\blet(?:'s|\s+me)\s+think\b|\bstep\s+by\s+step\b")
 _NEGATING = r"(?:non|not|no|without|absence\s+of|absent|never|rather\s+than|instead\s+of)"
+# textbook knowledge about a finding ("Pneumonia typically shows air bronchograms", "Pneumothorax is a common
+# complication of central lines", "Atelectasis can look like this"): it names an option without saying this image
+# shows it, so a reading from that mention is a guess
+_GENERIC = re.compile(r"(?i)\b(?:typically|usually|often|commonly|generally|classically|frequently|tends?\s+to|"
+                      r"can\s+(?:look|appear|present|cause|show|mimic|occur)|"
+                      r"(?:is|are)\s+(?:an?\s+)?(?:common|typical|classic|frequent|well[\s-]known)\b|"
+                      r"(?:is|are)\s+characteri[sz]ed\s+by|presents?\s+with)")
 
 
 # a reply that states a finding is there ("There is a transverse lucent line ...", "The film shows a ..."): a "no"
@@ -169,6 +179,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("thinking")
     if method not in _MARKED and len(t.split()) > LONG_WORDS:
         found.append("long")
+    if method in _MENTIONS and _GENERIC.search(t):
+        found.append("generic")
     return found
 
 
