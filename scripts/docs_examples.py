@@ -150,7 +150,8 @@ def environment(folder: str) -> dict[str, str]:
            if not k.startswith("PROBE_UI_") and not k.endswith(("_API_KEY", "_TOKEN")) and k not in ("CI",)}
     env.update({"HOME": folder, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
                 "PROBE_UI_DISCOVER": "0", "NO_COLOR": "1", "COLUMNS": "120", "TZ": "UTC",
-                "DOCS_SETUP": f"{sys.executable} {ROOT / 'scripts' / 'docs_setups.py'}", "ASSETS": str(ROOT / "assets")})
+                "DOCS_SETUP": f"{sys.executable} {ROOT / 'scripts' / 'docs_setups.py'}",
+                "ASSETS": str(ROOT / "assets")})
     return env
 
 
