@@ -16,6 +16,8 @@ Directives, as HTML comments (invisible on the rendered page) just before a bloc
 - ``<!-- example: setup CMD -->``: run CMD (a shell line, ``probe-ui`` as on the page) before the block; what it
   prints is not compared, but it must succeed. Several may precede a block. ``$DOCS_SETUP`` is
   scripts/docs_setups.py (states no command makes without a hosted model), ``$ASSETS`` the bundled images.
+- ``<!-- example: file NAME -->``: the next fenced block (a preset, a CSV) is written to NAME in the folder before
+  the next console block runs.
 - ``<!-- example: skip REASON -->``: the block is not run (it needs a hosted model, a terminal, a second machine);
   the reason is listed.
 
@@ -43,7 +45,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FENCE = re.compile(r"^```console\s*$")
-DIRECTIVE = re.compile(r"^<!--\s*example:\s*(setup|skip)\b\s*(.*?)\s*-->\s*$")
+DIRECTIVE = re.compile(r"^<!--\s*example:\s*(setup|skip|file)\b\s*(.*?)\s*-->\s*$")
 NOT_RUN = "# not run here"
 #: seconds one command may take before the page fails
 TIMEOUT_S = 120
@@ -67,6 +69,7 @@ class Command:
 class Block:
     start: int
     setups: list[str] = field(default_factory=list)
+    files: list[tuple[str, str]] = field(default_factory=list)  # (name, content) written before the setups
     skip: str | None = None
     commands: list[Command] = field(default_factory=list)
 
@@ -91,10 +94,21 @@ def blocks(lines: list[str]) -> list[Block]:
     """The console blocks of a page, each with the directives just before it."""
     out: list[Block] = []
     pending_setups: list[str] = []
+    pending_files: list[tuple[str, str]] = []
     pending_skip: str | None = None
     i = 0
     while i < len(lines):
         d = DIRECTIVE.match(lines[i])
+        if d and d.group(1) == "file":  # the next fenced block (a preset, a CSV) is that file's content
+            j = i + 1
+            while j < len(lines) and not lines[j].startswith("```"):
+                j += 1
+            k = j + 1
+            while k < len(lines) and not lines[k].startswith("```"):
+                k += 1
+            pending_files.append((d.group(2), "\n".join(lines[j + 1:k]) + "\n"))
+            i = k + 1
+            continue
         if d:
             if d.group(1) == "setup":
                 pending_setups.append(d.group(2))
@@ -105,8 +119,8 @@ def blocks(lines: list[str]) -> list[Block]:
         if not FENCE.match(lines[i]):
             i += 1
             continue
-        block = Block(i, pending_setups, pending_skip)
-        pending_setups, pending_skip = [], None
+        block = Block(i, pending_setups, pending_files, pending_skip)
+        pending_setups, pending_files, pending_skip = [], [], None
         i += 1
         current: Command | None = None
         while i < len(lines) and not lines[i].startswith("```"):
@@ -177,6 +191,8 @@ def check_page(page: Path) -> Outcome:
             if block.skip:
                 outcome.skipped.append(f"line {block.start + 1}: {block.skip}")
                 continue
+            for name, content in block.files:
+                Path(folder, name).write_text(content, encoding="utf-8")
             for setup in block.setups:
                 code, got = shell(setup, folder)
                 if code != 0:
