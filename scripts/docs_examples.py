@@ -173,10 +173,13 @@ def shell(line: str, folder: str) -> tuple[int, list[str]]:
     """Run one page line in ``folder``: exit status and what it printed (stdout and stderr, in order)."""
     try:
         proc = subprocess.run(["bash", "-c", line], cwd=folder, env=environment(folder), stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
+                              stderr=subprocess.STDOUT, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return 124, [f"(no end after {TIMEOUT_S} s: a command that serves or waits for input is marked skip)"]
-    shown = [line.rsplit("\r", 1)[-1] for line in proc.stdout.split("\n")]  # a terminal keeps what follows a \r
+    # a terminal keeps what follows a \r; a line that was only a progress bar redrawn is not part of the output
+    text = proc.stdout.decode("utf-8", "replace")  # bytes: text mode would turn each \r into a line break
+    shown = [line.rsplit("\r", 1)[-1] for line in text.split("\n")
+             if "\r" not in line or line.rsplit("\r", 1)[-1].strip()]
     if shown and not shown[-1]:
         shown.pop()
     return proc.returncode, [_normal(x, folder) for x in shown if not _PROGRESS.search(x)]
