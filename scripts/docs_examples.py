@@ -139,10 +139,12 @@ def blocks(lines: list[str]) -> list[Block]:
     return out
 
 
-def _normal(text: str, folder: str | None = None) -> str:
-    if folder:
-        text = text.replace(os.path.realpath(folder), ".").replace(folder, ".")
+def _normal(text: str) -> str:
     return _DATE.sub("<date>", _DURATION.sub("<duration>", text.rstrip()))
+
+
+def _relative(text: str, folder: str) -> str:
+    return text.replace(os.path.realpath(folder), ".").replace(folder, ".").rstrip()
 
 
 def matches(expected: list[str], got: list[str]) -> bool:
@@ -155,7 +157,7 @@ def matches(expected: list[str], got: list[str]) -> bool:
         pieces = [re.escape(p) for p in _normal(line).split("...")]
         parts.append(r"[^\n]*".join(pieces).rstrip() + r"[ \t]*\n")
     pattern = "".join(parts)
-    return re.fullmatch(pattern, "".join(g.rstrip() + "\n" for g in got)) is not None
+    return re.fullmatch(pattern, "".join(_normal(g) + "\n" for g in got)) is not None
 
 
 def environment(folder: str) -> dict[str, str]:
@@ -169,11 +171,13 @@ def environment(folder: str) -> dict[str, str]:
     return env
 
 
-def shell(line: str, folder: str) -> tuple[int, list[str]]:
-    """Run one page line in ``folder``: exit status and what it printed (stdout and stderr, in order)."""
+def shell(line: str, folder: str, last: int = 0) -> tuple[int, list[str]]:
+    """Run one page line in ``folder``: exit status and what it printed (stdout and stderr, in order). ``last``: the
+    exit status of the line before (what ``echo $?`` on the page shows)."""
     try:
-        proc = subprocess.run(["bash", "-c", line], cwd=folder, env=environment(folder), stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(["bash", "-c", f"(exit {last}); {line}"], cwd=folder, env=environment(folder),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT_S,
+                              stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         return 124, [f"(no end after {TIMEOUT_S} s: a command that serves or waits for input is marked skip)"]
     # a terminal keeps what follows a \r; a line that was only a progress bar redrawn is not part of the output
@@ -182,7 +186,7 @@ def shell(line: str, folder: str) -> tuple[int, list[str]]:
              if "\r" not in line or line.rsplit("\r", 1)[-1].strip()]
     if shown and not shown[-1]:
         shown.pop()
-    return proc.returncode, [_normal(x, folder) for x in shown if not _PROGRESS.search(x)]
+    return proc.returncode, [_relative(x, folder) for x in shown if not _PROGRESS.search(x)]
 
 
 def check_page(page: Path) -> Outcome:
@@ -196,6 +200,7 @@ def check_page(page: Path) -> Outcome:
                 continue
             for name, content in block.files:
                 Path(folder, name).write_text(content, encoding="utf-8")
+            last = 0
             for setup in block.setups:
                 code, got = shell(setup, folder)
                 if code != 0:
@@ -205,7 +210,7 @@ def check_page(page: Path) -> Outcome:
                 if cmd.line.rstrip().endswith(NOT_RUN):
                     outcome.skipped.append(f"line {cmd.first}: {cmd.line.strip()}")
                     continue
-                _code, got = shell(cmd.line, folder)
+                last, got = shell(cmd.line, folder, last)
                 outcome.ran += 1
                 if cmd.line.split()[:1] == ["ls"]:  # ls prints columns only at a terminal: compare the names
                     got = [" ".join(sorted(" ".join(got).split()))]
