@@ -59,9 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = kept_parser()
     args = parser.parse_args(argv)
     setup_logging(debug=args.debug)
-    from probe_ui import store_check
+    trust = bool(getattr(args, "trust_store", False))
+    if trust or "probe_ui.store_check" in sys.modules:  # a command that opens no store need not load SQLAlchemy
+        from probe_ui import store_check
 
-    store_check.set_trust(True if getattr(args, "trust_store", False) else None)
+        store_check.set_trust(True if trust else None)
     func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func
     try:
         return func(args)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from probe_ui.answers import Answer
 from probe_ui.benchmarks.base import Benchmark, register_benchmark
-from probe_ui.benchmarks.mediconfusion import importer, legacy
+from probe_ui.benchmarks.mediconfusion import importer
 
 if TYPE_CHECKING:
+    from probe_ui.answers import Answer
     from probe_ui.importers import Importer
 
 
@@ -33,4 +33,6 @@ class MediConfusion(Benchmark):
 
     def parse_legacy(self, text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
                      gt: str | None = None) -> Answer:
+        from probe_ui.benchmarks.mediconfusion import legacy  # the reader: not needed to list phrasings
+
         return legacy.parse(text, kind, labels, options, gt)
