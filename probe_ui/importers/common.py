@@ -38,7 +38,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from probe_ui import answers
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS, Variant
 from probe_ui.presets import item_yaml
@@ -397,6 +396,8 @@ def to_variant(mod: Importer, rec: Record, images: tuple[Any, ...]) -> Variant:
 
 def robust_parse(v: Variant, raw: str | None) -> dict[str, Any]:
     """The same parse a batch run stores (the robust reading's cache, :func:`probe_ui.answers.cache_row`)."""
+    from probe_ui import answers  # the reader (its rules take ~0.3 s to load): only when a reply is read
+
     return answers.cache_row(raw, v.kind, v.labels, v.options, v.answer_label, question=v.question,
                              suggested=v.suggested)
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from probe_ui.answers import Answer
 from probe_ui.benchmarks.base import Benchmark, register_benchmark
-from probe_ui.benchmarks.blink import importer, legacy
+from probe_ui.benchmarks.blink import importer
 
 if TYPE_CHECKING:
+    from probe_ui.answers import Answer
     from probe_ui.importers import Importer
 
 
@@ -26,4 +26,6 @@ class Blink(Benchmark):
 
     def parse_legacy(self, text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
                      gt: str | None = None) -> Answer:
+        from probe_ui.benchmarks.blink import legacy  # the reader: loaded when a reply is read
+
         return legacy.parse(text, kind, labels, options, gt)

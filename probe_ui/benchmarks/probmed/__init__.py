@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from probe_ui.answers import Answer
 from probe_ui.benchmarks.base import Benchmark, register_benchmark
-from probe_ui.benchmarks.probmed import importer, legacy
+from probe_ui.benchmarks.probmed import importer
 
 if TYPE_CHECKING:
+    from probe_ui.answers import Answer
     from probe_ui.importers import Importer
 
 
@@ -32,4 +32,6 @@ class ProbMed(Benchmark):
 
     def parse_legacy(self, text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
                      gt: str | None = None) -> Answer:
+        from probe_ui.benchmarks.probmed import legacy  # the reader: loaded when a reply is read
+
         return legacy.parse(text, kind, labels, options, gt)
