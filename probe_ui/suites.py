@@ -15,14 +15,25 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from probe_ui.errors import ProbeUIError
-from probe_ui.images import CanonicalImage, ImageError, LoadedImage, load_image
+from probe_ui.images import CanonicalImage, ImageError
 from probe_ui.items import Item, Variant, original_variant
 from probe_ui.perturb import PerturbationError, PerturbContext, apply, derive_seed
 from probe_ui.presets import ASSETS_DIR, Condition, Preset, PresetError, resolve_image
 from probe_ui.registry import Registry
+
+if TYPE_CHECKING:
+    from probe_ui.images import LoadedImage
+
+
+def _load(path: Path, **options: Any) -> LoadedImage:
+    """:func:`probe_ui.images.load_image`, imported when an image is first loaded (numpy and the format readers:
+    listing suites or perturbations needs none of them)."""
+    from probe_ui.images import load_image
+
+    return load_image(path, **options)
 
 
 class SuiteError(ProbeUIError, ValueError):
@@ -209,7 +220,7 @@ class BundledImages(Mapping[str, CanonicalImage]):
             path = ASSETS_DIR / name
             if "/" in name or "\\" in name or not path.is_file():
                 raise KeyError(name)
-            self._cache[name] = load_image(path).image
+            self._cache[name] = _load(path).image
         return self._cache[name]
 
     def __iter__(self) -> Iterator[str]:
@@ -245,7 +256,7 @@ class ImageFiles:
         if hit is None:
             self.loads += 1
             try:
-                value: LoadedImage | ImageError = load_image(path, **options)
+                value: LoadedImage | ImageError = _load(path, **options)
             except ImageError as exc:
                 value = exc
             size = 0 if isinstance(value, ImageError) else value.image.width * value.image.height * 4
@@ -271,7 +282,7 @@ def load_item_images(item: Item, roots: tuple[str, ...], files: ImageFiles | Non
         path = resolve_image(src, roots, where=where)
         try:
             loaded.append(files.load(path, src.load_options()) if files is not None
-                          else load_image(path, **src.load_options()))
+                          else _load(path, **src.load_options()))
         except ImageError as exc:
             raise ImageError(f"{where}: {exc}") from None
     return tuple(li.image for li in loaded), loaded
