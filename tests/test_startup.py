@@ -53,13 +53,13 @@ def test_ctrl_c_stops_the_app_started_with_sigint_ignored(tmp_path: Path) -> Non
 
 def test_each_image_file_is_loaded_once_per_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     loads: list[str] = []
-    real = suites.load_image
+    real = suites._load
 
     def counting(path, **options):  # type: ignore[no-untyped-def]
         loads.append(Path(path).name)
         return real(path, **options)
 
-    monkeypatch.setattr(suites, "load_image", counting)
+    monkeypatch.setattr(suites, "_load", counting)
     preset = load_preset(big_preset(tmp_path / "p200.yaml", 200))
     store = Store(tmp_path / "x.db")
     result = run_batch(store, [preset], ["baseline/first"], progress=False)
