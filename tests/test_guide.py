@@ -129,7 +129,9 @@ def test_a_command_page_names_every_option_and_action_and_has_the_sections_a_rea
     for heading in ("## Example", "## Options", "## Errors you may meet"):
         assert f"\n{heading}\n" in page, f"{rel} has no '{heading}' section"
     example = page[page.index("## Example"):]
-    assert re.search(r"```console\n\$ probe-ui", example), f"{rel}: the example shows a command and its real output"
+    # a command and its real output (what it reads on standard input may be piped in: "$ printf ... | probe-ui")
+    assert re.search(r"```console\n\$ (?:[^\n|]*\| )?probe-ui", example), \
+        f"{rel}: the example shows a command and its real output"
     parser = subparsers(PARSER)[name]
     actions = subparsers(parser)
     for action, sub in (actions or {"": parser}).items():
