@@ -74,14 +74,18 @@ def planned_run_name(suite: str, model_specs: list[str], *, preset: Any = None, 
 def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = None, item_ids: tuple[str, ...] = (),
                variants: list[Any] | None = None, seed: int = 0, run_name: str | None = None,
                extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None,
-               user: str | None = None) -> str:
+               user: str | None = None, max_cost: float | None = None) -> str:
     """Ask ``model_specs`` a suite's variants and store every answer; returns the run's name (made by ``user``).
 
     The variants are either a preset's (all its items, or ``item_ids``), expanded with ``suite`` by
     :func:`probe_ui.runner.run_batch`, or ``variants`` already built (the Probe tab's item with the suite applied,
     asked through :func:`probe_ui.live.run_live`). ``on_progress(done, total)`` follows the answers; ``cancel``
     (a threading.Event) stops sending. The run is named by :func:`stress_run_name` unless ``run_name`` is given.
-    Read the result with :func:`summary` and :func:`matrix` over :func:`probe_ui.scoring.scored_answers`."""
+    Read the result with :func:`summary` and :func:`matrix` over :func:`probe_ui.scoring.scored_answers`.
+
+    ``max_cost`` (USD, a preset's variants only): the run's spend cap (:mod:`probe_ui.runner.spend`); a run it
+    stops raises :class:`~probe_ui.runner.spend.SpendStopped`, whose line says what was spent and what is left,
+    after every answer is stored."""
     from dataclasses import replace
 
     from probe_ui import live_calls
@@ -96,6 +100,8 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
     if variants is not None:
         if not variants:
             raise ProbeError("nothing to ask: no variants")
+        if max_cost is not None:
+            raise ProbeError("a spend cap applies to a preset's stress run, not to variants asked as live probes")
         name = planned_run_name(suite, specs, variants=variants, seed=seed, run_name=run_name)
         for state in run_live(store, variants, specs, seed=seed, extra_models=extra_models, run_name=name,
                               cancel=cancel, user=user):
@@ -114,9 +120,14 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
     # chosen items are a person waiting, as in a live probe: their calls all leave at once, up to the live limit
     # (a whole preset keeps the batch's throughput-oriented limits)
     concurrency = live_calls.default_limit() if item_ids else None
-    run_batch(store, [preset], specs, run_name=name, seed=seed, suites=[suite], progress=False,
-              extra_models=extra_models, cancel=cancel, user=user, concurrency=concurrency,
-              on_progress=(lambda d, t, _r: on_progress(d, max(t, 1))) if on_progress is not None else None)
+    result = run_batch(store, [preset], specs, run_name=name, seed=seed, suites=[suite], progress=False,
+                       extra_models=extra_models, cancel=cancel, user=user, concurrency=concurrency,
+                       on_progress=(lambda d, t, _r: on_progress(d, max(t, 1))) if on_progress is not None else None,
+                       max_cost=max_cost)
+    if result.spend_line:
+        from probe_ui.runner.spend import SpendStopped
+
+        raise SpendStopped(result.spend_line, name)
     return name
 
 

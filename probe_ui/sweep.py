@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 from probe_ui.items import Variant
 from probe_ui.presets import Condition, Preset
-from probe_ui.providers.base import ModelConfig
+from probe_ui.providers.base import ModelConfig, Request
 
 CHARS_PER_TOKEN = 4
 
@@ -104,11 +104,18 @@ def request_tokens(v: Variant, model: ModelConfig, prompt: str | None = None,
                    answer_format: str = "free") -> tuple[int, int]:
     """(input, output) tokens estimated for asking ``model`` about ``v`` (module doc); the reply budget is the one a
     batch in ``answer_format`` gives it (:func:`probe_ui.runner.generation_settings`)."""
-    from probe_ui.providers import provider_class
-    from probe_ui.providers.base import ImagePart, TextPart
     from probe_ui.runner import variant_cells
 
     req = next(variant_cells(v, [model], prompt, 0, answer_format=answer_format)).request  # as a batch sends it
+    return request_tokens_of(req, model)
+
+
+def request_tokens_of(req: Request, model: ModelConfig) -> tuple[int, int]:
+    """(input, output) tokens estimated for sending ``req`` to ``model`` (module doc): what a batch's spend cap
+    (:mod:`probe_ui.runner.spend`) reserves before each request."""
+    from probe_ui.providers import provider_class
+    from probe_ui.providers.base import ImagePart, TextPart
+
     try:
         limit = model.max_image_side or provider_class(model.provider).max_image_side
     except ImportError:

@@ -13,6 +13,8 @@ from probe_ui.cli.common import (
     db_args,
     image_root_arg,
     log,
+    max_cost_arg,
+    max_cost_of,
     seed_arg,
     send_gate_args,
     send_gate_of,
@@ -37,6 +39,7 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
                    help="how long a server may refuse every request (429, 503 with Retry-After) before the cells "
                         "still waiting for it fail, saying so (default 600 = 10 min); until then rate-limit "
                         "refusals are waited out as the server asks and sent again, never counted as failures")
+    max_cost_arg(b)
     b.add_argument("--prompt", default=None, help="prompt template for all items it fits (default: per kind)")
     b.add_argument("--suite", action="append", default=[], metavar="NAME",
                    help="add a stress suite's variants to every item (see 'probe-ui perturbations'); repeatable")
@@ -88,6 +91,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise UsageError("--concurrency must be at least 1")
     if args.rate_limit_wait is not None and not args.rate_limit_wait >= 0:
         raise UsageError("--rate-limit-wait must be a number of seconds, 0 or more")
+    max_cost = max_cost_of(args)
     if args.confidence:
         if args.answer_format not in ("free", "confidence"):
             raise UsageError(f"--confidence asks for free text with a confidence line; --answer-format "
@@ -103,7 +107,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
                        prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
                        judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
                        progress=not args.no_progress, shard=shard, extend=args.extend, on_change=_say_change,
-                       answer_format=args.answer_format, gate=gate, rate_limit_wait_s=args.rate_limit_wait)
+                       answer_format=args.answer_format, gate=gate, rate_limit_wait_s=args.rate_limit_wait,
+                       max_cost=max_cost)
     for w in result.warnings:
         log.warning(w)
     for e in result.item_errors:
@@ -116,7 +121,9 @@ def cmd_batch(args: argparse.Namespace) -> int:
           f"{result.skipped} already done, {result.answered} new, {result.errors} errors, "
           f"{len(result.item_errors)} items not loaded")
     print(f"score it with: probe-ui score --db {shown(args.db)} --run {result.run.name}")
-    return EXIT_ERROR if result.errors or result.item_errors else 0
+    if result.spend_line:
+        log.error(result.spend_line)
+    return EXIT_ERROR if result.errors or result.item_errors or result.spend_line else 0
 
 
 def _say_change(change: Any) -> None:
@@ -149,6 +156,9 @@ def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
     if len(presets) > 1:
         print(f"total: {total_calls:,} calls" + (f", estimated cost at most ${total_cost:,.2f}"
                                                  if total_cost is not None else ""))
+    if args.max_cost is not None and total_cost is not None and total_cost > args.max_cost:
+        print(f"--max-cost {args.max_cost:g}: the estimate is over the cap; the batch would stop at it (what the "
+              "run has spent already counts too)")
     print("nothing was asked (--dry-run); answers already stored or cached would not be asked again")
     return 0
 

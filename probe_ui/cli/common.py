@@ -116,6 +116,28 @@ def temperature_arg(text: str) -> float:
         raise argparse.ArgumentTypeError(str(exc).strip()) from None
 
 
+def max_cost_arg(p: argparse.ArgumentParser) -> None:
+    """``--max-cost USD``: a batch's spend cap (:mod:`probe_ui.runner.spend`)."""
+    p.add_argument("--max-cost", type=float, default=None, metavar="USD",
+                   help="the most this run may cost, in US dollars: before each request, what the run's answers "
+                        "have cost plus the request's estimated cost must stay within it; the first request that "
+                        "would pass it stops the run (answers kept, the cells left not asked; running again with a "
+                        "higher cap finishes). Every model needs a catalogue price, unless it is local")
+
+
+def max_cost_of(args: argparse.Namespace) -> float | None:
+    """``--max-cost`` checked: a finite amount, 0 or more (a usage error naming it otherwise)."""
+    if args.max_cost is None:
+        return None
+    from probe_ui.runner import BatchError
+    from probe_ui.runner.spend import check_cap
+
+    try:
+        return check_cap(args.max_cost)
+    except BatchError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def count_arg(text: str) -> int:
     """A count from 0 to 100,000 (``compare --boot``, ``--flips``)."""
     try:

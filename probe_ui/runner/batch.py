@@ -42,6 +42,7 @@ from probe_ui.runner.models import (
     public_config,
     resolve_models,
 )
+from probe_ui.runner.spend import SpendCap, check_cap, unpriced
 from probe_ui.send_gate.policy import GateError, GatePolicy
 from probe_ui.store import Run, Store
 from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
@@ -77,6 +78,10 @@ class BatchResult:
     change: RunChange | None = None
     #: whether every cell was planned (False: stopped while planning, so ``planned`` is a lower bound)
     plan_complete: bool = False
+    #: with a spend cap: what the run's calls have cost (USD), and, when the cap stopped the batch, the one line
+    #: that says what was spent and what is left to ask (:mod:`probe_ui.runner.spend`)
+    spent: float | None = None
+    spend_line: str | None = None
 
     @property
     def error_messages(self) -> list[str]:
@@ -107,6 +112,11 @@ class BatchResult:
                 f.more = True
 
     @property
+    def not_asked(self) -> int:
+        """Cells of the plan neither stored before nor asked by this batch (stopped by the cap, or cancelled)."""
+        return max(0, self.planned - self.skipped - self.answered - self.errors)
+
+    @property
     def remaining(self) -> int:
         """Cells still to do (cancelled, or failed with an error): running the batch again asks these."""
         return self.planned - self.skipped - self.answered
@@ -129,7 +139,7 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
               cancel: threading.Event | None = None, shard: tuple[int, int] | None = None,
               extend: bool = False, on_change: Callable[[RunChange], None] | None = None,
               user: str | None = None, answer_format: str = "free", gate: GatePolicy | None = None,
-              rate_limit_wait_s: float | None = None) -> BatchResult:
+              rate_limit_wait_s: float | None = None, max_cost: float | None = None) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
     ``gate``: the send gate's policy (:mod:`probe_ui.send_gate.policy`; None: ``--send-gate`` / the environment's
     default), checked for every model before anything is asked.
@@ -143,6 +153,11 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     ``rate_limit_wait_s`` (``--rate-limit-wait``; None: 10 min): how long a server may refuse every request (429)
     before the cells still waiting for it fail; until then refusals are waited out and sent again
     (:mod:`probe_ui.providers.rate_control`), not counted as failures.
+
+    ``max_cost`` (``--max-cost``, USD; :mod:`probe_ui.runner.spend`): the most the run may have cost. Before each
+    request, what the run's stored calls cost plus this request's estimate must stay within it; the first that would
+    pass it stops the batch (cells not sent stay to do; :attr:`BatchResult.spend_line` says what was spent and what
+    is left). A model with no known price that is not free or on this machine is refused before anything starts.
 
     A run that exists is planned whole (:mod:`probe_ui.run_identity`): every preset, model and suite it was ever
     asked, plus this batch's. A batch that would add models, suites or presets to it raises
@@ -189,6 +204,9 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     except GateError as exc:
         raise BatchError(str(exc)) from None
     judge_cfg = Judge(resolve_models([judge], extra_models)[0], judge_mode) if judge else None
+    if max_cost is not None:
+        max_cost = check_cap(max_cost)
+        _check_priced(models + ([judge_cfg.model] if judge_cfg else []))
     name = run_name or default_run_name(presets, seed, suites, answer_format)
     change = run_change(store, name, presets, [m.name for m in models], list(suites), seed=seed, prompt=prompt,
                         samples=samples, temperature=temperature, answer_format=answer_format)
@@ -198,6 +216,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     if change.exists:  # the run's whole plan: every preset, model and suite it was ever asked
         presets, models, suites = whole_plan(change, presets, models, list(suites), extra_models)
         check_answer_format(models, answer_format)
+        if max_cost is not None:
+            _check_priced(models)
     settings = {
         "presets": [{"name": p.name, "path": p.path, "sha256": p.sha256} for p in presets],
         "models": [public_config(m) for m in models],
@@ -219,10 +239,19 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
                              suites=suites, samples=samples, temperature=temperature, judge_cfg=judge_cfg,
                              use_cache=use_cache, progress=progress, on_progress=on_progress, cancel=cancel,
                              shard=shard, user=user, answer_format=answer_format, gate=gate,
-                             rate_limit_wait_s=rate_limit_wait_s)
+                             rate_limit_wait_s=rate_limit_wait_s, max_cost=max_cost)
     result.warnings[:0] = gate_warnings
     result.change = change
     return result
+
+
+def _check_priced(models: list[ModelConfig]) -> None:
+    """A spend cap needs every model's price: refuse (one line) a model that has none and is not free."""
+    missing = list(dict.fromkeys(unpriced(models)))
+    if missing:
+        raise BatchError(f"--max-cost: no price is known for {', '.join(missing)} (price_input_per_m and "
+                         "price_output_per_m in its catalogue entry), so its spend cannot be capped; give it a price "
+                         "or leave --max-cost out")
 
 
 def batch_change(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
@@ -277,10 +306,11 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
                 use_cache: bool, progress: bool, on_progress: Callable[[int, int, BatchResult], None] | None,
                 cancel: threading.Event | None, shard: tuple[int, int] | None, user: str | None = None,
                 answer_format: str = "free", gate: GatePolicy | None = None,
-                rate_limit_wait_s: float | None = None) -> BatchResult:
+                rate_limit_wait_s: float | None = None, max_cost: float | None = None) -> BatchResult:
     """:func:`run_batch` once it holds the run."""
     run = store.ensure_run(name, seed, settings, created_by=user)
     result = BatchResult(run=run)
+    spend = SpendCap(max_cost, store.run_cost(run.id)) if max_cost is not None else None
     plan = BatchPlan(store, run, presets, models, result, prompt=prompt, seed=seed, suites=suites, samples=samples,
                      temperature=temperature, shard=shard, answer_format=answer_format)
 
@@ -309,12 +339,16 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
     try:
         asyncio.run(execute_run(store, run, PlannedCells(plan), concurrency, on_result, use_cache=use_cache,
                              judge=judge_cfg, cancel=cancel, gate=gate, user=user,
-                             rate_limit_wait_s=rate_limit_wait_s))
+                             rate_limit_wait_s=rate_limit_wait_s, spend=spend))
     finally:
         show()
         bar.close()
         store.touch_run(run.id)
     result.cancelled = bool(cancel is not None and cancel.is_set())
+    if spend is not None:
+        result.spent = spend.spent
+        if spend.reached:
+            result.spend_line = spend.line(result.not_asked, result.planned, result.plan_complete)
     return result
 
 

@@ -29,6 +29,7 @@ from probe_ui.providers.base import (
 from probe_ui.providers.rate_control import DEFAULT_RATE_LIMIT_WAIT_S, Pacing, control_for
 from probe_ui.pushback.conversation import converse, spec_of
 from probe_ui.runner.cells import Cell, response_row, score_response
+from probe_ui.runner.spend import SpendCap, SpendCapReached
 from probe_ui.send_gate.policy import Decision, GatePolicy, check_request, where_words
 from probe_ui.store import Run, Store
 
@@ -143,8 +144,8 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
                         judge: Judge | None = None, cancel: threading.Event | None = None,
                         queue_per_model: int = 4096,
                         on_stored: Callable[[Cell, Response, dict[str, Any], int | None], None] | None = None,
-                        store_off_loop: bool = False, gate: GatePolicy | None = None, user: str | None = None
-                        ) -> None:
+                        store_off_loop: bool = False, gate: GatePolicy | None = None, user: str | None = None,
+                        spend: SpendCap | None = None) -> None:
     """Ask every cell (a list, or a stream that is still being planned) concurrently within the pool's limits,
     storing each response as soon as it arrives.
 
@@ -159,6 +160,10 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
     ``gate`` (:class:`probe_ui.send_gate.policy.GatePolicy`; None: the default policy) checks every request's
     images for burned-in identifying text before it leaves, and every request to a host that is not trusted is
     appended to the store's send ledger with ``user`` (default: who made the run).
+
+    ``spend`` (:class:`probe_ui.runner.spend.SpendCap`): every request reserves its estimated cost first; once one
+    would pass the cap, it and every cell not yet sent are left unasked (nothing stored for them); the rest of the
+    plan is still made, so that the batch can say how many cells are left.
     """
     gate = gate if gate is not None else GatePolicy.from_options()
     decisions: dict[str, Decision] = {}
@@ -212,8 +217,14 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
             async with limit:
                 if cancel is not None and cancel.is_set():
                     raise asyncio.CancelledError
-                await record()  # before it leaves: a request that left is on the ledger even if the call fails
-                resp = await ask(provider, sent, pool.pacings.get(model.name))
+                reserved = spend.reserve(model, sent) if spend is not None else 0.0  # SpendCapReached: not sent
+                answer: Response | None = None
+                try:
+                    await record()  # before it leaves: a request that left is on the ledger even if the call fails
+                    answer = resp = await ask(provider, sent, pool.pacings.get(model.name))
+                finally:
+                    if spend is not None:
+                        spend.settle(reserved, answer)
         if resized:
             resp.details = dict(resp.details, resized=resized)
         if checked is not None and checked.found:
@@ -221,7 +232,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
         return sent, resp
 
     async def one(cell: Cell) -> None:
-        if cancel is not None and cancel.is_set():
+        if (cancel is not None and cancel.is_set()) or (spend is not None and spend.reached):
             return
         if spec_of(cell.variant) is not None:  # a pushback: the first answer, then each pressure turn
             sent, resp = await converse(cell.variant, cell.model, cell.request,
@@ -248,7 +259,10 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
         parent = store.response_id(run.id, cell.variant.id, cell.model.name, cell.request.prompt,
                                    cell.request.sample)
         jcell = Cell(cell.variant, judge.model, req)
-        sent, jresp = await call(judge.model, req, f"{cell_label(cell)}/judge")
+        try:
+            sent, jresp = await call(judge.model, req, f"{cell_label(cell)}/judge")
+        except SpendCapReached:  # the answer is stored; its judge's row says why there is no verdict
+            sent, jresp = req, Response(error=f"{judge.model.name}: not asked: the spend cap was reached (--max-cost)")
         jrow = response_row(run.id, jcell, jresp, sent)
         jrow["prompt"] = f"judge-{judge.mode}:{cell.model.name}:{cell.request.prompt}"
         if jresp.error is None:
@@ -264,10 +278,12 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
 
     async def work(q: asyncio.Queue[Cell | None]) -> None:
         while (cell := await q.get()) is not None:
-            if failures or (cancel is not None and cancel.is_set()):
+            if failures or (cancel is not None and cancel.is_set()) or (spend is not None and spend.reached):
                 continue  # drain: the dispatcher must never wait on a queue nobody reads
             try:
                 await one(cell)
+            except SpendCapReached:
+                continue  # not sent, nothing stored: the cell stays to do
             except asyncio.CancelledError:
                 if cancel is None or not cancel.is_set():
                     raise
@@ -287,6 +303,8 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
         async for cell in source:
             if failures or (cancel is not None and cancel.is_set()):
                 break
+            if spend is not None and spend.reached:
+                continue  # the rest of the plan is made and counted (what is left to ask), not sent
             await queue_for(cell.model).put(cell)
     except BaseException as exc:
         failures.append(exc)  # the plan failed (the workers ask nothing more) or Ctrl+C cancelled the batch
@@ -316,11 +334,12 @@ async def _aiter(cells: Iterable[Cell]) -> AsyncIterator[Cell]:
 async def execute_run(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], concurrency: int | None,
                    on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
                    judge: Judge | None = None, cancel: threading.Event | None = None, gate: GatePolicy | None = None,
-                   user: str | None = None, rate_limit_wait_s: float | None = None) -> None:
+                   user: str | None = None, rate_limit_wait_s: float | None = None,
+                   spend: SpendCap | None = None) -> None:
     pool = ProviderPool(concurrency, rate_limit_wait_s)
     try:
         await execute_cells(store, run, cells, pool, on_result, use_cache=use_cache, judge=judge, cancel=cancel,
-                            gate=gate, user=user)
+                            gate=gate, user=user, spend=spend)
     finally:
         await pool.aclose()
 

@@ -33,6 +33,13 @@ class AnswersMixin(StoreBase):
         with self.engine.connect() as c:
             return {(r[0], r[1], r[2], int(r[3])) for r in c.execute(q)}
 
+    def run_cost(self, run_id: int) -> float:
+        """What a run's stored calls cost (answers and judges, USD; a call without a known cost counts 0): the
+        spend a batch's cap (``--max-cost``, :mod:`probe_ui.runner.spend`) starts from."""
+        q = sa.select(sa.func.coalesce(sa.func.sum(responses.c.cost), 0.0)).where(responses.c.run_id == run_id)
+        with self.engine.connect() as c:
+            return float(c.execute(q).scalar() or 0.0)
+
     def cached_response(self, request_hash: str, role: str = "answer") -> dict[str, Any] | None:
         """A finished response to exactly this request (any run), for the deterministic-request cache: its id, raw
         text, token counts, cost and finish reason. ``role="judge"``: a judge's call (the fallback judge reuses
