@@ -203,6 +203,11 @@ def test_every_endpoint_is_exercised(app_server, fake_openai, tmp_path):
     assert "loopback" in json.dumps(table) and "sk-planted" not in json.dumps(table)
     calls = call(client, "/live_calls")  # the live limit per provider and server, after this session's probes
     assert "in flight" in calls and "| openai |" in calls and "sk-planted" not in calls
+    rates = call(client, "/rate_limits")  # each server's requests in flight, limit and refusals (issue 50)
+    servers = {r[0]: r for r in rows(rates)}
+    host = fake_openai.base_url.split("//")[1].split("/")[0]
+    assert host in servers and servers[host][1] == "openai", servers  # the endpoint this session probed
+    assert "sk-planted" not in json.dumps(rates) and "/v1" not in json.dumps(rates)
 
     # the send gate and the ledger (issue 47) are an admin's: the one user of an app without a login is a prober
     # (tests/test_many_users.py has an admin set and read them)

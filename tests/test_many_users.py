@@ -240,6 +240,27 @@ def test_only_an_admin_sets_the_send_gate_or_reads_the_send_ledger(login_app: Ap
     assert "intact: 1 row" in root.predict(api_name="/verify_send_ledger")
 
 
+def test_a_servers_rate_limits_show_to_its_users_and_admins_only(login_app: AppServer,
+                                                                  fake_openai: FakeOpenAIServer) -> None:
+    """Issue 50: the Models tab's rate-limit table names a server someone typed in (its host, never its key) to the
+    people who can call it and to admins, not to another prober."""
+    alice, bob, root = (client(login_app, n) for n in ("alice", "bob", "root"))
+    alice.predict("openai", fake_openai.base_url, "gpt-4o", "sk-alice-rate-0123456789", "alices",
+                  api_name="/add_endpoint")
+    probe(alice, [], adhoc="alices")
+    host = fake_openai.base_url.split("//")[1].split("/")[0]
+
+    def servers(c: Client) -> dict[str, list[Any]]:
+        table = c.predict(api_name="/rate_limits")
+        assert "sk-alice" not in json.dumps(table)
+        return {r[0]: r for r in table["data"]}
+
+    mine = servers(alice)
+    assert host in mine and mine[host][1] == "openai" and mine[host][4] >= 1  # answered so far
+    assert host in servers(root)
+    assert host not in servers(bob)
+
+
 # ---- roles -------------------------------------------------------------------------------------------------------
 
 def test_roles_are_checked_on_the_server(login_app: AppServer, fake_openai: FakeOpenAIServer) -> None:

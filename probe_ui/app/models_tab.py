@@ -16,7 +16,7 @@ from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.endpoints import model_check_html, models_for_people, models_table, test_model
 from probe_ui.errors import ProbeUIError
-from probe_ui.providers import url_providers
+from probe_ui.providers import rate_table, url_providers
 
 
 def policy_note(ctx: AppContext) -> str:
@@ -42,6 +42,13 @@ def build(ctx: AppContext) -> dict[str, Any]:
     gr.Markdown("#### Live calls now")
     calls = gr.Markdown(live_calls.status_text(), elem_id="models-live-calls")
     calls_btn = gr.Button("↻ live calls", size="sm", elem_id="models-live-calls-refresh")
+    gr.Markdown("#### Rate limits now, per server")
+    gr.Markdown("How many requests each server has in flight from this app (probes, stress runs and batches "
+                "started here), the limit it adapts to its refusals (at most the ceiling), its answers and refusals "
+                "(HTTP 429) so far, and until when it asked every new request to wait. A batch run in a terminal "
+                "paces itself there. Yours and the shared servers; an admin sees every one.")
+    rates = gr.Dataframe(headers=list(rate_table.COLUMNS), value=[], interactive=False, elem_id="models-rates")
+    rates_btn = gr.Button("↻ rate limits", size="sm", elem_id="models-rates-refresh")
     gr.Markdown("#### Add an endpoint")
     note = policy_note(ctx)
     if note:
@@ -89,7 +96,15 @@ def build(ctx: AppContext) -> dict[str, Any]:
         caller = who(ctx, request)
         return live_calls.status_text(caller.name, admin=caller.can("any_host"))
 
+    def on_rates(request: gr.Request) -> list[list[Any]]:
+        """The rate controllers' table: every server for an admin, those of their models for anyone else."""
+        caller = who(ctx, request)
+        visible = None if caller.can("any_host") else rate_table.visible_keys(
+            ctx.endpoints.configs(caller.owner).values())
+        return rate_table.rate_rows(visible)
+
     refresh.click(on_refresh, None, table, api_name="models")
+    rates_btn.click(on_rates, None, rates, api_name="rate_limits")
     calls_btn.click(on_calls, None, calls, api_name="live_calls")
     add.click(on_add, [provider, base_url, model, key, name, share], [table, added, key, spec],
               api_name="add_endpoint")

@@ -137,8 +137,10 @@ class Ticket:
 class RateControl:
     """The in-flight limit, pause and token-bucket copy of one provider + server + key (module docstring)."""
 
-    def __init__(self, name: str, ceiling: int) -> None:
+    def __init__(self, name: str, ceiling: int, key: tuple[str, str, str] = ("", "", "")) -> None:
         self.name = name
+        #: (provider, server, hashed key): what it is shared by (:func:`control_key`; the key never in clear)
+        self.key = key
         self.ceiling = max(1, ceiling)
         self.limit = float(self.ceiling)
         self.in_flight = 0
@@ -307,7 +309,7 @@ _controls: dict[tuple[str, str, str], RateControl] = {}
 _lock = threading.Lock()
 
 
-def server_of(provider: Provider, config: ModelConfig) -> str:
+def server_of(provider: Provider | type[Provider], config: ModelConfig) -> str:
     """The server a model's calls go to: its base URL(s), else the SDK's own variable, else the provider's default
     host."""
     url = config.base_url
@@ -321,7 +323,7 @@ def server_of(provider: Provider, config: ModelConfig) -> str:
     return str(getattr(provider, "default_base_url", None) or f"{config.provider} (default server)")
 
 
-def _key_id(provider: Provider, config: ModelConfig) -> str:
+def _key_id(provider: Provider | type[Provider], config: ModelConfig) -> str:
     """The account a call is counted against (rate limits are per key), hashed; '' when there is none."""
     resolve = getattr(provider, "resolve_key", None)
     try:
@@ -331,15 +333,21 @@ def _key_id(provider: Provider, config: ModelConfig) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:16] if key else ""
 
 
+def control_key(provider: Provider | type[Provider], config: ModelConfig) -> tuple[str, str, str]:
+    """Which controller a model's calls share: (provider, server, the key hashed). ``provider`` may be the class:
+    the Models tab asks which servers a person's models call without making a provider."""
+    return (config.provider, server_of(provider, config), _key_id(provider, config))
+
+
 def control_for(provider: Provider, config: ModelConfig, ceiling: int) -> RateControl:
     """The process's controller for this model's provider, server and key (made on first use), its ceiling at
     least ``ceiling``."""
-    key = (config.provider, server_of(provider, config), _key_id(provider, config))
+    key = control_key(provider, config)
     with _lock:
         control = _controls.get(key)
         if control is None:
             where = " ".join(str(redact.public_url(u)) if "://" in u else u for u in key[1].split())
-            control = _controls[key] = RateControl(f"{key[0]} at {where}", ceiling)
+            control = _controls[key] = RateControl(f"{key[0]} at {where}", ceiling, key)
             return control
     control.raise_ceiling(ceiling)
     return control
@@ -406,5 +414,5 @@ class Pacing:
 
 
 __all__ = ["BACKOFF_STATUSES", "DEFAULT_RATE_LIMIT_WAIT_S", "Pacing", "RateControl", "RateLimitWaitOver", "WATCH",
-           "control_for", "controls", "duration_text", "forget", "is_refusal", "rate_limited", "reset_seconds",
-           "server_of"]
+           "control_for", "control_key", "controls", "duration_text", "forget", "is_refusal", "rate_limited",
+           "reset_seconds", "server_of"]
