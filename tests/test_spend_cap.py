@@ -108,6 +108,17 @@ def test_a_model_without_a_price_is_refused_unless_it_costs_nothing(tmp_path, fa
     assert len(stored(db)) == 2
 
 
+def test_dry_run_says_when_the_estimate_is_over_the_cap(tmp_path, fake_openai, monkeypatch, capsys) -> None:
+    priced_model(tmp_path, fake_openai.base_url, monkeypatch)
+    p, db = str(preset(tmp_path, 3)), str(tmp_path / "s.db")
+    argv = ["batch", p, "-m", "priced", "--db", db, "--dry-run"]
+    code, out, _ = run_cli(capsys, *argv, "--max-cost", "0.01")
+    assert code == 0 and "--max-cost 0.01: the estimate is over the cap" in out
+    code, out, _ = run_cli(capsys, *argv, "--max-cost", "100")
+    assert code == 0 and "over the cap" not in out
+    assert not fake_openai.chat_requests
+
+
 @pytest.mark.parametrize("cap", ["-1", "nan", "inf", "-inf"])
 def test_a_cap_that_is_not_an_amount_is_a_usage_error(tmp_path, capsys, cap) -> None:
     with pytest.raises(SystemExit) as exc:
