@@ -4,10 +4,12 @@ API credit and shows everything in the store."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import importlib
 import ipaddress
 import logging
 import os
+import socket
 import sys
 import threading
 import time
@@ -219,6 +221,21 @@ def options(db: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, auth: s
     return ServeOptions(db=db, host=host, port=port, accounts=accounts, demo=demo, max_upload_mb=mb, policy=policy)
 
 
+def claim_port(host: str, port: int) -> None:
+    """Refuse, before anything is built or printed, a port another program is listening on (uvicorn would find out
+    only after the app is built, and the wait for the first answer would then time out)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a port in TIME_WAIT is free
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            why = ("is in use by another program" if exc.errno == errno.EADDRINUSE
+                   else f"cannot be used ({exc.strerror})")
+            raise ServeError(f"port {port} on {host} {why}: stop that program or choose another with --port "
+                             f"(e.g. --port {port + 1 if port < 65535 else 8000})") from None
+
+
 def theme() -> Any:
     """Gradio's default look with system fonts (the page loads nothing from outside this machine), its orange and
     its grey hints darkened to WCAG AA contrast (white on the default orange button is 2.8:1, hints 1.9:1)."""
@@ -269,6 +286,7 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
     from probe_ui.app.static_assets import StaticAssets
     from probe_ui.store import Store
 
+    claim_port(opts.host, opts.port)  # before the app is built and before anything says it is serving
     headless_plots()
     keep_signatures()
     sys.setswitchinterval(SWITCH_INTERVAL_S)

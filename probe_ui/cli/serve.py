@@ -42,13 +42,14 @@ def serve_arguments(sv: argparse.ArgumentParser) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from probe_ui.app.serve import ServeError, launch, options
+    from probe_ui.app.serve import ServeError, claim_port, launch, options
 
     try:
         opts = options(args.db, args.host, args.port, args.auth, args.demo, args.max_upload_mb, args.auth_file,
                        args.endpoint_hosts)
     except ServeError as exc:
         raise UsageError(str(exc)) from None
+    claim_port(opts.host, opts.port)  # a port in use: one line naming it and --port, before anything else
     from probe_ui.send_gate.ocr import INSTALL_HINT
     from probe_ui.send_gate.policy import GateError, ocr_available
     from probe_ui.send_gate.server import set_server_policy
