@@ -41,10 +41,30 @@ class _Entry(BaseModel):
     trusted: bool = False
 
 
+#: the environment variable naming extra catalogue folders (os.pathsep-separated)
+BACKENDS_ENV = "PROBE_UI_BACKENDS"
+#: the catalogue folder read from the working folder when ``PROBE_UI_BACKENDS`` is not set (as the README shows)
+LOCAL_BACKENDS = "backends"
+
+
 def catalogue_dirs() -> list[Path]:
-    """``PROBE_UI_BACKENDS`` (os.pathsep-separated) first, then the shipped catalogue (``backends/``)."""
-    extra = [Path(p) for p in os.environ.get("PROBE_UI_BACKENDS", "").split(os.pathsep) if p]
-    return [*extra, BACKENDS_DIR]
+    """Where catalogue entries are looked for, first wins: the folders in ``PROBE_UI_BACKENDS`` when it is set, else
+    ``./backends`` when the working folder has one; then the shipped catalogue."""
+    extra = [Path(p) for p in os.environ.get(BACKENDS_ENV, "").split(os.pathsep) if p]
+    if not extra and Path(LOCAL_BACKENDS).is_dir():
+        extra = [Path(LOCAL_BACKENDS).resolve()]
+    shipped = BACKENDS_DIR.resolve()
+    return [*(d for d in extra if d.resolve() != shipped), BACKENDS_DIR]
+
+
+def catalogue_places() -> str:
+    """Where catalogue entries are looked for, for messages: the folders read and how to add one."""
+    extra = ["./backends/" if d == Path(LOCAL_BACKENDS).resolve() else f"{d}/"
+             for d in catalogue_dirs() if d != BACKENDS_DIR]
+    read = ", ".join(extra) + (", " if extra else "") + "the shipped backends/"
+    unset = "" if os.environ.get(BACKENDS_ENV) else " (not set)"
+    return (f"catalogue entries are read from {read}; put a YAML in ./backends/ or name its folder in "
+            f"{BACKENDS_ENV}{unset}")
 
 
 def load_catalogue() -> dict[str, ModelConfig]:
@@ -111,7 +131,8 @@ def resolve(spec: str, catalogue: dict[str, ModelConfig] | None = None) -> Model
     if not sep or not provider or not model:
         names = ", ".join(sorted(cat)) or "(none)"
         raise ModelSpecError(f"unknown model '{spec}': use provider/model (providers: "
-                             f"{', '.join(sorted(PROVIDERS))}) or a catalogue name ({names})")
+                             f"{', '.join(sorted(PROVIDERS))}) or a catalogue name ({names}); "
+                             f"{catalogue_places()}")
     provider_class(provider)  # raises for an unknown provider
     return ModelConfig(name=spec, provider=provider, model=model)
 

@@ -22,3 +22,42 @@ def test_a_port_in_use_is_one_line_naming_it_and_port_and_says_nothing_of_servin
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1, err
     assert f"port {port}" in lines[0] and "--port" in lines[0] and "in use" in lines[0]
+
+
+def _entry(folder: Path, name: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.yaml").write_text(f"name: {name}\nprovider: openai\nmodel: served-{name}\n"
+                                         "base_url: http://127.0.0.1:9/v1\n", encoding="utf-8")
+
+
+def test_a_backends_folder_in_the_working_folder_is_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from probe_ui.catalogue import resolve
+
+    monkeypatch.delenv("PROBE_UI_BACKENDS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    _entry(tmp_path / "backends", "my-vllm")
+    assert resolve("my-vllm").model == "served-my-vllm"
+
+
+def test_probe_ui_backends_when_set_is_where_entries_are_read(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    from probe_ui.catalogue import resolve
+
+    monkeypatch.chdir(tmp_path)
+    _entry(tmp_path / "backends", "local-one")
+    _entry(tmp_path / "site", "site-one")
+    monkeypatch.setenv("PROBE_UI_BACKENDS", str(tmp_path / "site"))
+    assert resolve("site-one").model == "served-site-one"
+
+
+def test_an_unknown_model_names_where_entries_are_looked_for(monkeypatch: pytest.MonkeyPatch,
+                                                             tmp_path: Path) -> None:
+    from probe_ui.catalogue import resolve
+    from probe_ui.errors import ProbeUIError
+
+    monkeypatch.delenv("PROBE_UI_BACKENDS", raising=False)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ProbeUIError) as exc:
+        resolve("my-vllm")
+    message = str(exc.value)
+    assert "\n" not in message and "PROBE_UI_BACKENDS" in message and "./backends/" in message
