@@ -61,3 +61,22 @@ def test_an_unknown_model_names_where_entries_are_looked_for(monkeypatch: pytest
         resolve("my-vllm")
     message = str(exc.value)
     assert "\n" not in message and "PROBE_UI_BACKENDS" in message and "./backends/" in message
+
+
+@pytest.mark.parametrize("argv", [["score"], ["report", "--out", "r.html"], ["export", "--format", "jsonl",
+                                                                           "--out", "x"]])
+def test_several_runs_are_refused_in_one_line_naming_them(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                          argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        run_cli(capsys, *argv, "--db", str(tmp_path / "none.db"), "--run", "A", "--run", "B")
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    first = err.splitlines()[0]
+    assert "--run given 2 times ('A', 'B')" in first and f"probe-ui {argv[0]}" in first
+    assert "probe-ui compare A B" in first
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_one_run_is_still_read(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _out, err = run_cli(capsys, "score", "--db", str(tmp_path / "none.db"), "--run", "A")
+    assert code == 1 and "several" not in err and "given 2 times" not in err

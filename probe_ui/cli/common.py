@@ -9,6 +9,7 @@ registry, :mod:`probe_ui.registry`): adding a command is adding a file, and a pl
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import os
 import sys
@@ -85,11 +86,33 @@ def db_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default=db_default(), help=DB_HELP)
 
 
+class OneRun(argparse.Action):
+    """``--run NAME``, given once: a second ``--run`` (``score --run A --run B``) used to keep only the last, so that
+    a command meant to read two runs silently read one. Given again, the command is replaced by a one-line refusal
+    that names both runs and what to run instead (raised as a :class:`UsageError` when the command runs)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        given = [*getattr(namespace, "run_names", []), str(values)]
+        namespace.run_names = given
+        namespace.run = given[0]
+        if len(given) > 1:
+            namespace.func = functools.partial(_several_runs, given)
+
+
+def _several_runs(runs: list[str], args: argparse.Namespace) -> int:
+    names = ", ".join(f"'{r}'" for r in runs)
+    command = args.command or "this command"
+    compare = f"; compare two runs with 'probe-ui compare {runs[0]} {runs[1]}'" if len(runs) == 2 else ""
+    raise UsageError(f"--run given {len(runs)} times ({names}): {command} reads one run; run it once per run"
+                     f"{compare}")
+
+
 def db_args(sp: argparse.ArgumentParser) -> None:
     """``--db``, ``--run`` and ``--trust-store``: the store and run a command reads or writes."""
     db_arg(sp)
-    sp.add_argument("--run", default=None, help="run name (default: batch: derived from presets and seed; "
-                                                "score: the most recent run)")
+    sp.add_argument("--run", default=None, action=OneRun,
+                    help="run name, once (default: batch: derived from presets and seed; score: the most recent run)")
     trust_arg(sp)
 
 
