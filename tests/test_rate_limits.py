@@ -163,3 +163,25 @@ def test_openai_reset_headers_are_read(text, seconds) -> None:
 
 def test_durations_in_messages() -> None:
     assert [duration_text(s) for s in (1.5, 45, 600, 90)] == ["1.5 s", "45 s", "10 min", "1.5 min"]
+
+
+def test_anthropics_rate_limit_headers_teach_the_same_bucket_as_openais() -> None:
+    """Anthropic sends anthropic-ratelimit-requests-{limit,remaining,reset} (the reset a time, RFC 3339): a server
+    sending them is paced from its bucket as one sending OpenAI's x-ratelimit-* (the reset a duration) is."""
+    from datetime import datetime, timedelta, timezone
+
+    at = (datetime.now(timezone.utc) + timedelta(seconds=6)).isoformat().replace("+00:00", "Z")
+    anthropic = {"anthropic-ratelimit-requests-limit": "50", "anthropic-ratelimit-requests-remaining": "20",
+                 "anthropic-ratelimit-requests-reset": at}
+    openai = {"x-ratelimit-limit-requests": "50", "x-ratelimit-remaining-requests": "20",
+              "x-ratelimit-reset-requests": "6s"}
+    limit, remaining, reset = rate_control.bucket_headers(anthropic)
+    assert (limit, remaining) == (50, 20) and reset == pytest.approx(6, abs=0.5)
+    assert rate_control.bucket_headers(openai) == (50, 20, 6)
+    assert rate_control.bucket_headers({"anthropic-ratelimit-requests-reset": "not a time"}) == (None, None, None)
+    learnt = []
+    for headers in (anthropic, openai):
+        control = rate_control.RateControl("s", 8)
+        control.observe(rate_control.Ticket(seq=0, sent_at=0.0), 200, headers)
+        learnt.append(control.status()["rate_per_s"])
+    assert learnt[0] == pytest.approx(learnt[1], rel=0.1) and learnt[1] == pytest.approx(5.0)  # (50 - 20) / 6 s

@@ -14,8 +14,9 @@ each run of as many clean answers as the limit adds one slot back.
 
 **When the next request may leave**: a refusal's ``Retry-After`` (or ``retry-after-ms``; 1 s when a 429 gives
 none) pauses every new request to the server until then, requests in flight go on. Where the server sends OpenAI's
-``x-ratelimit-limit-requests`` / ``-remaining-requests`` / ``-reset-requests``, the controller keeps a copy of the
-server's token bucket (size = the limit, refill rate = (limit - remaining) / reset, tokens = remaining at the time
+``x-ratelimit-limit-requests`` / ``-remaining-requests`` / ``-reset-requests`` (or Anthropic's
+``anthropic-ratelimit-requests-limit`` / ``-remaining`` / ``-reset``, :func:`bucket_headers`), the controller keeps a
+copy of the server's token bucket (size = the limit, refill rate = (limit - remaining) / reset, tokens = remaining at the time
 the request was sent, less the requests sent since) and sends a request only when that copy holds a token: the
 server's rate is then met without being hit (the AIMD limit is the fallback for servers that send no such headers).
 
@@ -115,6 +116,35 @@ def reset_seconds(text: str | None) -> float | None:
         return None
     scale = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
     return sum(float(n) * scale[u] for n, u in parts)
+
+
+def _until(text: str | None) -> float | None:
+    """Anthropic's ``anthropic-ratelimit-requests-reset``: the RFC 3339 time the bucket is full again, as seconds
+    from now (None when it does not parse)."""
+    if not text:
+        return None
+    from datetime import datetime, timezone
+
+    try:
+        at = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=timezone.utc)
+    return max(0.0, (at - datetime.now(timezone.utc)).total_seconds())
+
+
+def bucket_headers(headers: Mapping[str, str]) -> tuple[float | None, float | None, float | None]:
+    """The server's request bucket as its headers give it: (limit, remaining, seconds until full), from OpenAI's
+    ``x-ratelimit-*-requests`` (the reset a duration) or Anthropic's ``anthropic-ratelimit-requests-*`` (the reset a
+    time); Nones where a server sends neither."""
+    limit = _number(headers.get("x-ratelimit-limit-requests"))
+    if limit is not None:
+        return (limit, _number(headers.get("x-ratelimit-remaining-requests")),
+                reset_seconds(headers.get("x-ratelimit-reset-requests")))
+    return (_number(headers.get("anthropic-ratelimit-requests-limit")),
+            _number(headers.get("anthropic-ratelimit-requests-remaining")),
+            _until(headers.get("anthropic-ratelimit-requests-reset")))
 
 
 def _number(text: str | None) -> float | None:
@@ -245,9 +275,7 @@ class RateControl:
         slot after a run of clean answers."""
         now = time.monotonic()
         ticket.observed = True
-        limit = _number(headers.get("x-ratelimit-limit-requests"))
-        remaining = _number(headers.get("x-ratelimit-remaining-requests"))
-        reset = reset_seconds(headers.get("x-ratelimit-reset-requests"))
+        limit, remaining, reset = bucket_headers(headers)
         refused = is_refusal(status, headers)
         wait = retry_after_s(headers) if status in BACKOFF_STATUSES else None
         grew = False
