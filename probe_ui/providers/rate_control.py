@@ -16,9 +16,10 @@ each run of as many clean answers as the limit adds one slot back.
 none) pauses every new request to the server until then, requests in flight go on. Where the server sends OpenAI's
 ``x-ratelimit-limit-requests`` / ``-remaining-requests`` / ``-reset-requests`` (or Anthropic's
 ``anthropic-ratelimit-requests-limit`` / ``-remaining`` / ``-reset``, :func:`bucket_headers`), the controller keeps a
-copy of the server's token bucket (size = the limit, refill rate = (limit - remaining) / reset, tokens = remaining at the time
-the request was sent, less the requests sent since) and sends a request only when that copy holds a token: the
-server's rate is then met without being hit (the AIMD limit is the fallback for servers that send no such headers).
+copy of the server's token bucket (size = the limit, refill rate = (limit - remaining) / reset, tokens = remaining at
+the time the request was sent, less the requests sent since) and sends a request only when that copy holds a token:
+the server's rate is then met without being hit (the AIMD limit is the fallback for servers that send no such
+headers).
 
 **Refusals are waited out, not failures** (:class:`Pacing`, used by :func:`probe_ui.runner.execute.ask`): a
 rate-limit refusal (429 other than ``insufficient_quota``, or 503 with a ``Retry-After``) is retried after the
