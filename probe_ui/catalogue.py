@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from probe_ui.providers import PROVIDERS, provider_class
 from probe_ui.providers.base import ModelConfig, ModelSpecError
 from probe_ui.resources import BACKENDS_DIR
-from probe_ui.yaml_limits import safe_load, yaml_problem, yaml_within
+from probe_ui.yaml_limits import place_in, safe_load, yaml_problem, yaml_within
 
 
 class _Entry(BaseModel):
@@ -104,9 +104,11 @@ def _load_entry(path: Path, raw: bytes) -> ModelConfig:
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(map(str, err["loc"])) or "(top level)"
-        raise ModelSpecError(f"{path}: field '{field}': {err['msg']}") from None
+        at = place_in(raw.decode("utf-8"), err["loc"])
+        raise ModelSpecError(f"{path}: field '{field}': {err['msg']}{at}") from None
     if e.provider not in PROVIDERS:
-        raise ModelSpecError(f"{path}: unknown provider '{e.provider}'; known: {', '.join(sorted(PROVIDERS))}")
+        at = place_in(raw.decode("utf-8"), ("provider",))
+        raise ModelSpecError(f"{path}: unknown provider '{e.provider}'{at}; known: {', '.join(sorted(PROVIDERS))}")
     for name in ("generation", "options"):  # a run stores both as JSON
         try:
             json.dumps(getattr(e, name))

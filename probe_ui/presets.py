@@ -19,7 +19,7 @@ from probe_ui.items import KINDS, LETTERS, YES_NO, ImageSource, Item
 from probe_ui.perturb import PerturbationError
 from probe_ui.perturb import get as get_perturbation
 from probe_ui.resources import ASSETS_DIR, PRESETS_DIR
-from probe_ui.yaml_limits import yaml_problem, yaml_size
+from probe_ui.yaml_limits import place, yaml_problem, yaml_size
 from probe_ui.yaml_stream import DuplicateKeyError, stream_list
 
 MAX_PRESET_BYTES = 20 * 1024 * 1024
@@ -261,8 +261,9 @@ def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | lis
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise PresetError(f"{p}: not a UTF-8 text file") from None
-    builder = _ItemsBuilder(p)
-    reader = stream_list(text, "items")
+    nodes: dict[str, Any] = {}  # where the item last read, and the head, start: for messages
+    builder = _ItemsBuilder(p, nodes)
+    reader = stream_list(text, "items", nodes=nodes)
     try:
         while True:
             try:
@@ -277,6 +278,7 @@ def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | lis
             listed, items = True, head.pop("items")
             if not isinstance(items, list):
                 raise PresetError(f"{p}: field 'items': must be a list of items, not {type(items).__name__}")
+            nodes.pop("element", None)  # not streamed: the items have no nodes of their own here
             for it in items:
                 builder.add(it)
     except (yaml.YAMLError, RecursionError) as exc:
@@ -286,7 +288,7 @@ def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | lis
     try:
         spec = PresetHead.model_validate(head)
     except ValidationError as exc:
-        raise PresetError(_describe(p, exc)) from None
+        raise PresetError(_describe(p, exc, node=nodes.get("head"))) from None
     if not builder.items:
         raise PresetError(f"{p}: field 'items': " + ("a preset needs at least one item" if listed
                                                      else "required field is missing"))
@@ -321,8 +323,9 @@ def load_preset(path: str | os.PathLike[str], image_roots: tuple[str, ...] | lis
 class _ItemsBuilder:
     """Validates and converts items one at a time, as the YAML reader hands them over; keeps only the items."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, nodes: dict[str, Any] | None = None) -> None:
         self.path = path
+        self.nodes = {} if nodes is None else nodes  # the item's YAML node, when streamed: its line for messages
         self.items: list[Item] = []
         self.ids: set[str] = set()
         self.item_conditions: dict[str, tuple[Condition, ...]] = {}
@@ -346,7 +349,7 @@ class _ItemsBuilder:
         try:
             it = ItemSpec.model_validate(raw)
         except ValidationError as exc:
-            raise PresetError(_describe(p, exc, item=(index, raw))) from None
+            raise PresetError(_describe(p, exc, item=(index, raw), node=self.nodes.get("element"))) from None
         where = f"{p}: item {index + 1} ('{it.id}')"
         if it.id in self.ids:
             raise PresetError(f"{where}: field 'id': duplicate id")
@@ -431,11 +434,13 @@ def resolve_image(src: ImageSource, roots: tuple[str, ...], *, where: str) -> Pa
     raise PresetError(f"{where}: image '{src.path}' not found (looked in {looked})")
 
 
-def _describe(path: Path, exc: ValidationError, item: tuple[int, Any] | None = None) -> str:
-    """Turn pydantic's first error into 'file: item N ('id'): field 'x': message' (``item``: index and raw item
-    when an item failed)."""
+def _describe(path: Path, exc: ValidationError, item: tuple[int, Any] | None = None, node: Any = None) -> str:
+    """Turn pydantic's first error into 'file: item N ('id'): field 'x': message (line L, column C)' (``item``:
+    index and raw item when an item failed; ``node``: the item's or the head's YAML node, for the line of the field,
+    or of the mapping that lacks it)."""
     err = exc.errors()[0]
     loc = list(err["loc"])
+    at = place(node, loc)
     msg = err["msg"].removeprefix("Value error, ")
     where = [str(path)]
     if item is not None:
@@ -455,7 +460,7 @@ def _describe(path: Path, exc: ValidationError, item: tuple[int, Any] | None = N
         msg = "required field is missing"
     elif err["type"] == "model_type" and item is not None and not loc:
         msg = f"an item must be a mapping, not {type(item[1]).__name__}"
-    return ": ".join(where) + f": {msg}"
+    return ": ".join(where) + f": {msg}{at}"
 
 
 def item_yaml(item_id: str, question: str, kind: str, images: list[str], options: tuple[str, ...] | list[str],

@@ -44,6 +44,40 @@ def yaml_problem(exc: BaseException) -> str:
     return f"invalid YAML{where}: {problem}"
 
 
+def node_at(node: Any, loc: Any) -> Any:
+    """The deepest node of a composed YAML document along a validation error's ``loc`` (mapping keys, list
+    indexes): the offending value where it is there, else the mapping that lacks it (a missing field)."""
+    for key in loc:
+        if isinstance(node, yaml.MappingNode):
+            found = [v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == str(key)]
+            if not found:
+                break
+            node = found[-1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+            node = node.value[key]
+        else:
+            break
+    return node
+
+
+def place(node: Any, loc: Any = ()) -> str:
+    """" (line L, column C)" of the node along ``loc`` (:func:`node_at`), for a validation message; "" without a
+    node."""
+    if node is None:
+        return ""
+    mark = node_at(node, loc).start_mark
+    return f" (line {mark.line + 1}, column {mark.column + 1})"
+
+
+def place_in(text: str, loc: Any = ()) -> str:
+    """:func:`place` in a YAML text composed again (a small file whose values failed validation: the catalogue
+    entry, the set file), "" when it cannot be composed."""
+    try:
+        return place(yaml.compose(text, Loader=yaml.SafeLoader), loc)
+    except (yaml.YAMLError, RecursionError):
+        return ""
+
+
 def loader_mark(loader: Any) -> Mark | None:
     """Where a loader stopped: the pure-Python reader's position, or (libyaml's parser has none) where its next
     event starts."""

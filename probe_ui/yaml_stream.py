@@ -47,7 +47,8 @@ class DuplicateKeyError(ProbeUIError, ValueError):
     """The streamed key appears twice in the mapping."""
 
 
-def stream_list(text: str, key: str, *, fast: bool = True) -> Generator[Any, None, tuple[Any, bool]]:
+def stream_list(text: str, key: str, *, fast: bool = True,
+                nodes: dict[str, Node] | None = None) -> Generator[Any, None, tuple[Any, bool]]:
     """Yield the elements of the list under ``key`` of a one-document mapping, as they are read; return the
     document without that key (or the whole document when it is not a mapping, or when ``key``'s value is not a
     list: then nothing is yielded and the value stays in it), and whether the list was there.
@@ -55,7 +56,9 @@ def stream_list(text: str, key: str, *, fast: bool = True) -> Generator[Any, Non
     Raises ``yaml.YAMLError`` (with marks) as ``safe_load`` would, a too-deep document as
     :class:`~probe_ui.yaml_limits.YAMLNestingError` (never a ``RecursionError``), and :class:`DuplicateKeyError`.
     ``fast=False``
-    uses the pure-Python parser even where libyaml is there (as on a machine without it).
+    uses the pure-Python parser even where libyaml is there (as on a machine without it). ``nodes``, when given,
+    holds the composed node of the element last yielded (``"element"``) and, at the end, of the head
+    (``"head"``): where their values start, for messages (one element's nodes at a time, as before).
     """
     ld = _loader(text, fast)
     try:
@@ -77,14 +80,19 @@ def stream_list(text: str, key: str, *, fast: bool = True) -> Generator[Any, Non
                     streamed = True
                     ld.get_event()
                     while not ld.check_event(SequenceEndEvent):
-                        yield ld.construct_document(ld.compose_node(None, None))
+                        node = ld.compose_node(None, None)
+                        if nodes is not None:
+                            nodes["element"] = node
+                        yield ld.construct_document(node)
                     ld.get_event()
                     continue
                 pairs.append((key_node, ld.compose_node(None, None)))
             end = ld.get_event()
             tag = start.tag if start.tag not in (None, "!") else ld.resolve(MappingNode, None, start.implicit)
-            head = ld.construct_document(MappingNode(tag, pairs, start.start_mark, end.end_mark,
-                                                     flow_style=start.flow_style))
+            head_node = MappingNode(tag, pairs, start.start_mark, end.end_mark, flow_style=start.flow_style)
+            if nodes is not None:
+                nodes["head"] = head_node
+            head = ld.construct_document(head_node)
             if streamed and isinstance(head, dict) and key in head:  # a merge key (<<) brought a second one
                 raise DuplicateKeyError(f"field '{key}' is given twice")
         ld.get_event()  # document end

@@ -80,3 +80,55 @@ def test_several_runs_are_refused_in_one_line_naming_them(capsys: pytest.Capture
 def test_one_run_is_still_read(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _out, err = run_cli(capsys, "score", "--db", str(tmp_path / "none.db"), "--run", "A")
     assert code == 1 and "several" not in err and "given 2 times" not in err
+
+
+MISINDENTED = """name: bad
+items:
+  - id: q1
+    question: Is it?
+    image: a.png
+  - id: q2
+    image:
+      path: a.png
+      question: Is it?
+"""
+
+
+def test_a_preset_error_carries_the_line_and_column(tmp_path: Path) -> None:
+    from probe_ui.presets import PresetError, load_preset
+
+    (tmp_path / "bad.yaml").write_text(MISINDENTED, encoding="utf-8")
+    with pytest.raises(PresetError) as exc:
+        load_preset(tmp_path / "bad.yaml")
+    message = str(exc.value)
+    assert "item 2 ('q2'): field 'question': required field is missing (line 6, column 5)" in message, message
+
+
+def test_a_preset_field_error_points_at_the_field(tmp_path: Path) -> None:
+    from probe_ui.presets import PresetError, load_preset
+
+    (tmp_path / "bad.yaml").write_text("name: bad\nitems:\n  - id: q1\n    question: Is it?\n    image: a.png\n"
+                                       "    colour: red\n", encoding="utf-8")
+    with pytest.raises(PresetError) as exc:
+        load_preset(tmp_path / "bad.yaml")
+    assert "field 'colour': unknown field" in str(exc.value) and "(line 6, column 13)" in str(exc.value)
+
+
+def test_a_preset_head_error_carries_the_line(tmp_path: Path) -> None:
+    from probe_ui.presets import PresetError, load_preset
+
+    (tmp_path / "bad.yaml").write_text("name: bad\ninclude_original: [1]\nitems:\n  - id: q1\n    question: Is it?\n"
+                                       "    image: a.png\n", encoding="utf-8")
+    with pytest.raises(PresetError) as exc:
+        load_preset(tmp_path / "bad.yaml")
+    assert "field 'include_original'" in str(exc.value) and "(line 2, column 19)" in str(exc.value)
+
+
+def test_a_catalogue_entry_error_carries_the_line(tmp_path: Path) -> None:
+    from probe_ui.catalogue import load_entry
+    from probe_ui.errors import ProbeUIError
+
+    (tmp_path / "m.yaml").write_text("name: m\nprovider: openai\nmodel: x\nconcurrency: -3\n", encoding="utf-8")
+    with pytest.raises(ProbeUIError) as exc:
+        load_entry(tmp_path / "m.yaml")
+    assert "field 'concurrency'" in str(exc.value) and "(line 4, column 14)" in str(exc.value)
