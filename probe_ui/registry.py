@@ -131,6 +131,23 @@ def _forget(module: str) -> None:
     sys.modules.pop(module, None)
 
 
+def _source(entry: Any, plugin: str | None) -> str | None:
+    """The file an entry comes from: its plugin's (``plugin``: the plugin module that registered it), else the file
+    that defines the entry, its function or its class; None when it cannot be told."""
+    if plugin is not None:
+        return next((str(p) for p, m in _loaded_plugins.items() if m == plugin), None)
+    import inspect  # only for this message: not on every command's start
+
+    for obj in (entry, getattr(entry, "fn", None), type(entry)):
+        try:
+            source = inspect.getsourcefile(obj) if obj is not None else None
+        except TypeError:  # a built-in, or an instance: try its function or class
+            continue
+        if source:
+            return source
+    return None
+
+
 def import_package(package: str, only: tuple[str, ...] = ()) -> None:
     """Import every module of ``package`` and of its subpackages (so their registrations run); with ``only``, just
     the modules of those names (``("prompts",)``: each benchmark folder's ``prompts.py``, not its metric, whose
@@ -175,7 +192,7 @@ class Registry(Generic[T]):
             old = self._entries.get(name)
             if name in self._factories or (old is not None and old is not entry and not _same(old, entry)):
                 if not replace:
-                    raise RegistryError(f"{self.kind} '{name}' is registered twice")
+                    raise RegistryError(f"{self.kind} '{name}' is registered twice{self._where(name, entry)}")
                 self._factories.pop(name, None)
             self._entries[name] = entry
             self.version += 1
@@ -191,11 +208,19 @@ class Registry(Generic[T]):
         same = old is not None and _same(type(old), cls)
         return self.add(name, cls(), replace=same)
 
+    def _where(self, name: str, new: Any) -> str:
+        """" (by FILE and by FILE)": the files of the entry already under ``name`` and of ``new``, for a clash
+        message (a plugin's file, or the file that defines the entry); what cannot be told is left out."""
+        plugin = getattr(_current, "plugin", None)
+        old = _source(self._entries.get(name, self._factories.get(name)), self._origin.get(name))
+        files = [f for f in (_source(new, plugin), old) if f]
+        return f" (by {' and by '.join(files)})" if files else ""
+
     def lazy(self, name: str, factory: Callable[[], T]) -> None:
         """Register an entry built by ``factory`` on first use (its optional imports happen then)."""
         with _lock:
             if name in self._entries or name in self._factories:
-                raise RegistryError(f"{self.kind} '{name}' is registered twice")
+                raise RegistryError(f"{self.kind} '{name}' is registered twice{self._where(name, factory)}")
             self._factories[name] = factory
             self.version += 1
             plugin = getattr(_current, "plugin", None)

@@ -132,3 +132,32 @@ def test_a_catalogue_entry_error_carries_the_line(tmp_path: Path) -> None:
     with pytest.raises(ProbeUIError) as exc:
         load_entry(tmp_path / "m.yaml")
     assert "field 'concurrency'" in str(exc.value) and "(line 4, column 14)" in str(exc.value)
+
+
+def test_a_broken_plugin_is_one_line_naming_its_file(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.helpers import plugins_loaded
+
+    broken = tmp_path / "broken.py"
+    broken.write_text("def f(:\n", encoding="utf-8")
+    with plugins_loaded(monkeypatch, broken):
+        code, out, err = run_cli(capsys, "perturbations")
+    assert code == 1 and out == ""
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and f"plugin {broken} failed to load: SyntaxError" in lines[0], err
+
+
+def test_a_plugin_name_clash_names_the_name_and_both_files(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.helpers import plugins_loaded
+
+    clash = tmp_path / "clash.py"
+    clash.write_text("from probe_ui.perturb.registry import register\n\n"
+                     "@register('rotate', 'not the real rotate', 'unchanged')\n"
+                     "def rotate(variant, rng):\n    return variant\n", encoding="utf-8")
+    with plugins_loaded(monkeypatch, clash):
+        code, _out, err = run_cli(capsys, "presets")
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 1 and len(lines) == 1, err
+    assert "perturbation 'rotate' is registered twice (by " in lines[0]
+    assert str(clash) in lines[0] and "probe_ui/perturb/image.py" in lines[0], lines[0]

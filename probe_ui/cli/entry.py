@@ -56,7 +56,14 @@ def forget_parser() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _restore_ctrl_c()
-    parser = kept_parser()
+    try:
+        parser = kept_parser()
+    except ProbeUIError as exc:  # a plugin in PROBE_UI_PLUGINS that cannot be loaded: one line naming its file
+        setup_logging(debug=False)
+        if "--debug" in (sys.argv[1:] if argv is None else argv):
+            raise
+        log.error(first_line(exc))
+        return EXIT_ERROR
     args = parser.parse_args(argv)
     setup_logging(debug=args.debug)
     trust = bool(getattr(args, "trust_store", False))
@@ -100,7 +107,11 @@ def run() -> None:
     """
     argv = sys.argv[1:]
     code = main(argv)
-    if kept_parser().parse_known_args(argv)[0].command not in (None, "serve"):
+    try:
+        command = kept_parser().parse_known_args(argv)[0].command
+    except ProbeUIError:  # said in one line by main (a plugin that cannot be loaded)
+        command = "(none)"
+    if command not in (None, "serve"):
         import logging
 
         logging.shutdown()
