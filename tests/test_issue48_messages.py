@@ -161,3 +161,10 @@ def test_a_plugin_name_clash_names_the_name_and_both_files(capsys: pytest.Captur
     assert code == 1 and len(lines) == 1, err
     assert "perturbation 'rotate' is registered twice (by " in lines[0]
     assert str(clash) in lines[0] and "probe_ui/perturb/image.py" in lines[0], lines[0]
+
+
+def test_explain_with_a_near_name_lists_the_near_names_not_templates(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run_cli(capsys, "metrics", "--explain", "set acc")
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert code == 1 and out == "" and len(lines) == 1, err
+    assert "did you mean: 'set accuracy'?" in lines[0] and "{" not in lines[0] and len(lines[0]) < 160, lines[0]

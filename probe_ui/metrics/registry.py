@@ -296,9 +296,28 @@ def explain_figures(name: str) -> list[Figure]:
     found = [f for f in glossary_figures() if f.name.lower() == wanted or f.name.lower().replace("_", " ") == wanted
              or ("{" in f.name and re.match(f.pattern.pattern, name.strip(), re.IGNORECASE))]
     if not found:
-        raise MetricError(f"no metric named '{name}'; metrics: {', '.join(f.name for f in glossary_figures())}; "
-                          f"families: {', '.join(FAMILIES)}")
+        near = near_names(name)
+        hint = (f"did you mean: {', '.join(repr(n) for n in near)}? ('probe-ui metrics' lists every metric)" if near
+                else f"'probe-ui metrics' lists every metric; families: {', '.join(FAMILIES)}")
+        raise MetricError(f"no metric named '{name}'; {hint}")
     return found
+
+
+def near_names(name: str, most: int = 5) -> list[str]:
+    """Metric and family names near ``name``, for a mistyped ``--explain``: those it begins (``set acc``), then
+    those with it as a word (``flip``: answer flip rate), then difflib's close matches; a templated name
+    ("AUC {perturbation}") only by the words before its placeholder."""
+    import difflib
+
+    wanted = name.strip().replace("_", " ").lower()
+    names = list(dict.fromkeys([*(f.name for f in glossary_figures()), *FAMILIES]))
+    plain = {n.split("{")[0].strip().replace("_", " ").lower() or n.lower(): n for n in names}
+    if not wanted:
+        return []
+    starts = [n for key, n in plain.items() if key.startswith(wanted) or (len(key) >= 3 and wanted.startswith(key))]
+    words = [n for key, n in plain.items() if re.search(rf"\b{re.escape(wanted)}", key)]
+    close = [plain[k] for k in difflib.get_close_matches(wanted, list(plain), n=most, cutoff=0.6)]
+    return list(dict.fromkeys([*starts, *words, *close]))[:most]
 
 
 def explain_text(fig: Figure) -> str:
