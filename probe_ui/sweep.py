@@ -44,6 +44,7 @@ class ModelEstimate:
     output_tokens: int
     cost_usd: float | None  # None: the catalogue gives no price for this model, or it cannot run here
     unusable: str | None = None  # why this model cannot be asked here (probe_ui.readiness); its calls would fail
+    stored: int = 0  # answers the run holds already: not asked again, not counted in ``calls`` (without_stored)
 
 
 @dataclass
@@ -75,6 +76,9 @@ class SweepPlan:
         """One line for people: what will be asked and what it may cost."""
         line = (f"{self.variants:,} variants ({self.items} items) x {self.models} models"
                 + (f" x {self.samples} samples" if self.samples > 1 else "") + f" = {self.calls:,} calls")
+        stored = sum(m.stored for m in self.per_model)
+        if stored:
+            line += f" to make ({stored:,} answers already stored are not asked again)"
         if self.cost_usd is not None:
             line += f"; estimated cost at most ${self.cost_usd:,.2f}"
         if self.unpriced:
@@ -137,6 +141,38 @@ def _free(provider: str) -> bool:
     return provider_class(provider).free
 
 
+def _costs_nothing(cfg: ModelConfig) -> bool:
+    """A free provider (the baselines), or an entry priced for its provider's own API (no ``base_url`` of its own)
+    whose calls go to a server on this machine (``OPENAI_BASE_URL=http://127.0.0.1:8000/v1`` under the shipped
+    ``gpt-4o`` entry): a local server is not that provider. An entry with its own ``base_url`` and prices keeps
+    them (its prices were written for that server)."""
+    if _free(cfg.provider):
+        return True
+    if cfg.base_url:
+        return False
+    from probe_ui.runner.spend import costs_nothing
+
+    return costs_nothing(cfg)
+
+
+def without_stored(plan: SweepPlan, stored: dict[str, int]) -> dict[str, int]:
+    """Take the answers a run already holds (``stored``: model name → count) off ``plan``'s calls, tokens and cost,
+    as the runner skips them when it resumes; returns what is left of ``stored`` for the next preset's plan."""
+    left = dict(stored)
+    for e in plan.per_model:
+        done = min(e.calls, left.get(e.model, 0))
+        if not done:
+            continue
+        left[e.model] -= done
+        share = (e.calls - done) / e.calls
+        e.calls, e.stored = e.calls - done, done
+        e.input_tokens, e.output_tokens = round(e.input_tokens * share), round(e.output_tokens * share)
+        if e.cost_usd is not None:
+            e.cost_usd = round(e.cost_usd * share, 6)
+    plan.calls = sum(e.calls for e in plan.per_model)
+    return left
+
+
 def _models(specs: Sequence[str], extra: dict[str, ModelConfig] | None) -> list[ModelConfig]:
     from probe_ui import catalogue
 
@@ -182,7 +218,7 @@ def plan_sweep(originals: Sequence[Variant], models: Sequence[str], *, condition
             tout += o_tok * n * samples
         calls = sum(per_item) * samples
         unusable = catalogue.availability(cfg)
-        cost = None if unusable else 0.0 if _free(cfg.provider) else cfg.cost(tin, tout)
+        cost = None if unusable else 0.0 if _costs_nothing(cfg) else cfg.cost(tin, tout)
         estimates.append(ModelEstimate(cfg.name, calls, tin, tout, None if cost is None else round(cost, 6),
                                        unusable))
     variants = sum(per_item)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -168,3 +169,39 @@ def test_explain_with_a_near_name_lists_the_near_names_not_templates(capsys: pyt
     lines = [line for line in err.splitlines() if line.strip()]
     assert code == 1 and out == "" and len(lines) == 1, err
     assert "did you mean: 'set accuracy'?" in lines[0] and "{" not in lines[0] and len(lines[0]) < 160, lines[0]
+
+
+def test_dry_run_counts_only_the_calls_a_resumed_batch_would_make(capsys: pytest.CaptureFixture[str],
+                                                                   tmp_path: Path) -> None:
+    from tests.helpers import choice_item, write_png, write_preset
+
+    write_png(tmp_path / "im.png", size=(16, 16))
+    preset = str(write_preset(tmp_path / "p.yaml", [choice_item(i, "im.png", answer="B") for i in range(3)]))
+    db = str(tmp_path / "s.db")
+    code, out, _ = run_cli(capsys, "batch", preset, "-m", "baseline/random", "--db", db, "--dry-run")
+    assert code == 0 and "= 3 calls" in out and "  baseline/random: 3 calls," in out, out
+    code, _, err = run_cli(capsys, "batch", preset, "-m", "baseline/random", "--db", db, "--no-progress")
+    assert code == 0, err
+    code, out, _ = run_cli(capsys, "batch", preset, "-m", "baseline/random", "-m", "baseline/first", "--db", db,
+                           "--dry-run")
+    assert code == 0 and "= 3 calls to make (3 answers already stored are not asked again)" in out, out
+    assert "  baseline/random: 0 calls (3 stored, not asked again)," in out
+    assert "  baseline/first: 3 calls," in out
+
+
+def test_dry_run_prices_a_local_server_under_a_hosted_entry_at_nothing(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_openai: Any) -> None:
+    from tests.helpers import choice_item, write_png, write_preset
+
+    write_png(tmp_path / "im.png", size=(16, 16))
+    preset = str(write_preset(tmp_path / "p.yaml", [choice_item(i, "im.png", answer="B") for i in range(3)]))
+    backends = tmp_path / "backends"
+    backends.mkdir()
+    (backends / "hosted.yaml").write_text("name: hosted\nprovider: openai\nmodel: fake-vlm\n"
+                                          "price_input_per_m: 1000\nprice_output_per_m: 1000\n", encoding="utf-8")
+    monkeypatch.setenv("PROBE_UI_BACKENDS", str(backends))
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    code, out, err = run_cli(capsys, "batch", preset, "-m", "hosted", "--db", str(tmp_path / "s.db"), "--dry-run")
+    assert code == 0, err
+    assert "  hosted: 3 calls," in out and out.count("$0.0000") == 1, out

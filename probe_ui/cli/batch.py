@@ -134,22 +134,25 @@ def _say_change(change: Any) -> None:
 
 def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
     """``batch --dry-run``: the calls and estimated cost of each preset (probe_ui.sweep), nothing asked."""
-    from probe_ui.sweep import plan_preset_sweep
+    from probe_ui.sweep import plan_preset_sweep, without_stored
 
     if not args.model:
         raise UsageError("--dry-run needs the models: add --model SPEC")
     total_calls, total_cost = 0, None
+    stored = stored_answers(presets, args)
     for p in presets:
         plan = plan_preset_sweep(p, args.model, suites=args.suite, samples=args.samples, prompt=args.prompt,
                                  answer_format=args.answer_format)
+        stored = without_stored(plan, stored)
         print(f"{p.path}: {plan.text()}")
         for e in plan.per_model:
             if e.unusable:
                 print(f"  {e.model}: cannot run here ({e.unusable}): its {e.calls:,} calls would fail; not priced")
                 continue
             cost = f"${e.cost_usd:,.4f}" if e.cost_usd is not None else "no price"
-            print(f"  {e.model}: {e.calls:,} calls, ~{e.input_tokens:,} input + at most {e.output_tokens:,} output "
-                  f"tokens, {cost}")
+            done = f" ({e.stored:,} stored, not asked again)" if e.stored else ""
+            print(f"  {e.model}: {e.calls:,} calls{done}, ~{e.input_tokens:,} input + at most {e.output_tokens:,} "
+                  f"output tokens, {cost}")
         total_calls += plan.calls
         if plan.cost_usd is not None:
             total_cost = (total_cost or 0.0) + plan.cost_usd
@@ -159,8 +162,32 @@ def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
     if args.max_cost is not None and total_cost is not None and total_cost > args.max_cost:
         print(f"--max-cost {args.max_cost:g}: the estimate is over the cap; the batch would stop at it (what the "
               "run has spent already counts too)")
-    print("nothing was asked (--dry-run); answers already stored or cached would not be asked again")
+    print("nothing was asked (--dry-run); answers already stored are not counted, and answers in the request "
+          "cache would not be asked again either")
     return 0
+
+
+def stored_answers(presets: list[Any], args: argparse.Namespace) -> dict[str, int]:
+    """The finished answers, per model name, of the run this batch would resume (``--run``, else the name the batch
+    derives from its presets and seed): the runner skips them, so ``--dry-run`` does not count them. Nothing when
+    the store or the run does not exist yet (nothing is created)."""
+    from collections import Counter
+
+    from probe_ui.runner.batch import default_run_name
+    from probe_ui.store import open_existing
+    from probe_ui.store.errors import NoStoreError
+
+    name = args.run or default_run_name(presets, args.seed, args.suite, args.answer_format)
+    try:
+        store = open_existing(args.db)
+    except NoStoreError:
+        return {}
+    try:
+        if name not in {r.name for r in store.list_runs()}:
+            return {}
+        return dict(Counter(model for _variant, model, _prompt, _sample in store.done_cells(store.get_run(name).id)))
+    finally:
+        store.close()
 
 
 def _shard(text: str) -> tuple[int, int]:
