@@ -4,12 +4,10 @@ API credit and shows everything in the store."""
 from __future__ import annotations
 
 import asyncio
-import errno
 import importlib
 import ipaddress
 import logging
 import os
-import socket
 import sys
 import threading
 import time
@@ -224,6 +222,9 @@ def options(db: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, auth: s
 def claim_port(host: str, port: int) -> None:
     """Refuse, before anything is built or printed, a port another program is listening on (uvicorn would find out
     only after the app is built, and the wait for the first answer would then time out)."""
+    import errno
+    import socket  # here: every command imports this module for the app's options
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as s:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a port in TIME_WAIT is free
