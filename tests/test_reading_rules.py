@@ -1300,3 +1300,60 @@ def test_an_unasked_json_boolean_named_after_the_question(reply: str, question: 
 ])
 def test_a_closing_verdict_ending_with_its_letter_is_no_general_statement(reply: str, choice: str | None) -> None:
     assert extract(reply, "choice", ABCD, DX).choice == choice
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Issue 46, the shapes held-out batch 12 showed (fixed by shape; the replies below are not the corpus's own)
+# ------------------------------------------------------------------------------------------------------------------
+
+def test_an_organ_placed_outside_the_slice_is_not_shown() -> None:
+    q = "Does this image show the kidney? (please answer yes/no)"
+    a = extract("The slice passes through the liver and spleen; the kidneys lie below it.", "yesno", YN, (),
+                question=q)
+    assert (a.choice, a.sure) == ("no", True)
+    assert extract("The slice passes through the liver and both kidneys.", "yesno", YN, (), question=q).choice == "yes"
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    ("Không, không thấy tràn dịch.", "yesno", YN, (), "no"),  # Vietnamese
+    ("Có.", "yesno", YN, (), "yes"),
+    ("Nie, nie widać złamania.", "yesno", YN, (), "no"),  # Polish
+    ("Tak.", "yesno", YN, (), "yes"),
+    ("Odpowiedź: B — obrzęk płuc.", "choice", ABCD, DX, "B"),
+    ("Đáp án: D.", "choice", ABCD, DX, "D"),
+    ("Zdjęcie jest do góry nogami.", "label", ("correct", "upside down"), ("correct", "upside down"), "upside down"),
+])
+def test_vietnamese_and_polish_answers_are_read(reply: str, kind: str, labels: tuple[str, ...],
+                                                options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, kind, labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply", [
+    "I can only see the upper half of the image, so I cannot compare the two lungs.",
+    "Could you upload the radiograph? Then I can check for a fracture.",
+    "The photo is cropped too tightly for me to judge the border of the lesion.",
+])
+def test_what_keeps_a_reply_from_answering_flags_it_as_declining(reply: str) -> None:
+    a = extract(reply, "choice", ABCD, DX, question="What is the most likely diagnosis?")
+    assert a.refusal and not a.sure
+
+
+def test_an_alternative_weighed_against_the_answer_is_doubt_not_a_decline() -> None:
+    a = extract("Yes, coronal. Then again the orbits look round, which could make it axial. I can't say.", "yesno",
+                YN, (), question="Is this a coronal slice?")
+    assert not a.refusal and not a.sure
+
+
+def test_after_rejecting_the_suggested_answer_with_a_colon_the_reply_gives_its_own() -> None:
+    options = ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception")
+    a = extract("The student's choice (adhesions) is wrong here: air in the biliary tree and a stone in the ileum, "
+                "so gallstone ileus, C.", "choice", ABCD, options, suggested="A")
+    assert a.choice == "C"
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    ("An obstructing ureteric calculus on the left.", ("Nephrolithiasis", "Ureteral tumor", "Pregnancy"), "A"),
+    ("Apophysitis of the tibial tuberosity.", ("Osteosarcoma", "Osgood-Schlatter disease", "Osteochondroma"), "B"),
+])
+def test_batch_12_synonyms(reply: str, options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, "choice", ("A", "B", "C")[:len(options)], options).choice == choice

@@ -56,6 +56,11 @@ _ATTRIBUTED_MENTION = re.compile(
 )
 
 
+# a rejection of someone else's answer, then a colon: what follows is the reply's own
+_JUDGED_THEN = re.compile(r"(?i)\b(?:not\s+(?:\w+\s+){0,2}?(?:right|correct|accurate)|wrong|incorrect|mistaken)\b"
+                          r"[^:]{0,30}?:")
+
+
 def attributed_mentions(text: str) -> list[tuple[int, int]]:
     """Spans naming someone else's answer that the reply does not endorse (masked before mentions are read)."""
     if not re.search(r"(?i)physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee",
@@ -67,7 +72,10 @@ def attributed_mentions(text: str) -> list[tuple[int, int]]:
         stop = SENTENCE_END.search(text, m.end())
         end = stop.start() if stop else len(text)
         if (evaluation(text[start:end]) or next_verdict(text, end)) != "endorse":
-            spans.append(m.span())
+            judged = _JUDGED_THEN.search(text, m.start(), m.end())
+            # batch 12: "The physician's answer (adhesions) is not right here: ... gallstone ileus, C.": what follows
+            # the judgement's colon is the reply's own answer
+            spans.append((m.start(), judged.end() - 1) if judged else m.span())
     return spans
 
 

@@ -48,7 +48,9 @@ _DECL_FOREIGN = re.compile(
     # "答え：C" / "正解は B", Korean "정답: C" / "답: C"
     r"|\b(?:het\s+)?(?:juiste\s+)?antwoord(?:\s+is\b)?\s*:?|\b(?:doğru\s+)?(?:cevap|yanıt)(?:ım)?\b\s*:?"
     r"|\b(?:правильный\s+)?ответ\b(?:\s*[-\u2014])?\s*:?|答え\s*(?:は)?\s*:?|正解\s*(?:は)?\s*:?"
-    r"|정?답\s*(?:은|는)?\s*:",
+    r"|정?답\s*(?:은|는)?\s*:"
+    # batch 12: Polish "Odpowiedź: C", Vietnamese "Đáp án: C"
+    r"|\b(?:poprawna\s+)?odpowied[źz]\b\s*(?:to\b)?\s*:?|\bđáp\s+án\b(?:\s+(?:là|đúng))?\s*:?",
     re.IGNORECASE,
 )
 _DECL_POSTFIX = re.compile(
@@ -89,7 +91,7 @@ _ANOTHER_LETTER = re.compile(r"(?<![\w'])[(\[]?[A-Z][)\]]?(?![\w'])")
 _NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
 _CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav")
 _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选", "antwoord", "cevap", "yanıt",
-                  "ответ", "答え", "正解", "답")
+                  "ответ", "答え", "正解", "답", "odpowied", "đáp")
 _JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
 # a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"

@@ -273,11 +273,15 @@ YES_NO: dict[str, tuple[str, ...]] = {
     "yes": ("sí", "si", "oui", "ja", "jawohl", "sì", "sim", "是的", "是", "对的", "对", "有的", "有", "正确", "はい",
             "네", "예", "да", "claro que sí", "efectivamente", "en effet", "genau",
             # batch 11: Turkish, Dutch ("ja" above), Russian, Korean and Japanese in other forms
-            "evet", "ja zeker", "jazeker", "그렇습니다"),
+            "evet", "ja zeker", "jazeker", "그렇습니다",
+            # batch 12: Vietnamese, Polish
+            "có", "vâng", "tak"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
-           "hayır", "hayir", "nee", "neen", "아니", "아뇨", "いや"),
+           "hayır", "hayir", "nee", "neen", "아니", "아뇨", "いや",
+           # batch 12: Vietnamese, Polish
+           "không", "nie"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -291,7 +295,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                     "de ponta-cabeça", "capovolta", "capovolto", "sottosopra", "上下颠倒", "颠倒", "倒置", "倒立",
                     # batch 11: Dutch, Turkish, Russian, Japanese, Korean
                     "ondersteboven", "op zijn kop", "baş aşağı", "вверх ногами", "перевёрнуто", "перевернуто",
-                    "перевёрнутое", "перевернутое", "逆さま", "上下逆", "上下が逆", "거꾸로", "뒤집힌", "뒤집혀"),
+                    "перевёрнутое", "перевернутое", "逆さま", "上下逆", "上下が逆", "거꾸로", "뒤집힌", "뒤집혀",
+                    # batch 12: Vietnamese, Polish
+                    "lộn ngược", "do góry nogami", "odwrócony", "odwrócone"),
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
@@ -319,7 +325,7 @@ WORDS: dict[str, tuple[str, ...]] = {
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
     "but": ("sino", "pero", "mais", "sondern", "aber", "而是", "但是", "但"),
     "answer": ("respuesta", "réponse", "antwort", "答案", "resposta", "antwoord", "cevap", "yanıt", "ответ", "答え",
-               "정답"),
+               "정답", "odpowiedź", "đáp án"),
     "no": ("没有",),
     "is": ("ist", "est", "es", "lautet", "是"),
 }

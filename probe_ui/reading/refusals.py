@@ -34,7 +34,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-decide",
      _CANT + r"\s+(?:\w+\s+){0,3}?(?:determine|tell|answer|assist|help|identify|diagnose|make\s+a\s+diagnos\w*|"
      r"provide|offer|give|interpret|assess|evaluate|analy[sz]e|confirm|comment|say|judge|process|access|comply|"
-     r"fulfil+|decide|definitively|accurately|reliably|do\s+(?:that|this|so))\b",
+     r"fulfil+|decide|compare|definitively|accurately|reliably|do\s+(?:that|this|so))\b",
      "I cannot determine this from the image."),
     ("cannot-see-image",
      _CANT + r"\s+(?:actually\s+|really\s+|directly\s+)?(?:see|view|open|look\s+at|access|load|display|read)\s+"
@@ -255,6 +255,19 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-pt", r"\bn[ãa]o\s+sei\b|\bn[ãa]o\s+(?:posso|consigo)\s+(?:\w+\s+){0,2}?(?:determinar|ver|dizer|responder|"
                   r"avaliar|identificar)\b",
      "Não consigo ver a imagem."),
+    # batch 12: what a reply says keeps it from answering, without saying it cannot see the image at all
+    ("image-partial",
+     r"\b(?:can|could)\s+only\s+see\s+(?:(?:a|the)\s+)?(?:part|half|portion|(?:left|right|upper|lower|top|bottom)\s+"
+     r"(?:half|part|portion))\s+of\s+(?:the|this|your)\s+" + _IMAGE,
+     "I can only see the left half of the image."),
+    ("asks-for-the-image",
+     r"\b(?:please|could\s+you|can\s+you|kindly)\s+(?:re-?)?(?:upload|attach|provide|share|send|post)\s+"
+     r"(?:the|an?|your)\s+(?:[\w\-]+\s+){0,2}?(?:" + _IMAGE + "|" + _STUDY + r")s?\b",
+     "Please upload the chest radiograph so I can look for consolidation."),
+    ("image-cropped",
+     r"\b(?:cropped|cut\s+off|zoomed\s+in|framed)\s+too\s+(?:tightly|closely|much|narrowly)\s+(?:for\s+me\s+)?to\s+"
+     + _JUDGE + r"\b|\btoo\s+(?:tightly\s+|closely\s+)?cropped\s+(?:for\s+me\s+)?to\s+" + _JUDGE + r"\b",
+     "This image is cropped too tightly to assess the distribution of the rash."),
     ("do-not-know-es-fr-de", r"\bno\s+lo\s+s[ée]\b|\bno\s+sé\b|\bje\s+ne\s+sais\s+pas\b"
                              r"|\bich\s+wei(?:ß|ss)\s+(?:es\s+)?nicht\b",
      "No lo sé."),
@@ -267,7 +280,10 @@ _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for 
 # say" is a hedge on what it saw, not a decline, when nothing else declines and the image is not spoken of
 _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain\s+)?(?:equally\s+)?"
                         r"(?:possible|plausible)\b|\beither\s+way\b|\bequally\s+(?:likely|possible|plausible)\b"
-                        r"|\b(?:don't|do\s+not|doesn't|does\s+not)\s+clearly\s+favou?r\b")
+                        r"|\b(?:don't|do\s+not|doesn't|does\s+not)\s+clearly\s+favou?r\b"
+                        # batch 12: "Yes, axial. Although ... the globes look elongated, which might make it a sagittal
+                        # slice. I really can't say.": an alternative weighed against the answer
+                        r"|\b(?:might|could|would)\s+(?:also\s+)?make\s+it\b")
 _HEDGED_DECLINES = frozenset({"cannot-decide"})
 # the image named, or its quality: a reply that speaks of it may be blaming it ("The image is too dark; I cannot say
 # which, though both are possible.")

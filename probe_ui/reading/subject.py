@@ -185,6 +185,12 @@ _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren
                        r"{0,3}$)")
 
 
+# a value placed outside what the image shows (batch 12: "... the kidneys are below it." to "Does this image show the
+# kidney?"): denied as "not" denies it
+_OUTSIDE = re.compile(r"(?i)\s+(?:is|are|lies?|sits?)\s+(?:(?:just|well|further|all)\s+)?(?:below|above|beyond|"
+                      r"outside|out\s+of|off|not\s+(?:in|on|included|shown|seen|visible|imaged))\b")
+
+
 @functools.lru_cache(maxsize=1)
 def _patterns() -> list[tuple[str, str, re.Pattern[str]]]:
     # a modality may follow a hyphen ("PET-CT"); other values not ("non-contrast" is not "contrast")
@@ -282,10 +288,11 @@ def answer_from_subject(reply: str, question: str) -> str | None:
         if c1 == c2 and v1 != v2 and any(c == c1 for c, _ in asked) and re.search(r"(?i)\bor\b|/", reply[e1:s2]):
             return None  # "male or female", "CT or MRI": alternatives, not an answer
     mentions += [(*ALSO[(c, v)], s, e) for c, v, s, e in mentions if (c, v) in ALSO]
-    for cat, value, start, _ in mentions:
+    for cat, value, start, end in mentions:
         before = reply[max(0, start - 60):start]
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
-        neg = bool(_NEGATION.search(before))
+        # an organ placed outside the slice denies the organ, not the region the slice does show
+        neg = bool(_NEGATION.search(before)) or (cat == "organ" and bool(_OUTSIDE.match(reply, end)))
         for acat, avalue in asked:
             if acat != cat:
                 continue

@@ -68,7 +68,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "osteomyelitis": ("bone infection", "infection of the bone", "infected bone"),
     "osteochondroma": ("exostosis", "osteocartilaginous exostosis", "bony exostosis"),
     "osgood-schlatter disease": ("tibial tubercle apophysitis", "tibial tuberosity apophysitis",
-                                 "osgood schlatter", "osgood-schlatter"),
+                                 "osgood schlatter", "osgood-schlatter",
+                                 # batch 12: "Traction apophysitis of the tibial tubercle."
+                                 "apophysitis of the tibial tubercle", "apophysitis of the tibial tuberosity"),
     "vascular lesion": ("cherry angioma", "angioma", "hemangioma", "haemangioma", "angiokeratoma",
                         "pyogenic granuloma", "spider angioma"),
     "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient", "senior", "senior citizen"),
@@ -76,7 +78,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "hepatomegaly": ("enlarged liver", "liver enlargement"),
     "splenomegaly": ("enlarged spleen", "spleen enlargement"),
     "nephrolithiasis": ("kidney stones", "kidney stone", "renal calculi", "renal calculus", "renal stones",
-                        "renal stone", "urolithiasis"),
+                        "renal stone", "urolithiasis",
+                        # batch 12: "Urolithiasis — an obstructing ureteric calculus." (the stone has left the kidney)
+                        "ureteric calculus", "ureteral calculus", "ureteric stone", "ureteral stone"),
     "cholelithiasis": ("gallstones", "gallstone", "gall stones"),
     "heart failure": ("congestive heart failure", "cardiac failure"),
     "osteoarthritis": ("degenerative joint disease", "degenerative arthritis"),
