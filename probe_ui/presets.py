@@ -165,8 +165,8 @@ class ItemSpec(_Strict):
             letter = self.answer.strip().rstrip(".:)").lstrip("(").upper()
             if len(letter) == 1 and letter in LETTERS[: len(opts)]:
                 return opts[LETTERS.index(letter)]
-            raise ValueError(f"answer {self.answer!r} is neither an option's letter (A-{LETTERS[len(opts) - 1]}) "
-                             "nor an option's exact text")
+            raise ValueError(f"answer {self.answer!r} is not an option's letter (A-{LETTERS[len(opts) - 1]}) "
+                             "or exact text")
         if kind == "label":
             if self.answer not in (self.labels or []):
                 raise ValueError(f"answer {self.answer!r} is not one of the labels {self.labels}")

@@ -46,7 +46,7 @@ def test_kinds_and_answers_are_normalised(folder: Path) -> None:
 @pytest.mark.parametrize("item, expected", [
     ({"id": "x", "image": "a.png", "options": ["a", "b"], "answer": "C"}, "item 1 ('x'): field 'question'"),
     ({"id": "x", "image": "a.png", "question": "q", "options": ["a", "b"], "answer": "C"},
-     "item 1 ('x'): answer 'C' is neither an option's letter"),
+     "item 1 ('x'): answer 'C' is not an option's letter"),
     ({"id": "x", "image": "a.png", "question": "q", "options": ["only one"]}, "at least two options"),
     ({"id": "x", "image": "a.png", "question": "q", "optoins": ["a", "b"]}, "field 'optoins': unknown field"),
     ({"id": "x", "image": "a.png", "question": "q", "kind": "yesno", "answer": "maybe"}, "must be yes or no"),
