@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from probe_ui import outbound
 from probe_ui.providers.base import ModelConfig
 from probe_ui.providers.ollama import ollama_root_url
 from probe_ui.redact import public_url
@@ -59,6 +60,10 @@ class _BadAnswer(Exception):
     """Something answered, but not what the protocol says: worth a warning."""
 
 
+class _Redirected(_BadAnswer):
+    """The server answered a redirect, which is not followed (:mod:`probe_ui.outbound`); the message says so."""
+
+
 def _is_loopback(url: str) -> bool:
     host = urlsplit(url).hostname or ""
     if host == "localhost":
@@ -79,12 +84,13 @@ def _request_json(url: str, *, timeout: float, body: Any = None, api_key: str | 
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
     request = urllib.request.Request(url, data=data, headers=headers, method="POST" if data is not None else "GET")
-    opener = (urllib.request.build_opener(urllib.request.ProxyHandler({})) if _is_loopback(url)
-              else urllib.request.build_opener())
+    opener = outbound.url_opener(use_proxy=not _is_loopback(url))  # follows no redirect
     try:
         with opener.open(request, timeout=timeout) as response:
             raw = response.read(MAX_BODY_BYTES + 1)
     except urllib.error.HTTPError as exc:
+        if exc.code in outbound.REDIRECTS:
+            raise _Redirected(outbound.redirect_refused(exc.code, exc.headers.get("Location"), url)) from None
         raise _BadAnswer(f"HTTP {exc.code}") from None
     except (urllib.error.URLError, OSError, ValueError) as exc:  # refused, timeout, DNS, bad URL
         reason = getattr(exc, "reason", exc)
@@ -201,12 +207,14 @@ def discover_openai_compatible(base_url: str, timeout: float = 0.5, api_key: str
 
 
 def server_answers(base_url: str, timeout: float = 0.5) -> str | None:
-    """None when something answers HTTP at ``base_url`` (any status), else why not: a fast check that a local
-    server (vLLM, Ollama) is running before a batch relies on it."""
+    """None when something answers HTTP at ``base_url`` (any status but a redirect, which is not followed), else
+    why not: a fast check that a local server (vLLM, Ollama) is running before a batch relies on it."""
     try:
         _request_json(base_url.rstrip("/") + "/models", timeout=timeout)
     except _Unreachable as exc:
         return f"no server answering at {base_url} ({exc})"
+    except _Redirected as exc:  # every call would be refused the same way: not ready, and why
+        return str(exc)
     except _BadAnswer:
         return None
     return None

@@ -15,15 +15,23 @@ own reach, so there:
 The check runs when an endpoint is added and again before every use (test, probe, batch), so a name that later
 resolves elsewhere is caught then; a name that changes its address between the check and the request itself (DNS
 rebinding within seconds) is not, which is why the allowlist names hosts you trust.
+
+Every HTTP client probe-ui makes for a request on a user's behalf (the SDK clients of endpoints, catalogue models and
+judges; readiness looks and discovery) is made here (:func:`http_client`, :func:`url_opener`), and none follows a
+redirect: an allowed host answering 301/302/303/307/308 would otherwise send the request (with 307/308 its body: the
+question and the image; with some clients the key) to a host the policy never checked, and the reply there would be
+shown as the model's. A redirect is a one-line error instead (:func:`redirect_refused`).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
+import urllib.request
 from dataclasses import dataclass, field
-from typing import Callable
-from urllib.parse import urlsplit
+from typing import Any, Callable
+from urllib.parse import urljoin, urlsplit
 
 from probe_ui.errors import ProbeUIError
 
@@ -146,3 +154,50 @@ class OutboundPolicy:
 
 #: the policy of an app used on this machine only: anything goes (the person at the keyboard owns the network)
 OPEN = OutboundPolicy()
+
+
+# ---- redirects -------------------------------------------------------------------------------------------------
+#: the statuses that ask a client to go elsewhere
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_UNPRINTABLE = re.compile(r"[^\x21-\x7e]")
+
+
+def redirect_refused(status: int, location: str | None, url: str) -> str:
+    """The one line a redirect answered to a request for ``url`` becomes: the status and the host it pointed to
+    (never the rest of the target, which the server chose), and what to do."""
+    try:
+        target = urlsplit(urljoin(url, (location or "").strip())).hostname or ""
+    except ValueError:
+        target = ""
+    target = _UNPRINTABLE.sub("?", target)[:80] or "an unreadable address"
+    return (f"the server answered {status} (a redirect to {target}); probe-ui does not follow redirects: "
+            "use the final URL as the base URL")
+
+
+def http_client(client_class: type, **kwargs: Any) -> Any:
+    """An httpx-style async client of ``client_class`` (an SDK's default client) that never follows a redirect,
+    whatever the class's default (both SDKs follow them); a request that asks to (``follow_redirects=True``) is
+    held to it by :func:`no_redirects`."""
+    return client_class(**{**kwargs, "follow_redirects": False})
+
+
+def no_redirects(send_kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments of one ``send`` with redirects off (an SDK may pass ``follow_redirects`` per request)."""
+    return {**send_kwargs, "follow_redirects": False}
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """urllib's redirect handler, told to follow nothing: a 3xx reply raises HTTPError with its status."""
+
+    def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> None:
+        return None
+
+
+def url_opener(*, use_proxy: bool = True) -> urllib.request.OpenerDirector:
+    """A urllib opener that follows no redirect (readiness looks, discovery); ``use_proxy`` false: the
+    environment's proxy is not used (the loopback address)."""
+    handlers: list[Any] = [_NoRedirect()]
+    if not use_proxy:
+        handlers.append(urllib.request.ProxyHandler({}))
+    return urllib.request.build_opener(*handlers)
+

@@ -5,7 +5,8 @@ variable unset). This module adds the two things that need a quick look outside 
 models``, the app's model lists, the demo, ``batch`` and ``--dry-run`` never offer as ready a model whose every
 cell would then fail:
 
-- **a base URL that does not answer**: a catalogue entry's ``base_url``, or the SDK's own variable
+- **a base URL that does not answer** (or answers a redirect, which probe-ui never follows: :mod:`probe_ui.outbound`):
+  a catalogue entry's ``base_url``, or the SDK's own variable
   (``OPENAI_BASE_URL``, ``ANTHROPIC_BASE_URL``) when it points away from the provider's own host, or a local
   server's default address (vLLM, Ollama). One quick request, remembered for :data:`TTL_S` seconds, so a batch of
   twelve cells reports a dead server once, naming its URL, instead of twelve times.

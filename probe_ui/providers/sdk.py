@@ -31,7 +31,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
-from probe_ui import redact
+from probe_ui import outbound, redact
 from probe_ui.providers import rate_control, shared_clients
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
 
@@ -324,6 +324,11 @@ class SDKProvider(Provider):
             else:
                 message = f"connection to {self.endpoint()} failed{retries} ({why})"
             retriable = True
+        elif isinstance(exc, sdk.APIStatusError) and exc.status_code in outbound.REDIRECTS:
+            status = exc.status_code  # not followed (probe_ui.outbound): named, with the host it pointed to
+            request_url = getattr(getattr(exc.response, "request", None), "url", None)
+            message = outbound.redirect_refused(status, exc.response.headers.get("location"),
+                                                str(request_url or self.endpoint()))
         elif isinstance(exc, sdk.APIStatusError) and exc.status_code < 400:
             # an `event: error` in the middle of a stream that had started with HTTP 200
             kind, detail = _error_type(exc.body), error_detail(exc, secrets)
@@ -356,11 +361,12 @@ class SDKProvider(Provider):
 # ---- the reply size cap --------------------------------------------------------------------------------------
 
 def capped_http_client(sdk_module: Any, cap: int) -> Any:
-    """The SDK's own default HTTP client (its limits, timeouts and redirects), reading at most ``cap`` bytes of
-    any reply body after decompression: a larger one, or one compressed in an encoding other than gzip, raises
-    :class:`ReplyRefused` before it is held in memory (a 300 MB gzip reply would otherwise take gigabytes)."""
+    """The SDK's own default HTTP client (its limits and timeouts; made by :func:`probe_ui.outbound.http_client`,
+    so it follows no redirect), reading at most ``cap`` bytes of any reply body after decompression: a larger one,
+    or one compressed in an encoding other than gzip, raises :class:`ReplyRefused` before it is held in memory (a
+    300 MB gzip reply would otherwise take gigabytes)."""
     base = http_client_class(sdk_module)
-    client = _capped_class(base)(verify=_tls_context(base))
+    client = outbound.http_client(_capped_class(base), verify=_tls_context(base))
     client.max_reply_bytes = cap
     return client
 
@@ -395,7 +401,7 @@ def _capped_class(base: type) -> type:
         async def send(self, request: Any, *, stream: bool = False, **kwargs: Any) -> Any:
             request.headers["Accept-Encoding"] = "gzip"  # nothing we cannot decompress within the cap
             try:
-                response = await super().send(request, stream=True, **kwargs)
+                response = await super().send(request, stream=True, **outbound.no_redirects(kwargs))
             except Exception as exc:  # noqa: BLE001 - re-raised, named as what it was
                 failure = _transport_failure(exc)
                 if failure is exc:

@@ -1,0 +1,126 @@
+"""The outbound policy of a served app (issue 52): redirects, hf/ names and shared endpoints' URLs.
+
+Each test tries a defect of the fourth hostile round the way a prober would: an allowed host that answers a redirect
+to another loopback port (which records whether anything reached it), an ``hf/`` name that points at the server's
+files, and an admin's shared endpoint whose URL must not reach anyone else.
+"""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Iterator
+
+import pytest
+from fake_openai import loopback_no_proxy
+
+from probe_ui import readiness
+from probe_ui.endpoints import Endpoints, test_model
+
+REDIRECTS = (301, 302, 303, 307, 308)
+
+
+class _Server:
+    """A loopback HTTP server answering every request with ``answer(handler)``; remembers the paths it was sent."""
+
+    def __init__(self, answer: Any) -> None:
+        self.paths: list[str] = []
+        seen = self.paths
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def _any(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                seen.append(self.path)
+                answer(self)
+
+            do_GET = do_POST = do_HEAD = _any
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.root = f"http://127.0.0.1:{self.httpd.server_port}"
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def _internal_page(h: BaseHTTPRequestHandler) -> None:
+    body = b'{"id": "x", "object": "chat.completion", "choices": [{"index": 0, "finish_reason": "stop", ' \
+           b'"message": {"role": "assistant", "content": "INTERNAL-SECRET"}}], "data": []}'
+    h.send_response(200)
+    h.send_header("content-type", "application/json")
+    h.send_header("content-length", str(len(body)))
+    h.end_headers()
+    h.wfile.write(body)
+
+
+@pytest.fixture
+def internal(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Server]:
+    """The internal service a redirect points at: it answers like a model API, and must never be reached."""
+    loopback_no_proxy(monkeypatch)
+    server = _Server(_internal_page)
+    yield server
+    server.close()
+
+
+def _redirecting(status: int, target: str, *, only_posts: bool = False) -> _Server:
+    """Redirects every request (``only_posts``: only the calls; its ``/models`` answers, so it looks ready)."""
+    def answer(h: BaseHTTPRequestHandler) -> None:
+        if only_posts and h.command != "POST":
+            _internal_page(h)
+            return
+        h.send_response(status)
+        h.send_header("location", target + h.path)
+        h.send_header("content-length", "0")
+        h.end_headers()
+
+    return _Server(answer)
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("status", REDIRECTS)
+def test_a_redirect_is_never_followed_by_a_model_call(internal: _Server, provider: str, status: int) -> None:
+    """Issue 52, F36: an allowed host answering a redirect sent the question, the image and the key to 127.0.0.1,
+    and the internal reply was shown as the model's answer."""
+    allowed = _redirecting(status, internal.root, only_posts=True)
+    try:
+        book = Endpoints()
+        cfg = book.add(provider, allowed.root + "/v1", "m", key="sk-test-key-98765432", name="allowed")
+        result = test_model(cfg.name, book)
+    finally:
+        allowed.close()
+    assert any(p.endswith(("/chat/completions", "/messages")) for p in allowed.paths), "the call was sent"
+    assert internal.paths == [], "the redirect was followed"
+    assert not result["ok"] and "INTERNAL-SECRET" not in str(result)
+    error = result["error"]
+    assert "\n" not in error and f"answered {status} (a redirect to 127.0.0.1)" in error
+    assert "does not follow redirects" in error and "sk-test-key" not in error
+
+
+@pytest.mark.parametrize("status", [302, 307, 308])
+def test_the_readiness_look_follows_no_redirect(internal: _Server, status: int) -> None:
+    """Issue 52, F36: the readiness look (GET /models) followed redirects: an allowed host could make the server
+    look at an internal address, and call it ready."""
+    allowed = _redirecting(status, internal.root)
+    try:
+        readiness.forget()
+        problem = readiness.server_problem(allowed.root + "/v1")
+    finally:
+        allowed.close()
+    assert allowed.paths == ["/v1/models"] and internal.paths == []
+    assert problem is not None and "\n" not in problem
+    assert f"the server answered {status} (a redirect to 127.0.0.1)" in problem and "final URL" in problem
+
+
+def test_a_redirect_message_names_only_the_target_host() -> None:
+    from probe_ui.outbound import redirect_refused
+
+    assert redirect_refused(302, "/elsewhere", "http://models.example.org/v1/chat") == (
+        "the server answered 302 (a redirect to models.example.org); probe-ui does not follow redirects: use the "
+        "final URL as the base URL")
+    hostile = redirect_refused(307, "http://evil\x1b]0;title\x07.example/p?q=secret", "http://a.example/v1")
+    assert "\x1b" not in hostile and "\x07" not in hostile and "secret" not in hostile
+    assert "an unreadable address" in redirect_refused(301, "http://[::1", "http://a.example/v1")
