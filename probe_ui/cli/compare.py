@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 
 from probe_ui.cli.common import (
     EXIT_ERROR,
@@ -30,9 +31,9 @@ def compare_arguments(cp: argparse.ArgumentParser) -> None:
     parser_arg(cp)
     definition_arg(cp)
     cp.add_argument("--json", action="store_true", help="print one JSON object (every flipped question included)")
-    cp.add_argument("--fail-if-worse", type=float, default=None, metavar="PP",
+    cp.add_argument("--fail-if-worse", type=points_arg, default=None, metavar="PP",
                     help="exit 1 when B is worse than A beyond chance (exact McNemar p < 0.05) by more than PP "
-                         "percentage points: a gate for a model update in CI")
+                         "percentage points (a number from 0 to 100): a gate for a model update in CI")
     cp.add_argument("--allow-prompt-change", action="store_true",
                     help="compare answers asked with different prompt templates (the images, questions and options "
                          "must still be the same)")
@@ -41,6 +42,18 @@ def compare_arguments(cp: argparse.ArgumentParser) -> None:
     cp.add_argument("--flips", type=count_arg, default=10, metavar="N",
                     help="flipped questions printed each way (default 10; --json lists all)")
     cp.set_defaults(func=cmd_compare)
+
+
+def points_arg(text: str) -> float:
+    """``--fail-if-worse PP``: a number of percentage points from 0 to 100 (``nan``, ``inf`` and ``1e309`` were
+    taken, and the gate never tripped)."""
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 <= value <= 100):
+        raise argparse.ArgumentTypeError(f"give a number of percentage points from 0 to 100, not {text[:40]!r}")
+    return value
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
