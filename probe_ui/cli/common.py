@@ -81,9 +81,33 @@ def db_default() -> str:
 DB_HELP = "database file or SQLAlchemy URL (default: $PROBE_UI_DB or probe-ui-data/probe-ui.db)"
 
 
-def db_arg(p: argparse.ArgumentParser) -> None:
-    """``--db`` alone (a command that names no run)."""
-    p.add_argument("--db", default=db_default(), help=DB_HELP)
+def db_arg(p: Any) -> None:
+    """``--db`` alone (a command that names no run). Given before the command instead (``probe-ui --db X batch``),
+    the command takes that one: the option has no default of its own here, so the value :func:`global_db_arg`
+    parsed (or its default) stays in the namespace."""
+    p.add_argument("--db", default=argparse.SUPPRESS, help=DB_HELP)
+    p.set_defaults(takes_db=True)
+
+
+class _GivenDb(argparse.Action):
+    """The global ``--db``: stored, and marked as given (a command that opens no store refuses it)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        namespace.db = values
+        namespace.db_given = True
+
+
+def global_db_arg(p: Any) -> None:
+    """``probe-ui --db X [COMMAND]``: the app's store, and that of any command that takes ``--db`` and is not given
+    its own (``probe-ui --db X batch ...`` used to write the default store)."""
+    p.add_argument("--db", default=db_default(), action=_GivenDb, help=DB_HELP)
+
+
+def refuse_global_db(args: argparse.Namespace) -> int:
+    """The command given a global ``--db`` that opens no store: one line, not a store silently left unused."""
+    raise UsageError(f"--db {shown(args.db)!r} was given before '{args.command}', which opens no store: leave "
+                     "--db out")
 
 
 class OneRun(argparse.Action):

@@ -13,7 +13,7 @@ import sys
 from typing import Callable, Sequence
 
 from probe_ui import __version__, redact
-from probe_ui.cli.common import COMMANDS, EXIT_ERROR, UsageError, log, trust_arg
+from probe_ui.cli.common import COMMANDS, EXIT_ERROR, UsageError, log, refuse_global_db, trust_arg
 from probe_ui.cli.serve import cmd_serve, serve_args
 from probe_ui.errors import ProbeUIError, bug_line, first_line, setup_logging
 
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"probe-ui {__version__}")
     p.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
     trust_arg(p, default=False)
-    serve_args(p)
+    serve_args(p, top=True)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for cmd in COMMANDS.entries():
         cmd.arguments(sub.add_parser(cmd.name, help=cmd.help, description=cmd.description))
@@ -72,6 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         store_check.set_trust(True if trust else None)
     func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func
+    if args.command is not None and getattr(args, "db_given", False) and not getattr(args, "takes_db", False):
+        func = refuse_global_db
     try:
         return func(args)
     except UsageError as exc:  # the command's name and the message, not the whole program's usage

@@ -7,13 +7,12 @@ from __future__ import annotations
 import argparse
 
 from probe_ui.cli.common import (
-    DB_HELP,
     EXIT_ERROR,
     LazyChoices,
     UsageError,
     command,
+    db_arg,
     db_args,
-    db_default,
     emit,
     image_root_arg,
     judge_arg,
@@ -86,7 +85,7 @@ def import_arguments(im: argparse.ArgumentParser) -> None:
     im.add_argument("--with-perturbations", action="store_true",
                     help="dataset: give each item the perturbation chains recorded in the export, so a batch asks "
                          "the same variants again")
-    im.add_argument("--db", default=db_default(), help=DB_HELP)
+    db_arg(im)
     im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>; "
                                                 "inspect, lmms-eval, vlmevalkit: <harness>-<set>); import several "
                                                 "models or files into one run by naming it")

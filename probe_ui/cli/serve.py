@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import argparse
 
-from probe_ui.cli.common import DB_HELP, UsageError, command, db_default, send_gate_args, trust_arg
+from probe_ui.cli.common import UsageError, command, db_arg, global_db_arg, send_gate_args, trust_arg
 
 
-def serve_args(p: argparse.ArgumentParser) -> None:
-    """The app's options: taken by ``serve`` and, before any command, by ``probe-ui`` itself."""
+def serve_args(p: argparse.ArgumentParser, top: bool = False) -> None:
+    """The app's options: taken by ``serve`` and, before any command (``top``), by ``probe-ui`` itself, whose
+    ``--db`` every command that opens a store takes when it is not given its own."""
     from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_MAX_UPLOAD_MB, DEFAULT_PORT
 
     g = p.add_argument_group("app (probe-ui with no command, or probe-ui serve)")
     g.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; any other "
                                                         "address needs --auth)")
     g.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-    g.add_argument("--db", default=db_default(), help=DB_HELP)
+    if top:
+        global_db_arg(g)
+    else:
+        db_arg(g)
     g.add_argument("--auth", default=None, metavar="USER:PASSWORD",
                    help="require this login in the browser, one admin (visible to others in the process list: "
                         "prefer --auth-file or $PROBE_UI_AUTH)")

@@ -1,0 +1,86 @@
+"""Issue 52, the fourth hostile round: what the CLI prints and writes, and what the imports read.
+
+- F44: ``compare --fail-if-worse`` takes only a finite number of points from 0 to 100 (``nan``, ``inf`` and
+  ``1e309`` were taken, and the gate never tripped);
+- F40: the global ``--db`` (``probe-ui --db X batch ...``) is the store of every command that opens one, and is
+  refused by a command that opens none (it was ignored, and the default store written);
+- F43: run, model and preset names are printed with control characters escaped and cut to a sane length;
+- F42: the VLMEvalKit TSV goes through the spreadsheet-safe writer;
+- F45: an optional library that cannot be loaded (``OSError``, ``ImportError``) is an environment fault, not a bug;
+- F41: an Inspect ``.eval`` whose members decompress to more than the cap is refused before it is decompressed;
+- F46: the lmms-eval ``results.json`` beside a samples file is read only when it is a regular file, size-capped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from helpers import choice_item, run_cli, write_png, write_preset
+
+
+@pytest.fixture()
+def preset(tmp_path: Path) -> Path:
+    for i in range(2):
+        write_png(tmp_path / f"im{i}.png", seed=i)
+    return write_preset(tmp_path / "p.yaml", [choice_item(i, f"im{i % 2}.png") for i in range(4)])
+
+
+def _batch(capsys: pytest.CaptureFixture[str], preset: Path, db: Path, run: str, *models: str) -> None:
+    argv = ["batch", str(preset), "--db", str(db), "--run", run, "--no-progress"]
+    for m in models:
+        argv += ["-m", m]
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 0, err
+
+
+# ---- F44: --fail-if-worse -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("points", ["nan", "inf", "-inf", "1e309", "-1", "101", "five", ""])
+def test_f44_fail_if_worse_takes_only_points_from_0_to_100(points: str, preset: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.db"
+    _batch(capsys, preset, db, "r", "baseline/first", "baseline/random")
+    with pytest.raises(SystemExit) as exc:
+        run_cli(capsys, "compare", "r", "-m", "baseline/first", "-m", "baseline/random", "--db", str(db),
+                f"--fail-if-worse={points}")
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert "--fail-if-worse: give a number of percentage points from 0 to 100" in err, err
+    code, _, err = run_cli(capsys, "compare", "r", "-m", "baseline/first", "-m", "baseline/random", "--db", str(db),
+                           "--boot", "0", "--fail-if-worse", "100")
+    assert code == 0, err
+
+
+# ---- F40: the global --db -------------------------------------------------------------------------------------------
+
+def test_f40_the_global_db_is_the_store_of_the_command(preset: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("PROBE_UI_DB", raising=False)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    db = tmp_path / "chosen.db"
+    code, _, err = run_cli(capsys, "--db", str(db), "batch", str(preset), "-m", "baseline/first", "--run", "g",
+                           "--no-progress")
+    assert code == 0, err
+    assert db.is_file()
+    assert not (work / "probe-ui-data").exists(), "the default store was created"
+    code, out, err = run_cli(capsys, "--db", str(db), "score", "--run", "g", "--json")
+    assert code == 0, err
+    assert json.loads(out)["run"] == "g"
+    # the command's own --db wins over the global one
+    other = tmp_path / "other.db"
+    code, _, err = run_cli(capsys, "--db", str(db), "batch", str(preset), "-m", "baseline/first", "--run", "h",
+                           "--no-progress", "--db", str(other))
+    assert code == 0, err
+    assert other.is_file() and not (work / "probe-ui-data").exists()
+    # a command that opens no store refuses it in one line, rather than leaving it unused
+    with pytest.raises(SystemExit) as exc:
+        run_cli(capsys, "--db", str(db), "perturbations")
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert "was given before 'perturbations', which opens no store" in err.splitlines()[0]
