@@ -26,7 +26,7 @@ import pandas as pd
 from probe_ui import catalogue, prompts
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
-from probe_ui.outbound import OPEN, OutboundPolicy, OutboundRefused
+from probe_ui.outbound import OPEN, OutboundPolicy, OutboundRefused, local_model_refused
 from probe_ui.providers import PROVIDERS, all_ready_models, create, url_providers
 from probe_ui.providers.base import ModelConfig, ModelSpecError, ProviderError, fit_images
 from probe_ui.providers.sdk import PLACEHOLDER_KEY
@@ -164,8 +164,10 @@ class EndpointBook:
     (:mod:`probe_ui.outbound`) when it is added, and again when it is used (:meth:`usable`). Memory only.
     """
 
-    def __init__(self, policy: OutboundPolicy | None = None) -> None:
+    def __init__(self, policy: OutboundPolicy | None = None, *, many_users: bool = False) -> None:
         self.policy = policy or OPEN
+        #: the app has logins (several people): local models (hf/) are then named by admins only
+        self.many_users = many_users
         self.shared = Endpoints()
         self._own: dict[str, Endpoints] = {}
         self._lock = threading.Lock()
@@ -198,8 +200,14 @@ class EndpointBook:
     def usable(self, owner: str, names: Collection[str] | None = None, *, admin: bool = False
                ) -> dict[str, ModelConfig]:
         """:meth:`configs`, the owner's own endpoints among ``names`` (all when None) checked again against the
-        outbound policy (a host name may resolve elsewhere now): raises OutboundRefused naming the endpoint."""
+        outbound policy (a host name may resolve elsewhere now): raises OutboundRefused naming the endpoint. A name
+        among ``names`` that would load a model into the server's own process (``hf/<folder or Hub id>``, not a
+        catalogue entry) raises :class:`~probe_ui.outbound.LocalModelRefused` unless this person may name one
+        (:meth:`may_name_local_models`), before anything looks at the name."""
         out = self.configs(owner)
+        if names is not None and not self.may_name_local_models(admin=admin):
+            if any(_in_process(spec, out) for spec in names):
+                raise local_model_refused()
         with self._lock:
             own = self._own.get(owner)
         for name, cfg in (own.configs() if own is not None else {}).items():
@@ -212,6 +220,12 @@ class EndpointBook:
                     raise OutboundRefused(f"endpoint '{name}': {exc}") from None
         return out
 
+    def may_name_local_models(self, *, admin: bool = False) -> bool:
+        """Whether a person may type a model loaded in the server's own process (``hf/<folder or Hub id>``): an
+        admin, or anyone in an app used on its owner's machine (no login, no outbound policy). Everyone else picks
+        the local models an admin put in the catalogue."""
+        return admin or not (self.many_users or self.policy.enforced)
+
     def forget(self, owner: str) -> None:
         """Drop ``owner``'s endpoints and keys (a browser session that closed)."""
         with self._lock:
@@ -220,6 +234,21 @@ class EndpointBook:
     def owners(self) -> int:
         with self._lock:
             return len(self._own)
+
+
+def _in_process(spec: str, offered: Mapping[str, ModelConfig]) -> bool:
+    """Whether ``spec``, typed by a person, names a model of a provider that runs in this process and loads what it
+    is given (``hf/<folder or Hub id>``; baselines load nothing), rather than an endpoint or a catalogue entry."""
+    spec = (spec or "").strip()
+    if spec in offered or spec in _catalogue_names():
+        return False
+    provider = spec.partition("/")[0].strip().lower()
+    if provider not in PROVIDERS or provider == "baseline":
+        return False
+    try:
+        return not PROVIDERS.get(provider).takes_url
+    except Exception:  # noqa: BLE001 - a provider that cannot load: refused when it may be a local one
+        return provider == "hf"
 
 
 def _check_url(base_url: str, provider: str) -> str:

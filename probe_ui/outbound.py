@@ -21,6 +21,10 @@ judges; readiness looks and discovery) is made here (:func:`http_client`, :func:
 redirect: an allowed host answering 301/302/303/307/308 would otherwise send the request (with 307/308 its body: the
 question and the image; with some clients the key) to a host the policy never checked, and the reply there would be
 shown as the model's. A redirect is a one-line error instead (:func:`redirect_refused`).
+
+A model loaded in the server's own process (``hf/<folder or Hub id>``) is no endpoint, but reaches the server's files
+and the Hub all the same: in an app served to several people only an admin may name one; everyone else picks one an
+admin put in the catalogue (:func:`local_model_refused`, checked by :meth:`probe_ui.endpoints.EndpointBook.usable`).
 """
 
 from __future__ import annotations
@@ -201,3 +205,18 @@ def url_opener(*, use_proxy: bool = True) -> urllib.request.OpenerDirector:
         handlers.append(urllib.request.ProxyHandler({}))
     return urllib.request.build_opener(*handlers)
 
+
+# ---- models in the server's own process ---------------------------------------------------------------------------
+#: what a person who may not name a local model is told, whatever the name (it says nothing of the server's files)
+LOCAL_MODELS_ADMIN_ONLY = ("local models (hf/) are chosen by an admin of this server: pick one from the model list, "
+                           "or ask an admin to add it to the catalogue")
+
+
+class LocalModelRefused(OutboundRefused):
+    """A model name typed by someone who may not load a model into the server's own process."""
+
+    field = "models"
+
+
+def local_model_refused() -> LocalModelRefused:
+    return LocalModelRefused(LOCAL_MODELS_ADMIN_ONLY)

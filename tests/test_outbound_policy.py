@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
@@ -124,3 +125,54 @@ def test_a_redirect_message_names_only_the_target_host() -> None:
     hostile = redirect_refused(307, "http://evil\x1b]0;title\x07.example/p?q=secret", "http://a.example/v1")
     assert "\x1b" not in hostile and "\x07" not in hostile and "secret" not in hostile
     assert "an unreadable address" in redirect_refused(301, "http://[::1", "http://a.example/v1")
+
+
+# ---- hf/ names (F37) -------------------------------------------------------------------------------------------
+
+def _looks_forbidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any look at the file system or the Hub for a typed model name fails the test."""
+    from probe_ui import readiness as r
+
+    def never(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("a typed hf/ name was looked at")
+
+    monkeypatch.setattr(r, "hf_weights_problem", never)
+    monkeypatch.setattr(r, "hub_problem", never)
+
+
+def test_a_prober_cannot_name_a_local_model_in_a_served_app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """Issue 52, F37: a prober typed hf//etc/passwd ("is a file, not a model folder" mapped the server's files),
+    made the server reach the Hub, or loaded any local model folder."""
+    from probe_ui.endpoints import EndpointBook
+    from probe_ui.outbound import LOCAL_MODELS_ADMIN_ONLY, LocalModelRefused, OutboundPolicy
+
+    _looks_forbidden(monkeypatch)
+    (tmp_path / "weights").mkdir()
+    typed = ["hf//etc/passwd", "hf//no/such/folder", f"hf/{tmp_path / 'weights'}", "hf/Qwen/Qwen2.5-VL-3B-Instruct",
+             " hf/~/.ssh "]
+    for book in (EndpointBook(OutboundPolicy.parse("", enforced=True)),  # served beyond loopback
+                 EndpointBook(many_users=True)):  # logins on loopback
+        for spec in typed:
+            with pytest.raises(LocalModelRefused) as refused:
+                book.usable("alice", ["baseline/first", spec])
+            assert str(refused.value) == LOCAL_MODELS_ADMIN_ONLY  # the same line whatever the name: no file named
+        book.usable("alice", ["hf-smolvlm", "baseline/first", "openai/gpt-4o"])  # the catalogue (an admin's list)
+        for spec in typed:
+            book.usable("root", [spec], admin=True)  # an admin may name any
+    EndpointBook().usable("local", typed)  # the app on its owner's machine: as the CLI
+
+
+def test_an_admin_and_the_cli_still_load_local_models(tmp_path: Path) -> None:
+    """The CLI (one person, their own machine) and an admin keep hf/ names: the reason names the file."""
+    from probe_ui.endpoints import EndpointBook
+    from probe_ui.outbound import OutboundPolicy
+    from probe_ui.runner import resolve_each
+
+    (tmp_path / "note.txt").write_text("x")
+    spec = f"hf/{tmp_path / 'note.txt'}"
+    _models, unusable = resolve_each([spec])
+    assert "is a file, not a model folder" in unusable[spec]
+    book = EndpointBook(OutboundPolicy.parse("", enforced=True), many_users=True)
+    result = test_model(spec, book.usable("root", [spec], admin=True))
+    assert not result["ok"] and "is a file, not a model folder" in result["error"]

@@ -45,7 +45,7 @@ class AppContext:
 
     def __post_init__(self) -> None:
         if self.endpoints is None:
-            self.endpoints = EndpointBook(self.policy)
+            self.endpoints = EndpointBook(self.policy, many_users=self.accounts is not None)
 
     @property
     def presets_dir(self) -> Path:
