@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from types import TracebackType
 from typing import TextIO
 
 #: the logger every probe-ui module logs under (``probe_ui.<module>``)
@@ -38,6 +39,36 @@ def first_line(exc: BaseException) -> str:
 def bug_line(exc: BaseException, hint: str) -> str:
     """One line for an unexpected exception: its type and first line, and where the details are."""
     return f"unexpected {type(exc).__name__}: {first_line(exc) if str(exc).strip() else '(no message)'} ({hint})"
+
+
+def library_fault(exc: BaseException) -> str | None:
+    """One line when ``exc`` is a library that could not be loaded (an ``OSError`` or ``ImportError`` raised while
+    importing a module other than probe-ui's own: a missing shared library, a wheel for another Python, a partial
+    upgrade): a fault of the Python environment, named as such with the library and the remedy; None otherwise (a
+    bug, or an ``OSError`` of a file or a socket). A broken pyarrow was reported as "a bug in probe-ui"."""
+    if not isinstance(exc, (OSError, ImportError)):
+        return None
+    # the modules whose code was running at import time (importlib's own frames are cut from tracebacks)
+    names = [str(tb.tb_frame.f_globals.get("__name__", "")) for tb in _frames(exc)
+             if tb.tb_frame.f_code.co_name == "<module>"]
+    if isinstance(exc, ImportError) and exc.name:
+        names.append(exc.name)
+    names = [n.split(".")[0] for n in names if n and n.split(".")[0] != "probe_ui"]
+    if not names:
+        return None
+    lib = names[-1]  # the innermost: pandas importing a broken pyarrow names pyarrow
+    return (f"{lib} could not be loaded ({type(exc).__name__}: {first_line(exc)[:300]}): a fault of this Python "
+            f"environment, not of probe-ui: reinstall it (pip install --force-reinstall {lib}), or run with --debug "
+            "for the traceback")
+
+
+def _frames(exc: BaseException) -> list[TracebackType]:
+    out = []
+    tb = exc.__traceback__
+    while tb is not None:
+        out.append(tb)
+        tb = tb.tb_next
+    return out
 
 
 class RedactingFilter(logging.Filter):
@@ -99,4 +130,4 @@ def setup_logging(debug: bool = False) -> logging.Logger:
 
 
 __all__ = ["LOGGER_NAME", "ProbeUIError", "RedactingFilter", "bug_line", "first_line", "is_user_error",
-           "setup_logging"]
+           "library_fault", "setup_logging"]

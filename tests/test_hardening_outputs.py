@@ -18,7 +18,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from helpers import choice_item, run_cli, write_png, write_preset
 
 
@@ -84,3 +83,41 @@ def test_f40_the_global_db_is_the_store_of_the_command(preset: Path, tmp_path: P
     err = capsys.readouterr().err
     assert exc.value.code == 2
     assert "was given before 'perturbations', which opens no store" in err.splitlines()[0]
+
+
+# ---- F45: a library that cannot be loaded ---------------------------------------------------------------------------
+
+def test_f45_a_broken_pyarrow_is_an_environment_fault_not_a_bug(preset: Path, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    db = tmp_path / "s.db"
+    _batch(capsys, preset, db, "r", "baseline/first")
+    broken = tmp_path / "site" / "pyarrow"
+    broken.mkdir(parents=True)
+    (broken / "__init__.py").write_text('raise OSError("libarrow.so.2000: cannot open shared object file: No such '
+                                        'file or directory")\n', encoding="utf-8")
+    for name in [n for n in sys.modules if n == "pyarrow" or n.startswith("pyarrow.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    code, out, err = run_cli(capsys, "score", "--db", str(db), "--run", "r")
+    lines = [x for x in err.splitlines() if x.startswith("error:")]
+    assert code == 1 and len(lines) == 1, err
+    assert lines[0].startswith("error: pyarrow could not be loaded (OSError: libarrow.so.2000: cannot open shared "
+                               "object file"), err
+    assert "a fault of this Python environment" in lines[0] and "pip install --force-reinstall pyarrow" in lines[0]
+    assert "a bug in probe-ui" not in err
+
+
+def test_f45_an_oserror_of_probe_ui_itself_is_still_a_bug() -> None:
+    from probe_ui.errors import library_fault
+
+    try:
+        open(os.devnull + "/nope", encoding="utf-8")  # noqa: SIM115 - an OSError that no import raised
+    except OSError as exc:
+        assert library_fault(exc) is None
+    try:
+        import probe_ui.no_such_module  # type: ignore[import-not-found]  # noqa: F401
+    except ImportError as exc:
+        assert library_fault(exc) is None

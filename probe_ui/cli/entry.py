@@ -15,7 +15,7 @@ from typing import Callable, Sequence
 from probe_ui import __version__, redact
 from probe_ui.cli.common import COMMANDS, EXIT_ERROR, UsageError, log, refuse_global_db, trust_arg
 from probe_ui.cli.serve import cmd_serve, serve_args
-from probe_ui.errors import ProbeUIError, bug_line, first_line, setup_logging
+from probe_ui.errors import ProbeUIError, bug_line, first_line, library_fault, setup_logging
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,7 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: say so in one line; the traceback only with --debug
         if args.debug:
             raise
-        log.error(bug_line(exc, "a bug in probe-ui: run with --debug for the traceback"))
+        fault = library_fault(exc)  # a library that cannot be loaded is the environment's fault, not a bug
+        log.error(fault or bug_line(exc, "a bug in probe-ui: run with --debug for the traceback"))
         return EXIT_ERROR
     return 0
 
