@@ -121,3 +121,30 @@ def test_f45_an_oserror_of_probe_ui_itself_is_still_a_bug() -> None:
         import probe_ui.no_such_module  # type: ignore[import-not-found]  # noqa: F401
     except ImportError as exc:
         assert library_fault(exc) is None
+
+
+# ---- F42: the VLMEvalKit TSV is spreadsheet-safe ----------------------------------------------------------------
+
+def test_f42_the_vlmevalkit_tsv_neutralises_formula_cells(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+
+    from probe_ui.interop.benchset import load_set
+    from probe_ui.interop.vlmevalkit import build_prompt
+
+    write_png(tmp_path / "im.png")
+    formula = "=cmd|' /C calc'!A0"
+    item = {"id": "q1", "image": "im.png", "question": formula, "options": ["@SUM(1+1)", "+1", "-2 mm", "plain"],
+            "answer": "D"}
+    preset = write_preset(tmp_path / "p.yaml", [item])
+    code, _, err = run_cli(capsys, "export-set", str(preset), "--to", "vlmevalkit", "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    (tsv,) = (tmp_path / "out").glob("*.tsv")
+    with tsv.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    cells = [v for r in rows for v in r.values() if v]
+    assert not [c for c in cells if c[0] in "=+-@\t\r"], "a cell a spreadsheet would run"
+    assert rows[0]["question"] == "'" + formula and [rows[0][c] for c in "ABCD"] == ["'@SUM(1+1)", "'+1", "'-2 mm",
+                                                                                      "plain"]
+    # the prompt stored with an import is what VLMEvalKit sends: the cells as the TSV holds them
+    bset = load_set(tmp_path / "out")
+    assert build_prompt(bset.samples[0]).startswith("Question: '" + formula + "\nOptions:\nA. '@SUM(1+1)\n")

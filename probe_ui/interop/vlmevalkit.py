@@ -8,7 +8,9 @@ Export (``probe-ui export-set PRESET --to vlmevalkit --out DIR``)::
                         ``A``, ``B``, ... (the options), ``answer`` (the letter), ``category`` (the variant's
                         condition), ``l2-category`` (the item's first category), and ``probe_ui_set``,
                         ``probe_ui_variant``, ``probe_ui_item``: VLMEvalKit keeps every column but the image in its
-                        prediction file, which is how ``probe-ui import vlmevalkit`` maps each prediction back
+                        prediction file, which is how ``probe-ui import vlmevalkit`` maps each prediction back;
+                        written by :mod:`probe_ui.spreadsheet`'s writer, so a text cell a spreadsheet would run as a
+                        formula (``=``, ``+``, ``-``, ``@``) starts with an apostrophe, in the prompt too
     DIR/images/, DIR/probe-ui-set.json   the set (probe_ui.interop.benchset)
 
 With ``LMUData=DIR`` (VLMEvalKit's data folder), ``python run.py --data <NAME> --model <MODEL>`` treats a TSV it
@@ -40,7 +42,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from probe_ui import safe_write
+from probe_ui import safe_write, spreadsheet
 from probe_ui.importers.common import ImportFileError
 from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import BenchmarkSet, SetError, SetSample
@@ -74,8 +76,9 @@ def exportable(s: SetSample) -> str | None:
 
 def build_prompt(s: SetSample) -> str:
     """VLMEvalKit's default multiple-choice prompt for this sample (ImageMCQDataset.build_prompt, no hint)."""
-    options = "".join(f"{L}. {o}\n" for L, o in zip(LETTERS, s.variant.options))
-    return (f"Question: {s.variant.question}\nOptions:\n{options}"
+    # the cells as the TSV holds them (and VLMEvalKit reads them): a formula-like text starts with an apostrophe
+    options = "".join(f"{L}. {spreadsheet.neutral(o)}\n" for L, o in zip(LETTERS, s.variant.options))
+    return (f"Question: {spreadsheet.neutral(s.variant.question)}\nOptions:\n{options}"
             "Please select the correct answer from the options above. \n")
 
 
@@ -103,7 +106,8 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
     letters = list(LETTERS[:n_opts])
     name = dataset_name(bset)
     buf = io.StringIO()
-    w = csv.writer(buf, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
+    # the one spreadsheet-safe writer: a question or option such as "=cmd|' /C calc'!A0" is text in Excel
+    w = spreadsheet.writer(buf, delimiter="\t", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
     w.writerow(["index", "image", "question", *letters, "answer", "category", "l2-category", "probe_ui_set",
                 "probe_ui_variant", "probe_ui_item"])
     for i, s in enumerate(rows, 1):
