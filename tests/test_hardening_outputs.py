@@ -148,3 +148,61 @@ def test_f42_the_vlmevalkit_tsv_neutralises_formula_cells(tmp_path: Path, capsys
     # the prompt stored with an import is what VLMEvalKit sends: the cells as the TSV holds them
     bset = load_set(tmp_path / "out")
     assert build_prompt(bset.samples[0]).startswith("Question: '" + formula + "\nOptions:\nA. '@SUM(1+1)\n")
+
+
+# ---- F46: only a regular results.json beside an lmms-eval samples file --------------------------------------------
+
+def _lmms_import(tmp_path: Path, samples: Path) -> tuple[int, str]:
+    """``probe-ui import lmms-eval SAMPLES`` in a child process under a 3 GiB address-space limit and a time limit,
+    so that a regression (reading /dev/zero, waiting on a FIFO) fails the test instead of taking the machine."""
+    import subprocess
+    import sys
+
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30)); "
+            "from probe_ui.cli import main; sys.exit(main(sys.argv[1:]))")
+    try:
+        proc = subprocess.run([sys.executable, "-c", code, "import", "lmms-eval", str(samples), "--db",
+                               str(tmp_path / "s.db")], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the import hung on the file beside the samples")
+    return proc.returncode, proc.stderr
+
+
+def _samples(folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "20260101_120000_samples_probeui_x.jsonl"
+    path.write_text(json.dumps({"doc_id": 0, "probe_ui_accuracy": {"variant_id": "v1"}, "resps": [["A"]]}) + "\n",
+                    encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "folder", "too-large"])
+def test_f46_only_a_regular_results_file_beside_the_samples_is_read(kind: str, tmp_path: Path) -> None:
+    samples = _samples(tmp_path / "logs" / "model")
+    results = samples.with_name("20260101_120000_results.json")
+    if kind == "fifo":
+        os.mkfifo(results)
+    elif kind == "dev-zero":
+        results.symlink_to("/dev/zero")
+    elif kind == "folder":
+        results.mkdir()
+    else:
+        with results.open("wb") as f:
+            f.truncate(64 * 1024 * 1024 + 1)  # sparse: over the cap without writing it
+    code, err = _lmms_import(tmp_path, samples)
+    lines = err.strip().splitlines()
+    assert code == 1 and len(lines) == 1, err
+    want = {"fifo": "a FIFO (named pipe), not a regular file", "dev-zero": "a character device, not a regular file",
+            "folder": "a folder, not a regular file", "too-large": "over the 67,108,864-byte limit"}[kind]
+    assert lines[0].startswith(f"error: {results}: ") and want in lines[0], err
+    assert "lmms-eval results file" in lines[0] and "unexpected" not in lines[0]
+
+
+def test_f46_a_results_file_that_is_a_regular_file_or_absent_still_reads(tmp_path: Path) -> None:
+    from probe_ui.interop import lmms_eval
+
+    samples = _samples(tmp_path / "logs" / "model")
+    assert lmms_eval.read_results(samples).model == "model"  # absent: the folder's name
+    samples.with_name("20260101_120000_results.json").write_text(json.dumps({"model_name": "org/m"}),
+                                                                 encoding="utf-8")
+    assert lmms_eval.read_results(samples).model == "org/m"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
@@ -69,19 +70,51 @@ class HarnessResults:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_file(path: Path, what: str) -> bytes:
-    """A results file's bytes (size-checked); :class:`ImportFileError` naming it when it cannot be read."""
+def read_file(path: Path, what: str, limit: int | None = None) -> bytes:
+    """A results file's bytes (size-checked: ``limit``, default :data:`~probe_ui.importers.common.MAX_FILE_BYTES`);
+    :class:`ImportFileError` naming it when it cannot be read. Only a regular file is read: a FIFO, a device (a link
+    to ``/dev/zero``) or a socket is refused from its ``fstat`` after a non-blocking open, so it neither hangs the
+    import nor fills the memory; no more than ``limit`` bytes are read, whatever the size said."""
     from probe_ui.importers.common import MAX_FILE_BYTES
 
-    if not path.is_file():
-        raise ImportFileError(f"{path}: no such {what}")
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise ImportFileError(f"{path}: {size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit")
+    cap = MAX_FILE_BYTES if limit is None else limit
     try:
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        raise ImportFileError(f"{path}: no such {what}") from None
     except OSError as exc:
         raise ImportFileError(f"{path}: cannot be read: {exc.strerror or type(exc).__name__}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ImportFileError(f"{path}: {_kind(st.st_mode)}, not a regular file: the {what} is read only from a "
+                                  "file")
+        if st.st_size > cap:
+            raise ImportFileError(f"{path}: {st.st_size:,} bytes, over the {cap:,}-byte limit for the {what}")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, cap + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > cap:  # grew while being read
+                raise ImportFileError(f"{path}: over the {cap:,}-byte limit for the {what}")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise ImportFileError(f"{path}: cannot be read: {exc.strerror or type(exc).__name__}") from None
+    finally:
+        os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    """What a path that is not a regular file is, in words."""
+    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                        (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a file"
 
 
 def sha256(data: bytes) -> str:

@@ -29,6 +29,7 @@ the first reply of each document is imported.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -39,7 +40,7 @@ from probe_ui.importers.common import ImportFileError, read_json
 from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import BenchmarkSet, SetSample
 from probe_ui.interop.exporting import Written
-from probe_ui.interop.importing import HarnessAnswer, HarnessResults, verdict_of
+from probe_ui.interop.importing import HarnessAnswer, HarnessResults, read_file, verdict_of
 from probe_ui.interop.templates import fill
 
 NAME = "lmms-eval"
@@ -47,6 +48,8 @@ TITLE = "lmms-eval"
 SAMPLES_FILE = "samples.jsonl"
 UTILS_FILE = "utils.py"
 METRIC = "probe_ui_accuracy"
+#: the largest ``<date>_results.json`` read beside a samples file (lmms-eval writes a few hundred kB)
+MAX_RESULTS_BYTES = 64 * 1024 * 1024
 
 
 def task_name(bset: BenchmarkSet) -> str:
@@ -158,9 +161,12 @@ def _results_file(samples: Path) -> dict[str, Any] | None:
     if not m:
         return None
     p = samples.with_name(f"{m.group('date')}_results.json")
+    if not os.path.exists(p):  # none (or a dangling link): the model's name comes from the folder
+        return None
+    data = read_file(p, "lmms-eval results file", MAX_RESULTS_BYTES)  # a regular file, size-capped: one line else
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        doc = json.loads(data.decode("utf-8"))
+    except ValueError:
         return None
     return doc if isinstance(doc, dict) else None
 
