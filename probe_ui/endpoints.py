@@ -220,6 +220,45 @@ class EndpointBook:
                     raise OutboundRefused(f"endpoint '{name}': {exc}") from None
         return out
 
+    # ---- what a person sees of the shared endpoints: their names, never their URLs (admins see them) ------------
+    def hidden_servers(self, owner: str, *, admin: bool = False) -> dict[str, str]:
+        """Server (as :func:`probe_ui.providers.rate_control.server_of` keys it: the base URL) → the words shown
+        instead, for every endpoint shared with everyone that ``owner`` may call but not see: empty for an admin,
+        and a server ``owner`` added an endpoint at themselves is theirs to see."""
+        if admin:
+            return {}
+        with self._lock:
+            own = self._own.get(owner)
+        mine = {_server_of(c) for c in (own.configs() if own is not None else {}).values()}
+        return {server: f"shared endpoint '{name}'" for name, cfg in self.shared.configs().items()
+                if (server := _server_of(cfg)) not in mine}
+
+    def veil(self, text: str, owner: str, *, admin: bool = False) -> str:
+        """``text`` with every shared endpoint's URL, its ``scheme://host:port`` and ``host:port`` replaced by the
+        endpoint's name (:meth:`hidden_servers`), for someone who may not see them."""
+        for server, words in self.hidden_servers(owner, admin=admin).items():
+            for form in _url_forms(server):
+                text = text.replace(form, words)
+            for host in {urlsplit(u).hostname or "" for u in server.split() if "://" in u} - {""}:
+                text = re.sub(rf"(?<![\w.-]){re.escape(host)}(?![\w-]|\.\w)", words, text)  # a bare host name
+        return text
+
+    def models_table(self, owner: str, *, admin: bool = False, discover: bool = False) -> pd.DataFrame:
+        """:func:`models_table` of what ``owner`` may pick (the shared endpoints and their own), with the shared
+        endpoints' URLs veiled (:meth:`veil`) in the reasons and descriptions."""
+        out = models_table(self.configs(owner), discover=discover)
+        for col in ("reason", "description"):
+            out[col] = [self.veil(str(v), owner, admin=admin) for v in out[col]]
+        return out
+
+    def test(self, owner: str, spec: str, *, admin: bool = False, timeout_s: float = 30) -> dict[str, Any]:
+        """:func:`test_model` of ``spec`` for ``owner`` (the endpoints they may use, checked by :meth:`usable`),
+        with the shared endpoints' URLs veiled in the error (:meth:`veil`)."""
+        result = test_model(spec, self.usable(owner, [spec], admin=admin), timeout_s=timeout_s)
+        if result.get("error"):
+            result["error"] = self.veil(str(result["error"]), owner, admin=admin)
+        return result
+
     def may_name_local_models(self, *, admin: bool = False) -> bool:
         """Whether a person may type a model loaded in the server's own process (``hf/<folder or Hub id>``): an
         admin, or anyone in an app used on its owner's machine (no login, no outbound policy). Everyone else picks
@@ -234,6 +273,30 @@ class EndpointBook:
     def owners(self) -> int:
         with self._lock:
             return len(self._own)
+
+
+def _server_of(cfg: ModelConfig) -> str:
+    from probe_ui.providers.rate_control import server_of
+
+    return server_of(PROVIDERS.get(cfg.provider), cfg)
+
+
+def _url_forms(server: str) -> list[str]:
+    """The ways a message may name ``server`` (one URL or several, space-separated), longest first: each URL as
+    given and without user info, its ``scheme://host:port`` and ``host:port`` (the port written or implied)."""
+    forms: set[str] = set()
+    for url in server.split():
+        forms |= {url, url.rstrip("/"), str(public_url(url))}
+        try:
+            parts = urlsplit(url)
+            host, port = parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:
+            continue
+        if not host:
+            continue
+        host = f"[{host}]" if ":" in host else host
+        forms |= {f"{parts.scheme}://{host}:{port}", f"{parts.scheme}://{host}", f"{host}:{port}"}
+    return sorted((f for f in forms if f), key=len, reverse=True)
 
 
 def _in_process(spec: str, offered: Mapping[str, ModelConfig]) -> bool:

@@ -33,7 +33,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -327,19 +327,28 @@ class LimitStatus:
     paused_s: float
 
 
-def status(user: str | None = None, *, admin: bool = False) -> list[LimitStatus]:
+def status(user: str | None = None, *, admin: bool = False, hidden: Mapping[str, str] | None = None
+           ) -> list[LimitStatus]:
     """The live limits of this process: calls in flight and waiting per provider and server. A server is named
-    only to an admin and to people who have probed it (an endpoint someone typed in stays theirs)."""
+    only to an admin and to people who have probed it (an endpoint someone typed in stays theirs); a server in
+    ``hidden`` (an endpoint an admin shared: :meth:`probe_ui.endpoints.EndpointBook.hidden_servers`) by the words
+    given there, never by its URL."""
     with _lock:
         limits = list(_limits.values())
-    return [LimitStatus(lim.provider, lim.where if admin or (user or "") in lim.users else "another server",
-                        lim.capacity, lim.in_flight, lim.queued, round(lim.paused_for(), 1))
+    hidden = hidden or {}
+
+    def where(lim: FairLimit) -> str:
+        if not (admin or (user or "") in lim.users):
+            return "another server"
+        return hidden.get(lim.where, lim.where)
+
+    return [LimitStatus(lim.provider, where(lim), lim.capacity, lim.in_flight, lim.queued, round(lim.paused_for(), 1))
             for lim in sorted(limits, key=lambda x: (x.provider, x.where))]
 
 
-def status_text(user: str | None = None, *, admin: bool = False) -> str:
+def status_text(user: str | None = None, *, admin: bool = False, hidden: Mapping[str, str] | None = None) -> str:
     """:func:`status` in words, for the Models tab."""
-    rows = status(user, admin=admin)
+    rows = status(user, admin=admin, hidden=hidden)
     head = (f"Live probes send every call at once, up to **{default_limit()}** at a time per provider and server "
             "(a catalogue entry's `live_concurrency` can lower it), shared fairly by everyone using this app.")
     if not rows:

@@ -176,3 +176,54 @@ def test_an_admin_and_the_cli_still_load_local_models(tmp_path: Path) -> None:
     book = EndpointBook(OutboundPolicy.parse("", enforced=True), many_users=True)
     result = test_model(spec, book.usable("root", [spec], admin=True))
     assert not result["ok"] and "is a file, not a model folder" in result["error"]
+
+
+# ---- a shared endpoint's URL (F35) -------------------------------------------------------------------------------
+
+def test_a_shared_endpoints_url_is_shown_to_admins_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 52, F35: an admin's shared endpoint showed its URL to every prober (the Models table, the Test message,
+    the live calls); they now see its name, the admin (and whoever added an endpoint there) the URL."""
+    from app_server import free_port
+
+    from probe_ui import live_calls
+    from probe_ui.endpoints import EndpointBook
+    from probe_ui.outbound import OutboundPolicy
+    from probe_ui.providers import create, rate_control
+    from probe_ui.providers.rate_table import rate_rows, visible_keys
+
+    loopback_no_proxy(monkeypatch)
+    port = free_port()  # nobody listens: the table's reason and the test's error name the server
+    url = f"http://127.0.0.1:{port}/v1"
+    book = EndpointBook(OutboundPolicy.parse("127.0.0.1", enforced=True), many_users=True)
+    cfg = book.add("root", "openai", url, "gpt-4o", key="sk-shared-1234567890", name="department", admin=True,
+                   share=True)
+    forms = (url, f"127.0.0.1:{port}", str(port))
+
+    def shown(text: str) -> bool:
+        return any(f in text for f in forms)
+
+    alice_table = book.models_table("alice").to_string()
+    assert "department" in alice_table and not shown(alice_table) and "shared endpoint 'department'" in alice_table
+    assert shown(book.models_table("root", admin=True).to_string())
+    tested = book.test("alice", "department", timeout_s=5)
+    assert not tested["ok"] and "shared endpoint 'department'" in tested["error"] and not shown(tested["error"])
+    assert shown(book.test("root", "department", admin=True, timeout_s=5)["error"])
+
+    try:  # the live calls and the rate limits of the Models tab, after alice's probe sent calls there
+        limit = live_calls.limit_for(create(cfg), cfg)
+        limit.users.add("alice")
+        assert shown(live_calls.status_text("alice"))  # what every prober saw
+        calls = live_calls.status_text("alice", hidden=book.hidden_servers("alice"))
+        assert "shared endpoint 'department'" in calls and not shown(calls)
+        assert shown(live_calls.status_text("root", admin=True, hidden=book.hidden_servers("root", admin=True)))
+        rate_control.forget()
+        rate_control.control_for(create(cfg), cfg, 4)
+        rows = repr(rate_rows(visible_keys(book.configs("alice").values()), hidden=book.hidden_servers("alice")))
+        assert "shared endpoint 'department'" in rows and not shown(rows)
+        assert shown(repr(rate_rows(None, hidden=book.hidden_servers("root", admin=True))))
+    finally:
+        live_calls.shutdown()
+        rate_control.forget()
+
+    book.add("bob", "openai", url, "m", name="bob's own")  # bob typed that URL himself: it is his to see
+    assert book.hidden_servers("bob") == {} and shown(book.models_table("bob").to_string())

@@ -184,13 +184,15 @@ def chosen_runs(chosen: Any) -> list[str]:
 def model_menu(ctx: AppContext, owner: str | None = None) -> list[dict[str, Any]]:
     """Every model ``owner`` can pick (:func:`probe_ui.endpoints.model_menu`: the catalogue, the endpoints shared
     with everyone and ``owner``'s own; None: no one's own, for the page as first served), local servers looked for
-    unless ``PROBE_UI_DISCOVER=0``."""
+    unless ``PROBE_UI_DISCOVER=0``. A shared endpoint's reason names it, never its URL (for admins too: the Models
+    tab shows them the URL)."""
     import os
 
     from probe_ui.endpoints import model_menu as menu
 
     try:
-        return menu(ctx.endpoints.configs(owner or ""), discover=os.environ.get("PROBE_UI_DISCOVER", "1") != "0")
+        rows = menu(ctx.endpoints.configs(owner or ""), discover=os.environ.get("PROBE_UI_DISCOVER", "1") != "0")
+        return [{**r, "reason": ctx.endpoints.veil(r["reason"], owner or "")} if r["reason"] else r for r in rows]
     except ProbeUIError as exc:  # a broken catalogue still leaves the baselines
         log.info("catalogue: %s", exc)
         return [{"name": b, "usable": True, "reason": ""} for b in all_ready_models()]

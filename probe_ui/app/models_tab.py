@@ -14,7 +14,7 @@ from probe_ui.app.common import Inline, model_choices, shows_errors
 from probe_ui.app.context import AppContext
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
-from probe_ui.endpoints import model_check_html, models_for_people, models_table, test_model
+from probe_ui.endpoints import model_check_html, models_for_people
 from probe_ui.errors import ProbeUIError
 from probe_ui.providers import rate_table, url_providers
 
@@ -36,7 +36,7 @@ def build(ctx: AppContext) -> dict[str, Any]:
                 "An endpoint you add below is yours alone: nobody else using this app sees it or its key, or can "
                 "call it. A key typed below stays in this process's memory: it is never written to disk, logs or "
                 "runs.")
-    table = gr.Dataframe(value=models_for_people(models_table(ctx.endpoints.configs(""), discover=False)),
+    table = gr.Dataframe(value=models_for_people(ctx.endpoints.models_table("")),
                          interactive=False, elem_id="models-table")
     refresh = gr.Button("↻ refresh (also looks for local servers)", size="sm")
     gr.Markdown("#### Live calls now")
@@ -71,7 +71,9 @@ def build(ctx: AppContext) -> dict[str, Any]:
     gate = _gate_section(ctx)
 
     def on_refresh(request: gr.Request) -> Any:
-        return models_for_people(models_table(ctx.endpoints.configs(who(ctx, request).owner), discover=True))
+        caller = who(ctx, request)
+        return models_for_people(ctx.endpoints.models_table(caller.owner, admin=caller.can("any_host"),
+                                                            discover=True))
 
     @shows_errors
     def on_add(p: str, url: str, m: str, k: str, n: str, everyone: bool, request: gr.Request) -> tuple[Any, ...]:
@@ -81,27 +83,30 @@ def build(ctx: AppContext) -> dict[str, Any]:
         cfg = ctx.endpoints.add(caller.owner, p, url, m, key=k or None, name=n or None,
                                 admin=caller.can("any_host"), share=bool(everyone))
         whose = "everyone using this app" if everyone else "you"
-        return (models_for_people(models_table(ctx.endpoints.configs(caller.owner), discover=False)),
+        return (models_for_people(ctx.endpoints.models_table(caller.owner, admin=caller.can("any_host"))),
                 f"Added <b>{escape(cfg.name)}</b> for {whose}: pick it in the Probe and Batch tabs.", "",
                 gr.update(choices=model_choices(ctx, caller.owner), value=cfg.name))
 
     @shows_errors
     def on_test(s: str, request: gr.Request) -> str:
         caller = who(ctx, request)
-        r = test_model(s or "", ctx.endpoints.usable(caller.owner, [s or ""], admin=caller.can("any_host")))
+        r = ctx.endpoints.test(caller.owner, s or "", admin=caller.can("any_host"))
         return model_check_html(r, s or "")
 
     def on_calls(request: gr.Request) -> str:
         """Calls in flight and waiting per provider and server (a server named only to those who used it)."""
         caller = who(ctx, request)
-        return live_calls.status_text(caller.name, admin=caller.can("any_host"))
+        admin = caller.can("any_host")
+        return live_calls.status_text(caller.name, admin=admin,
+                                      hidden=ctx.endpoints.hidden_servers(caller.owner, admin=admin))
 
     def on_rates(request: gr.Request) -> list[list[Any]]:
         """The rate controllers' table: every server for an admin, those of their models for anyone else."""
         caller = who(ctx, request)
         visible = None if caller.can("any_host") else rate_table.visible_keys(
             ctx.endpoints.configs(caller.owner).values())
-        return rate_table.rate_rows(visible)
+        return rate_table.rate_rows(visible, hidden=ctx.endpoints.hidden_servers(caller.owner,
+                                                                                 admin=caller.can("any_host")))
 
     refresh.click(on_refresh, None, table, api_name="models")
     rates_btn.click(on_rates, None, rates, api_name="rate_limits")

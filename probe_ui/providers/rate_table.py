@@ -13,7 +13,7 @@ there, not here.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -77,9 +77,13 @@ def visible_keys(endpoints: Iterable[ModelConfig] = ()) -> set[Key]:
     return _keys([*offered, *endpoints])
 
 
-def rate_rows(visible: Collection[Key] | None = None, now: float | None = None) -> list[list[Any]]:
+def rate_rows(visible: Collection[Key] | None = None, now: float | None = None,
+              hidden: Mapping[str, str] | None = None) -> list[list[Any]]:
     """One row per controller (:data:`COLUMNS`), by server then provider; only those in ``visible`` unless it is
-    None (an admin). ``now``: the wall-clock time the "waiting until" column counts from (default: now)."""
+    None (an admin). ``now``: the wall-clock time the "waiting until" column counts from (default: now). A server in
+    ``hidden`` (an endpoint an admin shared: :meth:`probe_ui.endpoints.EndpointBook.hidden_servers`) is named by
+    the words given there, not by its host."""
+    hidden = hidden or {}
     now = time.time() if now is None else now
     rows = []
     for control in controls():
@@ -89,6 +93,7 @@ def rate_rows(visible: Collection[Key] | None = None, now: float | None = None) 
         paused = float(s["paused_s"])
         until = (f"{time.strftime('%H:%M:%S', time.gmtime(now + paused))} UTC (in {duration_text(paused)})"
                  if paused > 0 else "")
-        rows.append([server_words(control.key[1]), control.key[0], s["in_flight"], f"{s['limit']} / {s['ceiling']}",
+        server = hidden.get(control.key[1]) or server_words(control.key[1])
+        rows.append([server, control.key[0], s["in_flight"], f"{s['limit']} / {s['ceiling']}",
                      s["answered"], s["refused"], until])
     return sorted(rows, key=lambda r: (str(r[0]), str(r[1])))
