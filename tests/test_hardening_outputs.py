@@ -206,3 +206,91 @@ def test_f46_a_results_file_that_is_a_regular_file_or_absent_still_reads(tmp_pat
     samples.with_name("20260101_120000_results.json").write_text(json.dumps({"model_name": "org/m"}),
                                                                  encoding="utf-8")
     assert lmms_eval.read_results(samples).model == "org/m"
+
+
+# ---- F41: an Inspect .eval is read within bounds ------------------------------------------------------------------
+
+def _zip_bomb(path: Path, members: dict[str, int], declared: dict[str, int] | None = None) -> Path:
+    """A zip of members holding that many zero bytes each, written in chunks (a few kB on disk); ``declared``: the
+    size its directory and local headers claim instead, for a zip that lies about what a member holds."""
+    import struct
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, size in members.items():
+            with zf.open(name, "w", force_zip64=True) as f:
+                chunk = b"\0" * (1 << 20)
+                for start in range(0, size, len(chunk)):
+                    f.write(chunk[: size - start])
+    if declared:
+        raw = bytearray(path.read_bytes())
+        for name, size in declared.items():
+            with zipfile.ZipFile(path) as zf:
+                info = zf.getinfo(name)
+            for sig, off in ((b"PK\x01\x02", 24), (b"PK\x03\x04", 22)):  # central directory, local header
+                at = raw.find(sig, info.header_offset if sig == b"PK\x03\x04" else 0)
+                while raw[at + (46 if sig == b"PK\x01\x02" else 30):].find(name.encode()) != 0:
+                    at = raw.find(sig, at + 4)
+                if struct.unpack_from("<I", raw, at + off)[0] == 0xFFFFFFFF:  # zip64: the size is in the extra
+                    name_len, extra_len = struct.unpack_from("<HH", raw, at + off + 4 + (2 if sig == b"PK\x01\x02"
+                                                                                         else 0))
+                    head = 46 if sig == b"PK\x01\x02" else 30
+                    extra = at + head + name_len
+                    struct.pack_into("<Q", raw, extra + 4, size)  # zip64 extra: header id, length, then sizes
+                else:
+                    struct.pack_into("<I", raw, at + off, size)
+        path.write_bytes(bytes(raw))
+    return path
+
+
+def _read_inspect_bounded(path: Path) -> tuple[str, int]:
+    """The one-line refusal of ``read_results`` and the peak memory it allocated."""
+    import tracemalloc
+
+    import inspect_ai.log  # noqa: F401 - imported before measuring: its import is not the read
+
+    from probe_ui.importers.common import ImportFileError
+    from probe_ui.interop import inspect as harness
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(ImportFileError) as exc:
+            harness.read_results(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return str(exc.value), peak
+
+
+def test_f41_an_eval_whose_member_decompresses_past_the_cap_is_refused_unread(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("inspect_ai")
+    log = _zip_bomb(tmp_path / "bomb.eval", {"header.json": 10, "samples/1_epoch_1.json": 80 * 1024 * 1024})
+    assert log.stat().st_size < 200_000
+    message, peak = _read_inspect_bounded(log)
+    assert message == (f"{log}: member 'samples/1_epoch_1.json' decompresses to 83,886,080 bytes, over the "
+                       "67,108,864-byte limit for one member of an Inspect log")
+    assert peak < 8 * 1024 * 1024, f"{peak:,} bytes allocated"
+    code, _, err = run_cli(capsys, "import", "inspect", str(log), "--db", str(tmp_path / "s.db"))
+    assert code == 1 and err.strip().splitlines() == [f"error: {message}"], err
+
+
+def test_f41_all_members_together_are_capped_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("inspect_ai")
+    from probe_ui.interop import inspect as harness
+
+    monkeypatch.setattr(harness, "MAX_LOG_BYTES", 10 * 1024 * 1024)
+    log = _zip_bomb(tmp_path / "many.eval", {f"samples/{i}_epoch_1.json": 4 * 1024 * 1024 for i in range(3)})
+    message, peak = _read_inspect_bounded(log)
+    assert message == f"{log}: its members decompress to more than 10,485,760 bytes, the limit for an Inspect log"
+    assert peak < 8 * 1024 * 1024, f"{peak:,} bytes allocated"
+
+
+def test_f41_a_member_that_lies_about_its_size_is_not_decompressed_past_it(tmp_path: Path) -> None:
+    """The directory says 100 bytes, the data inflates to 50 MiB: zipfile stops at 100 and the CRC fails."""
+    pytest.importorskip("inspect_ai")
+    log = _zip_bomb(tmp_path / "liar.eval", {"header.json": 50 * 1024 * 1024}, declared={"header.json": 100})
+    message, peak = _read_inspect_bounded(log)
+    assert message == (f"{log}: not an Inspect log that inspect_ai can read (BadZipFile: Bad CRC-32 for file "
+                       "'header.json')")
+    assert peak < 8 * 1024 * 1024, f"{peak:,} bytes allocated"

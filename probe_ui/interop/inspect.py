@@ -19,7 +19,9 @@ Each sample's metadata maps its answer back: ``probe_ui_set`` (set id), ``varian
 unit of evidence in words, "pair mc-03": the task's ``stderr(cluster="unit")`` counts a unit's variants together,
 as probe-ui's intervals do).
 
-Import (``probe-ui import inspect LOG``): a ``.eval`` or ``.json`` log, read with ``inspect_ai.log.read_eval_log``.
+Import (``probe-ui import inspect LOG``): a ``.eval`` or ``.json`` log, read with ``inspect_ai.log`` within bounds
+(:func:`read_results`: a ``.eval``'s members are size-checked before they are inflated, its samples read one at a
+time).
 The model is the log's (``openai/gpt-4o``: the same name a batch gives ``--model openai/gpt-4o``); the set is found
 in the folder the task ran it from (the task's metadata ``probe_ui_set_dir``), beside the log's task file, or given
 with ``--set DIR``. Per sample: the reply
@@ -29,10 +31,12 @@ time, and the first score as the harness's verdict (C/I/N, or 1/0).
 
 from __future__ import annotations
 
+import io
 import json
 import sys
+import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from probe_ui import __version__, safe_write
 from probe_ui.importers.common import ImportFileError
@@ -99,31 +103,57 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
 # ---- import -----------------------------------------------------------------------------------------------------
 
 def read_results(path: Path) -> HarnessResults:
-    """An Inspect log (.eval or .json) as harness answers."""
+    """An Inspect log (.eval or .json) as harness answers.
+
+    Bounded (issue 52: a 2.6 MB ``.eval`` drove the whole-log read to 2.8 GB): a ``.eval`` is a zip whose members'
+    sizes are checked against :data:`MAX_MEMBER_BYTES` and :data:`MAX_LOG_BYTES` from its directory, before anything
+    is decompressed; then each member is inflated in chunks, never past the size it declares (:func:`_member`): the
+    header, and the samples one at a time, each without its events, attachments and store, which the import does not
+    use. A ``.json`` log is read whole, so it may hold at most :data:`MAX_JSON_LOG_BYTES`."""
     data = read_file(path, "Inspect log")
     try:
-        from inspect_ai.log import read_eval_log
+        from inspect_ai.log import EvalSample, read_eval_log
     except ImportError:
         raise ImportFileError(f"{path}: reading Inspect logs needs inspect-ai, which is not installed: pip install "
                               "'probe-ui[inspect]'") from None
+    archive = _archive(path, data)
+    answers: list[tuple[tuple[int, str], HarnessAnswer]] = []
     try:
-        log = read_eval_log(str(path))
+        if archive is None:
+            if len(data) > MAX_JSON_LOG_BYTES:
+                raise ImportFileError(f"{path}: a JSON log of {len(data):,} bytes, over the {MAX_JSON_LOG_BYTES:,}-"
+                                      "byte limit for one read whole: let Inspect write the .eval format")
+            log = read_eval_log(str(path))
+            samples: Iterator[Any] = iter(log.samples or [])
+        else:
+            log = read_eval_log(io.BytesIO(data), header_only=True)
+            samples = _samples(archive, EvalSample)
+        spec = log.eval
+        task_md = spec.metadata or {}
+        set_id = task_md.get("probe_ui_set")
+        for s in samples:  # one at a time: only its answer is kept
+            md = s.metadata if isinstance(s.metadata, dict) else {}
+            if not answers and not isinstance(set_id, str) and "variant_id" not in md:
+                raise ImportFileError(f"{path}: a log of task '{spec.task}', not of a probe-ui set (no "
+                                      "'probe_ui_set' in the task's metadata, no 'variant_id' in its samples' "
+                                      "metadata): run the task.py that 'probe-ui export-set --to inspect' wrote")
+            answers.append(((s.epoch, s.id if isinstance(s.id, str) else str(s.id).zfill(20)), _answer(path, s)))
+    except ImportFileError:
+        raise
     except Exception as exc:  # inspect_ai raises its own, pydantic's, zipfile's, json's...
         text = str(exc).strip().splitlines()
         raise ImportFileError(f"{path}: not an Inspect log that inspect_ai can read ({type(exc).__name__}"
                               f"{': ' + text[0][:200] if text else ''})") from None
-    spec = log.eval
-    task_md = spec.metadata or {}
-    samples = list(log.samples or [])
-    set_id = task_md.get("probe_ui_set")
-    first_md = samples[0].metadata if samples else {}
-    if not isinstance(set_id, str) and not (isinstance(first_md, dict) and "variant_id" in first_md):
+    finally:
+        if archive is not None:
+            archive.close()
+    if not answers and not isinstance(set_id, str):
         raise ImportFileError(f"{path}: a log of task '{spec.task}', not of a probe-ui set (no 'probe_ui_set' in the "
                               "task's metadata, no 'variant_id' in its samples' metadata): run the task.py that "
                               "'probe-ui export-set --to inspect' wrote")
-    if not samples:
+    if not answers:
         raise ImportFileError(f"{path}: the log holds no samples (status '{log.status}')")
-    answers = [_answer(path, s) for s in samples]
+    samples_n = len(answers)
     # the set: where the task ran it from (its metadata), else its task file, which Inspect records relative to the
     # folder it ran in: the log folder's parent for its default ./logs, or the current folder
     hints = [Path(task_md["probe_ui_set_dir"])] if isinstance(task_md.get("probe_ui_set_dir"), str) else []
@@ -136,13 +166,78 @@ def read_results(path: Path) -> HarnessResults:
     if log.status != "success":
         error = getattr(log, "error", None)
         why = f": {error.message}" if error is not None else ""
-        warnings.append(f"the eval ended with status '{log.status}'{why}; its {len(samples)} samples are imported")
+        warnings.append(f"the eval ended with status '{log.status}'{why}; its {samples_n} samples are imported")
     config = spec.model_generate_config.model_dump(exclude_none=True) if spec.model_generate_config else {}
     settings = {"inspect_ai": spec.packages.get("inspect_ai"), "task": spec.task, "status": log.status,
                 "eval_id": spec.eval_id, "created": spec.created, "generation": config}
-    return HarnessResults(harness=NAME, path=path, sha256=sha256(data), answers=answers, model=spec.model,
+    return HarnessResults(harness=NAME, path=path, sha256=sha256(data), model=spec.model,
+                          answers=[a for _, a in sorted(answers, key=lambda ka: ka[0])],  # Inspect's order
                           set_id=set_id if isinstance(set_id, str) else None, set_hints=hints, settings=settings,
                           warnings=warnings)
+
+
+#: the most one member of a ``.eval`` (a sample, the header) may hold once decompressed
+MAX_MEMBER_BYTES = 64 * 1024 * 1024
+#: the most all the members of a ``.eval`` may hold once decompressed
+MAX_LOG_BYTES = 1024 * 1024 * 1024
+#: the largest ``.json`` log (read whole by inspect_ai)
+MAX_JSON_LOG_BYTES = 128 * 1024 * 1024
+#: sample fields the import never reads, left out before validation (the events repeat every model call's input)
+_UNREAD = ("events", "events_data", "attachments", "store", "timelines")
+
+
+def _archive(path: Path, data: bytes) -> zipfile.ZipFile | None:
+    """The ``.eval`` zip, its members' declared sizes checked (nothing decompressed); None for a JSON log."""
+    if not data.startswith(b"PK"):
+        return None
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, ValueError, OSError) as exc:
+        raise ImportFileError(f"{path}: not an Inspect log that inspect_ai can read (a damaged zip: {exc})") from None
+    total = 0
+    for info in zf.infolist():
+        total += info.file_size
+        if info.file_size > MAX_MEMBER_BYTES:
+            zf.close()
+            raise ImportFileError(f"{path}: member '{info.filename[:200]}' decompresses to {info.file_size:,} bytes, "
+                                  f"over the {MAX_MEMBER_BYTES:,}-byte limit for one member of an Inspect log")
+        if total > MAX_LOG_BYTES:
+            zf.close()
+            raise ImportFileError(f"{path}: its members decompress to more than {MAX_LOG_BYTES:,} bytes, the limit "
+                                  "for an Inspect log")
+    try:  # the members inspect_ai reads itself (the header, reductions) read whole there: checked here, in chunks
+        for info in zf.infolist():
+            if not info.filename.startswith("samples/"):
+                _member(zf, info.filename, keep=False)
+    except Exception as exc:  # zipfile's: a bad CRC, a truncated member, a compression or encryption it lacks
+        zf.close()
+        text = str(exc).strip().splitlines()
+        raise ImportFileError(f"{path}: not an Inspect log that inspect_ai can read ({type(exc).__name__}"
+                              f"{': ' + text[0][:200] if text else ''})") from None
+    return zf
+
+
+def _member(zf: zipfile.ZipFile, name: str, keep: bool = True) -> bytes:
+    """A member's bytes, decompressed 1 MiB at a time: :mod:`zipfile` stops at the size the directory declares (at
+    most :data:`MAX_MEMBER_BYTES`) and raises ``BadZipFile`` when the data does not match it (its CRC), so a member
+    that lies about its size is never inflated past it (``read()`` of the whole member inflates all its data at
+    once). ``keep``: False to check a member without holding it."""
+    out = bytearray()
+    with zf.open(name) as f:
+        while chunk := f.read(1 << 20):
+            if keep:
+                out += chunk
+    return bytes(out)
+
+
+def _samples(zf: zipfile.ZipFile, sample_type: Any) -> Iterator[Any]:
+    """The log's samples, one member at a time (a re-logged sample: its last member)."""
+    for name in dict.fromkeys(n for n in zf.namelist() if n.startswith("samples/") and n.endswith(".json")):
+        doc = json.loads(_member(zf, name))
+        if isinstance(doc, dict):
+            for key in _UNREAD:
+                doc.pop(key, None)
+        yield sample_type.model_validate(doc)
 
 
 def _answer(path: Path, s: Any) -> HarnessAnswer:
