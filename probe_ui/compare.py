@@ -37,6 +37,7 @@ import pandas as pd
 from probe_ui import stats
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS
+from probe_ui.redact import printable
 from probe_ui.scoring import categories_of, records, scored_answers, value_or_none
 
 if TYPE_CHECKING:
@@ -66,7 +67,8 @@ class Side:
     model: str
 
     def label(self) -> str:
-        return f"{self.model} in run '{self.run}'"
+        """The side in words, its names as printed (:func:`probe_ui.redact.printable`)."""
+        return f"{printable(self.model)} in run '{printable(self.run)}'"
 
 
 # ---- loading and matching ----------------------------------------------------------------------------------------
@@ -75,8 +77,9 @@ def _frame(store: Any, side: Side, parser: str) -> pd.DataFrame:
     df = scored_answers(store, side.run, parser)
     models = sorted(map(str, pd.unique(df["model"]))) if len(df) else []
     if side.model not in models:
-        raise CompareError(f"run '{side.run}' has no answers of model '{side.model}'"
-                           + (f"; its models: {', '.join(models)}" if models else "; it has no answers yet"))
+        raise CompareError(f"run '{printable(side.run)}' has no answers of model '{printable(side.model)}'"
+                           + (f"; its models: {', '.join(map(printable, models))}" if models
+                              else "; it has no answers yet"))
     return df[df["model"].astype(str) == side.model].reset_index(drop=True)
 
 
@@ -548,8 +551,8 @@ def sides(store: Any, runs: Iterable[str], models: Iterable[str]) -> list[tuple[
         return [(Side(run_a, m), Side(run_b, m)) for m in shared]
     if len(ma) == 1 and len(mb) == 1:
         return [(Side(run_a, ma[0]), Side(run_b, mb[0]))]
-    raise CompareError(f"runs '{run_a}' ({', '.join(ma) or 'no answers'}) and "
-                       f"'{run_b}' ({', '.join(mb) or 'no answers'})"
+    raise CompareError(f"runs '{printable(run_a)}' ({', '.join(map(printable, ma)) or 'no answers'}) and "
+                       f"'{printable(run_b)}' ({', '.join(map(printable, mb)) or 'no answers'})"
                        " share no model: name them with --model A --model B")
 
 

@@ -7,6 +7,8 @@ from typing import Any
 
 import pandas as pd
 
+from probe_ui.redact import printable
+
 
 def _num(x: Any, digits: int = 1, signed: bool = False) -> str:
     if x is None:
@@ -83,9 +85,13 @@ def _table(df: pd.DataFrame) -> str:
 
 def text(c: dict[str, Any], flips: int = 10) -> str:
     """The whole comparison for a terminal: the summary, what differs, the tables, and the first flips."""
-    a, b, o, mt = c["a"], c["b"], c["overall"], c["matching"]
+    from probe_ui.compare import summary
+
+    # the names as printed (control characters escaped, cut to a sane length); the JSON keeps them whole
+    a, b = ({**c[k], "model": printable(c[k]["model"]), "run": printable(c[k]["run"])} for k in ("a", "b"))
+    o, mt = c["overall"], c["matching"]
     lines = [f"A: {a['model']} in run '{a['run']}'", f"B: {b['model']} in run '{b['run']}'",
-             f"parser {c['parser']}, metric definitions {c['definition']}", "", c["summary"], ""]
+             f"parser {c['parser']}, metric definitions {c['definition']}", "", summary({**c, "a": a, "b": b}), ""]
     if c["differences"]:
         lines += ["What differs between A and B: " + "; ".join(c["differences"]), ""]
     lines += [f"Shared questions {mt['shared']}, compared {mt['compared']}; only in A {mt['only_a']}, only in B "

@@ -75,13 +75,14 @@ class RedactingFilter(logging.Filter):
     """Masks secrets (keys in any encoding, credentials in URLs) in every record before any handler writes it."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from probe_ui.redact import mask, mask_urls
+        from probe_ui.redact import mask, mask_urls, printable
 
         try:
             message = record.getMessage()
         except Exception:  # noqa: BLE001 - a record whose arguments do not format is still logged, as its template
             message = str(record.msg)
-        record.msg, record.args = mask_urls(mask(message)), None
+        # and no control character reaches the terminal as is (a name holding ESC ] 0 ; retitled the window)
+        record.msg, record.args = printable(mask_urls(mask(message)), None, keep="\n\t"), None
         if record.exc_info and not record.exc_text:
             record.exc_text = mask_urls(mask(logging.Formatter().formatException(record.exc_info)))
             record.exc_info = None

@@ -229,6 +229,29 @@ def clip(text: Any, limit: int = 200, secrets: Iterable[str] | None = None) -> s
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+#: the longest name (of a run, a model, a preset) printed whole: a longer one is cut, with "…" (the store keeps it)
+NAME_LIMIT = 120
+#: characters a terminal acts on or does not show: C0 and C1 controls (ESC starts the sequences that set a window's
+#: title or clear the screen), DEL, the line and paragraph separators, the bidirectional overrides and isolates, and
+#: the zero-width and other invisible format characters
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+                          "\ufeff\ufff9-\ufffb]")
+
+
+def printable(text: Any, limit: int | None = NAME_LIMIT, keep: str = "") -> str:
+    """``text`` fit to print on a terminal: every control or invisible formatting character written as its escape
+    (``\\x1b``, ``\\u202e``), except those in ``keep`` (``"\\n"`` for a whole printout), then cut to ``limit``
+    characters with "…" (None: not cut). The one helper for every run, model and preset name the CLI prints (a name
+    with ``ESC ] 0 ;`` retitled the window; a 100,000-character one was echoed whole)."""
+    s = _UNPRINTABLE.sub(lambda m: m.group(0) if m.group(0) in keep else _escaped(m.group(0)), str(text))
+    return s if limit is None or len(s) <= limit else s[: max(limit - 1, 0)] + "…"
+
+
+def _escaped(ch: str) -> str:
+    n = ord(ch)
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+
 # ---- URLs ---------------------------------------------------------------------------------------------------------
 
 def public_url(url: Any, *, local_names: bool = False) -> Any:
@@ -444,5 +467,5 @@ def public_model(m: Any) -> dict[str, Any]:
 
 __all__ = ["CREDENTIAL_FIELD", "MASK", "Masker", "PUBLIC_MODEL_FIELDS", "RUN_MODEL_FIELDS", "SECRET_NAME",
            "Scrubber", "clean_key", "clip", "env_key", "key_problem", "known_secrets", "leak_check", "local_roots",
-           "mask", "mask_deep", "mask_urls", "masker", "model_record", "public_location", "public_model",
+           "mask", "mask_deep", "mask_urls", "masker", "model_record", "printable", "public_location", "public_model",
            "public_settings", "public_text", "public_url", "register_secret", "scrubbed_settings"]

@@ -16,11 +16,12 @@ import pandas as pd
 
 from probe_ui import spreadsheet
 from probe_ui.markup import md_cell
+from probe_ui.redact import printable
 from probe_ui.results import is_metric, paper_sections
 
 
 def format_score_table(report: dict[str, Any]) -> str:
-    lines = [f"run '{report['run']}' (seed {report['seed']}): {report['variants']} variants"
+    lines = [f"run '{printable(report['run'])}' (seed {report['seed']}): {report['variants']} variants"
              + (f"; {report['benchmark']}" if report.get("benchmark") else "")
              + (f"; parser {report['parser']}" if report.get("parser") else "")]
     if report["items_not_loaded"]:
@@ -36,8 +37,8 @@ def format_score_table(report: dict[str, Any]) -> str:
         inv, ref = r["invalid_rate"]["value"], r["refusal_rate"]["value"]
         inv_s = f"{inv:.1f}%" if inv is not None else "-"
         ref_s = f"{ref:.1f}%" if ref is not None else "-"
-        lines.append(f"{model:<28} {r['n']:>14} {units_cell(acc):>17} {val:>9} {ci:>15} {rnd:>12} {inv_s:>10} "
-                     f"{ref_s:>8} {r['errors']:>12}")
+        lines.append(f"{printable(model):<28} {r['n']:>14} {units_cell(acc):>17} {val:>9} {ci:>15} {rnd:>12} "
+                     f"{inv_s:>10} {ref_s:>8} {r['errors']:>12}")
     if not report["models"]:
         lines.append("(no answers yet)")
     lines += interval_notes(report)
@@ -52,8 +53,8 @@ def format_score_table(report: dict[str, Any]) -> str:
     for section, rows, models in paper_sections(report):
         lines += ["", f"== {section} =="]
         width = max([len("metric")] + [len(m) for m, _ in rows])
-        cols = [max([12, len(m)] + [len(_cell(cells.get(m))) for _, cells in rows]) for m in models]
-        lines.append(f"{'metric':<{width}}  " + "  ".join(f"{m:>{w}}" for m, w in zip(models, cols)))
+        cols = [max([12, len(printable(m))] + [len(_cell(cells.get(m))) for _, cells in rows]) for m in models]
+        lines.append(f"{'metric':<{width}}  " + "  ".join(f"{printable(m):>{w}}" for m, w in zip(models, cols)))
         lines.append("-" * (width + 2 + sum(w + 2 for w in cols)))
         for metric, cells in rows:
             lines.append(f"{metric:<{width}}  " + "  ".join(f"{_cell(cells.get(m)):>{w}}"
@@ -82,7 +83,7 @@ def interval_notes(report: dict[str, Any]) -> list[str]:
         return []
     methods = sorted({str(a.get("method") or WILSON) for a in accs.values()})
     out = ["95% CI: " + "; ".join(methods) + " (probe-ui metrics --explain accuracy)"]
-    rough = [f"{m} ({units_cell(a)})" for m, a in accs.items() if int(a["units"]) < ROUGH_UNITS]
+    rough = [f"{printable(m)} ({units_cell(a)})" for m, a in accs.items() if int(a["units"]) < ROUGH_UNITS]
     if rough:
         out.append("rough: fewer than 10 units of evidence: " + ", ".join(rough))
     return out
@@ -96,12 +97,13 @@ def readings_lines(report: dict[str, Any]) -> list[str]:
         return []
     out = ["readings: sure / unsure (the reader's best guess) / settled by a clinician"]
     for model, c in rows.items():
-        out.append(f"  {model}: {c.get('sure', 0)} sure, {c.get('unsure', 0)} unsure, {c.get('settled', 0)} settled")
+        out.append(f"  {printable(model)}: {c.get('sure', 0)} sure, {c.get('unsure', 0)} unsure, "
+                   f"{c.get('settled', 0)} settled")
     unsure = sum(c.get("unsure", 0) for c in rows.values())
     if unsure:
         used = " (used by --parser settled)" if report.get("parser") != "settled" else ""
         out.append(f"  settle the {unsure} unsure reading{'' if unsure == 1 else 's'} with 'probe-ui review "
-                   f"{report['run']}' or the Results tab's 'To review'{used}")
+                   f"{printable(report['run'])}' or the Results tab's 'To review'{used}")
     return out
 
 
@@ -112,10 +114,10 @@ def settled_agreement_lines(report: dict[str, Any]) -> list[str]:
         return []
     from probe_ui.review import kappa_words
 
-    out = [f"settled readings: {k['a']} and {k['b']}: {kappa_words(k)}" for k in
+    out = [f"settled readings: {printable(k['a'])} and {printable(k['b'])}: {kappa_words(k)}" for k in
            (block.get("clinicians") or {}).get("pairs", [])]
     if block.get("judge"):
-        out.append(f"judge {block['judge']['judge']} against the clinicians' settled readings: "
+        out.append(f"judge {printable(block['judge']['judge'])} against the clinicians' settled readings: "
                    + kappa_words(block["judge"]))
     return out
 
@@ -123,14 +125,14 @@ def settled_agreement_lines(report: dict[str, Any]) -> list[str]:
 def judge_line(report: dict[str, Any]) -> str:
     """How many answers the fallback judge decided, in all and per model (they are in the figures above)."""
     j = report["judge"]
-    per = ", ".join(f"{m} {r.get('judged', 0)}" for m, r in report["models"].items())
+    per = ", ".join(f"{printable(m)} {r.get('judged', 0)}" for m, r in report["models"].items())
     n = j["decided"]
-    return (f"judge {j['model']} decided {n} answer{'' if n == 1 else 's'} the rules could not read (counted above, "
-            f"method 'judge')" + (f": {per}" if per else ""))
+    return (f"judge {printable(j['model'])} decided {n} answer{'' if n == 1 else 's'} the rules could not read "
+            f"(counted above, method 'judge')" + (f": {per}" if per else ""))
 
 
 def format_score_markdown(report: dict[str, Any]) -> str:
-    lines = [f"**Run** `{report['run']}` (seed {report['seed']}, {report['variants']} variants"
+    lines = [f"**Run** `{printable(report['run'])}` (seed {report['seed']}, {report['variants']} variants"
              + (f", {report['benchmark']}" if report.get("benchmark") else "")
              + f", parser {report.get('parser', 'robust')})", "",
              "| model | scored answers | units of evidence | accuracy | 95% CI | random guess | unreadable | refused | "
@@ -139,7 +141,7 @@ def format_score_markdown(report: dict[str, Any]) -> str:
     for model, r in report["models"].items():
         acc = r["accuracy"]
         ci = f"{acc['ci'][0]:.1f}-{acc['ci'][1]:.1f}" if acc["ci"] else "-"
-        lines.append(f"| {md_cell(model)} | {r['n']} | {units_cell(acc)} | {_num(acc['value'])} | {ci} | "
+        lines.append(f"| {md_cell(printable(model))} | {r['n']} | {units_cell(acc)} | {_num(acc['value'])} | {ci} | "
                      f"{_num(acc['random'], 1)} | {_num(r['invalid_rate']['value'], 1)} | "
                      f"{_num(r['refusal_rate']['value'], 1)} | {r['errors']} |")
     if report["models"]:
@@ -153,7 +155,7 @@ def format_score_markdown(report: dict[str, Any]) -> str:
         lines += ["", *(f"- {x}" if i else f"**{x.strip('= ')}**" for i, x in
                         enumerate(agreement_lines(report["harness_agreement"])))]
     for section, rows, models in paper_sections(report):
-        lines += ["", f"### {section}", "", "| metric | " + " | ".join(md_cell(m) for m in models) + " |",
+        lines += ["", f"### {section}", "", "| metric | " + " | ".join(md_cell(printable(m)) for m in models) + " |",
                   "|---|" + "---:|" * len(models)]
         for metric, cells in rows:
             lines.append(f"| {md_cell(metric)} | " + " | ".join(md_cell(_cell(cells.get(m))) for m in models) + " |")

@@ -294,3 +294,63 @@ def test_f41_a_member_that_lies_about_its_size_is_not_decompressed_past_it(tmp_p
     assert message == (f"{log}: not an Inspect log that inspect_ai can read (BadZipFile: Bad CRC-32 for file "
                        "'header.json')")
     assert peak < 8 * 1024 * 1024, f"{peak:,} bytes allocated"
+
+
+# ---- F43: names are printed escaped and cut -------------------------------------------------------------------------
+
+#: sets the window's title, rings the bell, clears the screen; then a name far too long to print
+HOSTILE = "\x1b]0;owned\x07\x1b[2J\x1b[H\u202e"
+
+
+def _hostile_store(capsys: pytest.CaptureFixture[str], preset: Path, db: Path) -> tuple[str, str]:
+    import sqlite3
+
+    _batch(capsys, preset, db, "r", "baseline/first", "baseline/random")
+    run, model = HOSTILE + "run-" + "r" * 100_000, HOSTILE + "model-" + "m" * 100_000
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE runs SET name = ? WHERE name = 'r'", (run,))
+        con.execute("UPDATE responses SET model = ? WHERE model = 'baseline/first'", (model,))
+    return run, model
+
+
+def _clean(text: str, whole: bool = False) -> None:
+    """No raw control character; no line too long, unless the names are kept ``whole`` (CSV, like JSON, is data)."""
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text, "a raw control character"
+    assert whole or max(map(len, text.splitlines() or [""])) <= 2100, "a line too long"
+
+
+def test_f43_score_and_compare_print_names_escaped_and_cut(preset: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.db"
+    run, model = _hostile_store(capsys, preset, db)
+    for fmt in ("table", "markdown", "csv"):
+        code, out, err = run_cli(capsys, "score", "--db", str(db), "--run", run, "--format", fmt)
+        assert code == 0, err[:500]
+        _clean(out + err, whole=fmt == "csv")
+        if fmt == "table":
+            table = out
+    out = table
+    assert "\\x1b]0;owned\\x07\\x1b[2J\\x1b[H\\u202erun-" + "r" * 80 in out  # escaped, then cut with "…"
+    code, out, err = run_cli(capsys, "compare", run, "-m", model, "-m", "baseline/random", "--db", str(db),
+                             "--boot", "0")
+    assert code == 0, err[:500]
+    _clean(out + err)
+    assert out.startswith("A: \\x1b]0;owned\\x07\\x1b[2J\\x1b[H\\u202emodel-mmm") and "m…" in out.splitlines()[0]
+    # the store and the JSON keep the whole names
+    code, out, _ = run_cli(capsys, "score", "--db", str(db), "--run", run, "--json")
+    report = json.loads(out)
+    assert report["run"] == run and model in report["models"]
+
+
+def test_f43_error_lines_print_names_escaped_and_cut(preset: Path, tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "s.db"
+    run, model = _hostile_store(capsys, preset, db)
+    code, _, err = run_cli(capsys, "score", "--db", str(db), "--run", HOSTILE + "nope")
+    assert code == 1 and err.startswith("error: no run named '\\x1b]0;owned"), err[:300]
+    _clean(err)
+    assert len(err.splitlines()) == 1 and len(err) < 400, len(err)
+    code, _, err = run_cli(capsys, "compare", run, "-m", HOSTILE + "x", "-m", "baseline/random", "--db", str(db))
+    assert code == 1 and len(err.splitlines()) == 1, err[:300]
+    _clean(err)
+    assert len(err) < 800, len(err)

@@ -58,6 +58,7 @@ def points_arg(text: str) -> float:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from probe_ui import compare, compare_format
+    from probe_ui.redact import printable
     from probe_ui.scoring import jsonable
 
     store = reading_store(args.db)
@@ -69,9 +70,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(json.dumps(jsonable({"comparisons": results, "fail_if_worse": args.fail_if_worse,
                                    "worse": bool(worse)}), indent=2))
     else:
-        print("\n\n".join(compare_format.text(c, args.flips) for c in results))
+        print(printable("\n\n".join(compare_format.text(c, args.flips) for c in results), None, keep="\n"))
     for c in worse:
         log.error("B (%s in run '%s') is worse than A (%s in run '%s') by %.1f points, beyond chance (p = %.3g), "
-                  "more than the %.1f allowed by --fail-if-worse", c["b"]["model"], c["b"]["run"], c["a"]["model"],
-                  c["a"]["run"], -c["overall"]["difference"], c["overall"]["p_value"], args.fail_if_worse)
+                  "more than the %.1f allowed by --fail-if-worse", printable(c["b"]["model"]),
+                  printable(c["b"]["run"]), printable(c["a"]["model"]), printable(c["a"]["run"]),
+                  -c["overall"]["difference"], c["overall"]["p_value"], args.fail_if_worse)
     return EXIT_ERROR if worse else 0

@@ -17,6 +17,9 @@ from probe_ui.cli.common import COMMANDS, EXIT_ERROR, UsageError, log, refuse_gl
 from probe_ui.cli.serve import cmd_serve, serve_args
 from probe_ui.errors import ProbeUIError, bug_line, first_line, library_fault, setup_logging
 
+#: the longest error line printed (its names are cut where it is made; this cuts what else it quotes)
+ERROR_LIMIT = 2000
+
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line: the app's options (``probe-ui`` alone serves it), then one sub-parser per command."""
@@ -78,7 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return func(args)
     except UsageError as exc:  # the command's name and the message, not the whole program's usage
         command = f"probe-ui {args.command}" if args.command else "probe-ui"
-        print(f"{command}: error: {redact.clip(first_line(exc), 2000)}\n(see: {command} --help)", file=sys.stderr)
+        print(f"{command}: error: {redact.printable(redact.clip(first_line(exc), ERROR_LIMIT), None)}\n(see: {command} "
+              "--help)", file=sys.stderr)
         raise SystemExit(2) from None  # argparse's exit status for a usage error
     except BrokenPipeError:  # e.g. `probe-ui perturbations | head`: the reader left, which is not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -89,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ProbeUIError as exc:
         if args.debug:
             raise
-        log.error(first_line(exc))
+        log.error(redact.printable(first_line(exc), ERROR_LIMIT))  # escaped, and cut: a name may be 100,000 long
         return EXIT_ERROR
     except Exception as exc:  # a bug: say so in one line; the traceback only with --debug
         if args.debug:

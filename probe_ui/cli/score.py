@@ -37,6 +37,7 @@ def score_arguments(s: argparse.ArgumentParser) -> None:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from probe_ui.redact import printable
     from probe_ui.score_format import (
         accuracy_pairs,
         format_parser_differences,
@@ -57,7 +58,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             print(json.dumps(jsonable({"run": robust["run"], "benchmark": robust["benchmark"],
                                        "accuracy": accuracy_pairs(robust, legacy), "differences": diffs}), indent=2))
         else:
-            print(format_parser_differences(robust, legacy, diffs, args.format))
+            print(printable(format_parser_differences(robust, legacy, diffs, args.format), None, keep="\n"))
         return 0
     if args.settled_by is not None and args.parser != "settled":
         raise UsageError("--settled-by chooses whose settled readings count: use it with --parser settled")
@@ -68,11 +69,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(jsonable(report), indent=2, sort_keys=False))
     elif args.format == "markdown":
-        print(format_score_markdown(report))
+        print(printable(format_score_markdown(report), None, keep="\n"))
     elif args.format == "csv":
-        print(format_score_csv(report), end="")
+        print(printable(format_score_csv(report), None, keep="\n"), end="")
     else:
-        print(format_score_table(report))
+        print(printable(format_score_table(report), None, keep="\n"))  # names cut and escaped in it
     return 0
 
 

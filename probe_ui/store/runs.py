@@ -101,8 +101,10 @@ class RunsMixin(StoreBase):
             row = c.execute(q).mappings().first()
         if row is None:
             if name:
-                known = ", ".join(r.name for r in self.list_runs()) or "none yet"
-                raise StoreError(f"no run named '{name}' in {self.where} (runs: {known})")
+                from probe_ui.redact import printable
+
+                known = ", ".join(printable(r.name) for r in self.list_runs()) or "none yet"
+                raise StoreError(f"no run named '{printable(name)}' in {self.where} (runs: {known})")
             raise StoreError(f"no runs in {self.where} yet: run 'probe-ui batch' first")
         return Run(**dict(row))
 
