@@ -378,3 +378,14 @@ def test_unavailable_without_transformers(tiny_llava, monkeypatch):
     assert catalogue.availability(config) == NOT_INSTALLED
     with pytest.raises(ProviderError, match="needs the local extra"):
         ask(create(config), mc_request())
+
+
+def test_a_wrong_folder_is_named_before_the_missing_extra(tmp_path, monkeypatch):
+    """Without torch, a file given as a model folder is still named (fixing the path comes first)."""
+    monkeypatch.setitem(sys.modules, "torch", None)
+    (tmp_path / "note.txt").write_text("x")
+    config = catalogue.resolve(f"hf/{tmp_path / 'note.txt'}", {})
+    assert "is a file, not a model folder" in catalogue.availability(config)
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "config.json").write_text("{}")
+    assert catalogue.availability(catalogue.resolve(f"hf/{tmp_path / 'model'}", {})) == NOT_INSTALLED

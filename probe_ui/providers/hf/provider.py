@@ -55,17 +55,17 @@ class HFLocalProvider(Provider):
 
     @classmethod
     def unavailable_reason(cls, config: ModelConfig | None = None) -> str | None:
-        if missing_dependency():
-            return NOT_INSTALLED
         if config is None:
-            return None
+            return NOT_INSTALLED if missing_dependency() else None
         problem = _options_problem(config)
         if problem:
             return problem
-        try:
+        try:  # a wrong folder is named first, torch or not: it needs fixing either way, and the look is cheap
             source, is_local = resolve_source(config.model)
         except ProviderError as exc:
             return str(exc).split(": ", 1)[-1]
+        if missing_dependency():
+            return NOT_INSTALLED
         if not is_local and hub_offline() and not hub_cached(source):
             return (f"'{source}' is not a local folder and not in the Hugging Face cache (HF_HUB_OFFLINE is set); "
                     f"download it first with  hf download {source}")
