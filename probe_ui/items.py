@@ -165,7 +165,7 @@ class Variant:
             "tags": list(self.tags),
             "attributes": self.attributes,
             "provenance": list(self.provenance),
-            "source": self.source,
+            "source": source_name(self.source),  # the file's name, never its folder: ids are the same everywhere
         }
         if self.prompt is not None:
             out["prompt"] = self.prompt
@@ -179,8 +179,23 @@ class Variant:
     def id(self) -> str:
         return content_hash(self.content())
 
+    def legacy_id(self) -> str:
+        """The id probe-ui gave this variant before store schema 9, when it hashed the source's whole path:
+        how a set exported then, and a store's variants, are recognised (:mod:`probe_ui.migrations`)."""
+        out = {**self.content(), "source": self.source}
+        if self.examples:
+            out["examples"] = [e.legacy_id() for e in self.examples]
+        return content_hash(out)
+
     def evolve(self, **changes: Any) -> Variant:
         return replace(self, **changes)
+
+
+def source_name(source: str | None) -> str:
+    """A preset (or imported file) by its file name only: what identifies it on any machine, in any folder."""
+    if not source:
+        return ""
+    return re.split(r"[\\/]", str(source).rstrip("/\\"))[-1]
 
 
 def content_hash(obj: Any, length: int = 16) -> str:

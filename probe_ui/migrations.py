@@ -21,7 +21,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, ContextManager
+from typing import Any, Callable, ContextManager
 
 import sqlalchemy as sa
 
@@ -135,6 +135,56 @@ def _v8(c: sa.Connection) -> None:
     _create_missing(c, st.send_ledger)
 
 
+def _v9(c: sa.Connection) -> None:
+    """Variant ids without the preset's folder (issue 48): an id hashed the source's whole path, so the same preset
+    in another folder (another machine, a clone) made other ids, another random baseline and another set id. Each
+    stored variant whose id is its content's hash the old way gets today's id (the source by file name), carried to
+    the runs and answers that name it; one whose id does not check (written by hand), or whose new id is already
+    taken, keeps its id. Examples first, so that a few-shot variant hashes its examples' new ids."""
+    from probe_ui import store as st
+    from probe_ui.items import content_hash, source_name
+
+    v = st.variants
+    rows = [dict(r) for r in c.execute(sa.select(v)).mappings()]
+    taken = {r["id"] for r in rows}
+    moved: dict[str, str] = {}
+    for r in sorted(rows, key=lambda r: bool(r["example_ids"])):  # variants without examples first
+        old_examples = list(r["example_ids"] or [])
+        if content_hash(_variant_content(r, r["source"], old_examples)) != r["id"]:
+            continue
+        new_id = content_hash(_variant_content(r, source_name(r["source"]),
+                                               [moved.get(e, e) for e in old_examples]))
+        if new_id == r["id"] or new_id in taken:
+            continue
+        c.execute(v.insert().values({**r, "id": new_id,
+                                     "example_ids": [moved.get(e, e) for e in old_examples] or None}))
+        for table in (st.run_variants, st.responses):
+            c.execute(table.update().where(table.c.variant_id == r["id"]).values(variant_id=new_id))
+        c.execute(v.delete().where(v.c.id == r["id"]))
+        taken.add(new_id)
+        moved[r["id"]] = new_id
+    if moved:
+        log.info("store: %d variant ids no longer hash the preset's folder", len(moved))
+
+
+def _variant_content(r: dict[str, Any], source: str, examples: list[str]) -> dict[str, Any]:
+    """A stored variant's content as :meth:`probe_ui.items.Variant.content` builds it, with this ``source``."""
+    out: dict[str, Any] = {
+        "item_id": r["item_id"], "question": r["question"], "kind": r["kind"], "options": list(r["options"] or []),
+        "answer": r["answer"], "image_ids": list(r["image_ids"] or []), "condition": r["condition"],
+        "group": r["group_id"], "item_group": r["item_group"], "category": list(r["category"] or []),
+        "tags": list(r["tags"] or []), "attributes": r["attributes"], "provenance": list(r["provenance"] or []),
+        "source": source,
+    }
+    if r["prompt"] is not None:
+        out["prompt"] = r["prompt"]
+    if r["prompt_args"]:
+        out["prompt_args"] = r["prompt_args"]
+    if examples:
+        out["examples"] = examples
+    return out
+
+
 STEPS: tuple[Step, ...] = (
     Step(1, "the tables and columns of probe-ui 0.1.0", _v1),
     Step(2, "a parser version with every stored parse (the parse becomes a cache of the robust reading)", _v2),
@@ -144,6 +194,7 @@ STEPS: tuple[Step, ...] = (
     Step(6, "whether each stored reading is sure", _v6),
     Step(7, "clinicians' settled readings of replies", _v7),
     Step(8, "the send ledger: every request that left for a host that is not trusted", _v8),
+    Step(9, "variant ids that do not depend on the preset's folder", _v9),
 )
 LATEST = STEPS[-1].version
 

@@ -9,20 +9,13 @@ and models by their catalogue names, never keys: what they print may be shared.
 from __future__ import annotations
 
 import hashlib
-import re
 import shlex
 from pathlib import Path, PurePath
 from typing import Any, Mapping, Sequence
 
 from probe_ui import redact
+from probe_ui.items import source_name
 from probe_ui.run_settings import RunSettings
-
-
-def source_name(source: str | None) -> str:
-    """A preset (or imported file) by its file name only."""
-    if not source:
-        return ""
-    return re.split(r"[\\/]", str(source).rstrip("/\\"))[-1]
 
 
 def public_path(path: Any) -> str:

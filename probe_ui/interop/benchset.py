@@ -12,8 +12,10 @@ item errors, and the set id (a hash of all that). The images are ``images/<sha25
 bytes, so a file's name is the hash of its bytes. :func:`load_set` rebuilds the variants from the manifest and the
 image files and checks every hash; an edited manifest or image is refused, never imported as if it were the set.
 
-The manifest records each variant's ``source`` (the preset's path, as a batch records it in the store), because
-the variant id hashes it; the harness files themselves (samples, TSV, dataset card) carry no local path.
+The manifest names the preset, each variant's ``source`` and each item error's by file name only (the variant id
+hashes the file's name, never its folder), so a set exported on one machine carries no local path and imports on
+another. A set written before ids left the folder out (its variants hash the preset's whole path) still loads:
+its ids are checked the old way and kept as aliases of the new ones, so a harness's answers to it map back.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 from probe_ui import __version__, prompts, safe_write
 from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage
-from probe_ui.items import Variant, content_hash
+from probe_ui.items import Variant, content_hash, source_name
 from probe_ui.providers.base import GenerationSettings, ImagePart, Request, TextPart
 
 MANIFEST = "probe-ui-set.json"
@@ -114,8 +116,10 @@ class BenchmarkSet:
     images: dict[str, CanonicalImage] = field(default_factory=dict)
     set_id: str = ""
 
+    aliases: dict[str, str] = field(default_factory=dict)  # an older set's variant id (its folder hashed) -> today's
+
     def sample(self, variant_id: str) -> SetSample | None:
-        return self._by_id().get(variant_id)
+        return self._by_id().get(self.aliases.get(variant_id, variant_id))
 
     def _by_id(self) -> dict[str, SetSample]:
         cache = self.__dict__.get("_index")
@@ -181,10 +185,10 @@ def build_set(preset_ref: str, seed: int = 0, suites: Iterable[str] = (), prompt
         first = ex.errors[0].message if ex.errors else "it has no items"
         raise SetError(f"{preset.path}: no variant could be made ({first})")
     bset = BenchmarkSet(
-        name=set_name(preset.name, seed, suites), preset={"name": preset.name, "path": preset.path,
+        name=set_name(preset.name, seed, suites), preset={"name": preset.name, "path": source_name(preset.path),
                                                            "sha256": preset.sha256},
         seed=seed, suites=suites, prompt=prompt, samples=samples,
-        item_errors=[{"source": e.source, "item_id": e.item_id, "message": e.message} for e in ex.errors],
+        item_errors=[{"source": source_name(e.source), "item_id": e.item_id, "message": e.message} for e in ex.errors],
         warnings=list(ex.warnings))
     for sample in samples:
         for m in sample.request.messages:
@@ -195,9 +199,12 @@ def build_set(preset_ref: str, seed: int = 0, suites: Iterable[str] = (), prompt
     return bset
 
 
-def _set_id(variants: list[Variant], samples: list[SetSample], seed: int) -> str:
-    return content_hash({"seed": seed, "variants": sorted(v.id for v in variants),
-                         "samples": [[s.variant.id, s.template, s.max_tokens, s.request.rendered()] for s in samples]})
+def _set_id(variants: list[Variant], samples: list[SetSample], seed: int, *, legacy: bool = False) -> str:
+    """The set's id: a hash of its variants' ids and its samples (``legacy``: with the ids an older set
+    gave its variants, the preset's whole path in each)."""
+    vid = (lambda v: v.legacy_id()) if legacy else (lambda v: v.id)
+    rows = [[vid(s.variant), s.template, s.max_tokens, s.request.rendered()] for s in samples]
+    return content_hash({"seed": seed, "variants": sorted(vid(v) for v in variants), "samples": rows})
 
 
 # ---- the manifest -----------------------------------------------------------------------------------------------
@@ -287,6 +294,7 @@ def load_set(folder: str | os.PathLike[str]) -> BenchmarkSet:
 
     contents: dict[str, Any] = doc["variants"]
     built: dict[str, Variant] = {}
+    aliases: dict[str, str] = {}
 
     def variant(vid: str, depth: int = 0) -> Variant:
         if vid in built:
@@ -305,7 +313,9 @@ def load_set(folder: str | os.PathLike[str]) -> BenchmarkSet:
         except (KeyError, TypeError, ValueError) as exc:
             raise SetError(f"{path}: variant {vid}: field {exc} is missing or malformed") from None
         if v.id != vid:
-            raise SetError(f"{path}: variant {vid} does not hash to its id: the manifest was changed after export")
+            if v.legacy_id() != vid:
+                raise SetError(f"{path}: variant {vid} does not hash to its id: the manifest was changed after export")
+            aliases[vid] = v.id
         built[vid] = v
         return v
 
@@ -326,8 +336,10 @@ def load_set(folder: str | os.PathLike[str]) -> BenchmarkSet:
         samples.append(SetSample(v, req))
     bset = BenchmarkSet(name=doc["name"], preset={k: str(x) for k, x in doc["preset"].items()}, seed=doc["seed"],
                         suites=tuple(doc["suites"]), prompt=doc.get("prompt"), samples=samples,
-                        item_errors=list(doc["item_errors"]), images=images)
+                        item_errors=list(doc["item_errors"]), images=images, aliases=aliases)
     bset.set_id = _set_id(bset.variants(), samples, bset.seed)
+    if aliases and _set_id(bset.variants(), samples, bset.seed, legacy=True) == doc["set_id"]:
+        bset.set_id = doc["set_id"]  # an older set keeps the id its harness files carry
     if bset.set_id != doc["set_id"]:
         raise SetError(f"{path}: the set's content does not match its id {doc['set_id']}: it was changed after export")
     return bset

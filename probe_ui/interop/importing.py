@@ -198,7 +198,7 @@ def import_harness(store: Any, harness: str, path: str | os.PathLike[str], *, se
     settings = dict(bset.run_settings(), harness=harness, imports=[entry])
     r = store.ensure_run(run_name, bset.seed, settings)
     # the variants the file answers, as a batch stores the variants it asks (few-shot examples by id, in each)
-    asked = {a.variant_id for a in res.answers}
+    asked = {s.variant.id for a in res.answers if (s := bset.sample(a.variant_id)) is not None}
     store.add_variants(r.id, [s.variant for s in bset.samples if s.variant.id in asked])
     for e in bset.item_errors:
         store.record_item_error(r.id, e["source"], e["item_id"], e["message"])
