@@ -26,10 +26,12 @@ import functools
 import getpass
 import hashlib
 import hmac
+import logging
 import os
 import re
 import secrets
 import stat
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +53,7 @@ MIN_PASSWORD = 8
 #: scrypt's cost: 2**14 x 8 x 1 takes 16 MiB and about 50 ms a check here (OWASP's minimum for scrypt)
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 _SCHEME = "scrypt"
+log = logging.getLogger("probe_ui.users")
 
 
 class UsersError(ProbeUIError, ValueError):
@@ -231,33 +234,123 @@ def remove_user(path: str | os.PathLike[str], name: str) -> None:
 
 
 class Accounts:
-    """The logins an app accepts: :meth:`check` a name and password, :meth:`user` of a signed-in name."""
+    """The logins an app accepts: :meth:`check` a name and password, :meth:`user` of a signed-in name.
 
-    def __init__(self, accounts: dict[str, Account]) -> None:
+    Made :meth:`from_file`, they follow the users file (issue 52, F47): each call looks at the file's size, time and
+    inode (one ``stat``), and a changed file is read again, so a removed user, a new role or a new password counts
+    from the next request, with no restart. A file that can no longer be used (deleted, unreadable, malformed, no
+    users left) lets nobody in until it is fixed, and says so in the log once per change: a half-edited file must
+    not keep a removed user in. :meth:`stamp` is what a session is bound to (:class:`LiveTokens`): a user's role and
+    password hash, so that any change to a user ends the sessions they had."""
+
+    def __init__(self, accounts: dict[str, Account], *, path: str | os.PathLike[str] | None = None) -> None:
         if not accounts:
             raise UsersError("no users: add one with 'probe-ui users add NAME --file PATH'")
         self._accounts = dict(accounts)
+        self._path = Path(path) if path is not None else None
+        self._seen = _file_stamp(self._path) if self._path is not None else None
+        self._lock = threading.Lock()
 
     @classmethod
     def single(cls, name: str, password: str) -> Accounts:
         """One admin with this password (``--auth user:password`` and ``PROBE_UI_AUTH``), hashed in memory."""
         return cls({name: Account(name, "admin", hash_password(password))})
 
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Accounts:
+        """The users of a users file, followed as it changes (raises UsersError when it cannot be used now)."""
+        return cls(read_users(path), path=path)
+
+    def _current(self) -> dict[str, Account]:
+        if self._path is None:
+            return self._accounts
+        seen = _file_stamp(self._path)
+        if seen == self._seen:
+            return self._accounts
+        with self._lock:
+            if seen != self._seen:
+                try:
+                    accounts = read_users(self._path)
+                    if not accounts:
+                        raise UsersError(f"{self._path}: no users left")
+                except UsersError as exc:
+                    accounts = {}
+                    log.error("users file changed and cannot be used, so nobody can sign in until it is fixed: %s",
+                              exc)
+                else:
+                    log.warning("users file %s changed: %d user(s) now; sessions of removed or changed users end",
+                                self._path, len(accounts))
+                self._accounts, self._seen = accounts, seen
+        return self._accounts
+
     def __len__(self) -> int:
-        return len(self._accounts)
+        return len(self._current())
 
     def names(self) -> list[str]:
-        return list(self._accounts)
+        return list(self._current())
 
     def check(self, name: str, password: str) -> User | None:
         """The user when ``password`` is theirs, else None; an unknown name costs one hash too."""
-        account = self._accounts.get(str(name))
+        account = self._current().get(str(name))
         ok = verify_password(str(password), account.hash if account else _dummy_hash())
         return User(account.name, account.role) if ok and account is not None else None
 
     def user(self, name: str | None) -> User | None:
-        account = self._accounts.get(str(name)) if name else None
+        account = self._current().get(str(name)) if name else None
         return User(account.name, account.role) if account else None
+
+    def stamp(self, name: str | None) -> str | None:
+        """What a session of ``name`` is bound to (a hash of their role and password hash); None: no such user."""
+        account = self._current().get(str(name)) if name else None
+        if account is None:
+            return None
+        return hashlib.sha256(f"{account.role}\0{account.hash}".encode()).hexdigest()
+
+
+def _file_stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
+
+
+class LiveTokens(dict):  # type: ignore[type-arg]
+    """Gradio's table of login cookies (``App.tokens``: cookie token -> user name), with each token bound to its
+    user's :meth:`Accounts.stamp` when it was issued: a token whose user was removed, demoted or given a new
+    password since is forgotten the next time it is looked up, so that user's sessions end (issue 52, F47)."""
+
+    def __init__(self, accounts: Accounts, tokens: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.accounts = accounts
+        self._stamps: dict[str, str | None] = {}
+        for token, name in (tokens or {}).items():
+            self[token] = name
+
+    def __setitem__(self, token: str, name: str) -> None:
+        self._stamps[token] = self.accounts.stamp(name)
+        super().__setitem__(token, name)
+
+    def _valid(self, token: object) -> bool:
+        name = super().get(token)  # type: ignore[call-overload]
+        if name is None:
+            return False
+        stamp = self._stamps.get(token)  # type: ignore[call-overload]
+        if stamp is not None and stamp == self.accounts.stamp(name):
+            return True
+        super().pop(token, None)
+        self._stamps.pop(token, None)  # type: ignore[call-overload]
+        return False
+
+    def get(self, token: object, default: object = None) -> object:  # type: ignore[override]
+        return super().get(token, default) if self._valid(token) else default  # type: ignore[call-overload]
+
+    def __contains__(self, token: object) -> bool:
+        return self._valid(token)
+
+    def __delitem__(self, token: str) -> None:
+        self._stamps.pop(token, None)
+        super().__delitem__(token)
 
 
 def system_user() -> str:

@@ -20,6 +20,7 @@ from typing import Any, Callable, Iterable
 
 import gradio as gr
 
+from probe_ui.app.sessions import REFUSED
 from probe_ui.users import LOCAL_ROLE, LOCAL_USER, User
 
 #: what each right lets a person do, for the refusal message
@@ -60,6 +61,8 @@ def who(ctx: Any, request: gr.Request | None) -> Who:
     user = ctx.accounts.user(name)
     if user is None:  # no login cookie, or the user was removed from the users file since
         raise AccessDenied("Sign in first (reload the page).", duration=8, print_exception=False)
+    if not ctx.sessions.claim(getattr(request, "session_hash", None), user.name):  # another user's page (F48)
+        raise AccessDenied(REFUSED, duration=8, print_exception=False)
     return Who(user, owner=user.name, signed_in=True)
 
 

@@ -8,6 +8,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from probe_ui.app.sessions import SessionOwners
 from probe_ui.benchmark_sets import presets_dir_for, visible_sets
 from probe_ui.endpoints import EndpointBook
 from probe_ui.outbound import OPEN, OutboundPolicy
@@ -41,6 +42,8 @@ class AppContext:
     running: dict[str, Running] = field(default_factory=dict)
     #: scored tables and Results views per person, run set and store state (probe_ui.results_cache)
     results_cache: ScoredCache = field(default_factory=ScoredCache, repr=False)
+    #: which signed-in user each browser session belongs to (probe_ui.app.sessions)
+    sessions: SessionOwners = field(default_factory=SessionOwners, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:

@@ -13,9 +13,13 @@ for everyone. Behind a reverse proxy every client has the proxy's address: the s
 
 from __future__ import annotations
 
+import json
 import re
 from contextvars import ContextVar
 from typing import Any
+from urllib.parse import parse_qs
+
+from probe_ui.app.sessions import REFUSED, SessionOwners
 
 #: the address of the client whose request is being handled ("unknown" outside a request)
 CLIENT: ContextVar[str] = ContextVar("probe_ui_client", default="unknown")
@@ -38,10 +42,12 @@ def signed_in(scope: dict[str, Any]) -> bool:
 
 
 class HttpGuard:
-    """ASGI middleware: :data:`CLIENT` for every request; the login page served without the API description."""
+    """ASGI middleware: :data:`CLIENT` for every request; the login page served without the API description; a
+    request naming another signed-in user's browser session refused (``sessions``: :mod:`probe_ui.app.sessions`)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, sessions: SessionOwners | None = None) -> None:
         self.app = app
+        self.sessions = sessions
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
@@ -50,12 +56,72 @@ class HttpGuard:
         client = scope.get("client")
         token = CLIENT.set(str(client[0]) if client else "unknown")
         try:
+            if self.sessions is not None and str(scope.get("path", "")).startswith(_API):
+                receive, allowed = await self._session_allowed(scope, receive)
+                if not allowed:
+                    await _refuse(send)
+                    return
             if scope.get("method") in ("GET", "HEAD") and scope.get("path", "/") in PAGES and not signed_in(scope):
                 await self.app(scope, receive, _without_api_info(send))
             else:
                 await self.app(scope, receive, send)
         finally:
             CLIENT.reset(token)
+
+
+    async def _session_allowed(self, scope: dict[str, Any], receive: Any) -> tuple[Any, bool]:
+        """(the ``receive`` to go on with, whether the session the request names, if any, is its user's). A cancel's
+        small JSON body is read here and handed on unchanged."""
+        from probe_ui.app.shared_pages import user_of
+
+        path = str(scope.get("path", ""))
+        session = _SESSION_IN_PATH.match(path)
+        named = session.group(1) if session else parse_qs(scope.get("query_string", b"").decode("latin-1")).get(
+            "session_hash", [None])[0]
+        if named is None and scope.get("method") == "POST" and path in _BODY_NAMES_SESSION:
+            body, receive = await _read_small_body(receive)
+            try:
+                doc = json.loads(body) if body else None
+            except ValueError:
+                doc = None
+            named = doc.get("session_hash") if isinstance(doc, dict) else None
+        if not isinstance(named, str) or not named:
+            return receive, True
+        user = user_of(scope)
+        return receive, self.sessions is None or self.sessions.claim(named, user)
+
+
+#: Gradio's routes, and those that name a session in their path or (small) body
+_API = "/gradio_api/"
+_SESSION_IN_PATH = re.compile(r"^/gradio_api/(?:heartbeat|stream)/([^/]+)")
+_BODY_NAMES_SESSION = frozenset({"/gradio_api/cancel"})
+_SMALL_BODY = 64 * 1024
+
+
+async def _read_small_body(receive: Any) -> tuple[bytes, Any]:
+    """Up to :data:`_SMALL_BODY` bytes of the request body, and a ``receive`` that hands the whole body on."""
+    messages, body = [], bytearray()
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        body.extend(message.get("body", b""))
+        if not message.get("more_body") or len(body) > _SMALL_BODY:
+            break
+
+    async def replay() -> Any:
+        return messages.pop(0) if messages else await receive()
+
+    return (bytes(body) if len(body) <= _SMALL_BODY else b""), replay
+
+
+async def _refuse(send: Any) -> None:
+    body = REFUSED.encode()
+    await send({"type": "http.response.start", "status": 403,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 def _without_api_info(send: Any) -> Any:

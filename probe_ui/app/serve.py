@@ -18,7 +18,7 @@ from typing import Any, Callable
 from probe_ui.app.http_guard import client_address
 from probe_ui.errors import ProbeUIError
 from probe_ui.outbound import OPEN, OutboundPolicy, OutboundRefused
-from probe_ui.users import Accounts, UsersError, read_users
+from probe_ui.users import Accounts, LiveTokens, UsersError
 
 DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 7860
 #: uploads over this are refused in the browser before they are sent (the loader has its own, larger limits)
@@ -85,7 +85,7 @@ def credentials(auth: str | None = None, auth_file: str | None = None) -> Accoun
     if auth_file is not None:
         path = Path(auth_file)
         try:
-            accounts = Accounts(read_users(path))
+            accounts = Accounts.from_file(path)  # followed as it changes: no restart for a new or removed user
             mode = path.stat().st_mode
         except UsersError as exc:
             raise ServeError(f"--auth-file {exc}") from None
@@ -297,8 +297,8 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
     # that page: summarised once per 1,000 events (a value the operator sets wins)
     os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "1000")
     store = Store(opts.db)
-    app = build_app(AppContext(store=store, db_location=opts.db, demo=opts.demo, accounts=opts.accounts,
-                               policy=opts.policy))
+    ctx = AppContext(store=store, db_location=opts.db, demo=opts.demo, accounts=opts.accounts, policy=opts.policy)
+    app = build_app(ctx)
     url = f"http://{opts.host if ':' not in opts.host else f'[{opts.host}]'}:{opts.port}"
     if not quiet:
         users = f"{len(opts.accounts)} user(s)" if opts.accounts else "no login"
@@ -310,9 +310,13 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
                max_file_size=f"{opts.max_upload_mb}mb",
                show_error=True, prevent_thread_lock=True, quiet=True, css=CSS, js=JS, inbrowser=False,
                footer_links=["api"], theme=theme(),
-               app_kwargs={"middleware": [Middleware(StaticAssets), Middleware(HttpGuard), Middleware(SharedPages)]},
+               app_kwargs={"middleware": [Middleware(StaticAssets), Middleware(HttpGuard, sessions=ctx.sessions),
+                                          Middleware(SharedPages)]},
                run_history=False,  # Gradio's run history keeps past calls in the browser: not on a shared screen
                _frontend=False)  # Gradio's own check of the address gives up after one 3 s wait: see wait_until_served
+    if opts.accounts is not None:  # a login cookie lasts while its user is unchanged in the users file (F47)
+        server = app.server_app
+        server.tokens = LiveTokens(opts.accounts, dict(server.tokens))
     try:
         wait_until_served(str(app.local_url))
     except BaseException:  # not served (or Ctrl+C while waiting): the port is given back
