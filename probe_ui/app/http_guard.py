@@ -8,7 +8,9 @@ files) already requires the login.
 
 It also tells the login check who is knocking: :data:`CLIENT` holds the client's address while a request is
 handled, so that failed logins are slowed per address and user name (:class:`probe_ui.app.serve.LoginGate`), not
-for everyone. Behind a reverse proxy every client has the proxy's address: the slowdown is then per user name.
+for everyone. Behind a reverse proxy every client has the proxy's address, unless the proxy is named in
+``--trusted-proxies`` (the web server then believes its ``X-Forwarded-For``). For a login it also tells the check
+whether the browser signed in as that name before (:mod:`probe_ui.app.known_devices`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from contextvars import ContextVar
 from typing import Any
 from urllib.parse import parse_qs
 
+from probe_ui.app import known_devices
 from probe_ui.app.sessions import REFUSED, SessionOwners
 
 #: the address of the client whose request is being handled ("unknown" outside a request)
@@ -61,13 +64,35 @@ class HttpGuard:
                 if not allowed:
                     await _refuse(send)
                     return
-            if scope.get("method") in ("GET", "HEAD") and scope.get("path", "/") in PAGES and not signed_in(scope):
+            if scope.get("method") == "POST" and scope.get("path") in LOGIN:
+                await self._login(scope, receive, send)
+            elif scope.get("method") in ("GET", "HEAD") and scope.get("path", "/") in PAGES and not signed_in(scope):
                 await self.app(scope, receive, _without_api_info(send))
             else:
                 await self.app(scope, receive, send)
         finally:
             CLIENT.reset(token)
 
+
+    async def _login(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """A login: the login check learns whether this browser signed in as that name before
+        (:mod:`probe_ui.app.known_devices`), and a successful login's answer marks the browser."""
+        body, receive = await _read_small_body(receive)
+        user = known_devices.login_name(body)
+        cookies = b"; ".join(v for k, v in scope.get("headers", []) if k.lower() == b"cookie").decode("latin-1")
+        token = known_devices.KNOWN.set(user if known_devices.known_for_login(cookies, user) else "")
+        secure = scope.get("scheme") == "https"
+
+        async def marked(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start" and message.get("status") == 200 and user:
+                message = {**message, "headers": [*message.get("headers", []),
+                                                  (b"set-cookie", known_devices.cookie_header(user, secure))]}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, marked)
+        finally:
+            known_devices.KNOWN.reset(token)
 
     async def _session_allowed(self, scope: dict[str, Any], receive: Any) -> tuple[Any, bool]:
         """(the ``receive`` to go on with, whether the session the request names, if any, is its user's). A cancel's
@@ -91,6 +116,8 @@ class HttpGuard:
         return receive, self.sessions is None or self.sessions.claim(named, user)
 
 
+#: Gradio's login form posts here
+LOGIN = frozenset({"/login", "/login/"})
 #: Gradio's routes, and those that name a session in their path or (small) body
 _API = "/gradio_api/"
 _SESSION_IN_PATH = re.compile(r"^/gradio_api/(?:heartbeat|stream)/([^/]+)")

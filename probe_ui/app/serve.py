@@ -4,6 +4,7 @@ API credit and shows everything in the store."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import ipaddress
 import logging
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from probe_ui.app.http_guard import client_address
+from probe_ui.app.known_devices import known_device
 from probe_ui.errors import ProbeUIError
 from probe_ui.outbound import OPEN, OutboundPolicy, OutboundRefused
 from probe_ui.users import Accounts, LiveTokens, UsersError
@@ -27,6 +29,8 @@ DEFAULT_MAX_UPLOAD_MB = 100
 AUTH_ENV = "PROBE_UI_AUTH"
 #: the hosts endpoints added in the app may point at, when --endpoint-hosts is not given
 ENDPOINT_HOSTS_ENV = "PROBE_UI_ENDPOINT_HOSTS"
+#: the reverse proxies whose X-Forwarded-For is believed, when --trusted-proxies is not given
+PROXIES_ENV = "PROBE_UI_TRUSTED_PROXIES"
 #: how long one thread may run Python before the interpreter hands it to another that waits (Python's default is
 #: 5 ms). The app is many threads that mostly wait (Gradio's event loop and worker threads, the live probes' loops,
 #: the store's writers), and at 5 ms a thread woken by an answer or a request kept taking the interpreter from
@@ -52,6 +56,8 @@ class ServeOptions:
     max_upload_mb: int = DEFAULT_MAX_UPLOAD_MB
     #: where endpoints added in the app may point (probe_ui.outbound)
     policy: OutboundPolicy = OPEN
+    #: reverse proxies whose X-Forwarded-For is believed (addresses or networks; none: the connection's address)
+    trusted_proxies: tuple[str, ...] = ()
 
 
 def is_loopback(host: str) -> bool:
@@ -107,34 +113,47 @@ class _Strikes:
 
 class LoginGate:
     """The app's login check (Gradio's ``auth=`` callable): salted hashes compared in constant time
-    (:class:`probe_ui.users.Accounts`), and failed attempts slowed down per client address and user name, so that
-    one person guessing cannot lock everyone else out.
+    (:class:`probe_ui.users.Accounts`), and failed attempts slowed so that guessing is slow and nobody else is
+    locked out (issue 52, F38 and F39).
 
-    Failures are counted per (address, user name): after :attr:`free_attempts` in a row every further attempt from
-    that address for that name waits longer before it is answered, doubling from :attr:`base_delay_s` to
-    :attr:`max_delay_s`; and per address, whatever the name (after :attr:`free_address_attempts`), so that trying
-    many names from one address is slowed too. Once an address has failed, its attempts are answered one at a time
-    (parallel guesses queue behind the delay); until then up to :attr:`parallel_per_address` at once (a room behind
-    one address signs in together); other addresses are never held up. A success clears its (address, name)
-    count; :attr:`forget_after_s` seconds without a failure clear a count. Every failure is logged (address and
-    name, never the password)."""
+    Failures are counted three ways, each forgotten after :attr:`forget_after_s` seconds without one:
+
+    - per (address, name) pair: after :attr:`free_attempts` every further attempt for that name from that address
+      waits, doubling from :attr:`base_delay_s` to :attr:`max_delay_s`, and such attempts are answered one at a time
+      (parallel guesses queue behind the delay). A success clears the pair.
+    - per address, whatever the name (after :attr:`free_address_attempts`): waits up to only
+      :attr:`address_max_delay_s`, and are never queued, so people behind one shared address (a hospital proxy, a
+      NAT) are not held up by a stranger's failures for more than a few seconds.
+    - per name, across addresses (after :attr:`free_name_attempts`): waits up to :attr:`name_max_delay_s`, one at a
+      time for the whole server, so guessing one name from many addresses gets no more tries than from one. A
+      browser that signed in as that name before (a device cookie, :mod:`probe_ui.app.known_devices`) is exempt, so
+      the real user is not locked out; a success clears the name.
+
+    An address's attempts run at most :attr:`parallel_per_address` at once. Every failure is logged (address and
+    name, never the password); crossing an address's or a name's threshold is logged as an alarm. The address is the
+    connection's, or the ``X-Forwarded-For`` one only from a proxy named in ``--trusted-proxies``."""
 
     free_attempts = 3
     free_address_attempts = 20
+    free_name_attempts = 10
     parallel_per_address = 16
     base_delay_s = 1.0
     max_delay_s = 30.0
+    address_max_delay_s = 4.0
+    name_max_delay_s = 4.0
     forget_after_s = 900.0
     #: counts kept at most (the oldest are dropped first): guesses from many addresses cannot fill the memory
     max_tracked = 10_000
 
     def __init__(self, accounts: Accounts, *, sleep: Any = asyncio.sleep,
-                 address: Callable[[], str] = client_address) -> None:
+                 address: Callable[[], str] = client_address, known: Callable[[], str] = known_device) -> None:
         self.accounts = accounts
         self.sleep = sleep
         self.address = address
+        self.known = known
         self._strikes: dict[tuple[str, ...], _Strikes] = {}
-        self._gates: dict[str, tuple[asyncio.Semaphore, asyncio.Lock]] = {}
+        self._parallel: dict[str, asyncio.Semaphore] = {}
+        self._queues: dict[tuple[str, ...], asyncio.Lock] = {}
 
     def _count(self, key: tuple[str, ...], now: float) -> int:
         s = self._strikes.get(key)
@@ -145,49 +164,71 @@ class LoginGate:
             return 0
         return s.count
 
-    def _wait(self, failures: int, free: int) -> float:
+    def _wait(self, failures: int, free: int, ceiling: float) -> float:
         if failures < free:
             return 0.0
-        return min(self.base_delay_s * 2 ** (failures - free), self.max_delay_s)
+        return min(self.base_delay_s * 2 ** (failures - free), ceiling)
 
-    def delay(self, address: str, user: str) -> float:
-        """How long the next attempt from ``address`` for ``user`` waits."""
+    def delay(self, address: str, user: str, known: bool = False) -> float:
+        """How long the next attempt from ``address`` for ``user`` waits (``known``: from a browser that signed in
+        as ``user`` before)."""
         now = time.monotonic()
-        return max(self._wait(self._count(("pair", address, user), now), self.free_attempts),
-                   self._wait(self._count(("address", address), now), self.free_address_attempts))
+        name = 0.0 if known else self._wait(self._count(("name", user), now), self.free_name_attempts,
+                                              self.name_max_delay_s)
+        return max(self._wait(self._count(("pair", address, user), now), self.free_attempts, self.max_delay_s),
+                   self._wait(self._count(("address", address), now), self.free_address_attempts,
+                              self.address_max_delay_s), name)
 
-    def _fail(self, key: tuple[str, ...], now: float) -> None:
+    def _fail(self, key: tuple[str, ...], now: float) -> int:
         s = self._strikes.pop(key, None) or _Strikes()  # re-inserted: the dict stays oldest-first
         s.count, s.last = s.count + 1, now
         self._strikes[key] = s
         while len(self._strikes) > self.max_tracked:
             del self._strikes[next(iter(self._strikes))]
+        return s.count
+
+    def _queue(self, key: tuple[str, ...]) -> asyncio.Lock:
+        lock = self._queues.get(key)
+        if lock is None:
+            if len(self._queues) > self.max_tracked:  # drop the idle ones
+                self._queues = {k: q for k, q in self._queues.items() if q.locked()}
+            lock = self._queues[key] = asyncio.Lock()
+        return lock
 
     async def login(self, username: str, password: str) -> bool:
         """Whether the login is right; a coroutine *function*, which is how Gradio knows to await it (an object
         with an async ``__call__`` would be called without awaiting, and its coroutine taken for True)."""
         address, user = self.address(), str(username)[:200]
-        gate = self._gates.get(address)
-        if gate is None:
-            if len(self._gates) > self.max_tracked:  # drop the idle ones
-                self._gates = {a: g for a, g in self._gates.items() if g[1].locked() or g[0].locked()}
-            gate = self._gates[address] = (asyncio.Semaphore(self.parallel_per_address), asyncio.Lock())
-        many, one = gate
-        async with many:
-            if self._count(("address", address), time.monotonic()):
-                async with one:  # an address that failed: one attempt at a time, behind the delay
-                    return await self._attempt(address, user, str(password))
-            return await self._attempt(address, user, str(password))
+        known = bool(user) and self.known() == user
+        many = self._parallel.get(address)
+        if many is None:
+            if len(self._parallel) > self.max_tracked:  # drop the idle ones
+                self._parallel = {a: g for a, g in self._parallel.items() if g.locked()}
+            many = self._parallel[address] = asyncio.Semaphore(self.parallel_per_address)
+        now = time.monotonic()
+        queues = [self._queue(("pair", address, user))] if self._count(("pair", address, user), now) else []
+        if not known and self._count(("name", user), now) >= self.free_name_attempts:
+            queues.append(self._queue(("name", user)))
+        async with many, contextlib.AsyncExitStack() as stack:
+            for q in queues:  # always pair, then name: no two attempts wait for each other's lock
+                await stack.enter_async_context(q)
+            return await self._attempt(address, user, str(password), known)
 
-    async def _attempt(self, address: str, user: str, password: str) -> bool:
-        await self.sleep(self.delay(address, user))
+    async def _attempt(self, address: str, user: str, password: str, known: bool) -> bool:
+        await self.sleep(self.delay(address, user, known))
         found = await asyncio.to_thread(self.accounts.check, user, password)
         now = time.monotonic()
         if found is not None:
             self._strikes.pop(("pair", address, user), None)
+            self._strikes.pop(("name", user), None)
             return True
         self._fail(("pair", address, user), now)
-        self._fail(("address", address), now)
+        for key, free, what in ((("address", address), self.free_address_attempts, f"from {address}"),
+                                (("name", user), self.free_name_attempts, f"for user {user[:80]!r}")):
+            count = self._fail(key, now)
+            if count == free or (count > free and count % 100 == 0):
+                log.error("possible password guessing: %d failed logins %s in the last %d min; further attempts "
+                          "are slowed", count, what, self.forget_after_s // 60)
         log.warning("failed login for user %r from %s (%d in a row; the next attempt from there waits %g s)",
                     user[:80], address, self._count(("pair", address, user), now), self.delay(address, user))
         return False
@@ -203,9 +244,25 @@ def check(host: str, accounts: Accounts | None) -> None:
             "the default --host 127.0.0.1.")
 
 
+def parse_proxies(value: str | None, source: str = "--trusted-proxies") -> tuple[str, ...]:
+    """The reverse proxies to believe, each an address or a network (a name is refused: the client's address is
+    compared, and a name could change its address)."""
+    out = []
+    for part in (value or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            out.append(str(ipaddress.ip_network(part.strip("[]"), strict=False)))
+        except ValueError:
+            raise ServeError(f"{source}: {part[:80]!r} is not an address or network (e.g. 10.0.0.5 or "
+                             "10.0.0.0/24)") from None
+    return tuple(out)
+
+
 def options(db: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, auth: str | None = None,
             demo: bool = False, max_upload_mb: int | None = None, auth_file: str | None = None,
-            endpoint_hosts: str | list[str] | None = None) -> ServeOptions:
+            endpoint_hosts: str | list[str] | None = None, trusted_proxies: str | None = None) -> ServeOptions:
     accounts = credentials(auth, auth_file)
     check(host, accounts)
     if not 0 < port < 65536:
@@ -216,7 +273,10 @@ def options(db: str, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, auth: s
                                       else os.environ.get(ENDPOINT_HOSTS_ENV), enforced=not is_loopback(host))
     except OutboundRefused as exc:
         raise ServeError(str(exc)) from None
-    return ServeOptions(db=db, host=host, port=port, accounts=accounts, demo=demo, max_upload_mb=mb, policy=policy)
+    proxies = (parse_proxies(trusted_proxies) if trusted_proxies is not None
+               else parse_proxies(os.environ.get(PROXIES_ENV), PROXIES_ENV))
+    return ServeOptions(db=db, host=host, port=port, accounts=accounts, demo=demo, max_upload_mb=mb, policy=policy,
+                        trusted_proxies=proxies)
 
 
 def claim_port(host: str, port: int) -> None:
@@ -305,6 +365,9 @@ def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> An
         print(f"probe-ui: serving at {url} (store {opts.db}; {users}){' · demo' if opts.demo else ''}; "
               "Ctrl+C stops", flush=True)
     gate = LoginGate(opts.accounts).login if opts.accounts else None
+    # the web server (uvicorn, started by Gradio) believes X-Forwarded-For only from these; its own default is
+    # loopback, so a forged header from this machine escaped the login slowdown (issue 52, F38)
+    os.environ["FORWARDED_ALLOW_IPS"] = ",".join(opts.trusted_proxies)
     # gradio awaits a coroutine auth function (gradio/routes.py); its annotation names only the plain form
     app.launch(server_name=opts.host, server_port=opts.port, auth=gate,  # type: ignore[arg-type]
                max_file_size=f"{opts.max_upload_mb}mb",

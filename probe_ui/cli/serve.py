@@ -30,6 +30,9 @@ def serve_args(p: argparse.ArgumentParser, top: bool = False) -> None:
                    help="hosts that endpoints added in the app may point at (comma separated: names, *.domain, "
                         "addresses, networks; default $PROBE_UI_ENDPOINT_HOSTS); beyond loopback, without it "
                         "only admins add endpoints")
+    g.add_argument("--trusted-proxies", default=None, metavar="ADDRESSES",
+                   help="reverse proxies whose X-Forwarded-For names the client (comma separated addresses or "
+                        "networks; default $PROBE_UI_TRUSTED_PROXIES, else none: the connection's address counts)")
     g.add_argument("--demo", action="store_true", help="open on a preset item with the baselines ticked, so a "
                                                        "presenter can press Run with no keys")
     g.add_argument("--max-upload-mb", type=int, default=None, metavar="MB",
@@ -50,7 +53,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     try:
         opts = options(args.db, args.host, args.port, args.auth, args.demo, args.max_upload_mb, args.auth_file,
-                       args.endpoint_hosts)
+                       args.endpoint_hosts, args.trusted_proxies)
     except ServeError as exc:
         raise UsageError(str(exc)) from None
     claim_port(opts.host, opts.port)  # a port in use: one line naming it and --port, before anything else
