@@ -30,7 +30,7 @@ from probe_ui.outbound import OPEN, OutboundPolicy, OutboundRefused, local_model
 from probe_ui.providers import PROVIDERS, all_ready_models, create, url_providers
 from probe_ui.providers.base import ModelConfig, ModelSpecError, ProviderError, fit_images
 from probe_ui.providers.sdk import PLACEHOLDER_KEY
-from probe_ui.redact import clip, env_key, public_url
+from probe_ui.redact import clip, env_key, public_url, veil_server
 
 __all__ = ["EndpointBook", "EndpointError", "Endpoints", "MODEL_COLUMNS", "TABLE_COLUMNS", "models_table", "test_model"]
 
@@ -70,14 +70,16 @@ class Endpoints:
 
     def add(self, provider: str, base_url: str, model: str, key: str | None = None,
             name: str | None = None, *, check_url: Callable[[str], None] | None = None,
-            reserved: Collection[str] = (), description: str | None = None) -> ModelConfig:
+            reserved: Collection[str] = (), description: str | None = None, shared: bool = False) -> ModelConfig:
         """Check and store an endpoint; return its config (the key in ``secret``, which repr never shows).
 
         ``provider`` must be one of :data:`probe_ui.providers.PROVIDERS` that talks to a server (not ``baseline``
         or ``hf``); ``base_url`` an ``http(s)://host[:port][/path]`` URL without credentials, query or fragment
         (for openai / vllm / ollama a bare ``http://host:port`` gets ``/v1``); ``model`` the model's name on that
-        server. ``name`` defaults to ``provider/model@host:port``. Adding under a name already used replaces that
-        endpoint (e.g. to change its key); a default name already used for another URL gets `` #2``, `` #3``...
+        server. ``name`` defaults to ``provider/model@host:port`` (``shared``, an endpoint for everyone:
+        ``provider/model (shared)``, which names no server, and every message names it by that name). Adding
+        under a name already used replaces that endpoint (e.g. to change its key); a default name already used for
+        another URL gets `` #2``, `` #3``...
         ``check_url`` (an outbound policy's check) may refuse the URL; names in ``reserved`` (models shared with
         everyone) cannot be taken. Raises :class:`EndpointError` (or what ``check_url`` raises).
         """
@@ -113,7 +115,7 @@ class Endpoints:
                 if name in reserved:
                     raise EndpointError(f"'{name}' is already the name of a shared model: choose another name")
             else:
-                name = f"{provider}/{model}@{host}:{port}"
+                name = f"{provider}/{model} (shared)" if shared else f"{provider}/{model}@{host}:{port}"
                 if len(name) > MAX_NAME:
                     raise EndpointError(f"the model name is too long (a name is at most {MAX_NAME} characters)")
                 base, n = name, 2
@@ -121,7 +123,7 @@ class Endpoints:
                     name, n = f"{base} #{n}", n + 1
             described = description or f"added in this session, by you: {provider} server at {public_url(url)}"
             cfg = ModelConfig(name=name, provider=provider, model=model, base_url=url, description=described,
-                              secret=key or PLACEHOLDER_KEY)
+                              secret=key or PLACEHOLDER_KEY, shown_as=f"shared endpoint '{name}'" if shared else None)
             self._configs[name] = cfg
             if key:
                 self._keyed.add(name)
@@ -186,7 +188,7 @@ class EndpointBook:
         if share:
             if not admin:
                 raise EndpointError("only an admin can add an endpoint for everyone")
-            return self.shared.add(provider, base_url, model, key, name, check_url=check,
+            return self.shared.add(provider, base_url, model, key, name, check_url=check, shared=True,
                                    description=f"shared with everyone by an admin ({provider} server)")
         return self.own(owner).add(provider, base_url, model, key, name, check_url=check,
                                    reserved=set(self.shared.configs()))
@@ -237,10 +239,7 @@ class EndpointBook:
         """``text`` with every shared endpoint's URL, its ``scheme://host:port`` and ``host:port`` replaced by the
         endpoint's name (:meth:`hidden_servers`), for someone who may not see them."""
         for server, words in self.hidden_servers(owner, admin=admin).items():
-            for form in _url_forms(server):
-                text = text.replace(form, words)
-            for host in {urlsplit(u).hostname or "" for u in server.split() if "://" in u} - {""}:
-                text = re.sub(rf"(?<![\w.-]){re.escape(host)}(?![\w-]|\.\w)", words, text)  # a bare host name
+            text = veil_server(text, server, words)
         return text
 
     def models_table(self, owner: str, *, admin: bool = False, discover: bool = False) -> pd.DataFrame:
@@ -254,7 +253,10 @@ class EndpointBook:
     def test(self, owner: str, spec: str, *, admin: bool = False, timeout_s: float = 30) -> dict[str, Any]:
         """:func:`test_model` of ``spec`` for ``owner`` (the endpoints they may use, checked by :meth:`usable`),
         with the shared endpoints' URLs veiled in the error (:meth:`veil`)."""
-        result = test_model(spec, self.usable(owner, [spec], admin=admin), timeout_s=timeout_s)
+        hidden = self.hidden_servers(owner, admin=admin)  # who may see a shared server is told its URL here
+        configs = {n: c if c.shown_as is None or _server_of(c) in hidden else replace(c, shown_as=None)
+                   for n, c in self.usable(owner, [spec], admin=admin).items()}
+        result = test_model(spec, configs, timeout_s=timeout_s)
         if result.get("error"):
             result["error"] = self.veil(str(result["error"]), owner, admin=admin)
         return result
@@ -279,24 +281,6 @@ def _server_of(cfg: ModelConfig) -> str:
     from probe_ui.providers.rate_control import server_of
 
     return server_of(PROVIDERS.get(cfg.provider), cfg)
-
-
-def _url_forms(server: str) -> list[str]:
-    """The ways a message may name ``server`` (one URL or several, space-separated), longest first: each URL as
-    given and without user info, its ``scheme://host:port`` and ``host:port`` (the port written or implied)."""
-    forms: set[str] = set()
-    for url in server.split():
-        forms |= {url, url.rstrip("/"), str(public_url(url))}
-        try:
-            parts = urlsplit(url)
-            host, port = parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
-        except ValueError:
-            continue
-        if not host:
-            continue
-        host = f"[{host}]" if ":" in host else host
-        forms |= {f"{parts.scheme}://{host}:{port}", f"{parts.scheme}://{host}", f"{host}:{port}"}
-    return sorted((f for f in forms if f), key=len, reverse=True)
 
 
 def _in_process(spec: str, offered: Mapping[str, ModelConfig]) -> bool:

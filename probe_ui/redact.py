@@ -254,6 +254,34 @@ def _escaped(ch: str) -> str:
 
 # ---- URLs ---------------------------------------------------------------------------------------------------------
 
+def url_forms(server: str) -> list[str]:
+    """The ways a message may name ``server`` (one URL or several, space-separated), longest first: each URL as
+    given and without user info, its ``scheme://host:port`` and ``host:port`` (the port written or implied)."""
+    forms: set[str] = set()
+    for url in server.split():
+        forms |= {url, url.rstrip("/"), str(public_url(url))}
+        try:
+            parts = urlsplit(url)
+            host, port = parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:
+            continue
+        if not host:
+            continue
+        host = f"[{host}]" if ":" in host else host
+        forms |= {f"{parts.scheme}://{host}:{port}", f"{parts.scheme}://{host}", f"{host}:{port}"}
+    return sorted((f for f in forms if f), key=len, reverse=True)
+
+
+def veil_server(text: str, server: str, words: str) -> str:
+    """``text`` with every way of naming ``server`` (:func:`url_forms`, and its bare host name) replaced by
+    ``words``: a shared endpoint named, not located, for someone who may not see where it is."""
+    for form in url_forms(server):
+        text = text.replace(form, words)
+    for host in {urlsplit(u).hostname or "" for u in server.split() if "://" in u} - {""}:
+        text = re.sub(rf"(?<![\w.-]){re.escape(host)}(?![\w-]|\.\w)", words, text)  # a bare host name
+    return text
+
+
 def public_url(url: Any, *, local_names: bool = False) -> Any:
     """A URL without user info, query or fragment (they may carry credentials); lists element-wise; anything
     else as it is. ``local_names``: a ``sqlite:`` or ``file:`` URL becomes its file name (a local path)."""

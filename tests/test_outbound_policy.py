@@ -227,3 +227,28 @@ def test_a_shared_endpoints_url_is_shown_to_admins_only(monkeypatch: pytest.Monk
 
     book.add("bob", "openai", url, "m", name="bob's own")  # bob typed that URL himself: it is his to see
     assert book.hidden_servers("bob") == {} and shown(book.models_table("bob").to_string())
+
+
+def test_a_failed_call_to_a_shared_endpoint_names_it_not_its_url(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed call's message is stored with the answer that every reader of the run sees (the Probe tab's card,
+    Results, exports): for a shared endpoint it names the endpoint, never the URL; its default name names no host."""
+    from app_server import free_port
+
+    from probe_ui.endpoints import EndpointBook
+    from probe_ui.outbound import OutboundPolicy
+    from probe_ui.providers import create
+    from probe_ui.providers.base import ProviderError
+    from tiny_vlm import ask, mc_request
+
+    loopback_no_proxy(monkeypatch)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/v1"
+    book = EndpointBook(OutboundPolicy.parse("127.0.0.1", enforced=True), many_users=True)
+    cfg = book.add("root", "openai", url, "gpt-4o", key="sk-shared-1234567890", admin=True, share=True)
+    assert cfg.name == "openai/gpt-4o (shared)" and str(port) not in cfg.name
+    with pytest.raises(ProviderError) as caught:
+        ask(create(book.configs("alice")[cfg.name]), mc_request())
+    assert "shared endpoint 'openai/gpt-4o (shared)'" in str(caught.value) and str(port) not in str(caught.value)
+    own = book.add("bob", "openai", url, "m")  # an endpoint a person added is named by its URL, to them
+    with pytest.raises(ProviderError, match=str(port)):
+        ask(create(own), mc_request())

@@ -167,6 +167,9 @@ class ModelConfig:
     trusted: bool = False
     #: a key typed into the app's Models tab: held in memory only, never in repr, runs, logs or exports
     secret: str | None = field(default=None, repr=False, compare=False)
+    #: how messages name this model's server instead of its URL (an endpoint an admin shared: most of its users may
+    #: not see where it is, and a failed call's message is stored with the answer everyone reads)
+    shown_as: str | None = field(default=None, compare=False)
 
     def api_key(self, default_env: str) -> str | None:
         """The typed key, else the one in ``api_key_env`` (or ``default_env``): stripped of surrounding whitespace,

@@ -294,6 +294,9 @@ class SDKProvider(Provider):
 
     # ---- errors ----------------------------------------------------------------------------------------------
     def endpoint(self) -> str:
+        """The server as a message names it: a shared endpoint by its name, else its URL without secrets."""
+        if self.config.shown_as:
+            return self.config.shown_as
         url = str(getattr(self._client, "base_url", "") or self.base_url_for(self.config) or "")
         return redact.public_url(url) if url else "the API"
 
@@ -316,7 +319,8 @@ class SDKProvider(Provider):
             message, retriable = f"timed out after {timeout_s:g} s{retries}", True
         elif isinstance(exc, sdk.APIConnectionError):
             cause = exc.__cause__ or exc.__context__
-            why = cause_text(exc)
+            # a shared endpoint's failure is read by everyone: the transport's words name its address, so only its kind
+            why = type(cause).__name__ if self.config.shown_as and cause is not None else cause_text(exc)
             if cause is not None and type(cause).__name__ == "ConnectError":
                 message = f"cannot connect to {self.endpoint()}{retries} ({why})"
                 if self.connect_hint:
@@ -350,6 +354,10 @@ class SDKProvider(Provider):
             message = str(exc)
         else:
             message = f"unexpected {type(exc).__name__}: {exc}"
+        if self.config.shown_as:  # whatever the server or the transport said, its address is not repeated
+            base = self.config.base_url
+            for server in (base if isinstance(base, tuple) else (base or "",)):
+                message = redact.veil_server(message, server, self.config.shown_as) if server else message
         error = ProviderError(redact.clip(f"{self.label}: {message}", MAX_ERROR_CHARS, secrets), retriable=retriable)
         # extras the runner may use (not part of the base protocol)
         error.status = status  # type: ignore[attr-defined]
