@@ -208,7 +208,7 @@ class EndpointBook:
         (:meth:`may_name_local_models`), before anything looks at the name."""
         out = self.configs(owner)
         if names is not None and not self.may_name_local_models(admin=admin):
-            if any(_in_process(spec, out) for spec in names):
+            if any(_on_the_server(spec, out) for spec in names):
                 raise local_model_refused()
         with self._lock:
             own = self._own.get(owner)
@@ -283,9 +283,11 @@ def _server_of(cfg: ModelConfig) -> str:
     return server_of(PROVIDERS.get(cfg.provider), cfg)
 
 
-def _in_process(spec: str, offered: Mapping[str, ModelConfig]) -> bool:
-    """Whether ``spec``, typed by a person, names a model of a provider that runs in this process and loads what it
-    is given (``hf/<folder or Hub id>``; baselines load nothing), rather than an endpoint or a catalogue entry."""
+def _on_the_server(spec: str, offered: Mapping[str, ModelConfig]) -> bool:
+    """Whether ``spec``, typed by a person, names a model on the server's own machine rather than an endpoint or a
+    catalogue entry: a provider that runs in this process and loads what it is given (``hf/<folder or Hub id>``;
+    baselines load nothing), or one whose default server is this machine's (``ollama/``, ``vllm/``: a request to a
+    port of the server's loopback, which no allowlist checked)."""
     spec = (spec or "").strip()
     if spec in offered or spec in _catalogue_names():
         return False
@@ -293,9 +295,10 @@ def _in_process(spec: str, offered: Mapping[str, ModelConfig]) -> bool:
     if provider not in PROVIDERS or provider == "baseline":
         return False
     try:
-        return not PROVIDERS.get(provider).takes_url
+        cls = PROVIDERS.get(provider)
+        return not cls.takes_url or bool(getattr(cls, "local_server", False))
     except Exception:  # noqa: BLE001 - a provider that cannot load: refused when it may be a local one
-        return provider == "hf"
+        return provider in ("hf", "ollama", "vllm")
 
 
 def _check_url(base_url: str, provider: str) -> str:

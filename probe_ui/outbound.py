@@ -208,8 +208,8 @@ def url_opener(*, use_proxy: bool = True) -> urllib.request.OpenerDirector:
 
 # ---- models in the server's own process ---------------------------------------------------------------------------
 #: what a person who may not name a local model is told, whatever the name (it says nothing of the server's files)
-LOCAL_MODELS_ADMIN_ONLY = ("local models (hf/) are chosen by an admin of this server: pick one from the model list, "
-                           "or ask an admin to add it to the catalogue")
+LOCAL_MODELS_ADMIN_ONLY = ("models on this server's own machine (hf/, ollama/, vllm/) are chosen by an admin of this "
+                           "server: pick one from the model list, or ask an admin to add it to the catalogue")
 
 
 class LocalModelRefused(OutboundRefused):

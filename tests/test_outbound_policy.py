@@ -150,7 +150,8 @@ def test_a_prober_cannot_name_a_local_model_in_a_served_app(tmp_path: Path, monk
     _looks_forbidden(monkeypatch)
     (tmp_path / "weights").mkdir()
     typed = ["hf//etc/passwd", "hf//no/such/folder", f"hf/{tmp_path / 'weights'}", "hf/Qwen/Qwen2.5-VL-3B-Instruct",
-             " hf/~/.ssh "]
+             " hf/~/.ssh ",
+             "ollama/llava", "vllm/anything"]  # their default server is the server's own loopback: no allowlist saw it
     for book in (EndpointBook(OutboundPolicy.parse("", enforced=True)),  # served beyond loopback
                  EndpointBook(many_users=True)):  # logins on loopback
         for spec in typed:
