@@ -8,6 +8,7 @@ unexpected gives an empty list and a logged warning. Keys are sent only when giv
 
 from __future__ import annotations
 
+import base64
 import ipaddress
 import json
 import logging
@@ -17,7 +18,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from probe_ui import outbound
 from probe_ui.providers.base import ModelConfig
@@ -74,6 +75,21 @@ def _is_loopback(url: str) -> bool:
         return False
 
 
+def _without_userinfo(url: str) -> tuple[str, str | None]:
+    """``url`` without ``user:password@`` (urllib would take it for part of the host name), and the Basic
+    ``Authorization`` header it stands for (None when there is none)."""
+    try:
+        parts = urlsplit(url)
+        if parts.username is None and parts.password is None:
+            return url, None
+        host = parts.hostname or ""
+        netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
+    except ValueError:
+        return url, None
+    login = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}".encode()
+    return urlunsplit(parts._replace(netloc=netloc)), "Basic " + base64.b64encode(login).decode("ascii")
+
+
 def _request_json(url: str, *, timeout: float, body: Any = None, api_key: str | None = None) -> Any:
     """GET (or POST ``body`` as JSON) and parse the JSON answer. A proxy from the environment is never used for
     the loopback address."""
@@ -83,6 +99,9 @@ def _request_json(url: str, *, timeout: float, body: Any = None, api_key: str | 
         headers["Content-Type"] = "application/json"
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
+    url, basic = _without_userinfo(url)
+    if basic:  # a proxy's login in the URL (user:password@host): sent as the SDKs' HTTP client sends it
+        headers["Authorization"] = basic
     request = urllib.request.Request(url, data=data, headers=headers, method="POST" if data is not None else "GET")
     opener = outbound.url_opener(use_proxy=not _is_loopback(url))  # follows no redirect
     try:
@@ -212,7 +231,7 @@ def server_answers(base_url: str, timeout: float = 0.5) -> str | None:
     try:
         _request_json(base_url.rstrip("/") + "/models", timeout=timeout)
     except _Unreachable as exc:
-        return f"no server answering at {base_url} ({exc})"
+        return f"no server answering at {public_url(base_url)} ({exc})"
     except _Redirected as exc:  # every call would be refused the same way: not ready, and why
         return str(exc)
     except _BadAnswer:

@@ -135,3 +135,44 @@ def test_the_app_and_the_demo_offer_only_ready_models(monkeypatch: pytest.Monkey
     # hf-*: without torch the extra is missing; with it, the weights (and the command that fetches them)
     assert "hf download google/medgemma-4b-it" in reasons["hf-medgemma-4b"] or "needs the local extra" in \
         reasons["hf-medgemma-4b"]
+
+
+def test_a_base_url_with_a_proxys_login_is_looked_at_with_that_login(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 48: ``http://user:password@host/v1`` (a reverse proxy's basic auth) was "no server answering": the
+    readiness look took the login for part of the host name. It now sends it as the SDKs' client does."""
+    import base64
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from fake_openai import loopback_no_proxy
+
+    loopback_no_proxy(monkeypatch)
+    seen: list[str | None] = []
+
+    class Proxy(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:  # noqa: N802 - the standard library's name
+            seen.append(self.headers.get("Authorization"))
+            ok = self.headers.get("Authorization") == "Basic " + base64.b64encode(b"ward 4:p@ss").decode()
+            body = b'{"data": []}' if ok else b"{}"
+            self.send_response(200 if ok else 401)
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        readiness.forget()
+        url = f"http://ward%204:p%40ss@127.0.0.1:{httpd.server_port}/v1"
+        assert readiness.server_problem(url) is None
+        assert seen == ["Basic " + base64.b64encode(b"ward 4:p@ss").decode()]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    readiness.forget()
+    dead = f"http://ward:secret-pw@127.0.0.1:{free_port()}/v1"
+    problem = readiness.server_problem(dead) or ""
+    assert problem.startswith("no server answering at http://127.0.0.1:") and "secret-pw" not in problem
