@@ -13,6 +13,7 @@ import sys
 from typing import Callable, Sequence
 
 from probe_ui import __version__, redact
+from probe_ui.cli import help_layout
 from probe_ui.cli.common import COMMANDS, EXIT_ERROR, UsageError, log, refuse_global_db, trust_arg
 from probe_ui.cli.serve import cmd_serve, serve_args
 from probe_ui.errors import ProbeUIError, bug_line, first_line, library_fault, setup_logging
@@ -26,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="probe-ui",
         description="Probe vision-language models on medical images: perturb, ask side by side, log, score.",
+        epilog=help_layout.TOP_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"probe-ui {__version__}")
     p.add_argument("--debug", action="store_true", help="show full tracebacks on errors")
@@ -33,7 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve_args(p, top=True)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     for cmd in COMMANDS.entries():
-        cmd.arguments(sub.add_parser(cmd.name, help=cmd.help, description=cmd.description))
+        sp = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description)
+        cmd.arguments(sp)
+        help_layout.arrange(sp, cmd.name)
     return p
 
 

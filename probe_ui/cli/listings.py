@@ -70,7 +70,8 @@ def cmd_metrics(args: argparse.Namespace) -> int:
 
 @command("perturbations", "every perturbation and suite, its parameters and its effect on the answer")
 def perturbations_arguments(pt: argparse.ArgumentParser) -> None:
-    pt.add_argument("--format", choices=("table", "markdown", "json"), default="table")
+    pt.add_argument("--format", choices=("table", "markdown", "json"), default="table",
+                    help="how to print the list: a table (default), Markdown, or JSON for scripts")
     pt.set_defaults(func=cmd_perturbations)
 
 

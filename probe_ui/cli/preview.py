@@ -9,10 +9,10 @@ from probe_ui.cli.common import EXIT_ERROR, UsageError, command, image_root_arg,
 
 @command("preview", "render variants of a preset: their images and exact prompt text")
 def preview_arguments(pv: argparse.ArgumentParser) -> None:
-    pv.add_argument("preset", metavar="PRESET")
+    pv.add_argument("preset", metavar="PRESET", help="a preset YAML file, or a shipped preset by name")
     pv.add_argument("--item", action="append", default=[], metavar="ID", help="only these items (repeatable)")
     pv.add_argument("--suite", action="append", default=[], metavar="NAME", help="add a suite's variants")
-    pv.add_argument("--seed", type=seed_arg, default=0)
+    pv.add_argument("--seed", type=seed_arg, default=0, help="seed for the perturbations (default 0)")
     pv.add_argument("--prompt", default=None, help="prompt template (default: per kind)")
     pv.add_argument("--out", default=None, metavar="DIR", help="write each variant's images here as PNG")
     pv.add_argument("--force", action="store_true", help="with --out: replace images of an earlier preview "

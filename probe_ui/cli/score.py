@@ -82,7 +82,8 @@ def cmd_score(args: argparse.Namespace) -> int:
 def report_arguments(rp: argparse.ArgumentParser) -> None:
     db_args(rp)
     rp.add_argument("--baseline", default=None, metavar="RUN", help="a run to compare against (deltas with CIs)")
-    rp.add_argument("--out", required=True, metavar="report.html")
+    rp.add_argument("--out", required=True, metavar="report.html",
+                    help="the HTML file to write (refused if it exists, unless --force)")
     rp.add_argument("--force", action="store_true", help="replace the file if it exists (default: refuse)")
     parser_arg(rp)
     definition_arg(rp)

@@ -28,7 +28,8 @@ def stress_arguments(st: argparse.ArgumentParser) -> None:
     st.add_argument("--suite", required=True, metavar="NAME", help="the suite (see 'probe-ui perturbations')")
     st.add_argument("--model", "-m", action="append", default=[], metavar="SPEC", help="repeat for several models")
     db_args(st)
-    st.add_argument("--seed", type=seed_arg, default=0)
+    st.add_argument("--seed", type=seed_arg, default=0, help="seed for the perturbations and sampling baselines "
+                                                             "(default 0)")
     max_cost_arg(st)
     image_root_arg(st)
     parser_arg(st)
