@@ -7,6 +7,7 @@ what argparse prints.
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 #: options (by ``dest``) that most runs never need: listed under "advanced options", after the others
 ADVANCED = frozenset({
@@ -35,6 +36,8 @@ EXAMPLES: dict[str, str] = {
     "users": "probe-ui users add alice --role prober --file users",
 }
 GUIDE = "docs/guide/commands/{name}.md"
+#: the width a description is wrapped to
+WIDTH = 88
 TOP_EPILOG = ("examples:\n"
               "  probe-ui batch mediconfusion_pairs -m baseline/random   # a shipped preset, no key needed\n"
               "  probe-ui score                                          # score the latest run\n"
@@ -54,4 +57,7 @@ def arrange(parser: argparse.ArgumentParser, name: str) -> None:
     lines = [f"example:\n  {EXAMPLES[name]}"] if name in EXAMPLES else []
     lines.append(f"guide: {GUIDE.format(name=name)}")
     parser.epilog = "\n\n".join(lines)
+    if parser.description:  # printed as written from here on (the example's line must not be re-wrapped): wrap it
+        parser.description = "\n\n".join(textwrap.fill(" ".join(part.split()), WIDTH)
+                                          for part in parser.description.split("\n\n"))
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
