@@ -54,9 +54,8 @@ def arrange(parser: argparse.ArgumentParser, name: str) -> None:
         for action in moved:
             parser._optionals._group_actions.remove(action)  # noqa: SLF001
             group._group_actions.append(action)  # noqa: SLF001
-    lines = [f"example:\n  {EXAMPLES[name]}"] if name in EXAMPLES else []
-    lines.append(f"guide: {GUIDE.format(name=name)}")
-    parser.epilog = "\n\n".join(lines)
+    if name in EXAMPLES:  # probe-ui's own commands (a plugin's has neither an example here nor a guide page)
+        parser.epilog = f"example:\n  {EXAMPLES[name]}\n\nguide: {GUIDE.format(name=name)}"
     if parser.description:  # printed as written from here on (the example's line must not be re-wrapped): wrap it
         parser.description = "\n\n".join(textwrap.fill(" ".join(part.split()), WIDTH)
                                           for part in parser.description.split("\n\n"))
