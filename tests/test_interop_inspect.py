@@ -292,3 +292,36 @@ def test_without_probe_ui_the_task_scores_with_inspects_own_pattern(exported: di
     report = score_json(db, None, capsys)
     assert report["models"][MODEL]["n"] == 8
     assert report["harness_agreement"]["models"][MODEL]["compared"] >= 1
+
+
+def test_a_log_whose_calls_failed_imports_them_as_failed_calls(exported: dict[str, Any], server: FakeOpenAIServer,
+                                                               tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                               ) -> None:
+    """Issue 48: Inspect's Responses API against a server that speaks only chat completions fails every call; the
+    import said "unexpected IndexError … (a bug in probe-ui …)". What the log holds comes in as failed calls, in one
+    line each way, and a log with no samples at all is one line."""
+    log_dir = tmp_path / "logs"
+    run_env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "INSPECT_"))}
+    run_env.update(OPENAI_BASE_URL=server.base_url, OPENAI_API_KEY="sk-loopback", NO_PROXY="127.0.0.1,localhost",
+                   no_proxy="127.0.0.1,localhost", INSPECT_DISPLAY="none")
+    subprocess.run([str(INSPECT), "eval", "set/task.py", "--model", MODEL, "--log-dir", str(log_dir), "--limit", "4",
+                    "-M", "responses_api=true", "--max-retries", "0"],
+                   cwd=exported["root"], env=run_env, capture_output=True, text=True, timeout=540)
+    logs = sorted(log_dir.glob("*.eval"))
+    assert len(logs) == 1, logs
+    db = tmp_path / "s.db"
+    capsys.readouterr()
+    code = main(["import", "inspect", str(logs[0]), "--db", str(db)])
+    out = capsys.readouterr()
+    assert "bug in probe-ui" not in out.err and "Traceback" not in out.err
+    assert code == 0, out.err
+    assert "4 samples have no reply" in out.err and "-M responses_api=false" in out.err
+    report = score_json(db, None, capsys)
+    assert report["models"][MODEL]["errors"] == 4 and report["models"][MODEL]["answered"] == 0
+
+    def no_samples(log: Any) -> None:
+        log.samples = []
+
+    empty = _edited_log(exported, tmp_path, no_samples)
+    err = _fails(["import", "inspect", str(empty)], capsys, tmp_path / "e.db")
+    assert str(empty) in err and "holds no samples" in err

@@ -249,7 +249,10 @@ def _answer(path: Path, s: Any) -> HarnessAnswer:
                               "set")
     error = None
     if s.error is not None:
-        error = f"inspect: {str(getattr(s.error, 'message', s.error)).strip().splitlines()[0][:500]}"
+        lines = str(getattr(s.error, "message", s.error)).strip().splitlines()
+        error = f"inspect: {(lines or ['the sample failed, without a message'])[0][:500]}"
+        if "404" in error and "/responses" in error:  # Inspect's default for OpenAI models, a chat-only server
+            error += " (the server has no Responses API: run inspect eval again with -M responses_api=false)"
     raw = s.output.completion if s.output is not None and error is None else None
     verdict, answer, scorer = None, None, None
     scores = s.scores or {}
@@ -264,7 +267,14 @@ def _answer(path: Path, s: Any) -> HarnessAnswer:
         input_tokens=sum(u.input_tokens for u in usage) if usage else None,
         output_tokens=sum(u.output_tokens for u in usage) if usage else None,
         latency_s=getattr(s, "working_time", None) or getattr(s, "total_time", None),
-        finish_reason=getattr(s.output, "stop_reason", None) if s.output is not None else None)
+        finish_reason=_stop_reason(s.output))
+
+
+def _stop_reason(output: Any) -> str | None:
+    """The output's stop reason; None for a call that failed (Inspect's ``stop_reason`` reads the first choice, and a
+    failed call has none: an IndexError, once taken for an unreadable log)."""
+    choices = getattr(output, "choices", None) if output is not None else None
+    return str(choices[0].stop_reason) if choices else None
 
 
 def _user_text(messages: Any) -> str | None:
