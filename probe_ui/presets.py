@@ -18,7 +18,7 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.items import KINDS, LETTERS, YES_NO, ImageSource, Item
 from probe_ui.perturb import PerturbationError
 from probe_ui.perturb import get as get_perturbation
-from probe_ui.resources import ASSETS_DIR, PRESETS_DIR
+from probe_ui.resources import ASSETS_DIR, PRESETS_DIR, bundled_presets
 from probe_ui.yaml_limits import place, yaml_problem, yaml_size
 from probe_ui.yaml_stream import DuplicateKeyError, stream_list
 
@@ -482,16 +482,3 @@ def item_yaml(item_id: str, question: str, kind: str, images: list[str], options
     return out
 
 
-def bundled_presets() -> list[Path]:
-    """The preset files shipped with probe-ui (in the repository's ``presets/``, or inside the installed wheel)."""
-    return sorted(PRESETS_DIR.glob("*.yaml"))
-
-
-def shipped_presets() -> list[dict[str, Any]]:
-    """Name, number of items, description and file of every shipped preset (``probe-ui presets``)."""
-    rows = []
-    for path in bundled_presets():
-        p = load_preset(path)
-        rows.append({"name": path.stem, "items": len(p.items), "description": " ".join(p.description.split()),
-                     "path": str(path)})
-    return rows

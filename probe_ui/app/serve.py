@@ -16,15 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from probe_ui.app import DEFAULT_HOST, DEFAULT_MAX_UPLOAD_MB, DEFAULT_PORT
 from probe_ui.app.http_guard import client_address
 from probe_ui.app.known_devices import known_device
 from probe_ui.errors import ProbeUIError
 from probe_ui.outbound import OPEN, OutboundPolicy, OutboundRefused
 from probe_ui.users import Accounts, LiveTokens, UsersError
 
-DEFAULT_HOST, DEFAULT_PORT = "127.0.0.1", 7860
-#: uploads over this are refused in the browser before they are sent (the loader has its own, larger limits)
-DEFAULT_MAX_UPLOAD_MB = 100
 #: where the app's login (user:password, one admin) may come from instead of the command line
 AUTH_ENV = "PROBE_UI_AUTH"
 #: the hosts endpoints added in the app may point at, when --endpoint-hosts is not given

@@ -10,7 +10,7 @@ from probe_ui.cli.common import UsageError, command, db_arg, global_db_arg, send
 def serve_args(p: argparse.ArgumentParser, top: bool = False) -> None:
     """The app's options: taken by ``serve`` and, before any command (``top``), by ``probe-ui`` itself, whose
     ``--db`` every command that opens a store takes when it is not given its own."""
-    from probe_ui.app.serve import DEFAULT_HOST, DEFAULT_MAX_UPLOAD_MB, DEFAULT_PORT
+    from probe_ui.app import DEFAULT_HOST, DEFAULT_MAX_UPLOAD_MB, DEFAULT_PORT
 
     g = p.add_argument_group("app (probe-ui with no command, or probe-ui serve)")
     g.add_argument("--host", default=DEFAULT_HOST, help=f"address to listen on (default {DEFAULT_HOST}; any other "
