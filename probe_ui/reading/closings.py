@@ -173,9 +173,14 @@ _DENIED_LIST = re.compile(r"(?i)\b(?:no|without)\s+[^.;:!?\n,]+(?:,\s*[^.;:!?\n,
                           r"[^.;:!?\n,]+")
 
 
+# a section's heading ("**Findings:**"), which reports nothing (batch 13)
+_HEADING = re.compile(r"(?im)^[ \t#*_>]*(?:findings?|observations?|impression|interpretation|assessment|report)"
+                      r"[ \t*_]*:[ \t*_]*")
+
+
 def negative_clauses(body: str) -> list[bool]:
     """For each clause of the body (that has a word), whether it reports something absent or normal."""
-    body = _DENIED_LIST.sub(lambda m: m.group(0).replace(",", " "), body)
+    body = _DENIED_LIST.sub(lambda m: m.group(0).replace(",", " "), _HEADING.sub("", body))
     return [bool(_NEGATIVE_FINDING.search(c)) for c in _FINDING_CLAUSE.split(body) if re.search(r"[^\W\d_]{3}", c)]
 
 

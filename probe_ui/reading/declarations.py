@@ -50,7 +50,12 @@ _DECL_FOREIGN = re.compile(
     r"|\b(?:правильный\s+)?ответ\b(?:\s*[-\u2014])?\s*:?|答え\s*(?:は)?\s*:?|正解\s*(?:は)?\s*:?"
     r"|정?답\s*(?:은|는)?\s*:"
     # batch 12: Polish "Odpowiedź: C", Vietnamese "Đáp án: C"
-    r"|\b(?:poprawna\s+)?odpowied[źz]\b\s*(?:to\b)?\s*:?|\bđáp\s+án\b(?:\s+(?:là|đúng))?\s*:?",
+    r"|\b(?:poprawna\s+)?odpowied[źz]\b\s*(?:to\b)?\s*:?|\bđáp\s+án\b(?:\s+(?:là|đúng))?\s*:?"
+    # batch 13: Indonesian "Jawabannya adalah C", Swedish "Rätt svar är C", Czech "Správná odpověď je C", Greek
+    # "Η σωστή απάντηση είναι η C", Hindi "सही उत्तर: C"
+    r"|\bjawaban(?:nya)?(?:\s+yang\s+benar)?(?:\s+adalah)?\b\s*:?|\b(?:rätt\s+)?svar(?:et)?(?:\s+är)?\b\s*:?"
+    r"|\b(?:správná\s+)?odpověď(?:\s+je)?\b\s*:?|(?:η\s+)?(?:σωστή\s+)?απάντηση(?:\s+είναι)?(?:\s+η)?\s*:?"
+    r"|(?:सही\s+)?उत्तर\s*(?:है)?\s*:?",
     re.IGNORECASE,
 )
 _DECL_POSTFIX = re.compile(
@@ -91,7 +96,9 @@ _ANOTHER_LETTER = re.compile(r"(?<![\w'])[(\[]?[A-Z][)\]]?(?![\w'])")
 _NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
 _CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav")
 _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选", "antwoord", "cevap", "yanıt",
-                  "ответ", "答え", "正解", "답", "odpowied", "đáp")
+                  "ответ", "答え", "正解", "답", "odpowied", "đáp",
+                  # batch 13
+                  "jawaban", "svar", "odpověď", "απάντηση", "उत्तर")
 _JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
 # a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"

@@ -275,13 +275,17 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 11: Turkish, Dutch ("ja" above), Russian, Korean and Japanese in other forms
             "evet", "ja zeker", "jazeker", "그렇습니다",
             # batch 12: Vietnamese, Polish
-            "có", "vâng", "tak"),
+            "có", "vâng", "tak",
+            # batch 13: Indonesian, Swedish ("ja" above), Czech, Greek, Hindi
+            "ya", "ano", "ναι", "हाँ", "हां"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
            "hayır", "hayir", "nee", "neen", "아니", "아뇨", "いや",
            # batch 12: Vietnamese, Polish
-           "không", "nie"),
+           "không", "nie",
+           # batch 13: Indonesian, Swedish, Czech, Greek, Hindi
+           "tidak", "bukan", "nej", "ne", "όχι", "οχι", "नहीं", "नही"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -297,7 +301,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                     "ondersteboven", "op zijn kop", "baş aşağı", "вверх ногами", "перевёрнуто", "перевернуто",
                     "перевёрнутое", "перевернутое", "逆さま", "上下逆", "上下が逆", "거꾸로", "뒤집힌", "뒤집혀",
                     # batch 12: Vietnamese, Polish
-                    "lộn ngược", "do góry nogami", "odwrócony", "odwrócone"),
+                    "lộn ngược", "do góry nogami", "odwrócony", "odwrócone",
+                    # batch 13: Swedish, Czech, Indonesian, Greek, Hindi
+                    "upp och ner", "uppochner", "vzhůru nohama", "terbalik", "ανάποδα", "उल्टा", "उलटा"),
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
@@ -325,7 +331,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
     "but": ("sino", "pero", "mais", "sondern", "aber", "而是", "但是", "但"),
     "answer": ("respuesta", "réponse", "antwort", "答案", "resposta", "antwoord", "cevap", "yanıt", "ответ", "答え",
-               "정답", "odpowiedź", "đáp án"),
+               "정답", "odpowiedź", "đáp án",
+               # batch 13: Indonesian, Swedish, Czech, Greek, Hindi
+               "jawaban", "svar", "svaret", "odpověď", "απάντηση", "उत्तर"),
     "no": ("没有",),
     "is": ("ist", "est", "es", "lautet", "是"),
 }

@@ -140,6 +140,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
                 r"weigh\s+in|comment|judge|opine)\b"
                 r"|\bi\s+(?:won't|will\s+not|wouldn't|would\s+not)\s+(?:even\s+)?(?:guess|speculate|venture)\b"
+                # batch 13: "so I won't answer this one"
+                r"|\bi\s+(?:won't|will\s+not)\s+answer\s+(?:this|that|it)\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+in\s+a\s+position\s+to\b"
                 r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+comfortable\s+(?:interpreting|answering|making|giving|commenting|"
@@ -155,7 +157,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"appears?)\s+)?(?:\w+\s+)?(?:[\w\-]+[ \t]*(?:,|and|,[ \t]*and)[ \t]+)?(?:too|far\s+too)\s+(?:blurry|blurred|"
      r"dark|bright|small|grainy|noisy|low|poor|faint|"
      r"pixelated|cropped|overexposed|underexposed|compressed)\b"
-     r"(?:[^.;]{0,30}?\bto\s+" + _JUDGE + r"\b"
+     # batch 13: "The dots are too small and blurred at this resolution for me to judge their relative depth."
+     r"(?:[^.;]{0,50}?\bto\s+" + _JUDGE + r"\b"
      # batch 11: "The image is too small for a confident assessment"
      r"|[ \t]+for\s+(?:me\s+to\s+make\s+)?(?:an?\s+)?(?:[\w\-]+\s+)?(?:assessment|evaluation|interpretation|"
      r"diagnosis|answer|reading|judge?ment|call|comparison)\b)"
@@ -204,8 +207,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("image-fault-makes-hard",
      r"\b(?:rotated|underpenetrated|under-penetrated|overpenetrated|over-penetrated|underexposed|overexposed|"
      r"under-exposed|over-exposed|out\s+of\s+focus|blurr(?:y|ed)|grainy|noisy|pixelated|cropped|motion\s+artefact|"
-     r"motion\s+artifact)\b[^.;!?\n]{0,40}?\b(?:which|that|this|it)\s+makes?\s+(?:it\s+|the\s+|them\s+)?"
-     r"(?:[\w\-']+\s+){0,3}?(?:hard|difficult|impossible)\s+to\s+" + _JUDGE + r"\b",
+     r"motion\s+artifact)\b[^.;!?\n]{0,40}?\b(?:which|that|this|it)\s+(?:makes?\s+(?:it\s+|the\s+|them\s+)?"
+     r"(?:[\w\-']+\s+){0,3}?(?:hard|difficult|impossible)\s+to\s+" + _JUDGE + r"\b"
+     # batch 13: "The image is rotated and underexposed, which limits assessment of the cardiac silhouette."
+     r"|limits?\s+(?:the\s+|my\s+|any\s+)?(?:assessment|evaluation|interpretation|reading)\b)",
      "The radiograph is underexposed, which makes the lung bases difficult to judge."),
     # batch 7: the image said to be insufficient for the question, in other words than "detail"
     ("image-insufficient",
@@ -213,6 +218,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"frankly)\s+)?(?:insufficient|inadequate|not\s+(?:sufficient|adequate|good\s+enough))\s+(?:for\s+(?:me\s+)?)?"
      r"(?:to\s+" + _JUDGE + r"|for\s+(?:an?\s+)?(?:assessment|evaluation|interpretation|diagnosis|answer))\b",
      "The image quality is insufficient to assess this."),
+    # batch 13: "not sure, the picture is not clear"
+    ("image-unclear",
+     r"\b" + _IMAGE + r"\s+(?:is\s+not|was\s+not|isn't|wasn't)\s+(?:very\s+|really\s+|quite\s+|entirely\s+)?"
+     r"(?:clear|sharp|legible|readable)\b(?!-)",
+     "Not sure, the picture is not clear."),
     ("image-lacks-coverage",
      r"\b(?:does|do|did)\s*(?:not|n't)\s+(?:show|include|cover|capture|depict)\s+enough\s+of\s+"
      r"(?:the|this|these|that)\s+[\w\-]+"

@@ -79,6 +79,14 @@ def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
                                  first):
                 said.add(("yes" if m.group("neg") else "no", bool(m.group("neg"))))
     said |= _finding_stated(first, q, after_word=first is not clauses[0])
+    # the question's own word, said or denied (batch 13): "yes, the fracture is not displaced" to "Is the fracture
+    # displaced?" states no after its yes
+    predicate = _PREDICATE_QUESTION.match(item.question)
+    if predicate is not None:
+        for m in re.finditer(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
+                             r"(?:(?:entirely|completely|totally|quite|at\s+all)\s+)?" + re.escape(predicate.group(1))
+                             + r"\b", first):
+            said.add(("no" if m.group("neg") else "yes", bool(m.group("neg"))))
     if len({answer for answer, _ in said}) != 1:
         return None
     answer, negated = said.pop()
