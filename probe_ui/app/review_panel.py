@@ -112,8 +112,11 @@ def wire(ctx: AppContext, panel: ReviewPanel, runs: Any, refresh_figures: Callab
     load_inputs = [runs, panel.name, panel.skipped]
     for event in loaders:
         event.then(on_load, load_inputs, panel.outputs, api_visibility="private")
+    # the figures after each settlement: "always_last", because a second click while the first one's figures are
+    # still being drawn would otherwise be dropped (Gradio's default, "once", ignores a trigger while one is pending),
+    # leaving the figures of the first settlement on screen (seen under load: "1 unsure, 1 settled" after both)
     panel.choice.input(on_choose, [runs, panel.current, panel.choice, panel.name, panel.skipped], panel.outputs,
                        api_visibility="private").then(refresh_figures, figure_inputs, figure_outputs,
-                                               api_visibility="private")
+                                               api_visibility="private", trigger_mode="always_last")
     panel.skip.click(on_skip, [panel.current, panel.skipped], panel.skipped, api_visibility="private").then(
-        on_load, load_inputs, panel.outputs, api_visibility="private")
+        on_load, load_inputs, panel.outputs, api_visibility="private", trigger_mode="always_last")
