@@ -34,13 +34,18 @@ def violations(page: Any, include: str | None = None, exclude: list[str] | None 
     transitions so that no colour is caught half-way; a page that never settles fails here."""
     path = require_axe()
     page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
-    page.wait_for_function(
-        """() => {
-             const now = Date.now();
-             if (document.querySelector('.pending')) { window.__puQuietSince = null; return false; }
-             window.__puQuietSince = window.__puQuietSince || now;
-             return now - window.__puQuietSince >= 1000;
-           }""", polling=100, timeout=60000)
+    try:
+        page.wait_for_function(
+            """() => {
+                 const now = Date.now();
+                 if (document.querySelector('.pending')) { window.__puQuietSince = null; return false; }
+                 window.__puQuietSince = window.__puQuietSince || now;
+                 return now - window.__puQuietSince >= 1000;
+               }""", polling=100, timeout=60000)
+    except Exception as exc:  # name what stayed pending: the next person needs it to find the event that never ends
+        pending = page.evaluate("() => [...document.querySelectorAll('.pending')].map(e => "
+                                "(e.id || e.closest('[id]')?.id || e.className).toString().slice(0, 80))")
+        raise AssertionError(f"the page never settled for 1 s within 60 s; still pending: {pending}") from exc
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(content=path.read_text(encoding="utf-8"))
     found = page.evaluate(
