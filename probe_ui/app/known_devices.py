@@ -18,8 +18,9 @@ import hashlib
 import hmac
 import secrets
 from contextvars import ContextVar
-from http.cookies import SimpleCookie
 from urllib.parse import parse_qs
+
+from starlette.requests import cookie_parser
 
 #: the user name whose device cookie the request being handled brought ("" for none)
 KNOWN: ContextVar[str] = ContextVar("probe_ui_known_device", default="")
@@ -56,13 +57,8 @@ def known_for_login(cookie_header: str, user: str) -> bool:
     """Whether the cookies of a login request hold a valid device cookie for ``user``."""
     if not user or not cookie_header:
         return False
-    cookies: SimpleCookie = SimpleCookie()
-    try:
-        cookies.load(cookie_header)
-    except Exception:  # http.cookies raises CookieError on a malformed header: no device cookie then
-        return False
-    morsel = cookies.get(cookie_name(user))
-    return morsel is not None and hmac.compare_digest(morsel.value, _mac(user))
+    value = cookie_parser(cookie_header).get(cookie_name(user))  # read as the web server reads its own cookies
+    return value is not None and hmac.compare_digest(value, _mac(user))
 
 
 def cookie_header(user: str, secure: bool) -> bytes:
