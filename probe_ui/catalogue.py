@@ -22,7 +22,7 @@ from probe_ui.yaml_limits import place_in, safe_load, yaml_problem, yaml_within
 
 
 class _Entry(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # schema built on first use (issue 48)
     name: str = Field(min_length=1)
     provider: str
     model: str = Field(min_length=1)

@@ -12,9 +12,10 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from probe_ui.images import CanonicalImage
+if TYPE_CHECKING:  # annotations only: Pillow is not needed to name an item
+    from probe_ui.images import CanonicalImage
 
 Kind = Literal["choice", "yesno", "label", "free", "point"]
 #: ``point``: "point to the finding", answered with coordinates and scored against the item's region

@@ -31,7 +31,7 @@ class PresetError(ProbeUIError, ValueError):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # schema built on first use
 
 
 class ImageSpec(_Strict):
@@ -45,7 +45,7 @@ class ImageSpec(_Strict):
 class StepSpec(BaseModel):
     """One perturbation application: ``{op: rotate, angle: 180, answer_map: {...}}``."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
     op: str
 
     def params(self) -> dict[str, Any]:

@@ -6,6 +6,9 @@ the Hugging Face cache is a folder of the test's own.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -92,6 +95,29 @@ def test_hf_weights_neither_cached_nor_downloadable_name_the_command(monkeypatch
     (tmp_path / "hub" / "models--google--medgemma-4b-it" / "refs" / "main").write_text("abc")
     assert readiness.hf_weights_problem("google/medgemma-4b-it") is None
     assert readiness.hf_weights_problem(str(tmp_path)) is None  # a local folder: the provider's own check
+
+
+def test_a_model_in_the_cache_named_by_the_environment_is_found_without_the_hub_client(tmp_path: Path) -> None:
+    """Before huggingface_hub is imported (``probe-ui models`` never imports it for a model not downloaded), the
+    cache folder is the one the environment gives it: HF_HUB_CACHE, else HF_HOME/hub."""
+    for var, root in (("HF_HUB_CACHE", tmp_path / "a"), ("HF_HOME", tmp_path / "b")):
+        repo = (root if var == "HF_HUB_CACHE" else root / "hub") / "models--org--tiny"
+        (repo / "snapshots" / "abc").mkdir(parents=True)
+        (repo / "snapshots" / "abc" / "config.json").write_text("{}")
+        (repo / "refs").mkdir()
+        (repo / "refs" / "main").write_text("abc")
+        code = ("import sys; from probe_ui import readiness; "
+                "print(readiness.hub_cached('org/tiny'), readiness.hub_cached('org/absent'), "
+                "'huggingface_hub' in sys.modules)")
+        env = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME")}
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                              env={**env, var: str(root)})
+        assert done.returncode == 0, done.stderr
+        # found (through huggingface_hub, imported for the one model whose folder exists); the absent one is not
+        assert done.stdout.split() == ["True", "False", "True"], (var, done.stdout)
+        done = subprocess.run([sys.executable, "-c", code.replace("'org/tiny'", "'org/absent2'")],
+                              capture_output=True, text=True, timeout=60, env={**env, var: str(root)})
+        assert done.stdout.split() == ["False", "False", "False"], (var, done.stdout)  # never imported
 
 
 def test_dry_run_marks_a_model_that_cannot_run_and_does_not_price_it(tmp_path: Path,

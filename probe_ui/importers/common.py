@@ -40,7 +40,6 @@ from typing import TYPE_CHECKING, Any
 
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS, Variant
-from probe_ui.presets import item_yaml
 
 if TYPE_CHECKING:
     from probe_ui.importers import Importer
@@ -533,7 +532,7 @@ def write_preset(mod: Importer, path: str, out: str, opts: ImportOptions, force:
     existing ``out`` replaced only with ``force``."""
     import yaml
 
-    from probe_ui.presets import PresetError, load_preset
+    from probe_ui.presets import PresetError, item_yaml, load_preset  # not at import: listing importers needs none
     from probe_ui.safe_write import write_text
 
     p = Path(path)

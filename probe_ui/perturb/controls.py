@@ -11,15 +11,20 @@ mode, so that the request differs from the original only in its pixels; ``remove
 from __future__ import annotations
 
 import random
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import numpy as np
 from PIL import Image
 from pydantic import Field
 
 from probe_ui.items import Variant
+from probe_ui.lazy import lazy_module
 from probe_ui.perturb.image import map_images
 from probe_ui.perturb.registry import register
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported when an image is perturbed, not when perturbations are listed
+    np = lazy_module("numpy")
 
 CONTROL = "unchanged (the question's answer stays the image's: a model right without the pixels was not reading them)"
 

@@ -16,16 +16,21 @@ import io
 import math
 import random
 from statistics import NormalDist
-from typing import Annotated, Any, Callable, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Literal
 
-import numpy as np
 from PIL import Image
 from pydantic import Field
 
 from probe_ui.items import Variant
+from probe_ui.lazy import lazy_module
 from probe_ui.perturb.image import map_images, pixels_of, with_pixels
 from probe_ui.perturb.params import Number
 from probe_ui.perturb.registry import register
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported when an image is perturbed, not when perturbations are listed
+    np = lazy_module("numpy")
 
 NOISE_SIGMA = (5, 10, 20, 35, 50)  # grey levels (0-255)
 BLUR_RADIUS_512 = (1, 2, 3, 5, 8)  # px for a 512-px long side, scaled to the image

@@ -17,11 +17,11 @@ import random
 from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 from pydantic import AfterValidator, Field
 
 from probe_ui.items import Variant
+from probe_ui.lazy import lazy_module
 from probe_ui.perturb.overlay import (
     COLOURS,
     Colour,
@@ -34,6 +34,11 @@ from probe_ui.perturb.overlay import (
 )
 from probe_ui.perturb.params import NonBlank, Points, Shape, fractional
 from probe_ui.perturb.registry import PerturbationError, register
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported when an image is perturbed, not when perturbations are listed
+    np = lazy_module("numpy")
 
 DEFAULT_COLOURS = tuple(COLOURS)  # red, green, blue first; more dots take the next names
 WORK_SIDE = 512  # long side of the working copy used for masks

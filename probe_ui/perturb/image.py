@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Annotated, Any, Callable, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Literal
 
-import numpy as np
 from PIL import Image
 from pydantic import Field
 
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
+from probe_ui.lazy import lazy_module
 from probe_ui.perturb.params import NonBlank, Number
 from probe_ui.perturb.registry import PerturbationError, PerturbContext, register
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported when an image is perturbed, not when perturbations are listed
+    np = lazy_module("numpy")
 
 _EXACT = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
 _BAND_BYTES = 1 << 20  # pixels move between Pillow and numpy in bands of about this size

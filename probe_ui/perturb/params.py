@@ -124,7 +124,7 @@ AnswerMap = Annotated[dict[_Scalar, _Scalar] | None,
                       Shape("mapping", "a mapping of answer to new answer, e.g. {correct: upside down}")]
 ANSWER_MAP = "answer_map"
 
-_CONFIG = ConfigDict(strict=True, extra="forbid")
+_CONFIG = ConfigDict(strict=True, extra="forbid", defer_build=True)  # built on first validation
 _SHORT = reprlib.Repr()
 _SHORT.maxstring, _SHORT.maxother, _SHORT.maxlist, _SHORT.maxdict, _SHORT.maxlevel = 60, 60, 6, 4, 3
 

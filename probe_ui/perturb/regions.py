@@ -15,15 +15,20 @@ rotation, crop or resize (a box outside the image is refused).
 from __future__ import annotations
 
 import random
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-import numpy as np
 from PIL import Image
 from pydantic import Field
 
 from probe_ui.items import Variant
+from probe_ui.lazy import lazy_module
 from probe_ui.perturb.image import map_images
 from probe_ui.perturb.registry import PerturbationError, register
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported when an image is perturbed, not when perturbations are listed
+    np = lazy_module("numpy")
 
 Fill = Annotated[Literal["mean", "blur", "inpaint"], Field(
     description="mean: the mean of the tissue around the box; blur: a blur that wipes out detail inside it; "

@@ -13,7 +13,6 @@ import json
 from typing import Any
 
 from probe_ui.providers.base import ANSWER_FORMATS, Request
-from probe_ui.reading.structured import ANSWER_FIELD, answer_schema
 
 __all__ = ["ANSWER_FORMATS", "STRUCTURED_MIN_TOKENS", "TOOL_NAME", "check", "reply", "schema", "structured"]
 
@@ -37,10 +36,15 @@ def structured(request: Request) -> bool:
 
 
 def schema(request: Request) -> dict[str, Any]:
-    """The JSON schema of the request's answer: one field whose enum is its labels."""
+    """The JSON schema of the request's answer: one field whose enum is its labels. (The reader is imported here,
+    not with the providers: listing them needs none of it.)"""
+    from probe_ui.reading.structured import answer_schema
+
     return answer_schema(request.labels)
 
 
 def reply(label: str) -> str:
     """The reply text of a structured answer naming ``label``, as the reader reads it."""
+    from probe_ui.reading.structured import ANSWER_FIELD
+
     return json.dumps({ANSWER_FIELD: label})

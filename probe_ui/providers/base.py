@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
 from probe_ui import redact
 from probe_ui.errors import ProbeUIError
-from probe_ui.images import CanonicalImage
 from probe_ui.items import content_hash
 from probe_ui.registry import Registry
+
+if TYPE_CHECKING:  # Pillow is imported when an image is shrunk, not to list providers
+    from probe_ui.images import CanonicalImage
 
 
 class ProviderError(ProbeUIError, RuntimeError):
@@ -195,6 +197,8 @@ def fit_images(request: Request, max_side: int | None,
     if not max_side:
         return request, []
     from PIL import Image
+
+    from probe_ui.images import CanonicalImage
 
     records: list[dict[str, Any]] = []
     cache: dict[str, CanonicalImage] = {}

@@ -15,7 +15,6 @@ import random
 from collections.abc import Callable
 from typing import ClassVar
 
-from probe_ui.perturb.registry import derive_seed
 from probe_ui.providers import answer_format
 from probe_ui.providers.base import ModelConfig, ModelSpecError, Provider, Request, Response, register_provider
 from probe_ui.registry import Registry
@@ -30,6 +29,8 @@ BASELINE_MODES: Registry[BaselineMode] = Registry("baseline", error=ModelSpecErr
 @BASELINE_MODES.register("random")
 def random_label(request: Request) -> str:
     """A label drawn uniformly, seeded by the run seed, variant, sample and prompt (reproducible in any order)."""
+    from probe_ui.perturb.registry import derive_seed  # not at import: listing the providers needs no perturbation
+
     seed = derive_seed(request.settings.seed or 0, request.variant_id, request.sample, request.prompt)
     return random.Random(seed).choice(request.labels)
 

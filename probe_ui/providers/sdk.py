@@ -18,7 +18,6 @@ service or proxy never receives another provider's key by accident.
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import importlib.util
 import inspect
@@ -28,12 +27,14 @@ import sys
 import time
 import zlib
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
-from probe_ui import outbound, redact
-from probe_ui.providers import rate_control, shared_clients
+from probe_ui import redact
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
+
+if TYPE_CHECKING:  # asyncio, the outbound policy and the rate control are imported when a call is made, not
+    import asyncio  # when the providers are listed (probe-ui models)
 
 #: sent as the key to servers that need none (vLLM, Ollama, LM Studio, a local proxy accept anything)
 PLACEHOLDER_KEY = "not-needed"
@@ -180,6 +181,10 @@ class SDKProvider(Provider):
     # ---- client ----------------------------------------------------------------------------------------------
     def _get_client(self) -> Any:
         """The SDK client, created on first use and again for a new event loop (its pool belongs to one loop)."""
+        import asyncio
+
+        from probe_ui.providers import shared_clients
+
         loop = asyncio.get_running_loop()
         if self._client is not None and self._client_loop is loop:
             return self._client
@@ -213,6 +218,10 @@ class SDKProvider(Provider):
         return self._client
 
     async def aclose(self) -> None:
+        import asyncio
+
+        from probe_ui.providers import shared_clients
+
         client, self._client = self._client, None
         loop, self._client_loop = self._client_loop, None
         if client is not None and loop is asyncio.get_running_loop() and not shared_clients.shared(loop):
@@ -303,6 +312,9 @@ class SDKProvider(Provider):
     def map_error(self, exc: Exception, timeout_s: float) -> ProviderError:
         """One line naming the model and the failure, the key masked on the full text before any cut;
         ``retriable`` for 408/409/429/5xx/529, timeouts, connections and retriable in-stream errors."""
+        from probe_ui import outbound
+        from probe_ui.providers import shared_clients
+
         sdk = importlib.import_module(self.sdk)
         secrets = self._secrets()
         retries = retries_suffix(exc)
@@ -373,6 +385,8 @@ def capped_http_client(sdk_module: Any, cap: int) -> Any:
     so it follows no redirect), reading at most ``cap`` bytes of any reply body after decompression: a larger one,
     or one compressed in an encoding other than gzip, raises :class:`ReplyRefused` before it is held in memory (a
     300 MB gzip reply would otherwise take gigabytes)."""
+    from probe_ui import outbound
+
     base = http_client_class(sdk_module)
     client = outbound.http_client(_capped_class(base), verify=_tls_context(base))
     client.max_reply_bytes = cap
@@ -403,6 +417,9 @@ def _tls_context(client_class: type) -> Any:
 
 @lru_cache(maxsize=None)
 def _capped_class(base: type) -> type:
+    from probe_ui import outbound
+    from probe_ui.providers import rate_control
+
     class CappedClient(base):  # type: ignore[misc, valid-type]
         max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
 
@@ -451,6 +468,8 @@ def _transport_failure(exc: Exception) -> Exception:
     cause = exc.__cause__
     if cause is None or type(cause).__module__.split(".")[0] != "aiohttp":
         return exc
+    import asyncio
+
     import aiohttp
 
     if (not isinstance(cause, aiohttp.ClientConnectionError)

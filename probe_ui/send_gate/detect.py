@@ -18,13 +18,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import numpy as np
-
+from probe_ui.lazy import lazy_module
 from probe_ui.send_gate.ocr import TextLine, read_lines
 from probe_ui.send_gate.patterns import classify
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from probe_ui.images import CanonicalImage
+else:  # imported when an image is checked, not with the batch runner
+    np = lazy_module("numpy")
 
 #: images whose longer side is under this many px are scaled up by UPSCALE before the OCR (0: off, as measured)
 UPSCALE_BELOW = 0

@@ -36,11 +36,15 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from probe_ui.errors import ProbeUIError
+from probe_ui.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # imported when an image is read, not with the batch runner
+    np = lazy_module("numpy")
 
 #: the import name of the engine (the ``ocr`` extra) and how to install it
 ENGINE_MODULE = "rapidocr_onnxruntime"

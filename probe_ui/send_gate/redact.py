@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
-import numpy as np
-
 from probe_ui.images import CanonicalImage
+from probe_ui.lazy import lazy_module
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from probe_ui.send_gate.detect import Finding
+else:  # imported when an image is redacted, not with the batch runner
+    np = lazy_module("numpy")
 
 #: pixels added on each side of a box (the OCR's boxes hug the glyphs; a margin takes the anti-aliased edge too)
 MARGIN = 3

@@ -48,7 +48,6 @@ Other options: ``dtype`` (``bfloat16``, ``float16``, ``float32``, ``auto``), ``d
 ``attn_implementation``, ``batch_size``, ``batch_wait_ms``.
 """
 
-from probe_ui.providers.hf.engine import PS_PROMPT
 from probe_ui.providers.hf.loading import (
     NOT_INSTALLED,
     LoadedModel,
@@ -60,5 +59,5 @@ from probe_ui.providers.hf.loading import (
 )
 from probe_ui.providers.hf.provider import MODES, HFLocalProvider
 
-__all__ = ["HFLocalProvider", "LoadedModel", "MODES", "NOT_INSTALLED", "PS_PROMPT", "cached_models", "load_model",
+__all__ = ["HFLocalProvider", "LoadedModel", "MODES", "NOT_INSTALLED", "cached_models", "load_model",
            "resolve_source", "runtime", "unload"]

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from functools import partial
 
 from probe_ui.providers import answer_format
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response, register_provider
 from probe_ui.providers.hf.batching import Job, batch_options
-from probe_ui.providers.hf.engine import run_jobs
 from probe_ui.providers.hf.loading import (
     NOT_INSTALLED,
     LoadedModel,
@@ -79,6 +77,10 @@ class HFLocalProvider(Provider):
         return self._entry
 
     async def generate(self, request: Request) -> Response:
+        import asyncio  # with the engine, not at import: listing the providers needs neither
+
+        from probe_ui.providers.hf.engine import run_jobs
+
         first_load = not self._is_cached()
         # a model in memory is found at once (requests sent together reach the batcher together); a load blocks
         entry = await asyncio.to_thread(self.load) if first_load else self.load()
