@@ -6,8 +6,10 @@ about 4 s of CPU on the 2-core machine (``python -X importtime``), paid before a
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from probe_ui.cli import build_parser
 
@@ -56,3 +58,40 @@ def test_lazy_choices_still_refuse_unknown_names_and_list_the_known_ones(capsys)
             assert exc.code == 0
         shown = " ".join(capsys.readouterr().out.split())
         assert all(name in shown for name in names), shown
+
+
+def imported_by_command(argv: list[str], modules: tuple[str, ...], tmp_path: Path) -> list[str]:
+    """Which of ``modules`` a fresh ``probe-ui ARGV`` has imported when it ends (run in-process in a child, in an
+    empty folder, with no local servers looked for)."""
+    code = ("import json, sys, os, contextlib, io, probe_ui.cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    rc = probe_ui.cli.main({argv!r})\n"
+            f"print(json.dumps([rc, sorted(m for m in {modules!r} if m in sys.modules)]))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROBE_UI_")}
+    env.update(PROBE_UI_DISCOVER="0", HF_HUB_CACHE=str(tmp_path / "hub"))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          env=env)
+    assert done.returncode == 0, done.stderr
+    rc, found = json.loads(done.stdout.strip().splitlines()[-1])
+    assert rc == 0
+    return list(found)
+
+
+def test_the_listing_commands_import_only_what_they_list(tmp_path: Path) -> None:
+    """Issue 48's budgets (benchmarks/cli_startup.py): ``models`` checks each provider and catalogue entry without
+    importing any SDK, the Hub client, the HTTP library or the scoring stack; ``perturbations`` describes every
+    perturbation without NumPy (it computes with it only when it perturbs an image)."""
+    stack = ("openai", "anthropic", "httpx", "huggingface_hub", "pandas", "sqlalchemy", "numpy", "PIL", "torch",
+             "probe_ui.answers")
+    assert imported_by_command(["models"], stack, tmp_path) == []
+    assert imported_by_command(["perturbations"], stack, tmp_path) == ["PIL"]  # its drawing types are declared
+
+
+def test_a_batch_reaches_its_first_request_without_the_scoring_stack() -> None:
+    """The batch runner imports neither pandas (the run's unit of evidence is recorded by the planning thread
+    once the first cells are out) nor the reader (imported there too, before the first answer is back)."""
+    done = subprocess.run([sys.executable, "-c", "import json, sys, probe_ui.runner, probe_ui.cli.batch; print("
+                           "json.dumps(sorted(m for m in ('pandas', 'probe_ui.answers', 'probe_ui.metrics', 'scipy', "
+                           "'numpy') if m in sys.modules)))"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []

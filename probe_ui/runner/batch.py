@@ -23,8 +23,6 @@ from tqdm import tqdm
 
 from probe_ui import prompts
 from probe_ui.items import Variant
-from probe_ui.judge import JUDGE_MODES
-from probe_ui.metrics.units import planned as planned_units
 from probe_ui.presets import Preset
 from probe_ui.providers.base import (
     ModelConfig,
@@ -193,8 +191,11 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         check_temperature(temperature)
     if samples > 1 and (temperature or 0) == 0:
         raise BatchError("several samples at temperature 0 would all be the same answer: set --temperature > 0")
-    if judge_mode not in JUDGE_MODES:
-        raise BatchError(f"unknown judge mode '{judge_mode}'; known: {', '.join(JUDGE_MODES.names())}")
+    if judge:  # the mode matters only with a judge (checked then: the judges import the reader, 0.15 s)
+        from probe_ui.judge import JUDGE_MODES
+
+        if judge_mode not in JUDGE_MODES:
+            raise BatchError(f"unknown judge mode '{judge_mode}'; known: {', '.join(JUDGE_MODES.names())}")
     models = resolve_models(model_specs, extra_models)
     check_answer_format(models, answer_format)
     check_point_conventions(models)
@@ -229,8 +230,9 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         # not known until the plan is made (BatchPlan records it): a batch stopped before that leaves the run
         # incomplete, never "complete" against an earlier, smaller plan
         "planned": None,
-        # the unit of evidence the items count in (probe_ui.metrics.units): what every interval is over
-        "unit": planned_units(it for p in presets for it in p.items),
+        # and "unit", the unit of evidence the items count in (probe_ui.metrics.units), what every interval is
+        # over: recorded by BatchPlan once the first cells are out (it needs pandas, half a second that would
+        # delay the first call); a run asked before keeps its record meanwhile
     }
     # one batch per run and shard at a time (another one stops here, before it writes anything): held until the
     # batch ends, so that two identical batches never ask, and pay for, the same cells twice
@@ -360,7 +362,7 @@ class BatchPlan:
     the variants of a batch's cells are stored before the cells are handed over, since a response row names its
     variant. Item errors are recorded
     as they are found. Counts go into ``result``; the total number of cells (all shards) is recorded in the run's
-    settings once the plan is complete.
+    settings once the plan is complete, and the unit of evidence once the first cells have been handed over.
     """
 
     MAX_BATCH = 256
@@ -376,6 +378,18 @@ class BatchPlan:
         self.files = ImageFiles()
         self.planned_all = 0  # cells of every shard
         self.sdk_ready: set[str] = set()
+        self.unit_recorded = False
+
+    def record_unit(self) -> None:
+        """Record the unit of evidence the run's items count in (:func:`probe_ui.metrics.units.planned`), once, and
+        import the reader: both are done here, while the first cells are being asked, not before them."""
+        if self.unit_recorded:
+            return
+        self.unit_recorded = True
+        from probe_ui import answers  # noqa: F401 - the reader, ready before the first answer comes back
+        from probe_ui.metrics.units import planned
+
+        self.store.merge_run_settings(self.run.id, {"unit": planned(it for p in self.presets for it in p.items)})
 
     def __iter__(self) -> Iterator[Cell]:
         store, run, result = self.store, self.run, self.result
@@ -402,8 +416,10 @@ class BatchPlan:
                         if len(batch) >= size:
                             yield from self._cells(batch, done)
                             size = min(2 * size, self.MAX_BATCH)
+                            self.record_unit()  # after the first cells: they are being asked meanwhile
             yield from self._cells(batch, done)
             store.clear_item_errors(run.id, p.path, loaded - failed)
+        self.record_unit()
         store.merge_run_settings(run.id, {"planned": self.planned_all})
         result.plan_complete = True
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from probe_ui import answers, catalogue, prompts, redact
+from probe_ui import catalogue, prompts, redact
 from probe_ui.items import Variant
 from probe_ui.providers.answer_format import STRUCTURED_MIN_TOKENS
 from probe_ui.providers.base import (
@@ -101,6 +101,8 @@ def score_response(v: Variant, req: Request, resp: Response, model: ModelConfig 
                 "parse_version": None}
     if v.kind == "point" and req.prompt != "free":
         return score_point(v, req, resp.text, model)
+    from probe_ui import answers  # the reader: imported by the planning thread meanwhile (BatchPlan)
+
     kind = "free" if req.prompt == "free" else v.kind
     return answers.cache_row(resp.text, kind, v.labels, v.options, v.answer_label if kind != "free" else None,
                              question=v.question, suggested=v.suggested)

@@ -13,8 +13,6 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from probe_ui import answers
-from probe_ui.judge import JUDGE_MODES, judge_request, needs_judge, parse_judgement
 from probe_ui.providers import create
 from probe_ui.providers.base import (
     GenerationSettings,
@@ -244,13 +242,18 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
         stored = await blocking(store.save_response, row)
         if on_stored is not None:
             on_stored(cell, resp, row, stored)
-        if judge is not None and resp.error is None and needs_judge(judge.mode, cell.variant, sent.prompt,
-                                                                     row["invalid"]):
-            await judge_one(cell, resp)
+        if judge is not None and resp.error is None:
+            from probe_ui.judge import needs_judge  # the reader with it: imported once a judge is asked
+
+            if needs_judge(judge.mode, cell.variant, sent.prompt, row["invalid"]):
+                await judge_one(cell, resp)
         on_result(cell, resp)
 
     async def judge_one(cell: Cell, resp: Response) -> None:
         assert judge is not None
+        from probe_ui import answers
+        from probe_ui.judge import JUDGE_MODES, judge_request, parse_judgement
+
         temperature = JUDGE_MODES.get(judge.mode).temperature
         settings = GenerationSettings(temperature=temperature, max_tokens=256, seed=run.seed,
                                       timeout_s=float(judge.model.generation.get("timeout_s", 120.0)))
