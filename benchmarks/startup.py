@@ -9,7 +9,8 @@ and their goals (issue 15 and issue 14 F7):
    server receiving the first request. Goal: <= 1.0 s (issue 48; issue 15 had 1.5 s).
 2. re-run: wall seconds of the same command once the batch is finished (0 calls). Goal: < 3 s.
 3. full batch: wall seconds of that 200-item batch at concurrency 16 against a 0.5 s server, against the ideal
-   N x L / C. Goal: <= ideal + 3 s.
+   N x L / C. Goal: <= ideal + 3 s. Beside it, the batch's CPU per call (CPU seconds / N; issue 50's goal: <= 3 ms
+   at N=2000, C=64) and the CPU of `batch --dry-run` on the same preset, as a share of the batch's (goal <= 20 %).
 4. 100k items: peak resident memory of `probe-ui batch` on a 100k-item preset (~10 MB of YAML, the same 13 images)
    against the server with no latency. Goal: <= 2 GB.
 
@@ -76,10 +77,11 @@ def write_preset(path: Path, n: int) -> Path:
     return path
 
 
-def batch_rss(python: str, preset: Path, db: Path, env: dict[str, str]) -> tuple[float, float, int, str]:
-    """Run `probe-ui batch` once: (wall seconds, CPU seconds, peak resident bytes, stdout), the last two from the
-    kernel's accounting of that process."""
-    args = [python, "-m", "probe_ui", "batch", str(preset), "-m", "loop", "--db", str(db), "--no-progress"]
+def batch_rss(python: str, preset: Path, db: Path, env: dict[str, str], *extra: str
+              ) -> tuple[float, float, int, str]:
+    """Run `probe-ui batch` once (with ``extra`` arguments, e.g. ``--dry-run``): (wall seconds, CPU seconds, peak
+    resident bytes, stdout), the last two from the kernel's accounting of that process."""
+    args = [python, "-m", "probe_ui", "batch", str(preset), "-m", "loop", "--db", str(db), "--no-progress", *extra]
     t0 = time.monotonic()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(args, stdout=out, stderr=err, env=env, cwd=db.parent)
@@ -105,7 +107,7 @@ def startup_figures(args: argparse.Namespace, server: CountingServer, work: Path
     server.latency_s = args.latency
     loop_backend(work / "backends", server, args.concurrency)
     preset = write_preset(work / f"bench{args.items}.yaml", args.items)
-    firsts, walls, reruns = [], [], []
+    firsts, walls, reruns, cpus, dry = [], [], [], [], []
     warm = work / "warm" / "probe-ui.db"  # one batch first: the modules compiled to bytecode, as once installed
     warm.parent.mkdir()
     batch_rss(args.python, write_preset(work / "warm.yaml", 2), warm, env)
@@ -119,13 +121,16 @@ def startup_figures(args: argparse.Namespace, server: CountingServer, work: Path
             raise SystemExit(f"expected {args.items} requests, the server got {server.count}: {out}")
         firsts.append(server.first_at - t0)
         walls.append(wall)
+        cpus.append(cpu)
         server.restart_count()
         rerun, rerun_cpu, _, out = batch_rss(args.python, preset, db, env)
         if server.count:
             raise SystemExit(f"the re-run asked {server.count} questions again: {out}")
         reruns.append(rerun)
+        _, dry_cpu, _, _ = batch_rss(args.python, preset, work / f"run{r}" / "plan.db", env, "--dry-run")
+        dry.append(dry_cpu)
         print(f"run {r + 1}: first request {firsts[-1]:.2f} s, full batch {wall:.2f} s (CPU {cpu:.2f} s), "
-              f"re-run {rerun:.2f} s (CPU {rerun_cpu:.2f} s)")
+              f"re-run {rerun:.2f} s (CPU {rerun_cpu:.2f} s), --dry-run CPU {dry_cpu:.2f} s")
     first, full, again = (statistics.median(x) for x in (firsts, walls, reruns))
     print(f"\n{args.items} items (13 images), concurrency {args.concurrency}, {args.latency} s per answer; "
           f"median of {args.repeat}:")
@@ -135,6 +140,14 @@ def startup_figures(args: argparse.Namespace, server: CountingServer, work: Path
         ok = value <= goal
         missed += [] if ok else [label]
         print(f"  {label:<34} {value:6.2f} s   goal <= {goal:.2f} s   {'ok' if ok else 'MISSED'}")
+    batch_cpu, plan_cpu = statistics.median(cpus), statistics.median(dry)
+    per_call = 1000 * batch_cpu / args.items
+    print(f"  {'CPU per call (batch CPU / N)':<34} {per_call:6.2f} ms  (issue 50: <= 3 ms at N=2000, C=64)")
+    share = plan_cpu / batch_cpu
+    ok = share <= 0.2
+    missed += [] if ok else ["--dry-run CPU"]
+    print(f"  {'--dry-run CPU, share of the batch':<34} {plan_cpu:6.2f} s   {100 * share:.0f} % of {batch_cpu:.2f} s   "
+          f"goal <= 20 %   {'ok' if ok else 'MISSED'}")
     return missed
 
 
@@ -168,7 +181,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp, CountingServer() as server:
         work = Path(tmp)
         (work / "backends").mkdir()
-        env = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PROBE_UI_BACKENDS": str(work / "backends"), "PROBE_UI_DISCOVER": "0",
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env |= {"PROBE_UI_BACKENDS": str(work / "backends"), "PROBE_UI_DISCOVER": "0",
                "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost"}
         missed = startup_figures(args, server, work, env) if args.repeat else []
         missed += memory_figure(args, server, work, env) if args.big else []

@@ -205,3 +205,29 @@ def test_dry_run_prices_a_local_server_under_a_hosted_entry_at_nothing(
     code, out, err = run_cli(capsys, "batch", preset, "-m", "hosted", "--db", str(tmp_path / "s.db"), "--dry-run")
     assert code == 0, err
     assert "  hosted: 3 calls," in out and out.count("$0.0000") == 1, out
+
+
+def test_a_dry_run_loads_each_image_file_once_however_many_items_name_it(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 50: the plan of 2,000 items on 13 images decoded and PNG-encoded 2,000 images (three times the CPU of
+    the batch it planned); it loads each file once, as the batch does, and still counts every call."""
+    import probe_ui.suites as suites
+    from tests.helpers import choice_item, write_png, write_preset
+
+    for name in ("a.png", "b.png"):
+        write_png(tmp_path / name, seed=len(name) + ord(name[0]))
+    preset = write_preset(tmp_path / "p.yaml", [choice_item(i, "ab"[i % 2] + ".png") for i in range(30)])
+    loads: list[str] = []
+    real = suites._load
+
+    def counted(path: Path, **options: Any) -> Any:
+        loads.append(path.name)
+        return real(path, **options)
+
+    monkeypatch.setattr(suites, "_load", counted)
+    code, out, err = run_cli(capsys, "batch", str(preset), "-m", "baseline/first", "--dry-run", "--db",
+                             str(tmp_path / "s.db"))
+    assert code == 0, err
+    assert sorted(loads) == ["a.png", "b.png"]
+    assert "  baseline/first: 30 calls," in out, out
