@@ -3,7 +3,7 @@ against a baseline run, robustness curves against a baseline's, and the variants
 
 Pure functions of scored-answer tables (:func:`probe_ui.scoring.scored_answers`), so the report, the app and the
 tests compute the same differences. A difference of accuracies comes with Newcombe's interval
-(:func:`probe_ui.stats.newcombe_interval`, independent samples; see :data:`probe_ui.report.CI_METHOD`).
+(:func:`probe_ui.stats.newcombe_interval`, independent samples; see :data:`probe_ui.report.common.CI_METHOD`).
 """
 
 from __future__ import annotations
