@@ -149,6 +149,15 @@ whose own clause says the other ("No, there is a fracture line through ..." to "
 fully expanded, no pleural line." to "Is there a pneumothorax?") is "ambiguous", and so is a declared yes after a body
 of normal findings to "... any abnormality?".
 
+Also (issue 46, held-out batch 14): a table or checklist that marks one answer ("| B. Pneumothorax | ✓ |" beside ✗ on
+the others, "- [x] C. Hemangioma", "[ ] Yes / [x] No") gives it ("marked", after the declarations); options that
+are ranges of a measure ("Under 1 cm", "1 to 3 cm", "Over 3 cm") are named by a value inside one ("A 25 mm cyst.",
+"option_value"; not a value on an edge, a bound or two values); a reply laid out as "Q: ...?" and "A: ..." answers
+after its "A:", which is not option A; someone else's answer reported with a verb ("The radiologist chose
+hemangioma.") is no answer of the reply's own; a "no" that at once concedes a degree ("No, perhaps slightly.")
+hedges; a decline's one guess after "maybe" ("The image is too blurry to tell, maybe red.") is its guess; "dont",
+"isnt" are "don't", "isn't".
+
 Nothing read → "none" (invalid).
 
 Letters outside the item's labels are never returned (an "E" for an A-D item is ignored; if nothing else
@@ -180,6 +189,7 @@ from probe_ui.reading.letters import (
     pair_conflict,
     tail_letter,
 )
+from probe_ui.reading.marks import marked_label
 from probe_ui.reading.options import (
     head_option,
     keyword_option,
@@ -189,6 +199,7 @@ from probe_ui.reading.options import (
     option_keywords,
     option_mentions,
     options_in_words,
+    value_option,
     yes_no_options,
 )
 from probe_ui.reading.presence import (
@@ -223,6 +234,7 @@ from probe_ui.reading.weighing import (
 )
 from probe_ui.reading.words import (
     AFFIRMING_OPENING,
+    conceded_degree,
     label_words,
     leading_word,
     restated_answer,
@@ -271,7 +283,7 @@ _WORD_MENTIONS = frozenset({"label_word", "presence", "question_subject", "negat
 # readings from where a word occurs rather than from a declaration: checked against the reply in English and
 # canonical terms (:func:`extract`)
 _BY_MENTION = frozenset({"label_word", "leading", "presence", "question_subject", "option_text_contained",
-                         "option_keyword", "option_words", "negated_option", "restated"})
+                         "option_keyword", "option_words", "negated_option", "restated", "option_value"})
 
 
 def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (), *,
@@ -434,6 +446,10 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
 
     if decl.kind == "na":
         return None, "not_applicable"  # "Answer: N/A": declared non-answer, whatever words follow ("no image ...")
+    # a table or checklist that marks one answer ("| B. Pneumothorax | ✓ |" beside ✗ on the others, "[x] No")
+    lab = marked_label(clean, item)
+    if lab is not None:
+        return lab, "marked"
     if kind == "choice":
         return _read_choice(clean, item, decl, out_of_range, refusal, suggested)
     found, how = _read_words(clean, item, refusal)
@@ -561,6 +577,11 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
             return mention(pair[found], how)
         if how == "ambiguous":
             return None, how
+    # options that are ranges of a measure: the one the reply's value falls in ("the cyst measures about 2 cm" for
+    # "1 to 3 cm")
+    lab = value_option(masked, item)
+    if lab is not None:
+        return mention(lab, "option_value")
     return None, "out_of_range" if out_of_range else "none"
 
 
@@ -670,6 +691,8 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     if lab is not None:
         return lab, "final_verdict"
     lab = leading_word(text, item)
+    if lab is not None and conceded_degree(text, item):
+        return None, "ambiguous"  # "not really, maybe a little": no, then some
     if lab is not None:
         restated = restated_answer(text, item)
         if restated is not None and restated[0] != lab and not entertained:
@@ -682,6 +705,12 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
             return None, "ambiguous"  # "Yes, lung fully expanded, no pleural line." to "Is there a pneumothorax?"
         return mention(lab, "leading")
     words = label_words(mask_spans(text, question_sentences(text)), item)
+    if not words and refusal:
+        # batch 14: "the picture is too dark to tell for sure, maybe blue": a decline that still guesses one answer
+        # gives it (a refusal's reading is never sure), as "...; my best guess is blue." does
+        guessed = label_words(mask_spans(text, question_sentences(text)), item, guesses=True)
+        if len(guessed) == 1 and not lexicon.generic_statement(text):
+            return mention(guessed[0], "label_word")
     if len(words) == 1:
         if lexicon.generic_statement(text):
             return None, "none"  # "Correctly identifying the orientation requires the anatomical landmarks."

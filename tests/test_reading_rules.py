@@ -1357,3 +1357,146 @@ def test_after_rejecting_the_suggested_answer_with_a_colon_the_reply_gives_its_o
 ])
 def test_batch_12_synonyms(reply: str, options: tuple[str, ...], choice: str) -> None:
     assert extract(reply, "choice", ("A", "B", "C")[:len(options)], options).choice == choice
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Issue 46, the shapes held-out batch 14 showed (fixed by shape; the replies below are not the corpus's own)
+# ------------------------------------------------------------------------------------------------------------------
+
+SIZES = ("Under 1 cm", "Not a suitable question for the image", "1 to 3 cm", "Over 3 cm")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("A 25 mm cyst.", "C"),
+    ("it is roughly 1.8 cm across", "C"),
+    ("The lesion measures 6 mm.", "A"),
+    ("About 4.5 cm.", "D"),
+    ("about 3 cm", None),  # on an edge, said approximately: either side
+    ("2-3 cm", None),  # a range of its own
+    ("less than 2 cm", None),  # a bound, not a value
+    ("The cyst is 2 cm and the kidney 11 cm.", None),  # two values
+])
+def test_a_value_inside_one_options_range_names_it(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, SIZES, question="How large is the renal cyst?")
+    assert a.choice == choice
+    if choice is not None:
+        assert (a.method, a.sure) == ("option_value", True)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    ("| Option | Verdict |\n|---|---|\n| A. Pneumothorax | ✗ |\n| B. Pleural effusion | ✓ |\n| C. Pneumonia | ✗ |"
+     "\n| D. Atelectasis | ✗ |", "choice", ABCD, DX, "B"),
+    ("- [ ] A. Pneumothorax\n- [ ] B. Pleural effusion\n- [ ] C. Pneumonia\n- [x] D. Atelectasis", "choice", ABCD, DX,
+     "D"),
+    ("[x] Yes\n[ ] No", "yesno", YN, (), "yes"),
+    ("☐ red\n☑ green\n☐ blue", "label", DOTS, DOTS, "green"),
+    # two ticked, none ticked: no single answer
+    ("- [x] A. Pneumothorax\n- [x] B. Pleural effusion\n- [ ] C. Pneumonia", "choice", ABCD, DX, None),
+    ("[ ] Yes\n[ ] No", "yesno", YN, (), None),
+    # a letter ticked beside another option's text contradicts itself
+    ("- [ ] A. Pneumothorax\n- [x] B. Pneumonia\n- [ ] C. Atelectasis", "choice", ABCD, DX, None),
+])
+def test_a_table_or_checklist_that_marks_one_answer(reply: str, kind: str, labels: tuple[str, ...],
+                                                    options: tuple[str, ...], choice: str | None) -> None:
+    a = extract(reply, kind, labels, options)
+    assert a.choice == choice
+    assert (a.method == "marked") == (choice is not None)
+    assert a.sure == (choice is not None)
+
+
+def test_a_question_and_answer_layout_answers_after_its_a() -> None:
+    options = ("The left kidney", "The right kidney")
+    q = "Which kidney is dilated?"
+    a = extract("Q: Which kidney is dilated?\nA: The left one - the left kidney.", "choice", ("A", "B"), options,
+                question=q)
+    assert (a.choice, a.sure) == ("A", True)
+    assert extract("Q: Which kidney is dilated?\nA: The right kidney.", "choice", ("A", "B"), options,
+                   question=q).choice == "B"
+    # without a "Q:" line, "A:" is the letter
+    assert extract("A: The left kidney.", "choice", ("A", "B"), options, question=q).choice == "A"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("The radiologist chose hemangioma.", None),
+    ("The physician answered B.", None),
+    ("The physician answered pleural effusion, but the lung edge is visible: pneumothorax.", "A"),
+    ("The physician answered pleural effusion, and I agree.", "B"),
+])
+def test_someone_elses_answer_reported_with_a_verb_is_not_the_replys(reply: str, choice: str | None) -> None:
+    options = ("Pneumothorax", "Pleural effusion", "Hemangioma", "Atelectasis")
+    a = extract(reply, "choice", ABCD, options, suggested="B")
+    assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("No, perhaps slightly.", None),
+    ("not really, maybe a bit", None),
+    ("No - maybe mildly.", None),
+    ("Not really.", "no"),
+    ("No, it is normal in size.", "no"),
+    ("Yes, maybe a little.", "yes"),  # a hedged yes still says yes
+])
+def test_a_no_that_concedes_a_degree_at_once_hedges(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question="Is the heart enlarged?").choice == choice
+
+
+def test_a_declines_one_guess_after_maybe_is_its_guess() -> None:
+    a = extract("The image is too blurry to be sure, maybe red.", "label", DOTS, DOTS)
+    assert (a.choice, a.refusal, a.sure) == ("red", True, False)
+    assert extract("Not green, maybe red.", "label", DOTS, DOTS).choice is None  # no decline: a hedge
+
+
+@pytest.mark.parametrize("reply", [
+    "Age isn't something I should guess from an X-ray, so I'll leave this one unanswered.",
+    "The noise on this scan makes it impossible for me to tell the phase.",
+    "画像が見えません。",
+    "이미지를 볼 수 없습니다.",
+    "I can only see part of the spleen on this image, which makes a measurement unreliable; if pressed, no.",
+])
+def test_the_declines_batch_14_showed_are_refusals(reply: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the spleen enlarged?")
+    assert a.refusal and not a.sure
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    ("Igen.", "yesno", YN, (), "yes"),  # Hungarian
+    ("Nem, nincs törés.", "yesno", YN, (), "no"),
+    ("Da, este o radiografie.", "yesno", YN, (), "yes"),  # Romanian
+    ("Kyllä.", "yesno", YN, (), "yes"),  # Finnish
+    ("Ei.", "yesno", YN, (), "no"),
+    ("نعم، يوجد انصباب.", "yesno", YN, (), "yes"),  # Arabic
+    ("الإجابة الصحيحة هي B", "choice", ABCD, DX, "B"),
+    ("ไม่ใช่ครับ", "yesno", YN, (), "no"),  # Thai
+    ("Imaginea este răsturnată.", "label", ORIENT, ORIENT, "upside down"),  # Romanian
+    ("Kép fejjel lefelé.", "label", ORIENT, ORIENT, "upside down"),  # Hungarian
+    ("Người bệnh là nam giới.", "label", ("male", "female"), ("male", "female"), "male"),  # Vietnamese
+    ("여성입니다.", "label", ("male", "female"), ("male", "female"), "female"),  # Korean
+    ("양성입니다.", "choice", ("A", "B"), ("Benign", "Malignant"), "A"),
+])
+def test_the_answer_words_of_batch_14s_languages(reply: str, kind: str, labels: tuple[str, ...],
+                                                 options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, kind, labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("A stone impacted at the left VUJ.", "A"),
+    ("PUJ calculus with hydronephrosis.", "A"),
+    ("Stones in the gallbladder.", None),  # not the urinary tract
+])
+def test_a_stone_placed_in_the_urinary_tract_is_urolithiasis(reply: str, choice: str | None) -> None:
+    options = ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement")
+    assert extract(reply, "choice", ABCD, options).choice == choice
+
+
+def test_hodgkins_disease_is_a_lymphoma() -> None:
+    options = ("Sarcoidosis", "Lymphoma", "Tuberculosis")
+    assert extract("Morbus Hodgkin.", "choice", ("A", "B", "C"), options).choice == "B"
+    two = ("Hodgkin lymphoma", "Non-Hodgkin lymphoma")
+    assert extract("Hodgkin's disease.", "choice", ("A", "B"), two).choice == "A"
+    assert extract("Non-Hodgkin lymphoma.", "choice", ("A", "B"), two).choice == "B"
+
+
+def test_a_contraction_without_its_apostrophe() -> None:
+    q = "Is a pleural effusion present? (please answer yes/no)"
+    assert extract("i dont see one", "yesno", YN, (), question=q).choice == "no"
+    assert extract("i dont know", "yesno", YN, (), question=q).refusal

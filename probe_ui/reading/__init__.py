@@ -28,6 +28,7 @@ The rules themselves, one module per job, applied by :mod:`probe_ui.answers` in 
 - :mod:`~probe_ui.reading.structured`: replies written to the answer schema (``{"answer": "B"}``), read as
   they stand;
 - :mod:`~probe_ui.reading.boxed`: rule 2, ``\\boxed{X}`` and backticks;
+- :mod:`~probe_ui.reading.marks`: a table or checklist that marks one answer (✓ beside one option, one box ticked);
 - :mod:`~probe_ui.reading.letters`: option letters (lone, opening, closing) and letters whose text names another
   option;
 - :mod:`~probe_ui.reading.options`: options named by their text, a word of their own, or their concepts;

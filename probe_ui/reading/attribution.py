@@ -56,6 +56,17 @@ _ATTRIBUTED_MENTION = re.compile(
 )
 
 
+# someone else's answer reported with a verb: "The physician answered focal nodular hyperplasia." (batch 14), "the
+# doctor chose B, but ...": the clause up to a comma or a turn ("but", "however") is theirs
+_ATTRIBUTED_VERB = re.compile(
+    r"(?i)\b(?:physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee)s?\s+"
+    r"(?:has\s+|had\s+)?(?:answered|chose|chosen|selected|picked|suggested|proposed|said|went\s+with|opted\s+for|"
+    r"diagnosed|called\s+(?:it|this)|answers|chooses|selects|picks|suggests|proposes|says|thinks|thought|"
+    r"believes|believed)\b[^.;!?\n,]{0,120}"
+)
+_TURN = re.compile(r"(?i)\b(?:but|however|whereas|while|although|though|which|yet)\b")
+
+
 # a rejection of someone else's answer, then a colon: what follows is the reply's own
 _JUDGED_THEN = re.compile(r"(?i)\b(?:not\s+(?:\w+\s+){0,2}?(?:right|correct|accurate)|wrong|incorrect|mistaken)\b"
                           r"[^:]{0,30}?:")
@@ -67,15 +78,20 @@ def attributed_mentions(text: str) -> list[tuple[int, int]]:
                      text):
         return []
     spans = []
-    for m in _ATTRIBUTED_MENTION.finditer(text):
-        start = max((x.end() for x in SENTENCE_END.finditer(text, max(0, m.start() - 120), m.start())), default=0)
-        stop = SENTENCE_END.search(text, m.end())
+    found = [m.span() for m in _ATTRIBUTED_MENTION.finditer(text)]
+    for v in _ATTRIBUTED_VERB.finditer(text):
+        if not any(a <= v.start() < b for a, b in found):
+            turn = _TURN.search(text, v.start(), v.end())
+            found.append((v.start(), turn.start() if turn is not None else v.end()))
+    for m_start, m_end in found:
+        start = max((x.end() for x in SENTENCE_END.finditer(text, max(0, m_start - 120), m_start)), default=0)
+        stop = SENTENCE_END.search(text, m_end)
         end = stop.start() if stop else len(text)
         if (evaluation(text[start:end]) or next_verdict(text, end)) != "endorse":
-            judged = _JUDGED_THEN.search(text, m.start(), m.end())
+            judged = _JUDGED_THEN.search(text, m_start, m_end)
             # batch 12: "The physician's answer (adhesions) is not right here: ... gallstone ileus, C.": what follows
             # the judgement's colon is the reply's own answer
-            spans.append((m.start(), judged.end() - 1) if judged else m.span())
+            spans.append((m_start, judged.end() - 1) if judged else (m_start, m_end))
     return spans
 
 

@@ -27,7 +27,17 @@ def clean_reply(text: str) -> str:
     t = re.sub(r"(?m)^[ \t]*#{1,6}[ \t]*", "", t)  # headings
     for pat, repl in _PRIMED:
         t = pat.sub(repl, t)
+    if _QUESTION_LINE.match(t) and not _OPTION_B_LINE.search(t):
+        # batch 14: a reply laid out as question and answer ("Q: Which kidney ...?\nA: The right kidney."): its "A:"
+        # opens the answer, it is not option A (unless a "B:" line follows: the options echoed)
+        t = _ANSWER_LINE.sub(r"\1Answer:", t)
     return t
+
+
+# a reply that opens with a "Q:" line, and the "A:" line that answers it
+_QUESTION_LINE = re.compile(r"[ \t>]*Q[ \t]*:[^\n]*\?[ \t]*\n")
+_ANSWER_LINE = re.compile(r"(?m)^([ \t>]*)A[ \t]*:(?=[ \t]*\S)")
+_OPTION_B_LINE = re.compile(r"(?m)^[ \t>\-*]*\(?B[ \t]*[:.)]")
 
 
 # MediConfusion's own prompt ends in '#answer: ("' (formats/mediconfusion/answering.json, prompts.mc.default), so a

@@ -55,7 +55,9 @@ _DECL_FOREIGN = re.compile(
     # "Η σωστή απάντηση είναι η C", Hindi "सही उत्तर: C"
     r"|\bjawaban(?:nya)?(?:\s+yang\s+benar)?(?:\s+adalah)?\b\s*:?|\b(?:rätt\s+)?svar(?:et)?(?:\s+är)?\b\s*:?"
     r"|\b(?:správná\s+)?odpověď(?:\s+je)?\b\s*:?|(?:η\s+)?(?:σωστή\s+)?απάντηση(?:\s+είναι)?(?:\s+η)?\s*:?"
-    r"|(?:सही\s+)?उत्तर\s*(?:है)?\s*:?",
+    r"|(?:सही\s+)?उत्तर\s*(?:है)?\s*:?"
+    # batch 14: Arabic "الإجابة: C", "الإجابة الصحيحة هي C"
+    r"|(?:ال)?(?:إجابة|اجابة|جواب)(?:\s+(?:ال)?صحيح[ةه]?)?(?:\s+(?:هي|هو))?\s*:?",
     re.IGNORECASE,
 )
 _DECL_POSTFIX = re.compile(
@@ -98,7 +100,9 @@ _CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav")
 _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选", "antwoord", "cevap", "yanıt",
                   "ответ", "答え", "正解", "답", "odpowied", "đáp",
                   # batch 13
-                  "jawaban", "svar", "odpověď", "απάντηση", "उत्तर")
+                  "jawaban", "svar", "odpověď", "απάντηση", "उत्तर",
+                  # batch 14
+                  "إجابة", "اجابة", "جواب")
 _JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
 # a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"

@@ -32,14 +32,23 @@ TOKEN = re.compile(r"[^\W\d_]+")
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
                          "\u00a0": " ", "\uff1a": ":", "\uff08": "(", "\uff09": ")", "\u3002": ".", "\u3001": ",",
-                         "\u300c": '"', "\u300d": '"'})
+                         "\u300c": '"', "\u300d": '"',
+                         # batch 14: Arabic comma, semicolon and question mark
+                         "\u060c": ",", "\u061b": ";", "\u061f": "?"})
 
 
 def fold_quotes(text: str) -> str:
     """Typographic quotes and dashes to ASCII, and NFKC (full-width "\uff21" and "\uff08B\uff09" read as "A",
-    "(B)"; Chinese punctuation "\uff0c" "\u3002" as "," ".")."""
+    "(B)"; Chinese punctuation "\uff0c" "\u3002" as "," "."); a negative contraction written without its apostrophe
+    ("i dont see any", "it isnt") with it."""
     t = text.translate(_QUOTES)
-    return unicodedata.normalize("NFKC", t) if not t.isascii() else t
+    t = unicodedata.normalize("NFKC", t) if not t.isascii() else t
+    return _BARE_CONTRACTION.sub(r"\1n't", t) if "nt" in t else t
+
+
+# batch 14: a negative contraction written without its apostrophe ("dont", "isnt", "doesnt"; not "cant" or "wont",
+# which are words of their own)
+_BARE_CONTRACTION = re.compile(r"(?i)\b(do|does|did|is|are|was|were|has|have|had|could|would|should)nt\b")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -277,7 +286,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 12: Vietnamese, Polish
             "có", "vâng", "tak",
             # batch 13: Indonesian, Swedish ("ja" above), Czech, Greek, Hindi
-            "ya", "ano", "ναι", "हाँ", "हां"),
+            "ya", "ano", "ναι", "हाँ", "हां",
+            # batch 14: Hungarian, Romanian, Finnish, Arabic, Thai
+            "igen", "da", "kyllä", "نعم", "ใช่", "ใช่ครับ", "ใช่ค่ะ"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -285,7 +296,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 12: Vietnamese, Polish
            "không", "nie",
            # batch 13: Indonesian, Swedish, Czech, Greek, Hindi
-           "tidak", "bukan", "nej", "ne", "όχι", "οχι", "नहीं", "नही"),
+           "tidak", "bukan", "nej", "ne", "όχι", "οχι", "नहीं", "नही",
+           # batch 14: Hungarian, Romanian, Finnish, Arabic, Thai
+           "nem", "nu", "ei", "لا", "ไม่", "ไม่ใช่", "ไม่ใช่ครับ", "ไม่ใช่ค่ะ", "ไม่ครับ", "ไม่ค่ะ"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -303,7 +316,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                     # batch 12: Vietnamese, Polish
                     "lộn ngược", "do góry nogami", "odwrócony", "odwrócone",
                     # batch 13: Swedish, Czech, Indonesian, Greek, Hindi
-                    "upp och ner", "uppochner", "vzhůru nohama", "terbalik", "ανάποδα", "उल्टा", "उलटा"),
+                    "upp och ner", "uppochner", "vzhůru nohama", "terbalik", "ανάποδα", "उल्टा", "उलटा",
+                    # batch 14: Romanian, Hungarian, Finnish
+                    "cu susul în jos", "cu susul in jos", "răsturnat", "răsturnată", "fejjel lefelé", "ylösalaisin"),
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
@@ -312,12 +327,20 @@ WORDS: dict[str, tuple[str, ...]] = {
     "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左"),
     "right": ("derecho", "derecha", "droit", "droite", "rechts", "rechte", "rechten", "destro", "destra", "右侧",
               "右"),
-    "male": ("masculino", "masculin", "männlich", "男性"),
-    "female": ("femenino", "féminin", "weiblich", "女性"),
+    "male": ("masculino", "masculin", "männlich", "男性",
+             # batch 14: Vietnamese, Korean
+             "nam giới", "đàn ông", "là nam", "남성", "남자"),
+    "female": ("femenino", "féminin", "weiblich", "女性",
+               # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
+               "nữ", "nữ giới", "phụ nữ", "여성", "여자"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
-    "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性"),
-    "malignant": ("maligno", "maligna", "malin", "maligne", "bösartig", "恶性"),
+    "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
+               # batch 14: Korean, Vietnamese
+               "양성", "lành tính"),
+    "malignant": ("maligno", "maligna", "malin", "maligne", "bösartig", "恶性",
+                  # batch 14: Korean ("악성입니다."), Japanese, Vietnamese
+                  "악성", "悪性", "ác tính"),
     "MRI": ("resonancia magnética", "resonancia", "irm", "mrt", "磁共振", "核磁共振", "核磁"),
     "CT": ("tc", "tac", "tomografía computarizada", "tomodensitométrie", "计算机断层"),
     "X-ray": ("radiografía", "radiographie", "röntgen", "röntgenbild", "x光", "x线", "x射线", "平片"),
@@ -333,7 +356,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     "answer": ("respuesta", "réponse", "antwort", "答案", "resposta", "antwoord", "cevap", "yanıt", "ответ", "答え",
                "정답", "odpowiedź", "đáp án",
                # batch 13: Indonesian, Swedish, Czech, Greek, Hindi
-               "jawaban", "svar", "svaret", "odpověď", "απάντηση", "उत्तर"),
+               "jawaban", "svar", "svaret", "odpověď", "απάντηση", "उत्तर",
+               # batch 14: Arabic
+               "الإجابة", "الجواب"),
     "no": ("没有",),
     "is": ("ist", "est", "es", "lautet", "是"),
 }

@@ -30,6 +30,10 @@ READ: dict[str, str] = {
     "option_words": "the reply names one option in its own words: another form of the option's words, an "
                     "abbreviation of them, a lay word or the parts of a compound term (\"Broken kneecap.\" for "
                     "patellar fracture, \"IIH\", \"a stone in the bile duct\" for choledocholithiasis)",
+    "option_value": "the options are ranges of a measure and the reply gives a value inside one of them (\"the cyst "
+                    "measures about 2 cm\" for \"1 to 3 cm\")",
+    "marked": "the reply marks one answer in a table or checklist (a ✓ beside one option and ✗ beside the others, "
+              "one box ticked: \"[x] No\")",
     "escape_option": "the reply says in its own words what an escape option says (\"None of these fit\" for "
                      "\"None of the above\")",
     "negated_option": "of two answers, the reply rules one out (\"Not stable.\", \"Not inverted.\")",

@@ -198,3 +198,73 @@ def options_in_words(text: str, item: Item) -> overlap.Overlap:
                overlap.content_words(lexicon.escape_remainder(opt))}  # "Neither hip" is read here, too
     return overlap.option_overlap(text, [(o, lb) for o, lb in item.option_map if lb not in escapes], is_negated,
                                   item.question)
+
+
+# batch 14: options that are ranges of a measure ("Under 1 cm", "1 to 3 cm", "Over 3 cm") and a reply that gives the
+# value itself ("the cyst measures about 2 cm")
+_UNITS = {"mm": ("cm", 0.1), "cm": ("cm", 1.0), "ml": ("ml", 1.0), "cc": ("ml", 1.0), "%": ("%", 1.0)}
+_NUMBER = r"(\d+(?:[.,]\d+)?)"
+_UNIT = r"[ \t]*(mm|cm|ml|cc|%)(?![\w])"
+_BELOW = re.compile(r"(?:under|less\s+than|below|smaller\s+than|<)[ \t]*" + _NUMBER + _UNIT)
+_ABOVE = re.compile(r"(?:over|more\s+than|above|greater\s+than|larger\s+than|>)[ \t]*" + _NUMBER + _UNIT)
+_BETWEEN = re.compile(r"(?:between[ \t]+)?" + _NUMBER + r"(?:" + _UNIT + r")?[ \t]*(?:to|-|\u2013|and)[ \t]*" + _NUMBER
+                      + _UNIT)
+# a value the reply gives, with the words that may qualify it
+_VALUE = re.compile(r"(?i)(?<![\w.,])(?P<q>(?:(?:about|approximately|approx\.?|around|roughly|nearly|almost|~|"
+                    r"\u2248|just|under|over|less\s+than|more\s+than|up\s+to|at\s+least|below|above|<|>)[ \t]*)*)"
+                    + _NUMBER + _UNIT)
+_APPROXIMATE = re.compile(r"(?i)about|approx|around|roughly|nearly|almost|~|\u2248")
+
+
+def _number(s: str) -> float:
+    return float(s.replace(",", "."))
+
+
+def _option_range(opt: str) -> tuple[str, float, float] | None:
+    """An option that is a range of a measure, as (unit, low, high) in the unit's base (cm, ml, %), or None."""
+    t = opt.strip()
+    for pat, kind in ((_BELOW, "below"), (_ABOVE, "above"), (_BETWEEN, "between")):
+        m = pat.fullmatch(t)
+        if m is None:
+            continue
+        if kind == "between":
+            unit, scale = _UNITS[m.group(4)]
+            if m.group(2) and _UNITS[m.group(2)][0] != unit:
+                return None
+            low = _number(m.group(1)) * (_UNITS[m.group(2)][1] if m.group(2) else scale)
+            return unit, low, _number(m.group(3)) * scale
+        unit, scale = _UNITS[m.group(2)]
+        value = _number(m.group(1)) * scale
+        return (unit, float("-inf"), value) if kind == "below" else (unit, value, float("inf"))
+    return None
+
+
+def value_option(text: str, item: Item) -> str | None:
+    """Choice items whose options are ranges of one measure ("Under 1 cm", "1 to 3 cm", "Over 3 cm"; escape options
+    aside): the option a short reply's one value falls in ("the cyst measures about 2 cm" is "1 to 3 cm"). Not when
+    the reply gives several values or a bound ("less than 2 cm"), nor for a value on a range's edge (or, said
+    approximately, within a tenth of it)."""
+    ranges: list[tuple[str, float, float, str]] = []
+    for opt, lab in item.option_map:
+        if lexicon.escape_kind_of_option(opt):
+            continue
+        r = _option_range(opt)
+        if r is None:
+            return None
+        ranges.append((*r, lab))
+    if len(ranges) < 2 or len({u for u, _, _, _ in ranges}) != 1 or len(WORD.findall(text)) > 30:
+        return None
+    values = [m for m in _VALUE.finditer(text) if _UNITS[m.group(3).lower()][0] == ranges[0][0]]
+    if len(values) != 1 or len(_VALUE.findall(text)) != 1:
+        return None
+    m = values[0]
+    qualifier = m.group("q").lower()
+    if re.search(r"under|over|less|more|up\s+to|at\s+least|below|above|<|>|just", qualifier):
+        return None  # a bound, not a value
+    value = _number(m.group(2)) * _UNITS[m.group(3).lower()][1]
+    margin = 0.1 * value if _APPROXIMATE.search(qualifier) else 0.0
+    edges = {x for _, low, high, _ in ranges for x in (low, high) if abs(x) != float("inf")}
+    if any(abs(value - x) <= margin or value == x for x in edges):
+        return None
+    hits = [lab for _, low, high, lab in ranges if low < value < high]
+    return hits[0] if len(hits) == 1 else None

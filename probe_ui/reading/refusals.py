@@ -55,8 +55,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"gauged|graded|decided|characteri[sz]ed|told|said)\b",
      "This cannot be determined without the prior study."),
     ("impossible-to-tell",
-     r"\b(?:not\s+|im)possible\s+to\s+(?:\w+\s+){0,2}?(?:tell|determine|say|answer|assess|know|identify|judge|"
-     r"measure|evaluate|estimate|see|diagnose|confirm|exclude|rule\s+out|comment)\b",
+     # batch 14: "... make it impossible for me to judge the contrast phase"
+     r"\b(?:not\s+|im)possible\s+(?:for\s+(?:me|us|anyone)\s+)?to\s+(?:\w+\s+){0,2}?(?:tell|determine|say|answer|"
+     r"assess|know|identify|judge|measure|evaluate|estimate|see|diagnose|confirm|exclude|rule\s+out|comment)\b",
      "It is not possible to tell from the image."),
     ("not-enough-information",
      r"\b(?:not\s+enough|insufficient|inadequate)\s+(?:\w+\s+)?(?:information|detail|context|data|evidence|"
@@ -140,7 +141,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
                 r"weigh\s+in|comment|judge|opine)\b"
                 r"|\bi\s+(?:won't|will\s+not|wouldn't|would\s+not)\s+(?:even\s+)?(?:guess|speculate|venture)\b"
-                # batch 13: "so I won't answer this one"
+                # batch 13: "so I won't answer this one"; batch 14: "so I'll leave this one unanswered"
+                r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|"
+                r"the\s+question)(?:\s+one)?\s+(?:unanswered|open|blank)\b"
                 r"|\bi\s+(?:won't|will\s+not)\s+answer\s+(?:this|that|it)\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+in\s+a\s+position\s+to\b"
                 r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
@@ -189,7 +192,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("not-from-images",
      r"\bi\s+(?:don't|do\s+not|won't|will\s+not|never|can't|cannot|can\s+not)\s+(?:determine|infer|guess|judge|"
      r"estimate|predict|assign|tell)\s+"
-     r"[^.;!?\n]{1,60}?\bfrom\s+(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")s?\b",
+     r"[^.;!?\n]{1,60}?\bfrom\s+(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")s?\b"
+     # batch 14: "Sex isn't something I should infer from a radiograph"
+     r"|\b(?:isn't|is\s+not|is\s+never)\s+something\s+i\s+(?:should|can|could|would|will|am\s+able\s+to)\s+"
+     r"(?:determine|infer|guess|judge|estimate|predict|assign|tell|say)\b[^.;!?\n]{0,40}?\bfrom\s+(?:\w+\s+)?(?:"
+     + _IMAGE + "|" + _STUDY + r")s?\b",
      "I do not infer a patient's age from radiographs."),
     # batch 10: the image blamed for its low resolution or quality, before a guess ("The image is very low resolution,
     # but the bone proportions suggest a child.")
@@ -259,6 +266,13 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "Ich kann das Bild nicht beurteilen."),
     ("cannot-zh", r"无法(?:确定|判断|查看|看到|回答|识别|评估)|看不到|不能确定|没有(?:提供)?(?:图像|图片)|不知道",
      "我无法确定，因为看不到图像。"),
+    # batch 14: Japanese "申し訳ありませんが、画像が表示されません。" (the image is not displayed), and Korean alike
+    ("cannot-ja-ko",
+     r"(?:画像|写真|イメージ|図)(?:が|は|を)?(?:表示され|見え|確認でき|読み込め|開け|見ることができ)(?:ません|ない)"
+     r"|(?:判断|判定|確認|回答|お答え|診断)(?:することが)?でき(?:ません|ない)|(?:分かり|わかり)ません"
+     r"|(?:이미지|사진|영상)(?:이|가|를|을)?\s*(?:볼|확인할|열)\s*수\s*없"
+     r"|(?:판단|판독|확인|진단|답변)(?:할|하기)?\s*수\s*없|모르겠습니다",
+     "申し訳ありませんが、画像が表示されません。"),
     ("cannot-it", r"\bnon\s+(?:lo\s+)?so\b|\bnon\s+(?:posso|riesco\s+a)\s+(?:\w+\s+){0,2}?(?:determinare|vedere|dire|"
                   r"rispondere|valutare|identificare)\b",
      "Non lo so."),
@@ -267,9 +281,17 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "Não consigo ver a imagem."),
     # batch 12: what a reply says keeps it from answering, without saying it cannot see the image at all
     ("image-partial",
-     r"\b(?:can|could)\s+only\s+see\s+(?:(?:a|the)\s+)?(?:part|half|portion|(?:left|right|upper|lower|top|bottom)\s+"
-     r"(?:half|part|portion))\s+of\s+(?:the|this|your)\s+" + _IMAGE,
+     r"\b(?:can|could)\s+only\s+see\s+(?:(?:a|the)\s+)?(?:small\s+)?(?:part|half|portion|(?:left|right|upper|lower|"
+     r"top|bottom)\s+(?:half|part|portion))\s+of\s+(?:the|this|your)\s+(?:" + _IMAGE
+     # batch 14: "I can only see part of the porta hepatis on this image"
+     + r"|(?:[\w\-]+\s+){1,4}?(?:on|in)\s+(?:the|this|your)\s+" + _IMAGE + r")",
      "I can only see the left half of the image."),
+    # batch 14: "..., which makes a measurement unreliable"
+    ("makes-unreliable",
+     r"\b(?:which|that|this|it)\s+(?:makes?|renders?)\s+(?:(?:a|an|the|any|my)\s+)?(?:[\w\-]+\s+)?(?:measurement|"
+     r"assessment|evaluation|reading|answer|interpretation|judge?ment|call|estimate|diagnosis|comparison)s?\s+"
+     r"(?:\w+\s+)?(?:unreliable|impossible|meaningless|guesswork)\b",
+     "Only part of the duct is in view, which makes a measurement unreliable."),
     ("asks-for-the-image",
      r"\b(?:please|could\s+you|can\s+you|kindly)\s+(?:re-?)?(?:upload|attach|provide|share|send|post)\s+"
      r"(?:the|an?|your)\s+(?:[\w\-]+\s+){0,2}?(?:" + _IMAGE + "|" + _STUDY + r")s?\b",

@@ -8,7 +8,8 @@ readings apart, and a clinician settles the rest.
 A reading is sure when both hold:
 
 - its rule reads what the reply states (:data:`SURE_METHODS`: the reply is the answer, declares it, boxes it,
-  opens with it, concludes with it, names one option by its text, its words or a synonym, or one answer word);
+  opens with it, concludes with it, marks it in a table or checklist, names one option by its text, its words, a
+  synonym or a value inside its range, or one answer word);
   a negated option ("Not stable." of two), a restatement and a judge's reading are guesses by nature;
 - nothing in the reply puts it in doubt (:func:`doubts`): a refusal, a late reversal ("D, sorry, I meant B"), a
   hedge ("probably", "I think", "may", "either ... or", "I can't be certain"; for a declared answer, in its own
@@ -46,11 +47,11 @@ __all__ = ["SURE_METHODS", "doubts", "is_sure"]
 SURE_METHODS = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured", "leading",
                           "bare", "label_word", "option_text_contained", "escape_option", "language", "synonym",
                           "question_subject", "presence", "final_verdict", "agrees_with_suggestion", "option_words",
-                          "option_keyword"})
+                          "option_keyword", "option_value", "marked"})
 #: rules whose reading stands even in a long reply (the reply declares or marks its answer)
-_MARKED = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured"})
+_MARKED = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured", "marked"})
 #: rules that read an option from where its words occur in the reply (not from where the reply puts its answer)
-_MENTIONS = frozenset({"synonym", "option_words", "option_text_contained", "option_keyword"})
+_MENTIONS = frozenset({"synonym", "option_words", "option_text_contained", "option_keyword", "option_value"})
 #: a reply read from where a word occurs is a guess beyond this many words (its closing may argue with its body)
 LONG_WORDS = 60
 

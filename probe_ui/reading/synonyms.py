@@ -82,6 +82,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                         # batch 12: "Urolithiasis — an obstructing ureteric calculus." (the stone has left the kidney)
                         "ureteric calculus", "ureteral calculus", "ureteric stone", "ureteral stone"),
     "cholelithiasis": ("gallstones", "gallstone", "gall stones"),
+    # batch 14: the eponym's older name ("Hodgkin's disease."), a kind of lymphoma (an option "Lymphoma" names it)
+    "hodgkin lymphoma": ("hodgkin's disease", "hodgkin disease", "hodgkins disease", "hodgkin's lymphoma",
+                         "hodgkins lymphoma", "morbus hodgkin"),
     "heart failure": ("congestive heart failure", "cardiac failure"),
     "osteoarthritis": ("degenerative joint disease", "degenerative arthritis"),
     "deep vein thrombosis": ("deep venous thrombosis",),
@@ -220,6 +223,18 @@ SIGNS: tuple[tuple[str, str], ...] = (
      r"opacity|opacities)\s+(?:at|in|within|along|of)\s+(?:the\s+)?(?:(?:left|right|distal|proximal|mid|lower|upper)\s+)?"
      r"(?:ureter|ureteric|vesico-?ureteric\s+junction|uretero-?vesical\s+junction|VUJ|UVJ|pelvi-?ureteric\s+junction|"
      r"PUJ|UPJ|renal\s+pelvis|kidney|collecting\s+system)", "urolithiasis"),
+    # batch 14: a calculus or stone placed in the urinary tract is a urinary stone ("Calculus at the PUJ with upstream
+    # pelvicalyceal dilatation.", "an obstructing calculus at the pelviureteric junction"); a stone elsewhere (the
+    # gallbladder, the bile duct) is not
+    (r"(?:(?:obstructing|impacted|large|small|single|solitary|\d+(?:\.\d+)?[ \t]*mm)\s+)?"
+     r"(?:calculus|calculi|stones?)\s+(?:(?:is\s+|are\s+)?(?:seen\s+|lodged\s+|impacted\s+|sitting\s+)?"
+     r"(?:at|in|within|of)\s+)(?:the\s+)?"
+     r"(?:(?:left|right|distal|proximal|mid|lower|upper)\s+)?(?:ureter|ureteric\s+orifice|vesico-?ureteric\s+junction|"
+     r"uretero-?vesical\s+junction|VUJ|UVJ|pelvi-?ureteric\s+junction|uretero-?pelvic\s+junction|PUJ|UPJ|"
+     r"renal\s+pelvis|kidney|collecting\s+system)"
+     r"|(?:ureteric|ureteral|PUJ|UPJ|VUJ|UVJ|pelvi-?ureteric(?:\s+junction)?|uretero-?pelvic(?:\s+junction)?|"
+     r"vesico-?ureteric(?:\s+junction)?|uretero-?vesical(?:\s+junction)?)\s+(?:calculus|calculi|stones?)",
+     "urolithiasis"),
     # a lesion that has grown since the prior study, or gained a complication, is getting worse (batch 9: "the
     # pseudoaneurysm has grown from 2 to 3.5 cm, with new surrounding hematoma")
     (r"(?:has|have|had)\s+(?:grown|enlarged|expanded|increased\s+in\s+size|progressed|worsened)"
@@ -282,7 +297,8 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
         t = _BIRADS.sub(_birads, t)
     if "ctr" in t.lower() or "thoracic" in t.lower():
         t = _CTR.sub(_ctr, t)
-    if any(w in t.lower() for w in ("hepatic", "spleen", "splenic", "enhancement", "calci", "dens", "opaci", "grow",
+    if any(w in t.lower() for w in ("hepatic", "spleen", "splenic", "enhancement", "calc", "stone", "dens", "opaci",
+                                    "grow",
                                     "enlarg", "expan", "increase", "progress", "worsen", "cortic", "cortex")):
         for pattern, term in _SIGNS:
             t = pattern.sub(term, t)

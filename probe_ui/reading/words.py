@@ -54,6 +54,27 @@ def leading_word(text: str, item: Item) -> str | None:
     return None
 
 
+# batch 14: what a "no" concedes at once ("not really, maybe a little"): some of what it denied, a hedge
+_CONCEDED = re.compile(r"(?i)[ \t]*[,;:\-\u2013\u2014.]+[ \t]*(?:(?:but|though|although|well|or)[ \t,]+)?(?:maybe|"
+                       r"perhaps|possibly|probably)[ \t,]+(?:just[ \t]+|only[ \t]+)?(?:a[ \t]+(?:little|bit|touch|tad)"
+                       r"(?:[ \t]+bit)?|slightly|somewhat|mildly|marginally|minimally)(?:[ \t]+[^\W\d_]+)?"
+                       r"[ \t]*[.!]?[ \t]*\Z")
+
+
+def conceded_degree(text: str, item: Item) -> bool:
+    """Yes/no items: a reply that opens with "no" and at once concedes a degree of what it denies ("not really, maybe a
+    little", "No, perhaps slightly."): it hedges between the two answers."""
+    if item.kind != "yesno" or not item.aliases:
+        return False
+    t = text.lstrip(" \t\n\"'`*_>")
+    nope = item.aliases["nope"]
+    for word, lab in sorted(item.words + item.openers, key=lambda w: -len(w[0])):
+        m = phrase_regex(word).match(t) if lab == nope else None
+        if m is not None:
+            return _CONCEDED.match(t, m.end()) is not None
+    return False
+
+
 _MAYBE_BEFORE = re.compile(r"(?i)\b(?:maybe|perhaps|possibly)[ \t,]+(?:(?:the|a|an)[ \t]+)?$")
 
 
@@ -174,9 +195,10 @@ def subject_answer(text: str, item: Item) -> str | None:
 _NEGATION = re.compile(r"(?i)\b(?:not|no|never|without|neither|nor|non)\b|n't\b")
 
 
-def label_words(text: str, item: Item, negated: bool = False) -> list[str]:
+def label_words(text: str, item: Item, negated: bool = False, guesses: bool = False) -> list[str]:
     """Distinct labels mentioned as whole words/phrases, negated mentions ("not upside down") and rejected ones
-    ("Blue is not the closest") dropped (label items); with ``negated``, only those dropped ones."""
+    ("Blue is not the closest") dropped (label items); with ``negated``, only those dropped ones. A label after
+    "maybe" is entertained, not said, unless ``guesses`` (a decline's guess: "too dark to tell, maybe blue")."""
     hits: list[str] = []
     dropped: list[str] = []
     taken = bytearray(len(text))
@@ -185,7 +207,7 @@ def label_words(text: str, item: Item, negated: bool = False) -> list[str]:
             if any(taken[m.start():m.end()]):
                 continue  # inside a longer label already counted
             taken[m.start():m.end()] = b"\x01" * (m.end() - m.start())
-            if _MAYBE_BEFORE.search(text[max(0, m.start() - 30):m.start()]):
+            if not guesses and _MAYBE_BEFORE.search(text[max(0, m.start() - 30):m.start()]):
                 continue  # "Not blue, maybe red.": entertained, not said
             if item.kind == "label" and (is_negated(text[max(0, m.start() - 200):m.start()])
                                          or _LABEL_REJECTED_AFTER.match(text[m.end():m.end() + 80])):
