@@ -97,6 +97,8 @@ class AnthropicProvider(SDKProvider):
     max_image_side = 1568
     #: json: a forced tool whose input schema is the answer schema (module docstring)
     answer_formats = ("free", "json")
+    #: Message Batches (``/v1/messages/batches``)
+    batch_api = "anthropic"
 
     @classmethod
     def answer_format_problem(cls, config: base.ModelConfig, answer_format: str) -> str | None:
@@ -183,6 +185,11 @@ class AnthropicProvider(SDKProvider):
     def finish(self, response: Response) -> None:
         if not self.sends_sampling():
             response.details["sampling"] = API_DEFAULT_SAMPLING
+
+    def parse_body(self, body: dict[str, Any]) -> Any:
+        from anthropic.types import Message
+
+        return Message.construct(**body)  # as leniently as the SDK reads a live reply (nested types built)
 
     def read_reply(self, message: Any) -> Response:
         content = getattr(message, "content", None)

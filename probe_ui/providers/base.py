@@ -136,7 +136,8 @@ class Request:
 @dataclass
 class Response:
     text: str = ""
-    latency_s: float = 0.0
+    #: seconds from sending to the whole reply; None where it is not known (an answer collected from a batch API)
+    latency_s: float | None = 0.0
     input_tokens: int | None = None
     output_tokens: int | None = None
     cost: float | None = None
@@ -250,6 +251,10 @@ class Provider(ABC):
     ready_models: ClassVar[tuple[str, ...]] = ()
     #: the answer formats (:data:`ANSWER_FORMATS`) it honours; a batch asking another is refused before it starts
     answer_formats: ClassVar[tuple[str, ...]] = ("free",)
+    #: the provider's batch API (:mod:`probe_ui.providers.batch_api`: "openai", the Files and Batches endpoints;
+    #: "anthropic", Message Batches), which ``batch --provider-batch`` sends its cells through at the provider's
+    #: batch price; None: it has none, and its cells are asked one call at a time
+    batch_api: ClassVar[str | None] = None
 
     @classmethod
     def image_tokens(cls, width: int, height: int) -> int:

@@ -30,6 +30,8 @@ class HostedService(OpenAIProvider):
     key_required: ClassVar[bool] = True
     sdk_base_url_env: ClassVar[str | None] = None
     openai_style: ClassVar[bool] = False  # the service's URL is given whole
+    #: none assumed: a service's batch API, where it has one, is not OpenAI's (Gemini's batch mode is its own)
+    batch_api: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -47,6 +47,7 @@ class OllamaProvider(OpenAIProvider):
     name = "ollama"
     default_concurrency = 4  # Ollama serves a few requests per model in parallel (OLLAMA_NUM_PARALLEL)
     local_server = True
+    batch_api = None  # no batch API
     key_required = False
     key_env = "OLLAMA_API_KEY"
     own_hosts = ()

@@ -82,6 +82,8 @@ class OpenAIProvider(SDKProvider):
     local_server: ClassVar[bool] = False
     #: the environment variable naming a local server's address (the OpenAI provider leaves OPENAI_BASE_URL to the SDK)
     base_url_env: ClassVar[str | None] = None
+    #: OpenAI's Batch API (``/v1/files`` and ``/v1/batches``), which OpenAI-compatible servers may offer too
+    batch_api: ClassVar[str | None] = "openai"
 
     @classmethod
     def base_url_for(cls, config: ModelConfig) -> str | None:
@@ -148,7 +150,19 @@ class OpenAIProvider(SDKProvider):
         return kwargs
 
     async def generate(self, request: Request) -> Response:
-        response = await super().generate(request)
+        return self._option_probs(await super().generate(request), request)
+
+    def reply_from_body(self, reply: Any, request: Request) -> Response:
+        return self._option_probs(super().reply_from_body(reply, request), request)
+
+    def parse_body(self, body: dict[str, Any]) -> Any:
+        from openai.types.chat import ChatCompletion
+
+        return ChatCompletion.construct(**body)  # as leniently as the SDK reads a live reply (nested types built)
+
+    @staticmethod
+    def _option_probs(response: Response, request: Request) -> Response:
+        """The server's probability of each label where the answer starts, from the reply's top log-probabilities."""
         top = response.details.pop("top_logprobs", None)
         found = option_probs(top, request.labels) if top and request.labels else None
         if found is not None:
@@ -240,6 +254,7 @@ class VLLMProvider(OpenAIProvider):
 
     name = "vllm"
     local_server = True
+    batch_api = None  # vLLM's server has no /v1/batches (its batches are `vllm run-batch`, offline)
     key_required = False
     key_env = "VLLM_API_KEY"
     own_hosts = ()

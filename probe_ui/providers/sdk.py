@@ -188,20 +188,8 @@ class SDKProvider(Provider):
         loop = asyncio.get_running_loop()
         if self._client is not None and self._client_loop is loop:
             return self._client
-        try:
-            importlib.import_module(self.sdk)
-        except ImportError:
-            raise ProviderError(f"{self.label}: {self.not_installed()}") from None
-        key, problem = self.resolve_key(self.config)
-        if problem:
-            raise ProviderError(f"{self.label}: {problem}")
-        options = self.config.options
-        max_retries = options.get("max_retries", 2)
-        if not isinstance(max_retries, int) or isinstance(max_retries, bool) or max_retries < 0:
-            raise ProviderError(f"{self.label}: options.max_retries must be a non-negative integer, "
-                                f"got {max_retries!r}")
-        self._key = key
-        timeout, cap = float(options.get("timeout_s", DEFAULT_CLIENT_TIMEOUT_S)), self.max_reply_bytes()
+        key, max_retries, timeout = self._client_settings()
+        options, cap = self.config.options, self.max_reply_bytes()
 
         def make() -> tuple[Any, Any]:
             http_client = capped_http_client(importlib.import_module(self.sdk), cap)
@@ -216,6 +204,24 @@ class SDKProvider(Provider):
             self._client = make()[0]
         self._client_loop = loop
         return self._client
+
+    def _client_settings(self) -> tuple[str | None, int, float]:
+        """The key, retries and client-wide timeout a client of this model is made with (the SDK imported first);
+        a :class:`ProviderError` for what is missing or wrong."""
+        try:
+            importlib.import_module(self.sdk)
+        except ImportError:
+            raise ProviderError(f"{self.label}: {self.not_installed()}") from None
+        key, problem = self.resolve_key(self.config)
+        if problem:
+            raise ProviderError(f"{self.label}: {problem}")
+        options = self.config.options
+        max_retries = options.get("max_retries", 2)
+        if not isinstance(max_retries, int) or isinstance(max_retries, bool) or max_retries < 0:
+            raise ProviderError(f"{self.label}: options.max_retries must be a non-negative integer, "
+                                f"got {max_retries!r}")
+        self._key = key
+        return key, max_retries, float(options.get("timeout_s", DEFAULT_CLIENT_TIMEOUT_S))
 
     async def aclose(self) -> None:
         import asyncio
@@ -260,6 +266,46 @@ class SDKProvider(Provider):
     def finish(self, response: Response) -> None:
         """Provider-specific notes on a finished response (e.g. how sampling was done)."""
 
+    # ---- a batch API's requests and replies (probe_ui.providers.batch_api) ----------------------------------
+    def request_body(self, request: Request) -> dict[str, Any]:
+        """The JSON body a live call of ``request`` sends, not streamed (a batch API answers whole replies): what
+        :meth:`build_kwargs` gives, its ``extra_body`` merged in as the SDK merges it, without the SDK's own call
+        options (``timeout``). One line of a batch file carries it as it stands."""
+        from dataclasses import replace
+
+        unstreamed = replace(request, settings=replace(request.settings, stream=False))
+        kwargs = self.build_kwargs(unstreamed)
+        body = {k: v for k, v in kwargs.items() if k not in ("timeout", "extra_body")}
+        body.update(kwargs.get("extra_body") or {})
+        return body
+
+    def parse_body(self, body: dict[str, Any]) -> Any:  # pragma: no cover - abstract
+        """A reply's JSON body as the SDK's object (what :meth:`read_reply` reads), built as leniently as the SDK
+        builds the replies of a live call."""
+        raise NotImplementedError
+
+    def reply_from_body(self, reply: Any, request: Request) -> Response:
+        """A reply that came back through a batch API (its JSON body, or the SDK's object) as the Response a live
+        call of ``request`` makes of it: text, finish reason, usage, cost at the catalogue's price, the key masked;
+        its latency is not known. A reply that is not usable raises :class:`ProviderError`."""
+        try:
+            response = self.read_reply(self.parse_body(reply) if isinstance(reply, dict) else reply)
+        except Exception as exc:  # noqa: BLE001 - one clear line, as for a live call
+            error = self.map_error(exc, request.settings.timeout_s)
+        else:
+            response.latency_s = None
+            self.finish(response)
+            response.cost = self.config.cost(response.input_tokens, response.output_tokens)
+            return self._masked(response)
+        raise error
+
+    def batch_client(self, reply_cap: int) -> Any:
+        """A client of its own for a batch API's calls (uploads, status, result files), reading replies of up to
+        ``reply_cap`` bytes (a batch's result file holds every reply); the caller closes it."""
+        key, max_retries, timeout = self._client_settings()
+        http_client = capped_http_client(importlib.import_module(self.sdk), reply_cap)
+        return self.make_client(key or PLACEHOLDER_KEY, max_retries, timeout, http_client)
+
     # ---- the call --------------------------------------------------------------------------------------------
     async def generate(self, request: Request) -> Response:
         """Send one request (streamed when ``settings.stream``); raise :class:`ProviderError` on failure."""
@@ -300,6 +346,10 @@ class SDKProvider(Provider):
 
     def _secrets(self) -> frozenset[str]:
         return frozenset({self._key} if self._key and self._key != PLACEHOLDER_KEY else ())
+
+    def clipped(self, text: str, limit: int = MAX_DETAIL_CHARS) -> str:
+        """A server's words about a failure as one line of at most ``limit`` characters, the key masked out first."""
+        return redact.clip(text, limit, self._secrets())
 
     # ---- errors ----------------------------------------------------------------------------------------------
     def endpoint(self) -> str:
