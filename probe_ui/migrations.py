@@ -167,6 +167,14 @@ def _v9(c: sa.Connection) -> None:
         log.info("store: %d variant ids no longer hash the preset's folder", len(moved))
 
 
+def _v10(c: sa.Connection) -> None:
+    """Provider batches (issue 50): the ``provider_batches`` table, each batch sent through a provider's batch API
+    with the cells it asks, recorded before its results come back so that a killed batch collects them."""
+    from probe_ui import store as st
+
+    _create_missing(c, st.provider_batches)
+
+
 def _variant_content(r: dict[str, Any], source: str, examples: list[str]) -> dict[str, Any]:
     """A stored variant's content as :meth:`probe_ui.items.Variant.content` builds it, with this ``source``."""
     out: dict[str, Any] = {
@@ -195,6 +203,7 @@ STEPS: tuple[Step, ...] = (
     Step(7, "clinicians' settled readings of replies", _v7),
     Step(8, "the send ledger: every request that left for a host that is not trusted", _v8),
     Step(9, "variant ids that do not depend on the preset's folder", _v9),
+    Step(10, "batches sent through a provider's batch API, with the cells they ask", _v10),
 )
 LATEST = STEPS[-1].version
 

@@ -24,6 +24,7 @@ from probe_ui.store.schema import (
     item_errors,
     md,
     now,
+    provider_batches,
     rater_name,
     ratings,
     responses,
@@ -37,5 +38,6 @@ from probe_ui.store.schema import (
 
 __all__ = ["DEFAULT_DB", "KEY_MAX_BYTES", "MAX_ID", "NO_ANSWER", "RATINGS", "CellKey", "NoStoreError", "Run",
            "RunInUseError", "Store", "StoreError", "StoreNeedsUpgrade", "check_key", "database_url", "image_data",
-           "images", "item_errors", "md", "now", "open_existing", "rater_name", "ratings", "read_only_sqlite_url",
-           "responses", "run_variants", "runs", "schema_version", "send_ledger", "settlements", "variants"]
+           "images", "item_errors", "md", "now", "open_existing", "provider_batches", "rater_name", "ratings",
+           "read_only_sqlite_url", "responses", "run_variants", "runs", "schema_version", "send_ledger",
+           "settlements", "variants"]

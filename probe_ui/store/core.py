@@ -1,6 +1,7 @@
 """The store: every variant, request and response, in one SQLite file (WAL) by default, or any SQLAlchemy URL
 (e.g. ``postgresql://...``). :class:`Store` is assembled from one part per job: opening
-(:mod:`probe_ui.store.opening`), runs, images and variants, writing answers, ratings, settled readings, reading.
+(:mod:`probe_ui.store.opening`), runs, images and variants, writing answers, ratings, settled readings, the send
+ledger, provider batches, reading.
 """
 
 from __future__ import annotations
@@ -13,13 +14,15 @@ from probe_ui.store.errors import NO_STORE, NoStoreError, StoreError, StoreNeeds
 from probe_ui.store.images import ImagesMixin
 from probe_ui.store.ledger import LedgerMixin
 from probe_ui.store.opening import sqlite_file
+from probe_ui.store.provider_batches import ProviderBatchesMixin
 from probe_ui.store.ratings import RatingsMixin
 from probe_ui.store.reading import ReadingMixin
 from probe_ui.store.runs import RunsMixin
 from probe_ui.store.settlements import SettlementsMixin
 
 
-class Store(RunsMixin, ImagesMixin, AnswersMixin, RatingsMixin, SettlementsMixin, LedgerMixin, ReadingMixin):
+class Store(RunsMixin, ImagesMixin, AnswersMixin, RatingsMixin, SettlementsMixin, LedgerMixin, ProviderBatchesMixin,
+            ReadingMixin):
     """Open (creating if needed) a store at a file path or SQLAlchemy URL; ``read_only``: see
     :class:`probe_ui.store.opening.StoreBase`."""
 

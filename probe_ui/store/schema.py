@@ -160,6 +160,24 @@ send_ledger = sa.Table(
     sa.Column("entry_hash", sa.String(64), nullable=False),
 )
 
+provider_batches = sa.Table(
+    "provider_batches", md,  # cells sent through a provider's batch API (issue 50): recorded before its results come
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id"), nullable=False, index=True),
+    sa.Column("model", sa.Text, nullable=False),  # the model's name in the run
+    sa.Column("api", sa.String(16), nullable=False),  # which batch API (probe_ui.providers.batch_api)
+    sa.Column("batch_id", sa.Text),  # the provider's id of the batch; none while it is being submitted
+    # submitting | pending (submitted, results not stored yet) | collected | failed | expired | cancelled
+    sa.Column("status", sa.String(16), nullable=False),
+    # custom_id -> [variant id, prompt, sample, request hash]: the cells it asks, as its lines name them
+    sa.Column("cells", sa.JSON, nullable=False),
+    sa.Column("shard", sa.String(40), nullable=False, server_default=""),  # "i/n" when a shard sent it
+    sa.Column("estimate", sa.Float),  # the estimated cost of its requests at the batch price (the spend cap)
+    sa.Column("details", sa.JSON),  # the provider's last word on it: status, request counts, why it ended
+    sa.Column("created_at", sa.String(40), nullable=False),
+    sa.Column("updated_at", sa.String(40), nullable=False),
+)
+
 schema_version = sa.Table(
     "schema_version", md,  # one row: the schema version of this store (probe_ui.migrations)
     sa.Column("id", sa.Integer, primary_key=True),
