@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from fake_anthropic import fake_anthropic  # noqa: F401
+from fake_anthropic_batch import fake_anthropic_batch  # noqa: F401
 from fake_openai import fake_openai  # noqa: F401  (tests/ is on sys.path: rootdir conftest, no __init__.py)
+from fake_openai_batch import fake_openai_batch  # noqa: F401
 from app_server import app_server  # noqa: F401
 from ledger import record_collected, record_ran
 from markers import apply_markers

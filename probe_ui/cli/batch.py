@@ -40,6 +40,14 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
                         "still waiting for it fail, saying so (default 600 = 10 min); until then rate-limit "
                         "refusals are waited out as the server asks and sent again, never counted as failures")
     max_cost_arg(b)
+    b.add_argument("--provider-batch", action="store_true",
+                   help="send the cells of OpenAI (and OpenAI-compatible) and Anthropic models through their "
+                        "provider's batch API, at half price, answered within 24 h; the batch is recorded, so the "
+                        "same command again (after a kill too) collects it instead of sending it again. Models "
+                        "without a batch API are asked directly")
+    b.add_argument("--poll-interval", type=float, default=None, metavar="SECONDS",
+                   help="with --provider-batch: how often to ask the provider how its batches are doing "
+                        "(default 30)")
     b.add_argument("--prompt", default=None, help="prompt template for all items it fits (default: per kind)")
     b.add_argument("--suite", action="append", default=[], metavar="NAME",
                    help="add a stress suite's variants to every item (see 'probe-ui perturbations'); repeatable")
@@ -91,6 +99,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
         raise UsageError("--concurrency must be at least 1")
     if args.rate_limit_wait is not None and not args.rate_limit_wait >= 0:
         raise UsageError("--rate-limit-wait must be a number of seconds, 0 or more")
+    if args.poll_interval is not None and not 0 <= args.poll_interval < float("inf"):
+        raise UsageError("--poll-interval must be a number of seconds, 0 or more")
     max_cost = max_cost_of(args)
     if args.confidence:
         if args.answer_format not in ("free", "confidence"):
@@ -108,22 +118,30 @@ def cmd_batch(args: argparse.Namespace) -> int:
                        judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
                        progress=not args.no_progress, shard=shard, extend=args.extend, on_change=_say_change,
                        answer_format=args.answer_format, gate=gate, rate_limit_wait_s=args.rate_limit_wait,
-                       max_cost=max_cost)
+                       max_cost=max_cost, provider_batch=args.provider_batch,
+                       poll_interval_s=args.poll_interval)
     for w in result.warnings:
         log.warning(w)
     for e in result.item_errors:
         log.error(e.message)
     for msg in result.error_messages:
         log.error(msg)
+    for line in result.batch_notes:
+        log.info(line)
+    for line in result.batch_errors:
+        log.error(line)
     part = f" (shard {shard[0]}/{shard[1]})" if shard else ""
     print(f"run '{result.run.name}'{part} in {shown(args.db)}: {result.variants} variants, "
           f"{result.planned} answers planned, "
           f"{result.skipped} already done, {result.answered} new, {result.errors} errors, "
           f"{len(result.item_errors)} items not loaded")
     print(f"score it with: probe-ui score --db {shown(args.db)} --run {result.run.name}")
+    if result.in_batch:
+        print(f"{result.in_batch} cells wait in provider batches: run the same command again to collect them")
     if result.spend_line:
         log.error(result.spend_line)
-    return EXIT_ERROR if result.errors or result.item_errors or result.spend_line else 0
+    return EXIT_ERROR if (result.errors or result.item_errors or result.spend_line or result.batch_errors
+                          or result.in_batch) else 0
 
 
 def _say_change(change: Any) -> None:
@@ -144,6 +162,7 @@ def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
         plan = plan_preset_sweep(p, args.model, suites=args.suite, samples=args.samples, prompt=args.prompt,
                                  answer_format=args.answer_format)
         stored = without_stored(plan, stored)
+        by_batch = _at_batch_price(plan, args.model) if args.provider_batch else None
         print(f"{p.path}: {plan.text()}")
         for e in plan.per_model:
             if e.unusable:
@@ -153,6 +172,8 @@ def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
             done = f" ({e.stored:,} stored, not asked again)" if e.stored else ""
             print(f"  {e.model}: {e.calls:,} calls{done}, ~{e.input_tokens:,} input + at most {e.output_tokens:,} "
                   f"output tokens, {cost}")
+        if by_batch:
+            print(by_batch)
         total_calls += plan.calls
         if plan.cost_usd is not None:
             total_cost = (total_cost or 0.0) + plan.cost_usd
@@ -165,6 +186,34 @@ def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
     print("nothing was asked (--dry-run); answers already stored are not counted, and answers in the request "
           "cache would not be asked again either")
     return 0
+
+
+def _at_batch_price(plan: Any, specs: list[str]) -> str:
+    """``--dry-run --provider-batch``: the plan's models that have a batch API priced at its price (half the
+    catalogue's, :data:`probe_ui.providers.batch_api.PRICE_FACTOR`), and the line that says which they are."""
+    from probe_ui import catalogue
+    from probe_ui.providers.batch_api import PRICE_FACTOR, batch_api_of
+
+    cat = catalogue.load_catalogue()
+    apis: dict[str, str | None] = {}
+    for spec in specs:
+        try:
+            cfg = catalogue.resolve(spec, cat)
+        except ValueError:
+            continue
+        apis[cfg.name] = batch_api_of(cfg)
+    by, direct = [], []
+    for e in plan.per_model:
+        api = apis.get(e.model)
+        if api is None:
+            direct.append(e.model)
+            continue
+        by.append(e.model)
+        if e.cost_usd is not None:
+            e.cost_usd = round(e.cost_usd * PRICE_FACTOR[api], 6)
+    line = (f"  --provider-batch: {', '.join(by)} through their provider's batch API, priced at half the catalogue "
+            "price (above)" if by else "  --provider-batch: no model here has a batch API")
+    return line + (f"; asked directly: {', '.join(direct)}" if direct else "")
 
 
 def stored_answers(presets: list[Any], args: argparse.Namespace) -> dict[str, int]:

@@ -12,7 +12,7 @@ import textwrap
 #: options (by ``dest``) that most runs never need: listed under "advanced options", after the others
 ADVANCED = frozenset({
     "db", "trust_store", "concurrency", "rate_limit_wait", "image_root", "send_gate", "trusted_hosts", "extend",
-    "shard", "no_cache", "judge_mode", "definition", "boot", "parser", "settled_by", "force",
+    "shard", "no_cache", "judge_mode", "definition", "boot", "parser", "settled_by", "force", "poll_interval",
 })
 #: one line per command that a new user can run as it is (tests/test_cli_help.py parses each)
 EXAMPLES: dict[str, str] = {

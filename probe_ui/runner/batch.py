@@ -13,6 +13,7 @@ in bounded memory and the first request leaves as soon as the first variant exis
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 import threading
 from collections.abc import Iterator
@@ -80,6 +81,12 @@ class BatchResult:
     #: that says what was spent and what is left to ask (:mod:`probe_ui.runner.spend`)
     spent: float | None = None
     spend_line: str | None = None
+    #: providers' batch APIs (:mod:`probe_ui.runner.provider_batch`), in lines to say at the end: the run's open
+    #: batches a batch without ``--provider-batch`` left alone; the batches that failed, expired or were cancelled,
+    #: or could not be sent or read (their cells stay to do); and the cells still waiting in open batches
+    batch_notes: list[str] = field(default_factory=list)
+    batch_errors: list[str] = field(default_factory=list)
+    in_batch: int = 0
 
     @property
     def error_messages(self) -> list[str]:
@@ -112,7 +119,7 @@ class BatchResult:
     @property
     def not_asked(self) -> int:
         """Cells of the plan neither stored before nor asked by this batch (stopped by the cap, or cancelled)."""
-        return max(0, self.planned - self.skipped - self.answered - self.errors)
+        return max(0, self.planned - self.skipped - self.answered - self.errors - self.in_batch)
 
     @property
     def remaining(self) -> int:
@@ -137,7 +144,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
               cancel: threading.Event | None = None, shard: tuple[int, int] | None = None,
               extend: bool = False, on_change: Callable[[RunChange], None] | None = None,
               user: str | None = None, answer_format: str = "free", gate: GatePolicy | None = None,
-              rate_limit_wait_s: float | None = None, max_cost: float | None = None) -> BatchResult:
+              rate_limit_wait_s: float | None = None, max_cost: float | None = None,
+              provider_batch: bool = False, poll_interval_s: float | None = None) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
     ``gate``: the send gate's policy (:mod:`probe_ui.send_gate.policy`; None: ``--send-gate`` / the environment's
     default), checked for every model before anything is asked.
@@ -156,6 +164,12 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     request, what the run's stored calls cost plus this request's estimate must stay within it; the first that would
     pass it stops the batch (cells not sent stay to do; :attr:`BatchResult.spend_line` says what was spent and what
     is left). A model with no known price that is not free or on this machine is refused before anything starts.
+
+    ``provider_batch`` (``--provider-batch``): the cells of every model whose provider has a batch API go through it
+    (:mod:`probe_ui.runner.provider_batch`: recorded in the store before it is created, polled every
+    ``poll_interval_s`` seconds, default 30, its answers stored like live ones at the batch price); the other models
+    are asked directly meanwhile. Whatever it is, a cell waiting in one of the run's open batches is never asked
+    again; with it, the run's open batches are collected. Refused with a judge, or when no model has a batch API.
 
     A run that exists is planned whole (:mod:`probe_ui.run_identity`): every preset, model and suite it was ever
     asked, plus this batch's. A batch that would add models, suites or presets to it raises
@@ -205,6 +219,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     except GateError as exc:
         raise BatchError(str(exc)) from None
     judge_cfg = Judge(resolve_models([judge], extra_models)[0], judge_mode) if judge else None
+    if provider_batch:
+        _check_provider_batch(models, judge_cfg)
     if max_cost is not None:
         max_cost = check_cap(max_cost)
         _check_priced(models + ([judge_cfg.model] if judge_cfg else []))
@@ -241,10 +257,24 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
                              suites=suites, samples=samples, temperature=temperature, judge_cfg=judge_cfg,
                              use_cache=use_cache, progress=progress, on_progress=on_progress, cancel=cancel,
                              shard=shard, user=user, answer_format=answer_format, gate=gate,
-                             rate_limit_wait_s=rate_limit_wait_s, max_cost=max_cost)
+                             rate_limit_wait_s=rate_limit_wait_s, max_cost=max_cost,
+                             provider_batch=provider_batch, poll_interval_s=poll_interval_s)
     result.warnings[:0] = gate_warnings
     result.change = change
     return result
+
+
+def _check_provider_batch(models: list[ModelConfig], judge: Judge | None) -> None:
+    """``--provider-batch`` needs a model with a batch API, and no judge (asked after each answer, live)."""
+    from probe_ui.providers.batch_api import batch_api_of
+
+    if judge is not None:
+        raise BatchError("--provider-batch does not ask a --judge yet (a judge is asked after each answer): leave one "
+                         "of them out")
+    if not any(batch_api_of(m) for m in models):
+        raise BatchError(f"--provider-batch: no batch API for {', '.join(m.name for m in models)} (probe-ui sends "
+                         "batches to OpenAI and OpenAI-compatible servers and to Anthropic): leave "
+                         "--provider-batch out to ask them directly")
 
 
 def _check_priced(models: list[ModelConfig]) -> None:
@@ -308,7 +338,8 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
                 use_cache: bool, progress: bool, on_progress: Callable[[int, int, BatchResult], None] | None,
                 cancel: threading.Event | None, shard: tuple[int, int] | None, user: str | None = None,
                 answer_format: str = "free", gate: GatePolicy | None = None,
-                rate_limit_wait_s: float | None = None, max_cost: float | None = None) -> BatchResult:
+                rate_limit_wait_s: float | None = None, max_cost: float | None = None,
+                provider_batch: bool = False, poll_interval_s: float | None = None) -> BatchResult:
     """:func:`run_batch` once it holds the run."""
     run = store.ensure_run(name, seed, settings, created_by=user)
     result = BatchResult(run=run)
@@ -337,11 +368,25 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
         bar.set_postfix(errors=result.errors, refresh=False)
         show()
 
+    from probe_ui.runner.provider_batch import POLL_INTERVAL_S, ProviderBatches
+
+    batches = ProviderBatches(store, run, models, result, enabled=provider_batch, gate=gate, user=user, spend=spend,
+                              poll_interval_s=POLL_INTERVAL_S if poll_interval_s is None else poll_interval_s,
+                              use_cache=use_cache, shard=shard, cancel=cancel, on_answer=on_result)
+    if batches.plan_line():
+        logging.getLogger("probe_ui.batch").info("%s", batches.plan_line())
+
+    def replan() -> Iterator[Cell]:  # the plan again, to find each batch result's cell
+        return iter(BatchPlan(store, run, presets, models, BatchResult(run=run), prompt=prompt, seed=seed,
+                              suites=suites, samples=samples, temperature=temperature, shard=shard,
+                              answer_format=answer_format))
+
     show()
     try:
-        asyncio.run(execute_run(store, run, PlannedCells(plan), concurrency, on_result, use_cache=use_cache,
-                             judge=judge_cfg, cancel=cancel, gate=gate, user=user,
+        asyncio.run(execute_run(store, run, PlannedCells(batches.divert(plan)), concurrency, on_result,
+                             use_cache=use_cache, judge=judge_cfg, cancel=cancel, gate=gate, user=user,
                              rate_limit_wait_s=rate_limit_wait_s, spend=spend))
+        batches.collect(replan)
     finally:
         show()
         bar.close()

@@ -88,15 +88,16 @@ def unpriced(models: list[ModelConfig]) -> list[str]:
     return [m.name for m in models if not priced(m) and not costs_nothing(m)]
 
 
-def estimate(model: ModelConfig, request: Request) -> float:
+def estimate(model: ModelConfig, request: Request, factor: float = 1.0) -> float:
     """The estimated cost of sending ``request`` to ``model`` (USD; module doc); 0 for a model without prices
-    (one that costs nothing: :func:`unpriced` refused the others)."""
+    (one that costs nothing: :func:`unpriced` refused the others). ``factor``: the share of the catalogue price
+    paid (0.5 through a provider's batch API, :mod:`probe_ui.runner.provider_batch`)."""
     from probe_ui.sweep import request_tokens_of
 
     if not priced(model) or _free_provider(model):
         return 0.0
     tin, tout = request_tokens_of(request, model)
-    return model.cost(tin, tout) or 0.0
+    return (model.cost(tin, tout) or 0.0) * factor
 
 
 def usd(amount: float) -> str:
@@ -118,10 +119,11 @@ class SpendCap:
         self.reached = False
         self._lock = threading.Lock()
 
-    def reserve(self, model: ModelConfig, request: Request) -> float:
-        """Reserve the request's estimate and return it; raise :class:`SpendCapReached` (and stop every later
-        request) when the spend so far, the requests in flight and this one would pass the cap."""
-        cost = estimate(model, request)
+    def reserve(self, model: ModelConfig, request: Request, factor: float = 1.0) -> float:
+        """Reserve the request's estimate (at ``factor`` of the catalogue price) and return it; raise
+        :class:`SpendCapReached` (and stop every later request) when the spend so far, the requests in flight and
+        this one would pass the cap."""
+        cost = estimate(model, request, factor)
         with self._lock:
             if self.reached or self.spent + self.reserved + cost > self.cap + 1e-12:
                 self.reached = True
@@ -139,6 +141,18 @@ class SpendCap:
             actual = resp.cost
         else:
             actual = reserved if resp.error is None else 0.0
+        with self._lock:
+            self.reserved = max(0.0, self.reserved - reserved)
+            self.spent += actual
+
+    def carry(self, reserved: float) -> None:
+        """Count ``reserved`` as in flight: the estimate of cells already sent in a provider's batch whose answers
+        are not stored yet (:mod:`probe_ui.runner.provider_batch`)."""
+        with self._lock:
+            self.reserved += max(0.0, reserved)
+
+    def settle_cost(self, reserved: float, actual: float) -> None:
+        """Requests that reserved ``reserved`` together are back (or were never sent) and cost ``actual``."""
         with self._lock:
             self.reserved = max(0.0, self.reserved - reserved)
             self.spent += actual
