@@ -39,7 +39,7 @@ POLL_S = 0.7
 
 
 def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
-    from probe_ui.app.probe_tab import image_thumbs
+    from probe_ui.app.probe_inputs import image_thumbs
 
     thumbs = image_thumbs(ctx)
     gr.Markdown("Ask a stress suite, or a sweep of one degradation at rising severity, of the Probe tab's item or "
