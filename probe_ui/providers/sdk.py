@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
 from probe_ui import redact
+from probe_ui.providers import wire_images
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
 
 if TYPE_CHECKING:  # asyncio, the outbound policy and the rate control are imported when a call is made, not
@@ -310,11 +311,15 @@ class SDKProvider(Provider):
     async def generate(self, request: Request) -> Response:
         """Send one request (streamed when ``settings.stream``); raise :class:`ProviderError` on failure."""
         client = self._get_client()
-        kwargs = self.build_kwargs(request)
+        images = [im for m in request.messages for im in m.images()]
+        # each image's base64 text rides as a stand-in that the HTTP client writes back (wire_images): the SDK
+        # would otherwise JSON-encode it again for every call and retry
+        kwargs = wire_images.stand_in(self.build_kwargs(request), images)
         start = time.perf_counter()
         error: ProviderError | None = None
         try:
-            raw = await self.create(client, kwargs)  # the raw-response wrapper also tells the retry count
+            with wire_images.lent(images):
+                raw = await self.create(client, kwargs)  # the raw-response wrapper also tells the retry count
             parsed = raw.parse()  # sync in the SDKs' legacy wrapper; awaitable in some versions
             if inspect.isawaitable(parsed):
                 parsed = await parsed
@@ -474,6 +479,7 @@ def _capped_class(base: type) -> type:
         max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
 
         async def send(self, request: Any, *, stream: bool = False, **kwargs: Any) -> Any:
+            request = _with_images(request)
             request.headers["Accept-Encoding"] = "gzip"  # nothing we cannot decompress within the cap
             try:
                 response = await super().send(request, stream=True, **outbound.no_redirects(kwargs))
@@ -507,6 +513,21 @@ def _capped_class(base: type) -> type:
             return response
 
     return CappedClient
+
+
+def _with_images(request: Any) -> Any:
+    """``request`` with the images its body carries by reference written in (:mod:`probe_ui.providers.
+    wire_images`); the request itself when it carries none, or streams its body (a file upload)."""
+    try:
+        body = request.content
+    except Exception:  # noqa: BLE001 - a streamed body (multipart upload) is not read here, and holds no stand-in
+        return request
+    filled = wire_images.fill(body) if isinstance(body, bytes) else None
+    if filled is None:
+        return request
+    headers = request.headers.copy()
+    headers.pop("Content-Length", None)  # set again for the filled body
+    return type(request)(request.method, request.url, headers=headers, content=filled, extensions=request.extensions)
 
 
 def _transport_failure(exc: Exception) -> Exception:
