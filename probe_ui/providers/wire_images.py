@@ -25,6 +25,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from probe_ui.errors import ProbeUIError
+
 if TYPE_CHECKING:
     from probe_ui.images import CanonicalImage
 
@@ -39,7 +41,7 @@ _lock = threading.Lock()
 _lent: dict[str, list[Any]] = {}  # image id -> [image, calls lending it]
 
 
-class StandInError(RuntimeError):
+class StandInError(ProbeUIError, RuntimeError):
     """A request body names an image that is not lent: a bug in probe-ui, never sent."""
 
 
