@@ -212,7 +212,7 @@ from probe_ui.reading.presence import (
 
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_names, refusal_spans
-from probe_ui.reading.structured import boolean_field_label, boolean_fields, structured_label
+from probe_ui.reading.structured import boolean_field_label, boolean_fields, echoed_alternatives, structured_label
 from probe_ui.reading.sureness import is_sure
 from probe_ui.reading.verdicts import (
     TAIL_HEDGE,
@@ -315,11 +315,16 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(lab, "declaration", invalid=False, refusal=False, sure=True)
     if kind == "yesno" and boolean_fields(text):
         return Answer(None, "none", invalid=True, refusal=False)  # {"effusion": false, "pneumothorax": true}
+    if echoed_alternatives(text, item):
+        return Answer(None, "none", invalid=True, refusal=False)  # {"answer": "correct|upside down"}: the format
     clean = clean_reply(text)
     if not clean.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens
     if ("/" in clean or "." in clean) and not any(opt in NA_OPTION for opt, _ in item.option_map):
         clean = NOT_APPLICABLE.sub("not applicable", clean)
+    negated = _NEGATED_CLAUSE.match(clean) if kind == "yesno" and item.aliases else None
+    if negated is not None:
+        return _negated_clause(negated.group(1), kind, labels, item, question, refusal)
     label, method = _read(clean, item, refusal, suggested)
     said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS else None
     if said is not None and item.aliases.get("yep" if said == "yes" else "nope", label) != label:
@@ -360,6 +365,24 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if refusal and _answered_not_declined(clean, item, label, method):
         refusal = False
     return Answer(label, method, invalid=label is None, refusal=refusal, sure=sure)
+
+
+# batch 15: a yes/no reply that denies a whole clause ("It is not the case that the duct is of normal calibre - it
+# measures 11 mm."): the clause is read on its own and its answer turned over
+_NEGATED_CLAUSE = re.compile(r"(?i)\A[\W_]*it(?:\s+is|'s)\s+not\s+(?:the\s+case|true)\s+that\s+"
+                             r"([^.;:!?\n]+?)(?:\s+-+\s+|[.;:!?\n]|\Z)")
+
+
+def _negated_clause(clause: str, kind: str, labels: Sequence[str], item: Item, question: str | None,
+                    refusal: bool) -> Answer:
+    """The answer of a reply that says "it is not the case that <clause>": the opposite of the clause's own yes or
+    no, never sure (a double negation is easily misread, by a model's reader and a person's); unread when the
+    clause gives no answer."""
+    inner = extract(clause, kind, labels, question=question)
+    if inner.choice is None or inner.refusal:
+        return Answer(None, "ambiguous" if inner.method == "ambiguous" else "none", invalid=True, refusal=refusal)
+    flipped = item.aliases["nope"] if inner.choice == item.aliases["yep"] else item.aliases["yep"]
+    return Answer(flipped, "negated_clause", invalid=False, refusal=refusal, sure=False)
 
 
 # refusal phrases that say only that the question cannot be answered as asked (not that the image is missing, unseen

@@ -1500,3 +1500,65 @@ def test_a_contraction_without_its_apostrophe() -> None:
     q = "Is a pleural effusion present? (please answer yes/no)"
     assert extract("i dont see one", "yesno", YN, (), question=q).choice == "no"
     assert extract("i dont know", "yesno", YN, (), question=q).refusal
+
+
+# batch 15 (README "Batch 15"): replies of their own, not the corpus's
+
+@pytest.mark.parametrize("reply, choice", [
+    ("It is not the case that the spleen is of normal size; it spans 16 cm.", "yes"),
+    ("It's not true that the spleen is enlarged.", "no"),
+])
+def test_a_denied_clause_is_read_turned_over_and_never_sure(reply: str, choice: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the spleen enlarged? (please answer yes/no)")
+    assert (a.choice, a.method, a.sure) == (choice, "negated_clause", False)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options", [
+    ('{"answer": "correct|upside down"}', "label", ORIENT, ORIENT),
+    ('{"answer": "yes/no"}', "yesno", YN, ()),
+    ('{"choice": "A or B"}', "choice", ABCD, DX),
+])
+def test_a_json_answer_that_echoes_the_alternatives_names_none(reply: str, kind: str, labels: tuple[str, ...],
+                                                               options: tuple[str, ...]) -> None:
+    assert extract(reply, kind, labels, options).choice is None
+    assert extract('{"answer": "upside down"}', "label", ORIENT, ORIENT).choice == "upside down"
+
+
+@pytest.mark.parametrize("reply", [
+    "Estimating age from a radiograph is not something I can do reliably, so I'll pass on this one.",
+    "Leider kann ich das Röntgenbild nicht beurteilen.",
+    "The film is cropped across both knees, so I cannot count the loose bodies.",
+    "Only the upper abdomen is in view, which limits assessment of the pelvis.",
+    "i cant see the markers clearly, sorry",
+    "I can't really see the dots well, but maybe green",
+])
+def test_the_declines_batch_15_showed_are_refusals(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+def test_doubting_a_negative_is_a_hedge_not_a_decline() -> None:
+    a = extract("I can't say there is no effusion; the costophrenic angle is a little blunt.", "yesno", YN, (),
+                question="Is there a pleural effusion? (please answer yes/no)")
+    assert not a.refusal
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    ("Ndiyo.", "yesno", YN, (), "yes"),  # Swahili
+    ("Ndiyo, ni picha ya kifua.", "yesno", YN, (), "yes"),  # its "ni" never the Spanish "nor"
+    ("Hapana, hakuna kuvunjika.", "yesno", YN, (), "no"),
+    ("Hindi po.", "yesno", YN, (), "no"),  # Tagalog
+    ("Hindi, walang likido.", "yesno", YN, (), "no"),
+    ("بله.", "yesno", YN, (), "yes"),  # Persian
+    ("לא.", "yesno", YN, (), "no"),  # Hebrew
+    ("Зображення перевернуте.", "label", ORIENT, ORIENT, "upside down"),  # Ukrainian
+    ("Jawapan: C", "choice", ABCD, DX, "C"),  # Malay
+    ("উত্তর: B", "choice", ABCD, DX, "B"),  # Bengali
+    ("Temps portal.", "choice", ("A", "B"), ("Arterial phase", "Portal venous phase"), "B"),  # French
+])
+def test_the_answer_words_of_batch_15s_languages(reply: str, kind: str, labels: tuple[str, ...],
+                                                 options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, kind, labels, options).choice == choice
+
+
+def test_hindi_the_language_is_not_a_no() -> None:
+    assert lexicon.foreign_yes_no("Hindi speakers call it a fracture.") is None

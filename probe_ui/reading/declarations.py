@@ -57,7 +57,9 @@ _DECL_FOREIGN = re.compile(
     r"|\b(?:správná\s+)?odpověď(?:\s+je)?\b\s*:?|(?:η\s+)?(?:σωστή\s+)?απάντηση(?:\s+είναι)?(?:\s+η)?\s*:?"
     r"|(?:सही\s+)?उत्तर\s*(?:है)?\s*:?"
     # batch 14: Arabic "الإجابة: C", "الإجابة الصحيحة هي C"
-    r"|(?:ال)?(?:إجابة|اجابة|جواب)(?:\s+(?:ال)?صحيح[ةه]?)?(?:\s+(?:هي|هو))?\s*:?",
+    r"|(?:ال)?(?:إجابة|اجابة|جواب)(?:\s+(?:ال)?صحيح[ةه]?)?(?:\s+(?:هي|هو))?\s*:?"
+    # batch 15: Malay "Jawapan: B", "Jawapan yang betul ialah B"; Bengali "উত্তর: A"
+    r"|\bjawapan(?:\s+yang\s+betul)?(?:\s+(?:ialah|adalah))?\b\s*:?|(?:সঠিক\s+)?উত্তর\s*(?:হল|হলো)?\s*:?",
     re.IGNORECASE,
 )
 _DECL_POSTFIX = re.compile(

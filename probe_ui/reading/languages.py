@@ -73,7 +73,10 @@ GLOSSES: dict[str, dict[str, str]] = {
         "fausse": "false", "incorrecte": "incorrect", "erronée": "wrong", "contient": "contains",
         "ci-dessus": "above", "réponses": "answers", "médecin": "physician", "la plus probable": "most likely",
         "liquide": "fluid", "épanchement": "effusion", "kystique": "cystic", "kyste": "cyst", "solide": "solid",
-        "veineuse": "venous", "artérielle": "arterial", "aggravation": "worsening", "âgé": "elderly",
+        "veineuse": "venous", "artérielle": "arterial",
+        # batch 15: the portal phase said the French way ("Phase portale : ...")
+        "phase portale": "portal venous phase", "temps portal": "portal venous phase",
+        "aggravation": "worsening", "âgé": "elderly",
         "âgée": "elderly", "hanche": "hip", "poumon": "lung", "œdème": "edema", "oedème": "edema",
         "tumeur": "tumor", "hémorragie": "hemorrhage", "agrandi": "enlarged", "dilaté": "dilated",
     },

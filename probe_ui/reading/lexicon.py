@@ -288,7 +288,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 13: Indonesian, Swedish ("ja" above), Czech, Greek, Hindi
             "ya", "ano", "ναι", "हाँ", "हां",
             # batch 14: Hungarian, Romanian, Finnish, Arabic, Thai
-            "igen", "da", "kyllä", "نعم", "ใช่", "ใช่ครับ", "ใช่ค่ะ"),
+            "igen", "da", "kyllä", "نعم", "ใช่", "ใช่ครับ", "ใช่ค่ะ",
+            # batch 15: Swahili, Persian, Hebrew, Tagalog
+            "ndiyo", "ndio", "بله", "כן", "opo", "oo po"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -298,7 +300,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 13: Indonesian, Swedish, Czech, Greek, Hindi
            "tidak", "bukan", "nej", "ne", "όχι", "οχι", "नहीं", "नही",
            # batch 14: Hungarian, Romanian, Finnish, Arabic, Thai
-           "nem", "nu", "ei", "لا", "ไม่", "ไม่ใช่", "ไม่ใช่ครับ", "ไม่ใช่ค่ะ", "ไม่ครับ", "ไม่ค่ะ"),
+           "nem", "nu", "ei", "لا", "ไม่", "ไม่ใช่", "ไม่ใช่ครับ", "ไม่ใช่ค่ะ", "ไม่ครับ", "ไม่ค่ะ",
+           # batch 15: Swahili, Persian, Hebrew, Tagalog ("hindi" is also the language's name: only before a comma or
+           # at the end, or as "hindi po")
+           "hapana", "نه", "לא", "hindi po", "hindi"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -318,7 +323,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                     # batch 13: Swedish, Czech, Indonesian, Greek, Hindi
                     "upp och ner", "uppochner", "vzhůru nohama", "terbalik", "ανάποδα", "उल्टा", "उलटा",
                     # batch 14: Romanian, Hungarian, Finnish
-                    "cu susul în jos", "cu susul in jos", "răsturnat", "răsturnată", "fejjel lefelé", "ylösalaisin"),
+                    "cu susul în jos", "cu susul in jos", "răsturnat", "răsturnată", "fejjel lefelé", "ylösalaisin",
+                    # batch 15: Ukrainian
+                    "догори ногами", "перевернутий", "перевернуте", "перевернутий догори ногами"),
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
@@ -358,7 +365,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 13: Indonesian, Swedish, Czech, Greek, Hindi
                "jawaban", "svar", "svaret", "odpověď", "απάντηση", "उत्तर",
                # batch 14: Arabic
-               "الإجابة", "الجواب"),
+               "الإجابة", "الجواب",
+               # batch 15: Malay, Bengali
+               "jawapan", "উত্তর"),
     "no": ("没有",),
     "is": ("ist", "est", "es", "lautet", "是"),
 }
@@ -389,13 +398,22 @@ def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[st
     return lat, han, words, opening, yn
 
 
+def _other_sense(word: str, rest: str) -> bool:
+    """A yes/no word that runs on into a sentence in another sense: Spanish "si ..." (if), Tagalog "hindi" that is
+    the language's name ("Hindi speakers ...", batch 15; "Hindi, ..." and "Hindi po" are no)."""
+    w = word.casefold()
+    if w == "si":
+        return re.match(r"\s+\w", rest) is not None
+    return w == "hindi" and re.match(r"\s*(?:[,.!]|\Z)", rest) is None
+
+
 def foreign_yes_no(text: str) -> str | None:
     """"yes" or "no" when the reply opens with that answer word of another language ("Hayır, bu görüntü pelvisi
     göstermiyor.", "Nee, ..."), else None. What follows it is in that language, which the rules do not read: a word
     of the question met there ("pelvisi") says nothing of whether it is denied."""
     _, _, _, opening, yn = _word_regexes()
     m = opening.match(text)
-    if m is None or (m.group(1).casefold() == "si" and re.match(r"\s+\w", text[m.end():])):
+    if m is None or _other_sense(m.group(1), text[m.end():]):
         return None
     after = re.match(r"[\s,/]*(?:and|or|und|oder|et|ou|y|o|e|en|of|ve|veya|и|или|/)?[\s,/]*([^\W\d_]+)",
                      text[m.end():], re.IGNORECASE)
@@ -412,7 +430,7 @@ def translate(text: str, yesno: bool = False) -> str:
     t = text
     if yesno:
         m = opening.match(t)
-        if m and not (m.group(1).casefold() == "si" and re.match(r"\s+\w", t[m.end():])):  # Spanish "si ..." = if
+        if m and not _other_sense(m.group(1), t[m.end():]):  # Spanish "si ..." = if
             t = t[:m.start(1)] + yn[m.group(1).casefold()] + " " + t[m.end(1):]
             # "Ja und nein", "Oui et non", "Sí o no": the second word too
             t = re.sub(r"(?i)\A(\W*(?:yes|no)\s*)(and|or|und|oder|et|ou|veya|ve|ya\s+da|y|of|o|en|e|или|и|/|,)(\s*)"

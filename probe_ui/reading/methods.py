@@ -46,6 +46,8 @@ READ: dict[str, str] = {
                 "no (\"Not present.\", \"None seen.\")",
     "question_subject": "a reply without yes or no, compared with what the question asks (\"This is a CT scan.\" "
                         "to \"Is this an MRI?\" is no)",
+    "negated_clause": "a yes/no reply that denies a whole clause, read as the opposite of the clause's answer (\"It "
+                      "is not the case that the duct is of normal calibre\" to \"Is the duct dilated?\" is yes)",
     "judge": "the rules found no answer; a judge model mapped the reply to an option (its reply is kept)",
     "point": "the point the reply gives, in the model's coordinate convention, as pixels of the item's image (right "
              "when it falls inside the finding's region)",

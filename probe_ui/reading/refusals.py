@@ -17,8 +17,8 @@ from probe_ui.reading.lexicon import fold_quotes
 __all__ = ["REFUSAL_PHRASES", "declining_opening", "is_refusal", "refusal_names", "refusal_spans"]
 
 # "cannot", "can't", "I'm unable to", "won't be able to", ...
-_CANT = (r"(?:can\s*not|can't|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|am\s+not\s+able\s+to|"
-         r"'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
+_CANT = (r"(?:can\s*not|can't|\bcant\b|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|"
+         r"am\s+not\s+able\s+to|'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
 # what a reply says it lacks or cannot see: the image, or the markers drawn on it
 _IMAGE = (r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure|screenshot|"
           r"thumbnail)")
@@ -33,12 +33,17 @@ _JUDGE = (r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|ident
 REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-decide",
      _CANT + r"\s+(?:\w+\s+){0,3}?(?:determine|tell|answer|assist|help|identify|diagnose|make\s+a\s+diagnos\w*|"
-     r"provide|offer|give|interpret|assess|evaluate|analy[sz]e|confirm|comment|say|judge|process|access|comply|"
+     r"provide|offer|give|interpret|assess|evaluate|analy[sz]e|confirm|comment|"
+     # batch 15: "I can't say there isn't a fracture - ... could be one" doubts a negative: a hedge, not a decline
+     r"say(?!\s+(?:that\s+)?(?:there\s+(?:isn't|is\s+not|is\s+no|aren't|are\s+not|are\s+no)|it\s+(?:isn't|"
+     r"is\s+not))\b)|judge|process|access|comply|"
      r"fulfil+|decide|compare|definitively|accurately|reliably|do\s+(?:that|this|so))\b",
      "I cannot determine this from the image."),
     ("cannot-see-image",
      _CANT + r"\s+(?:actually\s+|really\s+|directly\s+)?(?:see|view|open|look\s+at|access|load|display|read)\s+"
-     r"(?:the\s+|any\s+|an\s+|this\s+|your\s+)?(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r"\b)",
+     r"(?:the\s+|any\s+|an\s+|this\s+|your\s+)?(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r"\b"
+     # batch 15: "i cant really see the dots well, but red maybe": the markers the question asks about
+     r"|(?<=the\s)" + _MARKERS + r"\s+(?:well|clearly|properly)\b)",
      "I'm unable to view the attached image."),
     # batch 11: "the image is completely white, i cannot see anything"
     ("cannot-see-anything", _CANT + r"\s+(?:really\s+)?(?:see|make\s+out)\s+anything\b",
@@ -145,6 +150,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|"
                 r"the\s+question)(?:\s+one)?\s+(?:unanswered|open|blank)\b"
                 r"|\bi\s+(?:won't|will\s+not)\s+answer\s+(?:this|that|it)\b"
+                # batch 15: "so I'll pass on this one"
+                r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?pass\s+on\s+(?:this|that|"
+                r"it|the\s+question)(?:\s+one)?\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+in\s+a\s+position\s+to\b"
                 r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+comfortable\s+(?:interpreting|answering|making|giving|commenting|"
@@ -292,6 +300,23 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"assessment|evaluation|reading|answer|interpretation|judge?ment|call|estimate|diagnosis|comparison)s?\s+"
      r"(?:\w+\s+)?(?:unreliable|impossible|meaningless|guesswork)\b",
      "Only part of the duct is in view, which makes a measurement unreliable."),
+    # batch 15: "Only the proximal thighs are in the field of view, which limits assessment"
+    ("limits-assessment",
+     r"\b(?:which|that|this|it)\s+(?:severely\s+|greatly\s+|significantly\s+)?limits\s+(?:(?:the|my|any|a)\s+)?"
+     r"(?:[\w\-]+\s+)?(?:assessment|evaluation|interpretation|measurement|reading)s?\b",
+     "Only the proximal thighs are in the field of view, which limits assessment."),
+    # batch 15: "The panoramic image is cropped at both angles of the mandible, so I cannot count the wisdom teeth."
+    ("cropped-so-cannot",
+     r"\b(?:cropped|cut\s+off|truncated)\b[^.;!?\n]{0,80}?\bso\s+(?:i|we)\s+" + _CANT + r"\s+(?:\w+\s+)?"
+     + _JUDGE + r"\b",
+     "The image is cropped at the edges, so I cannot count the teeth."),
+    # batch 15: German "Leider kann ich das Bild nicht sehen" (I cannot see the image)
+    ("cannot-de",
+     r"\bkann\s+ich\s+(?:das|die|den|es)?\s*(?:bild|aufnahme|foto|röntgenbild)?\s*(?:leider\s+)?nicht\s+"
+     r"(?:sehen|erkennen|beurteilen|sagen|öffnen|bestimmen)\b"
+     r"|\bich\s+kann\s+(?:das|die|den|es)?\s*(?:bild|aufnahme|foto|röntgenbild)?\s*(?:leider\s+)?nicht\s+"
+     r"(?:sehen|erkennen|beurteilen|sagen|öffnen|bestimmen)\b",
+     "Leider kann ich das Bild nicht sehen."),
     ("asks-for-the-image",
      r"\b(?:please|could\s+you|can\s+you|kindly)\s+(?:re-?)?(?:upload|attach|provide|share|send|post)\s+"
      r"(?:the|an?|your)\s+(?:[\w\-]+\s+){0,2}?(?:" + _IMAGE + "|" + _STUDY + r")s?\b",

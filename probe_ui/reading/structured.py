@@ -15,7 +15,8 @@ from typing import Any
 from probe_ui.reading import overlap
 from probe_ui.reading.item import Item
 
-__all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "structured_label"]
+__all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "echoed_alternatives",
+           "structured_label"]
 
 #: the one field a structured reply carries
 ANSWER_FIELD = "answer"
@@ -79,3 +80,24 @@ def boolean_fields(text: str) -> bool:
         return False
     value = _json_object(text)
     return value is not None and any(isinstance(v, bool) for v in value.values())
+
+
+_ANSWER_KEYS = ("answer", "final_answer", "choice", "option", "prediction", "selection", "label")
+
+
+def echoed_alternatives(text: str, item: Item) -> bool:
+    """Whether the reply is a JSON object whose answer field echoes the answer format's alternatives instead of
+    choosing one (batch 15: ``{"answer": "correct|upside down"}``, ``{"answer": "yes/no"}``): the value splits at
+    "|", "/" or " or " into two or more of the item's labels. Such a reply names no answer."""
+    if "{" not in text:
+        return False
+    value = _json_object(text)
+    if value is None:
+        return False
+    for key, v in value.items():
+        if key.casefold() not in _ANSWER_KEYS or not isinstance(v, str):
+            continue
+        parts = [p.strip() for p in re.split(r"\s*\|\s*|\s*/\s*|\s+or\s+", v) if p.strip()]
+        if len(parts) >= 2 and all(item.exact(p) is not None for p in parts):
+            return True
+    return False
