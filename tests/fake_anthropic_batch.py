@@ -14,40 +14,29 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
 import pytest
 from fake_anthropic import FakeAnthropicServer, _error, _Handler, _invalid
 from fake_openai import loopback_no_proxy
-from fake_openai_batch import BatchJob
+from fake_openai_batch import BatchControls, BatchJob
 
 
 def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, timezone.utc).isoformat().replace("+00:00", "Z")
 
 
-class FakeAnthropicBatchServer(FakeAnthropicServer):
+class FakeAnthropicBatchServer(BatchControls, FakeAnthropicServer):
     """The Messages fake with Message Batches (module doc)."""
 
     thread_name = "fake-anthropic-batch"
+    creations_path = "/v1/messages/batches"
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.polls_to_finish = 3
-        self.end_as = "completed"
-        self.hold = False
-        self.fail_when: Callable[[str, dict[str, Any]], bool] | None = None
-        self.batches: dict[str, BatchJob] = {}
-
-    @property
-    def batch_creations(self) -> list[Any]:
-        return [r for r in self.requests if r.method == "POST" and r.path.split("?")[0] == "/v1/messages/batches"]
-
-    @property
-    def batch_bodies(self) -> dict[str, dict[str, Any]]:
-        return {cid: body for job in self.batches.values() for cid, body in job.lines}
+        self.init_batches()
 
 
 class _BatchHandler(_Handler):

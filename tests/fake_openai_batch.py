@@ -74,13 +74,15 @@ class BatchJob:
         return 0
 
 
-class FakeOpenAIBatchServer(FakeOpenAIServer):
-    """The chat-completions fake with OpenAI's Batch API (module doc)."""
+class BatchControls:
+    """What a test sets on a batch fake, and the batches it holds: one home for the OpenAI and Anthropic fakes
+    (mixed into a loopback server class, whose ``requests`` it reads)."""
 
-    thread_name = "fake-openai-batch"
+    #: the path whose POST creates a batch
+    creations_path = ""
+    requests: list[RecordedRequest]
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def init_batches(self) -> None:
         #: looks until a batch ends (1: its first look sees it ended)
         self.polls_to_finish = 3
         #: how a batch ends: completed, failed, expired or cancelled
@@ -89,9 +91,31 @@ class FakeOpenAIBatchServer(FakeOpenAIServer):
         self.hold = False
         #: ``(custom_id, body) -> bool``: the lines answered with an error line (HTTP 400) instead of a reply
         self.fail_when: Callable[[str, dict[str, Any]], bool] | None = None
+        self.batches: dict[str, BatchJob] = {}
+
+    @property
+    def batch_creations(self) -> list[RecordedRequest]:
+        """Every POST that created a batch."""
+        return [r for r in self.requests
+                if r.method == "POST" and r.path.split("?")[0].rstrip("/") == self.creations_path]
+
+    @property
+    def batch_bodies(self) -> dict[str, dict[str, Any]]:
+        """Every line of every batch, custom_id -> the request body it carries."""
+        return {cid: body for job in self.batches.values() for cid, body in job.lines}
+
+
+class FakeOpenAIBatchServer(BatchControls, FakeOpenAIServer):
+    """The chat-completions fake with OpenAI's Batch API (module doc)."""
+
+    thread_name = "fake-openai-batch"
+    creations_path = "/v1/batches"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.init_batches()
         #: file id -> (purpose, file name, bytes)
         self.files: dict[str, tuple[str, str, bytes]] = {}
-        self.batches: dict[str, BatchJob] = {}
         self._ids = 0
         self._batch_lock = threading.Lock()
 
@@ -99,17 +123,6 @@ class FakeOpenAIBatchServer(FakeOpenAIServer):
         with self._batch_lock:
             self._ids += 1
             return f"{prefix}{self._ids}"
-
-    @property
-    def batch_creations(self) -> list[RecordedRequest]:
-        """Every ``POST /v1/batches`` (a batch created)."""
-        return [r for r in self.requests if r.method == "POST" and r.path.split("?")[0].rstrip("/") == "/v1/batches"]
-
-    @property
-    def batch_bodies(self) -> dict[str, dict[str, Any]]:
-        """Every line of every batch, custom_id -> the request body it carries."""
-        return {cid: body for job in self.batches.values() for cid, body in job.lines}
-
 
 class _BatchHandler(_Handler):
     fake: FakeOpenAIBatchServer

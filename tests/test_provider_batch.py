@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-import yaml
 from fake_openai_batch import FakeOpenAIBatchServer
 from helpers import choice_item, run_cli, stop, write_png, write_preset
+from test_spend_cap import priced_model
 
 from probe_ui import migrations
 from probe_ui.store import Store, provider_batches, responses
@@ -254,19 +254,9 @@ def test_a_batch_that_failed_expired_or_was_cancelled_leaves_its_cells_to_ask_ag
     assert [b["status"] for b in batches(db)] == [end_as, "collected"]
 
 
-def priced_model(folder: Path, base_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A catalogue entry ``priced`` on the loopback server at $1,000 per million tokens both ways."""
-    backends = folder / "backends"
-    backends.mkdir()
-    (backends / "priced.yaml").write_text(yaml.safe_dump({
-        "name": "priced", "provider": "openai", "model": "fake-vlm", "base_url": base_url,
-        "price_input_per_m": 1000.0, "price_output_per_m": 1000.0}))
-    monkeypatch.setenv("PROBE_UI_BACKENDS", str(backends))
-
-
 def test_batch_answers_cost_half_the_catalogue_price_and_dry_run_says_so(tmp_path: Path, openai_env, capsys,
                                                                          monkeypatch) -> None:
-    priced_model(tmp_path, openai_env.base_url, monkeypatch)
+    priced_model(tmp_path, openai_env.base_url, monkeypatch, key=None)
     p = preset(tmp_path)
     argv = ["batch", str(p), "-m", "priced", "--no-progress"]
     assert run_cli(capsys, *argv, "--db", str(tmp_path / "live.db"))[0] == 0
@@ -289,7 +279,7 @@ def test_batch_answers_cost_half_the_catalogue_price_and_dry_run_says_so(tmp_pat
 
 def test_a_spend_cap_counts_batch_cells_at_the_batch_price(tmp_path: Path, openai_env, capsys,
                                                            monkeypatch) -> None:
-    priced_model(tmp_path, openai_env.base_url, monkeypatch)
+    priced_model(tmp_path, openai_env.base_url, monkeypatch, key=None)
     p = preset(tmp_path)
     argv = ["batch", str(p), "-m", "priced", "--no-progress", "--db", str(tmp_path / "c.db"), *PB]
     out = run_cli(capsys, "batch", str(p), "-m", "priced", "--db", str(tmp_path / "x.db"), "--dry-run",
@@ -416,7 +406,7 @@ def test_the_send_gate_and_ledger_see_every_batched_request(tmp_path: Path, open
     send ledger, as for live calls."""
     import numpy as np
     from PIL import Image
-    from test_send_ledger import _image, marked
+    from test_send_ledger import _image, marked, tagged_and_clean
 
     from probe_ui.presets import load_preset
     from probe_ui.runner import run_batch
@@ -424,14 +414,7 @@ def test_the_send_gate_and_ledger_see_every_batched_request(tmp_path: Path, open
 
     for where in ("probe_ui.runner.execute.check_request", "probe_ui.runner.provider_batch.check_request"):
         monkeypatch.setattr(where, lambda d, r, detector=None: check_request(d, r, marked))
-    rng = np.random.default_rng(0)
-    for name, mark in (("tagged", True), ("clean", False)):
-        px = rng.integers(40, 200, size=(32, 48), dtype=np.uint8)
-        if mark:
-            px[:8, :8] = 255
-        Image.fromarray(px).save(tmp_path / f"{name}.png")
-    p = write_preset(tmp_path / "g.yaml", [{"id": n, "image": f"{n}.png", "question": "Is there a nodule?",
-                                            "answer": "yes"} for n in ("tagged", "clean")])
+    p = tagged_and_clean(tmp_path, "g.yaml")
     fake = openai_env
     fake.responder = None
     fake.answer = "Yes"

@@ -49,20 +49,26 @@ def _image(body: dict) -> bytes:
     raise AssertionError("no image in the request")
 
 
-@pytest.fixture
-def preset(tmp_path: Path) -> Path:
-    """Two items: one image 'with a name in the corner', one clean."""
+def tagged_and_clean(folder: Path, name: str = "p.yaml") -> Path:
+    """A preset of two items in ``folder``: one image 'with a name in the corner' (the stand-in detector
+    :func:`marked` finds it), one clean."""
     rng = np.random.default_rng(0)
-    for name, mark in (("tagged", True), ("clean", False)):
+    for item, mark in (("tagged", True), ("clean", False)):
         px = rng.integers(40, 200, size=(32, 48), dtype=np.uint8)
         if mark:
             px[:8, :8] = 255
-        Image.fromarray(px).save(tmp_path / f"{name}.png")
+        Image.fromarray(px).save(folder / f"{item}.png")
     items = [{"id": n, "image": f"{n}.png", "question": "Is there a nodule?", "answer": "yes"}
              for n in ("tagged", "clean")]
-    path = tmp_path / "p.yaml"
+    path = folder / name
     path.write_text(yaml.safe_dump({"items": items}))
     return path
+
+
+@pytest.fixture
+def preset(tmp_path: Path) -> Path:
+    """Two items: one image 'with a name in the corner', one clean."""
+    return tagged_and_clean(tmp_path)
 
 
 def test_which_hosts_are_gated_and_recorded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,15 +27,17 @@ def preset(folder: Path, n: int = N) -> Path:
     return write_preset(folder / "p.yaml", [choice_item(i, "im.png", answer="B") for i in range(n)])
 
 
-def priced_model(folder: Path, base_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A catalogue entry ``priced`` on the loopback server at $1,000 per million tokens both ways."""
+def priced_model(folder: Path, base_url: str, monkeypatch: pytest.MonkeyPatch, key: str | None = "sk-test") -> None:
+    """A catalogue entry ``priced`` on the loopback server at $1,000 per million tokens both ways; ``key``: the
+    OpenAI key set with it (None: the caller's own stays)."""
     backends = folder / "backends"
     backends.mkdir()
     (backends / "priced.yaml").write_text(yaml.safe_dump({
         "name": "priced", "provider": "openai", "model": "fake-vlm", "base_url": base_url,
         "price_input_per_m": 1000.0, "price_output_per_m": 1000.0}))
     monkeypatch.setenv("PROBE_UI_BACKENDS", str(backends))
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    if key is not None:
+        monkeypatch.setenv("OPENAI_API_KEY", key)
 
 
 def stored(db: str) -> list[dict]:
