@@ -453,7 +453,10 @@ def test_a_reload_brings_back_the_table_and_presenter_mode_and_ratings_follow_th
     # U36: an answer that leaves the options is emptied with a word beside the question; Run then says so too
     pg.fill("probe-options", "Nodule in the right upper lobe\nNodule in the right lower lobe\nNo nodule")
     pg.wait_text("#probe-question-msg", "no longer one of the options")
+    assert "&#" not in pg.p.locator("#probe-question-msg").inner_text()  # escaped once: the words, not entities
     pg.p.locator("#probe-run").click()
     pg.wait_text("#probe-run-msg", "No correct answer chosen")
+    said = pg.p.locator("#probe-run-msg").inner_text()
+    assert "under 'correct answer'" in said and "&#" not in said, said  # escaped once, shown in words
     pg.shot("no-answer-warned")
     assert not pg.errors, pg.errors

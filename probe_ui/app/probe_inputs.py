@@ -167,7 +167,7 @@ def wire_question(ui: Any) -> None:
         choices, why = live.answer_after_options(k, text, current)
         if why is None:
             return gr.update(choices=choices), ""
-        return gr.update(choices=choices, value=None), Inline.error(esc(why))
+        return gr.update(choices=choices, value=None), Inline.error(why)  # Inline.error escapes
 
     @inline_errors(ui.question_msg)
     def edit(action: str, text: str, index: float | None, new: str) -> tuple[str, str, str]:

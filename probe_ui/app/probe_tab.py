@@ -377,7 +377,7 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
         page = ui.page.update(caller.owner, request, run=name)  # the run the table shows from now on
         per = comparison.models_per_table(page.presenter)
         # beside the table, as it starts: the answers will not be marked
-        said = Inline.error(esc(warning)) if (warning := probe_form.no_answer_warning(form)) else ""
+        said = Inline.error(warning) if (warning := probe_form.no_answer_warning(form)) else ""  # it escapes
         # the first table of this run closes the detail of the answer shown before (detail.cleared) in the same
         # stream, never in a listener of its own: under load such a listener ran after the run's last table, and
         # closed the detail of an answer of this run that the person had just opened
