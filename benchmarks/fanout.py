@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from fake_openai import FakeOpenAIServer  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from fake_openai import FakeOpenAIServer  # noqa: E402
 from probe_ui.images import CanonicalImage  # noqa: E402
 from probe_ui.items import Variant  # noqa: E402
 from probe_ui.providers.base import ModelConfig, Response  # noqa: E402

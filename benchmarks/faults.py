@@ -192,9 +192,8 @@ def scenario_kill9(tmp: Path, variants: int, seed: int) -> bool:
 
 
 def scenario_app(tmp: Path, seed: int) -> bool:
-    from gradio_client import Client
-
     from app_server import free_port
+    from gradio_client import Client
 
     with CountingServer(latency_s=0.05) as fast, CountingServer(latency_s=20.0) as slow:
         backend(tmp / "be-app", "fast", fast)

@@ -7,7 +7,7 @@ One *target* per input::
     presets     probe_ui.presets.load_preset on YAML text                          Preset | PresetError
     importers   import_results / questions_to_preset on the four formats' JSON     summary | ImportFileError |
                                                                                    ImportUsageError
-    answers     probe_ui.answers.extract / extract_legacy on any reply and options  Answer (and fast)
+    answers     probe_ui.reading.answers.extract / extract_legacy on any reply and options  Answer (and fast)
     catalogue   probe_ui.catalogue.resolve / load_entry on any spec / backend YAML  ModelConfig | ModelSpecError
     params      probe_ui.perturb.apply, and a preset's step, on any parameters      Variant | PerturbationError |
                                                                                    PresetError
@@ -832,9 +832,9 @@ def _pydicom_writes_anything() -> Iterator[None]:
 def _mutate_dicom(r: random.Random, data: bytes) -> tuple[bytes, str]:
     """A header field set to an odd value (through pydicom), or the file meta's transfer syntax swapped."""
     import pydicom
+    from pydicom.datadict import tag_for_keyword
     from pydicom.dataelem import DataElement
     from pydicom.dataset import Dataset
-    from pydicom.datadict import tag_for_keyword
     from pydicom.sequence import Sequence
 
     op = r.choice(["us", "us", "text", "text", "ts", "delete", "pixels", "lut", "seq"])
@@ -1522,7 +1522,7 @@ def make_answer_case(r: random.Random) -> Case:
 
 
 def run_answer_case(case: Case, workdir: Path) -> str:
-    from probe_ui.answers import Answer, extract, extract_legacy, is_correct
+    from probe_ui.reading.answers import Answer, extract, extract_legacy, is_correct
 
     p = case.payload
     if p["mode"] is None:
@@ -1739,8 +1739,15 @@ class _LazyStore:
 def run_import_case(case: Case, workdir: Path) -> str:
     import shutil
 
-    from probe_ui.importers import ImportFileError, ImportOptions, ImportSummary, ImportUsageError, PresetSummary, \
-        import_results, questions_to_preset
+    from probe_ui.importers import (
+        ImportFileError,
+        ImportOptions,
+        ImportSummary,
+        ImportUsageError,
+        PresetSummary,
+        import_results,
+        questions_to_preset,
+    )
 
     p = case.payload
     folder = workdir / "import-case"
@@ -1799,7 +1806,7 @@ def make_ratings_case(r: random.Random) -> Case:
     written by the spreadsheet writer, then a few text mutations and an encoding."""
     import io
 
-    from probe_ui.spreadsheet import writer
+    from probe_ui.files.spreadsheet import writer
 
     header = ["response_id", "rater", "rating", "note"]
     if chance(r, 0.2):
@@ -1855,8 +1862,8 @@ def run_ratings_case(case: Case, workdir: Path) -> str:
     import io
     import shutil
 
+    from probe_ui.files.spreadsheet import FORMULA_STARTS, restore, writer
     from probe_ui.ratings import ImportSummary, RatingsFileError, import_ratings
-    from probe_ui.spreadsheet import FORMULA_STARTS, restore, writer
     from probe_ui.store import RATINGS, StoreError
 
     buf = io.StringIO()  # any cells: none starts a formula, and they read back exactly

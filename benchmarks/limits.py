@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from fake_anthropic import FakeAnthropicServer  # noqa: E402
 from fake_openai import FakeOpenAIServer  # noqa: E402
+
 from probe_ui.providers.base import GenerationSettings, Message, ModelConfig, ProviderError, Request, TextPart  # noqa: E402
 
 RESULTS: list[tuple[str, float, float]] = []
@@ -61,7 +62,7 @@ def expect_error(fn: Callable[[], Any], kind: type[BaseException] = Exception) -
 
 
 def parsing() -> None:
-    from probe_ui.answers import extract, extract_legacy
+    from probe_ui.reading.answers import extract, extract_legacy
 
     cases = [(", " * 25000 + "x", "label", ("correct", "upside down"), ()),
              ("it is " * 16666 + "it is B", "choice", ("A", "B", "C"), ("x" * 20000, "b", "c")),
@@ -153,7 +154,7 @@ def decompression_memory(tmp: Path) -> None:
 
 
 def discovery() -> None:
-    from probe_ui.discovery import discover_ollama, discover_openai_compatible
+    from probe_ui.catalogue.discovery import discover_ollama, discover_openai_compatible
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -187,7 +188,7 @@ def timeouts_and_retries() -> None:
     import anthropic  # noqa: F401 - the SDKs' imports (1-2 s each) are not what is timed
     import openai  # noqa: F401
 
-    from probe_ui.endpoints import Endpoints, test_model
+    from probe_ui.catalogue.endpoints import Endpoints, test_model
     from probe_ui.providers.anthropic import AnthropicProvider
     from probe_ui.providers.openai_compat import OpenAIProvider
 

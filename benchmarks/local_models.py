@@ -42,10 +42,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import sqlalchemy as sa  # noqa: E402
-import yaml  # noqa: E402
-
 import tiny_vlm  # noqa: E402
+import yaml  # noqa: E402
 from helpers import write_png, write_preset  # noqa: E402
+
 from probe_ui.cli import main as probe_ui  # noqa: E402
 from probe_ui.store import Store, responses  # noqa: E402
 

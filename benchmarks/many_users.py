@@ -36,7 +36,6 @@ sys.path.insert(0, str(ROOT / "tests"))
 os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"  # the clients too: no telemetry thread per session
 
 import httpx  # noqa: E402
-
 from app_server import api_client, free_port  # noqa: E402
 from fake_openai import FakeOpenAIServer  # noqa: E402
 
@@ -74,7 +73,7 @@ def start_app(folder: Path, users: int, *, login: bool = True, source: str | Non
     login; ``source``: run the app from that source tree instead (an older checkout, to compare)."""
     login_args: list[str] = []
     if login:
-        from probe_ui.users import Account, hash_password, write_users
+        from probe_ui.security.users import Account, hash_password, write_users
 
         accounts = {f"user{i}": Account(f"user{i}", "prober", hash_password(f"password-{i}"))
                     for i in range(users + 1)}

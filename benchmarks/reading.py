@@ -2,7 +2,7 @@
 
 Each reply of the corpus has the reading a careful clinician gives it (a label, or "invalid" when it names no
 answer) and its kind (final verdict, MedVH FCJ, yes/no idiom, question subject, language, ...). The reply is read
-by ``probe_ui.answers.extract`` the way scoring reads a stored answer (labels from the item's kind, options for
+by ``probe_ui.reading.answers.extract`` the way scoring reads a stored answer (labels from the item's kind, options for
 choice items, the question, and the suggested answer of MedVH FCJ items), and counted as:
 
 - definite replies (a label is meant): read as intended, wrong option (another label), invalid (nothing read);
@@ -42,8 +42,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from probe_ui.answers import extract  # noqa: E402
 from probe_ui.items import labels_for  # noqa: E402
+from probe_ui.reading.answers import extract  # noqa: E402
 
 CORPUS = ROOT / "tests" / "data" / "replies"
 GOAL_INTENDED = 0.98

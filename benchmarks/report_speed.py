@@ -30,11 +30,11 @@ import numpy as np
 import yaml
 from PIL import Image
 
-from probe_ui import compare
 from probe_ui.presets import PRESETS_DIR, load_preset
-from probe_ui.report import build_report
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
+from probe_ui.views import compare
+from probe_ui.views.report import build_report
 
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
 PRESETS = ["mediconfusion_pairs.yaml", "medvh_nota.yaml"]

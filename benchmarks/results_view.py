@@ -2,7 +2,7 @@
 
 Goal (issue 27): after the first view of a run, the Results tab shows a view of it in under 2 s. The first view
 scores the run (reads every answer, re-reads every reply, joins judges and ratings); later views take the scored
-table from the cache (:mod:`probe_ui.results_cache`), so a repeat, or another filter of the same run, only filters
+table from the cache (:mod:`probe_ui.views.results_cache`), so a repeat, or another filter of the same run, only filters
 and draws. A new rating makes the next view score afresh (timed too, as "after a rating"). Building the store is not
 timed.
 
@@ -64,15 +64,15 @@ def timed(what: str, fn: Any) -> float:
 
 
 def library(store: Any, budget: float) -> list[str]:
-    from probe_ui.results_cache import ScoredCache
-    from probe_ui.results_page import results_view
+    from probe_ui.views.results_cache import ScoredCache
+    from probe_ui.views.results_page import results_view
 
     cache = ScoredCache()
     view = lambda **kw: results_view(store, [RUN], owner="bench", cache=cache, **kw)  # noqa: E731
     from probe_ui.store import responses
 
     n = store.count(responses, store.get_run(RUN).id)
-    print(f"library call (probe_ui.results_page.results_view), one run of {n} answers:")
+    print(f"library call (probe_ui.views.results_page.results_view), one run of {n} answers:")
     timed("first view in this process (imports Plotly)", view)
     cache.forget()
     timed("first view (scores the run)", view)

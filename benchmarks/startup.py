@@ -38,7 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fake_openai import FakeOpenAIServer, RecordedRequest  # noqa: E402
-from probe_ui.resources import ASSETS_DIR  # noqa: E402
+
+from probe_ui.files.resources import ASSETS_DIR  # noqa: E402
 
 
 class CountingServer(FakeOpenAIServer):

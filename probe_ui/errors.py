@@ -5,7 +5,7 @@ second base where callers catch those). The CLI and the app catch this base only
 for the user (naming the file, item and field) and is shown as it is; any other exception is a bug, reported as one
 line that says so, with the traceback in the log (the CLI: only with ``--debug``).
 
-Messages pass through :func:`probe_ui.redact.mask` on their way out (every log record, via the
+Messages pass through :func:`probe_ui.security.redact.mask` on their way out (every log record, via the
 :class:`RedactingFilter` on the handler :func:`setup_logging` installs), so a key that reached an error's text by
 some path nobody foresaw is still masked.
 """
@@ -75,7 +75,7 @@ class RedactingFilter(logging.Filter):
     """Masks secrets (keys in any encoding, credentials in URLs) in every record before any handler writes it."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from probe_ui.redact import mask, mask_urls, printable
+        from probe_ui.security.redact import mask, mask_urls, printable
 
         try:
             message = record.getMessage()

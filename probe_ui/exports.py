@@ -10,8 +10,8 @@ how the run was made, with the command that makes it again.
 What never leaves the machine: absolute local paths (preset paths become file names; any string mentioning the
 working folder, the store's folder, the home or temp folder is rewritten relative to it; absolute paths in
 ``details``, ``error`` and similar bookkeeping fields become file names), API keys and the names of the variables
-that hold them (:mod:`probe_ui.redact`: ``api_key_env`` is dropped, URLs lose user info, query and fragment, and
-any key this process knows is masked in every string), and DICOM headers (the store holds none).
+that hold them (:mod:`probe_ui.security.redact`: ``api_key_env`` is dropped, URLs lose user info, query and fragment,
+and any key this process knows is masked in every string), and DICOM headers (the store holds none).
 
 Layouts (``out`` must be new or empty; each is one class in :mod:`probe_ui.export_formats`, and a new format is
 one more class there or in a plugin):
@@ -19,7 +19,7 @@ one more class there or in a plugin):
 - ``jsonl``: ``data.jsonl``, nested values as JSON.
 - ``csv``: ``data.csv``; lists and dicts as JSON strings, booleans as ``true``/``false``, missing values empty;
   text cells a spreadsheet would run as a formula (beginning with ``=``, ``+``, ``-``, ``@``, TAB or CR) start with
-  an apostrophe (:mod:`probe_ui.spreadsheet`; ``probe-ui import dataset`` removes it). JSONL, Parquet and the
+  an apostrophe (:mod:`probe_ui.files.spreadsheet`; ``probe-ui import dataset`` removes it). JSONL, Parquet and the
   imagefolder keep the raw text.
 - ``parquet``: ``data.parquet`` (pyarrow, through pandas); lists of strings as lists, free-form nested values
   (attributes, provenance, settings, details, judge, answers) as JSON strings, since their types vary by row.
@@ -48,16 +48,17 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from probe_ui import __version__, redact
+from probe_ui import __version__
 from probe_ui.errors import ProbeUIError
 from probe_ui.export_formats import FORMATS, format_names
 from probe_ui.export_formats.base import json_text
+from probe_ui.files.paths import check_output_folder
+from probe_ui.files.safe_write import write_bytes, write_text
 from probe_ui.licences import Licence, image_licences, licence_section, size_category
-from probe_ui.markup import md_cell
-from probe_ui.paths import check_output_folder
 from probe_ui.prompts import messages_text
-from probe_ui.rebuild import card_command, source_name
-from probe_ui.safe_write import write_bytes, write_text
+from probe_ui.security import redact
+from probe_ui.views.markup import md_cell
+from probe_ui.views.rebuild import card_command, source_name
 
 BY = ("response", "variant")
 IMAGES_DIR = "images"
@@ -421,7 +422,7 @@ def settler_column(who: str) -> str:
 
 def _settled(a: dict[str, Any]) -> dict[str, str] | None:
     """Who settled this answer's reading and how (a label, or "no answer"), None where nobody did."""
-    from probe_ui.review import NO_ANSWER_WORDS
+    from probe_ui.scoring.review import NO_ANSWER_WORDS
 
     v = a.get("settled_by")
     return {str(k): str(x) or NO_ANSWER_WORDS for k, x in v.items()} if isinstance(v, dict) and v else None

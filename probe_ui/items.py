@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # annotations only: Pillow is not needed to name an item
 
 Kind = Literal["choice", "yesno", "label", "free", "point"]
 #: ``point``: "point to the finding", answered with coordinates and scored against the item's region
-#: (:mod:`probe_ui.pointing`)
+#: (:mod:`probe_ui.reading.pointing`)
 KINDS: tuple[str, ...] = ("choice", "yesno", "label", "free", "point")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 YES_NO: tuple[str, str] = ("yes", "no")
@@ -182,7 +182,7 @@ class Variant:
 
     def legacy_id(self) -> str:
         """The id probe-ui gave this variant before store schema 9, when it hashed the source's whole path:
-        how a set exported then, and a store's variants, are recognised (:mod:`probe_ui.migrations`)."""
+        how a set exported then, and a store's variants, are recognised (:mod:`probe_ui.store.migrations`)."""
         out = {**self.content(), "source": self.source}
         if self.examples:
             out["examples"] = [e.legacy_id() for e in self.examples]

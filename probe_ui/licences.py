@@ -11,8 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from probe_ui.markup import md_cell
-from probe_ui.resources import ASSETS_DIR
+from probe_ui.files.resources import ASSETS_DIR
+from probe_ui.views.markup import md_cell
 
 
 @dataclass

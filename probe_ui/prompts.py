@@ -56,7 +56,8 @@ def free(v: Variant) -> tuple[str | None, str]:
     return None, f"Based on the image, answer following question.\n{v.question}"
 
 
-#: what a point item asks for; the coordinates' convention it names is :data:`probe_ui.pointing.DEFAULT_CONVENTION`
+#: what a point item asks for; the coordinates' convention it names is
+#: :data:`probe_ui.reading.pointing.DEFAULT_CONVENTION`
 POINT_INSTRUCTION = ("Answer with the coordinates of one point on it as (x, y), each from 0 to 1 of the image's "
                      "width and height, (0, 0) being the top left corner.")
 

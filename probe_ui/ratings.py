@@ -11,7 +11,7 @@ The file is read strictly (issue 24: an unclosed quote swallowed the rest of the
 was taken silently, ``/dev/zero`` was read until memory ran out): it must be a regular file of at most
 :data:`MAX_RATINGS_BYTES`; a quoted field never closed, a column named twice and a row with more or fewer fields
 than the header are refused, naming the line. Cells are trimmed and their spreadsheet neutralisation
-(:mod:`probe_ui.spreadsheet`, which ``ratings export`` applies) removed, so an export imports back exactly.
+(:mod:`probe_ui.files.spreadsheet`, which ``ratings export`` applies) removed, so an export imports back exactly.
 
 What counts is each rater's latest rating of an answer (:meth:`probe_ui.store.Store.ratings_frame`): a row that
 repeats a rater's latest rating and note is read but not stored again (importing a file twice adds nothing), and a
@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from probe_ui import spreadsheet
 from probe_ui.errors import ProbeUIError
+from probe_ui.files import spreadsheet
 from probe_ui.store import MAX_ID, RATINGS, Store, StoreError, rater_name
 
 COLUMNS = ("response_id", "rater", "rating", "note")
@@ -118,7 +118,7 @@ def _reader(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]], in
     """The header, (line number, row) of every data row and how many blank rows were passed over; raises
     RatingsFileError for a file that is not strictly valid CSV, naming the line: a quoted field never closed, a
     stray quote, a column named twice, a row with more or fewer fields than the header has columns. Cells are
-    trimmed and their spreadsheet neutralisation removed (:mod:`probe_ui.spreadsheet`)."""
+    trimmed and their spreadsheet neutralisation removed (:mod:`probe_ui.files.spreadsheet`)."""
     text = _read_text(path)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     records: list[tuple[int, list[str]]] = []

@@ -17,10 +17,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from probe_ui.answers import cache_row  # noqa: E402
-from probe_ui.data_folder import DEFAULT_DB  # noqa: E402
+from probe_ui.files.data_folder import DEFAULT_DB  # noqa: E402
 from probe_ui.items import labels_for  # noqa: E402
 from probe_ui.presets import load_preset  # noqa: E402
+from probe_ui.reading.answers import cache_row  # noqa: E402
 from probe_ui.store import Store  # noqa: E402
 from probe_ui.suites import expand  # noqa: E402
 

@@ -83,7 +83,7 @@ USERS = {"alice": ("prober", "alice-pass-1"), "bob": ("prober", "bob-pass-22"), 
 
 def users_file(path: Path, users: dict[str, tuple[str, str]] = USERS) -> Path:
     """A users file (probe-ui users add) with ``users``."""
-    from probe_ui.users import add_user
+    from probe_ui.security.users import add_user
 
     for name, (role, password) in users.items():
         add_user(path, name, role, password)

@@ -5,18 +5,16 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
+from app_server import app_server  # noqa: F401
 from fake_anthropic import fake_anthropic  # noqa: F401
 from fake_anthropic_batch import fake_anthropic_batch  # noqa: F401
 from fake_openai import fake_openai  # noqa: F401  (tests/ is on sys.path: rootdir conftest, no __init__.py)
 from fake_openai_batch import fake_openai_batch  # noqa: F401
-from app_server import app_server  # noqa: F401
 from ledger import record_collected, record_ran
 from markers import apply_markers
 from pg_server import postgres_db, postgres_url  # noqa: F401
 from shared_chromium import shared_chromium  # noqa: F401
 from tiny_vlm import tiny_gemma3, tiny_llava, tiny_llava_nosys  # noqa: F401
-
 
 # Under pytest-xdist each worker's apps get a Gradio cache of their own: one worker's app clearing its cache (a
 # test of what an upload leaves behind, Gradio's delete_cache) must not delete the pictures another worker's app is
@@ -45,9 +43,9 @@ def pytest_runtest_protocol(item, nextitem):  # noqa: ANN001 - pytest's hook sig
 
 @pytest.fixture(autouse=True)
 def _fresh_readiness():
-    """Each test looks at servers afresh (probe_ui.readiness remembers a look for a few seconds): a port one test
+    """Each test looks at servers afresh (probe_ui.catalogue.readiness remembers a look for a few seconds): a port one test
     freed may serve, or not, in the next."""
-    from probe_ui import readiness
+    from probe_ui.catalogue import readiness
 
     readiness.forget()
     yield

@@ -231,9 +231,9 @@ def plugins_loaded(monkeypatch: pytest.MonkeyPatch, *files: Path) -> Iterator[No
 def store_replies(store: Any, preset: Path, replies: dict[str, list[str]], run: str = "r") -> list[int]:
     """A run ``run`` of ``preset``'s variants (no suites) whose answers are the given reply texts (``{model: [one
     reply per variant, in order]}``), read and stored as a batch stores them; returns the answers' ids in order."""
-    from probe_ui.answers import cache_row
     from probe_ui.items import labels_for
     from probe_ui.presets import load_preset
+    from probe_ui.reading.answers import cache_row
     from probe_ui.suites import expand
 
     stored = store.ensure_run(run, 0, {})

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
 from helpers import require_chromium
 
 # Every chromium the tests launch takes these. Chromium 15x draws its address-bar suggestions with two WebUI pages

@@ -16,7 +16,6 @@ from fake_openai import FakeOpenAIServer
 from helpers import choice_item, run_cli, write_png, write_preset
 from tiny_vlm import ask, ask_together, mc_request, provider
 
-from probe_ui import answers
 from probe_ui.cli import main
 from probe_ui.providers import create
 from probe_ui.providers.base import (
@@ -30,8 +29,9 @@ from probe_ui.providers.base import (
     Response,
     TextPart,
 )
-from probe_ui.run_settings import RunSettings
+from probe_ui.reading import answers
 from probe_ui.runner import BatchError, run_batch
+from probe_ui.runner.settings import RunSettings
 from probe_ui.store import Store, responses
 
 YES_NO_ENUM = ["yes", "no"]
@@ -224,9 +224,9 @@ def test_the_cache_never_answers_one_format_with_the_other(mixed_preset: Path, t
 
 def test_runs_with_and_without_the_format_are_told_apart(mixed_preset: Path, tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    from probe_ui.compare import Side, compare
-    from probe_ui.rebuild import batch_args
-    from probe_ui.run_identity import RunExtensionError
+    from probe_ui.runner.identity import RunExtensionError
+    from probe_ui.views.compare import Side, compare
+    from probe_ui.views.rebuild import batch_args
 
     db = str(tmp_path / "d.db")
     for fmt in ("free", "json"):

@@ -14,8 +14,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from probe_ui.answers import extract
 from probe_ui.items import labels_for
+from probe_ui.reading.answers import extract
 
 MEANINGS = Path(__file__).parent / "data" / "answers" / "meanings.jsonl"
 

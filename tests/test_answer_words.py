@@ -8,10 +8,10 @@ import re
 import pytest
 
 from probe_ui import labels
-from probe_ui import results as R
 from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
+from probe_ui.views import results as R
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from probe_ui.answers import Answer, extract, extract_legacy, is_correct, is_refusal
 from probe_ui.benchmarks import legacy_modes
+from probe_ui.reading.answers import Answer, extract, extract_legacy, is_correct, is_refusal
 
 AB = ("A", "B")
 ABC = ("A", "B", "C")

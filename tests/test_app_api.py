@@ -7,13 +7,13 @@ import os
 import re
 
 import pytest
+from app_server import api_client, module_app
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 from pydicom.data import get_testdata_file
 
-from app_server import api_client, module_app
 from probe_ui.app.serve import ServeError, options
-from probe_ui.probe_form import step_rows
+from probe_ui.live.form import step_rows
 
 CALLED: set[str] = set()
 
@@ -261,6 +261,7 @@ def test_a_server_slow_to_answer_its_first_request_still_starts_and_one_that_nev
     import time
 
     from app_server import free_port
+
     from probe_ui.app.serve import wait_until_served
 
     class Slow(http.server.BaseHTTPRequestHandler):
@@ -383,8 +384,8 @@ def test_results_tab_shows_the_score_commands_numbers(app_server):
     from pathlib import Path
 
     from probe_ui.importers import ImportOptions, import_results
-    from probe_ui.results import figure_text
     from probe_ui.scoring import score_run
+    from probe_ui.views.results import figure_text
 
     data = Path(__file__).parent / "data" / "importers"
     store = app_server.store()
@@ -406,13 +407,12 @@ def test_f11_no_upload_stays_in_the_cache_whatever_its_type(app_server, tmp_path
     """Issue 14 F11: an extension-less DICOM (IM0001, as PACS exports name files), a DICOMDIR or a zip uploaded
     through the API was refused before the callback ran, and the full header stayed in the upload cache."""
     import io
+    import tempfile
     import zipfile
     from pathlib import Path
 
     import pydicom
     from gradio_client.exceptions import AppError
-
-    import tempfile
 
     cache = Path(os.environ.get("GRADIO_TEMP_DIR", Path(tempfile.gettempdir()) / "gradio"))
     ds = pydicom.dcmread(get_testdata_file("CT_small.dcm", download=False))
@@ -445,6 +445,7 @@ def test_app_downloads_leave_nothing_in_the_system_temp_folder(tmp_path, monkeyp
     from pathlib import Path
 
     from app_server import serving
+
     from probe_ui.presets import PRESETS_DIR, load_preset
     from probe_ui.runner import run_batch
 

@@ -15,10 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
-from pydicom.data import get_testdata_file
-
 from app_server import module_app, serving, start_app
 from helpers import busy_threads, require_chromium
+from pydicom.data import get_testdata_file
 from shared_chromium import close_contexts
 
 ARTIFACTS = Path(os.environ.get("PROBE_UI_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
@@ -715,9 +714,8 @@ def test_each_person_sees_their_own_endpoints_and_a_viewer_only_results(login_se
     # and the server refuses the call anyway
     vera.p.wait_for_function("() => document.querySelector('#results-ask-judge')?.disabled", timeout=15000)
     vera.wait_text("#results-judge-msg", r"your role \(viewer\) cannot")
-    from gradio_client.exceptions import AppError
-
     from app_server import USERS, api_client
+    from gradio_client.exceptions import AppError
 
     with pytest.raises(AppError, match=r"role \(viewer\) cannot"):
         api_client(login_server.url, auth=("vera", USERS["vera"][1])).predict([], "judge-model", "robust",
@@ -839,11 +837,11 @@ def test_results_never_show_a_superseded_selection(server, browser, monkeypatch)
     """Issue 22: a run added to the Results selection starts a long computation; removing it and pressing Show
     gives the right tables, and the older computation, finishing later, is dropped: the tables and the line above
     them keep naming only the run still selected."""
-    from probe_ui import results as R
+    import threading
+
     from probe_ui.presets import load_preset
     from probe_ui.runner import run_batch
-
-    import threading
+    from probe_ui.views import results as R
 
     store = server.store()
     preset = load_preset("medvh_nota")

@@ -12,10 +12,9 @@ import io
 import re
 
 import pytest
-from PIL import Image
-
 from app_server import module_app
 from axe_check import report, require_axe, violations
+from PIL import Image
 from test_app_browser import Page, add_endpoint, browser, chromium  # noqa: F401,F811 (fixtures)
 
 #: name → (CSS viewport, device scale factor)
@@ -235,7 +234,8 @@ def _codes_shown(text: str, codes: dict[str, str]) -> list[str]:
 def test_no_code_names_on_the_results_page_or_an_answers_detail(demo_server, browser):
     """The Results tab of the demo run, its menus and one answer's detail in words: no perturbation, suite, prompt
     template, parser or setting code name that has a label of other words, no condition id, no JSON."""
-    from probe_ui import labels, results
+    from probe_ui import labels
+    from probe_ui.views import results
 
     pg = _open(browser, demo_server.url, "desk-1440x900", "results-words")
     pg.p.locator("#probe-run").click()

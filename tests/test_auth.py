@@ -15,15 +15,15 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from helpers import Recorder
+
 from probe_ui.app import serve
 from probe_ui.app.serve import ServeError, options
 
 
 def test_credentials_from_an_environment_variable_or_a_users_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                    caplog: pytest.LogCaptureFixture) -> None:
-    from probe_ui.users import add_user
+    from probe_ui.security.users import add_user
 
     monkeypatch.delenv("PROBE_UI_AUTH", raising=False)
     users = tmp_path / "users"
@@ -60,7 +60,7 @@ def test_credentials_from_an_environment_variable_or_a_users_file(tmp_path: Path
 
 
 def test_users_add_never_replaces_what_is_not_a_regular_file(tmp_path: Path) -> None:
-    from probe_ui.users import UsersError, add_user, read_users, remove_user
+    from probe_ui.security.users import UsersError, add_user, read_users, remove_user
 
     (tmp_path / "folder").mkdir()
     target = tmp_path / "elsewhere"
@@ -96,13 +96,13 @@ def test_users_add_reads_the_password_from_stdin_never_argv(tmp_path: Path) -> N
     listed = subprocess.run([sys.executable, "-m", "probe_ui", "users", "list", "--file", str(users)],
                             capture_output=True, text=True, timeout=120)
     assert listed.stdout.split() == ["dana", "viewer"]
-    from probe_ui.users import read_users
+    from probe_ui.security.users import read_users
 
     assert read_users(users)["dana"].role == "viewer"
 
 
 def test_failed_logins_are_slowed_more_and_more(caplog: pytest.LogCaptureFixture) -> None:
-    from probe_ui.users import Accounts
+    from probe_ui.security.users import Accounts
 
     sleep = Recorder()
     gate = serve.LoginGate(Accounts.single("alice", "s3cret"), sleep=sleep, address=lambda: "192.0.2.1")

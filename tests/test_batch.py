@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-
 from helpers import choice_item, run_cli, write_png, write_preset
+
 from probe_ui.cli import main
 from probe_ui.runner.batch import BatchResult
 from probe_ui.store import Store, responses, variants

@@ -10,12 +10,12 @@ from typing import Iterator
 import pytest
 
 from probe_ui import registry
-from probe_ui.answers import extract_legacy
 from probe_ui.benchmarks import BENCHMARKS, benchmarks, legacy_modes
 from probe_ui.importers import IMPORTERS, formats
 from probe_ui.metrics.registry import FAMILIES
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.prompts import TEMPLATES
+from probe_ui.reading.answers import extract_legacy
 from probe_ui.scoring import legacy_mode
 from probe_ui.suites import SUITES
 
@@ -52,7 +52,7 @@ def test_the_seed_benchmarks_are_folders_and_everything_they_name_exists() -> No
 TOY = '''
     """A sixth benchmark in one file: its own legacy parser (the reply's last word), detection rule, prompt template
     and suite."""
-    from probe_ui.answers import Answer
+    from probe_ui.reading.answers import Answer
     from probe_ui.benchmarks.base import Benchmark, register_benchmark
     from probe_ui.prompts import Template, register_template
     from probe_ui.suites import Suite, condition, register_suite

@@ -11,7 +11,6 @@ import threading
 import time
 
 import pytest
-
 from app_server import module_app
 from test_app_browser import VIEW, Page, add_endpoint, browser, chromium, server  # noqa: F401 (fixtures)
 
@@ -194,13 +193,13 @@ def five_models(plots_app):
     """The plots' app holding a 5-model run and a 3-model run of one MediConfusion pair under rotation and blur
     (issue 51, U29: the Results tab failed for any selection of four models or more)."""
     import yaml
-
     from fake_openai import FakeOpenAIServer
+
     from probe_ui.live import run_live
     from probe_ui.presets import PRESETS_DIR, load_preset
     from probe_ui.providers.base import ModelConfig
-    from probe_ui.stress_runs import sweep_variants
-    from probe_ui.sweep import load_originals
+    from probe_ui.runner.sweep import load_originals
+    from probe_ui.stress.runs import sweep_variants
 
     doc = yaml.safe_load((PRESETS_DIR / "mediconfusion_pairs.yaml").read_text(encoding="utf-8"))
     doc["items"] = doc["items"][:2]
@@ -221,7 +220,7 @@ def five_models(plots_app):
     t = threading.Thread(target=ask)  # Playwright's loop runs on this thread
     t.start()
     t.join()
-    from probe_ui.results import run_choices
+    from probe_ui.views.results import run_choices
 
     labels = {name: label for label, name in run_choices(store)}
     return plots_app, labels
@@ -319,8 +318,8 @@ def test_results_show_pushback_and_calibration_with_the_reliability_diagram(plot
     import yaml
 
     from probe_ui.presets import PRESETS_DIR, load_preset
-    from probe_ui.results import run_choices
     from probe_ui.runner import run_batch
+    from probe_ui.views.results import run_choices
 
     store = plots_app.store()
     if "conf-push" not in {r.name for r in store.list_runs()}:

@@ -7,7 +7,6 @@ At 1440 x 900 and at a projector's 1024 x 768 shown at 125 %; screenshots go to 
 from __future__ import annotations
 
 import pytest
-
 from app_server import module_app
 from helpers import store_replies, write_png, write_preset
 from test_app_browser import Page, browser, chromium  # noqa: F401 (fixtures)

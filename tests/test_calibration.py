@@ -12,11 +12,11 @@ import plotly.graph_objects as go
 import pytest
 from helpers import store_replies
 
-from probe_ui import answers, plots
 from probe_ui.metrics import detect_families, headlines, paper_metrics
 from probe_ui.metrics.calibration import RELIABILITY_COLUMNS, calibration, condition_frame, reliability_frame
 from probe_ui.metrics.registry import find_figure
 from probe_ui.metrics.samples import majority_vote
+from probe_ui.reading import answers
 from probe_ui.reading.confidence import (
     CONFIDENCE_INSTRUCTION,
     PATTERNS,
@@ -36,6 +36,7 @@ from probe_ui.stats import (
     selective_weights,
 )
 from probe_ui.store import Store
+from probe_ui.views import plots
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = ROOT / "presets" / "mediconfusion_pairs.yaml"

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-
 from helpers import plugins_loaded
+
 from probe_ui import registry
 from probe_ui.cli import build_parser, main
 from probe_ui.cli.common import COMMANDS, command

@@ -82,7 +82,7 @@ def test_the_listing_commands_import_only_what_they_list(tmp_path: Path) -> None
     importing any SDK, the Hub client, the HTTP library or the scoring stack; ``perturbations`` describes every
     perturbation without NumPy (it computes with it only when it perturbs an image)."""
     stack = ("openai", "anthropic", "httpx", "huggingface_hub", "pandas", "sqlalchemy", "numpy", "PIL", "torch",
-             "probe_ui.answers")
+             "probe_ui.reading.answers")
     assert imported_by_command(["models"], stack, tmp_path) == []
     assert imported_by_command(["perturbations"], stack, tmp_path) == ["PIL"]  # its drawing types are declared
 
@@ -91,7 +91,7 @@ def test_a_batch_reaches_its_first_request_without_the_scoring_stack() -> None:
     """The batch runner imports neither pandas (the run's unit of evidence is recorded by the planning thread
     once the first cells are out) nor the reader (imported there too, before the first answer is back)."""
     done = subprocess.run([sys.executable, "-c", "import json, sys, probe_ui.runner, probe_ui.cli.batch; print("
-                           "json.dumps(sorted(m for m in ('pandas', 'probe_ui.answers', 'probe_ui.metrics', 'scipy', "
+                           "json.dumps(sorted(m for m in ('pandas', 'probe_ui.reading.answers', 'probe_ui.metrics', 'scipy', "
                            "'numpy') if m in sys.modules)))"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == []

@@ -11,15 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import choice_item, write_png, write_preset
 from scipy import stats as sps
 
-from helpers import choice_item, write_png, write_preset
 from probe_ui import stats
 from probe_ui.cli import main
-from probe_ui.compare import CompareError, Side, compare, sides, worse_beyond
 from probe_ui.metrics.base import wilson_ci
 from probe_ui.store import Store
-
+from probe_ui.views.compare import CompareError, Side, compare, sides, worse_beyond
 
 # ---- the statistics -----------------------------------------------------------------------------------------------
 
@@ -253,10 +252,10 @@ def test_paper_metric_difference_has_a_paired_bootstrap_interval(tmp_path: Path,
     # a pair is one unit: every pair drawn twice leaves set accuracy, individual accuracy and confusion as they are
     import numpy as np
 
-    from probe_ui.compare import _headlines, _resample, _units
     from probe_ui.metrics import get_family, groups
     from probe_ui.metrics.registry import MetricContext
     from probe_ui.scoring import scored_answers
+    from probe_ui.views.compare import _headlines, _resample, _units
 
     d = groups.prepare(scored_answers(Store(db), "r", models=["openai/new"]))
     units = _units(d)
@@ -321,7 +320,7 @@ def test_two_seeds_of_a_noisy_model_cli_and_results_tab_agree(app_server: Any, f
 
 
 def test_report_with_a_baseline_has_the_paired_section(preset: Path, served: Any, tmp_path: Path) -> None:
-    from probe_ui.report import build_report
+    from probe_ui.views.report import build_report
 
     db = str(tmp_path / "s.db")
     _batch(preset, db, "before", "old")
@@ -341,11 +340,11 @@ def test_resampling_keeps_units_whole_and_doubling_every_unit_changes_no_figure(
     two replicas: drawing every unit twice must leave every headline figure as it is (each is a share)."""
     import numpy as np
 
-    from probe_ui.compare import _headlines, _resample, _units
     from probe_ui.importers import ImportOptions, import_results
     from probe_ui.metrics import detect_families, get_family, groups
     from probe_ui.metrics.registry import MetricContext
     from probe_ui.scoring import scored_answers
+    from probe_ui.views.compare import _headlines, _resample, _units
 
     data = Path(__file__).parent / "data" / "importers"
     store = Store(str(tmp_path / "pm.db"))

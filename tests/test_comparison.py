@@ -7,11 +7,12 @@ from html.parser import HTMLParser
 
 import pytest
 
-from probe_ui import comparison, live
+from probe_ui import live
 from probe_ui.conditions import describe, step_phrase
 from probe_ui.perturb import all_perturbations
 from probe_ui.presets import ASSETS_DIR
 from probe_ui.store import Store
+from probe_ui.views import comparison
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer
-
 from helpers import family_block, run_cli
 
 from probe_ui.cli import main
@@ -123,7 +122,7 @@ def test_the_report_shows_calibration_with_a_reliability_diagram(tmp_path: Path,
 
 def test_the_results_tab_draws_the_reliability_diagram_only_for_answers_with_a_confidence(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from probe_ui.results_page import results_view
+    from probe_ui.views.results_page import results_view
 
     db = str(tmp_path / "c.db")
     for extra in (["--confidence"], []):

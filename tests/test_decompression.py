@@ -13,8 +13,7 @@ import nibabel as nib
 import numpy as np
 import pytest
 
-from probe_ui.images import ImageError, load_image
-from probe_ui.images import nifti
+from probe_ui.images import ImageError, load_image, nifti
 
 
 def write_nifti(path: Path, data: np.ndarray) -> Path:

@@ -8,11 +8,19 @@ import socket
 from pathlib import Path
 
 import pytest
-
 from fake_openai import FakeOpenAIServer
 from helpers import choice_item, write_png, write_preset
-from probe_ui.endpoints import MODEL_COLUMNS, TABLE_COLUMNS, TEST_QUESTION, EndpointError, Endpoints, models_table, \
-    models_for_people, test_model
+
+from probe_ui.catalogue.endpoints import (
+    MODEL_COLUMNS,
+    TABLE_COLUMNS,
+    TEST_QUESTION,
+    EndpointError,
+    Endpoints,
+    models_for_people,
+    models_table,
+    test_model,
+)
 from probe_ui.presets import load_preset
 from probe_ui.runner import resolve_models, run_batch
 from probe_ui.store import Store
@@ -158,7 +166,7 @@ def test_an_added_endpoint_is_called_with_its_key(fake_openai: FakeOpenAIServer)
     assert parts[0]["type"] == "image_url" and parts[0]["image_url"]["url"].startswith("data:image/png;base64,")
     assert TEST_QUESTION in parts[-1]["text"]
     # the Models tab says it in words first (a sign alone can be an empty box in a font without it), escaped
-    from probe_ui.endpoints import model_check_html
+    from probe_ui.catalogue.endpoints import model_check_html
 
     assert model_check_html(r).startswith(f"<b>Works</b>: <b>{cfg.name}</b> answered in ")
     failed = model_check_html({"ok": False, "model": "", "error": "no <server>"}, "typed")
@@ -200,7 +208,7 @@ def test_a_down_server_fails_clearly() -> None:
     eps = Endpoints()
     port = closed_port()
     cfg = eps.add("openai", f"http://127.0.0.1:{port}/v1", "fake-vlm", key=SECRET)
-    r = test_model(cfg.name, eps, timeout_s=5)  # its base URL is looked at before the request (probe_ui.readiness)
+    r = test_model(cfg.name, eps, timeout_s=5)  # its base URL is looked at before the request (probe_ui.catalogue.readiness)
     assert r["ok"] is False and f"no server answering at http://127.0.0.1:{port}/v1" in r["error"], r
     assert r["latency_s"] is None and SECRET not in r["error"] and one_line(r["error"])
     # a local-server provider is checked before any request is sent

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 import yaml
-
 from helpers import choice_item, require_module, write_png, write_preset
+
 from probe_ui.cli import main
 from probe_ui.exports import FORMATS, ExportError, export_run
 from probe_ui.importers.dataset import DatasetError, import_dataset

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-
 from helpers import choice_item, write_png, write_preset
+
 from probe_ui import registry
 from probe_ui.cli import main
 

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-
 from helpers import choice_item, write_png, write_preset
+
 from probe_ui.cli import main
-from probe_ui.fallback import JudgeError, judge_unread
-from probe_ui.judge import parse_fallback
+from probe_ui.runner.fallback import JudgeError, judge_unread
+from probe_ui.runner.judge import parse_fallback
 from probe_ui.scoring import scored_answers
 from probe_ui.store import Store, responses
 
@@ -80,7 +80,7 @@ def test_score_with_a_judge_reads_only_the_unread_replies_and_reports_them(run_d
     assert all(j["parent_id"] is not None and j["raw_text"] in ("B", "NONE") for j in judged)
 
     # the answer's detail says in words how it was read, and what the judge said
-    from probe_ui.results import response_detail
+    from probe_ui.views.results import response_detail
 
     _, text = response_detail(Store(db), int(df.loc["q1", "response_id"]))
     assert "**How it was read**: no answer could be read\n" in text and "method: none" in text  # rule: for an audit

@@ -12,16 +12,21 @@ from concurrent.futures import CancelledError
 
 import pytest
 import sqlalchemy as sa
-
 from helpers import choice_item, require_local_models, write_png, write_preset
+from tiny_vlm import (
+    ask,
+    ask_together,
+    mc_request,
+    provider,
+    tiny_family,  # noqa: F401  (fixture)
+)
+
 from probe_ui.cli import main
 from probe_ui.providers.base import GenerationSettings, ModelConfig, ProviderError, Request, Response
 from probe_ui.providers.hf import HFLocalProvider
 from probe_ui.providers.hf.batching import Batcher, Job, batch_options
 from probe_ui.runner import ProviderPool
 from probe_ui.store import Store, responses
-from tiny_vlm import ask, ask_together, mc_request, provider
-from tiny_vlm import tiny_family  # noqa: F401  (fixture)
 
 
 # ---- the batcher, with a recording stand-in for the model ------------------------------------------------------

@@ -15,14 +15,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import require_local_models
+from tiny_vlm import (
+    FAMILIES,
+    SYSTEM,
+    ask,
+    ask_together,
+    mc_request,
+    provider,
+    tiny_family,  # noqa: F401  (fixture)
+)
+
 from probe_ui.providers.base import ProviderError
 from probe_ui.providers.hf import engine, families
 from probe_ui.providers.hf.batching import Job
 from probe_ui.providers.hf.families import Family
-from tiny_vlm import FAMILIES, SYSTEM, ask, ask_together, mc_request, provider
-from tiny_vlm import tiny_family  # noqa: F401  (fixture)
 
 #: every test here loads a tiny checkpoint: marked hf (and so slow), skipped without torch, failed under CI=true
 pytestmark = pytest.mark.hf

@@ -16,14 +16,13 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-
 from helpers import require_local_models
+from tiny_vlm import OPTIONS, QUESTION, ask, image, mc_request, provider
+
 from probe_ui import catalogue
 from probe_ui.providers import create
-from probe_ui.providers.hf import engine, loading
 from probe_ui.providers.base import GenerationSettings, ModelConfig, ProviderError, Request
-from probe_ui.providers.hf import NOT_INSTALLED, HFLocalProvider, cached_models, resolve_source, unload
-from tiny_vlm import OPTIONS, QUESTION, ask, image, mc_request, provider
+from probe_ui.providers.hf import NOT_INSTALLED, HFLocalProvider, cached_models, engine, loading, resolve_source, unload
 
 #: every test here loads a tiny checkpoint: marked hf (and so slow), skipped without torch, failed under CI=true
 pytestmark = pytest.mark.hf

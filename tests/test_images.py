@@ -20,12 +20,11 @@ import nibabel as nib
 import numpy as np
 import pydicom
 import pytest
+from helpers import require_module
 from PIL import Image
 from pydicom.dataset import Dataset, FileMetaDataset
 from pydicom.pixels import apply_modality_lut, apply_voi_lut
 from pydicom.uid import ExplicitVRLittleEndian, SecondaryCaptureImageStorage, generate_uid
-
-from helpers import require_module
 
 from probe_ui.images import (
     DEFAULT_MAX_PIXELS,

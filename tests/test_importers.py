@@ -9,11 +9,20 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import sqlalchemy as sa
-
 from helpers import run_cli, write_png
+
 from probe_ui.cli import main
-from probe_ui.importers import FORMATS, IMPORTERS, Importer, ImportFileError, ImportOptions, ImportUsageError, \
-    get_importer, import_results, questions_to_preset
+from probe_ui.importers import (
+    FORMATS,
+    IMPORTERS,
+    Importer,
+    ImportFileError,
+    ImportOptions,
+    ImportUsageError,
+    get_importer,
+    import_results,
+    questions_to_preset,
+)
 from probe_ui.presets import load_preset
 from probe_ui.store import Store, responses, run_variants, variants
 from probe_ui.suites import expand

@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-
 from harness_fixtures import mixed_preset
 from helpers import require_module
 

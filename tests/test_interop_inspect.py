@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-
 from fake_openai import FakeOpenAIServer
 from harness_fixtures import responder, wire_conversation
 from helpers import require_module

@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 import pytest
 import yaml
-
 from fake_openai import FakeOpenAIServer
 from harness_fixtures import mixed_preset, reply_for, responder, set_conversation
 from helpers import require_module

@@ -7,15 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-
 from harness_fixtures import mixed_preset, reply_for, set_conversation
 from helpers import write_png, write_preset
 
+from probe_ui.catalogue import resolve
 from probe_ui.cli import main
 from probe_ui.interop.benchset import build_set, load_set
-from probe_ui.runner import plan_cells
-from probe_ui.catalogue import resolve
 from probe_ui.presets import load_preset
+from probe_ui.runner import plan_cells
 from probe_ui.store import Store
 from probe_ui.suites import expand
 

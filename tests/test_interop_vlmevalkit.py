@@ -21,10 +21,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from PIL import Image
-
 from harness_fixtures import mixed_preset
 from helpers import require_module
+from PIL import Image
 
 from probe_ui.cli import main
 from probe_ui.interop.benchset import load_set

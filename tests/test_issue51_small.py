@@ -78,9 +78,9 @@ def test_a_selection_without_answers_keeps_every_tables_headings(tmp_path: Path)
     same headings as the tab shows before anything is."""
     from probe_ui.app.results_tab import headed_tables
     from probe_ui.presets import load_preset
-    from probe_ui.results_page import condition_numbers, results_view
     from probe_ui.runner import run_batch
     from probe_ui.store import Store
+    from probe_ui.views.results_page import condition_numbers, results_view
 
     store = Store(tmp_path / "s.db")
     run_batch(store, [load_preset("medvh_nota")], ["baseline/first"], run_name="one", progress=False)

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 from probe_ui import live
-from probe_ui.benchmark_sets import save_item
 from probe_ui.images import ImageError
 from probe_ui.presets import ASSETS_DIR, PRESETS_DIR, load_preset
+from probe_ui.presets.sets import save_item
 from probe_ui.runner import BatchError, resume_batch, run_batch
 from probe_ui.store import Store, StoreError
 from probe_ui.suites import expand
@@ -373,8 +373,8 @@ def test_controls_give_the_same_variant_as_a_preset():
 def test_models_that_cannot_be_asked_are_stored_as_failed_calls_and_keep_their_column(store, ct, monkeypatch):
     """Issue 22: a model with no key gets one failed call per variant, stored with the reason, so that the table
     drawn again from the store (after a rating) keeps its column in the order chosen, and Results counts them."""
-    from probe_ui.failures import failed_calls
     from probe_ui.scoring import scored_answers
+    from probe_ui.views.failures import failed_calls
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     vs = live.make_variants(item(ct), (ct,), live.parse_steps([[1, "rotate", '{"angle": 90}']]))
@@ -396,7 +396,7 @@ def test_models_that_cannot_be_asked_are_stored_as_failed_calls_and_keep_their_c
 
 
 def test_failure_reasons_in_words() -> None:
-    from probe_ui.failures import reason_words
+    from probe_ui.views.failures import reason_words
 
     assert reason_words("model 'x' is not usable here: ANTHROPIC_API_KEY is not set") == (
         "could not be asked here: ANTHROPIC_API_KEY is not set")
@@ -414,7 +414,7 @@ def test_live_probes_are_listed_by_the_typed_question_and_their_time_to_the_seco
     """Issue 51, U32: a probe was listed by its last variant's question (the false premise) and the minute, so two
     probes of one question a minute apart read the same, and a projector's list cut the label before the time."""
     from probe_ui.live import steps as S
-    from probe_ui.results import run_choices
+    from probe_ui.views.results import run_choices
 
     premise = S.parse_steps([[1, "premise", '{"text": "Given the fracture, which modality?"}']])
     only_premise = live.make_variants(item(ct), (ct,), premise, include_original=False)

@@ -1,5 +1,5 @@
 """Live probes send every call at once, within one fair limit per provider and server shared by every probe
-(probe_ui.live_calls), reuse their SDK clients, honour Retry-After, and fill their table without reading back.
+(probe_ui.live.calls), reuse their SDK clients, honour Retry-After, and fill their table without reading back.
 
 No wall-clock goals here (those are benchmarks/live_probe.py's): the tests look at the ORDER and OVERLAP of the
 requests in the loopback server's log."""
@@ -12,7 +12,8 @@ import threading
 
 import pytest
 
-from probe_ui import live, live_calls
+from probe_ui import live
+from probe_ui.live import calls as live_calls
 from probe_ui.presets import ASSETS_DIR
 from probe_ui.providers import sdk, shared_clients
 from probe_ui.providers.base import ModelConfig

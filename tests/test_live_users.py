@@ -23,7 +23,7 @@ from gradio_client import handle_file
 
 from probe_ui.app.http_guard import HttpGuard
 from probe_ui.app.sessions import REFUSED, SessionOwners
-from probe_ui.users import Accounts, LiveTokens, add_user, remove_user, write_users
+from probe_ui.security.users import Accounts, LiveTokens, add_user, remove_user, write_users
 
 STEPS0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
 
@@ -69,7 +69,7 @@ def test_a_demotion_and_a_new_password_count_from_the_next_request(users: Path) 
 def test_a_broken_users_file_lets_nobody_in_and_says_so(users: Path, caplog: pytest.LogCaptureFixture) -> None:
     accounts = Accounts.from_file(users)
     users.write_text("alice:prober:plain-text-password\n")
-    with caplog.at_level(logging.ERROR, logger="probe_ui.users"):
+    with caplog.at_level(logging.ERROR, logger="probe_ui.security.users"):
         assert accounts.check("alice", "alice-pass-1") is None and accounts.user("bob") is None
     assert "nobody can sign in until it is fixed" in caplog.text and str(users) in caplog.text
     write_users(users, {})  # emptied: still nobody
@@ -110,7 +110,7 @@ def test_a_session_belongs_to_the_first_user_who_uses_it() -> None:
 def test_an_event_under_another_users_session_is_refused() -> None:
     """Every event of the app asks :func:`probe_ui.app.access.who` who is calling: the session must be theirs."""
     from probe_ui.app.access import AccessDenied, who
-    from probe_ui.users import Account, hash_password
+    from probe_ui.security.users import Account, hash_password
 
     accounts = Accounts({n: Account(n, "prober", hash_password(f"{n}-password")) for n in ("alice", "bob")})
     ctx = SimpleNamespace(accounts=accounts, sessions=SessionOwners())

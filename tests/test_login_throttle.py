@@ -21,7 +21,7 @@ from app_server import launch_on_free_port, users_file
 from probe_ui.app import known_devices
 from probe_ui.app.http_guard import HttpGuard
 from probe_ui.app.serve import LoginGate, ServeError, options, parse_proxies
-from probe_ui.users import Account, Accounts, hash_password
+from probe_ui.security.users import Account, Accounts, hash_password
 
 PASSWORDS = {f"user{i}": f"password-{i}-ok" for i in range(6)} | {"alice": "alice-pass-1"}
 

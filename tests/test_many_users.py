@@ -20,12 +20,11 @@ from typing import Any, Iterator
 
 import httpx
 import pytest
+from app_server import USERS, AppServer, api_client, module_app, served, serving
+from fake_openai import FakeOpenAIServer, loopback_no_proxy
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
-
-from app_server import USERS, AppServer, api_client, module_app, served, serving
 from helpers import Recorder
-from fake_openai import FakeOpenAIServer, loopback_no_proxy
 
 STEPS0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
 AUTO = "auto (per kind)"
@@ -304,7 +303,7 @@ def test_an_admin_shares_an_endpoint_whose_key_and_url_stay_hidden(login_app: Ap
 def test_failed_logins_slow_only_that_address_and_name(caplog: pytest.LogCaptureFixture) -> None:
     """Issue: after 7 wrong guesses by someone else the right password took 31 s for everyone."""
     from probe_ui.app import serve
-    from probe_ui.users import Accounts, Account, hash_password
+    from probe_ui.security.users import Account, Accounts, hash_password
 
     accounts = Accounts({n: Account(n, "prober", hash_password(p)) for n, p in
                          [("alice", "alice-pass-1"), ("bob", "bob-pass-22")]})
@@ -330,7 +329,7 @@ def test_failed_logins_slow_only_that_address_and_name(caplog: pytest.LogCapture
 
 def test_many_names_from_one_address_are_slowed_too() -> None:
     from probe_ui.app import serve
-    from probe_ui.users import Accounts, Account, hash_password
+    from probe_ui.security.users import Account, Accounts, hash_password
 
     gate = serve.LoginGate(Accounts({"alice": Account("alice", "prober", hash_password("alice-pass-1"))}),
                            sleep=Recorder(), address=lambda: "203.0.113.9")
@@ -429,8 +428,9 @@ def test_endpoints_point_only_at_allowed_hosts(policed_app: AppServer, fake_open
 
 def test_beyond_loopback_only_admins_add_endpoints_unless_hosts_are_allowed(tmp_path: Path) -> None:
     from app_server import users_file
+
     from probe_ui.app.serve import options
-    from probe_ui.outbound import OutboundPolicy, OutboundRefused
+    from probe_ui.security.outbound import OutboundPolicy, OutboundRefused
 
     auth = str(users_file(tmp_path / "users"))
     policy = options("x.db", "0.0.0.0", auth_file=auth).policy
@@ -452,7 +452,7 @@ def test_beyond_loopback_only_admins_add_endpoints_unless_hosts_are_allowed(tmp_
 
 
 def test_the_outbound_policy_reads_names_patterns_addresses_and_networks() -> None:
-    from probe_ui.outbound import OutboundPolicy, OutboundRefused
+    from probe_ui.security.outbound import OutboundPolicy, OutboundRefused
 
     dns = {"api.models.example.org": ["2606:4700::6810:84e5"], "mapped.example.org": ["::ffff:127.0.0.1"],
            "lab.example.org": ["10.9.8.7"], "models.example.org": ["93.184.216.34"]}
@@ -492,9 +492,8 @@ ROUTES = ["/", "/config", "/gradio_api/info", "/gradio_api/info?all_endpoints=tr
 
 def _secrets_of(server: AppServer, tmp_path: Path) -> list[str]:
     """What must not be seen before login: endpoint and preset names, a run's name, paths on the server."""
-    from probe_ui.presets import PRESETS_DIR
+    from probe_ui.presets import PRESETS_DIR, load_preset
     from probe_ui.runner import run_batch
-    from probe_ui.presets import load_preset
 
     run_batch(server.store(), [load_preset(PRESETS_DIR / "medvh_nota.yaml")], ["baseline/first"],
               run_name="secret-run-name-7", progress=False)

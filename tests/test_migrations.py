@@ -17,10 +17,9 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from probe_ui import migrations
 from probe_ui.importers import ImportOptions, import_results
 from probe_ui.scoring import score_run
-from probe_ui.store import Store, StoreError, ratings, responses, schema_version
+from probe_ui.store import Store, StoreError, migrations, ratings, responses, schema_version
 
 FIXTURE = Path(__file__).parent / "data" / "stores" / "v1-04c68d0"
 RUNS = ("fixture-batch", "fixture-judge", "fixture-probmed")

@@ -11,11 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_server import api_client
 from gradio_client import handle_file
 from gradio_client.exceptions import AppError
-
-from app_server import api_client
 from helpers import choice_item, write_png, write_preset
+
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
 from probe_ui.runner import BatchError, run_batch

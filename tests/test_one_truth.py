@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from probe_ui import results as R
 from probe_ui.cli import main
 from probe_ui.importers import ImportOptions, import_results
 from probe_ui.presets import load_preset
-from probe_ui.report import build_report
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
+from probe_ui.views import results as R
+from probe_ui.views.report import build_report
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "importers"

@@ -15,8 +15,8 @@ from typing import Any, Iterator
 import pytest
 from fake_openai import loopback_no_proxy
 
-from probe_ui import readiness
-from probe_ui.endpoints import Endpoints, test_model
+from probe_ui.catalogue import readiness
+from probe_ui.catalogue.endpoints import Endpoints, test_model
 
 REDIRECTS = (301, 302, 303, 307, 308)
 
@@ -117,7 +117,7 @@ def test_the_readiness_look_follows_no_redirect(internal: _Server, status: int) 
 
 
 def test_a_redirect_message_names_only_the_target_host() -> None:
-    from probe_ui.outbound import redirect_refused
+    from probe_ui.security.outbound import redirect_refused
 
     assert redirect_refused(302, "/elsewhere", "http://models.example.org/v1/chat") == (
         "the server answered 302 (a redirect to models.example.org); probe-ui does not follow redirects: use the "
@@ -131,7 +131,7 @@ def test_a_redirect_message_names_only_the_target_host() -> None:
 
 def _looks_forbidden(monkeypatch: pytest.MonkeyPatch) -> None:
     """Any look at the file system or the Hub for a typed model name fails the test."""
-    from probe_ui import readiness as r
+    from probe_ui.catalogue import readiness as r
 
     def never(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a typed hf/ name was looked at")
@@ -144,8 +144,8 @@ def test_a_prober_cannot_name_a_local_model_in_a_served_app(tmp_path: Path, monk
                                                             ) -> None:
     """Issue 52, F37: a prober typed hf//etc/passwd ("is a file, not a model folder" mapped the server's files),
     made the server reach the Hub, or loaded any local model folder."""
-    from probe_ui.endpoints import EndpointBook
-    from probe_ui.outbound import LOCAL_MODELS_ADMIN_ONLY, LocalModelRefused, OutboundPolicy
+    from probe_ui.catalogue.endpoints import EndpointBook
+    from probe_ui.security.outbound import LOCAL_MODELS_ADMIN_ONLY, LocalModelRefused, OutboundPolicy
 
     _looks_forbidden(monkeypatch)
     (tmp_path / "weights").mkdir()
@@ -166,9 +166,9 @@ def test_a_prober_cannot_name_a_local_model_in_a_served_app(tmp_path: Path, monk
 
 def test_an_admin_and_the_cli_still_load_local_models(tmp_path: Path) -> None:
     """The CLI (one person, their own machine) and an admin keep hf/ names: the reason names the file."""
-    from probe_ui.endpoints import EndpointBook
-    from probe_ui.outbound import OutboundPolicy
+    from probe_ui.catalogue.endpoints import EndpointBook
     from probe_ui.runner import resolve_each
+    from probe_ui.security.outbound import OutboundPolicy
 
     (tmp_path / "note.txt").write_text("x")
     spec = f"hf/{tmp_path / 'note.txt'}"
@@ -186,11 +186,11 @@ def test_a_shared_endpoints_url_is_shown_to_admins_only(monkeypatch: pytest.Monk
     the live calls); they now see its name, the admin (and whoever added an endpoint there) the URL."""
     from app_server import free_port
 
-    from probe_ui import live_calls
-    from probe_ui.endpoints import EndpointBook
-    from probe_ui.outbound import OutboundPolicy
+    from probe_ui.catalogue.endpoints import EndpointBook
+    from probe_ui.live import calls as live_calls
     from probe_ui.providers import create, rate_control
     from probe_ui.providers.rate_table import rate_rows, visible_keys
+    from probe_ui.security.outbound import OutboundPolicy
 
     loopback_no_proxy(monkeypatch)
     port = free_port()  # nobody listens: the table's reason and the test's error name the server
@@ -234,12 +234,12 @@ def test_a_failed_call_to_a_shared_endpoint_names_it_not_its_url(monkeypatch: py
     """A failed call's message is stored with the answer that every reader of the run sees (the Probe tab's card,
     Results, exports): for a shared endpoint it names the endpoint, never the URL; its default name names no host."""
     from app_server import free_port
+    from tiny_vlm import ask, mc_request
 
-    from probe_ui.endpoints import EndpointBook
-    from probe_ui.outbound import OutboundPolicy
+    from probe_ui.catalogue.endpoints import EndpointBook
     from probe_ui.providers import create
     from probe_ui.providers.base import ProviderError
-    from tiny_vlm import ask, mc_request
+    from probe_ui.security.outbound import OutboundPolicy
 
     loopback_no_proxy(monkeypatch)
     port = free_port()

@@ -9,8 +9,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from helpers import require
+
 from probe_ui.app import blocks, keyboard, plot_view, probe_tab
 
 SCRIPTS = {"page": blocks.JS, "keyboard": keyboard.JS, "hide tabs": blocks.HIDE_TABS_JS,

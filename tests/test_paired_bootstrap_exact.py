@@ -1,4 +1,4 @@
-"""The paired bootstrap of ``probe-ui compare`` and the report (:func:`probe_ui.compare.paper_differences`) is fast
+"""The paired bootstrap of ``probe-ui compare`` and the report (:func:`probe_ui.views.compare.paper_differences`) is fast
 because each replicate is drawn from a table prepared once for resampling (:func:`probe_ui.metrics.frame.
 for_resampling`) and the families score it with numpy. Not one figure may change for it: these tests recompute
 every replicate the straightforward way (rows drawn from the prepared answer tables as DataFrames, every family
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from probe_ui import compare, stats
+from probe_ui import stats
 from probe_ui.metrics import detect_families, get_family
 from probe_ui.metrics.frame import for_resampling, prepare
 from probe_ui.metrics.registry import MetricContext
@@ -26,6 +26,7 @@ from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.providers.baselines import BASELINE_MODES
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
+from probe_ui.views import compare
 
 N_BOOT = 12  # replicates per check: every one is compared, so a few catch a changed figure (CI time)
 

@@ -1,4 +1,4 @@
-"""Where probe-ui reads and writes files (probe_ui.paths), and the defects of issue 14 about it.
+"""Where probe-ui reads and writes files (probe_ui.files.paths), and the defects of issue 14 about it.
 
 F3: ``import dataset`` follows no symbolic link and no path out of the export folder. F4: item ids (``../../x``,
 ``/abs/x``) become safe file names, and ``preview --out`` writes nothing outside its folder. F15: a huge ``--seed``,
@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from helpers import write_png, write_preset
+
 from probe_ui.cli import main
 from probe_ui.importers.dataset import import_dataset
 from probe_ui.presets import load_preset

@@ -11,13 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from probe_ui.answers import extract
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 from probe_ui.perturb import PerturbationError, PerturbContext, apply, replay
 from probe_ui.perturb.prompting import PHRASINGS
 from probe_ui.perturb.question import PROBMED_FINDINGS, PROBMED_MODALITIES, PROBMED_ORGANS, PROBMED_POSITIONS
 from probe_ui.prompts import COT_MAX_TOKENS, render, template_for
+from probe_ui.reading.answers import extract
 
 FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,13 +1,13 @@
-"""The interactive figures of the Results and Stress tabs (probe_ui.plots), without the UI."""
+"""The interactive figures of the Results and Stress tabs (probe_ui.views.plots), without the UI."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
-from probe_ui import plots
 from probe_ui.conditions import family
 from probe_ui.metrics.base import wilson_ci
+from probe_ui.views import plots
 
 MODELS = ["model-a", "model-b"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from probe_ui.pointing import PointError, Pointed, iou, is_right, read_point
+from probe_ui.reading.pointing import Pointed, PointError, iou, is_right, read_point
 
 W, H = 200, 100
 REGION = [[40, 20, 80, 60]]
@@ -74,9 +74,9 @@ def test_a_point_item_is_right_inside_its_region_and_wrong_outside_against_the_l
 
     import numpy as np
     import yaml
+    from helpers import run_cli
     from PIL import Image
 
-    from helpers import run_cli
     from probe_ui.store import Store
 
     Image.fromarray(np.full((100, 200), 90, np.uint8)).save(tmp_path / "chest.png")
@@ -122,7 +122,6 @@ def test_a_point_item_is_right_inside_its_region_and_wrong_outside_against_the_l
 
 def test_a_point_item_needs_its_region_and_a_model_an_known_convention(tmp_path, capsys, monkeypatch) -> None:
     import yaml
-
     from helpers import run_cli, write_png
 
     write_png(tmp_path / "a.png")
@@ -151,11 +150,11 @@ def test_the_detail_of_a_point_answer_draws_the_region_and_where_the_model_point
     the verdict in words; an answer to another kind of item gets no such picture."""
     import numpy as np
     import yaml
+    from helpers import run_cli
     from PIL import Image
 
-    from helpers import run_cli
-    from probe_ui.results.pointing_view import POINTED, caption, pointing_picture
     from probe_ui.store import Store
+    from probe_ui.views.results.pointing_view import POINTED, caption, pointing_picture
 
     Image.fromarray(np.full((100, 200), 90, np.uint8)).save(tmp_path / "chest.png")
     items = [{"id": "p", "image": "chest.png", "question": "Point to the nodule.", "kind": "point",

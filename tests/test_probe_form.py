@@ -1,4 +1,4 @@
-"""The Probe form as one object (probe_ui.probe_form), its draft kept in a browser (probe_ui.drafts), the labels
+"""The Probe form as one object (probe_ui.live.form), its draft kept in a browser (probe_ui.live.drafts), the labels
 the page shows for code names (probe_ui.labels), and the comparison table as a projector needs it."""
 
 from __future__ import annotations
@@ -8,12 +8,15 @@ import re
 
 import pytest
 
-from probe_ui import comparison, drafts, labels, live, probe_form
+from probe_ui import labels, live
+from probe_ui.live import drafts
+from probe_ui.live import form as probe_form
+from probe_ui.live.form import ProbeForm, shown_steps, step_rows
 from probe_ui.perturb import all_perturbations
 from probe_ui.presets import ASSETS_DIR
-from probe_ui.probe_form import ProbeForm, shown_steps, step_rows
 from probe_ui.store import Store
 from probe_ui.suites import SUITES
+from probe_ui.views import comparison
 
 
 @pytest.fixture

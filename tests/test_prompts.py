@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
+from probe_ui.benchmarks.mediconfusion.prompts import MEDICONFUSION_SYSTEM
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
-from probe_ui.benchmarks.mediconfusion.prompts import MEDICONFUSION_SYSTEM
 from probe_ui.prompts import PromptError, render, template_for
-from PIL import Image
 
 
 def _variant(**kw) -> Variant:

@@ -24,8 +24,7 @@ from fake_openai_batch import FakeOpenAIBatchServer
 from helpers import choice_item, run_cli, stop, write_png, write_preset
 from test_spend_cap import priced_model
 
-from probe_ui import migrations
-from probe_ui.store import Store, provider_batches, responses
+from probe_ui.store import Store, migrations, provider_batches, responses
 
 ROOT = Path(__file__).resolve().parent.parent
 N = 6

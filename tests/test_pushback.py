@@ -273,7 +273,7 @@ def test_a_local_hf_model_takes_the_conversation_in_both_modes(tiny_llava: Path,
 def test_the_report_and_the_results_tab_show_the_pushback_per_model_and_pressure(
         preset: Path, tmp_path: Path, fake_openai: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from probe_ui.results_page import results_view
+    from probe_ui.views.results_page import results_view
 
     monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
     fake_openai.responder = gives_in
@@ -325,12 +325,12 @@ def test_the_pushback_and_calibration_views_hold_every_model_and_run(tmp_path: P
     import plotly.graph_objects as go
 
     from probe_ui.metrics.calibration import reliability_frame
-    from probe_ui.plots import reliability_diagram
     from probe_ui.presets import load_preset
     from probe_ui.providers.base import ModelConfig
     from probe_ui.pushback.view import pushback_html
-    from probe_ui.results.calibration_view import calibration_html
     from probe_ui.runner import run_batch
+    from probe_ui.views.plots import reliability_diagram
+    from probe_ui.views.results.calibration_view import calibration_html
 
     write_png(tmp_path / "im0.png", seed=0)
     preset = load_preset(write_preset(tmp_path / "one.yaml", [choice_item(0, "im0.png", answer="B", n=3)]))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from helpers import choice_item, write_png, write_preset
+
 from probe_ui.cli import main
 from probe_ui.exports import export_run
 from probe_ui.presets import load_preset

@@ -15,8 +15,8 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from helpers import choice_item, write_png, write_preset
+
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
 from probe_ui.ratings import RatingsFileError, import_ratings

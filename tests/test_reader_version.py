@@ -1,4 +1,4 @@
-"""The robust reader's fingerprint (:func:`probe_ui.answers.parser_version`) covers every module it is made of.
+"""The robust reader's fingerprint (:func:`probe_ui.reading.answers.parser_version`) covers every module it is made of.
 
 Why: the parse stored with each answer is a cache, trusted only under the fingerprint of the code that wrote it.
 The reader spans ``answers.py`` (the rule order) and the modules of ``probe_ui/reading/`` (the rules and word
@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 
 import probe_ui
-from probe_ui import answers
+from probe_ui.reading import answers
 
 PACKAGE = Path(probe_ui.__file__).parent
 READING = PACKAGE / "reading"

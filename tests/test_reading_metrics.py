@@ -12,12 +12,12 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from test_metrics import frame, row
 
-from probe_ui.items import LETTERS
 from probe_ui.benchmarks.illusion import metric as illusion
 from probe_ui.benchmarks.medvh import metric as medvh
+from probe_ui.items import LETTERS
 from probe_ui.scoring import reparse
-from test_metrics import frame, row
 
 OPTS = ["Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"]
 

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from probe_ui.answers import extract, is_refusal
 from probe_ui.reading import languages, lexicon, methods, overlap, subject, synonyms
+from probe_ui.reading.answers import extract, is_refusal
 from probe_ui.reading.refusals import REFUSAL_PHRASES
 
 YN = ("yes", "no")

@@ -1,4 +1,4 @@
-"""What may leave the process (probe_ui.redact): keys masked in every encoding and in pieces, on the full text
+"""What may leave the process (probe_ui.security.redact): keys masked in every encoding and in pieces, on the full text
 before any cut; URLs without user info, query and fragment; only a model's public fields in runs, exports and
 reports. The end-to-end leak tests (keys planted, every artifact searched) are in tests/test_security.py.
 """
@@ -9,11 +9,11 @@ import json
 from urllib.parse import quote
 
 import pytest
-
 from helpers import key_pieces
-from probe_ui import redact
+
 from probe_ui.providers import create
 from probe_ui.providers.base import ModelConfig
+from probe_ui.security import redact
 
 KEY = "sk-planted-redact-9f8e7d6c5b4a3210"
 

@@ -141,9 +141,9 @@ def test_the_probe_tabs_region_is_drawn_with_two_corners_or_typed_and_checked() 
 def test_a_region_drawn_on_the_probe_tab_is_saved_with_the_item_and_comes_back(tmp_path: Path) -> None:
     """"Add to benchmark set" keeps the region as the item's own ``region:``; the set loads with it, and a point
     question without one says what is missing, beside the region field."""
-    from probe_ui.benchmark_sets import save_item
     from probe_ui.images import CanonicalImage
     from probe_ui.live import ProbeError, build_item
+    from probe_ui.presets.sets import save_item
 
     im = CanonicalImage.from_pil(Image.fromarray(np.full((48, 64), 100, np.uint8)))
     item = build_item("Point to the nodule.", "point", "", None, images=(im,),

@@ -1,4 +1,4 @@
-"""``probe-ui report`` (probe_ui.report): one self-contained HTML file per run, on stores filled by real batches of
+"""``probe-ui report`` (probe_ui.views.report): one self-contained HTML file per run, on stores filled by real batches of
 the baseline models. The browser test (Debian's chromium via Playwright) is skipped when chromium is absent (failed
 under CI=true); its
 screenshot goes to ``test-artifacts/report/`` (or ``$PROBE_UI_ARTIFACTS/report/``)."""
@@ -15,19 +15,19 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import sqlalchemy as sa
-
 from helpers import CHROMIUM, require_chromium, write_png, write_preset
 from shared_chromium import ARGS
-from probe_ui import report as report_module
-from probe_ui import results as R
+
 from probe_ui.cli import main
+from probe_ui.files.safe_write import new_file_mode
 from probe_ui.presets import PRESETS_DIR, load_preset
-from probe_ui.report import ReportError, build_report, write_report
-from probe_ui.stats import newcombe_interval
 from probe_ui.runner import run_batch
-from probe_ui.safe_write import new_file_mode
 from probe_ui.scoring import score_run
+from probe_ui.stats import newcombe_interval
 from probe_ui.store import Store, responses
+from probe_ui.views import report as report_module
+from probe_ui.views import results as R
+from probe_ui.views.report import ReportError, build_report, write_report
 
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
 PRESETS = ["mediconfusion_pairs.yaml", "medvh_nota.yaml"]

@@ -1,4 +1,4 @@
-"""The Results tab's library (probe_ui.results) on stores filled by real batches of the baseline models."""
+"""The Results tab's library (probe_ui.views.results) on stores filled by real batches of the baseline models."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from helpers import choice_item, write_png, write_preset
 from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 
-from helpers import choice_item, write_png, write_preset
-from probe_ui import results as R
 from probe_ui import stats
 from probe_ui.images import CanonicalImage
 from probe_ui.metrics.base import wilson_ci
@@ -21,6 +20,7 @@ from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.runner import run_batch
 from probe_ui.scoring import score_run
 from probe_ui.store import Store, StoreError, responses
+from probe_ui.views import results as R
 
 MODELS = ["baseline/first", "baseline/random"]
 
@@ -298,7 +298,7 @@ def test_metric_tables_are_the_score_commands_numbers(two_runs) -> None:
 
 
 def test_paper_sections_is_what_the_cli_prints(two_runs) -> None:
-    from probe_ui.score_format import format_score_markdown
+    from probe_ui.scoring.formatting import format_score_markdown
 
     store, mc, _ = two_runs
     report = score_run(store, mc)
@@ -411,7 +411,7 @@ def test_figures_can_be_drawn_from_several_threads(small_store) -> None:
 
 
 def test_a_view_names_the_runs_and_filters_it_shows() -> None:
-    from probe_ui.results import selection_words
+    from probe_ui.views.results import selection_words
 
     assert selection_words(["r1", "r2"], "legacy", models=["m"], conditions=["rotate"],
                            labels={"rotate": "rotated 90°"}) == (

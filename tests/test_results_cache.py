@@ -1,18 +1,18 @@
-"""The Results tab's cache (probe_ui.results_cache) and one-call view (probe_ui.results_page) on real batches."""
+"""The Results tab's cache (probe_ui.views.results_cache) and one-call view (probe_ui.views.results_page) on real batches."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-
 from helpers import choice_item, write_png, write_preset
-from probe_ui import results as R
+
 from probe_ui.presets import load_preset
-from probe_ui.results_cache import ScoredCache, cached_answers, store_stamp
-from probe_ui.results_page import results_view
 from probe_ui.runner import run_batch
 from probe_ui.store import Store, StoreError
+from probe_ui.views import results as R
+from probe_ui.views.results_cache import ScoredCache, cached_answers, store_stamp
+from probe_ui.views.results_page import results_view
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ import pytest
 from helpers import run_cli, store_replies, write_png, write_preset
 
 from probe_ui.cli import main
-from probe_ui.review import ReviewError, judge_agreement, pending_html, settle, settler_agreement, to_review
 from probe_ui.scoring import ScoringError, score_run, scored_answers
+from probe_ui.scoring.review import ReviewError, judge_agreement, pending_html, settle, settler_agreement, to_review
 from probe_ui.store import Store, StoreError
 
 QUESTIONS = ["Is there a pleural effusion?", "Is there a pneumothorax?", "Is the heart enlarged?",
@@ -189,7 +189,7 @@ def test_a_judges_agreement_with_the_clinicians(run: tuple[Store, list[int], Pat
     # beside the judged figures: score's report and table say it
     report = score_run(store, "r")
     assert report["settled_agreement"]["judge"]["n"] == 2
-    from probe_ui.score_format import format_score_table
+    from probe_ui.scoring.formatting import format_score_table
 
     assert "judge judge/model against the clinicians' settled readings: kappa" in format_score_table(report)
 

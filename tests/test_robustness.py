@@ -14,25 +14,33 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from helpers import choice_item, write_png, write_preset
 from PIL import Image
 
-from helpers import choice_item, write_png, write_preset
-from probe_ui import results as R
 from probe_ui.images import load_image
 from probe_ui.items import Item, original_variant
 from probe_ui.metrics import paper_metrics
 from probe_ui.metrics.base import wilson_ci
 from probe_ui.metrics.robustness import auc, breaking_frame, breaking_summary, breaking_variant, curve_frame, curves
 from probe_ui.presets import load_preset
-from probe_ui.deltas import robustness_baseline_deltas
-from probe_ui.report import build_report
-from probe_ui.stats import newcombe_interval
 from probe_ui.runner import run_batch
+from probe_ui.runner.sweep import image_tokens, plan_preset_sweep, plan_sweep
 from probe_ui.scoring import score_run, scored_answers
+from probe_ui.stats import newcombe_interval
 from probe_ui.store import Store
-from probe_ui.suites import (ROTATION_ANGLES, SEVERITY_DEGRADATIONS, SUITES, SuiteError, expand,
-                             parse_severity_condition, severity_condition, sweep_conditions)
-from probe_ui.sweep import image_tokens, plan_preset_sweep, plan_sweep
+from probe_ui.suites import (
+    ROTATION_ANGLES,
+    SEVERITY_DEGRADATIONS,
+    SUITES,
+    SuiteError,
+    expand,
+    parse_severity_condition,
+    severity_condition,
+    sweep_conditions,
+)
+from probe_ui.views import results as R
+from probe_ui.views.deltas import robustness_baseline_deltas
+from probe_ui.views.report import build_report
 
 # ---- the suite ----------------------------------------------------------------------------------------------------
 

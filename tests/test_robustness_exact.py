@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-
 from helpers import choice_item, write_png, write_preset
-from probe_ui import compare, stats
+
+from probe_ui import stats
 from probe_ui.metrics.base import wilson_ci
 from probe_ui.metrics.frame import cmv, for_resampling, prepare, same_values, unit_kind
 from probe_ui.metrics.robustness import _order, _r, auc, curves, sweep_rows
@@ -22,6 +22,7 @@ from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch
 from probe_ui.scoring import scored_answers
 from probe_ui.store import Store
+from probe_ui.views import compare
 
 
 def _levels(g: pd.DataFrame, okey: pd.Series) -> list[dict[str, Any]]:

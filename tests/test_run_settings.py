@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from probe_ui.rebuild import reproduce_commands
-from probe_ui.run_settings import RunSettings
+from probe_ui.runner.settings import RunSettings
 from probe_ui.store import Run
+from probe_ui.views.rebuild import reproduce_commands
 
 FIXTURE = Path(__file__).parent / "data" / "stores" / "v1-04c68d0" / "probe-ui.db"
 

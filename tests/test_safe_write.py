@@ -1,4 +1,4 @@
-"""Issue 24: every file probe-ui writes goes through one safe writer (probe_ui.safe_write). It never replaces a
+"""Issue 24: every file probe-ui writes goes through one safe writer (probe_ui.files.safe_write). It never replaces a
 device, FIFO, socket or folder, replaces a regular file only with --force, writes a temporary file beside the
 target and renames it (nothing half-written on failure), gives the file the umask's mode, and says "the disk is
 full" naming the file and the space left."""
@@ -12,13 +12,13 @@ import stat
 from pathlib import Path
 
 import pytest
-
 from helpers import choice_item, write_png, write_preset
-from probe_ui import safe_write
+
 from probe_ui.cli import main
+from probe_ui.files import safe_write
+from probe_ui.files.safe_write import WriteError, atomic_file, fresh_path, write_bytes, write_text
 from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch
-from probe_ui.safe_write import WriteError, atomic_file, fresh_path, write_bytes, write_text
 from probe_ui.store import Store
 
 

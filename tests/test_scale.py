@@ -11,8 +11,8 @@ import time
 
 import pytest
 import sqlalchemy as sa
-
 from helpers import stop, write_png, write_preset
+
 from probe_ui.cli import main
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.runner import BatchError, run_batch

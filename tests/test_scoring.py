@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from helpers import choice_item, write_png, write_preset
+
 from probe_ui.cli import main
 from probe_ui.importers import ImportOptions, import_results
 from probe_ui.scoring import compare_parsers, legacy_mode, reparse, score_run
@@ -828,8 +828,9 @@ def test_legacy_mode_identification() -> None:
 
 def test_reparse_ignores_the_stored_parse(mc_store: Store) -> None:
     """Scores come from the raw text, whatever parse was stored (here: tampered)."""
-    from probe_ui.store import responses
     import sqlalchemy as sa
+
+    from probe_ui.store import responses
 
     with mc_store.engine.begin() as c:
         c.execute(sa.update(responses).values(parsed="A", correct=True, invalid=False, method="tampered"))
@@ -842,10 +843,11 @@ def test_reparse_ignores_the_stored_parse(mc_store: Store) -> None:
 def test_stored_parse_is_a_cache_of_the_robust_reading(mc_store: Store) -> None:
     """The parse stored with an answer is used only when the current parser wrote it: a parse from other parser
     code (or none, as in a store from before versions) is re-read from the raw text and the cache refreshed."""
-    from probe_ui import answers
+    import sqlalchemy as sa
+
+    from probe_ui.reading import answers
     from probe_ui.scoring import scored_answers
     from probe_ui.store import responses
-    import sqlalchemy as sa
 
     before = scored_answers(mc_store, "mc")
     with mc_store.engine.begin() as c:

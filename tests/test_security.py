@@ -24,13 +24,13 @@ from urllib.parse import quote
 import pydicom
 import pytest
 import yaml
-from gradio_client import handle_file
-from pydicom.data import get_testdata_file
-
 from app_server import api_client, start_app
 from fake_anthropic import FakeAnthropicServer
 from fake_openai import FakeOpenAIServer, loopback_no_proxy
+from gradio_client import handle_file
 from helpers import artifact_texts, leaked, write_png, write_preset
+from pydicom.data import get_testdata_file
+
 from probe_ui.cli import main
 from probe_ui.providers import create
 from probe_ui.providers.base import GenerationSettings, Message, ModelConfig, ProviderError, Request, TextPart

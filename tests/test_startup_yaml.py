@@ -1,4 +1,4 @@
-"""The preset reader streams a preset's items (probe_ui/yaml_stream.py): it must read what ``yaml.safe_load`` reads,
+"""The preset reader streams a preset's items (probe_ui/files/yaml_stream.py): it must read what ``yaml.safe_load`` reads,
 with libyaml's parser and with the pure-Python one (a machine without libyaml), and refuse what it refuses."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 import yaml
 
-from probe_ui.resources import PRESETS_DIR
-from probe_ui.yaml_stream import DuplicateKeyError, stream_list
+from probe_ui.files.resources import PRESETS_DIR
+from probe_ui.files.yaml_stream import DuplicateKeyError, stream_list
 
 DOCUMENTS = {
     "items last": "name: x\ndescription: d\nitems:\n  - {id: a, question: q}\n  - id: b\n    question: r\n",

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 import yaml
-
 from fake_openai import FakeOpenAIServer
 from helpers import choice_item, write_png, write_preset
+
 from probe_ui.cli import main
 from probe_ui.store import KEY_MAX_BYTES, Store, StoreError, responses
 

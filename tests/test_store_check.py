@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from helpers import choice_item, write_png, write_preset
 from sqlalchemy import event
 
-from helpers import choice_item, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
 from probe_ui.ratings import import_ratings

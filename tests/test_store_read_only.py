@@ -21,13 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import choice_item, require_module, write_png, write_preset
 
 import probe_ui.store.opening as store_mod
-from helpers import choice_item, require_module, write_png, write_preset
-from probe_ui import migrations
 from probe_ui.cli import main
 from probe_ui.scoring import score_run
-from probe_ui.store import Store, StoreError, read_only_sqlite_url, responses
+from probe_ui.store import Store, StoreError, migrations, read_only_sqlite_url, responses
 
 FIXTURE = Path(__file__).parent / "data" / "stores" / "v1-04c68d0"
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from helpers import choice_item, require_module, stop, write_png, write_preset
 from sqlalchemy import event
 
-from helpers import choice_item, require_module, stop, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch

@@ -17,7 +17,6 @@ from typing import Any
 
 import anyio
 import pytest
-
 from test_live_calls import ct, fresh_limits, models, store, variants  # noqa: F401 - fixtures
 
 from probe_ui import live

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from helpers import choice_item, write_png, write_preset
+
 from probe_ui.cli import main
 from probe_ui.cli.listings import perturbations_markdown
 from probe_ui.perturb import PerturbContext, describe, replay

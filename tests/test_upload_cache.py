@@ -14,12 +14,12 @@ from pathlib import Path
 import httpx
 import pydicom
 import pytest
-from gradio_client import handle_file
-from pydicom.data import get_testdata_file
-
 from app_server import api_client, serving
+from gradio_client import handle_file
 from helpers import require_chromium
+from pydicom.data import get_testdata_file
 from shared_chromium import ARGS
+
 from probe_ui.app import files
 
 PLANTED = b"Plantedsweep^Patient"

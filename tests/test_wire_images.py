@@ -9,10 +9,10 @@ import base64
 import json
 
 import pytest
-from PIL import Image
-
 from fake_anthropic import FakeAnthropicServer
 from fake_openai import FakeOpenAIServer
+from PIL import Image
+
 from probe_ui.images import CanonicalImage
 from probe_ui.providers import create, wire_images
 from probe_ui.providers.base import GenerationSettings, ImagePart, Message, ModelConfig, Request, TextPart

@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import pytest
-
 from helpers import require_local_models
 
 SENTENCES = [

@@ -1,7 +1,7 @@
 """Who is asking, and whether they may: every callback of the app checks its caller's role on the server.
 
 The caller is the signed-in user of the request (``gr.Request.username``, set by the server from the login cookie,
-never by anything the page sends), or, in an app without a login, the one local user (:data:`probe_ui.users.
+never by anything the page sends), or, in an app without a login, the one local user (:data:`probe_ui.security.users.
 LOCAL_USER`). What a person adds in memory (endpoints, keys) and the runs they start are theirs: :attr:`Who.owner`
 is the user's name, or, without a login, the browser session's, so that two tabs of a loopback app are kept apart
 too.
@@ -21,7 +21,7 @@ from typing import Any, Callable, Iterable
 import gradio as gr
 
 from probe_ui.app.sessions import REFUSED
-from probe_ui.users import LOCAL_ROLE, LOCAL_USER, User
+from probe_ui.security.users import LOCAL_ROLE, LOCAL_USER, User
 
 #: what each right lets a person do, for the refusal message
 DOING = {"read": "read results", "probe": "ask models (probe, stress, batch) or add endpoints",

@@ -13,13 +13,13 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402
 
-from probe_ui import comparison  # noqa: E402
 from probe_ui.app import access, keyboard, plot_view, probe_tab  # noqa: E402
 from probe_ui.app.context import AppContext  # noqa: E402
 from probe_ui.app.files import guard_uploads, watch_uploads  # noqa: E402
 from probe_ui.app.gradio_overhead import LeanBlocks  # noqa: E402
 from probe_ui.app.queues import configure_queue  # noqa: E402
 from probe_ui.app.tabs import app_tabs  # noqa: E402
+from probe_ui.views import comparison  # noqa: E402
 
 TITLE = "probe-ui"
 #: the page's own look beside Gradio's: the run bar, messages beside their fields, the comparison table
@@ -105,8 +105,8 @@ TAB_TOP_JS = "() => { window.scrollTo(0, 0); }"
 
 
 def tab_rights() -> dict[str, str]:
-    """The right each tab's events need (probe_ui.users.RIGHTS; each tab's own ``right``): a viewer sees and calls
-    the Results tab only."""
+    """The right each tab's events need (probe_ui.security.users.RIGHTS; each tab's own ``right``): a viewer sees and
+    calls the Results tab only."""
     return {t.id: t.right for t in app_tabs()}
 
 
@@ -208,7 +208,7 @@ def _events(app: gr.Blocks, into: dict[str, list[int]], name: str) -> Iterator[N
 def _safe(location: str) -> str:
     """The store as the header names it: its file name (or a database URL without credentials); never a path on
     the server, which is no business of the people using the app."""
-    from probe_ui.redact import public_location, public_paths
+    from probe_ui.security.redact import public_location, public_paths
 
     where = public_location(location)
     return escape(public_paths(where) if "://" not in where else where)

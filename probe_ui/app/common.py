@@ -11,10 +11,10 @@ from typing import Any, Callable
 
 import gradio as gr
 
-from probe_ui import redact
 from probe_ui.app.context import AppContext
 from probe_ui.errors import ProbeUIError, first_line
 from probe_ui.providers import all_ready_models
+from probe_ui.security import redact
 
 #: errors whose message is written for the user (probe_ui.errors): shown on the page as they are, keys masked;
 #: anything else is a bug (a ValueError or KeyError from deep inside is not a message for a person)
@@ -182,13 +182,13 @@ def chosen_runs(chosen: Any) -> list[str]:
 
 
 def model_menu(ctx: AppContext, owner: str | None = None) -> list[dict[str, Any]]:
-    """Every model ``owner`` can pick (:func:`probe_ui.endpoints.model_menu`: the catalogue, the endpoints shared
-    with everyone and ``owner``'s own; None: no one's own, for the page as first served), local servers looked for
-    unless ``PROBE_UI_DISCOVER=0``. A shared endpoint's reason names it, never its URL (for admins too: the Models
+    """Every model ``owner`` can pick (:func:`probe_ui.catalogue.endpoints.model_menu`: the catalogue, the endpoints
+    shared with everyone and ``owner``'s own; None: no one's own, for the page as first served), local servers looked
+    for unless ``PROBE_UI_DISCOVER=0``. A shared endpoint's reason names it, never its URL (for admins too: the Models
     tab shows them the URL)."""
     import os
 
-    from probe_ui.endpoints import model_menu as menu
+    from probe_ui.catalogue.endpoints import model_menu as menu
 
     try:
         rows = menu(ctx.endpoints.configs(owner or ""), discover=os.environ.get("PROBE_UI_DISCOVER", "1") != "0")

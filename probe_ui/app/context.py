@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from probe_ui.app.sessions import SessionOwners
-from probe_ui.benchmark_sets import presets_dir_for, visible_sets
-from probe_ui.endpoints import EndpointBook
-from probe_ui.outbound import OPEN, OutboundPolicy
+from probe_ui.catalogue.endpoints import EndpointBook
 from probe_ui.presets import PresetError, bundled_presets
-from probe_ui.results_cache import ScoredCache
+from probe_ui.presets.sets import presets_dir_for, visible_sets
+from probe_ui.security.outbound import OPEN, OutboundPolicy
+from probe_ui.security.users import Accounts
 from probe_ui.store import Store
-from probe_ui.users import Accounts
+from probe_ui.views.results_cache import ScoredCache
 
 #: a saved benchmark set among the preset choices: ``set:<name>`` (bundled presets are offered by their name)
 SET_PREFIX = "set:"
@@ -36,11 +36,11 @@ class AppContext:
     demo: bool = False
     #: the users who may sign in; None: an app without a login (loopback only), whose one user is the local user
     accounts: Accounts | None = None
-    #: where endpoints added in the app may point (probe_ui.outbound)
+    #: where endpoints added in the app may point (probe_ui.security.outbound)
     policy: OutboundPolicy = OPEN
     endpoints: EndpointBook = field(default=None)  # type: ignore[assignment]  # made from ``policy``
     running: dict[str, Running] = field(default_factory=dict)
-    #: scored tables and Results views per person, run set and store state (probe_ui.results_cache)
+    #: scored tables and Results views per person, run set and store state (probe_ui.views.results_cache)
     results_cache: ScoredCache = field(default_factory=ScoredCache, repr=False)
     #: which signed-in user each browser session belongs to (probe_ui.app.sessions)
     sessions: SessionOwners = field(default_factory=SessionOwners, repr=False)

@@ -9,10 +9,11 @@ from typing import Any, Callable
 
 import gradio as gr
 
-from probe_ui import comparison, live
+from probe_ui import live
 from probe_ui.app.access import require, who
 from probe_ui.app.common import Inline, answer_id, inline_errors
 from probe_ui.app.context import AppContext
+from probe_ui.views import comparison
 
 
 @dataclass
@@ -65,9 +66,10 @@ class Rater:
 
 
 def opened(ctx: AppContext, rid: int, rater: Rater | None = None) -> tuple[Any, ...]:
-    """The panel's values for one answer (:func:`probe_ui.results.response_detail`, this rater's latest rating)."""
+    """The panel's values for one answer (:func:`probe_ui.views.results.response_detail`, this rater's latest
+    rating)."""
     from probe_ui.app import whole_images
-    from probe_ui.results import response_detail, sent_image_ids
+    from probe_ui.views.results import response_detail, sent_image_ids
 
     rater = rater or Rater("", False)
     _ims, text = response_detail(ctx.store, rid)
@@ -80,7 +82,7 @@ def opened(ctx: AppContext, rid: int, rater: Rater | None = None) -> tuple[Any, 
 def _pointing(store: Any, rid: int) -> str:
     """For an answer to a point item, the item's image with the region and where the model pointed."""
     from probe_ui.app import whole_images
-    from probe_ui.results.pointing_view import caption, pointing_picture
+    from probe_ui.views.results.pointing_view import caption, pointing_picture
 
     r = store.get_response(int(rid))
     pic = pointing_picture(store, r)
@@ -135,7 +137,7 @@ def wire(ctx: AppContext, d: Detail, table: Any, thumbs: Callable[[str], str | N
     @inline_errors(d.msg)
     def on_save(response_id: Any, value: str | None, text: str, current: dict[str, Any] | None, name: str,
                 request: gr.Request) -> tuple[Any, ...]:
-        from probe_ui.results import response_detail
+        from probe_ui.views.results import response_detail
 
         require(ctx, request, "rate")
         rid = answer_id(response_id)

@@ -169,13 +169,13 @@ def download_folder() -> Path:
 
 def png_file(image: Any) -> str:
     """A picture the page shows, as a PNG file in Gradio's cache named by its content, written once, safely
-    (:mod:`probe_ui.safe_write`: never half a file). Gradio writes a PIL image it is handed over the same
+    (:mod:`probe_ui.files.safe_write`: never half a file). Gradio writes a PIL image it is handed over the same
     content-named file every time, so two people shown the same picture at once could be sent a file being
     rewritten (an empty image); a finished file's path is copied by Gradio without that race."""
     import hashlib
     import io
 
-    from probe_ui.safe_write import WriteError, write_bytes
+    from probe_ui.files.safe_write import WriteError, write_bytes
 
     buf = io.BytesIO()
     image.save(buf, format="PNG")
@@ -193,11 +193,11 @@ def png_file(image: Any) -> str:
 
 
 def zip_folder(root: Path, target: Path) -> Path:
-    """The files under ``root`` as one zip at ``target``, written safely (:mod:`probe_ui.safe_write`: a new file,
+    """The files under ``root`` as one zip at ``target``, written safely (:mod:`probe_ui.files.safe_write`: a new file,
     never over anything)."""
     import zipfile
 
-    from probe_ui.safe_write import atomic_file
+    from probe_ui.files.safe_write import atomic_file
 
     with atomic_file(target, text=False) as f, zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED) as z:
         for path in sorted(Path(root).rglob("*")):

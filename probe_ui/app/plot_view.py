@@ -1,6 +1,6 @@
 """An interactive figure on the page: a tall figure scrolls inside its box, and a button opens it larger.
 
-The figures are Plotly's (:mod:`probe_ui.plots`): hover, zoom and pan are theirs. A figure with many conditions is
+The figures are Plotly's (:mod:`probe_ui.views.plots`): hover, zoom and pan are theirs. A figure with many conditions is
 as tall as its rows need; its box keeps the page usable (it scrolls), and "larger view" lays the figure over the
 whole window (Escape or the button again closes it). All of it runs in the browser: nothing is asked of the server.
 """

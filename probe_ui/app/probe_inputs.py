@@ -1,6 +1,6 @@
 """The Probe tab's inputs: the image (bundled, uploaded or a preset item; its window and slice), the question
 and its options, and the chain of perturbation steps, each event calling the library (:mod:`probe_ui.live`,
-:mod:`probe_ui.probe_form`); laid out by :mod:`probe_ui.app.probe_tab`."""
+:mod:`probe_ui.live.form`); laid out by :mod:`probe_ui.app.probe_tab`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import gradio as gr
 
-from probe_ui import comparison, labels, live
+from probe_ui import labels, live
 from probe_ui.app import probe_region
 from probe_ui.app.access import who
 from probe_ui.app.common import (
@@ -21,8 +21,9 @@ from probe_ui.app.common import (
 from probe_ui.app.context import AppContext
 from probe_ui.images import ImageError
 from probe_ui.kept import Kept
+from probe_ui.live.form import shown_steps, step_rows
 from probe_ui.presets import ASSETS_DIR
-from probe_ui.probe_form import shown_steps, step_rows
+from probe_ui.views import comparison
 
 UPLOAD_LABEL = "PNG, JPEG, TIFF, DICOM or NIfTI"
 

@@ -14,8 +14,8 @@ import gradio as gr
 
 from probe_ui import live
 from probe_ui.app.common import Inline, inline_errors
+from probe_ui.live.form import step_rows
 from probe_ui.live.regions import add_corner, boxes_of, parse_region, region_text, with_regions
-from probe_ui.probe_form import step_rows
 
 REGION_LABEL = "where the finding is: x0, y0, x1, y1 in the image's pixels (';' between boxes)"
 MODE_LABEL = "clicks on the image draw the region (two opposite corners)"

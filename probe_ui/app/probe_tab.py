@@ -4,8 +4,8 @@ Top to bottom, as a clinician works: choose models and press Run (the run bar); 
 rows the variants (a thumbnail of the exact image sent and what was done in words), columns the models; click a
 cell for the exact prompt, raw reply and settings, rate it in the cell. Below: the image (bundled, a preset item or
 an upload), the question and its options, and the perturbations, with controls made from each perturbation's
-declared parameters. Every callback calls the library (:mod:`probe_ui.live`, :mod:`probe_ui.comparison`,
-:mod:`probe_ui.benchmark_sets`, the store); every action has a named API endpoint.
+declared parameters. Every callback calls the library (:mod:`probe_ui.live`, :mod:`probe_ui.views.comparison`,
+:mod:`probe_ui.presets.sets`, the store); every action has a named API endpoint.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import gradio as gr
 
-from probe_ui import comparison, drafts, labels, live, probe_form, prompts
+from probe_ui import labels, live, prompts
 from probe_ui.app import detail, probe_region
 from probe_ui.app.access import who
 from probe_ui.app.common import (
@@ -52,13 +52,16 @@ from probe_ui.app.probe_inputs import (
 )
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
-from probe_ui.benchmark_sets import save_item, visible_sets
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import KINDS
+from probe_ui.live import drafts
+from probe_ui.live import form as probe_form
+from probe_ui.live.form import FIELDS, ProbeForm, shown_steps
 from probe_ui.perturb import all_perturbations
-from probe_ui.probe_form import FIELDS, ProbeForm, shown_steps
+from probe_ui.presets.sets import save_item, visible_sets
 from probe_ui.providers import all_ready_models
 from probe_ui.suites import SUITES
+from probe_ui.views import comparison
 
 UPLOAD_TYPES = [".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".dcm", ".dicom", ".nii", ".gz", ".ima"]
 
@@ -145,7 +148,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     _perturbation_section(ui)
     _keep_section(ui)
     ui.form = [ui.images_state, ui.question, ui.kind, ui.options, ui.answer, ui.category, ui.extra_state, ui.steps,
-               ui.seed, ui.suites, ui.include_original]  # in probe_ui.probe_form.FIELDS order
+               ui.seed, ui.suites, ui.include_original]  # in probe_ui.live.form.FIELDS order
     wire_image(ctx, ui)
     wire_question(ui)
     wire_steps(ctx, ui)
@@ -485,7 +488,7 @@ def _wire_lists(ctx: AppContext, tab: gr.Tab, ui: Any) -> tuple[Any, ...]:
 
     def on_set_pick(name: str | None, request: gr.Request) -> Any:
         """A set of one's own, picked: the share box shows whether it is shared."""
-        from probe_ui.benchmark_sets import set_owner
+        from probe_ui.presets.sets import set_owner
 
         path = ctx.presets_dir / f"{(name or '').strip()}.yaml"
         owner, shared = set_owner(path) if name and path.is_file() else (None, False)
@@ -530,7 +533,7 @@ def _wire_fresh(ctx: AppContext, ui: Any) -> None:
 
 
 def _wire_draft(ctx: AppContext, ui: Any) -> tuple[Any, ...]:
-    """The form kept in this browser as it changes (:mod:`probe_ui.drafts`), restored when the page loads, and
+    """The form kept in this browser as it changes (:mod:`probe_ui.live.drafts`), restored when the page loads, and
     Start over. Returns the restore function with its inputs and outputs, which the page runs as it loads."""
     store = ctx.store
     draft = gr.BrowserState(None, storage_key="probe-ui-draft")
@@ -600,7 +603,7 @@ def _empty_text(ctx: AppContext) -> str:
 
 def _own_sets(ctx: AppContext, user: str) -> list[str]:
     """The names of the benchmark sets ``user`` may add to (their own)."""
-    from probe_ui.benchmark_sets import may_write
+    from probe_ui.presets.sets import may_write
 
     return [p.stem for p, how in visible_sets(ctx.presets_dir, user) if how == "yours" or may_write(p, user)]
 

@@ -13,7 +13,7 @@ model list or a click on an image waited 20 s and more behind them. Here:
   waits behind), and for progress to send every :data:`PROGRESS_POLL_S` (:func:`configure_queue`).
 
 How many requests reach one provider at once is the library's: a live probe's calls (from any of these events)
-wait on one fair limit per provider and server shared by every session (:mod:`probe_ui.live_calls`, shown in the
+wait on one fair limit per provider and server shared by every session (:mod:`probe_ui.live.calls`, shown in the
 Models tab), not on a queue here.
 """
 

@@ -9,7 +9,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from probe_ui import compare, compare_format, live, results
+from probe_ui import live
 from probe_ui.app import review_panel
 from probe_ui.app.access import Who, require, who
 from probe_ui.app.common import (
@@ -30,12 +30,13 @@ from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.errors import ProbeUIError
 from probe_ui.export_formats import format_names
+from probe_ui.files.safe_write import fresh_path
 from probe_ui.metrics.registry import glossary_html
-from probe_ui.plots import SORTS
-from probe_ui.results_cache import cached_answers
-from probe_ui.results_page import ANSWER_HEADERS, condition_numbers, results_view
-from probe_ui.safe_write import fresh_path
 from probe_ui.scoring import PARSERS
+from probe_ui.views import compare, compare_format, results
+from probe_ui.views.plots import SORTS
+from probe_ui.views.results_cache import cached_answers
+from probe_ui.views.results_page import ANSWER_HEADERS, condition_numbers, results_view
 
 
 def run_names(ctx: AppContext) -> list[str]:
@@ -46,7 +47,7 @@ def headed_tables() -> dict[str, pd.DataFrame]:
     """Every table of the tab with its headings and no rows, as the library makes it for no answers and for a
     comparison of nothing: what the tab shows before anything is (a table without a value is headed "1 | 2 | 3";
     issue 51, U41)."""
-    from probe_ui.failures import failed_calls
+    from probe_ui.views.failures import failed_calls
 
     none = pd.DataFrame(columns=results.EMPTY_COLUMNS)
     return {"overview": results.overview_for_people(none), "failed": failed_calls(none),
@@ -220,7 +221,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         spec = chosen_judge(j)
         if spec is None or p == "legacy":
             return None
-        from probe_ui.fallback import resolve_judge
+        from probe_ui.runner.fallback import resolve_judge
 
         return resolve_judge(spec, ctx.endpoints.configs(who(ctx, request).owner)).name
 
@@ -235,7 +236,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         if p == "legacy":
             raise live.ProbeError("the judge reads what the robust parser cannot: choose the robust or settled "
                                   "parser", field="parser")
-        from probe_ui.fallback import judge_unread, resolve_judge
+        from probe_ui.runner.fallback import judge_unread, resolve_judge
 
         model = resolve_judge(spec, ctx.endpoints.usable(caller.owner, [spec], admin=caller.can("any_host")))
         lines = [line for run in chosen for line in judge_unread(ctx.store, run, model).lines()]
@@ -270,7 +271,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         chosen = chosen_runs(chosen)
         if not chosen:
             raise live.ProbeError("choose a run to report on")
-        from probe_ui.report import write_report
+        from probe_ui.views.report import write_report
 
         folder = download_folder()
         path = write_report(ctx.store, chosen[0], fresh_path(folder / f"{_file_name(chosen[0])}-report.html"),

@@ -1,8 +1,9 @@
 """The Results tab's "To review" panel (issue 46): each reading the reader was not sure of, settled in one click.
 
-A thin shell over :mod:`probe_ui.review`: the list comes from :func:`~probe_ui.review.to_review` on the chosen
-runs' scored table, the card from :func:`~probe_ui.review.pending_html`, and a click stores the clinician's reading
-with :func:`~probe_ui.review.settle` (the signed-in user, or the name typed here without a login).
+A thin shell over :mod:`probe_ui.scoring.review`: the list comes from :func:`~probe_ui.scoring.review.to_review` on the
+chosen runs' scored table, the card from :func:`~probe_ui.scoring.review.pending_html`, and a click stores the
+clinician's reading with :func:`~probe_ui.scoring.review.settle` (the signed-in user, or the name typed here without a
+login).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from probe_ui.app.access import require, who
 from probe_ui.app.common import Inline, answer_id, chosen_runs, inline_errors
 from probe_ui.app.context import AppContext
 from probe_ui.app.detail import rater_of
-from probe_ui.results_cache import cached_answers
-from probe_ui.review import NO_ANSWER_WORDS, Pending, pending_html, settle, to_review
+from probe_ui.scoring.review import NO_ANSWER_WORDS, Pending, pending_html, settle, to_review
+from probe_ui.views.results_cache import cached_answers
 
 #: the choice that says the reply gives no answer (a radio value cannot be empty)
 NONE = "none"

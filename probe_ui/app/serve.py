@@ -20,8 +20,8 @@ from probe_ui.app import DEFAULT_HOST, DEFAULT_MAX_UPLOAD_MB, DEFAULT_PORT
 from probe_ui.app.http_guard import client_address
 from probe_ui.app.known_devices import known_device
 from probe_ui.errors import ProbeUIError
-from probe_ui.outbound import OPEN, OutboundPolicy, OutboundRefused
-from probe_ui.users import Accounts, LiveTokens, UsersError
+from probe_ui.security.outbound import OPEN, OutboundPolicy, OutboundRefused
+from probe_ui.security.users import Accounts, LiveTokens, UsersError
 
 #: where the app's login (user:password, one admin) may come from instead of the command line
 AUTH_ENV = "PROBE_UI_AUTH"
@@ -52,7 +52,7 @@ class ServeOptions:
     accounts: Accounts | None = field(default=None, repr=False)
     demo: bool = False
     max_upload_mb: int = DEFAULT_MAX_UPLOAD_MB
-    #: where endpoints added in the app may point (probe_ui.outbound)
+    #: where endpoints added in the app may point (probe_ui.security.outbound)
     policy: OutboundPolicy = OPEN
     #: reverse proxies whose X-Forwarded-For is believed (addresses or networks; none: the connection's address)
     trusted_proxies: tuple[str, ...] = ()
@@ -111,7 +111,7 @@ class _Strikes:
 
 class LoginGate:
     """The app's login check (Gradio's ``auth=`` callable): salted hashes compared in constant time
-    (:class:`probe_ui.users.Accounts`), and failed attempts slowed so that guessing is slow and nobody else is
+    (:class:`probe_ui.security.users.Accounts`), and failed attempts slowed so that guessing is slow and nobody else is
     locked out (issue 52, F38 and F39).
 
     Failures are counted three ways, each forgotten after :attr:`forget_after_s` seconds without one:

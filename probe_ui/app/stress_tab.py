@@ -4,7 +4,7 @@ While answers arrive: the comparison table fills, each model's summary (what bro
 suite's metrics) updates, and for a sweep the robustness curve per model (accuracy per level with its 95 % band) grows.
 Before Run the page says how many calls the run makes and, where prices are known, what it may cost. After a
 sweep, an item's breaking image (the first level that changed its answer) is shown beside its original.
-Orchestration is the library's (:func:`probe_ui.stress_runs.run_stress`, :func:`probe_ui.stress_runs.run_sweep`);
+Orchestration is the library's (:func:`probe_ui.stress.runs.run_stress`, :func:`probe_ui.stress.runs.run_sweep`);
 cells open the same detail view as the Probe tab's.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from probe_ui import labels, live, stress, stress_runs
+from probe_ui import labels, live, stress
 from probe_ui.app import detail
 from probe_ui.app.access import who
 from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models, seed_of
@@ -26,9 +26,10 @@ from probe_ui.app.latest import Latest
 from probe_ui.app.plot_view import plot_box
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
+from probe_ui.live.form import ProbeForm
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.presets import load_preset
-from probe_ui.probe_form import ProbeForm
+from probe_ui.stress import runs as stress_runs
 from probe_ui.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
 
 ITEM = "the Probe tab's item"
@@ -102,7 +103,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
             raise live.ProbeError("choose a preset", field="preset")
         p = load_preset(ctx.preset_path(choice, user))
         ids = () if item_id in (None, "", ALL_ITEMS) else (item_id,)
-        from probe_ui.sweep import load_originals
+        from probe_ui.runner.sweep import load_originals
 
         originals, _, _ = load_originals(p, ids)
         return originals, p, ids
@@ -131,8 +132,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
 
     def plan_line(caller: Any, src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str,
                   lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> str:
+        from probe_ui.runner.sweep import plan_preset_sweep, plan_sweep
         from probe_ui.suites import sweep_conditions
-        from probe_ui.sweep import plan_preset_sweep, plan_sweep
 
         specs = chosen_models(picked, other)
         if not specs:
@@ -310,7 +311,7 @@ def _has_run(ctx: AppContext, name: str) -> bool:
 
 
 def _js() -> str:
-    from probe_ui import comparison
+    from probe_ui.views import comparison
 
     return comparison.JS
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class AppTab:
-    """One tab of the app. ``right``: what a role needs to use its events (:data:`probe_ui.users.RIGHTS`, e.g.
+    """One tab of the app. ``right``: what a role needs to use its events (:data:`probe_ui.security.users.RIGHTS`, e.g.
     "probe" or "read"); ``build(ctx, tab, built)`` lays it out inside the ``gr.Tab`` and may return components
     that other tabs or the page use."""
 

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from probe_ui.registry import Registry
 
 if TYPE_CHECKING:
-    from probe_ui.answers import Answer
     from probe_ui.importers import Importer
+    from probe_ui.reading.answers import Answer
 
 
 class Benchmark:

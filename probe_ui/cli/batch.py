@@ -67,7 +67,8 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
                         "confidence): ECE, Brier score and accuracy at 50/80/95 %% coverage in 'score'")
     b.add_argument("--judge", default=None, metavar="SPEC",
                    help="a model that maps free-form answers to options (e.g. with --prompt free)")
-    b.add_argument("--judge-mode", default="mediconfusion", choices=RegisteredNames("probe_ui.judge:JUDGE_MODES"),
+    b.add_argument("--judge-mode", default="mediconfusion",
+                   choices=RegisteredNames("probe_ui.runner.judge:JUDGE_MODES"),
                    metavar="MODE", help="mediconfusion: 1-10 score per option, margin 3; blink: pick a letter or Z")
     b.add_argument("--no-cache", action="store_true",
                    help="ask again even when an identical deterministic request was answered before")
@@ -151,8 +152,8 @@ def _say_change(change: Any) -> None:
 
 
 def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
-    """``batch --dry-run``: the calls and estimated cost of each preset (probe_ui.sweep), nothing asked."""
-    from probe_ui.sweep import plan_preset_sweep, without_stored
+    """``batch --dry-run``: the calls and estimated cost of each preset (probe_ui.runner.sweep), nothing asked."""
+    from probe_ui.runner.sweep import plan_preset_sweep, without_stored
 
     if not args.model:
         raise UsageError("--dry-run needs the models: add --model SPEC")
@@ -251,9 +252,9 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def _launcher_shard(shard: tuple[int, int] | None, db: str) -> tuple[int, int] | None:
-    """The shard to ask: an explicit --shard, else the launcher's rank (torchrun, srun); see probe_ui.cluster."""
-    from probe_ui.cluster import ClusterError, batch_shard
+    """The shard to ask: an explicit --shard, else the launcher's rank (torchrun, srun); see probe_ui.runner.cluster."""
     from probe_ui.runner import BatchError
+    from probe_ui.runner.cluster import ClusterError, batch_shard
 
     try:
         shard, note = batch_shard(shard, db)

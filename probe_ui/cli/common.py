@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from probe_ui import redact
 from probe_ui.errors import ProbeUIError
 from probe_ui.registry import RegisteredNames, Registry
+from probe_ui.security import redact
 
 EXIT_ERROR, EXIT_USAGE = 1, 2
 log = logging.getLogger("probe_ui.cli")
@@ -73,7 +73,7 @@ class LazyChoices:
 
 
 def db_default() -> str:
-    from probe_ui.data_folder import DEFAULT_DB
+    from probe_ui.files.data_folder import DEFAULT_DB
 
     return os.environ.get("PROBE_UI_DB", str(DEFAULT_DB))
 
@@ -202,7 +202,7 @@ TRUST_HELP = ("open a store that holds triggers (or rules) probe-ui did not crea
 
 
 def trust_arg(p: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
-    """``--trust-store`` (:mod:`probe_ui.store_check`): before or after the command's name."""
+    """``--trust-store`` (:mod:`probe_ui.store.check`): before or after the command's name."""
     p.add_argument("--trust-store", action="store_true", default=default, help=TRUST_HELP)
 
 
@@ -263,7 +263,7 @@ def judged_store(args: argparse.Namespace) -> tuple[Any, str | None]:
     judge = getattr(args, "judge", None)
     if not judge:
         return reading_store(args.db), None
-    from probe_ui.fallback import judge_unread, resolve_judge
+    from probe_ui.runner.fallback import judge_unread, resolve_judge
     from probe_ui.store import Store
 
     if getattr(args, "parser", "robust") == "legacy":

@@ -57,9 +57,9 @@ def points_arg(text: str) -> float:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from probe_ui import compare, compare_format
-    from probe_ui.redact import printable
     from probe_ui.scoring import jsonable
+    from probe_ui.security.redact import printable
+    from probe_ui.views import compare, compare_format
 
     store = reading_store(args.db)
     results = [compare.compare(store, a, b, args.parser, allow_prompt_change=args.allow_prompt_change,

@@ -12,11 +12,12 @@ import os
 import sys
 from typing import Callable, Sequence
 
-from probe_ui import __version__, redact
+from probe_ui import __version__
 from probe_ui.cli import help_layout
 from probe_ui.cli.common import COMMANDS, EXIT_ERROR, UsageError, log, refuse_global_db, trust_arg
 from probe_ui.cli.serve import cmd_serve, serve_args
 from probe_ui.errors import ProbeUIError, bug_line, first_line, library_fault, setup_logging
+from probe_ui.security import redact
 
 #: the longest error line printed (its names are cut where it is made; this cuts what else it quotes)
 ERROR_LIMIT = 2000
@@ -74,8 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     setup_logging(debug=args.debug)
     trust = bool(getattr(args, "trust_store", False))
-    if trust or "probe_ui.store_check" in sys.modules:  # a command that opens no store need not load SQLAlchemy
-        from probe_ui import store_check
+    if trust or "probe_ui.store.check" in sys.modules:  # a command that opens no store need not load SQLAlchemy
+        from probe_ui.store import check as store_check
 
         store_check.set_trust(True if trust else None)
     func: Callable[[argparse.Namespace], int] = cmd_serve if args.command is None else args.func

@@ -116,7 +116,7 @@ def presets_arguments(ps: argparse.ArgumentParser) -> None:
 
 
 def cmd_presets(args: argparse.Namespace) -> int:
-    from probe_ui.resources import shipped_presets
+    from probe_ui.files.resources import shipped_presets
 
     rows = shipped_presets()
     if args.json:

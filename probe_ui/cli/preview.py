@@ -25,10 +25,10 @@ def cmd_preview(args: argparse.Namespace) -> int:
     import io
     from pathlib import Path
 
-    from probe_ui.paths import inside, output_folder, safe_file_name
+    from probe_ui.files.paths import inside, output_folder, safe_file_name
+    from probe_ui.files.safe_write import write_bytes
     from probe_ui.presets import load_preset
     from probe_ui.prompts import preview
-    from probe_ui.safe_write import write_bytes
     from probe_ui.suites import expand
 
     preset = load_preset(args.preset, args.image_root)

@@ -47,8 +47,8 @@ def cmd_ratings_import(args: argparse.Namespace) -> int:
 def cmd_ratings_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from probe_ui.files.safe_write import check_target, write_text
     from probe_ui.ratings import export_rows, rows_csv
-    from probe_ui.safe_write import check_target, write_text
 
     if args.out is not None:  # before the work: a file there (without --force), a device, a FIFO
         check_target(Path(args.out), args.force, "cannot write the ratings to")

@@ -28,9 +28,9 @@ def review_arguments(rv: argparse.ArgumentParser) -> None:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from probe_ui.review import judge_agreement, settler_agreement, to_review
     from probe_ui.scoring import scored_answers
-    from probe_ui.users import system_user
+    from probe_ui.scoring.review import judge_agreement, settler_agreement, to_review
+    from probe_ui.security.users import system_user
 
     store = reading_store(args.db)  # never created here; settling needs it writable
     clinician = args.clinician if args.clinician is not None else system_user()
@@ -66,7 +66,7 @@ def settle_interactively(store: Any, pending: list[Any], clinician: str,
                          input_fn: Callable[[str], str | None]) -> int:
     """Ask about each pending reading in turn; an answer's label (or its number) settles it, "n" = no answer,
     "s" or an empty line skips, "q" or the end of input stops. Returns how many were settled."""
-    from probe_ui.review import settle
+    from probe_ui.scoring.review import settle
     from probe_ui.store import StoreError
 
     done = 0
@@ -108,7 +108,7 @@ def settle_interactively(store: Any, pending: list[Any], clinician: str,
 
 def agreement_lines(settlers: dict[str, Any] | None, judge: dict[str, Any] | None) -> list[str]:
     """The clinicians' agreement and the judge's, in words."""
-    from probe_ui.review import kappa_words
+    from probe_ui.scoring.review import kappa_words
 
     out: list[str] = []
     if settlers is None:

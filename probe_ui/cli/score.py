@@ -37,15 +37,15 @@ def score_arguments(s: argparse.ArgumentParser) -> None:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from probe_ui.redact import printable
-    from probe_ui.score_format import (
+    from probe_ui.scoring import compare_parsers, jsonable, score_run
+    from probe_ui.scoring.formatting import (
         accuracy_pairs,
         format_parser_differences,
         format_score_csv,
         format_score_markdown,
         format_score_table,
     )
-    from probe_ui.scoring import compare_parsers, jsonable, score_run
+    from probe_ui.security.redact import printable
 
     if args.compare_parsers:
         if args.judge:
@@ -94,7 +94,7 @@ def report_arguments(rp: argparse.ArgumentParser) -> None:
 def cmd_report(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from probe_ui.report import write_report
+    from probe_ui.views.report import write_report
 
     store, judge = judged_store(args)
     path = write_report(store, args.run, Path(args.out), baseline=args.baseline, parser=args.parser,

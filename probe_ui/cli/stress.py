@@ -40,8 +40,8 @@ def stress_arguments(st: argparse.ArgumentParser) -> None:
 def cmd_stress(args: argparse.Namespace) -> int:
     from probe_ui import stress
     from probe_ui.runner.spend import SpendStopped
-    from probe_ui.score_format import format_stress_table, stress_json
     from probe_ui.scoring import scored_answers
+    from probe_ui.scoring.formatting import format_stress_table, stress_json
     from probe_ui.store import Store
 
     if not args.model:

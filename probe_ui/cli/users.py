@@ -56,7 +56,7 @@ def _read_password(name: str) -> str:
 
 
 def cmd_users_add(args: argparse.Namespace) -> int:
-    from probe_ui.users import add_user, check_name, check_role
+    from probe_ui.security.users import add_user, check_name, check_role
 
     check_name(args.name)
     check_role(args.role)
@@ -67,7 +67,7 @@ def cmd_users_add(args: argparse.Namespace) -> int:
 
 
 def cmd_users_list(args: argparse.Namespace) -> int:
-    from probe_ui.users import read_users
+    from probe_ui.security.users import read_users
 
     accounts = read_users(args.file)
     for a in accounts.values():
@@ -78,7 +78,7 @@ def cmd_users_list(args: argparse.Namespace) -> int:
 
 
 def cmd_users_remove(args: argparse.Namespace) -> int:
-    from probe_ui.users import remove_user
+    from probe_ui.security.users import remove_user
 
     remove_user(args.file, args.name)
     print(f"removed {args.name} from {args.file}")

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from probe_ui import spreadsheet
 from probe_ui.export_formats.base import ExportFormat, flat, register_format
-from probe_ui.safe_write import atomic_file
+from probe_ui.files import spreadsheet
+from probe_ui.files.safe_write import atomic_file
 
 #: text columns whose empty cell is an empty text, not a missing value
 TEXT_COLUMNS = ("question", "raw_text", "note", "prompt_text")

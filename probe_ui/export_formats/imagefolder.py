@@ -12,7 +12,7 @@ from typing import Any
 
 from probe_ui.export_formats.base import DataFileError, ExportFormat, flat, json_text, register_format
 from probe_ui.export_formats.jsonl import read_jsonl
-from probe_ui.safe_write import atomic_file
+from probe_ui.files.safe_write import atomic_file
 
 
 @register_format

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from probe_ui.export_formats.base import DataFileError, ExportFormat, json_text, register_format
-from probe_ui.safe_write import atomic_file
+from probe_ui.files.safe_write import atomic_file
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from probe_ui.export_formats.base import ExportFormat, flat, register_format
-from probe_ui.safe_write import atomic_file
+from probe_ui.files.safe_write import atomic_file
 
 
 def require_pyarrow(error: type[Exception], where: str = "") -> None:

@@ -105,7 +105,7 @@ def import_results(store: Any, fmt: str, path: str, options: ImportOptions | Non
 def questions_to_preset(fmt: str, path: str, out: str, options: ImportOptions | None = None, *, force: bool = False
                         ) -> PresetSummary:
     """Write a preset YAML (accepted by :func:`probe_ui.presets.load_preset`) from a format's question file; an
-    existing ``out`` is replaced only with ``force`` (:mod:`probe_ui.safe_write`)."""
+    existing ``out`` is replaced only with ``force`` (:mod:`probe_ui.files.safe_write`)."""
     from probe_ui.importers.common import write_preset
 
     return write_preset(get_importer(fmt), path, out, options or ImportOptions(), force=force)

@@ -394,8 +394,8 @@ def to_variant(mod: Importer, rec: Record, images: tuple[Any, ...]) -> Variant:
 
 
 def robust_parse(v: Variant, raw: str | None) -> dict[str, Any]:
-    """The same parse a batch run stores (the robust reading's cache, :func:`probe_ui.answers.cache_row`)."""
-    from probe_ui import answers  # the reader (its rules take ~0.3 s to load): only when a reply is read
+    """The same parse a batch run stores (the robust reading's cache, :func:`probe_ui.reading.answers.cache_row`)."""
+    from probe_ui.reading import answers  # the reader (its rules take ~0.3 s to load): only when a reply is read
 
     return answers.cache_row(raw, v.kind, v.labels, v.options, v.answer_label, question=v.question,
                              suggested=v.suggested)
@@ -532,8 +532,8 @@ def write_preset(mod: Importer, path: str, out: str, opts: ImportOptions, force:
     existing ``out`` replaced only with ``force``."""
     import yaml
 
+    from probe_ui.files.safe_write import write_text
     from probe_ui.presets import PresetError, item_yaml, load_preset  # not at import: listing importers needs none
-    from probe_ui.safe_write import write_text
 
     p = Path(path)
     check_options(mod, opts, to_preset=True)

@@ -29,9 +29,9 @@ import yaml
 from probe_ui.errors import ProbeUIError
 from probe_ui.export_formats import FORMATS, DataFileError, ExportFormat
 from probe_ui.export_formats.base import JSON_COLUMNS, LIST_COLUMNS
-from probe_ui.paths import PathError, file_inside, output_file
+from probe_ui.files.paths import PathError, file_inside, output_file
+from probe_ui.files.safe_write import check_target, write_bytes, write_text
 from probe_ui.presets import PresetError, item_yaml, load_preset
-from probe_ui.safe_write import check_target, write_bytes, write_text
 
 REQUIRED = ("item_id", "question", "kind", "condition")
 _OPTIONAL_TEXT = ("answer", "answer_label", "item_group", "group", "source", "variant_id", "run", "prompt")
@@ -355,7 +355,7 @@ def _preset_prompt(rows: list[dict[str, Any]], warnings: list[str]) -> str | Non
 # ---- writing ------------------------------------------------------------------------------------------------------
 
 def _write_preset(out: Path, preset: dict[str, Any], src: Path, force: bool) -> None:
-    """Write safely (:mod:`probe_ui.safe_write`), validated by the preset loader before it replaces anything."""
+    """Write safely (:mod:`probe_ui.files.safe_write`), validated by the preset loader before it replaces anything."""
     text = yaml.safe_dump(preset, sort_keys=False, allow_unicode=True, width=120)
 
     def check(tmp: Path) -> None:

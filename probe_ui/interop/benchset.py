@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from probe_ui import __version__, prompts, safe_write
+from probe_ui import __version__, prompts
 from probe_ui.errors import ProbeUIError
+from probe_ui.files import safe_write
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant, content_hash, source_name
 from probe_ui.providers.base import GenerationSettings, ImagePart, Request, TextPart
@@ -255,7 +256,7 @@ def find_manifest(folder: str | os.PathLike[str]) -> Path | None:
 
 def load_set(folder: str | os.PathLike[str]) -> BenchmarkSet:
     """The set exported into ``folder``, rebuilt from its manifest and image files, every hash checked."""
-    from probe_ui.paths import PathError, file_inside
+    from probe_ui.files.paths import PathError, file_inside
 
     path = find_manifest(folder)
     if path is None:

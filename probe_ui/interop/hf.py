@@ -32,11 +32,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from probe_ui import __version__, redact, safe_write
+from probe_ui import __version__
+from probe_ui.files import safe_write
 from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import IMAGES_DIR, BenchmarkSet
 from probe_ui.interop.exporting import Written
 from probe_ui.prompts import messages_text
+from probe_ui.security import redact
 
 NAME = "hf"
 TITLE = "a Hugging Face dataset"
@@ -82,7 +84,7 @@ IMAGE_COLUMNS = ["file_name", "images_file_names"]
 
 
 def rows(bset: BenchmarkSet, scrub: Any) -> list[dict[str, Any]]:
-    from probe_ui.rebuild import source_name
+    from probe_ui.views.rebuild import source_name
 
     out = []
     for s in bset.samples:
@@ -187,7 +189,7 @@ def card(bset: BenchmarkSet, n: int) -> str:
 def _preset_arg(bset: BenchmarkSet) -> str:
     """How a batch names the preset: a shipped one by name, any other by its file name (no local folder)."""
     from probe_ui.presets import PRESETS_DIR
-    from probe_ui.rebuild import source_name
+    from probe_ui.views.rebuild import source_name
 
     path = Path(bset.preset["path"])
     shipped = path.resolve().parent == PRESETS_DIR.resolve()

@@ -38,7 +38,8 @@ import zipfile
 from pathlib import Path
 from typing import Any, Iterator
 
-from probe_ui import __version__, safe_write
+from probe_ui import __version__
+from probe_ui.files import safe_write
 from probe_ui.importers.common import ImportFileError
 from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import BenchmarkSet, SetSample

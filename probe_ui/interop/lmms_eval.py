@@ -35,7 +35,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from probe_ui import __version__, safe_write
+from probe_ui import __version__
+from probe_ui.files import safe_write
 from probe_ui.importers.common import ImportFileError, read_json
 from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import BenchmarkSet, SetSample

@@ -9,8 +9,8 @@ Export (``probe-ui export-set PRESET --to vlmevalkit --out DIR``)::
                         condition), ``l2-category`` (the item's first category), and ``probe_ui_set``,
                         ``probe_ui_variant``, ``probe_ui_item``: VLMEvalKit keeps every column but the image in its
                         prediction file, which is how ``probe-ui import vlmevalkit`` maps each prediction back;
-                        written by :mod:`probe_ui.spreadsheet`'s writer, so a text cell a spreadsheet would run as a
-                        formula (``=``, ``+``, ``-``, ``@``) starts with an apostrophe, in the prompt too
+                        written by :mod:`probe_ui.files.spreadsheet`'s writer, so a text cell a spreadsheet would run
+                        as a formula (``=``, ``+``, ``-``, ``@``) starts with an apostrophe, in the prompt too
     DIR/images/, DIR/probe-ui-set.json   the set (probe_ui.interop.benchset)
 
 With ``LMUData=DIR`` (VLMEvalKit's data folder), ``python run.py --data <NAME> --model <MODEL>`` treats a TSV it
@@ -42,7 +42,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from probe_ui import safe_write, spreadsheet
+from probe_ui.files import safe_write, spreadsheet
 from probe_ui.importers.common import ImportFileError
 from probe_ui.interop import register_harness
 from probe_ui.interop.benchset import BenchmarkSet, SetError, SetSample

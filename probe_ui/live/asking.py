@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from probe_ui import live_calls, prompts
+from probe_ui import prompts
 from probe_ui.items import Variant
+from probe_ui.live import calls as live_calls
 from probe_ui.live.errors import ProbeError
 from probe_ui.providers import answer_format as formats
 from probe_ui.providers.base import ModelConfig, Response
@@ -136,7 +137,7 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
             await pool.aclose()
 
     def work() -> None:
-        try:  # on the live probes' shared loop: their fair limits and HTTP clients (probe_ui.live_calls)
+        try:  # on the live probes' shared loop: their fair limits and HTTP clients (probe_ui.live.calls)
             live_calls.run(ask_all())
         except BaseException as exc:  # reported on the page, never lost silently
             events.put(exc)

@@ -51,7 +51,7 @@ def describe_loaded(li: LoadedImage, name: str | None = None) -> str:
     """One short paragraph for the page: the file's name (an upload's), format, size, window/slice, and which
     header fields were withheld."""
     from probe_ui import labels
-    from probe_ui.results import md_text
+    from probe_ui.views.results import md_text
 
     im = li.image
     parts = [f"**{li.format.upper()}** · {im.width}×{im.height} {im.mode} · image `{im.id[:12]}`"]

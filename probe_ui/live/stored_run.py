@@ -61,9 +61,9 @@ def not_yet_run(store: Store, run: str, chosen: list[str]) -> list[str]:
 
 
 def comparison_of(store: Store, run: str) -> Any:
-    """A stored run as the comparison table (:func:`probe_ui.comparison.from_answers` over its scored answers)."""
-    from probe_ui.comparison import from_answers
+    """A stored run as the comparison table (:func:`probe_ui.views.comparison.from_answers` over its scored answers)."""
     from probe_ui.scoring import scored_answers
+    from probe_ui.views.comparison import from_answers
 
     settings = store.get_run(run).config
     table = from_answers(scored_answers(store, run), run, order=settings.variant_order or None)

@@ -32,7 +32,7 @@ describes (one bootstrap gives the three). The accuracy at a coverage is the int
 
 Headline: ECE, Brier score, mean confidence and the accuracy at each coverage. Library functions over a
 scored-answer table for the views: :func:`reliability_frame` (the diagram's data per run, model and bin: what
-:func:`probe_ui.plots.reliability_diagram` draws) and :func:`condition_frame` (mean confidence per condition).
+:func:`probe_ui.views.plots.reliability_diagram` draws) and :func:`condition_frame` (mean confidence per condition).
 """
 
 from __future__ import annotations

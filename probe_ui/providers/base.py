@@ -10,10 +10,10 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, TypeVar
 
-from probe_ui import redact
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import content_hash
 from probe_ui.registry import Registry
+from probe_ui.security import redact
 
 if TYPE_CHECKING:  # Pillow is imported when an image is shrunk, not to list providers
     from probe_ui.images import CanonicalImage
@@ -160,7 +160,7 @@ class ModelConfig:
     price_input_per_m: float | None = None  # USD per million input tokens
     price_output_per_m: float | None = None
     concurrency: int | None = None  # a batch's requests in flight to this model's provider
-    #: a live probe's calls in flight to this model's provider and server, shared by every probe (probe_ui.live_calls)
+    #: a live probe's calls in flight to this model's provider and server, shared by every probe (probe_ui.live.calls)
     live_concurrency: int | None = None
     needs: str = ""
     description: str = ""

@@ -1,5 +1,5 @@
 """Rate limits: one adaptive controller per provider, server and key in the process, shared by every pool that calls
-there (a batch's :class:`probe_ui.runner.ProviderPool`, stress runs, the live probes' :class:`probe_ui.live_calls.
+there (a batch's :class:`probe_ui.runner.ProviderPool`, stress runs, the live probes' :class:`probe_ui.live.calls.
 LivePool`), and the retries of rate-limit refusals.
 
 Real APIs allow so many requests a second and refuse the rest with 429 and ``Retry-After``. A client that sends at
@@ -55,9 +55,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from probe_ui import redact
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError
 from probe_ui.providers.shared_clients import retry_after_s
+from probe_ui.security import redact
 
 #: how long a server may refuse every request before the cells still waiting for it fail (``--rate-limit-wait``)
 DEFAULT_RATE_LIMIT_WAIT_S = 600.0

@@ -81,8 +81,8 @@ def rate_rows(visible: Collection[Key] | None = None, now: float | None = None,
               hidden: Mapping[str, str] | None = None) -> list[list[Any]]:
     """One row per controller (:data:`COLUMNS`), by server then provider; only those in ``visible`` unless it is
     None (an admin). ``now``: the wall-clock time the "waiting until" column counts from (default: now). A server in
-    ``hidden`` (an endpoint an admin shared: :meth:`probe_ui.endpoints.EndpointBook.hidden_servers`) is named by
-    the words given there, not by its host."""
+    ``hidden`` (an endpoint an admin shared: :meth:`probe_ui.catalogue.endpoints.EndpointBook.hidden_servers`) is named
+    by the words given there, not by its host."""
     hidden = hidden or {}
     now = time.time() if now is None else now
     rows = []

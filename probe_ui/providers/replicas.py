@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
-from probe_ui.redact import public_url
+from probe_ui.security.redact import public_url
 
 
 class ReplicaSet(Provider):

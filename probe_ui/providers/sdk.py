@@ -30,9 +30,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
-from probe_ui import redact
 from probe_ui.providers import wire_images
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
+from probe_ui.security import redact
 
 if TYPE_CHECKING:  # asyncio, the outbound policy and the rate control are imported when a call is made, not
     import asyncio  # when the providers are listed (probe-ui models)
@@ -367,8 +367,8 @@ class SDKProvider(Provider):
     def map_error(self, exc: Exception, timeout_s: float) -> ProviderError:
         """One line naming the model and the failure, the key masked on the full text before any cut;
         ``retriable`` for 408/409/429/5xx/529, timeouts, connections and retriable in-stream errors."""
-        from probe_ui import outbound
         from probe_ui.providers import shared_clients
+        from probe_ui.security import outbound
 
         sdk = importlib.import_module(self.sdk)
         secrets = self._secrets()
@@ -396,7 +396,7 @@ class SDKProvider(Provider):
                 message = f"connection to {self.endpoint()} failed{retries} ({why})"
             retriable = True
         elif isinstance(exc, sdk.APIStatusError) and exc.status_code in outbound.REDIRECTS:
-            status = exc.status_code  # not followed (probe_ui.outbound): named, with the host it pointed to
+            status = exc.status_code  # not followed (probe_ui.security.outbound): named, with the host it pointed to
             request_url = getattr(getattr(exc.response, "request", None), "url", None)
             message = outbound.redirect_refused(status, exc.response.headers.get("location"),
                                                 str(request_url or self.endpoint()))
@@ -436,11 +436,11 @@ class SDKProvider(Provider):
 # ---- the reply size cap --------------------------------------------------------------------------------------
 
 def capped_http_client(sdk_module: Any, cap: int) -> Any:
-    """The SDK's own default HTTP client (its limits and timeouts; made by :func:`probe_ui.outbound.http_client`,
-    so it follows no redirect), reading at most ``cap`` bytes of any reply body after decompression: a larger one,
-    or one compressed in an encoding other than gzip, raises :class:`ReplyRefused` before it is held in memory (a
-    300 MB gzip reply would otherwise take gigabytes)."""
-    from probe_ui import outbound
+    """The SDK's own default HTTP client (its limits and timeouts; made by
+    :func:`probe_ui.security.outbound.http_client`, so it follows no redirect), reading at most ``cap`` bytes of any
+    reply body after decompression: a larger one, or one compressed in an encoding other than gzip, raises
+    :class:`ReplyRefused` before it is held in memory (a 300 MB gzip reply would otherwise take gigabytes)."""
+    from probe_ui.security import outbound
 
     base = http_client_class(sdk_module)
     client = outbound.http_client(_capped_class(base), verify=_tls_context(base))
@@ -472,8 +472,8 @@ def _tls_context(client_class: type) -> Any:
 
 @lru_cache(maxsize=None)
 def _capped_class(base: type) -> type:
-    from probe_ui import outbound
     from probe_ui.providers import rate_control
+    from probe_ui.security import outbound
 
     class CappedClient(base):  # type: ignore[misc, valid-type]
         max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES

@@ -2,7 +2,7 @@
 
 An SDK client owns an HTTP connection pool (and its TLS settings), which belong to the event loop that made them.
 A batch makes its clients on its own loop and closes them at its end. The live probes all run on one long-lived
-loop (:mod:`probe_ui.live_calls`), which registers itself here with :func:`share_on`: a provider on that loop then
+loop (:mod:`probe_ui.live.calls`), which registers itself here with :func:`share_on`: a provider on that loop then
 takes its client from this registry, so the second probe of a session, and every other session's probe, reuse
 the connections the first one opened. The registry closes them (:func:`aclose`), never a provider.
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from probe_ui import answers
+from probe_ui.reading import answers
 
 PUSHBACK_COLUMNS = ("pressure", "pushed", "first_parsed", "first_correct", "turn_parsed", "flip_turn")
 

@@ -11,7 +11,7 @@ from typing import Any
 import pandas as pd
 
 from probe_ui.conditions import PRESSURE_WORDS
-from probe_ui.markup import el, esc, grid_table, num, para, wrap
+from probe_ui.views.markup import el, esc, grid_table, num, para, wrap
 
 COLUMNS = (("held", "held (right first)"), ("gave_up", "gave up (right first)"),
            ("turned_to_pushed", "turned to the pushed option"), ("corrected", "corrected (wrong first)"))

@@ -1,9 +1,9 @@
-"""The word lists and rules a careful reader of a model's reply uses, beside :func:`probe_ui.answers.extract`.
+"""The word lists and rules a careful reader of a model's reply uses, beside :func:`probe_ui.reading.answers.extract`.
 
 Why a package: reading a reply needs several lists that users and maintainers extend without touching the rules
 (refusal phrases, answer words in other languages, synonyms of option texts, escape options, the vocabulary of
 modalities and body regions), and a few rules with a job of their own (the question's subject). Each module holds
-one of them; :mod:`probe_ui.answers` applies them in the order described in its docstring.
+one of them; :mod:`probe_ui.reading.answers` applies them in the order described in its docstring.
 
 - :mod:`~probe_ui.reading.refusals`: the phrases that flag a reply as declining to answer;
 - :mod:`~probe_ui.reading.lexicon`: answer words in other languages, escape options, idioms, chat-template
@@ -18,7 +18,7 @@ one of them; :mod:`probe_ui.answers` applies them in the order described in its 
   to "Is this an MRI?");
 - :mod:`~probe_ui.reading.methods`: what each ``method`` of a reading means, in plain words.
 
-The rules themselves, one module per job, applied by :mod:`probe_ui.answers` in its rule order:
+The rules themselves, one module per job, applied by :mod:`probe_ui.reading.answers` in its rule order:
 
 - :mod:`~probe_ui.reading.cleaning`: the reply cleaned before the rules; comparison forms, whole-word patterns,
   negation before a mention, masking;

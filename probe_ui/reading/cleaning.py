@@ -1,7 +1,7 @@
 """Cleaning a reply before the reading rules run, and the comparison forms of its words.
 
-Why a module: every rule of :func:`probe_ui.answers.extract` compares the reply with labels and option texts in the
-same forms (folded quotes, case, single spaces, outer punctuation dropped), finds labels as whole words, and asks
+Why a module: every rule of :func:`probe_ui.reading.answers.extract` compares the reply with labels and option texts in
+the same forms (folded quotes, case, single spaces, outer punctuation dropped), finds labels as whole words, and asks
 whether the words before a mention negate it; these primitives are that common ground.
 """
 

@@ -2,8 +2,8 @@
 
 Why a module: a probe may ask the model how sure it is (:data:`CONFIDENCE_INSTRUCTION`, appended to the prompt), and
 the calibration metrics (:mod:`probe_ui.metrics.calibration`) compare what it says with how often it is right. The
-reading is separate from the answer's (:func:`probe_ui.answers.extract` reads "The answer is A. Confidence: 90%" as
-A and never looks at the number); it is cheap and computed on the fly where the scored-answer table is built
+reading is separate from the answer's (:func:`probe_ui.reading.answers.extract` reads "The answer is A. Confidence:
+90%" as A and never looks at the number); it is cheap and computed on the fly where the scored-answer table is built
 (:func:`probe_ui.scoring.reparse`), not cached in the store.
 
 What is read, each pattern with an example (:data:`PATTERNS`):

@@ -1,7 +1,7 @@
 """The item being read: its kind, labels, option texts, escape options and the words that name a label.
 
-Why a module: every rule of :func:`probe_ui.answers.extract` reads a reply against the same description of the item,
-built once per distinct item (a run re-scored reads the same item for every model and sample), and once more with
+Why a module: every rule of :func:`probe_ui.reading.answers.extract` reads a reply against the same description of the
+item, built once per distinct item (a run re-scored reads the same item for every model and sample), and once more with
 its texts in canonical form for the synonym pass.
 """
 

@@ -3,7 +3,7 @@ Chinese.
 
 Why: models drift into the language of the prompt or of their training data ("No se observa líquido libre.",
 "Nessuna frattura.", "Die Frage enthält eine falsche Prämisse.", "实性结节。"). A careful reader who knows these
-languages reads the same answer as in English; the rules of :mod:`probe_ui.answers` read English. So the words a
+languages reads the same answer as in English; the rules of :mod:`probe_ui.reading.answers` read English. So the words a
 reply needs to be understood (negation and quantifiers, "present"/"seen", the answer and question words, the
 escape options' words, and the common findings and attributes the benchmarks ask about) are glossed word by word
 to English by :func:`probe_ui.reading.lexicon.translate`; the rules then read the gloss. Medical terms that share

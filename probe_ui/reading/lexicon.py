@@ -3,7 +3,7 @@ texts are :mod:`probe_ui.reading.synonyms`).
 
 Why lists: what a careful clinician reads in a reply ("Sí, se observa ...", "None of these fit" for the option
 "None of the above", "rotated 180 degrees" for upside down) is vocabulary, not rules.
-The rules in :mod:`probe_ui.answers` stay the same whatever the language; these lists say which words mean which
+The rules in :mod:`probe_ui.reading.answers` stay the same whatever the language; these lists say which words mean which
 answer. Each list is plain data: extend it with the word and one test reply.
 
 Language coverage: English, Spanish, French, German, Chinese for the common answer words (yes/no, colours,

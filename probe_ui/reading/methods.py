@@ -1,8 +1,9 @@
 """What each ``method`` of a reading means, in plain words (the cell detail, the exports, ``probe-ui score``).
 
-Why: every answer probe-ui reads from a reply names the rule that decided it (:attr:`probe_ui.answers.Answer.method`),
-so a researcher can audit a number. The names are short identifiers; these sentences say what each one means to a
-clinician reading the answer. One entry per method the readers return; :func:`describe` falls back to the name.
+Why: every answer probe-ui reads from a reply names the rule that decided it
+(:attr:`probe_ui.reading.answers.Answer.method`), so a researcher can audit a number. The names are short identifiers;
+these sentences say what each one means to a clinician reading the answer. One entry per method the readers return;
+:func:`describe` falls back to the name.
 """
 
 from __future__ import annotations

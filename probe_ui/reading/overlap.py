@@ -5,7 +5,8 @@ another inflection ("Ureteral tumor" in "a tumour of the ureter"), an abbreviati
 ("IIH", "PV phase", "IPMN"), a lay word ("broken kneecap" for "Patellar fracture"), the parts of a compound term
 ("a stone in the common bile duct" for "Choledocholithiasis", "gallbladder inflammation" for "Acute
 cholecystitis"), a more specific term ("urothelial carcinoma" is a tumour). The texts' exact spelling rules
-(:mod:`probe_ui.answers`) miss these; this module compares the *concepts* of the reply with those of each option.
+(:mod:`probe_ui.reading.answers`) miss these; this module compares the *concepts* of the reply with those of each
+option.
 
 How (:func:`option_overlap`):
 

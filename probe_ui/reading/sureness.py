@@ -2,7 +2,7 @@
 
 Why a module: rules alone do not reach every reply, and a reading that is only the reader's best guess looks the
 same in a figure as one nobody would question. Every reading therefore says whether it is sure
-(:attr:`probe_ui.answers.Answer.sure`). The reader keeps its best guess either way; figures can count sure
+(:attr:`probe_ui.reading.answers.Answer.sure`). The reader keeps its best guess either way; figures can count sure
 readings apart, and a clinician settles the rest.
 
 A reading is sure when both hold:

@@ -2,8 +2,8 @@
 
 Why a module: "Shingles" is herpes zoster, "paediatric" is pediatric, "PE" is pulmonary embolism, "both sides" is
 bilateral, and "A newborn." is pediatric where the item offers pediatric / adult. The reader's synonym pass
-(:func:`probe_ui.answers.extract`, rule 7) compares a reply with the item's texts with both in this canonical form
-(:func:`canonical`); the lists below are plain data: extend one with the word and one test reply. Measures and
+(:func:`probe_ui.reading.answers.extract`, rule 7) compares a reply with the item's texts with both in this canonical
+form (:func:`canonical`); the lists below are plain data: extend one with the word and one test reply. Measures and
 signs are read as what they show: a BI-RADS category ("BI-RADS 3" is benign, 4-6 malignant), a cardiothoracic ratio
 ("0.65" is cardiomegaly, above 0.5), and the findings of :data:`SIGNS` ("the hepatic veins are opacified" is the
 portal venous phase).

@@ -29,10 +29,10 @@ from probe_ui.providers.base import (
     ModelConfig,
     Response,
 )
-from probe_ui.run_identity import RunChange, run_change
-from probe_ui.run_identity import check as check_change
 from probe_ui.runner.cells import Cell, shard_of, variant_cells
 from probe_ui.runner.execute import Judge, PlannedCells, execute_run
+from probe_ui.runner.identity import RunChange, run_change
+from probe_ui.runner.identity import check as check_change
 from probe_ui.runner.models import (
     BatchError,
     check_answer_format,
@@ -73,7 +73,7 @@ class BatchResult:
     #: failed cells, one entry per model and message (at most :data:`ERROR_GROUPS`; see :attr:`error_messages`)
     failures: dict[tuple[str, str], Failure] = field(default_factory=dict)
     cancelled: bool = False
-    #: what this batch did to its run: a new run, the same plan again, or additions (probe_ui.run_identity)
+    #: what this batch did to its run: a new run, the same plan again, or additions (probe_ui.runner.identity)
     change: RunChange | None = None
     #: whether every cell was planned (False: stopped while planning, so ``planned`` is a lower bound)
     plan_complete: bool = False
@@ -171,11 +171,11 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     are asked directly meanwhile. Whatever it is, a cell waiting in one of the run's open batches is never asked
     again; with it, the run's open batches are collected. Refused with a judge, or when no model has a batch API.
 
-    A run that exists is planned whole (:mod:`probe_ui.run_identity`): every preset, model and suite it was ever
+    A run that exists is planned whole (:mod:`probe_ui.runner.identity`): every preset, model and suite it was ever
     asked, plus this batch's. A batch that would add models, suites or presets to it raises
-    :class:`probe_ui.run_identity.RunExtensionError` unless ``extend`` (``--extend``); one that would change what
+    :class:`probe_ui.runner.identity.RunExtensionError` unless ``extend`` (``--extend``); one that would change what
     its answers mean (another seed, prompt, number of samples, temperature or answer format) is always refused.
-    ``on_change`` hears what the batch does to its run (:class:`~probe_ui.run_identity.RunChange`) before anything
+    ``on_change`` hears what the batch does to its run (:class:`~probe_ui.runner.identity.RunChange`) before anything
     is asked.
 
     ``on_progress(done, total, result)`` is called after every answer (the app's progress bar; ``total`` grows
@@ -206,7 +206,7 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     if samples > 1 and (temperature or 0) == 0:
         raise BatchError("several samples at temperature 0 would all be the same answer: set --temperature > 0")
     if judge:  # the mode matters only with a judge (checked then: the judges import the reader, 0.15 s)
-        from probe_ui.judge import JUDGE_MODES
+        from probe_ui.runner.judge import JUDGE_MODES
 
         if judge_mode not in JUDGE_MODES:
             raise BatchError(f"unknown judge mode '{judge_mode}'; known: {', '.join(JUDGE_MODES.names())}")
@@ -431,8 +431,8 @@ class BatchPlan:
         if self.unit_recorded:
             return
         self.unit_recorded = True
-        from probe_ui import answers  # noqa: F401 - the reader, ready before the first answer comes back
         from probe_ui.metrics.units import planned
+        from probe_ui.reading import answers  # noqa: F401 - the reader, ready before the first answer comes back
 
         self.store.merge_run_settings(self.run.id, {"unit": planned(it for p in self.presets for it in p.items)})
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from probe_ui import catalogue, prompts, redact
+from probe_ui import catalogue, prompts
 from probe_ui.items import Variant
 from probe_ui.providers.answer_format import STRUCTURED_MIN_TOKENS
 from probe_ui.providers.base import (
@@ -17,6 +17,7 @@ from probe_ui.providers.base import (
     Request,
     Response,
 )
+from probe_ui.security import redact
 
 
 @dataclass
@@ -95,13 +96,13 @@ def score_response(v: Variant, req: Request, resp: Response, model: ModelConfig 
     """Parse and grade one response (robust extraction), stamped with the parser's version: the cache of the
     robust reading that :func:`probe_ui.scoring.scored_answers` reuses. Error responses get no parse. A point
     item's reply is read as coordinates in ``model``'s convention, in the image ``req`` sent
-    (:func:`probe_ui.pointing.read_answer`)."""
+    (:func:`probe_ui.reading.pointing.read_answer`)."""
     if resp.error is not None:
         return {"parsed": None, "method": None, "invalid": None, "refusal": None, "sure": None, "correct": None,
                 "parse_version": None}
     if v.kind == "point" and req.prompt != "free":
         return score_point(v, req, resp.text, model)
-    from probe_ui import answers  # the reader: imported by the planning thread meanwhile (BatchPlan)
+    from probe_ui.reading import answers  # the reader: imported by the planning thread meanwhile (BatchPlan)
 
     kind = "free" if req.prompt == "free" else v.kind
     return answers.cache_row(resp.text, kind, v.labels, v.options, v.answer_label if kind != "free" else None,
@@ -112,7 +113,7 @@ def score_point(v: Variant, req: Request, text: str | None, model: ModelConfig |
     """A point item's reading: the reply's coordinates, in the model's convention, in the first image sent, scaled
     back to the item image's pixels where its region is."""
     from probe_ui.perturb.regions import regions_of
-    from probe_ui.pointing import convention_of, read_answer
+    from probe_ui.reading.pointing import convention_of, read_answer
 
     sent = next((p.image for m in req.messages for p in m.content if isinstance(p, ImagePart)), None)
     own = v.images[0] if v.images else None
@@ -129,7 +130,7 @@ def response_row(run_id: int, cell: Cell, resp: Response, sent: Request | None =
     row = {**call_row(run_id, cell.variant.id, cell.model, sent or cell.request, resp),
            **score_response(cell.variant, sent or cell.request, resp, cell.model)}
     if cell.variant.kind == "point":  # how its coordinates were read, kept with the answer (the model may change)
-        from probe_ui.pointing import OPTION, convention_of
+        from probe_ui.reading.pointing import OPTION, convention_of
 
         row["settings"] = {**row["settings"], OPTION: convention_of(cell.model.options)}
     return row

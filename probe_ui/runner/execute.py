@@ -74,7 +74,7 @@ class ProviderPool:
 
     A local model (:meth:`is_local`) gets a limit of its own. Which limit a model's calls wait on, and how many
     may be in flight, is :meth:`limit_of`: a pool that shares limits otherwise (the live probes' pool,
-    :class:`probe_ui.live_calls.LivePool`) overrides that one method.
+    :class:`probe_ui.live.calls.LivePool`) overrides that one method.
 
     An API model's calls are also paced by the process's controller for its server (:meth:`pacing_of`,
     :mod:`probe_ui.providers.rate_control`): the pool's limit is the ceiling, the controller's adaptive limit and the
@@ -153,7 +153,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
     stay to do); answers in flight are still kept. ``on_stored`` (before ``on_result``) gets the row as stored and
     its id (None when the store kept another row for the cell): a caller that shows answers reads nothing back.
     ``store_off_loop``: the store's reads and writes run on threads, not on the loop (a loop shared by many
-    probes must not wait for each commit: :mod:`probe_ui.live_calls`).
+    probes must not wait for each commit: :mod:`probe_ui.live.calls`).
 
     ``gate`` (:class:`probe_ui.send_gate.policy.GatePolicy`; None: the default policy) checks every request's
     images for burned-in identifying text before it leaves, and every request to a host that is not trusted is
@@ -243,7 +243,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
         if on_stored is not None:
             on_stored(cell, resp, row, stored)
         if judge is not None and resp.error is None:
-            from probe_ui.judge import needs_judge  # the reader with it: imported once a judge is asked
+            from probe_ui.runner.judge import needs_judge  # the reader with it: imported once a judge is asked
 
             if needs_judge(judge.mode, cell.variant, sent.prompt, row["invalid"]):
                 await judge_one(cell, resp)
@@ -251,8 +251,8 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
 
     async def judge_one(cell: Cell, resp: Response) -> None:
         assert judge is not None
-        from probe_ui import answers
-        from probe_ui.judge import JUDGE_MODES, judge_request, parse_judgement
+        from probe_ui.reading import answers
+        from probe_ui.runner.judge import JUDGE_MODES, judge_request, parse_judgement
 
         temperature = JUDGE_MODES.get(judge.mode).temperature
         settings = GenerationSettings(temperature=temperature, max_tokens=256, seed=run.seed,

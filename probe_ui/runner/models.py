@@ -7,13 +7,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from probe_ui import catalogue, redact
+from probe_ui import catalogue
 from probe_ui.errors import ProbeUIError
 from probe_ui.providers import answer_format as formats
 from probe_ui.providers import create, provider_class
 from probe_ui.providers.base import (
     ModelConfig,
 )
+from probe_ui.security import redact
 from probe_ui.store import StoreError, check_key
 
 
@@ -79,9 +80,9 @@ def check_answer_format(models: list[ModelConfig], answer_format: str) -> str:
 
 
 def check_point_conventions(models: list[ModelConfig]) -> None:
-    """Every model's ``point_convention`` option is one :mod:`probe_ui.pointing` knows, or a one-line BatchError
+    """Every model's ``point_convention`` option is one :mod:`probe_ui.reading.pointing` knows, or a one-line BatchError
     naming the model, before anything is asked."""
-    from probe_ui.pointing import PointError, convention_of
+    from probe_ui.reading.pointing import PointError, convention_of
 
     for m in models:
         try:
@@ -117,5 +118,6 @@ def check_temperature(value: Any, what: str = "--temperature") -> float:
 
 
 def public_config(m: ModelConfig) -> dict[str, Any]:
-    """What a run records about a model: :func:`probe_ui.redact.model_record` (only the key's variable name)."""
+    """What a run records about a model: :func:`probe_ui.security.redact.model_record` (only the key's variable
+    name)."""
     return redact.model_record(m)

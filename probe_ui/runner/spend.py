@@ -4,7 +4,7 @@
 the batch starts, then the cost of each reply as it comes back (the provider's token counts at the catalogue's
 prices; a reply without token counts counts its estimate). A cached answer is not asked, so it costs nothing.
 
-**Before each request** its cost is estimated as ``probe-ui batch --dry-run`` does (:func:`probe_ui.sweep.
+**Before each request** its cost is estimated as ``probe-ui batch --dry-run`` does (:func:`probe_ui.runner.sweep.
 request_tokens_of`: the text's characters / 4 plus each image's tokens as sent, and the whole reply budget,
 ``max_tokens``, an upper bound) and reserved: the spend so far, the estimates of the requests in flight and this
 one's must stay within the cap. The first request that would pass it stops the batch: it and every cell not yet
@@ -92,7 +92,7 @@ def estimate(model: ModelConfig, request: Request, factor: float = 1.0) -> float
     """The estimated cost of sending ``request`` to ``model`` (USD; module doc); 0 for a model without prices
     (one that costs nothing: :func:`unpriced` refused the others). ``factor``: the share of the catalogue price
     paid (0.5 through a provider's batch API, :mod:`probe_ui.runner.provider_batch`)."""
-    from probe_ui.sweep import request_tokens_of
+    from probe_ui.runner.sweep import request_tokens_of
 
     if not priced(model) or _free_provider(model):
         return 0.0

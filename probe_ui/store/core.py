@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from probe_ui.redact import public_text
+from probe_ui.security.redact import public_text
 from probe_ui.store.answers import AnswersMixin
 from probe_ui.store.errors import NO_STORE, NoStoreError, StoreError, StoreNeedsUpgrade
 from probe_ui.store.images import ImagesMixin

@@ -40,7 +40,7 @@ class ImagesMixin(StoreBase):
             return
         path = self.image_path(image.id)
         if not path.is_file():
-            from probe_ui.safe_write import WriteError, write_bytes
+            from probe_ui.files.safe_write import WriteError, write_bytes
 
             try:
                 write_bytes(path, image.png, what=f"cannot store image {image.id[:12]} at")

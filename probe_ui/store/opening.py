@@ -17,8 +17,8 @@ from typing import Any, Iterator
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from probe_ui.data_folder import DATA_DIR, DEFAULT_DB
-from probe_ui.redact import public_text
+from probe_ui.files.data_folder import DATA_DIR, DEFAULT_DB
+from probe_ui.security.redact import public_text
 from probe_ui.store.errors import NO_STORE, NoStoreError, StoreError, StoreNeedsUpgrade
 from probe_ui.store.schema import MAX_ID, md
 
@@ -39,12 +39,12 @@ class StoreBase:
     def __init__(self, location: str | os.PathLike[str] = DEFAULT_DB, images_dir: str | os.PathLike[str] | None = None,
                  read_only: bool | str = False, trust: bool | None = None):
         loc = str(location)
-        #: open a store holding triggers probe-ui did not create (:mod:`probe_ui.store_check`; None: the default)
+        #: open a store holding triggers probe-ui did not create (:mod:`probe_ui.store.check`; None: the default)
         self.trust = trust
         #: ratings written through this Store so far: a page redrawing a run in progress re-reads its ratings only
         #: when this has moved (:func:`probe_ui.live.ratings_of`)
         self.ratings_written = 0
-        #: what opening found that probe-ui did not create (shown as warnings; :mod:`probe_ui.store_check`)
+        #: what opening found that probe-ui did not create (shown as warnings; :mod:`probe_ui.store.check`)
         self.warnings: list[str] = []
         #: triggers and rules probe-ui did not create that the store was opened with (--trust-store)
         self.foreign_triggers: list[str] = []
@@ -96,7 +96,7 @@ class StoreBase:
         event.listen(self.engine, "handle_error", self._explain_error)
         #: a server database is shared (e.g. by --shard machines): images go into it, not onto one machine's disk
         self.images_in_db = self.engine.dialect.name != "sqlite"
-        #: (old version, new version, backup) when opening upgraded the store's schema (probe_ui.migrations)
+        #: (old version, new version, backup) when opening upgraded the store's schema (probe_ui.store.migrations)
         self.upgraded: tuple[int, int, str] | None = None
         self._open_schema(loc)
 
@@ -114,7 +114,7 @@ class StoreBase:
         name = getattr(orig, "sqlite_errorname", None)
         state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
         if name == "SQLITE_FULL" or state == "53100":
-            from probe_ui.safe_write import free_space
+            from probe_ui.files.safe_write import free_space
 
             path = sqlite_file(self.url)
             space = f"{free_space(path.parent)} on its filesystem" if path is not None else "on the database server"
@@ -128,7 +128,8 @@ class StoreBase:
     def _open_schema(self, loc: str) -> None:
         """Create a new store's tables, or upgrade an older store's schema (after a backup copy). Read-only: only
         check that the schema is this code's."""
-        from probe_ui import migrations, store_check
+        from probe_ui.store import check as store_check
+        from probe_ui.store import migrations
 
         where = self.where
         sqlite_path = Path(loc) if "://" not in loc and loc != ":memory:" else None
@@ -160,7 +161,7 @@ class StoreBase:
                              f"{exc.__class__.__name__}: {public_text(str(exc).splitlines()[0])}{hint}") from None
 
     def _check_read_only_schema(self, version: int | None, where: str) -> None:
-        from probe_ui import migrations
+        from probe_ui.store import migrations
 
         if version is None:
             raise NoStoreError(f"{where} holds no probe-ui store (no tables): check --db")

@@ -3,7 +3,7 @@ columns, and the cleaning every value goes through so that SQLite and PostgreSQL
 
 Rows are append-only except that a response row holding an error is replaced when the same cell is retried and
 succeeds. A unique key (run, variant, model, prompt, sample) makes a re-run skip work that is already done.
-Schema changes go through :mod:`probe_ui.migrations`.
+Schema changes go through :mod:`probe_ui.store.migrations`.
 """
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ provider_batches = sa.Table(
 )
 
 schema_version = sa.Table(
-    "schema_version", md,  # one row: the schema version of this store (probe_ui.migrations)
+    "schema_version", md,  # one row: the schema version of this store (probe_ui.store.migrations)
     sa.Column("id", sa.Integer, primary_key=True),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("updated_at", sa.String(40), nullable=False),

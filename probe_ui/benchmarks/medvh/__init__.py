@@ -10,8 +10,8 @@ from probe_ui.benchmarks.base import Benchmark, register_benchmark
 from probe_ui.benchmarks.medvh import importer
 
 if TYPE_CHECKING:
-    from probe_ui.answers import Answer
     from probe_ui.importers import Importer
+    from probe_ui.reading.answers import Answer
 
 
 @register_benchmark

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from probe_ui.answers import Answer, is_refusal
+from probe_ui.reading.answers import Answer, is_refusal
 
 
 def find_label(labels: Sequence[str], value: str) -> str:

@@ -1,0 +1,860 @@
+"""Reading a model's reply: which option / label it chose, whether it refused, and the legacy parsers.
+
+Why this module exists: published medical-VLM scores depend as much on how the raw reply is parsed as on the
+model. The robust default (:func:`extract`) follows docs/reference.md §3 and avoids the known traps (lmms-eval #1434:
+a first-capital-letter regex reads "The correct answer is (B)" as "T", "Based on the image, A" as "B", and the
+article in "A fracture is visible" as option A). The legacy modes (each benchmark's ``legacy.py``,
+:func:`probe_ui.benchmarks.legacy_modes`) reproduce the original
+benchmarks' parsers quirk for quirk, so published numbers can be recomputed from raw replies.
+
+This module is the reader's public face (:class:`Answer`, :func:`extract`, :func:`extract_legacy`,
+:func:`is_correct`, :func:`parser_version`, :func:`cache_row`) and its rule order (below); each rule lives in a
+module of :mod:`probe_ui.reading` with one job (its docstring lists them).
+
+The raw text is always logged by the caller; an :class:`Answer` records the parsed label, the rule that decided
+(``method``), ``invalid`` as its own class, and the refusal flag, which is independent of the choice.
+
+Before any rule: typographic quotes and full-width forms are folded (NFKC: "（B）" is "(B)"); chat-template tokens
+("</s>", "<|im_end|>", "<end_of_turn>", a leading "ASSISTANT:") are dropped, and after a closed ``<think>`` block
+only what follows it is read; markdown emphasis and headings are dropped; MediConfusion's primed completions of its
+prompt's '#answer: ("' are rewritten to the
+bracketed letter ('("A")', 'A")', 'B": <option text>)', '#answer: ("B")' → "(A)", "(B)"); "N/A", "n/a", "N.A."
+become "not applicable", so they are never option A (unless an option's own text is N/A).
+
+Robust rules, in order (the first that decides wins):
+
+0. empty / whitespace → invalid ("empty"); a reply that *is* one label (case-insensitive, surrounding
+   punctuation/markdown ignored: "B", "(B)", "B.", "**B**", "b", "Yes.", "Upside down"; for yes/no items also
+   "Nope"/"Yep"/"Yeah", "Affirmative"/"Negative") → that label ("exact").
+1a. the reply's final verdict after its last self-correction ("Wait", "Actually", "On second thought", "Changing my
+   answer to", "Sorry, I meant B", "Apologies, I meant A", "My mistake", "Edit:", ...): what follows it, read by
+   these rules, decides ("final_verdict"; its closing sentence when that is a lone label or opens with one as its
+   answer: "... Yes, there is a pneumothorax."); a doubt after it that names another answer is "ambiguous", one
+   that names none takes the answer back ("withdrawn").
+1. the LAST explicit declaration ("answer is X", "Answer: X", "The correct answer is: X", "correct option is
+   (X)", "I choose X", "Final answer: X", "**Answer: B**", "<answer>X</answer>", a JSON field ``{"answer":
+   "X"}``, "X is the correct answer", "<option text> is the most likely diagnosis", "The most likely diagnosis
+   is X", "..., so X." ending its sentence, "Respuesta: X" / "Die richtige Antwort ist X" / "答案是 X"; for label
+   items "<label> [dot] is the closest" with the question's own superlative) → "declaration". X may be a letter
+   in any of the forms ``X (X) X) X. X:``, an option's text, or a label word. A lowercase letter counts when it
+   cannot be a word ("answer is b", "Answer: (b)", but not "answer is a fracture"); "A"/"I" followed by an
+   ordinary word on the same line are the article/pronoun (a line break after the letter ends it: "Answer:
+   A\n\nExplanation: ..." is A). "The answer is not B" declares nothing. A conditional declaration inside an
+   if/unless sentence is a hypothesis and is skipped ("B would be correct only if the sac had grown", "If it
+   were stable, the answer would be A"; not "If I had to choose, I would say B"). A declared "N/A" ("Answer:
+   N/A") makes the reply invalid ("not_applicable") whatever words follow. Someone else's answer ("The
+   physician's answer B: ... is wrong", "the suggested answer", "your answer") is no declaration unless the reply
+   endorses it ("... is correct", "I agree with the physician's answer B"); a letter followed by another option's
+   text ("The answer is A: Pleural effusion" when that is B) is "ambiguous", and so is a declared letter when the
+   reply opens with another option's own short text ("Yes, the answer is A." where A is "No"). A declaration in
+   Spanish, French, German or Chinese gives "language".
+   Weak cues ("it is X", "I think X", "Probably X." / "Most likely X." opening a sentence, "my best guess is
+   X", "leaning towards X") count only when they name a valid option, and only after rules 2 and 3b.
+2. ``\boxed{X}`` (the last one) → "boxed", then backticked answers → "backtick" (two different → "ambiguous").
+3. choice items:
+   a. a reply that is exactly one option's text → "option_text";
+   b. the first line is the answer letter ("(B)", "B.", "B: <text>", "A, though ...", "(C) 3") and the rest
+      explains it, whatever other options the explanation names ("(B)\n\nExplanation: (A) would ..."), or the
+      last line is a lone letter after an explanation or an echoed option list → "leading" ("bare" when no other
+      letter occurs). Not when the first line names a second letter ("A, B"), when the next line continues an
+      echoed option list ("(B) <B's text>", "(B) aggravating"), for abbreviations ("E. coli"), or when the
+      first and last lines disagree ("ambiguous");
+   c. lone letter tokens ``(X)``, a line starting with ``X.``/``X:``/``X)``/``X,`` or holding only ``X``, a
+      final ``, X`` / ``! X`` at the end of the reply, "option X", ". X:" in an echoed option list, "X or Y" →
+      "bare"; two different labels → "ambiguous". Uppercase only; "I" only as "(I)"/"option I". Letters inside
+      a skipped hypothesis do not count.
+   yes/no and label items: a leading label ("No, there is ...", "Red.", "Nope, MRI.") → "leading" ("Yes and
+   no" is not), then whole-word match of exactly one label → "label_word" (phrases as phrases, "correctly"
+   counts as "correct", "correct" inside "incorrect" does not, negated mentions such as "not upside down" are
+   dropped for label items); two → "ambiguous".
+4. choice items: a reply that contains exactly one option's text → "option_text_contained" (only when no option
+   text contains another, and not after a negation such as "no"/"without"); else a short reply (at most 8
+   words) that is the start of exactly one option's text ("No effacement.") or uses a word only one option has
+   ("Aggravating.", "The pseudoaneurysm is stable.", "Metastases." for "Metastatic carcinoma"; with two options
+   "Not stable." names the other) → "option_keyword" (not for refusals).
+4d. choice items: an option named by its concepts (:mod:`probe_ui.reading.overlap`: "Broken kneecap." for
+   "Patellar fracture", "IIH", "a stone in the common bile duct" for choledocholithiasis) → "option_words"; every
+   option but one rejected ("Not a pseudocyst, not an adenocarcinoma, not an IPMN.") → that one, "negated_option";
+   two options yes/no or present/absent → the reply read as a yes/no reply to the question.
+5. yes/no items whose question asks about the presence of a finding (``extract(..., question=...)``; ProbMed's
+   "Is <finding> present in ...?", "Does this ... show any abnormality?", "Is there a lesion ...?", not
+   "Is this a CT scan?" nor "Is this image contrast-enhanced?"), when the reply has no yes/no word:
+   ProbMed-style negatives ("Not present.", "None seen.", "Absent", "Unremarkable", "Normal study",
+   "Negative", "I do not see ...", "Not in the left lung.", a "not" denying a word of the question: "on the
+   right, not the left" to "... in the left lung?") → no; affirmations ("Present.", "Visible.", "There is a
+   lesion ...", "Abnormal: ..." when the question asks about an abnormality) → yes ("presence"). A negative is
+   never read as yes; a reply with both, or that hedges ("possibly", "may", "not sure", "cannot tell
+   whether"), or a refusal, is not read; "normal"/"negative" count only when the question does not use the
+   word itself. Without the question, or for any other question, these replies stay invalid.
+6. yes/no items, when nothing above decided and the question is known: the question's subject
+   (:mod:`probe_ui.reading.subject`): the reply's modality, contrast, plane, projection, side, body region, age
+   group or sex compared with what the question asks ("This is a CT scan." to "Is this an MRI?" is no;
+   "Contrast-enhanced."), and for "Is the <organ> <adjective>?" the reply's statement of it ("The spleen is not
+   enlarged.", "Normal spleen size.") → "question_subject".
+7. nothing read: the reply again with the answer words of other languages in English (:func:`lexicon.translate`:
+   "Sí, se observa ...", "是的", "No es rojo, es azul") and option and label texts in canonical form
+   (:func:`synonyms.canonical`: "Shingles" is herpes zoster, "paediatric" is pediatric, "PE" is pulmonary embolism,
+   "both sides" is bilateral) → "language" or "synonym".
+
+Also (issue 21, second round): for choice items a closing sentence that states the verdict ("Therefore the nodule is
+cystic.", "Impression: ...", "... -> A.", a short last sentence "Neonate.") decides before earlier mentions
+("final_verdict"); a declaration followed by another answer ("3 or 4", "A/B", "A, B", "Yes (A)" when A is "No"), an
+escape option stated beside another answer, and a suggestion endorsed beside another declared letter are
+"ambiguous"; a yes/no word that answers the reply's own restatement ("No, this scan is not normal" to "... any
+abnormality?") gives "restated"; a reading by mention is checked against the reply read in English and canonical
+terms ("Sí y no" is ambiguous).
+
+Also (issue 21): for yes/no and label items a conclusion that ends in a label ("..., so yes.", "...: yes.") or a
+closing sentence that is only a label is the final verdict ("final_verdict"); two sentences that are each a
+different label ("Yes. No.") are "ambiguous"; idioms with "no" ("No doubt, ...", "There is no question that ...")
+are not the word no; labels in a question ("Upside down? No, it's correct.") or after "maybe" are not said; a label
+rejected after it ("Blue is not the closest; red is.") is dropped, and with two labels denying one names the other
+("Not inverted.", "negated_option"). For choice items, letters the reply rejects or only weighs are masked before
+lone letters are read ("Not A, but B.", "Between A and B, B.", "A or B? B.", "A and B can be excluded; C fits
+best."); an escape option (None of the above, Not a suitable question for the image, an incorrect clinical
+premise, Unknown) is read from the reply's own words ("escape_option"), and a reply that says no option fits
+names none; a reply that agrees with a MedVH suggestion ("The physician's answer is correct.") names the suggested
+letter (``suggested=``, "agrees_with_suggestion"). A reading from a mere mention (lone letters, option texts,
+label words) is "ambiguous" when the reply only entertains it beside another ("Green, though it might be red.",
+"It looks correct, but I'm not sure it isn't upside down."), is "truncated" when the reply stops mid-sentence
+("... Option C: Pulmonary edema. This would"), and is not read when the reply speaks about the topic in general
+("Melanoma is the most dangerous skin cancer."). :mod:`probe_ui.reading.methods` says what each method means.
+
+Also (issue 46, held-out batch 7): a yes and a no both stated as the answer ("Yes, there is a pleural effusion. No,
+the costophrenic angles are clear.", "Yes. No pneumothorax is seen.": an answer word opening its clause, or a
+sentence opening by denying what the question asks) are "ambiguous"; a closing declaration or verdict that the
+reply's own body argues against ("... classic for cardiogenic pulmonary edema. Answer: A" when A is pneumonia;
+:mod:`probe_ui.reading.closings`) is "ambiguous"; a yes/no or label word read from a mention in a reply cut off
+mid-sentence is "truncated" (as choice replies already were); "non-" denies the word after it ("Non-malignant."
+of Benign / Malignant is Benign) and an option's own "Non-X" is X's opposite; a short question the reply answers at
+once ("Proliferative? No.") is read as a statement; a "No" that opens a refusal ("No, I can't tell from this
+image") is not the answer no.
+
+Also (issue 46, held-out batch 8): declines in other words are refusals (:mod:`probe_ui.reading.refusals`: "the
+resolution doesn't allow", "insufficient image quality", "not in a position to", "I won't guess", "I'd rather not
+weigh in", "can't be judged from this view"), and so is an image blamed before a guess ("Image too dark to read
+properly; my best guess is blue."), while "I can't be certain from this image, but ..." is a hedge; a "No" that opens
+a noun phrase in a refusal ("No side marker is visible, so I can't say ...") is not the answer no unless it denies
+what the question asks; "looks like B" is a weak cue, and a weak cue's option text may follow an article ("It's the
+arterial phase - ..."); "let me revise that", "on second look" are self-corrections, and "I can't settle on one"
+takes the answer back; a yes/no word that its own sentence contradicts ("Yes - the fracture is undisplaced." to "Is
+the fracture displaced?", "Yes it is normal in size." to "Is the heart enlarged?", "Yes, male patient." to "Is this
+patient female?") is "ambiguous" (a "No" before a clause negated so, "No, this scan is not normal", still answers that
+clause); closing answers against their body in clinical terms (:mod:`probe_ui.reading.closings`) are "ambiguous".
+
+Also (issue 46, held-out batch 10): a reply that opens with an option's whole text as its own clause ("Arterial phase
+- the aorta is densely opacified while the portal vein is still faint.") names that option, as a leading letter does,
+whatever its reason then mentions; "B; ..." opens with its letter; "..., so D, IPMN." concludes with D; a "Yes" or "No"
+whose own clause says the other ("No, there is a fracture line through ..." to "Is there a fracture?", "Yes, lung
+fully expanded, no pleural line." to "Is there a pneumothorax?") is "ambiguous", and so is a declared yes after a body
+of normal findings to "... any abnormality?".
+
+Also (issue 46, held-out batch 14): a table or checklist that marks one answer ("| B. Pneumothorax | ✓ |" beside ✗ on
+the others, "- [x] C. Hemangioma", "[ ] Yes / [x] No") gives it ("marked", after the declarations); options that
+are ranges of a measure ("Under 1 cm", "1 to 3 cm", "Over 3 cm") are named by a value inside one ("A 25 mm cyst.",
+"option_value"; not a value on an edge, a bound or two values); a reply laid out as "Q: ...?" and "A: ..." answers
+after its "A:", which is not option A; someone else's answer reported with a verb ("The radiologist chose
+hemangioma.") is no answer of the reply's own; a "no" that at once concedes a degree ("No, perhaps slightly.")
+hedges; a decline's one guess after "maybe" ("The image is too blurry to tell, maybe red.") is its guess; "dont",
+"isnt" are "don't", "isn't".
+
+Nothing read → "none" (invalid).
+
+Letters outside the item's labels are never returned (an "E" for an A-D item is ignored; if nothing else
+decides, the answer is invalid with method "out_of_range").
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from probe_ui.reading import lexicon, overlap, subject, synonyms
+from probe_ui.reading.attribution import agrees, attributed_mentions, suggested_label
+from probe_ui.reading.boxed import boxed_or_backtick
+from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans
+from probe_ui.reading.closings import against_body, yes_against_normal
+from probe_ui.reading.declarations import Found, last_declaration
+from probe_ui.reading.escapes import escape_conflict, stated_escape_option
+from probe_ui.reading.item import Item, canonical_item, get_item
+from probe_ui.reading.letters import (
+    bare_letters,
+    head_letter,
+    head_rest,
+    letter_text_conflict,
+    pair_conflict,
+    tail_letter,
+)
+from probe_ui.reading.marks import marked_label
+from probe_ui.reading.options import (
+    head_option,
+    keyword_option,
+    opening_option,
+    option_contained,
+    option_exact,
+    option_keywords,
+    option_mentions,
+    options_in_words,
+    value_option,
+    yes_no_options,
+)
+from probe_ui.reading.presence import (
+    CLAUSE_NEGATION,
+    PRESENCE_QUESTION,
+    PRESENCE_UNSURE,
+    asked_finding,
+    presence_answer,
+)
+
+# the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
+from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_names, refusal_spans
+from probe_ui.reading.structured import boolean_field_label, boolean_fields, echoed_alternatives, structured_label
+from probe_ui.reading.sureness import is_sure
+from probe_ui.reading.verdicts import (
+    TAIL_HEDGE,
+    WITHDRAWN,
+    closing_answer,
+    closing_label,
+    conclusion_label,
+    self_corrected,
+)
+from probe_ui.reading.weighing import (
+    ALTERNATIVES,
+    JUDGEMENT,
+    answered_questions,
+    entertained_labels,
+    is_truncated,
+    named_in,
+    question_sentences,
+    rejected_letters,
+)
+from probe_ui.reading.words import (
+    AFFIRMING_OPENING,
+    conceded_degree,
+    label_words,
+    leading_word,
+    restated_answer,
+    stated_answers,
+    subject_answer,
+    word_prefix,
+)
+
+__all__ = [
+    "Answer",
+    "extract",
+    "extract_legacy",
+    "is_correct",
+    "is_refusal",
+]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One parsed reply.
+
+    ``choice`` is the label exactly as the item spells it (a letter "B", "yes"/"no", "red", "upside down"), or
+    None when nothing valid was read or the item is free text. ``correct`` is filled only by legacy modes whose
+    rule needs the ground truth (ProbMed, MedVH); otherwise the caller compares ``choice`` with the ground truth
+    (see :func:`is_correct`).
+    """
+
+    choice: str | None
+    method: str
+    invalid: bool
+    refusal: bool
+    correct: bool | None = None
+    #: the reading is one a careful clinician would not doubt (:mod:`probe_ui.reading.sureness`); False for a
+    #: guess (kept as ``choice``), for no reading, and for the papers' own rules
+    sure: bool = False
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The rule order (module doc) and the public API
+# --------------------------------------------------------------------------------------------------------------
+
+KINDS = ("choice", "yesno", "label", "free")
+# yes/no and label readings from where a word occurs, not from an answer the reply opens, declares or concludes
+# with: not read from a reply cut off mid-sentence (as for choice items)
+_WORD_MENTIONS = frozenset({"label_word", "presence", "question_subject", "negated_option"})
+# readings from where a word occurs rather than from a declaration: checked against the reply in English and
+# canonical terms (:func:`extract`)
+_BY_MENTION = frozenset({"label_word", "leading", "presence", "question_subject", "option_text_contained",
+                         "option_keyword", "option_words", "negated_option", "restated", "option_value"})
+
+
+def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (), *,
+            question: str | None = None, suggested: str | None = None) -> Answer:
+    """Parse a reply with the robust default rules (module docstring; docs/reference.md §3).
+
+    ``labels`` are the item's own labels: letters for ``choice`` (``options`` holds their texts in the same
+    order), ("yes", "no") for ``yesno``, the allowed words for ``label``. ``question`` (the text the model was
+    asked) is read to tell whether a yes/no item asks about the presence of a finding (rule 5) and what it asks
+    about (rule 6); without it "Not present." and "This is a CT scan." stay unread. ``suggested`` is the answer a
+    MedVH false-confidence prompt showed ("B" or "B: No."): a reply that agrees with it ("The physician's answer
+    is correct.") names it. Never raises on any text; the returned ``choice`` is always one of ``labels`` or None.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; expected one of {KINDS}")
+    text = "" if text is None else str(text)
+    refusal = is_refusal(text)
+    if kind == "free":
+        return Answer(None, "free_text", invalid=False, refusal=refusal)
+    if not text.strip():
+        return Answer(None, "empty", invalid=True, refusal=refusal)
+    key = (kind, tuple(labels), tuple(options), question or "")
+    item = get_item(*key)
+    lab = structured_label(text, item)
+    if lab is not None:  # {"answer": "B"}: a reply written to the answer schema is read as it stands
+        return Answer(lab, "structured", invalid=False, refusal=False, sure=True)
+    lab = boolean_field_label(text, item)
+    if lab is not None:  # {"left_kidney_mass": false}: a boolean field named after what the question asks
+        return Answer(lab, "declaration", invalid=False, refusal=False, sure=True)
+    if kind == "yesno" and boolean_fields(text):
+        return Answer(None, "none", invalid=True, refusal=False)  # {"effusion": false, "pneumothorax": true}
+    if echoed_alternatives(text, item):
+        return Answer(None, "none", invalid=True, refusal=False)  # {"answer": "correct|upside down"}: the format
+    clean = clean_reply(text)
+    if not clean.strip():
+        return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens
+    if ("/" in clean or "." in clean) and not any(opt in NA_OPTION for opt, _ in item.option_map):
+        clean = NOT_APPLICABLE.sub("not applicable", clean)
+    negated = _NEGATED_CLAUSE.match(clean) if kind == "yesno" and item.aliases else None
+    if negated is not None:
+        return _negated_clause(negated.group(1), kind, labels, item, question, refusal)
+    label, method = _read(clean, item, refusal, suggested)
+    said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS else None
+    if said is not None and item.aliases.get("yep" if said == "yes" else "nope", label) != label:
+        # "Hayır, bu görüntü pelvisi göstermiyor." (Turkish: no, this image does not show the pelvis): the answer word
+        # opening the reply decides, not a word of the question met in a language the rules do not read
+        label, method = item.aliases["yep" if said == "yes" else "nope"], "language"
+    if label is not None and method in _BY_MENTION:
+        # a reading from where a word occurs, in a reply partly in another language or in other words: the reading
+        # of the reply in English and canonical terms must agree ("Sí y no: ..." is not "no"; "Non, pas de
+        # pneumothorax." is no; "Young adult or older adolescent." names two age groups)
+        english = lexicon.translate(clean, yesno=kind == "yesno")
+        citem = canonical_item(*key)
+        alt = synonyms.canonical(english, citem.narrow)
+        if alt != clean:
+            found, how = _read(alt, citem, refusal, suggested)
+            if how == "ambiguous" or (found is not None and found != label):
+                label, method = (None, "ambiguous") if how == "ambiguous" else (
+                    found, "language" if english != clean else "synonym")
+    if label is not None and kind == "choice" and method not in ("final_verdict", "escape_option") \
+            and escape_conflict(clean, item, label):
+        # "The question contains a clinically incorrect premise. Answer: B": the reply states an escape option and
+        # names another one
+        label, method = None, "ambiguous"
+    if label is None and method in ("none", "out_of_range"):
+        # 7. other languages and synonyms: the answer words in English, option and label texts in canonical form
+        english = lexicon.translate(clean, yesno=kind == "yesno")
+        citem = canonical_item(*key)
+        alt = synonyms.canonical(english, citem.narrow)
+        if alt != clean or citem.option_map != item.option_map or citem.words != item.words:
+            found, how = _read(alt, citem, refusal, suggested)
+            if found is not None:
+                label, method = found, "language" if english != clean else "synonym"
+            elif how == "ambiguous":
+                method = how
+    if label is None and refusal and method == "none":
+        method = "declined"  # "Sorry, this image does not show enough detail.": no answer, said so
+    sure = is_sure(clean, item, method, label, refusal=refusal)
+    if refusal and _answered_not_declined(clean, item, label, method):
+        refusal = False
+    return Answer(label, method, invalid=label is None, refusal=refusal, sure=sure)
+
+
+# batch 15: a yes/no reply that denies a whole clause ("It is not the case that the duct is of normal calibre - it
+# measures 11 mm."): the clause is read on its own and its answer turned over
+_NEGATED_CLAUSE = re.compile(r"(?i)\A[\W_]*it(?:\s+is|'s)\s+not\s+(?:the\s+case|true)\s+that\s+"
+                             r"([^.;:!?\n]+?)(?:\s+-+\s+|[.;:!?\n]|\Z)")
+
+
+def _negated_clause(clause: str, kind: str, labels: Sequence[str], item: Item, question: str | None,
+                    refusal: bool) -> Answer:
+    """The answer of a reply that says "it is not the case that <clause>": the opposite of the clause's own yes or
+    no, never sure (a double negation is easily misread, by a model's reader and a person's); unread when the
+    clause gives no answer."""
+    inner = extract(clause, kind, labels, question=question)
+    if inner.choice is None or inner.refusal:
+        return Answer(None, "ambiguous" if inner.method == "ambiguous" else "none", invalid=True, refusal=refusal)
+    flipped = item.aliases["nope"] if inner.choice == item.aliases["yep"] else item.aliases["yep"]
+    return Answer(flipped, "negated_clause", invalid=False, refusal=refusal, sure=False)
+
+
+# refusal phrases that say only that the question cannot be answered as asked (not that the image is missing, unseen
+# or unreadable)
+_UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
+# "I can't decide." / "I can't decide between them.": the reply's own doubt, nothing it lacks
+_CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:really\s+)?decide"
+                          r"(?:\s+between\s+(?:them|the\s+two|these|those))?[ \t]*(?:[.!]|\Z)")
+
+
+def _answered_not_declined(clean: str, item: Item, label: str | None, method: str) -> bool:
+    """Whether a reply the refusal phrases flag answers rather than declines (batch 11): it chooses the escape option
+    that says the question does not suit the image or rests on a wrong premise, for the reason those phrases give
+    ("Option A. The image is a renal ultrasound, not a VCUG, so reflux can't be graded."), or it takes its own answer
+    back with a bare "I can't decide" after a self-correction ("No, it's a frontal view. Hmm, unless the arms are
+    raised for a lateral - I can't decide.": a doubt about its answer, as "I'm not sure" after a reversal is; not
+    "Yes. No. I cannot decide.", nor "I cannot decide without a lateral view")."""
+    names = refusal_names(clean)
+    if not names or not names <= _UNANSWERABLE:
+        return False
+    if label is not None and any(label in item.escapes.get(k, []) for k in ("unsuitable", "premise")):
+        return True
+    tail = self_corrected(clean) if label is None and method in ("withdrawn", "ambiguous") else None
+    return names == {"cannot-decide"} and tail is not None and _CANT_DECIDE.search(tail) is not None
+
+
+def _read(clean: str, item: Item, refusal: bool, suggested: str | None, corrections: bool = True
+          ) -> tuple[str | None, str]:
+    """The rules in order (module doc) on a cleaned reply: (label or None, method)."""
+    kind = item.kind
+    # 0. the reply is a label
+    lab = item.exact(clean)
+    if lab is not None:
+        return lab, "exact"
+    # 1a. the final verdict after a self-correction ("No. Wait, it is enlarged. Yes.")
+    if corrections:
+        tail = self_corrected(clean)
+        if tail is not None:
+            found, how = _read(tail, item, refusal, suggested, corrections=False)
+            if (TAIL_HEDGE.search(tail) or WITHDRAWN.search(tail)) and (
+                    found is not None or entertained_labels(tail, item) or named_in(tail, item)):
+                return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well.", "C. Wait, maybe B."
+            if found is None and WITHDRAWN.search(tail):
+                return None, "withdrawn"  # "The answer is B. On second thought, I'm unsure whether ..."
+            if found is not None:
+                return found, "final_verdict"
+            if how == "ambiguous":
+                return None, how
+    else:
+        # what follows a self-correction: its closing sentence, when it is a lone label or opens with one as its
+        # answer ("... Yes, there is a pneumothorax."), is the verdict
+        lab = closing_label(clean, item) or closing_answer(clean, item)
+        if lab is not None:
+            return lab, "final_verdict"
+    # 1. last explicit declaration (weak ones, "it is B" / "probably B", wait for rule 3b)
+    decl = last_declaration(clean, item)
+    if decl.kind == "conflict":
+        return None, "ambiguous"  # "The answer is A: Pleural effusion" when pleural effusion is B
+    if decl.label is not None and decl.kind != "weak":
+        if decl.at > 0 and against_body(clean[:decl.at], item, decl.label):
+            return None, "ambiguous"  # "... classic for cardiogenic pulmonary edema.\n\nAnswer: A" (A: pneumonia)
+        if kind == "choice" and opening_option(clean, item) not in (None, decl.label):
+            return None, "ambiguous"  # "Yes, the answer is A." when A is "No"
+        sug = suggested_label(suggested, item)
+        if sug is not None and sug != decl.label and agrees(clean):
+            return None, "ambiguous"  # "The physician's answer is correct. The correct answer is: C" (A suggested)
+        if decl.kind == "post" and kind != "choice" and corrections:
+            # "Red looks closest at first glance, but ... Green.": a closing lone label is the final verdict
+            closing = closing_label(clean, item)
+            if closing is not None and closing != decl.label:
+                return closing, "final_verdict"
+        return decl.label, "language" if decl.kind == "foreign" else "declaration"
+    out_of_range = decl.out_of_range
+
+    # 2. \boxed{} / backticks
+    bb = boxed_or_backtick(clean, item)
+    if bb is not None:
+        method, found_bb = bb
+        if method == "ambiguous":
+            return None, "ambiguous"
+        if found_bb.label is not None:
+            return found_bb.label, method
+        out_of_range = out_of_range or found_bb.out_of_range
+
+    if decl.kind == "na":
+        return None, "not_applicable"  # "Answer: N/A": declared non-answer, whatever words follow ("no image ...")
+    # a table or checklist that marks one answer ("| B. Pneumothorax | ✓ |" beside ✗ on the others, "[x] No")
+    lab = marked_label(clean, item)
+    if lab is not None:
+        return lab, "marked"
+    if kind == "choice":
+        return _read_choice(clean, item, decl, out_of_range, refusal, suggested)
+    found, how = _read_words(clean, item, refusal)
+    if found is not None and how in _WORD_MENTIONS and is_truncated(clean):
+        return None, "truncated"  # "Looking at the apices for a visceral pleural line, there is no"
+    return found, how
+
+
+def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusal: bool, suggested: str | None
+                 ) -> tuple[str | None, str]:
+    """Rules 3-4 for choice items."""
+    # 4a. a reply that is exactly one option's text (also an option whose text is "N/A")
+    lab = option_exact(clean, item)
+    if lab is not None:
+        return lab, "option_text"
+    clean = answered_questions(clean)  # "Proliferative? No." says "not proliferative"
+    # the reply's closing verdict ("..., so free fluid is present.", "Impression: right femoral shaft fracture.",
+    # "... suggest a newborn. Neonate.") before what it mentions on the way
+    closing = _closing_verdict(clean, item, refusal, suggested)
+    verdict = closing[0] if closing else None
+    # "A would be right only if ...", "the physician's B", "the physician's answer of 'Present'"
+    plain = mask_spans(clean, (*decl.hypotheses, *decl.rejected, *attributed_mentions(clean)))
+    # letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.")
+    masked = mask_spans(plain, [*rejected_letters(plain, item), *question_sentences(plain)])
+    letters, oor = bare_letters(masked.strip(), item)
+    entertained = entertained_labels(clean, item)
+
+    def mention(label: str, method: str, committed: bool = False) -> tuple[str | None, str]:
+        """A reading from where the answer is mentioned, not declared: not when the reply only entertains it
+        alongside another, opens with another option's text, pairs a letter with another option's text ("Yes, B
+        is No."), stops mid-sentence, or only speaks about the topic in general."""
+        if entertained - {label} or opening_option(clean, item) not in (None, label) or pair_conflict(clean, item):
+            return None, "ambiguous"
+        if not committed and is_truncated(clean):
+            return None, "truncated"
+        if method not in ("bare", "leading") and not (method == "final_verdict" and _LETTER_CLOSES.search(clean)) \
+                and lexicon.generic_statement(clean):
+            return None, "none"  # "Melanoma is the most dangerous skin cancer, and benign nevi are common."
+        return label, method
+
+    # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
+    # last line is a lone letter after an explanation or an echoed option list
+    head, tail = head_letter(masked, item), tail_letter(masked, item)
+    if closing is not None:
+        verdict = closing[0]
+        if (head or tail or verdict) != verdict or (tail or verdict) != verdict:
+            return None, "ambiguous"  # "(B) ... Therefore the nodule is solid." when B is cystic
+        if against_body(clean[:closing[1]], item, verdict):
+            return None, "ambiguous"  # "... the pattern of the arterial phase. Portal venous phase."
+        return mention(verdict, "final_verdict", committed=True)
+    if head is not None and letter_text_conflict(head, head_rest(masked), item):
+        return None, "ambiguous"  # "A. None of the above." when A is "Pneumonia"
+    if head is not None and tail is not None and head != tail:
+        return None, "ambiguous"
+    if head is not None or tail is not None:
+        lab = head or tail
+        return mention(lab, "bare" if letters == [lab] else "leading", committed=True)  # type: ignore[arg-type]
+    if decl.label is not None:
+        return decl.label, "declaration"
+    # the reply agrees with the answer the prompt suggested ("The physician's answer is correct.")
+    sug = suggested_label(suggested, item)
+    if sug is not None and agrees(clean):
+        return sug, "agrees_with_suggestion"
+    # 3. lone letter tokens
+    out_of_range = out_of_range or oor
+    if len(letters) == 1:
+        return mention(letters[0], "bare")
+    weighed = mask_spans(plain, [m.span() for m in ALTERNATIVES.finditer(plain)])
+    if len(letters) > 1 or (weighed != plain and len(bare_letters(plain.strip(), item)[0]) > 1):
+        return None, "ambiguous"  # "A or B", "Options A and B are both plausible"
+    # 4b. an escape option in the reply's own words ("None of these fit." for "None of the above")
+    lab = stated_escape_option(masked, item)
+    if lab is not None:
+        named = option_mentions(synonyms.canonical(masked), canonical_item(item.kind, item.labels, item.options,
+                                                                              item.question))
+        if named is not None and any(x != lab for x in named[0]):
+            return None, "ambiguous"  # "None of the options is quite right, but glioblastoma is closest."
+        return mention(lab, "escape_option")
+    if lexicon.escape_kind_of_reply(masked):
+        return None, "none"  # "None of the options seem right." where no option says so: no option is named
+    # 4c. option text ("seems right", "the correct answer" are judgements, not the option "right side"), read with
+    # synonyms in canonical form ("Heart attack or aortic dissection" names two options); a refusal's remarks
+    # ("Impetigo is common in children, though.") name no answer
+    if refusal:
+        return None, "out_of_range" if out_of_range else "none"
+    judged = mask_spans(masked, [m.span() for m in JUDGEMENT.finditer(masked)])
+    citem = canonical_item(item.kind, item.labels, item.options, item.question)
+    canon = synonyms.canonical(judged, citem.narrow)
+    how = "synonym" if canon != judged or citem.option_map != item.option_map else ""
+    keywords, _, _ = option_keywords(canon, citem)
+    words = options_in_words(canon, citem)
+    # in a one-sentence reply, an option named by its concepts beside the one named by its text is a second
+    # reading ("Both femurs are intact." names "Both femurs" and denies the fracture)
+    others = words.named if _one_sentence(canon) and not lexicon.generic_statement(clean) else ()
+    lab = option_contained(canon, citem)
+    if lab is not None:
+        if any(k != lab for k in (*keywords, *others)) and head_option(clean, item) != lab:
+            return None, "ambiguous"  # "A PE or a dissection": another option named by its own word
+        return mention(lab, how or "option_text_contained")
+    lab = keyword_option(canon, citem)
+    if lab is not None:
+        if any(k != lab for k in others):
+            return None, "ambiguous"
+        return mention(lab, how or "option_keyword")
+    said = option_mentions(canon, citem)
+    if said is not None and len(citem.option_map) == 2 and not said[0] and len(said[1]) == 1:
+        # two options: denying one names the other ("Not the left kidney; the right one is dilated.")
+        return mention(next(lb for _, lb in citem.option_map if lb != said[1][0]), "negated_option")
+    # 4d. the options' concepts: "Broken kneecap." for "Patellar fracture", "IIH", "a stone in the common bile
+    # duct" for "Choledocholithiasis"; every option but one rejected names the one left
+    if len(words.named) == 1:
+        return mention(words.named[0], "option_words")
+    if len(words.named) > 1:
+        return None, "ambiguous"
+    left = [lb for _, lb in citem.option_map if lb not in words.rejected]
+    if words.rejected and len(left) == 1:
+        return mention(left[0], "negated_option")
+    # options that are yes and no, or present and absent: the reply read as a yes/no answer to the question ("No
+    # nodule." for Present / Absent)
+    pair = yes_no_options(item)
+    if pair is not None:
+        yn = get_item("yesno", ("yes", "no"), (), item.question)
+        found, how = _read_words(masked, yn, refusal)
+        if found is not None:
+            return mention(pair[found], how)
+        if how == "ambiguous":
+            return None, how
+    # options that are ranges of a measure: the one the reply's value falls in ("the cyst measures about 2 cm" for
+    # "1 to 3 cm")
+    lab = value_option(masked, item)
+    if lab is not None:
+        return mention(lab, "option_value")
+    return None, "out_of_range" if out_of_range else "none"
+
+
+
+
+
+
+# batch 11: a closing verdict that ends with the option's letter ("... including the fourth. so communicating
+# hydrocephalus, A"): an answer to this case, whatever general words ("including") its findings use
+_LETTER_CLOSES = re.compile(r"[,:\-\u2013\u2014][ \t]*[(\[]?[A-Z][)\]]?[ \t]*[.!]?[ \t*_]*\Z")
+
+
+def _one_sentence(text: str) -> bool:
+    """Whether the reply is one sentence (no sentence mark before its last words)."""
+    return not re.search(r"[.!?;\n]\s*\S", text.strip())
+
+
+# a closing sentence that states the reply's verdict: "So ...", "Therefore ...", "Impression: ...", "-> A"
+_VERDICT_CUE = re.compile(
+    r"(?i)\A[ \t*_>\-]*(?:(?:so|thus|hence|therefore|overall|consequently|in\s+(?:conclusion|summary|short|sum)|"
+    r"to\s+(?:conclude|summari[sz]e|sum\s+up)|all\s+in\s+all|on\s+balance)\b[ \t]*,?"
+    r"|(?:impression|conclusion|verdict|bottom\s+line|(?:final\s+|most\s+likely\s+)?diagnosis|summary)[ \t]*[:\-])"
+)
+_ENUMERATED = re.compile(r"[ \t>]*(?:[\-*\u2022|+]|\d{1,2}[.)]|[(\[]?[A-Z][)\]]?[.):](?!\w))")
+_ARROW = re.compile(r"(?:->|=>|\u2192)[ \t]*")
+
+
+def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None) -> tuple[str, int] | None:
+    """Choice items: the option the reply's closing sentence names, when that sentence is its verdict: it opens
+    with a conclusion cue ("Therefore the nodule is cystic.", "Impression: ..."), follows an arrow ("... -> A."),
+    or is short (at most six words: "... suggest a newborn. Neonate."), and where that sentence starts. Not when the
+    reply is one sentence, echoes the options as a list, or the closing sentence hedges."""
+    body = text.strip()
+    sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", body[-800:]) if x.strip(" \t.!*_-")]
+    if len(sentences) < 2 or len(WORD.findall(" ".join(sentences[:-1]))) < 3:
+        return None  # nothing to conclude from ("A\nB", "B. Showing an aggravating pseudoaneurysm")
+    last = sentences[-1]
+    arrow = None
+    for arrow in _ARROW.finditer(last):
+        pass
+    if arrow is not None:
+        verdict = last[arrow.end():]
+    else:
+        cue = _VERDICT_CUE.match(last)
+        if cue is not None:
+            verdict = last[cue.end():]
+        elif len(WORD.findall(last)) <= 6 and len(sentences) >= 2:
+            verdict = last
+        else:
+            return None
+        if cue is None and sum(1 for x in sentences if _ENUMERATED.match(x)) >= 2:
+            return None  # a list ("1. Normal ...", "| A. IIH | ...", "A: No. B: Yes.") ends in one of its items
+    if not verdict.strip(" \t.!*_") or TAIL_HEDGE.search(verdict) or "?" in verdict:
+        return None
+    found, how = _read(verdict, item, refusal, suggested, corrections=False)
+    return (found, max(0, text.rfind(last))) if found is not None and how not in ("ambiguous", "truncated") else None
+
+
+
+
+
+
+# a reply that opens with "No" and a noun phrase ("No side marker is visible"), not a "No" marked as the answer
+_FINDING_NO = re.compile(r"(?i)[\W_]*(no)[ \t]+(?=[^\W\d_])")
+
+
+def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]:
+    """Rules 3-6 for yes/no and label items."""
+    text = lexicon.mask_idioms(clean) if item.kind == "yesno" else clean  # "No doubt, ..." is not no
+    if refusal:  # "There seems to be no image attached.": the "no" of a refusal is not the answer no
+        declined = declining_opening(text)  # "No, I can't tell from this image": that "no" opens the refusal
+        text = mask_spans(text, [*refusal_spans(text), *([declined] if declined else [])])
+        opening_no = _FINDING_NO.match(text) if item.kind == "yesno" and not stated_answers(text, item) else None
+        if opening_no is not None:
+            # "No side marker is visible, so I can't say which side ...": a "No" that opens a noun phrase gives the
+            # reason for declining; it is the answer only when it denies what the question asks ("No effusion is
+            # seen, though I can't be sure without a lateral view.")
+            text = mask_spans(text, [opening_no.span(1)])
+    entertained = entertained_labels(text, item)
+
+    def mention(label: str, method: str) -> tuple[str | None, str]:
+        return (None, "ambiguous") if entertained - {label} else (label, method)
+
+    # two sentences that are each a different label, and no self-correction between them: "Yes. No. I cannot
+    # decide."
+    alone = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
+             if not x.rstrip().endswith("?") and (lb := item.exact(x)) is not None}
+    # several labels each opening a "label: description" clause ("Red: dermis. Green: epidermis.") are a list
+    listed = {lb for x in re.split(r"(?<=[.!?;\n])", text[:2000])
+              if (lb := word_prefix(x.lstrip(" \t\n-*"), item)) is not None
+              and re.match(r"[^:]{0,20}?:", x.lstrip(" \t\n-*")[:40])}
+    # each answer under its own condition: "Yes, if it's a PA film; no, if it's an AP film."
+    conditional = {lb for x in re.split(r"[.;!?\n]", text[:2000])
+                   if (lb := word_prefix(x.lstrip(" \t-*"), item)) is not None
+                   and re.match(r"\W*\w+[ \t]*,?[ \t]*(?:if|when|unless|provided|assuming)\b", x.lstrip(" \t-*"), re.I)}
+    if len(alone) > 1 or len(listed) > 1 or len(conditional) > 1:
+        return None, "ambiguous"
+    # a yes and a no each stated as the answer, and no self-correction between them: "Yes, there is a pleural
+    # effusion. No, the costophrenic angles are clear.", "Yes. No pneumothorax is seen."
+    if len(stated_answers(text, item)) > 1:
+        return None, "ambiguous"
+    # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict, and so is a
+    # closing sentence that is only a label ("No pneumothorax on the left; on the right, a small one. Yes.")
+    lab = conclusion_label(text, item)
+    if lab is None and len(re.findall(r"[.!?;\n]\s*\S", text)) >= 1:
+        lab = closing_label(text, item)
+    if lab is not None:
+        return lab, "final_verdict"
+    lab = leading_word(text, item)
+    if lab is not None and conceded_degree(text, item):
+        return None, "ambiguous"  # "not really, maybe a little": no, then some
+    if lab is not None:
+        restated = restated_answer(text, item)
+        if restated is not None and restated[0] != lab and not entertained:
+            if lab == item.aliases.get("nope") and restated[1]:
+                return restated[0], "restated"  # "No, this scan is not normal - ..." to "... any abnormality?" is yes
+            return None, "ambiguous"  # "Yes, it is normal in size." to "Is the heart enlarged?": yes, and then no
+        if item.kind == "yesno" and subject_answer(text, item) not in (None, lab):
+            return None, "ambiguous"  # "Yes, male patient." to "Is this patient female?"
+        if lab == item.aliases.get("yep") and yes_against_normal(text, item):
+            return None, "ambiguous"  # "Yes, lung fully expanded, no pleural line." to "Is there a pneumothorax?"
+        return mention(lab, "leading")
+    words = label_words(mask_spans(text, question_sentences(text)), item)
+    if not words and refusal:
+        # batch 14: "the picture is too dark to tell for sure, maybe blue": a decline that still guesses one answer
+        # gives it (a refusal's reading is never sure), as "...; my best guess is blue." does
+        guessed = label_words(mask_spans(text, question_sentences(text)), item, guesses=True)
+        if len(guessed) == 1 and not lexicon.generic_statement(text):
+            return mention(guessed[0], "label_word")
+    if len(words) == 1:
+        if lexicon.generic_statement(text):
+            return None, "none"  # "Correctly identifying the orientation requires the anatomical landmarks."
+        return mention(words[0], "label_word")
+    if len(words) > 1:
+        return None, "ambiguous"
+    # two labels: denying one names the other ("Not inverted." for correct / upside down)
+    distinct = list(dict.fromkeys(item.labels))
+    if item.kind == "label" and len(distinct) >= 2:
+        denied = label_words(mask_spans(text, question_sentences(text)), item, negated=True)
+        left = [lb for lb in distinct if lb not in denied]
+        if len(left) == 1 and not PRESENCE_UNSURE.search(text):
+            return left[0], "negated_option"  # "Not red, not blue."
+    question = item.question
+    if item.kind == "yesno" and question and not refusal and item.aliases:
+        # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes
+        if PRESENCE_QUESTION.search(question):
+            said = presence_answer(text, question)
+            if said == "yes" and subject.answer_from_subject(text, question) == "no":
+                # "The consolidation is in the left lower lobe." to "... in the right lower lobe?": there, not here
+                return item.aliases["nope"], "question_subject"
+            if said is not None:
+                return item.aliases["yep" if said == "yes" else "nope"], "presence"
+        # 6. the question's subject: "This is a CT scan." to "Is this an MRI?" is no
+        said = subject.answer_from_subject(text, question) or subject.answer_from_predicate(text, question)
+        finding = asked_finding(question) if said == "yes" and PRESENCE_QUESTION.search(question) else None
+        if finding and not any(overlap.stem(w) == overlap.stem(finding) for w in WORD.findall(text)):
+            said = None  # "The right lower lobe is clear of artefact." names where, not whether, the finding is
+        if said is not None:
+            return item.aliases["yep" if said == "yes" else "nope"], "question_subject"
+    opening = AFFIRMING_OPENING.match(clean)
+    if item.kind == "yesno" and item.aliases and opening and not refusal and question:
+        # "No doubt a tension one, with mediastinal shift.": what follows names the asked finding (or "one" for
+        # it) and weighs nothing ("No doubt this needs further imaging to decide." says nothing)
+        rest = clean[opening.end():]
+        finding = asked_finding(question)
+        names = re.search(r"(?i)\b(?:an?|the)\s+(?:[\w\-]+\s+){0,2}one\b", rest) or (
+            finding and any(overlap.stem(w) == overlap.stem(finding) for w in WORD.findall(rest)))
+        if names and not PRESENCE_UNSURE.search(rest) and not CLAUSE_NEGATION.search(rest):
+            return item.aliases["yep"], "leading"
+    return None, "none"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Legacy modes
+# --------------------------------------------------------------------------------------------------------------
+
+
+def extract_legacy(mode: str, text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (),
+                   gt: str | None = None) -> Answer:
+    """Parse a reply exactly as the named benchmark's original code did (to reproduce published numbers).
+
+    ``gt`` is needed by "probmed" and "medvh", whose rules decide correctness directly; the others ignore it.
+    """
+    from probe_ui.benchmarks import legacy_parsers
+
+    parsers = legacy_parsers()
+    try:
+        bench = parsers[mode]
+    except KeyError:
+        raise ValueError(f"unknown legacy mode {mode!r}; expected one of {sorted(parsers)}") from None
+    if kind == "free":
+        return Answer(None, "free_text", invalid=False, refusal=is_refusal(text or ""))
+    return bench.parse_legacy(text, kind, labels, options, gt)
+
+
+def _norm_label(s: str) -> str:
+    s = s.strip().casefold()
+    if len(s) >= 3 and s[0] == "(" and s[-1] == ")":
+        s = s[1:-1].strip()
+    return s
+
+
+def is_correct(answer: Answer, gt_label: str | None) -> bool | None:
+    """Whether the parsed answer matches the ground-truth label.
+
+    A legacy ``correct`` wins (its rule is the benchmark's own); None when the ground truth is unknown or the
+    item is free text; an invalid answer is wrong. Labels compare case-insensitively, "(B)" equal to "B".
+    """
+    if answer.correct is not None:
+        return answer.correct
+    if gt_label is None or answer.method == "free_text":
+        return None
+    if answer.invalid or answer.choice is None:
+        return False
+    return _norm_label(answer.choice) == _norm_label(gt_label)
+
+
+def reader_sources() -> list[Path]:
+    """The source files the robust reading is made of: this module (the rule order), the label rules of
+    :mod:`probe_ui.items`, and every other module of :mod:`probe_ui.reading` (the rules and word lists), found by
+    listing the package so that a module added there is covered without being named here."""
+    from probe_ui import items
+
+    here = Path(__file__)
+    return [here, Path(items.__file__ or ""), *sorted(p for p in here.parent.glob("*.py") if p != here)]
+
+
+def fingerprint(paths: Sequence[Path]) -> str:
+    """A short hash of the files' names and bytes, in order (a change to any of them changes it)."""
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=1)
+def parser_version() -> str:
+    """A fingerprint of the robust parser's code (:func:`reader_sources`: this module, the label rules of
+    :mod:`probe_ui.items` and every module of :mod:`probe_ui.reading`).
+
+    The parse stored with each answer is a cache of the robust reading, valid only under the same fingerprint;
+    :func:`probe_ui.scoring.scored_answers` re-reads replies whose stored parse came from other code."""
+    return fingerprint(reader_sources())
+
+
+def cache_row(text: str | None, kind: str, labels: Sequence[str], options: Sequence[str], gt: str | None, *,
+              question: str | None = None, suggested: str | None = None) -> dict[str, object]:
+    """The stored parse of a reply: its robust reading (``question``: the text asked, for rules 5-6;
+    ``suggested``: a MedVH FCJ suggestion) and correctness against ``gt``, stamped with :func:`parser_version`
+    (what the runner and the importers store with every answer)."""
+    ans = extract(text or "", kind, labels, options, question=question, suggested=suggested)
+    return {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid, "refusal": ans.refusal,
+            "sure": ans.sure, "correct": is_correct(ans, gt), "parse_version": parser_version()}

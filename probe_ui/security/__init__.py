@@ -1,0 +1,1 @@
+"""Who may do what, and what may leave: users and roles, redaction, the outbound policy."""

@@ -1,0 +1,1 @@
+"""What people read: the Results tab's tables, the report, plots, comparisons and failures in words."""
