@@ -23,7 +23,7 @@ def api_client(url: str, **kwargs: Any) -> Any:
     gradio_client opens a new HTTP client for each request it makes (two per call: the job and its stream), and
     httpx builds a new TLS context for each, reading the whole CA bundle, even for a plain-http loopback app: 43 ms
     of CPU each, 86 of the ~100 ms a call costs the client (measured on two cores). Handed a finished context (with
-    the same verification), httpx uses it as it is. Used by the tests and by benchmarks/many_users.py and
+    the same verification), httpx uses it as it is. Used by the tests and by perf/many_users.py and
     live_probe.py, whose clients must not take the CPU the app they measure needs."""
     import ssl
 

@@ -11,7 +11,7 @@ strings with their kind and box, and the labels with theirs.
     from burned_in import make_set
     cases = make_set(seed=47, n=64)
 
-Used by tests/test_send_gate_detect.py and benchmarks/send_gate.py.
+Used by tests/test_send_gate_detect.py and perf/send_gate.py.
 """
 
 from __future__ import annotations

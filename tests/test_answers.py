@@ -661,7 +661,7 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
 
 
 # --------------------------------------------------------------------------------------------------------------
-# Degenerate replies found by fuzzing (benchmarks/fuzz.py): linear time, the same answers as before
+# Degenerate replies found by fuzzing (perf/fuzz.py): linear time, the same answers as before
 # --------------------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "kind", "labels", "options", "expected"), [
@@ -679,13 +679,13 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
 ])
 def test_degenerate_100k_replies_are_read(text: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
                                           expected: tuple[str | None, str]) -> None:
-    """Each once took seconds to minutes; benchmarks/limits.py times them (goal: under a second)."""
+    """Each once took seconds to minutes; perf/limits.py times them (goal: under a second)."""
     a = extract(text, kind, labels, options)
     assert (a.choice, a.method) == expected
 
 
 def test_legacy_mediconfusion_with_many_labels() -> None:
-    """benchmarks/limits.py times it (goal: under a second)."""
+    """perf/limits.py times it (goal: under a second)."""
     labels = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     a = extract_legacy("mediconfusion", "x " * 50000 + "Q.", "choice", labels)
     assert a.choice == "Q"

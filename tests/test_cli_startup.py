@@ -78,7 +78,7 @@ def imported_by_command(argv: list[str], modules: tuple[str, ...], tmp_path: Pat
 
 
 def test_the_listing_commands_import_only_what_they_list(tmp_path: Path) -> None:
-    """Issue 48's budgets (benchmarks/cli_startup.py): ``models`` checks each provider and catalogue entry without
+    """Issue 48's budgets (perf/cli_startup.py): ``models`` checks each provider and catalogue entry without
     importing any SDK, the Hub client, the HTTP library or the scoring stack; ``perturbations`` describes every
     perturbation without NumPy (it computes with it only when it perturbs an image)."""
     stack = ("openai", "anthropic", "httpx", "huggingface_hub", "pandas", "sqlalchemy", "numpy", "PIL", "torch",

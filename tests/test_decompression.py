@@ -1,7 +1,7 @@
 """Issue 24: decompression within the cap, in memory too. A 0.9 MB NIfTI gzip bomb was refused, but only after
 decompressing up to the 512 MiB cap into memory and copying it (+1.0 GB; four at once +1.5 GB). The stream is now
 read in pieces, counted, and stopped at the cap, keeping only a little while it counts. Peak memory of the real bomb
-is measured by benchmarks/limits.py; here Python's own allocation tracer checks the same behaviour on a small cap."""
+is measured by perf/limits.py; here Python's own allocation tracer checks the same behaviour on a small cap."""
 
 from __future__ import annotations
 

@@ -132,7 +132,7 @@ def test_not_an_ollama_server(fake_anthropic: FakeAnthropicServer, caplog: pytes
 
 
 def test_nothing_running_is_empty_fast_and_quiet(caplog: pytest.LogCaptureFixture) -> None:
-    url = f"http://127.0.0.1:{_closed_port()}"  # refused at once; benchmarks/limits.py times it
+    url = f"http://127.0.0.1:{_closed_port()}"  # refused at once; perf/limits.py times it
     with caplog.at_level(logging.WARNING, logger="probe_ui.catalogue.discovery"):
         assert discover_ollama(url) == []
         assert discover_openai_compatible(f"{url}/v1") == []
@@ -141,7 +141,7 @@ def test_nothing_running_is_empty_fast_and_quiet(caplog: pytest.LogCaptureFixtur
 
 
 def test_a_server_that_never_answers_is_given_up(hanging_port: int) -> None:
-    """benchmarks/limits.py times it (goal: one timeout each, under a second for both)."""
+    """perf/limits.py times it (goal: one timeout each, under a second for both)."""
     assert discover_ollama(f"http://127.0.0.1:{hanging_port}", timeout=0.2) == []
     assert discover_openai_compatible(f"http://127.0.0.1:{hanging_port}/v1", timeout=0.2) == []
 

@@ -1,11 +1,11 @@
 """Fuzzing: every input a user or a file controls fails only with its typed error, never hangs.
 
-The generators and checks live in ``benchmarks/fuzz_cases.py``, shared with ``benchmarks/fuzz.py`` (the long run:
+The generators and checks live in ``perf/fuzz_cases.py``, shared with ``perf/fuzz.py`` (the long run:
 10,000 cases per target). Here a few hundred cases run per target, in two ways:
 
 - seeded cases, exactly as the script makes them (case ``i`` depends only on the seed and ``i``), in a forked
   worker process: a case stuck in C code, where SIGALRM cannot reach, fails the test instead of stopping the
-  suite; a failure names its reproducer (``python benchmarks/fuzz.py --target T --seed S --case I``);
+  suite; a failure names its reproducer (``python perf/fuzz.py --target T --seed S --case I``);
 - the same generators driven by hypothesis (``st.randoms()``: other value distributions, and shrinking), in this
   process under the SIGALRM limit.
 
@@ -30,13 +30,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("fuzz_cases", ROOT / "benchmarks" / "fuzz_cases.py")
+_spec = importlib.util.spec_from_file_location("fuzz_cases", ROOT / "perf" / "fuzz_cases.py")
 assert _spec is not None and _spec.loader is not None
 fuzz = importlib.util.module_from_spec(_spec)
 sys.modules["fuzz_cases"] = fuzz  # dataclasses and the worker's pickled outcomes look the module up by name
 _spec.loader.exec_module(fuzz)
 # The tests catch hangs, not slowness: each target's limit here is ten times the benchmark's (at least a minute), so a
-# busy machine does not fail them; benchmarks/fuzz.py keeps the tight limits and reports the slowest case.
+# busy machine does not fail them; perf/fuzz.py keeps the tight limits and reports the slowest case.
 fuzz.TARGETS = {name: dataclasses.replace(t, limit_s=max(60.0, 10 * t.limit_s)) for name, t in fuzz.TARGETS.items()}
 
 SEED = 20240601
@@ -52,7 +52,7 @@ def _failures(target: str, tmp: Path) -> list[str]:
         for i in range(SEEDED_CASES[target]):
             outcome = runner.run(i)
             if outcome.kind in ("unhandled", "hang"):
-                out.append(f"case {i}: {outcome.kind}: {outcome.line}\n  reproduce: python benchmarks/fuzz.py "
+                out.append(f"case {i}: {outcome.kind}: {outcome.line}\n  reproduce: python perf/fuzz.py "
                            f"--target {target} --seed {SEED} --case {i}\n{outcome.traceback}")
     return out
 

@@ -576,7 +576,7 @@ def test_dicom_metadata_does_not_change_the_id(tmp_path: Path) -> None:
     assert a.phi_fields and not b.phi_fields
 
 
-# --- damaged files found by fuzzing (benchmarks/fuzz.py): each is one clear ImageError, never another exception ---
+# --- damaged files found by fuzzing (perf/fuzz.py): each is one clear ImageError, never another exception ---
 
 
 def _png_chunk(kind: bytes, body: bytes) -> bytes:

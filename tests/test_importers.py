@@ -538,7 +538,7 @@ def test_question_file_errors_name_the_record(tmp_path: Path) -> None:
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# damaged files found by fuzzing (benchmarks/fuzz.py): each is one ImportFileError naming the file
+# damaged files found by fuzzing (perf/fuzz.py): each is one ImportFileError naming the file
 # ----------------------------------------------------------------------------------------------------------------
 
 PROBMED_RECORD = {"id": 1, "qa_type": "modality_gt", "image_type": "x", "question": "Q?", "gt_ans": "yes",

@@ -1,7 +1,7 @@
 """Live probes send every call at once, within one fair limit per provider and server shared by every probe
 (probe_ui.live.calls), reuse their SDK clients, honour Retry-After, and fill their table without reading back.
 
-No wall-clock goals here (those are benchmarks/live_probe.py's): the tests look at the ORDER and OVERLAP of the
+No wall-clock goals here (those are perf/live_probe.py's): the tests look at the ORDER and OVERLAP of the
 requests in the loopback server's log."""
 
 from __future__ import annotations

@@ -762,7 +762,7 @@ def test_through_the_store(tmp_path: Path) -> None:
 
 
 def test_benchmark_table_scores_without_errors() -> None:
-    spec = importlib.util.spec_from_file_location("bench_score", ROOT / "benchmarks" / "score.py")
+    spec = importlib.util.spec_from_file_location("bench_score", ROOT / "perf" / "score.py")
     mod = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
     spec.loader.exec_module(mod)

@@ -204,7 +204,7 @@ def test_429_retry_after_is_honoured_by_the_sdk(fake_openai: FakeOpenAIServer) -
 
 def test_small_fractional_retry_after_is_honoured_too(fake_openai: FakeOpenAIServer) -> None:
     """0.05 s is used as given (the SDK's own backoff would wait 0.375-0.5 s); the gap is timed by
-    benchmarks/limits.py, since an upper bound on it fails on a busy machine."""
+    perf/limits.py, since an upper bound on it fails on a busy machine."""
     fake_openai.fail(429, retry_after=0.05)
     _generate(_config(fake_openai.base_url, options={"max_retries": 2}), _request())
     first, second = fake_openai.chat_requests

@@ -263,8 +263,8 @@ def test_libyaml_depth_refusal_reads_as_the_projects_own() -> None:
     ("items:\n  - id: [1, 2]\n    question: q\n    answer: [yes]\n", "item 1: field"),
 ])
 def test_hostile_yaml_is_refused_quickly(tmp_path, text, message):
-    """Found by benchmarks/fuzz.py: deep nesting and alias bombs end in a PresetError, not a crash or a hang
-    (benchmarks/limits.py times them: goal under 5 s)."""
+    """Found by perf/fuzz.py: deep nesting and alias bombs end in a PresetError, not a crash or a hang
+    (perf/limits.py times them: goal under 5 s)."""
     path = tmp_path / "bad.yaml"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(PresetError, match=message):

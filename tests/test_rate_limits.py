@@ -4,7 +4,7 @@ waited out, not counted against the retry budget of real errors, which still fai
 everything for the whole rate-limit wait fails the cells left, saying so.
 
 No wall-clock assertions: the servers' own logs (arrival times, refusals) are checked. Timings are in
-benchmarks/rate_limits.py."""
+perf/rate_limits.py."""
 
 from __future__ import annotations
 

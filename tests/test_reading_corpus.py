@@ -3,7 +3,7 @@
 Each reply of the corpus has the reading a careful clinician gives it, or "invalid" when it names no single answer.
 The goals: at least 98 % of the definite replies read as intended, no reply read as a different option, at most
 1 % of the must-stay-invalid replies read as an option, and the refusal flag as the corpus says where it says.
-``benchmarks/reading.py`` prints the same figures per kind; this test shares its code.
+``perf/reading.py`` prints the same figures per kind; this test shares its code.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 from probe_ui.items import labels_for
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("reading_bench", ROOT / "benchmarks" / "reading.py")
+_spec = importlib.util.spec_from_file_location("reading_bench", ROOT / "perf" / "reading.py")
 assert _spec is not None and _spec.loader is not None
 bench = importlib.util.module_from_spec(_spec)
 sys.modules["reading_bench"] = bench
@@ -146,7 +146,7 @@ def test_every_kind_is_read_as_intended_nearly_always() -> None:
 
 
 def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.CaptureFixture[str]) -> None:
-    """``python benchmarks/reading.py`` prints each batch on its own and all of them together; with ``--batch`` only
+    """``python perf/reading.py`` prints each batch on its own and all of them together; with ``--batch`` only
     those asked for; it exits 0 when the goals are met."""
     assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)

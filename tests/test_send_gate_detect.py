@@ -106,7 +106,7 @@ def findings() -> list[tuple[object, list]]:
 @pytest.mark.slow
 def test_goals_hold_on_the_burned_in_set(findings) -> None:  # noqa: ANN001
     """Issue 47's acceptance: >= 95 % of identifying texts caught (covered by what redaction blanks), <= 5 % of
-    clean images flagged. Timing is benchmarks/send_gate.py's job."""
+    clean images flagged. Timing is perf/send_gate.py's job."""
     from probe_ui.send_gate.redact import MARGIN
 
     texts = caught = clean = flagged = 0

@@ -1,7 +1,7 @@
 """Start-up and streaming: Ctrl+C stops the app whatever the parent did with SIGINT, each image file is loaded once
 per run, a batch asks while it is still planning, and shipped presets work by name from any folder.
 
-How fast this happens is measured by benchmarks/startup.py (the tests check only what happens).
+How fast this happens is measured by perf/startup.py (the tests check only what happens).
 """
 
 from __future__ import annotations

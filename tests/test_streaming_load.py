@@ -7,7 +7,7 @@
 - the app's queue looks for work every 10 ms, not every millisecond (``queues.configure_queue``): the settings
   reach the Gradio queue the app is served with, and a Gradio without them still serves.
 
-No wall-clock goals here (benchmarks/live_probe.py and benchmarks/many_users.py measure them)."""
+No wall-clock goals here (perf/live_probe.py and perf/many_users.py measure them)."""
 
 from __future__ import annotations
 

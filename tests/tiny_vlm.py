@@ -161,7 +161,7 @@ QWEN2_VL_TEMPLATE = (
 # ---- shared parts ----------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Size:
-    """How big a built model is: the tests use TINY; benchmarks/local_models.py --large uses LARGE."""
+    """How big a built model is: the tests use TINY; perf/local_models.py --large uses LARGE."""
 
     hidden: int = 32  # decoder width
     layers: int = 2
@@ -490,7 +490,7 @@ def build_qwen2_5_vl(folder: str | Path, seed: int = 0, size: Size = TINY) -> Pa
     return _build_qwen(folder, seed, size, v25=True)
 
 
-#: family name → builder; the names are what benchmarks/local_models.py reports
+#: family name → builder; the names are what perf/local_models.py reports
 FAMILIES: dict[str, Callable[..., Path]] = {
     "llava": build_llava,
     "llava_next": build_llava_next,

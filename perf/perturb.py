@@ -9,7 +9,7 @@ A perturbation returns images whose PNG (and so their id) is encoded lazily, whe
 stored; that one-off cost is not part of the perturbation but is shown beside it ("encode ms": PNG encode +
 sha256 of the result, i.e. the first ``.id``), since a run pays it once per new image.
 
-    python benchmarks/perturb.py [--runs 20] [--size 2048] [--image asset|noise] [--only dots,noise]
+    python perf/perturb.py [--runs 20] [--size 2048] [--image asset|noise] [--only dots,noise]
 
 Prints one line per perturbation (median ms over the runs, PASS/FAIL/SKIP) and exits 1 if any fails.
 """

@@ -14,7 +14,7 @@ here, where a busy machine cannot make a test fail.
   decompression is streamed and stopped at the byte cap (``PROBE_UI_MAX_BYTES``, 512 MiB), so the goal is well
   under the cap for one and under twice the cap for four (it cost +1.0 GB and +1.5 GB before issue 24)
 
-    python benchmarks/limits.py
+    python perf/limits.py
 
 Prints one line per check (seconds or MB, and the goal) and exits 1 if any misses its goal.
 """

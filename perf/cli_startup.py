@@ -6,14 +6,14 @@ Runs `python -m probe_ui <command>` in an empty folder with no PROBE_UI_* variab
 - `--help`, `presets`, `models`, `perturbations`: <= 0.4 s of CPU;
 - `score` of a small run (16 answers of the baselines, made first by a batch): <= 0.8 s.
 
-A batch's first request is measured by benchmarks/startup.py (first figure). Run it on a quiet machine: the
+A batch's first request is measured by perf/startup.py (first figure). Run it on a quiet machine: the
 figures are CPU seconds, but a busy machine still inflates them (caches, frequency).
 
 The commands run with Python's bytecode cache, as an installed probe-ui does: ``PYTHONDONTWRITEBYTECODE`` is
 removed from the child's environment, and each command runs once unmeasured first, so every module is compiled
 once. (A machine that sets the variable compiles all of probe-ui again on every command: 0.1-0.2 s more each.)
 
-    python benchmarks/cli_startup.py [--repeat 5] [--python .venv/bin/python]
+    python perf/cli_startup.py [--repeat 5] [--python .venv/bin/python]
 """
 
 from __future__ import annotations

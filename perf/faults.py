@@ -11,7 +11,7 @@ Three scenarios against the loopback OpenAI-compatible test server (tests/fake_o
 - ``app``: the app as a process; a live probe asks two baselines, a fast and a slow model; the app is killed with
   SIGKILL after the fast answers are stored and before the slow one is; restarted, the same probe runs again.
 
-    python benchmarks/faults.py [--scenario faults|kill9|app|all] [--variants 500] [--seed 0]
+    python perf/faults.py [--scenario faults|kill9|app|all] [--variants 500] [--seed 0]
 """
 
 from __future__ import annotations

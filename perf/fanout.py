@@ -4,7 +4,7 @@ Starts the loopback OpenAI-compatible test server with 300 ms latency per answer
 and times the runner asking all of them one variant (after a warm-up round that opens the connections). Goal:
 wall < 1.1 x 300 ms + 100 ms. Prints the wall time and its ratio to the slowest model's own latency.
 
-    python benchmarks/fanout.py [--models 8] [--latency 0.3] [--rounds 5]
+    python perf/fanout.py [--models 8] [--latency 0.3] [--rounds 5]
 """
 
 from __future__ import annotations

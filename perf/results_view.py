@@ -6,7 +6,7 @@ table from the cache (:mod:`probe_ui.views.results_cache`), so a repeat, or anot
 and draws. A new rating makes the next view score afresh (timed too, as "after a rating"). Building the store is not
 timed.
 
-    python benchmarks/results_view.py [--answers 10000] [--budget 2] [--db PATH] [--api]
+    python perf/results_view.py [--answers 10000] [--budget 2] [--db PATH] [--api]
 
 The run: a preset of ``answers / 12`` four-option items (a handful of images, three categories) asked of the three
 baseline models with the rotations suite (the original and three rotations): 12 answers per item. ``--api`` also

@@ -6,7 +6,7 @@ seconds (0.5 s): 18 calls. The ideal is one model latency (every call in flight 
 
 - through the library (:func:`probe_ui.live.run_live`, in this process), and
 - through the app's API (``gradio_client`` against a served app, signed in, one user per session, like
-  ``benchmarks/many_users.py``),
+  ``perf/many_users.py``),
 
 at 1, 10 and 30 users probing at once (each with a question of its own, so no answer comes from the cache), each
 ``--repeat`` times; the figures are medians. A user's time runs from Run to the last cell; CPU per probe is the
@@ -17,7 +17,7 @@ Goals: one user within ideal + 0.3 s; 10 users each within 2x the one-user time;
 halved (compare with ``--app-source`` pointing at an older checkout); ``probe-ui stress`` of one item with the
 three models sends its calls within 0.35 s of each other. The last line printed is one JSON object.
 
-    python benchmarks/live_probe.py [--users 1 10 30] [--repeat 3] [--latency 0.5] [--no-app] [--no-library]
+    python perf/live_probe.py [--users 1 10 30] [--repeat 3] [--latency 0.5] [--no-app] [--no-library]
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "perf"))
 sys.path.insert(0, str(ROOT / "tests"))
 os.environ["GRADIO_ANALYTICS_ENABLED"] = "False"
 

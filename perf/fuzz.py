@@ -1,6 +1,6 @@
 """Fuzz every input a user or a file controls and check that each failure is a clear, typed error.
 
-Targets (generators and checks in ``benchmarks/fuzz_cases.py``, shared with ``tests/test_fuzz.py``):
+Targets (generators and checks in ``perf/fuzz_cases.py``, shared with ``tests/test_fuzz.py``):
 
     images     load_image on mutated PNG/JPEG/TIFF/BMP/DICOM/NIfTI bytes   allowed: LoadedImage | ImageError
     presets    load_preset on mutated YAML                                allowed: Preset | PresetError
@@ -16,8 +16,8 @@ the others) in a forked worker process; a case the worker does not answer in tim
 alarm cannot reach) is a hang too, and the worker is replaced. Cases are deterministic: case ``i`` of a target
 depends only on ``--seed``, the target and ``i``.
 
-    python benchmarks/fuzz.py [--cases 10000] [--target images,answers] [--seed 0] [--out test-artifacts/fuzz]
-    python benchmarks/fuzz.py --target images --seed 0 --case 1234     # replay one case, full traceback
+    python perf/fuzz.py [--cases 10000] [--target images,answers] [--seed 0] [--out test-artifacts/fuzz]
+    python perf/fuzz.py --target images --seed 0 --case 1234     # replay one case, full traceback
 
 Prints per target: cases run, accepted, typed errors, unhandled exceptions (the first few distinct ones: the last
 line of the traceback and a reproducer), hangs and wall time. Each failing input is written under ``--out``
@@ -75,7 +75,7 @@ def save_failure(out: Path, name: str, seed: int, index: int, outcome: Outcome) 
     (folder / "failure.txt").write_text(
         f"target: {name}\nseed: {seed}\ncase: {index}\noutcome: {outcome.kind}: {outcome.line}\n"
         f"made by: {case.desc}\n"
-        f"replay: python benchmarks/fuzz.py --target {name} --seed {seed} --case {index}\n\n"
+        f"replay: python perf/fuzz.py --target {name} --seed {seed} --case {index}\n\n"
         f"{outcome.traceback}\n", encoding="utf-8", errors="backslashreplace")
     return folder, case.desc
 
@@ -118,7 +118,7 @@ def report(res: dict[str, Any], seed: int, show: int = SHOW_DISTINCT) -> None:
             print(f"    ... and {len(res['distinct']) - show} more distinct failure(s) (--show N prints more)")
             break
         print(f"    {outcome.kind}: {outcome.line}  [{key}]")
-        print(f"      reproduce: python benchmarks/fuzz.py --target {res['name']} --seed {seed} --case {i}"
+        print(f"      reproduce: python perf/fuzz.py --target {res['name']} --seed {seed} --case {i}"
               + (f"  (input in {folder})" if folder else ""))
         print(f"      made by: {desc[:200]}")
 

@@ -14,8 +14,8 @@ and their goals (issue 15 and issue 14 F7):
 4. 100k items: peak resident memory of `probe-ui batch` on a 100k-item preset (~10 MB of YAML, the same 13 images)
    against the server with no latency. Goal: <= 2 GB.
 
-    python benchmarks/startup.py [--items 200] [--latency 0.5] [--concurrency 16] [--big 100000] [--repeat 3]
-    python benchmarks/startup.py --big 0        # skip the 100k run (it takes several minutes)
+    python perf/startup.py [--items 200] [--latency 0.5] [--concurrency 16] [--big 100000] [--repeat 3]
+    python perf/startup.py --big 0        # skip the 100k run (it takes several minutes)
 
 The commands run with Python's bytecode cache, as an installed probe-ui does (``PYTHONDONTWRITEBYTECODE`` is
 removed from their environment), after one unmeasured batch that compiles every module they import.

@@ -1,5 +1,5 @@
 """Fuzz cases for every input a user or a file controls: the generators and checks shared by the long run
-(``benchmarks/fuzz.py``) and the quick gate (``tests/test_fuzz.py``).
+(``perf/fuzz.py``) and the quick gate (``tests/test_fuzz.py``).
 
 One *target* per input::
 

@@ -8,7 +8,7 @@ own images) to both runs, for a run of a few hundred items. Building the store i
 keeps the store there and reuses it on the next run: the random baseline's answers depend on the stored variants'
 ids, so figures compare (before and after a change) only on one store.
 
-    python benchmarks/report_speed.py [--pairs 0] [--boot 200] [--store FOLDER] [--budget SECONDS]
+    python perf/report_speed.py [--pairs 0] [--boot 200] [--store FOLDER] [--budget SECONDS]
 
 Prints the CPU and wall time of ``build_report(store, "main", baseline="base")`` and of ``compare`` of each model
 (with ``--boot`` replicates, the CLI's default 200), and a fingerprint of the figures (the same figures give the

@@ -14,7 +14,7 @@ Goals (issue 23), at every N: light actions p95 < 3 s; no call times out at grad
 (20 s for a connection); every answer stored once (nothing lost, nothing twice). Prints p50 / p95 per action and
 exits 1 when a goal is missed.
 
-    python benchmarks/many_users.py [--sessions 20 50] [--rounds 2] [--latency 0.5] [--ramp 10]
+    python perf/many_users.py [--sessions 20 50] [--rounds 2] [--latency 0.5] [--ramp 10]
 """
 
 from __future__ import annotations

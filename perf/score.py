@@ -5,7 +5,7 @@ every suite family: MediConfusion pairs with the circular suite, ProbMed questio
 pairs and FCJ, MedBLINK label tasks, the Illusion suite) in under 10 s in total. The table has the columns and
 value types of ``Store.answers_frame(run_id, full=True)``; building it is not timed.
 
-    python benchmarks/score.py [--rows 1000000] [--models 4] [--samples 1] [--budget 10] [--seed 0]
+    python perf/score.py [--rows 1000000] [--models 4] [--samples 1] [--budget 10] [--seed 0]
 
 ``--samples 3`` gives every cell three samples, so majority_vote has real work to do (the table then holds
 rows / 3 cells); with one sample per cell (the default, as in temperature-0 runs) majority_vote returns the table

@@ -10,7 +10,7 @@ model, 60 s for three) and the refused requests as a share of the accepted ones.
 
 Goals (issue 50): 0 failed cells, wall <= 1.3 x floor, refused <= 25 % of accepted. Exits 1 if any is missed.
 
-    python benchmarks/rate_limits.py [--items 200] [--rate 10] [--latency 0.2] [--only 1x32] [--integer-retry-after]
+    python perf/rate_limits.py [--items 200] [--rate 10] [--latency 0.2] [--only 1x32] [--integer-retry-after]
         [--no-rate-headers]
 """
 

@@ -21,7 +21,7 @@ Goals: at least 4 families ok and a batch speedup of at least 2 (tiny models on 
 Exits 1 when a goal is missed. The LAST line printed is one JSON object:
 ``{"architectures": {"llava": "ok", "qwen2_vl": "<reason>", ...}, "batch_speedup": <float>}``.
 
-    python benchmarks/local_models.py [--items 24] [--families llava,gemma3] [--large] [--device cpu|cuda]
+    python perf/local_models.py [--items 24] [--families llava,gemma3] [--large] [--device cpu|cuda]
                                       [--dtype float32] [--batch-size 8] [--max-tokens 32] [--repeats 3]
                                       [--threads N]
 """

@@ -21,10 +21,10 @@ reader on them, then the reader fixed; batches 5 and 6 were written by someone w
 held out, are written in the proportions models write replies. Every ``batch<N>.jsonl`` of the
 corpus folder is read, in the order of N. Each batch is printed on its own, then all of them together.
 
-    python benchmarks/reading.py                 # every batch, per kind, and the goals
-    python benchmarks/reading.py --batch 2       # one batch only (repeatable)
-    python benchmarks/reading.py --show          # also every reply not read as intended
-    python benchmarks/reading.py --json          # the figures as one JSON object
+    python perf/reading.py                 # every batch, per kind, and the goals
+    python perf/reading.py --batch 2       # one batch only (repeatable)
+    python perf/reading.py --show          # also every reply not read as intended
+    python perf/reading.py --json          # the figures as one JSON object
 
 Exits 1 when a goal is missed.
 """

@@ -5,7 +5,7 @@ cover >= 90 % of it: what redaction would blank), flag <= 5 % of the clean image
 average on one core. Time is CPU time (the process's, with OMP_NUM_THREADS=1 and the engine on one thread): on a
 machine shared with other work, wall time measures the neighbours too; both are printed.
 
-    OMP_NUM_THREADS=1 python benchmarks/send_gate.py [--n 64] [--seed 47] [--engine rapidocr|tesseract] [--json]
+    OMP_NUM_THREADS=1 python perf/send_gate.py [--n 64] [--seed 47] [--engine rapidocr|tesseract] [--json]
 
 ``--engine tesseract`` reads the text with Debian's tesseract (apt-get install tesseract-ocr) instead, through the
 same rules: the comparison in probe_ui/send_gate/ocr.py's docstring. Exits 1 when a goal is missed.
