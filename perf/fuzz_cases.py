@@ -2077,7 +2077,7 @@ def _run_params_preset(case: Case, workdir: Path) -> str:
     recorded for its item (naming file and item) and the rest expanded."""
     import yaml
 
-    from probe_ui.suites import expand
+    from probe_ui.presets.suites import expand
 
     p = case.payload
     step = {"op": p["op"], **p["params"]}

@@ -57,7 +57,7 @@ def question(tag: str) -> str:
 def library_round(store: Any, n: int, tag: str) -> tuple[list[float], float]:
     """``n`` probes at once through :func:`probe_ui.live.run_live`; (time to all cells of each, CPU seconds)."""
     from probe_ui import live
-    from probe_ui.suites import BundledImages
+    from probe_ui.presets.suites import BundledImages
 
     image = BundledImages()[IMAGE]
     probes = []

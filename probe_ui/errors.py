@@ -5,17 +5,14 @@ second base where callers catch those). The CLI and the app catch this base only
 for the user (naming the file, item and field) and is shown as it is; any other exception is a bug, reported as one
 line that says so, with the traceback in the log (the CLI: only with ``--debug``).
 
-Messages pass through :func:`probe_ui.security.redact.mask` on their way out (every log record, via the
-:class:`RedactingFilter` on the handler :func:`setup_logging` installs), so a key that reached an error's text by
-some path nobody foresaw is still masked.
+Messages pass through :func:`probe_ui.security.redact.mask` on their way out (every log record, via the filter on
+the handler :func:`probe_ui.security.logs.setup_logging` installs), so a key that reached an error's text by some
+path nobody foresaw is still masked.
 """
 
 from __future__ import annotations
 
-import logging
-import sys
 from types import TracebackType
-from typing import TextIO
 
 #: the logger every probe-ui module logs under (``probe_ui.<module>``)
 LOGGER_NAME = "probe_ui"
@@ -23,6 +20,17 @@ LOGGER_NAME = "probe_ui"
 
 class ProbeUIError(Exception):
     """An error whose message is written for the user: one line, naming what to fix, never a secret."""
+
+
+class ProbeError(ProbeUIError, ValueError):
+    """The probe cannot be built or run as filled in; the message says what to fix and ``field`` names the
+    field of the page (question, options, answer, models, image, steps, region, set_name, ...), for the page to mark
+    it beside that field. Here, not in :mod:`probe_ui.live`, because lower rooms (a region typed on the image)
+    raise it too."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def is_user_error(exc: BaseException) -> bool:
@@ -71,64 +79,5 @@ def _frames(exc: BaseException) -> list[TracebackType]:
     return out
 
 
-class RedactingFilter(logging.Filter):
-    """Masks secrets (keys in any encoding, credentials in URLs) in every record before any handler writes it."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        from probe_ui.security.redact import mask, mask_urls, printable
-
-        try:
-            message = record.getMessage()
-        except Exception:  # noqa: BLE001 - a record whose arguments do not format is still logged, as its template
-            message = str(record.msg)
-        # and no control character reaches the terminal as is (a name holding ESC ] 0 ; retitled the window)
-        record.msg, record.args = printable(mask_urls(mask(message)), None, keep="\n\t"), None
-        if record.exc_info and not record.exc_text:
-            record.exc_text = mask_urls(mask(logging.Formatter().formatException(record.exc_info)))
-            record.exc_info = None
-        return True
-
-
-class _LowerLevelFormatter(logging.Formatter):
-    """``error: message`` / ``warning: message`` / ``note: message``: the CLI's long-standing style."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        level = "note" if record.levelno == logging.INFO else record.levelname.lower()
-        text = f"{level}: {record.getMessage()}"
-        if record.exc_text:
-            text += "\n" + record.exc_text
-        return text
-
-
-class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
-    """Writes to whatever ``sys.stderr`` is at the time of each record (a test's capture, a redirected stream)."""
-
-    def __init__(self) -> None:
-        super().__init__(sys.stderr)
-
-    @property  # type: ignore[override]
-    def stream(self) -> TextIO:
-        return sys.stderr
-
-    @stream.setter
-    def stream(self, value: TextIO) -> None:  # the base class assigns it; the property always reads sys.stderr
-        pass
-
-
-def setup_logging(debug: bool = False) -> logging.Logger:
-    """Route probe-ui's log records to stderr, one line each (``error: ...``), secrets masked; ``debug`` adds
-    debug records. Idempotent: a second call replaces the handler of the first. Records still propagate to any
-    handler a host program (or pytest) installed on the root logger."""
-    logger = logging.getLogger(LOGGER_NAME)
-    for h in [h for h in logger.handlers if isinstance(h, _StderrHandler)]:
-        logger.removeHandler(h)
-    handler = _StderrHandler()
-    handler.setFormatter(_LowerLevelFormatter())
-    handler.addFilter(RedactingFilter())
-    logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG if debug else logging.INFO)
-    return logger
-
-
-__all__ = ["LOGGER_NAME", "ProbeUIError", "RedactingFilter", "bug_line", "first_line", "is_user_error",
-           "library_fault", "setup_logging"]
+__all__ = ["LOGGER_NAME", "ProbeError", "ProbeUIError", "bug_line", "first_line", "is_user_error",
+           "library_fault"]

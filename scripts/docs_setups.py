@@ -20,9 +20,9 @@ sys.path.insert(0, str(ROOT))
 from probe_ui.files.data_folder import DEFAULT_DB  # noqa: E402
 from probe_ui.items import labels_for  # noqa: E402
 from probe_ui.presets import load_preset  # noqa: E402
+from probe_ui.presets.suites import expand  # noqa: E402
 from probe_ui.reading.answers import cache_row  # noqa: E402
 from probe_ui.store import Store  # noqa: E402
-from probe_ui.suites import expand  # noqa: E402
 
 
 def default_db() -> Path:

@@ -233,8 +233,8 @@ def store_replies(store: Any, preset: Path, replies: dict[str, list[str]], run: 
     reply per variant, in order]}``), read and stored as a batch stores them; returns the answers' ids in order."""
     from probe_ui.items import labels_for
     from probe_ui.presets import load_preset
+    from probe_ui.presets.suites import expand
     from probe_ui.reading.answers import cache_row
-    from probe_ui.suites import expand
 
     stored = store.ensure_run(run, 0, {})
     variants = expand(load_preset(preset), 0).variants

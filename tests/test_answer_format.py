@@ -31,8 +31,8 @@ from probe_ui.providers.base import (
 )
 from probe_ui.reading import answers
 from probe_ui.runner import BatchError, run_batch
-from probe_ui.runner.settings import RunSettings
 from probe_ui.store import Store, responses
+from probe_ui.store.settings import RunSettings
 
 YES_NO_ENUM = ["yes", "no"]
 

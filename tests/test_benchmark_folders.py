@@ -14,10 +14,10 @@ from probe_ui.benchmarks import BENCHMARKS, benchmarks, legacy_modes
 from probe_ui.importers import IMPORTERS, formats
 from probe_ui.metrics.registry import FAMILIES
 from probe_ui.presets import PRESETS_DIR, load_preset
+from probe_ui.presets.suites import SUITES
 from probe_ui.prompts import TEMPLATES
 from probe_ui.reading.answers import extract_legacy
 from probe_ui.scoring import legacy_mode
-from probe_ui.suites import SUITES
 
 
 def test_the_seed_benchmarks_are_folders_and_everything_they_name_exists() -> None:
@@ -55,7 +55,7 @@ TOY = '''
     from probe_ui.reading.answers import Answer
     from probe_ui.benchmarks.base import Benchmark, register_benchmark
     from probe_ui.prompts import Template, register_template
-    from probe_ui.suites import Suite, condition, register_suite
+    from probe_ui.presets.suites import Suite, condition, register_suite
 
 
     def toy_prompt(v):

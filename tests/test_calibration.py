@@ -16,9 +16,9 @@ from probe_ui.metrics import detect_families, headlines, paper_metrics
 from probe_ui.metrics.calibration import RELIABILITY_COLUMNS, calibration, condition_frame, reliability_frame
 from probe_ui.metrics.registry import find_figure
 from probe_ui.metrics.samples import majority_vote
+from probe_ui.prompts import CONFIDENCE_INSTRUCTION
 from probe_ui.reading import answers
 from probe_ui.reading.confidence import (
-    CONFIDENCE_INSTRUCTION,
     PATTERNS,
     confidence_column,
     read_confidence,

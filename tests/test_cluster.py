@@ -1,4 +1,4 @@
-"""Cluster ranks: the shard and GPU of a process started by torchrun or srun (probe_ui/runner/cluster.py) and the CLI."""
+"""Cluster ranks: the shard and GPU of a process started by torchrun or srun (probe_ui/cluster.py) and the CLI."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from helpers import choice_item, require_module, write_png, write_preset
 
 from probe_ui.cli import main
-from probe_ui.runner.cluster import ClusterError, World, batch_shard, is_sqlite, local_rank, world
+from probe_ui.cluster import ClusterError, World, batch_shard, is_sqlite, local_rank, world
 from probe_ui.store import Store
 
 TORCHRUN = {"RANK": "3", "WORLD_SIZE": "8", "LOCAL_RANK": "3", "LOCAL_WORLD_SIZE": "8"}

@@ -16,9 +16,9 @@ import sqlalchemy as sa
 from helpers import choice_item, write_png, write_preset
 
 from probe_ui.cli import main
-from probe_ui.runner.fallback import JudgeError, judge_unread
 from probe_ui.runner.judge import parse_fallback
 from probe_ui.scoring import scored_answers
+from probe_ui.scoring.fallback import JudgeError, judge_unread
 from probe_ui.store import Store, responses
 
 # the model's replies, by item: q0 read by the rules, q1 and q2 not (q1 names B in words no rule reads, q2 names

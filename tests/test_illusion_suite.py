@@ -7,7 +7,7 @@ from pathlib import Path
 
 from probe_ui.benchmarks.illusion import metric as illusion
 from probe_ui.presets import load_preset
-from probe_ui.suites import expand
+from probe_ui.presets.suites import expand
 
 ROOT = Path(__file__).resolve().parents[1]
 

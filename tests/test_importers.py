@@ -24,8 +24,8 @@ from probe_ui.importers import (
     questions_to_preset,
 )
 from probe_ui.presets import load_preset
+from probe_ui.presets.suites import expand
 from probe_ui.store import Store, responses, run_variants, variants
-from probe_ui.suites import expand
 
 DATA = Path(__file__).parent / "data" / "importers"
 MC_DATASET = DATA / "mediconfusion_dataset.json"

@@ -14,9 +14,9 @@ from probe_ui.catalogue import resolve
 from probe_ui.cli import main
 from probe_ui.interop.benchset import build_set, load_set
 from probe_ui.presets import load_preset
+from probe_ui.presets.suites import expand
 from probe_ui.runner import plan_cells
 from probe_ui.store import Store
-from probe_ui.suites import expand
 
 
 def test_the_set_is_what_a_batch_asks(tmp_path: Path) -> None:

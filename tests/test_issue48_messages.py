@@ -212,7 +212,7 @@ def test_a_dry_run_loads_each_image_file_once_however_many_items_name_it(tmp_pat
                                                                           capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 50: the plan of 2,000 items on 13 images decoded and PNG-encoded 2,000 images (three times the CPU of
     the batch it planned); it loads each file once, as the batch does, and still counts every call."""
-    import probe_ui.suites as suites
+    import probe_ui.presets.suites as suites
     from tests.helpers import choice_item, write_png, write_preset
 
     for name in ("a.png", "b.png"):

@@ -139,7 +139,7 @@ def test_angle_bracket_words_show_as_written() -> None:
     from probe_ui.app.stress_tab import _suite_doc
     from probe_ui.cli.listings import perturbations_markdown
     from probe_ui.perturb import describe
-    from probe_ui.suites import describe_suites
+    from probe_ui.presets.suites import describe_suites
 
     words = "severity/<perturbation>-<level>"
     guide = perturbations_markdown(describe(), describe_suites())

@@ -12,11 +12,11 @@ import pytest
 
 from probe_ui import live
 from probe_ui.images import ImageError
+from probe_ui.live.sets import save_item
 from probe_ui.presets import ASSETS_DIR, PRESETS_DIR, load_preset
-from probe_ui.presets.sets import save_item
+from probe_ui.presets.suites import expand
 from probe_ui.runner import BatchError, resume_batch, run_batch
 from probe_ui.store import Store, StoreError
-from probe_ui.suites import expand
 
 
 @pytest.fixture

@@ -15,10 +15,10 @@ from probe_ui.cli import main
 from probe_ui.metrics.frame import mv
 from probe_ui.metrics.registry import MetricContext, MetricError, check_names, metric, unregister
 from probe_ui.presets import load_preset
+from probe_ui.presets.suites import SUITES, Suite
 from probe_ui.runner import run_batch
 from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store
-from probe_ui.suites import SUITES, Suite
 from probe_ui.views import results
 from probe_ui.views.report import build_report
 

@@ -727,8 +727,8 @@ def test_through_the_store(tmp_path: Path) -> None:
     """Variants from a shipped preset and the suites, answers saved in a real store, read back with
     answers_frame(full=True), scored per model."""
     from probe_ui.presets import load_preset
+    from probe_ui.presets.suites import expand
     from probe_ui.store import Store
-    from probe_ui.suites import expand
 
     store = Store(tmp_path / "probe.db")
     run = store.ensure_run("t", 1, {})

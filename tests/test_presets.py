@@ -12,7 +12,7 @@ from helpers import choice_item, write_png, write_preset
 from probe_ui.files import yaml_stream
 from probe_ui.files.yaml_limits import YAMLNestingError, yaml_problem
 from probe_ui.presets import PresetError, bundled_presets, load_preset
-from probe_ui.suites import expand
+from probe_ui.presets.suites import expand
 
 
 @pytest.fixture

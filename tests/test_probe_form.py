@@ -14,8 +14,8 @@ from probe_ui.live import form as probe_form
 from probe_ui.live.form import ProbeForm, shown_steps, step_rows
 from probe_ui.perturb import all_perturbations
 from probe_ui.presets import ASSETS_DIR
+from probe_ui.presets.suites import SUITES
 from probe_ui.store import Store
-from probe_ui.suites import SUITES
 from probe_ui.views import comparison
 
 

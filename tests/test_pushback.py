@@ -17,7 +17,7 @@ from probe_ui.cli import main
 from probe_ui.items import Variant
 from probe_ui.metrics.pushback import pushback
 from probe_ui.perturb import PerturbationError, apply
-from probe_ui.pushback.pressures import (
+from probe_ui.perturb.pressures import (
     PRESSURES,
     Pressure,
     PressureError,
@@ -327,9 +327,9 @@ def test_the_pushback_and_calibration_views_hold_every_model_and_run(tmp_path: P
     from probe_ui.metrics.calibration import reliability_frame
     from probe_ui.presets import load_preset
     from probe_ui.providers.base import ModelConfig
-    from probe_ui.pushback.view import pushback_html
     from probe_ui.runner import run_batch
     from probe_ui.views.plots import reliability_diagram
+    from probe_ui.views.pushback import pushback_html
     from probe_ui.views.results.calibration_view import calibration_html
 
     write_png(tmp_path / "im0.png", seed=0)

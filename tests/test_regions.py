@@ -114,8 +114,8 @@ def test_the_probe_tabs_region_is_drawn_with_two_corners_or_typed_and_checked() 
     """The library behind the Probe tab's region tool: two clicks on opposite corners make a box (in either
     order), a typed region is read box by box, and a wrong one is named with the field it belongs to."""
     from probe_ui.images import CanonicalImage
+    from probe_ui.images.regions import add_corner, boxes_of, parse_region, region_text, with_regions
     from probe_ui.live import ProbeError
-    from probe_ui.live.regions import add_corner, boxes_of, parse_region, region_text, with_regions
 
     corner, boxes = add_corner(None, 36.4, 22, [])
     assert corner == [36, 22] and boxes == []
@@ -143,7 +143,7 @@ def test_a_region_drawn_on_the_probe_tab_is_saved_with_the_item_and_comes_back(t
     question without one says what is missing, beside the region field."""
     from probe_ui.images import CanonicalImage
     from probe_ui.live import ProbeError, build_item
-    from probe_ui.presets.sets import save_item
+    from probe_ui.live.sets import save_item
 
     im = CanonicalImage.from_pil(Image.fromarray(np.full((48, 64), 100, np.uint8)))
     item = build_item("Point to the nodule.", "point", "", None, images=(im,),

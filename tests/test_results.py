@@ -298,7 +298,7 @@ def test_metric_tables_are_the_score_commands_numbers(two_runs) -> None:
 
 
 def test_paper_sections_is_what_the_cli_prints(two_runs) -> None:
-    from probe_ui.scoring.formatting import format_score_markdown
+    from probe_ui.views.score_text import format_score_markdown
 
     store, mc, _ = two_runs
     report = score_run(store, mc)

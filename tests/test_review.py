@@ -189,7 +189,7 @@ def test_a_judges_agreement_with_the_clinicians(run: tuple[Store, list[int], Pat
     # beside the judged figures: score's report and table say it
     report = score_run(store, "r")
     assert report["settled_agreement"]["judge"]["n"] == 2
-    from probe_ui.scoring.formatting import format_score_table
+    from probe_ui.views.score_text import format_score_table
 
     assert "judge judge/model against the clinicians' settled readings: kappa" in format_score_table(report)
 

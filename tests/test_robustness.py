@@ -23,12 +23,7 @@ from probe_ui.metrics import paper_metrics
 from probe_ui.metrics.base import wilson_ci
 from probe_ui.metrics.robustness import auc, breaking_frame, breaking_summary, breaking_variant, curve_frame, curves
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
-from probe_ui.runner.sweep import image_tokens, plan_preset_sweep, plan_sweep
-from probe_ui.scoring import score_run, scored_answers
-from probe_ui.stats import newcombe_interval
-from probe_ui.store import Store
-from probe_ui.suites import (
+from probe_ui.presets.suites import (
     ROTATION_ANGLES,
     SEVERITY_DEGRADATIONS,
     SUITES,
@@ -38,6 +33,11 @@ from probe_ui.suites import (
     severity_condition,
     sweep_conditions,
 )
+from probe_ui.runner import run_batch
+from probe_ui.runner.sweep import image_tokens, plan_preset_sweep, plan_sweep
+from probe_ui.scoring import score_run, scored_answers
+from probe_ui.stats import newcombe_interval
+from probe_ui.store import Store
 from probe_ui.views import results as R
 from probe_ui.views.deltas import robustness_baseline_deltas
 from probe_ui.views.report import build_report

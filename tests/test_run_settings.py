@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from probe_ui.runner.settings import RunSettings
 from probe_ui.store import Run
+from probe_ui.store.settings import RunSettings
 from probe_ui.views.rebuild import reproduce_commands
 
 FIXTURE = Path(__file__).parent / "data" / "stores" / "v1-04c68d0" / "probe-ui.db"

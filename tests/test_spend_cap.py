@@ -157,7 +157,7 @@ def test_check_cap() -> None:
 
 def test_reservations_keep_in_flight_requests_within_the_cap(tmp_path) -> None:
     from probe_ui.presets import load_preset
-    from probe_ui.suites import stream_variants
+    from probe_ui.presets.suites import stream_variants
 
     m = ModelConfig(name="m", provider="openai", model="x", base_url="https://api.example.com/v1",
                     price_input_per_m=1000.0, price_output_per_m=1000.0)

@@ -18,10 +18,10 @@ import pytest
 from app_server import free_port
 from helpers import stop, wait_for_page
 
-from probe_ui import runner, suites
+from probe_ui import runner
 from probe_ui.cli import main
 from probe_ui.files.resources import ASSETS_DIR, PRESETS_DIR
-from probe_ui.presets import load_preset
+from probe_ui.presets import load_preset, suites
 from probe_ui.runner import batch as runner_batch
 from probe_ui.runner import run_batch
 from probe_ui.store import Store

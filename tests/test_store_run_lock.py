@@ -177,7 +177,7 @@ def test_a_failed_batch_lets_go_of_its_run(tmp_path: Path, preset: Path) -> None
 
 def test_live_probes_are_not_blocked_by_a_batch_of_their_run(tmp_path: Path, preset: Path) -> None:
     from probe_ui.live import run_live
-    from probe_ui.suites import expand
+    from probe_ui.presets.suites import expand
 
     variants_ = expand(load_preset(str(preset)), 0, []).variants
     store = Store(tmp_path / "x.db")
@@ -192,7 +192,7 @@ def test_the_cell_insert_race_keeps_the_finished_row(tmp_path: Path) -> None:
     db = tmp_path / "race.db"
     first, second = Store(db), Store(db)
     run = first.ensure_run("r", 0, {})
-    from probe_ui.suites import expand
+    from probe_ui.presets.suites import expand
 
     for i in range(2):
         write_png(tmp_path / f"im{i}.png", seed=i)

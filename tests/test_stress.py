@@ -13,9 +13,9 @@ import pytest
 from probe_ui import stress
 from probe_ui.metrics import circular_eval
 from probe_ui.presets import PRESETS_DIR, load_preset
+from probe_ui.presets.suites import SuiteError
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
-from probe_ui.suites import SuiteError
 
 MODELS = ["baseline/first", "baseline/random"]
 CELL_RE = re.compile(r"<td ([^>]*data-item=[^>]*)>(.*?)</td>")

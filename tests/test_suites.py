@@ -12,8 +12,8 @@ from probe_ui.cli import main
 from probe_ui.cli.listings import perturbations_markdown
 from probe_ui.perturb import PerturbContext, describe, replay
 from probe_ui.presets import PRESETS_DIR, PresetError, load_preset
+from probe_ui.presets.suites import SUITES, SuiteError, describe_suites, expand, get_suite
 from probe_ui.store import Store
-from probe_ui.suites import SUITES, SuiteError, describe_suites, expand, get_suite
 
 GUIDE = (Path(__file__).resolve().parent.parent / "docs" / "guide" / "commands" / "perturbations.md").read_text(
     encoding="utf-8")

@@ -26,9 +26,9 @@ from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
+from probe_ui.presets.suites import SUITES
 from probe_ui.runner import BatchResult, batch_change, default_run_name, resume_batch, run_batch
 from probe_ui.runner.identity import RunChange
-from probe_ui.suites import SUITES
 
 RUN_COLUMNS = ["run", "kind", "answered", "errors", "planned", "complete", "updated_at"]
 

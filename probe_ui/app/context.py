@@ -10,8 +10,8 @@ from pathlib import Path
 
 from probe_ui.app.sessions import SessionOwners
 from probe_ui.catalogue.endpoints import EndpointBook
+from probe_ui.live.sets import presets_dir_for, visible_sets
 from probe_ui.presets import PresetError, bundled_presets
-from probe_ui.presets.sets import presets_dir_for, visible_sets
 from probe_ui.security.outbound import OPEN, OutboundPolicy
 from probe_ui.security.users import Accounts
 from probe_ui.store import Store

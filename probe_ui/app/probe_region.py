@@ -1,6 +1,6 @@
 """The Probe tab's region tool (issue 45): where the finding is, drawn on the image or typed, kept with the item.
 
-A thin shell over :mod:`probe_ui.live.regions`: with "clicks draw the region" ticked, two clicks on opposite
+A thin shell over :mod:`probe_ui.images.regions`: with "clicks draw the region" ticked, two clicks on opposite
 corners make a box; the field shows the boxes in the image's pixels and can be typed in. The boxes go into the
 item's attributes (``region``), which the occlude steps, point items and "Add to benchmark set" read, and are drawn
 on the picture shown (never on the pixels asked).
@@ -14,8 +14,8 @@ import gradio as gr
 
 from probe_ui import live
 from probe_ui.app.common import Inline, inline_errors
+from probe_ui.images.regions import add_corner, boxes_of, parse_region, region_text, with_regions
 from probe_ui.live.form import step_rows
-from probe_ui.live.regions import add_corner, boxes_of, parse_region, region_text, with_regions
 
 REGION_LABEL = "where the finding is: x0, y0, x1, y1 in the image's pixels (';' between boxes)"
 MODE_LABEL = "clicks on the image draw the region (two opposite corners)"

@@ -5,7 +5,7 @@ rows the variants (a thumbnail of the exact image sent and what was done in word
 cell for the exact prompt, raw reply and settings, rate it in the cell. Below: the image (bundled, a preset item or
 an upload), the question and its options, and the perturbations, with controls made from each perturbation's
 declared parameters. Every callback calls the library (:mod:`probe_ui.live`, :mod:`probe_ui.views.comparison`,
-:mod:`probe_ui.presets.sets`, the store); every action has a named API endpoint.
+:mod:`probe_ui.live.sets`, the store); every action has a named API endpoint.
 """
 
 from __future__ import annotations
@@ -57,10 +57,10 @@ from probe_ui.items import KINDS
 from probe_ui.live import drafts
 from probe_ui.live import form as probe_form
 from probe_ui.live.form import FIELDS, ProbeForm, shown_steps
+from probe_ui.live.sets import save_item, visible_sets
 from probe_ui.perturb import all_perturbations
-from probe_ui.presets.sets import save_item, visible_sets
+from probe_ui.presets.suites import SUITES
 from probe_ui.providers import all_ready_models
-from probe_ui.suites import SUITES
 from probe_ui.views import comparison
 
 UPLOAD_TYPES = [".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".dcm", ".dicom", ".nii", ".gz", ".ima"]
@@ -488,7 +488,7 @@ def _wire_lists(ctx: AppContext, tab: gr.Tab, ui: Any) -> tuple[Any, ...]:
 
     def on_set_pick(name: str | None, request: gr.Request) -> Any:
         """A set of one's own, picked: the share box shows whether it is shared."""
-        from probe_ui.presets.sets import set_owner
+        from probe_ui.live.sets import set_owner
 
         path = ctx.presets_dir / f"{(name or '').strip()}.yaml"
         owner, shared = set_owner(path) if name and path.is_file() else (None, False)
@@ -603,7 +603,7 @@ def _empty_text(ctx: AppContext) -> str:
 
 def _own_sets(ctx: AppContext, user: str) -> list[str]:
     """The names of the benchmark sets ``user`` may add to (their own)."""
-    from probe_ui.presets.sets import may_write
+    from probe_ui.live.sets import may_write
 
     return [p.stem for p, how in visible_sets(ctx.presets_dir, user) if how == "yours" or may_write(p, user)]
 

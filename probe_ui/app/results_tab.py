@@ -221,7 +221,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         spec = chosen_judge(j)
         if spec is None or p == "legacy":
             return None
-        from probe_ui.runner.fallback import resolve_judge
+        from probe_ui.scoring.fallback import resolve_judge
 
         return resolve_judge(spec, ctx.endpoints.configs(who(ctx, request).owner)).name
 
@@ -236,7 +236,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         if p == "legacy":
             raise live.ProbeError("the judge reads what the robust parser cannot: choose the robust or settled "
                                   "parser", field="parser")
-        from probe_ui.runner.fallback import judge_unread, resolve_judge
+        from probe_ui.scoring.fallback import judge_unread, resolve_judge
 
         model = resolve_judge(spec, ctx.endpoints.usable(caller.owner, [spec], admin=caller.can("any_host")))
         lines = [line for run in chosen for line in judge_unread(ctx.store, run, model).lines()]

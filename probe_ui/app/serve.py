@@ -33,7 +33,7 @@ PROXIES_ENV = "PROBE_UI_TRUSTED_PROXIES"
 #: 5 ms). The app is many threads that mostly wait (Gradio's event loop and worker threads, the live probes' loops,
 #: the store's writers), and at 5 ms a thread woken by an answer or a request kept taking the interpreter from
 #: whichever was working: ten people's live probes at once cost 0.17-0.19 s of CPU a probe and the slowest of them
-#: 1.84-1.98 s; at 20 ms, 0.14-0.16 s and 1.55-1.69 s (benchmarks/live_probe.py, alternating, two cores; 1 ms was
+#: 1.84-1.98 s; at 20 ms, 0.14-0.16 s and 1.55-1.69 s (perf/live_probe.py, alternating, two cores; 1 ms was
 #: worse, 2.07-2.27 s; 50 ms and 100 ms no better than 20). A person's click still gets its turn within 20 ms.
 SWITCH_INTERVAL_S = 0.02
 log = logging.getLogger("probe_ui.app")

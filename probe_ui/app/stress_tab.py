@@ -29,8 +29,8 @@ from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.live.form import ProbeForm
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.presets import load_preset
+from probe_ui.presets.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
 from probe_ui.stress import runs as stress_runs
-from probe_ui.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
 
 ITEM = "the Probe tab's item"
 PRESET = "a preset"
@@ -132,8 +132,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
 
     def plan_line(caller: Any, src: str, preset_path: str | None, item_id: str | None, md: str, st: str, pt: str,
                   lv: list[int], sd: float, picked: list[str], other: str, *fields: Any) -> str:
+        from probe_ui.presets.suites import sweep_conditions
         from probe_ui.runner.sweep import plan_preset_sweep, plan_sweep
-        from probe_ui.suites import sweep_conditions
 
         specs = chosen_models(picked, other)
         if not specs:

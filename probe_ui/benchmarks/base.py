@@ -5,7 +5,7 @@
 - ``legacy.py``: the original benchmark's own answer parser, quirk for quirk (``probe-ui score --parser legacy``);
 - ``metric.py``: its metric family (:mod:`probe_ui.metrics.registry`; found because it is there);
 - its detection rule: which replies its legacy parser reads (the methods below);
-- ``suite.py``: its stress suites, registered with :func:`~probe_ui.suites.register_suite` (found because the
+- ``suite.py``: its stress suites, registered with :func:`~probe_ui.presets.suites.register_suite` (found because the
   suite registry walks this package) and named in :attr:`Benchmark.suites`;
 - its shipped presets (``presets/<file>.yaml``, named in :attr:`Benchmark.presets`) and its prompt templates
   (registered in :data:`probe_ui.prompts.TEMPLATES`, named in :attr:`Benchmark.templates`; a new benchmark may
@@ -50,7 +50,7 @@ class Benchmark:
     templates: ClassVar[tuple[str, ...]] = ()
     #: its shipped presets (file names in ``presets/``)
     presets: ClassVar[tuple[str, ...]] = ()
-    #: its stress suites (names in :data:`probe_ui.suites.SUITES`)
+    #: its stress suites (names in :data:`probe_ui.presets.suites.SUITES`)
     suites: ClassVar[tuple[str, ...]] = ()
     #: the unit its answers cluster in, where coarser than the item (:mod:`probe_ui.metrics.units`): (its kind, as a
     #: page counts it, and where a row gives it: ``attributes.<key>`` or ``item_group``), e.g. ProbMed's

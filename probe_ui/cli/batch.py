@@ -252,9 +252,9 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def _launcher_shard(shard: tuple[int, int] | None, db: str) -> tuple[int, int] | None:
-    """The shard to ask: an explicit --shard, else the launcher's rank (torchrun, srun); see probe_ui.runner.cluster."""
+    """The shard to ask: an explicit --shard, else the launcher's rank (torchrun, srun); see probe_ui.cluster."""
+    from probe_ui.cluster import ClusterError, batch_shard
     from probe_ui.runner import BatchError
-    from probe_ui.runner.cluster import ClusterError, batch_shard
 
     try:
         shard, note = batch_shard(shard, db)

@@ -263,7 +263,7 @@ def judged_store(args: argparse.Namespace) -> tuple[Any, str | None]:
     judge = getattr(args, "judge", None)
     if not judge:
         return reading_store(args.db), None
-    from probe_ui.runner.fallback import judge_unread, resolve_judge
+    from probe_ui.scoring.fallback import judge_unread, resolve_judge
     from probe_ui.store import Store
 
     if getattr(args, "parser", "robust") == "legacy":

@@ -16,8 +16,9 @@ from probe_ui import __version__
 from probe_ui.cli import help_layout
 from probe_ui.cli.common import COMMANDS, EXIT_ERROR, UsageError, log, refuse_global_db, trust_arg
 from probe_ui.cli.serve import cmd_serve, serve_args
-from probe_ui.errors import ProbeUIError, bug_line, first_line, library_fault, setup_logging
+from probe_ui.errors import ProbeUIError, bug_line, first_line, library_fault
 from probe_ui.security import redact
+from probe_ui.security.logs import setup_logging
 
 #: the longest error line printed (its names are cut where it is made; this cuts what else it quotes)
 ERROR_LIMIT = 2000

@@ -77,7 +77,7 @@ def perturbations_arguments(pt: argparse.ArgumentParser) -> None:
 
 def cmd_perturbations(args: argparse.Namespace) -> int:
     from probe_ui.perturb import describe
-    from probe_ui.suites import describe_suites
+    from probe_ui.presets.suites import describe_suites
 
     perts, suites = describe(), describe_suites()
     if args.format == "json":

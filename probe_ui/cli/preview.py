@@ -28,8 +28,8 @@ def cmd_preview(args: argparse.Namespace) -> int:
     from probe_ui.files.paths import inside, output_folder, safe_file_name
     from probe_ui.files.safe_write import write_bytes
     from probe_ui.presets import load_preset
+    from probe_ui.presets.suites import expand
     from probe_ui.prompts import preview
-    from probe_ui.suites import expand
 
     preset = load_preset(args.preset, args.image_root)
     unknown = set(args.item) - {it.id for it in preset.items}

@@ -38,14 +38,14 @@ def score_arguments(s: argparse.ArgumentParser) -> None:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from probe_ui.scoring import compare_parsers, jsonable, score_run
-    from probe_ui.scoring.formatting import (
+    from probe_ui.security.redact import printable
+    from probe_ui.views.score_text import (
         accuracy_pairs,
         format_parser_differences,
         format_score_csv,
         format_score_markdown,
         format_score_table,
     )
-    from probe_ui.security.redact import printable
 
     if args.compare_parsers:
         if args.judge:

@@ -41,8 +41,8 @@ def cmd_stress(args: argparse.Namespace) -> int:
     from probe_ui import stress
     from probe_ui.runner.spend import SpendStopped
     from probe_ui.scoring import scored_answers
-    from probe_ui.scoring.formatting import format_stress_table, stress_json
     from probe_ui.store import Store
+    from probe_ui.views.score_text import format_stress_table, stress_json
 
     if not args.model:
         raise UsageError("stress needs at least one --model")

@@ -6,7 +6,7 @@ variant's exact images and prompt, :mod:`probe_ui.interop.benchset`), in a harne
 hashes and prompts are those of a ``probe-ui batch`` of the same preset, suites and seed
 (:mod:`probe_ui.interop.importing`), so ``score``, the Results tab, the report and every paper metric read it as
 they read a batch. Raw replies are re-read by probe-ui's reader; the harness's own verdict is kept beside them and
-``score`` says how often the two agree (:mod:`probe_ui.interop.verdicts`).
+``score`` says how often the two agree (:mod:`probe_ui.scoring.verdicts`).
 
 One module per harness, registering itself (:func:`register_harness`); this package is walked, so a harness is one
 file here (or a plugin, :mod:`probe_ui.registry`)::

@@ -1,10 +1,10 @@
 """A benchmark set: a preset with its suites expanded into variants, each with its exact images and prompt.
 
 This is what ``probe-ui export-set`` hands to a harness, and what ``probe-ui import <harness>`` maps answers back
-onto. It is built by the same code a batch uses (:func:`probe_ui.suites.expand`, :func:`probe_ui.prompts.render`),
-so each variant has the id, image hashes and prompt text a ``probe-ui batch`` of the same preset, suites and seed
-gives it; that is what lets ``score``, the Results tab, the report and every paper metric read an imported harness
-run exactly as they read a batch.
+onto. It is built by the same code a batch uses (:func:`probe_ui.presets.suites.expand`,
+:func:`probe_ui.prompts.render`), so each variant has the id, image hashes and prompt text a ``probe-ui batch`` of the
+same preset, suites and seed gives it; that is what lets ``score``, the Results tab, the report and every paper metric
+read an imported harness run exactly as they read a batch.
 
 Every export folder holds the set's manifest, :data:`MANIFEST` (``probe-ui-set.json``): every variant's content
 (what its id hashes, images by sha256), every sample's template name, token budget and rendered messages, the
@@ -164,7 +164,7 @@ def build_set(preset_ref: str, seed: int = 0, suites: Iterable[str] = (), prompt
     """Expand a preset (a file or a shipped preset by name) exactly as ``probe-ui batch`` would, and render every
     variant with the template a batch would choose for it (``prompt``: the batch's ``--prompt``)."""
     from probe_ui.presets import PresetError, load_preset
-    from probe_ui.suites import SuiteError, expand, get_suite
+    from probe_ui.presets.suites import SuiteError, expand, get_suite
 
     suites = tuple(dict.fromkeys(suites))
     try:

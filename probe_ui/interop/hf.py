@@ -130,7 +130,7 @@ def write(bset: BenchmarkSet, out: Path) -> Written:
 def card(bset: BenchmarkSet, n: int) -> str:
     import yaml
 
-    from probe_ui.licences import image_licences, licence_section, size_category
+    from probe_ui.exports.licences import image_licences, licence_section, size_category
 
     meta = {
         "license": "other", "license_name": "mixed",

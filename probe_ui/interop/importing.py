@@ -12,7 +12,7 @@ at import (the parse cache a batch writes too), and again by ``score`` with the 
 ``request_hash`` is namespaced so the request cache never serves imported text; importing the same file again adds
 nothing (a response is keyed by run, variant, model, prompt, sample); a different reply for a stored cell is kept
 out, with a warning. The harness's own verdict goes to ``details.harness`` and is never read as the answer:
-``score`` compares it with probe-ui's reading (:mod:`probe_ui.interop.verdicts`).
+``score`` compares it with probe-ui's reading (:mod:`probe_ui.scoring.verdicts`).
 
 A run holds answers to one set from one harness: importing another set or another harness's results into it, or
 into a batch run, is refused.

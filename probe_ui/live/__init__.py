@@ -8,7 +8,7 @@ app loses nothing that had finished.
 One module per job; this package re-exports their public names, so ``from probe_ui import live`` and
 ``live.run_live`` work as before:
 
-- :mod:`~probe_ui.live.errors`: :class:`ProbeError`, what to fix and the page's field it belongs to;
+- :class:`probe_ui.errors.ProbeError`: what to fix and the page's field it belongs to;
 - :mod:`~probe_ui.live.images`: loading an upload, describing it, the window / frame / slice controls;
 - :mod:`~probe_ui.live.fields`: the item's fields (options, answer choices) and :func:`build_item`;
 - :mod:`~probe_ui.live.steps`: the perturbation steps table (parse, add, clicks), variants, preview, steps in words;
@@ -22,8 +22,8 @@ A test that patches one of these names patches it in the module that holds it (`
 
 from __future__ import annotations
 
+from probe_ui.errors import ProbeError
 from probe_ui.live.asking import Card, LiveRun, live_run_name, run_live
-from probe_ui.live.errors import ProbeError
 from probe_ui.live.fields import answer_after_options, answer_choices, build_item, edit_options, parse_options
 from probe_ui.live.images import (
     WINDOW_PRESETS,

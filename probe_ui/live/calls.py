@@ -46,7 +46,7 @@ log = logging.getLogger("probe_ui.live")
 #: calls in flight at once per provider and base URL, across all live probes: a 10-variant x 8-model probe (80)
 #: leaves at once with room for another, and ten people pressing Run on a 6 x 3 probe at the same moment (180)
 #: leave in one wave, where 100 sent them in two (each of the later ones a whole model latency late: 1.41 against
-#: 1.07 s for the slowest of ten, one model at 0.5 s, benchmarks/live_probe.py); thirty such people share two.
+#: 1.07 s for the slowest of ten, one model at 0.5 s, perf/live_probe.py); thirty such people share two.
 #: A 429 still holds back every new call to that server (below), and a catalogue entry's ``live_concurrency``
 #: or PROBE_UI_LIVE_LIMIT sets a smaller limit for a server that wants one.
 DEFAULT_LIVE_LIMIT = 200

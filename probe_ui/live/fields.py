@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from probe_ui.errors import ProbeError
 from probe_ui.images import CanonicalImage
 from probe_ui.items import KINDS, LETTERS, YES_NO, Item, content_hash
-from probe_ui.live.errors import ProbeError
 
 
 # ---- item fields -----------------------------------------------------------------------------------------------

@@ -7,9 +7,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from probe_ui.errors import ProbeError
 from probe_ui.images import CanonicalImage, LoadedImage
 from probe_ui.items import Item
-from probe_ui.live.errors import ProbeError
 
 
 def preset_item_ids(path: str) -> list[str]:
@@ -43,7 +43,7 @@ def load_preset_item(path: str, item_id: str, image_roots: tuple[str, ...] = ())
     perturbation chains the preset applies to it (preset-wide ones that fit its tags, and its own), its suites
     and whether the preset asks the original."""
     from probe_ui.presets import load_preset
-    from probe_ui.suites import load_item_images
+    from probe_ui.presets.suites import load_item_images
 
     if not path or not item_id:
         raise ProbeError("choose a preset and one of its items")

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from probe_ui import prompts
+from probe_ui.errors import ProbeError
 from probe_ui.images import CanonicalImage, ImageError
 from probe_ui.items import Item, Variant, original_variant
-from probe_ui.live.errors import ProbeError
 from probe_ui.perturb import PerturbationError, PerturbContext
 from probe_ui.perturb import get as get_perturbation
 from probe_ui.presets import Condition
-from probe_ui.suites import BundledImages, SuiteError, apply_condition, get_suite
+from probe_ui.presets.suites import BundledImages, SuiteError, apply_condition, get_suite
 
 #: columns of the steps table: which variant a step belongs to, the perturbation, its parameters as JSON
 STEP_COLUMNS = ["variant", "perturbation", "parameters"]

@@ -122,7 +122,7 @@ def _parser_verdict(x: Any) -> bool | None:
 def _versus_parser(rated: pd.DataFrame, votes: list[dict[str, str]], n_boot: int, seed: int,
                    units: Sequence[Any] | np.ndarray | None = None, kind: str = "item"
                    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    from probe_ui.scoring import value_or_none
+    from probe_ui.metrics.frame import value_or_none
 
     maj = [majority(v) for v in votes]
     error = rated["error"].notna().to_numpy() if "error" in rated.columns else np.zeros(len(rated), dtype=bool)

@@ -22,6 +22,7 @@ reads them from here.
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from typing import Any, Iterable
 
@@ -142,7 +143,7 @@ COLUMNS = ("model", "prompt", "sample", "variant_id", "parsed", "invalid", "refu
            "condition", "group_id", "item_group", "kind", "answer_label", "n_labels", "question", "options", "answer",
            "category", "tags", "attributes", "prompt_args", "confidence", "token_confidence",
            "provenance",  # the steps that made a variant (the occlusion family tells its two conditions apart)
-           # a pushback answer's first answer and the option pushed (probe_ui.pushback.turns)
+           # a pushback answer's first answer and the option pushed (probe_ui.scoring.pushback)
            "pressure", "pushed", "first_parsed", "first_correct", "flip_turn")
 
 
@@ -459,3 +460,16 @@ def same_values(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Element-wise equality of two object arrays where None equals None (values compared via joint codes)."""
     codes, _ = pd.factorize(np.concatenate([np.asarray(a, dtype=object), np.asarray(b, dtype=object)]))
     return codes[:len(a)] == codes[len(a):]
+
+def value_or_none(x: Any) -> Any:
+    """None for pandas' missing values (NaN/None/NaT), the value otherwise."""
+    if x is None:
+        return None
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    try:
+        if x is pd.NA or x is pd.NaT:
+            return None
+    except TypeError:  # pragma: no cover
+        pass
+    return x

@@ -1,7 +1,7 @@
 """Pushback: does a model hold a right answer when pushed, and does it correct a wrong one (issue 44)?
 
-A pushback answer (the ``pushback`` suite or perturbation, :mod:`probe_ui.pushback`) is the reply after one or two
-pressure turns in the same conversation; the scored-answer table carries its first answer (``first_parsed``,
+A pushback answer (the ``pushback`` suite or perturbation, :mod:`probe_ui.perturb.pushback`) is the reply after one or
+two pressure turns in the same conversation; the scored-answer table carries its first answer (``first_parsed``,
 ``first_correct``), the option pushed (``pushed``) and the turn of the first flip (``flip_turn``). Per model, over
 the conversations whose first answer was read, for all pressure types together and for each:
 

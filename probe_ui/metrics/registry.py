@@ -19,7 +19,7 @@ Add a family with one module that defines its functions and registers them::
 
 in :mod:`probe_ui.metrics`, in a benchmark's folder or in a plugin (:mod:`probe_ui.registry`): it is found because
 it is there. ``probe-ui score``, the Stress tab, the Results tab and the report
-pick it up from here; suites name families by their registered name (checked when :mod:`probe_ui.suites` is
+pick it up from here; suites name families by their registered name (checked when :mod:`probe_ui.presets.suites` is
 imported).
 """
 
@@ -82,7 +82,7 @@ class MetricFamily:
 
 def check_suites() -> None:
     """Suites name metric families; an unknown name fails loudly once every family is discovered."""
-    from probe_ui.suites import SUITES
+    from probe_ui.presets.suites import SUITES
 
     for s in SUITES.values():
         check_names(s.metrics, f"suite '{s.name}'")

@@ -1,7 +1,8 @@
 """Robustness curves: how much degradation before a model changes its answer (the ``severity`` suite).
 
-A sweep condition is named ``severity/<perturbation>-<level>`` (:func:`probe_ui.suites.parse_severity_condition`):
-a degradation at severity 1-5, or a rotation by ``level`` degrees. An item's original is level 0 of every
+A sweep condition is named ``severity/<perturbation>-<level>``
+(:func:`probe_ui.presets.suites.parse_severity_condition`): a degradation at severity 1-5, or a rotation by ``level``
+degrees. An item's original is level 0 of every
 perturbation that swept it. Per model (one replica: the same key as the other families) and perturbation:
 
 - ``levels``: one entry per level, the original first: ``severity`` (the level), ``accuracy`` (percent of scored
@@ -58,7 +59,7 @@ from probe_ui.metrics.frame import (
 )
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
 from probe_ui.metrics.units import ci_words
-from probe_ui.suites import SEVERITY_PERTURBATIONS, parse_severity_condition
+from probe_ui.presets.suites import SEVERITY_PERTURBATIONS, parse_severity_condition
 
 FAMILY = "robustness_curves"
 CURVE_COLUMNS = ["run", "model", "perturbation", "level", "accuracy", "ci_low", "ci_high", "n", "correct",
@@ -330,7 +331,7 @@ def breaking_summary(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _answer(row: pd.Series) -> dict[str, Any]:
-    from probe_ui.scoring import value_or_none
+    from probe_ui.metrics.frame import value_or_none
 
     ids = value_or_none(row.get("image_ids"))
     return {"response_id": int(row["response_id"]) if value_or_none(row.get("response_id")) is not None else None,

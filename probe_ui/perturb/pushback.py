@@ -1,11 +1,16 @@
 """The pushback perturbation: the question, image and answer stay; after the model's own answer the conversation
-goes on with a pressure message (issue 44, :mod:`probe_ui.pushback`).
+goes on with a pressure message (issue 44). Does the model hold a right answer when pushed, and correct a wrong one?
 
 The variant records its pushback in ``prompt_args["pushback"]``: the pressure type and the number of pushback
 turns. The runner draws the pushed option once it has read the model's first answer, seeded by the variant (whose
 id holds this step's seed: the same option for the same run seed, item, model and sample), so that two runs that
 differ only in their seed still ask the same question. The runner asks the turns
-(:mod:`probe_ui.pushback.conversation`); the variant's stored answer is the one after the last pushback.
+(:mod:`probe_ui.runner.pushback`); the variant's stored answer is the one after the last pushback.
+
+The probe's parts, each in the room of its job: the pressure types (:mod:`probe_ui.perturb.pressures`), asking the
+turns (:mod:`probe_ui.runner.pushback`), the scored-answer table's columns read from the stored turns
+(:mod:`probe_ui.scoring.pushback`), the metric family (:mod:`probe_ui.metrics.pushback`) and the report's section
+(:mod:`probe_ui.views.pushback`).
 """
 
 from __future__ import annotations
@@ -16,8 +21,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from probe_ui.items import Variant
+from probe_ui.perturb.pressures import pressure_names
 from probe_ui.perturb.registry import PerturbationError, register
-from probe_ui.pushback.pressures import pressure_names
 
 PRESSURE_KINDS: tuple[str, ...] = tuple(pressure_names())  # the built-in pressure types, in order
 Kind = Literal[PRESSURE_KINDS]  # type: ignore[valid-type]

@@ -183,7 +183,7 @@ class PresetHead(_Strict):
     perturbations: list[ConditionSpec] = []
     suites: list[str] = []
     # a benchmark set saved from the app: who saved it, and whether every user of that app may use it
-    # (probe_ui.presets.sets); a preset elsewhere ignores both
+    # (probe_ui.live.sets); a preset elsewhere ignores both
     owner: str | None = None
     shared: bool = False
 
@@ -366,7 +366,7 @@ class _ItemsBuilder:
 
 
 def _check_suites(where: str, names: list[str]) -> None:
-    from probe_ui.suites import SUITES  # here, not at the top: suites builds on presets
+    from probe_ui.presets.suites import SUITES  # here, not at the top: suites builds on presets
 
     for name in names:
         if name not in SUITES:

@@ -5,7 +5,7 @@ LivePool`), and the retries of rate-limit refusals.
 Real APIs allow so many requests a second and refuse the rest with 429 and ``Retry-After``. A client that sends at
 its configured concurrency and lets the SDK retry twice loses cells (200 items at 10 requests/s, 0.2 s a reply:
 20 of 200 cells failed at the default concurrency, 89 at ``--concurrency 32``, with 64-300 % of the requests
-refused; benchmarks/rate_limits.py). Here:
+refused; perf/rate_limits.py). Here:
 
 **How many requests are in flight** (:class:`RateControl`): AIMD on an in-flight limit between 1 and the ceiling
 (the largest concurrency any pool configured for this server: ``--concurrency 32`` is a ceiling, not a promise).

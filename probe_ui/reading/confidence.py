@@ -1,10 +1,10 @@
 """The confidence a reply states in its own answer ("Confidence: 90%"), read as a number from 0 to 1 (issue 44).
 
-Why a module: a probe may ask the model how sure it is (:data:`CONFIDENCE_INSTRUCTION`, appended to the prompt), and
-the calibration metrics (:mod:`probe_ui.metrics.calibration`) compare what it says with how often it is right. The
-reading is separate from the answer's (:func:`probe_ui.reading.answers.extract` reads "The answer is A. Confidence:
-90%" as A and never looks at the number); it is cheap and computed on the fly where the scored-answer table is built
-(:func:`probe_ui.scoring.reparse`), not cached in the store.
+Why a module: a probe may ask the model how sure it is (:data:`probe_ui.prompts.CONFIDENCE_INSTRUCTION`, appended to
+the prompt), and the calibration metrics (:mod:`probe_ui.metrics.calibration`) compare what it says with how often it
+is right. The reading is separate from the answer's (:func:`probe_ui.reading.answers.extract` reads "The answer is A.
+Confidence: 90%" as A and never looks at the number); it is cheap and computed on the fly where the scored-answer
+table is built (:func:`probe_ui.scoring.reparse`), not cached in the store.
 
 What is read, each pattern with an example (:data:`PATTERNS`):
 
@@ -34,8 +34,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-
-from probe_ui.prompts import CONFIDENCE_INSTRUCTION  # noqa: F401  (the sentence these replies answer)
 
 #: the scored-answer table's column of the stated confidence (0-1, None where the reply states none)
 CONFIDENCE = "confidence"

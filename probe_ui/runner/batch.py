@@ -25,6 +25,7 @@ from tqdm import tqdm
 from probe_ui import prompts
 from probe_ui.items import Variant
 from probe_ui.presets import Preset
+from probe_ui.presets.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 from probe_ui.providers.base import (
     ModelConfig,
     Response,
@@ -44,7 +45,6 @@ from probe_ui.runner.models import (
 from probe_ui.runner.spend import SpendCap, check_cap, unpriced
 from probe_ui.send_gate.policy import GateError, GatePolicy
 from probe_ui.store import Run, Store
-from probe_ui.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 
 #: distinct failure messages a batch keeps (each with the items it failed on); more are counted, not kept
 ERROR_GROUPS = 20
@@ -402,7 +402,7 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
 class BatchPlan:
     """The cells of a batch, made one variant at a time on the planning thread.
 
-    Each preset's variants stream out of :func:`~probe_ui.suites.stream_variants` (every image file loaded once
+    Each preset's variants stream out of :func:`~probe_ui.presets.suites.stream_variants` (every image file loaded once
     for the whole batch) and are planned in batches (1, 2, 4, ... up to 256, so the first cell goes out at once);
     the variants of a batch's cells are stored before the cells are handed over, since a response row names its
     variant. Item errors are recorded

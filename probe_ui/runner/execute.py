@@ -25,8 +25,8 @@ from probe_ui.providers.base import (
     fit_images,
 )
 from probe_ui.providers.rate_control import DEFAULT_RATE_LIMIT_WAIT_S, Pacing, control_for
-from probe_ui.pushback.conversation import converse, spec_of
 from probe_ui.runner.cells import Cell, response_row, score_response
+from probe_ui.runner.pushback import converse, spec_of
 from probe_ui.runner.spend import SpendCap, SpendCapReached
 from probe_ui.send_gate.policy import Decision, GatePolicy, check_request, where_words
 from probe_ui.store import Run, Store

@@ -8,7 +8,7 @@ Judge calls are ordinary requests, stored like any other response. Never falls b
 
 A third use, as VLMEvalKit does (issue 21): the *fallback* judge (:func:`fallback_request`,
 :func:`parse_fallback`) is asked only about replies the reading rules leave invalid, for choice, yes/no and label
-items alike, and answers with the letter or word the reply gives, or NONE. :mod:`probe_ui.runner.fallback` asks it
+items alike, and answers with the letter or word the reply gives, or NONE. :mod:`probe_ui.scoring.fallback` asks it
 about a stored run; its decisions carry the method ``judge``.
 """
 

@@ -64,9 +64,9 @@ from probe_ui.providers.batch_api import (
     batch_api_of,
 )
 from probe_ui.providers.sdk import SDKProvider
-from probe_ui.pushback.conversation import spec_of
 from probe_ui.runner.cells import Cell, response_row
 from probe_ui.runner.execute import cell_label
+from probe_ui.runner.pushback import spec_of
 from probe_ui.runner.spend import SpendCap, SpendCapReached
 from probe_ui.send_gate.policy import Decision, GatePolicy, check_request
 from probe_ui.store import Run, Store

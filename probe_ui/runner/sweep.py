@@ -192,12 +192,12 @@ def plan_sweep(originals: Sequence[Variant], models: Sequence[str], *, condition
                extra_models: dict[str, ModelConfig] | None = None, answer_format: str = "free") -> SweepPlan:
     """The calls and estimated cost of asking ``models`` every variant of ``originals``: each original (unless
     ``include_original`` is off) and, per item, ``conditions_per_item[i]`` when given, else the ``conditions``
-    (e.g. :func:`probe_ui.suites.sweep_conditions` for the Stress tab's perturbation and range) plus those of the
-    named ``suites``. Conditions are counted by name (one named twice is asked once), nothing is perturbed and
+    (e.g. :func:`probe_ui.presets.suites.sweep_conditions` for the Stress tab's perturbation and range) plus those of
+    the named ``suites``. Conditions are counted by name (one named twice is asked once), nothing is perturbed and
     nothing is sent. Raises ModelSpecError for an unknown model and SuiteError for an unknown suite."""
     from probe_ui import catalogue
     from probe_ui.perturb import PerturbContext
-    from probe_ui.suites import BundledImages, get_suite
+    from probe_ui.presets.suites import BundledImages, get_suite
 
     cfgs = _models(models, extra_models)
     chosen = [get_suite(s) for s in dict.fromkeys(suites)]
@@ -234,7 +234,7 @@ def plan_preset_sweep(preset: Preset, models: Sequence[str], *, suites: Sequence
     :func:`probe_ui.stress.runs.run_stress` would ask: the preset's own, its suites and ``suites``. Items whose images
     cannot be loaded are listed in ``items_not_loaded`` and not counted."""
     from probe_ui.perturb import PerturbContext
-    from probe_ui.suites import BundledImages, get_suite, item_conditions
+    from probe_ui.presets.suites import BundledImages, get_suite, item_conditions
 
     chosen = [get_suite(s) for s in dict.fromkeys([*preset.suites, *suites])]
     originals, loaded_items, failed = load_originals(preset, item_ids)
@@ -250,12 +250,12 @@ def plan_preset_sweep(preset: Preset, models: Sequence[str], *, suites: Sequence
 def load_originals(preset: Preset, item_ids: Sequence[str] = ()) -> tuple[list[Variant], list[Any], list[str]]:
     """The unperturbed variant of each of a preset's items (all, or ``item_ids``), their items, and a line for each
     item whose images could not be loaded (left out). Each image file is loaded once however many items name it
-    (:class:`~probe_ui.suites.ImageFiles`, as a batch loads them): a plan of 2,000 items on 13 images decoded and
-    PNG-encoded 2,000 images, and cost three times the CPU of the batch it planned (issue 50)."""
+    (:class:`~probe_ui.presets.suites.ImageFiles`, as a batch loads them): a plan of 2,000 items on 13 images decoded
+    and PNG-encoded 2,000 images, and cost three times the CPU of the batch it planned (issue 50)."""
     from probe_ui.images import ImageError
     from probe_ui.items import original_variant
     from probe_ui.presets import PresetError
-    from probe_ui.suites import ImageFiles, load_item_images
+    from probe_ui.presets.suites import ImageFiles, load_item_images
 
     files = ImageFiles()
     wanted = set(item_ids)

@@ -40,7 +40,7 @@ Parsers:
 
 A judge model's reading (the batch's ``--judge``: stored on the judge call's own row) replaces the parser's for the
 answer it judged, under both parsers; the judge is not re-run. The fallback judge (``score/export/report --judge
-MODEL``, :mod:`probe_ui.runner.fallback`) counts only when named (``judge=``), only under the robust parser, and only
+MODEL``, :mod:`probe_ui.scoring.fallback`) counts only when named (``judge=``), only under the robust parser, and only
 for answers the rules leave invalid: its answer takes their place with the method ``judge``.
 
 Metric definitions (:mod:`probe_ui.metrics.registry`): ``definition="auto"`` reports every family under the
@@ -67,11 +67,12 @@ import pandas as pd
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import labels_for, suggested_letter
 from probe_ui.metrics import accuracy_by_model
+from probe_ui.metrics.frame import value_or_none
 from probe_ui.metrics.samples import majority_vote
-from probe_ui.pushback.turns import apply_turns, pushback_ids
 from probe_ui.reading import answers
 from probe_ui.reading.confidence import CONFIDENCE, TOKEN_CONFIDENCE, confidence_column
 from probe_ui.registry import Registry
+from probe_ui.scoring.pushback import apply_turns, pushback_ids
 from probe_ui.store import Store, run_variants
 from probe_ui.store.schema import rater_name
 
@@ -121,18 +122,6 @@ def records(df: pd.DataFrame) -> list[dict[str, Any]]:
     return cast("list[dict[str, Any]]", df.to_dict("records"))
 
 
-def value_or_none(x: Any) -> Any:
-    """None for pandas' missing values (NaN/None/NaT), the value otherwise."""
-    if x is None:
-        return None
-    if isinstance(x, float) and math.isnan(x):
-        return None
-    try:
-        if x is pd.NA or x is pd.NaT:
-            return None
-    except TypeError:  # pragma: no cover
-        pass
-    return x
 
 
 def legacy_mode(row: dict[str, Any], run_benchmark: str | None = None, run_prompt: str | None = None) -> str | None:
@@ -307,8 +296,8 @@ def _apply_judges(df: pd.DataFrame, judges: pd.DataFrame) -> pd.DataFrame:
 
 
 def _apply_fallback(df: pd.DataFrame, judged: pd.DataFrame) -> pd.DataFrame:
-    """A fallback judge's decisions (:mod:`probe_ui.runner.fallback`) on the answers the rules leave invalid: its answer
-    (method ``judge``) or its "none" (method ``judge-none``), and the call itself in the ``judge_*`` columns.
+    """A fallback judge's decisions (:mod:`probe_ui.scoring.fallback`) on the answers the rules leave invalid: its
+    answer (method ``judge``) or its "none" (method ``judge-none``), and the call itself in the ``judge_*`` columns.
     Answers the rules read, failed calls and failed judge calls keep their reading."""
     if judged.empty or df.empty:
         return df
@@ -618,7 +607,7 @@ def score_run(store: Store, run_name: str | None = None, parser: str = "robust",
             r["judged"] = decided.get(model, 0)
         out["judge"] = {"model": judge, "decided": sum(decided.values())}
     if run.config.harness:  # an imported harness run: its own verdicts against this reading
-        from probe_ui.interop.verdicts import harness_agreement
+        from probe_ui.scoring.verdicts import harness_agreement
 
         out["harness_agreement"] = harness_agreement(store, run, df)
     return out

@@ -23,11 +23,12 @@ import pandas as pd
 
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import labels_for, suggested_letter
+from probe_ui.metrics.frame import value_or_none
 from probe_ui.reading.answers import extract
 from probe_ui.reading.item import get_item
 from probe_ui.reading.methods import describe
 from probe_ui.reading.sureness import doubts
-from probe_ui.scoring import SETTLED, rater_label, records, value_or_none
+from probe_ui.scoring import SETTLED, rater_label, records
 from probe_ui.stats import cohen_kappa
 from probe_ui.store.schema import NO_ANSWER
 

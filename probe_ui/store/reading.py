@@ -112,7 +112,7 @@ class ReadingMixin(StoreBase):
         return self._judge_calls(run_id, responses.c.prompt.not_like("judge-fallback:%"))
 
     def fallback_judge_frame(self, run_id: int, judge_model: str) -> pd.DataFrame:
-        """The fallback judge's calls (``--judge``, :mod:`probe_ui.runner.fallback`) of one judge model on a run's
+        """The fallback judge's calls (``--judge``, :mod:`probe_ui.scoring.fallback`) of one judge model on a run's
         answers: the same columns as :meth:`judge_frame`, the latest call per answer."""
         return self._judge_calls(run_id, responses.c.model == judge_model, responses.c.prompt.like("judge-fallback:%"))
 

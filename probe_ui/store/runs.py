@@ -18,7 +18,7 @@ from probe_ui.store.opening import StoreBase, sqlite_file
 from probe_ui.store.schema import check_key, clean_text, decode_json, now, responses, runs
 
 if TYPE_CHECKING:
-    from probe_ui.runner.settings import RunSettings
+    from probe_ui.store.settings import RunSettings
 
 
 def package_versions() -> dict[str, str]:
@@ -52,8 +52,8 @@ class Run:
 
     @property
     def config(self) -> RunSettings:
-        """The recorded settings, typed (:class:`probe_ui.runner.settings.RunSettings`; ``settings`` is the JSON)."""
-        from probe_ui.runner.settings import RunSettings
+        """The recorded settings, typed (:class:`probe_ui.store.settings.RunSettings`; ``settings`` is the JSON)."""
+        from probe_ui.store.settings import RunSettings
 
         return RunSettings.of(self.settings)
 
@@ -149,9 +149,9 @@ class RunsMixin(StoreBase):
         batch of the same run and part, or a whole batch beside a shard, raises :class:`RunInUseError` at once,
         in one line naming the holder (pid, host, since when) and ``flag`` to choose another run name. Shards of
         one run hold it together. SQLite: OS file locks beside the database, dropped when the process dies;
-        PostgreSQL: session advisory locks on a connection held for the block (:mod:`probe_ui.runner.lock`). An
+        PostgreSQL: session advisory locks on a connection held for the block (:mod:`probe_ui.store.lock`). An
         in-memory database is one process's own: nothing to lock."""
-        from probe_ui.runner import lock as run_lock
+        from probe_ui.store import lock as run_lock
 
         if self.read_only:
             raise StoreError(f"the store at {self.where} was opened read-only: a batch cannot run")

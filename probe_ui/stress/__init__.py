@@ -34,9 +34,9 @@ import pandas as pd
 
 from probe_ui.metrics.frame import ORIGINAL, correct_values
 from probe_ui.metrics.samples import majority_vote
+from probe_ui.presets.suites import get_suite
 from probe_ui.scoring import model_columns
 from probe_ui.stress.runs import resolve_target, run_stress, stress_run_name  # named here too, for the CLI
-from probe_ui.suites import get_suite
 
 __all__ = ["BROKE_TITLE", "broken", "matrix", "matrix_html", "matrix_values", "resolve_target", "run_stress",
            "stress_run_name", "summary"]
@@ -217,7 +217,7 @@ def summary(df: pd.DataFrame, suite: str | None = None, definition: str = "clean
     Then the headline figures of every registered metric family with data in the model's rows (:func:`
     family_columns`: ``"groups: group consistency"``, ``"illusion: robustness"``, ...), the suite's own families
     (``SUITES[suite].metrics``) first, each under ``definition``. An unknown suite raises
-    :class:`probe_ui.suites.SuiteError`.
+    :class:`probe_ui.presets.suites.SuiteError`.
     """
     families = get_suite(suite).metrics if suite else ()
     grid = _grid(df)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from probe_ui.suites import get_suite
+from probe_ui.presets.suites import get_suite
 
 __all__ = ["RUN_NAME_LIMIT", "planned_run_name", "resolve_target", "run_stress", "run_sweep", "run_sweep_name",
            "stress_run_name", "sweep_name", "sweep_variants"]
@@ -135,9 +135,9 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
 def sweep_variants(originals: list[Any], perturbation: str, levels: list[int] | tuple[int, ...] | None = None,
                    seed: int = 0) -> list[Any]:
     """Each original and its variants at the chosen levels of one perturbation (the ``severity`` suite's
-    conditions, :func:`probe_ui.suites.sweep_conditions`), so that the robustness curves read them; orientation
+    conditions, :func:`probe_ui.presets.suites.sweep_conditions`), so that the robustness curves read them; orientation
     questions are not rotated (their answer would move)."""
-    from probe_ui.suites import apply_condition, is_orientation_question, sweep_conditions
+    from probe_ui.presets.suites import apply_condition, is_orientation_question, sweep_conditions
 
     conditions = sweep_conditions(perturbation, levels)
     out = []
@@ -152,7 +152,7 @@ def sweep_variants(originals: list[Any], perturbation: str, levels: list[int] | 
 def sweep_name(perturbation: str, levels: list[int] | tuple[int, ...] | None) -> str:
     """The stand-in for a suite name in a sweep's run name: ``sweep-blur`` (every level), ``sweep-blur-1.3.5``
     (those levels), so two sweeps over different levels never share a run."""
-    from probe_ui.suites import default_levels
+    from probe_ui.presets.suites import default_levels
 
     lv = sorted(set(int(x) for x in (levels or default_levels(perturbation))))
     return f"sweep-{perturbation}" if lv == sorted(default_levels(perturbation)) else \

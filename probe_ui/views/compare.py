@@ -37,7 +37,8 @@ import pandas as pd
 from probe_ui import stats
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS
-from probe_ui.scoring import categories_of, records, scored_answers, value_or_none
+from probe_ui.metrics.frame import value_or_none
+from probe_ui.scoring import categories_of, records, scored_answers
 from probe_ui.security.redact import printable
 
 if TYPE_CHECKING:

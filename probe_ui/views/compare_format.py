@@ -30,7 +30,7 @@ def groups_frame(rows: list[dict[str, Any]], by: str) -> pd.DataFrame:
     """Per perturbation (``by="condition"``) or category: n and the units of evidence they come in, both
     accuracies, B - A with its CI, fixed, broke and the paired test's p-value, raw and Holm-adjusted; in words a
     clinician reads."""
-    from probe_ui.scoring.formatting import units_cell
+    from probe_ui.views.score_text import units_cell
 
     label = {"condition": "perturbation", "category": "category"}[by]
     return pd.DataFrame([{

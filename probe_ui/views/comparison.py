@@ -174,8 +174,9 @@ def from_answers(df: Any, run: str = "", order: Sequence[str] | None = None) -> 
     are reduced to their majority vote first). ``order``: the variant ids in the order the run asked them (a live
     probe records it), so the rows read back stay where they were while it ran; without it, each item's original
     first, then the order the answers arrived."""
+    from probe_ui.metrics.frame import value_or_none
     from probe_ui.metrics.samples import majority_vote
-    from probe_ui.scoring import UNRATED, model_columns, value_or_none
+    from probe_ui.scoring import UNRATED, model_columns
 
     if df is None or not len(df):
         return Table(run, finished=True)

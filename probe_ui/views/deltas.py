@@ -13,7 +13,8 @@ from typing import Any
 
 import pandas as pd
 
-from probe_ui.scoring import model_columns, states, value_or_none
+from probe_ui.metrics.frame import value_or_none
+from probe_ui.scoring import model_columns, states
 from probe_ui.stats import newcombe_interval
 from probe_ui.views.results import condition_order, graded_rows
 

@@ -13,7 +13,7 @@ import html
 import math
 from typing import Any, Sequence
 
-from probe_ui.scoring import value_or_none
+from probe_ui.metrics.frame import value_or_none
 
 
 def esc(x: Any) -> str:

@@ -14,8 +14,8 @@ from pathlib import Path, PurePath
 from typing import Any, Mapping, Sequence
 
 from probe_ui.items import source_name
-from probe_ui.runner.settings import RunSettings
 from probe_ui.security import redact
+from probe_ui.store.settings import RunSettings
 
 
 def public_path(path: Any) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from probe_ui.items import Variant
 from probe_ui.perturb import PerturbContext
 from probe_ui.presets import Condition
-from probe_ui.suites import Suite, condition, partners, register_suite
+from probe_ui.presets.suites import Suite, condition, partners, register_suite
 
 
 def _illusion(v: Variant, ctx: PerturbContext) -> list[Condition]:

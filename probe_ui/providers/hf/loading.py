@@ -174,7 +174,7 @@ def runtime(options: dict[str, Any]) -> tuple[str, str]:
     ("cpu", "float32")."""
     import torch
 
-    from probe_ui.runner.cluster import local_rank
+    from probe_ui.cluster import local_rank
 
     device = options.get("device")
     if not device:

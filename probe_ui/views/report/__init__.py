@@ -60,8 +60,8 @@ import pandas as pd
 
 from probe_ui.files.paths import PathError, output_file
 from probe_ui.files.safe_write import WriteError, check_target, write_bytes
-from probe_ui.pushback.view import pushback_html
 from probe_ui.views.markup import esc, titled_section
+from probe_ui.views.pushback import pushback_html
 from probe_ui.views.report.cases import (
     agreement_section,
     plots_section,
@@ -115,7 +115,7 @@ def build_report(store: Store, run: str | None, baseline: str | None = None, par
     --parser P --definition D``). One self-contained document (module docstring); raises :class:`ReportError`
     for an unknown run or baseline. Stress and baseline deltas carry 95 % CIs by Newcombe's hybrid score method
     (two Wilson intervals). ``judge``: a fallback judge's model name, whose stored decisions replace "invalid" for
-    the replies the rules cannot read (:mod:`probe_ui.runner.fallback`)."""
+    the replies the rules cannot read (:mod:`probe_ui.scoring.fallback`)."""
     from probe_ui.store import run_variants
     from probe_ui.views import results as R
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import pandas as pd
 
 from probe_ui.metrics import figures as F
-from probe_ui.scoring import value_or_none
+from probe_ui.metrics.frame import value_or_none
 from probe_ui.views.markup import data_num, el, esc, grid_table, num, para, titled_section, wrap
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,7 +59,7 @@ def overview_section(tables: dict[str, pd.DataFrame], raw: pd.DataFrame, report:
         lat = g["latency_s"].dropna() if len(g) else pd.Series(dtype=float)
         cost = g["cost"].dropna().sum() if len(g) else 0.0
         ci = f"{num(r['ci_low'], 1)}–{num(r['ci_high'], 1)}" if value_or_none(r["ci_low"]) is not None else "–"
-        from probe_ui.scoring.formatting import units_cell
+        from probe_ui.views.score_text import units_cell
 
         cells = [el("th", r["model"], scope="row"),
                  el("td", r["n"], class_="num", data_col="n"),
@@ -77,7 +77,7 @@ def overview_section(tables: dict[str, pd.DataFrame], raw: pd.DataFrame, report:
         rows.append(wrap("tr", "".join(cells), data_model=r["model"]))
     head = ["model", F.SCORED, F.UNITS, f"{F.ACCURACY} %", "95 % CI", f"{F.RANDOM} %", f"{F.UNREADABLE} %",
             f"{F.REFUSED} %", F.ANSWERED, F.FAILED, F.LATENCY, F.COST]
-    from probe_ui.scoring.formatting import interval_notes
+    from probe_ui.views.score_text import interval_notes
 
     notes = interval_notes({"models": {r["model"]: {"accuracy": r} for r in ov.to_dict("records")
                                        if value_or_none(r.get("units")) is not None}})

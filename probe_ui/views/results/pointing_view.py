@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from probe_ui.images import CanonicalImage
-from probe_ui.live.regions import boxes_of, with_regions
+from probe_ui.images.regions import boxes_of, with_regions
 from probe_ui.reading.pointing import parse_pointed
 
 #: the colour of the model's point or box (cyan: apart from the region's yellow outline)

@@ -165,7 +165,7 @@ def _visual_reliance(v: Variant, ctx: PerturbContext) -> list[Condition]:
 
 
 def _pushback(v: Variant, ctx: PerturbContext) -> list[Condition]:
-    from probe_ui.pushback.pressures import pressure_names
+    from probe_ui.perturb.pressures import pressure_names
 
     if not v.labels:
         return []

@@ -1,7 +1,7 @@
 """Asking a pushback conversation: the model's first answer, then each pressure turn in the same conversation.
 
-Why here and not in the runner: a batch, a live probe and a stress sweep all ask cells through
-:func:`probe_ui.runner.execute.execute_cells`, which hands a pushback cell to :func:`converse` with its own ``call``
+A batch, a live probe and a stress sweep all ask cells through :func:`probe_ui.runner.execute.execute_cells`, which
+hands a pushback cell to :func:`converse` with its own ``call``
 (the provider pool, image fitting and the response cache). Each turn is one call whose request is the whole
 conversation so far: the question, the model's own reply as an assistant turn, the pressure message. A
 deterministic first turn asks exactly what the unpressed variant asks, so it comes from the cache when that was
@@ -22,10 +22,10 @@ from dataclasses import replace
 from typing import Any
 
 from probe_ui.items import Variant
+from probe_ui.perturb.pressures import get_pressure, pushed_label, spelled
 from probe_ui.perturb.registry import derive_seed
 from probe_ui.prompts import CONFIDENCE_INSTRUCTION
 from probe_ui.providers.base import Message, ModelConfig, Request, Response, TextPart
-from probe_ui.pushback.pressures import get_pressure, pushed_label, spelled
 
 Call = Callable[[ModelConfig, Request], Awaitable[tuple[Request, Response]]]
 Reader = Callable[[Request, Response], str | None]
@@ -101,3 +101,12 @@ async def converse(variant: Variant, model: ModelConfig, request: Request, call:
             if resp.error is not None:
                 break
     return sent, combined(responses, record)
+
+
+def first_answer(variant: Any, text: str) -> str | None:
+    """The label a conversation's first reply gives (robust rules), for a live table that has the variant at hand
+    (the reader is imported here, not with the runner: a batch's first call waits for no reader)."""
+    from probe_ui.reading.answers import extract
+
+    return extract(text, variant.kind, variant.labels, variant.options, question=variant.question,
+                   suggested=variant.suggested).choice

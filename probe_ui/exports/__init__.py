@@ -52,9 +52,9 @@ from probe_ui import __version__
 from probe_ui.errors import ProbeUIError
 from probe_ui.export_formats import FORMATS, format_names
 from probe_ui.export_formats.base import json_text
+from probe_ui.exports.licences import Licence, image_licences, licence_section, size_category
 from probe_ui.files.paths import check_output_folder
 from probe_ui.files.safe_write import write_bytes, write_text
-from probe_ui.licences import Licence, image_licences, licence_section, size_category
 from probe_ui.prompts import messages_text
 from probe_ui.security import redact
 from probe_ui.views.markup import md_cell
@@ -339,7 +339,8 @@ _INT_COLUMNS = ("response_id", "sample", "input_tokens", "output_tokens")
 def _run_answers(store: Any, run_name: str, parser: str, judge: str | None = None) -> list[dict[str, Any]]:
     """The run's answers as plain dicts: the scored-answer table (with what was sent and received), pandas'
     missing values back to None and counts back to ints."""
-    from probe_ui.scoring import UNRATED, scored_answers, value_or_none
+    from probe_ui.metrics.frame import value_or_none
+    from probe_ui.scoring import UNRATED, scored_answers
 
     out = []
     for rec in scored_answers(store, run_name, parser, detail=True, judge=judge).to_dict("records"):

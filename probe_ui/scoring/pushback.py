@@ -1,6 +1,6 @@
 """The scored-answer table's pushback columns, read from each pushback answer's stored turns.
 
-A pushback answer (:mod:`probe_ui.pushback.conversation`) is scored like any answer: its reply is the one after the
+A pushback answer (:mod:`probe_ui.runner.pushback`) is scored like any answer: its reply is the one after the
 last pushback. These columns say what came before, each turn read by the robust rules (the first answer of a
 conversation is not a stored answer of its own, so no other parser has a reading of it):
 
@@ -22,12 +22,6 @@ from probe_ui.reading import answers
 PUSHBACK_COLUMNS = ("pressure", "pushed", "first_parsed", "first_correct", "turn_parsed", "flip_turn")
 
 
-def first_answer(variant: Any, text: str) -> str | None:
-    """The label a conversation's first reply gives (robust rules), for a live table that has the variant at hand."""
-    return answers.extract(text, variant.kind, variant.labels, variant.options, question=variant.question,
-                           suggested=variant.suggested).choice
-
-
 def pushback_ids(df: pd.DataFrame) -> list[int]:
     """The response ids of a table's pushback answers (their variant's ``prompt_args`` name one)."""
     if df.empty or "prompt_args" not in df.columns or "response_id" not in df.columns:
@@ -41,7 +35,8 @@ def apply_turns(df: pd.DataFrame, details: dict[int, Any]) -> pd.DataFrame:
     ``details`` (response id → stored details) on its pushback answers; a table without any gets none."""
     if not details:
         return df
-    from probe_ui.scoring import read_reply, records, value_or_none
+    from probe_ui.metrics.frame import value_or_none
+    from probe_ui.scoring import read_reply, records
 
     cols: dict[str, list[Any]] = {c: [None] * len(df) for c in PUSHBACK_COLUMNS}
     for i, row in enumerate(records(df)):

@@ -47,7 +47,7 @@ def format_score_table(report: dict[str, Any]) -> str:
         lines.append(judge_line(report))
     lines += settled_agreement_lines(report)
     if report.get("harness_agreement"):
-        from probe_ui.interop.verdicts import agreement_lines
+        from probe_ui.scoring.verdicts import agreement_lines
 
         lines += ["", *agreement_lines(report["harness_agreement"])]
     for section, rows, models in paper_sections(report):
@@ -150,7 +150,7 @@ def format_score_markdown(report: dict[str, Any]) -> str:
         lines += ["", md_cell(judge_line(report))]
     lines += [md_cell(x) for x in settled_agreement_lines(report)]
     if report.get("harness_agreement"):
-        from probe_ui.interop.verdicts import agreement_lines
+        from probe_ui.scoring.verdicts import agreement_lines
 
         lines += ["", *(f"- {x}" if i else f"**{x.strip('= ')}**" for i, x in
                         enumerate(agreement_lines(report["harness_agreement"])))]

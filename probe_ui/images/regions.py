@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from probe_ui.errors import ProbeError
 from probe_ui.images import CanonicalImage
-from probe_ui.live.errors import ProbeError
 
 Box = list[int]
 #: the colour of the region's outline on the page (a yellow that shows on grey images) and of a pending corner

@@ -1,0 +1,81 @@
+"""The rooms of probe_ui/ and the one direction of their imports (issue 49), held by scripts/rooms.py.
+
+docs/dev/architecture.md writes the layer order; a room imports only rooms on lines above its own. The imports
+still against it are listed here by name: a new one fails, and so does a listed one that is gone (so the list only
+shrinks, and says exactly what is left to cut).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import rooms  # noqa: E402
+
+#: imports against the layer order that remain (docs/dev/architecture.md says why, and the cut for each)
+STILL_AGAINST = {
+    "probe_ui.importers -> probe_ui.benchmarks",
+    "probe_ui.metrics.units -> probe_ui.benchmarks.base",
+    "probe_ui.perturb.prompting -> probe_ui.benchmarks.mediconfusion.prompts",
+    "probe_ui.reading.answers -> probe_ui.benchmarks",
+    "probe_ui.scoring -> probe_ui.benchmarks",
+    "probe_ui.prompts -> probe_ui.providers.base",
+    "probe_ui.providers.hf.loading -> probe_ui.catalogue.readiness",
+    "probe_ui.providers.rate_table -> probe_ui.catalogue",
+    "probe_ui.runner.batch -> probe_ui.metrics.units",
+    "probe_ui.views.report.stress -> probe_ui.stress",
+    "probe_ui.views.score_text -> probe_ui.stress",
+}
+
+
+def _pairs(found: list[str]) -> set[str]:
+    return {re.sub(r":\d+ imports ", " -> ", f.split(" (")[0]) for f in found}
+
+
+def test_every_room_has_a_line_in_the_layer_order() -> None:
+    assert rooms.unplaced() == []
+
+
+def test_no_import_goes_against_the_layer_order_but_the_listed_ones() -> None:
+    found = _pairs(rooms.against_order())
+    assert found - STILL_AGAINST == set(), "new imports against docs/dev/architecture.md's layer order"
+    assert STILL_AGAINST - found == set(), "cut: remove these from STILL_AGAINST and from the architecture page"
+
+
+def test_no_cycle_between_rooms_once_the_listed_imports_are_cut() -> None:
+    edges = rooms.room_edges()
+    for pair in STILL_AGAINST:
+        a, b = (rooms.room_of(m) for m in pair.split(" -> "))
+        edges[a].discard(b)
+    assert rooms.cycles(edges) == []
+
+
+def test_at_most_20_modules_lie_directly_under_probe_ui() -> None:
+    top = rooms.top_modules()
+    assert len(top) <= rooms.MAX_TOP_MODULES, top
+
+
+def test_the_rooms_table_of_the_architecture_page_is_what_the_code_gives() -> None:
+    assert rooms.current_picture() == rooms.picture(), "run: python scripts/rooms.py --write"
+
+
+def test_an_import_inside_a_function_counts_and_one_for_the_type_checker_does_not(tmp_path: Path) -> None:
+    (tmp_path / "low.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import probe_ui.high\n")
+    (tmp_path / "high.py").write_text("def f():\n    from probe_ui.low import x\n")
+    (tmp_path / "side.py").write_text("def g():\n    import probe_ui.low\n")
+    mods = {"probe_ui.low": tmp_path / "low.py", "probe_ui.high": tmp_path / "high.py",
+            "probe_ui.side": tmp_path / "side.py"}
+    got = {(a, b) for a, b, _ in rooms.imports(mods)}
+    assert got == {("probe_ui.high", "probe_ui.low"), ("probe_ui.side", "probe_ui.low")}
+
+
+def test_the_check_names_an_import_against_the_order_with_its_line() -> None:
+    order = [line[:] for line in rooms.layers()]
+    order.insert(0, order.pop(next(i for i, line in enumerate(order) if "registry" in line)))  # registry lowest
+    found = rooms.against_order(order)
+    assert any(f.startswith("probe_ui.registry:") and "imports probe_ui.errors (registry -> errors, above it)" in f
+               for f in found)
