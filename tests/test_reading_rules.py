@@ -1562,3 +1562,136 @@ def test_the_answer_words_of_batch_15s_languages(reply: str, kind: str, labels: 
 
 def test_hindi_the_language_is_not_a_no() -> None:
     assert lexicon.foreign_yes_no("Hindi speakers call it a fracture.") is None
+
+
+# batch 16 (README "Batch 16"): replies of their own, not the corpus's
+
+@pytest.mark.parametrize("reply, choice, method", [
+    # a short closing remark about another option does not overturn the answer written out with its letter: the
+    # answer stands, never sure
+    ("Right hip (B). Flattening of the right femoral head with a crescent sign. The left hip is normal.", "B",
+     "opening_answer"),
+    ("The right hip (B) shows a subchondral crescent. The left hip looks well preserved.", "B", "opening_answer"),
+    ("(B) Right hip. The left one is spared.", "B", "opening_answer"),
+    # a closing that is another option alone, or a conclusion cue, is a second answer
+    ("Right hip (B). Crescent sign on the right. Left hip.", None, "ambiguous"),
+    ("Right hip (B). Crescent sign on the right. Therefore the left hip.", None, "ambiguous"),
+])
+def test_an_answer_written_with_its_letter_is_not_overturned_by_a_closing_remark(reply: str, choice: str | None,
+                                                                                 method: str) -> None:
+    a = extract(reply, "choice", ABCD, HIP)
+    assert (a.choice, a.method, a.sure) == (choice, method, False)
+
+
+def test_a_change_of_mind_in_the_closing_still_decides() -> None:
+    a = extract("Right hip (B). But on second thought, left hip.", "choice", ABCD, HIP)
+    assert (a.choice, a.sure) == ("A", False)
+
+
+GRADES = ("Grade I", "Grade II", "Grade III", "Not a suitable question for the image")
+LIVER = ("Simple cyst", "Hemangioma", "Hepatocellular carcinoma", "Focal nodular hyperplasia")
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    ("Grade I, about 15 % slip of L5 on S1.", GRADES, "A"),  # "Grade I" is inside "Grade II"
+    ("Grade II - the slip is about 40 percent.", GRADES, "B"),
+    ("Hemangioma, with the typical peripheral nodular puddling.", LIVER, "B"),  # "nodular" is FNH's word
+    ("Grade I? Grade II? Hard to tell.", GRADES, None),  # a question
+    ("Grade I: no. Grade II: yes.", GRADES, None),  # a list
+    ("Hemangioma, though hepatocellular carcinoma is possible.", LIVER, None),
+    ("Simple cyst, or hemangioma.", LIVER, None),
+])
+def test_an_option_text_opening_the_reply_as_its_own_clause(reply: str, options: tuple[str, ...],
+                                                            choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, options).choice == choice
+
+
+def test_an_opening_option_with_another_option_named_later_is_a_guess() -> None:
+    a = extract("**Scabies** - burrows in the finger webs. Eczema would not show burrows.", "choice", ABCD, RASH)
+    assert (a.choice, a.method, a.sure) == ("D", "opening_answer", False)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("✅ Pneumonia - air bronchograms\n❌ Pneumothorax - lung markings reach the edge\n❌ Atelectasis - no volume loss",
+     "C"),
+    ("| Option | Pick |\n|---|---|\n| A. Pneumothorax | |\n| B. Pleural effusion | |\n| C. Pneumonia | <- my answer |\n"
+     "| D. Atelectasis | |", "C"),
+    ("✅ Pneumonia: air bronchograms\n✅ Pleural effusion: blunted angle", None),  # two ticked
+    ("| Option | Notes |\n|---|---|\n| A. Pneumothorax | |\n| B. Pleural effusion | ← chosen |\n"
+     "| C. Pneumonia | ← chosen |", None),
+])
+def test_a_list_that_marks_one_answer_with_a_reason_or_an_arrow(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, DX)
+    assert a.choice == choice
+    assert a.sure == (choice is not None)
+
+
+def test_a_revised_impression_is_the_final_verdict() -> None:
+    a = extract("Impression: Pleural effusion (B).\n\nAddendum: the lateral film shows air bronchograms; revised "
+                "impression: pneumonia (C).", "choice", ABCD, DX)
+    assert (a.choice, a.method, a.sure) == ("C", "final_verdict", False)
+
+
+def test_someone_elses_answer_is_not_what_the_body_argues_for() -> None:
+    a = extract("Physician's answer: pneumothorax.\nAssessment: disagree. Dense lobar opacity with air bronchograms; "
+                "no pleural line.\nPneumonia (C).", "choice", ABCD, DX, suggested="A")
+    assert a.choice == "C"
+
+
+@pytest.mark.parametrize("reply", [
+    "I'm not going to speculate on the sex from a hand film.",
+    "I'd rather not give an opinion on this rash from one photo.",
+    "Limited study: the radiograph is poorly exposed. My impression would be a fracture.",
+    "the photo is too dark to properly judge, maybe blue",
+    "This is just a guess: yes.",
+    "It's a guess, but B.",
+    "I can only make out part of the image.",
+])
+def test_the_declines_batch_16_showed_are_refusals(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    "The lesion is poorly defined.",  # the finding, not the image
+    "I'm not going to rule it out.",
+    # weighed, not declined
+    "It's hard to decide between the two sides; I can't say which one (if either) is abnormal.",
+])
+def test_what_batch_16s_refusal_phrases_leave_alone(reply: str) -> None:
+    assert not is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    ("Áno.", "yesno", YN, (), "yes"),  # Slovak
+    ("Dieťa.", "label", ("child", "adult"), ("child", "adult"), "child"),
+    ("Dijete.", "label", ("child", "adult"), ("child", "adult"), "child"),  # Croatian
+    ("Bildet er opp ned.", "label", ORIENT, ORIENT, "upside down"),  # Norwegian
+    ("Røntgenbilledet er vendt på hovedet.", "label", ORIENT, ORIENT, "upside down"),  # Danish
+    ("Одговор: B", "choice", ABCD, DX, "B"),  # Serbian
+    ("Točan odgovor je D.", "choice", ABCD, DX, "D"),  # Croatian
+    ("பதில்: பெண்.", "label", ("male", "female"), ("male", "female"), "female"),  # Tamil
+])
+def test_the_answer_words_of_batch_16s_languages(reply: str, kind: str, labels: tuple[str, ...],
+                                                 options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, kind, labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply, labels, options, choice", [
+    ("CAP in the left lower lobe.", ABCD, DX, "C"),
+    ("Most consistent with GBM.", ABCD, NEURO, "A"),
+    ("A Brodie's abscess.", ABCD, BONE + ("Osteochondroma",), "C"),
+    ("An octogenarian.", ("child", "adult", "elderly"), ("child", "adult", "elderly"), "elderly"),
+    ("Someone in her nineties.", ("child", "adult", "elderly"), ("child", "adult", "elderly"), "elderly"),
+])
+def test_the_synonyms_batch_16_showed(reply: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                      choice: str) -> None:
+    kind = "choice" if labels == ABCD else "label"
+    assert extract(reply, kind, labels, options).choice == choice
+
+
+def test_a_premise_said_wrong_without_its_article() -> None:
+    options = ("Right upper lobe", "The question contains a clinically incorrect premise", "Left lower lobe",
+               "Right lower lobe")
+    a = extract("there is no right lung after the pneumonectomy, so premise of question is wrong", "choice", ABCD,
+                options)
+    assert (a.choice, a.method) == ("B", "escape_option")

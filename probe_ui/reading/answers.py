@@ -158,6 +158,17 @@ hemangioma.") is no answer of the reply's own; a "no" that at once concedes a de
 hedges; a decline's one guess after "maybe" ("The image is too blurry to tell, maybe red.") is its guess; "dont",
 "isnt" are "don't", "isn't".
 
+Also (issue 46, held-out batch 16): an answer written out with its letter ("Left hip (A). ...", "the left hip (A)
+shows ...") or opened with ("(A) ...", an option's text as its own clause) is not overturned by a short closing
+remark about another option ("... The right hip looks preserved."): it stands, as a guess ("opening_answer", never
+sure), while a closing that is another option alone, follows a conclusion cue or changes its mind still makes the reply
+ambiguous or decides; an option's text opening the reply as its own clause names it even where another option's text
+contains it ("Grade I - ..." beside "Grade II") or a comma follows it ("Hemangioma, peripheral nodular ..."), and names
+it only as a guess when the reply names another option later; a checklist line marks its answer before a reason
+("✅ Scaphoid - a lucent line ..."), a table row says so in words ("| B. ... | ← chosen |" among blank rows), and two
+answers ticked are ambiguous; a report's "revised impression" is a self-correction; someone else's quoted answer is
+not what the body argues for.
+
 Nothing read → "none" (invalid).
 
 Letters outside the item's labels are never returned (an "E" for an A-D item is ignored; if nothing else
@@ -189,10 +200,11 @@ from probe_ui.reading.letters import (
     pair_conflict,
     tail_letter,
 )
-from probe_ui.reading.marks import marked_label
+from probe_ui.reading.marks import marked_label, marks_several
 from probe_ui.reading.options import (
     head_option,
     keyword_option,
+    labelled_options,
     opening_option,
     option_contained,
     option_exact,
@@ -213,7 +225,7 @@ from probe_ui.reading.presence import (
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_names, refusal_spans
 from probe_ui.reading.structured import boolean_field_label, boolean_fields, echoed_alternatives, structured_label
-from probe_ui.reading.sureness import is_sure
+from probe_ui.reading.sureness import REVERSAL, is_sure
 from probe_ui.reading.verdicts import (
     TAIL_HEDGE,
     WITHDRAWN,
@@ -473,6 +485,8 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
     lab = marked_label(clean, item)
     if lab is not None:
         return lab, "marked"
+    if marks_several(clean, item):
+        return None, "ambiguous"  # "✅ Pneumonia: air bronchograms\n✅ Pleural effusion: blunted angle"
     if kind == "choice":
         return _read_choice(clean, item, decl, out_of_range, refusal, suggested)
     found, how = _read_words(clean, item, refusal)
@@ -518,6 +532,17 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     head, tail = head_letter(masked, item), tail_letter(masked, item)
     if closing is not None:
         verdict = closing[0]
+        opening = head or _opening_clause(clean, item)
+        labelled = {opening} if opening is not None else labelled_options(clean[:closing[1]], item)
+        remark = clean[closing[1]:]
+        if len(labelled) == 1 and verdict not in labelled and set(letters) <= labelled and not REVERSAL.search(remark):
+            if not closing[2] or option_exact(remark, item) is not None or item.exact(remark) is not None:
+                return None, "ambiguous"  # "Left hip (A). ... Therefore the right hip.", "... Right hip.": two answers
+            # batch 16: "Left hip (A). AVN ... in the left femoral head. The right hip looks preserved.": a short
+            # closing remark about another option (not the option alone, "... Right hip.", nor a change of mind) does
+            # not overturn the answer the reply writes out, option text and letter, or opens with ("(A) ...",
+            # "**Scabies** - burrows ... Eczema would not show burrows."); that answer stands, as a guess (never sure)
+            return mention(labelled.pop(), "opening_answer", committed=True)
         if (head or tail or verdict) != verdict or (tail or verdict) != verdict:
             return None, "ambiguous"  # "(B) ... Therefore the nodule is solid." when B is cystic
         if against_body(clean[:closing[1]], item, verdict):
@@ -572,6 +597,17 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         if any(k != lab for k in (*keywords, *others)) and head_option(clean, item) != lab:
             return None, "ambiguous"  # "A PE or a dissection": another option named by its own word
         return mention(lab, how or "option_text_contained")
+    lab = _opening_clause(clean, item)
+    if lab is not None:
+        # batch 16: "Grade I — the L5 vertebral body has slipped forward roughly 20% ...": the reply opens with an
+        # option's whole text as its own clause (here one that another option's text contains, "Grade II", so no
+        # option text is read as contained); that opening names it, as a leading letter does. When the reply goes
+        # on to name another option ("**Herpes zoster** — ... Contact dermatitis and impetigo would not follow a
+        # dermatome."), the opening stands, as a guess (never sure)
+        said = option_mentions(canon, citem)
+        if any(x != lab for x in (*(said[0] if said else ()), *words.named)):
+            return mention(lab, "opening_answer")
+        return mention(lab, "option_text_contained")
     lab = keyword_option(canon, citem)
     if lab is not None:
         if any(k != lab for k in others):
@@ -612,6 +648,19 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
 
 
 
+def _opening_clause(clean: str, item: Item) -> str | None:
+    """The option whose whole text opens the reply as its own clause (:func:`head_option`), when that clause is no
+    question ("Left hip: normal? Right hip: normal?") and no later line or sentence opens with another option's text
+    so (a list: "Left hip: normal. Right hip: AVN.")."""
+    lab = head_option(clean, item)
+    if lab is None or "?" in re.split(r"[.;!\n]", clean.strip(), maxsplit=1)[0]:
+        return None
+    for part in re.split(r"(?<=[.;!?\n])", clean)[1:]:
+        if head_option(part, item) not in (None, lab):
+            return None
+    return lab
+
+
 # batch 11: a closing verdict that ends with the option's letter ("... including the fourth. so communicating
 # hydrocephalus, A"): an answer to this case, whatever general words ("including") its findings use
 _LETTER_CLOSES = re.compile(r"[,:\-\u2013\u2014][ \t]*[(\[]?[A-Z][)\]]?[ \t]*[.!]?[ \t*_]*\Z")
@@ -632,11 +681,12 @@ _ENUMERATED = re.compile(r"[ \t>]*(?:[\-*\u2022|+]|\d{1,2}[.)]|[(\[]?[A-Z][)\]]?
 _ARROW = re.compile(r"(?:->|=>|\u2192)[ \t]*")
 
 
-def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None) -> tuple[str, int] | None:
+def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None) -> tuple[str, int, bool] | None:
     """Choice items: the option the reply's closing sentence names, when that sentence is its verdict: it opens
     with a conclusion cue ("Therefore the nodule is cystic.", "Impression: ..."), follows an arrow ("... -> A."),
-    or is short (at most six words: "... suggest a newborn. Neonate."), and where that sentence starts. Not when the
-    reply is one sentence, echoes the options as a list, or the closing sentence hedges."""
+    or is short (at most six words: "... suggest a newborn. Neonate."), where that sentence starts, and whether it is
+    a verdict only by being short (no cue, no arrow). Not when the reply is one sentence, echoes the options as a
+    list, or the closing sentence hedges."""
     body = text.strip()
     sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", body[-800:]) if x.strip(" \t.!*_-")]
     if len(sentences) < 2 or len(WORD.findall(" ".join(sentences[:-1]))) < 3:
@@ -645,6 +695,7 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
     arrow = None
     for arrow in _ARROW.finditer(last):
         pass
+    cue = None
     if arrow is not None:
         verdict = last[arrow.end():]
     else:
@@ -660,7 +711,9 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
     if not verdict.strip(" \t.!*_") or TAIL_HEDGE.search(verdict) or "?" in verdict:
         return None
     found, how = _read(verdict, item, refusal, suggested, corrections=False)
-    return (found, max(0, text.rfind(last))) if found is not None and how not in ("ambiguous", "truncated") else None
+    if found is None or how in ("ambiguous", "truncated"):
+        return None
+    return found, max(0, text.rfind(last)), arrow is None and cue is None
 
 
 

@@ -344,6 +344,9 @@ def against_body(body: str, item: Item, label: str) -> bool:
         return _placed_elsewhere(body, item, label)
     if item.kind != "choice":
         return False
+    # batch 16: "Physician's answer: metastasis.\nAssessment: disagree. ... Favour primary lung cancer (B).": someone
+    # else's answer, quoted and not endorsed, is not what the body argues for
+    body = mask_spans(body, attributed_mentions(body))
     signs = synonyms.canonical(body)  # findings read as the features of what they are the signs of (SIGNS)
     if _CONCLUDING.search(body) or ":" in body or signs != body:
         concluded = _concluded(body, item) | _concluded(signs, item) | _summed_up(body, item)

@@ -59,7 +59,10 @@ _DECL_FOREIGN = re.compile(
     # batch 14: Arabic "الإجابة: C", "الإجابة الصحيحة هي C"
     r"|(?:ال)?(?:إجابة|اجابة|جواب)(?:\s+(?:ال)?صحيح[ةه]?)?(?:\s+(?:هي|هو))?\s*:?"
     # batch 15: Malay "Jawapan: B", "Jawapan yang betul ialah B"; Bengali "উত্তর: A"
-    r"|\bjawapan(?:\s+yang\s+betul)?(?:\s+(?:ialah|adalah))?\b\s*:?|(?:সঠিক\s+)?উত্তর\s*(?:হল|হলো)?\s*:?",
+    r"|\bjawapan(?:\s+yang\s+betul)?(?:\s+(?:ialah|adalah))?\b\s*:?|(?:সঠিক\s+)?উত্তর\s*(?:হল|হলো)?\s*:?"
+    # batch 16: Serbian "Одговор: C" / "Tačan odgovor je C", Croatian "Točan odgovor: C", Tamil "பதில்: C"
+    r"|\b(?:(?:тачан|исправан|tačan|točan|ispravan)\s+)?(?:одговор|odgovor)(?:\s+(?:је|je))?\b\s*:?"
+    r"|(?:சரியான\s+)?பதில்\s*:?",
     re.IGNORECASE,
 )
 _DECL_POSTFIX = re.compile(
@@ -104,7 +107,9 @@ _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答�
                   # batch 13
                   "jawaban", "svar", "odpověď", "απάντηση", "उत्तर",
                   # batch 14
-                  "إجابة", "اجابة", "جواب")
+                  "إجابة", "اجابة", "جواب",
+                  # batch 15 (its patterns above were never tried without these), batch 16
+                  "jawapan", "উত্তর", "одговор", "odgovor", "பதில்")
 _JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
 # a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"

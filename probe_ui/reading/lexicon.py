@@ -225,7 +225,8 @@ _REPLY_ESCAPE = {
     "premise": re.compile(
         r"(?i)\b(?:incorrect|wrong|false|erroneous|inaccurate|invalid|flawed|mistaken)\s+(?:clinical\s+)?"
         r"(?:premise|assumption|statement|presupposition)\b"
-        r"|\bpremise\s+(?:of\s+the\s+question\s+)?(?:is|seems)\s+(?:\w+\s+)?(?:incorrect|wrong|false|flawed|"
+        # batch 16: "so premise of question is wrong" (the article dropped)
+        r"|\bpremise\s+(?:of\s+(?:the\s+|this\s+)?question\s+)?(?:is|seems)\s+(?:\w+\s+)?(?:incorrect|wrong|false|flawed|"
         r"mistaken|invalid)\b"
         r"|\bquestion\s+(?:is\s+)?(?:clinically\s+)?(?:contains|has|makes|rests\s+on|is\s+based\s+on)\s+"
         r"(?:an?\s+)?(?:\w+\s+)?(?:error|mistake|incorrect|false|wrong|inaccura|impossib|invalid|flawed|mistaken|"
@@ -290,7 +291,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 14: Hungarian, Romanian, Finnish, Arabic, Thai
             "igen", "da", "kyllä", "نعم", "ใช่", "ใช่ครับ", "ใช่ค่ะ",
             # batch 15: Swahili, Persian, Hebrew, Tagalog
-            "ndiyo", "ndio", "بله", "כן", "opo", "oo po"),
+            "ndiyo", "ndio", "بله", "כן", "opo", "oo po",
+            # batch 16: Slovak (Norwegian, Danish and Afrikaans "ja" above)
+            "áno"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -325,21 +328,29 @@ WORDS: dict[str, tuple[str, ...]] = {
                     # batch 14: Romanian, Hungarian, Finnish
                     "cu susul în jos", "cu susul in jos", "răsturnat", "răsturnată", "fejjel lefelé", "ylösalaisin",
                     # batch 15: Ukrainian
-                    "догори ногами", "перевернутий", "перевернуте", "перевернутий догори ногами"),
+                    "догори ногами", "перевернутий", "перевернуте", "перевернутий догори ногами",
+                    # batch 16: Danish ("Billedet er vendt på hovedet"), Norwegian
+                    "vendt på hovedet", "står på hovedet", "opp ned", "opp-ned", "vendt opp ned"),
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
-                  "kinder", "儿童", "小儿", "儿科"),
+                  "kinder", "儿童", "小儿", "儿科",
+                  # batch 16: Croatian ("dijete, otvorene epifize"), Serbian, Slovak, Czech
+                  "dijete", "dete", "дете", "дијете", "dieťa", "dítě"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人"),
     "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左"),
     "right": ("derecho", "derecha", "droit", "droite", "rechts", "rechte", "rechten", "destro", "destra", "右侧",
               "右"),
     "male": ("masculino", "masculin", "männlich", "男性",
              # batch 14: Vietnamese, Korean
-             "nam giới", "đàn ông", "là nam", "남성", "남자"),
+             "nam giới", "đàn ông", "là nam", "남성", "남자",
+             # batch 16: Tamil ("பதில்: ஆண்.")
+             "ஆண்"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
-               "nữ", "nữ giới", "phụ nữ", "여성", "여자"),
+               "nữ", "nữ giới", "phụ nữ", "여성", "여자",
+               # batch 16: Tamil
+               "பெண்"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -367,7 +378,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 14: Arabic
                "الإجابة", "الجواب",
                # batch 15: Malay, Bengali
-               "jawapan", "উত্তর"),
+               "jawapan", "উত্তর",
+               # batch 16: Serbian (Cyrillic and Latin), Croatian, Tamil
+               "одговор", "odgovor", "பதில்"),
     "no": ("没有",),
     "is": ("ist", "est", "es", "lautet", "是"),
 }

@@ -26,6 +26,9 @@ READ: dict[str, str] = {
     "option_text": "the reply is exactly one option's text",
     "leading": "the reply opens with its answer and then explains it (\"(B) ... because ...\", \"No, there is ...\")",
     "bare": "the one option letter the reply names (\"..., so B\", \"option C\")",
+    "opening_answer": "the reply opens with an option as its answer (its text as a clause of its own, or with its "
+                      "letter: \"Left hip (A). ...\") and then names another option; the opening answer is read, as a "
+                      "guess",
     "option_text_contained": "the reply names exactly one option by its text",
     "option_keyword": "a short reply that uses a word only one option has (\"Aggravating.\")",
     "option_words": "the reply names one option in its own words: another form of the option's words, an "

@@ -153,6 +153,23 @@ def opening_option(text: str, item: Item) -> str | None:
     return None
 
 
+def labelled_options(text: str, item: Item) -> set[str]:
+    """The options the reply names by their whole text followed by their own letter in brackets ("Left hip (A)", "the
+    left hip (option A) shows AVN"): answers written out explicitly (batch 16). A letter that is another option's
+    names nothing here (:func:`probe_ui.reading.letters.pair_conflict` reads that)."""
+    if "(" not in text and "[" not in text:
+        return set()
+    found = set()
+    for opt, lab in item.option_map:
+        if not re.search(r"[^\W\d_]{2}", opt):
+            continue
+        pattern = (r"(?<![\w\-])" + r"[\s\-]*".join(re.escape(w) for w in opt.split())
+                   + r"[ \t*_]*[(\[](?i:option[ \t]+)?((?-i:[A-Z]))[)\]]")
+        if any(item.letter(m.group(1)) == lab for m in re.finditer(pattern, text, re.IGNORECASE)):
+            found.add(lab)
+    return found
+
+
 # the separator after an option's text that opens a reply and the reason that follows it: "Arterial phase - the
 # aorta is ...", "Arterial phase; ...", "Arterial phase: ..."
 _HEAD_SEPARATOR = re.compile(r"[ \t]*(?:[ \t][\-\u2013\u2014]{1,2}|[\u2013\u2014]|[;:])[ \t]*(?=[^\W\d_])")
@@ -170,10 +187,22 @@ def head_option(text: str, item: Item) -> str | None:
         if m is None:
             continue
         sep = _HEAD_SEPARATOR.match(t, m.end())
+        if sep is None:
+            # batch 16: "hemangioma, peripheral nodular enhancement filling in on delayed phase": a comma, when the
+            # clause after it names no other option's text and offers no alternative ("Hemangioma, FNH or HCC")
+            sep = _HEAD_COMMA.match(t, m.end())
+            clause = re.split(r"[.;:!?\n]", t[sep.end():], maxsplit=1)[0] if sep is not None else ""
+            if sep is not None and (_ALTERNATIVE.search(clause) or any(
+                    whole_text(o).search(norm(clause)) for o, other in item.option_map if other != lab)):
+                sep = None
         if sep is not None and not re.match(r"(?i)(?:no|not|never|unlikely|less|maybe|perhaps|possibly|or|though|"
-                                            r"although|but)\b", t[sep.end():]):
+                                            r"although|but|and)\b", t[sep.end():]):
             return lab
     return None
+
+
+_HEAD_COMMA = re.compile(r"[ \t]*,[ \t]*(?=[^\W\d_])")
+_ALTERNATIVE = re.compile(r"(?i)\b(?:or|vs\.?|versus|either|differential)\b|/")
 
 
 _AFFIRMATIVE_OPTIONS = frozenset({"yes", "present", "positive", "true"})

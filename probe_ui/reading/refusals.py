@@ -29,6 +29,8 @@ _MARKERS = r"(?:dots?|circles?|markers?|points?|arrows?|boxes|annotations?)"
 _JUDGE = (r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|identify|measure|grade|answer|classify|"
           r"stage|decide|confirm|exclude|rule\s+out|comment|characteri[sz]e|distinguish|diagnose|be\s+sure|compare|"
           r"make\s+out|count)")
+# batch 16: "too blurry to really see": an adverb between "to" and the verb
+_TO_JUDGE = r"to\s+(?:(?:really|properly|clearly|reliably|confidently|accurately|safely|fully)\s+)?" + _JUDGE
 
 REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-decide",
@@ -140,11 +142,18 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                     r"|\A\W*(?:i\s+have\s+)?no\s+idea\b",
      "I don't know."),
     ("only-guess", r"\b(?:can|could)\s+only\s+guess\b|\bwould\s+(?:only\s+|just\s+)?be\s+guessing\b"
+                   # batch 16: "..., so this is a guess: no, the kidneys don't appear to be included."
+                   r"|\b(?:this|that|it)(?:\s+is|'s|\s+would\s+be)\s+(?:only\s+|just\s+|merely\s+|purely\s+|really\s+)?"
+                   r"(?:a\s+(?:(?:wild|rough|blind|pure)\s+)?guess|guesswork)\b"
                    r"|\bwithout\s+(?:seeing|viewing|being\s+able\s+to\s+see)\s+(?:the|this|an?|any)\s+\w+",
      "Without seeing the lesion I can only guess: D."),
     ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b"
                 r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
-                r"weigh\s+in|comment|judge|opine)\b"
+                # batch 16: "I'd rather not offer a diagnosis for a rash from a single photograph"
+                r"weigh\s+in|comment|judge|opine|offer|give|provide|make|venture|hazard|render)\b"
+                # batch 16: "I'm not going to guess whether this is a man or a woman from a radiograph"
+                r"|\b(?:i'm|i\s+am)\s+not\s+going\s+to\s+(?:guess|speculate|answer|venture|commit|offer|give|"
+                r"provide|make|hazard|diagnose|judge|pick|choose)\b"
                 r"|\bi\s+(?:won't|will\s+not|wouldn't|would\s+not)\s+(?:even\s+)?(?:guess|speculate|venture)\b"
                 # batch 13: "so I won't answer this one"; batch 14: "so I'll leave this one unanswered"
                 r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|"
@@ -169,7 +178,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"dark|bright|small|grainy|noisy|low|poor|faint|"
      r"pixelated|cropped|overexposed|underexposed|compressed)\b"
      # batch 13: "The dots are too small and blurred at this resolution for me to judge their relative depth."
-     r"(?:[^.;]{0,50}?\bto\s+" + _JUDGE + r"\b"
+     r"(?:[^.;]{0,50}?\b" + _TO_JUDGE + r"\b"
      # batch 11: "The image is too small for a confident assessment"
      r"|[ \t]+for\s+(?:me\s+to\s+make\s+)?(?:an?\s+)?(?:[\w\-]+\s+)?(?:assessment|evaluation|interpretation|"
      r"diagnosis|answer|reading|judge?ment|call|comparison)\b)"
@@ -210,7 +219,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # but the bone proportions suggest a child.")
     ("image-low-quality",
      r"\b(?:" + _IMAGE + "|" + _STUDY + r")\s+(?:is|was|seems|appears)\s+(?:(?:to\s+be|of)\s+)?(?:(?:very|quite|rather|"
-     r"extremely|fairly|too|so)\s+)?(?:low|poor)[\s\-](?:resolution|quality|res)\b",
+     r"extremely|fairly|too|so)\s+)?(?:low|poor)[\s\-](?:resolution|quality|res)\b"
+     # batch 16: "Limited study: the image is small and poorly resolved."
+     r"|\b(?:" + _IMAGE + "|" + _STUDY + r")\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?"
+     r"(?:[\w\-]+[ \t]*(?:,|and|,[ \t]*and)[ \t]+)?(?:(?:very|quite|rather|extremely|fairly|too|so)\s+)?"
+     r"poorly[\s\-](?:resolved|exposed|focused|focussed|visuali[sz]ed|penetrated|defined)\b",
      "The photo is of rather poor quality, but it looks like eczema."),
     # batch 11: the image blamed for being out of focus ("The photo is out of focus, which limits me; if forced to
     # choose, ... (A)"), and a fault of the film that makes what is asked hard to assess ("The film is rotated and
@@ -289,7 +302,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "Não consigo ver a imagem."),
     # batch 12: what a reply says keeps it from answering, without saying it cannot see the image at all
     ("image-partial",
-     r"\b(?:can|could)\s+only\s+see\s+(?:(?:a|the)\s+)?(?:small\s+)?(?:part|half|portion|(?:left|right|upper|lower|"
+     # batch 16: "I can only make out the upper part of the image clearly"
+     r"\b(?:can|could)\s+only\s+(?:see|make\s+out)\s+(?:(?:a|the)\s+)?(?:small\s+)?(?:part|half|portion|(?:left|right|upper|lower|"
      r"top|bottom)\s+(?:half|part|portion))\s+of\s+(?:the|this|your)\s+(?:" + _IMAGE
      # batch 14: "I can only see part of the porta hepatis on this image"
      + r"|(?:[\w\-]+\s+){1,4}?(?:on|in)\s+(?:the|this|your)\s+" + _IMAGE + r")",
@@ -340,7 +354,10 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         r"|\b(?:don't|do\s+not|doesn't|does\s+not)\s+clearly\s+favou?r\b"
                         # batch 12: "Yes, axial. Although ... the globes look elongated, which might make it a sagittal
                         # slice. I really can't say.": an alternative weighed against the answer
-                        r"|\b(?:might|could|would)\s+(?:also\s+)?make\s+it\b")
+                        r"|\b(?:might|could|would)\s+(?:also\s+)?make\s+it\b"
+                        # batch 16: "It's hard to decide between the left and the right hip here - each femoral head
+                        # shows some patchy sclerosis, and I can't say with any confidence which one (if either) ..."
+                        r"|\b(?:hard|difficult)\s+to\s+(?:decide|choose|tell)\s+between\b|\(\s*if\s+either\s*\)")
 _HEDGED_DECLINES = frozenset({"cannot-decide"})
 # the image named, or its quality: a reply that speaks of it may be blaming it ("The image is too dark; I cannot say
 # which, though both are possible.")

@@ -10,7 +10,8 @@ A reading is sure when both hold:
 - its rule reads what the reply states (:data:`SURE_METHODS`: the reply is the answer, declares it, boxes it,
   opens with it, concludes with it, marks it in a table or checklist, names one option by its text, its words, a
   synonym or a value inside its range, or one answer word);
-  a negated option ("Not stable." of two), a restatement and a judge's reading are guesses by nature;
+  a negated option ("Not stable." of two), a restatement, an opening answer kept against a later remark on another
+  option ("Left hip (A). ... The right hip looks preserved.") and a judge's reading are guesses by nature;
 - nothing in the reply puts it in doubt (:func:`doubts`): a refusal, a late reversal ("D, sorry, I meant B"), a
   hedge ("probably", "I think", "may", "either ... or", "I can't be certain"; for a declared answer, in its own
   sentence or after it: weighing alternatives before "my final answer is C" is reasoning, and ranking the options,
@@ -41,7 +42,7 @@ from probe_ui.reading.verdicts import self_corrected
 from probe_ui.reading.weighing import is_truncated
 from probe_ui.reading.words import stated_answers
 
-__all__ = ["SURE_METHODS", "doubts", "is_sure"]
+__all__ = ["REVERSAL", "SURE_METHODS", "doubts", "is_sure"]
 
 #: rules that read what the reply states
 SURE_METHODS = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured", "leading",
@@ -70,7 +71,7 @@ _HEDGE = re.compile(
 _SUPERLATIVE = re.compile(r"(?i)\b(?:most|m[aá]s)\s+(?:likely|probable)\b")
 # an alternative ranked below the answer: "lymphoma is less likely"
 _RANKED_BELOW = re.compile(r"(?i)\b(?:less|least|not)\s+(?:likely|probable)\b")
-_REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry|correction|scratch\s+that|on\s+second\s+thought|actually|wait|"
+REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry|correction|scratch\s+that|on\s+second\s+thought|actually|wait|"
                        r"i\s+take\s+(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
 # a thinking trace left in the reply (the reader reads only what follows a closed one)
 _THINKING = re.compile(r"(?i)</?think(?:ing)?>|<unused9[45]>")
@@ -162,7 +163,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         and refusal and refusal_names(t) <= _UNANSWERABLE))
     if refusal and not unknown:
         found.append("refusal")
-    if _REVERSAL.search(t) or (method != "exact" and self_corrected(t) is not None):
+    if REVERSAL.search(t) or (method != "exact" and self_corrected(t) is not None):
         found.append("reversal")
     if _HEDGE.search(_hedged_part(t, item, method)):
         found.append("hedge")

@@ -56,7 +56,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "scoliosis": ("curved spine", "curvature of the spine", "spinal curvature"),
     "hepatocellular carcinoma": ("liver cancer", "hepatoma", "primary liver cancer"),
     "renal cell carcinoma": ("kidney cancer", "hypernephroma"),
-    "pneumonia": ("lung infection", "chest infection"),
+    "pneumonia": ("lung infection", "chest infection",
+                  # batch 16: "... a community-acquired bacterial infection of the lung parenchyma, i.e. CAP."
+                  "community-acquired pneumonia", "community acquired pneumonia", "hospital-acquired pneumonia",
+                  "hospital acquired pneumonia"),
+    # batch 16: "GBM - thick, irregular rim enhancement around central necrosis"
+    "glioblastoma": ("glioblastoma multiforme",),
     "appendicitis": ("inflamed appendix",),
     "bowel obstruction": ("blocked bowel", "intestinal obstruction"),
     "cystic": ("fluid-filled", "fluid filled", "fluid-containing"),
@@ -65,7 +70,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "communicating": ("non-obstructive", "nonobstructive"),
     "non-communicating hydrocephalus": ("obstructive hydrocephalus",),
     "osteosarcoma": ("osteogenic sarcoma",),
-    "osteomyelitis": ("bone infection", "infection of the bone", "infected bone"),
+    # batch 16: a Brodie abscess is a subacute osteomyelitis ("Brodie abscess of the distal femoral metaphysis.")
+    "osteomyelitis": ("bone infection", "infection of the bone", "infected bone", "brodie abscess", "brodie's abscess",
+                      "brodies abscess"),
     "osteochondroma": ("exostosis", "osteocartilaginous exostosis", "bony exostosis"),
     "osgood-schlatter disease": ("tibial tubercle apophysitis", "tibial tuberosity apophysitis",
                                  "osgood schlatter", "osgood-schlatter",
@@ -73,7 +80,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                  "apophysitis of the tibial tubercle", "apophysitis of the tibial tuberosity"),
     "vascular lesion": ("cherry angioma", "angioma", "hemangioma", "haemangioma", "angiokeratoma",
                         "pyogenic granuloma", "spider angioma"),
-    "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient", "senior", "senior citizen"),
+    "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient", "senior", "senior citizen",
+                # batch 16: "A patient in their eighties, judging by the osteopenia ..."
+                "octogenarian", "nonagenarian", "in their eighties", "in his eighties", "in her eighties",
+                "in their nineties", "in his nineties", "in her nineties", "in their late seventies",
+                "in his late seventies", "in her late seventies"),
     "cardiomegaly": ("enlarged heart", "cardiac enlargement", "heart enlargement", "enlarged cardiac silhouette"),
     "hepatomegaly": ("enlarged liver", "liver enlargement"),
     "splenomegaly": ("enlarged spleen", "spleen enlargement"),
@@ -158,6 +169,9 @@ _ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "age-related macular degeneration": ("AMD",),
     "diabetic retinopathy": ("DR",),
     "stroke": ("CVA",),
+    # batch 16
+    "pneumonia": ("CAP", "HAP"),
+    "glioblastoma": ("GBM",),
 }
 # British and other spellings folded to one ("paediatric" → "pediatric", "oedema" → "edema", "tumour" → "tumor")
 _SPELLING: tuple[tuple[re.Pattern[str], str], ...] = tuple(

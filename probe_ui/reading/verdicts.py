@@ -25,6 +25,10 @@ _SELF_CORRECTION = re.compile(
     r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
     r"(?:i(?:'ll|\s+will|'d|\s+would|'m|\s+am)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
     r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
+    # batch 16: a report's addendum that revises it ("Addendum: on review of the prior study ...; revised impression:
+    # multifocal pneumonia (A).")
+    r"(?:my\s+)?(?:revised|amended|corrected|updated)\s+(?:impression|diagnosis|conclusion|opinion|assessment|"
+    r"reading|verdict)(?:\s+is)?(?=[ \t]*[:\-]|\s+is\b)|"
     r"i\s+(?:was|am)\s+wrong|i\s+misspoke|(?:sorry|apologies|my\s+apologies|my\s+(?:mistake|bad)|oops)"
     r"(?:[ \t]*[,.!;:\-]*[ \t]*i\s+meant(?:\s+to\s+say)?)?|i\s+meant(?:\s+to\s+say)?|(?:edit|update)(?=[ \t]*:)|"
     r"(?:hmm+|then\s+again|but\s+then\s+again|on\s+the\s+other\s+hand)"
