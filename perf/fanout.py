@@ -24,7 +24,8 @@ from PIL import Image  # noqa: E402
 
 from probe_ui.images import CanonicalImage  # noqa: E402
 from probe_ui.items import Variant  # noqa: E402
-from probe_ui.providers.base import ModelConfig, Response  # noqa: E402
+from probe_ui.messages import Response  # noqa: E402
+from probe_ui.providers.base import ModelConfig  # noqa: E402
 from probe_ui.runner import ProviderPool, execute_cells, plan_cells  # noqa: E402
 from probe_ui.store import Store  # noqa: E402
 

@@ -38,7 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from fake_anthropic import FakeAnthropicServer  # noqa: E402
 from fake_openai import FakeOpenAIServer  # noqa: E402
 
-from probe_ui.providers.base import GenerationSettings, Message, ModelConfig, ProviderError, Request, TextPart  # noqa: E402
+from probe_ui.messages import GenerationSettings, Message, Request, TextPart  # noqa: E402
+from probe_ui.providers.base import ModelConfig, ProviderError  # noqa: E402
 
 RESULTS: list[tuple[str, float, float]] = []
 MEMORY: list[tuple[str, float, float]] = []  # label, peak MB added, goal MB
@@ -150,11 +151,11 @@ def decompression_memory(tmp: Path) -> None:
     bomb = nifti_bomb(tmp / "bomb.nii.gz")
     size = f"{bomb.stat().st_size / 1e6:.1f} MB"
     MEMORY.append((f"NIfTI gzip bomb ({size}) refused, memory added", peak_mb(bomb, 1), cap_mb / 2))
-    MEMORY.append((f"four NIfTI gzip bombs at once, memory added", peak_mb(bomb, 4), 2 * cap_mb))
+    MEMORY.append(("four NIfTI gzip bombs at once, memory added", peak_mb(bomb, 4), 2 * cap_mb))
 
 
 def discovery() -> None:
-    from probe_ui.catalogue.discovery import discover_ollama, discover_openai_compatible
+    from probe_ui.providers.discovery import discover_ollama, discover_openai_compatible
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

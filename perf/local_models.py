@@ -152,7 +152,7 @@ def lone_request(folder: Path, args: argparse.Namespace, rounds: int = 10) -> di
     micro-batching (it waits ``batch_wait_ms`` for company) and with ``batch_size`` 1."""
     import statistics
 
-    from probe_ui.providers.base import GenerationSettings
+    from probe_ui.messages import GenerationSettings
 
     request = tiny_vlm.mc_request(GenerationSettings(max_tokens=args.max_tokens))
     kinds = {"lone_batched_ms": tiny_vlm.provider(folder, device=args.device, batch_size=args.batch_size),

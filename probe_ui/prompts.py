@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS, Variant
-from probe_ui.providers.base import GenerationSettings, ImagePart, Message, Request, TextPart
+from probe_ui.messages import GenerationSettings, ImagePart, Message, Request, TextPart
 from probe_ui.registry import Registry
 
 #: the sentence the prompt appends when a probe asks for the model's confidence (``--confidence``, the answer format

@@ -361,7 +361,7 @@ class RegisteredNames:
     """The names of a registry that is imported only when they are asked for: ``choices=`` of a command-line
     option (``argparse`` asks ``in`` when the option is given and lists the names in its error), so building the
     parser imports nothing. ``where`` is ``"module:ATTRIBUTE"`` of the registry (``"probe_ui.scoring:PARSERS"``),
-    or of a fixed tuple of names (``"probe_ui.providers.base:ANSWER_FORMATS"``)."""
+    or of a fixed tuple of names (``"probe_ui.messages:ANSWER_FORMATS"``)."""
 
     def __init__(self, where: str) -> None:
         self.where = where

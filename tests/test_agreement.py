@@ -86,6 +86,7 @@ def rated_run(tmp_path: Path) -> tuple[Store, str, Path, list[int]]:
     return store, "r", db, [int(x) for x in df["response_id"]]
 
 
+@pytest.mark.slow
 def test_rater_agreement_block_from_the_scored_table(rated_run: tuple[Store, str, Path, list[int]]) -> None:
     store, run, _, ids = rated_run
     # baseline/first answers A: right on q0, q2; baseline/last answers B: right on q1, q3 (ids in model, item order)
@@ -122,6 +123,7 @@ def test_rater_agreement_block_from_the_scored_table(rated_run: tuple[Store, str
     assert three["pairs"][1]["n"] == 1  # ames and cole rated one answer in common
 
 
+@pytest.mark.slow
 def test_score_json_report_and_results_show_the_kappas(rated_run: tuple[Store, str, Path, list[int]],
                                                        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store, run, db, ids = rated_run

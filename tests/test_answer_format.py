@@ -17,18 +17,9 @@ from helpers import choice_item, run_cli, write_png, write_preset
 from tiny_vlm import ask, ask_together, mc_request, provider
 
 from probe_ui.cli import main
+from probe_ui.messages import GenerationSettings, ImagePart, Message, Request, Response, TextPart
 from probe_ui.providers import create
-from probe_ui.providers.base import (
-    PROVIDERS,
-    GenerationSettings,
-    ImagePart,
-    Message,
-    ModelConfig,
-    Provider,
-    Request,
-    Response,
-    TextPart,
-)
+from probe_ui.providers.base import PROVIDERS, ModelConfig, Provider
 from probe_ui.reading import answers
 from probe_ui.runner import BatchError, run_batch
 from probe_ui.store import Store, responses

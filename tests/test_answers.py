@@ -599,6 +599,7 @@ KIND_LABELS = st.one_of(
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.text(max_size=300), kl=KIND_LABELS,
        options=st.lists(st.text(max_size=30), max_size=8))
+@pytest.mark.slow
 def test_extract_never_raises_and_returns_a_label(text: str, kl: tuple[str, tuple[str, ...]],
                                                   options: list[str]) -> None:
     kind, labels = kl
@@ -648,6 +649,7 @@ MED_WORDS = ["stable", "aggravating", "pseudoaneurysm", "left", "right", "side",
 
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
+@pytest.mark.slow
 def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
     from probe_ui.reading.cleaning import norm as _norm
 
@@ -677,6 +679,7 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
      ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"), ("C", "declaration")),
     ("Yes, there is one. No, there is not. " * 4000, "yesno", ("yes", "no"), (), (None, "ambiguous")),
 ])
+@pytest.mark.slow
 def test_degenerate_100k_replies_are_read(text: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
                                           expected: tuple[str | None, str]) -> None:
     """Each once took seconds to minutes; perf/limits.py times them (goal: under a second)."""
@@ -709,6 +712,7 @@ NEGATION_TOKENS = ["no", "NOT", "without", "absent", "absence", "of", "neither",
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(NEGATION_TOKENS), st.sampled_from(["", " ", "  ", "\t", "\xa0"])),
                 max_size=8))
+@pytest.mark.slow
 def test_fast_negation_test_agrees_with_the_full_search(parts: list[tuple[str, str]]) -> None:
     from probe_ui.reading.cleaning import is_negated as _negated
 

@@ -15,18 +15,10 @@ from fake_anthropic import TOKENS_PER_IMAGE, FakeAnthropicServer
 from PIL import Image
 
 from probe_ui.images import CanonicalImage
+from probe_ui.messages import GenerationSettings, ImagePart, Message, Request, Response, TextPart
 from probe_ui.providers import create
 from probe_ui.providers.anthropic import AnthropicProvider
-from probe_ui.providers.base import (
-    GenerationSettings,
-    ImagePart,
-    Message,
-    ModelConfig,
-    ProviderError,
-    Request,
-    Response,
-    TextPart,
-)
+from probe_ui.providers.base import ModelConfig, ProviderError
 
 PLANTED_KEY = "sk-ant-planted-Qm4vB8nX2cL6kJ0hG5fD"
 SYSTEM = "You are a radiologist. Answer with one letter."

@@ -15,6 +15,9 @@ from pydicom.data import get_testdata_file
 from probe_ui.app.serve import ServeError, options
 from probe_ui.live.form import step_rows
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 CALLED: set[str] = set()
 
 #: one app for the module's tests (tests/app_server.py, module_app): each works in gradio_client sessions of its own

@@ -14,6 +14,7 @@ from probe_ui.store import Store
 
 
 @pytest.mark.parametrize("demo", [False, True])
+@pytest.mark.slow
 def test_every_inline_error_lands_in_an_output_of_its_event(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             demo: bool) -> None:
     monkeypatch.setenv("PROBE_UI_DISCOVER", "0")

@@ -20,6 +20,9 @@ from helpers import Recorder
 from probe_ui.app import serve
 from probe_ui.app.serve import ServeError, options
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 
 def test_credentials_from_an_environment_variable_or_a_users_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                    caplog: pytest.LogCaptureFixture) -> None:

@@ -23,6 +23,7 @@ def pair_preset(tmp_path: Path) -> Path:
     return write_preset(tmp_path / "pairs.yaml", items)
 
 
+@pytest.mark.slow
 def test_random_baseline_is_near_chance_and_first_is_exact(pair_preset: Path, tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "r.db")
@@ -47,6 +48,7 @@ def test_random_baseline_is_near_chance_and_first_is_exact(pair_preset: Path, tm
     assert "baseline/random" in out and "baseline/first" in out and "accuracy" in out
 
 
+@pytest.mark.slow
 def test_same_seed_same_random_answers(pair_preset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def answers(db: str, seed: str) -> list[str]:
         assert main(["batch", str(pair_preset), "-m", "baseline/random", "--db", db, "--seed", seed,
@@ -60,6 +62,7 @@ def test_same_seed_same_random_answers(pair_preset: Path, tmp_path: Path, capsys
     capsys.readouterr()
 
 
+@pytest.mark.slow
 def test_rerun_adds_no_rows_and_makes_no_second_call(tmp_path: Path, fake_openai, monkeypatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
@@ -93,6 +96,7 @@ def test_rerun_adds_no_rows_and_makes_no_second_call(tmp_path: Path, fake_openai
     assert "sk-test-not-real" not in json.dumps(dict(row), default=str)
 
 
+@pytest.mark.slow
 def test_failing_model_gives_error_cells_the_others_complete_and_rerun_retries(
         tmp_path: Path, fake_openai, monkeypatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
@@ -182,6 +186,7 @@ def test_preset_errors_and_usage_errors(tmp_path: Path, capsys) -> None:
     assert code == 1 and "no run named 'nope'" in err
 
 
+@pytest.mark.slow
 def test_run_name_reuse_with_another_seed_is_refused(pair_preset: Path, tmp_path: Path, capsys) -> None:
     db = str(tmp_path / "x.db")
     assert main(["batch", str(pair_preset), "-m", "baseline/first", "--db", db, "--run", "r1", "--no-progress"]) == 0

@@ -199,7 +199,7 @@ def five_models(plots_app):
     from probe_ui.presets import PRESETS_DIR, load_preset
     from probe_ui.providers.base import ModelConfig
     from probe_ui.runner.sweep import load_originals
-    from probe_ui.stress.runs import sweep_variants
+    from probe_ui.stress import sweep_variants
 
     doc = yaml.safe_load((PRESETS_DIR / "mediconfusion_pairs.yaml").read_text(encoding="utf-8"))
     doc["items"] = doc["items"][:2]

@@ -136,6 +136,7 @@ def test_local_rank_picks_the_gpu(monkeypatch):
     assert runtime({}) == ("cpu", "float32")
 
 
+@pytest.mark.slow
 def test_python_dash_m_probe_ui_runs_the_cli():
     env = {k: v for k, v in os.environ.items() if k not in LAUNCHER_VARS}
     done = subprocess.run([sys.executable, "-m", "probe_ui", "batch", "--help"], capture_output=True, text=True,

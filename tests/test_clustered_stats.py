@@ -126,6 +126,7 @@ def severity_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, str]
     return store, "sixteen"
 
 
+@pytest.mark.slow
 def test_sixteen_items_in_41_variants_give_an_interval_of_sixteen(severity_runs) -> None:
     store, run = severity_runs
     acc = score_run(store, run)["models"]["baseline/first"]["accuracy"]
@@ -135,6 +136,7 @@ def test_sixteen_items_in_41_variants_give_an_interval_of_sixteen(severity_runs)
     assert acc["deff"] > 30
 
 
+@pytest.mark.slow
 def test_compare_over_thirteen_items_finds_no_difference_and_the_gate_stays_open(severity_runs) -> None:
     store, _ = severity_runs
     c = compare(store, Side("thirteen", "baseline/first"), Side("thirteen", "baseline/last"))

@@ -20,6 +20,9 @@ from probe_ui.metrics.base import wilson_ci
 from probe_ui.store import Store
 from probe_ui.views.compare import CompareError, Side, compare, sides, worse_beyond
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 # ---- the statistics -----------------------------------------------------------------------------------------------
 
 def test_newcombe_paired_reproduces_the_published_example() -> None:

@@ -106,12 +106,13 @@ def test_a_live_run_as_a_table_with_broken_cells(tmp_path, ct) -> None:
     assert t.cell(t.rows[0].variant_id, "baseline/last").state == "wrong"
     # the same run read back from the store gives the same table, rows in the order asked (answers arrive in any
     # order: the live calls all leave at once)
-    again = live.comparison_of(store, state.run)
+    again = comparison.comparison_of(store, state.run)
     assert [r.label for r in again.rows] == [r.label for r in t.rows]
     assert {k: (c.state, c.answer) for k, c in again.cells.items()} == \
         {k: (c.state, c.answer) for k, c in t.cells.items()}
 
 
+@pytest.mark.slow
 def test_the_table_stays_aligned_for_many_models_and_variants(ct) -> None:
     vs = variants(ct, [[i, "rotate", f'{{"angle": {12 * i}}}'] for i in range(1, 30)])  # 12..348°
     assert len(vs) == 30
@@ -144,7 +145,7 @@ def test_ratings_show_in_their_cell(tmp_path, ct) -> None:
     *_, state = live.run_live(store, vs, ["baseline/first"])
     rid = state.cards[0].response_id
     store.rate_response(rid, "incorrect", "missed the haemorrhage")
-    t = live.comparison_of(store, state.run)
+    t = comparison.comparison_of(store, state.run)
     cell = t.cell(vs[0].id, "baseline/first")
     assert (cell.rating, cell.note) == ("incorrect", "missed the haemorrhage")
     html = comparison.render(t)

@@ -21,6 +21,7 @@ def write_nifti(path: Path, data: np.ndarray) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_gzip_bomb_is_stopped_at_the_cap_without_holding_it(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(nifti, "KEEP_WHILE_COUNTING", 1 << 20, raising=False)

@@ -1,4 +1,4 @@
-"""Local servers: discovery (probe_ui/catalogue/discovery.py) and the Ollama / vLLM providers, against real HTTP servers on
+"""Local servers: discovery (probe_ui/providers/discovery.py) and the Ollama / vLLM providers, against real HTTP servers on
 127.0.0.1 (tests/fake_openai.py also speaks Ollama's /api/tags and /api/show)."""
 
 from __future__ import annotations
@@ -14,17 +14,10 @@ from fake_anthropic import FakeAnthropicServer
 from fake_openai import FakeOpenAIServer, ollama_model
 
 from probe_ui.catalogue import list_models, load_entry, resolve
-from probe_ui.catalogue.discovery import DiscoveredModel, discover_all, discover_ollama, discover_openai_compatible
+from probe_ui.providers.discovery import DiscoveredModel, discover_all, discover_ollama, discover_openai_compatible
+from probe_ui.messages import GenerationSettings, Message, Request, TextPart
 from probe_ui.providers import create
-from probe_ui.providers.base import (
-    GenerationSettings,
-    Message,
-    ModelConfig,
-    ModelSpecError,
-    ProviderError,
-    Request,
-    TextPart,
-)
+from probe_ui.providers.base import ModelConfig, ModelSpecError, ProviderError
 from probe_ui.providers.ollama import OllamaProvider, ollama_root_url
 from probe_ui.providers.openai_compat import OpenAIProvider, VLLMProvider
 
@@ -110,7 +103,7 @@ def test_ollama_base_with_v1_and_from_ollama_host(ollama: FakeOpenAIServer, monk
 def test_ollama_show_failing_falls_back_to_tag_families(ollama: FakeOpenAIServer,
                                                         caplog: pytest.LogCaptureFixture) -> None:
     ollama.override("/api/show", "{not json")
-    with caplog.at_level(logging.WARNING, logger="probe_ui.catalogue.discovery"):
+    with caplog.at_level(logging.WARNING, logger="probe_ui.providers.discovery"):
         found = discover_ollama(ollama.root_url)
     # /api/tags carries details.families: the clip projector still marks the LLaVA builds
     assert [m.spec for m in found] == ["ollama/llava:7b", "ollama/old-llava:latest"]
@@ -120,20 +113,20 @@ def test_ollama_show_failing_falls_back_to_tag_families(ollama: FakeOpenAIServer
 @pytest.mark.parametrize("body", ["{not json", '{"models": "llava"}', "[1, 2]"])
 def test_ollama_malformed_tags(ollama: FakeOpenAIServer, caplog: pytest.LogCaptureFixture, body: str) -> None:
     ollama.override("/api/tags", body)
-    with caplog.at_level(logging.WARNING, logger="probe_ui.catalogue.discovery"):
+    with caplog.at_level(logging.WARNING, logger="probe_ui.providers.discovery"):
         assert discover_ollama(ollama.root_url) == []
     assert f"Ollama at {ollama.root_url}: GET /api/tags" in caplog.text
 
 
 def test_not_an_ollama_server(fake_anthropic: FakeAnthropicServer, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="probe_ui.catalogue.discovery"):
+    with caplog.at_level(logging.WARNING, logger="probe_ui.providers.discovery"):
         assert discover_ollama(fake_anthropic.root_url) == []
     assert "HTTP 404; is this an Ollama server?" in caplog.text
 
 
 def test_nothing_running_is_empty_fast_and_quiet(caplog: pytest.LogCaptureFixture) -> None:
     url = f"http://127.0.0.1:{_closed_port()}"  # refused at once; perf/limits.py times it
-    with caplog.at_level(logging.WARNING, logger="probe_ui.catalogue.discovery"):
+    with caplog.at_level(logging.WARNING, logger="probe_ui.providers.discovery"):
         assert discover_ollama(url) == []
         assert discover_openai_compatible(f"{url}/v1") == []
         assert discover_openai_compatible(url) == []
@@ -175,7 +168,7 @@ def test_openai_compatible_tries_v1(fake_openai: FakeOpenAIServer) -> None:
 def test_openai_compatible_malformed(fake_openai: FakeOpenAIServer, caplog: pytest.LogCaptureFixture,
                                      body: str) -> None:
     fake_openai.override("/v1/models", body)
-    with caplog.at_level(logging.WARNING, logger="probe_ui.catalogue.discovery"):
+    with caplog.at_level(logging.WARNING, logger="probe_ui.providers.discovery"):
         assert discover_openai_compatible(fake_openai.base_url) == []
     assert f"GET {fake_openai.base_url}/models" in caplog.text
 
@@ -226,6 +219,7 @@ def test_discovered_ollama_spec_resolves_to_the_same_server(ollama: FakeOpenAISe
     (b"name: x\nprovider: openai\nmodel: m\ngeneration: {seed: 2024-06-01}\n",
      "field 'generation': only numbers, text, true/false, null, lists and mappings are allowed"),
 ])
+@pytest.mark.slow
 def test_backend_yaml_that_cannot_be_read_is_a_model_spec_error(tmp_path, content: bytes, expected: str) -> None:
     path = tmp_path / "broken.yaml"
     path.write_bytes(content)

@@ -69,6 +69,7 @@ def parquet_text(path: Path) -> str:
     return json.dumps(pq.read_table(path).to_pylist(), default=str)
 
 
+@pytest.mark.slow
 def test_imagefolder_loads_in_datasets_and_imports_back_to_the_same_variants(rated_run: dict[str, Any],
                                                                                tmp_path: Path,
                                                                                hf_offline: Path) -> None:
@@ -173,6 +174,7 @@ def test_every_format_round_trips_through_import(rated_run: dict[str, Any], tmp_
     assert rows[0]["images"][0].startswith("images/") and rows[0]["source"] == "mediconfusion_pairs.yaml"
 
 
+@pytest.mark.slow
 def test_by_variant_has_one_row_per_variant(rated_run: dict[str, Any], tmp_path: Path, hf_offline: Path) -> None:
     store: Store = rated_run["store"]
     n_variants = len(variant_triples(store, "exp"))
@@ -192,6 +194,7 @@ def test_by_variant_has_one_row_per_variant(rated_run: dict[str, Any], tmp_path:
     assert ds.num_rows == n_variants and len(json.loads(ds[0]["answers"])) == 3
 
 
+@pytest.mark.slow
 def test_no_local_paths_keys_or_key_names_in_any_exported_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                 hf_offline: Path) -> None:
     secret = "sk-planted-0123456789abcdefghijklmnopqrstuv"

@@ -28,7 +28,8 @@ PLUGINS = {
     ''',
     "echo.py": '''
         """A provider: always the last option, and free."""
-        from probe_ui.providers.base import Provider, Response, register_provider
+        from probe_ui.providers.base import Provider, register_provider
+        from probe_ui.messages import Response
 
 
         @register_provider

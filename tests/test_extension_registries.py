@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from probe_ui.items import Variant
+from probe_ui.messages import GenerationSettings, Message, Request, TextPart
 from probe_ui.providers import create
-from probe_ui.providers.base import GenerationSettings, Message, ModelConfig, ModelSpecError, Request, TextPart
+from probe_ui.providers.base import ModelConfig, ModelSpecError
 from probe_ui.providers.baselines import BASELINE_MODES
 from probe_ui.reading.answers import Answer
 from probe_ui.runner import BatchError, run_batch

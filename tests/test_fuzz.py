@@ -29,6 +29,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("fuzz_cases", ROOT / "perf" / "fuzz_cases.py")
 assert _spec is not None and _spec.loader is not None

@@ -22,7 +22,8 @@ from tiny_vlm import (
 )
 
 from probe_ui.cli import main
-from probe_ui.providers.base import GenerationSettings, ModelConfig, ProviderError, Request, Response
+from probe_ui.messages import GenerationSettings, Request, Response
+from probe_ui.providers.base import ModelConfig, ProviderError
 from probe_ui.providers.hf import HFLocalProvider
 from probe_ui.providers.hf.batching import Batcher, Job, batch_options
 from probe_ui.runner import ProviderPool

@@ -20,8 +20,9 @@ from helpers import require_local_models
 from tiny_vlm import OPTIONS, QUESTION, ask, image, mc_request, provider
 
 from probe_ui import catalogue
+from probe_ui.messages import GenerationSettings, Request
 from probe_ui.providers import create
-from probe_ui.providers.base import GenerationSettings, ModelConfig, ProviderError, Request
+from probe_ui.providers.base import ModelConfig, ProviderError
 from probe_ui.providers.hf import NOT_INSTALLED, HFLocalProvider, cached_models, engine, loading, resolve_source, unload
 
 #: every test here loads a tiny checkpoint: marked hf (and so slow), skipped without torch, failed under CI=true

@@ -26,6 +26,9 @@ from helpers import require_module
 from probe_ui.cli import main
 from probe_ui.store import Store
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 require_module("inspect_ai", 'pip install -e ".[dev]" (or the inspect extra)')
 
 PRESET, SUITE, SEED, MODEL = "mediconfusion_pairs", "circular", "3", "openai/gpt-4o"

@@ -15,8 +15,9 @@ from probe_ui.images import ImageError
 from probe_ui.live.sets import save_item
 from probe_ui.presets import ASSETS_DIR, PRESETS_DIR, load_preset
 from probe_ui.presets.suites import expand
-from probe_ui.runner import BatchError, resume_batch, run_batch
+from probe_ui.runner import resume_batch, run_batch
 from probe_ui.store import Store, StoreError
+from probe_ui.views import comparison
 
 
 @pytest.fixture
@@ -382,7 +383,7 @@ def test_models_that_cannot_be_asked_are_stored_as_failed_calls_and_keep_their_c
     failed = [c for c in state.cards if c.model == "gpt-4o"]
     assert len(failed) == 2 and all(c.status == "error" and c.response_id is not None for c in failed)
     assert "OPENAI_API_KEY" in store.get_response(failed[0].response_id)["error"]
-    table = live.comparison_of(store, state.run)
+    table = comparison.comparison_of(store, state.run)
     assert table.models == ["gpt-4o", "baseline/first"] and table.done == table.total == 4
     assert {table.cell(v.id, "gpt-4o").state for v in vs} == {"error"}
     progress = {r["run"]: r for r in store.run_progress()}[state.run]

@@ -26,6 +26,9 @@ from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 from helpers import Recorder
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 STEPS0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
 AUTO = "auto (per kind)"
 

@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 from helpers import choice_item, write_png, write_preset
 
-from probe_ui import stress
+from probe_ui.views import stress
 from probe_ui.cli import main
 from probe_ui.metrics import headlines
 from probe_ui.metrics.registry import FIGURES, find_figure
@@ -187,6 +187,7 @@ def figure_key(label: str) -> str:
 
 
 # ---- the walk ------------------------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_every_view_names_registered_figures_each_with_one_value(runs, capsys) -> None:
     store, names = runs
     views: dict[str, Shown] = {}

@@ -10,7 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from probe_ui import metrics, stress
+from probe_ui import metrics
+from probe_ui.views import stress
 from probe_ui.cli import main
 from probe_ui.metrics.frame import mv
 from probe_ui.metrics.registry import MetricContext, MetricError, check_names, metric, unregister
@@ -60,6 +61,7 @@ def run(tmp_path: Path) -> tuple[Store, str]:
     return store, "reg"
 
 
+@pytest.mark.slow
 def test_a_registered_family_appears_in_every_view(throwaway: None, run: tuple[Store, str], tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     store, name = run

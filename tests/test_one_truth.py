@@ -19,6 +19,9 @@ from probe_ui.store import Store
 from probe_ui.views import results as R
 from probe_ui.views.report import build_report
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "importers"
 IMPORTS = {

@@ -14,16 +14,8 @@ from fake_openai import TOKENS_PER_IMAGE, FakeOpenAIServer
 from PIL import Image
 
 from probe_ui.images import CanonicalImage
-from probe_ui.providers.base import (
-    GenerationSettings,
-    ImagePart,
-    Message,
-    ModelConfig,
-    ProviderError,
-    Request,
-    Response,
-    TextPart,
-)
+from probe_ui.messages import GenerationSettings, ImagePart, Message, Request, Response, TextPart
+from probe_ui.providers.base import ModelConfig, ProviderError
 from probe_ui.providers.openai_compat import OpenAIProvider
 
 PLANTED_KEY = "sk-planted-Zx9qW3rT7yU1iO5pA2sD"

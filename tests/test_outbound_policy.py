@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import pytest
 from fake_openai import loopback_no_proxy
 
-from probe_ui.catalogue import readiness
+from probe_ui.providers import readiness
 from probe_ui.catalogue.endpoints import Endpoints, test_model
 
 REDIRECTS = (301, 302, 303, 307, 308)
@@ -131,7 +131,7 @@ def test_a_redirect_message_names_only_the_target_host() -> None:
 
 def _looks_forbidden(monkeypatch: pytest.MonkeyPatch) -> None:
     """Any look at the file system or the Hub for a typed model name fails the test."""
-    from probe_ui.catalogue import readiness as r
+    from probe_ui.providers import readiness as r
 
     def never(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a typed hf/ name was looked at")
@@ -189,7 +189,7 @@ def test_a_shared_endpoints_url_is_shown_to_admins_only(monkeypatch: pytest.Monk
     from probe_ui.catalogue.endpoints import EndpointBook
     from probe_ui.live import calls as live_calls
     from probe_ui.providers import create, rate_control
-    from probe_ui.providers.rate_table import rate_rows, visible_keys
+    from probe_ui.catalogue.rate_table import rate_rows, visible_keys
     from probe_ui.security.outbound import OutboundPolicy
 
     loopback_no_proxy(monkeypatch)

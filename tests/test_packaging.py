@@ -19,6 +19,9 @@ import pytest
 from app_server import free_port
 from helpers import require_module, stop, wait_for_page
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -1,4 +1,4 @@
-"""The Models tab's rate-limit table (issue 50, probe_ui.providers.rate_table), without the UI: each server's requests
+"""The Models tab's rate-limit table (issue 50, probe_ui.catalogue.rate_table), without the UI: each server's requests
 in flight, limit and ceiling, answers and refusals, and until when it asked to wait; its host only, never a key; a
 person who is not an admin sees only the servers of the models they can call."""
 
@@ -11,7 +11,7 @@ import pytest
 
 from probe_ui.providers import create, rate_control
 from probe_ui.providers.base import ModelConfig
-from probe_ui.providers.rate_table import COLUMNS, rate_rows, server_words, visible_keys
+from probe_ui.catalogue.rate_table import COLUMNS, rate_rows, server_words, visible_keys
 
 MINE = ModelConfig(name="mine", provider="openai", model="m", base_url="http://user:pw@127.0.0.1:8123/v1?api_key=q1",
                    secret="sk-mine-1234567890")

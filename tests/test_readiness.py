@@ -1,4 +1,4 @@
-"""Only what can run is offered as ready: keys, base URLs that answer, hf/ weights that are here (probe_ui.catalogue.readiness).
+"""Only what can run is offered as ready: keys, base URLs that answer, hf/ weights that are here (probe_ui.providers.readiness).
 
 Offline: a "dead" server is a loopback port nobody listens on; the Hub is made unreachable with HF_HUB_OFFLINE and
 the Hugging Face cache is a folder of the test's own.
@@ -16,7 +16,8 @@ from app_server import free_port
 from fake_openai import FakeOpenAIServer
 from helpers import choice_item, write_png, write_preset
 
-from probe_ui.catalogue import list_models, readiness
+from probe_ui.catalogue import list_models
+from probe_ui.providers import readiness
 from probe_ui.cli import main
 from probe_ui.store import Store, responses
 
@@ -105,7 +106,7 @@ def test_a_model_in_the_cache_named_by_the_environment_is_found_without_the_hub_
         (repo / "snapshots" / "abc" / "config.json").write_text("{}")
         (repo / "refs").mkdir()
         (repo / "refs" / "main").write_text("abc")
-        code = ("import sys; from probe_ui.catalogue import readiness; "
+        code = ("import sys; from probe_ui.providers import readiness; "
                 "print(readiness.hub_cached('org/tiny'), readiness.hub_cached('org/absent'), "
                 "'huggingface_hub' in sys.modules)")
         env = {k: v for k, v in os.environ.items() if k not in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME")}

@@ -29,6 +29,9 @@ from probe_ui.views import report as report_module
 from probe_ui.views import results as R
 from probe_ui.views.report import ReportError, build_report, write_report
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
 PRESETS = ["mediconfusion_pairs.yaml", "medvh_nota.yaml"]
 ARTIFACTS = Path(os.environ.get("PROBE_UI_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))

@@ -236,6 +236,7 @@ def test_sweep_through_the_store_scores_the_known_curve(swept: tuple[Store, str]
     assert breaking_variant(df, "openai/bright", "nope", "brightness") is None
 
 
+@pytest.mark.slow
 def test_curve_figures_and_the_report_section(swept: tuple[Store, str]) -> None:
     from matplotlib.figure import Figure
 
@@ -258,6 +259,7 @@ def test_curve_figures_and_the_report_section(swept: tuple[Store, str]) -> None:
     assert 'data-model="openai/bright" data-perturbation="brightness"' in html
 
 
+@pytest.mark.slow
 def test_report_compares_the_sweep_with_a_baseline_run(swept: tuple[Store, str], tmp_path: Path) -> None:
     store, run = swept
     preset = load_preset(tmp_path / "p.yaml")

@@ -1,13 +1,11 @@
 """The rooms of probe_ui/ and the one direction of their imports (issue 49), held by scripts/rooms.py.
 
-docs/dev/architecture.md writes the layer order; a room imports only rooms on lines above its own. The imports
-still against it are listed here by name: a new one fails, and so does a listed one that is gone (so the list only
-shrinks, and says exactly what is left to cut).
+docs/dev/architecture.md writes the layer order; a room imports only rooms on lines above its own, and no two rooms
+depend on each other.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -16,42 +14,21 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import rooms  # noqa: E402
 
-#: imports against the layer order that remain (docs/dev/architecture.md says why, and the cut for each)
-STILL_AGAINST = {
-    "probe_ui.importers -> probe_ui.benchmarks",
-    "probe_ui.metrics.units -> probe_ui.benchmarks.base",
-    "probe_ui.perturb.prompting -> probe_ui.benchmarks.mediconfusion.prompts",
-    "probe_ui.reading.answers -> probe_ui.benchmarks",
-    "probe_ui.scoring -> probe_ui.benchmarks",
-    "probe_ui.prompts -> probe_ui.providers.base",
-    "probe_ui.providers.hf.loading -> probe_ui.catalogue.readiness",
-    "probe_ui.providers.rate_table -> probe_ui.catalogue",
-    "probe_ui.runner.batch -> probe_ui.metrics.units",
-    "probe_ui.views.report.stress -> probe_ui.stress",
-    "probe_ui.views.score_text -> probe_ui.stress",
-}
-
-
-def _pairs(found: list[str]) -> set[str]:
-    return {re.sub(r":\d+ imports ", " -> ", f.split(" (")[0]) for f in found}
-
 
 def test_every_room_has_a_line_in_the_layer_order() -> None:
     assert rooms.unplaced() == []
 
 
-def test_no_import_goes_against_the_layer_order_but_the_listed_ones() -> None:
-    found = _pairs(rooms.against_order())
-    assert found - STILL_AGAINST == set(), "new imports against docs/dev/architecture.md's layer order"
-    assert STILL_AGAINST - found == set(), "cut: remove these from STILL_AGAINST and from the architecture page"
+def test_no_import_goes_against_the_layer_order() -> None:
+    assert rooms.against_order() == []
 
 
-def test_no_cycle_between_rooms_once_the_listed_imports_are_cut() -> None:
-    edges = rooms.room_edges()
-    for pair in STILL_AGAINST:
-        a, b = (rooms.room_of(m) for m in pair.split(" -> "))
-        edges[a].discard(b)
-    assert rooms.cycles(edges) == []
+def test_no_cycle_between_rooms() -> None:
+    assert rooms.cycles() == []
+
+
+def test_a_cycle_between_rooms_is_found() -> None:
+    assert rooms.cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
 def test_at_most_20_modules_lie_directly_under_probe_ui() -> None:

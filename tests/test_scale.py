@@ -19,6 +19,9 @@ from probe_ui.runner import BatchError, run_batch
 from probe_ui.scoring import jsonable, score_run
 from probe_ui.store import Store, responses
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
 
 

@@ -32,8 +32,12 @@ from helpers import artifact_texts, leaked, write_png, write_preset
 from pydicom.data import get_testdata_file
 
 from probe_ui.cli import main
+from probe_ui.messages import GenerationSettings, Message, Request, TextPart
 from probe_ui.providers import create
-from probe_ui.providers.base import GenerationSettings, Message, ModelConfig, ProviderError, Request, TextPart
+from probe_ui.providers.base import ModelConfig, ProviderError
+
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
 
 KEY = "sk-planted-key-9f8e7d6c5b4a"
 TYPED_KEY = "sk-typed-in-the-app-1a2b3c"

@@ -14,7 +14,8 @@ import yaml
 from helpers import choice_item, run_cli, write_png, write_preset
 
 from probe_ui.items import Variant
-from probe_ui.providers.base import ModelConfig, Response
+from probe_ui.messages import Response
+from probe_ui.providers.base import ModelConfig
 from probe_ui.runner import BatchError, plan_cells
 from probe_ui.runner.spend import SpendCap, SpendCapReached, check_cap, costs_nothing, estimate, unpriced, usd
 from probe_ui.store import Store, responses

@@ -26,6 +26,9 @@ from probe_ui.runner import batch as runner_batch
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 IMAGES = sorted(p.name for p in ASSETS_DIR.glob("*.png"))
 
 

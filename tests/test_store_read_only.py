@@ -134,6 +134,7 @@ def comparable(argv: list[str], out: Path, stdout: str) -> Any:
 
 
 @pytest.mark.parametrize("which", ["fresh", "older-release-upgraded"])
+@pytest.mark.slow
 def test_read_commands_on_a_store_nobody_may_write_give_the_same_figures(
         which: str, world_dir: Path, fake_openai: Any, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

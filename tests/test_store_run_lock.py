@@ -26,6 +26,9 @@ from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch
 from probe_ui.store import RunInUseError, Store, responses, runs, variants
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 N_ITEMS = 3
 MODEL = "openai/fake-vlm"
 

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from probe_ui import stress
+from probe_ui import stress as stress_runs
+from probe_ui.views import stress
 from probe_ui.metrics import circular_eval
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.presets.suites import SuiteError
@@ -245,8 +246,8 @@ def test_stress_target_errors_name_what_was_not_found(tmp_path) -> None:
     from probe_ui.presets import PresetError
 
     with pytest.raises(PresetError, match="no-such-preset"):
-        stress.resolve_target("no-such-preset/x")
-    preset, items = stress.resolve_target("medblink_depth/depth-echo")
+        stress_runs.resolve_target("no-such-preset/x")
+    preset, items = stress_runs.resolve_target("medblink_depth/depth-echo")
     with pytest.raises(PresetError, match="no item 'nope'"):
-        stress.run_stress(Store(tmp_path / "s.db"), "dot-colours", ["baseline/first"], preset=preset,
+        stress_runs.run_stress(Store(tmp_path / "s.db"), "dot-colours", ["baseline/first"], preset=preset,
                           item_ids=("nope",))

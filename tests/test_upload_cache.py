@@ -22,6 +22,9 @@ from shared_chromium import ARGS
 
 from probe_ui.app import files
 
+#: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
+pytestmark = pytest.mark.slow
+
 PLANTED = b"Plantedsweep^Patient"
 
 

@@ -19,8 +19,6 @@ from probe_ui.cli import main
 from probe_ui.items import Variant
 from probe_ui.metrics.visual_reliance import visual_reliance
 from probe_ui.perturb import PerturbationError, apply
-from probe_ui.scoring import scored_answers
-from probe_ui.store import Store
 
 
 @pytest.fixture(autouse=True)

@@ -14,8 +14,9 @@ from fake_openai import FakeOpenAIServer
 from PIL import Image
 
 from probe_ui.images import CanonicalImage
+from probe_ui.messages import GenerationSettings, ImagePart, Message, Request, TextPart
 from probe_ui.providers import create, wire_images
-from probe_ui.providers.base import GenerationSettings, ImagePart, Message, ModelConfig, Request, TextPart
+from probe_ui.providers.base import ModelConfig
 
 
 def image(seed: int, size: tuple[int, int] = (64, 48)) -> CanonicalImage:

@@ -530,7 +530,7 @@ def image(value: int = 90) -> Any:
 def mc_request(settings: Any = None, system: str | None = SYSTEM, labels: tuple[str, ...] = ("A", "B", "C"),
                options: tuple[str, ...] = OPTIONS, images: tuple[int, ...] = (90,)) -> Any:
     """A multiple-choice request on ``len(images)`` images (grey levels), with or without a system prompt."""
-    from probe_ui.providers.base import GenerationSettings, ImagePart, Message, Request, TextPart
+    from probe_ui.messages import GenerationSettings, ImagePart, Message, Request, TextPart
 
     text = f"Question: {QUESTION}\n" + "".join(f"{l}: {o}\n" for l, o in zip(labels, options)) + "Answer: "
     msgs = [Message("system", (TextPart(system),))] if system else []

@@ -101,7 +101,7 @@ def rater_of(ctx: AppContext, name: str | None, request: gr.Request | None) -> R
 def table_value(ctx: AppContext, run: str, thumbs: Callable[[str], str | None], *,
                 models_per_table: int | None = None, empty: str = "No answers yet.") -> dict[str, Any]:
     """A stored run as the comparison table's value (rendered HTML and the run it shows)."""
-    t = live.comparison_of(ctx.store, run) if run else comparison.Table("")
+    t = comparison.comparison_of(ctx.store, run) if run else comparison.Table("")
     return {"html": comparison.render(t, thumbs, models_per_table=models_per_table, empty=empty), "run": run,
             "per_table": models_per_table}
 

@@ -13,10 +13,11 @@ from probe_ui.app.common import Inline, model_choices, shows_errors
 from probe_ui.app.context import AppContext
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
+from probe_ui.catalogue import rate_table
 from probe_ui.catalogue.endpoints import model_check_html, models_for_people
 from probe_ui.errors import ProbeUIError
 from probe_ui.live import calls as live_calls
-from probe_ui.providers import rate_table, url_providers
+from probe_ui.providers import url_providers
 
 
 def policy_note(ctx: AppContext) -> str:

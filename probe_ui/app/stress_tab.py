@@ -4,7 +4,7 @@ While answers arrive: the comparison table fills, each model's summary (what bro
 suite's metrics) updates, and for a sweep the robustness curve per model (accuracy per level with its 95 % band) grows.
 Before Run the page says how many calls the run makes and, where prices are known, what it may cost. After a
 sweep, an item's breaking image (the first level that changed its answer) is shown beside its original.
-Orchestration is the library's (:func:`probe_ui.stress.runs.run_stress`, :func:`probe_ui.stress.runs.run_sweep`);
+Orchestration is the library's (:func:`probe_ui.stress.run_stress`, :func:`probe_ui.stress.run_sweep`);
 cells open the same detail view as the Probe tab's.
 """
 
@@ -17,7 +17,8 @@ from typing import Any
 import gradio as gr
 import pandas as pd
 
-from probe_ui import labels, live, stress
+from probe_ui import labels, live
+from probe_ui import stress as stress_runs
 from probe_ui.app import detail
 from probe_ui.app.access import who
 from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models, seed_of
@@ -30,7 +31,7 @@ from probe_ui.live.form import ProbeForm
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.presets import load_preset
 from probe_ui.presets.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
-from probe_ui.stress import runs as stress_runs
+from probe_ui.views import stress
 
 ITEM = "the Probe tab's item"
 PRESET = "a preset"

@@ -147,7 +147,7 @@ def availability(config: ModelConfig) -> str | None:
         return f"provider '{config.provider}' cannot be imported: {exc}"
     reason = cls.unavailable_reason(config)
     if reason is None:  # a base URL that does not answer, hf/ weights that are not here (checked once a while)
-        from probe_ui.catalogue import readiness
+        from probe_ui.providers import readiness
 
         reason = readiness.problem(cls, config)
     return reason
@@ -161,12 +161,12 @@ def ready_word(usable: bool) -> str:
 def list_models(discover: bool = True) -> list[dict[str, Any]]:
     """Every provider (as ``provider/<model>``) and catalogue entry, with whether it is usable here and why not;
     then the models found on running local servers (Ollama's vision models, and the models of the servers listed
-    in ``PROBE_UI_OPENAI_SERVERS``; see :mod:`probe_ui.catalogue.discovery`), unless ``discover`` is false or
+    in ``PROBE_UI_OPENAI_SERVERS``; see :mod:`probe_ui.providers.discovery`), unless ``discover`` is false or
     ``PROBE_UI_DISCOVER=0``."""
     rows: list[dict[str, Any]] = []
     for name in sorted(PROVIDERS):
         try:
-            from probe_ui.catalogue.readiness import placeholder_problem
+            from probe_ui.providers.readiness import placeholder_problem
 
             reason = placeholder_problem(name)  # any model of it: its key, or a server that answers
         except ImportError as exc:
@@ -199,7 +199,7 @@ def _same_model(provider: str, model: str) -> str:
 def _discovered_rows(catalogue_rows: dict[tuple[str, str], dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows for models found on running servers. A model a catalogue entry already names only adds where it was
     found to that entry's description."""
-    from probe_ui.catalogue.discovery import discover_all
+    from probe_ui.providers.discovery import discover_all
 
     out: list[dict[str, Any]] = []
     seen: set[str] = set()

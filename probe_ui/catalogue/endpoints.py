@@ -391,7 +391,7 @@ def test_request(timeout_s: float = 30.0):  # noqa: ANN201 - a providers.base.Re
     """The tiny request :func:`test_model` sends: one 64×64 mid-grey PNG and a yes/no question."""
     from PIL import Image
 
-    from probe_ui.providers.base import GenerationSettings
+    from probe_ui.messages import GenerationSettings
 
     image = CanonicalImage.from_pil(Image.new("L", (64, 64), 128))
     v = Variant(item_id="connection-test", question=TEST_QUESTION, kind="yesno", answer="yes", images=(image,),

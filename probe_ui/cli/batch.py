@@ -56,7 +56,7 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
     b.add_argument("--temperature", type=temperature_arg, default=None, help="sampling temperature for every model "
                                                                    "(default: the catalogue's, else 0)")
     b.add_argument("--answer-format", default="free", metavar="FORMAT",
-                   choices=RegisteredNames("probe_ui.providers.base:ANSWER_FORMATS"),
+                   choices=RegisteredNames("probe_ui.messages:ANSWER_FORMATS"),
                    help="free: the model answers in its own words, read by the rules (default); json: every question "
                         "with options asks for {\"answer\": <one of its labels>} in the provider's own way (OpenAI-"
                         "compatible servers: a JSON schema; Anthropic: a tool; hf/ models: decoding limited to the "

@@ -38,20 +38,21 @@ def stress_arguments(st: argparse.ArgumentParser) -> None:
 
 
 def cmd_stress(args: argparse.Namespace) -> int:
-    from probe_ui import stress
+    from probe_ui import stress as stress_runs
     from probe_ui.runner.spend import SpendStopped
     from probe_ui.scoring import scored_answers
     from probe_ui.store import Store
+    from probe_ui.views import stress
     from probe_ui.views.score_text import format_stress_table, stress_json
 
     if not args.model:
         raise UsageError("stress needs at least one --model")
     max_cost = max_cost_of(args)
     store = Store(args.db)
-    preset, items = stress.resolve_target(args.target, tuple(args.image_root))
+    preset, items = stress_runs.resolve_target(args.target, tuple(args.image_root))
     stopped: SpendStopped | None = None
     try:
-        name = stress.run_stress(store, args.suite, args.model, preset=preset, item_ids=items, seed=args.seed,
+        name = stress_runs.run_stress(store, args.suite, args.model, preset=preset, item_ids=items, seed=args.seed,
                                  run_name=args.run, max_cost=max_cost)
     except SpendStopped as exc:  # the matrix of what was answered, then the line
         stopped, name = exc, exc.run

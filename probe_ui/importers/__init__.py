@@ -58,7 +58,7 @@ def register_importer(module: Importer) -> Importer:
 
 def formats() -> tuple[str, ...]:
     """Every import format, in the benchmarks' order, then any other (a plugin's)."""
-    from probe_ui.benchmarks import benchmarks
+    from probe_ui.benchmark import benchmarks
 
     ordered = [b.importer.NAME for b in benchmarks() if b.importer is not None]
     return tuple(dict.fromkeys([*ordered, *IMPORTERS.names()]))

@@ -32,7 +32,7 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.files import safe_write
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant, content_hash, source_name
-from probe_ui.providers.base import GenerationSettings, ImagePart, Request, TextPart
+from probe_ui.messages import GenerationSettings, ImagePart, Request, TextPart
 
 MANIFEST = "probe-ui-set.json"
 IMAGES_DIR = "images"

@@ -251,7 +251,7 @@ def response_row(run_id: int, s: SetSample, model: str, prompt: str, a: HarnessA
     (as a batch stores them), the harness's verdict in ``details.harness``."""
     from dataclasses import replace
 
-    from probe_ui.providers.base import Response
+    from probe_ui.messages import Response
     from probe_ui.runner import score_response
 
     request_hash = sha256(json.dumps(["import", res.harness, res.sha256, a.where, s.variant.id, model, prompt,

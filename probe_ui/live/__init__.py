@@ -55,13 +55,13 @@ from probe_ui.live.steps import (
     values_from_controls,
     with_pending_points,
 )
-from probe_ui.live.stored_run import asked_about, carry_ratings, comparison_of, not_yet_run, rating_of, ratings_of
+from probe_ui.live.stored_run import asked_about, carry_ratings, not_yet_run, rating_of, ratings_of
 from probe_ui.runner import BatchError
 
 __all__ = [
     "BatchError", "CLICKABLE", "Card", "ImageControls", "LiveRun", "LoadedItem", "ProbeError", "STEP_COLUMNS", "Step",
     "WINDOWED", "WINDOW_PRESETS", "add_click", "add_step", "answer_after_options", "answer_choices", "asked_about",
-    "build_item", "carry_ratings", "comparison_of", "condition_name", "controls_for", "default_parameters",
+    "build_item", "carry_ratings", "condition_name", "controls_for", "default_parameters",
     "describe_loaded", "edit_options", "live_run_name", "load_new_image", "load_preset_item", "load_upload",
     "make_variants", "named_chains", "not_yet_run", "param_specs", "parse_options", "parse_steps", "preset_item_ids",
     "preview", "rating_of", "ratings_of", "reload_image", "run_live", "steps_in_words", "steps_without_points",

@@ -16,8 +16,9 @@ from probe_ui import prompts
 from probe_ui.errors import ProbeError
 from probe_ui.items import Variant
 from probe_ui.live import calls as live_calls
+from probe_ui.messages import Response
 from probe_ui.providers import answer_format as formats
-from probe_ui.providers.base import ModelConfig, Response
+from probe_ui.providers.base import ModelConfig
 from probe_ui.runner import Cell, execute_cells, format_problems, plan_cells, public_config, resolve_each
 from probe_ui.runner.pushback import first_answer
 from probe_ui.store import Store, StoreError

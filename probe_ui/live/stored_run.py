@@ -3,8 +3,6 @@ models ticked that it did not ask, and the run as the comparison table."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from probe_ui.kept import Kept
 from probe_ui.store import Store, StoreError
 
@@ -60,17 +58,6 @@ def not_yet_run(store: Store, run: str, chosen: list[str]) -> list[str]:
     return [m for m in dict.fromkeys(chosen) if m not in asked]
 
 
-def comparison_of(store: Store, run: str) -> Any:
-    """A stored run as the comparison table (:func:`probe_ui.views.comparison.from_answers` over its scored answers)."""
-    from probe_ui.scoring import scored_answers
-    from probe_ui.views.comparison import from_answers
-
-    settings = store.get_run(run).config
-    table = from_answers(scored_answers(store, run), run, order=settings.variant_order or None)
-    asked = settings.asked
-    order = {m: i for i, m in enumerate(asked)}  # the columns in the order the models were chosen, as it ran
-    table.models.sort(key=lambda m: order.get(m, len(order)))
-    return table
 
 
 def carry_ratings(store: Store, from_run: str, to_run: str, rater: str, verified: bool | None) -> tuple[int, int]:

@@ -9,7 +9,7 @@ A row's unit, first that applies:
 
 1. what its preset item names: ``patient:`` or ``study:`` (kept in the item's attributes), so that a site's
    images of one patient count once;
-2. what its benchmark declares (:attr:`probe_ui.benchmarks.base.Benchmark.unit`): ProbMed the image its
+2. what its benchmark declares (:attr:`probe_ui.benchmark.Benchmark.unit`): ProbMed the image its
    questions are about (``attributes.image_id``), MediConfusion the confusing pair (the item's ``group``);
 3. a preset item's ``group`` (items that belong together);
 4. the item itself.
@@ -65,7 +65,7 @@ def declared() -> list[tuple[str, str, tuple[str, ...]]]:
     """(unit kind, where it is read, the source names that claim a row) that the benchmarks declare, in their
     detection order; ``where`` is ``attributes.<key>`` (a benchmark's own field: present means this benchmark's) or
     ``item_group`` (a field any preset may set: the row must come from the benchmark's files, by name)."""
-    from probe_ui.benchmarks.base import BENCHMARKS
+    from probe_ui.benchmark import BENCHMARKS
 
     out: list[tuple[str, str, tuple[str, ...]]] = []
     for b in sorted(BENCHMARKS.entries(), key=lambda b: (b.order, b.name)):

@@ -12,12 +12,26 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from probe_ui.benchmarks.mediconfusion.prompts import MEDICONFUSION_PHRASINGS
 from probe_ui.items import LETTERS, Variant
 from probe_ui.perturb.registry import PerturbationError, PerturbContext, register
 
-#: MediConfusion Appendix C (Table 4) prompt styles, in the paper's order 0..10; template "mediconfusion-mc/<style>"
-PHRASINGS: tuple[str, ...] = tuple(MEDICONFUSION_PHRASINGS)
+#: MediConfusion Appendix C (Table 4): style name -> (its prompt number, its "Change" column), in the paper's order
+#: 0..10. Each style is asked with the template "mediconfusion-mc/<style>", which the benchmark's folder registers
+#: (probe_ui/benchmarks/mediconfusion/prompts.py renders each one verbatim).
+PHRASING_STYLES: dict[str, tuple[int, str]] = {
+    "original": (0, "Original"),
+    "shorten": (1, "Shorten"),
+    "options-at-end": (2, "Move answer options to the end"),
+    "carefully": (3, "Instruct the model for extra care and attention"),
+    "expert-role": (4, "Define AI expert role"),
+    "a-or-b": (5, "Rephrase the instruction to answer with a single letter"),
+    "polite": (6, "Ask the model nicely"),
+    "no-newlines": (7, "Remove new lines from formatting"),
+    "more-explanation": (8, "Give more explanation"),
+    "no-instructions": (9, "No instructions"),
+    "emphasise-importance": (10, "Emphasize importance"),
+}
+PHRASINGS: tuple[str, ...] = tuple(PHRASING_STYLES)
 Phrasing = Literal[PHRASINGS]  # type: ignore[valid-type]  # the names registered in probe_ui.prompts
 FCJ_TEMPLATE = "medvh-fcj"
 MAX_SHOTS = 64  # examples before the question: far more than any model's context holds images for
@@ -77,7 +91,7 @@ def phrasing(variant: Variant, rng: random.Random, *,
     if variant.prompt_args.get("suggestion"):
         raise PerturbationError("phrasing would replace the FCJ prompt that shows the suggested answer; "
                                 "apply one or the other")
-    number, change, _ = MEDICONFUSION_PHRASINGS[style]
+    number, change = PHRASING_STYLES[style]
     template = f"mediconfusion-mc/{style}"
     return variant.evolve(prompt=template), {"template": template, "table4": number, "change": change}
 

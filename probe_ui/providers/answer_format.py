@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from probe_ui.providers.base import ANSWER_FORMATS, Request
+from probe_ui.messages import ANSWER_FORMATS, Request
 
 __all__ = ["ANSWER_FORMATS", "STRUCTURED_MIN_TOKENS", "TOOL_NAME", "check", "reply", "schema", "structured"]
 

@@ -2,7 +2,7 @@
 
 The SDK does the HTTP work: retries with backoff that honour ``Retry-After`` (429, 5xx, 529 overloaded, timeouts,
 dropped connections) and its environment variables (``ANTHROPIC_BASE_URL``, ``ANTHROPIC_CUSTOM_HEADERS``). This
-module translates the provider-neutral :class:`~probe_ui.providers.base.Request` to the Messages wire format
+module translates the provider-neutral :class:`~probe_ui.messages.Request` to the Messages wire format
 (system prompt as the ``system`` parameter, images as base64 PNG blocks in the order the prompt puts them, which is
 images first), reads text, usage and ``stop_reason`` back (from the JSON answer or the SSE stream), and turns every
 SDK failure into a one-line :class:`~probe_ui.providers.base.ProviderError` that names the model and never contains
@@ -34,8 +34,9 @@ import re
 import time
 from typing import Any
 
+from probe_ui.messages import ImagePart, Message, Request, Response, TextPart
 from probe_ui.providers import answer_format, base
-from probe_ui.providers.base import ImagePart, Message, ProviderError, Request, Response, TextPart, register_provider
+from probe_ui.providers.base import ProviderError, register_provider
 from probe_ui.providers.sdk import Malformed, SDKProvider, configured_base_url, int_or_none
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"

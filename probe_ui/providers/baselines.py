@@ -15,8 +15,9 @@ import random
 from collections.abc import Callable
 from typing import ClassVar
 
+from probe_ui.messages import Request, Response
 from probe_ui.providers import answer_format
-from probe_ui.providers.base import ModelConfig, ModelSpecError, Provider, Request, Response, register_provider
+from probe_ui.providers.base import ModelConfig, ModelSpecError, Provider, register_provider
 from probe_ui.registry import Registry
 
 #: a baseline's rule: the label it answers a request with (the request has at least one label)

@@ -4,8 +4,8 @@ and the hosted services in :mod:`probe_ui.providers.hosted`).
 The official ``openai`` SDK does the HTTP work: its retry machinery (exponential backoff, ``Retry-After``,
 idempotency keys) and its environment variables (``OPENAI_BASE_URL``) behave exactly as users of the SDK expect.
 What every SDK provider shares (keys, client, errors, masking, the reply cap) is in :mod:`probe_ui.providers.sdk`;
-this module holds the wire format only: the provider-neutral :class:`~probe_ui.providers.base.Request` as
-chat-completions messages, and a completion (or its stream) back as a :class:`~probe_ui.providers.base.Response`.
+this module holds the wire format only: the provider-neutral :class:`~probe_ui.messages.Request` as
+chat-completions messages, and a completion (or its stream) back as a :class:`~probe_ui.messages.Response`.
 """
 
 from __future__ import annotations
@@ -14,17 +14,9 @@ import os
 import time
 from typing import Any, ClassVar
 
+from probe_ui.messages import ImagePart, Message, Request, Response, TextPart
 from probe_ui.providers import answer_format
-from probe_ui.providers.base import (
-    ImagePart,
-    Message,
-    ModelConfig,
-    ProviderError,
-    Request,
-    Response,
-    TextPart,
-    register_provider,
-)
+from probe_ui.providers.base import ModelConfig, ProviderError, register_provider
 from probe_ui.providers.logprobs import TOP_LOGPROBS, option_probs, top_logprobs
 from probe_ui.providers.sdk import PLACEHOLDER_KEY, Malformed, SDKProvider, configured_base_url, int_or_none
 

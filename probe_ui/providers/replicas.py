@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
+from probe_ui.messages import Request, Response
+from probe_ui.providers.base import ModelConfig, Provider, ProviderError
 from probe_ui.security.redact import public_url
 
 

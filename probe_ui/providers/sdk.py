@@ -30,8 +30,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
+from probe_ui.messages import Request, Response
 from probe_ui.providers import wire_images
-from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response
+from probe_ui.providers.base import ModelConfig, Provider, ProviderError
 from probe_ui.security import redact
 
 if TYPE_CHECKING:  # asyncio, the outbound policy and the rate control are imported when a call is made, not

@@ -841,7 +841,7 @@ def extract_legacy(mode: str, text: str, kind: str, labels: Sequence[str], optio
 
     ``gt`` is needed by "probmed" and "medvh", whose rules decide correctness directly; the others ignore it.
     """
-    from probe_ui.benchmarks import legacy_parsers
+    from probe_ui.benchmark import legacy_parsers
 
     parsers = legacy_parsers()
     try:

@@ -24,12 +24,10 @@ from tqdm import tqdm
 
 from probe_ui import prompts
 from probe_ui.items import Variant
+from probe_ui.messages import Response
 from probe_ui.presets import Preset
 from probe_ui.presets.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
-from probe_ui.providers.base import (
-    ModelConfig,
-    Response,
-)
+from probe_ui.providers.base import ModelConfig
 from probe_ui.runner.cells import Cell, shard_of, variant_cells
 from probe_ui.runner.execute import Judge, PlannedCells, execute_run
 from probe_ui.runner.identity import RunChange, run_change
@@ -151,7 +149,7 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     default), checked for every model before anything is asked.
     ``user`` is recorded as who made the run when it is created (default: the system user).
 
-    ``answer_format`` ("free" or "json", :data:`probe_ui.providers.base.ANSWER_FORMATS`) is how every labelled
+    ``answer_format`` ("free" or "json", :data:`probe_ui.messages.ANSWER_FORMATS`) is how every labelled
     request asks for its answer, recorded in the run's settings like the temperature: "json" sends each model the
     item's answer schema in its provider's way (:mod:`probe_ui.providers.answer_format`); a model whose provider
     cannot honour it is refused before anything is asked.

@@ -9,14 +9,9 @@ from typing import Any
 
 from probe_ui import catalogue, prompts
 from probe_ui.items import Variant
+from probe_ui.messages import GenerationSettings, ImagePart, Request, Response
 from probe_ui.providers.answer_format import STRUCTURED_MIN_TOKENS
-from probe_ui.providers.base import (
-    GenerationSettings,
-    ImagePart,
-    ModelConfig,
-    Request,
-    Response,
-)
+from probe_ui.providers.base import ModelConfig
 from probe_ui.security import redact
 
 

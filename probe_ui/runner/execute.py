@@ -13,17 +13,9 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
+from probe_ui.messages import GenerationSettings, ImagePart, Request, Response
 from probe_ui.providers import create
-from probe_ui.providers.base import (
-    GenerationSettings,
-    ImagePart,
-    ModelConfig,
-    Provider,
-    ProviderError,
-    Request,
-    Response,
-    fit_images,
-)
+from probe_ui.providers.base import ModelConfig, Provider, ProviderError, fit_images
 from probe_ui.providers.rate_control import DEFAULT_RATE_LIMIT_WAIT_S, Pacing, control_for
 from probe_ui.runner.cells import Cell, response_row, score_response
 from probe_ui.runner.pushback import converse, spec_of

@@ -19,7 +19,7 @@ from typing import ClassVar, TypeVar
 
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import LETTERS, Variant, labels_for
-from probe_ui.providers.base import GenerationSettings, Message, Request, TextPart
+from probe_ui.messages import GenerationSettings, Message, Request, TextPart
 from probe_ui.reading.answers import Answer, extract, is_refusal
 from probe_ui.registry import Registry
 

@@ -52,8 +52,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from probe_ui.messages import ImagePart, Request, Response
 from probe_ui.providers import create
-from probe_ui.providers.base import ImagePart, ModelConfig, ProviderError, Request, Response, fit_images
+from probe_ui.providers.base import ModelConfig, ProviderError, fit_images
 from probe_ui.providers.batch_api import (
     APIS,
     PRICE_FACTOR,

@@ -22,10 +22,11 @@ from dataclasses import replace
 from typing import Any
 
 from probe_ui.items import Variant
+from probe_ui.messages import Message, Request, Response, TextPart
 from probe_ui.perturb.pressures import get_pressure, pushed_label, spelled
 from probe_ui.perturb.registry import derive_seed
 from probe_ui.prompts import CONFIDENCE_INSTRUCTION
-from probe_ui.providers.base import Message, ModelConfig, Request, Response, TextPart
+from probe_ui.providers.base import ModelConfig
 
 Call = Callable[[ModelConfig, Request], Awaitable[tuple[Request, Response]]]
 Reader = Callable[[Request, Response], str | None]

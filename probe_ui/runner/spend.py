@@ -28,7 +28,8 @@ import threading
 from typing import Any
 
 from probe_ui.errors import ProbeUIError
-from probe_ui.providers.base import ModelConfig, Request, Response
+from probe_ui.messages import Request, Response
+from probe_ui.providers.base import ModelConfig
 
 __all__ = ["SpendCap", "SpendCapReached", "SpendStopped", "check_cap", "costs_nothing", "estimate", "unpriced", "usd"]
 

@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from probe_ui.items import Variant
+from probe_ui.messages import Request
 from probe_ui.presets import Condition, Preset
-from probe_ui.providers.base import ModelConfig, Request
+from probe_ui.providers.base import ModelConfig
 
 CHARS_PER_TOKEN = 4
 
@@ -43,7 +44,7 @@ class ModelEstimate:
     input_tokens: int
     output_tokens: int
     cost_usd: float | None  # None: the catalogue gives no price for this model, or it cannot run here
-    #: why this model cannot be asked here (probe_ui.catalogue.readiness); its calls would fail
+    #: why this model cannot be asked here (probe_ui.providers.readiness); its calls would fail
     unusable: str | None = None
     stored: int = 0  # answers the run holds already: not asked again, not counted in ``calls`` (without_stored)
 
@@ -118,8 +119,8 @@ def request_tokens(v: Variant, model: ModelConfig, prompt: str | None = None,
 def request_tokens_of(req: Request, model: ModelConfig) -> tuple[int, int]:
     """(input, output) tokens estimated for sending ``req`` to ``model`` (module doc): what a batch's spend cap
     (:mod:`probe_ui.runner.spend`) reserves before each request."""
+    from probe_ui.messages import ImagePart, TextPart
     from probe_ui.providers import provider_class
-    from probe_ui.providers.base import ImagePart, TextPart
 
     try:
         limit = model.max_image_side or provider_class(model.provider).max_image_side
@@ -231,7 +232,7 @@ def plan_preset_sweep(preset: Preset, models: Sequence[str], *, suites: Sequence
                       item_ids: Sequence[str] = (), samples: int = 1, prompt: str | None = None,
                       extra_models: dict[str, ModelConfig] | None = None, answer_format: str = "free") -> SweepPlan:
     """:func:`plan_sweep` for a preset (all its items, or ``item_ids``) with the conditions ``probe-ui batch`` /
-    :func:`probe_ui.stress.runs.run_stress` would ask: the preset's own, its suites and ``suites``. Items whose images
+    :func:`probe_ui.stress.run_stress` would ask: the preset's own, its suites and ``suites``. Items whose images
     cannot be loaded are listed in ``items_not_loaded`` and not counted."""
     from probe_ui.perturb import PerturbContext
     from probe_ui.presets.suites import BundledImages, get_suite, item_conditions

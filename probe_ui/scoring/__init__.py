@@ -77,7 +77,7 @@ from probe_ui.store import Store, run_variants
 from probe_ui.store.schema import rater_name
 
 if TYPE_CHECKING:
-    from probe_ui.benchmarks import Benchmark
+    from probe_ui.benchmark import Benchmark
 
 class ScoringError(ProbeUIError, ValueError):
     """The run cannot be scored as asked (e.g. an unknown parser)."""
@@ -142,7 +142,7 @@ def legacy_benchmark(row: dict[str, Any], run_benchmark: str | None = None, run_
     benchmarks in their order: the benchmark the variant or the run names, then the variant's attributes, then
     its source (preset or file name), then the prompt template. A reply of another kind than the parser reads is
     read robustly."""
-    from probe_ui.benchmarks import legacy_parsers
+    from probe_ui.benchmark import legacy_parsers
 
     attrs = row.get("attributes") or {}
     if not isinstance(attrs, dict):

@@ -27,7 +27,8 @@ from typing import Any, Callable
 
 from probe_ui.errors import ProbeUIError
 from probe_ui.items import labels_for
-from probe_ui.providers.base import GenerationSettings, ModelConfig, Response
+from probe_ui.messages import GenerationSettings, Response
+from probe_ui.providers.base import ModelConfig
 from probe_ui.reading import answers
 from probe_ui.runner.judge import FALLBACK_MAX_TOKENS, fallback_prompt_name, fallback_request, parse_fallback
 from probe_ui.store import Store

@@ -32,7 +32,8 @@ from probe_ui.send_gate.ocr import INSTALL_HINT
 
 if TYPE_CHECKING:
     from probe_ui.images import CanonicalImage
-    from probe_ui.providers.base import ModelConfig, Request
+    from probe_ui.messages import Request
+    from probe_ui.providers.base import ModelConfig
 
 POLICIES = ("block", "redact", "warn", "off")
 #: the OCR engine's import name (the ``ocr`` extra)
@@ -195,7 +196,7 @@ class Checked:
 
 
 def _images(request: Request) -> list[CanonicalImage]:
-    from probe_ui.providers.base import ImagePart
+    from probe_ui.messages import ImagePart
 
     seen: dict[str, CanonicalImage] = {}
     for m in request.messages:
@@ -206,7 +207,7 @@ def _images(request: Request) -> list[CanonicalImage]:
 
 
 def _replace_images(request: Request, swap: dict[str, CanonicalImage]) -> Request:
-    from probe_ui.providers.base import ImagePart, Message
+    from probe_ui.messages import ImagePart, Message
 
     messages = tuple(Message(m.role, tuple(ImagePart(swap[p.image.id]) if isinstance(p, ImagePart)
                                              and p.image.id in swap else p for p in m.content))

@@ -47,7 +47,7 @@ class RunSettings(BaseModel):
     suites: list[str] = []
     samples: int = 1
     temperature: float | None = None
-    answer_format: str = "free"  # "free" or "json" (probe_ui.providers.base.ANSWER_FORMATS); absent in old runs
+    answer_format: str = "free"  # "free" or "json" (probe_ui.messages.ANSWER_FORMATS); absent in old runs
     concurrency: int | None = None
     judge: dict[str, Any] | None = None  # the judge model's record plus {"mode": ...}
     planned: int | None = None

@@ -17,10 +17,13 @@ import io
 import math
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from probe_ui.conditions import ORIGINAL, describe
 from probe_ui.items import LETTERS
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 STATES = ("waiting", "right", "wrong", "broke", "invalid", "error", "unknown", "missing")
 STATE_WORDS = {"waiting": "asking…", "right": "right", "wrong": "wrong", "broke": "broke",
@@ -448,3 +451,15 @@ element.addEventListener('click', (e) => {
   trigger('select');
 });
 """
+
+
+def comparison_of(store: Store, run: str) -> Any:
+    """A stored run as the comparison table (:func:`from_answers` over its scored answers)."""
+    from probe_ui.scoring import scored_answers
+
+    settings = store.get_run(run).config
+    table = from_answers(scored_answers(store, run), run, order=settings.variant_order or None)
+    asked = settings.asked
+    order = {m: i for i, m in enumerate(asked)}  # the columns in the order the models were chosen, as it ran
+    table.models.sort(key=lambda m: order.get(m, len(order)))
+    return table

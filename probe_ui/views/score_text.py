@@ -2,7 +2,7 @@
 (``score --compare-parsers``) and the stress matrix (``probe-ui stress``).
 
 Library functions of the score report (:func:`probe_ui.scoring.score_run`'s dict) and of the stress tables
-(:mod:`probe_ui.stress`), so that the CLI, the app and the report can print the same figures the same way. The
+(:mod:`probe_ui.views.stress`), so that the CLI, the app and the report can print the same figures the same way. The
 per-paper sections come from :func:`probe_ui.views.results.paper_sections`, which the app's Results tab shows too.
 """
 
@@ -273,7 +273,7 @@ def stress_json(name: str, suite: str, parser: str, table: pd.DataFrame, summary
 
 def format_stress_table(name: str, table: pd.DataFrame, summary: pd.DataFrame) -> str:
     """``probe-ui stress``: the variants x models matrix, then the summary with models as columns."""
-    from probe_ui import stress
+    from probe_ui.views import stress
 
     lines = [f"run '{name}': {len(table)} variants x {len(table.columns)} models "
              f"(✓ right, ✗ wrong, invalid, error; the letter is the answer read)"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from probe_ui.items import LETTERS, Variant
+from probe_ui.perturb.prompting import PHRASING_STYLES
 from probe_ui.prompts import Template, register_template, series
 
 # MediConfusion's system prompt, typo included ("assitant"): reproduce published numbers exactly.
@@ -108,20 +109,23 @@ def mc_emphasise_importance(v: Variant) -> tuple[str | None, str]:
         v, _DIRECT_ONE)
 
 
+#: style name (:data:`probe_ui.perturb.prompting.PHRASING_STYLES`, the paper's Table 4) -> its renderer
+_RENDERERS: dict[str, Callable[[Variant], tuple[str | None, str]]] = {
+    "original": mediconfusion_mc,
+    "shorten": mc_shorten,
+    "options-at-end": mc_options_at_end,
+    "carefully": mc_carefully,
+    "expert-role": mc_expert_role,
+    "a-or-b": mc_a_or_b,
+    "polite": mc_polite,
+    "no-newlines": mc_no_newlines,
+    "more-explanation": mc_more_explanation,
+    "no-instructions": mc_no_instructions,
+    "emphasise-importance": mc_emphasise_importance,
+}
 #: style name -> (Table 4 number, its "Change" column, renderer); registered as "mediconfusion-mc/<style>"
 MEDICONFUSION_PHRASINGS: dict[str, tuple[int, str, Callable[[Variant], tuple[str | None, str]]]] = {
-    "original": (0, "Original", mediconfusion_mc),
-    "shorten": (1, "Shorten", mc_shorten),
-    "options-at-end": (2, "Move answer options to the end", mc_options_at_end),
-    "carefully": (3, "Instruct the model for extra care and attention", mc_carefully),
-    "expert-role": (4, "Define AI expert role", mc_expert_role),
-    "a-or-b": (5, "Rephrase the instruction to answer with a single letter", mc_a_or_b),
-    "polite": (6, "Ask the model nicely", mc_polite),
-    "no-newlines": (7, "Remove new lines from formatting", mc_no_newlines),
-    "more-explanation": (8, "Give more explanation", mc_more_explanation),
-    "no-instructions": (9, "No instructions", mc_no_instructions),
-    "emphasise-importance": (10, "Emphasize importance", mc_emphasise_importance),
-}
+    style: (number, change, _RENDERERS[style]) for style, (number, change) in PHRASING_STYLES.items()}
 
 
 register_template(Template("mediconfusion-mc", ("choice",), mediconfusion_mc, 32,

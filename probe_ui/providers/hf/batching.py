@@ -24,7 +24,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from probe_ui.providers.base import ProviderError, Request
+from probe_ui.messages import Request
+from probe_ui.providers.base import ProviderError
 
 DEFAULT_BATCH_SIZE = 8
 DEFAULT_BATCH_WAIT_MS = 5.0

@@ -24,7 +24,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from probe_ui.providers.base import ProviderError, Response
+from probe_ui.messages import Response
+from probe_ui.providers.base import ProviderError
 from probe_ui.providers.hf.batching import Job
 from probe_ui.providers.hf.engine import end_ids, label_variants, score_rows
 

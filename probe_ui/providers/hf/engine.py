@@ -20,7 +20,8 @@ import math
 import time
 from typing import Any, Callable
 
-from probe_ui.providers.base import ImagePart, Message, ProviderError, Response, TextPart
+from probe_ui.messages import ImagePart, Message, Response, TextPart
+from probe_ui.providers.base import ProviderError
 from probe_ui.providers.hf.batching import Job
 from probe_ui.providers.hf.loading import cut_text
 

@@ -32,9 +32,9 @@ DTYPES = ("auto", "float32", "float16", "bfloat16")
 def missing_dependency() -> str | None:
     """The first of torch / transformers that cannot be imported (cheap: no import, and each look at the import
     path, which the app's model list asks for every hf/ entry of every list, is remembered for a few seconds by
-    :func:`probe_ui.catalogue.readiness.remembered`; honours a ``None`` entry in ``sys.modules`` as import machinery
+    :func:`probe_ui.providers.readiness.remembered`; honours a ``None`` entry in ``sys.modules`` as import machinery
     does)."""
-    from probe_ui.catalogue import readiness
+    from probe_ui.providers import readiness
 
     for name in ("torch", "transformers"):
         if name in sys.modules:
@@ -84,16 +84,16 @@ def resolve_source(model: str) -> tuple[str, bool]:
 
 
 def hub_cached(repo_id: str) -> bool:
-    """Whether the Hub model ``repo_id`` is in the local cache (:func:`probe_ui.catalogue.readiness.hub_cached`)."""
-    from probe_ui.catalogue import readiness
+    """Whether the Hub model ``repo_id`` is in the local cache (:func:`probe_ui.providers.readiness.hub_cached`)."""
+    from probe_ui.providers import readiness
 
     return readiness.hub_cached(repo_id)
 
 
 def _hub_reachable(timeout_s: float = 3.0) -> bool:
-    """Whether the Hub can be reached (:func:`probe_ui.catalogue.readiness.hub_unreachable`): without this,
+    """Whether the Hub can be reached (:func:`probe_ui.providers.readiness.hub_unreachable`): without this,
     ``from_pretrained`` of an uncached model on a machine with no network retries for minutes."""
-    from probe_ui.catalogue.readiness import hub_unreachable
+    from probe_ui.providers.readiness import hub_unreachable
 
     return hub_unreachable(timeout_s) is None
 

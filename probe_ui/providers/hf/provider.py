@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from functools import partial
 
+from probe_ui.messages import Request, Response
 from probe_ui.providers import answer_format
-from probe_ui.providers.base import ModelConfig, Provider, ProviderError, Request, Response, register_provider
+from probe_ui.providers.base import ModelConfig, Provider, ProviderError, register_provider
 from probe_ui.providers.hf.batching import Job, batch_options
 from probe_ui.providers.hf.loading import (
     NOT_INSTALLED,

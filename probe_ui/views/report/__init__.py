@@ -13,7 +13,7 @@ Sections:
    row per model and breakdown key.
 4. **Stress test**: per model, accuracy on each perturbation condition minus accuracy on the originals of the same
    items (:func:`stress_deltas`), in percentage points, with a 95 % CI for the difference (below), the stress
-   summary of :func:`probe_ui.stress.summary`, the accuracy-per-condition plot and the variants x models matrix.
+   summary of :func:`probe_ui.views.stress.summary`, the accuracy-per-condition plot and the variants x models matrix.
 5. **Against a baseline run** (``baseline``): per model, overall and per condition, accuracy(run) -
    accuracy(baseline) with its 95 % CI (:func:`baseline_deltas`).
 6. **Robustness curves** (only when the run holds a sweep: the ``severity`` suite or the Stress tab's sweep): one

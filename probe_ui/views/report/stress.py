@@ -58,8 +58,8 @@ _DELTA_LEGEND = ('<p class="legend"><span class="swatch neg"></span>95 % CI belo
 
 
 def stress_section(raw: pd.DataFrame, voted: pd.DataFrame) -> str:
-    from probe_ui import stress
     from probe_ui.views import results as R
+    from probe_ui.views import stress
 
     d = stress_deltas(voted)
     parts = []

@@ -67,7 +67,7 @@ def forget() -> None:
 def server_problem(url: str) -> str | None:
     """None when something answers HTTP at ``url`` (any status: a key may be wanted), else "no server answering at
     URL (why)". Remembered per URL."""
-    from probe_ui.catalogue.discovery import server_answers
+    from probe_ui.providers.discovery import server_answers
 
     return remembered(f"url:{url}", lambda: server_answers(url, timeout=TIMEOUT_S))
 
