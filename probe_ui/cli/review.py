@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from probe_ui.cli.common import command, db_arg, reading_store, trust_arg
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 
 @command("review", "settle the readings the reader was not sure of, one reply at a time",
@@ -62,7 +65,7 @@ def _read_line(prompt: str) -> str | None:
     return None if line == "" else line.strip()
 
 
-def settle_interactively(store: Any, pending: list[Any], clinician: str,
+def settle_interactively(store: Store, pending: list[Any], clinician: str,
                          input_fn: Callable[[str], str | None]) -> int:
     """Ask about each pending reading in turn; an answer's label (or its number) settles it, "n" = no answer,
     "s" or an empty line skips, "q" or the end of input stops. Returns how many were settled."""

@@ -44,7 +44,7 @@ import shutil
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
@@ -59,6 +59,9 @@ from probe_ui.prompts import messages_text
 from probe_ui.security import redact
 from probe_ui.views.markup import md_cell
 from probe_ui.views.rebuild import card_command, source_name
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 BY = ("response", "variant")
 IMAGES_DIR = "images"
@@ -186,7 +189,7 @@ class ExportSummary:
 
 # ---- the entry point ----------------------------------------------------------------------------------------------
 
-def export_run(store: Any, run: str | None, fmt: str, out: Path, *, by: str = "response", parser: str = "robust",
+def export_run(store: Store, run: str | None, fmt: str, out: Path, *, by: str = "response", parser: str = "robust",
                judge: str | None = None) -> ExportSummary:
     """Write a run of ``store`` (None: the most recent) as a dataset in ``out`` (new or empty); the answers' reading
     (parsed, method, invalid, refusal, correct, rating) is the scored-answer table's under ``parser`` and the
@@ -315,7 +318,7 @@ def _decode(value: Any) -> Any:
     return json.loads(value) if isinstance(value, str) else value
 
 
-def _run_variants(store: Any, run_id: int) -> dict[str, dict[str, Any]]:
+def _run_variants(store: Store, run_id: int) -> dict[str, dict[str, Any]]:
     from probe_ui.store import run_variants, variants
 
     q = (sa.select(variants).join(run_variants, run_variants.c.variant_id == variants.c.id)
@@ -336,7 +339,7 @@ def _run_variants(store: Any, run_id: int) -> dict[str, dict[str, Any]]:
 _INT_COLUMNS = ("response_id", "sample", "input_tokens", "output_tokens")
 
 
-def _run_answers(store: Any, run_name: str, parser: str, judge: str | None = None) -> list[dict[str, Any]]:
+def _run_answers(store: Store, run_name: str, parser: str, judge: str | None = None) -> list[dict[str, Any]]:
     """The run's answers as plain dicts: the scored-answer table (with what was sent and received), pandas'
     missing values back to None and counts back to ints."""
     from probe_ui.metrics.frame import value_or_none
@@ -354,7 +357,7 @@ def _run_answers(store: Any, run_name: str, parser: str, judge: str | None = Non
     return out
 
 
-def _png(store: Any, image_id: str) -> bytes | None:
+def _png(store: Store, image_id: str) -> bytes | None:
     getter = getattr(store, "image_png", None)
     try:
         if getter is not None:
@@ -365,7 +368,7 @@ def _png(store: Any, image_id: str) -> bytes | None:
         return None
 
 
-def _write_images(store: Any, ids: list[str], folder: Path) -> tuple[list[str], list[str]]:
+def _write_images(store: Store, ids: list[str], folder: Path) -> tuple[list[str], list[str]]:
     """Copy each image's stored canonical PNG once; refuse bytes that do not match their hash."""
     written, missing = [], []
     for h in ids:

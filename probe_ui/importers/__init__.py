@@ -19,7 +19,7 @@ machinery and each format module's docstring for what it reads and the attribute
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from probe_ui.importers.common import (
     ImportFileError,
@@ -29,6 +29,9 @@ from probe_ui.importers.common import (
     PresetSummary,
 )
 from probe_ui.registry import Registry
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 
 @runtime_checkable
@@ -95,7 +98,7 @@ def get_importer(name: str) -> Importer:
     return IMPORTERS.get(name)
 
 
-def import_results(store: Any, fmt: str, path: str, options: ImportOptions | None = None) -> ImportSummary:
+def import_results(store: Store, fmt: str, path: str, options: ImportOptions | None = None) -> ImportSummary:
     """Load a foreign results file into ``store`` as (part of) a run; see :func:`common.import_into_store`."""
     from probe_ui.importers.common import import_into_store
 

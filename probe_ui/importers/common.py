@@ -43,6 +43,7 @@ from probe_ui.items import LETTERS, Variant
 
 if TYPE_CHECKING:
     from probe_ui.importers import Importer
+    from probe_ui.store import Store
 
 MAX_FILE_BYTES = 1024 * 1024 * 1024
 MAX_JSON_DEPTH = 64  # the formats are a few levels deep; writers (YAML, JSON) recurse and would overflow the stack
@@ -401,7 +402,7 @@ def robust_parse(v: Variant, raw: str | None) -> dict[str, Any]:
                              suggested=v.suggested)
 
 
-def _check_run(store: Any, run_name: str, benchmark: str) -> None:
+def _check_run(store: Store, run_name: str, benchmark: str) -> None:
     from probe_ui.store import StoreError
 
     try:
@@ -414,7 +415,7 @@ def _check_run(store: Any, run_name: str, benchmark: str) -> None:
         raise ImportFileError(f"run '{run_name}' holds {what}; import {benchmark} results into another --run")
 
 
-def import_into_store(store: Any, mod: Importer, path: str, opts: ImportOptions) -> ImportSummary:
+def import_into_store(store: Store, mod: Importer, path: str, opts: ImportOptions) -> ImportSummary:
     """Read a results file, add its questions as variants and its replies as responses of one model."""
     p = Path(path)
     check_options(mod, opts, to_preset=False)
@@ -457,7 +458,7 @@ def import_into_store(store: Any, mod: Importer, path: str, opts: ImportOptions)
 CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
 
 
-def store_replies(store: Any, run: Any, model: str, summary: ImportSummary,
+def store_replies(store: Store, run: Any, model: str, summary: ImportSummary,
                   cells: Iterable[tuple[CellKey, str | None, Callable[[], dict[str, Any]]]]) -> None:
     """Save each imported reply (its cell key, raw text, and how to make its response row) once, counting into
     ``summary``: a cell repeated in the file is kept once (``duplicates``); a cell already in the run keeps what is

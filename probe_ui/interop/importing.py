@@ -28,11 +28,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from probe_ui.importers.common import CellKey, ImportFileError, ImportSummary, ImportUsageError, store_replies
 from probe_ui.interop import get_harness, importable
 from probe_ui.interop.benchset import BenchmarkSet, SetError, SetSample, find_manifest, load_set
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 
 @dataclass
@@ -178,7 +181,7 @@ def check_answers(res: HarnessResults, bset: BenchmarkSet, set_dir: Any) -> None
 
 # ---- writing ----------------------------------------------------------------------------------------------------
 
-def import_harness(store: Any, harness: str, path: str | os.PathLike[str], *, set_dir: str | None = None,
+def import_harness(store: Store, harness: str, path: str | os.PathLike[str], *, set_dir: str | None = None,
                    model: str | None = None, run: str | None = None) -> ImportSummary:
     """Read a harness's results file and store its answers as (part of) a run; see the module docstring."""
     if harness not in importable():
@@ -224,7 +227,7 @@ def import_harness(store: Any, harness: str, path: str | os.PathLike[str], *, se
     return summary
 
 
-def _check_run(store: Any, run_name: str, harness: str, bset: BenchmarkSet) -> None:
+def _check_run(store: Store, run_name: str, harness: str, bset: BenchmarkSet) -> None:
     from probe_ui.store import StoreError
 
     try:

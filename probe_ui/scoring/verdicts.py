@@ -9,12 +9,15 @@ researcher sees at once whether a published harness number and the papers' metri
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
-def harness_verdicts(store: Any, run_id: int) -> dict[int, dict[str, Any]]:
+
+def harness_verdicts(store: Store, run_id: int) -> dict[int, dict[str, Any]]:
     """``{response id: details.harness}`` for the answers of a run that carry a harness verdict record."""
     import sqlalchemy as sa
 
@@ -32,7 +35,7 @@ def harness_verdicts(store: Any, run_id: int) -> dict[int, dict[str, Any]]:
     return out
 
 
-def harness_agreement(store: Any, run: Any, df: pd.DataFrame) -> dict[str, Any] | None:
+def harness_agreement(store: Store, run: Any, df: pd.DataFrame) -> dict[str, Any] | None:
     """Per model, the harness's verdicts against probe-ui's (``df``: the run's scored answers under the parser
     asked for): ``compared`` (replies both judged), ``agree``, ``rate`` (percent, None when nothing was compared),
     ``no_verdict`` (replies the harness left unjudged). None for a run that is not a harness import."""

@@ -34,8 +34,11 @@ import tempfile
 import threading
 from functools import lru_cache
 from pathlib import Path, PurePath
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from urllib.parse import quote, quote_plus, urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 #: what a masked key (or piece of one) becomes
 MASK = "***"
@@ -375,8 +378,9 @@ def scrubbed_settings(settings: Any, scrub: Scrubber) -> dict[str, Any] | None:
 
 # ---- scrubbing an export: local folders, keys, credentials in bookkeeping fields -------------------------------------
 
-def local_roots(store: Any, out: Path) -> list[tuple[str, str]]:
-    """Folders of this machine that must not appear in an export, each with what replaces it."""
+def local_roots(store: Store | None, out: Path) -> list[tuple[str, str]]:
+    """Folders of this machine that must not appear in an export, each with what replaces it (``store``: the store
+    exported from, whose folders are among them; None for a set written from presets alone)."""
     pairs: list[tuple[str, str]] = []
 
     def add(p: Any, repl: str) -> None:

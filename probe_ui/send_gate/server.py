@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import os
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from probe_ui.send_gate.ocr import INSTALL_HINT
 from probe_ui.send_gate.policy import POLICIES, POLICY_ENV, TRUSTED_ENV, GatePolicy, ocr_available, parse_trusted
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 #: the policy choices the admin panel offers ("default": block for hosts that are not trusted, with the extra)
 CHOICES = ("default", *POLICIES)
@@ -55,7 +58,7 @@ def policy_words(policy: GatePolicy | None = None) -> str:
             f"{escape(hosts)}.{missing}</div>")
 
 
-def ledger_rows_for_admin(store: Any, limit: int = SHOWN_ROWS) -> list[list[Any]]:
+def ledger_rows_for_admin(store: Store, limit: int = SHOWN_ROWS) -> list[list[Any]]:
     """The ledger's newest rows as a table: when, who, run, service, model, verdict, images (short hashes)."""
     rows = list(store.ledger_rows())[-limit:][::-1]
     return [[r["id"], r["created_at"][:19].replace("T", " "), r["user"] or "(unnamed)", r["run"],
@@ -66,7 +69,7 @@ def ledger_rows_for_admin(store: Any, limit: int = SHOWN_ROWS) -> list[list[Any]
 LEDGER_COLUMNS = ["#", "when (UTC)", "who", "run", "service", "model", "verdict", "images (sha256)"]
 
 
-def ledger_check_words(store: Any) -> str:
+def ledger_check_words(store: Store) -> str:
     """Whether the ledger's hash chain is intact, in words (HTML)."""
     check = store.verify_ledger()
     if check.intact:

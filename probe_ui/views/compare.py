@@ -74,7 +74,7 @@ class Side:
 
 # ---- loading and matching ----------------------------------------------------------------------------------------
 
-def _frame(store: Any, side: Side, parser: str) -> pd.DataFrame:
+def _frame(store: Store, side: Side, parser: str) -> pd.DataFrame:
     df = scored_answers(store, side.run, parser)
     models = sorted(map(str, pd.unique(df["model"]))) if len(df) else []
     if side.model not in models:
@@ -390,7 +390,7 @@ def paper_differences(a: pd.DataFrame, b: pd.DataFrame, *, definition: str = "cl
 
 # ---- the comparison ----------------------------------------------------------------------------------------------
 
-def compare(store: Any, a: Side, b: Side, parser: str = "robust", *, allow_prompt_change: bool = False,
+def compare(store: Store, a: Side, b: Side, parser: str = "robust", *, allow_prompt_change: bool = False,
             definition: str = "auto", n_boot: int = PAPER_BOOT, seed: int = 0) -> dict[str, Any]:
     """The paired comparison of side ``b`` against side ``a`` (module docstring). Raises :class:`CompareError`
     when they cannot be compared."""
@@ -527,7 +527,7 @@ def worse_beyond(c: dict[str, Any], points: float) -> bool:
                 and o["difference"] is not None and o["difference"] < -abs(points))
 
 
-def sides(store: Any, runs: Iterable[str], models: Iterable[str]) -> list[tuple[Side, Side]]:
+def sides(store: Store, runs: Iterable[str], models: Iterable[str]) -> list[tuple[Side, Side]]:
     """The comparisons a command line asks for: ``RUN_A RUN_B --model M`` (M in both runs), ``RUN --model A --model
     B`` (two models of one run), ``RUN_A RUN_B --model MA --model MB``, or ``RUN_A RUN_B`` alone (each model the two
     runs share; or their only models)."""
@@ -557,7 +557,7 @@ def sides(store: Any, runs: Iterable[str], models: Iterable[str]) -> list[tuple[
                        " share no model: name them with --model A --model B")
 
 
-def run_models(store: Any, run: str) -> list[str]:
+def run_models(store: Store, run: str) -> list[str]:
     """The models that answered in a run, sorted."""
     r = store.get_run(run)
     df = store.answers_frame(r.id)

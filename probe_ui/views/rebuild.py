@@ -11,11 +11,14 @@ from __future__ import annotations
 import hashlib
 import shlex
 from pathlib import Path, PurePath
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from probe_ui.items import source_name
 from probe_ui.security import redact
 from probe_ui.store.settings import RunSettings
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 
 def public_path(path: Any) -> str:
@@ -23,7 +26,7 @@ def public_path(path: Any) -> str:
     return str(redact.public_settings(str(path), paths=True, name="path"))
 
 
-def db_arg(store: Any) -> str:
+def db_arg(store: Store) -> str:
     """The ``--db`` argument of a replay: a SQLite store by its file name, a shared one as ``$DATABASE_URL``."""
     url = str(getattr(store, "url", ""))
     if url.startswith("sqlite:///"):
@@ -75,7 +78,7 @@ def import_args(entry: Mapping[str, Any], run_name: str, db: str) -> list[str]:
     return cmd + ["--run", run_name, "--db", db]
 
 
-def reproduce_commands(store: Any, run: Any, baseline: Any | None = None) -> list[tuple[str, str]]:
+def reproduce_commands(store: Store, run: Any, baseline: Any | None = None) -> list[tuple[str, str]]:
     """(what, shell command) pairs that rebuild the run and its report; file names only, never paths or keys."""
     s = run.config
     db = db_arg(store)

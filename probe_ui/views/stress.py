@@ -27,7 +27,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -36,6 +36,9 @@ from probe_ui.metrics.frame import ORIGINAL, correct_values
 from probe_ui.metrics.samples import majority_vote
 from probe_ui.presets.suites import get_suite
 from probe_ui.scoring import model_columns
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 __all__ = ["BROKE_TITLE", "broken", "matrix", "matrix_html", "matrix_values", "summary"]
 
@@ -356,7 +359,7 @@ class StressView:
     curve: Any | None
 
 
-def stress_view(store: Any, run: str, *, suite: str | None = None, sweep: str | None = None,
+def stress_view(store: Store, run: str, *, suite: str | None = None, sweep: str | None = None,
                 thumbs: Any = None, empty: str = "No answers yet.") -> StressView:
     """The Stress tab's view of ``run`` (a library call, so that every figure and table the tab draws is tested
     without the UI): ``suite`` names the suite whose metrics the summary adds; ``sweep`` the perturbation of a

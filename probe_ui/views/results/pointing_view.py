@@ -7,17 +7,20 @@ the item's image (the pixels the region and the stored reading are in), never on
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from probe_ui.images import CanonicalImage
 from probe_ui.images.regions import boxes_of, with_regions
 from probe_ui.reading.pointing import parse_pointed
 
+if TYPE_CHECKING:
+    from probe_ui.store import Store
+
 #: the colour of the model's point or box (cyan: apart from the region's yellow outline)
 POINTED = (0, 220, 255)
 
 
-def pointing_picture(store: Any, response: dict[str, Any]) -> CanonicalImage | None:
+def pointing_picture(store: Store, response: dict[str, Any]) -> CanonicalImage | None:
     """The item's image with its region and the model's point or box drawn (``response``: a stored answer as
     :meth:`probe_ui.store.Store.get_response` gives it); None for an answer that is not to a point item or whose
     image is not in the store."""
