@@ -38,20 +38,24 @@ class Command:
     help: str
     arguments: Callable[[argparse.ArgumentParser], None]
     description: str | None = None
+    #: adds the arguments that cost imports to list (options a registry's entries declare): called only when this
+    #: command is the one run (:func:`probe_ui.cli.entry.complete`), so that no other command imports them
+    late: Callable[[argparse.ArgumentParser], None] | None = None
 
 
 #: every command, found by importing the modules of :mod:`probe_ui.cli` (and plugins); listed in name order
 COMMANDS: Registry[Command] = Registry("command", packages=("probe_ui.cli",))
 
 
-def command(name: str, help: str, description: str | None = None
+def command(name: str, help: str, description: str | None = None,
+            late: Callable[[argparse.ArgumentParser], None] | None = None
             ) -> Callable[[Callable[[argparse.ArgumentParser], None]], Callable[[argparse.ArgumentParser], None]]:
     """A decorator over a function that adds a command's arguments: registers the command ``name``."""
     def deco(arguments: Callable[[argparse.ArgumentParser], None]) -> Callable[[argparse.ArgumentParser], None]:
         old = COMMANDS.loaded().get(name)
         same = old is not None and (old.arguments.__module__, old.arguments.__qualname__) == \
             (arguments.__module__, arguments.__qualname__)  # a module imported again
-        COMMANDS.add(name, Command(name, help, arguments, description), replace=same)
+        COMMANDS.add(name, Command(name, help, arguments, description, late), replace=same)
         return arguments
     return deco
 

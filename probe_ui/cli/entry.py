@@ -10,6 +10,7 @@ import argparse
 import functools
 import os
 import sys
+import weakref
 from typing import Callable, Sequence
 
 from probe_ui import __version__
@@ -36,11 +37,33 @@ def build_parser() -> argparse.ArgumentParser:
     trust_arg(p, default=False)
     serve_args(p, top=True)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    subs: dict[str, argparse.ArgumentParser] = {}
     for cmd in COMMANDS.entries():
         sp = sub.add_parser(cmd.name, help=cmd.help, description=cmd.description)
         cmd.arguments(sp)
         help_layout.arrange(sp, cmd.name)
+        subs[cmd.name] = sp
+    _commands[p] = subs
     return p
+
+
+#: each built parser's sub-parsers by command, and the commands whose late arguments it has (:func:`complete`)
+_commands: weakref.WeakKeyDictionary[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]] = \
+    weakref.WeakKeyDictionary()
+_completed: weakref.WeakKeyDictionary[argparse.ArgumentParser, set[str]] = weakref.WeakKeyDictionary()
+
+
+def complete(parser: argparse.ArgumentParser, argv: Sequence[str]) -> None:
+    """Add the late arguments (:attr:`Command.late`) of the command ``argv`` runs, once per parser: the options a
+    registry's entries declare (each import format's own) cost their imports only to the command that takes them."""
+    names = set(_commands.get(parser, {}))
+    name = next((a for a in argv if a in names), None)
+    if name is None or name in _completed.setdefault(parser, set()):
+        return
+    cmd = COMMANDS.get(name)
+    if cmd.late is not None:
+        cmd.late(_commands[parser][name])
+    _completed[parser].add(name)
 
 
 @functools.lru_cache(maxsize=8)
@@ -67,6 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _restore_ctrl_c()
     try:
         parser = kept_parser()
+        complete(parser, sys.argv[1:] if argv is None else argv)
     except ProbeUIError as exc:  # a plugin in PROBE_UI_PLUGINS that cannot be loaded: one line naming its file
         setup_logging(debug=False)
         if "--debug" in (sys.argv[1:] if argv is None else argv):

@@ -5,7 +5,9 @@ benchmark set)."""
 from __future__ import annotations
 
 import argparse
+import textwrap
 
+from probe_ui.cli import help_layout
 from probe_ui.cli.common import (
     EXIT_ERROR,
     LazyChoices,
@@ -51,44 +53,76 @@ def export_format_names() -> list[str]:
     return format_names()
 
 
+def import_format_options(im: argparse.ArgumentParser) -> None:
+    """The options only some formats take, as each importer declares them (``FLAGS``), and each format's file in
+    the description: added when ``probe-ui import`` runs (:attr:`Command.late`), since listing the importers
+    imports every benchmark's."""
+    from probe_ui.importers import FORMATS, IMPORTERS, ImportFlag
+
+    declared: dict[str, list[tuple[str, ImportFlag]]] = {}
+    lines = []
+    for name in FORMATS:
+        mod = IMPORTERS.get(name)
+        lines.append(f"  {name:<14} {getattr(mod, 'READS', '')}")
+        for f in getattr(mod, "FLAGS", ()):
+            declared.setdefault(f.name, []).append((name, f))
+    lines.append(f"  {'dataset':<14} a dataset 'probe-ui export' wrote (JSONL, Parquet, CSV or an imagefolder)")
+    for fmt, what in _harness_reads():
+        lines.append(f"  {fmt:<14} {what}")
+    group = im.add_argument_group("options of some formats")
+    for name, uses in declared.items():
+        first = uses[0][1]
+        if any((f.boolean, f.choices) != (first.boolean, first.choices) for _, f in uses):
+            raise UsageError(f"{first.flag} is declared differently by the import formats "
+                             f"{', '.join(n for n, _ in uses)}: give them one kind")
+        helps = "; ".join(f"{fmt}: {f.help}" for fmt, f in uses)
+        if first.boolean:
+            group.add_argument(first.flag, dest=name, action=argparse.BooleanOptionalAction, default=None, help=helps)
+        else:
+            group.add_argument(first.flag, dest=name, default=None, choices=first.choices,
+                               metavar=first.metavar or (None if first.choices else name.upper()), help=helps)
+    im.description = ("Formats, and the file each reads:\n" + "\n".join(lines) + "\n\n" + textwrap.fill(
+        "With --to-preset the file is the format's question file and a preset YAML is written instead.",
+        help_layout.WIDTH))
+    im.set_defaults(format_options=tuple(declared))
+
+
+def _format_options_given(args: argparse.Namespace) -> list[tuple[str, object]]:
+    """(flag, value) of each option of some formats (:func:`import_format_options`) that was given."""
+    names = getattr(args, "format_options", ())
+    return [("--" + n.replace("_", "-"), getattr(args, n)) for n in names if getattr(args, n) is not None]
+
+
+def _harness_reads() -> list[tuple[str, str]]:
+    """(name, the file it reads) of each harness whose answers come back (:mod:`probe_ui.interop`)."""
+    from probe_ui.interop import HARNESS_REGISTRY
+
+    return [(n, getattr(HARNESS_REGISTRY.get(n), "READS", "")) for n in _harness_imports()]
+
+
 @command("import", "load another tool's results into the store as a run (raw replies, re-parsed when scored), or "
-                   "turn its question file into a preset",
-         description="Formats: mediconfusion (Results/<model>/<model>_mc.json + --dataset dataset.json), probmed "
-                     "(eval/response_file/<model>.json), medvh (MedVH question records with an added 'response'; "
-                     "--task), blink (saved predictions {\"val\": [{idx, answer, full_prediction}]}), and a "
-                     "harness's answers to a set 'probe-ui export-set' wrote: inspect (an .eval or .json log), "
-                     "lmms-eval (its --log_samples JSONL), vlmevalkit (its prediction or result xlsx, tsv or csv). "
-                     "With --to-preset the file is the format's question file and a preset YAML is written "
-                     "instead.")
+                   "turn its question file into a preset", late=import_format_options)
 def import_arguments(im: argparse.ArgumentParser) -> None:
     im.add_argument("format", metavar="FORMAT", choices=LazyChoices(_import_formats), help="one of: %(choices)s")
     im.add_argument("file", metavar="FILE", help="the results file (or, with --to-preset, the question file)")
-    im.add_argument("--dataset", default=None, metavar="FILE",
-                    help="mediconfusion: dataset.json (required for results); blink: the items (question, choices)")
     im.add_argument("--model", default=None, metavar="NAME",
-                    help="model name (default: from the file name; inspect, lmms-eval: the model the results name)")
+                    help="model name (default: the model the results name, else from the file name)")
     im.add_argument("--images", default=None, metavar="DIR",
                     help="folder the file's image names are looked up in; found images are stored with the variants")
-    im.add_argument("--task", default=None, help="medvh: nota | wrongful_image | cli | pre | fcj")
-    im.add_argument("--baseline", action=argparse.BooleanOptionalAction, default=None,
-                    help="medvh: the file is the baseline (--baseline) or hallucination (--no-baseline) version "
-                         "(default: baseline when the file or folder name contains 'baseline')")
-    im.add_argument("--split", default=None, choices=("val", "test", "all"), help="blink: which split (default val)")
     im.add_argument("--to-preset", default=None, metavar="OUT.yaml",
                     help="write a preset from the question file instead of importing replies (dataset: where the "
                          "preset goes; default <DIR>/preset.yaml)")
     im.add_argument("--force", action="store_true",
                     help="with --to-preset: replace the file if it exists (default: refuse)")
     im.add_argument("--set", default=None, metavar="DIR", dest="set_dir",
-                    help="inspect, lmms-eval, vlmevalkit: the folder 'probe-ui export-set' wrote (default: found "
-                         "from the results file: the task's folder, the dataset's folder, $LMUData)")
+                    help="a harness's answers: the folder 'probe-ui export-set' wrote (default: found from the "
+                         "results file, or where the harness keeps its data)")
     im.add_argument("--with-perturbations", action="store_true",
                     help="dataset: give each item the perturbation chains recorded in the export, so a batch asks "
                          "the same variants again")
     db_arg(im)
-    im.add_argument("--run", default=None, help="run name (default: <format>-<model>; medvh: medvh-<task>-<model>; "
-                                                "inspect, lmms-eval, vlmevalkit: <harness>-<set>); import several "
-                                                "models or files into one run by naming it")
+    im.add_argument("--run", default=None, help="run name (default: from the format and the model, and a harness's "
+                                                "set); import several models or files into one run by naming it")
     trust_arg(im)
     im.set_defaults(func=cmd_import)
 
@@ -97,6 +131,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from probe_ui.importers import ImportFileError, ImportOptions, ImportUsageError, import_results, questions_to_preset
+    from probe_ui.importers.common import OPTION_FIELDS
     from probe_ui.store import Store
 
     if args.format == "dataset":
@@ -105,8 +140,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         return cmd_import_harness(args)
     if args.set_dir:
         raise UsageError(f"--set applies to {', '.join(_harness_imports())} results, not to {args.format} files")
-    opts = ImportOptions(dataset=args.dataset, model=args.model, images=args.images, run=args.run, task=args.task,
-                         baseline=args.baseline, split=args.split)
+    declared = {n: getattr(args, n) for n in getattr(args, "format_options", ())}
+    opts = ImportOptions(model=args.model, images=args.images, run=args.run,
+                         **{n: v for n, v in declared.items() if n in OPTION_FIELDS},
+                         extra={n: v for n, v in declared.items() if n not in OPTION_FIELDS and v is not None})
     try:
         if args.to_preset:
             if Path(args.to_preset).exists() and not args.force:
@@ -135,13 +172,12 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_import_harness(args: argparse.Namespace) -> int:
-    """``probe-ui import inspect|lmms-eval|vlmevalkit PATH``: a harness's answers to an exported set, as a run."""
+    """``probe-ui import HARNESS PATH``: a harness's answers to a set ``probe-ui export-set`` wrote, as a run."""
     from probe_ui.importers import ImportFileError, ImportUsageError
     from probe_ui.interop.importing import import_harness
     from probe_ui.store import Store
 
-    for flag, value in (("--dataset", args.dataset), ("--images", args.images), ("--task", args.task),
-                        ("--baseline", args.baseline), ("--split", args.split), ("--to-preset", args.to_preset),
+    for flag, value in (*_format_options_given(args), ("--images", args.images), ("--to-preset", args.to_preset),
                         ("--with-perturbations", args.with_perturbations or None)):
         if value is not None:
             raise UsageError(f"{flag} does not apply to {args.format} results (the set holds the items and images)")
@@ -164,6 +200,8 @@ def cmd_import_dataset(args: argparse.Namespace) -> int:
 
     from probe_ui.importers.dataset import import_dataset
 
+    for flag, _ in _format_options_given(args):
+        raise UsageError(f"{flag} does not apply to a dataset (it holds the items, images and answers)")
     src = Path(args.file)
     out = Path(args.to_preset) if args.to_preset else src / "preset.yaml"
     result = import_dataset(src, out, with_perturbations=args.with_perturbations, force=args.force)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from probe_ui.importers.common import (
     ImportFileError,
+    ImportFlag,
     ImportOptions,
     ImportSummary,
     ImportUsageError,
@@ -79,6 +80,7 @@ __all__ = [
     "IMPORTERS",
     "Importer",
     "ImportFileError",
+    "ImportFlag",
     "ImportOptions",
     "ImportSummary",
     "ImportUsageError",

@@ -5,7 +5,8 @@ objects, one per reply (or per question, for a question file), and declares:
 
 - ``NAME`` (the benchmark name recorded in the run's settings and in every variant's ``attributes.benchmark``),
   ``PROMPT`` (our template closest to the original protocol: the response rows' ``prompt`` and the preset's
-  ``prompt``), ``USES`` (which of the format-specific options it accepts), ``JSONL`` (whether a JSON-lines file is
+  ``prompt``), ``READS`` (the file it reads, in a few words, for ``probe-ui import --help``), ``FLAGS`` (the
+  options of ``probe-ui import`` only it needs, :class:`ImportFlag`), ``JSONL`` (whether a JSON-lines file is
   accepted too);
 - ``check(options, to_preset)``: raise :class:`ImportUsageError` for a wrong combination of options;
 - ``read_results(path, data, options)`` and ``read_questions(path, data, options)`` → :class:`Parsed`;
@@ -59,6 +60,9 @@ class ImportUsageError(ProbeUIError, ValueError):
 
 @dataclass
 class ImportOptions:
+    """What ``probe-ui import`` was given. ``model``, ``images`` and ``run`` apply to every format; the others are
+    options a format declares (:class:`ImportFlag`): the benchmarks' own as fields, a new importer's in ``extra``."""
+
     dataset: str | None = None  # MediConfusion: dataset.json (required); BLINK: the items (question, choices)
     model: str | None = None  # default: from the file name
     images: str | None = None  # folder the file's image names are resolved against
@@ -66,6 +70,35 @@ class ImportOptions:
     task: str | None = None  # MedVH: nota | wrongful_image | cli | pre | fcj
     baseline: bool | None = None  # MedVH: the baseline version (None: detect from the file name)
     split: str | None = None  # BLINK: val (default) | test | all
+    extra: dict[str, Any] = field(default_factory=dict)  # a declared option that is not a field above, by name
+
+    def value(self, name: str) -> Any:
+        """A declared option's value (a field, or ``extra``); None where it was not given."""
+        return getattr(self, name) if name in OPTION_FIELDS else self.extra.get(name)
+
+
+#: the options every format takes (``probe-ui import``'s own), never declared by a format
+COMMON_OPTIONS = ("model", "images", "run")
+#: the declared options that are fields of :class:`ImportOptions` (the others go to ``extra``)
+OPTION_FIELDS = ("dataset", "task", "baseline", "split")
+
+
+@dataclass(frozen=True)
+class ImportFlag:
+    """One option of ``probe-ui import`` that a format needs, declared in its importer module (``FLAGS``), so that
+    the command line names no format: ``name`` is the option's name (``--<name with dashes>``) and where its value
+    goes (:meth:`ImportOptions.value`), ``help`` says what it is for this format. Two formats may declare the same
+    option (``--dataset``): their helps are joined, their kinds must agree."""
+
+    name: str
+    help: str
+    choices: tuple[str, ...] | None = None
+    metavar: str | None = None
+    boolean: bool = False  # --name / --no-name
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
 
 
 @dataclass(frozen=True)
@@ -512,11 +545,11 @@ def response_row(mod: Importer, run_id: int, v: Variant, model: str, prompt: str
 
 
 def check_options(mod: Importer, opts: ImportOptions, *, to_preset: bool) -> None:
-    uses = set(getattr(mod, "USES", ()))
-    for name, flag in (("dataset", "--dataset"), ("task", "--task"), ("baseline", "--baseline"),
-                       ("split", "--split")):
-        if getattr(opts, name) is not None and name not in uses:
-            raise ImportUsageError(f"{flag} does not apply to {mod.NAME} files")
+    """Refuse (one line) an option the format does not declare, then let the format check its own."""
+    uses = {f.name for f in getattr(mod, "FLAGS", ())}
+    for name in (*OPTION_FIELDS, *opts.extra):
+        if opts.value(name) is not None and name not in uses:
+            raise ImportUsageError(f"--{name.replace('_', '-')} does not apply to {mod.NAME} files")
     if to_preset and (opts.model or opts.run):
         raise ImportUsageError("--model and --run apply to results files, not to --to-preset")
     mod.check(opts, to_preset)

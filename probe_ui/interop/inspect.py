@@ -49,6 +49,8 @@ from probe_ui.interop.templates import fill
 
 NAME = "inspect"
 TITLE = "Inspect AI"
+#: what `probe-ui import inspect` reads
+READS = "an Inspect AI log of the exported task (.eval or .json)"
 TASK_FILE = "task.py"
 SAMPLES_FILE = "samples.jsonl"
 SCORER = "probe_ui_reader"

@@ -46,6 +46,8 @@ from probe_ui.interop.templates import fill
 
 NAME = "lmms-eval"
 TITLE = "lmms-eval"
+#: what `probe-ui import lmms-eval` reads
+READS = "the samples lmms-eval wrote with --log_samples (JSONL)"
 SAMPLES_FILE = "samples.jsonl"
 UTILS_FILE = "utils.py"
 METRIC = "probe_ui_accuracy"

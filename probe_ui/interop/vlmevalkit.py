@@ -52,6 +52,8 @@ from probe_ui.items import LETTERS
 
 NAME = "vlmevalkit"
 TITLE = "VLMEvalKit"
+#: what `probe-ui import vlmevalkit` reads
+READS = "its prediction or result file (xlsx, tsv or csv)"
 PROMPT = "vlmevalkit-mcq"
 #: words in a dataset name that switch VLMEvalKit's evaluation to another dataset type
 _TYPE_WORDS = re.compile(r"circular|mmbench|ccbench|mmcr|mmt|mmsci|mmvp", re.IGNORECASE)

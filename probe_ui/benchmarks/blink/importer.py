@@ -36,6 +36,7 @@ from typing import Any
 
 from probe_ui.importers.common import (
     ImageRef,
+    ImportFlag,
     ImportOptions,
     ImportUsageError,
     Parsed,
@@ -51,9 +52,11 @@ from probe_ui.items import LETTERS
 
 NAME = "blink"
 PROMPT = "blink-mc"
-USES = ("dataset", "split")
-JSONL = False
+READS = 'saved predictions {"val": [{idx, answer, full_prediction}]}'
 SPLITS = ("val", "test", "all")
+FLAGS = (ImportFlag("dataset", "the items (question, choices)", metavar="FILE"),
+         ImportFlag("split", "which split (default val)", choices=SPLITS))
+JSONL = False
 BLINK_TASKS = ("Visual_Similarity", "Counting", "Relative_Depth", "Jigsaw", "Art_Style", "Functional_Correspondence",
                "Semantic_Correspondence", "Spatial_Relation", "Object_Localization", "Visual_Correspondence",
                "Multi-view_Reasoning", "Relative_Reflectance", "Forensic_Detection", "IQ_Test")

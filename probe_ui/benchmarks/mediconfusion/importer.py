@@ -26,6 +26,7 @@ from typing import Any
 
 from probe_ui.importers.common import (
     ImageRef,
+    ImportFlag,
     ImportOptions,
     ImportUsageError,
     Parsed,
@@ -40,7 +41,8 @@ from probe_ui.importers.common import (
 
 NAME = "mediconfusion"
 PROMPT = "mediconfusion-mc"
-USES = ("dataset",)
+READS = "Results/<model>/<model>_mc.json, with --dataset dataset.json"
+FLAGS = (ImportFlag("dataset", "dataset.json (required for results)", metavar="FILE"),)
 JSONL = False
 MODES = ("mc", "gpt4", "greedy", "prefix")  # the original's answering modes, the results file's suffix
 

@@ -38,6 +38,7 @@ from typing import Any
 
 from probe_ui.importers.common import (
     ImageRef,
+    ImportFlag,
     ImportOptions,
     ImportUsageError,
     Parsed,
@@ -54,9 +55,12 @@ from probe_ui.items import LETTERS
 NAME = "medvh"
 PROMPT = "medvh-mc"
 FCJ_PROMPT = "medvh-fcj"
-USES = ("task", "baseline")
-JSONL = True
+READS = "MedVH question records with an added 'response' (give --task)"
 TASKS = ("nota", "wrongful_image", "cli", "pre", "fcj")
+FLAGS = (ImportFlag("task", " | ".join(TASKS)),
+         ImportFlag("baseline", "the file is the baseline (--baseline) or hallucination (--no-baseline) version "
+                    "(default: baseline when the file or folder name contains 'baseline')", boolean=True))
+JSONL = True
 _NAME_TOKENS = {"test", "src", "baseline", "nota", "cli", "pre", "wrongful", "worngful", "image", "fcj",
                 "hallucination", "responses", "response", "results", "answers", "medvh"}
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from probe_ui.importers.common import (
     ImageRef,
+    ImportFlag,
     ImportOptions,
     Parsed,
     Record,
@@ -34,7 +35,8 @@ from probe_ui.importers.common import (
 
 NAME = "probmed"
 PROMPT = "yesno"
-USES: tuple[str, ...] = ()
+READS = "eval/response_file/<model>.json"
+FLAGS: tuple[ImportFlag, ...] = ()
 JSONL = True
 
 
