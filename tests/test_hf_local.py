@@ -347,7 +347,7 @@ def test_hub_id_in_the_cache_loads_without_the_network(tiny_llava, tmp_path):
     (repo / "refs" / "main").write_text("0123abcd")
     script = (
         "import asyncio\n"
-        "from probe_ui.providers.base import Message, ModelConfig, Request, TextPart\n"
+        "from probe_ui.messages import Message, Request, TextPart\nfrom probe_ui.providers.base import ModelConfig\n"
         "from probe_ui.providers.hf import HFLocalProvider\n"
         "import probe_ui.providers.hf.loading as hf\n"
         "hf._hub_reachable = lambda timeout_s=3.0: (_ for _ in ()).throw(AssertionError('asked the network'))\n"
