@@ -44,7 +44,7 @@ from probe_ui.items import LETTERS, Variant
 
 if TYPE_CHECKING:
     from probe_ui.importers import Importer
-    from probe_ui.store import Store
+    from probe_ui.store import Run, Store
 
 MAX_FILE_BYTES = 1024 * 1024 * 1024
 MAX_JSON_DEPTH = 64  # the formats are a few levels deep; writers (YAML, JSON) recurse and would overflow the stack
@@ -491,7 +491,7 @@ def import_into_store(store: Store, mod: Importer, path: str, opts: ImportOption
 CellKey = tuple[str, str, str, int]  # variant id, model, prompt, sample
 
 
-def store_replies(store: Store, run: Any, model: str, summary: ImportSummary,
+def store_replies(store: Store, run: Run, model: str, summary: ImportSummary,
                   cells: Iterable[tuple[CellKey, str | None, Callable[[], dict[str, Any]]]]) -> None:
     """Save each imported reply (its cell key, raw text, and how to make its response row) once, counting into
     ``summary``: a cell repeated in the file is kept once (``duplicates``); a cell already in the run keeps what is

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 if TYPE_CHECKING:
-    from probe_ui.store import Store
+    from probe_ui.store import Run, Store
 
 
 def harness_verdicts(store: Store, run_id: int) -> dict[int, dict[str, Any]]:
@@ -35,7 +35,7 @@ def harness_verdicts(store: Store, run_id: int) -> dict[int, dict[str, Any]]:
     return out
 
 
-def harness_agreement(store: Store, run: Any, df: pd.DataFrame) -> dict[str, Any] | None:
+def harness_agreement(store: Store, run: Run, df: pd.DataFrame) -> dict[str, Any] | None:
     """Per model, the harness's verdicts against probe-ui's (``df``: the run's scored answers under the parser
     asked for): ``compared`` (replies both judged), ``agree``, ``rate`` (percent, None when nothing was compared),
     ``no_verdict`` (replies the harness left unjudged). None for a run that is not a harness import."""

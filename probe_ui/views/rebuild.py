@@ -18,7 +18,7 @@ from probe_ui.security import redact
 from probe_ui.store.settings import RunSettings
 
 if TYPE_CHECKING:
-    from probe_ui.store import Store
+    from probe_ui.store import Run, Store
 
 
 def public_path(path: Any) -> str:
@@ -78,7 +78,7 @@ def import_args(entry: Mapping[str, Any], run_name: str, db: str) -> list[str]:
     return cmd + ["--run", run_name, "--db", db]
 
 
-def reproduce_commands(store: Store, run: Any, baseline: Any | None = None) -> list[tuple[str, str]]:
+def reproduce_commands(store: Store, run: Run, baseline: Run | None = None) -> list[tuple[str, str]]:
     """(what, shell command) pairs that rebuild the run and its report; file names only, never paths or keys."""
     s = run.config
     db = db_arg(store)
@@ -100,7 +100,7 @@ def reproduce_commands(store: Store, run: Any, baseline: Any | None = None) -> l
     return out
 
 
-def card_command(settings: RunSettings, run: Any) -> str | None:
+def card_command(settings: RunSettings, run: Run) -> str | None:
     """The batch command an export's dataset card prints: a shipped preset as ``presets/NAME`` (when the file is
     still the one the run read), another by its file name; None when the run records no presets or no models
     (a live probe, an import)."""
