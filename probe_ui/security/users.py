@@ -3,6 +3,11 @@
 A users file (``probe-ui --auth-file PATH``; written by ``probe-ui users add NAME``) holds one user per line::
 
     alice:prober:scrypt$16384$8$1$<salt, base64>$<hash, base64>
+    bob:prober:scrypt$16384$8$1$<salt, base64>$<hash, base64>:max_cost_usd=5.0
+
+A line may end with fields of the user's own, ``key=value`` separated by commas; the one there is is
+``max_cost_usd`` (:data:`LIMIT_FIELD`), the most the user's calls may cost in the app, in US dollars (set by an
+admin with ``probe-ui users limit NAME USD``; the app holds every call to it: :mod:`probe_ui.runner.allowance`).
 
 Blank lines and lines starting with ``#`` are ignored. Passwords are never stored: each line holds an scrypt hash
 (the standard library's :func:`hashlib.scrypt`) with its own random 16-byte salt and cost parameters, and a login
@@ -27,6 +32,7 @@ import getpass
 import hashlib
 import hmac
 import logging
+import math
 import os
 import re
 import secrets
@@ -34,6 +40,7 @@ import stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from probe_ui.errors import ProbeUIError
 
@@ -50,6 +57,8 @@ LOCAL_USER = "local"
 LOCAL_ROLE = "prober"
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$")
 MIN_PASSWORD = 8
+#: a user's spending limit in the app, in US dollars (an optional field at the end of their line)
+LIMIT_FIELD = "max_cost_usd"
 #: scrypt's cost: 2**14 x 8 x 1 takes 16 MiB and about 50 ms a check here (OWASP's minimum for scrypt)
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 _SCHEME = "scrypt"
@@ -73,11 +82,12 @@ class User:
 
 @dataclass(frozen=True)
 class Account:
-    """One line of a users file: a user and their password hash."""
+    """One line of a users file: a user, their password hash and their spending limit (USD; None: none)."""
 
     name: str
     role: str
     hash: str
+    max_cost_usd: float | None = None
 
 
 def check_name(name: str) -> str:
@@ -92,6 +102,33 @@ def check_role(role: str) -> str:
     if role not in ROLES:
         raise UsersError(f"role {role!r} is not one of {', '.join(ROLES)}")
     return role
+
+
+def check_limit(value: Any) -> float:
+    """``value`` as a spending limit in US dollars (a finite number, 0 or more), else a one-line UsersError naming
+    the field."""
+    try:
+        usd = float(str(value).strip().removeprefix("$")) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError, OverflowError):
+        usd = math.nan
+    if not (math.isfinite(usd) and usd >= 0):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise UsersError(f"{LIMIT_FIELD} {shown}: give an amount in US dollars, 0 or more (e.g. 5.00)")
+    return usd
+
+
+def _fields(text: str, here: str) -> dict[str, float]:
+    """The fields at the end of a user's line (``max_cost_usd=5.0``), checked."""
+    out: dict[str, float] = {}
+    for part in text.split(","):
+        key, eq, value = part.strip().partition("=")
+        if key != LIMIT_FIELD or not eq:
+            raise UsersError(f"{here}: unknown field {key[:40]!r} after the hash (the one known: {LIMIT_FIELD}=USD)")
+        try:
+            out[key] = check_limit(value)
+        except UsersError as exc:
+            raise UsersError(f"{here}: {exc}") from None
+    return out
 
 
 # ---- password hashes ---------------------------------------------------------------------------------------------
@@ -150,9 +187,10 @@ def parse_users(text: str, where: str) -> dict[str, Account]:
         if len(parts) == 2 or (len(parts) >= 3 and not parts[2].startswith(f"{_SCHEME}$")):
             raise UsersError(f"{here}: looks like a plain-text password (user:password); a users file holds salted "
                              f"hashes: make it with 'probe-ui users add NAME --file {where}'")
-        if len(parts) != 3:
-            raise UsersError(f"{here}: expected name:role:hash (written by 'probe-ui users add NAME')")
-        name, role, digest = parts
+        if len(parts) not in (3, 4):
+            raise UsersError(f"{here}: expected name:role:hash, then {LIMIT_FIELD}=USD or nothing (written by "
+                             "'probe-ui users add NAME')")
+        name, role, digest = parts[:3]
         try:
             check_name(name)
             check_role(role)
@@ -165,7 +203,8 @@ def parse_users(text: str, where: str) -> dict[str, Account]:
                              f"{name}')") from None
         if name in accounts:
             raise UsersError(f"{here}: user {name!r} is listed twice")
-        accounts[name] = Account(name, role, digest)
+        fields = _fields(parts[3], here) if len(parts) == 4 else {}
+        accounts[name] = Account(name, role, digest, fields.get(LIMIT_FIELD))
     return accounts
 
 
@@ -203,8 +242,10 @@ def write_users(path: str | os.PathLike[str], accounts: dict[str, Account]) -> N
 
     p = _writable(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    lines = ["# probe-ui users: name:role:scrypt hash (probe-ui users add NAME). Keep this file private."]
-    lines += [f"{a.name}:{a.role}:{a.hash}" for a in accounts.values()]
+    lines = ["# probe-ui users: name:role:scrypt hash (probe-ui users add NAME), then max_cost_usd=USD where a "
+             "spending limit is set (probe-ui users limit NAME USD). Keep this file private."]
+    lines += [f"{a.name}:{a.role}:{a.hash}" + (f":{LIMIT_FIELD}={a.max_cost_usd!r}" if a.max_cost_usd is not None
+                                               else "") for a in accounts.values()]
     try:
         write_text(p, "\n".join(lines) + "\n", force=True, mode=0o600, what="cannot write the users file")
     except WriteError as exc:
@@ -220,9 +261,22 @@ def add_user(path: str | os.PathLike[str], name: str, role: str, password: str) 
         raise UsersError("the password must be one line")
     accounts = read_users(_writable(path), missing_ok=True)
     new = name not in accounts
-    accounts[name] = Account(name, role, hash_password(password))
+    limit = None if new else accounts[name].max_cost_usd  # a new role or password keeps the spending limit
+    accounts[name] = Account(name, role, hash_password(password), limit)
     write_users(path, accounts)
     return new
+
+
+def set_limit(path: str | os.PathLike[str], name: str, usd: Any) -> Account:
+    """Give a user of a users file a spending limit in US dollars (``usd``; None clears it) and return their
+    account; an app following the file holds their calls to it from their next request (their sessions go on)."""
+    limit = None if usd is None else check_limit(usd)
+    accounts = read_users(_writable(path))
+    if name not in accounts:
+        raise UsersError(f"{path}: no user {name!r} (users: {', '.join(accounts) or 'none'})")
+    accounts[name] = account = Account(name, accounts[name].role, accounts[name].hash, limit)
+    write_users(path, accounts)
+    return account
 
 
 def remove_user(path: str | os.PathLike[str], name: str) -> None:
@@ -298,6 +352,11 @@ class Accounts:
     def user(self, name: str | None) -> User | None:
         account = self._current().get(str(name)) if name else None
         return User(account.name, account.role) if account else None
+
+    def limit(self, name: str | None) -> float | None:
+        """A user's spending limit in US dollars as the users file says now (None: no limit, or no such user)."""
+        account = self._current().get(str(name)) if name else None
+        return account.max_cost_usd if account else None
 
     def stamp(self, name: str | None) -> str | None:
         """What a session of ``name`` is bound to (a hash of their role and password hash); None: no such user."""
