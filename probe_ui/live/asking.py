@@ -3,6 +3,7 @@ answer the moment it arrives in a run of its own and yields the cards as they la
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -20,6 +21,7 @@ from probe_ui.messages import Response
 from probe_ui.providers import answer_format as formats
 from probe_ui.providers.base import ModelConfig
 from probe_ui.runner import Cell, execute_cells, format_problems, plan_cells, public_config, resolve_each
+from probe_ui.runner.allowance import UserCap
 from probe_ui.runner.pushback import first_answer
 from probe_ui.store import Store, StoreError
 
@@ -62,6 +64,8 @@ class LiveRun:
     run: str
     cards: list[Card] = field(default_factory=list)
     finished: bool = False
+    #: the one line saying the user's spending limit stopped calls of this probe (None: it did not)
+    spend_line: str | None = None
 
     @property
     def done(self) -> int:
@@ -76,7 +80,8 @@ def live_run_name(item_id: str) -> str:
 def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: int = 0, prompt: str | None = None,
              extra_models: dict[str, ModelConfig] | None = None, run_name: str | None = None,
              use_cache: bool = True, cancel: threading.Event | None = None, user: str | None = None,
-             coalesce_s: float = 0.0, answer_format: str = "free") -> Iterator[LiveRun]:
+             coalesce_s: float = 0.0, answer_format: str = "free", spend: UserCap | None = None
+             ) -> Iterator[LiveRun]:
     """Ask every model every variant at once; yield the cards each time an answer (or error) arrives. The run
     records ``user`` as who made it (default: the system user). ``coalesce_s``: answers that arrive within that
     many seconds of one another are yielded together, once (a page redrawn for each of 8 answers that arrive
@@ -88,6 +93,12 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
     provider that cannot honour the answer format) gets cards that say why, and the others are asked. The calls
     run on a background thread, so a slow model holds up only its own cards, and a caller that stops reading (a
     closed page) does not stop answers from being stored.
+
+    ``spend`` (:class:`probe_ui.runner.allowance.UserCap`): the user's spending limit in the app holds every call.
+    A limit already reached raises :class:`~probe_ui.runner.allowance.SpendLimitReached` before anything is made
+    (unless every model costs nothing); a model the limit cannot hold (no price) gets cards that say so; a call
+    that would pass the limit is not sent, nor any after it: its card, and :attr:`LiveRun.spend_line`, say why,
+    and the answers already in are kept.
     """
     if not variants:
         raise ProbeError("nothing to ask: no variants")
@@ -103,8 +114,13 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
     models, unusable = resolve_each(wanted, extra_models)
     refused = format_problems(models, answer_format)
     models, unusable = [m for m in models if m.name not in refused], unusable | refused
+    if spend is not None:  # the user's spending limit (probe_ui.runner.allowance): checked before anything is made
+        held = spend.refusals(models)
+        models, unusable = [m for m in models if m.name not in held], unusable | held
     name = run_name or live_run_name(variants[0].item_id)
     cells = plan_cells(variants, models, prompt, seed, answer_format=answer_format)
+    if spend is not None:  # not even the cheapest call fits: refused before the run is made
+        spend.check_requests([(c.model, c.request) for c in cells])
     run = store.ensure_run(name, seed, {"kind": "live", "models": [public_config(m) for m in models],
                                         "asked": wanted, "prompt": prompt, "seed": seed,
                                         "answer_format": answer_format,
@@ -133,13 +149,15 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
         pool = live_calls.LivePool(name, user, calls)
         try:
             await execute_cells(store, run, cells, pool, lambda c, r: None, use_cache=use_cache, cancel=cancel,
-                                on_stored=lambda c, r, row, rid: events.put((c, r, row, rid)), store_off_loop=True)
+                                on_stored=lambda c, r, row, rid: events.put((c, r, row, rid)), store_off_loop=True,
+                                spend=spend)
         finally:
             await pool.aclose()
 
     def work() -> None:
         try:  # on the live probes' shared loop: their fair limits and HTTP clients (probe_ui.live.calls)
-            live_calls.run(ask_all())
+            with spend if spend is not None else contextlib.nullcontext():  # held until every call is stored
+                live_calls.run(ask_all())
         except BaseException as exc:  # reported on the page, never lost silently
             events.put(exc)
         finally:
@@ -169,9 +187,11 @@ def run_live(store: Store, variants: list[Variant], specs: list[str], *, seed: i
                 _fill(index[(cell.variant.id, cell.model.name)], store, run.id, cell, resp, row, rid)
         if not ended:  # the last answers go out with the finished table, in one redraw
             yield state
-    for card in state.cards:  # cancelled before sending
+    for card in state.cards:  # cancelled, or stopped by the user's spending limit, before sending
         if card.status == "waiting":
-            card.status, card.error = "error", "cancelled before it was sent"
+            why = spend.not_sent(card.model) if spend is not None else None
+            card.status, card.error = "error", why or "cancelled before it was sent"
+    state.spend_line = spend.limit_line() if spend is not None else None
     state.finished = True
     yield state
 

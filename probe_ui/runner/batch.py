@@ -13,6 +13,7 @@ in bounded memory and the first request leaves as soon as the first variant exis
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import threading
@@ -28,6 +29,7 @@ from probe_ui.messages import Response
 from probe_ui.presets import Preset
 from probe_ui.presets.suites import ImageFiles, ItemError, SuiteError, get_suite, stream_variants
 from probe_ui.providers.base import ModelConfig
+from probe_ui.runner.allowance import UserCap, unpriced_line
 from probe_ui.runner.cells import Cell, shard_of, variant_cells
 from probe_ui.runner.execute import Judge, PlannedCells, execute_run
 from probe_ui.runner.identity import RunChange, run_change
@@ -40,7 +42,7 @@ from probe_ui.runner.models import (
     public_config,
     resolve_models,
 )
-from probe_ui.runner.spend import SpendCap, check_cap, unpriced
+from probe_ui.runner.spend import Cap, SpendCap, check_cap, unpriced
 from probe_ui.send_gate.policy import GateError, GatePolicy
 from probe_ui.store import Run, Store
 
@@ -143,7 +145,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
               extend: bool = False, on_change: Callable[[RunChange], None] | None = None,
               user: str | None = None, answer_format: str = "free", gate: GatePolicy | None = None,
               rate_limit_wait_s: float | None = None, max_cost: float | None = None,
-              provider_batch: bool = False, poll_interval_s: float | None = None) -> BatchResult:
+              provider_batch: bool = False, poll_interval_s: float | None = None,
+              user_cap: UserCap | None = None) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
     ``gate``: the send gate's policy (:mod:`probe_ui.send_gate.policy`; None: ``--send-gate`` / the environment's
     default), checked for every model before anything is asked.
@@ -162,6 +165,11 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     request, what the run's stored calls cost plus this request's estimate must stay within it; the first that would
     pass it stops the batch (cells not sent stay to do; :attr:`BatchResult.spend_line` says what was spent and what
     is left). A model with no known price that is not free or on this machine is refused before anything starts.
+
+    ``user_cap`` (:class:`probe_ui.runner.allowance.UserCap`): the app's hold on its user's spending limit, shared
+    with the user's other actions: every request must fit it too, and the first that does not stops the batch as
+    ``max_cost`` does (:attr:`BatchResult.spend_line` is then the user's line). A user whose limit is reached, or
+    who asks a model their limit cannot hold, is refused before anything starts.
 
     ``provider_batch`` (``--provider-batch``): the cells of every model whose provider has a batch API go through it
     (:mod:`probe_ui.runner.provider_batch`: recorded in the store before it is created, polled every
@@ -222,6 +230,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     if max_cost is not None:
         max_cost = check_cap(max_cost)
         _check_priced(models + ([judge_cfg.model] if judge_cfg else []))
+    if user_cap is not None:
+        _check_user_cap(user_cap, models + ([judge_cfg.model] if judge_cfg else []))
     name = run_name or default_run_name(presets, seed, suites, answer_format)
     change = run_change(store, name, presets, [m.name for m in models], list(suites), seed=seed, prompt=prompt,
                         samples=samples, temperature=temperature, answer_format=answer_format)
@@ -233,6 +243,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
         check_answer_format(models, answer_format)
         if max_cost is not None:
             _check_priced(models)
+        if user_cap is not None:
+            _check_user_cap(user_cap, models)
     settings = {
         "presets": [{"name": p.name, "path": p.path, "sha256": p.sha256} for p in presets],
         "models": [public_config(m) for m in models],
@@ -250,13 +262,13 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     }
     # one batch per run and shard at a time (another one stops here, before it writes anything): held until the
     # batch ends, so that two identical batches never ask, and pay for, the same cells twice
-    with store.run_lock(name, shard):
+    with user_cap if user_cap is not None else contextlib.nullcontext(), store.run_lock(name, shard):
         result = _run_locked(store, presets, models, name, seed, settings, concurrency=concurrency, prompt=prompt,
                              suites=suites, samples=samples, temperature=temperature, judge_cfg=judge_cfg,
                              use_cache=use_cache, progress=progress, on_progress=on_progress, cancel=cancel,
                              shard=shard, user=user, answer_format=answer_format, gate=gate,
                              rate_limit_wait_s=rate_limit_wait_s, max_cost=max_cost,
-                             provider_batch=provider_batch, poll_interval_s=poll_interval_s)
+                             provider_batch=provider_batch, poll_interval_s=poll_interval_s, user_cap=user_cap)
     result.warnings[:0] = gate_warnings
     result.change = change
     return result
@@ -282,6 +294,15 @@ def _check_priced(models: list[ModelConfig]) -> None:
         raise BatchError(f"--max-cost: no price is known for {', '.join(missing)} (price_input_per_m and "
                          "price_output_per_m in its catalogue entry), so its spend cannot be capped; give it a price "
                          "or leave --max-cost out")
+
+
+def _check_user_cap(cap: UserCap, models: list[ModelConfig]) -> None:
+    """A user's limit must be able to hold every model (one with a price, or one that costs nothing), and leave
+    something to spend when a model costs."""
+    missing = list(dict.fromkeys(n for n in cap.refusals(models)))
+    if missing:
+        raise BatchError(unpriced_line(missing))
+    cap.check(models)
 
 
 def batch_change(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
@@ -337,11 +358,14 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
                 cancel: threading.Event | None, shard: tuple[int, int] | None, user: str | None = None,
                 answer_format: str = "free", gate: GatePolicy | None = None,
                 rate_limit_wait_s: float | None = None, max_cost: float | None = None,
-                provider_batch: bool = False, poll_interval_s: float | None = None) -> BatchResult:
+                provider_batch: bool = False, poll_interval_s: float | None = None,
+                user_cap: UserCap | None = None) -> BatchResult:
     """:func:`run_batch` once it holds the run."""
     run = store.ensure_run(name, seed, settings, created_by=user)
     result = BatchResult(run=run)
-    spend = SpendCap(max_cost, store.run_cost(run.id)) if max_cost is not None else None
+    capped = SpendCap(max_cost, store.run_cost(run.id)) if max_cost is not None else None
+    # every request fits the run's cap and the user's limit (probe_ui.runner.allowance), whichever are given
+    spend: Cap | None = user_cap.within(capped) if user_cap is not None else capped
     plan = BatchPlan(store, run, presets, models, result, prompt=prompt, seed=seed, suites=suites, samples=samples,
                      temperature=temperature, shard=shard, answer_format=answer_format)
 
@@ -390,10 +414,10 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
         bar.close()
         store.touch_run(run.id)
     result.cancelled = bool(cancel is not None and cancel.is_set())
-    if spend is not None:
-        result.spent = spend.spent
-        if spend.reached:
-            result.spend_line = spend.line(result.not_asked, result.planned, result.plan_complete)
+    if capped is not None:
+        result.spent = capped.spent
+    if spend is not None and spend.reached:
+        result.spend_line = spend.line(result.not_asked, result.planned, result.plan_complete)
     return result
 
 

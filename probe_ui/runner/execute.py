@@ -19,7 +19,7 @@ from probe_ui.providers.base import ModelConfig, Provider, ProviderError, fit_im
 from probe_ui.providers.rate_control import DEFAULT_RATE_LIMIT_WAIT_S, Pacing, control_for
 from probe_ui.runner.cells import Cell, response_row, score_response
 from probe_ui.runner.pushback import converse, spec_of
-from probe_ui.runner.spend import SpendCap, SpendCapReached
+from probe_ui.runner.spend import Cap, SpendCapReached
 from probe_ui.send_gate.policy import Decision, GatePolicy, check_request, where_words
 from probe_ui.store import Run, Store
 
@@ -135,7 +135,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
                         queue_per_model: int = 4096,
                         on_stored: Callable[[Cell, Response, dict[str, Any], int | None], None] | None = None,
                         store_off_loop: bool = False, gate: GatePolicy | None = None, user: str | None = None,
-                        spend: SpendCap | None = None) -> None:
+                        spend: Cap | None = None) -> None:
     """Ask every cell (a list, or a stream that is still being planned) concurrently within the pool's limits,
     storing each response as soon as it arrives.
 
@@ -151,7 +151,8 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
     images for burned-in identifying text before it leaves, and every request to a host that is not trusted is
     appended to the store's send ledger with ``user`` (default: who made the run).
 
-    ``spend`` (:class:`probe_ui.runner.spend.SpendCap`): every request reserves its estimated cost first; once one
+    ``spend`` (:class:`probe_ui.runner.spend.SpendCap`, or a user's limit in the app,
+    :class:`probe_ui.runner.allowance.UserCap`): every request reserves its estimated cost first; once one
     would pass the cap, it and every cell not yet sent are left unasked (nothing stored for them); the rest of the
     plan is still made, so that the batch can say how many cells are left.
     """
@@ -256,8 +257,9 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
         jcell = Cell(cell.variant, judge.model, req)
         try:
             sent, jresp = await call(judge.model, req, f"{cell_label(cell)}/judge")
-        except SpendCapReached:  # the answer is stored; its judge's row says why there is no verdict
-            sent, jresp = req, Response(error=f"{judge.model.name}: not asked: the spend cap was reached (--max-cost)")
+        except SpendCapReached as exc:  # the answer is stored; its judge's row says why there is no verdict
+            why = getattr(exc, "line", None) or "the spend cap was reached (--max-cost)"  # a user's limit says its own
+            sent, jresp = req, Response(error=f"{judge.model.name}: not asked: {why}")
         jrow = response_row(run.id, jcell, jresp, sent)
         jrow["prompt"] = f"judge-{judge.mode}:{cell.model.name}:{cell.request.prompt}"
         if jresp.error is None:
@@ -330,7 +332,7 @@ async def execute_run(store: Store, run: Run, cells: Iterable[Cell] | AsyncItera
                    on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
                    judge: Judge | None = None, cancel: threading.Event | None = None, gate: GatePolicy | None = None,
                    user: str | None = None, rate_limit_wait_s: float | None = None,
-                   spend: SpendCap | None = None) -> None:
+                   spend: Cap | None = None) -> None:
     pool = ProviderPool(concurrency, rate_limit_wait_s)
     try:
         await execute_cells(store, run, cells, pool, on_result, use_cache=use_cache, judge=judge, cancel=cancel,

@@ -68,7 +68,7 @@ from probe_ui.providers.sdk import SDKProvider
 from probe_ui.runner.cells import Cell, response_row
 from probe_ui.runner.execute import cell_label
 from probe_ui.runner.pushback import spec_of
-from probe_ui.runner.spend import SpendCap, SpendCapReached
+from probe_ui.runner.spend import Cap, SpendCapReached
 from probe_ui.send_gate.policy import Decision, GatePolicy, check_request
 from probe_ui.store import Run, Store
 from probe_ui.store.provider_batches import OPEN, ProviderBatch
@@ -158,7 +158,7 @@ class ProviderBatches:
 
     def __init__(self, store: Store, run: Run, models: list[ModelConfig], result: Any, *, enabled: bool,
                  poll_interval_s: float = POLL_INTERVAL_S, gate: GatePolicy | None = None, user: str | None = None,
-                 spend: SpendCap | None = None, use_cache: bool = True, shard: tuple[int, int] | None = None,
+                 spend: Cap | None = None, use_cache: bool = True, shard: tuple[int, int] | None = None,
                  cancel: threading.Event | None = None,
                  on_answer: Callable[[Cell, Response], None] | None = None) -> None:
         self.store, self.run, self.result, self.enabled = store, run, result, enabled

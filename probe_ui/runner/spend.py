@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import math
 import threading
-from typing import Any
+from typing import Any, Protocol
 
 from probe_ui.errors import ProbeUIError
 from probe_ui.messages import Request, Response
 from probe_ui.providers.base import ModelConfig
 
-__all__ = ["SpendCap", "SpendCapReached", "SpendStopped", "check_cap", "costs_nothing", "estimate", "unpriced", "usd"]
+__all__ = ["Cap", "SpendCap", "SpendCapReached", "SpendStopped", "charged", "check_cap", "costs_nothing", "estimate",
+           "unpriced", "usd"]
 
 
 class SpendCapReached(Exception):
@@ -89,13 +90,18 @@ def unpriced(models: list[ModelConfig]) -> list[str]:
     return [m.name for m in models if not priced(m) and not costs_nothing(m)]
 
 
+def charged(model: ModelConfig) -> bool:
+    """Whether :func:`estimate` counts a model's requests: it has a price and is not a free provider."""
+    return priced(model) and not _free_provider(model)
+
+
 def estimate(model: ModelConfig, request: Request, factor: float = 1.0) -> float:
     """The estimated cost of sending ``request`` to ``model`` (USD; module doc); 0 for a model without prices
     (one that costs nothing: :func:`unpriced` refused the others). ``factor``: the share of the catalogue price
     paid (0.5 through a provider's batch API, :mod:`probe_ui.runner.provider_batch`)."""
     from probe_ui.runner.sweep import request_tokens_of
 
-    if not priced(model) or _free_provider(model):
+    if not charged(model):
         return 0.0
     tin, tout = request_tokens_of(request, model)
     return (model.cost(tin, tout) or 0.0) * factor
@@ -107,6 +113,27 @@ def usd(amount: float) -> str:
     text = f"{amount:,.4f}".rstrip("0")
     whole, _, cents = text.partition(".")
     return f"${whole}.{cents.ljust(2, '0')}"
+
+
+class Cap(Protocol):
+    """What the runner asks of a cap: :class:`SpendCap`, or a user's spending limit in the app
+    (:class:`probe_ui.runner.allowance.UserCap`)."""
+
+    @property
+    def reached(self) -> bool: ...
+
+    @property
+    def spent(self) -> float: ...
+
+    def reserve(self, model: ModelConfig, request: Request, factor: float = 1.0) -> float: ...
+
+    def settle(self, reserved: float, resp: Response | None) -> None: ...
+
+    def settle_cost(self, reserved: float, actual: float) -> None: ...
+
+    def carry(self, reserved: float) -> None: ...
+
+    def line(self, not_asked: int, planned: int, plan_complete: bool = True) -> str: ...
 
 
 class SpendCap:

@@ -21,6 +21,7 @@ named again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -30,10 +31,12 @@ from probe_ui.items import labels_for
 from probe_ui.messages import GenerationSettings, Response
 from probe_ui.providers.base import ModelConfig
 from probe_ui.reading import answers
+from probe_ui.runner.allowance import SpendLimitReached, UserCap
 from probe_ui.runner.judge import FALLBACK_MAX_TOKENS, fallback_prompt_name, fallback_request, parse_fallback
+from probe_ui.runner.spend import SpendCapReached
 from probe_ui.store import Store
 
-__all__ = ["JudgeError", "JudgeSummary", "judge_unread", "resolve_judge", "unread_answers"]
+__all__ = ["JudgeError", "JudgeSummary", "judge_runs", "judge_unread", "resolve_judge", "unread_answers"]
 
 _KINDS = ("choice", "yesno", "label")
 # readings that leave nothing for a judge: nothing was said, or the reply answered N/A
@@ -56,6 +59,8 @@ class JudgeSummary:
     cached: int = 0  # of those, answered from the request cache
     decided: int = 0  # unread answers this judge has mapped to an answer (now or before)
     errors: list[str] = field(default_factory=list)
+    not_asked: int = 0  # left unasked: the user's spending limit stopped the judge (asked next time)
+    stopped: str | None = None  # the one line saying so (probe_ui.runner.allowance)
 
     def lines(self) -> list[str]:
         out = [f"judge {self.judge} on run '{self.run}': {_n(self.unread, 'answer')} the rules could not read; "
@@ -64,6 +69,8 @@ class JudgeSummary:
         out += [f"  judge call failed: {e}" for e in self.errors[:10]]
         if len(self.errors) > 10:
             out.append(f"  ... and {len(self.errors) - 10} more failed calls (asked again next time)")
+        if self.stopped:
+            out.append(f"{self.stopped} {_n(self.not_asked, 'answer')} not judged yet (asked next time).")
         return out
 
 
@@ -99,16 +106,27 @@ def unread_answers(df: Any) -> Any:
 
 def judge_unread(store: Store, run_name: str | None, judge: str | ModelConfig, *,
                  extra_models: dict[str, ModelConfig] | None = None, concurrency: int | None = None,
-                 on_progress: Callable[[int, int], None] | None = None) -> JudgeSummary:
+                 on_progress: Callable[[int, int], None] | None = None,
+                 spend: UserCap | None = None) -> JudgeSummary:
     """Ask ``judge`` about every answer of the run that the rules leave invalid and it has not decided yet; store
     each call. Returns what was done (:class:`JudgeSummary`). Raises :class:`JudgeError` before asking anything
-    when the judge cannot be used or the store cannot be written."""
+    when the judge cannot be used or the store cannot be written.
+
+    ``spend`` (:class:`probe_ui.runner.allowance.UserCap`): the app's user's spending limit holds every call. A
+    limit already reached raises :class:`~probe_ui.runner.allowance.SpendLimitReached` before anything is asked
+    (a judge with no price, :class:`JudgeError`); a call that would pass it is not made, nor any after it, and
+    :attr:`JudgeSummary.stopped` says so (the verdicts already in are kept)."""
     from probe_ui.scoring import scored_answers
 
     if store.read_only:
         raise JudgeError(f"{store.where}: opened read-only, so the judge's answers could not be stored; give a "
                          "store this process can write")
     model = judge if isinstance(judge, ModelConfig) else resolve_judge(judge, extra_models)
+    if spend is not None:
+        held = spend.refusals([model])
+        if held:
+            raise JudgeError(held[model.name])
+        spend.check([model])
     run = store.get_run(run_name)
     todo = unread_answers(scored_answers(store, run.name, "robust"))
     summary = JudgeSummary(run=run.name, judge=model.name, unread=len(todo))
@@ -117,7 +135,9 @@ def judge_unread(store: Store, run_name: str | None, judge: str | ModelConfig, *
     rows = [r for r in todo.to_dict("records") if int(r["response_id"]) not in finished]
     summary.reused = len(todo) - len(rows)
     if rows:
-        asyncio.run(_ask_all(store, run.id, run.seed, model, rows, summary, concurrency, on_progress))
+        with spend if spend is not None else contextlib.nullcontext():  # held until every call is stored
+            asyncio.run(_ask_all(store, run.id, run.seed, model, rows, summary, concurrency, on_progress, spend))
+        summary.stopped = spend.limit_line() if spend is not None else None
     done = store.fallback_judge_frame(run.id, model.name)
     if len(done):
         decided = set(done.loc[done["judge_error"].isna() & done["parsed"].notna(), "parent_id"].astype(int))
@@ -126,9 +146,29 @@ def judge_unread(store: Store, run_name: str | None, judge: str | ModelConfig, *
     return summary
 
 
+def judge_runs(store: Store, runs: list[str], judge: ModelConfig,
+               cap_of: Callable[[str], UserCap | None] | None = None) -> list[str]:
+    """:func:`judge_unread` on each of ``runs`` (the Results tab's "ask the judge"), the lines of each; ``cap_of(run)``
+    is the user's spending limit for a run (:meth:`probe_ui.runner.allowance.Allowance.cap`). Once the limit stops
+    the judge, the runs after are not asked, and the last line says why."""
+    lines: list[str] = []
+    for run in runs:
+        try:
+            summary = judge_unread(store, run, judge, spend=cap_of(run) if cap_of is not None else None)
+        except SpendLimitReached as exc:
+            if not lines:
+                raise
+            lines.append(f"{exc.line} Not asked: {', '.join(runs[runs.index(run):])}.")
+            break
+        lines += summary.lines()
+        if summary.stopped:
+            break
+    return lines
+
+
 async def _ask_all(store: Store, run_id: int, seed: int, model: ModelConfig, rows: list[dict[str, Any]],
                    summary: JudgeSummary, concurrency: int | None,
-                   on_progress: Callable[[int, int], None] | None) -> None:
+                   on_progress: Callable[[int, int], None] | None, spend: UserCap | None = None) -> None:
     from probe_ui.runner import ProviderPool, ask, call_row
 
     pool = ProviderPool(concurrency)
@@ -154,7 +194,17 @@ async def _ask_all(store: Store, run_id: int, seed: int, model: ModelConfig, row
             summary.cached += 1
         else:
             async with limit:
-                resp = await ask(provider, req, pool.pacings.get(model.name))  # rate limits waited out
+                try:  # the user's spending limit: a call that would pass it is not made, nor any after it
+                    reserved = spend.reserve(model, req) if spend is not None else 0.0
+                except SpendCapReached:
+                    summary.not_asked += 1
+                    return
+                resp_: Response | None = None
+                try:
+                    resp = resp_ = await ask(provider, req, pool.pacings.get(model.name))  # rate limits waited out
+                finally:
+                    if spend is not None:
+                        spend.settle(reserved, resp_)
         row = call_row(run_id, str(r["variant_id"]), model, req, resp)
         if resp.error is None:
             got = parse_fallback(resp.text, kind, labels, options)

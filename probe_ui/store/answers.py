@@ -10,7 +10,7 @@ from typing import Any, Iterable
 import sqlalchemy as sa
 
 from probe_ui.store.opening import StoreBase
-from probe_ui.store.schema import CellKey, clean_text, clip_key, item_errors, now, responses, storable
+from probe_ui.store.schema import CellKey, clean_text, clip_key, item_errors, now, responses, runs, storable
 
 log = logging.getLogger("probe_ui.store")
 
@@ -37,6 +37,15 @@ class AnswersMixin(StoreBase):
         """What a run's stored calls cost (answers and judges, USD; a call without a known cost counts 0): the
         spend a batch's cap (``--max-cost``, :mod:`probe_ui.runner.spend`) starts from."""
         q = sa.select(sa.func.coalesce(sa.func.sum(responses.c.cost), 0.0)).where(responses.c.run_id == run_id)
+        with self.engine.connect() as c:
+            return float(c.execute(q).scalar() or 0.0)
+
+    def user_cost(self, user: str) -> float:
+        """What the stored calls of every run ``user`` made cost (answers and judges, USD; a call without a known
+        cost, a cached answer, counts 0): what a user's spending limit in the app counts
+        (:mod:`probe_ui.runner.allowance`)."""
+        made = sa.select(runs.c.id).where(runs.c.created_by == user)
+        q = sa.select(sa.func.coalesce(sa.func.sum(responses.c.cost), 0.0)).where(responses.c.run_id.in_(made))
         with self.engine.connect() as c:
             return float(c.execute(q).scalar() or 0.0)
 

@@ -75,7 +75,7 @@ def planned_run_name(suite: str, model_specs: list[str], *, preset: Any = None, 
 def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = None, item_ids: tuple[str, ...] = (),
                variants: list[Any] | None = None, seed: int = 0, run_name: str | None = None,
                extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None,
-               user: str | None = None, max_cost: float | None = None) -> str:
+               user: str | None = None, max_cost: float | None = None, spend: Any = None) -> str:
     """Ask ``model_specs`` a suite's variants and store every answer; returns the run's name (made by ``user``).
 
     The variants are either a preset's (all its items, or ``item_ids``), expanded with ``suite`` by
@@ -86,10 +86,14 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
 
     ``max_cost`` (USD, a preset's variants only): the run's spend cap (:mod:`probe_ui.runner.spend`); a run it
     stops raises :class:`~probe_ui.runner.spend.SpendStopped`, whose line says what was spent and what is left,
+    after every answer is stored.
+
+    ``spend`` (:class:`probe_ui.runner.allowance.UserCap`): the app's user's spending limit holds every call (a
+    preset's variants or variants asked as live probes); a run it stops raises ``SpendStopped`` with the user's line,
     after every answer is stored."""
     from dataclasses import replace
 
-    from probe_ui.live import ProbeError, run_live
+    from probe_ui.live import ProbeError
     from probe_ui.live import calls as live_calls
     from probe_ui.presets import PresetError
     from probe_ui.runner import run_batch
@@ -104,11 +108,8 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
         if max_cost is not None:
             raise ProbeError("a spend cap applies to a preset's stress run, not to variants asked as live probes")
         name = planned_run_name(suite, specs, variants=variants, seed=seed, run_name=run_name)
-        for state in run_live(store, variants, specs, seed=seed, extra_models=extra_models, run_name=name,
-                              cancel=cancel, user=user):
-            if on_progress is not None:
-                on_progress(state.done, max(len(state.cards), 1))
-        return name
+        return _ask_live(store, variants, specs, name, seed=seed, extra_models=extra_models, cancel=cancel,
+                         user=user, on_progress=on_progress, spend=spend)
     if preset is None:
         raise ProbeError("choose a preset or an item")
     if item_ids:
@@ -124,11 +125,29 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
     result = run_batch(store, [preset], specs, run_name=name, seed=seed, suites=[suite], progress=False,
                        extra_models=extra_models, cancel=cancel, user=user, concurrency=concurrency,
                        on_progress=(lambda d, t, _r: on_progress(d, max(t, 1))) if on_progress is not None else None,
-                       max_cost=max_cost)
+                       max_cost=max_cost, user_cap=spend)
     if result.spend_line:
         from probe_ui.runner.spend import SpendStopped
 
         raise SpendStopped(result.spend_line, name)
+    return name
+
+
+def _ask_live(store: Any, variants: list[Any], specs: list[str], name: str, *, seed: int, extra_models: Any,
+              cancel: Any, user: str | None, on_progress: Any, spend: Any) -> str:
+    """Ask ``variants`` as a live probe run ``name``; raise SpendStopped (after every answer is stored) when the
+    user's spending limit (``spend``) stopped calls."""
+    from probe_ui.live import run_live
+
+    state = None
+    for state in run_live(store, variants, specs, seed=seed, extra_models=extra_models, run_name=name,
+                          cancel=cancel, user=user, spend=spend):
+        if on_progress is not None:
+            on_progress(state.done, max(len(state.cards), 1))
+    if state is not None and state.spend_line:
+        from probe_ui.runner.spend import SpendStopped
+
+        raise SpendStopped(state.spend_line, name)
     return name
 
 
@@ -173,19 +192,17 @@ def run_sweep_name(perturbation: str, levels: list[int] | tuple[int, ...] | None
 def run_sweep(store: Any, perturbation: str, levels: list[int] | tuple[int, ...] | None, model_specs: list[str], *,
               originals: list[Any], seed: int = 0, run_name: str | None = None,
               extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None,
-              user: str | None = None) -> str:
+              user: str | None = None, spend: Any = None) -> str:
     """Ask ``model_specs`` a sweep of one perturbation over ``originals`` (the Probe tab's item, or a preset's items
     from :func:`probe_ui.runner.sweep.load_originals`); returns the run's name (:func:`stress_run_name` with
-    :func:`sweep_name`). Read it with :func:`probe_ui.views.results.robustness_curves`."""
-    from probe_ui.live import ProbeError, run_live
+    :func:`sweep_name`). Read it with :func:`probe_ui.views.results.robustness_curves`. ``spend``: the app's user's
+    spending limit, as for :func:`run_stress`."""
+    from probe_ui.live import ProbeError
 
     if not originals:
         raise ProbeError("nothing to sweep: no item could be loaded")
     variants = sweep_variants(originals, perturbation, levels, seed)
     specs = [s.strip() for s in model_specs if s and s.strip()]
     name = run_name or run_sweep_name(perturbation, levels, specs, originals=originals, seed=seed)
-    for state in run_live(store, variants, specs, seed=seed, extra_models=extra_models, run_name=name,
-                          cancel=cancel, user=user):
-        if on_progress is not None:
-            on_progress(state.done, max(len(state.cards), 1))
-    return name
+    return _ask_live(store, variants, specs, name, seed=seed, extra_models=extra_models, cancel=cancel, user=user,
+                     on_progress=on_progress, spend=spend)
