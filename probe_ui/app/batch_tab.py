@@ -71,6 +71,8 @@ def finished_line(result: BatchResult) -> str:
     counts = f"{r.answered} new answers, {r.skipped} already done, {r.errors} errors"
     if r.cancelled:
         state = "Stopped"
+    elif r.spend_line:
+        state = "Stopped at your spending limit"
     elif r.remaining:
         state = "Finished with failed answers"
     else:
@@ -84,6 +86,8 @@ def summary(result: BatchResult) -> str:
     escaped, so they show as text and never load anything."""
     r = result
     head = finished_line(r)
+    if r.spend_line:  # the user's spending limit stopped it: one line, in plain words (escaped)
+        head += Inline.error(r.spend_line)
     if r.change is not None and r.change.adds:
         head += f"<p>This batch {escape(r.change.words())}.</p>"
     head += (f"<p><b>{escape(r.run.name)}</b>: {r.variants} variants, {r.planned} answers planned; {r.skipped} "
@@ -97,7 +101,7 @@ def summary(result: BatchResult) -> str:
                  "press Resume to finish them.</p>")
     elif r.cancelled:
         head += f"<p>Cancelled: {r.remaining} answers left to do; press Resume to finish them.</p>"
-    elif r.remaining:
+    elif r.remaining and not r.spend_line:
         head += f"<p>{r.remaining} answers failed; Resume retries them.</p>"
     items = ([f"error: {m}" for m in r.error_messages[:10]] + [f"item not loaded: {e.message}"
                                                                  for e in r.item_errors[:10]]
@@ -220,7 +224,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         try:
             result = run_batch(ctx.store, presets_, specs, run_name=name, seed=seed_of(sd), suites=st or [],
                                progress=False, extra_models=extra, extend=bool(add), on_progress=_progress(progress),
-                               cancel=cancel_, user=caller.name, answer_format=fmt)
+                               cancel=cancel_, user=caller.name, answer_format=fmt,
+                               user_cap=ctx.spend_cap(caller.name, caller.signed_in, name))
         finally:
             ctx.finished(name, cancel_)
         pick, resume_btn = resume_updates(result, unfinished_runs(ctx))
@@ -241,7 +246,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         cancel_ = ctx.cancel_event(name, caller.owner)
         try:
             result = resume_batch(ctx.store, name, extra_models=extra, progress=False,
-                                  on_progress=_progress(progress), cancel=cancel_, user=caller.name)
+                                  on_progress=_progress(progress), cancel=cancel_, user=caller.name,
+                                  user_cap=ctx.spend_cap(caller.name, caller.signed_in, name))
         finally:
             ctx.finished(name, cancel_)
         pick, resume_btn = resume_updates(result, unfinished_runs(ctx), resumed=True)

@@ -1,6 +1,6 @@
 """What every tab of one app process shares: the store, the benchmark-set folder, the users and their endpoints
-(keys in memory only), the outbound policy, and the cancel switches of running batches and probes, each with the
-owner who started it."""
+(keys in memory only), their spending limits, the outbound policy, and the cancel switches of running batches and
+probes, each with the owner who started it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from probe_ui.app.sessions import SessionOwners
 from probe_ui.catalogue.endpoints import EndpointBook
 from probe_ui.live.sets import presets_dir_for, visible_sets
 from probe_ui.presets import PresetError, bundled_presets
+from probe_ui.runner.allowance import Allowance, UserCap
 from probe_ui.security.outbound import OPEN, OutboundPolicy
 from probe_ui.security.users import Accounts
 from probe_ui.store import Store
@@ -44,11 +45,23 @@ class AppContext:
     results_cache: ScoredCache = field(default_factory=ScoredCache, repr=False)
     #: which signed-in user each browser session belongs to (probe_ui.app.sessions)
     sessions: SessionOwners = field(default_factory=SessionOwners, repr=False)
+    #: what each signed-in user has spent, held to the limit the users file gives them (probe_ui.runner.allowance);
+    #: None without a login
+    allowance: Allowance | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
         if self.endpoints is None:
             self.endpoints = EndpointBook(self.policy, many_users=self.accounts is not None)
+        if self.allowance is None and self.accounts is not None:
+            self.allowance = Allowance(self.store, self.accounts.limit)
+
+    def spend_cap(self, user: str, signed_in: bool, run: str | None = None) -> UserCap | None:
+        """The hold on a signed-in user's spending limit for one action storing its calls in ``run`` (None: a run
+        they make now); None without a login (the app on loopback, whose one user has no limit)."""
+        if self.allowance is None or not signed_in:
+            return None
+        return self.allowance.cap(user, run)
 
     @property
     def presets_dir(self) -> Path:

@@ -394,9 +394,11 @@ def _wire_run(ctx: AppContext, ui: Any) -> None:
                                            answer_format=answer_format_of(json_tick, conf_tick),
                                            extra_models=ctx.endpoints.usable(caller.owner, specs,
                                                                              admin=caller.can("any_host")),
-                                           coalesce_s=REDRAW_S):
+                                           coalesce_s=REDRAW_S, spend=ctx.spend_cap(caller.name, caller.signed_in)):
                 if not latest.is_current(request, "run", ticket):
                     return  # a newer run took the table; this one's answers are still stored
+                if state.spend_line:  # the user's spending limit stopped calls: one line beside Run
+                    said += Inline.error(state.spend_line)
                 t = comparison.from_live(state, vs, live.ratings_of(store, state.run))
                 yield (table_value(t, state.run, per), state.run, said, *unmark, *detail_update)
                 unmark = (gr.update(),) * 4

@@ -236,10 +236,12 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         if p == "legacy":
             raise live.ProbeError("the judge reads what the robust parser cannot: choose the robust or settled "
                                   "parser", field="parser")
-        from probe_ui.scoring.fallback import judge_unread, resolve_judge
+        from probe_ui.scoring.fallback import judge_runs, resolve_judge
 
         model = resolve_judge(spec, ctx.endpoints.usable(caller.owner, [spec], admin=caller.can("any_host")))
-        lines = [line for run in chosen for line in judge_unread(ctx.store, run, model).lines()]
+        # the judge's calls are held to the caller's spending limit (a run of someone else's included)
+        lines = judge_runs(ctx.store, list(chosen), model,
+                           cap_of=lambda run: ctx.spend_cap(caller.name, caller.signed_in, run))
         return Inline.note("<br>".join(escape(x) for x in lines))
 
     @shows_errors

@@ -21,7 +21,7 @@ from probe_ui import labels, live
 from probe_ui import stress as stress_runs
 from probe_ui.app import detail
 from probe_ui.app.access import who
-from probe_ui.app.common import chosen_models, inline_errors, model_menu, ready_models, seed_of
+from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of
 from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
 from probe_ui.app.plot_view import plot_box
@@ -31,6 +31,7 @@ from probe_ui.live.form import ProbeForm
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.presets import load_preset
 from probe_ui.presets.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
+from probe_ui.runner.spend import SpendStopped
 from probe_ui.views import stress
 
 ITEM = "the Probe tab's item"
@@ -166,6 +167,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
             chosen = [int(x) for x in lv or []] or None
             bases = [o for o in originals if o.condition == "original"]
             name = stress_runs.run_sweep_name(pt, chosen, specs, originals=bases, seed=seed_)
+            common["spend"] = ctx.spend_cap(caller.name, caller.signed_in, name)  # the user's spending limit
 
             def ask() -> None:
                 stress_runs.run_sweep(ctx.store, pt, chosen, specs, originals=bases, run_name=name, **common)
@@ -176,6 +178,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
             else:
                 kw = {"preset": p, "item_ids": ids}
             name = stress_runs.planned_run_name(st, specs, seed=seed_, **kw)
+            common["spend"] = ctx.spend_cap(caller.name, caller.signed_in, name)  # the user's spending limit
 
             def ask() -> None:
                 stress_runs.run_stress(ctx.store, st, specs, **kw, **common)
@@ -198,9 +201,14 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
                 yield (name, *view(name, md, st, pt), "", *_breaking_choices(ctx, name, md))
         if not latest.is_current(request, "run", ticket):
             return
+        said = ""
+        stopped = failure[0] if failure else None
+        if isinstance(stopped, SpendStopped) and _has_run(ctx, name):
+            said = Inline.error(stopped.line)  # stopped at the limit: what was answered, then the one line
+            failure.clear()
         if failure:
             raise failure[0]
-        yield (name, *view(name, md, st, pt), "", *_breaking_choices(ctx, name, md))
+        yield (name, *view(name, md, st, pt), said, *_breaking_choices(ctx, name, md))
 
     @inline_errors(b_text)
     def on_breaking(name: str, it: str | None, model: str | None, pt: str) -> tuple[Any, str]:
