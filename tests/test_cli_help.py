@@ -11,19 +11,19 @@ from pathlib import Path
 import pytest
 
 from probe_ui.cli import help_layout
-from probe_ui.cli.entry import build_parser
+from probe_ui.cli.entry import full_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def commands() -> dict[str, argparse.ArgumentParser]:
-    parser = build_parser()
+    parser = full_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return dict(sub.choices)
 
 
 def test_every_command_has_an_example_that_parses_and_a_guide_page() -> None:
-    parser = build_parser()
+    parser = full_parser()
     for name, sp in commands().items():
         assert name in help_layout.EXAMPLES, f"{name}: no example line"
         words = shlex.split(help_layout.EXAMPLES[name])
@@ -52,6 +52,6 @@ def test_the_everyday_options_come_before_the_advanced_ones(name: str, first: st
 
 
 def test_the_top_level_help_has_examples() -> None:
-    text = build_parser().format_help()
+    text = full_parser().format_help()
     assert "examples:\n  probe-ui batch mediconfusion_pairs -m baseline/random" in text
     assert "probe-ui COMMAND --help" in text

@@ -3,7 +3,7 @@ options (issue 26): a tab or command added without a page, an option added witho
 an option the parser does not have fails here.
 
 Pages: ``docs/guide/tabs/<tab id>.md`` for each tab registered in :mod:`probe_ui.app.tabs`, and
-``docs/guide/commands/<command>.md`` for each subcommand of the parser ``probe_ui.cli.build_parser`` builds; the
+``docs/guide/commands/<command>.md`` for each subcommand of the parser ``probe_ui.cli.full_parser`` builds; the
 index ``docs/guide/README.md`` links every guide page (tests/test_docs_links.py checks that every link resolves).
 """
 
@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from probe_ui.app.tabs import app_tabs
-from probe_ui.cli import build_parser
+from probe_ui.cli import full_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDE = ROOT / "docs" / "guide"
-PARSER = build_parser()
+PARSER = full_parser()
 #: every page whose command lines are checked: the README, the whole of docs/, and the presets' format
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), ROOT / "presets" / "README.md"]
 
@@ -95,7 +95,7 @@ def unknown_options(line: str) -> list[str]:
 
 def test_the_checks_catch_a_missing_page_and_a_made_up_option(tmp_path: Path) -> None:
     """A command added to the parser without its page, and an option the parser lacks, are found."""
-    parser = build_parser()
+    parser = full_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     sub.add_parser("brand-new-command")
     assert missing_pages(parser, ["probe"]) == ["commands/brand-new-command.md"]

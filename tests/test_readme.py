@@ -104,10 +104,10 @@ def test_the_readme_example_error_is_the_real_one(tmp_path: Path, monkeypatch: p
 
 def test_first_five_minutes_commands_exist() -> None:
     """Every probe-ui command the first five minutes name parses (a renamed flag breaks the newcomer's path)."""
-    from probe_ui.cli import build_parser
+    from probe_ui.cli import full_parser
 
     section = README[README.index("## The first five minutes"):README.index("## API keys and local servers")]
     commands = re.findall(r"^(probe-ui [^#\n]*?)\s*(?:#.*)?$", section, re.M)
     assert len(commands) >= 6
     for command in commands:
-        build_parser().parse_args(shlex.split(command)[1:])
+        full_parser().parse_args(shlex.split(command)[1:])

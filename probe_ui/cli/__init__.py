@@ -5,6 +5,6 @@ from the registry and runs a command.
 Errors print one line and exit 1; usage errors exit 2; ``--debug`` shows tracebacks.
 """
 
-from probe_ui.cli.entry import build_parser, main, run
+from probe_ui.cli.entry import build_parser, full_parser, main, run
 
-__all__ = ["build_parser", "main", "run"]
+__all__ = ["build_parser", "full_parser", "main", "run"]

@@ -47,6 +47,16 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def full_parser() -> argparse.ArgumentParser:
+    """:func:`build_parser` with every command's late arguments added (:func:`complete`): the whole command line,
+    for what reads all of it (the docs' checks, a help page of every option). It imports what those arguments
+    need, so a command never runs through it."""
+    p = build_parser()
+    for name in list(_commands[p]):
+        complete(p, [name])
+    return p
+
+
 #: each built parser's sub-parsers by command, and the commands whose late arguments it has (:func:`complete`)
 _commands: weakref.WeakKeyDictionary[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]] = \
     weakref.WeakKeyDictionary()
