@@ -38,7 +38,7 @@ from typing import Any, Callable
 from probe_ui.errors import ProbeUIError
 from probe_ui.messages import Request, Response
 from probe_ui.providers.base import ModelConfig
-from probe_ui.runner.spend import SpendCap, SpendCapReached, charged, costs_nothing, estimate, priced, usd
+from probe_ui.runner.spend import SpendCap, SpendCapReached, actual_cost, charged, costs_nothing, estimate, priced, usd
 
 __all__ = ["Allowance", "LimitReached", "SpendLimitReached", "UserCap", "limit_line", "unpriced_line"]
 
@@ -272,13 +272,9 @@ class UserCap:
         self.allowance._settle(self.user, self.own, reserved, actual)
 
     def settle(self, reserved: float, resp: Response | None) -> None:
-        """A reserved request is back: its reply's cost replaces the estimate (as :meth:`SpendCap.settle`)."""
-        if resp is None:
-            actual = reserved
-        elif resp.cost is not None and (resp.input_tokens is not None or resp.output_tokens is not None):
-            actual = resp.cost
-        else:
-            actual = reserved if resp.error is None else 0.0
+        """A reserved request is back: its reply's cost replaces the estimate (:func:`~probe_ui.runner.spend.
+        actual_cost`, as :meth:`SpendCap.settle`)."""
+        actual = actual_cost(reserved, resp)
         if self.inner is not None:
             self.inner.settle(reserved, resp)
         self._settled(reserved, actual)

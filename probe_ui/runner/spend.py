@@ -31,9 +31,20 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.messages import Request, Response
 from probe_ui.providers.base import ModelConfig
 
-__all__ = ["Cap", "SpendCap", "SpendCapReached", "SpendStopped", "charged", "check_cap", "costs_nothing", "estimate",
-           "unpriced", "usd"]
+__all__ = ["Cap", "SpendCap", "SpendCapReached", "SpendStopped", "actual_cost", "charged", "check_cap",
+           "costs_nothing", "estimate", "unpriced", "usd"]
 
+
+
+def actual_cost(reserved: float, resp: Response | None) -> float:
+    """What a reserved request cost once it is back: its reply's cost where the provider counted tokens, else the
+    estimate reserved for it (a failed call without token counts costs 0; a call cut off before its reply, None,
+    counts its estimate: it may have been billed)."""
+    if resp is None:
+        return reserved
+    if resp.cost is not None and (resp.input_tokens is not None or resp.output_tokens is not None):
+        return resp.cost
+    return reserved if resp.error is None else 0.0
 
 class SpendCapReached(Exception):
     """Raised where a request would take the spend past the cap: the cell is not asked."""
@@ -160,15 +171,8 @@ class SpendCap:
         return cost
 
     def settle(self, reserved: float, resp: Response | None) -> None:
-        """A reserved request is back: its reply's cost replaces the estimate (a reply without token counts counts
-        the estimate; a failed call without them counts 0; a call cut off before its reply, None, its estimate:
-        it may have been billed)."""
-        if resp is None:
-            actual = reserved
-        elif resp.cost is not None and (resp.input_tokens is not None or resp.output_tokens is not None):
-            actual = resp.cost
-        else:
-            actual = reserved if resp.error is None else 0.0
+        """A reserved request is back: its reply's cost replaces the estimate (:func:`actual_cost`)."""
+        actual = actual_cost(reserved, resp)
         with self._lock:
             self.reserved = max(0.0, self.reserved - reserved)
             self.spent += actual
