@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import gradio as gr
 
@@ -14,6 +14,9 @@ from probe_ui.app.access import require, who
 from probe_ui.app.common import Inline, answer_id, inline_errors
 from probe_ui.app.context import AppContext
 from probe_ui.views import comparison
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 
 @dataclass
@@ -79,7 +82,7 @@ def opened(ctx: AppContext, rid: int, rater: Rater | None = None) -> tuple[Any, 
     return gr.update(visible=True), pictures, text, rid, current, note, ""
 
 
-def _pointing(store: Any, rid: int) -> str:
+def _pointing(store: Store, rid: int) -> str:
     """For an answer to a point item, the item's image with the region and where the model pointed."""
     from probe_ui.app import whole_images
     from probe_ui.views.results.pointing_view import caption, pointing_picture

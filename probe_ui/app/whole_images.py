@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import base64
 from html import escape
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 
 def _uri(png: bytes) -> str:
@@ -38,7 +41,7 @@ def figures(images: Iterable[tuple[Any, str]], empty: str = "") -> str:
     return "<div class='pu-sent'>" + "".join(parts) + "</div>"
 
 
-def stored(store: Any, ids: Iterable[str], captions: Iterable[str] = ()) -> str:
+def stored(store: Store, ids: Iterable[str], captions: Iterable[str] = ()) -> str:
     """The stored images ``ids`` whole (an image that cannot be read is named instead)."""
     caps = list(captions)
     out, missing = [], []

@@ -15,10 +15,13 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from probe_ui.live.form import ProbeForm
 from probe_ui.perturb.registry import MAX_SEED
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 #: the draft format; a draft of another version is ignored
 VERSION = 1
@@ -69,7 +72,7 @@ def _text(value: Any) -> str:
     return str(value or "")[:MAX_TEXT]
 
 
-def unpack(data: Any, owner: str, store: Any, *, key: bytes = _KEY) -> Restored | None:
+def unpack(data: Any, owner: str, store: Store, *, key: bytes = _KEY) -> Restored | None:
     """The draft ``data`` (as :func:`pack` made it) for ``owner``, or None when there is none (or not of this
     version). Its images come back only when signed for ``owner`` and still in ``store``."""
     if not isinstance(data, dict) or data.get("v") != VERSION or not isinstance(data.get("form"), dict):
@@ -99,7 +102,7 @@ def unpack(data: Any, owner: str, store: Any, *, key: bytes = _KEY) -> Restored 
     return Restored(form, models, _text(data.get("adhoc")), note, run, presenter)
 
 
-def _has_run(store: Any, name: str) -> bool:
+def _has_run(store: Store, name: str) -> bool:
     try:
         store.get_run(name)
         return True
@@ -107,7 +110,7 @@ def _has_run(store: Any, name: str) -> bool:
         return False
 
 
-def _stored(store: Any, image_id: str) -> bool:
+def _stored(store: Store, image_id: str) -> bool:
     try:
         store.image_png(image_id)
         return True

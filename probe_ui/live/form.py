@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Item, Variant
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 #: the form's fields in the order the page lists its components (:meth:`ProbeForm.from_values`)
 FIELDS = ("image_ids", "question", "kind", "options", "answer", "category", "extra", "steps", "seed", "suites",
@@ -87,10 +90,10 @@ class ProbeForm:
         out.update(image_ids=list(self.image_ids), steps=[list(r) for r in self.steps], suites=list(self.suites))
         return out
 
-    def images(self, store: Any) -> tuple[CanonicalImage, ...]:
+    def images(self, store: Store) -> tuple[CanonicalImage, ...]:
         return tuple(store.get_image(i) for i in self.image_ids)
 
-    def item(self, store: Any) -> tuple[Item, tuple[CanonicalImage, ...]]:
+    def item(self, store: Store) -> tuple[Item, tuple[CanonicalImage, ...]]:
         """The item the form describes (checked like a preset item: a question, options for a choice, ...) and
         its images."""
         from probe_ui import live
@@ -104,7 +107,7 @@ class ProbeForm:
 
         return live.parse_steps([list(r) for r in self.steps])
 
-    def variants(self, store: Any, *, suite: str | None = None, own: bool = True) -> list[Variant]:
+    def variants(self, store: Store, *, suite: str | None = None, own: bool = True) -> list[Variant]:
         """The variants the form asks for: the original (if ticked), one per step number and each suite's.
         ``own=False`` asks the item alone with ``suite`` (the Stress tab: its own suite, not the form's steps)."""
         from probe_ui import live
@@ -161,7 +164,7 @@ def run_name(variants: list[Variant]) -> str:
     return live.live_run_name(variants[0].item_id)
 
 
-def run(store: Any, form: ProbeForm, specs: list[str], *, template: str | None = None,
+def run(store: Store, form: ProbeForm, specs: list[str], *, template: str | None = None,
         variants: list[Variant] | None = None, **live_options: Any) -> Iterator[tuple[Any, list[Variant]]]:
     """Ask ``specs`` the form's variants (``variants``, when the caller planned them already) at once
     (:func:`probe_ui.live.run_live`, named by :func:`run_name` unless ``run_name`` is given); yield the live state

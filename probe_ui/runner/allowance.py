@@ -33,12 +33,15 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from probe_ui.errors import ProbeUIError
 from probe_ui.messages import Request, Response
 from probe_ui.providers.base import ModelConfig
 from probe_ui.runner.spend import SpendCap, SpendCapReached, actual_cost, charged, costs_nothing, estimate, priced, usd
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 __all__ = ["Allowance", "LimitReached", "SpendLimitReached", "UserCap", "limit_line", "unpriced_line"]
 
@@ -89,7 +92,7 @@ class Allowance:
     """Every user's spend and limit in one app process (module doc). ``limit_of(user)`` is their limit in USD now
     (None: none), e.g. :meth:`probe_ui.security.users.Accounts.limit`."""
 
-    def __init__(self, store: Any, limit_of: Callable[[str], float | None]) -> None:
+    def __init__(self, store: Store, limit_of: Callable[[str], float | None]) -> None:
         self.store = store
         self.limit_of = limit_of
         self._ledgers: dict[str, _Ledger] = {}

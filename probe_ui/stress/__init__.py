@@ -11,9 +11,12 @@ one.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from probe_ui.presets.suites import get_suite
+
+if TYPE_CHECKING:
+    from probe_ui.store import Store
 
 __all__ = ["RUN_NAME_LIMIT", "planned_run_name", "resolve_target", "run_stress", "run_sweep", "run_sweep_name",
            "stress_run_name", "sweep_name", "sweep_variants"]
@@ -72,7 +75,7 @@ def planned_run_name(suite: str, model_specs: list[str], *, preset: Any = None, 
     return stress_run_name(f"{name}/{item_ids[0]}" if len(item_ids) == 1 else name, suite, specs, seed)
 
 
-def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = None, item_ids: tuple[str, ...] = (),
+def run_stress(store: Store, suite: str, model_specs: list[str], *, preset: Any = None, item_ids: tuple[str, ...] = (),
                variants: list[Any] | None = None, seed: int = 0, run_name: str | None = None,
                extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None,
                user: str | None = None, max_cost: float | None = None, spend: Any = None) -> str:
@@ -133,7 +136,7 @@ def run_stress(store: Any, suite: str, model_specs: list[str], *, preset: Any = 
     return name
 
 
-def _ask_live(store: Any, variants: list[Any], specs: list[str], name: str, *, seed: int, extra_models: Any,
+def _ask_live(store: Store, variants: list[Any], specs: list[str], name: str, *, seed: int, extra_models: Any,
               cancel: Any, user: str | None, on_progress: Any, spend: Any) -> str:
     """Ask ``variants`` as a live probe run ``name``; raise SpendStopped (after every answer is stored) when the
     user's spending limit (``spend``) stopped calls."""
@@ -189,7 +192,7 @@ def run_sweep_name(perturbation: str, levels: list[int] | tuple[int, ...] | None
     return stress_run_name(target, sweep_name(perturbation, levels), specs, seed)
 
 
-def run_sweep(store: Any, perturbation: str, levels: list[int] | tuple[int, ...] | None, model_specs: list[str], *,
+def run_sweep(store: Store, perturbation: str, levels: list[int] | tuple[int, ...] | None, model_specs: list[str], *,
               originals: list[Any], seed: int = 0, run_name: str | None = None,
               extra_models: dict[str, Any] | None = None, on_progress: Any = None, cancel: Any = None,
               user: str | None = None, spend: Any = None) -> str:
