@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fake_openai import FakeOpenAIServer  # noqa: E402
 from helpers import write_png, write_preset  # noqa: E402
+from probe_ui.runner import BatchOptions
 
 FAULT_KINDS: list[dict[str, Any]] = [
     dict(status=429, retry_after=0.05), dict(status=500), dict(status=503), dict(status=529),
@@ -154,8 +155,8 @@ def scenario_faults(tmp: Path, variants: int, seed: int) -> bool:
         passes, errors = [], None
         start = time.monotonic()
         while errors != 0 and len(passes) < 6:
-            r = run_batch(store, [preset], ["flaky"], run_name="faults", extra_models={"flaky": model},
-                          progress=False)
+            r = run_batch(store, [preset], ["flaky"], BatchOptions(run_name="faults", progress=False),
+                          extra_models={"flaky": model})
             errors = r.errors
             passes.append(f"{r.answered}+{r.errors}err")
         faulted = server.faulted

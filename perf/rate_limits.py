@@ -31,6 +31,7 @@ from throttled_openai import ThrottledOpenAIServer  # noqa: E402
 from probe_ui.presets import load_preset  # noqa: E402
 from probe_ui.runner import run_batch  # noqa: E402
 from probe_ui.store import Store  # noqa: E402
+from probe_ui.runner import BatchOptions
 
 WALL_GOAL = 1.3
 REFUSED_GOAL = 0.25
@@ -76,8 +77,8 @@ def main() -> int:
                 store = Store(str(folder / f"b{n_models}-{concurrency}.db"))
                 specs = [f"openai/vlm-{k}" for k in range(n_models)]
                 t0 = time.perf_counter()
-                result = run_batch(store, [preset], specs, run_name="bench", concurrency=concurrency,
-                                   progress=False)
+                result = run_batch(store, [preset], specs,
+                                   BatchOptions(run_name="bench", concurrency=concurrency, progress=False))
                 wall = time.perf_counter() - t0
             finally:
                 server.stop()

@@ -35,6 +35,7 @@ from probe_ui.runner import run_batch
 from probe_ui.store import Store
 from probe_ui.views import compare
 from probe_ui.views.report import build_report
+from probe_ui.runner import BatchOptions
 
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
 PRESETS = ["mediconfusion_pairs.yaml", "medvh_nota.yaml"]
@@ -66,7 +67,8 @@ def build(folder: Path, pairs: int) -> Store:
     if pairs:
         presets.append(load_preset(pairs_preset(folder, pairs)))
     for seed, name in ((0, "main"), (1, "base")):
-        res = run_batch(store, presets, MODELS, suites=["rotations"], seed=seed, run_name=name, progress=False)
+        res = run_batch(store, presets, MODELS,
+                        BatchOptions(suites=["rotations"], seed=seed, run_name=name, progress=False))
         if res.errors:
             sys.exit(f"building the store: {res.errors} provider errors in run '{name}'")
     return store

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
+from probe_ui.runner import BatchOptions
 
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
 RUN = "results-view-bench"
@@ -51,7 +52,8 @@ def build_store(db: Path, answers: int, seed: int = 0) -> Any:
     preset = folder / "bench.yaml"
     preset.write_text(yaml.safe_dump({"name": "results-view-bench", "items": items}))
     store = Store(db)
-    run_batch(store, [load_preset(preset)], MODELS, suites=["rotations"], seed=seed, progress=False, run_name=RUN)
+    run_batch(store, [load_preset(preset)], MODELS,
+              BatchOptions(suites=["rotations"], seed=seed, progress=False, run_name=RUN))
     return store
 
 

@@ -21,6 +21,7 @@ from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store
 from probe_ui.views import results as R
 from probe_ui.views.report import build_report
+from probe_ui.runner import BatchOptions
 
 
 def test_cohen_kappa_by_hand() -> None:
@@ -81,7 +82,8 @@ def rated_run(tmp_path: Path) -> tuple[Store, str, Path, list[int]]:
     preset = write_preset(tmp_path / "p.yaml", [choice_item(i, f"i{i}.png", answer="AB"[i % 2]) for i in range(4)])
     db = tmp_path / "probe-ui.db"
     store = Store(db)
-    run_batch(store, [load_preset(preset)], ["baseline/first", "baseline/last"], run_name="r", progress=False)
+    run_batch(store, [load_preset(preset)], ["baseline/first", "baseline/last"],
+              BatchOptions(run_name="r", progress=False))
     df = scored_answers(store, "r").sort_values(["model", "item_id"])
     return store, "r", db, [int(x) for x in df["response_id"]]
 

@@ -24,6 +24,7 @@ from probe_ui.reading import answers
 from probe_ui.runner import BatchError, run_batch
 from probe_ui.store import Store, responses
 from probe_ui.store.settings import RunSettings
+from probe_ui.runner import BatchOptions
 
 YES_NO_ENUM = ["yes", "no"]
 
@@ -167,7 +168,7 @@ def test_anthropic_with_thinking_on_is_refused_before_anything_is_asked(
 
     with pytest.raises(BatchError, match=r"thinker.*--answer-format json.*options\.thinking"):
         run_batch(Store(str(tmp_path / "t.db")), [load_preset(str(mixed_preset))], ["thinker"],
-                  extra_models={"thinker": model}, answer_format="json", progress=False)
+                  BatchOptions(answer_format="json", progress=False), extra_models={"thinker": model})
     assert fake_anthropic.message_requests == []  # (availability may have looked at its model list)
     # the same request sent anyway (a caller that skipped the check) fails with the reason, not a 400
     resp = _generate(model, _request(GenerationSettings(answer_format="json")))
@@ -193,10 +194,10 @@ def test_the_cache_never_answers_one_format_with_the_other(mixed_preset: Path, t
     from probe_ui.presets import load_preset
 
     store, preset = Store(str(tmp_path / "c.db")), [load_preset(str(mixed_preset))]
-    run_batch(store, preset, ["openai/fake-vlm"], run_name="free", progress=False)
+    run_batch(store, preset, ["openai/fake-vlm"], BatchOptions(run_name="free", progress=False))
     assert len(fake_openai.chat_requests) == 4
     fake_openai.responder = lambda body: json.dumps({"answer": "A"}) if body.get("response_format") else "nope"
-    run_batch(store, preset, ["openai/fake-vlm"], run_name="json", answer_format="json", progress=False)
+    run_batch(store, preset, ["openai/fake-vlm"], BatchOptions(run_name="json", answer_format="json", progress=False))
     # the three labelled items were asked again, in json; the free-text item was the same request, from the cache
     assert len(fake_openai.chat_requests) == 7
     assert all(r.body.get("response_format") for r in fake_openai.chat_requests[4:])
@@ -204,7 +205,8 @@ def test_the_cache_never_answers_one_format_with_the_other(mixed_preset: Path, t
                  if r["settings"].get("answer_format") == "json"}
     assert json_rows == {'{"answer": "A"}'}
     # a second json run is answered from the json cache, not from the free one
-    run_batch(store, preset, ["openai/fake-vlm"], run_name="json2", answer_format="json", progress=False)
+    run_batch(store, preset, ["openai/fake-vlm"],
+              BatchOptions(run_name="json2", answer_format="json", progress=False))
     assert len(fake_openai.chat_requests) == 7
     with store.engine.connect() as c:
         again = c.execute(sa.select(responses.c.raw_text, responses.c.details).where(
@@ -241,8 +243,8 @@ def test_runs_with_and_without_the_format_are_told_apart(mixed_preset: Path, tmp
     from probe_ui.presets import load_preset
 
     with pytest.raises(RunExtensionError, match="answer format 'free', not 'json'"):
-        run_batch(store, [load_preset(str(mixed_preset))], ["baseline/first"], run_name="mixed-seed0",
-                  answer_format="json", progress=False)
+        run_batch(store, [load_preset(str(mixed_preset))], ["baseline/first"],
+                  BatchOptions(run_name="mixed-seed0", answer_format="json", progress=False))
 
 
 def test_dry_run_counts_the_structured_reply_budget(mixed_preset: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -278,7 +280,7 @@ def test_a_provider_without_the_format_is_refused_naming_model_and_field(mixed_p
 
     with pytest.raises(BatchError, match="unknown answer format 'yaml'"):
         run_batch(Store(str(tmp_path / "g.db")), [load_preset(str(mixed_preset))], ["baseline/first"],
-                  answer_format="yaml", progress=False)
+                  BatchOptions(answer_format="yaml", progress=False))
 
 
 def test_a_free_prompt_never_gets_a_schema(mixed_preset: Path, tmp_path: Path, fake_openai: FakeOpenAIServer,
@@ -287,8 +289,8 @@ def test_a_free_prompt_never_gets_a_schema(mixed_preset: Path, tmp_path: Path, f
     from probe_ui.presets import load_preset
 
     db = str(tmp_path / "p.db")
-    run_batch(Store(db), [load_preset(str(mixed_preset))], ["openai/fake-vlm"], prompt="free", answer_format="json",
-              progress=False)
+    run_batch(Store(db), [load_preset(str(mixed_preset))], ["openai/fake-vlm"],
+              BatchOptions(prompt="free", answer_format="json", progress=False))
     assert fake_openai.chat_requests and not any("response_format" in r.body for r in fake_openai.chat_requests)
     # and its stored settings say it was asked in free text (the run's condition is json)
     assert all("answer_format" not in r["settings"] for r in _rows(db, "openai/fake-vlm"))

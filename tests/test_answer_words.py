@@ -12,13 +12,14 @@ from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
 from probe_ui.views import results as R
+from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture(scope="module")
 def rotated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, dict]:
     store = Store(tmp_path_factory.mktemp("words") / "p.db")
-    run_batch(store, [load_preset("medvh_nota")], ["baseline/first"], suites=["rotations"], run_name="r",
-              progress=False)
+    run_batch(store, [load_preset("medvh_nota")], ["baseline/first"],
+              BatchOptions(suites=["rotations"], run_name="r", progress=False))
     df = R.answers(store, ["r"])
     return store, df[df["condition"] == "rotations/rot90"].iloc[0].to_dict()
 

@@ -14,6 +14,7 @@ from pydicom.data import get_testdata_file
 
 from probe_ui.app.serve import ServeError, options
 from probe_ui.live.form import step_rows
+from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow
@@ -459,7 +460,7 @@ def test_app_downloads_leave_nothing_in_the_system_temp_folder(tmp_path, monkeyp
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(cache))
     for server in serving(tmp_path / "app", monkeypatch, demo=False, max_upload_mb=20):
         run_batch(server.store(), [load_preset(PRESETS_DIR / "medvh_nota.yaml")], ["baseline/first"],
-                  run_name="dl", progress=False)
+                  BatchOptions(run_name="dl", progress=False))
         client = api_client(server.url, download_files=str(tmp_path / "client"))  # the client's copies
         zipped = client.predict(["dl"], "jsonl", "response", "robust", api_name="/export")
         report = client.predict(["dl"], "robust", api_name="/report")

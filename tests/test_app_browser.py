@@ -19,6 +19,7 @@ from app_server import module_app, serving, start_app
 from helpers import busy_threads, require_chromium
 from pydicom.data import get_testdata_file
 from shared_chromium import close_contexts
+from probe_ui.runner import BatchOptions
 
 ARTIFACTS = Path(os.environ.get("PROBE_UI_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
 
@@ -847,8 +848,8 @@ def test_results_never_show_a_superseded_selection(server, browser, monkeypatch)
     preset = load_preset("medvh_nota")
 
     def make_runs() -> None:  # on a thread of its own: Playwright's loop runs on this one
-        run_batch(store, [preset], ["baseline/first"], run_name="run-a", progress=False)
-        run_batch(store, [preset], ["baseline/last"], run_name="run-b", progress=False)
+        run_batch(store, [preset], ["baseline/first"], BatchOptions(run_name="run-a", progress=False))
+        run_batch(store, [preset], ["baseline/last"], BatchOptions(run_name="run-b", progress=False))
 
     maker = threading.Thread(target=make_runs)
     maker.start()

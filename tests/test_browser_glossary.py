@@ -12,6 +12,7 @@ import threading
 import pytest
 from app_server import module_app
 from test_app_browser import VIEW, Page, browser, chromium  # noqa: F401 (fixtures)
+from probe_ui.runner import BatchOptions
 
 SCREENS = {"1440x900": {"viewport": VIEW},
            "1024x768-125": {"viewport": {"width": 819, "height": 614}, "device_scale_factor": 1.25}}
@@ -24,8 +25,8 @@ def make_run(server, name: str) -> None:
 
     store = server.store()
     t = threading.Thread(target=lambda: run_batch(store, [load_preset("mediconfusion_pairs")],
-                                                  ["baseline/first", "baseline/random"], run_name=name,
-                                                  progress=False))
+                                                  ["baseline/first", "baseline/random"],
+                                                  BatchOptions(run_name=name, progress=False)))
     t.start()
     t.join()
 

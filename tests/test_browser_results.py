@@ -13,6 +13,7 @@ import time
 import pytest
 from app_server import module_app
 from test_app_browser import VIEW, Page, add_endpoint, browser, chromium, server  # noqa: F401 (fixtures)
+from probe_ui.runner import BatchOptions
 
 PROJECTOR = {"viewport": {"width": 819, "height": 614}, "device_scale_factor": 1.25}
 SCREENS = {"1440x900": {"viewport": VIEW}, "1024x768-125": PROJECTOR}
@@ -33,9 +34,8 @@ def make_run(server, name: str) -> None:
     trimmed = server.folder / "mediconfusion_two_pairs.yaml"
     trimmed.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     store = server.store()
-    t = threading.Thread(target=lambda: run_batch(store, [load_preset(trimmed)],
-                                                  ["baseline/first", "baseline/last"], suites=SUITES,
-                                                  run_name=name, progress=False))
+    t = threading.Thread(target=lambda: run_batch(store, [load_preset(trimmed)], ["baseline/first", "baseline/last"],
+                                                  BatchOptions(suites=SUITES, run_name=name, progress=False)))
     t.start()
     t.join()
 
@@ -128,7 +128,7 @@ def test_batch_has_one_progress_bar_says_when_it_is_done_and_resume_waits_for_a_
     add_endpoint(pg, fake_openai, "slowish")
     # an earlier run, chosen on the Results tab: "Open the Results tab" must not leave it there
     t = threading.Thread(target=lambda: run_batch(server.store(), [load_preset("medvh_nota")], ["baseline/first"],
-                                                  run_name="earlier-run", progress=False))
+                                                  BatchOptions(run_name="earlier-run", progress=False)))
     t.start()
     t.join()
     pg.tab("Results")
@@ -327,10 +327,10 @@ def test_results_show_pushback_and_calibration_with_the_reliability_diagram(plot
         doc["items"] = doc["items"][:2]
         path = plots_app.folder / "pair_for_pushback.yaml"
         path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-        t = threading.Thread(target=lambda: run_batch(store, [load_preset(path)], ["baseline/first",
+        t = threading.Thread(target=lambda: run_batch(store, [load_preset(path)],
+                                                      ["baseline/first",
                                                                                    "baseline/random"],
-                                                      suites=["pushback"], run_name="conf-push", progress=False,
-                                                      answer_format="confidence"))
+                                                      BatchOptions(suites=["pushback"], run_name="conf-push", progress=False, answer_format="confidence")))
         t.start()
         t.join()
     labels = {name: label for label, name in run_choices(store)}

@@ -17,6 +17,7 @@ from probe_ui.runner import run_batch
 from probe_ui.scoring import score_run
 from probe_ui.store import Store
 from probe_ui.views.compare import Side, compare, worse_beyond
+from probe_ui.runner import BatchOptions
 
 # Donner & Petryshen (1989), Psychiatry Research 28:41-46, as tabulated by Eliasziw & Donner (1991), Statistics in
 # Medicine 10:1981-1991, Table I: 29 psychiatrists, each with 1-8 patients; per psychiatrist the patient/psychiatrist
@@ -120,9 +121,9 @@ def severity_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, str]
     thirteen = folder / "mediconfusion_thirteen.yaml"
     thirteen.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     run_batch(store, [load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml")], ["baseline/first"],
-              suites=["severity"], run_name="sixteen", progress=False)
-    run_batch(store, [load_preset(thirteen)], ["baseline/first", "baseline/last"], suites=["severity"],
-              run_name="thirteen", progress=False)
+              BatchOptions(suites=["severity"], run_name="sixteen", progress=False))
+    run_batch(store, [load_preset(thirteen)], ["baseline/first", "baseline/last"],
+              BatchOptions(suites=["severity"], run_name="thirteen", progress=False))
     return store, "sixteen"
 
 
@@ -157,7 +158,8 @@ def test_one_answer_per_unit_keeps_every_figure(tmp_path) -> None:
     write_png(tmp_path / "a.png")
     preset = write_preset(tmp_path / "p.yaml", [choice_item(i, "a.png", answer="AB"[i % 3 == 0]) for i in range(12)])
     store = Store(tmp_path / "s.db")
-    run_batch(store, [load_preset(preset)], ["baseline/first", "baseline/last"], run_name="r", progress=False)
+    run_batch(store, [load_preset(preset)], ["baseline/first", "baseline/last"],
+              BatchOptions(run_name="r", progress=False))
     acc = score_run(store, "r")["models"]["baseline/first"]["accuracy"]
     lo, hi = stats.wilson(acc["numerator"], acc["denominator"])
     assert acc["ci"] == [round(100 * lo, 4), round(100 * hi, 4)] and acc["deff"] == 1 and acc["units"] == 12
@@ -190,7 +192,7 @@ def test_a_presets_patient_makes_its_images_one_unit(tmp_path) -> None:
     items = [choice_item(i, "a.png", patient=f"P{i // 3}") for i in range(9)]
     preset = write_preset(tmp_path / "p.yaml", items)
     store = Store(tmp_path / "s.db")
-    run_batch(store, [load_preset(preset)], ["baseline/first"], run_name="r", progress=False)
+    run_batch(store, [load_preset(preset)], ["baseline/first"], BatchOptions(run_name="r", progress=False))
     acc = score_run(store, "r")["models"]["baseline/first"]["accuracy"]
     assert (acc["n"], acc["units"], acc["unit"]) == (9, 3, "patient")
 

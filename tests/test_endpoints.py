@@ -24,6 +24,7 @@ from probe_ui.catalogue.endpoints import (
 from probe_ui.presets import load_preset
 from probe_ui.runner import resolve_models, run_batch
 from probe_ui.store import Store
+from probe_ui.runner import BatchOptions
 
 SECRET = "sk-typed-in-the-app-7f3a9c"
 WRONG = "sk-wrong-key-typed-5e1d0b"
@@ -268,7 +269,7 @@ def test_a_batch_uses_the_key_and_stores_none_of_it(fake_openai: FakeOpenAIServe
     assert [m.name for m in resolve_models([cfg.name], eps.configs())] == [cfg.name]
     db = tmp_path / "data" / "probe.db"
     store = Store(db)
-    result = run_batch(store, [preset], [cfg.name], extra_models=eps.configs(), progress=False)
+    result = run_batch(store, [preset], [cfg.name], BatchOptions(progress=False), extra_models=eps.configs())
     assert result.errors == 0 and result.answered == 3, result.error_messages
     assert {r.api_key for r in fake_openai.chat_requests} == {SECRET}
     run = store.get_run(result.run.name)

@@ -19,6 +19,7 @@ from probe_ui.importers.dataset import DatasetError, import_dataset
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.runner import run_batch
 from probe_ui.store import Store, responses, run_variants, variants
+from probe_ui.runner import BatchOptions
 
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
 SUITES = ["rotations"]
@@ -31,8 +32,8 @@ def rated_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Two bundled presets with the rotations suite, asked of three baselines; one answer rated by hand."""
     root = tmp_path_factory.mktemp("run")
     store = Store(root / "store" / "probe-ui.db")
-    result = run_batch(store, [load_preset(p) for p in PRESETS], MODELS, run_name="exp", seed=3, suites=SUITES,
-                       progress=False)
+    result = run_batch(store, [load_preset(p) for p in PRESETS], MODELS,
+                       BatchOptions(run_name="exp", seed=3, suites=SUITES, progress=False))
     assert result.errors == 0 and not result.item_errors
     rid = store.answers_frame(store.get_run("exp").id)["response_id"].iloc[5]
     store.rate_response(int(rid), "incorrect", "checked by hand")
@@ -123,7 +124,7 @@ def test_imagefolder_loads_in_datasets_and_imports_back_to_the_same_variants(rat
     assert all((imported.preset_path.parent / src.path).is_file() for it in preset.items for src in it.images)
     assert imported.perturbations > 0 and not imported.warnings
     store2 = Store(tmp_path / "again" / "store.db")
-    again = run_batch(store2, [preset], MODELS, run_name="again", seed=3, suites=SUITES, progress=False)
+    again = run_batch(store2, [preset], MODELS, BatchOptions(run_name="again", seed=3, suites=SUITES, progress=False))
     assert again.errors == 0 and not again.item_errors
     first, second = variant_triples(store, "exp"), variant_triples(store2, "again")
     assert {t[0] for t in second} == {t[0] for t in first} == original_ids
@@ -214,7 +215,7 @@ def test_no_local_paths_keys_or_key_names_in_any_exported_file(tmp_path: Path, m
         {"id": "none", "question": "Is the sky blue?", "answer": "yes"}])
     store = Store(tmp_path / "data" / "probe-ui.db")
     run_batch(store, [load_preset(preset), load_preset(PRESETS_DIR / "medblink_orientation.yaml")],
-              ["keyed-first", "baseline/last"], run_name="leaky", suites=SUITES, progress=False)
+              ["keyed-first", "baseline/last"], BatchOptions(run_name="leaky", suites=SUITES, progress=False))
     # a reply's bookkeeping that mentions local files (as importers and providers may write)
     with store.engine.begin() as c:
         rid = c.execute(sa.select(sa.func.min(responses.c.id))).scalar()
@@ -315,7 +316,8 @@ def test_shared_seed_groups_come_back_and_items_without_an_original_are_flagged(
     with_original = tmp_path / "depth.yaml"
     with_original.write_text(text.replace("include_original: false", "include_original: true"), encoding="utf-8")
     store = Store(tmp_path / "a.db")
-    run_batch(store, [load_preset(with_original)], ["baseline/first"], run_name="dots", seed=5, progress=False)
+    run_batch(store, [load_preset(with_original)], ["baseline/first"],
+              BatchOptions(run_name="dots", seed=5, progress=False))
     export_run(store, "dots", "jsonl", tmp_path / "x")
     imported = import_dataset(tmp_path / "x", tmp_path / "x" / "p.yaml", with_perturbations=True)
     assert not imported.warnings
@@ -323,13 +325,13 @@ def test_shared_seed_groups_come_back_and_items_without_an_original_are_flagged(
              for s in c["steps"]]
     assert steps and all(s["op"] == "dots" and s["seed_group"] == "dot-colours" for s in steps)
     store2 = Store(tmp_path / "b.db")
-    run_batch(store2, [load_preset(imported.preset_path)], ["baseline/first"], run_name="dots", seed=5,
-              progress=False)
+    run_batch(store2, [load_preset(imported.preset_path)], ["baseline/first"],
+              BatchOptions(run_name="dots", seed=5, progress=False))
     assert variant_triples(store2, "dots") == variant_triples(store, "dots")
 
     # the bundled preset asks no original: the first variant stands in for the item, and the import says so
-    run_batch(store, [load_preset(PRESETS_DIR / "medblink_depth.yaml")], ["baseline/first"], run_name="no-orig",
-              seed=5, progress=False)
+    run_batch(store, [load_preset(PRESETS_DIR / "medblink_depth.yaml")], ["baseline/first"],
+              BatchOptions(run_name="no-orig", seed=5, progress=False))
     export_run(store, "no-orig", "csv", tmp_path / "y")
     imported = import_dataset(tmp_path / "y", tmp_path / "y" / "p.yaml", with_perturbations=True)
     assert imported.items == 2 and len(imported.warnings) == 2
@@ -341,7 +343,7 @@ def test_an_image_missing_from_the_store_is_left_out_with_a_warning(tmp_path: Pa
     write_png(tmp_path / "b.png", seed=2)
     preset = write_preset(tmp_path / "p.yaml", [choice_item(1, "a.png"), choice_item(2, "b.png")])
     store = Store(tmp_path / "s" / "probe-ui.db")
-    run_batch(store, [load_preset(preset)], ["baseline/first"], run_name="gap", progress=False)
+    run_batch(store, [load_preset(preset)], ["baseline/first"], BatchOptions(run_name="gap", progress=False))
     rows = store.answers_frame(store.get_run("gap").id, full=True)
     with store.engine.connect() as c:
         lost = c.execute(sa.select(variants.c.image_ids).where(variants.c.item_id == "q2")).scalar()[0]

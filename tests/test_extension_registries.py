@@ -20,6 +20,7 @@ from probe_ui.runner import BatchError, run_batch
 from probe_ui.runner.judge import JUDGE_MODES, JudgeMode, JudgeModeError, judge_request, needs_judge, parse_judgement
 from probe_ui.scoring import PARSERS, ScoringError, read_reply
 from probe_ui.store import Store
+from probe_ui.runner import BatchOptions
 
 
 def _variant() -> Variant:
@@ -121,8 +122,8 @@ def test_an_unknown_judge_mode_lists_the_registered_ones(tmp_path: Any) -> None:
     with pytest.raises(JudgeModeError, match=r"unknown judge mode 'gpt'; known: mediconfusion, blink"):
         parse_judgement("gpt", "A", ("A", "B"))
     with pytest.raises(BatchError, match=r"unknown judge mode 'gpt'; known: mediconfusion, blink"):
-        run_batch(Store(tmp_path / "x.db"), [], ["baseline/first"], judge="baseline/last", judge_mode="gpt",
-                  progress=False)
+        run_batch(Store(tmp_path / "x.db"), [], ["baseline/first"],
+                  BatchOptions(judge="baseline/last", judge_mode="gpt", progress=False))
 
 
 def test_the_cli_takes_registered_parsers_and_judge_modes(first_parser: None, letter_judge: None,

@@ -19,6 +19,7 @@ from types import SimpleNamespace
 import pytest
 from helpers import require_chromium
 from test_app_browser import Page, add_endpoint, browser, open_page, server  # noqa: F401 (fixtures)
+from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture
@@ -83,7 +84,7 @@ def test_a_selection_without_answers_keeps_every_tables_headings(tmp_path: Path)
     from probe_ui.views.results_page import condition_numbers, results_view
 
     store = Store(tmp_path / "s.db")
-    run_batch(store, [load_preset("medvh_nota")], ["baseline/first"], run_name="one", progress=False)
+    run_batch(store, [load_preset("medvh_nota")], ["baseline/first"], BatchOptions(run_name="one", progress=False))
     v = results_view(store, ["one"], ratings=["correct"])  # nothing is rated
     empty = headed_tables()
     shown = {"overview": v.overview, "failed": v.failed, "by_condition": condition_numbers(v.by_condition),
@@ -104,9 +105,10 @@ def test_a_batch_left_with_answers_to_do_is_chosen_for_resume(tmp_path: Path) ->
     ctx = SimpleNamespace(store=store)
     stop = threading.Event()
     stop.set()  # cancelled before its first answer
-    cut = run_batch(store, [load_preset("medvh_nota")], ["baseline/first"], run_name="cut", progress=False,
-                    cancel=stop)
-    done = run_batch(store, [load_preset("medvh_nota")], ["baseline/first"], run_name="done", progress=False)
+    cut = run_batch(store, [load_preset("medvh_nota")], ["baseline/first"],
+                    BatchOptions(run_name="cut", progress=False), cancel=stop)
+    done = run_batch(store, [load_preset("medvh_nota")], ["baseline/first"],
+                     BatchOptions(run_name="done", progress=False))
     assert cut.cancelled and not done.cancelled
     left = unfinished_runs(ctx)
     assert resume_choice(cut, left) == "cut" and resume_choice(done, left) is None

@@ -18,6 +18,7 @@ from probe_ui.presets.suites import expand
 from probe_ui.runner import resume_batch, run_batch
 from probe_ui.store import Store, StoreError
 from probe_ui.views import comparison
+from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture
@@ -215,7 +216,7 @@ def test_benchmark_set_replays_the_probed_variants(store, ct, tmp_path):
     live_vs = live.make_variants(it, (ct,), steps, seed=0, suite="rotations")
     assert [v.images[0].id for v in live_vs] == [v.images[0].id for v in ex.variants if v.item_id == it.id]
     assert [v.options for v in live_vs] == [v.options for v in ex.variants if v.item_id == it.id]
-    result = run_batch(store, [load_preset(path)], ["baseline/first"], progress=False)
+    result = run_batch(store, [load_preset(path)], ["baseline/first"], BatchOptions(progress=False))
     assert result.errors == 0 and result.answered == 7
     with pytest.raises(live.ProbeError, match="set name"):
         save_item(folder, "../escape", it, (ct,), [])
@@ -234,12 +235,12 @@ def test_batch_cancel_then_resume_finishes_without_repeats(store, fake_openai):
         if done >= 5:
             cancel.set()
 
-    first = run_batch(store, [preset], ["m"], run_name="r", extra_models={"m": m}, progress=False,
+    first = run_batch(store, [preset], ["m"], BatchOptions(run_name="r", progress=False), extra_models={"m": m},
                       on_progress=stop_early, cancel=cancel)
     assert first.cancelled and 0 < first.remaining < first.planned
     calls = len(fake_openai.chat_requests)
     assert calls < first.planned
-    rest = resume_batch(store, "r", extra_models={"m": m}, progress=False)
+    rest = resume_batch(store, "r", BatchOptions(progress=False), extra_models={"m": m})
     # every cell not answered before is asked once; ``first.remaining`` is all of them only when the cancel came
     # after the whole batch was planned (else it is a lower bound: the cells planned so far)
     assert rest.skipped == first.answered and rest.answered == rest.planned - first.answered and not rest.cancelled

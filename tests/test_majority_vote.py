@@ -12,12 +12,13 @@ from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
 from probe_ui.views.report import build_report
+from probe_ui.runner import BatchOptions
 
 
 def test_report_of_a_run_with_three_samples_builds_and_votes_once(tmp_path: Path) -> None:
     store = Store(tmp_path / "r.db")
     res = run_batch(store, [load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml")], ["baseline/random"],
-                    suites=["rotations"], samples=3, temperature=0.7, run_name="s3", progress=False)
+                    BatchOptions(suites=["rotations"], samples=3, temperature=0.7, run_name="s3", progress=False))
     assert res.errors == 0
     raw = store.answers_frame(store.get_run("s3").id, full=True)
     voted = majority_vote(raw)

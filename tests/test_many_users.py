@@ -25,6 +25,7 @@ from fake_openai import FakeOpenAIServer, loopback_no_proxy
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 from helpers import Recorder
+from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow
@@ -499,7 +500,7 @@ def _secrets_of(server: AppServer, tmp_path: Path) -> list[str]:
     from probe_ui.runner import run_batch
 
     run_batch(server.store(), [load_preset(PRESETS_DIR / "medvh_nota.yaml")], ["baseline/first"],
-              run_name="secret-run-name-7", progress=False)
+              BatchOptions(run_name="secret-run-name-7", progress=False))
     return ["add_endpoint", "cancel_probe", "mediconfusion", "secret-run-name-7", str(tmp_path), str(server.folder),
             str(PRESETS_DIR)]
 

@@ -32,6 +32,7 @@ from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store
 from probe_ui.views import results as R
 from probe_ui.views.report import build_report
+from probe_ui.runner import BatchOptions
 
 MODELS = ["baseline/first", "baseline/random"]
 #: columns that say what a row is, not a figure
@@ -46,12 +47,13 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, list[str]]:
     store = Store(tmp / "probe-ui.db")
     papers = [load_preset(p) for p in ("mediconfusion_pairs", "medblink_orientation", "probmed_adversarial",
                                        "medvh_nota")]
-    run_batch(store, papers, MODELS, run_name="papers", suites=["circular", "rotations", "illusion"], progress=False)
+    run_batch(store, papers, MODELS,
+              BatchOptions(run_name="papers", suites=["circular", "rotations", "illusion"], progress=False))
     for i in range(3):
         write_png(tmp / f"im{i}.png", seed=i)
     sweep = load_preset(str(write_preset(tmp / "sweep.yaml", [choice_item(i, f"im{i}.png", answer="AB"[i % 2])
                                                               for i in range(3)])))
-    run_batch(store, [sweep], MODELS, run_name="sweep", suites=["severity"], progress=False)
+    run_batch(store, [sweep], MODELS, BatchOptions(run_name="sweep", suites=["severity"], progress=False))
     return store, ["papers", "sweep"]
 
 

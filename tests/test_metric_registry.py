@@ -22,6 +22,7 @@ from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store
 from probe_ui.views import results
 from probe_ui.views.report import build_report
+from probe_ui.runner import BatchOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "share_a"
@@ -55,8 +56,8 @@ def throwaway() -> Iterator[None]:
 def run(tmp_path: Path) -> tuple[Store, str]:
     store = Store(tmp_path / "probe-ui.db")
     preset = load_preset(ROOT / "presets" / "mediconfusion_pairs.yaml")
-    res = run_batch(store, [preset], ["baseline/first", "baseline/random"], run_name="reg", suites=["rotations"],
-                    progress=False)
+    res = run_batch(store, [preset], ["baseline/first", "baseline/random"],
+                    BatchOptions(run_name="reg", suites=["rotations"], progress=False))
     assert res.errors == 0
     return store, "reg"
 

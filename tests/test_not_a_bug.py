@@ -20,6 +20,7 @@ from probe_ui.cli import main
 from probe_ui.presets import load_preset
 from probe_ui.runner import BatchError, run_batch
 from probe_ui.store import Store, StoreError
+from probe_ui.runner import BatchOptions
 
 STEPS0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
 
@@ -29,7 +30,7 @@ def small_run(tmp_path: Path) -> tuple[Path, Path]:
     write_png(tmp_path / "a.png")
     preset = write_preset(tmp_path / "p.yaml", [choice_item(0, "a.png")])
     db = tmp_path / "probe-ui.db"
-    run_batch(Store(db), [load_preset(preset)], ["baseline/first"], run_name="r", progress=False)
+    run_batch(Store(db), [load_preset(preset)], ["baseline/first"], BatchOptions(run_name="r", progress=False))
     return db, preset
 
 
@@ -72,8 +73,8 @@ def test_temperature_nan_is_refused_where_it_enters(small_run: tuple[Path, Path]
         assert exit_.value.code == 2
         assert f"argument --temperature: '{bad}': give a number from 0 to 2" in capsys.readouterr().err
     with pytest.raises(BatchError, match="--temperature nan: give a number from 0 to 2"):
-        run_batch(Store(db), [load_preset(preset)], ["baseline/first"], run_name="t", temperature=math.nan,
-                  progress=False)
+        run_batch(Store(db), [load_preset(preset)], ["baseline/first"],
+                  BatchOptions(run_name="t", temperature=math.nan, progress=False))
 
 
 def test_an_answer_id_past_any_store_is_a_message(small_run: tuple[Path, Path]) -> None:

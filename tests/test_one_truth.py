@@ -18,6 +18,7 @@ from probe_ui.runner import run_batch
 from probe_ui.store import Store
 from probe_ui.views import results as R
 from probe_ui.views.report import build_report
+from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow
@@ -40,8 +41,8 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
         for f in files:
             import_results(store, fmt, str(DATA / f), ImportOptions(run=run, **opts))
     presets = [load_preset(ROOT / "presets" / n) for n in ("mediconfusion_pairs.yaml", "probmed_adversarial.yaml")]
-    run_batch(store, presets, ["baseline/first", "baseline/random"], run_name="batch",
-              suites=["rotations", "circular"], progress=False)
+    run_batch(store, presets, ["baseline/first", "baseline/random"],
+              BatchOptions(run_name="batch", suites=["rotations", "circular"], progress=False))
     return store
 
 

@@ -27,6 +27,7 @@ from probe_ui.providers.baselines import BASELINE_MODES
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
 from probe_ui.views import compare
+from probe_ui.runner import BatchOptions
 
 N_BOOT = 12  # replicates per check: every one is compared, so a few catch a changed figure (CI time)
 
@@ -115,8 +116,8 @@ def report_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     store = Store(tmp_path_factory.mktemp("boot") / "r.db")
     presets = [load_preset(PRESETS_DIR / p) for p in ("mediconfusion_pairs.yaml", "medvh_nota.yaml")]
     for seed, name in ((0, "main"), (1, "base")):
-        run_batch(store, presets, ["baseline/first", "baseline/random", "baseline/last"], suites=["rotations"],
-                  seed=seed, run_name=name, progress=False)
+        run_batch(store, presets, ["baseline/first", "baseline/random", "baseline/last"],
+                  BatchOptions(suites=["rotations"], seed=seed, run_name=name, progress=False))
     return store
 
 
@@ -135,8 +136,8 @@ def families_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
         store = Store(tmp_path_factory.mktemp("boot2") / "r.db")
         presets = [load_preset(PRESETS_DIR / p) for p in ("probmed_adversarial.yaml", "medblink_orientation.yaml",
                                                           "mediconfusion_pairs.yaml", "medvh_nota.yaml")]
-        res = run_batch(store, presets, ["baseline/random", "baseline/sloppy-exact"], suites=["circular"],
-                        seed=0, samples=3, temperature=0.7, run_name="main", progress=False)
+        res = run_batch(store, presets, ["baseline/random", "baseline/sloppy-exact"],
+                        BatchOptions(suites=["circular"], seed=0, samples=3, temperature=0.7, run_name="main", progress=False))
         assert res.errors == 0
     finally:
         BASELINE_MODES.remove("sloppy-exact")

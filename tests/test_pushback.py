@@ -29,6 +29,7 @@ from probe_ui.perturb.pressures import (
 from probe_ui.registry import RegistryError
 from probe_ui.scoring import scored_answers
 from probe_ui.store import Store
+from probe_ui.runner import BatchOptions
 
 FIRST = {"What does image 0 show?": "B", "What does image 1 show?": "B", "What does image 2 show?": "A"}
 
@@ -341,8 +342,9 @@ def test_the_pushback_and_calibration_views_hold_every_model_and_run(tmp_path: P
     store = Store(str(tmp_path / "v.db"))
     runs = [f"r{k}" for k in range(n_runs)]
     for r in runs:
-        run_batch(store, [preset], names, run_name=r, suites=["pushback"], extra_models=configs, progress=False,
-                  answer_format="confidence", seed=int(r[1:]))
+        run_batch(store, [preset], names,
+                  BatchOptions(run_name=r, suites=["pushback"], progress=False, answer_format="confidence", seed=int(r[1:])),
+                  extra_models=configs)
     df = scored_answers(store, runs)
     html = pushback_html(df)
     tables = html.count("<table")

@@ -22,6 +22,7 @@ from probe_ui.providers import rate_control
 from probe_ui.providers.rate_control import duration_text, reset_seconds
 from probe_ui.runner import run_batch
 from probe_ui.store import Store, responses
+from probe_ui.runner import BatchOptions
 
 
 def preset(folder: Path, n: int) -> Path:
@@ -65,7 +66,8 @@ def test_a_throttled_server_loses_no_cell_and_refuses_few_requests(tmp_path, on_
     server.start()
     try:
         on_server(server.base_url)
-        result = run_batch(Store(str(tmp_path / "t.db")), [p], ["openai/fake-vlm"], concurrency=16, progress=False)
+        result = run_batch(Store(str(tmp_path / "t.db")), [p], ["openai/fake-vlm"],
+                           BatchOptions(concurrency=16, progress=False))
     finally:
         server.stop()
     assert result.errors == 0 and result.answered == 40, result.error_messages

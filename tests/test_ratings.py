@@ -17,6 +17,7 @@ from probe_ui.ratings import RatingsFileError, export_csv, import_ratings
 from probe_ui.runner import run_batch
 from probe_ui.scoring import scored_answers
 from probe_ui.store import Store, StoreError
+from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture
@@ -26,7 +27,8 @@ def rated(tmp_path: Path) -> tuple[Store, list[int], Path]:
     preset = write_preset(tmp_path / "p.yaml", [choice_item(i, f"i{i}.png") for i in range(3)])
     db = tmp_path / "probe-ui.db"
     store = Store(db)
-    run_batch(store, [load_preset(preset)], ["baseline/first", "baseline/last"], run_name="r", progress=False)
+    run_batch(store, [load_preset(preset)], ["baseline/first", "baseline/last"],
+              BatchOptions(run_name="r", progress=False))
     ids = [int(x) for x in scored_answers(store, "r")["response_id"]]
     return store, ids, db
 

@@ -22,6 +22,7 @@ from probe_ui.presets import load_preset
 from probe_ui.ratings import RatingsFileError, import_ratings
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
+from probe_ui.runner import BatchOptions
 
 HEADER = "response_id,rater,rating,note\n"
 
@@ -33,7 +34,7 @@ def store_db(tmp_path: Path) -> tuple[Store, Path]:
     preset = write_preset(tmp_path / "p.yaml", [choice_item(i, f"i{i}.png") for i in range(3)])
     db = tmp_path / "probe-ui.db"
     store = Store(db)
-    run_batch(store, [load_preset(preset)], ["baseline/first"], run_name="r", progress=False)
+    run_batch(store, [load_preset(preset)], ["baseline/first"], BatchOptions(run_name="r", progress=False))
     return store, db
 
 

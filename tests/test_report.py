@@ -28,6 +28,7 @@ from probe_ui.store import Store, responses
 from probe_ui.views import report as report_module
 from probe_ui.views import results as R
 from probe_ui.views.report import ReportError, build_report, write_report
+from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow
@@ -51,8 +52,10 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, str, str]:
     baseline run."""
     store = Store(tmp_path_factory.mktemp("report") / "r.db")
     presets = [load_preset(PRESETS_DIR / p) for p in PRESETS]
-    main_run = run_batch(store, presets, MODELS, suites=["rotations"], seed=0, run_name="main", progress=False)
-    base_run = run_batch(store, presets, MODELS, suites=["rotations"], seed=1, run_name="base", progress=False)
+    main_run = run_batch(store, presets, MODELS,
+                         BatchOptions(suites=["rotations"], seed=0, run_name="main", progress=False))
+    base_run = run_batch(store, presets, MODELS,
+                         BatchOptions(suites=["rotations"], seed=1, run_name="base", progress=False))
     assert main_run.errors == 0 and base_run.errors == 0
     return store, "main", "base"
 
@@ -300,7 +303,8 @@ def hostile(tmp_path: Path) -> tuple[Store, str, Path]:
     preset = write_preset(tmp_path / "hostile.yaml", items)
     store = Store(tmp_path / "h.db")
     name = "run " + XSS[1] + XSS[0]
-    res = run_batch(store, [load_preset(preset)], ["baseline/first", "baseline/last"], run_name=name, progress=False)
+    res = run_batch(store, [load_preset(preset)], ["baseline/first", "baseline/last"],
+                    BatchOptions(run_name=name, progress=False))
     assert res.errors == 0
     rid = store.answers_frame(res.run.id)["response_id"].iloc[0]
     with store.engine.begin() as c:
@@ -414,8 +418,9 @@ def test_a_report_of_six_models_fits_a_1440_px_window(tmp_path: Path, fake_opena
                for m in models}
     store = Store(tmp_path / "six.db")
     for name, seed in (("six-models", 0), ("six-models-before", 1)):
-        done = run_batch(store, [load_preset(preset)], models, suites=["rotations"], seed=seed, run_name=name,
-                         progress=False, extra_models=configs)
+        done = run_batch(store, [load_preset(preset)], models,
+                         BatchOptions(suites=["rotations"], seed=seed, run_name=name, progress=False),
+                         extra_models=configs)
         assert done.errors == 0 and done.answered == 6 * 2 * 4
     out = write_report(store, "six-models", tmp_path / "six.html", baseline="six-models-before")
     shots = ARTIFACTS / "report"

@@ -21,6 +21,7 @@ from probe_ui.runner import run_batch
 from probe_ui.scoring import score_run
 from probe_ui.store import Store, StoreError, responses
 from probe_ui.views import results as R
+from probe_ui.runner import BatchOptions
 
 MODELS = ["baseline/first", "baseline/random"]
 
@@ -29,9 +30,10 @@ MODELS = ["baseline/first", "baseline/random"]
 def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, str, str]:
     """MediConfusion pairs under rotations (two models) and ProbMed's adversarial pairs (two models)."""
     store = Store(tmp_path_factory.mktemp("results") / "x.db")
-    mc = run_batch(store, [load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml")], MODELS, suites=["rotations"],
-                   progress=False)
-    pm = run_batch(store, [load_preset(PRESETS_DIR / "probmed_adversarial.yaml")], MODELS, progress=False)
+    mc = run_batch(store, [load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml")], MODELS,
+                   BatchOptions(suites=["rotations"], progress=False))
+    pm = run_batch(store, [load_preset(PRESETS_DIR / "probmed_adversarial.yaml")], MODELS,
+                   BatchOptions(progress=False))
     assert mc.errors == 0 and pm.errors == 0
     return store, mc.run.name, pm.run.name
 
@@ -44,7 +46,7 @@ def small_store(tmp_path: Path) -> tuple[Store, str]:
              for i in range(4)]
     preset = write_preset(tmp_path / "small.yaml", items)
     store = Store(tmp_path / "small.db")
-    res = run_batch(store, [load_preset(preset)], ["baseline/first"], progress=False)
+    res = run_batch(store, [load_preset(preset)], ["baseline/first"], BatchOptions(progress=False))
     return store, res.run.name
 
 

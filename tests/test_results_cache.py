@@ -13,6 +13,7 @@ from probe_ui.store import Store, StoreError
 from probe_ui.views import results as R
 from probe_ui.views.results_cache import ScoredCache, cached_answers, store_stamp
 from probe_ui.views.results_page import results_view
+from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture
@@ -22,8 +23,8 @@ def batch(tmp_path: Path) -> tuple[Store, str, str]:
     items = [choice_item(i, "a.png", answer="AB"[i % 2], category=["Chest"]) for i in range(6)]
     preset = str(write_preset(tmp_path / "small.yaml", items))
     store = Store(tmp_path / "x.db")
-    res = run_batch(store, [load_preset(preset)], ["baseline/first"], suites=["rotations"], progress=False,
-                    run_name="r1")
+    res = run_batch(store, [load_preset(preset)], ["baseline/first"],
+                    BatchOptions(suites=["rotations"], progress=False, run_name="r1"))
     return store, res.run.name, preset
 
 
@@ -49,8 +50,8 @@ def test_a_new_rating_or_answer_makes_the_next_view_afresh(batch) -> None:
     rated = cached_answers(cache, store, "ann", [run])
     assert cache.misses == 2
     assert rated.set_index("response_id").loc[rid, "rating"] == "incorrect"
-    run_batch(store, [load_preset(preset)], ["baseline/first", "baseline/last"], suites=["rotations"],
-              progress=False, run_name=run, extend=True)
+    run_batch(store, [load_preset(preset)], ["baseline/first", "baseline/last"],
+              BatchOptions(suites=["rotations"], progress=False, run_name=run, extend=True))
     grown = cached_answers(cache, store, "ann", [run])
     assert cache.misses == 3 and set(grown["model"]) == {"baseline/first", "baseline/last"}
     assert len(grown) == 2 * len(before)

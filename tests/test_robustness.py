@@ -41,6 +41,7 @@ from probe_ui.store import Store
 from probe_ui.views import results as R
 from probe_ui.views.deltas import robustness_baseline_deltas
 from probe_ui.views.report import build_report
+from probe_ui.runner import BatchOptions
 
 # ---- the suite ----------------------------------------------------------------------------------------------------
 
@@ -200,8 +201,8 @@ def swept(tmp_path: Path, fake_openai: Any, monkeypatch: pytest.MonkeyPatch) -> 
     preset = write_preset(tmp_path / "p.yaml", [choice_item(0, "img0.png"), choice_item(1, "img1.png"),
                                                 choice_item(2, "img2.png", answer="B")])
     store = Store(tmp_path / "probe-ui.db")
-    res = run_batch(store, [load_preset(preset)], ["baseline/first", "openai/bright"], run_name="sweep",
-                    suites=["severity"], progress=False)
+    res = run_batch(store, [load_preset(preset)], ["baseline/first", "openai/bright"],
+                    BatchOptions(run_name="sweep", suites=["severity"], progress=False))
     assert res.errors == 0 and res.answered == 3 * 41 * 2
     return store, "sweep"
 
@@ -263,8 +264,8 @@ def test_curve_figures_and_the_report_section(swept: tuple[Store, str]) -> None:
 def test_report_compares_the_sweep_with_a_baseline_run(swept: tuple[Store, str], tmp_path: Path) -> None:
     store, run = swept
     preset = load_preset(tmp_path / "p.yaml")
-    run_batch(store, [preset], ["baseline/first", "baseline/last"], run_name="base", suites=["severity"],
-              progress=False)
+    run_batch(store, [preset], ["baseline/first", "baseline/last"],
+              BatchOptions(run_name="base", suites=["severity"], progress=False))
     a, b = R.robustness_curves(scored_answers(store, run)), R.robustness_curves(scored_answers(store, "base"))
     d = robustness_baseline_deltas(a, b)
     assert set(d["model"]) == {"baseline/first"}  # the models answered in both runs
@@ -286,8 +287,8 @@ def test_report_compares_the_sweep_with_a_baseline_run(swept: tuple[Store, str],
 def test_report_has_no_robustness_section_without_a_sweep(tmp_path: Path) -> None:
     write_png(tmp_path / "a.png")
     store = Store(tmp_path / "probe-ui.db")
-    run_batch(store, [load_preset(write_preset(tmp_path / "p.yaml", [choice_item(0, "a.png")]))],
-              ["baseline/first"], run_name="plain", suites=["rotations"], progress=False)
+    run_batch(store, [load_preset(write_preset(tmp_path / "p.yaml", [choice_item(0, "a.png")]))], ["baseline/first"],
+              BatchOptions(run_name="plain", suites=["rotations"], progress=False))
     assert R.robustness_curves(scored_answers(store, "plain")).empty
     assert 'id="robustness"' not in build_report(store, "plain")
 

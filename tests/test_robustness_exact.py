@@ -23,6 +23,7 @@ from probe_ui.runner import run_batch
 from probe_ui.scoring import scored_answers
 from probe_ui.store import Store
 from probe_ui.views import compare
+from probe_ui.runner import BatchOptions
 
 
 def _levels(g: pd.DataFrame, okey: pd.Series) -> list[dict[str, Any]]:
@@ -92,8 +93,8 @@ def sweep_tables(tmp_path_factory: pytest.TempPathFactory) -> list[pd.DataFrame]
     store = Store(folder / "probe-ui.db")
     preset = load_preset(write_preset(folder / "p.yaml", items))
     for name, models, samples in (("s1", ["baseline/random", "baseline/first"], 1), ("s3", ["baseline/random"], 3)):
-        res = run_batch(store, [preset], models, run_name=name, suites=["severity"], samples=samples, seed=7,
-                        temperature=0.7 if samples > 1 else None, progress=False)
+        res = run_batch(store, [preset], models,
+                        BatchOptions(run_name=name, suites=["severity"], samples=samples, seed=7, temperature=0.7 if samples > 1 else None, progress=False))
         assert res.errors == 0
     tables = []
     for run in ("s1", "s3"):

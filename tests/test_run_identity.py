@@ -14,6 +14,7 @@ from probe_ui.presets import load_preset
 from probe_ui.runner import batch_change, resume_batch, run_batch
 from probe_ui.runner.identity import RunExtensionError
 from probe_ui.store import Store
+from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture
@@ -68,26 +69,26 @@ def test_settings_that_change_what_answers_mean_need_another_run(preset: Path, t
 def test_a_cancelled_extension_is_interrupted_and_resume_completes_it(preset: Path, tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
     p = load_preset(str(preset))
-    run_batch(store, [p], ["baseline/first"], progress=False)
+    run_batch(store, [p], ["baseline/first"], BatchOptions(progress=False))
     run = "p-seed0"
     change = batch_change(store, [p], ["baseline/random", "baseline/last"])
     assert change.adds and change.words() == ("adds 2 models (baseline/random, baseline/last) to run 'p-seed0' "
                                               "(12 answers done)")
     with pytest.raises(RunExtensionError, match="already holds baseline/first"):
-        run_batch(store, [p], ["baseline/random", "baseline/last"], progress=False)
+        run_batch(store, [p], ["baseline/random", "baseline/last"], BatchOptions(progress=False))
     stop = threading.Event()
 
     def cancel_soon(done: int, _total: int, result) -> None:
         if result.answered >= 3:
             stop.set()
 
-    part = run_batch(store, [p], ["baseline/random", "baseline/last"], progress=False, extend=True, cancel=stop,
-                     on_progress=cancel_soon)
+    part = run_batch(store, [p], ["baseline/random", "baseline/last"], BatchOptions(progress=False, extend=True),
+                     cancel=stop, on_progress=cancel_soon)
     assert part.cancelled and part.change is not None and part.change.adds
     cut = progress(store, run)
     # never "complete" against the first batch's plan of 12: the whole plan (36), or unknown while unplanned
     assert not cut["complete"] and cut["planned"] in (36, None) and cut["answered"] < 36
-    rest = resume_batch(store, run, progress=False)
+    rest = resume_batch(store, run, BatchOptions(progress=False))
     assert rest.planned == 36 and rest.skipped == cut["answered"]
     done = progress(store, run)
     assert done["complete"] and done["answered"] == done["planned"] == 36

@@ -20,6 +20,7 @@ from probe_ui.files.safe_write import WriteError, atomic_file, fresh_path, write
 from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
+from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture
@@ -30,7 +31,7 @@ def db(tmp_path: Path) -> Path:
     preset = write_preset(tmp_path / "p.yaml", [choice_item(i, f"i{i}.png") for i in range(2)])
     path = tmp_path / "store" / "probe-ui.db"
     store = Store(path)
-    run_batch(store, [load_preset(preset)], ["baseline/first"], run_name="r", progress=False)
+    run_batch(store, [load_preset(preset)], ["baseline/first"], BatchOptions(run_name="r", progress=False))
     store.rate_response(1, "correct", "fine", rater="ames")
     return path
 

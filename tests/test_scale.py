@@ -18,6 +18,7 @@ from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.runner import BatchError, run_batch
 from probe_ui.scoring import jsonable, score_run
 from probe_ui.store import Store, responses
+from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow
@@ -37,7 +38,8 @@ def test_postgresql_and_sqlite_score_the_same(tmp_path, postgres_db):
     scores, frames = [], []
     for location in (str(tmp_path / "lite.db"), postgres_db):
         store = Store(location, images_dir=tmp_path / "pg-images-unused" if "://" in location else None)
-        result = run_batch(store, presets, MODELS, suites=["rotations"], seed=7, progress=False, run_name="same")
+        result = run_batch(store, presets, MODELS,
+                           BatchOptions(suites=["rotations"], seed=7, progress=False, run_name="same"))
         assert result.errors == 0 and result.answered == result.planned > 100
         scores.append(comparable(score_run(store, "same")))
         df = store.answers_frame(store.get_run("same").id, full=True)
@@ -94,7 +96,8 @@ def test_bad_shard_and_bad_database_url(tmp_path, capsys):
         main(["batch", preset, "-m", "baseline/first", "--shard", "4/3", "--db", str(tmp_path / "x.db")])
     assert bad.value.code == 2 and "1 <= I <= N" in capsys.readouterr().err
     with pytest.raises(BatchError, match="shard"):
-        run_batch(Store(tmp_path / "y.db"), [load_preset(preset)], ["baseline/first"], shard=(0, 2), progress=False)
+        run_batch(Store(tmp_path / "y.db"), [load_preset(preset)], ["baseline/first"],
+                  BatchOptions(shard=(0, 2), progress=False))
     assert main(["score", "--db", "postgresql://probe:s3cret-pw@127.0.0.1:1/none"]) == 1
     out, err = capsys.readouterr()
     assert "s3cret-pw" not in err + out and "cannot open" in err

@@ -21,6 +21,7 @@ from probe_ui.providers.base import ModelConfig
 from probe_ui.runner import run_batch
 from probe_ui.send_gate.policy import GateError, GatePolicy, check_request, destinations
 from probe_ui.store import Store, send_ledger
+from probe_ui.runner import BatchOptions
 
 
 @dataclass(frozen=True)
@@ -107,8 +108,8 @@ def test_block_sends_nothing_redact_sends_the_covered_image_and_clean_images_go_
     fake_openai.answer = "Yes"
     store = Store(tmp_path / "g.db")
     gate = GatePolicy("block", available=True, trust_loopback=False)
-    result = run_batch(store, [load_preset(preset)], ["openai/fake-vlm"], run_name="b", progress=False, gate=gate,
-                       user="dr-ames")
+    result = run_batch(store, [load_preset(preset)], ["openai/fake-vlm"],
+                       BatchOptions(run_name="b", progress=False, gate=gate, user="dr-ames"))
     assert result.answered == 1 and result.errors == 1
     sent = [_image(r.body) for r in fake_openai.chat_requests]
     assert len(sent) == 1 and not (np.asarray(Image.open(io.BytesIO(sent[0])))[:8, :8] == 255).all()
@@ -125,8 +126,8 @@ def test_block_sends_nothing_redact_sends_the_covered_image_and_clean_images_go_
 
     # redact: the covered image is what is sent, stored and shown as sent
     fake_openai.chat_requests.clear()
-    result = run_batch(store, [load_preset(preset)], ["openai/fake-vlm"], run_name="r", progress=False,
-                       gate=GatePolicy("redact", available=True, trust_loopback=False))
+    result = run_batch(store, [load_preset(preset)], ["openai/fake-vlm"],
+                       BatchOptions(run_name="r", progress=False, gate=GatePolicy("redact", available=True, trust_loopback=False)))
     assert result.errors == 0 and result.answered == 2
     covered = [np.asarray(Image.open(io.BytesIO(_image(r.body)))) for r in fake_openai.chat_requests]
     assert sum((a[:8, :8] == 0).all() for a in covered) == 1  # the tagged one, covered

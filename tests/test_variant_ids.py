@@ -16,6 +16,7 @@ from probe_ui.presets.suites import expand
 from probe_ui.runner import run_batch
 from probe_ui.scoring import score_run
 from probe_ui.store import Store, migrations
+from probe_ui.runner import BatchOptions
 
 PRESET = "medvh_nota.yaml"  # its images are the bundled assets: a copy in any folder loads
 
@@ -35,7 +36,7 @@ def test_the_same_preset_in_two_folders_gives_the_same_ids_and_random_baseline(t
     figures = []
     for n, preset in enumerate((here, there)):
         store = Store(tmp_path / f"{n}.db")
-        run_batch(store, [load_preset(str(preset))], ["baseline/random"], run_name="r", progress=False)
+        run_batch(store, [load_preset(str(preset))], ["baseline/random"], BatchOptions(run_name="r", progress=False))
         model = score_run(store, "r")["models"]["baseline/random"]
         figures.append((model["accuracy"], model["answered"]))
         store.close()
@@ -46,7 +47,8 @@ def test_a_store_whose_ids_hashed_the_folder_upgrades_and_resumes_without_asking
     preset = copy_to(tmp_path / "presets")
     db = tmp_path / "v8.db"
     store = Store(db)
-    first = run_batch(store, [load_preset(str(preset))], ["baseline/first"], run_name="r", progress=False)
+    first = run_batch(store, [load_preset(str(preset))], ["baseline/first"],
+                      BatchOptions(run_name="r", progress=False))
     before = score_run(store, "r")["models"]["baseline/first"]
     store.close()
     variants = expand(load_preset(str(preset)), 0).variants
@@ -66,7 +68,8 @@ def test_a_store_whose_ids_hashed_the_folder_upgrades_and_resumes_without_asking
         answered = {r[0] for r in c.exec_driver_sql("SELECT variant_id FROM responses")}
     assert stored == set(old) and answered == set(old)
     assert score_run(upgraded, "r")["models"]["baseline/first"] == before
-    again = run_batch(upgraded, [load_preset(str(preset))], ["baseline/first"], run_name="r", progress=False)
+    again = run_batch(upgraded, [load_preset(str(preset))], ["baseline/first"],
+                      BatchOptions(run_name="r", progress=False))
     assert (again.answered, again.skipped) == (0, first.answered)  # nothing asked twice
     upgraded.close()
 

@@ -27,7 +27,7 @@ from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
 from probe_ui.presets.suites import SUITES
-from probe_ui.runner import BatchResult, batch_change, default_run_name, resume_batch, run_batch
+from probe_ui.runner import BatchOptions, BatchResult, batch_change, default_run_name, resume_batch, run_batch
 from probe_ui.runner.identity import RunChange
 
 RUN_COLUMNS = ["run", "kind", "answered", "errors", "planned", "complete", "updated_at"]
@@ -184,8 +184,9 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         presets_ = [load_preset(p) for p in files]
         fmt = answer_format_of(json_tick, conf_tick)
         name = name.strip() or default_run_name(presets_, seed_of(sd), st or [], fmt)
-        change = batch_change(ctx.store, presets_, chosen_models(chosen, other), run_name=name, seed=seed_of(sd),
-                              suites=st or [], extra_models=ctx.endpoints.configs(caller.owner), answer_format=fmt)
+        change = batch_change(ctx.store, presets_, chosen_models(chosen, other),
+                              BatchOptions(run_name=name, seed=seed_of(sd), suites=st or [], answer_format=fmt),
+                              extra_models=ctx.endpoints.configs(caller.owner))
         say, go = before_start(change, bool(add))
         box = gr.update(visible=change.adds, label=f"add to run {change.name}",
                         value=bool(add) if change.adds else False)
@@ -222,9 +223,10 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         extra = ctx.endpoints.usable(caller.owner, specs, admin=caller.can("any_host"))
         cancel_ = ctx.cancel_event(name, caller.owner)
         try:
-            result = run_batch(ctx.store, presets_, specs, run_name=name, seed=seed_of(sd), suites=st or [],
-                               progress=False, extra_models=extra, extend=bool(add), on_progress=_progress(progress),
-                               cancel=cancel_, user=caller.name, answer_format=fmt,
+            result = run_batch(ctx.store, presets_, specs,
+                               BatchOptions(run_name=name, seed=seed_of(sd), suites=st or [], progress=False,
+                                            extend=bool(add), user=caller.name, answer_format=fmt),
+                               extra_models=extra, on_progress=_progress(progress), cancel=cancel_,
                                user_cap=ctx.spend_cap(caller.name, caller.signed_in, name))
         finally:
             ctx.finished(name, cancel_)
@@ -245,8 +247,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         extra = ctx.endpoints.usable(caller.owner, admin=caller.can("any_host"))
         cancel_ = ctx.cancel_event(name, caller.owner)
         try:
-            result = resume_batch(ctx.store, name, extra_models=extra, progress=False,
-                                  on_progress=_progress(progress), cancel=cancel_, user=caller.name,
+            result = resume_batch(ctx.store, name, BatchOptions(progress=False, user=caller.name), extra_models=extra,
+                                  on_progress=_progress(progress), cancel=cancel_,
                                   user_cap=ctx.spend_cap(caller.name, caller.signed_in, name))
         finally:
             ctx.finished(name, cancel_)

@@ -93,7 +93,7 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
 
 def cmd_batch(args: argparse.Namespace) -> int:
     from probe_ui.presets import load_preset
-    from probe_ui.runner import run_batch
+    from probe_ui.runner import BatchOptions, run_batch
     from probe_ui.store import Store
 
     if args.concurrency is not None and args.concurrency < 1:
@@ -114,13 +114,13 @@ def cmd_batch(args: argparse.Namespace) -> int:
     shard = _launcher_shard(_shard(args.shard) if args.shard else None, args.db)
     gate = send_gate_of(args)
     store = Store(args.db)
-    result = run_batch(store, presets, args.model, run_name=args.run, seed=args.seed, concurrency=args.concurrency,
-                       prompt=args.prompt, suites=args.suite, samples=args.samples, temperature=args.temperature,
-                       judge=args.judge, judge_mode=args.judge_mode, use_cache=not args.no_cache,
-                       progress=not args.no_progress, shard=shard, extend=args.extend, on_change=_say_change,
-                       answer_format=args.answer_format, gate=gate, rate_limit_wait_s=args.rate_limit_wait,
-                       max_cost=max_cost, provider_batch=args.provider_batch,
-                       poll_interval_s=args.poll_interval)
+    options = BatchOptions(run_name=args.run, seed=args.seed, concurrency=args.concurrency, prompt=args.prompt,
+                           suites=args.suite, samples=args.samples, temperature=args.temperature, judge=args.judge,
+                           judge_mode=args.judge_mode, use_cache=not args.no_cache, progress=not args.no_progress,
+                           shard=shard, extend=args.extend, answer_format=args.answer_format, gate=gate,
+                           rate_limit_wait_s=args.rate_limit_wait, max_cost=max_cost,
+                           provider_batch=args.provider_batch, poll_interval_s=args.poll_interval)
+    result = run_batch(store, presets, args.model, options, on_change=_say_change)
     for w in result.warnings:
         log.warning(w)
     for e in result.item_errors:

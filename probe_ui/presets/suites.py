@@ -12,7 +12,7 @@ Loading errors are per item: a missing or unreadable image is reported for that 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -302,7 +302,7 @@ def expand(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = (),
     return out
 
 
-def stream_variants(preset: Preset, seed: int, suites: tuple[str, ...] | list[str] = (),
+def stream_variants(preset: Preset, seed: int, suites: Sequence[str] = (),
                     files: ImageFiles | None = None) -> Iterator[Variant | ItemError | str]:
     """Each item's original (unless switched off), one variant per preset condition, and one per condition of each
     named suite (the preset's own ``suites`` plus those given here), yielded as they are made, with an

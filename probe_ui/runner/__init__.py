@@ -8,6 +8,7 @@ names are importable from here.
 """
 
 from probe_ui.runner.batch import (
+                                   BatchOptions,
                                    BatchPlan,
                                    BatchResult,
                                    batch_change,
@@ -39,7 +40,8 @@ from probe_ui.runner.models import (
                                    resolve_models,
 )
 
-__all__ = ["MAX_TEMPERATURE", "BatchError", "BatchPlan", "BatchResult", "CallLimit", "Cell", "Judge", "PlannedCells",
+__all__ = ["MAX_TEMPERATURE", "BatchError", "BatchOptions", "BatchPlan", "BatchResult", "CallLimit", "Cell", "Judge",
+           "PlannedCells",
            "ProviderPool", "ask", "batch_change", "call_row", "check_answer_format", "check_temperature",
            "default_run_name", "execute_cells", "execute_run", "format_problems", "generation_settings", "plan_cells",
            "public_config", "resolve_each", "resolve_models", "response_row", "resume_batch", "run_batch",

@@ -17,8 +17,8 @@ import contextlib
 import logging
 import sys
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from tqdm import tqdm
@@ -127,7 +127,7 @@ class BatchResult:
         return self.planned - self.skipped - self.answered
 
 
-def default_run_name(presets: list[Preset], seed: int, suites: tuple[str, ...] | list[str] = (),
+def default_run_name(presets: list[Preset], seed: int, suites: Sequence[str] = (),
                      answer_format: str = "free") -> str:
     """Deterministic, so that running the same batch again resumes it instead of starting over; a structured-answer
     batch ends in ``-json``, so that it and the same batch in free text are two runs to compare, not a conflict."""
@@ -135,17 +135,51 @@ def default_run_name(presets: list[Preset], seed: int, suites: tuple[str, ...] |
             + ("" if answer_format == "free" else f"-{answer_format}"))
 
 
-def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
-              seed: int = 0, concurrency: int | None = None, prompt: str | None = None,
-              suites: tuple[str, ...] | list[str] = (), samples: int = 1, temperature: float | None = None,
-              judge: str | None = None, judge_mode: str = "mediconfusion", use_cache: bool = True,
-              progress: bool = True, extra_models: dict[str, ModelConfig] | None = None,
+@dataclass(frozen=True)
+class BatchOptions:
+    """How a batch asks, beyond its presets and models: every choice ``probe-ui batch`` offers, the Batch tab's
+    fields and a stress run's settings, as one typed value (the defaults are the command line's). What a caller
+    does while the batch runs (hear its progress, cancel it, learn what it adds to its run) and the live objects it
+    hands over (the models typed into the app, a user's spending allowance) are :func:`run_batch`'s own keywords."""
+
+    #: the run's name (default: :func:`default_run_name`, so the same batch resumes its run)
+    run_name: str | None = None
+    seed: int = 0
+    #: requests in flight per model (default: the provider's)
+    concurrency: int | None = None
+    #: the prompt template every variant is rendered with (default: each preset's)
+    prompt: str | None = None
+    #: stress suites applied to every item, beside each preset's own conditions
+    suites: Sequence[str] = ()
+    samples: int = 1
+    temperature: float | None = None
+    #: a judge model for the replies the reading rules leave unread, and how it reads them
+    judge: str | None = None
+    judge_mode: str = "mediconfusion"
+    use_cache: bool = True
+    #: a progress bar on stderr
+    progress: bool = True
+    #: (i, n): ask only the i-th of n disjoint parts of the cells (1-based)
+    shard: tuple[int, int] | None = None
+    #: let the batch add presets, models or suites to a run that exists
+    extend: bool = False
+    #: who makes the run (recorded when it is created; default: the system user)
+    user: str | None = None
+    answer_format: str = "free"
+    gate: GatePolicy | None = None
+    rate_limit_wait_s: float | None = None
+    max_cost: float | None = None
+    provider_batch: bool = False
+    poll_interval_s: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "suites", tuple(self.suites))  # a list (the CLI's repeated --suite) kept as given
+
+
+def run_batch(store: Store, presets: list[Preset], model_specs: list[str], options: BatchOptions | None = None, *,
+              extra_models: dict[str, ModelConfig] | None = None,
               on_progress: Callable[[int, int, BatchResult], None] | None = None,
-              cancel: threading.Event | None = None, shard: tuple[int, int] | None = None,
-              extend: bool = False, on_change: Callable[[RunChange], None] | None = None,
-              user: str | None = None, answer_format: str = "free", gate: GatePolicy | None = None,
-              rate_limit_wait_s: float | None = None, max_cost: float | None = None,
-              provider_batch: bool = False, poll_interval_s: float | None = None,
+              cancel: threading.Event | None = None, on_change: Callable[[RunChange], None] | None = None,
               user_cap: UserCap | None = None) -> BatchResult:
     """Run (or resume) a batch; returns counts. Raises BatchError before doing anything if a model is unusable.
     ``gate``: the send gate's policy (:mod:`probe_ui.send_gate.policy`; None: ``--send-gate`` / the environment's
@@ -194,6 +228,13 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], *, ru
     batch of the same run and shard on the same store raises :class:`probe_ui.store.RunInUseError` before it
     writes or asks anything. Shards of one run run at once; live probes (:mod:`probe_ui.live`) take no lock.
     """
+    o = options if options is not None else BatchOptions()
+    run_name, seed, concurrency, prompt = o.run_name, o.seed, o.concurrency, o.prompt
+    suites: Sequence[str] = o.suites
+    samples, temperature, judge, judge_mode = o.samples, o.temperature, o.judge, o.judge_mode
+    use_cache, progress, shard, extend, user = o.use_cache, o.progress, o.shard, o.extend, o.user
+    answer_format, gate, rate_limit_wait_s, max_cost = o.answer_format, o.gate, o.rate_limit_wait_s, o.max_cost
+    provider_batch, poll_interval_s = o.provider_batch, o.poll_interval_s
     if shard is not None:
         i, n = shard
         if not (n >= 1 and 1 <= i <= n):
@@ -305,12 +346,13 @@ def _check_user_cap(cap: UserCap, models: list[ModelConfig]) -> None:
     cap.check(models)
 
 
-def batch_change(store: Store, presets: list[Preset], model_specs: list[str], *, run_name: str | None = None,
-                 seed: int = 0, suites: tuple[str, ...] | list[str] = (), prompt: str | None = None, samples: int = 1,
-                 temperature: float | None = None, extra_models: dict[str, ModelConfig] | None = None,
-                 answer_format: str = "free") -> RunChange:
+def batch_change(store: Store, presets: list[Preset], model_specs: list[str], options: BatchOptions | None = None,
+                 *, extra_models: dict[str, ModelConfig] | None = None) -> RunChange:
     """What :func:`run_batch` with these arguments would do to its run (a new run, the same plan, additions,
     conflicts), asking nothing: the Batch tab shows it before it starts."""
+    o = options if options is not None else BatchOptions()
+    run_name, seed, suites, prompt, samples = o.run_name, o.seed, o.suites, o.prompt, o.samples
+    temperature, answer_format = o.temperature, o.answer_format
     models = resolve_models(model_specs, extra_models)
     check_answer_format(models, answer_format)
     name = run_name or default_run_name(presets, seed, suites, answer_format)
@@ -353,7 +395,7 @@ def whole_plan(change: RunChange, presets: list[Preset], models: list[ModelConfi
 
 def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], name: str, seed: int,
                 settings: dict[str, Any], *, concurrency: int | None, prompt: str | None,
-                suites: tuple[str, ...] | list[str], samples: int, temperature: float | None, judge_cfg: Judge | None,
+                suites: Sequence[str], samples: int, temperature: float | None, judge_cfg: Judge | None,
                 use_cache: bool, progress: bool, on_progress: Callable[[int, int, BatchResult], None] | None,
                 cancel: threading.Event | None, shard: tuple[int, int] | None, user: str | None = None,
                 answer_format: str = "free", gate: GatePolicy | None = None,
@@ -435,7 +477,7 @@ class BatchPlan:
     MAX_BATCH = 256
 
     def __init__(self, store: Store, run: Run, presets: list[Preset], models: list[ModelConfig],
-                 result: BatchResult, *, prompt: str | None, seed: int, suites: tuple[str, ...] | list[str],
+                 result: BatchResult, *, prompt: str | None, seed: int, suites: Sequence[str],
                  samples: int, temperature: float | None, shard: tuple[int, int] | None,
                  answer_format: str = "free") -> None:
         self.store, self.run, self.presets, self.models, self.result = store, run, presets, models, result
@@ -535,9 +577,15 @@ class BatchPlan:
                 pass
 
 
-def resume_batch(store: Store, run_name: str, *, extra_models: dict[str, ModelConfig] | None = None,
-                 **kwargs: Any) -> BatchResult:
-    """Run an interrupted batch again with the presets, models and settings it recorded; done cells are skipped."""
+def resume_batch(store: Store, run_name: str, options: BatchOptions | None = None, *,
+                 extra_models: dict[str, ModelConfig] | None = None,
+                 on_progress: Callable[[int, int, BatchResult], None] | None = None,
+                 cancel: threading.Event | None = None, on_change: Callable[[RunChange], None] | None = None,
+                 user_cap: UserCap | None = None) -> BatchResult:
+    """Run an interrupted batch again with the presets, models and settings it recorded; done cells are skipped.
+    What the run recorded (its name, seed, prompt, suites, samples, temperature, judge, answer format and
+    concurrency) wins over ``options``; the rest of ``options`` (progress, cache, shard, user, spend cap, provider
+    batch) is this time's."""
     from probe_ui.presets import PresetError, load_preset
 
     run = store.get_run(run_name)
@@ -550,7 +598,9 @@ def resume_batch(store: Store, run_name: str, *, extra_models: dict[str, ModelCo
         raise BatchError(f"cannot resume '{run_name}': {exc}") from None
     if not presets:
         raise BatchError(f"run '{run_name}' records no presets, so it cannot be resumed")
-    return run_batch(store, presets, s.model_names, run_name=run.name, seed=run.seed,
-                     concurrency=s.concurrency, prompt=s.prompt, suites=s.suites,
-                     samples=s.samples, temperature=s.temperature, judge=s.judge_name,
-                     judge_mode=s.judge_mode, extra_models=extra_models, answer_format=s.answer_format, **kwargs)
+    recorded = replace(options if options is not None else BatchOptions(), run_name=run.name, seed=run.seed,
+                       concurrency=s.concurrency, prompt=s.prompt, suites=tuple(s.suites), samples=s.samples,
+                       temperature=s.temperature, judge=s.judge_name, judge_mode=s.judge_mode,
+                       answer_format=s.answer_format)
+    return run_batch(store, presets, s.model_names, recorded, extra_models=extra_models, on_progress=on_progress,
+                     cancel=cancel, on_change=on_change, user_cap=user_cap)

@@ -99,7 +99,7 @@ def run_stress(store: Store, suite: str, model_specs: list[str], *, preset: Any 
     from probe_ui.live import ProbeError
     from probe_ui.live import calls as live_calls
     from probe_ui.presets import PresetError
-    from probe_ui.runner import run_batch
+    from probe_ui.runner import BatchOptions, run_batch
 
     get_suite(suite)  # an unknown suite fails before anything is asked
     specs = [s.strip() for s in model_specs if s and s.strip()]
@@ -125,10 +125,12 @@ def run_stress(store: Store, suite: str, model_specs: list[str], *, preset: Any 
     # chosen items are a person waiting, as in a live probe: their calls all leave at once, up to the live limit
     # (a whole preset keeps the batch's throughput-oriented limits)
     concurrency = live_calls.default_limit() if item_ids else None
-    result = run_batch(store, [preset], specs, run_name=name, seed=seed, suites=[suite], progress=False,
-                       extra_models=extra_models, cancel=cancel, user=user, concurrency=concurrency,
+    result = run_batch(store, [preset], specs,
+                       BatchOptions(run_name=name, seed=seed, suites=[suite], progress=False, user=user,
+                                    concurrency=concurrency, max_cost=max_cost),
+                       extra_models=extra_models, cancel=cancel,
                        on_progress=(lambda d, t, _r: on_progress(d, max(t, 1))) if on_progress is not None else None,
-                       max_cost=max_cost, user_cap=spend)
+                       user_cap=spend)
     if result.spend_line:
         from probe_ui.runner.spend import SpendStopped
 
