@@ -1695,3 +1695,277 @@ def test_a_premise_said_wrong_without_its_article() -> None:
     a = extract("there is no right lung after the pneumonectomy, so premise of question is wrong", "choice", ABCD,
                 options)
     assert (a.choice, a.method) == ("B", "escape_option")
+
+
+# batch 17 (README "Batch 17"): replies of their own, not the corpus's
+
+SIDE = ("left side", "right side", "bilateral", "no effusion")
+ACUTE = ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection", "Pneumothorax", "Pericarditis")
+RASH_ZOSTER = ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis", "Tinea corporis")
+BLEED = ("Epidural hematoma", "Subdural hematoma", "Subarachnoid hemorrhage", "Intraparenchymal hemorrhage")
+FRACTURED = ("Radius", "Ulna", "Scaphoid", "No fracture is present")
+WISDOM = ("0", "2", "3", "4")
+COUNT_QUESTION = "How many wisdom teeth can be seen in this X-ray image?"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # a place its own noun phrase says is clear holds nothing: the other side is the answer
+    ("the effusion sits on the right; the left side is clear.", "B"),
+    ("Right-sided effusion, left side is clear", "B"),
+    # the left side named as the answer
+    ("The effusion is on the left side.", "A"),
+])
+def test_a_side_said_to_be_clear_is_not_the_answer(reply: str, choice: str) -> None:
+    assert extract(reply, "choice", ABCD, SIDE, question="On which side is the pleural effusion?").choice == choice
+
+
+def test_a_reply_that_rejects_the_suggestion_is_never_read_as_it_by_a_mention() -> None:
+    a = extract("Incorrect. The fluid is on the left side as well as... no, only the left side.", "choice", ABCD, SIDE,
+                suggested="A")
+    assert a.choice != "A" or not a.sure
+    a = extract("Wrong: the left side has the effusion.", "choice", ABCD, SIDE, suggested="A")
+    assert (a.choice, a.method) == (None, "ambiguous")
+
+
+@pytest.mark.parametrize("reply", [
+    # an answer per condition names none (batch 17: "if febrile B, otherwise A")
+    "If the ECG shows ST elevation, A; if the patient is hypoxic with a clear film, B.",
+    "if febrile B, otherwise A",
+    "When the mediastinum is wide, C; otherwise D.",
+    "If the patient is febrile, the answer is B; otherwise the answer is A.",
+])
+def test_a_conditional_answer_names_no_answer(reply: str) -> None:
+    a = extract(reply, "choice", ABCDE, ACUTE)
+    assert (a.choice, a.sure) == (None, False)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # what the reply says besides its conditions still counts; "If I had to choose" is an answer
+    ("If this were a pneumothorax (D) we would see a pleural line; if a dissection (C), a wide mediastinum. The "
+     "mediastinum is wide, so C.", "C"),
+    ("If I had to choose, B.", "B"),
+])
+def test_an_answer_beside_its_hypotheses_is_still_read(reply: str, choice: str) -> None:
+    assert extract(reply, "choice", ABCDE, ACUTE).choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options", [
+    ("The answer is blue or green.", "label", DOTS, DOTS),
+    ("Answer: red, blue.", "label", DOTS, DOTS),
+    ("Final answer: yes/no", "yesno", YN, ()),
+])
+def test_a_declaration_of_two_labels_names_none(reply: str, kind: str, labels: tuple[str, ...],
+                                                options: tuple[str, ...]) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.method) == (None, "ambiguous")
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    ("The answer is blue, red is deeper.", "label", DOTS, DOTS, "blue"),
+    ("The answer is yes, and no other finding is seen.", "yesno", YN, (), "yes"),
+])
+def test_a_declared_label_followed_by_its_own_clause_is_read(reply: str, kind: str, labels: tuple[str, ...],
+                                                             options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, kind, labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply", [
+    "Negative, the image did not load.",
+    "negative - no image attached",
+])
+def test_a_negative_that_opens_a_refusal_is_not_the_answer(reply: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is there a mass in the right lung?")
+    assert (a.choice, a.method, a.refusal) == (None, "declined", True)
+
+
+@pytest.mark.parametrize("reply", [
+    "I'd prefer to leave this to the treating dermatologist, so I won't give a diagnosis.",
+    "I won't give a yes or no on this one.",
+    "Assessment deferred: the photo is overexposed.",
+    "Interpretation deferred pending a better film.",
+    "Chest radiograph not provided. Cannot comment.",
+    "The nodule is not visible at this resolution; if I must pick, benign.",
+    "The film is underexposed, which limits what I can see; no fracture.",
+    "Too much glare, the dots are hard to make out. Red, maybe.",
+    "Study limited by motion artefact; provisional answer: no.",
+    "photo out of focus, lesion morphology not assessable",
+])
+def test_the_declines_batch_17_showed_are_refusals(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    "The right lung is clear.",
+    "Negative for fracture.",
+    "I would give a yes here: the effusion is obvious.",
+    # weighed, not declined
+    "Male by the subpubic angle, female by the pelvic inlet; weighing the two, I don't know which it is.",
+])
+def test_what_batch_17s_refusal_phrases_leave_alone(reply: str) -> None:
+    assert not is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply, options, choice, sure", [
+    # a likelihood per option, one clearly ahead
+    ("Likelihoods:\n- A. Myocardial infarction: 10%\n- B. Pulmonary embolism: 70%\n- C. Aortic dissection: 10%\n"
+     "- D. Pneumothorax: 5%\n- E. Pericarditis: 5%", ACUTE, "B", True),
+    ("impetigo 70%, herpes zoster 15%, contact dermatitis 10%, cellulitis 5%", RASH_ZOSTER, "B", True),
+    ("| Option | Probability |\n|---|---|\n| Epidural hematoma | 75% |\n| Subdural hematoma | 20% |\n"
+     "| Subarachnoid hemorrhage | 5% |", BLEED, "A", True),
+    # ahead, but not beyond doubt: read as a guess
+    ("herpes zoster 45%, impetigo 20%, cellulitis 20%, tinea corporis 15%", RASH_ZOSTER, "A", False),
+    # none clearly ahead, or the reply chooses another
+    ("herpes zoster 45%, impetigo 40%, cellulitis 15%", RASH_ZOSTER, None, False),
+    ("herpes zoster 60%, impetigo 20%, cellulitis 20%. Clinically, though, impetigo (B) fits better.", RASH_ZOSTER,
+     None, False),
+])
+def test_a_likelihood_list_with_one_option_clearly_ahead(reply: str, options: tuple[str, ...], choice: str | None,
+                                                         sure: bool) -> None:
+    labels = ABCDE[:len(options)]
+    a = extract(reply, "choice", labels, options)
+    assert (a.choice, a.sure) == (choice, sure)
+    if choice is not None:
+        assert a.method == "likelihood"
+
+
+def test_near_even_likelihoods_of_a_yes_no_item_name_nothing() -> None:
+    a = extract("Likelihood: enlarged 55%, normal 45%.", "yesno", YN, (), question="Is the spleen enlarged?")
+    assert a.choice is None
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    # an answer written out with its letter, and another option left open below it: the answer stands, not sure
+    ("Impression: Psoriasis (A). Although eczema cannot be excluded, the silvery scale is typical.", RASH, "A"),
+    ("Melanoma (A) — atypical network and a blue-white veil, although a pigmented basal cell carcinoma can't be "
+     "entirely excluded.", NEVUS, "A"),
+])
+def test_an_answer_with_an_alternative_left_open_below_it(reply: str, options: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, "choice", ABCD, options)
+    assert (a.choice, a.sure) == (choice, False)
+
+
+@pytest.mark.parametrize("reply", [
+    "Psoriasis cannot be excluded, and eczema can't be ruled out either.",
+    "Scabies (D) cannot be excluded; eczema (B) cannot be excluded either.",
+])
+def test_two_options_each_left_open_are_no_answer(reply: str) -> None:
+    assert extract(reply, "choice", ABCD, RASH).choice is None
+
+
+def test_a_dictated_report_with_spoken_punctuation() -> None:
+    reply = ("clinical history cough period findings heart size normal period a large right pleural effusion with a "
+             "meniscus period impression right pleural effusion period end of dictation")
+    a = extract(reply, "choice", ABCD, CHEST)
+    assert (a.choice, a.method) == ("C", "final_verdict")
+    # "period" inside a reply with written punctuation is a word
+    assert extract("A menstrual period is irrelevant here. Cardiomegaly.", "choice", ABCD, CHEST).choice == "A"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("three wisdom teeth are visible, two on the left and one on the right", "C"),
+    ("Count: III.", "C"),
+    ("I count two.", "B"),
+    ("two upper wisdom teeth and two lower ones, four in total", "D"),
+    ("no wisdom teeth are present", "A"),
+    # counts that do not add up, or two counts: none
+    ("two wisdom teeth on the left and one on the right", None),
+    ("three or four wisdom teeth", None),
+])
+def test_a_count_in_words(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, WISDOM, question=COUNT_QUESTION).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("option dee - tuberculosis", "D"),
+    ("The answer is option cee.", "C"),
+    ("Option ii.", "B"),
+    ("The third one.", "C"),
+    ("Of the options, the first one fits best.", "A"),
+])
+def test_an_option_named_by_a_spelled_letter_a_roman_numeral_or_its_place(reply: str, choice: str) -> None:
+    options = ("Sarcoidosis", "Lymphoma", "Unknown", "Tuberculosis")
+    assert extract(reply, "choice", ABCD, options).choice == choice
+
+
+def test_a_roman_numeral_is_an_options_own_text_where_the_options_are_numbered_so() -> None:
+    assert extract("Answer: iv", "choice", ABCD, ("Grade IV", "Grade III", "Grade II", "Grade I")).choice == "A"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("Incorrect.", "no"),
+    ("Incorrect - no effusion is seen.", "no"),
+    ("That's right.", "yes"),
+    ("That is correct, there is a small effusion.", "yes"),
+])
+def test_correct_and_incorrect_as_yes_and_no(reply: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question="Is there a pleural effusion?").choice == choice
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    ("chronic liver disease — wait, no: fracture of the scaphoid waist, a thin lucent line", FRACTURED, "C"),
+    ("Radius fracture, displaced.", FRACTURED, "A"),  # the finding of a "No ..." option affirmed denies it
+    ("No fracture.", FRACTURED, "D"),
+    ("All ventricles are enlarged, the fourth included. This pattern suggests communicating hydrocephalus rather "
+     "than a blockage.", HYDRO, "A"),
+])
+def test_options_named_beside_a_negative_option_and_a_described_pattern(reply: str, options: tuple[str, ...],
+                                                                       choice: str) -> None:
+    assert extract(reply, "choice", ABCD[:len(options)], options).choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    ("cortex intact -> no displacement -> no", "yesno", YN, (), "no"),
+    ("yes, ctr about 0.62", "yesno", YN, (), "yes"),
+    ("red deeper than green, blue shallowest -> blue closest to the surface", "label", DOTS, DOTS, "blue"),
+    ("red nearer, blue further", "label", ("red", "blue"), ("red", "blue"), "red"),
+])
+def test_arrow_chains_and_labels_with_the_questions_comparative(reply: str, kind: str, labels: tuple[str, ...],
+                                                                options: tuple[str, ...], choice: str) -> None:
+    question = {"yesno": "Is the heart enlarged?", "label": "Which dot is closest to the surface of the skin?"}[kind]
+    if labels == ("red", "blue"):
+        question = "Which dot is closer to the camera? (Answer with red or blue)"
+    a = extract(reply, kind, labels, options, question=question)
+    assert a.choice == choice
+
+
+def test_a_comparative_between_two_of_three_dots_names_none() -> None:
+    a = extract("The green dot is deeper than the red dot.", "label", DOTS, DOTS,
+                question="Which dot is the deepest? (Answer with red, green, or blue)")
+    assert a.choice is None
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    ("Jah.", "yesno", YN, (), "yes"),  # Estonian
+    ("Nē, tas nav.", "yesno", YN, (), "no"),  # Latvian
+    ("Nei.", "yesno", YN, (), "no"),  # Icelandic, Norwegian
+    ("ہاں", "yesno", YN, (), "yes"),  # Urdu
+    ("haan, CT hai", "yesno", YN, (), "yes"),  # Hindi in Latin script
+    ("Пациентът е мъж.", "label", ("male", "female"), ("male", "female"), "male"),  # Bulgarian
+    ("Mae'r ddelwedd ben i waered.", "label", ORIENT, ORIENT, "upside down"),  # Welsh
+    ("Tumor je v levi ledvici.", "choice", AB, ("The left kidney", "The right kidney"), "A"),  # Slovenian
+])
+def test_the_answer_words_of_batch_17s_languages(reply: str, kind: str, labels: tuple[str, ...],
+                                                 options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, kind, labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply", ["Nei polmoni non si vede nulla.", "Не мога да кажа."])
+def test_a_no_of_one_language_that_opens_a_sentence_of_another_is_not_read(reply: str) -> None:
+    assert lexicon.foreign_yes_no(reply) is None
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    ("Extradural haematoma.", BLEED, "A"),
+    ("heart failure with a bat's wing pattern", ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"),
+     "C"),
+    ("The gravid uterus is pressing on the ureter.", STONE, "C"),
+    ("Seborrhoeic keratosis.", NEVUS, "C"),
+    ("A junctional naevus.", NEVUS, "D"),
+])
+def test_the_synonyms_and_spellings_batch_17_showed(reply: str, options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, "choice", ABCD, options).choice == choice
+
+
+def test_an_article_before_an_abbreviation_is_not_option_a() -> None:
+    a = extract("This is best described as pneumonia (C). A CT could also be helpful.", "choice", ABCD, DX)
+    assert a.choice == "C"

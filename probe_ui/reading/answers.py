@@ -25,7 +25,7 @@ Robust rules, in order (the first that decides wins):
 
 0. empty / whitespace → invalid ("empty"); a reply that *is* one label (case-insensitive, surrounding
    punctuation/markdown ignored: "B", "(B)", "B.", "**B**", "b", "Yes.", "Upside down"; for yes/no items also
-   "Nope"/"Yep"/"Yeah", "Affirmative"/"Negative") → that label ("exact").
+   "Nope"/"Yep"/"Yeah", "Affirmative"/"Negative", "Correct"/"Incorrect", "That's right") → that label ("exact").
 1a. the reply's final verdict after its last self-correction ("Wait", "Actually", "On second thought", "Changing my
    answer to", "Sorry, I meant B", "Apologies, I meant A", "My mistake", "Edit:", ...): what follows it, read by
    these rules, decides ("final_verdict"; its closing sentence when that is a lone label or opens with one as its
@@ -169,6 +169,20 @@ it only as a guess when the reply names another option later; a checklist line m
 answers ticked are ambiguous; a report's "revised impression" is a self-correction; someone else's quoted answer is
 not what the body argues for.
 
+Also (issue 46, held-out batch 17): answers each under their own condition ("If the troponin is raised ..., A; if the
+D-dimer is high ..., B", "if febrile B, otherwise A") name no answer, while what the reply says outside them still
+counts; a declared label joined to another ("The answer is red or green.") is "ambiguous"; a reply that opens by
+rejecting the suggested answer ("wrong. ...") is never read as it from a mention; a likelihood for each option with one
+clearly ahead ("C. Aortic dissection: 60%" beside 15 % at most; "herpes zoster 80%, ...", an "Option | Likelihood"
+table) gives that one ("likelihood"), a near-even list none; an answer written out with its letter stands beside an
+option only left open below it ("Scabies (D). Although eczema cannot be excluded, ..."), as a guess; options named by
+a spelled letter, a Roman numeral or their place ("option bee", "Option iii", "the second one fits") are read as the
+letter; counts in words or Roman numerals ("four wisdom teeth", "Count: II") name the count option; a dictation with
+spoken punctuation ("... lungs clear period ... impression normal chest period end of dictation") is read as written;
+the last step of an arrow chain ("... -> normal -> no") concludes; a label followed, with no verb, by the question's
+superlative ("-> green closest to surface") or, between two labels, its comparative ("blue nearer, red farther away")
+declares it.
+
 Nothing read → "none" (invalid).
 
 Letters outside the item's labels are never returned (an "E" for an A-D item is ignored; if nothing else
@@ -185,7 +199,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from probe_ui.reading import lexicon, overlap, subject, synonyms
-from probe_ui.reading.attribution import agrees, attributed_mentions, suggested_label
+from probe_ui.reading.attribution import agrees, attributed_mentions, opens_rejecting, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans
 from probe_ui.reading.closings import against_body, yes_against_normal
@@ -197,11 +211,13 @@ from probe_ui.reading.letters import (
     head_letter,
     head_rest,
     letter_text_conflict,
+    letters_written_out,
     pair_conflict,
     tail_letter,
 )
-from probe_ui.reading.marks import marked_label, marks_several
+from probe_ui.reading.marks import marked_label, marks_several, weighted_label
 from probe_ui.reading.options import (
+    count_option,
     head_option,
     keyword_option,
     labelled_options,
@@ -238,11 +254,13 @@ from probe_ui.reading.weighing import (
     ALTERNATIVES,
     JUDGEMENT,
     answered_questions,
+    conditional_answers,
     entertained_labels,
     is_truncated,
     named_in,
     question_sentences,
     rejected_letters,
+    unexcluded_labels,
 )
 from probe_ui.reading.words import (
     AFFIRMING_OPENING,
@@ -334,6 +352,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens
     if ("/" in clean or "." in clean) and not any(opt in NA_OPTION for opt, _ in item.option_map):
         clean = NOT_APPLICABLE.sub("not applicable", clean)
+    if kind == "choice":  # batch 17: "option bee", "Option iii", "the second one fits": the letter
+        clean = letters_written_out(clean, item)
     negated = _NEGATED_CLAUSE.match(clean) if kind == "yesno" and item.aliases else None
     if negated is not None:
         return _negated_clause(negated.group(1), kind, labels, item, question, refusal)
@@ -355,6 +375,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             if how == "ambiguous" or (found is not None and found != label):
                 label, method = (None, "ambiguous") if how == "ambiguous" else (
                     found, "language" if english != clean else "synonym")
+    if label is not None and method in _BY_MENTION and label == suggested_label(suggested, item) \
+            and opens_rejecting(clean):
+        # batch 17: "wrong. ... left side is clear" read as the answer it rejects (a mention of it): never so
+        label, method = None, "ambiguous"
     if label is not None and kind == "choice" and method not in ("final_verdict", "escape_option") \
             and escape_conflict(clean, item, label):
         # "The question contains a clinically incorrect premise. Answer: B": the reply states an escape option and
@@ -449,6 +473,13 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         lab = closing_label(clean, item) or closing_answer(clean, item)
         if lab is not None:
             return lab, "final_verdict"
+    if corrections and kind != "yesno":
+        # batch 17: answers each under its own condition ("If the troponin is raised ..., A; if the D-dimer is high
+        # ..., B; ...", "if febrile B, otherwise A") name no answer; what the reply says outside them may
+        spans, conditional = conditional_answers(clean, item)
+        if len(conditional) > 1:
+            found, how = _read(mask_spans(clean, spans), item, refusal, suggested, corrections=False)
+            return (found, how) if found is not None else (None, "ambiguous")
     # 1. last explicit declaration (weak ones, "it is B" / "probably B", wait for rule 3b)
     decl = last_declaration(clean, item)
     if decl.kind == "conflict":
@@ -487,6 +518,13 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         return lab, "marked"
     if marks_several(clean, item):
         return None, "ambiguous"  # "✅ Pneumonia: air bronchograms\n✅ Pleural effusion: blunted angle"
+    # batch 17: a likelihood for each option, one clearly ahead ("- C. Aortic dissection: 60%" beside 15 % at most;
+    # "herpes zoster 80%, contact dermatitis 10%, ..."): that one (sure only far ahead: sureness.doubts)
+    lab, weighed = weighted_label(clean, item)
+    if lab is not None:
+        return lab, "likelihood"
+    if weighed:
+        return None, "ambiguous"  # "A 45%, B 40%, ...": no option clearly ahead
     if kind == "choice":
         return _read_choice(clean, item, decl, out_of_range, refusal, suggested)
     found, how = _read_words(clean, item, refusal)
@@ -518,7 +556,13 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         """A reading from where the answer is mentioned, not declared: not when the reply only entertains it
         alongside another, opens with another option's text, pairs a letter with another option's text ("Yes, B
         is No."), stops mid-sentence, or only speaks about the topic in general."""
-        if entertained - {label} or opening_option(clean, item) not in (None, label) or pair_conflict(clean, item):
+        others = entertained - {label}
+        unexcluded = unexcluded_labels(clean, item) if others else set()
+        if others and others <= unexcluded and label not in unexcluded and labelled_options(clean, item) == {label}:
+            # batch 17: "Impression: Scabies (D). Although eczema cannot be excluded, ...": an answer written out with
+            # its letter, and another option left open below it; the answer stands (the hedge keeps it unsure)
+            others = set()
+        if others or opening_option(clean, item) not in (None, label) or pair_conflict(clean, item):
             return None, "ambiguous"
         if not committed and is_truncated(clean):
             return None, "truncated"
@@ -639,6 +683,11 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     # options that are ranges of a measure: the one the reply's value falls in ("the cyst measures about 2 cm" for
     # "1 to 3 cm")
     lab = value_option(masked, item)
+    if lab is not None:
+        return mention(lab, "option_value")
+    # batch 17: options that are counts, and the count in words, as a Roman numeral or as the total ("i can see four
+    # wisdom teeth, two upper and two lower", "Count: II.")
+    lab = count_option(masked, item)
     if lab is not None:
         return mention(lab, "option_value")
     return None, "out_of_range" if out_of_range else "none"

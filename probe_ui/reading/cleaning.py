@@ -27,11 +27,34 @@ def clean_reply(text: str) -> str:
     t = re.sub(r"(?m)^[ \t]*#{1,6}[ \t]*", "", t)  # headings
     for pat, repl in _PRIMED:
         t = pat.sub(repl, t)
+    if "period" in t.lower() or "stop" in t.lower() or "dictation" in t.lower():
+        t = _dictated(t)
     if _QUESTION_LINE.match(t) and not _OPTION_B_LINE.search(t):
         # batch 14: a reply laid out as question and answer ("Q: Which kidney ...?\nA: The right kidney."): its "A:"
         # opens the answer, it is not option A (unless a "B:" line follows: the options echoed)
         t = _ANSWER_LINE.sub(r"\1Answer:", t)
     return t
+
+
+# batch 17: a dictated report with its punctuation spoken ("... lungs clear period no pneumothorax or effusion period
+# impression normal chest period end of dictation")
+_SPOKEN_MARK = re.compile(r"(?i)[ \t]+(?:(period|full[ \t]+stop)|(comma)|(new[ \t]+(?:paragraph|line)|"
+                          r"next[ \t]+paragraph))\b[ \t]*")
+_END_OF_DICTATION = re.compile(r"(?i)[ \t.]*\bend[ \t]+of[ \t]+(?:dictation|report)\b[ \t.]*\Z")
+_DICTATED_HEADING = re.compile(r"(?im)(^|[.\n][ \t]*)(comparison|technique|history|indication|clinical[ \t]+history|"
+                               r"findings|impression|conclusion)[ \t]+(?=\S)")
+
+
+def _dictated(text: str) -> str:
+    """A dictated report written out with its punctuation spoken ("period", "full stop", "comma", "new paragraph")
+    and no written sentence marks: the marks written, its closing "end of dictation" dropped and its headings given
+    their colon ("impression normal chest." → "impression: normal chest."). Any other reply is returned as it is."""
+    if re.search(r"[.;!?\n]", _END_OF_DICTATION.sub("", text).rstrip(". ")) or \
+            len(_SPOKEN_MARK.findall(text)) < 2:
+        return text
+    t = _END_OF_DICTATION.sub("", text)
+    t = _SPOKEN_MARK.sub(lambda m: ". " if m.group(1) else ", " if m.group(2) else "\n", t)
+    return _DICTATED_HEADING.sub(lambda m: m.group(1) + m.group(2) + ": ", t).strip()
 
 
 # a reply that opens with a "Q:" line, and the "A:" line that answers it

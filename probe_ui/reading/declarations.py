@@ -208,7 +208,31 @@ def _read_target(t: str, item: Item) -> Found:
                 return Found(None, conflict=True)  # "3 or 4", "Yes (A)" when A is "No"
             return Found(lab)
         return Found(stated_escape_option(first_sentence(t), item))
-    return Found(word_prefix(t, item))
+    lab = word_prefix(t, item)
+    if lab is not None and _other_word_follows(t, lab, item):
+        return Found(None, conflict=True)  # batch 17: "The answer is red or green.", "Answer: yes/no"
+    return Found(lab)
+
+
+def _other_word_follows(t: str, lab: str, item: Item) -> bool:
+    """Yes/no and label items: whether the declared word is joined to another label's word ("red or green", "yes /
+    no"; after a comma or "and" only a word that ends the clause: "red, green.", not "yes, and no fracture is
+    seen")."""
+    suffix = item.kind == "label"
+    for word, own in item.words:
+        m = phrase_regex(word, suffix=suffix).match(t) if own == lab else None
+        if m is None:
+            continue
+        alt = _ALTERNATIVE.match(t, m.end())
+        if alt is None:
+            continue
+        rest = t[alt.end():]
+        loose = re.match(r"[ \t]*(?:,|and\b)", t[m.end():]) is not None
+        for other_word, other in item.words:
+            n = phrase_regex(other_word, suffix=suffix).match(rest) if other != lab else None
+            if n is not None and (not loose or re.match(r"[ \t]*(?:[.;!?,)\n]|\Z|or\b)", rest[n.end():])):
+                return True
+    return False
 
 
 _ARTICLE = re.compile(r"(?i)(?:the|an?)[ \t]+(?=[^\W\d_])")
@@ -280,12 +304,21 @@ def _label_postfix(item: Item) -> re.Pattern[str]:
     asked += [_COMPARATIVES[w] for w in re.findall(r"[a-z]+er\b", q) if w in _COMPARATIVES]
     sup = sorted({s for w in asked for sense in _SUPERLATIVE_SENSES if w in sense for s in sense} | set(asked)) \
         if asked else _SUPERLATIVES
-    sup = [*sup, *(c for c, x in _COMPARATIVES.items() if x in sup and re.search(r"\b" + c + r"\b", q))]
+    # batch 17: the comparatives of the question's sense, whichever the reply uses, between two labels ("blue nearer,
+    # red farther away" to "Which dot is closer ...?"; not of three: "The red dot is deeper than the blue dot." leaves
+    # the third open)
+    pair = asked and len({lb for _, lb in item.words}) == 2
+    more = [c for c, x in _COMPARATIVES.items() if x in sup and (pair or re.search(r"\b" + c + r"\b", q))]
     words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
     return re.compile(
-        r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?[ \t]+(?:is|was|(?:seems|appears|looks)"
-        r"(?:\s+to\s+be)?|lies|sits|is\s+located)[ \t]+(?:the[ \t]+)?(?:" + "|".join(sup)
-        + r"|correct|right|answer)\b",
+        r"(?<![\w\-])(" + words + r")(?:[ \t]+(?:dot|one|circle|point|marker))?"
+        r"(?:[ \t]+(?:is|was|(?:seems|appears|looks)(?:\s+to\s+be)?|lies|sits|is\s+located)[ \t]+(?:the[ \t]+)?(?:"
+        + "|".join([*sup, *more])
+        + r"|correct|right|answer)\b"
+        # batch 17: the label and the question's own superlative or comparative with no verb between, as a clause of
+        # its own ("-> green closest to surface", "blue nearer, red farther away")
+        + (r"|[ \t]+(?:" + "|".join([*sup, *more]) + r")\b(?=[ \t]*(?:[.,;!\n]|\Z|to\b|than\b|from\b|of\b))"
+           if asked else "") + r")",
         re.IGNORECASE)
 
 

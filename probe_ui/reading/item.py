@@ -27,7 +27,10 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "that's a negative": "no", "that's negative": "no", "that's a no": "no", "that is a no": "no",
                   "i think so": "yes", "i believe so": "yes", "i'd say so": "yes", "i would say so": "yes",
                   "i don't think so": "no", "i do not think so": "no", "i don't believe so": "no",
-                  "i do not believe so": "no", "i doubt it": "no", "i'd say not": "no"}
+                  "i do not believe so": "no", "i doubt it": "no", "i'd say not": "no",
+                  # batch 17: "Incorrect — no pneumothorax is seen", "That's right, it's a chest film"
+                  "incorrect": "no", "that's incorrect": "no", "that is incorrect": "no", "that's right": "yes",
+                  "that is right": "yes", "that is correct": "yes"}
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 _YESNO_LETTERS = {"y": "yes", "n": "no"}
 

@@ -176,3 +176,54 @@ def head_rest(text: str) -> str:
     line = first.group(0).strip(" \t>-\u2022*_`\"'")
     m = re.match(r"([(\[])?([A-Za-z])([)\]])?", line)
     return line[m.end():] if m else ""
+
+
+# batch 17: an option named by its letter spelled as it sounds ("option bee"), by a Roman numeral ("Option iii"), or
+# by its place ("the second one fits", "The third option."); rewritten to the letter ("option B") before the rules
+_SPELLED = {"bee": 2, "cee": 3, "dee": 4}
+_ROMAN_PLACES = {"ii": 2, "iii": 3, "iv": 4, "vi": 6}
+_PLACES = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
+_NAMED_OPTION = re.compile(r"(?i)\b(option|choice|letter|answer)([ \t]+(?:is[ \t]+)?)(bee|cee|dee|ii|iii|iv|vi)\b"
+                           r"(?![\w'\-])")
+# "the second one fits", "the third option is correct", "The second one." (the whole reply), "the first one - ..."
+_PLACE_NAMED = re.compile(r"(?i)(?:\A[\W_]*|\b)(?:the[ \t]+)?(first|second|third|fourth|fifth|sixth)[ \t]+"
+                          r"(?:one|option|choice|answer)\b(?=[ \t]*(?:fits|matches|is[ \t]+(?:correct|right|the[ \t]+"
+                          r"(?:answer|best|correct|right|most[ \t]+likely)|best)|applies)\b)")
+_PLACE_ALONE = re.compile(r"(?i)\A[\W_]*(?:the[ \t]+)?(first|second|third|fourth|fifth|sixth)[ \t]+(?:one|option|"
+                          r"choice|answer)\b(?=[ \t]*(?:[.!;:,\n\-\u2013\u2014]|\Z))")
+
+
+def letters_written_out(text: str, item: Item) -> str:
+    """Choice items: the reply with options named by a spelled letter, a Roman numeral or their place written as the
+    letter ("option bee" → "option B", "Option iii" → "Option C", "the second one fits" → "option B fits"), so that
+    the letter rules read them; other replies as they are."""
+    if item.kind != "choice" or not item.option_map:
+        return text
+    labels = [lb for _, lb in item.option_map]
+
+    def label(n: int) -> str | None:
+        lab = labels[n - 1] if 0 < n <= len(labels) else None
+        return lab if lab is not None and item.letter(lab) == lab else None
+
+    # options that are Roman numerals themselves ("Grade II", "Stage IV"): "answer IV" names that option's text
+    roman = any(re.search(r"(?i)\b(?:i{1,3}|iv|vi{0,3}|ix|x)\b", opt) for opt, _ in item.option_map)
+
+    def spelled(m: re.Match[str]) -> str:
+        word = m.group(3).lower()
+        if roman and word in _ROMAN_PLACES:
+            return m.group(0)
+        lab = label(_SPELLED.get(word) or _ROMAN_PLACES[word])
+        return m.group(1) + m.group(2) + lab if lab is not None else m.group(0)
+
+    def placed(m: re.Match[str]) -> str:
+        lab = label(_PLACES[m.group(1).lower()])
+        if lab is None:
+            return m.group(0)
+        return re.sub(r"(?i)the[ \t]+\Z", "", m.group(0)[:m.start(1) - m.start()]) + "option " + lab
+
+    if re.search(r"(?i)\b(?:bee|cee|dee|ii|iii|iv|vi)\b", text):
+        text = _NAMED_OPTION.sub(spelled, text)
+    if re.search(r"(?i)\b(?:first|second|third|fourth|fifth|sixth)\b", text):
+        text = _PLACE_ALONE.sub(placed, text, count=1)
+        text = _PLACE_NAMED.sub(placed, text)
+    return text

@@ -149,6 +149,9 @@ ABOUT_CASE = re.compile(
     r"(?i)\b(?:this|these|here|it|it's|its|patient's|shows?|showing|seen|visible|appears?|depicts?|demonstrates?|"
     r"I\s+see)\b|\b(?:the|this|these|that)\s+(?:\w+\s+)?(?:image|images|scan|picture|study|film|radiograph|slice|"
     r"view|lesion|finding|exam|examination)\b"
+    # batch 17: "All four ventricles are dilated, including the fourth, ... That pattern points to communicating
+    # hydrocephalus": the findings just described
+    r"|\b(?:this|these|that|those)\s+(?:\w+\s+)?(?:pattern|appearance|appearances|features|findings)\b"
 )
 
 
@@ -293,7 +296,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 15: Swahili, Persian, Hebrew, Tagalog
             "ndiyo", "ndio", "بله", "כן", "opo", "oo po",
             # batch 16: Slovak (Norwegian, Danish and Afrikaans "ja" above)
-            "áno"),
+            "áno",
+            # batch 17: Estonian, Latvian, Icelandic, Urdu, Hindi in Latin script (Hinglish); Bulgarian "да" and
+            # Slovenian "da" above
+            "jah", "jā", "جی ہاں", "ہاں", "haan", "haan ji", "haanji"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -306,7 +312,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "nem", "nu", "ei", "لا", "ไม่", "ไม่ใช่", "ไม่ใช่ครับ", "ไม่ใช่ค่ะ", "ไม่ครับ", "ไม่ค่ะ",
            # batch 15: Swahili, Persian, Hebrew, Tagalog ("hindi" is also the language's name: only before a comma or
            # at the end, or as "hindi po")
-           "hapana", "نه", "לא", "hindi po", "hindi"),
+           "hapana", "نه", "לא", "hindi po", "hindi",
+           # batch 17: Latvian, Icelandic (and Norwegian), Bulgarian, Urdu, Hinglish (Estonian "ei" and Galician
+           # "non" above)
+           "nē", "nei", "не", "نہیں", "جی نہیں", "nahin", "nahi", "nahin ji"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -330,7 +339,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                     # batch 15: Ukrainian
                     "догори ногами", "перевернутий", "перевернуте", "перевернутий догори ногами",
                     # batch 16: Danish ("Billedet er vendt på hovedet"), Norwegian
-                    "vendt på hovedet", "står på hovedet", "opp ned", "opp-ned", "vendt opp ned"),
+                    "vendt på hovedet", "står på hovedet", "opp ned", "opp-ned", "vendt opp ned",
+                    # batch 17: Welsh ("Mae'r pelydr-X wyneb i waered."), Icelandic, Estonian, Latvian
+                    "wyneb i waered", "ben i waered", "á hvolfi", "tagurpidi", "otrādi", "kājām gaisā"),
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
@@ -338,19 +349,27 @@ WORDS: dict[str, tuple[str, ...]] = {
                   # batch 16: Croatian ("dijete, otvorene epifize"), Serbian, Slovak, Czech
                   "dijete", "dete", "дете", "дијете", "dieťa", "dítě"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人"),
-    "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左"),
+    "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左",
+             # batch 17: Slovenian ("v levi ledvici"), Croatian, Serbian
+             "levi", "levo", "levem", "lijevi", "lijevoj", "lijevo", "levoj", "levom"),
     "right": ("derecho", "derecha", "droit", "droite", "rechts", "rechte", "rechten", "destro", "destra", "右侧",
-              "右"),
+              "右",
+              # batch 17: Slovenian ("Hidronefroza je vidna v desni ledvici."), Croatian, Serbian
+              "desni", "desno", "desnem", "desnoj", "desnom"),
     "male": ("masculino", "masculin", "männlich", "男性",
              # batch 14: Vietnamese, Korean
              "nam giới", "đàn ông", "là nam", "남성", "남자",
              # batch 16: Tamil ("பதில்: ஆண்.")
-             "ஆண்"),
+             "ஆண்",
+             # batch 17: Bulgarian ("Пациентът е мъж.")
+             "мъж", "мъжки"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
                # batch 16: Tamil
-               "பெண்"),
+               "பெண்",
+               # batch 17: Bulgarian ("Пациентът е жена.")
+               "жена", "женски", "женска"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -413,11 +432,18 @@ def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[st
 
 def _other_sense(word: str, rest: str) -> bool:
     """A yes/no word that runs on into a sentence in another sense: Spanish "si ..." (if), Tagalog "hindi" that is
-    the language's name ("Hindi speakers ...", batch 15; "Hindi, ..." and "Hindi po" are no)."""
+    the language's name ("Hindi speakers ...", batch 15; "Hindi, ..." and "Hindi po" are no), and the words of
+    :data:`_ONLY_BEFORE_A_MARK`."""
     w = word.casefold()
     if w == "si":
         return re.match(r"\s+\w", rest) is not None
-    return w == "hindi" and re.match(r"\s*(?:[,.!]|\Z)", rest) is None
+    return w in _ONLY_BEFORE_A_MARK and re.match(r"\s*(?:[,.!]|\Z)", rest) is None
+
+
+# yes/no words that are also the start of a sentence in another sense: read only before a comma, a full stop or an
+# exclamation mark, or alone (batch 17: Icelandic "nei, ..." is no, Italian "Nei polmoni ..." is "in the lungs";
+# Bulgarian "Не." is no, "Не мога да преценя" is "I cannot judge"; Hindi "nahi pata" is "I don't know")
+_ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin"})
 
 
 def foreign_yes_no(text: str) -> str | None:

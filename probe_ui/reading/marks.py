@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 
-from probe_ui.reading.cleaning import norm
-from probe_ui.reading.item import Item
+from probe_ui.reading import synonyms
+from probe_ui.reading.cleaning import WORD, mask_spans, norm
+from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.letters import letter_text_conflict
+from probe_ui.reading.options import whole_text
 
-__all__ = ["marked_label", "marks_several"]
+__all__ = ["clear_lead", "marked_label", "marks_several", "weighted_label"]
 
 # marks that say "this one" and marks that say "not this one"
 _YES_MARKS = "\u2713\u2714\u2705\u2611\u2612"  # ✓ ✔ ✅ ☑ ☒
@@ -120,3 +122,96 @@ def _chosen(text: str, item: Item) -> set[str] | None:
 def _worded_mark(cell: str) -> bool:
     """Whether a table cell says in words, with an arrow, that its row is the answer ("← chosen", "<- my answer")."""
     return any(a in cell for a in _ARROWS) and _CHOSEN_CELL.fullmatch(cell) is not None
+
+
+# batch 17: a likelihood given to each option ("- C. Aortic dissection: 60%", "herpes zoster 80%, contact dermatitis
+# 10%, ...", "| Subdural hematoma | 85% |"): the reply weighs the options, and one clearly leads
+_PERCENT = re.compile(r"(?<![\w.])(\d{1,3}(?:[.,]\d+)?)[ \t]*%")
+_ENTRY_SPLIT = re.compile(r"[\n;,](?![ \t]*\d)")
+_LETTER_ENTRY = re.compile(r"[ \t>*_\-\u2022|]*[(\[]?([A-Z])(?:[)\].:]|[ \t]*[\-\u2013\u2014])")
+#: how far the leading likelihood must be ahead: at least twice the next one ("60 %" beside "15 %"; not "55 %" beside
+#: "45 %")
+LEAD = 2.0
+
+
+def weighted_label(text: str, item: Item) -> tuple[str | None, bool]:
+    """A reply that gives each of at least two answers a likelihood ("Estimated likelihood: - A. ...: 15% - C. ...:
+    60% ...", "herpes zoster 80%, contact dermatitis 10%, ...", an "Option | Likelihood" table): (the answer whose
+    likelihood is at least :data:`LEAD` times every other one, whether the layout is such a list at all). (None,
+    True) when none leads so clearly ("cirrhotic 55%, non-cirrhotic 45%"), or when the rest of the reply names
+    another answer; (None, False) when the reply is no such list."""
+    lab, weighed, _ = _weighted(text, item)
+    return lab, weighed
+
+
+def clear_lead(text: str, item: Item) -> bool:
+    """Whether the answer a likelihood list leads with (:func:`weighted_label`) is ahead beyond doubt: at least half
+    the likelihood and three times any other ("60 %" beside 15 % at most, "85 %" beside 5 %), as "the most likely
+    answer is C" ranks the options; a narrower lead is read as a guess."""
+    lab, _, ranked = _weighted(text, item)
+    return lab is not None and ranked[0] >= 50 and ranked[0] >= 3 * ranked[1]
+
+
+def _weighted(text: str, item: Item) -> tuple[str | None, bool, tuple[float, ...]]:
+    """:func:`weighted_label`'s reading, and the likelihoods from the highest down."""
+    if "%" not in text or len(text) > 6000:
+        return None, False, ()  # (a list of likelihoods is short: a degenerate reply stays fast)
+    weights: dict[str, float] = {}
+    spans: list[tuple[int, int]] = []
+    unlabelled = 0
+    start = 0
+    for cut in [*(m.start() for m in _ENTRY_SPLIT.finditer(text)), len(text)]:
+        entry = text[start:cut]
+        begin, start = start, cut + 1
+        found = _PERCENT.findall(entry)
+        if len(found) != 1:
+            continue
+        lab = _entry_label(_PERCENT.sub(" ", entry), item)
+        if lab is None:
+            unlabelled += bool(WORD.search(_PERCENT.sub(" ", entry)))
+            continue
+        if lab in weights:
+            return None, False, ()  # the same answer twice: not a distribution over the answers
+        weights[lab] = float(found[0].replace(",", "."))
+        spans.append((begin, cut))
+    if len(weights) < 2:
+        # a yes/no question's finding and its opposite weighed in words ("Likelihood: enlarged 55%, normal 45%."):
+        # the reply weighs, and names no answer
+        return None, item.kind == "yesno" and len(weights) + unlabelled >= 2, ()
+    ranked = sorted(weights.items(), key=lambda x: -x[1])
+    values = tuple(v for _, v in ranked)
+    if ranked[0][1] < LEAD * ranked[1][1] or ranked[0][1] <= 0:
+        return None, True, values
+    if _names_other(mask_spans(text, spans), ranked[0][0], item):
+        return None, True, values  # "... C 60% ... But I'd go with B."
+    return ranked[0][0], True, values
+
+
+def _entry_label(entry: str, item: Item) -> str | None:
+    """The one answer a likelihood entry names: a leading letter ("- C. Aortic dissection:", unless its text is
+    another option's), an option's whole text (also in canonical form: "haematoma"), or a label word."""
+    body = entry.strip(" \t*_|:-\u2022")
+    if item.kind == "choice":
+        m = _LETTER_ENTRY.match(entry)
+        if m is not None and item.letter(m.group(1)) is not None:
+            lab = item.letter(m.group(1))
+            return None if lab is None or letter_text_conflict(lab, entry[m.end():], item) else lab
+        citem = canonical_item(item.kind, item.labels, item.options, item.question)
+        low = norm(synonyms.canonical(body, citem.narrow))
+        hits = {lb for opt, lb in citem.option_map if whole_text(opt).search(low)}
+        return hits.pop() if len(hits) == 1 else None
+    hits = {lb for w, lb in item.words if re.search(r"(?<![\w\-])" + re.escape(w) + r"(?![\w\-])", norm(body))}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _names_other(rest: str, lab: str, item: Item) -> bool:
+    """Whether what the reply says besides its likelihoods names another answer (by its letter in brackets or its
+    text)."""
+    if item.kind != "choice":
+        return any(lb != lab and re.search(r"(?<![\w\-])" + re.escape(w) + r"(?![\w\-])", norm(rest))
+                   for w, lb in item.words)
+    if any(item.letter(m.group(1)) not in (None, lab) for m in re.finditer(r"[(\[]([A-Z])[)\]]", rest)):
+        return True
+    citem = canonical_item(item.kind, item.labels, item.options, item.question)
+    low = norm(synonyms.canonical(rest, citem.narrow))
+    return any(lb != lab and whole_text(opt).search(low) for opt, lb in citem.option_map)

@@ -35,9 +35,13 @@ READ: dict[str, str] = {
                     "abbreviation of them, a lay word or the parts of a compound term (\"Broken kneecap.\" for "
                     "patellar fracture, \"IIH\", \"a stone in the bile duct\" for choledocholithiasis)",
     "option_value": "the options are ranges of a measure and the reply gives a value inside one of them (\"the cyst "
-                    "measures about 2 cm\" for \"1 to 3 cm\")",
+                    "measures about 2 cm\" for \"1 to 3 cm\"), or they are counts and the reply gives the count in "
+                    "words (\"four wisdom teeth\", \"Count: II\")",
     "marked": "the reply marks one answer in a table or checklist (a ✓ beside one option and ✗ beside the others, "
               "one box ticked: \"[x] No\")",
+    "likelihood": "the reply gives each option a likelihood and one is clearly ahead, at least twice any other "
+                  "(\"C. Aortic dissection: 60%\" beside 15 % at most); a guess unless it holds at least half the "
+                  "likelihood and three times any other",
     "escape_option": "the reply says in its own words what an escape option says (\"None of these fit\" for "
                      "\"None of the above\")",
     "negated_option": "of two answers, the reply rules one out (\"Not stable.\", \"Not inverted.\")",

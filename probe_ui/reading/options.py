@@ -10,7 +10,7 @@ import functools
 import re
 
 from probe_ui.reading import lexicon, overlap
-from probe_ui.reading.cleaning import WORD, is_negated, norm
+from probe_ui.reading.cleaning import WORD, is_negated, mask_spans, norm
 from probe_ui.reading.item import Item
 
 
@@ -123,7 +123,10 @@ def option_keywords(text: str, item: Item) -> tuple[list[str], list[str], str | 
     words = [set(WORD.findall(opt)) for opt, _ in item.option_map]
     hits: list[str] = []
     negated: list[str] = []
-    for i, (_, lab) in enumerate(item.option_map):
+    for i, (opt, lab) in enumerate(item.option_map):
+        # batch 17: an option that denies a finding ("No fracture is present") is named by a reply that denies its
+        # word, and denied by one that affirms it ("scaphoid waist fracture, thin lucent line")
+        absence = re.match(r"(?:no|not|without|absent|none|neither|nil)\b", opt) is not None
         others = set().union(*(w for j, w in enumerate(words) if j != i))
         for w in words[i] - others - KEYWORD_STOP:
             if len(w) < 3:
@@ -136,12 +139,16 @@ def option_keywords(text: str, item: Item) -> tuple[list[str], list[str], str | 
                     if denied:
                         continue  # "Not non-communicating": says nothing of "Communicating" by itself
                     denied = True  # "Non-communicating hydrocephalus" denies "Communicating hydrocephalus"
-                said = negated if denied else hits
+                flip = absence and w not in _ABSENCE_WORDS  # "Not absent" still denies "Absent"
+                said = negated if denied != flip else hits
                 if lab not in said:
                     said.append(lab)
     # an option one of whose own words is denied is not named by another ("Non-communicating hydrocephalus." is
     # not "Communicating hydrocephalus")
     return [h for h in hits if h not in negated], negated, None
+
+
+_ABSENCE_WORDS = frozenset("no not without absent absence none neither nil negative".split())
 
 
 def opening_option(text: str, item: Item) -> str | None:
@@ -297,3 +304,66 @@ def value_option(text: str, item: Item) -> str | None:
         return None
     hits = [lab for _, low, high, lab in ranges if low < value < high]
     return hits[0] if len(hits) == 1 else None
+
+
+# batch 17: options that are counts ("0", "2", "3", "4") and a reply that gives the count in words or as a Roman
+# numeral ("i can see four wisdom teeth, two upper and two lower", "Count: II.")
+_NUMBER_WORDS = {"zero": 0, "none": 0, "no": 0, "one": 1, "a single": 1, "single": 1, "two": 2, "both": 2,
+                 "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                 "eleven": 11, "twelve": 12}
+_ROMAN = {"ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9, "x": 10}
+_COUNTED = re.compile(r"(?i)\bhow\s+many\s+((?:[a-z\-]+\s+){0,3}?[a-z\-]+?)\s+(?:can|are|is|do|does|were|have|has|"
+                      r"could|will|appear|in|on)\b")
+_COUNT_CUE = re.compile(r"(?i)\b(?:count(?:ed)?|total|number|tally)\b(?:\s+(?:is|of|was))?[ \t]*[:=]?[ \t]*"
+                        r"(?:(?:about|approximately)\s+)?([a-z]+|\d{1,2})\b(?![ \t]*[%\-])")
+_IN_TOTAL = re.compile(r"(?i)\b([a-z]+|\d{1,2})\s+in\s+total\b")
+
+
+def _count_value(word: str) -> int | None:
+    w = word.lower()
+    if w.isdigit():
+        return int(w)
+    return _NUMBER_WORDS.get(w, _ROMAN.get(w) if len(w) >= 2 or word.isupper() else None)
+
+
+def count_option(text: str, item: Item) -> str | None:
+    """Choice items whose options are counts ("0", "2", "3", "4"; escape options aside) asked with "How many ...?":
+    the option of the one count the reply gives, as the total ("Count: II.", "four in total", "I count four") or
+    right before what the question counts ("i can see four wisdom teeth, two upper and two lower": the "two"s are
+    not before "teeth"). None when it gives two different counts so."""
+    values: dict[int, str] = {}
+    for opt, lab in item.option_map:
+        if lexicon.escape_kind_of_option(opt):
+            continue
+        if not opt.isdigit():
+            return None
+        values[int(opt)] = lab
+    counted = _COUNTED.search(item.question)
+    if len(values) < 2 or counted is None or len(text) > 2000:
+        return None
+    head = counted.group(1).split()[-1].lower()
+    heads = {head, head[:-1] if head.endswith("s") else head, "tooth" if head == "teeth" else head}
+    said: set[int] = set()
+    for m in [*_COUNT_CUE.finditer(text), *_IN_TOTAL.finditer(text)]:
+        v = _count_value(m.group(1))
+        if v is not None:
+            said.add(v)
+    if not said:
+        nouns = "|".join(re.escape(h) for h in heads)
+        number = r"(a\s+single|\d{1,2}|" + "|".join(sorted((*_NUMBER_WORDS, *_ROMAN), key=len, reverse=True)) + r")"
+        before = re.compile(r"(?i)(?<![\w\-])" + number + r"\s+(?:[a-z\-]+\s+){0,3}?(?:" + nouns + r")\b")
+        spans = []
+        for m in before.finditer(text):
+            v = _count_value(m.group(1))
+            if v is not None and not is_negated(text[max(0, m.start() - 40):m.start()]):
+                said.add(v)
+                spans.append(m.span(1))
+        # other counts in the reply ("two upper and two lower") must add up to it: a breakdown, not another count
+        rest = mask_spans(text, spans)
+        others = [v for m in re.finditer(r"(?i)(?<![\w\-])" + number + r"(?![\w\-])", rest)
+                  if (v := _count_value(m.group(1))) is not None and m.group(1).lower() not in ("no", "none", "x", "v")]
+        if len(said) == 1 and others and sum(others) != next(iter(said)):
+            return None
+    if len(said) != 1:
+        return None
+    return values.get(said.pop())

@@ -129,6 +129,11 @@ REJECTED_AFTER = re.compile(
     r"less[ \t]+likely|not[ \t]+(?:likely|supported|the[ \t]+(?:answer|diagnosis|cause))|incorrect|wrong)"
     r"|(?:can|could)[ \t]+be[ \t]+(?:excluded|ruled[ \t]+out)"
     r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal))\b"
+    # batch 17: "effusion is on the right, left side is clear": a place the mention's own noun phrase says is clear
+    # holds nothing (not "... is clear on ...", "clear that", nor a list before it: "on the right, left side is
+    # clear" says nothing of the right)
+    r"|\A(?:[ \t]+(?!(?:is|are|was|were|looks?|appears?)\b)[\w\-]+){0,2}[ \t]*(?:is|are|appears?|looks?)[ \t]+"
+    r"(?:entirely[ \t]+|completely[ \t]+)?clear(?=[ \t]*(?:[.,;!\n]|\Z))"
 )
 _SUFFIXES = ("ations", "ation", "ements", "ement", "ments", "ment", "ings", "ing", "ical", "ally", "ular", "ous",
              "osis", "otic", "ions", "ion", "ies", "ied", "ed", "es", "ic", "al", "ar", "ly", "us", "a", "e", "y")
@@ -430,8 +435,10 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
     concepts_of: dict[str, list[_Concept]] = {}
     for o in parsed:
         concepts_of.setdefault(o.label, []).extend(o.concepts)
+    # (batch 17: an option whose own head noun the reply does not name is not contested by its modifier: "A gravid
+    # uterus compressing the right ureter" names the ureter, not "Ureteral tumor")
     contested = [other.label for lab in named for other, cs in zip(parsed, direct) if other.label != lab
-                 and not other.negative and any(
+                 and not other.negative and (other.head is None or other.head in cs) and any(
                      not any(_same(c.stem, x.stem) and c.negated == x.negated for x in concepts_of[lab]) for c in cs)]
     named += [x for x in dict.fromkeys(contested) if x not in named]
     return Overlap(tuple(named), tuple(x for x in rejected if x not in named))

@@ -123,6 +123,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"included|uploaded|shared|shown|visible|available|loaded|displayed)\b"
      r"|\A\W*(?:the\s+)?" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|un)\s*(?:available|attached|provided|"
      r"loaded|visible)\b"
+     # batch 17: "Fundus image not provided. Unable to grade retinopathy.": what the image is of, before it
+     r"|(?:\A|[.;!?\n])[\W_]*(?:the\s+)?[\w\-]+\s+" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|un)\s*(?:available|"
+     r"attached|provided|loaded|received|included)\b"
      r"|\b" + _IMAGE + r"\s+(?:did\s+not|didn't|failed\s+to)\s+(?:load|come\s+through|upload|attach|display)\b"
      r"|\bthere\s+(?:is|seems\s+to\s+be|appears\s+to\s+be)\s+no\s+(?:attached\s+)?" + _IMAGE
      + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|degradation|distortion|blur))",
@@ -159,6 +162,13 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|"
                 r"the\s+question)(?:\s+one)?\s+(?:unanswered|open|blank)\b"
                 r"|\bi\s+(?:won't|will\s+not)\s+answer\s+(?:this|that|it)\b"
+                # batch 17: "so I won't give a yes or no here"; "I'd prefer to leave the patient's sex to the clinical
+                # record rather than infer it ..."
+                r"|\bi\s+(?:won't|will\s+not)\s+(?:give|offer|provide|commit\s+to)\s+(?:you\s+)?(?:a|an|any|my)\s+"
+                r"(?:yes[\s/]+or[\s/]+no|yes/no|answer|verdict|diagnosis|call|guess)\b"
+                r"|\bi(?:'d|\s+would)\s+(?:prefer|rather)\s+(?:to\s+)?leave\s+(?:[\w'\-]+\s+){1,5}?to\s+(?:the\s+|a\s+|your\s+)?"
+                r"(?:clinical\s+(?:record|team|notes|history)|clinicians?|treating\s+\w+|radiologists?|physicians?|"
+                r"doctors?|dermatologists?|specialists?|experts?)\b"
                 # batch 15: "so I'll pass on this one"
                 r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?pass\s+on\s+(?:this|that|"
                 r"it|the\s+question)(?:\s+one)?\b"
@@ -229,7 +239,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # choose, ... (A)"), and a fault of the film that makes what is asked hard to assess ("The film is rotated and
     # underpenetrated, which makes the bases hard to assess; with that caveat, I would say no effusion.")
     ("image-out-of-focus",
-     r"\b(?:" + _IMAGE + "|" + _STUDY + r")\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:(?:very|quite|rather|"
+     r"\b(?:" + _IMAGE + "|" + _STUDY + r")\s+(?:(?:is|was|seems|appears)\s+(?:to\s+be\s+)?)?(?:(?:very|quite|rather|"
      r"badly|completely|somewhat|too)\s+)?(?:out\s+of\s+focus|unfocused|motion[\s\-]degraded)\b",
      "The photograph is badly out of focus, but it looks benign."),
     ("image-fault-makes-hard",
@@ -342,6 +352,25 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("do-not-know-es-fr-de", r"\bno\s+lo\s+s[ée]\b|\bno\s+sé\b|\bje\s+ne\s+sais\s+pas\b"
                              r"|\bich\s+wei(?:ß|ss)\s+(?:es\s+)?nicht\b",
      "No lo sé."),
+    # batch 17: an assessment put off ("Assessment deferred: photograph out of focus and overexposed")
+    ("deferred",
+     r"\b(?:assessment|evaluation|interpretation|diagnosis|answer|reading|report|opinion|grading)\s+(?:is\s+|was\s+|"
+     r"will\s+be\s+)?deferred\b|\bi(?:'ll|\s+will|'d|\s+would|\s+must)\s+(?:have\s+to\s+)?defer\b",
+     "Assessment deferred: the photograph is out of focus."),
+    # batch 17: what the image's size, light or glare hides ("the growth plates aren't visible at this size", "which
+    # limits what I can see", "too much glare on the lens, dots hard to make out", "Image quality limited by motion
+    # artefact")
+    ("image-hides",
+     r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:visible|discernible|seen|resolvable|legible)\s+at\s+this\s+(?:size|resolution|"
+     r"magnification|zoom|scale)\b"
+     r"|\b(?:which|that|this|it)\s+(?:severely\s+|greatly\s+|really\s+)?limits\s+what\s+(?:i|we|one)\s+can\s+"
+     r"(?:see|assess|tell|say|make\s+out|judge|evaluate)\b"
+     r"|\btoo\s+much\s+(?:glare|reflection|blur|noise|motion|artefact|artifact)\b"
+     r"|\b" + _MARKERS + r"\s+(?:are\s+|is\s+)?(?:hard|difficult|impossible)\s+to\s+(?:see|make\s+out|tell\s+apart|"
+     r"distinguish|locate|find|separate)\b"
+     r"|\b(?:" + _IMAGE + "|" + _STUDY + r"|quality)\s+(?:is\s+|was\s+)?(?:severely\s+|significantly\s+|markedly\s+|"
+     r"heavily\s+)?(?:limited|degraded|compromised)\s+by\b",
+     "The image quality is limited by motion artefact; provisional answer: yes."),
 )
 
 _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)
@@ -357,8 +386,13 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         r"|\b(?:might|could|would)\s+(?:also\s+)?make\s+it\b"
                         # batch 16: "It's hard to decide between the left and the right hip here - each femoral head
                         # shows some patchy sclerosis, and I can't say with any confidence which one (if either) ..."
-                        r"|\b(?:hard|difficult)\s+to\s+(?:decide|choose|tell)\s+between\b|\(\s*if\s+either\s*\)")
-_HEDGED_DECLINES = frozenset({"cannot-decide"})
+                        r"|\b(?:hard|difficult)\s+to\s+(?:decide|choose|tell)\s+between\b|\(\s*if\s+either\s*\)"
+                        # batch 17: "Female, ... Although ... the subpubic angle ... would point to male. Weighing the
+                        # two, I honestly don't know which it is."
+                        r"|\bweighing\s+(?:the\s+two|both|them|these|those|it\s+up|the\s+(?:evidence|findings))\b")
+# declines that, after the findings were weighed, only say the reply cannot choose ("I can't decide", "I honestly
+# don't know which it is")
+_HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know"})
 # the image named, or its quality: a reply that speaks of it may be blaming it ("The image is too dark; I cannot say
 # which, though both are possible.")
 _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality|view)s?\b")
@@ -393,8 +427,10 @@ def refusal_names(text: str) -> frozenset[str]:
 
 # "No, I can't tell from this image": a "no" that opens the refusal itself (what may stand between them: "sorry",
 # "unfortunately", the refusal's subject)
-_OPENING_NO = re.compile(r"(?i)\A[\W_]*(?:no|nope)\b[ \t]*[,.!:\-]*[ \t]*(?:(?:sorry|unfortunately|i'm\s+afraid|"
-                         r"i\s+am\s+afraid)[ \t]*,?[ \t]*)?(?:(?:it\s+is|this\s+is|it's|that's|i|it|this|that)[ \t]+)?")
+# (batch 17: "negative, no image received")
+_OPENING_NO = re.compile(r"(?i)\A[\W_]*(?:no|nope|negative)\b[ \t]*[,.!:\-]*[ \t]*(?:(?:sorry|unfortunately|"
+                         r"i'm\s+afraid|i\s+am\s+afraid)[ \t]*,?[ \t]*)?"
+                         r"(?:(?:it\s+is|this\s+is|it's|that's|i|it|this|that|the|your)[ \t]+)?")
 
 
 def declining_opening(text: str) -> tuple[int, int] | None:

@@ -8,8 +8,8 @@ readings apart, and a clinician settles the rest.
 A reading is sure when both hold:
 
 - its rule reads what the reply states (:data:`SURE_METHODS`: the reply is the answer, declares it, boxes it,
-  opens with it, concludes with it, marks it in a table or checklist, names one option by its text, its words, a
-  synonym or a value inside its range, or one answer word);
+  opens with it, concludes with it, marks it in a table or checklist, gives it a likelihood far ahead of every other
+  option's, names one option by its text, its words, a synonym or a value inside its range, or one answer word);
   a negated option ("Not stable." of two), a restatement, an opening answer kept against a later remark on another
   option ("Left hip (A). ... The right hip looks preserved.") and a judge's reading are guesses by nature;
 - nothing in the reply puts it in doubt (:func:`doubts`): a refusal, a late reversal ("D, sorry, I meant B"), a
@@ -23,7 +23,8 @@ A reading is sure when both hold:
   finding is there ("There is a transverse lucent line ... In summary, no fracture."), or a declared yes after a
   body that only reports absent or normal findings, a declared no after one that only states a finding is there
   ("The cortex is smooth and there is no comminution. Answer: yes"), or, for a reading from a mention, textbook
-  knowledge about an option rather than what this image shows ("Pneumonia typically shows air bronchograms").
+  knowledge about an option rather than what this image shows ("Pneumonia typically shows air bronchograms"), or a
+  likelihood list whose leader is not at least half the likelihood and three times any other.
 
 A closing answer that the reply's own body argues against is not read at all (:mod:`probe_ui.reading.closings`).
 """
@@ -37,6 +38,7 @@ from probe_ui.reading.closings import negative_clauses, only_absent_or_normal
 from probe_ui.reading.declarations import last_declaration
 from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
+from probe_ui.reading.marks import clear_lead
 from probe_ui.reading.refusals import refusal_names
 from probe_ui.reading.verdicts import self_corrected
 from probe_ui.reading.weighing import is_truncated
@@ -48,7 +50,7 @@ __all__ = ["REVERSAL", "SURE_METHODS", "doubts", "is_sure"]
 SURE_METHODS = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured", "leading",
                           "bare", "label_word", "option_text_contained", "escape_option", "language", "synonym",
                           "question_subject", "presence", "final_verdict", "agrees_with_suggestion", "option_words",
-                          "option_keyword", "option_value", "marked"})
+                          "option_keyword", "option_value", "marked", "likelihood"})
 #: rules whose reading stands even in a long reply (the reply declares or marks its answer)
 _MARKED = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured", "marked"})
 #: rules that read an option from where its words occur in the reply (not from where the reply puts its answer)
@@ -65,7 +67,9 @@ _HEDGE = re.compile(
     r"(?:cannot|can't)\s+be\s+(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?"
     r"(?:excluded|ruled\s+out)|"
     r"(?:hard|difficult)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|(?:can(?:not|'t)|could(?:\s*not|n't))\s+"
-    r"be\s+(?:\w+\s+)?(?:sure|certain|confident)|either(?=[^.;!?\n]{0,80}?\bor\b))\b")
+    r"be\s+(?:\w+\s+)?(?:sure|certain|confident)|"
+    # batch 17: not "the cortices on either side line up, and I can't see any angulation or translation"
+    r"either(?!\s+(?:side|sides|end|ends|hand)\b)(?=[^.;!?\n]{0,80}?\bor\b))\b")
 # "the most likely answer is C", "Myocardial infarction (A) is most likely": a choice between options ranks them, and
 # the best one is the answer (the question itself often asks for the most likely diagnosis), not a hedge
 _SUPERLATIVE = re.compile(r"(?i)\b(?:most|m[aá]s)\s+(?:likely|probable)\b")
@@ -183,6 +187,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("long")
     if method in _MENTIONS and _GENERIC.search(t):
         found.append("generic")
+    if method == "likelihood" and not clear_lead(t, item):
+        found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt
     return found
 
 

@@ -62,6 +62,13 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                   "hospital acquired pneumonia"),
     # batch 16: "GBM - thick, irregular rim enhancement around central necrosis"
     "glioblastoma": ("glioblastoma multiforme",),
+    # batch 17: "The physician's answer of extradural haematoma is accurate" (extradural is epidural)
+    "epidural hematoma": ("extradural hematoma", "extradural hemorrhage", "extradural bleed", "extradural haematoma"),
+    # batch 17: "chf with fluid overload, bats wing pattern": the bat's-wing (butterfly) opacities of alveolar edema
+    "pulmonary edema": ("bat's wing", "bats wing", "bat wing", "batwing", "bat's-wing", "bat-wing",
+                        "butterfly pattern", "alveolar edema"),
+    # batch 17: "A gravid uterus compressing the right ureter ..."
+    "pregnancy": ("gravid uterus", "pregnant uterus", "gravid", "pregnant"),
     "appendicitis": ("inflamed appendix",),
     "bowel obstruction": ("blocked bowel", "intestinal obstruction"),
     "cystic": ("fluid-filled", "fluid filled", "fluid-containing"),
@@ -183,6 +190,8 @@ _SPELLING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bcentre", "center"), (r"\bgrey\b", "gray"), (r"\bsulph", "sulf"), (r"isation\b", "ization"),
         (r"\b(visual|recogn|character|local)is(e|ed|es|ing)\b", r"\1iz\2"),
         (r"\bhaemat", "hemat"), (r"\bmanoeuvre", "maneuver"), (r"\bfibre", "fiber"), (r"\blitre", "liter"),
+        # batch 17: "seborrhoeic keratosis", "junctional naevus"
+        (r"rrhoe", "rrhe"), (r"\bnaev", "nev"),
     )
 )
 
@@ -190,7 +199,7 @@ _SPELLING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 # a piece of text each spelling variant needs: only the variants whose piece occurs are looked for
 _SPELLING_KEYS = ("paed", "haem", "anaem", "aemi", "caec", "gynaec", "orthopaed", "aetiolog", "oedem", "oesophag",
                   "foet", "dyspnoe", "diarrhoe", "oestr", "tumour", "colour", "behaviour", "centre", "grey", "sulph",
-                  "isation", "is", "haemat", "manoeuvre", "fibre", "litre")
+                  "isation", "is", "haemat", "manoeuvre", "fibre", "litre", "rrhoe", "naev")
 
 
 @functools.lru_cache(maxsize=64)

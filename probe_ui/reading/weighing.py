@@ -31,6 +31,9 @@ _ENTERTAIN = re.compile(
 _LETTER_ENTERTAINED = re.compile(r"(?<![\w'])[(\[]?([B-HJ-Z])[)\]]?(?![\w'])[ \t]+(?i:could|might|may|cannot|can't|"
                                  r"is\s+also|remains|also)\b")
 _LONE_CAPITAL = re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?(?![\w'\-])")
+# what follows "A" (or "I") when it is the article or the pronoun: a word ("a cyst"), also an abbreviation in capitals
+# (batch 17: "A CT would help", "A PE is ..."; not "A or B", "A, B")
+_ARTICLE_BEFORE = re.compile(r"[ \t]+(?:[a-z]|(?!(?:OR|AND|VS)\b)[A-Z]{2,}\b)")
 _CLAUSE_SPLIT = re.compile(r"(?i)[.!?;\n]|\b(?:but|however|though|although|yet)\b")
 # An alternative weighed, not chosen: "between A and B", "A or B?", "A vs. B"
 ALTERNATIVES = re.compile(
@@ -77,6 +80,8 @@ def is_truncated(text: str) -> bool:
         return False
     if t[-1] in ",:;(-[":
         return True
+    if t[-1].isdigit() or re.search(r"(?:->|=>|\u2192)[ \t]*[^\W\d_]+\Z", t):
+        return False  # batch 17: "ctr more than 0.5", "... -> normal -> no": a value, or an arrow's last step
     words = re.findall(r"[A-Za-z']+", t[-40:])
     if not words or re.fullmatch(r"[A-Z]", words[-1]):  # "Based on the image, A" ends in its answer
         return False
@@ -152,7 +157,7 @@ def entertained_labels(text: str, item: Item, canonical: bool = False) -> set[st
             out.update(bare_letters(clause, item)[0])
             out.update(lb for m in _LETTER_ENTERTAINED.finditer(clause) if (lb := item.letter(m.group(1))))
             for m in _LONE_CAPITAL.finditer(clause):  # "it could be C as well"; not the article in "A cyst may ..."
-                if m.group(1) in "AI" and re.match(r"[ \t]+[a-z]", clause[m.end():]):
+                if m.group(1) in "AI" and _ARTICLE_BEFORE.match(clause[m.end():]):
                     continue
                 if (lb := item.letter(m.group(1))) is not None:
                     out.add(lb)
@@ -174,6 +179,65 @@ def named_in(text: str, item: Item) -> set[str]:
     if item.kind != "choice":
         return set(label_words(text, item))
     out = {lb for m in _LONE_CAPITAL.finditer(text) if (lb := item.letter(m.group(1))) is not None
-           and not (m.group(1) in "AI" and re.match(r"[ \t]+[a-z]", text[m.end():]))}
+           and not (m.group(1) in "AI" and _ARTICLE_BEFORE.match(text[m.end():]))}
     low = norm(text)
     return out | {lb for opt, lb in item.option_map if re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", low)}
+
+
+# batch 17: an answer under a condition ("If the troponin is raised ..., A; if the D-dimer is high ..., B", "if
+# febrile B, otherwise A"): a clause that opens with a condition (not "If I had to choose, ...") or an "otherwise"
+_CONDITION = re.compile(r"(?i)\A[\W_]*(?:(?:and|but|or|whereas|while)[ \t]+)?(?:if|when|unless|provided|assuming|"
+                        r"in[ \t]+case|otherwise|else|or[ \t]+else)\b"
+                        r"(?![ \t]+(?:I|we|you)[ \t]+(?:had|have|must|were|was|am|are)[ \t]+(?:forced[ \t]+)?to\b)"
+                        r"(?![ \t]+(?:forced|pressed|asked|required)\b)")
+_CONDITION_SPLIT = re.compile(r"[.;!?\n]|,[ \t]*(?=(?i:otherwise|else|or[ \t]+else)\b)")
+
+
+def conditional_answers(text: str, item: Item) -> tuple[list[tuple[int, int]], set[str]]:
+    """Choice and label items: the clauses that give an answer only under a condition ("If the troponin is raised
+    and the ECG shows ST elevation, A; if the D-dimer is high ..., B", "if febrile B, otherwise A", "If ...,
+    **tuberculosis (D)**; if ..., **sarcoidosis (A)**"), as their spans and the labels they name (not "If I had to
+    choose, B.")."""
+    if item.kind == "yesno" or not re.search(r"(?i)\b(?:if|when|unless|provided|assuming|in\s+case|otherwise|else)\b",
+                                             text):
+        return [], set()
+    spans: list[tuple[int, int]] = []
+    labels: set[str] = set()
+    cuts = list(_CONDITION_SPLIT.finditer(text))
+    bounds = [(0, cuts[0].start())] if cuts else [(0, len(text))]
+    bounds += [(a.end(), b.start()) for a, b in zip(cuts, cuts[1:])]
+    if cuts:
+        bounds.append((cuts[-1].end(), len(text)))
+    for a, b in bounds:
+        clause = text[a:b]
+        if not _CONDITION.match(clause):
+            continue
+        named = named_in(clause, item)
+        if named:
+            spans.append((a, b))
+            labels |= named
+    return spans, labels
+
+
+# batch 17: an alternative left open below the answer ("Scabies (D). Although eczema cannot be excluded, ...", "...,
+# although an amelanotic melanoma cannot be excluded without histology")
+_UNEXCLUDED = re.compile(r"(?i)\b(?:can(?:not|'t)|could(?:\s*not|n't))\s+(?:be\s+)?(?:(?:fully|completely|entirely|"
+                         r"totally|definitely|confidently)\s+)?(?:excluded?|ruled?\s+out)\b")
+
+
+def unexcluded_labels(text: str, item: Item) -> set[str]:
+    """Choice items: the options the reply names only in a clause that leaves them open below its answer ("Although
+    eczema cannot be excluded, ...", "An IPMN can't be completely ruled out"), by their text or in other words."""
+    if item.kind != "choice" or not _UNEXCLUDED.search(text):
+        return set()
+    citem = canonical_item(item.kind, item.labels, item.options, item.question)
+    out: set[str] = set()
+    cuts = [0, *(m.end() for m in re.finditer(r"[.!?;\n]|,(?=\s)", text)), len(text)]
+    for a, b in zip(cuts, cuts[1:]):
+        clause = text[a:b]
+        if not _UNEXCLUDED.search(clause):
+            continue
+        out |= named_in(clause, item)
+        canon = synonyms.canonical(lexicon.translate(clause), citem.narrow)
+        out |= named_in(canon, citem) | set(options_in_words(canon, citem).named)
+    return out

@@ -132,7 +132,8 @@ def _finding_stated(clause: str, question: str, after_word: bool = False) -> set
     # "No, there is ...": the answer word, marked as such by what follows it (not "no there is", Portuguese "Não há"
     # read in English)
     marked = after_word or re.match(r"(?i)\A[\W_]*(?:yes|no|yep|nope)\b[ \t]*[,:;\-\u2013\u2014]", clause) is not None
-    clause = re.sub(r"(?i)\A[\W_]*(?:yes|no|yep|nope)\b[\W_]*", "", clause)
+    if not after_word:  # (batch 17: after "Incorrect -", the "no" of "no pneumothorax is seen" denies the finding)
+        clause = re.sub(r"(?i)\A[\W_]*(?:yes|no|yep|nope)\b[\W_]*", "", clause)
     if _NEGATION.search(clause) or re.search(r"(?i)\b(?:normal|unremarkable|abnormal\w*)\b", question):
         return set()
     said: set[tuple[str, bool]] = set()
