@@ -27,8 +27,10 @@ A command ending in ``# not run here`` is never run.
     python scripts/docs_examples.py docs/guide/commands/score.md --show   # one page, with the differences
     python scripts/docs_examples.py --update docs/guide/commands/score.md # write what the commands print
 
-``--update`` replaces a differing command's expected output with what it printed (its ``...`` elisions are lost:
-put them back by hand where the output is long). tests/test_docs_examples.py runs the check.
+``--update`` replaces a differing command's expected output with what it printed, keeping the page's ``...``
+elisions where they still hold (the first lines of a listing stay its first lines; see :func:`merged`); where they
+cannot be kept the whole output is written: put them back by hand where it is long. tests/test_docs_examples.py
+runs the check; scripts/regenerate_docs.py runs ``--update`` with every other generator of the docs.
 """
 
 from __future__ import annotations
@@ -220,13 +222,44 @@ def check_page(page: Path) -> Outcome:
     return outcome
 
 
+def _line_matches(expected: str, got: str) -> bool:
+    return matches([expected], [got])
+
+
+def _keep(expected: list[str], got: list[str]) -> list[str]:
+    """``got``, line for line, except where the page's line (with its ``...`` and placeholders) still matches."""
+    return [e if _line_matches(e, g) else g for e, g in zip(expected, got)]
+
+
+def merged(expected: list[str], got: list[str]) -> list[str]:
+    """What ``--update`` writes for one command: what it printed, keeping the page's elisions where they still hold.
+
+    The page's lines before its first ``...`` line are replaced by as many printed lines from the top, those after
+    its last ``...`` line by as many from the bottom, and the ``...`` lines stay (a listing whose first lines are
+    shown keeps showing only its first lines when an entry is added); a line whose ``...`` or duration still matches
+    is kept as written. Where that does not give a match (lines between two ``...`` changed, the output got
+    shorter than what the page shows), the whole output is written, as before.
+    """
+    gaps = [i for i, line in enumerate(expected) if line.strip() == "..."]
+    if not gaps:
+        out = _keep(expected, got) if len(expected) == len(got) else list(got)
+        return out if matches(out, got) else list(got)
+    head, tail = expected[:gaps[0]], expected[gaps[-1] + 1:]
+    if len(head) + len(tail) <= len(got):
+        middle = expected[gaps[0]:gaps[-1] + 1]
+        out = _keep(head, got[:len(head)]) + middle + _keep(tail, got[len(got) - len(tail):])
+        if matches(out, got):
+            return out
+    return list(got)
+
+
 def update(page: Path, outcome: Outcome) -> None:
-    """Write each differing command's output into the page, in place."""
+    """Write each differing command's output into the page, in place (its elisions kept where they still hold)."""
     lines = page.read_text(encoding="utf-8").splitlines()
     for cmd, got, _why in sorted(outcome.differences, key=lambda d: -d[0].first):
         if cmd.line.startswith("(setup)"):
             continue
-        lines[cmd.first:cmd.end] = got
+        lines[cmd.first:cmd.end] = merged(cmd.expected, got)
     page.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -263,4 +296,4 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["blocks", "check_page", "matches", "pages"]
+__all__ = ["blocks", "check_page", "matches", "merged", "pages"]

@@ -43,6 +43,19 @@ def test_directives_set_up_skip_and_write_files(tmp_path: Path) -> None:
     assert "$ echo changed\nchanged\n```" in page.read_text(encoding="utf-8")
 
 
+def test_update_keeps_the_elisions_that_still_hold() -> None:
+    """--update (and scripts/regenerate_docs.py) after a provider or preset is added: a listing whose first lines the
+    page shows keeps showing only its first lines, and a line whose '...' still matches is kept as written."""
+    page = ["name  usable", "baseline/<model>  yes", "gemini/<model>  no", "..."]
+    printed = ["name  usable", "baseline/<model>  yes", "echo/<model>  yes", "gemini/<model>  no", "groq/<model>  no"]
+    assert docs_examples.merged(page, printed) == ["name  usable", "baseline/<model>  yes", "echo/<model>  yes", "..."]
+    assert docs_examples.merged(["4 variants", "wrote .../r.html (... bytes)", "took 2.0 s"],
+                                ["6 variants", "wrote /x/r.html (9 bytes)", "took 0.1 s"]) == \
+        ["6 variants", "wrote .../r.html (... bytes)", "took 2.0 s"]
+    assert docs_examples.merged(["first", "...", "last"], ["one", "two", "end"]) == ["one", "...", "end"]
+    assert docs_examples.merged(["a", "b", "..."], ["a"]) == ["a"]  # shorter than what the page shows: all of it
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
 def test_every_example_prints_what_its_page_shows(page: Path) -> None:
