@@ -1,7 +1,12 @@
 """Extending probe-ui with one file per extension (docs/dev/extending.md): a perturbation, a provider, a metric
 family, an export format and a tab, each written to its own file outside the source tree and named by
 ``PROBE_UI_PLUGINS``, show up in the CLI listings, the app, ``score`` and the export round trip; no file of the
-project is edited."""
+project is edited.
+
+The plugins' names start with ``plugin`` so that none is a name a recipe's example gives (``shout``, ``echo``,
+``tsv``, ``notes``): an extension added in the source tree from a recipe, word for word, does not clash with them (a
+plugin cannot replace an entry), and nothing here lists the built-in entries: each check is that the plugin's entry is
+among the registry's."""
 
 from __future__ import annotations
 
@@ -22,8 +27,8 @@ PLUGINS = {
         from probe_ui.perturb.registry import register
 
 
-        @register("shout", "Write the question in capital letters.", "unchanged")
-        def shout(variant, rng):
+        @register("plugin_shout", "Write the question in capital letters.", "unchanged")
+        def plugin_shout(variant, rng):
             return variant.evolve(question=variant.question.upper())
     ''',
     "echo.py": '''
@@ -34,9 +39,9 @@ PLUGINS = {
 
         @register_provider
         class EchoProvider(Provider):
-            name = "echo"
+            name = "plugin-echo"
             free = True
-            ready_models = ("echo/last",)
+            ready_models = ("plugin-echo/last",)
 
             async def generate(self, request):
                 return Response(text=request.labels[-1] if request.labels else "", input_tokens=0, output_tokens=0)
@@ -50,9 +55,9 @@ PLUGINS = {
             return "condition shout" if (d["_cond"] == "shout").any() else None
 
 
-        @metric("shout_gap", "clean", description="accuracy on originals minus accuracy when shouted",
+        @metric("plugin_shout_gap", "clean", description="accuracy on originals minus accuracy when shouted",
                 detect=_detect, headline=lambda block: {"gap": block["gap"]})
-        def shout_gap(d, ctx):
+        def plugin_shout_gap(d, ctx):
             orig = float(d.loc[d["_cond"] == "original", "_c"].mean())
             loud = float(d.loc[d["_cond"] == "shout", "_c"].mean())
             return {"original": orig, "shout": loud, "gap": orig - loud}
@@ -66,7 +71,7 @@ PLUGINS = {
 
         @register_format
         class TSV(ExportFormat):
-            name = "tsv"
+            name = "plugin-tsv"
             data_file = "data.tsv"
             order = 50
             lists_as_json = True
@@ -95,10 +100,10 @@ PLUGINS = {
         def build(ctx, tab, built):
             import gradio as gr
 
-            gr.Markdown("Notes about this server.", elem_id="notes-text")
+            gr.Markdown("Notes about this server.", elem_id="plugin-notes-text")
 
 
-        register_tab(AppTab("notes", "Notes", order=60, right="read", build=build))
+        register_tab(AppTab("plugin_notes", "Plugin notes", order=60, right="read", build=build))
     ''',
 }
 
@@ -127,21 +132,22 @@ def cli_json(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
 
 def test_each_extension_is_listed_by_the_cli(plugins: Path, capsys: pytest.CaptureFixture[str]) -> None:
     perts = cli_json(capsys, "perturbations", "--format", "json")["perturbations"]
-    assert "shout" in [p["name"] for p in perts]
+    assert "plugin_shout" in [p["name"] for p in perts]
     models = cli_json(capsys, "models", "--json")
-    assert {"echo/<model>"} <= {m["name"] for m in models}
-    assert next(m for m in models if m["name"] == "echo/<model>")["usable"]
+    assert {"plugin-echo/<model>"} <= {m["name"] for m in models}
+    assert next(m for m in models if m["name"] == "plugin-echo/<model>")["usable"]
     metrics = cli_json(capsys, "metrics", "--json")
-    assert "shout_gap" in [m["name"] for m in metrics]
+    assert "plugin_shout_gap" in [m["name"] for m in metrics]
     with pytest.raises(SystemExit):
         main(["export", "--help"])
-    assert "tsv" in capsys.readouterr().out
+    assert "plugin-tsv" in capsys.readouterr().out
 
 
 def test_the_app_shows_the_tab_and_offers_the_provider_and_perturbation(plugins: Path, tmp_path: Path) -> None:
     import gradio as gr
 
     from probe_ui.app.blocks import AppContext, build_app, tab_rights
+    from probe_ui.app.tabs import app_tabs
     from probe_ui.store import Store
 
     db = tmp_path / "probe-ui.db"
@@ -149,18 +155,21 @@ def test_the_app_shows_the_tab_and_offers_the_provider_and_perturbation(plugins:
     blocks = list(app.blocks.values())
     tab_set = next(b for b in blocks if isinstance(b, gr.Tabs) and b.elem_id == "tabs")
     labels = [b.label for b in tab_set.children if isinstance(b, gr.Tab)]
-    assert labels == ["Probe", "Stress", "Batch", "Results", "Models", "Notes"]
-    assert tab_rights()["notes"] == "read"
-    assert any(getattr(b, "elem_id", None) == "notes-text" for b in blocks)
+    # every registered tab, in its order; the built-in ones keep theirs, and the plugin's is among them
+    assert labels == [t.label for t in app_tabs()]
+    built_in = ["Probe", "Stress", "Batch", "Results", "Models"]
+    assert [label for label in labels if label in built_in] == built_in and "Plugin notes" in labels
+    assert tab_rights()["plugin_notes"] == "read"
+    assert any(getattr(b, "elem_id", None) == "plugin-notes-text" for b in blocks)
 
     def choices(elem_id: str) -> list[str]:
         block = next(b for b in blocks if getattr(b, "elem_id", None) == elem_id)
         return [c[1] if isinstance(c, tuple) else c for c in block.choices]
 
-    assert "shout" in choices("probe-op")
-    assert "echo/last" in choices("probe-models")
+    assert "plugin_shout" in choices("probe-op")
+    assert "plugin-echo/last" in choices("probe-models")
     provider = next(b for b in blocks if isinstance(b, gr.Dropdown) and b.label == "provider")
-    assert "echo" in [c[1] if isinstance(c, tuple) else c for c in provider.choices]
+    assert "plugin-echo" in [c[1] if isinstance(c, tuple) else c for c in provider.choices]
 
 
 def test_a_run_with_the_plugins_is_scored_and_exported_and_comes_back(plugins: Path, tmp_path: Path,
@@ -169,22 +178,22 @@ def test_a_run_with_the_plugins_is_scored_and_exported_and_comes_back(plugins: P
     write_png(tmp_path / "b.png", seed=2)
     preset = write_preset(tmp_path / "loud.yaml", [choice_item(1, "a.png", answer="A"),
                                                    choice_item(2, "b.png", answer="B")],
-                          perturbations=[{"name": "shout", "steps": [{"op": "shout"}]}])
+                          perturbations=[{"name": "shout", "steps": [{"op": "plugin_shout"}]}])
     db = str(tmp_path / "store.db")
-    assert main(["batch", str(preset), "--db", db, "--run", "loud", "--model", "echo/last",
+    assert main(["batch", str(preset), "--db", db, "--run", "loud", "--model", "plugin-echo/last",
                  "--model", "baseline/first"]) == 0
     capsys.readouterr()
 
     report = cli_json(capsys, "score", "--db", db, "--run", "loud", "--json")
-    echo = report["models"]["echo/last"]["paper"]
-    assert echo["detected"]["shout_gap"] == "condition shout"
+    echo = report["models"]["plugin-echo/last"]["paper"]
+    assert echo["detected"]["plugin_shout_gap"] == "condition shout"
     # echo answers the last option: right on item 2 only, shouted or not
-    assert echo["shout_gap"]["original"] == echo["shout_gap"]["shout"] == 0.5
-    first = report["models"]["baseline/first"]["paper"]["shout_gap"]
+    assert echo["plugin_shout_gap"]["original"] == echo["plugin_shout_gap"]["shout"] == 0.5
+    first = report["models"]["baseline/first"]["paper"]["plugin_shout_gap"]
     assert first["gap"] == 0.0 and first["original"] == 0.5
 
     out = tmp_path / "export"
-    assert main(["export", "--db", db, "--run", "loud", "--format", "tsv", "--out", str(out)]) == 0
+    assert main(["export", "--db", db, "--run", "loud", "--format", "plugin-tsv", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "8 rows" in printed and f"read {out / 'data.tsv'}" in printed
     card = (out / "README.md").read_text(encoding="utf-8")
@@ -197,7 +206,7 @@ def test_a_run_with_the_plugins_is_scored_and_exported_and_comes_back(plugins: P
     back = load_preset(out / "preset.yaml")
     assert [i.id for i in back.items] == ["q1", "q2"]
     assert {(item, c.name, tuple(op for op, _ in c.steps)) for item, conds in back.item_conditions.items()
-            for c in conds} == {("q1", "shout", ("shout",)), ("q2", "shout", ("shout",))}
+            for c in conds} == {("q1", "shout", ("plugin_shout",)), ("q2", "shout", ("plugin_shout",))}
 
 
 def test_a_broken_plugin_is_named_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -142,18 +142,21 @@ def test_models_table_columns_line_up(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_the_app_and_the_demo_offer_only_ready_models(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """The Probe and Stress tabs tick from ready_models(model_menu(...)): on a machine without keys, servers or
-    downloaded weights, that is the baselines alone; every other entry is listed greyed out with its reason."""
+    downloaded weights, that is the models that need no setup (each provider's ``ready_models``: the baselines, and
+    any provider added that declares some); every other entry is listed greyed out with its reason."""
     import huggingface_hub.constants as hub
 
     from probe_ui.app.common import ready_models
     from probe_ui.catalogue.endpoints import model_menu
+    from probe_ui.providers import all_ready_models
 
     monkeypatch.setattr(hub, "HF_HUB_CACHE", str(tmp_path / "hub"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("OLLAMA_HOST", f"127.0.0.1:{free_port()}")
     monkeypatch.setenv("VLLM_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")
     menu = model_menu(None, discover=False)
-    assert sorted(ready_models(menu)) == ["baseline/first", "baseline/last", "baseline/random"]
+    assert sorted(ready_models(menu)) == sorted(all_ready_models())
+    assert {"baseline/first", "baseline/last", "baseline/random"} <= set(ready_models(menu))
     reasons = {r["name"]: r["reason"] for r in menu if not r["usable"]}
     assert {"gpt-4o", "claude-sonnet", "ollama-llava", "vllm-qwen2.5-vl-7b", "hf-medgemma-4b"} <= set(reasons)
     assert "OPENAI_API_KEY is not set" in reasons["gpt-4o"]
