@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import socket
 from collections.abc import Callable, Iterator
@@ -28,13 +29,39 @@ def api_client(url: str, **kwargs: Any) -> Any:
     import ssl
 
     import certifi
-    from gradio_client import Client
 
     global _TLS
     if _TLS is None:
         _TLS = ssl.create_default_context(cafile=certifi.where())  # what httpx itself makes, made once
     kwargs.setdefault("verbose", False)
-    return Client(url, ssl_verify=_TLS, **kwargs)
+    return _settled_client()(url, ssl_verify=_TLS, **kwargs)
+
+
+@functools.cache
+def _settled_client() -> type:
+    """``gradio_client.Client`` that lets the last call's event stream close before it sends the next call.
+
+    Why: the app closes a session's stream (``close_stream``) right after the last pending event completes. The
+    client returns from ``predict`` on ``process_completed``; if the next call is sent before its reader has read
+    the ``close_stream`` that follows, the new event joins the stream being closed and is cancelled
+    (``concurrent.futures.CancelledError``, seen once in CI on ``/add_point``). A user's script calling the app
+    sees the same race; the tests wait, for at most two seconds, for a stream with nothing pending to close."""
+    import time
+
+    from gradio_client import Client
+
+    class SettledClient(Client):  # type: ignore[misc]
+        def submit(self, *args: Any, **kwargs: Any) -> Any:
+            deadline = time.monotonic() + 2.0
+            while time.monotonic() < deadline:
+                with self.pending_lock:
+                    closing = self.stream_open and not self.pending_event_ids
+                if not closing:
+                    break
+                time.sleep(0.005)
+            return super().submit(*args, **kwargs)
+
+    return SettledClient
 
 
 def free_port() -> int:
