@@ -83,7 +83,7 @@ class Benchmark:
 
 
 #: every benchmark: the folders of :mod:`probe_ui.benchmarks` and plugins
-BENCHMARKS: Registry[Benchmark] = Registry("benchmark", packages=("probe_ui.benchmarks",))
+BENCHMARKS: Registry[Benchmark] = Registry("benchmark", packages=("probe_ui.benchmarks",), instances=True)
 
 def benchmarks() -> list[Benchmark]:
     """Every benchmark, in detection order."""

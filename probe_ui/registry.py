@@ -19,6 +19,7 @@ built-in entry.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib
 import importlib.util
@@ -26,6 +27,7 @@ import os
 import pkgutil
 import sys
 import threading
+import types
 import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -167,8 +169,11 @@ class Registry(Generic[T]):
 
     def __init__(self, kind: str, *, packages: tuple[str, ...] = (), only: tuple[str, ...] = (),
                  error: Callable[[str], Exception] = RegistryError,
-                 check: Callable[[], None] | None = None, ordered: bool = False) -> None:
+                 check: Callable[[], None] | None = None, ordered: bool = False, key: str = "name",
+                 instances: bool = False) -> None:
         self.kind = kind
+        self.key = key  # the attribute an entry is named by (``name``; ``NAME`` of a module; a tab's ``id``)
+        self.instances = instances  # :meth:`put` takes a class and holds one instance of it (formats, benchmarks)
         self.ordered = ordered
         self.packages = packages
         self.only = only  # the module names to import from the packages (all when empty)
@@ -185,6 +190,21 @@ class Registry(Generic[T]):
         _registries.append(weakref.ref(self))
 
     # ---- registering ------------------------------------------------------------------------------------------
+    def put(self, entry: Any, *, name: str | None = None) -> Any:
+        """The one way in: register ``entry`` under its own name (its attribute :attr:`key`, or ``name``); returns
+        ``entry``, so it serves as a decorator. In a registry of ``instances``, ``entry`` is a class and one
+        instance of it is held. Whether an entry already under that name is the same definition seen again (a
+        module imported twice: replaced) or another one (refused, naming both files) is decided here, by
+        :func:`_same`, for every registry."""
+        if name is None:
+            name = getattr(entry, self.key, None)
+            if not isinstance(name, str) or not name:
+                raise RegistryError(f"{self.kind} {entry!r} has no {self.key}: a registered {self.kind} names itself")
+        old = self._entries.get(name)
+        same = old is not None and _same(type(old) if self.instances else old, entry)
+        self.add(name, entry() if self.instances else entry, replace=same)
+        return entry
+
     def add(self, name: str, entry: T, *, replace: bool = False) -> T:
         """Register ``entry`` under ``name``; returns it. The same name twice is refused unless ``replace`` (tests
         re-register throwaway entries) or it is the very same entry (a module imported twice)."""
@@ -200,13 +220,6 @@ class Registry(Generic[T]):
             if plugin is not None:
                 self._origin[name] = plugin
             return entry
-
-    def add_instance(self, name: str, cls: Callable[[], T]) -> T:
-        """Register one instance of class ``cls`` under ``name`` (a module imported again re-registers its own
-        class; another class under the same name is refused)."""
-        old = self.loaded().get(name)
-        same = old is not None and _same(type(old), cls)
-        return self.add(name, cls(), replace=same)
 
     def _where(self, name: str, new: Any) -> str:
         """" (by FILE and by FILE)": the files of the entry already under ``name`` and of ``new``, for a clash
@@ -228,9 +241,10 @@ class Registry(Generic[T]):
                 self._origin[name] = plugin
 
     def register(self, name: str) -> Callable[[T], T]:
-        """A decorator: ``@REGISTRY.register("name")`` over a class or function registers it."""
+        """A decorator naming its entry: ``@REGISTRY.register("name")`` over a function (which has no name
+        attribute to :meth:`put` it by)."""
         def deco(entry: T) -> T:
-            return self.add(name, entry)
+            return self.put(entry, name=name)  # type: ignore[no-any-return]
         return deco
 
     def remove(self, name: str) -> None:
@@ -378,10 +392,32 @@ class RegisteredNames:
         return iter(self._names())
 
 
+def _definition(entry: object) -> tuple[str, str] | None:
+    """Where an entry is defined, as (module, qualified name): a module by its name; a class or function by its
+    own; a record (a dataclass: a suite, a template, a tab, a perturbation) by the first function it holds (its
+    code); None for a record of plain values (compared by value instead)."""
+    if isinstance(entry, types.ModuleType):
+        return entry.__name__, ""
+    qualname = getattr(entry, "__qualname__", None)
+    if isinstance(qualname, str):
+        return str(getattr(entry, "__module__", "")), qualname
+    if dataclasses.is_dataclass(entry):
+        for f in dataclasses.fields(entry):
+            value = getattr(entry, f.name, None)
+            if callable(value) and isinstance(getattr(value, "__qualname__", None), str):
+                return str(value.__module__), value.__qualname__
+    return None
+
+
 def _same(a: object, b: object) -> bool:
-    """Whether two entries are one definition seen twice (a module re-imported under another name)."""
-    qa = (getattr(a, "__module__", None), getattr(a, "__qualname__", None))
-    return qa[1] is not None and qa == (getattr(b, "__module__", None), getattr(b, "__qualname__", None))
+    """Whether two entries under one name are one definition seen twice (its module imported again), which
+    replaces the old entry, rather than two definitions, which is refused: decided here for every registry."""
+    if a is b:
+        return True
+    where = _definition(a)
+    if where is not None:
+        return where == _definition(b)
+    return type(a) is type(b) and a == b
 
 
 __all__ = ["PLUGINS_ENV", "PluginError", "RegisteredNames", "Registry", "RegistryError", "forget_plugins",

@@ -41,14 +41,12 @@ class AppTab:
 
 
 #: every tab: the modules of :mod:`probe_ui.app` and plugins
-TABS: Registry[AppTab] = Registry("tab", packages=("probe_ui.app",))
+TABS: Registry[AppTab] = Registry("tab", packages=("probe_ui.app",), key="id")
 
 
 def register_tab(tab: AppTab) -> AppTab:
-    """Register a tab (a module imported again re-registers its own tab)."""
-    old = TABS.loaded().get(tab.id)
-    same = old is not None and getattr(old.build, "__module__", None) == getattr(tab.build, "__module__", None)
-    return TABS.add(tab.id, tab, replace=same)
+    """Register a tab under its ``id`` (:meth:`Registry.put`)."""
+    return TABS.put(tab)  # type: ignore[no-any-return]
 
 
 def app_tabs() -> list[AppTab]:

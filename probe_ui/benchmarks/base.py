@@ -17,7 +17,7 @@ B = TypeVar("B", bound=type[Benchmark])
 
 def register_benchmark(cls: B) -> B:
     """Class decorator: register the benchmark (and its importer, under the importer's ``NAME``)."""
-    BENCHMARKS.add_instance(cls.name, cls)
+    BENCHMARKS.put(cls)
     if cls.importer is not None:
         register_importer(cls.importer)
     return cls

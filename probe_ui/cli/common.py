@@ -52,10 +52,7 @@ def command(name: str, help: str, description: str | None = None,
             ) -> Callable[[Callable[[argparse.ArgumentParser], None]], Callable[[argparse.ArgumentParser], None]]:
     """A decorator over a function that adds a command's arguments: registers the command ``name``."""
     def deco(arguments: Callable[[argparse.ArgumentParser], None]) -> Callable[[argparse.ArgumentParser], None]:
-        old = COMMANDS.loaded().get(name)
-        same = old is not None and (old.arguments.__module__, old.arguments.__qualname__) == \
-            (arguments.__module__, arguments.__qualname__)  # a module imported again
-        COMMANDS.add(name, Command(name, help, arguments, description, late), replace=same)
+        COMMANDS.put(Command(name, help, arguments, description, late))
         return arguments
     return deco
 

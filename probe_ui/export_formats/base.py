@@ -112,15 +112,14 @@ class ExportFormat:
 
 
 #: every export format: the modules of this package and plugins
-FORMATS: Registry[ExportFormat] = Registry("export format", packages=("probe_ui.export_formats",))
+FORMATS: Registry[ExportFormat] = Registry("export format", packages=("probe_ui.export_formats",), instances=True)
 
 F = TypeVar("F", bound=type[ExportFormat])
 
 
 def register_format(cls: F) -> F:
     """Class decorator: register one instance of the format under its ``name``."""
-    FORMATS.add_instance(cls.name, cls)
-    return cls
+    return FORMATS.put(cls)  # type: ignore[no-any-return]
 
 
 def format_names() -> list[str]:

@@ -51,13 +51,13 @@ class Importer(Protocol):
 
 
 #: every importer: the benchmarks' ``importer.py`` modules and plugins
-IMPORTERS: Registry[Importer] = Registry("import format", packages=("probe_ui.benchmarks",), error=ImportUsageError)
+IMPORTERS: Registry[Importer] = Registry("import format", packages=("probe_ui.benchmarks",), error=ImportUsageError,
+                                         key="NAME")
 
 
 def register_importer(module: Importer) -> Importer:
-    """Register an importer module under its ``NAME`` (a benchmark registers its own)."""
-    old = IMPORTERS.loaded().get(module.NAME)
-    return IMPORTERS.add(module.NAME, module, replace=old is not None and old.__name__ == module.__name__)
+    """Register an importer module under its ``NAME`` (a benchmark registers its own; :meth:`Registry.put`)."""
+    return IMPORTERS.put(module)  # type: ignore[no-any-return]
 
 
 def formats() -> tuple[str, ...]:

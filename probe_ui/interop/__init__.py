@@ -45,14 +45,13 @@ def _unknown(message: str) -> Exception:
 
 
 #: every harness: the modules of this package and plugins
-HARNESS_REGISTRY: Registry[Harness] = Registry("harness", packages=("probe_ui.interop",), error=_unknown)
+HARNESS_REGISTRY: Registry[Harness] = Registry("harness", packages=("probe_ui.interop",), error=_unknown,
+                                              key="NAME")
 
 
 def register_harness(module: Harness) -> Harness:
-    """Register a harness module under its ``NAME`` (a module imported again re-registers itself)."""
-    old = HARNESS_REGISTRY.loaded().get(module.NAME)
-    return HARNESS_REGISTRY.add(module.NAME, module, replace=old is not None and
-                                getattr(old, "__name__", None) == getattr(module, "__name__", None))
+    """Register a harness module under its ``NAME`` (:meth:`Registry.put`)."""
+    return HARNESS_REGISTRY.put(module)  # type: ignore[no-any-return]
 
 
 def harnesses() -> tuple[str, ...]:

@@ -119,7 +119,7 @@ def metric(name: str, definition: str, *, description: str = "", detect: Detect 
             fam = MetricFamily(name, description or (fn.__doc__ or "").strip().split("\n")[0],
                                                 detect, tuple(attributes), headline or (lambda block: {}),
                                                 order=order)
-            FAMILIES.add(name, fam)
+            FAMILIES.put(fam)
         elif definition in fam.definitions:
             raise MetricError(f"metric '{name}' already has a {definition} definition")
         else:

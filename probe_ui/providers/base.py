@@ -189,8 +189,7 @@ P = TypeVar("P", bound=type[Provider])
 
 def register_provider(cls: P) -> P:
     """Class decorator: register a provider under its ``name`` (a module imported again re-registers itself)."""
-    PROVIDERS.add(cls.name, cls)
-    return cls
+    return PROVIDERS.put(cls)  # type: ignore[no-any-return]
 
 
 def all_ready_models() -> list[str]:

@@ -78,15 +78,14 @@ class JudgeMode:
 
 
 #: the judge modes by name, in menu order
-JUDGE_MODES: Registry[JudgeMode] = Registry("judge mode", error=JudgeModeError, ordered=True)
+JUDGE_MODES: Registry[JudgeMode] = Registry("judge mode", error=JudgeModeError, ordered=True, instances=True)
 
 M = TypeVar("M", bound=type[JudgeMode])
 
 
 def register_judge_mode(cls: M) -> M:
     """Class decorator: register one instance of the mode under its ``name``."""
-    JUDGE_MODES.add_instance(cls.name, cls)
-    return cls
+    return JUDGE_MODES.put(cls)  # type: ignore[no-any-return]
 
 
 @register_judge_mode

@@ -10,25 +10,22 @@ list to extend.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TypeVar
 
 from probe_ui.providers.hf.families.base import Family
 from probe_ui.registry import Registry
 
 #: config.model_type → its Family subclass; anything else uses Family
-FAMILIES: Registry[type[Family]] = Registry("hf model family", packages=("probe_ui.providers.hf.families",))
+FAMILIES: Registry[type[Family]] = Registry("hf model family", packages=("probe_ui.providers.hf.families",),
+                                            key="model_type")
 
 F = TypeVar("F", bound=type[Family])
 
 
-def register_family(model_type: str) -> Callable[[F], F]:
-    """Class decorator: the prompting rules of checkpoints whose config's ``model_type`` is ``model_type``."""
-    def deco(cls: F) -> F:
-        FAMILIES.add(model_type, cls)
-        return cls
-
-    return deco
+def register_family(cls: F) -> F:
+    """Class decorator: the prompting rules of checkpoints whose config's ``model_type`` is the class's
+    ``model_type`` (:meth:`Registry.put`)."""
+    return FAMILIES.put(cls)  # type: ignore[no-any-return]
 
 
 def family_for(model_type: str) -> Family:

@@ -12,6 +12,9 @@ _SYSTEM_PROBE = "probe-ui-system-turn-probe"
 class Family:
     """Prompting rules of one architecture family; subclass it in a file of its own with ``@register_family``."""
 
+    #: the config's ``model_type`` this family prompts (what it is registered under); the base family has none
+    model_type: ClassVar[str] = ""
+
     #: the value that per-token integer inputs other than input_ids / attention_mask (token_type_ids,
     #: mm_token_type_ids) take on scored continuation text; 0 (plain text) unless a family says otherwise
     continuation_type_ids: ClassVar[dict[str, int]] = {}

@@ -16,8 +16,9 @@ from probe_ui.providers.hf.families import register_family
 from probe_ui.providers.hf.families.base import Family
 
 
-@register_family("paligemma")
+@register_family
 class PaliGemma(Family):
+    model_type = "paligemma"
     continuation_type_ids: ClassVar[dict[str, int]] = {"token_type_ids": 1}
 
     def system_style(self, entry: Any) -> str | None:
