@@ -18,12 +18,11 @@ from helpers import choice_item, run_cli, write_png, write_preset
 from probe_ui.items import Variant
 from probe_ui.messages import Response
 from probe_ui.providers.base import ModelConfig
-from probe_ui.runner import BatchError, plan_cells, run_batch
+from probe_ui.runner import BatchError, BatchOptions, plan_cells, run_batch
 from probe_ui.runner.allowance import Allowance, LimitReached, SpendLimitReached, limit_line
 from probe_ui.runner.spend import SpendCap, SpendCapReached, SpendStopped, estimate, usd
 from probe_ui.security.users import Accounts, UsersError, add_user, read_users, set_limit
 from probe_ui.store import Store, responses, runs
-from probe_ui.runner import BatchOptions
 
 LINE = re.compile(r"^Your spending limit of \$[\d,.]+ is reached \(\$[\d,.]+ spent\); ask an admin to raise it\.$")
 
@@ -136,6 +135,35 @@ def test_only_the_users_own_runs_count(tmp_path: Path, fake_openai, monkeypatch)
     assert allowance.spent("bob") == pytest.approx(bob)
 
 
+def test_a_judge_asked_of_another_users_run_is_charged_to_who_asked_even_after_a_restart(
+        tmp_path: Path, fake_openai, monkeypatch) -> None:
+    """Bob asks the judge about Alice's unread replies: the judge's calls, stored in her run, count against his
+    limit and not hers, and still do when the app starts again (a new Allowance reads the store)."""
+    priced_model(tmp_path, fake_openai.base_url, monkeypatch)
+    from probe_ui.presets import load_preset
+    from probe_ui.runner import resolve_models
+    from probe_ui.scoring.fallback import judge_runs
+
+    store = Store(tmp_path / "s.db")
+    fake_openai.answer = "Hard to say from this picture."  # nothing the rules can read: left for the judge
+    run_batch(store, [load_preset(preset(tmp_path, 3))], ["priced"],
+              BatchOptions(run_name="alices", progress=False, user="alice"))
+    alice_before = store.user_cost("alice")
+    assert alice_before > 0 and store.user_cost("bob") == 0
+    fake_openai.answer = "B"
+    allowance = Allowance(store, {"bob": 100.0}.get)
+    lines = judge_runs(store, ["alices"], resolve_models(["priced"])[0], cap_of=lambda run: allowance.cap("bob"))
+    assert any("judge" in line for line in lines), lines
+    with store.engine.connect() as c:
+        judged = float(c.execute(sa.select(sa.func.sum(responses.c.cost)).where(responses.c.role == "judge")).scalar()
+                       or 0.0)
+    assert judged > 0
+    assert store.user_cost("alice") == pytest.approx(alice_before)  # her run, not her call
+    assert store.user_cost("bob") == pytest.approx(judged)
+    restarted = Allowance(store, {"bob": 100.0}.get)
+    assert restarted.spent("bob") == pytest.approx(judged) and restarted.spent("alice") == pytest.approx(alice_before)
+
+
 def test_a_reached_limit_refuses_and_raising_it_lets_the_next_request_through(tmp_path: Path, fake_openai,
                                                                                monkeypatch) -> None:
     fake_openai.answer = "B"
@@ -147,7 +175,7 @@ def test_a_reached_limit_refuses_and_raising_it_lets_the_next_request_through(tm
     accounts = Accounts.from_file(f)
     allowance = Allowance(store, accounts.limit)
     run_batch(store, [p], ["priced"], BatchOptions(run_name="first", progress=False, user="alice"),
-              user_cap=allowance.cap("alice", "first"))
+              user_cap=allowance.cap("alice"))
     spent = allowance.spent("alice")
     assert spent > 0 and len(fake_openai.chat_requests) == 2
 
@@ -155,7 +183,7 @@ def test_a_reached_limit_refuses_and_raising_it_lets_the_next_request_through(tm
     with pytest.raises(SpendLimitReached) as refused:
         run_batch(store, [p], ["priced"],
                   BatchOptions(run_name="second", progress=False, user="alice", use_cache=False),
-                  user_cap=allowance.cap("alice", "second"))
+                  user_cap=allowance.cap("alice"))
     assert refused.value.line == limit_line(spent / 2, spent) and LINE.match(refused.value.line)
     assert len(fake_openai.chat_requests) == 2  # nothing was sent
     with pytest.raises(SpendLimitReached):
@@ -166,7 +194,7 @@ def test_a_reached_limit_refuses_and_raising_it_lets_the_next_request_through(tm
     set_limit(f, "alice", spent * 10)  # raised: the next request goes
     result = run_batch(store, [p], ["priced"],
                        BatchOptions(run_name="second", progress=False, user="alice", use_cache=False),
-                       user_cap=allowance.cap("alice", "second"))
+                       user_cap=allowance.cap("alice"))
     assert result.answered == 2 and result.spend_line is None and len(fake_openai.chat_requests) == 4
     assert result.spent is None  # no --max-cost: the run's own spend is not what the user's limit reports
     set_limit(f, "alice", None)  # cleared: no limit at all
@@ -185,7 +213,7 @@ def test_a_batch_stops_at_the_limit_keeps_its_answers_and_resumes_once_raised(tm
     allowance = Allowance(store, limits.get)
     result = run_batch(store, [p], ["priced"],
                        BatchOptions(run_name="r", progress=False, user="alice", concurrency=2),
-                       user_cap=allowance.cap("alice", "r"))
+                       user_cap=allowance.cap("alice"))
     stored = cost_of(store, "alice")
     assert 0 < result.answered < 8 and result.errors == 0
     assert len(fake_openai.chat_requests) == result.answered  # every request sent is stored
@@ -195,7 +223,7 @@ def test_a_batch_stops_at_the_limit_keeps_its_answers_and_resumes_once_raised(tm
     assert line.endswith(f"{8 - result.answered} of 8 answers were not asked; asking again once it is raised asks "
                          "only those.")
     limits["alice"] = 100.0
-    again = resume_batch(store, "r", BatchOptions(progress=False, user="alice"), user_cap=allowance.cap("alice", "r"))
+    again = resume_batch(store, "r", BatchOptions(progress=False, user="alice"), user_cap=allowance.cap("alice"))
     assert again.answered == 8 - result.answered and again.spend_line is None
     assert len(fake_openai.chat_requests) == 8
 
@@ -341,11 +369,11 @@ def test_the_judge_is_held_to_the_limit_too(tmp_path: Path, fake_openai, monkeyp
     judge = resolve_models(["priced"])[0]
     allowance = Allowance(store, {"alice": 0.0}.get)
     with pytest.raises(SpendLimitReached) as exc:
-        judge_runs(store, ["a", "b"], judge, cap_of=lambda run: allowance.cap("alice", run))
+        judge_runs(store, ["a", "b"], judge, cap_of=lambda run: allowance.cap("alice"))
     assert LINE.match(exc.value.line)
     unpriced = ModelConfig(name="openai/gpt-x", provider="openai", model="gpt-x", base_url="https://api.example.com")
     with pytest.raises(JudgeError, match="has no known price"):
-        judge_runs(store, ["a"], unpriced, cap_of=lambda run: allowance.cap("alice", run))
+        judge_runs(store, ["a"], unpriced, cap_of=lambda run: allowance.cap("alice"))
     assert not fake_openai.chat_requests
 
 

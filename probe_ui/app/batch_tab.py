@@ -227,7 +227,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                                BatchOptions(run_name=name, seed=seed_of(sd), suites=st or [], progress=False,
                                             extend=bool(add), user=caller.name, answer_format=fmt),
                                extra_models=extra, on_progress=_progress(progress), cancel=cancel_,
-                               user_cap=ctx.spend_cap(caller.name, caller.signed_in, name))
+                               user_cap=ctx.spend_cap(caller.name, caller.signed_in))
         finally:
             ctx.finished(name, cancel_)
         pick, resume_btn = resume_updates(result, unfinished_runs(ctx))
@@ -249,7 +249,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         try:
             result = resume_batch(ctx.store, name, BatchOptions(progress=False, user=caller.name), extra_models=extra,
                                   on_progress=_progress(progress), cancel=cancel_,
-                                  user_cap=ctx.spend_cap(caller.name, caller.signed_in, name))
+                                  user_cap=ctx.spend_cap(caller.name, caller.signed_in))
         finally:
             ctx.finished(name, cancel_)
         pick, resume_btn = resume_updates(result, unfinished_runs(ctx), resumed=True)

@@ -56,12 +56,12 @@ class AppContext:
         if self.allowance is None and self.accounts is not None:
             self.allowance = Allowance(self.store, self.accounts.limit)
 
-    def spend_cap(self, user: str, signed_in: bool, run: str | None = None) -> UserCap | None:
-        """The hold on a signed-in user's spending limit for one action storing its calls in ``run`` (None: a run
-        they make now); None without a login (the app on loopback, whose one user has no limit)."""
+    def spend_cap(self, user: str, signed_in: bool) -> UserCap | None:
+        """The hold on a signed-in user's spending limit for one action (in any run: each call is stored with who
+        asked it); None without a login (the app on loopback, whose one user has no limit)."""
         if self.allowance is None or not signed_in:
             return None
-        return self.allowance.cap(user, run)
+        return self.allowance.cap(user)
 
     @property
     def presets_dir(self) -> Path:

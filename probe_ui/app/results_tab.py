@@ -241,7 +241,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         model = resolve_judge(spec, ctx.endpoints.usable(caller.owner, [spec], admin=caller.can("any_host")))
         # the judge's calls are held to the caller's spending limit (a run of someone else's included)
         lines = judge_runs(ctx.store, list(chosen), model,
-                           cap_of=lambda run: ctx.spend_cap(caller.name, caller.signed_in, run))
+                           cap_of=lambda run: ctx.spend_cap(caller.name, caller.signed_in))
         return Inline.note("<br>".join(escape(x) for x in lines))
 
     @shows_errors

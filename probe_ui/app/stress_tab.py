@@ -30,7 +30,7 @@ from probe_ui.app.tabs import AppTab, register_tab
 from probe_ui.live.form import ProbeForm
 from probe_ui.metrics.registry import glossary_html
 from probe_ui.presets import load_preset
-from probe_ui.presets.suites import SEVERITY_PERTURBATIONS, SUITES, default_levels, describe_suites
+from probe_ui.presets.suites import SUITES, default_levels, describe_suites, sweep_perturbations
 from probe_ui.runner.spend import SpendStopped
 from probe_ui.views import stress
 
@@ -60,7 +60,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
         mode = gr.Radio([SUITE, SWEEP], value=SUITE, label="what to apply", elem_id="stress-mode")
         suite = gr.Dropdown(label="suite", choices=labels.choices(list(SUITES), kind="suite"), value="rotations",
                             elem_id="stress-suite")
-        pert = gr.Dropdown(label="perturbation to sweep", choices=list(SEVERITY_PERTURBATIONS), value="blur",
+        pert = gr.Dropdown(label="perturbation to sweep", choices=list(sweep_perturbations()), value="blur",
                            visible=False, elem_id="stress-sweep")
         levels = gr.CheckboxGroup(label="levels (severity 1-5; degrees for rotate)", elem_id="stress-levels",
                                   choices=list(default_levels("blur")), value=list(default_levels("blur")),
@@ -167,7 +167,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
             chosen = [int(x) for x in lv or []] or None
             bases = [o for o in originals if o.condition == "original"]
             name = stress_runs.run_sweep_name(pt, chosen, specs, originals=bases, seed=seed_)
-            common["spend"] = ctx.spend_cap(caller.name, caller.signed_in, name)  # the user's spending limit
+            common["spend"] = ctx.spend_cap(caller.name, caller.signed_in)  # the user's spending limit
 
             def ask() -> None:
                 stress_runs.run_sweep(ctx.store, pt, chosen, specs, originals=bases, run_name=name, **common)
@@ -178,7 +178,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
             else:
                 kw = {"preset": p, "item_ids": ids}
             name = stress_runs.planned_run_name(st, specs, seed=seed_, **kw)
-            common["spend"] = ctx.spend_cap(caller.name, caller.signed_in, name)  # the user's spending limit
+            common["spend"] = ctx.spend_cap(caller.name, caller.signed_in)  # the user's spending limit
 
             def ask() -> None:
                 stress_runs.run_stress(ctx.store, st, specs, **kw, **common)

@@ -5,10 +5,10 @@ An admin gives a user a limit in US dollars in the users file (``probe-ui users 
 ``max_cost_usd``, :mod:`probe_ui.security.users`); the app reads it at every request, as it reads roles, so a
 limit set, raised or cleared counts from the user's next call.
 
-**What a user has spent** (:meth:`Allowance.spent`): the stored cost of every call in the runs they made
-(:meth:`probe_ui.store.Store.user_cost`: answers and judges; a cached answer costs nothing), plus the estimated cost
-of their requests in flight, plus what their calls in other people's runs cost since the app started (a judge
-asked of someone else's run: stored in that run, held against the person who asked). A model without a price that
+**What a user has spent** (:meth:`Allowance.spent`): the stored cost of every call they asked, in any run
+(:meth:`probe_ui.store.Store.user_cost`: answers and judges, each stored with who asked it, so a judge asked of
+someone else's run counts against the person who asked, not the run's maker, across restarts; a cached answer
+costs nothing), plus the estimated cost of their requests in flight. A model without a price that
 costs nothing (a baseline, ``hf/``, a server on this machine: :func:`~probe_ui.runner.spend.costs_nothing`) never
 counts; a model with a price counts at its price (:func:`~probe_ui.runner.spend.estimate`, the same estimate
 ``--max-cost`` reserves), and a model with no price that is not free cannot be held, so a user with a limit is
@@ -81,9 +81,8 @@ class _Ledger:
     """One user's spend while actions of theirs are open (module doc)."""
 
     base: float = 0.0  # the store's figure when the first open action began
-    settled: float = 0.0  # calls in their own runs back since then
+    settled: float = 0.0  # their calls back since then
     reserved: float = 0.0  # estimates of their requests in flight
-    elsewhere: float = 0.0  # calls in other people's runs, since the app started
     open: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -106,14 +105,13 @@ class Allowance:
         return self.limit_of(user)
 
     def spent(self, user: str) -> float:
-        """What ``user`` has spent (module doc): the stored cost of their runs' calls, plus their requests in flight
-        and their calls in other people's runs."""
+        """What ``user`` has spent (module doc): the stored cost of the calls they asked, plus their requests in
+        flight."""
         led = self._ledger(user)
         with led.lock:
             if led.open:
-                return led.base + led.settled + led.reserved + led.elsewhere
-            elsewhere = led.elsewhere
-        return float(self.store.user_cost(user)) + elsewhere
+                return led.base + led.settled + led.reserved
+        return float(self.store.user_cost(user))
 
     def check(self, user: str, models: list[ModelConfig] | None = None, cheapest: float = 0.0) -> None:
         """Raise :class:`SpendLimitReached` (its line) when ``user``'s limit is reached, or leaves less than
@@ -126,17 +124,10 @@ class Allowance:
         if spent >= limit - 1e-12 or spent + cheapest > limit + 1e-12:
             raise SpendLimitReached(limit_line(limit, spent))
 
-    def cap(self, user: str, run: str | None = None) -> UserCap:
-        """The cap of one action of ``user`` that stores its calls in ``run`` (None, or a run not made yet: a run
-        they make now); use it in a ``with`` block around the calls."""
-        own = True
-        if run:
-            try:
-                made_by = self.store.get_run(run).created_by
-            except ProbeUIError:  # not made yet: the action makes it, as the user's
-                made_by = user
-            own = made_by == user
-        return UserCap(self, user, own=own)
+    def cap(self, user: str) -> UserCap:
+        """The cap of one action of ``user`` (whichever run stores its calls: each is stored with who asked it);
+        use it in a ``with`` block around the calls."""
+        return UserCap(self, user)
 
     # ---- the ledger ------------------------------------------------------------------------------------------
     def _open(self, user: str) -> None:
@@ -156,19 +147,16 @@ class Allowance:
         limit = self.limit(user)
         led = self._ledger(user)
         with led.lock:
-            spent = led.base + led.settled + led.reserved + led.elsewhere
+            spent = led.base + led.settled + led.reserved
             if limit is not None and cost > 0 and spent + cost > limit + 1e-12:
                 raise LimitReached(limit_line(limit, spent))
             led.reserved += cost
 
-    def _settle(self, user: str, own: bool, reserved: float, actual: float) -> None:
+    def _settle(self, user: str, reserved: float, actual: float) -> None:
         led = self._ledger(user)
         with led.lock:
             led.reserved = max(0.0, led.reserved - reserved)
-            if own:
-                led.settled += actual
-            else:
-                led.elsewhere += actual
+            led.settled += actual
 
 
 class UserCap:
@@ -177,8 +165,8 @@ class UserCap:
     :attr:`reached` is set and stays set. ``inner``: a cap of the action's own (``--max-cost``) that every request
     must fit too. Use it in a ``with`` block around the calls (re-entrant: the functions that ask enter it)."""
 
-    def __init__(self, allowance: Allowance, user: str, *, own: bool = True, inner: SpendCap | None = None) -> None:
-        self.allowance, self.user, self.own, self.inner = allowance, user, own, inner
+    def __init__(self, allowance: Allowance, user: str, *, inner: SpendCap | None = None) -> None:
+        self.allowance, self.user, self.inner = allowance, user, inner
         self.stopped = False  # the user's limit stopped this action
         self.refused: dict[str, str] = {}  # model name -> why it was not asked (a model the limit cannot hold)
         self.reserved = 0.0
@@ -272,7 +260,7 @@ class UserCap:
         with self._lock:
             self.reserved = max(0.0, self.reserved - reserved)
             self.session_spent += actual
-        self.allowance._settle(self.user, self.own, reserved, actual)
+        self.allowance._settle(self.user, reserved, actual)
 
     def settle(self, reserved: float, resp: Response | None) -> None:
         """A reserved request is back: its reply's cost replaces the estimate (:func:`~probe_ui.runner.spend.

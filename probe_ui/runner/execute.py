@@ -231,7 +231,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
                                         lambda req, first: score_response(cell.variant, req, first)["parsed"])
         else:
             sent, resp = await call(cell.model, cell.request, cell_label(cell))
-        row = response_row(run.id, cell, resp, sent)
+        row = dict(response_row(run.id, cell, resp, sent), asked_by=who)
         stored = await blocking(store.save_response, row)
         if on_stored is not None:
             on_stored(cell, resp, row, stored)
@@ -267,7 +267,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
             parse = {"parsed": ans.choice, "method": ans.method, "invalid": ans.invalid,
                      "correct": answers.is_correct(ans, cell.variant.answer_label)}
             jrow.update(parse)  # the judge's reading lives on its own row; the answer keeps the robust one
-        store.save_response(dict(jrow, role="judge", parent_id=parent))
+        store.save_response(dict(jrow, role="judge", parent_id=parent, asked_by=who))
 
     queues: dict[str, asyncio.Queue[Cell | None]] = {}
     workers: dict[str, list[asyncio.Task[None]]] = {}

@@ -501,7 +501,7 @@ class ProviderBatches:
                 resp = self._response(answered[cid], provider, p.sent, factor, b)
                 if p.details:
                     resp.details = dict(resp.details, **p.details)
-                self.store.save_response(response_row(self.run.id, cell, resp, p.sent))
+                self.store.save_response(dict(response_row(self.run.id, cell, resp, p.sent), asked_by=self.who))
                 stored += 1
                 cost += resp.cost or 0.0
                 if self.on_answer is not None:

@@ -173,6 +173,12 @@ async def _ask_all(store: Store, run_id: int, seed: int, model: ModelConfig, row
 
     pool = ProviderPool(concurrency)
     provider, limit = pool.get(model)
+    if spend is not None:
+        asked_by = spend.user  # the app's user: their limit counts the judge, whoever made the run
+    else:
+        from probe_ui.security.users import system_user
+
+        asked_by = system_user()
     settings = GenerationSettings(temperature=0.0, max_tokens=int(model.generation.get("max_tokens",
                                                                                         FALLBACK_MAX_TOKENS)),
                                   seed=seed, timeout_s=float(model.generation.get("timeout_s", 120.0)))
@@ -213,7 +219,7 @@ async def _ask_all(store: Store, run_id: int, seed: int, model: ModelConfig, row
                        correct=answers.is_correct(got, gt) if gt is not None else None)
         else:
             summary.errors.append(f"{r['model']} on {r['item_id']}: {resp.error}")
-        store.save_response(dict(row, role="judge", parent_id=int(r["response_id"])))
+        store.save_response(dict(row, role="judge", parent_id=int(r["response_id"]), asked_by=asked_by))
         summary.asked += 1
         progress[0] += 1
         if on_progress is not None:

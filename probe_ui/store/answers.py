@@ -41,11 +41,13 @@ class AnswersMixin(StoreBase):
             return float(c.execute(q).scalar() or 0.0)
 
     def user_cost(self, user: str) -> float:
-        """What the stored calls of every run ``user`` made cost (answers and judges, USD; a call without a known
+        """What the stored calls ``user`` asked cost (answers and judges, in any run, USD; a call without a known
         cost, a cached answer, counts 0): what a user's spending limit in the app counts
-        (:mod:`probe_ui.runner.allowance`)."""
-        made = sa.select(runs.c.id).where(runs.c.created_by == user)
-        q = sa.select(sa.func.coalesce(sa.func.sum(responses.c.cost), 0.0)).where(responses.c.run_id.in_(made))
+        (:mod:`probe_ui.runner.allowance`). A call records who asked it (``asked_by``); one that does not (stored
+        before schema 11, or imported) counts as asked by its run's maker."""
+        who = sa.func.coalesce(responses.c.asked_by, runs.c.created_by)
+        q = (sa.select(sa.func.coalesce(sa.func.sum(responses.c.cost), 0.0))
+             .select_from(responses.join(runs, runs.c.id == responses.c.run_id)).where(who == user))
         with self.engine.connect() as c:
             return float(c.execute(q).scalar() or 0.0)
 

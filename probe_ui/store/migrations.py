@@ -175,6 +175,14 @@ def _v10(c: sa.Connection) -> None:
     _create_missing(c, st.provider_batches)
 
 
+def _v11(c: sa.Connection) -> None:
+    """Who asked each call (issue 50): a judge asked of someone else's run is charged to the person who asked it,
+    not to the run's maker. Calls stored before have none (read as asked by the run's maker)."""
+    from probe_ui import store as st
+
+    add_column(c, st.responses, "asked_by")
+
+
 def _variant_content(r: dict[str, Any], source: str, examples: list[str]) -> dict[str, Any]:
     """A stored variant's content as :meth:`probe_ui.items.Variant.content` builds it, with this ``source``."""
     out: dict[str, Any] = {
@@ -204,6 +212,7 @@ STEPS: tuple[Step, ...] = (
     Step(8, "the send ledger: every request that left for a host that is not trusted", _v8),
     Step(9, "variant ids that do not depend on the preset's folder", _v9),
     Step(10, "batches sent through a provider's batch API, with the cells they ask", _v10),
+    Step(11, "who asked each call (a judge asked of another person's run is charged to who asked)", _v11),
 )
 LATEST = STEPS[-1].version
 

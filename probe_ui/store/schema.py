@@ -100,6 +100,9 @@ responses = sa.Table(
     sa.Column("role", sa.String(16), nullable=False, server_default="answer"),  # answer | judge
     sa.Column("parent_id", sa.Integer),  # a judge call: the answer it judged
     sa.Column("parse_version", sa.String(40)),  # the robust parser that wrote parsed..correct (a cache of it)
+    # who asked the call (the app's signed-in user, or the system user): what their spending limit counts. None:
+    # the run's maker (calls stored before schema 11, and imports)
+    sa.Column("asked_by", sa.Text),
     sa.Column("created_at", sa.String(40), nullable=False),
     sa.UniqueConstraint("run_id", "variant_id", "model", "prompt", "sample", name="uq_response_cell"),
     sa.Index("ix_responses_request_hash", "request_hash"),
