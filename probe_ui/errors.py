@@ -22,6 +22,12 @@ class ProbeUIError(Exception):
     """An error whose message is written for the user: one line, naming what to fix, never a secret."""
 
 
+class SpendCapReached(Exception):
+    """Raised where a request would take the spend past a cap (a run's ``--max-cost``, a user's limit in the app):
+    the request is not sent. Here, not in :mod:`probe_ui.runner.spend`, because lower rooms that send a request of
+    their own (a model's Test, :mod:`probe_ui.catalogue.endpoints`) hold it to the same caps."""
+
+
 class ProbeError(ProbeUIError, ValueError):
     """The probe cannot be built or run as filled in; the message says what to fix and ``field`` names the
     field of the page (question, options, answer, models, image, steps, region, set_name, ...), for the page to mark
@@ -79,5 +85,5 @@ def _frames(exc: BaseException) -> list[TracebackType]:
     return out
 
 
-__all__ = ["LOGGER_NAME", "ProbeError", "ProbeUIError", "bug_line", "first_line", "is_user_error",
+__all__ = ["LOGGER_NAME", "ProbeError", "ProbeUIError", "SpendCapReached", "bug_line", "first_line", "is_user_error",
            "library_fault"]

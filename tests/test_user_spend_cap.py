@@ -164,6 +164,32 @@ def test_a_judge_asked_of_another_users_run_is_charged_to_who_asked_even_after_a
     assert restarted.spent("bob") == pytest.approx(judged) and restarted.spent("alice") == pytest.approx(alice_before)
 
 
+def test_a_models_test_call_is_held_to_the_limit_and_counts_though_it_is_not_stored(tmp_path: Path, fake_openai,
+                                                                                   monkeypatch) -> None:
+    """The Models tab's Test sends one real request: a user at their limit cannot send it (one line, nothing sent),
+    one under it can, and its cost then counts against them although no answer is stored."""
+    priced_model(tmp_path, fake_openai.base_url, monkeypatch)
+    from probe_ui.catalogue.endpoints import test_model
+
+    store = Store(tmp_path / "s.db")
+    limits = {"alice": 0.0, "bob": 100.0}
+    allowance = Allowance(store, limits.get)
+    refused = test_model("priced", spend=allowance.cap("alice"))
+    assert not refused["ok"] and LINE.match(refused["error"]), refused
+    assert not fake_openai.chat_requests  # nothing left for the server
+    fine = test_model("priced", spend=allowance.cap("bob"))
+    assert fine["ok"], fine
+    assert len(fake_openai.chat_requests) == 1
+    spent = allowance.spent("bob")
+    assert spent > 0 and store.user_cost("bob") == 0  # counted, not stored
+    limits["bob"] = spent  # the limit now reached: the next Test is refused
+    again = test_model("priced", spend=allowance.cap("bob"))
+    assert not again["ok"] and LINE.match(again["error"]) and len(fake_openai.chat_requests) == 1
+    unpriced = ModelConfig(name="openai/gpt-x", provider="openai", model="gpt-x", base_url="https://api.example.com")
+    held = test_model("openai/gpt-x", {"openai/gpt-x": unpriced}, spend=allowance.cap("bob"))
+    assert not held["ok"] and "has no known price" in held["error"]
+
+
 def test_a_reached_limit_refuses_and_raising_it_lets_the_next_request_through(tmp_path: Path, fake_openai,
                                                                                monkeypatch) -> None:
     fake_openai.answer = "B"

@@ -91,7 +91,8 @@ def build(ctx: AppContext) -> dict[str, Any]:
     @shows_errors
     def on_test(s: str, request: gr.Request) -> str:
         caller = who(ctx, request)
-        r = ctx.endpoints.test(caller.owner, s or "", admin=caller.can("any_host"))
+        r = ctx.endpoints.test(caller.owner, s or "", admin=caller.can("any_host"),
+                               spend=ctx.spend_cap(caller.name, caller.signed_in))  # the user's spending limit
         return model_check_html(r, s or "")
 
     def on_calls(request: gr.Request) -> str:

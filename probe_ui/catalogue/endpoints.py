@@ -14,16 +14,18 @@ An endpoint added without a key is sent a placeholder key, never the environment
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import threading
 import time
 from dataclasses import replace
-from typing import Any, Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping
 from urllib.parse import urlsplit
 
 import pandas as pd
 
 from probe_ui import catalogue, prompts
+from probe_ui.errors import SpendCapReached
 from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 from probe_ui.providers import PROVIDERS, all_ready_models, create, url_providers
@@ -31,6 +33,9 @@ from probe_ui.providers.base import ModelConfig, ModelSpecError, ProviderError, 
 from probe_ui.providers.sdk import PLACEHOLDER_KEY
 from probe_ui.security.outbound import OPEN, OutboundPolicy, OutboundRefused, local_model_refused
 from probe_ui.security.redact import clip, env_key, public_url, veil_server
+
+if TYPE_CHECKING:
+    from probe_ui.runner.allowance import UserCap
 
 __all__ = ["EndpointBook", "EndpointError", "Endpoints", "MODEL_COLUMNS", "TABLE_COLUMNS", "models_table", "test_model"]
 
@@ -250,13 +255,15 @@ class EndpointBook:
             out[col] = [self.veil(str(v), owner, admin=admin) for v in out[col]]
         return out
 
-    def test(self, owner: str, spec: str, *, admin: bool = False, timeout_s: float = 30) -> dict[str, Any]:
+    def test(self, owner: str, spec: str, *, admin: bool = False, timeout_s: float = 30,
+             spend: UserCap | None = None) -> dict[str, Any]:
         """:func:`test_model` of ``spec`` for ``owner`` (the endpoints they may use, checked by :meth:`usable`),
-        with the shared endpoints' URLs veiled in the error (:meth:`veil`)."""
+        with the shared endpoints' URLs veiled in the error (:meth:`veil`), held to ``owner``'s spending limit
+        (``spend``)."""
         hidden = self.hidden_servers(owner, admin=admin)  # who may see a shared server is told its URL here
         configs = {n: c if c.shown_as is None or _server_of(c) in hidden else replace(c, shown_as=None)
                    for n, c in self.usable(owner, [spec], admin=admin).items()}
-        result = test_model(spec, configs, timeout_s=timeout_s)
+        result = test_model(spec, configs, timeout_s=timeout_s, spend=spend)
         if result.get("error"):
             result["error"] = self.veil(str(result["error"]), owner, admin=admin)
         return result
@@ -429,8 +436,8 @@ def model_check_html(result: Mapping[str, Any], spec: str = "") -> str:
     return f"<b>Does not work</b>: <b>{model}</b>: {escape(str(result.get('error')))}"
 
 
-def test_model(spec: str, endpoints: Endpoints | Mapping[str, ModelConfig] | None = None, timeout_s: float = 30
-               ) -> dict[str, Any]:
+def test_model(spec: str, endpoints: Endpoints | Mapping[str, ModelConfig] | None = None, timeout_s: float = 30,
+               spend: UserCap | None = None) -> dict[str, Any]:
     """Send ONE tiny real request (a 64×64 grey image and a yes/no question) to a model: a catalogue name, an added
     endpoint's name, or ``provider/model``.
 
@@ -438,6 +445,10 @@ def test_model(spec: str, endpoints: Endpoints | Mapping[str, ModelConfig] | Non
     request's ``latency_s``, or False with a one-line ``error`` (unknown model, missing key, unreachable server,
     provider error, no answer within ``timeout_s``). Never raises for a model or provider failure, never retries,
     and no message contains the key. Nothing is stored.
+
+    ``spend`` (the app's user's spending limit, :class:`probe_ui.runner.allowance.UserCap`): the call is held to it
+    as any other (refused, with the limit's one line, when it would pass it or when its model has no price), and
+    its cost counts against the user although it is not stored.
     """
     spec = (spec or "").strip()
     if not spec:
@@ -448,6 +459,10 @@ def test_model(spec: str, endpoints: Endpoints | Mapping[str, ModelConfig] | Non
     except ValueError as exc:
         return _result(False, spec, error=clip(str(exc), 400))
     key = _key_of(cfg)
+    if spend is not None:  # a model the user's limit cannot hold (no price): refused before anything is looked up
+        why = spend.refusals([cfg]).get(cfg.name)
+        if why is not None:
+            return _result(False, cfg.name, error=why)
     try:
         create(cfg)  # checks the model part (e.g. an unknown baseline) and the provider's import
         reason = catalogue.availability(cfg)
@@ -460,12 +475,15 @@ def test_model(spec: str, endpoints: Endpoints | Mapping[str, ModelConfig] | Non
     timeout_s = float(timeout_s)
     t0 = time.perf_counter()
     try:
-        resp = _run(_ask_once(cfg, timeout_s))
+        with spend if spend is not None else contextlib.nullcontext():
+            resp = _run(_ask_once(cfg, timeout_s, spend))
     except asyncio.TimeoutError:
         return _result(False, cfg.name, time.perf_counter() - t0,
                        error=f"{cfg.name}: no answer within {timeout_s:g} s")
     except ProviderError as exc:
         return _result(False, cfg.name, time.perf_counter() - t0, error=_scrub(str(exc), key))
+    except SpendCapReached as exc:  # the user's spending limit (runner.allowance.LimitReached): not sent
+        return _result(False, cfg.name, error=_scrub(str(getattr(exc, "line", None) or exc), key))
     except Exception as exc:  # noqa: BLE001 - a provider bug is reported, not raised
         return _result(False, cfg.name, time.perf_counter() - t0,
                        error=_scrub(f"{cfg.name}: {type(exc).__name__}: {exc}", key))
@@ -478,11 +496,18 @@ def test_model(spec: str, endpoints: Endpoints | Mapping[str, ModelConfig] | Non
 test_model.__test__ = False  # type: ignore[attr-defined]  # not a pytest test, whatever imports it
 
 
-async def _ask_once(cfg: ModelConfig, timeout_s: float):  # noqa: ANN202 - a providers.base.Response
+async def _ask_once(cfg: ModelConfig, timeout_s: float, spend: UserCap | None = None):  # noqa: ANN202 - a Response
     provider = create(cfg)
     try:
         request, _ = fit_images(test_request(timeout_s), cfg.max_image_side or provider.max_image_side)
-        return await asyncio.wait_for(provider.generate(request), timeout=timeout_s + 5)
+        reserved = spend.reserve(cfg, request) if spend is not None else 0.0  # LimitReached: not sent
+        resp = None
+        try:
+            resp = await asyncio.wait_for(provider.generate(request), timeout=timeout_s + 5)
+        finally:
+            if spend is not None:
+                spend.settle_unstored(reserved, resp)
+        return resp
     finally:
         try:
             await provider.aclose()

@@ -8,7 +8,8 @@ limit set, raised or cleared counts from the user's next call.
 **What a user has spent** (:meth:`Allowance.spent`): the stored cost of every call they asked, in any run
 (:meth:`probe_ui.store.Store.user_cost`: answers and judges, each stored with who asked it, so a judge asked of
 someone else's run counts against the person who asked, not the run's maker, across restarts; a cached answer
-costs nothing), plus the estimated cost of their requests in flight. A model without a price that
+costs nothing), plus the estimated cost of their requests in flight, plus the calls that are never stored (a
+model's Test on the Models tab) since the app started. A model without a price that
 costs nothing (a baseline, ``hf/``, a server on this machine: :func:`~probe_ui.runner.spend.costs_nothing`) never
 counts; a model with a price counts at its price (:func:`~probe_ui.runner.spend.estimate`, the same estimate
 ``--max-cost`` reserves), and a model with no price that is not free cannot be held, so a user with a limit is
@@ -83,6 +84,7 @@ class _Ledger:
     base: float = 0.0  # the store's figure when the first open action began
     settled: float = 0.0  # their calls back since then
     reserved: float = 0.0  # estimates of their requests in flight
+    unstored: float = 0.0  # calls never stored (a model's Test on the Models tab), since the app started
     open: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -110,8 +112,9 @@ class Allowance:
         led = self._ledger(user)
         with led.lock:
             if led.open:
-                return led.base + led.settled + led.reserved
-        return float(self.store.user_cost(user))
+                return led.base + led.settled + led.reserved + led.unstored
+            unstored = led.unstored
+        return float(self.store.user_cost(user)) + unstored
 
     def check(self, user: str, models: list[ModelConfig] | None = None, cheapest: float = 0.0) -> None:
         """Raise :class:`SpendLimitReached` (its line) when ``user``'s limit is reached, or leaves less than
@@ -147,16 +150,19 @@ class Allowance:
         limit = self.limit(user)
         led = self._ledger(user)
         with led.lock:
-            spent = led.base + led.settled + led.reserved
+            spent = led.base + led.settled + led.reserved + led.unstored
             if limit is not None and cost > 0 and spent + cost > limit + 1e-12:
                 raise LimitReached(limit_line(limit, spent))
             led.reserved += cost
 
-    def _settle(self, user: str, reserved: float, actual: float) -> None:
+    def _settle(self, user: str, reserved: float, actual: float, *, stored: bool = True) -> None:
         led = self._ledger(user)
         with led.lock:
             led.reserved = max(0.0, led.reserved - reserved)
-            led.settled += actual
+            if stored:
+                led.settled += actual
+            else:
+                led.unstored += actual
 
 
 class UserCap:
@@ -256,11 +262,19 @@ class UserCap:
             self.reserved += cost
         return cost
 
-    def _settled(self, reserved: float, actual: float) -> None:
+    def _settled(self, reserved: float, actual: float, *, stored: bool = True) -> None:
         with self._lock:
             self.reserved = max(0.0, self.reserved - reserved)
             self.session_spent += actual
-        self.allowance._settle(self.user, reserved, actual)
+        self.allowance._settle(self.user, reserved, actual, stored=stored)
+
+    def settle_unstored(self, reserved: float, resp: Response | None) -> None:
+        """A reserved request that is never stored (a model's Test) is back: its cost counts against the user for
+        as long as the app runs (the store, read at the next action, does not have it)."""
+        actual = actual_cost(reserved, resp)
+        if self.inner is not None:
+            self.inner.settle(reserved, resp)
+        self._settled(reserved, actual, stored=False)
 
     def settle(self, reserved: float, resp: Response | None) -> None:
         """A reserved request is back: its reply's cost replaces the estimate (:func:`~probe_ui.runner.spend.

@@ -27,7 +27,7 @@ import math
 import threading
 from typing import Any, Protocol
 
-from probe_ui.errors import ProbeUIError
+from probe_ui.errors import ProbeUIError, SpendCapReached
 from probe_ui.messages import Request, Response
 from probe_ui.providers.base import ModelConfig
 
@@ -45,10 +45,6 @@ def actual_cost(reserved: float, resp: Response | None) -> float:
     if resp.cost is not None and (resp.input_tokens is not None or resp.output_tokens is not None):
         return resp.cost
     return reserved if resp.error is None else 0.0
-
-class SpendCapReached(Exception):
-    """Raised where a request would take the spend past the cap: the cell is not asked."""
-
 
 class SpendStopped(ProbeUIError):
     """A run stopped at its spend cap (``probe-ui stress`` reports it after showing what was answered)."""
