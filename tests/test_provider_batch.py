@@ -440,3 +440,49 @@ def test_the_send_gate_and_ledger_see_every_batched_request(tmp_path: Path, open
     assert sum(1 for d in details if (d.get("send_gate") or {}).get("verdict") == "redacted") == 1
     assert [r["verdict"] for r in store.ledger_rows()][-2:].count("redacted") == 1
     assert store.verify_ledger().intact
+
+
+@pytest.mark.slow
+def test_the_batch_tab_sends_through_the_batch_api_when_ticked_and_resume_collects_a_cancelled_one(
+        app_server, fake_openai_batch: FakeOpenAIBatchServer) -> None:
+    """The Batch tab's tick "Send through the providers' batch APIs": Start sends the model's cells as one batch
+    (none asked live) and stores its answers at half price; a batch still at the provider when Cancel is pressed
+    stays recorded, and Resume collects it without sending it again."""
+    from app_server import api_client
+
+    fake = fake_openai_batch
+    fake.responder = lambda body: "A"
+    fake.polls_to_finish = 1
+    client = api_client(app_server.url)
+    client.predict("openai", fake.base_url, "fake-vlm", "sk-test-not-real", "viabatch", api_name="/add_endpoint")
+    args = (["mediconfusion_pairs"], None, [], "viabatch", [], 0)
+    status = client.predict(*args, "tab-batch", False, False, False, True, api_name="/batch")[0]
+    assert "tab-batch" in status and "0 errors" in status, status
+    store = app_server.store()
+    run = store.get_run("tab-batch")
+    [b] = store.provider_batches(run.id, None)
+    assert b.status == "collected" and len(b.cells) == 16 and not fake.chat_requests
+    with store.engine.connect() as c:
+        got = c.execute(sa.select(responses.c.details, responses.c.error).where(responses.c.run_id == run.id)).all()
+    assert len(got) == 16 and all(e is None and d["provider_batch"]["price_factor"] == 0.5 for d, e in got)
+
+    fake.hold = True  # the next batch stays in progress until released
+    # another model on the server (the first one's answers would come from the cache, asking nothing)
+    client.predict("openai", fake.base_url, "fake-vlm-2", "sk-test-not-real", "viabatch2", api_name="/add_endpoint")
+    job = client.submit(args[0], None, [], "viabatch2", [], 0, "tab-held", False, False, False, True,
+                        api_name="/batch")
+    deadline = time.monotonic() + 60
+    while len(fake.batch_creations) < 2:
+        assert time.monotonic() < deadline, "the batch was never submitted"
+        time.sleep(0.1)
+    time.sleep(0.5)  # its id recorded
+    assert "Cancel sent" in client.predict("tab-held", api_name="/cancel_batch")
+    assert "Cancelled" in job.result(timeout=120)[0]
+    assert len(fake.batch_creations) == 2 and not fake.chat_requests
+    fake.hold = False
+    status = client.predict("tab-held", api_name="/resume_batch")[0]
+    assert "0 errors" in status, status
+    held = store.get_run("tab-held")
+    assert [x.status for x in store.provider_batches(held.id, None)] == ["collected"]
+    assert len(fake.batch_creations) == 2 and not fake.chat_requests  # collected, not sent again
+    assert sum(r["answered"] for r in store.run_progress() if r["run"] == "tab-held") == 16

@@ -127,6 +127,13 @@ def before_start(change: RunChange, extend: bool) -> tuple[str, bool]:
     return "", True
 
 
+#: the tick that sends a batch through the providers' batch APIs (``--provider-batch``)
+PROVIDER_BATCH_LABEL = "Send through the providers' batch APIs (half price)"
+PROVIDER_BATCH_INFO = ("for models of OpenAI, Anthropic and Gemini; their answers can take up to 24 hours: this page "
+                       "waits, and Cancel leaves the batches at the provider for Resume to collect; other models are "
+                       "asked at once")
+
+
 def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     with gr.Row():
         presets = gr.CheckboxGroup(label="presets", choices=ctx.preset_paths(""), value=[], elem_id="batch-presets")
@@ -149,6 +156,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         with gr.Column(min_width=220):
             structured = structured_tick("batch-structured")
             confident = confidence_tick("batch-confidence")
+            by_batch = gr.Checkbox(label=PROVIDER_BATCH_LABEL, value=False, info=PROVIDER_BATCH_INFO,
+                                   elem_id="batch-provider-batch")
     with gr.Row():
         start = gr.Button("Start", variant="primary", elem_id="batch-start")
         cancel = gr.Button("Cancel", elem_id="batch-cancel")
@@ -173,8 +182,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
 
     @inline_errors(out)
     def prepare(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
-                st: list[str], sd: float, name: str, add: bool, json_tick: bool, conf_tick: bool = False
-                ) -> tuple[Any, ...]:
+                st: list[str], sd: float, name: str, add: bool, json_tick: bool, conf_tick: bool = False,
+                batch_tick: bool = False) -> tuple[Any, ...]:
         """The run's name (derived when blank) and what the batch does to it, said before anything is asked; a
         batch that would add to an existing run waits for "add to run" (``go`` False)."""
         caller = who(ctx, request)
@@ -195,27 +204,29 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     @inline_errors(out)
     def on_start(request: gr.Request, go: bool, picked: list[str], upload: str | None, chosen: list[str],
                  other: str, st: list[str], sd: float, name: str, add: bool, json_tick: bool, conf_tick: bool,
-                 progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+                 batch_tick: bool, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         if not go:  # waiting for the user's choice (see prepare): the page already says why
             return (gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), gr.update(), "", gr.update(),
                     gr.update())
         *shown, run = start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, json_tick,
-                                  progress, conf_tick)
+                                  progress, conf_tick, bool(batch_tick))
         return (*shown, gr.update(visible=True), "", run, "")
 
     @inline_errors(out)
     def api_start(request: gr.Request, picked: list[str], upload: str | None, chosen: list[str], other: str,
                   st: list[str], sd: float, name: str, add: bool = False, json_tick: bool = False,
-                  conf_tick: bool = False, progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
+                  conf_tick: bool = False, batch_tick: bool = False,
+                  progress: gr.Progress = gr.Progress()) -> tuple[Any, ...]:
         """API: Start. A batch that would add to an existing run is refused with the reason unless ``add``;
         ``json_tick`` asks for structured answers (``--answer-format json``), ``conf_tick`` for the model's
-        confidence (``--confidence``)."""
+        confidence (``--confidence``), ``batch_tick`` sends through the providers' batch APIs
+        (``--provider-batch``)."""
         return start_batch(who(ctx, request), picked, upload, chosen, other, st, sd, name, add, json_tick,
-                           progress, conf_tick)[:3]
+                           progress, conf_tick, bool(batch_tick))[:3]
 
     def start_batch(caller: Who, picked: list[str], upload: str | None, chosen: list[str], other: str,
                     st: list[str], sd: float, name: str, add: bool, json_tick: bool,
-                    progress: gr.Progress, conf_tick: bool = False) -> tuple[Any, ...]:
+                    progress: gr.Progress, conf_tick: bool = False, by_batch: bool = False) -> tuple[Any, ...]:
         specs = chosen_models(chosen, other)
         presets_ = [load_preset(p) for p in paths(picked, upload, caller)]
         fmt = answer_format_of(json_tick, conf_tick)
@@ -225,7 +236,8 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         try:
             result = run_batch(ctx.store, presets_, specs,
                                BatchOptions(run_name=name, seed=seed_of(sd), suites=st or [], progress=False,
-                                            extend=bool(add), user=caller.name, answer_format=fmt),
+                                            extend=bool(add), user=caller.name, answer_format=fmt,
+                                            provider_batch=by_batch),
                                extra_models=extra, on_progress=_progress(progress), cancel=cancel_,
                                user_cap=ctx.spend_cap(caller.name, caller.signed_in))
         finally:
@@ -246,8 +258,11 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
                                duration=8, print_exception=False)
         extra = ctx.endpoints.usable(caller.owner, admin=caller.can("any_host"))
         cancel_ = ctx.cancel_event(name, caller.owner)
+        # a run with batches open at a provider collects them (and sends what is left the way it was started)
+        by_batch = bool(ctx.store.provider_batches(ctx.store.get_run(name).id))
         try:
-            result = resume_batch(ctx.store, name, BatchOptions(progress=False, user=caller.name), extra_models=extra,
+            result = resume_batch(ctx.store, name, BatchOptions(progress=False, user=caller.name,
+                                                                provider_batch=by_batch), extra_models=extra,
                                   on_progress=_progress(progress), cancel=cancel_,
                                   user_cap=ctx.spend_cap(caller.name, caller.signed_in))
         finally:
@@ -284,7 +299,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         return Inline.note(f"Preset {escape(p.name)}: {len(p.items)} item(s) ready; tick models and press Start.")
 
     preset_file.upload(on_preset_upload, preset_file, out, api_visibility="private")
-    inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend, structured, confident]
+    inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend, structured, confident, by_batch]
     go = gr.State(False)
     # go is False until prepare says the batch may start (a refused or failed check leaves it False)
     # the note beside Cancel is emptied by the batch's own event when it ends (whose one progress bar is the slot's)
