@@ -44,6 +44,8 @@ class Benchmark:
     importer: ClassVar[Importer | None] = None
     #: the name its legacy parser goes by ("" when it has none)
     legacy_mode: ClassVar[str] = ""
+    #: its legacy parser as a page names it (an answer read by it: method ``legacy-<legacy_mode>``); "" : in words
+    legacy_label: ClassVar[str] = ""
     #: the question kind its legacy parser reads ("choice", "yesno"): other kinds are read robustly
     legacy_kind: ClassVar[str] = "choice"
     #: names a run's ``settings.benchmark`` or a variant's ``attributes.benchmark`` may give that mean this benchmark

@@ -1,154 +1,41 @@
 """Plain-language names for conditions: "rotated 90°", "options shuffled", "none of the above added", "no image".
 
 A variant's condition name (``rotate(angle=90)``, ``illusion/1R``) is for code; a clinician reads what was done to
-the item, built here from its provenance (the chain of perturbations actually applied). Each perturbation may have a
-phrase in :data:`PHRASES`; one without a phrase is named by its registered summary, so a new perturbation is never
-shown as a blank.
+the item, built here from its provenance (the chain of perturbations actually applied). Each perturbation may declare
+its phrase where it is registered (``@register(..., phrase=...)``); one without a phrase is named by its registered
+summary, so a new perturbation is never shown as a blank.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 ORIGINAL = "original"
 
 
-def _sev(what: str) -> Callable[[dict[str, Any]], str]:
-    """``<what>, severity N`` (or the explicit value given instead of a severity)."""
-    def phrase(p: dict[str, Any]) -> str:
-        for key in ("sigma", "radius", "quality", "factor", "keep"):
-            if p.get(key) is not None:
-                return f"{what} ({key} {_num(p[key])})"
-        return f"{what}, severity {p.get('severity', 3)}"
-    return phrase
-
-
-def _num(x: Any) -> str:
-    return f"{x:g}" if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
-
-
-def _rotate(p: dict[str, Any]) -> str:
-    return f"rotated {_num(p.get('angle', 90))}°"
-
-
-def _flip(p: dict[str, Any]) -> str:
-    return "mirrored top to bottom" if p.get("axis") == "v" else "mirrored left to right"
-
-
-def _swap(p: dict[str, Any]) -> str:
-    if p.get("source") == "image" and p.get("image"):
-        return f"image replaced by {p['image']}"
-    return {"same-question": "image swapped for the partner image",
-            "distractor": "image swapped for one showing a wrong option",
-            "unrelated": "image swapped for an unrelated one"}.get(str(p.get("prefer")), "image swapped for another")
-
-
-def _dots(p: dict[str, Any]) -> str:
-    colours = p.get("colours")
-    n = len(colours) if isinstance(colours, (list, tuple)) else p.get("n") or (len(p["points"]) if p.get("points")
-                                                                                else None)
-    what = f"{n} coloured dots" if n else "coloured dots"
-    if p.get("permutation"):
-        what += f" (colour order {p['permutation']})"
-    return what + " added"
-
-
-def _marker(p: dict[str, Any]) -> str:
-    return f"{p.get('shape', 'arrow')} drawn on the image"
-
-
-def _brightness(p: dict[str, Any]) -> str:
-    f = p.get("factor")
-    return _sev("brighter" if f is not None and f > 1 else "darker")(p)
-
-
-def _contrast(p: dict[str, Any]) -> str:
-    f = p.get("factor")
-    return _sev("more contrast" if f is not None and f > 1 else "less contrast")(p)
-
-
-def _distractors(p: dict[str, Any]) -> str:
-    if p.get("source") == "unknown":
-        return "a wrong option replaced by 'Unknown'"
-    k = int(p.get("k", 1) or 1)
-    return f"{k} wrong option{'s' if k != 1 else ''} replaced"
-
-
-def _nota(p: dict[str, Any]) -> str:
-    return ("none of the above added, right option removed" if p.get("mode", "hallucination") == "hallucination"
-            else "none of the above added")
-
-
-def _escape(p: dict[str, Any]) -> str:
-    return {"unsuitable": "'not a suitable question' option added",
-            "unknown": "'I don't know' option added"}.get(str(p.get("kind")), "an escape option added")
-
-
-def _suggest(p: dict[str, Any]) -> str:
-    return f"a {'right' if p.get('answer') == 'right' else 'wrong'} answer suggested"
-
-
-#: each pressure type in a few words, as a row of the comparison table names it
-PRESSURE_WORDS = {"doubt": "\"Are you sure?\"", "expert": "an expert says another option",
-                  "authority": "the attending overrules it", "consensus": "colleagues agree on another option",
-                  "emotional": "an emotional appeal", "guideline": "a guideline is cited for a wrong option",
-                  "self_doubt": "asked to find its own mistake"}
-
-
-def _pushback(p: dict[str, Any]) -> str:
-    pressure = str(p.get("pressure", "doubt"))
-    times = " (twice)" if int(p.get("turns", 1)) > 1 else ""
-    return f"pushed back{times}: {PRESSURE_WORDS.get(pressure, pressure.replace('_', ' '))}"
-
-
-PHRASES: dict[str, Callable[[dict[str, Any]], str]] = {
-    "rotate": _rotate,
-    "flip": _flip,
-    "remove": lambda p: "no image",
-    "swap": _swap,
-    "dots": _dots,
-    "marker": _marker,
-    "noise": _sev("noise added"),
-    "blur": _sev("blurred"),
-    "jpeg": _sev("JPEG artefacts"),
-    "contrast": _contrast,
-    "brightness": _brightness,
-    "crop": _sev("cropped"),
-    "downscale": _sev("lower resolution"),
-    "shuffle": lambda p: "options shuffled",
-    "cyclic_shift": lambda p: f"options rotated by {p.get('shift')}",
-    "replace_distractors": _distractors,
-    "nota": _nota,
-    "escape": _escape,
-    "suggest": _suggest,
-    "phrasing": lambda p: f"question reworded ({p.get('style')})",
-    "cot": lambda p: "asked to reason step by step",
-    "pushback": _pushback,
-    "blank": lambda p: "blank image (one grey level)",
-    "noise_image": lambda p: "noise instead of the image",
-    "occlude": lambda p: f"finding covered ({p.get('fill') or 'mean'})",
-    "occlude_elsewhere": lambda p: f"same area covered elsewhere ({p.get('fill') or 'mean'})",
-    "few_shot": lambda p: f"{p.get('k', 2)} worked examples first",
-    "premise": lambda p: "question with a false premise",
-    "probmed_question": lambda p: f"ProbMed question ({str(p.get('qa_type', '')).replace('_', ' ')})",
-}
-
-
 def step_phrase(op: str, params: dict[str, Any] | None) -> str:
-    """One perturbation step in words."""
-    fn = PHRASES.get(op)
-    if fn is not None:
-        try:
-            return fn(dict(params or {}))
-        except (TypeError, ValueError, KeyError):
-            pass
+    """One perturbation step in words: the registered perturbation's ``phrase``
+    (:class:`probe_ui.perturb.Perturbation`), else its summary's first words; an unknown one by its name."""
     from probe_ui.perturb import PerturbationError, get
 
     try:
-        summary = get(op).summary
+        pert = get(op)
     except PerturbationError:
         return op
-    return summary.split(".")[0].split(" (")[0].lower() or op
+    if pert.phrase is not None:
+        try:
+            return pert.phrase(dict(params or {}))
+        except (TypeError, ValueError, KeyError):
+            pass
+    return pert.summary.split(".")[0].split(" (")[0].lower() or op
+
+
+def pressure_words(pressure: str) -> str:
+    """A pushback pressure type in a few words, as a row of the comparison table names it (the registered
+    :class:`probe_ui.perturb.pressures.Pressure`'s ``words``; its name for one without)."""
+    from probe_ui.perturb.pressures import pressure_words as words
+
+    return words(pressure, pressure)
 
 
 def describe(provenance: Iterable[dict[str, Any]] | None, condition: str | None = None) -> str:

@@ -2,71 +2,17 @@
 the settings an answer was asked with, as the page shows them.
 
 Code names (``nota``, ``cot``, ``cyclic_shift``) stay the keys in presets, the CLI and the store; the page shows
-these labels and maps a label back to its code name where a person may type one (the steps table). A perturbation
-or suite registered without a label here is shown with its code name's words ("probmed_question" → "probmed
-question"), so a new one is never hidden.
+labels and maps a label back to its code name where a person may type one (the steps table). Each registered entry
+carries its own label where it is defined: a perturbation's ``@register(..., label=...)``, a suite's and a
+template's ``label`` field, a parser's ``register_parser(name, label)`` and a benchmark's ``legacy_label`` (its
+legacy parser's answers). One registered without a label is shown with its code name's words ("probmed_question" →
+"probmed question"), so a new one is never hidden.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-
-PERTURBATIONS: dict[str, str] = {
-    "blur": "blur", "brightness": "darken or brighten", "contrast": "lower or raise contrast",
-    "cot": "ask for step-by-step reasoning", "crop": "crop (zoom in)", "cyclic_shift": "rotate the options' order",
-    "dots": "draw coloured dots", "downscale": "lower the resolution", "escape": "add an escape option",
-    "few_shot": "show worked examples first", "flip": "mirror", "jpeg": "JPEG compression",
-    "marker": "draw a marker (arrow, box or circle)", "noise": "add noise", "nota": "add 'none of the above'",
-    "phrasing": "ask in another phrasing", "premise": "add a false premise",
-    "probmed_question": "ask a yes/no question about the image", "remove": "send without the image",
-    "replace_distractors": "replace wrong options", "rotate": "rotate", "shuffle": "shuffle the options",
-    "suggest": "suggest an answer", "swap": "swap in another image",
-    "pushback": "push back after its answer (\"Are you sure?\", ...)",
-    "blank": "replace the image by a blank one", "noise_image": "replace the image by noise",
-    "occlude": "cover the finding (its region)", "occlude_elsewhere": "cover the same area elsewhere (control)",
-}
-
-SUITES: dict[str, str] = {
-    "rotations": "rotations (90°, 180°, 270°)", "medblink-orientation": "upright and upside down (MedBLINK)",
-    "circular": "every order of the options (CircularEval)", "illusion": "Illusion of Readiness tests (T1-T5)",
-    "mediconfusion-pair": "the partner image (MediConfusion)", "medvh": "hallucination tests (MedVH)",
-    "probmed-pairs": "true and false yes/no questions (ProbMed)",
-    "prompt-variants": "other phrasings and reasoning (MediConfusion)", "dot-colours": "dot colours (MedBLINK)",
-    "severity": "every image degradation, severities 1-5",
-    "pushback": "push back after its answer, each pressure type once",
-    "visual-reliance": "blank, noise and no image: does it need the pixels?",
-}
-
-
-#: prompt templates (:data:`probe_ui.prompts.TEMPLATES`): which paper's wording the question was sent in
-TEMPLATES: dict[str, str] = {
-    "mediconfusion-mc": "MediConfusion multiple choice", "medvh-mc": "MedVH multiple choice",
-    "blink-mc": "BLINK multiple choice", "yesno": "yes or no question", "probmed": "ProbMed yes or no question",
-    "label": "MedBLINK answer words", "free": "free answer (no options shown)",
-    "choice": "plain multiple choice (a typed question)", "point": "point to the finding (x, y)",
-    "medvh-fcj": "MedVH: judge a suggested answer",
-    "mediconfusion-mc/original": "MediConfusion prompt 0 (original)",
-    "mediconfusion-mc/shorten": "MediConfusion prompt 1 (shorter)",
-    "mediconfusion-mc/options-at-end": "MediConfusion prompt 2 (options at the end)",
-    "mediconfusion-mc/carefully": "MediConfusion prompt 3 (extra care)",
-    "mediconfusion-mc/expert-role": "MediConfusion prompt 4 (expert role)",
-    "mediconfusion-mc/a-or-b": "MediConfusion prompt 5 (one letter)",
-    "mediconfusion-mc/polite": "MediConfusion prompt 6 (asked nicely)",
-    "mediconfusion-mc/no-newlines": "MediConfusion prompt 7 (one line)",
-    "mediconfusion-mc/more-explanation": "MediConfusion prompt 8 (more explanation)",
-    "mediconfusion-mc/no-instructions": "MediConfusion prompt 9 (no instructions)",
-    "mediconfusion-mc/emphasise-importance": "MediConfusion prompt 10 (importance stressed)",
-}
-
-#: how replies are read into answers (:data:`probe_ui.scoring.PARSERS`)
-PARSERS: dict[str, str] = {
-    "robust": "robust (reads the answer however it is written)",
-    "legacy": "legacy (each paper's own parser, to quote beside the paper)",
-    "settled": "settled (a clinician's reading where one settled the reply, else robust)",
-    "legacy-mediconfusion": "MediConfusion's own parser", "legacy-probmed": "ProbMed's own parser",
-    "legacy-medvh": "MedVH's own parser", "legacy-blink": "BLINK's own parser",
-}
 
 #: the settings an answer was asked with (a response's ``settings``), in the order the detail lists them
 SETTINGS: dict[str, str] = {
@@ -100,17 +46,69 @@ def _words(name: str) -> str:
 
 def perturbation(name: str) -> str:
     """A perturbation's label (its code name in words when it has none)."""
-    return PERTURBATIONS.get(name, _words(name))
+    from probe_ui.perturb import REGISTRY
+
+    found = REGISTRY.find(name)
+    return found.label if found is not None and found.label else _words(name)
 
 
 def suite(name: str) -> str:
     """A suite's label (its code name in words when it has none)."""
-    return SUITES.get(name, _words(name))
+    from probe_ui.presets.suites import SUITES
+
+    found = SUITES.find(name)
+    return found.label if found is not None and found.label else _words(name)
 
 
 def template(name: str) -> str:
     """A prompt template's label (its code name in words when it has none)."""
-    return TEMPLATES.get(name, _words(name))
+    from probe_ui.prompts import TEMPLATES
+
+    found = TEMPLATES.find(name)
+    return found.label if found is not None and found.label else _words(name)
+
+
+def parser(name: str) -> str:
+    """An answer parser's label: a registered parser's (:func:`probe_ui.scoring.register_parser`), or for an answer
+    method ``legacy-<mode>`` its benchmark's ``legacy_label``; its code name in words when it has none."""
+    from probe_ui.scoring import PARSERS
+
+    label = getattr(PARSERS.find(name), "label", "")
+    if not label and name.startswith("legacy-"):
+        from probe_ui.benchmark import legacy_parsers
+
+        label = getattr(legacy_parsers().get(name.removeprefix("legacy-")), "legacy_label", "")
+    return label if isinstance(label, str) and label else _words(name)
+
+
+def perturbations() -> dict[str, str]:
+    """Every registered perturbation's code name → its label."""
+    from probe_ui.perturb import REGISTRY
+
+    return {n: perturbation(n) for n in REGISTRY.names()}
+
+
+def suites() -> dict[str, str]:
+    """Every registered suite's code name → its label."""
+    from probe_ui.presets.suites import SUITES
+
+    return {n: suite(n) for n in SUITES.names()}
+
+
+def templates() -> dict[str, str]:
+    """Every registered prompt template's code name → its label."""
+    from probe_ui.prompts import TEMPLATES
+
+    return {n: template(n) for n in TEMPLATES.names()}
+
+
+def parsers() -> dict[str, str]:
+    """Every answer parser's code name → its label: the registered parsers, then the answer methods of the
+    benchmarks' legacy parsers (``legacy-<mode>``)."""
+    from probe_ui.benchmark import legacy_modes
+    from probe_ui.scoring import PARSERS
+
+    return {n: parser(n) for n in [*PARSERS.names(), *(f"legacy-{m}" for m in legacy_modes())]}
 
 
 def parameter(name: str) -> str:
@@ -121,11 +119,6 @@ def parameter(name: str) -> str:
 def window_source(name: str) -> str:
     """Where an image's window came from, in words."""
     return WINDOW_SOURCES.get(name, _words(name))
-
-
-def parser(name: str) -> str:
-    """An answer parser's label."""
-    return PARSERS.get(name, _words(name))
 
 
 def _setting_value(key: str, value: Any) -> str:
@@ -155,7 +148,7 @@ def perturbation_name(text: str) -> str:
     """The code name of a perturbation typed as its label or its code name (anything else is returned as it is,
     for the registry to refuse with its own message)."""
     text = " ".join(str(text or "").split())
-    by_label = {label.lower(): code for code, label in PERTURBATIONS.items()}
+    by_label = {label.lower(): code for code, label in perturbations().items()}
     return by_label.get(text.lower(), text)
 
 

@@ -122,6 +122,8 @@ class Template:
     description: str
     #: what a variant needs besides its kind for this template to fit (e.g. a suggested answer); None: nothing
     needs: Callable[[Variant], bool] | None = None
+    #: its name as a page shows it ("" : its code name in words)
+    label: str = ""
 
 
 #: every prompt template, in menu order: the shared ones below (each kind's plain wording), then each benchmark
@@ -129,14 +131,19 @@ class Template:
 TEMPLATES: Registry[Template] = Registry("prompt template", packages=("probe_ui.benchmarks",),
                                         only=("prompts",), error=PromptError, ordered=True)
 for _t in (
-        Template("yesno", ("yesno",), yesno, 32, "the question, ending in '(please answer yes/no)'"),
-        Template("label", ("label",), label, 32, "MedBLINK: '(Answer with red, green, or blue)'"),
+        Template("yesno", ("yesno",), yesno, 32, "the question, ending in '(please answer yes/no)'",
+                 label="yes or no question"),
+        Template("label", ("label",), label, 32, "MedBLINK: '(Answer with red, green, or blue)'",
+                 label="MedBLINK answer words"),
         Template("free", ("free", "choice", "yesno", "label"), free, 512,
-                 "MediConfusion free-form: no options shown; needs a judge to score"),
+                 "MediConfusion free-form: no options shown; needs a judge to score",
+                 label="free answer (no options shown)"),
         Template("choice", ("choice",), choice, 32,
-                 "ours, plain: the question and its lettered options, no system prompt (a typed question's default)"),
+                 "ours, plain: the question and its lettered options, no system prompt (a typed question's default)",
+                 label="plain multiple choice (a typed question)"),
         Template("point", ("point",), point, 64,
-                 "ours: 'point to the finding', the point as (x, y) from 0 to 1 of the image's width and height"),
+                 "ours: 'point to the finding', the point as (x, y) from 0 to 1 of the image's width and height",
+                 label="point to the finding (x, y)"),
 ):
     TEMPLATES.add(_t.name, _t)
 

@@ -215,7 +215,7 @@ def test_no_code_names_on_the_probe_page_where_a_label_exists(demo_server, brows
         text += pg.p.locator("body").inner_text()
         pg.p.keyboard.press("Escape")
     text += pg.p.locator("body").inner_text()
-    codes = {**labels.PERTURBATIONS, **labels.SUITES}
+    codes = {**labels.perturbations(), **labels.suites()}
     shown = [code for code, label in codes.items()
              if code.lower() not in label.lower() and re.search(rf"(?<![\w-]){re.escape(code)}(?![\w-])", text)]
     assert shown == [], shown
@@ -255,7 +255,7 @@ def test_no_code_names_on_the_results_page_or_an_answers_detail(demo_server, bro
     pg.shot("answer-detail")
     text += pg.p.locator("body").inner_text()
     detail = pg.p.locator("#results-detail").inner_text()
-    codes = {**labels.PERTURBATIONS, **labels.SUITES, **labels.TEMPLATES, **labels.PARSERS, **labels.SETTINGS}
+    codes = {**labels.perturbations(), **labels.suites(), **labels.templates(), **labels.parsers(), **labels.SETTINGS}
     assert _codes_shown(text, codes) == []
     conditions = set(results.answers(demo_server.store(), [run])["condition"].astype(str)) - {"original"}
     # a condition id is not shown (one that is a code name whose label holds it, "shuffle", is a word there)

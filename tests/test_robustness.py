@@ -24,14 +24,14 @@ from probe_ui.metrics.base import wilson_ci
 from probe_ui.metrics.robustness import auc, breaking_frame, breaking_summary, breaking_variant, curve_frame, curves
 from probe_ui.presets import load_preset
 from probe_ui.presets.suites import (
-    ROTATION_ANGLES,
-    SEVERITY_DEGRADATIONS,
     SUITES,
     SuiteError,
+    default_levels,
     expand,
     parse_severity_condition,
     severity_condition,
     sweep_conditions,
+    sweep_perturbations,
 )
 from probe_ui.runner import run_batch
 from probe_ui.runner.sweep import image_tokens, plan_preset_sweep, plan_sweep
@@ -57,8 +57,10 @@ def test_severity_suite_sweeps_every_degradation_and_rotation_of_an_item_with_an
     by_item: dict[str, list[str]] = {}
     for v in ex.variants:
         by_item.setdefault(v.item_id, []).append(v.condition)
-    expected = ["original"] + [f"severity/{p}-{lv}" for p in SEVERITY_DEGRADATIONS for lv in range(1, 6)] \
-        + [f"severity/rotate-{a}" for a in ROTATION_ANGLES]
+    built_in = ["noise", "blur", "jpeg", "contrast", "brightness", "crop", "downscale", "rotate"]
+    assert [p for p in sweep_perturbations() if p in built_in] == built_in  # each declares its sweep, in this order
+    assert default_levels("blur") == (1, 2, 3, 4, 5) and default_levels("rotate") == (15, 30, 45, 90, 180)
+    expected = ["original"] + [f"severity/{p}-{lv}" for p in sweep_perturbations() for lv in default_levels(p)]
     assert by_item["q0"] == expected
     assert by_item["orient"] == [c for c in expected if "rotate" not in c]  # rotating would move its answer
     assert by_item["text"] == ["original"]  # nothing to degrade

@@ -59,7 +59,7 @@ from probe_ui.metrics.frame import (
 )
 from probe_ui.metrics.registry import Explanation, MetricContext, metric
 from probe_ui.metrics.units import ci_words
-from probe_ui.presets.suites import SEVERITY_PERTURBATIONS, parse_severity_condition
+from probe_ui.presets.suites import parse_severity_condition, sweep_perturbations
 
 FAMILY = "robustness_curves"
 CURVE_COLUMNS = ["run", "model", "perturbation", "level", "accuracy", "ci_low", "ci_high", "n", "correct",
@@ -192,7 +192,7 @@ class _Sweep:
 
 
 def _order(perts: Any) -> list[str]:
-    known = [p for p in SEVERITY_PERTURBATIONS if p in set(perts)]
+    known = [p for p in sweep_perturbations() if p in set(perts)]
     return known + sorted(set(perts) - set(known))
 
 

@@ -5,6 +5,7 @@ from probe_ui.perturb.registry import (
     Perturbation,
     PerturbationError,
     PerturbContext,
+    Sweep,
     all_perturbations,
     apply,
     derive_seed,
@@ -12,7 +13,10 @@ from probe_ui.perturb.registry import (
     get,
     register,
     replay,
+    sweep_axis,
+    sweeps,
 )
 
 __all__ = ["REGISTRY", "PerturbContext", "Perturbation", "PerturbationError", "replay", "all_perturbations", "apply",
-           "derive_seed", "describe", "get", "register"]
+           "derive_seed", "describe", "get", "register",
+           "Sweep", "sweep_axis", "sweeps"]

@@ -30,7 +30,8 @@ CONTROL = "unchanged (the question's answer stays the image's: a model right wit
 
 
 @register("blank", "Replace every image by one grey level (default 128), the original's size and colour mode: a "
-          "control for whether the answer needs the pixels.", CONTROL)
+          "control for whether the answer needs the pixels.", CONTROL,
+          label="replace the image by a blank one", phrase=lambda p: "blank image (one grey level)")
 def blank(variant: Variant, rng: random.Random, *,
           level: Annotated[int, Field(ge=0, le=255, description="the grey level of every pixel (0 black, 255 white)")
                            ] = 128) -> tuple[Variant, dict[str, Any]]:
@@ -41,7 +42,8 @@ def blank(variant: Variant, rng: random.Random, *,
 
 
 @register("noise_image", "Replace every image by seeded uniform noise, the original's size and colour mode: a "
-          "control for whether the answer needs the pixels.", CONTROL)
+          "control for whether the answer needs the pixels.", CONTROL,
+          label="replace the image by noise", phrase=lambda p: "noise instead of the image")
 def noise_image(variant: Variant, rng: random.Random) -> tuple[Variant, dict[str, Any]]:
     gen = np.random.default_rng(rng.getrandbits(63))
 

@@ -25,7 +25,7 @@ from probe_ui.items import Variant
 from probe_ui.lazy import lazy_module
 from probe_ui.perturb.image import map_images, pixels_of, with_pixels
 from probe_ui.perturb.params import Number
-from probe_ui.perturb.registry import register
+from probe_ui.perturb.registry import Sweep, register, severity_phrase
 
 if TYPE_CHECKING:
     import numpy as np
@@ -65,7 +65,8 @@ def _same_channels(a: np.ndarray) -> bool:
 
 
 @register("noise", "Add seeded Gaussian noise (severity 1-5: sigma 5, 10, 20, 35, 50 grey levels; or `sigma`).",
-          UNCHANGED)
+          UNCHANGED,
+          label="add noise", phrase=severity_phrase("noise added"), sweep=Sweep(10))
 def noise(variant: Variant, rng: random.Random, severity: Severity = 3,
           sigma: Annotated[Number | None, Field(gt=0, le=255, description="the noise's standard deviation in grey "
                                                 "levels (0-255); overrides severity")] = None,
@@ -185,7 +186,8 @@ def _shrink(im: Image.Image, fx: int, fy: int) -> np.ndarray:
 
 @register("blur", "Gaussian blur, three box passes as in Pillow (severity 1-5: radius 1, 2, 3, 5, 8 px per 512 px "
           "of the long side; or `radius` in px); from 2 px on computed on an area-reduced copy, scaled back up.",
-          UNCHANGED)
+          UNCHANGED,
+          label="blur", phrase=severity_phrase("blurred"), sweep=Sweep(20))
 def blur(variant: Variant, rng: random.Random, severity: Severity = 3,
          radius: Annotated[Number | None, Field(gt=0, le=BLUR_MAX_RADIUS, description="the blur's standard deviation "
                                                 "in pixels of the image as it is; overrides severity")] = None,
@@ -240,7 +242,8 @@ def blur(variant: Variant, rng: random.Random, severity: Severity = 3,
 
 
 @register("jpeg", "Re-encode as JPEG and decode (severity 1-5: quality 90, 70, 50, 30, 10; or `quality`).",
-          UNCHANGED)
+          UNCHANGED,
+          label="JPEG compression", phrase=severity_phrase("JPEG artefacts"), sweep=Sweep(30))
 def jpeg(variant: Variant, rng: random.Random, severity: Severity = 3,
          quality: Annotated[int | None, Field(ge=1, le=95, description="JPEG quality, 1 (worst) to 95; overrides "
                                               "severity")] = None) -> tuple[Variant, dict[str, Any]]:
@@ -277,8 +280,14 @@ def _lut(im: Image.Image, fn: Callable[[int], float]) -> Image.Image:
     return im.point(table * len(im.getbands()))
 
 
+def _contrast_phrase(p: dict[str, Any]) -> str:
+    f = p.get("factor")
+    return severity_phrase("more contrast" if f is not None and f > 1 else "less contrast")(p)
+
+
 @register("contrast", "Reduce contrast (severity 1-5: factor 0.8, 0.6, 0.45, 0.3, 0.15; or `factor`, > 1 raises it).",
-          UNCHANGED)
+          UNCHANGED,
+          label="lower or raise contrast", phrase=_contrast_phrase, sweep=Sweep(40))
 def contrast(variant: Variant, rng: random.Random, severity: Severity = 3,
              factor: Annotated[Number | None, Field(gt=0, le=100, description="how far each value moves from the "
                                                     "mean: below 1 flattens, above 1 raises contrast; overrides "
@@ -310,8 +319,14 @@ def contrast(variant: Variant, rng: random.Random, severity: Severity = 3,
     return out, {"severity": sev, "factor": f, "mean": means if len(means) > 1 else means[0]}
 
 
+def _brightness_phrase(p: dict[str, Any]) -> str:
+    f = p.get("factor")
+    return severity_phrase("brighter" if f is not None and f > 1 else "darker")(p)
+
+
 @register("brightness", "Darken (severity 1-5: factor 0.8, 0.6, 0.45, 0.3, 0.15; or `factor`, > 1 brightens).",
-          UNCHANGED)
+          UNCHANGED,
+          label="darken or brighten", phrase=_brightness_phrase, sweep=Sweep(50))
 def brightness(variant: Variant, rng: random.Random, severity: Severity = 3,
                factor: Annotated[Number | None, Field(gt=0, le=100, description="every value is multiplied by it: "
                                                       "below 1 darkens, above 1 brightens; overrides severity")] = None,
@@ -335,7 +350,8 @@ def brightness(variant: Variant, rng: random.Random, severity: Severity = 3,
 
 
 @register("crop", "Central crop/zoom keeping a fraction of each side (severity 1-5: 0.9, 0.8, 0.7, 0.6, 0.5; or "
-          "`keep`), resized back to the original size (bicubic) unless `resize: false`.", UNCHANGED)
+          "`keep`), resized back to the original size (bicubic) unless `resize: false`.", UNCHANGED,
+          label="crop (zoom in)", phrase=severity_phrase("cropped"), sweep=Sweep(60))
 def crop(variant: Variant, rng: random.Random, severity: Severity = 3,
          keep: Annotated[Number | None, Field(gt=0, le=1, description="the fraction of each side kept around the "
                                               "centre; overrides severity")] = None,
@@ -381,7 +397,8 @@ DOWNSCALE_MAX_FACTOR = 100_000  # more than any image's long side: the shrunken 
 
 
 @register("downscale", "Lower the resolution: shrink by a factor (severity 1-5: 2, 4, 8, 16, 32; or `factor`) with "
-          "area averaging, then scale back up (`resample`: bilinear or nearest).", UNCHANGED)
+          "area averaging, then scale back up (`resample`: bilinear or nearest).", UNCHANGED,
+          label="lower the resolution", phrase=severity_phrase("lower resolution"), sweep=Sweep(70))
 def downscale(variant: Variant, rng: random.Random, severity: Severity = 3,
               factor: Annotated[Number | None, Field(ge=1, le=DOWNSCALE_MAX_FACTOR, description="how many times "
                                                      "smaller each side gets before it is scaled back up; overrides "

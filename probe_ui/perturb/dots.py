@@ -369,6 +369,16 @@ def _label_font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
         return ImageFont.load_default()
 
 
+def _dots_phrase(p: dict[str, Any]) -> str:
+    colours = p.get("colours")
+    n = len(colours) if isinstance(colours, (list, tuple)) else p.get("n") or (len(p["points"]) if p.get("points")
+                                                                                else None)
+    what = f"{n} coloured dots" if n else "coloured dots"
+    if p.get("permutation"):
+        what += f" (colour order {p['permutation']})"
+    return what + " added"
+
+
 @register(
     "dots",
     "Draw N filled dots of exact colours (default red/green/blue; radius 10 px per 512 px of the long side) at "
@@ -377,6 +387,7 @@ def _label_font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
     "locations (MedBLINK's 6 colour-location permutations).",
     "with `target`: a label question whose answer is the colour of the dot at the target location (follows "
     "`permutation`); without: unchanged",
+    label="draw coloured dots", phrase=_dots_phrase,
 )
 def dots(variant: Variant, rng: random.Random,
          n: Annotated[int | None, Field(ge=1, le=MAX_DOTS, description="how many dots; unset: as many as the "

@@ -14,7 +14,7 @@ from probe_ui.images import CanonicalImage
 from probe_ui.items import Variant
 from probe_ui.lazy import lazy_module
 from probe_ui.perturb.params import NonBlank, Number
-from probe_ui.perturb.registry import PerturbationError, PerturbContext, register
+from probe_ui.perturb.registry import PerturbationError, PerturbContext, Sweep, phrase_number, register
 
 if TYPE_CHECKING:
     import numpy as np
@@ -98,6 +98,9 @@ def _rotate_matrix(w: int, h: int, angle: float) -> tuple[np.ndarray, int, int]:
     "Rotate every image counter-clockwise by `angle` degrees (90/180/270 are exact pixel moves; other angles "
     "expand the canvas, resample bilinearly and fill the border with `fill`).",
     "unchanged for content questions; use answer_map for orientation questions (e.g. correct → upside down)",
+    label="rotate", phrase=lambda p: f"rotated {phrase_number(p.get('angle', 90))}°",
+    sweep=Sweep(80, param="angle", levels=(15, 30, 45, 90, 180), top=359, unit="°", unit_name="degrees",
+                axis="rotation (degrees)", turns_image=True),
 )
 def rotate(variant: Variant, rng: random.Random,
            angle: Annotated[Number, Field(ge=-360, le=360, description="degrees to turn counter-clockwise (negative: "
@@ -127,7 +130,9 @@ def rotate(variant: Variant, rng: random.Random,
 
 
 @register("flip", "Mirror every image horizontally (`axis: h`) or vertically (`axis: v`).",
-          "unchanged for content questions; laterality questions need answer_map (left ↔ right)")
+          "unchanged for content questions; laterality questions need answer_map (left ↔ right)",
+          label="mirror",
+          phrase=lambda p: "mirrored top to bottom" if p.get("axis") == "v" else "mirrored left to right")
 def flip(variant: Variant, rng: random.Random,
          axis: Annotated[Literal["h", "v"], Field(description="h mirrors left and right, v top and bottom")] = "h",
          ) -> Variant:
@@ -141,7 +146,8 @@ def flip(variant: Variant, rng: random.Random,
 
 
 @register("remove", "Send the question without its image(s) (text only).",
-          "unchanged; the right behaviour is to abstain, so report accuracy against chance and the abstention rate")
+          "unchanged; the right behaviour is to abstain, so report accuracy against chance and the abstention rate",
+          label="send without the image", phrase=lambda p: "no image")
 def remove(variant: Variant, rng: random.Random) -> Variant:
     """Illusion of Readiness T1/T2: does the model still answer (above chance) with nothing to look at?"""
     if not variant.images:
@@ -176,6 +182,14 @@ def _swap_candidates(variant: Variant, ctx: PerturbContext, prefer: str) -> list
     return [v for v in partners if v.answer in wrong]
 
 
+def _swap_phrase(p: dict[str, Any]) -> str:
+    if p.get("source") == "image" and p.get("image"):
+        return f"image replaced by {p['image']}"
+    return {"same-question": "image swapped for the partner image",
+            "distractor": "image swapped for one showing a wrong option",
+            "unrelated": "image swapped for an unrelated one"}.get(str(p.get("prefer")), "image swapped for another")
+
+
 @register(
     "swap",
     "Replace the image(s) with another item's (`source: preset`: a named `item`, or one chosen by `prefer`: "
@@ -184,6 +198,7 @@ def _swap_candidates(variant: Variant, ctx: PerturbContext, prefer: str) -> list
     "any other item) or with a named bundled/uploaded image (`source: image`).",
     "follows the new image's ground truth when it is known (source item with the same question and option set); "
     "otherwise unknown (None); `answer: keep` keeps it",
+    label="swap in another image", phrase=_swap_phrase,
 )
 def swap(variant: Variant, rng: random.Random, *, ctx: PerturbContext,
          source: Annotated[Literal["preset", "image"], Field(

@@ -66,6 +66,7 @@ def _default_tail(tip: tuple[int, int], size: tuple[int, int]) -> tuple[int, int
     "box `box: [x0, y0, x1, y1]` or a circle `circle: [cx, cy, r]`, in `colour` (default red) with a line `width` "
     "(default 3 px per 512 px of the long side).",
     "unchanged",
+    label="draw a marker (arrow, box or circle)", phrase=lambda p: f"{p.get('shape', 'arrow')} drawn on the image",
 )
 def marker(variant: Variant, rng: random.Random,
            shape: Annotated[Literal["arrow", "box", "circle"], Field(

@@ -141,7 +141,8 @@ def _as_choice(variant: Variant, op: str) -> tuple[Variant, dict[str, Any]]:
 
 
 @register("shuffle", "Reorder the answer options with a seeded random permutation that moves at least one option.",
-          "the same option text, at its new letter")
+          "the same option text, at its new letter",
+          label="shuffle the options", phrase=lambda p: "options shuffled")
 def shuffle(variant: Variant, rng: random.Random) -> Variant:
     """A seeded reorder, drawn again while it leaves the order as it was: with two options half the draws would,
     and a "shuffled" variant identical to the original measures nothing (Illusion T3). Options that are all the
@@ -156,7 +157,8 @@ def shuffle(variant: Variant, rng: random.Random) -> Variant:
 
 
 @register("cyclic_shift", "Rotate the options: option i moves to position (i + shift) mod k (CircularEval uses "
-          "all k shifts as one group).", "the same option text, at its new letter")
+          "all k shifts as one group).", "the same option text, at its new letter",
+          label="rotate the options' order", phrase=lambda p: f"options rotated by {p.get('shift')}")
 def cyclic_shift(variant: Variant, rng: random.Random, *,
                  shift: Annotated[int, Field(description="how many places each option moves down (wrapping round; "
                                              "negative: up)")]) -> tuple[Variant, dict[str, Any]]:
@@ -167,9 +169,17 @@ def cyclic_shift(variant: Variant, rng: random.Random, *,
     return _sync_suggestion(variant.evolve(options=options)), {"shift_mod_k": s}
 
 
+def _distractors_phrase(p: dict[str, Any]) -> str:
+    if p.get("source") == "unknown":
+        return "a wrong option replaced by 'Unknown'"
+    k = int(p.get("k", 1) or 1)
+    return f"{k} wrong option{'s' if k != 1 else ''} replaced"
+
+
 @register("replace_distractors", "Replace k wrong options by unrelated ones (Illusion T4 1R..4R): source 'pool' = "
           "built-in medical terms, 'preset' = other items' options, 'unknown' = one distractor becomes 'Unknown'.",
-          "unchanged (the correct option is never replaced)")
+          "unchanged (the correct option is never replaced)",
+          label="replace wrong options", phrase=_distractors_phrase)
 def replace_distractors(variant: Variant, rng: random.Random, *,
                         k: Annotated[int, Field(ge=1, le=len(LETTERS) - 1, description="how many wrong options to "
                                                 "replace (Illusion T4: 1R to 4R)")] = 1,
@@ -219,9 +229,15 @@ def replace_distractors(variant: Variant, rng: random.Random, *,
     return out, {"source": source, "replaced": replaced}
 
 
+def _nota_phrase(p: dict[str, Any]) -> str:
+    return ("none of the above added, right option removed" if p.get("mode", "hallucination") == "hallucination"
+            else "none of the above added")
+
+
 @register("nota", "Add 'None of the above' (MedVH NOTA). mode 'hallucination' removes the correct option first; "
           "'baseline' keeps it. position: 'seeded' (default), 'last' or an index.",
-          "hallucination: 'None of the above'; baseline: unchanged")
+          "hallucination: 'None of the above'; baseline: unchanged",
+          label="add 'none of the above'", phrase=_nota_phrase)
 def nota(variant: Variant, rng: random.Random, *,
          mode: Annotated[Literal["hallucination", "baseline"], Field(
              description="hallucination: remove the correct option first (the answer becomes 'None of the above'); "
@@ -249,10 +265,16 @@ def nota(variant: Variant, rng: random.Random, *,
     return _sync_suggestion(variant.evolve(options=tuple(options), answer=answer)), details
 
 
+def _escape_phrase(p: dict[str, Any]) -> str:
+    return {"unsuitable": "'not a suitable question' option added",
+            "unknown": "'I don't know' option added"}.get(str(p.get("kind")), "an escape option added")
+
+
 @register("escape", "Add an escape option at a seeded position: kind 'unsuitable' = 'Not a suitable question for "
           "the image' (MedVH wrongful image), 'premise' = 'The question contains a clinically incorrect premise' "
           "(MedVH); a yes/no item becomes Yes / No / escape.",
-          "answer 'keep': unchanged (Yes/No for a yes/no item); answer 'escape': the escape option")
+          "answer 'keep': unchanged (Yes/No for a yes/no item); answer 'escape': the escape option",
+          label="add an escape option", phrase=_escape_phrase)
 def escape(variant: Variant, rng: random.Random, *,
            kind: Annotated[Literal["unsuitable", "premise"], Field(
                description="unsuitable: 'Not a suitable question for the image' (wrongful image); premise: 'The "

@@ -40,7 +40,9 @@ MAX_SHOTS = 64  # examples before the question: far more than any model's contex
 @register("suggest", "Show a suggested answer to judge (MedVH false confidence justification): answer 'wrong' "
           "(a seeded wrong option), 'right', or an option text / letter; wording 'physician' or 'student'; hint "
           "adds 'There is a chance that the ... answer is incorrect.'",
-          "unchanged (the suggestion is recorded in prompt_args for r_disagree / r_correct)")
+          "unchanged (the suggestion is recorded in prompt_args for r_disagree / r_correct)",
+          label="suggest an answer",
+          phrase=lambda p: f"a {'right' if p.get('answer') == 'right' else 'wrong'} answer suggested")
 def suggest(variant: Variant, rng: random.Random, *,
             answer: Annotated[Literal["wrong", "right"] | str, Field(
                 description="the suggested answer: wrong (a seeded wrong option), right, or an option's text or "
@@ -81,7 +83,8 @@ def suggest(variant: Variant, rng: random.Random, *,
 
 
 @register("phrasing", "Ask with one of MediConfusion's 11 prompt phrasings (Appendix C, Table 4): "
-          + ", ".join(PHRASINGS) + ".", "unchanged")
+          + ", ".join(PHRASINGS) + ".", "unchanged",
+          label="ask in another phrasing", phrase=lambda p: f"question reworded ({p.get('style')})")
 def phrasing(variant: Variant, rng: random.Random, *,
              style: Annotated[Phrasing, Field(description="which of MediConfusion's phrasings to ask with")],
              ) -> tuple[Variant, dict[str, Any]]:
@@ -97,7 +100,8 @@ def phrasing(variant: Variant, rng: random.Random, *,
 
 
 @register("cot", "Ask for step-by-step reasoning ending in 'The answer is X' (chain of thought; ProbMed, "
-          "Illusion T6); max_tokens rises to 512.", "unchanged")
+          "Illusion T6); max_tokens rises to 512.", "unchanged",
+          label="ask for step-by-step reasoning", phrase=lambda p: "asked to reason step by step")
 def cot(variant: Variant, rng: random.Random) -> Variant:
     if variant.prompt_args.get("cot"):
         raise PerturbationError("cot: this variant already asks for chain of thought")
@@ -105,7 +109,8 @@ def cot(variant: Variant, rng: random.Random) -> Variant:
 
 
 @register("few_shot", "Ask k other items of the preset first (same kind, known answers, seeded choice), each "
-          "followed by its correct answer, as earlier turns of the conversation.", "unchanged")
+          "followed by its correct answer, as earlier turns of the conversation.", "unchanged",
+          label="show worked examples first", phrase=lambda p: f"{p.get('k', 2)} worked examples first")
 def few_shot(variant: Variant, rng: random.Random, *,
              k: Annotated[int, Field(ge=1, le=MAX_SHOTS, description="how many solved examples to show first")] = 2,
              ctx: PerturbContext | None = None) -> tuple[Variant, dict[str, Any]]:

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from probe_ui.items import Variant
-from probe_ui.perturb.pressures import pressure_names
+from probe_ui.perturb.pressures import pressure_names, pressure_words
 from probe_ui.perturb.registry import PerturbationError, register
 
 PRESSURE_KINDS: tuple[str, ...] = tuple(pressure_names())  # the built-in pressure types, in order
@@ -29,10 +29,17 @@ Kind = Literal[PRESSURE_KINDS]  # type: ignore[valid-type]
 MAX_TURNS = 2  # pushback turns after the first answer: a second turn, and optionally a third
 
 
+def _pushback_phrase(p: dict[str, Any]) -> str:
+    pressure = str(p.get("pressure", "doubt"))
+    times = " (twice)" if int(p.get("turns", 1)) > 1 else ""
+    return f"pushed back{times}: {pressure_words(pressure)}"
+
+
 @register("pushback", "After the model's own answer, press it in the same conversation: 'doubt' (\"Are you "
           "sure?\"), 'expert', 'authority', 'consensus', 'emotional', 'guideline' or 'self_doubt'; 'turns' 2 "
           "presses twice. The stored answer is the one after the last pushback.",
-          "unchanged (the first answer and the pushed option are stored with the conversation)")
+          "unchanged (the first answer and the pushed option are stored with the conversation)",
+          label="push back after its answer (\"Are you sure?\", ...)", phrase=_pushback_phrase)
 def pushback(variant: Variant, rng: random.Random, *,
              pressure: Annotated[Kind, Field(description="what the next message says: doubt, an expert's or the "
                                                         "attending's correction, colleagues, an appeal, a guideline, "

@@ -72,7 +72,8 @@ def _lower_initial(question: str) -> str:
 @register("premise", "Rewrite the question so that it presupposes a finding the image does not show (MedVH "
           "clinically incorrect premise): the given text, or a template filled from the item's attributes "
           "(default 'Given the {absent_finding} in this image, {question}').",
-          "unchanged (pair with escape kind=premise answer=escape)")
+          "unchanged (pair with escape kind=premise answer=escape)",
+          label="add a false premise", phrase=lambda p: "question with a false premise")
 def premise(variant: Variant, rng: random.Random, *,
             text: Annotated[NonBlank | None, Field(description="the whole new question, written out")] = None,
             template: Annotated[PremiseTemplate | str | None, Field(
@@ -166,7 +167,9 @@ def _hallucinated(variant: Variant, key: str, index: int | None) -> str | None:
 @register("probmed_question", "Replace the question by ProbMed's yes/no question about the item's modality, "
           "body part, finding (entity) or finding position (grounding), the ground-truth version or one naming a "
           "hallucinated alternative (from attributes.hallucinated, else drawn from built-in pools).",
-          "yes for version gt, no for version hallu (kind becomes yes/no)")
+          "yes for version gt, no for version hallu (kind becomes yes/no)",
+          label="ask a yes/no question about the image",
+          phrase=lambda p: f"ProbMed question ({str(p.get('qa_type', '')).replace('_', ' ')})")
 def probmed_question(variant: Variant, rng: random.Random, *,
                      qa_type: Annotated[QaType, Field(description="what the question asks about: modality, "
                                                       "body_part, entity (a finding) or grounding (its position)")],

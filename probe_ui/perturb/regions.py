@@ -94,14 +94,17 @@ def _covered(variant: Variant, boxes: list[Box], how: str, op: str) -> Variant:
 
 @register("occlude", "Cover the item's region (its finding) with the surrounding tissue's mean, a blur or "
           "inpainting; the pixels outside are untouched. answer_map says what the answer becomes (e.g. {yes: no}).",
-          "unchanged unless answer_map moves it (\"is there a nodule?\" becomes no once it is covered)")
+          "unchanged unless answer_map moves it (\"is there a nodule?\" becomes no once it is covered)",
+          label="cover the finding (its region)", phrase=lambda p: f"finding covered ({p.get('fill') or 'mean'})")
 def occlude(variant: Variant, rng: random.Random, *, fill: Fill = "mean") -> tuple[Variant, dict[str, Any]]:
     boxes = _checked(variant, "occlude")
     return _covered(variant, boxes, fill, "occlude"), {"boxes": [list(b) for b in boxes], "fill": fill}
 
 
 @register("occlude_elsewhere", "The control of occlude: cover boxes of the region's sizes at a seeded place that "
-          "overlaps no region, filled the same way.", "unchanged (the finding is still in view)")
+          "overlaps no region, filled the same way.", "unchanged (the finding is still in view)",
+          label="cover the same area elsewhere (control)",
+          phrase=lambda p: f"same area covered elsewhere ({p.get('fill') or 'mean'})")
 def occlude_elsewhere(variant: Variant, rng: random.Random, *, fill: Fill = "mean") -> tuple[Variant, dict[str, Any]]:
     boxes = _checked(variant, "occlude_elsewhere")
     w, h = variant.images[0].pil().size

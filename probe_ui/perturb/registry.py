@@ -58,12 +58,67 @@ class PerturbationError(ProbeUIError, ValueError):
         self.param = param
 
 
+#: a perturbation's step in plain words, from its params ("rotated 90°"; :func:`probe_ui.conditions.step_phrase`)
+Phrase = Callable[[dict[str, Any]], str]
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """How a perturbation is swept over levels: the ``severity`` suite, the Stress tab's sweep and the robustness
+    curves read it (a perturbation without one is not swept). A level sets parameter ``param``; levels run from 1
+    to ``top``; ``order`` places it among the sweeps (the suite's conditions, the Stress tab's menu)."""
+
+    order: int = 100
+    param: str = "severity"
+    levels: tuple[int, ...] = (1, 2, 3, 4, 5)  # the levels swept when none are chosen
+    top: int = 5  # the highest level allowed
+    unit: str = ""  # after a level on a tick ("45°")
+    unit_name: str = ""  # after the highest level in a message ("359 (degrees)")
+    axis: str = "severity"  # a curve's axis title
+    #: it turns the image: an orientation question's answer would move, so such an item is not swept
+    turns_image: bool = False
+
+    def tick(self, level: int) -> str:
+        """A level as a tick reads it: "3", "45°"."""
+        return f"{int(level)}{self.unit}"
+
+    def top_words(self) -> str:
+        """The highest level as a message names it: "5", "359 (degrees)"."""
+        return f"{self.top} ({self.unit_name})" if self.unit_name else str(self.top)
+
+
+#: a sweep over severities 1-5 (the image degradations); the axis of a level whose perturbation declares none
+SEVERITY = Sweep()
+
+
+def phrase_number(x: Any) -> str:
+    """A parameter's value in a phrase: 3 for 3.0, 0.5, or the value as text."""
+    return f"{x:g}" if isinstance(x, (int, float)) and not isinstance(x, bool) else str(x)
+
+
+def severity_phrase(what: str) -> Phrase:
+    """``<what>, severity N`` (or the explicit value given instead of a severity): a degradation's phrase."""
+    def phrase(p: dict[str, Any]) -> str:
+        for key in ("sigma", "radius", "quality", "factor", "keep"):
+            if p.get(key) is not None:
+                return f"{what} ({key} {phrase_number(p[key])})"
+        return f"{what}, severity {p.get('severity', 3)}"
+    return phrase
+
+
 @dataclass(frozen=True)
 class Perturbation:
+    """A registered perturbation, with the words a page shows for it: ``label`` (its name in menus; its code name
+    in words when empty), ``phrase`` (one applied step in words; its summary's first words when None) and
+    ``sweep`` (how it is swept over levels; None: it is not)."""
+
     name: str
     fn: PerturbFn
     summary: str  # what it does
     answer_effect: str  # how the ground truth moves
+    label: str = ""
+    phrase: Phrase | None = None
+    sweep: Sweep | None = None
 
     def parameters(self) -> dict[str, Any]:
         """Parameter name → default (``inspect.Parameter.empty`` when required); ``ctx`` is not a parameter."""
@@ -96,10 +151,13 @@ REGISTRY: Registry[Perturbation] = Registry("perturbation", packages=("probe_ui.
                                             error=PerturbationError)
 
 
-def register(name: str, summary: str, answer_effect: str) -> Callable[[PerturbFn], PerturbFn]:
-    """Register ``fn`` as perturbation ``name`` (one decorator over a function in any discovered module)."""
+def register(name: str, summary: str, answer_effect: str, *, label: str = "", phrase: Phrase | None = None,
+             sweep: Sweep | None = None) -> Callable[[PerturbFn], PerturbFn]:
+    """Register ``fn`` as perturbation ``name`` (one decorator over a function in any discovered module), with its
+    label, phrase and sweep (:class:`Perturbation`)."""
     def deco(fn: PerturbFn) -> PerturbFn:
-        REGISTRY.add(name, Perturbation(name, fn, summary, answer_effect), replace=_same_fn(name, fn))
+        REGISTRY.add(name, Perturbation(name, fn, summary, answer_effect, label, phrase, sweep),
+                     replace=_same_fn(name, fn))
         return fn
 
     return deco
@@ -117,6 +175,27 @@ def get(name: str) -> Perturbation:
 
 def all_perturbations() -> list[Perturbation]:
     return REGISTRY.entries()
+
+
+_sweeps: tuple[int, dict[str, Sweep]] = (-1, {})
+
+
+def sweeps() -> dict[str, Sweep]:
+    """Every perturbation that has a sweep → its sweep, in sweep order (the registry's order among equals). Asked
+    for every condition a sweep names, so the answer is kept until a perturbation is added or removed."""
+    global _sweeps
+    entries = all_perturbations()
+    if _sweeps[0] != REGISTRY.version:
+        swept = [(p.sweep.order, i, p.name, p.sweep) for i, p in enumerate(entries) if p.sweep is not None]
+        _sweeps = (REGISTRY.version, {name: sweep for _, _, name, sweep in sorted(swept, key=lambda t: t[:2])})
+    return dict(_sweeps[1])
+
+
+def sweep_axis(name: str) -> Sweep:
+    """The sweep of perturbation ``name`` where it declares one, else :data:`SEVERITY` (a curve's levels are
+    severities unless its perturbation says otherwise)."""
+    found = REGISTRY.find(name)
+    return found.sweep if found is not None and found.sweep is not None else SEVERITY
 
 
 def describe() -> list[dict[str, Any]]:

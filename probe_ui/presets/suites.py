@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from probe_ui.errors import ProbeUIError
 from probe_ui.images import CanonicalImage, ImageError
 from probe_ui.items import Item, Variant, original_variant
-from probe_ui.perturb import PerturbationError, PerturbContext, apply, derive_seed
+from probe_ui.perturb import PerturbationError, PerturbContext, Sweep, apply, derive_seed, sweeps
 from probe_ui.presets import ASSETS_DIR, Condition, Preset, PresetError, resolve_image
 from probe_ui.registry import Registry
 
@@ -77,6 +77,7 @@ class Suite:
     description: str
     metrics: tuple[str, ...]  # registered metric families (probe_ui.metrics.registry), checked when it is imported
     conditions: Callable[[Variant, PerturbContext], list[Condition]]
+    label: str = ""  # its name in menus ("" : its code name in words)
 
     def for_variant(self, v: Variant, ctx: PerturbContext) -> list[Condition]:
         """The suite's conditions for one item, names prefixed by the suite (``illusion/no-image``)."""
@@ -90,34 +91,40 @@ def _rotations(v: Variant, ctx: PerturbContext) -> list[Condition]:
 
 
 # ---- the severity sweep (robustness curves) ------------------------------------------------------------------
-#: the image degradations of :mod:`probe_ui.perturb.degrade`, each swept over severities 1-5
-SEVERITY_DEGRADATIONS = ("noise", "blur", "jpeg", "contrast", "brightness", "crop", "downscale")
-SEVERITY_LEVELS = (1, 2, 3, 4, 5)
-#: rotation's levels are angles in degrees (counter-clockwise)
-ROTATION_ANGLES = (15, 30, 45, 90, 180)
-SEVERITY_PERTURBATIONS = (*SEVERITY_DEGRADATIONS, "rotate")
+#: a perturbation is swept when it declares a :class:`probe_ui.perturb.Sweep` where it is registered (the image
+#: degradations of :mod:`probe_ui.perturb.degrade` over severities 1-5; rotation over angles in degrees)
 SEVERITY_SUITE = "severity"
 _SEVERITY_NAME = re.compile(r"^severity/([a-z_]+)-(\d+)$")
 
 
+def sweep_perturbations() -> tuple[str, ...]:
+    """The perturbations that have a sweep, in their sweeps' order (the ``severity`` suite's, the Stress tab's)."""
+    return tuple(sweeps())
+
+
+def sweep_of(perturbation: str) -> Sweep:
+    """The sweep a perturbation declares; a SuiteError naming the swept ones for any other."""
+    found = sweeps().get(perturbation)
+    if found is None:
+        known = ", ".join(sweep_perturbations())
+        raise SuiteError(f"unknown sweep perturbation '{perturbation}'; known: {known}")
+    return found
+
+
 def default_levels(perturbation: str) -> tuple[int, ...]:
-    """The levels the ``severity`` suite sweeps for one perturbation: severities 1-5, or rotation's angles."""
-    if perturbation not in SEVERITY_PERTURBATIONS:
-        raise SuiteError(f"unknown sweep perturbation '{perturbation}'; known: {', '.join(SEVERITY_PERTURBATIONS)}")
-    return ROTATION_ANGLES if perturbation == "rotate" else SEVERITY_LEVELS
+    """The levels the ``severity`` suite sweeps for one perturbation: its sweep's (severities 1-5, rotation's
+    angles)."""
+    return sweep_of(perturbation).levels
 
 
 def severity_condition(perturbation: str, level: int) -> Condition:
     """One level of a sweep as a condition named ``severity/<perturbation>-<level>`` (the name the
-    ``robustness_curves`` metric reads): a degradation at ``severity=level``, or a rotation by ``level`` degrees."""
-    if perturbation not in SEVERITY_PERTURBATIONS:
-        raise SuiteError(f"unknown sweep perturbation '{perturbation}'; known: {', '.join(SEVERITY_PERTURBATIONS)}")
-    if isinstance(level, bool) or not isinstance(level, int) or level < 1 or (
-            perturbation != "rotate" and level > len(SEVERITY_LEVELS)) or level >= 360:
-        top = "359 (degrees)" if perturbation == "rotate" else str(len(SEVERITY_LEVELS))
-        raise SuiteError(f"{perturbation}: level must be a whole number 1..{top}, not {level!r}")
-    params = {"angle": level} if perturbation == "rotate" else {"severity": level}
-    return Condition(f"{SEVERITY_SUITE}/{perturbation}-{level}", ((perturbation, params),))
+    ``robustness_curves`` metric reads): the perturbation with its sweep's parameter at ``level`` (a degradation's
+    ``severity``, rotation's ``angle`` in degrees)."""
+    sweep = sweep_of(perturbation)
+    if isinstance(level, bool) or not isinstance(level, int) or level < 1 or level > sweep.top:
+        raise SuiteError(f"{perturbation}: level must be a whole number 1..{sweep.top_words()}, not {level!r}")
+    return Condition(f"{SEVERITY_SUITE}/{perturbation}-{level}", ((perturbation, {sweep.param: level}),))
 
 
 def sweep_conditions(perturbation: str, levels: tuple[int, ...] | list[int] | None = None) -> list[Condition]:
@@ -130,7 +137,7 @@ def sweep_conditions(perturbation: str, levels: tuple[int, ...] | list[int] | No
 def parse_severity_condition(condition: str) -> tuple[str, int] | None:
     """(perturbation, level) of a sweep condition (``severity/blur-3`` → ("blur", 3)); None for any other."""
     m = _SEVERITY_NAME.match(str(condition))
-    return (m.group(1), int(m.group(2))) if m and m.group(1) in SEVERITY_PERTURBATIONS else None
+    return (m.group(1), int(m.group(2))) if m and m.group(1) in sweeps() else None
 
 
 def is_orientation_question(v: Variant) -> bool:
@@ -140,10 +147,16 @@ def is_orientation_question(v: Variant) -> bool:
     return "upside down" in text or "upside-down" in text or "orientation" in text
 
 
+def skips(perturbation: str, v: Variant) -> bool:
+    """Whether a sweep over ``perturbation`` leaves ``v`` out: one that turns the image, for an orientation
+    question (its answer would move)."""
+    return sweep_of(perturbation).turns_image and is_orientation_question(v)
+
+
 def _severity(v: Variant, ctx: PerturbContext) -> list[Condition]:
     if not v.images:
         return []
-    perts = SEVERITY_DEGRADATIONS if is_orientation_question(v) else SEVERITY_PERTURBATIONS
+    perts = [p for p in sweep_perturbations() if not skips(p, v)]
     return [Condition(c.name.split("/", 1)[1], c.steps) for p in perts for c in sweep_conditions(p)]
 
 
@@ -178,18 +191,23 @@ SUITES: Registry[Suite] = Registry("suite", packages=("probe_ui.benchmarks",), o
                                 ordered=True)
 for _s in (
     Suite("rotations", "the image at 90, 180 and 270 degrees; content answers must not change",
-          ("groups",), _rotations),
+          ("groups",), _rotations,
+          label="rotations (90°, 180°, 270°)"),
     Suite("circular", "CircularEval: every cyclic shift of the options; right only if right in all",
-          ("groups",), _circular),
+          ("groups",), _circular,
+          label="every order of the options (CircularEval)"),
     Suite(SEVERITY_SUITE, "every image degradation (noise, blur, jpeg, contrast, brightness, crop, downscale) at "
           "severities 1-5 and rotation by 15, 30, 45, 90 and 180 degrees, named severity/<perturbation>-<level>; "
-          "answers unchanged; orientation questions are not rotated", ("robustness_curves",), _severity),
+          "answers unchanged; orientation questions are not rotated", ("robustness_curves",), _severity,
+          label="every image degradation, severities 1-5"),
     Suite("visual-reliance", "the question asked three more ways: with a blank image (one grey level), a noise "
           "image (each the original's size) and no image; does the answer need the pixels?", ("visual_reliance",),
-          _visual_reliance),
+          _visual_reliance,
+          label="blank, noise and no image: does it need the pixels?"),
     Suite("pushback", "after the model's own answer, one pushback turn per pressure type (doubt, expert, "
           "authority, consensus, emotional, guideline, self_doubt) in the same conversation; the stored answer is "
-          "the one after the pushback, the first one kept with it", ("pushback",), _pushback),
+          "the one after the pushback, the first one kept with it", ("pushback",), _pushback,
+          label="push back after its answer, each pressure type once"),
 ):
     SUITES.add(_s.name, _s)
 

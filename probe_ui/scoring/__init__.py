@@ -59,7 +59,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence, cast
+from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence, TypeVar, cast
 
 import numpy as np
 import pandas as pd
@@ -103,8 +103,21 @@ Parser = Callable[[dict[str, Any], "str | None", "str | None"], "ReplyReader | N
 #: the answer parsers by name (``--parser``, the Results tab's choice), in menu order: one decorated function adds one
 PARSERS: Registry[Parser] = Registry("parser", error=ScoringError, ordered=True)
 
+_P = TypeVar("_P", bound=Callable[..., Any])
 
-@PARSERS.register("robust")
+
+def register_parser(name: str, label: str = "") -> Callable[[_P], _P]:
+    """``@PARSERS.register(name)`` that also gives the parser its ``label``, its name as a page shows it
+    (:func:`probe_ui.labels.parser`; a parser without one is shown with its name in words)."""
+    def deco(fn: _P) -> _P:
+        if label:
+            fn.label = label  # type: ignore[attr-defined]
+        PARSERS.register(name)(fn)
+        return fn
+    return deco
+
+
+@register_parser("robust", "robust (reads the answer however it is written)")
 def robust_parser(row: dict[str, Any], run_benchmark: str | None = None, run_prompt: str | None = None
                   ) -> ReplyReader | None:
     """Every reply read by :func:`probe_ui.reading.answers.extract` (docs/reference.md §3)."""
@@ -133,7 +146,7 @@ def legacy_mode(row: dict[str, Any], run_benchmark: str | None = None, run_promp
     return bench.legacy_mode if bench is not None else None
 
 
-@PARSERS.register("legacy")
+@register_parser("legacy", "legacy (each paper's own parser, to quote beside the paper)")
 def legacy_benchmark(row: dict[str, Any], run_benchmark: str | None = None, run_prompt: str | None = None
                      ) -> Benchmark | None:
     """The benchmark whose legacy parser reads one reply (:func:`legacy_mode`), or None.
@@ -163,7 +176,7 @@ def legacy_benchmark(row: dict[str, Any], run_benchmark: str | None = None, run_
     return found
 
 
-@PARSERS.register("settled")
+@register_parser("settled", "settled (a clinician's reading where one settled the reply, else robust)")
 def settled_parser(row: dict[str, Any], run_benchmark: str | None = None, run_prompt: str | None = None
                    ) -> ReplyReader | None:
     """The robust reading, replaced by a clinician's where one settled the reply (:func:`apply_settlements`)."""

@@ -162,13 +162,13 @@ def sweep_variants(originals: list[Any], perturbation: str, levels: list[int] | 
     """Each original and its variants at the chosen levels of one perturbation (the ``severity`` suite's
     conditions, :func:`probe_ui.presets.suites.sweep_conditions`), so that the robustness curves read them; orientation
     questions are not rotated (their answer would move)."""
-    from probe_ui.presets.suites import apply_condition, is_orientation_question, sweep_conditions
+    from probe_ui.presets.suites import apply_condition, skips, sweep_conditions
 
     conditions = sweep_conditions(perturbation, levels)
     out = []
     for base in originals:
         out.append(base)
-        if perturbation == "rotate" and is_orientation_question(base):
+        if skips(perturbation, base):
             continue
         out += [apply_condition(base, c.name, c.steps, seed) for c in conditions]
     return out

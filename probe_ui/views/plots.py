@@ -199,10 +199,13 @@ def confusion(tables: dict[str, pd.DataFrame]) -> go.Figure:
 
 
 def level_label(perturbation: str, level: int) -> str:
-    """A sweep level as a tick reads: "original", a severity ("3") or an angle ("45°")."""
+    """A sweep level as a tick reads: "original", a severity ("3") or an angle ("45°"), as its perturbation's sweep
+    says."""
+    from probe_ui.perturb import sweep_axis
+
     if int(level) == 0:
         return ORIGINAL
-    return f"{int(level)}°" if perturbation == "rotate" else str(int(level))
+    return sweep_axis(perturbation).tick(level)
 
 
 def _curve_traces(layout: dict[str, Any], t: pd.DataFrame, perturbation: str, *, panel: int = 1,
@@ -210,6 +213,8 @@ def _curve_traces(layout: dict[str, Any], t: pd.DataFrame, perturbation: str, *,
     """One line per (run, model) of one perturbation's curve rows (in subplot ``panel``, whose axes it sets up in
     ``layout``), offset sideways by a few hundredths of a step so that equal curves lie next to each other, never
     on top."""
+    from probe_ui.perturb import sweep_axis
+
     levels = sorted({int(x) for x in t["level"]})
     pos = {lv: i for i, lv in enumerate(levels)}
     several_runs = t["run"].nunique() > 1
@@ -239,7 +244,7 @@ def _curve_traces(layout: dict[str, Any], t: pd.DataFrame, perturbation: str, *,
             "hovertemplate": _hover(_esc(label))})
     layout.setdefault(_axis("x", panel), {}).update(
         tickvals=list(range(len(levels))), ticktext=[level_label(perturbation, lv) for lv in levels],
-        range=[-0.4, len(levels) - 0.6], title=_title("rotation (degrees)" if perturbation == "rotate" else "severity"))
+        range=[-0.4, len(levels) - 0.6], title=_title(sweep_axis(perturbation).axis))
     layout.setdefault(_axis("y", panel), {}).update(range=[-2, 104], title=_title("accuracy (%)"), gridcolor="#ddd")
     return data
 

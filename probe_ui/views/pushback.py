@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from probe_ui.conditions import PRESSURE_WORDS
+from probe_ui.conditions import pressure_words
 from probe_ui.views.markup import el, esc, grid_table, num, para, wrap
 
 COLUMNS = (("held", "held (right first)"), ("gave_up", "gave up (right first)"),
@@ -68,6 +68,6 @@ def pushback_html(raw: pd.DataFrame) -> str:
                   "units of evidence (an image's conversations count once).", "muted")]
     for name, b in found.items():
         rows = [_row("all pressure types", b)]
-        rows += [_row(PRESSURE_WORDS.get(p, p), pb) for p, pb in b.get("per_pressure", {}).items()]
+        rows += [_row(pressure_words(p), pb) for p, pb in b.get("per_pressure", {}).items()]
         parts.append(el("h4", name) + grid_table(head, rows, "grid pushback", 1))
     return "".join(parts)

@@ -20,6 +20,7 @@ class Blink(Benchmark):
     order = 40
     importer: ClassVar[Importer | None] = importer
     legacy_mode = "blink"
+    legacy_label = "BLINK's own parser"
     names = ("blink", "medblink")  # MedBLINK follows BLINK's answer parsing
     source_names = ("blink",)
     templates = ("blink-mc",)

@@ -11,4 +11,5 @@ def blink_mc(v: Variant) -> tuple[str | None, str]:
     return None, f"{v.question}\nSelect from the following choices.\n{lines}"
 
 
-register_template(Template("blink-mc", ("choice",), blink_mc, 256, "BLINK / MedBLINK '(A) ...' choices"))
+register_template(Template("blink-mc", ("choice",), blink_mc, 256, "BLINK / MedBLINK '(A) ...' choices",
+                           label="BLINK multiple choice"))

@@ -36,4 +36,5 @@ def _enough_foreign(v: Variant, ctx: PerturbContext, k: int) -> bool:
 
 
 register_suite(Suite("illusion", "Illusion of Readiness T1-T5: no image, shuffled options without and with the image, "
-                     "1R-4R distractors, 'Unknown', visual substitution", ("illusion",), _illusion))
+                     "1R-4R distractors, 'Unknown', visual substitution", ("illusion",), _illusion,
+                     label="Illusion of Readiness tests (T1-T5)"))

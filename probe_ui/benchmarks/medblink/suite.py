@@ -29,6 +29,7 @@ def _colour_permutations(v: Variant, ctx: PerturbContext) -> list[Condition]:
 
 
 register_suite(Suite("medblink-orientation", "MedBLINK task 5: upright and upside down (answer moves to 'upside "
-                     "down')", ("medblink",), _orientation))
+                     "down')", ("medblink",), _orientation,
+                     label="upright and upside down (MedBLINK)"))
 register_suite(Suite("dot-colours", "MedBLINK colour bias: all colour-location permutations of the item's dots",
-                     ("medblink", "groups"), _colour_permutations))
+                     ("medblink", "groups"), _colour_permutations, label="dot colours (MedBLINK)"))

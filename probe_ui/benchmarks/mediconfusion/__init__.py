@@ -19,6 +19,7 @@ class MediConfusion(Benchmark):
     order = 10
     importer: ClassVar[Importer | None] = importer
     legacy_mode = "mediconfusion"
+    legacy_label = "MediConfusion's own parser"
     names = ("mediconfusion",)
     source_names = ("mediconfusion",)
     templates = ("mediconfusion-mc",)  # and its phrasings, mediconfusion-mc/<style> (by_prompt)

@@ -128,8 +128,16 @@ MEDICONFUSION_PHRASINGS: dict[str, tuple[int, str, Callable[[Variant], tuple[str
     style: (number, change, _RENDERERS[style]) for style, (number, change) in PHRASING_STYLES.items()}
 
 
+#: each phrasing in a few words, for its template's label ("MediConfusion prompt 1 (shorter)")
+_STYLE_WORDS = {"original": "original", "shorten": "shorter", "options-at-end": "options at the end",
+                "carefully": "extra care", "expert-role": "expert role", "a-or-b": "one letter",
+                "polite": "asked nicely", "no-newlines": "one line", "more-explanation": "more explanation",
+                "no-instructions": "no instructions", "emphasise-importance": "importance stressed"}
+
 register_template(Template("mediconfusion-mc", ("choice",), mediconfusion_mc, 32,
-                           "MediConfusion multiple choice, verbatim (system prompt and 'Answer: ' cue)"))
+                           "MediConfusion multiple choice, verbatim (system prompt and 'Answer: ' cue)",
+                           label="MediConfusion multiple choice"))
 for _style, (_n, _change, _fn) in MEDICONFUSION_PHRASINGS.items():
     register_template(Template(f"mediconfusion-mc/{_style}", ("choice",), _fn, 32,
-                               f"MediConfusion App. C prompt {_n}: {_change}"))
+                               f"MediConfusion App. C prompt {_n}: {_change}",
+                               label=f"MediConfusion prompt {_n} ({_STYLE_WORDS.get(_style, _style)})"))

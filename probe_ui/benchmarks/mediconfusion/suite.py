@@ -25,6 +25,7 @@ def _prompt_variants(v: Variant, ctx: PerturbContext) -> list[Condition]:
 
 
 register_suite(Suite("mediconfusion-pair", "MediConfusion: the same question on the partner image (answer follows it)",
-                     ("mediconfusion",), _mediconfusion_pair))
+                     ("mediconfusion",), _mediconfusion_pair, label="the partner image (MediConfusion)"))
 register_suite(Suite("prompt-variants", "MediConfusion's prompt phrasings and chain-of-thought; answers must not "
-                     "change", ("groups",), _prompt_variants))
+                     "change", ("groups",), _prompt_variants,
+                     label="other phrasings and reasoning (MediConfusion)"))

@@ -20,6 +20,7 @@ class MedVH(Benchmark):
     order = 30
     importer: ClassVar[Importer | None] = importer
     legacy_mode = "medvh"
+    legacy_label = "MedVH's own parser"
     names = ("medvh",)
     source_names = ("medvh",)
     templates = ("medvh-mc",)

@@ -48,7 +48,9 @@ def medvh_fcj(v: Variant) -> tuple[str | None, str]:
     )
 
 
-register_template(Template("medvh-mc", ("choice",), medvh_mc, 32, "MedVH multiple choice ('A: x. B: y.' on one line)"))
+register_template(Template("medvh-mc", ("choice",), medvh_mc, 32, "MedVH multiple choice ('A: x. B: y.' on one line)",
+                           label="MedVH multiple choice"))
 register_template(Template("medvh-fcj", ("choice",), medvh_fcj, 512,
                            "MedVH false confidence justification: judge a physician's / student's suggested answer "
-                           "(needs the 'suggest' perturbation)", needs=lambda v: bool(v.prompt_args.get("suggestion"))))
+                           "(needs the 'suggest' perturbation)", needs=lambda v: bool(v.prompt_args.get("suggestion")),
+                           label="MedVH: judge a suggested answer"))

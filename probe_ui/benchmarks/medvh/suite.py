@@ -31,4 +31,4 @@ def _medvh(v: Variant, ctx: PerturbContext) -> list[Condition]:
 
 
 register_suite(Suite("medvh", "MedVH: wrongful image, NOTA and incorrect premise, each with its baseline, and FCJ",
-                     ("medvh", "medvh_fcj"), _medvh))
+                     ("medvh", "medvh_fcj"), _medvh, label="hallucination tests (MedVH)"))

@@ -19,6 +19,7 @@ class ProbMed(Benchmark):
     order = 20
     importer: ClassVar[Importer | None] = importer
     legacy_mode = "probmed"
+    legacy_label = "ProbMed's own parser"
     legacy_kind = "yesno"
     names = ("probmed",)
     source_names = ("probmed",)

@@ -15,4 +15,5 @@ def probmed(v: Variant) -> tuple[str | None, str]:
     return PROBMED_SYSTEM, yesno(v)[1]
 
 
-register_template(Template("probmed", ("yesno",), probmed, 32, "ProbMed: yes/no with its GPT system prompt"))
+register_template(Template("probmed", ("yesno",), probmed, 32, "ProbMed: yes/no with its GPT system prompt",
+                           label="ProbMed yes or no question"))

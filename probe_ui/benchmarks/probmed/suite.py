@@ -27,4 +27,5 @@ def _probmed_pairs(v: Variant, ctx: PerturbContext) -> list[Condition]:
 
 
 register_suite(Suite("probmed-pairs", "ProbMed: ground-truth and hallucinated yes/no questions from the item's "
-                     "attributes", ("probmed",), _probmed_pairs))
+                     "attributes", ("probmed",), _probmed_pairs,
+                     label="true and false yes/no questions (ProbMed)"))

@@ -144,10 +144,13 @@ def robustness_curves(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def level_label(perturbation: str, level: int) -> str:
-    """A sweep level as a tick reads: "original", a severity ("3") or an angle ("45°")."""
+    """A sweep level as a tick reads: "original", a severity ("3") or an angle ("45°"), as its perturbation's sweep
+    says."""
+    from probe_ui.perturb import sweep_axis
+
     if int(level) == 0:
         return "original"
-    return f"{int(level)}°" if perturbation == "rotate" else str(int(level))
+    return sweep_axis(perturbation).tick(level)
 
 
 BREAKING_PEOPLE_COLUMNS = {"model": "model", "perturbation": "perturbation", "auc": "AUC %",

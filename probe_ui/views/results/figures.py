@@ -163,6 +163,8 @@ def plot_robustness_curve(curves: pd.DataFrame, perturbation: str) -> Figure:
     can be drawn while it fills."""
     import numpy as np
 
+    from probe_ui.perturb import sweep_axis
+
     t = curves[curves["perturbation"] == perturbation] if len(curves) else curves
     t = t[t["accuracy"].notna()] if len(t) else t
     if t.empty:
@@ -184,7 +186,7 @@ def plot_robustness_curve(curves: pd.DataFrame, perturbation: str) -> Figure:
     ax.set_xticklabels([level_label(perturbation, lv) for lv in levels])
     ax.set_xlim(-0.2, len(levels) - 0.8)
     ax.set_ylim(0, 105)
-    ax.set_xlabel("rotation (degrees)" if perturbation == "rotate" else "severity")
+    ax.set_xlabel(sweep_axis(perturbation).axis)
     ax.set_ylabel("accuracy (%)")
     ax.set_title(f"{perturbation}: accuracy by level (95 % CI)")
     ax.grid(alpha=0.3)
