@@ -134,8 +134,8 @@ class Provider(ABC):
     #: the answer formats (:data:`ANSWER_FORMATS`) it honours; a batch asking another is refused before it starts
     answer_formats: ClassVar[tuple[str, ...]] = ("free",)
     #: the provider's batch API (:mod:`probe_ui.providers.batch_api`: "openai", the Files and Batches endpoints;
-    #: "anthropic", Message Batches), which ``batch --provider-batch`` sends its cells through at the provider's
-    #: batch price; None: it has none, and its cells are asked one call at a time
+    #: "anthropic", Message Batches; "gemini", Gemini's batch mode), which ``batch --provider-batch`` sends its cells
+    #: through at the provider's batch price; None: it has none, and its cells are asked one call at a time
     batch_api: ClassVar[str | None] = None
 
     @classmethod

@@ -1,7 +1,8 @@
 """Providers' batch APIs, in their wire formats: OpenAI's Batch API (a JSONL file uploaded to ``/v1/files``, a batch
 made of it at ``/v1/batches``, its replies in an output file and its failures in an error file) and Anthropic's
 Message Batches (``/v1/messages/batches``, the requests in the body, the results as JSONL at the batch's
-``results_url``). Both answer within 24 hours at half the price of live calls.
+``results_url``); Gemini's batch mode is in :mod:`probe_ui.providers.gemini_batch`, which adds itself to
+:data:`APIS`. Each answers within 24 hours at half the price of live calls.
 
 Each is a :class:`BatchAPI` made for one model's provider (:class:`~probe_ui.providers.sdk.SDKProvider`, on a client
 of its own, through the same SDK, key rules and refusal of redirects as its live calls). It writes one request as a
@@ -21,8 +22,8 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.providers.base import ModelConfig, ProviderError
 from probe_ui.providers.sdk import SDKProvider, status_message
 
-#: how much of the catalogue price a batch's calls cost, by batch API (both halve it)
-PRICE_FACTOR = {"openai": 0.5, "anthropic": 0.5}
+#: how much of the catalogue price a batch's calls cost, by batch API (each halves it)
+PRICE_FACTOR = {"openai": 0.5, "anthropic": 0.5, "gemini": 0.5}
 #: a batch's result file may hold this many bytes (every reply of up to 50,000 requests)
 RESULT_FILE_CAP = 1 << 30
 
@@ -122,6 +123,11 @@ class BatchAPI:
 
     async def cancel(self, batch_id: str) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    async def find(self, token: str) -> str | None:
+        """The id of a batch created with ``token`` (``probe_ui_batch`` in :meth:`submit`'s metadata), for a batch
+        whose process stopped before its id was recorded; None where it is not found or the API cannot say."""
+        return None
 
     def error(self, exc: Exception, what: str) -> ProviderError:
         """A failed call of the batch API as one line naming the model and what was being done."""

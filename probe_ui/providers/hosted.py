@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from probe_ui.providers import gemini_batch
 from probe_ui.providers.base import register_provider
 from probe_ui.providers.openai_compat import OpenAIProvider
 from probe_ui.providers.sdk import host_of
@@ -44,9 +45,14 @@ class HostedService(OpenAIProvider):
 
 @register_provider
 class GeminiProvider(HostedService):
+    """A model of the hosted service 'gemini' (https://generativelanguage.googleapis.com/v1beta/openai/), with the key
+    in GEMINI_API_KEY; ``--provider-batch`` sends its cells through Gemini's own batch mode
+    (:mod:`probe_ui.providers.gemini_batch`, on the same host without ``openai/``)."""
+
     name = "gemini"
     default_base_url = "https://generativelanguage.googleapis.com/v1beta/openai/"
     key_env = "GEMINI_API_KEY"
+    batch_api: ClassVar[str | None] = gemini_batch.GeminiBatches.name
 
 
 @register_provider

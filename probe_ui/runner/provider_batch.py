@@ -2,11 +2,12 @@
 
 **Submit.** While a batch is planned, the cells of each model whose provider has a batch API
 (:func:`probe_ui.providers.batch_api.batch_api_of`: OpenAI and OpenAI-compatible servers through ``/v1/files`` and
-``/v1/batches``, Anthropic through Message Batches) are taken out of the stream the live path asks
-(:meth:`ProviderBatches.divert`); every other cell is asked the normal way meanwhile. Each taken cell is prepared
-as a live call prepares it (its images shrunk to the provider's limit, checked by the send gate, stored), rendered by
-the provider's own request code (:meth:`~probe_ui.providers.sdk.SDKProvider.request_body`: the body a live call
-sends) and written as one line of the model's batch file, its ``custom_id`` a stable hash of the cell
+``/v1/batches``, Anthropic through Message Batches, Gemini through its batch mode) are taken out of the stream the
+live path asks (:meth:`ProviderBatches.divert`); every other cell is asked the normal way meanwhile. Each taken cell
+is prepared as a live call prepares it (its images shrunk to the provider's limit, checked by the send gate,
+stored), rendered by the provider's own request code (:meth:`~probe_ui.providers.sdk.SDKProvider.request_body`: the
+body a live call sends; Gemini's rewritten as a GenerateContentRequest) and written as one line of the model's batch
+file, its ``custom_id`` a stable hash of the cell
 (:func:`custom_id`). Once the plan is complete each file is submitted, split where it would pass the provider's
 limits. Each batch is recorded in the store (:mod:`probe_ui.store.provider_batches`: the model, the API, every
 custom_id with its cell and request hash) BEFORE it is created at the provider, and its id as soon as it exists,
@@ -18,7 +19,8 @@ left to the live path, which blocks it or answers it from the cache as it always
 (``--poll-interval``, default 30), its request counts said as they change (``note: openai/gpt-4o: batch b1
 in_progress: 12/40 done``).
 
-**Collect.** An ended batch's results (OpenAI: its output and error files; Anthropic: its results) are read, and the
+**Collect.** An ended batch's results (OpenAI: its output and error files; Anthropic: its results; Gemini: the
+batch's inline responses, or its responses file) are read, and the
 plan is made again to find each result's cell: each reply becomes the Response a live call makes of it
 (:meth:`~probe_ui.providers.sdk.SDKProvider.reply_from_body`: text, finish reason, usage; latency not known), priced
 at the batch price (:data:`~probe_ui.providers.batch_api.PRICE_FACTOR`: half the catalogue's), and is stored through
@@ -30,7 +32,8 @@ next run asks them again.
 **Resume.** The same command again (or a run resumed with ``provider_batch=True``) finds the run's open batches:
 their cells are never asked or submitted again while a batch is open, and the batches are polled and collected. A
 batch recorded but never given its id (the process died while submitting it) is looked up at OpenAI by the
-metadata it was created with; one not found, or at Anthropic (no metadata), is closed and its cells asked again. A
+metadata it was created with, at Gemini by its display name (:meth:`~probe_ui.providers.batch_api.BatchAPI.find`);
+one not found, or at Anthropic (no metadata), is closed and its cells asked again. A
 run without ``--provider-batch`` leaves the cells of open batches unasked and says how to collect them.
 
 **Price and the spend cap.** A batched cell reserves its estimate at the batch price against ``--max-cost`` when it
@@ -60,10 +63,10 @@ from probe_ui.providers.batch_api import (
     PRICE_FACTOR,
     BatchAPI,
     BatchState,
-    OpenAIBatches,
     Outcome,
     batch_api_of,
 )
+from probe_ui.providers.gemini_batch import GeminiBatches
 from probe_ui.providers.sdk import SDKProvider
 from probe_ui.runner.cells import Cell, response_row
 from probe_ui.runner.execute import cell_label
@@ -78,7 +81,8 @@ log = logging.getLogger("probe_ui.batch")
 #: seconds between two looks at a batch's state (``--poll-interval``)
 POLL_INTERVAL_S = 30.0
 #: what a batch API is called in messages
-API_WORDS = {"openai": "OpenAI Batch API", "anthropic": "Anthropic Message Batches"}
+API_WORDS = {"openai": "OpenAI Batch API", "anthropic": "Anthropic Message Batches",
+             GeminiBatches.name: "Gemini Batch Mode"}
 
 
 def custom_id(cell: Cell) -> str:
@@ -175,6 +179,7 @@ class ProviderBatches:
         self._decisions: dict[str, Decision] = {}
         self._found: dict[str, list[Any]] = {}
         self._resized: dict[tuple[str, int], Any] = {}
+        self._unbatched: set[str] = set()
         self.open = store.provider_batches(run.id, OPEN)
         if enabled:
             self._settle_submitting()
@@ -266,9 +271,13 @@ class ProviderBatches:
         if self.use_cache and sent.settings.deterministic and sent.sample == 0 and \
                 self.store.cached_response(request_hash) is not None:
             return False
+        cid = custom_id(cell)
         try:
-            body = m.provider.request_body(sent)
-        except ProviderError:
+            line = m.api.line(cid, m.provider.request_body(sent))
+        except ProviderError as exc:
+            if str(exc) not in self._unbatched:  # said once a model and reason: the cell is asked live
+                self._unbatched.add(str(exc))
+                log.warning("%s", exc)
             return False
         estimate = 0.0
         if self.spend is not None:
@@ -283,8 +292,7 @@ class ProviderBatches:
         send = {"user": self.who, "run": self.run.name, "cell": cell_label(cell), "provider": model.provider,
                 "host": ", ".join(p.decision.hosts), "model": model.model, "verdict": p.verdict,
                 "images": list(images)} if p.decision.record else None
-        cid = custom_id(cell)
-        m.add(cid, m.api.line(cid, body), (cell.variant.id, cell.request.prompt, cell.request.sample, request_hash),
+        m.add(cid, line, (cell.variant.id, cell.request.prompt, cell.request.sample, request_hash),
               send, estimate)
         return True
 
@@ -324,8 +332,8 @@ class ProviderBatches:
 
     # ---- batches a killed process was submitting ---------------------------------------------------------------
     def _settle_submitting(self) -> None:
-        """A batch recorded but never given its id: found at the provider by its metadata (OpenAI), else closed so
-        that its cells are asked again."""
+        """A batch recorded but never given its id: found at the provider by what it was created with (OpenAI's
+        metadata, Gemini's display name), else closed so that its cells are asked again."""
         rows = [b for b in self.open if b.status == "submitting" and b.shard == self.shard]
         if not rows:
             return
@@ -348,15 +356,15 @@ class ProviderBatches:
         try:
             for b in rows:
                 model = self.models.get(b.model)
-                if model is None or b.api != "openai" or batch_api_of(model) != "openai":
+                if model is None or b.api not in APIS or batch_api_of(model) != b.api:
                     out[b.id] = None
                     continue
                 api = apis.get(b.model)
                 if api is None:
-                    api = apis[b.model] = APIS["openai"](create(model))  # type: ignore[arg-type]
+                    api = apis[b.model] = APIS[b.api](create(model))  # type: ignore[arg-type]
                 token = _token(b)
                 try:
-                    out[b.id] = await api.find(token) if isinstance(api, OpenAIBatches) and token else None
+                    out[b.id] = await api.find(token) if token else None
                 except ProviderError as exc:
                     log.warning("%s", exc)
                     out[b.id] = None
@@ -527,7 +535,8 @@ class ProviderBatches:
 
 
 def _token(b: ProviderBatch) -> str | None:
-    """What a batch was created with in its metadata (OpenAI), to find it when its id was never recorded."""
+    """What a batch was created with (OpenAI: in its metadata; Gemini: in its display name), to find it when its id
+    was never recorded."""
     token = b.details.get("token")
     return token if isinstance(token, str) and token else None
 
