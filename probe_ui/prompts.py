@@ -149,10 +149,8 @@ for _t in (
 
 
 def register_template(t: Template) -> Template:
-    """Add a prompt template (a plugin's; a module imported again re-registers its own)."""
-    old = TEMPLATES.loaded().get(t.name)
-    same = old is not None and getattr(old.render, "__module__", None) == getattr(t.render, "__module__", None)
-    return TEMPLATES.add(t.name, t, replace=same)
+    """Add a prompt template (a plugin's; :meth:`Registry.put`)."""
+    return TEMPLATES.put(t)  # type: ignore[no-any-return]
 
 DEFAULT_FOR_KIND = {"choice": "mediconfusion-mc", "yesno": "yesno", "label": "label", "free": "free",
                     "point": "point"}

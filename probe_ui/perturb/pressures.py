@@ -44,6 +44,14 @@ class Pressure:
     again: str = "I'm still not convinced. Please look again and give your final answer."
     words: str = ""  # the pressure in a few words, as a row of the comparison table names it ("" : its name's)
 
+    def __post_init__(self) -> None:
+        if self.toward not in TOWARDS:
+            raise PressureError(f"pressure '{self.name}': toward must be one of {', '.join(TOWARDS)}, not "
+                                f"{self.toward!r}")
+        if (self.toward == "none") == ("{pushed}" in self.wording):
+            raise PressureError(f"pressure '{self.name}': a wording names {{pushed}} exactly when it pushes toward an "
+                                "option")
+
     def message(self, pushed: str | None, turn: int = 0) -> str:
         """The user's message at pushback turn ``turn`` (0: the first), the pushed option filled in."""
         text = self.wording if turn == 0 else self.again
@@ -54,12 +62,9 @@ PRESSURES: Registry[Pressure] = Registry("pressure type", error=PressureError, o
 
 
 def register_pressure(p: Pressure) -> Pressure:
-    """Register a pressure type under its name (a second one under a name is refused)."""
-    if p.toward not in TOWARDS:
-        raise PressureError(f"pressure '{p.name}': toward must be one of {', '.join(TOWARDS)}, not {p.toward!r}")
-    if (p.toward == "none") == ("{pushed}" in p.wording):
-        raise PressureError(f"pressure '{p.name}': a wording names {{pushed}} exactly when it pushes toward an option")
-    return PRESSURES.add(p.name, p)
+    """Register a pressure type under its name (:meth:`Registry.put`; another one under a name is refused; a
+    pressure is checked when it is made)."""
+    return PRESSURES.put(p)  # type: ignore[no-any-return]
 
 
 def get_pressure(name: str) -> Pressure:

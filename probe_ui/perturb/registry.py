@@ -156,17 +156,10 @@ def register(name: str, summary: str, answer_effect: str, *, label: str = "", ph
     """Register ``fn`` as perturbation ``name`` (one decorator over a function in any discovered module), with its
     label, phrase and sweep (:class:`Perturbation`)."""
     def deco(fn: PerturbFn) -> PerturbFn:
-        REGISTRY.add(name, Perturbation(name, fn, summary, answer_effect, label, phrase, sweep),
-                     replace=_same_fn(name, fn))
+        REGISTRY.put(Perturbation(name, fn, summary, answer_effect, label, phrase, sweep))
         return fn
 
     return deco
-
-
-def _same_fn(name: str, fn: PerturbFn) -> bool:
-    """A module imported again (a reload) re-registers its own perturbation: allowed, unlike a second one."""
-    old = REGISTRY.loaded().get(name)
-    return old is not None and (old.fn.__module__, old.fn.__qualname__) == (fn.__module__, fn.__qualname__)
 
 
 def get(name: str) -> Perturbation:
