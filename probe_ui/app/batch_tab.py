@@ -129,9 +129,7 @@ def before_start(change: RunChange, extend: bool) -> tuple[str, bool]:
 
 #: the tick that sends a batch through the providers' batch APIs (``--provider-batch``)
 PROVIDER_BATCH_LABEL = "Send through the providers' batch APIs (half price)"
-PROVIDER_BATCH_INFO = ("for models of OpenAI, Anthropic and Gemini; their answers can take up to 24 hours: this page "
-                       "waits, and Cancel leaves the batches at the provider for Resume to collect; other models are "
-                       "asked at once")
+PROVIDER_BATCH_INFO = "OpenAI, Anthropic, Gemini: answers may take hours; Cancel leaves them for Resume"
 
 
 def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
