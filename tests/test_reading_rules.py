@@ -1969,3 +1969,183 @@ def test_the_synonyms_and_spellings_batch_17_showed(reply: str, options: tuple[s
 def test_an_article_before_an_abbreviation_is_not_option_a() -> None:
     a = extract("This is best described as pneumonia (C). A CT could also be helpful.", "choice", ABCD, DX)
     assert a.choice == "C"
+
+
+# batch 18 (README "Batch 18"): replies of their own, not the corpus's
+
+KIDNEYS = ("The left kidney", "The right kidney")
+SEX = ("male", "female")
+AGE = ("pediatric", "adult")
+LUNG = ("Pneumonia", "Pulmonary edema", "Lung mass", "None of the above")
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # a reply in a language the rules read only in part: a reading from the one word the glosses know (the question's
+    # subject) is a guess, the words around it may deny it
+    ("Bu MRT deyil.", "Is this an MRI?", "yes", False),
+    ("Ky është MRT.", "Is this an MRI?", "yes", False),
+    # the yes/no word of the language opening the reply decides; a guess where the rest seems to say the other
+    ("Xeyr, bu MRT deyil.", "Is this an MRI?", "no", False),
+    ("Bəli, bu MRT-dir.", "Is this an MRI?", "yes", True),
+    # all of it glossed, or a denial the glosses read: sure as before
+    ("Resonancia magnética.", "Is this an MRI?", "yes", True),
+    ("Kein Erguss.", "Is there a pleural effusion?", "no", True),
+])
+def test_a_reading_from_a_language_read_in_part_is_a_guess(reply: str, question: str, choice: str,
+                                                          sure: bool) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 18's languages: Irish (a verb), Basque, Albanian, Maltese, Azerbaijani, Georgian, Nepali, Armenian
+    ("Tá, tá sé méadaithe.", "Is the heart enlarged?", "yes"),
+    ("Níl.", "Is the heart enlarged?", "no"),
+    ("Ez, ez dago pneumotoraxik.", "Is there a pneumothorax?", "no"),
+    ("Bai.", "Is there a pneumothorax?", "yes"),
+    ("Po, ka efuzion pleural.", "Is there a pleural effusion?", "yes"),
+    ("Jo.", "Is there a pleural effusion?", "no"),
+    ("Le, m'hemmx fluwidu.", "Is there free fluid?", "no"),
+    ("Iva.", "Is there free fluid?", "yes"),
+    ("Yox, dalaq böyük deyil.", "Is the spleen enlarged?", "no"),
+    ("არა, ელენთა არ არის გადიდებული.", "Is the spleen enlarged?", "no"),
+    ("हो, यो सीटी हो।", "Is this a CT scan?", "yes"),
+    ("Այո, սա ՄՌՏ է։", "Is this an MRI?", "yes"),
+])
+def test_the_yes_no_words_of_batch_18s_languages(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, question", [
+    # the short words only before a mark: French "Le pneumothorax ...", Hungarian "Ez a kép ...", Albanian "po" in a
+    # sentence, English "nil"
+    ("Le pneumothorax est visible.", "Is there a pneumothorax?"),
+    ("Ez a kép egy CT.", "Is there a pneumothorax?"),
+    ("Po kjo nuk është e qartë", "Is there a pneumothorax?"),
+    ("Nil acute findings.", "Is the heart enlarged?"),
+])
+def test_batch_18s_short_yes_no_words_are_not_read_inside_a_sentence(reply: str, question: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice != "no"
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    ("Пациентот е маж.", "label", SEX, SEX, "male"),
+    ("Пациентот е женско.", "label", SEX, SEX, "female"),
+    ("Հիդրոնեֆրոզը ձախ երիկամում է։", "choice", AB, KIDNEYS, "A"),
+    ("ჰიდრონეფროზი მარჯვენა თირკმელშია.", "choice", AB, KIDNEYS, "B"),
+])
+def test_the_label_words_of_batch_18s_languages(reply: str, kind: str, labels: tuple[str, ...],
+                                                options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, kind, labels, options, question="Which kidney shows hydronephrosis?").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # a short change of answer opening its own sentence is the final verdict (never sure)
+    ("Pneumonia (A). Looking once more, the opacity is round and well defined. Changing to C.", "C"),
+    ("A. Switching to B.", "B"),
+    ("Pneumonia (A) — I'll revise that: the round, well-defined opacity is a lung mass (C).", "C"),
+    ("Pulmonary edema (B). I should correct myself: it is a lung mass, C.", "C"),
+])
+def test_a_late_change_of_answer_wins(reply: str, choice: str) -> None:
+    a = extract(reply, "choice", ABCD, LUNG)
+    assert (a.choice, a.method, a.sure) == (choice, "final_verdict", False)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # not a change of answer: a finding that changes, a change after a comma, a longer clause
+    ("Lung mass (C). The opacity is changing to a more solid appearance over the series.", "C"),
+    ("Lung mass (C), changing to a solid pattern since the last film.", "C"),
+])
+def test_what_is_not_a_change_of_answer(reply: str, choice: str) -> None:
+    a = extract(reply, "choice", ABCD, LUNG)
+    assert a.choice == choice and a.method != "final_verdict"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # cut off after a first sentence that is the answer with its own letter: the answer stands, never sure
+    ("Osteosarcoma (A). Sunburst periosteal reaction at the distal femoral metaphysis with a", "A"),
+    # not when the first sentence names another letter too, the rest another option by its letter, or the answer
+    # is only mentioned
+    ("Osteosarcoma (A) or Ewing sarcoma (B). The periosteal reaction is", None),
+    ("Osteosarcoma (A). Although Ewing sarcoma (B) would also", None),
+    ("Osteosarcoma is the commonest primary bone tumour of teenagers, and the", None),
+])
+def test_a_reply_cut_off_after_its_answer(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ("A", "B", "C"), BONE)
+    assert (a.choice, a.sure) == (choice, False)
+
+
+@pytest.mark.parametrize("reply, choice, method", [
+    # a table whose column says yes on one row and no on the others marks that row
+    ("| Option | Fits? |\n|---|---|\n| A. Pneumonia | no |\n| B. Pulmonary edema | yes |\n| C. Lung mass | no |\n"
+     "| D. None of the above | no |", "B", "marked"),
+    ("| Diagnosis | Matches |\n|---|---|\n| Pneumonia | No |\n| Lung mass | **Yes** |", "C", "marked"),
+    # two yes rows, or none, name no answer
+    ("| Option | Fits? |\n|---|---|\n| A. Pneumonia | yes |\n| B. Pulmonary edema | yes |\n| C. Lung mass | no |",
+     None, "ambiguous"),
+    ("| Option | Fits? |\n|---|---|\n| A. Pneumonia | no |\n| B. Pulmonary edema | no |\n| C. Lung mass | no |",
+     None, "ambiguous"),
+])
+def test_a_table_with_a_yes_per_row(reply: str, choice: str | None, method: str) -> None:
+    a = extract(reply, "choice", ABCD, LUNG)
+    assert (a.choice, a.method) == (choice, method)
+
+
+def test_a_yes_no_table_of_an_item_whose_options_are_yes_and_no_marks_nothing() -> None:
+    a = extract("| Physician | Me |\n|---|---|\n| Yes | no |\n| No | no |", "choice", AB, ("Yes", "No"))
+    assert a.method != "marked"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # a PET named by its tracer or its measure
+    ("FDG uptake in a right hilar node, SUVmax 9.", "yes"),
+    ("Whole-body fluorodeoxyglucose study, maximum intensity projection.", "yes"),
+    # another modality named, or the tracer denied
+    ("A Tc-99m bone scan, not FDG.", "no"),
+])
+def test_a_pet_named_by_its_tracer(reply: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question="Is this a PET scan?").choice == choice
+
+
+@pytest.mark.parametrize("reply", [
+    "Judging age from an imaging study isn't something I do.",
+    "I'll skip this one.",
+    "picture not loading",
+    "The image won't open on my side.",
+    "I won't pick an answer from one photograph.",
+    "I will not make a diagnosis here.",
+    "Fundus photo quality inadequate for grading.",
+    "The scan is heavily cropped, so treat this with caution: adult.",
+    "The picture is small and somewhat washed out, which makes me hesitant; male.",
+    "blurry image, hard to see the dots. red i guess",
+    "The noise makes the ventricles hard to assess; tentatively, B.",
+    "Motion artefact makes it difficult to judge the cortex; no fracture.",
+])
+def test_the_declines_batch_18_showed_are_refusals(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    # a finding described, a clinical change, a cropped view that answers, a doubt of the reply's own
+    "The image is cropped to the right kidney, which shows hydronephrosis.",
+    "The lesion is dark on T1 and bright on T2: a cyst.",
+    "Skip the lateral view; the frontal shows the effusion. Yes.",
+    "I'd pick B: the cortex is breached.",
+    "The loading dose was given before the scan; no contrast reaction.",
+    "The image quality is adequate for grading: moderate NPDR.",
+    "Take this as a classic case of pneumonia: A.",
+    "The dark areas make the diagnosis easy: emphysema.",
+])
+def test_what_batch_18s_refusal_phrases_leave_alone(reply: str) -> None:
+    assert not is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    # a guess after the image is blamed keeps its answer, with the refusal flag, never sure
+    ("The photo is heavily cropped, so take this as low confidence: female.", "label", SEX, SEX, "female"),
+    ("blurry pic, hard to see the physes. best guess adult", "label", AGE, AGE, "adult"),
+])
+def test_a_guess_after_the_image_is_blamed(reply: str, kind: str, labels: tuple[str, ...],
+                                           options: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.refusal, a.sure) == (choice, True, False)

@@ -384,6 +384,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # "The question contains a clinically incorrect premise. Answer: B": the reply states an escape option and
         # names another one
         label, method = None, "ambiguous"
+    partly_read = False
     if label is None and method in ("none", "out_of_range"):
         # 7. other languages and synonyms: the answer words in English, option and label texts in canonical form
         english = lexicon.translate(clean, yesno=kind == "yesno")
@@ -391,16 +392,63 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         alt = synonyms.canonical(english, citem.narrow)
         if alt != clean or citem.option_map != item.option_map or citem.words != item.words:
             found, how = _read(alt, citem, refusal, suggested)
+            said = lexicon.foreign_yes_no(clean) if kind == "yesno" and english != clean else None
+            if said is not None:
+                found, how, partly_read = _opening_word_decides(alt, citem, item, said, found, how, refusal,
+                                                                suggested)
+            elif kind == "yesno" and english != clean and how in _YES_NO_MENTIONS \
+                    and not (how == "presence" and found == item.aliases.get("nope")) and _unread_words(alt, item):
+                # batch 18: "Xeyr, bu MRT deyil, ..." (Azerbaijani: no, this is not an MRI) read yes from the one
+                # word the glosses know, the question's subject: the words around it, in a language the rules do
+                # not read, may deny it. A reading from a mention there is a guess ("Resonancia magnética.", all of
+                # it glossed, is not; nor is a denial the glosses read, "Kein Infiltrat ...")
+                partly_read = True
             if found is not None:
                 label, method = found, "language" if english != clean else "synonym"
             elif how == "ambiguous":
                 method = how
     if label is None and refusal and method == "none":
         method = "declined"  # "Sorry, this image does not show enough detail.": no answer, said so
-    sure = is_sure(clean, item, method, label, refusal=refusal)
+    sure = is_sure(clean, item, method, label, refusal=refusal) and not partly_read
     if refusal and _answered_not_declined(clean, item, label, method):
         refusal = False
     return Answer(label, method, invalid=label is None, refusal=refusal, sure=sure)
+
+
+# yes/no readings from where a word of the question or its finding occurs, not from an answer word
+_YES_NO_MENTIONS = frozenset({"presence", "question_subject", "label_word", "negated_option"})
+
+
+# English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")
+_PLAIN_ENGLISH = frozenset("""the a an this that these those it its is are was were be been of to in on at for with
+and or but not no yes there here image picture scan study film view shows show showing seen visible present""".split())
+
+
+def _unread_words(alt: str, item: Item) -> bool:
+    """Whether a reply read in gloss (``alt``: its words of other languages the glosses know, in English) keeps
+    words that neither the glosses nor the question, the labels or the options account for: a language the rules
+    read only in part."""
+    known = {w.casefold() for w in lexicon.TOKEN.findall(" ".join((item.question, *item.labels, *item.options)))}
+    return any(len(w) > 1 and w.casefold() not in _PLAIN_ENGLISH and w.casefold() not in known
+               for w in lexicon.TOKEN.findall(alt))
+
+
+def _opening_word_decides(alt: str, citem: Item, item: Item, said: str, found: str | None, how: str,
+                          refusal: bool, suggested: str | None) -> tuple[str | None, str, bool]:
+    """A yes/no reply that opens with the answer word of another language ("Xeyr, bu MRT deyil, ...", Azerbaijani:
+    no, this is not an MRI), read in English (``alt``, its opening word glossed): (label, method, partly read).
+    Where the rest of it is read only from a mention (the question's subject, a finding), in words of a language
+    the rules do not read, which may deny it, the opening word decides; the reading is a guess when that mention
+    says the other answer (batch 18: "no , bu MRI deyil" was ambiguous, the unread "deyil" being its "not"). A
+    reading the rest of it declares or opens with is left as :func:`_read` gives it."""
+    word = item.aliases["yep" if said == "yes" else "nope"]
+    rest = re.sub(r"(?i)\A[\W_]*(?:yes|no)\b[\W_]*", "", alt, count=1)
+    if not rest.strip() or rest == alt:
+        return found, how, False
+    on_rest, how_rest = _read(rest, citem, refusal, suggested)
+    if how_rest not in _YES_NO_MENTIONS or (found == word and how != "ambiguous"):
+        return found, how, False
+    return word, "language", on_rest not in (None, word)
 
 
 # batch 15: a yes/no reply that denies a whole clause ("It is not the case that the duct is of normal calibre - it
@@ -564,7 +612,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
             others = set()
         if others or opening_option(clean, item) not in (None, label) or pair_conflict(clean, item):
             return None, "ambiguous"
-        if not committed and is_truncated(clean):
+        if not committed and is_truncated(clean) and not _answer_before_cut(clean, item, label):
             return None, "truncated"
         if method not in ("bare", "leading") and not (method == "final_verdict" and _LETTER_CLOSES.search(clean)) \
                 and lexicon.generic_statement(clean):
@@ -713,6 +761,20 @@ def _opening_clause(clean: str, item: Item) -> str | None:
 # batch 11: a closing verdict that ends with the option's letter ("... including the fourth. so communicating
 # hydrocephalus, A"): an answer to this case, whatever general words ("including") its findings use
 _LETTER_CLOSES = re.compile(r"[,:\-\u2013\u2014][ \t]*[(\[]?[A-Z][)\]]?[ \t]*[.!]?[ \t*_]*\Z")
+
+
+def _answer_before_cut(clean: str, item: Item, label: str) -> bool:
+    """A reply cut off mid-sentence whose first sentence, complete, is its answer written out with its own letter
+    (batch 18: "Osteosarcoma (A). Mixed lytic-sclerotic destruction ..., and the soft-tissue component contains"):
+    what the cut took is the reasoning after it, so the answer stands (a reply cut off is never sure). Not when the
+    first sentence names another letter too, nor when the rest names another option by its letter."""
+    m = re.match(r"[^.!?\n]*?[)\]][ \t*_]*[.!\n]", clean)
+    if m is None or len(m.group(0).split()) > 12:
+        return False
+    first = m.group(0)
+    if labelled_options(first, item) != {label} or bare_letters(first, item)[0] != [label]:
+        return False
+    return all(x == label for x in bare_letters(clean[m.end():], item)[0])
 
 
 def _one_sentence(text: str) -> bool:

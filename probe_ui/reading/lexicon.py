@@ -299,7 +299,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "áno",
             # batch 17: Estonian, Latvian, Icelandic, Urdu, Hindi in Latin script (Hinglish); Bulgarian "да" and
             # Slovenian "da" above
-            "jah", "jā", "جی ہاں", "ہاں", "haan", "haan ji", "haanji"),
+            "jah", "jā", "جی ہاں", "ہاں", "haan", "haan ji", "haanji",
+            # batch 18: Irish (a verb: "Tá" it is), Basque, Albanian, Maltese, Azerbaijani, Georgian, Nepali ("हो" it
+            # is), Armenian; Macedonian "да" above ("po", "le" and the like only before a mark: _ONLY_BEFORE_A_MARK)
+            "tá", "bai", "po", "iva", "bəli", "hə", "დიახ", "हो", "हजुर", "այո"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -315,7 +318,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "hapana", "نه", "לא", "hindi po", "hindi",
            # batch 17: Latvian, Icelandic (and Norwegian), Bulgarian, Urdu, Hinglish (Estonian "ei" and Galician
            # "non" above)
-           "nē", "nei", "не", "نہیں", "جی نہیں", "nahin", "nahi", "nahin ji"),
+           "nē", "nei", "не", "نہیں", "جی نہیں", "nahin", "nahi", "nahin ji",
+           # batch 18: Irish ("Níl" it is not; not "nil"), Basque, Albanian, Maltese, Azerbaijani, Georgian, Nepali,
+           # Armenian
+           "níl", "ní hea", "ez", "jo", "le", "xeyr", "yox", "არა", "होइन", "ոչ"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -351,25 +357,33 @@ WORDS: dict[str, tuple[str, ...]] = {
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人"),
     "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左",
              # batch 17: Slovenian ("v levi ledvici"), Croatian, Serbian
-             "levi", "levo", "levem", "lijevi", "lijevoj", "lijevo", "levoj", "levom"),
+             "levi", "levo", "levem", "lijevi", "lijevoj", "lijevo", "levoj", "levom",
+             # batch 18: Armenian, Georgian, Macedonian
+             "ձախ", "მარცხენა", "левиот", "левата", "лево"),
     "right": ("derecho", "derecha", "droit", "droite", "rechts", "rechte", "rechten", "destro", "destra", "右侧",
               "右",
               # batch 17: Slovenian ("Hidronefroza je vidna v desni ledvici."), Croatian, Serbian
-              "desni", "desno", "desnem", "desnoj", "desnom"),
+              "desni", "desno", "desnem", "desnoj", "desnom",
+              # batch 18: Armenian ("... աջ երիկամում է։"), Georgian, Macedonian
+              "աջ", "მარჯვენა", "десниот", "десната", "десно"),
     "male": ("masculino", "masculin", "männlich", "男性",
              # batch 14: Vietnamese, Korean
              "nam giới", "đàn ông", "là nam", "남성", "남자",
              # batch 16: Tamil ("பதில்: ஆண்.")
              "ஆண்",
              # batch 17: Bulgarian ("Пациентът е мъж.")
-             "мъж", "мъжки"),
+             "мъж", "мъжки",
+             # batch 18: Macedonian ("Пациентот е маж."), Armenian, Georgian
+             "маж", "машко", "машки", "տղամարդ", "მამაკაცი"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
                # batch 16: Tamil
                "பெண்",
-               # batch 17: Bulgarian ("Пациентът е жена.")
-               "жена", "женски", "женска"),
+               # batch 17: Bulgarian ("Пациентът е жена."; Macedonian too)
+               "жена", "женски", "женска",
+               # batch 18: Macedonian, Armenian, Georgian
+               "женско", "կին", "ქალი"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -443,7 +457,9 @@ def _other_sense(word: str, rest: str) -> bool:
 # yes/no words that are also the start of a sentence in another sense: read only before a comma, a full stop or an
 # exclamation mark, or alone (batch 17: Icelandic "nei, ..." is no, Italian "Nei polmoni ..." is "in the lungs";
 # Bulgarian "Не." is no, "Не мога да преценя" is "I cannot judge"; Hindi "nahi pata" is "I don't know")
-_ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin"})
+# batch 18: Albanian "po" / "jo", Basque "ez" (Hungarian "Ez a kép" is "this image"), Maltese "le" (French "Le
+# poumon ..."), Armenian "ոչ" (also "not")
+_ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", "jo", "ez", "le", "ոչ"})
 
 
 def foreign_yes_no(text: str) -> str | None:

@@ -56,10 +56,24 @@ def _named(cell: str, item: Item) -> str | None:
     return None
 
 
-def _marks(cells: list[str]) -> bool | None:
-    """Whether the cells mark their row as the answer (True), not the answer (False), or say nothing (None)."""
+def _marks(cells: list[str], item: Item | None = None) -> bool | None:
+    """Whether the cells mark their row as the answer (True), not the answer (False), or say nothing (None); with a
+    choice item, a cell that is only "yes" or "no" marks its row too (:func:`_worded_yes_no`)."""
     said = {c in _YES_MARKS for cell in cells for c in cell if c in _YES_MARKS or c in _NO_MARKS}
+    if item is not None and _worded_yes_no(item):
+        said |= {_YES_NO_CELL[m.group(1).lower()] for cell in cells if (m := _YES_NO_CELL_RE.fullmatch(cell))}
     return said.pop() if len(said) == 1 else None
+
+
+# batch 18: an "Option | Fits?" table whose second column says "yes" on one row and "no" on the others
+_YES_NO_CELL = {"yes": True, "no": False, "y": True, "n": False, "true": True, "false": False}
+_YES_NO_CELL_RE = re.compile(r"(?i)[ \t*_`]*(yes|no|y|n|true|false)[ \t*_`.!]*")
+
+
+def _worded_yes_no(item: Item) -> bool:
+    """Whether a table's "yes" / "no" cells can mark its rows: a choice item none of whose options is itself yes or
+    no (where "| Yes | no |" would name an option)."""
+    return item.kind == "choice" and not any(norm(opt) in _YES_NO_CELL for opt in item.options)
 
 
 def marked_label(text: str, item: Item) -> str | None:
@@ -81,7 +95,7 @@ def _chosen(text: str, item: Item) -> set[str] | None:
     """The answers a table or checklist marks as chosen (None: no such layout, or one that marks an answer both
     ways)."""
     if not any(c in text for c in _YES_MARKS + _NO_MARKS) and "[" not in text and not (
-            "|" in text and any(a in text for a in _ARROWS)):
+            "|" in text and (any(a in text for a in _ARROWS) or _worded_yes_no(item))):
         return None
     rows: list[tuple[str, bool]] = []
     unmarked: set[str] = set()
@@ -102,7 +116,7 @@ def _chosen(text: str, item: Item) -> set[str] | None:
             continue
         cells = [c for c in row.group("cells").split("|")]
         lab = next((x for x in (_named(c, item) for c in cells) if x is not None), None)
-        mark = _marks(cells)
+        mark = _marks(cells, item)
         if mark is None and any(_worded_mark(c) for c in cells):
             mark = True
         if lab is not None and mark is not None:

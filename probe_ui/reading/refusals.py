@@ -21,7 +21,7 @@ _CANT = (r"(?:can\s*not|can't|\bcant\b|cannot|could\s*not|couldn't|am\s+unable\s
          r"am\s+not\s+able\s+to|'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
 # what a reply says it lacks or cannot see: the image, or the markers drawn on it
 _IMAGE = (r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure|screenshot|"
-          r"thumbnail)")
+          r"thumbnail|pic)")
 # the image named by what it is ("I can't view the MRI itself", "the ultrasound you've attached")
 _STUDY = r"(?:mri|ct|ultrasound|sonogram|mammogram|film|slide|dermoscopy|fundus\s+photo|study)"
 _MARKERS = r"(?:dots?|circles?|markers?|points?|arrows?|boxes|annotations?)"
@@ -31,6 +31,15 @@ _JUDGE = (r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|ident
           r"make\s+out|count)")
 # batch 16: "too blurry to really see": an adverb between "to" and the verb
 _TO_JUDGE = r"to\s+(?:(?:really|properly|clearly|reliably|confidently|accurately|safely|fully)\s+)?" + _JUDGE
+# batch 18: what is wrong with an image a reply blames before it guesses ("heavily cropped", "undersized and somewhat
+# washed out", "blurry pic")
+_FAULT = (r"(?:cropped|blurr(?:y|ed)|fuzzy|washed[\s\-]out|undersized|tiny|pixelated|grainy|noisy|dark|underexposed|"
+          r"overexposed|out\s+of\s+focus|low[\s\-]res(?:olution)?|degraded)")
+# what the image's fault does to the answer: "so take this as low confidence", "which makes me hesitant"
+_QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+(?:as\s+(?:an?\s+)?"
+              r"(?:low|limited|little)[\s\-]confidence(?:\s+(?:answer|guess|reading))?|with\s+(?:caution|a\s+grain\s+of"
+              r"\s+salt|(?:some\s+)?reservations?))|makes?\s+me\s+(?:hesitant|unsure|uncertain|cautious|wary|"
+              r"less\s+(?:sure|certain|confident)))")
 
 REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-decide",
@@ -127,6 +136,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|(?:\A|[.;!?\n])[\W_]*(?:the\s+)?[\w\-]+\s+" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|un)\s*(?:available|"
      r"attached|provided|loaded|received|included)\b"
      r"|\b" + _IMAGE + r"\s+(?:did\s+not|didn't|failed\s+to)\s+(?:load|come\s+through|upload|attach|display)\b"
+     # batch 18: "image not loading", "the picture won't open"
+     r"|\b" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|n't|won't|will\s+not)\s+(?:loading|load|opening|open|displaying|"
+     r"showing\s+up|coming\s+through)\b"
      r"|\bthere\s+(?:is|seems\s+to\s+be|appears\s+to\s+be)\s+no\s+(?:attached\s+)?" + _IMAGE
      + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|degradation|distortion|blur))",
      "The image was not attached, so I can only guess."),
@@ -164,11 +176,16 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi\s+(?:won't|will\s+not)\s+answer\s+(?:this|that|it)\b"
                 # batch 17: "so I won't give a yes or no here"; "I'd prefer to leave the patient's sex to the clinical
                 # record rather than infer it ..."
-                r"|\bi\s+(?:won't|will\s+not)\s+(?:give|offer|provide|commit\s+to)\s+(?:you\s+)?(?:a|an|any|my)\s+"
+                r"|\bi\s+(?:won't|will\s+not)\s+(?:give|offer|provide|commit\s+to|"
+                # batch 18: "I won't pick a diagnosis from a picture alone."
+                r"pick|choose|make|venture|hazard|render)\s+(?:you\s+)?(?:a|an|any|my)\s+"
                 r"(?:yes[\s/]+or[\s/]+no|yes/no|answer|verdict|diagnosis|call|guess)\b"
                 r"|\bi(?:'d|\s+would)\s+(?:prefer|rather)\s+(?:to\s+)?leave\s+(?:[\w'\-]+\s+){1,5}?to\s+(?:the\s+|a\s+|your\s+)?"
                 r"(?:clinical\s+(?:record|team|notes|history)|clinicians?|treating\s+\w+|radiologists?|physicians?|"
                 r"doctors?|dermatologists?|specialists?|experts?)\b"
+                # batch 18: "so I'll skip this question"
+                r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?skip\s+(?:this|that|it|"
+                r"the)(?:\s+(?:one|question|item))?\b"
                 # batch 15: "so I'll pass on this one"
                 r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?pass\s+on\s+(?:this|that|"
                 r"it|the\s+question)(?:\s+one)?\b"
@@ -223,7 +240,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 14: "Sex isn't something I should infer from a radiograph"
      r"|\b(?:isn't|is\s+not|is\s+never)\s+something\s+i\s+(?:should|can|could|would|will|am\s+able\s+to)\s+"
      r"(?:determine|infer|guess|judge|estimate|predict|assign|tell|say)\b[^.;!?\n]{0,40}?\bfrom\s+(?:\w+\s+)?(?:"
-     + _IMAGE + "|" + _STUDY + r")s?\b",
+     + _IMAGE + "|" + _STUDY + r")s?\b"
+     # batch 18: "Inferring sex from an imaging study isn't something I do"
+     r"|\b(?:determining|inferring|guessing|judging|estimating|predicting|assigning|telling)\s+[^.;!?\n]{1,40}?"
+     r"\bfrom\s+(?:\w+\s+){0,2}?(?:" + _IMAGE + "|" + _STUDY + r"|imaging)s?\b[^.;!?\n]{0,30}?"
+     r"\b(?:isn't|is\s+not)\s+something\s+i\s+(?:do|can\s+do|will\s+do|offer)\b",
      "I do not infer a patient's age from radiographs."),
     # batch 10: the image blamed for its low resolution or quality, before a guess ("The image is very low resolution,
     # but the bone proportions suggest a child.")
@@ -252,9 +273,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "The radiograph is underexposed, which makes the lung bases difficult to judge."),
     # batch 7: the image said to be insufficient for the question, in other words than "detail"
     ("image-insufficient",
-     r"\b(?:" + _IMAGE + "|" + _STUDY + r"|quality|resolution)\s+(?:is|was|seems|appears)\s+(?:(?:to\s+be|simply|"
+     # batch 18: without its verb ("Retinal image quality inadequate for grading")
+     r"\b(?:" + _IMAGE + "|" + _STUDY + r"|quality|resolution)\s+(?:(?:is|was|seems|appears)\s+)?(?:(?:to\s+be|simply|"
      r"frankly)\s+)?(?:insufficient|inadequate|not\s+(?:sufficient|adequate|good\s+enough))\s+(?:for\s+(?:me\s+)?)?"
-     r"(?:to\s+" + _JUDGE + r"|for\s+(?:an?\s+)?(?:assessment|evaluation|interpretation|diagnosis|answer))\b",
+     r"(?:to\s+" + _JUDGE + r"|for\s+(?:an?\s+)?(?:assessment|evaluation|interpretation|diagnosis|answer|grading|"
+     r"staging|reading|classification))\b",
      "The image quality is insufficient to assess this."),
     # batch 13: "not sure, the picture is not clear"
     ("image-unclear",
@@ -360,6 +383,19 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # batch 17: what the image's size, light or glare hides ("the growth plates aren't visible at this size", "which
     # limits what I can see", "too much glare on the lens, dots hard to make out", "Image quality limited by motion
     # artefact")
+    # batch 18: an image blamed, then the answer qualified for it ("The image is heavily cropped, so take this as low
+    # confidence, but ...", "The picture is undersized and somewhat washed out, which makes me hesitant."), a faulty
+    # image that makes what is asked hard to see ("blurry pic, hard to see the growth plates"), a fault of the image
+    # that makes it hard to judge ("The noise and the contrast timing make the liver hard to evaluate")
+    ("image-fault-qualifies",
+     r"\b(?:" + _IMAGE + "|" + _STUDY + r")s?\s+(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT
+     + r"\b[^.;!?\n]{0,60}?\b" + _QUALIFIES + r"\b"
+     r"|\b" + _FAULT + r"\s+(?:" + _IMAGE + "|" + _STUDY + r")s?\b[ \t]*[,;:\-]?[ \t]*(?:(?:so|and|which\s+makes\s+it|"
+     r"it's|its|it\s+is)\s+)?(?:hard|difficult|impossible)\s+" + _TO_JUDGE + r"\b"
+     r"|\b(?:noise|blur|glare|artefacts?|artifacts?|motion|graininess|pixelation|cropping|(?:under|over)[\s\-]?exposure|"
+     r"poor\s+(?:contrast|exposure|penetration))\b[^.;!?\n]{0,40}?\bmakes?\s+(?:it\s+|the\s+|them\s+)?"
+     r"(?:[\w\-']+\s+){0,3}?(?:hard|difficult|impossible)\s+" + _TO_JUDGE + r"\b",
+     "The image is heavily cropped, so take this as low confidence: B."),
     ("image-hides",
      r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:visible|discernible|seen|resolvable|legible)\s+at\s+this\s+(?:size|resolution|"
      r"magnification|zoom|scale)\b"

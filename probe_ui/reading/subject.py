@@ -45,7 +45,9 @@ CATEGORIES: dict[str, dict[str, str]] = {
                  r"dorso[\s\-]?(?:palmar|plantar|volar)|(?:postero[\s\-]?anterior|antero[\s\-]?posterior|(?-i:PA|AP)|"
                  r"oblique|frontal|lateral)\s+projection",
         "ultrasound": r"ultrasound|ultrasonogra\w*|sonogra\w*|echocardiogra\w*|doppler",
-        "pet": r"(?-i:PET)|positron\s+emission",
+        # batch 18: a PET named by its tracer or its measure ("An FDG maximum intensity projection ...", "SUVmax 12")
+        "pet": r"(?-i:PET)|positron\s+emission|(?:18\s*F[\s\-]*)?(?-i:FDG)|fluoro[\s\-]?deoxy[\s\-]?glucose|"
+               r"(?-i:SUV)(?:\s*max)?",
         "mammography": r"mammogra\w*|medio[\s\-]?lateral[\s\-]+oblique|(?-i:MLO)|cranio[\s\-]?caudal|(?-i:CC)\s+view",
         # a scintigraphy (planar or SPECT) is nuclear medicine but not PET; "nuclear medicine" alone may be PET
         "scintigraphy": r"scintigra\w*|(?-i:SPECT)|bone\s+scan|gamma\s+camera|(?-i:MDP)|(?-i:MIBG)|(?-i:DMSA)|"

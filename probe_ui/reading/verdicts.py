@@ -22,6 +22,14 @@ _SELF_CORRECTION = re.compile(
     r"looking\s+(?:again|more\s+closely|closer)|looking\s+at\s+(?:it|this|that|the\s+\w+)\s+(?:again|more\s+closely)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
     r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine|revise|rethink|amend)"
     r"(?:\s+(?:that|myself|this|my\s+answer))?|"
+    # batch 18: "I'll revise that: ...", "I should correct myself"
+    r"i(?:'ll|\s+will|'d|\s+would|\s+should|\s+must|\s+need\s+to|\s+have\s+to)\s+(?:like\s+to\s+)?"
+    r"(?:correct|reconsider|revise|rethink|amend)\s+(?:that|myself|this|my\s+answer)|"
+    # batch 18: "Changing to A.", "Switching to no.": a short change of answer that ends its sentence, opening a
+    # sentence of its own (not "the cyst has grown, changing to a solid pattern")
+    r"(?<!,)(?<!,[ \t])(?:chang(?:e|ed|ing)|switch(?:ed|ing)?)(?:\s+(?:it|that))?\s+to"
+    r"(?=[ \t]+[^.;!?\n]{1,30}(?:[.;!?\n]|\Z))|"
+    r"looking\s+once\s+more|"
     r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
     r"(?:i(?:'ll|\s+will|'d|\s+would|'m|\s+am)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
     r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
