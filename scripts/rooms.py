@@ -173,8 +173,38 @@ def _first_line(path: Path) -> str:
     return first.split(". ")[0].rstrip(".") if first else ""
 
 
+def reduced(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The transitive reduction of an acyclic graph: each edge a -> b that no longer path a -> c -> ... -> b
+    implies (what a picture of the rooms draws: 63 arrows instead of 228)."""
+    def reach(start: str) -> set[str]:
+        out: set[str] = set()
+        todo = list(edges.get(start, ()))
+        while todo:
+            x = todo.pop()
+            if x not in out:
+                out.add(x)
+                todo.extend(edges.get(x, ()))
+        return out
+
+    below = {a: {c: reach(c) for c in bs} for a, bs in edges.items()}
+    return {a: {b for b in bs if not any(b in below[a][c] for c in bs if c != b)} for a, bs in edges.items()}
+
+
+def mermaid(order: list[list[str]], edges: dict[str, set[str]]) -> list[str]:
+    """The rooms as a Mermaid flowchart, lowest layer at the bottom: an arrow from a room to each room it imports
+    directly and reaches by no other arrow."""
+    arrows = reduced(edges)
+    lines = ["```mermaid", "flowchart BT"]
+    for line in order:
+        for room in line:
+            node = room.strip("_") or room
+            lines.extend(f"  {node} --> {b.strip('_') or b}" for b in sorted(arrows.get(room, ())))
+    return [*lines, "```"]
+
+
 def picture(order: list[list[str]] | None = None) -> str:
-    """The generated section: one row per room, lowest layer first, with its size and the rooms it uses."""
+    """The generated section: one row per room, lowest layer first, with its size and the rooms it uses, then the
+    same as a picture (:func:`mermaid`)."""
     order = layers() if order is None else order
     mods = modules()
     edges = room_edges()
@@ -187,7 +217,9 @@ def picture(order: list[list[str]] | None = None) -> str:
             kind = f"`{room}/`" if pkg.is_dir() else f"`{room}.py`"
             uses = ", ".join(sorted(edges.get(room, ()))) or "-"
             rows.append(f"| {i} | {kind} | {count} | {_first_line(path).replace('|', '/')} | {uses} |")
-    return "\n".join([PICTURE_START, "", *rows, "", PICTURE_END])
+    drawing = ["Who imports whom, as a picture (an arrow for each direct dependence that no other path implies; "
+               "the lowest layer at the bottom):", "", *mermaid(order, edges)]
+    return "\n".join([PICTURE_START, "", *rows, "", *drawing, "", PICTURE_END])
 
 
 def current_picture(doc: Path = ARCHITECTURE) -> str | None:

@@ -56,3 +56,13 @@ def test_the_check_names_an_import_against_the_order_with_its_line() -> None:
     found = rooms.against_order(order)
     assert any(f.startswith("probe_ui.registry:") and "imports probe_ui.errors (registry -> errors, above it)" in f
                for f in found)
+
+
+def test_the_picture_draws_each_direct_dependence_no_other_path_implies() -> None:
+    from rooms import mermaid, reduced
+
+    edges = {"cli": {"app", "store", "errors"}, "app": {"store"}, "store": {"errors"}}
+    assert reduced(edges) == {"cli": {"app"}, "app": {"store"}, "store": {"errors"}}
+    drawn = mermaid([["errors"], ["store"], ["app"], ["cli"]], edges)
+    assert drawn[:2] == ["```mermaid", "flowchart BT"] and drawn[-1] == "```"
+    assert drawn[2:-1] == ["  store --> errors", "  app --> store", "  cli --> app"]
