@@ -67,9 +67,9 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
                         "confidence): ECE, Brier score and accuracy at 50/80/95 %% coverage in 'score'")
     b.add_argument("--judge", default=None, metavar="SPEC",
                    help="a model that maps free-form answers to options (e.g. with --prompt free)")
-    b.add_argument("--judge-mode", default="mediconfusion",
-                   choices=RegisteredNames("probe_ui.runner.judge:JUDGE_MODES"),
-                   metavar="MODE", help="mediconfusion: 1-10 score per option, margin 3; blink: pick a letter or Z")
+    b.add_argument("--judge-mode", default=None, choices=RegisteredNames("probe_ui.runner.judge:JUDGE_MODES"),
+                   metavar="MODE", help="how the judge reads a free-form answer: a registered judge mode (an unknown "
+                                        "name lists them); default: a score of 1-10 per option, margin 3")
     b.add_argument("--no-cache", action="store_true",
                    help="ask again even when an identical deterministic request was answered before")
     b.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -116,7 +116,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     store = Store(args.db)
     options = BatchOptions(run_name=args.run, seed=args.seed, concurrency=args.concurrency, prompt=args.prompt,
                            suites=args.suite, samples=args.samples, temperature=args.temperature, judge=args.judge,
-                           judge_mode=args.judge_mode, use_cache=not args.no_cache, progress=not args.no_progress,
+                           judge_mode=args.judge_mode or BatchOptions.judge_mode, use_cache=not args.no_cache,
+                           progress=not args.no_progress,
                            shard=shard, extend=args.extend, answer_format=args.answer_format, gate=gate,
                            rate_limit_wait_s=args.rate_limit_wait, max_cost=max_cost,
                            provider_batch=args.provider_batch, poll_interval_s=args.poll_interval)
