@@ -1,6 +1,6 @@
 """The benchmarks the seed papers define, one folder each (:mod:`probe_ui.benchmark` says what a folder
-holds): ``mediconfusion``, ``probmed``, ``medvh``, ``medblink``, ``illusion`` and ``blink``. Each folder is found
-by walking this package; nothing lists them."""
+holds; ``probe-ui presets`` and docs/reference.md name them). Each folder is found by walking this package;
+nothing lists them, here included."""
 
 from probe_ui.benchmark import BENCHMARKS, Benchmark, benchmarks, legacy_modes, legacy_parsers
 from probe_ui.benchmarks.base import register_benchmark
