@@ -116,6 +116,8 @@ class FakeOpenAIBatchServer(BatchControls, FakeOpenAIServer):
         self.init_batches()
         #: file id -> (purpose, file name, bytes)
         self.files: dict[str, tuple[str, str, bytes]] = {}
+        #: refuse every batch creation (HTTP 400), as a provider refusing the upload's contents would
+        self.refuse_creation = False
         self._ids = 0
         self._batch_lock = threading.Lock()
 
@@ -222,8 +224,20 @@ class _BatchHandler(_Handler):
         return key
 
     # ---- batches ---------------------------------------------------------------------------------------------
+    def do_DELETE(self) -> None:  # noqa: N802
+        route = self.route
+        self.fake._log(self._read("DELETE"))
+        if route.startswith("/v1/files/") and self.fake.files.pop(route.split("/")[3], None) is not None:
+            self._send_json(200, {"id": route.split("/")[3], "object": "file", "deleted": True})
+            return
+        self._send_json(404, {"error": {"message": "no such file", "type": "invalid_request_error"}})
+
     def _create(self, body: Any) -> None:
         fake = self.fake
+        if fake.refuse_creation:
+            self._send_json(400, {"error": {"message": "this batch cannot be created",
+                                            "type": "invalid_request_error"}})
+            return
         if not isinstance(body, dict) or body.get("endpoint") != "/v1/chat/completions" or \
                 body.get("completion_window") != "24h" or body.get("input_file_id") not in fake.files:
             self._send_json(400, {"error": {"message": "a batch needs an uploaded input_file_id, endpoint "

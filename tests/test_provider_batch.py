@@ -228,6 +228,23 @@ def test_error_lines_become_failed_cells_with_a_reason_and_run_again_are_asked(t
     assert not fake.chat_requests
 
 
+def test_a_refused_batch_deletes_its_uploaded_file_and_leaves_its_cells_to_ask(tmp_path: Path, openai_env,
+                                                                                capsys) -> None:
+    """The provider refuses to create the batch after its file was uploaded: the file is deleted (no orphan left in
+    the account's storage), the run says why in one line, and the cells are asked by the next run."""
+    fake = openai_env
+    fake.refuse_creation = True
+    p = preset(tmp_path)
+    code, out, err = run_cli(capsys, *batch_args(p, tmp_path / "b.db", *PB))
+    assert "creating the batch failed" in err and "this batch cannot be created" in err, err
+    assert fake.files == {} and any(r.method == "DELETE" for r in fake.requests)
+    assert not fake.batches
+    fake.refuse_creation = False
+    code, out, err = run_cli(capsys, *batch_args(p, tmp_path / "b.db", *PB))
+    assert code == 0, err
+    assert f"{N} new, 0 errors" in out and len(fake.batches) == 1
+
+
 @pytest.mark.parametrize("end_as,stored_first,words", [
     ("failed", 0, "failed (fake failure)"),
     ("expired", N // 2, "expired (not finished within its 24 h window)"),

@@ -13,6 +13,7 @@ line of the provider's batch file, submits a file of such lines, reports a batch
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,8 @@ from typing import Any, ClassVar
 from probe_ui.errors import ProbeUIError
 from probe_ui.providers.base import ModelConfig, ProviderError
 from probe_ui.providers.sdk import SDKProvider, status_message
+
+log = logging.getLogger(__name__)
 
 #: how much of the catalogue price a batch's calls cost, by batch API (each halves it)
 PRICE_FACTOR = {"openai": 0.5, "anthropic": 0.5, "gemini": 0.5}
@@ -164,7 +167,12 @@ class OpenAIBatches(BatchAPI):
             batch = await self.client.batches.create(input_file_id=uploaded.id, endpoint=self.ENDPOINT,
                                                      completion_window="24h", metadata=metadata)
         except Exception as exc:  # noqa: BLE001
-            raise self.error(exc, "creating the batch failed") from None
+            error = self.error(exc, "creating the batch failed")
+            try:  # the uploaded file would stay in the account's storage with nothing to use it
+                await self.client.files.delete(uploaded.id)
+            except Exception as gone:  # noqa: BLE001 - the creation's failure is what the user needs to read
+                log.warning("%s: the uploaded batch file %s could not be deleted: %s", self.label, uploaded.id, gone)
+            raise error from None
         return str(batch.id)
 
     async def find(self, token: str) -> str | None:
