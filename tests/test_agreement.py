@@ -16,12 +16,11 @@ from helpers import choice_item, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.metrics.agreement import cohen_kappa, fleiss_kappa, majority, rater_agreement
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store
 from probe_ui.views import results as R
 from probe_ui.views.report import build_report
-from probe_ui.runner import BatchOptions
 
 
 def test_cohen_kappa_by_hand() -> None:

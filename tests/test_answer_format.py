@@ -21,10 +21,9 @@ from probe_ui.messages import GenerationSettings, ImagePart, Message, Request, R
 from probe_ui.providers import create
 from probe_ui.providers.base import PROVIDERS, ModelConfig, Provider
 from probe_ui.reading import answers
-from probe_ui.runner import BatchError, run_batch
+from probe_ui.runner import BatchError, BatchOptions, run_batch
 from probe_ui.store import Store, responses
 from probe_ui.store.settings import RunSettings
-from probe_ui.runner import BatchOptions
 
 YES_NO_ENUM = ["yes", "no"]
 

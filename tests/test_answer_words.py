@@ -9,10 +9,9 @@ import pytest
 
 from probe_ui import labels
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store
 from probe_ui.views import results as R
-from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from app_server import module_app, serving, start_app
 from helpers import busy_threads, require_chromium
 from pydicom.data import get_testdata_file
 from shared_chromium import close_contexts
+
 from probe_ui.runner import BatchOptions
 
 ARTIFACTS = Path(os.environ.get("PROBE_UI_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))

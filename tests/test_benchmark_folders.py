@@ -19,7 +19,6 @@ from probe_ui.prompts import TEMPLATES
 from probe_ui.reading.answers import extract_legacy
 from probe_ui.scoring import legacy_mode
 
-
 #: the seed papers' benchmarks in detection order, and those with a legacy parser and an importer: checked as
 #: included in the registry, in this order, so that a benchmark folder added from docs/dev/extending.md's recipe
 #: (its own order, after these) does not break the test

@@ -12,6 +12,7 @@ import threading
 import pytest
 from app_server import module_app
 from test_app_browser import VIEW, Page, browser, chromium  # noqa: F401 (fixtures)
+
 from probe_ui.runner import BatchOptions
 
 SCREENS = {"1440x900": {"viewport": VIEW},

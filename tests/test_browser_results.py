@@ -13,6 +13,7 @@ import time
 import pytest
 from app_server import module_app
 from test_app_browser import VIEW, Page, add_endpoint, browser, chromium, server  # noqa: F401 (fixtures)
+
 from probe_ui.runner import BatchOptions
 
 PROJECTOR = {"viewport": {"width": 819, "height": 614}, "device_scale_factor": 1.25}

@@ -13,11 +13,10 @@ import yaml
 
 from probe_ui import stats
 from probe_ui.presets import PRESETS_DIR, load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.scoring import score_run
 from probe_ui.store import Store
 from probe_ui.views.compare import Side, compare, worse_beyond
-from probe_ui.runner import BatchOptions
 
 # Donner & Petryshen (1989), Psychiatry Research 28:41-46, as tabulated by Eliasziw & Donner (1991), Statistics in
 # Medicine 10:1981-1991, Table I: 29 psychiatrists, each with 1-8 patients; per psychiatrist the patient/psychiatrist

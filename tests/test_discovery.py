@@ -14,10 +14,10 @@ from fake_anthropic import FakeAnthropicServer
 from fake_openai import FakeOpenAIServer, ollama_model
 
 from probe_ui.catalogue import list_models, load_entry, resolve
-from probe_ui.providers.discovery import DiscoveredModel, discover_all, discover_ollama, discover_openai_compatible
 from probe_ui.messages import GenerationSettings, Message, Request, TextPart
 from probe_ui.providers import create
 from probe_ui.providers.base import ModelConfig, ModelSpecError, ProviderError
+from probe_ui.providers.discovery import DiscoveredModel, discover_all, discover_ollama, discover_openai_compatible
 from probe_ui.providers.ollama import OllamaProvider, ollama_root_url
 from probe_ui.providers.openai_compat import OpenAIProvider, VLLMProvider
 

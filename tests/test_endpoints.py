@@ -22,9 +22,8 @@ from probe_ui.catalogue.endpoints import (
     test_model,
 )
 from probe_ui.presets import load_preset
-from probe_ui.runner import resolve_models, run_batch
+from probe_ui.runner import BatchOptions, resolve_models, run_batch
 from probe_ui.store import Store
-from probe_ui.runner import BatchOptions
 
 SECRET = "sk-typed-in-the-app-7f3a9c"
 WRONG = "sk-wrong-key-typed-5e1d0b"

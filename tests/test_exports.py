@@ -17,9 +17,8 @@ from probe_ui.cli import main
 from probe_ui.exports import FORMATS, ExportError, export_run
 from probe_ui.importers.dataset import DatasetError, import_dataset
 from probe_ui.presets import PRESETS_DIR, load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store, responses, run_variants, variants
-from probe_ui.runner import BatchOptions
 
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
 SUITES = ["rotations"]

@@ -16,11 +16,10 @@ from probe_ui.providers import create
 from probe_ui.providers.base import ModelConfig, ModelSpecError
 from probe_ui.providers.baselines import BASELINE_MODES
 from probe_ui.reading.answers import Answer
-from probe_ui.runner import BatchError, run_batch
+from probe_ui.runner import BatchError, BatchOptions, run_batch
 from probe_ui.runner.judge import JUDGE_MODES, JudgeMode, JudgeModeError, judge_request, needs_judge, parse_judgement
 from probe_ui.scoring import PARSERS, ScoringError, read_reply
 from probe_ui.store import Store
-from probe_ui.runner import BatchOptions
 
 
 def _variant() -> Variant:

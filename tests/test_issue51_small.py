@@ -19,6 +19,7 @@ from types import SimpleNamespace
 import pytest
 from helpers import require_chromium
 from test_app_browser import Page, add_endpoint, browser, open_page, server  # noqa: F401 (fixtures)
+
 from probe_ui.runner import BatchOptions
 
 

@@ -15,10 +15,9 @@ from probe_ui.images import ImageError
 from probe_ui.live.sets import save_item
 from probe_ui.presets import ASSETS_DIR, PRESETS_DIR, load_preset
 from probe_ui.presets.suites import expand
-from probe_ui.runner import resume_batch, run_batch
+from probe_ui.runner import BatchOptions, resume_batch, run_batch
 from probe_ui.store import Store, StoreError
 from probe_ui.views import comparison
-from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture

@@ -9,10 +9,9 @@ import pandas as pd
 
 from probe_ui.metrics.samples import majority_vote
 from probe_ui.presets import PRESETS_DIR, load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store
 from probe_ui.views.report import build_report
-from probe_ui.runner import BatchOptions
 
 
 def test_report_of_a_run_with_three_samples_builds_and_votes_once(tmp_path: Path) -> None:

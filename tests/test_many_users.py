@@ -25,6 +25,7 @@ from fake_openai import FakeOpenAIServer, loopback_no_proxy
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
 from helpers import Recorder
+
 from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)

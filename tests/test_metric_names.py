@@ -22,17 +22,16 @@ import pandas as pd
 import pytest
 from helpers import choice_item, write_png, write_preset
 
-from probe_ui.views import stress
 from probe_ui.cli import main
 from probe_ui.metrics import headlines
 from probe_ui.metrics.registry import FIGURES, find_figure
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store
 from probe_ui.views import results as R
+from probe_ui.views import stress
 from probe_ui.views.report import build_report
-from probe_ui.runner import BatchOptions
 
 MODELS = ["baseline/first", "baseline/random"]
 #: columns that say what a row is, not a figure

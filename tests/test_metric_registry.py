@@ -11,18 +11,16 @@ import pandas as pd
 import pytest
 
 from probe_ui import metrics
-from probe_ui.views import stress
 from probe_ui.cli import main
 from probe_ui.metrics.frame import mv
 from probe_ui.metrics.registry import MetricContext, MetricError, check_names, metric, unregister
 from probe_ui.presets import load_preset
 from probe_ui.presets.suites import SUITES, Suite
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store
-from probe_ui.views import results
+from probe_ui.views import results, stress
 from probe_ui.views.report import build_report
-from probe_ui.runner import BatchOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "share_a"

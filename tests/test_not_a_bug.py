@@ -18,9 +18,8 @@ from helpers import choice_item, write_png, write_preset
 
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
-from probe_ui.runner import BatchError, run_batch
+from probe_ui.runner import BatchError, BatchOptions, run_batch
 from probe_ui.store import Store, StoreError
-from probe_ui.runner import BatchOptions
 
 STEPS0 = {"headers": ["variant", "perturbation", "parameters"], "data": []}
 

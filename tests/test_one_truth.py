@@ -14,11 +14,10 @@ import pytest
 from probe_ui.cli import main
 from probe_ui.importers import ImportOptions, import_results
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store
 from probe_ui.views import results as R
 from probe_ui.views.report import build_report
-from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow

@@ -15,8 +15,8 @@ from typing import Any, Iterator
 import pytest
 from fake_openai import loopback_no_proxy
 
-from probe_ui.providers import readiness
 from probe_ui.catalogue.endpoints import Endpoints, test_model
+from probe_ui.providers import readiness
 
 REDIRECTS = (301, 302, 303, 307, 308)
 
@@ -187,9 +187,9 @@ def test_a_shared_endpoints_url_is_shown_to_admins_only(monkeypatch: pytest.Monk
     from app_server import free_port
 
     from probe_ui.catalogue.endpoints import EndpointBook
+    from probe_ui.catalogue.rate_table import rate_rows, visible_keys
     from probe_ui.live import calls as live_calls
     from probe_ui.providers import create, rate_control
-    from probe_ui.catalogue.rate_table import rate_rows, visible_keys
     from probe_ui.security.outbound import OutboundPolicy
 
     loopback_no_proxy(monkeypatch)

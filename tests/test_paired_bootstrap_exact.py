@@ -24,10 +24,9 @@ from probe_ui.metrics.samples import majority_vote
 from probe_ui.perturb.registry import derive_seed
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.providers.baselines import BASELINE_MODES
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store
 from probe_ui.views import compare
-from probe_ui.runner import BatchOptions
 
 N_BOOT = 12  # replicates per check: every one is compared, so a few catch a changed figure (CI time)
 

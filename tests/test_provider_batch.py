@@ -24,8 +24,8 @@ from fake_openai_batch import FakeOpenAIBatchServer
 from helpers import choice_item, run_cli, stop, write_png, write_preset
 from test_spend_cap import priced_model
 
-from probe_ui.store import Store, migrations, provider_batches, responses
 from probe_ui.runner import BatchOptions
+from probe_ui.store import Store, migrations, provider_batches, responses
 
 ROOT = Path(__file__).resolve().parent.parent
 N = 6

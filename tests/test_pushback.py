@@ -27,9 +27,9 @@ from probe_ui.perturb.pressures import (
     spelled,
 )
 from probe_ui.registry import RegistryError
+from probe_ui.runner import BatchOptions
 from probe_ui.scoring import scored_answers
 from probe_ui.store import Store
-from probe_ui.runner import BatchOptions
 
 FIRST = {"What does image 0 show?": "B", "What does image 1 show?": "B", "What does image 2 show?": "A"}
 

@@ -20,9 +20,8 @@ from probe_ui.cli import main
 from probe_ui.presets import load_preset
 from probe_ui.providers import rate_control
 from probe_ui.providers.rate_control import duration_text, reset_seconds
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store, responses
-from probe_ui.runner import BatchOptions
 
 
 def preset(folder: Path, n: int) -> Path:

@@ -9,9 +9,9 @@ import time
 
 import pytest
 
+from probe_ui.catalogue.rate_table import COLUMNS, rate_rows, server_words, visible_keys
 from probe_ui.providers import create, rate_control
 from probe_ui.providers.base import ModelConfig
-from probe_ui.catalogue.rate_table import COLUMNS, rate_rows, server_words, visible_keys
 
 MINE = ModelConfig(name="mine", provider="openai", model="m", base_url="http://user:pw@127.0.0.1:8123/v1?api_key=q1",
                    secret="sk-mine-1234567890")

@@ -14,10 +14,9 @@ from probe_ui.cli import main
 from probe_ui.exports import export_run
 from probe_ui.presets import load_preset
 from probe_ui.ratings import RatingsFileError, export_csv, import_ratings
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.scoring import scored_answers
 from probe_ui.store import Store, StoreError
-from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture

@@ -20,9 +20,8 @@ from helpers import choice_item, write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
 from probe_ui.ratings import RatingsFileError, import_ratings
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store
-from probe_ui.runner import BatchOptions
 
 HEADER = "response_id,rater,rating,note\n"
 

@@ -17,8 +17,8 @@ from fake_openai import FakeOpenAIServer
 from helpers import choice_item, write_png, write_preset
 
 from probe_ui.catalogue import list_models
-from probe_ui.providers import readiness
 from probe_ui.cli import main
+from probe_ui.providers import readiness
 from probe_ui.store import Store, responses
 
 KEYS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "GEMINI_API_KEY",

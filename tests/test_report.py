@@ -21,14 +21,13 @@ from shared_chromium import ARGS
 from probe_ui.cli import main
 from probe_ui.files.safe_write import new_file_mode
 from probe_ui.presets import PRESETS_DIR, load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.scoring import score_run
 from probe_ui.stats import newcombe_interval
 from probe_ui.store import Store, responses
 from probe_ui.views import report as report_module
 from probe_ui.views import results as R
 from probe_ui.views.report import ReportError, build_report, write_report
-from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow

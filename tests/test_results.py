@@ -17,11 +17,10 @@ from probe_ui import stats
 from probe_ui.images import CanonicalImage
 from probe_ui.metrics.base import wilson_ci
 from probe_ui.presets import PRESETS_DIR, load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.scoring import score_run
 from probe_ui.store import Store, StoreError, responses
 from probe_ui.views import results as R
-from probe_ui.runner import BatchOptions
 
 MODELS = ["baseline/first", "baseline/random"]
 

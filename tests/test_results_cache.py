@@ -8,12 +8,11 @@ import pytest
 from helpers import choice_item, write_png, write_preset
 
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store, StoreError
 from probe_ui.views import results as R
 from probe_ui.views.results_cache import ScoredCache, cached_answers, store_stamp
 from probe_ui.views.results_page import results_view
-from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture

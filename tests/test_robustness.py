@@ -33,7 +33,7 @@ from probe_ui.presets.suites import (
     sweep_conditions,
     sweep_perturbations,
 )
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.runner.sweep import image_tokens, plan_preset_sweep, plan_sweep
 from probe_ui.scoring import score_run, scored_answers
 from probe_ui.stats import newcombe_interval
@@ -41,7 +41,6 @@ from probe_ui.store import Store
 from probe_ui.views import results as R
 from probe_ui.views.deltas import robustness_baseline_deltas
 from probe_ui.views.report import build_report
-from probe_ui.runner import BatchOptions
 
 # ---- the suite ----------------------------------------------------------------------------------------------------
 

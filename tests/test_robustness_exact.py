@@ -19,11 +19,10 @@ from probe_ui.metrics.base import wilson_ci
 from probe_ui.metrics.frame import cmv, for_resampling, prepare, same_values, unit_kind
 from probe_ui.metrics.robustness import _order, _r, auc, curves, sweep_rows
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.scoring import scored_answers
 from probe_ui.store import Store
 from probe_ui.views import compare
-from probe_ui.runner import BatchOptions
 
 
 def _levels(g: pd.DataFrame, okey: pd.Series) -> list[dict[str, Any]]:

@@ -11,10 +11,9 @@ from helpers import choice_item, write_png, write_preset
 
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
-from probe_ui.runner import batch_change, resume_batch, run_batch
+from probe_ui.runner import BatchOptions, batch_change, resume_batch, run_batch
 from probe_ui.runner.identity import RunExtensionError
 from probe_ui.store import Store
-from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture

@@ -18,9 +18,8 @@ from probe_ui.cli import main
 from probe_ui.files import safe_write
 from probe_ui.files.safe_write import WriteError, atomic_file, fresh_path, write_bytes, write_text
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store
-from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture

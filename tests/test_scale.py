@@ -15,10 +15,9 @@ from helpers import stop, write_png, write_preset
 
 from probe_ui.cli import main
 from probe_ui.presets import PRESETS_DIR, load_preset
-from probe_ui.runner import BatchError, run_batch
+from probe_ui.runner import BatchError, BatchOptions, run_batch
 from probe_ui.scoring import jsonable, score_run
 from probe_ui.store import Store, responses
-from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow

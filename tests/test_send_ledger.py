@@ -18,10 +18,9 @@ from PIL import Image
 
 from probe_ui.presets import load_preset
 from probe_ui.providers.base import ModelConfig
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.send_gate.policy import GateError, GatePolicy, check_request, destinations
 from probe_ui.store import Store, send_ledger
-from probe_ui.runner import BatchOptions
 
 
 @dataclass(frozen=True)

