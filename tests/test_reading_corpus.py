@@ -155,6 +155,13 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     assert natural["intended"] >= 0.99 * natural["definite"], natural
     assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
     assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
+    # batch 19 (87.1 % held out with no sure error, 2 replies over-read, 6 refusal flags wrong and 9 replies unread;
+    # 90.5 % after its fixes, all 210 read as intended): no error, and a floor under it (README "Batch 19")
+    natural = bench.summarise([r for r in rows if r["batch"] == 19])["total"]
+    assert natural["sure_right"] >= 0.90 * natural["definite"], natural
+    assert natural["intended"] >= 0.99 * natural["definite"], natural
+    assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
+    assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
 
 
 def test_every_kind_is_read_as_intended_nearly_always() -> None:

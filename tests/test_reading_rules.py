@@ -2149,3 +2149,200 @@ def test_a_guess_after_the_image_is_blamed(reply: str, kind: str, labels: tuple[
                                            options: tuple[str, ...], choice: str) -> None:
     a = extract(reply, kind, labels, options)
     assert (a.choice, a.refusal, a.sure) == (choice, True, False)
+
+
+# batch 19 (README "Batch 19"): replies of their own, not the corpus's
+
+OPACITY = ("Left lower zone", "Both lower zones", "Right upper zone", "Right lower zone")
+MEDIASTINUM = ("Sarcoidosis", "Lymphoma", "Unknown", "Tuberculosis", "Silicosis")
+AGE3 = ("child", "adult", "elderly")
+
+
+@pytest.mark.parametrize("reply, question", [
+    # an answer, then a doubt of the reply's own that takes it back (never an answer)
+    ("Yes, left-sided. Hmm, now I doubt myself about that.", "Is the effusion on the left side?"),
+    ("No. Now I doubt myself about the side.", "Is the effusion on the left side?"),
+    ("Yes. On second thought I'm not sure.", "Is there a pneumothorax?"),
+    ("Yes, there is a fracture. I'm having second thoughts, though.", "Is there a fracture?"),
+    ("No, it's normal in size. I'm second-guessing my answer.", "Is the heart enlarged?"),
+])
+def test_an_answer_the_reply_then_doubts_is_not_read(reply: str, question: str) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert a.choice is None and not a.sure
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # not a doubt of its own answer: no doubt said, a doubt about another finding
+    ("Yes, left-sided; I have no doubt about it.", "Is the effusion on the left side?", "yes"),
+    ("Yes, left-sided. I doubt it is bilateral.", "Is the effusion on the left side?", "yes"),
+])
+def test_what_is_not_a_doubt_of_the_answer(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply", [
+    # a "no" opening a decline, with a dash after its "sorry"
+    "no, sorry — I can't view attachments in this conversation.",
+    "No – sorry – I cannot see the image you sent.",
+    "No — I can't view the image.",
+])
+def test_a_no_that_opens_a_decline_is_not_the_answer(reply: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is this a sagittal image?")
+    assert (a.choice, a.refusal) == (None, True)
+
+
+@pytest.mark.parametrize("reply", [
+    "Assessing a rash from a single photo isn't something I can do reliably.",
+    "Grading retinopathy from a phone picture is not something I do.",
+    "The thumbnail is tiny and low in contrast; the heart borders can't be traced on it.",
+    "The film I received is faint, and the fracture line cannot be made out.",
+    "The image is grainy, so this is tentative: no.",
+    "The picture is very dark, so my answer is provisional: B.",
+    "The scan is noisy and the edges are poorly seen. If forced to choose, A.",
+    "The photo looks blurred throughout. If I had to pick, eczema.",
+    "Hard to tell from such a blurry, low-contrast image; probably yes.",
+    "frame blurred by smoke, low confidence: green",
+    "Video frame washed out - very low confidence, B.",
+])
+def test_the_declines_batch_19_showed_are_refusals(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    # a fault of the lesion, not the image; a sharp image; a forced choice with nothing blamed; a doubt from the
+    # history; a trace the reply can follow; a task it says it does
+    "The lesion is dark and its margins can't be traced; it is malignant (B).",
+    "The image is sharp. If forced to choose, B.",
+    "The image shows a dark fluid collection; if I had to choose, B.",
+    "Hard to say from the history alone; the image shows a dark lesion, B.",
+    "The nodule is dark, low confidence in malignancy is reasonable: A.",
+    "This is tentative: yes.",
+    "The image is clear; the cardiac borders are easily traced.",
+    "Diagnosing eczema from a photo is something I can do.",
+])
+def test_what_batch_19s_refusal_phrases_leave_alone(reply: str) -> None:
+    assert not is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    # a guess after the image is blamed keeps its answer, with the refusal flag, never sure
+    ("The image is grainy, so this is tentative: adult.", "label", AGE, AGE, "adult"),
+    ("The ultrasound is very noisy and the margins are poorly seen. If forced to choose, benign (A).", "choice", AB,
+     BREAST, "A"),
+    ("frame blurred by smoke, low confidence: blue", "label", DOTS, DOTS, "blue"),
+])
+def test_a_guess_after_batch_19s_blame_of_the_image(reply: str, kind: str, labels: tuple[str, ...],
+                                                     options: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.refusal, a.sure) == (choice, True, False)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # the suggested answer endorsed as supported (its letter and text in brackets, or none)
+    ("The physician's choice (B, both lower zones) is supported: both bases are hazy.", "B"),
+    ("The physician's answer is supported by the image.", "B"),
+    ("The physician's answer is well supported.", "B"),
+    # not endorsed: not, poorly or only partly supported
+    ("The physician's answer is not supported; the opacity is in the left lower zone (A).", "A"),
+    ("The physician's answer B is not supported by the image.", None),
+    ("The physician's answer is poorly supported.", None),
+    ("The physician's answer is only partly supported.", None),
+])
+def test_a_suggested_answer_said_to_be_supported(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, OPACITY, suggested="B")
+    assert a.choice == choice
+    assert a.sure == (choice is not None)
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # both hips together, or the bones of the pelvic ring, show the pelvis; one hip or the sacrum alone does not say
+    ("An AP radiograph of both hips and the sacrum.", "Does this image show the pelvis?", "yes"),
+    ("Both sacroiliac joints and the pubic symphysis are seen.", "Does this image show the pelvis?", "yes"),
+    ("An AP radiograph of the right hip.", "Does this image show the pelvis?", None),
+    ("A lateral view of the sacrum.", "Does this image show the pelvis?", None),
+    ("An AP radiograph of both hips.", "Does this image show the chest?", "no"),
+])
+def test_the_pelvis_named_by_its_bones(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # a reply that speaks of both sides does not place what is asked on the first side it names
+    ("The right angle is blunted, the left is sharp. So the effusion is on the right, and the answer is no.", "no"),
+    ("The left costophrenic angle is sharp and the right one blunted; the answer is no.", "no"),
+    ("The right base is blunted, the left is sharp.", None),
+    ("The effusion is on the left side.", "yes"),
+    ("The effusion is on the right side.", "no"),
+])
+def test_a_reply_that_speaks_of_both_sides(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question="Is the pleural effusion on the left side?").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("Not in the slightest; it measures 4 mm.", "no"),
+    ("Not in the least.", "no"),
+    ("The duct is not in the slightest dilated.", "no"),
+    ("It is not in any way dilated.", "no"),
+    ("It isn't in the least dilated.", "no"),
+    # near misses: an intensifier that denies nothing asked
+    ("The duct is dilated to 11 mm.", "yes"),
+    ("Not in the slightest doubt: it is dilated to 11 mm.", None),
+])
+def test_not_in_the_slightest_is_no(reply: str, choice: str | None) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the common bile duct dilated?")
+    assert a.choice == choice
+    if choice is None:
+        assert not a.sure
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    # Russian sex and sides
+    ("Пациент — женщина.", "label", SEX, SEX, "female"),
+    ("Пациент — мужчина.", "label", SEX, SEX, "male"),
+    ("Гидронефроз в левой почке.", "choice", AB, KIDNEYS, "A"),
+    ("Гидронефроз в правой почке.", "choice", AB, KIDNEYS, "B"),
+    # both named: none
+    ("Пациент — женщина или мужчина?", "label", SEX, SEX, None),
+])
+def test_the_label_words_of_batch_19s_languages(reply: str, kind: str, labels: tuple[str, ...],
+                                                options: tuple[str, ...], choice: str | None) -> None:
+    assert extract(reply, kind, labels, options, question="Which kidney shows hydronephrosis?").choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    ("NHL, diffuse large B-cell type.", "choice", ABCDE, MEDIASTINUM, "B"),
+    ("DLBCL in the anterior mediastinum.", "choice", ABCDE, MEDIASTINUM, "B"),
+    ("Non-Hodgkin lymphoma.", "choice", ABCDE, MEDIASTINUM, "B"),
+    ("The film has been turned through 180 degrees.", "label", ORIENT, ORIENT, "upside down"),
+    ("It has not been turned through 180 degrees.", "label", ORIENT, ORIENT, "correct"),
+    ("Senescent skeleton: diffuse osteopenia.", "label", AGE3, AGE3, "elderly"),
+    # near misses: the abbreviation in lower case is another word; a question names nothing
+    ("nhl", "choice", ABCDE, MEDIASTINUM, None),
+    ("Senescent changes in a young adult?", "label", AGE3, AGE3, None),
+])
+def test_the_synonyms_batch_19_showed(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                      choice: str | None) -> None:
+    assert extract(reply, kind, labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # an answer written as XML: the field that holds it is the answer, the reasoning field is not
+    ("<answer><choice>D</choice><reason>No focal abnormality in the left lung.</reason></answer>", "D"),
+    ("<answer>\n  <option>C</option>\n  <rationale>A round opacity.</rationale>\n</answer>", "C"),
+    ("<answer>D</answer>", "D"),
+    # two answer fields that differ name none
+    ("<choice>A</choice><choice>C</choice>", None),
+])
+def test_an_answer_written_as_xml(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, LUNG)
+    assert a.choice == choice and a.sure == (choice is not None)
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # a posture is no hedge ("pain eased by leaning forward"); leaning towards an answer is
+    ("It's most likely pericarditis (E): diffuse ST elevation, and pain eased by leaning forward.", True),
+    ("Leaning towards pericarditis (E).", False),
+])
+def test_leaning_forward_is_no_hedge(reply: str, sure: bool) -> None:
+    a = extract(reply, "choice", ABCDE, ACUTE)
+    assert (a.choice, a.sure) == ("E", sure)

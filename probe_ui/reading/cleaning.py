@@ -27,6 +27,8 @@ def clean_reply(text: str) -> str:
     t = re.sub(r"(?m)^[ \t]*#{1,6}[ \t]*", "", t)  # headings
     for pat, repl in _PRIMED:
         t = pat.sub(repl, t)
+    if "</" in t:
+        t = _xml_fields(t)
     if "period" in t.lower() or "stop" in t.lower() or "dictation" in t.lower():
         t = _dictated(t)
     if _QUESTION_LINE.match(t) and not _OPTION_B_LINE.search(t):
@@ -73,6 +75,25 @@ _PRIMED: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r'\A(\s*)"?([A-Za-z])"\s*:'), r"\1(\2):"),  # B": text) → (B): text)
     (re.compile(r'(?<![\w"(/.])([A-Z])"\s*\)'), r"(\1)"),  # ... B") later in the reply (not "N/A")")
 )
+
+# batch 19: an answer written as XML ("<answer><choice>D</choice><reason>...</reason></answer>"): a field that holds
+# the answer becomes "Answer: D.", one that holds the reasoning "Reason: ...", and the wrapper tags go
+_XML_ANSWER = re.compile(r"(?i)<(answer|final[_\-]?answer|choice|option|letter|selection|selected|label|verdict)>"
+                         r"[ \t]*([^<>\n]{1,80}?)[ \t]*</\1>")
+_XML_REASON = re.compile(r"(?i)<(reason|reasoning|rationale|explanation|justification)>([^<>]{0,2000}?)</\1>")
+_XML_WRAPPER = re.compile(r"(?i)</?(?:answer|final[_\-]?answer|response|output|result)>")
+
+
+def _xml_fields(text: str) -> str:
+    """A reply with XML answer fields written out ("<choice>D</choice>" → "Answer: D."); others as they are."""
+    if len({m.group(2).strip(" .").casefold() for m in _XML_ANSWER.finditer(text)}) > 1:
+        return text  # "<choice>A</choice><choice>C</choice>": two answers, none read
+    t = _XML_ANSWER.sub(lambda m: " Answer: " + m.group(2).rstrip(" .") + ". ", text)
+    t = _XML_REASON.sub(lambda m: " Reason: " + m.group(2).strip() + " ", t)
+    if t == text:
+        return text
+    return re.sub(r"[ \t]{2,}", " ", _XML_WRAPPER.sub(" ", t)).strip()
+
 
 # "N/A", "n/a", "N.A." mean "not applicable" (a non-answer), never option A; masked before letters are read
 # (unless an option's own text is N/A, which the option-text rules then read)

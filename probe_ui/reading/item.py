@@ -30,7 +30,9 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "i do not believe so": "no", "i doubt it": "no", "i'd say not": "no",
                   # batch 17: "Incorrect — no pneumothorax is seen", "That's right, it's a chest film"
                   "incorrect": "no", "that's incorrect": "no", "that is incorrect": "no", "that's right": "yes",
-                  "that is right": "yes", "that is correct": "yes"}
+                  "that is right": "yes", "that is correct": "yes",
+                  # batch 19: "Not in the slightest; it measures 4 mm."
+                  "not in the slightest": "no", "not in the least": "no", "not one bit": "no"}
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 _YESNO_LETTERS = {"y": "yes", "n": "no"}
 

@@ -359,13 +359,17 @@ WORDS: dict[str, tuple[str, ...]] = {
              # batch 17: Slovenian ("v levi ledvici"), Croatian, Serbian
              "levi", "levo", "levem", "lijevi", "lijevoj", "lijevo", "levoj", "levom",
              # batch 18: Armenian, Georgian, Macedonian
-             "ձախ", "მარცხენა", "левиот", "левата", "лево"),
+             "ձախ", "მარცხენა", "левиот", "левата", "лево",
+             # batch 19: Russian ("в левой почке", "слева")
+             "левый", "левая", "левое", "левой", "левом", "слева"),
     "right": ("derecho", "derecha", "droit", "droite", "rechts", "rechte", "rechten", "destro", "destra", "右侧",
               "右",
               # batch 17: Slovenian ("Hidronefroza je vidna v desni ledvici."), Croatian, Serbian
               "desni", "desno", "desnem", "desnoj", "desnom",
               # batch 18: Armenian ("... աջ երիկամում է։"), Georgian, Macedonian
-              "աջ", "მარჯვენა", "десниот", "десната", "десно"),
+              "աջ", "მარჯვენა", "десниот", "десната", "десно",
+              # batch 19: Russian ("в правой почке", "справа")
+              "правый", "правая", "правое", "правой", "правом", "справа"),
     "male": ("masculino", "masculin", "männlich", "男性",
              # batch 14: Vietnamese, Korean
              "nam giới", "đàn ông", "là nam", "남성", "남자",
@@ -374,7 +378,9 @@ WORDS: dict[str, tuple[str, ...]] = {
              # batch 17: Bulgarian ("Пациентът е мъж.")
              "мъж", "мъжки",
              # batch 18: Macedonian ("Пациентот е маж."), Armenian, Georgian
-             "маж", "машко", "машки", "տղամարդ", "მამაკაცი"),
+             "маж", "машко", "машки", "տղամարդ", "მამაკაცი",
+             # batch 19: Russian ("Пациент — мужчина.")
+             "мужчина", "мужчины", "мужчиной", "мужской", "мужского", "мужское"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -383,7 +389,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 17: Bulgarian ("Пациентът е жена."; Macedonian too)
                "жена", "женски", "женска",
                # batch 18: Macedonian, Armenian, Georgian
-               "женско", "կին", "ქალი"),
+               "женско", "կին", "ქალი",
+               # batch 19: Russian ("Пациент — женщина.")
+               "женщина", "женщины", "женщиной", "женский", "женского", "женское"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",

@@ -34,12 +34,23 @@ _TO_JUDGE = r"to\s+(?:(?:really|properly|clearly|reliably|confidently|accurately
 # batch 18: what is wrong with an image a reply blames before it guesses ("heavily cropped", "undersized and somewhat
 # washed out", "blurry pic")
 _FAULT = (r"(?:cropped|blurr(?:y|ed)|fuzzy|washed[\s\-]out|undersized|tiny|pixelated|grainy|noisy|dark|underexposed|"
-          r"overexposed|out\s+of\s+focus|low[\s\-]res(?:olution)?|degraded)")
+          r"overexposed|out\s+of\s+focus|low[\s\-]res(?:olution)?|degraded|"
+          # batch 19: "tiny and low in contrast"
+          r"low[\s\-]contrast|low\s+in\s+contrast|faint)")
 # what the image's fault does to the answer: "so take this as low confidence", "which makes me hesitant"
 _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+(?:as\s+(?:an?\s+)?"
               r"(?:low|limited|little)[\s\-]confidence(?:\s+(?:answer|guess|reading))?|with\s+(?:caution|a\s+grain\s+of"
               r"\s+salt|(?:some\s+)?reservations?))|makes?\s+me\s+(?:hesitant|unsure|uncertain|cautious|wary|"
-              r"less\s+(?:sure|certain|confident)))")
+              r"less\s+(?:sure|certain|confident))"
+              # batch 19: "so this is tentative", "low confidence: red"
+              r"|(?:so\s+)?(?:this|that|it|my\s+(?:answer|reading|call|impression))\s+(?:is|will\s+be|must\s+be)\s+"
+              r"(?:only\s+|just\s+|somewhat\s+|rather\s+|very\s+)?(?:tentative|provisional)"
+              r"|(?:very\s+|rather\s+|quite\s+)?(?:low|limited)[\s\-]confidence)")
+# batch 19: a choice the reply says it is pushed to, after blaming the image ("If forced to choose, malignant (B).")
+_FORCED = (r"(?:if\s+(?:i'm\s+|i\s+am\s+|i\s+were\s+|i\s+was\s+)?(?:forced|pressed|made)\s+to\s+(?:choose|pick|answer|"
+           r"commit|guess|decide)|if\s+i\s+(?:had|have)\s+to\s+(?:choose|pick|guess|commit|decide|answer))")
+# batch 19: an image or a video frame, named where its fault is blamed ("frame blurred by smoke")
+_FRAME = r"(?:" + _IMAGE + "|" + _STUDY + r"|frame|still|video|view)"
 
 REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-decide",
@@ -242,7 +253,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:determine|infer|guess|judge|estimate|predict|assign|tell|say)\b[^.;!?\n]{0,40}?\bfrom\s+(?:\w+\s+)?(?:"
      + _IMAGE + "|" + _STUDY + r")s?\b"
      # batch 18: "Inferring sex from an imaging study isn't something I do"
-     r"|\b(?:determining|inferring|guessing|judging|estimating|predicting|assigning|telling)\s+[^.;!?\n]{1,40}?"
+     # batch 19: "Diagnosing skin conditions from a photo isn't something I can do reliably"
+     r"|\b(?:determining|inferring|guessing|judging|estimating|predicting|assigning|telling|diagnosing|grading|"
+     r"staging|classifying|interpreting|assessing)\s+[^.;!?\n]{1,40}?"
      r"\bfrom\s+(?:\w+\s+){0,2}?(?:" + _IMAGE + "|" + _STUDY + r"|imaging)s?\b[^.;!?\n]{0,30}?"
      r"\b(?:isn't|is\s+not)\s+something\s+i\s+(?:do|can\s+do|will\s+do|offer)\b",
      "I do not infer a patient's age from radiographs."),
@@ -394,8 +407,26 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"it's|its|it\s+is)\s+)?(?:hard|difficult|impossible)\s+" + _TO_JUDGE + r"\b"
      r"|\b(?:noise|blur|glare|artefacts?|artifacts?|motion|graininess|pixelation|cropping|(?:under|over)[\s\-]?exposure|"
      r"poor\s+(?:contrast|exposure|penetration))\b[^.;!?\n]{0,40}?\bmakes?\s+(?:it\s+|the\s+|them\s+)?"
-     r"(?:[\w\-']+\s+){0,3}?(?:hard|difficult|impossible)\s+" + _TO_JUDGE + r"\b",
+     r"(?:[\w\-']+\s+){0,3}?(?:hard|difficult|impossible)\s+" + _TO_JUDGE + r"\b"
+     # batch 19: a fault without its verb, then the answer qualified ("frame blurred by smoke, low confidence: red")
+     r"|(?:\A|[.;!?\n])[\W_]*(?:the\s+|this\s+)?(?:[\w\-]+\s+)?" + _FRAME + r"s?\s+" + _FAULT + r"\b[^.;!?\n]{0,40}?"
+     r"[,;:\-\u2013\u2014][ \t]*" + _QUALIFIES + r"\b"
+     # batch 19: the image blamed, then a choice forced ("The ultrasound is very noisy and the margins are poorly
+     # seen. If forced to choose, malignant (B).")
+     r"|\b" + _FRAME + r"s?\s+(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT + r"\b[^!?\n]{0,80}?"
+     r"\b" + _FORCED + r"\b"
+     # batch 19: "Hard to say from such a dark, underexposed image; my impression is ..."
+     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:say|tell|judge|be\s+sure|know|assess)\s+(?:from|on|with)\s+"
+     r"(?:such\s+)?(?:an?\s+|the\s+|this\s+|that\s+)?(?=[^.;!?\n]{0,40}?\b" + _FAULT + r"\b)"
+     r"(?:[\w\-]+,?\s+(?:and\s+)?){0,4}?" + _FRAME + r"s?\b",
      "The image is heavily cropped, so take this as low confidence: B."),
+    # batch 19: the image blamed, and what is asked said not to be traceable on it ("The thumbnail I received is tiny
+    # and low in contrast; the cardiac borders can't be traced on it.")
+    ("image-fault-hides",
+     r"\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT
+     + r"\b[^.!?\n]{0,80}?\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:\w+\s+)?(?:traced|seen|made\s+out|"
+     r"identified|outlined|delineated|defined|appreciated|distinguished|separated|resolved|followed)\b",
+     "The thumbnail I received is tiny and low in contrast; the cardiac borders can't be traced on it."),
     ("image-hides",
      r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:visible|discernible|seen|resolvable|legible)\s+at\s+this\s+(?:size|resolution|"
      r"magnification|zoom|scale)\b"
@@ -464,8 +495,9 @@ def refusal_names(text: str) -> frozenset[str]:
 # "No, I can't tell from this image": a "no" that opens the refusal itself (what may stand between them: "sorry",
 # "unfortunately", the refusal's subject)
 # (batch 17: "negative, no image received")
-_OPENING_NO = re.compile(r"(?i)\A[\W_]*(?:no|nope|negative)\b[ \t]*[,.!:\-]*[ \t]*(?:(?:sorry|unfortunately|"
-                         r"i'm\s+afraid|i\s+am\s+afraid)[ \t]*,?[ \t]*)?"
+# (batch 19: "no, sorry — I can't view attachments in this conversation.": a dash after "sorry")
+_OPENING_NO = re.compile(r"(?i)\A[\W_]*(?:no|nope|negative)\b[ \t]*[,.!:\-\u2013\u2014]*[ \t]*(?:(?:sorry|"
+                         r"unfortunately|i'm\s+afraid|i\s+am\s+afraid)[ \t]*[,\-\u2013\u2014]?[ \t]*)?"
                          r"(?:(?:it\s+is|this\s+is|it's|that's|i|it|this|that|the|your)[ \t]+)?")
 
 

@@ -94,7 +94,11 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "chest": r"chest|thora\w*|lungs?|pulmonary|cardiac|heart|mediastin\w*|ribs?|(?-i:CXR)",
         "abdomen": r"abdom\w*|liver|hepatic|spleen|splenic|kidneys?|renal|pancrea\w*|bowel|intestin\w*|stomach|"
                    r"gall\s*bladder|colon",
-        "pelvis": r"pelvi\w*|bladder|uterus|uterine|prostat\w*|ovar\w*",
+        # batch 19: the bones of the pelvic ring and both hips together ("An AP radiograph of both hips and the
+        # sacrum." shows the pelvis; one hip is a limb, and the sacrum alone may be a spine film)
+        "pelvis": r"pelvi\w*|bladder|uterus|uterine|prostat\w*|ovar\w*|(?:both|bilateral)\s+hips|hips\s+bilaterally|"
+                  r"sacro[\s\-]?iliac|(?-i:SI)\s+joints|il(?:ium|iac\s+(?:bones?|wings?|crests?))|ischi(?:um|al)|"
+                  r"pubic\s+(?:rami|symphysis|bones?)|symphysis\s+pubis",
         "head": r"head|brain|cerebr\w*|cranial|intracranial|skull|cerebell\w*|(?:lateral|third|fourth)\s+ventricles?|"
                 r"periventricular|basal\s+ganglia|white\s+matter|gr[ae]y\s+matter|sulci|gyri|corpus\s+callosum|"
                 r"(?:frontal|parietal|temporal|occipital)(?:\s+lobes?)?|brain\s*stem|pons|midbrain",
@@ -304,6 +308,10 @@ def answer_from_subject(reply: str, question: str) -> str | None:
                 contradicted.add((acat, avalue))
     if affirmed & negated:
         return None  # "an MRI, not an MRI": says both
+    if any(c == "side" for c, _ in affirmed & contradicted):
+        # batch 19: "the right one is blunted ..., the left is sharp" to "Is the effusion on the left side?": a reply
+        # that speaks of both sides describes each, it does not place what is asked on the one it names first
+        return None
     said = {v: "yes" if v in affirmed else "no" if v in negated | contradicted else None for v in asked}
     if "no" in said.values():
         return "no"
@@ -342,7 +350,9 @@ ANTONYMS: dict[str, tuple[str, ...]] = {
     "intact": ("disrupted", "fractured", "broken", "torn"),
     "patent": ("occluded", "thrombosed", "blocked"),
 }
+# batch 19: "not in the slightest dilated", "not in any way enlarged": an intensifier between the denial and the word
 _NEGATED_PREDICATE = re.compile(r"(?i)(?:\b(?:not|no|never|without|neither|nor|isn't|aren't|wasn't|weren't)\s+"
+                                r"(?:(?:in\s+(?:the\s+slightest|the\s+least|any\s+way)|by\s+any\s+means|at\s+all)[\s,]+)?"
                                 r"(?:(?:\w+\s+){0,2})$|n't\s+(?:(?:\w+\s+){0,2})$|\bnon-?$)")
 
 

@@ -60,7 +60,9 @@ LONG_WORDS = 60
 
 _HEDGE = re.compile(
     r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|could\s+be|may\s+be|i(?:'d|\s+would)?\s+(?:think|"
-    r"believe|suspect|guess)|favou?r(?:s|ing)?|lean(?:s|ing)?|not\s+(?:entirely\s+|completely\s+|"
+    r"believe|suspect|guess)|favou?r(?:s|ing)?|"
+    # batch 19: not a posture ("pain eased by leaning forward")
+    r"lean(?:s|ing)?(?!\s+(?:forwards?|backwards?|back|over|against|on)\b)|not\s+(?:entirely\s+|completely\s+|"
     r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+"
     # batch 10: "can't fully exclude", "cannot be completely excluded"
     r"(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?(?:exclude|rule\s+out)|"

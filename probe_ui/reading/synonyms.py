@@ -91,7 +91,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                 # batch 16: "A patient in their eighties, judging by the osteopenia ..."
                 "octogenarian", "nonagenarian", "in their eighties", "in his eighties", "in her eighties",
                 "in their nineties", "in his nineties", "in her nineties", "in their late seventies",
-                "in his late seventies", "in her late seventies"),
+                "in his late seventies", "in her late seventies",
+                # batch 19: "Senescent skeleton: diffuse osteopenia and advanced spondylosis."
+                "senescent", "senile skeleton", "aged skeleton"),
     "cardiomegaly": ("enlarged heart", "cardiac enlargement", "heart enlargement", "enlarged cardiac silhouette"),
     "hepatomegaly": ("enlarged liver", "liver enlargement"),
     "splenomegaly": ("enlarged spleen", "spleen enlargement"),
@@ -103,6 +105,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # batch 14: the eponym's older name ("Hodgkin's disease."), a kind of lymphoma (an option "Lymphoma" names it)
     "hodgkin lymphoma": ("hodgkin's disease", "hodgkin disease", "hodgkins disease", "hodgkin's lymphoma",
                          "hodgkins lymphoma", "morbus hodgkin"),
+    # batch 19: "NHL, diffuse large B-cell type": a kind of lymphoma (an option "Lymphoma" names it; NHL and DLBCL in
+    # capitals only, _ABBREVIATIONS)
+    "non-hodgkin lymphoma": ("non-hodgkin's lymphoma", "non-hodgkins lymphoma", "non hodgkin lymphoma",
+                             "non-hodgkin's disease", "diffuse large b-cell lymphoma", "diffuse large b cell lymphoma"),
     "heart failure": ("congestive heart failure", "cardiac failure"),
     "osteoarthritis": ("degenerative joint disease", "degenerative arthritis"),
     "deep vein thrombosis": ("deep venous thrombosis",),
@@ -125,7 +131,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                     "180-degree rotation", "180 degree rotation", "rotated 180", "turned upside down",
                     "flipped upside down", "upside-down orientation", "rotated through 180 degrees",
                     "rotated by 180", "flipped vertically", "vertically flipped", "vertical flip",
-                    "flipped top to bottom", "on its head", "turned on its head"),
+                    "flipped top to bottom", "on its head", "turned on its head",
+                    # batch 19: "this has been turned through 180 degrees"
+                    "turned through 180 degrees", "turned through 180°", "turned through 180", "rotated through 180",
+                    "flipped through 180 degrees", "turned round 180 degrees", "turned around 180 degrees",
+                    "rotated around 180 degrees", "turned by 180°", "turned 180"),
     "correct": ("properly oriented", "correctly oriented", "normal orientation", "standard orientation",
                 "right way up", "right side up", "proper orientation", "normally oriented",
                 "standard anatomical orientation", "normal anatomical orientation", "proper anatomical orientation",
@@ -154,6 +164,7 @@ _ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "myocardial infarction": ("MI", "STEMI", "NSTEMI"),
     "pulmonary embolism": ("PE",),
     "pneumothorax": ("PTX",),
+    "non-hodgkin lymphoma": ("NHL", "DLBCL"),
     "heart failure": ("CHF", "HF"),
     "tuberculosis": ("TB",),
     "chronic obstructive pulmonary disease": ("COPD",),

@@ -13,6 +13,12 @@ from probe_ui.reading.cleaning import phrase_regex
 from probe_ui.reading.item import Item
 from probe_ui.reading.words import word_prefix
 
+# a reply's doubt of its own answer: "I doubt myself", "I'm second-guessing my answer", "I'm having second thoughts"
+_SELF_DOUBT = (r"(?:i(?:'m|\s+am)?\s+(?:now\s+)?(?:doubt(?:ing)?|second[\s\-]guess(?:ing)?|question(?:ing)?)\s+"
+               r"(?:myself|my\s+(?:own\s+)?(?:answer|reading|call|choice|first\s+(?:answer|reading|call|impression)))|"
+               r"i(?:'m|\s+am)\s+(?:now\s+)?having\s+(?:second\s+thoughts|(?:some\s+)?doubts)|"
+               r"i\s+have\s+(?:my\s+|some\s+)?doubts\s+(?:about\s+(?:it|this|that|my\s+\w+)|now))")
+
 # A self-correction: what follows it is the reply's final verdict ("No. Wait, it is enlarged. Yes.", "A. Actually,
 # looking again, B."); it opens a clause.
 _SELF_CORRECTION = re.compile(
@@ -30,6 +36,9 @@ _SELF_CORRECTION = re.compile(
     r"(?<!,)(?<!,[ \t])(?:chang(?:e|ed|ing)|switch(?:ed|ing)?)(?:\s+(?:it|that))?\s+to"
     r"(?=[ \t]+[^.;!?\n]{1,30}(?:[.;!?\n]|\Z))|"
     r"looking\s+once\s+more|"
+    # batch 19: a doubt of its own that opens a sentence ("Now I doubt myself about the side.", "I'm having second
+    # thoughts"): what follows, the doubt itself, is the last word (WITHDRAWN reads it)
+    r"(?=(?:but\s+|and\s+)?(?:now\s+)?" + _SELF_DOUBT + r")|"
     r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
     r"(?:i(?:'ll|\s+will|'d|\s+would|'m|\s+am)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
     r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
@@ -47,7 +56,7 @@ WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:s
                         r"unsure|uncertain|"
                         r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit)|"
                         r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|"
-                       r"no\s+longer\s+(?:sure|certain|confident)|"
+                       r"no\s+longer\s+(?:sure|certain|confident)|" + _SELF_DOUBT + "|"
                         r"(?:would|'d)\s+need\s+[^.;!?\n]{0,80}?\bto\s+(?:say|tell|decide|be\s+sure|know))\b")
 TAIL_HEDGE = re.compile(r"(?i)\b(?:either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|perhaps|maybe)\b")
 # A conclusion that ends in a label ("..., so yes.", "Therefore, no.", "...: yes." at the end, "In short: red.", "...
