@@ -192,8 +192,11 @@ def list_models(discover: bool = True) -> list[dict[str, Any]]:
 
 
 def _same_model(provider: str, model: str) -> str:
-    """Ollama names ``llava`` and ``llava:latest`` the same model."""
-    return model.removesuffix(":latest") if provider == "ollama" else model
+    """A model's one spelling as its provider reads it (:meth:`~probe_ui.providers.base.Provider.same_model`)."""
+    from probe_ui.providers import PROVIDERS
+
+    cls = PROVIDERS.find(provider)
+    return cls.same_model(model) if cls is not None else model
 
 
 def _discovered_rows(catalogue_rows: dict[tuple[str, str], dict[str, Any]]) -> list[dict[str, Any]]:

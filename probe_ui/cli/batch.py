@@ -192,9 +192,9 @@ def print_plan(presets: list[Any], args: argparse.Namespace) -> int:
 
 def _at_batch_price(plan: Any, specs: list[str]) -> str:
     """``--dry-run --provider-batch``: the plan's models that have a batch API priced at its price (half the
-    catalogue's, :data:`probe_ui.providers.batch_api.PRICE_FACTOR`), and the line that says which they are."""
+    catalogue's, :attr:`probe_ui.providers.batch_api.BatchAPI.price_factor`), and the line that says which they are."""
     from probe_ui import catalogue
-    from probe_ui.providers.batch_api import PRICE_FACTOR, batch_api_of
+    from probe_ui.providers.batch_api import batch_api_of, price_factor
 
     cat = catalogue.load_catalogue()
     apis: dict[str, str | None] = {}
@@ -212,7 +212,7 @@ def _at_batch_price(plan: Any, specs: list[str]) -> str:
             continue
         by.append(e.model)
         if e.cost_usd is not None:
-            e.cost_usd = round(e.cost_usd * PRICE_FACTOR[api], 6)
+            e.cost_usd = round(e.cost_usd * price_factor(api), 6)
     line = (f"  --provider-batch: {', '.join(by)} through their provider's batch API, priced at half the catalogue "
             "price (above)" if by else "  --provider-batch: no model here has a batch API")
     return line + (f"; asked directly: {', '.join(direct)}" if direct else "")

@@ -139,6 +139,12 @@ class Provider(ABC):
     batch_api: ClassVar[str | None] = None
 
     @classmethod
+    def same_model(cls, model: str) -> str:
+        """The one spelling of a model name that its server reads the same as others (``llava`` for Ollama's
+        ``llava:latest``), so that a catalogue entry and a model found on a server are told to be one."""
+        return model
+
+    @classmethod
     def image_tokens(cls, width: int, height: int) -> int:
         """Estimated input tokens of one image of this size as sent (OpenAI's tiles: fit 2048, shortest side 768,
         85 + 170 per 512-pixel tile); a provider that counts otherwise overrides it."""

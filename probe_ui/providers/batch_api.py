@@ -25,8 +25,6 @@ from probe_ui.providers.sdk import SDKProvider, status_message
 
 log = logging.getLogger(__name__)
 
-#: how much of the catalogue price a batch's calls cost, by batch API (each halves it)
-PRICE_FACTOR = {"openai": 0.5, "anthropic": 0.5, "gemini": 0.5}
 #: a batch's result file may hold this many bytes (every reply of up to 50,000 requests)
 RESULT_FILE_CAP = 1 << 30
 
@@ -86,6 +84,10 @@ class BatchAPI:
     """One provider's batch API for one model (module doc)."""
 
     name: ClassVar[str]
+    #: what the API is called in messages ("OpenAI Batch API")
+    words: ClassVar[str]
+    #: how much of the catalogue price its calls cost (the providers' batch APIs halve it)
+    price_factor: ClassVar[float] = 0.5
     #: the most requests, and bytes, one batch takes (the provider's limits)
     max_requests: ClassVar[int]
     max_bytes: ClassVar[int]
@@ -147,6 +149,7 @@ class OpenAIBatches(BatchAPI):
     ``/v1/chat/completions``, ``GET /v1/batches/{id}``, ``GET /v1/files/{id}/content``."""
 
     name = "openai"
+    words = "OpenAI Batch API"
     max_requests = 50_000
     max_bytes = 190 * 1024 * 1024  # the API takes 200 MB
     ENDPOINT = "/v1/chat/completions"
@@ -260,6 +263,7 @@ class AnthropicBatches(BatchAPI):
     ``GET /v1/messages/batches/{id}``, its ``results_url`` (JSONL)."""
 
     name = "anthropic"
+    words = "Anthropic Message Batches"
     max_requests = 100_000
     max_bytes = 240 * 1024 * 1024  # the API takes 256 MB
 
@@ -338,5 +342,17 @@ def for_provider(provider: SDKProvider) -> BatchAPI:
     return APIS[name](provider)
 
 
-__all__ = ["APIS", "PRICE_FACTOR", "AnthropicBatches", "BatchAPI", "BatchState", "OpenAIBatches", "Outcome",
-           "batch_api_of", "for_provider"]
+def price_factor(api: str) -> float:
+    """How much of the catalogue price a call through batch API ``api`` costs (1.0 for an API not known here)."""
+    cls = APIS.get(api)
+    return cls.price_factor if cls is not None else 1.0
+
+
+def api_words(api: str) -> str:
+    """What batch API ``api`` is called in messages (its name, for one not known here)."""
+    cls = APIS.get(api)
+    return cls.words if cls is not None else api
+
+
+__all__ = ["APIS", "AnthropicBatches", "BatchAPI", "BatchState", "OpenAIBatches", "Outcome", "api_words",
+           "batch_api_of", "for_provider", "price_factor"]

@@ -190,6 +190,7 @@ class GeminiBatches(BatchAPI):
     """Gemini's batch mode over REST (module doc)."""
 
     name = "gemini"
+    words = "Gemini Batch Mode"
     max_requests = 100_000
     #: the lines of one batch: its create call's body stays under :data:`INLINE_LIMIT` (the envelope is small)
     max_bytes = 19 * 1000 * 1000

@@ -57,3 +57,7 @@ class OllamaProvider(OpenAIProvider):
     @classmethod
     def base_url_for(cls, config: ModelConfig) -> str | None:
         return configured_base_url(config) or ollama_root_url() + "/v1"
+
+    @classmethod
+    def same_model(cls, model: str) -> str:
+        return model.removesuffix(":latest")  # Ollama reads a name without a tag as its ``latest``

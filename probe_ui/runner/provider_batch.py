@@ -23,9 +23,9 @@ in_progress: 12/40 done``).
 batch's inline responses, or its responses file) are read, and the
 plan is made again to find each result's cell: each reply becomes the Response a live call makes of it
 (:meth:`~probe_ui.providers.sdk.SDKProvider.reply_from_body`: text, finish reason, usage; latency not known), priced
-at the batch price (:data:`~probe_ui.providers.batch_api.PRICE_FACTOR`: half the catalogue's), and is stored through
-:func:`~probe_ui.runner.cells.response_row` and ``save_response`` like any live answer, so the reader, the scores
-and every view see it. A request that failed becomes a failed cell whose error names the model and the batch. A
+at the batch price (:attr:`~probe_ui.providers.batch_api.BatchAPI.price_factor`: half the catalogue's), and is stored
+through :func:`~probe_ui.runner.cells.response_row` and ``save_response`` like any live answer, so the reader, the
+scores and every view see it. A request that failed becomes a failed cell whose error names the model and the batch. A
 batch that failed, expired or was cancelled is said in one line; its cells without an answer stay unasked, so the
 next run asks them again.
 
@@ -57,16 +57,9 @@ from typing import Any
 
 from probe_ui.messages import ImagePart, Request, Response
 from probe_ui.providers import create
+from probe_ui.providers import gemini_batch as _gemini  # noqa: F401 - puts Gemini's batch API in APIS: a batch stored
 from probe_ui.providers.base import ModelConfig, ProviderError, fit_images
-from probe_ui.providers.batch_api import (
-    APIS,
-    PRICE_FACTOR,
-    BatchAPI,
-    BatchState,
-    Outcome,
-    batch_api_of,
-)
-from probe_ui.providers.gemini_batch import GeminiBatches
+from probe_ui.providers.batch_api import APIS, BatchAPI, BatchState, Outcome, api_words, batch_api_of, price_factor
 from probe_ui.providers.sdk import SDKProvider
 from probe_ui.runner.cells import Cell, response_row
 from probe_ui.runner.execute import cell_label
@@ -80,9 +73,6 @@ log = logging.getLogger("probe_ui.batch")
 
 #: seconds between two looks at a batch's state (``--poll-interval``)
 POLL_INTERVAL_S = 30.0
-#: what a batch API is called in messages
-API_WORDS = {"openai": "OpenAI Batch API", "anthropic": "Anthropic Message Batches",
-             GeminiBatches.name: "Gemini Batch Mode"}
 
 
 def custom_id(cell: Cell) -> str:
@@ -194,7 +184,7 @@ class ProviderBatches:
         if not self.enabled:
             return None
         direct = [name for name in self.models if name not in self.apis]
-        by = ", ".join(f"{name} ({API_WORDS[api]}, half price)" for name, api in self.apis.items())
+        by = ", ".join(f"{name} ({api_words(api)}, half price)" for name, api in self.apis.items())
         line = f"by provider batch: {by}"
         if direct:
             line += f"; asked directly (no batch API): {', '.join(direct)}"
@@ -282,7 +272,7 @@ class ProviderBatches:
         estimate = 0.0
         if self.spend is not None:
             try:
-                estimate = self.spend.reserve(model, sent, PRICE_FACTOR[m.api_name])
+                estimate = self.spend.reserve(model, sent, price_factor(m.api_name))
             except SpendCapReached:
                 return True  # not sent, nothing stored: the cell stays to do
         images = {part.image.id: part.image for msg in sent.messages for part in msg.content
@@ -328,7 +318,7 @@ class ProviderBatches:
             return
         self.store.update_provider_batch(row, batch_id=batch_id, status="pending",
                                          details={"submitted_at": _now(), "requests": n})
-        log.info("%s: %d cells sent in batch %s (%s)", name, n, batch_id, API_WORDS[m.api_name])
+        log.info("%s: %d cells sent in batch %s (%s)", name, n, batch_id, api_words(m.api_name))
 
     # ---- batches a killed process was submitting ---------------------------------------------------------------
     def _settle_submitting(self) -> None:
@@ -383,7 +373,7 @@ class ProviderBatches:
             for b in rows:
                 self.result.batch_notes.append(
                     f"{b.model}: {len(b.cells):,} cells wait in batch {b.batch_id or '(being submitted)'} "
-                    f"({API_WORDS.get(b.api, b.api)}): run the batch again with --provider-batch to collect them")
+                    f"({api_words(b.api)}): run the batch again with --provider-batch to collect them")
         elif rows:
             asyncio.run(self._collect(rows, replan))
         left = [b for b in self.store.provider_batches(self.run.id, OPEN) if b.shard == self.shard]
@@ -492,7 +482,7 @@ class ProviderBatches:
         """Store each result as its cell's answer (made again by ``replan``); returns how many were stored, how
         many were for a request that is no longer what the cell sends, and what the stored answers cost."""
         want = {key: cid for key, cid in b.keys().items() if cid in answered}
-        factor = PRICE_FACTOR.get(b.api, 1.0)
+        factor = price_factor(b.api)
         stored = changed = 0
         cost = 0.0
         if not want:
