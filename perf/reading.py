@@ -84,7 +84,8 @@ BATCH_NOTES = {
     19: "in the proportions models write them, withdrawals in doubt, tables with a tick, eight common languages; "
         "measured held out (95.7 % intended, 87.1 % sure and right, 0 sure-wrong, 0 sure over-reads), then fixed",
     20: "in the proportions models write them, revisions after a declared answer, an option table with a tick, eight "
-        "common languages; measured held out (96.2 % intended, 88.1 % sure and right, 1 sure-wrong, 0 sure over-reads)",
+        "common languages; measured held out (96.2 % intended, 88.1 % sure and right, 1 sure-wrong, 0 sure "
+        "over-reads), then fixed",
 }
 
 

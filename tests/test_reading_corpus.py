@@ -162,6 +162,13 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     assert natural["intended"] >= 0.99 * natural["definite"], natural
     assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
     assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
+    # batch 20 (88.1 % held out with 1 sure wrong option, 10 refusal flags wrong and 7 replies unread; 90.0 % after
+    # its fixes, all 210 read as intended): no error, and a floor under it (README "Batch 20")
+    natural = bench.summarise([r for r in rows if r["batch"] == 20])["total"]
+    assert natural["sure_right"] >= 0.90 * natural["definite"], natural
+    assert natural["intended"] >= 0.99 * natural["definite"], natural
+    assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
+    assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
 
 
 def test_every_kind_is_read_as_intended_nearly_always() -> None:

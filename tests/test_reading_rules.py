@@ -2346,3 +2346,191 @@ def test_an_answer_written_as_xml(reply: str, choice: str | None) -> None:
 def test_leaning_forward_is_no_hedge(reply: str, sure: bool) -> None:
     a = extract(reply, "choice", ABCDE, ACUTE)
     assert (a.choice, a.sure) == ("E", sure)
+
+
+# batch 20 (README "Batch 20"): replies of their own, not the corpus's
+
+EDEMA = ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis")
+HEART = ("Normal", "Mildly enlarged", "Severely enlarged")
+SEB = ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus")
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    # a declared answer, then a revision that names another: the revision's answer, never sure
+    ("Answer: correct.\nRevision: the femur is at the bottom of the film, so it is upside down.", "label", ORIENT,
+     ORIENT, "upside down"),
+    ("Answer: A.\nUpdate - the Kerley B lines and the large heart point to pulmonary edema (C).", "choice", ABCD,
+     EDEMA, "C"),
+    ("Answer: upside down. Correction: the tibia is below the femur, so the orientation is correct.", "label", ORIENT,
+     ORIENT, "correct"),
+    ("Answer: B.\nAmended: on the lateral view it is pneumonia, A.", "choice", ABCD, EDEMA, "A"),
+    # a change of mind in words, as "on reflection" is
+    ("Pneumonia (A). Reconsidering: the opacities are perihilar with septal lines, so pulmonary edema (C).",
+     "choice", ABCD, EDEMA, "C"),
+    ("Pleural effusion (B). On reconsideration, atelectasis (D) fits the volume loss better.", "choice", ABCD, EDEMA,
+     "D"),
+])
+def test_a_declared_answer_then_revised(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                        choice: str) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.sure) == (choice, False)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice, sure", [
+    # near misses: a revision that names nothing else, or the same answer; revision as a word of the findings; a
+    # reconsidering that is no heading
+    ("Answer: A. Revision: none needed, pneumonia stands.", "choice", ABCD, EDEMA, "A", True),
+    ("Answer: upside down.\nRevision: none; upside down stands.", "label", ORIENT, ORIENT, "upside down", True),
+    ("Answer: C. The report was revised after the echo; pulmonary edema.", "choice", ABCD, EDEMA, "C", True),
+    ("Pulmonary edema (C). Reconsidering the options, C still fits best.", "choice", ABCD, EDEMA, "C", True),
+])
+def test_what_is_no_revision_of_a_declared_answer(reply: str, kind: str, labels: tuple[str, ...],
+                                                  options: tuple[str, ...], choice: str, sure: bool) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+def test_a_declaration_is_never_sure_when_later_text_revises_it() -> None:
+    # whichever answer is kept, a declaration the reply goes back on is not sure
+    a = extract("Answer: correct.\nI was mistaken about the femur; it is upside down.", "label", ORIENT, ORIENT)
+    assert a.choice == "upside down" and not a.sure
+    a = extract("Answer: green.\nRevised answer: the red dot overlaps the tip, so red is closest.", "label", DOTS,
+                DOTS, question="Which dot is closest to the camera?")
+    assert a.choice == "red" and not a.sure
+
+
+@pytest.mark.parametrize("reply, question", [
+    # an answer, then a doubt between two answers that ends in "I can't decide now": a doubt, not a decline
+    ("No, it's a CT. Then again, the bright fat makes me wonder whether it's MRI after all; I really can't decide now.",
+     "Is this an MRI?"),
+    ("Yes, axial. Hmm, the globes could make it coronal; I can't decide anymore.", "Is this an axial image?"),
+])
+def test_a_doubt_that_cannot_decide_now_is_no_decline(reply: str, question: str) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.refusal) == (None, False)
+
+
+def test_a_decision_that_needs_what_is_missing_still_declines() -> None:
+    # near miss: "I can't decide now without the prior study" wants what it lacks
+    assert extract("No, it's a CT. I can't decide now without the prior study.", "yesno", YN, (),
+                   question="Is this an MRI?").refusal
+
+
+@pytest.mark.parametrize("reply", [
+    "Judging someone's sex from a scan isn't something I'll do, so I'm not answering this one.",
+    "Grading retinopathy from a photo isn't something I'll do.",
+    "image too dark, can't see the heart borders",
+    "The radiograph is overexposed and the apices are washed out; I can't assess them.",
+    "Unfortunately the file you sent appears to be corrupted and won't display.",
+    "The picture you uploaded seems to be blank.",
+    "I can't verify the physician's answer: the image is cropped below the clavicles.",
+    "The endoscopic frame is smeared by motion; which marker is deepest can't be made out.",
+    "very small low res image, not sure, maybe child",
+    "blurry pic - unsure, probably no",
+    "Rotation and low resolution limit this film, so treat this cautiously: mildly enlarged (B).",
+    "The image is very grainy, which limits my confidence, but yes.",
+])
+def test_the_declines_batch_20_showed_are_refusals(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    # a fault of the finding, not the image; an answer "I can't see any ..."; a sure reading of a poor image; a
+    # limit that is no fault; a confidence the reply keeps
+    "The image is dark and I can't see any enlargement; no.",
+    "The image shows a dark area; I can't exclude a mass, so yes.",
+    "The lesion is smeared across the dermatome; herpes zoster (A).",
+    "Small low-density lesion, not enhancing: a simple cyst (A).",
+    "The heart borders limit this film's usefulness only slightly; normal (A).",
+    "The image is clear, which gives me confidence: yes.",
+    "I can verify the physician's answer: B is right.",
+    "Answering this one is something I'll do: male.",
+])
+def test_what_batch_20s_refusal_phrases_leave_alone(reply: str) -> None:
+    assert not is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    # a guess after the image is blamed keeps its answer, with the refusal flag, never sure
+    ("very small low res image, not sure, maybe child", "label", AGE, AGE, "pediatric"),
+    ("Rotation and low resolution limit this film, so treat this cautiously: mildly enlarged (B).", "choice",
+     ("A", "B", "C"), HEART, "B"),
+    ("The image is very grainy, which limits my confidence, but the fan shape suggests yes.", "yesno", YN, (), "yes"),
+])
+def test_a_guess_after_batch_20s_blame_of_the_image(reply: str, kind: str, labels: tuple[str, ...],
+                                                     options: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.refusal, a.sure) == (choice, True, False)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # "look" as a noun ends a description ("stuck-on look", "a waxy look"); a verb at the end is a cut
+    ("seborrheic keratosis - milia-like cysts and comedo-like openings, stuck-on look", "C"),
+    ("Seborrheic keratosis with a waxy look", "C"),
+    ("Seborrheic keratosis, and the lesions look", None),
+    ("Seborrheic keratosis; the lesion does not look", None),
+])
+def test_a_look_that_ends_a_description(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, SEB).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # "Looks like it" as a whole clause answers yes, "Doesn't look like it" no; not when it says what it looks like
+    ("Looks like it — there are breast shadows on both sides.", "yes"),
+    ("Seems so.", "yes"),
+    ("Doesn't look like it, no breast shadows.", "no"),
+    ("Looks like it is a male chest.", "no"),
+])
+def test_looks_like_it(reply: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question="Is this patient female?").choice == choice
+
+
+def test_looks_like_it_before_what_it_looks_like_is_not_yes() -> None:
+    # near miss: "Looks like it's a CT" to "Is this an MRI?" says what it is, not yes
+    assert extract("Looks like it's a CT.", "yesno", YN, (), question="Is this an MRI?").choice != "yes"
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    ("C'est une femme.", "female", True),
+    ("C'est un homme.", "male", True),
+    ("Es una mujer.", "female", True),
+    ("È una donna.", "female", True),
+    # a negated option in another language is a guess, as in English
+    ("No es una mujer.", "male", False),
+    ("Das ist keine Frau.", "male", False),
+    # near miss: both named
+    ("Homme ou femme, difficile à dire.", None, False),
+])
+def test_man_and_woman_in_the_common_languages(reply: str, choice: str | None, sure: bool) -> None:
+    a = extract(reply, "label", SEX, SEX)
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    ("Collapsed right lung from air in the pleural space.", CHEST, "B"),
+    ("Air in the pleural cavity on the left.", CHEST, "B"),
+    ("Marked cardiomegaly.", HEART, "C"),
+    ("Severe cardiomegaly with pulmonary venous congestion.", HEART, "C"),
+    ("Mild cardiomegaly.", HEART, "B"),
+    # where the options do not grade it, a graded cardiomegaly is cardiomegaly
+    ("Marked cardiomegaly.", CHEST, "A"),
+    # near misses: the finding denied; a grade of another organ
+    ("No air in the pleural space.", CHEST, None),
+    ("No cardiomegaly.", HEART, None),
+    ("Marked splenomegaly.", HEART, None),
+])
+def test_the_synonyms_batch_20_showed(reply: str, options: tuple[str, ...], choice: str | None) -> None:
+    labels = ABCD[:len(options)]
+    assert extract(reply, "choice", labels, options).choice == choice
+
+
+def test_another_options_name_denies_nothing() -> None:
+    # a table that lists "Non-proliferative ..." beside the ticked "Proliferative ..." is sure of B
+    reply = ("| Option | Fits? |\n|---|---|\n| A. Non-proliferative diabetic retinopathy | |\n"
+             "| B. Proliferative diabetic retinopathy | ✓ |\n| C. Hypertensive retinopathy | |")
+    a = extract(reply, "choice", ("A", "B", "C"), DR5[:3])
+    assert (a.choice, a.sure) == ("B", True)
+    # near miss: the reply itself says "non-proliferative" of what it reads
+    a = extract("Non-proliferative changes only; proliferative diabetic retinopathy (B)?", "choice", ("A", "B", "C"),
+                DR5[:3])
+    assert not a.sure

@@ -243,6 +243,7 @@ from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_nam
 from probe_ui.reading.structured import boolean_field_label, boolean_fields, echoed_alternatives, structured_label
 from probe_ui.reading.sureness import REVERSAL, is_sure
 from probe_ui.reading.verdicts import (
+    REVISION,
     TAIL_HEDGE,
     WITHDRAWN,
     closing_answer,
@@ -403,6 +404,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 # not read, may deny it. A reading from a mention there is a guess ("Resonancia magnética.", all of
                 # it glossed, is not; nor is a denial the glosses read, "Kein Infiltrat ...")
                 partly_read = True
+            if found is not None and how == "negated_option" and english != clean:
+                partly_read = True  # batch 20: "No es una mujer." is "not a female": a negated option, a guess
             if found is not None:
                 label, method = found, "language" if english != clean else "synonym"
             elif how == "ambiguous":
@@ -474,7 +477,9 @@ def _negated_clause(clause: str, kind: str, labels: Sequence[str], item: Item, q
 _UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
 # "I can't decide." / "I can't decide between them.": the reply's own doubt, nothing it lacks
 _CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:really\s+)?decide"
-                          r"(?:\s+between\s+(?:them|the\s+two|these|those))?[ \t]*(?:[.!]|\Z)")
+                          r"(?:\s+between\s+(?:them|the\s+two|these|those))?"
+                          # batch 20: "I really can't decide now.": the doubt in time, not a want of what it needs
+                          r"(?:\s+(?:now|any\s*more|either\s+way|at\s+this\s+point))?[ \t]*(?:[.!]|\Z)")
 
 
 def _answered_not_declined(clean: str, item: Item, label: str | None, method: str) -> bool:
@@ -491,6 +496,19 @@ def _answered_not_declined(clean: str, item: Item, label: str | None, method: st
         return True
     tail = self_corrected(clean) if label is None and method in ("withdrawn", "ambiguous") else None
     return names == {"cannot-decide"} and tail is not None and _CANT_DECIDE.search(tail) is not None
+
+
+def _revised_declaration(clean: str, item: Item, decl: Found, refusal: bool, suggested: str | None) -> str | None:
+    """Batch 20: the answer a revision after a declared one gives ("Answer: correct.\nRevision: the fibular head is
+    above the joint line ..., so the image is upside down.", "Answer: B. Update - ... so A."): words of revision
+    after the declaration's own sentence, and what follows them read as another answer (never sure:
+    sureness.doubts); None when they name none or the same one ("Revision: none, B stands.")."""
+    end = re.compile(r"[.!?;\n]").search(clean, max(decl.at, 0))
+    for m in REVISION.finditer(clean, end.end() if end else len(clean)):
+        found, _ = _read(clean[m.end():], item, refusal, suggested, corrections=False)
+        if found is not None and found != decl.label:
+            return found
+    return None
 
 
 def _read(clean: str, item: Item, refusal: bool, suggested: str | None, corrections: bool = True
@@ -540,6 +558,10 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         sug = suggested_label(suggested, item)
         if sug is not None and sug != decl.label and agrees(clean):
             return None, "ambiguous"  # "The physician's answer is correct. The correct answer is: C" (A suggested)
+        if corrections:
+            revised = _revised_declaration(clean, item, decl, refusal, suggested)
+            if revised is not None:
+                return revised, "final_verdict"  # "Answer: correct.\nRevision: ... so the image is upside down."
         if decl.kind == "post" and kind != "choice" and corrections:
             # "Red looks closest at first glance, but ... Green.": a closing lone label is the final verdict
             closing = closing_label(clean, item)

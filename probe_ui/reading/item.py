@@ -32,7 +32,17 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "incorrect": "no", "that's incorrect": "no", "that is incorrect": "no", "that's right": "yes",
                   "that is right": "yes", "that is correct": "yes",
                   # batch 19: "Not in the slightest; it measures 4 mm."
-                  "not in the slightest": "no", "not in the least": "no", "not one bit": "no"}
+                  "not in the slightest": "no", "not in the least": "no", "not one bit": "no",
+                  # batch 20: "Looks like it — there are breast shadows on both sides." (a whole clause: CLAUSE_OPENERS)
+                  "looks like it": "yes", "looks that way": "yes", "seems like it": "yes", "seems so": "yes",
+                  "it seems so": "yes", "appears so": "yes", "it appears so": "yes",
+                  "doesn't look like it": "no", "does not look like it": "no", "doesn't seem like it": "no",
+                  "doesn't seem so": "no", "doesn't look that way": "no"}
+# openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
+# like it is a CT", which says what it looks like)
+CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",
+                            "it appears so", "doesn't look like it", "does not look like it", "doesn't seem like it",
+                            "doesn't seem so", "doesn't look that way"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 _YESNO_LETTERS = {"y": "yes", "n": "no"}
 

@@ -380,7 +380,9 @@ WORDS: dict[str, tuple[str, ...]] = {
              # batch 18: Macedonian ("Пациентот е маж."), Armenian, Georgian
              "маж", "машко", "машки", "տղամարդ", "მამაკაცი",
              # batch 19: Russian ("Пациент — мужчина.")
-             "мужчина", "мужчины", "мужчиной", "мужской", "мужского", "мужское"),
+             "мужчина", "мужчины", "мужчиной", "мужской", "мужского", "мужское",
+             # batch 20: the nouns of the common languages ("C'est un homme.", "Es un hombre.")
+             "homme", "hombre", "uomo", "homem", "mann"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -391,7 +393,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 18: Macedonian, Armenian, Georgian
                "женско", "կին", "ქალი",
                # batch 19: Russian ("Пациент — женщина.")
-               "женщина", "женщины", "женщиной", "женский", "женского", "женское"),
+               "женщина", "женщины", "женщиной", "женский", "женского", "женское",
+               # batch 20: the nouns of the common languages ("C'est une femme.", "Es una mujer.")
+               "femme", "mujer", "donna", "mulher", "frau"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",

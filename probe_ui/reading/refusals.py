@@ -36,7 +36,9 @@ _TO_JUDGE = r"to\s+(?:(?:really|properly|clearly|reliably|confidently|accurately
 _FAULT = (r"(?:cropped|blurr(?:y|ed)|fuzzy|washed[\s\-]out|undersized|tiny|pixelated|grainy|noisy|dark|underexposed|"
           r"overexposed|out\s+of\s+focus|low[\s\-]res(?:olution)?|degraded|"
           # batch 19: "tiny and low in contrast"
-          r"low[\s\-]contrast|low\s+in\s+contrast|faint)")
+          r"low[\s\-]contrast|low\s+in\s+contrast|faint|"
+          # batch 20: "The endoscopic frame is smeared by motion"
+          r"smeared|smudged|streaked)")
 # what the image's fault does to the answer: "so take this as low confidence", "which makes me hesitant"
 _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+(?:as\s+(?:an?\s+)?"
               r"(?:low|limited|little)[\s\-]confidence(?:\s+(?:answer|guess|reading))?|with\s+(?:caution|a\s+grain\s+of"
@@ -45,7 +47,11 @@ _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer
               # batch 19: "so this is tentative", "low confidence: red"
               r"|(?:so\s+)?(?:this|that|it|my\s+(?:answer|reading|call|impression))\s+(?:is|will\s+be|must\s+be)\s+"
               r"(?:only\s+|just\s+|somewhat\s+|rather\s+|very\s+)?(?:tentative|provisional)"
-              r"|(?:very\s+|rather\s+|quite\s+)?(?:low|limited)[\s\-]confidence)")
+              r"|(?:very\s+|rather\s+|quite\s+)?(?:low|limited)[\s\-]confidence"
+              # batch 20: "so treat this cautiously", "which limits my confidence"
+              r"|(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+(?:cautiously|guardedly|"
+              r"with\s+care|carefully)"
+              r"|(?:limits?|lowers?|reduces?|undermines?)\s+(?:my|any|the)\s+confidence)")
 # batch 19: a choice the reply says it is pushed to, after blaming the image ("If forced to choose, malignant (B).")
 _FORCED = (r"(?:if\s+(?:i'm\s+|i\s+am\s+|i\s+were\s+|i\s+was\s+)?(?:forced|pressed|made)\s+to\s+(?:choose|pick|answer|"
            r"commit|guess|decide)|if\s+i\s+(?:had|have)\s+to\s+(?:choose|pick|guess|commit|decide|answer))")
@@ -55,7 +61,7 @@ _FRAME = r"(?:" + _IMAGE + "|" + _STUDY + r"|frame|still|video|view)"
 REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-decide",
      _CANT + r"\s+(?:\w+\s+){0,3}?(?:determine|tell|answer|assist|help|identify|diagnose|make\s+a\s+diagnos\w*|"
-     r"provide|offer|give|interpret|assess|evaluate|analy[sz]e|confirm|comment|"
+     r"provide|offer|give|interpret|assess|evaluate|analy[sz]e|confirm|verify|comment|"
      # batch 15: "I can't say there isn't a fracture - ... could be one" doubts a negative: a hedge, not a decline
      r"say(?!\s+(?:that\s+)?(?:there\s+(?:isn't|is\s+not|is\s+no|aren't|are\s+not|are\s+no)|it\s+(?:isn't|"
      r"is\s+not))\b)|judge|process|access|comply|"
@@ -201,6 +207,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?pass\s+on\s+(?:this|that|"
                 r"it|the\s+question)(?:\s+one)?\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+in\s+a\s+position\s+to\b"
+                # batch 20: "..., so I'm not answering this one."
+                r"|\b(?:i'm|i\s+am)\s+not\s+answering\s+(?:this|that|it|the\s+question)\b"
                 r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+comfortable\s+(?:interpreting|answering|making|giving|commenting|"
                 r"diagnosing|reading|guessing|offering|providing|rendering|venturing|assigning)\b"
@@ -220,7 +228,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 11: "The image is too small for a confident assessment"
      r"|[ \t]+for\s+(?:me\s+to\s+make\s+)?(?:an?\s+)?(?:[\w\-]+\s+)?(?:assessment|evaluation|interpretation|"
      r"diagnosis|answer|reading|judge?ment|call|comparison)\b)"
-     r"|\b" + _IMAGE + r"\s+(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:(?:mostly|largely|almost\s+(?:entirely|"
+     # batch 20: "the file you sent appears to be corrupted"
+     r"|\b" + _IMAGE + r"\s+(?:(?:that\s+|which\s+)?you(?:'ve)?\s+(?:sent|attached|uploaded|shared|provided)\s+)?"
+     r"(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:(?:mostly|largely|almost\s+(?:entirely|"
      r"completely|all)|nearly\s+all|entirely|completely|totally|all|just)\s+)?(?:corrupted|corrupt|damaged|"
      r"unreadable|blank|empty|black|white|washed[\s\-]out)\b"
      # batch 9: "the panoramic image has too little contrast for me to count the third molars"
@@ -257,7 +267,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:determining|inferring|guessing|judging|estimating|predicting|assigning|telling|diagnosing|grading|"
      r"staging|classifying|interpreting|assessing)\s+[^.;!?\n]{1,40}?"
      r"\bfrom\s+(?:\w+\s+){0,2}?(?:" + _IMAGE + "|" + _STUDY + r"|imaging)s?\b[^.;!?\n]{0,30}?"
-     r"\b(?:isn't|is\s+not)\s+something\s+i\s+(?:do|can\s+do|will\s+do|offer)\b",
+     r"\b(?:isn't|is\s+not)\s+something\s+i(?:'ll|\s+will)?\s+(?:do|can\s+do|will\s+do|offer)\b",
      "I do not infer a patient's age from radiographs."),
     # batch 10: the image blamed for its low resolution or quality, before a guess ("The image is very low resolution,
     # but the bone proportions suggest a child.")
@@ -418,14 +428,28 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 19: "Hard to say from such a dark, underexposed image; my impression is ..."
      r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:say|tell|judge|be\s+sure|know|assess)\s+(?:from|on|with)\s+"
      r"(?:such\s+)?(?:an?\s+|the\s+|this\s+|that\s+)?(?=[^.;!?\n]{0,40}?\b" + _FAULT + r"\b)"
-     r"(?:[\w\-]+,?\s+(?:and\s+)?){0,4}?" + _FRAME + r"s?\b",
+     r"(?:[\w\-]+,?\s+(?:and\s+)?){0,4}?" + _FRAME + r"s?\b"
+     # batch 20: a fault before its image, then doubt ("very small low res image, not sure, maybe child")
+     r"|\b" + _FAULT + r"\s+" + _FRAME + r"s?\b[ \t]*[,;:\-\u2013\u2014][ \t]*(?:so\s+|and\s+)?(?:i'm\s+|i\s+am\s+)?"
+     r"(?:not\s+(?:really\s+|entirely\s+|very\s+)?(?:sure|certain|confident)|unsure|uncertain)\b"
+     # batch 20: a fault that limits the image, then the answer qualified ("Rotation and low resolution limit this
+     # film, so treat this cautiously: ...")
+     r"|\b" + _FAULT + r"\b[^.;!?\n]{0,30}?\blimits?\s+(?:this|the)\s+(?:[\w\-]+\s+)?" + _FRAME
+     + r"s?\b[^.;!?\n]{0,40}?\b" + _QUALIFIES + r"\b",
      "The image is heavily cropped, so take this as low confidence: B."),
     # batch 19: the image blamed, and what is asked said not to be traceable on it ("The thumbnail I received is tiny
     # and low in contrast; the cardiac borders can't be traced on it.")
     ("image-fault-hides",
      r"\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT
      + r"\b[^.!?\n]{0,80}?\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:\w+\s+)?(?:traced|seen|made\s+out|"
-     r"identified|outlined|delineated|defined|appreciated|distinguished|separated|resolved|followed)\b",
+     r"identified|outlined|delineated|defined|appreciated|distinguished|separated|resolved|followed)\b"
+     # batch 20: the image blamed, then what the reply cannot do on it ("image too dark, can't see the heart
+     # borders", "The fundus photograph is overexposed ...; I can't grade it.")
+     # (the fault said of the image itself; not "I can't see any fracture", an answer)
+     r"|\b" + _FRAME + r"s?\s+(?:(?:is|was|are|looks|seems|appears)\s+)?(?:(?:very|quite|rather|far|way|so|much|"
+     r"extremely|badly|heavily)\s+)?(?:[\w\-]+[ \t]*(?:,|and|,[ \t]*and)[ \t]+)?(?:" + _FAULT + r"|too\s+"
+     r"(?:dark|bright|small|faint))\b[^.!?\n]{0,60}?(?<![\w'])(?:i\s+|we\s+)?" + _CANT
+     + r"\s+(?:really\s+|properly\s+)?" + _JUDGE + r"\b(?!\s+(?:any|an?|no)\b)",
      "The thumbnail I received is tiny and low in contrast; the cardiac borders can't be traced on it."),
     ("image-hides",
      r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:visible|discernible|seen|resolvable|legible)\s+at\s+this\s+(?:size|resolution|"

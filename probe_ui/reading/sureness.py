@@ -40,8 +40,8 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
 from probe_ui.reading.refusals import refusal_names
-from probe_ui.reading.verdicts import self_corrected
-from probe_ui.reading.weighing import is_truncated
+from probe_ui.reading.verdicts import REVISION, self_corrected
+from probe_ui.reading.weighing import is_truncated, named_in
 from probe_ui.reading.words import stated_answers
 
 __all__ = ["REVERSAL", "SURE_METHODS", "doubts", "is_sure"]
@@ -132,7 +132,12 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
     if not words or len(words[0]) < 4:
         return False
     pattern = _negated_word(words[0].lower())
-    return bool(pattern.search(text)) and not pattern.search(opt or "")
+    if pattern.search(opt or ""):
+        return False
+    for other in item.options:  # batch 20: another option's own name ("| A. Non-proliferative ... | |") denies nothing
+        if other != opt and pattern.search(other):
+            text = re.sub(r"(?i)" + re.escape(other).replace(r"\ ", r"\s+"), " ", text)
+    return bool(pattern.search(text))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -152,6 +157,19 @@ def _hedged_part(text: str, item: Item, method: str) -> str:
 
 
 _SENTENCE_MARK = re.compile(r"[.!?;\n]")
+
+
+def _revised_after(text: str, item: Item) -> bool:
+    """A declared answer that later text revises: words of revision after the declaration, then another option or
+    label named ("Answer: correct.\nRevision: ... so the image is upside down."). A declaration the reply itself goes
+    back on is never sure, whichever answer the reader keeps."""
+    for m in REVISION.finditer(text):
+        decl = last_declaration(text[:m.start()], item)
+        if decl.label is not None and decl.kind != "weak" and named_in(text[m.end():], item) - {decl.label}:
+            return True
+    return False
+
+
 # refusal phrases that say the question cannot be answered as asked (not that the image is missing or unseen): the
 # reason for choosing an escape option that says so
 _UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
@@ -181,6 +199,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("affirmed")  # "There is a transverse lucent line ... In summary, no fracture."
     if method == "declaration" and item.kind == "yesno" and _body_against_yes_no(t, item, label):
         found.append("body")  # "... uniform enhancement and no focal lesion.\nAnswer: yes"
+    if method != "exact" and _revised_after(t, item):
+        found.append("revised")  # batch 20: "Answer: correct.\nRevised reading - ... upside down."
     if method not in _MARKED and is_truncated(t):  # a declared answer ends the reply: "...: B: No"
         found.append("truncated")
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):

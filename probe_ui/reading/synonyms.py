@@ -16,7 +16,7 @@ import re
 
 from probe_ui.reading.lexicon import TOKEN
 
-__all__ = ["BROADER", "OVERLAPS", "SIGNS", "SYNONYMS", "canonical", "narrow_terms"]
+__all__ = ["BROADER", "GRADES", "OVERLAPS", "SIGNS", "SYNONYMS", "canonical", "narrow_terms"]
 
 # canonical term: words a reply may use for it. Whole words/phrases, case-insensitive (abbreviations are matched
 # in capitals only, see _ABBREVIATIONS).
@@ -26,7 +26,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "pertussis": ("whooping cough",),
     "myocardial infarction": ("heart attack",),
     "stroke": ("cerebrovascular accident", "cerebral infarction", "brain infarct"),
-    "pneumothorax": ("collapsed lung",),
+    "pneumothorax": ("collapsed lung",
+                     # batch 20: "Collapsed right lung from air in the pleural space."
+                     "collapsed right lung", "collapsed left lung", "air in the pleural space",
+                     "air in the pleural cavity", "air within the pleural space", "free pleural air"),
     "pleural effusion": ("fluid around the lung", "fluid around the lungs", "pleural fluid",
                          "fluid in the pleural space", "fluid in the pleural cavity", "hydrothorax"),
     "choledocholithiasis": ("cbd stone", "cbd stones", "cbd calculus", "cbd calculi"),
@@ -157,6 +160,15 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 # "pediatric" for pediatric / adult, and "neonate" where "Neonate" is an option
 BROADER: dict[str, str] = {"neonate": "pediatric", "infant": "pediatric", "adolescent": "pediatric",
                            "toddler": "pediatric", "elderly": "adult"}
+# batch 20: a grade of a finding written as the finding with its degree ("Marked cardiomegaly." is "Severely
+# enlarged" where the options grade the heart's size); read so only where the item offers the grade (elsewhere
+# "marked cardiomegaly" is cardiomegaly, and "severely enlarged" may be said of any organ)
+GRADES: dict[str, tuple[str, ...]] = {
+    "severely enlarged": ("marked cardiomegaly", "severe cardiomegaly", "massive cardiomegaly", "gross cardiomegaly",
+                          "markedly enlarged heart", "massively enlarged heart", "grossly enlarged heart"),
+    "mildly enlarged": ("mild cardiomegaly", "slight cardiomegaly", "minimal cardiomegaly", "mildly enlarged heart",
+                        "slightly enlarged heart"),
+}
 # a narrower term that overlaps another: "Baby." is not read where the item offers both "Neonate" and "Pediatric"
 OVERLAPS: dict[str, frozenset[str]] = {"infant": frozenset({"neonate"})}
 # capitals only ("MI", "PE"): a lowercase "pe" or "ms" is another word
@@ -308,7 +320,7 @@ def _phrases_regex(phrases: frozenset[str]) -> re.Pattern[str]:
 def narrow_terms(texts: tuple[str, ...]) -> frozenset[str]:
     """The narrower terms of :data:`BROADER` that an item's own option or label texts use ("Neonate")."""
     low = " ".join(texts).casefold()
-    return frozenset(t for t in BROADER if re.search(r"\b" + re.escape(t), low))
+    return frozenset(t for t in (*BROADER, *GRADES) if re.search(r"\b" + re.escape(t), low))
 
 
 @functools.lru_cache(maxsize=128)
@@ -336,6 +348,8 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
                                     "enlarg", "expan", "increase", "progress", "worsen", "cortic", "cortex")):
         for pattern, term in _SIGNS:
             t = pattern.sub(term, t)
+    for term in sorted(narrow & GRADES.keys()):  # "Marked cardiomegaly." where the options are grades of it
+        t = _phrases_regex(frozenset(GRADES[term])).sub(term, t)
     words, abbrev, first = _synonym_words()
     tokens = set(TOKEN.findall(t))
     starts = frozenset[str]().union(*(first.get(w.casefold(), frozenset()) for w in tokens))

@@ -36,6 +36,10 @@ _SELF_CORRECTION = re.compile(
     r"(?<!,)(?<!,[ \t])(?:chang(?:e|ed|ing)|switch(?:ed|ing)?)(?:\s+(?:it|that))?\s+to"
     r"(?=[ \t]+[^.;!?\n]{1,30}(?:[.;!?\n]|\Z))|"
     r"looking\s+once\s+more|"
+    # batch 20: a change of mind in words ("Pneumonia (A). Reconsidering: ... so pulmonary edema (C) fits better."),
+    # as "on reflection" is; it takes a colon, comma or dash (not "reconsidering the options, B")
+    r"reconsidering(?=[ \t]*(?::|,[ \t]*(?:the|it|this|that|i|my)\b|[\-\u2013\u2014]))|"
+    r"(?:on|upon|after)\s+(?:further\s+)?reconsideration|having\s+reconsidered|"
     # batch 19: a doubt of its own that opens a sentence ("Now I doubt myself about the side.", "I'm having second
     # thoughts"): what follows, the doubt itself, is the last word (WITHDRAWN reads it)
     r"(?=(?:but\s+|and\s+)?(?:now\s+)?" + _SELF_DOUBT + r")|"
@@ -51,6 +55,13 @@ _SELF_CORRECTION = re.compile(
     r"(?:hmm+|then\s+again|but\s+then\s+again|on\s+the\s+other\s+hand)"
     r"(?:[ \t]*[,.]*[ \t]*(?:although|though|but))?|(?:although|though)(?=[ \t]*(?:-|\.\.\.|\u2026)))\b[ \t]*[,:.!\-]*"
 )
+# batch 20: words that say what follows revises what came before ("Revision:", "Correction", "Update:", "on
+# reflection", "reconsidering", "amended", "I was mistaken", "my mistake"): after a declared answer, what follows them
+# is its last word when it names another answer (answers._read), and the declaration is never sure (sureness.doubts)
+REVISION = re.compile(r"(?i)\b(?:revis(?:ion|ed|ing|e)|correct(?:ion|ing)|correct\s+(?:myself|that|this)|"
+                      r"updat(?:e|ed|ing)|amend(?:ment|ed|ing)?|erratum|re-?consider\w*|on\s+(?:further\s+)?"
+                      r"reflection|second\s+thoughts?|(?:i\s+was|i'm|i\s+am)\s+(?:mistaken|wrong)|"
+                      r"my\s+(?:mistake|bad|error)|i\s+mis(?:read|spoke|judged))\b[ \t]*[:,\-\u2013\u2014]?")
 # what withdraws an answer after a self-correction
 WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|"
                         r"unsure|uncertain|"

@@ -82,6 +82,8 @@ def is_truncated(text: str) -> bool:
         return True
     if t[-1].isdigit() or re.search(r"(?:->|=>|\u2192)[ \t]*[^\W\d_]+\Z", t):
         return False  # batch 17: "ctr more than 0.5", "... -> normal -> no": a value, or an arrow's last step
+    if re.search(r"(?i)(?:\b(?:a|an)[ \t]+(?:[\w\-]+[ \t]+)?|\b[a-z]+-[a-z]+[ \t]+)look\Z", t):
+        return False  # batch 20: "..., stuck-on look", "with a waxy look": the noun, a description that ends
     words = re.findall(r"[A-Za-z']+", t[-40:])
     if not words or re.fullmatch(r"[A-Z]", words[-1]):  # "Based on the image, A" ends in its answer
         return False
