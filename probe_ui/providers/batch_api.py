@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from probe_ui.errors import ProbeUIError
 from probe_ui.providers.base import ModelConfig, ProviderError
 from probe_ui.providers.sdk import SDKProvider, status_message
+from probe_ui.registry import Registry
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +145,13 @@ class BatchAPI:
         return error
 
 
+#: every batch API by name (:attr:`~probe_ui.providers.base.Provider.batch_api`): this module's and
+#: :mod:`probe_ui.providers.gemini_batch`'s, found by walking the package, as every registry finds its entries
+APIS: Registry[type[BatchAPI]] = Registry("batch API", packages=("probe_ui.providers",),
+                                         only=("batch_api", "gemini_batch"))
+
+
+@APIS.put
 class OpenAIBatches(BatchAPI):
     """OpenAI's Batch API: ``POST /v1/files`` (purpose ``batch``), ``POST /v1/batches`` for
     ``/v1/chat/completions``, ``GET /v1/batches/{id}``, ``GET /v1/files/{id}/content``."""
@@ -258,6 +266,7 @@ class OpenAIBatches(BatchAPI):
             raise self.error(exc, f"cancelling batch {batch_id} failed") from None
 
 
+@APIS.put
 class AnthropicBatches(BatchAPI):
     """Anthropic's Message Batches: ``POST /v1/messages/batches`` (the requests in the body),
     ``GET /v1/messages/batches/{id}``, its ``results_url`` (JSONL)."""
@@ -330,27 +339,23 @@ class AnthropicBatches(BatchAPI):
             raise self.error(exc, f"cancelling batch {batch_id} failed") from None
 
 
-#: every batch API by name (:attr:`~probe_ui.providers.base.Provider.batch_api`)
-APIS: dict[str, type[BatchAPI]] = {"openai": OpenAIBatches, "anthropic": AnthropicBatches}
-
-
 def for_provider(provider: SDKProvider) -> BatchAPI:
     """The batch API of a model's provider (:func:`batch_api_of` said it has one)."""
-    name = type(provider).batch_api
-    if name not in APIS:
+    cls = APIS.find(type(provider).batch_api or "")
+    if cls is None:
         raise ProviderError(f"{provider.label}: its provider has no batch API that probe-ui speaks")
-    return APIS[name](provider)
+    return cls(provider)
 
 
 def price_factor(api: str) -> float:
     """How much of the catalogue price a call through batch API ``api`` costs (1.0 for an API not known here)."""
-    cls = APIS.get(api)
+    cls = APIS.find(api)
     return cls.price_factor if cls is not None else 1.0
 
 
 def api_words(api: str) -> str:
     """What batch API ``api`` is called in messages (its name, for one not known here)."""
-    cls = APIS.get(api)
+    cls = APIS.find(api)
     return cls.words if cls is not None else api
 
 

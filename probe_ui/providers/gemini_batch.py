@@ -186,6 +186,7 @@ def status_text(status: dict[str, Any]) -> str:
     return f"{name or 'error'}: {message}".strip().rstrip(":")
 
 
+@APIS.put
 class GeminiBatches(BatchAPI):
     """Gemini's batch mode over REST (module doc)."""
 
@@ -403,8 +404,5 @@ class GeminiBatches(BatchAPI):
         root, _ = self.roots()
         await self._call("POST", f"{root}{self._batch_path(batch_id)}:cancel", f"cancelling batch {batch_id} failed",
                          content=b"{}")
-
-
-APIS[GeminiBatches.name] = GeminiBatches
 
 __all__ = ["GeminiBatches", "chat_completion", "generate_content_request", "status_text"]

@@ -57,7 +57,6 @@ from typing import Any
 
 from probe_ui.messages import ImagePart, Request, Response
 from probe_ui.providers import create
-from probe_ui.providers import gemini_batch as _gemini  # noqa: F401 - puts Gemini's batch API in APIS: a batch stored
 from probe_ui.providers.base import ModelConfig, ProviderError, fit_images
 from probe_ui.providers.batch_api import APIS, BatchAPI, BatchState, Outcome, api_words, batch_api_of, price_factor
 from probe_ui.providers.sdk import SDKProvider
