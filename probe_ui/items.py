@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:  # annotations only: Pillow is not needed to name an item
@@ -176,8 +177,11 @@ class Variant:
             out["examples"] = [e.id for e in self.examples]
         return out
 
-    @property
+    @cached_property
     def id(self) -> str:
+        """The hash of :meth:`content`, worked out once per variant: a batch asks for it at every step of a cell
+        (planning, storing, labelling, the request's cache key), and hashing the JSON each time was a tenth of a
+        batch's CPU. A variant is not changed once made (:meth:`evolve` makes a new one, without this cache)."""
         return content_hash(self.content())
 
     def legacy_id(self) -> str:

@@ -7,6 +7,7 @@ logs and hashes them for the cache; none of these should have to import another 
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -110,12 +111,17 @@ class Request:
         serve different models under one name: one person's endpoint never answers for another's), exact messages
         and settings: equal keys, equal deterministic answers."""
         where = list(base_url) if isinstance(base_url, tuple) else base_url
-        return content_hash(
-            {"provider": provider, "model": model, "messages": self.rendered(), "settings": self.settings.to_dict(),
-             "sample": self.sample, **({"options": options} if options else {}), **({"base_url": where} if where
-                                                                                     else {})},
-            length=64,
-        )
+        asked = (provider, model, json.dumps(options, sort_keys=True, default=str) if options else "",
+                 json.dumps(where) if where else "")
+        known = self.__dict__.setdefault("_cache_keys", {})  # a call asks for its key twice (cache, stored row)
+        if asked not in known:
+            known[asked] = content_hash(
+                {"provider": provider, "model": model, "messages": self.rendered(),
+                 "settings": self.settings.to_dict(), "sample": self.sample,
+                 **({"options": options} if options else {}), **({"base_url": where} if where else {})},
+                length=64,
+            )
+        return str(known[asked])
 
 
 @dataclass
