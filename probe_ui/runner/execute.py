@@ -1,5 +1,6 @@
 """Asking cells: all models of a variant concurrently, each model behind its own concurrency limit
-(:class:`ProviderPool`), every response stored as soon as it arrives, a failing call an error cell while the
+(:class:`ProviderPool`), every response stored as it arrives (with the others that arrive meanwhile, one
+transaction a group: :mod:`probe_ui.runner.grouped_writes`), a failing call an error cell while the
 others complete, and a judge asked about the answers that need one."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from probe_ui.providers import create
 from probe_ui.providers.base import ModelConfig, Provider, ProviderError, fit_images
 from probe_ui.providers.rate_control import DEFAULT_RATE_LIMIT_WAIT_S, Pacing, control_for
 from probe_ui.runner.cells import Cell, response_row, score_response
+from probe_ui.runner.grouped_writes import BATCH_LINGER_S, GroupedWrites
 from probe_ui.runner.pushback import converse, spec_of
 from probe_ui.runner.spend import Cap, SpendCapReached
 from probe_ui.send_gate.policy import Decision, GatePolicy, check_request, where_words
@@ -171,6 +173,11 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
     async def blocking(fn: Callable[..., Any], *args: Any) -> Any:
         return await asyncio.to_thread(fn, *args) if store_off_loop else fn(*args)
 
+    # answers stored a group at a time; where nothing here needs a row's id (no card to show, no judge to tie to
+    # it), a slot goes on to its next cell while its answer waits for its group
+    waited = on_stored is not None or judge is not None
+    writes = GroupedWrites(store.save_responses, off_loop=store_off_loop, linger_s=0.0 if waited else BATCH_LINGER_S)
+
     async def call(model: ModelConfig, request: Request, cell: str = "") -> tuple[Request, Response]:
         provider, limit = pool.get(model)
         sent, resized = fit_images(request, model.max_image_side or provider.max_image_side, pool.resized)
@@ -232,9 +239,12 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
         else:
             sent, resp = await call(cell.model, cell.request, cell_label(cell))
         row = dict(response_row(run.id, cell, resp, sent), asked_by=who)
-        stored = await blocking(store.save_response, row)
-        if on_stored is not None:
-            on_stored(cell, resp, row, stored)
+        if not waited:
+            writes.put(row, failures.append)  # a failed write stops the batch as a failed call's store would
+        else:
+            stored = await writes.save(row)
+            if on_stored is not None:
+                on_stored(cell, resp, row, stored)
         if judge is not None and resp.error is None:
             from probe_ui.runner.judge import needs_judge  # the reader with it: imported once a judge is asked
 
@@ -317,6 +327,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
                 for _ in workers[name]:
                     await q.put(None)
         await asyncio.gather(*tasks, return_exceptions=True)
+        await writes.drain()  # every answer that came back is stored, Ctrl+C or not
         if isinstance(source, PlannedCells):
             await source.aclose()
     if failures:

@@ -5,7 +5,7 @@ be loaded; the robust parser's cached readings."""
 from __future__ import annotations
 
 import logging
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import sqlalchemy as sa
 
@@ -19,8 +19,17 @@ _CACHED = (sa.select(*(responses.c[k] for k in ("id", "raw_text", "input_tokens"
                                                  "finish_reason")))
            .where(responses.c.request_hash == sa.bindparam("h"), responses.c.error.is_(None),
                   responses.c.role == sa.bindparam("role")).order_by(responses.c.id).limit(1))
+_CELL = ("run_id", "variant_id", "model", "prompt", "sample")
 _CELL_ROW = sa.select(responses.c.id, responses.c.error).where(
-    *(responses.c[k] == sa.bindparam(f"k_{k}") for k in ("run_id", "variant_id", "model", "prompt", "sample")))
+    *(responses.c[k] == sa.bindparam(f"k_{k}") for k in _CELL))
+# the rows standing for a group's cells, found in one query (the group's runs and variants, then matched whole)
+_GROUP_ROWS = sa.select(responses.c.id, responses.c.error, *(responses.c[k] for k in _CELL)).where(
+    responses.c.run_id.in_(sa.bindparam("runs", expanding=True)),
+    responses.c.variant_id.in_(sa.bindparam("variants", expanding=True)))
+
+
+def _cell(row: Any) -> tuple[Any, ...]:
+    return tuple(row[k] for k in _CELL)
 
 
 class AnswersMixin(StoreBase):
@@ -92,11 +101,61 @@ class AnswersMixin(StoreBase):
             self._write_response(dict(row, **blank, error=f"the reply could not be stored ({why}): ask again"))
             return None
 
+    def save_responses(self, rows: Sequence[dict[str, Any]]) -> list[int | None]:
+        """Several responses in one transaction, each kept exactly as :meth:`save_response` keeps it (the id written,
+        or None). A batch hands over the answers that came back while the last group was being written, so a
+        commit and a few statements serve many answers instead of one each (issue 50: "write answers in
+        batches"). A group the database will not take whole (a reply it refuses, a cell another process stored
+        meanwhile, the same cell twice) is written row by row instead, with the same outcome for each row. A row that
+        cannot be stored at all (an unknown variant) raises, after every other row of the group is stored."""
+        made = [storable(responses, dict(r, created_at=now())) for r in rows] if len(rows) > 1 else []
+        if made and len({_cell(r) for r in made}) == len(made):
+            try:
+                return self._write_group(made)
+            except sa.exc.OperationalError:
+                raise  # the database itself (locked, gone, full)
+            except (sa.exc.IntegrityError, sa.exc.StatementError):
+                pass  # nothing of the group was written: row by row below
+        out: list[int | None] = []
+        failed: Exception | None = None
+        for row in rows:  # each row stored that can be; the first failure is raised once all were tried
+            try:
+                out.append(self.save_response(row))
+            except Exception as exc:  # noqa: BLE001 - raised below, after the rows that can be stored are
+                failed = failed or exc
+                out.append(None)
+        if failed is not None:
+            raise failed
+        return out
+
+    def _write_group(self, rows: list[dict[str, Any]]) -> list[int | None]:
+        """:meth:`_write_response` for distinct cells at once: one query finds the rows standing for them, new
+        cells are inserted together (their ids in order), an error row standing for a cell is replaced."""
+        out: list[int | None] = [None] * len(rows)
+        with self.engine.begin() as c:
+            found = {_cell(r): r for r in c.execute(_GROUP_ROWS, {
+                "runs": sorted({r["run_id"] for r in rows}),
+                "variants": sorted({r["variant_id"] for r in rows})}).mappings()}
+            fresh: dict[frozenset[str], list[int]] = {}  # new rows by their columns: one INSERT for each shape
+            for i, row in enumerate(rows):
+                standing = found.get(_cell(row))
+                if standing is None:
+                    fresh.setdefault(frozenset(row), []).append(i)
+                elif standing["error"] is not None:
+                    c.execute(responses.update().where(responses.c.id == standing["id"]).values(**row))
+                    out[i] = int(standing["id"])
+            for at in fresh.values():
+                ids = c.execute(responses.insert().returning(responses.c.id, sort_by_parameter_order=True),
+                                [rows[i] for i in at]).scalars().all()
+                for i, new in zip(at, ids, strict=True):
+                    out[i] = int(new)
+        return out
+
     def _lost_race(self, row: dict[str, Any], exc: sa.exc.IntegrityError) -> None:
         """Another process stored the same cell at the same moment (the unique cell key refused this insert): the
         row that got there first is kept when it is a finished answer (or both are errors); an error row there is
         replaced by this finished one. Any other integrity error (e.g. an unknown variant) is raised."""
-        key = {f"k_{k}": row[k] for k in ("run_id", "variant_id", "model", "prompt", "sample")}
+        key = {f"k_{k}": row[k] for k in _CELL}
         with self.engine.connect() as c:
             existing = c.execute(_CELL_ROW, key).first()
         if existing is None:  # not the cell race
@@ -106,7 +165,7 @@ class AnswersMixin(StoreBase):
 
     def _write_response(self, row: dict[str, Any]) -> int | None:
         """The id of the row written; None when a finished answer already stands for the cell."""
-        key = {f"k_{k}": row[k] for k in ("run_id", "variant_id", "model", "prompt", "sample")}
+        key = {f"k_{k}": row[k] for k in _CELL}
         with self.engine.begin() as c:
             existing = c.execute(_CELL_ROW, key).first()
             if existing is None:
