@@ -86,7 +86,7 @@ def test_image_system_prompt_and_settings_are_sent(fake_openai: FakeOpenAIServer
     assert body["model"] == "gpt-4o"
     assert body["temperature"] == 0.0 and body["max_tokens"] == 7 and body["seed"] == 1234
     assert body["top_p"] == 0.9 and body["n"] == 1
-    assert "stream" not in body and "max_completion_tokens" not in body
+    assert "stream" not in body and "max_completion_tokens" not in body and "timeout" not in body
     system, user = body["messages"]
     assert system == {"role": "system", "content": "You are a radiologist. Answer with one letter."}
     assert user["role"] == "user"

@@ -281,6 +281,11 @@ class SDKProvider(Provider):
         body.update(kwargs.get("extra_body") or {})
         return body
 
+    def reply_of(self, raw: Any) -> Any:
+        """A whole (not streamed) reply from the SDK's raw-response wrapper, as :meth:`read_reply` reads it: by
+        default the SDK's own object (``raw.parse()``)."""
+        return raw.parse()
+
     def parse_body(self, body: dict[str, Any]) -> Any:  # pragma: no cover - abstract
         """A reply's JSON body as the SDK's object (what :meth:`read_reply` reads), built as leniently as the SDK
         builds the replies of a live call."""
@@ -321,8 +326,8 @@ class SDKProvider(Provider):
         try:
             with wire_images.lent(images):
                 raw = await self.create(client, kwargs)  # the raw-response wrapper also tells the retry count
-            parsed = raw.parse()  # sync in the SDKs' legacy wrapper; awaitable in some versions
-            if inspect.isawaitable(parsed):
+            parsed = self.reply_of(raw) if not request.settings.stream else raw.parse()
+            if inspect.isawaitable(parsed):  # the SDKs' legacy wrapper parses synchronously; some versions await
                 parsed = await parsed
             if request.settings.stream:
                 response = await self.read_stream(parsed, start)
