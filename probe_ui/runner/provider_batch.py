@@ -62,6 +62,7 @@ from probe_ui.providers.batch_api import APIS, BatchAPI, BatchState, Outcome, ap
 from probe_ui.providers.sdk import SDKProvider
 from probe_ui.runner.cells import Cell, response_row
 from probe_ui.runner.execute import cell_label
+from probe_ui.runner.grouped_writes import MOST
 from probe_ui.runner.pushback import spec_of
 from probe_ui.runner.spend import Cap, SpendCapReached
 from probe_ui.send_gate.policy import Decision, GatePolicy, check_request
@@ -486,6 +487,15 @@ class ProviderBatches:
         cost = 0.0
         if not want:
             return 0, 0, 0.0
+        group: list[tuple[Cell, Response, dict[str, Any]]] = []  # written together (Store.save_responses)
+
+        def write() -> None:
+            self.store.save_responses([row for _, _, row in group])
+            for cell, resp, _ in group:
+                if self.on_answer is not None:
+                    self.on_answer(cell, resp)
+            group.clear()
+
         for cell in replan():
             cid = want.pop(cell.key, None)
             if cid is None:
@@ -498,13 +508,14 @@ class ProviderBatches:
                 resp = self._response(answered[cid], provider, p.sent, factor, b)
                 if p.details:
                     resp.details = dict(resp.details, **p.details)
-                self.store.save_response(dict(response_row(self.run.id, cell, resp, p.sent), asked_by=self.who))
+                group.append((cell, resp, dict(response_row(self.run.id, cell, resp, p.sent), asked_by=self.who)))
                 stored += 1
                 cost += resp.cost or 0.0
-                if self.on_answer is not None:
-                    self.on_answer(cell, resp)
+                if len(group) >= MOST:
+                    write()
             if not want:
                 break
+        write()
         return stored, changed, cost
 
     @staticmethod
