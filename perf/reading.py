@@ -88,7 +88,7 @@ BATCH_NOTES = {
         "over-reads), then fixed",
     21: "in the proportions models write them, second looks and answers taken back, reasoning and solution tags, "
         "eight new languages; measured held out (90.0 % intended, 85.7 % sure and right, 1 sure-wrong, 5 sure "
-        "over-reads)",
+        "over-reads), then fixed",
 }
 
 

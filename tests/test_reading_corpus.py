@@ -169,6 +169,13 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     assert natural["intended"] >= 0.99 * natural["definite"], natural
     assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
     assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
+    # batch 21 (85.7 % held out with 1 sure wrong option, 5 sure over-reads, 7 refusal flags wrong and 20 replies
+    # unread; 92.4 % after its fixes, all 210 read as intended): no error, and a floor under it (README "Batch 21")
+    natural = bench.summarise([r for r in rows if r["batch"] == 21])["total"]
+    assert natural["sure_right"] >= 0.90 * natural["definite"], natural
+    assert natural["intended"] >= 0.99 * natural["definite"], natural
+    assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
+    assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
 
 
 def test_every_kind_is_read_as_intended_nearly_always() -> None:

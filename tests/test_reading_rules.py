@@ -2534,3 +2534,281 @@ def test_another_options_name_denies_nothing() -> None:
     a = extract("Non-proliferative changes only; proliferative diabetic retinopathy (B)?", "choice", ("A", "B", "C"),
                 DR5[:3])
     assert not a.sure
+
+
+# batch 21 (README "Batch 21"): replies of their own, not the corpus's
+
+BOWEL = ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception")
+KNEE = ("Joint effusion", "Osteoarthritis", "Patellar fracture", "None of the above")
+NOTA_LIVER = ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis")
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    # a second look as a heading, "strike that", a hesitation before the "no": changes of mind, never sure
+    ("Adult. Second look: dense vascular calcification and severe osteopenia - elderly.", "label", AGE3, AGE3,
+     "elderly"),
+    ("Child. A closer look, the growth plates are fused: adult.", "label", AGE3, AGE3, "adult"),
+    ("Red. Strike that - the green dot sits deepest. Green.", "label", DOTS, DOTS, "green"),
+    ("pneumonia (A)... er no, septal lines and a big heart = pulmonary edema, C", "choice", ABCD, EDEMA, "C"),
+])
+def test_the_changes_of_mind_batch_21_showed(reply: str, kind: str, labels: tuple[str, ...],
+                                             options: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.method, a.sure) == (choice, "final_verdict", False)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice, sure", [
+    # near misses: a second look that confirms, with no mark after it; an "er" that goes on with no "no"
+    ("A second look at the film confirms adult: fused physes.", "label", AGE3, AGE3, "adult", True),
+    ("pneumonia (A)... er, the consolidation is lobar.", "choice", ABCD, EDEMA, "A", True),
+])
+def test_what_is_no_change_of_mind_in_batch_21s_words(reply: str, kind: str, labels: tuple[str, ...],
+                                                      options: tuple[str, ...], choice: str, sure: bool) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, kind, labels, question", [
+    # an answer, then "it could be either" (or "go either way") ending the reply: taken back, no decline
+    ("correct. although... the patella now looks inferior. honestly it could be either.", "label", ORIENT, None),
+    ("Yes, a small effusion. Hmm, thinking again, it could go either way.", "yesno", YN,
+     "Is there a pleural effusion?"),
+])
+def test_it_could_be_either_takes_the_answer_back(reply: str, kind: str, labels: tuple[str, ...],
+                                                  question: str | None) -> None:
+    a = extract(reply, kind, labels, labels if kind == "label" else (), question=question)
+    assert (a.choice, a.method, a.refusal) == (None, "withdrawn", False)
+
+
+def test_either_of_two_named_things_is_no_withdrawal() -> None:
+    # near miss: "either the femur or the tibia" weighs two bones, then concludes (a hedge: not sure)
+    a = extract("Correct. It could be either the femur or the tibia at the top, but the patella is anterior, so "
+                "correct.", "label", ORIENT, ORIENT)
+    assert (a.choice, a.sure) == ("correct", False)
+
+
+def test_going_back_and_forth_is_a_doubt_not_a_decline() -> None:
+    a = extract("Hepatic cyst (B). Hmm, the echoes could fit a hemangioma - I keep going back and forth, so I can't "
+                "give you a firm answer.", "choice", ABCD, NOTA_LIVER)
+    assert (a.choice, a.refusal) == (None, False)
+    # near miss: a firm answer it cannot give without what it lacks still declines
+    assert extract("Hepatic cyst (B). Hmm, I can't give you a firm answer without the prior study.", "choice", ABCD,
+                   NOTA_LIVER).refusal
+
+
+@pytest.mark.parametrize("reply", [
+    "Nope, nothing came through on my end.",
+    "Only the question text came through, no picture.",
+    "Sorry - judging age from a radiograph is outside what I'm able to help with.",
+    "That falls outside my remit.",
+    "The link to the scan seems to be broken.",
+    "The image is heavily pixelated, so treat this as a rough call: yes.",
+    "The film is cropped at the apices, so the lung volumes can't be assessed properly; tentatively no.",
+    "The photo is partly cut off, so low confidence: benign.",
+    "image blurry, guessing no",
+    "Afraid not, I cannot see the image.",
+])
+def test_the_declines_batch_21_showed_are_refusals(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    # a place outside an organ, a film cut off without a doubt, a scan outside the normal, something through a stent,
+    # a link that is intact
+    "The lesion lies outside the liver capsule; hepatic cyst (B).",
+    "The femur is cut off at the bottom edge, but the knee is normal: no fracture.",
+    "This scan is outside what I would call normal: yes.",
+    "Nothing came through the stent on the delayed film; yes, it is occluded.",
+    "The catheter's link to the port is intact.",
+])
+def test_what_batch_21s_refusal_phrases_leave_alone(reply: str) -> None:
+    assert not is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    # a guess after the image is blamed keeps its answer, with the refusal flag, never sure
+    ("The picture is grainy and pixelated, so treat this as a rough guess: no free fluid (B).", "choice", AB, FLUID,
+     "B"),
+    ("The radiograph is cropped at the bases, so the effusion can't be assessed properly; tentatively no.", "yesno",
+     YN, (), "no"),
+    ("The resolution is poor and the film is partly cut off, so low confidence - I'd lean pediatric.", "label", AGE,
+     AGE, "pediatric"),
+    ("image blurry, guessing no", "yesno", YN, (), "no"),
+])
+def test_a_guess_after_batch_21s_blame_of_the_image(reply: str, kind: str, labels: tuple[str, ...],
+                                                     options: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.refusal, a.sure) == (choice, True, False)
+
+
+@pytest.mark.parametrize("reply, choice, method, refusal", [
+    # "Nope" / "Afraid not" opening a decline (nothing came through, the image unseen) is not the answer no
+    ("Nope, nothing came through on my end.", None, "declined", True),
+    ("Afraid not, I cannot see the image.", None, "declined", True),
+    # near miss: "Nope" before a finding denied answers
+    ("Nope, no fracture line is seen.", "no", "leading", False),
+])
+def test_a_decline_that_opens_with_a_no_word(reply: str, choice: str | None, method: str, refusal: bool) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is there a fracture?")
+    assert (a.choice, a.method, a.refusal) == (choice, method, refusal)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # what the physician selected, restated without a verdict, is no answer of the reply's own
+    ("The physician selected option A, adhesions. Happy to review the image if useful.", None),
+    ("The physician went with A, small-bowel adhesions.", None),
+    # near misses: agreed with, or another answer given after a turn
+    ("The physician selected option A, adhesions. I agree.", "A"),
+    ("The physician selected adhesions, but gallstone ileus (C) fits the air in the biliary tree.", "C"),
+])
+def test_what_the_physician_selected_restated(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, BOWEL, suggested="A").choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # a finding without the side or lobe the question asks is no yes to it being there
+    ("There is patchy consolidation with air bronchograms.", "Is there consolidation in the right lower lobe?",
+     None),
+    ("There is a 2 cm mass.", "Is there a mass in the left kidney?", None),
+    # near misses: placed where asked, or elsewhere; an affirmation that opens the reply; a question with no place
+    ("There is consolidation in the right lower lobe.", "Is there consolidation in the right lower lobe?", "yes"),
+    ("Consolidation at the left base.", "Is there consolidation in the right lower lobe?", "no"),
+    ("No question, consolidation is present.", "Is there consolidation in the right lower lobe?", "yes"),
+    ("There is a pneumothorax.", "Is there a pneumothorax?", "yes"),
+])
+def test_a_finding_without_the_asked_place(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # features of both sexes (or both age groups) weighed: no answer
+    ("Some features suggest a male pelvis and others a female one.", "Is this patient female?", None),
+    ("Features of both a child and an adult skeleton.", "Is this a pediatric patient?", None),
+    # near miss: one sex said
+    ("A female pelvis: wide subpubic angle.", "Is this patient female?", "yes"),
+])
+def test_both_sexes_weighed(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+PTX_QUESTION = "Is there a pneumothorax in this chest x-ray?"
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # how a finding shows on a study in general is no answer about this one
+    ("A pneumothorax shows on a chest film as a white pleural line with no lung markings beyond it.", PTX_QUESTION,
+     None),
+    ("An effusion is easiest to see on a lateral decubitus film.", "Is there a pleural effusion?", None),
+    # a "no" that says what a finding is without is not the answer no
+    ("Thin visceral pleural line with no lung markings beyond it.", PTX_QUESTION, None),
+    # near misses: this film's answer beside the textbook; the asked finding denied; a finding there
+    ("No, this film shows no pneumothorax; a small one is easiest to see on an expiratory film.", PTX_QUESTION, "no"),
+    ("Lungs fully expanded with no pneumothorax.", PTX_QUESTION, "no"),
+    ("Visible pleural line, no lung markings peripherally.", PTX_QUESTION, "yes"),
+])
+def test_a_textbook_description_and_what_a_finding_is_without(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    # the last words end their phrase: "it" after a preposition, a yes or no after "guessing"
+    ("not a suitable question, the image is a knee film with no kidney on it", "choice", ABCD, SIZES, "B"),
+    # near misses: cut off after a preposition or a conjunction
+    ("There is a fracture of the tibia with", "yesno", YN, (), None),
+    ("Not a suitable question, the image shows the kidney and", "choice", ABCD, SIZES, None),
+])
+def test_phrases_that_end_whole(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                choice: str | None) -> None:
+    assert extract(reply, kind, labels, options, question="Is there a fracture?").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("Afraid not - the duct is of normal calibre.", "no"),
+    ("I'm afraid so: there is a fracture.", "yes"),
+    ("Uh-huh, a clear lucent line through the cortex.", "yes"),
+    ("Uh-uh, no fracture.", "no"),
+])
+def test_the_yes_no_idioms_batch_21_showed(reply: str, choice: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is there a fracture?")
+    assert (a.choice, a.sure) == (choice, True)
+
+
+def test_guessing_is_a_hedge() -> None:
+    a = extract("Guessing no.", "yesno", YN, (), question="Is there a fracture?")
+    assert (a.choice, a.sure) == ("no", False)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("Иә.", "yes"),  # Kazakh
+    ("Жоқ, сынық жоқ.", "no"),
+    ("Yo'q.", "no"),  # Uzbek
+    ("Yoʻq, suyuqlik yoʻq.", "no"),
+    ("Rárá.", "no"),  # Yoruba
+    ("አይ፣ ስብራት የለም።", "no"),  # Amharic, its comma and full stop
+    ("होय.", "yes"),  # Marathi
+    ("नाही, हाड तुटलेले नाही.", "no"),
+    ("లేదు.", "no"),  # Telugu
+    ("唔係，冇骨折。", "no"),  # Cantonese
+    ("係。", "yes"),
+    # near miss: the English interjection "Ha" is not Uzbek yes
+    ("Ha.", None),
+])
+def test_yes_and_no_in_batch_21s_languages(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question="Is there a fracture?").choice == choice
+
+
+@pytest.mark.parametrize("reply, labels, choice", [
+    ("Ọkùnrin ni aláìsàn yìí.", SEX, "male"),  # Yoruba
+    ("Obìnrin ni.", SEX, "female"),
+    ("ሴት ናት።", SEX, "female"),  # Amharic
+    ("Bemor ayol.", SEX, "female"),  # Uzbek
+    ("रुग्ण पुरुष आहे.", SEX, "male"),  # Marathi
+    ("呢個係女人。", SEX, "female"),  # Cantonese
+    ("प्रतिमा उलटी आहे.", ORIENT, "upside down"),  # Marathi
+    ("Rasm teskari.", ORIENT, "upside down"),  # Uzbek
+    # near miss: both named
+    ("Ayol emas, erkak.", SEX, None),
+])
+def test_sex_and_orientation_in_batch_21s_languages(reply: str, labels: tuple[str, ...], choice: str | None) -> None:
+    assert extract(reply, "label", labels, labels).choice == choice
+
+
+@pytest.mark.parametrize("reply, labels, options, choice", [
+    ("Gonarthrosis with osteophytes.", ABCD, KNEE, "B"),
+    ("Saddle embolus straddling the pulmonary artery bifurcation.", ABCDE, ACUTE, "B"),
+    ("morison pouch is not empty, there is a thin anechoic stripe", AB, FLUID, "A"),
+    ("Displayed head-down.", ORIENT, ORIENT, "upside down"),
+    # near misses: the synonym denied; a head-down tilt that is a position; the diaphragm at the top of an abdominal
+    # film
+    ("No gonarthrosis.", ABCD, KNEE, None),
+    ("head-down tilt position, correctly oriented", ORIENT, ORIENT, "correct"),
+    ("The diaphragm is at the top of this abdominal film; correct.", ORIENT, ORIENT, "correct"),
+])
+def test_the_synonyms_batch_21_showed(reply: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                      choice: str | None) -> None:
+    kind = "label" if labels == options else "choice"
+    assert extract(reply, kind, labels, options if kind == "choice" else ()).choice == choice
+
+
+@pytest.mark.parametrize("reply, options, choice, sure", [
+    # "nothing suggests X" denies X; "X can be ruled out" concludes about this case
+    ("Nothing suggests aggravation.", PSEUDO, "A", True),
+    ("Nothing to suggest a stable sac: it has grown to 4 cm.", PSEUDO, "B", True),
+    ("No new vessels, so proliferative change can be ruled out.", DR2, "B", False),
+    # near misses: "nothing else" before the answer; "can be seen"
+    ("Nothing else to report; aggravating pseudoaneurysm.", PSEUDO, "B", True),
+    ("Proliferative retinopathy can be seen at the disc.", DR2, "A", True),
+])
+def test_what_nothing_suggests(reply: str, options: tuple[str, ...], choice: str, sure: bool) -> None:
+    a = extract(reply, "choice", AB, options)
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    ("Mediolateral oblique view of the right breast.", "Is this a mammogram?", "yes"),
+    # near misses: an oblique projection of a limb is an X-ray, not a mammogram
+    ("Oblique projection of the wrist.", "Is this a mammogram?", None),
+    ("Oblique projection of the wrist.", "Is this an X-ray?", "yes"),
+])
+def test_the_mediolateral_oblique_is_a_mammogram(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice

@@ -85,7 +85,9 @@ Robust rules, in order (the first that decides wins):
    lesion ...", "Abnormal: ..." when the question asks about an abnormality) → yes ("presence"). A negative is
    never read as yes; a reply with both, or that hedges ("possibly", "may", "not sure", "cannot tell
    whether"), or a refusal, is not read; "normal"/"negative" count only when the question does not use the
-   word itself. Without the question, or for any other question, these replies stay invalid.
+   word itself; a finding stated without the side, lobe or level the question asks ("There is consolidation." to
+   "... in the right lower lobe?") is no yes (batch 21). Without the question, or for any other question, these
+   replies stay invalid.
 6. yes/no items, when nothing above decided and the question is known: the question's subject
    (:mod:`probe_ui.reading.subject`): the reply's modality, contrast, plane, projection, side, body region, age
    group or sex compared with what the question asks ("This is a CT scan." to "Is this an MRI?" is no;
@@ -236,6 +238,7 @@ from probe_ui.reading.presence import (
     PRESENCE_UNSURE,
     asked_finding,
     presence_answer,
+    unplaced,
 )
 
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
@@ -266,6 +269,7 @@ from probe_ui.reading.weighing import (
 from probe_ui.reading.words import (
     AFFIRMING_OPENING,
     conceded_degree,
+    described_absences,
     label_words,
     leading_word,
     restated_answer,
@@ -476,8 +480,11 @@ def _negated_clause(clause: str, kind: str, labels: Sequence[str], item: Item, q
 # or unreadable)
 _UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
 # "I can't decide." / "I can't decide between them.": the reply's own doubt, nothing it lacks
-_CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:really\s+)?decide"
+_CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:really\s+)?(?:decide"
                           r"(?:\s+between\s+(?:them|the\s+two|these|those))?"
+                          # batch 21: "... I keep going back and forth, so I can't give you a firm answer."
+                          r"|give\s+(?:you\s+)?(?:a\s+)?(?:firm|definite|definitive|clear|straight|final|confident)\s+"
+                          r"answer)"
                           # batch 20: "I really can't decide now.": the doubt in time, not a want of what it needs
                           r"(?:\s+(?:now|any\s*more|either\s+way|at\s+this\s+point))?[ \t]*(?:[.!]|\Z)")
 
@@ -488,7 +495,8 @@ def _answered_not_declined(clean: str, item: Item, label: str | None, method: st
     ("Option A. The image is a renal ultrasound, not a VCUG, so reflux can't be graded."), or it takes its own answer
     back with a bare "I can't decide" after a self-correction ("No, it's a frontal view. Hmm, unless the arms are
     raised for a lateral - I can't decide.": a doubt about its answer, as "I'm not sure" after a reversal is; not
-    "Yes. No. I cannot decide.", nor "I cannot decide without a lateral view")."""
+    "Yes. No. I cannot decide.", nor "I cannot decide without a lateral view"), or "I keep going back and forth, so I
+    can't give you a firm answer." (batch 21)."""
     names = refusal_names(clean)
     if not names or not names <= _UNANSWERABLE:
         return False
@@ -913,7 +921,8 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
         if lab == item.aliases.get("yep") and yes_against_normal(text, item):
             return None, "ambiguous"  # "Yes, lung fully expanded, no pleural line." to "Is there a pneumothorax?"
         return mention(lab, "leading")
-    words = label_words(mask_spans(text, question_sentences(text)), item)
+    # batch 21: "Thin pleural line with no lung markings beyond it.": the "no" of what a finding is without
+    words = label_words(mask_spans(text, [*question_sentences(text), *described_absences(text, item)]), item)
     if not words and refusal:
         # batch 14: "the picture is too dark to tell for sure, maybe blue": a decline that still guesses one answer
         # gives it (a refusal's reading is never sure), as "...; my best guess is blue." does
@@ -941,6 +950,11 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
             if said == "yes" and subject.answer_from_subject(text, question) == "no":
                 # "The consolidation is in the left lower lobe." to "... in the right lower lobe?": there, not here
                 return item.aliases["nope"], "question_subject"
+            if said == "yes" and unplaced(text, question) and not AFFIRMING_OPENING.match(clean):
+                # batch 21: "There is an area of airspace consolidation ..." to "... in the right lower lobe?": a
+                # finding somewhere, not placed where the question asks (an affirmation that opens the reply, "No
+                # question, a mass is present.", answers the question as asked)
+                return None, "none"
             if said is not None:
                 return item.aliases["yep" if said == "yes" else "nope"], "presence"
         # 6. the question's subject: "This is a CT scan." to "Is this an MRI?" is no

@@ -69,6 +69,12 @@ _ATTRIBUTED_VERB = re.compile(
     r"believes|believed)\b[^.;!?\n,]{0,120}"
 )
 _TURN = re.compile(r"(?i)\b(?:but|however|whereas|while|although|though|which|yet)\b")
+# batch 21: what restates their answer after a comma ("The physician selected option A, adhesions."): a short phrase
+# without a verb or a turn that ends the sentence is theirs too
+_APPOSITIVE = re.compile(r",[ \t]*(?:(?:the|an?)[ \t]+)?[^\W\d_][\w\-']*(?:[ \t]+[^\W\d_][\w\-']*){0,3}"
+                         r"[ \t]*(?:\([^()\n]{1,40}\))?(?=[ \t]*(?:[.;!?\n]|\Z))")
+_APPOSITIVE_STOP = re.compile(r"(?i)\b(?:but|however|whereas|while|although|though|which|yet|is|are|was|were|i|"
+                              r"i'd|i'm|my|not|no|so|and|or)\b")
 
 
 # a rejection of someone else's answer, then a colon: what follows is the reply's own
@@ -86,7 +92,11 @@ def attributed_mentions(text: str) -> list[tuple[int, int]]:
     for v in _ATTRIBUTED_VERB.finditer(text):
         if not any(a <= v.start() < b for a, b in found):
             turn = _TURN.search(text, v.start(), v.end())
-            found.append((v.start(), turn.start() if turn is not None else v.end()))
+            end = turn.start() if turn is not None else v.end()
+            more = _APPOSITIVE.match(text, end) if turn is None else None
+            if more is not None and not _APPOSITIVE_STOP.search(more.group(0)):
+                end = more.end()  # "The physician selected option A, adhesions.": the restatement is theirs
+            found.append((v.start(), end))
     for m_start, m_end in found:
         start = max((x.end() for x in SENTENCE_END.finditer(text, max(0, m_start - 120), m_start)), default=0)
         stop = SENTENCE_END.search(text, m_end)

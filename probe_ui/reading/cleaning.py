@@ -124,13 +124,17 @@ def phrase_regex(label: str, suffix: bool = False) -> re.Pattern[str]:
 
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:no|not|without|absent|absence\s+of|neither|nor|rather\s+than|instead\s+of|excluding|exclude[sd]?|"
-    r"ruled?\s+out|unlikely|isn't|aren't|wasn't|doesn't|don't|never)\s+(?:\w+\s+){0,2}|n't\s+(?:\w+\s+){0,2})$",
+    r"ruled?\s+out|unlikely|isn't|aren't|wasn't|doesn't|don't|never)\s+(?:\w+\s+){0,2}|n't\s+(?:\w+\s+){0,2}"
+    # batch 21: "Nothing suggests aggravation", "nothing to suggest an aggravating ..."
+    r"|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:to\s+)?(?:suggests?|indicates?|supports?|favou?rs?|points?\s+to)\s+"
+    r"(?:\w+\s+)?)$",
     re.IGNORECASE,
 )
 
 
 _NEGATION_END = re.compile(
-    r"(?:no|not|without|absent|of|neither|nor|than|excluding|exclude[sd]?|out|unlikely|n't|never)$", re.IGNORECASE
+    r"(?:no|not|without|absent|of|neither|nor|than|excluding|exclude[sd]?|out|unlikely|n't|never|suggests?|"
+    r"indicates?|supports?|favou?rs?|to|nothing|here|else|all)$", re.IGNORECASE
 )
 
 

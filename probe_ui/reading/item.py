@@ -37,7 +37,11 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "looks like it": "yes", "looks that way": "yes", "seems like it": "yes", "seems so": "yes",
                   "it seems so": "yes", "appears so": "yes", "it appears so": "yes",
                   "doesn't look like it": "no", "does not look like it": "no", "doesn't seem like it": "no",
-                  "doesn't seem so": "no", "doesn't look that way": "no"}
+                  "doesn't seem so": "no", "doesn't look that way": "no",
+                  # batch 21: "Afraid not — the liver surface is smooth ...", "Uh-huh, there's a clear break ..."
+                  "afraid not": "no", "i'm afraid not": "no", "i am afraid not": "no", "afraid so": "yes",
+                  "i'm afraid so": "yes", "i am afraid so": "yes", "uh-huh": "yes", "mm-hmm": "yes", "mhm": "yes",
+                  "uh-uh": "no"}
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
 CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",

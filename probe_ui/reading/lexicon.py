@@ -34,7 +34,9 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": 
                          "\u00a0": " ", "\uff1a": ":", "\uff08": "(", "\uff09": ")", "\u3002": ".", "\u3001": ",",
                          "\u300c": '"', "\u300d": '"',
                          # batch 14: Arabic comma, semicolon and question mark
-                         "\u060c": ",", "\u061b": ";", "\u061f": "?"})
+                         "\u060c": ",", "\u061b": ";", "\u061f": "?",
+                         # batch 21: Ethiopic full stop, comma, semicolon, colon and question mark (Amharic)
+                         "\u1362": ".", "\u1363": ",", "\u1364": ";", "\u1365": ":", "\u1366": ":", "\u1367": "?"})
 
 
 def fold_quotes(text: str) -> str:
@@ -126,13 +128,17 @@ def mask_idioms(text: str) -> str:
 # "Magnetic resonance imaging uses strong magnets."): what it names is not an answer
 # --------------------------------------------------------------------------------------------------------------
 
+# a kind of study, said of studies in general after "a" ("on a chest radiograph", "on an expiratory film")
+_ANY_STUDY = r"(?:radiographs?|films?|x-?rays?|ct|mri|scans?|images?|ultrasounds?|studies|study|views?|projections?)"
 GENERIC = re.compile(
     r"(?i)\b(?:uses?|used\s+(?:to|for)|typically|usually|generally|commonly|often|in\s+general|"
     r"can\s+(?:show|appear|present|cause|be\s+seen)|is\s+a\s+type\s+of|refers\s+to|is\s+defined|works?\s+by|"
     r"relies\s+on|involves?|requires?|depends\s+on|is\s+needed|is\s+required|needs?\s+to|"
     r"must\s+be\s+(?:excluded|considered)|are\s+common|is\s+common|"
     r"is\s+the\s+most\s+(?:common|dangerous|frequent|serious)|are\s+(?:assessed|measured|diagnosed)|"
-    r"can\s+be\b|(?:is|are)\s+(?:measured|defined|assessed|graded|classified|important|essential|crucial|key)|"
+    # (batch 21: not "so proliferative disease can be ruled out", a conclusion about this case)
+    r"can\s+be\b(?!\s+(?:(?:safely|confidently|definitely|reliably|fully|firmly)\s+)?(?:ruled\s+out|excluded))|"
+    r"(?:is|are)\s+(?:measured|defined|assessed|graded|classified|important|essential|crucial|key)|"
     r"matters|helps?\s+(?:to\s+)?(?:localize|localise|diagnose|identify)|"
     r"(?:scans|x-?rays|radiographs|mris|cts|ultrasounds|studies|images)\s+(?:measure|show|detect|use|are|can|do|"
     r"help|provide|depict|rely|require|involve|work)|has\s+(?:many|several|various|multiple)\s+causes|"
@@ -145,6 +151,16 @@ GENERIC = re.compile(
     r"(?:accuracy|sensitivity|specificity|yield)|"
     r"(?:has|have|consists?\s+of|is\s+divided\s+into)\s+(?:\w+\s+){0,3}?(?:segments|lobes|parts|layers|branches))\b"
 )
+# batch 21: a textbook description of how a finding shows on a study ("A pneumothorax shows on a chest radiograph as a
+# thin visceral pleural line with no lung markings beyond it, and a small one is easiest to see on an expiratory
+# film."): general whatever its "it" refers to, unless it speaks of this study or patient
+_TEXTBOOK = re.compile(
+    r"(?i)\b(?:(?:shows?|appears?|presents?|looks?)\s+(?:up\s+)?(?:on|in)\s+an?\s+(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
+    + r"\s+as|(?:shows?|appears?)\s+up\s+as|(?:is|are)\s+(?:easiest|easier|best|hardest|harder|most\s+easily)\s+"
+    r"(?:to\s+)?(?:see|seen|detect|detected|spot|spotted|appreciate|appreciated|identify|identified)\s+on\s+an?\s+"
+    r"(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY + r")\b")
+_THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|patient's|i\s+see)\b|\b(?:the|this|these|that)\s+(?:\w+\s+)?"
+                        r"(?:image|images|scan|picture|study|film|radiograph|slice|view|lesion|exam|examination)\b")
 ABOUT_CASE = re.compile(
     r"(?i)\b(?:this|these|here|it|it's|its|patient's|shows?|showing|seen|visible|appears?|depicts?|demonstrates?|"
     r"I\s+see)\b|\b(?:the|this|these|that)\s+(?:\w+\s+)?(?:image|images|scan|picture|study|film|radiograph|slice|"
@@ -159,6 +175,8 @@ def generic_statement(text: str) -> bool:
     """Whether a reply speaks about the topic in general and not about this image or case (its first 3,000
     characters: a general remark is short, and a degenerate reply stays fast)."""
     head = text[:3000]
+    if _TEXTBOOK.search(head) and not _THIS_CASE.search(head):
+        return True
     return not ABOUT_CASE.search(head) and bool(GENERIC.search(head))
 
 
@@ -302,7 +320,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "jah", "jā", "جی ہاں", "ہاں", "haan", "haan ji", "haanji",
             # batch 18: Irish (a verb: "Tá" it is), Basque, Albanian, Maltese, Azerbaijani, Georgian, Nepali ("हो" it
             # is), Armenian; Macedonian "да" above ("po", "le" and the like only before a mark: _ONLY_BEFORE_A_MARK)
-            "tá", "bai", "po", "iva", "bəli", "hə", "დიახ", "हो", "हजुर", "այո"),
+            "tá", "bai", "po", "iva", "bəli", "hə", "დიახ", "हो", "हजुर", "այո",
+            # batch 21: Kazakh, Yoruba, Amharic, Marathi, Telugu, Cantonese (Uzbek "ha" is left out: an English
+            # interjection)
+            "иә", "bẹ́ẹ̀ ni", "bẹẹni", "አዎ", "አዎን", "होय", "అవును", "係", "係呀", "係嘅"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -321,7 +342,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "nē", "nei", "не", "نہیں", "جی نہیں", "nahin", "nahi", "nahin ji",
            # batch 18: Irish ("Níl" it is not; not "nil"), Basque, Albanian, Maltese, Azerbaijani, Georgian, Nepali,
            # Armenian
-           "níl", "ní hea", "ez", "jo", "le", "xeyr", "yox", "არა", "होइन", "ոչ"),
+           "níl", "ní hea", "ez", "jo", "le", "xeyr", "yox", "არა", "होइन", "ոչ",
+           # batch 21: Kazakh, Uzbek (its apostrophe written three ways), Yoruba, Amharic, Marathi, Telugu, Cantonese
+           "жоқ", "yo'q", "yoʻq", "yoʼq", "rárá", "bẹ́ẹ̀ kọ́", "አይ", "አይደለም", "नाही", "లేదు", "కాదు", "唔係", "冇"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -347,7 +370,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                     # batch 16: Danish ("Billedet er vendt på hovedet"), Norwegian
                     "vendt på hovedet", "står på hovedet", "opp ned", "opp-ned", "vendt opp ned",
                     # batch 17: Welsh ("Mae'r pelydr-X wyneb i waered."), Icelandic, Estonian, Latvian
-                    "wyneb i waered", "ben i waered", "á hvolfi", "tagurpidi", "otrādi", "kājām gaisā"),
+                    "wyneb i waered", "ben i waered", "á hvolfi", "tagurpidi", "otrādi", "kājām gaisā",
+                    # batch 21: Marathi ("ही प्रतिमा उलटी आहे"), Telugu, Uzbek, Yoruba, Amharic, Cantonese
+                    "उलटी", "उलटे", "తలకిందులుగా", "teskari", "lodindi", "የተገለበጠ", "倒轉", "顛倒"),
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
@@ -382,7 +407,9 @@ WORDS: dict[str, tuple[str, ...]] = {
              # batch 19: Russian ("Пациент — мужчина.")
              "мужчина", "мужчины", "мужчиной", "мужской", "мужского", "мужское",
              # batch 20: the nouns of the common languages ("C'est un homme.", "Es un hombre.")
-             "homme", "hombre", "uomo", "homem", "mann"),
+             "homme", "hombre", "uomo", "homem", "mann",
+             # batch 21: Yoruba, Amharic, Kazakh, Uzbek, Marathi, Telugu, Cantonese
+             "ọkùnrin", "okunrin", "ወንድ", "ер адам", "erkak", "पुरुष", "పురుషుడు", "男人"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -395,7 +422,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 19: Russian ("Пациент — женщина.")
                "женщина", "женщины", "женщиной", "женский", "женского", "женское",
                # batch 20: the nouns of the common languages ("C'est une femme.", "Es una mujer.")
-               "femme", "mujer", "donna", "mulher", "frau"),
+               "femme", "mujer", "donna", "mulher", "frau",
+               # batch 21: Yoruba ("Obìnrin ni aláìsàn yìí."), Amharic, Kazakh, Uzbek, Marathi, Telugu, Cantonese
+               "obìnrin", "obinrin", "ሴት", "әйел", "ayol", "स्त्री", "महिला", "స్త్రీ", "మహిళ", "女人"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",

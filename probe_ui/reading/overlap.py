@@ -282,7 +282,10 @@ def _options(options: tuple[tuple[str, str], ...]) -> tuple[_Option, ...]:
 # negation scope: a negation covers the noun phrase after it ("not a mucinous cystic neoplasm"), up to a clause
 # mark or a word that starts another phrase ("not A, but B", "no mass and the liver is normal")
 _NEGATION_CUE = re.compile(r"(?i)(?:\b(?:no|not|without|neither|nor|never|none|rather\s+than|instead\s+of|"
-                           r"other\s+than|excluding|except)\b|n't\b)")
+                           r"other\s+than|excluding|except)\b|n't\b"
+                           # batch 21: "Nothing suggests aggravation: the sac diameter is unchanged."
+                           r"|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:to\s+)?(?:suggests?|indicates?|supports?|"
+                           r"favou?rs?|points?\s+to)\b)")
 _SCOPE_BREAK = frozenset("""but and which that who is are was were has have had with to because since as while although
 though yet so then however whereas be been being shows show seen see there""".split())
 

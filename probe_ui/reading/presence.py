@@ -101,3 +101,19 @@ def asked_finding(question: str) -> str | None:
     words = WORD.findall(m.group("a") or m.group("b") or "")
     words = [w for w in words if w.casefold() not in _QUESTION_STOP]
     return words[-1] if words else None
+
+
+# batch 21: where a question asks a finding to be ("... in the right lower lobe?", "... in the left kidney?"): a side,
+# a lobe or a level; and how a reply may place what it finds (any side, lobe, level or zone, or both sides)
+_ASKED_PLACE = re.compile(r"(?i)\b(?:left|right|upper|lower|middle|lingula\w*)\b")
+_SAID_PLACE = re.compile(r"(?i)\b(?:left|right|upper|lower|middle|mid|lingula\w*|bilateral\w*|both|either|lobes?|"
+                         r"lobar|zones?|apex|apices|apical|bases?|basal|bibasal|bibasilar|perihilar|hilar|"
+                         r"(?-i:[RL][UML]L))\b")
+
+
+def unplaced(text: str, question: str) -> bool:
+    """Whether a reply states a finding without placing it where a presence question asks ("There is an area of
+    airspace consolidation with air bronchograms." to "Is there consolidation in the right lower lobe?"): the question
+    names a side, lobe or level and the reply names none. A finding somewhere is not a yes to it being there."""
+    return bool(_ASKED_PLACE.search(question)) and not _SAID_PLACE.search(text)
+

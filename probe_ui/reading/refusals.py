@@ -38,7 +38,9 @@ _FAULT = (r"(?:cropped|blurr(?:y|ed)|fuzzy|washed[\s\-]out|undersized|tiny|pixel
           # batch 19: "tiny and low in contrast"
           r"low[\s\-]contrast|low\s+in\s+contrast|faint|"
           # batch 20: "The endoscopic frame is smeared by motion"
-          r"smeared|smudged|streaked)")
+          r"smeared|smudged|streaked|"
+          # batch 21: "the image is partly cut off"
+          r"cut\s+off)")
 # what the image's fault does to the answer: "so take this as low confidence", "which makes me hesitant"
 _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+(?:as\s+(?:an?\s+)?"
               r"(?:low|limited|little)[\s\-]confidence(?:\s+(?:answer|guess|reading))?|with\s+(?:caution|a\s+grain\s+of"
@@ -51,7 +53,10 @@ _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer
               # batch 20: "so treat this cautiously", "which limits my confidence"
               r"|(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+(?:cautiously|guardedly|"
               r"with\s+care|carefully)"
-              r"|(?:limits?|lowers?|reduces?|undermines?)\s+(?:my|any|the)\s+confidence)")
+              r"|(?:limits?|lowers?|reduces?|undermines?)\s+(?:my|any|the)\s+confidence"
+              # batch 21: "so please treat this as a rough call"
+              r"|(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+as\s+(?:an?\s+|only\s+an?\s+)?"
+              r"(?:rough|tentative|provisional|preliminary)\s+(?:call|guess|estimate|answer|reading|impression))")
 # batch 19: a choice the reply says it is pushed to, after blaming the image ("If forced to choose, malignant (B).")
 _FORCED = (r"(?:if\s+(?:i'm\s+|i\s+am\s+|i\s+were\s+|i\s+was\s+)?(?:forced|pressed|made)\s+to\s+(?:choose|pick|answer|"
            r"commit|guess|decide)|if\s+i\s+(?:had|have)\s+to\s+(?:choose|pick|guess|commit|decide|answer))")
@@ -111,7 +116,13 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"visible|available|shown|present|received|loaded)\b"
      # batch 9: "No image came through on my end."
      r"|\bno\s+" + _IMAGE + r"\s+(?:came|has\s+come|come)\s+through\b"
-     r"|\bno\s+" + _IMAGE + r"\s+(?:arrived|has\s+arrived|appeared|has\s+appeared)\b",
+     r"|\bno\s+" + _IMAGE + r"\s+(?:arrived|has\s+arrived|appeared|has\s+appeared)\b"
+     # batch 21: "Nope, nothing came through on my end - just the question text."
+     r"|\bnothing\s+(?:came|has\s+come|come|got)\s+through\b"
+     r"(?=[ \t]*(?:[.,;:!\-\u2013\u2014]|\Z|(?:on|at)\s+(?:my|this|our)\s+(?:end|side)|here\b|to\s+me\b))"
+     r"|\bnothing\s+(?:was\s+|has\s+been\s+)?(?:attached|uploaded)\b"
+     r"|\b(?:just|only)\s+(?:the\s+|your\s+)?(?:question|prompt)\s+text\b"
+     r"|\b(?:just|only)\s+(?:the\s+|your\s+)?text\s+of\s+(?:the|your)\s+question\b",
      "No image was provided, so I cannot answer."),
     # the question needs what an image cannot give: "requires in-person examination and possibly a biopsy"
     ("needs-examination",
@@ -156,6 +167,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 18: "image not loading", "the picture won't open"
      r"|\b" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|n't|won't|will\s+not)\s+(?:loading|load|opening|open|displaying|"
      r"showing\s+up|coming\s+through)\b"
+     # batch 21: "The link to the image appears to have expired, so I can't view it."
+     r"|\b(?:link|url)\s+(?:to\s+(?:the|your|this)\s+" + _IMAGE + r"\s+)?(?:(?:is|was|has|seems\s+to\s+(?:have|be)|"
+     r"appears\s+to\s+(?:have|be))\s+)?(?:\w+\s+)?(?:expired|broken|dead|invalid|inaccessible)\b"
      r"|\bthere\s+(?:is|seems\s+to\s+be|appears\s+to\s+be)\s+no\s+(?:attached\s+)?" + _IMAGE
      + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|degradation|distortion|blur))",
      "The image was not attached, so I can only guess."),
@@ -212,6 +226,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+comfortable\s+(?:interpreting|answering|making|giving|commenting|"
                 r"diagnosing|reading|guessing|offering|providing|rendering|venturing|assigning)\b"
+                # batch 21: "estimating someone's sex from an image is outside what I'm able to help with"
+                r"|\boutside\s+(?:of\s+)?(?:(?:what\s+i(?:'m|\s+am)\s+able\s+to|what\s+i\s+can)\s+(?:help|do|assess|"
+                r"answer|offer|provide|comment)|my\s+(?:scope|remit|capabilit\w*|abilit\w*|competence|role)\b)"
                 # batch 11: "I'd prefer not to guess."
                 r"|\bi(?:'d|\s+would)\s+prefer\s+not\s+to\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
                 r"comment|judge|opine)\b",
@@ -435,14 +452,19 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 20: a fault that limits the image, then the answer qualified ("Rotation and low resolution limit this
      # film, so treat this cautiously: ...")
      r"|\b" + _FAULT + r"\b[^.;!?\n]{0,30}?\blimits?\s+(?:this|the)\s+(?:[\w\-]+\s+)?" + _FRAME
-     + r"s?\b[^.;!?\n]{0,40}?\b" + _QUALIFIES + r"\b",
+     + r"s?\b[^.;!?\n]{0,40}?\b" + _QUALIFIES + r"\b"
+     # batch 21: an image blamed, then a guess said to be one ("pic is low res n dark, guessing no")
+     r"|\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b" + _FAULT + r"\b[^.;!?\n]{0,30}?[,;:\-\u2013\u2014][ \t]*"
+     r"(?:so\s+|but\s+|and\s+)?(?:i'm\s+|i\s+am\s+|just\s+|only\s+)?guessing\b",
      "The image is heavily cropped, so take this as low confidence: B."),
     # batch 19: the image blamed, and what is asked said not to be traceable on it ("The thumbnail I received is tiny
     # and low in contrast; the cardiac borders can't be traced on it.")
     ("image-fault-hides",
      r"\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT
      + r"\b[^.!?\n]{0,80}?\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+be\s+(?:\w+\s+)?(?:traced|seen|made\s+out|"
-     r"identified|outlined|delineated|defined|appreciated|distinguished|separated|resolved|followed)\b"
+     r"identified|outlined|delineated|defined|appreciated|distinguished|separated|resolved|followed|"
+     # batch 21: "The image is cropped at the lateral costophrenic angles, so the ratio can't be measured properly"
+     r"measured|assessed|judged|graded|counted|evaluated)\b"
      # batch 20: the image blamed, then what the reply cannot do on it ("image too dark, can't see the heart
      # borders", "The fundus photograph is overexposed ...; I can't grade it.")
      # (the fault said of the image itself; not "I can't see any fracture", an answer)
@@ -520,7 +542,9 @@ def refusal_names(text: str) -> frozenset[str]:
 # "unfortunately", the refusal's subject)
 # (batch 17: "negative, no image received")
 # (batch 19: "no, sorry — I can't view attachments in this conversation.": a dash after "sorry")
-_OPENING_NO = re.compile(r"(?i)\A[\W_]*(?:no|nope|negative)\b[ \t]*[,.!:\-\u2013\u2014]*[ \t]*(?:(?:sorry|"
+# (batch 21: "Afraid not, I cannot see the image.")
+_OPENING_NO = re.compile(r"(?i)\A[\W_]*(?:no|nope|negative|(?:i'm\s+|i\s+am\s+)?afraid\s+not)\b"
+                         r"[ \t]*[,.!:\-\u2013\u2014]*[ \t]*(?:(?:sorry|"
                          r"unfortunately|i'm\s+afraid|i\s+am\s+afraid)[ \t]*[,\-\u2013\u2014]?[ \t]*)?"
                          r"(?:(?:it\s+is|this\s+is|it's|that's|i|it|this|that|the|your)[ \t]+)?")
 

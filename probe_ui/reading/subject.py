@@ -43,7 +43,9 @@ CATEGORIES: dict[str, dict[str, str]] = {
         # batch 11: a radiographic projection names the X-ray ("Dorsopalmar projection of the right hand.")
         "x-ray": r"x[\s\-]?rays?|radiograph\w*|plain\s+films?|(?-i:CXR)|chest\s+films?|roentgenogra\w*|"
                  r"dorso[\s\-]?(?:palmar|plantar|volar)|(?:postero[\s\-]?anterior|antero[\s\-]?posterior|(?-i:PA|AP)|"
-                 r"oblique|frontal|lateral)\s+projection",
+                 # batch 21: not the mediolateral oblique, a mammographic view ("Mediolateral oblique projection of
+                 # the left breast.")
+                 r"(?<!lateral\s)(?<!lateral-)(?<!lateral)oblique|frontal|lateral)\s+projection",
         "ultrasound": r"ultrasound|ultrasonogra\w*|sonogra\w*|echocardiogra\w*|doppler",
         # batch 18: a PET named by its tracer or its measure ("An FDG maximum intensity projection ...", "SUVmax 12")
         "pet": r"(?-i:PET)|positron\s+emission|(?:18\s*F[\s\-]*)?(?-i:FDG)|fluoro[\s\-]?deoxy[\s\-]?glucose|"
@@ -191,6 +193,13 @@ _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren
                        r"{0,3}$)")
 
 
+# batch 21: a bare "no" before a region or organ that only qualifies the noun after it ("no lung markings", "no renal
+# calculi"): what is denied is that noun, not the region
+_MODIFIER_DENIED = re.compile(r"(?i)\bno\s+$")
+_HEAD_NOUN = re.compile(r"(?i)[ \t]+(?!(?:is|are|was|were|seen|visible|present|shown|identified|noted|evident|or|and|"
+                        r"in|on|at|of)\b)[^\W\d_]{3,}")
+
+
 # a value placed outside what the image shows (batch 12: "... the kidneys are below it." to "Does this image show the
 # kidney?"): denied as "not" denies it
 _OUTSIDE = re.compile(r"(?i)\s+(?:is|are|lies?|sits?)\s+(?:(?:just|well|further|all)\s+)?(?:below|above|beyond|"
@@ -299,6 +308,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
         # an organ placed outside the slice denies the organ, not the region the slice does show
         neg = bool(_NEGATION.search(before)) or (cat == "organ" and bool(_OUTSIDE.match(reply, end)))
+        if neg and cat in ("region", "organ") and _MODIFIER_DENIED.search(before) and _HEAD_NOUN.match(reply, end):
+            continue  # batch 21: "with no lung markings beyond it" denies the markings, not that this is the chest
         for acat, avalue in asked:
             if acat != cat:
                 continue
@@ -308,9 +319,11 @@ def answer_from_subject(reply: str, question: str) -> str | None:
                 contradicted.add((acat, avalue))
     if affirmed & negated:
         return None  # "an MRI, not an MRI": says both
-    if any(c == "side" for c, _ in affirmed & contradicted):
+    if any(c in ("side", "sex", "age") for c, _ in affirmed & contradicted):
         # batch 19: "the right one is blunted ..., the left is sharp" to "Is the effusion on the left side?": a reply
-        # that speaks of both sides describes each, it does not place what is asked on the one it names first
+        # that speaks of both sides describes each, it does not place what is asked on the one it names first;
+        # batch 21: "Some features point to a female pelvis ... and others to a male one ..." to "Is this patient
+        # female?": a patient is of one sex and one age group, and a reply that names both weighs them
         return None
     said = {v: "yes" if v in affirmed else "no" if v in negated | contradicted else None for v in asked}
     if "no" in said.values():

@@ -13,18 +13,17 @@ A reading is sure when both hold:
   a negated option ("Not stable." of two), a restatement, an opening answer kept against a later remark on another
   option ("Left hip (A). ... The right hip looks preserved.") and a judge's reading are guesses by nature;
 - nothing in the reply puts it in doubt (:func:`doubts`): a refusal, a late reversal ("D, sorry, I meant B"), a
-  hedge ("probably", "I think", "may", "either ... or", "I can't be certain"; for a declared answer, in its own
-  sentence or after it: weighing alternatives before "my final answer is C" is reasoning, and ranking the options,
-  "the most likely answer is C", "lymphoma is less likely", is no hedge in a choice), a negation before an option's
-  words
-  ("non-proliferative"), a contradiction (a yes and a no both stated as the answer: "Yes, ... No, ..."), a reply
-  cut off mid-sentence, a thinking trace left in the reply (reasoning written out, "step by step", only for a
-  reading from a mention), a long reply read from a mention, a "no" read from a mention in a reply that states a
-  finding is there ("There is a transverse lucent line ... In summary, no fracture."), or a declared yes after a
-  body that only reports absent or normal findings, a declared no after one that only states a finding is there
-  ("The cortex is smooth and there is no comminution. Answer: yes"), or, for a reading from a mention, textbook
-  knowledge about an option rather than what this image shows ("Pneumonia typically shows air bronchograms"), or a
-  likelihood list whose leader is not at least half the likelihood and three times any other.
+  hedge ("probably", "I think", "guessing", "may", "either ... or", "I can't be certain"; for a declared answer, in
+  its own sentence or after it: weighing alternatives before "my final answer is C" is reasoning, and ranking the
+  options, "the most likely answer is C", "lymphoma is less likely", is no hedge in a choice), a negation before an
+  option's words ("non-proliferative"), a contradiction (a yes and a no both stated as the answer: "Yes, ... No,
+  ..."), a reply cut off mid-sentence, a thinking trace left in the reply (reasoning written out, "step by step",
+  only for a reading from a mention), a long reply read from a mention, a "no" read from a mention in a reply that
+  states a finding is there ("There is a transverse lucent line ... In summary, no fracture."), or a declared yes
+  after a body that only reports absent or normal findings, a declared no after one that only states a finding is
+  there ("The cortex is smooth and there is no comminution. Answer: yes"), or, for a reading from a mention,
+  textbook knowledge about an option rather than what this image shows ("Pneumonia typically shows air
+  bronchograms"), or a likelihood list whose leader is not at least half the likelihood and three times any other.
 
 A closing answer that the reply's own body argues against is not read at all (:mod:`probe_ui.reading.closings`).
 """
@@ -61,6 +60,8 @@ LONG_WORDS = 60
 _HEDGE = re.compile(
     r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|could\s+be|may\s+be|i(?:'d|\s+would)?\s+(?:think|"
     r"believe|suspect|guess)|favou?r(?:s|ing)?|"
+    # batch 21: "guessing no" says it is a guess
+    r"guessing|"
     # batch 19: not a posture ("pain eased by leaning forward")
     r"lean(?:s|ing)?(?!\s+(?:forwards?|backwards?|back|over|against|on)\b)|not\s+(?:entirely\s+|completely\s+|"
     r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+"
@@ -77,8 +78,8 @@ _HEDGE = re.compile(
 _SUPERLATIVE = re.compile(r"(?i)\b(?:most|m[aá]s)\s+(?:likely|probable)\b")
 # an alternative ranked below the answer: "lymphoma is less likely"
 _RANKED_BELOW = re.compile(r"(?i)\b(?:less|least|not)\s+(?:likely|probable)\b")
-REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry|correction|scratch\s+that|on\s+second\s+thought|actually|wait|"
-                       r"i\s+take\s+(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
+REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry|correction|(?:scratch|strike)\s+that|on\s+second\s+thought|actually|"
+                       r"wait|i\s+take\s+(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
 # a thinking trace left in the reply (the reader reads only what follows a closed one)
 _THINKING = re.compile(r"(?i)</?think(?:ing)?>|<unused9[45]>")
 # reasoning written out before the answer: a doubt only for a reading from a mention (a declared answer ends it, and

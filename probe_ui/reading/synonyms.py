@@ -53,7 +53,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # "basalioma" is the European (German, Russian, Dutch) name (batch 11: "Basalioma, nodular type.")
     "basal cell carcinoma": ("rodent ulcer", "basalioma", "basaliom"),
     "pulmonary embolism": ("blood clot in the lung", "blood clot in the lungs", "clot in the lung",
-                           "clot in the lungs", "lung clot"),
+                           "clot in the lungs", "lung clot",
+                           # batch 21: "Saddle embolus at the bifurcation of the pulmonary trunk."
+                           "saddle embolus", "saddle embolism", "saddle pulmonary embolus", "saddle pulmonary embolism",
+                           "saddle thrombus"),
     "aortic dissection": ("torn aorta", "tear in the aorta", "dissecting aneurysm"),
     "osteoporosis": ("brittle bones", "brittle bone disease"),
     "scoliosis": ("curved spine", "curvature of the spine", "spinal curvature"),
@@ -113,7 +116,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "non-hodgkin lymphoma": ("non-hodgkin's lymphoma", "non-hodgkins lymphoma", "non hodgkin lymphoma",
                              "non-hodgkin's disease", "diffuse large b-cell lymphoma", "diffuse large b cell lymphoma"),
     "heart failure": ("congestive heart failure", "cardiac failure"),
-    "osteoarthritis": ("degenerative joint disease", "degenerative arthritis"),
+    "osteoarthritis": ("degenerative joint disease", "degenerative arthritis",
+                       # batch 21: "Gonarthrosis: medial joint-space narrowing, ..." (of the knee; coxarthrosis: the
+                       # hip)
+                       "gonarthrosis", "coxarthrosis", "osteoarthrosis"),
     "deep vein thrombosis": ("deep venous thrombosis",),
     "fracture": ("broken bone", "broken bones"),
     "malignant": ("cancerous", "malignancy"),
@@ -138,7 +144,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                     # batch 19: "this has been turned through 180 degrees"
                     "turned through 180 degrees", "turned through 180°", "turned through 180", "rotated through 180",
                     "flipped through 180 degrees", "turned round 180 degrees", "turned around 180 degrees",
-                    "rotated around 180 degrees", "turned by 180°", "turned 180"),
+                    "rotated around 180 degrees", "turned by 180°", "turned 180",
+                    # batch 21: "displayed head-down, diaphragm at the top of the image" (not the diaphragm at the top
+                    # alone: the top of an abdominal film)
+                    "displayed head-down", "displayed head down", "shown head-down", "shown head down",
+                    "hung head-down", "hung head down", "feet at the top"),
     "correct": ("properly oriented", "correctly oriented", "normal orientation", "standard orientation",
                 "right way up", "right side up", "proper orientation", "normally oriented",
                 "standard anatomical orientation", "normal anatomical orientation", "proper anatomical orientation",
@@ -285,6 +295,10 @@ SIGNS: tuple[tuple[str, str], ...] = (
     # pseudoaneurysm has grown from 2 to 3.5 cm, with new surrounding hematoma")
     (r"(?:has|have|had)\s+(?:grown|enlarged|expanded|increased\s+in\s+size|progressed|worsened)"
      r"|(?:interval|new)\s+(?:growth|enlargement|expansion|increase\s+in\s+size)", "aggravating"),
+    # batch 21: on ultrasound a thin anechoic stripe is free fluid ("morison pouch is not empty, there is an anechoic
+    # stripe"); not an anechoic mass, cyst or collection, which may be loculated
+    (r"(?:thin\s+|small\s+)?(?:anechoic|echo-?free)\s+(?:stripe|strip|band|rim|crescent|sliver|rind|line)s?",
+     "free fluid"),
     # batch 11: a break in the cortex is a fracture ("No. A cortical break is visible at the distal fibula.")
     (r"cortical\s+(?:break|breach|disruption|discontinuity)|break\s+in\s+the\s+(?:cortex|cortical\s+outline)",
      "fracture"),
@@ -345,7 +359,8 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
         t = _CTR.sub(_ctr, t)
     if any(w in t.lower() for w in ("hepatic", "spleen", "splenic", "enhancement", "calc", "stone", "dens", "opaci",
                                     "grow",
-                                    "enlarg", "expan", "increase", "progress", "worsen", "cortic", "cortex")):
+                                    "enlarg", "expan", "increase", "progress", "worsen", "cortic", "cortex",
+                                    "echo")):
         for pattern, term in _SIGNS:
             t = pattern.sub(term, t)
     for term in sorted(narrow & GRADES.keys()):  # "Marked cardiomegaly." where the options are grades of it

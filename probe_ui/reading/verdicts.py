@@ -22,9 +22,12 @@ _SELF_DOUBT = (r"(?:i(?:'m|\s+am)?\s+(?:now\s+)?(?:doubt(?:ing)?|second[\s\-]gue
 # A self-correction: what follows it is the reply's final verdict ("No. Wait, it is enlarged. Yes.", "A. Actually,
 # looking again, B."); it opens a clause.
 _SELF_CORRECTION = re.compile(
-    r"(?i)(?:\A|(?<=[.!?;:\n,(\-]))[ \t\"'*_]*(?:no[ \t,]+)?(?:wait|hold\s+on|correction|scratch\s+that|"
+    r"(?i)(?:\A|(?<=[.!?;:\n,(\-]))[ \t\"'*_]*(?:no[ \t,]+)?(?:wait|hold\s+on|correction|(?:scratch|strike)\s+that|"
     r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|on\s+(?:closer|(?:a\s+)?second)\s+(?:look|glance|inspection|"
     r"review|examination)|"
+    # batch 21: "Adult. Second look: ... - elderly.": a second look as a heading (a mark after it), as "on second
+    # look" is (not "A second look at the film confirms adult.")
+    r"(?:a\s+)?(?:second|closer|another|fresh)\s+look(?=[ \t]*[:,\-\u2013\u2014])|"
     r"looking\s+(?:again|more\s+closely|closer)|looking\s+at\s+(?:it|this|that|the\s+\w+)\s+(?:again|more\s+closely)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
     r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine|revise|rethink|amend)"
     r"(?:\s+(?:that|myself|this|my\s+answer))?|"
@@ -68,6 +71,9 @@ WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:s
                         r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit)|"
                         r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|"
                        r"no\s+longer\s+(?:sure|certain|confident)|" + _SELF_DOUBT + "|"
+                        # batch 21: "correct. although... the fibula looks wrong now. honestly it could be either."
+                        r"(?:could|might|may)\s+(?:well\s+|just\s+as\s+well\s+)?(?:be|go)\s+either(?:\s+(?:one|way))?"
+                        r"(?=[ \t]*(?:[.!;\n]|\Z))|"
                         r"(?:would|'d)\s+need\s+[^.;!?\n]{0,80}?\bto\s+(?:say|tell|decide|be\s+sure|know))\b")
 TAIL_HEDGE = re.compile(r"(?i)\b(?:either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|perhaps|maybe)\b")
 # A conclusion that ends in a label ("..., so yes.", "Therefore, no.", "...: yes." at the end, "In short: red.", "...
@@ -115,7 +121,9 @@ def self_corrected(text: str) -> str | None:
 # a reversal inside one sentence (batch 9): "adult... no, elderly.", "B - no, C.", "bilateral, or rather left-sided":
 # a "no," after a trailing-off ellipsis or a dash that follows a word, or "or rather"
 _INLINE_REVERSAL = re.compile(r"(?i)(?<=[\w)])(?:(?:\.\.\.|\u2026|[ \t]+[\-\u2013\u2014]{1,2}|[\u2013\u2014])"
-                              r"[ \t]*no[ \t]*,|[ \t]*,[ \t]*or[ \t]+rather\b[ \t]*[,:]?)[ \t]*(?=\S)")
+                              # batch 21: "migraine (D)... er no, ... IIH, A": a hesitation before the "no"
+                              r"[ \t]*(?:(?:er|erm|uh|um|hmm)[ \t,]+)?no[ \t]*,"
+                              r"|[ \t]*,[ \t]*or[ \t]+rather\b[ \t]*[,:]?)[ \t]*(?=\S)")
 # an afterthought after a trailing-off ellipsis: "Yes, there's some displacement... although it may just be ..."
 _AFTERTHOUGHT = re.compile(r"(?i)(?:\.\.\.|\u2026)[ \t]*(?:although|though|but|then\s+again)\b[ \t,]*")
 

@@ -72,6 +72,14 @@ contains measures represents includes including like whether what where when how
 she our your""".split())
 
 
+# batch 21: a last function word that ends its phrase: "it" after a preposition ("no kidney on it"), and a yes or no
+# after a verb of answering ("guessing no", "I'd say yes", "going with no")
+_ENDS_WHOLE = re.compile(r"(?i)\b(?:on|in|of|with|about|at|for|from|into|onto|behind|under|over|through|within|"
+                         r"without|inside|around|beyond|near)[ \t]+it\Z"
+                         r"|\b(?:guess(?:ing)?|say(?:ing)?|answer(?:ing)?|go(?:ing)?[ \t]+with|call(?:ing)?[ \t]+it|"
+                         r"lean(?:ing)?(?:[ \t]+towards?)?)[ \t,:]+(?:no|yes)\Z")
+
+
 def is_truncated(text: str) -> bool:
     """A reply that stops mid-sentence: it ends in a function word ("This would"), a comma, a colon or an open
     bracket (what a length limit leaves)."""
@@ -87,6 +95,8 @@ def is_truncated(text: str) -> bool:
     words = re.findall(r"[A-Za-z']+", t[-40:])
     if not words or re.fullmatch(r"[A-Z]", words[-1]):  # "Based on the image, A" ends in its answer
         return False
+    if _ENDS_WHOLE.search(t):
+        return False  # batch 21: "... with no kidney on it", "... guessing no": the phrase is whole
     return words[-1].lower() in _FUNCTION_WORDS and len(text.split()) > 3
 
 

@@ -16,8 +16,8 @@ from probe_ui.reading.presence import PRESENCE_QUESTION, asked_finding
 
 # idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
 # nothing else in the reply answers
-AFFIRMING_OPENING = re.compile(r"(?i)\A\W*(?:no\s+doubt|without\s+(?:a|any)\s+doubt|undoubtedly|unquestionably|"
-                                r"clearly\s+so|most\s+certainly|for\s+sure)\b(?!\s+(?:that\s+)?(?:not|no)\b)")
+AFFIRMING_OPENING = re.compile(r"(?i)\A\W*(?:no\s+doubt|no\s+question|without\s+(?:a|any)\s+doubt|undoubtedly|"
+                                r"unquestionably|clearly\s+so|most\s+certainly|for\s+sure)\b(?!\s+(?:that\s+)?(?:not|no)\b)")
 
 
 def word_prefix(t: str, item: Item) -> str | None:
@@ -315,3 +315,26 @@ def stated_answers(text: str, item: Item) -> set[str]:
             # finding: "No contrast was given." to "Was this MRI acquired after gadolinium contrast?"
             out.add(item.aliases["nope"])
     return out
+
+
+# batch 21: "a thin pleural line with no lung markings beyond it", "Visible pleural line, no lung markings
+# peripherally": a "no" that says what a finding is without
+_WITH_NO = re.compile(r"(?i)(?:\bwith|(?<=[^\W\d_]),)[ \t]+(no)[ \t]+(?=[^\W\d_])")
+
+
+def described_absences(text: str, item: Item) -> list[tuple[int, int]]:
+    """Yes/no items: the spans of each "no" that describes a finding by what it is without ("Thin visceral pleural
+    line with no lung markings beyond it." to "Is there a pneumothorax?"): it denies something else, not what the
+    question asks, so it is not the answer no (not "with no pneumothorax", which denies the asked finding)."""
+    if item.kind != "yesno" or not item.question or ("with" not in text.lower() and "," not in text):
+        return []
+    terms = asked_terms(item.question)
+    if not terms:
+        return []  # "ct head, axial, no contrast" to "... with contrast?": nothing to tell what else it denies
+    out = []
+    for m in _WITH_NO.finditer(text):
+        words = re.findall(r"[^\W\d_][\w\-]*", text[m.end():m.end() + 80])[:3]
+        if not any(_same_stem(overlap.stem(w), term) for w in words for term in terms):
+            out.append(m.span(1))
+    return out
+
