@@ -308,16 +308,33 @@ def test_a_spend_cap_counts_batch_cells_at_the_batch_price(tmp_path: Path, opena
     assert len(rows(tmp_path / "c.db")) == N and "spend cap" not in err
 
 
-def test_provider_batch_is_refused_without_a_batch_api_or_with_a_judge(tmp_path: Path, capsys,
-                                                                      monkeypatch) -> None:
+def test_a_judge_is_asked_of_each_answer_a_batch_brings_once_it_is_collected(tmp_path: Path, openai_env,
+                                                                             capsys) -> None:
+    fake = openai_env
+    p, db = preset(tmp_path), tmp_path / "j.db"
+    argv = ["batch", str(p), "-m", "openai/fake-vlm", "--prompt", "free", "--judge", "baseline/first", "--db", str(db),
+            "--no-progress", *PB]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 0, err
+    assert len(fake.batch_creations) == 1 and not fake.chat_requests  # every answer came through the batch
+    got = list(rows(db).values())
+    answers = {r["id"]: r for r in got if r["role"] == "answer"}
+    judges = [r for r in got if r["role"] == "judge"]
+    assert len(answers) == N and len(judges) == N  # each free-form answer to a choice item judged, once
+    assert {j["parent_id"] for j in judges} == set(answers)
+    assert all(j["model"] == "baseline/first" and j["raw_text"] == "A" and j["error"] is None
+               and j["method"].startswith("judge-mediconfusion") for j in judges)  # read as a live judge is
+    assert all(answers[j["parent_id"]]["details"]["provider_batch"]["api"] == "openai" for j in judges)
+    code, out, err = run_cli(capsys, *argv)  # again: nothing left to ask, nothing judged twice
+    assert code == 0 and f"{N} already done, 0 new" in out
+    assert sum(r["role"] == "judge" for r in rows(db).values()) == N
+
+
+def test_provider_batch_is_refused_without_a_batch_api(tmp_path: Path, capsys) -> None:
     p = preset(tmp_path)
     code, out, err = run_cli(capsys, "batch", str(p), "-m", "baseline/first", "--db", str(tmp_path / "x.db"),
                              "--provider-batch")
     assert code == 1 and "--provider-batch: no batch API for baseline/first" in err and not out
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    code, out, err = run_cli(capsys, "batch", str(p), "-m", "openai/gpt-4o", "--db", str(tmp_path / "x.db"),
-                             "--provider-batch", "--judge", "baseline/first", "--prompt", "free")
-    assert code == 1 and "--provider-batch does not ask a --judge yet" in err
     with pytest.raises(SystemExit) as stopped:
         run_cli(capsys, "batch", str(p), "-m", "baseline/first", "--provider-batch", "--poll-interval", "-1")
     assert stopped.value.code == 2 and "--poll-interval must be a number of seconds" in capsys.readouterr().err

@@ -41,10 +41,10 @@ def batch_arguments(b: argparse.ArgumentParser) -> None:
                         "refusals are waited out as the server asks and sent again, never counted as failures")
     max_cost_arg(b)
     b.add_argument("--provider-batch", action="store_true",
-                   help="send the cells of OpenAI (and OpenAI-compatible) and Anthropic models through their "
-                        "provider's batch API, at half price, answered within 24 h; the batch is recorded, so the "
-                        "same command again (after a kill too) collects it instead of sending it again. Models "
-                        "without a batch API are asked directly")
+                   help="send the cells of OpenAI (and OpenAI-compatible), Anthropic and Gemini models through "
+                        "their provider's batch API, at half price, answered within 24 h; the batch is recorded, so "
+                        "the same command again (after a kill too) collects it instead of sending it again. Models "
+                        "without a batch API are asked directly; a --judge is asked live once a batch is collected")
     b.add_argument("--poll-interval", type=float, default=None, metavar="SECONDS",
                    help="with --provider-batch: how often to ask the provider how its batches are doing "
                         "(default 30)")

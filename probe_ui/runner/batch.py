@@ -31,7 +31,7 @@ from probe_ui.presets.suites import ImageFiles, ItemError, SuiteError, get_suite
 from probe_ui.providers.base import ModelConfig
 from probe_ui.runner.allowance import UserCap, unpriced_line
 from probe_ui.runner.cells import Cell, shard_of, variant_cells
-from probe_ui.runner.execute import Judge, PlannedCells, execute_run
+from probe_ui.runner.execute import Answered, Judge, PlannedCells, execute_run
 from probe_ui.runner.identity import RunChange, run_change
 from probe_ui.runner.identity import check as check_change
 from probe_ui.runner.models import (
@@ -209,7 +209,8 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], optio
     (:mod:`probe_ui.runner.provider_batch`: recorded in the store before it is created, polled every
     ``poll_interval_s`` seconds, default 30, its answers stored like live ones at the batch price); the other models
     are asked directly meanwhile. Whatever it is, a cell waiting in one of the run's open batches is never asked
-    again; with it, the run's open batches are collected. Refused with a judge, or when no model has a batch API.
+    again; with it, the run's open batches are collected, and a judge (``judge``) is asked live of the answers a
+    batch brings once it is collected. Refused when no model has a batch API.
 
     A run that exists is planned whole (:mod:`probe_ui.runner.identity`): every preset, model and suite it was ever
     asked, plus this batch's. A batch that would add models, suites or presets to it raises
@@ -267,7 +268,7 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], optio
         raise BatchError(str(exc)) from None
     judge_cfg = Judge(resolve_models([judge], extra_models)[0], judge_mode) if judge else None
     if provider_batch:
-        _check_provider_batch(models, judge_cfg)
+        _check_provider_batch(models)
     if max_cost is not None:
         max_cost = check_cap(max_cost)
         _check_priced(models + ([judge_cfg.model] if judge_cfg else []))
@@ -315,13 +316,11 @@ def run_batch(store: Store, presets: list[Preset], model_specs: list[str], optio
     return result
 
 
-def _check_provider_batch(models: list[ModelConfig], judge: Judge | None) -> None:
-    """``--provider-batch`` needs a model with a batch API, and no judge (asked after each answer, live)."""
+def _check_provider_batch(models: list[ModelConfig]) -> None:
+    """``--provider-batch`` needs a model with a batch API (a judge is asked live of the answers a batch brings,
+    once it is collected)."""
     from probe_ui.providers.batch_api import batch_api_of
 
-    if judge is not None:
-        raise BatchError("--provider-batch does not ask a --judge yet (a judge is asked after each answer): leave one "
-                         "of them out")
     if not any(batch_api_of(m) for m in models):
         raise BatchError(f"--provider-batch: no batch API for {', '.join(m.name for m in models)} (probe-ui sends "
                          "batches to OpenAI and OpenAI-compatible servers and to Anthropic): leave "
@@ -434,9 +433,16 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
 
     from probe_ui.runner.provider_batch import POLL_INTERVAL_S, ProviderBatches
 
+    to_judge: list[Answered] = []  # answers collected from a provider batch: their judge is asked live after
+
+    def on_batch_answer(cell: Cell, resp: Response, row: dict[str, Any]) -> None:
+        on_result(cell, resp)
+        if judge_cfg is not None and resp.error is None:
+            to_judge.append(Answered(cell, resp, row.get("invalid")))
+
     batches = ProviderBatches(store, run, models, result, enabled=provider_batch, gate=gate, user=user, spend=spend,
                               poll_interval_s=POLL_INTERVAL_S if poll_interval_s is None else poll_interval_s,
-                              use_cache=use_cache, shard=shard, cancel=cancel, on_answer=on_result)
+                              use_cache=use_cache, shard=shard, cancel=cancel, on_answer=on_batch_answer)
     if batches.plan_line():
         logging.getLogger("probe_ui.batch").info("%s", batches.plan_line())
 
@@ -451,6 +457,10 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
                              use_cache=use_cache, judge=judge_cfg, cancel=cancel, gate=gate, user=user,
                              rate_limit_wait_s=rate_limit_wait_s, spend=spend))
         batches.collect(replan)
+        if to_judge and not (cancel is not None and cancel.is_set()):  # the judge of each answer a batch brought
+            asyncio.run(execute_run(store, run, to_judge, concurrency, on_result, use_cache=use_cache,
+                                    judge=judge_cfg, cancel=cancel, gate=gate, user=user,
+                                    rate_limit_wait_s=rate_limit_wait_s, spend=spend))
     finally:
         show()
         bar.close()

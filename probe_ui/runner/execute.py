@@ -59,6 +59,24 @@ class Judge:
     mode: str = "mediconfusion"
 
 
+@dataclass(frozen=True)
+class Answered:
+    """A cell answered and stored elsewhere (through a provider's batch API): only its judge is left to ask, and
+    :func:`execute_cells` asks it as it asks a live answer's (the same checks, ledger, cache and spend cap)."""
+
+    cell: Cell
+    response: Response
+    invalid: bool | None
+
+    @property
+    def model(self) -> ModelConfig:
+        return self.cell.model
+
+
+#: what :func:`execute_cells` is handed: cells to ask, or answers whose judge is to ask
+Work = Cell | Answered
+
+
 #: what a call waits on before it is sent: ``async with limit:`` holds one of its slots
 CallLimit = AbstractAsyncContextManager[Any]
 
@@ -131,7 +149,7 @@ class ProviderPool:
         self.resized.clear()
 
 
-async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], pool: ProviderPool,
+async def execute_cells(store: Store, run: Run, cells: Iterable[Work] | AsyncIterator[Work], pool: ProviderPool,
                         on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
                         judge: Judge | None = None, cancel: threading.Event | None = None,
                         queue_per_model: int = 4096,
@@ -204,7 +222,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
             if not store.stored_here(im.id):  # each of a live probe's 18 calls hopped to a thread to learn it
                 await blocking(store.put_image, im)  # the exact pixels sent, resized or not, are kept
         cached = None
-        if use_cache and sent.settings.deterministic and sent.sample == 0:
+        if use_cache and provider.cacheable and sent.settings.deterministic and sent.sample == 0:
             cached = await blocking(store.cached_response, sent.cache_key(model.provider, model.model, model.options,
                                                                           model.base_url))
         if cached is not None:
@@ -229,9 +247,13 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
             resp.details = dict(resp.details, send_gate={"verdict": checked.verdict, "found": checked.found})
         return sent, resp
 
-    async def one(cell: Cell) -> None:
+    async def one(item: Work) -> None:
         if (cancel is not None and cancel.is_set()) or (spend is not None and spend.reached):
             return
+        if isinstance(item, Answered):
+            await judge_if_needed(item.cell, item.response, item.invalid)
+            return
+        cell = item
         if spec_of(cell.variant) is not None:  # a pushback: the first answer, then each pressure turn
             sent, resp = await converse(cell.variant, cell.model, cell.request,
                                         lambda m, r: call(m, r, cell_label(cell)),
@@ -245,12 +267,15 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
             stored = await writes.save(row)
             if on_stored is not None:
                 on_stored(cell, resp, row, stored)
+        await judge_if_needed(cell, resp, row["invalid"])
+        on_result(cell, resp)
+
+    async def judge_if_needed(cell: Cell, resp: Response, invalid: bool | None) -> None:
         if judge is not None and resp.error is None:
             from probe_ui.runner.judge import needs_judge  # the reader with it: imported once a judge is asked
 
-            if needs_judge(judge.mode, cell.variant, sent.prompt, row["invalid"]):
+            if needs_judge(judge.mode, cell.variant, cell.request.prompt, invalid):
                 await judge_one(cell, resp)
-        on_result(cell, resp)
 
     async def judge_one(cell: Cell, resp: Response) -> None:
         assert judge is not None
@@ -279,11 +304,11 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
             jrow.update(parse)  # the judge's reading lives on its own row; the answer keeps the robust one
         store.save_response(dict(jrow, role="judge", parent_id=parent, asked_by=who))
 
-    queues: dict[str, asyncio.Queue[Cell | None]] = {}
+    queues: dict[str, asyncio.Queue[Work | None]] = {}
     workers: dict[str, list[asyncio.Task[None]]] = {}
     failures: list[BaseException] = []
 
-    async def work(q: asyncio.Queue[Cell | None]) -> None:
+    async def work(q: asyncio.Queue[Work | None]) -> None:
         while (cell := await q.get()) is not None:
             if failures or (cancel is not None and cancel.is_set()) or (spend is not None and spend.reached):
                 continue  # drain: the dispatcher must never wait on a queue nobody reads
@@ -297,7 +322,7 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
             except Exception as exc:  # e.g. the store failed: stop sending, keep what is in flight, then raise
                 failures.append(exc)
 
-    def queue_for(model: ModelConfig) -> asyncio.Queue[Cell | None]:
+    def queue_for(model: ModelConfig) -> asyncio.Queue[Work | None]:
         q = queues.get(model.name)
         if q is None:
             q = queues[model.name] = asyncio.Queue(queue_per_model)
@@ -334,12 +359,12 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Cell] | AsyncIte
         raise failures[0]
 
 
-async def _aiter(cells: Iterable[Cell]) -> AsyncIterator[Cell]:
+async def _aiter(cells: Iterable[Work]) -> AsyncIterator[Work]:
     for cell in cells:
         yield cell
 
 
-async def execute_run(store: Store, run: Run, cells: Iterable[Cell] | AsyncIterator[Cell], concurrency: int | None,
+async def execute_run(store: Store, run: Run, cells: Iterable[Work] | AsyncIterator[Work], concurrency: int | None,
                    on_result: Callable[[Cell, Response], None], *, use_cache: bool = True,
                    judge: Judge | None = None, cancel: threading.Event | None = None, gate: GatePolicy | None = None,
                    user: str | None = None, rate_limit_wait_s: float | None = None,

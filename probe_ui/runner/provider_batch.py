@@ -159,14 +159,15 @@ class ProviderBatches:
     every batch: with ``enabled`` (``--provider-batch``) it sends the cells of models that have a batch API through
     it; without, it only keeps the cells of the run's open batches from being asked again.
 
-    ``on_answer(cell, response)`` hears every answer stored from a batch (the batch's counts and progress bar);
+    ``on_answer(cell, response, row)`` hears every answer stored from a batch (the batch's counts and progress bar,
+    and its judge, asked once the batches are collected);
     ``shard`` (i, n) is recorded with each batch, and a shard collects only its own."""
 
     def __init__(self, store: Store, run: Run, models: list[ModelConfig], result: Any, *, enabled: bool,
                  poll_interval_s: float = POLL_INTERVAL_S, gate: GatePolicy | None = None, user: str | None = None,
                  spend: Cap | None = None, use_cache: bool = True, shard: tuple[int, int] | None = None,
                  cancel: threading.Event | None = None,
-                 on_answer: Callable[[Cell, Response], None] | None = None) -> None:
+                 on_answer: Callable[[Cell, Response, dict[str, Any]], None] | None = None) -> None:
         self.store, self.run, self.result, self.enabled = store, run, result, enabled
         self.poll_interval_s = max(0.0, float(poll_interval_s))
         self.gate = gate if gate is not None else GatePolicy.from_options()
@@ -504,9 +505,9 @@ class ProviderBatches:
 
         def write() -> None:
             self.store.save_responses([row for _, _, row in group])
-            for cell, resp, _ in group:
+            for cell, resp, row in group:
                 if self.on_answer is not None:
-                    self.on_answer(cell, resp)
+                    self.on_answer(cell, resp, row)
             group.clear()
 
         for cell in replan():
