@@ -254,3 +254,27 @@ def test_a_failure_shared_by_many_cells_is_one_line_naming_its_first_items() -> 
         "hf/llava on 16 cells (items q0, q1, q2, q3, q4, ...): cannot load: its processor needs torchvision",
         "hf/llava on q3: CUDA out of memory",
         "openai/a on q1: HTTP 400"]
+
+
+def test_random_baseline_answers_a_pushback_the_same_whatever_the_store_held_before(tmp_path: Path,
+                                                                                    capsys) -> None:
+    """baseline/random draws by the variant, which the request cache's key leaves out: a pushback's first turn sends
+    the original question's words, and served from the cache it was the original's draw when the original had been
+    stored first (and its own when not), so the figures hung on the order. Each turn is also a draw of its own."""
+
+    def turns(db: Path) -> dict[str, list[str]]:
+        with Store(db).engine.connect() as c:
+            got = c.execute(sa.select(responses.c.variant_id, responses.c.details)
+                            .where(responses.c.model == "baseline/random")).all()
+        return {v: [t["text"] for t in (d or {}).get("pushback", {}).get("turns", [])] for v, d in got
+                if (d or {}).get("pushback")}
+
+    push = ["-m", "baseline/random", "--suite", "pushback", "--no-progress"]
+    assert run_cli(capsys, "batch", "mediconfusion_pairs", *push, "--db", str(tmp_path / "a.db"))[0] == 0
+    b = str(tmp_path / "b.db")  # the same store answered the original questions first, in another run
+    assert run_cli(capsys, "batch", "mediconfusion_pairs", "-m", "baseline/random", "--no-progress", "--db", b,
+                   "--run", "plain")[0] == 0
+    assert run_cli(capsys, "batch", "mediconfusion_pairs", *push, "--db", b)[0] == 0
+    first, second = turns(tmp_path / "a.db"), turns(Path(b))
+    assert first and first == second
+    assert any(len(set(t)) > 1 for t in first.values())  # a guesser's answers after pushback are draws of their own

@@ -129,6 +129,9 @@ class Provider(ABC):
     openai_style: ClassVar[bool] = False
     #: whether its answers cost nothing (a cost estimate counts 0 whatever the catalogue says)
     free: ClassVar[bool] = False
+    #: whether a deterministic answer of its may be served from the request cache to any request with the same key
+    #: (the words, settings and model sent); not where the answer depends on more than what is sent
+    cacheable: ClassVar[bool] = True
     #: model specs usable here without any setting, offered first in every model list (the baselines)
     ready_models: ClassVar[tuple[str, ...]] = ()
     #: the answer formats (:data:`ANSWER_FORMATS`) it honours; a batch asking another is refused before it starts

@@ -1,7 +1,8 @@
 """Baselines: the papers' random-guess row and position-bias probes, answering without looking.
 
-``baseline/random`` picks uniformly with a seed derived from the run seed, the variant and the sample, so the
-same batch gives the same answers in any order or concurrency. ``baseline/first`` and ``baseline/last`` always
+``baseline/random`` picks uniformly with a seed derived from the run seed, the variant and the sample (and, after
+pushback, the turn), so the same batch gives the same answers in any order or concurrency; its answers are never
+served from the request cache, whose key leaves the variant out. ``baseline/first`` and ``baseline/last`` always
 pick the first / last label: on data where the right answer sits at a fixed position (MedVH's escape option is
 always last) they expose that bias.
 
@@ -29,10 +30,13 @@ BASELINE_MODES: Registry[BaselineMode] = Registry("baseline", error=ModelSpecErr
 
 @BASELINE_MODES.register("random")
 def random_label(request: Request) -> str:
-    """A label drawn uniformly, seeded by the run seed, variant, sample and prompt (reproducible in any order)."""
+    """A label drawn uniformly, seeded by the run seed, variant, sample and prompt (reproducible in any order), and
+    in a conversation by the turn: each answer after pushback is a draw of its own, as a guesser's would be."""
     from probe_ui.perturb.registry import derive_seed  # not at import: listing the providers needs no perturbation
 
-    seed = derive_seed(request.settings.seed or 0, request.variant_id, request.sample, request.prompt)
+    turn = sum(1 for m in request.messages if m.role == "assistant")
+    seed = derive_seed(request.settings.seed or 0, request.variant_id, request.sample, request.prompt,
+                       *([turn] if turn else []))
     return random.Random(seed).choice(request.labels)
 
 
@@ -54,6 +58,10 @@ class BaselineProvider(Provider):
     default_concurrency: ClassVar[int] = 64
     takes_url: ClassVar[bool] = False  # answers without a server
     free: ClassVar[bool] = True
+    # baseline/random draws by the variant, which the request cache's key leaves out: served from the cache, one
+    # variant's draw would answer another that sends the same words (a pushback's first turn, the original's), and
+    # what it answered would depend on which was stored first. A baseline costs nothing to ask again.
+    cacheable: ClassVar[bool] = False
     #: the built-in baselines, ready to ask (a plugin's baseline is asked by its name)
     ready_models: ClassVar[tuple[str, ...]] = tuple(f"baseline/{m}" for m in BASELINE_MODES.loaded())
     #: a baseline answers with a label whatever the format; asked for json, it writes the label as the object

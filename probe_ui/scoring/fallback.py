@@ -192,7 +192,7 @@ async def _ask_all(store: Store, run_id: int, seed: int, model: ModelConfig, row
                                variant_id=str(r["variant_id"]), sample=int(r["sample"]),
                                prompt=fallback_prompt_name(str(r["model"]), str(r["prompt"])))
         key = req.cache_key(model.provider, model.model, model.options)
-        cached = store.cached_response(key, role="judge")
+        cached = store.cached_response(key, role="judge") if provider.cacheable else None
         if cached is not None:
             resp = Response(text=cached["raw_text"] or "", latency_s=0.0, input_tokens=cached["input_tokens"],
                             output_tokens=cached["output_tokens"], cost=0.0, finish_reason=cached["finish_reason"],
