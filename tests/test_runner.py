@@ -90,6 +90,33 @@ def test_a_deterministic_request_answered_before_is_served_from_the_cache(tmp_pa
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("most", [100_000, 3], ids=["index", "too-many-to-read"])
+def test_a_batch_reads_which_requests_were_answered_once_and_asks_the_cache_only_about_those(
+        tmp_path, preset, fake_openai, monkeypatch, capsys, most) -> None:
+    """A fresh store: nothing to look up per call. Answers in the store: each of their requests served from the
+    cache, as before. More answered requests than a batch reads (``most``): it asks the database per call."""
+    from probe_ui.runner import execute
+
+    monkeypatch.setattr(execute, "CACHE_INDEX_MOST", most)
+    monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-x")
+    looked: list[str] = []
+    real = Store.cached_response
+    monkeypatch.setattr(Store, "cached_response", lambda self, h, role="answer": looked.append(h) or real(self, h, role))
+    db = str(tmp_path / "x.db")
+    args = ["batch", str(preset), "-m", "openai/fake-vlm", "--db", db, "--no-progress"]
+    assert main(args + ["--run", "first"]) == 0
+    assert not looked and len(fake_openai.chat_requests) == 6  # a fresh store: nothing looked up
+    assert main(args + ["--run", "second"]) == 0
+    assert len(looked) == 6 and len(fake_openai.chat_requests) == 6  # each served from the cache
+    assert all("cached_from" in r["details"] for r in rows(db) if r["run_id"] == 2)
+    looked.clear()
+    assert main(args + ["--run", "third", "--seed", "5"]) == 0  # requests never answered (another seed)
+    assert len(fake_openai.chat_requests) == 12
+    assert len(looked) == (0 if most > 3 else 6)  # read once; beyond `most`, looked up per call
+    capsys.readouterr()
+
+
 def test_sampling_stores_every_sample_and_scores_the_majority(tmp_path, preset, fake_openai, monkeypatch,
                                                              capsys) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)

@@ -73,6 +73,10 @@ class Answered:
         return self.cell.model
 
 
+#: the most request hashes a batch reads to know which requests the cache may answer (``cache_index``; beyond,
+#: it asks the database about each request): about 15 MB of memory
+CACHE_INDEX_MOST = 100_000
+
 #: what :func:`execute_cells` is handed: cells to ask, or answers whose judge is to ask
 Work = Cell | Answered
 
@@ -154,7 +158,8 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Work] | AsyncIte
                         judge: Judge | None = None, cancel: threading.Event | None = None,
                         queue_per_model: int = 4096,
                         on_stored: Callable[[Cell, Response, dict[str, Any], int | None], None] | None = None,
-                        store_off_loop: bool = False, gate: GatePolicy | None = None, user: str | None = None,
+                        store_off_loop: bool = False, cache_index: bool = False, gate: GatePolicy | None = None,
+                        user: str | None = None,
                         spend: Cap | None = None) -> None:
     """Ask every cell (a list, or a stream that is still being planned) concurrently within the pool's limits,
     storing each response as soon as it arrives.
@@ -165,7 +170,9 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Work] | AsyncIte
     stay to do); answers in flight are still kept. ``on_stored`` (before ``on_result``) gets the row as stored and
     its id (None when the store kept another row for the cell): a caller that shows answers reads nothing back.
     ``store_off_loop``: the store's reads and writes run on threads, not on the loop (a loop shared by many
-    probes must not wait for each commit: :mod:`probe_ui.live.calls`).
+    probes must not wait for each commit: :mod:`probe_ui.live.calls`). ``cache_index`` (a batch): the request
+    hashes the store has answers for are read once (up to :data:`CACHE_INDEX_MOST`), and the request cache is
+    asked only about those, not once per call.
 
     ``gate`` (:class:`probe_ui.send_gate.policy.GatePolicy`; None: the default policy) checks every request's
     images for burned-in identifying text before it leaves, and every request to a host that is not trusted is
@@ -194,6 +201,16 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Work] | AsyncIte
     # answers stored a group at a time; where nothing here needs a row's id (no card to show, no judge to tie to
     # it), a slot goes on to its next cell while its answer waits for its group
     waited = on_stored is not None or judge is not None
+    known: list[set[str] | None] = []  # with cache_index: the request hashes the store has answers for
+
+    async def seen_answered(key: str) -> bool:
+        """Whether the store may hold an answer to this request (always, without ``cache_index``)."""
+        if not cache_index:
+            return True
+        if not known:
+            known.append(await blocking(store.answered_hashes, CACHE_INDEX_MOST))
+        return known[0] is None or key in known[0]
+
     writes = GroupedWrites(store.save_responses, off_loop=store_off_loop, linger_s=0.0 if waited else BATCH_LINGER_S)
 
     async def call(model: ModelConfig, request: Request, cell: str = "") -> tuple[Request, Response]:
@@ -223,8 +240,9 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Work] | AsyncIte
                 await blocking(store.put_image, im)  # the exact pixels sent, resized or not, are kept
         cached = None
         if use_cache and provider.cacheable and sent.settings.deterministic and sent.sample == 0:
-            cached = await blocking(store.cached_response, sent.cache_key(model.provider, model.model, model.options,
-                                                                          model.base_url))
+            key = sent.cache_key(model.provider, model.model, model.options, model.base_url)
+            if await seen_answered(key):
+                cached = await blocking(store.cached_response, key)
         if cached is not None:
             resp = Response(text=cached["raw_text"] or "", latency_s=0.0, input_tokens=cached["input_tokens"],
                             output_tokens=cached["output_tokens"], cost=0.0, finish_reason=cached["finish_reason"],
@@ -261,6 +279,8 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Work] | AsyncIte
         else:
             sent, resp = await call(cell.model, cell.request, cell_label(cell))
         row = dict(response_row(run.id, cell, resp, sent), asked_by=who)
+        if known and known[0] is not None and row["error"] is None:
+            known[0].add(row["request_hash"])  # asked again in this batch (another cell sending the same): cached
         if not waited:
             writes.put(row, failures.append)  # a failed write stops the batch as a failed call's store would
         else:
@@ -372,7 +392,7 @@ async def execute_run(store: Store, run: Run, cells: Iterable[Work] | AsyncItera
     pool = ProviderPool(concurrency, rate_limit_wait_s)
     try:
         await execute_cells(store, run, cells, pool, on_result, use_cache=use_cache, judge=judge, cancel=cancel,
-                            gate=gate, user=user, spend=spend)
+                            gate=gate, user=user, spend=spend, cache_index=True)
     finally:
         await pool.aclose()
 

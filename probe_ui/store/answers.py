@@ -68,6 +68,16 @@ class AnswersMixin(StoreBase):
             row = c.execute(_CACHED, {"h": request_hash, "role": role}).mappings().first()
         return dict(row) if row else None
 
+    def answered_hashes(self, most: int, role: str = "answer") -> set[str] | None:
+        """The request hashes of the store's finished answers (``role``), or None where there are more than
+        ``most``: a batch reads them once and asks the request cache only about requests it has seen answered (a
+        fresh batch then asks the database nothing per call)."""
+        q = (sa.select(responses.c.request_hash).where(responses.c.error.is_(None), responses.c.role == role)
+             .distinct().limit(most + 1))
+        with self.engine.connect() as c:
+            found = set(c.execute(q).scalars())
+        return None if len(found) > most else found
+
     def response_id(self, run_id: int, variant_id: str, model: str, prompt: str, sample: int) -> int | None:
         q = sa.select(responses.c.id).where(responses.c.run_id == run_id, responses.c.variant_id == variant_id,
                                             responses.c.model == model, responses.c.prompt == prompt,
