@@ -412,46 +412,36 @@ def test_anthropic_errored_and_expired_requests(tmp_path: Path, fake_anthropic_b
     assert "2 already done, 4 new, 0 errors" in out and len(fake.batches["msgbatch_2"].lines) == 4
 
 
-@pytest.mark.parametrize("foreign", [0, 1], ids=["found", "two-alike-left"])
-def test_an_anthropic_batch_created_but_not_recorded_is_found_by_its_time_and_size(tmp_path: Path,
-                                                                                   fake_anthropic_batch, capsys,
-                                                                                   monkeypatch, foreign) -> None:
-    """Message Batches keep no metadata: the batch the provider made in the hour after the record, with exactly its
-    number of requests, is the lost one and is collected; with another batch of that size made then, neither is
-    taken and the cells are asked again."""
-    from fake_openai_batch import BatchJob
-
+def test_an_anthropic_batch_never_recorded_is_not_taken_from_another_run(tmp_path: Path, fake_anthropic_batch,
+                                                                         capsys, monkeypatch) -> None:
+    """Message Batches keep no metadata, and a batch's custom_ids are the same for any run of the same plan: a batch
+    whose process stopped before recording its id is not looked for, so another run's batch of the same preset
+    (here: the only batch at the provider, the lost one never created) is never collected as this run's."""
     fake = fake_anthropic_batch
     fake.responder = reply
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.base_url)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-real")
-    p, db = preset(tmp_path), tmp_path / "a.db"
-    argv = ["batch", str(p), "-m", "anthropic/claude-haiku-4-5", "--no-progress", "--db", str(db), *PB]
-    real = Store.update_provider_batch
+    p = preset(tmp_path)
+    argv = ["batch", str(p), "-m", "anthropic/claude-haiku-4-5", "--no-progress", *PB]
+    from probe_ui.providers.batch_api import AnthropicBatches
 
-    def die(self: Store, row_id: int, **kw: Any) -> None:
-        if kw.get("batch_id"):
-            raise KeyboardInterrupt
-        real(self, row_id, **kw)
+    real = AnthropicBatches.submit
 
-    # a batch of another size, made just before: never taken for the lost one
-    fake.batches["msgbatch_other"] = BatchJob("msgbatch_other", [("x", {})] * (N - 1), "completed", 1)
-    monkeypatch.setattr(Store, "update_provider_batch", die)
-    code, out, err = run_cli(capsys, *argv)
-    assert code != 0 and len(fake.batch_creations) == 1
-    assert [b["status"] for b in batches(db)] == ["submitting"]
-    if foreign:  # another batch of the same size, made in the same hour
-        fake.batches["msgbatch_alike"] = BatchJob("msgbatch_alike", [(f"y{i}", {}) for i in range(N)], "completed", 1)
-    monkeypatch.setattr(Store, "update_provider_batch", real)
-    code, out, err = run_cli(capsys, *argv)
+    async def killed(self: AnthropicBatches, *a: Any, **kw: Any) -> str:
+        raise KeyboardInterrupt  # recorded as being submitted, never created
+
+    monkeypatch.setattr(AnthropicBatches, "submit", killed)
+    code, out, err = run_cli(capsys, *argv, "--db", str(tmp_path / "a.db"))
+    assert code != 0 and [b["status"] for b in batches(tmp_path / "a.db")] == ["submitting"]
+    monkeypatch.setattr(AnthropicBatches, "submit", real)
+    assert run_cli(capsys, *argv, "--db", str(tmp_path / "other.db"))[0] == 0  # another run sends the same preset
+    assert len(fake.batch_creations) == 1
+    code, out, err = run_cli(capsys, *argv, "--db", str(tmp_path / "a.db"))
     assert code == 0, err
-    if not foreign:
-        assert len(fake.batch_creations) == 1 and f"{N} new" in out, err
-        assert "sent by a process that stopped before recording it, found" in err
-        assert [(b["status"], b["batch_id"]) for b in batches(db)] == [("collected", "msgbatch_2")]  # not _other
-    else:
-        assert "is not found at the provider: its cells are asked again" in err
-        assert [b["status"] for b in batches(db)] == ["failed", "collected"] and len(fake.batch_creations) == 2
+    assert "is not found at the provider: its cells are asked again" in err
+    assert [(b["status"], b["batch_id"]) for b in batches(tmp_path / "a.db")] == [("failed", None),
+                                                                                   ("collected", "msgbatch_2")]
+    assert len(fake.batch_creations) == 2
 
 
 # ---- the store ---------------------------------------------------------------------------------------------------

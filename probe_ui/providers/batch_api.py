@@ -16,7 +16,6 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -82,18 +81,6 @@ class Outcome:
         return self.reply is None and self.error is None
 
 
-@dataclass(frozen=True)
-class Lost:
-    """A batch recorded but never given its id (its process stopped while submitting it), as :meth:`BatchAPI.find`
-    looks for it: the token it was created with (OpenAI's metadata, Gemini's display name), when it was recorded
-    (just before it was created), how many requests it holds, and the batch ids already recorded for its run."""
-
-    token: str | None
-    recorded: datetime | None
-    requests: int
-    taken: frozenset[str] = frozenset()
-
-
 class BatchAPI:
     """One provider's batch API for one model (module doc)."""
 
@@ -143,10 +130,9 @@ class BatchAPI:
     async def cancel(self, batch_id: str) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    async def find(self, lost: Lost) -> str | None:
-        """The id of the batch ``lost`` stands for (created with its token: ``probe_ui_batch`` in :meth:`submit`'s
-        metadata), for a batch whose process stopped before its id was recorded; None where it is not found or the
-        API cannot say."""
+    async def find(self, token: str) -> str | None:
+        """The id of a batch created with ``token`` (``probe_ui_batch`` in :meth:`submit`'s metadata), for a batch
+        whose process stopped before its id was recorded; None where it is not found or the API cannot say."""
         return None
 
     def error(self, exc: Exception, what: str) -> ProviderError:
@@ -200,16 +186,14 @@ class OpenAIBatches(BatchAPI):
             raise error from None
         return str(batch.id)
 
-    async def find(self, lost: Lost) -> str | None:
+    async def find(self, token: str) -> str | None:
         """The id of a recent batch created with ``probe_ui_batch: token`` in its metadata, or None."""
-        if not lost.token:
-            return None
         try:
             page = await self.client.batches.list(limit=100)
         except Exception as exc:  # noqa: BLE001
             raise self.error(exc, "listing the batches failed") from None
         for b in getattr(page, "data", None) or []:
-            if (getattr(b, "metadata", None) or {}).get("probe_ui_batch") == lost.token:
+            if (getattr(b, "metadata", None) or {}).get("probe_ui_batch") == token:
                 return str(b.id)
         return None
 
@@ -307,37 +291,6 @@ class AnthropicBatches(BatchAPI):
             raise self.error(exc, "creating the batch failed") from None
         return str(batch.id)
 
-    #: how long after it was recorded a lost batch may have been created (a large upload takes minutes), and how
-    #: far the provider's clock may be behind this machine's
-    FIND_WITHIN = timedelta(hours=1)
-    CLOCK_SKEW = timedelta(minutes=2)
-
-    async def find(self, lost: Lost) -> str | None:
-        """Message Batches keep no metadata, so a lost batch is found by when it was made and its size: the one
-        batch created within :attr:`FIND_WITHIN` after the record (less :attr:`CLOCK_SKEW`) that holds exactly
-        as many requests and that no batch of the run holds already; None where none or several do. The results
-        settle it: only those whose custom_id is one of the record's cells are stored, so a batch taken wrongly
-        stores nothing, and its cells are asked again."""
-        if lost.recorded is None:
-            return None
-        start, end = lost.recorded - self.CLOCK_SKEW, lost.recorded + self.FIND_WITHIN
-        found: list[str] = []
-        try:
-            seen = 0
-            async for b in self.client.messages.batches.list(limit=100):  # the newest first
-                seen += 1
-                made = aware_time(getattr(b, "created_at", None))
-                if made is None or made < start or seen > 1000:
-                    break
-                counts = getattr(b, "request_counts", None)
-                size = sum(int(getattr(counts, k, 0) or 0)
-                           for k in ("processing", "succeeded", "errored", "canceled", "expired"))
-                if made <= end and size == lost.requests and str(b.id) not in lost.taken:
-                    found.append(str(b.id))
-        except Exception as exc:  # noqa: BLE001
-            raise self.error(exc, "listing the batches failed") from None
-        return found[0] if len(found) == 1 else None
-
     async def state(self, batch_id: str) -> BatchState:
         try:
             b = await self.client.messages.batches.retrieve(batch_id)
@@ -384,18 +337,6 @@ class AnthropicBatches(BatchAPI):
             await self.client.messages.batches.cancel(batch_id)
         except Exception as exc:  # noqa: BLE001
             raise self.error(exc, f"cancelling batch {batch_id} failed") from None
-
-
-def aware_time(value: Any) -> datetime | None:
-    """A provider's time (a datetime, or ISO 8601 text) with its zone (UTC where it names none)."""
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return None
-    if not isinstance(value, datetime):
-        return None
-    return value if value.tzinfo is not None else value.replace(tzinfo=timezone.utc)
 
 
 def for_provider(provider: SDKProvider) -> BatchAPI:

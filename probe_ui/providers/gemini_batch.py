@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 from urllib.parse import quote, urlsplit, urlunsplit
 
 from probe_ui.providers.base import ProviderError
-from probe_ui.providers.batch_api import APIS, RESULT_FILE_CAP, BatchAPI, BatchState, Lost, Outcome
+from probe_ui.providers.batch_api import APIS, RESULT_FILE_CAP, BatchAPI, BatchState, Outcome
 from probe_ui.providers.sdk import (
     MAX_ERROR_CHARS,
     PLACEHOLDER_KEY,
@@ -321,12 +321,9 @@ class GeminiBatches(BatchAPI):
             raise ProviderError(f"{self.label}: creating the batch failed: malformed response: no batch name")
         return name
 
-    async def find(self, lost: Lost) -> str | None:
-        """The name of a batch created with ``lost``'s token in its display name (:meth:`display_name`), among the
+    async def find(self, token: str) -> str | None:
+        """The name of a batch created with ``token`` in its display name (:meth:`display_name`), among the
         account's batches (up to 10 pages of 100), or None."""
-        token = lost.token
-        if not token:
-            return None
         root, _ = self.roots()
         page: str | None = ""
         for _ in range(10):

@@ -32,10 +32,9 @@ next run asks them again.
 **Resume.** The same command again (or a run resumed with ``provider_batch=True``) finds the run's open batches:
 their cells are never asked or submitted again while a batch is open, and the batches are polled and collected. A
 batch recorded but never given its id (the process died while submitting it) is looked up at OpenAI by the
-metadata it was created with, at Gemini by its display name, at Anthropic (which keeps no metadata) as the one batch
-made within the hour after it was recorded with exactly its number of requests
-(:meth:`~probe_ui.providers.batch_api.BatchAPI.find`; only results whose custom_id is one of its cells are ever
-stored); one not found is closed and its cells asked again. A
+metadata it was created with, at Gemini by its display name (:meth:`~probe_ui.providers.batch_api.BatchAPI.find`);
+one not found, or at Anthropic (no metadata; and its custom_ids, a hash of each cell, are the same for any run of the
+same plan, so nothing tells it from a batch another run sent), is closed and its cells asked again. A
 run without ``--provider-batch`` leaves the cells of open batches unasked and says how to collect them.
 
 **Price and the spend cap.** A batched cell reserves its estimate at the batch price against ``--max-cost`` when it
@@ -60,17 +59,7 @@ from typing import Any
 from probe_ui.messages import ImagePart, Request, Response
 from probe_ui.providers import create
 from probe_ui.providers.base import ModelConfig, ProviderError, fit_images
-from probe_ui.providers.batch_api import (
-    APIS,
-    BatchAPI,
-    BatchState,
-    Lost,
-    Outcome,
-    api_words,
-    aware_time,
-    batch_api_of,
-    price_factor,
-)
+from probe_ui.providers.batch_api import APIS, BatchAPI, BatchState, Outcome, api_words, batch_api_of, price_factor
 from probe_ui.providers.sdk import SDKProvider
 from probe_ui.runner.cells import Cell, response_row
 from probe_ui.runner.execute import cell_label
@@ -336,8 +325,7 @@ class ProviderBatches:
     # ---- batches a killed process was submitting ---------------------------------------------------------------
     def _settle_submitting(self) -> None:
         """A batch recorded but never given its id: found at the provider by what it was created with (OpenAI's
-        metadata, Gemini's display name; at Anthropic, which keeps none, by when it was made and its size), else
-        closed so that its cells are asked again."""
+        metadata, Gemini's display name), else closed so that its cells are asked again."""
         rows = [b for b in self.open if b.status == "submitting" and b.shard == self.shard]
         if not rows:
             return
@@ -357,7 +345,6 @@ class ProviderBatches:
     async def _find(self, rows: list[ProviderBatch]) -> dict[int, str | None]:
         out: dict[int, str | None] = {}
         apis: dict[str, BatchAPI] = {}
-        taken = frozenset(b.batch_id for b in self.store.provider_batches(self.run.id, None) if b.batch_id)
         try:
             for b in rows:
                 model = self.models.get(b.model)
@@ -367,8 +354,9 @@ class ProviderBatches:
                 api = apis.get(b.model)
                 if api is None:
                     api = apis[b.model] = APIS[b.api](create(model))  # type: ignore[arg-type]
+                token = _token(b)
                 try:
-                    out[b.id] = await api.find(Lost(_token(b), aware_time(b.created_at), len(b.cells), taken))
+                    out[b.id] = await api.find(token) if token else None
                 except ProviderError as exc:
                     log.warning("%s", exc)
                     out[b.id] = None
