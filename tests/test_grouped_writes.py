@@ -165,3 +165,42 @@ def test_rows_put_without_waiting_gather_for_a_moment_and_a_failure_is_handed_ba
     asyncio.run(main())
     assert groups == [[0, 1, 2], [99]]
     assert [str(e) for e in failed] == ["disk full"]
+
+
+def test_ctrl_c_once_every_cell_is_out_keeps_every_answer_that_came_back(tmp_path: Path, monkeypatch) -> None:
+    """Ctrl+C cancels the batch while it waits for the last answers (every cell handed over): the answers that came
+    back and wait for their group are still written."""
+    import os
+    import signal
+
+    import yaml
+    from fake_openai import FakeOpenAIServer
+    from helpers import choice_item, write_png, write_preset
+
+    from probe_ui.cli import main
+    from probe_ui.runner import grouped_writes
+
+    for i in range(4):
+        write_png(tmp_path / f"im{i}.png", size=(48, 32), seed=i)
+    preset = write_preset(tmp_path / "p.yaml", [choice_item(i, f"im{i % 4}.png", answer="B") for i in range(12)])
+    came_back: list[str] = []
+    real_put = grouped_writes.GroupedWrites.put
+
+    def put(self, row, on_failure):
+        real_put(self, row, on_failure)
+        came_back.append(row["variant_id"])
+        if len(came_back) == 3:
+            signal.raise_signal(signal.SIGINT)  # the user's Ctrl+C, just after three answers came back
+
+    monkeypatch.setattr(grouped_writes.GroupedWrites, "put", put)
+    with FakeOpenAIServer(answer="B", latency_s=1.0) as server:
+        (tmp_path / "be").mkdir()
+        (tmp_path / "be" / "m.yaml").write_text(yaml.safe_dump({"name": "m", "provider": "openai", "model": "m",
+                                                                "base_url": server.base_url}))
+        monkeypatch.setitem(os.environ, "PROBE_UI_BACKENDS", str(tmp_path / "be"))
+        db = str(tmp_path / "x.db")
+        code = main(["batch", str(preset), "-m", "m", "--db", db, "--no-progress", "--concurrency", "12"])
+    assert code == 130 and len(came_back) >= 3
+    with Store(db).engine.connect() as c:
+        stored = set(c.execute(sa.select(responses.c.variant_id)).scalars())
+    assert stored == set(came_back)

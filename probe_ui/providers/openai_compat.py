@@ -76,6 +76,9 @@ class JSONReply:
         except KeyError:
             raise AttributeError(name) from None
 
+    def __repr__(self) -> str:  # what the JSON object would print (a token that is an object is stored as such)
+        return repr(self._fields)
+
 
 def _by_attribute(value: Any) -> Any:
     if isinstance(value, dict):
@@ -216,7 +219,8 @@ class OpenAIProvider(SDKProvider):
         content = getattr(message, "content", None)
         refusal = getattr(message, "refusal", None)
         if content is not None and not isinstance(content, str):
-            raise Malformed(f"message content is {type(content).__name__}, not text")
+            kind = "dict" if isinstance(content, JSONReply) else type(content).__name__  # named as JSON's type
+            raise Malformed(f"message content is {kind}, not text")
         usage = getattr(completion, "usage", None)
         details = self._details(completion)
         if refusal and not content:

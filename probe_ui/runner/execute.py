@@ -266,10 +266,12 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Work] | AsyncIte
         return sent, resp
 
     async def one(item: Work) -> None:
-        if (cancel is not None and cancel.is_set()) or (spend is not None and spend.reached):
+        if cancel is not None and cancel.is_set():
             return
-        if isinstance(item, Answered):
+        if isinstance(item, Answered):  # past the cap too: its judge's row says it was not asked, as a live one's
             await judge_if_needed(item.cell, item.response, item.invalid)
+            return
+        if spend is not None and spend.reached:
             return
         cell = item
         if spec_of(cell.variant) is not None:  # a pushback: the first answer, then each pressure turn
@@ -281,6 +283,8 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Work] | AsyncIte
         row = dict(response_row(run.id, cell, resp, sent), asked_by=who)
         if known and known[0] is not None and row["error"] is None:
             known[0].add(row["request_hash"])  # asked again in this batch (another cell sending the same): cached
+            if len(known[0]) > CACHE_INDEX_MOST:
+                known[0] = None  # no more kept: looked up per call from here
         if not waited:
             writes.put(row, failures.append)  # a failed write stops the batch as a failed call's store would
         else:
@@ -364,17 +368,19 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Work] | AsyncIte
         raise
     finally:
         tasks = [t for ts in workers.values() for t in ts]
-        if interrupted:  # Ctrl+C: stop now, requests in flight included
-            for t in tasks:
-                t.cancel()
-        else:
-            for name, q in queues.items():
-                for _ in workers[name]:
-                    await q.put(None)
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await writes.drain()  # every answer that came back is stored, Ctrl+C or not
-        if isinstance(source, PlannedCells):
-            await source.aclose()
+        try:
+            if interrupted:  # Ctrl+C: stop now, requests in flight included
+                for t in tasks:
+                    t.cancel()
+            else:
+                for name, q in queues.items():
+                    for _ in workers[name]:
+                        await q.put(None)
+            await asyncio.gather(*tasks, return_exceptions=True)  # Ctrl+C once all is handed over: cancelled here
+        finally:
+            await writes.drain()  # every answer that came back is stored, Ctrl+C or not
+            if isinstance(source, PlannedCells):
+                await source.aclose()
     if failures:
         raise failures[0]
 
