@@ -330,6 +330,35 @@ def test_a_judge_is_asked_of_each_answer_a_batch_brings_once_it_is_collected(tmp
     assert sum(r["role"] == "judge" for r in rows(db).values()) == N
 
 
+def test_judges_lost_to_a_kill_after_the_batch_was_collected_are_asked_by_the_next_run(tmp_path: Path, openai_env,
+                                                                                      capsys, monkeypatch) -> None:
+    import probe_ui.runner.batch as runner_batch
+
+    p, db = preset(tmp_path), tmp_path / "j.db"
+    argv = ["batch", str(p), "-m", "openai/fake-vlm", "--prompt", "free", "--judge", "baseline/first", "--db", str(db),
+            "--no-progress", *PB]
+    real = runner_batch.execute_run
+
+    def killed(store: Store, run: Any, cells: Any, *a: Any, **kw: Any) -> Any:
+        if isinstance(cells, list) and cells and isinstance(cells[0], runner_batch.Answered):
+            raise KeyboardInterrupt  # Ctrl+C once the batch is collected, before its judges
+        return real(store, run, cells, *a, **kw)
+
+    monkeypatch.setattr(runner_batch, "execute_run", killed)
+    assert run_cli(capsys, *argv)[0] != 0
+    got = list(rows(db).values())
+    assert sum(r["role"] == "answer" for r in got) == N and not any(r["role"] == "judge" for r in got)
+    monkeypatch.setattr(runner_batch, "execute_run", real)
+    code, out, err = run_cli(capsys, *argv)  # the same command again
+    assert code == 0, err
+    assert f"{N} already done, 0 new" in out and len(openai_env.batch_creations) == 1
+    got = list(rows(db).values())
+    answers = {r["id"] for r in got if r["role"] == "answer"}
+    assert sorted(r["parent_id"] for r in got if r["role"] == "judge") == sorted(answers)  # each judged once
+    assert run_cli(capsys, *argv)[0] == 0  # and not again
+    assert sum(r["role"] == "judge" for r in rows(db).values()) == N
+
+
 def test_provider_batch_is_refused_without_a_batch_api(tmp_path: Path, capsys) -> None:
     p = preset(tmp_path)
     code, out, err = run_cli(capsys, "batch", str(p), "-m", "baseline/first", "--db", str(tmp_path / "x.db"),

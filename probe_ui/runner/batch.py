@@ -31,7 +31,7 @@ from probe_ui.presets.suites import ImageFiles, ItemError, SuiteError, get_suite
 from probe_ui.providers.base import ModelConfig
 from probe_ui.runner.allowance import UserCap, unpriced_line
 from probe_ui.runner.cells import Cell, shard_of, variant_cells
-from probe_ui.runner.execute import Answered, Judge, PlannedCells, execute_run
+from probe_ui.runner.execute import Answered, Judge, PlannedCells, Work, execute_run
 from probe_ui.runner.identity import RunChange, run_change
 from probe_ui.runner.identity import check as check_change
 from probe_ui.runner.models import (
@@ -409,6 +409,8 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
     spend: Cap | None = user_cap.within(capped) if user_cap is not None else capped
     plan = BatchPlan(store, run, presets, models, result, prompt=prompt, seed=seed, suites=suites, samples=samples,
                      temperature=temperature, shard=shard, answer_format=answer_format)
+    if judge_cfg is not None:  # a judge lost to a kill or Ctrl+C (after its answer, or a batch's) is asked now
+        plan.unjudged = store.unjudged_answers(run.id)
 
     # tqdm shows done/total, rate and ETA; into a log file (not a terminal) it writes a line every 10 s at most.
     # The total grows while the plan is being made (cells are asked as they are planned).
@@ -447,9 +449,9 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
         logging.getLogger("probe_ui.batch").info("%s", batches.plan_line())
 
     def replan() -> Iterator[Cell]:  # the plan again, to find each batch result's cell
-        return iter(BatchPlan(store, run, presets, models, BatchResult(run=run), prompt=prompt, seed=seed,
-                              suites=suites, samples=samples, temperature=temperature, shard=shard,
-                              answer_format=answer_format))
+        again = BatchPlan(store, run, presets, models, BatchResult(run=run), prompt=prompt, seed=seed, suites=suites,
+                          samples=samples, temperature=temperature, shard=shard, answer_format=answer_format)
+        return (c for c in again if isinstance(c, Cell))
 
     show()
     try:
@@ -503,6 +505,9 @@ class BatchPlan:
         self.planned_all = 0  # cells of every shard
         self.sdk_ready: set[str] = set()
         self.unit_recorded = False
+        #: with a judge: the run's answers no judge's row stands for (Store.unjudged_answers); a done cell among
+        #: them is handed over as Answered, so that its judge is asked
+        self.unjudged: dict[tuple[str, str, str, int], tuple[str, bool | None]] = {}
 
     def record_unit(self) -> None:
         """Record the unit of evidence the run's items count in (:func:`probe_ui.metrics.units.planned`), once, and
@@ -515,7 +520,7 @@ class BatchPlan:
 
         self.store.merge_run_settings(self.run.id, {"unit": planned(it for p in self.presets for it in p.items)})
 
-    def __iter__(self) -> Iterator[Cell]:
+    def __iter__(self) -> Iterator[Work]:
         store, run, result = self.store, self.run, self.result
         done = store.done_cells(run.id)
         seen: set[str] = set()  # the same variant from two presets: asked once
@@ -548,7 +553,7 @@ class BatchPlan:
         store.merge_run_settings(run.id, {"planned": self.planned_all})
         result.plan_complete = True
 
-    def _cells(self, batch: list[Variant], done: set[tuple[str, str, str, int]]) -> Iterator[Cell]:
+    def _cells(self, batch: list[Variant], done: set[tuple[str, str, str, int]]) -> Iterator[Work]:
         """Hand over a batch's cells that are not done (and are in this shard), after storing the variants they
         ask. A variant with nothing left to ask was stored when it was first asked (its answers name it), so a
         re-run of a finished batch writes nothing."""
@@ -556,6 +561,7 @@ class BatchPlan:
             return
         by_source = {p.path: p.prompt for p in self.presets}
         todo: list[Cell] = []
+        again: list[Answered] = []  # answered before, their judge not asked
         for v in batch:
             for cell in variant_cells(v, self.models, self.prompt, self.seed, by_source, self.samples,
                                       self.temperature, self.answer_format):
@@ -565,6 +571,9 @@ class BatchPlan:
                 self.result.planned += 1
                 if cell.key in done:
                     self.result.skipped += 1
+                    if cell.key in self.unjudged:
+                        text, invalid = self.unjudged[cell.key]
+                        again.append(Answered(cell, Response(text=text), invalid))
                 else:
                     todo.append(cell)
         batch.clear()
@@ -573,6 +582,7 @@ class BatchPlan:
         for cell in todo:
             self._import_sdk(cell.model)
             yield cell
+        yield from again
 
     def _import_sdk(self, model: ModelConfig) -> None:
         """Import a model's SDK here, before its first cell is handed over: nothing can be sent to it before the

@@ -415,7 +415,7 @@ class PlannedCells:
     """A plan's cells, made on a thread of its own and handed to the event loop through a bounded queue: image
     work and store writes for the next variants go on while the first cells are being asked."""
 
-    def __init__(self, plan: Iterable[Cell], maxsize: int = 1024) -> None:
+    def __init__(self, plan: Iterable[Work], maxsize: int = 1024) -> None:
         self._plan = plan
         self._maxsize = maxsize
         self._queue: asyncio.Queue[Any] | None = None
@@ -425,7 +425,7 @@ class PlannedCells:
     def __aiter__(self) -> PlannedCells:
         return self
 
-    async def __anext__(self) -> Cell:
+    async def __anext__(self) -> Work:
         if self._queue is None:
             self._queue = asyncio.Queue(self._maxsize)
             self._thread = threading.Thread(target=self._produce, args=(asyncio.get_running_loop(),),

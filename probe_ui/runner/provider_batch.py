@@ -62,7 +62,7 @@ from probe_ui.providers.base import ModelConfig, ProviderError, fit_images
 from probe_ui.providers.batch_api import APIS, BatchAPI, BatchState, Outcome, api_words, batch_api_of, price_factor
 from probe_ui.providers.sdk import SDKProvider
 from probe_ui.runner.cells import Cell, response_row
-from probe_ui.runner.execute import cell_label
+from probe_ui.runner.execute import Answered, Work, cell_label
 from probe_ui.runner.grouped_writes import MOST
 from probe_ui.runner.pushback import spec_of
 from probe_ui.runner.spend import Cap, SpendCapReached
@@ -193,12 +193,15 @@ class ProviderBatches:
         return line
 
     # ---- submit ------------------------------------------------------------------------------------------------
-    def divert(self, cells: Iterable[Cell]) -> Iterator[Cell]:
+    def divert(self, cells: Iterable[Work]) -> Iterator[Work]:
         """The plan's cells for the live path: every cell of a batched model is written to its batch file instead
         (module doc), every cell waiting in an open batch is left out; once the plan is complete the files are
         submitted (on this thread: the planning thread, while the live cells are being asked)."""
         try:
             for cell in cells:
+                if isinstance(cell, Answered):
+                    yield cell  # answered already: its judge is asked live
+                    continue
                 if cell.key in self.open_keys:
                     continue  # waits in an open batch: never asked twice
                 if cell.model.name not in self.apis or spec_of(cell.variant) is not None:

@@ -68,6 +68,19 @@ class AnswersMixin(StoreBase):
             row = c.execute(_CACHED, {"h": request_hash, "role": role}).mappings().first()
         return dict(row) if row else None
 
+    def unjudged_answers(self, run_id: int) -> dict[CellKey, tuple[str, bool | None]]:
+        """A run's finished answers that no judge's row stands for (their text and whether the reader left them
+        unread), by cell: what a batch with a judge asks its judge about again, so that a judge lost to a kill
+        or Ctrl+C between an answer and its judge (a provider batch's answers are judged once it is collected) is
+        asked by the next run. An answer whose judge was asked and failed has its judge's row: not asked again."""
+        judge = responses.alias("judge")
+        judged = sa.exists().where(judge.c.parent_id == responses.c.id, judge.c.role == "judge")
+        q = sa.select(responses.c.variant_id, responses.c.model, responses.c.prompt, responses.c.sample,
+                      responses.c.raw_text, responses.c.invalid).where(
+            responses.c.run_id == run_id, responses.c.role == "answer", responses.c.error.is_(None), ~judged)
+        with self.engine.connect() as c:
+            return {(r[0], r[1], r[2], int(r[3])): (r[4] or "", r[5]) for r in c.execute(q)}
+
     def answered_hashes(self, most: int, role: str = "answer") -> set[str] | None:
         """The request hashes of the store's finished answers (``role``), or None where there are more than
         ``most``: a batch reads them once and asks the request cache only about requests it has seen answered (a
