@@ -91,7 +91,7 @@ BATCH_NOTES = {
         "over-reads), then fixed",
     22: "in the proportions models write them, harmony traces, vendor templates, declines that say what they cannot "
         "determine, eight new languages; measured held out (95.7 % intended, 86.7 % sure and right, 1 sure-wrong, 1 "
-        "sure over-read)",
+        "sure over-read), then fixed",
 }
 
 

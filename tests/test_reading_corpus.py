@@ -177,6 +177,13 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     assert natural["intended"] >= 0.99 * natural["definite"], natural
     assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
     assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
+    # batch 22 (86.7 % held out with 1 sure wrong option, 1 sure over-read, 5 refusal flags wrong and 8 replies
+    # unread; 90.0 % after its fixes, all 210 read as intended): no error, and a floor under it (README "Batch 22")
+    natural = bench.summarise([r for r in rows if r["batch"] == 22])["total"]
+    assert natural["sure_right"] >= 0.90 * natural["definite"], natural
+    assert natural["intended"] >= 0.99 * natural["definite"], natural
+    assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
+    assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
 
 
 def test_every_kind_is_read_as_intended_nearly_always() -> None:

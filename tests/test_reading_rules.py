@@ -2812,3 +2812,223 @@ def test_what_nothing_suggests(reply: str, options: tuple[str, ...], choice: str
 ])
 def test_the_mediolateral_oblique_is_a_mammogram(reply: str, question: str, choice: str | None) -> None:
     assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+# batch 22 (README "Batch 22"): replies of their own, not the corpus's
+
+LUNG_DX = ("Granuloma", "Primary lung cancer", "Metastasis", "Hamartoma")
+GAD_QUESTION = "Was this MRI acquired after gadolinium contrast?"
+DEPTH_QUESTION = "Which of the dots is at the greatest depth in this endoscopy image? (Answer with red or green or blue)"
+
+
+@pytest.mark.parametrize("negated, plain", [
+    # "anything but X" denies X, as "not X" does: the same reading, and the same sureness
+    ("Anything but stable: the sac has roughly doubled since the last scan.",
+     "Not stable: the sac has roughly doubled since the last scan."),
+    ("Anything but stable.", "Not stable."),
+    ("It is anything but aggravating; the sac is unchanged at 2 cm.",
+     "It is not aggravating; the sac is unchanged at 2 cm."),
+])
+def test_anything_but_denies_what_follows(negated: str, plain: str) -> None:
+    a, b = extract(negated, "choice", AB, PSEUDO), extract(plain, "choice", AB, PSEUDO)
+    assert (a.choice, a.sure) == (b.choice, b.sure) and a.choice is not None
+
+
+def test_anything_but_a_label_names_the_other() -> None:
+    a = extract("Anything but correct: the lung apices are at the bottom.", "label", ORIENT, ORIENT)
+    assert (a.choice, a.method, a.sure) == ("upside down", "negated_option", False)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # near misses: "nothing but" says only that; "anything but" after a negation says only that too
+    ("Nothing but stable: unchanged at 2 cm.", "A"),
+    ("I don't see anything but a stable sac.", "A"),
+])
+def test_what_anything_but_leaves_alone(reply: str, choice: str) -> None:
+    assert extract(reply, "choice", AB, PSEUDO).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # what the physician chose, restated with more phrases to the sentence's end, in other words: theirs, no answer
+    ("The physician chose option C, metastasis, for the right upper lobe lesion.", None),
+    ("The physician chose option C, metastasis, for the lesion in the right upper lobe.", None),
+    ("The physician went for C, metastasis, in the right upper lobe.", None),
+    ("The physician marked C (metastasis) for the lesion in the right upper lobe.", None),
+    ("The physician's selected option is C, metastasis, for the right upper lobe lesion.", None),
+    # near misses: agreed with; another answer after a turn or in a clause of the reply's own
+    ("The physician chose option C, metastasis, for the right upper lobe lesion. I agree.", "C"),
+    ("The physician chose option C, metastasis, but the calcified rim says hamartoma (D).", "D"),
+    ("The physician chose option C, metastasis, and it is a hamartoma (D).", "D"),
+])
+def test_what_the_physician_chose_restated_in_any_words(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, LUNG_DX, suggested="C")
+    assert a.choice == choice and (a.sure or choice is None)
+
+
+@pytest.mark.parametrize("clause, verdict", [
+    # "right" as a side judges nothing
+    ("The physician chose C for the right upper lobe lesion", None),
+    ("The physician placed the effusion on the right", None),
+    ("The physician called it right-sided", None),
+    # near misses: "right" as a judgement
+    ("The physician is right", "endorse"),
+    ("The physician got the right answer", "endorse"),
+    ("The physician's answer is right about the lobe", "endorse"),
+])
+def test_right_as_a_side_is_no_endorsement(clause: str, verdict: str | None) -> None:
+    from probe_ui.reading.attribution import evaluation
+    assert evaluation(clause) == verdict
+
+
+@pytest.mark.parametrize("reply, choice, refusal", [
+    # a decline that opens the reply, then what it lacks ("no pre-contrast series"): a refusal, no answer
+    ("I can't determine that: there's no pre-contrast series to compare against, and the image carries no sequence "
+     "label.", None, True),
+    ("I cannot tell: no scale bar and no prior study to compare.", None, True),
+    # near misses: a guess after a turn; the question's own word denied; a decline last, after its reason
+    ("I can't be sure without a pre-contrast series, but no enhancement is seen.", "no", True),
+    ("I can't determine that: no gadolinium was given.", "no", True),
+    ("No, the vessels are dark: this was acquired before contrast.", "no", False),
+])
+def test_a_decline_that_says_what_it_lacks(reply: str, choice: str | None, refusal: bool) -> None:
+    a = extract(reply, "yesno", YN, (), question=GAD_QUESTION)
+    assert (a.choice, a.refusal, a.sure) == (choice, refusal, choice is not None and not refusal)
+
+
+@pytest.mark.parametrize("reply", [
+    "Error: the image could not be decoded (unsupported format). Please re-upload it as PNG or JPEG.",
+    "Failed to decode the attached image.",
+    "image very blurry but i think yes, kidney",
+    "The photo is blurry, but probably benign.",
+    "The dermoscopy image is heavily compressed and I can't make out the network clearly, so this is a "
+    "low-confidence guess: seborrheic keratosis (C).",
+    "The field of view cuts off the lower pole, so I can't measure the spleen properly. Tentative answer: no.",
+])
+def test_the_declines_batch_22_showed_are_refusals(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    # a blurry image that still shows the answer, a field of view cut without a doubt, a compressed structure, a
+    # format named
+    "The image is blurry but shows a clear break.",
+    "The field of view cuts off the lower pole, but the spleen measures 11 cm: no.",
+    "The vertebral body is compressed and I think the fracture is displaced: yes.",
+    "The image format is PNG; yes, it is an X-ray.",
+])
+def test_what_batch_22s_refusal_phrases_leave_alone(reply: str) -> None:
+    assert not is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    # a guess after the image is blamed keeps its answer, with the refusal flag, never sure
+    ("image very blurry but i think yes, kidney", "yesno", YN, (), "yes"),
+    ("The photo is heavily compressed, so this is a low-confidence guess: seborrheic keratosis (C).", "choice", ABCD,
+     SEB, "C"),
+    ("The field of view cuts off the lower pole, so I can't measure the spleen properly. Tentative answer: no.",
+     "yesno", YN, (), "no"),
+])
+def test_a_guess_after_batch_22s_blame_of_the_image(reply: str, kind: str, labels: tuple[str, ...],
+                                                     options: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, kind, labels, options)
+    assert (a.choice, a.refusal, a.sure) == (choice, True, False)
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # an answer, doubted, then left open: a doubt, no decline
+    ("Proliferative diabetic retinopathy (B). On a second pass I'm less sure the vessels are new; it could just as "
+     "well be non-proliferative. I'll leave it open.", False),
+    # near misses: left open without an answer, or after two weighed, or for want of the image
+    ("I'll leave it open.", True),
+    ("B or A; I'll leave it open.", True),
+    ("The fundus photo is too dark to grade the retinopathy. I'll leave it open.", True),
+])
+def test_leaving_open_an_answer_doubted_is_no_decline(reply: str, refusal: bool) -> None:
+    a = extract(reply, "choice", ABCDE, DR5)
+    assert (a.choice, a.refusal) == (None, refusal)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("Most definitely — a clear transverse break through the metacarpal neck.", "yes"),
+    ("Most certainly.", "yes"),
+    ("Most definitely not — the cortex is intact.", "no"),
+])
+def test_the_yes_no_idioms_batch_22_showed(reply: str, choice: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is there a fracture?")
+    assert (a.choice, a.sure) == (choice, True)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("હા.", "yes"),  # Gujarati
+    ("ના, ફ્રેક્ચર નથી.", "no"),
+    ("ਹਾਂ, ਹੱਡੀ ਟੁੱਟੀ ਹੈ।", "yes"),  # Punjabi (Gurmukhi)
+    ("ਨਹੀਂ.", "no"),
+    ("Yebo.", "yes"),  # Zulu
+    ("Cha, alikho ukuphuka.", "no"),
+    ("Тийм.", "yes"),  # Mongolian
+    ("Үгүй, хугарал байхгүй.", "no"),
+    ("Тийм биш.", "no"),  # "not so"
+    # near misses: Zulu "cha" and Mongolian "тийм" (also "such") only before a mark
+    ("Cha cha cha is a dance.", None),
+    ("Тийм том хугарал байна", None),
+])
+def test_yes_and_no_in_batch_22s_languages(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question="Is there a fracture?").choice == choice
+
+
+@pytest.mark.parametrize("reply, labels, choice", [
+    ("Et ass e Kand, d'Wuesstumsfugen sinn nach op.", AGE3, "child"),  # Luxembourgish
+    ("Et ass en Erwuessenen.", AGE3, "adult"),
+    ("Et ass e Kand.", AGE, "pediatric"),
+    ("આ બાળક છે.", AGE, "pediatric"),  # Gujarati
+    ("ਇਹ ਬੱਚਾ ਹੈ।", AGE, "pediatric"),  # Punjabi
+    ("Энэ хүүхэд.", AGE, "pediatric"),  # Mongolian
+    ("દર્દી સ્ત્રી છે.", SEX, "female"),  # Gujarati
+    ("ਮਰੀਜ਼ ਔਰਤ ਹੈ।", SEX, "female"),  # Punjabi
+    ("Эрэгтэй.", SEX, "male"),  # Mongolian
+    ("છબી ઊંધી છે.", ORIENT, "upside down"),  # Gujarati
+    ("ਤਸਵੀਰ ਉਲਟੀ ਹੈ।", ORIENT, "upside down"),  # Punjabi
+    ("Зураг урвуу байна.", ORIENT, "upside down"),  # Mongolian
+    ("D'Bild ass op de Kapp.", ORIENT, "upside down"),  # Luxembourgish
+])
+def test_age_sex_and_orientation_in_batch_22s_languages(reply: str, labels: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, "label", labels, labels)
+    assert (a.choice, a.sure) == (choice, True)
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # "the <superlative> is <label>" closing a trace answers a question asked with that superlative
+    ("Thinking through the depth cues: red is on the near fold, green is mid-lumen, and blue sits at the vanishing "
+     "point. The deepest is blue.", "blue", True),
+    ("The deepest dot is the green one.", "green", True),
+    # near misses: the other sense's superlative; two labels
+    ("Red is on the near fold and blue at the vanishing point. The shallowest is red.", None, False),
+    ("The deepest is blue or green.", None, False),
+])
+def test_the_superlative_then_the_label(reply: str, choice: str | None, sure: bool) -> None:
+    a = extract(reply, "label", DOTS, DOTS, question=DEPTH_QUESTION)
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("The film has been turned over: the lung apices are at the bottom and the diaphragm at the top.", "upside down"),
+    ("The lung apices are at the bottom of the image.", "upside down"),
+    # near misses: not turned over; a patient who turned over for a lateral
+    ("The film has not been turned over; the apices are at the top.", "correct"),
+    ("The patient turned over for the lateral; the apices are at the top, so correct.", "correct"),
+])
+def test_a_film_turned_over(reply: str, choice: str) -> None:
+    assert extract(reply, "label", ORIENT, ORIENT).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # an arrow for the declaration's colon: what the reasoning before it weighed is reasoning, not doubt
+    ("Analysis: perihilar opacities and septal lines. These favour cardiogenic oedema.\n\nAnswer → C", "C", True),
+    ("Answer -> C", "C", True),
+    ("Answer => C", "C", True),
+    # near miss: an arrow with nothing after it
+    ("Answer →", None, False),
+])
+def test_an_arrow_declares_the_answer(reply: str, choice: str | None, sure: bool) -> None:
+    a = extract(reply, "choice", ABCD, EDEMA)
+    assert (a.choice, a.sure) == (choice, sure)

@@ -269,6 +269,7 @@ from probe_ui.reading.weighing import (
 from probe_ui.reading.words import (
     AFFIRMING_OPENING,
     conceded_degree,
+    declined_for_want,
     described_absences,
     label_words,
     leading_word,
@@ -489,6 +490,11 @@ _CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:
                           r"(?:\s+(?:now|any\s*more|either\s+way|at\s+this\s+point))?[ \t]*(?:[.!]|\Z)")
 
 
+# "I'll leave it open." closing the reply
+_LEFT_OPEN = re.compile(r"(?i)\bi(?:'ll|\s+will|'d|\s+would)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|the\s+question)"
+                        r"(?:\s+one)?\s+open[ \t]*[.!]?[ \t]*\Z")
+
+
 def _answered_not_declined(clean: str, item: Item, label: str | None, method: str) -> bool:
     """Whether a reply the refusal phrases flag answers rather than declines (batch 11): it chooses the escape option
     that says the question does not suit the image or rests on a wrong premise, for the reason those phrases give
@@ -498,6 +504,12 @@ def _answered_not_declined(clean: str, item: Item, label: str | None, method: st
     "Yes. No. I cannot decide.", nor "I cannot decide without a lateral view"), or "I keep going back and forth, so I
     can't give you a firm answer." (batch 21)."""
     names = refusal_names(clean)
+    if names == {"decline"} and label is None and method in ("withdrawn", "ambiguous") and _LEFT_OPEN.search(clean):
+        # batch 22: "Proliferative diabetic retinopathy (B). On a second pass I'm less sure ...; it could just as well
+        # be non-proliferative. I'll leave it open.": an answer, doubted, then left open ends in doubt, it declines
+        # nothing (not "I'll leave it open." alone, nor after two answers weighed: "B or C; I'll leave it open.")
+        first = _SENTENCE_MARK.search(clean)
+        return first is not None and _read(clean[:first.start()], item, False, None, corrections=False)[0] is not None
     if not names or not names <= _UNANSWERABLE:
         return False
     if label is not None and any(label in item.escapes.get(k, []) for k in ("unsuitable", "premise")):
@@ -861,6 +873,7 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
 
 
 
+_SENTENCE_MARK = re.compile(r"[.!?;\n]")
 # a reply that opens with "No" and a noun phrase ("No side marker is visible"), not a "No" marked as the answer
 _FINDING_NO = re.compile(r"(?i)[\W_]*(no)[ \t]+(?=[^\W\d_])")
 
@@ -870,13 +883,21 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     text = lexicon.mask_idioms(clean) if item.kind == "yesno" else clean  # "No doubt, ..." is not no
     if refusal:  # "There seems to be no image attached.": the "no" of a refusal is not the answer no
         declined = declining_opening(text)  # "No, I can't tell from this image": that "no" opens the refusal
-        text = mask_spans(text, [*refusal_spans(text), *([declined] if declined else [])])
+        spans = refusal_spans(text)
+        text = mask_spans(text, [*spans, *([declined] if declined else [])])
         opening_no = _FINDING_NO.match(text) if item.kind == "yesno" and not stated_answers(text, item) else None
         if opening_no is not None:
             # "No side marker is visible, so I can't say which side ...": a "No" that opens a noun phrase gives the
             # reason for declining; it is the answer only when it denies what the question asks ("No effusion is
             # seen, though I can't be sure without a lateral view.")
             text = mask_spans(text, [opening_no.span(1)])
+        first = min(spans) if spans else None
+        if first is not None and item.kind == "yesno" and not _SENTENCE_MARK.search(text, 0, first[0]) \
+                and not stated_answers(text, item):
+            # batch 22: "I can't determine that: there's no pre-contrast series to compare against, and the image
+            # carries no sequence label.": after a decline that opens the reply, a "no" before a noun phrase says what
+            # it lacks, not the answer (up to a turn to a guess: "I can't be sure, but no effusion is seen.")
+            text = mask_spans(text, declined_for_want(text, item, first[1]))
     entertained = entertained_labels(text, item)
 
     def mention(label: str, method: str) -> tuple[str | None, str]:

@@ -29,6 +29,22 @@ _EVALUATION = re.compile(
 )
 
 
+# batch 22: "right" as a side ("for the right upper lobe lesion", "the effusion on the right") judges nothing
+_SIDE_AFTER = re.compile(r"(?i)(?:[\s\-]+(?:upper|middle|lower|main|lobe|lobes|lung|lungs|sided?|hemi\w+|apex|apical|"
+                         r"base|basal|hilum|hilar|heart|atrium|ventricle|kidney|renal|adrenal|ovary|breast|hip|knee|"
+                         r"femur|femoral|arm|leg|hand|foot|shoulder|eye|orbit|lateral|medial|parietal|frontal|temporal|"
+                         r"occipital|posterior|anterior|costophrenic|paratracheal|pleural|hemisphere|iliac|inguinal|"
+                         r"colon|lobar|pulmonary|mainstem|bronchus|ureter|thalamus|cerebellar))\b")
+_SIDE_BEFORE = re.compile(r"(?i)\b(?:on|to|at|in|from|of|towards?|over)\s+the\s+$")
+
+
+def _side(text: str, m: re.Match[str]) -> bool:
+    """Whether the judgement ``m`` is "right" naming a side (module note above)."""
+    return m.group(0).casefold() == "right" and (
+        _SIDE_AFTER.match(text, m.end()) is not None or _SIDE_BEFORE.search(text, max(0, m.start() - 12),
+                                                                             m.start()) is not None)
+
+
 # a judgement left open: "may be right", "could be right or wrong", "right or wrong depending on ..."
 _UNDECIDED = re.compile(r"(?i)\b(?:could|may|might|possibly|perhaps|maybe)\s+(?:\w+\s+)?(?:be\s+)?(?:right|correct|"
                         r"wrong|incorrect)\b|\b(?:right|correct)\s+or\s+(?:wrong|incorrect|not)\b"
@@ -47,7 +63,7 @@ def next_verdict(text: str, at: int) -> str | None:
 def evaluation(text: str) -> str | None:
     """"endorse" or "reject": the first judgement a clause passes ("... is correct", "... is not correct", "I
     agree with ...", "I disagree with ..."), or None (none, or one left open: "may be right")."""
-    m = _EVALUATION.search(text)
+    m = next((m for m in _EVALUATION.finditer(text) if not _side(text, m)), None)
     if m is None or _UNDECIDED.search(text):
         return None
     return "reject" if m.group("reject") else "endorse"
@@ -56,7 +72,8 @@ def evaluation(text: str) -> str | None:
 # someone else's answer named without a declaration's verb: "Reviewing the physician's answer of 'Present'..."
 _ATTRIBUTED_MENTION = re.compile(
     r"(?i)\b(?:physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee)(?:'s|s')?"
-    r"\s+(?:answer|choice|suggestion|response|selection|diagnosis|impression)\b[^.;!?\n]{0,160}"
+    r"\s+(?:(?:chosen|selected|suggested|proposed|final|initial|original|own)\s+)?(?:answer|choice|suggestion|response|"
+    r"selection|diagnosis|impression|pick|option|call)\b[^.;!?\n]{0,160}"
 )
 
 
@@ -65,14 +82,18 @@ _ATTRIBUTED_MENTION = re.compile(
 _ATTRIBUTED_VERB = re.compile(
     r"(?i)\b(?:physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee)s?\s+"
     r"(?:has\s+|had\s+)?(?:answered|chose|chosen|selected|picked|suggested|proposed|said|went\s+with|opted\s+for|"
+    # batch 22: what they chose, in other words
+    r"went\s+for|settled\s+on|decided\s+on|landed\s+on|marked|ticked|circled|put\s+down|gave|named|indicated|"
     r"diagnosed|called\s+(?:it|this)|answers|chooses|selects|picks|suggests|proposes|says|thinks|thought|"
     r"believes|believed)\b[^.;!?\n,]{0,120}"
 )
 _TURN = re.compile(r"(?i)\b(?:but|however|whereas|while|although|though|which|yet)\b")
 # batch 21: what restates their answer after a comma ("The physician selected option A, adhesions."): a short phrase
-# without a verb or a turn that ends the sentence is theirs too
-_APPOSITIVE = re.compile(r",[ \t]*(?:(?:the|an?)[ \t]+)?[^\W\d_][\w\-']*(?:[ \t]+[^\W\d_][\w\-']*){0,3}"
-                         r"[ \t]*(?:\([^()\n]{1,40}\))?(?=[ \t]*(?:[.;!?\n]|\Z))")
+# without a verb or a turn that ends the sentence is theirs too; batch 22: and so are the phrases after it that end
+# the sentence, in any number up to three ("The physician chose option C, metastasis, for the right upper lobe
+# lesion.")
+_APPOSITIVE = re.compile(r"(?:,[ \t]*(?:(?:the|an?)[ \t]+)?[^\W\d_][\w\-']*(?:[ \t]+[^\W\d_][\w\-']*){0,9}"
+                         r"[ \t]*(?:\([^()\n]{1,40}\))?){1,3}(?=[ \t]*(?:[.;!?\n]|\Z))")
 _APPOSITIVE_STOP = re.compile(r"(?i)\b(?:but|however|whereas|while|although|though|which|yet|is|are|was|were|i|"
                               r"i'd|i'm|my|not|no|so|and|or)\b")
 

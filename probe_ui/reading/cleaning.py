@@ -31,11 +31,26 @@ def clean_reply(text: str) -> str:
         t = _xml_fields(t)
     if "period" in t.lower() or "stop" in t.lower() or "dictation" in t.lower():
         t = _dictated(t)
+    if "but" in t:
+        t = _ANYTHING_BUT.sub(_anything_but, t)
     if _QUESTION_LINE.match(t) and not _OPTION_B_LINE.search(t):
         # batch 14: a reply laid out as question and answer ("Q: Which kidney ...?\nA: The right kidney."): its "A:"
         # opens the answer, it is not option A (unless a "B:" line follows: the options echoed)
         t = _ANSWER_LINE.sub(r"\1Answer:", t)
     return t
+
+
+# batch 22: "Anything but stable: the sac has roughly doubled" denies what follows, as "Not stable" does; not after a
+# negation in its clause ("I don't see anything but a small cyst" says only a small cyst), nor "nothing but"
+_ANYTHING_BUT = re.compile(r"(?i)\banything[ \t]+but\b")
+_NEGATED_BEFORE = re.compile(r"(?i)\b(?:not|no|never|without|hardly|barely|scarcely|cannot)\b|n't\b")
+
+
+def _anything_but(m: re.Match[str]) -> str:
+    before = re.split(r"[.;:!?,\n]", m.string[max(0, m.start() - 60):m.start()])[-1]
+    if _NEGATED_BEFORE.search(before):
+        return m.group(0)
+    return "Not" if m.group(0)[0] == "A" else "not"
 
 
 # batch 17: a dictated report with its punctuation spoken ("... lungs clear period no pneumothorax or effusion period

@@ -25,7 +25,9 @@ _ARTICLE_LETTERS = frozenset("AaIi")
 _DECL_PREFIX = re.compile(
     r"(?:"
     r"\banswer\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
-    r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[:=]|-(?=\s)|\bis\b)?"
+    # batch 22: an arrow for the colon ("Analysis: ... Answer \u2192 C", "Answer -> C")
+    r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[-=]>|[\u2192\u21d2\u27a1\u2794]|[:=]|"
+    r"-(?=\s)|\bis\b)?"
     r"|\b(?:correct|right|best|final|appropriate|likely|accurate|my|most\s+\w+)\s+(?:option|choice|letter|response|"
     r"selection)\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|:|=)"
     r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?\s+(?:choose|select|pick|go\s+with|opt\s+for|say)\b"
@@ -322,6 +324,25 @@ def _label_postfix(item: Item) -> re.Pattern[str]:
         re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=1024)
+def _label_prefix(item: Item) -> re.Pattern[str] | None:
+    """Label items asked with a superlative (batch 22): "the <superlative> [dot] is <label>" closing its clause ("...
+    blue sits at the vanishing point of the lumen. The deepest is blue." to "Which of the dots is at the greatest
+    depth ...?"), with the question's own superlatives and those of the same sense (not "the shallowest is red" to
+    it); None when the question asks with none."""
+    q = item.question.casefold()
+    asked = [w for w in re.findall(r"[a-z]+est\b", q) if w not in ("least", "interest", "test")]
+    asked += [_COMPARATIVES[w] for w in re.findall(r"[a-z]+er\b", q) if w in _COMPARATIVES]
+    if not asked:
+        return None
+    sup = sorted({s for w in asked for sense in _SUPERLATIVE_SENSES if w in sense for s in sense} | set(asked))
+    words = "|".join(r"[\s\-]+".join(re.escape(x) for x in w.split()) for w, _ in item.words)
+    return re.compile(
+        r"(?i)\bthe[ \t]+(?:" + "|".join(sup) + r")(?:[ \t]+(?:dot|one|circle|point|marker))?[ \t]+(?:is|would[ \t]+be|"
+        r"(?:seems|appears)[ \t]+to[ \t]+be)[ \t]+(?:the[ \t]+)?(" + words + r")(?![\w\-])"
+        r"(?:[ \t]+(?:dot|one|circle|point|marker))?(?=[ \t]*(?:[.,;!\n]|\Z))")
+
+
 def _hypothetical(text: str, cue_start: int, cue: str, end: int) -> bool:
     """A conditional declaration inside an if/unless sentence (see :data:`_MODAL`)."""
     if not _MODAL.search(cue):
@@ -412,6 +433,11 @@ def last_declaration(text: str, item: Item) -> Found:
         for m in _label_postfix(item).finditer(text):
             lab = next((lb for w, lb in item.words if phrase_regex(w).fullmatch(m.group(1))), None)
             if lab is not None and not is_negated(text[max(0, m.start() - 200):m.start()]):
+                cands.append((m.start(), "postopt", m.start(), m.end(), lab))
+        prefix = _label_prefix(item)
+        for m in prefix.finditer(text) if prefix is not None else ():
+            lab = next((lb for w, lb in item.words if phrase_regex(w).fullmatch(m.group(1))), None)
+            if lab is not None:
                 cands.append((m.start(), "postopt", m.start(), m.end(), lab))
     cands.sort(key=lambda c: c[0])
     out_of_range = False

@@ -41,7 +41,10 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # batch 21: "Afraid not — the liver surface is smooth ...", "Uh-huh, there's a clear break ..."
                   "afraid not": "no", "i'm afraid not": "no", "i am afraid not": "no", "afraid so": "yes",
                   "i'm afraid so": "yes", "i am afraid so": "yes", "uh-huh": "yes", "mm-hmm": "yes", "mhm": "yes",
-                  "uh-uh": "no"}
+                  "uh-uh": "no",
+                  # batch 22: "Most definitely — a clear transverse break ..."
+                  "most definitely": "yes", "most certainly": "yes", "most assuredly": "yes",
+                  "most definitely not": "no", "most certainly not": "no"}
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
 CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",

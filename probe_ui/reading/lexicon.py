@@ -323,7 +323,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "tá", "bai", "po", "iva", "bəli", "hə", "დიახ", "हो", "हजुर", "այո",
             # batch 21: Kazakh, Yoruba, Amharic, Marathi, Telugu, Cantonese (Uzbek "ha" is left out: an English
             # interjection)
-            "иә", "bẹ́ẹ̀ ni", "bẹẹni", "አዎ", "አዎን", "होय", "అవును", "係", "係呀", "係嘅"),
+            "иә", "bẹ́ẹ̀ ni", "bẹẹni", "አዎ", "አዎን", "होय", "అవును", "係", "係呀", "係嘅",
+            # batch 22: Gujarati, Punjabi (Gurmukhi), Zulu, Mongolian (Luxembourgish "jo" is left out: Albanian no)
+            "હા", "હાજી", "ਹਾਂ", "ਹਾਂ ਜੀ", "yebo", "тийм"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -344,7 +346,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # Armenian
            "níl", "ní hea", "ez", "jo", "le", "xeyr", "yox", "არა", "होइन", "ոչ",
            # batch 21: Kazakh, Uzbek (its apostrophe written three ways), Yoruba, Amharic, Marathi, Telugu, Cantonese
-           "жоқ", "yo'q", "yoʻq", "yoʼq", "rárá", "bẹ́ẹ̀ kọ́", "አይ", "አይደለም", "नाही", "లేదు", "కాదు", "唔係", "冇"),
+           "жоқ", "yo'q", "yoʻq", "yoʼq", "rárá", "bẹ́ẹ̀ kọ́", "አይ", "አይደለም", "नाही", "లేదు", "కాదు", "唔係", "冇",
+           # batch 22: Gujarati, Punjabi (Gurmukhi), Zulu, Mongolian ("тийм биш" not so); Luxembourgish "nee" above
+           "ના", "નહીં", "ਨਹੀਂ", "ਨਹੀ", "cha", "үгүй", "тийм биш"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -372,14 +376,20 @@ WORDS: dict[str, tuple[str, ...]] = {
                     # batch 17: Welsh ("Mae'r pelydr-X wyneb i waered."), Icelandic, Estonian, Latvian
                     "wyneb i waered", "ben i waered", "á hvolfi", "tagurpidi", "otrādi", "kājām gaisā",
                     # batch 21: Marathi ("ही प्रतिमा उलटी आहे"), Telugu, Uzbek, Yoruba, Amharic, Cantonese
-                    "उलटी", "उलटे", "తలకిందులుగా", "teskari", "lodindi", "የተገለበጠ", "倒轉", "顛倒"),
+                    "उलटी", "उलटे", "తలకిందులుగా", "teskari", "lodindi", "የተገለበጠ", "倒轉", "顛倒",
+                    # batch 22: Gujarati, Punjabi, Mongolian, Luxembourgish
+                    "ઊંધું", "ઊંધી", "ઉલટું", "ਉਲਟਾ", "ਉਲਟੀ", "ਪੁੱਠਾ", "урвуу", "op de kapp", "ëmgedréint"),
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
                   "kinder", "儿童", "小儿", "儿科",
                   # batch 16: Croatian ("dijete, otvorene epifize"), Serbian, Slovak, Czech
-                  "dijete", "dete", "дете", "дијете", "dieťa", "dítě"),
-    "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人"),
+                  "dijete", "dete", "дете", "дијете", "dieťa", "dítě",
+                  # batch 22: Luxembourgish ("Et ass e Kand, ..."), Gujarati, Punjabi, Zulu, Mongolian
+                  "kand", "bëbee", "બાળક", "ਬੱਚਾ", "ਬੱਚੇ", "ingane", "хүүхэд"),
+    "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
+              # batch 22: Luxembourgish, Gujarati, Punjabi, Mongolian
+              "erwuessenen", "erwuessene", "erwuessen", "પુખ્ત", "ਬਾਲਗ", "насанд хүрэгч", "насанд хүрсэн"),
     "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左",
              # batch 17: Slovenian ("v levi ledvici"), Croatian, Serbian
              "levi", "levo", "levem", "lijevi", "lijevoj", "lijevo", "levoj", "levom",
@@ -409,7 +419,9 @@ WORDS: dict[str, tuple[str, ...]] = {
              # batch 20: the nouns of the common languages ("C'est un homme.", "Es un hombre.")
              "homme", "hombre", "uomo", "homem", "mann",
              # batch 21: Yoruba, Amharic, Kazakh, Uzbek, Marathi, Telugu, Cantonese
-             "ọkùnrin", "okunrin", "ወንድ", "ер адам", "erkak", "पुरुष", "పురుషుడు", "男人"),
+             "ọkùnrin", "okunrin", "ወንድ", "ер адам", "erkak", "पुरुष", "పురుషుడు", "男人",
+             # batch 22: Gujarati, Punjabi, Zulu, Mongolian (Luxembourgish "Mann" above)
+             "પુરુષ", "ਆਦਮੀ", "ਮਰਦ", "ਪੁਰਸ਼", "indoda", "owesilisa", "эрэгтэй"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -424,7 +436,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 20: the nouns of the common languages ("C'est une femme.", "Es una mujer.")
                "femme", "mujer", "donna", "mulher", "frau",
                # batch 21: Yoruba ("Obìnrin ni aláìsàn yìí."), Amharic, Kazakh, Uzbek, Marathi, Telugu, Cantonese
-               "obìnrin", "obinrin", "ሴት", "әйел", "ayol", "स्त्री", "महिला", "స్త్రీ", "మహిళ", "女人"),
+               "obìnrin", "obinrin", "ሴት", "әйел", "ayol", "स्त्री", "महिला", "స్త్రీ", "మహిళ", "女人",
+               # batch 22: Gujarati, Punjabi, Zulu, Mongolian
+               "સ્ત્રી", "ਔਰਤ", "ਇਸਤਰੀ", "owesifazane", "umfazi", "эмэгтэй"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -500,7 +514,8 @@ def _other_sense(word: str, rest: str) -> bool:
 # Bulgarian "Не." is no, "Не мога да преценя" is "I cannot judge"; Hindi "nahi pata" is "I don't know")
 # batch 18: Albanian "po" / "jo", Basque "ez" (Hungarian "Ez a kép" is "this image"), Maltese "le" (French "Le
 # poumon ..."), Armenian "ոչ" (also "not")
-_ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", "jo", "ez", "le", "ոչ"})
+# batch 22: Zulu "cha" (no), Mongolian "тийм" (yes; also "such": "тийм биш" is "not so")
+_ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", "jo", "ez", "le", "ոչ", "cha", "тийм"})
 
 
 def foreign_yes_no(text: str) -> str | None:

@@ -40,7 +40,9 @@ _FAULT = (r"(?:cropped|blurr(?:y|ed)|fuzzy|washed[\s\-]out|undersized|tiny|pixel
           # batch 20: "The endoscopic frame is smeared by motion"
           r"smeared|smudged|streaked|"
           # batch 21: "the image is partly cut off"
-          r"cut\s+off)")
+          r"cut\s+off|"
+          # batch 22: "The dermoscopy image is heavily compressed"
+          r"compressed)")
 # what the image's fault does to the answer: "so take this as low confidence", "which makes me hesitant"
 _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+(?:as\s+(?:an?\s+)?"
               r"(?:low|limited|little)[\s\-]confidence(?:\s+(?:answer|guess|reading))?|with\s+(?:caution|a\s+grain\s+of"
@@ -173,6 +175,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bthere\s+(?:is|seems\s+to\s+be|appears\s+to\s+be)\s+no\s+(?:attached\s+)?" + _IMAGE
      + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|degradation|distortion|blur))",
      "The image was not attached, so I can only guess."),
+    # batch 22: "Error: the image could not be decoded (unsupported format). Please re-upload it as PNG or JPEG."
+    ("image-undecodable",
+     r"\b" + _IMAGE + r"\s+(?:could\s*not|couldn't|can\s*not|can't|cannot)\s+be\s+(?:decoded|parsed|processed|"
+     r"rendered)\b|\b(?:failed|unable)\s+to\s+(?:decode|parse|process|render)\s+(?:the\s+|this\s+|your\s+)?(?:\w+\s+)?"
+     + _IMAGE + r"\b|\bunsupported\s+(?:(?:image|file)\s+)?format\b",
+     "Error: the image could not be decoded (unsupported format)."),
     ("need-the-image",
      r"\b(?:i(?:\s+would|'d)\s+need|i\s+need|i\s+would\s+have)\s+to\s+(?:see|view|have|examine)\s+(?:the|an|"
      r"this)\s+(?:actual\s+)?" + _IMAGE
@@ -394,7 +402,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "Only the proximal thighs are in the field of view, which limits assessment."),
     # batch 15: "The panoramic image is cropped at both angles of the mandible, so I cannot count the wisdom teeth."
     ("cropped-so-cannot",
-     r"\b(?:cropped|cut\s+off|truncated)\b[^.;!?\n]{0,80}?\bso\s+(?:i|we)\s+" + _CANT + r"\s+(?:\w+\s+)?"
+     # batch 22: "The field of view cuts off the lower pole, so I can't measure the spleen properly."
+     r"\b(?:cropped|crops|cut(?:s|ting)?\s+off|truncated|truncates)\b[^.;!?\n]{0,80}?\bso\s+(?:i|we)\s+" + _CANT
+     + r"\s+(?:\w+\s+)?"
      + _JUDGE + r"\b",
      "The image is cropped at the edges, so I cannot count the teeth."),
     # batch 15: German "Leider kann ich das Bild nicht sehen" (I cannot see the image)
@@ -455,7 +465,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      + r"s?\b[^.;!?\n]{0,40}?\b" + _QUALIFIES + r"\b"
      # batch 21: an image blamed, then a guess said to be one ("pic is low res n dark, guessing no")
      r"|\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b" + _FAULT + r"\b[^.;!?\n]{0,30}?[,;:\-\u2013\u2014][ \t]*"
-     r"(?:so\s+|but\s+|and\s+)?(?:i'm\s+|i\s+am\s+|just\s+|only\s+)?guessing\b",
+     r"(?:so\s+|but\s+|and\s+)?(?:i'm\s+|i\s+am\s+|just\s+|only\s+)?guessing\b"
+     # batch 22: an image blamed, then the answer hedged ("image very blurry but i think yes, kidney")
+     r"|\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b" + _FAULT + r"\b[ \t]*(?:[,;:\-\u2013\u2014][ \t]*)?"
+     r"(?:so|but|and)[ \t]+(?:i(?:'d|\s+would)?\s+(?:think|guess|say|suspect|believe)|probably|maybe|perhaps|"
+     r"my\s+(?:best\s+)?guess)\b",
      "The image is heavily cropped, so take this as low confidence: B."),
     # batch 19: the image blamed, and what is asked said not to be traceable on it ("The thumbnail I received is tiny
     # and low in contrast; the cardiac borders can't be traced on it.")

@@ -148,7 +148,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                     # batch 21: "displayed head-down, diaphragm at the top of the image" (not the diaphragm at the top
                     # alone: the top of an abdominal film)
                     "displayed head-down", "displayed head down", "shown head-down", "shown head down",
-                    "hung head-down", "hung head down", "feet at the top"),
+                    "hung head-down", "hung head down", "feet at the top",
+                    # batch 22: "The film has been turned over: the lung apices are at the bottom and the diaphragm
+                    # domes at the top."
+                    "turned over", "flipped over", "apices at the bottom", "apices are at the bottom",
+                    "apices lie at the bottom", "apices sit at the bottom", "apices at the foot of the image"),
     "correct": ("properly oriented", "correctly oriented", "normal orientation", "standard orientation",
                 "right way up", "right side up", "proper orientation", "normally oriented",
                 "standard anatomical orientation", "normal anatomical orientation", "proper anatomical orientation",

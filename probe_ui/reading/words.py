@@ -317,6 +317,35 @@ def stated_answers(text: str, item: Item) -> set[str]:
     return out
 
 
+# a "no" before a noun phrase ("there's no pre-contrast series", "carries no sequence label")
+_NO_BEFORE_NOUN = re.compile(r"(?i)\b(no)[ \t]+(?=[^\W\d_])")
+
+
+# what turns from a decline's reasons to a guess ("I can't be sure, but no effusion is seen")
+_TURN_TO_GUESS = re.compile(r"(?i)\b(?:but|though|although|however|still|nevertheless|nonetheless|yet|that\s+said|"
+                            r"if\s+(?:forced|pressed|i\s+had\s+to)|guess\w*|lean\w*|tentative\w*)\b")
+
+
+def declined_for_want(text: str, item: Item, start: int = 0) -> list[tuple[int, int]]:
+    """Yes/no items, in the reasons after a decline that opens the reply at ``start`` (batch 22), up to a turn to a
+    guess: the spans of each "no" before a noun phrase that does not deny what the question asks ("I can't determine
+    that: there's no pre-contrast series to compare against" to "Was this MRI acquired after gadolinium contrast?"):
+    it says what the reply lacks to answer, not the answer no ("I can't say: no contrast was given." still denies
+    it), nor one before a word of the question itself ("no gadolinium was given")."""
+    if item.kind != "yesno" or not item.question:
+        return []
+    turn = _TURN_TO_GUESS.search(text, start)
+    stop = turn.start() if turn is not None else len(text)
+    terms = (*asked_terms(item.question),
+             *(overlap.stem(w) for w in re.findall(r"[^\W\d_][\w\-]*", item.question) if len(w) > 3))
+    out = []
+    for m in _NO_BEFORE_NOUN.finditer(text, start, stop):
+        words = re.findall(r"[^\W\d_][\w\-]*", text[m.end():m.end() + 80])[:3]
+        if not any(_same_stem(overlap.stem(w), term) for w in words for term in terms):
+            out.append(m.span(1))
+    return out
+
+
 # batch 21: "a thin pleural line with no lung markings beyond it", "Visible pleural line, no lung markings
 # peripherally": a "no" that says what a finding is without
 _WITH_NO = re.compile(r"(?i)(?:\bwith|(?<=[^\W\d_]),)[ \t]+(no)[ \t]+(?=[^\W\d_])")
