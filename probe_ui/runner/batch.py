@@ -410,7 +410,7 @@ def _run_locked(store: Store, presets: list[Preset], models: list[ModelConfig], 
     plan = BatchPlan(store, run, presets, models, result, prompt=prompt, seed=seed, suites=suites, samples=samples,
                      temperature=temperature, shard=shard, answer_format=answer_format)
     if judge_cfg is not None:  # a judge lost to a kill or Ctrl+C (after its answer, or a batch's) is asked now
-        plan.unjudged = store.unjudged_answers(run.id)
+        plan.unjudged, plan.judge_mode = store.unjudged_answers(run.id), judge_cfg.mode
 
     # tqdm shows done/total, rate and ETA; into a log file (not a terminal) it writes a line every 10 s at most.
     # The total grows while the plan is being made (cells are asked as they are planned).
@@ -508,6 +508,12 @@ class BatchPlan:
         #: with a judge: the run's answers no judge's row stands for (Store.unjudged_answers); a done cell among
         #: them is handed over as Answered, so that its judge is asked
         self.unjudged: dict[tuple[str, str, str, int], tuple[str, bool | None]] = {}
+        self.judge_mode = "mediconfusion"
+
+    def needs_judge(self, variant: Variant, prompt: str, invalid: bool | None) -> bool:
+        from probe_ui.runner.judge import needs_judge
+
+        return needs_judge(self.judge_mode, variant, prompt, invalid)
 
     def record_unit(self) -> None:
         """Record the unit of evidence the run's items count in (:func:`probe_ui.metrics.units.planned`), once, and
@@ -573,7 +579,8 @@ class BatchPlan:
                     self.result.skipped += 1
                     if cell.key in self.unjudged:
                         text, invalid = self.unjudged[cell.key]
-                        again.append(Answered(cell, Response(text=text), invalid))
+                        if self.needs_judge(cell.variant, cell.request.prompt, invalid):
+                            again.append(Answered(cell, Response(text=text), invalid))
                 else:
                     todo.append(cell)
         batch.clear()
