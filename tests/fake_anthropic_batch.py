@@ -2,7 +2,7 @@
 
 :class:`FakeAnthropicBatchServer` is the Messages fake (tests/fake_anthropic.py) plus the endpoints the
 ``anthropic`` SDK calls for a batch: ``POST /v1/messages/batches`` (the requests in the body), ``GET
-/v1/messages/batches`` (the list, newest first), ``GET /v1/messages/batches/{id}``, ``POST /v1/messages/batches/{id}/cancel`` and the batch's ``results_url``
+/v1/messages/batches/{id}``, ``POST /v1/messages/batches/{id}/cancel`` and the batch's ``results_url``
 (``GET /v1/messages/batches/{id}/results``, JSONL). A batch is ``in_progress`` until its
 :attr:`~FakeAnthropicBatchServer.polls_to_finish`-th look, then ``ended``: every request answered as the live
 endpoint answers the same params (``succeeded``), or refused as it would refuse them (``errored``, as are those
@@ -44,14 +44,6 @@ class _BatchHandler(_Handler):
 
     def do_GET(self) -> None:  # noqa: N802
         route = self.route
-        if route == "/v1/messages/batches":  # the list, the newest first, one page
-            req = self._read("GET")
-            self.fake._log(req)
-            jobs = sorted(self.fake.batches.values(), key=lambda j: j.created_at, reverse=True)
-            data = [self._batch_json(j) for j in jobs]
-            self._send_json(200, {"data": data, "has_more": False, "first_id": data[0]["id"] if data else None,
-                                  "last_id": data[-1]["id"] if data else None})
-            return
         if not route.startswith("/v1/messages/batches/"):
             super().do_GET()
             return
