@@ -90,10 +90,10 @@ def test_the_cards_come_from_memory_not_from_reading_the_store(store, ct, fake_o
     monkeypatch.setattr(store, "get_response", no_read)
     monkeypatch.setattr(store, "response_id", no_read)
     saved = []
-    real_save = store.save_responses
-    monkeypatch.setattr(store, "save_responses", lambda rows: saved.extend(rows) or real_save(rows))
+    real_save = store.save_response
+    monkeypatch.setattr(store, "save_response", lambda row: saved.append(row) or real_save(row))
     state = finish(live.run_live(store, variants(ct, n_steps=2), list(extra), extra_models=extra, use_cache=False))
-    assert len(saved) == 3  # each answer written once
+    assert len(saved) == 3  # one write per answer
     monkeypatch.undo()
     for card in state.cards:  # what the card shows is what was stored
         row = store.get_response(card.response_id)

@@ -287,8 +287,8 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Work] | AsyncIte
                 known[0] = None  # no more kept: looked up per call from here
         if not waited:
             writes.put(row, failures.append)  # a failed write stops the batch as a failed call's store would
-        else:
-            stored = await writes.save(row)
+        else:  # a live probe shows the row's id: stored on its own at once, as before groups
+            stored = await blocking(store.save_response, row)
             if on_stored is not None:
                 on_stored(cell, resp, row, stored)
         await judge_if_needed(cell, resp, row["invalid"])

@@ -1,8 +1,9 @@
 """Answers written in groups: each answer that comes back joins the group being gathered, and one write (one
-transaction, :meth:`probe_ui.store.Store.save_responses`) stores the group. Where a caller waits for its row's id
-(a live probe shows it) nothing waits to fill a group: the first answer is written at once, and the answers that
-arrive while a write is under way form the next group. A batch does not wait for its rows: they gather for a
-moment (:data:`BATCH_LINGER_S`) while its slots ask their next cells. At 64 calls in flight that is a commit for a
+transaction, :meth:`probe_ui.store.Store.save_responses`) stores the group. A batch does not wait for its rows:
+they gather for a moment (:data:`BATCH_LINGER_S`) while its slots ask their next cells (a live probe, which shows
+each answer's id, stores each row on its own, as before). :meth:`GroupedWrites.save`, for a caller that needs
+its row's id, waits for nothing to fill a group: the first answer is written at once, and the answers that arrive
+while a write is under way form the next group. At 64 calls in flight that is a commit for a
 dozen answers instead of one each (issue 50)."""
 
 from __future__ import annotations
