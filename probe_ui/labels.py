@@ -40,6 +40,21 @@ WINDOW_SOURCES: dict[str, str] = {
 }
 
 
+def when(ts: Any, *, full: bool = False) -> str:
+    """A stored time as people read it: the day and time on this server's clock for the page ("29 Nov 07:50:17"),
+    or with ``full`` the date and time in UTC for a report, which travels ("2026-11-29 07:50:17 UTC"). A value that
+    is not a time is shown as it is."""
+    from datetime import datetime, timezone
+
+    try:
+        moment = datetime.fromisoformat(str(ts))
+    except (TypeError, ValueError):
+        return "" if ts is None else str(ts)
+    if full:
+        return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    return moment.astimezone().strftime("%d %b %H:%M:%S")
+
+
 def _words(name: str) -> str:
     return name.replace("_", " ").replace("-", " ")
 

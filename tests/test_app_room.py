@@ -460,3 +460,41 @@ def test_a_reload_brings_back_the_table_and_presenter_mode_and_ratings_follow_th
     assert "under 'correct answer'" in said and "&#" not in said, said  # escaped once, shown in words
     pg.shot("no-answer-warned")
     assert not pg.errors, pg.errors
+
+
+def _uncovered(pg: Page, selector: str) -> bool:
+    """The element's middle is the element itself (or inside it): nothing drawn over it."""
+    return pg.p.evaluate("""(sel) => { const e = document.querySelector(sel), r = e.getBoundingClientRect();
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return !!top && (top === e || e.contains(top)); }""", selector)
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_batch_start_is_in_view_when_the_tab_opens_and_start_brings_its_result_into_view(server, browser, screen):
+    """The Batch tab's Start is whole and uncovered in the window as the tab opens, on the desk (where the whole
+    form above it fits too) and on a projector (where the row of buttons stays at the window's foot); pressing it
+    brings the line that says how the batch ended into view; the runs table says when in words, not a code name."""
+    pg = _open(browser, server.url, screen, "batch-start")
+    pg.tab("Batch")
+    pg.p.locator("#batch-start").wait_for()
+    pg.p.wait_for_timeout(500)
+    pg.p.screenshot(path=str(pg.dir / "01-tab-opened.png"))
+    assert _in_view(pg, "#batch-start") and _uncovered(pg, "#batch-start"), "Start is not in view"
+    if screen.startswith("desk"):  # everything Start asks with is above it, none of it under the buttons
+        for sel in ("#batch-presets", "#batch-models", "#batch-suites", "#batch-run-name", "#batch-structured",
+                    "#batch-provider-batch"):
+            box = pg.p.locator(sel).bounding_box()
+            assert box["y"] + box["height"] <= pg.p.locator("#batch-actions").bounding_box()["y"] + 1, sel
+    pg.tick("batch-presets", "medvh_nota (bundled)")
+    pg.tick("batch-models", "baseline/first")
+    pg.p.locator("#batch-start").click()
+    status = pg.wait_text("#batch-status", r"Finished", timeout_s=120)
+    assert "Finished: medvh_nota-seed0" in status, status
+    pg.p.wait_for_timeout(800)  # the smooth scroll
+    pg.p.screenshot(path=str(pg.dir / "02-finished-in-view.png"))
+    assert _in_view(pg, "#batch-status .pu-done"), "how the batch ended is not in view after Start"
+    runs = pg.wait_text("#batch-runs", r"medvh_nota-seed0")
+    assert "last change" in runs and "updated_at" not in runs
+    assert re.search(r"medvh_nota-seed0\s+batch\s+\d+\s+0\s+\d+\s+yes\s+\d{2} [A-Z][a-z]{2} \d{2}:\d{2}:\d{2}",
+                     runs), runs
+    assert not pg.errors, pg.errors

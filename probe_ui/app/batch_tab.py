@@ -24,20 +24,22 @@ from probe_ui.app.common import (
 from probe_ui.app.context import AppContext
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
+from probe_ui.labels import when
 from probe_ui.live import ProbeError
 from probe_ui.presets import load_preset
 from probe_ui.presets.suites import SUITES
 from probe_ui.runner import BatchOptions, BatchResult, batch_change, default_run_name, resume_batch, run_batch
 from probe_ui.runner.identity import RunChange
 
-RUN_COLUMNS = ["run", "kind", "answered", "errors", "planned", "complete", "updated_at"]
+RUN_COLUMNS = ["run", "kind", "answered", "errors", "planned", "complete", "last change"]
 
 
 def runs_table(ctx: AppContext) -> pd.DataFrame:
     """Every run with its progress; a batch stopped while it was being planned has no planned count yet
     ("not known yet": Resume finishes the plan) and is never complete."""
     rows = [dict(r, planned="not known yet" if r["planned"] is None and r["kind"] != "live" else r["planned"],
-                 complete="yes" if r["complete"] else "no") for r in ctx.store.run_progress()]
+                 complete="yes" if r["complete"] else "no", **{"last change": when(r["updated_at"])})
+            for r in ctx.store.run_progress()]
     return pd.DataFrame(rows, columns=RUN_COLUMNS) if rows else pd.DataFrame(columns=RUN_COLUMNS)
 
 
@@ -127,36 +129,47 @@ def before_start(change: RunChange, extend: bool) -> tuple[str, bool]:
     return "", True
 
 
+#: Start brings its result into view: the page scrolls to the progress bar and the line that says how the batch
+#: ended, which sit under the buttons (below the window's foot on a small screen)
+SHOW_PROGRESS_JS = ("() => { const e = document.getElementById('batch-progress'); "
+                    "if (e) e.scrollIntoView({block: 'center', behavior: 'smooth'}); }")
+
+
 #: the tick that sends a batch through the providers' batch APIs (``--provider-batch``)
 PROVIDER_BATCH_LABEL = "Send through the providers' batch APIs (half price)"
 PROVIDER_BATCH_INFO = "OpenAI, Anthropic, Gemini: answers may take hours; Cancel leaves them for Resume"
 
 
 def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
+    # laid out so that Start is in view on a 1440x900 screen when the tab opens: the upload is a low box beside the
+    # presets, the suites have a row of their own (their choices on one or two lines, not a narrow column), and the
+    # three ticks sit side by side; on a smaller screen the row of buttons stays at the window's foot (CSS
+    # #batch-actions) until the page is scrolled to it
     with gr.Row():
-        presets = gr.CheckboxGroup(label="presets", choices=ctx.preset_paths(""), value=[], elem_id="batch-presets")
-        preset_file = gr.File(label="or upload a preset YAML (images from the bundled assets)",
-                              file_types=[".yaml", ".yml"], elem_id="batch-upload")
+        presets = gr.CheckboxGroup(label="presets", choices=ctx.preset_paths(""), value=[], elem_id="batch-presets",
+                                   scale=3)
+        preset_file = gr.File(label="or upload a preset (.yaml)",
+                              file_types=[".yaml", ".yml"], elem_id="batch-upload", height=150, scale=1)
     with gr.Row():
         with gr.Column(scale=3):
             menu = model_menu(ctx)
             models = gr.CheckboxGroup(label="models", choices=ready_models(menu), value=[], elem_id="batch-models")
             unusable = gr.HTML(unusable_html(menu), elem_id="batch-unusable")  # greyed out, with the reason
         adhoc = gr.Textbox(label="other models (provider/model, comma separated)", scale=2)
+    suites = gr.CheckboxGroup(label="suites", choices=list(SUITES), value=[], elem_id="batch-suites")
     with gr.Row():
-        suites = gr.CheckboxGroup(label="suites", choices=list(SUITES), value=[], elem_id="batch-suites")
-        seed = gr.Number(label="seed", value=0, precision=0)
+        seed = gr.Number(label="seed", value=0, precision=0, min_width=100, scale=1)
         run_name = gr.Textbox(label="run name (blank: derived from presets, suites and seed)",
-                              elem_id="batch-run-name")
+                              elem_id="batch-run-name", scale=3)
         extend = gr.Checkbox(label="add to the existing run of this name", value=False, visible=False,
-                             elem_id="batch-extend",
+                             elem_id="batch-extend", scale=2,
                              info="asks the new models or suites there; the run then counts and resumes all of them")
-        with gr.Column(min_width=220):
-            structured = structured_tick("batch-structured")
-            confident = confidence_tick("batch-confidence")
-            by_batch = gr.Checkbox(label=PROVIDER_BATCH_LABEL, value=False, info=PROVIDER_BATCH_INFO,
-                                   elem_id="batch-provider-batch")
-    with gr.Row():
+    with gr.Row(equal_height=True):
+        structured = structured_tick("batch-structured")
+        confident = confidence_tick("batch-confidence")
+        by_batch = gr.Checkbox(label=PROVIDER_BATCH_LABEL, value=False, info=PROVIDER_BATCH_INFO,
+                               elem_id="batch-provider-batch")
+    with gr.Row(elem_id="batch-actions"):
         start = gr.Button("Start", variant="primary", elem_id="batch-start")
         cancel = gr.Button("Cancel", elem_id="batch-cancel")
         refresh = gr.Button("↻ lists", size="sm")
@@ -294,13 +307,15 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         if not upload:
             return ""
         p = load_preset(upload)
-        return Inline.note(f"Preset {escape(p.name)}: {len(p.items)} item(s) ready; tick models and press Start.")
+        return Inline.note(f"Preset {escape(p.name)}: {len(p.items)} item(s) ready (their images are taken from the "
+                           "bundled assets); tick models and press Start.")
 
     preset_file.upload(on_preset_upload, preset_file, out, api_visibility="private")
     inputs = [presets, preset_file, models, adhoc, suites, seed, run_name, extend, structured, confident, by_batch]
     go = gr.State(False)
     # go is False until prepare says the batch may start (a refused or failed check leaves it False)
     # the note beside Cancel is emptied by the batch's own event when it ends (whose one progress bar is the slot's)
+    start.click(None, None, None, js=SHOW_PROGRESS_JS, api_visibility="private")  # in the browser only
     start.click(lambda: (False, gr.update(visible=False)), None, [go, to_results], api_visibility="private").then(
         prepare, inputs, [run_name, out, extend, go], api_visibility="private", show_progress="hidden").then(
         off_pool(on_start), [go, *inputs],
@@ -313,6 +328,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     resume_pick.select(lambda n: n, resume_pick, run_name, api_visibility="private")
     resume_pick.change(lambda n: gr.update(interactive=bool(n)), resume_pick, resume, api_visibility="private")
     resume.click(lambda: gr.update(visible=False), None, to_results, api_visibility="private")
+    resume.click(None, None, None, js=SHOW_PROGRESS_JS, api_visibility="private")
     resume.click(off_pool(on_resume), resume_pick,
                  [out, runs, resume_pick, resume, to_results, progress_bar, finished, cancel_note],
                  show_progress_on=[progress_bar], **model_event(api_name="resume_batch"))

@@ -257,9 +257,8 @@ def chosen_models(picked: list[str] | None, adhoc: str | None) -> list[str]:
 
 #: the tick that asks for structured answers (``--answer-format json``), worded once for every tab that shows it
 STRUCTURED_LABEL = "Ask for a structured answer (JSON)"
-STRUCTURED_INFO = ("each question with options asks for {\"answer\": <one of its labels>}: a JSON schema (OpenAI-"
-                   "compatible servers), a tool (Anthropic), decoding limited to the labels (hf/ models); recorded "
-                   "with the run")
+STRUCTURED_INFO = ("the model must reply with one of the question's options, in a fixed form; recorded with the run, "
+                   "so Results can compare it with free replies")
 
 
 def structured_tick(elem_id: str) -> gr.Checkbox:
@@ -269,8 +268,8 @@ def structured_tick(elem_id: str) -> gr.Checkbox:
 
 #: the tick that asks for the model's confidence (``--confidence``, the answer format "confidence")
 CONFIDENCE_LABEL = "Ask for its confidence (0-100 %)"
-CONFIDENCE_INFO = ("each question with options ends with: give your confidence as 'Confidence: N%'; the Results tab "
-                   "then shows calibration (ECE, Brier score, reliability); recorded with the run")
+CONFIDENCE_INFO = ("each question with options also asks how sure the model is; Results then shows whether its "
+                   "confidence matches how often it is right (calibration); recorded with the run")
 
 
 def confidence_tick(elem_id: str) -> gr.Checkbox:

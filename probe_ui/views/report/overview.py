@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Sequence
 
 import pandas as pd
 
+from probe_ui.labels import when
 from probe_ui.metrics import figures as F
 from probe_ui.metrics.frame import value_or_none
 from probe_ui.views.markup import data_num, el, esc, grid_table, num, para, titled_section, wrap
@@ -20,9 +20,9 @@ def header_section(run: Run, raw: pd.DataFrame, n_variants: int, baseline: Run |
             parser: str) -> str:
     models = sorted({str(m) for m in raw["model"]}) if len(raw) else []
     errors = int(raw["error"].notna().sum()) if len(raw) else 0
-    facts = [("created", _when(run.created_at)), ("updated", _when(run.updated_at)), ("seed", run.seed),
-             ("variants", n_variants), ("answers", f"{len(raw)}" + (f" ({errors} errors)" if errors else "")),
-             ("models", len(models))]
+    facts = [("created", when(run.created_at, full=True)), ("updated", when(run.updated_at, full=True)),
+             ("seed", run.seed), ("variants", n_variants),
+             ("answers", f"{len(raw)}" + (f" ({errors} errors)" if errors else "")), ("models", len(models))]
     if report.get("items_not_loaded"):
         facts.append(("items not loaded", report["items_not_loaded"]))
     if baseline is not None:
@@ -40,13 +40,6 @@ def header_section(run: Run, raw: pd.DataFrame, n_variants: int, baseline: Run |
                  + (" (several samples reduced by majority vote)" if len(raw) and int(raw["sample"].max()) > 0
                     else ""), "muted")
             + "</header>")
-
-
-def _when(ts: str) -> str:
-    try:
-        return datetime.fromisoformat(ts).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    except (TypeError, ValueError):
-        return str(ts)
 
 
 def overview_section(tables: dict[str, pd.DataFrame], raw: pd.DataFrame, report: dict[str, Any]) -> str:

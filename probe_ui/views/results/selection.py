@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import pandas as pd
 
+from probe_ui.labels import when
 from probe_ui.scoring import RATING_CHOICES, categories_of
 
 if TYPE_CHECKING:  # pragma: no cover - hints only; importing these costs time the CLI does not want to spend
@@ -42,7 +43,7 @@ def run_choices(store: Store) -> list[tuple[str, str]]:
         else:
             what = r.name
         by = f", by {r.created_by}" if r.created_by else ""  # who made it (runs before issue 23: unknown)
-        out.append((f"{_when(r.created_at)} · {what} ({RUN_KINDS.get(kind, kind)}{by})", r.name))
+        out.append((f"{when(r.created_at)} · {what} ({RUN_KINDS.get(kind, kind)}{by})", r.name))
     seen: dict[str, int] = {}
     for label, _ in out:
         seen[label] = seen.get(label, 0) + 1
@@ -78,15 +79,6 @@ def _typed(question: Any, provenance: Any) -> str:
         if isinstance(details, dict) and isinstance(details.get("original_question"), str):
             return details["original_question"]
     return str(question or "")
-
-
-def _when(ts: str) -> str:
-    from datetime import datetime
-
-    try:
-        return datetime.fromisoformat(ts).astimezone().strftime("%d %b %H:%M:%S")
-    except (TypeError, ValueError):
-        return str(ts)
 
 
 # ---- the answers of runs ------------------------------------------------------------------------------------------
