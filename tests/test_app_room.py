@@ -498,3 +498,18 @@ def test_batch_start_is_in_view_when_the_tab_opens_and_start_brings_its_result_i
     assert re.search(r"medvh_nota-seed0\s+batch\s+\d+\s+0\s+\d+\s+yes\s+\d{2} [A-Z][a-z]{2} \d{2}:\d{2}:\d{2}",
                      runs), runs
     assert not pg.errors, pg.errors
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_every_tabs_main_action_is_in_view_as_the_tab_opens(server, browser, screen):
+    """Run, Run stress test, Start and Show results: each whole and uncovered in the window as its tab opens, on the
+    desk and on a projector (where Stress, Batch and Results keep theirs at the window's foot until scrolled to)."""
+    pg = _open(browser, server.url, screen, "main-actions")
+    for tab, button in (("Probe", "#probe-run"), ("Stress", "#stress-run"), ("Batch", "#batch-start"),
+                        ("Results", "#results-show")):
+        pg.tab(tab)
+        pg.p.locator(button).wait_for()
+        pg.p.wait_for_timeout(400)
+        pg.p.screenshot(path=str(pg.dir / f"{tab.lower()}.png"))
+        assert _in_view(pg, button) and _uncovered(pg, button), f"{tab}: {button} is not in view"
+    assert not pg.errors, pg.errors

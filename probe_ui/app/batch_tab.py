@@ -17,6 +17,7 @@ from probe_ui.app.common import (
     inline_errors,
     model_menu,
     ready_models,
+    scroll_to_js,
     seed_of,
     structured_tick,
     unusable_html,
@@ -131,8 +132,7 @@ def before_start(change: RunChange, extend: bool) -> tuple[str, bool]:
 
 #: Start brings its result into view: the page scrolls to the progress bar and the line that says how the batch
 #: ended, which sit under the buttons (below the window's foot on a small screen)
-SHOW_PROGRESS_JS = ("() => { const e = document.getElementById('batch-progress'); "
-                    "if (e) e.scrollIntoView({block: 'center', behavior: 'smooth'}); }")
+SHOW_PROGRESS_JS = scroll_to_js("batch-progress", "center")
 
 
 #: the tick that sends a batch through the providers' batch APIs (``--provider-batch``)
@@ -144,7 +144,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
     # laid out so that Start is in view on a 1440x900 screen when the tab opens: the upload is a low box beside the
     # presets, the suites have a row of their own (their choices on one or two lines, not a narrow column), and the
     # three ticks sit side by side; on a smaller screen the row of buttons stays at the window's foot (CSS
-    # #batch-actions) until the page is scrolled to it
+    # .pu-actions) until the page is scrolled to it
     with gr.Row():
         presets = gr.CheckboxGroup(label="presets", choices=ctx.preset_paths(""), value=[], elem_id="batch-presets",
                                    scale=3)
@@ -169,7 +169,7 @@ def build(ctx: AppContext, tab: gr.Tab) -> dict[str, Any]:
         confident = confidence_tick("batch-confidence")
         by_batch = gr.Checkbox(label=PROVIDER_BATCH_LABEL, value=False, info=PROVIDER_BATCH_INFO,
                                elem_id="batch-provider-batch")
-    with gr.Row(elem_id="batch-actions"):
+    with gr.Row(elem_id="batch-actions", elem_classes=["pu-actions"]):
         start = gr.Button("Start", variant="primary", elem_id="batch-start")
         cancel = gr.Button("Cancel", elem_id="batch-cancel")
         refresh = gr.Button("↻ lists", size="sm")

@@ -50,9 +50,9 @@ CSS = comparison.CSS + plot_view.CSS + """
 #batch-progress .progress-text {display:none !important;}
 :is(#batch-status, #batch-run-name, #batch-runs, #batch-resume-pick, #batch-extend, #batch-resume)
     [data-testid="status-tracker"] {display:none !important;}
-/* the Batch tab's Start, Cancel and refresh stay at the window's foot until the page is scrolled to them: Start is in
-   view at any screen size, a projector's too */
-#batch-actions {position:sticky; bottom:0; z-index:20; background:var(--body-background-fill);
+/* a tab's main action (Batch: Start, Cancel, refresh; Stress: Run stress test; Results: Show results) stays at the
+   window's foot until the page is scrolled to it: in view at any screen size, a projector's too */
+.pu-actions {position:sticky; bottom:0; z-index:20; background:var(--body-background-fill);
                 padding:6px 0; box-shadow:0 -6px 8px -6px rgba(0,0,0,.25);}
 /* the "signed in as" line takes no room on a server without logins (nobody signs in) */
 #signed-in:not(:has(small)) {display:none;}

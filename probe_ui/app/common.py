@@ -255,6 +255,13 @@ def chosen_models(picked: list[str] | None, adhoc: str | None) -> list[str]:
     return list(dict.fromkeys([*(picked or []), *extra]))
 
 
+def scroll_to_js(elem_id: str, block: str = "start") -> str:
+    """A browser-only script for a main action's click: the page scrolls to ``elem_id`` (where its result shows), so
+    an action pressed at the window's foot (CSS ``.pu-actions``) brings its outcome into view."""
+    return (f"() => {{ const e = document.getElementById('{elem_id}'); "
+            f"if (e) e.scrollIntoView({{block: '{block}', behavior: 'smooth'}}); }}")
+
+
 #: the tick that asks for structured answers (``--answer-format json``), worded once for every tab that shows it
 STRUCTURED_LABEL = "Ask for a structured answer (JSON)"
 STRUCTURED_INFO = ("the model must reply with one of the question's options, in a fixed form; recorded with the run, "

@@ -20,6 +20,7 @@ from probe_ui.app.common import (
     chosen_runs,
     inline_errors,
     judge_choices,
+    scroll_to_js,
     shows_errors,
 )
 from probe_ui.app.context import AppContext
@@ -98,7 +99,8 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
                                  "each unread reply; its answers then count, marked 'judge' in the answer's detail")
         ask_judge = gr.Button("Ask the judge", scale=1, elem_id="results-ask-judge")
     judge_msg = gr.HTML("", elem_id="results-judge-msg")
-    show = gr.Button("Show results", variant="primary", elem_id="results-show")
+    with gr.Row(elem_classes=["pu-actions"]):  # at the window's foot until scrolled to (CSS .pu-actions)
+        show = gr.Button("Show results", variant="primary", elem_id="results-show")
     msg = gr.HTML("", elem_id="results-msg")
     gr.Markdown("Every table and plot below counts only the answers the filters above keep.")
     shown = gr.HTML("", elem_id="results-shown")  # the runs and filters the tables below were computed for
@@ -358,6 +360,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
                             api_visibility="private")
     new_runs = runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters").then(
         on_show, show_inputs, show_outputs, api_visibility="private")
+    show.click(None, None, None, js=scroll_to_js("results-msg"), api_visibility="private")  # the figures into view
     shown_now = show.click(on_show, show_inputs, show_outputs, api_name="results")
     review_panel.wire(ctx, review, runs, on_show, show_inputs, show_outputs, [opened_tab, new_runs, shown_now])
     ask_judge.click(off_pool(on_ask_judge), [runs, judge, parser], judge_msg, **model_event(api_name="judge")).then(

@@ -21,7 +21,15 @@ from probe_ui import labels, live
 from probe_ui import stress as stress_runs
 from probe_ui.app import detail
 from probe_ui.app.access import who
-from probe_ui.app.common import Inline, chosen_models, inline_errors, model_menu, ready_models, seed_of
+from probe_ui.app.common import (
+    Inline,
+    chosen_models,
+    inline_errors,
+    model_menu,
+    ready_models,
+    scroll_to_js,
+    seed_of,
+)
 from probe_ui.app.context import AppContext
 from probe_ui.app.latest import Latest
 from probe_ui.app.plot_view import plot_box
@@ -71,7 +79,8 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
                                   choices=ready_models(model_menu(ctx)), value=[], scale=3, elem_id="stress-models")
         adhoc = gr.Textbox(label="other models (provider/model, comma separated)", scale=2, elem_id="stress-adhoc")
     plan = gr.HTML("", elem_id="stress-plan")
-    go = gr.Button("Run stress test", variant="primary", elem_id="stress-run")
+    with gr.Row(elem_classes=["pu-actions"]):  # at the window's foot until scrolled to (CSS .pu-actions)
+        go = gr.Button("Run stress test", variant="primary", elem_id="stress-run")
     msg = gr.HTML("", elem_id="stress-msg")
     run_name = gr.Textbox(label="run (named from the item or preset, what was applied and the models)",
                           interactive=False, elem_id="stress-run-name")
@@ -261,6 +270,7 @@ def build(ctx: AppContext, probe: dict[str, Any], tab: gr.Tab) -> None:
                 gr.update(choices=ready, value=[x for x in ticks if x in ready]), names, now)
 
     inputs = [source, preset, item, mode, suite, pert, levels, seed, models, adhoc, *probe["form"]]
+    go.click(None, None, None, js=scroll_to_js("stress-msg"), api_visibility="private")  # its outcome into view
     go.click(off_pool(on_run), inputs,
              [run_name, table, summary, curve, curve_box, msg, breaking_box, b_item, b_model],
              **model_event(api_name="stress"))
