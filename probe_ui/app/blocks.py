@@ -158,7 +158,9 @@ def build_app(ctx: AppContext) -> gr.Blocks:
             note = "" if not caller.signed_in else (
                 f"<small>signed in as <b>{escape(caller.name)}</b> ({escape(caller.user.role)}) · "
                 "<a href='logout'>sign out</a></small>")
-            return (note, gr.update(selected="probe" if allowed["probe"] else "results"),
+            # the page opens on the Probe tab; only a role without it is moved (to Results): an update for everyone
+            # took a person who chose another tab while the page loaded back to Probe
+            return (note, gr.update() if allowed["probe"] else gr.update(selected="results"),
                     ",".join(name for name in tabs if not allowed[name]),
                     gr.update(visible=caller.can("share_endpoint")), gr.update(visible=caller.can("send_gate")))
 

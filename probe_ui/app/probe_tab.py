@@ -526,7 +526,10 @@ def _wire_fresh(ctx: AppContext, ui: Any) -> None:
 
     for ticks in (ui.models.change, ui.adhoc.change):
         ticks(on_ticks, [ui.models, ui.adhoc, ui.table], ui.ticks_note, api_visibility="private")
-    ui.run_btn.click(lambda: "", None, ui.ticks_note, api_visibility="private")  # a new run asks what is ticked
+    # a new run asks what is ticked: the note goes in the browser, with no event of the server's to wait for (a server
+    # event here, finishing in the same instant as Run's first ones, was once left drawn as pending for a minute on a
+    # loaded CI machine)
+    ui.run_btn.click(None, None, ui.ticks_note, js="() => ''", api_visibility="private")
     # the images asked changed (upload, bundled image, preset item, another window or slice), or a new item
     picture_changes = [ui.images_state.change, ui.load_item_btn.click]
     gr.on(picture_changes, detail.cleared, None, d.outputs, api_visibility="private")  # a run: on_run's first table
