@@ -3032,3 +3032,332 @@ def test_a_film_turned_over(reply: str, choice: str) -> None:
 def test_an_arrow_declares_the_answer(reply: str, choice: str | None, sure: bool) -> None:
     a = extract(reply, "choice", ABCD, EDEMA)
     assert (a.choice, a.sure) == (choice, sure)
+
+
+# batches 23 and 24 (README "Batch 23", "Batch 24"): replies of their own, not the corpus's
+
+T2_QUESTION = "Is this a T2-weighted MRI?"
+PTX_PREMISE = ("Left apex", "Right apex", "Bilateral", "The question contains a clinically incorrect premise")
+ORIENT_KNEE = "Is this knee X-ray in its correct orientation or upside down? (Answer with 'correct' or 'upside down')"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # a letter, a comma, then another option's whole text: the reply contradicts itself
+    ("A, pleural effusion", None),
+    ("B, cardiomegaly.", None),
+    # near misses: the letter's own text; a reason after the comma that only names another option
+    ("C, pleural effusion", "C"),
+    ("A, cardiomegaly", "A"),
+    ("A, because a pleural effusion would blunt the angle", "A"),
+])
+def test_a_letter_and_another_options_text_after_a_comma(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, CHEST).choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # a change of mind in the words of batches 23-24: the last word decides, never sure
+    ("Yes. Let me walk that back: the marrow fat and no beam hardening point to MRI. No.", "Is this a CT scan?", "no"),
+    ("No, this is CT. Erratum: the CSF is bright on this sequence, so it is an MRI. Yes.", "Is this an MRI?", "yes"),
+    ("Yes.\n\nOn re-review: the subpubic angle is narrow, a male pattern. Answer amended to No.",
+     "Is this patient female?", "no"),
+    ("Yes. Re-checking: the opacity is in the middle lobe, not the lower lobe. Final answer: No.",
+     "Is there consolidation in the right lower lobe?", "no"),
+    ("no. whoops, i see ribs and both lungs, yes it is chest", "Does this image show the chest?", "yes"),
+    ("Yes - small apical pneumothorax.\n\u21b3 Edit: that's a skin fold; markings continue beyond it. No pneumothorax.",
+     "Is there a pneumothorax?", "no"),
+    ("No. Double-checking: there may be a step in the cortex, or it may be projection. I'm no longer sure.",
+     "Is the fracture displaced?", None),
+])
+def test_the_changes_of_mind_batches_23_and_24_showed(reply: str, question: str, choice: str | None) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.sure) == (choice, False)
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # near misses: re-checking that confirms, with no mark after it; an erratum named, not opened
+    ("Yes. Re-checking the film confirms a fracture line.", "Is there a fracture?", "yes"),
+    ("No fracture. The erratum in the request form does not change that.", "Is there a fracture?", "no"),
+])
+def test_what_the_changes_of_mind_of_batches_23_and_24_leave_alone(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, method", [
+    # even odds after a change of mind take the answer back
+    ("Free fluid is present (A). On reflection, the stripe could be the gallbladder edge, so I'd now call it 50/50.",
+     None, "withdrawn"),
+    ("Free fluid is present (A). On reflection, it's a toss-up.", None, "withdrawn"),
+    # near miss: no change of mind
+    ("Free fluid is present (A), a 50/50 mix of echoes and clear fluid.", "A", None),
+])
+def test_even_odds_take_the_answer_back(reply: str, choice: str | None, method: str | None) -> None:
+    a = extract(reply, "choice", AB, FLUID)
+    assert a.choice == choice and (method is None or a.method == method)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # a change of mind cut off after its new answer, written out with its letter: that answer, never sure
+    ("**D. Tuberculosis.** Re-reading the film, there's no cavitation, so I'd switch to **A. Sarcoidosis** — "
+     "bilateral hilar nodes are typical, and the absence of", "A"),
+    # near miss: two options weighed before the cut
+    ("**D. Tuberculosis.** Re-reading the film, it could be sarcoidosis (A) or lymphoma (B), and the absence of", None),
+])
+def test_a_change_of_mind_cut_off_after_its_answer(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCDE, MEDIASTINUM)
+    assert (a.choice, a.sure) == (choice, False)
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    # "Far from X" and "Hardly X" opening a sentence deny X, as "Not X" does
+    ("Far from benign — spiculated margins and pleomorphic calcifications.", BREAST, "B"),
+    ("Hardly stable: it has grown since the prior CT.", PSEUDO, "B"),
+    ("The margins are spiculated. Far from benign.", BREAST, "B"),
+    # near misses: "far from" a place, "hardly any", "barely" (a little)
+    ("The mass lies far from the nipple; benign.", BREAST, "A"),
+    ("Hardly any change: stable.", PSEUDO, "A"),
+])
+def test_far_from_and_hardly_deny_what_follows(reply: str, options: tuple[str, ...], choice: str) -> None:
+    assert extract(reply, "choice", AB, options).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # "free of X" is without X; "not free of X" has X
+    ("Morison's pouch is not free of fluid — there's a thin anechoic stripe.", "A"),
+    ("The pouch isn't free of fluid.", "A"),
+    ("Morison's pouch is free of fluid.", "B"),
+    # near miss: free fluid named as such
+    ("Free fluid is present in Morison's pouch.", "A"),
+])
+def test_free_of_and_not_free_of(reply: str, choice: str) -> None:
+    assert extract(reply, "choice", AB, FLUID).choice == choice
+
+
+@pytest.mark.parametrize("past, plain", [
+    # a phase gone by is not the image's phase: read as "not" that phase, with the same sureness
+    ("past the arterial phase, portal and hepatic veins are full of contrast",
+     "not the arterial phase, portal and hepatic veins are full of contrast"),
+    ("Well beyond the arterial phase: the hepatic veins are opacified.",
+     "Not the arterial phase: the hepatic veins are opacified."),
+])
+def test_past_a_phase(past: str, plain: str) -> None:
+    a, b = extract(past, "choice", AB, PHASE), extract(plain, "choice", AB, PHASE)
+    assert (a.choice, a.sure) == (b.choice, b.sure) and a.choice == "B"
+
+
+def test_not_yet_past_a_phase() -> None:
+    # near miss: a negation before it in its clause
+    assert extract("The bolus is not yet past the arterial phase.", "choice", AB, PHASE).choice == "A"
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # the clinician's "nil" before what it names, or after a colon, is "no"
+    ("Nil effusion — both costophrenic angles are sharp.", "Is there a pleural effusion?", "no"),
+    ("Effusion: nil.", "Is there a pleural effusion?", "no"),
+    ("Pneumothorax - nil, lung markings to the edge.", "Is there a pneumothorax?", "no"),
+    # near misses: "nil by mouth"; a summary that names nothing
+    ("Kept nil by mouth; effusion present.", "Is there a pleural effusion?", "yes"),
+    ("Nil significant abnormality.", "Is the heart enlarged?", None),
+])
+def test_nil_is_no(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("ಹೌದು, ಮುರಿತವಿದೆ.", "yes"),  # Kannada
+    ("ಇಲ್ಲ.", "no"),
+    ("അതെ, ഒടിവുണ്ട്.", "yes"),  # Malayalam
+    ("ഇല്ല, ഒടിവില്ല.", "no"),
+    ("ඔව්, අස්ථි බිඳීමක් ඇත.", "yes"),  # Sinhala
+    ("නැහැ, අස්ථි බිඳීමක් නැත.", "no"),
+    ("បាទ មានការបាក់ឆ្អឹង។", "yes"),  # Khmer
+    ("ទេ គ្មានការបាក់ឆ្អឹងទេ។", "no"),
+    ("A'a, babu karaya.", "no"),  # Hausa
+    ("Haa, waa jab.", "yes"),  # Somali
+    ("Maya, ma jabna.", "no"),
+    ("Ооба, сынык бар.", "yes"),  # Kyrgyz
+    ("Жок, сынык жок.", "no"),
+    ("Āe, he whati.", "yes"),  # Māori
+    ("Kāo.", "no"),
+    ("Ewe, kukho ukwaphuka.", "yes"),  # Xhosa
+    ("Hayi, akukho kwaphuka.", "no"),
+    ("Oo, naay bali.", "yes"),  # Cebuano
+    ("Dili, walay bali.", "no"),
+    # near misses: the short words inside a sentence in another sense (a name, an English word)
+    ("Maya reviewed the film with me", None),
+    ("Ewe lambs were on the farm", None),
+])
+def test_yes_and_no_in_batch_23_and_24s_languages(reply: str, choice: str | None) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is there a fracture?")
+    assert a.choice == choice and (a.sure or choice is None)
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # the opening answer word decides over the question's subject met in a sentence the rules do not read
+    ("ទេ នេះមិនមែនជាការស្កេន CT ទេ", "Is this a CT scan?", "no"),
+    ("A'a, wannan ba hoton CT ba ne.", "Is this a CT scan?", "no"),
+])
+def test_the_opening_word_decides_over_the_subject(reply: str, question: str, choice: str) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.method) == (choice, "language")
+
+
+@pytest.mark.parametrize("reply, labels, choice", [
+    ("Mace ce.", SEX, "female"),  # Hausa
+    ("Namiji ne.", SEX, "male"),
+    ("Аял.", SEX, "female"),  # Kyrgyz
+    ("Бала. Өсүү зоналары ачык.", AGE3, "child"),
+    ("Сүрөт тескери турат.", ORIENT, "upside down"),
+])
+def test_labels_in_batch_23_and_24s_languages(reply: str, labels: tuple[str, ...], choice: str) -> None:
+    a = extract(reply, "label", labels, labels)
+    assert (a.choice, a.sure) == (choice, True)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # what holds under a condition the reply sets is a rule for such images, not this one's answer
+    ("Check the CSF first: if it's bright, you're looking at a T2-weighted image.", None),
+    ("When the CSF is bright, it is a T2-weighted image.", None),
+    # near misses: said of this image; the reply's own hedge
+    ("The CSF is bright, so this is a T2-weighted image.", "yes"),
+    ("If I had to choose, it is a T2-weighted image.", "yes"),
+])
+def test_a_condition_is_no_answer(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=T2_QUESTION).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # two of a kind set side by side name neither: "from", "vs", a table's cells
+    ("How to tell T1 from T2", None),
+    ("T1 vs T2: the CSF tells them apart.", None),
+    ("| Tissue | T1 | T2 |\n|---|---|---|\n| CSF | Dark | Bright |", None),
+    # near misses: one named; one rather than the other
+    ("T2.", "yes"),
+    ("T1, from the bright fat.", "no"),
+])
+def test_two_of_a_kind_set_apart(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=T2_QUESTION).choice == choice
+
+
+@pytest.mark.parametrize("reply", [
+    "I can only see the text of your question — the image doesn't seem to have come through.",
+    "The picture hasn't come through; could you attach it again?",
+    "Przepraszam, nie widzę załączonego obrazu.",
+    "This needs an in-person neuro-ophthalmology assessment.",
+    "I'd rather not put a diagnosis on it from one image.",
+    "I don't think I should guess someone's sex from a radiograph.",
+    "Nothing in this image lets me say with any reliability.",
+    "Motion artefact degrades both femoral heads and a reliable assessment is not possible.",
+    "picture is cut off right at the fracture so hard to say, guess no",
+    "picture is blurry, looks like an adult maybe",
+    "Image quality is poor (motion blur). With that limitation, yes.",
+    "The message contains no image. Kindly attach the radiograph.",
+])
+def test_the_declines_batches_23_and_24_showed_are_refusals(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    # the image arrived; an assessment possible; a blurry image that still shows the answer; what the image holds
+    "The image came through fine: yes, an X-ray.",
+    "A reliable assessment is possible: no fracture.",
+    "The picture is blurry, but clearly an adult.",
+    "The image contains no consolidation.",
+    "I don't think I should worry you: the heart is normal.",
+])
+def test_what_batch_23_and_24s_refusal_phrases_leave_alone(reply: str) -> None:
+    assert not is_refusal(reply)
+
+
+@pytest.mark.parametrize("reply, question, choice, refusal", [
+    # a decline's "no" of what the message lacks, or of what the image lacks to its sentence's end, is not the answer
+    ("The message contains no image. Kindly attach the chest radiograph and I'll assess the right lower lobe.",
+     "Is there consolidation in the right lower lobe?", None, True),
+    ("Unable to assess: the image is black with no recognisable anatomy. Please verify the window and resend.",
+     "Does this image show the kidney? (please answer yes/no)", None, True),
+    # near misses: a "no" that denies what is asked; a guess after the image is blamed
+    ("The image contains no consolidation.", "Is there consolidation in the right lower lobe?", "no", False),
+    ("picture is blurry, maybe no fracture", "Is there a fracture?", "no", True),
+])
+def test_a_decline_is_never_the_answer_no(reply: str, question: str, choice: str | None, refusal: bool) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.refusal) == (choice, refusal) and not (a.sure and refusal)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    ("Big time — the heart fills well over half the chest.", "yes"),
+    ("Quite so: a nodular surface and a large caudate lobe.", "yes"),
+    ("sure is, fluid around the liver", "yes"),
+    ("Nothing of the sort — the fragments are aligned.", "no"),
+    # near misses: the words running on into a sentence
+    ("Big time savings come from AI triage.", None),
+    ("Sure is hard to tell.", None),
+])
+def test_the_yes_no_idioms_batch_23_showed(reply: str, choice: str | None) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the heart enlarged?")
+    assert a.choice == choice and (a.sure or choice is None)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    ("Löfgren syndrome — hilar nodes with erythema nodosum.", "choice", ABCDE, MEDIASTINUM, "A"),
+    ("VZV reactivation in a single dermatome.", "choice", ABCDE, RASH_ZOSTER, "A"),
+    ("IDH-wildtype grade 4 astrocytoma with central necrosis.", "choice", ABCD, NEURO, "A"),
+    ("Moderate background diabetic retinopathy.", "choice", ABCDE, DR5, "A"),
+    ("A septuagenarian.", "label", AGE3, AGE3, "elderly"),
+    ("It's been rotated a half-turn.", "label", ORIENT, ORIENT, "upside down"),
+    ("The femur is at the bottom of the film.", "label", ORIENT, ORIENT, "upside down"),
+    # near miss: an IDH-mutant grade 4 astrocytoma is not a glioblastoma
+    ("IDH-mutant grade 4 astrocytoma.", "choice", ABCD, NEURO, None),
+])
+def test_the_synonyms_batches_23_and_24_showed(reply: str, kind: str, labels: tuple[str, ...],
+                                                options: tuple[str, ...], choice: str | None) -> None:
+    assert extract(reply, kind, labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    ("pa chest radiograph", "Is this a lateral view?", "no"),
+    ("ap chest film", "Is this a lateral view?", "no"),
+    ("US abdo, RUQ view.", "Is this image an X-ray?", "no"),
+    ("USS of the kidneys.", "Is this image an X-ray?", "no"),
+    # near misses: "pa" and "us" as words
+    ("The pa is normal.", "Is this a lateral view?", None),
+    ("Let us look: abdomen x-ray.", "Is this image an X-ray?", "yes"),
+])
+def test_clinician_shorthand_for_projection_and_ultrasound(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, choice", [
+    # a letter set in LaTeX; a bracketed heading
+    ("The correct option is $\\mathrm{D}$: the premise is wrong.", "choice", ABCD, PTX_PREMISE, "D"),
+    ("Answer: \\(\\text{B}\\)", "choice", ABCD, PTX_PREMISE, "B"),
+    ("[Reasoning] The red dot is near; the blue dot is farther down the lumen.\n[Answer] red", "label", ("red", "blue"),
+     ("red", "blue"), "red"),
+    # near miss: a LaTeX letter that is no option's
+    ("Use $\\mathrm{x}$ for the width.", "choice", ABCD, PTX_PREMISE, None),
+])
+def test_latex_letters_and_bracketed_headings(reply: str, kind: str, labels: tuple[str, ...],
+                                              options: tuple[str, ...], choice: str | None) -> None:
+    assert extract(reply, kind, labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # the next turn's role alone on the last line is no cut
+    ("Yes — the aorta is brightly opacified, a contrast-enhanced study.\n\nHuman:", True),
+    # near miss: the next turn has begun
+    ("Yes — the aorta is brightly opacified.\n\nHuman: and the", False),
+])
+def test_the_next_turns_role_after_the_reply(reply: str, sure: bool) -> None:
+    a = extract(reply, "yesno", YN, (), question="Was this CT acquired with contrast?")
+    assert (a.choice, a.sure) == ("yes", sure)
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # one option ranked over another ("favours X over Y") is no hedge of the answer
+    ("**C. Abscess** — thin ring enhancement with restricted diffusion favours an abscess over a necrotic tumour.",
+     True),
+    # near miss: "favours" alone hedges
+    ("**C. Abscess** — the thin ring enhancement favours it.", False),
+])
+def test_favouring_one_over_another_ranks(reply: str, sure: bool) -> None:
+    a = extract(reply, "choice", ABCD, NEURO)
+    assert (a.choice, a.sure) == ("C", sure)

@@ -549,6 +549,10 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
                 return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well.", "C. Wait, maybe B."
             if found is None and WITHDRAWN.search(tail):
                 return None, "withdrawn"  # "The answer is B. On second thought, I'm unsure whether ..."
+            if found is None and how == "truncated" and kind == "choice":
+                # batch 23: "**D. Tuberculosis.** Re-reading the film, ..., so I'd switch to **A. Sarcoidosis** — ...
+                # and the absence of": the new answer, written out with its letter, stands before the cut (unsure)
+                found = _written_out(tail, item)
             if found is not None:
                 return found, "final_verdict"
             if how == "ambiguous":
@@ -819,6 +823,23 @@ def _answer_before_cut(clean: str, item: Item, label: str) -> bool:
     return all(x == label for x in bare_letters(clean[m.end():], item)[0])
 
 
+def _written_out(text: str, item: Item) -> str | None:
+    """The one option the text names by its letter and its whole text together ("A. Sarcoidosis", "**A.
+    Sarcoidosis**", "Sarcoidosis (A)"), when no other letter stands in it; None otherwise."""
+    found = set(labelled_options(text, item))
+    for opt, lab in item.option_map:
+        if not re.search(r"[^\W\d_]{2}", opt):
+            continue
+        words = r"[\s\-]*".join(re.escape(w) for w in opt.split())
+        for m in re.finditer(r"(?<![\w'])[(\[]?([A-Z])[)\].:][ \t*_]*" + words + r"(?![\w\-])", text, re.IGNORECASE):
+            if item.letter(m.group(1)) == lab:
+                found.add(lab)
+    if len(found) != 1:
+        return None
+    lab = found.pop()
+    return lab if all(x == lab for x in bare_letters(text, item)[0]) else None
+
+
 def _one_sentence(text: str) -> bool:
     """Whether the reply is one sentence (no sentence mark before its last words)."""
     return not re.search(r"[.!?;\n]\s*\S", text.strip())
@@ -876,6 +897,12 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
 _SENTENCE_MARK = re.compile(r"[.!?;\n]")
 # a reply that opens with "No" and a noun phrase ("No side marker is visible"), not a "No" marked as the answer
 _FINDING_NO = re.compile(r"(?i)[\W_]*(no)[ \t]+(?=[^\W\d_])")
+
+
+# a clause or sentence under a condition on what the image shows ("if it's bright, ...", "When the CSF is bright,
+# ..."), to its sentence's end; not the reply's own hedge ("If I had to choose, ...", "if forced", "if anything")
+_CONDITION = re.compile(r"(?i)(?:\A|(?<=[.!?;:\n]))[ \t*_>\-]*(?:if|when|whenever)\b(?![ \t]+(?:i|i'm|i'd|we|forced|"
+                        r"pressed|anything|so|not|asked|in\s+doubt|you\s+(?:ask|want|force|press)\w*)\b)[^.!?;\n]*")
 
 
 def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]:
@@ -964,6 +991,11 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
         if len(left) == 1 and not PRESENCE_UNSURE.search(text):
             return left[0], "negated_option"  # "Not red, not blue."
     question = item.question
+    if item.kind == "yesno" and question and not refusal and item.aliases and _CONDITION.search(text):
+        # batch 24: "... Check the CSF first: if it's bright, you're looking at a T2-weighted image.": what holds
+        # under a condition the reply sets (a rule for reading such images) says nothing of this one; what it says
+        # outside the condition may
+        text = mask_spans(text, [m.span() for m in _CONDITION.finditer(text)])
     if item.kind == "yesno" and question and not refusal and item.aliases:
         # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes
         if PRESENCE_QUESTION.search(question):

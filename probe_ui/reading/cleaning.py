@@ -29,10 +29,25 @@ def clean_reply(text: str) -> str:
         t = pat.sub(repl, t)
     if "</" in t:
         t = _xml_fields(t)
+    if "$" in t or "\\(" in t:
+        t = _LATEX_LETTER.sub(r"\1", t)
+    if "[" in t:
+        t = _BRACKET_HEADING.sub(lambda m: m.group(1) + m.group(2) + ": ", t)
     if "period" in t.lower() or "stop" in t.lower() or "dictation" in t.lower():
         t = _dictated(t)
     if "but" in t:
         t = _ANYTHING_BUT.sub(_anything_but, t)
+    low = t.lower()
+    if "far from" in low or "hardly" in low:
+        t = _FAR_FROM.sub(_far_from, t)
+    if " of " in low and ("free" in low or "devoid" in low):
+        t = _NOT_FREE_OF.sub(r"has \1 present", t)
+        t = _FREE_OF.sub(r"\1 without", t)
+    if "nil" in low:
+        t = _NIL.sub(lambda m: "No" if m.group(0)[0].isupper() else "no", t)
+        t = _NIL_AFTER.sub(r"\1none", t)
+    if "phase" in low and ("past" in low or "beyond" in low):
+        t = _PAST_PHASE.sub(_past_phase, t)
     if _QUESTION_LINE.match(t) and not _OPTION_B_LINE.search(t):
         # batch 14: a reply laid out as question and answer ("Q: Which kidney ...?\nA: The right kidney."): its "A:"
         # opens the answer, it is not option A (unless a "B:" line follows: the options echoed)
@@ -51,6 +66,46 @@ def _anything_but(m: re.Match[str]) -> str:
     if _NEGATED_BEFORE.search(before):
         return m.group(0)
     return "Not" if m.group(0)[0] == "A" else "not"
+
+
+# batch 23: "Far from benign — spiculated margins ...", "Hardly stable: it has grown ..." deny what follows as "Not
+# X" does: opening the reply or a sentence, before a short phrase (one to three words, no article) that ends at a mark;
+# not "far from the hilum", "hardly any change", nor "barely", which grants a little ("barely displaced")
+_FAR_FROM = re.compile(r"(?i)(?:\A|(?<=[.!?;\n]))([ \t\"'*_>\-]*)(far[ \t]+from|hardly)(?=[ \t]+"
+                       r"(?!(?:the|a|an|any|anything|ever|at|in|on|to|it|this|that|being)\b)[^\W\d_][\w\-]*"
+                       r"(?:[ \t]+[^\W\d_][\w\-]*){0,2}[ \t]*(?:[:;,.!\u2013\u2014]|[ \t]-|\Z))")
+
+
+def _far_from(m: re.Match[str]) -> str:
+    return m.group(1) + ("Not" if m.group(2)[0].isupper() else "not")
+
+
+# batch 23: "free of fluid" is without it, and "not free of fluid" has it ("Morison's pouch is not free of fluid —
+# there's a thin anechoic stripe ..."), a double negation read as its finding present; "free of" only after a verb
+# of being (not "free-floating", "fluid-free" nor "free fluid")
+_NOT_FREE_OF = re.compile(r"(?i)\b(?:(?:is|are|was|were|remains?|appears?|looks?|seems?)[ \t]+not|"
+                          r"(?:is|are|was|were)n't)[ \t]+"
+                          r"(?:entirely[ \t]+|completely[ \t]+)?(?:free|devoid)[ \t]+of[ \t]+(?:the[ \t]+|any[ \t]+)?"
+                          r"((?:free[ \t]+)?[^\W\d_][\w\-]*)")
+_FREE_OF = re.compile(r"(?i)(?<!\bnot[ \t])\b(is|are|was|were|remains?|appears?|looks?|seems?)[ \t]+"
+                      r"(?:entirely[ \t]+|completely[ \t]+)?(?:free|devoid)[ \t]+of\b")
+# batch 24: "Nil effusion — both costophrenic angles are sharp.": the clinician's "nil" before what it names is "no"
+# (not "nil by mouth", nor "nil" alone, nor a summary that names nothing: "Nil acute findings.", "nil significant
+# abnormality", which answer no particular question)
+_NIL = re.compile(r"(?i)\bnil\b(?=[ \t]+(?!by\b|per\b|of\b|and\b|or\b|else\b|(?:[^\W\d_]+[ \t]+)?(?:findings?|"
+                  r"abnormalit\w*|patholog\w*|concerns?|changes?|issues?|remarkable|significant|of\s+note)\b)[^\W\d_])")
+# ... and "Effusion: nil." is "Effusion: none." (a "nil" that ends its clause after a colon or dash)
+_NIL_AFTER = re.compile(r"(?i)(?<=[:\u2013\u2014\-])([ \t]*)\bnil\b(?=[ \t]*(?:[.;,!\n]|\Z))")
+# batch 23: "past the arterial phase, portal and hepatic veins are full of contrast": a phase gone by is not the
+# phase of the image (not after a negation in its clause: "the bolus is not yet past the arterial phase")
+_PAST_PHASE = re.compile(r"(?i)\b(?:well[ \t]+)?(?:past|beyond)[ \t]+(the[ \t]+(?:[^\W\d_]+[ \t]+)?phase)\b")
+
+
+def _past_phase(m: re.Match[str]) -> str:
+    before = re.split(r"[.;:!?,\n]", m.string[max(0, m.start() - 60):m.start()])[-1]
+    if _NEGATED_BEFORE.search(before):
+        return m.group(0)
+    return ("Not " if m.group(0)[0].isupper() or not before.strip() and m.start() == 0 else "not ") + m.group(1)
 
 
 # batch 17: a dictated report with its punctuation spoken ("... lungs clear period no pneumothorax or effusion period
@@ -91,6 +146,13 @@ _PRIMED: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r'(?<![\w"(/.])([A-Z])"\s*\)'), r"(\1)"),  # ... B") later in the reply (not "N/A")")
 )
 
+# batch 23: a letter set in LaTeX ("The correct option is $\\mathrm{D}$: ...", "\\(\\text{B}\\)") is the letter
+_LATEX_LETTER = re.compile(r"(?:\$|\\\()[ \t]*\\(?:mathrm|text|textbf|mathbf|mathit|textrm|mathsf)[ \t]*"
+                           r"\{[ \t]*([A-Za-z])[ \t]*\}[ \t]*(?:\$|\\\))")
+# batch 23: a bracketed heading opening its line ("[Reasoning] ...", "[Answer] red") heads what follows as "Answer:"
+# does
+_BRACKET_HEADING = re.compile(r"(?im)^([ \t]*)\[(answer|final[ \t]+answer|reasoning|rationale|explanation|analysis|"
+                              r"conclusion|verdict)\][ \t]*:?[ \t]*(?=\S)")
 # batch 19: an answer written as XML ("<answer><choice>D</choice><reason>...</reason></answer>"): a field that holds
 # the answer becomes "Answer: D.", one that holds the reasoning "Reason: ...", and the wrapper tags go
 _XML_ANSWER = re.compile(r"(?i)<(answer|final[_\-]?answer|choice|option|letter|selection|selected|label|verdict)>"

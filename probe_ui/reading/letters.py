@@ -133,7 +133,7 @@ def tail_letter(text: str, item: Item) -> str | None:
 def letter_text_conflict(lab: str, rest: str, item: Item) -> bool:
     """Whether the text written after a letter names another option ("A. None of the above." when A is
     "Pneumonia"; "A: Pleural effusion" when pleural effusion is B): the reply contradicts itself."""
-    body = first_sentence(rest.lstrip(" \t.:)-—")).strip()
+    body = first_sentence(rest.lstrip(" \t.,:)-—")).strip()
     if not body or item.kind != "choice" or not item.option_map:
         return False
     if _names_option(body, lab, item) or _names_option(rest, lab, item):

@@ -68,6 +68,9 @@ _ROLE = re.compile(r"\A\s*(?:(?:assistant|model)[ \t]*\n|(?:ASSISTANT|Assistant|
 # the user's turn a template echoes before the assistant's: "[INST] ... [/INST]", "USER: ... ASSISTANT:"
 _ECHO = re.compile(r"\A\s*(?:<s>\s*)?(?:\[INST\][^\[]{0,2000}?\[/INST\]|USER:[^\n]*(?:\n(?!ASSISTANT:)[^\n]*){0,40}?"
                    r"\s*ASSISTANT:)")
+# batch 23: the next turn's role the model ran on into, alone on the reply's last line ("...\n\nHuman:", "\nUser:"):
+# not a cut in the reply (a role with words after it is left as it is)
+_NEXT_TURN = re.compile(r"\n[ \t]*(?:###[ \t]*)?(?:Human|User|USER|HUMAN)[ \t]*:[ \t]*\Z")
 # a closed reasoning block: <think>...</think>, and MedGemma's <unused94>thought ... <unused95>
 _THINK_END = re.compile(r"</think(?:ing)?>|<unused95>", re.IGNORECASE)
 _THINK_TAG = re.compile(r"</?think(?:ing)?>|<unused9[45]>(?:thought\b)?", re.IGNORECASE)
@@ -89,6 +92,8 @@ def strip_debris(text: str) -> str:
         text = _DEBRIS.sub(" ", text)
     if text[:30].lstrip()[:1] in "aAmMG#":
         text = _ROLE.sub("", text, count=1)
+    if ":" in text[-16:]:
+        text = _NEXT_TURN.sub("", text)
     return text
 
 
@@ -325,7 +330,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # interjection)
             "иә", "bẹ́ẹ̀ ni", "bẹẹni", "አዎ", "አዎን", "होय", "అవును", "係", "係呀", "係嘅",
             # batch 22: Gujarati, Punjabi (Gurmukhi), Zulu, Mongolian (Luxembourgish "jo" is left out: Albanian no)
-            "હા", "હાજી", "ਹਾਂ", "ਹਾਂ ਜੀ", "yebo", "тийм"),
+            "હા", "હાજી", "ਹਾਂ", "ਹਾਂ ਜੀ", "yebo", "тийм",
+            # batch 23-24: Kannada, Malayalam, Sinhala, Khmer, Hausa, Somali, Kyrgyz, Māori, Xhosa, Cebuano (Hausa "i"
+            # and "eh" are left out: English words)
+            "ಹೌದು", "അതെ", "ഉവ്വ്", "ඔව්", "បាទ", "ចាស", "na'am", "haa", "ооба", "āe", "ae", "ewe", "oo"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -348,7 +356,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 21: Kazakh, Uzbek (its apostrophe written three ways), Yoruba, Amharic, Marathi, Telugu, Cantonese
            "жоқ", "yo'q", "yoʻq", "yoʼq", "rárá", "bẹ́ẹ̀ kọ́", "አይ", "አይደለም", "नाही", "లేదు", "కాదు", "唔係", "冇",
            # batch 22: Gujarati, Punjabi (Gurmukhi), Zulu, Mongolian ("тийм биш" not so); Luxembourgish "nee" above
-           "ના", "નહીં", "ਨਹੀਂ", "ਨਹੀ", "cha", "үгүй", "тийм биш"),
+           "ના", "નહીં", "ਨਹੀਂ", "ਨਹੀ", "cha", "үгүй", "тийм биш",
+           # batch 23-24: Kannada, Malayalam, Sinhala, Khmer, Hausa, Somali, Kyrgyz, Māori, Xhosa, Cebuano
+           "ಇಲ್ಲ", "ಅಲ್ಲ", "ഇല്ല", "അല്ല", "නැහැ", "නැත", "නෑ", "ទេ", "a'a", "maya", "жок", "kāo", "kao", "hayi",
+           "dili", "wala"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -378,7 +389,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                     # batch 21: Marathi ("ही प्रतिमा उलटी आहे"), Telugu, Uzbek, Yoruba, Amharic, Cantonese
                     "उलटी", "उलटे", "తలకిందులుగా", "teskari", "lodindi", "የተገለበጠ", "倒轉", "顛倒",
                     # batch 22: Gujarati, Punjabi, Mongolian, Luxembourgish
-                    "ઊંધું", "ઊંધી", "ઉલટું", "ਉਲਟਾ", "ਉਲਟੀ", "ਪੁੱਠਾ", "урвуу", "op de kapp", "ëmgedréint"),
+                    "ઊંધું", "ઊંધી", "ઉલટું", "ਉਲਟਾ", "ਉਲਟੀ", "ਪੁੱਠਾ", "урвуу", "op de kapp", "ëmgedréint",
+                    # batch 24: Kyrgyz ("Сүрөт тескери турат: ...")
+                    "тескери"),
     "correct": ("correcta", "correcto", "correcte", "korrekt", "korrekte", "richtig", "richtige", "corretta",
                 "corretto", "正确", "正常方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
@@ -386,7 +399,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                   # batch 16: Croatian ("dijete, otvorene epifize"), Serbian, Slovak, Czech
                   "dijete", "dete", "дете", "дијете", "dieťa", "dítě",
                   # batch 22: Luxembourgish ("Et ass e Kand, ..."), Gujarati, Punjabi, Zulu, Mongolian
-                  "kand", "bëbee", "બાળક", "ਬੱਚਾ", "ਬੱਚੇ", "ingane", "хүүхэд"),
+                  "kand", "bëbee", "બાળક", "ਬੱਚਾ", "ਬੱਚੇ", "ingane", "хүүхэд",
+                  # batch 23: Kyrgyz and Kazakh ("Бала. Өсүү зоналары ..."), Hausa, Xhosa, Māori
+                  "бала", "yaro", "umntwana", "tamaiti"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
               # batch 22: Luxembourgish, Gujarati, Punjabi, Mongolian
               "erwuessenen", "erwuessene", "erwuessen", "પુખ્ત", "ਬਾਲਗ", "насанд хүрэгч", "насанд хүрсэн"),
@@ -421,7 +436,9 @@ WORDS: dict[str, tuple[str, ...]] = {
              # batch 21: Yoruba, Amharic, Kazakh, Uzbek, Marathi, Telugu, Cantonese
              "ọkùnrin", "okunrin", "ወንድ", "ер адам", "erkak", "पुरुष", "పురుషుడు", "男人",
              # batch 22: Gujarati, Punjabi, Zulu, Mongolian (Luxembourgish "Mann" above)
-             "પુરુષ", "ਆਦਮੀ", "ਮਰਦ", "ਪੁਰਸ਼", "indoda", "owesilisa", "эрэгтэй"),
+             "પુરુષ", "ਆਦਮੀ", "ਮਰਦ", "ਪੁਰਸ਼", "indoda", "owesilisa", "эрэгтэй",
+             # batch 23: Hausa, Kyrgyz, Māori
+             "namiji", "эркек", "tāne"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -438,7 +455,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 21: Yoruba ("Obìnrin ni aláìsàn yìí."), Amharic, Kazakh, Uzbek, Marathi, Telugu, Cantonese
                "obìnrin", "obinrin", "ሴት", "әйел", "ayol", "स्त्री", "महिला", "స్త్రీ", "మహిళ", "女人",
                # batch 22: Gujarati, Punjabi, Zulu, Mongolian
-               "સ્ત્રી", "ਔਰਤ", "ਇਸਤਰੀ", "owesifazane", "umfazi", "эмэгтэй"),
+               "સ્ત્રી", "ਔਰਤ", "ਇਸਤਰੀ", "owesifazane", "umfazi", "эмэгтэй",
+               # batch 23: Hausa ("Mace ce."), Kyrgyz, Māori
+               "mace", "аял", "wahine"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -515,7 +534,10 @@ def _other_sense(word: str, rest: str) -> bool:
 # batch 18: Albanian "po" / "jo", Basque "ez" (Hungarian "Ez a kép" is "this image"), Maltese "le" (French "Le
 # poumon ..."), Armenian "ոչ" (also "not")
 # batch 22: Zulu "cha" (no), Mongolian "тийм" (yes; also "such": "тийм биш" is "not so")
-_ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", "jo", "ez", "le", "ոչ", "cha", "тийм"})
+# batches 23-24: Somali "haa" / "maya" (also a name), Māori "ae" / "kao", Xhosa "ewe" (English "ewe"), Cebuano "oo",
+# "dili", "wala" (also "not", "none" inside a sentence), Khmer "ទេ" (also a closing particle)
+_ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", "jo", "ez", "le", "ոչ", "cha", "тийм",
+                                 "haa", "maya", "ae", "kao", "ewe", "oo", "dili", "wala"})
 
 
 def foreign_yes_no(text: str) -> str | None:

@@ -124,12 +124,17 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?=[ \t]*(?:[.,;:!\-\u2013\u2014]|\Z|(?:on|at)\s+(?:my|this|our)\s+(?:end|side)|here\b|to\s+me\b))"
      r"|\bnothing\s+(?:was\s+|has\s+been\s+)?(?:attached|uploaded)\b"
      r"|\b(?:just|only)\s+(?:the\s+|your\s+)?(?:question|prompt)\s+text\b"
-     r"|\b(?:just|only)\s+(?:the\s+|your\s+)?text\s+of\s+(?:the|your)\s+question\b",
+     r"|\b(?:just|only)\s+(?:the\s+|your\s+)?text\s+of\s+(?:the|your)\s+question\b"
+     # batch 24: "The message contains no image. Kindly attach ...": what the message holds, without the image
+     r"|\b(?:message|request|prompt|question|conversation|chat|upload|post)\s+(?:contains|contained|has|had|holds|"
+     r"includes|included|carries|came\s+with)\s+no\s+(?:attached\s+)?" + _IMAGE
+     + r"s?(?=[ \t]*(?:[.,;:!\-\u2013\u2014]|\Z|attached\b))",
      "No image was provided, so I cannot answer."),
     # the question needs what an image cannot give: "requires in-person examination and possibly a biopsy"
     ("needs-examination",
      r"\b(?:requires?|needs?)\s+(?:an?\s+)?(?:(?:in[\s\-]person|physical|hands[\s\-]on|face[\s\-]to[\s\-]face)\s+"
-     r"(?:exam|examination|evaluation|assessment|consultation|review)|clinical\s+exam(?:ination)?)\b",
+     # batch 23: "This needs an in-person neuro-ophthalmology assessment": the specialty between
+     r"(?:[\w\-]+\s+){0,2}?(?:exam|examination|evaluation|assessment|consultation|review)|clinical\s+exam(?:ination)?)\b",
      "A diagnosis of a pigmented lesion requires in-person examination and possibly a biopsy."),
     ("not-a-doctor", r"\b(?:i'm|i\s+am)\s+not\s+(?:a\s+(?:doctor|medical\s+professional|radiologist)|qualified)\b",
      "I'm not a doctor, so I can't say."),
@@ -498,6 +503,43 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:" + _IMAGE + "|" + _STUDY + r"|quality)\s+(?:is\s+|was\s+)?(?:severely\s+|significantly\s+|markedly\s+|"
      r"heavily\s+)?(?:limited|degraded|compromised)\s+by\b",
      "The image quality is limited by motion artefact; provisional answer: yes."),
+    # batch 23: the image said not to have arrived ("the image doesn't seem to have come through", "I can only see the
+    # text of your question"); Polish "nie widzę załączonego obrazu" (I don't see the attached image)
+    ("image-not-through",
+     r"\b" + _IMAGE + r"\s+(?:(?:doesn't|does\s+not|didn't|did\s+not)\s+(?:seem\s+to\s+|appear\s+to\s+)?(?:have\s+)?"
+     r"(?:come|came|gone|got|get)|(?:hasn't|has\s+not|haven't|have\s+not)\s+(?:come|gone|got))\s+through\b"
+     r"|\b(?:can|could)\s+only\s+see\s+(?:the\s+)?(?:text|words)\s+of\s+(?:your|the)\s+(?:question|message|prompt)\b"
+     r"|\bnie\s+widz[eę]\s+(?:\w+\s+){0,2}?(?:obrazu|obrazka|zdj[eę]cia|pliku|za[łl][aą]cznika)\b",
+     "I can only see the text of your question — the image doesn't seem to have come through."),
+    # batch 23: "I'd rather not put a diagnosis on it from a single image"; batch 24: "I don't think I should guess
+    # someone's sex from a radiograph", "nothing in this image lets me say with any reliability"
+    ("would-rather-not-say",
+     r"\bi(?:'d|\s+would)\s+rather\s+not\s+(?:put|give|offer|make|hazard|venture|assign|attach)\s+(?:a|an|any)\s+"
+     r"(?:[\w\-]+\s+)?(?:diagnosis|label|answer|guess|grade|name)\b"
+     r"|\bi\s+(?:don't|do\s+not)\s+think\s+i\s+(?:should|can|could)\s+(?:guess|determine|infer|judge|estimate|"
+     r"diagnose|answer|tell)\b"
+     r"|\bnothing\s+in\s+(?:this|the)\s+" + _FRAME + r"\s+(?:lets|allows|permits|enables)\s+me\s+(?:to\s+)?"
+     r"(?:say|tell|judge|determine|decide)\b",
+     "I'd rather not put a diagnosis on it from a single image."),
+    # batch 23: "a reliable assessment is not possible" (said of this image's reading)
+    ("assessment-not-possible",
+     r"\b(?:a\s+|any\s+)?(?:(?:reliable|confident|accurate|proper|meaningful|definite|useful|valid)\s+)?"
+     r"(?:assessment|evaluation|interpretation|reading|measurement|grading)\s+(?:is|was|would\s+be)\s+"
+     r"(?:not\s+possible|impossible)\b",
+     "Motion artefact degrades both femoral heads and a reliable assessment is not possible."),
+    # batch 23-24: an image blamed, then the answer hedged or said hard to give ("picture is cut off right at the
+    # fracture so hard to say, guess no", "picture is blurry, looks like an adult maybe"); the quality called poor, then
+    # the answer given with that limitation ("Image quality is poor (...). With that limitation, ... yes.")
+    ("image-fault-hedged",
+     r"\b" + _FRAME + r"s?\s+(?:is|was|are|looks|seems|appears)\s+(?:[\w\-]+\s+){0,2}?" + _FAULT
+     + r"\b[^.;!?\n]{0,40}?(?:[,;:\-\u2013\u2014]|\bso\b|\band\b)[ \t]*(?:(?:so|and|it's|its|it\s+is)\s+)?"
+     r"(?:(?:hard|difficult|tough)\s+to\s+(?:say|tell|judge|be\s+sure)\b"
+     r"|(?=[^.;!?\n]{0,60}?\b(?:maybe|perhaps|probably|possibly|guess)\b))"
+     r"|\bquality\s+(?:is|was)\s+(?:very\s+|rather\s+|quite\s+)?"
+     r"(?:poor|low|limited|suboptimal)\b"
+     r"[^!?\n]{0,80}?\b(?:with\s+(?:that|this|these|those)\s+(?:limitation|caveat|reservation)s?|bearing\s+"
+     r"(?:that|this)\s+in\s+mind)\b",
+     "picture is blurry, looks like an adult maybe"),
 )
 
 _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)

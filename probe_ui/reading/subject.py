@@ -46,7 +46,11 @@ CATEGORIES: dict[str, dict[str, str]] = {
                  # batch 21: not the mediolateral oblique, a mammographic view ("Mediolateral oblique projection of
                  # the left breast.")
                  r"(?<!lateral\s)(?<!lateral-)(?<!lateral)oblique|frontal|lateral)\s+projection",
-        "ultrasound": r"ultrasound|ultrasonogra\w*|sonogra\w*|echocardiogra\w*|doppler",
+        "ultrasound": r"ultrasound|ultrasonogra\w*|sonogra\w*|echocardiogra\w*|doppler|"
+                      # batch 24: "US abdo, RUQ view.": the clinician's US / USS before what it scans (not "us")
+                      r"(?-i:USS?)(?=[\s\-]+(?:(?:of\s+(?:the\s+)?)?(?:abdo\w*|pelvi\w*|renal|kidneys?|liver|"
+                      r"neck|thyroid|scrotum|scrotal|testes|breast|KUB|RUQ|LUQ|gallbladder|obstetric|guided)\b))|"
+                      r"(?-i:USS)\b",
         # batch 18: a PET named by its tracer or its measure ("An FDG maximum intensity projection ...", "SUVmax 12")
         "pet": r"(?-i:PET)|positron\s+emission|(?:18\s*F[\s\-]*)?(?-i:FDG)|fluoro[\s\-]?deoxy[\s\-]?glucose|"
                r"(?-i:SUV)(?:\s*max)?",
@@ -78,8 +82,10 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "sagittal": r"sagittal",
     },
     "projection": {
-        "pa": r"(?-i:PA)|postero[\s\-]?anterior|dorso[\s\-]?(?:palmar|volar)",
-        "ap": r"(?-i:AP)|antero[\s\-]?posterior",
+        # batch 23: "pa chest radiograph": in lower case only before what it projects
+        "pa": r"(?-i:PA)|postero[\s\-]?anterior|dorso[\s\-]?(?:palmar|volar)|"
+              r"pa(?=\s+(?:chest|erect|view|film|projection|radiograph|x-?ray|cxr)\b)",
+        "ap": r"(?-i:AP)|antero[\s\-]?posterior|ap(?=\s+(?:chest|supine|view|film|projection|radiograph|x-?ray|cxr)\b)",
         "lateral": r"lateral\s+(?:[a-z]+\s+)?(?:view|projection|film|radiograph|x-?ray)",
     },
     "lobe": {  # lobes of the lung ("Is there consolidation in the right lower lobe?")
@@ -286,6 +292,9 @@ def _conflicts(cat: str, a: str, b: str) -> bool:
     return b not in related.get((cat, a), frozenset()) and a not in related.get((cat, b), frozenset())
 
 
+_SET_APART = re.compile(r"(?i)[ \t]*(?:from|vs\.?|versus|\|)[ \t]*")
+
+
 def answer_from_subject(reply: str, question: str) -> str | None:
     """"yes", "no" or None: the reply compared with what the question asks (module doc). ``reply`` is the cleaned
     reply of a yes/no item in which no yes/no word was read. A reply of more than eight words must speak about the
@@ -300,8 +309,11 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     contradicted: set[tuple[str, str]] = set()
     mentions = _mentions(reply)
     for (c1, v1, _, e1), (c2, v2, s2, _) in zip(mentions, mentions[1:]):
-        if c1 == c2 and v1 != v2 and any(c == c1 for c, _ in asked) and re.search(r"(?i)\bor\b|/", reply[e1:s2]):
-            return None  # "male or female", "CT or MRI": alternatives, not an answer
+        if c1 == c2 and v1 != v2 and any(c == c1 for c, _ in asked) and (
+                re.search(r"(?i)\bor\b|/", reply[e1:s2]) or _SET_APART.fullmatch(reply, e1, s2)):
+            # "male or female", "CT or MRI": alternatives, not an answer; batch 24: "How to tell T1 from T2", "T1 vs
+            # T2", a table's "| T1 | T2 |": two set side by side
+            return None
     mentions += [(*ALSO[(c, v)], s, e) for c, v, s, e in mentions if (c, v) in ALSO]
     for cat, value, start, end in mentions:
         before = reply[max(0, start - 60):start]

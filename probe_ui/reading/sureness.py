@@ -77,7 +77,10 @@ _HEDGE = re.compile(
 # the best one is the answer (the question itself often asks for the most likely diagnosis), not a hedge
 _SUPERLATIVE = re.compile(r"(?i)\b(?:most|m[aá]s)\s+(?:likely|probable)\b")
 # an alternative ranked below the answer: "lymphoma is less likely"
-_RANKED_BELOW = re.compile(r"(?i)\b(?:less|least|not)\s+(?:likely|probable)\b")
+_RANKED_BELOW = re.compile(r"(?i)\b(?:less|least|not)\s+(?:likely|probable)\b"
+                           # batch 24: "... favours an abscess over a necrotic tumour": one ranked above another
+                           r"|\bfavou?r(?:s|ing)?(?=\s+(?:an?\s+|the\s+)?[^\W\d_][\w\-]*(?:\s+[^\W\d_][\w\-]*){0,3}"
+                           r"\s+over\s)")
 REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry|correction|(?:scratch|strike)\s+that|on\s+second\s+thought|actually|"
                        r"wait|i\s+take\s+(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
 # a thinking trace left in the reply (the reader reads only what follows a closed one)

@@ -21,7 +21,16 @@ __all__ = ["BROADER", "GRADES", "OVERLAPS", "SIGNS", "SYNONYMS", "canonical", "n
 # canonical term: words a reply may use for it. Whole words/phrases, case-insensitive (abbreviations are matched
 # in capitals only, see _ABBREVIATIONS).
 SYNONYMS: dict[str, tuple[str, ...]] = {
-    "herpes zoster": ("shingles", "zoster"),
+    "herpes zoster": ("shingles", "zoster",
+                      # batch 23: "VZV reactivation — grouped vesicles ... confined to a single dermatome."
+                      "vzv reactivation", "reactivated vzv", "reactivation of vzv", "varicella-zoster reactivation",
+                      "varicella zoster reactivation", "reactivation of varicella-zoster",
+                      "reactivation of varicella zoster", "reactivation of the varicella-zoster virus"),
+    # batch 23: "Löfgren syndrome — bilateral hilar lymphadenopathy ... erythema nodosum and ankle arthritis."
+    "sarcoidosis": ("löfgren syndrome", "lofgren syndrome", "löfgren's syndrome", "lofgren's syndrome",
+                    "löfgrens syndrome", "lofgrens syndrome"),
+    # batch 24: "Moderate background diabetic retinopathy without neovascularisation." (the older name)
+    "non-proliferative diabetic retinopathy": ("background diabetic retinopathy",),
     "varicella": ("chickenpox", "chicken pox"),
     "pertussis": ("whooping cough",),
     "myocardial infarction": ("heart attack",),
@@ -67,7 +76,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                   "community-acquired pneumonia", "community acquired pneumonia", "hospital-acquired pneumonia",
                   "hospital acquired pneumonia"),
     # batch 16: "GBM - thick, irregular rim enhancement around central necrosis"
-    "glioblastoma": ("glioblastoma multiforme",),
+    "glioblastoma": ("glioblastoma multiforme",
+                     # batch 23: "IDH-wildtype grade 4 astrocytoma, with ..." (WHO 2021: glioblastoma; not IDH-mutant)
+                     "idh-wildtype grade 4 astrocytoma", "idh wildtype grade 4 astrocytoma",
+                     "idh-wild-type grade 4 astrocytoma", "idh-wildtype grade iv astrocytoma",
+                     "idh-wildtype astrocytoma, grade 4", "idh-wildtype glioblastoma"),
     # batch 17: "The physician's answer of extradural haematoma is accurate" (extradural is epidural)
     "epidural hematoma": ("extradural hematoma", "extradural hemorrhage", "extradural bleed", "extradural haematoma"),
     # batch 17: "chf with fluid overload, bats wing pattern": the bat's-wing (butterfly) opacities of alveolar edema
@@ -95,7 +108,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                         "pyogenic granuloma", "spider angioma"),
     "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient", "senior", "senior citizen",
                 # batch 16: "A patient in their eighties, judging by the osteopenia ..."
-                "octogenarian", "nonagenarian", "in their eighties", "in his eighties", "in her eighties",
+                "octogenarian", "nonagenarian", "septuagenarian", "in their eighties", "in his eighties",
+                "in her eighties",
                 "in their nineties", "in his nineties", "in her nineties", "in their late seventies",
                 "in his late seventies", "in her late seventies",
                 # batch 19: "Senescent skeleton: diffuse osteopenia and advanced spondylosis."
@@ -152,7 +166,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                     # batch 22: "The film has been turned over: the lung apices are at the bottom and the diaphragm
                     # domes at the top."
                     "turned over", "flipped over", "apices at the bottom", "apices are at the bottom",
-                    "apices lie at the bottom", "apices sit at the bottom", "apices at the foot of the image"),
+                    "apices lie at the bottom", "apices sit at the bottom", "apices at the foot of the image",
+                    # batch 23: "It's been rotated a half-turn: the femur is at the bottom of the film and the tibia at
+                    # the top."
+                    "rotated a half-turn", "rotated a half turn", "rotated half a turn", "rotated by a half-turn",
+                    "rotated by half a turn", "turned a half-turn", "turned half a turn", "given a half-turn",
+                    "femur is at the bottom", "femur at the bottom", "femur lies at the bottom"),
     "correct": ("properly oriented", "correctly oriented", "normal orientation", "standard orientation",
                 "right way up", "right side up", "proper orientation", "normally oriented",
                 "standard anatomical orientation", "normal anatomical orientation", "proper anatomical orientation",

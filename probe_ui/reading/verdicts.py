@@ -22,7 +22,16 @@ _SELF_DOUBT = (r"(?:i(?:'m|\s+am)?\s+(?:now\s+)?(?:doubt(?:ing)?|second[\s\-]gue
 # A self-correction: what follows it is the reply's final verdict ("No. Wait, it is enlarged. Yes.", "A. Actually,
 # looking again, B."); it opens a clause.
 _SELF_CORRECTION = re.compile(
-    r"(?i)(?:\A|(?<=[.!?;:\n,(\-]))[ \t\"'*_]*(?:no[ \t,]+)?(?:wait|hold\s+on|correction|(?:scratch|strike)\s+that|"
+    # batch 24: an arrow before it ("\u21b3 Edit: ...")
+    r"(?i)(?:\A|(?<=[.!?;:\n,(\-]))[ \t\"'*_\u21b3\u2192>]*(?:no[ \t,]+)?"
+    r"(?:wait|hold\s+on|correction|(?:scratch|strike)\s+that|"
+    # batch 23: "Let me walk that back: ...", "Erratum: ..."; batch 24: "On re-review: ...", "Re-checking: ...",
+    # "Double-checking: ..." (a mark after these, not "re-checking the film shows ..."), "Re-reading the film, ..."
+    r"(?:let\s+me\s+|i(?:'ll|\s+will|'d|\s+would|\s+have\s+to|\s+must)\s+)walk\s+(?:that|this|it)\s+back|"
+    r"walking\s+(?:that|this|it)\s+back|erratum(?=[ \t]*[:\-\u2013\u2014])|"
+    r"(?:on|upon|after)\s+(?:a\s+)?re-?(?:review|inspection|examination|reading)|"
+    r"(?:re|double)[\s\-]?check(?:ing|ed)?(?=[ \t]*[:\-\u2013\u2014])|"
+    r"re-?reading\s+(?:the|this|that|it)\b(?:\s+(?:film|image|scan|study|radiograph|question|case))?(?=[ \t]*,)|"
     r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|on\s+(?:closer|(?:a\s+)?second)\s+(?:look|glance|inspection|"
     r"review|examination)|"
     # batch 21: "Adult. Second look: ... - elderly.": a second look as a heading (a mark after it), as "on second
@@ -53,7 +62,7 @@ _SELF_CORRECTION = re.compile(
     # multifocal pneumonia (A).")
     r"(?:my\s+)?(?:revised|amended|corrected|updated)\s+(?:impression|diagnosis|conclusion|opinion|assessment|"
     r"reading|verdict)(?:\s+is)?(?=[ \t]*[:\-]|\s+is\b)|"
-    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|(?:sorry|apologies|my\s+apologies|my\s+(?:mistake|bad)|oops)"
+    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|(?:sorry|apologies|my\s+apologies|my\s+(?:mistake|bad)|(?:wh)?oops)"
     r"(?:[ \t]*[,.!;:\-]*[ \t]*i\s+meant(?:\s+to\s+say)?)?|i\s+meant(?:\s+to\s+say)?|(?:edit|update)(?=[ \t]*:)|"
     r"(?:hmm+|then\s+again|but\s+then\s+again|on\s+the\s+other\s+hand)"
     r"(?:[ \t]*[,.]*[ \t]*(?:although|though|but))?|(?:although|though)(?=[ \t]*(?:-|\.\.\.|\u2026)))\b[ \t]*[,:.!\-]*"
@@ -71,6 +80,9 @@ WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:s
                         r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit)|"
                         r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|"
                        r"no\s+longer\s+(?:sure|certain|confident)|" + _SELF_DOUBT + "|"
+                        # batch 23: "..., so I'd now call it 50/50": even odds take the answer back
+                        r"(?:call\s+it|it's|it\s+is|that's|odds\s+are)\s+(?:about\s+|roughly\s+)?(?:50[ \t]*/[ \t]*50|"
+                        r"fifty[\s\-]fifty|a\s+toss[\s\-]up|a\s+coin[\s\-]toss)|"
                         # batch 21: "correct. although... the fibula looks wrong now. honestly it could be either."
                         r"(?:could|might|may)\s+(?:well\s+|just\s+as\s+well\s+)?(?:be|go)\s+either(?:\s+(?:one|way))?"
                         r"(?=[ \t]*(?:[.!;\n]|\Z))|"

@@ -340,7 +340,10 @@ def declined_for_want(text: str, item: Item, start: int = 0) -> list[tuple[int, 
              *(overlap.stem(w) for w in re.findall(r"[^\W\d_][\w\-]*", item.question) if len(w) > 3))
     out = []
     for m in _NO_BEFORE_NOUN.finditer(text, start, stop):
-        words = re.findall(r"[^\W\d_][\w\-]*", text[m.end():m.end() + 80])[:3]
+        # the noun phrase ends at its sentence's mark (batch 24: "... with no recognisable anatomy. Please verify
+        # ..." was taken to deny the question's own "(please answer yes/no)")
+        phrase = re.split(r"[.;:!?\n]", text[m.end():m.end() + 80], maxsplit=1)[0]
+        words = re.findall(r"[^\W\d_][\w\-]*", phrase)[:3]
         if not any(_same_stem(overlap.stem(w), term) for w in words for term in terms):
             out.append(m.span(1))
     return out
