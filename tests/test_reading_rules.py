@@ -635,6 +635,39 @@ def test_a_no_read_beside_a_finding_the_reply_states_is_not_sure() -> None:
     assert extract("There is no pneumothorax.", "yesno", YN, (), question=q).sure
 
 
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "question"), [
+    ("Yes. The inlet is round. My considered view after a second pass is No.", "yesno", YN, (),
+     "Is this a female pelvis?"),
+    ("No. The right base is clear, but the left angle is blunted, which I would call a yes.", "yesno", YN, (),
+     "Is there a pleural effusion?"),
+    ("B, pleural effusion. Looking at the apex once more, I'd put it as A.", "choice", ABCD, DX, None),
+    ("Pneumonia. Thinking it over: **(D)**<|im_end|>", "choice", ABCD, DX, None),
+])
+def test_a_reply_whose_last_word_is_another_answer_is_not_sure(reply: str, kind: str, labels: tuple[str, ...],
+                                                                options: tuple[str, ...], question: str | None) -> None:
+    """Its last word goes against the reading, in words no rule may know as a change of mind: the reader keeps its
+    best guess, not sure."""
+    a = extract(reply, kind, labels, options, question=question)
+    assert not a.sure, a
+
+
+@pytest.mark.parametrize(("reply", "kind", "labels", "options", "choice"), [
+    ("Yes.", "yesno", YN, (), "yes"),
+    ("No. Not yes.", "yesno", YN, (), "no"),  # the other answer denied
+    ("There is no pleural effusion; answer: no", "yesno", YN, (), "no"),
+    ("A, not C.", "choice", ABCD, DX, "A"),  # another letter set against the answer
+    ("I'd pick C rather than the physician's B.", "choice", ABCD, DX, "C"),
+    ("Pneumothorax (A), over B.", "choice", ABCD, DX, "A"),
+    ("**B**", "choice", ABCD, DX, "B"),
+])
+def test_a_last_word_that_is_the_answer_or_set_against_another_leaves_it_sure(reply: str, kind: str,
+                                                                               labels: tuple[str, ...],
+                                                                               options: tuple[str, ...],
+                                                                               choice: str) -> None:
+    a = extract(reply, kind, labels, options, question="Is there a pleural effusion?" if kind == "yesno" else None)
+    assert (a.choice, a.sure) == (choice, True), a
+
+
 @pytest.mark.parametrize("reply", [
     "Pneumonia typically shows air bronchograms, including lobar ones.",
     "Pleural effusions are usually seen as blunting of the costophrenic angle.",

@@ -17,8 +17,10 @@ A reading is sure when both hold:
   its own sentence or after it: weighing alternatives before "my final answer is C" is reasoning, and ranking the
   options, "the most likely answer is C", "lymphoma is less likely", is no hedge in a choice), a negation before an
   option's words ("non-proliferative"), a contradiction (a yes and a no both stated as the answer: "Yes, ... No,
-  ..."), a reply cut off mid-sentence, a thinking trace left in the reply (reasoning written out, "step by step",
-  only for a reading from a mention), a long reply read from a mention, a "no" read from a mention in a reply that
+  ..."), a reply whose last word is another answer (the other of yes and no, another option's bare letter: "Yes.
+  ... My considered view after a second pass is No."), a reply cut off mid-sentence, a thinking trace left in the
+  reply (reasoning written out, "step by step", only for a reading from a mention),
+  a long reply read from a mention, a "no" read from a mention in a reply that
   states a finding is there ("There is a transverse lucent line ... In summary, no fracture."), or a declared yes
   after a body that only reports absent or normal findings, a declared no after one that only states a finding is
   there ("The cortex is smooth and there is no comminution. Answer: yes"), or, for a reading from a mention,
@@ -178,6 +180,33 @@ def _revised_after(text: str, item: Item) -> bool:
 # reason for choosing an escape option that says so
 _UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
 
+# the reply's last word, alone (bold, brackets, a closing mark and template debris aside): a yes/no reply that ends
+# in the other answer, or a choice reply that ends in another option's bare letter, has the last word against the
+# reading, whatever words led to it ("Yes. ... My considered view after a second pass is No."); a letter set
+# against another ("A, not C", "C rather than the physician's B") is no such ending
+_LAST_WORD = re.compile(r"(?i)(?<![\w'\u2019\-])\(?\**([^\W\d_]+)\**\)?[\s.!*_)\]>\u3002]*\Z")
+_SET_AGAINST = re.compile(r"(?i)\b(?:not|rather\s+than|instead\s+of|over|than|vs\.?|versus|physician'?s|suggested|"
+                          r"their|the\s+given)[\s*_(]*\Z")
+_DEBRIS = re.compile(r"(?:<\|[^|>]{1,40}\|>|</?s>|<end_of_turn>|<end_of_utterance>|\[/?INST\])\s*\Z")
+
+
+def _ends_otherwise(text: str, item: Item, label: str | None) -> bool:
+    """The reply's last word is another answer than ``label``: the other of yes and no, or another option's bare
+    letter; the reading may rest on an opening the reply went back on in words no rule knows."""
+    t = text.rstrip()
+    while (m := _DEBRIS.search(t)) is not None:
+        t = t[:m.start()].rstrip()
+    m = _LAST_WORD.search(t)
+    if label is None or m is None or not t[:m.start()].strip():
+        return False
+    word = m.group(1)
+    if item.kind == "yesno":
+        other = {"yes": "no", "no": "yes"}.get(label.lower())
+        return other is not None and word.lower() == other and not _SET_AGAINST.search(t[:m.start()])
+    if item.kind == "choice" and len(word) == 1 and word.isupper() and word in item.letters:
+        return item.letters[word] != label and not _SET_AGAINST.search(t[:m.start()])
+    return False
+
 
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:
     """What puts the reading ``label`` of ``text`` in doubt, by name (empty: nothing does)."""
@@ -203,6 +232,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("affirmed")  # "There is a transverse lucent line ... In summary, no fracture."
     if method == "declaration" and item.kind == "yesno" and _body_against_yes_no(t, item, label):
         found.append("body")  # "... uniform enhancement and no focal lesion.\nAnswer: yes"
+    if method not in {"exact", "structured", "marked"} and _ends_otherwise(t, item, label):
+        found.append("ends otherwise")  # "Yes. ... My considered view after a second pass is No."
     if method != "exact" and _revised_after(t, item):
         found.append("revised")  # batch 20: "Answer: correct.\nRevised reading - ... upside down."
     if method not in _MARKED and is_truncated(t):  # a declared answer ends the reply: "...: B: No"
