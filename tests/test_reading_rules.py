@@ -3394,3 +3394,123 @@ def test_the_next_turns_role_after_the_reply(reply: str, sure: bool) -> None:
 def test_favouring_one_over_another_ranks(reply: str, sure: bool) -> None:
     a = extract(reply, "choice", ABCD, NEURO)
     assert (a.choice, a.sure) == ("C", sure)
+
+
+# held-out batches 25 and 26
+
+@pytest.mark.parametrize("reply, question, refusal", [
+    # what came is no image of the patient, or the image is asked for again: no answer, a refusal
+    ("The attached image contains only text — a report header — and no medical image. I cannot determine the plane.",
+     "Is this image in the coronal plane? (please answer yes/no)", True),
+    ("The viewer's image viewport itself is blank, and no slice has loaded. Could you export the image and send it "
+     "again?", "Is this an axial slice? (please answer yes/no)", True),
+    ("The file came through empty. Could you try re-uploading it?", "Is this an axial slice? (please answer yes/no)",
+     True),
+])
+def test_declines_for_want_of_the_image_are_no_answer(reply: str, question: str, refusal: bool) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.refusal) == (None, refusal)
+
+
+@pytest.mark.parametrize("reply, choice, refusal", [
+    # near misses: an answer with "no" before a finding, an offer to look again, a plain answer that stays sure
+    ("No medical device is seen; the slice is axial. Yes.", "yes", False),
+    ("Yes, axial. Could you send the coronal series as well?", "yes", False),
+])
+def test_answers_beside_image_words_stay_answers(reply: str, choice: str, refusal: bool) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is this an axial slice? (please answer yes/no)")
+    assert (a.choice, a.refusal) == (choice, refusal)
+
+
+PTX_SIDE = ("Left", "Right", "Both sides", "Neither side")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # an indirect question runs on to the cue: "whether the physician's answer is right" declares nothing
+    ("I can't evaluate whether the physician's answer is right — the image didn't come through.", None),
+    ("I'm not sure whether the answer is right.", None),
+    # near misses: a "whether" closed off before the declaration; a declaration of its own
+    ("Whether or not there is a lateral film, the answer is right.", "B"),
+    ("The answer is right: the pleural line is on the right.", "B"),
+])
+def test_a_cue_inside_whether_declares_nothing(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, PTX_SIDE, suggested="B").choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice", [
+    # a cardiothoracic ratio at the threshold names neither; BI-RADS 4 (4A, 4B) asks for a biopsy, neither
+    ("The cardiothoracic ratio is approximately 0.50.", "yesno", YN, (), "Is the heart enlarged in this radiograph?",
+     None),
+    ("BI-RADS 4 — suspicious abnormality; tissue sampling is recommended.", "choice", ("A", "B"),
+     ("Benign", "Malignant"), None, None),
+    ("BI-RADS 4B.", "choice", ("A", "B"), ("Benign", "Malignant"), None, None),
+    # near misses: either side of the threshold; 4C and 5
+    ("The cardiothoracic ratio is approximately 0.58.", "yesno", YN, (), "Is the heart enlarged in this radiograph?",
+     "yes"),
+    ("The cardiothoracic ratio is 0.45.", "yesno", YN, (), "Is the heart enlarged in this radiograph?", "no"),
+    ("BI-RADS 4C.", "choice", ("A", "B"), ("Benign", "Malignant"), None, "B"),
+    ("BI-RADS 5.", "choice", ("A", "B"), ("Benign", "Malignant"), None, "B"),
+])
+def test_thresholds_and_categories_that_name_neither(reply: str, kind: str, labels: tuple[str, ...],
+                                                     options: tuple[str, ...], question: str | None,
+                                                     choice: str | None) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # the normal anatomy said to be visible states no finding
+    ("The image is a chest x-ray of a person. The lungs and the heart are visible.", None),
+    ("Both lungs, the heart and the ribs are clearly visible.", None),
+    # near misses: the finding itself is visible
+    ("The lungs are clear. A pleural effusion is visible.", "yes"),
+    ("The lungs and the effusion are visible.", "yes"),
+])
+def test_visible_anatomy_is_no_finding(reply: str, choice: str | None) -> None:
+    q = "Is pleural effusion present in the given chest x-ray? (please answer yes/no)"
+    assert extract(reply, "yesno", YN, (), question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # the image blamed, then the guess distrusted or read within the limits it sets: a refusal flag
+    ("The file is heavily compressed, so please treat this as low confidence. I'd lean toward B.", True),
+    ("The frame is quite washed out, so take this with caution — the green dot looks closest.", True),
+    ("Limited study due to patient rotation. Within these limitations, the heart is not enlarged.", True),
+    ("The image quality is low and the duct is hard to see. It might be dilated.", True),
+    ("the image is very dark but it looks like an adult", True),
+    ("image is very dark, hard to see anything. maybe left", True),
+    ("It's badly out of focus. I'd rather not grade the retinopathy from it.", True),
+    ("Only a single image has been provided. A determination cannot be made.", True),
+    # near misses: no image blamed, a limitation of the disease, a plain answer
+    ("The heart is enlarged. Take this with the clinical picture in mind.", False),
+    ("Limited disease in the left lung; the right lung is clear.", False),
+    ("The image is dark grey in the lungs: an effusion.", False),
+    # answers weighed and neither taken: a hedge, not a decline, even with the resolution blamed
+    ("Free fluid — A. Although it might be fat, I can't tell at this resolution. I'm torn between A and B now.", False),
+    ("Yes, post-contrast. Wait, it could be a pre-contrast T1. I can't commit to either answer.", False),
+    ("Cystic (B). On reconsideration, I am not able to say with confidence whether it is solid or cystic.", False),
+])
+def test_refusal_flags_of_batches_25_and_26(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) == refusal
+
+
+@pytest.mark.parametrize("reply, options, suggested, choice", [
+    # a decline that still guesses: the guess in its own clause is read, never sure
+    ("image is very dark, hard to see anything. maybe left", PTX_SIDE, "B", "A"),
+    ("The image is of limited diagnostic quality due to motion. Within this limitation, the collection is biconvex, "
+     "which would support the physician's answer of epidural hematoma (A).",
+     ("Epidural hematoma", "Subdural hematoma", "Subarachnoid hemorrhage", "Intraparenchymal hemorrhage"), "A", "A"),
+    # near misses: no guess after the decline; two guessed
+    ("The image is blurry. I cannot tell which side.", PTX_SIDE, "B", None),
+    ("The image is blurry; maybe the left or the right.", PTX_SIDE, "B", None),
+])
+def test_a_decline_that_still_guesses(reply: str, options: tuple[str, ...], suggested: str, choice: str | None
+                                      ) -> None:
+    a = extract(reply, "choice", ABCD, options, suggested=suggested)
+    assert (a.choice, a.sure) == (choice, False)
+
+
+def test_a_withdrawal_not_able_to_say() -> None:
+    a = extract("The nodule is cystic (B). On reconsideration, there are internal echoes; I am not able to say with "
+                "confidence whether it is solid or cystic.", "choice", ("A", "B"), ("Solid", "Cystic"))
+    assert a.choice is None
+    assert extract("The nodule is cystic (B).", "choice", ("A", "B"), ("Solid", "Cystic")).choice == "B"

@@ -720,6 +720,14 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     # synonyms in canonical form ("Heart attack or aortic dissection" names two options); a refusal's remarks
     # ("Impetigo is common in children, though.") name no answer
     if refusal:
+        # batch 25-26: a decline that still guesses, the guess in a clause of its own after the decline ("image is very
+        # dark, hard to see anything. maybe left", "... Within this limitation, the collection appears biconvex ...
+        # epidural hematoma (A)."): that clause is read as a reply of its own (a guess, never sure)
+        guess = _last_guess(clean)
+        if guess is not None:
+            found, how = _read(guess, item, False, suggested, corrections=False)
+            if found is not None:
+                return found, how
         return None, "out_of_range" if out_of_range else "none"
     judged = mask_spans(masked, [m.span() for m in JUDGEMENT.finditer(masked)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
@@ -789,6 +797,26 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
 
 
 
+
+
+# a guess that opens its own clause after a decline: "maybe", "probably", "my guess is", "tentatively", "if I had
+# to guess", "within (or with) this limitation"
+_GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014]))[ \t]*(?:maybe|perhaps|probably|possibly|"
+                            r"i\s+guess|guess(?:ing)?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|tentatively|"
+                            r"if\s+i\s+(?:had|have)\s+to\s+guess|(?:with|within|given|despite)\s+(?:that|this|these|those)"
+                            r"\s+(?:limitations?|caveats?))\b[ \t,:]*(?=\S)")
+
+
+def _last_guess(clean: str) -> str | None:
+    """The clause of the last guess after a decline (:data:`_GUESS_OPENING`), to the reply's end, when no refusal
+    phrase is in it; None otherwise."""
+    found = None
+    for m in _GUESS_OPENING.finditer(clean):
+        found = m
+    if found is None:
+        return None
+    rest = clean[found.end():]
+    return rest if rest.strip() and not is_refusal(rest) else None
 
 
 def _opening_clause(clean: str, item: Item) -> str | None:

@@ -343,6 +343,11 @@ def _label_prefix(item: Item) -> re.Pattern[str] | None:
         r"(?:[ \t]+(?:dot|one|circle|point|marker))?(?=[ \t]*(?:[.,;!\n]|\Z))")
 
 
+# an indirect question that runs on to a cue ("I can't evaluate whether the physician's answer is right", "not sure
+# whether the answer is A"): what follows the cue is asked, not declared; not "Whether or not ..., the answer is B"
+_WHETHER_BEFORE = re.compile(r"(?i)\bwhether\b[^,;:.!?\n\u2013\u2014]*\Z")
+
+
 def _hypothetical(text: str, cue_start: int, cue: str, end: int) -> bool:
     """A conditional declaration inside an if/unless sentence (see :data:`_MODAL`)."""
     if not _MODAL.search(cue):
@@ -468,6 +473,8 @@ def last_declaration(text: str, item: Item) -> Found:
             return Found(None, out_of_range, kind="na")
         if pos in skip:
             continue
+        if kind == "read" and _WHETHER_BEFORE.search(text, max(0, pos - 120), pos):
+            continue  # batch 26: "I can't evaluate whether the physician's answer is right": asked, not declared
         if kind == "conflict":
             return Found(None, out_of_range, kind="conflict", rejected=tuple(rejected))
         if kind == "postopt":

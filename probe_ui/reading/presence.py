@@ -40,6 +40,13 @@ PRESENCE_UNSURE = re.compile(
     r"could|difficult)\b"
 )
 CLAUSE_NEGATION = re.compile(r"(?i)\b(?:no|not|never|none|without|nothing)\b|n't\b")
+# batch 26: the normal anatomy an image shows said to be visible ("The lungs and the heart are visible.") states no
+# finding: what it says is there is the organs themselves, not what the question asks about
+_ANATOMY = (r"(?:(?:both\s+|the\s+)?(?:lungs?|heart|ribs?|bones?|diaphragm|hemidiaphragms?|mediastinum|trachea|"
+            r"spine|vertebrae|clavicles?|liver|spleen|kidneys?|bowel|brain|skull|ventricles|organs|structures|anatomy)"
+            r"|(?:both|the)\s+hila)")
+_ANATOMY_VISIBLE = re.compile(r"(?i)\A[ \t]*" + _ANATOMY + r"(?:[ \t]*(?:,|and)[ \t]*" + _ANATOMY
+                              + r")*[ \t]+(?:are|is)[ \t]+(?:(?:clearly|well|both|all)[ \t]+)?\Z")
 
 
 def presence_answer(text: str, question: str) -> str | None:
@@ -69,7 +76,9 @@ def presence_answer(text: str, question: str) -> str | None:
     for m in pos:
         clause = text[:m.start()]
         clause = clause[max(clause.rfind(c) for c in ".;:!?\n,") + 1:]
-        if not CLAUSE_NEGATION.search(clause):
+        if not CLAUSE_NEGATION.search(clause) and not (
+                _ANATOMY_VISIBLE.match(clause) and not any(overlap.stem(w.casefold()) == overlap.stem(f)
+                                                           for f in asked for w in WORD.findall(clause))):
             present = True
             break
     if absent != present:

@@ -128,8 +128,22 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 24: "The message contains no image. Kindly attach ...": what the message holds, without the image
      r"|\b(?:message|request|prompt|question|conversation|chat|upload|post)\s+(?:contains|contained|has|had|holds|"
      r"includes|included|carries|came\s+with)\s+no\s+(?:attached\s+)?" + _IMAGE
-     + r"s?(?=[ \t]*(?:[.,;:!\-\u2013\u2014]|\Z|attached\b))",
+     + r"s?(?=[ \t]*(?:[.,;:!\-\u2013\u2014]|\Z|attached\b))"
+     # batch 25: what came is no image of the patient ("contains only text ... and no medical image", "no slice has
+     # loaded", "the image viewport itself is blank")
+     r"|\bno\s+(?:medical|actual|clinical|diagnostic|radiological|radiographic)\s+" + _IMAGE + r"s?\b"
+     r"|\bno\s+(?:" + _IMAGE + r"|slice|series|frame)\s+(?:has\s+|had\s+|was\s+|is\s+)?(?:loaded|displayed)\b"
+     r"|\b(?:contains?|contained|holds?|has)\s+only\s+text\b|\b(?:is|was)\s+(?:only|just)\s+text\b"
+     r"|\b(?:viewport|viewer|image\s+(?:area|pane|panel|window))\s+(?:itself\s+)?(?:is|was|appears|seems)\s+"
+     r"(?:to\s+be\s+)?(?:completely\s+|entirely\s+)?(?:blank|empty)\b",
      "No image was provided, so I cannot answer."),
+    # batch 25-26: the image asked for again ("Could you export the image itself and send it again?", "Could you try
+    # attaching it again?"): no answer is given until it comes
+    ("asks-for-image",
+     r"\b(?:could|can|would)\s+you\s+(?:please\s+)?(?:try\s+)?(?:re-?send|re-?upload|re-?attach|re-?share)\w*\b"
+     r"|\b(?:could|can|would)\s+you\s+(?:please\s+)?(?:try\s+)?(?:send|upload|attach|share|export|post)(?:ing)?\s+"
+     r"(?:[\w\-]+\s+){0,5}?again\b",
+     "Could you try attaching the image again?"),
     # the question needs what an image cannot give: "requires in-person examination and possibly a biopsy"
     ("needs-examination",
      r"\b(?:requires?|needs?)\s+(?:an?\s+)?(?:(?:in[\s\-]person|physical|hands[\s\-]on|face[\s\-]to[\s\-]face)\s+"
@@ -516,6 +530,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("would-rather-not-say",
      r"\bi(?:'d|\s+would)\s+rather\s+not\s+(?:put|give|offer|make|hazard|venture|assign|attach)\s+(?:a|an|any)\s+"
      r"(?:[\w\-]+\s+)?(?:diagnosis|label|answer|guess|grade|name)\b"
+     # batch 25: "I'd rather not grade the retinopathy from it."
+     r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:grade|stage|diagnose|classify|label|guess|call|judge)\b"
      r"|\bi\s+(?:don't|do\s+not)\s+think\s+i\s+(?:should|can|could)\s+(?:guess|determine|infer|judge|estimate|"
      r"diagnose|answer|tell)\b"
      r"|\bnothing\s+in\s+(?:this|the)\s+" + _FRAME + r"\s+(?:lets|allows|permits|enables)\s+me\s+(?:to\s+)?"
@@ -525,7 +541,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("assessment-not-possible",
      r"\b(?:a\s+|any\s+)?(?:(?:reliable|confident|accurate|proper|meaningful|definite|useful|valid)\s+)?"
      r"(?:assessment|evaluation|interpretation|reading|measurement|grading)\s+(?:is|was|would\s+be)\s+"
-     r"(?:not\s+possible|impossible)\b",
+     r"(?:not\s+possible|impossible)\b"
+     # batch 26: "A determination cannot be made."
+     r"|\b(?:determination|assessment|diagnosis|judge?ment|call)\s+(?:cannot|can't|can\s+not)\s+be\s+made\b",
      "Motion artefact degrades both femoral heads and a reliable assessment is not possible."),
     # batch 23-24: an image blamed, then the answer hedged or said hard to give ("picture is cut off right at the
     # fracture so hard to say, guess no", "picture is blurry, looks like an adult maybe"); the quality called poor, then
@@ -533,8 +551,23 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("image-fault-hedged",
      r"\b" + _FRAME + r"s?\s+(?:is|was|are|looks|seems|appears)\s+(?:[\w\-]+\s+){0,2}?" + _FAULT
      + r"\b[^.;!?\n]{0,40}?(?:[,;:\-\u2013\u2014]|\bso\b|\band\b)[ \t]*(?:(?:so|and|it's|its|it\s+is)\s+)?"
-     r"(?:(?:hard|difficult|tough)\s+to\s+(?:say|tell|judge|be\s+sure)\b"
+     r"(?:(?:hard|difficult|tough)\s+to\s+(?:say|tell|judge|be\s+sure|see\s+anything|make\s+(?:anything\s+)?out)\b"
      r"|(?=[^.;!?\n]{0,60}?\b(?:maybe|perhaps|probably|possibly|guess)\b))"
+     # batch 26: "the image is very dark but it looks like an adult": the fault, then a guess by its look
+     r"|\b" + _FRAME + r"s?\s+(?:is|was|are)\s+(?:very\s+|quite\s+|rather\s+|too\s+)?" + _FAULT
+     + r"\b[ \t]*,?[ \t]*but\s+(?:it|this|that|he|she|they)\s+(?:looks|seems|appears)\s+(?:like|to\s+be)\b"
+     # batch 26: "The image quality is low and the duct is hard to see. It might be dilated."
+     r"|\bquality\s+(?:is|was)\s+(?:very\s+|rather\s+|quite\s+)?(?:poor|low)\b[^.;!?\n]{0,60}?\b(?:hard|difficult)\s+to\s+"
+     r"(?:see|tell|make\s+out|judge|assess)\b"
+     # batch 25-26: a limited study read "within these limitations" ("Limited study due to patient rotation ...
+     # Within these limitations, ...", "The image is of limited diagnostic quality due to motion artifact. Within
+     # this limitation, ...")
+     r"|\b(?:limited|suboptimal|degraded)\s+(?:diagnostic\s+)?(?:study|exam|examination|quality|image|film|evaluation)\b"
+     r"[^!?\n]{0,120}?\b(?:within|with|given|despite)\s+(?:that|this|these|those|the)\s+limitations?\b"
+     # batch 25-26: the answer given as one to distrust after the image is blamed ("please treat this as low
+     # confidence", "so take this with caution")
+     r"|\b(?:treat|take)\s+(?:this|it|that|my\s+(?:answer|reading|call))\s+(?:as\s+(?:a\s+)?(?:low|limited)[\s\-]"
+     r"confidence\b|with\s+(?:caution|a\s+(?:grain|pinch)\s+of\s+salt)\b)"
      r"|\bquality\s+(?:is|was)\s+(?:very\s+|rather\s+|quite\s+)?"
      r"(?:poor|low|limited|suboptimal)\b"
      r"[^!?\n]{0,80}?\b(?:with\s+(?:that|this|these|those)\s+(?:limitation|caveat|reservation)s?|bearing\s+"
@@ -558,13 +591,20 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         r"|\b(?:hard|difficult)\s+to\s+(?:decide|choose|tell)\s+between\b|\(\s*if\s+either\s*\)"
                         # batch 17: "Female, ... Although ... the subpubic angle ... would point to male. Weighing the
                         # two, I honestly don't know which it is."
-                        r"|\bweighing\s+(?:the\s+two|both|them|these|those|it\s+up|the\s+(?:evidence|findings))\b")
+                        r"|\bweighing\s+(?:the\s+two|both|them|these|those|it\s+up|the\s+(?:evidence|findings))\b"
+                        # batch 26: "I am not able to say with confidence whether it is solid or cystic."
+                        r"|\bwhether\s+it\s+is\s+[\w\-]+\s+or\s+[\w\-]+\b")
 # declines that, after the findings were weighed, only say the reply cannot choose ("I can't decide", "I honestly
 # don't know which it is")
 _HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know"})
 # the image named, or its quality: a reply that speaks of it may be blaming it ("The image is too dark; I cannot say
 # which, though both are possible.")
 _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality|view)s?\b")
+
+
+# batch 25: two answers weighed and neither taken ("I'm torn between A and B now.", "I can't commit to either
+# answer."): a hedge on what was seen, not a decline, even where the image is blamed as well
+_WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b")
 
 
 def is_refusal(text: str) -> bool:
@@ -579,6 +619,8 @@ def is_refusal(text: str) -> bool:
     if len(text) > 8000:  # a refusal is said where a reply starts or ends: a degenerate 100 kB reply stays fast
         text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
+    if _WEIGHED.search(t):
+        return not refusal_names(t) <= _HEDGED_DECLINES
     if not _EQUIVOCAL.search(t) or _IMAGE_NAMED.search(t):
         return any(p.search(t) for p in _PATTERNS)
     return not refusal_names(t) <= _HEDGED_DECLINES

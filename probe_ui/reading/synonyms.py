@@ -271,6 +271,10 @@ _BIRADS = re.compile(r"(?i)\bbi[\s\-]?rads(?:[\s\-]+(?:category|cat\.?))?[\s\-]*
 
 
 def _birads(m: re.Match[str]) -> str:
+    if m.group(1) == "4" and not m.group(0)[-1:].lower() == "c":
+        # batch 25: "BI-RADS 4 — suspicious abnormality; tissue sampling is recommended.": category 4 (4A, 4B) asks
+        # for a biopsy because it may be either; it names neither (4C, moderate to high suspicion, still malignant)
+        return m.group(0)
     return "benign" if m.group(1) in "123" else "malignant"
 
 
@@ -283,6 +287,8 @@ _CTR = re.compile(r"(?i)\b(?:cardio-?thoracic\s+ratio|CTR)(?:\s+(?:is|of|was|mea
 def _ctr(m: re.Match[str]) -> str:
     value = m.group(1).replace(" ", "")
     ratio = float(value[:-1]) / 100 if value.endswith("%") else float(value)
+    if abs(ratio - 0.5) < 0.005:
+        return m.group(0)  # batch 25: "The cardiothoracic ratio is approximately 0.50.": at the threshold, neither
     return "cardiomegaly" if ratio > 0.5 else "normal heart size"
 
 
