@@ -200,6 +200,22 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     assert natural["intended"] >= 0.99 * natural["definite"], natural
     assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
     assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
+    # batch 25 (82.4 % held out with 3 sure over-reads, one a decline read as the answer no, another decline read as
+    # no, 7 refusal flags wrong and 15 replies unread; 88.1 % after its fixes, 208 of 210 read as intended): no error,
+    # and a floor at what it reaches (README "Batch 25")
+    natural = bench.summarise([r for r in rows if r["batch"] == 25])["total"]
+    assert natural["sure_right"] >= 0.88 * natural["definite"], natural
+    assert natural["intended"] >= 0.98 * natural["definite"], natural
+    assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
+    assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
+    # batch 26 (85.7 % held out with 1 sure over-read, a decline read as the answer B, 6 refusal flags wrong and 16
+    # replies unread; 90.0 % after its fixes, 207 of 210 read as intended): no error, and a floor under it (README
+    # "Batch 26")
+    natural = bench.summarise([r for r in rows if r["batch"] == 26])["total"]
+    assert natural["sure_right"] >= 0.89 * natural["definite"], natural
+    assert natural["intended"] >= 0.98 * natural["definite"], natural
+    assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
+    assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
 
 
 def test_every_kind_is_read_as_intended_nearly_always() -> None:

@@ -3514,3 +3514,93 @@ def test_a_withdrawal_not_able_to_say() -> None:
                 "confidence whether it is solid or cystic.", "choice", ("A", "B"), ("Solid", "Cystic"))
     assert a.choice is None
     assert extract("The nodule is cystic (B).", "choice", ("A", "B"), ("Solid", "Cystic")).choice == "B"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # yes and no in Burmese, Tigrinya, Turkmen, Kinyarwanda, Samoan, Tatar, Igbo, Javanese, Lao, Malagasy, Tajik
+    ("မဟုတ်ပါ။ အရိုးကျိုးခြင်း မတွေ့ရပါ။", "no"),
+    ("ဟုတ်ကဲ့၊ ဒါက ရင်ဘတ် ဓာတ်မှန် ပုံ ဖြစ်ပါတယ်။", "yes"),
+    ("ኣይፋል፣ ልቢ ኣይዓበየን።", "no"),
+    ("Ýok. Pnewmotoraks görünmeýär.", "no"),
+    ("Yego, iyi foto yerekana igituza.", "yes"),
+    ("Leai, o le ata lenei o le manava.", "no"),
+    ("Әйе, бу ультратавыш тикшерүе сурәте.", "yes"),
+    ("Ee, e nwere mmiri n'akụkụ aka nri.", "yes"),
+    ("Ora, jantunge ora gedhe.", "no"),
+    ("Eny, misy rano ao amin'ny kibo.", "yes"),
+    ("ບໍ່, ນີ້ບໍ່ແມ່ນ.", "no"),
+    # near misses: the same words running on into a sentence in another sense
+    ("Ora vediamo.", None),
+    ("Ee the heart looks big to me, yes.", "yes"),
+])
+def test_yes_and_no_of_batches_25_and_26(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question="Is this finding present? (please answer yes/no)").choice == choice
+
+
+@pytest.mark.parametrize("reply, options, question, choice", [
+    # a choice item whose options are Yes and No reads another language's opening word as a yes/no item does
+    ("Oya, umutima ntabwo ari munini.", ("Yes", "No"), "Is the cardiac silhouette enlarged?", "B"),
+    # a finding stated and denied as the two options of a yes/no question: "Yes" names the stated one
+    ("Yes, the image shows free fluid in Morison's pouch.", ("Free fluid is present", "No free fluid"),
+     "Does this image show free fluid in Morison's pouch?", "A"),
+    ("No, the pouch is dry.", ("Free fluid is present", "No free fluid"),
+     "Does this image show free fluid in Morison's pouch?", "B"),
+    # near misses: two findings, not one stated and denied; a question that is not yes/no
+    ("Yes.", ("Free fluid is present", "No pneumothorax"), "Does this image show free fluid?", None),
+    ("Yes.", ("Free fluid is present", "No free fluid"), "Which is shown?", None),
+])
+def test_yes_and_no_to_choice_items(reply: str, options: tuple[str, ...], question: str, choice: str | None
+                                    ) -> None:
+    assert extract(reply, "choice", ("A", "B"), options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, options, question, choice", [
+    ("Benign fibrous histiocytoma — the dimple sign gives it away.", ("Actinic keratosis", "Dermatofibroma",
+     "Vascular lesion", "Melanocytic nevus"), None, "B"),
+    ("Not obstructive: the fourth ventricle is enlarged as well.", ("Communicating hydrocephalus",
+     "Non-communicating hydrocephalus"), None, "A"),
+    ("**Not portal venous** — the portal vein is still unopacified while the aorta is bright.",
+     ("Arterial phase", "Portal venous phase"), None, "A"),
+    # the question's own word beside another option's keyword names no option
+    ("degenerative joint disease, joint space is narrow with osteophytes", ("Joint effusion", "Osteoarthritis",
+     "Patellar fracture", "None of the above"), "What is the abnormality of the knee joint?", "B"),
+    # near misses: a malignant fibrous histiocytoma is a sarcoma; "Obstructive." is the other; the question's word
+    # alone still names its option
+    ("Malignant fibrous histiocytoma.", ("Actinic keratosis", "Dermatofibroma", "Vascular lesion",
+     "Melanocytic nevus"), None, None),
+    ("Obstructive.", ("Communicating hydrocephalus", "Non-communicating hydrocephalus"), None, None),
+    ("joint efusion in suprapatellar recess", ("Joint effusion", "Osteoarthritis", "Patellar fracture",
+     "None of the above"), "What is the abnormality of the knee joint?", "A"),
+])
+def test_synonyms_and_signs_of_batches_25_and_26(reply: str, options: tuple[str, ...], question: str | None,
+                                                 choice: str | None) -> None:
+    labels = ABCD[:len(options)]
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice", [
+    # template debris: Gemma's roles without their markers, the role in heading hashes, undecoded byte-level spaces
+    ("user\nIs this a sagittal image? (please answer yes/no)\nmodel\nNo. This is an axial image.", "yesno", YN, (),
+     "Is this a sagittal image? (please answer yes/no)", "no"),
+    ("###Assistant: The finding present in the liver is a hemangioma. ###Human:", "choice", ABCD,
+     ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis"), None, "C"),
+    ("The\u0120most\u0120likely\u0120diagnosis\u0120is\u0120A.\u0120Osteosarcoma.", "choice", ABCD,
+     ("Osteosarcoma", "Ewing sarcoma", "Osteomyelitis", "Osteochondroma"), None, "A"),
+    # "I'd mark B."; "On further review" changes the answer; the place asked about, clear
+    ("The physician chose the left side, but the fluid is on the right. I'd mark B.", "choice", ABCD,
+     ("left side", "right side", "bilateral", "no effusion"), None, "B"),
+    ("No, this is a coronal image. On further review, the aorta is in cross-section. Yes, this is an axial slice.",
+     "yesno", YN, (), "Is this an axial slice?", "yes"),
+    ("Right lower lobe clear.", "yesno", YN, (), "Is there consolidation in the right lower lobe?", "no"),
+    # near misses: "user" as a word; Maltese "Ġ" among spaces; "I'd mark the lesion"; "clear-cut"
+    ("user error aside, no.", "yesno", YN, (), "Is this a sagittal image?", "no"),
+    ("Iva, il-\u0120isem huwa sagittal.", "yesno", YN, (), "Is this a sagittal image?", "yes"),
+    ("I'd mark the lesion for biopsy.", "choice", ABCD, ("left side", "right side", "bilateral", "no effusion"), None,
+     None),
+    ("Right lower lobe clear-cut consolidation.", "yesno", YN, (), "Is there consolidation in the right lower lobe?",
+     "yes"),
+])
+def test_debris_and_shapes_of_batches_25_and_26(reply: str, kind: str, labels: tuple[str, ...],
+                                                options: tuple[str, ...], question: str | None,
+                                                choice: str | None) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice

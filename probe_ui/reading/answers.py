@@ -373,7 +373,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # a reading from where a word occurs, in a reply partly in another language or in other words: the reading
         # of the reply in English and canonical terms must agree ("Sí y no: ..." is not "no"; "Non, pas de
         # pneumothorax." is no; "Young adult or older adolescent." names two age groups)
-        english = lexicon.translate(clean, yesno=kind == "yesno")
+        # batch 26: a choice item whose options are Yes and No reads another language's opening yes or no as a
+        # yes/no item does ("Oya, umutima ntabwo ari munini." to "Is the cardiac silhouette enlarged?" A Yes, B No)
+        yes_no_options = kind == "choice" and {o.strip(" .").casefold() for o, _ in item.option_map} == {"yes", "no"}
+        english = lexicon.translate(clean, yesno=kind == "yesno" or yes_no_options)
         citem = canonical_item(*key)
         alt = synonyms.canonical(english, citem.narrow)
         if alt != clean:
@@ -393,7 +396,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     partly_read = False
     if label is None and method in ("none", "out_of_range"):
         # 7. other languages and synonyms: the answer words in English, option and label texts in canonical form
-        english = lexicon.translate(clean, yesno=kind == "yesno")
+        # batch 26: a choice item whose options are Yes and No reads another language's opening yes or no as a
+        # yes/no item does ("Oya, umutima ntabwo ari munini." to "Is the cardiac silhouette enlarged?" A Yes, B No)
+        yes_no_options = kind == "choice" and {o.strip(" .").casefold() for o, _ in item.option_map} == {"yes", "no"}
+        english = lexicon.translate(clean, yesno=kind == "yesno" or yes_no_options)
         citem = canonical_item(*key)
         alt = synonyms.canonical(english, citem.narrow)
         if alt != clean or citem.option_map != item.option_map or citem.words != item.words:

@@ -31,6 +31,8 @@ _DECL_PREFIX = re.compile(
     r"|\b(?:correct|right|best|final|appropriate|likely|accurate|my|most\s+\w+)\s+(?:option|choice|letter|response|"
     r"selection)\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|:|=)"
     r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?\s+(?:choose|select|pick|go\s+with|opt\s+for|say)\b"
+    # batch 25: "I'd mark B."
+    r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:mark|tick|circle)\b(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"
     r"|<answer>"
     r")",
     re.IGNORECASE,

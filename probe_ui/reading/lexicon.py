@@ -64,13 +64,19 @@ _DEBRIS = re.compile(
     re.IGNORECASE,
 )
 # the role a template prints before the reply: "<start_of_turn>model\n", "<|im_start|>assistant\n", "ASSISTANT:"
-_ROLE = re.compile(r"\A\s*(?:(?:assistant|model)[ \t]*\n|(?:ASSISTANT|Assistant|GPT|### Response)[ \t]*:)")
+# (batch 26: "###Assistant: ...", the role in a markdown heading's hashes)
+_ROLE = re.compile(r"\A\s*(?:(?:assistant|model)[ \t]*\n|(?:(?:#{1,3}[ \t]*)?(?:ASSISTANT|Assistant)|GPT|### Response)"
+                   r"[ \t]*:)")
 # the user's turn a template echoes before the assistant's: "[INST] ... [/INST]", "USER: ... ASSISTANT:"
+# (batch 25: Gemma's roles with their turn markers dropped: "user\nIs this a sagittal image? ...\nmodel\nNo. ...")
 _ECHO = re.compile(r"\A\s*(?:<s>\s*)?(?:\[INST\][^\[]{0,2000}?\[/INST\]|USER:[^\n]*(?:\n(?!ASSISTANT:)[^\n]*){0,40}?"
-                   r"\s*ASSISTANT:)")
+                   r"\s*ASSISTANT:|user[ \t]*\n[^\n]*(?:\n(?![ \t]*model[ \t]*\n)[^\n]*){0,40}?\n[ \t]*model[ \t]*\n)")
 # batch 23: the next turn's role the model ran on into, alone on the reply's last line ("...\n\nHuman:", "\nUser:"):
 # not a cut in the reply (a role with words after it is left as it is)
-_NEXT_TURN = re.compile(r"\n[ \t]*(?:###[ \t]*)?(?:Human|User|USER|HUMAN)[ \t]*:[ \t]*\Z")
+# (batch 26: "... a hemangioma. ###Human:", the hashes on the reply's own line)
+_NEXT_TURN = re.compile(r"(?:\n[ \t]*(?:###[ \t]*)?|[ \t]*###[ \t]*)(?:Human|User|USER|HUMAN)[ \t]*:[ \t]*\Z")
+# batch 26: a byte-level tokenizer's space and newline left undecoded ("TheĠmostĠlikelyĠdiagnosisĠisĠA.")
+_BYTE_SPACE = "\u0120"
 # a closed reasoning block: <think>...</think>, and MedGemma's <unused94>thought ... <unused95>
 _THINK_END = re.compile(r"</think(?:ing)?>|<unused95>", re.IGNORECASE)
 _THINK_TAG = re.compile(r"</?think(?:ing)?>|<unused9[45]>(?:thought\b)?", re.IGNORECASE)
@@ -79,7 +85,9 @@ _THINK_TAG = re.compile(r"</?think(?:ing)?>|<unused9[45]>(?:thought\b)?", re.IGN
 def strip_debris(text: str) -> str:
     """The reply without chat-template tokens and role prefixes; after a closed ``<think>`` block, only what
     follows it (the reasoning before is not the answer)."""
-    if "[/INST]" in text or "ASSISTANT:" in text:
+    if text.count(_BYTE_SPACE) >= 2 and text.count(" ") < text.count(_BYTE_SPACE):
+        text = text.replace(_BYTE_SPACE, " ").replace("\u010a", "\n")  # not Maltese "Ġ", which sits among spaces
+    if "[/INST]" in text or "ASSISTANT:" in text or text.lstrip()[:4] == "user":
         # batch 11: the user's turn echoed before the answer ("[INST] <image>\nIs this a lateral view? [/INST] No, it
         # is a PA view.", "USER: <image>\n... ASSISTANT: adult"): only the assistant's turn is the reply
         echo = _ECHO.match(text)
@@ -333,7 +341,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "હા", "હાજી", "ਹਾਂ", "ਹਾਂ ਜੀ", "yebo", "тийм",
             # batch 23-24: Kannada, Malayalam, Sinhala, Khmer, Hausa, Somali, Kyrgyz, Māori, Xhosa, Cebuano (Hausa "i"
             # and "eh" are left out: English words)
-            "ಹೌದು", "അതെ", "ഉവ്വ്", "ඔව්", "បាទ", "ចាស", "na'am", "haa", "ооба", "āe", "ae", "ewe", "oo"),
+            "ಹೌದು", "അതെ", "ഉവ്വ്", "ඔව්", "បាទ", "ចាស", "na'am", "haa", "ооба", "āe", "ae", "ewe", "oo",
+            # batch 25-26: Burmese, Tigrinya, Turkmen, Kinyarwanda, Samoan, Tatar, Igbo, Javanese, Lao, Malagasy,
+            # Tajik ("hawa", "yego", "ioe", "ee", "iya", "eny", "ҳа" only before a mark)
+            "ဟုတ်ကဲ့", "ဟုတ်တယ်", "ဟုတ်ပါတယ်", "እወ", "hawa", "yego", "ioe", "әйе", "ee", "inggih", "iya", "ແມ່ນ",
+            "ແມ່ນແລ້ວ", "eny", "ҳа", "бале"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -359,7 +371,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "ના", "નહીં", "ਨਹੀਂ", "ਨਹੀ", "cha", "үгүй", "тийм биш",
            # batch 23-24: Kannada, Malayalam, Sinhala, Khmer, Hausa, Somali, Kyrgyz, Māori, Xhosa, Cebuano
            "ಇಲ್ಲ", "ಅಲ್ಲ", "ഇല്ല", "അല്ല", "නැහැ", "නැත", "නෑ", "ទេ", "a'a", "maya", "жок", "kāo", "kao", "hayi",
-           "dili", "wala"),
+           "dili", "wala",
+           # batch 25-26: Burmese, Tigrinya, Turkmen, Kinyarwanda, Samoan, Tatar, Igbo, Javanese, Lao, Malagasy, Tajik
+           # ("oya", "leai", "mba", "ora", "tsia", "юк" only before a mark)
+           "မဟုတ်ပါ", "မဟုတ်ဘူး", "မဟုတ်", "ኣይፋል", "ýok", "yok", "oya", "leai", "юк", "mba", "ora", "mboten",
+           "ບໍ່", "ບໍ່ແມ່ນ", "tsia", "нест"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -438,7 +454,9 @@ WORDS: dict[str, tuple[str, ...]] = {
              # batch 22: Gujarati, Punjabi, Zulu, Mongolian (Luxembourgish "Mann" above)
              "પુરુષ", "ਆਦਮੀ", "ਮਰਦ", "ਪੁਰਸ਼", "indoda", "owesilisa", "эрэгтэй",
              # batch 23: Hausa, Kyrgyz, Māori
-             "namiji", "эркек", "tāne"),
+             "namiji", "эркек", "tāne",
+             # batch 26: Igbo
+             "nwoke"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -457,7 +475,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 22: Gujarati, Punjabi, Zulu, Mongolian
                "સ્ત્રી", "ਔਰਤ", "ਇਸਤਰੀ", "owesifazane", "umfazi", "эмэгтэй",
                # batch 23: Hausa ("Mace ce."), Kyrgyz, Māori
-               "mace", "аял", "wahine"),
+               "mace", "аял", "wahine",
+               # batch 26: Igbo ("Ọ bụ nwanyị.")
+               "nwanyị", "nwanyi"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -514,7 +534,7 @@ def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[st
     han = re.compile("|".join(re.escape(w) for w in cjk), re.IGNORECASE)
     yn = {w.casefold(): en for en, ws in YES_NO.items() for w in ws}
     opening = re.compile(r"\A[\s\"'(*_>\-]*(" + "|".join(re.escape(w) for w in sorted(yn, key=len, reverse=True))
-                         + r")(?=[\s.,;:!?)\"'*]|\Z)", re.IGNORECASE)
+                         + r")(?=[\s.,;:!?)\"'*\u104a\u104b\u1361\u1362\u1363]|\Z)", re.IGNORECASE)
     return lat, han, words, opening, yn
 
 
@@ -537,7 +557,10 @@ def _other_sense(word: str, rest: str) -> bool:
 # batches 23-24: Somali "haa" / "maya" (also a name), Māori "ae" / "kao", Xhosa "ewe" (English "ewe"), Cebuano "oo",
 # "dili", "wala" (also "not", "none" inside a sentence), Khmer "ទេ" (also a closing particle)
 _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", "jo", "ez", "le", "ոչ", "cha", "тийм",
-                                 "haa", "maya", "ae", "kao", "ewe", "oo", "dili", "wala"})
+                                 "haa", "maya", "ae", "kao", "ewe", "oo", "dili", "wala",
+                                 # batch 25-26: Turkmen, Kinyarwanda, Samoan, Igbo, Javanese, Malagasy, Tatar, Tajik
+                                 "hawa", "yego", "ioe", "ee", "iya", "eny", "ҳа", "oya", "leai", "mba", "ora",
+                                 "tsia", "юк", "yok"})
 
 
 def foreign_yes_no(text: str) -> str | None:

@@ -121,7 +121,14 @@ def option_keywords(text: str, item: Item) -> tuple[list[str], list[str], str | 
         if len(starts) == 1:
             return [], [], starts[0]
     words = [set(WORD.findall(opt)) for opt, _ in item.option_map]
+    # batch 25: a word of a question that names no alternatives ("What is the abnormality of the knee joint?") is
+    # what every option speaks of: beside another option's own keyword it names no option ("osteoarthritis, joint
+    # space is narrow" is not "Joint effusion"); alone it still does ("joint efusion ..."); a question that sets
+    # options against each other ("benign or malignant?") keeps its words
+    asked = frozenset() if not item.question or re.search(r"(?i)\bor\b", item.question) else \
+        frozenset(WORD.findall(norm(item.question)))
     hits: list[str] = []
+    own: set[str] = set()  # options named by a keyword that is not a word of the question
     negated: list[str] = []
     for i, (opt, lab) in enumerate(item.option_map):
         # batch 17: an option that denies a finding ("No fracture is present") is named by a reply that denies its
@@ -141,8 +148,12 @@ def option_keywords(text: str, item: Item) -> tuple[list[str], list[str], str | 
                     denied = True  # "Non-communicating hydrocephalus" denies "Communicating hydrocephalus"
                 flip = absence and w not in _ABSENCE_WORDS  # "Not absent" still denies "Absent"
                 said = negated if denied != flip else hits
+                if said is hits and w not in asked:
+                    own.add(lab)
                 if lab not in said:
                     said.append(lab)
+    if len(hits) > 1 and own and len([h for h in hits if h in own]) == 1:
+        hits = [h for h in hits if h in own]  # the question's own word beside another option's keyword
     # an option one of whose own words is denied is not named by another ("Non-communicating hydrocephalus." is
     # not "Communicating hydrocephalus")
     return [h for h in hits if h not in negated], negated, None
@@ -222,7 +233,22 @@ def yes_no_options(item: Item) -> dict[str, str] | None:
         return None
     yes = [lb for opt, lb in item.option_map if opt in _AFFIRMATIVE_OPTIONS]
     no = [lb for opt, lb in item.option_map if opt in _NEGATIVE_OPTIONS]
-    return {"yes": yes[0], "no": no[0]} if len(yes) == 1 and len(no) == 1 else None
+    if len(yes) == 1 and len(no) == 1:
+        return {"yes": yes[0], "no": no[0]}
+    # batch 26: a finding stated and denied ("Free fluid is present" / "No free fluid") to a yes/no question ("Does
+    # this image show free fluid in Morison's pouch?"): a "Yes" that answers the question names the one that states it
+    if item.question and _YES_NO_QUESTION.match(item.question):
+        said = {lb: _STATED.sub("", _DENIED.sub("", opt)).strip() for opt, lb in item.option_map}
+        denied = [lb for opt, lb in item.option_map if _DENIED.match(opt) or _ABSENT_AFTER.search(opt)]
+        if len(denied) == 1 and len(set(said.values())) == 1 and all(said.values()):
+            return {"yes": next(lb for lb in said if lb != denied[0]), "no": denied[0]}
+    return None
+
+
+_YES_NO_QUESTION = re.compile(r"(?i)\A\W*(?:is|are|was|were|does|do|did|has|have|can)\b")
+_DENIED = re.compile(r"(?i)\A(?:no|not|without)\s+")
+_ABSENT_AFTER = re.compile(r"(?i)\s+(?:is\s+|are\s+)?absent\Z")
+_STATED = re.compile(r"(?i)\s+(?:is\s+|are\s+)?(?:present|absent|seen|visible)\Z")
 
 
 def options_in_words(text: str, item: Item) -> overlap.Overlap:

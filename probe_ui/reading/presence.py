@@ -39,6 +39,10 @@ PRESENCE_UNSURE = re.compile(
     r"(?i)\b(?:whether|if|unclear|uncertain|unsure|sure|cannot|can't|unable|possibl[ey]|maybe|perhaps|may|might|"
     r"could|difficult)\b"
 )
+# batch 25: "Right lower lobe clear.": the place the question asks about, clear (not "clear evidence", "clear-cut";
+# nor "The lungs are clear." to a question about the pleura)
+_PLACE_CLEAR = re.compile(r"(?i)\b(lobes?|lungs?|zones?|bases?|apex|apices|lingula)\s+(?:is\s+|are\s+|remains?\s+|"
+                          r"looks?\s+)?(?:completely\s+|entirely\s+)?clear\b(?![\s\-]+(?:cut|evidence|sign|of\b))")
 CLAUSE_NEGATION = re.compile(r"(?i)\b(?:no|not|never|none|without|nothing)\b|n't\b")
 # batch 26: the normal anatomy an image shows said to be visible ("The lungs and the heart are visible.") states no
 # finding: what it says is there is the organs themselves, not what the question asks about
@@ -65,7 +69,8 @@ def presence_answer(text: str, question: str) -> str | None:
     asked = set(WORD.findall(q)) - _QUESTION_STOP
     if any(m.group(1).casefold() in asked for m in _PRESENCE_CONTRAST.finditer(text)):
         return "no"
-    absent = bool(_ABSENT.search(text))
+    absent = bool(_ABSENT.search(text)) or any(
+        overlap.stem(m.group(1).casefold()) in {overlap.stem(w) for w in asked} for m in _PLACE_CLEAR.finditer(text))
     for word in ("normal", "negative"):
         if not re.search(rf"\b{word}\b", q) and re.search(rf"(?i)\b{word}\b", text):
             absent = True

@@ -92,7 +92,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "bowel obstruction": ("blocked bowel", "intestinal obstruction"),
     "cystic": ("fluid-filled", "fluid filled", "fluid-containing"),
     # hydrocephalus: an obstruction inside the ventricles does not let them communicate with the subarachnoid space
-    "communicating hydrocephalus": ("non-obstructive hydrocephalus", "nonobstructive hydrocephalus"),
+    "communicating hydrocephalus": ("non-obstructive hydrocephalus", "nonobstructive hydrocephalus",
+                                    # batch 25: "Not obstructive: the fourth ventricle ... enlarged as well."
+                                    "not obstructive", "not an obstructive hydrocephalus"),
     "communicating": ("non-obstructive", "nonobstructive"),
     "non-communicating hydrocephalus": ("obstructive hydrocephalus",),
     "osteosarcoma": ("osteogenic sarcoma",),
@@ -185,6 +187,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "seborrheic keratosis": ("seb k", "seb keratosis", "seborrheic wart", "basal cell papilloma"),
     "melanocytic nevus": ("mole", "moles", "naevus", "nevus", "melanocytic naevus", "benign mole", "common mole"),
     "actinic keratosis": ("solar keratosis", "senile keratosis"),
+    # batch 25-26: "Benign fibrous histiocytoma — the central white patch and the dimple sign ..."
+    "dermatofibroma": ("benign fibrous histiocytoma",),
     "contrast-enhanced": ("with contrast", "post-contrast", "enhanced", "contrast enhanced"),
     "non-contrast": ("without contrast", "unenhanced", "non-enhanced", "noncontrast", "pre-contrast",
                      "no contrast", "without iv contrast", "no iv contrast"),
@@ -299,8 +303,9 @@ SIGNS: tuple[tuple[str, str], ...] = (
      r"{0,2}(?:opacified|enhanced|enhancing|opacifying)", "portal venous phase"),
     (r"(?:spleen|splenic\s+parenchyma)\s+(?:enhances|is\s+enhancing|is|appears|looks)\s+homogeneous(?:ly)?"
      r"|homogeneous\s+(?:splenic|spleen)\s+enhancement", "portal venous phase"),
-    (r"hepatic\s+veins?\s+(?:are|is)\s+(?:still\s+|yet\s+)?(?:unopacified|unenhanced|not\s+(?:yet\s+)?(?:opacified|"
-     r"enhanced))", "arterial phase"),
+    # batch 26: the portal vein too ("the portal vein is still unopacified while the aorta is bright")
+    (r"(?:hepatic|portal)\s+veins?\s+(?:are|is)\s+(?:still\s+|yet\s+)?(?:unopacified|unenhanced|not\s+(?:yet\s+)?"
+     r"(?:opacified|enhanced))", "arterial phase"),
     (r"(?:heterogeneous|arciform|zebra|striped|moir[eé])\s+(?:splenic\s+|spleen\s+)?enhancement"
      r"|spleen\s+enhances\s+heterogeneously", "arterial phase"),
     # a calcific focus along the urinary tract is a stone ("a 6 mm calcific focus at the vesicoureteric junction")

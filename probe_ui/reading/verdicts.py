@@ -32,7 +32,9 @@ _SELF_CORRECTION = re.compile(
     r"(?:on|upon|after)\s+(?:a\s+)?re-?(?:review|inspection|examination|reading)|"
     r"(?:re|double)[\s\-]?check(?:ing|ed)?(?=[ \t]*[:\-\u2013\u2014])|"
     r"re-?reading\s+(?:the|this|that|it)\b(?:\s+(?:film|image|scan|study|radiograph|question|case))?(?=[ \t]*,)|"
-    r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|on\s+(?:closer|(?:a\s+)?second)\s+(?:look|glance|inspection|"
+    r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|"
+    # batch 26: "No, this is a coronal image. On further review, ... Yes, this is an axial slice."
+    r"on\s+(?:further|closer)\s+(?:review|inspection|examination)|(?:on|upon)\s+reconsideration|on\s+(?:closer|(?:a\s+)?second)\s+(?:look|glance|inspection|"
     r"review|examination)|"
     # batch 21: "Adult. Second look: ... - elderly.": a second look as a heading (a mark after it), as "on second
     # look" is (not "A second look at the film confirms adult.")
