@@ -17,7 +17,7 @@ replies read as an option, no refusal-flag mismatch. The corpus is written in ba
 batch 1 was written first and the reader developed against it; batches 2-4 were each written WITHOUT running the
 reader on them, then the reader fixed; batches 5 and 6 were written by someone who had not read the reader's code
 (their items are in items_extra.json); batches 7 and 8 were written without running the reader, in the shapes issue
-46 found read wrong, and each measured held out before the reader was fixed for it; batches 9 to 24, likewise
+46 found read wrong, and each measured held out before the reader was fixed for it; batches 9 to 26, likewise
 held out, are written in the proportions models write replies. Every ``batch<N>.jsonl`` of the
 corpus folder is read, in the order of N. Each batch is printed on its own, then all of them together.
 
@@ -98,6 +98,12 @@ BATCH_NOTES = {
     24: "in the proportions models write them, newest-generation styles (markdown tables, '↳ Edit:', 'Nil'), eight new "
         "languages; measured held out (93.8 % intended, 84.8 % sure and right, 3 sure-wrong, 1 sure over-read, two "
         "declines read as the answer no), then fixed",
+    25: "in the proportions models write them, eleven new languages, declines for want of the image, BI-RADS 4 and a "
+        "cardiothoracic ratio at 0.50; measured held out (92.9 % intended, 82.4 % sure and right, 0 sure-wrong, 3 sure "
+        "over-reads, two declines read as the answer no), then fixed",
+    26: "in the proportions models write them, small open models' styles (byte-level spaces, '###Assistant:'), six new "
+        "languages; measured held out (92.4 % intended, 85.7 % sure and right, 0 sure-wrong, 1 sure over-read, a "
+        "decline read as B), then fixed",
 }
 
 
