@@ -209,11 +209,11 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
     assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
     # batch 26 (85.7 % held out with 1 sure over-read, a decline read as the answer B, 6 refusal flags wrong and 16
-    # replies unread; 90.0 % after its fixes, 207 of 210 read as intended): no error, and a floor under it (README
+    # replies unread; 91.0 % after its fixes, 209 of 210 read as intended): no error, and a floor under it (README
     # "Batch 26")
     natural = bench.summarise([r for r in rows if r["batch"] == 26])["total"]
-    assert natural["sure_right"] >= 0.89 * natural["definite"], natural
-    assert natural["intended"] >= 0.98 * natural["definite"], natural
+    assert natural["sure_right"] >= 0.90 * natural["definite"], natural
+    assert natural["intended"] >= 0.99 * natural["definite"], natural
     assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
     assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
 

@@ -3604,3 +3604,18 @@ def test_debris_and_shapes_of_batches_25_and_26(reply: str, kind: str, labels: t
                                                 options: tuple[str, ...], question: str | None,
                                                 choice: str | None) -> None:
     assert extract(reply, kind, labels, options, question=question).choice == choice
+
+
+ICH = ("Epidural hematoma", "Subdural hematoma", "Subarachnoid hemorrhage", "Intraparenchymal hemorrhage")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # the question mirrored before the answer: its own words name no other option
+    ("The type of intracranial hemorrhage shown is a subdural hematoma.", "B"),
+    # near misses: another option named beside the answer stays ambiguous
+    ("A subdural or a subarachnoid hemorrhage.", None),
+    ("The hemorrhage is a subdural hematoma with subarachnoid hemorrhage too.", None),
+])
+def test_the_question_mirrored_before_the_answer(reply: str, choice: str | None) -> None:
+    q = "What type of intracranial hemorrhage is shown on this non-contrast head CT?"
+    assert extract(reply, "choice", ABCD, ICH, question=q).choice == choice

@@ -745,6 +745,11 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     # reading ("Both femurs are intact." names "Both femurs" and denies the fracture)
     others = words.named if _one_sentence(canon) and not lexicon.generic_statement(clean) else ()
     lab = option_contained(canon, citem)
+    if lab is not None and others and any(k != lab for k in others) and item.question:
+        # batch 26: the question mirrored before the answer ("The type of intracranial hemorrhage shown is a subdural
+        # hematoma.", "the hydrocephalus is caused by aqueductal stenosis"): the question's own words name what every
+        # option speaks of, not other options
+        others = options_in_words(_without_question_words(canon, item.question, citem, lab), citem).named
     if lab is not None:
         if any(k != lab for k in (*keywords, *others)) and head_option(clean, item) != lab:
             return None, "ambiguous"  # "A PE or a dissection": another option named by its own word
@@ -823,6 +828,16 @@ def _last_guess(clean: str) -> str | None:
         return None
     rest = clean[found.end():]
     return rest if rest.strip() and not is_refusal(rest) else None
+
+
+def _without_question_words(text: str, question: str, item: Item, label: str) -> str:
+    """The reply with the words of the question blanked out, save those of the option ``label`` names."""
+    kept = {w.casefold() for opt, lb in item.option_map if lb == label for w in re.findall(r"[^\W\d_][\w\-]*", opt)}
+    asked = {w.casefold() for w in re.findall(r"[^\W\d_][\w\-]*", question) if len(w) > 3} - kept
+    if not asked:
+        return text
+    return re.sub(r"[^\W\d_][\w\-]*", lambda m: " " * len(m.group(0)) if m.group(0).casefold() in asked else m.group(0),
+                  text)
 
 
 def _opening_clause(clean: str, item: Item) -> str | None:
