@@ -3526,7 +3526,6 @@ def test_a_withdrawal_not_able_to_say() -> None:
     ("Leai, o le ata lenei o le manava.", "no"),
     ("Әйе, бу ультратавыш тикшерүе сурәте.", "yes"),
     ("Ee, e nwere mmiri n'akụkụ aka nri.", "yes"),
-    ("Ora, jantunge ora gedhe.", "no"),
     ("Eny, misy rano ao amin'ny kibo.", "yes"),
     ("ບໍ່, ນີ້ບໍ່ແມ່ນ.", "no"),
     # near misses: the same words running on into a sentence in another sense
@@ -3535,6 +3534,21 @@ def test_a_withdrawal_not_able_to_say() -> None:
 ])
 def test_yes_and_no_of_batches_25_and_26(reply: str, choice: str | None) -> None:
     assert extract(reply, "yesno", YN, (), question="Is this finding present? (please answer yes/no)").choice == choice
+
+
+@pytest.mark.parametrize("reply", ["Ora, la risposta è sì.", "Ora, guardando l'immagine: sì, c'è un versamento.",
+                                   "Ora, jantunge ora gedhe."])
+def test_ora_opening_a_reply_is_not_read_as_no(reply: str) -> None:
+    """Javanese "ora" (no) is left out of the answer words: "Ora, ..." opens an Italian ("now, ...") or Portuguese
+    ("well, ...") reply, and was read as a sure no."""
+    assert extract(reply, "yesno", YN, (), question="Is there a pleural effusion?").choice != "no"
+
+
+@pytest.mark.parametrize("reply, choice", [("Bem, não há derrame.", "no"), ("Ora, não há derrame.", "no"),
+                                           ("Bem, há derrame.", "yes"), ("Sim, há derrame.", "yes")])
+def test_portuguese_nao_ha_is_there_is_no(reply: str, choice: str) -> None:
+    """"não há" is "there is no", not "não" and then "there is" (read as yes after an opening word such as "Bem,")."""
+    assert extract(reply, "yesno", YN, (), question="Is there a pleural effusion?").choice == choice
 
 
 @pytest.mark.parametrize("reply, options, question, choice", [

@@ -373,8 +373,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "ಇಲ್ಲ", "ಅಲ್ಲ", "ഇല്ല", "അല്ല", "නැහැ", "නැත", "නෑ", "ទេ", "a'a", "maya", "жок", "kāo", "kao", "hayi",
            "dili", "wala",
            # batch 25-26: Burmese, Tigrinya, Turkmen, Kinyarwanda, Samoan, Tatar, Igbo, Javanese, Lao, Malagasy, Tajik
-           # ("oya", "leai", "mba", "ora", "tsia", "юк" only before a mark)
-           "မဟုတ်ပါ", "မဟုတ်ဘူး", "မဟုတ်", "ኣይፋል", "ýok", "yok", "oya", "leai", "юк", "mba", "ora", "mboten",
+           # ("oya", "leai", "mba", "tsia", "юк" only before a mark; Javanese "ora" left out: "Ora, ..." opens an
+           # Italian ("now, ...") or Portuguese ("well, ...") reply)
+           "မဟုတ်ပါ", "မဟုတ်ဘူး", "မဟုတ်", "ኣይፋል", "ýok", "yok", "oya", "leai", "юк", "mba", "mboten",
            "ບໍ່", "ບໍ່ແມ່ນ", "tsia", "нест"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
@@ -559,7 +560,7 @@ def _other_sense(word: str, rest: str) -> bool:
 _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", "jo", "ez", "le", "ոչ", "cha", "тийм",
                                  "haa", "maya", "ae", "kao", "ewe", "oo", "dili", "wala",
                                  # batch 25-26: Turkmen, Kinyarwanda, Samoan, Igbo, Javanese, Malagasy, Tatar, Tajik
-                                 "hawa", "yego", "ioe", "ee", "iya", "eny", "ҳа", "oya", "leai", "mba", "ora",
+                                 "hawa", "yego", "ioe", "ee", "iya", "eny", "ҳа", "oya", "leai", "mba",
                                  "tsia", "юк", "yok"})
 
 
