@@ -180,22 +180,20 @@ def _revised_after(text: str, item: Item) -> bool:
 # reason for choosing an escape option that says so
 _UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
 
-# the reply's last word, alone (bold, brackets, a closing mark and template debris aside): a yes/no reply that ends
+# the reply's last word, alone (brackets and a closing mark aside; the text is the cleaned reply, its emphasis and
+# template debris already gone: cleaning.clean_reply): a yes/no reply that ends
 # in the other answer, or a choice reply that ends in another option's bare letter, has the last word against the
 # reading, whatever words led to it ("Yes. ... My considered view after a second pass is No."); a letter set
 # against another ("A, not C", "C rather than the physician's B") is no such ending
-_LAST_WORD = re.compile(r"(?i)(?<![\w'\u2019\-])\(?\**([^\W\d_]+)\**\)?[\s.!*_)\]>\u3002]*\Z")
+_LAST_WORD = re.compile(r"(?i)(?<![\w'\u2019\-])\(?([^\W\d_]+)\)?[\s.!*_)\]>\u3002]*\Z")
 _SET_AGAINST = re.compile(r"(?i)\b(?:not|rather\s+than|instead\s+of|over|than|vs\.?|versus|physician'?s|suggested|"
                           r"their|the\s+given)[\s*_(]*\Z")
-_DEBRIS = re.compile(r"(?:<\|[^|>]{1,40}\|>|</?s>|<end_of_turn>|<end_of_utterance>|\[/?INST\])\s*\Z")
 
 
 def _ends_otherwise(text: str, item: Item, label: str | None) -> bool:
     """The reply's last word is another answer than ``label``: the other of yes and no, or another option's bare
     letter; the reading may rest on an opening the reply went back on in words no rule knows."""
     t = text.rstrip()
-    while (m := _DEBRIS.search(t)) is not None:
-        t = t[:m.start()].rstrip()
     m = _LAST_WORD.search(t)
     if label is None or m is None or not t[:m.start()].strip():
         return False
