@@ -237,3 +237,13 @@ def test_the_card_shows_the_reply_as_written_and_escaped(run: tuple[Store, list[
     assert "The reader's guess:</b> yes" in html and "unsure: it hedges" in html
     hostile = pending_html(type(p)(**{**p.__dict__, "reply": "<script>alert(1)</script>"}), 1, 1)
     assert "<script>" not in hostile and "&lt;script&gt;" in hostile
+
+
+def test_why_a_reading_is_unsure_is_said_in_words_for_a_reply_that_ends_in_another_answer() -> None:
+    """The doubt is judged on the reply as the reader cleans it (a trailing template token aside) and said in plain
+    words, not by its code name."""
+    from probe_ui.scoring.review import _why
+
+    row = {"raw_text": "Yes. The inlet is round. My considered view after a second pass is No.<|im_end|>",
+           "question": "Is this a female pelvis?"}
+    assert "its last word is another answer" in _why(row, "yesno", ())

@@ -25,6 +25,7 @@ from probe_ui.errors import ProbeUIError
 from probe_ui.items import labels_for, suggested_letter
 from probe_ui.metrics.frame import value_or_none
 from probe_ui.reading.answers import extract
+from probe_ui.reading.cleaning import clean_reply
 from probe_ui.reading.item import get_item
 from probe_ui.reading.methods import describe
 from probe_ui.reading.sureness import doubts
@@ -45,7 +46,12 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "negation": "a negation stands before the option's words", "contradiction": "it says both yes and no",
           "truncated": "it is cut off", "thinking": "it thinks aloud before answering",
           "long": "a long reply, read from where a word occurs",
-          "generic": "it states what a finding usually looks like, not what this image shows"}
+          "generic": "it states what a finding usually looks like, not what this image shows",
+          "affirmed": "it reads 'no' beside a finding the reply says is there",
+          "body": "its reasoning argues against the answer it declares",
+          "ends otherwise": "its last word is another answer",
+          "revised": "it revises the answer it declared",
+          "close": "the likeliest answer it gives is not far ahead of the others"}
 
 
 @dataclass(frozen=True)
@@ -85,7 +91,8 @@ def _why(row: dict[str, Any], kind: str, options: tuple[str, ...]) -> list[str]:
     ans = extract(text, kind, labels_for(kind, options), options, question=question,
                   suggested=suggested_letter(row.get("prompt_args"), row.get("attributes")))
     item = get_item(kind, labels_for(kind, options), options, question or "")
-    found = [DOUBTS.get(d, d) for d in doubts(text, item, ans.method, ans.choice, refusal=ans.refusal)]
+    # judged on the reply as the reader cleans it (template tokens and emphasis gone), as its sureness was
+    found = [DOUBTS.get(d, d) for d in doubts(clean_reply(text), item, ans.method, ans.choice, refusal=ans.refusal)]
     if ans.choice is None:
         found.insert(0, f"no answer read: {describe(ans.method)}")
     elif not found:
