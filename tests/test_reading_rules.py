@@ -3633,3 +3633,32 @@ ICH = ("Epidural hematoma", "Subdural hematoma", "Subarachnoid hemorrhage", "Int
 def test_the_question_mirrored_before_the_answer(reply: str, choice: str | None) -> None:
     q = "What type of intracranial hemorrhage is shown on this non-contrast head CT?"
     assert extract(reply, "choice", ABCD, ICH, question=q).choice == choice
+
+
+EFFUSION = "Is there a pleural effusion?"
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,choice,sure", [
+    # another language's yes or no after that language's own word for "answer", anywhere in the reply
+    ("Respuesta: sí.", "yesno", YN, (), "yes", True),
+    ("La réponse est oui.", "yesno", YN, (), "yes", True),
+    ("Die Antwort ist ja.", "yesno", YN, (), "yes", True),
+    ("La risposta è sì.", "yesno", YN, (), "yes", True),
+    ("Het antwoord is nee.", "yesno", YN, (), "no", True),
+    ("Ответ: да.", "yesno", YN, (), "yes", True),
+    ("答案：是。", "yesno", YN, (), "yes", True),
+    ("Hallazgos: derrame pleural derecho. Respuesta: sí.", "yesno", YN, (), "yes", True),
+    ("Réponse : non, pas d'épanchement.", "yesno", YN, (), "no", True),
+    # a choice item whose options are Yes and No
+    ("Respuesta: sí.", "choice", ("A", "B"), ("Yes", "No"), "A", True),
+    # near misses: both words; a "no" that negates the words after it (it cannot be determined, it is not possible
+    # to say) is not the answer, and a reading from a mention beside it is a guess
+    ("Respuesta: sí y no.", "yesno", YN, (), None, False),
+    ("Risposta: non è possibile dirlo.", "yesno", YN, (), None, False),
+    ("Respuesta: no se puede determinar.", "yesno", YN, (), "no", False),
+])
+def test_a_yes_or_no_after_another_languages_answer_word(reply: str, kind: str, labels: tuple[str, ...],
+                                                         options: tuple[str, ...], choice: str | None,
+                                                         sure: bool) -> None:
+    a = extract(reply, kind, labels, options, question=EFFUSION)
+    assert (a.choice, a.sure) == (choice, sure)

@@ -205,7 +205,7 @@ from probe_ui.reading.attribution import agrees, attributed_mentions, opens_reje
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans
 from probe_ui.reading.closings import against_body, yes_against_normal
-from probe_ui.reading.declarations import Found, last_declaration
+from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
 from probe_ui.reading.escapes import escape_conflict, stated_escape_option
 from probe_ui.reading.item import Item, canonical_item, get_item
 from probe_ui.reading.letters import (
@@ -393,7 +393,11 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # "The question contains a clinically incorrect premise. Answer: B": the reply states an escape option and
         # names another one
         label, method = None, "ambiguous"
-    partly_read = False
+    # a yes/no reply that names its answer in another language ("Respuesta: no se puede determinar.", it cannot be
+    # determined) read from where a yes or no word occurs: the words around it, in a language the rules read only in
+    # part, may make that word a negation or hedge it
+    partly_read = kind == "yesno" and label is not None and method in _BY_MENTION and foreign_cue(clean) \
+        and _unread_words(lexicon.translate(clean, yesno=True), item)
     if label is None and method in ("none", "out_of_range"):
         # 7. other languages and synonyms: the answer words in English, option and label texts in canonical form
         # batch 26: a choice item whose options are Yes and No reads another language's opening yes or no as a

@@ -12,11 +12,13 @@ import functools
 import re
 from dataclasses import dataclass
 
+from probe_ui.reading import lexicon
 from probe_ui.reading.attribution import ATTRIBUTED, evaluation, next_verdict
 from probe_ui.reading.cleaning import SENTENCE_END, first_sentence, is_negated, norm, phrase_regex
 from probe_ui.reading.escapes import stated_escape_option
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import letter_text_conflict
+from probe_ui.reading.options import yes_no_options
 from probe_ui.reading.words import word_prefix
 
 _ARTICLE_LETTERS = frozenset("AaIi")
@@ -171,9 +173,24 @@ def _letter_ok(ch: str, opened: bool, rest: str) -> bool:
     return ch.isupper() and ch not in _ARTICLE_LETTERS
 
 
-def _read_target(t: str, item: Item) -> Found:
-    """Read the answer named at the start of ``t`` (the text after a declaration keyword)."""
+def foreign_cue(text: str) -> bool:
+    """Whether the reply names its answer after another language's word for it ("Respuesta:", "Die Antwort ist",
+    "答案是"): it is written in that language."""
+    low = text.lower()
+    return any(w in low for w in _FOREIGN_WORDS) and _DECL_FOREIGN.search(text) is not None
+
+
+def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
+    """Read the answer named at the start of ``t`` (the text after a declaration keyword). After another language's
+    cue (``foreign``: "Respuesta:", "Die Antwort ist") a yes or no is that language's: read in English."""
     t = t.lstrip(" \t\n\"'`*_:=-")
+    if foreign and (item.kind == "yesno" or yes_no_options(item) is not None):
+        # "Respuesta: sí.", "La réponse est oui.", "Ответ: да.", "答案：是。"; "Respuesta: sí y no." is both. A yes or
+        # no run on into the words after it is not the answer but a negation of them, in a language the rules do not
+        # read: "Respuesta: no se puede determinar." (it cannot be determined), "Risposta: non è possibile dirlo."
+        t = lexicon.translate(t, yesno=True)
+        if re.match(r"(?i)(?:yes|no)[ \t]+(?!(?:and|or|y|o|e|et|ou|und|oder|и|или)\b)[^\W\d_]", t):
+            return Found()
     if re.match(r"(?i)not\b|n't\b", t):
         return Found()
     t = _ADVERBS.sub("", t)
@@ -487,7 +504,7 @@ def last_declaration(text: str, item: Item) -> Found:
         elif kind == "tag":
             found = _read_target(text[start:end], item)
         else:
-            found = _read_target(text[end:end + item.span], item)
+            found = _read_target(text[end:end + item.span], item, foreign=kind == "foreign")
             if kind == "weak" and found.label is None:
                 continue  # weak cue: only a letter/option read here counts, never out-of-range
             if found.conflict:
