@@ -3662,3 +3662,151 @@ def test_a_yes_or_no_after_another_languages_answer_word(reply: str, kind: str, 
                                                          sure: bool) -> None:
     a = extract(reply, kind, labels, options, question=EFFUSION)
     assert (a.choice, a.sure) == (choice, sure)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# issue 46, batches 27-28
+# ---------------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, sure", [
+    # a self-correction in new words: what follows is the final verdict, never sure
+    ("**correct**\n\nUpdate after a second look: the gastric bubble is at the top — it's **upside down**.", "label",
+     ORIENT, (), "Is this chest X-ray correctly oriented or upside down?", "upside down", False),
+    ("No.\n\nCorrecting myself: there is a thin pleural line at the left apex. **Yes, a small pneumothorax.**",
+     "yesno", YN, (), "Is there a pneumothorax?", "yes", False),
+    ("No, the spleen is normal. Revising: it measures 15.5 cm; it is enlarged. Yes.", "yesno", YN, (),
+     "Is the spleen enlarged?", "yes", False),
+    ("Yes — a lucent line. Having looked again, that line is the physis, not a fracture. My answer is no.", "yesno",
+     YN, (), "Is there a fracture?", "no", False),
+    ("Right lower lobe (D). Retracting that: there is no right lung left, so the premise is wrong — B.", "choice",
+     ABCD, ("Left upper lobe", "Premise is wrong", "Left lower lobe", "Right lower lobe"),
+     "Where is the abscess?", "B", False),
+    ("Yes, the heart is enlarged. 更正：心脏大小正常。Final answer: No.", "yesno", YN, (), "Is the heart enlarged?",
+     "no", False),
+    # near misses: the words in another sense revise nothing
+    ("Revising the protocol is not needed: yes, there is a pneumothorax.", "yesno", YN, (),
+     "Is there a pneumothorax?", "yes", True),
+    ("An update on the prior study: no effusion.", "yesno", YN, (), EFFUSION, "no", True),
+])
+def test_self_corrections_of_batches_27_28(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                           question: str, choice: str | None, sure: bool) -> None:
+    a = extract(reply, kind, labels, options, question=question)
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+PSEUDO = ("Showing a stable pseudoaneurysm", "Showing an aggravating pseudoaneurysm")
+NODULE = ("A solid nodule", "A cystic nodule")
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    # "Nowhere near X:" and "Nothing X about it" deny X, as "Not X" does
+    ("Nowhere near stable: the sac has roughly doubled since the prior study.", PSEUDO, "B"),
+    ("Nothing cystic about it — it's a uniformly hypoechoic nodule with internal vascularity.", NODULE, "A"),
+    # near misses: a place, and "nothing" that is not before "about it"
+    ("Nowhere near the hilum; the sac is stable.", PSEUDO, "A"),
+    ("Nothing has changed: a stable pseudoaneurysm.", PSEUDO, "A"),
+])
+def test_nowhere_near_and_nothing_about_it_deny(reply: str, options: tuple[str, ...], choice: str | None) -> None:
+    a = extract(reply, "choice", ("A", "B"), options)
+    assert a.choice == choice
+    assert a.choice is None or not (a.choice != choice and a.sure)
+
+
+TEETH_Q = "How many wisdom teeth can be seen in this X-ray image?"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # a count given as a bound is not the count
+    ("At least three wisdom teeth are visible; the lower right quadrant is partly cut off.", None),
+    ("More than two wisdom teeth are visible.", None),
+    # near misses: the count itself, and "at least" not before it
+    ("Three wisdom teeth are visible.", "C"),
+    ("At least on this film, three wisdom teeth are visible.", "C"),
+])
+def test_a_count_given_as_a_bound(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, ("0", "2", "3", "4"), question=TEETH_Q).choice == choice
+
+
+PANC = ("Pseudocyst", "None of the above", "Ductal adenocarcinoma", "Intraductal papillary mucinous neoplasm")
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # an option's text and, after "or", another option in one sentence weigh the two, in a longer reply too
+    ("A cystic lesion in the pancreatic head: pseudocyst or IPMN. Whether it communicates with the main duct on MRCP "
+     "would decide between them.", None, False),
+    ("Pseudocyst or ductal adenocarcinoma. MRCP would help.", None, False),
+    # near misses: the other option in a sentence of its own, or rejected
+    ("Pseudocyst, not IPMN. MRCP would confirm it.", "A", True),
+    ("A pseudocyst. MRCP or EUS could confirm it.", "A", True),
+])
+def test_an_option_or_another_in_one_sentence(reply: str, choice: str | None, sure: bool) -> None:
+    a = extract(reply, "choice", ABCD, PANC, question="What lesion is seen in the pancreatic head?")
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+SAGITTAL = "Is this a sagittal image? (please answer yes/no)"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # the asked value after "a" opening a clause, then a defining verb: what any such image is
+    ("You can confirm the slice orientation from the DICOM tag ImageOrientationPatient (0020,0037): a sagittal "
+     "slice has its row direction along the anterior-posterior axis.", None),
+    ("A sagittal image would show both hemispheres split down the midline.", None),
+    # near misses: said of this image
+    ("A sagittal slice.", "yes"),
+    ("A sagittal slice showing the cervical spine.", "yes"),
+    ("This is a sagittal slice; a sagittal slice has its row direction along the AP axis.", "yes"),
+])
+def test_a_value_said_of_any_image(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=SAGITTAL).choice == choice
+
+
+EDEMA = ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis")
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # a declared letter, its own text, then "or" (in any language) and another option: both
+    ("答案：C. Pulmonary edema 或 A. Pneumonia", None, False),
+    ("Answer: C. Pulmonary edema or A. Pneumonia", None, False),
+    ("Respuesta: C. Pulmonary edema o A. Pneumonia", None, False),
+    ("答案：C 或 A", None, False),
+    # near misses: one option, and another only rejected
+    ("答案：C. Pulmonary edema", "C", True),
+    ("Answer: C. Pulmonary edema, as A. Pneumonia is unlikely.", "C", True),
+])
+def test_a_declared_option_or_another(reply: str, choice: str | None, sure: bool) -> None:
+    a = extract(reply, "choice", ABCD, EDEMA, question="What explains the bilateral opacities?")
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+DR5 = ("Non-proliferative diabetic retinopathy", "Proliferative diabetic retinopathy", "Hypertensive retinopathy",
+       "Central retinal vein occlusion", "Age-related macular degeneration")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # a prefix glued by a hyphen makes another word: "Pre-proliferative" is not "Proliferative" (it is the older
+    # name of severe non-proliferative disease, a synonym)
+    ("Pre-proliferative diabetic retinopathy.", "A"),
+    ("Post-proliferative changes.", None),
+    # near misses: the option words themselves
+    ("Proliferative diabetic retinopathy.", "B"),
+    ("Non-proliferative diabetic retinopathy.", "A"),
+])
+def test_a_hyphenated_prefix_makes_another_word(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ("A", "B", "C", "D", "E"), DR5).choice == choice
+
+
+CHEST5 = ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection", "Pneumothorax", "Pericarditis")
+SKIN5 = ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis", "Tinea corporis")
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    ("IMPRESSION: DeBakey type I, involving the ascending and the descending aorta.", CHEST5, "C"),
+    ("Pulmonary thromboembolism: a Westermark sign at the right base.", CHEST5, "B"),
+    ("looks like zona, a painful dermatomal vesicular eruption.", SKIN5, "A"),
+    # near misses: "zona" in another term, "type I" without DeBakey
+    ("Zona pellucida? No idea.", SKIN5, None),
+    ("Type I, involving the ascending aorta.", CHEST5, None),
+])
+def test_synonyms_of_batches_27_28(reply: str, options: tuple[str, ...], choice: str | None) -> None:
+    assert extract(reply, "choice", ("A", "B", "C", "D", "E"), options).choice == choice

@@ -754,6 +754,15 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         # hematoma.", "the hydrocephalus is caused by aqueductal stenosis"): the question's own words name what every
         # option speaks of, not other options
         others = options_in_words(_without_question_words(canon, item.question, citem, lab), citem).named
+    if lab is not None and not others and " or " in canon and not lexicon.generic_statement(clean):
+        # batch 27: "A cystic lesion in the pancreatic head: pseudocyst or IPMN. Whether it communicates ... would
+        # decide between them.": in a longer reply, the sentence that names the option's text and, after "or",
+        # another option by its words weighs the two, as a one-sentence reply does
+        for sent in re.split(r"(?<=[.!?;])\s+|\n+", canon):
+            if re.search(r"(?i)\bor\b", sent) and option_contained(sent, citem) == lab:
+                others = tuple(k for k in options_in_words(sent, citem).named if k != lab)
+                if others:
+                    break
     if lab is not None:
         if any(k != lab for k in (*keywords, *others)) and head_option(clean, item) != lab:
             return None, "ambiguous"  # "A PE or a dissection": another option named by its own word

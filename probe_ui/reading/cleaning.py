@@ -38,8 +38,10 @@ def clean_reply(text: str) -> str:
     if "but" in t:
         t = _ANYTHING_BUT.sub(_anything_but, t)
     low = t.lower()
-    if "far from" in low or "hardly" in low:
+    if "far from" in low or "hardly" in low or "nowhere near" in low:
         t = _FAR_FROM.sub(_far_from, t)
+    if "nothing" in low and "about" in low:
+        t = _NOTHING_ABOUT.sub(lambda m: m.group(1) + ("Not " if m.group(2)[0] == "N" else "not ") + m.group(3), t)
     if " of " in low and ("free" in low or "devoid" in low):
         t = _NOT_FREE_OF.sub(r"has \1 present", t)
         t = _FREE_OF.sub(r"\1 without", t)
@@ -71,9 +73,18 @@ def _anything_but(m: re.Match[str]) -> str:
 # batch 23: "Far from benign — spiculated margins ...", "Hardly stable: it has grown ..." deny what follows as "Not
 # X" does: opening the reply or a sentence, before a short phrase (one to three words, no article) that ends at a mark;
 # not "far from the hilum", "hardly any change", nor "barely", which grants a little ("barely displaced")
-_FAR_FROM = re.compile(r"(?i)(?:\A|(?<=[.!?;\n]))([ \t\"'*_>\-]*)(far[ \t]+from|hardly)(?=[ \t]+"
+# batch 27: "Nowhere near stable: the sac has roughly doubled" as well
+_FAR_FROM = re.compile(r"(?i)(?:\A|(?<=[.!?;\n]))([ \t\"'*_>\-]*)(far[ \t]+from|hardly|nowhere[ \t]+near)(?=[ \t]+"
                        r"(?!(?:the|a|an|any|anything|ever|at|in|on|to|it|this|that|being)\b)[^\W\d_][\w\-]*"
                        r"(?:[ \t]+[^\W\d_][\w\-]*){0,2}[ \t]*(?:[:;,.!\u2013\u2014]|[ \t]-|\Z))")
+
+# batch 27: "Nothing cystic about it — it's a uniformly hypoechoic nodule" denies the word as "Not cystic" does: opening
+# the reply or a sentence, one word before "about it/this/that/them" (not "Nothing about it is cystic", "nothing
+# to say about it", nor "nothing but")
+_NOTHING_ABOUT = re.compile(r"(?:\A|(?<=[.!?;\n]))([ \t\"'*_>\-]*)([Nn]othing)[ \t]+"
+                            r"(?!(?:but|about|to|else|more|of|in|on|at)\b)([^\W\d_][\w\-]*)(?=[ \t]+about[ \t]+"
+                            r"(?:it|this|that|them|the[ \t]+\w+)\b)[ \t]+about[ \t]+"
+                            r"(?:it|this|that|them|the[ \t]+\w+)\b")
 
 
 def _far_from(m: re.Match[str]) -> str:

@@ -212,8 +212,9 @@ def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
             if _letter_ok(ch, opened, rest):
                 lab = item.letter(ch)
                 if lab is not None:
-                    if letter_text_conflict(lab, rest, item) or _other_follows(rest, lab, item):
-                        return Found(None, conflict=True)  # "A: <B's text>", "A/B", "A or C"
+                    if letter_text_conflict(lab, rest, item) or _other_follows(rest, lab, item) or _other_follows(
+                            _past_own_text(rest, lab, item), lab, item):
+                        return Found(None, conflict=True)  # "A: <B's text>", "A/B", "A or C", "C. <C's text> or A"
                     return Found(lab)
                 if ch.isupper() or opened:
                     opt = _option_prefix(rest.lstrip(" .:)"), item)
@@ -263,7 +264,20 @@ _ORDINAL = re.compile(r"(?i)(?:the\s+)?(first|second|third|fourth|fifth|sixth|la
                       r"(?:option|choice|one|"
                       r"answer|alternative)\b|(?:the\s+)?(former|latter)\b")
 # what may join two answers: "A/B", "3 or 4", "A vs. C", "A, B", "A and B"
-_ALTERNATIVE = re.compile(r"(?i)[ \t]*(?:/|,|\bor\b|\band\b|\bvs\.?|\bversus\b|&)[ \t]*(?:(?:option|choice)[ \t]+)?")
+# batch 28: another language's "or" as well ("答案：C. Pulmonary edema 或 A. Pneumonia", "C o A", "C ou A", "C oder A")
+_ALTERNATIVE = re.compile(r"(?i)[ \t]*(?:/|,|\bor\b|\band\b|\bvs\.?|\bversus\b|&|\b(?:o|ou|oder|или|atau|hoặc|veya)\b|"
+                          r"或者|或|还是|還是|または|أو)[ \t]*(?:(?:option|choice)[ \t]+)?")
+
+
+def _past_own_text(rest: str, lab: str, item: Item) -> str:
+    """What follows a declared letter's own option text ("C. Pulmonary edema or A. Pneumonia": " or A. Pneumonia"),
+    or "" when its text does not follow it."""
+    opt = next((o for o, lb in item.option_map if lb == lab), None)
+    if not opt:
+        return ""
+    m = re.match(r"[ \t.:)\-\u2013\u2014]*" + r"[\s\-]*".join(re.escape(w) for w in opt.split()) + r"(?![\w\-])", rest,
+                 re.IGNORECASE)
+    return rest[m.end():] if m is not None else ""
 
 
 def _other_follows(rest: str, lab: str, item: Item) -> bool:

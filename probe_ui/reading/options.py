@@ -342,6 +342,10 @@ _COUNTED = re.compile(r"(?i)\bhow\s+many\s+((?:[a-z\-]+\s+){0,3}?[a-z\-]+?)\s+(?
                       r"could|will|appear|in|on)\b")
 _COUNT_CUE = re.compile(r"(?i)\b(?:count(?:ed)?|total|number|tally)\b(?:\s+(?:is|of|was))?[ \t]*[:=]?[ \t]*"
                         r"(?:(?:about|approximately)\s+)?([a-z]+|\d{1,2})\b(?![ \t]*[%\-])")
+# batch 27: a count given as a bound ("At least three wisdom teeth are visible; the lower right quadrant is cut off")
+# is not the count (not "at least" elsewhere in the sentence: "at least on this film, three teeth")
+_COUNT_BOUND = re.compile(r"(?i)\b(?:at[ \t]+(?:least|most)|(?:no[ \t]+)?(?:more|fewer|less)[ \t]+than|over|under|"
+                          r"up[ \t]+to|upwards[ \t]+of|a[ \t]+(?:minimum|maximum)[ \t]+of)[ \t]+\Z")
 _IN_TOTAL = re.compile(r"(?i)\b([a-z]+|\d{1,2})\s+in\s+total\b")
 
 
@@ -381,6 +385,8 @@ def count_option(text: str, item: Item) -> str | None:
         spans = []
         for m in before.finditer(text):
             v = _count_value(m.group(1))
+            if v is not None and _COUNT_BOUND.search(text[max(0, m.start() - 40):m.start()]):
+                return None  # batch 27: "At least three wisdom teeth are visible": a bound, not the count
             if v is not None and not is_negated(text[max(0, m.start() - 40):m.start()]):
                 said.add(v)
                 spans.append(m.span(1))

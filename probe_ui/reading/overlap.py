@@ -230,12 +230,19 @@ _NON_WORD = re.compile(r"(?i)non(?:[ \t]*-[ \t]*|[ \t]+|(?=[a-z]{5}))")
 _NOT_NON = frozenset("none nonetheless nonsense nonstop nonce nonagenarian".split())
 
 
+# batch 28: a prefix glued to a word by a hyphen makes another word ("Pre-proliferative diabetic retinopathy" is not
+# "Proliferative diabetic retinopathy"; "post-obstructive" is not "obstructive"); "non-" negates instead (_prefixed)
+_GLUED_PREFIXES = frozenset({"pre", "post", "pseudo", "peri", "para", "semi", "sub", "supra", "infra", "intra",
+                             "extra", "anti", "hypo", "hyper"})
+
+
 def _prefixed(text: str) -> list[tuple[bool, str, int, int]]:
     """The words of ``text`` as (under "non-", the word, where "non" or the word starts, where the word ends):
     "Non-communicating hydrocephalus" is (True, "communicating", 0, 16), (False, "hydrocephalus", 17, 30); the
     word "non" itself is not one."""
     out: list[tuple[bool, str, int, int]] = []
     pending: int | None = None  # where a "non" waiting for its word starts
+    glued: tuple[str, int] | None = None  # a prefix and where the word it is glued to must start
     for m in _WORD.finditer(text):
         w = m.group(0)
         low = w.casefold()
@@ -244,6 +251,14 @@ def _prefixed(text: str) -> list[tuple[bool, str, int, int]]:
             pending = None
             continue
         pending = None
+        if glued is not None:
+            if glued[1] == m.start():  # batch 28: "Pre-proliferative" is one word, not "proliferative"
+                out[-1] = (False, glued[0] + w, out[-1][2], m.end())
+                glued = None
+                continue
+            glued = None
+        if low in _GLUED_PREFIXES and text[m.end():m.end() + 1] == "-":
+            glued = (w, m.end() + 1)
         if low == "non" and _NON_WORD.match(text, m.start()):
             pending = m.start()
             continue

@@ -292,6 +292,15 @@ def _conflicts(cat: str, a: str, b: str) -> bool:
     return b not in related.get((cat, a), frozenset()) and a not in related.get((cat, b), frozenset())
 
 
+# batch 27: a value after an indefinite article that opens its clause, then a verb that defines ("You can confirm the
+# slice orientation from the DICOM tag ...: a sagittal slice has its row direction along the anterior-posterior
+# axis."), says what any image of that kind is, not what this one is (not "This is a sagittal slice.", "A sagittal
+# slice.", nor "A sagittal slice showing the cervical spine.")
+_A_KIND = re.compile(r"(?i)[ \t\"'*_>\-]*an?[ \t]+")
+_KIND_DEFINED = re.compile(r"(?i)(?:[ \t\-]+(?:image|slice|view|scan|section|plane|film|radiograph|projection|"
+                           r"study)s?)?"
+                           r"[ \t]+(?:has|have(?![ \t]+been)|would|will|should|must|can|means|contains|always|"
+                           r"typically|by[ \t]+definition)\b")
 _SET_APART = re.compile(r"(?i)[ \t]*(?:from|vs\.?|versus|\|)[ \t]*")
 
 
@@ -320,6 +329,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
         # an organ placed outside the slice denies the organ, not the region the slice does show
         neg = bool(_NEGATION.search(before)) or (cat == "organ" and bool(_OUTSIDE.match(reply, end)))
+        if _A_KIND.fullmatch(before) and _KIND_DEFINED.match(reply, end):
+            continue  # batch 27: "...: a sagittal slice has its row direction along ...": what any such image is
         if neg and cat in ("region", "organ") and _MODIFIER_DENIED.search(before) and _HEAD_NOUN.match(reply, end):
             continue  # batch 21: "with no lung markings beyond it" denies the markings, not that this is the chest
         for acat, avalue in asked:

@@ -21,7 +21,8 @@ __all__ = ["BROADER", "GRADES", "OVERLAPS", "SIGNS", "SYNONYMS", "canonical", "n
 # canonical term: words a reply may use for it. Whole words/phrases, case-insensitive (abbreviations are matched
 # in capitals only, see _ABBREVIATIONS).
 SYNONYMS: dict[str, tuple[str, ...]] = {
-    "herpes zoster": ("shingles", "zoster",
+    # batch 28: "looks like zona, a painful dermatomal vesicular eruption." (zona: the French and older English name)
+    "herpes zoster": ("shingles", "zoster", "zona",
                       # batch 23: "VZV reactivation — grouped vesicles ... confined to a single dermatome."
                       "vzv reactivation", "reactivated vzv", "reactivation of vzv", "varicella-zoster reactivation",
                       "varicella zoster reactivation", "reactivation of varicella-zoster",
@@ -30,7 +31,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "sarcoidosis": ("löfgren syndrome", "lofgren syndrome", "löfgren's syndrome", "lofgren's syndrome",
                     "löfgrens syndrome", "lofgrens syndrome"),
     # batch 24: "Moderate background diabetic retinopathy without neovascularisation." (the older name)
-    "non-proliferative diabetic retinopathy": ("background diabetic retinopathy",),
+    # batch 28: "Pre-proliferative diabetic retinopathy." (the older name of severe non-proliferative disease)
+    "non-proliferative diabetic retinopathy": ("background diabetic retinopathy",
+                                               "pre-proliferative diabetic retinopathy",
+                                               "preproliferative diabetic retinopathy"),
     "varicella": ("chickenpox", "chicken pox"),
     "pertussis": ("whooping cough",),
     "myocardial infarction": ("heart attack",),
@@ -65,8 +69,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                            "clot in the lungs", "lung clot",
                            # batch 21: "Saddle embolus at the bifurcation of the pulmonary trunk."
                            "saddle embolus", "saddle embolism", "saddle pulmonary embolus", "saddle pulmonary embolism",
-                           "saddle thrombus"),
-    "aortic dissection": ("torn aorta", "tear in the aorta", "dissecting aneurysm"),
+                           "saddle thrombus",
+                           # batch 27: "Pulmonary thromboembolism: a Westermark sign ..."
+                           "pulmonary thromboembolism", "pulmonary thromboembolic disease"),
+    # batch 28: "IMPRESSION: DeBakey type I, involving the ascending and the descending aorta." (a dissection's classes)
+    "aortic dissection": ("torn aorta", "tear in the aorta", "dissecting aneurysm", "debakey type i", "debakey type ii",
+                          "debakey type iii", "stanford type a dissection", "stanford type b dissection"),
     "osteoporosis": ("brittle bones", "brittle bone disease"),
     "scoliosis": ("curved spine", "curvature of the spine", "spinal curvature"),
     "hepatocellular carcinoma": ("liver cancer", "hepatoma", "primary liver cancer"),

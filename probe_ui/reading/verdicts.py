@@ -33,6 +33,12 @@ _SELF_CORRECTION = re.compile(
     r"(?:re|double)[\s\-]?check(?:ing|ed)?(?=[ \t]*[:\-\u2013\u2014])|"
     r"re-?reading\s+(?:the|this|that|it)\b(?:\s+(?:film|image|scan|study|radiograph|question|case))?(?=[ \t]*,)|"
     r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|"
+    # batch 27: "Correcting myself: ...", "Revising: ...", "Update after a second look: ...", "Having looked again,
+    # ..."; batch 28: "Retracting that: ...", "更正：..." (a mark after the bare ones: not "revising the protocol")
+    r"correcting\s+(?:myself|that|this)|revising(?=[ \t]*[:\-\u2013\u2014])|retracting\s+(?:that|this|it)\b|"
+    r"(?:edit|update)\s+(?:after|on|upon)\s+(?:a\s+)?(?:second|closer|another|further)\s+(?:look|review|glance)"
+    r"(?=[ \t]*:)|having\s+(?:looked|checked|gone\s+back)\s+(?:again|more\s+closely|closer)|"
+    r"\u66f4\u6b63(?=[ \t]*[:\uff1a])|"
     # batch 26: "No, this is a coronal image. On further review, ... Yes, this is an axial slice."
     r"on\s+(?:further|closer)\s+(?:review|inspection|examination)|(?:on|upon)\s+reconsideration|on\s+(?:closer|(?:a\s+)?second)\s+(?:look|glance|inspection|"
     r"review|examination)|"
