@@ -3810,3 +3810,50 @@ SKIN5 = ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis", "Tinea
 ])
 def test_synonyms_of_batches_27_28(reply: str, options: tuple[str, ...], choice: str | None) -> None:
     assert extract(reply, "choice", ("A", "B", "C", "D", "E"), options).choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, refusal", [
+    # a withdrawal ("even odds", "leave this one open", "无法确定" after "再看一下：", "On review, ... could equally be")
+    # takes the answer back; it weighs two answers, it is no decline
+    ("Yes, it looks dilated. Then again, 7 mm can be normal — I'd put it at even odds, so I'll leave this one open.",
+     "yesno", YN, (), "Is the duct dilated?", None, False),
+    ("Answer: A (Free fluid is present).\n\nOn review, the band could equally be perirenal fat. I cannot confidently "
+     "say whether free fluid is present.", "choice", ("A", "B"), ("Free fluid is present", "No free fluid"),
+     "Is there free fluid?", None, False),
+    ("B. Non-communicating hydrocephalus.\n再看一下：第四脑室也略扩张。两种都有可能，无法确定。", "choice", ("A", "B"),
+     ("Communicating hydrocephalus", "Non-communicating hydrocephalus"), "Which hydrocephalus?", None, False),
+    # near miss: "再看一下" with a comma, then a final answer, stays read
+    ("初步考虑A。再看一下，是血管病变。最终答案：C", "choice", ABCD,
+     ("Actinic keratosis", "Dermatofibroma", "Vascular lesion", "Melanocytic nevus"), "What is this lesion?", "C",
+     False),
+    # declines: the structures not made out, Dutch, a vendor's safety block, Chinese, "not reliable enough for me"
+    ("Heavy glare over the lesion. I can't make out its structures well enough to classify it.", "choice", ABCD,
+     ("Actinic keratosis", "Dermatofibroma", "Vascular lesion", "Melanocytic nevus"), "What is this lesion?", None,
+     True),
+    ("Sorry, ik kan de afbeelding niet openen. Kunt u hem opnieuw uploaden?", "yesno", YN, (), SAGITTAL, None, True),
+    ('{"candidates": [{"finishReason": "SAFETY", "safetyRatings": []}]}', "choice", ABCD, EDEMA, "Which?", None,
+     True),
+    ("抱歉，我无法仅凭单张图像做出诊断，请咨询专业医生。", "choice", ABCD, EDEMA, "Which?", None, True),
+    ("Determining sex from one image isn't reliable enough for me to give a yes or no.", "yesno", YN, (),
+     "Is this patient female?", None, True),
+    # declines that still guess: the guess kept, flagged, never sure
+    ("Heads-up: the image resolution is very low, so weigh this accordingly. With that caveat, I'd agree with the "
+     "physician — **Right (B)**.", "choice", ("A", "B"), ("Left", "Right"), "Which side?", "B", True),
+    ("The image is cropped just above the costophrenic angles. Provisionally, in what is visible: **no** effusion.",
+     "yesno", YN, (), EFFUSION, "no", True),
+    ("Glare washes out most of the frame, so this is a low-confidence call: blue looks nearest to the camera.",
+     "label", DOTS, (), "Which dot is nearest to the camera?", "blue", True),
+    ("图像分辨率较低，仅供参考：I think there is a small left pleural effusion. Yes.", "yesno", YN, (), EFFUSION, "yes",
+     True),
+    # near misses: no decline
+    ('{"candidates": [{"finishReason": "STOP", "content": "Yes."}]}', "yesno", YN, (), EFFUSION, "yes", False),
+    ("The resolution is low but fine: yes, an effusion.", "yesno", YN, (), EFFUSION, "yes", False),
+    ("Ik kan het goed zien: ja.", "yesno", YN, (), EFFUSION, None, False),
+])
+def test_withdrawals_and_declines_of_batches_27_28(reply: str, kind: str, labels: tuple[str, ...],
+                                                   options: tuple[str, ...], question: str, choice: str | None,
+                                                   refusal: bool) -> None:
+    a = extract(reply, kind, labels, options, question=question)
+    assert (a.choice, a.refusal) == (choice, refusal)
+    assert not (a.refusal and a.sure)
+    assert choice is not None or not a.sure

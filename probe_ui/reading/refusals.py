@@ -385,7 +385,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-de", r"\bich\s+kann\s+(?:\w+\s+){0,4}?(?:nicht|kein\w*)\s+(?:\w+\s+){0,2}?(?:beurteilen|bestimmen|"
                   r"erkennen|sehen|sagen|beantworten)\b",
      "Ich kann das Bild nicht beurteilen."),
-    ("cannot-zh", r"无法(?:确定|判断|查看|看到|回答|识别|评估)|看不到|不能确定|没有(?:提供)?(?:图像|图片)|不知道",
+    ("cannot-zh", r"无法(?:确定|判断|查看|看到|回答|识别|评估|仅凭)|看不到|不能确定|没有(?:提供)?(?:图像|图片)|不知道",
      "我无法确定，因为看不到图像。"),
     # batch 14: Japanese "申し訳ありませんが、画像が表示されません。" (the image is not displayed), and Korean alike
     ("cannot-ja-ko",
@@ -571,8 +571,33 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bquality\s+(?:is|was)\s+(?:very\s+|rather\s+|quite\s+)?"
      r"(?:poor|low|limited|suboptimal)\b"
      r"[^!?\n]{0,80}?\b(?:with\s+(?:that|this|these|those)\s+(?:limitation|caveat|reservation)s?|bearing\s+"
-     r"(?:that|this)\s+in\s+mind)\b",
+     r"(?:that|this)\s+in\s+mind)\b"
+     # batch 27-28: the answer to be weighed after the image is blamed ("the image resolution is very low ..., so
+     # weigh this accordingly. With that caveat, ...", "The image is cropped just above the costophrenic angles ...
+     # Provisionally, in what is visible: no", "Glare ... washes out most of the frame, so this is a low-confidence
+     # call", "图像分辨率较低，仅供参考")
+     r"|\bresolution\s+is\s+(?:very\s+|quite\s+|rather\s+|too\s+)?(?:low|poor)\b[^!?\n]{0,120}?"
+     r"\b(?:weigh\s+(?:this|it|that)\s+accordingly|with\s+(?:that|this)\s+caveat)\b"
+     r"|\b(?:image|film|frame|view|picture)\s+is\s+cropped\b[^!?\n]{0,120}?\b(?:provisionally|in\s+what\s+is\s+visible)\b"
+     r"|\b(?:glare|washe[sd]\s+out)\b[^!?\n]{0,120}?\ba\s+low[\s\-]confidence\s+(?:call|read|reading|answer|guess)\b"
+     r"|(?:图像|图片|影像)[^。.!?\n]{0,12}(?:较低|较差|模糊|不清)[^。.!?\n]{0,6}仅供参考",
      "picture is blurry, looks like an adult maybe"),
+    # batch 27: "I can't make out its structures well enough to classify it."
+    ("cannot-make-out", r"\bcan(?:'t|not)\s+make\s+out\s+(?:its|the|any|their)\s+(?:[\w\-]+\s+){0,2}?well\s+enough\s+"
+                        r"to\s+(?:classify|diagnose|judge|say|tell|assess|grade|answer|call)\b",
+     "I can't make out its structures well enough to classify it."),
+    # batch 27: Dutch "Sorry, ik kan de afbeelding niet openen."
+    ("cannot-nl", r"\bik\s+kan\s+(?:\w+\s+){0,3}?niet\s+(?:openen|zien|bekijken|beoordelen|bepalen|laden)\b",
+     "Sorry, ik kan de afbeelding niet openen."),
+    # batch 27: a reply blocked by the vendor's safety filter (a Gemini candidate with finishReason SAFETY, an OpenAI
+    # choice with finish_reason content_filter): nothing was answered
+    ("blocked-by-filter", r"[\"']finish_?reason[\"']\s*:\s*[\"'](?:safety|content_filter|prohibited_content|"
+                          r"blocklist)[\"']",
+     '{"candidates": [{"finishReason": "SAFETY"}]}'),
+    # batch 28: "... isn't reliable enough for me to give a yes or no."
+    ("not-reliable-enough", r"\b(?:isn't|is\s+not|aren't|are\s+not)\s+reliable\s+enough\s+for\s+me\s+to\s+"
+                            r"(?:give|say|answer|call|commit|decide)\b",
+     "Determining sex from one image isn't reliable enough for me to give a yes or no."),
 )
 
 _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)
@@ -593,10 +618,14 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         # two, I honestly don't know which it is."
                         r"|\bweighing\s+(?:the\s+two|both|them|these|those|it\s+up|the\s+(?:evidence|findings))\b"
                         # batch 26: "I am not able to say with confidence whether it is solid or cystic."
-                        r"|\bwhether\s+it\s+is\s+[\w\-]+\s+or\s+[\w\-]+\b")
+                        r"|\bwhether\s+it\s+is\s+[\w\-]+\s+or\s+[\w\-]+\b"
+                        # batch 28: "On review, the hypoechoic band ... could equally be perirenal fat. I cannot
+                        # confidently say ...", "两种都有可能，无法确定。" (both are possible)
+                        r"|\b(?:could|might|may)\s+(?:just\s+as\s+)?equally\s+(?:well\s+)?be\b"
+                        r"|\u4e24\u79cd\u90fd\u6709\u53ef\u80fd|\u4e24\u8005\u90fd\u6709\u53ef\u80fd")
 # declines that, after the findings were weighed, only say the reply cannot choose ("I can't decide", "I honestly
 # don't know which it is")
-_HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know"})
+_HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know", "cannot-zh"})
 # the image named, or its quality: a reply that speaks of it may be blaming it ("The image is too dark; I cannot say
 # which, though both are possible.")
 _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality|view)s?\b")

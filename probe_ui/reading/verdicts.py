@@ -38,7 +38,9 @@ _SELF_CORRECTION = re.compile(
     r"correcting\s+(?:myself|that|this)|revising(?=[ \t]*[:\-\u2013\u2014])|retracting\s+(?:that|this|it)\b|"
     r"(?:edit|update)\s+(?:after|on|upon)\s+(?:a\s+)?(?:second|closer|another|further)\s+(?:look|review|glance)"
     r"(?=[ \t]*:)|having\s+(?:looked|checked|gone\s+back)\s+(?:again|more\s+closely|closer)|"
-    r"\u66f4\u6b63(?=[ \t]*[:\uff1a])|"
+    r"\u66f4\u6b63(?=[ \t]*[:\uff1a])|\u518d\u770b\u4e00\u4e0b(?=[ \t]*[:\uff1a])|"
+    # batch 28: "On review, the hypoechoic band ... could equally be perirenal fat." (a comma after it)
+    r"on\s+review(?=[ \t]*,)|"
     # batch 26: "No, this is a coronal image. On further review, ... Yes, this is an axial slice."
     r"on\s+(?:further|closer)\s+(?:review|inspection|examination)|(?:on|upon)\s+reconsideration|on\s+(?:closer|(?:a\s+)?second)\s+(?:look|glance|inspection|"
     r"review|examination)|"
@@ -91,6 +93,10 @@ WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:s
                         # batch 23: "..., so I'd now call it 50/50": even odds take the answer back
                         r"(?:call\s+it|it's|it\s+is|that's|odds\s+are)\s+(?:about\s+|roughly\s+)?(?:50[ \t]*/[ \t]*50|"
                         r"fifty[\s\-]fifty|a\s+toss[\s\-]up|a\s+coin[\s\-]toss)|"
+                        # batch 27: "I'd put it at even odds, so I'll leave this one open."
+                        r"(?:at|call\s+it)\s+even\s+odds|leave\s+(?:this|it|that)(?:\s+one)?\s+open|"
+                        # batch 28: "两种都有可能，无法确定。" (both are possible, it cannot be determined)
+                        r"\u65e0\u6cd5\u786e\u5b9a|\u4e0d\u80fd\u786e\u5b9a|\u4e24\u79cd\u90fd\u6709\u53ef\u80fd|"
                         # batch 21: "correct. although... the fibula looks wrong now. honestly it could be either."
                         r"(?:could|might|may)\s+(?:well\s+|just\s+as\s+well\s+)?(?:be|go)\s+either(?:\s+(?:one|way))?"
                         r"(?=[ \t]*(?:[.!;\n]|\Z))|"
