@@ -104,6 +104,12 @@ BATCH_NOTES = {
     26: "in the proportions models write them, small open models' styles (byte-level spaces, '###Assistant:'), six new "
         "languages; measured held out (92.4 % intended, 85.7 % sure and right, 0 sure-wrong, 1 sure over-read, a "
         "decline read as B), then fixed",
+    27: "in the proportions models write them, frontier API models' styles (markdown tables, 'Answer first:', tool "
+        "calls, a safety block), eight replies in other languages; measured held out (89.5 % intended, 83.3 % "
+        "sure and right, 3 sure-wrong, 3 sure over-reads), then fixed",
+    28: "in the proportions models write them, medical-specialist open models' styles (Chinese asides, HF pipeline "
+        "echoes, Ollama envelopes), eight replies in other languages; measured held out (91.4 % intended, 82.9 % "
+        "sure and right, 1 sure-wrong, 1 sure over-read), then fixed",
 }
 
 

@@ -3813,8 +3813,8 @@ def test_synonyms_of_batches_27_28(reply: str, options: tuple[str, ...], choice:
 
 
 @pytest.mark.parametrize("reply, kind, labels, options, question, choice, refusal", [
-    # a withdrawal ("even odds", "leave this one open", "无法确定" after "再看一下：", "On review, ... could equally be")
-    # takes the answer back; it weighs two answers, it is no decline
+    # a withdrawal ("even odds", "leave this one open", "无法确定" after "再看一下：", "On review, ... could equally
+    # be") takes the answer back; it weighs two answers, it is no decline
     ("Yes, it looks dilated. Then again, 7 mm can be normal — I'd put it at even odds, so I'll leave this one open.",
      "yesno", YN, (), "Is the duct dilated?", None, False),
     ("Answer: A (Free fluid is present).\n\nOn review, the band could equally be perirenal fat. I cannot confidently "
