@@ -3857,3 +3857,51 @@ def test_withdrawals_and_declines_of_batches_27_28(reply: str, kind: str, labels
     assert (a.choice, a.refusal) == (choice, refusal)
     assert not (a.refusal and a.sure)
     assert choice is not None or not a.sure
+
+
+@pytest.mark.parametrize("reply,kind,labels,options,question,choice", [
+    # a serving stack's whole response pasted as the reply: the model's words in it are read
+    ('{"id": "chatcmpl-1", "choices": [{"message": {"role": "assistant", "content": null, "tool_calls": [{"type": '
+     '"function", "function": {"name": "submit_answer", "arguments": "{\\"choice\\": \\"A\\"}"}}]}}]}', "choice",
+     ABCD, DX, None, "A"),
+    ('{"tool_calls": [{"type": "function", "function": {"name": "submit_answer", "arguments": "{\\"choice\\": '
+     '\\"C\\"}"}}]}', "choice", ABCD, DX, None, "C"),
+    ('{"model": "llava:7b", "created_at": "2025-03-02T10:14:07Z", "response": "No, it is a frontal view.", '
+     '"done": true}', "yesno", YN, (), "Is this a lateral view?", "no"),
+    ("[{'generated_text': 'USER: <image>\\nIs this a lateral view? ASSISTANT: Yes, a lateral view of the chest.'}]",
+     "yesno", YN, (), "Is this a lateral view?", "yes"),
+    ('{"content": [{"type": "tool_use", "name": "answer", "input": {"answer": "B"}}]}', "choice", ABCD, DX, None,
+     "B"),
+    ('{"candidates": [{"content": {"parts": [{"text": "B. Pleural effusion"}]}}]}', "choice", ABCD, DX, None, "B"),
+    # Idefics2 / SmolVLM: the user's turn echoed, "<end_of_utterance>" after each turn
+    ("User:<image>Is this a lateral view?<end_of_utterance>\nAssistant: No, it is a frontal view.<end_of_utterance>",
+     "yesno", YN, (), "Is this a lateral view?", "no"),
+    # near misses: a model's own JSON with other fields, and a safety block with no words, are read as they stand
+    ('{"findings": "a small left effusion", "impression": "B"}', "choice", ABCD, DX, None, "B"),
+    ('{"candidates": [{"finishReason": "SAFETY"}]}', "choice", ABCD, DX, None, None),
+    ("User asked about the view. No, it is a frontal view.", "yesno", YN, (), "Is this a lateral view?", "no"),
+])
+def test_a_pasted_response_envelope_is_read_from_the_words_it_carries(reply: str, kind: str,
+                                                                       labels: tuple[str, ...],
+                                                                       options: tuple[str, ...],
+                                                                       question: str | None,
+                                                                       choice: str | None) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    # an adverb that stresses the denial after it is not a yes
+    ("Definitely, no fracture.", "Is there a fracture?", "no"),
+    ("Certainly, no fracture is seen.", "Is there a fracture?", "no"),
+    ("Of course — the duct is not dilated.", "Is the common bile duct dilated?", "no"),
+    ("Definitely, this is a CT scan.", "Is this an MRI?", "no"),
+    # the adverbs read as yes where they are the answer
+    ("Unquestionably.", "Is there a fracture?", "yes"),
+    ("Sure thing, it's a PA view of the hand.", "Is this a PA view?", "yes"),
+    ("Definitely, there is a fracture.", "Is there a fracture?", "yes"),
+    # near misses: "no other" grants one; "no doubt" affirms
+    ("Certainly, no other fracture apart from this one at the radius.", "Is there a fracture?", "yes"),
+    ("Indeed, no doubt about it: a fracture.", "Is there a fracture?", "yes"),
+])
+def test_an_intensifier_before_a_denial_stresses_it(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice

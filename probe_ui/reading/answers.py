@@ -243,7 +243,13 @@ from probe_ui.reading.presence import (
 
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_names, refusal_spans
-from probe_ui.reading.structured import boolean_field_label, boolean_fields, echoed_alternatives, structured_label
+from probe_ui.reading.structured import (
+    boolean_field_label,
+    boolean_fields,
+    carried_text,
+    echoed_alternatives,
+    structured_label,
+)
 from probe_ui.reading.sureness import REVERSAL, is_sure
 from probe_ui.reading.verdicts import (
     REVISION,
@@ -336,6 +342,9 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; expected one of {KINDS}")
     text = "" if text is None else str(text)
+    carried = carried_text(text) if text.lstrip()[:1] in ("[", "{") else None
+    if carried is not None:  # a serving stack's whole response pasted as the reply: the model's words in it
+        text = carried
     refusal = is_refusal(text)
     if kind == "free":
         return Answer(None, "free_text", invalid=False, refusal=refusal)
@@ -1020,6 +1029,10 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     lab = leading_word(text, item)
     if lab is not None and conceded_degree(text, item):
         return None, "ambiguous"  # "not really, maybe a little": no, then some
+    if lab is not None and lab == item.aliases.get("yep") and item.question:
+        stressed = _intensified_denial(text, item)
+        if stressed is not None:
+            return item.aliases["nope"], stressed  # "Definitely, no fracture.": the word stresses what follows
     if lab is not None:
         restated = restated_answer(text, item)
         if restated is not None and restated[0] != lab and not entertained:
@@ -1090,6 +1103,31 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
         if names and not PRESENCE_UNSURE.search(rest) and not CLAUSE_NEGATION.search(rest):
             return item.aliases["yep"], "leading"
     return None, "none"
+
+
+# an adverb that stresses the clause after it rather than answering: "Definitely, no fracture." is no
+_INTENSIFIER = re.compile(r"(?i)\A[\W_]*(?:most[ \t]+)?(?:definitely|certainly|absolutely|indeed|of[ \t]+course|"
+                          r"assuredly|unmistakably|undoubtedly|unquestionably)[ \t]*[,:;\-\u2013\u2014]+[ \t]*")
+
+
+# "no fracture", "no effusion is seen" (not "no other fracture ...", which grants one)
+_NO_FINDING = re.compile(r"(?i)no[ \t]+(?!(?:other|further|additional|new|more|longer|doubt|question|mistaking)\b)"
+                         r"[^\W\d_]")
+
+
+def _intensified_denial(text: str, item: Item) -> str | None:
+    """Yes/no items: the method that reads "no" when a reply opens with an adverb that is also read as yes
+    ("Definitely", "Certainly", "Of course") and the rest of its sentence denies what is asked ("Definitely, no
+    fracture.", "Certainly, the duct is not dilated."): the adverb stresses the denial. None otherwise."""
+    m = _INTENSIFIER.match(text)
+    question = item.question
+    if m is None or not question:
+        return None
+    rest = re.split(r"(?<=[.!?;])\s|\n", text[m.end():], maxsplit=1)[0]
+    if PRESENCE_QUESTION.search(question) and (_NO_FINDING.match(rest) or presence_answer(rest, question) == "no"):
+        return "presence"
+    said = subject.answer_from_subject(rest, question) or subject.answer_from_predicate(rest, question)
+    return "question_subject" if said == "no" else None
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -60,7 +60,9 @@ _BARE_CONTRACTION = re.compile(r"(?i)\b(do|does|did|is|are|was|were|has|have|had
 _DEBRIS = re.compile(
     r"<\|[^|<>\n]{1,40}\|>"  # <|im_end|> <|eot_id|> <|endoftext|> <|end|> <|assistant|> <|end▁of▁sentence|>
     r"|</?s>|<(?:eos|bos|pad|unk|sep|cls|eot)>|</?(?:end|start)_of_turn>|\[/?INST\]|<</?SYS>>"
-    r"|<(?:start|end)_of_(?:text|image)>|<image>|</?(?:im_start|im_end)>|<unused\d{1,3}>",
+    r"|<(?:start|end)_of_(?:text|image)>|<image>|</?(?:im_start|im_end)>|<unused\d{1,3}>"
+    # batch 28: Idefics2 / SmolVLM's end of a turn and its image placeholder
+    r"|<end_of_utterance>|<fake_token_around_image>",
     re.IGNORECASE,
 )
 # the role a template prints before the reply: "<start_of_turn>model\n", "<|im_start|>assistant\n", "ASSISTANT:"
@@ -69,8 +71,10 @@ _ROLE = re.compile(r"\A\s*(?:(?:assistant|model)[ \t]*\n|(?:(?:#{1,3}[ \t]*)?(?:
                    r"[ \t]*:)")
 # the user's turn a template echoes before the assistant's: "[INST] ... [/INST]", "USER: ... ASSISTANT:"
 # (batch 25: Gemma's roles with their turn markers dropped: "user\nIs this a sagittal image? ...\nmodel\nNo. ...")
+# (batch 28: Idefics2 / SmolVLM's "User:<image>...<end_of_utterance>\nAssistant: ...")
 _ECHO = re.compile(r"\A\s*(?:<s>\s*)?(?:\[INST\][^\[]{0,2000}?\[/INST\]|USER:[^\n]*(?:\n(?!ASSISTANT:)[^\n]*){0,40}?"
-                   r"\s*ASSISTANT:|user[ \t]*\n[^\n]*(?:\n(?![ \t]*model[ \t]*\n)[^\n]*){0,40}?\n[ \t]*model[ \t]*\n)")
+                   r"\s*ASSISTANT:|User:[^\n]*(?:\n(?!Assistant:)[^\n]*){0,40}?\s*Assistant:"
+                   r"|user[ \t]*\n[^\n]*(?:\n(?![ \t]*model[ \t]*\n)[^\n]*){0,40}?\n[ \t]*model[ \t]*\n)")
 # batch 23: the next turn's role the model ran on into, alone on the reply's last line ("...\n\nHuman:", "\nUser:"):
 # not a cut in the reply (a role with words after it is left as it is)
 # (batch 26: "... a hemangioma. ###Human:", the hashes on the reply's own line)
@@ -87,7 +91,7 @@ def strip_debris(text: str) -> str:
     follows it (the reasoning before is not the answer)."""
     if text.count(_BYTE_SPACE) >= 2 and text.count(" ") < text.count(_BYTE_SPACE):
         text = text.replace(_BYTE_SPACE, " ").replace("\u010a", "\n")  # not Maltese "Ġ", which sits among spaces
-    if "[/INST]" in text or "ASSISTANT:" in text or text.lstrip()[:4] == "user":
+    if "[/INST]" in text or "ASSISTANT:" in text or text.lstrip()[:4] in ("user", "User"):
         # batch 11: the user's turn echoed before the answer ("[INST] <image>\nIs this a lateral view? [/INST] No, it
         # is a PA view.", "USER: <image>\n... ASSISTANT: adult"): only the assistant's turn is the reply
         echo = _ECHO.match(text)

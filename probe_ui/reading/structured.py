@@ -8,6 +8,7 @@ a model that ignores the format is still read.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from typing import Any
@@ -15,8 +16,8 @@ from typing import Any
 from probe_ui.reading import overlap
 from probe_ui.reading.item import Item
 
-__all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "echoed_alternatives",
-           "structured_label"]
+__all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "carried_text",
+           "echoed_alternatives", "structured_label"]
 
 #: the one field a structured reply carries
 ANSWER_FIELD = "answer"
@@ -101,3 +102,61 @@ def echoed_alternatives(text: str, item: Item) -> bool:
         if len(parts) >= 2 and all(item.exact(p) is not None for p in parts):
             return True
     return False
+
+
+def carried_text(text: str) -> str | None:
+    """The model's own words when the reply is a serving stack's whole response pasted as it came (batches 27-28):
+    an OpenAI chat completion (``choices[0].message.content``, or a tool call's ``arguments``), an Ollama
+    ``{"response": ...}`` or ``{"message": {"content": ...}}``, a Hugging Face pipeline's ``[{'generated_text':
+    ...}]`` (a Python literal), an Anthropic ``content`` list (text or a tool's ``input``), a Gemini ``candidates``
+    list, a Responses API ``output``. None when the reply is no such envelope, or carries no words (a safety block,
+    read as it stands). A tool's arguments come back as their JSON object, for the answer field to be read."""
+    body = text.strip()
+    if not body or body[0] not in "[{" or body[-1] not in "]}" or len(body) > 200_000:
+        return None
+    try:
+        value: Any = json.loads(body)
+    except ValueError:
+        try:
+            value = ast.literal_eval(body)  # "[{'generated_text': '...'}]": a pipeline's output printed by Python
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return None
+    found = _carried(value, 0)
+    return found if found is not None and found.strip() and found.strip() != body else None
+
+
+# the fields an envelope keeps the model's words in, in the order they are looked for
+_TEXT_FIELDS = ("generated_text", "response", "output_text", "text", "content", "message", "choices", "candidates",
+                "output", "parts", "delta")
+
+
+def _carried(value: Any, depth: int) -> str | None:
+    if depth > 6:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        said = [s for s in (_carried(v, depth + 1) for v in value[:4]) if s is not None and s.strip()]
+        return "\n".join(said) if said else None
+    if not isinstance(value, dict):
+        return None
+    if set(value) & set(_ANSWER_KEYS):
+        return None  # {"answer": "B"}, {"choice": "C", ...}: the answer object itself, read by the rules
+    for key in ("tool_calls", "function_call"):  # the answer given through a tool: its arguments
+        calls = value.get(key)
+        calls = [calls] if isinstance(calls, dict) else calls
+        for call in calls if isinstance(calls, list) else ():
+            fn = call.get("function", call) if isinstance(call, dict) else None
+            args = fn.get("arguments") if isinstance(fn, dict) else None
+            if isinstance(args, str) and args.strip():
+                return args.strip()
+            if isinstance(args, dict):
+                return json.dumps(args, ensure_ascii=False)
+    if value.get("type") == "tool_use" and isinstance(value.get("input"), dict):  # Anthropic
+        return json.dumps(value["input"], ensure_ascii=False)
+    for key in _TEXT_FIELDS:
+        if key in value:
+            found = _carried(value[key], depth + 1)
+            if found is not None and found.strip():
+                return found
+    return None
