@@ -551,7 +551,7 @@ def clustered_wilson_groups(groups: np.ndarray, right: np.ndarray, units: np.nda
         kk = k.astype(np.int64) + 1  # factorize's -1 (a missing key) is a key of its own, as in the groupby
         width = int(kk.max()) + 1
         pairs, first, inv = np.unique(g * width + kk, return_index=True, return_inverse=True)
-        sums = np.bincount(inv, weights=x, minlength=len(pairs))
+        totals = np.bincount(inv, weights=x, minlength=len(pairs))
         sizes = np.bincount(inv, minlength=len(pairs)).astype(float)
         seen = np.argsort(first, kind="stable")
         by_group = seen[np.argsort(pairs[seen] // width, kind="stable")]
@@ -559,7 +559,7 @@ def clustered_wilson_groups(groups: np.ndarray, right: np.ndarray, units: np.nda
         starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
         for lo, hi in zip(starts, np.r_[starts[1:], len(codes)]):
             at = by_group[lo:hi]
-            out[int(codes[lo])] = (sums[at], sizes[at])
+            out[int(codes[lo])] = (totals[at], sizes[at])
         return out
 
     by_unit = per(units)
