@@ -824,6 +824,7 @@ def test_a_second_model_set_is_added_to_a_run_only_when_asked_and_resume_complet
     pg.shot("cancelled")
 
     pg.pick("batch-resume-pick", run)  # the interrupted list offers it
+    fake_openai.latency_s = 0  # the Cancel is done: the rest of the slow model's answers need no more seconds each
     pg.p.locator("#batch-resume").click()
     pg.wait_text("#batch-status", rf"{3 * n} answers planned; {cancelled['answered']} already done", timeout_s=120)
     pg.wait_text("#batch-runs", rf"{3 * n}")
