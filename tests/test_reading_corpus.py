@@ -217,10 +217,10 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     assert natural["intended"] >= 0.99 * natural["definite"], natural
     assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
     assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
-    # batches 27 and 28 (89.5 % and 91.4 % held out with 6 and 2 sure errors, 6 refusal flags wrong each; 93.3 % and
-    # 95.7 % after their fixes, 196 and 201 of 210 read as intended): no sure error, no refusal flag wrong, and a floor
+    # batches 27 and 28 (89.5 % and 91.4 % held out with 6 and 2 sure errors, 6 refusal flags wrong each; 98.1 % and
+    # 98.6 % after their fixes, 206 and 207 of 210 read as intended): no sure error, no refusal flag wrong, and a floor
     # at what each reaches (README "Batch 27", "Batch 28": their unread replies are listed there)
-    for batch, floor, sure in ((27, 196, 175), (28, 201, 180)):
+    for batch, floor, sure in ((27, 206, 185), (28, 207, 186)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, natural
         assert natural["wrong"] == 0 and natural["over_read"] <= 1 and natural["refusal_mismatch"] == 0, natural

@@ -3905,3 +3905,43 @@ def test_a_pasted_response_envelope_is_read_from_the_words_it_carries(reply: str
 ])
 def test_an_intensifier_before_a_denial_stresses_it(reply: str, question: str, choice: str) -> None:
     assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+UNKNOWN_DX = ("Sarcoidosis", "Lymphoma", "Unknown", "Tuberculosis", "Silicosis")
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # a labelled line that gives the answer, then reasoning that names the other options only to set them aside
+    ("Bottom line: **D. Tuberculosis.**\n\nReasoning: cavitation in the right upper lobe.\n\nSarcoidosis and "
+     "silicosis are usually symmetric; lymphoma would not cavitate like this.", "D"),
+    ("**Answer first: D — Tuberculosis.**\n\nWhy: cavitation. Sarcoidosis and silicosis don't cavitate.", "D"),
+    ("**Most likely:** D. Tuberculosis\n**Less likely:** Sarcoidosis, Silicosis", "D"),
+    ("Short answer: A.", "A"),
+    # near misses: the label over two answers, or over no answer, names none
+    ("Most likely: sarcoidosis or silicosis; a biopsy would decide.", None),
+    ("Bottom line: I can't tell from this image alone.", None),
+])
+def test_a_labelled_answer_line_declares_the_answer(reply: str, choice: str | None) -> None:
+    labels = ("A", "B", "C", "D", "E")
+    assert extract(reply, "choice", labels, UNKNOWN_DX, question="What is the most likely diagnosis?").choice == choice
+
+
+@pytest.mark.parametrize("reply,kind,labels,question,choice", [
+    # batches 27-28: answer words and words for "answer" of Wolof, Guarani, Shona, Dhivehi, Oromo, Odia, Kurmanji,
+    # Chichewa, Pashto, Uyghur, Assamese; Tongan, Quechua and Sorani label words
+    ("Tontu: déedéet, amul dammeeku.", "yesno", YN, "Is there a fracture?", "no"),
+    ("Kwete, hapana kutyoka.", "yesno", YN, "Is there a fracture?", "no"),
+    ("Deebii: Eeyyee.", "yesno", YN, "Is there a fracture?", "yes"),
+    ("Bersiv: Erê.", "yesno", YN, "Is this an MRI?", "yes"),
+    ("Yankho: Inde — ndi MRI.", "yesno", YN, "Is this an MRI?", "yes"),
+    ("ځواب: هو.", "yesno", YN, "Is this a CT scan?", "yes"),
+    ("جاۋاب: ياق.", "yesno", YN, "Is this a CT scan?", "no"),
+    ("Fefine.", "label", ("male", "female"), "Is this patient male or female?", "female"),
+    ("Wawa.", "label", ("child", "adult"), "Is this radiograph of a child or an adult?", "child"),
+    # near misses: Arabic "هو" (he, it) and Danish "inde" (inside) open sentences of their own
+    ("هو طبيعي.", "yesno", YN, "Is the heart enlarged?", None),
+    ("Inde i lungen ses ingen væske.", "yesno", YN, "Is there fluid in the lung?", None),
+])
+def test_the_answer_words_of_batches_27_and_28(reply: str, kind: str, labels: tuple[str, ...], question: str,
+                                               choice: str | None) -> None:
+    assert extract(reply, kind, labels, labels if kind == "label" else (), question=question).choice == choice

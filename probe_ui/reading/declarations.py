@@ -26,6 +26,10 @@ _ARTICLE_LETTERS = frozenset("AaIi")
 
 _DECL_PREFIX = re.compile(
     r"(?:"
+    # batch 27: a labelled line that gives the answer: "Bottom line: **D. Tuberculosis.**", "Answer first: A — ...",
+    # "**Most likely:** C. Vascular lesion", "Short answer: no", "TL;DR: B" (the colon makes it a label; first, so
+    # that "answer" alone does not take "Answer first")
+    r"\b(?:bottom\s+line|answer\s+first|short\s+answer|tl;\s*dr|most\s+likely|likeliest)\W{0,3}:|"
     r"\banswer\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
     # batch 22: an arrow for the colon ("Analysis: ... Answer \u2192 C", "Answer -> C")
     r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[-=]>|[\u2192\u21d2\u27a1\u2794]|[:=]|"
@@ -68,7 +72,10 @@ _DECL_FOREIGN = re.compile(
     r"|\bjawapan(?:\s+yang\s+betul)?(?:\s+(?:ialah|adalah))?\b\s*:?|(?:সঠিক\s+)?উত্তর\s*(?:হল|হলো)?\s*:?"
     # batch 16: Serbian "Одговор: C" / "Tačan odgovor je C", Croatian "Točan odgovor: C", Tamil "பதில்: C"
     r"|\b(?:(?:тачан|исправан|tačan|točan|ispravan)\s+)?(?:одговор|odgovor)(?:\s+(?:је|je))?\b\s*:?"
-    r"|(?:சரியான\s+)?பதில்\s*:?",
+    r"|(?:சரியான\s+)?பதில்\s*:?"
+    # batches 27-28: Wolof "Tontu:", Guarani "Mbohovái:", Oromo "Deebii:", Kurmanji "Bersiv:", Chichewa "Yankho:",
+    # Odia "ଉତ୍ତର:", Dhivehi "ޖަވާބު:", Pashto "ځواب:", Uyghur "جاۋاب:" (with their colon: most are also ordinary words)
+    r"|\b(?:tontu|mbohovái|deebii|bersiv|yankho)\s*:|(?:ଉତ୍ତର|ޖަވާބު|ځواب|جاۋاب)\s*:",
     re.IGNORECASE,
 )
 _DECL_POSTFIX = re.compile(
@@ -115,7 +122,9 @@ _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答�
                   # batch 14
                   "إجابة", "اجابة", "جواب",
                   # batch 15 (its patterns above were never tried without these), batch 16
-                  "jawapan", "উত্তর", "одговор", "odgovor", "பதில்")
+                  "jawapan", "উত্তর", "одговор", "odgovor", "பதில்",
+                  # batches 27-28
+                  "tontu", "mbohovái", "deebii", "bersiv", "yankho", "ଉତ୍ତର", "ޖަވާބު", "ځواب", "جاۋاب")
 _JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
 # a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"

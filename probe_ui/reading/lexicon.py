@@ -349,7 +349,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 25-26: Burmese, Tigrinya, Turkmen, Kinyarwanda, Samoan, Tatar, Igbo, Javanese, Lao, Malagasy,
             # Tajik ("hawa", "yego", "ioe", "ee", "iya", "eny", "ҳа" only before a mark)
             "ဟုတ်ကဲ့", "ဟုတ်တယ်", "ဟုတ်ပါတယ်", "እወ", "hawa", "yego", "ioe", "әйе", "ee", "inggih", "iya", "ແມ່ນ",
-            "ແມ່ນແລ້ວ", "eny", "ҳа", "бале"),
+            "ແມ່ນແລ້ວ", "eny", "ҳа", "бале",
+            # batch 27-28: Kurmanji, Chichewa ("inde" only before a mark: Danish "inde" is "inside"), Odia, Oromo
+            "erê", "inde", "ହଁ", "eeyyee",
+            # Pashto ("هو" only before a mark: Arabic "he/it is"), Uyghur
+            "هو", "ھەئە"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -380,7 +384,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # ("oya", "leai", "mba", "tsia", "юк" only before a mark; Javanese "ora" left out: "Ora, ..." opens an
            # Italian ("now, ...") or Portuguese ("well, ...") reply)
            "မဟုတ်ပါ", "မဟုတ်ဘူး", "မဟုတ်", "ኣይፋል", "ýok", "yok", "oya", "leai", "юк", "mba", "mboten",
-           "ບໍ່", "ບໍ່ແມ່ນ", "tsia", "нест"),
+           "ບໍ່", "ບໍ່ແມ່ນ", "tsia", "нест",
+           # batch 27-28: Wolof, Guarani, Bashkir ("юҡ" only before a mark, as Tatar "юк"), Shona, Dhivehi, Assamese
+           "déedéet", "nahániri", "юҡ", "kwete", "ނޫން", "নহয়",
+           # Uyghur
+           "ياق"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -422,7 +430,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                   # batch 22: Luxembourgish ("Et ass e Kand, ..."), Gujarati, Punjabi, Zulu, Mongolian
                   "kand", "bëbee", "બાળક", "ਬੱਚਾ", "ਬੱਚੇ", "ingane", "хүүхэд",
                   # batch 23: Kyrgyz and Kazakh ("Бала. Өсүү зоналары ..."), Hausa, Xhosa, Māori
-                  "бала", "yaro", "umntwana", "tamaiti"),
+                  "бала", "yaro", "umntwana", "tamaiti",
+                  # batch 27-28: Quechua ("Wawa. ..."), Sorani Kurdish ("منداڵە، ...")
+                  "wawa", "منداڵ", "منداڵە"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
               # batch 22: Luxembourgish, Gujarati, Punjabi, Mongolian
               "erwuessenen", "erwuessene", "erwuessen", "પુખ્ત", "ਬਾਲਗ", "насанд хүрэгч", "насанд хүрсэн"),
@@ -461,7 +471,9 @@ WORDS: dict[str, tuple[str, ...]] = {
              # batch 23: Hausa, Kyrgyz, Māori
              "namiji", "эркек", "tāne",
              # batch 26: Igbo
-             "nwoke"),
+             "nwoke",
+             # batch 28: Shona ("Murume.")
+             "murume"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -482,7 +494,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 23: Hausa ("Mace ce."), Kyrgyz, Māori
                "mace", "аял", "wahine",
                # batch 26: Igbo ("Ọ bụ nwanyị.")
-               "nwanyị", "nwanyi"),
+               "nwanyị", "nwanyi",
+               # batch 27: Tongan ("Ko e fefine — ...")
+               "fefine"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -550,7 +564,7 @@ def _other_sense(word: str, rest: str) -> bool:
     w = word.casefold()
     if w == "si":
         return re.match(r"\s+\w", rest) is not None
-    return w in _ONLY_BEFORE_A_MARK and re.match(r"\s*(?:[,.!]|\Z)", rest) is None
+    return w in _ONLY_BEFORE_A_MARK and re.match(r"\s*(?:[,.!;:]|-+\s|\Z)", rest) is None
 
 
 # yes/no words that are also the start of a sentence in another sense: read only before a comma, a full stop or an
@@ -565,7 +579,9 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "haa", "maya", "ae", "kao", "ewe", "oo", "dili", "wala",
                                  # batch 25-26: Turkmen, Kinyarwanda, Samoan, Igbo, Javanese, Malagasy, Tatar, Tajik
                                  "hawa", "yego", "ioe", "ee", "iya", "eny", "ҳа", "oya", "leai", "mba",
-                                 "tsia", "юк", "yok"})
+                                 "tsia", "юк", "yok",
+                                 # batch 27: Chichewa (Danish "inde", inside), Bashkir
+                                 "inde", "юҡ", "هو"})
 
 
 def foreign_yes_no(text: str) -> str | None:
