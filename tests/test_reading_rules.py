@@ -3945,3 +3945,10 @@ def test_a_labelled_answer_line_declares_the_answer(reply: str, choice: str | No
 def test_the_answer_words_of_batches_27_and_28(reply: str, kind: str, labels: tuple[str, ...], question: str,
                                                choice: str | None) -> None:
     assert extract(reply, kind, labels, labels if kind == "label" else (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply", ["{[1]: 2}", "[" * 100_000 + "]" * 100_000, "{" * 3000 + "}" * 3000,
+                                   "[{'generated_text': 5}]", '{"response": null}'])
+def test_a_malformed_or_empty_envelope_is_read_as_it_stands(reply: str) -> None:
+    # the reader never raises on any text: a literal that cannot be built, or nests past any envelope, is no envelope
+    assert extract(reply, "yesno", YN, (), question="Is there a fracture?").choice is None

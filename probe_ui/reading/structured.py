@@ -116,11 +116,13 @@ def carried_text(text: str) -> str | None:
         return None
     try:
         value: Any = json.loads(body)
+    except RecursionError:
+        return None  # nested past any envelope
     except ValueError:
         try:
             value = ast.literal_eval(body)  # "[{'generated_text': '...'}]": a pipeline's output printed by Python
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            return None
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None  # not a literal ("{[1]: 2}" is unhashable), or nested past any envelope
     found = _carried(value, 0)
     return found if found is not None and found.strip() and found.strip() != body else None
 
