@@ -136,22 +136,24 @@ class _Sweep:
         if self.has.any():
             self.changed[self.has] = ~same_values(key[self.has], key[orig][self.orig[self.has]])
 
-    def levels(self) -> list[dict[str, Any]]:
+    def levels(self, intervals: bool = True) -> list[dict[str, Any]]:
         """Per level (ascending, the original first): accuracy with its Wilson interval, n, and the answer flip
-        rate against the original (None at the original, or where no item of the level has one)."""
+        rate against the original (None at the original, or where no item of the level has one). ``intervals``
+        False: no interval (ci_low and ci_high None), for a bootstrap replicate, which reads only the areas and
+        breaking points (:func:`_headline`)."""
         ulev, inv = np.unique(self.level, return_inverse=True)
         scored = ~np.isnan(self.c)
         n_of = np.bincount(inv, weights=scored, minlength=len(ulev))
         right_of = np.bincount(inv, weights=np.where(scored, self.c, 0.0), minlength=len(ulev))
         has_of = np.bincount(inv, weights=self.has, minlength=len(ulev))
         changed_of = np.bincount(inv, weights=self.changed, minlength=len(ulev))
-        intervals = self._clustered(inv, scored)
+        clustered = self._clustered(inv, scored) if intervals else None
         out = []
         for k, level in enumerate(ulev):
             n, right = int(n_of[k]), int(right_of[k])
-            lo, hi = wilson_ci(right, n) if n else (None, None)
-            if intervals is not None and n and intervals[k] is not None:
-                lo, hi = round(100 * intervals[k].low, 4), round(100 * intervals[k].high, 4)
+            lo, hi = wilson_ci(right, n) if n and intervals else (None, None)
+            if clustered is not None and n and clustered[k] is not None:
+                lo, hi = round(100 * clustered[k].low, 4), round(100 * clustered[k].high, 4)
             flip = _r(100.0 * (changed_of[k] / has_of[k])) if level != 0 and has_of[k] else None
             out.append({"severity": int(level), "accuracy": _r(100.0 * right / n) if n else None, "ci_low": lo,
                         "ci_high": hi, "n": n, "answer_flip_rate": flip})
@@ -196,8 +198,9 @@ def _order(perts: Any) -> list[str]:
     return known + sorted(set(perts) - set(known))
 
 
-def curves(df: pd.DataFrame) -> dict[str, Any]:
-    """``{perturbation: {levels, auc, auc_relative, breaking_point}}`` of ONE model's table (module doc)."""
+def curves(df: pd.DataFrame, intervals: bool = True) -> dict[str, Any]:
+    """``{perturbation: {levels, auc, auc_relative, breaking_point}}`` of ONE model's table (module doc);
+    ``intervals`` False leaves out each level's interval (:meth:`_Sweep.levels`)."""
     d = prepare(df)
     rows = sweep_rows(d)
     out: dict[str, Any] = {}
@@ -212,7 +215,7 @@ def curves(df: pd.DataFrame) -> dict[str, Any]:
     for p in _order(rows["perturbation"].unique()):
         m = pert == p
         sweep = _Sweep(item[m], item_id[m], level[m], key[m], c[m], unit[m], kind)
-        levels = sweep.levels()
+        levels = sweep.levels(intervals)
         a, rel = auc(levels)
         out[p] = {"levels": levels, "auc": a, "auc_relative": rel, "breaking_point": sweep.breaking()}
     return out
@@ -266,7 +269,9 @@ def _headline(block: dict[str, Any]) -> dict[str, Any]:
                 chance="a guesser changes its answer almost always: near 0 %",
                 ci=ci_words("items"))})
 def _family(d: pd.DataFrame, ctx: MetricContext) -> dict[str, Any]:
-    return curves(d)
+    # detail False (a paired bootstrap's replicates, views/compare.py): the headline reads the areas and breaking
+    # points only, so the per-level intervals over units (most of a replicate's time) are left out
+    return curves(d, intervals=ctx.detail)
 
 
 # ---- frames over a scored-answer table (the app's Stress and Results tabs, the report) ---------------------------
