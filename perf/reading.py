@@ -110,6 +110,12 @@ BATCH_NOTES = {
     28: "in the proportions models write them, medical-specialist open models' styles (Chinese asides, HF pipeline "
         "echoes, Ollama envelopes), eight replies in other languages; measured held out (91.4 % intended, 82.9 % "
         "sure and right, 1 sure-wrong, 1 sure over-read), then fixed",
+    29: "in the proportions models write them, reasoning models' styles (think blocks, 'Thinking process:', struck-"
+        "through options, Chinese afterthoughts), eight replies in other languages; measured held out (93.3 % "
+        "intended, 86.7 % sure and right, 1 sure-wrong, 2 sure over-reads), then fixed",
+    30: "in the proportions models write them, replies under perturbations (shuffled options, mirrored and marked "
+        "images, lower-case self-corrections) and in clinical use, eight replies in other languages; measured held out "
+        "(91.9 % intended, 84.3 % sure and right, 1 sure-wrong, 3 sure over-reads), then fixed",
 }
 
 

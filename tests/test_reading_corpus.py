@@ -58,15 +58,16 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     # in the proportions models write replies, then moved beside them (README "Batch 9"), and batches 10 and 11 after
     # it (README "Batch 10", "Batch 11", "Batch 12", "Batch 13", "Batch 14", "Batch 15", "Batch 16",
     # "Batch 17", "Batch 18", "Batch 19", "Batch 20", "Batch 21", "Batch 22", "Batch 23", "Batch 24", "Batch 25",
-    # "Batch 26", "Batch 27", "Batch 28")
+    # "Batch 26", "Batch 27", "Batch 28", "Batch 29", "Batch 30")
     batches = Counter(r["batch"] for r in replies)
-    assert set(batches) == set(range(1, 29)), batches
+    assert set(batches) == set(range(1, 31)), batches
     assert batches[5] == 367 and batches[6] == 369 and batches[7] == 146 and batches[8] == 163 and batches[9] == 240
     assert batches[10] == 240 and batches[11] == 240 and batches[12] == 240 and batches[13] == 240
     assert batches[14] == 240 and batches[15] == 240 and batches[16] == 240 and batches[17] == 240
     assert batches[18] == 240 and batches[19] == 240 and batches[20] == 240 and batches[21] == 240
     assert batches[22] == 240 and batches[23] == 240 and batches[24] == 240 and batches[25] == 240
-    assert batches[26] == 240 and batches[27] == 240 and batches[28] == 240
+    assert batches[26] == 240 and batches[27] == 240 and batches[28] == 240 and batches[29] == 240
+    assert batches[30] == 240
     assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
     extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
     assert len(extra) == 29 and set(extra) <= set(items)
@@ -225,6 +226,14 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, natural
         assert natural["wrong"] == 0 and natural["over_read"] <= 1 and natural["refusal_mismatch"] == 0, natural
         assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
+    # batches 29 and 30 (93.3 % and 91.9 % held out with 3 and 4 sure errors, 6 and 5 refusal flags wrong; FLOOR29 and
+    # FLOOR30 of 210 read as intended after their fixes): no wrong option, no over-read, no sure error, no refusal flag
+    # wrong, and a floor at what each reaches (README "Batch 29", "Batch 30": their unread replies are listed there)
+    for batch, floor, sure in ((29, 197, 180), (30, 195, 174)):
+        natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
+        assert natural["intended"] >= floor and natural["sure_right"] >= sure, natural
+        assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
+        assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
 
 
 def test_every_kind_is_read_as_intended_nearly_always() -> None:
@@ -243,7 +252,7 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
     those asked for; it exits 0 when the goals are met."""
     assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 29)]
+    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 31)]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
     out = capsys.readouterr().out

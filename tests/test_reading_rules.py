@@ -3952,3 +3952,123 @@ def test_the_answer_words_of_batches_27_and_28(reply: str, kind: str, labels: tu
 def test_a_malformed_or_empty_envelope_is_read_as_it_stands(reply: str) -> None:
     # the reader never raises on any text: a literal that cannot be built, or nests past any envelope, is no envelope
     assert extract(reply, "yesno", YN, (), question="Is there a fracture?").choice is None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# batches 29-30
+# ---------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("reply,question,choice", [
+    # the value asked named in one clause, another value of its kind in the next, neither denied in words the reader
+    # knows: two things said, no answer
+    ("Ga se setshwantsho sa MRI; ke CT.", "Is this an MRI?", None),
+    ("Setshwantsho sa MRI. Ke CT.", "Is this an MRI?", None),
+    # near misses: one clause names both ("PET-CT", "abdomen and pelvis"), or the other value is denied
+    ("This is a PET-CT fusion image.", "Is this a PET scan?", "yes"),
+    ("It is a scan of the abdomen and pelvis.", "Does this image show the pelvis?", "yes"),
+    ("This is an MRI, not a CT.", "Is this an MRI?", "yes"),
+    # an answer that opens half-way ("Sort of") is no answer to where the finding lies
+    ("Sort of — there's fluid at both bases, slightly more on the right.", "Is the pleural effusion on the left?",
+     None),
+    ("The effusion is on the right.", "Is the pleural effusion on the left?", "no"),
+    # a statement of what such studies typically show says nothing of this one
+    ("On a soft-tissue window, the kidneys are typically visible on abdominal CT at the level of L1-L2.",
+     "Does this image show the kidney?", None),
+    ("The kidneys are visible on this CT.", "Does this image show the kidney?", "yes"),
+])
+def test_two_values_in_two_clauses_a_half_answer_and_a_typical_view_are_no_answer(reply: str, question: str,
+                                                                                    choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,choice,sure", [
+    # a Chinese afterthought ("不过再想想，", but thinking it over) that is no longer sure ("不确定") takes the yes back
+    ("Yes. 不过再想想，表面的结节感可能是伪影，我现在不确定是不是肝硬化。", None, False),
+    ("<think>\nyes, cirrhotic.\n</think>\n\nYes. 但再想想，我不太确定。", None, False),
+    # near misses: a Chinese aside that doubts nothing, and one that thinks again and stays with yes
+    ("Yes. 表面呈结节状。", "yes", None),
+    # lower-case self-corrections: "oh wait ...", "wait no, ..." (never sure)
+    ("no the liver is normal. oh wait the surface is nodular, yes it is cirrhotic", "yes", False),
+    ("no it is normal. wait no, the surface is nodular and the caudate is big, it is cirrhotic, yes", "yes", False),
+    # near miss: an "oh" that is no self-correction
+    ("Oh, yes.", "yes", None),
+])
+def test_afterthoughts_of_batches_29_30(reply: str, choice: str | None, sure: bool | None) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is the liver cirrhotic?")
+    assert a.choice == choice
+    if sure is not None:
+        assert a.sure == sure
+
+
+OPACITY = ("bibasilar area and left lower lung area", "bilateral area and bibasilar area", "left basilar area",
+           "left basal area")
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # agreement with a part of the suggested answer only is not agreement with it
+    ("The physician chose B. Both bases are involved, I agree on that much; whether the left lower zone is "
+     "separately involved is where I'd want a lateral view.", None),
+    ("I agree only in part with the physician.", None),
+    # near misses: a whole agreement
+    ("I agree with the physician.", "B"),
+    ("The physician's answer is correct.", "B"),
+])
+def test_a_partial_agreement_is_no_agreement(reply: str, choice: str | None) -> None:
+    q = "Where in the image is the lung opacity located?"
+    assert extract(reply, "choice", ("A", "B", "C", "D"), OPACITY, question=q, suggested="B").choice == choice
+
+
+@pytest.mark.parametrize("reply,options,choice", [
+    # an option's text given for a part of what is asked, the rest unassessed
+    ("Upper third molars: 2. Lower third molars: not clearly assessable because of overlap.", ("0", "2", "3", "4"),
+     None),
+    ("2 in the upper jaw; the lower ones cannot be assessed.", ("0", "2", "3", "4"), None),
+    # near miss: the count for the whole
+    ("I count 2 third molars.", ("0", "2", "3", "4"), "B"),
+    # what the options themselves seem to be is said of the options, not of the image
+    ("The options seem to be in an unusual order — 'None of the above' comes first. Going by content: the liver "
+     "holds a well-defined anechoic lesion, i.e. a hepatic cyst, which is B here.",
+     ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis"), None),
+    # near miss: "it seems to be" of the image
+    ("It seems to be none of the above.", ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis"), "A"),
+    # a list item whose option is struck through sets the option aside
+    ("Let me eliminate.\n- A. NPDR: fits the microaneurysms, but not the new vessels.\n- ~~C. Hypertensive "
+     "retinopathy~~: no AV nicking.\n- ~~D. CRVO~~: not in all four quadrants.\n\nThe new vessels decide it: "
+     "**B. Proliferative diabetic retinopathy.**",
+     ("NPDR", "Proliferative diabetic retinopathy", "Hypertensive retinopathy", "CRVO"), "B"),
+])
+def test_parts_options_and_struck_options_of_batches_29_30(reply: str, options: tuple[str, ...],
+                                                           choice: str | None) -> None:
+    labels = tuple("ABCD")
+    assert extract(reply, "choice", labels, options, question="Which is it?").choice == choice
+
+
+@pytest.mark.parametrize("reply,question,choice,refusal", [
+    # a decline is never an answer: the answer words named as a pair, or the "no" of what the image lacks
+    ("Assigning sex from a radiograph isn't something I can do reliably, so I won't answer yes or no here.",
+     "Is this patient female?", None, True),
+    ("The image looks mirrored and there's no side marker, so I can't tell you which hemisphere the mass is in.",
+     "Is the mass on the right side of the brain?", None, True),
+    # near misses: a decline that still says the asked finding is absent, and a plain "there's no ..."
+    ("I cannot determine this from the image, but there is no effusion.", "Is there a pleural effusion?", "no", True),
+    ("There is no pneumothorax.", "Is there a pneumothorax?", "no", False),
+    # the image blamed, then the answer given as one to distrust: a refusal flag, the answer read (not sure)
+    ("This is a very low-resolution image and fine detail is lost. With that caveat, I don't see consolidation in "
+     "the right lower lobe — no.", "Is there consolidation in the right lower lobe?", "no", True),
+    ("Interpretation limited by severe motion artifact. Impression, low confidence: a non-contrast study. Answer: no",
+     "Is this a contrast-enhanced study?", "no", True),
+    ("Suboptimal study (respiratory motion). Provisional impression: the liver surface appears nodular.\n"
+     "Answer: Yes (low confidence)", "Is the liver cirrhotic?", "yes", True),
+    ("Coloured dots drawn over the image obscure much of the anatomy, so this is tentative: yes, sagittal.",
+     "Is this a sagittal slice?", "yes", True),
+    ("Sajnos nem látom a csatolt képet, kérem, töltse fel újra.", "Is there a kidney?", None, True),
+    ("i cant see any dots on this image", "Is the red dot deeper?", None, True),
+    # near misses: a study said to be limited without a word of doubt on the answer; two answers weighed
+    ("Suboptimal study. Answer: yes.", "Is the liver cirrhotic?", "yes", False),
+    ("B. Reconsidering: it may be D instead. I cannot decide between B and D.", "Is it B?", None, False),
+])
+def test_declines_and_refusal_flags_of_batches_29_30(reply: str, question: str, choice: str | None,
+                                                    refusal: bool) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.refusal) == (choice, refusal)
+    if a.refusal and a.choice is not None:
+        assert not a.sure

@@ -201,7 +201,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from probe_ui.reading import lexicon, overlap, subject, synonyms
-from probe_ui.reading.attribution import agrees, attributed_mentions, opens_rejecting, suggested_label
+from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_mentions, opens_rejecting, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans
 from probe_ui.reading.closings import against_body, yes_against_normal
@@ -276,6 +276,7 @@ from probe_ui.reading.words import (
     AFFIRMING_OPENING,
     conceded_degree,
     declined_for_want,
+    declined_reasons,
     described_absences,
     label_words,
     leading_word,
@@ -550,6 +551,12 @@ def _revised_declaration(clean: str, item: Item, decl: Found, refusal: bool, sug
     return None
 
 
+# a part of what is asked left unassessed: "not clearly assessable", "cannot be assessed", "not evaluable"
+_UNASSESSED = re.compile(r"(?i)\b(?:not\s+(?:clearly\s+|reliably\s+|fully\s+)?(?:assessable|evaluable|assessed|"
+                         r"countable)|can(?:not|'t|\s+not)\s+be\s+(?:clearly\s+|reliably\s+)?(?:assessed|evaluated|"
+                         r"counted)|unassessable|non-?assessable)\b")
+
+
 def _read(clean: str, item: Item, refusal: bool, suggested: str | None, corrections: bool = True
           ) -> tuple[str | None, str]:
     """The rules in order (module doc) on a cleaned reply: (label or None, method)."""
@@ -718,6 +725,8 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     sug = suggested_label(suggested, item)
     if sug is not None and agrees(clean):
         return sug, "agrees_with_suggestion"
+    if sug is not None and PARTLY_AGREES.search(clean):
+        return None, "ambiguous"  # batch 30: "The physician chose B. ..., I agree on that much; whether ..."
     # 3. lone letter tokens
     out_of_range = out_of_range or oor
     if len(letters) == 1:
@@ -772,6 +781,10 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
                 others = tuple(k for k in options_in_words(sent, citem).named if k != lab)
                 if others:
                     break
+    if lab is not None and _UNASSESSED.search(canon):
+        # batch 30: "Upper third molars: 2. Lower third molars: not clearly assessable ...": an option's text given
+        # for a part of what is asked, the rest left unassessed, is no answer to the whole
+        return None, "ambiguous"
     if lab is not None:
         if any(k != lab for k in (*keywords, *others)) and head_option(clean, item) != lab:
             return None, "ambiguous"  # "A PE or a dissection": another option named by its own word
@@ -1045,11 +1058,17 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
             return None, "ambiguous"  # "Yes, lung fully expanded, no pleural line." to "Is there a pneumothorax?"
         return mention(lab, "leading")
     # batch 21: "Thin pleural line with no lung markings beyond it.": the "no" of what a finding is without
-    words = label_words(mask_spans(text, [*question_sentences(text), *described_absences(text, item)]), item)
+    masked_out = [*question_sentences(text), *described_absences(text, item)]
+    if refusal:
+        # batches 29-30: "so I won't answer yes or no here", "there's no side marker, so I can't tell you ..." (found
+        # in the reply before its refusal's words were masked, which may have taken one of the pair)
+        reasons = declined_reasons(clean if len(clean) == len(text) else text, item)
+        masked_out += reasons
+    words = label_words(mask_spans(text, masked_out), item)
     if not words and refusal:
         # batch 14: "the picture is too dark to tell for sure, maybe blue": a decline that still guesses one answer
         # gives it (a refusal's reading is never sure), as "...; my best guess is blue." does
-        guessed = label_words(mask_spans(text, question_sentences(text)), item, guesses=True)
+        guessed = label_words(mask_spans(text, [*question_sentences(text), *reasons]), item, guesses=True)
         if len(guessed) == 1 and not lexicon.generic_statement(text):
             return mention(guessed[0], "label_word")
     if len(words) == 1:

@@ -19,9 +19,17 @@ def _normalise_quotes(text: str) -> str:
     return fold_quotes(text)
 
 
+# a list item whose option is struck through ("- ~~C. Hypertensive retinopathy~~: no AV nicking"): the line goes
+_STRUCK_OPTION = re.compile(r"(?m)^[ \t]*[-*\u2022][ \t]+~~[ \t]*\(?[A-Z][.):][^~\n]{0,200}~~[^\n]*\n?")
+
+
 def clean_reply(text: str) -> str:
     """Strip markdown emphasis/headings and typographic quotes so "**Answer: B**" reads like "Answer: B"."""
     t = strip_debris(_normalise_quotes(text))
+    if "~~" in t:
+        # batch 29: "- ~~C. Hypertensive retinopathy~~: no AV nicking": an option struck through is set aside, its
+        # letter is no answer
+        t = _STRUCK_OPTION.sub("", t)
     t = t.replace("**", "").replace("__", "")
     t = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", t)  # *emphasis*
     t = re.sub(r"(?m)^[ \t]*#{1,6}[ \t]*", "", t)  # headings

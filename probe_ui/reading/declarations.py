@@ -91,6 +91,9 @@ _DECL_CHOICE_ONLY = re.compile(
     r"it's|that\s+it\s+is|that\s+it's))?|\b(?:looks?|seems?|appears?)\s+(?:like|to\s+be))(?=\s)",
     re.IGNORECASE,
 )
+# what such a cue says of the options themselves, not of the image: "The options seem to be in an unusual order"
+_OPTIONS_AS_SUBJECT = re.compile(r"(?i)\b(?:the|these|those|its|your)\s+(?:answer\s+)?(?:options|choices|"
+                                 r"alternatives|labels|answers|question)\s+(?:all\s+)?$")
 # hedged ones, likewise weak: "my best guess is A", "Leaning towards B", and "Probably B." / "Most likely A." when
 # they open a sentence
 _DECL_HEDGE = re.compile(
@@ -443,6 +446,8 @@ def last_declaration(text: str, item: Item) -> Found:
             cands.append((m.start() + 1, "tag", m.start(1), m.end(1), ""))
     if item.kind == "choice":
         for m in _DECL_CHOICE_ONLY.finditer(text):
+            if _OPTIONS_AS_SUBJECT.search(text, max(0, m.start() - 40), m.start()):
+                continue  # batch 30: "The options seem to be in an unusual order — 'None of the above' comes first."
             cands.append((m.start(), "weak", m.start(), m.end(), m.group(0)))
         for m in _DECL_HEDGE.finditer(text) if any(w in low for w in ("probabl", "likely", "guess", "lean")) else ():
             if m.start() and text[m.start() - 1].isalnum():

@@ -175,7 +175,11 @@ _TEXTBOOK = re.compile(
     r"(?i)\b(?:(?:shows?|appears?|presents?|looks?)\s+(?:up\s+)?(?:on|in)\s+an?\s+(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
     + r"\s+as|(?:shows?|appears?)\s+up\s+as|(?:is|are)\s+(?:easiest|easier|best|hardest|harder|most\s+easily)\s+"
     r"(?:to\s+)?(?:see|seen|detect|detected|spot|spotted|appreciate|appreciated|identify|identified)\s+on\s+an?\s+"
-    r"(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY + r")\b")
+    r"(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
+    # batch 30: "the kidneys are typically visible on abdominal CT at the level of L1-L2": what any such study shows
+    + r"|(?:is|are)\s+(?:typically|usually|generally|normally|routinely|commonly)\s+(?:visible|seen|shown|"
+    r"identified|depicted|included|imaged)\s+(?:on|in)\s+(?:an?\s+|most\s+|any\s+)?(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
+    + r")\b")
 _THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|patient's|i\s+see)\b|\b(?:the|this|these|that)\s+(?:\w+\s+)?"
                         r"(?:image|images|scan|picture|study|film|radiograph|slice|view|lesion|exam|examination)\b")
 ABOUT_CASE = re.compile(

@@ -598,6 +598,34 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("not-reliable-enough", r"\b(?:isn't|is\s+not|aren't|are\s+not)\s+reliable\s+enough\s+for\s+me\s+to\s+"
                             r"(?:give|say|answer|call|commit|decide)\b",
      "Determining sex from one image isn't reliable enough for me to give a yes or no."),
+    # batches 29-30: the image blamed, then the answer given as one to distrust ("This is a very low-resolution image
+    # and fine detail is lost. With that caveat, ... — no.", "Interpretation limited by severe motion artifact.
+    # Impression, low confidence: ...", "Suboptimal study (respiratory motion). ... Answer: Yes (low confidence)",
+    # "Coloured dots drawn over the image obscure much of the anatomy, so this is tentative: yes", "image is upside
+    # down and very small but looks like adult", "图像太小，看不清细节。Best guess: C")
+    ("image-blamed-then-answered",
+     r"\b(?:low[\s\-]resolution|fine\s+detail\s+is\s+lost)\b[^!?\n]{0,120}?\bwith\s+(?:that|this)\s+caveat\b"
+     r"|\b(?:interpretation|assessment|evaluation|study|exam)\s+(?:is\s+)?limited\s+by\b[^!?\n]{0,120}?"
+     r"\blow[\s\-]confidence\b"
+     r"|\bsuboptimal\s+(?:study|exam|examination|image|film)\b[^!?]{0,200}?\(?\blow[\s\-]confidence\b"
+     r"|\b(?:obscures?|obscuring|hides?)\s+(?:much|most|part)\s+of\s+the\s+(?:anatomy|image|view|field)\b"
+     r"[^!?\n]{0,60}?\b(?:tentative|provisional|low[\s\-]confidence)\b"
+     r"|\b(?:image|picture|film|scan)\s+is\s+(?:[\w\-]+\s+){0,4}?(?:very|too|rather|quite)\s+(?:small|tiny|low[\s\-]res)\b"
+     r"|(?:图像|图片|影像)[^。.!?\n]{0,8}(?:太小|太暗|模糊)[^。.!?\n]{0,4}看不清",
+     "This is a very low-resolution image and fine detail is lost. With that caveat, no."),
+    # batch 29: "The image is a screenshot of a DICOM viewer's study list, not the CT itself, so I cannot locate any
+    # consolidation."
+    ("not-the-image-itself",
+     r"\bnot\s+the\s+(?:" + _IMAGE + "|" + _STUDY + r")\s+itself\b[^.!?\n]{0,60}?" + _CANT,
+     "The image is a screenshot of the study list, not the CT itself, so I cannot locate any consolidation."),
+    # batch 30: "i cant see any dots on this image" (no apostrophe), the markers asked about
+    ("cannot-see-markers", _CANT + r"\s+(?:really\s+)?(?:see|find|make\s+out)\s+(?:any|the)\s+" + _MARKERS + r"\b",
+     "i cant see any dots on this image"),
+    # batch 30: Hungarian "Sajnos nem látom a csatolt képet, kérem, töltse fel újra." (I don't see the attached
+    # image, please upload it again)
+    ("cannot-hu", r"\bnem\s+(?:látom|tudom\s+megnyitni|találom)\s+a\s+(?:csatolt\s+)?(?:képet|fájlt|mellékletet)"
+                  r"|\btöltse\s+fel\s+újra\b",
+     "Sajnos nem látom a csatolt képet."),
 )
 
 _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)
@@ -622,7 +650,11 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         # batch 28: "On review, the hypoechoic band ... could equally be perirenal fat. I cannot
                         # confidently say ...", "两种都有可能，无法确定。" (both are possible)
                         r"|\b(?:could|might|may)\s+(?:just\s+as\s+)?equally\s+(?:well\s+)?be\b"
-                        r"|\u4e24\u79cd\u90fd\u6709\u53ef\u80fd|\u4e24\u8005\u90fd\u6709\u53ef\u80fd")
+                        r"|\u4e24\u79cd\u90fd\u6709\u53ef\u80fd|\u4e24\u8005\u90fd\u6709\u53ef\u80fd"
+                        # batch 29: "... without Doppler I can't tell the two apart. I'll withdraw my answer.", "I
+                        # cannot decide between B and D.": two answers weighed, neither taken
+                        r"|\btell\s+(?:the\s+two|them|these|those|both)\s+apart\b"
+                        r"|\bdecide\s+between\s+(?:(?-i:[A-E])\s+and\s+(?-i:[A-E])|the\s+two|them|these|those)\b")
 # declines that, after the findings were weighed, only say the reply cannot choose ("I can't decide", "I honestly
 # don't know which it is")
 _HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know", "cannot-zh"})

@@ -192,7 +192,9 @@ _INSTRUCTION = re.compile(r"(?i)\(?\s*(?:please\s+)?answer\s+(?:with\s+)?(?:only
                           r"\(?\s*please\s+answer\b.*$|\(\s*yes\s*/\s*no\s*\)")
 _HEDGE = re.compile(r"(?i)\b(?:may|might|could|possibl[ey]|perhaps|maybe|probably|likely|unsure|uncertain|unclear|"
                     r"not\s+sure|can(?:not|'t)\s+(?:tell|say|determine)|hard\s+to|difficult\s+to|either|appears?\s+"
-                    r"to\s+be\s+either)\b|\?")
+                    r"to\s+be\s+either)\b|\?"
+                    # batch 29: "Sort of — there's fluid at both bases, ...": an answer that opens half-way
+                    r"|^\W*(?:sort|kind)\s+of\b(?![ \t]+(?:scan|image|study|view|film))")
 _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren't|wasn't|cannot|rather\s+than|"
                        r"instead\s+of|other\s+than|unlike)\s+(?:(?:a|an|the|this|that|of|in|on|from|at|to|for|any|be|been|"
                        r"really|quite|exactly|just|truly|actually)\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from|be)\s+)"
@@ -324,6 +326,7 @@ def answer_from_subject(reply: str, question: str) -> str | None:
             # T2", a table's "| T1 | T2 |": two set side by side
             return None
     mentions += [(*ALSO[(c, v)], s, e) for c, v, s, e in mentions if (c, v) in ALSO]
+    where: dict[tuple[str, str], list[tuple[str, int]]] = {}
     for cat, value, start, end in mentions:
         before = reply[max(0, start - 60):start]
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
@@ -338,8 +341,11 @@ def answer_from_subject(reply: str, question: str) -> str | None:
                 continue
             if value == avalue or avalue in KIND_OF.get((cat, value), frozenset()):
                 (negated if neg else affirmed).add((acat, avalue))
+                if not neg:
+                    where.setdefault((acat, avalue), []).append(("affirmed", start))
             elif not neg and _conflicts(cat, avalue, value) and (cat != "organ" or _ONLY.search(reply)):
                 contradicted.add((acat, avalue))
+                where.setdefault((acat, avalue), []).append(("contradicted", start))
     if affirmed & negated:
         return None  # "an MRI, not an MRI": says both
     if any(c in ("side", "sex", "age") for c, _ in affirmed & contradicted):
@@ -348,6 +354,14 @@ def answer_from_subject(reply: str, question: str) -> str | None:
         # batch 21: "Some features point to a female pelvis ... and others to a male one ..." to "Is this patient
         # female?": a patient is of one sex and one age group, and a reply that names both weighs them
         return None
+    for spots in where.values():
+        # batch 29: "Nnyaa, ga se setshwantsho sa MRI; ke CT." to "Is this an MRI?": the value asked named in one
+        # clause and another value of its kind in the next, neither denied in words the reader knows, says two
+        # things (not "a PET-CT fusion image", "the abdomen and pelvis": one clause names both)
+        firsts = [p for k, p in spots if k == "affirmed"]
+        others = [p for k, p in spots if k == "contradicted"]
+        if any(re.search(r"[.;!?\n]", reply[min(a, b):max(a, b)]) for a in firsts for b in others):
+            return None
     said = {v: "yes" if v in affirmed else "no" if v in negated | contradicted else None for v in asked}
     if "no" in said.values():
         return "no"

@@ -24,7 +24,11 @@ _SELF_DOUBT = (r"(?:i(?:'m|\s+am)?\s+(?:now\s+)?(?:doubt(?:ing)?|second[\s\-]gue
 _SELF_CORRECTION = re.compile(
     # batch 24: an arrow before it ("\u21b3 Edit: ...")
     r"(?i)(?:\A|(?<=[.!?;:\n,(\-]))[ \t\"'*_\u21b3\u2192>]*(?:no[ \t,]+)?"
-    r"(?:wait|hold\s+on|correction|(?:scratch|strike)\s+that|"
+    # batch 30: "no the spleen is normal. oh wait it goes down below the kidney, yes it is enlarged" (an "oh" before
+    # it); "no it is axial. wait no, i can see both kidneys ..., it is coronal, yes" (its "no" takes back what went
+    # before, a comma after it)
+    r"(?:(?:oh|ah|uh|um|hmm)[ \t,]+(?=wait\b))?"
+    r"(?:wait(?:[ \t]*,?[ \t]*no(?=[ \t]*,))?|hold\s+on|correction|(?:scratch|strike)\s+that|"
     # batch 23: "Let me walk that back: ...", "Erratum: ..."; batch 24: "On re-review: ...", "Re-checking: ...",
     # "Double-checking: ..." (a mark after these, not "re-checking the film shows ..."), "Re-reading the film, ..."
     r"(?:let\s+me\s+|i(?:'ll|\s+will|'d|\s+would|\s+have\s+to|\s+must)\s+)walk\s+(?:that|this|it)\s+back|"
@@ -38,7 +42,10 @@ _SELF_CORRECTION = re.compile(
     r"correcting\s+(?:myself|that|this)|revising(?=[ \t]*[:\-\u2013\u2014])|retracting\s+(?:that|this|it)\b|"
     r"(?:edit|update)\s+(?:after|on|upon)\s+(?:a\s+)?(?:second|closer|another|further)\s+(?:look|review|glance)"
     r"(?=[ \t]*:)|having\s+(?:looked|checked|gone\s+back)\s+(?:again|more\s+closely|closer)|"
-    r"\u66f4\u6b63(?=[ \t]*[:\uff1a])|\u518d\u770b\u4e00\u4e0b(?=[ \t]*[:\uff1a])|"
+    r"\u66f4\u6b63(?=[ \t]*[:\uff1a])|"
+    # batch 29: "不过再想想，..." ("but thinking it over again, ...")
+    r"(?:\u4e0d\u8fc7|\u4f46\u662f|\u4f46)?\u518d\u60f3\u60f3(?=[ \t]*[,\uff0c:\uff1a])|"
+    r"\u518d\u770b\u4e00\u4e0b(?=[ \t]*[:\uff1a])|"
     # batch 28: "On review, the hypoechoic band ... could equally be perirenal fat." (a comma after it)
     r"on\s+review(?=[ \t]*,)|"
     # batch 26: "No, this is a coronal image. On further review, ... Yes, this is an axial slice."
@@ -100,7 +107,10 @@ WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:s
                         # batch 21: "correct. although... the fibula looks wrong now. honestly it could be either."
                         r"(?:could|might|may)\s+(?:well\s+|just\s+as\s+well\s+)?(?:be|go)\s+either(?:\s+(?:one|way))?"
                         r"(?=[ \t]*(?:[.!;\n]|\Z))|"
-                        r"(?:would|'d)\s+need\s+[^.;!?\n]{0,80}?\bto\s+(?:say|tell|decide|be\s+sure|know))\b")
+                        r"(?:would|'d)\s+need\s+[^.;!?\n]{0,80}?\bto\s+(?:say|tell|decide|be\s+sure|know))\b"
+                        # batch 29: "我现在不确定是不是肝硬化" (I'm now not sure whether it is cirrhosis): Chinese
+                        # runs its words together, so no word boundary before it
+                        r"|\u4e0d(?:\u592a|\u518d)?(?:\u786e\u5b9a|\u80af\u5b9a)")
 TAIL_HEDGE = re.compile(r"(?i)\b(?:either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|perhaps|maybe)\b")
 # A conclusion that ends in a label ("..., so yes.", "Therefore, no.", "...: yes." at the end, "In short: red.", "...
 # -> normal -> no")

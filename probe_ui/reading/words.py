@@ -370,3 +370,28 @@ def described_absences(text: str, item: Item) -> list[tuple[int, int]]:
             out.append(m.span(1))
     return out
 
+
+
+# batch 30: "The image looks mirrored and there's no side marker, so I can't tell you which hemisphere the mass is in.":
+# in a reply that declines, a "there is no ..." of something the question does not ask is the reason it declines
+_STOP = frozenset("in on at of so and or but to from for with which that the a an is are was were".split())
+_THERE_IS_NO = re.compile(r"(?i)\bthere(?:'s|\s+is|\s+are|\s+was|\s+were)[ \t]+(no)[ \t]+(?=[^\W\d_])")
+# "I won't answer yes or no here.", "a yes/no answer": the two answer words named together, neither said
+_YES_OR_NO = re.compile(r"(?i)(?<![\w'])['\"]?(?:yes|no)['\"]?[ \t]*(?:or|/|nor)[ \t]*['\"]?(?:yes|no)['\"]?(?![\w'])")
+
+
+def declined_reasons(text: str, item: Item) -> list[tuple[int, int]]:
+    """Yes/no items, in a reply that declines: the spans of each "there is no X" of something the question does not
+    ask (the reason it declines, not the answer no), and of the answer words named as a pair ("yes or no")."""
+    if item.kind != "yesno" or not item.question:
+        return []
+    out = [m.span() for m in _YES_OR_NO.finditer(text)]
+    # what the question asks: its finding, or else any word of it ("Is the mass on the right side ...?")
+    terms = asked_terms(item.question) or tuple(overlap.stem(w) for w in re.findall(r"[^\W\d_]{3,}", item.question))
+    for m in _THERE_IS_NO.finditer(text):
+        phrase = re.match(r"(?:[^\W\d_][\w\-]*[ \t]*){1,3}", text[m.end():m.end() + 80])
+        words = [w for w in re.findall(r"[^\W\d_][\w\-]*", phrase.group(0) if phrase else "")
+                 if w.lower() not in _STOP][:3]
+        if words and not any(_same_stem(overlap.stem(words[-1]), term) for term in terms):
+            out.append(m.span(1))
+    return out
