@@ -3960,7 +3960,9 @@ def test_a_malformed_or_empty_envelope_is_read_as_it_stands(reply: str) -> None:
 @pytest.mark.parametrize("reply,question,choice", [
     # the value asked named in one clause, another value of its kind in the next, neither denied in words the reader
     # knows: two things said, no answer
-    ("Ga se setshwantsho sa MRI; ke CT.", "Is this an MRI?", None),
+    ("Setshwantsho sa MRI; ke CT.", "Is this an MRI?", None),
+    # Setswana "ga se" (is not) denies what follows
+    ("Ga se setshwantsho sa MRI; ke CT.", "Is this an MRI?", "no"),
     ("Setshwantsho sa MRI. Ke CT.", "Is this an MRI?", None),
     # near misses: one clause names both ("PET-CT", "abdomen and pelvis"), or the other value is denied
     ("This is a PET-CT fusion image.", "Is this a PET scan?", "yes"),
@@ -4072,3 +4074,32 @@ def test_declines_and_refusal_flags_of_batches_29_30(reply: str, question: str, 
     assert (a.choice, a.refusal) == (choice, refusal)
     if a.refusal and a.choice is not None:
         assert not a.sure
+
+
+@pytest.mark.parametrize("reply,kind,labels,question,choice", [
+    # batches 29-30: the answer words of Lingala, Setswana, Chuvash, Sundanese, Luganda, Ilocano, Yiddish, Tetum,
+    # Fijian; Twi, Tok Pisin and Setswana label words
+    ("Te. Motema ezali monene te.", "yesno", YN, "Is the heart enlarged?", "no"),
+    ("Nnyaa, ga se setshwantsho sa MRI; ke CT.", "yesno", YN, "Is this an MRI?", "no"),
+    ("Ҫапла, ку кӑкӑр ӳкерчӗкӗ.", "yesno", YN, "Is this a chest X-ray?", "yes"),
+    ("Leres, aya tulang nu patah.", "yesno", YN, "Is there a fracture?", "yes"),
+    ("Yee, kino kifaananyi ky'obwongo.", "yesno", YN, "Is this an image of the brain?", "yes"),
+    ("Wen, barukong ti makita iti daytoy a ladawan.", "yesno", YN, "Is this a chest X-ray?", "yes"),
+    ("ניין, דאָס איז אַ רענטגען־בילד.", "yesno", YN, "Is this an MRI?", "no"),
+    ("Lae, laiha bee iha kabun.", "yesno", YN, "Is there ascites?", "no"),
+    ("Sega, e sega ni ramusu na sui.", "yesno", YN, "Is there a fracture?", "no"),
+    ("Ɔbaa.", "label", ("male", "female"), "Is this patient male or female?", "female"),
+    ("Ke monna.", "label", ("male", "female"), "Is this patient male or female?", "male"),
+    ("Em i pikinini — ol growth plate i op yet.", "label", ("child", "adult"),
+     "Is this radiograph of a child or an adult?", "child"),
+    # near misses: the same words opening sentences of other languages, or English ones
+    ("Te ves bien, pero no hay fractura aquí.", "yesno", YN, "Is there a fracture?", "no"),
+    ("Te voilà: le coeur est normal.", "yesno", YN, "Is the heart enlarged?", None),
+    ("Wen on the scalp, incidental.", "yesno", YN, "Is there a fracture?", None),
+    ("Yee haw the scan is here.", "yesno", YN, "Is this an MRI?", None),
+    ("Sega il femore? Non lo so.", "yesno", YN, "Is there a fracture?", None),
+    ("Lae view of the chest.", "yesno", YN, "Is there a fracture?", None),
+])
+def test_the_answer_words_of_batches_29_and_30(reply: str, kind: str, labels: tuple[str, ...], question: str,
+                                               choice: str | None) -> None:
+    assert extract(reply, kind, labels, labels if kind == "label" else (), question=question).choice == choice

@@ -357,7 +357,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 27-28: Kurmanji, Chichewa ("inde" only before a mark: Danish "inde" is "inside"), Odia, Oromo
             "erê", "inde", "ହଁ", "eeyyee",
             # Pashto ("هو" only before a mark: Arabic "he/it is"), Uyghur
-            "هو", "ھەئە"),
+            "هو", "ھەئە",
+            # batch 29-30: Chuvash, Sundanese, Luganda, Ilocano (all only before a mark: "Leres" and "Yee" are names,
+            # English "wen" is a cyst)
+            "ҫапла", "leres", "yee", "wen"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -392,7 +395,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 27-28: Wolof, Guarani, Bashkir ("юҡ" only before a mark, as Tatar "юк"), Shona, Dhivehi, Assamese
            "déedéet", "nahániri", "юҡ", "kwete", "ނޫން", "নহয়",
            # Uyghur
-           "ياق"),
+           "ياق",
+           # batch 29-30: Lingala ("te" only before a mark: French "te"), Setswana, Yiddish, Tetum, Fijian ("lae",
+           # "sega" only before a mark: Tetum "lae" is also "not" inside a sentence, Italian "sega" a saw)
+           "te", "nnyaa", "ניין", "lae", "sega"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -436,7 +442,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                   # batch 23: Kyrgyz and Kazakh ("Бала. Өсүү зоналары ..."), Hausa, Xhosa, Māori
                   "бала", "yaro", "umntwana", "tamaiti",
                   # batch 27-28: Quechua ("Wawa. ..."), Sorani Kurdish ("منداڵە، ...")
-                  "wawa", "منداڵ", "منداڵە"),
+                  "wawa", "منداڵ", "منداڵە",
+                  # batch 29: Tok Pisin ("Em i pikinini — ...")
+                  "pikinini"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
               # batch 22: Luxembourgish, Gujarati, Punjabi, Mongolian
               "erwuessenen", "erwuessene", "erwuessen", "પુખ્ત", "ਬਾਲਗ", "насанд хүрэгч", "насанд хүрсэн"),
@@ -477,7 +485,9 @@ WORDS: dict[str, tuple[str, ...]] = {
              # batch 26: Igbo
              "nwoke",
              # batch 28: Shona ("Murume.")
-             "murume"),
+             "murume",
+             # batch 30: Setswana ("Ke monna.")
+             "monna"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -500,7 +510,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 26: Igbo ("Ọ bụ nwanyị.")
                "nwanyị", "nwanyi",
                # batch 27: Tongan ("Ko e fefine — ...")
-               "fefine"),
+               "fefine",
+               # batch 29: Twi ("Ɔbaa.")
+               "ɔbaa"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -585,7 +597,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "hawa", "yego", "ioe", "ee", "iya", "eny", "ҳа", "oya", "leai", "mba",
                                  "tsia", "юк", "yok",
                                  # batch 27: Chichewa (Danish "inde", inside), Bashkir
-                                 "inde", "юҡ", "هو"})
+                                 "inde", "юҡ", "هو",
+                                 # batch 29-30: Lingala (French "te"), Chuvash, Sundanese, Luganda, Ilocano, Yiddish,
+                                 # Tetum, Fijian
+                                 "te", "ҫапла", "leres", "yee", "wen", "ניין", "lae", "sega"})
 
 
 def foreign_yes_no(text: str) -> str | None:

@@ -198,7 +198,9 @@ _HEDGE = re.compile(r"(?i)\b(?:may|might|could|possibl[ey]|perhaps|maybe|probabl
 _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren't|wasn't|cannot|rather\s+than|"
                        r"instead\s+of|other\s+than|unlike)\s+(?:(?:a|an|the|this|that|of|in|on|from|at|to|for|any|be|been|"
                        r"really|quite|exactly|just|truly|actually)\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from|be)\s+)"
-                       r"{0,3}$)")
+                       r"{0,3}$"
+                       # batch 29: Setswana "ga se" (is not): "ga se setshwantsho sa MRI" (it is not an image of MRI)
+                       r"|\bga\s+se\s+(?:\w+\s+){0,3}$)")
 
 
 # batch 21: a bare "no" before a region or organ that only qualifies the noun after it ("no lung markings", "no renal
