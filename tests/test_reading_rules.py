@@ -4103,3 +4103,33 @@ def test_declines_and_refusal_flags_of_batches_29_30(reply: str, question: str, 
 def test_the_answer_words_of_batches_29_and_30(reply: str, kind: str, labels: tuple[str, ...], question: str,
                                                choice: str | None) -> None:
     assert extract(reply, kind, labels, labels if kind == "label" else (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,kind,labels,question,choice", [
+    # idioms: "You'd better believe it" is yes, "Not a bit of it" no (whole clauses, a mark after them)
+    ("You'd better believe it: a 4 cm exophytic lesion off the lower pole.", "yesno", YN, "Is there a renal mass?",
+     "yes"),
+    ("Not a bit of it — the cortices line up perfectly.", "yesno", YN, "Is the fracture displaced?", "no"),
+    # an age in the twenties to forties is an adult
+    ("Mid-thirties, I'd say.", "label", ("child", "adult", "elderly"), "Which age group?", "adult"),
+    ("In her early forties.", "label", ("child", "adult", "elderly"), "Which age group?", "adult"),
+    # near miss: the seventies are not read as adult
+    ("Seventies, I'd say.", "label", ("child", "adult", "elderly"), "Which age group?", None),
+])
+def test_idioms_and_ages_of_batches_29_30(reply: str, kind: str, labels: tuple[str, ...], question: str,
+                                          choice: str | None) -> None:
+    assert extract(reply, kind, labels, labels if kind == "label" else (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # a labelled conclusion declares the option it names
+    ("Step 1: bilateral, perihilar.\nStep 2: Kerley B lines.\nConclusion: C. Pulmonary edema.", "C"),
+    # a lower-case letter after "answer" that ends the reply
+    ("this is a chest x-ray not a knee, answer d", "D"),
+    # near misses: "answer" and a lower-case letter that goes on, a conclusion over two options
+    ("answer a question first", None),
+    ("Conclusion: pneumonia or pulmonary edema; a CT would decide.", None),
+])
+def test_conclusions_and_lower_case_answers_of_batches_29_30(reply: str, choice: str | None) -> None:
+    options = ("Pneumonia", "Pleural effusion", "Pulmonary edema", "None of the above")
+    assert extract(reply, "choice", tuple("ABCD"), options, question="What is the diagnosis?").choice == choice

@@ -29,7 +29,8 @@ _DECL_PREFIX = re.compile(
     # batch 27: a labelled line that gives the answer: "Bottom line: **D. Tuberculosis.**", "Answer first: A — ...",
     # "**Most likely:** C. Vascular lesion", "Short answer: no", "TL;DR: B" (the colon makes it a label; first, so
     # that "answer" alone does not take "Answer first")
-    r"\b(?:bottom\s+line|answer\s+first|short\s+answer|tl;\s*dr|most\s+likely|likeliest)\W{0,3}:|"
+    # batch 30: "Conclusion: C. Pulmonary edema." after numbered steps
+    r"\b(?:bottom\s+line|answer\s+first|short\s+answer|tl;\s*dr|most\s+likely|likeliest|conclusion)\W{0,3}:|"
     r"\banswer\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
     # batch 22: an arrow for the colon ("Analysis: ... Answer \u2192 C", "Answer -> C")
     r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[-=]>|[\u2192\u21d2\u27a1\u2794]|[:=]|"
@@ -427,11 +428,15 @@ def last_declaration(text: str, item: Item) -> Found:
         if m.end() == m.start():
             continue
         kw = m.group(0)
+        if item.kind != "choice" and kw[:10].lower() == "conclusion":
+            continue  # a labelled conclusion declares an option (yes/no and label replies: conclusion_label)
         if re.fullmatch(r"(?i)answer\s*", kw):
             # a bare "answer" with no verb/colon ("Answer with the letter") declares nothing, except when an
             # uppercase or bracketed option letter follows at once ("Answer B", "answer (C)")
             rest = text[m.end():m.end() + 8]
-            if item.kind != "choice" or not re.match(r"[ \t]*(?:[(\[][A-Za-z][)\]]|[A-Z](?![\w'\-]))", rest):
+            # batch 29: "this is a chest x-ray not a knee, answer d": a lower-case letter that ends the reply
+            if item.kind != "choice" or not (re.match(r"[ \t]*(?:[(\[][A-Za-z][)\]]|[A-Z](?![\w'\-]))", rest)
+                                             or re.fullmatch(r"[ \t]*[a-z][ \t]*[.!]?[ \t]*", text[m.end():])):
                 continue
         cands.append((m.start(), "read", m.start(), m.end(), kw))
     for pat, words, how in ((_DECL_DIAGNOSIS, ("diagnosis",), "read"), (_DECL_FOREIGN, _FOREIGN_WORDS, "foreign")):

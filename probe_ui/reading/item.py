@@ -50,14 +50,19 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "big time": "yes", "quite so": "yes", "sure is": "yes", "it sure is": "yes", "sure does": "yes",
                   "it sure does": "yes", "nothing of the sort": "no", "nothing of the kind": "no",
                   # batch 28: "Unmistakably — it's about 12 mm.", "Sure thing, it's a PA view of the hand." (clauses)
-                  "unmistakably": "yes", "undoubtedly": "yes", "unquestionably": "yes", "sure thing": "yes"}
+                  "unmistakably": "yes", "undoubtedly": "yes", "unquestionably": "yes", "sure thing": "yes",
+                  # batch 30: "You'd better believe it: a 4 cm exophytic lesion ...", "Not a bit of it — the cortices
+                  # line up perfectly." (clauses)
+                  "you'd better believe it": "yes", "you better believe it": "yes", "not a bit of it": "no",
+                  "not a bit": "no"}
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
 CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",
                             "it appears so", "doesn't look like it", "does not look like it", "doesn't seem like it",
                             "doesn't seem so", "doesn't look that way", "big time", "quite so", "sure is", "it sure is",
                             "sure does", "it sure does", "nothing of the sort", "nothing of the kind",
-                            "unmistakably", "undoubtedly", "unquestionably", "sure thing"})
+                            "unmistakably", "undoubtedly", "unquestionably", "sure thing",
+                            "you'd better believe it", "you better believe it", "not a bit of it", "not a bit"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 _YESNO_LETTERS = {"y": "yes", "n": "no"}
 

@@ -154,7 +154,13 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "infant": ("baby",),
     "adolescent": ("teenager", "teen"),
     "toddler": (),
-    "adult": ("grown-up", "grown up", "adult patient"),
+    "adult": ("grown-up", "grown up", "adult patient",
+              # batch 29: "Mid-thirties, I'd say.": an age in the twenties to forties (not the fifties on, which
+              # may be elderly where the item offers it)
+              "twenties", "mid-twenties", "mid twenties", "early twenties", "late twenties", "early-twenties",
+              "late-twenties", "thirties", "mid-thirties", "mid thirties", "early thirties", "late thirties",
+              "early-thirties", "late-thirties", "forties", "mid-forties", "mid forties", "early forties",
+              "late forties", "early-forties", "late-forties"),
     "male": ("man", "men", "boy"),
     "female": ("woman", "women", "girl"),
     "bilateral": ("both sides", "both lungs", "both kidneys", "on both sides"),
