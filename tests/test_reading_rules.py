@@ -4133,3 +4133,15 @@ def test_idioms_and_ages_of_batches_29_30(reply: str, kind: str, labels: tuple[s
 def test_conclusions_and_lower_case_answers_of_batches_29_30(reply: str, choice: str | None) -> None:
     options = ("Pneumonia", "Pleural effusion", "Pulmonary edema", "None of the above")
     assert extract(reply, "choice", tuple("ABCD"), options, question="What is the diagnosis?").choice == choice
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    # question subjects: an orthopantomogram is an X-ray, a helical acquisition a CT
+    ("An orthopantomogram (dental panoramic film).", "Is this image an X-ray?", "yes"),
+    ("Non-contrast multidetector helical acquisition of the head, brain window.", "Is this a CT scan?", "yes"),
+    ("An orthopantomogram.", "Is this an MRI?", "no"),
+    # near miss: a helix that is no acquisition
+    ("A helical fracture line.", "Is this a CT scan?", None),
+])
+def test_question_subjects_of_batch_30(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice

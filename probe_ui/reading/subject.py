@@ -38,10 +38,14 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "dwi": r"(?-i:DWI)|diffusion[\s\-]+weighted",
     },
     "modality": {
-        "ct": r"(?-i:CT|CTA|CECT|NCCT|MDCT|HRCT)|\bct\b|cat\s+scan|computed\s+tomograph\w*|computerized\s+tomograph\w*",
+        # batch 30: "Non-contrast multidetector helical acquisition of the head" (helical or spiral acquisition)
+        "ct": r"(?-i:CT|CTA|CECT|NCCT|MDCT|HRCT)|\bct\b|cat\s+scan|computed\s+tomograph\w*|computerized\s+tomograph\w*|"
+              r"(?:multi[\s\-]?detector\s+)?(?:helical|spiral)\s+(?:acquisition|scan)",
         "mri": r"(?-i:MRI?|MRA|fMRI)|\bmri\b|magnetic\s+resonance(?:\s+imaging)?",
         # batch 11: a radiographic projection names the X-ray ("Dorsopalmar projection of the right hand.")
+        # batch 30: "An orthopantomogram (dental panoramic film)."
         "x-ray": r"x[\s\-]?rays?|radiograph\w*|plain\s+films?|(?-i:CXR)|chest\s+films?|roentgenogra\w*|"
+                 r"orthopantomogra\w*|(?-i:OPG|OPT)|dental\s+panoramic\s+(?:film|radiograph|x[\s\-]?ray)|"
                  r"dorso[\s\-]?(?:palmar|plantar|volar)|(?:postero[\s\-]?anterior|antero[\s\-]?posterior|(?-i:PA|AP)|"
                  # batch 21: not the mediolateral oblique, a mammographic view ("Mediolateral oblique projection of
                  # the left breast.")
