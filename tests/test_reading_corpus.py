@@ -226,9 +226,10 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, natural
         assert natural["wrong"] == 0 and natural["over_read"] <= 1 and natural["refusal_mismatch"] == 0, natural
         assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
-    # batches 29 and 30 (93.3 % and 91.9 % held out with 3 and 4 sure errors, 6 and 5 refusal flags wrong; FLOOR29 and
-    # FLOOR30 of 210 read as intended after their fixes): no wrong option, no over-read, no sure error, no refusal flag
-    # wrong, and a floor at what each reaches (README "Batch 29", "Batch 30": their unread replies are listed there)
+    # batches 29 and 30 (93.3 % and 91.9 % held out with 3 and 4 sure errors, 6 and 5 refusal flags wrong; 205 and
+    # 206 of 210 read as intended after their fixes, 188 and 185 sure): no wrong option, no over-read, no sure error,
+    # no refusal flag wrong, and a floor at what each reaches (README "Batch 29", "Batch 30": their unread replies are
+    # listed there)
     for batch, floor, sure in ((29, 205, 188), (30, 206, 185)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, natural
