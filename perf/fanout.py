@@ -81,7 +81,8 @@ def main() -> int:
     med = statistics.median(walls)
     verdict = "PASS" if med < goal else "FAIL"
     print(f"median wall {med * 1000:.0f} ms for {args.models} models at {args.latency * 1000:.0f} ms latency "
-          f"(goal < {goal * 1000:.0f} ms): {verdict}; median ratio to the slowest model {statistics.median(ratios):.2f}")
+          f"(goal < {goal * 1000:.0f} ms): {verdict}; "
+          f"median ratio to the slowest model {statistics.median(ratios):.2f}")
     return 0 if verdict == "PASS" else 1
 
 

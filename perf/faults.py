@@ -35,7 +35,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fake_openai import FakeOpenAIServer  # noqa: E402
 from helpers import write_png, write_preset  # noqa: E402
-from probe_ui.runner import BatchOptions
+
+# Late on purpose: kept with the imports that need the sys.path insert above, after it.
+from probe_ui.runner import BatchOptions  # noqa: E402
 
 FAULT_KINDS: list[dict[str, Any]] = [
     dict(status=429, retry_after=0.05), dict(status=500), dict(status=503), dict(status=529),

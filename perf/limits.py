@@ -161,7 +161,8 @@ def discovery() -> None:
         s.bind(("127.0.0.1", 0))
         closed = f"http://127.0.0.1:{s.getsockname()[1]}"
     timed("discovery, nothing listening (3 probes)", 0.3,
-          lambda: (discover_ollama(closed), discover_openai_compatible(f"{closed}/v1"), discover_openai_compatible(closed)))
+          lambda: (discover_ollama(closed), discover_openai_compatible(f"{closed}/v1"),
+                   discover_openai_compatible(closed)))
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen(8)  # accepts into the kernel's backlog, never answers
@@ -206,13 +207,14 @@ def timeouts_and_retries() -> None:
             server.fail(429, retry_after=after)
             generate(OpenAIProvider, retrying, request(5.0))
             first, second = server.chat_requests
-            RESULTS.append((f"openai: gap after a 429 with Retry-After {after} s", second.received_at - first.received_at,
-                            goal))
+            RESULTS.append((f"openai: gap after a 429 with Retry-After {after} s",
+                            second.received_at - first.received_at, goal))
         server.reset()
         server.fail(delay_s=5)
         eps = Endpoints()
         cfg = eps.add("openai", server.base_url, "fake-vlm", key="sk-bench")
-        timed("Models tab test call: 0.5 s timeout, answer after 5 s", 4.0, lambda: test_model(cfg.name, eps, timeout_s=0.5))
+        timed("Models tab test call: 0.5 s timeout, answer after 5 s", 4.0,
+              lambda: test_model(cfg.name, eps, timeout_s=0.5))
     with FakeAnthropicServer() as server:
         config = ModelConfig(name="a", provider="anthropic", model="claude-sonnet-4-6", base_url=server.base_url,
                              api_key_env="PROBE_UI_BENCH_KEY", options={"max_retries": 0})

@@ -2,7 +2,8 @@
 
 Starts the app (``probe-ui``, in its own process, with a users file: one user per session) and the loopback
 OpenAI-compatible test server answering after 0.5 s. Then N sessions (``gradio_client``, signed in, each as its
-own user; they arrive over ``--ramp`` seconds, as a room does, then all work at once), each: connects, adds its own two endpoints (its own key) and, for ``--rounds`` rounds, starts a
+own user; they arrive over ``--ramp`` seconds, as a room does, then all work at once), each: connects, adds its own
+two endpoints (its own key) and, for ``--rounds`` rounds, starts a
 live probe of 8 answers (4 variants x 2 models, a question of its own so that no answer comes from the cache) and,
 while its probe runs, does the light actions a person does, one after the other: load the page, list the models,
 pick an image, preview the variants; then waits for its answers and thinks for a second. Every action and every

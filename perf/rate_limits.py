@@ -29,9 +29,8 @@ from helpers import choice_item, write_png, write_preset  # noqa: E402
 from throttled_openai import ThrottledOpenAIServer  # noqa: E402
 
 from probe_ui.presets import load_preset  # noqa: E402
-from probe_ui.runner import run_batch  # noqa: E402
+from probe_ui.runner import BatchOptions, run_batch  # noqa: E402
 from probe_ui.store import Store  # noqa: E402
-from probe_ui.runner import BatchOptions
 
 WALL_GOAL = 1.3
 REFUSED_GOAL = 0.25

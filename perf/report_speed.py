@@ -31,11 +31,10 @@ import yaml
 from PIL import Image
 
 from probe_ui.presets import PRESETS_DIR, load_preset
-from probe_ui.runner import run_batch
+from probe_ui.runner import BatchOptions, run_batch
 from probe_ui.store import Store
 from probe_ui.views import compare
 from probe_ui.views.report import build_report
-from probe_ui.runner import BatchOptions
 
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]
 PRESETS = ["mediconfusion_pairs.yaml", "medvh_nota.yaml"]

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 from PIL import Image
+
 from probe_ui.runner import BatchOptions
 
 MODELS = ["baseline/first", "baseline/random", "baseline/last"]

@@ -43,8 +43,8 @@ def pytest_runtest_protocol(item, nextitem):  # noqa: ANN001 - pytest's hook sig
 
 @pytest.fixture(autouse=True)
 def _fresh_readiness():
-    """Each test looks at servers afresh (probe_ui.providers.readiness remembers a look for a few seconds): a port one test
-    freed may serve, or not, in the next."""
+    """Each test looks at servers afresh (probe_ui.providers.readiness remembers a look for a few seconds): a port one
+    test freed may serve, or not, in the next."""
     from probe_ui.providers import readiness
 
     readiness.forget()

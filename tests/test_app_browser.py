@@ -199,7 +199,8 @@ def test_demo_run_on_the_first_screen_gives_option_texts(tmp_path, browser, monk
     try:
         pg = Page(browser.new_page(viewport=VIEW), "demo")
         outside: list[str] = []
-        pg.p.on("request", lambda r: None if r.url.startswith((server.url, "data:", "blob:")) else outside.append(r.url))
+        pg.p.on("request",
+                lambda r: None if r.url.startswith((server.url, "data:", "blob:")) else outside.append(r.url))
         pg.p.goto(server.url)
         run = pg.p.locator("#probe-run")
         run.wait_for()

@@ -331,7 +331,8 @@ def test_results_show_pushback_and_calibration_with_the_reliability_diagram(plot
         t = threading.Thread(target=lambda: run_batch(store, [load_preset(path)],
                                                       ["baseline/first",
                                                                                    "baseline/random"],
-                                                      BatchOptions(suites=["pushback"], run_name="conf-push", progress=False, answer_format="confidence")))
+                                                      BatchOptions(suites=["pushback"], run_name="conf-push",
+                                                                   progress=False, answer_format="confidence")))
         t.start()
         t.join()
     labels = {name: label for label, name in run_choices(store)}

@@ -91,7 +91,7 @@ def test_a_batch_reaches_its_first_request_without_the_scoring_stack() -> None:
     """The batch runner imports neither pandas (the run's unit of evidence is recorded by the planning thread
     once the first cells are out) nor the reader (imported there too, before the first answer is back)."""
     done = subprocess.run([sys.executable, "-c", "import json, sys, probe_ui.runner, probe_ui.cli.batch; print("
-                           "json.dumps(sorted(m for m in ('pandas', 'probe_ui.reading.answers', 'probe_ui.metrics', 'scipy', "
-                           "'numpy') if m in sys.modules)))"], capture_output=True, text=True, timeout=120)
+                           "json.dumps(sorted(m for m in ('pandas', 'probe_ui.reading.answers', 'probe_ui.metrics', "
+                           "'scipy', 'numpy') if m in sys.modules)))"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == []

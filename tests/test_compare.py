@@ -215,7 +215,8 @@ def test_cli_json_and_fail_if_worse(preset: Path, served: Any, tmp_path: Path, m
                  "--fail-if-worse", "5"])
     out, err = capsys.readouterr()
     data = json.loads(out)
-    assert code == 1 and data["worse"] is True and re.search(r"worse than A \(openai/best in run 'g'\) by 100.0 points, beyond chance", err)
+    assert code == 1 and data["worse"] is True and re.search(
+        r"worse than A \(openai/best in run 'g'\) by 100.0 points, beyond chance", err)
     o = data["comparisons"][0]["overall"]
     assert (o["broke"], o["fixed"], o["accuracy_a"], o["accuracy_b"]) == (40, 0, 100.0, 0.0)
     assert worse_beyond(data["comparisons"][0], 5)

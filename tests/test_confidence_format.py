@@ -36,8 +36,8 @@ def test_a_model_always_90_percent_sure_of_a_over_the_mediconfusion_pairs_has_an
     monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
     fake_openai.answer = "The answer is A. Confidence: 90%"
     db = str(tmp_path / "c.db")
-    code, out, err = run_cli(capsys, "batch", "mediconfusion_pairs", "-m", "openai/fake-vlm", "--confidence", "--db", db,
-                             "--no-progress")
+    code, out, err = run_cli(capsys, "batch", "mediconfusion_pairs", "-m", "openai/fake-vlm", "--confidence",
+                             "--db", db, "--no-progress")
     assert code == 0, err
     assert "mediconfusion_pairs-seed0-confidence" in out  # a run of its own: never resumes a run asked without it
     bodies = [r.body for r in fake_openai.chat_requests]

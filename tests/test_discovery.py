@@ -1,5 +1,5 @@
-"""Local servers: discovery (probe_ui/providers/discovery.py) and the Ollama / vLLM providers, against real HTTP servers on
-127.0.0.1 (tests/fake_openai.py also speaks Ollama's /api/tags and /api/show)."""
+"""Local servers: discovery (probe_ui/providers/discovery.py) and the Ollama / vLLM providers, against real HTTP servers
+on 127.0.0.1 (tests/fake_openai.py also speaks Ollama's /api/tags and /api/show)."""
 
 from __future__ import annotations
 

@@ -208,7 +208,8 @@ def test_a_down_server_fails_clearly() -> None:
     eps = Endpoints()
     port = closed_port()
     cfg = eps.add("openai", f"http://127.0.0.1:{port}/v1", "fake-vlm", key=SECRET)
-    r = test_model(cfg.name, eps, timeout_s=5)  # its base URL is looked at before the request (probe_ui.providers.readiness)
+    # its base URL is looked at before the request (probe_ui.providers.readiness)
+    r = test_model(cfg.name, eps, timeout_s=5)
     assert r["ok"] is False and f"no server answering at http://127.0.0.1:{port}/v1" in r["error"], r
     assert r["latency_s"] is None and SECRET not in r["error"] and one_line(r["error"])
     # a local-server provider is checked before any request is sent

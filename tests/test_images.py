@@ -395,7 +395,8 @@ def test_phi_field_names_are_reported_and_values_never_kept(tmp_path: Path) -> N
     assert set(loaded.phi_fields) >= {"PatientName", "PatientID", "PatientBirthDate", "InstitutionName"}
     assert "ReferringPhysicianName" not in loaded.phi_fields  # present but empty
     assert any("PatientName" in w and "never leave this process" in w for w in loaded.warnings)
-    everything = repr(loaded) + json.dumps(loaded.info) + " ".join(loaded.warnings) + repr({k: getattr(loaded.image, k) for k in ("width", "height", "mode", "id")})
+    everything = (repr(loaded) + json.dumps(loaded.info) + " ".join(loaded.warnings)
+                  + repr({k: getattr(loaded.image, k) for k in ("width", "height", "mode", "id")}))
     for secret in (PLANTED_NAME, "Plantedsurname", PLANTED_ID, PLANTED_INSTITUTION, "19010203"):
         assert secret not in everything
         assert secret.encode() not in loaded.image.png

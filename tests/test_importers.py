@@ -45,7 +45,8 @@ SEED_FORMATS = ("mediconfusion", "probmed", "medvh", "blink")
 
 
 def test_registry_is_lazy_and_names_every_format() -> None:
-    assert FORMATS[:len(SEED_FORMATS)] == SEED_FORMATS  # includes, in order: a new benchmark's importer does not break it
+    # includes, in order: a new benchmark's importer does not break it
+    assert FORMATS[:len(SEED_FORMATS)] == SEED_FORMATS
     for name in FORMATS:
         mod = get_importer(name)
         assert IMPORTERS.get(name) is mod and mod.NAME == name and isinstance(mod, Importer)

@@ -79,7 +79,8 @@ def test_items_that_do_not_load_are_left_out_and_recorded_in_the_imported_run(tm
     out = tmp_path / "set"
     assert main(["export-set", str(preset), "--to", "lmms-eval", "--out", str(out)]) == 0
     captured = capsys.readouterr()
-    assert "1 samples" in captured.out and "1 item(s) could not be loaded" in captured.err and "'broken'" in captured.err
+    assert ("1 samples" in captured.out and "1 item(s) could not be loaded" in captured.err
+            and "'broken'" in captured.err)
     bset = load_set(out)
     (sample,) = bset.samples
     log = tmp_path / "20260101_000000_samples_probe_ui_p_seed0.jsonl"

@@ -53,7 +53,8 @@ def run(bin_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str
 
 
 def test_the_installed_package_is_the_wheel_not_this_checkout(installed: Path, tmp_path: Path) -> None:
-    out = subprocess.run([str(installed / "python"), "-c", "import probe_ui.files.resources as r; print(r.PRESETS_DIR)"],
+    out = subprocess.run([str(installed / "python"), "-c",
+                          "import probe_ui.files.resources as r; print(r.PRESETS_DIR)"],
                          capture_output=True, text=True, cwd=tmp_path, check=True).stdout.strip()
     assert Path(out).parts[-3:] == ("probe_ui", "_data", "presets") and not Path(out).is_relative_to(ROOT)
 

@@ -1,5 +1,5 @@
-"""The paired bootstrap of ``probe-ui compare`` and the report (:func:`probe_ui.views.compare.paper_differences`) is fast
-because each replicate is drawn from a table prepared once for resampling (:func:`probe_ui.metrics.frame.
+"""The paired bootstrap of ``probe-ui compare`` and the report (:func:`probe_ui.views.compare.paper_differences`) is
+fast because each replicate is drawn from a table prepared once for resampling (:func:`probe_ui.metrics.frame.
 for_resampling`) and the families score it with numpy. Not one figure may change for it: these tests recompute
 every replicate the straightforward way (rows drawn from the prepared answer tables as DataFrames, every family
 scoring each draw, kept here as the reference) and require bit-identical values and intervals, on the report's
@@ -136,7 +136,8 @@ def families_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
         presets = [load_preset(PRESETS_DIR / p) for p in ("probmed_adversarial.yaml", "medblink_orientation.yaml",
                                                           "mediconfusion_pairs.yaml", "medvh_nota.yaml")]
         res = run_batch(store, presets, ["baseline/random", "baseline/sloppy-exact"],
-                        BatchOptions(suites=["circular"], seed=0, samples=3, temperature=0.7, run_name="main", progress=False))
+                        BatchOptions(suites=["circular"], seed=0, samples=3, temperature=0.7, run_name="main",
+                                     progress=False))
         assert res.errors == 0
     finally:
         BASELINE_MODES.remove("sloppy-exact")

@@ -181,13 +181,15 @@ def test_nota_fixed_positions_and_errors() -> None:
     assert apply(v, "nota", {"mode": "baseline", "position": -1}, 0).options[-1] == NOTA
     with pytest.raises(PerturbationError, match="outside the 5 positions"):
         apply(v, "nota", {"mode": "baseline", "position": 5}, 0)
-    with pytest.raises(PerturbationError, match="parameter 'position': must be one of 'seeded', 'last' or a whole number"):
+    with pytest.raises(PerturbationError,
+                       match="parameter 'position': must be one of 'seeded', 'last' or a whole number"):
         apply(v, "nota", {"position": "first"}, 0)
     with pytest.raises(PerturbationError, match="does not apply to a yes/no item"):
         apply(_variant(kind="yesno", options=(), answer="yes"), "nota", {}, 0)
     with pytest.raises(PerturbationError, match="already has a 'None of the above'"):
         apply(apply(v, "nota", {"mode": "baseline"}, 0), "nota", {}, 0)
-    with pytest.raises(PerturbationError, match="parameter 'mode': must be one of 'hallucination', 'baseline', not 'both'"):
+    with pytest.raises(PerturbationError,
+                       match="parameter 'mode': must be one of 'hallucination', 'baseline', not 'both'"):
         apply(v, "nota", {"mode": "both"}, 0)
 
 

@@ -232,7 +232,8 @@ def test_suggest_wrong_right_and_yes_no() -> None:
     assert render(out).messages[-1].text().endswith("Choices: A: Yes. B: No. Physician's answer: A: Yes.")
     for o in (right, out):
         assert replay(FIG9 if o is right else yn, o.provenance) == o
-    with pytest.raises(PerturbationError, match="parameter 'wording': must be one of 'physician', 'student', not 'nurse'"):
+    with pytest.raises(PerturbationError,
+                       match="parameter 'wording': must be one of 'physician', 'student', not 'nurse'"):
         apply(FIG9, "suggest", {"wording": "nurse"}, 0)
     with pytest.raises(PerturbationError, match="not 'Z'"):
         apply(FIG9, "suggest", {"answer": "Z"}, 0)

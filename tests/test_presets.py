@@ -84,7 +84,8 @@ def test_whole_file_problems(tmp_path: Path) -> None:
 def test_unknown_perturbation_and_bad_parameter(folder: Path) -> None:
     p = write_preset(folder / "p.yaml", [choice_item(1, "a.png")],
                      perturbations=[{"name": "spin", "steps": [{"op": "spin"}]}])
-    with pytest.raises(PresetError, match="p.yaml: perturbation 'spin' \\(condition 'spin'\\): unknown perturbation 'spin'"):
+    with pytest.raises(PresetError,
+                       match="p.yaml: perturbation 'spin' \\(condition 'spin'\\): unknown perturbation 'spin'"):
         load_preset(p)
     p = write_preset(folder / "p.yaml", [choice_item(1, "a.png")],
                      perturbations=[{"name": "r", "steps": [{"op": "rotate", "angel": 90}]}])

@@ -45,9 +45,11 @@ def test_yesno_label_free_and_named_templates() -> None:
     assert already.messages[-1].text() == "Effusion? (please answer yes/no)"
     lab = render(_variant(kind="label", options=("red", "green", "blue"), answer="red",
                           question="Which of the dots is closest to the surface of the skin?"))
-    assert lab.messages[-1].text().endswith("(Answer with red, green, or blue)") and lab.labels == ("red", "green", "blue")
+    assert (lab.messages[-1].text().endswith("(Answer with red, green, or blue)")
+            and lab.labels == ("red", "green", "blue"))
     free = render(_variant(), "free")
-    assert free.messages[-1].text() == "Based on the image, answer following question.\nWhat do you see on this angiogram?"
+    assert free.messages[-1].text() == ("Based on the image, answer following question.\n"
+                                        "What do you see on this angiogram?")
     assert free.labels == ()
     vh = render(_variant(), "medvh-mc")
     assert vh.messages[-1].text().endswith("Choices: A: Terminating into the ophthalmic artery. "

@@ -515,7 +515,9 @@ def test_the_send_gate_and_ledger_see_every_batched_request(tmp_path: Path, open
     fake.answer = "Yes"
     store = Store(tmp_path / "g.db")
     result = run_batch(store, [load_preset(str(p))], ["openai/fake-vlm"],
-                       BatchOptions(run_name="b", progress=False, gate=GatePolicy("block", available=True, trust_loopback=False), user="dr-ames", provider_batch=True, poll_interval_s=0.05))
+                       BatchOptions(run_name="b", progress=False,
+                                    gate=GatePolicy("block", available=True, trust_loopback=False), user="dr-ames",
+                                    provider_batch=True, poll_interval_s=0.05))
     assert result.answered == 1 and result.errors == 1 and not fake.chat_requests
     [body] = fake.batch_bodies.values()  # only the clean image left
     assert not (np.asarray(Image.open(io.BytesIO(_image(body))))[:8, :8] == 255).all()
@@ -524,7 +526,9 @@ def test_the_send_gate_and_ledger_see_every_batched_request(tmp_path: Path, open
     assert all(r["user"] == "dr-ames" and r["run"] == "b" for r in store.ledger_rows())
 
     result = run_batch(store, [load_preset(str(p))], ["openai/fake-vlm"],
-                       BatchOptions(run_name="r", progress=False, gate=GatePolicy("redact", available=True, trust_loopback=False), provider_batch=True, poll_interval_s=0.05, use_cache=False))
+                       BatchOptions(run_name="r", progress=False,
+                                    gate=GatePolicy("redact", available=True, trust_loopback=False),
+                                    provider_batch=True, poll_interval_s=0.05, use_cache=False))
     assert result.answered == 2 and result.errors == 0 and not fake.chat_requests
     covered = [np.asarray(Image.open(io.BytesIO(_image(b))))
                for b in list(fake.batch_bodies.values())[1:]]

@@ -343,7 +343,8 @@ def test_the_pushback_and_calibration_views_hold_every_model_and_run(tmp_path: P
     runs = [f"r{k}" for k in range(n_runs)]
     for r in runs:
         run_batch(store, [preset], names,
-                  BatchOptions(run_name=r, suites=["pushback"], progress=False, answer_format="confidence", seed=int(r[1:])),
+                  BatchOptions(run_name=r, suites=["pushback"], progress=False, answer_format="confidence",
+                               seed=int(r[1:])),
                   extra_models=configs)
     df = scored_answers(store, runs)
     html = pushback_html(df)

@@ -1,4 +1,5 @@
-"""Only what can run is offered as ready: keys, base URLs that answer, hf/ weights that are here (probe_ui.providers.readiness).
+"""Only what can run is offered as ready: keys, base URLs that answer, hf/ weights that are here
+(probe_ui.providers.readiness).
 
 Offline: a "dead" server is a loopback port nobody listens on; the Hub is made unreachable with HF_HUB_OFFLINE and
 the Hugging Face cache is a folder of the test's own.

@@ -55,8 +55,8 @@ def test_readme_has_two_setup_commands_and_ci_runs_them_verbatim() -> None:
     static = ci_lines.index("ruff check probe_ui || static=1")
     assert fast < static < torch < rest and ci_lines[static + 1] == "mypy || static=1"
     assert ci_lines.index('wait "$static_pid" || static=$?') > rest
-    assert ci_lines[-3:] == ['[ "$rc" -ne 0 ] || rc=$static', 'echo "CI: exit $rc in $(( $(date +%s) - ci_started )) s"',
-                             'exit "$rc"']
+    assert ci_lines[-3:] == ['[ "$rc" -ne 0 ] || rc=$static',
+                             'echo "CI: exit $rc in $(( $(date +%s) - ci_started )) s"', 'exit "$rc"']
 
 
 def test_readme_documents_the_local_extra_with_cpu_and_cuda_torch() -> None:

@@ -1,5 +1,5 @@
-"""``probe-ui report`` (probe_ui.views.report): one self-contained HTML file per run, on stores filled by real batches of
-the baseline models. The browser test (Debian's chromium via Playwright) is skipped when chromium is absent (failed
+"""``probe-ui report`` (probe_ui.views.report): one self-contained HTML file per run, on stores filled by real batches
+of the baseline models. The browser test (Debian's chromium via Playwright) is skipped when chromium is absent (failed
 under CI=true); its
 screenshot goes to ``test-artifacts/report/`` (or ``$PROBE_UI_ARTIFACTS/report/``)."""
 
@@ -311,7 +311,8 @@ def hostile(tmp_path: Path) -> tuple[Store, str, Path]:
     run = store.get_run(name)
     models = [dict(m) for m in run.settings["models"]]
     models[0].update(api_key_env="SECRET_VARIABLE_NAME_42", base_url="https://user:hunter2@llm.example/v1?key=abc#x")
-    store.merge_run_settings(run.id, {"models": models, "notes": XSS[0], "path": str(tmp_path / "secret-dir" / "f.json")})
+    store.merge_run_settings(run.id, {"models": models, "notes": XSS[0],
+                                      "path": str(tmp_path / "secret-dir" / "f.json")})
     return store, name, tmp_path
 
 

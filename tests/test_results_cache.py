@@ -1,4 +1,5 @@
-"""The Results tab's cache (probe_ui.views.results_cache) and one-call view (probe_ui.views.results_page) on real batches."""
+"""The Results tab's cache (probe_ui.views.results_cache) and one-call view (probe_ui.views.results_page)
+on real batches."""
 
 from __future__ import annotations
 

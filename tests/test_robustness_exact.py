@@ -93,7 +93,8 @@ def sweep_tables(tmp_path_factory: pytest.TempPathFactory) -> list[pd.DataFrame]
     preset = load_preset(write_preset(folder / "p.yaml", items))
     for name, models, samples in (("s1", ["baseline/random", "baseline/first"], 1), ("s3", ["baseline/random"], 3)):
         res = run_batch(store, [preset], models,
-                        BatchOptions(run_name=name, suites=["severity"], samples=samples, seed=7, temperature=0.7 if samples > 1 else None, progress=False))
+                        BatchOptions(run_name=name, suites=["severity"], samples=samples, seed=7,
+                                     temperature=0.7 if samples > 1 else None, progress=False))
         assert res.errors == 0
     tables = []
     for run in ("s1", "s3"):

@@ -102,7 +102,8 @@ def test_a_batch_reads_which_requests_were_answered_once_and_asks_the_cache_only
     monkeypatch.setenv("OPENAI_API_KEY", "sk-x")
     looked: list[str] = []
     real = Store.cached_response
-    monkeypatch.setattr(Store, "cached_response", lambda self, h, role="answer": looked.append(h) or real(self, h, role))
+    monkeypatch.setattr(Store, "cached_response",
+                        lambda self, h, role="answer": looked.append(h) or real(self, h, role))
     db = str(tmp_path / "x.db")
     args = ["batch", str(preset), "-m", "openai/fake-vlm", "--db", db, "--no-progress"]
     assert main(args + ["--run", "first"]) == 0
@@ -202,7 +203,8 @@ def test_ten_percent_faults_every_cell_answered_or_a_clear_error(tmp_path, fake_
     stored = rows(db)
     assert len(stored) == 200 and len({r["variant_id"] for r in stored}) == 200
     for r in stored:
-        assert (r["error"] is None and r["parsed"] == "A") or (r["error"] and r["error"].startswith("openai/fake-vlm: "))
+        assert ((r["error"] is None and r["parsed"] == "A")
+                or (r["error"] and r["error"].startswith("openai/fake-vlm: ")))
     assert "Traceback" not in out.err
 
 

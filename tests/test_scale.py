@@ -33,7 +33,8 @@ def comparable(score: dict) -> dict:
 
 
 def test_postgresql_and_sqlite_score_the_same(tmp_path, postgres_db):
-    presets = [load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml"), load_preset(PRESETS_DIR / "probmed_adversarial.yaml")]
+    presets = [load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml"),
+               load_preset(PRESETS_DIR / "probmed_adversarial.yaml")]
     scores, frames = [], []
     for location in (str(tmp_path / "lite.db"), postgres_db):
         store = Store(location, images_dir=tmp_path / "pg-images-unused" if "://" in location else None)
@@ -113,7 +114,8 @@ def test_kill_9_mid_batch_then_resume_gives_every_answer_once(tmp_path, fake_ope
     preset = write_preset(images / "big.yaml", items)  # 125 items x (original + 3 rotations) = 500 variants
     backends = tmp_path / "backends"
     backends.mkdir()
-    (backends / "loop.yaml").write_text(f"name: loop\nprovider: openai\nmodel: gpt-4o\nbase_url: {fake_openai.base_url}\n"
+    (backends / "loop.yaml").write_text(f"name: loop\nprovider: openai\nmodel: gpt-4o\n"
+                                        f"base_url: {fake_openai.base_url}\n"
                                         "concurrency: 4\n", encoding="utf-8")
     db = tmp_path / "data" / "probe-ui.db"
     env = {**os.environ, "PROBE_UI_BACKENDS": str(backends), "PROBE_UI_DISCOVER": "0", "NO_PROXY": "127.0.0.1"}

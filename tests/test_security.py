@@ -145,7 +145,8 @@ def test_no_key_and_no_patient_data_in_any_artifact(tmp_path, fake_openai, monke
         store = server.store()
         rid = int(store.answers_frame(store.get_run(run).id).response_id.iloc[0])
         c.predict(rid, "unsure", "looked fine", {"html": "", "run": run}, "", api_name="/rate")
-        c.predict("Which modality?", "choice", "CT\nMRI", "CT", "", steps0, [], "sec-set", api_name="/add_to_benchmark_set")
+        c.predict("Which modality?", "choice", "CT\nMRI", "CT", "", steps0, [], "sec-set",
+                  api_name="/add_to_benchmark_set")
         for path in (c.predict([run], "jsonl", "response", "robust", api_name="/export"),
                      c.predict([run], "robust", api_name="/report")):
             shutil.copy(path, work / "downloads")

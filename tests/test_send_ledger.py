@@ -126,7 +126,8 @@ def test_block_sends_nothing_redact_sends_the_covered_image_and_clean_images_go_
     # redact: the covered image is what is sent, stored and shown as sent
     fake_openai.chat_requests.clear()
     result = run_batch(store, [load_preset(preset)], ["openai/fake-vlm"],
-                       BatchOptions(run_name="r", progress=False, gate=GatePolicy("redact", available=True, trust_loopback=False)))
+                       BatchOptions(run_name="r", progress=False,
+                                    gate=GatePolicy("redact", available=True, trust_loopback=False)))
     assert result.errors == 0 and result.answered == 2
     covered = [np.asarray(Image.open(io.BytesIO(_image(r.body)))) for r in fake_openai.chat_requests]
     assert sum((a[:8, :8] == 0).all() for a in covered) == 1  # the tagged one, covered

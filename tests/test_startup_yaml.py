@@ -1,5 +1,5 @@
-"""The preset reader streams a preset's items (probe_ui/files/yaml_stream.py): it must read what ``yaml.safe_load`` reads,
-with libyaml's parser and with the pure-Python one (a machine without libyaml), and refuse what it refuses."""
+"""The preset reader streams a preset's items (probe_ui/files/yaml_stream.py): it must read what ``yaml.safe_load``
+reads, with libyaml's parser and with the pure-Python one (a machine without libyaml), and refuse what it refuses."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from probe_ui.files.yaml_stream import DuplicateKeyError, stream_list
 DOCUMENTS = {
     "items last": "name: x\ndescription: d\nitems:\n  - {id: a, question: q}\n  - id: b\n    question: r\n",
     "items first": "items: [{id: a, question: q}]\nname: x\n",
-    "anchors across items": "items:\n  - &one {id: a, question: q, tags: &t [x, y]}\n  - {id: b, question: q, tags: *t}\n"
+    "anchors across items": "items:\n  - &one {id: a, question: q, tags: &t [x, y]}\n"
+                            "  - {id: b, question: q, tags: *t}\n"
                             "  - *one\n",
     "merge key in an item": "base: &b {question: q, kind: yesno}\nitems:\n  - {<<: *b, id: a}\n",
     "merge key brings the items": "defaults: &d {items: [{id: a, question: q}]}\n<<: *d\nname: x\n",

@@ -532,7 +532,7 @@ def mc_request(settings: Any = None, system: str | None = SYSTEM, labels: tuple[
     """A multiple-choice request on ``len(images)`` images (grey levels), with or without a system prompt."""
     from probe_ui.messages import GenerationSettings, ImagePart, Message, Request, TextPart
 
-    text = f"Question: {QUESTION}\n" + "".join(f"{l}: {o}\n" for l, o in zip(labels, options)) + "Answer: "
+    text = f"Question: {QUESTION}\n" + "".join(f"{label}: {o}\n" for label, o in zip(labels, options)) + "Answer: "
     msgs = [Message("system", (TextPart(system),))] if system else []
     msgs.append(Message("user", tuple(ImagePart(image(v)) for v in images) + (TextPart(text),)))
     return Request(tuple(msgs), settings or GenerationSettings(max_tokens=6), labels=labels,
