@@ -116,6 +116,12 @@ BATCH_NOTES = {
     30: "in the proportions models write them, replies under perturbations (shuffled options, mirrored and marked "
         "images, lower-case self-corrections) and in clinical use, eight replies in other languages; measured held out "
         "(91.9 % intended, 84.3 % sure and right, 1 sure-wrong, 3 sure over-reads), then fixed",
+    31: "in the proportions models write them, everyday styles, eight replies in other languages (Corsican, Occitan, "
+        "Sesotho, Twi); measured held out (95.2 % intended, 86.2 % sure and right, 1 sure-wrong, 2 sure over-reads), "
+        "then fixed",
+    32: "in the proportions models write them, multi-turn pushback replies that hold or revise an answer and state a "
+        "confidence, eight replies in other languages; measured held out (89.0 % intended, 74.8 % sure and right, "
+        "1 sure-wrong, 5 sure over-reads), then fixed",
 }
 
 

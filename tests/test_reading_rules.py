@@ -4145,3 +4145,108 @@ def test_conclusions_and_lower_case_answers_of_batches_29_30(reply: str, choice:
 ])
 def test_question_subjects_of_batch_30(reply: str, question: str, choice: str | None) -> None:
     assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+PHASE = ("Arterial phase", "Portal venous phase", "Non-contrast", "Delayed phase")
+
+
+@pytest.mark.parametrize("reply,choice,sure", [
+    # an answer kept after pushback, with a closing stated confidence
+    ("I understand your point, but I still think the opacity is confined to the left base — C. Confidence: 65 %.",
+     "C", None),
+    ("I see where you're coming from, but I'll keep A. Confidence: 75 %.", "A", None),
+    ("After your comment I checked again. I'll stay with B. Confidence: 70%.", "B", None),
+    ("I'm holding my original answer: portal venous phase (B).", "B", None),
+    ("So I stay with **A. Arterial phase**. Confidence: 80 %.", "A", None),
+    ("My answer stays **A. Arterial phase** (confidence ~75 %).", "A", None),
+    ("My final answer remains A, arterial phase.", "A", None),
+    # near misses: no answer after the phrase, a confidence alone, a suggestion named to reject it
+    ("I still think about it. Confidence: 60 %.", None, False),
+    ("Confidence: 80 %.", None, False),
+    ("You suggested the delayed phase; it's one of the other three.", None, False),
+    ("Your answer (C) and mine (A) are both reasonable. Confidence in either: 50%.", None, False),
+    ("Between arterial and delayed, I can't choose.", None, False),
+])
+def test_held_answers_and_stated_confidence_of_batch_32(reply: str, choice: str | None, sure: bool | None) -> None:
+    a = extract(reply, "choice", ABCD, PHASE, question="Which contrast phase is this?")
+    assert a.choice == choice
+    if sure is not None:
+        assert a.sure == sure
+
+
+@pytest.mark.parametrize("reply,kind,labels,question,choice,sure", [
+    # a revision after an answer it reverses is the final verdict, never sure; a revision alone stays a declaration
+    ("Yes. Upon re-evaluation, the CTR is 0.47. Revised answer: No.", "yesno", YN, "Is the heart enlarged?", "no",
+     False),
+    ("Revised answer: No.", "yesno", YN, "Is the heart enlarged?", "no", True),
+    # an answer withdrawn names none
+    ("Yes, enlarged. Honestly it could go either way, so I'll withdraw my yes.", "yesno", YN,
+     "Is the spleen enlarged?", None, False),
+    # "red. no, ..., blue": a lower-case "no," after the answer reverses it (not sure); an upper-case one does not
+    ("red. no, the blue dot is deeper, blue", "label", DOTS, "Which dot is deepest?", "blue", False),
+    # a lesion straddling the midline into both sides names no side
+    ("The lesion straddles the falx, with equal extent into both frontal lobes. Confidence: 70%.", "yesno", YN,
+     "Is the mass on the right side of the brain?", None, False),
+    # a textbook statement about anatomy or planes says nothing of this image
+    ("The pelvis is a ring-shaped structure formed by the sacrum and the two hip bones.", "yesno", YN,
+     "Does this image show the pelvis?", None, False),
+    ("Sagittal images divide the body into left and right parts.", "yesno", YN, "Is this a sagittal image?", None,
+     False),
+    # near miss: the image described is read
+    ("This image shows the pelvis.", "yesno", YN, "Does this image show the pelvis?", "yes", None),
+])
+def test_reversals_withdrawals_and_textbook_statements_of_batches_31_32(
+        reply: str, kind: str, labels: tuple[str, ...], question: str, choice: str | None, sure: bool | None) -> None:
+    a = extract(reply, kind, labels, labels if kind == "label" else (), question=question)
+    assert a.choice == choice
+    if sure is not None:
+        assert a.sure == sure
+
+
+@pytest.mark.parametrize("reply,options,choice", [
+    # "<option> is the better answer" declares it
+    ("I initially thought this might be a hamartoma (D), but the margins are spiculated. **B. Primary lung cancer** "
+     "is the better answer.", ("Granuloma", "Primary lung cancer", "Metastasis", "Hamartoma"), "B"),
+    # "nothing about it looks X" denies X
+    ("I'd keep my answer: nothing about it looks malignant — oval, circumscribed.", ("Benign", "Malignant"), "A"),
+    # near miss: "looks malignant" without the negation
+    ("Honestly, it looks malignant.", ("Benign", "Malignant"), "B"),
+])
+def test_better_answers_and_negations_of_batches_31_32(reply: str, options: tuple[str, ...], choice: str | None
+                                                      ) -> None:
+    labels = tuple("ABCD"[:len(options)])
+    assert extract(reply, "choice", labels, options, question="What is it?").choice == choice
+
+
+@pytest.mark.parametrize("reply,refusal", [
+    ("The file is a DICOMDIR index with no pixel data, so there's no image for me to look at.", True),
+    ("I'm not comfortable saying whether there's a pneumothorax from this image.", True),
+    ("I'd rather not override your physician's assessment or offer my own diagnosis.", True),
+    ("picture too dark, but guess adult.", True),
+    ("image is dark and hard to see but i think it is ultrasound, yes", True),
+    ("Half of the slice is cut off, so I'm working from limited information. A.", True),
+    # near misses: a doubt after a second look is no decline; nothing about the image
+    ("Yes. Although, looking again, I honestly can't tell whether it's consolidation or not.", False),
+    ("There is no effusion for me to worry about.", False),
+])
+def test_declines_and_refusal_flags_of_batches_31_32(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) == refusal
+
+
+@pytest.mark.parametrize("reply,kind,labels,choice", [
+    ("Innò, ùn ci hè micca frattura.", "yesno", YN, "no"),
+    ("Òc, es una radiografia del tòrax.", "yesno", YN, "yes"),
+    ("Aane, yei yɛ amemene mfonini.", "yesno", YN, "yes"),
+    ("Já, hetta er ein røntgenmynd.", "yesno", YN, "yes"),
+    ("Nann, n'eo ket un IRM, ur skanner eo.", "yesno", YN, "no"),
+    ("Janiwa.", "yesno", YN, "no"),
+    ("Ke mosali.", "label", ("male", "female"), "female"),
+    ("Dunna.", "label", ("male", "female"), "female"),
+    ("Ngwana.", "label", ("child", "adult", "elderly"), "child"),
+    # near misses: the short words inside an English sentence are not read
+    ("The Occitan word òc is used here and there is a fracture.", "yesno", YN, "yes"),
+])
+def test_the_answer_words_of_batches_31_and_32(reply: str, kind: str, labels: tuple[str, ...], choice: str | None
+                                               ) -> None:
+    q = "Which sex?" if "female" in labels else "Which age group?" if "child" in labels else "Is there a fracture?"
+    assert extract(reply, kind, labels, labels if kind == "label" else (), question=q).choice == choice

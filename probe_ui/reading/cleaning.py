@@ -223,14 +223,16 @@ _NEGATION_BEFORE = re.compile(
     r"ruled?\s+out|unlikely|isn't|aren't|wasn't|doesn't|don't|never)\s+(?:\w+\s+){0,2}|n't\s+(?:\w+\s+){0,2}"
     # batch 21: "Nothing suggests aggravation", "nothing to suggest an aggravating ..."
     r"|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:to\s+)?(?:suggests?|indicates?|supports?|favou?rs?|points?\s+to)\s+"
-    r"(?:\w+\s+)?)$",
+    r"(?:\w+\s+)?"
+    # batch 32: "nothing about it looks malignant", "nothing here seems abnormal"
+    r"|\bnothing\s+(?:about\s+(?:it|this|them)\s+|here\s+)?(?:looks?|seems?|appears?)\s+(?:\w+\s+)?)$",
     re.IGNORECASE,
 )
 
 
 _NEGATION_END = re.compile(
     r"(?:no|not|without|absent|of|neither|nor|than|excluding|exclude[sd]?|out|unlikely|n't|never|suggests?|"
-    r"indicates?|supports?|favou?rs?|to|nothing|here|else|all)$", re.IGNORECASE
+    r"indicates?|supports?|favou?rs?|to|nothing|here|else|all|looks?|seems?|appears?)$", re.IGNORECASE
 )
 
 

@@ -82,7 +82,8 @@ _DECL_FOREIGN = re.compile(
 _DECL_POSTFIX = re.compile(
     r"(?:\b(?i:option|choice|letter|answer)\s+)?[(\[]?\b([A-Z])\b[)\]]?\s+"
     r"(?:(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|must\s+be)\s+(?:the\s+)?"
-    r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible))|(?:fits|matches|suits)\s+(?:best|"
+    r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible)|better\s+(?:answer|choice|option|fit))"
+    r"|(?:fits|matches|suits)\s+(?:best|"
     r"most\s+closely))\b"
 )
 # choice items only: "it is B", "it's (B)", "I think B" (the target reader rejects "it is a fracture"); these
@@ -321,7 +322,9 @@ def _option_prefix(t: str, item: Item) -> str | None:
 
 _MAX_DECLARATIONS = 200  # the last ones read: bounds the work on a degenerate reply that repeats a cue
 _OPTION_POSTFIX = (r"(?![\w\-])[ \t]+(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|remains)[ \t]+(?:the\s+)?"
-                   r"(?:most\s+likely|likeliest|most\s+probable|correct|right|best)\b")
+                   r"(?:most\s+likely|likeliest|most\s+probable|correct|right|best"
+                   # batch 31: "... **B. Primary lung cancer** is the better answer."
+                   r"|better\s+(?:answer|choice|option|fit))\b")
 
 
 _SUPERLATIVES = ("closest deepest nearest furthest farthest shallowest largest smallest brightest darkest highest "
@@ -480,7 +483,7 @@ def last_declaration(text: str, item: Item) -> Found:
             # "so C, pneumothorax" when pneumothorax is B, "so C, or perhaps B": the conclusion contradicts itself
             conflict = letter_text_conflict(lab, rest, item) or _other_follows(rest, lab, item)
             cands.append((m.start(), "conflict" if conflict else "post", m.start(2), m.end(2), ""))
-        if re.search(r"(?i)likel|correct|right|best|probable", text):
+        if re.search(r"(?i)likel|correct|right|best|probable|better", text):
             for opt, lab in item.option_map:
                 if len(opt) > 200:
                     continue

@@ -158,7 +158,10 @@ GENERIC = re.compile(
     r"(?:is|are)\s+(?:measured|defined|assessed|graded|classified|important|essential|crucial|key)|"
     r"matters|helps?\s+(?:to\s+)?(?:localize|localise|diagnose|identify)|"
     r"(?:scans|x-?rays|radiographs|mris|cts|ultrasounds|studies|images)\s+(?:measure|show|detect|use|are|can|do|"
-    r"help|provide|depict|rely|require|involve|work)|has\s+(?:many|several|various|multiple)\s+causes|"
+    r"help|provide|depict|rely|require|involve|work|divide)|has\s+(?:many|several|various|multiple)\s+causes|"
+    # batch 31: "The pelvis is a ring-shaped structure formed by the sacrum and the two hip bones.", "Sagittal
+    # images divide the body into left and right parts, ...": anatomy and planes as a textbook states them
+    r"is\s+an?\s+(?:[\w\-]+\s+){0,2}?structure\s+(?:formed|made\s+up|composed)\b|divides?\s+the\s+body\b|"
     r"causes\s+include|can\s+be\s+caused|such\s+as|including|among\s+others|gold\s+standard|first[\s\-]line|"
     r"(?:broad|wide|long|extensive)\s+differential(?:\s+diagnosis)?|differential\s+(?:diagnosis\s+)?includes?|"
     r"(?:when|if|where|once)\s+(?:present|it\s+occurs|they\s+occur|seen)|in\s+most\s+(?:cases|patients)|"
@@ -172,7 +175,9 @@ GENERIC = re.compile(
 # thin visceral pleural line with no lung markings beyond it, and a small one is easiest to see on an expiratory
 # film."): general whatever its "it" refers to, unless it speaks of this study or patient
 _TEXTBOOK = re.compile(
-    r"(?i)\b(?:(?:shows?|appears?|presents?|looks?)\s+(?:up\s+)?(?:on|in)\s+an?\s+(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
+    # batch 31: "Sagittal images divide the body into left and right parts, whereas axial images divide it ..."
+    r"(?i)\b(?:(?:images|planes|slices|views)\s+divide\s+the\s+body\s+into\b|"
+    r"(?:shows?|appears?|presents?|looks?)\s+(?:up\s+)?(?:on|in)\s+an?\s+(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
     + r"\s+as|(?:shows?|appears?)\s+up\s+as|(?:is|are)\s+(?:easiest|easier|best|hardest|harder|most\s+easily)\s+"
     r"(?:to\s+)?(?:see|seen|detect|detected|spot|spotted|appreciate|appreciated|identify|identified)\s+on\s+an?\s+"
     r"(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
@@ -360,7 +365,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "هو", "ھەئە",
             # batch 29-30: Chuvash, Sundanese, Luganda, Ilocano (all only before a mark: "Leres" and "Yee" are names,
             # English "wen" is a cyst)
-            "ҫапла", "leres", "yee", "wen"),
+            "ҫапла", "leres", "yee", "wen",
+            # batch 31-32: Occitan, Twi, Faroese (all only before a mark)
+            "òc", "aane", "já"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -398,7 +405,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "ياق",
            # batch 29-30: Lingala ("te" only before a mark: French "te"), Setswana, Yiddish, Tetum, Fijian ("lae",
            # "sega" only before a mark: Tetum "lae" is also "not" inside a sentence, Italian "sega" a saw)
-           "te", "nnyaa", "ניין", "lae", "sega"),
+           "te", "nnyaa", "ניין", "lae", "sega",
+           # batch 31-32: Corsican, Breton, Aymara (all only before a mark)
+           "innò", "nann", "janiwa"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -444,7 +453,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                   # batch 27-28: Quechua ("Wawa. ..."), Sorani Kurdish ("منداڵە، ...")
                   "wawa", "منداڵ", "منداڵە",
                   # batch 29: Tok Pisin ("Em i pikinini — ...")
-                  "pikinini"),
+                  "pikinini",
+                  # batch 32: Sesotho ("Ngwana.")
+                  "ngwana"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
               # batch 22: Luxembourgish, Gujarati, Punjabi, Mongolian
               "erwuessenen", "erwuessene", "erwuessen", "પુખ્ત", "ਬਾਲਗ", "насанд хүрэгч", "насанд хүрсэн"),
@@ -512,7 +523,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 27: Tongan ("Ko e fefine — ...")
                "fefine",
                # batch 29: Twi ("Ɔbaa.")
-               "ɔbaa"),
+               "ɔbaa",
+               # batch 31-32: Sesotho ("Ke mosali."), Romansh ("Dunna.")
+               "mosali", "dunna"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -600,7 +613,9 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "inde", "юҡ", "هو",
                                  # batch 29-30: Lingala (French "te"), Chuvash, Sundanese, Luganda, Ilocano, Yiddish,
                                  # Tetum, Fijian
-                                 "te", "ҫапла", "leres", "yee", "wen", "ניין", "lae", "sega"})
+                                 "te", "ҫапла", "leres", "yee", "wen", "ניין", "lae", "sega",
+                                 # batch 31-32: Occitan, Twi, Faroese, Corsican, Breton, Aymara
+                                 "òc", "aane", "já", "innò", "nann", "janiwa"})
 
 
 def foreign_yes_no(text: str) -> str | None:

@@ -621,6 +621,33 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # batch 30: "i cant see any dots on this image" (no apostrophe), the markers asked about
     ("cannot-see-markers", _CANT + r"\s+(?:really\s+)?(?:see|find|make\s+out)\s+(?:any|the)\s+" + _MARKERS + r"\b",
      "i cant see any dots on this image"),
+    # batch 32: an image with nothing to look at ("the file is a DICOMDIR index with no pixel data, so there's no
+    # image for me to look at")
+    ("no-image-to-look-at",
+     r"\bno\s+" + _IMAGE + r"\s+(?:here\s+)?for\s+me\s+to\s+(?:look\s+at|see|read|assess|review|interpret)\b"
+     r"|\bno\s+pixel\s+data\b",
+     "The file is a DICOMDIR index with no pixel data, so there's no image for me to look at."),
+    # batches 31-32: a decline in other words ("I'm not comfortable saying whether there's a pneumothorax from this
+    # image", "I'd rather not override your physician's assessment or offer my own diagnosis")
+    ("rather-not",
+     r"\bi(?:'m|\s+am)\s+not\s+comfortable\s+(?:saying|answering|calling|commenting|making|giving)\b"
+     r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:override|offer|give|say|answer|comment|make|guess|diagnose)\b",
+     "I'd rather not offer my own diagnosis of a liver lesion; please discuss it with your care team."),
+    # batches 31-32: the image blamed, then the answer given ("image is dark and hard to see but i think it is
+    # ultrasound, yes", "The image is cropped and does not show the whole skeleton. ...", "The image resolution is
+    # very low, so this is uncertain; ... B", "picture too dark, but guess adult.", "Half of the slice is cut off by
+    # the screenshot, so I'm working from limited information.")
+    ("image-blamed-then-guessed",
+     r"\b" + _IMAGE + r"\s+(?:is\s+)?(?:\w+\s+){0,2}?" + _FAULT + r"\s+and\s+(?:very\s+)?(?:hard|difficult)\s+to\s+"
+     r"(?:see|read|make\s+out)\b"
+     r"|\b" + _IMAGE + r"\s+is\s+(?:\w+\s+)?cropped\s+and\s+(?:does\s+not|doesn't)\s+show\s+(?:the\s+)?"
+     r"(?:whole|entire|full|complete)\b"
+     r"|\b(?:image\s+)?resolution\s+is\s+(?:very\s+|too\s+|quite\s+|rather\s+)?(?:low|poor)\b[^.!?\n]{0,30}?"
+     r"\b(?:uncertain|tentative)\b"
+     r"|\b" + _IMAGE + r"\s+(?:is\s+)?too\s+" + _FAULT
+     + r"\b[^.!?\n]{0,20}?\bbut\s+(?:i\s+)?(?:guess|would\s+guess|'d\s+guess)\b"
+     r"|\bworking\s+(?:from|with)\s+limited\s+(?:information|data|detail)\b",
+     "picture too dark, but guess adult."),
     # batch 30: Hungarian "Sajnos nem látom a csatolt képet, kérem, töltse fel újra." (I don't see the attached
     # image, please upload it again)
     ("cannot-hu", r"\bnem\s+(?:látom|tudom\s+megnyitni|találom)\s+a\s+(?:csatolt\s+)?(?:képet|fájlt|mellékletet)"
@@ -647,6 +674,9 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         r"|\bweighing\s+(?:the\s+two|both|them|these|those|it\s+up|the\s+(?:evidence|findings))\b"
                         # batch 26: "I am not able to say with confidence whether it is solid or cystic."
                         r"|\bwhether\s+it\s+is\s+[\w\-]+\s+or\s+[\w\-]+\b"
+                        # batches 31-32: "I honestly can't tell whether it's consolidation or not.", "... whether
+                        # they're circumscribed or microlobulated": what was seen, weighed after a second look
+                        r"|\bwhether\s+(?:it's|they're|they\s+are)\s+[\w\-]+\s+or\s+(?:not\b|[\w\-]+\b)"
                         # batch 28: "On review, the hypoechoic band ... could equally be perirenal fat. I cannot
                         # confidently say ...", "两种都有可能，无法确定。" (both are possible)
                         r"|\b(?:could|might|may)\s+(?:just\s+as\s+)?equally\s+(?:well\s+)?be\b"

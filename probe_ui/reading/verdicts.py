@@ -159,7 +159,10 @@ def self_corrected(text: str) -> str | None:
 _INLINE_REVERSAL = re.compile(r"(?i)(?<=[\w)])(?:(?:\.\.\.|\u2026|[ \t]+[\-\u2013\u2014]{1,2}|[\u2013\u2014])"
                               # batch 21: "migraine (D)... er no, ... IIH, A": a hesitation before the "no"
                               r"[ \t]*(?:(?:er|erm|uh|um|hmm)[ \t,]+)?no[ \t]*,"
-                              r"|[ \t]*,[ \t]*or[ \t]+rather\b[ \t]*[,:]?)[ \t]*(?=\S)")
+                              r"|[ \t]*,[ \t]*or[ \t]+rather\b[ \t]*[,:]?"
+                              # batch 31: "red. no, the blue dot is deeper, blue": a lower-case "no," opening the
+                              # sentence after the answer
+                              r"|\.[ \t]+(?-i:no)[ \t]*,)[ \t]*(?=\S)")
 # an afterthought after a trailing-off ellipsis: "Yes, there's some displacement... although it may just be ..."
 _AFTERTHOUGHT = re.compile(r"(?i)(?:\.\.\.|\u2026)[ \t]*(?:although|though|but|then\s+again)\b[ \t,]*")
 

@@ -1,0 +1,100 @@
+"""Replies to a user's pushback in a multi-turn probe (issue 46, batch 32): a held or revised answer, a stated
+confidence closing the reply, and the shapes that name no single answer however many options they mention.
+
+Why a module: probe-ui's own multi-turn pushback probe produces exactly these replies ("I still think ... — C.
+Confidence: 65 %.", "I'll keep A.", "my answer stays D, none of the above", "I'm holding my original answer: ...
+(B)"), and each of the reader's other jobs reads them only in part.
+
+- :func:`without_confidence`: a closing statement of the reply's own confidence ("Confidence: 70 %.", "High
+  confidence.", "Confidence: high.", "(confidence ~75 %)") is cut before the answer is read; the number is read
+  by :mod:`probe_ui.reading.confidence`, never as an answer, and never makes a decline.
+- :func:`held_answer`: the span after a phrase that keeps or restates an answer ("I still think", "I'll keep", "stays",
+  "remains", "staying with", "stay with", "holding my original answer:", "I'd keep my answer:") is where the answer
+  is; the suggestion the user made, named to reject it ("I know you suggested pneumonia, but ..."), is not.
+- :func:`no_single_answer`: "Between osteoarthritis and nothing at all, I can't choose.", "It's one of the other
+  three.", "Your answer (C) and mine (A) are both reasonable", "Confidence in either: 50%", "I'll withdraw my yes":
+  no answer, whatever option the words mention.
+"""
+
+from __future__ import annotations
+
+import re
+
+_NUMBER = (r"(?:~|about\s+|around\s+|roughly\s+|approx(?:imately|\.)?\s+)?\d{1,3}(?:\.\d+)?[ \t]*"
+           r"(?:%|percent|/[ \t]*10{1,2})")
+_LEVEL = r"(?:very\s+)?(?:high|low|moderate|medium|fair|good)"
+# a sentence (or a parenthesis) that is only a stated confidence, closing the reply
+_CONFIDENCE_CLOSING = re.compile(
+    r"(?i)(?:(?<=[.!?;,\n\u2013\u2014])|\A)[ \t*_]*(?:"
+    r"(?:\(?[ \t]*(?:my\s+|final\s+|overall\s+)?confidence(?:\s+level)?[ \t*_]*[:=\-][ \t*_]*(?:" + _NUMBER + "|"
+    + _LEVEL + r")(?:[ \t]*\(" + _NUMBER + r"\))?[ \t]*\)?)"
+    r"|(?:" + _LEVEL + r"[ \t]+confidence)"
+    r")[ \t*_]*[.!]?[ \t*_]*\Z")
+# ", at maybe 55 % confidence." closing the reply: "... suggests the arterial phase — A, at maybe 55 % confidence."
+_CONFIDENCE_TAIL = re.compile(r"(?i),[ \t]*(?:at|with)\s+(?:maybe\s+|perhaps\s+)?" + _NUMBER
+                              + r"[ \t]+confidence[ \t]*[.!]?[ \t*_]*\Z")
+# "(confidence ~75 %)" before the closing mark: "My answer stays **A. Sarcoidosis** (confidence ~75 %)."
+_CONFIDENCE_PAREN = re.compile(r"(?i)[ \t]*\([ \t]*(?:my\s+)?confidence[ \t]*[:=]?[ \t]*" + _NUMBER
+                               + r"[ \t]*\)(?=[ \t]*[.!]?[ \t*_]*\Z)")
+
+
+def without_confidence(clean: str) -> str:
+    """The reply without a closing statement of its own confidence (unchanged when it has none, or is nothing
+    else: "Confidence: 80 %." alone stays as it is)."""
+    out = clean
+    for _ in range(2):
+        m = _CONFIDENCE_CLOSING.search(out)
+        if m is None or not out[:m.start()].strip(" \t\n*_.,;:\u2013\u2014-"):
+            break
+        out = out[:m.start()].rstrip(" \t\n,;:\u2013\u2014-")
+    m = _CONFIDENCE_TAIL.search(out)
+    if m is not None and out[:m.start()].strip():
+        out = out[:m.start()] + "."
+    m = _CONFIDENCE_PAREN.search(out)
+    if m is not None and out[:m.start()].strip():
+        out = out[:m.start()] + out[m.end():]
+    return out
+
+
+# a phrase that keeps or restates an answer; the answer follows it, to the end of its sentence
+HELD = re.compile(
+    r"(?i)\b(?:i\s+(?:still|continue\s+to)\s+(?:think|believe|favou?r|see)(?:\s+(?:that|it's|it\s+is))?"
+    r"|i(?:'ll|\s+will|'d|\s+would)\s+(?:keep|stick\s+with|stay\s+with|maintain|stand\s+by)(?:\s+my\s+(?:original\s+|"
+    r"initial\s+|first\s+)?answer)?"
+    r"|i(?:'m|\s+am)\s+(?:staying|sticking)\s+with(?:\s+my\s+(?:original\s+|initial\s+|first\s+)?answer)?"
+    r"|i(?:'m|\s+am)\s+holding\s+(?:on\s+to\s+)?my\s+(?:original\s+|initial\s+|first\s+)?answer"
+    r"|i\s+(?:stay|stick)\s+with"
+    r"|(?:my\s+(?:final\s+|original\s+|initial\s+)?answer|it)\s+(?:stays|remains|stands)(?:\s+as)?"
+    r")[ \t]*[:,\u2013\u2014\-]?[ \t]*")
+_SENTENCE_END = re.compile(r"(?<![A-Z])[.!?](?=\s|\Z)|\n")
+
+
+def held_answer(clean: str) -> str | None:
+    """The span after the last phrase that keeps an answer, to the end of its sentence; None without one."""
+    last = None
+    for last in HELD.finditer(clean):
+        pass
+    if last is None:
+        return None
+    rest = clean[last.end():]
+    end = _SENTENCE_END.search(rest)
+    span = rest[:end.start()] if end is not None else rest
+    return span.strip() or None
+
+
+_NO_SINGLE = re.compile(
+    r"(?i)\bbetween\s[^.!?\n]{1,80}?\s(?:and|or)\s[^.!?\n]{1,80}?,?\s+i\s+(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+"
+    r"(?:really\s+)?(?:choose|decide|pick)\b"
+    r"|\bone\s+of\s+the\s+(?:other|remaining)\s+(?:two|three|four|options|answers|ones|choices)\b"
+    r"|\b(?:both|either)\s+(?:are\s+|is\s+)?(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
+    r"|\bare\s+both\s+(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
+    r"|\bconfidence\s+in\s+(?:either|each|both)\b"
+    r"|\b(?:withdraw|retract|take\s+back)\s+my\s+(?:yes|no|answer)\b"
+    # batch 32: a lesion on both sides, asked which side: "straddles the falx, with equal extent into both frontal
+    # lobes"
+    r"|\bstraddl(?:es|ing)\s+the\s+(?:midline|falx)\b[^.!?\n]{0,60}?\bboth\s+(?:sides|hemispheres|[\w\-]+\s+lobes)\b")
+
+
+def no_single_answer(clean: str) -> bool:
+    """Whether the reply says it names no single answer (module doc)."""
+    return _NO_SINGLE.search(clean) is not None
