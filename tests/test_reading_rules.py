@@ -2851,7 +2851,8 @@ def test_the_mediolateral_oblique_is_a_mammogram(reply: str, question: str, choi
 
 LUNG_DX = ("Granuloma", "Primary lung cancer", "Metastasis", "Hamartoma")
 GAD_QUESTION = "Was this MRI acquired after gadolinium contrast?"
-DEPTH_QUESTION = "Which of the dots is at the greatest depth in this endoscopy image? (Answer with red or green or blue)"
+DEPTH_QUESTION = ("Which of the dots is at the greatest depth in this endoscopy image? "
+                  "(Answer with red or green or blue)")
 
 
 @pytest.mark.parametrize("negated, plain", [

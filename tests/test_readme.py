@@ -50,9 +50,9 @@ def test_readme_has_two_setup_commands_and_ci_runs_them_verbatim() -> None:
                 if line.endswith('python -m pytest -m "slow or browser" -n auto --dist loadgroup --durations=25'))
     assert fast < torch < rest
     assert 'python tests/ledger.py "$ledger/rest" "$ledger/fast" "$ledger/rest" || rc=1' in ci_lines[rest:]
-    # ruff and mypy run beside the torch install and the slow step (mypy does not follow torch: pyproject.toml), and
-    # either failing fails the run
-    static = ci_lines.index("ruff check probe_ui || static=1")
+    # ruff (the package, the tests, perf/ and scripts/) and mypy run beside the torch install and the slow step (mypy
+    # does not follow torch: pyproject.toml), and either failing fails the run
+    static = ci_lines.index("ruff check probe_ui tests perf scripts || static=1")
     assert fast < static < torch < rest and ci_lines[static + 1] == "mypy || static=1"
     assert ci_lines.index('wait "$static_pid" || static=$?') > rest
     assert ci_lines[-3:] == ['[ "$rc" -ne 0 ] || rc=$static',
