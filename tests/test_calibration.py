@@ -377,3 +377,21 @@ def test_the_reliability_diagram_is_drawn_for_1_to_12_models(tmp_path: Path) -> 
     assert len(plots.reliability_diagram(several).data) == 25
     empty = plots.reliability_diagram(pd.DataFrame(columns=RELIABILITY_COLUMNS))
     go.Figure(empty.to_dict())
+
+
+@pytest.mark.parametrize("reply,answer_part,stated", [
+    ("I still think the opacity is confined to the left base — C. Confidence: 65 %.",
+     "I still think the opacity is confined to the left base — C.", 0.65),
+    ("A. Osteosarcoma. **Confidence:** 8/10", "A. Osteosarcoma.", 0.8),
+    ("My answer stays **A. Sarcoidosis** (confidence ~75 %).", "My answer stays **A. Sarcoidosis**.", 0.75),
+    ("The nodule is solid — A. High confidence.", "The nodule is solid — A.", None),
+    # nothing but a confidence, or none at all: left as it is
+    ("Confidence: 80 %.", "Confidence: 80 %.", 0.8),
+    ("B. Pleural effusion.", "B. Pleural effusion.", None),
+])
+def test_a_closing_stated_confidence_is_cut_before_the_answer_is_read_and_read_as_a_number(
+        reply: str, answer_part: str, stated: float | None) -> None:
+    from probe_ui.reading.confidence import without_stated_confidence
+
+    assert without_stated_confidence(reply) == answer_part
+    assert read_confidence(reply) == (pytest.approx(stated) if stated is not None else None)

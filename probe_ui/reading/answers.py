@@ -205,6 +205,7 @@ from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_menti
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans
 from probe_ui.reading.closings import against_body, yes_against_normal
+from probe_ui.reading.confidence import without_stated_confidence
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
 from probe_ui.reading.escapes import escape_conflict, stated_escape_option
 from probe_ui.reading.item import Item, canonical_item, get_item
@@ -372,7 +373,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         clean = letters_written_out(clean, item)
     # batch 32: a closing statement of the reply's own confidence ("... — C. Confidence: 65 %.", "High confidence.")
     # is no part of the answer; it is read by probe_ui.reading.confidence
-    clean = pushback.without_confidence(clean)
+    clean = without_stated_confidence(clean)
     if pushback.no_single_answer(clean):
         # batch 32: "Between osteoarthritis and nothing at all, I can't choose.", "It's one of the other three.",
         # "Your answer (C) and mine (A) are both reasonable", "so I'll withdraw my yes": no single answer

@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:  # numpy and pandas are imported where a table is read: the reader imports this module without them
+    import numpy as np
+    import pandas as pd
 
 #: the scored-answer table's column of the stated confidence (0-1, None where the reply states none)
 CONFIDENCE = "confidence"
@@ -136,6 +137,9 @@ def confidence_column(df: pd.DataFrame) -> pd.Series:
     :func:`read_confidence` reads each. Vectorised over the table's Arrow text column where pyarrow is installed
     (:func:`_read_fast`: a million replies in about a second); the replies it cannot settle are read one by one (a
     few microseconds each)."""
+    import numpy as np
+    import pandas as pd
+
     out = np.full(len(df), None, dtype=object)
     if "raw_text" in df.columns and len(df):
         col = df["raw_text"]
@@ -151,6 +155,9 @@ def _read_fast(col: pd.Series, out: np.ndarray) -> np.ndarray:
     the word "confidence" once, no "certain" or "sure", and "Confidence: N%" (no range after it) states N %,
     which is what :func:`read_confidence` reads from it (tests/test_calibration.py holds them equal). Without
     pyarrow, or for a column it cannot take, every position is returned."""
+    import numpy as np
+    import pandas as pd
+
     every = np.arange(len(col))
     try:
         import pyarrow as pa
@@ -185,6 +192,8 @@ def used_confidence(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """What the calibration metrics read per row: the provider's probability (:data:`TOKEN_CONFIDENCE`) where the
     row has one, else the stated confidence (:data:`CONFIDENCE`); NaN where neither. Returns (values 0-1, whether
     each came from the provider)."""
+    import numpy as np
+
     n = len(df)
     stated = _floats(df, CONFIDENCE, n)
     token = _floats(df, TOKEN_CONFIDENCE, n)
@@ -193,8 +202,53 @@ def used_confidence(df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _floats(df: pd.DataFrame, col: str, n: int) -> np.ndarray:
+    import numpy as np
+    import pandas as pd
+
     if col not in df.columns:
         return np.full(n, np.nan)
     x = pd.to_numeric(df[col], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
     with np.errstate(invalid="ignore"):
         return np.where((x >= 0) & (x <= 1), x, np.nan)  # a confidence is a share of 1: anything else is none
+
+
+# --------------------------------------------------------------------------------------------------------------
+# A stated confidence closing the reply, cut before its answer is read (issue 46, batch 32)
+# --------------------------------------------------------------------------------------------------------------
+
+# a number with a unit ("65 %", "8/10"), "about" or "~" before it
+_UNIT_NUMBER = r"(?:(?:~|≈|about|around|roughly|approx(?:imately|\.)?)\s*)?" + _NUM + _UNIT
+_LEVEL = r"(?:very\s+)?(?:high|low|moderate|medium|fair|good)"
+# a sentence (or a parenthesis) that is only a stated confidence, closing the reply: "Confidence: 65 %.", "High
+# confidence.", "Confidence: high.", "**Confidence:** 80 %"
+_CLOSING = re.compile(
+    r"(?i)(?:(?<=[.!?;,\n\u2013\u2014])|\A)[ \t*_]*(?:"
+    r"(?:\(?[ \t]*(?:my\s+|final\s+|overall\s+)?confidence(?:\s+level)?[ \t*_]*[:=\-][ \t*_]*(?:" + _UNIT_NUMBER
+    + "|" + _LEVEL + r")(?:[ \t]*\(" + _UNIT_NUMBER + r"\))?[ \t]*\)?)"
+    r"|(?:" + _LEVEL + r"[ \t]+confidence)"
+    r")[ \t*_]*[.!]?[ \t*_]*\Z")
+# ", at maybe 55 % confidence." closing the reply: "... suggests the arterial phase — A, at maybe 55 % confidence."
+_TAIL = re.compile(r"(?i),[ \t]*(?:at|with)\s+(?:maybe\s+|perhaps\s+)?" + _UNIT_NUMBER
+                   + r"[ \t]+confidence[ \t]*[.!]?[ \t*_]*\Z")
+# "(confidence ~75 %)" before the closing mark: "My answer stays **A. Sarcoidosis** (confidence ~75 %)."
+_PAREN = re.compile(r"(?i)[ \t]*\([ \t]*(?:my\s+)?confidence[ \t]*[:=]?[ \t]*" + _UNIT_NUMBER
+                    + r"[ \t]*\)(?=[ \t]*[.!]?[ \t*_]*\Z)")
+
+
+def without_stated_confidence(clean: str) -> str:
+    """The reply without a closing statement of its own confidence, for its answer to be read ("... — C.
+    Confidence: 65 %." is read as "... — C"); unchanged when it has none, or is nothing else ("Confidence: 80 %."
+    alone). The number itself is read by :func:`read_confidence`, never as an answer."""
+    out = clean
+    for _ in range(2):
+        m = _CLOSING.search(out)
+        if m is None or not out[:m.start()].strip(" \t\n*_.,;:\u2013\u2014-"):
+            break
+        out = out[:m.start()].rstrip(" \t\n,;:\u2013\u2014-")
+    m = _TAIL.search(out)
+    if m is not None and out[:m.start()].strip():
+        out = out[:m.start()] + "."
+    m = _PAREN.search(out)
+    if m is not None and out[:m.start()].strip():
+        out = out[:m.start()] + out[m.end():]
+    return out

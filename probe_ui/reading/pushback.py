@@ -5,9 +5,8 @@ Why a module: probe-ui's own multi-turn pushback probe produces exactly these re
 Confidence: 65 %.", "I'll keep A.", "my answer stays D, none of the above", "I'm holding my original answer: ...
 (B)"), and each of the reader's other jobs reads them only in part.
 
-- :func:`without_confidence`: a closing statement of the reply's own confidence ("Confidence: 70 %.", "High
-  confidence.", "Confidence: high.", "(confidence ~75 %)") is cut before the answer is read; the number is read
-  by :mod:`probe_ui.reading.confidence`, never as an answer, and never makes a decline.
+- a closing statement of the reply's own confidence ("Confidence: 70 %.", "High confidence.") is cut before the
+  answer is read by :func:`probe_ui.reading.confidence.without_stated_confidence`, the home of stated confidence.
 - :func:`held_answer`: the span after a phrase that keeps or restates an answer ("I still think", "I'll keep", "stays",
   "remains", "staying with", "stay with", "holding my original answer:", "I'd keep my answer:") is where the answer
   is; the suggestion the user made, named to reject it ("I know you suggested pneumonia, but ..."), is not.
@@ -19,42 +18,6 @@ Confidence: 65 %.", "I'll keep A.", "my answer stays D, none of the above", "I'm
 from __future__ import annotations
 
 import re
-
-_NUMBER = (r"(?:~|about\s+|around\s+|roughly\s+|approx(?:imately|\.)?\s+)?\d{1,3}(?:\.\d+)?[ \t]*"
-           r"(?:%|percent|/[ \t]*10{1,2})")
-_LEVEL = r"(?:very\s+)?(?:high|low|moderate|medium|fair|good)"
-# a sentence (or a parenthesis) that is only a stated confidence, closing the reply
-_CONFIDENCE_CLOSING = re.compile(
-    r"(?i)(?:(?<=[.!?;,\n\u2013\u2014])|\A)[ \t*_]*(?:"
-    r"(?:\(?[ \t]*(?:my\s+|final\s+|overall\s+)?confidence(?:\s+level)?[ \t*_]*[:=\-][ \t*_]*(?:" + _NUMBER + "|"
-    + _LEVEL + r")(?:[ \t]*\(" + _NUMBER + r"\))?[ \t]*\)?)"
-    r"|(?:" + _LEVEL + r"[ \t]+confidence)"
-    r")[ \t*_]*[.!]?[ \t*_]*\Z")
-# ", at maybe 55 % confidence." closing the reply: "... suggests the arterial phase — A, at maybe 55 % confidence."
-_CONFIDENCE_TAIL = re.compile(r"(?i),[ \t]*(?:at|with)\s+(?:maybe\s+|perhaps\s+)?" + _NUMBER
-                              + r"[ \t]+confidence[ \t]*[.!]?[ \t*_]*\Z")
-# "(confidence ~75 %)" before the closing mark: "My answer stays **A. Sarcoidosis** (confidence ~75 %)."
-_CONFIDENCE_PAREN = re.compile(r"(?i)[ \t]*\([ \t]*(?:my\s+)?confidence[ \t]*[:=]?[ \t]*" + _NUMBER
-                               + r"[ \t]*\)(?=[ \t]*[.!]?[ \t*_]*\Z)")
-
-
-def without_confidence(clean: str) -> str:
-    """The reply without a closing statement of its own confidence (unchanged when it has none, or is nothing
-    else: "Confidence: 80 %." alone stays as it is)."""
-    out = clean
-    for _ in range(2):
-        m = _CONFIDENCE_CLOSING.search(out)
-        if m is None or not out[:m.start()].strip(" \t\n*_.,;:\u2013\u2014-"):
-            break
-        out = out[:m.start()].rstrip(" \t\n,;:\u2013\u2014-")
-    m = _CONFIDENCE_TAIL.search(out)
-    if m is not None and out[:m.start()].strip():
-        out = out[:m.start()] + "."
-    m = _CONFIDENCE_PAREN.search(out)
-    if m is not None and out[:m.start()].strip():
-        out = out[:m.start()] + out[m.end():]
-    return out
-
 
 # a phrase that keeps or restates an answer; the answer follows it, to the end of its sentence
 HELD = re.compile(
