@@ -518,8 +518,7 @@ def _negated_clause(clause: str, kind: str, labels: Sequence[str], item: Item, q
     return Answer(flipped, "negated_clause", invalid=False, refusal=refusal, sure=False)
 
 
-# refusal phrases that say only that the question cannot be answered as asked (not that the image is missing, unseen
-# or unreadable)
+# batch 32: "Revised answer: No." after a first sentence that answered otherwise
 _REVISED = re.compile(r"(?i)\b(?:revised|updated|corrected|amended|changed|new)\s+answer[ \t]*[:=\u2013\u2014]")
 
 
@@ -541,6 +540,8 @@ def _revised_after_answer(clean: str, item: Item, refusal: bool, suggested: str 
     return found if opened is not None and opened != found else None
 
 
+# refusal phrases that say only that the question cannot be answered as asked (not that the image is missing, unseen
+# or unreadable)
 _UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
 # "I can't decide." / "I can't decide between them.": the reply's own doubt, nothing it lacks
 _CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:really\s+)?(?:decide"
