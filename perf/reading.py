@@ -122,6 +122,9 @@ BATCH_NOTES = {
     32: "in the proportions models write them, multi-turn pushback replies that hold or revise an answer and state a "
         "confidence, eight replies in other languages; measured held out (89.0 % intended, 74.8 % sure and right, "
         "1 sure-wrong, 5 sure over-reads), then fixed",
+    33: "in the proportions models write them, small local models' everyday styles and chat-template leftovers, eight "
+        "replies in other languages; measured held out (95.2 % intended, 87.1 % sure and right, 0 sure-wrong, 1 sure "
+        "over-read), then fixed",
 }
 
 

@@ -4251,3 +4251,68 @@ def test_the_answer_words_of_batches_31_and_32(reply: str, kind: str, labels: tu
                                                ) -> None:
     q = "Which sex?" if "female" in labels else "Which age group?" if "child" in labels else "Is there a fracture?"
     assert extract(reply, kind, labels, labels if kind == "label" else (), question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply,generic", [
+    # batch 33: a finding defined by what it is and where it collects says nothing of this image
+    ("ascites is fluid in the peritoneal cavity", True),
+    ("Pneumothorax is air in the pleural space.", True),
+    ("Ascites is an abnormal accumulation of fluid in the peritoneal cavity.", True),
+    # near misses: fluid said to be there, the finding said to be present, or this image named
+    ("There is fluid in the peritoneal cavity.", False),
+    ("Ascites is present in the peritoneal cavity.", False),
+    ("Free fluid in the peritoneal cavity.", False),
+    ("Yes. Ascites is fluid in the peritoneal cavity here.", False),
+])
+def test_a_definition_of_a_finding_is_general(reply: str, generic: bool) -> None:
+    assert lexicon.generic_statement(reply) is generic
+
+
+def test_a_definition_of_the_finding_asked_about_is_not_read() -> None:
+    q = "Is there ascites in this CT scan?"
+    assert extract("ascites is fluid in the peritoneal cavity", "yesno", YN, question=q).choice is None
+    assert extract("Large-volume ascites.", "yesno", YN, question=q).choice == "yes"
+
+
+@pytest.mark.parametrize("reply,refusal", [
+    # batch 33: the image blamed, then a guess
+    ("The image is small and dark. I think there is a fracture line in the distal radius, yes.", True),
+    ("Only part of the chest is included in the image. Based on the visible part, I lean towards no effusion.", True),
+    ("cant see well too dark. left femur", True),
+    # batch 33: two answers weighed by their words, neither taken: a hedge, not a decline
+    ("The nodule is solid. However, the posterior enhancement suggests a cystic component, so I cannot decide "
+     "between solid and cystic.", False),
+    # near misses
+    ("The lesion is small and dark.", False),
+    ("I can see well. The effusion is too small.", False),
+    ("Only part of the chest is abnormal.", False),
+    ("I cannot decide between solid and cystic because the image is too blurry.", True),
+])
+def test_the_refusal_flags_of_batch_33(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) == refusal
+
+
+def test_a_weighing_by_the_options_words_names_no_answer() -> None:
+    reply = ("The nodule is solid. However, the posterior enhancement suggests a cystic component, so I cannot "
+             "decide between solid and cystic.")
+    assert extract(reply, "choice", ("A", "B"), ("solid", "cystic")).choice is None
+    assert extract("The nodule is solid.", "choice", ("A", "B"), ("solid", "cystic")).choice == "A"
+
+
+@pytest.mark.parametrize("reply,kind,labels,choice", [
+    ("Menyuam yaus.", "label", ("child", "adult"), "child"),
+    ("Cha nel, cha nel y cree mooar.", "yesno", YN, "no"),
+    ("Nag yw.", "yesno", YN, "no"),
+    ("Nag.", "yesno", YN, "no"),
+    ("Hunggan.", "yesno", YN, "yes"),
+    ("Aca.", "yesno", YN, "no"),
+    ("Senile wart.", "label", ("seborrheic keratosis", "melanoma"), "seborrheic keratosis"),
+    ("old person", "label", ("child", "adult", "elderly"), "elderly"),
+    # near misses: the short words opening an English or Spanish sentence are not read
+    ("Nag the radiologist later; there is a fracture.", "yesno", YN, "yes"),
+    ("Aca hay una fractura, yes.", "yesno", YN, "yes"),
+])
+def test_the_answer_words_of_batch_33(reply: str, kind: str, labels: tuple[str, ...], choice: str | None) -> None:
+    q = "Which age group?" if "child" in labels else "Which lesion?" if "melanoma" in labels else \
+        "Is there a fracture?"
+    assert extract(reply, kind, labels, labels if kind == "label" else (), question=q).choice == choice

@@ -162,6 +162,12 @@ GENERIC = re.compile(
     # batch 31: "The pelvis is a ring-shaped structure formed by the sacrum and the two hip bones.", "Sagittal
     # images divide the body into left and right parts, ...": anatomy and planes as a textbook states them
     r"is\s+an?\s+(?:[\w\-]+\s+){0,2}?structure\s+(?:formed|made\s+up|composed)\b|divides?\s+the\s+body\b|"
+    # batch 33: "ascites is fluid in the peritoneal cavity": a finding defined by what it is made of and where it
+    # collects, as a textbook states it, not a word on this image ("There is fluid in ..." is no definition)
+    r"(?:\A|(?<=[.!?]\s))(?!(?:there|it|this|that|which|here)\b)[^\W\d_][\w\-]*(?:\s+[^\W\d_][\w\-]*)?\s+"
+    r"(?:is|are|means)\s+(?:an?\s+)?(?:(?:abnormal|excess(?:ive)?|free)\s+)?(?:fluid|air|gas|blood|pus|"
+    r"(?:collection|accumulation|build-?up)\s+of\s+(?:[\w\-]+\s+)?(?:fluid|air|gas|blood|pus))\s+"
+    r"(?:in|within|inside|between)\s+the\b|"
     r"causes\s+include|can\s+be\s+caused|such\s+as|including|among\s+others|gold\s+standard|first[\s\-]line|"
     r"(?:broad|wide|long|extensive)\s+differential(?:\s+diagnosis)?|differential\s+(?:diagnosis\s+)?includes?|"
     r"(?:when|if|where|once)\s+(?:present|it\s+occurs|they\s+occur|seen)|in\s+most\s+(?:cases|patients)|"
@@ -367,7 +373,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # English "wen" is a cyst)
             "ҫапла", "leres", "yee", "wen",
             # batch 31-32: Occitan, Twi, Faroese (all only before a mark)
-            "òc", "aane", "já"),
+            "òc", "aane", "já",
+            # batch 33: Chamorro
+            "hunggan"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -407,7 +415,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # "sega" only before a mark: Tetum "lae" is also "not" inside a sentence, Italian "sega" a saw)
            "te", "nnyaa", "ניין", "lae", "sega",
            # batch 31-32: Corsican, Breton, Aymara (all only before a mark)
-           "innò", "nann", "janiwa"),
+           "innò", "nann", "janiwa",
+           # batch 33: Manx ("cha nel", it is not), Cornish ("nag yw", it is not; "nag" alone only before a mark: an
+           # English word), Kikuyu ("aca" only before a mark: Spanish "acá", here)
+           "cha nel", "nag yw", "nag", "aca"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -542,6 +553,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "abdomen": ("bauch", "腹部"),
     "contrast": ("contraste", "kontrastmittel", "造影", "增强"),
     # words the rules read around the answers: negation, contrast, "is"
+    # batch 33: Hmong "Menyuam yaus." (a small child)
+    "child": ("menyuam yaus", "menyuam"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人"),
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
@@ -615,7 +628,9 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  # Tetum, Fijian
                                  "te", "ҫапла", "leres", "yee", "wen", "ניין", "lae", "sega",
                                  # batch 31-32: Occitan, Twi, Faroese, Corsican, Breton, Aymara
-                                 "òc", "aane", "já", "innò", "nann", "janiwa"})
+                                 "òc", "aane", "já", "innò", "nann", "janiwa",
+                                 # batch 33: Cornish (English "nag"), Kikuyu (Spanish "aca")
+                                 "nag", "aca"})
 
 
 def foreign_yes_no(text: str) -> str | None:

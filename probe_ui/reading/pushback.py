@@ -48,6 +48,10 @@ def held_answer(clean: str) -> str | None:
 _NO_SINGLE = re.compile(
     r"(?i)\bbetween\s[^.!?\n]{1,80}?\s(?:and|or)\s[^.!?\n]{1,80}?,?\s+i\s+(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+"
     r"(?:really\s+)?(?:choose|decide|pick)\b"
+    # batch 33: "... suggests a cystic component, so I cannot decide between solid and cystic.": the same, in the
+    # other order
+    r"|\bi\s+(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:really\s+)?(?:choose|decide|pick)\s+between\s+"
+    r"(?!the\s+(?:two|options)\b)[^.!?\n]{1,80}?\s(?:and|or)\s[^.!?\n]{1,80}?\W*\Z"
     r"|\bone\s+of\s+the\s+(?:other|remaining)\s+(?:two|three|four|options|answers|ones|choices)\b"
     r"|\b(?:both|either)\s+(?:are\s+|is\s+)?(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
     r"|\bare\s+both\s+(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"

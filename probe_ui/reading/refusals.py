@@ -646,7 +646,16 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b(?:uncertain|tentative)\b"
      r"|\b" + _IMAGE + r"\s+(?:is\s+)?too\s+" + _FAULT
      + r"\b[^.!?\n]{0,20}?\bbut\s+(?:i\s+)?(?:guess|would\s+guess|'d\s+guess)\b"
-     r"|\bworking\s+(?:from|with)\s+limited\s+(?:information|data|detail)\b",
+     r"|\bworking\s+(?:from|with)\s+limited\s+(?:information|data|detail)\b"
+     # batch 33: two faults of the image named ("The image is small and dark. I think ..."), only part of the body
+     # in it ("Only part of the chest is included in the image. Based on the visible part, ..."), and "cant see well
+     # too dark. left femur": the image blamed, then a guess
+     r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+)?(?:small|" + _FAULT + r")\s+and\s+(?:very\s+|too\s+|"
+     r"quite\s+)?" + _FAULT + r"\b"
+     r"|\bonly\s+(?:a\s+)?part\s+of\s+the\s+[\w\-]+\s+(?:is|was)\s+(?:included|shown|visible|captured)\s+in\s+the\s+"
+     + _IMAGE + r"\b"
+     r"|" + _CANT + r"\s+see\s+(?:it\s+)?(?:well|clearly)\W{0,3}\s*(?:(?:it|the\s+" + _IMAGE + r")\s+is\s+|it's\s+)?"
+     r"too\s+" + _FAULT + r"\b",
      "picture too dark, but guess adult."),
     # batch 30: Hungarian "Sajnos nem látom a csatolt képet, kérem, töltse fel újra." (I don't see the attached
     # image, please upload it again)
@@ -684,7 +693,10 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         # batch 29: "... without Doppler I can't tell the two apart. I'll withdraw my answer.", "I
                         # cannot decide between B and D.": two answers weighed, neither taken
                         r"|\btell\s+(?:the\s+two|them|these|those|both)\s+apart\b"
-                        r"|\bdecide\s+between\s+(?:(?-i:[A-E])\s+and\s+(?-i:[A-E])|the\s+two|them|these|those)\b")
+                        r"|\bdecide\s+between\s+(?:(?-i:[A-E])\s+and\s+(?-i:[A-E])|the\s+two|them|these|those)\b"
+                        # batch 33: "... suggests a cystic component, so I cannot decide between solid and cystic.":
+                        # two answers named by their words
+                        r"|\bdecide\s+between\s+(?!the\s)[^\W\d_][\w\-]*\s+and\s+[^\W\d_][\w\-]*\W*\Z")
 # declines that, after the findings were weighed, only say the reply cannot choose ("I can't decide", "I honestly
 # don't know which it is")
 _HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know", "cannot-zh"})

@@ -117,6 +117,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "vascular lesion": ("cherry angioma", "angioma", "hemangioma", "haemangioma", "angiokeratoma",
                         "pyogenic granuloma", "spider angioma"),
     "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient", "senior", "senior citizen",
+                # batch 33: "old person"
+                "old person", "old people",
                 # batch 16: "A patient in their eighties, judging by the osteopenia ..."
                 "octogenarian", "nonagenarian", "septuagenarian", "in their eighties", "in his eighties",
                 "in her eighties",
@@ -198,7 +200,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                 "anatomically upright", "right way round", "correct way up", "normal display", "displayed normally",
                 "displayed correctly"),
     "normal": ("unremarkable", "healthy", "no abnormality", "within normal limits"),
-    "seborrheic keratosis": ("seb k", "seb keratosis", "seborrheic wart", "basal cell papilloma"),
+    "seborrheic keratosis": ("seb k", "seb keratosis", "seborrheic wart", "basal cell papilloma",
+                             # batch 33: "Senile wart."
+                             "senile wart", "senile warts"),
     "melanocytic nevus": ("mole", "moles", "naevus", "nevus", "melanocytic naevus", "benign mole", "common mole"),
     "actinic keratosis": ("solar keratosis", "senile keratosis"),
     # batch 25-26: "Benign fibrous histiocytoma — the central white patch and the dimple sign ..."
