@@ -393,7 +393,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         span = pushback.held_answer(clean)
         if span is not None:
             found, how = _read(span, item, refusal, suggested, corrections=False)
-            if found is not None and how not in ("ambiguous",):
+            if found is not None and how != "ambiguous":
                 label, method = found, "declaration"
     said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS else None
     if said is not None and item.aliases.get("yep" if said == "yes" else "nope", label) != label:
