@@ -230,7 +230,9 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     # 206 of 210 read as intended after their fixes, 188 and 185 sure): no wrong option, no over-read, no sure error,
     # no refusal flag wrong, and a floor at what each reaches (README "Batch 29", "Batch 30": their unread replies are
     # listed there)
-    for batch, floor, sure in ((29, 205, 188), (30, 206, 185)):
+    # (batch 30: 183 sure since two replies in languages the glosses do not read, "Nogat, ...", "ʻAe, ...", were
+    # made unsure: sureness.py)
+    for batch, floor, sure in ((29, 205, 188), (30, 206, 183)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, natural
         assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
@@ -238,7 +240,8 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     # batches 31 and 32 (95.2 % and 89.0 % held out with 3 and 6 sure errors, 4 and 6 refusal flags wrong; 206 and
     # 207 of 210 read as intended after their fixes, 185 and 169 sure): no wrong option, no over-read, no sure error,
     # no refusal flag wrong, and a floor at what each reaches (README "Batch 31", "Batch 32")
-    for batch, floor, sure in ((31, 206, 185), (32, 207, 169)):
+    # (batch 31: 184 sure since "Nono, no bi at pneumotòrace." was made unsure: sureness.py)
+    for batch, floor, sure in ((31, 206, 184), (32, 207, 169)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, natural
         assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural

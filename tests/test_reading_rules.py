@@ -4316,3 +4316,41 @@ def test_the_answer_words_of_batch_33(reply: str, kind: str, labels: tuple[str, 
     q = "Which age group?" if "child" in labels else "Which lesion?" if "melanoma" in labels else \
         "Is there a fracture?"
     assert extract(reply, kind, labels, labels if kind == "label" else (), question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply,kind,labels,question,choice,sure", [
+    # the reply's last words state another answer, after a boundary or "it's": an opening gone back on in words no
+    # rule knows (batches 20, 21, 27, 31: "Adult. Second look: ... — elderly.")
+    ("correct\n\nHaving traced the femur to the bottom edge of the film, it's upside down", "label", ORIENT,
+     "Is the orientation correct?", "correct", False),
+    # near misses: the other answer set against the reading, or named after a preposition
+    ("Adult, not elderly.", "label", ("neonate", "pediatric", "adult", "elderly"), "Which age group?", "adult", True),
+    ("A. Pneumothorax; it is not a pleural effusion", "choice", ABCD, "What is the diagnosis?", "A", True),
+    # two answers offered in the clause that names the reading (batches 17, 28: "The answer is red or green.")
+    ("C, pneumonia or atelectasis.", "choice", ABCD, "What is the diagnosis?", "C", False),
+    # near miss: the other answer ranked below in a clause of its own
+    ("C, pneumonia. Atelectasis is less likely.", "choice", ABCD, "What is the diagnosis?", "C", True),
+])
+def test_a_reading_the_replys_close_puts_in_doubt(reply: str, kind: str, labels: tuple[str, ...], question: str,
+                                                   choice: str, sure: bool) -> None:
+    a = extract(reply, kind, labels, labels if kind == "label" else (DX if kind == "choice" else ()),
+                question=question)
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply,question,sure", [
+    # a yes/no read from a mention in a language the glosses do not read: its opening word, unread, is likely the
+    # answer, and the words around the mention may deny it (batches 15, 18, 23, 24, 29, 34: "Ego, ni CT scan.",
+    # Kirundi: yes, it is a CT scan, read "no" from Spanish "ni", nor)
+    ("Nnyoo, ga se setshwantsho sa MRI; ke CT.", "Is this an MRI?", False),
+    ("Eego, ni CT scan.", "Is this a CT scan?", False),
+    ("ཡིན། འདི་ CT ཡིན།", "Is this a CT scan?", False),
+    # near misses: English after an opening word, or an answer word the glosses know
+    ("Axial, soft-tissue window, this is a CT.", "Is this a CT scan?", True),
+    ("Naw, the heart's no big.", "Is the heart enlarged?", True),
+    ("Hayır, bu bir MRI değil.", "Is this an MRI?", True),
+    ("这是CT扫描。是。", "Is this a CT scan?", True),
+])
+def test_a_mention_amid_words_of_an_unread_language_is_a_guess(reply: str, question: str, sure: bool) -> None:
+    a = extract(reply, "yesno", YN, question=question)
+    assert a.choice is not None and a.sure == sure

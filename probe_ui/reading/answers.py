@@ -468,9 +468,6 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
 _YES_NO_MENTIONS = frozenset({"presence", "question_subject", "label_word", "negated_option"})
 
 
-# English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")
-_PLAIN_ENGLISH = frozenset("""the a an this that these those it its is are was were be been of to in on at for with
-and or but not no yes there here image picture scan study film view shows show showing seen visible present""".split())
 
 
 def _unread_words(alt: str, item: Item) -> bool:
@@ -478,7 +475,7 @@ def _unread_words(alt: str, item: Item) -> bool:
     words that neither the glosses nor the question, the labels or the options account for: a language the rules
     read only in part."""
     known = {w.casefold() for w in lexicon.TOKEN.findall(" ".join((item.question, *item.labels, *item.options)))}
-    return any(len(w) > 1 and w.casefold() not in _PLAIN_ENGLISH and w.casefold() not in known
+    return any(len(w) > 1 and w.casefold() not in lexicon.PLAIN_ENGLISH and w.casefold() not in known
                for w in lexicon.TOKEN.findall(alt))
 
 

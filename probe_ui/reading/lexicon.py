@@ -633,6 +633,13 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "nag", "aca"})
 
 
+# English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")
+PLAIN_ENGLISH = frozenset("""the a an this that these those it its is are was were be been of to in on at for with
+and or but not no yes there here image picture scan study film view shows show showing seen visible present""".split())
+# of them, the words that show a sentence is English: no other language the corpus holds writes them as words (not
+# "a", "to", "in", "at", "no", and not the nouns a reply in another language borrows, "scan", "film")
+ENGLISH_SIGNS = frozenset("the this that these those its are was were been for with and but not there here".split())
+
 def foreign_yes_no(text: str) -> str | None:
     """"yes" or "no" when the reply opens with that answer word of another language ("Hayır, bu görüntü pelvisi
     göstermiyor.", "Nee, ..."), else None. What follows it is in that language, which the rules do not read: a word

@@ -25,7 +25,14 @@ A reading is sure when both hold:
   after a body that only reports absent or normal findings, a declared no after one that only states a finding is
   there ("The cortex is smooth and there is no comminution. Answer: yes"), or, for a reading from a mention,
   textbook knowledge about an option rather than what this image shows ("Pneumonia typically shows air
-  bronchograms"), or a likelihood list whose leader is not at least half the likelihood and three times any other.
+  bronchograms"), or a likelihood list whose leader is not at least half the likelihood and three times any other;
+  its last words stating another answer ("Adult. Second look: ... — elderly."), another answer offered beside it
+  ("C, pneumonia or atelectasis."), or, for a yes/no read from a mention, a reply in a language the glosses do not
+  read ("Ego, ni CT scan.").
+
+Batches 15-33, each read once by the reader of its day before any fix (perf/reading.py), held 54 sure errors in 4,560
+replies. The last three doubts are general forms of 12 of them, and put 3 of the 5,929 sure readings of the corpus
+(batches 1-33) in doubt.
 
 A closing answer that the reply's own body argues against is not read at all (:mod:`probe_ui.reading.closings`).
 """
@@ -35,6 +42,8 @@ from __future__ import annotations
 import functools
 import re
 
+from probe_ui.reading import lexicon
+from probe_ui.reading.cleaning import norm
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal
 from probe_ui.reading.declarations import last_declaration
 from probe_ui.reading.item import Item
@@ -203,7 +212,89 @@ def _ends_otherwise(text: str, item: Item, label: str | None) -> bool:
         return other is not None and word.lower() == other and not _SET_AGAINST.search(t[:m.start()])
     if item.kind == "choice" and len(word) == 1 and word.isupper() and word in item.letters:
         return item.letters[word] != label and not _SET_AGAINST.search(t[:m.start()])
+    return _ends_in_other_text(t, item, label)
+
+
+# what may stand right before a closing answer: a clause boundary, or a copula or "answer" ("— elderly.", "so the
+# image is upside down.", "it's blue"), not a preposition ("... worry me about melanoma", "concern for metastasis")
+_STATES_BEFORE = re.compile(r"(?:[,:;.!?\u2014\u2013\n]|\s-|\b(?:is|it's|are|was|be|answer|to)"
+                            r"(?:\s+(?:a|an|the))?)\s*\Z")
+# a closing option set against the answer ("... not the arterial phase.", "rather than a metastasis")
+_SET_AGAINST_TEXT = re.compile(r"(?i)\b(?:not|no|non|rather\s+than|instead\s+of|over|than|vs\.?|versus|"
+                               r"physician'?s|suggested|their|the\s+given|and|nor|or|from|beyond)"
+                               r"(?:\s+(?:a|an|the))?[\s*_(]*\Z")
+_CLOSING_MARKS = re.compile(r"[\s.!?*_)\]>\u3002\"'`]+\Z")
+
+
+def _ends_in_other_text(text: str, item: Item, label: str) -> bool:
+    """Label and choice items: the reply's last words state another label, or another option's text ("Adult. Second
+    look: ... — elderly.", "**correct** Update after a second look: ... it's **upside down**", "red. no, the blue
+    dot is deeper, blue"): the reading rests on an opening the reply went back on in words no rule knows."""
+    if item.kind == "yesno":
+        return False
+    low = norm(_CLOSING_MARKS.sub("", text))
+    named = item.option_map if item.kind == "choice" else [(norm(lb), lb) for lb in item.labels]
+    for words, other in named:
+        if other == label or len(words) < 2:
+            continue
+        m = re.search(r"(?<![\w\-])" + re.escape(words) + r"\Z", low)
+        if m is not None and low[:m.start()].strip() and _STATES_BEFORE.search(low[:m.start()]) \
+                and not _SET_AGAINST_TEXT.search(low[:m.start()]):
+            return True
     return False
+
+
+# two answers offered in the clause that names the reading last ("The answer is red or green.", "C. Pulmonary edema
+# 或 A. Pneumonia"): an alternative, not an answer
+_ALTERNATIVE = re.compile(r"(?i)\bor\b|\u6216|\boder\b|\bou\b")
+_CLAUSE = re.compile(r"[.!?;,:\n\u2014\u2013\u3002]")
+
+
+def _offered_with_another(text: str, item: Item, label: str) -> bool:
+    """Choice and label items: the last clause that names ``label`` also names another answer, joined by "or"."""
+    if item.kind == "yesno":
+        return False
+    last = None
+    for clause in _CLAUSE.split(text):
+        if label in named_in(clause, item):
+            last = clause
+    return last is not None and _ALTERNATIVE.search(last) is not None and bool(named_in(last, item) - {label})
+
+
+# yes/no readings from where a word occurs (the question's subject, a finding, a gloss), not from an answer word
+_FROM_A_MENTION = frozenset({"presence", "question_subject", "label_word", "synonym", "language"})
+_OPENING_WORD = re.compile(r"\s*([^\W\d_][\w'\u02bb]*)\s*[,\u060c\u3001\uff0c!]")
+_NON_LATIN = re.compile(r"[^\W\d_a-zA-Z\u00c0-\u024f]")
+# English words a reply may open with before a comma ("Correct, ...", "Unfortunately, ...")
+_ENGLISH_OPENINGS = frozenset("""a an the this that it there here yes no yep yeah nope nah not correct incorrect right
+wrong true false indeed negative positive affirmative unfortunately clearly well hmm okay ok sure absolutely definitely
+certainly likely unlikely probably possibly perhaps maybe agreed agree disagree none normal abnormal findings finding
+impression answer final note however overall so and but also again sorry thanks honestly actually alright fine
+assessment summary conclusion diagnosis result reading""".split())
+
+
+def _in_an_unread_language(text: str, item: Item, method: str) -> bool:
+    """A yes/no reading from a mention (the question's subject, a finding, a word the glosses know) in a reply in a
+    language the rules do not read: one written mostly in a script other than Latin (unless its own answer word was
+    glossed: "胆总管扩张。是。"), or one that opens with a word
+    the glosses do not know, set off like an answer word, and has no English in the rest ("Nnyaa, ga se
+    setshwantsho sa MRI; ke CT.", Setswana: no, it is not an MRI; "Ego, ni CT scan.", Kirundi: yes, it is a CT
+    scan, where Spanish "ni" is "nor"). The words around the mention may deny it, and the opening word, unread, is
+    likely the answer."""
+    if item.kind != "yesno" or method not in _FROM_A_MENTION:
+        return False
+    if re.match(r"(?i)\W*(?:yes|no)\b", lexicon.translate(text, yesno=True)):
+        return False  # it opens with the answer word of a language the glosses know
+    letters = re.findall(r"[^\W\d_]", text)
+    if method != "language" and letters and sum(bool(_NON_LATIN.match(c)) for c in letters) > len(letters) / 2:
+        return True  # read from a word in Latin letters ("CT") amid words of a script the glosses do not know
+    m = _OPENING_WORD.match(text)
+    if m is None:
+        return False
+    known = {w.casefold() for w in lexicon.TOKEN.findall(" ".join((item.question, *item.labels, *item.options)))}
+    rest = {w.casefold() for w in lexicon.TOKEN.findall(text[m.end():])}
+    word = m.group(1).casefold()
+    return word not in _ENGLISH_OPENINGS and word not in known and not rest & lexicon.ENGLISH_SIGNS
 
 
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:
@@ -232,6 +323,10 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("body")  # "... uniform enhancement and no focal lesion.\nAnswer: yes"
     if method not in {"exact", "structured", "marked"} and _ends_otherwise(t, item, label):
         found.append("ends otherwise")  # "Yes. ... My considered view after a second pass is No."
+    if method not in {"exact", "structured", "marked"} and label is not None and _offered_with_another(t, item, label):
+        found.append("alternative")  # "The answer is red or green."
+    if _in_an_unread_language(t, item, method):
+        found.append("unread language")  # "Nnyaa, ga se setshwantsho sa MRI; ke CT."
     if method != "exact" and _revised_after(t, item):
         found.append("revised")  # batch 20: "Answer: correct.\nRevised reading - ... upside down."
     if method not in _MARKED and is_truncated(t):  # a declared answer ends the reply: "...: B: No"
