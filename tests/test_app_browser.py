@@ -57,15 +57,17 @@ class Page:
         self.p = page
         self.dir = ARTIFACTS / name
         self.dir.mkdir(parents=True, exist_ok=True)
-        for old in self.dir.glob("*.png"):
+        for old in [*self.dir.glob("*.png"), *self.dir.glob("*.jpg")]:
             old.unlink()
         self.n = 0
         self.errors: list[str] = []
         page.on("pageerror", lambda e: self.errors.append(str(e)))
 
     def shot(self, label: str) -> None:
+        """The whole page (below the fold too) for a person to look at; no test reads these files. JPEG at quality 80:
+        measured on a 1440 x 6064 page, 0.36-0.44 s of CPU a shot against 0.59-0.64 s as PNG (2026-11-29)."""
         self.n += 1
-        self.p.screenshot(path=str(self.dir / f"{self.n:02d}-{label}.png"), full_page=True)
+        self.p.screenshot(path=str(self.dir / f"{self.n:02d}-{label}.jpg"), full_page=True, type="jpeg", quality=80)
 
     def tab(self, name: str) -> None:
         self.p.get_by_role("tab", name=name, exact=True).click()
