@@ -4354,3 +4354,90 @@ def test_a_reading_the_replys_close_puts_in_doubt(reply: str, kind: str, labels:
 def test_a_mention_amid_words_of_an_unread_language_is_a_guess(reply: str, question: str, sure: bool) -> None:
     a = extract(reply, "yesno", YN, question=question)
     assert a.choice is not None and a.sure == sure
+
+
+HIP = ("Left hip", "Right hip", "Both hips", "Neither hip")
+BONE = ("Osteosarcoma", "Ewing sarcoma", "Osteomyelitis", "Osgood-Schlatter disease", "Osteochondroma")
+BOWEL = ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception")
+
+
+@pytest.mark.parametrize("reply,options,suggested,choice", [
+    # batch 34: a last line that is an arrow and a letter with its option's text, after general words on the other
+    # options ("Ewing sarcoma is usually diaphyseal")
+    ("Key points: night pain, sunburst periosteal reaction. Ewing sarcoma is usually diaphyseal; osteomyelitis "
+     "lacks tumour matrix.\n\n\u2192 A. Osteosarcoma", BONE, None, "A"),
+    ("Key points: Ewing sarcoma is usually diaphyseal.\n\n-> A", BONE, None, "A"),
+    # near misses: the arrow's letter and text disagree; an arrow to a text alone after general words stays unread
+    ("Key points: Ewing sarcoma is usually diaphyseal.\n\n\u2192 B. Osteosarcoma", BONE, None, None),
+    ("Ewing sarcoma is usually diaphyseal. Osteosarcoma is common.\n\n\u2192 Osteosarcoma", BONE, None, None),
+    # batch 34: the physician's answer restated, then a question back and a general statement ("X are the leading
+    # cause of ..."): no answer of the reply's own
+    ("The physician chose A (adhesions). Could you share the patient's surgical history? Adhesions are the leading "
+     "cause of small-bowel obstruction after abdominal surgery.", BOWEL, "A", None),
+    # near misses: the reply's own letter, or its agreement, before the same words
+    ("A. Adhesions. Could you share the patient's surgical history? Adhesions are the leading cause of small-bowel "
+     "obstruction after abdominal surgery.", BOWEL, "A", "A"),
+    ("The physician chose A (adhesions), and I agree. Adhesions are the leading cause of small-bowel obstruction "
+     "after abdominal surgery.", BOWEL, "A", "A"),
+    # batch 34: the last sentence leaves two options open ("it is unclear whether this is the left hip alone or both
+    # hips"): the impression above it no longer stands
+    ("IMPRESSION: A. Left hip avascular necrosis.\nADDENDUM: The right femoral head also shows subtle sclerosis; it "
+     "is unclear whether this is the left hip alone or both hips.", HIP, None, None),
+    # near misses: an addendum that leaves nothing open, an unclear point naming no option, an answer after the doubt
+    ("IMPRESSION: A. Left hip avascular necrosis.\nADDENDUM: The right femoral head is normal.", HIP, None, "A"),
+    ("IMPRESSION: A. Left hip avascular necrosis. It is unclear whether the cause is steroid use.", HIP, None, "A"),
+    ("It is unclear whether this is the left hip alone or both hips. On balance: A. Left hip.", HIP, None, "A"),
+])
+def test_the_report_shapes_of_batch_34(reply: str, options: tuple[str, ...], suggested: str | None,
+                                       choice: str | None) -> None:
+    labels = tuple("ABCDE"[:len(options)])
+    q = "What is the most likely diagnosis?"
+    assert extract(reply, "choice", labels, options, question=q, suggested=suggested).choice == choice
+
+
+@pytest.mark.parametrize("reply,refusal", [
+    # batch 34: declines by deployment policy
+    ("This model is intended for research use only and must not be used for clinical decision-making. Please refer "
+     "the CT to a neuroradiologist.", True),
+    ("The uploaded image contains burned-in patient identifiers. For privacy reasons it will not be processed; "
+     "please anonymise the image and resubmit.", True),
+    # batch 34: the image found wanting for a firm answer, then a guess
+    ("The image quality is insufficient for a definitive assessment. Tentatively: A. Acute cholecystitis.", True),
+    # near misses: research use named without a decline, a request processed, image quality found sufficient
+    ("Research use only. Yes, there is a small effusion.", False),
+    ("Your request will be processed shortly. Yes, there is a small effusion.", False),
+    ("The image quality is sufficient for a definitive assessment: A. Acute cholecystitis.", False),
+    # batch 34: the finding weighed against a mimic, no decline
+    ("Yes, consolidation in the right lower lobe. Although \u2014 that could be overlapping breast tissue and the "
+     "right heart border rather than true airspace disease. I honestly can't say whether there is consolidation or "
+     "not.", False),
+    # near miss: the same words after the image is blamed still decline
+    ("The image is too dark. I can't say whether there is consolidation or not.", True),
+])
+def test_the_declines_of_batch_34(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+def test_a_guess_after_the_image_is_found_wanting_is_read() -> None:
+    a = extract("The image quality is insufficient for a definitive assessment. Tentatively: A. Acute cholecystitis.",
+                "choice", ABCD, ("Acute cholecystitis", "Choledocholithiasis", "Hepatic abscess", "Pancreatitis"),
+                question="What is the most likely diagnosis?")
+    assert (a.choice, a.refusal, a.sure) == ("A", True, False)
+
+
+@pytest.mark.parametrize("reply,kind,labels,choice", [
+    ("Bata. Bukas pa ang mga growth plate.", "label", ("child", "adult"), "child"),
+    ("Ego, ni CT scan.", "yesno", YN, "yes"),
+    ("Dooda.", "yesno", YN, "no"),
+    ("Naamik.", "yesno", YN, "no"),
+    ("\u1404.", "yesno", YN, "yes"),
+    ("Wa, atin.", "yesno", YN, "yes"),
+    ("Besnier\u2013Boeck\u2013Schaumann disease.", "label", ("sarcoidosis", "tuberculosis"), "sarcoidosis"),
+    # near misses: the short words opening an English sentence or a Japanese romaji one are not read
+    ("Ego aside, there is a fracture.", "yesno", YN, "yes"),
+    ("Wa kossetsu desu; yes.", "yesno", YN, "yes"),
+])
+def test_the_answer_words_of_batch_34(reply: str, kind: str, labels: tuple[str, ...], choice: str | None) -> None:
+    q = "Which age group?" if "child" in labels else "Which diagnosis?" if "sarcoidosis" in labels else \
+        "Is this a CT scan?" if "CT" in reply else "Is there a fracture?"
+    assert extract(reply, kind, labels, labels if kind == "label" else (), question=q).choice == choice

@@ -597,6 +597,9 @@ _UNASSESSED = re.compile(r"(?i)\b(?:not\s+(?:clearly\s+|reliably\s+|fully\s+)?(?
                          r"counted)|unassessable|non-?assessable)\b")
 
 
+_LEFT_UNCLEAR = re.compile(r"(?i)\b(?:it\s+is|it's|it\s+remains)\s+(?:still\s+)?unclear\s+(?:whether|which|if)\b")
+
+
 def _read(clean: str, item: Item, refusal: bool, suggested: str | None, corrections: bool = True
           ) -> tuple[str | None, str]:
     """The rules in order (module doc) on a cleaned reply: (label or None, method)."""
@@ -605,6 +608,12 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
     lab = item.exact(clean)
     if lab is not None:
         return lab, "exact"
+    # batch 34: the reply's last sentence leaves two of the answers open ("IMPRESSION: A. Left hip avascular
+    # necrosis.\nADDENDUM: ...; it is unclear whether this is the left hip alone or both hips."): no answer stands
+    if corrections and kind == "choice":
+        last = re.split(r"(?<=[.!?;\n])\s*(?=\S)", clean.strip())[-1]
+        if _LEFT_UNCLEAR.search(last) and len(named_in(last, item)) > 1:
+            return None, "ambiguous"
     # 1a. the final verdict after a self-correction ("No. Wait, it is enlarged. Yes.")
     if corrections:
         tail = self_corrected(clean)
@@ -930,7 +939,11 @@ def _opening_clause(clean: str, item: Item) -> str | None:
 
 # batch 11: a closing verdict that ends with the option's letter ("... including the fourth. so communicating
 # hydrocephalus, A"): an answer to this case, whatever general words ("including") its findings use
-_LETTER_CLOSES = re.compile(r"[,:\-\u2013\u2014][ \t]*[(\[]?[A-Z][)\]]?[ \t]*[.!]?[ \t*_]*\Z")
+_LETTER_CLOSES = re.compile(r"[,:\-\u2013\u2014][ \t]*[(\[]?[A-Z][)\]]?[ \t]*[.!]?[ \t*_]*\Z"
+                            # batch 34: a last line that is an arrow and a letter, its option's text after it
+                            # ("Key points: ... Ewing sarcoma is usually diaphyseal ...\n\n\u2192 A. Osteosarcoma")
+                            r"|(?m:^)[ \t*_>]*(?:->|=>|\u2192)[ \t]*[(\[]?[A-Z][)\]]?(?:[.:)][ \t]*[^\n.!?]{0,80})?"
+                            r"[ \t]*[.!]?[ \t*_]*\Z")
 
 
 def _answer_before_cut(clean: str, item: Item, label: str) -> bool:

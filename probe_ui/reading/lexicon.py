@@ -153,6 +153,8 @@ GENERIC = re.compile(
     r"relies\s+on|involves?|requires?|depends\s+on|is\s+needed|is\s+required|needs?\s+to|"
     r"must\s+be\s+(?:excluded|considered)|are\s+common|is\s+common|"
     r"is\s+the\s+most\s+(?:common|dangerous|frequent|serious)|are\s+(?:assessed|measured|diagnosed)|"
+    # batch 34: "Adhesions are the leading cause of small-bowel obstruction after abdominal surgery."
+    r"(?:is|are)\s+the\s+(?:leading|commonest|most\s+(?:common|frequent))\s+causes?\s+of|"
     # (batch 21: not "so proliferative disease can be ruled out", a conclusion about this case)
     r"can\s+be\b(?!\s+(?:(?:safely|confidently|definitely|reliably|fully|firmly)\s+)?(?:ruled\s+out|excluded))|"
     r"(?:is|are)\s+(?:measured|defined|assessed|graded|classified|important|essential|crucial|key)|"
@@ -209,7 +211,14 @@ def generic_statement(text: str) -> bool:
     head = text[:3000]
     if _TEXTBOOK.search(head) and not _THIS_CASE.search(head):
         return True
+    # batch 34: a question back to the user ("Could you share the patient's surgical history?") asks about the case
+    # and says nothing of it
+    head = _QUESTION_BACK.sub(" ", head)
     return not ABOUT_CASE.search(head) and bool(GENERIC.search(head))
+
+
+_QUESTION_BACK = re.compile(r"(?i)(?:\A|(?<=[.!?\n]))[ \t]*(?:could|can|would|will)\s+you\s+(?:please\s+)?"
+                            r"(?:share|provide|send|tell|give|clarify|confirm|upload|attach)\b[^.!?\n]*\?")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -375,7 +384,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 31-32: Occitan, Twi, Faroese (all only before a mark)
             "òc", "aane", "já",
             # batch 33: Chamorro
-            "hunggan"),
+            "hunggan",
+            # batch 34: Kirundi ("Ego, ni CT scan."; only before a mark: English and Latin "ego"), Inuktitut,
+            # Kapampangan ("Wa, atin."; only before a mark: Japanese "wa" in romaji)
+            "ego", "ᐄ", "wa"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -418,7 +430,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "innò", "nann", "janiwa",
            # batch 33: Manx ("cha nel", it is not), Cornish ("nag yw", it is not; "nag" alone only before a mark: an
            # English word), Kikuyu ("aca" only before a mark: Spanish "acá", here)
-           "cha nel", "nag yw", "nag", "aca"),
+           "cha nel", "nag yw", "nag", "aca",
+           # batch 34: Navajo, Greenlandic (both only before a mark)
+           "dooda", "naamik"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -554,7 +568,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     "contrast": ("contraste", "kontrastmittel", "造影", "增强"),
     # words the rules read around the answers: negation, contrast, "is"
     # batch 33: Hmong "Menyuam yaus." (a small child)
-    "child": ("menyuam yaus", "menyuam"),
+    # batch 34: Hiligaynon "Bata. Bukas pa ang mga growth plate." (child; the growth plates are still open)
+    "child": ("menyuam yaus", "menyuam", "bata"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人"),
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
@@ -630,7 +645,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  # batch 31-32: Occitan, Twi, Faroese, Corsican, Breton, Aymara
                                  "òc", "aane", "já", "innò", "nann", "janiwa",
                                  # batch 33: Cornish (English "nag"), Kikuyu (Spanish "aca")
-                                 "nag", "aca"})
+                                 "nag", "aca",
+                                 # batch 34: Kirundi (English "ego"), Kapampangan (Japanese romaji "wa"), Navajo,
+                                 # Greenlandic
+                                 "ego", "wa", "dooda", "naamik"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

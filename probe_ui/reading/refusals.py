@@ -655,8 +655,21 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bonly\s+(?:a\s+)?part\s+of\s+the\s+[\w\-]+\s+(?:is|was)\s+(?:included|shown|visible|captured)\s+in\s+the\s+"
      + _IMAGE + r"\b"
      r"|" + _CANT + r"\s+see\s+(?:it\s+)?(?:well|clearly)\W{0,3}\s*(?:(?:it|the\s+" + _IMAGE + r")\s+is\s+|it's\s+)?"
-     r"too\s+" + _FAULT + r"\b",
+     r"too\s+" + _FAULT + r"\b"
+     # batch 34: "The image quality is insufficient for a definitive assessment. Tentatively: A.": the image found
+     # wanting for a firm answer, then a guess
+     r"|\b(?:" + _IMAGE + r"\s+)?quality\s+is\s+(?:\w+\s+)?(?:insufficient|inadequate|not\s+sufficient|"
+     r"not\s+adequate)\s+for\s+(?:a\s+)?(?:definitive|confident|reliable|firm|diagnostic)\b",
      "picture too dark, but guess adult."),
+    # batch 34: declines by deployment policy ("This model is intended for research use only and must not be used for
+    # clinical decision-making.", "For privacy reasons it will not be processed; please anonymise the image and
+    # resubmit.")
+    ("deployment-policy",
+     r"\bresearch\s+use\s+only\b[^.!?\n]{0,80}?\b(?:must|should|may|can)\s*not\s+be\s+used\s+for\s+"
+     r"(?:clinical|diagnostic|patient)\b"
+     r"|\b(?:will\s+not|won't|cannot|can't|could\s+not)\s+be\s+processed\b[^.!?\n]{0,80}?\bplease\s+"
+     r"(?:anonymi[sz]e|de-?identify|remove|redact|resubmit|re-?upload)\b",
+     "For privacy reasons it will not be processed; please anonymise the image and resubmit."),
     # batch 30: Hungarian "Sajnos nem látom a csatolt képet, kérem, töltse fel újra." (I don't see the attached
     # image, please upload it again)
     ("cannot-hu", r"\bnem\s+(?:látom|tudom\s+megnyitni|találom)\s+a\s+(?:csatolt\s+)?(?:képet|fájlt|mellékletet)"
@@ -686,6 +699,9 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         # batches 31-32: "I honestly can't tell whether it's consolidation or not.", "... whether
                         # they're circumscribed or microlobulated": what was seen, weighed after a second look
                         r"|\bwhether\s+(?:it's|they're|they\s+are)\s+[\w\-]+\s+or\s+(?:not\b|[\w\-]+\b)"
+                        # batch 34: "... could be overlapping breast tissue ... I honestly can't say whether there is
+                        # consolidation or not.": the finding weighed against a mimic
+                        r"|\bwhether\s+(?:or\s+not\s+)?there\s+(?:is|are)\s+(?:an?\s+|any\s+)?[\w\-]+\s+or\s+not\b"
                         # batch 28: "On review, the hypoechoic band ... could equally be perirenal fat. I cannot
                         # confidently say ...", "两种都有可能，无法确定。" (both are possible)
                         r"|\b(?:could|might|may)\s+(?:just\s+as\s+)?equally\s+(?:well\s+)?be\b"

@@ -29,7 +29,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                       "reactivation of varicella zoster", "reactivation of the varicella-zoster virus"),
     # batch 23: "Löfgren syndrome — bilateral hilar lymphadenopathy ... erythema nodosum and ankle arthritis."
     "sarcoidosis": ("löfgren syndrome", "lofgren syndrome", "löfgren's syndrome", "lofgren's syndrome",
-                    "löfgrens syndrome", "lofgrens syndrome"),
+                    "löfgrens syndrome", "lofgrens syndrome",
+                    # batch 34: "Besnier–Boeck–Schaumann disease." (an eponym; the dashes written three ways)
+                    "besnier–boeck–schaumann disease", "besnier-boeck-schaumann disease",
+                    "besnier—boeck—schaumann disease", "besnier-boeck-schaumann", "besnier–boeck–schaumann",
+                    "boeck's sarcoid", "boeck sarcoid"),
     # batch 24: "Moderate background diabetic retinopathy without neovascularisation." (the older name)
     # batch 28: "Pre-proliferative diabetic retinopathy." (the older name of severe non-proliferative disease)
     "non-proliferative diabetic retinopathy": ("background diabetic retinopathy",
