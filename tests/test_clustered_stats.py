@@ -7,9 +7,13 @@ answers of one item correlated), against a published worked example, and on the 
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 import yaml
+from built_once import built_once
 
 from probe_ui import stats
 from probe_ui.presets import PRESETS_DIR, load_preset
@@ -108,11 +112,7 @@ def test_the_clustered_paired_test_keeps_its_level_under_no_difference() -> None
     assert old > 150
 
 
-@pytest.fixture(scope="module")
-def severity_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, str]:
-    """The issue's runs: the MediConfusion pairs under the severity suite (16 items, 41 variants each) with
-    baseline/first and baseline/last, and the same set with 3 of its 8 B-items left out (13 items)."""
-    folder = tmp_path_factory.mktemp("severity")
+def _build_severity_runs(folder: Path) -> None:
     store = Store(folder / "s.db")
     doc = yaml.safe_load((PRESETS_DIR / "mediconfusion_pairs.yaml").read_text(encoding="utf-8"))
     b_items = [i["id"] for i in doc["items"] if i["id"].endswith("b")][:3]
@@ -123,7 +123,18 @@ def severity_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, str]
               BatchOptions(suites=["severity"], run_name="sixteen", progress=False))
     run_batch(store, [load_preset(thirteen)], ["baseline/first", "baseline/last"],
               BatchOptions(suites=["severity"], run_name="thirteen", progress=False))
-    return store, "sixteen"
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def severity_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, str]:
+    """The issue's runs: the MediConfusion pairs under the severity suite (16 items, 41 variants each) with
+    baseline/first and baseline/last, and the same set with 3 of its 8 B-items left out (13 items). Built once per
+    run (tests/built_once.py: about 30 s of CPU, most of it encoding its 1,189 variants as PNG, which every xdist
+    worker that ran one of these tests paid again), then copied into this module's own folder."""
+    folder = tmp_path_factory.mktemp("severity")
+    shutil.copytree(built_once(tmp_path_factory, "severity-runs", _build_severity_runs), folder, dirs_exist_ok=True)
+    return Store(folder / "s.db"), "sixteen"
 
 
 @pytest.mark.slow

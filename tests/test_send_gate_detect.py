@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import pickle
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
+from built_once import built_once
 from burned_in import IDENTIFYING, LABELS, covered, make_set
 from helpers import require_module
 
@@ -95,12 +98,23 @@ def test_without_the_extra_detect_names_it(monkeypatch: pytest.MonkeyPatch) -> N
 # -- with the OCR extra --------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def findings() -> list[tuple[object, list]]:
-    require_module("rapidocr_onnxruntime", OCR_HOW)
+def _find_in_the_set(folder: Path) -> None:
     from probe_ui.send_gate import find_identifying_text
 
-    return [(case, find_identifying_text(case.image)) for case in make_set()]
+    (folder / "found.pickle").write_bytes(pickle.dumps([find_identifying_text(case.image) for case in make_set()]))
+
+
+@pytest.fixture(scope="module")
+def findings(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[object, list]]:
+    """Each case of the burned-in set with what the detector found in it. The detector runs once per run
+    (tests/built_once.py: about 18 s of CPU of OCR, which every xdist worker that ran one of these tests paid again);
+    each worker makes the set itself and loads the findings."""
+    require_module("rapidocr_onnxruntime", OCR_HOW)
+    found = pickle.loads((built_once(tmp_path_factory, "burned-in-findings", _find_in_the_set) / "found.pickle")
+                         .read_bytes())
+    cases = make_set()
+    assert len(found) == len(cases)
+    return list(zip(cases, found))
 
 
 @pytest.mark.slow
