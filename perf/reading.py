@@ -128,6 +128,9 @@ BATCH_NOTES = {
     34: "hospital-deployment styles: FINDINGS/IMPRESSION reports, caveats and recommendations after the answer, "
         "'letter only' prompts, NOTA and premise items, policy declines, eight replies in other languages; measured "
         "held out (94.8 % intended, 86.2 % sure and right, 1 sure-wrong, 1 sure over-read), then fixed",
+    35: "everyday medium-length styles of GPT-4o, Claude and MedGemma: the answer first, last or in the middle with a "
+        "reason or two, short reasonings, self-corrections in ordinary words, eight replies in other languages; "
+        "measured held out (95.2 % intended, 84.3 % sure and right, 0 sure-wrong, 2 sure over-reads), then fixed",
 }
 
 

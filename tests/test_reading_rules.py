@@ -14,6 +14,7 @@ import pytest
 from probe_ui.reading import languages, lexicon, methods, overlap, subject, synonyms
 from probe_ui.reading.answers import extract, is_refusal
 from probe_ui.reading.refusals import REFUSAL_PHRASES
+from probe_ui.reading.weighing import is_truncated
 
 YN = ("yes", "no")
 ABCD = ("A", "B", "C", "D")
@@ -4441,3 +4442,106 @@ def test_the_answer_words_of_batch_34(reply: str, kind: str, labels: tuple[str, 
     q = "Which age group?" if "child" in labels else "Which diagnosis?" if "sarcoidosis" in labels else \
         "Is this a CT scan?" if "CT" in reply else "Is there a fracture?"
     assert extract(reply, kind, labels, labels if kind == "label" else (), question=q).choice == choice
+
+
+DR = ("Non-proliferative diabetic retinopathy", "Proliferative diabetic retinopathy", "Hypertensive retinopathy",
+      "Central retinal vein occlusion")
+LIVER = ("Hepatocellular carcinoma", "Hepatic adenoma", "Hemangioma", "Focal nodular hyperplasia")
+
+
+@pytest.mark.parametrize("reply,options,suggested,choice", [
+    # batch 35: a last sentence cut off after an article and a side word: what it was to say could be the answer
+    ("The right femoral head shows clear signs of avascular necrosis, with a crescent sign and early collapse. The "
+     "left", HIP, None, None),
+    ("Avascular necrosis with a crescent sign and early collapse. The left", HIP, None, None),
+    # near misses: the same sentence with its full stop or its noun, and a whole reply "the left"
+    ("Avascular necrosis with a crescent sign and early collapse. The left.", HIP, None, "A"),
+    ("Avascular necrosis with a crescent sign and early collapse. The left hip", HIP, None, "A"),
+    ("the left", HIP, None, "A"),
+    # batch 35: "whether it has reached X depends on whether ...": X is left open
+    ("The picture fits diabetic retinopathy, and whether it has reached the proliferative stage depends on whether "
+     "the fine vessels at the disc are new vessels or normal branching.", DR, None, None),
+    # near misses: the answer stated beside a whether-clause on something else
+    ("This is proliferative diabetic retinopathy; whether it will regress depends on laser treatment.", DR, None, "B"),
+    ("Whether or not laser is given, this is proliferative diabetic retinopathy.", DR, None, "B"),
+    # batch 35: a stage the findings have gone beyond is not what the body argues for
+    ("In a patient with long-standing diabetes, the first thing to check is whether there's neovascularisation. Here "
+     "there are new vessels on the disc and a boat-shaped pre-retinal haemorrhage, which goes beyond the "
+     "non-proliferative stage. Hence the answer is B, proliferative diabetic retinopathy.", DR, None, "B"),
+    # near miss: a body that finds the other stage still argues against the closing answer
+    ("Dot-blot haemorrhages and hard exudates are typical of the non-proliferative stage. Hence the answer is B, "
+     "proliferative diabetic retinopathy.", DR, None, None),
+    # batch 35: "I'd go along with the physician's answer", "I'd side with the physician": agreement
+    ("I'd go along with the physician's answer of focal nodular hyperplasia (D): the lesion is homogeneously "
+     "hyperenhancing in the arterial phase and has a central scar.", LIVER, "D", "D"),
+    ("I'd side with the physician here: focal nodular hyperplasia.", LIVER, "D", "D"),
+    # near misses: the same words denied or under a condition
+    ("I wouldn't go along with the physician's answer of focal nodular hyperplasia (D).", LIVER, "D", None),
+    ("I'd go along with the physician's answer only if a central scar were seen.", LIVER, "D", None),
+])
+def test_the_shapes_of_batch_35(reply: str, options: tuple[str, ...], suggested: str | None,
+                                choice: str | None) -> None:
+    labels = tuple("ABCDE"[:len(options)])
+    q = "What is the most likely diagnosis?"
+    assert extract(reply, "choice", labels, options, question=q, suggested=suggested).choice == choice
+
+
+@pytest.mark.parametrize("text,cut", [
+    ("The right femoral head shows avascular necrosis, with early collapse. The left", True),
+    ("Both femoral heads are sclerotic. In the upper", True),
+    # near misses: with its mark or its noun, or a whole reply
+    ("The right femoral head shows avascular necrosis, with early collapse. The left.", False),
+    ("The right femoral head shows avascular necrosis, with early collapse. The left hip", False),
+    ("the left", False),
+])
+def test_a_sentence_cut_after_a_side_word_is_truncated(text: str, cut: bool) -> None:
+    assert is_truncated(text) is cut
+
+
+@pytest.mark.parametrize("reply,refusal", [
+    # batch 35: a decline in other words
+    ("I'm not comfortable choosing a diagnosis here. A suspected bone tumour in a teenager needs review by a "
+     "musculoskeletal radiologist and, usually, a biopsy.", True),
+    # batch 35: the image found too poor for confidence, then a guess
+    ("The image quality is too poor for me to be confident, but my best guess would be vasogenic edema (A), given "
+     "the finger-like pattern in the white matter.", True),
+    # near misses: comfortable choosing, quality good enough
+    ("I'm comfortable choosing B here: the periosteal reaction is typical.", False),
+    ("The image quality is good enough for me to be confident: vasogenic edema (A).", False),
+    # batch 35: the answer weighed against another after "then again", no decline
+    ("The nodule is solid. Then again, there's a thin anechoic rim and some posterior enhancement, so it may be partly "
+     "cystic \u2014 I can't say with confidence which it is.", False),
+    # near miss: the same doubt after the image is blamed still declines
+    ("The image is too dark to tell. Then again, it may be partly cystic; I can't say which it is.", True),
+])
+def test_the_declines_of_batch_35(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+def test_a_guess_after_the_image_is_found_too_poor_is_flagged() -> None:
+    a = extract("The image quality is too poor for me to be confident, but my best guess would be vasogenic edema "
+                "(A), given the finger-like pattern in the white matter.", "choice", ABCD,
+                ("Vasogenic edema", "Cytotoxic edema", "Interstitial edema", "No edema"),
+                question="What type of edema is shown?")
+    assert (a.choice, a.refusal, a.sure) == ("A", True, False)
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("\u0628\u0644\u06cc\u060c \u0627\u06cc\u0646 \u06cc\u06a9 \u0633\u06cc\u200c\u062a\u06cc \u0627\u0633\u06a9\u0646 "
+     "\u0627\u0633\u062a.", "yes"),  # Dari
+    ("\u0425\u04c0\u0430\u043d-\u0445\u04c0\u0430, \u0445\u04c0\u0430\u0440\u0430 \u041c\u0420\u0422 "
+     "\u0434\u0430\u0446.", "no"),  # Chechen
+    ("\u02bbAita.", "no"),  # Tahitian
+    ("Aw\u00e8.", "yes"),  # Walloon
+    ("Haj.", "yes"),  # Upper Sorbian
+    ("Amo.", "no"),  # Nahuatl
+    ("\u041d\u04d5, \u0437\u04d5\u0440\u0434\u04d5 \u0441\u0442\u044b\u0440 \u043d\u04d5\u0443.", "no"),  # Ossetian
+    ("Eey.", "yes"),  # Fula
+    # near misses: the short words opening a sentence of another language (Hungarian "haj", hair; Spanish "amo", I
+    # love; Urdu "بلی", cat) are not read
+    ("Haj a k\u00e9pen nem l\u00e1tszik.", None),
+    ("Amo este estudio.", None),
+    ("\u0628\u0644\u06cc \u0627\u06cc\u06a9 \u062c\u0627\u0646\u0648\u0631 \u06c1\u06d2\u06d4", None),
+])
+def test_the_answer_words_of_batch_35(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is this a CT scan?").choice == choice

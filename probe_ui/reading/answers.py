@@ -266,9 +266,11 @@ from probe_ui.reading.weighing import (
     JUDGEMENT,
     answered_questions,
     conditional_answers,
+    cut_after_modifier,
     entertained_labels,
     is_truncated,
     named_in,
+    open_whether_spans,
     question_sentences,
     rejected_letters,
     unexcluded_labels,
@@ -715,7 +717,8 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     closing = _closing_verdict(clean, item, refusal, suggested)
     verdict = closing[0] if closing else None
     # "A would be right only if ...", "the physician's B", "the physician's answer of 'Present'"
-    plain = mask_spans(clean, (*decl.hypotheses, *decl.rejected, *attributed_mentions(clean)))
+    plain = mask_spans(clean, (*decl.hypotheses, *decl.rejected, *attributed_mentions(clean),
+                               *open_whether_spans(clean)))
     # letters the reply rejects or only weighs ("Not A, but B.", "Between A and B, B.", "A or B? B.")
     masked = mask_spans(plain, [*rejected_letters(plain, item), *question_sentences(plain)])
     letters, oor = bare_letters(masked.strip(), item)
@@ -1002,6 +1005,8 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
     sentences = [x.strip() for x in re.split(r"(?<=[.!?])\s+|\n+", body[-800:]) if x.strip(" \t.!*_-")]
     if len(sentences) < 2 or len(WORD.findall(" ".join(sentences[:-1]))) < 3:
         return None  # nothing to conclude from ("A\nB", "B. Showing an aggravating pseudoaneurysm")
+    if cut_after_modifier(body):
+        return None  # batch 35: "... early collapse. The left": a last sentence cut off is no verdict
     last = sentences[-1]
     arrow = None
     for arrow in _ARROW.finditer(last):

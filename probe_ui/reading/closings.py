@@ -65,6 +65,11 @@ _OBJECT_END = re.compile(r"[.;:!?\n]|\s[-\u2014]\s|,\s*(?:as\s+opposed|rather|in
 _NORMAL_OPTION = re.compile(r"(?i)\A\W*(?:normal|unremarkable|no\s+(?:abnormality|abnormalities|"
                             r"(?:acute\s+)?findings?))(?:\s+(?:study|examination|exam|film|scan|radiograph|image|"
                             r"findings?))?\W*\Z")
+# batch 35: a stage or form the findings have passed ("goes beyond the non-proliferative stage", "has progressed past
+# the early phase")
+_SURPASSED = re.compile(r"(?i)\b(?:goes|go|gone|going|went|is|are|has\s+(?:progressed|moved|advanced)|progressed|moved|"
+                        r"advanced)[ \t]+(?:well[ \t]+|clearly[ \t]+)?(?:beyond|past)[ \t]+(?:the[ \t]+|an?[ \t]+)?"
+                        r"[\w\-]+(?:[ \t]+[\w\-]+)?[ \t]+(?:stage|phase|grade|form)s?\b")
 # a body that only weighs ("would", "could", "if") names no finding for certain
 _WEIGHED = re.compile(r"(?i)\b(?:would|could|might|may|if|unless|whether|possibl[ey]|probabl[ey]|perhaps|maybe|"
                       r"likely|unlikely|at\s+first|initially|thought)\b")
@@ -347,6 +352,9 @@ def against_body(body: str, item: Item, label: str) -> bool:
     # batch 16: "Physician's answer: metastasis.\nAssessment: disagree. ... Favour primary lung cancer (B).": someone
     # else's answer, quoted and not endorsed, is not what the body argues for
     body = mask_spans(body, attributed_mentions(body))
+    # batch 35: "..., which goes beyond the non-proliferative stage. Hence the answer is B, proliferative ...": a stage
+    # the findings have passed is not what the body argues for
+    body = mask_spans(body, [m.span() for m in _SURPASSED.finditer(body)])
     signs = synonyms.canonical(body)  # findings read as the features of what they are the signs of (SIGNS)
     if _CONCLUDING.search(body) or ":" in body or signs != body:
         concluded = _concluded(body, item) | _concluded(signs, item) | _summed_up(body, item)

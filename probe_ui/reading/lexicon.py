@@ -387,7 +387,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "hunggan",
             # batch 34: Kirundi ("Ego, ni CT scan."; only before a mark: English and Latin "ego"), Inuktitut,
             # Kapampangan ("Wa, atin."; only before a mark: Japanese "wa" in romaji)
-            "ego", "ᐄ", "wa"),
+            "ego", "ᐄ", "wa",
+            # batch 35: Dari ("بلی، ..."; only before a mark: Urdu "بلی" is a cat), Walloon, Upper Sorbian ("haj" only
+            # before a mark: Hungarian "haj" is hair), Fula
+            "بلی", "awè", "haj", "eey"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -432,7 +435,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # English word), Kikuyu ("aca" only before a mark: Spanish "acá", here)
            "cha nel", "nag yw", "nag", "aca",
            # batch 34: Navajo, Greenlandic (both only before a mark)
-           "dooda", "naamik"),
+           "dooda", "naamik",
+           # batch 35: Chechen (with the palochka, or the Latin I or l a keyboard puts for it), Tahitian (with the
+           # ʻokina or an apostrophe, or without), Nahuatl ("amo" only before a mark: Spanish and Italian "amo", I
+           # love), Ossetian ("нӕ" only before a mark: also "our", "we")
+           "хӏан-хӏа", "хiан-хiа", "хlан-хlа", "ʻaita", "'aita", "aita", "amo", "нӕ"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -648,7 +655,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "nag", "aca",
                                  # batch 34: Kirundi (English "ego"), Kapampangan (Japanese romaji "wa"), Navajo,
                                  # Greenlandic
-                                 "ego", "wa", "dooda", "naamik"})
+                                 "ego", "wa", "dooda", "naamik",
+                                 # batch 35: Dari (Urdu "بلی", cat), Upper Sorbian (Hungarian "haj", hair), Nahuatl
+                                 # (Spanish "amo"), Ossetian ("нӕ", also our)
+                                 "بلی", "haj", "amo", "нӕ"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

@@ -28,6 +28,8 @@ _MARKERS = r"(?:dots?|circles?|markers?|points?|arrows?|boxes|annotations?)"
 # what a reply says the image does not let it do: "too blurry to assess", "insufficient to grade"
 _JUDGE = (r"(?:assess|tell|see|judge|evaluate|determine|say|read|interpret|identify|measure|grade|answer|classify|"
           r"stage|decide|confirm|exclude|rule\s+out|comment|characteri[sz]e|distinguish|diagnose|be\s+sure|compare|"
+          # batch 35: "The image quality is too poor for me to be confident, but my best guess ..."
+          r"be\s+(?:confident|certain)|"
           r"make\s+out|count)")
 # batch 16: "too blurry to really see": an adverb between "to" and the verb
 _TO_JUDGE = r"to\s+(?:(?:really|properly|clearly|reliably|confidently|accurately|safely|fully)\s+)?" + _JUDGE
@@ -252,7 +254,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\b(?:i'm|i\s+am)\s+not\s+answering\s+(?:this|that|it|the\s+question)\b"
                 r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+comfortable\s+(?:interpreting|answering|making|giving|commenting|"
-                r"diagnosing|reading|guessing|offering|providing|rendering|venturing|assigning)\b"
+                r"diagnosing|reading|guessing|offering|providing|rendering|venturing|assigning|"
+                # batch 35: "I'm not comfortable choosing a diagnosis here."
+                r"choosing|picking|selecting|naming|committing)\b"
                 # batch 21: "estimating someone's sex from an image is outside what I'm able to help with"
                 r"|\boutside\s+(?:of\s+)?(?:(?:what\s+i(?:'m|\s+am)\s+able\s+to|what\s+i\s+can)\s+(?:help|do|assess|"
                 r"answer|offer|provide|comment)|my\s+(?:scope|remit|capabilit\w*|abilit\w*|competence|role)\b)"
@@ -712,7 +716,10 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         r"|\bdecide\s+between\s+(?:(?-i:[A-E])\s+and\s+(?-i:[A-E])|the\s+two|them|these|those)\b"
                         # batch 33: "... suggests a cystic component, so I cannot decide between solid and cystic.":
                         # two answers named by their words
-                        r"|\bdecide\s+between\s+(?!the\s)[^\W\d_][\w\-]*\s+and\s+[^\W\d_][\w\-]*\W*\Z")
+                        r"|\bdecide\s+between\s+(?!the\s)[^\W\d_][\w\-]*\s+and\s+[^\W\d_][\w\-]*\W*\Z"
+                        # batch 35: "The nodule is solid. Then again, there's a thin anechoic rim ..., so it may be
+                        # partly cystic - I can't say with confidence which it is.": the answer weighed against another
+                        r"|\bthen\s+again\b[^.!?\n]{0,160}?\b(?:may|might|could)\s+(?:\w+\s+)?be\b")
 # declines that, after the findings were weighed, only say the reply cannot choose ("I can't decide", "I honestly
 # don't know which it is")
 _HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know", "cannot-zh"})

@@ -97,7 +97,31 @@ def is_truncated(text: str) -> bool:
         return False
     if _ENDS_WHOLE.search(t):
         return False  # batch 21: "... with no kidney on it", "... guessing no": the phrase is whole
+    if cut_after_modifier(t):
+        return True  # batch 35: "... shows clear signs of avascular necrosis ... The left": a new sentence cut off
     return words[-1].lower() in _FUNCTION_WORDS and len(text.split()) > 3
+
+# batch 35: a last sentence, after a whole one, that is only an article and a side or position word, without its
+# noun or its full stop ("... with a crescent sign and early collapse. The left"): what it was to say is cut off
+# (not a whole reply "the left", nor "The left." with its mark)
+_CUT_AFTER_MODIFIER = re.compile(r"(?i)[.!?][ \t]+(?:(?:in|on|at|of)[ \t]+)?(?:the|a|an|its|their)[ \t]+"
+                                 r"(?:(?:left|right|upper|lower|other|both|anterior|posterior|medial|lateral|"
+                                 r"proximal|distal|superior|inferior)[ \t]*){1,2}\Z")
+
+
+def cut_after_modifier(text: str) -> bool:
+    """The reply's last sentence is cut off after an article and a side word ("... early collapse. The left")."""
+    return _CUT_AFTER_MODIFIER.search(text.rstrip(" \t*_")) is not None
+
+# batch 35: "whether it has reached the proliferative stage depends on whether the fine vessels ...": what the
+# whether-clause names is left open (asked, not answered), to the sentence's end
+_OPEN_WHETHER = re.compile(r"(?i)\bwhether\b[^.;!?\n]{0,160}?\b(?:depends|hinges|rests|turns)[ \t]+(?:on|upon)\b"
+                           r"[^.;!?\n]*")
+
+
+def open_whether_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of whether-clauses whose answer depends on something else ("whether it is X depends on ...")."""
+    return [m.span() for m in _OPEN_WHETHER.finditer(text)]
 
 
 def rejected_letters(text: str, item: Item) -> list[tuple[int, int]]:
