@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from app_server import free_port
+from built_once import built_once
 from helpers import require_module, stop, wait_for_page
 
 #: every test here takes seconds (tests/markers.py: the fast loop leaves them out)
@@ -27,9 +28,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh venv with the wheel installed; returns its bin folder."""
+    """A fresh venv with the wheel installed; returns its bin folder. Built once per run (tests/built_once.py: about
+    6.7 s, which every xdist worker that ran one of these tests paid again); the tests only run its commands, each
+    in its own folder."""
     require_module("hatchling", 'pip install -e ".[dev]"')  # builds the wheel offline
-    tmp = tmp_path_factory.mktemp("wheel")
+    return built_once(tmp_path_factory, "installed-wheel", _install) / "venv" / "bin"
+
+
+def _install(tmp: Path) -> None:
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--no-build-isolation",
                     "--no-index", "-q", "-w", str(tmp / "dist")], check=True, capture_output=True, timeout=300)
     wheel = next((tmp / "dist").glob("probe_ui-*.whl"))
@@ -42,7 +48,6 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (site / "zz_parent_site.pth").write_text(sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q",
                     str(wheel)], check=True, capture_output=True, timeout=300)
-    return env_dir / "bin"
 
 
 def run(bin_dir: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
