@@ -4545,3 +4545,22 @@ def test_a_guess_after_the_image_is_found_too_poor_is_flagged() -> None:
 ])
 def test_the_answer_words_of_batch_35(reply: str, choice: str | None) -> None:
     assert extract(reply, "yesno", YN, question="Is this a CT scan?").choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # an answer reported as the asker's or the physician's is not the reply's own (batches 21, 22, 34: "The physician
+    # selected option A, adhesions. Let me know ...")
+    ("You selected B, pleural effusion. What would you like me to check?", None),
+    ("According to the physician, the answer is B.", None),
+    # near misses: endorsed, or set aside for the reply's own answer
+    ("You chose B, pleural effusion, and I agree.", "B"),
+    ("According to the physician, the answer is B, and I agree.", "B"),
+    ("According to the physician, the answer is B. I disagree: A, pneumothorax.", "A"),
+    ("I know you suggested pneumonia, but my answer remains B.", "B"),
+    # an answer kept: "still" between the verb and the answer
+    ("My answer is still B.", "B"),
+    ("I hear you, but my answer is still B.", "B"),
+])
+def test_an_answer_reported_as_someone_elses_is_not_the_replys(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, DX, question="What is the diagnosis?", suggested="B")
+    assert a.choice == choice

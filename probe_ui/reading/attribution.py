@@ -18,6 +18,9 @@ ATTRIBUTED = re.compile(
     r"(?i)(?:\b(?:physician|student|doctor|resident|radiologist|clinician|user|examinee|candidate|colleague|trainee|"
     r"intern|person|physicians|students)(?:'s|s'|')?|\b(?:suggested|proposed|given|provided|your|their|his|her|"
     r"initial|original|previous|prior|other|alternative|incorrect|wrong|chosen|selected))\s*$"
+    # "According to the physician, the answer is B.": the answer the sentence goes on to name is theirs
+    r"|(?i:\baccording\s+to\s+(?:the\s+|your\s+|their\s+)?(?:physician|student|doctor|resident|radiologist|"
+    r"clinician|user|colleague|trainee|examinee|you)\b[,\s]*(?:the|their|its)?\s*(?:final\s+)?)$"
 )
 _EVALUATION = re.compile(
     r"(?i)(?P<reject>\b(?:not|incorrect|wrong|inaccurate|inappropriate|mistaken|erroneous|false|disagree|invalid|"
@@ -74,14 +77,20 @@ _ATTRIBUTED_MENTION = re.compile(
     r"(?i)\b(?:physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee)(?:'s|s')?"
     r"\s+(?:(?:chosen|selected|suggested|proposed|final|initial|original|own)\s+)?(?:answer|choice|suggestion|response|"
     r"selection|diagnosis|impression|pick|option|call)\b[^.;!?\n]{0,160}"
+    # "According to the physician, the answer is B.": what the sentence says after it is theirs
+    r"|\baccording\s+to\s+(?:the\s+|your\s+|their\s+)?(?:physician|student|doctor|resident|radiologist|clinician|"
+    r"user|colleague|trainee|examinee|you)\b[^.;!?\n]{0,160}"
 )
 
 
 # someone else's answer reported with a verb: "The physician answered focal nodular hyperplasia." (batch 14), "the
 # doctor chose B, but ...": the clause up to a comma or a turn ("but", "however") is theirs
 _ATTRIBUTED_VERB = re.compile(
-    r"(?i)\b(?:physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee)s?\s+"
-    r"(?:has\s+|had\s+)?(?:answered|chose|chosen|selected|picked|suggested|proposed|said|went\s+with|opted\s+for|"
+    r"(?i)(?:\b(?:physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee)s?|"
+    # "You selected B, pleural effusion. What would you like me to check?": the asker's answer, restated (not "If you
+    # chose B, ...", a condition)
+    r"(?<!\bif\s)(?<!\bwhen\s)(?<!\bunless\s)\byou)\s+"
+    r"(?:have\s+|had\s+)?(?:answered|chose|chosen|selected|picked|suggested|proposed|said|went\s+with|opted\s+for|"
     # batch 22: what they chose, in other words
     r"went\s+for|settled\s+on|decided\s+on|landed\s+on|marked|ticked|circled|put\s+down|gave|named|indicated|"
     r"diagnosed|called\s+(?:it|this)|answers|chooses|selects|picks|suggests|proposes|says|thinks|thought|"
@@ -105,8 +114,8 @@ _JUDGED_THEN = re.compile(r"(?i)\b(?:not\s+(?:\w+\s+){0,2}?(?:right|correct|accu
 
 def attributed_mentions(text: str) -> list[tuple[int, int]]:
     """Spans naming someone else's answer that the reply does not endorse (masked before mentions are read)."""
-    if not re.search(r"(?i)physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee",
-                     text):
+    if not re.search(r"(?i)physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee|"
+                     r"\byou\b", text):
         return []
     spans = []
     found = [m.span() for m in _ATTRIBUTED_MENTION.finditer(text)]

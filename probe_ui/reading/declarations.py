@@ -164,7 +164,7 @@ _CONNECTIVES = frozenset(
 )
 _ADVERBS = re.compile(
     r"(?i)^(?:(?:most\s+)?(?:clearly|likely|probably|definitely|certainly|therefore|thus|hence|indeed|simply|"
-    r"actually|then)\b[\s,]*)+"
+    r"actually|then|still|now|also)\b[\s,]*)+"
 )
 
 
