@@ -9,12 +9,14 @@ import html
 import math
 import os
 import re
+import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import sqlalchemy as sa
+from built_once import built_once
 from helpers import CHROMIUM, require_chromium, write_png, write_preset
 from shared_chromium import ARGS
 
@@ -45,24 +47,33 @@ def chromium() -> str:
     return require_chromium()
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, str, str]:
-    """MediConfusion pairs and MedVH NOTA items under rotations, three baselines; the same with another seed as the
-    baseline run."""
-    store = Store(tmp_path_factory.mktemp("report") / "r.db")
+def _build_runs(folder: Path) -> None:
+    """The store of :func:`runs` and the report of its main run against its baseline run (:func:`report`)."""
+    store = Store(folder / "r.db")
     presets = [load_preset(PRESETS_DIR / p) for p in PRESETS]
     main_run = run_batch(store, presets, MODELS,
                          BatchOptions(suites=["rotations"], seed=0, run_name="main", progress=False))
     base_run = run_batch(store, presets, MODELS,
                          BatchOptions(suites=["rotations"], seed=1, run_name="base", progress=False))
     assert main_run.errors == 0 and base_run.errors == 0
-    return store, "main", "base"
+    (folder / "report.html").write_text(build_report(store, "main", baseline="base"), encoding="utf-8")
+    store.close()
 
 
 @pytest.fixture(scope="module")
-def report(runs) -> str:
-    store, run, base = runs
-    return build_report(store, run, baseline=base)
+def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Store, str, str]:
+    """MediConfusion pairs and MedVH NOTA items under rotations, three baselines; the same with another seed as the
+    baseline run. Built once per run with the report (tests/built_once.py: about 15 s of CPU, which every xdist
+    worker that ran one of these tests paid again), then copied into this module's own folder."""
+    folder = tmp_path_factory.mktemp("report")
+    shutil.copytree(built_once(tmp_path_factory, "report-runs", _build_runs), folder, dirs_exist_ok=True)
+    return Store(folder / "r.db"), "main", "base"
+
+
+@pytest.fixture(scope="module")
+def report(runs, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """``build_report`` of the main run against the baseline run, built with the store (:func:`_build_runs`)."""
+    return (built_once(tmp_path_factory, "report-runs", _build_runs) / "report.html").read_text(encoding="utf-8")
 
 
 class _Cells(HTMLParser):
