@@ -218,7 +218,7 @@ from probe_ui.reading.letters import (
     pair_conflict,
     tail_letter,
 )
-from probe_ui.reading.marks import marked_label, marks_several, weighted_label
+from probe_ui.reading.marks import marked_label, marks_several, own_column, weighted_label
 from probe_ui.reading.options import (
     count_option,
     head_option,
@@ -238,6 +238,7 @@ from probe_ui.reading.presence import (
     PRESENCE_QUESTION,
     PRESENCE_UNSURE,
     asked_finding,
+    labelled_presence,
     presence_answer,
     unplaced,
 )
@@ -397,6 +398,14 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             found, how = _read(span, item, refusal, suggested, corrections=False)
             if found is not None and how != "ambiguous":
                 label, method = found, "declaration"
+    if label is None and method in ("none", "ambiguous"):
+        # batch 36: "| | Physician | Mine |" with a row "| Answer | A. left side | B. right side |": the reply's own
+        # column holds its answer, the physician's beside it does not
+        cell = own_column(clean)
+        if cell is not None:
+            found, how = _read(cell, item, refusal, suggested, corrections=False)
+            if found is not None and how != "ambiguous":
+                label, method = found, "marked"
     said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS else None
     if said is not None and item.aliases.get("yep" if said == "yes" else "nope", label) != label:
         # "Hayır, bu görüntü pelvisi göstermiyor." (Turkish: no, this image does not show the pelvis): the answer word
@@ -1149,6 +1158,11 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
         # outside the condition may
         text = mask_spans(text, [m.span() for m in _CONDITION.finditer(text)])
     if item.kind == "yesno" and question and not refusal and item.aliases:
+        # batch 36: "Cardiomegaly: not present.", "Pneumothorax: seen, ...": the asked finding, labelled with its
+        # presence
+        said = labelled_presence(text, question)
+        if said is not None:
+            return item.aliases["yep" if said == "yes" else "nope"], "presence"
         # 5. presence questions: "Not present." / "None seen." / "Normal study" are no, "Present." is yes
         if PRESENCE_QUESTION.search(question):
             said = presence_answer(text, question)

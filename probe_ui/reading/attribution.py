@@ -83,6 +83,12 @@ _ATTRIBUTED_MENTION = re.compile(
 )
 
 
+# batch 36: an option's letter and its text after the verb ("The physician chose A. Epidural hematoma."): the letter's
+# full stop ends no sentence (not before "I", nor before a word that opens a sentence of the reply's own)
+_OPTION_LETTER_DOT = (r"(?<![\w.])[A-Z]\.(?=[ \t]+(?!(?:I|The|This|That|It|Its|My|But|However|There|We|Answer|So|"
+                      r"Yet|Still|Then|Instead|Actually|Correct|Final)\b)[A-Z][a-z])")
+
+
 # someone else's answer reported with a verb: "The physician answered focal nodular hyperplasia." (batch 14), "the
 # doctor chose B, but ...": the clause up to a comma or a turn ("but", "however") is theirs
 _ATTRIBUTED_VERB = re.compile(
@@ -94,7 +100,7 @@ _ATTRIBUTED_VERB = re.compile(
     # batch 22: what they chose, in other words
     r"went\s+for|settled\s+on|decided\s+on|landed\s+on|marked|ticked|circled|put\s+down|gave|named|indicated|"
     r"diagnosed|called\s+(?:it|this)|answers|chooses|selects|picks|suggests|proposes|says|thinks|thought|"
-    r"believes|believed)\b[^.;!?\n,]{0,120}"
+    r"believes|believed)\b(?:" + _OPTION_LETTER_DOT + r"|[^.;!?\n,]){0,120}"
 )
 _TURN = re.compile(r"(?i)\b(?:but|however|whereas|while|although|though|which|yet)\b")
 # batch 21: what restates their answer after a comma ("The physician selected option A, adhesions."): a short phrase

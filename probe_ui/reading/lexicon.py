@@ -149,8 +149,9 @@ def mask_idioms(text: str) -> str:
 _ANY_STUDY = r"(?:radiographs?|films?|x-?rays?|ct|mri|scans?|images?|ultrasounds?|studies|study|views?|projections?)"
 GENERIC = re.compile(
     r"(?i)\b(?:uses?|used\s+(?:to|for)|typically|usually|generally|commonly|often|in\s+general|"
-    r"can\s+(?:show|appear|present|cause|be\s+seen)|is\s+a\s+type\s+of|refers\s+to|is\s+defined|works?\s+by|"
-    r"relies\s+on|involves?|requires?|depends\s+on|is\s+needed|is\s+required|needs?\s+to|"
+    # (batch 36: not "the density the question refers to is ...", which speaks of this case)
+    r"can\s+(?:show|appear|present|cause|be\s+seen)|is\s+a\s+type\s+of|(?<!question\s)refers\s+to|is\s+defined|"
+    r"works?\s+by|relies\s+on|involves?|requires?|depends\s+on|is\s+needed|is\s+required|needs?\s+to|"
     r"must\s+be\s+(?:excluded|considered)|are\s+common|is\s+common|"
     r"is\s+the\s+most\s+(?:common|dangerous|frequent|serious)|are\s+(?:assessed|measured|diagnosed)|"
     # batch 34: "Adhesions are the leading cause of small-bowel obstruction after abdominal surgery."
@@ -390,7 +391,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "ego", "ᐄ", "wa",
             # batch 35: Dari ("بلی، ..."; only before a mark: Urdu "بلی" is a cat), Walloon, Upper Sorbian ("haj" only
             # before a mark: Hungarian "haj" is hair), Fula
-            "بلی", "awè", "haj", "eey"),
+            "بلی", "awè", "haj", "eey",
+            # batch 36: Northern Sami ("juo" only before a mark: Finnish "juo", drinks), Bambara, Sindhi ("ها" only
+            # before a mark: Arabic "ها", here is), Marshallese ("aet" only before a mark: an Estonian name)
+            "juo", "ɔwɔ", "ها", "aet"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -439,7 +443,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 35: Chechen (with the palochka, or the Latin I or l a keyboard puts for it), Tahitian (with the
            # ʻokina or an apostrophe, or without), Nahuatl ("amo" only before a mark: Spanish and Italian "amo", I
            # love), Ossetian ("нӕ" only before a mark: also "our", "we")
-           "хӏан-хӏа", "хiан-хiа", "хlан-хlа", "ʻaita", "'aita", "aita", "amo", "нӕ"),
+           "хӏан-хӏа", "хiан-хiа", "хlан-хlа", "ʻaita", "'aita", "aita", "amo", "нӕ",
+           # batch 36: Lakota ("hiyá" only before a mark: English "hiya"), Ojibwe, Sakha, Waray ("diri" only before a
+           # mark: Indonesian and Malay "diri", self)
+           "hiyá", "gaawiin", "суох", "diri"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -658,7 +665,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "ego", "wa", "dooda", "naamik",
                                  # batch 35: Dari (Urdu "بلی", cat), Upper Sorbian (Hungarian "haj", hair), Nahuatl
                                  # (Spanish "amo"), Ossetian ("нӕ", also our)
-                                 "بلی", "haj", "amo", "нӕ"})
+                                 "بلی", "haj", "amo", "нӕ",
+                                 # batch 36: Northern Sami (Finnish "juo", drinks), Sindhi (Arabic "ها"), Marshallese
+                                 # (Estonian name "Aet"), Lakota (English "hiya"), Waray (Indonesian "diri", self)
+                                 "juo", "ها", "aet", "hiyá", "diri"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

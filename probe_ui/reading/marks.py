@@ -16,7 +16,7 @@ from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.letters import letter_text_conflict
 from probe_ui.reading.options import whole_text
 
-__all__ = ["clear_lead", "marked_label", "marks_several", "weighted_label"]
+__all__ = ["clear_lead", "marked_label", "marks_several", "own_column", "weighted_label"]
 
 # marks that say "this one" and marks that say "not this one"
 _YES_MARKS = "\u2713\u2714\u2705\u2611\u2612"  # ✓ ✔ ✅ ☑ ☒
@@ -229,3 +229,29 @@ def _names_other(rest: str, lab: str, item: Item) -> bool:
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
     low = norm(synonyms.canonical(rest, citem.narrow))
     return any(lb != lab and whole_text(opt).search(low) for opt, lb in citem.option_map)
+
+
+# batch 36: a table that sets the reply's answer beside someone else's ("| | Physician | Mine |", "| Physician | My
+# answer |"): the reply's own column holds its answer
+_OWN_HEAD = re.compile(r"(?i)[ \t*_]*(?:mine|my[ \t]+(?:answer|reading|choice|view|assessment)|me|reviewer|model)"
+                       r"[ \t*_:]*")
+_OTHER_HEAD = re.compile(r"(?i)[ \t*_]*(?:physician|physician's(?:[ \t]+answer)?|doctor|suggested(?:[ \t]+answer)?|"
+                         r"yours|your[ \t]+answer|given(?:[ \t]+answer)?)[ \t*_:]*")
+
+
+def own_column(text: str) -> str | None:
+    """The cell of a table's own column ("Mine", "My answer") when its header sets it beside someone else's
+    ("Physician", "Suggested") and one row fills it; None otherwise. What the other column holds is not the reply's
+    answer."""
+    rows = [m.group("cells") for line in text.split("\n") if (m := _TABLE_ROW.fullmatch(line))]
+    rows = [r for r in rows if not _SEPARATOR.fullmatch(r)]
+    if len(rows) < 2:
+        return None
+    head = [c for c in rows[0].rstrip("|").split("|")]
+    own = [i for i, c in enumerate(head) if _OWN_HEAD.fullmatch(c)]
+    other = [i for i, c in enumerate(head) if _OTHER_HEAD.fullmatch(c)]
+    if len(own) != 1 or len(other) != 1:
+        return None
+    cells = [r.rstrip("|").split("|") for r in rows[1:]]
+    filled = [c[own[0]].strip(" \t*_") for c in cells if len(c) > own[0] and c[own[0]].strip(" \t*_")]
+    return filled[0] if len(filled) == 1 else None

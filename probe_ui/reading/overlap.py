@@ -183,6 +183,11 @@ def _parts(word: str) -> tuple[str, ...]:
     return ()
 
 
+def term_parts(word: str) -> tuple[str, ...]:
+    """The stems of a compound term's parts ("cardiomegaly" → heart, enlarged), or ()."""
+    return _parts(word)
+
+
 def content_words(text: str) -> list[str]:
     """The words of ``text`` that can name something (not in :data:`STOP`)."""
     return [w for w in _WORD.findall(text) if _fold(w) not in STOP and len(w) > 1]

@@ -131,3 +131,30 @@ def unplaced(text: str, question: str) -> bool:
     names a side, lobe or level and the reply names none. A finding somewhere is not a yes to it being there."""
     return bool(_ASKED_PLACE.search(question)) and not _SAID_PLACE.search(text)
 
+
+
+# batch 36: a line that labels the asked finding, then a colon and its presence ("Cardiomegaly: not present.",
+# "Pneumothorax: seen, on the left, with ... absent lung markings", "- Effusion: none"): the verdict after the colon
+# answers, whatever the reason after it says
+_LABELLED = re.compile(
+    r"(?im)^[ \t]*(?:[-*\u2022][ \t]+)?(?P<label>[^\W\d_][\w\- ]{1,40}?)[ \t]*:[ \t]*"
+    r"(?P<neg>(?:not|no)[ \t]+)?(?P<verdict>present|seen|visible|identified|detected|evident|noted|absent|none)"
+    r"(?=[ \t]*(?:[.,;:!\n]|\Z))")
+_NEGATIVE_VERDICT = frozenset({"absent", "none"})
+
+
+def labelled_presence(text: str, question: str) -> str | None:
+    """"yes"/"no" from a reply whose line opens with the finding the question asks about, a colon and its presence
+    word ("Cardiomegaly: not present." to "Is the heart enlarged?", "Pneumothorax: seen, ..." to "Is there a
+    pneumothorax?"); None when no such line names the asked finding, or two such lines disagree. The label names the
+    finding when each of its words is a word of the question, or its parts are ("cardiomegaly": heart, enlarged)."""
+    asked = {overlap.stem(w) for w in WORD.findall(question.casefold())} - {overlap.stem(w) for w in _QUESTION_STOP}
+    said: set[str] = set()
+    for m in _LABELLED.finditer(text):
+        words = [w for w in WORD.findall(m.group("label").casefold()) if w not in _QUESTION_STOP]
+        if not words or not all(overlap.stem(w) in asked or set(overlap.term_parts(w) or ("",)) <= asked
+                                for w in words):
+            continue
+        negative = bool(m.group("neg")) != (m.group("verdict").casefold() in _NEGATIVE_VERDICT)
+        said.add("no" if negative else "yes")
+    return said.pop() if len(said) == 1 else None

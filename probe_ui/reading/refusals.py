@@ -299,6 +299,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("no-answer-possible",
      r"\bno\s+(?:(?:reliable|definite|definitive|confident|certain|meaningful|firm|accurate|safe|useful)\s+)?"
      r"(?:answer|assessment|reading|judge?ment|conclusion|call|determination)\s+(?:is|would\s+be|seems)\s+"
+     r"(?:possible|feasible)\b"
+     # batch 36: "so a reliable assessment isn't possible": the same, said of a reliable one
+     r"|\ban?\s+(?:reliable|definite|definitive|confident|meaningful|accurate)\s+(?:answer|assessment|reading|"
+     r"judge?ment|conclusion|call|determination)\s+(?:isn't|is\s+not|wouldn't\s+be|would\s+not\s+be)\s+"
      r"(?:possible|feasible)\b",
      "No definite answer is possible from a single slice."),
     # batch 10: a task the reply does not do from images ("I don't determine a person's sex from medical images.")

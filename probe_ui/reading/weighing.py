@@ -83,7 +83,9 @@ _ENDS_WHOLE = re.compile(r"(?i)\b(?:on|in|of|with|about|at|for|from|into|onto|be
 def is_truncated(text: str) -> bool:
     """A reply that stops mid-sentence: it ends in a function word ("This would"), a comma, a colon or an open
     bracket (what a length limit leaves)."""
-    t = text.rstrip(" \t*_")
+    # batch 36: a line break or a space left where a chat template's end token was dropped ("... below it.<|im_end|>
+    # \n<|endoftext|>") is no part of the last sentence
+    t = text.rstrip(" \t\r\n*_")
     if not t or t[-1] in ".!?)]}\"'`>":
         return False
     if t[-1] in ",:;(-[":
