@@ -4667,3 +4667,15 @@ def test_an_option_letter_and_its_text_after_the_verb_are_attributed(reply: str,
 ])
 def test_the_declines_of_batch_36(reply: str, refusal: bool) -> None:
     assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # a doubt that came since the answer ("now") takes it back (batch 36)
+    ("No, the fracture is not displaced. However, on the lateral view there may be slight dorsal angulation; I'm "
+     "unsure now whether it is displaced.", None),
+    ("Yes, it is displaced. Now I'm not sure, the angulation may be projectional.", None),
+    # near miss: a doubt about another question leaves the answer standing
+    ("No, the fracture is not displaced. I'm not sure whether the ligaments are injured.", "no"),
+])
+def test_a_doubt_that_came_since_the_answer_takes_it_back(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is the fracture displaced?").choice == choice

@@ -17,7 +17,12 @@ from probe_ui.reading.words import word_prefix
 _SELF_DOUBT = (r"(?:i(?:'m|\s+am)?\s+(?:now\s+)?(?:doubt(?:ing)?|second[\s\-]guess(?:ing)?|question(?:ing)?)\s+"
                r"(?:myself|my\s+(?:own\s+)?(?:answer|reading|call|choice|first\s+(?:answer|reading|call|impression)))|"
                r"i(?:'m|\s+am)\s+(?:now\s+)?having\s+(?:second\s+thoughts|(?:some\s+)?doubts)|"
-               r"i\s+have\s+(?:my\s+|some\s+)?doubts\s+(?:about\s+(?:it|this|that|my\s+\w+)|now))")
+               r"i\s+have\s+(?:my\s+|some\s+)?doubts\s+(?:about\s+(?:it|this|that|my\s+\w+)|now)|"
+               # batch 36: "No, the fracture is not displaced. However, ...; I'm unsure now whether it is displaced.":
+               # a doubt that came since the answer (its "now"), not one about another question
+               r"i(?:'m|\s+am)\s+(?:unsure|uncertain|not\s+(?:so\s+)?sure)\s+now\b|"
+               r"(?:now\s+)?i(?:'m|\s+am)\s+now\s+(?:unsure|uncertain|not\s+(?:so\s+)?sure)\b|"
+               r"now\s+i(?:'m|\s+am)\s+(?:unsure|uncertain|not\s+(?:so\s+)?sure)\b)")
 
 # A self-correction: what follows it is the reply's final verdict ("No. Wait, it is enlarged. Yes.", "A. Actually,
 # looking again, B."); it opens a clause.
