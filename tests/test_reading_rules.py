@@ -4679,3 +4679,118 @@ def test_the_declines_of_batch_36(reply: str, refusal: bool) -> None:
 ])
 def test_a_doubt_that_came_since_the_answer_takes_it_back(reply: str, choice: str | None) -> None:
     assert extract(reply, "yesno", YN, question="Is the fracture displaced?").choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("\u04e6\u0432\u04e7\u043b.", "no"),  # Udmurt
+    ("M\u0304-s\u012b, che s\u012b MRI, m\u0304-s\u012b CT.", "no"),  # Taiwanese Hokkien (Pe̍h-ōe-jī)
+    ("Ih.", "yes"),  # Kabyle
+    ("\u04ae\u0433\u044b.", "no"),  # Buryat
+    ("\u13a5\u13a5.", "yes"),  # Cherokee
+    ("Iyo, ado patah tulang di radiografi ko.", "yes"),  # Minangkabau
+    # near misses: the short words opening a sentence of another language (Tagalog "iyo", yours) or an English
+    # interjection are not read
+    ("Iyo ang desisyon.", None),
+    ("Ih what a blurry image", None),
+])
+def test_the_answer_words_of_batch_37(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is this a CT scan?").choice == choice
+
+
+def test_a_bemba_word_for_a_man_is_male() -> None:
+    assert extract("Mwaume.", "label", ("male", "female"), question="What is the sex of the patient?").choice == "male"
+
+
+@pytest.mark.parametrize("reply,question,sure", [
+    # batch 37: an opening word with a combining mark and an inner hyphen, set off like an answer word, is an
+    # unread language's word: the reading from a mention after it is not sure
+    ("M\u0304-bat, che s\u012b CT.", "Is this a CT scan?", False),
+    # near misses: an English opening word, hyphenated, keeps the reading sure (batch 1 r0105, batch 6 b6-0119)
+    ("Non-contrast, axial, this is a CT.", "Is this a CT scan?", True),
+    ("Post-contrast, portal venous phase.", "Is this CT scan image contrast-enhanced?", True),
+    ("T2-weighted, since CSF is hyperintense.", "Is this a T2-weighted MRI?", True),
+])
+def test_an_opening_word_with_combining_marks_and_hyphens_is_unread(reply: str, question: str, sure: bool) -> None:
+    a = extract(reply, "yesno", YN, question=question)
+    assert a.choice == "yes" and a.sure is sure
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 37: an answer, then "I can't say whether it is ... or not" of the answer's own subject takes it back
+    ("Yes, the spleen is enlarged. However, considering the patient's body habitus, it could be normal as well. I "
+     "can't say whether it is enlarged or not.", None),
+    # near misses: of another question, or of another predicate, the answer stands
+    ("Yes, the spleen is enlarged. I can't say whether the liver is enlarged or not.", "yes"),
+    ("Yes, the spleen is enlarged, at 15 cm. I can't say whether it is the cause of the pain or not.", "yes"),
+])
+def test_a_doubt_that_leaves_both_answers_open_takes_it_back(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is the spleen enlarged?").choice == choice
+
+
+@pytest.mark.parametrize("reply,refusal", [
+    # batch 37: the reading said to be limited by the image's quality flags the answer after it as a guess
+    ("Limited assessment due to suboptimal image quality. The lesion appears to contain central calcification, which "
+     "would favour a granuloma. Answer: A.", True),
+    # near miss: a study limited by something other than the image's quality
+    ("Limited study due to patient rotation. Answer: A.", False),
+])
+def test_a_reading_limited_by_image_quality_flags_the_guess(reply: str, refusal: bool) -> None:
+    a = extract(reply, "choice", ABCD, ("Granuloma", "Primary lung cancer", "Metastasis", "Hamartoma"),
+                question="What is the lesion in the right upper lobe?", suggested="C")
+    assert a.choice == "A" and a.refusal is refusal
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("Not by a long shot — the duct measures about 4 mm.", "no"),  # batch 37
+    ("Not by a long way; it measures 4 mm.", "no"),
+    # near miss: "not" opening a sentence about something else is no idiom, and no no
+    ("Not long ago it measured 4 mm; now it measures 9 mm and is dilated.", None),
+])
+def test_not_by_a_long_shot_denies(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is the common bile duct dilated?").choice == choice
+
+
+B37_EDEMA = ("Vasogenic edema", "Cytotoxic edema")
+B37_PHASE = ("Arterial phase", "Portal venous phase")
+
+
+@pytest.mark.parametrize("reply,options,choice", [
+    # batch 37: an option's text set off as the reply's opening sentence is its answer, whatever general words follow
+    ("Cytotoxic edema. The hyperintensity involves both grey and white matter in a vascular territory, consistent "
+     "with an acute infarct.", B37_EDEMA, "B"),
+    # batch 37: of two options, a denial of one opening the reply names the other
+    ("Not vasogenic. The signal abnormality follows the MCA territory and involves the cortex.", B37_EDEMA, "B"),
+    # batch 37: "cannot be the ..." denies as "can't be the ..." does
+    ("It cannot be the arterial phase, because the hepatic veins are already opacified.", B37_PHASE, "B"),
+    ("It cannot be the arterial phase.", B37_PHASE, "B"),
+    ("It can't be the arterial phase.", B37_PHASE, "B"),
+    # near misses: a textbook statement without an opening answer names none; "it can be the arterial phase" denies
+    # nothing
+    ("Vasogenic edema typically involves the white matter.", B37_EDEMA, None),
+    ("It is the arterial phase.", B37_PHASE, "A"),
+])
+def test_an_opening_answer_or_a_denial_of_one_of_two_options(reply: str, options: tuple[str, ...],
+                                                              choice: str | None) -> None:
+    q = ("Does this image show vasogenic or cytotoxic edema?" if options == B37_EDEMA
+         else "Was this image acquired in the arterial or the portal venous phase?")
+    assert extract(reply, "choice", ("A", "B"), options, question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply,labels,choice", [
+    # batch 37: the clavicles at the bottom of a chest film, as its apices, say it is upside down
+    ("It's been flipped: the clavicles are at the bottom of the frame and the diaphragm at the top.",
+     ("correct", "upside down"), "upside down"),
+    # near miss: the clavicles at the top are not read upside down
+    ("The clavicles are at the top of the frame and the diaphragm at the bottom.", ("correct", "upside down"), None),
+    # batch 37: a mature skeleton with no degenerative change is an adult's
+    ("Skeletally mature; the physes are closed and there are no degenerative changes.", ("child", "adult", "elderly"),
+     "adult"),
+    # near misses: a mature skeleton alone may be an adult's or an old person's (batch 25); with degenerative change
+    # it is not read adult
+    ("Skeletally mature.", ("child", "adult", "elderly"), None),
+    ("Skeletally mature, with advanced degenerative changes and osteopenia.", ("child", "adult", "elderly"), None),
+])
+def test_the_medblink_shapes_of_batch_37(reply: str, labels: tuple[str, ...], choice: str | None) -> None:
+    q = ("Is this X-ray image in its correct anatomical orientation or upside down?" if "correct" in labels
+         else "Which age group does this radiograph belong to? (Answer with child, adult, or elderly)")
+    assert extract(reply, "label", labels, question=q).choice == choice

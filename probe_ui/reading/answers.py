@@ -747,8 +747,11 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
             return None, "ambiguous"
         if not committed and is_truncated(clean) and not _answer_before_cut(clean, item, label):
             return None, "truncated"
+        # (batch 37: not a reply that opens with its answer set off as a sentence of its own, the option's text or the
+        # other of two options denied: "Cytotoxic edema. The hyperintensity involves both grey and white matter in a
+        # vascular territory, ...", "Not vasogenic. The signal abnormality ... involves the cortex.")
         if method not in ("bare", "leading") and not (method == "final_verdict" and _LETTER_CLOSES.search(clean)) \
-                and lexicon.generic_statement(clean):
+                and not _opens_with_answer(clean, item, label) and lexicon.generic_statement(clean):
             return None, "none"  # "Melanoma is the most dangerous skin cancer, and benign nevi are common."
         return label, method
 
@@ -912,6 +915,21 @@ _GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014]))[ \t]*(?:may
                             r"i\s+guess|guess(?:ing)?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|tentatively|"
                             r"if\s+i\s+(?:had|have)\s+to\s+guess|(?:with|within|given|despite)\s+(?:that|this|these|those)"
                             r"\s+(?:limitations?|caveats?))\b[ \t,:]*(?=\S)")
+
+
+_OPENING_DENIAL = re.compile(r"\A[\s*_>\"']*not\s+[^.;:!?\n]{1,60}[.;:!\n]", re.IGNORECASE)
+
+
+def _opens_with_answer(clean: str, item: Item, label: str) -> bool:
+    """Whether the reply opens with ``label`` set off as a sentence of its own: the option's own short text
+    ("Cytotoxic edema. ..."), or, of two options, a denial of the other one ("Not vasogenic. ...")."""
+    if opening_option(clean, item) == label:
+        return True
+    m = _OPENING_DENIAL.match(clean)
+    if m is None or len(item.option_map) != 2:
+        return False
+    named, rejected, _ = option_keywords(m.group(0), item)
+    return not named and len(rejected) == 1 and rejected[0] != label
 
 
 def _last_guess(clean: str) -> str | None:

@@ -221,6 +221,8 @@ def phrase_regex(label: str, suffix: bool = False) -> re.Pattern[str]:
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:no|not|without|absent|absence\s+of|neither|nor|rather\s+than|instead\s+of|excluding|exclude[sd]?|"
     r"ruled?\s+out|unlikely|isn't|aren't|wasn't|doesn't|don't|never)\s+(?:\w+\s+){0,2}|n't\s+(?:\w+\s+){0,2}"
+    # batch 37: "It cannot be the arterial phase, ...", as "it can't be the ..."
+    r"|\bcan(?:not|\s+not)\s+be\s+(?:\w+\s+)?"
     # batch 21: "Nothing suggests aggravation", "nothing to suggest an aggravating ..."
     r"|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:to\s+)?(?:suggests?|indicates?|supports?|favou?rs?|points?\s+to)\s+"
     r"(?:\w+\s+)?"

@@ -33,6 +33,8 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "that is right": "yes", "that is correct": "yes",
                   # batch 19: "Not in the slightest; it measures 4 mm."
                   "not in the slightest": "no", "not in the least": "no", "not one bit": "no",
+                  # batch 37: "Not by a long shot — the duct measures about 4 mm."
+                  "not by a long shot": "no", "not by a long way": "no", "not by any means": "no",
                   # batch 20: "Looks like it — there are breast shadows on both sides." (a whole clause: CLAUSE_OPENERS)
                   "looks like it": "yes", "looks that way": "yes", "seems like it": "yes", "seems so": "yes",
                   "it seems so": "yes", "appears so": "yes", "it appears so": "yes",

@@ -394,7 +394,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "بلی", "awè", "haj", "eey",
             # batch 36: Northern Sami ("juo" only before a mark: Finnish "juo", drinks), Bambara, Sindhi ("ها" only
             # before a mark: Arabic "ها", here is), Marshallese ("aet" only before a mark: an Estonian name)
-            "juo", "ɔwɔ", "ها", "aet"),
+            "juo", "ɔwɔ", "ها", "aet",
+            # batch 37: Kabyle ("ih" only before a mark: an English and Turkish interjection), Cherokee (two CHEROKEE
+            # LETTER V), Minangkabau ("iyo" only before a mark: Tagalog "iyo", yours; Yoruba "iyọ̀", salt)
+            "ih", "ᎥᎥ", "iyo"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -446,7 +449,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "хӏан-хӏа", "хiан-хiа", "хlан-хlа", "ʻaita", "'aita", "aita", "amo", "нӕ",
            # batch 36: Lakota ("hiyá" only before a mark: English "hiya"), Ojibwe, Sakha, Waray ("diri" only before a
            # mark: Indonesian and Malay "diri", self)
-           "hiyá", "gaawiin", "суох", "diri"),
+           "hiyá", "gaawiin", "суох", "diri",
+           # batch 37: Udmurt ("Ӧвӧл.", there is none), Buryat ("Үгы."), Taiwanese Hokkien in Pe̍h-ōe-jī ("M̄-sī, ...",
+           # it is not)
+           "ӧвӧл", "үгы", "m̄-sī"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -528,6 +534,8 @@ WORDS: dict[str, tuple[str, ...]] = {
              "homme", "hombre", "uomo", "homem", "mann",
              # batch 21: Yoruba, Amharic, Kazakh, Uzbek, Marathi, Telugu, Cantonese
              "ọkùnrin", "okunrin", "ወንድ", "ер адам", "erkak", "पुरुष", "పురుషుడు", "男人",
+             # batch 37: Bemba ("Mwaume.", man; "umwaume" with its prefix)
+             "mwaume", "umwaume",
              # batch 22: Gujarati, Punjabi, Zulu, Mongolian (Luxembourgish "Mann" above)
              "પુરુષ", "ਆਦਮੀ", "ਮਰਦ", "ਪੁਰਸ਼", "indoda", "owesilisa", "эрэгтэй",
              # batch 23: Hausa, Kyrgyz, Māori
@@ -668,7 +676,9 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "بلی", "haj", "amo", "нӕ",
                                  # batch 36: Northern Sami (Finnish "juo", drinks), Sindhi (Arabic "ها"), Marshallese
                                  # (Estonian name "Aet"), Lakota (English "hiya"), Waray (Indonesian "diri", self)
-                                 "juo", "ها", "aet", "hiyá", "diri"})
+                                 "juo", "ها", "aet", "hiyá", "diri",
+                                 # batch 37: Kabyle (English "ih"), Minangkabau (Tagalog "iyo", yours)
+                                 "ih", "iyo"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

@@ -588,7 +588,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b(?:weigh\s+(?:this|it|that)\s+accordingly|with\s+(?:that|this)\s+caveat)\b"
      r"|\b(?:image|film|frame|view|picture)\s+is\s+cropped\b[^!?\n]{0,120}?\b(?:provisionally|in\s+what\s+is\s+visible)\b"
      r"|\b(?:glare|washe[sd]\s+out)\b[^!?\n]{0,120}?\ba\s+low[\s\-]confidence\s+(?:call|read|reading|answer|guess)\b"
-     r"|(?:图像|图片|影像)[^。.!?\n]{0,12}(?:较低|较差|模糊|不清)[^。.!?\n]{0,6}仅供参考",
+     r"|(?:图像|图片|影像)[^。.!?\n]{0,12}(?:较低|较差|模糊|不清)[^。.!?\n]{0,6}仅供参考"
+     # batch 37: "Limited assessment due to suboptimal image quality. ... Answer: A.": the reading itself said to be
+     # limited by the image's quality (not "limited study due to patient rotation", a study read within it)
+     r"|\blimited\s+(?:assessment|evaluation|interpretation)\s+(?:is\s+possible\s+)?(?:due\s+to|because\s+of|owing\s+to)\s+"
+     r"(?:the\s+)?(?:suboptimal|poor|low|degraded|inadequate)\s+(?:image\s+)?quality\b",
      "picture is blurry, looks like an adult maybe"),
     # batch 27: "I can't make out its structures well enough to classify it."
     ("cannot-make-out", r"\bcan(?:'t|not)\s+make\s+out\s+(?:its|the|any|their)\s+(?:[\w\-]+\s+){0,2}?well\s+enough\s+"

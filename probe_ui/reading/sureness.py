@@ -263,7 +263,10 @@ def _offered_with_another(text: str, item: Item, label: str) -> bool:
 
 # yes/no readings from where a word occurs (the question's subject, a finding, a gloss), not from an answer word
 _FROM_A_MENTION = frozenset({"presence", "question_subject", "label_word", "synonym", "language"})
-_OPENING_WORD = re.compile(r"\s*([^\W\d_][\w'\u02bb]*)\s*[,\u060c\u3001\uff0c!]")
+# the word may hold combining marks and inner hyphens (batch 37, Taiwanese Hokkien in Pe̍h-ōe-jī: "M̄-sī, che sī MRI,
+# m̄-sī CT.", no, this is an MRI, not a CT)
+_OPENING_WORD = re.compile(r"\s*([^\W\d_][\w'\u02bb\u0300-\u036f]*(?:-[\w'\u02bb\u0300-\u036f]+)*)"
+                           r"\s*[,\u060c\u3001\uff0c!]")
 _NON_LATIN = re.compile(r"[^\W\d_a-zA-Z\u00c0-\u024f]")
 # English words a reply may open with before a comma ("Correct, ...", "Unfortunately, ...")
 _ENGLISH_OPENINGS = frozenset("""a an the this that it there here yes no yep yeah nope nah not correct incorrect right
@@ -271,6 +274,8 @@ wrong true false indeed negative positive affirmative unfortunately clearly well
 certainly likely unlikely probably possibly perhaps maybe agreed agree disagree none normal abnormal findings finding
 impression answer final note however overall so and but also again sorry thanks honestly actually alright fine
 assessment summary conclusion diagnosis result reading""".split())
+# English prefixes a hyphenated opening word may start with ("Non-contrast, axial, this is a CT.")
+_ENGLISH_PREFIXES = frozenset("non post pre semi mid sub self well anti multi co re half ill".split())
 
 
 def _in_an_unread_language(text: str, item: Item, method: str) -> bool:
@@ -294,7 +299,10 @@ def _in_an_unread_language(text: str, item: Item, method: str) -> bool:
     known = {w.casefold() for w in lexicon.TOKEN.findall(" ".join((item.question, *item.labels, *item.options)))}
     rest = {w.casefold() for w in lexicon.TOKEN.findall(text[m.end():])}
     word = m.group(1).casefold()
-    return word not in _ENGLISH_OPENINGS and word not in known and not rest & lexicon.ENGLISH_SIGNS
+    # a hyphenated word is English where one of its parts is ("Post-contrast, portal venous phase.", "T2-weighted,
+    # since CSF is hyperintense."): only a word none of whose parts the question or English knows is unread
+    parts = {word, *word.split("-")}
+    return not parts & (_ENGLISH_OPENINGS | _ENGLISH_PREFIXES | known) and not rest & lexicon.ENGLISH_SIGNS
 
 
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:

@@ -193,7 +193,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                     # the top."
                     "rotated a half-turn", "rotated a half turn", "rotated half a turn", "rotated by a half-turn",
                     "rotated by half a turn", "turned a half-turn", "turned half a turn", "given a half-turn",
-                    "femur is at the bottom", "femur at the bottom", "femur lies at the bottom"),
+                    "femur is at the bottom", "femur at the bottom", "femur lies at the bottom",
+                    # batch 37: "It's been flipped: the clavicles are at the bottom of the frame and the diaphragm at
+                    # the top." (the clavicles, as the apices, belong at the top of any chest film)
+                    "clavicles are at the bottom", "clavicles at the bottom", "clavicles lie at the bottom",
+                    "clavicles sit at the bottom"),
     "correct": ("properly oriented", "correctly oriented", "normal orientation", "standard orientation",
                 "right way up", "right side up", "proper orientation", "normally oriented",
                 "standard anatomical orientation", "normal anatomical orientation", "proper anatomical orientation",
@@ -358,6 +362,10 @@ SIGNS: tuple[tuple[str, str], ...] = (
     # batch 11: a break in the cortex is a fracture ("No. A cortical break is visible at the distal fibula.")
     (r"cortical\s+(?:break|breach|disruption|discontinuity)|break\s+in\s+the\s+(?:cortex|cortical\s+outline)",
      "fracture"),
+    # batch 37: a mature skeleton said to have no degenerative change is an adult's, not an old person's ("Skeletally
+    # mature; the physes are closed and there are no degenerative changes."; "Skeletally mature." alone may be either,
+    # batch 25)
+    (r"skeletally\s+mature\b[^.!?\n]{0,100}?\b(?:no|without)\s+(?:\w+\s+)?degenerative\s+changes?", "adult"),
 )
 _SIGNS = tuple((re.compile(r"(?i)\b(?:the\s+)?(?:" + p + r")\b"), "the features of " + term) for p, term in SIGNS)
 
@@ -416,7 +424,7 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
     if any(w in t.lower() for w in ("hepatic", "spleen", "splenic", "enhancement", "calc", "stone", "dens", "opaci",
                                     "grow",
                                     "enlarg", "expan", "increase", "progress", "worsen", "cortic", "cortex",
-                                    "echo")):
+                                    "echo", "mature")):
         for pattern, term in _SIGNS:
             t = pattern.sub(term, t)
     for term in sorted(narrow & GRADES.keys()):  # "Marked cardiomegaly." where the options are grades of it

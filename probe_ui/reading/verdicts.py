@@ -22,7 +22,12 @@ _SELF_DOUBT = (r"(?:i(?:'m|\s+am)?\s+(?:now\s+)?(?:doubt(?:ing)?|second[\s\-]gue
                # a doubt that came since the answer (its "now"), not one about another question
                r"i(?:'m|\s+am)\s+(?:unsure|uncertain|not\s+(?:so\s+)?sure)\s+now\b|"
                r"(?:now\s+)?i(?:'m|\s+am)\s+now\s+(?:unsure|uncertain|not\s+(?:so\s+)?sure)\b|"
-               r"now\s+i(?:'m|\s+am)\s+(?:unsure|uncertain|not\s+(?:so\s+)?sure)\b)")
+               r"now\s+i(?:'m|\s+am)\s+(?:unsure|uncertain|not\s+(?:so\s+)?sure)\b|"
+               # batch 37: "Yes, the spleen is enlarged. However, ... it could be normal as well. I can't say whether
+               # it is enlarged or not.": both answers left open of "it", the answer's own subject (not "whether the
+               # ligaments are torn or not", another question, nor "whether it is the cause of the pain or not")
+               r"i\s+(?:can(?:not|'t)|(?:am|'m)\s+unable\s+to)\s+(?:really\s+)?(?:say|tell|decide)\s+whether\s+"
+               r"(?:it|this|they)(?:'s|\s+(?:is|are|was))\s+(?:\w+\s+)?[^\W\d_]+\s+or\s+not\b)")
 
 # A self-correction: what follows it is the reply's final verdict ("No. Wait, it is enlarged. Yes.", "A. Actually,
 # looking again, B."); it opens a clause.
