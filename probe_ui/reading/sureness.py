@@ -195,8 +195,8 @@ _UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-
 # reading, whatever words led to it ("Yes. ... My considered view after a second pass is No."); a letter set
 # against another ("A, not C", "C rather than the physician's B") is no such ending
 _LAST_WORD = re.compile(r"(?i)(?<![\w'\u2019\-])\(?([^\W\d_]+)\)?[\s.!*_)\]>\u3002]*\Z")
-_SET_AGAINST = re.compile(r"(?i)\b(?:not|rather\s+than|instead\s+of|over|than|vs\.?|versus|physician'?s|suggested|"
-                          r"their|the\s+given)[\s*_(]*\Z")
+_AGAINST = r"not|rather\s+than|instead\s+of|over|than|vs\.?|versus|physician'?s|suggested|their|the\s+given"
+_SET_AGAINST = re.compile(rf"(?i)\b(?:{_AGAINST})[\s*_(]*\Z")
 
 
 def _ends_otherwise(text: str, item: Item, label: str | None) -> bool:
@@ -219,10 +219,9 @@ def _ends_otherwise(text: str, item: Item, label: str | None) -> bool:
 # image is upside down.", "it's blue"), not a preposition ("... worry me about melanoma", "concern for metastasis")
 _STATES_BEFORE = re.compile(r"(?:[,:;.!?\u2014\u2013\n]|\s-|\b(?:is|it's|are|was|be|answer|to)"
                             r"(?:\s+(?:a|an|the))?)\s*\Z")
-# a closing option set against the answer ("... not the arterial phase.", "rather than a metastasis")
-_SET_AGAINST_TEXT = re.compile(r"(?i)\b(?:not|no|non|rather\s+than|instead\s+of|over|than|vs\.?|versus|"
-                               r"physician'?s|suggested|their|the\s+given|and|nor|or|from|beyond)"
-                               r"(?:\s+(?:a|an|the))?[\s*_(]*\Z")
+# a closing option text set against the answer as a letter is (_SET_AGAINST: "... not the arterial phase.", "rather
+# than a metastasis"), after an article, and the last of a list or a range ("... and pleural effusion", "from A to B")
+_SET_AGAINST_TEXT = re.compile(rf"(?i)\b(?:{_AGAINST}|no|non|and|nor|or|from|beyond)(?:\s+(?:a|an|the))?[\s*_(]*\Z")
 _CLOSING_MARKS = re.compile(r"[\s.!?*_)\]>\u3002\"'`]+\Z")
 
 
