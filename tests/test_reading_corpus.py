@@ -59,9 +59,9 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     # it (README "Batch 10", "Batch 11", "Batch 12", "Batch 13", "Batch 14", "Batch 15", "Batch 16",
     # "Batch 17", "Batch 18", "Batch 19", "Batch 20", "Batch 21", "Batch 22", "Batch 23", "Batch 24", "Batch 25",
     # "Batch 26", "Batch 27", "Batch 28", "Batch 29", "Batch 30", "Batch 31", "Batch 32", "Batch 33", "Batch 34",
-    # "Batch 35", "Batch 36", "Batch 37")
+    # "Batch 35", "Batch 36", "Batch 37", "Batch 38")
     batches = Counter(r["batch"] for r in replies)
-    assert set(batches) == set(range(1, 38)), batches
+    assert set(batches) == set(range(1, 39)), batches
     assert batches[5] == 367 and batches[6] == 369 and batches[7] == 146 and batches[8] == 163 and batches[9] == 240
     assert batches[10] == 240 and batches[11] == 240 and batches[12] == 240 and batches[13] == 240
     assert batches[14] == 240 and batches[15] == 240 and batches[16] == 240 and batches[17] == 240
@@ -70,6 +70,7 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     assert batches[26] == 240 and batches[27] == 240 and batches[28] == 240 and batches[29] == 240
     assert batches[30] == 240 and batches[31] == 240 and batches[32] == 240 and batches[33] == 240
     assert batches[34] == 240 and batches[35] == 240 and batches[36] == 240 and batches[37] == 240
+    assert batches[38] == 240
     assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
     extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
     assert len(extra) == 29 and set(extra) <= set(items)
@@ -283,6 +284,13 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     assert natural["intended"] >= 210 and natural["sure_right"] >= 193, natural
     assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
     assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
+    # batch 38 (91.4 % held out with no sure error, 4 refusal flags wrong; 203 of 210 read as intended after its fixes,
+    # 186 sure): no wrong option, no over-read, no sure error, no refusal flag wrong, and a floor at what it reaches
+    # (README "Batch 38")
+    natural = bench.summarise([r for r in rows if r["batch"] == 38])["total"]
+    assert natural["intended"] >= 203 and natural["sure_right"] >= 186, natural
+    assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
+    assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
 
 
 def test_every_kind_is_read_as_intended_nearly_always() -> None:
@@ -301,7 +309,7 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
     those asked for; it exits 0 when the goals are met."""
     assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 38)]
+    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 39)]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
     out = capsys.readouterr().out

@@ -4794,3 +4794,78 @@ def test_the_medblink_shapes_of_batch_37(reply: str, labels: tuple[str, ...], ch
     q = ("Is this X-ray image in its correct anatomical orientation or upside down?" if "correct" in labels
          else "Which age group does this radiograph belong to? (Answer with child, adult, or elderly)")
     assert extract(reply, "label", labels, question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("\u0410\u0431\u0443.", "no"),  # Komi
+    ("\u0423\u043a\u0435.", "no"),  # Meadow Mari
+    ("\u0418\u0439\u0435.", "yes"),  # Tuvan
+    ("\u0423\u0433\u0430.", "no"),  # Kalmyk
+    ("\u0425\u043e.", "yes"),  # Karachay-Balkar
+    ("\u0939\u092f.", "yes"),  # Konkani (Devanagari)
+    ("Hooid.", "yes"),  # Khasi
+    # near misses: the short Cyrillic and Devanagari words opening a sentence (a name, an interjection) are not read
+    ("\u0410\u0431\u0443 \u0411\u0430\u043a\u0440 "
+     "\u043f\u0440\u0438\u0441\u043b\u0430\u043b \u0441\u043d\u0438\u043c\u043e\u043a", None),
+    ("\u0425\u043e \u0445\u043e \u0445\u043e", None),
+    ("\u0423\u0433\u0430 \u0431\u0443\u0433\u0430", None),
+])
+def test_the_answer_words_of_batch_38(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is there a fracture?").choice == choice
+
+
+@pytest.mark.parametrize("reply,labels,options,choice", [
+    # batch 38: the mite's full name is scabies; a ureteric stone's one-word name is a urinary stone
+    ("This is a Sarcoptes scabiei infestation: burrows in the finger webs.", ABCD,
+     ("Atopic dermatitis", "Contact dermatitis", "Psoriasis", "Scabies"), "D"),
+    ("Impression: Ureterolithiasis at the pelviureteric junction.", ABCD,
+     ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement"), "A"),
+    # near miss: a tumour at the same junction reads the tumour, not a stone
+    ("Impression: Urothelial tumour at the pelviureteric junction.", ABCD,
+     ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement"), "B"),
+])
+def test_the_synonyms_of_batch_38(reply: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                  choice: str | None) -> None:
+    assert extract(reply, "choice", labels, options, question="What is the most likely diagnosis?").choice == choice
+
+
+@pytest.mark.parametrize("reply,refusal", [
+    # batch 38: the image blamed, then a guess: each flags the guess
+    ("It's hard to judge reliably from such a heavily compressed image. If I had to commit, I'd say no.", True),
+    ("image is blurry so not sure, but i think the mass is on the right", True),
+    ("Image quality suboptimal; interpretation limited. Most likely: no.", True),
+    # batch 38: the image said not to be attached declines
+    ("i dont see any picture attached", True),
+    ("I don't see an image attached to your message.", True),
+    # near misses: a judgment said to be easy, an image seen, a quality called good, a finding not seen
+    ("It's easy to judge reliably from such a sharp image: no.", False),
+    ("image is sharp so i think the mass is on the right", False),
+    ("Image quality good; interpretation not limited. No.", False),
+    ("I don't see any fracture line on the attached image.", False),
+])
+def test_the_refusal_flags_of_batch_38(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 38: a line headed as a revision, with its own declared answer, reverses the first one
+    ("Yes.\nRevision: the image shows the liver, aorta and spine in cross-section, which is an axial plane. "
+     "Answer: No.", "no"),
+    ("No.\nCorrection: the liver and spleen lie side by side with the vertebral bodies stacked. Answer: Yes.", "yes"),
+    # near misses: a revision that keeps the answer, and a note that is no revision (two answers, none read)
+    ("Yes.\nRevision: none needed, the kidneys and liver are seen side by side. Answer: Yes.", "yes"),
+    ("Yes.\nNote: the image shows the liver in cross-section. Answer: No.", None),
+])
+def test_a_revision_line_with_its_own_answer(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is this a coronal image? (please answer yes/no)").choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 38: a self-correction that ends in its conclusion after a comma, without a full stop, is not cut off
+    ("yes. wait, that line is a skin fold, lung markings go to the edge, so no", "A"),
+    ("no. wait, there is a pleural line at the apex, so yes", "B"),
+    # near miss: a correction cut off mid-sentence stays unread
+    ("yes. wait, that line is a skin fold, lung markings go to the edge, so there is no", None),
+])
+def test_a_correction_ending_in_so_no_is_whole(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ("A", "B"), ("No", "Yes"), question="Is there a pneumothorax?").choice == choice

@@ -528,6 +528,12 @@ def _negated_clause(clause: str, kind: str, labels: Sequence[str], item: Item, q
 
 # batch 32: "Revised answer: No." after a first sentence that answered otherwise
 _REVISED = re.compile(r"(?i)\b(?:revised|updated|corrected|amended|changed|new)\s+answer[ \t]*[:=\u2013\u2014]")
+# a self-correction's closing conclusion after a comma ("..., so no"): a whole answer, not a cut
+_SO_CONCLUDED = re.compile(r"(?i)[,;][ \t]*(?:so|hence|therefore|thus)[ \t]+(no|yes)[ \t]*\Z")
+# a line that opens as a revision ("Revision:", "Correction -"), and the answer declared after it ("Answer: No.")
+_REVISION_HEADING = re.compile(r"(?im)^[ \t*_#]*(?:revision|correction|update|amendment|erratum)[ \t*_]*"
+                               r"[:\-\u2013\u2014]")
+_ANSWER_IN_REVISION = re.compile(r"(?i)\b(?:final\s+)?answer[ \t*_]*[:=\u2013\u2014]")
 
 
 def _revised_after_answer(clean: str, item: Item, refusal: bool, suggested: str | None) -> str | None:
@@ -535,6 +541,13 @@ def _revised_after_answer(clean: str, item: Item, refusal: bool, suggested: str 
     last = None
     for last in _REVISED.finditer(clean):
         pass
+    if last is None:
+        # batch 38: a line headed as a revision, then an answer declared in it ("Yes.\nRevision: the image shows ...,
+        # which is an axial plane. Answer: No.")
+        heading = _REVISION_HEADING.search(clean)
+        if heading is not None:
+            for last in _ANSWER_IN_REVISION.finditer(clean, heading.end()):
+                pass
     if last is None:
         return None
     after = clean[last.end():]
@@ -639,6 +652,11 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
                 # batch 23: "**D. Tuberculosis.** Re-reading the film, ..., so I'd switch to **A. Sarcoidosis** — ...
                 # and the absence of": the new answer, written out with its letter, stands before the cut (unsure)
                 found = _written_out(tail, item)
+            concluded = _SO_CONCLUDED.search(tail) if found is None and how == "truncated" else None
+            if concluded is not None:
+                # batch 38: "yes. wait, that line is a skin fold, lung markings go to the edge, so no": the correction
+                # ends in its conclusion after a comma, no cut (unsure, as every final verdict after a correction)
+                found = _read(concluded.group(1), item, refusal, suggested, corrections=False)[0]
             if found is not None:
                 return found, "final_verdict"
             if how == "ambiguous":

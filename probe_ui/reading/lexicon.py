@@ -397,7 +397,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "juo", "ɔwɔ", "ها", "aet",
             # batch 37: Kabyle ("ih" only before a mark: an English and Turkish interjection), Cherokee (two CHEROKEE
             # LETTER V), Minangkabau ("iyo" only before a mark: Tagalog "iyo", yours; Yoruba "iyọ̀", salt)
-            "ih", "ᎥᎥ", "iyo"),
+            "ih", "ᎥᎥ", "iyo",
+            # batch 38: Tuvan, Karachay-Balkar ("хо" only before a mark: a Russian interjection), Konkani in
+            # Devanagari ("हय", hoy; only before a mark: Hindi "हय" in "हय-हय", alas), Khasi
+            "ийе", "хо", "हय", "hooid"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -452,7 +455,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "hiyá", "gaawiin", "суох", "diri",
            # batch 37: Udmurt ("Ӧвӧл.", there is none), Buryat ("Үгы."), Taiwanese Hokkien in Pe̍h-ōe-jī ("M̄-sī, ...",
            # it is not)
-           "ӧвӧл", "үгы", "m̄-sī"),
+           "ӧвӧл", "үгы", "m̄-sī",
+           # batch 38: Komi ("Абу.", there is none; only before a mark: the Arabic name "Абу"), Meadow Mari ("Уке.",
+           # there is none; only before a mark: Kazakh "үке" is kin), Kalmyk ("Уга.", only before a mark: a Russian
+           # interjection "угу" is near it)
+           "абу", "уке", "уга"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -678,7 +685,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  # (Estonian name "Aet"), Lakota (English "hiya"), Waray (Indonesian "diri", self)
                                  "juo", "ها", "aet", "hiyá", "diri",
                                  # batch 37: Kabyle (English "ih"), Minangkabau (Tagalog "iyo", yours)
-                                 "ih", "iyo"})
+                                 "ih", "iyo",
+                                 # batch 38: Karachay-Balkar (Russian interjection "хо"), Konkani (Hindi "हय"), Komi
+                                 # (the name "Абу"), Meadow Mari, Kalmyk
+                                 "хо", "हय", "абу", "уке", "уга"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

@@ -480,7 +480,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _FRAME + r"s?\s+(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT + r"\b[^!?\n]{0,80}?"
      r"\b" + _FORCED + r"\b"
      # batch 19: "Hard to say from such a dark, underexposed image; my impression is ..."
-     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:say|tell|judge|be\s+sure|know|assess)\s+(?:from|on|with)\s+"
+     # batch 38: an adverb after the verb ("It's hard to judge reliably from such a heavily compressed image.")
+     r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:say|tell|judge|be\s+sure|know|assess)\s+"
+     r"(?:(?:reliably|confidently|accurately|properly|definitively|with\s+(?:any\s+)?(?:certainty|confidence))\s+)?"
+     r"(?:from|on|with)\s+"
      r"(?:such\s+)?(?:an?\s+|the\s+|this\s+|that\s+)?(?=[^.;!?\n]{0,40}?\b" + _FAULT + r"\b)"
      r"(?:[\w\-]+,?\s+(?:and\s+)?){0,4}?" + _FRAME + r"s?\b"
      # batch 20: a fault before its image, then doubt ("very small low res image, not sure, maybe child")
@@ -494,7 +497,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b" + _FAULT + r"\b[^.;!?\n]{0,30}?[,;:\-\u2013\u2014][ \t]*"
      r"(?:so\s+|but\s+|and\s+)?(?:i'm\s+|i\s+am\s+|just\s+|only\s+)?guessing\b"
      # batch 22: an image blamed, then the answer hedged ("image very blurry but i think yes, kidney")
+     # batch 38: the doubt said between them ("image is blurry so not sure, but i think the mass is on the right")
      r"|\b" + _FRAME + r"s?\b[^.;!?\n]{0,30}?\b" + _FAULT + r"\b[ \t]*(?:[,;:\-\u2013\u2014][ \t]*)?"
+     r"(?:(?:so|and)[ \t]+(?:i'm[ \t]+|i\s+am[ \t]+)?(?:not\s+(?:really\s+|entirely\s+|very\s+)?(?:sure|certain)|"
+     r"unsure)[ \t]*,?[ \t]*)?"
      r"(?:so|but|and)[ \t]+(?:i(?:'d|\s+would)?\s+(?:think|guess|say|suspect|believe)|probably|maybe|perhaps|"
      r"my\s+(?:best\s+)?guess)\b",
      "The image is heavily cropped, so take this as low confidence: B."),
@@ -531,7 +537,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b" + _IMAGE + r"\s+(?:(?:doesn't|does\s+not|didn't|did\s+not)\s+(?:seem\s+to\s+|appear\s+to\s+)?(?:have\s+)?"
      r"(?:come|came|gone|got|get)|(?:hasn't|has\s+not|haven't|have\s+not)\s+(?:come|gone|got))\s+through\b"
      r"|\b(?:can|could)\s+only\s+see\s+(?:the\s+)?(?:text|words)\s+of\s+(?:your|the)\s+(?:question|message|prompt)\b"
-     r"|\bnie\s+widz[eę]\s+(?:\w+\s+){0,2}?(?:obrazu|obrazka|zdj[eę]cia|pliku|za[łl][aą]cznika)\b",
+     r"|\bnie\s+widz[eę]\s+(?:\w+\s+){0,2}?(?:obrazu|obrazka|zdj[eę]cia|pliku|za[łl][aą]cznika)\b"
+     # batch 38: "i dont see any picture attached" (no apostrophe): what should be attached is not there
+     r"|\bi\s+(?:don'?t|do\s+not|can'?t|cannot|didn'?t|did\s+not)\s+see\s+(?:any|an?|the|your)\s+" + _IMAGE
+     + r"s?\s+attached\b",
      "I can only see the text of your question — the image doesn't seem to have come through."),
     # batch 23: "I'd rather not put a diagnosis on it from a single image"; batch 24: "I don't think I should guess
     # someone's sex from a radiograph", "nothing in this image lets me say with any reliability"
@@ -592,7 +601,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 37: "Limited assessment due to suboptimal image quality. ... Answer: A.": the reading itself said to be
      # limited by the image's quality (not "limited study due to patient rotation", a study read within it)
      r"|\blimited\s+(?:assessment|evaluation|interpretation)\s+(?:is\s+possible\s+)?(?:due\s+to|because\s+of|owing\s+to)\s+"
-     r"(?:the\s+)?(?:suboptimal|poor|low|degraded|inadequate)\s+(?:image\s+)?quality\b",
+     r"(?:the\s+)?(?:suboptimal|poor|low|degraded|inadequate)\s+(?:image\s+)?quality\b"
+     # batch 38: the same in telegraphic style ("Image quality suboptimal; interpretation limited. Most likely: ...")
+     r"|\bquality\s+(?:is\s+)?(?:suboptimal|poor|low|degraded|inadequate)\b[ \t]*[;,.:\-\u2013\u2014][ \t]*"
+     r"(?:the\s+|my\s+)?(?:interpretation|assessment|evaluation|reading)\s+(?:is\s+)?limited\b",
      "picture is blurry, looks like an adult maybe"),
     # batch 27: "I can't make out its structures well enough to classify it."
     ("cannot-make-out", r"\bcan(?:'t|not)\s+make\s+out\s+(?:its|the|any|their)\s+(?:[\w\-]+\s+){0,2}?well\s+enough\s+"

@@ -65,7 +65,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "impetigo": ("school sores",),
     "measles": ("rubeola",),
     "rubella": ("german measles",),
-    "scabies": ("mite infestation", "sarcoptes infestation"),
+    "scabies": ("mite infestation", "sarcoptes infestation",
+                # batch 38: the mite's full name ("a Sarcoptes scabiei infestation")
+                "sarcoptes scabiei infestation", "sarcoptes scabiei"),
     "verruca vulgaris": ("common wart",),
     # "basalioma" is the European (German, Russian, Dutch) name (batch 11: "Basalioma, nodular type.")
     "basal cell carcinoma": ("rodent ulcer", "basalioma", "basaliom"),
@@ -136,7 +138,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "nephrolithiasis": ("kidney stones", "kidney stone", "renal calculi", "renal calculus", "renal stones",
                         "renal stone", "urolithiasis",
                         # batch 12: "Urolithiasis — an obstructing ureteric calculus." (the stone has left the kidney)
-                        "ureteric calculus", "ureteral calculus", "ureteric stone", "ureteral stone"),
+                        "ureteric calculus", "ureteral calculus", "ureteric stone", "ureteral stone",
+                        # batch 38: the ureteric stone's one-word name ("Ureterolithiasis at the pelviureteric
+                        # junction.")
+                        "ureterolithiasis"),
     "cholelithiasis": ("gallstones", "gallstone", "gall stones"),
     # batch 14: the eponym's older name ("Hodgkin's disease."), a kind of lymphoma (an option "Lymphoma" names it)
     "hodgkin lymphoma": ("hodgkin's disease", "hodgkin disease", "hodgkins disease", "hodgkin's lymphoma",
