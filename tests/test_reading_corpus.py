@@ -284,11 +284,11 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     assert natural["intended"] >= 210 and natural["sure_right"] >= 193, natural
     assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
     assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
-    # batch 38 (91.4 % held out with no sure error, 4 refusal flags wrong; 203 of 210 read as intended after its fixes,
-    # 186 sure): no wrong option, no over-read, no sure error, no refusal flag wrong, and a floor at what it reaches
+    # batch 38 (91.4 % held out with no sure error, 4 refusal flags wrong; 204 of 210 read as intended after its fixes,
+    # 187 sure): no wrong option, no over-read, no sure error, no refusal flag wrong, and a floor at what it reaches
     # (README "Batch 38")
     natural = bench.summarise([r for r in rows if r["batch"] == 38])["total"]
-    assert natural["intended"] >= 203 and natural["sure_right"] >= 186, natural
+    assert natural["intended"] >= 204 and natural["sure_right"] >= 187, natural
     assert natural["wrong"] == 0 and natural["over_read"] == 0 and natural["refusal_mismatch"] == 0, natural
     assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
 

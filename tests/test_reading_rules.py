@@ -4869,3 +4869,17 @@ def test_a_revision_line_with_its_own_answer(reply: str, choice: str | None) -> 
 ])
 def test_a_correction_ending_in_so_no_is_whole(reply: str, choice: str | None) -> None:
     assert extract(reply, "choice", ("A", "B"), ("No", "Yes"), question="Is there a pneumothorax?").choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 38: both sides weighed, then the conclusion after a comma, an option's whole text closing the reply
+    ("the left femoral head is flat and sclerotic with a crescent sign, the right one is round, so left hip", "A"),
+    ("the left femoral head is flat, the right one is sclerotic too, so both hips.", "C"),
+    # near misses: a conclusion hedged, or with more after the option's text, stays unread
+    ("the left femoral head is flat, the right one is round, so probably the left hip but maybe both", None),
+    ("the left femoral head is flat, the right one is round, so left hip is my answer", None),
+])
+def test_a_closing_so_and_an_option_after_both_sides(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, ("Left hip", "Right hip", "Both hips", "Neither hip"),
+                question="Which hip shows avascular necrosis?")
+    assert a.choice == choice

@@ -406,6 +406,14 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             found, how = _read(cell, item, refusal, suggested, corrections=False)
             if found is not None and how != "ambiguous":
                 label, method = found, "marked"
+    if label is None and method == "ambiguous" and kind == "choice":
+        # batch 38: findings of both sides weighed, then the conclusion after a comma, an option's whole text and
+        # nothing after it ("the left femoral head is flat ..., the right one is round, so left hip")
+        concluded = _SO_OPTION.search(clean)
+        closing = re.sub(r"(?i)\Athe\s+", "", concluded.group(1).strip()).casefold() if concluded is not None else ""
+        found = next((lab for opt, lab in item.option_map if opt.strip(" .").casefold() == closing), None)
+        if found is not None:
+            label, method = found, "final_verdict"
     said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS else None
     if said is not None and item.aliases.get("yep" if said == "yes" else "nope", label) != label:
         # "Hayır, bu görüntü pelvisi göstermiyor." (Turkish: no, this image does not show the pelvis): the answer word
@@ -530,6 +538,8 @@ def _negated_clause(clause: str, kind: str, labels: Sequence[str], item: Item, q
 _REVISED = re.compile(r"(?i)\b(?:revised|updated|corrected|amended|changed|new)\s+answer[ \t]*[:=\u2013\u2014]")
 # a self-correction's closing conclusion after a comma ("..., so no"): a whole answer, not a cut
 _SO_CONCLUDED = re.compile(r"(?i)[,;][ \t]*(?:so|hence|therefore|thus)[ \t]+(no|yes)[ \t]*\Z")
+# a closing conclusion after a comma that is an option's whole text ("..., so left hip")
+_SO_OPTION = re.compile(r"(?i)[,;][ \t]*(?:so|hence|therefore|thus)[ \t]+([^\W\d_][^,;:.!?\n]{1,40}?)[ \t.!]*\Z")
 # a line that opens as a revision ("Revision:", "Correction -"), and the answer declared after it ("Answer: No.")
 _REVISION_HEADING = re.compile(r"(?im)^[ \t*_#]*(?:revision|correction|update|amendment|erratum)[ \t*_]*"
                                r"[:\-\u2013\u2014]")
