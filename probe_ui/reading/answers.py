@@ -493,8 +493,7 @@ def _unread_words(alt: str, item: Item) -> bool:
     """Whether a reply read in gloss (``alt``: its words of other languages the glosses know, in English) keeps
     words that neither the glosses nor the question, the labels or the options account for: a language the rules
     read only in part."""
-    known = {w.casefold() for w in lexicon.TOKEN.findall(" ".join((item.question, *item.labels, *item.options)))}
-    return any(len(w) > 1 and w.casefold() not in lexicon.PLAIN_ENGLISH and w.casefold() not in known
+    return any(len(w) > 1 and w.casefold() not in lexicon.PLAIN_ENGLISH and w.casefold() not in item.own_words
                for w in lexicon.TOKEN.findall(alt))
 
 
@@ -537,9 +536,10 @@ def _negated_clause(clause: str, kind: str, labels: Sequence[str], item: Item, q
 # batch 32: "Revised answer: No." after a first sentence that answered otherwise
 _REVISED = re.compile(r"(?i)\b(?:revised|updated|corrected|amended|changed|new)\s+answer[ \t]*[:=\u2013\u2014]")
 # a self-correction's closing conclusion after a comma ("..., so no"): a whole answer, not a cut
-_SO_CONCLUDED = re.compile(r"(?i)[,;][ \t]*(?:so|hence|therefore|thus)[ \t]+(no|yes)[ \t]*\Z")
+_SO = r"(?i)[,;][ \t]*(?:so|hence|therefore|thus)[ \t]+"
+_SO_CONCLUDED = re.compile(_SO + r"(no|yes)[ \t]*\Z")
 # a closing conclusion after a comma that is an option's whole text ("..., so left hip")
-_SO_OPTION = re.compile(r"(?i)[,;][ \t]*(?:so|hence|therefore|thus)[ \t]+([^\W\d_][^,;:.!?\n]{1,40}?)[ \t.!]*\Z")
+_SO_OPTION = re.compile(_SO + r"([^\W\d_][^,;:.!?\n]{1,40}?)[ \t.!]*\Z")
 # a line that opens as a revision ("Revision:", "Correction -"), and the answer declared after it ("Answer: No.")
 _REVISION_HEADING = re.compile(r"(?im)^[ \t*_#]*(?:revision|correction|update|amendment|erratum)[ \t*_]*"
                                r"[:\-\u2013\u2014]")

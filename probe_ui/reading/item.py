@@ -119,6 +119,13 @@ class Item:
                                 for w, m in {**_YESNO_SLANG, **_YESNO_OPENING, **_YESNO_LETTERS}.items()}
                 self.openers = [(w, by_norm[m]) for w, m in _YESNO_OPENING.items()]
 
+    @functools.cached_property
+    def own_words(self) -> frozenset[str]:
+        """The words of the question, the labels and the options, case-folded: words a reply may borrow from them
+        in any language (read by the checks for words the glosses do not know)."""
+        return frozenset(w.casefold() for w in lexicon.TOKEN.findall(" ".join((self.question, *self.labels,
+                                                                                 *self.options))))
+
     def letter(self, ch: str) -> str | None:
         return self.letters.get(ch.upper())
 

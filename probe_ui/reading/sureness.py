@@ -295,13 +295,12 @@ def _in_an_unread_language(text: str, item: Item, method: str) -> bool:
     m = _OPENING_WORD.match(text)
     if m is None:
         return False
-    known = {w.casefold() for w in lexicon.TOKEN.findall(" ".join((item.question, *item.labels, *item.options)))}
     rest = {w.casefold() for w in lexicon.TOKEN.findall(text[m.end():])}
     word = m.group(1).casefold()
     # a hyphenated word is English where one of its parts is ("Post-contrast, portal venous phase.", "T2-weighted,
     # since CSF is hyperintense."): only a word none of whose parts the question or English knows is unread
     parts = {word, *word.split("-")}
-    return not parts & (_ENGLISH_OPENINGS | _ENGLISH_PREFIXES | known) and not rest & lexicon.ENGLISH_SIGNS
+    return not parts & (_ENGLISH_OPENINGS | _ENGLISH_PREFIXES | item.own_words) and not rest & lexicon.ENGLISH_SIGNS
 
 
 def doubts(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> list[str]:
