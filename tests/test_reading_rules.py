@@ -2078,11 +2078,37 @@ def test_the_label_words_of_batch_18s_languages(reply: str, kind: str, labels: t
     ("Pneumonia (A). Looking once more, the opacity is round and well defined. Changing to C.", "C"),
     ("A. Switching to B.", "B"),
     ("Pneumonia (A) — I'll revise that: the round, well-defined opacity is a lung mass (C).", "C"),
-    ("Pulmonary edema (B). I should correct myself: it is a lung mass, C.", "C"),
 ])
 def test_a_late_change_of_answer_wins(reply: str, choice: str) -> None:
     a = extract(reply, "choice", ABCD, LUNG)
     assert (a.choice, a.method, a.sure) == (choice, "final_verdict", False)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, sure", [
+    # a reversal the reply settles itself: its closing words declare the final answer after the last reversal, so the
+    # reader guesses nothing (held-out batches 9-33, read by the reader of their day: 53 such readings, none wrong)
+    ("Pulmonary edema (B). I should correct myself: it is a lung mass, C.", "choice", ABCD, LUNG, None, "C", True),
+    ("Red. Strike that - the green dot sits deepest. Green.", "label", DOTS, DOTS, None, "green", True),
+    ("Yes. Re-checking: the opacity is in the middle lobe, not the lower lobe. Final answer: No.", "yesno", YN, (),
+     "Is there consolidation in the right lower lobe?", "no", True),
+    ("A. Adult.\n\nCorrection: the growth plates are still open, so this is a child. The answer is B (Pediatric).",
+     "choice", ("A", "B"), ("Adult", "Pediatric"), None, "B", True),
+    # near misses, still guesses: no declaration after the reversal; a declaration before it; more said after the
+    # declaration; a hedge in the closing
+    ("Yes it is an ultrasound... no wait, it is a CT, the ribs and the spine are bright.", "yesno", YN, (),
+     "Is this an ultrasound?", "no", False),
+    ("Final answer: No. Re-checking: the opacity is in the middle lobe, not the lower lobe.", "yesno", YN, (),
+     "Is there consolidation in the right lower lobe?", "no", False),
+    ("Red. Strike that - the green dot sits deepest. Green, although the blue one is close to it and the lighting on "
+     "the left side makes the depth of all three dots hard to judge.", "label", DOTS, DOTS, None, "green", False),
+    ("Pulmonary edema (B). I should correct myself: it is probably a lung mass, C.", "choice", ABCD, LUNG, None, "C",
+     False),
+])
+def test_a_reversal_the_reply_settles_with_a_closing_declaration_is_sure(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str | None, choice: str,
+        sure: bool) -> None:
+    a = extract(reply, kind, labels, options, question=question)
+    assert (a.choice, a.sure) == (choice, sure)
 
 
 @pytest.mark.parametrize("reply, choice", [
@@ -2582,7 +2608,6 @@ NOTA_LIVER = ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis")
     ("Adult. Second look: dense vascular calcification and severe osteopenia - elderly.", "label", AGE3, AGE3,
      "elderly"),
     ("Child. A closer look, the growth plates are fused: adult.", "label", AGE3, AGE3, "adult"),
-    ("Red. Strike that - the green dot sits deepest. Green.", "label", DOTS, DOTS, "green"),
     ("pneumonia (A)... er no, septal lines and a big heart = pulmonary edema, C", "choice", ABCD, EDEMA, "C"),
 ])
 def test_the_changes_of_mind_batch_21_showed(reply: str, kind: str, labels: tuple[str, ...],
@@ -3095,8 +3120,6 @@ def test_a_letter_and_another_options_text_after_a_comma(reply: str, choice: str
     ("No, this is CT. Erratum: the CSF is bright on this sequence, so it is an MRI. Yes.", "Is this an MRI?", "yes"),
     ("Yes.\n\nOn re-review: the subpubic angle is narrow, a male pattern. Answer amended to No.",
      "Is this patient female?", "no"),
-    ("Yes. Re-checking: the opacity is in the middle lobe, not the lower lobe. Final answer: No.",
-     "Is there consolidation in the right lower lobe?", "no"),
     ("no. whoops, i see ribs and both lungs, yes it is chest", "Does this image show the chest?", "yes"),
     ("Yes - small apical pneumothorax.\n\u21b3 Edit: that's a skin fold; markings continue beyond it. No pneumothorax.",
      "Is there a pneumothorax?", "no"),
@@ -3679,12 +3702,12 @@ def test_a_yes_or_no_after_another_languages_answer_word(reply: str, kind: str, 
     ("No, the spleen is normal. Revising: it measures 15.5 cm; it is enlarged. Yes.", "yesno", YN, (),
      "Is the spleen enlarged?", "yes", False),
     ("Yes — a lucent line. Having looked again, that line is the physis, not a fracture. My answer is no.", "yesno",
-     YN, (), "Is there a fracture?", "no", False),
+     YN, (), "Is there a fracture?", "no", True),  # settled by its closing declaration
     ("Right lower lobe (D). Retracting that: there is no right lung left, so the premise is wrong — B.", "choice",
      ABCD, ("Left upper lobe", "Premise is wrong", "Left lower lobe", "Right lower lobe"),
      "Where is the abscess?", "B", False),
     ("Yes, the heart is enlarged. 更正：心脏大小正常。Final answer: No.", "yesno", YN, (), "Is the heart enlarged?",
-     "no", False),
+     "no", True),  # settled by its closing declaration
     # near misses: the words in another sense revise nothing
     ("Revising the protocol is not needed: yes, there is a pneumothorax.", "yesno", YN, (),
      "Is there a pneumothorax?", "yes", True),

@@ -12,7 +12,8 @@ A reading is sure when both hold:
   option's, names one option by its text, its words, a synonym or a value inside its range, or one answer word);
   a negated option ("Not stable." of two), a restatement, an opening answer kept against a later remark on another
   option ("Left hip (A). ... The right hip looks preserved.") and a judge's reading are guesses by nature;
-- nothing in the reply puts it in doubt (:func:`doubts`): a refusal, a late reversal ("D, sorry, I meant B"), a
+- nothing in the reply puts it in doubt (:func:`doubts`): a refusal, a late reversal ("D, sorry, I meant B") that
+  the reply does not settle by declaring its final answer in its closing words ("... Final answer: No." settles it), a
   hedge ("probably", "I think", "guessing", "may", "either ... or", "I can't be certain"; for a declared answer, in
   its own sentence or after it: weighing alternatives before "my final answer is C" is reasoning, and ranking the
   options, "the most likely answer is C", "lymphoma is less likely", is no hedge in a choice), a negation before an
@@ -50,7 +51,7 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
 from probe_ui.reading.refusals import refusal_names
-from probe_ui.reading.verdicts import REVISION, self_corrected
+from probe_ui.reading.verdicts import REVISION, last_correction_start, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in
 from probe_ui.reading.words import stated_answers
 
@@ -116,6 +117,8 @@ _AFFIRMED = re.compile(r"(?i)\b(?:there\s+(?:is|are)|shows?|demonstrates?|reveal
 
 
 _MIN_BODY_WORDS = 6
+# the closing words that settle a reversal: a declaration and its option ("Revised answer: B. Pneumothorax.")
+_SETTLING_WORDS = 12
 
 
 def _body_against_yes_no(text: str, item: Item, label: str | None) -> bool:
@@ -197,6 +200,21 @@ _UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-
 _LAST_WORD = re.compile(r"(?i)(?<![\w'\u2019\-])\(?([^\W\d_]+)\)?[\s.!*_)\]>\u3002]*\Z")
 _AGAINST = r"not|rather\s+than|instead\s+of|over|than|vs\.?|versus|physician'?s|suggested|their|the\s+given"
 _SET_AGAINST = re.compile(rf"(?i)\b(?:{_AGAINST})[\s*_(]*\Z")
+
+
+def _settled_reversal(text: str, item: Item, label: str | None) -> bool:
+    """A reversal the reply settles itself: its closing words declare the reading after the last reversal ("A. Adult.
+    Wait - the growth plates are open. Correcting myself: B. Pediatric.", "... Revised answer: melanoma (A).").
+
+    The reader does not guess which answer is final there; the reply says so. Read again by the reader of its day
+    before any fix, held-out batches 9-33 had 53 such readings, none a wrong option.
+    """
+    if label is None:
+        return False
+    cues = [m.start() for pattern in (REVERSAL, REVISION) for m in pattern.finditer(text)]
+    found = last_declaration(text, item)
+    return (found.label == label and found.at > max([*cues, last_correction_start(text)])
+            and len(text[found.at:].split()) <= _SETTLING_WORDS)
 
 
 def _ends_otherwise(text: str, item: Item, label: str | None) -> bool:
@@ -315,7 +333,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         and refusal and refusal_names(t) <= _UNANSWERABLE))
     if refusal and not unknown:
         found.append("refusal")
-    if REVERSAL.search(t) or (method != "exact" and self_corrected(t) is not None):
+    if (REVERSAL.search(t) or (method != "exact" and self_corrected(t) is not None)) and not _settled_reversal(
+            t, item, label):
         found.append("reversal")
     if _HEDGE.search(_hedged_part(t, item, method)):
         found.append("hedge")

@@ -151,12 +151,23 @@ def conclusion_label(text: str, item: Item) -> str | None:
     return found
 
 
+def _corrections(text: str) -> list[re.Match[str]]:
+    """Every self-correction cue of the reply: "Wait", "Actually", an afterthought, "B - no, C"."""
+    found = list(_SELF_CORRECTION.finditer(text))
+    found += _AFTERTHOUGHT.finditer(text) if "." in text or "\u2026" in text else []
+    found += _INLINE_REVERSAL.finditer(text) if "no" in text.lower() or "rather" in text else []
+    return found
+
+
+def last_correction_start(text: str) -> int:
+    """Where the reply's last self-correction cue starts (-1: it has none); what follows it is the revised answer."""
+    return max((m.start() for m in _corrections(text)), default=-1)
+
+
 def self_corrected(text: str) -> str | None:
     """What follows the reply's last self-correction ("Wait", "Actually", "On second thought", ...), when
     something does."""
-    ends = [m.end() for m in _SELF_CORRECTION.finditer(text)]
-    ends += [m.end() for m in _AFTERTHOUGHT.finditer(text)] if "." in text or "\u2026" in text else []
-    ends += [m.end() for m in _INLINE_REVERSAL.finditer(text)] if "no" in text.lower() or "rather" in text else []
+    ends = [m.end() for m in _corrections(text)]
     for end in sorted(ends, reverse=True):  # the last one that something follows ("..., it could be C. Hmm.")
         tail = text[end:]
         if tail.strip(" \t\n.,;:!-"):
