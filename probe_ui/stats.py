@@ -527,31 +527,23 @@ def clustered_wilson_groups(groups: np.ndarray, right: np.ndarray, units: np.nda
 
     g = np.asarray(groups, dtype=np.int64)
     x = np.asarray(right, dtype=float)
+    # a NaN counts as a row of its cluster that adds nothing to its sum (as pandas' groupby sum skips it)
+    weights = np.nan_to_num(x, nan=0.0)
     n_groups = int(g.max()) + 1 if len(g) else 0
 
-    # 1/0 answers (any whole numbers): their sums are exact in any order, so numpy's bincount gives pandas' figures;
-    # anything else (a fraction, a NaN, which pandas' sum skips) takes pandas' groupby, as it always did
-    whole = bool(np.all(x == np.round(x)))
-
     def per(keys: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Each group's clusters (their sums and sizes), in the order a ``groupby(["g", "k"], sort=False)`` gives
+        them: each group's (g, k) pairs in the order they first appear (the order the design effect sums them in);
+        bincount instead of a DataFrame per call, which was most of the time of a paired bootstrap
+        (views/compare.py)."""
         k = pd.factorize(pd.Series(np.asarray(keys, dtype=object)))[0]
         out: list[tuple[np.ndarray, np.ndarray]] = [(np.zeros(0), np.zeros(0))] * n_groups
-        if not whole:
-            frame = pd.DataFrame({"g": g, "k": k, "x": x})
-            sums = frame.groupby(["g", "k"], sort=False)["x"].agg(["sum", "size"]).reset_index()
-            for _, part in sums.groupby("g", sort=False):
-                out[int(part["g"].iloc[0])] = (part["sum"].to_numpy(dtype=float),
-                                               part["size"].to_numpy(dtype=float))
-            return out
         if not len(g):
             return out
-        # the same clusters in the same order as pandas' groupby(["g", "k"], sort=False): each group's (g, k) pairs
-        # in the order they first appear (the order the design effect sums them in); bincount instead of a
-        # DataFrame per call, which was most of the time of a paired bootstrap (views/compare.py)
         kk = k.astype(np.int64) + 1  # factorize's -1 (a missing key) is a key of its own, as in the groupby
         width = int(kk.max()) + 1
         pairs, first, inv = np.unique(g * width + kk, return_index=True, return_inverse=True)
-        totals = np.bincount(inv, weights=x, minlength=len(pairs))
+        totals = np.bincount(inv, weights=weights, minlength=len(pairs))
         sizes = np.bincount(inv, minlength=len(pairs)).astype(float)
         seen = np.argsort(first, kind="stable")
         by_group = seen[np.argsort(pairs[seen] // width, kind="stable")]

@@ -62,6 +62,34 @@ def test_each_unit_holding_one_answer_keeps_the_classical_figures() -> None:
     assert single is not None and single[:3] == stats.newcombe_paired(2, 1, 1, 0) and single[3] == 1
 
 
+@pytest.mark.parametrize("values", ["whole", "fractions", "missing"])
+def test_many_groups_at_once_give_each_groups_own_interval(values: str) -> None:
+    """clustered_wilson_groups (a model's accuracy per perturbation, level or category, all at once) gives each
+    group the interval clustered_wilson gives it alone, from its clusters in the order they first appear: for 1/0
+    answers, for partial credit and with a missing score, which counts as an answer that adds nothing."""
+    import pandas as pd
+
+    rng = np.random.default_rng(7)
+    n = 400
+    groups = rng.integers(0, 6, n)
+    units = rng.choice([f"img-{i}" for i in range(30)], n)
+    items = np.array([f"{u}/q{rng.integers(0, 2)}" for u in units])
+    right = rng.integers(0, 2, n).astype(float) if values == "whole" else rng.random(n).round(2)
+    if values == "missing":
+        right[rng.choice(n, 20, replace=False)] = np.nan
+    found = stats.clustered_wilson_groups(groups, right, units, items)
+    frame = pd.DataFrame({"g": groups, "u": units, "i": items, "x": right})
+    for g in range(6):
+        part = frame[frame["g"] == g]
+        by_unit = part.groupby("u", sort=False)["x"].agg(["sum", "size"])
+        by_item = part.groupby("i", sort=False)["x"].agg(["sum", "size"])
+        alone = stats.clustered_wilson(by_unit["sum"], by_unit["size"], nested=(by_item["sum"], by_item["size"]))
+        assert (found[g].units, found[g].cells) == (alone.units, alone.cells)
+        assert found[g].low == pytest.approx(alone.low, abs=1e-12) and found[g].high == pytest.approx(alone.high,
+                                                                                                    abs=1e-12)
+        assert found[g].deff == pytest.approx(alone.deff, abs=1e-12)
+
+
 def _clustered_runs(rng: np.random.Generator, runs: int, items: int, variants: int, rho: float, mean: float
                     ) -> tuple[np.ndarray, np.ndarray]:
     """``runs`` synthetic runs: per item a rate drawn from a Beta with the given mean and intra-item correlation
