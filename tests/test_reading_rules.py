@@ -4906,3 +4906,108 @@ def test_a_closing_so_and_an_option_after_both_sides(reply: str, choice: str | N
     a = extract(reply, "choice", ABCD, ("Left hip", "Right hip", "Both hips", "Neither hip"),
                 question="Which hip shows avascular necrosis?")
     assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply,refusal,choice", [
+    # batch 40: the image called a blank slice, no anatomy said to be visible: a decline, never "no"
+    ("The image provided is a single blank slice; no anatomy is visible for evaluation.", True, None),
+    ("The image provided is blank; no anatomy is visible.", True, None),
+    # near misses: a blank area in the image, abnormal anatomy denied, a blank slate: answers
+    ("No ascites; the image shows a blank area where fluid would be.", False, "no"),
+    ("No, no abnormal anatomy is visible.", False, "no"),
+    ("No. The image is a blank slate for ascites: the peritoneum is clean.", False, "no"),
+])
+def test_a_blank_slice_declines(reply: str, refusal: bool, choice: str | None) -> None:
+    a = extract(reply, "yesno", YN, question="Is there ascites? (please answer yes/no)")
+    assert (a.refusal, a.choice) == (refusal, choice)
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 40: what would hold "otherwise" is a condition, the answer both ways: unread
+    ("The common bile duct measures 7 mm. In an older patient or after cholecystectomy that can be normal; otherwise "
+     "it would count as dilated.", None),
+    # near misses: "otherwise" that says what is, or conditions something else than the answer
+    ("The duct is dilated. Otherwise the liver is normal.", "yes"),
+    ("The duct is dilated, at 12 mm; otherwise the biliary tree would look normal.", "yes"),
+])
+def test_what_would_hold_otherwise_is_a_condition(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is the common bile duct dilated? (please answer yes/no)"
+                   ).choice == choice
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    # batch 39: a self-correction that ends in a bare ", no" (lower case) is whole, its conclusion the answer
+    ("yes. my mistake, the ratio is under half, no", "Is the heart enlarged?", "no"),
+    # batch 40: "oh" before "actually" opens the correction
+    ("no... oh actually yes, i can see the iliac wings and both hip joints", "Does this image show the pelvis?",
+     "yes"),
+    # batch 39: "Though on reflection" opening a sentence, then a doubt: the answer is withdrawn
+    ("Yes, there's a mass in the left kidney. Though on reflection the bulge could just be a dromedary hump, and I'm "
+     "honestly not sure anymore whether it's a mass.", "Is a mass present in the left kidney?", None),
+    # near misses: a correction cut off stays as it was, a comma "no" without a correction, a reflection that keeps
+    # the answer, "oh" without "actually" or "wait"
+    ("yes. my mistake, the ratio is under half, there is no", "Is the heart enlarged?", "yes"),
+    ("yes, the ratio is over half, no", "Is the heart enlarged?", "yes"),
+    ("Yes, there's a mass in the left kidney. Though on reflection it is clearly a mass.",
+     "Is a mass present in the left kidney?", "yes"),
+    ("no... oh i see the iliac wings, yes", "Does this image show the pelvis?", "no"),
+])
+def test_the_corrections_of_batches_39_and_40(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 40: "I'd switch to A" after a second look declares the new answer
+    ("No free fluid (B). Looking again at the hepatorenal interface, though, there's a dark sliver tracking between "
+     "the liver capsule and the right kidney, which is free fluid — so I'd switch to A.", "A"),
+    ("I'd switch to A.", "A"),
+    # near miss: a switch to something other than a letter
+    ("B. I'd switch to a lateral view to be sure.", "B"),
+])
+def test_a_switch_to_a_letter_declares_it(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ("A", "B"), ("Free fluid is present", "No free fluid"),
+                question="Does this image show free fluid in Morison's pouch?")
+    assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply,refusal", [
+    # batch 39: "too low for a confident read"; batch 40: "..., limiting assessment", "I can't agree or disagree with
+    # the physician", "..., which I can't open" after what came for the image
+    ("The resolution is too low for a confident read, but going on what I can make out, the suprapatellar region "
+     "looks distended, so my tentative pick is A, joint effusion.", True),
+    ("Only a narrow strip around the joint line is within the frame, limiting assessment. Tentative answer: correct.",
+     True),
+    ("I can't agree or disagree with the physician here: the image shows only the upper half of the liver.", True),
+    ("The attachment came through as a .zip archive, which I can't open.", True),
+    # near misses: a read said to be confident, "limiting" something else, agreement without a decline, a finding
+    # that cannot be opened further
+    ("The resolution is good enough for a confident read: A.", False),
+    ("The patella is anterior, limiting doubt. Correct.", False),
+    ("I agree with the physician, I can't disagree.", False),
+])
+def test_the_refusal_flags_of_batches_39_and_40(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply,labels,choice,refusal", [
+    # batch 39: the guess after a decline, "so my tentative pick is A", read (unsure) with the refusal flag
+    ("The resolution is too low for a confident read, but going on what I can make out, the suprapatellar region "
+     "looks distended, so my tentative pick is A, joint effusion.", ABCD, "A", True),
+    # batches 39-40: an answer taken back after a correction with "I can't say with confidence which it is" or "cant
+    # decide" is the reply's own doubt, no decline
+    ("Correct orientation. Actually, the patella looks odd for that — the film could be flipped. I can't say with "
+     "confidence which it is.", ORIENT, None, False),
+    ("correct. hmm actually not sure, it might be flipped, the bottom looks like it could be the neck, cant decide",
+     ORIENT, None, False),
+    # near misses: "My pick is A" after a decline stays a decline; an image that cannot be read stays a decline
+    ("The resolution is too low for a confident read. My pick is A.", ABCD, None, True),
+    ("The film is too dark, I can't say which it is.", ORIENT, None, True),
+])
+def test_guesses_and_doubts_of_batches_39_and_40(reply: str, labels: tuple[str, ...], choice: str | None,
+                                                  refusal: bool) -> None:
+    if labels == ABCD:
+        a = extract(reply, "choice", ABCD, ("Joint effusion", "Fracture", "Tumor", "None of the above"),
+                    question="What does this knee image show?")
+    else:
+        a = extract(reply, "label", ORIENT, question="Is this image in the correct orientation or upside down?")
+    assert (a.choice, a.refusal) == (choice, refusal)

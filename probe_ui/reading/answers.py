@@ -537,7 +537,10 @@ def _negated_clause(clause: str, kind: str, labels: Sequence[str], item: Item, q
 _REVISED = re.compile(r"(?i)\b(?:revised|updated|corrected|amended|changed|new)\s+answer[ \t]*[:=\u2013\u2014]")
 # a self-correction's closing conclusion after a comma ("..., so no"): a whole answer, not a cut
 _SO = r"(?i)[,;][ \t]*(?:so|hence|therefore|thus)[ \t]+"
-_SO_CONCLUDED = re.compile(_SO + r"(no|yes)[ \t]*\Z")
+_SO_CONCLUDED = re.compile(_SO + r"(no|yes)[ \t]*\Z"
+                           # batch 39: "yes. my mistake, the ratio is under half, no": the bare conclusion after a
+                           # comma, lower case, ends the correction as "so no" does
+                           r"|(?-i:,[ \t]*(no|yes))[ \t]*\Z")
 # a closing conclusion after a comma that is an option's whole text ("..., so left hip")
 _SO_OPTION = re.compile(_SO + r"([^\W\d_][^,;:.!?\n]{1,40}?)[ \t.!]*\Z")
 # a line that opens as a revision ("Revision:", "Correction -"), and the answer declared after it ("Answer: No.")
@@ -575,8 +578,14 @@ def _revised_after_answer(clean: str, item: Item, refusal: bool, suggested: str 
 # or unreadable)
 _UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
 # "I can't decide." / "I can't decide between them.": the reply's own doubt, nothing it lacks
-_CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:really\s+)?(?:decide"
+_CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)"
+                          # batch 40: "correct. hmm actually not sure, it might be flipped, ..., cant decide"
+                          r"|\bcant)\s+(?:really\s+)?(?:decide"
                           r"(?:\s+between\s+(?:them|the\s+two|these|those))?"
+                          # batch 39: "Correct orientation. Actually, ... the film could be flipped. I can't say with
+                          # confidence which it is.": which of the answers, after the correction
+                          r"|say\s+(?:with\s+(?:any\s+)?confidence\s+|for\s+(?:sure|certain)\s+)?which\s+"
+                          r"(?:it\s+is|one\s+it\s+is|is\s+right)"
                           # batch 21: "... I keep going back and forth, so I can't give you a firm answer."
                           r"|give\s+(?:you\s+)?(?:a\s+)?(?:firm|definite|definitive|clear|straight|final|confident)\s+"
                           r"answer)"
@@ -666,7 +675,8 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
             if concluded is not None:
                 # batch 38: "yes. wait, that line is a skin fold, lung markings go to the edge, so no": the correction
                 # ends in its conclusion after a comma, no cut (unsure, as every final verdict after a correction)
-                found = _read(concluded.group(1), item, refusal, suggested, corrections=False)[0]
+                found = _read(concluded.group(1) or concluded.group(2), item, refusal, suggested,
+                              corrections=False)[0]
             if found is not None:
                 return found, "final_verdict"
             if how == "ambiguous":
@@ -941,6 +951,10 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
 # to guess", "within (or with) this limitation"
 _GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014]))[ \t]*(?:maybe|perhaps|probably|possibly|"
                             r"i\s+guess|guess(?:ing)?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|tentatively|"
+                            # batch 39: "..., so my tentative pick is A, joint effusion." (after "so" in the clause
+                            # that weighed the findings; not batch 29's "My tentative pick would be A, ...", left
+                            # unread there)
+                            r"(?:so|and|but)\s+my\s+(?:tentative|provisional|best)\s+(?:pick|choice)\s+is|"
                             r"if\s+i\s+(?:had|have)\s+to\s+guess|(?:with|within|given|despite)\s+(?:that|this|these|those)"
                             r"\s+(?:limitations?|caveats?))\b[ \t,:]*(?=\S)")
 
@@ -1099,7 +1113,11 @@ _FINDING_NO = re.compile(r"(?i)[\W_]*(no)[ \t]+(?=[^\W\d_])")
 # a clause or sentence under a condition on what the image shows ("if it's bright, ...", "When the CSF is bright,
 # ..."), to its sentence's end; not the reply's own hedge ("If I had to choose, ...", "if forced", "if anything")
 _CONDITION = re.compile(r"(?i)(?:\A|(?<=[.!?;:\n]))[ \t*_>\-]*(?:if|when|whenever)\b(?![ \t]+(?:i|i'm|i'd|we|forced|"
-                        r"pressed|anything|so|not|asked|in\s+doubt|you\s+(?:ask|want|force|press)\w*)\b)[^.!?;\n]*")
+                        r"pressed|anything|so|not|asked|in\s+doubt|you\s+(?:ask|want|force|press)\w*)\b)[^.!?;\n]*"
+                        # batch 40: "... that can be normal; otherwise it would count as dilated.": what would hold
+                        # otherwise is a condition too (not "Otherwise the knee shows ...", which says what is)
+                        r"|(?:\A|(?<=[.!?;:,\n]))[ \t]*(?:(?:and|but)[ \t]+)?otherwise[ \t,]+(?:[\w\-']+[ \t]+){0,3}?"
+                        r"(?:would|could|might)\b[^.!?;\n]*")
 
 
 def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]:

@@ -74,13 +74,19 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 15: "I can't say there isn't a fracture - ... could be one" doubts a negative: a hedge, not a decline
      r"say(?!\s+(?:that\s+)?(?:there\s+(?:isn't|is\s+not|is\s+no|aren't|are\s+not|are\s+no)|it\s+(?:isn't|"
      r"is\s+not))\b)|judge|process|access|comply|"
-     r"fulfil+|decide|compare|definitively|accurately|reliably|do\s+(?:that|this|so))\b",
+     r"fulfil+|decide|compare|definitively|accurately|reliably|do\s+(?:that|this|so)"
+     # batch 40: "I can't agree or disagree with the physician here: ..."
+     r"|agree\s+or\s+disagree)\b",
      "I cannot determine this from the image."),
     ("cannot-see-image",
      _CANT + r"\s+(?:actually\s+|really\s+|directly\s+)?(?:see|view|open|look\s+at|access|load|display|read)\s+"
      r"(?:the\s+|any\s+|an\s+|this\s+|your\s+)?(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r"\b"
      # batch 15: "i cant really see the dots well, but red maybe": the markers the question asks about
-     r"|(?<=the\s)" + _MARKERS + r"\s+(?:well|clearly|properly)\b)",
+     r"|(?<=the\s)" + _MARKERS + r"\s+(?:well|clearly|properly)\b)"
+     # batch 40: "The attachment came through as a .zip archive, which I can't open.": the image (or what came for it)
+     # named before, then "which I can't open"
+     r"|\b(?:" + _IMAGE + r"|archive|zip)\b[^.;!?\n]{0,60}?,[ \t]*which\s+(?:i|we)\s+" + _CANT
+     + r"\s+(?:open|view|load|display|read)\b",
      "I'm unable to view the attached image."),
     # batch 11: "the image is completely white, i cannot see anything"
     ("cannot-see-anything", _CANT + r"\s+(?:really\s+)?(?:see|make\s+out)\s+anything\b",
@@ -137,7 +143,14 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bno\s+(?:" + _IMAGE + r"|slice|series|frame)\s+(?:has\s+|had\s+|was\s+|is\s+)?(?:loaded|displayed)\b"
      r"|\b(?:contains?|contained|holds?|has)\s+only\s+text\b|\b(?:is|was)\s+(?:only|just)\s+text\b"
      r"|\b(?:viewport|viewer|image\s+(?:area|pane|panel|window))\s+(?:itself\s+)?(?:is|was|appears|seems)\s+"
-     r"(?:to\s+be\s+)?(?:completely\s+|entirely\s+)?(?:blank|empty)\b",
+     r"(?:to\s+be\s+)?(?:completely\s+|entirely\s+)?(?:blank|empty)\b"
+     # batch 40: "The image provided is a single blank slice; no anatomy is visible for evaluation.": the image called a
+     # blank slice or frame (not "a blank area in the lung"), and no anatomy said to be visible at all
+     r"|\b" + _IMAGE + r"\s+(?:(?:you\s+)?(?:provided|supplied|sent|attached|uploaded|shared)\s+)?(?:is|was|"
+     r"appears\s+to\s+be|seems\s+to\s+be)\s+(?:just\s+|only\s+)?(?:an?\s+)?(?:single\s+)?(?:completely\s+|"
+     r"entirely\s+)?(?:blank|empty)(?:\s+(?:black|white|grey|gray))?\s+(?:slice|frame|image|screen|page)\b"
+     r"|\bno\s+(?:recogni[sz]able\s+|identifiable\s+)?anatomy\s+(?:is\s+|was\s+)?(?:visible|seen|shown|"
+     r"depicted|displayed)\b",
      "No image was provided, so I cannot answer."),
     # batch 25-26: the image asked for again ("Could you export the image itself and send it again?", "Could you try
     # attaching it again?"): no answer is given until it comes
@@ -275,7 +288,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:[^.;]{0,50}?\b" + _TO_JUDGE + r"\b"
      # batch 11: "The image is too small for a confident assessment"
      r"|[ \t]+for\s+(?:me\s+to\s+make\s+)?(?:an?\s+)?(?:[\w\-]+\s+)?(?:assessment|evaluation|interpretation|"
-     r"diagnosis|answer|reading|judge?ment|call|comparison)\b)"
+     r"diagnosis|answer|reading|judge?ment|call|comparison"
+     # batch 39: "The resolution is too low for a confident read, but ..."
+     r"|read)\b)"
      # batch 20: "the file you sent appears to be corrupted"
      r"|\b" + _IMAGE + r"\s+(?:(?:that\s+|which\s+)?you(?:'ve)?\s+(?:sent|attached|uploaded|shared|provided)\s+)?"
      r"(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:(?:mostly|largely|almost\s+(?:entirely|"
@@ -425,7 +440,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # batch 15: "Only the proximal thighs are in the field of view, which limits assessment"
     ("limits-assessment",
      r"\b(?:which|that|this|it)\s+(?:severely\s+|greatly\s+|significantly\s+)?limits\s+(?:(?:the|my|any|a)\s+)?"
-     r"(?:[\w\-]+\s+)?(?:assessment|evaluation|interpretation|measurement|reading)s?\b",
+     r"(?:[\w\-]+\s+)?(?:assessment|evaluation|interpretation|measurement|reading)s?\b"
+     # batch 40: "Only a narrow strip around the joint line is within the frame, limiting assessment.": the participle
+     # after a comma
+     r"|,[ \t]*(?:severely\s+|greatly\s+|significantly\s+)?limiting\s+(?:(?:the|my|any)\s+)?"
+     r"(?:assessment|evaluation|interpretation|measurement|reading)s?\b",
      "Only the proximal thighs are in the field of view, which limits assessment."),
     # batch 15: "The panoramic image is cropped at both angles of the mandible, so I cannot count the wisdom teeth."
     ("cropped-so-cannot",

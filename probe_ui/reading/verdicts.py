@@ -37,7 +37,12 @@ _SELF_CORRECTION = re.compile(
     # batch 30: "no the spleen is normal. oh wait it goes down below the kidney, yes it is enlarged" (an "oh" before
     # it); "no it is axial. wait no, i can see both kidneys ..., it is coronal, yes" (its "no" takes back what went
     # before, a comma after it)
-    r"(?:(?:oh|ah|uh|um|hmm)[ \t,]+(?=wait\b))?"
+    # batch 40: "no... oh actually yes, i can see the iliac wings" (an "oh" before "actually")
+    r"(?:(?:oh|ah|uh|um|hmm)[ \t,]+(?=wait\b|actually\b))?"
+    # batch 39: "Yes, there's a mass .... Though on reflection the bulge could just be a dromedary hump, and I'm
+    # honestly not sure anymore ...": a "Though" or "But" opening a sentence before "on reflection" / "on second
+    # thought" (capital: not batch 17's "..., but on reflection that's the specular highlight", read as it was)
+    r"(?:(?-i:But|Though|Although)[ \t]+(?=on\s+(?:further\s+)?reflection\b|on\s+second\s+thought))?"
     r"(?:wait(?:[ \t]*,?[ \t]*no(?=[ \t]*,))?|hold\s+on|correction|(?:scratch|strike)\s+that|"
     # batch 23: "Let me walk that back: ...", "Erratum: ..."; batch 24: "On re-review: ...", "Re-checking: ...",
     # "Double-checking: ..." (a mark after these, not "re-checking the film shows ..."), "Re-reading the film, ..."
