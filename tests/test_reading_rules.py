@@ -5011,3 +5011,55 @@ def test_guesses_and_doubts_of_batches_39_and_40(reply: str, labels: tuple[str, 
     else:
         a = extract(reply, "label", ORIENT, question="Is this image in the correct orientation or upside down?")
     assert (a.choice, a.refusal) == (choice, refusal)
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("हँ, ई एक्स-रे के फोटो बा।", "yes"),  # batch 39: Bhojpuri
+    ("नहि, एहि एक्स-रे मे कोनो हड्डी टूटल नहि अछि।", "no"),  # batch 39: Maithili
+    ("yoq, yürek büyük degil", "no"),  # batch 39: Crimean Tatar
+    ("Aowa, ga go na meetse mafahleng.", "no"),  # batch 39: Northern Sotho
+    ("Н\u0442\u04c0\u044d, мыр МРТ-щ.", "yes"),  # batch 39: Kabardian (the palochka U+04C0)
+    ("Jao, dit is 'n echo vaan de lever.", "yes"),  # batch 39: Limburgish
+    ("Hatshi, ithambo alephukanga.", "no"),  # batch 40: Northern Ndebele
+    ("Ně, to njejo głowa.", "no"),  # batch 40: Lower Sorbian
+    # near misses: the short words that are also names or words of another language, running on into a sentence
+    ("Jao Chen sent the film", None),
+    ("ně kdo to poslal", None),
+    ("नहि अछि", None),
+    ("yoq bu", None),
+])
+def test_the_answer_words_of_batches_39_and_40(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is there a fracture?").choice == choice
+
+
+@pytest.mark.parametrize("reply,labels,choice", [
+    # batch 39: Latin "puer" (a boy, a child); batch 40: Sanskrit "बालस्य" (of a child), Mizo "hmeichhia" (a woman)
+    ("Puer est: cartilagines epiphysium adhuc apertae sunt.", ("child", "adult", "elderly"), "child"),
+    ("इदं बालस्य क्ष-किरणचित्रम्।", ("child", "adult", "elderly"), "child"),
+    ("Hmeichhia a ni.", ("male", "female"), "female"),
+    # near miss: a Latin sentence without the word stays unread
+    ("Senex est.", ("child", "adult", "elderly"), None),
+])
+def test_the_label_words_of_batches_39_and_40(reply: str, labels: tuple[str, ...], choice: str | None) -> None:
+    q = ("What is the sex of this patient? (Answer with male or female)" if "male" in labels
+         else "Which age group does this radiograph belong to? (Answer with child, adult, or elderly)")
+    assert extract(reply, "label", labels, question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply,question,choice", [
+    # batches 39-40: whole clauses that say yes, a mark after them
+    ("You bet it is — about 12 mm at the porta hepatis.", "Is the common bile duct dilated?", "yes"),
+    ("It certainly is — the mass is in the right temporal lobe, with midline shift to the left.",
+     "Is the mass in the right hemisphere?", "yes"),
+    ("Plenty of it — fluid surrounds the liver and fills both paracolic gutters.", "Is there ascites?", "yes"),
+    ("There's no doubt about it: a clear transverse break runs through the fifth metacarpal neck.",
+     "Is there a fracture?", "yes"),
+    # near misses: the same words running on into a sentence, or a denial after the clause
+    ("It certainly is not.", "Is the mass in the right hemisphere?", None),
+    ("You bet it isn't.", "Is the common bile duct dilated?", None),
+    ("Plenty of it is artefact.", "Is there ascites?", None),
+    ("There's no doubt about it being intact.", "Is there a fracture?", None),
+    ("There's no doubt about it: no fracture.", "Is there a fracture?", "no"),
+])
+def test_the_idioms_of_batches_39_and_40(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question=question).choice == choice

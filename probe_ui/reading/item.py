@@ -56,7 +56,12 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # batch 30: "You'd better believe it: a 4 cm exophytic lesion ...", "Not a bit of it — the cortices
                   # line up perfectly." (clauses)
                   "you'd better believe it": "yes", "you better believe it": "yes", "not a bit of it": "no",
-                  "not a bit": "no"}
+                  "not a bit": "no",
+                  # batches 39-40: "You bet it is — about 12 mm ...", "It certainly is — the mass is in the right
+                  # temporal lobe ...", "Plenty of it — fluid surrounds the liver ..."
+                  # (clauses: not "It certainly is a CT", "Plenty of it is artefact")
+                  "you bet it is": "yes", "you bet": "yes", "it certainly is": "yes", "it definitely is": "yes",
+                  "it absolutely is": "yes", "plenty of it": "yes"}
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
 CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",
@@ -64,7 +69,9 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "doesn't seem so", "doesn't look that way", "big time", "quite so", "sure is", "it sure is",
                             "sure does", "it sure does", "nothing of the sort", "nothing of the kind",
                             "unmistakably", "undoubtedly", "unquestionably", "sure thing",
-                            "you'd better believe it", "you better believe it", "not a bit of it", "not a bit"})
+                            "you'd better believe it", "you better believe it", "not a bit of it", "not a bit",
+                            "you bet it is", "you bet", "it certainly is", "it definitely is", "it absolutely is",
+                            "plenty of it"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 _YESNO_LETTERS = {"y": "yes", "n": "no"}
 

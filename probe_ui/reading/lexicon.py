@@ -137,7 +137,17 @@ def mask_idioms(text: str) -> str:
         low = text.lower()
     if "no" not in low and "doubt" not in low:
         return text
+    if low.lstrip(" \t\n\"'*_>").startswith("there"):
+        # batch 39: "There's no doubt about it: a clear transverse break ...": the whole clause opening the reply, a
+        # mark after it, is the answer yes (as "No doubt about it - there is a ... fracture" is read from its rest)
+        text = _NO_DOUBT_CLAUSE.sub(r"\1yes", text, count=1)
     return _IDIOMS.sub(" ", _NOT_ONLY.sub(r"there \1", text))
+
+
+_NO_DOUBT_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)there(?:'s|\s+is)\s+no\s+doubt\s+about\s+it"
+                              r"(?=[ \t]*(?:[:.!,;\-\u2013\u2014]|\Z))"
+                              # not where a denial follows ("There's no doubt about it: no fracture.")
+                              r"(?![ \t]*[:.!,;\-\u2013\u2014]+[ \t]*(?:no|not|none|nothing|neither)\b)")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -400,7 +410,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "ih", "ᎥᎥ", "iyo",
             # batch 38: Tuvan, Karachay-Balkar ("хо" only before a mark: a Russian interjection), Konkani in
             # Devanagari ("हय", hoy; only before a mark: Hindi "हय" in "हय-हय", alas), Khasi
-            "ийе", "хо", "हय", "hooid"),
+            "ийе", "хо", "हय", "hooid",
+            # batch 39: Bhojpuri ("हँ", only before a mark: a Hindi "hm"), Kabardian ("нтӀэ", the palochka as U+04C0),
+            # Limburgish ("jao", only before a mark: the name "Jao")
+            "हँ", "нтӏэ", "jao"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -459,7 +472,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 38: Komi ("Абу.", there is none; only before a mark: the Arabic name "Абу"), Meadow Mari ("Уке.",
            # there is none; only before a mark: Kazakh "үке" is kin), Kalmyk ("Уга.", only before a mark: a Russian
            # interjection "угу" is near it)
-           "абу", "уке", "уга"),
+           "абу", "уке", "уга",
+           # batch 39: Maithili ("नहि", only before a mark: "नहि अछि" inside the sentence is "is not"), Crimean Tatar
+           # in Latin script ("yoq", only before a mark), Northern Sotho ("aowa"); batch 40: Northern Ndebele
+           # ("hatshi"), Lower Sorbian ("ně", only before a mark: Czech "ně" is "them")
+           "नहि", "yoq", "aowa", "hatshi", "ně"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -579,7 +596,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 29: Twi ("Ɔbaa.")
                "ɔbaa",
                # batch 31-32: Sesotho ("Ke mosali."), Romansh ("Dunna.")
-               "mosali", "dunna"),
+               "mosali", "dunna",
+               # batch 40: Mizo ("Hmeichhia a ni.", she is a woman)
+               "hmeichhia"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -598,7 +617,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     # words the rules read around the answers: negation, contrast, "is"
     # batch 33: Hmong "Menyuam yaus." (a small child)
     # batch 34: Hiligaynon "Bata. Bukas pa ang mga growth plate." (child; the growth plates are still open)
-    "child": ("menyuam yaus", "menyuam", "bata"),
+    # batch 39: Latin "Puer est: ..." (it is a boy, a child); batch 40: Sanskrit "इदं बालस्य ..." (of a child)
+    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人"),
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
@@ -688,7 +708,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "ih", "iyo",
                                  # batch 38: Karachay-Balkar (Russian interjection "хо"), Konkani (Hindi "हय"), Komi
                                  # (the name "Абу"), Meadow Mari, Kalmyk
-                                 "хо", "हय", "абу", "уке", "уга"})
+                                 "хо", "हय", "абу", "уке", "уга",
+                                 # batches 39-40: Bhojpuri (Hindi "हँ", hm), Limburgish (the name "Jao"), Maithili
+                                 # ("नहि अछि", is not), Crimean Tatar, Lower Sorbian (Czech "ně", them)
+                                 "हँ", "jao", "नहि", "yoq", "ně"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")
