@@ -5063,3 +5063,38 @@ def test_the_label_words_of_batches_39_and_40(reply: str, labels: tuple[str, ...
 ])
 def test_the_idioms_of_batches_39_and_40(reply: str, question: str, choice: str | None) -> None:
     assert extract(reply, "yesno", YN, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply,options,choice", [
+    # batches 39-40: the folk name and the mites of scabies, a form of eczema, the old name of tuberculosis, a breast
+    # carcinoma's kind, the older name of non-proliferative diabetic retinopathy
+    ("looks like the seven year itch, mites burrowing in the skin", ("Psoriasis", "Eczema", "Shingles", "Scabies"),
+     "D"),
+    ("Nummular dermatitis.", ("Psoriasis", "Eczema", "Shingles", "Scabies"), "B"),
+    ("phthisis, there are cavities in the upper lobes",
+     ("Sarcoidosis", "Lymphoma", "Unknown", "Tuberculosis", "Silicosis"), "D"),
+    ("Invasive ductal carcinoma, most likely — irregular shape, spiculated margin.", ("Benign", "Malignant"), "B"),
+    ("Background retinopathy: scattered microaneurysms, dot-blot haemorrhages and hard exudates, with no new vessels.",
+     ("Non-proliferative diabetic retinopathy", "Proliferative diabetic retinopathy", "Hypertensive retinopathy"),
+     "A"),
+    # near misses: an itch without the name, dermatitis of no named kind
+    ("an itchy rash, seven days old", ("Psoriasis", "Eczema", "Shingles", "Scabies"), None),
+    ("Contact dermatitis.", ("Psoriasis", "Eczema", "Shingles", "Scabies"), None),
+])
+def test_the_synonyms_of_batches_39_and_40(reply: str, options: tuple[str, ...], choice: str | None) -> None:
+    labels = ABCD + ("E",) if len(options) == 5 else ABCD[:len(options)]
+    assert extract(reply, "choice", labels, options, question="What is the most likely diagnosis?").choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 40: the physician's answer said to be consistent with the image agrees with it
+    ("The physician's answer is consistent with the image. The cardiothoracic ratio exceeds 0.5 on this PA view.", "A"),
+    # near misses: not consistent, inconsistent, consistent with something else than the image
+    ("The physician's answer is not consistent with the image.", None),
+    ("The physician's answer is inconsistent with the image.", None),
+    ("The physician's answer is consistent with the history, but not with the image.", None),
+])
+def test_an_answer_consistent_with_the_image(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ("A", "B"), ("Cardiomegaly", "Normal heart size"), question="Is the heart enlarged?",
+                suggested="A")
+    assert a.choice == choice

@@ -38,9 +38,13 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     # batch 28: "Pre-proliferative diabetic retinopathy." (the older name of severe non-proliferative disease)
     "non-proliferative diabetic retinopathy": ("background diabetic retinopathy",
                                                "pre-proliferative diabetic retinopathy",
-                                               "preproliferative diabetic retinopathy"),
+                                               "preproliferative diabetic retinopathy",
+                                               # batch 40: "Background retinopathy: scattered microaneurysms ..."
+                                               "background retinopathy"),
     "varicella": ("chickenpox", "chicken pox"),
     "pertussis": ("whooping cough",),
+    # batch 40: "phthisis, there are cavities in the upper lobes" (the old name of pulmonary tuberculosis)
+    "tuberculosis": ("phthisis", "pulmonary phthisis"),
     "myocardial infarction": ("heart attack",),
     "stroke": ("cerebrovascular accident", "cerebral infarction", "brain infarct"),
     "pneumothorax": ("collapsed lung",
@@ -61,13 +65,17 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "tinea capitis": ("scalp ringworm",),
     "onychomycosis": ("nail fungus", "fungal nail infection"),
     # atopic dermatitis is what "eczema" names when no kind is said
-    "eczema": ("atopic dermatitis", "atopic eczema", "eczematous dermatitis"),
+    "eczema": ("atopic dermatitis", "atopic eczema", "eczematous dermatitis",
+               # batch 40: "Nummular dermatitis." (discoid eczema, a form of eczema)
+               "nummular dermatitis", "nummular eczema", "discoid eczema"),
     "impetigo": ("school sores",),
     "measles": ("rubeola",),
     "rubella": ("german measles",),
     "scabies": ("mite infestation", "sarcoptes infestation",
                 # batch 38: the mite's full name ("a Sarcoptes scabiei infestation")
-                "sarcoptes scabiei infestation", "sarcoptes scabiei"),
+                "sarcoptes scabiei infestation", "sarcoptes scabiei",
+                # batch 39: "the seven year itch, mites burrowing in the skin" (the old folk name, and the mites)
+                "seven year itch", "seven-year itch", "burrowing mites", "mites burrowing"),
     "verruca vulgaris": ("common wart",),
     # "basalioma" is the European (German, Russian, Dutch) name (batch 11: "Basalioma, nodular type.")
     "basal cell carcinoma": ("rodent ulcer", "basalioma", "basaliom"),
@@ -157,7 +165,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                        "gonarthrosis", "coxarthrosis", "osteoarthrosis"),
     "deep vein thrombosis": ("deep venous thrombosis",),
     "fracture": ("broken bone", "broken bones"),
-    "malignant": ("cancerous", "malignancy"),
+    "malignant": ("cancerous", "malignancy",
+                  # batch 39: "Invasive ductal carcinoma, most likely — irregular shape, spiculated margin ..."
+                  "invasive ductal carcinoma", "invasive lobular carcinoma"),
     "benign": ("non-cancerous", "noncancerous", "not cancerous", "harmless", "innocuous"),
     "pediatric": ("child", "children", "child's", "kid", "kids", "juvenile", "paediatric patient",
                   "pediatric patient", "young child", "peds"),  # "Paeds film." (batch 10; "paeds" folds to "peds")
