@@ -5098,3 +5098,30 @@ def test_an_answer_consistent_with_the_image(reply: str, choice: str | None) -> 
     a = extract(reply, "choice", ("A", "B"), ("Cardiomegaly", "Normal heart size"), question="Is the heart enlarged?",
                 suggested="A")
     assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 39: "I'd correct that to B" after a first instinct declares the new answer
+    ("My first instinct was the left femur, but the 'R' marker is on the side with the break, so I'd correct that to "
+     "B, right femur.", "B"),
+    # near miss: a correction to something other than a letter
+    ("A. I'd correct that to a degree.", "A"),
+])
+def test_a_correction_to_a_letter_declares_it(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, ("Left femur", "Right femur", "Both femurs", "No fracture"),
+                question="Where is the fracture?")
+    assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 39: the question said not to fit (the image of another body part) is the unsuitable-question option
+    ("this is a picture of a hand, not a knee, so the question does not fit", "D"),
+    ("The question does not fit this image.", "D"),
+    # near misses: what does not fit any option, or fits badly with one, is no such escape
+    ("The fracture the question asks about doesn't fit any option.", None),
+    ("Transverse; the question does not fit well with spiral.", "A"),
+])
+def test_a_question_that_does_not_fit(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, ("Transverse", "Spiral", "Comminuted", "Not a suitable question for the image"),
+                question="What type of fracture is seen in this knee radiograph?")
+    assert a.choice == choice

@@ -41,8 +41,8 @@ _DECL_PREFIX = re.compile(
     # batch 25: "I'd mark B."
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:mark|tick|circle)\b(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"
     # batch 40: "... which is free fluid — so I'd switch to A.": a change of answer to a letter (a capital, not "I'd
-    # switch to a lateral view")
-    r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:switch|change)\s+(?:(?:it|that|my\s+answer)\s+)?to\b"
+    # switch to a lateral view"); batch 39: "..., so I'd correct that to B, right femur."
+    r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:switch|change|correct)\s+(?:(?:it|that|this|my\s+answer)\s+)?to\b"
     r"(?=[ \t]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b)"
     r"|<answer>"
     r")",

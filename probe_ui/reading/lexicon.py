@@ -289,7 +289,10 @@ _REPLY_ESCAPE = {
         r"study)\b"
         # "a question about the lumbar spine does not apply to it"; "La pregunta no es adecuada" once glossed
         r"|\bquestion\b[^.;:!?\n]{0,80}?\b(?:does\s+not|doesn't|do\s+not|don't|cannot|can't)\s+(?:really\s+)?"
-        r"(?:apply|be\s+applied|be\s+answered|relate|correspond)\b"
+        r"(?:apply|be\s+applied|be\s+answered|relate|correspond"
+        # batch 39: "this is a picture of a hand, not a knee, so the question does not fit" (the question's fit said
+        # alone, or with the image: not "doesn't fit any option")
+        r"|fit(?=[ \t]*(?:[.;,!]|\Z|(?:the|this)\s+(?:image|picture|scan|film|study)\b)))\b"
         r"|\b(?:question|it)\s+(?:no|not)\s+is\s+(?:suitable|appropriate|applicable|relevant)\b"
         # "The question asks about the lumbar spine but the image is a brain MRI."
         r"|\bquestion\s+(?:asks|is|refers)\s+(?:about|to)\b[^.;!?\n]{1,80}?\bbut\s+(?:the|this)\s+"
