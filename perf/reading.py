@@ -140,6 +140,12 @@ BATCH_NOTES = {
     38: "a representative mix of the five model families (plain, FCJ, reasonings, self-corrections, declines, idioms, "
         "synonyms, negated options, template debris), eight replies in other languages; measured held out (91.4 % "
         "intended, 85.2 % sure and right, 0 sure-wrong, 0 sure over-reads), then fixed",
+    39: "a representative mix of the five model families (plain, FCJ, reasonings, self-corrections, declines, idioms, "
+        "synonyms, answers after pushback), eight replies in other languages; measured held out (91.9 % intended, "
+        "84.3 % sure and right, 0 sure-wrong, 0 sure over-reads), then fixed",
+    40: "the styles of 2026 API models (verdict-first answers, summary lines, reasoning traces, second turns), eight "
+        "replies in other languages; measured held out (91.4 % intended, 82.9 % sure and right, 0 sure-wrong, 2 sure "
+        "over-reads), then fixed",
 }
 
 
