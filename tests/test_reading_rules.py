@@ -5125,3 +5125,89 @@ def test_a_question_that_does_not_fit(reply: str, choice: str | None) -> None:
     a = extract(reply, "choice", ABCD, ("Transverse", "Spiral", "Comminuted", "Not a suitable question for the image"),
                 question="What type of fracture is seen in this knee radiograph?")
     assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply,choice,sure", [
+    # batch 41: phalanges are the fingers' and the toes' bones: beside a foot named, they do not name the hand
+    ("This is a PA radiograph of the foot, showing the metatarsals and phalanges.", "no", True),
+    # near misses: phalanges with the hand named, or alone, still name the hand; the foot alone is no
+    ("This is a PA radiograph of the hand, showing the metacarpals and phalanges.", "yes", True),
+    ("Radiograph showing the phalanges.", "yes", True),
+    ("This is a PA radiograph of the foot.", "no", True),
+    # batch 41: a hand and another limb part named together is not a yes to the hand
+    ("Hand and foot radiograph.", None, False),
+    ("Hand and wrist radiograph.", "yes", True),
+])
+def test_another_limb_part_than_the_one_asked(reply: str, choice: str | None, sure: bool) -> None:
+    a = extract(reply, "yesno", YN, question="Is this an X-ray of the hand? (please answer yes/no)")
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 41: how a tissue looks on such images in general (a plural without an article) says nothing of this one
+    ("Gadolinium shortens T1 relaxation, so enhancing tissue appears bright on post-contrast T1-weighted images.",
+     None),
+    # near misses: these images, the images, a finding of this study
+    ("Enhancing tissue appears bright on these post-contrast T1-weighted images.", "yes"),
+    ("The lesion appears bright on the post-contrast images.", "yes"),
+    ("Post-contrast: the lesion appears bright.", "yes"),
+])
+def test_a_general_statement_of_how_images_look(reply: str, choice: str | None) -> None:
+    a = extract(reply, "yesno", YN, question="Was this MRI acquired after gadolinium contrast? (Answer with yes or no)")
+    assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 41: a hedged description, then ", or" and an option's text: two alternatives offered
+    ("the heart is a bit big maybe, or normal", None),
+    ("big maybe, or severely enlarged", None),
+    # near misses: an option with a nearer wording after "or", a hedged option alone, the option plainly
+    ("Normal, or near normal.", "A"),
+    ("maybe normal", "A"),
+    ("the heart is normal", "A"),
+])
+def test_a_hedge_then_or_and_an_option(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD[:3], ("Normal", "Mildly enlarged", "Severely enlarged"),
+                question="How would you describe the heart size?")
+    assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply,refusal", [
+    # batch 41: declines (an inference not made, a failed upload, a diagnosis not chosen, a picture that won't load)
+    ("I'd rather not infer the patient's sex from this radiograph — it isn't something the image reliably shows.",
+     True),
+    ("The upload seems to have failed — I only received an empty file.", True),
+    ("I'm not choosing a diagnosis here: the photo shows a shirt sleeve, and the rash itself isn't visible.", True),
+    ("sorry, the picture wont load on my side", True),
+    # batch 41: the image blamed, then a guess
+    ("Image quality is poor due to noise. Best estimate: no, this appears to be the chest.", True),
+    ("The dots are barely visible at this resolution; my best guess is red.", True),
+    # near misses: a failed treatment, an empty bladder, a choice between options, a visible finding, a best estimate
+    # on a good image
+    ("The conservative treatment has failed; the fracture is displaced.", False),
+    ("I received an empty bladder scan request earlier; the image shows a normal bladder.", False),
+    ("I'm not choosing between them lightly: B.", False),
+    ("The fracture line is barely visible on the lateral view, but it is there.", False),
+    ("Image quality is good. Best estimate of the ratio: 0.45.", False),
+])
+def test_the_declines_of_batch_41(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("Гей, то КТ.", "yes"),  # batch 41: Pannonian Rusyn
+    ("Мап.", "no"),  # batch 41: Abkhaz
+    ("ᱦᱮᱸ᱾", "yes"),  # batch 41: Santali in Ol Chiki, with the Ol Chiki full stop
+    ("ಇಜ್ಜಿ.", "no"),  # batch 41: Tulu in Kannada script
+    ("chochoi.", "yes"),  # batch 41: Palauan
+    ("ၸႂ်ႈ။", "yes"),  # batch 41: Shan, with the Myanmar-script full stop
+    ("Awa.", "yes"),  # batch 41: Karakalpak in Latin script
+    ("Ваъ.", "no"),  # batch 41: Lezgian
+    # near misses: the short words running on into a sentence (Ukrainian "hey", Tagalog "mercy", a name)
+    ("Гей там на горі", None),
+    ("awa ng Diyos", None),
+    ("Мап пациента", None),
+    ("Ваъ вахтунда", None),
+])
+def test_the_answer_words_of_batch_41(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is there a fracture?").choice == choice

@@ -203,7 +203,7 @@ from pathlib import Path
 from probe_ui.reading import lexicon, overlap, pushback, subject, synonyms
 from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_mentions, opens_rejecting, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
-from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans
+from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans, norm
 from probe_ui.reading.closings import against_body, yes_against_normal
 from probe_ui.reading.confidence import without_stated_confidence
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
@@ -231,6 +231,7 @@ from probe_ui.reading.options import (
     option_mentions,
     options_in_words,
     value_option,
+    whole_text,
     yes_no_options,
 )
 from probe_ui.reading.presence import (
@@ -635,6 +636,19 @@ def _revised_declaration(clean: str, item: Item, decl: Found, refusal: bool, sug
 
 
 # a part of what is asked left unassessed: "not clearly assessable", "cannot be assessed", "not evaluable"
+# batch 41: "the heart is a bit big maybe, or normal": a hedged first description, then ", or" and the option's text,
+# offers the two as alternatives ("Normal, or near normal." and "maybe normal" are not such)
+_HEDGE_THEN_OR = re.compile(r"(?i)\b(?:maybe|perhaps|possibly|probably)[ \t]*,?[ \t]+or[ \t]+"
+                            r"(?:(?:a|an|the|just|simply)[ \t]+)?$")
+
+
+def _hedged_or_option(text: str, item: Item, lab: str) -> bool:
+    """Whether the option ``lab``'s text follows a hedge and ", or" (:data:`_HEDGE_THEN_OR`)."""
+    low = norm(text)
+    return any(_HEDGE_THEN_OR.search(low, max(0, m.start() - 80), m.start()) for opt, o_lab in item.option_map
+               if o_lab == lab for m in whole_text(opt).finditer(low))
+
+
 _UNASSESSED = re.compile(r"(?i)\b(?:not\s+(?:clearly\s+|reliably\s+|fully\s+)?(?:assessable|evaluable|assessed|"
                          r"countable)|can(?:not|'t|\s+not)\s+be\s+(?:clearly\s+|reliably\s+)?(?:assessed|evaluated|"
                          r"counted)|unassessable|non-?assessable)\b")
@@ -883,6 +897,8 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
                 others = tuple(k for k in options_in_words(sent, citem).named if k != lab)
                 if others:
                     break
+    if lab is not None and _hedged_or_option(canon, citem, lab):
+        return None, "ambiguous"  # batch 41: "the heart is a bit big maybe, or normal": the option one of two offered
     if lab is not None and _UNASSESSED.search(canon):
         # batch 30: "Upper third molars: 2. Lower third molars: not clearly assessable ...": an option's text given
         # for a part of what is asked, the rest left unassessed, is no answer to the whole

@@ -36,7 +36,9 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": 
                          # batch 14: Arabic comma, semicolon and question mark
                          "\u060c": ",", "\u061b": ";", "\u061f": "?",
                          # batch 21: Ethiopic full stop, comma, semicolon, colon and question mark (Amharic)
-                         "\u1362": ".", "\u1363": ",", "\u1364": ";", "\u1365": ":", "\u1366": ":", "\u1367": "?"})
+                         "\u1362": ".", "\u1363": ",", "\u1364": ";", "\u1365": ":", "\u1366": ":", "\u1367": "?",
+                         # batch 41: Myanmar-script comma and full stop (Shan, Burmese), Ol Chiki full stops (Santali)
+                         "\u104a": ",", "\u104b": ".", "\u1c7e": ".", "\u1c7f": "."})
 
 
 def fold_quotes(text: str) -> str:
@@ -203,6 +205,11 @@ _TEXTBOOK = re.compile(
     # batch 30: "the kidneys are typically visible on abdominal CT at the level of L1-L2": what any such study shows
     + r"|(?:is|are)\s+(?:typically|usually|generally|normally|routinely|commonly)\s+(?:visible|seen|shown|"
     r"identified|depicted|included|imaged)\s+(?:on|in)\s+(?:an?\s+|most\s+|any\s+)?(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
+    # batch 41: "Gadolinium shortens T1 relaxation, so enhancing tissue appears bright on post-contrast T1-weighted
+    # images.": how a tissue looks on such images (a plural without an article), not on this one
+    + r"|(?:appears?|looks?|shows?\s+up)\s+(?:bright|dark|white|black|hyperintense|hypointense|hyperdense|hypodense|"
+    r"echogenic|anechoic|grey|gray)\s+(?:on|in)\s+(?!(?:the|this|these|those|that|our|your|its)\b)"
+    r"(?:[\w\-]+\s+){0,3}?(?:images|scans|sequences|radiographs|films|studies)"
     + r")\b")
 _THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|patient's|i\s+see)\b|\b(?:the|this|these|that)\s+(?:\w+\s+)?"
                         r"(?:image|images|scan|picture|study|film|radiograph|slice|view|lesion|exam|examination)\b")
@@ -416,7 +423,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "ийе", "хо", "हय", "hooid",
             # batch 39: Bhojpuri ("हँ", only before a mark: a Hindi "hm"), Kabardian ("нтӀэ", the palochka as U+04C0),
             # Limburgish ("jao", only before a mark: the name "Jao")
-            "हँ", "нтӏэ", "jao"),
+            "हँ", "нтӏэ", "jao",
+            # batch 41: Pannonian Rusyn ("гей", only before a mark: the Ukrainian and Russian "hey"), Santali in Ol
+            # Chiki, Palauan, Shan, Karakalpak ("awa", only before a mark: Tagalog "awa" is mercy, and a name)
+            "гей", "ᱦᱮᱸ", "chochoi", "ၸႂ်ႈ", "awa"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -479,7 +489,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 39: Maithili ("नहि", only before a mark: "नहि अछि" inside the sentence is "is not"), Crimean Tatar
            # in Latin script ("yoq", only before a mark), Northern Sotho ("aowa"); batch 40: Northern Ndebele
            # ("hatshi"), Lower Sorbian ("ně", only before a mark: Czech "ně" is "them")
-           "नहि", "yoq", "aowa", "hatshi", "ně"),
+           "नहि", "yoq", "aowa", "hatshi", "ně",
+           # batch 41: Abkhaz ("мап", only before a mark: short, an abbreviation in Russian), Tulu in Kannada script,
+           # Lezgian ("ваъ", only before a mark)
+           "мап", "ಇಜ್ಜಿ", "ваъ"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -714,7 +727,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "хо", "हय", "абу", "уке", "уга",
                                  # batches 39-40: Bhojpuri (Hindi "हँ", hm), Limburgish (the name "Jao"), Maithili
                                  # ("नहि अछि", is not), Crimean Tatar, Lower Sorbian (Czech "ně", them)
-                                 "हँ", "jao", "नहि", "yoq", "ně"})
+                                 "हँ", "jao", "नहि", "yoq", "ně",
+                                 # batch 41: Rusyn (Ukrainian "гей", hey), Karakalpak (Tagalog "awa", mercy), Abkhaz,
+                                 # Lezgian (short words)
+                                 "гей", "awa", "мап", "ваъ"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

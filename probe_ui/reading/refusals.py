@@ -201,13 +201,18 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"attached|provided|loaded|received|included)\b"
      r"|\b" + _IMAGE + r"\s+(?:did\s+not|didn't|failed\s+to)\s+(?:load|come\s+through|upload|attach|display)\b"
      # batch 18: "image not loading", "the picture won't open"
-     r"|\b" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|n't|won't|will\s+not)\s+(?:loading|load|opening|open|displaying|"
-     r"showing\s+up|coming\s+through)\b"
+     # batch 41: "sorry, the picture wont load on my side" (no apostrophe)
+     r"|\b" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|n't|won't|wont|will\s+not)\s+(?:loading|load|opening|open|"
+     r"displaying|showing\s+up|coming\s+through)\b"
      # batch 21: "The link to the image appears to have expired, so I can't view it."
      r"|\b(?:link|url)\s+(?:to\s+(?:the|your|this)\s+" + _IMAGE + r"\s+)?(?:(?:is|was|has|seems\s+to\s+(?:have|be)|"
      r"appears\s+to\s+(?:have|be))\s+)?(?:\w+\s+)?(?:expired|broken|dead|invalid|inaccessible)\b"
      r"|\bthere\s+(?:is|seems\s+to\s+be|appears\s+to\s+be)\s+no\s+(?:attached\s+)?" + _IMAGE
-     + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|degradation|distortion|blur))",
+     + r"\b(?!\s+(?:artifacts?|artefacts?|quality|noise|degradation|distortion|blur))"
+     # batch 41: "The upload seems to have failed — I only received an empty file."
+     r"|\b(?:upload|" + _IMAGE + r")\s+(?:seems\s+to\s+have\s+|appears\s+to\s+have\s+|has\s+)?failed\b"
+     r"|\b(?:only\s+)?(?:received|got)\s+(?:only\s+)?an?\s+(?:empty|blank|zero[\s\-]byte)\s+(?:" + _IMAGE
+     + r"|upload)\b",
      "The image was not attached, so I can only guess."),
     # batch 22: "Error: the image could not be decoded (unsupported format). Please re-upload it as PNG or JPEG."
     ("image-undecodable",
@@ -238,7 +243,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b"
                 r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
                 # batch 16: "I'd rather not offer a diagnosis for a rash from a single photograph"
-                r"weigh\s+in|comment|judge|opine|offer|give|provide|make|venture|hazard|render)\b"
+                r"weigh\s+in|comment|judge|opine|offer|give|provide|make|venture|hazard|render|"
+                # batch 41: "I'd rather not infer the patient's sex from this radiograph — ..."
+                r"infer|estimate|determine|assign)\b"
                 # batch 16: "I'm not going to guess whether this is a man or a woman from a radiograph"
                 r"|\b(?:i'm|i\s+am)\s+not\s+going\s+to\s+(?:guess|speculate|answer|venture|commit|offer|give|"
                 r"provide|make|hazard|diagnose|judge|pick|choose)\b"
@@ -265,6 +272,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\b(?:i'm|i\s+am)\s+not\s+in\s+a\s+position\s+to\b"
                 # batch 20: "..., so I'm not answering this one."
                 r"|\b(?:i'm|i\s+am)\s+not\s+answering\s+(?:this|that|it|the\s+question)\b"
+                # batch 41: "I'm not choosing a diagnosis here: the photo shows a shirt sleeve, ..."
+                r"|\b(?:i'm|i\s+am)\s+not\s+(?:choosing|picking|selecting|making|giving|offering)\s+(?:a|an|any)\s+"
+                r"(?:diagnosis|answer|verdict|grade)\b"
                 r"|\bi\s+(?:don't|do\s+not)\s+want\s+to\s+(?:guess|speculate|commit)\b"
                 r"|\b(?:i'm|i\s+am)\s+not\s+comfortable\s+(?:interpreting|answering|making|giving|commenting|"
                 r"diagnosing|reading|guessing|offering|providing|rendering|venturing|assigning|"
@@ -540,7 +550,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      + r"\s+(?:really\s+|properly\s+)?" + _JUDGE + r"\b(?!\s+(?:any|an?|no)\b)",
      "The thumbnail I received is tiny and low in contrast; the cardiac borders can't be traced on it."),
     ("image-hides",
-     r"(?:\bnot|n't)\s+(?:\w+\s+)?(?:visible|discernible|seen|resolvable|legible)\s+at\s+this\s+(?:size|resolution|"
+     # batch 41: "The dots are barely visible at this resolution; my best guess is red."
+     r"(?:\bnot|n't|\bbarely|\bhardly|\bscarcely)\s+(?:\w+\s+)?(?:visible|discernible|seen|resolvable|legible)\s+at\s+"
+     r"this\s+(?:size|resolution|"
      r"magnification|zoom|scale)\b"
      r"|\b(?:which|that|this|it)\s+(?:severely\s+|greatly\s+|really\s+)?limits\s+what\s+(?:i|we|one)\s+can\s+"
      r"(?:see|assess|tell|say|make\s+out|judge|evaluate)\b"
@@ -607,7 +619,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bquality\s+(?:is|was)\s+(?:very\s+|rather\s+|quite\s+)?"
      r"(?:poor|low|limited|suboptimal)\b"
      r"[^!?\n]{0,80}?\b(?:with\s+(?:that|this|these|those)\s+(?:limitation|caveat|reservation)s?|bearing\s+"
-     r"(?:that|this)\s+in\s+mind)\b"
+     r"(?:that|this)\s+in\s+mind"
+     # batch 41: "Image quality is poor due to noise. Best estimate: no, ...": the answer given as an estimate
+     r"|best\s+(?:estimate|guess))\b"
      # batch 27-28: the answer to be weighed after the image is blamed ("the image resolution is very low ..., so
      # weigh this accordingly. With that caveat, ...", "The image is cropped just above the costophrenic angles ...
      # Provisionally, in what is visible: no", "Glare ... washes out most of the frame, so this is a low-confidence

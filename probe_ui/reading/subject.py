@@ -214,6 +214,13 @@ _HEAD_NOUN = re.compile(r"(?i)[ \t]+(?!(?:is|are|was|were|seen|visible|present|s
                         r"in|on|at|of)\b)[^\W\d_]{3,}")
 
 
+# batch 41: phalanges are the bones of the fingers and of the toes: they name the hand only in a reply that names no
+# part of the foot ("This is a PA radiograph of the foot, showing the metatarsals and phalanges." to "Is this an X-ray
+# of the hand?" is no)
+_SHARED_DIGITS = re.compile(r"(?i)phalan")
+_FOOT = frozenset({"foot", "ankle"})
+
+
 # a value placed outside what the image shows (batch 12: "... the kidneys are below it." to "Does this image show the
 # kidney?"): denied as "not" denies it
 _OUTSIDE = re.compile(r"(?i)\s+(?:is|are|lies?|sits?)\s+(?:(?:just|well|further|all)\s+)?(?:below|above|beyond|"
@@ -342,6 +349,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
             continue  # batch 27: "...: a sagittal slice has its row direction along ...": what any such image is
         if neg and cat in ("region", "organ") and _MODIFIER_DENIED.search(before) and _HEAD_NOUN.match(reply, end):
             continue  # batch 21: "with no lung markings beyond it" denies the markings, not that this is the chest
+        if value == "hand" and _SHARED_DIGITS.match(reply, start) and any(v in _FOOT for _, v, _, _ in mentions):
+            continue  # batch 41: "a PA radiograph of the foot, showing the metatarsals and phalanges": the toes' bones
         for acat, avalue in asked:
             if acat != cat:
                 continue
@@ -354,6 +363,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
                 where.setdefault((acat, avalue), []).append(("contradicted", start))
     if affirmed & negated:
         return None  # "an MRI, not an MRI": says both
+    if any(c == "region" and v in _LIMB_PARTS for c, v in affirmed & contradicted):
+        return None  # batch 41: "Hand and foot radiograph." to "... of the hand?": another limb part named too
     if any(c in ("side", "sex", "age") for c, _ in affirmed & contradicted):
         # batch 19: "the right one is blunted ..., the left is sharp" to "Is the effusion on the left side?": a reply
         # that speaks of both sides describes each, it does not place what is asked on the one it names first;
