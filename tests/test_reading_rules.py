@@ -5211,3 +5211,77 @@ def test_the_declines_of_batch_41(reply: str, refusal: bool) -> None:
 ])
 def test_the_answer_words_of_batch_41(reply: str, choice: str | None) -> None:
     assert extract(reply, "yesno", YN, question="Is there a fracture?").choice == choice
+
+
+@pytest.mark.parametrize("reply,options,choice", [
+    # batch 41: cellular (intracellular) edema is cytotoxic edema; the Davis classification's "simple" retinopathy is
+    # non-proliferative; "wear-and-tear arthritis" is osteoarthritis
+    ("Cellular (intracellular) edema from an acute infarct, restricted diffusion in the cortex.",
+     ("Vasogenic edema", "Cytotoxic edema"), "B"),
+    ("Intracellular edema.", ("Vasogenic edema", "Cytotoxic edema"), "B"),
+    ("Simple diabetic retinopathy — microaneurysms and dot haemorrhages only.",
+     ("Non-proliferative diabetic retinopathy", "Proliferative diabetic retinopathy", "Hypertensive retinopathy"),
+     "A"),
+    ("Wear-and-tear arthritis of the medial compartment — narrowed joint space and osteophytes.",
+     ("Joint effusion", "Osteoarthritis", "Patellar fracture", "None of the above"), "B"),
+    # near misses: extracellular edema, cellular debris, a retinopathy called simple without "diabetic", wear and tear
+    # without arthritis
+    ("Extracellular edema.", ("Vasogenic edema", "Cytotoxic edema"), None),
+    ("cellular debris, edema around it", ("Vasogenic edema", "Cytotoxic edema"), None),
+    ("Simple retinopathy.",
+     ("Non-proliferative diabetic retinopathy", "Proliferative diabetic retinopathy", "Hypertensive retinopathy"),
+     None),
+    ("normal wear and tear, no arthritis", ("Joint effusion", "Osteoarthritis", "Patellar fracture",
+                                            "None of the above"), None),
+])
+def test_the_synonyms_of_batch_41(reply: str, options: tuple[str, ...], choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD[:len(options)], options, question="What is the most likely diagnosis?")
+    assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 41: "Regrettably so" says yes as "I'm afraid so" does, a whole clause
+    ("Regrettably so — there's a solid-looking lesion at the upper pole.", "yes"),
+    ("Sadly so.", "yes"),
+    # near misses: "so" running on into the sentence
+    ("Regrettably so many artefacts obscure the kidney.", None),
+])
+def test_regrettably_so(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is a mass present in the left kidney?").choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 41: the question itself said to be wrong is the premise option
+    ("left lung has no middle lobe, the question is wrong", "A"),
+    # near misses: an answer said to be wrong, a question wrong for the image (another escape), an option beside
+    ("The answer to the question is wrong.", None),
+    ("the question is wrong for this image", None),
+    ("Lateral segment; the question is wrong about nothing.", "B"),
+])
+def test_the_question_said_to_be_wrong(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, ("The question contains a clinically incorrect premise", "Lateral segment",
+                                        "Medial segment", "Superior segment"),
+                question="Which segment of the left middle lobe shows the consolidation?")
+    assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply,options,choice", [
+    # batch 41: "Taking that back —" and "— though looking closer," open a correction; the option after it is the
+    # answer (unsure: no closing declaration)
+    ("Communicating. Taking that back — the fourth ventricle is normal in size while the lateral and third ventricles "
+     "are dilated, which points to an obstruction at the aqueduct. **Non-communicating (B).**",
+     ("Communicating hydrocephalus", "Non-communicating hydrocephalus"), "B"),
+    ("Impetigo, I'd say — though looking closer, the vesicles are grouped in a dermatomal band rather than crusted "
+     "with honey-coloured scabs, which fits herpes zoster (A) instead.",
+     ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis", "Tinea corporis"), "A"),
+    # near misses: "taking" something else back, "though" without a dash before "looking closer"
+    ("Communicating (A). Taking the ventricles' size into account, that fits.",
+     ("Communicating hydrocephalus", "Non-communicating hydrocephalus"), "A"),
+    ("Impetigo, though looking closer at the crusts would help.",
+     ("Herpes zoster", "Impetigo", "Contact dermatitis", "Cellulitis", "Tinea corporis"), "B"),
+])
+def test_corrections_of_batch_41(reply: str, options: tuple[str, ...], choice: str | None) -> None:
+    labels = ABCD + ("E",) if len(options) == 5 else ABCD[:len(options)]
+    a = extract(reply, "choice", labels, options, question="What is the answer?")
+    assert a.choice == choice
+    assert a.sure is ("Taking the" in reply or "would help" in reply)  # the corrections stay unsure

@@ -61,7 +61,10 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # temporal lobe ...", "Plenty of it — fluid surrounds the liver ..."
                   # (clauses: not "It certainly is a CT", "Plenty of it is artefact")
                   "you bet it is": "yes", "you bet": "yes", "it certainly is": "yes", "it definitely is": "yes",
-                  "it absolutely is": "yes", "plenty of it": "yes"}
+                  "it absolutely is": "yes", "plenty of it": "yes",
+                  # batch 41: "Regrettably so — there's a solid-looking lesion at the upper pole." (as "afraid so";
+                  # clauses: not "Regrettably, so many ...")
+                  "regrettably so": "yes", "unfortunately so": "yes", "sadly so": "yes"}
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
 CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",
@@ -71,7 +74,7 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "unmistakably", "undoubtedly", "unquestionably", "sure thing",
                             "you'd better believe it", "you better believe it", "not a bit of it", "not a bit",
                             "you bet it is", "you bet", "it certainly is", "it definitely is", "it absolutely is",
-                            "plenty of it"})
+                            "plenty of it", "regrettably so", "unfortunately so", "sadly so"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 _YESNO_LETTERS = {"y": "yes", "n": "no"}
 

@@ -317,7 +317,11 @@ _REPLY_ESCAPE = {
         r"|\b(?:impossible|false|invalid|flawed|mistaken)\s+(?:scenario|presupposition|assumption|premise)\b"
         r"|\bclinically\s+(?:incorrect|wrong|inaccurate|false)\b"
         r"|\bquestion\s+(?:itself\s+)?(?:contradicts\s+itself|is\s+(?:self[\s\-]?contradictory|contradictory|"
-        r"internally\s+inconsistent))|\bself[\s\-]?contradictory\s+question\b"),
+        r"internally\s+inconsistent))|\bself[\s\-]?contradictory\s+question\b"
+        # batch 41: "left lung has no middle lobe, the question is wrong" (the question itself, not "the answer to the
+        # question is wrong", nor what is wrong "for this image")
+        r"|(?<!\bto\s)(?<!\bof\s)\b(?:the|this)\s+question\s+(?:itself\s+)?(?:is|seems)\s+(?:just\s+|simply\s+)?"
+        r"(?:wrong|incorrect|mistaken|flawed|false)\b(?![ \t]+(?:for|with|about)\b)"),
     "unknown": re.compile(r"(?i)\A\W*(?:(?:it\s+is\s+|it's\s+)?(?:unknown|undetermined|indeterminate)|"
                           r"(?:it\s+)?(?:cannot|can't|can\s+not)\s+be\s+(?:determined|known))\W*\Z"),
 }
@@ -346,7 +350,7 @@ _ESCAPE_WORDS = {
     "unsuitable": frozenset("suitable appropriate applicable relevant answerable match fit correspond apply relate "
                             "wrong mismatched unrelated irrelevant unsuitable inappropriate different but".split()),
     "premise": frozenset("premise assumption statement presupposition error mistake clinically contradicts "
-                         "contradictory inconsistent scenario".split()),
+                         "contradictory inconsistent scenario wrong incorrect mistaken flawed false".split()),
     "unknown": frozenset("unknown undetermined indeterminate determined known".split()),
 }
 

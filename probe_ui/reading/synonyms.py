@@ -40,7 +40,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                                "pre-proliferative diabetic retinopathy",
                                                "preproliferative diabetic retinopathy",
                                                # batch 40: "Background retinopathy: scattered microaneurysms ..."
-                                               "background retinopathy"),
+                                               "background retinopathy",
+                                               # batch 41: "Simple diabetic retinopathy — microaneurysms and dot
+                                               # haemorrhages only." (the Davis classification's name)
+                                               "simple diabetic retinopathy"),
     "varicella": ("chickenpox", "chicken pox"),
     "pertussis": ("whooping cough",),
     # batch 40: "phthisis, there are cavities in the upper lobes" (the old name of pulmonary tuberculosis)
@@ -162,7 +165,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "osteoarthritis": ("degenerative joint disease", "degenerative arthritis",
                        # batch 21: "Gonarthrosis: medial joint-space narrowing, ..." (of the knee; coxarthrosis: the
                        # hip)
-                       "gonarthrosis", "coxarthrosis", "osteoarthrosis"),
+                       "gonarthrosis", "coxarthrosis", "osteoarthrosis",
+                       # batch 41: "Wear-and-tear arthritis of the medial compartment" (the lay name)
+                       "wear and tear arthritis"),
+    # batch 41: "Cellular (intracellular) edema from an acute infarct" (cytotoxic edema is the cells' swelling)
+    "cytotoxic edema": ("cellular edema", "intracellular edema", "cellular (intracellular) edema"),
     "deep vein thrombosis": ("deep venous thrombosis",),
     "fracture": ("broken bone", "broken bones"),
     "malignant": ("cancerous", "malignancy",

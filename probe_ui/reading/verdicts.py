@@ -43,6 +43,9 @@ _SELF_CORRECTION = re.compile(
     # honestly not sure anymore ...": a "Though" or "But" opening a sentence before "on reflection" / "on second
     # thought" (capital: not batch 17's "..., but on reflection that's the specular highlight", read as it was)
     r"(?:(?-i:But|Though|Although)[ \t]+(?=on\s+(?:further\s+)?reflection\b|on\s+second\s+thought))?"
+    # batch 41: "Impetigo, I'd say — though looking closer, the vesicles are grouped ...": "though" after a dash
+    # before "looking closer" / "looking again"
+    r"(?:(?<=-)[ \t]*(?:though|although)[ \t]+(?=looking\s+(?:again|more\s+closely|closer)\b))?"
     r"(?:wait(?:[ \t]*,?[ \t]*no(?=[ \t]*,))?|hold\s+on|correction|(?:scratch|strike)\s+that|"
     # batch 23: "Let me walk that back: ...", "Erratum: ..."; batch 24: "On re-review: ...", "Re-checking: ...",
     # "Double-checking: ..." (a mark after these, not "re-checking the film shows ..."), "Re-reading the film, ..."
@@ -87,7 +90,9 @@ _SELF_CORRECTION = re.compile(
     # batch 19: a doubt of its own that opens a sentence ("Now I doubt myself about the side.", "I'm having second
     # thoughts"): what follows, the doubt itself, is the last word (WITHDRAWN reads it)
     r"(?=(?:but\s+|and\s+)?(?:now\s+)?" + _SELF_DOUBT + r")|"
-    r"i\s+take\s+(?:that|it)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
+    r"i\s+take\s+(?:that|it)\s+back|"
+    # batch 41: "Communicating. Taking that back — ... **Non-communicating (B).**"
+    r"taking\s+(?:that|it|this)\s+back|i\s+mean|actually|re-?examining|after\s+re-?consider\w*|"
     r"(?:i(?:'ll|\s+will|'d|\s+would|'m|\s+am)\s+)?(?:chang(?:e|ing)|switch(?:ing)?|revis(?:e|ing))\s+(?:my\s+)?"
     r"(?:answer|choice|selection|mind)(?:\s+to)?|my\s+(?:revised|corrected|updated)\s+answer(?:\s+is)?|"
     # batch 16: a report's addendum that revises it ("Addendum: on review of the prior study ...; revised impression:
