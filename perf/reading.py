@@ -146,6 +146,9 @@ BATCH_NOTES = {
     40: "the styles of 2026 API models (verdict-first answers, summary lines, reasoning traces, second turns), eight "
         "replies in other languages; measured held out (91.4 % intended, 82.9 % sure and right, 0 sure-wrong, 2 sure "
         "over-reads), then fixed",
+    41: "everyday use of the five model families (short and medium replies, markdown, casual lower case, second "
+        "turns), eight replies in other languages; measured held out (91.9 % intended, 85.2 % sure and right, 1 "
+        "sure-wrong, 1 sure over-read), then fixed",
 }
 
 
