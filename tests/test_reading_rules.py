@@ -5285,3 +5285,79 @@ def test_corrections_of_batch_41(reply: str, options: tuple[str, ...], choice: s
     a = extract(reply, "choice", labels, options, question="What is the answer?")
     assert a.choice == choice
     assert a.sure is ("Taking the" in reply or "would help" in reply)  # the corrections stay unsure
+
+
+@pytest.mark.parametrize("reply,choice,sure", [
+    # batch 42: an option's own words as the subject of a denial that it is the one asked about deny it; of two,
+    # the other is read (unsure)
+    ("The left kidney isn't the dilated one; its collecting system is compact.", "B", False),
+    # near misses: the option affirmed, "not the only one", a plain answer (read as before)
+    ("The left kidney is the dilated one.", "A", True),
+    ("The left kidney isn't the only one dilated; both are.", "A", False),
+    ("The right kidney.", "B", True),
+])
+def test_an_option_denied_after_its_words(reply: str, choice: str | None, sure: bool) -> None:
+    a = extract(reply, "choice", ABCD[:2], ("The left kidney", "The right kidney"),
+                question="Which kidney shows hydronephrosis?")
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply,choice,sure", [
+    # batch 42: a yes the reply reports as its first answer, then "but", is revised; a closing doubt withdraws it
+    ("I said yes at first, but the surface irregularity I pointed to may just be a slice through the fissure. The "
+     "caudate isn't clearly enlarged either. I can't say with any confidence now whether it's cirrhotic or not.",
+     None, False),
+    ("My first answer was yes, but I can't be sure now.", None, False),
+    ("I said no at first, but the surface is nodular. Yes.", "yes", False),
+    # near misses: an answer kept, a "but" that is no revision of a first answer
+    ("I said yes, and I stand by it.", "yes", True),
+    ("I said yes, but only because the surface is nodular.", "yes", True),
+])
+def test_an_answer_reported_as_the_first_one(reply: str, choice: str | None, sure: bool) -> None:
+    a = extract(reply, "yesno", YN, question="Does the liver appear cirrhotic?")
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply,cut", [
+    # batch 42: a pair's correlative repeated after a comma, with nothing after it: cut off
+    ("The nodule has a mixed echotexture — partly solid, partly", True),
+    # near misses: the pair whole, a full stop, "and" joining the halves
+    ("The nodule has a mixed echotexture — partly solid, partly cystic", False),
+    ("It is partly solid, partly.", False),
+    ("partly solid and partly", False),
+])
+def test_a_pair_cut_off(reply: str, cut: bool) -> None:
+    assert is_truncated(reply) is cut
+
+
+@pytest.mark.parametrize("reply,negated", [
+    # batch 42: the chosen option's words as the subject of a denial after them put the reading in doubt
+    ("The left kidney isn't the dilated one; its collecting system is compact.", True),
+    ("The left kidney is not a dilated one.", True),
+    # near misses: no denial after the option's words
+    ("The left kidney is the dilated one.", False),
+    ("The left kidney, not the right, is the dilated one.", False),
+])
+def test_a_denial_after_the_chosen_option(reply: str, negated: bool) -> None:
+    from probe_ui.reading.item import Item
+    from probe_ui.reading.sureness import doubts
+    item = Item("choice", ABCD[:2], ("The left kidney", "The right kidney"), "Which kidney shows hydronephrosis?")
+    assert ("negation" in doubts(reply, item, "option_text_contained", "A")) is negated
+
+
+@pytest.mark.parametrize("reply,flagged", [
+    # batch 42: nothing to assess, a caveat after the image is blamed, a tentative answer to a limited study
+    ("The attachment shows a screenshot of an appointment letter rather than a scan, so I have nothing to assess.",
+     True),
+    ("The image is badly overexposed, so the lung margins are hard to trace. With that caveat, I'd say no "
+     "pneumothorax.", True),
+    ("Limited study due to rotation and motion. Tentative answer: A. Pneumonia.", True),
+    # near misses: nothing to grade on a wrong image answered anyway (batch 9), a caveat without the image blamed,
+    # a tentative answer without a limited study
+    ("the film shows a hand and wrist, not the lumbosacral junction, so there is nothing to grade. the answer is C.",
+     False),
+    ("With that caveat, I'd say no pneumothorax.", False),
+    ("Tentative answer: A.", False),
+])
+def test_the_declines_of_batch_42(reply: str, flagged: bool) -> None:
+    assert is_refusal(reply) is flagged

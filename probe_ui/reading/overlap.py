@@ -128,6 +128,9 @@ REJECTED_AFTER = re.compile(
     r"|(?:is|are|was|were|seems?|appears?)[ \t]+(?:very[ \t]+|much[ \t]+)?(?:unlikely|excluded|ruled[ \t]+out|"
     r"less[ \t]+likely|not[ \t]+(?:likely|supported|the[ \t]+(?:answer|diagnosis|cause))|incorrect|wrong)"
     r"|(?:can|could)[ \t]+be[ \t]+(?:excluded|ruled[ \t]+out)"
+    # batch 42: "The left kidney isn't the dilated one", "the right hip is not the affected side": the mention as the
+    # subject of a denial that it is the one asked about
+    r"|(?:is|was)(?:[ \t]+not|n't)[ \t]+the[ \t]+(?!only\b)(?:[\w\-]+[ \t]+)?(?:one|side)\b"
     r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal))\b"
     # batch 17: "effusion is on the right, left side is clear": a place the mention's own noun phrase says is clear
     # holds nothing (not "... is clear on ...", "clear that", nor a list before it: "on the right, left side is

@@ -670,6 +670,19 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:image|picture|film|scan)\s+is\s+(?:[\w\-]+\s+){0,4}?(?:very|too|rather|quite)\s+(?:small|tiny|low[\s\-]res)\b"
      r"|(?:图像|图片|影像)[^。.!?\n]{0,8}(?:太小|太暗|模糊)[^。.!?\n]{0,4}看不清",
      "This is a very low-resolution image and fine detail is lost. With that caveat, no."),
+    # batch 42: a declined reply in three shapes: the attachment is no image to read ("... a screenshot of an
+    # appointment letter rather than a scan, so I have nothing to assess."), the image blamed then the answer given
+    # with a caveat ("The image is badly overexposed, so the lung margins are hard to trace. With that caveat, I'd
+    # say no ..."), a limited study answered tentatively ("Limited study due to rotation and motion. Tentative answer:
+    # A.")
+    ("nothing-to-assess-or-tentative",
+     # (the reply's own "I have nothing": not batch 9's "..., so there is nothing to grade. the answer is C.")
+     r"\bso\s+i\s+have\s+nothing\s+to\s+(?:assess|read|interpret|grade|review|look\s+at)\b"
+     r"|\b" + _FRAME + r"s?\s+(?:is|was)\s+(?:very\s+|badly\s+|heavily\s+|quite\s+|rather\s+)?" + _FAULT
+     + r"\b[^!?\n]{0,120}?\bwith\s+(?:that|this)\s+caveat\b"
+     r"|\blimited\s+(?:study|exam|examination)\s+(?:due\s+to|because\s+of)\b[^!?\n]{0,80}?"
+     r"\b(?:tentative|provisional)\s+(?:answer|reading|impression)\b",
+     "Limited study due to rotation and motion. Tentative answer: A."),
     # batch 29: "The image is a screenshot of a DICOM viewer's study list, not the CT itself, so I cannot locate any
     # consolidation."
     ("not-the-image-itself",

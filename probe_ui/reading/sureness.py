@@ -146,6 +146,8 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
     """The chosen option's first word right after a negation the option itself does not hold ("non-proliferative"
     or "not proliferative" read as "proliferative ...")."""
     opt = dict((lab, o) for lab, o in zip(item.labels, item.options)).get(label or "")
+    if _denied_after(text, opt or ""):
+        return True
     words = re.findall(r"[^\W\d_][\w\-]*", opt or "")
     if not words or len(words[0]) < 4:
         return False
@@ -156,6 +158,15 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
         if other != opt and pattern.search(other):
             text = re.sub(r"(?i)" + re.escape(other).replace(r"\ ", r"\s+"), " ", text)
     return bool(pattern.search(text))
+
+
+def _denied_after(text: str, opt: str) -> bool:
+    """batch 42: the option's own words as the subject of a denial that follows them ("The left kidney isn't the
+    dilated one", "the right hip is not the affected side"): the option is denied, though no negation precedes it."""
+    if len(opt) < 4:
+        return False
+    return re.search(r"(?i)\b" + re.escape(opt).replace(r"\ ", r"\s+") + r"\s+(?:is|was)(?:\s+not|n't)\s+"
+                     r"(?:the|a|an)\s", text) is not None
 
 
 @functools.lru_cache(maxsize=4096)

@@ -161,9 +161,19 @@ def conclusion_label(text: str, item: Item) -> str | None:
     return found
 
 
+# batch 42: a yes, no or letter the reply reports as its first answer, then "but" ("I said yes at first, but the
+# irregularity may just be ...", "My first answer was A, but ..."): what follows the "but" revises it (not "I said
+# aggravating, but ...", "I said CT before, but ...", batches 38 and 41, read as they were)
+_REPORTED_EARLIER = re.compile(
+    r"(?i)\bi\s+(?:(?:first|initially|originally)\s+(?:said|answered)\s+['\"]?(?:yes|no|[A-E])\b['\"]?"
+    r"|(?:said|answered)\s+['\"]?(?:yes|no|[A-E])\b['\"]?\s+(?:at\s+first|initially|originally))[ \t]*,?[ \t]*but\b"
+    r"|\bmy\s+(?:first|initial|original)\s+answer\s+was\s+['\"]?(?:yes|no|[A-E])\b['\"]?[ \t]*,?[ \t]*but\b")
+
+
 def _corrections(text: str) -> list[re.Match[str]]:
     """Every self-correction cue of the reply: "Wait", "Actually", an afterthought, "B - no, C"."""
     found = list(_SELF_CORRECTION.finditer(text))
+    found += _REPORTED_EARLIER.finditer(text) if "but" in text.lower() else []
     found += _AFTERTHOUGHT.finditer(text) if "." in text or "\u2026" in text else []
     found += _INLINE_REVERSAL.finditer(text) if "no" in text.lower() or "rather" in text else []
     return found

@@ -99,9 +99,16 @@ def is_truncated(text: str) -> bool:
         return False
     if _ENDS_WHOLE.search(t):
         return False  # batch 21: "... with no kidney on it", "... guessing no": the phrase is whole
+    if _CUT_CORRELATIVE.search(t):
+        return True  # batch 42: "... partly solid, partly": the second half of a pair cut off
     if cut_after_modifier(t):
         return True  # batch 35: "... shows clear signs of avascular necrosis ... The left": a new sentence cut off
     return words[-1].lower() in _FUNCTION_WORDS and len(text.split()) > 3
+
+# batch 42: a pair's correlative word repeated after a comma, with nothing after it and no mark ("a mixed
+# echotexture — partly solid, partly"): the second half is cut off
+_CUT_CORRELATIVE = re.compile(r"(?i)\b(partly|partially|part|half|sometimes|some)\b[^.;!?\n]{1,60},[ \t]*"
+                              r"(?:and[ \t]+|but[ \t]+)?\1\Z")
 
 # batch 35: a last sentence, after a whole one, that is only an article and a side or position word, without its
 # noun or its full stop ("... with a crescent sign and early collapse. The left"): what it was to say is cut off
