@@ -5361,3 +5361,31 @@ def test_a_denial_after_the_chosen_option(reply: str, negated: bool) -> None:
 ])
 def test_the_declines_of_batch_42(reply: str, flagged: bool) -> None:
     assert is_refusal(reply) is flagged
+
+
+@pytest.mark.parametrize("reply,choice", [
+    ("ཨིན།", "yes"),  # batch 42: Dzongkha, the copula "(it) is", with the Tibetan-script shad
+    ("ܠܐ.", "no"),  # batch 42: Classical Syriac
+    # near misses: the short words running on into a sentence ("is", "not"); Mapudungun "May." is left unread: it
+    # is the English "may" (and the month)
+    ("ཨིན ཨིན་པས", None),
+    ("ܠܐ ܐܝܬ.", None),
+    ("May.", None),
+])
+def test_the_answer_words_of_batch_42(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is there a fracture?").choice == choice
+
+
+@pytest.mark.parametrize("reply,choice", [
+    # batch 42: benign prostatic hyperplasia (or hypertrophy) is the prostatic enlargement named
+    ("Benign prostatic hyperplasia obstructing the bladder outlet, with bilateral upstream dilatation.", "D"),
+    ("Benign prostatic hypertrophy.", "D"),
+    # near misses: the hyperplasia denied beside another cause; a prostate named without its enlargement beside
+    # another option (two options' words, unread as before)
+    ("No benign prostatic hyperplasia; a ureteral tumor.", "B"),
+    ("Prostatic calcification only; a ureteral tumor.", None),
+])
+def test_the_synonyms_of_batch_42(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement"),
+                question="What is the most likely cause of the hydronephrosis?")
+    assert a.choice == choice

@@ -38,7 +38,9 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": 
                          # batch 21: Ethiopic full stop, comma, semicolon, colon and question mark (Amharic)
                          "\u1362": ".", "\u1363": ",", "\u1364": ";", "\u1365": ":", "\u1366": ":", "\u1367": "?",
                          # batch 41: Myanmar-script comma and full stop (Shan, Burmese), Ol Chiki full stops (Santali)
-                         "\u104a": ",", "\u104b": ".", "\u1c7e": ".", "\u1c7f": "."})
+                         "\u104a": ",", "\u104b": ".", "\u1c7e": ".", "\u1c7f": ".",
+                         # batch 42: the Tibetan-script shad (Dzongkha)
+                         "\u0f0d": "."})
 
 
 def fold_quotes(text: str) -> str:
@@ -430,7 +432,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "हँ", "нтӏэ", "jao",
             # batch 41: Pannonian Rusyn ("гей", only before a mark: the Ukrainian and Russian "hey"), Santali in Ol
             # Chiki, Palauan, Shan, Karakalpak ("awa", only before a mark: Tagalog "awa" is mercy, and a name)
-            "гей", "ᱦᱮᱸ", "chochoi", "ၸႂ်ႈ", "awa"),
+            "гей", "ᱦᱮᱸ", "chochoi", "ၸႂ်ႈ", "awa",
+            # batch 42: Dzongkha ("ཨིན", the copula "(it) is"; only before a mark: inside a sentence it is "is");
+            # Mapudungun "may" left out: the English "may" (and the month)
+            "ཨིན"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -496,7 +501,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "नहि", "yoq", "aowa", "hatshi", "ně",
            # batch 41: Abkhaz ("мап", only before a mark: short, an abbreviation in Russian), Tulu in Kannada script,
            # Lezgian ("ваъ", only before a mark)
-           "мап", "ಇಜ್ಜಿ", "ваъ"),
+           "мап", "ಇಜ್ಜಿ", "ваъ",
+           # batch 42: Classical Syriac ("ܠܐ", lā; only before a mark: also "not" inside a sentence)
+           "ܠܐ"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -734,7 +741,9 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "हँ", "jao", "नहि", "yoq", "ně",
                                  # batch 41: Rusyn (Ukrainian "гей", hey), Karakalpak (Tagalog "awa", mercy), Abkhaz,
                                  # Lezgian (short words)
-                                 "гей", "awa", "мап", "ваъ"})
+                                 "гей", "awa", "мап", "ваъ",
+                                 # batch 42: Dzongkha (the copula "is"), Syriac ("not" inside a sentence)
+                                 "ཨིན", "ܠܐ"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

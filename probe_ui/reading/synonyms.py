@@ -170,6 +170,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                        "wear and tear arthritis"),
     # batch 41: "Cellular (intracellular) edema from an acute infarct" (cytotoxic edema is the cells' swelling)
     "cytotoxic edema": ("cellular edema", "intracellular edema", "cellular (intracellular) edema"),
+    # batch 42: "Benign prostatic hyperplasia obstructing the bladder outlet, ..." (the enlargement named by its cause)
+    "prostatic enlargement": ("benign prostatic hyperplasia", "benign prostatic hypertrophy"),
     "deep vein thrombosis": ("deep venous thrombosis",),
     "fracture": ("broken bone", "broken bones"),
     "malignant": ("cancerous", "malignancy",
