@@ -411,8 +411,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # batch 38: findings of both sides weighed, then the conclusion after a comma, an option's whole text and
         # nothing after it ("the left femoral head is flat ..., the right one is round, so left hip")
         concluded = _SO_OPTION.search(clean)
-        closing = re.sub(r"(?i)\Athe\s+", "", concluded.group(1).strip()).casefold() if concluded is not None else ""
-        found = next((lab for opt, lab in item.option_map if opt.strip(" .").casefold() == closing), None)
+        found = option_exact(re.sub(r"(?i)\Athe\s+", "", concluded.group(1)), item) if concluded is not None else None
         if found is not None:
             label, method = found, "final_verdict"
     said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS else None
