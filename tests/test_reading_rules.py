@@ -5389,3 +5389,38 @@ def test_the_synonyms_of_batch_42(reply: str, choice: str | None) -> None:
     a = extract(reply, "choice", ABCD, ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement"),
                 question="What is the most likely cause of the hydronephrosis?")
     assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # a yes or no read from the subject a reply names is sure in a short reply that names it
+    ("This is an axial CT at the level of the renal hila, showing both kidneys.", "Is this a CT scan?", "yes", True),
+    ("Sagittal T2-weighted MRI of the lumbar spine.", "Is this a sagittal image?", "yes", True),
+    # and a guess in a reply of more than 20 words that never says yes or no: it explains rather than answers
+    ("This is an axial CT at the level of the renal hila, showing both kidneys with contrast in the collecting systems "
+     "and no hydronephrosis.", "Is this a CT scan?", "yes", False),
+    # a long reply that says its answer is read from the answer word, and stays sure
+    ("Yes. This is an axial CT at the level of the renal hila, showing both kidneys with contrast in the collecting "
+     "systems and no hydronephrosis.", "Is this a CT scan?", "yes", True),
+])
+def test_a_subject_named_in_a_long_reply_is_a_guess(reply: str, question: str, choice: str, sure: bool) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.sure) == (choice, sure)
+    assert a.method != "question_subject" or sure == (len(reply.split()) <= 20)
+
+
+@pytest.mark.parametrize("reply, question, choice, method", [
+    # to a question on what the image is, a "no" before words the question does not ask denies something else
+    ("This is a CT of the chest with no effusion.", "Is this a CT scan?", "yes", "question_subject"),
+    ("Axial CT of the abdomen, no free fluid.", "Is this a CT scan?", "yes", "question_subject"),
+    ("CT of the abdomen. No free fluid.", "Is this a CT scan?", "yes", "question_subject"),
+    ("Chest radiograph with no pneumothorax.", "Is this an MRI?", "no", "question_subject"),
+    # near misses: a "no" before the question's own words denies what it asks; a "no" that is the answer stays one
+    ("ct head, axial, no contrast", "Was this CT given contrast?", "no", "label_word"),
+    ("No, it is an MRI.", "Is this a CT scan?", "no", "leading"),
+    # a question on a finding keeps its own rule: "no" before the finding asked is the answer
+    ("Chest radiograph. No pneumothorax.", "Is there a pneumothorax?", "no", "label_word"),
+])
+def test_a_no_before_other_words_does_not_answer_what_the_image_is(reply: str, question: str, choice: str,
+                                                                      method: str) -> None:
+    a = extract(reply, "yesno", YN, (), question=question)
+    assert (a.choice, a.method) == (choice, method)

@@ -20,8 +20,8 @@ A reading is sure when both hold:
   option's words ("non-proliferative"), a contradiction (a yes and a no both stated as the answer: "Yes, ... No,
   ..."), a reply whose last word is another answer (the other of yes and no, another option's bare letter: "Yes.
   ... My considered view after a second pass is No."), a reply cut off mid-sentence, a thinking trace left in the
-  reply (reasoning written out, "step by step", only for a reading from a mention),
-  a long reply read from a mention, a "no" read from a mention in a reply that
+  reply (reasoning written out, "step by step", only for a reading from a mention), a long reply read from a mention
+  (over 20 words for a yes or no read from the subject it names), a "no" read from a mention in a reply that
   states a finding is there ("There is a transverse lucent line ... In summary, no fracture."), or a declared yes
   after a body that only reports absent or normal findings, a declared no after one that only states a finding is
   there ("The cortex is smooth and there is no comminution. Answer: yes"), or, for a reading from a mention,
@@ -68,6 +68,13 @@ _MARKED = frozenset({"exact", "declaration", "boxed", "backtick", "option_text",
 _MENTIONS = frozenset({"synonym", "option_words", "option_text_contained", "option_keyword", "option_value"})
 #: a reply read from where a word occurs is a guess beyond this many words (its closing may argue with its body)
 LONG_WORDS = 60
+#: a yes or no read from the subject a reply names ("This is a CT of the abdomen." to "Is this a CT?") is a guess
+#: beyond this many words: a reply that long which never says yes or no is explaining, not answering. Batches 8-42,
+#: each read by the reader of its day before its fixes: of the sure readings by that rule in replies over 20 words,
+#: 4 were wrong and 1 right ("... a sagittal slice has its row direction along the anterior-posterior axis.", "The
+#: common bile duct measures 7 mm. ... otherwise it would count as dilated."); of those up to 20 words, 231 right, 14
+#: wrong
+SUBJECT_WORDS = 20
 
 _HEDGE = re.compile(
     r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|could\s+be|may\s+be|i(?:'d|\s+would)?\s+(?:think|"
@@ -369,7 +376,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("truncated")
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):
         found.append("thinking")
-    if method not in _MARKED and len(t.split()) > LONG_WORDS:
+    words = len(t.split())
+    if method not in _MARKED and (words > LONG_WORDS or (method == "question_subject" and words > SUBJECT_WORDS)):
         found.append("long")
     if method in _MENTIONS and _GENERIC.search(t):
         found.append("generic")

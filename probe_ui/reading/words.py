@@ -317,6 +317,11 @@ def stated_answers(text: str, item: Item) -> set[str]:
     return out
 
 
+def question_words(question: str) -> tuple[str, ...]:
+    """The stems of a question's words of more than three letters: what a "no" before them may deny."""
+    return tuple(overlap.stem(w) for w in re.findall(r"[^\W\d_][\w\-]*", question) if len(w) > 3)
+
+
 # a "no" before a noun phrase ("there's no pre-contrast series", "carries no sequence label")
 _NO_BEFORE_NOUN = re.compile(r"(?i)\b(no)[ \t]+(?=[^\W\d_])")
 
@@ -336,8 +341,7 @@ def declined_for_want(text: str, item: Item, start: int = 0) -> list[tuple[int, 
         return []
     turn = _TURN_TO_GUESS.search(text, start)
     stop = turn.start() if turn is not None else len(text)
-    terms = (*asked_terms(item.question),
-             *(overlap.stem(w) for w in re.findall(r"[^\W\d_][\w\-]*", item.question) if len(w) > 3))
+    terms = (*asked_terms(item.question), *question_words(item.question))
     out = []
     for m in _NO_BEFORE_NOUN.finditer(text, start, stop):
         # the noun phrase ends at its sentence's mark (batch 24: "... with no recognisable anatomy. Please verify
@@ -358,15 +362,25 @@ def described_absences(text: str, item: Item) -> list[tuple[int, int]]:
     """Yes/no items: the spans of each "no" that describes a finding by what it is without ("Thin visceral pleural
     line with no lung markings beyond it." to "Is there a pneumothorax?"): it denies something else, not what the
     question asks, so it is not the answer no (not "with no pneumothorax", which denies the asked finding)."""
-    if item.kind != "yesno" or not item.question or ("with" not in text.lower() and "," not in text):
+    if item.kind != "yesno" or not item.question:
         return []
     terms = asked_terms(item.question)
+    pattern = _WITH_NO
     if not terms:
-        return []  # "ct head, axial, no contrast" to "... with contrast?": nothing to tell what else it denies
+        # a question that asks no finding but what the image is ("Is this a CT scan?") asks about its own words. In a
+        # reply that answers it by the subject it names, every "no" before other words denies something the question
+        # does not ask ("CT of the abdomen. No free fluid.", "Axial CT of the abdomen, no free fluid."); "ct head,
+        # axial, no contrast" to "... given contrast?" still denies what it asks
+        terms = question_words(item.question)
+        if subject.answer_from_subject(text, item.question) is not None:
+            pattern = _NO_BEFORE_NOUN
+    if pattern is _WITH_NO and "with" not in text.lower() and "," not in text:
+        return []
     out = []
-    for m in _WITH_NO.finditer(text):
-        words = re.findall(r"[^\W\d_][\w\-]*", text[m.end():m.end() + 80])[:3]
-        if not any(_same_stem(overlap.stem(w), term) for w in words for term in terms):
+    for m in pattern.finditer(text):
+        phrase = re.split(r"[.;:!?\n]", text[m.end():m.end() + 80], maxsplit=1)[0]
+        words = re.findall(r"[^\W\d_][\w\-]*", phrase)[:3]
+        if words and not any(_same_stem(overlap.stem(w), term) for w in words for term in terms):
             out.append(m.span(1))
     return out
 
