@@ -186,8 +186,8 @@ def test_ctrl_c_once_every_cell_is_out_keeps_every_answer_that_came_back(tmp_pat
     came_back: list[str] = []
     real_put = grouped_writes.GroupedWrites.put
 
-    def put(self, row, on_failure):
-        real_put(self, row, on_failure)
+    def put(self, row, on_failure, on_written=None):
+        real_put(self, row, on_failure, on_written)
         came_back.append(row["variant_id"])
         if len(came_back) == 3:
             signal.raise_signal(signal.SIGINT)  # the user's Ctrl+C, just after three answers came back
@@ -204,3 +204,22 @@ def test_ctrl_c_once_every_cell_is_out_keeps_every_answer_that_came_back(tmp_pat
     with Store(db).engine.connect() as c:
         stored = set(c.execute(sa.select(responses.c.variant_id)).scalars())
     assert stored == set(came_back)
+
+
+def test_a_batch_counts_an_answer_only_once_it_is_stored(tmp_path: Path) -> None:
+    """Progress (the app's bar, tqdm, ``on_progress``) never counts an answer that still waits for its group: what
+    it shows done is in the store, and a kill at that moment loses nothing it counted."""
+    from probe_ui.presets import PRESETS_DIR, load_preset
+    from probe_ui.runner import BatchOptions, run_batch
+
+    store = Store(tmp_path / "s.db")
+    seen: list[tuple[int, int]] = []
+
+    def count(_done: int, _total: int, result) -> None:
+        with store.engine.connect() as c:
+            seen.append((result.answered, c.execute(sa.select(sa.func.count()).select_from(responses)).scalar_one()))
+
+    result = run_batch(store, [load_preset(PRESETS_DIR / "mediconfusion_pairs.yaml")], ["baseline/first"],
+                       BatchOptions(run_name="r", progress=False, concurrency=8), on_progress=count)
+    assert result.answered == 16 and seen[-1] == (16, 16)
+    assert all(answered <= stored for answered, stored in seen), seen

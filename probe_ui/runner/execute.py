@@ -286,11 +286,13 @@ async def execute_cells(store: Store, run: Run, cells: Iterable[Work] | AsyncIte
             if len(known[0]) > CACHE_INDEX_MOST:
                 known[0] = None  # no more kept: looked up per call from here
         if not waited:
-            writes.put(row, failures.append)  # a failed write stops the batch as a failed call's store would
-        else:  # a live probe shows the row's id: stored on its own at once, as before groups
-            stored = await blocking(store.save_response, row)
-            if on_stored is not None:
-                on_stored(cell, resp, row, stored)
+            # a failed write stops the batch as a failed call's store would; the answer counts once it is stored
+            writes.put(row, failures.append, lambda: on_result(cell, resp))
+            return
+        # a live probe shows the row's id, and a judge's row names it: stored on its own at once, as before groups
+        stored = await blocking(store.save_response, row)
+        if on_stored is not None:
+            on_stored(cell, resp, row, stored)
         await judge_if_needed(cell, resp, row["invalid"])
         on_result(cell, resp)
 

@@ -1,10 +1,10 @@
 """Answers written in groups: each answer that comes back joins the group being gathered, and one write (one
 transaction, :meth:`probe_ui.store.Store.save_responses`) stores the group. A batch does not wait for its rows:
 they gather for a moment (:data:`BATCH_LINGER_S`) while its slots ask their next cells (a live probe, which shows
-each answer's id, stores each row on its own, as before). :meth:`GroupedWrites.save`, for a caller that needs
-its row's id, waits for nothing to fill a group: the first answer is written at once, and the answers that arrive
-while a write is under way form the next group. At 64 calls in flight that is a commit for a
-dozen answers instead of one each (issue 50)."""
+each answer's id, stores each row on its own, as before), and its progress counts each answer once its group is
+written. :meth:`GroupedWrites.save`, for a caller that needs its row's id, waits for nothing to fill a group: the
+first answer is written at once, and the answers that arrive while a write is under way form the next group. At 64
+calls in flight that is a commit for a dozen answers instead of one each (issue 50)."""
 
 from __future__ import annotations
 
@@ -37,11 +37,22 @@ class GroupedWrites:
         """Store ``row`` with the group it arrives in; the id written (None: another row stands for the cell)."""
         return await asyncio.shield(self._join(row))  # a caller cancelled meanwhile: its answer is still kept
 
-    def put(self, row: dict[str, Any], on_failure: Callable[[BaseException], None]) -> None:
+    def put(self, row: dict[str, Any], on_failure: Callable[[BaseException], None],
+            on_written: Callable[[], None] | None = None) -> None:
         """Store ``row`` with its group without waiting for it (a batch's slot goes on to its next cell); a write
-        that fails is handed to ``on_failure``. :meth:`drain` waits for every row put."""
-        self._join(row).add_done_callback(
-            lambda done: on_failure(exc) if not done.cancelled() and (exc := done.exception()) else None)
+        that fails is handed to ``on_failure``, and ``on_written`` hears that the row is stored (a batch counts its
+        answer then, so its progress never counts an answer that a kill in the moment before the write would lose).
+        :meth:`drain` waits for every row put."""
+        def done_with(done: asyncio.Future[int | None]) -> None:
+            if done.cancelled():
+                return
+            exc = done.exception()
+            if exc is not None:
+                on_failure(exc)
+            elif on_written is not None:
+                on_written()
+
+        self._join(row).add_done_callback(done_with)
 
     def _join(self, row: dict[str, Any]) -> asyncio.Future[int | None]:
         done: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
