@@ -5424,3 +5424,182 @@ def test_a_no_before_other_words_does_not_answer_what_the_image_is(reply: str, q
                                                                       method: str) -> None:
     a = extract(reply, "yesno", YN, (), question=question)
     assert (a.choice, a.method) == (choice, method)
+
+
+_DERM = ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus")
+_DERM3 = ("Actinic keratosis", "Dermatofibroma", "Vascular lesion", "Melanocytic nevus")
+
+
+@pytest.mark.parametrize("reply, options, choice, sure", [
+    # batch 43: options named in their Greek or Latin plurals ("keratoses", "nevi") are named: a list of lookalikes
+    ("There's some asymmetry, but seborrheic keratoses, nevi and melanomas can all look like this in a single "
+     "dermoscopic photo.", _DERM, None, False),
+    ("Seborrheic keratoses, nevi and melanomas look alike here.", _DERM, None, False),
+    # near misses: one option in its plural is still read
+    ("Seborrheic keratoses.", _DERM, "C", True),
+    ("Benign nevi.", _DERM, "D", True),
+    ("Melanomas.", _DERM, "A", True),
+    # textbook knowledge "can all look like this" is a guess, as "can look like this" is
+    ("Melanoma can also look like this.", _DERM, "A", False),
+    # batch 44: a field of medicine ("Dermatology review") does not name what it studies ("Dermatofibroma")
+    ("Recommendation: Dermatology review with sequential dermoscopy in 3 months.", _DERM3, None, False),
+    ("Dermatological follow-up advised.", _DERM3, None, False),
+    ("Dermatofibroma.", _DERM3, "B", True),
+    ("Dermatofibromas.", _DERM3, "B", True),
+])
+def test_plurals_and_fields_of_batches_43_44(reply: str, options: tuple[str, ...], choice: str | None,
+                                              sure: bool) -> None:
+    a = extract(reply, "choice", ABCD, options, question="Which diagnosis fits best?")
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 44: an option said to be fine is denied; of two options, the other is meant (a guess)
+    ("not the left one, the left kidney is fine", "B", False),
+    ("The left kidney is fine.", "B", True),
+    # near misses: the option said to be the one stays read
+    ("The left kidney is dilated.", "A", True),
+    ("The right kidney, the left kidney is fine.", "B", True),
+])
+def test_an_option_said_to_be_fine_is_denied(reply: str, choice: str, sure: bool) -> None:
+    a = extract(reply, "choice", ("A", "B"), ("The left kidney", "The right kidney"),
+                question="Which kidney shows hydronephrosis?")
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice, method", [
+    # batch 43: a correction cue that opens with "no" after a "yes" answers no where what follows names no answer
+    ("yes lateral. no sorry it is pa, the heart is in the middle and both lungs are side by side", "no",
+     "final_verdict"),
+    ("yes lateral. no wait, it is pa", "no", "final_verdict"),
+    # near misses: what follows names the answer; a "no" before the cue after a "no" answer changes nothing
+    ("yes lateral. no wait, yes it is", "yes", "final_verdict"),
+    ("no. sorry, yes, it is lateral", "yes", "final_verdict"),
+    ("no sorry, it is pa", "no", "leading"),
+])
+def test_a_correction_that_opens_with_no_retracts_a_yes(reply: str, choice: str, method: str) -> None:
+    a = extract(reply, "yesno", YN, (), question="Is this a lateral view? (please answer yes/no)")
+    assert (a.choice, a.method, a.sure) == (choice, method, False)
+
+
+@pytest.mark.parametrize("reply, refused", [
+    # batches 43-44: declines and image-blaming commitments in the shapes of the batches
+    ("i cant see the heart, the picture is cropped", True),
+    ("The image is heavily cropped, which makes this harder than it should be. I'd say child.", True),
+    ("Image quality is poor due to motion blur. Based on what is visible, I would choose C.", True),
+    ("Image not received. Report cannot be generated.", True),
+    ("The attachment is a scanned referral letter, not an image series, so I can't review anything for this "
+     "question.", True),
+    ("Dermoscopic images are outside the scope of this deployment (radiology only). No interpretation provided.", True),
+    ("The image was downsampled to 256 px, so a fine pleural line could be missed; with that caveat, no.", True),
+    # near misses: findings and ordinary answers that use the same words
+    ("I can't see the fracture line; the cortex is intact. No.", False),
+    ("The heart is not enlarged, which makes this a normal study. A.", False),
+    ("Based on what is visible, the duct measures 4 mm: no.", False),
+    ("No interpretation issues: the lesion is a dermatofibroma (B).", False),
+    ("The lesion is outside the liver, in the right kidney.", False),
+])
+def test_the_declines_of_batches_43_44(reply: str, refused: bool) -> None:
+    assert is_refusal(reply) is refused
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batches 43-44: yes and no in Niuean, Tuvaluan, Kumyk, Khakas, Adyghe, Balinese, Hiri Motu, Sranan Tongo
+    ("Nakai.", "Is there a pneumothorax?", "no"),
+    ("Io, ko te fatafata.", "Is this a chest X-ray?", "yes"),
+    ("Ikai.", "Is this a pelvis X-ray?", "no"),
+    ("Ёкъ.", "Is there a fracture?", "no"),
+    ("Чох.", "Is there a pneumothorax?", "no"),
+    ("Ары.", "Is this a CT scan?", "yes"),
+    ("Nggih, puniki foto rontgen dada.", "Is this a chest X-ray?", "yes"),
+    ("Oibe.", "Is this an ultrasound image?", "yes"),
+    ("Nôno, a no wan PET-scan; na wan CT.", "Is this a PET scan?", "no"),
+    # near misses: the same short words inside a sentence of another language are not read (Italian "io", I)
+    ("Io vedo il torace.", "Is this a chest X-ray?", None),
+    ("Nakai Hospital sent the study.", "Is this a CT scan?", None),
+    ("Чох кисти.", "Is there a fracture?", None),
+])
+def test_the_yes_no_words_of_batches_43_44(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, labels, choice", [
+    # batches 43-44: Venetian, Neapolitan and Madurese label words
+    ("Xe un vecio: ossi sotili e tanta artrosi.", ("child", "adult", "elderly"), "elderly"),
+    ("È 'na femmena: se vedeno 'e mmenne ncopp' 'a lastra.", ("male", "female"), "female"),
+    ("Lakè'.", ("male", "female"), "male"),
+    # near miss: the English "lake" is no label word
+    ("lake.", ("male", "female"), None),
+])
+def test_the_label_words_of_batches_43_44(reply: str, labels: tuple[str, ...], choice: str | None) -> None:
+    assert extract(reply, "label", labels, ()).choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 44: a deployment's banner in brackets on the first line is set aside; the answer after it is read
+    ("[AI-assisted draft — verify before clinical use]\nYes, the common bile duct measures about 11 mm, which is "
+     "dilated.", "Is the common bile duct dilated?", "yes"),
+    ("[Radiology AI Gateway · draft — requires radiologist sign-off]\nNo, the duct measures 4 mm.",
+     "Is the common bile duct dilated?", "no"),
+    # near misses: a banner that holds the answer is kept and read
+    ("[No dilatation seen on this study]\nThe duct measures 11 mm.", "Is the common bile duct dilated?", "no"),
+])
+def test_a_gateway_banner_is_set_aside(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, (), question=question).choice == choice
+
+
+def test_a_gateway_banner_before_an_impression_is_set_aside() -> None:
+    options = ("bibasilar area and left lower lung area", "bilateral area and bibasilar area", "left basilar area",
+               "left basal area")
+    a = extract("[Radiology AI Gateway · draft — requires radiologist sign-off]\nFINDINGS: Patchy airspace opacity at "
+                "the left lung base; right base clear.\nIMPRESSION: C — left basilar area.", "choice", ABCD, options,
+                question="Where in the image is the lung opacity located?")
+    assert (a.choice, a.sure) == ("C", True)
+    kept = extract("[Final answer: C]\nleft basilar area.", "choice", ABCD, options,
+                   question="Where in the image is the lung opacity located?")
+    assert kept.choice == "C"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 44: the skin's fibrous histiocytoma is dermatofibroma
+    ("Fibrous histiocytoma of the skin — positive dimple sign on lateral compression.", "B"),
+    ("Cutaneous fibrous histiocytoma.", "B"),
+    # near misses: the bare name and the malignant soft-tissue tumour stay unread
+    ("Fibrous histiocytoma.", None),
+    ("Malignant fibrous histiocytoma.", None),
+])
+def test_the_fibrous_histiocytoma_of_the_skin(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, _DERM3, question="What is this skin lesion?")
+    assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 43: of two options, an opening clause that denies one names the other (a guess)
+    ("not portal venous, the portal vein is still dark", "A"),
+    # near misses: a hedged reply, and an opening that denies no option
+    ("not portal venous, maybe arterial, the portal vein is still dark", None),
+    # (an opening that denies no option keeps the reading it had: the portal vein named, a guess)
+    ("not sure, the portal vein is still dark", "B"),
+])
+def test_an_opening_clause_that_denies_one_of_two(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ("A", "B"), ("Arterial phase", "Portal venous phase"),
+                question="Was this image acquired in the arterial or the portal venous phase?")
+    assert a.choice == choice
+    assert not a.sure
+
+
+@pytest.mark.parametrize("reply, refused, sure", [
+    # batch 44: an answer given, then withdrawn as "the type cannot be determined with confidence": no decline, and
+    # no answer
+    ("Answer: B. Non-communicating hydrocephalus.\nAddendum: The fourth ventricle is also mildly prominent on the "
+     "sagittal image, which raises a communicating process. The type cannot be determined with confidence on this "
+     "study.", False, False),
+    # near misses: the same words with no answer before them decline; an answer kept stays sure
+    ("The type cannot be determined with confidence on this study.", True, False),
+    ("Answer: B. Non-communicating hydrocephalus.", False, True),
+])
+def test_an_answer_withdrawn_as_undetermined(reply: str, refused: bool, sure: bool) -> None:
+    a = extract(reply, "choice", ("A", "B"), ("Communicating hydrocephalus", "Non-communicating hydrocephalus"),
+                question="What type of hydrocephalus is shown?")
+    assert (a.refusal, a.sure) == (refused, sure)
+    assert (a.choice is None) == (not sure)

@@ -261,6 +261,7 @@ from probe_ui.reading.verdicts import (
     closing_answer,
     closing_label,
     conclusion_label,
+    retracted_by_no,
     self_corrected,
 )
 from probe_ui.reading.weighing import (
@@ -690,6 +691,14 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
                 # ends in its conclusion after a comma, no cut (unsure, as every final verdict after a correction)
                 found = _read(concluded.group(1) or concluded.group(2), item, refusal, suggested,
                               corrections=False)[0]
+            if found is None and how != "ambiguous" and kind == "yesno" and item.aliases:
+                # batch 43: "yes lateral. no sorry it is pa, ...": the cue's own "no" takes back a "yes" before it
+                # and answers, where what follows names no answer (a guess, as every final verdict after a
+                # correction)
+                at = retracted_by_no(clean)
+                if at > 0 and _read(clean[:at], item, refusal, suggested, corrections=False)[0] == \
+                        item.aliases["yep"]:
+                    found = item.aliases["nope"]
             if found is not None:
                 return found, "final_verdict"
             if how == "ambiguous":
@@ -935,6 +944,13 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     left = [lb for _, lb in citem.option_map if lb not in words.rejected]
     if words.rejected and len(left) == 1:
         return mention(left[0], "negated_option")
+    if len(citem.option_map) == 2 and not _HEDGED.search(canon):
+        # batch 43: "not portal venous, the portal vein is still dark": of two options, an opening clause that denies
+        # one by its words names the other, whatever the reason after it repeats of the denied one's words (a guess)
+        denial = _DENIED_OPENING.match(canon)
+        lab = keyword_option(denial.group(0), citem) if denial is not None else None
+        if lab is not None:
+            return mention(lab, "negated_option")
     # options that are yes and no, or present and absent: the reply read as a yes/no answer to the question ("No
     # nodule." for Present / Absent)
     pair = yes_no_options(item)
@@ -1133,6 +1149,11 @@ _CONDITION = re.compile(r"(?i)(?:\A|(?<=[.!?;:\n]))[ \t*_>\-]*(?:if|when|wheneve
                         # otherwise is a condition too (not "Otherwise the knee shows ...", which says what is)
                         r"|(?:\A|(?<=[.!?;:,\n]))[ \t]*(?:(?:and|but)[ \t]+)?otherwise[ \t,]+(?:[\w\-']+[ \t]+){0,3}?"
                         r"(?:would|could|might)\b[^.!?;\n]*")
+
+
+_HEDGED = re.compile(r"(?i)\b(?:maybe|perhaps|probably|possibly|i\s+think|either|unsure|not\s+sure)\b")
+# an opening clause that denies ("not portal venous, ...", "Not the left one; ..."), up to its first mark
+_DENIED_OPENING = re.compile(r"(?i)[ \t\"'*_>\-]*not[ \t]+[^,;:.!?\n\u2013\u2014]{1,40}(?=[ \t]*[,;:\u2013\u2014])")
 
 
 def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]:

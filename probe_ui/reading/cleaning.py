@@ -41,6 +41,7 @@ def clean_reply(text: str) -> str:
         t = _LATEX_LETTER.sub(r"\1", t)
     if "[" in t:
         t = _BRACKET_HEADING.sub(lambda m: m.group(1) + m.group(2) + ": ", t)
+        t = _BANNER.sub(_banner, t)
     if "period" in t.lower() or "stop" in t.lower() or "dictation" in t.lower():
         t = _dictated(t)
     if "but" in t:
@@ -172,6 +173,20 @@ _LATEX_LETTER = re.compile(r"(?:\$|\\\()[ \t]*\\(?:mathrm|text|textbf|mathbf|mat
 # does
 _BRACKET_HEADING = re.compile(r"(?im)^([ \t]*)\[(answer|final[ \t]+answer|reasoning|rationale|explanation|analysis|"
                               r"conclusion|verdict)\][ \t]*:?[ \t]*(?=\S)")
+# batch 44: a deployment's banner, a first line wholly in square brackets ("[Radiology AI Gateway · draft — requires
+# radiologist sign-off]", "[AI-assisted draft — verify before clinical use]"), says nothing of the answer: it goes,
+# unless it holds an answer word or a lone capital letter ("[Final answer: B]", "[Yes — see below]")
+_BANNER = re.compile(r"\A[ \t]*\[([^\[\]\n]{8,200})\][ \t]*\n+(?=[ \t]*\S)")
+_BANNER_ANSWER = re.compile(r"(?i)\banswer\b|\b(?:yes|no)\b|(?-i:\b[A-E]\b)")
+
+
+def _banner(m: re.Match[str]) -> str:
+    inner = m.group(1)
+    if len(inner.split()) < 3 or _BANNER_ANSWER.search(inner):
+        return m.group(0)
+    return ""
+
+
 # batch 19: an answer written as XML ("<answer><choice>D</choice><reason>...</reason></answer>"): a field that holds
 # the answer becomes "Answer: D.", one that holds the reasoning "Reason: ...", and the wrapper tags go
 _XML_ANSWER = re.compile(r"(?i)<(answer|final[_\-]?answer|choice|option|letter|selection|selected|label|verdict)>"

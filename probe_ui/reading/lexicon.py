@@ -435,7 +435,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "гей", "ᱦᱮᱸ", "chochoi", "ၸႂ်ႈ", "awa",
             # batch 42: Dzongkha ("ཨིན", the copula "(it) is"; only before a mark: inside a sentence it is "is");
             # Mapudungun "may" left out: the English "may" (and the month)
-            "ཨིན"),
+            "ཨིན",
+            # batches 43-44: Tuvaluan ("io" only before a mark: Italian "io", I), Balinese and Javanese krama
+            # ("nggih", only before a mark), Adyghe ("ары", only before a mark: Kazakh and Kyrgyz "ары", further),
+            # Hiri Motu ("oibe", only before a mark)
+            "io", "nggih", "ары", "oibe"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -503,7 +507,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # Lezgian ("ваъ", only before a mark)
            "мап", "ಇಜ್ಜಿ", "ваъ",
            # batch 42: Classical Syriac ("ܠܐ", lā; only before a mark: also "not" inside a sentence)
-           "ܠܐ"),
+           "ܠܐ",
+           # batches 43-44: Niuean ("nakai", only before a mark: a Japanese surname), Tuvaluan ("ikai", only before a
+           # mark: Japanese romaji), Kumyk ("ёкъ", only before a mark), Khakas ("чох", only before a mark: Azerbaijani
+           # Cyrillic "чох", very), Sranan Tongo ("nôno", only before a mark)
+           "nakai", "ikai", "ёкъ", "чох", "nôno"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -596,7 +604,9 @@ WORDS: dict[str, tuple[str, ...]] = {
              # batch 28: Shona ("Murume.")
              "murume",
              # batch 30: Setswana ("Ke monna.")
-             "monna"),
+             "monna",
+             # batch 44: Madurese ("Lakè'.", man; the plain "lake" is English and is not read)
+             "lakè'"),
     "female": ("femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -625,7 +635,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 31-32: Sesotho ("Ke mosali."), Romansh ("Dunna.")
                "mosali", "dunna",
                # batch 40: Mizo ("Hmeichhia a ni.", she is a woman)
-               "hmeichhia"),
+               "hmeichhia",
+               # batch 43: Neapolitan ("È 'na femmena: ...", a woman)
+               "femmena"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -647,7 +659,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     # batch 39: Latin "Puer est: ..." (it is a boy, a child); batch 40: Sanskrit "इदं बालस्य ..." (of a child)
     "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
-                "老年", "老人"),
+                "老年", "老人",
+                # batch 43: Venetian ("Xe un vecio: ...", an old man)
+                "vecio", "vecia"),
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
     "but": ("sino", "pero", "mais", "sondern", "aber", "而是", "但是", "但"),
     "answer": ("respuesta", "réponse", "antwort", "答案", "resposta", "antwoord", "cevap", "yanıt", "ответ", "答え",
@@ -743,7 +757,11 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  # Lezgian (short words)
                                  "гей", "awa", "мап", "ваъ",
                                  # batch 42: Dzongkha (the copula "is"), Syriac ("not" inside a sentence)
-                                 "ཨིན", "ܠܐ"})
+                                 "ཨིན", "ܠܐ",
+                                 # batches 43-44: Tuvaluan (Italian "io", Japanese "ikai"), Balinese, Adyghe
+                                 # (Kazakh "ары"), Hiri Motu, Niuean (a Japanese surname), Kumyk, Khakas
+                                 # (Azerbaijani "чох"), Sranan Tongo
+                                 "io", "ikai", "nggih", "ары", "oibe", "nakai", "ёкъ", "чох", "nôno"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

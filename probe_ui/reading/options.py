@@ -45,6 +45,10 @@ def _keyword(word: str) -> re.Pattern[str]:
     """An option's word, or one sharing its first 7 letters ("metastases" for "metastatic"), after an optional
     "non-"; compiled once per word."""
     pat = re.escape(word[:7]) + r"[\w\-]*" if len(word) >= 7 else re.escape(word)
+    if len(word) >= 7 and "olog" not in word:
+        # batch 44: "Dermatology review ..." names a specialty, not "Dermatofibroma": a word of a field of medicine
+        # (-ology, -ologist, -ological) shares the first 7 letters without naming the option
+        pat = r"(?![\w\-]*olog(?:y|ies|ists?|ical|ic)(?![\w\-]))" + pat
     return re.compile(r"(?<![\w\-])(?P<non>non[ \t]?-?[ \t]?)?" + pat + r"(?![\w\-])")
 
 

@@ -122,7 +122,13 @@ REJECTED_AFTER = re.compile(
     # the rest of the mention's noun phrase ("proliferative change would need ...", "left femoral head is normal")
     r"(?:[ \t]+(?!(?:is|are|was|were|would|could|can|do|does|did|should|seems?|appears?|looks?)\b)[\w\-]+){0,2}"
     r"[ \t]*,?[ \t]*"
-    r"(?:(?:do|does|did|would|could|can)(?:[ \t]+not|n't)[ \t]+(?:explain|fit|match|account)"
+    r"(?:(?:do|does|did|would|could|can)(?:[ \t]+not|n't)[ \t]+(?:explain|fit|match|account"
+    # batch 44: "pericarditis does not alter the aortic contour": what the option would not do to the image
+    r"|alter|widen|produce)"
+    # batch 44: "PE rarely widens the mediastinum": what the option seldom does to the image
+    r"|(?:rarely|seldom|never)[ \t]+(?:widens|alters|produces|causes)\b"
+    # batch 44: "Osteomyelitis can look similar, but there's no sequestrum": a lookalike set aside
+    r"|(?:can|could|may)[ \t]+(?:look|appear)[ \t]+(?:similar|alike|like[ \t]+this)[ \t]*,?[ \t]*but\b"
     # a hypothesis about it, not a finding: "proliferative change would need new vessels"
     r"|(?:would|should)[ \t]+(?:need|require|show|demand|imply|produce|typically\s+show|be[ \t]+expected[ \t]+to)"
     r"|(?:is|are|was|were|seems?|appears?)[ \t]+(?:very[ \t]+|much[ \t]+)?(?:unlikely|excluded|ruled[ \t]+out|"
@@ -131,7 +137,7 @@ REJECTED_AFTER = re.compile(
     # batch 42: "The left kidney isn't the dilated one", "the right hip is not the affected side": the mention as the
     # subject of a denial that it is the one asked about
     r"|(?:is|was)(?:[ \t]+not|n't)[ \t]+the[ \t]+(?!only\b)(?:[\w\-]+[ \t]+)?(?:one|side)\b"
-    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal))\b"
+    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal|fine))\b"
     # batch 17: "effusion is on the right, left side is clear": a place the mention's own noun phrase says is clear
     # holds nothing (not "... is clear on ...", "clear that", nor a list before it: "on the right, left side is
     # clear" says nothing of the right)
@@ -150,12 +156,21 @@ def _fold(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", w) if not unicodedata.combining(c))
 
 
+# words ending in -i that are no Latin plural of an -us word
+_NOT_PLURAL = frozenset("anti multi semi mini maxi taxi kiwi sushi khaki safari bikini delhi".split())
+
+
 @functools.lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """The word's stem after its synonym: plural and one derivational suffix dropped ("femurs" → "femur",
     "patellar"/"patella" → "patell", "cystic" → "cyst", "fractures" → "fractur")."""
     w = _fold(word)
     w = WORD_SYNONYMS.get(w, w)
+    # batch 43: Greek and Latin plurals ("seborrheic keratoses", "nevi") as their singulars ("keratosis", "nevus")
+    if len(w) >= 7 and w.endswith("oses"):
+        w = w[:-2] + "is"
+    elif len(w) >= 4 and w.endswith("i") and not w.endswith(("ii", "ai", "ei", "oi", "ui")) and w not in _NOT_PLURAL:
+        w = w[:-1] + "us"
     if len(w) >= 4 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
         w = w[:-1] if not w.endswith("ies") else w[:-3] + "y"
     # Greek spellings and their Romance forms alike: "erythema"/"eritema", "haem"/"hem", "diarrhoea"
@@ -169,7 +184,8 @@ def stem(word: str) -> str:
 def _same(a: str, b: str) -> bool:
     """Two stems name the same word: equal, or long and alike in their first seven letters ("metastases" /
     "metastatic")."""
-    return a == b or (len(a) >= 7 and len(b) >= 7 and a[:7] == b[:7])
+    # batch 44: a field of medicine ("dermatology") is not what it studies ("dermatofibroma")
+    return a == b or (len(a) >= 7 and len(b) >= 7 and a[:7] == b[:7] and ("olog" in a) == ("olog" in b))
 
 
 @functools.lru_cache(maxsize=4096)

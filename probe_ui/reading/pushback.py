@@ -53,6 +53,10 @@ _NO_SINGLE = re.compile(
     r"|\bi\s+(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:really\s+)?(?:choose|decide|pick)\s+between\s+"
     r"(?!the\s+(?:two|options)\b)[^.!?\n]{1,80}?\s(?:and|or)\s[^.!?\n]{1,80}?\W*\Z"
     r"|\bone\s+of\s+the\s+(?:other|remaining)\s+(?:two|three|four|options|answers|ones|choices)\b"
+    # batch 44: "Answer: B. ...\nAddendum: ... The type cannot be determined with confidence on this study.": the
+    # reply's closing sentence says the kind asked for cannot be told, after it gave one
+    r"|(?:\A|[.!?\n])\s*the\s+(?:type|kind|side|phase|grade|cause)\s+(?:cannot|can't|could\s+not)\s+be\s+"
+    r"(?:determined|decided|told)\s+with\s+(?:any\s+)?(?:confidence|certainty)\b[^.!?\n]*[.!]?\s*\Z"
     r"|\b(?:both|either)\s+(?:are\s+|is\s+)?(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
     r"|\bare\s+both\s+(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
     r"|\bconfidence\s+in\s+(?:either|each|both)\b"

@@ -740,6 +740,27 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:will\s+not|won't|cannot|can't|could\s+not)\s+be\s+processed\b[^.!?\n]{0,80}?\bplease\s+"
      r"(?:anonymi[sz]e|de-?identify|remove|redact|resubmit|re-?upload)\b",
      "For privacy reasons it will not be processed; please anonymise the image and resubmit."),
+    # batches 43-44: a part unseen because the image is at fault ("i cant see the heart, the picture is cropped"), a
+    # fault that "makes this harder" or an answer "based on what is visible" after poor quality, an image that was
+    # downsampled then an answer "with that caveat"; declines of a gateway ("Image not received. Report cannot be
+    # generated.", "... outside the scope of this deployment (radiology only). No interpretation provided.", "... a
+    # scanned referral letter, not an image series, so I can't review anything ...")
+    ("image-at-fault-or-not-received",
+     _CANT + r"\s+see\s+(?:the|any)\s+[\w\-]+(?:\s+[\w\-]+)?[ \t]*[,;:\-\u2013\u2014]+[ \t]*(?:the|this|my)\s+"
+     + _IMAGE + r"\s+is\s+(?:\w+\s+)?" + _FAULT + r"\b"
+     r"|\b" + _IMAGE + r"\s+is\s+(?:\w+\s+)?" + _FAULT + r"\b[^.!?\n]{0,40}?\bmakes?\s+(?:this|it|that)\s+"
+     r"(?:much\s+|a\s+lot\s+|far\s+)?harder\b"
+     r"|\bquality\s+is\s+(?:very\s+|rather\s+|quite\s+)?(?:poor|low|limited|suboptimal)\b[^!?\n]{0,80}?"
+     r"\bbased\s+on\s+what\s+(?:is\s+visible|i\s+can\s+see)\b"
+     r"|\b" + _IMAGE + r"\s+(?:was|has\s+been|is)\s+(?:down-?sampled|down-?scaled|resized)\b[^!?\n]{0,120}?"
+     r"\bwith\s+(?:that|this)\s+caveat\b"
+     r"|\b" + _IMAGE + r"s?\s+(?:was\s+|were\s+)?not\s+received\b|\breport\s+(?:cannot|can't|could\s+not)\s+be\s+"
+     r"generated\b"
+     r"|\boutside\s+the\s+scope\s+of\s+this\s+(?:deployment|service|tool|system|gateway)\b"
+     r"|\bno\s+interpretation\s+(?:is\s+)?(?:provided|given|offered)\b"
+     r"|\bnot\s+an?\s+(?:image|imaging)\s+(?:series|study|file)\b[^.!?\n]{0,60}?" + _CANT
+     + r"\s+(?:review|read|assess|interpret)\b",
+     "i cant see the heart, the picture is cropped"),
     # batch 30: Hungarian "Sajnos nem látom a csatolt képet, kérem, töltse fel újra." (I don't see the attached
     # image, please upload it again)
     ("cannot-hu", r"\bnem\s+(?:látom|tudom\s+megnyitni|találom)\s+a\s+(?:csatolt\s+)?(?:képet|fájlt|mellékletet)"
@@ -799,6 +820,13 @@ _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|q
 _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b")
 
 
+# batch 44: a reply that opens with its answer and ends saying the matter "cannot be determined with confidence"
+# ("Answer: B. Non-communicating hydrocephalus.\nAddendum: ... raises a communicating process. The type cannot be
+# determined with confidence on this study."): it withdraws the answer it gave, it does not decline to look
+_ANSWER_WITHDRAWN = re.compile(r"(?is)\A\W*(?:final\s+)?answer\s*:\s*\S.*\b(?:cannot|can't|could\s+not)\s+be\s+"
+                               r"(?:determined|decided|told)\s+with\s+(?:any\s+)?confidence\b[^.!?\n]*[.!]?\s*\Z")
+
+
 def is_refusal(text: str) -> bool:
     """True when the reply declines to answer ("I cannot determine", "not possible to tell from the image",
     "I can't be sure without the image, but ...").
@@ -811,6 +839,8 @@ def is_refusal(text: str) -> bool:
     if len(text) > 8000:  # a refusal is said where a reply starts or ends: a degenerate 100 kB reply stays fast
         text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
+    if _ANSWER_WITHDRAWN.search(t) and refusal_names(t) <= {"cannot-be-determined"}:
+        return False
     if _WEIGHED.search(t):
         return not refusal_names(t) <= _HEDGED_DECLINES
     if not _EQUIVOCAL.search(t) or _IMAGE_NAMED.search(t):

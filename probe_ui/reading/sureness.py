@@ -88,6 +88,8 @@ _HEDGE = re.compile(
     r"(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?(?:exclude|rule\s+out)|"
     r"(?:cannot|can't)\s+be\s+(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?"
     r"(?:excluded|ruled\s+out)|"
+    # batch 44: "The type cannot be determined with confidence on this study."
+    r"(?:cannot|can't|could\s+not)\s+be\s+(?:determined|decided|told)\s+with\s+(?:any\s+)?(?:confidence|certainty)|"
     r"(?:hard|difficult)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|(?:can(?:not|'t)|could(?:\s*not|n't))\s+"
     r"be\s+(?:\w+\s+)?(?:sure|certain|confident)|"
     # batch 17: not "the cortices on either side line up, and I can't see any angulation or translation"
@@ -112,7 +114,8 @@ _NEGATING = r"(?:non|not|no|without|absence\s+of|absent|never|rather\s+than|inst
 # complication of central lines", "Atelectasis can look like this"): it names an option without saying this image
 # shows it, so a reading from that mention is a guess
 _GENERIC = re.compile(r"(?i)\b(?:typically|usually|often|commonly|generally|classically|frequently|tends?\s+to|"
-                      r"can\s+(?:look|appear|present|cause|show|mimic|occur)|"
+                      # batch 43: "... nevi and melanomas can all look like this"
+                      r"can\s+(?:all\s+|also\s+|both\s+)?(?:look|appear|present|cause|show|mimic|occur)|"
                       r"(?:is|are)\s+(?:an?\s+)?(?:common|typical|classic|frequent|well[\s-]known)\b|"
                       r"(?:is|are)\s+characteri[sz]ed\s+by|presents?\s+with)")
 

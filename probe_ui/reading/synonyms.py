@@ -238,7 +238,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "melanocytic nevus": ("mole", "moles", "naevus", "nevus", "melanocytic naevus", "benign mole", "common mole"),
     "actinic keratosis": ("solar keratosis", "senile keratosis"),
     # batch 25-26: "Benign fibrous histiocytoma — the central white patch and the dimple sign ..."
-    "dermatofibroma": ("benign fibrous histiocytoma",),
+    "dermatofibroma": ("benign fibrous histiocytoma",
+                       # batch 44: "Fibrous histiocytoma of the skin — positive dimple sign ..." (the skin's own, not
+                       # the malignant fibrous histiocytoma of soft tissue)
+                       "fibrous histiocytoma of the skin", "cutaneous fibrous histiocytoma",
+                       "dermal fibrous histiocytoma"),
     "contrast-enhanced": ("with contrast", "post-contrast", "enhanced", "contrast enhanced"),
     "non-contrast": ("without contrast", "unenhanced", "non-enhanced", "noncontrast", "pre-contrast",
                      "no contrast", "without iv contrast", "no iv contrast"),

@@ -98,7 +98,7 @@ _SELF_CORRECTION = re.compile(
     # batch 16: a report's addendum that revises it ("Addendum: on review of the prior study ...; revised impression:
     # multifocal pneumonia (A).")
     r"(?:my\s+)?(?:revised|amended|corrected|updated)\s+(?:impression|diagnosis|conclusion|opinion|assessment|"
-    r"reading|verdict)(?:\s+is)?(?=[ \t]*[:\-]|\s+is\b)|"
+    r"reading|verdict|report)(?:\s+is)?(?=[ \t]*[:\-]|\s+is\b)|"
     r"i\s+(?:was|am)\s+wrong|i\s+misspoke|(?:sorry|apologies|my\s+apologies|my\s+(?:mistake|bad)|(?:wh)?oops)"
     r"(?:[ \t]*[,.!;:\-]*[ \t]*i\s+meant(?:\s+to\s+say)?)?|i\s+meant(?:\s+to\s+say)?|(?:edit|update)(?=[ \t]*:)|"
     r"(?:hmm+|then\s+again|but\s+then\s+again|on\s+the\s+other\s+hand)"
@@ -113,6 +113,9 @@ REVISION = re.compile(r"(?i)\b(?:revis(?:ion|ed|ing|e)|correct(?:ion|ing)|correc
                       r"my\s+(?:mistake|bad|error)|i\s+mis(?:read|spoke|judged))\b[ \t]*[:,\-\u2013\u2014]?")
 # what withdraws an answer after a self-correction
 WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|"
+                        # batch 44: "The type cannot be determined with confidence on this study."
+                        r"(?:cannot|can't|could\s+not)\s+be\s+(?:determined|decided|told)\s+with\s+(?:any\s+)?"
+                        r"(?:confidence|certainty)|"
                         r"unsure|uncertain|(?:not|un)\s*able\s+to\s+(?:say|tell|decide|be\s+sure)|"
                         r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit)|"
                         r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|"
@@ -182,6 +185,17 @@ def _corrections(text: str) -> list[re.Match[str]]:
 def last_correction_start(text: str) -> int:
     """Where the reply's last self-correction cue starts (-1: it has none); what follows it is the revised answer."""
     return max((m.start() for m in _corrections(text)), default=-1)
+
+
+def retracted_by_no(text: str) -> int:
+    """batch 43: where the text before the reply's last self-correction cue ends, when that cue opens with the answer
+    word "no" ("yes lateral. no sorry it is pa", "yes. no wait, it's the PA view"): the "no" is the new answer
+    where what follows says no other; -1 when the last cue does not open so."""
+    found = _corrections(text)
+    if not found:
+        return -1
+    last = max(found, key=lambda m: m.start())
+    return last.start() if re.match(r"[ \t\"'*_]*no[ \t,]+\S", last.group(0)) else -1
 
 
 def self_corrected(text: str) -> str | None:
