@@ -152,6 +152,12 @@ BATCH_NOTES = {
     42: "a representative mix of the five model families (short and long, plain and markdown, confident and hedged, "
         "a few answers after pushback), eight replies in other languages; measured held out (95.2 % intended, 87.6 % "
         "sure and right, 1 sure-wrong, 2 sure over-reads), then fixed",
+    43: "a representative mix of the five model families (short and long, plain and markdown, confident and hedged, "
+        "a few second turns after pushback), eight replies in other languages; measured held out (96.7 % intended, "
+        "91.0 % sure and right, 0 sure-wrong, 1 sure over-read), then fixed",
+    44: "a hospital-gateway deployment (report register: FINDINGS / IMPRESSION, addenda, gateway banners and "
+        "notices), eight replies in other languages; measured held out (93.3 % intended, 85.2 % sure and right, 1 "
+        "sure-wrong, 1 sure over-read), then fixed",
 }
 
 
