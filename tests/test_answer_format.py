@@ -176,6 +176,14 @@ def test_anthropic_with_thinking_on_is_refused_before_anything_is_asked(
 
 # ---- what every provider shares ----------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("reply", ['{"answer": ' * 50_000 + '"B"' + "}" * 50_000,
+                                   '```json\n' + '{"a": ' * 50_000 + "1" + "}" * 50_000 + "\n```"])
+def test_an_answer_object_nested_past_the_parser_reads_as_no_answer(reply: str) -> None:
+    # a reply any endpoint can send: the reader reads it as no answer instead of raising (it raised RecursionError)
+    ans = answers.extract(reply, "yesno", ["yes", "no"], question="Is there a fracture?")
+    assert (ans.choice, ans.sure) == (None, False)
+
+
 def test_free_requests_keep_their_cache_key_and_a_json_one_differs() -> None:
     free, json_ = GenerationSettings(), GenerationSettings(answer_format="json")
     assert "answer_format" not in free.to_dict()  # the keys and stored settings of every older request

@@ -9,9 +9,11 @@ a model that ignores the format is still read.
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from probe_ui.reading import overlap
 from probe_ui.reading.item import Item
@@ -38,17 +40,33 @@ def structured_label(text: str, item: Item) -> str | None:
     return item.exact(value[ANSWER_FIELD].strip())
 
 
-def _json_object(text: str) -> dict[str, Any] | None:
+#: what :func:`_parsed` gives for a body that is not JSON, and for one nested too deep to parse
+NOT_JSON, TOO_DEEP = object(), object()
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(body: str) -> Any:
+    """``body`` parsed as JSON, or :data:`NOT_JSON` / :data:`TOO_DEEP`. Cached: the reader asks of one reply whether
+    it is a structured answer, a boolean field, an echo of the format's alternatives and a serving stack's envelope,
+    and each asks this, so a reply is parsed once (the asks come one after another: a few replies are kept, not a
+    large store of long ones). The value is shared: callers only read it."""
+    try:
+        return json.loads(body)
+    except RecursionError:
+        return TOO_DEEP
+    except ValueError:
+        return NOT_JSON
+
+
+def _json_object(text: str) -> Mapping[str, Any] | None:
+    """The JSON object a reply is (a fenced block too), read-only; None for any other reply."""
     body = text.strip()
     if body.startswith("```"):  # a fenced JSON block
         body = body.strip("`").removeprefix("json").strip()
     if not (body.startswith("{") and body.endswith("}")):
         return None
-    try:
-        value = json.loads(body)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+    value = _parsed(body)
+    return MappingProxyType(value) if isinstance(value, dict) else None
 
 
 def boolean_field_label(text: str, item: Item) -> str | None:
@@ -114,11 +132,10 @@ def carried_text(text: str) -> str | None:
     body = text.strip()
     if not body or body[0] not in "[{" or body[-1] not in "]}" or len(body) > 200_000:
         return None
-    try:
-        value: Any = json.loads(body)
-    except RecursionError:
+    value: Any = _parsed(body)
+    if value is TOO_DEEP:
         return None  # nested past any envelope
-    except ValueError:
+    if value is NOT_JSON:
         try:
             value = ast.literal_eval(body)  # "[{'generated_text': '...'}]": a pipeline's output printed by Python
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
