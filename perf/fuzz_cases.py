@@ -1462,6 +1462,11 @@ OPTION_POOL = ("mass", "mass lesion", "pneumothorax", "no pneumothorax", "A", "B
 
 
 def _answer_text(r: random.Random, options: list[str], labels: list[str]) -> str:
+    if chance(r, 0.01):  # JSON nested deeper than the parser goes, fenced or not (it once raised RecursionError)
+        n = r.choice([1_000, 10_000, 50_000])
+        opening, closing = r.choice([('{"answer": ', "}"), ('{"a": ', "}"), ("[", "]"), ('{"choices": [', "]}")])
+        body = opening * n + r.choice(['"A"', "1", "null", '"yes"']) + closing * n
+        return f"```json\n{body}\n```" if chance(r, 0.5) else body
     if chance(r, 0.02):  # big and pathological
         target = r.choice([10_000, 50_000, 100_000])
         parts = []
