@@ -5603,3 +5603,62 @@ def test_an_answer_withdrawn_as_undetermined(reply: str, refused: bool, sure: bo
                 question="What type of hydrocephalus is shown?")
     assert (a.refusal, a.sure) == (refused, sure)
     assert (a.choice is None) == (not sure)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 45: a lower-case letter set off by a dash, then another option's text: the reply contradicts itself
+    ("b - pleural effusion on the left side", None),
+    ("a: pleural effusion", None),
+    # near misses: the letter's own text, and an article before a finding, are still read
+    ("b - pneumothorax on the left side", "B"),
+    ("c - pleural effusion on the left side", "C"),
+    ("a pleural effusion on the left side", "C"),
+])
+def test_a_lower_case_letter_against_its_text(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study"),
+                question="What is the main finding on this chest radiograph?")
+    assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 45: one side said to look normal does not pick that side
+    ("The right femoral head has a smooth contour and normal density.", None),
+    ("The left femoral head shows normal contour.", None),
+    # near misses: a "but" after the normal appearance, and a plain finding, still name the side
+    ("The right femoral head has a normal contour but patchy sclerosis.", "B"),
+    ("The right femoral head is flattened and sclerotic.", "B"),
+])
+def test_a_side_said_to_look_normal(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, ("Left hip", "Right hip", "Both hips", "Neither hip"),
+                question="Which hip shows avascular necrosis?")
+    assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, refused", [
+    # batch 45: the markers named by their colours as a pair, not seen: a decline
+    ("I can't see any red or blue markers on this image — they may have been lost when it was compressed.", None,
+     True),
+    ("I cannot find the red and blue dots.", None, True),
+    # near misses: an answer that names one colour
+    ("The blue dot is closer to the camera.", "blue", False),
+    ("red, it sits on the nearer fold", "red", False),
+])
+def test_markers_named_by_their_colours_not_seen(reply: str, choice: str | None, refused: bool) -> None:
+    a = extract(reply, "label", ("red", "blue"),
+                question="Which dot is closer to the camera in this endoscopy image? (Answer with red or blue)")
+    assert (a.choice, a.refusal) == (choice, refused)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 46: "nothing" just before an option's word denies it
+    ("I see nothing malignant-looking here: circumscribed, oval, parallel to the skin, no posterior shadowing.", "A"),
+    ("There is nothing benign about this lesion: spiculated margins and posterior shadowing.", "B"),
+    ("Nothing malignant here.", "A"),
+    # near misses: "nothing but" does not deny, and a plain mention is read
+    ("Nothing but malignant features here.", "B"),
+    ("This looks malignant: spiculated margins.", "B"),
+])
+def test_nothing_before_an_option_word(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ("A", "B"), ("Benign", "Malignant"),
+                question="Is the breast lesion benign or malignant?")
+    assert a.choice == choice

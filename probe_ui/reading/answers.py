@@ -840,6 +840,12 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         return None, "ambiguous"  # "A. None of the above." when A is "Pneumonia"
     if head is not None and tail is not None and head != tail:
         return None, "ambiguous"
+    low = _LOWER_LETTER_HEAD.match(masked)
+    if head is None and low is not None and item.letter(low.group(1)) is not None \
+            and letter_text_conflict(item.letter(low.group(1)), low.group(2), item):  # type: ignore[arg-type]
+        # batch 45: "b - pleural effusion on the left side" when pleural effusion is C: a lower-case letter set off
+        # by a dash or a colon, then another option's text, contradicts itself as "B: Pleural effusion" does
+        return None, "ambiguous"
     if head is not None or tail is not None:
         lab = head or tail
         return mention(lab, "bare" if letters == [lab] else "leading", committed=True)  # type: ignore[arg-type]
@@ -1136,6 +1142,7 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
 
 
 
+_LOWER_LETTER_HEAD = re.compile(r"[ \t>*_\"'`]*\(?([a-hj-z])\)?[ \t]*(?:[\-\u2013\u2014:)])[ \t]*([^\W\d_][^\n]*)")
 _SENTENCE_MARK = re.compile(r"[.!?;\n]")
 # a reply that opens with "No" and a noun phrase ("No side marker is visible"), not a "No" marked as the answer
 _FINDING_NO = re.compile(r"(?i)[\W_]*(no)[ \t]+(?=[^\W\d_])")

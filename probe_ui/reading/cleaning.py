@@ -242,7 +242,9 @@ _NEGATION_BEFORE = re.compile(
     r"|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:to\s+)?(?:suggests?|indicates?|supports?|favou?rs?|points?\s+to)\s+"
     r"(?:\w+\s+)?"
     # batch 32: "nothing about it looks malignant", "nothing here seems abnormal"
-    r"|\bnothing\s+(?:about\s+(?:it|this|them)\s+|here\s+)?(?:looks?|seems?|appears?)\s+(?:\w+\s+)?)$",
+    r"|\bnothing\s+(?:about\s+(?:it|this|them)\s+|here\s+)?(?:looks?|seems?|appears?)\s+(?:\w+\s+)?"
+    # batch 46: "I see nothing malignant-looking here", "Nothing malignant.": "nothing" just before the mention
+    r"|\bnothing\s+)$",
     re.IGNORECASE,
 )
 

@@ -137,7 +137,11 @@ REJECTED_AFTER = re.compile(
     # batch 42: "The left kidney isn't the dilated one", "the right hip is not the affected side": the mention as the
     # subject of a denial that it is the one asked about
     r"|(?:is|was)(?:[ \t]+not|n't)[ \t]+the[ \t]+(?!only\b)(?:[\w\-]+[ \t]+)?(?:one|side)\b"
-    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal|fine))\b"
+    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal|fine)"
+    # batch 45: "The right femoral head has a smooth contour and normal density.": the mention said to have a normal
+    # appearance, with no "but" after it in its sentence
+    r"|(?:has|have|shows?)[ \t]+(?:an?[ \t]+)?(?:[\w\-]+[ \t]+){0,3}(?:normal|preserved)[ \t]+(?:density|contour|"
+    r"signal|shape|appearance|morphology|outline)(?![^.;\n]*\b(?:but|except|though|although|yet|however)\b))\b"
     # batch 17: "effusion is on the right, left side is clear": a place the mention's own noun phrase says is clear
     # holds nothing (not "... is clear on ...", "clear that", nor a list before it: "on the right, left side is
     # clear" says nothing of the right)

@@ -189,7 +189,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-see-markers",
      r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)|(?:do|does)\s*(?:not|n't)|unable\s+to|not\s+able\s+to)\s+"
      r"(?:see|find|locate|identify|make\s+out|detect)\s+(?:any\s+|the\s+)?(?:colou?red\s+|red,?\s+green,?\s+"
-     r"(?:and|or)\s+blue\s+)?" + _MARKERS + r"\b",
+     r"(?:and|or)\s+blue\s+"
+     # batch 45: "I can't see any red or blue markers": the labels named as a pair
+     r"|(?:red|green|blue|yellow)\s+(?:and|or)\s+(?:red|green|blue|yellow)\s+)?" + _MARKERS + r"\b",
      "I cannot see any coloured dots."),
     ("image-missing",
      r"\b" + _IMAGE + r"\s+(?:is|was|has)\s+(?:not|n't|never)\s+(?:been\s+)?(?:attached|provided|"
