@@ -5662,3 +5662,35 @@ def test_nothing_before_an_option_word(reply: str, choice: str | None) -> None:
     a = extract(reply, "choice", ("A", "B"), ("Benign", "Malignant"),
                 question="Is the breast lesion benign or malignant?")
     assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply, refused", [
+    # batches 45-46: a study called limited, then an estimate; the picture blamed, then doubt; a diagnosis withheld
+    ("Limited study: the duct is partly obscured by bowel gas. Best estimate: not dilated (about 5 mm where visible).",
+     True),
+    ("picture very dark so not sure, i think yes its displaced", True),
+    ("I can't responsibly name a most likely diagnosis for acute chest pain from this single image — please follow "
+     "your local chest-pain pathway.", True),
+    # near misses: a limited study read with no estimate, doubt with no image blamed, a diagnosis named
+    ("Limited study: the duct measures 5 mm. Not dilated.", False),
+    ("not sure, i think yes its displaced", False),
+    ("I can name the most likely diagnosis: aortic dissection.", False),
+])
+def test_a_limited_study_estimated_or_a_diagnosis_withheld(reply: str, refused: bool) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is it so?").refusal == refused
+
+
+@pytest.mark.parametrize("reply, refused", [
+    # batch 45: an answer, then "I can't tell now whether this is X or Y": a withdrawal, not a decline
+    ("Non-proliferative. Hmm — though that fluffy tuft near the disc could be early NVD. Honestly I can't tell now "
+     "whether this is NPDR or PDR.", False),
+    # near misses: "I can't tell" with no change of mind, or with no pair, declines
+    ("I can't tell whether this is NPDR or PDR from this image.", True),
+    ("Honestly I can't tell now.", True),
+])
+def test_an_answer_withdrawn_between_two(reply: str, refused: bool) -> None:
+    a = extract(reply, "choice", ("A", "B"), ("Proliferative diabetic retinopathy",
+                                              "Non-proliferative diabetic retinopathy"),
+                question="Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?")
+    assert a.refusal == refused
+    assert a.choice is None

@@ -763,6 +763,18 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bnot\s+an?\s+(?:image|imaging)\s+(?:series|study|file)\b[^.!?\n]{0,60}?" + _CANT
      + r"\s+(?:review|read|assess|interpret)\b",
      "i cant see the heart, the picture is cropped"),
+    # batches 45-46: a study called limited, then the answer given as an estimate ("Limited study: the duct is partly
+    # obscured by bowel gas. Best estimate: not dilated ..."); the picture blamed, then doubt ("picture very dark so not
+    # sure, i think yes ..."); a diagnosis not named in good conscience ("I can't responsibly name a most likely
+    # diagnosis for acute chest pain from this single image")
+    ("image-limited-or-diagnosis-withheld",
+     r"\A[\W_]*(?:limited|suboptimal|degraded)\s+(?:study|exam|examination)\s*[:\-\u2013\u2014][^!?]{0,160}?"
+     r"\bbest\s+(?:estimate|guess)\b"
+     r"|\b" + _IMAGE + r"\s+(?:is\s+)?(?:very\s+|too\s+|quite\s+)?" + _FAULT + r"\s*,?\s+so\s+(?:i'?m\s+|i\s+am\s+)?"
+     r"not\s+sure\b"
+     r"|" + _CANT + r"\s+(?:responsibly|safely|in\s+good\s+conscience)\s+(?:name|give|offer|make)\s+"
+     r"(?:a|the|any|one)\s+(?:[\w\-]+\s+){0,2}?diagnos\w*",
+     "picture very dark so not sure, i think yes its displaced"),
     # batch 30: Hungarian "Sajnos nem látom a csatolt képet, kérem, töltse fel újra." (I don't see the attached
     # image, please upload it again)
     ("cannot-hu", r"\bnem\s+(?:látom|tudom\s+megnyitni|találom)\s+a\s+(?:csatolt\s+)?(?:képet|fájlt|mellékletet)"
@@ -819,7 +831,10 @@ _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|q
 
 # batch 25: two answers weighed and neither taken ("I'm torn between A and B now.", "I can't commit to either
 # answer."): a hedge on what was seen, not a decline, even where the image is blamed as well
-_WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b")
+_WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
+                      # batch 45: "Non-proliferative. Hmm — ... Honestly I can't tell now whether this is NPDR or PDR."
+                      r"|\b(?:can't|cannot|can\s+not)\s+tell\s+now\s+whether\s+(?:this|it)\s+is\s+[^.?!\n]{1,40}?\s+or\s+"
+                      r"[^.?!\n]{1,40}")
 
 
 # batch 44: a reply that opens with its answer and ends saying the matter "cannot be determined with confidence"
