@@ -5694,3 +5694,17 @@ def test_an_answer_withdrawn_between_two(reply: str, refused: bool) -> None:
                 question="Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?")
     assert a.refusal == refused
     assert a.choice is None
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batches 45-46: yes and no in Australian Kriol, Banjar, Moksha, Avar, Acehnese, Chhattisgarhi, Tshiluba, Yup'ik,
+    # Mohawk
+    ("Yuwai.", "yes"), ("Kada ada.", "no"), ("Аш.", "no"), ("ГьечӀо.", "no"), ("Hana.", "no"),
+    ("हव, ए छाती के एक्स-रे हरे।", "yes"), ("Eyowa.", "yes"), ("Ii-i.", "yes"), ("Iáh.", "no"),
+    # near misses: the short words inside a sentence in another sense, the unaccented "Iah", and the Tachelhit "Uhu"
+    # (an English "uh-huh") and Lozi "Batili" (Swahili "batili", void) left unread
+    ("Hana is a nurse.", None), ("Kada ada cairan?", None), ("Аш мисс.", None), ("Iah.", None),
+    ("Uhu, ur illi.", None), ("Batili.", None),
+])
+def test_yes_and_no_of_batches_45_and_46(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is there a mass?").choice == choice

@@ -439,7 +439,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batches 43-44: Tuvaluan ("io" only before a mark: Italian "io", I), Balinese and Javanese krama
             # ("nggih", only before a mark), Adyghe ("ары", only before a mark: Kazakh and Kyrgyz "ары", further),
             # Hiri Motu ("oibe", only before a mark)
-            "io", "nggih", "ары", "oibe"),
+            "io", "nggih", "ары", "oibe",
+            # batches 45-46: Australian Kriol ("yuwai"), Chhattisgarhi ("हव", only before a mark: Marathi "हवं",
+            # wanted), Tshiluba ("eyowa"), Central Alaskan Yup'ik ("ii-i", only before a mark: Japanese romaji "ii",
+            # good); all only before a mark
+            "yuwai", "हव", "eyowa", "ii-i"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -511,7 +515,12 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batches 43-44: Niuean ("nakai", only before a mark: a Japanese surname), Tuvaluan ("ikai", only before a
            # mark: Japanese romaji), Kumyk ("ёкъ", only before a mark), Khakas ("чох", only before a mark: Azerbaijani
            # Cyrillic "чох", very), Sranan Tongo ("nôno", only before a mark)
-           "nakai", "ikai", "ёкъ", "чох", "nôno"),
+           "nakai", "ikai", "ёкъ", "чох", "nôno",
+           # batches 45-46: Banjar ("kada ada", there isn't; only before a mark: Croatian "kada", when, Indonesian
+           # "ada", there is), Moksha ("аш", only before a mark: Kazakh and Tatar "аш", hungry, food), Avar ("гьечӏо",
+           # the palochka as U+04CF after casefolding), Acehnese ("hana", only before a mark: a given name, Japanese
+           # romaji "hana"), Mohawk ("iáh", with its accent; only before a mark)
+           "kada ada", "аш", "гьечӏо", "hana", "iáh"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -761,7 +770,11 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  # batches 43-44: Tuvaluan (Italian "io", Japanese "ikai"), Balinese, Adyghe
                                  # (Kazakh "ары"), Hiri Motu, Niuean (a Japanese surname), Kumyk, Khakas
                                  # (Azerbaijani "чох"), Sranan Tongo
-                                 "io", "ikai", "nggih", "ары", "oibe", "nakai", "ёкъ", "чох", "nôno"})
+                                 "io", "ikai", "nggih", "ары", "oibe", "nakai", "ёкъ", "чох", "nôno",
+                                 # batches 45-46: Kriol, Chhattisgarhi (Marathi "हवं"), Tshiluba, Yup'ik (romaji
+                                 # "ii"), Banjar (Croatian "kada", Indonesian "ada"), Moksha (Kazakh "аш"), Acehnese
+                                 # (a given name), Mohawk
+                                 "yuwai", "हव", "eyowa", "ii-i", "kada ada", "аш", "hana", "iáh"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")
