@@ -5708,3 +5708,18 @@ def test_an_answer_withdrawn_between_two(reply: str, refused: bool) -> None:
 ])
 def test_yes_and_no_of_batches_45_and_46(reply: str, choice: str | None) -> None:
     assert extract(reply, "yesno", ("yes", "no"), question="Is there a mass?").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batches 45-46: a reasoning that favours the answer over another option, then "Answer: X"
+    ("Reasoning: 2.8 cm, spiculated, no calcification and no other nodules — a solitary spiculated mass favours a "
+     "primary tumour over metastasis.\nAnswer: B", "B"),
+    ("Reasoning: a solitary lesion favours a primary tumour over metastasis.\nAnswer: B. Primary lung cancer", "B"),
+    # near misses: the other option favoured, and a reasoning that leaves two open, are not read as B
+    ("Reasoning: multiple nodules favour metastasis over a primary tumour.\nAnswer: B", None),
+    ("Reasoning: primary tumour or metastasis, both possible.\nAnswer: B", None),
+])
+def test_a_reasoning_that_favours_the_answer_over_another(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ABCD, ("Granuloma", "Primary lung cancer", "Metastasis", "Hamartoma"),
+                question="What is the lesion in the right upper lobe?")
+    assert a.choice == choice

@@ -70,6 +70,11 @@ _NORMAL_OPTION = re.compile(r"(?i)\A\W*(?:normal|unremarkable|no\s+(?:abnormalit
 _SURPASSED = re.compile(r"(?i)\b(?:goes|go|gone|going|went|is|are|has\s+(?:progressed|moved|advanced)|progressed|moved|"
                         r"advanced)[ \t]+(?:well[ \t]+|clearly[ \t]+)?(?:beyond|past)[ \t]+(?:the[ \t]+|an?[ \t]+)?"
                         r"[\w\-]+(?:[ \t]+[\w\-]+)?[ \t]+(?:stage|phase|grade|form)s?\b")
+# batches 45-46: "a solitary spiculated mass favours a primary tumour over metastasis", "... favour a bone-forming
+# primary tumour over Ewing sarcoma, which is more often diaphyseal": what the body favours another over (the span
+# from "over" to the clause's end) is not what it argues for
+_FAVOURED_OVER = re.compile(r"(?i)over[ \t]+[^.;:,\n]{1,60}")
+_FAVOUR = re.compile(r"(?i)\bfavou?r(?:s|ed|ing)?[ \t]+(?:an?[ \t]+|the[ \t]+)?(?:[\w\-]+[ \t]+){1,4}(?=over[ \t])")
 # a body that only weighs ("would", "could", "if") names no finding for certain
 _WEIGHED = re.compile(r"(?i)\b(?:would|could|might|may|if|unless|whether|possibl[ey]|probabl[ey]|perhaps|maybe|"
                       r"likely|unlikely|at\s+first|initially|thought)\b")
@@ -355,6 +360,8 @@ def against_body(body: str, item: Item, label: str) -> bool:
     # batch 35: "..., which goes beyond the non-proliferative stage. Hence the answer is B, proliferative ...": a stage
     # the findings have passed is not what the body argues for
     body = mask_spans(body, [m.span() for m in _SURPASSED.finditer(body)])
+    body = mask_spans(body, [o.span() for m in _FAVOUR.finditer(body)
+                             if (o := _FAVOURED_OVER.match(body, m.end())) is not None])
     signs = synonyms.canonical(body)  # findings read as the features of what they are the signs of (SIGNS)
     if _CONCLUDING.search(body) or ":" in body or signs != body:
         concluded = _concluded(body, item) | _concluded(signs, item) | _summed_up(body, item)
