@@ -5723,3 +5723,19 @@ def test_a_reasoning_that_favours_the_answer_over_another(reply: str, choice: st
     a = extract(reply, "choice", ABCD, ("Granuloma", "Primary lung cancer", "Metastasis", "Hamartoma"),
                 question="What is the lesion in the right upper lobe?")
     assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 45: a chain of findings closed by an arrow and a lone letter
+    ("Obese young woman + daily headache + transient visual obscurations + empty sella + flattened globes = raised "
+     "ICP without a mass → A", "A"),
+    ("empty sella, flattened globes -> B", "B"),
+    # near misses: an arrow before a word that is no letter, and an article after an arrow
+    ("empty sella → raised ICP", None),
+    ("headache → A mass is not seen", None),
+])
+def test_a_letter_after_a_closing_arrow(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ("A", "B", "C", "D", "E"),
+                ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Pituitary adenoma",
+                 "Migraine", "Meningioma"), question="What is the most likely diagnosis?")
+    assert a.choice == choice

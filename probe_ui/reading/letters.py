@@ -18,8 +18,10 @@ _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
     # a line "B." "B:" "B)" "B," or just "B"
     re.compile(r"(?m)^[ \t>\-\u2022|]*([A-Z])(?:[.:),](?![A-Za-z0-9])|[ \t]*$)"),
     # "..., A" / "Great question! A" / "Not A, but B." at the very end
-    re.compile(r"(?:\A|[,:;\n.!?]|\s-)[ \t]*(?:(?i:but|so|thus|hence|therefore|rather|instead|then|I\s+think|"
-               r"I'd\s+say|it's|it\s+is|probably|definitely|clearly)[ \t,]+)?[(\[]?([A-Z])[)\]]?[ \t]*[.!]?\Z"),
+    # (batch 45: after an arrow that closes a chain of findings: "... = raised ICP without a mass → A")
+    re.compile(r"(?:\A|[,:;\n.!?]|\s-|->|=>|\u2192)[ \t]*(?:(?i:but|so|thus|hence|therefore|rather|instead|then|"
+               r"I\s+think|I'd\s+say|it's|it\s+is|probably|definitely|clearly)[ \t,]+)?[(\[]?([A-Z])[)\]]?[ \t]*"
+               r"[.!]?\Z"),
     re.compile(r"\b(?:option|choice|letter)[ \t]+[(\[]?([A-Z])\b(?![\-'])", re.IGNORECASE),  # "option B"
     re.compile(r"(?<=[.;,!?])[ \t]*([A-Z])[:)](?![\w)])"),  # "... . B: text" (an echoed option list)
     # "A) Normal B) Mildly enlarged": a letter and its bracket in the middle of a line, before a word
