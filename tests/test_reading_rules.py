@@ -5739,3 +5739,15 @@ def test_a_letter_after_a_closing_arrow(reply: str, choice: str | None) -> None:
                 ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Pituitary adenoma",
                  "Migraine", "Meningioma"), question="What is the most likely diagnosis?")
     assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 45: "Sure looks like it", a whole clause opening the reply, is yes (as "Looks like it")
+    ("Sure looks like it — CSF is bright and fat is intermediate.", "yes"),
+    ("Sure seems like it.", "yes"),
+    # near misses: the words running on into what it looks like, and a later no
+    ("Sure looks like it is a CT.", None),
+    ("Sure looks like it, no.", "no"),
+])
+def test_sure_looks_like_it(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is this a T2-weighted MRI?").choice == choice
