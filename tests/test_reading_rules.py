@@ -5745,8 +5745,8 @@ def test_a_letter_after_a_closing_arrow(reply: str, choice: str | None) -> None:
     # batch 45: "Sure looks like it", a whole clause opening the reply, is yes (as "Looks like it")
     ("Sure looks like it — CSF is bright and fat is intermediate.", "yes"),
     ("Sure seems like it.", "yes"),
-    # near misses: the words running on into what it looks like, and a later no
-    ("Sure looks like it is a CT.", None),
+    # near misses: the words running on into what it looks like (read from the study it names), and a later no
+    ("Sure looks like it is a CT.", "no"),
     ("Sure looks like it, no.", "no"),
 ])
 def test_sure_looks_like_it(reply: str, choice: str | None) -> None:
