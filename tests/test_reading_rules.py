@@ -5751,3 +5751,18 @@ def test_a_letter_after_a_closing_arrow(reply: str, choice: str | None) -> None:
 ])
 def test_sure_looks_like_it(reply: str, choice: str | None) -> None:
     assert extract(reply, "yesno", ("yes", "no"), question="Is this a T2-weighted MRI?").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 46: a Stanford class names an aortic dissection, with or without the word "dissection"
+    ("Stanford type A: an intimal flap runs through the ascending aorta.", "C"),
+    ("Stanford type B, confined to the descending aorta.", "C"),
+    # near misses: a bare "type A" is no class of dissection, and the letter alone is still the letter
+    ("Type A personality, likely myocardial infarction.", "A"),
+    ("A", "A"),
+])
+def test_a_stanford_class_names_a_dissection(reply: str, choice: str | None) -> None:
+    a = extract(reply, "choice", ("A", "B", "C", "D", "E"),
+                ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection", "Pneumothorax", "Pericarditis"),
+                question="A 62-year-old man has sudden chest pain. What is the most likely diagnosis?")
+    assert a.choice == choice

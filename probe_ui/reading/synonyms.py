@@ -91,7 +91,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                            "pulmonary thromboembolism", "pulmonary thromboembolic disease"),
     # batch 28: "IMPRESSION: DeBakey type I, involving the ascending and the descending aorta." (a dissection's classes)
     "aortic dissection": ("torn aorta", "tear in the aorta", "dissecting aneurysm", "debakey type i", "debakey type ii",
-                          "debakey type iii", "stanford type a dissection", "stanford type b dissection"),
+                          "debakey type iii", "stanford type a dissection", "stanford type b dissection",
+                          # batch 46: "Stanford type A: an intimal flap runs through the ascending aorta."
+                          "stanford type a", "stanford type b"),
     "osteoporosis": ("brittle bones", "brittle bone disease"),
     "scoliosis": ("curved spine", "curvature of the spine", "spinal curvature"),
     "hepatocellular carcinoma": ("liver cancer", "hepatoma", "primary liver cancer"),
