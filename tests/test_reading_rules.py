@@ -5766,3 +5766,15 @@ def test_a_stanford_class_names_a_dissection(reply: str, choice: str | None) -> 
                 ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection", "Pneumothorax", "Pericarditis"),
                 question="A 62-year-old man has sudden chest pain. What is the most likely diagnosis?")
     assert a.choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 46: a midsagittal slice is a sagittal one
+    ("Midsagittal T1-weighted image of the brain through the corpus callosum.", "Is this a sagittal image?", "yes"),
+    ("Mid-sagittal slice.", "Is this an axial image?", "no"),
+    # near misses: "midline" names no plane; an axial slice still answers by its own plane
+    ("Midline structures are normal on this axial slice.", "Is this a sagittal image?", "no"),
+    ("Midline shift of 4 mm.", "Is this a sagittal image?", None),
+])
+def test_a_midsagittal_slice(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice

@@ -83,7 +83,8 @@ CATEGORIES: dict[str, dict[str, str]] = {
     "plane": {
         "axial": r"axial|transverse|transaxial",
         "coronal": r"coronal",
-        "sagittal": r"sagittal",
+        # (batch 46: "Midsagittal T1-weighted image of the brain ...": a midline sagittal slice)
+        "sagittal": r"(?:mid[\s\-]?)?sagittal",
     },
     "projection": {
         # batch 23: "pa chest radiograph": in lower case only before what it projects
