@@ -30,6 +30,9 @@ _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?[(\[]?([A-Z])[)\]]?(?![\w'])"),
     # "A or B", "B and C", "A/B": both letters count (and make the reply ambiguous)
     re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*(?:/|\bor\b|\band\b)[ \t]*[(\[]?([A-Z])[)\]]?(?![\w'])"),
+    # batch 46: "... So D rather than the physician's C.": a closing "so X rather than ..." ("I" skipped: the pronoun)
+    re.compile(r"(?:\A|[.!?\n])[ \t]*(?i:so|hence|thus|therefore)[ \t]+[(\[]?([A-Z])[)\]]?[ \t]+"
+               r"(?i:rather[ \t]+than)[ \t]+[^.!?\n]{1,40}[.!]?[ \t]*\Z"),
 )
 
 
@@ -43,7 +46,7 @@ def bare_letters(text: str, item: Item) -> tuple[list[str], bool]:
             for ch in (g for g in m.groups() if g):
                 if not ch.isupper():
                     continue
-                if ch == "I" and i in (1, 2, 4, 5, 6, 7):
+                if ch == "I" and i in (1, 2, 4, 5, 6, 7, 8):
                     continue  # "I." / ", I" / "I or" are the pronoun or a numeral; a lone "I" is the exact rule
                 lab = item.letter(ch)
                 if lab is None:
