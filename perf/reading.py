@@ -158,6 +158,12 @@ BATCH_NOTES = {
     44: "a hospital-gateway deployment (report register: FINDINGS / IMPRESSION, addenda, gateway banners and "
         "notices), eight replies in other languages; measured held out (93.3 % intended, 85.2 % sure and right, 1 "
         "sure-wrong, 1 sure over-read), then fixed",
+    45: "a clinicians' demo room (terse and casual replies, second turns after pushback, emoji), eight replies in "
+        "other languages; measured held out (93.3 % intended, 85.2 % sure and right, 0 sure-wrong, 3 sure "
+        "over-reads), then fixed",
+    46: "2026 reasoning models and research use (verdict first, thinking traces, tables, long explanations), eight "
+        "replies in other languages; measured held out (92.9 % intended, 84.3 % sure and right, 1 sure-wrong, 0 sure "
+        "over-reads), then fixed",
 }
 
 

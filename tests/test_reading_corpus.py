@@ -60,9 +60,9 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     # "Batch 17", "Batch 18", "Batch 19", "Batch 20", "Batch 21", "Batch 22", "Batch 23", "Batch 24", "Batch 25",
     # "Batch 26", "Batch 27", "Batch 28", "Batch 29", "Batch 30", "Batch 31", "Batch 32", "Batch 33", "Batch 34",
     # "Batch 35", "Batch 36", "Batch 37", "Batch 38", "Batch 39", "Batch 40", "Batch 41", "Batch 42", "Batch 43",
-    # "Batch 44")
+    # "Batch 44", "Batch 45", "Batch 46")
     batches = Counter(r["batch"] for r in replies)
-    assert set(batches) == set(range(1, 45)), batches
+    assert set(batches) == set(range(1, 47)), batches
     assert batches[5] == 367 and batches[6] == 369 and batches[7] == 146 and batches[8] == 163 and batches[9] == 240
     assert batches[10] == 240 and batches[11] == 240 and batches[12] == 240 and batches[13] == 240
     assert batches[14] == 240 and batches[15] == 240 and batches[16] == 240 and batches[17] == 240
@@ -72,7 +72,8 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     assert batches[30] == 240 and batches[31] == 240 and batches[32] == 240 and batches[33] == 240
     assert batches[34] == 240 and batches[35] == 240 and batches[36] == 240 and batches[37] == 240
     assert batches[38] == 240 and batches[39] == 240 and batches[40] == 240 and batches[41] == 240
-    assert batches[42] == 240 and batches[43] == 240 and batches[44] == 240
+    assert batches[42] == 240 and batches[43] == 240 and batches[44] == 240 and batches[45] == 240
+    assert batches[46] == 240
     assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
     extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
     assert len(extra) == 29 and set(extra) <= set(items)
@@ -231,7 +232,7 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, natural
         assert natural["wrong"] == 0 and natural["over_read"] <= 1 and natural["refusal_mismatch"] == 0, natural
         assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, natural
-    # batches 29-44, each measured held out once, then fixed (README "Batch 29" ... "Batch 44": the held-out figures,
+    # batches 29-46, each measured held out once, then fixed (README "Batch 29" ... "Batch 46": the held-out figures,
     # the fixes and the unread replies): no wrong option, no over-read, no sure error, no refusal flag wrong, and a
     # floor at what each reaches after its fixes (intended, sure and right, of 210 definite replies). Held out:
     # 29 and 30: 93.3 % and 91.9 %, 3 and 4 sure errors, 6 and 5 refusal flags wrong; batch 30 has 183 sure since
@@ -245,11 +246,13 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     # 41: 91.9 %, 2 sure errors (a wrong option and an over-read), 6 flags wrong;
     # 42: 95.2 %, 3 sure errors (a wrong option and two over-reads), 3 flags wrong;
     # 43: 96.7 %, 1 sure error (an over-read), 3 flags wrong;
-    # 44: 93.3 %, 2 sure errors (a wrong option and an over-read), 5 flags wrong
+    # 44: 93.3 %, 2 sure errors (a wrong option and an over-read), 5 flags wrong;
+    # 45: 93.3 %, 3 sure errors (three over-reads), 2 flags wrong; 46: 92.9 %, 1 sure error (a wrong option), 3 flags
+    # wrong
     for batch, floor, sure in ((29, 205, 188), (30, 206, 183), (31, 206, 184), (32, 207, 169), (33, 207, 189),
                                (34, 207, 187), (35, 210, 185), (36, 204, 187), (37, 210, 193), (38, 204, 187),
                                (39, 207, 189), (40, 204, 184), (41, 209, 191),
-                               (42, 204, 185), (43, 209, 193), (44, 208, 191)):
+                               (42, 204, 185), (43, 209, 193), (44, 208, 191), (45, 201, 184), (46, 207, 188)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["over_read"], natural["refusal_mismatch"]) == (0, 0, 0), (batch, natural)
@@ -271,7 +274,7 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
     those asked for; it exits 0 when the goals are met."""
     assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 45)]
+    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 47)]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
     out = capsys.readouterr().out
