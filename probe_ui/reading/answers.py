@@ -335,6 +335,12 @@ _BY_MENTION = frozenset({"label_word", "leading", "presence", "question_subject"
                          "option_keyword", "option_words", "negated_option", "restated", "option_value"})
 
 
+# batch 47: a reply whose every sentence is a question, one of them asking the user for something ("could you
+# share ...?", "can you send ...?")
+_ONLY_ASKS_BACK = re.compile(r"(?is)\A(?:[^.!?]*\?\s*)*?[^.!?]*\b(?:could|can|would|will)\s+you\b[^.!?]*\?"
+                             r"(?:\s*[^.!?]*\?)*\s*\Z")
+
+
 def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (), *,
             question: str | None = None, suggested: str | None = None) -> Answer:
     """Parse a reply with the robust default rules (module docstring; docs/reference.md §3).
@@ -379,6 +385,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     # batch 32: a closing statement of the reply's own confidence ("... — C. Confidence: 65 %.", "High confidence.")
     # is no part of the answer; it is read by probe_ui.reading.confidence
     clean = without_stated_confidence(clean)
+    if not refusal and len(clean) < 600 and _ONLY_ASKS_BACK.match(clean):
+        # batch 47: "Before I agree or disagree with the physician's answer (C), could you share a lateral view ...?":
+        # a reply that is only questions, one asking the user for something, answers nothing it names
+        return Answer(None, "none", invalid=True, refusal=refusal)
     if pushback.no_single_answer(clean):
         # batch 32: "Between osteoarthritis and nothing at all, I can't choose.", "It's one of the other three.",
         # "Your answer (C) and mine (A) are both reasonable", "so I'll withdraw my yes": no single answer
@@ -1280,6 +1290,10 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
                 # batch 21: "There is an area of airspace consolidation ..." to "... in the right lower lobe?": a
                 # finding somewhere, not placed where the question asks (an affirmation that opens the reply, "No
                 # question, a mass is present.", answers the question as asked)
+                return None, "none"
+            if said == "yes" and lexicon.textbook_statement(text):
+                # batch 47: "Pneumothorax is best detected on an erect expiratory film or, ...": where a finding is
+                # best seen, not that it is seen here
                 return None, "none"
             if said is not None:
                 return item.aliases["yep" if said == "yes" else "nope"], "presence"

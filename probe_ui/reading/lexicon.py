@@ -225,6 +225,13 @@ ABOUT_CASE = re.compile(
 )
 
 
+def textbook_statement(text: str) -> bool:
+    """Whether a reply states how a finding is shown or best seen on a kind of study, and not on this one
+    (:data:`_TEXTBOOK`; batch 47: "Pneumothorax is best detected on an erect expiratory film ...")."""
+    head = text[:3000]
+    return bool(_TEXTBOOK.search(head)) and not _THIS_CASE.search(head)
+
+
 def generic_statement(text: str) -> bool:
     """Whether a reply speaks about the topic in general and not about this image or case (its first 3,000
     characters: a general remark is short, and a degenerate reply stays fast)."""

@@ -145,7 +145,8 @@ def option_keywords(text: str, item: Item) -> tuple[list[str], list[str], str | 
             # the word itself, or one sharing its first 7 letters ("metastases" for "metastatic")
             for m in _keyword(w).finditer(low):
                 denied = is_negated(low[max(0, m.start() - 200):m.start()]) or \
-                    overlap.REJECTED_AFTER.match(low[m.end():m.end() + 120]) is not None
+                    overlap.REJECTED_AFTER.match(low[m.end():m.end() + 120]) is not None or \
+                    (not absence and overlap.SAID_ABSENT.match(low[m.end():m.end() + 40]) is not None)
                 if m.group("non") and not w.startswith("non"):
                     if denied:
                         continue  # "Not non-communicating": says nothing of "Communicating" by itself

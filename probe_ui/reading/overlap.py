@@ -116,6 +116,9 @@ IMPLIED_CONTEXT: dict[str, tuple[str, ...]] = {
 IMPLIED_ABSENCE: dict[str, tuple[str, ...]] = {
     "intact": ("fracture", "tear", "rupture", "laceration", "disruption"), "unbroken": ("fracture",),
 }
+# batch 48: "hydrocephalus is not present.", "... is absent;": a mention said to be absent, its clause ending there
+SAID_ABSENT = re.compile(r"(?i)[ \t]+(?:is|are)(?:[ \t]+not|n't)[ \t]+(?:present|seen|identified|visible)"
+                         r"(?=[ \t]*(?:[.,;!\n]|\Z))|[ \t]+(?:is|are)[ \t]+absent(?=[ \t]*(?:[.,;!\n]|\Z))")
 # "and eczema don't explain", "is unlikely", "are intact": a mention rejected by what follows it in its clause
 REJECTED_AFTER = re.compile(
     r"(?i)\A(?:[ \t]*(?:,|\band\b|\bor\b)[ \t]*(?:an?[ \t]+|the[ \t]+)?[\w\-]+(?:[ \t]+[\w\-]+)?)*"
@@ -401,7 +404,14 @@ def option_overlap(text: str, options: Sequence[tuple[str, str]], negated: Calla
         """True when the mention at text[start:end] is denied (a negation before it, a rejection after it, or a
         word that denies what it names)."""
         before = text[max(0, start - 200):start]
-        return denies or negated(before) or _in_scope(before) or bool(REJECTED_AFTER.match(text[end:end + 120]))
+        return denies or negated(before) or _in_scope(before) or bool(REJECTED_AFTER.match(text[end:end + 120])) \
+            or (said_absent_ok and bool(SAID_ABSENT.match(text[end:end + 40])))
+
+    # batch 48: "Normal ventricles; hydrocephalus is not present.": a mention said to be absent, its clause ending
+    # there, is denied; not where an option itself speaks of presence or absence ("Free fluid is present" / "No free
+    # fluid": those replies are left to the rules for such options)
+    said_absent_ok = not any(re.search(r"(?i)\b(?:present|absent|absence|no|not|without|none)\b", o)
+                             for o, _ in options)
 
     def said(c: _Concept, acronyms: list[tuple[int, int, tuple[str, ...]]], direct: bool = False) -> bool | None:
         """None: the reply does not name the concept; True: it names it; False: only denied. ``direct``: by the

@@ -52,6 +52,12 @@ _NO_SINGLE = re.compile(
     # other order
     r"|\bi\s+(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:really\s+)?(?:choose|decide|pick)\s+between\s+"
     r"(?!the\s+(?:two|options)\b)[^.!?\n]{1,80}?\s(?:and|or)\s[^.!?\n]{1,80}?\W*\Z"
+    # batches 47-48: a closing "so I wouldn't commit to either.", "I am now torn between displaced and undisplaced.":
+    # the reply ends weighing two answers, whatever it said before
+    r"|\bi\s+(?:wouldn't|would\s+not|won't|will\s+not|can't|cannot|can\s+not|couldn't|could\s+not)\s+commit\s+to\s+"
+    r"either(?:\s+(?:one|answer|option|of\s+them))?\W*\Z"
+    r"|\b(?:i'm|i\s+am)\s+(?:now\s+|honestly\s+|still\s+)?torn\s+between\s+[^.!?\n,;]{1,80}?\s(?:and|or)\s"
+    r"[^.!?\n,;]{1,60}?[.!]?\s*\Z"
     r"|\bone\s+of\s+the\s+(?:other|remaining)\s+(?:two|three|four|options|answers|ones|choices)\b"
     # batch 44: "Answer: B. ...\nAddendum: ... The type cannot be determined with confidence on this study.": the
     # reply's closing sentence says the kind asked for cannot be told, after it gave one
