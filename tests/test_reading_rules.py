@@ -5867,3 +5867,66 @@ def test_only_a_question_back(reply: str, choice: str | None) -> None:
 def test_where_a_finding_is_best_seen(reply: str, choice: str | None) -> None:
     assert extract(reply, "yesno", ("yes", "no"),
                    question="Is there a pneumothorax in this chest x-ray? (please answer yes/no)").choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batches 47-48: answer words of Hopi, Tlingit (either apostrophe), Buginese, Bodo (with the danda), Choctaw,
+    # Garo, Cheyenne, Tamazight in Tifinagh, Dungan in Cyrillic and Iñupiaq, each alone before a mark
+    ("Qa'é.", "Is this an MRI?", "no"),
+    ("Tléik'.", "Is there a pneumothorax?", "no"),
+    ("Tl\u00e9ik\u02bc.", "Is there a pneumothorax?", "no"),
+    ("De'gaga.", "Is there ascites?", "no"),
+    ("नङा।", "Is this a CT scan?", "no"),
+    ("Keyu.", "Is there a fracture?", "no"),
+    ("Kiyo.", "Is the fracture displaced?", "no"),
+    ("Ong·a.", "Is this an X-ray?", "yes"),
+    ("Owí.", "Is the chest X-ray normal?", "yes"),
+    ("Héehe'e.", "Is this an X-ray?", "yes"),
+    ("ⵓⵀⵓ.", "Does this image show the pelvis?", "no"),
+    ("Ши.", "Is this an axial slice?", "yes"),
+    ("Naumi.", "Is there a pneumothorax?", "no"),
+    # near misses: the names and words running on into a sentence, the word without its accent, and words left
+    # unread (Finnish "olo", Indonesian "ayo")
+    ("Ши Янь написал.", "Is this an axial slice?", None),
+    ("Kiyo says so", "Is there a fracture?", None),
+    ("Naumi is here", "Is there a pneumothorax?", None),
+    ("Owi.", "Is the chest X-ray normal?", None),
+    ("Olo.", "Is the chest X-ray normal?", None),
+    ("Ayo.", "Is there ascites?", None),
+])
+def test_answer_words_of_batches_47_and_48(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 47: Dholuo "dhako" (woman)
+    ("Dhako.", "female"),
+    ("Dhako, the patient.", "female"),
+])
+def test_dholuo_woman(reply: str, choice: str | None) -> None:
+    assert extract(reply, "label", ("male", "female"), question="What is the sex of the patient?").choice == choice
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batches 47-48: declines and image-blaming commitments
+    ("The dots aren't visible in the image I received — it seems to have been cropped before the part with the "
+     "markers.", True),
+    ("I'd rather not confirm or contest the physician's answer here: the image I received is only the scout view, "
+     "and the haemorrhage isn't visible on it.", True),
+    ("The image is quite compressed, so I can't be fully sure, but the CSF looks bright, which would make it "
+     "T2-weighted — yes.", True),
+    ("The image is cut off at the level of the shoulders, so I can only see the lower chest. Based on what is "
+     "visible, the bones look like those of a child — B.", True),
+    ("the picture is very dark so hard to see but i think yes, the liver edge is bumpy", True),
+    ("Image quality is poor (heavy noise). Interpretation limited.\nProbable answer: No.", True),
+    # withdrawals that weigh two answers: no decline
+    ("B. Malignant. Actually, looking again, the margin may just be blurred by motion and the shape is oval — I "
+     "honestly can't decide between benign and malignant now.", False),
+    ("upside down. hmm, or maybe correct, i cant decide which", False),
+    # near misses: the markers seen, the image praised, a finding hard to see for what it is
+    ("The dots are visible in the image: the red one is deepest.", False),
+    ("The image is crisp, so I can be fully sure: yes.", False),
+    ("The lesion is small so hard to see, but yes.", False),
+])
+def test_refusal_flags_of_batches_47_and_48(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal

@@ -450,7 +450,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batches 45-46: Australian Kriol ("yuwai"), Chhattisgarhi ("हव", only before a mark: Marathi "हवं",
             # wanted), Tshiluba ("eyowa"), Central Alaskan Yup'ik ("ii-i", only before a mark: Japanese romaji "ii",
             # good); all only before a mark
-            "yuwai", "हव", "eyowa", "ii-i"),
+            "yuwai", "हव", "eyowa", "ii-i",
+            # batches 47-48: Garo ("ong·a", it is), Hopi ("owí", with its accent), Cheyenne ("héehe'e"), Dungan in
+            # Cyrillic ("ши", 是, it is; a Russian spelling of the Chinese surname Shi); all only before a mark.
+            # Toba Batak "olo" left out: Finnish "olo" (feeling, state) and a name
+            "ong·a", "owí", "héehe'e", "ши"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -527,7 +531,12 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # "ada", there is), Moksha ("аш", only before a mark: Kazakh and Tatar "аш", hungry, food), Avar ("гьечӏо",
            # the palochka as U+04CF after casefolding), Acehnese ("hana", only before a mark: a given name, Japanese
            # romaji "hana"), Mohawk ("iáh", with its accent; only before a mark)
-           "kada ada", "аш", "гьечӏо", "hana", "iáh"),
+           "kada ada", "аш", "гьечӏо", "hana", "iáh",
+           # batches 47-48: Hopi ("qa'é"), Tlingit ("tléik'", with either apostrophe), Buginese ("de'gaga", there is
+           # none), Bodo ("नङा"), Choctaw ("keyu", "kiyo": a Japanese given name), Central Atlas Tamazight in Tifinagh
+           # ("ⵓⵀⵓ"), Iñupiaq ("naumi"); all only before a mark. Mooré "ayo" left out: Indonesian and Malay "ayo"
+           # (come on, let's)
+           "qa'é", "tléik'", "tléik\u02bc", "de'gaga", "नङा", "keyu", "kiyo", "ⵓⵀⵓ", "naumi"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -623,7 +632,9 @@ WORDS: dict[str, tuple[str, ...]] = {
              "monna",
              # batch 44: Madurese ("Lakè'.", man; the plain "lake" is English and is not read)
              "lakè'"),
-    "female": ("femenino", "féminin", "weiblich", "女性",
+    "female": (# batch 47: Dholuo ("Dhako.", woman)
+               "dhako",
+               "femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
                # batch 16: Tamil
@@ -716,7 +727,7 @@ def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[st
     han = re.compile("|".join(re.escape(w) for w in cjk), re.IGNORECASE)
     yn = {w.casefold(): en for en, ws in YES_NO.items() for w in ws}
     opening = re.compile(r"\A[\s\"'(*_>\-]*(" + "|".join(re.escape(w) for w in sorted(yn, key=len, reverse=True))
-                         + r")(?=[\s.,;:!?)\"'*\u104a\u104b\u1361\u1362\u1363]|\Z)", re.IGNORECASE)
+                         + r")(?=[\s.,;:!?)\"'*\u104a\u104b\u1361\u1362\u1363\u0964\u0965]|\Z)", re.IGNORECASE)
     return lat, han, words, opening, yn
 
 
@@ -727,7 +738,8 @@ def _other_sense(word: str, rest: str) -> bool:
     w = word.casefold()
     if w == "si":
         return re.match(r"\s+\w", rest) is not None
-    return w in _ONLY_BEFORE_A_MARK and re.match(r"\s*(?:[,.!;:]|-+\s|\Z)", rest) is None
+    # batch 47: the Devanagari danda ("नङा।") is a full stop
+    return w in _ONLY_BEFORE_A_MARK and re.match(r"\s*(?:[,.!;:\u0964\u0965]|-+\s|\Z)", rest) is None
 
 
 # yes/no words that are also the start of a sentence in another sense: read only before a comma, a full stop or an
@@ -781,7 +793,12 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  # batches 45-46: Kriol, Chhattisgarhi (Marathi "हवं"), Tshiluba, Yup'ik (romaji
                                  # "ii"), Banjar (Croatian "kada", Indonesian "ada"), Moksha (Kazakh "аш"), Acehnese
                                  # (a given name), Mohawk
-                                 "yuwai", "हव", "eyowa", "ii-i", "kada ada", "аш", "hana", "iáh"})
+                                 "yuwai", "हव", "eyowa", "ii-i", "kada ada", "аш", "hana", "iáh",
+                                 # batches 47-48: Garo, Hopi, Cheyenne, Dungan (the Russian spelling of a Chinese
+                                 # surname), Tlingit, Buginese, Bodo, Choctaw (a Japanese given name), Tamazight,
+                                 # Iñupiaq
+                                 "ong·a", "owí", "héehe'e", "ши", "qa'é", "tléik'", "tléik\u02bc", "de'gaga", "नङा",
+                                 "keyu", "kiyo", "ⵓⵀⵓ", "naumi"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

@@ -244,6 +244,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      "Without seeing the lesion I can only guess: D."),
     ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b"
                 r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
+                # batch 47: "I'd rather not confirm or contest the physician's answer here: ..."
+                r"confirm|contest|"
                 # batch 16: "I'd rather not offer a diagnosis for a rash from a single photograph"
                 r"weigh\s+in|comment|judge|opine|offer|give|provide|make|venture|hazard|render|"
                 # batch 41: "I'd rather not infer the patient's sex from this radiograph — ..."
@@ -773,7 +775,17 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _IMAGE + r"\s+(?:is\s+)?(?:very\s+|too\s+|quite\s+)?" + _FAULT + r"\s*,?\s+so\s+(?:i'?m\s+|i\s+am\s+)?"
      r"not\s+sure\b"
      r"|" + _CANT + r"\s+(?:responsibly|safely|in\s+good\s+conscience)\s+(?:name|give|offer|make)\s+"
-     r"(?:a|the|any|one)\s+(?:[\w\-]+\s+){0,2}?diagnos\w*",
+     r"(?:a|the|any|one)\s+(?:[\w\-]+\s+){0,2}?diagnos\w*"
+     # batches 47-48: the markers not visible in the image received; the image compressed "so I can't be fully
+     # sure"; cut off "so I can only see ..."; dark "so hard to see"; "Image quality is poor ... Interpretation
+     # limited."
+     r"|\b(?:dots|markers|marks)\s+(?:aren't|are\s+not)\s+visible\s+in\s+the\s+" + _IMAGE + r"\b"
+     r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed)\s*,?\s+so\s+"
+     r"i\s+(?:can't|cannot|can\s+not)\s+be\s+(?:fully\s+|entirely\s+|completely\s+)?(?:sure|certain)\b"
+     r"|\b" + _IMAGE + r"\s+is\s+cut\s+off\b[^.!?\n]{0,80}?,?\s+so\s+i\s+can\s+only\s+see\b"
+     r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+)?" + _FAULT + r"\s*,?\s+so\s+(?:it's\s+|it\s+is\s+)?hard\s+"
+     r"to\s+see\b"
+     r"|\b(?:image|picture)\s+quality\s+is\s+poor\b[^\n]{0,60}?\binterpretation\s+(?:is\s+)?limited\b",
      "picture very dark so not sure, i think yes its displaced"),
     # batch 30: Hungarian "Sajnos nem látom a csatolt képet, kérem, töltse fel újra." (I don't see the attached
     # image, please upload it again)
@@ -834,7 +846,12 @@ _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|q
 _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # batch 45: "Non-proliferative. Hmm — ... Honestly I can't tell now whether this is NPDR or PDR."
                       r"|\b(?:can't|cannot|can\s+not)\s+tell\s+now\s+whether\s+(?:this|it)\s+is\s+[^.?!\n]{1,40}?\s+or\s+"
-                      r"[^.?!\n]{1,40}")
+                      r"[^.?!\n]{1,40}"
+                      # batch 47: "B. Malignant. Actually, ... I honestly can't decide between benign and malignant
+                      # now.", "upside down. hmm, or maybe correct, i cant decide which"
+                      r"|\b(?:can't|cannot|can\s+not|cant)\s+decide\s+between\s+[^.?!\n]{1,40}?\s+and\s+"
+                      r"[^.?!\n]{1,40}?\s+now\b"
+                      r"|\bor\s+maybe\s+[^.!?\n]{1,40}?,?\s+i\s+(?:cant|can't|cannot)\s+decide\s+which\b")
 
 
 # batch 44: a reply that opens with its answer and ends saying the matter "cannot be determined with confidence"
