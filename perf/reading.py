@@ -164,6 +164,11 @@ BATCH_NOTES = {
     46: "2026 reasoning models and research use (verdict first, thinking traces, tables, long explanations), eight "
         "replies in other languages; measured held out (92.9 % intended, 84.3 % sure and right, 1 sure-wrong, 0 sure "
         "over-reads), then fixed",
+    47: "a representative mix of the five model families, eight replies in other languages; measured held out (94.8 % "
+        "intended, 88.6 % sure and right, 0 sure-wrong, 3 sure over-reads), then fixed",
+    48: "small local models on a hospital workstation (LLaVA and MedGemma most; terse or rambling, template tokens, "
+        "cut off at a token limit, second turns), eight replies in other languages; measured held out (93.8 % "
+        "intended, 85.7 % sure and right, 1 sure-wrong, 0 sure over-reads), then fixed",
 }
 
 
