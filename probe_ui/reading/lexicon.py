@@ -235,9 +235,9 @@ def textbook_statement(text: str) -> bool:
 def generic_statement(text: str) -> bool:
     """Whether a reply speaks about the topic in general and not about this image or case (its first 3,000
     characters: a general remark is short, and a degenerate reply stays fast)."""
-    head = text[:3000]
-    if _TEXTBOOK.search(head) and not _THIS_CASE.search(head):
+    if textbook_statement(text):
         return True
+    head = text[:3000]
     # batch 34: a question back to the user ("Could you share the patient's surgical history?") asks about the case
     # and says nothing of it
     head = _QUESTION_BACK.sub(" ", head)
