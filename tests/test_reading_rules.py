@@ -5930,3 +5930,78 @@ def test_dholuo_woman(reply: str, choice: str | None) -> None:
 ])
 def test_refusal_flags_of_batches_47_and_48(reply: str, refusal: bool) -> None:
     assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 49: "Nothing about it suggests malignancy: ..." denies the option as "nothing about it looks malignant"
+    # does; a denied option is never sure
+    ("Nothing about it suggests malignancy: circumscribed, oval, parallel to the skin.", "A", False),
+    # near misses: what suggests it, and "nothing about it" in a clause of its own
+    ("Everything about it suggests malignancy.", "B", True),
+    ("Nothing about it, but it suggests malignancy.", "B", True),
+])
+def test_nothing_about_it_suggests_of_batch_49(reply: str, choice: str | None, sure: bool) -> None:
+    a = extract(reply, "choice", ("A", "B"), ("Benign", "Malignant"),
+                question="Is the breast lesion benign or malignant?")
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 49: "It doesn't look like X" denies X; it declares nothing
+    ("It doesn't look like a basal cell carcinoma to me — no arborising vessels, no leaf-like areas.", None),
+    ("It does not look like a basal cell carcinoma to me.", None),
+    # near misses: the cue said, and a denial followed by the cue of another option
+    ("It looks like a basal cell carcinoma to me.", "B"),
+    ("It doesn't look like a basal cell carcinoma; it looks like a seborrheic keratosis.", "C"),
+])
+def test_denied_looks_like_of_batch_49(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, NEVUS,
+                   question="Which diagnosis fits this dermoscopy image best?").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 50: "correctly" after a verb of the file's delivery says how the image came, not its orientation
+    ("The image did not upload correctly; I only see a black rectangle.", None),
+    ("Uploaded correctly.", None),
+    # near misses: the orientation said beside it, and the verbs of display (an orientation)
+    ("The image loaded correctly and it is oriented correctly.", "correct"),
+    ("It is displayed correctly.", "correct"),
+    ("Correctly oriented.", "correct"),
+])
+def test_delivery_adverb_of_batch_50(reply: str, choice: str | None) -> None:
+    assert extract(reply, "label", ORIENT, question="Is this X-ray image in its correct anatomical orientation or "
+                   "upside down?").choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batches 49-50: answer words of Chavacano (running on into the sentence), Sasak, Piedmontese, Picard, Yucatec
+    # Maya, Ligurian, Xitsonga, Seychellois Creole and Tahitian
+    ("Nuay pneumothorax.", "Is there a pneumothorax?", "no"),
+    ("Nuay. Limpio el dos ángulo costofrénico.", "Is there a pleural effusion?", "no"),
+    ("Ndeq araq ascites.", "Is there ascites?", "no"),
+    ("Nò, a l'é nen na TAC: a l'é na risonansa magnética.", "Is this a CT scan?", "no"),
+    ("Nânnin, ch'n'est pon eune IRM; ch'est un scanner.", "Is this an MRI?", "no"),
+    ("Ma', le puksi'ik'alo' ma' nojochi'.", "Is the heart enlarged?", "no"),
+    ("Scì, a l'é unna radiografia do torace.", "Is this an X-ray?", "yes"),
+    ("ina, i xifuva", "Is this a chest X-ray?", "yes"),
+    ("Wi, i annan delo dan vant.", "Is there ascites?", "yes"),
+    ("ʻĒ.", "Is this an X-ray?", "yes"),
+    # near misses: the short words running on into a sentence (Tagalog "ina", mother; English "ma'"), and "yaka"
+    # left unread
+    ("Ina said so", "Is this a chest X-ray?", None),
+    ("Wi fi was down", "Is this an X-ray?", None),
+    ("Ma' thinks so", "Is the heart enlarged?", None),
+    ("yaka.", "Is there a mass?", None),
+])
+def test_answer_words_of_batches_49_and_50(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batches 49-50: Mauritian Creole "zanfan" (a child)
+    ("Zanfan. Bann kartilaz kroisans ankor ouver.", "child"),
+    ("Sa enn zanfan.", "child"),
+])
+def test_mauritian_child(reply: str, choice: str | None) -> None:
+    assert extract(reply, "label", ("child", "adult", "elderly"),
+                   question="Is this patient a child, an adult or elderly?").choice == choice

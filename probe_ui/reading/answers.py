@@ -283,6 +283,7 @@ from probe_ui.reading.words import (
     conceded_degree,
     declined_for_want,
     declined_reasons,
+    delivery_adverbs,
     described_absences,
     label_words,
     leading_word,
@@ -1242,7 +1243,7 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
             return None, "ambiguous"  # "Yes, lung fully expanded, no pleural line." to "Is there a pneumothorax?"
         return mention(lab, "leading")
     # batch 21: "Thin pleural line with no lung markings beyond it.": the "no" of what a finding is without
-    masked_out = [*question_sentences(text), *described_absences(text, item)]
+    masked_out = [*question_sentences(text), *described_absences(text, item), *delivery_adverbs(clean, item)]
     if refusal:
         # batches 29-30: "so I won't answer yes or no here", "there's no side marker, so I can't tell you ..." (found
         # in the reply before its refusal's words were masked, which may have taken one of the pair)
@@ -1252,7 +1253,8 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     if not words and refusal:
         # batch 14: "the picture is too dark to tell for sure, maybe blue": a decline that still guesses one answer
         # gives it (a refusal's reading is never sure), as "...; my best guess is blue." does
-        guessed = label_words(mask_spans(text, [*question_sentences(text), *reasons]), item, guesses=True)
+        guessed = label_words(mask_spans(text, [*question_sentences(text), *reasons, *delivery_adverbs(clean, item)]),
+                              item, guesses=True)
         if len(guessed) == 1 and not lexicon.generic_statement(text):
             return mention(guessed[0], "label_word")
     if len(words) == 1:

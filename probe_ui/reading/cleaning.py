@@ -241,17 +241,21 @@ _NEGATION_BEFORE = re.compile(
     # batch 21: "Nothing suggests aggravation", "nothing to suggest an aggravating ..."
     r"|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:to\s+)?(?:suggests?|indicates?|supports?|favou?rs?|points?\s+to)\s+"
     r"(?:\w+\s+)?"
+    # batch 49: "Nothing about it suggests malignancy: ...", as "nothing about it looks malignant" (batch 32)
+    r"|\bnothing\s+about\s+(?:it|this|them)\s+(?:suggests?|indicates?|points?\s+to)\s+"
     # batch 32: "nothing about it looks malignant", "nothing here seems abnormal"
     r"|\bnothing\s+(?:about\s+(?:it|this|them)\s+|here\s+)?(?:looks?|seems?|appears?)\s+(?:\w+\s+)?"
     # batch 46: "I see nothing malignant-looking here", "Nothing malignant.": "nothing" just before the mention
-    r"|\bnothing\s+)$",
+    r"|\bnothing\s+"
+    # batch 49: "It doesn't look like a basal cell carcinoma to me", "it does not seem like a melanoma"
+    r"|(?:n't|\bnot)\s+(?:look|seem)\s+like\s+(?:an?\s+|the\s+)?)$",
     re.IGNORECASE,
 )
 
 
 _NEGATION_END = re.compile(
     r"(?:no|not|without|absent|of|neither|nor|than|excluding|exclude[sd]?|out|unlikely|n't|never|suggests?|"
-    r"indicates?|supports?|favou?rs?|to|nothing|here|else|all|looks?|seems?|appears?)$", re.IGNORECASE
+    r"indicates?|supports?|favou?rs?|to|nothing|here|else|all|looks?|seems?|appears?|like)$", re.IGNORECASE
 )
 
 

@@ -97,6 +97,9 @@ _DECL_CHOICE_ONLY = re.compile(
     r"it's|that\s+it\s+is|that\s+it's))?|\b(?:looks?|seems?|appears?)\s+(?:like|to\s+be))(?=\s)",
     re.IGNORECASE,
 )
+# batch 49: "It doesn't look like a basal cell carcinoma to me", "this does not seem to be X", "it never appears to
+# be X": a "looks like" cue denied just before it declares nothing
+_LOOK_DENIED = re.compile(r"(?i)(?:n['\u2019]t|\bnot|\bnever)(?:\s+(?:really|quite|exactly|actually))?\s+$")
 # what such a cue says of the options themselves, not of the image: "The options seem to be in an unusual order"
 _OPTIONS_AS_SUBJECT = re.compile(r"(?i)\b(?:the|these|those|its|your)\s+(?:answer\s+)?(?:options|choices|"
                                  r"alternatives|labels|answers|question)\s+(?:all\s+)?$")
@@ -460,6 +463,8 @@ def last_declaration(text: str, item: Item) -> Found:
         for m in _DECL_CHOICE_ONLY.finditer(text):
             if _OPTIONS_AS_SUBJECT.search(text, max(0, m.start() - 40), m.start()):
                 continue  # batch 30: "The options seem to be in an unusual order — 'None of the above' comes first."
+            if m.group(0)[0] in "lLsSaA" and _LOOK_DENIED.search(text, max(0, m.start() - 30), m.start()):
+                continue  # batch 49: "It doesn't look like a basal cell carcinoma to me — ...": a denial
             cands.append((m.start(), "weak", m.start(), m.end(), m.group(0)))
         for m in _DECL_HEDGE.finditer(text) if any(w in low for w in ("probabl", "likely", "guess", "lean")) else ():
             if m.start() and text[m.start() - 1].isalnum():

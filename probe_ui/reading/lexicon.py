@@ -454,7 +454,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batches 47-48: Garo ("ong·a", it is), Hopi ("owí", with its accent), Cheyenne ("héehe'e"), Dungan in
             # Cyrillic ("ши", 是, it is; a Russian spelling of the Chinese surname Shi); all only before a mark.
             # Toba Batak "olo" left out: Finnish "olo" (feeling, state) and a name
-            "ong·a", "owí", "héehe'e", "ши"),
+            "ong·a", "owí", "héehe'e", "ши",
+            # batches 49-50: Ligurian ("Scì, ..."), Xitsonga ("ina", Tagalog "ina", mother, and a given name),
+            # Seychellois Creole ("Wi, ..."), Tahitian ("ʻĒ.", with the ʻeta or without); all only before a mark
+            "scì", "ina", "wi", "ʻē", "ē"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -536,7 +539,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # none), Bodo ("नङा"), Choctaw ("keyu", "kiyo": a Japanese given name), Central Atlas Tamazight in Tifinagh
            # ("ⵓⵀⵓ"), Iñupiaq ("naumi"); all only before a mark. Mooré "ayo" left out: Indonesian and Malay "ayo"
            # (come on, let's)
-           "qa'é", "tléik'", "tléik\u02bc", "de'gaga", "नङा", "keyu", "kiyo", "ⵓⵀⵓ", "naumi"),
+           "qa'é", "tléik'", "tléik\u02bc", "de'gaga", "नङा", "keyu", "kiyo", "ⵓⵀⵓ", "naumi",
+           # batches 49-50: Chavacano ("Nuay pneumothorax.", there is none; it runs on into the sentence), Sasak
+           # ("Ndeq araq ascites.", there is none; "ndeq", not), Piedmontese ("Nò, ..."; only before a mark),
+           # Picard ("Nânnin, ..."), Yucatec Maya ("Ma', ..."; only before a mark: the English and Italian "ma'")
+           "nuay", "ndeq araq", "ndeq", "nò", "nânnin", "ma'"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -684,7 +691,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     # batch 33: Hmong "Menyuam yaus." (a small child)
     # batch 34: Hiligaynon "Bata. Bukas pa ang mga growth plate." (child; the growth plates are still open)
     # batch 39: Latin "Puer est: ..." (it is a boy, a child); batch 40: Sanskrit "इदं बालस्य ..." (of a child)
-    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य"),
+    # batches 49-50: Mauritian Creole "Zanfan. Bann kartilaz kroisans ankor ouver." / "Sa enn zanfan." (a child)
+    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
@@ -798,7 +806,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  # surname), Tlingit, Buginese, Bodo, Choctaw (a Japanese given name), Tamazight,
                                  # Iñupiaq
                                  "ong·a", "owí", "héehe'e", "ши", "qa'é", "tléik'", "tléik\u02bc", "de'gaga", "नङा",
-                                 "keyu", "kiyo", "ⵓⵀⵓ", "naumi"})
+                                 "keyu", "kiyo", "ⵓⵀⵓ", "naumi",
+                                 # batches 49-50: Ligurian, Xitsonga (Tagalog "ina", mother), Seychellois Creole,
+                                 # Tahitian (pinyin "ē"), Piedmontese, Yucatec Maya (English and Italian "ma'")
+                                 "scì", "ina", "wi", "ʻē", "ē", "nò", "ma'"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

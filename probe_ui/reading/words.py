@@ -222,6 +222,28 @@ def label_words(text: str, item: Item, negated: bool = False, guesses: bool = Fa
     return [d for d in dropped if d not in hits] if negated else hits
 
 
+# batch 50: a label's adverb ("correctly") after a verb of the file's delivery says how the image came through ("The
+# image did not upload correctly; I only see a black rectangle.", "it failed to load correctly"), not what it shows;
+# "displayed correctly" is an orientation (synonyms) and is not among these verbs
+_DELIVERED_BEFORE = re.compile(r"(?i)\b(?:up)?load(?:ed|s)?[ \t]+(?:\w+[ \t]+)?$|\b(?:render(?:ed|s)?|attach(?:ed|es)?|"
+                               r"transmit(?:ted|s)?|come[ \t]+through|came[ \t]+through|decod(?:e|ed|es))[ \t]+"
+                               r"(?:\w+[ \t]+)?$")
+
+
+def delivery_adverbs(text: str, item: Item) -> list[tuple[int, int]]:
+    """Label items: the spans of a label's adverb that says how the file came through, not what the image shows
+    ("The image did not upload correctly; I only see a black rectangle.", batch 50): for the caller to mask, before
+    a refusal's own words are masked away."""
+    if item.kind != "label":
+        return []
+    spans = []
+    for word, _lab in item.words:
+        for m in phrase_regex(word, suffix=True).finditer(text):
+            if m.end() - m.start() > len(word) and _DELIVERED_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+                spans.append((m.start(), m.end()))
+    return spans
+
+
 # A label rejected after its mention: "Blue is not the closest", "Red isn't"
 _LABEL_REJECTED_AFTER = re.compile(
     r"\A(?:[ \t]+(?:dot|one|circle|point|marker|option|answer|label))?[ \t]+(?:is|was|seems|appears|looks)"
