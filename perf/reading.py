@@ -169,6 +169,11 @@ BATCH_NOTES = {
     48: "small local models on a hospital workstation (LLaVA and MedGemma most; terse or rambling, template tokens, "
         "cut off at a token limit, second turns), eight replies in other languages; measured held out (93.8 % "
         "intended, 85.7 % sure and right, 1 sure-wrong, 0 sure over-reads), then fixed",
+    49: "a representative mix of the five model families, eight replies in other languages; measured held out (90.5 % "
+        "intended, 82.4 % sure and right, 1 sure-wrong, 1 sure over-read), then fixed",
+    50: "a researchers' stress test under perturbations (typos, casing, other languages, template debris, second "
+        "turns); measured held out (94.8 % intended, 86.7 % sure and right, 2 sure-wrong, 0 sure over-reads), then "
+        "fixed",
 }
 
 

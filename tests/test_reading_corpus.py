@@ -258,12 +258,13 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     # 44: 93.3 %, 2 sure errors (a wrong option and an over-read), 5 flags wrong;
     # 45: 93.3 %, 3 sure errors (three over-reads), 2 flags wrong; 46: 92.9 %, 1 sure error (a wrong option), 3 flags
     # wrong; 47: 94.8 %, 3 sure errors (three over-reads), 6 flags wrong; 48 (above): 93.8 %, 1 sure error (a wrong
-    # option), 2 flags wrong
+    # option), 2 flags wrong; 49: 90.5 %, 2 sure errors (a wrong option and an over-read), 3 flags wrong; 50: 94.8 %,
+    # 2 sure errors (two wrong options), 3 flags wrong (README "Batch 49", "Batch 50")
     for batch, floor, sure in ((29, 205, 188), (30, 206, 183), (31, 206, 184), (32, 207, 169), (33, 207, 189),
                                (34, 207, 187), (35, 210, 185), (36, 204, 187), (37, 210, 193), (38, 204, 187),
                                (39, 207, 189), (40, 204, 184), (41, 209, 191),
                                (42, 204, 185), (43, 209, 193), (44, 208, 191), (45, 201, 184), (46, 207, 188),
-                               (47, 206, 192)):
+                               (47, 206, 192), (49, 199, 178), (50, 204, 185)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["over_read"], natural["refusal_mismatch"]) == (0, 0, 0), (batch, natural)

@@ -5975,7 +5975,7 @@ def test_delivery_adverb_of_batch_50(reply: str, choice: str | None) -> None:
 
 @pytest.mark.parametrize("reply, question, choice", [
     # batches 49-50: answer words of Chavacano (running on into the sentence), Sasak, Piedmontese, Picard, Yucatec
-    # Maya, Ligurian, Xitsonga, Seychellois Creole and Tahitian
+    # Maya, Ligurian, Xitsonga, Seychellois Creole and Rapa Nui
     ("Nuay pneumothorax.", "Is there a pneumothorax?", "no"),
     ("Nuay. Limpio el dos ángulo costofrénico.", "Is there a pleural effusion?", "no"),
     ("Ndeq araq ascites.", "Is there ascites?", "no"),
@@ -5987,7 +5987,7 @@ def test_delivery_adverb_of_batch_50(reply: str, choice: str | None) -> None:
     ("Wi, i annan delo dan vant.", "Is there ascites?", "yes"),
     ("ʻĒ.", "Is this an X-ray?", "yes"),
     # near misses: the short words running on into a sentence (Tagalog "ina", mother; English "ma'"), and "yaka"
-    # left unread
+    # left unread (Yolŋu Matha "yaka", no: Turkish "yaka", collar)
     ("Ina said so", "Is this a chest X-ray?", None),
     ("Wi fi was down", "Is this an X-ray?", None),
     ("Ma' thinks so", "Is the heart enlarged?", None),
@@ -6005,3 +6005,38 @@ def test_answer_words_of_batches_49_and_50(reply: str, question: str, choice: st
 def test_mauritian_child(reply: str, choice: str | None) -> None:
     assert extract(reply, "label", ("child", "adult", "elderly"),
                    question="Is this patient a child, an adult or elderly?").choice == choice
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batches 49-50: the image blamed and the answer given as one to distrust, a verdict declined, an image that did
+    # not load (Chinese)
+    ("The image is rotated and underexposed, so any estimate of heart size is unreliable. With that caveat, I'd lean "
+     "yes — the cardiac silhouette looks more than half the chest width.", True),
+    ("Limited evaluation due to overlying cast material. No definite fracture line identified.\nAnswer: no", True),
+    ("Image quality is poor (heavy noise). Tentative answer: no.", True),
+    ("I don't think I can confirm or reject the physician's answer: the image is rotated and cropped so tightly "
+     "that neither heart border is visible.", True),
+    ("抱歉，图片无法加载，请重新上传。", True),
+    # batch 50: an answer weighed against the other after a second look: no decline
+    ("No. Hmm, on the lateral view there may be a slight dorsal shift of the distal fragment — maybe it is "
+     "displaced after all. I can't say one way or the other.", False),
+    # near misses: the image praised, a limited evaluation of a part, a clear image, an answer confirmed
+    ("Image quality is good. Tentative answer: no.", False),
+    ("Limited evaluation of the left lobe is normal. Answer: no", False),
+    ("The image is clear, so any estimate of heart size is reliable.", False),
+    ("I think I can confirm the physician's answer.", False),
+])
+def test_refusal_flags_of_batches_49_and_50(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 50: what is only caught at the field's edge is not what the scan is of
+    ("It's a sagittal MRI of the cervical spine — only the lower brainstem and cerebellar tonsils are caught at the "
+     "top edge.", "no"),
+    # near misses: the brain as the scan's subject, and the edge alone
+    ("It's a sagittal MRI of the brain.", "yes"),
+    ("Only the brainstem is caught at the top edge.", None),
+])
+def test_caught_at_the_edge_of_batch_50(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is this a scan of the brain? (please answer yes/no)").choice == choice

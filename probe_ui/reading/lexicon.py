@@ -456,7 +456,7 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # Toba Batak "olo" left out: Finnish "olo" (feeling, state) and a name
             "ong·a", "owí", "héehe'e", "ши",
             # batches 49-50: Ligurian ("Scì, ..."), Xitsonga ("ina", Tagalog "ina", mother, and a given name),
-            # Seychellois Creole ("Wi, ..."), Tahitian ("ʻĒ.", with the ʻeta or without); all only before a mark
+            # Seychellois Creole ("Wi, ..."), Rapa Nui ("ʻĒ.", with the ʻokina or without); all only before a mark
             "scì", "ina", "wi", "ʻē", "ē"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
@@ -808,7 +808,7 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "ong·a", "owí", "héehe'e", "ши", "qa'é", "tléik'", "tléik\u02bc", "de'gaga", "नङा",
                                  "keyu", "kiyo", "ⵓⵀⵓ", "naumi",
                                  # batches 49-50: Ligurian, Xitsonga (Tagalog "ina", mother), Seychellois Creole,
-                                 # Tahitian (pinyin "ē"), Piedmontese, Yucatec Maya (English and Italian "ma'")
+                                 # Rapa Nui (pinyin "ē"), Piedmontese, Yucatec Maya (English and Italian "ma'")
                                  "scì", "ina", "wi", "ʻē", "ē", "nò", "ma'"})
 
 

@@ -792,6 +792,20 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-hu", r"\bnem\s+(?:látom|tudom\s+megnyitni|találom)\s+a\s+(?:csatolt\s+)?(?:képet|fájlt|mellékletet)"
                   r"|\btöltse\s+fel\s+újra\b",
      "Sajnos nem látom a csatolt képet."),
+    # batches 49-50: the image blamed and the answer given as one to distrust, in four shapes ("The image is rotated
+    # and underexposed, so any estimate of heart size is unreliable. With that caveat, I'd lean yes", "Limited
+    # evaluation due to overlying cast material. ...\nAnswer: no", "Image quality is poor (heavy noise). Tentative
+    # answer: no."), a verdict declined ("I don't think I can confirm or reject the physician's answer: the image is
+    # rotated ..."), and Chinese "图片无法加载，请重新上传。" (the image cannot be loaded, please upload it again)
+    ("image-blamed-or-not-loaded",
+     r"\b" + _IMAGE + r"\s+is\s+[^.!?\n]{0,60}?,?\s+so\s+any\s+(?:estimate|assessment|reading|judge?ment)\s+of\s+"
+     r"[^.!?\n]{1,60}?\s+(?:is|would\s+be)\s+unreliable\b"
+     r"|\A[\W_]*limited\s+(?:evaluation|assessment)\s+(?:due\s+to|because\s+of)\b[^.!?\n]{1,80}[.\n][^!?]{0,160}?"
+     r"\banswer\s*:"
+     r"|\b(?:image|picture)\s+quality\s+is\s+poor\b[^\n]{0,60}?\b(?:tentative|provisional)\s+answer\b"
+     r"|\bi\s+(?:don't|do\s+not)\s+think\s+i\s+can\s+(?:confirm|accept)\s+or\s+(?:reject|refute|contest|dispute)\b"
+     r"|(?:图片|图像|影像)无法(?:加载|打开|显示)|请重新上传",
+     "Limited evaluation due to overlying cast material. No definite fracture line identified.\nAnswer: no"),
 )
 
 _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)
@@ -851,7 +865,10 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # now.", "upside down. hmm, or maybe correct, i cant decide which"
                       r"|\b(?:can't|cannot|can\s+not|cant)\s+decide\s+between\s+[^.?!\n]{1,40}?\s+and\s+"
                       r"[^.?!\n]{1,40}?\s+now\b"
-                      r"|\bor\s+maybe\s+[^.!?\n]{1,40}?,?\s+i\s+(?:cant|can't|cannot)\s+decide\s+which\b")
+                      r"|\bor\s+maybe\s+[^.!?\n]{1,40}?,?\s+i\s+(?:cant|can't|cannot)\s+decide\s+which\b"
+                      # batch 50: "No. Hmm, ... maybe it is displaced after all. I can't say one way or the other."
+                      r"|\bafter\s+all\s*[.!]?\s+i\s+(?:can't|cannot|can\s+not|cant)\s+say\s+one\s+way\s+or\s+the\s+"
+                      r"other\b")
 
 
 # batch 44: a reply that opens with its answer and ends saying the matter "cannot be determined with confidence"

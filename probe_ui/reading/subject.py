@@ -320,6 +320,11 @@ _KIND_DEFINED = re.compile(r"(?i)(?:[ \t\-]+(?:image|slice|view|scan|section|pla
 _SET_APART = re.compile(r"(?i)[ \t]*(?:from|vs\.?|versus|\|)[ \t]*")
 
 
+_AT_THE_EDGE = re.compile(r"(?i)\b(?:only|just)[ \t]+(?:the[ \t]+)?[^.;:!?\n]{1,80}?[ \t]+(?:is|are)[ \t]+"
+                          r"(?:partly[ \t]+|partially[ \t]+|just[ \t]+)?(?:caught|clipped|included)[ \t]+at[ \t]+"
+                          r"the[ \t]+(?:(?:top|bottom|upper|lower|very)[ \t]+)?(?:edge|margin|border|corner)s?\b")
+
+
 def answer_from_subject(reply: str, question: str) -> str | None:
     """"yes", "no" or None: the reply compared with what the question asks (module doc). ``reply`` is the cleaned
     reply of a yes/no item in which no yes/no word was read. A reply of more than eight words must speak about the
@@ -332,6 +337,9 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     affirmed: set[tuple[str, str]] = set()
     negated: set[tuple[str, str]] = set()
     contradicted: set[tuple[str, str]] = set()
+    # batch 50: "It's a sagittal MRI of the cervical spine — only the lower brainstem and cerebellar tonsils are
+    # caught at the top edge.": what is only caught at the field's edge is not what the scan is of
+    reply = _AT_THE_EDGE.sub(lambda m: " " * len(m.group(0)), reply)
     mentions = _mentions(reply)
     for (c1, v1, _, e1), (c2, v2, s2, _) in zip(mentions, mentions[1:]):
         if c1 == c2 and v1 != v2 and any(c == c1 for c, _ in asked) and (
