@@ -6040,3 +6040,14 @@ def test_refusal_flags_of_batches_49_and_50(reply: str, refusal: bool) -> None:
 ])
 def test_caught_at_the_edge_of_batch_50(reply: str, choice: str | None) -> None:
     assert extract(reply, "yesno", YN, question="Is this a scan of the brain? (please answer yes/no)").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 49: "Far from it" opening the reply as a clause of its own is no
+    ("Far from it — smooth surface and a normal caudate-to-right-lobe ratio.", "no"),
+    ("Far from it; the left kidney is entirely normal.", "no"),
+    # near miss: "far from it" inside a sentence that says where something is
+    ("Far from it is the spleen.", None),
+])
+def test_far_from_it_of_batch_49(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question="Is the liver cirrhotic? (please answer yes/no)").choice == choice

@@ -66,7 +66,10 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # clauses: not "Regrettably, so many ...")
                   "regrettably so": "yes", "unfortunately so": "yes", "sadly so": "yes",
                   # batch 45: "Sure looks like it — CSF is bright ..." (a clause: not "Sure looks like it is a CT")
-                  "sure looks like it": "yes", "sure seems like it": "yes"}
+                  "sure looks like it": "yes", "sure seems like it": "yes",
+                  # batch 49: "Far from it — smooth surface and a normal caudate-to-right-lobe ratio." (a clause: not
+                  # "Far from it is the spleen.")
+                  "far from it": "no"}
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
 CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",
@@ -77,7 +80,7 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "you'd better believe it", "you better believe it", "not a bit of it", "not a bit",
                             "you bet it is", "you bet", "it certainly is", "it definitely is", "it absolutely is",
                             "plenty of it", "regrettably so", "unfortunately so", "sadly so", "sure looks like it",
-                            "sure seems like it"})
+                            "sure seems like it", "far from it"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 _YESNO_LETTERS = {"y": "yes", "n": "no"}
 
