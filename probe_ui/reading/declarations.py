@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from probe_ui.reading import lexicon
 from probe_ui.reading.attribution import ATTRIBUTED, evaluation, next_verdict
-from probe_ui.reading.cleaning import SENTENCE_END, first_sentence, is_negated, norm, phrase_regex
+from probe_ui.reading.cleaning import SENTENCE_END, first_sentence, is_negated, norm, pattern, phrase_regex
 from probe_ui.reading.escapes import stated_escape_option
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import letter_text_conflict
@@ -296,8 +296,8 @@ def _past_own_text(rest: str, lab: str, item: Item) -> str:
     opt = next((o for o, lb in item.option_map if lb == lab), None)
     if not opt:
         return ""
-    m = re.match(r"[ \t.:)\-\u2013\u2014]*" + r"[\s\-]*".join(re.escape(w) for w in opt.split()) + r"(?![\w\-])", rest,
-                 re.IGNORECASE)
+    m = pattern(r"[ \t.:)\-\u2013\u2014]*" + r"[\s\-]*".join(re.escape(w) for w in opt.split()) + r"(?![\w\-])",
+                re.IGNORECASE).match(rest)
     return rest[m.end():] if m is not None else ""
 
 

@@ -10,7 +10,7 @@ import functools
 import re
 
 from probe_ui.reading import lexicon, overlap
-from probe_ui.reading.cleaning import WORD, is_negated, mask_spans, norm
+from probe_ui.reading.cleaning import WORD, is_negated, mask_spans, norm, pattern
 from probe_ui.reading.item import Item
 
 
@@ -206,7 +206,7 @@ def head_option(text: str, item: Item) -> str | None:
     for opt, lab in item.option_map:
         if not re.search(r"[^\W\d_]{2}", opt):
             continue
-        m = re.match(r"[\s\-]*".join(re.escape(w) for w in opt.split()), t, re.IGNORECASE)
+        m = pattern(r"[\s\-]*".join(re.escape(w) for w in opt.split()), re.IGNORECASE).match(t)
         if m is None:
             continue
         sep = _HEAD_SEPARATOR.match(t, m.end())

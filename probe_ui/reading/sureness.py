@@ -44,7 +44,7 @@ import functools
 import re
 
 from probe_ui.reading import lexicon
-from probe_ui.reading.cleaning import norm
+from probe_ui.reading.cleaning import norm, pattern
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal
 from probe_ui.reading.declarations import last_declaration
 from probe_ui.reading.item import Item
@@ -175,8 +175,8 @@ def _denied_after(text: str, opt: str) -> bool:
     dilated one", "the right hip is not the affected side"): the option is denied, though no negation precedes it."""
     if len(opt) < 4:
         return False
-    return re.search(r"(?i)\b" + re.escape(opt).replace(r"\ ", r"\s+") + r"\s+(?:is|was)(?:\s+not|n't)\s+"
-                     r"(?:the|a|an)\s", text) is not None
+    return pattern(r"(?i)\b" + re.escape(opt).replace(r"\ ", r"\s+") + r"\s+(?:is|was)(?:\s+not|n't)\s+"
+                   r"(?:the|a|an)\s").search(text) is not None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -275,7 +275,7 @@ def _ends_in_other_text(text: str, item: Item, label: str) -> bool:
     for words, other in named:
         if other == label or len(words) < 2:
             continue
-        m = re.search(r"(?<![\w\-])" + re.escape(words) + r"\Z", low)
+        m = pattern(r"(?<![\w\-])" + re.escape(words) + r"\Z").search(low)
         if m is not None and low[:m.start()].strip() and _STATES_BEFORE.search(low[:m.start()]) \
                 and not _SET_AGAINST_TEXT.search(low[:m.start()]):
             return True

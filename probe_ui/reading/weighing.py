@@ -13,7 +13,7 @@ from probe_ui.reading import lexicon, synonyms
 from probe_ui.reading.cleaning import norm, phrase_regex
 from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.letters import bare_letters
-from probe_ui.reading.options import options_in_words
+from probe_ui.reading.options import options_in_words, whole_text
 from probe_ui.reading.words import label_words
 
 # A clause that only entertains an answer ("I'm not sure it isn't upside down", "it could also be C", "A cannot
@@ -226,7 +226,7 @@ def named_in(text: str, item: Item) -> set[str]:
     out = {lb for m in _LONE_CAPITAL.finditer(text) if (lb := item.letter(m.group(1))) is not None
            and not (m.group(1) in "AI" and _ARTICLE_BEFORE.match(text[m.end():]))}
     low = norm(text)
-    return out | {lb for opt, lb in item.option_map if re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", low)}
+    return out | {lb for opt, lb in item.option_map if whole_text(opt).search(low)}
 
 
 # batch 17: an answer under a condition ("If the troponin is raised ..., A; if the D-dimer is high ..., B", "if

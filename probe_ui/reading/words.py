@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from probe_ui.reading import overlap, subject, synonyms
-from probe_ui.reading.cleaning import is_negated, norm, phrase_regex
+from probe_ui.reading.cleaning import is_negated, norm, pattern, phrase_regex
 from probe_ui.reading.item import CLAUSE_OPENERS, Item
 from probe_ui.reading.presence import PRESENCE_QUESTION, asked_finding
 
@@ -94,21 +94,22 @@ def restated_answer(text: str, item: Item) -> tuple[str, bool] | None:
     first = clauses[1] if len(clauses) > 1 and item.exact(clauses[0]) is not None else clauses[0]
     said: set[tuple[str, bool]] = set()
     for word, opposites in subject.ANTONYMS.items():
-        if not re.search(r"\b" + re.escape(word[:7]), q) or any(re.search(r"\b" + re.escape(o), q) for o in opposites):
+        if not pattern(r"\b" + re.escape(word[:7])).search(q) or any(pattern(r"\b" + re.escape(o)).search(q)
+                                                                     for o in opposites):
             continue
         for o in opposites:
-            for m in re.finditer(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
-                                 r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o) + r"\b",
-                                 first):
+            for m in pattern(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
+                             r"(?:(?:entirely|completely|totally|quite|perfectly)\s+)?" + re.escape(o) + r"\b"
+                             ).finditer(first):
                 said.add(("yes" if m.group("neg") else "no", bool(m.group("neg"))))
     said |= _finding_stated(first, q, after_word=first is not clauses[0])
     # the question's own word, said or denied (batch 13): "yes, the fracture is not displaced" to "Is the fracture
     # displaced?" states no after its yes
     predicate = _PREDICATE_QUESTION.match(item.question)
     if predicate is not None:
-        for m in re.finditer(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
-                             r"(?:(?:entirely|completely|totally|quite|at\s+all)\s+)?" + re.escape(predicate.group(1))
-                             + r"\b", first):
+        for m in pattern(r"(?i)\b(?:is|are|was|were|looks?|appears?|seems?)(?P<neg>\s+not|n't)?\s+"
+                         r"(?:(?:entirely|completely|totally|quite|at\s+all)\s+)?" + re.escape(predicate.group(1))
+                         + r"\b").finditer(first):
             said.add(("no" if m.group("neg") else "yes", bool(m.group("neg"))))
     if len({answer for answer, _ in said}) != 1:
         return None
