@@ -8,6 +8,7 @@ The goals: at least 98 % of the definite replies read as intended, no reply read
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import re
@@ -35,6 +36,13 @@ def _corpus() -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
     return bench.load()
 
 
+@functools.cache
+def _rows() -> tuple[dict[str, Any], ...]:
+    """The whole corpus read once for the tests of this file (reading it takes half a minute): each test reads these
+    rows and changes none of them."""
+    return tuple(bench.evaluate(*_corpus()))
+
+
 def test_the_corpus_is_large_varied_and_well_formed() -> None:
     items, replies = _corpus()
     assert len(replies) >= 600
@@ -50,8 +58,9 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
         assert kinds[kind] >= 30, (kind, kinds[kind])
     assert {r["model"] for r in replies} == {"gpt-4o", "claude", "llava", "qwen", "medgemma"}
     invalid = sum(r["meant"] == "invalid" for r in replies)
-    # 15 % through batch 48 (1,728 of 11,510); batches 49 and 50 hold 30 of 240 each, bringing it to 14.9 %
-    assert invalid >= 0.149 * len(replies), f"only {invalid} of {len(replies)} replies must stay invalid"
+    # at least the share a held-out batch holds (30 of its 240, batch 23's proportions; README "Batch 23"): 15 % through
+    # batch 48 (1,728 of 11,510), 14.9 % with batches 49 and 50, falling towards 12.5 % as batches are added
+    assert invalid >= 0.125 * len(replies), f"only {invalid} of {len(replies)} replies must stay invalid"
     held_out = [r for r in replies if r["batch"] > 1]
     assert len(held_out) >= 200  # written without running the reader on them (README)
     # batches 5 and 6, in files of their own, with their items in items_extra.json (README "Batches 5 and 6"); batches
@@ -95,8 +104,7 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
 
 
 def test_the_reader_meets_the_goals_on_the_corpus() -> None:
-    items, replies = _corpus()
-    rows = bench.evaluate(items, replies)
+    rows = list(_rows())
     summary = bench.summarise(rows)
     total = summary["total"]
 
@@ -274,8 +282,7 @@ def test_every_kind_is_read_as_intended_nearly_always() -> None:
     """No kind of shape is left behind by the total: each kind's definite replies are read at least 95 % of the
     time and none of its must-stay-invalid replies is over-read more than once (the "over_reading" kind twice, since
     batch 48)."""
-    items, replies = _corpus()
-    summary = bench.summarise(bench.evaluate(items, replies))
+    summary = bench.summarise(list(_rows()))
     for kind, v in summary["kinds"].items():
         if v["definite"]:
             assert v["intended"] >= 0.95 * v["definite"], (kind, v)
