@@ -6051,3 +6051,135 @@ def test_caught_at_the_edge_of_batch_50(reply: str, choice: str | None) -> None:
 ])
 def test_far_from_it_of_batch_49(reply: str, choice: str | None) -> None:
     assert extract(reply, "yesno", YN, question="Is the liver cirrhotic? (please answer yes/no)").choice == choice
+
+
+HS51 = (("A", "B", "C"), ("Normal", "Mildly enlarged", "Severely enlarged"),
+              "How would you describe the heart size?")
+KS51 = (("A", "B", "C", "D"), ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement"),
+          "What is the most likely cause of the hydronephrosis?")
+ED51 = (("A", "B"), ("Vasogenic edema", "Cytotoxic edema"), "Does this image show vasogenic or cytotoxic edema?")
+CP52 = (("A", "B", "C", "D", "E"), ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection", "Pneumothorax",
+                                     "Pericarditis"),
+         "A 62-year-old man has sudden chest pain. What is the most likely diagnosis?")
+PA51 = (("A", "B"), ("Showing a stable pseudoaneurysm", "Showing an aggravating pseudoaneurysm"),
+          "Is the pseudoaneurysm in this image stable or aggravating?")
+HP5 = (("A", "B", "C"), ("Left hip", "Right hip", "Both hips"), "Which hip is affected?")
+
+
+@pytest.mark.parametrize("spec, reply, choice", [
+    # batch 51: a closing "I can't tell ... whether it's X or Y" withdraws the answer given before it
+    (PA51, "Stable, I'd say (A). Though now that I compare the sac diameters again, it may have grown by a few "
+             "millimetres — honestly, I can't tell from this whether it's stable or aggravating.", None),
+    # batch 52: "Unable to decide between X and Y" closing a reply withdraws its answer
+    (HP5, "Answer: B. Right hip. Re-review: changes possibly also present on the left. Unable to decide between right "
+          "hip and both hips.", None),
+    # batch 51: a degree stated as a floor ("at least X") with the higher one left open
+    (HS51, "The heart is at least mildly enlarged; whether it crosses into severe depends on how much of that "
+                 "silhouette is pericardial fat.", None),
+    # batch 51: a differential "X vs Y" names no answer
+    (KS51, "Hydronephrosis with an obstructing lesion at the ureteropelvic junction. Differential: calculus vs "
+             "urothelial neoplasm. Recommend CT urography.", None),
+    # batch 51: a picture called mixed keeps both answers
+    (ED51, "Mixed pattern: cortical restricted diffusion with a surrounding white-matter vasogenic component.", None),
+    # batch 52: what a colleague thinks is not the reply's answer; two answers kept "on the list alongside" each other
+    (CP52, "I hear that your colleague thinks it's a pulmonary embolism. Honestly, I'd put that on the list alongside "
+            "aortic dissection — the film alone doesn't separate them, and a CT angiogram would.", None),
+    # batch 52: two answers that "can look alike", a choice put off
+    (KS51, "You asked whether I'm sure. I'm not: an obstructing stone and a ureteral tumour can look alike on this "
+             "ultrasound, and I'd want a CT urogram before choosing between them.", None),
+    # near misses: an answer with no pair weighed after it, a floor with nothing left open, a differential then an
+    # answer, a mixed picture with one part taken, a colleague's view endorsed or with no view of one's own
+    (PA51, "Stable, I'd say (A). The sac diameters are unchanged from the prior study.", "A"),
+    (HP5, "Answer: B. Right hip.", "B"),
+    (HS51, "The heart is at least mildly enlarged.", "B"),
+    (HS51, "Mildly enlarged; whether it matters depends on the history.", "B"),
+    (KS51, "Differential: nephrolithiasis or ureteral tumor. Most likely ureteral tumor.", "B"),
+    (ED51, "Mixed pattern, predominantly vasogenic (A).", "A"),
+    (CP52, "Your colleague thinks it's a pulmonary embolism, and I agree: pulmonary embolism.", "B"),
+    (CP52, "I think it's a pulmonary embolism.", "B"),
+])
+def test_answers_left_open_of_batches_51_and_52(spec: tuple, reply: str, choice: str | None) -> None:
+    labels, options, question = spec
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batch 51: a decline to "make a call"; the image blamed and a guess after "but" or "That said"; an image obscured,
+    # the assessment limited
+    ("I'd prefer not to make a call on cirrhosis from a single slice — that judgement needs the whole liver.", True),
+    ("The upload is tiny and heavily cropped, but from the short tubular bones I'd lean yes.", True),
+    ("picture is blurry but looks like ct, yes", True),
+    ("There are heavy compression artifacts in this image, which limit my assessment. That said, the nodule looks "
+     "anechoic, so I'd go with cystic.", True),
+    ("Image partially obscured by an annotation overlay; assessment limited. Likely orientation: upside down.", True),
+    # batch 52: image quality called limited before a provisional answer
+    ("Image quality limited (rotated, underpenetrated). Provisional answer: A. Pneumonia.", True),
+    # batches 51-52: two answers weighed by name, neither taken: no decline
+    ("Answer: B. Right hip. Re-review: changes possibly also present on the left. Unable to decide between right hip "
+     "and both hips.", False),
+    # batch 51: the idiom's half answer, then no choice: no decline (as batch 50's "sort of, hard to say")
+    ("sort of, cant really say", False),
+    # near misses: a call made, an image praised, limited assessment of a part, "can't really say" alone
+    ("cant really say", True),
+    ("I'd make a call: cirrhosis.", False),
+    ("The upload is clear, but small.", False),
+    ("The image is blurry but shows a clear break.", False),
+    ("Image quality is good. Provisional answer: A.", False),
+    ("The image shows no artifacts, which is good.", False),
+])
+def test_refusal_flags_of_batches_51_and_52(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batches 51-52: Wallisian, Tzotzil, Otomi, Tumbuka, Dogri, Marwari, Altai, Mingrelian, Silesian
+    ("ʻIkai.", "Is there a fracture?", "no"),
+    ("Muʼyuk.", "Is there ascites?", "no"),
+    ("hina.", "Is this a CT scan?", "no"),
+    ("Enya.", "Is this a chest X-ray?", "yes"),
+    ("नेईं, दिल बड्डा नेईं ऐ।", "Is the heart enlarged?", "no"),
+    ("ना, इण एक्स-रे में फ्रैक्चर कोनी।", "Is there a fracture?", "no"),
+    ("Јок, асцит јок.", "Is there ascites?", "no"),
+    ("ქო, გულმკერდი რე.", "Is this a chest X-ray?", "yes"),
+    ("Niy, to niy je mōzg — to je kolano.", "Is this the brain?", "no"),
+    # near misses: the words running on into a sentence of another sense, and the capital Apia left out
+    ("Hina said the scan was fine.", "Is there a mass?", None),
+    ("Enya sings.", "Is there a mass?", None),
+    ("Apia.", "Is there an effusion?", None),
+])
+def test_answer_words_of_batches_51_and_52(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+@pytest.mark.parametrize("spec, reply, choice", [
+    # batch 52: an answer revised "from X to Y" is Y; a held answer ends where a dash or colon opens the reasons; a
+    # physician's answer concurred with; a lone number word to numeral options; a comparison with normal
+    ((("A", "B", "C", "D"), ("Adult", "Pediatric", "Elderly", "Neonate"),
+      "Which age group does this radiograph most likely belong to?"),
+     "You're right to flag that. I'd revise my answer from Pediatric to C, Elderly.", "C"),
+    (CP52, "I'd stay with an acute myocardial infarction — the film fits a coronary cause better than a dissection or "
+            "a pneumothorax.", "A"),
+    ((("A", "B", "C", "D"), ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"),
+      "What explains the bilateral opacities?"),
+     "I'd still say fluid in the lungs from heart failure: upper-lobe diversion, Kerley B lines and a big heart.", "C"),
+    ((("A", "B", "C", "D"), ("Granuloma", "Primary lung cancer", "Metastasis", "Hamartoma"),
+      "What is the lesion in the right upper lobe?"),
+     "I concur with the physician's answer: metastasis (C) — there are several smaller nodules.", "C"),
+    ((("A", "B", "C", "D"), ("0", "2", "3", "4"), "How many wisdom teeth can be seen in this X-ray image?"),
+     "In one word: four.", "D"),
+    (HS51, "mildly enlarged, a little bigger than normal.", "B"),
+    # batch 51: an opening "no" run on into its sentence
+    ((("A", "B"), ("Yes", "No"), "Is the cardiac silhouette enlarged?"), "no the heart is normal size", "B"),
+    # near misses: an answer revised with no target named, fluid in the lungs alone, a physician's answer not
+    # concurred with, a number word inside a sentence, a lone comparison with normal
+    ((("A", "B", "C", "D"), ("Adult", "Pediatric", "Elderly", "Neonate"),
+      "Which age group does this radiograph most likely belong to?"), "I'd revise my answer.", None),
+    ((("A", "B", "C", "D"), ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"),
+      "What explains the bilateral opacities?"), "fluid in the lungs", None),
+    ((("A", "B", "C", "D"), ("0", "2", "3", "4"), "How many wisdom teeth can be seen in this X-ray image?"),
+     "four or three", None),
+    (HS51, "bigger than normal", None),
+])
+def test_second_turn_shapes_of_batches_51_and_52(spec: tuple, reply: str, choice: str | None) -> None:
+    labels, options, question = spec
+    assert extract(reply, "choice", labels, options, question=question, suggested="C").choice == choice

@@ -381,8 +381,19 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens
     if ("/" in clean or "." in clean) and not any(opt in NA_OPTION for opt, _ in item.option_map):
         clean = NOT_APPLICABLE.sub("not applicable", clean)
+    # batch 51: "no the heart is normal size": an opening "no" run on into its sentence without a comma answers, as
+    # "no, the heart is normal size" does ("no the" is no phrase of English; not "yes there is free fluid ...",
+    # batch 45, left as it reads)
+    clean = _RUN_ON_ANSWER.sub(r"\1,\2", clean, count=1)
+    if any(opt.strip(" .").casefold() == "normal" for opt, _ in item.option_map) and "than" in clean:
+        # batch 52: "mildly enlarged, a little bigger than normal.": a comparison with normal names no option "Normal"
+        clean = _THAN_NORMAL.sub(lambda m: m.group(1) + " " * (m.end() - m.end(1)), clean)
     if kind == "choice":  # batch 17: "option bee", "Option iii", "the second one fits": the letter
         clean = letters_written_out(clean, item)
+        lone = _LONE_NUMBER_WORD.match(clean)
+        if lone is not None and all(opt.strip().isdigit() for opt, _ in item.option_map):
+            # batch 52: "In one word: four." to options 0, 2, 3, 4: a lone number word is the numeral it names
+            clean = str(_NUMBER_WORDS.index(lone.group(1).casefold()))
     # batch 32: a closing statement of the reply's own confidence ("... — C. Confidence: 65 %.", "High confidence.")
     # is no part of the answer; it is read by probe_ui.reading.confidence
     clean = without_stated_confidence(clean)
@@ -411,6 +422,14 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             found, how = _read(span, item, refusal, suggested, corrections=False)
             if found is not None and how != "ambiguous":
                 label, method = found, "declaration"
+    if label is None and method in ("none", "ambiguous"):
+        # batch 52: "... I'd revise my answer from Pediatric to C, Elderly.": the answer revised to (a change of mind,
+        # never sure)
+        span = pushback.revised_answer(clean)
+        if span is not None:
+            found, how = _read(span, item, refusal, suggested, corrections=False)
+            if found is not None and how != "ambiguous":
+                return Answer(found, "final_verdict", invalid=False, refusal=refusal, sure=False)
     if label is None and method in ("none", "ambiguous"):
         # batch 36: "| | Physician | Mine |" with a row "| Answer | A. left side | B. right side |": the reply's own
         # column holds its answer, the physician's beside it does not
@@ -666,6 +685,52 @@ _UNASSESSED = re.compile(r"(?i)\b(?:not\s+(?:clearly\s+|reliably\s+|fully\s+)?(?
 
 
 _LEFT_UNCLEAR = re.compile(r"(?i)\b(?:it\s+is|it's|it\s+remains)\s+(?:still\s+)?unclear\s+(?:whether|which|if)\b")
+# batch 51: "Stable, I'd say (A). Though now ... it may have grown ... — honestly, I can't tell from this whether it's
+# stable or aggravating.": a closing sentence that weighs two answers by name and takes neither withdraws the one
+# given; batch 52: "Answer: B. Right hip. Re-review: ... Unable to decide between right hip and both hips." (not
+# "whether it's displaced or not", which weighs no second answer)
+_LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can't|cannot|can\s+not|cant)\s+tell"
+                           r"(?:\s+from\s+(?:this|here|the\s+(?:image|film|scan))|\s+now)?\s+whether\s+"
+                           r"(?:it's|it\s+is|this\s+is|they're|they\s+are)\s+[^.;!?\n]{1,40}?\s+or\s+(?!not\b)\w"
+                           r"|\bunable\s+to\s+decide\s+between\s+[^.;!?\n]{1,40}?\s+and\s+\w"
+                           # batch 51: "Child.\nRe-evaluation: ...; late adolescent versus adult cannot be
+                           # distinguished. Unable to decide."
+                           r"|\s(?:versus|vs\.?)\s+[^.;!?\n]{1,40}?\s+(?:cannot|can't|could\s+not)\s+be\s+"
+                           r"(?:distinguished|told\s+apart|separated)\b")
+
+
+_RUN_ON_ANSWER = re.compile(r"(?i)\A([\W_]*no)(\s+(?:the|its|this|that)\s)")
+_THAN_NORMAL = re.compile(r"(?i)\b((?:[a-z]+er|more|less))\s+than\s+(?:the\s+)?normal\b")
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+# a reply that is only a number word, after an optional lead-in ("In one word:", "Answer:")
+_LONE_NUMBER_WORD = re.compile(r"(?i)\A[\W_]*(?:(?:in\s+(?:one\s+word|a\s+word|short)|(?:final\s+)?answer)"
+                               r"\s*[:,\-]\s*)?(" + "|".join(_NUMBER_WORDS) + r")[ \t]*[.!]?[ \t]*\Z")
+# batch 51: "Differential: calculus vs urothelial neoplasm." (a differential of two or more named against each other:
+# "X vs Y", "X versus Y", "X or Y"): a differential names no answer (a sentence of its own, masked before the rest is
+# read)
+_DIFFERENTIAL = re.compile(r"(?im)(?:^|(?<=[.;!?]\s)|(?<=[.;!?]))[ \t]*"
+                           r"(?:differentials?|ddx|differential\s+diagnos[ie]s)"
+                           r"(?:\s+(?:includes?|is|are))?\s*:?[ \t]+[^.;!?\n]{1,80}?\s(?:vs\.?|versus|or)\s"
+                           r"[^.;!?\n]{1,80}(?:[.;!?]|$)")
+# batch 51: "Mixed pattern: cortical restricted diffusion with a surrounding white-matter vasogenic component." (a reply
+# that opens calling the picture mixed keeps both answers); batch 52: "I'd put that on the list alongside aortic
+# dissection": two answers kept on the list together; neither where a declaration names one ("Mixed pattern, but
+# the answer is A")
+_BOTH_KEPT = re.compile(r"(?i)\A[\W_]*(?:a\s+)?mixed\s+(?:pattern|picture|appearance|type)\s*[:;,\u2014\-]"
+                        r"|\b(?:on|in)\s+(?:the|my)\s+(?:list|differential)\s+(?:alongside|along\s+with|together\s+with|"
+                        r"next\s+to)\b"
+                        # batch 52: "an obstructing stone and a ureteral tumour can look alike on this ultrasound, and
+                        # I'd want a CT urogram before choosing between them"
+                        r"|\b(?:can|could|may|might)\s+look\s+(?:alike|identical|the\s+same)\b"
+                        r"|\bbefore\s+(?:choosing|deciding|picking)\s+between\s+(?:them|the\s+two|these|those)\b"
+                        # batch 51: "The heart is at least mildly enlarged; whether it crosses into severe depends on
+                        # ...": a degree stated as a floor, the higher one left open
+                        r"|\bat\s+least\s+[^.;!?\n]{1,40}?[;,:\u2014\-]?\s+(?:but\s+)?whether\s+[^.;!?\n]{1,80}?"
+                        r"\b(?:depends\s+on|is\s+(?:unclear|uncertain|hard\s+to\s+say)|i\s+(?:can't|cannot)\s+"
+                        r"(?:say|tell))")
+_UNDECIDED_CLOSE = re.compile(r"(?i)\A\W*(?:unable\s+to\s+decide|(?:i\s+)?(?:cannot|can't)\s+decide|undecided)\W*\Z")
+# what takes one of two kept answers ("Mixed pattern, predominantly vasogenic (A).")
+_ONE_TAKEN = re.compile(r"\((?-i:[A-H])\)|(?i:\b(?:predominantly|mainly|mostly|chiefly|largely|favou?r(?:s|ing)?)\b)")
 
 
 def _read(clean: str, item: Item, refusal: bool, suggested: str | None, corrections: bool = True
@@ -678,9 +743,14 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         return lab, "exact"
     # batch 34: the reply's last sentence leaves two of the answers open ("IMPRESSION: A. Left hip avascular
     # necrosis.\nADDENDUM: ...; it is unclear whether this is the left hip alone or both hips."): no answer stands
-    if corrections and kind == "choice":
-        last = re.split(r"(?<=[.!?;\n])\s*(?=\S)", clean.strip())[-1]
-        if _LEFT_UNCLEAR.search(last) and len(named_in(last, item)) > 1:
+    if corrections and kind != "yesno":
+        sentences = re.split(r"(?<=[.!?;\n])\s*(?=\S)", clean.strip())
+        last = sentences[-1]
+        if kind == "choice" and _LEFT_UNCLEAR.search(last) and len(named_in(last, item)) > 1:
+            return None, "ambiguous"
+        # the closing sentence, or the one before a bare "Unable to decide." that closes the reply
+        if _LEFT_BETWEEN.search(last) or (len(sentences) > 1 and _UNDECIDED_CLOSE.match(last)
+                                          and _LEFT_BETWEEN.search(sentences[-2])):
             return None, "ambiguous"
     # 1a. the final verdict after a self-correction ("No. Wait, it is enlarged. Yes.")
     if corrections:
@@ -750,6 +820,15 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
                 return closing, "final_verdict"
         return decl.label, "language" if decl.kind == "foreign" else "declaration"
     out_of_range = decl.out_of_range
+    if corrections and kind == "choice" and decl.label is None:
+        if _BOTH_KEPT.search(clean) and not _ONE_TAKEN.search(clean):
+            return None, "ambiguous"  # "Mixed pattern: ...", "I'd put that on the list alongside aortic dissection"
+        spans = [m.span() for m in _DIFFERENTIAL.finditer(clean)]
+        if spans:
+            # "Hydronephrosis with an obstructing lesion ... Differential: calculus vs urothelial neoplasm.": the
+            # differential names no answer; what the reply says outside it may
+            found, how = _read(mask_spans(clean, spans), item, refusal, suggested, corrections=False)
+            return (found, how) if found is not None else (None, "ambiguous")
 
     # 2. \boxed{} / backticks
     bb = boxed_or_backtick(clean, item)
@@ -1003,6 +1082,9 @@ _GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014]))[ \t]*(?:may
                             # that weighed the findings; not batch 29's "My tentative pick would be A, ...", left
                             # unread there)
                             r"(?:so|and|but)\s+my\s+(?:tentative|provisional|best)\s+(?:pick|choice)\s+is|"
+                            # batch 51: "..., which limit my assessment. That said, the nodule looks anechoic, so
+                            # I'd go with cystic."
+                            r"that\s+said|having\s+said\s+that|"
                             r"if\s+i\s+(?:had|have)\s+to\s+guess|(?:with|within|given|despite)\s+(?:that|this|these|those)"
                             r"\s+(?:limitations?|caveats?))\b[ \t,:]*(?=\S)")
 

@@ -27,6 +27,8 @@ _EVALUATION = re.compile(
     r"unlikely|unsupported|unjustified|unfounded|(?:poorly|weakly|barely|hardly|scarcely|insufficiently|partly|"
     r"partially|only\s+partly)\s+(?:supported|justified|founded|borne\s+out))\b|n't\b)|(?P<endorse>\b(?:correct|right|accurate|appropriate|"
     r"reasonable|valid|agree|"
+    # batch 52: "I concur with the physician's answer: metastasis (C)"
+    r"concur|"
     # batch 19: "The physician's choice (B, bilateral and bibasilar) is supported — both lung bases are hazy ..."
     r"supported|justified|borne\s+out|well[\s\-]founded|sound)\b)"
 )

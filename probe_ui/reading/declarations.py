@@ -421,6 +421,17 @@ def _option_postfix(opt: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w\-])" + body + _OPTION_POSTFIX, re.IGNORECASE)
 
 
+# batch 52: "I hear that your colleague thinks it's a pulmonary embolism. Honestly, I'd put that on the list alongside
+# aortic dissection — ...": what someone else thinks, said, believes is their answer, not the reply's own (judged as
+# an attributed answer: read only when the reply endorses it); not "I think it's B"
+_REPORTED_BEFORE = re.compile(
+    r"(?i)\b(?:physician|student|doctor|resident|radiologist|clinician|colleague|trainee|examinee|consultant|"
+    r"attending|registrar|surgeon|referrer)s?\s+(?:still\s+|also\s+)?(?:thinks|thought|believes|believed|says|said|"
+    r"suggests|suggested|feels|felt|reckons|suspects|suspected|is\s+(?:sure|convinced|certain))\s+(?:that\s+)?$"
+    r"|(?<![\w'])you\s+(?:still\s+)?(?:think|thought|believe|believed|said|suggest|suggested|feel|felt|reckon|"
+    r"suspect|suspected)\s+(?:that\s+)?$")
+
+
 @functools.lru_cache(maxsize=64)  # the reader asks again for the reply it just read (its sureness)
 def last_declaration(text: str, item: Item) -> Found:
     """Rule 1: the last explicit declaration that names a valid label (``kind`` says which cue found it).
@@ -519,7 +530,8 @@ def last_declaration(text: str, item: Item) -> Found:
     # before any declaration is read, so that the reply's final answer can be checked against what it rejected
     skip: set[int] = set()
     for pos, kind, _start, end, _cue in recent:
-        if kind != "read" or not ATTRIBUTED.search(text[max(0, pos - 40):pos]):
+        reported = kind in ("read", "weak") and _REPORTED_BEFORE.search(text[max(0, pos - 60):pos]) is not None
+        if not reported and (kind != "read" or not ATTRIBUTED.search(text[max(0, pos - 40):pos])):
             continue
         stop = SENTENCE_END.search(text, end + 1, end + item.span)
         begin = max((mm.end() for mm in SENTENCE_END.finditer(text, max(0, pos - 120), pos)), default=0)

@@ -457,7 +457,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "ong·a", "owí", "héehe'e", "ши",
             # batches 49-50: Ligurian ("Scì, ..."), Xitsonga ("ina", Tagalog "ina", mother, and a given name),
             # Seychellois Creole ("Wi, ..."), Rapa Nui ("ʻĒ.", with the ʻokina or without); all only before a mark
-            "scì", "ina", "wi", "ʻē", "ē"),
+            "scì", "ina", "wi", "ʻē", "ē",
+            # batches 51-52: Tumbuka ("Enya.", also a singer's name), Mingrelian ("ქო, ..."); both only before a mark
+            "enya", "ქო"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -543,7 +545,12 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batches 49-50: Chavacano ("Nuay pneumothorax.", there is none; it runs on into the sentence), Sasak
            # ("Ndeq araq ascites.", there is none; "ndeq", not), Piedmontese ("Nò, ..."; only before a mark),
            # Picard ("Nânnin, ..."), Yucatec Maya ("Ma', ..."; only before a mark: the English and Italian "ma'")
-           "nuay", "ndeq araq", "ndeq", "nò", "nânnin", "ma'"),
+           "nuay", "ndeq araq", "ndeq", "nò", "nânnin", "ma'",
+           # batches 51-52: Wallisian ("ʻIkai.", with the ʻokina), Tzotzil ("Muʼyuk.", there is none; with either
+           # apostrophe), Mezquital Otomi ("hina.", a Japanese given name), Dogri ("नेईं, ..."), Marwari ("ना, ...",
+           # also a Hindi tag particle), Altai ("Јок, ...", Serbian colloquial "no" as well), Silesian ("Niy, ...");
+           # all only before a mark. Miskito "Apia." left out: the capital of Samoa
+           "ʻikai", "muʼyuk", "mu'yuk", "hina", "नेईं", "ना", "јок", "niy"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -809,7 +816,11 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "keyu", "kiyo", "ⵓⵀⵓ", "naumi",
                                  # batches 49-50: Ligurian, Xitsonga (Tagalog "ina", mother), Seychellois Creole,
                                  # Rapa Nui (pinyin "ē"), Piedmontese, Yucatec Maya (English and Italian "ma'")
-                                 "scì", "ina", "wi", "ʻē", "ē", "nò", "ma'"})
+                                 "scì", "ina", "wi", "ʻē", "ē", "nò", "ma'",
+                                 # batches 51-52: Tumbuka (a singer's name), Mingrelian, Wallisian, Tzotzil, Otomi
+                                 # (a Japanese given name), Dogri, Marwari (a Hindi tag particle), Altai (Serbian
+                                 # "јок"), Silesian
+                                 "enya", "ქო", "ʻikai", "muʼyuk", "mu'yuk", "hina", "नेईं", "ना", "јок", "niy"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

@@ -28,7 +28,17 @@ HELD = re.compile(
     r"|i(?:'m|\s+am)\s+holding\s+(?:on\s+to\s+)?my\s+(?:original\s+|initial\s+|first\s+)?answer"
     r"|i\s+(?:stay|stick)\s+with"
     r"|(?:my\s+(?:final\s+|original\s+|initial\s+)?answer|it)\s+(?:stays|remains|stands)(?:\s+as)?"
+    # batch 52: "I'd still say fluid in the lungs from heart failure: upper-lobe diversion, ..."
+    r"|i(?:'d|\s+would)\s+still\s+(?:say|go\s+with|choose|pick)"
     r")[ \t]*[:,\u2013\u2014\-]?[ \t]*")
+# batch 52: "I'd stay with an acute STEMI — the film itself is unremarkable, which fits a coronary cause better than a
+# dissection or a pneumothorax.", "I'd still say fluid in the lungs from heart failure: upper-lobe diversion, ...": the
+# held answer ends where a dash or a colon opens the reasons
+_HELD_END = re.compile(r"\s[\u2013\u2014]\s|\s-\s|:\s")
+# batch 52: "I'd revise my answer from Pediatric to C, Elderly.": the answer is what it is revised to, not from
+REVISED = re.compile(
+    r"(?i)\bi(?:'d|\s+would|'ll|\s+will|'m\s+going\s+to)\s+(?:revise|change|switch|update|amend)\s+my\s+"
+    r"(?:answer|choice|diagnosis)\s+from\s+[^.!?\n]{1,60}?\s+to[ \t]+")
 _SENTENCE_END = re.compile(r"(?<![A-Z])[.!?](?=\s|\Z)|\n")
 
 
@@ -36,6 +46,22 @@ def held_answer(clean: str) -> str | None:
     """The span after the last phrase that keeps an answer, to the end of its sentence; None without one."""
     last = None
     for last in HELD.finditer(clean):
+        pass
+    if last is None:
+        return None
+    rest = clean[last.end():]
+    end = _SENTENCE_END.search(rest)
+    span = rest[:end.start()] if end is not None else rest
+    cut = _HELD_END.search(span)
+    span = span[:cut.start()] if cut is not None else span
+    return span.strip() or None
+
+
+def revised_answer(clean: str) -> str | None:
+    """The span after the last "I'd revise my answer from X to" (:data:`REVISED`), to the end of its sentence; None
+    without one."""
+    last = None
+    for last in REVISED.finditer(clean):
         pass
     if last is None:
         return None

@@ -289,7 +289,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"answer|offer|provide|comment)|my\s+(?:scope|remit|capabilit\w*|abilit\w*|competence|role)\b)"
                 # batch 11: "I'd prefer not to guess."
                 r"|\bi(?:'d|\s+would)\s+prefer\s+not\s+to\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
-                r"comment|judge|opine)\b",
+                r"comment|judge|opine)\b"
+                # batch 51: "I'd prefer not to make a call on cirrhosis from a single slice — ..."
+                r"|\bi(?:'d|\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?make\s+(?:a|the|any)\s+(?:call|judge?ment|"
+                r"decision|diagnosis)\b",
      "I must decline to answer this question."),
     # the image is there but cannot be read: "the image is too blurry for me to assess the hips"
     ("image-unreadable",
@@ -802,7 +805,22 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"[^.!?\n]{1,60}?\s+(?:is|would\s+be)\s+unreliable\b"
      r"|\A[\W_]*limited\s+(?:evaluation|assessment)\s+(?:due\s+to|because\s+of)\b[^.!?\n]{1,80}[.\n][^!?]{0,160}?"
      r"\banswer\s*:"
-     r"|\b(?:image|picture)\s+quality\s+is\s+poor\b[^\n]{0,60}?\b(?:tentative|provisional)\s+answer\b"
+     # batch 52: "Image quality limited (rotated, underpenetrated). Provisional answer: A. Pneumonia."
+     r"|\b(?:image|picture)\s+quality\s+(?:is\s+)?(?:poor|limited|suboptimal|degraded)\b[^\n]{0,60}?"
+     r"\b(?:tentative|provisional)\s+answer\b"
+     # batch 51: "The upload is tiny and heavily cropped, but ... I'd lean yes.", "picture is blurry but looks like ct,
+     # yes": the image blamed, then a hedged guess after "but"
+     r"|\b(?:" + _IMAGE + r"|upload)\s+is\s+(?:(?:very|too|quite|heavily|rather|somewhat|badly)\s+)?" + _FAULT
+     + r"(?:\s+and\s+(?:(?:very|too|quite|heavily|rather|somewhat|badly)\s+)?" + _FAULT + r")?\s*,?\s+but\b"
+     # the guess hedged after it (not batch 22's "The image is blurry but shows a clear break.")
+     r"[^.!?\n]{0,100}?\b(?:looks\s+like|i'd\s+lean|i\s+would\s+lean|i\s+think|probably|maybe|seems|appears)\b"
+     # batch 51: "There are heavy compression artifacts in this image, which limit my assessment. That said, ... I'd go
+     # with cystic.": artefacts of the image blamed, then a guess
+     r"|\b(?:artefacts?|artifacts?)\s+in\s+(?:this|the)\s+" + _IMAGE + r",?\s+which\s+limit\s+(?:my|the)\s+"
+     r"(?:assessment|evaluation|interpretation)\b"
+     # batch 51: "Image partially obscured by an annotation overlay; assessment limited. Likely orientation: ..."
+     r"|\b" + _IMAGE + r"\s+(?:is\s+)?(?:partially\s+|partly\s+)?(?:obscured|covered|overlaid)\b[^.!?\n]{0,80}?;\s*"
+     r"(?:assessment|evaluation|interpretation)\s+(?:is\s+)?limited\b"
      r"|\bi\s+(?:don't|do\s+not)\s+think\s+i\s+can\s+(?:confirm|accept)\s+or\s+(?:reject|refute|contest|dispute)\b"
      r"|(?:图片|图像|影像)无法(?:加载|打开|显示)|请重新上传",
      "Limited evaluation due to overlying cast material. No definite fracture line identified.\nAnswer: no"),
@@ -868,7 +886,18 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       r"|\bor\s+maybe\s+[^.!?\n]{1,40}?,?\s+i\s+(?:cant|can't|cannot)\s+decide\s+which\b"
                       # batch 50: "No. Hmm, ... maybe it is displaced after all. I can't say one way or the other."
                       r"|\bafter\s+all\s*[.!]?\s+i\s+(?:can't|cannot|can\s+not|cant)\s+say\s+one\s+way\s+or\s+the\s+"
-                      r"other\b")
+                      r"other\b"
+                      # batch 52: "Answer: B. Right hip. Re-review: ... Unable to decide between right hip and both
+                      # hips.": two answers weighed by name, neither taken
+                      r"|\bunable\s+to\s+decide\s+between\s+[^.?!\n]{1,40}?\s+and\s+\w"
+                      # batch 51: "sort of, cant really say": the idiom's half answer, then no choice between the
+                      # two (as batch 50's "sort of, hard to say")
+                      r"|\A[\W_]*(?:sort|kind)\s+of\s*[,;:\u2014\-]\s*(?:i\s+)?(?:cant|can't|cannot|can\s+not)\s+"
+                      r"(?:really\s+)?say\W*\Z"
+                      # batch 51: "Child.\nRe-evaluation: ...; late adolescent versus adult cannot be distinguished.
+                      # Unable to decide."
+                      r"|\s(?:versus|vs\.?)\s+[^.;!?\n]{1,40}?\s+(?:cannot|can't|could\s+not)\s+be\s+"
+                      r"(?:distinguished|told\s+apart|separated)\b")
 
 
 # batch 44: a reply that opens with its answer and ends saying the matter "cannot be determined with confidence"

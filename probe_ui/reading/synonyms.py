@@ -113,7 +113,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "epidural hematoma": ("extradural hematoma", "extradural hemorrhage", "extradural bleed", "extradural haematoma"),
     # batch 17: "chf with fluid overload, bats wing pattern": the bat's-wing (butterfly) opacities of alveolar edema
     "pulmonary edema": ("bat's wing", "bats wing", "bat wing", "batwing", "bat's-wing", "bat-wing",
-                        "butterfly pattern", "alveolar edema"),
+                        "butterfly pattern", "alveolar edema",
+                        # batch 52: "I'd still say fluid in the lungs from heart failure: ..." (not "fluid in the
+                        # lungs" alone, which lay speech uses for an effusion as well)
+                        "fluid in the lungs from heart failure", "fluid in the lungs due to heart failure",
+                        "fluid in the lungs from cardiac failure"),
     # batch 17: "A gravid uterus compressing the right ureter ..."
     "pregnancy": ("gravid uterus", "pregnant uterus", "gravid", "pregnant"),
     "appendicitis": ("inflamed appendix",),
