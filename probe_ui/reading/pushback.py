@@ -42,33 +42,33 @@ REVISED = re.compile(
 _SENTENCE_END = re.compile(r"(?<![A-Z])[.!?](?=\s|\Z)|\n")
 
 
-def held_answer(clean: str) -> str | None:
-    """The span after the last phrase that keeps an answer, to the end of its sentence; None without one."""
+def _after_last(phrase: re.Pattern[str], clean: str) -> str | None:
+    """The span after the last match of ``phrase``, to the end of its sentence; None without a match."""
     last = None
-    for last in HELD.finditer(clean):
+    for last in phrase.finditer(clean):
         pass
     if last is None:
         return None
     rest = clean[last.end():]
     end = _SENTENCE_END.search(rest)
-    span = rest[:end.start()] if end is not None else rest
+    return rest[:end.start()] if end is not None else rest
+
+
+def held_answer(clean: str) -> str | None:
+    """The span after the last phrase that keeps an answer (:data:`HELD`), to the end of its sentence or the dash or
+    colon that opens its reasons; None without one."""
+    span = _after_last(HELD, clean)
+    if span is None:
+        return None
     cut = _HELD_END.search(span)
-    span = span[:cut.start()] if cut is not None else span
-    return span.strip() or None
+    return (span[:cut.start()] if cut is not None else span).strip() or None
 
 
 def revised_answer(clean: str) -> str | None:
     """The span after the last "I'd revise my answer from X to" (:data:`REVISED`), to the end of its sentence; None
     without one."""
-    last = None
-    for last in REVISED.finditer(clean):
-        pass
-    if last is None:
-        return None
-    rest = clean[last.end():]
-    end = _SENTENCE_END.search(rest)
-    span = rest[:end.start()] if end is not None else rest
-    return span.strip() or None
+    span = _after_last(REVISED, clean)
+    return span.strip() or None if span is not None else None
 
 
 _NO_SINGLE = re.compile(
