@@ -245,7 +245,7 @@ from probe_ui.reading.presence import (
 )
 
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
-from probe_ui.reading.refusals import declining_opening, is_refusal, refusal_names, refusal_spans
+from probe_ui.reading.refusals import WEIGHED_BY_NAME, declining_opening, is_refusal, refusal_names, refusal_spans
 from probe_ui.reading.structured import (
     boolean_field_label,
     boolean_fields,
@@ -692,11 +692,7 @@ _LEFT_UNCLEAR = re.compile(r"(?i)\b(?:it\s+is|it's|it\s+remains)\s+(?:still\s+)?
 _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can't|cannot|can\s+not|cant)\s+tell"
                            r"(?:\s+from\s+(?:this|here|the\s+(?:image|film|scan))|\s+now)?\s+whether\s+"
                            r"(?:it's|it\s+is|this\s+is|they're|they\s+are)\s+[^.;!?\n]{1,40}?\s+or\s+(?!not\b)\w"
-                           r"|\bunable\s+to\s+decide\s+between\s+[^.;!?\n]{1,40}?\s+and\s+\w"
-                           # batch 51: "Child.\nRe-evaluation: ...; late adolescent versus adult cannot be
-                           # distinguished. Unable to decide."
-                           r"|\s(?:versus|vs\.?)\s+[^.;!?\n]{1,40}?\s+(?:cannot|can't|could\s+not)\s+be\s+"
-                           r"(?:distinguished|told\s+apart|separated)\b")
+                           r"|" + WEIGHED_BY_NAME)
 
 
 _RUN_ON_ANSWER = re.compile(r"(?i)\A([\W_]*no)(\s+(?:the|its|this|that)\s)")

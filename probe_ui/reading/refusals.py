@@ -873,6 +873,12 @@ _HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know", "cannot-zh"})
 _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality|view)s?\b")
 
 
+#: two answers weighed by name and neither taken: batch 52's "Answer: B. Right hip. Re-review: ... Unable to decide
+#: between right hip and both hips.", batch 51's "Child.\nRe-evaluation: ...; late adolescent versus adult cannot be
+#: distinguished. Unable to decide.": no decline here (:data:`_WEIGHED`), and no answer (``answers._LEFT_BETWEEN``)
+WEIGHED_BY_NAME = (r"\bunable\s+to\s+decide\s+between\s+[^.;!?\n]{1,40}?\s+and\s+\w"
+                   r"|\s(?:versus|vs\.?)\s+[^.;!?\n]{1,40}?\s+(?:cannot|can't|could\s+not)\s+be\s+"
+                   r"(?:distinguished|told\s+apart|separated)\b")
 # batch 25: two answers weighed and neither taken ("I'm torn between A and B now.", "I can't commit to either
 # answer."): a hedge on what was seen, not a decline, even where the image is blamed as well
 _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
@@ -887,17 +893,11 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # batch 50: "No. Hmm, ... maybe it is displaced after all. I can't say one way or the other."
                       r"|\bafter\s+all\s*[.!]?\s+i\s+(?:can't|cannot|can\s+not|cant)\s+say\s+one\s+way\s+or\s+the\s+"
                       r"other\b"
-                      # batch 52: "Answer: B. Right hip. Re-review: ... Unable to decide between right hip and both
-                      # hips.": two answers weighed by name, neither taken
-                      r"|\bunable\s+to\s+decide\s+between\s+[^.?!\n]{1,40}?\s+and\s+\w"
                       # batch 51: "sort of, cant really say": the idiom's half answer, then no choice between the
                       # two (as batch 50's "sort of, hard to say")
                       r"|\A[\W_]*(?:sort|kind)\s+of\s*[,;:\u2014\-]\s*(?:i\s+)?(?:cant|can't|cannot|can\s+not)\s+"
                       r"(?:really\s+)?say\W*\Z"
-                      # batch 51: "Child.\nRe-evaluation: ...; late adolescent versus adult cannot be distinguished.
-                      # Unable to decide."
-                      r"|\s(?:versus|vs\.?)\s+[^.;!?\n]{1,40}?\s+(?:cannot|can't|could\s+not)\s+be\s+"
-                      r"(?:distinguished|told\s+apart|separated)\b")
+                      r"|" + WEIGHED_BY_NAME)
 
 
 # batch 44: a reply that opens with its answer and ends saying the matter "cannot be determined with confidence"
