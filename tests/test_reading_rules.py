@@ -6183,3 +6183,103 @@ def test_answer_words_of_batches_51_and_52(reply: str, question: str, choice: st
 def test_second_turn_shapes_of_batches_51_and_52(spec: tuple, reply: str, choice: str | None) -> None:
     labels, options, question = spec
     assert extract(reply, "choice", labels, options, question=question, suggested="C").choice == choice
+
+
+FE54 = (("A", "B", "C", "D"), ("Pleural effusion", "Pneumonia", "Atelectasis", "Consolidation"),
+        "What does the opacity at the right base show?")
+BR53 = (("A", "B", "C", "D"), ("Glioblastoma", "Meningioma", "Abscess", "None of the above"),
+        "What is the enhancing lesion in the left frontal lobe?")
+HIP53 = (("A", "B", "C", "D"), ("Left hip", "Right hip", "Both hips", "Neither hip"),
+         "Which hip shows avascular necrosis?")
+SIDE54 = (("A", "B", "C", "D"), ("left side", "right side", "bilateral", "no effusion"),
+          "On which side is the pleural effusion?")
+
+
+@pytest.mark.parametrize("spec, reply, choice", [
+    # batch 54: three or more named against each other in one clause ("X versus Y versus Z") are a differential, no
+    # answer, with no "Differential:" head
+    (FE54, "FINDINGS: Opacity at the right base obscuring the hemidiaphragm. Right costophrenic angle blunted.\n"
+           "IMPRESSION: Right basal opacity; effusion versus consolidation versus atelectasis. Correlate clinically "
+           "and with a lateral view.", None),
+    (FE54, "Effusion vs consolidation vs atelectasis.", None),
+    # batch 53: a side given only as the viewer's, the patient's side left open
+    (HIP53, "The side markers are cropped off, so all I can say is that the femoral head on the viewer's left shows "
+            "collapse — whether that's the patient's left or right depends on how the film was hung.", None),
+    # batch 53: a reply that is only two things it could be
+    (BR53, "it could be a tumor or an abscess", None),
+    # batch 54: an answer first agreed with, then taken back and revised "to B"
+    (SIDE54, "I initially agreed with the physician's left side, but on a second look the blunted angle and the "
+             "meniscus are on the right, and the left angle is sharp. I'd revise to B.", "B"),
+    # near misses: a lone "X versus Y" then one taken, an impression with one answer, the viewer's left with the
+    # patient's side given, one thing it could be, an answer first agreed with and kept
+    (FE54, "IMPRESSION: Right basal opacity; effusion versus consolidation, favour effusion (A).", "A"),
+    (FE54, "IMPRESSION: Right pleural effusion.", "A"),
+    (HIP53, "The femoral head on the viewer's left shows collapse; the marker says that is the patient's right, so "
+            "B.", "B"),
+    (BR53, "it could be an abscess", "C"),
+    (SIDE54, "I initially agreed with the physician's left side, and on a second look it is still the left side.",
+     "A"),
+])
+def test_answers_left_open_of_batches_53_and_54(spec: tuple, reply: str, choice: str | None) -> None:
+    labels, options, question = spec
+    assert extract(reply, "choice", labels, options, question=question, suggested="A").choice == choice
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batch 53: the image the reply received called black; a scout image that resolves too little; "treat my read
+    # with caution"; "Image quality: severely underexposed; assessment limited."; "only a rough estimate" after low
+    # resolution
+    ("The image I received is almost completely black, probably a windowing or export problem, so I cannot grade "
+     "the spondylolisthesis.", True),
+    ("What came through is only the scout (localizer) image; the kidneys aren't resolved well enough to say anything "
+     "about a mass.", True),
+    ("This is a phone photo of a monitor taken at an angle, with moiré across the lung fields, so please treat my "
+     "read with caution: the left lung looks clear to me, which would make it D, none of the above.", True),
+    ("Image quality: severely underexposed; assessment limited.\nProbable answer: Yes (iliac wings and sacrum faintly "
+     "visible).", True),
+    ("The resolution is very low (about 128×128), so this is only a rough estimate: pediatric.", True),
+    # near misses: an image received and read, structures resolved well, a read treated as firm, good quality, a
+    # rough estimate of a size
+    ("The image I received shows a clear lateral spine.", False),
+    ("The kidneys are resolved well enough to say there is no mass.", False),
+    ("I treat my read as firm: D.", False),
+    ("Image quality: good; assessment complete. Answer: Yes.", False),
+    ("The cyst is only a rough estimate of 2 cm across.", False),
+])
+def test_refusal_flags_of_batches_53_and_54(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batches 53-54: Kabuverdianu, Q'eqchi', Muscogee, Mi'kmaq, Saraiki, Kashmiri, Makassarese
+    ("Nau. N ka odja fratura.", "Is there a fracture?", "no"),
+    ("Ink'a'.", "Is there a pneumothorax?", "no"),
+    ("Monkos.", "Is this a mammogram?", "no"),
+    ("E'e.", "Is this an ultrasound?", "yes"),
+    ("کائنی، دل وݙا کائنی۔", "Is the heart enlarged?", "no"),
+    ("آ، یہِ چھُ ایکس رے۔", "Is this an X-ray?", "yes"),
+    ("Iye, ini rontgen dade.", "Is this a chest X-ray?", "yes"),
+    ("Tena.", "Is there a pneumothorax?", "no"),
+    # near misses: the words running on into a sentence of another sense, and Alemannic "Nai" left out (the Greek
+    # yes in Latin letters)
+    ("Nau sank in the harbour.", "Is there a mass?", None),
+    ("Tena said the scan was fine.", "Is there a mass?", None),
+    ("Nai, s'Herz isch nit vergrösseret.", "Is the heart enlarged?", None),
+])
+def test_answer_words_of_batches_53_and_54(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+def test_evenki_child_of_batch_54() -> None:
+    # batch 54: Evenki "Кунгакан." (a child)
+    assert extract("Кунгакан.", "choice", ("A", "B", "C"), ("adult", "child", "elderly"),
+                   question="Is this patient an adult, a child or elderly?").choice == "B"
+
+
+def test_checklist_of_batch_53() -> None:
+    # batch 53: a checklist for any head CT is no answer about this one; near miss: a finding on this CT
+    q = "Does this ct scan show any abnormality of the brain? (please answer yes/no)"
+    assert extract("On a non-contrast head CT the things to check are hemorrhage, mass effect, hydrocephalus and "
+                   "loss of grey–white differentiation, ideally against a prior study.", "yesno", ("yes", "no"),
+                   question=q).choice is None
+    assert extract("On this head CT there is a hemorrhage.", "yesno", ("yes", "no"), question=q).choice == "yes"

@@ -707,7 +707,12 @@ _LONE_NUMBER_WORD = re.compile(r"(?i)\A[\W_]*(?:(?:in\s+(?:one\s+word|a\s+word|s
 _DIFFERENTIAL = re.compile(r"(?im)(?:^|(?<=[.;!?]\s)|(?<=[.;!?]))[ \t]*"
                            r"(?:differentials?|ddx|differential\s+diagnos[ie]s)"
                            r"(?:\s+(?:includes?|is|are))?\s*:?[ \t]+[^.;!?\n]{1,80}?\s(?:vs\.?|versus|or)\s"
-                           r"[^.;!?\n]{1,80}(?:[.;!?]|$)")
+                           r"[^.;!?\n]{1,80}(?:[.;!?]|$)"
+                           # batch 54: "IMPRESSION: Right basal opacity; effusion versus consolidation versus
+                           # atelectasis." (three or more named against each other in one clause, with no head: a
+                           # differential all the same; not a lone "X versus Y", which may go on to take one)
+                           r"|(?:^|(?<=[.;:!?]\s)|(?<=[.;:!?]))[ \t]*[^.;:!?\n]{1,80}?\s(?:vs\.?|versus)\s"
+                           r"[^.;:!?\n]{1,80}?\s(?:vs\.?|versus)\s[^.;!?\n]{1,80}(?:[.;!?]|$)")
 # batch 51: "Mixed pattern: cortical restricted diffusion with a surrounding white-matter vasogenic component." (a reply
 # that opens calling the picture mixed keeps both answers); batch 52: "I'd put that on the list alongside aortic
 # dissection": two answers kept on the list together; neither where a declaration names one ("Mixed pattern, but
@@ -723,7 +728,17 @@ _BOTH_KEPT = re.compile(r"(?i)\A[\W_]*(?:a\s+)?mixed\s+(?:pattern|picture|appear
                         # ...": a degree stated as a floor, the higher one left open
                         r"|\bat\s+least\s+[^.;!?\n]{1,40}?[;,:\u2014\-]?\s+(?:but\s+)?whether\s+[^.;!?\n]{1,80}?"
                         r"\b(?:depends\s+on|is\s+(?:unclear|uncertain|hard\s+to\s+say)|i\s+(?:can't|cannot)\s+"
-                        r"(?:say|tell))")
+                        r"(?:say|tell))"
+                        # batch 53: "it could be a tumor or an abscess" (a reply that is only two things it could
+                        # be): no answer taken
+                        r"|\A[\W_]*(?:it|this|that)\s+(?:could|might|may)\s+be\s+(?:either\s+)?(?:an?\s+)?[\w\-]+"
+                        r"(?:\s+[\w\-]+)?\s+or\s+(?:an?\s+)?[\w\-]+(?:\s+[\w\-]+)?[\W_]*\Z"
+                        # batch 53: "the femoral head on the viewer's left shows collapse — whether that's the
+                        # patient's left or right depends on how the film was hung": a side given only as the
+                        # viewer's, the patient's side left open, names no side
+                        r"|\bviewer's\s+(?:left|right)\b[^.;!?\n]{0,80}?\bwhether\s+(?:that's|that\s+is|it's|it\s+is|"
+                        r"this\s+is)\s+(?:the\s+)?patient's\s+(?:left|right)\s+or\s+(?:(?:the\s+)?patient's\s+)?"
+                        r"(?:left|right)\b")
 _UNDECIDED_CLOSE = re.compile(r"(?i)\A\W*(?:unable\s+to\s+decide|(?:i\s+)?(?:cannot|can't)\s+decide|undecided)\W*\Z")
 # what takes one of two kept answers ("Mixed pattern, predominantly vasogenic (A).")
 _ONE_TAKEN = re.compile(r"\((?-i:[A-H])\)|(?i:\b(?:predominantly|mainly|mostly|chiefly|largely|favou?r(?:s|ing)?)\b)")

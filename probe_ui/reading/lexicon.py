@@ -212,6 +212,10 @@ _TEXTBOOK = re.compile(
     + r"|(?:appears?|looks?|shows?\s+up)\s+(?:bright|dark|white|black|hyperintense|hypointense|hyperdense|hypodense|"
     r"echogenic|anechoic|grey|gray)\s+(?:on|in)\s+(?!(?:the|this|these|those|that|our|your|its)\b)"
     r"(?:[\w\-]+\s+){0,3}?(?:images|scans|sequences|radiographs|films|studies)"
+    # batch 53: "On a non-contrast head CT the things to check are hemorrhage, mass effect, hydrocephalus and ...": a
+    # checklist for any such study, not a word on this one
+    + r"|\b(?:on|in)\s+an?\s+(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY + r",?\s+the\s+(?:things|features|findings|signs)\s+"
+    r"to\s+(?:check|look\s+for|assess|review|evaluate)\s+(?:are|include)"
     + r")\b")
 _THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|patient's|i\s+see)\b|\b(?:the|this|these|that)\s+(?:\w+\s+)?"
                         r"(?:image|images|scan|picture|study|film|radiograph|slice|view|lesion|exam|examination)\b")
@@ -459,7 +463,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # Seychellois Creole ("Wi, ..."), Rapa Nui ("ʻĒ.", with the ʻokina or without); all only before a mark
             "scì", "ina", "wi", "ʻē", "ē",
             # batches 51-52: Tumbuka ("Enya.", also a singer's name), Mingrelian ("ქო, ..."); both only before a mark
-            "enya", "ქო"),
+            "enya", "ქო",
+            # batches 53-54: Mi'kmaq ("E'e."), Kashmiri ("آ، ...": Urdu and Persian "آ", come), Makassarese ("Iye,
+            # ..."); all only before a mark. Alemannic "Nai, ..." (no) left out: "nai" is the Greek yes written in
+            # Latin letters
+            "e'e", "آ", "iye"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -550,7 +558,13 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # apostrophe), Mezquital Otomi ("hina.", a Japanese given name), Dogri ("नेईं, ..."), Marwari ("ना, ...",
            # also a Hindi tag particle), Altai ("Јок, ...", Serbian colloquial "no" as well), Silesian ("Niy, ...");
            # all only before a mark. Miskito "Apia." left out: the capital of Samoa
-           "ʻikai", "muʼyuk", "mu'yuk", "hina", "नेईं", "ना", "јок", "niy"),
+           "ʻikai", "muʼyuk", "mu'yuk", "hina", "नेईं", "ना", "јок", "niy",
+           # batches 53-54: Kabuverdianu ("Nau. N ka odja fratura."; only before a mark: Portuguese "nau", a ship),
+           # Q'eqchi' ("Ink'a'.", with its closing apostrophe or without), Muscogee ("Monkos."), Saraiki ("کائنی، ...",
+           # it is not), Makassarese ("Tena.", there is none; only before a mark: a given name). Sango "ape" (not, at
+           # the end of the sentence: "Lo yeke scanner ape.") left out: it opens no reply and negates the sentence
+           # before it
+           "nau", "ink'a'", "ink'a", "monkos", "کائنی", "tena"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -699,7 +713,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     # batch 34: Hiligaynon "Bata. Bukas pa ang mga growth plate." (child; the growth plates are still open)
     # batch 39: Latin "Puer est: ..." (it is a boy, a child); batch 40: Sanskrit "इदं बालस्य ..." (of a child)
     # batches 49-50: Mauritian Creole "Zanfan. Bann kartilaz kroisans ankor ouver." / "Sa enn zanfan." (a child)
-    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan"),
+    # batch 54: Evenki "Кунгакан." (a child)
+    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
@@ -820,7 +835,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  # batches 51-52: Tumbuka (a singer's name), Mingrelian, Wallisian, Tzotzil, Otomi
                                  # (a Japanese given name), Dogri, Marwari (a Hindi tag particle), Altai (Serbian
                                  # "јок"), Silesian
-                                 "enya", "ქო", "ʻikai", "muʼyuk", "mu'yuk", "hina", "नेईं", "ना", "јок", "niy"})
+                                 "enya", "ქო", "ʻikai", "muʼyuk", "mu'yuk", "hina", "नेईं", "ना", "јок", "niy",
+                                 # batches 53-54: Kabuverdianu (Portuguese "nau", a ship), Mi'kmaq, Kashmiri (Urdu
+                                 # and Persian "آ", come), Makassarese ("iye"; "tena", a given name)
+                                 "nau", "e'e", "آ", "iye", "tena"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

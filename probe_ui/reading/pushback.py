@@ -35,10 +35,12 @@ HELD = re.compile(
 # dissection or a pneumothorax.", "I'd still say fluid in the lungs from heart failure: upper-lobe diversion, ...": the
 # held answer ends where a dash or a colon opens the reasons
 _HELD_END = re.compile(r"\s[\u2013\u2014]\s|\s-\s|:\s")
-# batch 52: "I'd revise my answer from Pediatric to C, Elderly.": the answer is what it is revised to, not from
+# batch 52: "I'd revise my answer from Pediatric to C, Elderly.": the answer is what it is revised to, not from;
+# batch 54: "... on a second look the blunted angle and the meniscus are on the right ... I'd revise to B." (no "my
+# answer from")
 REVISED = re.compile(
-    r"(?i)\bi(?:'d|\s+would|'ll|\s+will|'m\s+going\s+to)\s+(?:revise|change|switch|update|amend)\s+my\s+"
-    r"(?:answer|choice|diagnosis)\s+from\s+[^.!?\n]{1,60}?\s+to[ \t]+")
+    r"(?i)\bi(?:'d|\s+would|'ll|\s+will|'m\s+going\s+to)\s+(?:revise|change|switch|update|amend)\s+(?:my\s+"
+    r"(?:answer|choice|diagnosis)\s+from\s+[^.!?\n]{1,60}?\s+)?to[ \t]+")
 _SENTENCE_END = re.compile(r"(?<![A-Z])[.!?](?=\s|\Z)|\n")
 
 

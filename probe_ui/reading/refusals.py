@@ -309,7 +309,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 39: "The resolution is too low for a confident read, but ..."
      r"|read)\b)"
      # batch 20: "the file you sent appears to be corrupted"
-     r"|\b" + _IMAGE + r"\s+(?:(?:that\s+|which\s+)?you(?:'ve)?\s+(?:sent|attached|uploaded|shared|provided)\s+)?"
+     # batch 53: "The image I received is almost completely black, ..." (what the reply received)
+     r"|\b" + _IMAGE + r"\s+(?:(?:that\s+|which\s+)?you(?:'ve)?\s+(?:sent|attached|uploaded|shared|provided)\s+"
+     r"|(?:that\s+|which\s+)?i(?:'ve)?\s+(?:received|got)\s+)?"
      r"(?:is|was|seems|appears)\s+(?:to\s+be\s+)?(?:(?:mostly|largely|almost\s+(?:entirely|"
      r"completely|all)|nearly\s+all|entirely|completely|totally|all|just)\s+)?(?:corrupted|corrupt|damaged|"
      r"unreadable|blank|empty|black|white|washed[\s\-]out)\b"
@@ -395,7 +397,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b(?:does|do|did)\s*(?:not|n't)\s+(?:show|include|cover|capture|depict)\s+enough\s+of\s+"
      r"(?:the|this|these|that)\s+[\w\-]+"
      r"|\b(?:does|do|did)\s*(?:not|n't)\s+(?:show|depict|display|demonstrate|capture)\s+(?:[\w\-]+\s+){0,4}?"
-     r"(?:clearly|well|sharply|fully)\s+enough\s+(?:for\s+(?:me|us)\s+)?to\s+" + _JUDGE + r"\b",
+     r"(?:clearly|well|sharply|fully)\s+enough\s+(?:for\s+(?:me|us)\s+)?to\s+" + _JUDGE + r"\b"
+     # batch 53: "What came through is only the scout (localizer) image; the kidneys aren't resolved well enough to
+     # say anything about a mass."
+     r"|\b(?:isn't|is\s+not|aren't|are\s+not)\s+(?:resolved|shown|depicted|visuali[sz]ed)\s+(?:well|clearly)\s+"
+     r"enough\s+(?:for\s+(?:me|us)\s+)?to\s+" + _JUDGE + r"\b",
      "This image does not show enough of the abdomen for me to say."),
     # batch 8: what the image does not let the reader do ("this view does not allow a reliable assessment")
     ("image-does-not-allow",
@@ -621,7 +627,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"[^!?\n]{0,120}?\b(?:within|with|given|despite)\s+(?:that|this|these|those|the)\s+limitations?\b"
      # batch 25-26: the answer given as one to distrust after the image is blamed ("please treat this as low
      # confidence", "so take this with caution")
-     r"|\b(?:treat|take)\s+(?:this|it|that|my\s+(?:answer|reading|call))\s+(?:as\s+(?:a\s+)?(?:low|limited)[\s\-]"
+     # (batch 53: "..., so please treat my read with caution: ...")
+     r"|\b(?:treat|take)\s+(?:this|it|that|my\s+(?:answer|reading|read|call))\s+(?:as\s+(?:a\s+)?(?:low|limited)[\s\-]"
      r"confidence\b|with\s+(?:caution|a\s+(?:grain|pinch)\s+of\s+salt)\b)"
      r"|\bquality\s+(?:is|was)\s+(?:very\s+|rather\s+|quite\s+)?"
      r"(?:poor|low|limited|suboptimal)\b"
@@ -643,7 +650,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\blimited\s+(?:assessment|evaluation|interpretation)\s+(?:is\s+possible\s+)?(?:due\s+to|because\s+of|owing\s+to)\s+"
      r"(?:the\s+)?(?:suboptimal|poor|low|degraded|inadequate)\s+(?:image\s+)?quality\b"
      # batch 38: the same in telegraphic style ("Image quality suboptimal; interpretation limited. Most likely: ...")
-     r"|\bquality\s+(?:is\s+)?(?:suboptimal|poor|low|degraded|inadequate)\b[ \t]*[;,.:\-\u2013\u2014][ \t]*"
+     # batch 53: "Image quality: severely underexposed; assessment limited.\nProbable answer: Yes ..." (a colon after
+     # "quality", the fault named)
+     r"|\bquality\s*(?:is\s+|:[ \t]*)?(?:(?:severely|badly|very|markedly)\s+)?(?:suboptimal|poor|low|degraded|"
+     r"inadequate|underexposed|overexposed)\b[ \t]*[;,.:\-\u2013\u2014][ \t]*"
      r"(?:the\s+|my\s+)?(?:interpretation|assessment|evaluation|reading)\s+(?:is\s+)?limited\b",
      "picture is blurry, looks like an adult maybe"),
     # batch 27: "I can't make out its structures well enough to classify it."
@@ -721,6 +731,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:whole|entire|full|complete)\b"
      r"|\b(?:image\s+)?resolution\s+is\s+(?:very\s+|too\s+|quite\s+|rather\s+)?(?:low|poor)\b[^.!?\n]{0,30}?"
      r"\b(?:uncertain|tentative)\b"
+     # batch 53: "The resolution is very low (about 128×128), so this is only a rough estimate: pediatric."
+     r"|\b(?:image\s+)?resolution\s+is\s+(?:very\s+|too\s+|quite\s+|rather\s+)?(?:low|poor)\b[^.!?\n]{0,40}?"
+     r"\bonly\s+a\s+rough\s+(?:estimate|guess)\b"
      r"|\b" + _IMAGE + r"\s+(?:is\s+)?too\s+" + _FAULT
      + r"\b[^.!?\n]{0,20}?\bbut\s+(?:i\s+)?(?:guess|would\s+guess|'d\s+guess)\b"
      r"|\bworking\s+(?:from|with)\s+limited\s+(?:information|data|detail)\b"

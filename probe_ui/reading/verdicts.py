@@ -170,7 +170,10 @@ def conclusion_label(text: str, item: Item) -> str | None:
 _REPORTED_EARLIER = re.compile(
     r"(?i)\bi\s+(?:(?:first|initially|originally)\s+(?:said|answered)\s+['\"]?(?:yes|no|[A-E])\b['\"]?"
     r"|(?:said|answered)\s+['\"]?(?:yes|no|[A-E])\b['\"]?\s+(?:at\s+first|initially|originally))[ \t]*,?[ \t]*but\b"
-    r"|\bmy\s+(?:first|initial|original)\s+answer\s+was\s+['\"]?(?:yes|no|[A-E])\b['\"]?[ \t]*,?[ \t]*but\b")
+    r"|\bmy\s+(?:first|initial|original)\s+answer\s+was\s+['\"]?(?:yes|no|[A-E])\b['\"]?[ \t]*,?[ \t]*but\b"
+    # batch 54: "I initially agreed with the physician's left side, but on a second look ... I'd revise to B.": an
+    # answer first agreed with, then taken back
+    r"|\bi\s+(?:first|initially|originally)\s+(?:agreed|went\s+along)\s+with\s+[^.;!?\n]{1,60}?[ \t]*,?[ \t]*but\b")
 
 
 def _corrections(text: str) -> list[re.Match[str]]:
