@@ -6283,3 +6283,29 @@ def test_checklist_of_batch_53() -> None:
                    "loss of grey–white differentiation, ideally against a prior study.", "yesno", ("yes", "no"),
                    question=q).choice is None
     assert extract("On this head CT there is a hemorrhage.", "yesno", ("yes", "no"), question=q).choice == "yes"
+
+
+@pytest.mark.parametrize("spec, reply, choice", [
+    # batch 54: a list weighing each option, then a closing line "Most consistent: **C. ...**." or "So: D. ..."
+    (CP52, "Let's go through the options:\n- MI: nothing here points to it.\n- PE: lungs are clear.\n- Aortic "
+           "dissection: the mediastinum is widened.\n- Pneumothorax: no pleural line.\n- Pericarditis: no globular "
+           "heart.\n\nMost consistent: **C. Aortic dissection**.", "C"),
+    ((("A", "B", "C", "D"), ("Pneumonia", "Pulmonary edema", "Lung mass", "None of the above"),
+      "What is seen in the left lung?"),
+     "1. Pneumonia — no consolidation.\n2. Pulmonary edema — no septal lines.\n3. Lung mass — none seen.\nSo: D. None "
+     "of the above", "D"),
+    # batches 53-54: "alveolar flooding" is pulmonary edema; "PDAC" is a ductal adenocarcinoma
+    ((("A", "B", "C", "D"), ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"),
+      "What explains the bilateral opacities?"), "IMPRESSION: Congestive heart failure with alveolar flooding.", "C"),
+    ((("A", "B", "C", "D"), ("Pseudocyst", "None of the above", "Ductal adenocarcinoma",
+                             "Intraductal papillary mucinous neoplasm"), "What lesion is seen in the pancreatic head?"),
+     "PDAC of the pancreatic head, with the double-duct sign.", "C"),
+    # near misses: a closing line whose letter and text disagree, a closing line that names two, flooding denied
+    (CP52, "- MI: no.\n- PE: no.\nMost consistent: **B. Aortic dissection**.", None),
+    (CP52, "- MI: no.\n- PE: maybe.\nMost consistent: aortic dissection or PE.", None),
+    ((("A", "B", "C", "D"), ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"),
+      "What explains the bilateral opacities?"), "no alveolar flooding", None),
+])
+def test_closing_lines_and_synonyms_of_batches_53_and_54(spec: tuple, reply: str, choice: str | None) -> None:
+    labels, options, question = spec
+    assert extract(reply, "choice", labels, options, question=question).choice == choice

@@ -442,7 +442,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # batch 38: findings of both sides weighed, then the conclusion after a comma, an option's whole text and
         # nothing after it ("the left femoral head is flat ..., the right one is round, so left hip")
         concluded = _SO_OPTION.search(clean)
-        found = option_exact(re.sub(r"(?i)\Athe\s+", "", concluded.group(1)), item) if concluded is not None else None
+        found = option_exact(re.sub(r"(?i)\Athe\s+", "", concluded.group(1) or concluded.group(3)), item) \
+            if concluded is not None else None
+        if found is not None and concluded is not None and concluded.group(2) not in (None, found):
+            found = None  # "So: B. Aortic dissection": the letter and the text disagree
         if found is not None:
             label, method = found, "final_verdict"
     said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS else None
@@ -573,7 +576,12 @@ _SO_CONCLUDED = re.compile(_SO + r"(no|yes)[ \t]*\Z"
                            # comma, lower case, ends the correction as "so no" does
                            r"|(?-i:,[ \t]*(no|yes))[ \t]*\Z")
 # a closing conclusion after a comma that is an option's whole text ("..., so left hip")
-_SO_OPTION = re.compile(_SO + r"([^\W\d_][^,;:.!?\n]{1,40}?)[ \t.!]*\Z")
+_SO_OPTION = re.compile(_SO + r"([^\W\d_][^,;:.!?\n]{1,40}?)[ \t.!]*\Z"
+                        # batch 54: a list weighing each option, then a closing line "Most consistent: **C. Aortic
+                        # dissection**." or "So: D. None of the above" (its letter, when it has one, the option's)
+                        r"|(?:(?<=\n)|\A)[ \t]*(?:so|therefore|thus|hence|most\s+consistent|most\s+likely)[ \t]*:"
+                        r"[ \t]*[*_]*"
+                        r"(?:((?-i:[A-H]))[.)][ \t]+)?([^\W\d_][^,;:.!?*_\n]{1,40}?)[*_]*[ \t.!]*\Z")
 # a line that opens as a revision ("Revision:", "Correction -"), and the answer declared after it ("Answer: No.")
 _REVISION_HEADING = re.compile(r"(?im)^[ \t*_#]*(?:revision|correction|update|amendment|erratum)[ \t*_]*"
                                r"[:\-\u2013\u2014]")

@@ -117,7 +117,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                         # batch 52: "I'd still say fluid in the lungs from heart failure: ..." (not "fluid in the
                         # lungs" alone, which lay speech uses for an effusion as well)
                         "fluid in the lungs from heart failure", "fluid in the lungs due to heart failure",
-                        "fluid in the lungs from cardiac failure"),
+                        "fluid in the lungs from cardiac failure",
+                        # batch 54: "IMPRESSION: Congestive heart failure with alveolar flooding."
+                        "alveolar flooding"),
     # batch 17: "A gravid uterus compressing the right ureter ..."
     "pregnancy": ("gravid uterus", "pregnant uterus", "gravid", "pregnant"),
     "appendicitis": ("inflamed appendix",),
@@ -300,6 +302,8 @@ _ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     # batch 16
     "pneumonia": ("CAP", "HAP"),
     "glioblastoma": ("GBM",),
+    # batch 53: "PDAC of the pancreatic head, with the double-duct sign." (pancreatic ductal adenocarcinoma)
+    "ductal adenocarcinoma": ("PDAC",),
 }
 # British and other spellings folded to one ("paediatric" → "pediatric", "oedema" → "edema", "tumour" → "tumor")
 _SPELLING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
