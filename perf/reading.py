@@ -178,6 +178,11 @@ BATCH_NOTES = {
         "over-reads), then fixed",
     52: "second turns after a clinician's pushback; measured held out (93.3 % intended, 84.3 % sure and right, 0 "
         "sure-wrong, 1 sure over-read), then fixed",
+    53: "a representative mix, eight replies in other languages; measured held out (94.8 % intended, 86.7 % sure and "
+        "right, 0 sure-wrong, 1 sure over-read), then fixed",
+    54: "a department server behind an OpenAI-compatible gateway (banners, cut-off replies, JSON and tool calls, "
+        "report style); measured held out (93.8 % intended, 83.8 % sure and right, 0 sure-wrong, 1 sure over-read), "
+        "then fixed",
 }
 
 
