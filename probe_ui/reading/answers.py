@@ -204,7 +204,7 @@ from probe_ui.reading import lexicon, overlap, pushback, subject, synonyms
 from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_mentions, opens_rejecting, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans, norm
-from probe_ui.reading.closings import against_body, yes_against_normal
+from probe_ui.reading.closings import NUMBER_WORDS, against_body, yes_against_normal
 from probe_ui.reading.confidence import without_stated_confidence
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
 from probe_ui.reading.escapes import escape_conflict, stated_escape_option
@@ -393,7 +393,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         lone = _LONE_NUMBER_WORD.match(clean)
         if lone is not None and all(opt.strip().isdigit() for opt, _ in item.option_map):
             # batch 52: "In one word: four." to options 0, 2, 3, 4: a lone number word is the numeral it names
-            clean = str(_NUMBER_WORDS.index(lone.group(1).casefold()))
+            clean = str(NUMBER_WORDS.index(lone.group(1).casefold()))
     # batch 32: a closing statement of the reply's own confidence ("... — C. Confidence: 65 %.", "High confidence.")
     # is no part of the answer; it is read by probe_ui.reading.confidence
     clean = without_stated_confidence(clean)
@@ -705,10 +705,9 @@ _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can
 
 _RUN_ON_ANSWER = re.compile(r"(?i)\A([\W_]*no)(\s+(?:the|its|this|that)\s)")
 _THAN_NORMAL = re.compile(r"(?i)\b((?:[a-z]+er|more|less))\s+than\s+(?:the\s+)?normal\b")
-_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 # a reply that is only a number word, after an optional lead-in ("In one word:", "Answer:")
 _LONE_NUMBER_WORD = re.compile(r"(?i)\A[\W_]*(?:(?:in\s+(?:one\s+word|a\s+word|short)|(?:final\s+)?answer)"
-                               r"\s*[:,\-]\s*)?(" + "|".join(_NUMBER_WORDS) + r")[ \t]*[.!]?[ \t]*\Z")
+                               r"\s*[:,\-]\s*)?(" + "|".join(NUMBER_WORDS) + r")[ \t]*[.!]?[ \t]*\Z")
 # batch 51: "Differential: calculus vs urothelial neoplasm." (a differential of two or more named against each other:
 # "X vs Y", "X versus Y", "X or Y"): a differential names no answer (a sentence of its own, masked before the rest is
 # read)
@@ -1344,7 +1343,8 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
             return None, "ambiguous"  # "Yes, lung fully expanded, no pleural line." to "Is there a pneumothorax?"
         return mention(lab, "leading")
     # batch 21: "Thin pleural line with no lung markings beyond it.": the "no" of what a finding is without
-    masked_out = [*question_sentences(text), *described_absences(text, item), *delivery_adverbs(clean, item)]
+    delivered = delivery_adverbs(clean, item)
+    masked_out = [*question_sentences(text), *described_absences(text, item), *delivered]
     if refusal:
         # batches 29-30: "so I won't answer yes or no here", "there's no side marker, so I can't tell you ..." (found
         # in the reply before its refusal's words were masked, which may have taken one of the pair)
@@ -1354,8 +1354,7 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     if not words and refusal:
         # batch 14: "the picture is too dark to tell for sure, maybe blue": a decline that still guesses one answer
         # gives it (a refusal's reading is never sure), as "...; my best guess is blue." does
-        guessed = label_words(mask_spans(text, [*question_sentences(text), *reasons, *delivery_adverbs(clean, item)]),
-                              item, guesses=True)
+        guessed = label_words(mask_spans(text, [*question_sentences(text), *reasons, *delivered]), item, guesses=True)
         if len(guessed) == 1 and not lexicon.generic_statement(text):
             return mention(guessed[0], "label_word")
     if len(words) == 1:

@@ -43,7 +43,7 @@ from probe_ui.reading.presence import PRESENCE_QUESTION, presence_answer
 from probe_ui.reading.weighing import JUDGEMENT
 from probe_ui.reading.words import asked_terms, speaks_elsewhere, stated_answers
 
-__all__ = ["against_body"]
+__all__ = ["NUMBER_WORDS", "against_body"]
 
 # a phrase that concludes what the findings show: what follows it (to the end of its clause) is the body's verdict
 _CONCLUDING = re.compile(
@@ -269,8 +269,9 @@ def _denies_the_question(body: str, item: Item) -> bool:
                 or (terms and any(w.casefold() in _ANY_FINDING for w in WORD.findall(body))))
 
 
-_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-_N = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
+#: the numbers zero to ten in words, each at its own index
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_N = r"(\d+|" + "|".join(NUMBER_WORDS) + r")"
 # a total the body states: "a total of three", "two in total", "four altogether", and one in each of the four
 # quadrants of the jaws ("one in each quadrant", "in all four quadrants") is four
 _TOTAL = re.compile(r"(?i)\b(?:(?:a\s+)?total\s+(?:of\s+)?" + _N + r"|" + _N
@@ -288,7 +289,7 @@ def _counted_otherwise(body: str, item: Item, label: str) -> bool:
     totals = {4 for _ in _EACH_QUADRANT.finditer(body)}
     for m in _TOTAL.finditer(body):
         w = next(g for g in m.groups() if g).casefold()
-        totals.add(int(w) if w.isdigit() else _NUMBER_WORDS.index(w))
+        totals.add(int(w) if w.isdigit() else NUMBER_WORDS.index(w))
     values = {int(c) for c in counts.values()}
     return len(totals & values) == 1 and int(counts[label]) not in totals
 
