@@ -2038,7 +2038,10 @@ def test_a_reading_from_a_language_read_in_part_is_a_guess(reply: str, question:
     ("Ez, ez dago pneumotoraxik.", "Is there a pneumothorax?", "no"),
     ("Bai.", "Is there a pneumothorax?", "yes"),
     ("Po, ka efuzion pleural.", "Is there a pleural effusion?", "yes"),
-    ("Jo.", "Is there a pleural effusion?", "no"),
+    # batches 55-56: Albanian "Jo." alone is no longer read (Plautdietsch, Bavarian and Purépecha "jo" is yes); the
+    # Albanian sentence after it shows its language
+    ("Jo.", "Is there a pleural effusion?", None),
+    ("Jo, nuk ka efuzion pleural.", "Is there a pleural effusion?", "no"),
     ("Le, m'hemmx fluwidu.", "Is there free fluid?", "no"),
     ("Iva.", "Is there free fluid?", "yes"),
     ("Yox, dalaq böyük deyil.", "Is the spleen enlarged?", "no"),
@@ -2046,7 +2049,7 @@ def test_a_reading_from_a_language_read_in_part_is_a_guess(reply: str, question:
     ("हो, यो सीटी हो।", "Is this a CT scan?", "yes"),
     ("Այո, սա ՄՌՏ է։", "Is this an MRI?", "yes"),
 ])
-def test_the_yes_no_words_of_batch_18s_languages(reply: str, question: str, choice: str) -> None:
+def test_the_yes_no_words_of_batch_18s_languages(reply: str, question: str, choice: str | None) -> None:
     assert extract(reply, "yesno", YN, (), question=question).choice == choice
 
 
@@ -6309,3 +6312,67 @@ def test_checklist_of_batch_53() -> None:
 def test_closing_lines_and_synonyms_of_batches_53_and_54(spec: tuple, reply: str, choice: str | None) -> None:
     labels, options, question = spec
     assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # batches 55-56: "jo" is no in Albanian and yes in Plautdietsch, Bavarian and Purépecha: read only where the words
+    # after it show its language; alone it is not read
+    ("Jo, nuk ka pneumotoraks.", "Is there a pneumothorax?", "no", True),
+    ("Jo, daut es eene Haunt.", "Is this a hand radiograph?", "yes", True),
+    ("Jo.", "Is this a chest X-ray?", None, False),
+    ("Jo!", "Is this a chest X-ray?", None, False),
+    # near misses: words of neither language, or of both, after it
+    ("Jo, vielleicht.", "Is this a chest X-ray?", None, False),
+    ("Jo, nuk ... daut.", "Is this a chest X-ray?", None, False),
+])
+def test_a_yes_no_word_of_two_senses_of_batches_55_and_56(reply: str, question: str, choice: str | None,
+                                                          sure: bool) -> None:
+    a = extract(reply, "yesno", ("yes", "no"), question=question)
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+HEART_SIZE = (("A", "B", "C"), ("Normal", "Mildly enlarged", "Severely enlarged"),
+              "How would you describe the heart size?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 55: an option's text closing a range "between ... and" that opens at another grade is no answer
+    ("It's somewhere between mildly and severely enlarged; the film is AP, which exaggerates the heart.", None),
+    ("Between normal and mildly enlarged; I wouldn't grade it.", None),
+    # near misses: "between" that is not a range of grades
+    ("Severely enlarged; between the two views, the lateral is better.", "C"),
+    ("Comparing between the PA and the AP film: severely enlarged.", "C"),
+])
+def test_option_closing_a_range_of_batch_55(reply: str, choice: str | None) -> None:
+    labels, options, question = HEART_SIZE
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 55: the idiom of two answers alike, and a size on the border of normal, answer neither way
+    ("Six of one, half a dozen of the other — it's right on the border of normal size.", None),
+    ("It's right on the border of normal size.", None),
+    # near misses: a plain normal size, and a border that is not normal's
+    ("The spleen is normal in size.", "no"),
+    ("The spleen is enlarged, reaching the border of the left kidney.", "yes"),
+])
+def test_border_of_normal_of_batch_55(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is the spleen enlarged? (please answer yes/no)"
+                   ).choice == choice
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batches 55-56: declines in Caribbean English Creole and Bavarian, a file with no image in it, part of a slice
+    ("Mi cyaan see no pikcha — di upload na come t'ru. Sen' am again fuh mi.", True),
+    ("Des Bild isch ned akomma, i ka nix dazu saga.", True),
+    ("Sorry, the file you sent seems to be a DICOMDIR index without any pixel data, so there's nothing for me to "
+     "look at.", True),
+    ("The upload looks truncated — I can only see the top third of the slice, and it's mostly lung — so my best "
+     "guess is no.", True),
+    # near misses: an answer that says what it sees and what it does not
+    ("I can see no pneumothorax.", False),
+    ("There is nothing to suggest a fracture.", False),
+    ("Des is a Röntgenbild vom Thorax.", False),
+])
+def test_declines_of_batches_55_and_56(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal

@@ -680,11 +680,18 @@ _HEDGE_THEN_OR = re.compile(r"(?i)\b(?:maybe|perhaps|possibly|probably)[ \t]*,?[
                             r"(?:(?:a|an|the|just|simply)[ \t]+)?$")
 
 
+# batch 55: "It's somewhere between mildly and severely enlarged; ...": an option's text as the far end of a range
+# that opens at another grade ("between X and") is no answer, however the reply goes on
+_BETWEEN_THEN_AND = re.compile(r"(?i)\bbetween[ \t]+(?!the[ \t]+two\b)[^.;:!?\n,]{1,40}?[ \t]+and[ \t]+"
+                               r"(?:(?:a|an|the)[ \t]+)?$")
+
+
 def _hedged_or_option(text: str, item: Item, lab: str) -> bool:
-    """Whether the option ``lab``'s text follows a hedge and ", or" (:data:`_HEDGE_THEN_OR`)."""
+    """Whether the option ``lab``'s text follows a hedge and ", or" (:data:`_HEDGE_THEN_OR`), or closes a range
+    "between ... and" (:data:`_BETWEEN_THEN_AND`)."""
     low = norm(text)
-    return any(_HEDGE_THEN_OR.search(low, max(0, m.start() - 80), m.start()) for opt, o_lab in item.option_map
-               if o_lab == lab for m in whole_text(opt).finditer(low))
+    return any(pat.search(low, max(0, m.start() - 80), m.start()) for opt, o_lab in item.option_map
+               if o_lab == lab for m in whole_text(opt).finditer(low) for pat in (_HEDGE_THEN_OR, _BETWEEN_THEN_AND))
 
 
 _UNASSESSED = re.compile(r"(?i)\b(?:not\s+(?:clearly\s+|reliably\s+|fully\s+)?(?:assessable|evaluable|assessed|"

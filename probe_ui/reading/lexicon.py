@@ -761,11 +761,35 @@ def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[st
     return lat, han, words, opening, yn
 
 
+# batches 55-56: yes/no words that are "no" in one language and "yes" in another: Albanian "jo" (no) is "yes" in
+# Plautdietsch ("Jo, daut es eene Haunt."), Bavarian and Purépecha. Such a word is read only where the words after it
+# show which language it is in (word → its sense → words of a language where it has that sense); alone ("Jo.") or
+# followed by words of neither, it is not read: no reading of it can be sure
+_BOTH_WAYS: dict[str, dict[str, frozenset[str]]] = {
+    "jo": {"no": frozenset({"nuk", "s'ka", "asnjë", "është", "eshte"}),
+           "yes": frozenset({"daut", "dat", "des", "isch", "ass", "dit"})},
+}
+
+
+def _sense(word: str, rest: str, yn: dict[str, str]) -> str | None:
+    """What a yes/no word opening a reply says ("yes" or "no"), or None where it is one of :data:`_BOTH_WAYS` and
+    the words after it (``rest``) do not show which language it is in."""
+    w = word.casefold()
+    senses = _BOTH_WAYS.get(w)
+    if senses is None:
+        return yn[w]
+    after = {t.casefold() for t in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", rest)}
+    shown = [sense for sense, signs in senses.items() if after & signs]
+    return shown[0] if len(shown) == 1 else None
+
+
 def _other_sense(word: str, rest: str) -> bool:
     """A yes/no word that runs on into a sentence in another sense: Spanish "si ..." (if), Tagalog "hindi" that is
-    the language's name ("Hindi speakers ...", batch 15; "Hindi, ..." and "Hindi po" are no), and the words of
-    :data:`_ONLY_BEFORE_A_MARK`."""
+    the language's name ("Hindi speakers ...", batch 15; "Hindi, ..." and "Hindi po" are no), the words of
+    :data:`_ONLY_BEFORE_A_MARK`, and those of :data:`_BOTH_WAYS` whose language the rest does not show."""
     w = word.casefold()
+    if w in _BOTH_WAYS and _sense(w, rest, {}) is None:
+        return True
     if w == "si":
         return re.match(r"\s+\w", rest) is not None
     # batch 47: the Devanagari danda ("नङा।") is a full stop
@@ -860,7 +884,7 @@ def foreign_yes_no(text: str) -> str | None:
                      text[m.end():], re.IGNORECASE)
     if after is not None and (after.group(1).casefold() in yn or after.group(1).casefold() in ("yes", "no")):
         return None  # "Sí y no: ...", "Evet ve hayır": both
-    return yn[m.group(1).casefold()]
+    return _sense(m.group(1), text[m.end():], yn)
 
 
 def translate(text: str, yesno: bool = False) -> str:
@@ -872,7 +896,7 @@ def translate(text: str, yesno: bool = False) -> str:
     if yesno:
         m = opening.match(t)
         if m and not _other_sense(m.group(1), t[m.end():]):  # Spanish "si ..." = if
-            t = t[:m.start(1)] + yn[m.group(1).casefold()] + " " + t[m.end(1):]
+            t = t[:m.start(1)] + (_sense(m.group(1), t[m.end():], yn) or "") + " " + t[m.end(1):]
             # "Ja und nein", "Oui et non", "Sí o no": the second word too
             t = re.sub(r"(?i)\A(\W*(?:yes|no)\s*)(and|or|und|oder|et|ou|veya|ve|ya\s+da|y|of|o|en|e|или|и|/|,)(\s*)"
                        r"([^\W\d_]+)",
@@ -880,7 +904,8 @@ def translate(text: str, yesno: bool = False) -> str:
                        + yn.get(x.group(4).casefold(), x.group(4)), t)
     if yesno:  # a sentence that is only a yes/no word of another language, anywhere: "胆总管扩张. 是."
         t = re.sub(r"(?:(?<=[.!?;\n,])|\A)([ \t]*)([^\s.!?;\n,]{1,12})(?=[ \t]*(?:[.!?;\n]|\Z))",
-                   lambda m: m.group(1) + yn.get(m.group(2).casefold(), m.group(2)), t)
+                   lambda m: m.group(1) + (m.group(2) if m.group(2).casefold() in _BOTH_WAYS
+                                           else yn.get(m.group(2).casefold(), m.group(2))), t)
     if _CJK.search(t):
         t = han.sub(lambda m: " " + words[m.group(0).lower()] + " ", t)
     present = frozenset().union(*(lat.get(w, frozenset()) for w in {x.lower() for x in TOKEN.findall(t)}))

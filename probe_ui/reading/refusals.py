@@ -17,11 +17,12 @@ from probe_ui.reading.lexicon import fold_quotes
 __all__ = ["REFUSAL_PHRASES", "declining_opening", "is_refusal", "refusal_names", "refusal_spans"]
 
 # "cannot", "can't", "I'm unable to", "won't be able to", ...
-_CANT = (r"(?:can\s*not|can't|\bcant\b|cannot|could\s*not|couldn't|am\s+unable\s+to|'m\s+unable\s+to|"
+# batch 55: Caribbean English Creole "cyaan" ("Mi cyaan see no pikcha")
+_CANT = (r"(?:can\s*not|can't|\bcant\b|cannot|could\s*not|couldn't|\bc(?:y|i)aan\b|am\s+unable\s+to|'m\s+unable\s+to|"
          r"am\s+not\s+able\s+to|'m\s+not\s+able\s+to|unable\s+to|not\s+able\s+to|won't\s+be\s+able\s+to)")
 # what a reply says it lacks or cannot see: the image, or the markers drawn on it
 _IMAGE = (r"(?:image|images|picture|scan|photo|photograph|radiograph|x-?ray|attachment|file|figure|screenshot|"
-          r"thumbnail|pic)")
+          r"thumbnail|pic|pikcha|pitcha)")
 # the image named by what it is ("I can't view the MRI itself", "the ultrasound you've attached")
 _STUDY = r"(?:mri|ct|ultrasound|sonogram|mammogram|film|slide|dermoscopy|fundus\s+photo|study)"
 _MARKERS = r"(?:dots?|circles?|markers?|points?|arrows?|boxes|annotations?)"
@@ -428,8 +429,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-fr", r"\bje\s+ne\s+(?:peux|suis)\s+pas\s+(?:\w+\s+){0,2}?(?:d[ée]terminer|voir|dire|r[ée]pondre|"
                   r"[ée]valuer|identifier|certain|s[ûu]r)",
      "Je ne peux pas voir l'image."),
-    ("cannot-de", r"\bich\s+kann\s+(?:\w+\s+){0,4}?(?:nicht|kein\w*)\s+(?:\w+\s+){0,2}?(?:beurteilen|bestimmen|"
-                  r"erkennen|sehen|sagen|beantworten)\b",
+    # batch 56: Bavarian and Alemannic "i ka nix dazu saga" (ich kann nichts dazu sagen), "Des Bild isch ned
+    # akomma" (das Bild ist nicht angekommen: the image has not arrived)
+    ("cannot-de", r"\b(?:ich|i)\s+(?:kann|ka)\s+(?:\w+\s+){0,4}?(?:nicht|kein\w*|nix|ned|net)\s+(?:\w+\s+){0,2}?"
+                  r"(?:beurteilen|bestimmen|erkennen|sehen|sagen|saga|beantworten)\b"
+                  r"|\b(?:bild|aufnahme|foto)\s+(?:ist|isch|is)\s+(?:nicht|ned|net|nit)\s+(?:an)?(?:gekommen|akomma|"
+                  r"okumma|akumma)\b",
      "Ich kann das Bild nicht beurteilen."),
     ("cannot-zh", r"无法(?:确定|判断|查看|看到|回答|识别|评估|仅凭)|看不到|不能确定|没有(?:提供)?(?:图像|图片)|不知道",
      "我无法确定，因为看不到图像。"),
@@ -450,7 +455,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("image-partial",
      # batch 16: "I can only make out the upper part of the image clearly"
      r"\b(?:can|could)\s+only\s+(?:see|make\s+out)\s+(?:(?:a|the)\s+)?(?:small\s+)?(?:part|half|portion|(?:left|right|upper|lower|"
-     r"top|bottom)\s+(?:half|part|portion))\s+of\s+(?:the|this|your)\s+(?:" + _IMAGE
+     # batch 56: "I can only see the top third of the slice"
+     r"top|bottom)\s+(?:half|part|portion|third|quarter))\s+of\s+(?:the|this|your)\s+(?:" + _IMAGE + "|slice"
      # batch 14: "I can only see part of the porta hepatis on this image"
      + r"|(?:[\w\-]+\s+){1,4}?(?:on|in)\s+(?:the|this|your)\s+" + _IMAGE + r")",
      "I can only see the left half of the image."),
@@ -584,7 +590,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\bnie\s+widz[eę]\s+(?:\w+\s+){0,2}?(?:obrazu|obrazka|zdj[eę]cia|pliku|za[łl][aą]cznika)\b"
      # batch 38: "i dont see any picture attached" (no apostrophe): what should be attached is not there
      r"|\bi\s+(?:don'?t|do\s+not|can'?t|cannot|didn'?t|did\s+not)\s+see\s+(?:any|an?|the|your)\s+" + _IMAGE
-     + r"s?\s+attached\b",
+     + r"s?\s+attached\b"
+     # batch 55: "the file you sent seems to be a DICOMDIR index without any pixel data, so there's nothing for me to
+     # look at": what came holds no image
+     r"|\b(?:without|no|contains?\s+no|has\s+no)\s+(?:any\s+)?(?:pixel|image)\s+data\b"
+     r"|\bthere(?:'s|\s+is)\s+nothing\s+for\s+me\s+to\s+(?:look\s+at|read|see|assess|interpret)\b",
      "I can only see the text of your question — the image doesn't seem to have come through."),
     # batch 23: "I'd rather not put a diagnosis on it from a single image"; batch 24: "I don't think I should guess
     # someone's sex from a radiograph", "nothing in this image lets me say with any reliability"

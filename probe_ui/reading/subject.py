@@ -199,7 +199,11 @@ _HEDGE = re.compile(r"(?i)\b(?:may|might|could|possibl[ey]|perhaps|maybe|probabl
                     r"not\s+sure|can(?:not|'t)\s+(?:tell|say|determine)|hard\s+to|difficult\s+to|either|appears?\s+"
                     r"to\s+be\s+either)\b|\?"
                     # batch 29: "Sort of — there's fluid at both bases, ...": an answer that opens half-way
-                    r"|^\W*(?:sort|kind)\s+of\b(?![ \t]+(?:scan|image|study|view|film))")
+                    r"|^\W*(?:sort|kind)\s+of\b(?![ \t]+(?:scan|image|study|view|film))"
+                    # batch 55: "Six of one, half a dozen of the other — it's right on the border of normal size.":
+                    # the idiom of two answers alike, and a size at the edge of normal, take neither answer
+                    r"|\bsix\s+of\s+one\b[,;\s\u2014\-]+half\s+a\s+dozen\s+of\s+the\s+other\b"
+                    r"|\bon\s+the\s+border(?:line)?\s+(?:of|with|between)\s+normal\b")
 _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren't|wasn't|cannot|rather\s+than|"
                        r"instead\s+of|other\s+than|unlike)\s+(?:(?:a|an|the|this|that|of|in|on|from|at|to|for|any|be|been|"
                        r"really|quite|exactly|just|truly|actually)\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from|be)\s+)"
