@@ -6376,3 +6376,29 @@ def test_border_of_normal_of_batch_55(reply: str, choice: str | None) -> None:
 ])
 def test_declines_of_batches_55_and_56(reply: str, refusal: bool) -> None:
     assert is_refusal(reply) is refusal
+
+
+DR = (("A", "B"), ("Proliferative diabetic retinopathy", "Non-proliferative diabetic retinopathy"),
+      "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?")
+
+
+@pytest.mark.parametrize("reply, choice, refusal", [
+    # batch 55: "Though now that I look at the disc again, ..." opens a self-correction; its doubt withdraws the answer
+    ("Non-proliferative, B. Though now that I look at the disc again, there's a fine frond there that could be new "
+     "vessels or just normal branching — I honestly can't settle between the two.", None, False),
+    # batch 56: an answer doubted, then two answers weighed by name to close the reply: no answer, and no decline
+    ("Non-proliferative, I think. Though looking again at the disc, those fine loops might be new vessels — I honestly "
+     "can't decide between proliferative and non-proliferative here.", None, False),
+    ("Non-proliferative.\nRevised: the disc vessels are indistinct. Unable to determine proliferative versus "
+     "non-proliferative.", None, False),
+    # near misses: the image blamed (batch 36), no answer given first (batch 3), a look again that confirms
+    ("Non-proliferative. Hmm, the disc is blurred. I can't decide between proliferative and non-proliferative from "
+     "this image.", None, True),
+    ("A or B, I really can't decide between proliferative and non-proliferative here.", None, True),
+    ("Non-proliferative, B. Now that I look at the disc again, there are no new vessels: non-proliferative.", "B",
+     False),
+])
+def test_answers_weighed_by_name_of_batches_55_and_56(reply: str, choice: str | None, refusal: bool) -> None:
+    labels, options, question = DR
+    a = extract(reply, "choice", labels, options, question=question)
+    assert (a.choice, a.refusal) == (choice, refusal)

@@ -514,6 +514,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     sure = is_sure(clean, item, method, label, refusal=refusal) and not partly_read
     if refusal and _answered_not_declined(clean, item, label, method):
         refusal = False
+        if method == "declined":
+            method = "ambiguous"  # batch 56: two answers weighed by name, neither taken: no decline
     return Answer(label, method, invalid=label is None, refusal=refusal, sure=sure)
 
 
@@ -632,6 +634,16 @@ _CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)"
                           r"(?:\s+(?:now|any\s*more|either\s+way|at\s+this\s+point))?[ \t]*(?:[.!]|\Z)")
 
 
+# batch 56: a closing sentence that weighs two answers by name and blames nothing the image lacks ("... I honestly
+# can't decide between proliferative and non-proliferative here.", "Unable to determine benign versus malignant."; not
+# batch 36's "I can't decide between benign and malignant from this image.")
+_NOT_FROM_IMAGE = r"(?:(?!\b(?:from|on|in|with)\s+(?:this|the|these)\b)[^.;!?\n]){1,40}?"
+_TWO_BY_NAME_CLOSE = re.compile(r"(?i)(?:\b(?:can(?:\s*not|'t)|cant)\s+decide\s+between\s+(?!(?:them|the\s+two|these|"
+                                r"those)\b)" + _NOT_FROM_IMAGE + r"\s+and\s+"
+                                r"|\bunable\s+to\s+(?:determine|decide)\s+" + _NOT_FROM_IMAGE
+                                + r"\s+(?:versus|vs\.?)\s+)" + _NOT_FROM_IMAGE + r"(?:\s+here)?[ \t]*[.!]?[ \t]*\Z")
+
+
 # "I'll leave it open." closing the reply
 _LEFT_OPEN = re.compile(r"(?i)\bi(?:'ll|\s+will|'d|\s+would)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|the\s+question)"
                         r"(?:\s+one)?\s+open[ \t]*[.!]?[ \t]*\Z")
@@ -650,6 +662,11 @@ def _answered_not_declined(clean: str, item: Item, label: str | None, method: st
         # batch 22: "Proliferative diabetic retinopathy (B). On a second pass I'm less sure ...; it could just as well
         # be non-proliferative. I'll leave it open.": an answer, doubted, then left open ends in doubt, it declines
         # nothing (not "I'll leave it open." alone, nor after two answers weighed: "B or C; I'll leave it open.")
+        first = _SENTENCE_MARK.search(clean)
+        return first is not None and _read(clean[:first.start()], item, False, None, corrections=False)[0] is not None
+    if names == {"cannot-decide"} and label is None and _TWO_BY_NAME_CLOSE.search(clean):
+        # batch 56: an answer given, doubted, then two answers weighed by name to close the reply: a doubt about its
+        # answer, nothing it lacks (not "A or B, I really can't decide between a stone and a tumour here.")
         first = _SENTENCE_MARK.search(clean)
         return first is not None and _read(clean[:first.start()], item, False, None, corrections=False)[0] is not None
     if not names or not names <= _UNANSWERABLE:

@@ -42,7 +42,9 @@ _SELF_CORRECTION = re.compile(
     # batch 39: "Yes, there's a mass .... Though on reflection the bulge could just be a dromedary hump, and I'm
     # honestly not sure anymore ...": a "Though" or "But" opening a sentence before "on reflection" / "on second
     # thought" (capital: not batch 17's "..., but on reflection that's the specular highlight", read as it was)
-    r"(?:(?-i:But|Though|Although)[ \t]+(?=on\s+(?:further\s+)?reflection\b|on\s+second\s+thought))?"
+    # batch 55: "Non-proliferative, B. Though now that I look at the disc again, ..."
+    r"(?:(?-i:But|Though|Although)[ \t]+(?=on\s+(?:further\s+)?reflection\b|on\s+second\s+thought|now\s+that\s+i\s+"
+    r"look\b))?"
     # batch 41: "Impetigo, I'd say — though looking closer, the vesicles are grouped ...": "though" after a dash
     # before "looking closer" / "looking again"
     r"(?:(?<=-)[ \t]*(?:though|although)[ \t]+(?=looking\s+(?:again|more\s+closely|closer)\b))?"
@@ -72,7 +74,9 @@ _SELF_CORRECTION = re.compile(
     # batch 21: "Adult. Second look: ... - elderly.": a second look as a heading (a mark after it), as "on second
     # look" is (not "A second look at the film confirms adult.")
     r"(?:a\s+)?(?:second|closer|another|fresh)\s+look(?=[ \t]*[:,\-\u2013\u2014])|"
-    r"looking\s+(?:again|more\s+closely|closer)|looking\s+at\s+(?:it|this|that|the\s+\w+)\s+(?:again|more\s+closely)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
+    r"looking\s+(?:again|more\s+closely|closer)|looking\s+at\s+(?:it|this|that|the\s+\w+)\s+(?:again|more\s+closely)|"
+    # batch 55: "Non-proliferative, B. Though now that I look at the disc again, ... could be new vessels"
+    r"now\s+that\s+i\s+look\s+(?:at\s+(?:it|this|that|the\s+\w+)\s+)?(?:again|more\s+closely)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
     r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine|revise|rethink|amend)"
     r"(?:\s+(?:that|myself|this|my\s+answer))?|"
     # batch 18: "I'll revise that: ...", "I should correct myself"
