@@ -6402,3 +6402,34 @@ def test_answers_weighed_by_name_of_batches_55_and_56(reply: str, choice: str | 
     labels, options, question = DR
     a = extract(reply, "choice", labels, options, question=question)
     assert (a.choice, a.refusal) == (choice, refusal)
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batches 55-56: Runyankole, Assyrian Neo-Aramaic, Jamaican Patois, Bavarian, Mirandese, Latgalian, Nogai
+    ("Eego.", "Is this an MRI?", "yes"),
+    ("ܐܝܢ.", "Is this a chest X-ray?", "yes"),
+    ("Nuh.", "Is this a CT scan?", "no"),
+    ("Na, des is koa CT, des is a Kernspin.", "Is this a CT scan?", "no"),
+    ("Nó, nun hai fratura.", "Is there a fracture?", "no"),
+    ("Nā, nav.", "Is the heart enlarged?", "no"),
+    ("Йок.", "Is there ascites?", "no"),
+    # near misses: the words running on into a sentence of another sense (Slovak "na" on, Vietnamese "nó" it) are
+    # not read as no
+    ("Na snímke je CT hlavy.", "Is this a CT scan?", "yes"),
+    ("Nó là một phim X-quang ngực.", "Is this a chest X-ray?", None),
+])
+def test_answer_words_of_batches_55_and_56(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batches 55-56: Aromanian "Muljari." (woman), Nigerian Pidgin "na pikin" (it is a child)
+    ("Muljari.", "female"),
+    ("na pikin, di growth plate dem never close", "child"),
+    # near miss: the Tok Pisin word already read
+    ("Em i pikinini.", "child"),
+])
+def test_sex_and_age_words_of_batches_55_and_56(reply: str, choice: str) -> None:
+    labels = ("male", "female") if choice in ("male", "female") else ("adult", "child", "elderly")
+    assert extract(reply, "label", labels, question="Is this patient male or female?" if choice == "female"
+                   else "Is this patient an adult, a child or elderly?").choice == choice

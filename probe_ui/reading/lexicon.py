@@ -467,7 +467,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batches 53-54: Mi'kmaq ("E'e."), Kashmiri ("آ، ...": Urdu and Persian "آ", come), Makassarese ("Iye,
             # ..."); all only before a mark. Alemannic "Nai, ..." (no) left out: "nai" is the Greek yes written in
             # Latin letters
-            "e'e", "آ", "iye"),
+            "e'e", "آ", "iye",
+            # batches 55-56: Runyankole ("Eego."; only before a mark), Assyrian Neo-Aramaic ("ܐܝܢ."). Purépecha
+            # "jo" is the Albanian no: _BOTH_WAYS
+            "eego", "ܐܝܢ"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -564,7 +567,12 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # it is not), Makassarese ("Tena.", there is none; only before a mark: a given name). Sango "ape" (not, at
            # the end of the sentence: "Lo yeke scanner ape.") left out: it opens no reply and negates the sentence
            # before it
-           "nau", "ink'a'", "ink'a", "monkos", "کائنی", "tena"),
+           "nau", "ink'a'", "ink'a", "monkos", "کائنی", "tena",
+           # batches 55-56: Jamaican Patois ("Nuh, a nuh CT scan dis."; "nuh" inside the sentence is its "not"),
+           # Bavarian ("Na, des is koa CT, ..."; Slavic "na", on, and Pidgin "na", it is), Mirandese ("Nó, nun hai
+           # fratura."; Vietnamese "nó", it), Latgalian ("Nā, nav."; Māori "nā", by), Nogai ("Йок."); all only
+           # before a mark
+           "nuh", "na", "nó", "nā", "йок"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -660,8 +668,8 @@ WORDS: dict[str, tuple[str, ...]] = {
              "monna",
              # batch 44: Madurese ("Lakè'.", man; the plain "lake" is English and is not read)
              "lakè'"),
-    "female": (# batch 47: Dholuo ("Dhako.", woman)
-               "dhako",
+    "female": (# batch 47: Dholuo ("Dhako.", woman); batch 56: Aromanian ("Muljari.", woman)
+               "dhako", "muljari",
                "femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -714,7 +722,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     # batch 39: Latin "Puer est: ..." (it is a boy, a child); batch 40: Sanskrit "इदं बालस्य ..." (of a child)
     # batches 49-50: Mauritian Creole "Zanfan. Bann kartilaz kroisans ankor ouver." / "Sa enn zanfan." (a child)
     # batch 54: Evenki "Кунгакан." (a child)
-    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан"),
+    # batch 55: Nigerian Pidgin "na pikin, di growth plate dem never close" (it is a child)
+    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
@@ -862,7 +871,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "enya", "ქო", "ʻikai", "muʼyuk", "mu'yuk", "hina", "नेईं", "ना", "јок", "niy",
                                  # batches 53-54: Kabuverdianu (Portuguese "nau", a ship), Mi'kmaq, Kashmiri (Urdu
                                  # and Persian "آ", come), Makassarese ("iye"; "tena", a given name)
-                                 "nau", "e'e", "آ", "iye", "tena"})
+                                 "nau", "e'e", "آ", "iye", "tena",
+                                 # batches 55-56: Runyankole, Jamaican Patois ("nuh", not), Bavarian (Slavic "na",
+                                 # on), Mirandese (Vietnamese "nó", it), Latgalian (Māori "nā", by), Nogai
+                                 "eego", "nuh", "na", "nó", "nā", "йок"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")
