@@ -4370,7 +4370,9 @@ def test_a_reading_the_replys_close_puts_in_doubt(reply: str, kind: str, labels:
     # answer, and the words around the mention may deny it (batches 15, 18, 23, 24, 29, 34: "Ego, ni CT scan.",
     # Kirundi: yes, it is a CT scan, read "no" from Spanish "ni", nor)
     ("Nnyoo, ga se setshwantsho sa MRI; ke CT.", "Is this an MRI?", False),
-    ("Eego, ni CT scan.", "Is this a CT scan?", False),
+    # (batches 55-56 made Runyankole "Eego" an answer word: "Eego, ni CT scan." is read yes, in
+    # test_answer_words_of_batches_55_and_56; an opening word still unread stands here)
+    ("Ogo, ni CT scan.", "Is this a CT scan?", False),
     ("ཡིན། འདི་ CT ཡིན།", "Is this a CT scan?", False),
     # near misses: English after an opening word, or an answer word the glosses know
     ("Axial, soft-tissue window, this is a CT.", "Is this a CT scan?", True),
@@ -6407,6 +6409,7 @@ def test_answers_weighed_by_name_of_batches_55_and_56(reply: str, choice: str | 
 @pytest.mark.parametrize("reply, question, choice", [
     # batches 55-56: Runyankole, Assyrian Neo-Aramaic, Jamaican Patois, Bavarian, Mirandese, Latgalian, Nogai
     ("Eego.", "Is this an MRI?", "yes"),
+    ("Eego, ni CT scan.", "Is this a CT scan?", "yes"),
     ("ܐܝܢ.", "Is this a chest X-ray?", "yes"),
     ("Nuh.", "Is this a CT scan?", "no"),
     ("Na, des is koa CT, des is a Kernspin.", "Is this a CT scan?", "no"),
