@@ -6436,3 +6436,20 @@ def test_sex_and_age_words_of_batches_55_and_56(reply: str, choice: str) -> None
     labels = ("male", "female") if choice in ("male", "female") else ("adult", "child", "elderly")
     assert extract(reply, "label", labels, question="Is this patient male or female?" if choice == "female"
                    else "Is this patient an adult, a child or elderly?").choice == choice
+
+
+@pytest.mark.parametrize("spec, reply, choice", [
+    # batch 55: a list weighing each option, then a bold closing line "**Best fit: C. Aortic dissection.**"
+    (CP52, "Let's weigh the options:\n- MI: nothing here.\n- PE: no Westermark sign.\n- Aortic dissection: the "
+           "mediastinum is widened.\n\n**Best fit: C. Aortic dissection.**", "C"),
+    # batch 56: "so the only defensible option is A."
+    ((("A", "B", "C", "D"), ("None: there is no left middle lobe", "Lateral", "Medial", "Superior"),
+      "Which segment of the left middle lobe is affected?"),
+     "There is no left middle lobe to have segments — so the only defensible option is A.", "A"),
+    # near misses: a closing line whose letter and text disagree, "the only defensible option" that names no option
+    (CP52, "- MI: no.\n- PE: no.\n**Best fit: B. Aortic dissection.**", None),
+    (CP52, "The only defensible option is to repeat the film.", None),
+])
+def test_closing_lines_of_batches_55_and_56(spec: tuple, reply: str, choice: str | None) -> None:
+    labels, options, question = spec
+    assert extract(reply, "choice", labels, options, question=question).choice == choice

@@ -581,9 +581,11 @@ _SO_CONCLUDED = re.compile(_SO + r"(no|yes)[ \t]*\Z"
 _SO_OPTION = re.compile(_SO + r"([^\W\d_][^,;:.!?\n]{1,40}?)[ \t.!]*\Z"
                         # batch 54: a list weighing each option, then a closing line "Most consistent: **C. Aortic
                         # dissection**." or "So: D. None of the above" (its letter, when it has one, the option's)
-                        r"|(?:(?<=\n)|\A)[ \t]*(?:so|therefore|thus|hence|most\s+consistent|most\s+likely)[ \t]*:"
+                        # batch 55: "**Best fit: C. Aortic dissection.**", the line in bold
+                        r"|(?:(?<=\n)|\A)[ \t]*[*_]*(?:so|therefore|thus|hence|most\s+consistent|most\s+likely|"
+                        r"best\s+fit)[ \t]*:"
                         r"[ \t]*[*_]*"
-                        r"(?:((?-i:[A-H]))[.)][ \t]+)?([^\W\d_][^,;:.!?*_\n]{1,40}?)[*_]*[ \t.!]*\Z")
+                        r"(?:((?-i:[A-H]))[.)][ \t]+)?([^\W\d_][^,;:.!?*_\n]{1,40}?)[*_ \t.!]*\Z")
 # a line that opens as a revision ("Revision:", "Correction -"), and the answer declared after it ("Answer: No.")
 _REVISION_HEADING = re.compile(r"(?im)^[ \t*_#]*(?:revision|correction|update|amendment|erratum)[ \t*_]*"
                                r"[:\-\u2013\u2014]")

@@ -35,7 +35,9 @@ _DECL_PREFIX = re.compile(
     # batch 22: an arrow for the colon ("Analysis: ... Answer \u2192 C", "Answer -> C")
     r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[-=]>|[\u2192\u21d2\u27a1\u2794]|[:=]|"
     r"-(?=\s)|\bis\b)?"
-    r"|\b(?:correct|right|best|final|appropriate|likely|accurate|my|most\s+\w+)\s+(?:option|choice|letter|response|"
+    # batch 56: "so the only defensible option is A."
+    r"|\b(?:correct|right|best|final|appropriate|likely|accurate|my|most\s+\w+|only\s+(?:defensible|reasonable|"
+    r"possible|valid|tenable))\s+(?:option|choice|letter|response|"
     r"selection)\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|:|=)"
     r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?\s+(?:choose|select|pick|go\s+with|opt\s+for|say)\b"
     # batch 25: "I'd mark B."
