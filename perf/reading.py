@@ -183,6 +183,10 @@ BATCH_NOTES = {
     54: "a department server behind an OpenAI-compatible gateway (banners, cut-off replies, JSON and tool calls, "
         "report style); measured held out (93.8 % intended, 83.8 % sure and right, 0 sure-wrong, 1 sure over-read), "
         "then fixed",
+    55: "a representative mix as a department server collects in a normal week; measured held out (93.3 % intended, "
+        "85.7 % sure and right, 1 sure-wrong, 3 sure over-reads), then fixed",
+    56: "small open models run locally on a hospital GPU; measured held out (93.8 % intended, 85.7 % sure and right, "
+        "1 sure-wrong, 0 sure over-reads), then fixed",
 }
 
 

@@ -6364,7 +6364,7 @@ def test_border_of_normal_of_batch_55(reply: str, choice: str | None) -> None:
 
 
 @pytest.mark.parametrize("reply, refusal", [
-    # batches 55-56: declines in Caribbean English Creole and Bavarian, a file with no image in it, part of a slice
+    # batches 55-56: declines in Caribbean English Creole and Swabian, a file with no image in it, part of a slice
     ("Mi cyaan see no pikcha — di upload na come t'ru. Sen' am again fuh mi.", True),
     ("Des Bild isch ned akomma, i ka nix dazu saga.", True),
     ("Sorry, the file you sent seems to be a DICOMDIR index without any pixel data, so there's nothing for me to "

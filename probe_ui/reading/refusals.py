@@ -429,7 +429,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("cannot-fr", r"\bje\s+ne\s+(?:peux|suis)\s+pas\s+(?:\w+\s+){0,2}?(?:d[ée]terminer|voir|dire|r[ée]pondre|"
                   r"[ée]valuer|identifier|certain|s[ûu]r)",
      "Je ne peux pas voir l'image."),
-    # batch 56: Bavarian and Alemannic "i ka nix dazu saga" (ich kann nichts dazu sagen), "Des Bild isch ned
+    # batch 56: Swabian and Bavarian "i ka nix dazu saga" (ich kann nichts dazu sagen), "Des Bild isch ned
     # akomma" (das Bild ist nicht angekommen: the image has not arrived)
     ("cannot-de", r"\b(?:ich|i)\s+(?:kann|ka)\s+(?:\w+\s+){0,4}?(?:nicht|kein\w*|nix|ned|net)\s+(?:\w+\s+){0,2}?"
                   r"(?:beurteilen|bestimmen|erkennen|sehen|sagen|saga|beantworten)\b"
