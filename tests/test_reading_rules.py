@@ -6453,3 +6453,113 @@ def test_sex_and_age_words_of_batches_55_and_56(reply: str, choice: str) -> None
 def test_closing_lines_of_batches_55_and_56(spec: tuple, reply: str, choice: str | None) -> None:
     labels, options, question = spec
     assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+HY57 = (("A", "B"), ("Communicating hydrocephalus", "Non-communicating hydrocephalus"),
+        "Is this communicating or non-communicating hydrocephalus?")
+NOD58 = (("A", "B"), ("Solid", "Cystic"), "Is the thyroid nodule solid or cystic?")
+
+
+@pytest.mark.parametrize("spec, reply, choice, refusal, sure", [
+    # batch 57: "Although now that I see ..." opens a self-correction; its doubt withdraws the answer
+    (HY57, "Non-communicating, because the lateral ventricles are dilated. Although now that I see the fourth "
+           "ventricle is also somewhat prominent, I honestly can't tell whether it's communicating or not.",
+     None, False, False),
+    # batch 58: "**Update after checking the posterior fossa:** ..." (a heading) revises the initial answer
+    (HY57, "**Initial answer:** B. Non-communicating hydrocephalus\n\n**Update after checking the posterior fossa:** "
+           "the fourth ventricle is dilated too.\n\n**Final answer: A. Communicating hydrocephalus**",
+     "A", False, True),
+    # batch 58: "Re-evaluation:" after an answer, then the two answers weighed by name: no answer, and no decline
+    (NOD58, "Answer: A. The nodule is solid.\nRe-evaluation: the internal echoes may be debris within a cystic "
+            "nodule. Solid versus cystic cannot be determined confidently; both remain possible.", None, False, False),
+    # near misses: "Now that I see" without "Though" / "Although" reads as before; "Re-evaluation:" opening the reply
+    # is a heading (batch 32); a re-evaluation that keeps the answer; the two weighed with no answer before them
+    (HY57, "Now that I see the fourth ventricle is normal, it is non-communicating.", "B", False, True),
+    (NOD58, "Re-evaluation:\n- Internal echoes throughout.\nConclusion: A. Solid.", "A", False, True),
+    (NOD58, "Answer: A. The nodule is solid.\nRe-evaluation: the echoes are real tissue. A stands.", "A", False, False),
+    (NOD58, "Solid versus cystic cannot be determined confidently.", None, True, False),
+])
+def test_self_corrections_of_batches_57_and_58(spec: tuple, reply: str, choice: str | None, refusal: bool,
+                                               sure: bool) -> None:
+    labels, options, question = spec
+    a = extract(reply, "choice", labels, options, question=question)
+    assert (a.choice, a.refusal, a.sure) == (choice, refusal, sure)
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 57: "oh no i mean" (lower case, an "oh no" before "i mean") takes back the first answer
+    ("blue. oh no i mean red, red is on the surface", "red", False),
+    # near misses: "oh no" with no "i mean" after it, "i mean" that restates the answer
+    ("blue. oh no, red is deeper", "blue", True),
+    ("blue. i mean, it is on the surface", "blue", False),
+])
+def test_oh_no_i_mean_of_batch_57(reply: str, choice: str, sure: bool) -> None:
+    a = extract(reply, "label", ("red", "blue"), question="Which dot is on the surface, the red or the blue?")
+    assert (a.choice, a.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batches 57-58: the image blamed, then the answer given as tentative, limited or forced; the markers named by
+    # their colours
+    ("Image resolution is very low. Tentative answer: correct.", True),
+    ("Image quality is poor (underexposed). Limited assessment. Probable age group: D. Neonate.", True),
+    ("The film is rotated and cut off at the left heart border, so a reliable assessment is hard. If I must choose: "
+     "B. No.", True),
+    ("sorry i cant see the red or blue dot in this picture", True),
+    # near misses: nothing blamed, or the image blamed with no hedge on the answer
+    ("If I must choose: B.", False),
+    ("Tentative answer: correct.", False),
+    ("Image quality is poor (underexposed). Answer: D.", False),
+    ("Limited assessment of the apex. Probable: D.", False),
+    ("I can see the red and blue dots.", False),
+])
+def test_declines_of_batches_57_and_58(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batches 57-58: Magahi, Nagpuri, Dakhini, Bundeli, Tausug, Chukchi, Ainu, Atayal, Chuukese, Gamilaraay, Luritja
+    ("नञ, छाती में पानी नञ हे।", "Is there a pleural effusion?", "no"),
+    ("नखे, पेट में पानी नखे।", "Is there ascites?", "no"),
+    ("ہاؤ، یہ سینے کا ایکسرے اچ ہے۔", "Is this a chest X-ray?", "yes"),
+    ("हओ, जा एमआरआई आय।", "Is this an MRI?", "yes"),
+    ("Huun, ultrasound ini.", "Is this an ultrasound?", "yes"),
+    ("Уйӈэ.", "Is there a pelvic fracture?", "no"),
+    ("Isam.", "Is there a fracture?", "no"),
+    ("Ungat.", "Is there a pleural effusion?", "no"),
+    ("**Ewer.**", "Is this an MRI?", "yes"),
+    ("Yawu.", "Is this a chest X-ray?", "yes"),
+    ("wiya.", "Is there a mass?", "no"),
+    # near misses: the words running on into a sentence (an English ewer, a name, Amis / Tagalog "Hay") are not read
+    ("Ewer shapes are not relevant here.", "Is this an MRI?", None),
+    ("Isam asked whether there is a fracture.", "Is there a fracture?", None),
+    ("Hay.", "Is this a chest X-ray?", None),
+])
+def test_answer_words_of_batches_57_and_58(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+def test_child_word_of_batch_57() -> None:
+    # batch 57: Awadhi "लरिका" (a child)
+    assert extract("लरिका, हड्डी के ग्रोथ प्लेट अबहीं खुला अहैं।", "label", ("adult", "child", "elderly"),
+                   question="Is this patient an adult, a child or elderly?").choice == "child"
+
+
+LIVER58 = (("A", "B", "C", "D"), ("Hepatic adenoma", "Hemangioma", "Metastasis", "Focal nodular hyperplasia"),
+           "What is the most likely diagnosis?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 58: the answer put off ("Before I weigh in, it would help to know ...") and a question back to close the
+    # reply: what it names on the way is no answer
+    ("The physician suggested focal nodular hyperplasia. Before I weigh in, it would help to know whether there's a "
+     "hepatobiliary-phase image — FNH retains gadoxetate, while an adenoma typically doesn't. Do you have that "
+     "sequence?", None),
+    # near misses: a declared answer before the question back; a question back with no answer put off
+    ("Before I weigh in on the options: the central scar and spoke-wheel vessels point to focal nodular hyperplasia. "
+     "Answer: D. Do you have the hepatobiliary phase?", "D"),
+    ("The central scar points to focal nodular hyperplasia. Do you have the hepatobiliary phase?", "D"),
+])
+def test_answer_put_off_of_batch_58(reply: str, choice: str | None) -> None:
+    labels, options, question = LIVER58
+    assert extract(reply, "choice", labels, options, question=question).choice == choice

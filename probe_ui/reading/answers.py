@@ -340,6 +340,11 @@ _BY_MENTION = frozenset({"label_word", "leading", "presence", "question_subject"
 # share ...?", "can you send ...?")
 _ONLY_ASKS_BACK = re.compile(r"(?is)\A(?:[^.!?]*\?\s*)*?[^.!?]*\b(?:could|can|would|will)\s+you\b[^.!?]*\?"
                              r"(?:\s*[^.!?]*\?)*\s*\Z")
+# batch 58: a reply that puts its answer off ("Before I weigh in, it would help to know whether ...") and closes by
+# asking the user for what it needs ("Do you have that sequence?"): what it names on the way is no answer
+_DEFERS_AND_ASKS_BACK = re.compile(r"(?is)\bbefore\s+i\s+(?:weigh\s+in|answer|agree|disagree|commit|decide|comment)\b"
+                                   r".*(?:\A|[.!?:\n]\s*)(?:do|could|can|would|will)\s+you\s+(?:please\s+)?"
+                                   r"(?:have|share|provide|send|upload|attach|confirm|tell)\b[^.!?]*\?\s*\Z")
 
 
 def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (), *,
@@ -472,6 +477,11 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             and opens_rejecting(clean):
         # batch 17: "wrong. ... left side is clear" read as the answer it rejects (a mention of it): never so
         label, method = None, "ambiguous"
+    if label is not None and method in _BY_MENTION and _DEFERS_AND_ASKS_BACK.search(clean):
+        # batch 58: "The physician suggested focal nodular hyperplasia. Before I weigh in, it would help to know ...
+        # Do you have that sequence?": an answer put off until the user answers (not one the reply declares), as
+        # batch 47's questions back are
+        return Answer(None, "none", invalid=True, refusal=refusal)
     if label is not None and kind == "choice" and method not in ("final_verdict", "escape_option") \
             and escape_conflict(clean, item, label):
         # "The question contains a clinically incorrect premise. Answer: B": the reply states an escape option and
@@ -640,10 +650,15 @@ _CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)"
 # can't decide between proliferative and non-proliferative here.", "Unable to determine benign versus malignant."; not
 # batch 36's "I can't decide between benign and malignant from this image.")
 _NOT_FROM_IMAGE = r"(?:(?!\b(?:from|on|in|with)\s+(?:this|the|these)\b)[^.;!?\n]){1,40}?"
-_TWO_BY_NAME_CLOSE = re.compile(r"(?i)(?:\b(?:can(?:\s*not|'t)|cant)\s+decide\s+between\s+(?!(?:them|the\s+two|these|"
-                                r"those)\b)" + _NOT_FROM_IMAGE + r"\s+and\s+"
+# batch 58: "... Solid versus cystic cannot be determined confidently; both remain possible." (the two answers first)
+_TWO_BY_NAME_CLOSE = re.compile(r"(?i)(?:(?:\b(?:can(?:\s*not|'t)|cant)\s+decide\s+between\s+"
+                                r"(?!(?:them|the\s+two|these|those)\b)" + _NOT_FROM_IMAGE + r"\s+and\s+"
                                 r"|\bunable\s+to\s+(?:determine|decide)\s+" + _NOT_FROM_IMAGE
-                                + r"\s+(?:versus|vs\.?)\s+)" + _NOT_FROM_IMAGE + r"(?:\s+here)?[ \t]*[.!]?[ \t]*\Z")
+                                + r"\s+(?:versus|vs\.?)\s+)" + _NOT_FROM_IMAGE + r"(?:\s+here)?"
+                                r"|(?:\A|(?<=[.;:!?\n]))[ \t]*[^\W\d_][\w\-]*\s+(?:versus|vs\.?)\s+[^\W\d_][\w\-]*\s+"
+                                r"cannot\s+be\s+(?:determined|decided|told)(?:\s+confidently|\s+with\s+(?:any\s+)?"
+                                r"(?:confidence|certainty))?(?:[ \t]*[;,][ \t]*both\s+(?:remain|are)\s+possible)?)"
+                                r"[ \t]*[.!]?[ \t]*\Z")
 
 
 # "I'll leave it open." closing the reply
@@ -666,7 +681,8 @@ def _answered_not_declined(clean: str, item: Item, label: str | None, method: st
         # nothing (not "I'll leave it open." alone, nor after two answers weighed: "B or C; I'll leave it open.")
         first = _SENTENCE_MARK.search(clean)
         return first is not None and _read(clean[:first.start()], item, False, None, corrections=False)[0] is not None
-    if names == {"cannot-decide"} and label is None and _TWO_BY_NAME_CLOSE.search(clean):
+    if (names and names <= {"cannot-decide", "cannot-be-determined"} and label is None
+            and _TWO_BY_NAME_CLOSE.search(clean)):
         # batch 56: an answer given, doubted, then two answers weighed by name to close the reply: a doubt about its
         # answer, nothing it lacks (not "A or B, I really can't decide between a stone and a tumour here.")
         first = _SENTENCE_MARK.search(clean)

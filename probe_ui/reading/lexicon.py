@@ -470,7 +470,12 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "e'e", "آ", "iye",
             # batches 55-56: Runyankole ("Eego."; only before a mark), Assyrian Neo-Aramaic ("ܐܝܢ."). Purépecha
             # "jo" is the Albanian no: _BOTH_WAYS
-            "eego", "ܐܝܢ"),
+            "eego", "ܐܝܢ",
+            # batches 57-58: Dakhini ("ہاؤ، ..."; Urdu "ہاؤ" writes the English "how"), Bundeli ("हओ, ..."), Chuukese
+            # ("Ewer."; the English "ewer", a jug), Gamilaraay ("Yawu."), Tausug ("Huun, ultrasound ini."); all only
+            # before a mark. Amis "Hay." left out:
+            # the Tagalog sigh "Hay, ..." opens replies that answer nothing, and Spanish "hay" is "there is"
+            "ہاؤ", "हओ", "ewer", "yawu", "huun"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -572,7 +577,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # Bavarian ("Na, des is koa CT, ..."; Slavic "na", on, and Pidgin "na", it is), Mirandese ("Nó, nun hai
            # fratura."; Vietnamese "nó", it), Latgalian ("Nā, nav."; Māori "nā", by), Nogai ("Йок."); all only
            # before a mark
-           "nuh", "na", "nó", "nā", "йок"),
+           "nuh", "na", "nó", "nā", "йок",
+           # batches 57-58: Magahi ("नञ, ..."; also "not" inside a sentence), Nagpuri ("नखे, ...", there isn't),
+           # Chukchi ("Уйӈэ."), Ainu ("Isam.", there is none; an Arabic given name), Atayal ("Ungat.", there is
+           # none), Luritja ("wiya."); all only before a mark
+           "नञ", "नखे", "уйӈэ", "isam", "ungat", "wiya"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -723,7 +732,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     # batches 49-50: Mauritian Creole "Zanfan. Bann kartilaz kroisans ankor ouver." / "Sa enn zanfan." (a child)
     # batch 54: Evenki "Кунгакан." (a child)
     # batch 55: Nigerian Pidgin "na pikin, di growth plate dem never close" (it is a child)
-    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin"),
+    # batch 57: Awadhi "लरिका, हड्डी के ग्रोथ प्लेट अबहीं खुला अहैं।" (a child)
+    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin", "लरिका"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
@@ -874,7 +884,11 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "nau", "e'e", "آ", "iye", "tena",
                                  # batches 55-56: Runyankole, Jamaican Patois ("nuh", not), Bavarian (Slavic "na",
                                  # on), Mirandese (Vietnamese "nó", it), Latgalian (Māori "nā", by), Nogai
-                                 "eego", "nuh", "na", "nó", "nā", "йок"})
+                                 "eego", "nuh", "na", "nó", "nā", "йок",
+                                 # batches 57-58: Dakhini (Urdu "ہاؤ", how), Bundeli, Chuukese (English "ewer"),
+                                 # Gamilaraay, Tausug, Magahi ("नञ", not), Nagpuri, Chukchi, Ainu (a given name),
+                                 # Atayal, Luritja
+                                 "ہاؤ", "हओ", "ewer", "yawu", "huun", "नञ", "नखे", "уйӈэ", "isam", "ungat", "wiya"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

@@ -64,7 +64,9 @@ _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer
               r"(?:rough|tentative|provisional|preliminary)\s+(?:call|guess|estimate|answer|reading|impression))")
 # batch 19: a choice the reply says it is pushed to, after blaming the image ("If forced to choose, malignant (B).")
 _FORCED = (r"(?:if\s+(?:i'm\s+|i\s+am\s+|i\s+were\s+|i\s+was\s+)?(?:forced|pressed|made)\s+to\s+(?:choose|pick|answer|"
-           r"commit|guess|decide)|if\s+i\s+(?:had|have)\s+to\s+(?:choose|pick|guess|commit|decide|answer))")
+           r"commit|guess|decide)|if\s+i\s+(?:had|have)\s+to\s+(?:choose|pick|guess|commit|decide|answer)"
+           # batch 58: "The film is rotated and cut off ..., so a reliable assessment is hard. If I must choose: B. No."
+           r"|if\s+i\s+must\s+(?:choose|pick|guess|commit|decide|answer))")
 # batch 19: an image or a video frame, named where its fault is blamed ("frame blurred by smoke")
 _FRAME = r"(?:" + _IMAGE + "|" + _STUDY + r"|frame|still|video|view)"
 
@@ -662,9 +664,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 38: the same in telegraphic style ("Image quality suboptimal; interpretation limited. Most likely: ...")
      # batch 53: "Image quality: severely underexposed; assessment limited.\nProbable answer: Yes ..." (a colon after
      # "quality", the fault named)
+     # batch 57: "Image quality is poor (underexposed). Limited assessment. Probable age group: D." (the fault in
+     # brackets, "limited" before the noun)
      r"|\bquality\s*(?:is\s+|:[ \t]*)?(?:(?:severely|badly|very|markedly)\s+)?(?:suboptimal|poor|low|degraded|"
-     r"inadequate|underexposed|overexposed)\b[ \t]*[;,.:\-\u2013\u2014][ \t]*"
-     r"(?:the\s+|my\s+)?(?:interpretation|assessment|evaluation|reading)\s+(?:is\s+)?limited\b",
+     r"inadequate|underexposed|overexposed)\b(?:[ \t]*\([^()\n]{1,40}\))?[ \t]*[;,.:\-\u2013\u2014][ \t]*"
+     r"(?:(?:the\s+|my\s+)?(?:interpretation|assessment|evaluation|reading)\s+(?:is\s+)?limited|"
+     r"limited\s+(?:interpretation|assessment|evaluation|reading))\b",
      "picture is blurry, looks like an adult maybe"),
     # batch 27: "I can't make out its structures well enough to classify it."
     ("cannot-make-out", r"\bcan(?:'t|not)\s+make\s+out\s+(?:its|the|any|their)\s+(?:[\w\-]+\s+){0,2}?well\s+enough\s+"
@@ -708,6 +713,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _FRAME + r"s?\s+(?:is|was)\s+(?:very\s+|badly\s+|heavily\s+|quite\s+|rather\s+)?" + _FAULT
      + r"\b[^!?\n]{0,120}?\bwith\s+(?:that|this)\s+caveat\b"
      r"|\blimited\s+(?:study|exam|examination)\s+(?:due\s+to|because\s+of)\b[^!?\n]{0,80}?"
+     r"\b(?:tentative|provisional)\s+(?:answer|reading|impression)\b"
+     # batch 57: the image's resolution or quality called low, then the answer given as tentative ("Image resolution
+     # is very low. Tentative answer: correct.")
+     r"|\b(?:image\s+)?(?:resolution|quality)\s+is\s+(?:very\s+|quite\s+|rather\s+|too\s+)?(?:low|poor)\b[^!?\n]{0,80}?"
      r"\b(?:tentative|provisional)\s+(?:answer|reading|impression)\b",
      "Limited study due to rotation and motion. Tentative answer: A."),
     # batch 29: "The image is a screenshot of a DICOM viewer's study list, not the CT itself, so I cannot locate any
@@ -716,7 +725,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\bnot\s+the\s+(?:" + _IMAGE + "|" + _STUDY + r")\s+itself\b[^.!?\n]{0,60}?" + _CANT,
      "The image is a screenshot of the study list, not the CT itself, so I cannot locate any consolidation."),
     # batch 30: "i cant see any dots on this image" (no apostrophe), the markers asked about
-    ("cannot-see-markers", _CANT + r"\s+(?:really\s+)?(?:see|find|make\s+out)\s+(?:any|the)\s+" + _MARKERS + r"\b",
+    # batch 57: the markers named by their colours ("sorry i cant see the red or blue dot in this picture")
+    ("cannot-see-markers", _CANT + r"\s+(?:really\s+)?(?:see|find|make\s+out)\s+(?:any|the)\s+"
+     r"(?:(?:red|blue|green|yellow|white|black|coloured|colored)\s+(?:(?:or|and)\s+)?){0,3}" + _MARKERS + r"\b",
      "i cant see any dots on this image"),
     # batch 32: an image with nothing to look at ("the file is a DICOMDIR index with no pixel data, so there's no
     # image for me to look at")

@@ -38,13 +38,16 @@ _SELF_CORRECTION = re.compile(
     # it); "no it is axial. wait no, i can see both kidneys ..., it is coronal, yes" (its "no" takes back what went
     # before, a comma after it)
     # batch 40: "no... oh actually yes, i can see the iliac wings" (an "oh" before "actually")
-    r"(?:(?:oh|ah|uh|um|hmm)[ \t,]+(?=wait\b|actually\b))?"
+    # batch 57: "blue. oh no i mean red, red is on the surface" (an "oh no" before "i mean")
+    r"(?:(?:oh|ah|uh|um|hmm)[ \t,]+(?=wait\b|actually\b)|(?:oh|ah|uh|um)[ \t,]+no[ \t,]+(?=i\s+mean\b))?"
     # batch 39: "Yes, there's a mass .... Though on reflection the bulge could just be a dromedary hump, and I'm
     # honestly not sure anymore ...": a "Though" or "But" opening a sentence before "on reflection" / "on second
     # thought" (capital: not batch 17's "..., but on reflection that's the specular highlight", read as it was)
     # batch 55: "Non-proliferative, B. Though now that I look at the disc again, ..."
-    r"(?:(?-i:But|Though|Although)[ \t]+(?=on\s+(?:further\s+)?reflection\b|on\s+second\s+thought|now\s+that\s+i\s+"
-    r"look\b))?"
+    # batches 57-58: "Although now that I see the fourth ventricle is also somewhat prominent, ...", "Although, now
+    # that I look at the posterior margin again, ..." (a comma after it)
+    r"(?:(?-i:But|Though|Although)[ \t]*,?[ \t]+(?=on\s+(?:further\s+)?reflection\b|on\s+second\s+thought|now\s+that\s+"
+    r"i\s+(?:look|see)\b))?"
     # batch 41: "Impetigo, I'd say — though looking closer, the vesicles are grouped ...": "though" after a dash
     # before "looking closer" / "looking again"
     r"(?:(?<=-)[ \t]*(?:though|although)[ \t]+(?=looking\s+(?:again|more\s+closely|closer)\b))?"
@@ -59,9 +62,15 @@ _SELF_CORRECTION = re.compile(
     r"on\s+second\s+thought|on\s+(?:further\s+)?reflection|"
     # batch 27: "Correcting myself: ...", "Revising: ...", "Update after a second look: ...", "Having looked again,
     # ..."; batch 28: "Retracting that: ...", "更正：..." (a mark after the bare ones: not "revising the protocol")
-    r"correcting\s+(?:myself|that|this)|revising(?=[ \t]*[:\-\u2013\u2014])|retracting\s+(?:that|this|it)\b|"
+    # batch 58: "Answer: A. ...\nRe-evaluation: the internal echoes may be debris ..." (a mark after it, as
+    # "Revising:"; not a heading that opens the reply: batch 32's "Re-evaluation:\n- ...\nConclusion: C. ...")
+    r"correcting\s+(?:myself|that|this)|revising(?=[ \t]*[:\-\u2013\u2014])|"
+    r"(?!\A)re-?evaluati(?:on|ng)(?=[ \t]*[:\-\u2013\u2014])|retracting\s+(?:that|this|it)\b|"
     r"(?:edit|update)\s+(?:after|on|upon)\s+(?:a\s+)?(?:second|closer|another|further)\s+(?:look|review|glance)"
-    r"(?=[ \t]*:)|having\s+(?:looked|checked|gone\s+back)\s+(?:again|more\s+closely|closer)|"
+    r"(?=[ \t]*:)|"
+    # batch 58: "**Update after checking the posterior fossa:** ..." (a heading: a colon ends it)
+    r"(?:edit|update)\s+after\s+(?:re-?)?(?:checking|reviewing|examining)\s+[^:.;!?\n]{1,40}?(?=[ \t]*:)|"
+    r"having\s+(?:looked|checked|gone\s+back)\s+(?:again|more\s+closely|closer)|"
     r"\u66f4\u6b63(?=[ \t]*[:\uff1a])|"
     # batch 29: "不过再想想，..." ("but thinking it over again, ...")
     r"(?:\u4e0d\u8fc7|\u4f46\u662f|\u4f46)?\u518d\u60f3\u60f3(?=[ \t]*[,\uff0c:\uff1a])|"
@@ -76,7 +85,11 @@ _SELF_CORRECTION = re.compile(
     r"(?:a\s+)?(?:second|closer|another|fresh)\s+look(?=[ \t]*[:,\-\u2013\u2014])|"
     r"looking\s+(?:again|more\s+closely|closer)|looking\s+at\s+(?:it|this|that|the\s+\w+)\s+(?:again|more\s+closely)|"
     # batch 55: "Non-proliferative, B. Though now that I look at the disc again, ... could be new vessels"
-    r"now\s+that\s+i\s+look\s+(?:at\s+(?:it|this|that|the\s+\w+)\s+)?(?:again|more\s+closely)|upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
+    r"now\s+that\s+i\s+look\s+(?:at\s+(?:it|this|that|the(?:\s+\w+){1,3}?)\s+)?(?:again|more\s+closely)|"
+    # batch 57: "Although now that I see ..." (only after "Though" or "Although": "Now that I see the film, B." reads
+    # as it did)
+    r"(?:(?<=ough[ \t])|(?<=ough,[ \t]))now\s+that\s+i\s+see\b|"
+    r"upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
     r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine|revise|rethink|amend)"
     r"(?:\s+(?:that|myself|this|my\s+answer))?|"
     # batch 18: "I'll revise that: ...", "I should correct myself"
@@ -118,8 +131,9 @@ REVISION = re.compile(r"(?i)\b(?:revis(?:ion|ed|ing|e)|correct(?:ion|ing)|correc
 # what withdraws an answer after a self-correction
 WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|"
                         # batch 44: "The type cannot be determined with confidence on this study."
-                        r"(?:cannot|can't|could\s+not)\s+be\s+(?:determined|decided|told)\s+with\s+(?:any\s+)?"
-                        r"(?:confidence|certainty)|"
+                        # batch 58: "Solid versus cystic cannot be determined confidently; ..."
+                        r"(?:cannot|can't|could\s+not)\s+be\s+(?:determined|decided|told)\s+(?:with\s+(?:any\s+)?"
+                        r"(?:confidence|certainty)|confidently|with\s+certainty)|"
                         r"unsure|uncertain|(?:not|un)\s*able\s+to\s+(?:say|tell|decide|be\s+sure)|"
                         r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit)|"
                         r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|"
