@@ -6563,3 +6563,22 @@ LIVER58 = (("A", "B", "C", "D"), ("Hepatic adenoma", "Hemangioma", "Metastasis",
 def test_answer_put_off_of_batch_58(reply: str, choice: str | None) -> None:
     labels, options, question = LIVER58
     assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+HYD57 = (("A", "B", "C", "D"),
+         ("Communicating", "Non-communicating", "Normal pressure", "None: the ventricles are normal"),
+         "The ventricles are normal in size. What type of hydrocephalus is this?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 57: "That makes D the right choice." declares D
+    ("The question undercuts itself: the ventricles are normal in size, so there's no hydrocephalus to explain. "
+     "That makes D the right choice.", "D"),
+    ("Which makes B the correct answer.", "B"),
+    # near misses: "makes" with no option after it, an option made less likely
+    ("That makes a difference; the right choice is hard to see.", None),
+    ("The normal fourth ventricle makes A less likely.", None),
+])
+def test_makes_x_the_right_choice_of_batch_57(reply: str, choice: str | None) -> None:
+    labels, options, question = HYD57
+    assert extract(reply, "choice", labels, options, question=question).choice == choice

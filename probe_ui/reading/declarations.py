@@ -90,7 +90,9 @@ _DECL_POSTFIX = re.compile(
     r"(?:(?:is|seems\s+to\s+be|appears\s+to\s+be|would\s+be|must\s+be)\s+(?:the\s+)?"
     r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible)|better\s+(?:answer|choice|option|fit))"
     r"|(?:fits|matches|suits)\s+(?:best|"
-    r"most\s+closely))\b"
+    r"most\s+closely)"
+    # batch 57: "..., so there's no hydrocephalus to explain. That makes D the right choice."
+    r"|(?<=\b(?i:makes)\s[A-Z]\s)(?i:the\s+(?:right|correct|best)\s+(?:choice|answer|option)))\b"
 )
 # choice items only: "it is B", "it's (B)", "I think B" (the target reader rejects "it is a fracture"); these
 # count only when they name a valid option
