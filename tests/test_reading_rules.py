@@ -6582,3 +6582,14 @@ HYD57 = (("A", "B", "C", "D"),
 def test_makes_x_the_right_choice_of_batch_57(reply: str, choice: str | None) -> None:
     labels, options, question = HYD57
     assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 58: "Very much so — ..." is yes (a whole clause, as "Quite so")
+    ("Very much so — there's a large left effusion tracking up the lateral chest wall.", "yes"),
+    ("Very much so.", "yes"),
+    # near miss: the words running on into a sentence are no idiom
+    ("Very much soft-tissue swelling, but no effusion.", "no"),
+])
+def test_very_much_so_of_batch_58(reply: str, choice: str) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is there a pleural effusion?").choice == choice
