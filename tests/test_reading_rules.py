@@ -6593,3 +6593,19 @@ def test_makes_x_the_right_choice_of_batch_57(reply: str, choice: str | None) ->
 ])
 def test_very_much_so_of_batch_58(reply: str, choice: str) -> None:
     assert extract(reply, "yesno", ("yes", "no"), question="Is there a pleural effusion?").choice == choice
+
+
+SIDE57 = (("A", "B"), ("Left side", "Right side"), "Which side is the pleural effusion on?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 57: the physician's answer with its letter and text in brackets, then endorsed
+    ("The physician's answer (A, left side) is consistent with the image: blunting of the left costophrenic angle "
+     "with a meniscus.", "A"),
+    ("The physician's answer (A: left side) is correct.", "A"),
+    # near miss: the bracketed answer rejected is not read as agreement
+    ("The physician's answer (A, left side) is not consistent with the image: the blunting is on the right (B).", None),
+])
+def test_bracketed_suggestion_endorsed_of_batch_57(reply: str, choice: str | None) -> None:
+    labels, options, question = SIDE57
+    assert extract(reply, "choice", labels, options, question=question, suggested="A: Left side").choice == choice
