@@ -6609,3 +6609,134 @@ SIDE57 = (("A", "B"), ("Left side", "Right side"), "Which side is the pleural ef
 def test_bracketed_suggestion_endorsed_of_batch_57(reply: str, choice: str | None) -> None:
     labels, options, question = SIDE57
     assert extract(reply, "choice", labels, options, question=question, suggested="A: Left side").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 59: the radiology report's negation after the finding ("Splenomegaly not appreciated.") denies it
+    ("Splenomegaly not appreciated.", "no"),
+    ("Splenomegaly is not identified.", "no"),
+    ("Splenomegaly not seen.", "no"),
+    # near misses: the finding stated, or denied only in degree
+    ("Splenomegaly.", "yes"),
+    ("Splenomegaly, not massive.", "yes"),
+])
+def test_finding_not_appreciated_of_batch_59(reply: str, choice: str) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is the spleen enlarged? (please answer yes/no)").choice \
+        == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 59: the image placed beyond the organ asked about, or the organ said not to be seen: it is not shown
+    ("Axial contrast-enhanced CT of the pelvis, well below the kidneys: bladder, rectum and the iliac vessels.", "no"),
+    ("Kidneys not seen.", "no"),
+    # near misses: a finding placed by the organ; the organ shown
+    ("A cyst just above the kidney.", "yes"),
+    ("CT abdomen showing both kidneys.", "yes"),
+])
+def test_image_beyond_the_organ_of_batch_59(reply: str, choice: str) -> None:
+    assert extract(reply, "yesno", ("yes", "no"),
+                   question="Does this image show the kidney? (please answer yes/no)").choice == choice
+
+
+HIP59 = (("A", "B", "C", "D"), ("Left hip", "Right hip", "Both hips", "Neither hip"),
+         "Which hip shows avascular necrosis?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 59: an IMPRESSION's finding with its side, then the other side called spared: that side is no answer
+    ("IMPRESSION: Osteonecrosis of the right femoral head with subchondral collapse. Left hip preserved.", "B"),
+    ("Osteonecrosis of the right femoral head. The left hip is normal.", "B"),
+    # near misses: a closing option named without a normal state; batch 16's written-out answer with a spared remark
+    ("Flattening and sclerosis of the left femoral head. Left hip.", "A"),
+    ("Left hip (A). AVN with a subchondral crescent in the left femoral head. The right hip looks preserved.", "A"),
+])
+def test_other_side_spared_of_batch_59(reply: str, choice: str) -> None:
+    labels, options, question = HIP59
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batches 59-60: declines and image-blamed answers in the report's and other words
+    ("The image is saturated white; no parenchymal detail is visible. Assessment not possible.", True),
+    ("The image arrived as a thumbnail, which is far too small to judge the bones. I'll hold off rather than guess.",
+     True),
+    ("The upload is heavily compressed and cropped at the wrist, so I'm not confident, but it is a hand — yes.", True),
+    ("Only part of the chest fits in the image, so any estimate is rough. If forced: no.", True),
+    ("Image resolution is insufficient to localise the dots. No answer can be given.", True),
+    ("The resolution here is poor enough that I'd want the CT before committing. If forced to choose, B.", True),
+    ("Limited study: the right hip is partly outside the field of view. Within these limits, A. Left hip.", True),
+    # near misses: an answer withdrawn between two names no decline; the words in other senses
+    ("Non-proliferative, B. Although... I can't tell the two apart at this resolution. I'm no longer comfortable "
+     "picking proliferative or non-proliferative.", False),
+    ("Further assessment of the liver shows no nodularity. Answer: no.", False),
+    ("No answer key was given, but the image shows a left effusion: A.", False),
+    ("The lesion is too small to be a mass; it is a cyst (B).", False),
+    ("Within these limits of normal, the heart is not enlarged: no.", False),
+])
+def test_declines_of_batches_59_60(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 59: a semicolon's "no X is visible" in a decline says what it lacks, not the answer
+    ("The image is saturated white (the window is set outside the tissue range); no parenchymal detail is visible. "
+     "Assessment not possible.", None),
+    # near miss: no decline, the "no" after a semicolon stands
+    ("The liver surface is smooth; no nodularity.", "no"),
+])
+def test_semicolon_no_in_a_decline_of_batch_59(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is the liver cirrhotic? (please answer yes/no)").choice \
+        == choice
+
+
+ORIENT60 = ("Is this X-ray image in its correct anatomical orientation or upside down? (Answer with 'correct' if it is "
+            "properly oriented, or 'upside down' if it has been rotated 180 degrees.)")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 60: what the decline cannot tell ("whether it's upside down") is the question, not the answer
+    ("The image appears to be entirely black — possibly an export problem — so I can't tell whether it's upside "
+     "down.", None),
+    # near miss: a guess after a comma stands (unsure)
+    ("The image is very dark, so I can't tell whether it's upside down, but it looks correct.", "correct"),
+])
+def test_declined_whether_of_batch_60(reply: str, choice: str | None) -> None:
+    assert extract(reply, "label", ("correct", "upside down"), question=ORIENT60).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 59: an addendum that leaves two named things undistinguished withdraws the answer
+    ("Answer: yes.\n\nADDENDUM: On review, the lucent line may be a nutrient canal rather than a fracture. Fracture "
+     "versus nutrient canal cannot be differentiated on this single view.", None),
+    # near miss: a review that keeps the answer
+    ("Answer: yes.\n\nOn review, the lucent line is a fracture of the distal radius.", "yes"),
+])
+def test_addendum_left_between_of_batch_59(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"),
+                   question="Is there a fracture in this radiograph? (please answer yes/no)").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batches 59-60: one-word answers (Fon, Plains Cree syllabics, Lenape, Blackfoot, Comorian; Chickasaw, Innu-aimun,
+    # Alutiiq, Arapaho)
+    ("Ɛɛn.", "yes"), ("ᐁᐦᐊ.", "yes"), ("Kehela.", "yes"), ("Áa.", "yes"), ("Ewa.", "yes"),
+    ("Ki'yo.", "no"), ("Mauat.", "no"), ("Qang'a.", "no"), ("Hiiko.", "no"),
+    # near misses: the words of :data:`_ONLY_BEFORE_A_MARK` running on into a sentence of another language
+    ("Ewa powiedziała, że nie wie.", None),
+    ("Hiiko san ga kimashita.", None),
+])
+def test_yes_no_words_of_batches_59_60(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is there a pneumothorax?").choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, choice", [
+    # batches 59-60: Kikongo and Inuinnaqtun "woman", Efik and Umbundu "child"
+    ("Nkento.", "label", ("male", "female"), "female"),
+    ("Arnaq.", "label", ("male", "female"), "female"),
+    ("Eyen.", "label", ("child", "adult", "elderly"), "child"),
+    ("Omõla.", "label", ("child", "adult"), "child"),
+    # near miss: Umbundu's word without its tilde is not read
+    ("Omola.", "label", ("child", "adult"), None),
+])
+def test_label_words_of_batches_59_60(reply: str, kind: str, labels: tuple[str, ...], choice: str | None) -> None:
+    assert extract(reply, kind, labels).choice == choice

@@ -204,7 +204,7 @@ from probe_ui.reading import lexicon, overlap, pushback, subject, synonyms
 from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_mentions, opens_rejecting, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans, norm
-from probe_ui.reading.closings import NUMBER_WORDS, against_body, yes_against_normal
+from probe_ui.reading.closings import NUMBER_WORDS, against_body, spared_spans, yes_against_normal
 from probe_ui.reading.confidence import without_stated_confidence
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
 from probe_ui.reading.escapes import escape_conflict, stated_escape_option
@@ -820,8 +820,10 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
             if (TAIL_HEDGE.search(tail) or WITHDRAWN.search(tail)) and (
                     found is not None or entertained_labels(tail, item) or named_in(tail, item)):
                 return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well.", "C. Wait, maybe B."
-            if found is None and WITHDRAWN.search(tail):
-                return None, "withdrawn"  # "The answer is B. On second thought, I'm unsure whether ..."
+            if found is None and (WITHDRAWN.search(tail) or _LEFT_BETWEEN.search(tail)):
+                # "The answer is B. On second thought, I'm unsure whether ..."; batch 59: "Answer: yes.\n\nADDENDUM:
+                # On review, ... Fracture versus nutrient canal cannot be differentiated on this single view."
+                return None, "withdrawn"
             if found is None and how == "truncated" and kind == "choice":
                 # batch 23: "**D. Tuberculosis.** Re-reading the film, ..., so I'd switch to **A. Sarcoidosis** — ...
                 # and the absence of": the new answer, written out with its letter, stands before the cut (unsure)
@@ -981,6 +983,12 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
             # not overturn the answer the reply writes out, option text and letter, or opens with ("(A) ...",
             # "**Scabies** - burrows ... Eczema would not show burrows."); that answer stands, as a guess (never sure)
             return mention(labelled.pop(), "opening_answer", committed=True)
+    if closing is not None and closing[2] and spared_spans(clean[closing[1]:], item):
+        # batch 59: "IMPRESSION: Osteonecrosis of the right femoral head with subchondral collapse. Left hip
+        # preserved.": a short closing remark that calls an option spared is no verdict; the body is read
+        closing = None
+    if closing is not None:
+        verdict = closing[0]
         if (head or tail or verdict) != verdict or (tail or verdict) != verdict:
             return None, "ambiguous"  # "(B) ... Therefore the nodule is solid." when B is cystic
         if against_body(clean[:closing[1]], item, verdict):
@@ -1037,7 +1045,10 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
             if found is not None:
                 return found, how
         return None, "out_of_range" if out_of_range else "none"
-    judged = mask_spans(masked, [m.span() for m in JUDGEMENT.finditer(masked)])
+    # batch 59: "Osteonecrosis of the right femoral head ... Left hip preserved.": an option said to be spared beside
+    # what the reply finds is not named as the answer (closings; a sentence alone says what it says of that option)
+    spared = spared_spans(masked, item) if not _one_sentence(masked) else []
+    judged = mask_spans(masked, [*(m.span() for m in JUDGEMENT.finditer(masked)), *spared])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
     canon = synonyms.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""

@@ -299,6 +299,29 @@ _SIDE = re.compile(r"(?i)\b(left|right)\b")
 _CLEAR = re.compile(r"(?i)\b(?:normal|clear|unremarkable|intact|expanded|aerated|spared|preserved|free\s+of)\b")
 
 
+_SPARED_STATE = re.compile(r"(?i)[ \t]+(?:(?:is|are|appears?|looks?|remains?|seems?)[ \t]+)?(?:(?:entirely|completely|"
+                           r"otherwise|relatively)[ \t]+)?(?:normal|unremarkable|intact|spared|preserved)\b")
+
+
+def spared_spans(text: str, item: Item) -> list[tuple[int, int]]:
+    """Batch 59: choice items, the spans of an option's text said to be normal ("Left hip preserved.", "The left hip is
+    normal." after "IMPRESSION: Osteonecrosis of the right femoral head ..."): the reply reports that option spared,
+    it does not name it as the answer. Not when the option, or the question, itself speaks of a normal state
+    ("Normal study", "Which kidney is preserved?")."""
+    if item.kind != "choice" or _CLEAR.search(item.question or ""):
+        return []
+    spans: list[tuple[int, int]] = []
+    for option, _ in item.option_map:
+        if _CLEAR.search(option) or not re.search(r"[^\W\d_]{2}", option):
+            continue
+        words = r"[\s\-]+".join(re.escape(w) for w in option.split())
+        for m in re.finditer(r"(?i)(?<![\w\-])(?:the[ \t]+)?" + words + r"(?![\w\-])", text):
+            state = _SPARED_STATE.match(text, m.end())
+            if state is not None:
+                spans.append(m.span())
+    return spans
+
+
 def _stated_otherwise(body: str, item: Item, label: str) -> bool:
     """Choice items, a body that states findings, weighing and denying nothing (batch 11): two options that are
     present and absent, and the body says the finding is there ("... in Morison's pouch, which is free fluid. answer:

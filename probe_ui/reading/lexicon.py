@@ -475,7 +475,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # ("Ewer."; the English "ewer", a jug), Gamilaraay ("Yawu."), Tausug ("Huun, ultrasound ini."); all only
             # before a mark. Amis "Hay." left out:
             # the Tagalog sigh "Hay, ..." opens replies that answer nothing, and Spanish "hay" is "there is"
-            "ہاؤ", "हओ", "ewer", "yawu", "huun"),
+            "ہاؤ", "हओ", "ewer", "yawu", "huun",
+            # batches 59-60: Plains Cree in syllabics ("ᐁᐦᐊ.", êha), Fon ("Ɛɛn."), Lenape ("Kehela.", yes indeed),
+            # Blackfoot ("Áa."; Spanish and Portuguese interjection "áa"), Comorian ("Ewa."; the Polish given name);
+            # the last three only before a mark
+            "ᐁᐦᐊ", "ɛɛn", "kehela", "áa", "ewa"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -581,7 +585,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batches 57-58: Magahi ("नञ, ..."; also "not" inside a sentence), Nagpuri ("नखे, ...", there isn't),
            # Chukchi ("Уйӈэ."), Ainu ("Isam.", there is none; an Arabic given name), Atayal ("Ungat.", there is
            # none), Luritja ("wiya."); all only before a mark
-           "नञ", "नखे", "уйӈэ", "isam", "ungat", "wiya"),
+           "नञ", "नखे", "уйӈэ", "isam", "ungat", "wiya",
+           # batches 59-60: Chickasaw ("Ki'yo."; Choctaw "kiyo" above), Innu-aimun ("Mauat."), Alutiiq ("Qang'a."),
+           # Arapaho ("Hiiko."; a Japanese given name, "hiiko"); all only before a mark. Mandinka "Hani." left out: the
+           # Turkish "hani" (where is) and a given name, and a word the batch's writer could not check
+           "ki'yo", "mauat", "qang'a", "hiiko"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -709,7 +717,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 40: Mizo ("Hmeichhia a ni.", she is a woman)
                "hmeichhia",
                # batch 43: Neapolitan ("È 'na femmena: ...", a woman)
-               "femmena"),
+               "femmena",
+               # batches 59-60: Kikongo ("Nkento.", woman), Inuinnaqtun ("Arnaq.", a woman)
+               "nkento", "arnaq"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -733,7 +743,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     # batch 54: Evenki "Кунгакан." (a child)
     # batch 55: Nigerian Pidgin "na pikin, di growth plate dem never close" (it is a child)
     # batch 57: Awadhi "लरिका, हड्डी के ग्रोथ प्लेट अबहीं खुला अहैं।" (a child)
-    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin", "लरिका"),
+    # batch 59: Efik "Eyen." (a child), Umbundu "Omõla." (a child; with its tilde only: "omola" is a Yoruba and
+    # Luganda word of other senses)
+    "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin", "लरिका", "eyen",
+              "omõla"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
@@ -888,7 +901,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  # batches 57-58: Dakhini (Urdu "ہاؤ", how), Bundeli, Chuukese (English "ewer"),
                                  # Gamilaraay, Tausug, Magahi ("नञ", not), Nagpuri, Chukchi, Ainu (a given name),
                                  # Atayal, Luritja
-                                 "ہاؤ", "हओ", "ewer", "yawu", "huun", "नञ", "नखे", "уйӈэ", "isam", "ungat", "wiya"})
+                                 "ہاؤ", "हओ", "ewer", "yawu", "huun", "नञ", "नखे", "уйӈэ", "isam", "ungat", "wiya",
+                                 # batches 59-60: Lenape, Blackfoot (Spanish "áa"), Comorian (the Polish name
+                                 # "Ewa"), Chickasaw, Innu-aimun, Alutiiq, Arapaho (a Japanese given name)
+                                 "kehela", "áa", "ewa", "ki'yo", "mauat", "qang'a", "hiiko"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

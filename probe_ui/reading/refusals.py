@@ -257,6 +257,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\b(?:i'm|i\s+am)\s+not\s+going\s+to\s+(?:guess|speculate|answer|venture|commit|offer|give|"
                 r"provide|make|hazard|diagnose|judge|pick|choose)\b"
                 r"|\bi\s+(?:won't|will\s+not|wouldn't|would\s+not)\s+(?:even\s+)?(?:guess|speculate|venture)\b"
+                # batch 59: "I'll hold off rather than guess."
+                r"|\bi(?:'ll|\s+will|'d|\s+would)\s+hold\s+off\s+(?:rather\s+than\s+(?:guess|speculat)\w*|on\s+"
+                r"(?:answering|an\s+answer|a\s+call|guessing))\b"
                 # batch 13: "so I won't answer this one"; batch 14: "so I'll leave this one unanswered"
                 r"|\bi(?:'ll|\s+will|'d|\s+would|\s+must|\s+have\s+to)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|"
                 r"the\s+question)(?:\s+one)?\s+(?:unanswered|open|blank)\b"
@@ -340,7 +343,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 36: "so a reliable assessment isn't possible": the same, said of a reliable one
      r"|\ban?\s+(?:reliable|definite|definitive|confident|meaningful|accurate)\s+(?:answer|assessment|reading|"
      r"judge?ment|conclusion|call|determination)\s+(?:isn't|is\s+not|wouldn't\s+be|would\s+not\s+be)\s+"
-     r"(?:possible|feasible)\b",
+     r"(?:possible|feasible)\b"
+     # batch 60: "Image resolution is insufficient to localise the dots. No answer can be given."
+     r"|\bno\s+(?:(?:reliable|definite|definitive|confident|certain|meaningful|firm|accurate)\s+)?"
+     r"(?:answer|assessment|reading|judge?ment|conclusion|determination)\s+can\s+be\s+(?:given|made|offered|provided)\b",
      "No definite answer is possible from a single slice."),
     # batch 10: a task the reply does not do from images ("I don't determine a person's sex from medical images.")
     ("not-from-images",
@@ -496,6 +502,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:the|an?|your)\s+(?:[\w\-]+\s+){0,2}?(?:" + _IMAGE + "|" + _STUDY + r")s?\b",
      "Please upload the chest radiograph so I can look for consolidation."),
     ("image-cropped",
+     # batch 59: "The image arrived as a 128-pixel thumbnail, which is far too small to judge the bones ..."
+     r"\b(?:which|that)\s+is\s+(?:far\s+|much\s+|way\s+|simply\s+)?too\s+(?:small|tiny|dark|blurry|grainy|faint|"
+     r"low[\s\-]res(?:olution)?)\s+(?:for\s+me\s+)?to\s+" + _JUDGE + r"\b|"
      r"\b(?:cropped|cut\s+off|zoomed\s+in|framed)\s+too\s+(?:tightly|closely|much|narrowly)\s+(?:for\s+me\s+)?to\s+"
      + _JUDGE + r"\b|\btoo\s+(?:tightly\s+|closely\s+)?cropped\s+(?:for\s+me\s+)?to\s+" + _JUDGE + r"\b",
      "This image is cropped too tightly to assess the distribution of the rash."),
@@ -615,6 +624,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\b(?:a\s+|any\s+)?(?:(?:reliable|confident|accurate|proper|meaningful|definite|useful|valid)\s+)?"
      r"(?:assessment|evaluation|interpretation|reading|measurement|grading)\s+(?:is|was|would\s+be)\s+"
      r"(?:not\s+possible|impossible)\b"
+     # batch 59: the report's verbless sentence ("... no parenchymal detail is visible. Assessment not possible.")
+     r"|(?:\A|(?<=[.;:!?\n]))[ \t*_]*(?:assessment|evaluation|interpretation)\s+not\s+possible\b"
      # batch 26: "A determination cannot be made."
      r"|\b(?:determination|assessment|diagnosis|judge?ment|call)\s+(?:cannot|can't|can\s+not)\s+be\s+made\b",
      "Motion artefact degrades both femoral heads and a reliable assessment is not possible."),
@@ -758,12 +769,16 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _IMAGE + r"\s+(?:is\s+)?too\s+" + _FAULT
      + r"\b[^.!?\n]{0,20}?\bbut\s+(?:i\s+)?(?:guess|would\s+guess|'d\s+guess)\b"
      r"|\bworking\s+(?:from|with)\s+limited\s+(?:information|data|detail)\b"
+     # batch 60: "The resolution here is poor enough that I'd want the CT before committing. If forced to choose, ..."
+     r"|\b(?:image\s+)?(?:resolution|quality)\s+(?:here\s+)?is\s+(?:low|poor|bad)\s+enough\s+that\b"
      # batch 33: two faults of the image named ("The image is small and dark. I think ..."), only part of the body
      # in it ("Only part of the chest is included in the image. Based on the visible part, ..."), and "cant see well
      # too dark. left femur": the image blamed, then a guess
      r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+)?(?:small|" + _FAULT + r")\s+and\s+(?:very\s+|too\s+|"
      r"quite\s+)?" + _FAULT + r"\b"
-     r"|\bonly\s+(?:a\s+)?part\s+of\s+the\s+[\w\-]+\s+(?:is|was)\s+(?:included|shown|visible|captured)\s+in\s+the\s+"
+     # batch 59: "Only part of the chest fits in the image — ..."
+     r"|\bonly\s+(?:a\s+)?part\s+of\s+the\s+[\w\-]+\s+(?:fits|(?:is|was)\s+(?:included|shown|visible|captured))\s+"
+     r"in\s+the\s+"
      + _IMAGE + r"\b"
      r"|" + _CANT + r"\s+see\s+(?:it\s+)?(?:well|clearly)\W{0,3}\s*(?:(?:it|the\s+" + _IMAGE + r")\s+is\s+|it's\s+)?"
      r"too\s+" + _FAULT + r"\b"
@@ -808,7 +823,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # diagnosis for acute chest pain from this single image")
     ("image-limited-or-diagnosis-withheld",
      r"\A[\W_]*(?:limited|suboptimal|degraded)\s+(?:study|exam|examination)\s*[:\-\u2013\u2014][^!?]{0,160}?"
-     r"\bbest\s+(?:estimate|guess)\b"
+     # batch 60: "Limited study: the right hip is partially outside the field of view. Within these limits, ..."
+     r"\b(?:best\s+(?:estimate|guess)|within\s+(?:these|those|this|the)\s+limit(?:s|ations))\b"
      r"|\b" + _IMAGE + r"\s+(?:is\s+)?(?:very\s+|too\s+|quite\s+)?" + _FAULT + r"\s*,?\s+so\s+(?:i'?m\s+|i\s+am\s+)?"
      r"not\s+sure\b"
      r"|" + _CANT + r"\s+(?:responsibly|safely|in\s+good\s+conscience)\s+(?:name|give|offer|make)\s+"
@@ -819,6 +835,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:dots|markers|marks)\s+(?:aren't|are\s+not)\s+visible\s+in\s+the\s+" + _IMAGE + r"\b"
      r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed)\s*,?\s+so\s+"
      r"i\s+(?:can't|cannot|can\s+not)\s+be\s+(?:fully\s+|entirely\s+|completely\s+)?(?:sure|certain)\b"
+     # batch 59: "The upload is heavily compressed and cropped at the wrist, so I'm not confident, but ..."
+     r"|\b(?:" + _IMAGE + r"|upload)\s+is\s+(?:very\s+|too\s+|quite\s+|heavily\s+)?(?:" + _FAULT + r"|compressed)\b"
+     r"[^.!?\n]{0,40}?,?\s+so\s+i(?:'m|\s+am)\s+not\s+(?:confident|sure|certain)\b"
      r"|\b" + _IMAGE + r"\s+is\s+cut\s+off\b[^.!?\n]{0,80}?,?\s+so\s+i\s+can\s+only\s+see\b"
      r"|\b" + _IMAGE + r"\s+is\s+(?:very\s+|too\s+|quite\s+)?" + _FAULT + r"\s*,?\s+so\s+(?:it's\s+|it\s+is\s+)?hard\s+"
      r"to\s+see\b"
@@ -912,7 +931,8 @@ _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|q
 #: distinguished. Unable to decide.": no decline here (:data:`_WEIGHED`), and no answer (``answers._LEFT_BETWEEN``)
 WEIGHED_BY_NAME = (r"\bunable\s+to\s+decide\s+between\s+[^.;!?\n]{1,40}?\s+and\s+\w"
                    r"|\s(?:versus|vs\.?)\s+[^.;!?\n]{1,40}?\s+(?:cannot|can't|could\s+not)\s+be\s+"
-                   r"(?:distinguished|told\s+apart|separated)\b")
+                   # batch 59: "Fracture versus nutrient canal cannot be differentiated on this single view."
+                   r"(?:distinguished|differentiated|told\s+apart|separated)\b")
 # batch 25: two answers weighed and neither taken ("I'm torn between A and B now.", "I can't commit to either
 # answer."): a hedge on what was seen, not a decline, even where the image is blamed as well
 _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
@@ -931,6 +951,10 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # two (as batch 50's "sort of, hard to say")
                       r"|\A[\W_]*(?:sort|kind)\s+of\s*[,;:\u2014\-]\s*(?:i\s+)?(?:cant|can't|cannot|can\s+not)\s+"
                       r"(?:really\s+)?say\W*\Z"
+                      # batch 59: "Non-proliferative, B. Although... I can't tell the two apart at this resolution.
+                      # I'm no longer comfortable picking proliferative or non-proliferative.": an answer withdrawn
+                      # between two, not a decline
+                      r"|\bno\s+longer\s+comfortable\s+(?:picking|choosing|committing\s+to)\b"
                       r"|" + WEIGHED_BY_NAME)
 
 
@@ -998,8 +1022,14 @@ def declining_opening(text: str) -> tuple[int, int] | None:
     return None
 
 
+# batch 60: what the refusal says it cannot tell, to its clause's end ("..., so I can't tell whether it's upside
+# down."): the question restated, not the answer (not a guess after a comma: "..., but it looks correct")
+_DECLINED_WHETHER = re.compile(r"(?i)" + _CANT + r"\s+(?:really\s+)?(?:tell|say|determine|judge|decide|be\s+sure)\s+"
+                               r"(?:for\s+sure\s+)?whether\b[^.;:,!?\n\u2014]*")
+
+
 def refusal_spans(text: str) -> list[tuple[int, int]]:
     """Where a reply (already folded, :func:`probe_ui.reading.lexicon.fold_quotes`) declines: the spans of its
     refusal phrases, so that the reader does not take the "no" of "no image attached" for the answer no."""
     head = text[:5000]
-    return [m.span() for p in _PATTERNS for m in p.finditer(head)]
+    return [m.span() for p in (*_PATTERNS, _DECLINED_WHETHER) for m in p.finditer(head)]

@@ -230,6 +230,18 @@ _FOOT = frozenset({"foot", "ankle"})
 # kidney?"): denied as "not" denies it
 _OUTSIDE = re.compile(r"(?i)\s+(?:is|are|lies?|sits?)\s+(?:(?:just|well|further|all)\s+)?(?:below|above|beyond|"
                       r"outside|out\s+of|off|not\s+(?:in|on|included|shown|seen|visible|imaged))\b")
+# batch 59: the radiology report's negation after the finding it denies ("Splenomegaly not appreciated.", "Kidneys not
+# seen.", "Pneumothorax is not identified.")
+_DENIED_AFTER = re.compile(r"(?i)[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:not|never)[ \t]+(?:(?:clearly|definitely|"
+                           r"convincingly|well)[ \t]+)?(?:appreciated|seen|identified|demonstrated|visuali[sz]ed|"
+                           r"depicted|imaged|included)\b")
+# batch 59: the image placed beyond an organ, in a clause of its own ("CT of the pelvis, well below the kidneys: ...",
+# "Axial slice above the diaphragm"): what it lies beyond is not shown (not "a mass just above the kidney", a
+# finding placed by the organ)
+_PLACED_BEYOND = re.compile(r"(?i)(?:\A|(?:slice|section|level|cut|image|scan|study|view|field)[ \t]+(?:is[ \t]+|"
+                            r"lies[ \t]+|sits[ \t]+|taken[ \t]+)?)[ \t]*(?:(?:just|well|far|entirely|completely|"
+                            r"all)[ \t]+)?(?:below|above|beyond|outside(?:[ \t]+of)?|out[ \t]+of)[ \t]+(?:the[ \t]+)?"
+                            r"(?:level[ \t]+of[ \t]+(?:the[ \t]+)?)?$")
 
 
 @functools.lru_cache(maxsize=1)
@@ -357,7 +369,9 @@ def answer_from_subject(reply: str, question: str) -> str | None:
         before = reply[max(0, start - 60):start]
         before = before[max(before.rfind(c) for c in ".;:!\n,") + 1:]
         # an organ placed outside the slice denies the organ, not the region the slice does show
-        neg = bool(_NEGATION.search(before)) or (cat == "organ" and bool(_OUTSIDE.match(reply, end)))
+        neg = bool(_NEGATION.search(before)) or (cat == "organ" and bool(_OUTSIDE.match(reply, end)
+                                                                         or _DENIED_AFTER.match(reply, end)
+                                                                         or _PLACED_BEYOND.search(before)))
         if _A_KIND.fullmatch(before) and _KIND_DEFINED.match(reply, end):
             continue  # batch 27: "...: a sagittal slice has its row direction along ...": what any such image is
         if neg and cat in ("region", "organ") and _MODIFIER_DENIED.search(before) and _HEAD_NOUN.match(reply, end):
@@ -500,7 +514,8 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
         if f"{pred} {subj.split()[-1]}" in syns and re.search(r"(?i)\b" + re.escape(term) + r"\b", reply):
             hit = re.search(r"(?i)\b" + re.escape(term) + r"\b", reply)
             before = reply[max(0, hit.start() - 40):hit.start()]  # type: ignore[union-attr]
-            return "no" if _NEGATED_PREDICATE.search(before) else "yes"
+            denied = _NEGATED_PREDICATE.search(before) or _DENIED_AFTER.match(reply, hit.end())  # type: ignore[union-attr]
+            return "no" if denied else "yes"
 
     def about_subject(clause: str) -> bool:
         """The clause names the question's subject ("heart"; "cardiac" for it), the reply is short, or the clause

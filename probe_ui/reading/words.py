@@ -412,7 +412,9 @@ def described_absences(text: str, item: Item) -> list[tuple[int, int]]:
 # batch 30: "The image looks mirrored and there's no side marker, so I can't tell you which hemisphere the mass is in.":
 # in a reply that declines, a "there is no ..." of something the question does not ask is the reason it declines
 _STOP = frozenset("in on at of so and or but to from for with which that the a an is are was were".split())
-_THERE_IS_NO = re.compile(r"(?i)\bthere(?:'s|\s+is|\s+are|\s+was|\s+were)[ \t]+(no)[ \t]+(?=[^\W\d_])")
+# batch 59: also a clause after a semicolon that opens with it ("The image is saturated white (...); no parenchymal
+# detail is visible. Assessment not possible.")
+_THERE_IS_NO = re.compile(r"(?i)(?:\bthere(?:'s|\s+is|\s+are|\s+was|\s+were)|;)[ \t]+(no)[ \t]+(?=[^\W\d_])")
 # "I won't answer yes or no here.", "a yes/no answer": the two answer words named together, neither said
 _YES_OR_NO = re.compile(r"(?i)(?<![\w'])['\"]?(?:yes|no)['\"]?[ \t]*(?:or|/|nor)[ \t]*['\"]?(?:yes|no)['\"]?(?![\w'])")
 
