@@ -6740,3 +6740,51 @@ def test_yes_no_words_of_batches_59_60(reply: str, choice: str | None) -> None:
 ])
 def test_label_words_of_batches_59_60(reply: str, kind: str, labels: tuple[str, ...], choice: str | None) -> None:
     assert extract(reply, kind, labels).choice == choice
+
+
+TEETH60 = (("A", "B", "C", "D"), ("0", "2", "3", "4"), "How many wisdom teeth can be seen in this X-ray image?")
+SPINE59 = (("A", "B", "C", "D"), ("Grade I", "Grade II", "Not a suitable question for the image", "Grade III"),
+           "What grade is the L5-S1 spondylolisthesis in this lumbar spine radiograph?")
+
+
+@pytest.mark.parametrize("reply, item, choice", [
+    # batches 59-60: "On recount, ...", "Upon re-measurement: ..." open a self-correction (a mark after them)
+    ("B. On recount, the lower left third molar is also visible behind the second molar, so it's three: C.",
+     TEETH60, "C"),
+    ("Grade III (D).\n\nUpon re-measurement: L5 slips forward by 9 mm on an S1 endplate width of 45 mm — 20 %, which "
+     "is Grade I (A), not Grade III.", SPINE59, "A"),
+    # near misses: the words without a mark after them, in a reply that gives one answer
+    ("On recount of the molars there are three: C.", TEETH60, "C"),
+    ("Grade I (A); upon re-measurement of the slip it stays at 20 %.", SPINE59, "A"),
+])
+def test_recount_and_remeasurement_of_batches_59_60(reply: str, item: tuple[tuple[str, ...], tuple[str, ...], str],
+                                                    choice: str) -> None:
+    labels, options, question = item
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 59: a DICOM series description's "SAG" (capitals) is sagittal
+    ("Series: SAG T2 TSE of the cervical spine.", "Is this a sagittal image? (please answer yes/no)", "yes"),
+    ("Series: SAG T2 TSE of the cervical spine.", "Is this an axial image? (please answer yes/no)", "no"),
+    # near miss: the English word "sag" is no plane
+    ("The lumbar curve shows a mild sag.", "Is this a sagittal image? (please answer yes/no)", None),
+])
+def test_dicom_sag_of_batch_59(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+NOTA60 = (("A", "B", "C", "D"), ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis"),
+          "Which finding is present in the liver?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 60: "secondaries" are metastases
+    ("Liver secondaries.", "D"),
+    ("Multiple secondary deposits in both lobes.", "D"),
+    # near miss: "secondary" alone is no metastasis
+    ("A simple cyst, secondary to nothing in particular: B.", "B"),
+])
+def test_secondaries_of_batch_60(reply: str, choice: str) -> None:
+    labels, options, question = NOTA60
+    assert extract(reply, "choice", labels, options, question=question).choice == choice

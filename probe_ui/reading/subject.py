@@ -84,7 +84,8 @@ CATEGORIES: dict[str, dict[str, str]] = {
         "axial": r"axial|transverse|transaxial",
         "coronal": r"coronal",
         # (batch 46: "Midsagittal T1-weighted image of the brain ...": a midline sagittal slice)
-        "sagittal": r"(?:mid[\s\-]?)?sagittal",
+        # batch 59: a DICOM series description's "SAG T2 TSE" (in capitals only)
+        "sagittal": r"(?:mid[\s\-]?)?sagittal|(?-i:SAG)",
     },
     "projection": {
         # batch 23: "pa chest radiograph": in lower case only before what it projects

@@ -97,6 +97,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                           "stanford type a", "stanford type b"),
     "osteoporosis": ("brittle bones", "brittle bone disease"),
     "scoliosis": ("curved spine", "curvature of the spine", "spinal curvature"),
+    # batch 60: "Liver secondaries." (the British clinical word)
+    "metastasis": ("secondaries", "secondary deposits"),
     "hepatocellular carcinoma": ("liver cancer", "hepatoma", "primary liver cancer"),
     "renal cell carcinoma": ("kidney cancer", "hypernephroma"),
     "pneumonia": ("lung infection", "chest infection",

@@ -56,6 +56,9 @@ _SELF_CORRECTION = re.compile(
     # "Double-checking: ..." (a mark after these, not "re-checking the film shows ..."), "Re-reading the film, ..."
     r"(?:let\s+me\s+|i(?:'ll|\s+will|'d|\s+would|\s+have\s+to|\s+must)\s+)walk\s+(?:that|this|it)\s+back|"
     r"walking\s+(?:that|this|it)\s+back|erratum(?=[ \t]*[:\-\u2013\u2014])|"
+    # batches 59-60: "Upon re-measurement: ...", "B. On recount, ..."
+    r"(?:on|upon|after)\s+(?:a\s+)?re-?(?:review|inspection|examination|reading|measurement|count(?:ing)?)"
+    r"(?=[ \t]*[,:\-\u2013\u2014])|"
     r"(?:on|upon|after)\s+(?:a\s+)?re-?(?:review|inspection|examination|reading)|"
     r"(?:re|double)[\s\-]?check(?:ing|ed)?(?=[ \t]*[:\-\u2013\u2014])|"
     r"re-?reading\s+(?:the|this|that|it)\b(?:\s+(?:film|image|scan|study|radiograph|question|case))?(?=[ \t]*,)|"
@@ -65,6 +68,8 @@ _SELF_CORRECTION = re.compile(
     # batch 58: "Answer: A. ...\nRe-evaluation: the internal echoes may be debris ..." (a mark after it, as
     # "Revising:"; not a heading that opens the reply: batch 32's "Re-evaluation:\n- ...\nConclusion: C. ...")
     r"correcting\s+(?:myself|that|this)|revising(?=[ \t]*[:\-\u2013\u2014])|"
+    # batch 59: "Yes — brain MRI. Let me correct that: ..."
+    r"let\s+me\s+correct\s+(?:that|this|myself)\b|"
     r"(?!\A)re-?evaluati(?:on|ng)(?=[ \t]*[:\-\u2013\u2014])|retracting\s+(?:that|this|it)\b|"
     r"(?:edit|update)\s+(?:after|on|upon)\s+(?:a\s+)?(?:second|closer|another|further)\s+(?:look|review|glance)"
     r"(?=[ \t]*:)|"
