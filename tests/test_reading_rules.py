@@ -6788,3 +6788,20 @@ NOTA60 = (("A", "B", "C", "D"), ("None of the above", "Hepatic cyst", "Hemangiom
 def test_secondaries_of_batch_60(reply: str, choice: str) -> None:
     labels, options, question = NOTA60
     assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+STONE59 = (("A", "B", "C", "D"), ("Nephrolithiasis", "Ureteral tumor", "Pregnancy", "Prostatic enlargement"),
+           "What is the most likely cause of the hydronephrosis?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 59: after a decline, "Most likely cause: A (...)" is its guess (unsure)
+    ("Image quality limited by motion artefact; interpretation is provisional. Most likely cause: A (Nephrolithiasis).",
+     "A"),
+    # near miss: a decline with no guess after it
+    ("Image quality limited by motion artefact; interpretation is not possible.", None),
+])
+def test_most_likely_after_a_decline_of_batch_59(reply: str, choice: str | None) -> None:
+    labels, options, question = STONE59
+    answer = extract(reply, "choice", labels, options, question=question)
+    assert answer.choice == choice and not answer.sure

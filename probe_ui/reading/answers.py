@@ -1156,6 +1156,8 @@ _GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014]))[ \t]*(?:may
                             # batch 51: "..., which limit my assessment. That said, the nodule looks anechoic, so
                             # I'd go with cystic."
                             r"that\s+said|having\s+said\s+that|"
+                            # batch 59: "...; interpretation is provisional. Most likely cause: A (Nephrolithiasis)."
+                            r"most\s+likely\s+(?:cause|diagnosis|answer|option|choice)(?=[ \t]*:)|"
                             r"if\s+i\s+(?:had|have)\s+to\s+guess|(?:with|within|given|despite)\s+(?:that|this|these|those)"
                             r"\s+(?:limitations?|caveats?))\b[ \t,:]*(?=\S)")
 
