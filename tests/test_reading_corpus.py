@@ -277,14 +277,15 @@ def test_the_reader_meets_the_goals_on_the_corpus() -> None:
     # 2 flags wrong (README "Batch 53", "Batch 54"); 55: 93.3 %, 4 sure errors (a wrong option and three over-reads),
     # 2 flags wrong; 56: 93.8 %, 1 sure error (a wrong option), 4 flags wrong (README "Batch 55", "Batch 56"); 57:
     # 95.7 %, 2 sure errors (a wrong option and an over-read), 3 flags wrong; 58: 94.8 %, no sure error, 3 flags wrong
-    # (README "Batch 57", "Batch 58")
+    # (README "Batch 57", "Batch 58"); 59: 91.9 %, 3 sure errors (three wrong options), 5 flags wrong; 60: 91.9 %, no
+    # sure error, 3 flags wrong (README "Batch 59", "Batch 60")
     for batch, floor, sure in ((29, 205, 188), (30, 206, 183), (31, 206, 184), (32, 207, 169), (33, 207, 189),
                                (34, 207, 187), (35, 210, 185), (36, 204, 187), (37, 210, 193), (38, 204, 187),
                                (39, 207, 189), (40, 204, 184), (41, 209, 191),
                                (42, 204, 185), (43, 209, 193), (44, 208, 191), (45, 201, 184), (46, 207, 188),
                                (47, 206, 192), (49, 200, 179), (50, 204, 185), (51, 205, 191),
                                (52, 207, 186), (53, 204, 185), (54, 206, 184), (55, 199, 182), (56, 205, 187),
-                               (57, 209, 191), (58, 207, 189)):
+                               (57, 209, 191), (58, 207, 189), (59, 204, 184), (60, 203, 187)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["over_read"], natural["refusal_mismatch"]) == (0, 0, 0), (batch, natural)
