@@ -6774,6 +6774,56 @@ def test_dicom_sag_of_batch_59(reply: str, question: str, choice: str | None) ->
     assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
 
 
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 60 (and batch 49's b49-0111): the approach names the ultrasound ("a transvaginal scan")
+    ("a transvaginal scan of the uterus", "Is this an ultrasound image? (please answer yes/no)", "yes"),
+    ("Transvaginal scan of the uterus with a small follicle in the right ovary.",
+     "Is this an ultrasound image? (please answer yes/no)", "yes"),
+    ("Transabdominal views of the pelvis.", "Is this a CT scan? (please answer yes/no)", "no"),
+    # near misses: an approach that is no scan ("a transrectal biopsy"), "transthoracic" not among them
+    ("The prostate was sampled by a transrectal biopsy.", "Is this an ultrasound image? (please answer yes/no)", None),
+    ("A transthoracic needle in the left chest.", "Is this an ultrasound image? (please answer yes/no)", None),
+])
+def test_transvaginal_scan_of_batch_60(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+WRONGIMG60 = (("A", "B", "C", "D"), ("Not a suitable question for the image", "Grade 2", "Grade 3", "Grade 4"),
+              "What grade is the vesicoureteral reflux on this voiding cystourethrogram?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 60 (and batch 55's b55-0108): "not suitable," opening the reply is the escape
+    ("not suitable, this image is a ct of the head and not a cystogram", "A"),
+    ("not suitable, this is a chest ct not a cystogram", "A"),
+    ("Unsuitable — the image is a hand.", "A"),
+    # near misses: "not suitable" with no mark after it, or not at the reply's start
+    ("Not suitable for surgery, B.", "B"),
+    ("The question is fine. Not suitable, though, for me to say: B", "B"),
+])
+def test_not_suitable_opening_of_batch_60(reply: str, choice: str) -> None:
+    labels, options, question = WRONGIMG60
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice", [
+    # batch 60 (and batch 56's b56-0155): "Revised:" opens a self-correction (a mark after it)
+    ("Yes. Revised: the opacity is in the right middle lobe, obscuring the right heart border; the right "
+     "hemidiaphragm is sharp. No consolidation in the right lower lobe.", "yesno", ("yes", "no"), (),
+     "Is there consolidation in the right lower lobe? (please answer yes/no)", "no"),
+    ("The left kidney. Revised: on review of the side markers, the dilated collecting system is in the right kidney.",
+     "choice", ("A", "B"), ("The left kidney", "The right kidney"), "Which kidney shows hydronephrosis?", "B"),
+    # near misses: "revised" with no mark after it, and "Revised:" opening the reply
+    ("Yes. The revised protocol: consolidation in the right lower lobe.", "yesno", ("yes", "no"), (),
+     "Is there consolidation in the right lower lobe? (please answer yes/no)", "yes"),
+    ("Revised: the right kidney.", "choice", ("A", "B"), ("The left kidney", "The right kidney"),
+     "Which kidney shows hydronephrosis?", "B"),
+])
+def test_revised_of_batch_60(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str,
+                             choice: str) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice
+
+
 NOTA60 = (("A", "B", "C", "D"), ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis"),
           "Which finding is present in the liver?")
 

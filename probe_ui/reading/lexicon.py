@@ -303,6 +303,9 @@ _REPLY_ESCAPE = {
         r"show\s+what)\s+(?:the|this)\s+question\b"
         r"|\b(?:wrong|mismatched|unrelated|irrelevant)\s+(?:image|picture|scan)\b"
         r"|\b(?:unsuitable|inappropriate|not\s+a\s+suitable)\s+question\b"
+        # batch 60 (and batch 55's b55-0108): "not suitable, this image is a ct of the head ...": the escape's own
+        # words opening the reply, a comma or a dash after them (not "Not suitable for surgery")
+        r"|\A[\W_]*(?:not\s+suitable|unsuitable)[ \t]*(?:[,;:\u2013\u2014]|\s-\s)"
         r"|(?:\bnot|n't)\s+(?:\w+\s+)?(?:suitable|appropriate|applicable|relevant|answerable)\s+(?:to|for)\s+"
         r"(?:the|this)\s+(?:\w+\s+)?(?:image|picture|scan|study|radiograph|x-?ray)\b"
         r"|\bquestion\s+(?:is\s+)?(?:about|for|refers\s+to)\s+a\s+different\s+(?:image|body\s+part|organ|"

@@ -54,7 +54,11 @@ CATEGORIES: dict[str, dict[str, str]] = {
                       # batch 24: "US abdo, RUQ view.": the clinician's US / USS before what it scans (not "us")
                       r"(?-i:USS?)(?=[\s\-]+(?:(?:of\s+(?:the\s+)?)?(?:abdo\w*|pelvi\w*|renal|kidneys?|liver|"
                       r"neck|thyroid|scrotum|scrotal|testes|breast|KUB|RUQ|LUQ|gallbladder|obstetric|guided)\b))|"
-                      r"(?-i:USS)\b",
+                      r"(?-i:USS)\b|"
+                      # batch 60: the approach names the ultrasound ("a transvaginal scan of the uterus"; not a
+                      # "transrectal biopsy", not a "transthoracic" chest drain)
+                      r"(?:trans[\s\-]?(?:vaginal|abdominal|rectal|perineal)|endo[\s\-]?(?:vaginal|rectal))\s+"
+                      r"(?:scan|study|examination|exam|views?|images?)\b",
         # batch 18: a PET named by its tracer or its measure ("An FDG maximum intensity projection ...", "SUVmax 12")
         "pet": r"(?-i:PET)|positron\s+emission|(?:18\s*F[\s\-]*)?(?-i:FDG)|fluoro[\s\-]?deoxy[\s\-]?glucose|"
                r"(?-i:SUV)(?:\s*max)?",

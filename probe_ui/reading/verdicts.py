@@ -68,6 +68,9 @@ _SELF_CORRECTION = re.compile(
     # batch 58: "Answer: A. ...\nRe-evaluation: the internal echoes may be debris ..." (a mark after it, as
     # "Revising:"; not a heading that opens the reply: batch 32's "Re-evaluation:\n- ...\nConclusion: C. ...")
     r"correcting\s+(?:myself|that|this)|revising(?=[ \t]*[:\-\u2013\u2014])|"
+    # batch 60 (and batch 56's b56-0155): "Yes. Revised: the opacity is in the right middle lobe ..." (a mark after
+    # it, as "Revising:"; not where it opens the reply, not "the revised protocol")
+    r"(?!\A)revised(?=[ \t]*[:\-\u2013\u2014])|"
     # batch 59: "Yes — brain MRI. Let me correct that: ..."
     r"let\s+me\s+correct\s+(?:that|this|myself)\b|"
     r"(?!\A)re-?evaluati(?:on|ng)(?=[ \t]*[:\-\u2013\u2014])|retracting\s+(?:that|this|it)\b|"
