@@ -36,7 +36,7 @@ import re
 
 from probe_ui.reading import overlap, subject, synonyms
 from probe_ui.reading.attribution import attributed_mentions
-from probe_ui.reading.cleaning import WORD, mask_spans
+from probe_ui.reading.cleaning import WORD, mask_spans, pattern
 from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.options import option_mentions, options_in_words, yes_no_options
 from probe_ui.reading.presence import PRESENCE_QUESTION, presence_answer
@@ -301,6 +301,8 @@ _CLEAR = re.compile(r"(?i)\b(?:normal|clear|unremarkable|intact|expanded|aerated
 
 _SPARED_STATE = re.compile(r"(?i)[ \t]+(?:(?:is|are|appears?|looks?|remains?|seems?)[ \t]+)?(?:(?:entirely|completely|"
                            r"otherwise|relatively)[ \t]+)?(?:normal|unremarkable|intact|spared|preserved)\b")
+# an option's text with a word in it (two letters), not a bare letter or number
+_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
 
 
 def spared_spans(text: str, item: Item) -> list[tuple[int, int]]:
@@ -312,10 +314,10 @@ def spared_spans(text: str, item: Item) -> list[tuple[int, int]]:
         return []
     spans: list[tuple[int, int]] = []
     for option, _ in item.option_map:
-        if _CLEAR.search(option) or not re.search(r"[^\W\d_]{2}", option):
+        if _CLEAR.search(option) or not _TWO_LETTERS.search(option):
             continue
         words = r"[\s\-]+".join(re.escape(w) for w in option.split())
-        for m in re.finditer(r"(?i)(?<![\w\-])(?:the[ \t]+)?" + words + r"(?![\w\-])", text):
+        for m in pattern(r"(?i)(?<![\w\-])(?:the[ \t]+)?" + words + r"(?![\w\-])").finditer(text):
             state = _SPARED_STATE.match(text, m.end())
             if state is not None:
                 spans.append(m.span())

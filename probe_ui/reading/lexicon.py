@@ -805,6 +805,9 @@ _BOTH_WAYS: dict[str, dict[str, frozenset[str]]] = {
            "yes": frozenset({"daut", "dat", "des", "isch", "ass", "dit"})},
 }
 
+# a word, with an elision kept whole (Albanian "s'ka"): what shows the language of a word of :data:`_BOTH_WAYS`
+_ELIDED_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
 
 def _sense(word: str, rest: str, yn: dict[str, str]) -> str | None:
     """What a yes/no word opening a reply says ("yes" or "no"), or None where it is one of :data:`_BOTH_WAYS` and
@@ -813,7 +816,7 @@ def _sense(word: str, rest: str, yn: dict[str, str]) -> str | None:
     senses = _BOTH_WAYS.get(w)
     if senses is None:
         return yn[w]
-    after = {t.casefold() for t in re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", rest)}
+    after = {t.casefold() for t in _ELIDED_WORD.findall(rest)}
     shown = [sense for sense, signs in senses.items() if after & signs]
     return shown[0] if len(shown) == 1 else None
 
