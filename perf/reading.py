@@ -189,8 +189,9 @@ BATCH_NOTES = {
         "1 sure-wrong, 0 sure over-reads), then fixed",
     57: "a normal week on a department server, eight replies in South and Southeast Asian languages; measured held "
         "out (95.7 % intended, 87.6 % sure and right, 1 sure-wrong, 1 sure over-read), then fixed",
-    58: "a representative mix, eight one-word replies in Siberian, East Asian, Pacific and Australian languages; "
-        "measured held out (94.8 % intended, 86.7 % sure and right, 0 sure-wrong, 0 sure over-reads), then fixed",
+    58: "frontier API models in a research batch (long markdown replies), eight one-word replies in Siberian, "
+        "East Asian, Pacific and Australian languages; measured held out (94.8 % intended, 86.7 % sure and right, 0 "
+        "sure-wrong, 0 sure over-reads), then fixed",
     59: "a radiologist's own DICOM studies, many in report style, eight one-word replies in African languages; "
         "measured held out (91.9 % intended, 83.8 % sure and right, 3 sure-wrong, 0 sure over-reads), then fixed",
     60: "a representative mix, nine one-word replies in Native North American and Arctic languages; measured held "
