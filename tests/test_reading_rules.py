@@ -6855,3 +6855,20 @@ def test_most_likely_after_a_decline_of_batch_59(reply: str, choice: str | None)
     labels, options, question = STONE59
     answer = extract(reply, "choice", labels, options, question=question)
     assert answer.choice == choice and not answer.sure
+
+
+HIP = (("A", "B", "C", "D"), ("Left hip", "Right hip", "Both hips", "Neither hip"),
+       "Which hip shows avascular necrosis?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 48: a closing line cut off at "cannot exclude" takes back what the lines above it leaned to
+    ("Both femoral heads: mild sclerosis.\nRight femoral head: possible early flattening.\n"
+     "Left femoral head: cannot exclude", None),
+    # near miss: the same doubt in a line of its own before the answer, which then stands
+    ("Left femoral head: early change cannot be excluded.\nRight femoral head: subchondral collapse.\n"
+     "Answer: B (right hip).", "B"),
+])
+def test_cannot_exclude_in_the_closing_clause_of_batch_48(reply: str, choice: str | None) -> None:
+    labels, options, question = HIP
+    assert extract(reply, "choice", labels, options, question=question).choice == choice

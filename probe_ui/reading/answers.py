@@ -208,6 +208,7 @@ from probe_ui.reading.closings import NUMBER_WORDS, against_body, spared_spans, 
 from probe_ui.reading.confidence import without_stated_confidence
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
 from probe_ui.reading.escapes import escape_conflict, stated_escape_option
+from probe_ui.reading.hedges import HEDGE, TAIL_HEDGE
 from probe_ui.reading.item import Item, canonical_item, get_item
 from probe_ui.reading.letters import (
     bare_letters,
@@ -256,7 +257,6 @@ from probe_ui.reading.structured import (
 from probe_ui.reading.sureness import REVERSAL, is_sure
 from probe_ui.reading.verdicts import (
     REVISION,
-    TAIL_HEDGE,
     WITHDRAWN,
     closing_answer,
     closing_label,
@@ -1111,7 +1111,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     left = [lb for _, lb in citem.option_map if lb not in words.rejected]
     if words.rejected and len(left) == 1:
         return mention(left[0], "negated_option")
-    if len(citem.option_map) == 2 and not _HEDGED.search(canon):
+    if len(citem.option_map) == 2 and not HEDGE.search(canon):
         # batch 43: "not portal venous, the portal vein is still dark": of two options, an opening clause that denies
         # one by its words names the other, whatever the reason after it repeats of the denied one's words (a guess)
         denial = _DENIED_OPENING.match(canon)
@@ -1324,7 +1324,6 @@ _CONDITION = re.compile(r"(?i)(?:\A|(?<=[.!?;:\n]))[ \t*_>\-]*(?:if|when|wheneve
                         r"(?:would|could|might)\b[^.!?;\n]*")
 
 
-_HEDGED = re.compile(r"(?i)\b(?:maybe|perhaps|probably|possibly|i\s+think|either|unsure|not\s+sure)\b")
 # an opening clause that denies ("not portal venous, ...", "Not the left one; ..."), up to its first mark
 _DENIED_OPENING = re.compile(r"(?i)[ \t\"'*_>\-]*not[ \t]+[^,;:.!?\n\u2013\u2014]{1,40}(?=[ \t]*[,;:\u2013\u2014])")
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import re
 
+from probe_ui.reading.hedges import HEDGE
 from probe_ui.reading.lexicon import generic_statement
 from probe_ui.reading.synonyms import SYNONYMS
 
@@ -200,15 +201,23 @@ _PREDICATE_VERB = re.compile(
 )
 _INSTRUCTION = re.compile(r"(?i)\(?\s*(?:please\s+)?answer\s+(?:with\s+)?(?:only\s+)?(?:yes|'yes')\b.*$|"
                           r"\(?\s*please\s+answer\b.*$|\(\s*yes\s*/\s*no\s*\)")
-_HEDGE = re.compile(r"(?i)\b(?:may|might|could|possibl[ey]|perhaps|maybe|probably|likely|unsure|uncertain|unclear|"
-                    r"not\s+sure|can(?:not|'t)\s+(?:tell|say|determine)|hard\s+to|difficult\s+to|either|appears?\s+"
-                    r"to\s+be\s+either)\b|\?"
-                    # batch 29: "Sort of — there's fluid at both bases, ...": an answer that opens half-way
-                    r"|^\W*(?:sort|kind)\s+of\b(?![ \t]+(?:scan|image|study|view|film))"
-                    # batch 55: "Six of one, half a dozen of the other — it's right on the border of normal size.":
-                    # the idiom of two answers alike, and a size at the edge of normal, take neither answer
-                    r"|\bsix\s+of\s+one\b[,;\s\u2014\-]+half\s+a\s+dozen\s+of\s+the\s+other\b"
-                    r"|\bon\s+the\s+border(?:line)?\s+(?:of|with|between)\s+normal\b")
+# beyond the hedges every reading hears (:data:`hedges.HEDGE`), what leaves a subject half-stated: a bare "may",
+# "could" or "either" ("It may be a CT."), a question back, "can't tell"
+_HALF_STATED = re.compile(r"(?i)\b(?:may|might|could|either|can(?:not|'t)\s+(?:tell|say|determine)|hard\s+to|"
+                          r"difficult\s+to)\b|\?"
+                          # batch 29: "Sort of — there's fluid at both bases, ...": an answer that opens half-way
+                          r"|^\W*(?:sort|kind)\s+of\b(?![ \t]+(?:scan|image|study|view|film))"
+                          # batch 55: "Six of one, half a dozen of the other — it's right on the border of normal
+                          # size.": the idiom of two answers alike, and a size at the edge of normal, take neither
+                          r"|\bsix\s+of\s+one\b[,;\s\u2014\-]+half\s+a\s+dozen\s+of\s+the\s+other\b"
+                          r"|\bon\s+the\s+border(?:line)?\s+(?:of|with|between)\s+normal\b")
+
+
+def _hedged(reply: str) -> bool:
+    """Whether ``reply`` hedges or leaves its subject half-stated: then what it names answers nothing."""
+    return bool(HEDGE.search(reply) or _HALF_STATED.search(reply))
+
+
 _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren't|wasn't|cannot|rather\s+than|"
                        r"instead\s+of|other\s+than|unlike)\s+(?:(?:a|an|the|this|that|of|in|on|from|at|to|for|any|be|been|"
                        r"really|quite|exactly|just|truly|actually)\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from|be)\s+)"
@@ -351,7 +360,7 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     reply of a yes/no item in which no yes/no word was read. A reply of more than eight words must speak about the
     image ("This is ...", "It shows ...")."""
     asked = asked_values(question)
-    if not asked or _HEDGE.search(reply):
+    if not asked or _hedged(reply):
         return None
     if generic_statement(reply):  # "Magnetic resonance imaging uses strong magnets."
         return None
@@ -498,7 +507,7 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
     for "heart") unless it is short ("Enlarged.", "It is not."); a hedge is not read."""
     q = _INSTRUCTION.sub("", question.strip())
     m = _adjective_question((q.split("?")[0] if "?" in q else q).strip())
-    if m is None or _mentions(m.group("predicate")) or _HEDGE.search(reply) or generic_statement(reply):
+    if m is None or _mentions(m.group("predicate")) or _hedged(reply) or generic_statement(reply):
         return None  # "contrast-enhanced" is a value of a category: answer_from_subject reads it
     pred, subj = m.group("predicate").lower(), m.group("subject").lower()
     head = subj.split()[-1]

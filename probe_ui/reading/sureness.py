@@ -47,6 +47,7 @@ from probe_ui.reading import lexicon
 from probe_ui.reading.cleaning import norm, pattern
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal
 from probe_ui.reading.declarations import last_declaration
+from probe_ui.reading.hedges import HEDGE
 from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
@@ -76,24 +77,6 @@ LONG_WORDS = 60
 #: wrong
 SUBJECT_WORDS = 20
 
-_HEDGE = re.compile(
-    r"(?i)\b(?:probabl[ey]|likely|possibl[ey]|perhaps|maybe|might|could\s+be|may\s+be|i(?:'d|\s+would)?\s+(?:think|"
-    r"believe|suspect|guess)|favou?r(?:s|ing)?|"
-    # batch 21: "guessing no" says it is a guess
-    r"guessing|"
-    # batch 19: not a posture ("pain eased by leaning forward")
-    r"lean(?:s|ing)?(?!\s+(?:forwards?|backwards?|back|over|against|on)\b)|not\s+(?:entirely\s+|completely\s+|"
-    r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+"
-    # batch 10: "can't fully exclude", "cannot be completely excluded"
-    r"(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?(?:exclude|rule\s+out)|"
-    r"(?:cannot|can't)\s+be\s+(?:(?:fully|completely|entirely|totally|confidently|definitely)\s+)?"
-    r"(?:excluded|ruled\s+out)|"
-    # batch 44: "The type cannot be determined with confidence on this study."
-    r"(?:cannot|can't|could\s+not)\s+be\s+(?:determined|decided|told)\s+with\s+(?:any\s+)?(?:confidence|certainty)|"
-    r"(?:hard|difficult)\s+to\s+(?:say|tell|be\s+(?:sure|certain))|(?:can(?:not|'t)|could(?:\s*not|n't))\s+"
-    r"be\s+(?:\w+\s+)?(?:sure|certain|confident)|"
-    # batch 17: not "the cortices on either side line up, and I can't see any angulation or translation"
-    r"either(?!\s+(?:side|sides|end|ends|hand)\b)(?=[^.;!?\n]{0,80}?\bor\b))\b")
 # "the most likely answer is C", "Myocardial infarction (A) is most likely": a choice between options ranks them, and
 # the best one is the answer (the question itself often asks for the most likely diagnosis), not a hedge
 _SUPERLATIVE = re.compile(r"(?i)\b(?:most|m[aá]s)\s+(?:likely|probable)\b")
@@ -357,7 +340,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if (REVERSAL.search(t) or (method != "exact" and self_corrected(t) is not None)) and not _settled_reversal(
             t, item, label):
         found.append("reversal")
-    if _HEDGE.search(_hedged_part(t, item, method)):
+    if HEDGE.search(_hedged_part(t, item, method)):
         found.append("hedge")
     if item.options and _negated_choice(t, item, label):
         found.append("negation")

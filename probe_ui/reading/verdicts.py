@@ -160,7 +160,6 @@ WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:s
                         # batch 29: "我现在不确定是不是肝硬化" (I'm now not sure whether it is cirrhosis): Chinese
                         # runs its words together, so no word boundary before it
                         r"|\u4e0d(?:\u592a|\u518d)?(?:\u786e\u5b9a|\u80af\u5b9a)")
-TAIL_HEDGE = re.compile(r"(?i)\b(?:either|could|might|may|not\s+sure|unsure|uncertain|possibl[ey]|perhaps|maybe)\b")
 # A conclusion that ends in a label ("..., so yes.", "Therefore, no.", "...: yes." at the end, "In short: red.", "...
 # -> normal -> no")
 _CONCLUSION_CUE = re.compile(
