@@ -6872,3 +6872,96 @@ HIP = (("A", "B", "C", "D"), ("Left hip", "Right hip", "Both hips", "Neither hip
 def test_cannot_exclude_in_the_closing_clause_of_batch_48(reply: str, choice: str | None) -> None:
     labels, options, question = HIP
     assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 61: "pet" in lower case before "ct" or "scan", and the tracer in any case, name the PET
+    ("this is a fdg pet ct fusion image of the whole body", "yes"),
+    ("a pet scan of the chest", "yes"),
+    # near miss: a pet that is an animal, beside a CT
+    ("this is a ct of my pet dog", "no"),
+])
+def test_lower_case_pet_of_batch_61(reply: str, choice: str) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), (), question="Is this a PET scan? (please answer yes/no)"
+                   ).choice == choice
+
+
+HYDRO61 = (("A", "B"), ("Communicating hydrocephalus", "Non-communicating hydrocephalus"),
+           "Is the hydrocephalus in this image communicating or non-communicating?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 61: "obstructive" beside "communicating" names the other type too: both named, neither chosen
+    ("Both communicating and obstructive components may coexist in this case.", None),
+    # batch 64: Egyptian Arabizi "mesh" (not) before the option
+    ("Mesh communicating — el fourth ventricle soghayar, fa fi obstruction.", "B"),
+    # near misses: "obstructive" alone, "not obstructive", and "mesh" as an English noun
+    ("Obstructive.", "B"),
+    ("Not obstructive.", "A"),
+    ("Communicating; no mesh artefact.", "A"),
+])
+def test_obstructive_and_arabizi_not_of_batches_61_and_64(reply: str, choice: str | None) -> None:
+    labels, options, question = HYDRO61
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 62: a yes that answers "Are you sure?", not the item's question
+    ("Yes, I am sure about my previous answer.", None),
+    # near misses: the answer after the sureness, and a yes that runs on into the answer
+    ("Yes, I'm sure. This is a CT scan.", "yes"),
+    ("Yes, I'm sure it is a CT scan.", "yes"),
+])
+def test_sure_of_itself_of_batch_62(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), (), question="Is this a CT scan? (please answer yes/no)"
+                   ).choice == choice
+
+
+CHEST62 = (("A", "B", "C", "D"), ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study"),
+           "What is the main finding on this chest radiograph?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 62: a list of findings cut off at a side and a structure, nothing said of it
+    ("Noted. Re-review: cardiothoracic ratio 0.58; right costophrenic angle", None),
+    # batch 63: a JSON object cut off where its answer field opens
+    ('{\n  "findings": "enlarged cardiac silhouette with blunting of the right costophrenic angle",\n  "answer": "',
+     None),
+    # near misses: the same with the structure's finding, or with the answer's value begun
+    ("Noted. Re-review: cardiothoracic ratio 0.58; right costophrenic angle sharp.", "A"),
+    ('{\n  "findings": "enlarged cardiac silhouette",\n  "answer": "A"', "A"),
+])
+def test_cut_off_findings_of_batches_62_and_63(reply: str, choice: str | None) -> None:
+    labels, options, question = CHEST62
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+RASH62 = (("A", "B", "C", "D", "E"), ("Erythema migrans", "Tinea corporis", "Urticaria", "Erythema multiforme",
+                                      "Granuloma annulare"),
+          "A hiker presents with the annular rash shown. What is the most likely diagnosis?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 62: both diagnoses kept on the list for a test to decide
+    ("I can see why your colleague says tinea: the scaly annular edge fits. But erythema migrans after a hike fits "
+     "too, so I'd rather keep both on the list and let a KOH prep and the exposure history decide.", None),
+    # near miss: one kept
+    ("I can see why your colleague says tinea. But erythema migrans after a hike fits better, so I'd keep erythema "
+     "migrans.", "A"),
+    ("Erythema migrans. Keep both hands away from the rash.", "A"),
+])
+def test_both_kept_on_the_list_of_batch_62(reply: str, choice: str | None) -> None:
+    labels, options, question = RASH62
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 64: a layman's grade, "a little bit big", beside "normal": two grades weighed
+    ("the heart is normal or a little bit big", None),
+    # near misses: the layman's grade alone, and normal alone
+    ("the heart is a little bit big", "B"),
+    ("the heart is normal", "A"),
+])
+def test_a_little_bit_big_of_batch_64(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ("A", "B", "C"), ("Normal", "Mildly enlarged", "Severely enlarged"),
+                   question="How would you describe the heart size?").choice == choice

@@ -251,6 +251,7 @@ from probe_ui.reading.structured import (
     boolean_field_label,
     boolean_fields,
     carried_text,
+    cut_at_answer_field,
     echoed_alternatives,
     structured_label,
 )
@@ -381,6 +382,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         return Answer(None, "none", invalid=True, refusal=False)  # {"effusion": false, "pneumothorax": true}
     if echoed_alternatives(text, item):
         return Answer(None, "none", invalid=True, refusal=False)  # {"answer": "correct|upside down"}: the format
+    if cut_at_answer_field(text):
+        return Answer(None, "truncated", invalid=True, refusal=False)  # batch 63: {"findings": "...", "answer": "
     clean = clean_reply(text)
     if not clean.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens
@@ -402,6 +405,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     # batch 32: a closing statement of the reply's own confidence ("... — C. Confidence: 65 %.", "High confidence.")
     # is no part of the answer; it is read by probe_ui.reading.confidence
     clean = without_stated_confidence(clean)
+    clean = pushback.without_sure_of_itself(clean)  # batch 62: "Yes, I am sure about my previous answer."
     if not refusal and len(clean) < 600 and _ONLY_ASKS_BACK.match(clean):
         # batch 47: "Before I agree or disagree with the physician's answer (C), could you share a lateral view ...?":
         # a reply that is only questions, one asking the user for something, answers nothing it names

@@ -754,7 +754,10 @@ WORDS: dict[str, tuple[str, ...]] = {
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
                 "vecio", "vecia"),
-    "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非"),
+    "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非",
+            # batch 64: Egyptian Arabizi "mesh", "mish" ("Mesh communicating — el fourth ventricle soghayar, fa fi
+            # obstruction.", not communicating); read only where nothing English was read first
+            "mesh", "mish"),
     "but": ("sino", "pero", "mais", "sondern", "aber", "而是", "但是", "但"),
     "answer": ("respuesta", "réponse", "antwort", "答案", "resposta", "antwoord", "cevap", "yanıt", "ответ", "答え",
                "정답", "odpowiedź", "đáp án",

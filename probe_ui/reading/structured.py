@@ -19,7 +19,7 @@ from probe_ui.reading import overlap
 from probe_ui.reading.item import Item
 
 __all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "carried_text",
-           "echoed_alternatives", "structured_label"]
+           "cut_at_answer_field", "echoed_alternatives", "structured_label"]
 
 #: the one field a structured reply carries
 ANSWER_FIELD = "answer"
@@ -120,6 +120,18 @@ def echoed_alternatives(text: str, item: Item) -> bool:
         if len(parts) >= 2 and all(item.exact(p) is not None for p in parts):
             return True
     return False
+
+
+# batch 63: '{\n  "findings": "enlarged cardiac silhouette with blunting of the right costophrenic angle",\n
+# "answer": "': a JSON object cut off where its answer field opens; what the findings mention is not the answer
+_CUT_AT_ANSWER = re.compile(r'(?i)\A\s*(?:```(?:json)?\s*)?\{[^{}]*"(?:' + "|".join(_ANSWER_KEYS)
+                            + r')"\s*:\s*"?\s*\Z')
+
+
+def cut_at_answer_field(text: str) -> bool:
+    """Whether the reply is a JSON object cut off where its answer field's value begins (``"answer": "`` and
+    nothing after it): it names no answer, whatever its other fields mention."""
+    return "{" in text and _CUT_AT_ANSWER.match(text) is not None
 
 
 def carried_text(text: str) -> str | None:

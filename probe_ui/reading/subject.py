@@ -62,7 +62,10 @@ CATEGORIES: dict[str, dict[str, str]] = {
                       r"(?:scan|study|examination|exam|views?|images?)\b",
         # batch 18: a PET named by its tracer or its measure ("An FDG maximum intensity projection ...", "SUVmax 12")
         "pet": r"(?-i:PET)|positron\s+emission|(?:18\s*F[\s\-]*)?(?-i:FDG)|fluoro[\s\-]?deoxy[\s\-]?glucose|"
-               r"(?-i:SUV)(?:\s*max)?",
+               r"(?-i:SUV)(?:\s*max)?|"
+               # batch 61: a reply in lower case ("this is a fdg pet ct fusion image of the whole body"): the tracer
+               # in any case, and "pet" where a scan or CT follows it (not "a ct of my pet dog")
+               r"\bfdg\b|pet(?=[\s\-/]+(?:ct|mri?|scan|scans|image|images|study|imaging)\b)",
         "mammography": r"mammogra\w*|medio[\s\-]?lateral[\s\-]+oblique|(?-i:MLO)|cranio[\s\-]?caudal|(?-i:CC)\s+view",
         # a scintigraphy (planar or SPECT) is nuclear medicine but not PET; "nuclear medicine" alone may be PET
         "scintigraphy": r"scintigra\w*|(?-i:SPECT)|bone\s+scan|gamma\s+camera|(?-i:MDP)|(?-i:MIBG)|(?-i:DMSA)|"

@@ -133,6 +133,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                     "not obstructive", "not an obstructive hydrocephalus"),
     "communicating": ("non-obstructive", "nonobstructive"),
     "non-communicating hydrocephalus": ("obstructive hydrocephalus",),
+    # batch 61: "Both communicating and obstructive components may coexist in this case." (obstructive beside
+    # communicating names the other type, so the reply names both)
+    "non-communicating": ("obstructive",),
     "osteosarcoma": ("osteogenic sarcoma",),
     # batch 16: a Brodie abscess is a subacute osteomyelitis ("Brodie abscess of the distal femoral metaphysis.")
     "osteomyelitis": ("bone infection", "infection of the bone", "infected bone", "brodie abscess", "brodie's abscess",
@@ -269,7 +272,9 @@ GRADES: dict[str, tuple[str, ...]] = {
     "severely enlarged": ("marked cardiomegaly", "severe cardiomegaly", "massive cardiomegaly", "gross cardiomegaly",
                           "markedly enlarged heart", "massively enlarged heart", "grossly enlarged heart"),
     "mildly enlarged": ("mild cardiomegaly", "slight cardiomegaly", "minimal cardiomegaly", "mildly enlarged heart",
-                        "slightly enlarged heart"),
+                        "slightly enlarged heart",
+                        # batch 64: a layman's grade ("the heart is normal or a little bit big": two grades weighed)
+                        "a little bit big", "a little big", "a bit big", "slightly big", "mildly big"),
 }
 # a narrower term that overlaps another: "Baby." is not read where the item offers both "Neonate" and "Pediatric"
 OVERLAPS: dict[str, frozenset[str]] = {"infant": frozenset({"neonate"})}

@@ -115,7 +115,12 @@ _CUT_CORRELATIVE = re.compile(r"(?i)\b(partly|partially|part|half|sometimes|some
 # (not a whole reply "the left", nor "The left." with its mark)
 _CUT_AFTER_MODIFIER = re.compile(r"(?i)[.!?][ \t]+(?:(?:in|on|at|of)[ \t]+)?(?:the|a|an|its|their)[ \t]+"
                                  r"(?:(?:left|right|upper|lower|other|both|anterior|posterior|medial|lateral|"
-                                 r"proximal|distal|superior|inferior)[ \t]*){1,2}\Z")
+                                 r"proximal|distal|superior|inferior)[ \t]*){1,2}\Z"
+                                 # batch 62: a list of findings whose last item, after a semicolon and without its
+                                 # mark, is only a side and the structure it names, nothing said of it ("Re-review:
+                                 # cardiothoracic ratio 0.58; right costophrenic angle")
+                                 r"|;[ \t]+(?:the[ \t]+)?(?:left|right)[ \t]+[a-z\-]{4,}[ \t]+(?:angle|recess|"
+                                 r"sulcus|border|margin|contour|hemithorax|hemidiaphragm|base|apex|lobe|hilum)\Z")
 
 
 def cut_after_modifier(text: str) -> bool:
