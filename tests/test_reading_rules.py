@@ -6857,7 +6857,7 @@ def test_most_likely_after_a_decline_of_batch_59(reply: str, choice: str | None)
     assert answer.choice == choice and not answer.sure
 
 
-HIP = (("A", "B", "C", "D"), ("Left hip", "Right hip", "Both hips", "Neither hip"),
+HIP48 = (("A", "B", "C", "D"), ("Left hip", "Right hip", "Both hips", "Neither hip"),
        "Which hip shows avascular necrosis?")
 
 
@@ -6870,7 +6870,7 @@ HIP = (("A", "B", "C", "D"), ("Left hip", "Right hip", "Both hips", "Neither hip
      "Answer: B (right hip).", "B"),
 ])
 def test_cannot_exclude_in_the_closing_clause_of_batch_48(reply: str, choice: str | None) -> None:
-    labels, options, question = HIP
+    labels, options, question = HIP48
     assert extract(reply, "choice", labels, options, question=question).choice == choice
 
 
@@ -6891,16 +6891,16 @@ HYDRO61 = (("A", "B"), ("Communicating hydrocephalus", "Non-communicating hydroc
 
 
 @pytest.mark.parametrize("reply, choice", [
-    # batch 61: "obstructive" beside "communicating" names the other type too: both named, neither chosen
+    # batch 61: two types said to coexist: neither chosen
     ("Both communicating and obstructive components may coexist in this case.", None),
     # batch 64: Egyptian Arabizi "mesh" (not) before the option
     ("Mesh communicating — el fourth ventricle soghayar, fa fi obstruction.", "B"),
-    # near misses: "obstructive" alone, "not obstructive", and "mesh" as an English noun
-    ("Obstructive.", "B"),
+    # near misses: one type, with "both" speaking of something else, and "mesh" as an English noun
+    ("Communicating: both lateral ventricles and the fourth are dilated.", "A"),
     ("Not obstructive.", "A"),
     ("Communicating; no mesh artefact.", "A"),
 ])
-def test_obstructive_and_arabizi_not_of_batches_61_and_64(reply: str, choice: str | None) -> None:
+def test_coexisting_and_arabizi_not_of_batches_61_and_64(reply: str, choice: str | None) -> None:
     labels, options, question = HYDRO61
     assert extract(reply, "choice", labels, options, question=question).choice == choice
 
@@ -6965,3 +6965,60 @@ def test_both_kept_on_the_list_of_batch_62(reply: str, choice: str | None) -> No
 def test_a_little_bit_big_of_batch_64(reply: str, choice: str | None) -> None:
     assert extract(reply, "choice", ("A", "B", "C"), ("Normal", "Mildly enlarged", "Severely enlarged"),
                    question="How would you describe the heart size?").choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, refusal", [
+    # batches 61, 62, 64: what came through is not the image (a decline, no answer)
+    ("The image that came through is a screenshot of a PACS worklist, not the chest CT itself, so I can't check the "
+     "physician's answer.", "yesno", ("yes", "no"), (), "Is there a nodule in the right upper lobe?", None, True),
+    ("Unable to re-review: the attachment contains only the radiology request form, not the radiograph.", "yesno",
+     ("yes", "no"), (), "Is this an MRI? (please answer yes/no)", None, True),
+    # batches 62-64: the image blamed, then the answer (kept, and flagged)
+    ("The apex is cropped out of the image, which is where a small pneumothorax would show. With that caveat: no.",
+     "yesno", ("yes", "no"), (), "Is there a pneumothorax? (please answer yes/no)", "no", True),
+    ("Half the film is cut off, so I'm working from the left hemithorax only. For what it's worth, the left "
+     "costophrenic angle is blunted with a meniscus: A, left side.", "choice", ("A", "B"), ("Left side", "Right side"),
+     "On which side is the pleural effusion?", "A", True),
+    # near misses: a caveat with no image blamed, and an image that is the study itself
+    ("With that caveat in mind about the clinical history: no.", "yesno", ("yes", "no"), (),
+     "Is there a pneumothorax? (please answer yes/no)", "no", False),
+    ("The image is the chest CT itself: no nodule in the right upper lobe.", "yesno", ("yes", "no"), (),
+     "Is there a nodule in the right upper lobe?", "no", False),
+    # batches 61-63: an answer withdrawn by weighing two, no decline
+    ("Yes, the liver appears cirrhotic. However, considering your comment, the surface nodularity may be an artifact "
+     "and the liver size is normal. I cannot say for certain whether it is cirrhotic or not.", "yesno", ("yes", "no"),
+     (), "Is the liver cirrhotic?", None, False),
+    ("No. On second view there may be slight cortical offset at the medial margin; displaced versus non-displaced "
+     "cannot be determined with confidence.", "yesno", ("yes", "no"), (), "Is the fracture displaced?", None, False),
+    ("Answer: A. Free fluid is present.\nOn re-review, the hypoechoic band may represent perinephric fat rather than "
+     "fluid; I would now rate fluid and fat as equally likely.", "choice", ("A", "B"), ("Present", "Absent"),
+     "Is there free fluid?", None, False),
+    # near miss: the re-review keeps the answer
+    ("Answer: A. Free fluid is present.\nOn re-review, the band is fluid, not fat.", "choice", ("A", "B"),
+     ("Present", "Absent"), "Is there free fluid?", "A", False),
+])
+def test_declines_and_withdrawals_of_batches_61_to_64(reply: str, kind: str, labels: tuple[str, ...],
+                                                      options: tuple[str, ...], question: str, choice: str | None,
+                                                      refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.refusal) == (choice, refusal)
+
+
+@pytest.mark.parametrize("reply, kind, labels, question, choice", [
+    # batches 61-64: answer words of other languages, read before a mark
+    ("Ma'yuk.", "yesno", ("yes", "no"), "Is there ascites? (please answer yes/no)", "no"),
+    ("Ẽẽ.", "yesno", ("yes", "no"), "Is this a chest X-ray? (please answer yes/no)", "yes"),
+    ("Nenni, n'y a pas de cassure.", "yesno", ("yes", "no"), "Is there a fracture? (please answer yes/no)", "no"),
+    ("Jo, zëmra nëng ë e madhe.", "yesno", ("yes", "no"), "Is the heart enlarged? (please answer yes/no)", "no"),
+    ("Sonde, ini foto rontgen, bukan USG.", "yesno", ("yes", "no"), "Is this an ultrasound? (please answer yes/no)",
+     "no"),
+    ("Jierü.", "label", ("male", "female"), "Is this patient male or female?", "female"),
+    ("ولد، صفائح النمو لسا مفتوحة.", "label", ("child", "adult"), "Is this a child or an adult?", "child"),
+    # near misses: the same words inside an English sentence, with no mark after them
+    ("The nasogastric sonde tip is in the stomach; no pneumothorax.", "yesno", ("yes", "no"),
+     "Is there a pneumothorax? (please answer yes/no)", "no"),
+    ("Suli said there is a fracture.", "yesno", ("yes", "no"), "Is there a fracture? (please answer yes/no)", "yes"),
+])
+def test_answer_words_of_batches_61_to_64(reply: str, kind: str, labels: tuple[str, ...], question: str,
+                                          choice: str) -> None:
+    assert extract(reply, kind, labels, question=question).choice == choice

@@ -1160,6 +1160,9 @@ _GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014]))[ \t]*(?:may
                             # batch 51: "..., which limit my assessment. That said, the nodule looks anechoic, so
                             # I'd go with cystic."
                             r"that\s+said|having\s+said\s+that|"
+                            # batch 63: "Half the film is cut off, so I'm working from the left hemithorax only. For
+                            # what it's worth, the left costophrenic angle is blunted with a meniscus: A, left side."
+                            r"for\s+what\s+it's\s+worth|"
                             # batch 59: "...; interpretation is provisional. Most likely cause: A (Nephrolithiasis)."
                             r"most\s+likely\s+(?:cause|diagnosis|answer|option|choice)(?=[ \t]*:)|"
                             r"if\s+i\s+(?:had|have)\s+to\s+guess|(?:with|within|given|despite)\s+(?:that|this|these|those)"

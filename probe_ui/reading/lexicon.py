@@ -482,7 +482,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batches 59-60: Plains Cree in syllabics ("ᐁᐦᐊ.", êha), Fon ("Ɛɛn."), Lenape ("Kehela.", yes indeed),
             # Blackfoot ("Áa."; Spanish and Portuguese interjection "áa"), Comorian ("Ewa."; the Polish given name);
             # the last three only before a mark
-            "ᐁᐦᐊ", "ɛɛn", "kehela", "áa", "ewa"),
+            "ᐁᐦᐊ", "ɛɛn", "kehela", "áa", "ewa",
+            # batches 61-64: Nheengatu ("Ẽẽ."), Franco-Provençal ("Ouè, na ècografia."), Meänkieli ("Joo, se on
+            # nainen."), Egyptian Arabic ("أيوه، ..."), Moroccan Darija ("Iyeh, hadi radio dyal sder."), Sherpa ("यिन,
+            # सीटी स्क्यान यिन।", it is); all only before a mark
+            "ẽẽ", "ouè", "joo", "أيوه", "iyeh", "यिन"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -592,7 +596,14 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batches 59-60: Chickasaw ("Ki'yo."; Choctaw "kiyo" above), Innu-aimun ("Mauat."), Alutiiq ("Qang'a."),
            # Arapaho ("Hiiko."; a Japanese given name, "hiiko"); all only before a mark. Mandinka "Hani." left out: the
            # Turkish "hani" (where is) and a given name, and a word the batch's writer could not check
-           "ki'yo", "mauat", "qang'a", "hiiko"),
+           "ki'yo", "mauat", "qang'a", "hiiko",
+           # batches 61-64: Tseltal ("Ma'yuk.", there is none), Ch'ol ("Ma'añ."), Guna ("Suli."; a given name),
+           # Asháninka ("Tekatsi.", there is none), Gallo ("Nenni, n'y a pas de cassure."), Kokborok ("Kwrwi."),
+           # Lambadi ("Koni, ye pet ro photo che."; a given name), Kodava ("ಇಲ್ಲೆ."), Ambonese Malay ("Seng, tulang
+           # seng bageser."; also "not" inside the sentence), Kupang Malay ("Sonde, ini foto rontgen, bukan USG."; a
+           # probe, in French and German); all only before a mark. Isthmus Zapotec "Co'." left out: the batch's
+           # writer was least sure of it, and "co'" is the English "co" with an apostrophe
+           "ma'yuk", "ma'añ", "suli", "tekatsi", "nenni", "kwrwi", "koni", "ಇಲ್ಲೆ", "seng", "sonde"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -722,7 +733,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 43: Neapolitan ("È 'na femmena: ...", a woman)
                "femmena",
                # batches 59-60: Kikongo ("Nkento.", woman), Inuinnaqtun ("Arnaq.", a woman)
-               "nkento", "arnaq"),
+               "nkento", "arnaq",
+               # batch 61: Wayuunaiki ("Jierü.", woman); batch 63: Thadou-Kuki ("Numei ahi.", it is a woman)
+               "jierü", "numei"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
     "normal": ("正常",),
     "benign": ("benigno", "benigna", "bénin", "bénigne", "gutartig", "良性",
@@ -748,8 +761,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     # batch 57: Awadhi "लरिका, हड्डी के ग्रोथ प्लेट अबहीं खुला अहैं।" (a child)
     # batch 59: Efik "Eyen." (a child), Umbundu "Omõla." (a child; with its tilde only: "omola" is a Yoruba and
     # Luganda word of other senses)
+    # batch 64: Arabic "ولد" (a boy, a child: "ولد، صفائح النمو لسا مفتوحة.", the growth plates still open)
     "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin", "लरिका", "eyen",
-              "omõla"),
+              "omõla", "ولد"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
@@ -804,7 +818,8 @@ def _word_regexes() -> tuple[dict[str, frozenset[str]], re.Pattern[str], dict[st
 # show which language it is in (word → its sense → words of a language where it has that sense); alone ("Jo.") or
 # followed by words of neither, it is not read: no reading of it can be sure
 _BOTH_WAYS: dict[str, dict[str, frozenset[str]]] = {
-    "jo": {"no": frozenset({"nuk", "s'ka", "asnjë", "është", "eshte"}),
+    # batch 62: Arbëresh "nëng" (its "not": "Jo, zëmra nëng ë e madhe.")
+    "jo": {"no": frozenset({"nuk", "s'ka", "asnjë", "është", "eshte", "nëng"}),
            "yes": frozenset({"daut", "dat", "des", "isch", "ass", "dit"})},
 }
 
@@ -913,7 +928,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "ہاؤ", "हओ", "ewer", "yawu", "huun", "नञ", "नखे", "уйӈэ", "isam", "ungat", "wiya",
                                  # batches 59-60: Lenape, Blackfoot (Spanish "áa"), Comorian (the Polish name
                                  # "Ewa"), Chickasaw, Innu-aimun, Alutiiq, Arapaho (a Japanese given name)
-                                 "kehela", "áa", "ewa", "ki'yo", "mauat", "qang'a", "hiiko"})
+                                 "kehela", "áa", "ewa", "ki'yo", "mauat", "qang'a", "hiiko",
+                                 # batches 61-64 (see YES_NO)
+                                 "ẽẽ", "ouè", "joo", "أيوه", "iyeh", "यिन", "ma'yuk", "ma'añ", "suli", "tekatsi",
+                                 "nenni", "kwrwi", "koni", "ಇಲ್ಲೆ", "seng", "sonde"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

@@ -96,6 +96,8 @@ _NO_SINGLE = re.compile(
     r"|\b(?:both|either)\s+(?:are\s+|is\s+)?(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
     r"|\bare\s+both\s+(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
     r"|\bconfidence\s+in\s+(?:either|each|both)\b"
+    # batch 61: "Both communicating and obstructive components may coexist in this case.": two said to coexist
+    r"|\bboth\s+[^.!?\n]{1,60}?\s+and\s+[^.!?\n]{1,60}?\s+(?:may|might|can|could|probably|likely)?\s*co-?exist\b"
     # batch 62: "But erythema migrans after a hike fits too, so I'd rather keep both on the list and let a KOH prep
     # and the exposure history decide.": both answers kept open for a test to decide
     r"|\b(?:keep|keeping|leave|leaving)\s+both\s+(?:(?:of\s+them|options|diagnoses)\s+)?(?:on\s+the\s+(?:list|table)|"

@@ -872,11 +872,41 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:artefacts?|artifacts?)\s+in\s+(?:this|the)\s+" + _IMAGE + r",?\s+which\s+limit\s+(?:my|the)\s+"
      r"(?:assessment|evaluation|interpretation)\b"
      # batch 51: "Image partially obscured by an annotation overlay; assessment limited. Likely orientation: ..."
-     r"|\b" + _IMAGE + r"\s+(?:is\s+)?(?:partially\s+|partly\s+)?(?:obscured|covered|overlaid)\b[^.!?\n]{0,80}?;\s*"
+     # batch 62: "Image partially cropped at the right mandible; assessment limited. Provisional count: ..."
+     r"|\b" + _IMAGE + r"\s+(?:is\s+)?(?:partially\s+|partly\s+)?(?:obscured|covered|overlaid|" + _FAULT
+     + r")\b[^.!?\n]{0,80}?;\s*"
      r"(?:assessment|evaluation|interpretation)\s+(?:is\s+)?limited\b"
      r"|\bi\s+(?:don't|do\s+not)\s+think\s+i\s+can\s+(?:confirm|accept)\s+or\s+(?:reject|refute|contest|dispute)\b"
      r"|(?:图片|图像|影像)无法(?:加载|打开|显示)|请重新上传",
      "Limited evaluation due to overlying cast material. No definite fracture line identified.\nAnswer: no"),
+    # batches 61, 62, 64: what came through is not the image ("a screenshot of a PACS worklist, not the chest CT
+    # itself, so I can't check ...", "I'm going to hold off on this one: the file is a screenshot of a PACS worklist,
+    # not the study itself.", "the attachment contains only the radiology request form, not the radiograph.")
+    ("not-the-image-sent",
+     r"\bnot\s+the\s+(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\s+itself\b[^.!?\n]{0,60}?" + _CANT
+     + r"|\bhold\s+off\b[^.!?\n]{0,60}?\bnot\s+the\s+(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\s+itself\b"
+     r"|\b(?:" + _IMAGE + r"|upload)\s+(?:contains|shows|holds)\s+only\s+(?:the|a|an)\s+[^.!?\n]{1,60}?,\s*not\s+the\s+"
+     r"(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b",
+     "Unable to re-review: the attachment contains only the radiology request form, not the radiograph."),
+    # batch 62: "I'd prefer not to change or confirm my answer without the full MRI series — from the single slice
+    # provided I can't make this determination."
+    ("cannot-make-determination", _CANT + r"\s+make\s+(?:this|that|a|the|any)\s+determination\b",
+     "From the single slice provided I can't make this determination."),
+    # batches 63-64: the image blamed, then "With that caveat:" before the answer ("The image is heavily downsampled
+    # and I can't see the apices clearly. With that caveat: no pneumothorax.", "The apex is cropped out of the image,
+    # which is where a small pneumothorax would show. With that caveat: no.")
+    ("image-blamed-with-caveat",
+     r"\b(?:" + _IMAGE + r"\s+is\s+(?:\w+\s+)?(?:downsampled|" + _FAULT + r")|(?:cropped|cut)\s+out\s+of\s+the\s+"
+     + _IMAGE + r")\b[^!?]{0,160}?\bwith\s+(?:that|this|these|those)\s+(?:caveats?|limitations?)\b",
+     "The image is heavily downsampled and I can't see the apices clearly. With that caveat: no pneumothorax."),
+    # batches 63-64: only part of the film to read ("Half the film is cut off, so I'm working from the left hemithorax
+    # only.", "i cant see the lower part of the lungs, the image is cut", "The resolution is too low to look at the
+    # growth plates properly, ...")
+    ("image-partly-missing",
+     r"\b(?:" + _IMAGE + "|" + _STUDY + r")\s+is\s+cut(?:\s+off)?\b[^.!?\n]{0,40}?\bworking\s+from\b"
+     r"|" + _CANT + r"\s+see\s+the\s+[\w\-]+\s+part\s+of\b[^.!?\n]{0,40}?\b" + _IMAGE + r"\s+is\s+cut\b"
+     r"|\bresolution\s+is\s+too\s+low\s+to\s+(?:look\s+at|make\s+out|see)\b",
+     "i cant see the lower part of the lungs, the image is cut"),
 )
 
 _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)
@@ -907,6 +937,9 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         # batch 28: "On review, the hypoechoic band ... could equally be perirenal fat. I cannot
                         # confidently say ...", "两种都有可能，无法确定。" (both are possible)
                         r"|\b(?:could|might|may)\s+(?:just\s+as\s+)?equally\s+(?:well\s+)?be\b"
+                        # batch 61: "The nodule is solid, A. Although — ... it could just as well be a complex cyst. I
+                        # honestly can't say which now."
+                        r"|\b(?:could|might|may)\s+just\s+as\s+well\s+be\b"
                         r"|\u4e24\u79cd\u90fd\u6709\u53ef\u80fd|\u4e24\u8005\u90fd\u6709\u53ef\u80fd"
                         # batch 29: "... without Doppler I can't tell the two apart. I'll withdraw my answer.", "I
                         # cannot decide between B and D.": two answers weighed, neither taken
@@ -921,6 +954,8 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
 # declines that, after the findings were weighed, only say the reply cannot choose ("I can't decide", "I honestly
 # don't know which it is")
 _HEDGED_DECLINES = frozenset({"cannot-decide", "do-not-know", "cannot-zh"})
+# the refusal phrases a weighing of two answers says in its own words (:data:`_WEIGHED`)
+_WEIGHING_SAYS = frozenset({"cannot-be-sure", "cannot-be-determined"})
 # the image named, or its quality: a reply that speaks of it may be blaming it ("The image is too dark; I cannot say
 # which, though both are possible.")
 _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|quality|view)s?\b")
@@ -932,7 +967,9 @@ _IMAGE_NAMED = re.compile(r"(?i)\b(?:" + _IMAGE + "|" + _STUDY + r"|resolution|q
 WEIGHED_BY_NAME = (r"\bunable\s+to\s+decide\s+between\s+[^.;!?\n]{1,40}?\s+and\s+\w"
                    r"|\s(?:versus|vs\.?)\s+[^.;!?\n]{1,40}?\s+(?:cannot|can't|could\s+not)\s+be\s+"
                    # batch 59: "Fracture versus nutrient canal cannot be differentiated on this single view."
-                   r"(?:distinguished|differentiated|told\s+apart|separated)\b")
+                   # batch 63: "... displaced versus non-displaced cannot be determined with confidence."
+                   r"(?:distinguished|differentiated|told\s+apart|separated|determined\s+with\s+(?:any\s+)?"
+                   r"confidence)\b")
 # batch 25: two answers weighed and neither taken ("I'm torn between A and B now.", "I can't commit to either
 # answer."): a hedge on what was seen, not a decline, even where the image is blamed as well
 _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
@@ -955,6 +992,10 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # I'm no longer comfortable picking proliferative or non-proliferative.": an answer withdrawn
                       # between two, not a decline
                       r"|\bno\s+longer\s+comfortable\s+(?:picking|choosing|committing\s+to)\b"
+                      # batch 62: "Yes, the liver appears cirrhotic. However, considering your comment, ... I cannot
+                      # say for certain whether it is cirrhotic or not.": the answer withdrawn at the reply's close
+                      r"|\b(?:can't|cannot|can\s+not)\s+say\s+for\s+(?:certain|sure)\s+whether\s+(?:it|this)\s+is\s+"
+                      r"[\w\-]+\s+or\s+not\W*\Z"
                       r"|" + WEIGHED_BY_NAME)
 
 
@@ -980,7 +1021,9 @@ def is_refusal(text: str) -> bool:
     if _ANSWER_WITHDRAWN.search(t) and refusal_names(t) <= {"cannot-be-determined"}:
         return False
     if _WEIGHED.search(t):
-        return not refusal_names(t) <= _HEDGED_DECLINES
+        # batches 62-63: what the weighing itself says ("cannot say for certain whether ...", "... cannot be determined
+        # with confidence") is no decline either
+        return not refusal_names(t) <= _HEDGED_DECLINES | _WEIGHING_SAYS
     if not _EQUIVOCAL.search(t) or _IMAGE_NAMED.search(t):
         return any(p.search(t) for p in _PATTERNS)
     return not refusal_names(t) <= _HEDGED_DECLINES

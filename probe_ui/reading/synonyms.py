@@ -133,9 +133,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                     "not obstructive", "not an obstructive hydrocephalus"),
     "communicating": ("non-obstructive", "nonobstructive"),
     "non-communicating hydrocephalus": ("obstructive hydrocephalus",),
-    # batch 61: "Both communicating and obstructive components may coexist in this case." (obstructive beside
-    # communicating names the other type, so the reply names both)
-    "non-communicating": ("obstructive",),
     "osteosarcoma": ("osteogenic sarcoma",),
     # batch 16: a Brodie abscess is a subacute osteomyelitis ("Brodie abscess of the distal femoral metaphysis.")
     "osteomyelitis": ("bone infection", "infection of the bone", "infected bone", "brodie abscess", "brodie's abscess",

@@ -84,10 +84,18 @@ _SELF_CORRECTION = re.compile(
     r"(?:\u4e0d\u8fc7|\u4f46\u662f|\u4f46)?\u518d\u60f3\u60f3(?=[ \t]*[,\uff0c:\uff1a])|"
     r"\u518d\u770b\u4e00\u4e0b(?=[ \t]*[:\uff1a])|"
     # batch 28: "On review, the hypoechoic band ... could equally be perirenal fat." (a comma after it)
-    r"on\s+review(?=[ \t]*,)|"
+    # batch 61: "Answer: A. Free fluid is present.\nOn re-review, the hypoechoic band may represent perinephric fat
+    # rather than fluid; ..."
+    r"on\s+(?:re-?)?review(?=[ \t]*,)|"
     # batch 26: "No, this is a coronal image. On further review, ... Yes, this is an axial slice."
     r"on\s+(?:further|closer)\s+(?:review|inspection|examination)|(?:on|upon)\s+reconsideration|on\s+(?:closer|(?:a\s+)?second)\s+(?:look|glance|inspection|"
-    r"review|examination)|"
+    # batch 63: "No. On second view there may be slight cortical offset ...; displaced versus non-displaced cannot be
+    # determined with confidence."
+    r"review|examination|view)|"
+    # batch 62: "Yes, the liver appears cirrhotic. However, considering your comment, the surface nodularity may be an
+    # artifact ...": the user's pushback weighed, a comma after it
+    r"(?:however[ \t]*,?[ \t]*)?(?:considering|in\s+light\s+of|given)\s+your\s+(?:comment|point|remark|feedback|"
+    r"pushback|concern)(?=[ \t]*,)|"
     # batch 21: "Adult. Second look: ... - elderly.": a second look as a heading (a mark after it), as "on second
     # look" is (not "A second look at the film confirms adult.")
     r"(?:a\s+)?(?:second|closer|another|fresh)\s+look(?=[ \t]*[:,\-\u2013\u2014])|"
@@ -151,6 +159,8 @@ WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:s
                         r"fifty[\s\-]fifty|a\s+toss[\s\-]up|a\s+coin[\s\-]toss)|"
                         # batch 27: "I'd put it at even odds, so I'll leave this one open."
                         r"(?:at|call\s+it)\s+even\s+odds|leave\s+(?:this|it|that)(?:\s+one)?\s+open|"
+                        # batch 61: "I would now rate fluid and fat as equally likely."
+                        r"(?:as|are|now)\s+equally\s+(?:likely|probable)|"
                         # batch 28: "两种都有可能，无法确定。" (both are possible, it cannot be determined)
                         r"\u65e0\u6cd5\u786e\u5b9a|\u4e0d\u80fd\u786e\u5b9a|\u4e24\u79cd\u90fd\u6709\u53ef\u80fd|"
                         # batch 21: "correct. although... the fibula looks wrong now. honestly it could be either."
