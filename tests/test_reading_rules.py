@@ -7022,3 +7022,43 @@ def test_declines_and_withdrawals_of_batches_61_to_64(reply: str, kind: str, lab
 def test_answer_words_of_batches_61_to_64(reply: str, kind: str, labels: tuple[str, ...], question: str,
                                           choice: str) -> None:
     assert extract(reply, kind, labels, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 63: a hybrid study written with a slash is one study; batch 61: an obstetric scan named by its purpose
+    ("Fused FDG PET/CT, coronal.", "Is this a PET scan? (please answer yes/no)", "yes"),
+    ("Mid-trimester anomaly scan — fetal profile in the midsagittal plane.",
+     "Is this an ultrasound image? (please answer yes/no)", "yes"),
+    # near misses: two modalities set against each other with a slash or "or" stay alternatives
+    ("CT/MRI.", "Is this a PET scan? (please answer yes/no)", None),
+    ("CT or MRI.", "Is this a CT scan? (please answer yes/no)", None),
+])
+def test_hybrid_and_obstetric_studies_of_batches_61_and_63(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), (), question=question).choice == choice
+
+
+SPINE61 = (("A", "B", "C", "D"), ("Grade I", "Grade II", "Not a suitable question for the image", "Grade III"),
+           "What grade is the L5-S1 spondylolisthesis in this lumbar spine radiograph?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batches 61 and 63: a grade in Arabic numerals is the option's Roman grade
+    ("grade 1, slight slip of l5 on s1 less than a quarter", "A"),
+    ("l5 has slipped forward more than half of s1, that is grade 3", "D"),
+    # near miss: a grade with a decimal is no option's grade
+    ("Grade 2.5 slip.", None),
+])
+def test_grades_in_arabic_numerals_of_batches_61_and_63(reply: str, choice: str | None) -> None:
+    labels, options, question = SPINE61
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 61: a conclusion after "so", then the answer word after a comma, ends the reply whole
+    ("the liver surface is smooth and the size is normal so not cirrhotic, no", "no"),
+    # near miss: a reply cut off at "no"
+    ("the liver surface is smooth and there is no", None),
+])
+def test_so_not_x_comma_no_of_batch_61(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), (), question="Is the liver cirrhotic? (please answer yes/no)"
+                   ).choice == choice

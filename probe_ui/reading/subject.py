@@ -59,7 +59,10 @@ CATEGORIES: dict[str, dict[str, str]] = {
                       # batch 60: the approach names the ultrasound ("a transvaginal scan of the uterus"; not a
                       # "transrectal biopsy", not a "transthoracic" chest drain)
                       r"(?:trans[\s\-]?(?:vaginal|abdominal|rectal|perineal)|endo[\s\-]?(?:vaginal|rectal))\s+"
-                      r"(?:scan|study|examination|exam|views?|images?)\b",
+                      r"(?:scan|study|examination|exam|views?|images?)\b|"
+                      # batch 61: the obstetric scans named by their purpose ("Mid-trimester anomaly scan — fetal
+                      # profile ...")
+                      r"(?:fetal\s+)?anomaly\s+scan|dating\s+scan|nuchal\s+(?:translucency\s+)?scan",
         # batch 18: a PET named by its tracer or its measure ("An FDG maximum intensity projection ...", "SUVmax 12")
         "pet": r"(?-i:PET)|positron\s+emission|(?:18\s*F[\s\-]*)?(?-i:FDG)|fluoro[\s\-]?deoxy[\s\-]?glucose|"
                r"(?-i:SUV)(?:\s*max)?|"
@@ -358,6 +361,11 @@ _AT_THE_EDGE = re.compile(r"(?i)\b(?:only|just)[ \t]+(?:the[ \t]+)?[^.;:!?\n]{1,
                           r"the[ \t]+(?:(?:top|bottom|upper|lower|very)[ \t]+)?(?:edge|margin|border|corner)s?\b")
 
 
+# batch 63: a hybrid study written with a slash ("Fused FDG PET/CT, coronal.", "SPECT/CT") is one study, not two
+# alternatives
+_HYBRID = frozenset({frozenset(("pet", "ct")), frozenset(("pet", "mri")), frozenset(("scintigraphy", "ct"))})
+
+
 def answer_from_subject(reply: str, question: str) -> str | None:
     """"yes", "no" or None: the reply compared with what the question asks (module doc). ``reply`` is the cleaned
     reply of a yes/no item in which no yes/no word was read. A reply of more than eight words must speak about the
@@ -376,7 +384,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     mentions = _mentions(reply)
     for (c1, v1, _, e1), (c2, v2, s2, _) in zip(mentions, mentions[1:]):
         if c1 == c2 and v1 != v2 and any(c == c1 for c, _ in asked) and (
-                re.search(r"(?i)\bor\b|/", reply[e1:s2]) or _SET_APART.fullmatch(reply, e1, s2)):
+                re.search(r"(?i)\bor\b|/", reply[e1:s2]) or _SET_APART.fullmatch(reply, e1, s2)) and not (
+                reply[e1:s2].strip() == "/" and frozenset((v1, v2)) in _HYBRID):
             # "male or female", "CT or MRI": alternatives, not an answer; batch 24: "How to tell T1 from T2", "T1 vs
             # T2", a table's "| T1 | T2 |": two set side by side
             return None

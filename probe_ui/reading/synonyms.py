@@ -468,6 +468,11 @@ def narrow_terms(texts: tuple[str, ...]) -> frozenset[str]:
     return frozenset(t for t in (*BROADER, *GRADES) if re.search(r"\b" + re.escape(t), low))
 
 
+# a grade written in Arabic numerals is the grade in Roman ones ("grade 3" is "Grade III"; not "grade 3.5")
+_GRADE_NUMBER = re.compile(r"(?i)\b(grade[ \t]+)([1-4])\b(?![.,]\d)")
+_ROMAN = ("I", "II", "III", "IV")
+
+
 @functools.lru_cache(maxsize=128)
 def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
     """The text with spelling variants folded and synonyms replaced by their canonical term ("Shingles" →
@@ -486,6 +491,8 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
         t = re.sub(r"(?i)\A(\W*)both(\W*)\Z", r"\1bilateral\2", t)
     if "rads" in t.lower():
         t = _BIRADS.sub(_birads, t)
+    if "grade" in t.lower():  # batch 61: "grade 1 spondylolisthesis, ..." where the options are "Grade I", ...
+        t = _GRADE_NUMBER.sub(lambda m: m.group(1) + _ROMAN[int(m.group(2)) - 1], t)
     if "ctr" in t.lower() or "thoracic" in t.lower():
         t = _CTR.sub(_ctr, t)
     if any(w in t.lower() for w in ("hepatic", "spleen", "splenic", "enhancement", "calc", "stone", "dens", "opaci",

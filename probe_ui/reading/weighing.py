@@ -77,7 +77,11 @@ she our your""".split())
 _ENDS_WHOLE = re.compile(r"(?i)\b(?:on|in|of|with|about|at|for|from|into|onto|behind|under|over|through|within|"
                          r"without|inside|around|beyond|near)[ \t]+it\Z"
                          r"|\b(?:guess(?:ing)?|say(?:ing)?|answer(?:ing)?|go(?:ing)?[ \t]+with|call(?:ing)?[ \t]+it|"
-                         r"lean(?:ing)?(?:[ \t]+towards?)?)[ \t,:]+(?:no|yes)\Z")
+                         r"lean(?:ing)?(?:[ \t]+towards?)?)[ \t,:]+(?:no|yes)\Z"
+                         # batch 61: "... the size is normal so not cirrhotic, no": a conclusion after "so", then the
+                         # answer word after a comma
+                         r"|\bso[ \t]+(?:not[ \t]+|it(?:'s|[ \t]+is)[ \t]+(?:not[ \t]+)?)?[\w\-]+[ \t]*,[ \t]*"
+                         r"(?:no|yes)\Z")
 
 
 def is_truncated(text: str) -> bool:
