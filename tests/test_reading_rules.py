@@ -7062,3 +7062,26 @@ def test_grades_in_arabic_numerals_of_batches_61_and_63(reply: str, choice: str 
 def test_so_not_x_comma_no_of_batch_61(reply: str, choice: str | None) -> None:
     assert extract(reply, "yesno", ("yes", "no"), (), question="Is the liver cirrhotic? (please answer yes/no)"
                    ).choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice", [
+    # batch 61: Claude's own next turn opened after the answer is debris
+    ("Pneumonia, C — the physician's pleural effusion doesn't fit the air bronchograms.\n\nAssistant:", "choice",
+     ("A", "B", "C", "D"), ("Pleural effusion", "Pneumothorax", "Pneumonia", "Atelectasis"),
+     "What is the most likely diagnosis?", "C"),
+    # batch 62: "but maybe" opens the guess after a decline
+    ("the picture is very dark and hard to see, but maybe pulmonary edema", "choice", ("A", "B", "C", "D"),
+     ("Pneumonia", "Pulmonary edema", "Lung mass", "None of the above"),
+     "What abnormality is seen in the left lung?", "B"),
+    # batch 64: a layman's grade, "a bit enlarged"
+    ("heart is a bit enlarged, mild", "choice", ("A", "B", "C"), ("Normal", "Mildly enlarged", "Severely enlarged"),
+     "How would you describe the heart size?", "B"),
+    # near misses: the decline alone, and "Assistant:" with nothing before it on a line of its own
+    ("the picture is very dark and hard to see", "choice", ("A", "B", "C", "D"),
+     ("Pneumonia", "Pulmonary edema", "Lung mass", "None of the above"),
+     "What abnormality is seen in the left lung?", None),
+])
+def test_debris_guesses_and_grades_of_batches_61_to_64(reply: str, kind: str, labels: tuple[str, ...],
+                                                       options: tuple[str, ...], question: str,
+                                                       choice: str | None) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice

@@ -1151,7 +1151,9 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
 
 # a guess that opens its own clause after a decline: "maybe", "probably", "my guess is", "tentatively", "if I had
 # to guess", "within (or with) this limitation"
-_GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014]))[ \t]*(?:maybe|perhaps|probably|possibly|"
+# batch 62: "the picture is very dark and hard to see, but maybe pulmonary edema": "but" before the guess's word
+_GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014]))[ \t]*(?:but[ \t]+)?"
+                            r"(?:maybe|perhaps|probably|possibly|"
                             r"i\s+guess|guess(?:ing)?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|tentatively|"
                             # batch 39: "..., so my tentative pick is A, joint effusion." (after "so" in the clause
                             # that weighed the findings; not batch 29's "My tentative pick would be A, ...", left

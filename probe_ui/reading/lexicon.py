@@ -83,6 +83,10 @@ _ECHO = re.compile(r"\A\s*(?:<s>\s*)?(?:\[INST\][^\[]{0,2000}?\[/INST\]|USER:[^\
 # not a cut in the reply (a role with words after it is left as it is)
 # (batch 26: "... a hemangioma. ###Human:", the hashes on the reply's own line)
 _NEXT_TURN = re.compile(r"(?:\n[ \t]*(?:###[ \t]*)?|[ \t]*###[ \t]*)(?:Human|User|USER|HUMAN)[ \t]*:[ \t]*\Z")
+# batch 61: Claude's own next turn opened after the answer ("Pneumonia, C — ...\n\nAssistant:"), on a line of its own,
+# where no user turn came before it (a reply that goes on into the user's turn is read as before)
+_OWN_NEXT_TURN = re.compile(r"\n[ \t]*\n[ \t]*Assistant[ \t]*:[ \t]*\Z")
+_USER_TURN = re.compile(r"(?:Human|User|USER|HUMAN)[ \t]*:")
 # batch 26: a byte-level tokenizer's space and newline left undecoded ("TheĠmostĠlikelyĠdiagnosisĠisĠA.")
 _BYTE_SPACE = "\u0120"
 # a closed reasoning block: <think>...</think>, and MedGemma's <unused94>thought ... <unused95>
@@ -110,6 +114,8 @@ def strip_debris(text: str) -> str:
         text = _ROLE.sub("", text, count=1)
     if ":" in text[-16:]:
         text = _NEXT_TURN.sub("", text)
+        if not _USER_TURN.search(text):
+            text = _OWN_NEXT_TURN.sub("", text)
     return text
 
 

@@ -271,7 +271,9 @@ GRADES: dict[str, tuple[str, ...]] = {
     "mildly enlarged": ("mild cardiomegaly", "slight cardiomegaly", "minimal cardiomegaly", "mildly enlarged heart",
                         "slightly enlarged heart",
                         # batch 64: a layman's grade ("the heart is normal or a little bit big": two grades weighed)
-                        "a little bit big", "a little big", "a bit big", "slightly big", "mildly big"),
+                        "a little bit big", "a little big", "a bit big", "slightly big", "mildly big",
+                        # batch 64: "heart is a bit enlarged, mild"
+                        "a bit enlarged", "a little enlarged", "a little bit enlarged"),
 }
 # a narrower term that overlaps another: "Baby." is not read where the item offers both "Neonate" and "Pediatric"
 OVERLAPS: dict[str, frozenset[str]] = {"infant": frozenset({"neonate"})}
