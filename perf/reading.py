@@ -196,6 +196,14 @@ BATCH_NOTES = {
         "measured held out (91.9 % intended, 83.8 % sure and right, 3 sure-wrong, 0 sure over-reads), then fixed",
     60: "a representative mix, nine one-word replies in Native North American and Arctic languages; measured held "
         "out (91.9 % intended, 84.8 % sure and right, 0 sure-wrong, 0 sure over-reads), then fixed",
+    61: "a representative mix, eight one-word replies in Mesoamerican, Amazonian and Andean languages; measured held "
+        "out (91.9 % intended, 83.8 % sure and right, 1 sure-wrong, 1 sure over-read), then fixed",
+    62: "replies to a clinician's pushback ('Are you sure? I think it is X'); measured held out (93.3 % intended, "
+        "72.4 % sure and right, 0 sure-wrong, 3 sure over-reads), then fixed",
+    63: "small quantised laptop models: template tokens, loops, cut-offs, half JSON; measured held out (92.9 % "
+        "intended, 85.2 % sure and right, 0 sure-wrong, 1 sure over-read), then fixed",
+    64: "a teaching hospital's mix with code-switching (Arabic varieties, Malay varieties); measured held out (94.8 % "
+        "intended, 88.1 % sure and right, 1 sure-wrong, 1 sure over-read), then fixed",
 }
 
 
