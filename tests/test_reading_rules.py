@@ -7085,3 +7085,36 @@ def test_debris_guesses_and_grades_of_batches_61_to_64(reply: str, kind: str, la
                                                        options: tuple[str, ...], question: str,
                                                        choice: str | None) -> None:
     assert extract(reply, kind, labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice", [
+    # batch 62: the question's fit said alone, ending its sentence
+    ("i am sure, this is a kidney ultrasound, not a voiding cystourethrogram, so the question is not suitable",
+     "choice", ("A", "B", "C", "D"), ("Not a suitable question for the image", "Grade 2", "Grade 3", "Grade 4"),
+     "What grade is the vesicoureteral reflux on this voiding cystourethrogram?", "A"),
+    # batch 64: "By a mile" opening a reply answers yes, "Not by a mile" no
+    ("By a mile — it reaches down to the iliac crest.", "yesno", ("yes", "no"), (),
+     "Is the spleen enlarged? (please answer yes/no)", "yes"),
+    ("Not by a mile — it measures 10 cm.", "yesno", ("yes", "no"), (), "Is the spleen enlarged? (please answer yes/no)",
+     "no"),
+    # batch 63: "an older patient" is elderly
+    ("osteopenic bones, degenerative spurs, calcified aorta, an older patient", "label", ("child", "adult", "elderly"),
+     (), "Is this patient a child, an adult or elderly?", "elderly"),
+    # batch 61: fluid overload in the lungs with its cardiac cause named
+    ("Cardiogenic fluid overload in the lungs from congestive heart failure.", "choice", ("A", "B", "C", "D"),
+     ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"), "What explains the bilateral opacities?",
+     "C"),
+    # near misses: the question's fit for something else, "by a mile" inside a sentence, fluid overload without a cause
+    ("The question is not suitable for surgery planning; grade 3.", "choice", ("A", "B", "C", "D"),
+     ("Not a suitable question for the image", "Grade 2", "Grade 3", "Grade 4"),
+     "What grade is the vesicoureteral reflux on this voiding cystourethrogram?", "C"),
+    ("By a mile the largest organ is the liver.", "yesno", ("yes", "no"), (),
+     "Is the spleen enlarged? (please answer yes/no)", None),
+    ("Fluid overload in the lungs.", "choice", ("A", "B", "C", "D"),
+     ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"), "What explains the bilateral opacities?",
+     None),
+])
+def test_escape_idiom_and_vocabulary_of_batches_61_to_64(reply: str, kind: str, labels: tuple[str, ...],
+                                                         options: tuple[str, ...], question: str,
+                                                         choice: str | None) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice

@@ -323,6 +323,9 @@ _REPLY_ESCAPE = {
         # alone, or with the image: not "doesn't fit any option")
         r"|fit(?=[ \t]*(?:[.;,!]|\Z|(?:the|this)\s+(?:image|picture|scan|film|study)\b)))\b"
         r"|\b(?:question|it)\s+(?:no|not)\s+is\s+(?:suitable|appropriate|applicable|relevant)\b"
+        # batch 62: "this is a kidney ultrasound, not a voiding cystourethrogram, so the question is not suitable":
+        # the question's fit said alone, ending its sentence (as batch 39's "does not fit")
+        r"|\bquestion\s+is\s+(?:not|n't)\s+(?:suitable|appropriate|answerable)(?=[ \t]*(?:[.;!]|\Z))"
         # "The question asks about the lumbar spine but the image is a brain MRI."
         r"|\bquestion\s+(?:asks|is|refers)\s+(?:about|to)\b[^.;!?\n]{1,80}?\bbut\s+(?:the|this)\s+"
         r"(?:image|picture|scan|"

@@ -121,7 +121,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                         "fluid in the lungs from heart failure", "fluid in the lungs due to heart failure",
                         "fluid in the lungs from cardiac failure",
                         # batch 54: "IMPRESSION: Congestive heart failure with alveolar flooding."
-                        "alveolar flooding"),
+                        "alveolar flooding",
+                        # batch 61: "Cardiogenic fluid overload in the lungs from congestive heart failure." (the
+                        # cause named, as in batch 52's)
+                        "cardiogenic fluid overload in the lungs", "fluid overload in the lungs from heart failure",
+                        "fluid overload in the lungs from congestive heart failure"),
     # batch 17: "A gravid uterus compressing the right ureter ..."
     "pregnancy": ("gravid uterus", "pregnant uterus", "gravid", "pregnant"),
     "appendicitis": ("inflamed appendix",),
@@ -147,6 +151,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient", "senior", "senior citizen",
                 # batch 33: "old person"
                 "old person", "old people",
+                # batch 63: "osteopenic bones, degenerative spurs, calcified aorta, an older patient"
+                "older patient", "an older person", "elderly patient",
                 # batch 16: "A patient in their eighties, judging by the osteopenia ..."
                 "octogenarian", "nonagenarian", "septuagenarian", "in their eighties", "in his eighties",
                 "in her eighties",
