@@ -185,7 +185,9 @@ DISAGREES = re.compile(r"(?i)\b(?:disagree|incorrect|wrong|inconsistent|not\s+(?
                         r"supported|consistent|"
                         r"justified|borne\s+out)|unsupported|unjustified|unfounded|"
                         r"inaccurate|mistaken|erroneous|"
-                        r"(?:don't|do\s+not|doesn't|does\s+not)\s+(?:think|believe|agree|hold\s+up|stand))\b"
+                        r"(?:don't|do\s+not|doesn't|does\s+not)\s+(?:think|believe|agree|hold\s+up|stand)"
+                        # batch 62: "Second review does not support the physician's answer: no nodule identified ..."
+                        r"|(?:don't|do\s+not|doesn't|does\s+not|cannot|can't|won't|will\s+not)\s+support)\b"
                         r"|\b(?:correct|right|accurate)\?\s*no\b"
                         r"|\b(?:partially|partly|half|somewhat|only\s+partly|not\s+entirely)\s+(?:correct|right)\b"
                         # batch 19: an answer said to be supported only weakly is not endorsed

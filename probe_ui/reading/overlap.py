@@ -140,7 +140,8 @@ REJECTED_AFTER = re.compile(
     # batch 42: "The left kidney isn't the dilated one", "the right hip is not the affected side": the mention as the
     # subject of a denial that it is the one asked about
     r"|(?:is|was)(?:[ \t]+not|n't)[ \t]+the[ \t]+(?!only\b)(?:[\w\-]+[ \t]+)?(?:one|side)\b"
-    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal|fine)"
+    # batch 61: "left kidney is hydronephrotic, the right one is ok"
+    r"|(?:is|are|appears?|looks?)[ \t]+(?:entirely[ \t]+|completely[ \t]+)?(?:intact|unremarkable|normal|fine|ok|okay)"
     # batch 45: "The right femoral head has a smooth contour and normal density.": the mention said to have a normal
     # appearance, with no "but" after it in its sentence
     r"|(?:has|have|shows?)[ \t]+(?:an?[ \t]+)?(?:[\w\-]+[ \t]+){0,3}(?:normal|preserved)[ \t]+(?:density|contour|"

@@ -135,7 +135,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "communicating hydrocephalus": ("non-obstructive hydrocephalus", "nonobstructive hydrocephalus",
                                     # batch 25: "Not obstructive: the fourth ventricle ... enlarged as well."
                                     "not obstructive", "not an obstructive hydrocephalus"),
-    "communicating": ("non-obstructive", "nonobstructive"),
+    # batch 62: "I'd keep my answer: the ventricular system isn't obstructed anywhere — the aqueduct is patent ..."
+    "communicating": ("non-obstructive", "nonobstructive", "isn't obstructed", "is not obstructed", "not obstructed",
+                      "unobstructed"),
     "non-communicating hydrocephalus": ("obstructive hydrocephalus",),
     "osteosarcoma": ("osteogenic sarcoma",),
     # batch 16: a Brodie abscess is a subacute osteomyelitis ("Brodie abscess of the distal femoral metaphysis.")
@@ -417,6 +419,10 @@ SIGNS: tuple[tuple[str, str], ...] = (
     # mature; the physes are closed and there are no degenerative changes."; "Skeletally mature." alone may be either,
     # batch 25)
     (r"skeletally\s+mature\b[^.!?\n]{0,100}?\b(?:no|without)\s+(?:\w+\s+)?degenerative\s+changes?", "adult"),
+    # batch 62: "I maintain that nothing about this lesion is suspicious for cancer: ..." (nothing suspicious of
+    # malignancy is benign; not read as the malignancy it names)
+    (r"nothing\s+(?:about\s+(?:it|this|the)\s*(?:lesion|mass|nodule)?\s+)?(?:is|looks|seems|appears)\s+suspicious\s+"
+     r"(?:for|of)\s+(?:cancer|malignancy|a\s+malignancy)", "benign"),
 )
 _SIGNS = tuple((re.compile(r"(?i)\b(?:the\s+)?(?:" + p + r")\b"), "the features of " + term) for p, term in SIGNS)
 
@@ -506,7 +512,7 @@ def canonical(text: str, narrow: frozenset[str] = frozenset()) -> str:
     if any(w in t.lower() for w in ("hepatic", "spleen", "splenic", "enhancement", "calc", "stone", "dens", "opaci",
                                     "grow",
                                     "enlarg", "expan", "increase", "progress", "worsen", "cortic", "cortex",
-                                    "echo", "mature")):
+                                    "echo", "mature", "suspicious")):
         for pattern, term in _SIGNS:
             t = pattern.sub(term, t)
     for term in sorted(narrow & GRADES.keys()):  # "Marked cardiomegaly." where the options are grades of it
