@@ -7009,6 +7009,7 @@ def test_declines_and_withdrawals_of_batches_61_to_64(reply: str, kind: str, lab
     ("Ma'yuk.", "yesno", ("yes", "no"), "Is there ascites? (please answer yes/no)", "no"),
     ("Ẽẽ.", "yesno", ("yes", "no"), "Is this a chest X-ray? (please answer yes/no)", "yes"),
     ("Nenni, n'y a pas de cassure.", "yesno", ("yes", "no"), "Is there a fracture? (please answer yes/no)", "no"),
+    ("Sè, l'è una TAC.", "yesno", ("yes", "no"), "Is this a CT scan? (please answer yes/no)", "yes"),
     ("Jo, zëmra nëng ë e madhe.", "yesno", ("yes", "no"), "Is the heart enlarged? (please answer yes/no)", "no"),
     ("Sonde, ini foto rontgen, bukan USG.", "yesno", ("yes", "no"), "Is this an ultrasound? (please answer yes/no)",
      "no"),

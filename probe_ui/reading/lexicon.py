@@ -494,8 +494,8 @@ YES_NO: dict[str, tuple[str, ...]] = {
             "ᐁᐦᐊ", "ɛɛn", "kehela", "áa", "ewa",
             # batches 61-64: Nheengatu ("Ẽẽ."), Franco-Provençal ("Ouè, na ècografia."), Meänkieli ("Joo, se on
             # nainen."), Egyptian Arabic ("أيوه، ..."), Moroccan Darija ("Iyeh, hadi radio dyal sder."), Sherpa ("यिन,
-            # सीटी स्क्यान यिन।", it is); all only before a mark
-            "ẽẽ", "ouè", "joo", "أيوه", "iyeh", "यिन"),
+            # सीटी स्क्यान यिन।", it is), Romagnol ("Sè, l'è una TAC."; Italian "sè", oneself); all only before a mark
+            "ẽẽ", "ouè", "joo", "أيوه", "iyeh", "यिन", "sè"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -940,7 +940,7 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "kehela", "áa", "ewa", "ki'yo", "mauat", "qang'a", "hiiko",
                                  # batches 61-64 (see YES_NO)
                                  "ẽẽ", "ouè", "joo", "أيوه", "iyeh", "यिन", "ma'yuk", "ma'añ", "suli", "tekatsi",
-                                 "nenni", "kwrwi", "koni", "ಇಲ್ಲೆ", "seng", "sonde"})
+                                 "nenni", "kwrwi", "koni", "ಇಲ್ಲೆ", "seng", "sonde", "sè"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")
