@@ -297,7 +297,7 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
                                (47, 206, 192), (49, 201, 180), (50, 204, 185), (51, 205, 191),
                                (52, 207, 186), (53, 204, 185), (54, 206, 184), (55, 200, 183), (56, 206, 187),
                                (57, 209, 191), (58, 207, 189), (59, 204, 184), (60, 206, 189), (61, 205, 188),
-                               (62, 205, 160), (63, 204, 186), (64, 207, 191)):
+                               (62, 205, 179), (63, 204, 186), (64, 207, 191)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["over_read"], natural["refusal_mismatch"]) == (0, 0, 0), (batch, natural)

@@ -7150,3 +7150,36 @@ def test_held_and_spared_answers_of_batches_61_and_62(reply: str, options: tuple
                                                       suggested: str | None, choice: str | None) -> None:
     labels = ("A", "B")
     assert extract(reply, "choice", labels, options, question=question, suggested=suggested).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 62: a change of mind that opens the reply, or follows only words to the user, goes back on the answer
+    # of an earlier turn; the one answer the reply gives is sure
+    ("Good catch. Looking again at the crescent sign, I'm revising my answer to A.", "A", True),
+    # ("You're right" before it names the right hip: the doubt stays)
+    ("You're right to double-check. Looking again at the crescent sign, I'm revising my answer to A.", "A", False),
+    ("On reflection I agree with your colleague: the left hip, A.", "A", True),
+    ("Thanks for pushing back. Having looked again, I would still go with the right hip (B).", "B", True),
+    # near misses: an answer of the reply's own before the change of mind keeps the doubt
+    ("Right hip (B). Wait, the left one is the flattened one: A.", "A", False),
+    ("Actually A. Wait, no: B.", "B", False),
+    ("The right hip is affected. Hmm, wait, the left one also shows sclerosis. So both: C.", "C", False),
+    ("Good catch, the right hip. Actually, no: the left hip, A.", "A", False),
+])
+def test_a_change_of_mind_about_an_earlier_turn_of_batch_62(reply: str, choice: str, sure: bool) -> None:
+    labels, options, question = HIP48
+    answer = extract(reply, "choice", labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # batch 62, yes/no: the change of mind is about an earlier turn
+    ("Having looked again with your comment in mind: yes, there is a small effusion.", True),
+    # near misses: a cue that carries the first answer ("No, wait"), or an answer before the cue, keeps the doubt
+    ("No, wait, yes: there is an effusion.", False),
+    ("Sorry, no, wait: yes, there is an effusion.", False),
+])
+def test_a_yes_after_a_change_of_mind_about_an_earlier_turn_of_batch_62(reply: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is there a pleural effusion?")
+    assert (answer.choice, answer.sure) == ("yes", sure)
+

@@ -220,6 +220,11 @@ def _corrections(text: str) -> list[re.Match[str]]:
     return found
 
 
+def correction_spans(text: str) -> list[tuple[int, int]]:
+    """Where each of the reply's self-correction cues starts and ends."""
+    return [m.span() for m in _corrections(text)]
+
+
 def last_correction_start(text: str) -> int:
     """Where the reply's last self-correction cue starts (-1: it has none); what follows it is the revised answer."""
     return max((m.start() for m in _corrections(text)), default=-1)
