@@ -7183,3 +7183,46 @@ def test_a_yes_after_a_change_of_mind_about_an_earlier_turn_of_batch_62(reply: s
     answer = extract(reply, "yesno", ("yes", "no"), question="Is there a pleural effusion?")
     assert (answer.choice, answer.sure) == ("yes", sure)
 
+
+
+@pytest.mark.parametrize("reply, choice, refusal", [
+    # batch 66: what came without the image is a decline, never the answer "no"
+    ("no picture came with your message", None, True),
+    ("No image was sent with the question, so I cannot say.", None, True),
+    # near misses: "no" that answers, about something else that "came with"
+    ("No fracture came with this injury pattern.", "no", False),
+    ("No, the picture came with your message and shows a CT.", "no", False),
+])
+def test_no_image_came_with_the_message_of_batch_66(reply: str, choice: str | None, refusal: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is there a mass in the left kidney?")
+    assert (answer.choice, answer.refusal) == (choice, refusal)
+
+
+LUNG66 = (("A", "B", "C", "D"), ("Granuloma", "Primary lung cancer", "Metastasis", "Hamartoma"),
+          "What is the lesion in the right upper lobe?")
+LIVER66 = (("A", "B", "C", "D", "E"), ("Simple cyst", "Hemangioma", "Hepatocellular carcinoma",
+                                       "Focal nodular hyperplasia", "Abscess"), "What is the hepatic lesion?")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 66: an answer put off until the reply knows more, said in its opening sentence, names none
+    ("Before agreeing or disagreeing with metastasis, I'd want to know whether there's a known primary and whether "
+     "a prior CT exists — the lesion itself could fit more than one of these.", None),
+    # near miss: the opening "before" that then declares an answer
+    ("Before agreeing, I checked the liver: it is metastasis (C).", "C"),
+])
+def test_an_answer_put_off_of_batch_66(reply: str, choice: str | None) -> None:
+    labels, options, question = LUNG66
+    assert extract(reply, "choice", labels, options, question=question, suggested="C").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 66: the ISSVA name of the hepatic hemangioma; beside a rejected FNH it is no longer read as FNH
+    ("Cavernous hepatic venous malformation.", "B"),
+    ("Cavernous hepatic venous malformation — peripheral nodular enhancement; I disagree with FNH.", None),
+    # near miss: FNH named as the answer
+    ("Focal nodular hyperplasia, not a venous malformation.", "D"),
+])
+def test_venous_malformation_is_hemangioma_of_batch_66(reply: str, choice: str | None) -> None:
+    labels, options, question = LIVER66
+    assert extract(reply, "choice", labels, options, question=question, suggested="D").choice == choice

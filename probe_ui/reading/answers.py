@@ -345,7 +345,12 @@ _ONLY_ASKS_BACK = re.compile(r"(?is)\A(?:[^.!?]*\?\s*)*?[^.!?]*\b(?:could|can|wo
 # asking the user for what it needs ("Do you have that sequence?"): what it names on the way is no answer
 _DEFERS_AND_ASKS_BACK = re.compile(r"(?is)\bbefore\s+i\s+(?:weigh\s+in|answer|agree|disagree|commit|decide|comment)\b"
                                    r".*(?:\A|[.!?:\n]\s*)(?:do|could|can|would|will)\s+you\s+(?:please\s+)?"
-                                   r"(?:have|share|provide|send|upload|attach|confirm|tell)\b[^.!?]*\?\s*\Z")
+                                   r"(?:have|share|provide|send|upload|attach|confirm|tell)\b[^.!?]*\?\s*\Z"
+                                   # batch 66: "Before agreeing or disagreeing with metastasis, I'd want to know
+                                   # whether there's a known primary ...": what it needs named in the same sentence
+                                   r"|\A\W*before\s+(?:agreeing|disagreeing|weighing\s+in|answering|committing|"
+                                   r"deciding)\b[^.!?\n]*?,\s*i(?:'d|\s+would)\s+(?:want|need|like)\s+to\s+"
+                                   r"(?:know|see|have|check|review)\b")
 
 
 def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] = (), *,

@@ -129,6 +129,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"visible|available|shown|present|received|loaded)\b"
      # batch 9: "No image came through on my end."
      r"|\bno\s+" + _IMAGE + r"\s+(?:came|has\s+come|come)\s+through\b"
+     # batch 66: "no picture came with your message": what came without the image
+     r"|\bno\s+" + _IMAGE + r"\s+(?:came|has\s+come|was\s+sent|arrived)\s+with\s+(?:your|the|this)\s+"
+     r"(?:message|question|request|prompt)\b"
      r"|\bno\s+" + _IMAGE + r"\s+(?:arrived|has\s+arrived|appeared|has\s+appeared)\b"
      # batch 21: "Nope, nothing came through on my end - just the question text."
      r"|\bnothing\s+(?:came|has\s+come|come|got)\s+through\b"

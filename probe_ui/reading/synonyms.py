@@ -22,6 +22,10 @@ __all__ = ["BROADER", "GRADES", "OVERLAPS", "SIGNS", "SYNONYMS", "canonical", "n
 # canonical term: words a reply may use for it. Whole words/phrases, case-insensitive (abbreviations are matched
 # in capitals only, see _ABBREVIATIONS).
 SYNONYMS: dict[str, tuple[str, ...]] = {
+    # batch 66: "Cavernous hepatic venous malformation — peripheral nodular enhancement; ...": the ISSVA name of the
+    # hepatic (cavernous) hemangioma
+    "hemangioma": ("cavernous hepatic venous malformation", "hepatic venous malformation", "cavernous venous "
+                   "malformation"),
     # batch 28: "looks like zona, a painful dermatomal vesicular eruption." (zona: the French and older English name)
     "herpes zoster": ("shingles", "zoster", "zona",
                       # batch 23: "VZV reactivation — grouped vesicles ... confined to a single dermatome."
