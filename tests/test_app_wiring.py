@@ -50,23 +50,3 @@ def test_only_the_newest_computation_of_a_session_and_view_may_be_shown() -> Non
     assert not latest.is_current(a, "results", old) and latest.is_current(a, "results", new)
     assert latest.is_current(a, "filters", other_view) and latest.is_current(b, "results", other_session)
     assert latest.begin(SimpleNamespace(session_hash="c"), "results") == 1  # the oldest entry was forgotten
-
-
-def test_what_the_tabs_opening_showed_is_not_shown_twice_but_a_later_choice_is() -> None:
-    """probe_ui.app.latest.AlreadyShown: the change event that follows the Results tab's opening skips the runs the
-    opening showed; a note is used once, belongs to its session, and a change back to those runs is shown."""
-    from types import SimpleNamespace
-
-    from probe_ui.app.latest import AlreadyShown
-
-    shown = AlreadyShown(max_sessions=2)
-    a, b = SimpleNamespace(session_hash="a"), SimpleNamespace(session_hash="b")
-    shown.note(a, ("run-1",))
-    assert not shown.take(b, ("run-1",))  # another session's note is not this one's
-    assert shown.take(a, ("run-1",))  # the change that follows the opening: already shown
-    assert not shown.take(a, ("run-1",))  # used once: choosing it again later is shown
-    shown.note(a, ("run-1",))
-    assert not shown.take(a, ("run-2",)) and not shown.take(a, ("run-1",))  # another choice uses the note up
-    for s in "abc":
-        shown.note(SimpleNamespace(session_hash=s), ("r",))
-    assert not shown.take(a, ("r",)) and shown.take(SimpleNamespace(session_hash="c"), ("r",))  # oldest forgotten

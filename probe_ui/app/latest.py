@@ -45,36 +45,4 @@ class Latest:
             return self._newest.get(self._key(request, view), ticket) == ticket
 
 
-class AlreadyShown:
-    """What an event of a session has just shown, so that the event it sets off may skip showing it again.
-
-    Gradio fires a dropdown's ``change`` when a callback sets its value, but only once the dropdown is on the page,
-    and a tab's contents are put on the page when the tab is first opened. So the event that opens the Results tab
-    cannot leave its results to ``change``: when its answer arrives before the tab is drawn (a busy browser), no
-    ``change`` comes and nothing would be shown. It shows them itself and notes them here; the ``change`` that
-    usually follows finds them noted and draws nothing twice.
-    """
-
-    def __init__(self, max_sessions: int = MAX_SESSIONS) -> None:
-        self._lock = threading.Lock()
-        self._noted: OrderedDict[str, tuple[str, ...]] = OrderedDict()
-        self._max = max_sessions
-
-    def note(self, request: Any, shown: tuple[str, ...]) -> None:
-        """``shown`` (a selection) was just shown to ``request``'s session."""
-        key = str(getattr(request, "session_hash", None) or "")
-        with self._lock:
-            self._noted.pop(key, None)
-            self._noted[key] = shown
-            while len(self._noted) > self._max:
-                self._noted.popitem(last=False)
-
-    def take(self, request: Any, selection: tuple[str, ...]) -> bool:
-        """Whether ``selection`` is what was just shown to the session; the note is used up either way, so a later
-        change back to the same selection is shown."""
-        key = str(getattr(request, "session_hash", None) or "")
-        with self._lock:
-            return self._noted.pop(key, None) == selection
-
-
-__all__ = ["AlreadyShown", "Latest"]
+__all__ = ["Latest"]

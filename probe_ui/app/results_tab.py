@@ -25,7 +25,7 @@ from probe_ui.app.common import (
 )
 from probe_ui.app.context import AppContext
 from probe_ui.app.files import download_folder, zip_folder
-from probe_ui.app.latest import AlreadyShown, Latest
+from probe_ui.app.latest import Latest
 from probe_ui.app.plot_view import plot_box
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
@@ -171,7 +171,6 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         detail = gr.Markdown("", elem_id="results-detail")
 
     latest = Latest()  # each session's newest selection: a slower, older computation never replaces it
-    opened = AlreadyShown()  # the runs the tab's opening showed: the change of the runs it sets shows them once
 
     def newest(view: str, request: gr.Request | None, n_outputs: int, work: Any) -> Any:
         """``work()`` for ``view``, or nothing at all (every output left as it is) when a newer selection of the
@@ -336,14 +335,11 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
     show_outputs = [overview, families, extra, plot_acc, plot_cat, plot_conf, plot_curves, curves_box, plot_rel,
                     rel_box, by_condition, responses, msg, shown, failed]
 
-    filter_outputs = [f_models, f_conditions, f_categories]
-
     def on_tab(cur: list[str] | None, j: str | None, p: str, ms: list[str], cs: list[str], cats: list[str],
                rs: list[str], o: str, request: gr.Request) -> dict[Any, Any]:
         """Opening the tab, as one event: the lists of runs and judges brought up to date, then the results of the
-        runs still chosen (or, when none is, of the newest run and its filters). Four chained events did this
-        before; each event makes Gradio's page copy every field it has touched, so opening the tab cost a browser 2 s
-        of CPU, against 0.35 s for the tab alone."""
+        runs still chosen. Four chained events did this before; each event makes Gradio's page copy every field it
+        has touched, so opening the tab cost a browser 2 s of CPU, against 0.35 s for the tab alone."""
         fresh, keep = run_list(cur)
         chosen = chosen_runs(cur)
         caller = who(ctx, request)
@@ -353,28 +349,17 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         out = {runs: gr.update(choices=fresh) if keep == chosen else gr.update(choices=fresh, value=keep),
                judge: gr.update(choices=menu, value=j), cmp_run_a: gr.update(choices=fresh),
                cmp_run_b: gr.update(choices=fresh), ask_judge: ask, judge_msg: why}
-        if keep != chosen:  # a chosen run is gone, or none was chosen: the new runs' filters, emptied
-            out.update(zip(filter_outputs, on_runs(keep, request)))
-            ms, cs, cats = [], [], []
-            opened.note(request, tuple(keep))
+        if keep != chosen:  # a chosen run is gone, or none was chosen: runs.change brings its filters and results
+            return out
         shown = on_show(keep, p, ms, cs, cats, rs, j, o, request)
         return {**out, **(shown if isinstance(shown, dict) else dict(zip(show_outputs, shown)))}
 
-    def on_new_runs(chosen: list[str], p: str, ms: list[str], cs: list[str], cats: list[str], rs: list[str],
-                    j: str | None = NO_JUDGE, o: str = "family", request: gr.Request = None  # type: ignore[assignment]
-                    ) -> Any:
-        """The results of runs just chosen, unless the tab's opening chose and showed them already
-        (:class:`probe_ui.app.latest.AlreadyShown`: it cannot count on this event coming)."""
-        if opened.take(request, tuple(chosen_runs(chosen))):
-            return tuple(gr.skip() for _ in show_outputs)
-        return on_show(chosen, p, ms, cs, cats, rs, j, o, request)
-
     refresh.click(on_refresh, runs, runs, api_name="runs")
     opened_tab = tab.select(on_tab, [runs, judge, parser, f_models, f_conditions, f_categories, f_ratings, order],
-                            [runs, judge, cmp_run_a, cmp_run_b, ask_judge, judge_msg, *filter_outputs, *show_outputs],
+                            [runs, judge, cmp_run_a, cmp_run_b, ask_judge, judge_msg, *show_outputs],
                             api_visibility="private")
-    new_runs = runs.change(on_runs, runs, filter_outputs, api_name="filters").then(
-        on_new_runs, show_inputs, show_outputs, api_visibility="private")
+    new_runs = runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters").then(
+        on_show, show_inputs, show_outputs, api_visibility="private")
     show.click(None, None, None, js=scroll_to_js("results-msg"), api_visibility="private")  # the figures into view
     shown_now = show.click(on_show, show_inputs, show_outputs, api_name="results")
     review_panel.wire(ctx, review, runs, on_show, show_inputs, show_outputs, [opened_tab, new_runs, shown_now])
