@@ -38,7 +38,8 @@ def test_settling_two_unsure_readings_changes_the_figures_and_counts(review_app,
     pg.p.goto(review_app.url)
     pg.p.locator("#probe-run").wait_for()
     pg.tab("Results")
-    # the tab opens on the newest run: this one
+    # the tab opens on the newest run, this one: chosen (the tab's opening ran), then shown
+    pg.wait_text("#results-runs", run, timeout_s=60)
     pg.wait_text("#results-shown", rf"Showing run {run}", timeout_s=120)
     overview = pg.wait_text("#results-overview", r"2 sure, 2 unsure, 0 settled")
     assert "75" in overview  # the reader's guesses of yes count as right
