@@ -209,7 +209,7 @@ _INSTRUCTION = re.compile(r"(?i)\(?\s*(?:please\s+)?answer\s+(?:with\s+)?(?:only
                           r"\(?\s*please\s+answer\b.*$|\(\s*yes\s*/\s*no\s*\)")
 # beyond the hedges every reading hears (:data:`hedges.HEDGE`), what leaves a subject half-stated: a bare "may",
 # "could" or "either" ("It may be a CT."), a question back, "can't tell"
-_HALF_STATED = re.compile(r"(?i)\b(?:may|might|could|either|can(?:not|'t)\s+(?:tell|say|determine)|hard\s+to|"
+_HALF_STATED = re.compile(r"(?i)\b(?:may|could|either|can(?:not|'t)\s+(?:tell|say|determine)|hard\s+to|"
                           r"difficult\s+to)\b|\?"
                           # batch 29: "Sort of — there's fluid at both bases, ...": an answer that opens half-way
                           r"|^\W*(?:sort|kind)\s+of\b(?![ \t]+(?:scan|image|study|view|film))"

@@ -52,7 +52,7 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
 from probe_ui.reading.refusals import refusal_names
-from probe_ui.reading.verdicts import REVISION, correction_spans, last_correction_start, self_corrected
+from probe_ui.reading.verdicts import REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in
 from probe_ui.reading.words import stated_answers
 
@@ -206,6 +206,12 @@ _AGAINST = r"not|rather\s+than|instead\s+of|over|than|vs\.?|versus|physician'?s|
 _SET_AGAINST = re.compile(rf"(?i)\b(?:{_AGAINST})[\s*_(]*\Z")
 
 
+def _change_of_mind_cues(text: str) -> list[tuple[int, int]]:
+    """Where each change-of-mind cue of the reply starts and ends: a reversal ("sorry", "wait"), a revision
+    ("Revised answer:"), a self-correction (:func:`probe_ui.reading.verdicts.correction_spans`)."""
+    return [m.span() for pattern in (REVERSAL, REVISION) for m in pattern.finditer(text)] + correction_spans(text)
+
+
 def _settled_reversal(text: str, item: Item, label: str | None) -> bool:
     """A reversal the reply settles itself: its closing words declare the reading after the last reversal ("A. Adult.
     Wait - the growth plates are open. Correcting myself: B. Pediatric.", "... Revised answer: melanoma (A).").
@@ -215,9 +221,8 @@ def _settled_reversal(text: str, item: Item, label: str | None) -> bool:
     """
     if label is None:
         return False
-    cues = [m.start() for pattern in (REVERSAL, REVISION) for m in pattern.finditer(text)]
     found = last_declaration(text, item)
-    return (found.label == label and found.at > max([*cues, last_correction_start(text)])
+    return (found.label == label and found.at > max((start for start, _ in _change_of_mind_cues(text)), default=-1)
             and len(text[found.at:].split()) <= _SETTLING_WORDS)
 
 
@@ -245,7 +250,7 @@ def _first_answer_after_reversal(text: str, item: Item, label: str | None) -> bo
     first, but ... Yes.")."""
     if label is None:
         return False
-    cues = [m.span() for pattern in (REVERSAL, REVISION) for m in pattern.finditer(text)] + correction_spans(text)
+    cues = _change_of_mind_cues(text)
     if not cues:
         return False
     # from the first cue to the end of the last: a cue may carry an answer itself ("No, wait", "I said no at first,

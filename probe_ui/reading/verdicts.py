@@ -225,11 +225,6 @@ def correction_spans(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _corrections(text)]
 
 
-def last_correction_start(text: str) -> int:
-    """Where the reply's last self-correction cue starts (-1: it has none); what follows it is the revised answer."""
-    return max((m.start() for m in _corrections(text)), default=-1)
-
-
 def retracted_by_no(text: str) -> int:
     """batch 43: where the text before the reply's last self-correction cue ends, when that cue opens with the answer
     word "no" ("yes lateral. no sorry it is pa", "yes. no wait, it's the PA view"): the "no" is the new answer
