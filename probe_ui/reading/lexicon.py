@@ -495,7 +495,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batches 61-64: Nheengatu ("Ẽẽ."), Franco-Provençal ("Ouè, na ècografia."), Meänkieli ("Joo, se on
             # nainen."), Egyptian Arabic ("أيوه، ..."), Moroccan Darija ("Iyeh, hadi radio dyal sder."), Sherpa ("यिन,
             # सीटी स्क्यान यिन।", it is), Romagnol ("Sè, l'è una TAC."; Italian "sè", oneself); all only before a mark
-            "ẽẽ", "ouè", "joo", "أيوه", "iyeh", "यिन", "sè"),
+            "ẽẽ", "ouè", "joo", "أيوه", "iyeh", "यिन", "sè",
+            # batch 65: Ngaanyatjarra and Yankunytjatjara ("Uwa, uwa — X-ray.", "tjitji, uwa"; only before a mark: the
+            # Japanese interjection "uwa" in romaji). Noongar "Kaya." left out: the Tagalog "kaya" (so, able) and the
+            # Indonesian "kaya" (rich)
+            "uwa"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -612,7 +616,14 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # seng bageser."; also "not" inside the sentence), Kupang Malay ("Sonde, ini foto rontgen, bukan USG."; a
            # probe, in French and German); all only before a mark. Isthmus Zapotec "Co'." left out: the batch's
            # writer was least sure of it, and "co'" is the English "co" with an apostrophe
-           "ma'yuk", "ma'añ", "suli", "tekatsi", "nenni", "kwrwi", "koni", "ಇಲ್ಲೆ", "seng", "sonde"),
+           "ma'yuk", "ma'añ", "suli", "tekatsi", "nenni", "kwrwi", "koni", "ಇಲ್ಲೆ", "seng", "sonde",
+           # batch 65: Noongar ("Yuart.", nothing), Arrernte ("Arrangkwe.", nothing, none); both only before a mark.
+           # Kilivila "Gala." left out: the Spanish and English "gala"
+           "yuart", "arrangkwe",
+           # batch 66: Dolgan ("Суок."; Sakha "суох" above), Khanty ("Антом.", there is none), Mansi ("Атим.", there is
+           # none), Tundra Nenets ("Яңгу.", absent); all only before a mark. Shor "Чоқ." left out: the Tajik "чоқ"
+           # (stout, well); Nanai "Ача." left out: the Kyrgyz "ача" (a fork) and the Uyghur "ача" (elder sister)
+           "суок", "антом", "атим", "яңгу"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -743,6 +754,8 @@ WORDS: dict[str, tuple[str, ...]] = {
                "femmena",
                # batches 59-60: Kikongo ("Nkento.", woman), Inuinnaqtun ("Arnaq.", a woman)
                "nkento", "arnaq",
+               # batch 65: Yankunytjatjara ("Uwa, minyma.", yes, a woman)
+               "minyma",
                # batch 61: Wayuunaiki ("Jierü.", woman); batch 63: Thadou-Kuki ("Numei ahi.", it is a woman)
                "jierü", "numei"),
     "abnormal": ("anormal", "anomal", "anormale", "异常", "不正常"),
@@ -772,7 +785,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     # Luganda word of other senses)
     # batch 64: Arabic "ولد" (a boy, a child: "ولد، صفائح النمو لسا مفتوحة.", the growth plates still open)
     "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin", "लरिका", "eyen",
-              "omõla", "ولد"),
+              "omõla", "ولد",
+              # batch 65: Ngaanyatjarra "tjitji, uwa" (child, yes); batch 66: Nanai "Пиктэ." (a child)
+              "tjitji", "пиктэ"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
@@ -940,7 +955,9 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "kehela", "áa", "ewa", "ki'yo", "mauat", "qang'a", "hiiko",
                                  # batches 61-64 (see YES_NO)
                                  "ẽẽ", "ouè", "joo", "أيوه", "iyeh", "यिन", "ma'yuk", "ma'añ", "suli", "tekatsi",
-                                 "nenni", "kwrwi", "koni", "ಇಲ್ಲೆ", "seng", "sonde", "sè"})
+                                 "nenni", "kwrwi", "koni", "ಇಲ್ಲೆ", "seng", "sonde", "sè",
+                                 # batches 65-66 (see YES_NO): Japanese romaji "uwa", and the rest short words
+                                 "uwa", "yuart", "arrangkwe", "суок", "антом", "атим", "яңгу"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

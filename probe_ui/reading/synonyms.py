@@ -126,6 +126,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                         "fluid in the lungs from cardiac failure",
                         # batch 54: "IMPRESSION: Congestive heart failure with alveolar flooding."
                         "alveolar flooding",
+                        # batch 65: "... the picture here is alveolar flooding from left heart failure — symmetric
+                        # perihilar haze, ..." (the cause named, as in batch 52's)
+                        "alveolar flooding from left heart failure", "alveolar flooding from heart failure",
                         # batch 61: "Cardiogenic fluid overload in the lungs from congestive heart failure." (the
                         # cause named, as in batch 52's)
                         "cardiogenic fluid overload in the lungs", "fluid overload in the lungs from heart failure",
@@ -265,7 +268,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                        # batch 44: "Fibrous histiocytoma of the skin — positive dimple sign ..." (the skin's own, not
                        # the malignant fibrous histiocytoma of soft tissue)
                        "fibrous histiocytoma of the skin", "cutaneous fibrous histiocytoma",
-                       "dermal fibrous histiocytoma"),
+                       "dermal fibrous histiocytoma",
+                       # batch 66: "Sclerosing histiocytoma (central white patch, peripheral fine network)." (an older
+                       # name of the same lesion)
+                       "sclerosing histiocytoma"),
     "contrast-enhanced": ("with contrast", "post-contrast", "enhanced", "contrast enhanced"),
     "non-contrast": ("without contrast", "unenhanced", "non-enhanced", "noncontrast", "pre-contrast",
                      "no contrast", "without iv contrast", "no iv contrast"),
