@@ -50,3 +50,34 @@ def test_only_the_newest_computation_of_a_session_and_view_may_be_shown() -> Non
     assert not latest.is_current(a, "results", old) and latest.is_current(a, "results", new)
     assert latest.is_current(a, "filters", other_view) and latest.is_current(b, "results", other_session)
     assert latest.begin(SimpleNamespace(session_hash="c"), "results") == 1  # the oldest entry was forgotten
+
+
+@pytest.mark.parametrize("change_first", [True, False])
+def test_the_results_a_tab_opening_chose_are_drawn_once_whichever_event_comes_first(change_first: bool) -> None:
+    """probe_ui.app.latest.Opening: after an opening chose run r, exactly one of the run list's change event and
+    the opening's own chained draw draws r, in either order; if the change event never comes, the opening's draw
+    still does. A choice the user made since is drawn by its own change event, and the opening's draw skips."""
+    from types import SimpleNamespace
+
+    from probe_ui.app.latest import Opening
+
+    opening = Opening()
+    a, b = SimpleNamespace(session_hash="a"), SimpleNamespace(session_hash="b")
+    opening.opened(a, ["r"])
+    order = [False, True] if change_first else [True, False]
+    assert [opening.claim(a, ["r"], by_opening=o) for o in order] == [True, False]
+    assert opening.claim(a, ["r"], by_opening=False)  # a later change back to r is drawn again
+    assert not opening.claim(a, ["r"], by_opening=True)  # nothing pending: the opening's draw never repeats
+
+    opening.opened(a, ["r"])  # the change event never comes (the first opening's race)
+    assert opening.claim(a, ["r"], by_opening=True)
+    assert opening.claim(a, ["s"], by_opening=False)  # the user's next choice is drawn
+
+    opening.opened(a, ["r"])
+    assert opening.claim(a, ["s"], by_opening=False)  # the user chose s before either event drew r
+    assert not opening.claim(a, ["s"], by_opening=True)  # the opening's draw, reading s, leaves it to the change
+    assert opening.claim(b, ["r"], by_opening=False)  # another session: nothing pending, its change draws
+
+    opening.opened(a, ["r"])
+    opening.opened(a, None)  # opened again with r still chosen: the opening drew it itself
+    assert opening.claim(a, ["r"], by_opening=False) and not opening.claim(a, ["r"], by_opening=True)

@@ -25,7 +25,7 @@ from probe_ui.app.common import (
 )
 from probe_ui.app.context import AppContext
 from probe_ui.app.files import download_folder, zip_folder
-from probe_ui.app.latest import Latest
+from probe_ui.app.latest import Latest, Opening
 from probe_ui.app.plot_view import plot_box
 from probe_ui.app.queues import model_event, off_pool
 from probe_ui.app.tabs import AppTab, register_tab
@@ -171,6 +171,7 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         detail = gr.Markdown("", elem_id="results-detail")
 
     latest = Latest()  # each session's newest selection: a slower, older computation never replaces it
+    opening = Opening()  # the tab's opening and the run list's change event: the first of them draws, once
 
     def newest(view: str, request: gr.Request | None, n_outputs: int, work: Any) -> Any:
         """``work()`` for ``view``, or nothing at all (every output left as it is) when a newer selection of the
@@ -349,17 +350,35 @@ def build(ctx: AppContext, tab: gr.Tab, batch: dict[str, Any] | None = None) -> 
         out = {runs: gr.update(choices=fresh) if keep == chosen else gr.update(choices=fresh, value=keep),
                judge: gr.update(choices=menu, value=j), cmp_run_a: gr.update(choices=fresh),
                cmp_run_b: gr.update(choices=fresh), ask_judge: ask, judge_msg: why}
-        if keep != chosen:  # a chosen run is gone, or none was chosen: runs.change brings its filters and results
+        if keep != chosen:  # a chosen run is gone, or none was chosen: runs.change brings its filters and results,
+            opening.opened(request, keep)  # or on_opened_show does, whichever comes first
             return out
+        opening.opened(request, None)
         shown = on_show(keep, p, ms, cs, cats, rs, j, o, request)
         return {**out, **(shown if isinstance(shown, dict) else dict(zip(show_outputs, shown)))}
+
+    def on_opened_show(chosen: list[str], p: str, rs: list[str], j: str | None, o: str,
+                       request: gr.Request) -> tuple[Any, ...]:
+        """After an opening that chose the runs: their results, unless the run list's change event drew them
+        first. The filters are drawn empty, as that event's ``on_runs`` leaves them for the new runs."""
+        if not opening.claim(request, chosen_runs(chosen), by_opening=True):
+            return tuple(gr.skip() for _ in show_outputs)
+        return on_show(chosen, p, [], [], [], rs, j, o, request)
+
+    def on_runs_show(chosen: list[str], p: str, ms: list[str], cs: list[str], cats: list[str], rs: list[str],
+                     j: str | None, o: str, request: gr.Request) -> tuple[Any, ...]:
+        """The results of a new choice of runs, unless the tab's opening chose them and already drew them."""
+        if not opening.claim(request, chosen_runs(chosen), by_opening=False):
+            return tuple(gr.skip() for _ in show_outputs)
+        return on_show(chosen, p, ms, cs, cats, rs, j, o, request)
 
     refresh.click(on_refresh, runs, runs, api_name="runs")
     opened_tab = tab.select(on_tab, [runs, judge, parser, f_models, f_conditions, f_categories, f_ratings, order],
                             [runs, judge, cmp_run_a, cmp_run_b, ask_judge, judge_msg, *show_outputs],
-                            api_visibility="private")
+                            api_visibility="private").then(
+        on_opened_show, [runs, parser, f_ratings, judge, order], show_outputs, api_visibility="private")
     new_runs = runs.change(on_runs, runs, [f_models, f_conditions, f_categories], api_name="filters").then(
-        on_show, show_inputs, show_outputs, api_visibility="private")
+        on_runs_show, show_inputs, show_outputs, api_visibility="private")
     show.click(None, None, None, js=scroll_to_js("results-msg"), api_visibility="private")  # the figures into view
     shown_now = show.click(on_show, show_inputs, show_outputs, api_name="results")
     review_panel.wire(ctx, review, runs, on_show, show_inputs, show_outputs, [opened_tab, new_runs, shown_now])
