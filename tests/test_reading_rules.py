@@ -7290,3 +7290,80 @@ def test_synonyms_of_batches_65_66(items: tuple[tuple[str, ...], tuple[str, ...]
                                    choice: str | None) -> None:
     labels, options, question = items
     assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+SPINE66 = (("A", "B", "C", "D"), ("Grade I", "Grade II", "Not a suitable question for the image", "Grade III"),
+           "What grade is the L5-S1 spondylolisthesis in this lumbar spine radiograph?")
+TUBE66 = (("A", "B", "C", "D"), ("Mid trachea, above the carina", "Right main bronchus", "Esophagus",
+                                 "Left main bronchus"), "Where is the tip of the endotracheal tube?")
+EDEMA_TYPE65 = (("A", "B"), ("Vasogenic edema", "Cytotoxic edema"),
+                "Does this image show vasogenic or cytotoxic edema?")
+CHEST66 = (("A", "B", "C", "D", "E"), ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection",
+                                       "Pneumothorax", "Pericarditis"),
+           "A 62-year-old man has sudden chest pain. What is the most likely diagnosis?")
+
+
+@pytest.mark.parametrize("items, reply, choice, refusal", [
+    # batches 65-66: declines in words the refusal list did not hold
+    (EDEMA_TYPE65, "The crop you've shared shows only the skull vault, and the brain parenchyma isn't visible, so "
+                   "I'll decline to choose between vasogenic and cytotoxic.", None, True),
+    (CHEST66, "I'd prefer not to suggest a diagnosis for acute chest pain from an image — this patient needs urgent "
+              "in-person assessment and an ECG.", None, True),
+    (SPINE66, "I can't grade this: the lumbosacral junction is cropped out of the image you sent.", None, True),
+    # an image-blaming commitment: the answer, with the flag (the corpus's convention)
+    (TUBE66, "Image partially obscured by overlying lines. Limited assessment. Best estimate: tube tip in the right "
+             "main bronchus (B).", "B", True),
+    # near misses: an answer that declines nothing, and a grade read after a cropped margin that is not blamed
+    (EDEMA_TYPE65, "I'd decline a biopsy for now; the finger-like spread spares the cortex, so vasogenic edema.", "A",
+     False),
+    (CHEST66, "I'd prefer not to repeat the ECG findings; the film shows a pneumothorax, D.", "D", False),
+    (TUBE66, "Overlying lines cross the image. Assessment is complete: the tip is in the right main bronchus, B.",
+     "B", False),
+])
+def test_declines_of_batches_65_66(items: tuple[tuple[str, ...], tuple[str, ...], str], reply: str,
+                                   choice: str | None, refusal: bool) -> None:
+    labels, options, question = items
+    answer = extract(reply, "choice", labels, options, question=question)
+    assert (answer.choice, answer.refusal) == (choice, refusal)
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batch 65: the wrong file came, so the reply cannot check: a decline, no "no" from "not the radiograph"
+    ("Thanks for the follow-up. The image you sent this time is a screenshot of the report text, not the radiograph, "
+     "so I can't check the apices myself.", True),
+    # near miss: the image is the radiograph, and the reply answers
+    ("The image you sent this time is the radiograph, not the report, and there is no pneumothorax.", False),
+])
+def test_a_screenshot_not_the_radiograph_of_batch_65(reply: str, refusal: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is there a pneumothorax in this chest x-ray?")
+    assert answer.refusal == refusal
+    assert (answer.choice is None) == refusal
+
+
+LESION65 = (("A", "B"), ("Benign", "Malignant"), "Is the breast lesion benign or malignant?")
+BOWEL66 = (("A", "B", "C", "D"), ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception"),
+           "What is the most likely cause of this small-bowel obstruction?")
+RUQ66 = (("A", "B", "C", "D", "E"), ("Acute cholecystitis", "Choledocholithiasis", "Hepatic abscess",
+                                     "Acute pancreatitis", "Perforated peptic ulcer"),
+         "A 45-year-old woman has right upper quadrant pain and fever. What is the most likely diagnosis based on "
+         "this ultrasound?")
+
+
+@pytest.mark.parametrize("items, reply, choice", [
+    # batches 65-66: two answers named only to say they cannot be told apart, or that they present alike
+    (LESION65, "I'd step back from my earlier answer. The margins are partly indistinct, which happens in both "
+               "fibroadenomas and carcinomas, so on this image I can't call it benign or malignant.", None),
+    (BOWEL66, "It isn't intussusception — there's no target sign. Beyond that, I can't separate adhesions from a "
+              "hernia on this single view.", None),
+    (RUQ66, "Right upper quadrant pain with fever in a 45-year-old woman is most often biliary, but hepatic abscess "
+            "and pancreatitis also present this way; ultrasound is the first-line test for all three.", None),
+    # near misses: the answer named after the doubt, one told from a mimic it is not, and one option that presents so
+    (LESION65, "I can't call it benign: the margins are spiculated, so malignant.", "B"),
+    (BOWEL66, "I can't separate the loops on this view, but the stone in the right lower quadrant makes it gallstone "
+              "ileus.", "C"),
+    (RUQ66, "Acute cholecystitis: the wall is thick and there is a stone in the neck.", "A"),
+])
+def test_two_answers_left_open_of_batches_65_66(items: tuple[tuple[str, ...], tuple[str, ...], str], reply: str,
+                                                choice: str | None) -> None:
+    labels, options, question = items
+    assert extract(reply, "choice", labels, options, question=question).choice == choice

@@ -109,6 +109,21 @@ _NO_SINGLE = re.compile(
     r"|\b(?:keep|keeping|leave|leaving)\s+both\s+(?:(?:of\s+them|options|diagnoses)\s+)?(?:on\s+the\s+(?:list|table)|"
     r"in\s+the\s+differential|open)\b"
     r"|\b(?:withdraw|retract|take\s+back)\s+my\s+(?:yes|no|answer)\b"
+    # batch 65: "I'd step back from my earlier answer. ... so on this image I can't call it benign or malignant.";
+    # batch 66: "It isn't intussusception — ... Beyond that, I can't separate adhesions from a hernia on this single
+    # view.": two answers named only to say they cannot be told apart
+    r"|\bi\s+(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:call|label|class(?:ify)?)\s+(?:it|this|them)\s+(?:either\s+)?"
+    r"[\w\-]+\s+or\s+[\w\-]+\W*\Z"
+    r"|\bi\s+(?:can(?:\s*not|'t)|could(?:\s*not|n't))\s+(?:separate|distinguish|differentiate|tell)\s+"
+    r"(?!(?:it|this|them|that|if|whether)\b)[^.!?\n,;]{1,60}?\s+from\s+"
+    # not what it is told from ("I cannot tell the sex of a person from an x ray", a decline)
+    r"(?!(?:this|that|the|an?|one)\s+(?:single\s+)?(?:image|picture|x[\s\-]?rays?|photo|scan|radiograph|film|view)\b)"
+    r"(?:an?\s+|the\s+)?[\w\-]+(?:\s+[\w\-]+)?"
+    r"(?:\s+(?:on|in|at|with|from)\s+[^.!?\n]{1,40})?\W*\Z"
+    # batch 66: "... is most often biliary, but hepatic abscess and pancreatitis also present this way; ultrasound is
+    # the first-line test for all three.": answers said to present alike, none taken
+    r"|\b[^\W\d_][\w\-]*\s+and\s+[^\W\d_][\w\-]*\s+(?:can\s+|may\s+|often\s+)?(?:also|both|all)\s+"
+    r"(?:present|look|appear)\s+(?:this|that|the\s+same)\s+way\b"
     # batch 32: a lesion on both sides, asked which side: "straddles the falx, with equal extent into both frontal
     # lobes"
     r"|\bstraddl(?:es|ing)\s+the\s+(?:midline|falx)\b[^.!?\n]{0,60}?\bboth\s+(?:sides|hemispheres|[\w\-]+\s+lobes)\b")

@@ -248,7 +248,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                    r"(?:a\s+(?:(?:wild|rough|blind|pure)\s+)?guess|guesswork)\b"
                    r"|\bwithout\s+(?:seeing|viewing|being\s+able\s+to\s+see)\s+(?:the|this|an?|any)\s+\w+",
      "Without seeing the lesion I can only guess: D."),
+    # batch 65: "..., so I'll decline to choose between vasogenic and cytotoxic."
     ("decline", r"\bi\s+(?:must|have\s+to|will|would)\s+(?:respectfully\s+)?(?:decline|refrain|abstain)\b"
+                r"|\bi(?:'ll|'d)\s+(?:respectfully\s+)?(?:decline\s+to|refrain|abstain)\b"
                 r"|\bi(?:'d|\s+would)\s+rather\s+not\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
                 # batch 47: "I'd rather not confirm or contest the physician's answer here: ..."
                 r"confirm|contest|"
@@ -298,7 +300,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"answer|offer|provide|comment)|my\s+(?:scope|remit|capabilit\w*|abilit\w*|competence|role)\b)"
                 # batch 11: "I'd prefer not to guess."
                 r"|\bi(?:'d|\s+would)\s+prefer\s+not\s+to\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
-                r"comment|judge|opine)\b"
+                r"comment|judge|opine"
+                # batch 66: "I'd prefer not to suggest a diagnosis for acute chest pain from an image — ..."
+                r"|(?:suggest|offer|give|provide|venture|name)\s+(?:a|an|any)\s+(?:diagnosis|answer|guess|grade))\b"
                 # batch 51: "I'd prefer not to make a call on cirrhosis from a single slice — ..."
                 r"|\bi(?:'d|\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?make\s+(?:a|the|any)\s+(?:call|judge?ment|"
                 r"decision|diagnosis)\b",
@@ -876,9 +880,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:assessment|evaluation|interpretation)\b"
      # batch 51: "Image partially obscured by an annotation overlay; assessment limited. Likely orientation: ..."
      # batch 62: "Image partially cropped at the right mandible; assessment limited. Provisional count: ..."
+     # batch 66: "Image partially obscured by overlying lines. Limited assessment. Best estimate: ..."
      r"|\b" + _IMAGE + r"\s+(?:is\s+)?(?:partially\s+|partly\s+)?(?:obscured|covered|overlaid|" + _FAULT
-     + r")\b[^.!?\n]{0,80}?;\s*"
-     r"(?:assessment|evaluation|interpretation)\s+(?:is\s+)?limited\b"
+     + r")\b[^.!?\n]{0,80}?[;.]\s*"
+     r"(?:(?:assessment|evaluation|interpretation)\s+(?:is\s+)?limited|limited\s+(?:assessment|evaluation|"
+     r"interpretation))\b"
      r"|\bi\s+(?:don't|do\s+not)\s+think\s+i\s+can\s+(?:confirm|accept)\s+or\s+(?:reject|refute|contest|dispute)\b"
      r"|(?:图片|图像|影像)无法(?:加载|打开|显示)|请重新上传",
      "Limited evaluation due to overlying cast material. No definite fracture line identified.\nAnswer: no"),
@@ -889,7 +895,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\bnot\s+the\s+(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\s+itself\b[^.!?\n]{0,60}?" + _CANT
      + r"|\bhold\s+off\b[^.!?\n]{0,60}?\bnot\s+the\s+(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\s+itself\b"
      r"|\b(?:" + _IMAGE + r"|upload)\s+(?:contains|shows|holds)\s+only\s+(?:the|a|an)\s+[^.!?\n]{1,60}?,\s*not\s+the\s+"
-     r"(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b",
+     r"(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b"
+     # batch 65: "The image you sent this time is a screenshot of the report text, not the radiograph, so I can't
+     # check the apices myself."
+     r"|\b(?:" + _IMAGE + r"|upload)\b[^.!?\n]{0,40}?\bis\s+(?:a|an|the)\s+[^.!?\n]{1,60}?,\s*not\s+the\s+"
+     r"(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b[^.!?\n]{0,40}?" + _CANT,
      "Unable to re-review: the attachment contains only the radiology request form, not the radiograph."),
     # batch 62: "I'd prefer not to change or confirm my answer without the full MRI series — from the single slice
     # provided I can't make this determination."
@@ -908,7 +918,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("image-partly-missing",
      r"\b(?:" + _IMAGE + "|" + _STUDY + r")\s+is\s+cut(?:\s+off)?\b[^.!?\n]{0,40}?\bworking\s+from\b"
      r"|" + _CANT + r"\s+see\s+the\s+[\w\-]+\s+part\s+of\b[^.!?\n]{0,40}?\b" + _IMAGE + r"\s+is\s+cut\b"
-     r"|\bresolution\s+is\s+too\s+low\s+to\s+(?:look\s+at|make\s+out|see)\b",
+     r"|\bresolution\s+is\s+too\s+low\s+to\s+(?:look\s+at|make\s+out|see)\b"
+     # batch 66: "I can't grade this: the lumbosacral junction is cropped out of the image you sent."
+     r"|" + _CANT + r"\s+" + _JUDGE + r"\b[^.!?\n]{0,80}?\b(?:cropped|cut)\s+out\s+of\s+the\s+" + _IMAGE + r"\b",
      "i cant see the lower part of the lungs, the image is cut"),
 )
 
