@@ -228,9 +228,11 @@ def five_models(plots_app):
 
 
 def _show(pg: Page, labels: dict[str, str], *runs: str) -> None:
-    """Choose ``runs`` in the Results tab (newest first in the list) and press Show results."""
-    pg.p.locator("#results-refresh").click()
-    pg.p.wait_for_timeout(500)
+    """Choose ``runs`` in the Results tab (newest first in the list) and press Show results. The runs exist before
+    the page opens, so the tab's opening lists them all; it also chooses the newest, and that choice is waited for
+    before it is undone (undoing it earlier, the opening's choice could come after and be added to the test's)."""
+    pg.p.locator("#results-runs .token-remove").first.wait_for(timeout=60000)
+    pg.p.wait_for_timeout(300)
     for _ in range(10):  # the runs chosen before, unchosen
         tokens = pg.p.locator("#results-runs .token-remove")
         if not tokens.count():
