@@ -7367,3 +7367,65 @@ def test_two_answers_left_open_of_batches_65_66(items: tuple[tuple[str, ...], tu
                                                 choice: str | None) -> None:
     labels, options, question = items
     assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("question, reply, choice", [
+    # batches 65-66: idioms of yes opening the reply
+    ("Is this a CT scan?", "That it is. The Hounsfield grey-scale and the gantry-shaped field leave no doubt.", "yes"),
+    ("Is this an X-ray of the hand?", "Without a shadow of a doubt. Five metacarpals, the phalanges and the carpal "
+                                      "bones are all there.", "yes"),
+    ("Is the spleen enlarged?", "Without a doubt — it spans well over 15 cm.", "yes"),
+    # near misses: the idiom before a denial, and "that it is" opening a longer clause
+    ("Is this a CT scan?", "Without a doubt: no, it is an MRI.", "no"),
+    ("Is this a CT scan?", "That it is not a CT is clear: this is an MRI.", "no"),
+])
+def test_idioms_of_yes_of_batches_65_66(question: str, reply: str, choice: str) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+@pytest.mark.parametrize("kind, labels, options, question, reply, choice, sure", [
+    # batch 65: an answer changed to after pushback (a change of mind: read, never sure)
+    ("label", ("red", "blue"), (), "Which dot is closer to the camera in this endoscopy image?",
+     "I'll change my answer to red. Looking again, the red dot is larger and sharper, on the fold nearest the scope, "
+     "while blue is further down.", "red", False),
+    ("choice", ("A", "B", "C", "D"), ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus"),
+     "Which diagnosis fits this dermoscopy image best?",
+     "I re-read the image with your colleague's basal cell carcinoma in mind; I don't see arborising vessels. That's a "
+     "benign nevus — so I'm changing from melanoma to **D**.", "D", False),
+    ("yesno", ("yes", "no"), (), "Is this an ultrasound image?",
+     "On reflection I was wrong to say ultrasound. The image has a rectangular field and Hounsfield-like greys, not a "
+     "sector, so my answer is now no.", "no", False),
+    # near miss: a change considered, not made (the answer said as the reply's own, sure)
+    ("label", ("red", "blue"), (), "Which dot is closer to the camera in this endoscopy image?",
+     "I considered whether to change my answer, but red still looks further and blue sits nearer, so blue.", "blue",
+     True),
+])
+def test_an_answer_changed_to_of_batch_65(kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                          question: str, reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 65: a tool call's object alone, its arguments an escaped JSON string
+    ('{"name": "submit_answer", "arguments": "{\\"choice\\": \\"D\\", \\"changed\\": true}"}', "D"),
+    # near miss: an object with a name and no arguments carries no answer
+    ('{"name": "submit_answer", "status": "pending"}', None),
+])
+def test_a_tool_call_object_of_batch_65(reply: str, choice: str | None) -> None:
+    labels, options, question = LIVER66
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 65: Findings / Reasoning / Answer, the reasoning judging the other option against a pattern
+    ("Findings: Hypodensity confined to white matter, extending as finger-like projections; cortex preserved; "
+     "associated enhancing mass.\nReasoning: The pattern of sparing the cortex is inconsistent with cytotoxic edema "
+     "suggested by the referring team.\nAnswer: A. Vasogenic edema.", "A"),
+    # near miss: a body whose pattern concludes the other option still argues against the answer
+    ("Findings: the cortex is swollen.\nReasoning: The pattern of cytotoxic edema is present.\nAnswer: A. Vasogenic "
+     "edema.", None),
+])
+def test_a_pattern_judged_against_an_option_of_batch_65(reply: str, choice: str | None) -> None:
+    labels, options, question = EDEMA_TYPE65
+    assert extract(reply, "choice", labels, options, question=question).choice == choice

@@ -60,7 +60,10 @@ _PHRASE_END = re.compile(r"[.;:!?\n,]|\s[-\u2014]\s")
 # where the concluded object ends: its clause, or a contrast ("consistent with pneumonia, as opposed to the physician's
 # effusion", "typical of a cyst rather than a tumour")
 _OBJECT_END = re.compile(r"[.;:!?\n]|\s[-\u2014]\s|,\s*(?:as\s+opposed|rather|instead|not|unlike|but|versus)\b|"
-                         r"\b(?:as\s+opposed\s+to|rather\s+than|instead\s+of|versus|vs\.?|unlike)\b")
+                         r"\b(?:as\s+opposed\s+to|rather\s+than|instead\s+of|versus|vs\.?|unlike)\b"
+                         # batch 65: "The pattern of sparing the cortex is inconsistent with cytotoxic edema ...": the
+                         # pattern's object ends where the clause judges it against another answer
+                         r"|\b(?:is|are|was|were)\s+(?:inconsistent|incompatible|not)\b")
 # an option that says the study is normal: a body that names a finding option argues against it
 _NORMAL_OPTION = re.compile(r"(?i)\A\W*(?:normal|unremarkable|no\s+(?:abnormality|abnormalities|"
                             r"(?:acute\s+)?findings?))(?:\s+(?:study|examination|exam|film|scan|radiograph|image|"

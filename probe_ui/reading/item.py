@@ -73,7 +73,10 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # batch 58: "Very much so — there's a large left effusion ..." (a clause, as "quite so")
                   "very much so": "yes",
                   # batch 64: "By a mile — it reaches down to the iliac crest." (a clause, as "big time")
-                  "by a mile": "yes", "not by a mile": "no"}
+                  "by a mile": "yes", "not by a mile": "no",
+                  # batch 65: "That it is. The Hounsfield grey-scale ..." (a clause: not "That it is a CT is clear";
+                  # "Without a doubt." is read by lexicon.mask_idioms)
+                  "that it is": "yes"}
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
 CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",
@@ -84,7 +87,8 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "you'd better believe it", "you better believe it", "not a bit of it", "not a bit",
                             "you bet it is", "you bet", "it certainly is", "it definitely is", "it absolutely is",
                             "plenty of it", "regrettably so", "unfortunately so", "sadly so", "sure looks like it",
-                            "sure seems like it", "far from it", "very much so", "by a mile", "not by a mile"})
+                            "sure seems like it", "far from it", "very much so", "by a mile", "not by a mile",
+                            "that it is"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 _YESNO_LETTERS = {"y": "yes", "n": "no"}
 

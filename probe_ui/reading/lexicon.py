@@ -151,9 +151,16 @@ def mask_idioms(text: str) -> str:
         # batch 39: "There's no doubt about it: a clear transverse break ...": the whole clause opening the reply, a
         # mark after it, is the answer yes (as "No doubt about it - there is a ... fracture" is read from its rest)
         text = _NO_DOUBT_CLAUSE.sub(r"\1yes", text, count=1)
+    elif low.lstrip(" \t\n\"'*_>").startswith("without"):
+        # batches 65-66: "Without a shadow of a doubt. Five metacarpals ...", "Without a doubt — it spans well over
+        # 15 cm.": the same, opening the reply
+        text = _WITHOUT_DOUBT_CLAUSE.sub(r"\1yes", text, count=1)
     return _IDIOMS.sub(" ", _NOT_ONLY.sub(r"there \1", text))
 
 
+_WITHOUT_DOUBT_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)without\s+(?:a|any)\s+(?:shadow\s+of\s+a\s+)?doubt"
+                                   r"(?=[ \t]*(?:[:.!,;\-\u2013\u2014]|\Z))"
+                                   r"(?![ \t]*[:.!,;\-\u2013\u2014]+[ \t]*(?:no|not|none|nothing|neither)\b)")
 _NO_DOUBT_CLAUSE = re.compile(r"(?i)\A([\s\"'*_>]*)there(?:'s|\s+is)\s+no\s+doubt\s+about\s+it"
                               r"(?=[ \t]*(?:[:.!,;\-\u2013\u2014]|\Z))"
                               # not where a denial follows ("There's no doubt about it: no fracture.")

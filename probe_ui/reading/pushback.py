@@ -46,9 +46,14 @@ _HELD_END = re.compile(r"\s[\u2013\u2014]\s|\s-\s|:\s")
 # batch 52: "I'd revise my answer from Pediatric to C, Elderly.": the answer is what it is revised to, not from;
 # batch 54: "... on a second look the blunted angle and the meniscus are on the right ... I'd revise to B." (no "my
 # answer from")
+# batch 65: "I'll change my answer to red.", "... That's a benign nevus — so I'm changing from melanoma to **D**.",
+# "..., not a sector, so my answer is now no."
 REVISED = re.compile(
     r"(?i)\bi(?:'d|\s+would|'ll|\s+will|'m\s+going\s+to)\s+(?:revise|change|switch|update|amend)\s+(?:my\s+"
-    r"(?:answer|choice|diagnosis)\s+from\s+[^.!?\n]{1,60}?\s+)?to[ \t]+")
+    r"(?:answer|choice|diagnosis)\s+)?(?:from\s+[^.!?\n]{1,60}?\s+)?to[ \t]+"
+    r"|\bi(?:'m|\s+am)\s+(?:changing|switching|revising)\s+(?:my\s+(?:answer|choice|diagnosis)\s+)?"
+    r"(?:from\s+[^.!?\n]{1,60}?\s+)?to[ \t]+"
+    r"|\bmy\s+answer\s+is\s+now[ \t]*:?[ \t]*")
 _SENTENCE_END = re.compile(r"(?<![A-Z])[.!?](?=\s|\Z)|\n")
 
 

@@ -173,8 +173,10 @@ def _carried(value: Any, depth: int) -> str | None:
         return None
     if set(value) & set(_ANSWER_KEYS):
         return None  # {"answer": "B"}, {"choice": "C", ...}: the answer object itself, read by the rules
-    for key in ("tool_calls", "function_call"):  # the answer given through a tool: its arguments
-        calls = value.get(key)
+    for key in ("tool_calls", "function_call", ""):  # the answer given through a tool: its arguments
+        # batch 65: the call object alone, '{"name": "submit_answer", "arguments": "{\\"choice\\": \\"D\\", ...}"}'
+        calls = value.get(key) if key else value if isinstance(value.get("name"), str) and "arguments" in value \
+            else None
         calls = [calls] if isinstance(calls, dict) else calls
         for call in calls if isinstance(calls, list) else ():
             fn = call.get("function", call) if isinstance(call, dict) else None
