@@ -7429,3 +7429,61 @@ def test_a_tool_call_object_of_batch_65(reply: str, choice: str | None) -> None:
 def test_a_pattern_judged_against_an_option_of_batch_65(reply: str, choice: str | None) -> None:
     labels, options, question = EDEMA_TYPE65
     assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+YN_CHOICE65 = (("A", "B"), ("No", "Yes"), "Is there a pneumothorax?")
+
+
+@pytest.mark.parametrize("items, reply, choice", [
+    # batch 65: "Answer:" with the letter and its own Yes or No, after findings that say "absent"
+    (YN_CHOICE65, "Following your query, the left apex was re-evaluated: a thin visceral pleural line with absent "
+                  "peripheral markings is confirmed. Answer: B, Yes.", "B"),
+    # near misses: the letter and the word disagree; and options other than Yes and No keep the body's objection
+    (YN_CHOICE65, "A thin visceral pleural line with absent peripheral markings is confirmed. Answer: B, No.", None),
+    ((("A", "B", "C", "D"), ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus"),
+      "Which diagnosis fits this dermoscopy image best?"),
+     "An atypical pigment network, a blue-white veil and irregular streaks — the features of melanoma.\n\n"
+     "**Final answer: D. Benign nevus**", None),
+])
+def test_a_letter_and_its_yes_or_no_of_batch_65(items: tuple[tuple[str, ...], tuple[str, ...], str], reply: str,
+                                                choice: str | None) -> None:
+    labels, options, question = items
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("items, reply, choice", [
+    # batch 66: "Going with" and a capital letter declares it
+    ((("A", "B", "C", "D"), ("Left apex", "Right apex", "Bilateral",
+                             "The question contains a clinically incorrect premise"),
+      "Where is the tension pneumothorax in this normal chest X-ray?"),
+     "Going with **D** — a chest X-ray described as normal cannot contain a tension pneumothorax.", "D"),
+    # batch 65: the physician's answer named by its own words after "can't agree with" is theirs, not the reply's
+    (BOWEL66, "I still can't agree with the physician's adhesions. The air in the biliary tree, the ectopic calcified "
+              "stone in the right lower quadrant and the dilated small bowel make this Rigler's triad — C, gallstone "
+              "ileus.", "C"),
+    # near misses: "going with" and no letter; the physician's answer agreed with
+    (BOWEL66, "The obstruction is going with a lot of fluid, and nothing else is shown.", None),
+    (BOWEL66, "I agree with the physician's adhesions: the loops are tethered.", "A"),
+])
+def test_declared_and_attributed_of_batches_65_66(items: tuple[tuple[str, ...], tuple[str, ...], str], reply: str,
+                                                  choice: str | None) -> None:
+    labels, options, question = items
+    assert extract(reply, "choice", labels, options, question=question, suggested="A").choice == choice
+
+
+@pytest.mark.parametrize("kind, labels, options, question, reply, choice, sure", [
+    # batches 65-66: a self-correction in other words ("Revised on second look:", "Amendment:", "oh no,"): the answer
+    # after it, never sure
+    ("choice", ("A", "B", "C", "D"), ("Psoriasis", "Eczema", "Contact dermatitis", "Scabies"),
+     "What is the most likely diagnosis of this rash?",
+     "A. Psoriasis. Revised on second look: burrows in the web spaces and excoriated papules on the wrists — D. "
+     "Scabies.", "D", False),
+    ("yesno", ("yes", "no"), (), "Is the fracture present?",
+     "yes. oh no, that line is the growth plate, not a fracture. no", "no", False),
+    # near miss: "oh no" opening the reply is its answer
+    ("yesno", ("yes", "no"), (), "Is the fracture present?", "oh no, there's no fracture here", "no", True),
+])
+def test_self_corrections_of_batches_65_66(kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                           question: str, reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure)

@@ -333,6 +333,23 @@ KINDS = ("choice", "yesno", "label", "free")
 _WORD_MENTIONS = frozenset({"label_word", "presence", "question_subject", "negated_option"})
 # readings from where a word occurs rather than from a declaration: checked against the reply in English and
 # canonical terms (:func:`extract`)
+# batch 65: "... a thin visceral pleural line with absent peripheral markings is confirmed. Answer: B, Yes." to a choice
+# item whose options are No and Yes: a closing "Answer:" that gives the letter and its own option's word both is the
+# answer as the reply means it, whatever "absent" or "no" the findings before it say (not for other options: "... the
+# features of melanoma. Final answer: D. Benign nevus" stays unread, batch 7)
+_ANSWER_LETTER_TEXT = re.compile(r"(?i)\A[\s*_#>]*(?:final\s+)?answer[\s*_]*[:\-][\s*_]*\(?([A-Z])\)?[ \t]*"
+                                 r"[.,:)\-\u2013\u2014][ \t]*([^\n.;!?]{1,80}?)[\s*_.!]*\Z")
+
+
+def _letter_and_word_agree(remark: str, item: Item, verdict: str) -> bool:
+    """Whether the closing ``remark`` is "Answer: <letter>, <that letter's Yes or No>" for ``verdict``, the item's
+    options being Yes and No."""
+    if {o.strip(" .").casefold() for o, _ in item.option_map} != {"yes", "no"}:
+        return False
+    m = _ANSWER_LETTER_TEXT.match(remark)
+    return m is not None and item.letter(m.group(1)) == verdict and option_exact(m.group(2), item) == verdict
+
+
 # batch 65: readings a kept answer after pushback overrides (:func:`extract`)
 _HELD_OVERRIDES = frozenset({"declaration", "option_text_contained", "option_keyword", "option_words", "label_word",
                              "presence", "question_subject"})
@@ -879,7 +896,8 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
     if decl.kind == "conflict":
         return None, "ambiguous"  # "The answer is A: Pleural effusion" when pleural effusion is B
     if decl.label is not None and decl.kind != "weak":
-        if decl.at > 0 and against_body(clean[:decl.at], item, decl.label):
+        if decl.at > 0 and against_body(clean[:decl.at], item, decl.label) \
+                and not _letter_and_word_agree(clean[decl.at:], item, decl.label):
             return None, "ambiguous"  # "... classic for cardiogenic pulmonary edema.\n\nAnswer: A" (A: pneumonia)
         if kind == "choice" and opening_option(clean, item) not in (None, decl.label):
             return None, "ambiguous"  # "Yes, the answer is A." when A is "No"
@@ -1006,7 +1024,8 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         verdict = closing[0]
         if (head or tail or verdict) != verdict or (tail or verdict) != verdict:
             return None, "ambiguous"  # "(B) ... Therefore the nodule is solid." when B is cystic
-        if against_body(clean[:closing[1]], item, verdict):
+        if against_body(clean[:closing[1]], item, verdict) and not _letter_and_word_agree(clean[closing[1]:], item,
+                                                                                     verdict):
             return None, "ambiguous"  # "... the pattern of the arterial phase. Portal venous phase."
         return mention(verdict, "final_verdict", committed=True)
     if head is not None and letter_text_conflict(head, head_rest(masked), item):

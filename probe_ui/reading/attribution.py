@@ -85,6 +85,10 @@ _ATTRIBUTED_MENTION = re.compile(
     # "According to the physician, the answer is B.": what the sentence says after it is theirs
     r"|\baccording\s+to\s+(?:the\s+|your\s+|their\s+)?(?:physician|student|doctor|resident|radiologist|clinician|"
     r"user|colleague|trainee|examinee|you)\b[^.;!?\n]{0,160}"
+    # batch 65: "I still can't agree with the physician's adhesions.": their answer named by its own words after an
+    # agreement or a disagreement with it
+    r"|(?<=\bagree\swith\s)(?:the\s+|your\s+)?(?:physician|student|doctor|resident|radiologist|clinician|colleague|"
+    r"trainee|examinee)(?:'s|s')\s+[^.;!?\n]{1,80}"
 )
 
 

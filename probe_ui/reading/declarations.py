@@ -42,6 +42,9 @@ _DECL_PREFIX = re.compile(
     r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?\s+(?:choose|select|pick|go\s+with|opt\s+for|say)\b"
     # batch 25: "I'd mark B."
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:mark|tick|circle)\b(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"
+    # batch 66: "Going with **D** — a chest X-ray described as normal cannot contain a tension pneumothorax." (a
+    # capital letter after it: not "going with the flow")
+    r"|(?:\bI'm\s+|\bI\s+am\s+|(?<![\w\s])\s*|\A\s*)going\s+with\b(?=[ \t*_]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b)"
     # batch 40: "... which is free fluid — so I'd switch to A.": a change of answer to a letter (a capital, not "I'd
     # switch to a lateral view"); batch 39: "..., so I'd correct that to B, right femur."
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:switch|change|correct)\s+(?:(?:it|that|this|my\s+answer)\s+)?to\b"
