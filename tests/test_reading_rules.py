@@ -7472,16 +7472,17 @@ def test_declared_and_attributed_of_batches_65_66(items: tuple[tuple[str, ...], 
 
 
 @pytest.mark.parametrize("kind, labels, options, question, reply, choice, sure", [
-    # batches 65-66: a self-correction in other words ("Revised on second look:", "Amendment:", "oh no,"): the answer
-    # after it, never sure
+    # batch 66: a self-correction in other words ("Revised on second look:", "Amendment:"): the answer after it,
+    # unsure unless a closing "Answer:" settles it
     ("choice", ("A", "B", "C", "D"), ("Psoriasis", "Eczema", "Contact dermatitis", "Scabies"),
      "What is the most likely diagnosis of this rash?",
      "A. Psoriasis. Revised on second look: burrows in the web spaces and excoriated papules on the wrists — D. "
      "Scabies.", "D", False),
-    ("yesno", ("yes", "no"), (), "Is the fracture present?",
-     "yes. oh no, that line is the growth plate, not a fracture. no", "no", False),
-    # near miss: "oh no" opening the reply is its answer
-    ("yesno", ("yes", "no"), (), "Is the fracture present?", "oh no, there's no fracture here", "no", True),
+    ("yesno", ("yes", "no"), (), "Is this a frontal view?",
+     "Yes. Amendment: the heart is seen en face with both hemidiaphragms side by side. This is a lateral view. "
+     "Answer: no.", "no", True),
+    # near miss: "revised" opening the reply is no correction
+    ("yesno", ("yes", "no"), (), "Is the fracture present?", "Revised: yes, there is a fracture.", "yes", True),
 ])
 def test_self_corrections_of_batches_65_66(kind: str, labels: tuple[str, ...], options: tuple[str, ...],
                                            question: str, reply: str, choice: str, sure: bool) -> None:

@@ -75,9 +75,6 @@ _SELF_CORRECTION = re.compile(
     # face ... Answer: no." (a mark after them, as "Revised:"; not where they open the reply)
     r"(?!\A)revised\s+(?:on|after|upon)\s+(?:a\s+)?(?:second|closer|further|another)\s+look(?=[ \t]*[:\-\u2013\u2014])|"
     r"(?!\A)amendment(?=[ \t]*[:\-\u2013\u2014])|"
-    # batch 65: "yes. oh no, that line is the growth plate, not a fracture. no" (after a sentence of its own, a comma
-    # after it: "oops", not the answer no)
-    r"(?<=[.!?][ \t])oh[ \t]+no(?=[ \t]*,)|"
     # batch 59: "Yes — brain MRI. Let me correct that: ..."
     r"let\s+me\s+correct\s+(?:that|this|myself)\b|"
     r"(?!\A)re-?evaluati(?:on|ng)(?=[ \t]*[:\-\u2013\u2014])|retracting\s+(?:that|this|it)\b|"
