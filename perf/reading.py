@@ -204,6 +204,11 @@ BATCH_NOTES = {
         "intended, 85.2 % sure and right, 0 sure-wrong, 1 sure over-read), then fixed",
     64: "a teaching hospital's mix with code-switching (Arabic varieties, Malay varieties); measured held out (94.8 % "
         "intended, 88.1 % sure and right, 1 sure-wrong, 1 sure over-read), then fixed",
+    65: "replies after a clinician's pushback again, some changing their mind twice, eight one-word replies in "
+        "Australian Aboriginal and Melanesian languages; measured held out (88.1 % intended, 76.7 % sure and right, "
+        "0 sure-wrong, 0 sure over-reads), then fixed",
+    66: "a representative mix, seven one-word replies in Turkic, Uralic and Tungusic languages; measured held out "
+        "(93.3 % intended, 85.7 % sure and right, 1 sure-wrong, 2 sure over-reads), then fixed",
 }
 
 
