@@ -7488,3 +7488,41 @@ def test_self_corrections_of_batches_65_66(kind: str, labels: tuple[str, ...], o
                                            question: str, reply: str, choice: str, sure: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("question, reply, choice", [
+    # batch 68: the Polish yes "tak" runs on into Baba Malay, where it is "not" ("tak ada", there is none)
+    ("Is there ascites in this CT scan?", "Tak ada ayer dalam perot.", "no"),
+    # near misses: the Polish yes shown by its own words keeps its reading; alone, the word says neither
+    ("Is there ascites in this CT scan?", "Tak, widoczne jest płyn w jamie brzusznej.", "yes"),
+    ("Is there ascites in this CT scan?", "Tak.", None),
+    # batch 68: a word the reader does not know before the finding named (Kinaray-a "wara", none) is no yes
+    ("Is there a pneumothorax in this chest x-ray?", "wara pneumothorax.", None),
+    # near misses: a finding named with its size, side or place is there
+    ("Is there a pneumothorax in this chest x-ray?", "Small left apical pneumothorax.", "yes"),
+    ("Is there ascites in this CT scan?", "Moderate-volume ascites.", "yes"),
+])
+def test_a_negation_in_another_language_of_batch_68(question: str, reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+HIP68 = (("A", "B", "C", "D"), ("Left hip", "Right hip", "Both hips", "Neither hip"),
+         "Which hip shows avascular necrosis?")
+MASS68 = (("A", "B", "C", "D"), ("Granuloma", "Primary lung cancer", "Metastasis", "Hamartoma"),
+          "What is the lesion in the right upper lobe?")
+
+
+@pytest.mark.parametrize("items, reply, choice", [
+    # batch 68: cut off inside a whether-clause the sentence had yet to judge
+    (HIP68, "Both femoral heads show early sclerosis, but whether it's avascular", None),
+    # near miss: a whether-clause that is whole ("whether or not ...") leaves the answer named
+    (HIP68, "Avascular necrosis of both femoral heads, whether or not collapsed", "C"),
+    # batch 68: the physician's answer restated, then only a question: no answer of the reply's own
+    (MASS68, "Physician: C. Is there a known primary?", None),
+    # near miss: restated and then agreed with
+    (MASS68, "Physician: C. Agree, C.", "C"),
+])
+def test_cut_off_and_echoed_of_batch_68(items: tuple[tuple[str, ...], tuple[str, ...], str], reply: str,
+                                        choice: str | None) -> None:
+    labels, options, question = items
+    assert extract(reply, "choice", labels, options, question=question, suggested="C").choice == choice

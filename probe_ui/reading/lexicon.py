@@ -852,6 +852,13 @@ _BOTH_WAYS: dict[str, dict[str, frozenset[str]]] = {
     # batch 62: Arbëresh "nëng" (its "not": "Jo, zëmra nëng ë e madhe.")
     "jo": {"no": frozenset({"nuk", "s'ka", "asnjë", "është", "eshte", "nëng"}),
            "yes": frozenset({"daut", "dat", "des", "isch", "ass", "dit"})},
+    # batch 68: the Polish yes "tak" is the Malay and Baba Malay "not" ("Tak ada ayer dalam perot.", there is no fluid
+    # in the belly; "tak ada", there is none); Polish shown by its copula and the words its replies use ("Tak, obraz
+    # przedstawia miednicę."), Malay by its existential "ada" and the words around it
+    "tak": {"no": frozenset({"ada", "ade", "dalam", "nampak", "ini", "itu", "ialah", "adalah", "tulang", "perot",
+                             "perut", "besar", "patah"}),
+            "yes": frozenset({"jest", "są", "widoczne", "widoczny", "widoczna", "widać", "obraz", "przedstawia",
+                              "pokazuje", "złamanie", "się", "to"})},
 }
 
 # a word, with an elision kept whole (Albanian "s'ka"): what shows the language of a word of :data:`_BOTH_WAYS`

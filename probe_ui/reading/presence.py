@@ -94,9 +94,32 @@ def presence_answer(text: str, question: str) -> str | None:
                 and not re.search(r"(?i)\b(?:can|could|may|might|would|should)\b", text) \
                 and not lexicon.generic_statement(text):
             stem = overlap.stem(finding)
-            if any(overlap.stem(w) == stem for w in WORD.findall(text)):
+            words = WORD.findall(text)
+            at = next((i for i, w in enumerate(words) if overlap.stem(w) == stem), None)
+            if at is not None and not _unknown_before(words[:at], q, text):
                 return "yes"  # "Large-volume ascites." to "Is there ascites ...?"
     return None
+
+
+# batch 68: the English words that may stand before a finding a reply names alone ("Large-volume ascites.", "a
+# moderate right effusion.", "+ve, small L effusion."): its size, degree, side or place. Any other word before it, in
+# a reply that opens with no yes/no word, may be a word of another language that denies it (Kinaray-a "wara
+# pneumothorax.", there is none): the finding named is then no yes
+_DESCRIBES_FINDING = re.compile(
+    r"(?i)(?:small|large|big|huge|massive|moderate|mild|minimal|minor|trace|tiny|marked|gross|extensive|significant|"
+    r"obvious|definite|frank|free|simple|complex|loculated|tension|acute|chronic|new|early|bilateral|unilateral|"
+    r"left|right|[lr]|apical|basal|basilar|bibasal|upper|lower|mid|middle|subpulmonic|lamellar|volume|sized?|ve|"
+    r"pleural|pericardial|peritoneal|intra|extra)\Z")
+
+
+def _unknown_before(words: list[str], question: str, text: str) -> bool:
+    """Whether a word before the finding a short reply names is neither a word of the question, nor a function word,
+    nor one of :data:`_DESCRIBES_FINDING`, in a reply that opens with no yes/no word of any language."""
+    if lexicon.foreign_yes_no(text) is not None or re.match(r"(?i)\A\W*(?:yes|no)\b", text):
+        return False
+    asked = {overlap.stem(w) for w in WORD.findall(question)}
+    return any(not (w.casefold() in overlap.STOP or overlap.stem(w.casefold()) in asked
+                    or all(_DESCRIBES_FINDING.match(part) for part in w.split("-"))) for w in words)
 
 
 # the finding a presence question asks about: "Is there <ascites> in ...?", "Is <a pneumothorax> present ...?"

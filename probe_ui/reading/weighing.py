@@ -105,9 +105,18 @@ def is_truncated(text: str) -> bool:
         return False  # batch 21: "... with no kidney on it", "... guessing no": the phrase is whole
     if _CUT_CORRELATIVE.search(t):
         return True  # batch 42: "... partly solid, partly": the second half of a pair cut off
+    if _CUT_WHETHER.search(t):
+        return True  # batch 68: "..., but whether it's avascular": a whether-clause the sentence had yet to judge
     if cut_after_modifier(t):
         return True  # batch 35: "... shows clear signs of avascular necrosis ... The left": a new sentence cut off
     return words[-1].lower() in _FUNCTION_WORDS and len(text.split()) > 3
+
+# batch 68: a last sentence, without its mark, that ends in a whether-clause standing as its subject, after a comma, a
+# conjunction or the sentence's start ("Both femoral heads show early sclerosis, but whether it's avascular"): what
+# the sentence was to say of it ("... is unclear", "... needs an MRI") is cut off (not "I can't tell whether it's
+# avascular", whose whether-clause is whole)
+_CUT_WHETHER = re.compile(r"(?i)(?:\A|[.!?\n]|[,;:\u2014\u2013]|\b(?:but|and|yet|though|although))[ \t]*whether\b"
+                          r"(?![ \t]+or[ \t]+not\b)[^,.;:!?\n\u2014\u2013]{0,80}\Z")
 
 # batch 42: a pair's correlative word repeated after a comma, with nothing after it and no mark ("a mixed
 # echotexture — partly solid, partly"): the second half is cut off
