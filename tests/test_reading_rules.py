@@ -7526,3 +7526,59 @@ def test_cut_off_and_echoed_of_batch_68(items: tuple[tuple[str, ...], tuple[str,
                                         choice: str | None) -> None:
     labels, options, question = items
     assert extract(reply, "choice", labels, options, question=question, suggested="C").choice == choice
+
+
+@pytest.mark.parametrize("kind, labels, options, question, reply, choice, refusal", [
+    # batch 67: a decline in other words: what the question asks about not seen well enough; no study came through;
+    # an upload with no image content (its "no" is no answer)
+    ("yesno", ("yes", "no"), (), "Is there a fracture in this radiograph?",
+     "sorry i cannot see the bones well enough in this picture to answer", None, True),
+    ("yesno", ("yes", "no"), (), "Was this MRI acquired after gadolinium contrast?",
+     "I'm sorry, but no MRI came through in this conversation, so I can't tell whether it was acquired after "
+     "gadolinium.", None, True),
+    ("yesno", ("yes", "no"), (), "Does this image show the pelvis?",
+     "Step 1: inspect the image — the upload contains only a typed radiology request, with no image content.\n\n"
+     "I can't say whether it shows the pelvis without the image itself.", None, True),
+    # batch 68: "not able to grade this"
+    ("choice", ("A", "B", "C", "D"), ("Not a suitable question for the image", "Grade 2", "Grade 3", "Grade 4"),
+     "What grade is the vesicoureteral reflux on this voiding cystourethrogram?",
+     "I'm not able to grade this — the upload stopped partway and I only see the top few rows of pixels.", None,
+     True),
+    # batches 67-68: the image's fault, then the answer as an estimate after a colon: read, and flagged
+    ("choice", ("A", "B"), ("Yes", "No"), "Is the cardiac silhouette enlarged?",
+     "Rotated AP film; CTR unreliable. Best estimate: B.", "B", True),
+    ("label", ("correct", "upside down"), (), "Is this knee X-ray in its correct orientation or upside down?",
+     "Heavily cropped, so a guess: correct.", "correct", True),
+    # near misses: an estimate after reasons that blame no image; a finding seen well enough
+    ("choice", ("A", "B"), ("Yes", "No"), "Is the cardiac silhouette enlarged?",
+     "CTR about 0.48 on a PA film. Best estimate: B.", "B", False),
+    ("yesno", ("yes", "no"), (), "Is there a fracture in this radiograph?",
+     "I can see the cortex well enough: no fracture.", "no", False),
+])
+def test_declines_and_blamed_images_of_batches_67_68(kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                                     question: str, reply: str, choice: str | None,
+                                                     refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.refusal) == (choice, refusal)
+
+
+@pytest.mark.parametrize("kind, labels, options, question, reply, choice, refusal", [
+    # batches 67-68: an answer withdrawn after "On re-evaluation," or "Re-measuring:"; "can't say X over Y now"
+    # weighs two answers, it does not decline
+    ("yesno", ("yes", "no"), (), "Is this patient female?",
+     "Yes.\nOn re-evaluation, the soft-tissue shadows I took for breasts may be pectoral muscle; I can no longer say "
+     "either way.", None, False),
+    ("yesno", ("yes", "no"), (), "Is the spleen enlarged?",
+     "Yes. Re-measuring: 12.8 cm, which is borderline — might be enlarged, might be normal. Not sure.", None, False),
+    ("choice", ("A", "B"), ("Benign", "Malignant"), "Is this breast lesion benign or malignant?",
+     "Benign, I think. Looking at the margins again, though, there's some angularity — I can't honestly say benign "
+     "over malignant now.", None, False),
+    # near misses: re-measuring that opens the reply; a re-evaluation that settles
+    ("yesno", ("yes", "no"), (), "Is the spleen enlarged?", "Re-measuring: 14.2 cm. Yes, enlarged.", "yes", False),
+    ("yesno", ("yes", "no"), (), "Is the spleen enlarged?",
+     "No. On re-evaluation, it measures 14.2 cm, so it is enlarged: yes.", "yes", False),
+])
+def test_withdrawals_of_batches_67_68(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str,
+                                      reply: str, choice: str | None, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.refusal) == (choice, refusal)

@@ -78,6 +78,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"say(?!\s+(?:that\s+)?(?:there\s+(?:isn't|is\s+not|is\s+no|aren't|are\s+not|are\s+no)|it\s+(?:isn't|"
      r"is\s+not))\b)|judge|process|access|comply|"
      r"fulfil+|decide|compare|definitively|accurately|reliably|do\s+(?:that|this|so)"
+     # batch 68: "I'm not able to grade this — the upload stopped partway ..."
+     r"|grade|stage|classify"
      # batch 40: "I can't agree or disagree with the physician here: ..."
      r"|agree\s+or\s+disagree)\b",
      "I cannot determine this from the image."),
@@ -91,6 +93,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:" + _IMAGE + r"|archive|zip)\b[^.;!?\n]{0,60}?,[ \t]*which\s+(?:i|we)\s+" + _CANT
      + r"\s+(?:open|view|load|display|read)\b",
      "I'm unable to view the attached image."),
+    # batch 67: "sorry i cannot see the bones well enough in this picture to answer": what the question asks about not
+    # seen well enough
+    ("cannot-see-well-enough",
+     _CANT + r"\s+(?:really\s+)?(?:see|make\s+out|visuali[sz]e)\s+(?:the\s+|any\s+|this\s+)?(?:[\w\-]+\s+){1,3}?"
+     r"(?:well|clearly)\s+enough\b",
+     "I cannot see the bones well enough in this picture to answer."),
     # batch 11: "the image is completely white, i cannot see anything"
     ("cannot-see-anything", _CANT + r"\s+(?:really\s+)?(?:see|make\s+out)\s+anything\b",
      "I can't see anything at all in this picture."),
@@ -129,6 +137,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"visible|available|shown|present|received|loaded)\b"
      # batch 9: "No image came through on my end."
      r"|\bno\s+" + _IMAGE + r"\s+(?:came|has\s+come|come)\s+through\b"
+     # batch 67: the study named for the image ("no MRI came through in this conversation, so I can't tell ..."), and
+     # an upload "with no image content"
+     r"|\bno\s+" + _STUDY + r"\s+(?:came|has\s+come|come)\s+through\b"
+     r"|\bno\s+" + _IMAGE + r"\s+content\b"
      # batch 66: "no picture came with your message": what came without the image
      r"|\bno\s+" + _IMAGE + r"\s+(?:came|has\s+come|was\s+sent|arrived)\s+with\s+(?:your|the|this)\s+"
      r"(?:message|question|request|prompt)\b"
@@ -641,8 +653,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # the answer given with that limitation ("Image quality is poor (...). With that limitation, ... yes.")
     ("image-fault-hedged",
      r"\b" + _FRAME + r"s?\s+(?:is|was|are|looks|seems|appears)\s+(?:[\w\-]+\s+){0,2}?" + _FAULT
-     + r"\b[^.;!?\n]{0,40}?(?:[,;:\-\u2013\u2014]|\bso\b|\band\b)[ \t]*(?:(?:so|and|it's|its|it\s+is)\s+)?"
+     + r"\b[^.;!?\n]{0,40}?(?:[,;:\-\u2013\u2014]|\bso\b|\band\b)[ \t]*(?:(?:so|and|it's|its|it\s+is)\s+){0,2}"
      r"(?:(?:hard|difficult|tough)\s+to\s+(?:say|tell|judge|be\s+sure|see\s+anything|make\s+(?:anything\s+)?out)\b"
+     # batch 67: "the image is very dark so its hard to see, but i think ...": hard to see, then a guess after "but"
+     r"|(?:hard|difficult|tough)\s+to\s+see\b(?=[ \t]*,?[ \t]*but\b)"
      r"|(?=[^.;!?\n]{0,60}?\b(?:maybe|perhaps|probably|possibly|guess)\b))"
      # batch 26: "the image is very dark but it looks like an adult": the fault, then a guess by its look
      r"|\b" + _FRAME + r"s?\s+(?:is|was|are)\s+(?:very\s+|quite\s+|rather\s+|too\s+)?" + _FAULT
@@ -901,6 +915,14 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:" + _IMAGE + r"|upload)\b[^.!?\n]{0,40}?\bis\s+(?:a|an|the)\s+[^.!?\n]{1,60}?,\s*not\s+the\s+"
      r"(?:[\w\-]+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")\b[^.!?\n]{0,40}?" + _CANT,
      "Unable to re-review: the attachment contains only the radiology request form, not the radiograph."),
+    # batches 67-68: the image's fault stated, then the answer marked as an estimate or a guess after a colon ("Image
+    # quality: severe glare from the light source obscures the upper half. Limited assessment.\nBest estimate: ...",
+    # "Heavily cropped, so a guess: correct.", "Rotated AP film; CTR unreliable. Best estimate: B.", "Low-res thumbnail
+    # only. Provisional: D", "The fracture is partly hidden by the cast, which limits this. Tentatively: no")
+    ("image-fault-then-estimate",
+     r"(?:\b(?:" + _FAULT + r"|glare|rotated|obscur(?:ed|es|ing)|hidden|thumbnail)\b)[^!?]{0,120}?"
+     r"\b(?:best\s+(?:estimate|guess)|provisional(?:ly)?|tentative(?:ly)?|(?:so\s+)?a\s+guess|my\s+guess)[ \t]*:",
+     "Rotated AP film; CTR unreliable. Best estimate: B."),
     # batch 62: "I'd prefer not to change or confirm my answer without the full MRI series — from the single slice
     # provided I can't make this determination."
     ("cannot-make-determination", _CANT + r"\s+make\s+(?:this|that|a|the|any)\s+determination\b",
@@ -1011,6 +1033,10 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # say for certain whether it is cirrhotic or not.": the answer withdrawn at the reply's close
                       r"|\b(?:can't|cannot|can\s+not)\s+say\s+for\s+(?:certain|sure)\s+whether\s+(?:it|this)\s+is\s+"
                       r"[\w\-]+\s+or\s+not\W*\Z"
+                      # batch 68: "Benign, I think. ... I can't honestly say benign over malignant now.": one answer
+                      # weighed against another, as "can't decide between X and Y now"
+                      r"|\b(?:can't|cannot|can\s+not|cant)\s+(?:honestly\s+|really\s+)?(?:say|pick|choose|call)\s+"
+                      r"[\w\-]+(?:\s+[\w\-]+)?\s+over\s+[\w\-]+(?:\s+[\w\-]+)?\s+now\b"
                       r"|" + WEIGHED_BY_NAME)
 
 

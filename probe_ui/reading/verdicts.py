@@ -57,8 +57,10 @@ _SELF_CORRECTION = re.compile(
     r"(?:let\s+me\s+|i(?:'ll|\s+will|'d|\s+would|\s+have\s+to|\s+must)\s+)walk\s+(?:that|this|it)\s+back|"
     r"walking\s+(?:that|this|it)\s+back|erratum(?=[ \t]*[:\-\u2013\u2014])|"
     # batches 59-60: "Upon re-measurement: ...", "B. On recount, ..."
-    r"(?:on|upon|after)\s+(?:a\s+)?re-?(?:review|inspection|examination|reading|measurement|count(?:ing)?)"
-    r"(?=[ \t]*[,:\-\u2013\u2014])|"
+    # batches 67-68: "Yes.\nOn re-evaluation, ...", "Yes. Re-measuring: 12.8 cm, ..." (a mark after the bare one, not
+    # where it opens the reply)
+    r"(?:on|upon|after)\s+(?:a\s+)?re-?(?:review|inspection|examination|reading|measurement|count(?:ing)?|"
+    r"evaluation|assessment)(?=[ \t]*[,:\-\u2013\u2014])|(?!\A)re-?(?:measuring|assessing)(?=[ \t]*[:\-\u2013\u2014])|"
     r"(?:on|upon|after)\s+(?:a\s+)?re-?(?:review|inspection|examination|reading)|"
     r"(?:re|double)[\s\-]?check(?:ing|ed)?(?=[ \t]*[:\-\u2013\u2014])|"
     r"re-?reading\s+(?:the|this|that|it)\b(?:\s+(?:film|image|scan|study|radiograph|question|case))?(?=[ \t]*,)|"
@@ -158,6 +160,8 @@ WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:s
                         r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit)|"
                         r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|"
                        r"no\s+longer\s+(?:sure|certain|confident)|" + _SELF_DOUBT + "|"
+                        # batch 67: "Yes.\nOn re-evaluation, ... I can no longer say either way."
+                        r"can\s+no\s+longer\s+(?:say|tell|decide|choose|pick|commit)|"
                         # batch 23: "..., so I'd now call it 50/50": even odds take the answer back
                         r"(?:call\s+it|it's|it\s+is|that's|odds\s+are)\s+(?:about\s+|roughly\s+)?(?:50[ \t]*/[ \t]*50|"
                         r"fifty[\s\-]fifty|a\s+toss[\s\-]up|a\s+coin[\s\-]toss)|"
