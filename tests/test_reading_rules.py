@@ -7493,9 +7493,9 @@ def test_self_corrections_of_batches_65_66(kind: str, labels: tuple[str, ...], o
 @pytest.mark.parametrize("question, reply, choice", [
     # batch 68: the Polish yes "tak" runs on into Baba Malay, where it is "not" ("tak ada", there is none)
     ("Is there ascites in this CT scan?", "Tak ada ayer dalam perot.", "no"),
-    # near misses: the Polish yes shown by its own words keeps its reading; alone, the word says neither
+    # near misses: the Polish yes shown by its own words, or alone, keeps its reading
     ("Is there ascites in this CT scan?", "Tak, widoczne jest płyn w jamie brzusznej.", "yes"),
-    ("Is there ascites in this CT scan?", "Tak.", None),
+    ("Is there ascites in this CT scan?", "Tak.", "yes"),
     # batch 68: a word the reader does not know before the finding named (Kinaray-a "wara", none) is no yes
     ("Is there a pneumothorax in this chest x-ray?", "wara pneumothorax.", None),
     # near misses: a finding named with its size, side or place is there

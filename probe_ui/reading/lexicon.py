@@ -854,12 +854,16 @@ _BOTH_WAYS: dict[str, dict[str, frozenset[str]]] = {
            "yes": frozenset({"daut", "dat", "des", "isch", "ass", "dit"})},
     # batch 68: the Polish yes "tak" is the Malay and Baba Malay "not" ("Tak ada ayer dalam perot.", there is no fluid
     # in the belly; "tak ada", there is none); Polish shown by its copula and the words its replies use ("Tak, obraz
-    # przedstawia miednicę."), Malay by its existential "ada" and the words around it
+    # przedstawia miednicę."), Malay by its existential "ada" and the words around it; alone, yes (_UNLESS_SHOWN)
     "tak": {"no": frozenset({"ada", "ade", "dalam", "nampak", "ini", "itu", "ialah", "adalah", "tulang", "perot",
                              "perut", "besar", "patah"}),
             "yes": frozenset({"jest", "są", "widoczne", "widoczny", "widoczna", "widać", "obraz", "przedstawia",
                               "pokazuje", "złamanie", "się", "to"})},
 }
+
+# batch 68: of :data:`_BOTH_WAYS`, the words read in one sense where the words after them show neither language: the
+# Polish "Tak." alone is yes (batch 12), as it always was; only Malay words after it make it "not"
+_UNLESS_SHOWN = {"tak": "yes"}
 
 # a word, with an elision kept whole (Albanian "s'ka"): what shows the language of a word of :data:`_BOTH_WAYS`
 _ELIDED_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
@@ -874,7 +878,7 @@ def _sense(word: str, rest: str, yn: dict[str, str]) -> str | None:
         return yn[w]
     after = {t.casefold() for t in _ELIDED_WORD.findall(rest)}
     shown = [sense for sense, signs in senses.items() if after & signs]
-    return shown[0] if len(shown) == 1 else None
+    return shown[0] if len(shown) == 1 else None if shown else _UNLESS_SHOWN.get(w)
 
 
 def _other_sense(word: str, rest: str) -> bool:
@@ -1014,6 +1018,7 @@ def translate(text: str, yesno: bool = False) -> str:
     if yesno:  # a sentence that is only a yes/no word of another language, anywhere: "胆总管扩张. 是."
         t = re.sub(r"(?:(?<=[.!?;\n,])|\A)([ \t]*)([^\s.!?;\n,]{1,12})(?=[ \t]*(?:[.!?;\n]|\Z))",
                    lambda m: m.group(1) + (m.group(2) if m.group(2).casefold() in _BOTH_WAYS
+                                           and m.group(2).casefold() not in _UNLESS_SHOWN
                                            else yn.get(m.group(2).casefold(), m.group(2))), t)
     if _CJK.search(t):
         t = han.sub(lambda m: " " + words[m.group(0).lower()] + " ", t)
