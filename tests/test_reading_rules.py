@@ -7582,3 +7582,25 @@ def test_withdrawals_of_batches_67_68(kind: str, labels: tuple[str, ...], option
                                       reply: str, choice: str | None, refusal: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.refusal) == (choice, refusal)
+
+
+@pytest.mark.parametrize("kind, labels, options, question, reply, choice", [
+    # batch 68: clinicians' shorthand: "Y." / "Neg." opening a reply before a mark and its reason; "F." the sex
+    ("yesno", ("yes", "no"), (), "Is this a T2-weighted MRI?", "Y. CSF bright.", "yes"),
+    ("yesno", ("yes", "no"), (), "Is there any abnormality in this brain CT?", "Neg. Abdo CT.", "no"),
+    ("yesno", ("yes", "no"), (), "Is there a fracture in this radiograph?", "Zilch — cortex intact throughout.", "no"),
+    ("label", ("male", "female"), (), "Is this patient male or female?", "F.", "female"),
+    # batch 68: "atopic derm", "DJD"; batch 67: "turned end over end"
+    ("choice", ("A", "B", "C", "D"), ("Psoriasis", "Eczema", "Contact dermatitis", "Scabies"),
+     "What is the most likely diagnosis of this rash?", "atopic derm, flexural", "B"),
+    ("choice", ("A", "B", "C", "D"), ("Rheumatoid arthritis", "Osteoarthritis", "Gout", "None of the above"),
+     "What does this knee radiograph show?", "DJD of the knee.", "B"),
+    ("label", ("correct", "upside down"), (), "Is this knee X-ray in its correct orientation or upside down?",
+     "The image has been turned end over end.", "upside down"),
+    # near misses: a letter or an initial that runs on into a word; an initial with more words after it
+    ("yesno", ("yes", "no"), (), "Is there a fracture in this radiograph?", "N of 3 views show it.", None),
+    ("label", ("male", "female"), (), "Is this patient male or female?", "F, probably.", None),
+])
+def test_shorthand_of_batches_67_68(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str,
+                                   reply: str, choice: str | None) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice

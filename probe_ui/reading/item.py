@@ -51,6 +51,8 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # "Nothing of the sort — the fragments remain in alignment." (whole clauses: CLAUSE_OPENERS)
                   "big time": "yes", "quite so": "yes", "sure is": "yes", "it sure is": "yes", "sure does": "yes",
                   "it sure does": "yes", "nothing of the sort": "no", "nothing of the kind": "no",
+                  # batch 68: "Zilch — cortex intact throughout." (a whole clause: CLAUSE_OPENERS)
+                  "zilch": "no",
                   # batch 28: "Unmistakably — it's about 12 mm.", "Sure thing, it's a PA view of the hand." (clauses)
                   "unmistakably": "yes", "undoubtedly": "yes", "unquestionably": "yes", "sure thing": "yes",
                   # batch 30: "You'd better believe it: a 4 cm exophytic lesion ...", "Not a bit of it — the cortices
@@ -82,7 +84,7 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
 CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",
                             "it appears so", "doesn't look like it", "does not look like it", "doesn't seem like it",
                             "doesn't seem so", "doesn't look that way", "big time", "quite so", "sure is", "it sure is",
-                            "sure does", "it sure does", "nothing of the sort", "nothing of the kind",
+                            "sure does", "it sure does", "nothing of the sort", "nothing of the kind", "zilch",
                             "unmistakably", "undoubtedly", "unquestionably", "sure thing",
                             "you'd better believe it", "you better believe it", "not a bit of it", "not a bit",
                             "you bet it is", "you bet", "it certainly is", "it definitely is", "it absolutely is",
@@ -90,7 +92,11 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "sure seems like it", "far from it", "very much so", "by a mile", "not by a mile",
                             "that it is"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
-_YESNO_LETTERS = {"y": "yes", "n": "no"}
+# batch 68: clinicians' shorthand, "Neg." (negative) and "Pos." (positive), likewise; and each of them also opens a
+# reply before a mark and its reason ("Y. CSF bright.", "Neg. Abdo CT.": :data:`MARKED_OPENERS`)
+_YESNO_LETTERS = {"y": "yes", "n": "no", "neg": "no", "pos": "yes"}
+#: the openers read only before a mark: "Y. CSF bright." (not "N of 3", "Pos 2")
+MARKED_OPENERS = frozenset(_YESNO_LETTERS)
 
 
 class Item:
@@ -129,6 +135,7 @@ class Item:
         self.words: list[tuple[str, str]] = []
         # yes/no items: informal and foreign spellings of the two words (never of anything else)
         self.aliases: dict[str, str] = {}
+        self.initials: dict[str, str] = {}  # label items: a label's initial read as the whole reply ("F.")
         self.openers: list[tuple[str, str]] = []  # words read only as the reply's first word
         if kind in ("yesno", "label"):
             for lab in self.labels:
@@ -141,7 +148,10 @@ class Item:
                     self.words.append((word, by_norm[meaning]))
                 self.aliases = {w: by_norm[m]
                                 for w, m in {**_YESNO_SLANG, **_YESNO_OPENING, **_YESNO_LETTERS}.items()}
-                self.openers = [(w, by_norm[m]) for w, m in _YESNO_OPENING.items()]
+                self.openers = [(w, by_norm[m]) for w, m in {**_YESNO_OPENING, **_YESNO_LETTERS}.items()]
+            elif kind == "label" and {"female", "male"} <= set(by_norm):
+                # batch 68: "F." is female, "M." male, as a clinician writes the sex, but only as the whole reply
+                self.initials = {"f": by_norm["female"], "m": by_norm["male"]}
 
     @functools.cached_property
     def own_words(self) -> frozenset[str]:
@@ -160,6 +170,8 @@ class Item:
             return None
         if n in self.aliases:
             return self.aliases[n]
+        if n in self.initials:
+            return self.initials[n]
         hits = {lab for lab in self.labels if norm(lab) == n}
         if self.kind == "choice":
             m = re.fullmatch(r"[(\[]?([a-z])[)\]]?", n)

@@ -73,7 +73,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "tinea capitis": ("scalp ringworm",),
     "onychomycosis": ("nail fungus", "fungal nail infection"),
     # atopic dermatitis is what "eczema" names when no kind is said
-    "eczema": ("atopic dermatitis", "atopic eczema", "eczematous dermatitis",
+    # batch 68: LLaVA "atopic derm, flexural" (the clinicians' clipping of "dermatitis")
+    "eczema": ("atopic dermatitis", "atopic eczema", "eczematous dermatitis", "atopic derm",
                # batch 40: "Nummular dermatitis." (discoid eczema, a form of eczema)
                "nummular dermatitis", "nummular eczema", "discoid eczema"),
     "impetigo": ("school sores",),
@@ -238,6 +239,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                     # batch 22: "The film has been turned over: the lung apices are at the bottom and the diaphragm
                     # domes at the top."
                     "turned over", "flipped over", "apices at the bottom", "apices are at the bottom",
+                    # batch 67: "The image has been turned end over end."
+                    "turned end over end", "flipped end over end",
                     "apices lie at the bottom", "apices sit at the bottom", "apices at the foot of the image",
                     # batch 23: "It's been rotated a half-turn: the femur is at the bottom of the film and the tibia at
                     # the top."
@@ -308,7 +311,8 @@ _ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "abdominal aortic aneurysm": ("AAA",),
     "multiple sclerosis": ("MS",),
     "rheumatoid arthritis": ("RA",),
-    "osteoarthritis": ("OA",),
+    # batch 68: "DJD of the knee." (degenerative joint disease)
+    "osteoarthritis": ("OA", "DJD"),
     "subarachnoid hemorrhage": ("SAH",),
     "subdural hematoma": ("SDH",),
     "epidural hematoma": ("EDH",),

@@ -11,7 +11,7 @@ import re
 
 from probe_ui.reading import overlap, subject, synonyms
 from probe_ui.reading.cleaning import is_negated, norm, pattern, phrase_regex
-from probe_ui.reading.item import CLAUSE_OPENERS, Item
+from probe_ui.reading.item import CLAUSE_OPENERS, MARKED_OPENERS, Item
 from probe_ui.reading.presence import PRESENCE_QUESTION, asked_finding
 
 # idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
@@ -43,6 +43,8 @@ def leading_word(text: str, item: Item) -> str | None:
         m = phrase_regex(word, suffix=item.kind == "label").match(t)
         if m and word in CLAUSE_OPENERS and not re.match(r"[ \t]*(?:[.,;:!\n\-\u2013\u2014]|\Z)", t[m.end():]):
             continue  # "Looks like it is a CT": what it looks like follows, not an answer
+        if m and word in MARKED_OPENERS and not re.match(r"[ \t]*(?:[.,;:!\n\-\u2013\u2014]|\Z)", t[m.end():]):
+            continue  # batch 68: "Y. CSF bright." is yes; "N of 3 ..." is no answer
         if m and re.match(follow, t[m.end():]):
             # "Yes and no", "Yes/No", and a list "Red, green, blue." / "Yes, no, maybe." (not "Yes, no other
             # lesions.": there "no" starts a phrase)
