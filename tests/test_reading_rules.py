@@ -7604,3 +7604,36 @@ def test_withdrawals_of_batches_67_68(kind: str, labels: tuple[str, ...], option
 def test_shorthand_of_batches_67_68(kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str,
                                    reply: str, choice: str | None) -> None:
     assert extract(reply, kind, labels, options, question=question).choice == choice
+
+
+DR67 = (("A", "B"), ("Proliferative diabetic retinopathy", "Non-proliferative diabetic retinopathy"),
+        "Does this fundus photograph show proliferative or non-proliferative diabetic retinopathy?")
+RASH67 = (("A", "B", "C", "D", "E"),
+          ("Erythema migrans", "Tinea corporis", "Urticaria", "Erythema multiforme", "Granuloma annulare"),
+          "A hiker presents with the annular rash shown. What is the most likely diagnosis?")
+LIVER67 = (("A", "B", "C", "D"), ("Hemangioma", "Focal nodular hyperplasia", "Fibrolamellar carcinoma", "Adenoma"),
+           "What is the liver lesion?")
+
+
+@pytest.mark.parametrize("items, reply, choice", [
+    # batch 67: a thinking trace that names what some findings alone would make it, then the finding that changes it
+    (DR67, "Dot-blot haemorrhages and hard exudates, which on their own would put this at non-proliferative. But "
+           "there's a fine frond of new vessels.\n\nAnswer: proliferative diabetic retinopathy (A).", "A"),
+    # near miss: a body that argues for the other answer outright
+    (DR67, "Dot-blot haemorrhages and hard exudates only: non-proliferative features.\n\nAnswer: proliferative "
+           "diabetic retinopathy (A).", None),
+    # batch 67: what the findings "point to", the letter with its option named
+    (RASH67, "Tinea corporis usually has a scaly advancing border. The exposure history and the single expanding ring "
+             "point to A, erythema migrans.", "A"),
+    # near miss: what nothing points to
+    (RASH67, "Tinea corporis usually has a scaly border. Nothing here points to A, really.", "B"),
+    # batch 67: a trace cut off at "Let me weigh"
+    (LIVER67, "The physician's answer is D. My reasoning so far: arterial enhancement, yes; a central scar — possibly, "
+              "though fibrolamellar carcinoma also has one. Let me weigh", None),
+    # near miss: the sign-off "Let me know" after an answer
+    (LIVER67, "The answer is C. Let me know", "C"),
+])
+def test_reasoning_traces_of_batch_67(items: tuple[tuple[str, ...], tuple[str, ...], str], reply: str,
+                                      choice: str | None) -> None:
+    labels, options, question = items
+    assert extract(reply, "choice", labels, options, question=question).choice == choice

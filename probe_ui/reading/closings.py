@@ -73,6 +73,11 @@ _NORMAL_OPTION = re.compile(r"(?i)\A\W*(?:normal|unremarkable|no\s+(?:abnormalit
 _SURPASSED = re.compile(r"(?i)\b(?:goes|go|gone|going|went|is|are|has\s+(?:progressed|moved|advanced)|progressed|moved|"
                         r"advanced)[ \t]+(?:well[ \t]+|clearly[ \t]+)?(?:beyond|past)[ \t]+(?:the[ \t]+|an?[ \t]+)?"
                         r"[\w\-]+(?:[ \t]+[\w\-]+)?[ \t]+(?:stage|phase|grade|form)s?\b")
+# batch 67: "dot-blot haemorrhages and hard exudates ..., which on their own would put this at non-proliferative. But
+# ... new vessels": what some findings alone would make it, before the finding that changes it, is not what the body
+# argues for (to the clause's end)
+_ON_THEIR_OWN = re.compile(r"(?i)\b(?:on[ \t]+(?:their|its)[ \t]+own|by[ \t]+(?:themselves|itself)|alone)[ \t]*,?[ \t]+"
+                           r"would[ \t]+(?:put|place|make|suggest|point[ \t]+to|favou?r|mean|call)\b[^.;:\n]{0,80}")
 # batches 45-46: "a solitary spiculated mass favours a primary tumour over metastasis", "... favour a bone-forming
 # primary tumour over Ewing sarcoma, which is more often diaphyseal": what the body favours another over (the span
 # from "over" to the clause's end) is not what it argues for
@@ -389,6 +394,7 @@ def against_body(body: str, item: Item, label: str) -> bool:
     # batch 35: "..., which goes beyond the non-proliferative stage. Hence the answer is B, proliferative ...": a stage
     # the findings have passed is not what the body argues for
     body = mask_spans(body, [m.span() for m in _SURPASSED.finditer(body)])
+    body = mask_spans(body, [m.span() for m in _ON_THEIR_OWN.finditer(body)])
     body = mask_spans(body, [o.span() for m in _FAVOUR.finditer(body)
                              if (o := _FAVOURED_OVER.match(body, m.end())) is not None])
     signs = synonyms.canonical(body)  # findings read as the features of what they are the signs of (SIGNS)

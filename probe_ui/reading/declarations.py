@@ -126,14 +126,19 @@ _DECL_CONCLUSION = re.compile(
 )
 # "..., so D, IPMN." / "Therefore B - the sac has grown.": the same conclusion with the letter's option named or
 # explained after it (batch 10); read when what follows names no other option or letter
+# batch 67: "The exposure history and the single expanding ring point to A, erythema migrans." (what the findings point
+# to, the letter with its option named)
 _DECL_CONCLUSION_NAMED = re.compile(
-    r"\b(?i:so|thus|hence|therefore)\b[ \t]*,?[ \t]*(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
+    r"\b(?i:so|thus|hence|therefore|points?[ \t]+to)\b[ \t]*,?[ \t]*"
+    r"(?:(?i:the\s+answer\s+is|it(?:'s|\s+is)|option|choice)[ \t]+)?"
     r"([(\[])?([A-Z])[)\]]?(?=[ \t]*[,:\-\u2013\u2014][ \t]*[^\W\d_])([^.!;?\n]{1,100})(?=[.!;\n]|\Z)"
 )
 _ANOTHER_LETTER = re.compile(r"(?<![\w'])[(\[]?[A-Z][)\]]?(?![\w'])")
 # the answer given is "N/A" (masked to "not applicable" before the rules run) or "NA"
 _NA_DECLARED = re.compile(r"(?:\A[\W_]*|\b(?i:answer)\b(?:\s+is)?[\W_]{0,8})(?:(?i:not\s+applicable)|NA)(?![\w/])")
-_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav")
+_CONCLUSION_WORDS = ("so", "thus", "hence", "therefore", "leav", "point")
+# the clause before "point(s) to", denied ("Nothing here points to A", "None of this points to B", "doesn't point to")
+_POINTS_DENIED = re.compile(r"(?i)(?:\b(?:no|not|nothing|none|neither|nor|never)\b|n't)[^.;:!?\n]*\Z")
 _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答案", "选", "antwoord", "cevap", "yanıt",
                   "ответ", "答え", "正解", "답", "odpowied", "đáp",
                   # batch 13
@@ -507,6 +512,8 @@ def last_declaration(text: str, item: Item) -> Found:
             lab, rest = item.letter(m.group(2)), m.group(3)
             if lab is None or (m.group(2) == "I" and not m.group(1)) or _ANOTHER_LETTER.search(rest):
                 continue  # "so A, C and D are unlikely": a list, not an answer
+            if m.group(0)[:1] in "pP" and _POINTS_DENIED.search(text[:m.start()]):
+                continue  # batch 67: "Nothing here points to A, really.": what nothing points to is no answer
             # "so C, pneumothorax" when pneumothorax is B, "so C, or perhaps B": the conclusion contradicts itself
             conflict = letter_text_conflict(lab, rest, item) or _other_follows(rest, lab, item)
             cands.append((m.start(), "conflict" if conflict else "post", m.start(2), m.end(2), ""))

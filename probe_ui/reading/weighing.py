@@ -105,12 +105,18 @@ def is_truncated(text: str) -> bool:
         return False  # batch 21: "... with no kidney on it", "... guessing no": the phrase is whole
     if _CUT_CORRELATIVE.search(t):
         return True  # batch 42: "... partly solid, partly": the second half of a pair cut off
+    if _CUT_LET_ME.search(t):
+        return True  # batch 67: "... also has one. Let me weigh": what it was to weigh is cut off
     if _CUT_WHETHER.search(t):
         return True  # batch 68: "..., but whether it's avascular": a whether-clause the sentence had yet to judge
     if cut_after_modifier(t):
         return True  # batch 35: "... shows clear signs of avascular necrosis ... The left": a new sentence cut off
     return words[-1].lower() in _FUNCTION_WORDS and len(text.split()) > 3
 
+# batch 67: a last sentence, without its mark, that is only "Let me" and a verb ("Let me weigh", "let me check"): the
+# reasoning it announces is cut off (not the sign-off "let me know")
+_CUT_LET_ME = re.compile(r"(?i)(?:\A|[.!?\n:;]|[,\u2014\u2013])[ \t]*(?:now[ \t,]+|so[ \t,]+|ok(?:ay)?[ \t,]+)?"
+                         r"let[ \t]+me[ \t]+(?!know\b)[a-z]+\Z")
 # batch 68: a last sentence, without its mark, that ends in a whether-clause standing as its subject, after a comma, a
 # conjunction or the sentence's start ("Both femoral heads show early sclerosis, but whether it's avascular"): what
 # the sentence was to say of it ("... is unclear", "... needs an MRI") is cut off (not "I can't tell whether it's
