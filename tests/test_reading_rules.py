@@ -7637,3 +7637,22 @@ def test_reasoning_traces_of_batch_67(items: tuple[tuple[str, ...], tuple[str, .
                                       choice: str | None) -> None:
     labels, options, question = items
     assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("question, reply, choice", [
+    # batch 67: Zazaki "Nê.", Southern Kurdish "نە، ...", Ingush "Дац, ..." (no), each only before a mark
+    ("Is the heart enlarged?", "Nê.", "no"),
+    ("Is there a fracture in this radiograph?", "نە، شکاو نیە.", "no"),
+    ("Is there a pleural effusion?", "Дац, хий дац.", "no"),
+    # near miss: the word running on into the sentence
+    ("Is there a pleural effusion?", "Дац хий.", None),
+])
+def test_answer_words_of_batch_67(question: str, reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+def test_sex_not_determined_from_imaging_of_batch_68() -> None:
+    # batch 68: "from imaging" names the image as "from a radiograph" does
+    answer = extract("I don't determine a patient's sex from imaging alone — that's better taken from the request "
+                     "form.", "label", ("male", "female"), question="Is this patient male or female?")
+    assert (answer.choice, answer.refusal) == (None, True)

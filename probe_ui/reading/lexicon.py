@@ -630,7 +630,12 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 66: Dolgan ("Суок."; Sakha "суох" above), Khanty ("Антом.", there is none), Mansi ("Атим.", there is
            # none), Tundra Nenets ("Яңгу.", absent); all only before a mark. Shor "Чоқ." left out: the Tajik "чоқ"
            # (stout, well); Nanai "Ача." left out: the Kyrgyz "ача" (a fork) and the Uyghur "ача" (elder sister)
-           "суок", "антом", "атим", "яңгу"),
+           "суок", "антом", "атим", "яңгу",
+           # batch 67: Zazaki ("Nê."), Southern Kurdish ("نە، شکاو نیە.", with the Kurdish "ە", not the Persian "نه"
+           # above), Ingush ("Дац, хий дац.", there is none; Chechen's word too); all only before a mark. Laz "Ho, ..."
+           # left out: the English "ho" and the Hinglish "ho" (is); Ingush "Бер." (child) left out: the Kazakh and
+           # Kyrgyz "бер" (give)
+           "nê", "نە", "дац"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -975,7 +980,9 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "ẽẽ", "ouè", "joo", "أيوه", "iyeh", "यिन", "ma'yuk", "ma'añ", "suli", "tekatsi",
                                  "nenni", "kwrwi", "koni", "ಇಲ್ಲೆ", "seng", "sonde", "sè",
                                  # batches 65-66 (see YES_NO): Japanese romaji "uwa", and the rest short words
-                                 "uwa", "yuart", "arrangkwe", "суок", "антом", "атим", "яңгу"})
+                                 "uwa", "yuart", "arrangkwe", "суок", "антом", "атим", "яңгу",
+                                 # batch 67 (see YES_NO)
+                                 "nê", "نە", "дац"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

@@ -371,7 +371,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("not-from-images",
      r"\bi\s+(?:don't|do\s+not|won't|will\s+not|never|can't|cannot|can\s+not)\s+(?:determine|infer|guess|judge|"
      r"estimate|predict|assign|tell)\s+"
-     r"[^.;!?\n]{1,60}?\bfrom\s+(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r")s?\b"
+     # batch 68: "I don't determine a patient's sex from imaging alone"
+     r"[^.;!?\n]{1,60}?\bfrom\s+(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r"|imaging)s?\b"
      # batch 14: "Sex isn't something I should infer from a radiograph"
      r"|\b(?:isn't|is\s+not|is\s+never)\s+something\s+i\s+(?:should|can|could|would|will|am\s+able\s+to)\s+"
      r"(?:determine|infer|guess|judge|estimate|predict|assign|tell|say)\b[^.;!?\n]{0,40}?\bfrom\s+(?:\w+\s+)?(?:"
