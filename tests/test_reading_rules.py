@@ -7656,3 +7656,15 @@ def test_sex_not_determined_from_imaging_of_batch_68() -> None:
     answer = extract("I don't determine a patient's sex from imaging alone — that's better taken from the request "
                      "form.", "label", ("male", "female"), question="Is this patient male or female?")
     assert (answer.choice, answer.refusal) == (None, True)
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batch 68: what the question asks about out of the field, then the answer qualified: flagged, still read
+    ("The kidney is largely out of the field and the window is wrong, so this is low confidence — but I'd lean no "
+     "mass.", True),
+    # near miss: out of the field, and the answer not qualified
+    ("The left kidney is out of the field; the right kidney shows no mass.", False),
+])
+def test_out_of_the_field_of_batch_68(reply: str, refusal: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is there a mass in the kidney?")
+    assert (answer.choice, answer.refusal) == ("no", refusal)

@@ -551,6 +551,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:noise|blur|glare|artefacts?|artifacts?|motion|graininess|pixelation|cropping|(?:under|over)[\s\-]?exposure|"
      r"poor\s+(?:contrast|exposure|penetration))\b[^.;!?\n]{0,40}?\bmakes?\s+(?:it\s+|the\s+|them\s+)?"
      r"(?:[\w\-']+\s+){0,3}?(?:hard|difficult|impossible)\s+" + _TO_JUDGE + r"\b"
+     # batch 68: what the question asks about outside the field, or the window wrong, then the answer qualified ("The
+     # kidney is largely out of the field and the window is wrong, so this is low confidence — but I'd lean no mass")
+     r"|\b(?:(?:is|are|lies|lie)\s+(?:largely\s+|partly\s+|mostly\s+|partially\s+)?out(?:side)?\s+(?:of\s+)?(?:the\s+)?"
+     r"field(?:\s+of\s+view)?|window(?:ing)?\s+is\s+wrong)\b[^.;!?\n]{0,60}?\b" + _QUALIFIES + r"\b"
      # batch 19: a fault without its verb, then the answer qualified ("frame blurred by smoke, low confidence: red")
      r"|(?:\A|[.;!?\n])[\W_]*(?:the\s+|this\s+)?(?:[\w\-]+\s+)?" + _FRAME + r"s?\s+" + _FAULT + r"\b[^.;!?\n]{0,40}?"
      r"[,;:\-\u2013\u2014][ \t]*" + _QUALIFIES + r"\b"
