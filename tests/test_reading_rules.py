@@ -7496,8 +7496,9 @@ def test_self_corrections_of_batches_65_66(kind: str, labels: tuple[str, ...], o
     # near misses: the Polish yes shown by its own words, or alone, keeps its reading
     ("Is there ascites in this CT scan?", "Tak, widoczne jest płyn w jamie brzusznej.", "yes"),
     ("Is there ascites in this CT scan?", "Tak.", "yes"),
-    # batch 68: a word the reader does not know before the finding named (Kinaray-a "wara", none) is no yes
-    ("Is there a pneumothorax in this chest x-ray?", "wara pneumothorax.", None),
+    # batch 68: a word the reader does not know before the finding named is no yes (Kinaray-a "wara", none, before the
+    # word was added to the lexicon; Cebuano "walay", none, is not in it)
+    ("Is there a pneumothorax in this chest x-ray?", "walay pneumothorax.", None),
     # near misses: a finding named with its size, side or place is there
     ("Is there a pneumothorax in this chest x-ray?", "Small left apical pneumothorax.", "yes"),
     ("Is there ascites in this CT scan?", "Moderate-volume ascites.", "yes"),
@@ -7668,3 +7669,22 @@ def test_sex_not_determined_from_imaging_of_batch_68() -> None:
 def test_out_of_the_field_of_batch_68(reply: str, refusal: bool) -> None:
     answer = extract(reply, "yesno", ("yes", "no"), question="Is there a mass in the kidney?")
     assert (answer.choice, answer.refusal) == ("no", refusal)
+
+
+@pytest.mark.parametrize("kind, labels, question, reply, choice", [
+    # batches 67-68: Laz "Ho, ...", Maranao "Oway." (yes, only before a mark); Kinaray-a "wara" (none, running on);
+    # Unserdeutsch "ein Kind" (a child, only after its article); Gullah "ain'" (ain't) and "big" for "enlarged"
+    ("yesno", ("yes", "no"), "Is this an X-ray?", "Ho, ham rentgeni ren.", "yes"),
+    ("yesno", ("yes", "no"), "Is this a chest X-ray?", "Oway.", "yes"),
+    ("yesno", ("yes", "no"), "Is there a pneumothorax in this chest x-ray?", "wara pneumothorax.", "no"),
+    ("label", ("adult", "child"), "Is this patient an adult or a child?",
+     "Das is ein Kind, die Knochen is noch nich fertig.", "child"),
+    ("yesno", ("yes", "no"), "Is the heart enlarged in this radiograph?", "E heart ain' big, e look regula.", "no"),
+    # near misses: the English "ho" running on; the English "kind"; the heart called big
+    ("yesno", ("yes", "no"), "Is this an X-ray?", "Ho hum, hard to say.", None),
+    ("label", ("adult", "child"), "Is this patient an adult or a child?", "It is a kind of growth plate.", None),
+    ("yesno", ("yes", "no"), "Is the heart enlarged in this radiograph?", "The heart is big.", "yes"),
+])
+def test_creoles_and_languages_of_batches_67_68(kind: str, labels: tuple[str, ...], question: str, reply: str,
+                                               choice: str | None) -> None:
+    assert extract(reply, kind, labels, question=question).choice == choice

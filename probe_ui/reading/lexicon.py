@@ -49,12 +49,15 @@ def fold_quotes(text: str) -> str:
     ("i dont see any", "it isnt") with it."""
     t = text.translate(_QUOTES)
     t = unicodedata.normalize("NFKC", t) if not t.isascii() else t
-    return _BARE_CONTRACTION.sub(r"\1n't", t) if "nt" in t else t
+    t = _BARE_CONTRACTION.sub(r"\1n't", t) if "nt" in t else t
+    return _AIN_ELIDED.sub("ain't", t) if "n'" in t else t
 
 
 # batch 14: a negative contraction written without its apostrophe ("dont", "isnt", "doesnt"; not "cant" or "wont",
 # which are words of their own)
 _BARE_CONTRACTION = re.compile(r"(?i)\b(do|does|did|is|are|was|were|has|have|had|could|would|should)nt\b")
+# batch 68: Gullah and other English creoles write "ain't" without its "t" ("E heart ain' big, e look regula.")
+_AIN_ELIDED = re.compile(r"(?i)\bain'(?![\w'])")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -506,7 +509,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 65: Ngaanyatjarra and Yankunytjatjara ("Uwa, uwa — X-ray.", "tjitji, uwa"; only before a mark: the
             # Japanese interjection "uwa" in romaji). Noongar "Kaya." left out: the Tagalog "kaya" (so, able) and the
             # Indonesian "kaya" (rich)
-            "uwa"),
+            "uwa",
+            # batch 67: Laz ("Ho, ham rentgeni ren."; only before a mark: the English "ho", the Hinglish "ho", is);
+            # batch 68: Maranao ("Oway."; only before a mark; the batch's writer was least sure of it, but it clashes
+            # with no word of the lexicon's languages)
+            "ho", "oway"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -635,7 +642,10 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # above), Ingush ("Дац, хий дац.", there is none; Chechen's word too); all only before a mark. Laz "Ho, ..."
            # left out: the English "ho" and the Hinglish "ho" (is); Ingush "Бер." (child) left out: the Kazakh and
            # Kyrgyz "бер" (give)
-           "nê", "نە", "дац"),
+           "nê", "نە", "дац",
+           # batch 68: Kinaray-a ("wara pneumothorax.", there is none; it runs on into the sentence, as Chavacano
+           # "nuay")
+           "wara"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -799,7 +809,10 @@ WORDS: dict[str, tuple[str, ...]] = {
     "child": ("menyuam yaus", "menyuam", "bata", "puer", "बालस्य", "zanfan", "кунгакан", "pikin", "लरिका", "eyen",
               "omõla", "ولد",
               # batch 65: Ngaanyatjarra "tjitji, uwa" (child, yes); batch 66: Nanai "Пиктэ." (a child)
-              "tjitji", "пиктэ"),
+              "tjitji", "пиктэ",
+              # batch 68: Unserdeutsch (and German) "Das is ein Kind, ..." (a child; "Kind" alone is the English
+              # "kind", so only after its article)
+              "ein kind"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
@@ -982,7 +995,10 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  # batches 65-66 (see YES_NO): Japanese romaji "uwa", and the rest short words
                                  "uwa", "yuart", "arrangkwe", "суок", "антом", "атим", "яңгу",
                                  # batch 67 (see YES_NO)
-                                 "nê", "نە", "дац"})
+                                 "nê", "نە", "дац",
+                                 # batches 67-68 (see YES_NO): Laz "ho" (the English "ho", the Hinglish "ho", is),
+                                 # Maranao "oway"
+                                 "ho", "oway"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

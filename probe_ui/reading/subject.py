@@ -470,6 +470,8 @@ ANTONYMS: dict[str, tuple[str, ...]] = {
     "intact": ("disrupted", "fractured", "broken", "torn"),
     "patent": ("occluded", "thrombosed", "blocked"),
 }
+# batch 68: plain words that say a predicate itself ("E heart ain' big" to "Is the heart enlarged?")
+SAME_AS: dict[str, tuple[str, ...]] = {"enlarged": ("big",)}
 # batch 19: "not in the slightest dilated", "not in any way enlarged": an intensifier between the denial and the word
 _NEGATED_PREDICATE = re.compile(r"(?i)(?:\b(?:not|no|never|without|neither|nor|isn't|aren't|wasn't|weren't)\s+"
                                 r"(?:(?:in\s+(?:the\s+slightest|the\s+least|any\s+way)|by\s+any\s+means|at\s+all)[\s,]+)?"
@@ -551,7 +553,8 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
     said: set[str] = set()
     opposites = ANTONYMS.get(pred) or (() if pred in _NORMAL_STATES else _HEALTHY)
     antonyms = "|".join(re.escape(a).replace(r"\ ", r"[\s\-]+(?:\w+[\s\-]+)?") for a in opposites)
-    for hit in re.finditer(r"(?i)(?<![\w])" + re.escape(stem) + r"[\w\-]*"
+    same = "".join(r"|(?<![\w\-])" + re.escape(w) + r"(?![\w\-])" for w in SAME_AS.get(pred, ()))
+    for hit in re.finditer(r"(?i)(?<![\w])" + re.escape(stem) + r"[\w\-]*" + same
                            + (r"|(?<![\w\-])(?P<ant>" + antonyms + r")(?![\w\-])" if antonyms else ""), reply):
         clause = _clause_of(reply, hit.start())
         if not about_subject(clause):
