@@ -7688,3 +7688,42 @@ def test_out_of_the_field_of_batch_68(reply: str, refusal: bool) -> None:
 def test_creoles_and_languages_of_batches_67_68(kind: str, labels: tuple[str, ...], question: str, reply: str,
                                                choice: str | None) -> None:
     assert extract(reply, kind, labels, question=question).choice == choice
+
+
+RASH = ("Erythema migrans", "Tinea corporis", "Urticaria", "Erythema multiforme")
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # an option named after a negation in its own clause, or declared after "I don't think": denied, not chosen.
+    # The best guess stays (the reading the rules give), never sure (found while checking batch 67's fixes, whose
+    # "points to" rule has the near miss "These findings don't point to A, erythema migrans.")
+    ("These findings don't point to A, erythema migrans.", False),
+    ("These findings do not point to erythema migrans.", False),
+    ("This doesn't look like A, erythema migrans.", False),
+    ("I don't think it is erythema migrans.", False),
+    ("I wouldn't say it is erythema migrans.", False),
+    ("I do not believe this is erythema migrans.", False),
+    ("I can't agree that this is erythema migrans.", False),
+    # near misses: the negation in another clause or sentence, past its reach, or denying a noun
+    ("It isn't tinea; this is erythema migrans (A).", True),
+    ("I don't think that's tinea. Answer: A.", True),
+    ("It is not tinea, it is erythema migrans.", True),
+    ("No scale at the edge, so erythema migrans.", True),
+    ("No, the answer is A.", True),
+    ("Without any scale this is erythema migrans (A).", True),
+])
+def test_a_denied_option_is_never_a_sure_reading(reply: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, RASH, question="What is the most likely diagnosis?")
+    assert (answer.choice, answer.sure) == ("A", sure)
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # "Tak." alone is the Polish yes and the Malay "no": read yes, as batch 12 has it, but only as a best guess
+    ("Tak.", "yes", False),
+    # near misses: the words after it show the language
+    ("Tak, obraz przedstawia miednicę.", "yes", True),
+    ("Tak ada ayer dalam perot.", "no", True),
+])
+def test_a_word_of_two_senses_read_alone_is_not_sure(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, question="Is there ascites in this CT scan?")
+    assert (answer.choice, answer.sure) == (choice, sure)

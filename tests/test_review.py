@@ -247,3 +247,17 @@ def test_why_a_reading_is_unsure_is_said_in_words_for_a_reply_that_ends_in_anoth
     row = {"raw_text": "Yes. The inlet is round. My considered view after a second pass is No.<|im_end|>",
            "question": "Is this a female pelvis?"}
     assert "its last word is another answer" in _why(row, "yesno", ())
+
+
+def test_every_doubt_the_reader_names_has_plain_words_for_the_review_card() -> None:
+    """The "to review" card says why a reading is unsure in words, never by the reader's code name: every name
+    ``sureness.doubts`` can give has its words in ``review.DOUBTS``."""
+    import inspect
+    import re
+
+    from probe_ui.reading import sureness
+    from probe_ui.scoring.review import DOUBTS
+
+    names = set(re.findall(r'found\.append\("([^"]+)"\)', inspect.getsource(sureness.doubts)))
+    assert len(names) >= 15, names  # the pattern still finds them
+    assert not names - set(DOUBTS), sorted(names - set(DOUBTS))

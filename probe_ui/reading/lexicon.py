@@ -899,6 +899,17 @@ def _sense(word: str, rest: str, yn: dict[str, str]) -> str | None:
     return shown[0] if len(shown) == 1 else None if shown else _UNLESS_SHOWN.get(w)
 
 
+def sense_assumed(text: str) -> bool:
+    """Whether the reply opens with a word of :data:`_UNLESS_SHOWN` read in its assumed sense, the words after it
+    showing neither language ("Tak." is the Polish yes and the Malay "no"): a best guess, never sure."""
+    _, _, _, opening, _ = _word_regexes()
+    m = opening.match(text)
+    if m is None or m.group(1).casefold() not in _UNLESS_SHOWN:
+        return False
+    after = {t.casefold() for t in _ELIDED_WORD.findall(text[m.end():])}
+    return not any(after & signs for signs in _BOTH_WAYS[m.group(1).casefold()].values())
+
+
 def _other_sense(word: str, rest: str) -> bool:
     """A yes/no word that runs on into a sentence in another sense: Spanish "si ..." (if), Tagalog "hindi" that is
     the language's name ("Hindi speakers ...", batch 15; "Hindi, ..." and "Hindi po" are no), the words of

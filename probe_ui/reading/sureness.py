@@ -153,6 +153,41 @@ def _negated_choice(text: str, item: Item, label: str | None) -> bool:
     return bool(pattern.search(text))
 
 
+#: a negation in the clause before an option is named ("These findings don't point to A, erythema migrans.", "This
+#: doesn't look like erythema migrans"): the option is denied, not chosen, though the words after it are its own
+_NEGATED_CLAUSE = re.compile(r"(?i)\b(?:not|no|never|neither|nor|without|cannot)\b|n't\b")
+#: the negations that deny a declared answer ("I don't think it is A", "I would not say this is A"): a verb's;
+#: "no" and "without" deny a noun ("Without new vessels this is **non-proliferative** diabetic retinopathy (B).")
+_NEGATED_VERB = re.compile(r"(?i)\b(?:not|never|cannot)\b|n't\b")
+#: where the clause before a mention starts: a sentence or clause mark, a dash or arrow, "but", or a conclusion drawn
+#: ("no pigment network -> vascular lesion", "there is no dark stripe between liver and kidney so no free fluid")
+_CLAUSE_START = re.compile(r"(?i)[.!?;:,\n]|\s[\u2013\u2014-]\s|->|\u2192|=>|\b(?:but|so|therefore|hence|thus)\b")
+#: the most words between the negation and the option it denies ("don't point to A", "doesn't look like A"); a
+#: negation further back denies something else ("a collection that doesn't cross the suture lines is an epidural
+#: hematoma")
+_DENIAL_REACH = 4
+
+
+def _denied_by_name(text: str, item: Item, label: str | None) -> bool:
+    """A reading from where an option is named (``_MENTIONS``) whose option is named, somewhere, after a negation in
+    the same clause: by its text, its own letter ("A," "(A)") or a word no other option has."""
+    opt = dict(zip(item.labels, item.options)).get(label or "")
+    if not opt or label is None:
+        return False
+    others = {w.casefold() for o in item.options if o != opt for w in re.findall(r"[^\W\d_]{4,}", o)}
+    words = [w for w in re.findall(r"[^\W\d_]{4,}", opt) if w.casefold() not in others]
+    names = [re.escape(opt).replace(r"\ ", r"\s+"), *(re.escape(w) for w in words)]
+    mention = pattern(r"(?i)\b(?:" + "|".join(names) + r")\b|(?-i:\b" + re.escape(label)
+                      + r"\b(?=[.,):])|(?<=\()" + re.escape(label) + r"\b)")
+    return any(_denied_at(text, m.start()) for m in mention.finditer(text))
+
+
+def _denied_at(text: str, at: int, negation: re.Pattern[str] = _NEGATED_CLAUSE) -> bool:
+    """A ``negation`` within reach before ``at``, in the clause that ``at`` is in."""
+    start = max((b.end() for b in _CLAUSE_START.finditer(text, 0, at)), default=0)
+    return any(len(text[neg.end():at].split()) <= _DENIAL_REACH for neg in negation.finditer(text, start, at))
+
+
 def _denied_after(text: str, opt: str) -> bool:
     """batch 42: the option's own words as the subject of a denial that follows them ("The left kidney isn't the
     dilated one", "the right hip is not the affected side"): the option is denied, though no negation precedes it."""
@@ -402,6 +437,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("ends otherwise")  # "Yes. ... My considered view after a second pass is No."
     if method not in {"exact", "structured", "marked"} and label is not None and _offered_with_another(t, item, label):
         found.append("alternative")  # "The answer is red or green."
+    if lexicon.sense_assumed(t):
+        found.append("two senses")  # "Tak." alone: the Polish yes, the Malay "no"
     if _in_an_unread_language(t, item, method):
         found.append("unread language")  # "Nnyaa, ga se setshwantsho sa MRI; ke CT."
     if method != "exact" and _revised_after(t, item):
@@ -413,6 +450,10 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     words = len(t.split())
     if method not in _MARKED and (words > LONG_WORDS or (method == "question_subject" and words > SUBJECT_WORDS)):
         found.append("long")
+    if item.options and not unknown and label not in {x for v in item.escapes.values() for x in v} and (
+            (method in _MENTIONS and _denied_by_name(t, item, label))
+            or (method == "declaration" and _denied_at(t, last_declaration(t, item).at, _NEGATED_VERB))):
+        found.append("denied")  # "These findings don't point to A, erythema migrans.", "I don't think it is A."
     if method in _MENTIONS and _GENERIC.search(t):
         found.append("generic")
     if method == "likelihood" and not clear_lead(t, item):

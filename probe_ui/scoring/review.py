@@ -51,7 +51,11 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "body": "its reasoning argues against the answer it declares",
           "ends otherwise": "its last word is another answer",
           "revised": "it revises the answer it declared",
-          "close": "the likeliest answer it gives is not far ahead of the others"}
+          "close": "the likeliest answer it gives is not far ahead of the others",
+          "alternative": "it offers another answer beside this one",
+          "unread language": "part of it is in a language the reader does not read",
+          "denied": "a negation stands before the answer it names ('I don't think it is ...')",
+          "two senses": "its answer word means yes in one language and no in another"}
 
 
 @dataclass(frozen=True)
