@@ -7690,7 +7690,7 @@ def test_creoles_and_languages_of_batches_67_68(kind: str, labels: tuple[str, ..
     assert extract(reply, kind, labels, question=question).choice == choice
 
 
-RASH = ("Erythema migrans", "Tinea corporis", "Urticaria", "Erythema multiforme")
+ANNULAR = ("Erythema migrans", "Tinea corporis", "Urticaria", "Erythema multiforme")
 
 
 @pytest.mark.parametrize("reply, sure", [
@@ -7713,7 +7713,7 @@ RASH = ("Erythema migrans", "Tinea corporis", "Urticaria", "Erythema multiforme"
     ("Without any scale this is erythema migrans (A).", True),
 ])
 def test_a_denied_option_is_never_a_sure_reading(reply: str, sure: bool) -> None:
-    answer = extract(reply, "choice", ABCD, RASH, question="What is the most likely diagnosis?")
+    answer = extract(reply, "choice", ABCD, ANNULAR, question="What is the most likely diagnosis?")
     assert (answer.choice, answer.sure) == ("A", sure)
 
 
