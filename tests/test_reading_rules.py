@@ -7727,3 +7727,120 @@ def test_a_denied_option_is_never_a_sure_reading(reply: str, sure: bool) -> None
 def test_a_word_of_two_senses_read_alone_is_not_sure(reply: str, choice: str, sure: bool) -> None:
     answer = extract(reply, "yesno", YN, question="Is there ascites in this CT scan?")
     assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # a leading answer with its confidence, then an update and a "Final:" answer with its own: the final one is the
+    # answer, and a switch is never sure (batch 69: the bare "(0.9)" closing the reply hid the final answer)
+    ("yes (0.6)\nUpdate after re-checking: the orbits and both hemispheres are visible side by side — that's axial, "
+     "not sagittal. Final: no (0.9)", "no", False),
+    ("yes (0.6)\nUpdate: no (0.9)", "no", False),
+    # near misses: no switch, the answer kept with its confidence
+    ("yes (0.6)\nFinal: yes (0.9)", "yes", True),
+    ("No (0.9).", "no", True),
+])
+def test_a_final_answer_with_a_bare_confidence_after_an_update_of_batch_69(reply: str, choice: str,
+                                                                            sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, question="Is this a sagittal MRI? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+BREAST_69 = ("Benign", "Malignant")
+MORISON_69 = ("Free fluid is present", "No free fluid")
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, sure", [
+    # the odds the reply gives of the finding itself, not of its answer: against "No", or even (50 % names no
+    # answer); the best guess stays, never sure (batch 69)
+    ("No. Confidence that a pleural effusion is present: 0.9.", "yesno", YN, (),
+     "Is pleural effusion present in the given chest x-ray? (please answer yes/no)", "no", False),
+    ("Malignancy probability: 0.5. BI-RADS 4B features; tissue sampling needed.", "choice", AB, BREAST_69,
+     "Is the breast lesion benign or malignant?", "B", False),
+    ("Confidence that free fluid is present: about 50%. There's a thin dark line in Morison's pouch, but it could "
+     "equally be perinephric fat.", "choice", AB, MORISON_69, "Does this image show free fluid in Morison's pouch?",
+     "A", False),
+    # near misses: odds that agree with the answer, or far from even
+    ("No. Confidence that a pleural effusion is present: 0.1.", "yesno", YN, (),
+     "Is pleural effusion present in the given chest x-ray? (please answer yes/no)", "no", True),
+    ("Yes. Confidence that a pleural effusion is present: 0.9.", "yesno", YN, (),
+     "Is pleural effusion present in the given chest x-ray? (please answer yes/no)", "yes", True),
+    ("Malignancy probability: 0.9. BI-RADS 5 features.", "choice", AB, BREAST_69,
+     "Is the breast lesion benign or malignant?", "B", True),
+    ("Confidence that free fluid is present: about 95%. There's a dark stripe in Morison's pouch.", "choice", AB,
+     MORISON_69, "Does this image show free fluid in Morison's pouch?", "A", True),
+])
+def test_odds_of_the_finding_even_or_against_the_answer_of_batch_69(
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str,
+        sure: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+PTX_PREMISE_70 = ("Left apex", "Right apex", "Bilateral", "The question contains a clinically incorrect premise")
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # a bold letter opening the reply after a short heading is its answer, not a synonym met in its reasons
+    # ("both sides", bilateral) (batch 70)
+    ("Prelim read for the ED: **D** — nothing to localise. Lung markings run out to the chest wall on both sides, "
+     "no pleural line, trachea midline; a tension pneumothorax can't sit on a normal film.", "D", True),
+    ("Prelim read: **B**. Lung markings absent on the right.", "B", True),
+    # near misses: no bold letter, or a question after it: the synonym is read as before
+    ("Lung markings run out to the chest wall on both sides.", "C", True),
+    ("Prelim read for the ED: **D**? Lung markings run out to the chest wall on both sides.", "C", True),
+])
+def test_a_bold_letter_after_a_heading_opens_the_answer_of_batch_70(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, PTX_PREMISE_70,
+                     question="Where is the tension pneumothorax in this normal chest X-ray?")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+CHEST_DX_70 = ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study")
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # a lower-case letter set off by a space only, then another option's text: they disagree (batch 70)
+    ("b pleural effusion", None, False),
+    ("b - pleural effusion", None, False),
+    # near misses: the letter and its own text agree; "a" is the article
+    ("c pleural effusion", "C", True),
+    ("b pneumothorax", "B", True),
+    ("a pleural effusion", "C", True),
+])
+def test_a_lower_case_letter_with_another_options_text_of_batch_70(reply: str, choice: str | None,
+                                                                   sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, CHEST_DX_70, question="What is the main finding on this chest radiograph?")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+DR_GRADES_70 = ("Non-proliferative diabetic retinopathy", "Proliferative diabetic retinopathy",
+                "Hypertensive retinopathy", "Central retinal vein occlusion", "Age-related macular degeneration")
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # how a disease is graded, and nothing of this image: a textbook remark, its closing option only a guess
+    ("Diabetic retinopathy is graded by new vessels: without them it's non-proliferative, with them proliferative. "
+     "Hypertensive retinopathy shows AV nicking instead.", "C", False),
+    # near misses: the grading applied to this image, or a finding named as the answer
+    ("Diabetic retinopathy is graded by new vessels; I see new vessels at the disc here, so proliferative diabetic "
+     "retinopathy.", "B", True),
+    ("Flame haemorrhages and AV nicking: hypertensive retinopathy.", "C", True),
+])
+def test_how_a_disease_is_graded_is_no_sure_answer_of_batch_70(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B", "C", "D", "E"), DR_GRADES_70,
+                     question="A 58-year-old man with type 2 diabetes for 15 years reports blurred vision; the fundus "
+                              "photograph is shown. What is the most likely diagnosis?")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # a slice where two body regions meet: the question's subject read from it is a guess (batch 70)
+    ("This slice sits at the thoracoabdominal junction: lung bases above, liver dome and spleen tip below.", False),
+    ("This slice is at the junction of the chest and abdomen.", False),
+    # near misses: a study that covers the abdomen, or a slice within it
+    ("Abdominopelvic CT, portal venous phase.", True),
+    ("This slice shows the upper abdomen: liver, spleen and stomach.", True),
+])
+def test_a_slice_between_two_regions_is_no_sure_subject_of_batch_70(reply: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, question="Is this CT scan of the abdomen? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == ("yes", sure)

@@ -212,6 +212,7 @@ from probe_ui.reading.hedges import HEDGE, TAIL_HEDGE
 from probe_ui.reading.item import Item, canonical_item, get_item
 from probe_ui.reading.letters import (
     bare_letters,
+    bold_opening_letter,
     head_letter,
     head_rest,
     letter_text_conflict,
@@ -459,6 +460,13 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if negated is not None:
         return _negated_clause(negated.group(1), kind, labels, item, question, refusal)
     label, method = _read(clean, item, refusal, suggested)
+    if kind == "choice" and (method in ("none", "out_of_range", "synonym") or method in _BY_MENTION):
+        # batch 70: "Prelim read for the ED: **D** — nothing to localise. Lung markings run out to the chest wall on
+        # both sides, ...": the bold letter that opens the reply after a heading is its answer (marked so), not an
+        # option's synonym ("both sides", bilateral) met in its reasons
+        found = bold_opening_letter(text, item)  # the raw reply: cleaning drops the bold marks
+        if found is not None:
+            label, method = found, "marked"
     if (label is None and method in ("none", "ambiguous")) or (label is not None and method in _HELD_OVERRIDES):
         # batch 32: an answer kept after pushback ("I'll keep A.", "my answer stays D, none of the above", "I'm
         # staying with C, pulmonary edema", "I'm holding my original answer: ... (B)"): read where it is kept
@@ -1043,11 +1051,12 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         return None, "ambiguous"  # "A. None of the above." when A is "Pneumonia"
     if head is not None and tail is not None and head != tail:
         return None, "ambiguous"
-    low = _LOWER_LETTER_HEAD.match(masked)
+    low = _LOWER_LETTER_HEAD.match(masked) or _LOWER_LETTER_WORD.match(masked)
     if head is None and low is not None and item.letter(low.group(1)) is not None \
             and letter_text_conflict(item.letter(low.group(1)), low.group(2), item):  # type: ignore[arg-type]
         # batch 45: "b - pleural effusion on the left side" when pleural effusion is C: a lower-case letter set off
-        # by a dash or a colon, then another option's text, contradicts itself as "B: Pleural effusion" does
+        # by a dash or a colon, then another option's text, contradicts itself as "B: Pleural effusion" does; batch 70:
+        # so does one set off by a space only, LLaVA's "b pleural effusion"
         return None, "ambiguous"
     if head is not None or tail is not None:
         lab = head or tail
@@ -1359,6 +1368,8 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
 
 
 _LOWER_LETTER_HEAD = re.compile(r"[ \t>*_\"'`]*\(?([a-hj-z])\)?[ \t]*(?:[\-\u2013\u2014:)])[ \t]*([^\W\d_][^\n]*)")
+# batch 70: a lower-case letter set off by a space only, "b pleural effusion" (not "a", the article, nor "i")
+_LOWER_LETTER_WORD = re.compile(r"[ \t>*_\"'`]*([b-hj-z])[ \t]+([^\W\d_][^\n]*)")
 _SENTENCE_MARK = re.compile(r"[.!?;\n]")
 # a reply that opens with "No" and a noun phrase ("No side marker is visible"), not a "No" marked as the answer
 _FINDING_NO = re.compile(r"(?i)[\W_]*(no)[ \t]+(?=[^\W\d_])")

@@ -233,6 +233,10 @@ _TAIL = re.compile(r"(?i),[ \t]*(?:at|with)\s+(?:maybe\s+|perhaps\s+)?" + _UNIT_
 # "(confidence ~75 %)" before the closing mark: "My answer stays **A. Sarcoidosis** (confidence ~75 %)."
 _PAREN = re.compile(r"(?i)[ \t]*\([ \t]*(?:my\s+)?confidence[ \t]*[:=]?[ \t]*" + _UNIT_NUMBER
                     + r"[ \t]*\)(?=[ \t]*[.!]?[ \t*_]*\Z)")
+# a bare fraction or percentage in parentheses closing the reply, after an answer word: "Final: no (0.9)", "C (0.87)."
+# (batch 69); a number with another unit ("(0.9 mm)") or a whole number ("(2)") is not a confidence
+_BARE = re.compile(r"(?i)(?<=[^\W\d_])[ \t]*\([ \t]*(?:~|≈|about\s+)?(?:0?\.\d{1,3}|1\.0{1,3}|\d{1,3}(?:\.\d+)?[ \t]*%)"
+                   r"[ \t]*\)(?=[ \t]*[.!]?[ \t*_]*\Z)")
 
 
 def without_stated_confidence(clean: str) -> str:
@@ -251,4 +255,40 @@ def without_stated_confidence(clean: str) -> str:
     m = _PAREN.search(out)
     if m is not None and out[:m.start()].strip():
         out = out[:m.start()] + out[m.end():]
+    m = _BARE.search(out)
+    if m is not None and out[:m.start()].strip():
+        out = out[:m.start()] + out[m.end():]
     return out
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The odds a reply gives of the finding itself, not of its answer (issue 46, batch 69)
+# --------------------------------------------------------------------------------------------------------------
+
+_ODDS_VALUE = (r"[ \t*_]*(?:[:=]|\bis\b|\bof\b|\bat\b)?[ \t*_]*(?:(?:about|around|approximately|roughly|~|≈)\s*)?"
+               r"(?P<a>" + _NUM + r")(?P<ua>" + _UNIT + r")?")
+# "Confidence that a pleural effusion is present: 0.9", "Malignancy probability: 0.5", "Probability of malignancy:
+# 0.5": a number for the finding (or the option) named, where "No." or "Benign." may stand beside it
+_FINDING_ODDS = re.compile(
+    r"(?i)\b(?:(?P<present>(?:confidence|probability|likelihood|chance)\s+that\s+(?!(?:this|my|the)\s+(?:answer|reading|"
+    r"call|choice)\b|i\b|it\s+is\s+(?:correct|right)\b)[^.:;\n]{1,60}?\s(?:is|are)\s+(?:present|there|seen))"
+    r"|(?<![\w-])(?:[^\W\d_]{4,}\s+(?:probability|likelihood)|(?:probability|likelihood)\s+of\s+[^\W\d_]{4,}))"
+    + _ODDS_VALUE + r"(?![\d.]*\d)")
+# words that name no finding before "probability": "the probability: 0.5", "estimated probability: 0.5"
+_NOT_A_FINDING = frozenset("this that which with their estimated overall final answer stated my your prior".split())
+
+
+def finding_odds(text: str) -> tuple[float, bool] | None:
+    """The last probability a reply states that the finding is present ("Confidence that free fluid is present:
+    about 50%", True) or of a finding it names ("Malignancy probability: 0.5", False: no presence said), as a share of
+    1; None when it states none. Such a number is not a confidence in the reply's answer: "No. Confidence that a
+    pleural effusion is present: 0.9." says the opposite of "No", and 50 % names no answer."""
+    found = None
+    for m in _FINDING_ODDS.finditer(text):
+        head = m.group(0).split(None, 1)[0].lower().strip("*_")
+        if head in _NOT_A_FINDING:
+            continue
+        x = _scaled(m.group("a"), m.group("ua"))
+        if x is not None:
+            found = (x, m.group("present") is not None)
+    return found

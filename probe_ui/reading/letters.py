@@ -232,3 +232,20 @@ def letters_written_out(text: str, item: Item) -> str:
         text = _PLACE_ALONE.sub(placed, text, count=1)
         text = _PLACE_NAMED.sub(placed, text)
     return text
+
+
+# batch 70: "Prelim read for the ED: **D** — nothing to localise. ...": a short heading, a colon and a bold letter
+# opening the reply, set off from what follows
+_BOLD_AFTER_HEADING = re.compile(r"[ \t>*_]*[^\W\d_][^\n*:?]{0,60}:[ \t]*\*\*[ \t]*[(\[]?([A-Z])[)\]]?[ \t]*\*\*"
+                                 r"(?=[ \t]*(?:[.,;\-\u2013\u2014(]|\n|\Z))")
+_BOLD_LETTER = re.compile(r"\*\*[ \t]*[(\[]?([A-Z])[)\]]?[.:]?[ \t]*\*\*")
+
+
+def bold_opening_letter(text: str, item: Item) -> str | None:
+    """The letter a reply opens with in bold after a short heading ("Prelim read for the ED: **D** — ..."): its
+    answer, whatever words of other options its reasons use; None when another bold letter names another option."""
+    m = _BOLD_AFTER_HEADING.match(text)
+    lab = item.letter(m.group(1)) if m is not None else None
+    if lab is None or any(item.letter(b) != lab for b in _BOLD_LETTER.findall(text)):
+        return None
+    return lab

@@ -22,7 +22,21 @@ from probe_ui.reading.hedges import HEDGE
 from probe_ui.reading.lexicon import generic_statement
 from probe_ui.reading.synonyms import SYNONYMS
 
-__all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_predicate", "asked_values"]
+__all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_predicate", "asked_values",
+           "between_regions"]
+
+# batch 70: a slice or film at the meeting of two body regions ("This slice sits at the thoracoabdominal junction:
+# lung bases above, liver dome and spleen tip below."): neither region is the image's subject beyond doubt. Not a
+# study that covers both ("Abdominopelvic CT", "CT of the chest and abdomen")
+_BETWEEN_REGIONS = re.compile(
+    r"(?i)\b(?:thoraco|cervico|cranio|abdomino|lumbo|dorso)-?[a-z]{4,}\s+(?:junction|transition|border|boundary)\b"
+    r"|\b(?:junction|transition|border|boundary)\s+(?:of|between)\s+(?:the\s+)?[a-z]+\s+and\s+(?:the\s+)?[a-z]+\b"
+    r"|\b(?:straddles|straddling)\s+the\s+(?:[a-z]+\s+)?(?:junction|border|boundary)\b")
+
+
+def between_regions(text: str) -> bool:
+    """Whether the reply places the image at the meeting of two body regions (:data:`_BETWEEN_REGIONS`)."""
+    return bool(_BETWEEN_REGIONS.search(text))
 
 _SIDED = (r"(?:sided|side|lung|lobe|kidney|breast|hand|foot|knee|hemithorax|upper|lower|middle|hemispheric|hemisphere|"
           r"arm|leg|eye|renal|pulmonary|cerebral|"

@@ -46,12 +46,14 @@ import re
 from probe_ui.reading import lexicon
 from probe_ui.reading.cleaning import norm, pattern
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal
+from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
 from probe_ui.reading.hedges import HEDGE
 from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
 from probe_ui.reading.refusals import refusal_names
+from probe_ui.reading.subject import between_regions
 from probe_ui.reading.verdicts import REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in
 from probe_ui.reading.words import stated_answers
@@ -101,6 +103,14 @@ _GENERIC = re.compile(r"(?i)\b(?:typically|usually|often|commonly|generally|clas
                       r"can\s+(?:all\s+|also\s+|both\s+)?(?:look|appear|present|cause|show|mimic|occur)|"
                       r"(?:is|are)\s+(?:an?\s+)?(?:common|typical|classic|frequent|well[\s-]known)\b|"
                       r"(?:is|are)\s+characteri[sz]ed\s+by|presents?\s+with)")
+# batch 70: how a disease is graded or told apart, and nothing of this image or patient ("Diabetic retinopathy is
+# graded by new vessels: without them it's non-proliferative, with them proliferative. Hypertensive retinopathy shows
+# AV nicking instead."): a closing sentence that names an option is a textbook remark, not a verdict
+_DEFINING = re.compile(r"(?i)\b(?:is|are)\s+(?:graded|classified|staged|categori[sz]ed|divided|subdivided|"
+                       r"distinguished|differentiated|told\s+apart)\s+(?:by|on|according\s+to|into|from|based\s+on)\b")
+_OF_THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|here's|I|I'd|I'm|my|we|patient|patient's|answer|impression|"
+                           r"diagnosis|image|photo|photograph|picture|fundus\s+photo(?:graph)?|scan|film|study|"
+                           r"radiograph|slice)\b")
 
 
 # a reply that states a finding is there ("There is a transverse lucent line ...", "The film shows a ..."): a "no"
@@ -454,11 +464,32 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             (method in _MENTIONS and _denied_by_name(t, item, label))
             or (method == "declaration" and _denied_at(t, last_declaration(t, item).at, _NEGATED_VERB))):
         found.append("denied")  # "These findings don't point to A, erythema migrans.", "I don't think it is A."
-    if method in _MENTIONS and _GENERIC.search(t):
+    if (method in _MENTIONS and _GENERIC.search(t)) or (
+            method not in _MARKED and _DEFINING.search(t) and not _OF_THIS_CASE.search(t)):
         found.append("generic")
     if method == "likelihood" and not clear_lead(t, item):
         found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt
+    if method == "question_subject" and between_regions(t):
+        found.append("junction")  # batch 70: "This slice sits at the thoracoabdominal junction: ..."
+    if label is not None and _odds_against(t, item, label):
+        found.append("odds")  # batch 69: "No. Confidence that a pleural effusion is present: 0.9."
     return found
+
+
+#: a probability of the finding this close to even names no answer ("Malignancy probability: 0.5")
+_EVEN_ODDS = 0.1
+
+
+def _odds_against(text: str, item: Item, label: str) -> bool:
+    """Whether the odds the reply gives of the finding itself (:func:`confidence.finding_odds`) are even, or, on a
+    yes/no item, point the other way from ``label`` ("No. Confidence that a pleural effusion is present: 0.9.")."""
+    odds = finding_odds(text)
+    if odds is None:
+        return False
+    x, present = odds
+    if abs(x - 0.5) <= _EVEN_ODDS:
+        return True
+    return present and item.kind == "yesno" and label in ("yes", "no") and (label == "yes") != (x > 0.5)
 
 
 def is_sure(text: str, item: Item, method: str, label: str | None = None, *, refusal: bool = False) -> bool:

@@ -55,7 +55,9 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "alternative": "it offers another answer beside this one",
           "unread language": "part of it is in a language the reader does not read",
           "denied": "a negation stands before the answer it names ('I don't think it is ...')",
-          "two senses": "its answer word means yes in one language and no in another"}
+          "two senses": "its answer word means yes in one language and no in another",
+          "odds": "the odds it gives of the finding are even, or point to the other answer",
+          "junction": "it places the image where two body regions meet"}
 
 
 @dataclass(frozen=True)
