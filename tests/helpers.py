@@ -69,6 +69,21 @@ def stop(proc: subprocess.Popen[Any], timeout: float = 10.0) -> None:
             stream.close()
 
 
+def ctrl_c(proc: subprocess.Popen[Any], timeout: float = 30.0) -> str:
+    """Press Ctrl+C in the app ``proc`` runs (its output piped as text) and wait for it to end; returns what it
+    printed. Where it was held up and stopped by its own deadline (probe_ui.app.serve.stop_on_ctrl_c), the stacks it
+    printed come back as a warning, so that what held it up shows in the test log."""
+    import signal
+    import warnings
+
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout)
+    out = proc.stdout.read() if proc.stdout is not None else ""
+    if "Timeout (" in out:
+        warnings.warn(f"the app was held up after Ctrl+C and stopped by its deadline:\n{out[-6000:]}", stacklevel=2)
+    return out
+
+
 def wait_for_page(url: str, proc: subprocess.Popen[Any], timeout: float = 120.0) -> bytes:
     """Poll ``url`` until it answers 200 and return the page; fail if the process ends first or ``timeout``
     passes (a guard against a hang, not a limit on speed)."""

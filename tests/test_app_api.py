@@ -296,14 +296,13 @@ def test_a_server_slow_to_answer_its_first_request_still_starts_and_one_that_nev
 def test_probe_ui_with_no_command_serves_the_app(tmp_path, capsys):
     """`probe-ui` prints the address and serves the page there; Ctrl+C stops it; an open host needs --auth."""
     import os
-    import signal
     import subprocess
     import sys
     import time
     import urllib.request
 
     from app_server import free_port
-    from helpers import stop
+    from helpers import ctrl_c, stop
 
     port = free_port()
     env = dict(os.environ, PROBE_UI_DISCOVER="0", GRADIO_ANALYTICS_ENABLED="False", NO_PROXY="127.0.0.1")
@@ -321,8 +320,7 @@ def test_probe_ui_with_no_command_serves_the_app(tmp_path, capsys):
             except OSError:
                 assert time.monotonic() < deadline
                 time.sleep(0.3)
-        proc.send_signal(signal.SIGINT)  # Ctrl+C
-        proc.wait(timeout=30)
+        ctrl_c(proc)
     finally:
         stop(proc)
     # refused before anything is served: in this process (main, what the command runs), sparing a second start

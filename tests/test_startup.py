@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from app_server import free_port
-from helpers import stop, wait_for_page
+from helpers import ctrl_c, stop, wait_for_page
 
 from probe_ui import runner
 from probe_ui.cli import main
@@ -48,10 +48,55 @@ def test_ctrl_c_stops_the_app_started_with_sigint_ignored(tmp_path: Path) -> Non
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))  # as `nohup` / `&` do
     try:
         wait_for_page(f"http://127.0.0.1:{port}/", proc)
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=60)  # without the restored handler SIGINT is ignored and this times out
+        ctrl_c(proc, timeout=60)  # without the restored handler SIGINT is ignored and this times out
     finally:
         stop(proc)
+
+
+#: a process that, after Ctrl+C, would never end on its own: a thread that is not a daemon and never returns
+HANGS_AFTER_CTRL_C = """
+import sys, threading, time
+from probe_ui.app.serve import stop_on_ctrl_c
+stop_on_ctrl_c(within_s=float(sys.argv[1]))
+def never_ends():
+    threading.Event().wait()
+threading.Thread(target=never_ends, name="never-ends").start()
+print("ready", flush=True)
+try:
+    time.sleep(120)
+except KeyboardInterrupt:
+    pass  # the main thread ends; the interpreter waits for the thread for ever
+"""
+
+
+def test_the_app_stops_after_ctrl_c_even_when_something_holds_it_up() -> None:
+    """A user's Ctrl+C ends the app within the time it promises, and says what held it up."""
+    proc = subprocess.Popen([sys.executable, "-c", HANGS_AFTER_CTRL_C, "1"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+        out = proc.stdout.read()
+    finally:
+        stop(proc)
+    assert "Ctrl+C again stops at once" in out
+    assert "never_ends" in out  # the stack of the thread that held it up
+    assert proc.returncode != 0
+
+
+def test_a_second_ctrl_c_stops_the_app_at_once() -> None:
+    proc = subprocess.Popen([sys.executable, "-c", HANGS_AFTER_CTRL_C, "600"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        proc.send_signal(signal.SIGINT)
+        assert "stopping" in proc.stdout.readline()
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=30)
+    finally:
+        stop(proc)
+    assert proc.returncode == 130
 
 
 def test_each_image_file_is_loaded_once_per_batch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -334,6 +334,33 @@ def warm_imports() -> None:
     threading.Thread(target=run, name="probe-ui warm imports", daemon=True).start()
 
 
+#: how long the app may take to stop after Ctrl+C before it is stopped at once (Gradio waits up to 5 s for its web
+#: server; the interpreter's tear-down takes up to 3 s on a busy two-core machine)
+STOP_WITHIN_S = 15.0
+
+
+def stop_on_ctrl_c(within_s: float = STOP_WITHIN_S) -> None:
+    """Ctrl+C stops the app, always and soon. The first press stops it in order (the web server closed, the port
+    given back); were anything to hold the process up longer than ``within_s`` (a thread that does not end, a
+    library's clean-up that waits), the threads' stacks are printed and the process ends anyway, and a second press
+    ends it at once. Nothing is lost either way: every answer is committed as it arrives. Call from the main thread."""
+    import faulthandler
+    import signal
+
+    pressed: list[float] = []
+
+    def on_ctrl_c(signum: int, frame: Any) -> None:
+        if pressed:  # again, while stopping
+            os._exit(130)
+        pressed.append(time.monotonic())
+        print(f"probe-ui: stopping (Ctrl+C again stops at once; stopped anyway in {within_s:.0f} s)",
+              file=sys.stderr, flush=True)
+        faulthandler.dump_traceback_later(within_s, exit=True)  # a C thread: it fires even in the tear-down
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_ctrl_c)
+
+
 def launch(opts: ServeOptions, *, block: bool = True, quiet: bool = False) -> Any:
     """Build the app on its store and serve it; returns the Blocks (with ``block=False``, for tests)."""
     from starlette.middleware import Middleware

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import sys
+import threading
 
 from probe_ui.cli.common import UsageError, command, db_arg, global_db_arg, send_gate_args, trust_arg
 
@@ -49,7 +51,7 @@ def serve_arguments(sv: argparse.ArgumentParser) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from probe_ui.app.serve import ServeError, claim_port, launch, options
+    from probe_ui.app.serve import ServeError, claim_port, launch, options, stop_on_ctrl_c
 
     try:
         opts = options(args.db, args.host, args.port, args.auth, args.demo, args.max_upload_mb, args.auth_file,
@@ -68,5 +70,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not ocr_available() and policy.mode != "off":
         print(f"probe-ui: the send gate is missing ({INSTALL_HINT}): images sent to hosted APIs are not checked "
               "for burned-in names, dates or record numbers", flush=True)
-    launch(opts)
+    if threading.current_thread() is threading.main_thread():  # a signal handler can only be set there
+        stop_on_ctrl_c()
+    try:
+        launch(opts)
+    except KeyboardInterrupt:  # while starting: the port was given back
+        print("probe-ui: stopped", file=sys.stderr, flush=True)
+        return 130
     return 0
