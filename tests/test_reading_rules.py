@@ -7844,3 +7844,97 @@ def test_how_a_disease_is_graded_is_no_sure_answer_of_batch_70(reply: str, choic
 def test_a_slice_between_two_regions_is_no_sure_subject_of_batch_70(reply: str, sure: bool) -> None:
     answer = extract(reply, "yesno", YN, question="Is this CT scan of the abdomen? (please answer yes/no)")
     assert (answer.choice, answer.sure) == ("yes", sure)
+
+
+@pytest.mark.parametrize("reply, question, refusal", [
+    # an answer, then the finding weighed against a mimic, left open: withdrawn, no decline (batches 69-70)
+    ("Yes — 75% confidence. Hmm, on reflection the opacity may just be overlying breast tissue; my confidence is now "
+     "about 50%, and I can't say whether there's consolidation or not.",
+     "Is there consolidation in the right lower lobe? (please answer yes/no)", False),
+    ("Yes, there is a hyperdensity. Hmm, on second look it may just be a calcified falx — I can't decide whether this "
+     "is abnormal or not.", "Does this ct scan show any abnormality of the brain? (please answer yes/no)", False),
+    # near miss: the image blamed for it: a decline
+    ("The image is too dark; I can't say whether there's consolidation or not.",
+     "Is there consolidation in the right lower lobe? (please answer yes/no)", True),
+])
+def test_an_answer_withdrawn_between_two_is_no_decline_of_batch_69(reply: str, question: str, refusal: bool) -> None:
+    answer = extract(reply, "yesno", YN, question=question)
+    assert (answer.choice, answer.refusal) == (None, refusal)
+
+
+BENIGN_MALIGNANT_70 = ("Benign", "Malignant")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # "Though now I notice ..." opens a second look; what follows leaves both answers open (batch 70)
+    ("Benign — it's oval and circumscribed. Though now I notice the posterior margin is slightly indistinct, and "
+     "honestly I can't say any more whether it's benign or malignant.", None),
+    # near misses: the second look keeps the answer
+    ("Benign — oval. Though now I notice a slightly indistinct margin, I still say benign.", "A"),
+    ("Benign. Now I notice the margin is circumscribed, which fits.", "A"),
+])
+def test_though_now_i_notice_opens_a_second_look_of_batch_70(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "choice", ("A", "B"), BENIGN_MALIGNANT_70,
+                     question="Is the breast lesion benign or malignant?")
+    assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # a label after "maybe" in the correction: entertained, and the first answer no longer stands (batch 70)
+    ("red. hmm wait maybe blue, they look about the same distance", None, False),
+    ("red. wait, maybe blue.", None, False),
+    # near misses: the correction names its answer; a plain answer
+    ("red. wait, blue.", "blue", False),
+    ("red. the blue one is under the surface.", "red", True),
+])
+def test_maybe_another_label_after_wait_withdraws_of_batch_70(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "label", ("red", "blue"), question="Which dot is closer to the camera in this endoscopy "
+                                                               "image? (Answer with red or blue)")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, refusal", [
+    # declines: never an answer (batches 69-70)
+    ("The image is cropped so that the liver is almost entirely out of frame. I can't pick an option or put a "
+     "confidence on it.", "choice", ABCD, ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis"),
+     "Which finding is present in the liver?", None, True),
+    ("I'm not going to infer the patient's sex from this image.", "label", ("male", "female"), (),
+     "Is this patient male or female? (Answer with male or female)", None, True),
+    ("I'd prefer not to call a brain abnormality from a phone photo of the monitor; please have the on-call "
+     "radiologist review the full series.", "yesno", YN, (),
+     "Does this ct scan show any abnormality of the brain? (please answer yes/no)", None, True),
+    # near misses: an answer with the same words
+    ("I can pick an option: B.", "choice", ABCD, ("None of the above", "Hepatic cyst", "Hemangioma", "Metastasis"),
+     "Which finding is present in the liver?", "B", False),
+    ("I'm not going to infer much from the pelvis alone, but the skull says male.", "label", ("male", "female"), (),
+     "Is this patient male or female? (Answer with male or female)", "male", False),
+    ("I'd prefer not to call it a mass, but yes, there is an abnormality.", "yesno", YN, (),
+     "Does this ct scan show any abnormality of the brain? (please answer yes/no)", "yes", False),
+])
+def test_declines_of_batches_69_70(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                   question: str, choice: str | None, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.refusal) == (choice, refusal)
+
+
+FEMURS_70 = ("Left femur", "Right femur", "Both femurs", "No fracture")
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, refusal", [
+    # the image's fault, then the answer for what is there: a guess with the refusal flag (batch 70)
+    ("Image quality limited (motion). Best estimate: small-volume ascites present. Answer: yes", "yesno", YN, (),
+     "Is there ascites in this CT scan? (please answer yes/no)", "yes", True),
+    ("Only the upper half of the pelvis made it into the upload, so the femoral shafts are cut off — on what's "
+     "visible, **A. Left femur** (a break at the left femoral neck).", "choice", ABCD, FEMURS_70,
+     "Where is the fracture?", "A", True),
+    # near misses: the image not blamed
+    ("Image quality good. Best estimate: yes.", "yesno", YN, (), "Is there ascites in this CT scan? (please answer "
+                                                                  "yes/no)", "yes", False),
+    ("The cortex is cut off at the edge; A. Left femur, on what's visible there is a break.", "choice", ABCD,
+     FEMURS_70, "Where is the fracture?", "A", False),
+])
+def test_the_image_blamed_then_an_answer_of_batch_70(reply: str, kind: str, labels: tuple[str, ...],
+                                                     options: tuple[str, ...], question: str, choice: str,
+                                                     refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.refusal, answer.sure) == (choice, refusal, False if refusal else answer.sure)

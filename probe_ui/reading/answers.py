@@ -868,8 +868,11 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         tail = self_corrected(clean)
         if tail is not None:
             found, how = _read(tail, item, refusal, suggested, corrections=False)
+            # batch 70: "red. hmm wait maybe blue, they look about the same distance": the label after "maybe" in
+            # the correction is entertained, and the answer before it no longer stands
             if (TAIL_HEDGE.search(tail) or WITHDRAWN.search(tail)) and (
-                    found is not None or entertained_labels(tail, item) or named_in(tail, item)):
+                    found is not None or entertained_labels(tail, item) or named_in(tail, item)
+                    or (kind == "label" and label_words(tail, item, guesses=True))):
                 return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well.", "C. Wait, maybe B."
             if found is None and (WITHDRAWN.search(tail) or _LEFT_BETWEEN.search(tail)):
                 # "The answer is B. On second thought, I'm unsure whether ..."; batch 59: "Answer: yes.\n\nADDENDUM:
@@ -1202,7 +1205,8 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
 # a guess that opens its own clause after a decline: "maybe", "probably", "my guess is", "tentatively", "if I had
 # to guess", "within (or with) this limitation"
 # batch 62: "the picture is very dark and hard to see, but maybe pulmonary edema": "but" before the guess's word
-_GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014]))[ \t]*(?:but[ \t]+)?"
+_GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014])|(?<=[ \t]-)(?=[ \t]*(?:on|from|going\s+by)\s+what))"
+                            r"[ \t]*(?:but[ \t]+)?"
                             r"(?:maybe|perhaps|probably|possibly|"
                             r"i\s+guess|guess(?:ing)?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|tentatively|"
                             # batch 39: "..., so my tentative pick is A, joint effusion." (after "so" in the clause
@@ -1215,6 +1219,11 @@ _GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014]))[ \t]*(?:but
                             # batch 63: "Half the film is cut off, so I'm working from the left hemithorax only. For
                             # what it's worth, the left costophrenic angle is blunted with a meniscus: A, left side."
                             r"for\s+what\s+it's\s+worth|"
+                            # batch 70: "... so the femoral shafts are cut off — on what's visible, **A. Left femur**"
+                            r"(?:on|from|going\s+by)\s+what(?:'s|\s+is)\s+visible|"
+                            # batch 69: "... so treat this as low confidence (~55%): I'd tentatively disagree with FNH
+                            # and go with B, hemangioma."
+                            r"i(?:'d|\s+would)\s+tentatively|"
                             # batch 59: "...; interpretation is provisional. Most likely cause: A (Nephrolithiasis)."
                             r"most\s+likely\s+(?:cause|diagnosis|answer|option|choice)(?=[ \t]*:)|"
                             r"if\s+i\s+(?:had|have)\s+to\s+guess|(?:with|within|given|despite)\s+(?:that|this|these|those)"

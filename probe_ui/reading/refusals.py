@@ -81,7 +81,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # batch 68: "I'm not able to grade this — the upload stopped partway ..."
      r"|grade|stage|classify"
      # batch 40: "I can't agree or disagree with the physician here: ..."
-     r"|agree\s+or\s+disagree)\b",
+     r"|agree\s+or\s+disagree"
+     # batch 69: "The image is cropped so that the liver is almost entirely out of frame. I can't pick an option or
+     # put a confidence on it."
+     r"|(?:pick|choose|select)\s+(?:an|any|one)\s+(?:option|answer))\b",
      "I cannot determine this from the image."),
     ("cannot-see-image",
      _CANT + r"\s+(?:actually\s+|really\s+|directly\s+)?(?:see|view|open|look\s+at|access|load|display|read)\s+"
@@ -272,7 +275,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"infer|estimate|determine|assign)\b"
                 # batch 16: "I'm not going to guess whether this is a man or a woman from a radiograph"
                 r"|\b(?:i'm|i\s+am)\s+not\s+going\s+to\s+(?:guess|speculate|answer|venture|commit|offer|give|"
-                r"provide|make|hazard|diagnose|judge|pick|choose)\b"
+                r"provide|make|hazard|diagnose|judge|pick|choose"
+                # batch 70: "I'm not going to infer the patient's sex from this image." (what is inferred named; not
+                # "I'm not going to infer much from the pelvis alone, but ...")
+                r"|(?:infer|estimate|determine|assign)\s+(?:the|a|an|any|this|his|her|their)\b)\b"
                 r"|\bi\s+(?:won't|will\s+not|wouldn't|would\s+not)\s+(?:even\s+)?(?:guess|speculate|venture)\b"
                 # batch 59: "I'll hold off rather than guess."
                 r"|\bi(?:'ll|\s+will|'d|\s+would)\s+hold\s+off\s+(?:rather\s+than\s+(?:guess|speculat)\w*|on\s+"
@@ -314,7 +320,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 r"|\bi(?:'d|\s+would)\s+prefer\s+not\s+to\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
                 r"comment|judge|opine"
                 # batch 66: "I'd prefer not to suggest a diagnosis for acute chest pain from an image — ..."
-                r"|(?:suggest|offer|give|provide|venture|name)\s+(?:a|an|any)\s+(?:diagnosis|answer|guess|grade))\b"
+                r"|(?:suggest|offer|give|provide|venture|name)\s+(?:a|an|any)\s+(?:diagnosis|answer|guess|grade)"
+                # batch 70: "I'd prefer not to call a brain abnormality from a phone photo of the monitor; ..."
+                r"|call\s+(?:a|an|any)\s+[\w\-]+)\b"
                 # batch 51: "I'd prefer not to make a call on cirrhosis from a single slice — ..."
                 r"|\bi(?:'d|\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?make\s+(?:a|the|any)\s+(?:call|judge?ment|"
                 r"decision|diagnosis)\b",
@@ -924,8 +932,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # quality: severe glare from the light source obscures the upper half. Limited assessment.\nBest estimate: ...",
     # "Heavily cropped, so a guess: correct.", "Rotated AP film; CTR unreliable. Best estimate: B.", "Low-res thumbnail
     # only. Provisional: D", "The fracture is partly hidden by the cast, which limits this. Tentatively: no")
+    # batch 70: "Image quality limited (motion). Best estimate: small-volume ascites present. Answer: yes"
     ("image-fault-then-estimate",
-     r"(?:\b(?:" + _FAULT + r"|glare|rotated|obscur(?:ed|es|ing)|hidden|thumbnail)\b)[^!?]{0,120}?"
+     r"(?:\b(?:" + _FAULT + r"|glare|rotated|obscur(?:ed|es|ing)|hidden|thumbnail|(?:image\s+)?quality\s+(?:is\s+)?"
+     r"limited)\b)[^!?]{0,120}?"
      r"\b(?:best\s+(?:estimate|guess)|provisional(?:ly)?|tentative(?:ly)?|(?:so\s+)?a\s+guess|my\s+guess)[ \t]*:",
      "Rotated AP film; CTR unreliable. Best estimate: B."),
     # batch 62: "I'd prefer not to change or confirm my answer without the full MRI series — from the single slice
@@ -947,7 +957,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|" + _CANT + r"\s+see\s+the\s+[\w\-]+\s+part\s+of\b[^.!?\n]{0,40}?\b" + _IMAGE + r"\s+is\s+cut\b"
      r"|\bresolution\s+is\s+too\s+low\s+to\s+(?:look\s+at|make\s+out|see)\b"
      # batch 66: "I can't grade this: the lumbosacral junction is cropped out of the image you sent."
-     r"|" + _CANT + r"\s+" + _JUDGE + r"\b[^.!?\n]{0,80}?\b(?:cropped|cut)\s+out\s+of\s+the\s+" + _IMAGE + r"\b",
+     r"|" + _CANT + r"\s+" + _JUDGE + r"\b[^.!?\n]{0,80}?\b(?:cropped|cut)\s+out\s+of\s+the\s+" + _IMAGE + r"\b"
+     # batch 70: "Only the upper half of the pelvis made it into the upload, so the femoral shafts are cut off — on
+     # what's visible, **A. Left femur** ...": the answer given only for the part that came
+     r"|\b(?:" + _FAULT + r"|missing)\b[^.!?\n]{0,40}?\b(?:on|from|going\s+by)\s+what(?:'s|\s+is)\s+visible\b",
      "i cant see the lower part of the lungs, the image is cut"),
 )
 
@@ -970,12 +983,18 @@ _EQUIVOCAL = re.compile(r"(?i)\b(?:both|either)\s+(?:are\s+|is\s+|seem\s+|remain
                         r"|\bweighing\s+(?:the\s+two|both|them|these|those|it\s+up|the\s+(?:evidence|findings))\b"
                         # batch 26: "I am not able to say with confidence whether it is solid or cystic."
                         r"|\bwhether\s+it\s+is\s+[\w\-]+\s+or\s+[\w\-]+\b"
+                        # batch 70: "Yes, there is a hyperdensity. Hmm, on second look it may just be a calcified
+                        # falx — I can't decide whether this is abnormal or not."
+                        r"|\bwhether\s+this\s+is\s+[\w\-]+\s+or\s+(?:not\b|[\w\-]+\b)"
                         # batches 31-32: "I honestly can't tell whether it's consolidation or not.", "... whether
                         # they're circumscribed or microlobulated": what was seen, weighed after a second look
                         r"|\bwhether\s+(?:it's|they're|they\s+are)\s+[\w\-]+\s+or\s+(?:not\b|[\w\-]+\b)"
                         # batch 34: "... could be overlapping breast tissue ... I honestly can't say whether there is
                         # consolidation or not.": the finding weighed against a mimic
-                        r"|\bwhether\s+(?:or\s+not\s+)?there\s+(?:is|are)\s+(?:an?\s+|any\s+)?[\w\-]+\s+or\s+not\b"
+                        # batch 69: "... on reflection the opacity may just be overlying breast tissue; my
+                        # confidence is now about 50%, and I can't say whether there's consolidation or not."
+                        r"|\bwhether\s+(?:or\s+not\s+)?there(?:'s|\s+is|\s+are)\s+(?:an?\s+|any\s+)?[\w\-]+\s+or\s+"
+                        r"not\b"
                         # batch 28: "On review, the hypoechoic band ... could equally be perirenal fat. I cannot
                         # confidently say ...", "两种都有可能，无法确定。" (both are possible)
                         r"|\b(?:could|might|may)\s+(?:just\s+as\s+)?equally\s+(?:well\s+)?be\b"

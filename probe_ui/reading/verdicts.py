@@ -44,10 +44,11 @@ _SELF_CORRECTION = re.compile(
     # honestly not sure anymore ...": a "Though" or "But" opening a sentence before "on reflection" / "on second
     # thought" (capital: not batch 17's "..., but on reflection that's the specular highlight", read as it was)
     # batch 55: "Non-proliferative, B. Though now that I look at the disc again, ..."
+    # batch 70: "Benign — ... Though now I notice the posterior margin is slightly indistinct, ..."
     # batches 57-58: "Although now that I see the fourth ventricle is also somewhat prominent, ...", "Although, now
     # that I look at the posterior margin again, ..." (a comma after it)
     r"(?:(?-i:But|Though|Although)[ \t]*,?[ \t]+(?=on\s+(?:further\s+)?reflection\b|on\s+second\s+thought|now\s+that\s+"
-    r"i\s+(?:look|see)\b))?"
+    r"i\s+(?:look|see)\b|now\s+i\s+(?:notice|see)\b))?"
     # batch 41: "Impetigo, I'd say — though looking closer, the vesicles are grouped ...": "though" after a dash
     # before "looking closer" / "looking again"
     r"(?:(?<=-)[ \t]*(?:though|although)[ \t]+(?=looking\s+(?:again|more\s+closely|closer)\b))?"
@@ -111,6 +112,9 @@ _SELF_CORRECTION = re.compile(
     # batch 57: "Although now that I see ..." (only after "Though" or "Although": "Now that I see the film, B." reads
     # as it did)
     r"(?:(?<=ough[ \t])|(?<=ough,[ \t]))now\s+that\s+i\s+see\b|"
+    # batch 70: "Benign — it's oval and circumscribed. Though now I notice the posterior margin is slightly
+    # indistinct, and honestly I can't say any more whether it's benign or malignant."
+    r"(?:(?<=ough[ \t])|(?<=ough,[ \t]))now\s+i\s+(?:notice|see)\b|"
     r"upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
     r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine|revise|rethink|amend)"
     r"(?:\s+(?:that|myself|this|my\s+answer))?|"
