@@ -7938,3 +7938,41 @@ def test_the_image_blamed_then_an_answer_of_batch_70(reply: str, kind: str, labe
                                                      refusal: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.refusal, answer.sure) == (choice, refusal, False if refusal else answer.sure)
+
+
+@pytest.mark.parametrize("question, reply, choice", [
+    # batch 69: Tohono O'odham "Heu'u" (yes), Haida "Áang" (yes), Western Abenaki "Nda" (no), Lushootseed "xʷiʔ" (no),
+    # each only before a mark, with the confidence after it
+    ("Are the bones of this hand fractured?", "Heu'u — 90%", "yes"),
+    ("Is this an ultrasound image?", "Áang. 0.9", "yes"),
+    ("Is there a pneumothorax?", "Nda. Confidence: 80%", "no"),
+    ("Is this a pelvis radiograph?", "xʷiʔ, 70%", "no"),
+    # batch 70: Northern Thai "บ่มีเจ้า ..." (there is none), Iu Mien "Mv maaih ..." (there is no ...)
+    ("Is there a pneumothorax?", "บ่มีเจ้า บ่หัน pneumothorax", "no"),
+    ("Is there a fracture in this radiograph?", "Mv maaih fracture.", "no"),
+    # near misses: the word running on into the sentence; "MV" alone, the mitral valve
+    ("Is there a pneumothorax?", "Nda pneumothorax.", None),
+    ("Is there a fracture in this radiograph?", "MV prolapse, fracture seen.", "yes"),
+])
+def test_answer_words_of_batches_69_70(question: str, reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", YN, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, labels, question, choice", [
+    # batch 70: Teochew (and Chinese, Japanese) "大人" (adult); "middle-aged" is an adult, not the elderly
+    ("大人。Epiphyses fused。", ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?", "adult"),
+    ("Skeletally mature, middle-aged range.", ("child", "adult", "elderly"),
+     "Which age group does this radiograph belong to?", "adult"),
+    # near misses: both named
+    ("大人と子供.", ("pediatric", "adult"), "Is this a pediatric or adult chest x-ray?", None),
+    ("Middle-aged or elderly.", ("child", "adult", "elderly"), "Which age group does this radiograph belong to?",
+     None),
+])
+def test_adult_words_of_batch_70(reply: str, labels: tuple[str, ...], question: str, choice: str | None) -> None:
+    assert extract(reply, "label", labels, question=question).choice == choice
+
+
+def test_a_northern_thai_decline_of_batch_70() -> None:
+    # "I don't see the picture (polite); please send it again (polite)."
+    answer = extract("บ่หันฮูบเจ้า ส่งมาใหม่แน่เจ้า", "yesno", YN, question="Are the bones of this hand fractured?")
+    assert (answer.choice, answer.refusal) == (None, True)

@@ -513,7 +513,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 67: Laz ("Ho, ham rentgeni ren."; only before a mark: the English "ho", the Hinglish "ho", is);
             # batch 68: Maranao ("Oway."; only before a mark; the batch's writer was least sure of it, but it clashes
             # with no word of the lexicon's languages)
-            "ho", "oway"),
+            "ho", "oway",
+            # batch 69: Tohono O'odham ("Heu'u — 90%"), Haida ("Áang. 0.9"); both only before a mark. Passamaquoddy-
+            # Maliseet "Ehe" left out: the German "Ehe" (marriage); Inuvialuktun "Ii" left out: the Japanese romaji
+            # "ii" (good)
+            "heu'u", "áang"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -645,7 +649,19 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "nê", "نە", "дац",
            # batch 68: Kinaray-a ("wara pneumothorax.", there is none; it runs on into the sentence, as Chavacano
            # "nuay")
-           "wara"),
+           "wara",
+           # batch 69: Western Abenaki ("Nda. Confidence: 80%"), Lushootseed ("xʷiʔ, 70%", the negator); both only
+           # before a mark. Potawatomi "Cho" left out: the Vietnamese "cho" (for, give), and its writer was least sure
+           # of it. "xʷiʔ" is written as the reader sees it after NFKC (fold_quotes), its raised ʷ a plain w
+           "nda", "xwiʔ",
+           # batch 70: Northern Thai ("บ่มีเจ้า บ่หัน pneumothorax", there is none (polite), I don't see a
+           # pneumothorax; "บ่" is the "not" of Northern Thai, Isan and Lao, the Thai "ไม่" above)
+           "บ่มีเจ้า", "บ่มี",
+           # batch 70: Iu Mien ("Mv maaih fracture.", there is no fracture: "mv" not, "maaih" have), the two words
+           # together, running on into the sentence as Kinaray-a "wara" (alone, "MV" is the mitral valve). Tày "Mì,
+           # ..." (there is) left out: the Vietnamese "mì" (noodles); Jingpho "Ma rai ai." (a child) left out: "ma"
+           # is a word of many languages
+           "mv maaih"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -682,6 +698,8 @@ WORDS: dict[str, tuple[str, ...]] = {
                 "corretto", "正确", "正常方向"),
     "pediatric": ("pediátrico", "pediátrica", "niño", "niña", "infantil", "pédiatrique", "enfant", "pädiatrisch",
                   "kinder", "儿童", "小儿", "儿科",
+                  # batch 70: the child beside "大人" (adult, below): Japanese "子供" / "子ども", Chinese "小孩"
+                  "子供", "子ども", "小孩",
                   # batch 16: Croatian ("dijete, otvorene epifize"), Serbian, Slovak, Czech
                   "dijete", "dete", "дете", "дијете", "dieťa", "dítě",
                   # batch 22: Luxembourgish ("Et ass e Kand, ..."), Gujarati, Punjabi, Zulu, Mongolian
@@ -696,7 +714,9 @@ WORDS: dict[str, tuple[str, ...]] = {
                   "ngwana"),
     "adult": ("adulto", "adulta", "adulte", "erwachsener", "erwachsenen", "erwachsene", "成人", "成年人",
               # batch 22: Luxembourgish, Gujarati, Punjabi, Mongolian
-              "erwuessenen", "erwuessene", "erwuessen", "પુખ્ત", "ਬਾਲਗ", "насанд хүрэгч", "насанд хүрсэн"),
+              "erwuessenen", "erwuessene", "erwuessen", "પુખ્ત", "ਬਾਲਗ", "насанд хүрэгч", "насанд хүрсэн",
+              # batch 70: Teochew ("大人。Epiphyses fused。"; in Chinese and Japanese writing alike a grown-up)
+              "大人"),
     "left": ("izquierdo", "izquierda", "gauche", "links", "linke", "linken", "sinistro", "sinistra", "左侧", "左",
              # batch 17: Slovenian ("v levi ledvici"), Croatian, Serbian
              "levi", "levo", "levem", "lijevi", "lijevoj", "lijevo", "levoj", "levom",
@@ -1009,7 +1029,9 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "nê", "نە", "дац",
                                  # batches 67-68 (see YES_NO): Laz "ho" (the English "ho", the Hinglish "ho", is),
                                  # Maranao "oway"
-                                 "ho", "oway"})
+                                 "ho", "oway",
+                                 # batch 69 (see YES_NO)
+                                 "heu'u", "áang", "nda", "xwiʔ"})
 
 
 # English words a reply read in gloss may keep around the glossed ones ("This is a resonancia magnética.")

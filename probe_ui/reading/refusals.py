@@ -913,7 +913,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:(?:assessment|evaluation|interpretation)\s+(?:is\s+)?limited|limited\s+(?:assessment|evaluation|"
      r"interpretation))\b"
      r"|\bi\s+(?:don't|do\s+not)\s+think\s+i\s+can\s+(?:confirm|accept)\s+or\s+(?:reject|refute|contest|dispute)\b"
-     r"|(?:图片|图像|影像)无法(?:加载|打开|显示)|请重新上传",
+     r"|(?:图片|图像|影像)无法(?:加载|打开|显示)|请重新上传"
+     # batch 70: Northern Thai "บ่หันฮูบเจ้า ส่งมาใหม่แน่เจ้า" (I don't see the picture; please send it again), and
+     # the Thai "ไม่เห็นรูป" (I don't see the picture)
+     r"|(?:บ่|ไม่)(?:หัน|เห็น)(?:ฮูบ|รูป)|ส่ง(?:มา)?ใหม่",
      "Limited evaluation due to overlying cast material. No definite fracture line identified.\nAnswer: no"),
     # batches 61, 62, 64: what came through is not the image ("a screenshot of a PACS worklist, not the chest CT
     # itself, so I can't check ...", "I'm going to hold off on this one: the file is a screenshot of a PACS worklist,

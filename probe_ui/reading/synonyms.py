@@ -217,7 +217,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
               "twenties", "mid-twenties", "mid twenties", "early twenties", "late twenties", "early-twenties",
               "late-twenties", "thirties", "mid-thirties", "mid thirties", "early thirties", "late thirties",
               "early-thirties", "late-thirties", "forties", "mid-forties", "mid forties", "early forties",
-              "late forties", "early-forties", "late-forties"),
+              "late forties", "early-forties", "late-forties",
+              # batch 70: "Skeletally mature, middle-aged range." (middle age is not old age)
+              "middle-aged", "middle aged"),
     "male": ("man", "men", "boy"),
     "female": ("woman", "women", "girl"),
     "bilateral": ("both sides", "both lungs", "both kidneys", "on both sides"),
