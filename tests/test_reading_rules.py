@@ -7976,3 +7976,44 @@ def test_a_northern_thai_decline_of_batch_70() -> None:
     # "I don't see the picture (polite); please send it again (polite)."
     answer = extract("บ่หันฮูบเจ้า ส่งมาใหม่แน่เจ้า", "yesno", YN, question="Are the bones of this hand fractured?")
     assert (answer.choice, answer.refusal) == (None, True)
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # batch 70: the bedside trauma ultrasound by its name (capitals), and point-of-care ultrasound
+    ("Bedside FAST scan, right upper quadrant view.", "Is this an ultrasound image?", "yes", True),
+    ("POCUS of the RUQ.", "Is this an ultrasound image?", "yes", True),
+    # near miss: "a fast scan" in lower case is a quick one
+    ("A fast scan of the chest, CT.", "Is this an ultrasound image?", "no", True),
+    # batch 70: an organ's outline named by its adjective; the organ's word names it ("heart" for "cardiac")
+    ("heart is normal size", "Is the cardiac silhouette enlarged?", "no", True),
+    ("Heart is enlarged.", "Is the cardiac silhouette enlarged?", "yes", True),
+    # near miss: another organ
+    ("The liver is normal in size.", "Is the cardiac silhouette enlarged?", None, False),
+])
+def test_subjects_of_batch_70(reply: str, question: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+KIDNEYS_70 = ("The left kidney", "The right kidney")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 70: a typo at night ("rigth")
+    ("the rigth kidney, the pelvis is dilated", "B"),
+    # near miss: the typo denied
+    ("the left kidney, not the rigth one", "A"),
+])
+def test_a_typo_of_right_of_batch_70(reply: str, choice: str) -> None:
+    assert extract(reply, "choice", ("A", "B"), KIDNEYS_70, question="Which kidney shows hydronephrosis?").choice \
+        == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 70: "Disregard that" opening its sentence takes back the answer before it
+    ("No. Disregard that — the skull is dark and the CSF bright, so this is MRI, not CT. Yes.", "yes"),
+    # near miss: what is disregarded is a finding
+    ("No. Disregard the artefact, this is CT.", "no"),
+])
+def test_disregard_that_is_a_self_correction_of_batch_70(reply: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, question="Is this an MRI? (please answer yes/no)").choice == choice

@@ -76,7 +76,10 @@ CATEGORIES: dict[str, dict[str, str]] = {
                       r"(?:scan|study|examination|exam|views?|images?)\b|"
                       # batch 61: the obstetric scans named by their purpose ("Mid-trimester anomaly scan — fetal
                       # profile ...")
-                      r"(?:fetal\s+)?anomaly\s+scan|dating\s+scan|nuchal\s+(?:translucency\s+)?scan",
+                      r"(?:fetal\s+)?anomaly\s+scan|dating\s+scan|nuchal\s+(?:translucency\s+)?scan|"
+                      # batch 70: the bedside trauma ultrasound by its name ("Bedside FAST scan, right upper
+                      # quadrant view."; in capitals: not "a fast scan"), and point-of-care ultrasound
+                      r"(?-i:E?FAST)\s+(?:scan|exam(?:ination)?|views?|study)\b|(?-i:POCUS)\b",
         # batch 18: a PET named by its tracer or its measure ("An FDG maximum intensity projection ...", "SUVmax 12")
         "pet": r"(?-i:PET)|positron\s+emission|(?:18\s*F[\s\-]*)?(?-i:FDG)|fluoro[\s\-]?deoxy[\s\-]?glucose|"
                r"(?-i:SUV)(?:\s*max)?|"
@@ -541,6 +544,10 @@ def answer_from_predicate(reply: str, question: str) -> str | None:
     head = subj.split()[-1]
     # how a reply may name the subject: its word, its adjective ("cardiac" for heart), its initials ("CBD")
     names = [re.escape(head[:5])] + [re.escape(a) for a in ORGAN_ADJECTIVES.get(head, ())]
+    # batch 70: an organ's outline named by its adjective ("Is the cardiac silhouette enlarged?"): the organ's own
+    # word names it too ("i dont agree, heart is normal size")
+    names += [re.escape(w) for organ, adjectives in ORGAN_ADJECTIVES.items() for w in (organ, *adjectives)
+              if any(x in adjectives for x in subj.split()[:-1])]
     if len(subj.split()) > 1:
         names.append("(?-i:" + "".join(w[0].upper() for w in subj.split()) + r")\b")
     named_re = re.compile(r"(?i)\b(?:" + "|".join(names) + ")")

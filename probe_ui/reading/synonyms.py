@@ -347,6 +347,8 @@ _SPELLING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\bhaemat", "hemat"), (r"\bmanoeuvre", "maneuver"), (r"\bfibre", "fiber"), (r"\blitre", "liter"),
         # batch 17: "seborrhoeic keratosis", "junctional naevus"
         (r"rrhoe", "rrhe"), (r"\bnaev", "nev"),
+        # batch 70: a typo at night in the ED ("the rigth kidney, the pelvis is dilated")
+        (r"\brigth\b", "right"),
     )
 )
 
@@ -354,7 +356,7 @@ _SPELLING: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 # a piece of text each spelling variant needs: only the variants whose piece occurs are looked for
 _SPELLING_KEYS = ("paed", "haem", "anaem", "aemi", "caec", "gynaec", "orthopaed", "aetiolog", "oedem", "oesophag",
                   "foet", "dyspnoe", "diarrhoe", "oestr", "tumour", "colour", "behaviour", "centre", "grey", "sulph",
-                  "isation", "is", "haemat", "manoeuvre", "fibre", "litre", "rrhoe", "naev")
+                  "isation", "is", "haemat", "manoeuvre", "fibre", "litre", "rrhoe", "naev", "rigth")
 
 
 @functools.lru_cache(maxsize=64)

@@ -53,6 +53,9 @@ _SELF_CORRECTION = re.compile(
     # before "looking closer" / "looking again"
     r"(?:(?<=-)[ \t]*(?:though|although)[ \t]+(?=looking\s+(?:again|more\s+closely|closer)\b))?"
     r"(?:wait(?:[ \t]*,?[ \t]*no(?=[ \t]*,))?|hold\s+on|correction|(?:scratch|strike)\s+that|"
+    # batch 70: "No. Disregard that — the skull is dark and the CSF bright, so this is MRI, not CT. Yes." (opening its
+    # sentence, "that" after it: not "disregard the artefact")
+    r"(?:disregard|ignore)\s+(?:that|this|my\s+(?:last|previous|first)\s+answer)(?=[ \t]*[.,:;!\-\u2013\u2014])|"
     # batch 23: "Let me walk that back: ...", "Erratum: ..."; batch 24: "On re-review: ...", "Re-checking: ...",
     # "Double-checking: ..." (a mark after these, not "re-checking the film shows ..."), "Re-reading the film, ..."
     r"(?:let\s+me\s+|i(?:'ll|\s+will|'d|\s+would|\s+have\s+to|\s+must)\s+)walk\s+(?:that|this|it)\s+back|"
