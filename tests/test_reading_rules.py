@@ -8017,3 +8017,31 @@ def test_a_typo_of_right_of_batch_70(reply: str, choice: str) -> None:
 ])
 def test_disregard_that_is_a_self_correction_of_batch_70(reply: str, choice: str) -> None:
     assert extract(reply, "yesno", YN, question="Is this an MRI? (please answer yes/no)").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 69: of two options, the one a verb's negation denies is not the answer: the other is (a guess)
+    ("I don't think it's malignant (about 80% sure) — circumscribed, oval, parallel to the skin.", "A", False),
+    ("I don't think it's malignant.", "A", False),
+    # near misses: declared, or only doubted ("can't say")
+    ("I think it's malignant.", "B", False),
+    ("I can't say it's benign.", "A", False),
+])
+def test_a_denied_declaration_of_two_options_of_batch_69(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B"), BENIGN_MALIGNANT_70, question="Is the breast lesion benign or "
+                                                                                "malignant?")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 70: findings listed per option, each option's text a heading, then the answer after an arrow
+    ("1. Left femur: cortex intact, neck-shaft angle normal.\n2. Right femur: lucent line through the "
+     "intertrochanteric region with displacement.\n→ **B. Right femur**", "B"),
+    ("Left femur: cortex intact. Right femur: lucent line. Answer: B. Right femur", "B"),
+    # near misses: the option's text opening the reply as its answer; an arrow inside a line
+    ("Left femur. Answer: B.", None),
+    ("Left femur: a break at the neck.", "A"),
+    ("→ Both femurs look fine, A is wrong", None),
+])
+def test_findings_per_option_then_the_answer_of_batch_70(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, FEMURS_70, question="Where is the fracture?").choice == choice

@@ -256,7 +256,7 @@ from probe_ui.reading.structured import (
     echoed_alternatives,
     structured_label,
 )
-from probe_ui.reading.sureness import REVERSAL, is_sure
+from probe_ui.reading.sureness import REVERSAL, declaration_denied, is_sure
 from probe_ui.reading.verdicts import (
     REVISION,
     WITHDRAWN,
@@ -460,6 +460,13 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if negated is not None:
         return _negated_clause(negated.group(1), kind, labels, item, question, refusal)
     label, method = _read(clean, item, refusal, suggested)
+    if kind == "choice" and method == "declaration" and len(item.option_map) == 2 and not refusal \
+            and not _CANNOT.search(clean) and declaration_denied(clean, item):
+        # batch 69: "I don't think it's malignant (about 80% sure) — circumscribed, oval, ...": of two options, the
+        # one denied by a verb's negation is not the answer; the other is (a negated option, never sure)
+        other = [lb for _, lb in item.option_map if lb != label]
+        if len(other) == 1:
+            return Answer(other[0], "negated_option", invalid=False, refusal=refusal, sure=False)
     if kind == "choice" and (method in ("none", "out_of_range", "synonym") or method in _BY_MENTION):
         # batch 70: "Prelim read for the ED: **D** — nothing to localise. Lung markings run out to the chest wall on
         # both sides, ...": the bold letter that opens the reply after a heading is its answer (marked so), not an
@@ -1230,6 +1237,8 @@ _GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014])|(?<=[ \t]-)(
                             r"\s+(?:limitations?|caveats?))\b[ \t,:]*(?=\S)")
 
 
+# "I can't say it's benign": a doubt of the option, not a denial of it (the other option is not meant)
+_CANNOT = re.compile(r"(?i)\bcan(?:not|'t|\s+not)\b|\bcant\b")
 _OPENING_DENIAL = re.compile(r"\A[\s*_>\"']*not\s+[^.;:!?\n]{1,60}[.;:!\n]", re.IGNORECASE)
 
 

@@ -50,6 +50,9 @@ _DECL_PREFIX = re.compile(
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:switch|change|correct)\s+(?:(?:it|that|this|my\s+answer)\s+)?to\b"
     r"(?=[ \t]*(?:option[ \t]+)?\(?(?-i:[A-Z])\b)"
     r"|<answer>"
+    # batch 70: a line that opens with an arrow before a capital letter, after findings listed per option ("1. Left
+    # femur: cortex intact ...\n2. Right femur: lucent line ...\n→ **B. Right femur**")
+    r"|(?:\A|(?<=\n))[ \t]*(?:[\u2192\u21d2]|[-=]>)(?=[ \t*_]*\(?(?-i:[A-Z])\b)"
     r")",
     re.IGNORECASE,
 )

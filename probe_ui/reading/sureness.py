@@ -221,6 +221,13 @@ def _declaration_denied(text: str, at: int) -> bool:
                       [(n.start(), n.end()) for n in _NEGATED_VERB.finditer(text, 0, at)])
 
 
+def declaration_denied(text: str, item: Item) -> bool:
+    """Whether the reply's last declaration is denied by a verb's negation before it ("I don't think it's
+    malignant (about 80% sure)", batch 69): on an item of two options, the other one is meant."""
+    found = last_declaration(text, item)
+    return found.label is not None and _declaration_denied(text, found.at)
+
+
 def _denied_after(text: str, opt: str) -> bool:
     """batch 42: the option's own words as the subject of a denial that follows them ("The left kidney isn't the
     dilated one", "the right hip is not the affected side"): the option is denied, though no negation precedes it."""
