@@ -8045,3 +8045,21 @@ def test_a_denied_declaration_of_two_options_of_batch_69(reply: str, choice: str
 ])
 def test_findings_per_option_then_the_answer_of_batch_70(reply: str, choice: str | None) -> None:
     assert extract(reply, "choice", ABCD, FEMURS_70, question="Where is the fracture?").choice == choice
+
+
+@pytest.mark.parametrize("reply, options, question, choice", [
+    # batch 69: a closing confidence as a share of 1, or after "about" with no mark, is cut before the answer is read
+    ("Counting third molars quadrant by quadrant:\n- Upper right: present\n- Upper left: present\n- Lower right: "
+     "present, mesioangular impaction\n- Lower left: absent (no crypt)\n\nTotal = 3 → C. Confidence: 0.8",
+     ("0", "2", "3", "4"), "How many wisdom teeth can be seen in this X-ray image?", "C"),
+    ("the fourth ventricle is also enlarged so it is communicating, confidence about 70%",
+     ("Communicating hydrocephalus", "Non-communicating hydrocephalus"),
+     "Is the hydrocephalus in this image communicating or non-communicating?", "A"),
+    # near miss: a measurement, not a confidence, closing the reply
+    ("Total = 3 → C. Width: 0.8", ("0", "2", "3", "4"), "How many wisdom teeth can be seen in this X-ray image?",
+     None),
+])
+def test_a_closing_confidence_as_a_fraction_of_batch_69(reply: str, options: tuple[str, ...], question: str,
+                                                        choice: str | None) -> None:
+    labels = ABCD[:len(options)]
+    assert extract(reply, "choice", labels, options, question=question).choice == choice

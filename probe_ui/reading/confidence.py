@@ -219,12 +219,16 @@ def _floats(df: pd.DataFrame, col: str, n: int) -> np.ndarray:
 # a number with a unit ("65 %", "8/10"), "about" or "~" before it
 _UNIT_NUMBER = r"(?:(?:~|≈|about|around|roughly|approx(?:imately|\.)?)\s*)?" + _NUM + _UNIT
 _LEVEL = r"(?:very\s+)?(?:high|low|moderate|medium|fair|good)"
+# batch 69: a confidence as a share of 1 ("Total = 3 → C. Confidence: 0.8", the 0 not an option "0"), and one after
+# "about" with no mark (", confidence about 70%")
+_FRACTION = r"(?<![\d.])(?:0?\.\d{1,3}|1\.0{1,3})(?![\d.])"
 # a sentence (or a parenthesis) that is only a stated confidence, closing the reply: "Confidence: 65 %.", "High
 # confidence.", "Confidence: high.", "**Confidence:** 80 %"
 _CLOSING = re.compile(
     r"(?i)(?:(?<=[.!?;,\n\u2013\u2014])|\A)[ \t*_]*(?:"
-    r"(?:\(?[ \t]*(?:my\s+|final\s+|overall\s+)?confidence(?:\s+level)?[ \t*_]*[:=\-][ \t*_]*(?:" + _UNIT_NUMBER
-    + "|" + _LEVEL + r")(?:[ \t]*\(" + _UNIT_NUMBER + r"\))?[ \t]*\)?)"
+    r"(?:\(?[ \t]*(?:my\s+|final\s+|overall\s+)?confidence(?:\s+level)?(?:[ \t*_]*[:=\-]|\s+(?=(?:~|≈|about|around|"
+    r"roughly|approx)))[ \t*_]*(?:" + _UNIT_NUMBER + "|" + _LEVEL + "|" + _FRACTION + r")(?:[ \t]*\(" + _UNIT_NUMBER
+    + r"\))?[ \t]*\)?)"
     r"|(?:" + _LEVEL + r"[ \t]+confidence)"
     r")[ \t*_]*[.!]?[ \t*_]*\Z")
 # ", at maybe 55 % confidence." closing the reply: "... suggests the arterial phase — A, at maybe 55 % confidence."
