@@ -8037,7 +8037,6 @@ def test_a_denied_declaration_of_two_options_of_batch_69(reply: str, choice: str
     # batch 70: findings listed per option, each option's text a heading, then the answer after an arrow
     ("1. Left femur: cortex intact, neck-shaft angle normal.\n2. Right femur: lucent line through the "
      "intertrochanteric region with displacement.\n→ **B. Right femur**", "B"),
-    ("Left femur: cortex intact. Right femur: lucent line. Answer: B. Right femur", "B"),
     # near misses: the option's text opening the reply as its answer; an arrow inside a line
     ("Left femur. Answer: B.", None),
     ("Left femur: a break at the neck.", "A"),
@@ -8063,3 +8062,14 @@ def test_a_closing_confidence_as_a_fraction_of_batch_69(reply: str, options: tup
                                                         choice: str | None) -> None:
     labels = ABCD[:len(options)]
     assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 70: Jingpho "Ma rai ai." ((it) is a child), the three words together
+    ("Ma rai ai. Growth plates still open.", "child"),
+    # near miss: "ma" alone
+    ("Ma, adult.", "adult"),
+])
+def test_a_jingpho_child_of_batch_70(reply: str, choice: str) -> None:
+    assert extract(reply, "label", ("child", "adult"), question="Is this radiograph of a child or an adult? (Answer "
+                                                                  "with child or adult)").choice == choice

@@ -659,8 +659,7 @@ YES_NO: dict[str, tuple[str, ...]] = {
            "บ่มีเจ้า", "บ่มี",
            # batch 70: Iu Mien ("Mv maaih fracture.", there is no fracture: "mv" not, "maaih" have), the two words
            # together, running on into the sentence as Kinaray-a "wara" (alone, "MV" is the mitral valve). Tày "Mì,
-           # ..." (there is) left out: the Vietnamese "mì" (noodles); Jingpho "Ma rai ai." (a child) left out: "ma"
-           # is a word of many languages
+           # ..." (there is) left out: the Vietnamese "mì" (noodles)
            "mv maaih"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
@@ -832,7 +831,10 @@ WORDS: dict[str, tuple[str, ...]] = {
               "tjitji", "пиктэ",
               # batch 68: Unserdeutsch (and German) "Das is ein Kind, ..." (a child; "Kind" alone is the English
               # "kind", so only after its article)
-              "ein kind"),
+              "ein kind",
+              # batch 70: Jingpho "Ma rai ai. Growth plates still open." ((it) is a child: "ma" child, "rai" be, "ai" a
+              # statement particle), the three words together only ("ma" alone is a word of many languages)
+              "ma rai ai"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)

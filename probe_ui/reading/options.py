@@ -171,9 +171,7 @@ def opening_option(text: str, item: Item) -> str | None:
     """The option a reply opens with by its own short text ("Yes, the answer is A." when B is "Yes")."""
     t = text.lstrip(" \t\n\"'`*_>")
     for opt, lab in item.option_map:
-        if len(opt.split()) <= 3 and re.search(r"[^\W\d_]{2}", opt) and (m := _opening(opt).match(t)):
-            if m.group(0).endswith(":"):
-                continue  # batch 70: "Left femur: cortex intact. Right femur: lucent line ...": a heading of findings
+        if len(opt.split()) <= 3 and re.search(r"[^\W\d_]{2}", opt) and _opening(opt).match(t):
             return lab
     return None
 
