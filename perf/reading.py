@@ -215,6 +215,12 @@ BATCH_NOTES = {
     68: "a busy department: terse answers, letter punctuation variants, clinicians' abbreviations; Austronesian "
         "languages and creoles; measured held out (92.4 % intended, 84.8 % sure and right, 2 sure-wrong, 2 sure "
         "over-reads), then fixed",
+    69: "answers with a stated confidence (percentages, fractions, probability lists, a confidence against the "
+        "words); North American Indigenous languages; measured held out (93.3 % intended, 85.2 % sure and right, 1 "
+        "sure-wrong, 3 sure over-reads), then fixed",
+    70: "an emergency department at night: short replies, typos, abbreviations, second-language replies with English "
+        "terms; mainland Southeast Asian languages; measured held out (93.8 % intended, 85.2 % sure and right, 1 "
+        "sure-wrong, 3 sure over-reads), then fixed",
 }
 
 
