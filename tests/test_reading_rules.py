@@ -8073,3 +8073,81 @@ def test_a_closing_confidence_as_a_fraction_of_batch_69(reply: str, options: tup
 def test_a_jingpho_child_of_batch_70(reply: str, choice: str) -> None:
     assert extract(reply, "label", ("child", "adult"), question="Is this radiograph of a child or an adult? (Answer "
                                                                   "with child or adult)").choice == choice
+
+
+EFFUSION_SIDE_71 = ("left side", "right side", "bilateral", "no effusion")
+KIDNEY_SIDE_71 = ("The left kidney", "The right kidney")
+
+
+@pytest.mark.parametrize("reply, options, question, choice, sure", [
+    # batch 71: a structured report whose Impression and Answer sections name different answers names none
+    ("**Findings:** Dependent fluid at the right base with a meniscus.\n**Impression:** Right pleural effusion.\n"
+     "**Answer:** C. Pneumonia", DX, "What is the most likely diagnosis?", None, False),
+    ("Findings: Left femoral head: subchondral sclerosis. Right femoral head: subchondral sclerosis.\nImpression: "
+     "Right hip avascular necrosis.\nAnswer: A", HIP, "Which hip shows avascular necrosis?", None, False),
+    ("FINDINGS: Fluid at the right base.\nIMPRESSION: Right pleural effusion.\nCONCLUSION: C. Pneumonia", DX,
+     "What is the most likely diagnosis?", None, False),
+    # the answer in the Impression, not a word of the findings ("right side clear")
+    ("Findings: Meniscus with blunting of the left costophrenic angle; right side clear.\nImpression: Left pleural "
+     "effusion.\nReview: Physician's answer confirmed.", EFFUSION_SIDE_71, "On which side is the pleural effusion?",
+     "A", True),
+    # findings per option that argue with the answer: read, never sure
+    ("Findings: Right kidney: dilated pelvis and calyces with cortical thinning. Left kidney: normal.\nImpression: "
+     "Left hydronephrosis.\nAnswer: The left kidney", KIDNEY_SIDE_71, "Which kidney shows hydronephrosis?", "A",
+     False),
+    # near misses: sections that agree stay sure; findings per option that agree with the answer
+    ("**Findings:** Dependent fluid at the right base with a meniscus.\n**Impression:** Right pleural effusion.\n"
+     "**Answer:** B. Pleural effusion", DX, "What is the most likely diagnosis?", "B", True),
+    ("Findings: Right kidney: normal. Left kidney: dilated pelvis and calyces.\nImpression: Left hydronephrosis.\n"
+     "Answer: The left kidney", KIDNEY_SIDE_71, "Which kidney shows hydronephrosis?", "A", True),
+    ("Impression: Right pleural effusion.\nAnswer: C. Pneumonia\nCorrection: Answer: B.", DX,
+     "What is the most likely diagnosis?", "B", False),
+])
+def test_report_sections_that_disagree_of_batch_71(reply: str, options: tuple[str, ...], question: str,
+                                                   choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question=question,
+                     suggested="A" if options == EFFUSION_SIDE_71 else None)
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 72: "Revised answer after review:" reverses the first answer: the revision counts, never sure
+    ("No.\nRevised answer after review: Yes. The right kidney is visible in the longitudinal plane.\nThis output is "
+     "not intended for clinical decision-making.", "yes", False),
+    ("No.\nUpdated answer on further review: Yes. The kidney is in the field.\nNot for clinical use.", "yes", False),
+    # a revision the rules already read as the reply's settled close (batch 11's "**Child.**\n\nRevised answer after
+    # review: ... **adult**.") keeps its reading as it was
+    ("No.\nUpdated answer on further review: Yes. The kidney is in the field.", "yes", True),
+    # near misses: no revision; a revision that keeps the answer
+    ("No. The kidney is not in the field.", "no", True),
+    ("Yes.\nRevised answer after review: Yes, the right kidney is visible.", "yes", True),
+])
+def test_a_revised_answer_after_review_of_batch_72(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, question="Does this image show the kidney? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 72: features of both options weighed, no answer taken
+    ("The lesion has some benign features (oval shape) and some suspicious features (indistinct margin). BI-RADS 4 — "
+     "biopsy recommended.", None),
+    ("It shows both benign and malignant features.", None),
+    # near misses: one kind of feature, or an answer declared after weighing
+    ("The lesion has benign features: oval shape, circumscribed margin. Benign.", "A"),
+    ("Some benign features and some suspicious features, but overall: B. Malignant.", "B"),
+])
+def test_features_of_both_options_of_batch_72(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ("A", "B"), BREAST, question="Is the breast lesion benign or "
+                                                                  "malignant?").choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # found after fb7f957: a stated confidence alone names no answer (its 0 is no option "0")
+    ("Confidence: 0.8", None),
+    ("Confidence: 0.8.", None),
+    # near miss: an answer before the confidence
+    ("3. Confidence: 0.8", "C"),
+])
+def test_a_confidence_alone_names_no_option_of_batch_72(reply: str, choice: str | None) -> None:
+    assert extract(reply, "choice", ABCD, ("0", "2", "3", "4"),
+                   question="How many wisdom teeth can be seen in this X-ray image?").choice == choice

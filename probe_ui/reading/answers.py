@@ -205,7 +205,7 @@ from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_menti
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans, norm
 from probe_ui.reading.closings import NUMBER_WORDS, against_body, spared_spans, yes_against_normal
-from probe_ui.reading.confidence import without_stated_confidence
+from probe_ui.reading.confidence import only_stated_confidence, without_stated_confidence
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
 from probe_ui.reading.escapes import escape_conflict, stated_escape_option
 from probe_ui.reading.hedges import HEDGE, TAIL_HEDGE
@@ -254,6 +254,7 @@ from probe_ui.reading.structured import (
     carried_text,
     cut_at_answer_field,
     echoed_alternatives,
+    report_sections,
     structured_label,
 )
 from probe_ui.reading.sureness import REVERSAL, declaration_denied, is_sure
@@ -279,6 +280,7 @@ from probe_ui.reading.weighing import (
     question_sentences,
     rejected_letters,
     unexcluded_labels,
+    features_of_both,
 )
 from probe_ui.reading.words import (
     AFFIRMING_OPENING,
@@ -437,6 +439,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             clean = str(NUMBER_WORDS.index(lone.group(1).casefold()))
     # batch 32: a closing statement of the reply's own confidence ("... — C. Confidence: 65 %.", "High confidence.")
     # is no part of the answer; it is read by probe_ui.reading.confidence
+    if only_stated_confidence(clean):  # "Confidence: 0.8" alone: its 0 is no option "0"
+        return Answer(None, "none", invalid=True, refusal=refusal)
     clean = without_stated_confidence(clean)
     clean = pushback.without_sure_of_itself(clean)  # batch 62: "Yes, I am sure about my previous answer."
     if not refusal and len(clean) < 600 and _ONLY_ASKS_BACK.match(clean):
@@ -452,6 +456,9 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # "Your answer (C) and mine (A) are both reasonable", "so I'll withdraw my yes": no single answer
         return Answer(None, "ambiguous", invalid=True, refusal=refusal)
     revised = _revised_after_answer(clean, item, refusal, suggested)
+    if revised is not None and _REVISED_PLAIN.search(clean) is None and _REVISED.search(clean) is not None \
+            and _read(clean, item, refusal, suggested)[0] == revised:
+        revised = None  # "**Child.**\n\nRevised answer after review: ... **adult**.": read so by the rules already
     if revised is not None:
         # batch 32: "Yes. Upon re-evaluation, ... Revised answer: No.": the revision is the final verdict, after an
         # answer it reverses (never sure)
@@ -511,6 +518,27 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
             found = None  # "So: B. Aortic dissection": the letter and the text disagree
         if found is not None:
             label, method = found, "final_verdict"
+    reported = _report_reading(clean, item, refusal, suggested)
+    if reported is not None and reported[0]:
+        named, both = reported
+        if len(set(named.values())) > 1:
+            # batch 71: a structured report whose Impression and Answer sections name different answers
+            # ("Impression: Right pleural effusion.\nAnswer: C. Pneumonia") names none
+            label, method = None, "ambiguous"
+        else:
+            found = next(iter(named.values()))
+            if found != label and ((label is not None and method in _BY_MENTION | _REPORT_MENTIONS)
+                                   or (label is None and method == "none")
+                                   or (label is None and method == "ambiguous" and both and len(named) == 2)):
+                # batch 71: a report whose answer stands in its Impression or Answer section is read there, not from a
+                # word of its findings ("Findings: Meniscus ... left costophrenic angle; right side clear.\n
+                # Impression: Left pleural effusion.": A, not B); a reply unread for two answers in it only where
+                # both sections name the same one
+                label, method = found, "declaration"
+    if label is not None and method in _MENTIONS_OF_KIND and features_of_both(clean):
+        # batch 72: "The lesion has some benign features (oval shape) and some suspicious features (indistinct
+        # margin). BI-RADS 4 — biopsy recommended.": features of two kinds weighed, no answer taken
+        label, method = None, "ambiguous"
     said = lexicon.foreign_yes_no(clean) if kind == "yesno" and method in _WORD_MENTIONS else None
     if said is not None and item.aliases.get("yep" if said == "yes" else "nope", label) != label:
         # "Hayır, bu görüntü pelvisi göstermiyor." (Turkish: no, this image does not show the pelvis): the answer word
@@ -637,8 +665,47 @@ def _negated_clause(clause: str, kind: str, labels: Sequence[str], item: Item, q
     return Answer(flipped, "negated_clause", invalid=False, refusal=refusal, sure=False)
 
 
+_MENTIONS_OF_KIND = frozenset({"option_text_contained", "option_words", "option_keyword", "synonym", "label_word"})
+_REPORT_MENTIONS = frozenset({"synonym", "option_words", "option_keyword", "option_value"})
+# an Impression this short is the diagnosis itself ("Impression: Right pleural effusion."), read even from a mention
+_SHORT_IMPRESSION = 8
+# a report revised by a later line ("Addendum: ... Final answer: E."): its sections are no longer one report
+_REPORT_REVISED = re.compile(r"(?i)\b(?:addendum|amended|amendment|revised|revision|corrected|correction|erratum)\b")
+_SUBJECT_IN_SECTION = frozenset({"presence", "question_subject"})
+_DECLARED_IN_SECTION = frozenset({"exact", "bare", "declaration", "leading", "boxed", "backtick", "option_text",
+                                  "marked", "final_verdict", "presence", "question_subject"})
+
+
+def _report_reading(clean: str, item: Item, refusal: bool, suggested: str | None) -> tuple[dict[str, str], bool] | None:
+    """What a structured report's Impression and Answer sections each name, read alone and sure
+    (:func:`structured.report_sections`), and whether the report has both sections; None for a reply that is no such
+    report, or one revised by a later line."""
+    sections = report_sections(clean)
+    if sections is None or not {"impression", "answer"} & sections.keys() or _REVISION_HEADING.search(clean) \
+            or _REVISED.search(clean) or _REPORT_REVISED.search(clean) or REVERSAL.search(clean) \
+            or self_corrected(clean) is not None:
+        return None
+    got: dict[str, str] = {}
+    for name in ("impression", "answer"):
+        body = sections.get(name)
+        if not body:
+            continue
+        found, how = _read(body, item, refusal, suggested, corrections=False)
+        if found is None or how == "ambiguous" or not is_sure(body, item, how, found):
+            continue
+        if name == "impression" and (how not in _SUBJECT_IN_SECTION if item.kind == "yesno" else (
+                how not in _DECLARED_IN_SECTION and len(body.split()) > _SHORT_IMPRESSION)):
+            continue  # "Impression: No acute fracture." to "Does this image show the pelvis?": another finding
+        got[name] = found
+    return got, {"impression", "answer"} <= sections.keys()
+
+
 # batch 32: "Revised answer: No." after a first sentence that answered otherwise
-_REVISED = re.compile(r"(?i)\b(?:revised|updated|corrected|amended|changed|new)\s+answer[ \t]*[:=\u2013\u2014]")
+_REVISED_PLAIN = re.compile(r"(?i)\b(?:revised|updated|corrected|amended|changed|new)\s+answer[ \t]*[:=\u2013\u2014]")
+# batch 72: "No.\nRevised answer after review: Yes. ...": the revision may say when it was made
+_REVISED = re.compile(r"(?i)\b(?:revised|updated|corrected|amended|changed|new)\s+answer"
+                      r"(?:[ \t]+(?:after|on|upon|following)[ \t]+(?:(?:a|further|second|closer)[ \t]+)*"
+                      r"(?:review|reflection|re-?evaluation|re-?examination|look|inspection))?[ \t]*[:=\u2013\u2014]")
 # a self-correction's closing conclusion after a comma ("..., so no"): a whole answer, not a cut
 _SO = r"(?i)[,;][ \t]*(?:so|hence|therefore|thus)[ \t]+"
 _SO_CONCLUDED = re.compile(_SO + r"(no|yes)[ \t]*\Z"
@@ -655,7 +722,9 @@ _SO_OPTION = re.compile(_SO + r"([^\W\d_][^,;:.!?\n]{1,40}?)[ \t.!]*\Z"
                         r"[ \t]*[*_]*"
                         r"(?:((?-i:[A-H]))[.)][ \t]+)?([^\W\d_][^,;:.!?*_\n]{1,40}?)[*_ \t.!]*\Z")
 # a line that opens as a revision ("Revision:", "Correction -"), and the answer declared after it ("Answer: No.")
-_REVISION_HEADING = re.compile(r"(?im)^[ \t*_#]*(?:revision|correction|update|amendment|erratum)[ \t*_]*"
+# batch 72: "On review:" / "On further review," heads a revision as "Revision:" does
+_REVISION_HEADING = re.compile(r"(?im)^[ \t*_#]*(?:revision|correction|update|amendment|erratum|"
+                               r"on[ \t]+(?:further[ \t]+|second[ \t]+)?review)[ \t*_]*"
                                r"[:\-\u2013\u2014]")
 _ANSWER_IN_REVISION = re.compile(r"(?i)\b(?:final\s+)?answer[ \t*_]*[:=\u2013\u2014]")
 

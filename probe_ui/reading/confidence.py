@@ -221,7 +221,7 @@ _UNIT_NUMBER = r"(?:(?:~|≈|about|around|roughly|approx(?:imately|\.)?)\s*)?" +
 _LEVEL = r"(?:very\s+)?(?:high|low|moderate|medium|fair|good)"
 # batch 69: a confidence as a share of 1 ("Total = 3 → C. Confidence: 0.8", the 0 not an option "0"), and one after
 # "about" with no mark (", confidence about 70%")
-_FRACTION = r"(?<![\d.])(?:0?\.\d{1,3}|1\.0{1,3})(?![\d.])"
+_FRACTION = r"(?<![\d.])(?:0?\.\d{1,3}|1\.0{1,3})(?!\d|\.\d)"  # a full stop may close it ("Confidence: 0.8.")
 # a sentence (or a parenthesis) that is only a stated confidence, closing the reply: "Confidence: 65 %.", "High
 # confidence.", "Confidence: high.", "**Confidence:** 80 %"
 _CLOSING = re.compile(
@@ -241,6 +241,13 @@ _PAREN = re.compile(r"(?i)[ \t]*\([ \t]*(?:my\s+)?confidence[ \t]*[:=]?[ \t]*" +
 # (batch 69); a number with another unit ("(0.9 mm)") or a whole number ("(2)") is not a confidence
 _BARE = re.compile(r"(?i)(?<=[^\W\d_])[ \t]*\([ \t]*(?:~|≈|about\s+)?(?:0?\.\d{1,3}|1\.0{1,3}|\d{1,3}(?:\.\d+)?[ \t]*%)"
                    r"[ \t]*\)(?=[ \t]*[.!]?[ \t*_]*\Z)")
+
+
+def only_stated_confidence(clean: str) -> bool:
+    """Whether the reply states nothing but its own confidence: found after fb7f957, "Confidence: 0.8" alone on an
+    item with an option "0" read that option, sure; a stated confidence alone names no answer."""
+    m = _CLOSING.search(clean)
+    return m is not None and not clean[:m.start()].strip(" \t\n*_.,;:\u2013\u2014-")
 
 
 def without_stated_confidence(clean: str) -> str:

@@ -16,10 +16,12 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from probe_ui.reading import overlap
+from probe_ui.reading.closings import only_absent_or_normal
 from probe_ui.reading.item import Item
 
 __all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "carried_text",
-           "cut_at_answer_field", "echoed_alternatives", "structured_label"]
+           "cut_at_answer_field", "echoed_alternatives", "findings_per_option", "report_sections",
+           "structured_label"]
 
 #: the one field a structured reply carries
 ANSWER_FIELD = "answer"
@@ -193,3 +195,64 @@ def _carried(value: Any, depth: int) -> str | None:
             if found is not None and found.strip():
                 return found
     return None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Structured radiology reports (batch 71): "Findings: ... Impression: ... Answer: ..."
+# --------------------------------------------------------------------------------------------------------------
+
+# the sections a report's answer may stand in, and the findings it rests on; as headings opening a line ("**Answer:**"
+# once cleaned, "IMPRESSION:"), or after a sentence in a one-line report ("findings: ... impression: psoriasis")
+_SECTION_NAMES = (r"findings|impression|final\s+impression|conclusion|final\s+answer|answer"
+                  r"(?:[ \t]*\([^()\n]{1,30}\))?")
+_SECTION = re.compile(r"(?im)(?:^|(?<=[.;!?])[ \t]+)[ \t*_#>]*(" + _SECTION_NAMES + r")[ \t*_]*:[ \t*_]*")
+# any other heading opening a line ends a section ("Recommendation:", "Review:", "Differential:")
+_OTHER_HEADING = re.compile(r"(?m)^[ \t*_#>]*[A-Z][A-Za-z'\- ]{1,40}[ \t*_]*:")
+# an entry of the findings headed by what it describes ("Right kidney: dilated pelvis ...")
+_ENTRY_HEAD = re.compile(r"(?m)(?:^|(?<=[.;])[ \t]+|\A)[ \t*_\-\u2022]*([A-Z][A-Za-z ]{1,30}?)[ \t]*:")
+
+
+def report_sections(text: str) -> dict[str, str] | None:
+    """A structured report's sections by name ("findings", "impression", "answer"; "conclusion" and "final answer"
+    count as the answer, "final impression" as the impression): None unless the reply has two of them, each once."""
+    found = list(_SECTION.finditer(text))
+    if len(found) < 2:
+        return None
+    out: dict[str, str] = {}
+    for i, m in enumerate(found):
+        name = m.group(1).casefold()
+        name = ("answer" if name.startswith(("answer", "final answer", "conclusion")) else
+                "impression" if name.endswith("impression") else name)
+        if name in out:
+            return None  # "Answer: No ... Correction: ... Answer: Yes": a report corrected, not one report
+        end = found[i + 1].start() if i + 1 < len(found) else len(text)
+        other = _OTHER_HEADING.search(text, m.end(), end)
+        out[name] = text[m.end():other.start() if other is not None else end].strip()
+    return out
+
+
+def findings_per_option(text: str, item: Item, label: str) -> bool:
+    """Whether a report's findings give entries headed by what tells the options apart and the entry of ``label``'s
+    option reports only what is absent or normal ("Findings: Right kidney: dilated pelvis ... Left kidney:
+    normal.\nImpression: Left hydronephrosis.\nAnswer: The left kidney", batch 71): its findings argue with its
+    answer."""
+    sections = report_sections(text)
+    if sections is None or "findings" not in sections or len(item.option_map) < 2:
+        return False
+    words = [set(re.findall(r"[a-z]+", opt.casefold())) for opt, _ in item.option_map]
+    own = [w - set().union(*(o for j, o in enumerate(words) if j != i)) for i, w in enumerate(words)]
+    index = [lb for _, lb in item.option_map].index(label) if label in [lb for _, lb in item.option_map] else -1
+    if index < 0 or not own[index]:
+        return False
+    findings = sections["findings"]
+    heads = list(_ENTRY_HEAD.finditer(findings))
+    named: set[int] = set()
+    against = False
+    for k, m in enumerate(heads):
+        head = set(re.findall(r"[a-z]+", m.group(1).casefold()))
+        hit = {i for i, w in enumerate(own) if w and head & w}
+        named |= hit
+        if index in hit:
+            end = heads[k + 1].start() if k + 1 < len(heads) else len(findings)
+            against = against or only_absent_or_normal(findings[m.end():end])
+    return len(named) >= 2 and against

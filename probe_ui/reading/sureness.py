@@ -54,6 +54,7 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
 from probe_ui.reading.refusals import refusal_names
+from probe_ui.reading.structured import findings_per_option
 from probe_ui.reading.subject import between_regions
 from probe_ui.reading.verdicts import REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in
@@ -501,6 +502,10 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt
     if method == "question_subject" and between_regions(t):
         found.append("junction")  # batch 70: "This slice sits at the thoracoabdominal junction: ..."
+    if method not in {"exact", "structured", "marked"} and label is not None and findings_per_option(t, item, label):
+        # batch 71: "Findings: Right kidney: dilated pelvis ... Left kidney: normal.\nImpression: Left hydronephrosis.
+        # \nAnswer: The left kidney": findings given per option, the answer rests on which entry is abnormal
+        found.append("findings")
     if label is not None and _odds_against(t, item, label):
         found.append("odds")  # batch 69: "No. Confidence that a pleural effusion is present: 0.9."
     return found

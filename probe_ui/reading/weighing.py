@@ -310,3 +310,19 @@ def unexcluded_labels(text: str, item: Item) -> set[str]:
         canon = synonyms.canonical(lexicon.translate(clause), citem.narrow)
         out |= named_in(canon, citem) | set(options_in_words(canon, citem).named)
     return out
+
+
+# batch 72: "The lesion has some benign features (oval shape) and some suspicious features (indistinct margin). BI-RADS
+# 4 — biopsy recommended.": features of two kinds weighed, neither taken; an option's word as the kind of a feature
+# ("benign features") names no answer
+_FEATURES = r"(?:features?|signs?|characteristics|elements|findings)"
+_FEATURES_OF_BOTH = re.compile(
+    r"(?i)\b(?:some|several|a[ \t]+few|certain|mixed)[ \t]+[^\W\d_][\w\-]*[ \t]+" + _FEATURES + r"\b[^.;!?\n]{0,80}?"
+    r"\b(?:and|but|with|as[ \t]+well[ \t]+as|yet|while|whereas)[ \t]+(?:also[ \t]+)?(?:some|several|a[ \t]+few|"
+    r"certain|other)[ \t]+[^\W\d_][\w\-]*[ \t]+" + _FEATURES + r"\b"
+    r"|\bboth[ \t]+[^\W\d_][\w\-]*[ \t]+and[ \t]+[^\W\d_][\w\-]*[ \t]+" + _FEATURES + r"\b")
+
+
+def features_of_both(text: str) -> bool:
+    """Whether the reply weighs features of two kinds ("some benign features ... and some suspicious features")."""
+    return _FEATURES_OF_BOTH.search(text) is not None

@@ -57,7 +57,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "denied": "a negation stands before the answer it names ('I don't think it is ...')",
           "two senses": "its answer word means yes in one language and no in another",
           "odds": "the odds it gives of the finding are even, or point to the other answer",
-          "junction": "it places the image where two body regions meet"}
+          "junction": "it places the image where two body regions meet",
+          "findings": "its report gives findings for each option, and the answer rests on which one is abnormal"}
 
 
 @dataclass(frozen=True)
