@@ -8151,3 +8151,40 @@ def test_features_of_both_options_of_batch_72(reply: str, choice: str | None) ->
 def test_a_confidence_alone_names_no_option_of_batch_72(reply: str, choice: str | None) -> None:
     assert extract(reply, "choice", ABCD, ("0", "2", "3", "4"),
                    question="How many wisdom teeth can be seen in this X-ray image?").choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice, refusal, sure", [
+    # batch 72: an answer, then a disclaimer of role or care: no decline, and the answer stays sure
+    ("Yes, this is an abdominal CT. Note: I cannot provide a diagnosis; please consult a medical professional.",
+     "Is this a CT scan? (please answer yes/no)", "yes", False, True),
+    ("yes it is an xray of the chest. i am not a doctor", "Is this an X-ray? (please answer yes/no)", "yes", False,
+     True),
+    ("No, this is a frontal (PA) view. I'd add the usual caveat: I can describe what's in the picture, but I can't "
+     "assess you as a patient.", "Is this a lateral view? (please answer yes/no)", "no", False, True),
+    # near misses: a refusal before the answer (a half-decline), and one that blames the image, stay refusals
+    ("I can't give you a diagnosis, but for what it's worth, yes, this is a CT.",
+     "Is this a CT scan? (please answer yes/no)", "yes", True, False),
+    ("Yes, this is a CT. The image is too dark to tell you more; please consult your doctor.",
+     "Is this a CT scan? (please answer yes/no)", "yes", True, False),
+])
+def test_a_disclaimer_after_the_answer_of_batch_72(reply: str, question: str, choice: str, refusal: bool,
+                                                   sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, question=question)
+    assert (answer.choice, answer.refusal, answer.sure) == (choice, refusal, sure)
+
+
+OSTEO_72 = ("Osteosarcoma", "Ewing sarcoma", "Osteomyelitis", "Chondrosarcoma")
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 72: sympathy ("I'm sorry — this is a serious finding") and "don't wait" are no self-correction
+    ("**A. Osteosarcoma.** The distal femoral metaphysis shows a sunburst periosteal reaction. I'm sorry — this is a "
+     "serious finding, and an orthopaedic oncology team should see him quickly.", "A", True),
+    ("A. Osteosarcoma. If he is in pain, please don't wait on an AI reading — get seen urgently.", "A", True),
+    # near misses: a correction after "sorry" or "wait"
+    ("B. Ewing sarcoma, sorry, I meant A.", "A", False),
+    ("B. Ewing sarcoma — wait, the sunburst reaction fits A. Osteosarcoma.", "A", False),
+])
+def test_sympathy_is_no_self_correction_of_batch_72(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, OSTEO_72, question="What is the most likely diagnosis?")
+    assert (answer.choice, answer.sure) == (choice, sure)

@@ -247,7 +247,14 @@ from probe_ui.reading.presence import (
 )
 
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
-from probe_ui.reading.refusals import WEIGHED_BY_NAME, declining_opening, is_refusal, refusal_names, refusal_spans
+from probe_ui.reading.refusals import (
+    WEIGHED_BY_NAME,
+    declining_opening,
+    is_refusal,
+    only_disclaims,
+    refusal_names,
+    refusal_spans,
+)
 from probe_ui.reading.structured import (
     boolean_field_label,
     boolean_fields,
@@ -274,13 +281,13 @@ from probe_ui.reading.weighing import (
     conditional_answers,
     cut_after_modifier,
     entertained_labels,
+    features_of_both,
     is_truncated,
     named_in,
     open_whether_spans,
     question_sentences,
     rejected_letters,
     unexcluded_labels,
-    features_of_both,
 )
 from probe_ui.reading.words import (
     AFFIRMING_OPENING,
@@ -607,6 +614,10 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 method = how
     if label is None and refusal and method == "none":
         method = "declined"  # "Sorry, this image does not show enough detail.": no answer, said so
+    if refusal and label is not None and _disclaimer_after_answer(clean, item, label):
+        # batch 72: "Yes, this is an abdominal CT. Note: I cannot provide a diagnosis; please consult a medical
+        # professional.": an answer, then a disclaimer of role or care, declines nothing
+        refusal = False
     sure = is_sure(clean, item, method, label, refusal=refusal) and not partly_read
     if refusal and _answered_not_declined(clean, item, label, method):
         refusal = False
@@ -791,6 +802,20 @@ _TWO_BY_NAME_CLOSE = re.compile(r"(?i)(?:(?:\b(?:can(?:\s*not|'t)|cant)\s+decide
 # "I'll leave it open." closing the reply
 _LEFT_OPEN = re.compile(r"(?i)\bi(?:'ll|\s+will|'d|\s+would)\s+(?:have\s+to\s+)?leave\s+(?:this|that|it|the\s+question)"
                         r"(?:\s+one)?\s+open[ \t]*[.!]?[ \t]*\Z")
+
+
+def _disclaimer_after_answer(clean: str, item: Item, label: str) -> bool:
+    """Whether the reply opens with its answer, read sure from its first sentence alone, and what the refusal phrases
+    flag after it only disclaims the model's role or the person's care (:func:`refusals.only_disclaims`; batch 72:
+    "yes it is an xray of the chest. i am not a doctor", "No, this is a frontal (PA) view. I'd add the usual caveat:
+    I can describe what's in the picture, but I can't assess you as a patient.")."""
+    t = lexicon.fold_quotes(clean)
+    first = _SENTENCE_MARK.search(t)
+    if first is None:
+        return False
+    head = t[:first.start()]
+    found, how = _read(head, item, False, None, corrections=False)
+    return found == label and is_sure(head, item, how, found) and only_disclaims(t, first.start())
 
 
 def _answered_not_declined(clean: str, item: Item, label: str | None, method: str) -> bool:

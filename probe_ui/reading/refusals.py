@@ -14,7 +14,7 @@ import re
 
 from probe_ui.reading.lexicon import fold_quotes
 
-__all__ = ["REFUSAL_PHRASES", "declining_opening", "is_refusal", "refusal_names", "refusal_spans"]
+__all__ = ["REFUSAL_PHRASES", "declining_opening", "is_refusal", "only_disclaims", "refusal_names", "refusal_spans"]
 
 # "cannot", "can't", "I'm unable to", "won't be able to", ...
 # batch 55: Caribbean English Creole "cyaan" ("Mi cyaan see no pikcha")
@@ -1144,3 +1144,35 @@ def refusal_spans(text: str) -> list[tuple[int, int]]:
     refusal phrases, so that the reader does not take the "no" of "no image attached" for the answer no."""
     head = text[:5000]
     return [m.span() for p in (*_PATTERNS, _DECLINED_WHETHER) for m in p.finditer(head)]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# A disclaimer beside a committed answer (batch 72): no decline
+# --------------------------------------------------------------------------------------------------------------
+
+# what a disclaimer is about: the model's role and the person's care, not the question asked of the image ("I am not a
+# doctor; please confirm with a healthcare professional.", "I can't tell you what this means for your health", "I
+# can't assess you as a patient", "I'm not in a position to interpret the findings for your care — your doctor is.")
+_CARE = re.compile(r"(?i)\b(?:doctor|physician|clinician|radiologist|(?:healthcare|medical|qualified)\s+professional|"
+                   r"diagnos(?:is|e|es|ing|tic)|(?:your|his|her|their)\s+(?:health|care)|as\s+a\s+patient|"
+                   r"means\s+for\s+(?:you|him|her|them)|medical\s+advice|clinical\s+(?:use|decisions?|advice))\b")
+_CARE_FAULT = re.compile(r"(?i)\b" + _FAULT)
+_SENTENCE_END = re.compile(r"[.!?;\n]")
+
+
+def only_disclaims(text: str, after: int) -> bool:
+    """Whether every refusal phrase of ``text`` (folded) lies at or after ``after`` (the end of the answer the reply
+    opens with) and is a disclaimer of the model's role or of the person's care, in a sentence that blames nothing
+    in the image: "Yes, this is an abdominal CT. Note: I cannot provide a diagnosis; please consult a medical
+    professional." answers and declines nothing (the batch 72 notes: no refusal flag); "I can't give you a
+    diagnosis, but ... yes" (a refusal before its answer) and "Yes. The image is too dark to be sure." stay refusals."""
+    spans = refusal_spans(text)
+    if not spans or any(a < after for a, _ in spans):
+        return False
+    for a, b in spans:
+        start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, a)), default=0)
+        end = _SENTENCE_END.search(text, b)
+        sentence = text[start:end.end() if end is not None else len(text)]
+        if not _CARE.search(sentence) or _CARE_FAULT.search(sentence):
+            return False
+    return True

@@ -89,8 +89,15 @@ _RANKED_BELOW = re.compile(r"(?i)\b(?:less|least|not)\s+(?:likely|probable)\b"
                            # batch 24: "... favours an abscess over a necrotic tumour": one ranked above another
                            r"|\bfavou?r(?:s|ing)?(?=\s+(?:an?\s+|the\s+)?[^\W\d_][\w\-]*(?:\s+[^\W\d_][\w\-]*){0,3}"
                            r"\s+over\s)")
-REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry|correction|(?:scratch|strike)\s+that|on\s+second\s+thought|actually|"
-                       r"wait|i\s+take\s+(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
+# batch 72: sympathy is no correction ("I'm sorry — this is a serious finding, and an orthopaedic oncology team should
+# see him quickly.", "I'm sorry — please make sure he's seen by a bone tumour specialist"), nor advice not to wait
+# ("please don't wait on an AI reading — get seen urgently")
+_SYMPATHY = (r"(?![ \t]*[,\u2013\u2014\-]?[ \t]*(?:(?:this|that|it)(?:'s|\s+is)\s+(?:an?\s+)?(?:very\s+)?(?:serious|worrying|"
+             r"concerning|difficult|hard|frightening|significant|upsetting)|please\s+(?:make\s+sure|see|get|seek|talk|"
+             r"speak|contact|go)\b)|\s+to\s+(?:say|tell\s+you|hear)\b)")
+REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry" + _SYMPATHY + r"|correction|(?:scratch|strike)\s+that|on\s+second\s+"
+                       r"thought|actually|(?<!n't\s)(?<!not\s)(?<!to\s)wait(?!\s+(?:on|for|until)\b)|i\s+take\s+"
+                       r"(?:that|it)\s+back|change\s+my\s+answer|on\s+reflection)\b")
 # a thinking trace left in the reply (the reader reads only what follows a closed one)
 _THINKING = re.compile(r"(?i)</?think(?:ing)?>|<unused9[45]>")
 # reasoning written out before the answer: a doubt only for a reading from a mention (a declared answer ends it, and
