@@ -8188,3 +8188,18 @@ OSTEO_72 = ("Osteosarcoma", "Ewing sarcoma", "Osteomyelitis", "Chondrosarcoma")
 def test_sympathy_is_no_self_correction_of_batch_72(reply: str, choice: str, sure: bool) -> None:
     answer = extract(reply, "choice", ABCD, OSTEO_72, question="What is the most likely diagnosis?")
     assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batches 71-72: declines on policy grounds, and the image blamed in a report
+    ("I'd prefer not to infer someone's sex from a medical image — it isn't something I can do reliably.", True),
+    ("This system is not intended to provide clinical diagnoses. The findings should be interpreted by a qualified "
+     "physician.", True),
+    ("sorry the image is too dark, i cant write the findings", True),
+    ("Findings: Image quality is poor.\nImpression: Probably cystic; assessment limited by image quality.", True),
+    # near misses: a preference that is an answer; findings written
+    ("I'd prefer the left side as the answer: A.", False),
+    ("Findings: a cyst.\nImpression: simple cyst; no further assessment needed.", False),
+])
+def test_policy_declines_and_a_limited_report_of_batches_71_72(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) == refusal

@@ -965,6 +965,26 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      # what's visible, **A. Left femur** ...": the answer given only for the part that came
      r"|\b(?:" + _FAULT + r"|missing)\b[^.!?\n]{0,40}?\b(?:on|from|going\s+by)\s+what(?:'s|\s+is)\s+visible\b",
      "i cant see the lower part of the lungs, the image is cut"),
+    # batch 72: declines on policy grounds ("I'd prefer not to infer someone's sex from a medical image", "that's a
+    # judgement I shouldn't make from one picture", "This system is not intended to provide clinical diagnoses.",
+    # "Limitation: This tool does not provide diagnostic interpretations.")
+    ("policy-decline",
+     r"\b(?:i'd|i\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?(?:infer|guess|judge|say|answer|comment|speculate)\b"
+     r"|\b(?:judge?ment|call|decision)\s+(?:that\s+)?i\s+(?:shouldn't|should\s+not|won't|will\s+not)\s+make\b"
+     r"|\b(?:system|tool|service|assistant|model)\s+(?:is\s+not|isn't)\s+intended\s+to\s+(?:provide|give|make|offer)\s+"
+     r"(?:\w+\s+)?diagnos\w*"
+     r"|\b(?:system|tool|service|assistant)\s+(?:does\s+not|doesn't)\s+(?:provide|give|make|offer)\s+(?:\w+\s+)?"
+     r"diagnos\w*",
+     "This system is not intended to provide clinical diagnoses."),
+    # batch 71: the image blamed in a report ("Image quality is poor (heavy speckle, low resolution). ... assessment
+    # limited by image quality.", "The image is heavily downsampled; anatomy is only roughly discernible.", "sorry the
+    # image is too dark, i cant write the findings")
+    ("image-limits-report",
+     r"\b(?:assessment|evaluation|interpretation)\s+(?:is\s+)?limited\s+by\s+(?:the\s+)?(?:image\s+)?(?:quality|"
+     r"resolution)\b"
+     r"|\b" + _IMAGE + r"\s+is\s+(?:heavily|severely|badly)\s+downsampled\b"
+     r"|" + _CANT + r"\s+write\s+(?:the|a|any|my)\s+(?:findings|report)\b",
+     "Impression: Probably cystic; assessment limited by image quality."),
 )
 
 _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)

@@ -92,8 +92,8 @@ _RANKED_BELOW = re.compile(r"(?i)\b(?:less|least|not)\s+(?:likely|probable)\b"
 # batch 72: sympathy is no correction ("I'm sorry — this is a serious finding, and an orthopaedic oncology team should
 # see him quickly.", "I'm sorry — please make sure he's seen by a bone tumour specialist"), nor advice not to wait
 # ("please don't wait on an AI reading — get seen urgently")
-_SYMPATHY = (r"(?![ \t]*[,\u2013\u2014\-]?[ \t]*(?:(?:this|that|it)(?:'s|\s+is)\s+(?:an?\s+)?(?:very\s+)?(?:serious|worrying|"
-             r"concerning|difficult|hard|frightening|significant|upsetting)|please\s+(?:make\s+sure|see|get|seek|talk|"
+_SYMPATHY = (r"(?![ \t]*[,\u2013\u2014\-]?[ \t]*(?:(?:this|that|it)(?:'s|\s+is)\s+(?:an?\s+)?(?:very\s+)?"
+             r"(?:serious|worrying|concerning|difficult|hard|frightening|significant|upsetting)|please\s+(?:make\s+sure|see|get|seek|talk|"
              r"speak|contact|go)\b)|\s+to\s+(?:say|tell\s+you|hear)\b)")
 REVERSAL = re.compile(r"(?i)\b(?:i\s+meant|sorry" + _SYMPATHY + r"|correction|(?:scratch|strike)\s+that|on\s+second\s+"
                        r"thought|actually|(?<!n't\s)(?<!not\s)(?<!to\s)wait(?!\s+(?:on|for|until)\b)|i\s+take\s+"
