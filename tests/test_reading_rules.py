@@ -8203,3 +8203,24 @@ def test_sympathy_is_no_self_correction_of_batch_72(reply: str, choice: str, sur
 ])
 def test_policy_declines_and_a_limited_report_of_batches_71_72(reply: str, refusal: bool) -> None:
     assert is_refusal(reply) == refusal
+
+
+CHEST_FINDING_72 = ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study")
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 72: a closing paragraph (or last sentence) of advice to the person is no part of the answer
+    ("Going through it systematically: the heart size is normal; there's no fluid at either base; but at the right "
+     "apex there's a fine white line with no lung markings beyond it. That's a pneumothorax — B.\n\nIf the person "
+     "this belongs to is short of breath or has chest pain, please get them to an emergency department rather than "
+     "waiting.", "B", True),
+    ("Reasoning: a fine pleural line at the apex.\nAnswer: B. Pneumothorax.\nPlease see a doctor urgently; a chest "
+     "drain may be needed.", "B", True),
+    # near misses: a closing paragraph that doubts the answer, or names another one
+    ("That's a pneumothorax — B.\n\nOr maybe it is an effusion after all; too close to call.", None, False),
+    ("That's a pneumothorax — B.\n\nPlease see a doctor: it could be a pleural effusion.", None, False),
+])
+def test_closing_advice_is_no_part_of_the_answer_of_batch_72(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, CHEST_FINDING_72, question="What is the main finding on this chest "
+                                                                         "radiograph?")
+    assert (answer.choice, answer.sure) == (choice, sure)

@@ -249,6 +249,7 @@ from probe_ui.reading.presence import (
 # the refusal phrases are a list of their own, easy to extend; re-exported here, where callers have always found it
 from probe_ui.reading.refusals import (
     WEIGHED_BY_NAME,
+    closing_advice,
     declining_opening,
     is_refusal,
     only_disclaims,
@@ -474,6 +475,20 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if negated is not None:
         return _negated_clause(negated.group(1), kind, labels, item, question, refusal)
     label, method = _read(clean, item, refusal, suggested)
+    full = clean
+    advice = closing_advice(clean)
+    if advice is not None:
+        # batch 72: a closing paragraph of advice to the person ("So the best fit is aortic dissection — C.\n\nPlease
+        # note: if this is happening to you ... call emergency services immediately.") is no part of the answer: the
+        # reply is read, and its sureness judged, without it, where the advice itself names nothing else
+        body = clean[:advice]
+        found, how = _read(body, item, refusal, suggested)
+        tail, _ = _read(clean[advice:], item, refusal, suggested, corrections=False)
+        if found is not None and how != "ambiguous" and tail in (None, found) and (
+                (label is None and method in ("none", "ambiguous", "truncated", "declined")) or (
+                    found == label and not is_sure(clean, item, method, label, refusal=refusal)
+                    and is_sure(body, item, how, found, refusal=refusal))):
+            label, method, clean = found, how, body
     if kind == "choice" and method == "declaration" and len(item.option_map) == 2 and not refusal \
             and not _CANNOT.search(clean) and declaration_denied(clean, item):
         # batch 69: "I don't think it's malignant (about 80% sure) — circumscribed, oval, ...": of two options, the
@@ -614,7 +629,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 method = how
     if label is None and refusal and method == "none":
         method = "declined"  # "Sorry, this image does not show enough detail.": no answer, said so
-    if refusal and label is not None and _disclaimer_after_answer(clean, item, label):
+    if refusal and label is not None and _disclaimer_after_answer(full, item, label):
         # batch 72: "Yes, this is an abdominal CT. Note: I cannot provide a diagnosis; please consult a medical
         # professional.": an answer, then a disclaimer of role or care, declines nothing
         refusal = False

@@ -14,7 +14,7 @@ import re
 
 from probe_ui.reading.lexicon import fold_quotes
 
-__all__ = ["REFUSAL_PHRASES", "declining_opening", "is_refusal", "only_disclaims", "refusal_names", "refusal_spans"]
+__all__ = ["REFUSAL_PHRASES", "closing_advice", "declining_opening", "is_refusal", "only_disclaims", "refusal_names", "refusal_spans"]
 
 # "cannot", "can't", "I'm unable to", "won't be able to", ...
 # batch 55: Caribbean English Creole "cyaan" ("Mi cyaan see no pikcha")
@@ -1196,3 +1196,31 @@ def only_disclaims(text: str, after: int) -> bool:
         if not _CARE.search(sentence) or _CARE_FAULT.search(sentence):
             return False
     return True
+
+
+# advice to the person closing the reply ("Please note: if this is happening to you ... call emergency services
+# immediately.", "I'd encourage seeing a GP or pharmacist today; ...", "Please see an ophthalmologist urgently; laser
+# or injection treatment may be needed.")
+_ADVICE = re.compile(r"(?i)\b(?:please|seek|consult|emergency|urgent(?:ly)?|doctor|gp|physician|hospital|specialist|"
+                     r"clinician|radiologist|ophthalmologist|dermatologist|pharmacist|in\s+person|get\s+(?:seen|"
+                     r"checked)|call\s+(?:emergency|an\s+ambulance|your))\b")
+# doubt about the answer is no advice ("Or maybe green after all; the two dots are too close to call.")
+_DOUBT_IN_ADVICE = re.compile(r"(?i)\b(?:unsure|not\s+sure|maybe|too\s+close|can't\s+tell|cannot\s+tell|either\s+way)\b")
+_LAST_SENTENCE = re.compile(r"(?<=[.!?])[ \t\n]+(?=[^.!?\n]+[.!?]?[ \t]*\Z)")
+_LAST_PARAGRAPH = re.compile(r"(?:\n[ \t]*\n|\n(?=[ \t*_]*(?:please|if)\b))(?![\s\S]*\n[ \t]*\n)", re.IGNORECASE)
+
+
+def closing_advice(text: str) -> int | None:
+    """Where a closing paragraph of advice to the person begins (a blank line before it, or a last line opening
+    "Please" or "If"), None when the reply has none."""
+    m = _LAST_PARAGRAPH.search(text)
+    if m is None:
+        # a last sentence of advice or disclaimer ("this is an xray of the knee, front view. see a doctor for more",
+        # "Axial FLAIR MRI of the brain.\nNot for clinical use.")
+        m = _LAST_SENTENCE.search(text)
+        if m is None or not _CARE.search(text[m.end():]) and not _ADVICE.search(text[m.end():]):
+            return None
+    if not text[:m.start()].strip():
+        return None
+    rest = text[m.end():]
+    return m.start() if (_ADVICE.search(rest) or _CARE.search(rest)) and not _DOUBT_IN_ADVICE.search(rest) else None
