@@ -14,7 +14,8 @@ import re
 
 from probe_ui.reading.lexicon import fold_quotes
 
-__all__ = ["REFUSAL_PHRASES", "closing_advice", "declining_opening", "is_refusal", "only_disclaims", "refusal_names", "refusal_spans"]
+__all__ = ["REFUSAL_PHRASES", "closing_advice", "declining_opening", "is_refusal", "only_disclaims", "refusal_names",
+           "refusal_spans"]
 
 # "cannot", "can't", "I'm unable to", "won't be able to", ...
 # batch 55: Caribbean English Creole "cyaan" ("Mi cyaan see no pikcha")
@@ -1205,7 +1206,8 @@ _ADVICE = re.compile(r"(?i)\b(?:please|seek|consult|emergency|urgent(?:ly)?|doct
                      r"clinician|radiologist|ophthalmologist|dermatologist|pharmacist|in\s+person|get\s+(?:seen|"
                      r"checked)|call\s+(?:emergency|an\s+ambulance|your))\b")
 # doubt about the answer is no advice ("Or maybe green after all; the two dots are too close to call.")
-_DOUBT_IN_ADVICE = re.compile(r"(?i)\b(?:unsure|not\s+sure|maybe|too\s+close|can't\s+tell|cannot\s+tell|either\s+way)\b")
+_DOUBT_IN_ADVICE = re.compile(r"(?i)\b(?:unsure|not\s+sure|maybe|too\s+close|can't\s+tell|cannot\s+tell|"
+                              r"either\s+way)\b")
 _LAST_SENTENCE = re.compile(r"(?<=[.!?])[ \t\n]+(?=[^.!?\n]+[.!?]?[ \t]*\Z)")
 _LAST_PARAGRAPH = re.compile(r"(?:\n[ \t]*\n|\n(?=[ \t*_]*(?:please|if)\b))(?![\s\S]*\n[ \t]*\n)", re.IGNORECASE)
 
