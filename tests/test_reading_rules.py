@@ -8224,3 +8224,23 @@ def test_closing_advice_is_no_part_of_the_answer_of_batch_72(reply: str, choice:
     answer = extract(reply, "choice", ABCD, CHEST_FINDING_72, question="What is the main finding on this chest "
                                                                          "radiograph?")
     assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, kind, labels, question, choice", [
+    # batches 71-72: West and East African answer words
+    ("Hɛɛ, enɛ ji X-ray.", "yesno", YN, "Is this an X-ray? (please answer yes/no)", "yes"),
+    ("Lā, hādhi māhi rās, hādhi ṣadr.", "yesno", YN, "Is this an image of the brain? (please answer yes/no)", "no"),
+    ("O nyɛla paɣa.", "label", ("male", "female"), "Is this patient male or female?", "female"),
+    ("Aləs.", "label", ("male", "female"), "Is this patient male or female?", "male"),
+    ("Omukhasi.", "label", ("male", "female"), "Is this patient male or female?", "female"),
+    ("Zanka no.", "label", ("child", "adult"), "Is this radiograph of a child or an adult? (Answer with child or "
+                                               "adult)", "child"),
+    ("Lakwet.", "label", ("child", "adult"), "Is this radiograph of a child or an adult? (Answer with child or "
+                                             "adult)", "child"),
+    # near misses: Zarma "no" (it is) is never the English no when the child word is read; "Ii." and "Mam." unread
+    ("Ii.", "yesno", YN, "Is this an ultrasound image? (please answer yes/no)", None),
+    ("Mam.", "yesno", YN, "Does this image show the pelvis? (please answer yes/no)", None),
+])
+def test_african_answer_words_of_batches_71_72(reply: str, kind: str, labels: tuple[str, ...], question: str,
+                                               choice: str | None) -> None:
+    assert extract(reply, kind, labels, question=question).choice == choice

@@ -517,7 +517,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # batch 69: Tohono O'odham ("Heu'u — 90%"), Haida ("Áang. 0.9"); both only before a mark. Passamaquoddy-
             # Maliseet "Ehe" left out: the German "Ehe" (marriage); Inuvialuktun "Ii" left out: the Japanese romaji
             # "ii" (good)
-            "heu'u", "áang"),
+            "heu'u", "áang",
+            # batch 71: Ga ("Hɛɛ, enɛ ji X-ray.", yes, this is an X-ray); only before a mark. batch 72: Kikamba "Ii."
+            # left out (the Japanese romaji "ii", as Inuvialuktun's above), Chiyao "Elo." left out (the Portuguese
+            # "elo", a link)
+            "hɛɛ"),
     "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
@@ -660,7 +664,11 @@ YES_NO: dict[str, tuple[str, ...]] = {
            # batch 70: Iu Mien ("Mv maaih fracture.", there is no fracture: "mv" not, "maaih" have), the two words
            # together, running on into the sentence as Kinaray-a "wara" (alone, "MV" is the mitral valve). Tày "Mì,
            # ..." (there is) left out: the Vietnamese "mì" (noodles)
-           "mv maaih"),
+           "mv maaih",
+           # batch 71: Krio ("Nɔ, pneumothorax nɔ de na dis chest X-ray."), Hassaniya Arabic transliterated ("Lā, hādhi
+           # māhi rās, ..."); both only before a mark. Dyula "ayi" left out (the Turkish "ayı", a bear, written without
+           # its dotless i); batch 72: Ateso "Mam." left out (the Polish "mam", I have)
+           "nɔ", "lā"),
 }
 # other answer words, anywhere in the reply; the key is the English word the rules read
 WORDS: dict[str, tuple[str, ...]] = {
@@ -759,9 +767,13 @@ WORDS: dict[str, tuple[str, ...]] = {
              # batch 30: Setswana ("Ke monna.")
              "monna",
              # batch 44: Madurese ("Lakè'.", man; the plain "lake" is English and is not read)
-             "lakè'"),
+             "lakè'",
+             # batch 71: Tamasheq ("Aləs.", a man); batch 72: Makhuwa ("Mulopwana.", a man)
+             "aləs", "mulopwana"),
     "female": (# batch 47: Dholuo ("Dhako.", woman); batch 56: Aromanian ("Muljari.", woman)
                "dhako", "muljari",
+               # batch 71: Dagbani ("O nyɛla paɣa.", she is a woman); batch 72: Luhya ("Omukhasi.", a woman)
+               "paɣa", "omukhasi",
                "femenino", "féminin", "weiblich", "女性",
                # batch 14: Vietnamese ("Bệnh nhân là nữ."), Korean
                "nữ", "nữ giới", "phụ nữ", "여성", "여자",
@@ -834,7 +846,11 @@ WORDS: dict[str, tuple[str, ...]] = {
               "ein kind",
               # batch 70: Jingpho "Ma rai ai. Growth plates still open." ((it) is a child: "ma" child, "rai" be, "ai" a
               # statement particle), the three words together only ("ma" alone is a word of many languages)
-              "ma rai ai"),
+              "ma rai ai",
+              # batch 71: Zarma ("Zanka no.", it is a child: its "no" is the copula, never read as the English no);
+              # batch 72: Ekegusii ("Omwana."; the Luganda word too, of the same sense), Kalenjin ("Lakwet."), Sukuma
+              # ("Ng'wana."), each a child
+              "zanka", "omwana", "lakwet", "ng'wana"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
@@ -1027,6 +1043,8 @@ _ONLY_BEFORE_A_MARK = frozenset({"hindi", "nei", "не", "nahi", "nahin", "po", 
                                  "nenni", "kwrwi", "koni", "ಇಲ್ಲೆ", "seng", "sonde", "sè",
                                  # batches 65-66 (see YES_NO): Japanese romaji "uwa", and the rest short words
                                  "uwa", "yuart", "arrangkwe", "суок", "антом", "атим", "яңгу",
+                                 # batch 71 (see YES_NO): Ga, Krio, Hassaniya
+                                 "hɛɛ", "nɔ", "lā",
                                  # batch 67 (see YES_NO)
                                  "nê", "نە", "дац",
                                  # batches 67-68 (see YES_NO): Laz "ho" (the English "ho", the Hinglish "ho", is),
