@@ -8244,3 +8244,15 @@ def test_closing_advice_is_no_part_of_the_answer_of_batch_72(reply: str, choice:
 def test_african_answer_words_of_batches_71_72(reply: str, kind: str, labels: tuple[str, ...], question: str,
                                                choice: str | None) -> None:
     assert extract(reply, kind, labels, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 72: "Amended:" heads a revision, and the answer declared in it counts (never sure)
+    ("Yes.\nAmended: the cortical margins remain aligned on both views; the fracture is non-displaced.\nAnswer: No",
+     "no", False),
+    # near miss: no revision heading
+    ("No. The cortical margins remain aligned; the fracture is non-displaced.", "no", True),
+])
+def test_an_amended_heading_of_batch_72(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, question="Is the fracture displaced? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == (choice, sure)

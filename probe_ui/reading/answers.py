@@ -748,8 +748,9 @@ _SO_OPTION = re.compile(_SO + r"([^\W\d_][^,;:.!?\n]{1,40}?)[ \t.!]*\Z"
                         r"[ \t]*[*_]*"
                         r"(?:((?-i:[A-H]))[.)][ \t]+)?([^\W\d_][^,;:.!?*_\n]{1,40}?)[*_ \t.!]*\Z")
 # a line that opens as a revision ("Revision:", "Correction -"), and the answer declared after it ("Answer: No.")
-# batch 72: "On review:" / "On further review," heads a revision as "Revision:" does
-_REVISION_HEADING = re.compile(r"(?im)^[ \t*_#]*(?:revision|correction|update|amendment|erratum|"
+# batch 72: "On review:" / "On further review," and "Amended:" ("Yes.\nAmended: ... non-displaced.\nAnswer: No") head a
+# revision as "Revision:" does
+_REVISION_HEADING = re.compile(r"(?im)^[ \t*_#]*(?:revision|correction|update|amendment|amended|erratum|"
                                r"on[ \t]+(?:further[ \t]+|second[ \t]+)?review)[ \t*_]*"
                                r"[:\-\u2013\u2014]")
 _ANSWER_IN_REVISION = re.compile(r"(?i)\b(?:final\s+)?answer[ \t*_]*[:=\u2013\u2014]")
