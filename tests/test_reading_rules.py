@@ -8256,3 +8256,20 @@ def test_african_answer_words_of_batches_71_72(reply: str, kind: str, labels: tu
 def test_an_amended_heading_of_batch_72(reply: str, choice: str, sure: bool) -> None:
     answer = extract(reply, "yesno", YN, question="Is the fracture displaced? (please answer yes/no)")
     assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice, refusal", [
+    # batch 71: another language's answer word opening a report's Answer section decides, as opening a reply
+    ("**Findings:** Di lɔng dɛn ful, ɛn a nɔ si ɛni pleural layn.\n**Answer:** Nɔ, pneumothorax nɔ de na dis chest "
+     "X-ray.", "no", False),
+    # batch 72: "can't say which of the two it is" after a self-correction doubts the answer, declines nothing
+    ("Yes, there's a small apical pneumothorax. Hmm — thinking again, that line might just be the medial border of the "
+     "scapula, and now I honestly can't say which of the two it is.", None, False),
+    # near misses: an English answer in the section; a refusal with no answer before it
+    ("**Findings:** Pleural line at the apex.\n**Answer:** Yes, a pneumothorax.", "yes", False),
+    ("I can't say which of the two it is from this image.", None, True),
+])
+def test_a_report_answer_word_and_a_doubt_of_which_of_batches_71_72(reply: str, choice: str | None,
+                                                                    refusal: bool) -> None:
+    answer = extract(reply, "yesno", YN, question="Is there a pneumothorax? (please answer yes/no)")
+    assert (answer.choice, answer.refusal) == (choice, refusal)

@@ -717,6 +717,12 @@ def _report_reading(clean: str, item: Item, refusal: bool, suggested: str | None
         if not body:
             continue
         found, how = _read(body, item, refusal, suggested, corrections=False)
+        said = lexicon.foreign_yes_no(body) if item.kind == "yesno" and item.aliases else None
+        if said is not None:
+            # batch 71: "**Answer:** Nɔ, pneumothorax nɔ de na dis chest X-ray." (Krio: no, ...): the answer word of
+            # another language opening the section, as it decides opening a reply
+            got[name] = item.aliases["yep" if said == "yes" else "nope"]
+            continue
         if found is None or how == "ambiguous" or not is_sure(body, item, how, found):
             continue
         if name == "impression" and (how not in _SUBJECT_IN_SECTION if item.kind == "yesno" else (
@@ -791,8 +797,9 @@ _CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)"
                           r"(?:\s+between\s+(?:them|the\s+two|these|those))?"
                           # batch 39: "Correct orientation. Actually, ... the film could be flipped. I can't say with
                           # confidence which it is.": which of the answers, after the correction
+                          # batch 72: "... and now I honestly can't say which of the two it is."
                           r"|say\s+(?:with\s+(?:any\s+)?confidence\s+|for\s+(?:sure|certain)\s+)?which\s+"
-                          r"(?:it\s+is|one\s+it\s+is|is\s+right)"
+                          r"(?:it\s+is|one\s+it\s+is|is\s+right|of\s+the\s+(?:two|three)\s+it\s+is)"
                           # batch 21: "... I keep going back and forth, so I can't give you a firm answer."
                           r"|give\s+(?:you\s+)?(?:a\s+)?(?:firm|definite|definitive|clear|straight|final|confident)\s+"
                           r"answer)"
