@@ -221,6 +221,12 @@ BATCH_NOTES = {
     70: "an emergency department at night: short replies, typos, abbreviations, second-language replies with English "
         "terms; mainland Southeast Asian languages; measured held out (93.8 % intended, 85.2 % sure and right, 1 "
         "sure-wrong, 3 sure over-reads), then fixed",
+    71: "structured radiology reports (Findings / Impression / Answer, sections that disagree); West African "
+        "languages; measured held out (93.8 % intended, 85.2 % sure and right, 1 sure-wrong, 3 sure over-reads), then "
+        "fixed",
+    72: "a patient-facing service: disclaimers and advice around the answer, policy declines, half-declines; East "
+        "African languages; measured held out (90.5 % intended, 74.8 % sure and right, 1 sure-wrong, 1 sure "
+        "over-read), then fixed",
 }
 
 

@@ -79,9 +79,10 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     # "Batch 35", "Batch 36", "Batch 37", "Batch 38", "Batch 39", "Batch 40", "Batch 41", "Batch 42", "Batch 43",
     # "Batch 44", "Batch 45", "Batch 46", "Batch 47", "Batch 48", "Batch 49", "Batch 50", "Batch 51", "Batch 52",
     # "Batch 53", "Batch 54", "Batch 55", "Batch 56", "Batch 57", "Batch 58", "Batch 59", "Batch 60", "Batch 61",
-    # "Batch 62", "Batch 63", "Batch 64", "Batch 65", "Batch 66", "Batch 67", "Batch 68", "Batch 69", "Batch 70")
+    # "Batch 62", "Batch 63", "Batch 64", "Batch 65", "Batch 66", "Batch 67", "Batch 68", "Batch 69", "Batch 70",
+    # "Batch 71", "Batch 72")
     batches = Counter(r["batch"] for r in replies)
-    assert set(batches) == set(range(1, 71)), batches
+    assert set(batches) == set(range(1, 73)), batches
     assert batches[5] == 367 and batches[6] == 369 and batches[7] == 146 and batches[8] == 163 and batches[9] == 240
     assert batches[10] == 240 and batches[11] == 240 and batches[12] == 240 and batches[13] == 240
     assert batches[14] == 240 and batches[15] == 240 and batches[16] == 240 and batches[17] == 240
@@ -98,7 +99,7 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     assert batches[58] == 240 and batches[59] == 240 and batches[60] == 240 and batches[61] == 240
     assert batches[62] == 240 and batches[63] == 240 and batches[64] == 240 and batches[65] == 240
     assert batches[66] == 240 and batches[67] == 240 and batches[68] == 240 and batches[69] == 240
-    assert batches[70] == 240
+    assert batches[70] == 240 and batches[71] == 240 and batches[72] == 240
     assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
     extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
     assert len(extra) == 29 and set(extra) <= set(items)
@@ -319,6 +320,16 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
         assert (natural["wrong"], natural["refusal_mismatch"]) == (0, 0) and natural["over_read"] <= over, \
             (batch, natural)
         assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, (batch, natural)
+    # batches 71-72 (measured once at fb7f957: 71 93.8 %, 4 sure errors (a wrong option and three over-reads), 3 flags
+    # wrong; 72 90.5 %, 2 sure errors (a wrong option and an over-read), 5 flags wrong; README "Batch 71", "Batch 72"):
+    # after the fixes, 71 keeps four over-reads unsure (b71-0168, findings per option; b71-0164-0166, withdrawals read
+    # from their first answer), 72 one (b72-0171 "maybe red or green")
+    for batch, floor, sure, over in ((71, 205, 186, 4), (72, 204, 184, 1)):
+        natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
+        assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
+        assert (natural["wrong"], natural["refusal_mismatch"]) == (0, 0) and natural["over_read"] <= over, \
+            (batch, natural)
+        assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, (batch, natural)
 
 def test_every_kind_is_read_as_intended_nearly_always(corpus_rows: tuple[dict[str, Any], ...]) -> None:
     """No kind of shape is left behind by the total: each kind's definite replies are read at least 95 % of the
@@ -330,12 +341,18 @@ def test_every_kind_is_read_as_intended_nearly_always(corpus_rows: tuple[dict[st
             # batches 69-70: "language" at 94 %: four one-word replies stay unread because each word is a word of
             # another language the lexicon reads (Potawatomi "Cho", Vietnamese; Passamaquoddy "Ehe", German;
             # Inuvialuktun "Ii", Japanese romaji; Tày "Mì", Vietnamese; README "Batch 69", "Batch 70")
+            # batches 71-72: still 94 % with four more one-word replies unread for the same reason (Dyula "ayi",
+            # Turkish; Kikamba "Ii", Japanese romaji; Ateso "Mam", Polish; Chiyao "Elo", Portuguese; README "Batch
+            # 71", "Batch 72")
             assert v["intended"] >= (0.94 if kind == "language" else 0.95) * v["definite"], (kind, v)
         # batch 48: "over_reading" holds two, one of them b48-0175 (a per-hip list cut off at "cannot exclude", read
         # A, never sure; README "Batch 48"); every other kind at most one
         # batches 69-70: six more in "over_reading", none sure (their odds of the finding, a generic statement, a
         # textbook grading, a slice between two regions: unsure by design, README "Batch 69", "Batch 70")
-        assert v["over_read"] <= (8 if kind == "over_reading" else 1), (kind, v)
+        # batches 71-72: "over_reading" at nine (b71-0168, findings per option; b72-0171 "maybe red or green"),
+        # "final_verdict" at four, three of them new (b71-0164-0166, withdrawals after "Addendum:" / "Revision:"),
+        # none sure (README "Batch 71", "Batch 72")
+        assert v["over_read"] <= {"over_reading": 9, "final_verdict": 4}.get(kind, 1), (kind, v)
 
 
 def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.CaptureFixture[str],
@@ -350,7 +367,7 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
         patched.setattr(bench, "evaluate", lambda items, replies: [read[r["id"]] for r in replies])
         assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 71)]
+    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 73)]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
     out = capsys.readouterr().out
