@@ -67,7 +67,8 @@ def parsing() -> None:
 
     cases = [(", " * 25000 + "x", "label", ("correct", "upside down"), ()),
              ("it is " * 16666 + "it is B", "choice", ("A", "B", "C"), ("x" * 20000, "b", "c")),
-             ("B)" * 50000, "choice", ("A", "B", "C"), ("x" * 2000, "b", "c"))]
+             ("B)" * 50000, "choice", ("A", "B", "C"), ("x" * 2000, "b", "c")),
+             ("A\n\n" * 33000, "choice", ("A", "B", "C"), ("x", "b", "c"))]
     for i, (text, kind, labels, options) in enumerate(cases, 1):
         timed(f"answer parser, degenerate reply {i} (100 kB)", 1.0, lambda: extract(text, kind, labels, options))
     timed("legacy MediConfusion parser, 26 labels", 1.0,
