@@ -8273,3 +8273,32 @@ def test_a_report_answer_word_and_a_doubt_of_which_of_batches_71_72(reply: str, 
                                                                     refusal: bool) -> None:
     answer = extract(reply, "yesno", YN, question="Is there a pneumothorax? (please answer yes/no)")
     assert (answer.choice, answer.refusal) == (choice, refusal)
+
+
+_LEFT_KIDNEY = "Is a mass present in the left kidney? (please answer yes/no)"
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # batch 73: a few-shot transcript run on: the answers paired with the item's own question disagree
+    ("Q: Is this a CT scan?\nA: Yes\nQ: Is this a CT scan?\nA: No\nQ: Is this a CT scan?\nA:",
+     "Is this a CT scan? (please answer yes/no)", None, False),
+    # the answer paired with the item's own question, not the one to an invented second question (never sure)
+    ("Q: Is a mass present in the left kidney?\nA: no\n\nQ: Is a mass present in the right kidney?\nA: yes",
+     _LEFT_KIDNEY, "no", False),
+    # where no question in it is the item's, read as it stands, never sure
+    ("Q: Is a mass present in the upper pole?\nA: no\n\nQ: Is a mass present in the lower pole?\nA: yes",
+     _LEFT_KIDNEY, "yes", False),
+    # an example's answer echoed, and the prompt echoed with an empty answer slot: no answer of its own
+    ("Example answer: B\n\nYour question:", None, None, False),
+    ("Q: The physician's answer is C. Is this correct?\nA:", None, None, False),
+    # near misses: one question and its answer in the examples' format; a plain declared answer
+    ("Q: Is a mass present in the left kidney?\nA: No.", _LEFT_KIDNEY, "no", True),
+    ("Answer: B", None, "B", True),
+    ("No mass in the left kidney.\nAnswer: no", _LEFT_KIDNEY, "no", True),
+])
+def test_a_few_shot_transcript_of_batch_73(reply: str, question: str | None, choice: str | None, sure: bool) -> None:
+    if question is not None:
+        answer = extract(reply, "yesno", YN, question=question)
+    else:
+        answer = extract(reply, "choice", ABCD, DX, question="What is the finding?")
+    assert (answer.choice, answer.sure) == (choice, sure)

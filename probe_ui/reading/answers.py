@@ -264,6 +264,7 @@ from probe_ui.reading.structured import (
     echoed_alternatives,
     report_sections,
     structured_label,
+    transcript_answers,
 )
 from probe_ui.reading.sureness import REVERSAL, declaration_denied, is_sure
 from probe_ui.reading.verdicts import (
@@ -430,6 +431,16 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     clean = clean_reply(text)
     if not clean.strip():
         return Answer(None, "empty", invalid=True, refusal=refusal)  # nothing but chat-template tokens
+    own = transcript_answers(clean, item)
+    if own is not None:
+        # batch 73: a few-shot transcript ("Q: Is this a CT scan?\nA: Yes\nQ: Is this a CT scan?\nA: No\nQ: ...\nA:",
+        # "Example answer: B\n\nYour question:"): an example or the prompt echoed answers nothing; the answers paired
+        # with the item's own question are the reply's (never sure: the layout, not the reply, says which is its own)
+        read = {extract(a, kind, labels, options, question=question, suggested=suggested).choice for a in own
+                if a.strip()}
+        if len(read) == 1 and None not in read:
+            return Answer(read.pop(), "declaration", invalid=False, refusal=refusal, sure=False)
+        return Answer(None, "ambiguous" if len(read) > 1 else "none", invalid=True, refusal=refusal)
     if ("/" in clean or "." in clean) and not any(opt in NA_OPTION for opt, _ in item.option_map):
         clean = NOT_APPLICABLE.sub("not applicable", clean)
     # batch 51: "no the heart is normal size": an opening "no" run on into its sentence without a comma answers, as

@@ -20,8 +20,8 @@ from probe_ui.reading.closings import only_absent_or_normal
 from probe_ui.reading.item import Item
 
 __all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "carried_text",
-           "cut_at_answer_field", "echoed_alternatives", "findings_per_option", "report_sections",
-           "structured_label"]
+           "cut_at_answer_field", "echoed_alternatives", "few_shot_layout", "findings_per_option", "report_sections",
+           "structured_label", "transcript_answers"]
 
 #: the one field a structured reply carries
 ANSWER_FIELD = "answer"
@@ -256,3 +256,66 @@ def findings_per_option(text: str, item: Item, label: str) -> bool:
             end = heads[k + 1].start() if k + 1 < len(heads) else len(findings)
             against = against or only_absent_or_normal(findings[m.end():end])
     return len(named) >= 2 and against
+
+
+# batch 73: a reply in a few-shot transcript's layout, models run with examples of "Q: ...\nA: ..." turns. A turn is
+# a "Q:" or "A:" at the start of a line (or after a space, where a chat-template token was cut out: "Answer: B Q:
+# Where is the fracture?\nA:")
+# (cleaning writes "A:" out as "Answer:")
+_TURN = re.compile(r"(?m)(?:^|(?<=\s))(Q|A(?=[ \t]*:)|Answer)[ \t]*:[ \t]*")
+# an example's line ("Example answer: B", "Example 2: ...") echoed: the example's, not the reply's own
+_EXAMPLE_LINE = re.compile(r"(?im)^[ \t*_]*(?:example|sample)\b[^:\n]{0,30}:.*$")
+# an empty slot the reply ends on ("A:", "Your question:", "Your answer:"): the transcript run on, not answered
+_EMPTY_SLOT = re.compile(r"(?i)(?:^|\n)[ \t*_]*(?:A|answer|your\s+(?:question|answer))[ \t*_]*:[ \t*_]*\Z")
+# the instruction a question carries ("(please answer yes/no)"), no part of what it asks
+_INSTRUCTION = re.compile(r"\s*\([^()]*\banswer\b[^()]*\)\s*\Z", re.I)
+
+
+def _asked(question: str) -> str:
+    """A question's words, for comparing one with another."""
+    return " ".join(re.sub(r"[^\w\s]", " ", _INSTRUCTION.sub("", question).casefold()).split())
+
+
+def few_shot_layout(text: str) -> bool:
+    """Whether a reply is laid out as a few-shot transcript: two or more "Q:" turns, an example's line ("Example
+    answer: B"), or an empty answer slot it ends on ("...\nA:", "Your question:"). Such a reply is never sure: which
+    answer is its own rests on the layout, not on what it states."""
+    asked = sum(m.group(1) == "Q" for m in _TURN.finditer(text))
+    return asked >= 2 or _EXAMPLE_LINE.search(text) is not None or (asked >= 1 and _EMPTY_SLOT.search(text) is not None)
+
+
+def transcript_answers(text: str, item: Item) -> list[str] | None:
+    """The reply's own answers in a few-shot transcript (:func:`few_shot_layout`), to be read as replies; None when
+    the reply is no such transcript, or its own answer cannot be told apart from the others (then it is read as it
+    stands, never sure).
+
+    The examples' lines are dropped ("Example answer: B"), and a question left with an empty answer slot at the end
+    ("Q: The physician's answer is C. Is this correct?\nA:"); where two or more "Q:" turns remain, the answers paired
+    with the item's own question are the reply's ("Q: Is a mass present in the left kidney?\nA: no\n\nQ: Is a mass
+    present in the right kidney?\nA: yes" to the left kidney: no). An empty list: the reply answers nothing of its
+    own."""
+    if not few_shot_layout(text):
+        return None
+    rest = _EXAMPLE_LINE.sub("", text)
+    while True:  # the slots the transcript ran on into: a closing empty "A:" and the question before it
+        slot = _EMPTY_SLOT.search(rest)
+        if slot is None:
+            break
+        rest = rest[:slot.start()]
+        turns = list(_TURN.finditer(rest))
+        if turns and turns[-1].group(1) == "Q":
+            rest = rest[:turns[-1].start()]
+    turns = list(_TURN.finditer(rest))
+    pairs: list[tuple[str, str]] = []
+    for i, turn in enumerate(turns):
+        body = rest[turn.end():turns[i + 1].start() if i + 1 < len(turns) else len(rest)].strip()
+        if turn.group(1) == "Q":  # an answer turn is "A" or "Answer"
+            pairs.append((body, ""))
+        elif pairs and not pairs[-1][1]:
+            pairs[-1] = (pairs[-1][0], body)
+    if len(pairs) < 2:
+        return [] if not rest.strip() else None
+    if not item.question:
+        return None
+    own = [a for q, a in pairs if _asked(q) == _asked(item.question)]
+    return own or None

@@ -29,7 +29,8 @@ A reading is sure when both hold:
   bronchograms"), or a likelihood list whose leader is not at least half the likelihood and three times any other;
   its last words stating another answer ("Adult. Second look: ... — elderly."), another answer offered beside it
   ("C, pneumonia or atelectasis."), or, for a yes/no read from a mention, a reply in a language the glosses do not
-  read ("Ego, ni CT scan.").
+  read ("Ego, ni CT scan."), or a reply laid out as a few-shot transcript (two "Q:" turns, an echoed "Example answer:",
+  a closing empty "A:"; batch 73).
 
 Batches 15-33, each read once by the reader of its day before any fix (perf/reading.py), held 54 sure errors in 4,560
 replies. The last three doubts are general forms of 12 of them, and put 3 of the 5,929 sure readings of the corpus
@@ -54,7 +55,7 @@ from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
 from probe_ui.reading.refusals import refusal_names
-from probe_ui.reading.structured import findings_per_option
+from probe_ui.reading.structured import few_shot_layout, findings_per_option
 from probe_ui.reading.subject import between_regions
 from probe_ui.reading.verdicts import REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in
@@ -513,6 +514,10 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         # batch 71: "Findings: Right kidney: dilated pelvis ... Left kidney: normal.\nImpression: Left hydronephrosis.
         # \nAnswer: The left kidney": findings given per option, the answer rests on which entry is abnormal
         found.append("findings")
+    if few_shot_layout(t):
+        # batch 73: "Q: Is a mass present in the left kidney?\nA: no\n\nQ: ... right kidney?\nA: yes", "Example
+        # answer: B", a closing empty "A:": which answer is the reply's own rests on the layout
+        found.append("transcript")
     if label is not None and _odds_against(t, item, label):
         found.append("odds")  # batch 69: "No. Confidence that a pleural effusion is present: 0.9."
     return found

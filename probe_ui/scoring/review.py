@@ -58,7 +58,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "two senses": "its answer word means yes in one language and no in another",
           "odds": "the odds it gives of the finding are even, or point to the other answer",
           "junction": "it places the image where two body regions meet",
-          "findings": "its report gives findings for each option, and the answer rests on which one is abnormal"}
+          "findings": "its report gives findings for each option, and the answer rests on which one is abnormal",
+          "transcript": "it is laid out as a few-shot transcript of questions and answers, or echoes an example"}
 
 
 @dataclass(frozen=True)
