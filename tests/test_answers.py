@@ -680,6 +680,8 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
     ("Yes, there is one. No, there is not. " * 4000, "yesno", ("yes", "no"), (), (None, "ambiguous")),
     # the closing paragraph of advice (batch 72) looked for a blank line after each of 33,000 paragraph breaks: 8 s
     ("A\n\n" * 33000, "choice", ABC, ("x", "b", "c"), ("A", "final_verdict")),
+    # the declaration before each of 7,700 revisions read afresh for the reading's sureness: 173 s
+    ("Amended: no. " * 7700, "yesno", ("yes", "no"), (), ("no", "final_verdict")),
 ])
 @pytest.mark.slow
 def test_degenerate_100k_replies_are_read(text: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
