@@ -343,16 +343,20 @@ def stop_on_ctrl_c(within_s: float = STOP_WITHIN_S) -> None:
     """Ctrl+C stops the app, always and soon. The first press stops it in order (the web server closed, the port
     given back); were anything to hold the process up longer than ``within_s`` (a thread that does not end, a
     library's clean-up that waits), the threads' stacks are printed and the process ends anyway, and a second press
-    ends it at once. Nothing is lost either way: every answer is committed as it arrives. Call from the main thread."""
+    ends it at once. Nothing is lost either way: every answer is committed as it arrives. Does nothing outside the
+    main thread, where no signal handler can be set (the app started by a test)."""
     import faulthandler
     import signal
 
-    pressed: list[float] = []
+    if threading.current_thread() is not threading.main_thread():
+        return
+    stopping = False
 
     def on_ctrl_c(signum: int, frame: Any) -> None:
-        if pressed:  # again, while stopping
+        nonlocal stopping
+        if stopping:  # pressed again
             os._exit(130)
-        pressed.append(time.monotonic())
+        stopping = True
         print(f"probe-ui: stopping (Ctrl+C again stops at once; stopped anyway in {within_s:.0f} s)",
               file=sys.stderr, flush=True)
         faulthandler.dump_traceback_later(within_s, exit=True)  # a C thread: it fires even in the tear-down

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 
 from probe_ui.cli.common import UsageError, command, db_arg, global_db_arg, send_gate_args, trust_arg
 
@@ -70,8 +69,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if not ocr_available() and policy.mode != "off":
         print(f"probe-ui: the send gate is missing ({INSTALL_HINT}): images sent to hosted APIs are not checked "
               "for burned-in names, dates or record numbers", flush=True)
-    if threading.current_thread() is threading.main_thread():  # a signal handler can only be set there
-        stop_on_ctrl_c()
+    stop_on_ctrl_c()
     try:
         launch(opts)
     except KeyboardInterrupt:  # while starting: the port was given back
