@@ -224,6 +224,14 @@ def norm(s: str) -> str:
     return s
 
 
+def run_start(marks: str = r".;!?\n") -> str:
+    r"""A regex fragment for "at the start of the text or just after one of ``marks``" that starts only at the first
+    mark of a run. ``(?:\A|[.\n])[\W_]*`` tried again at every mark of a run of marks and scanned the rest of the
+    run each time, so a reply of 20,000 newlines took seconds to minutes; a match starting at a later mark of the
+    run implies one at the first (``[\W_]*`` takes the marks too), so the matches found are the same."""
+    return rf"(?:\A|(?<![{marks}])[{marks}])"
+
+
 @functools.lru_cache(maxsize=8192)
 def pattern(source: str, flags: int = 0) -> re.Pattern[str]:
     """A pattern built from an item's words (an option's text, the question's word), compiled once. ``re`` keeps
