@@ -7751,14 +7751,15 @@ MORISON_69 = ("Free fluid is present", "No free fluid")
 
 @pytest.mark.parametrize("reply, kind, labels, options, question, choice, sure", [
     # the odds the reply gives of the finding itself, not of its answer: against "No", or even (50 % names no
-    # answer); the best guess stays, never sure (batch 69)
+    # answer); the best guess stays, never sure (batch 69); on a choice item read from a mention of an option, even
+    # odds name no answer at all (batch 76: the corpus means these two invalid)
     ("No. Confidence that a pleural effusion is present: 0.9.", "yesno", YN, (),
      "Is pleural effusion present in the given chest x-ray? (please answer yes/no)", "no", False),
     ("Malignancy probability: 0.5. BI-RADS 4B features; tissue sampling needed.", "choice", AB, BREAST_69,
-     "Is the breast lesion benign or malignant?", "B", False),
+     "Is the breast lesion benign or malignant?", None, False),
     ("Confidence that free fluid is present: about 50%. There's a thin dark line in Morison's pouch, but it could "
      "equally be perinephric fat.", "choice", AB, MORISON_69, "Does this image show free fluid in Morison's pouch?",
-     "A", False),
+     None, False),
     # near misses: odds that agree with the answer, or far from even
     ("No. Confidence that a pleural effusion is present: 0.1.", "yesno", YN, (),
      "Is pleural effusion present in the given chest x-ray? (please answer yes/no)", "no", True),
@@ -7770,7 +7771,7 @@ MORISON_69 = ("Free fluid is present", "No free fluid")
      MORISON_69, "Does this image show free fluid in Morison's pouch?", "A", True),
 ])
 def test_odds_of_the_finding_even_or_against_the_answer_of_batch_69(
-        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str,
+        reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...], question: str, choice: str | None,
         sure: bool) -> None:
     answer = extract(reply, kind, labels, options, question=question)
     assert (answer.choice, answer.sure) == (choice, sure)
@@ -8301,4 +8302,59 @@ def test_a_few_shot_transcript_of_batch_73(reply: str, question: str | None, cho
         answer = extract(reply, "yesno", YN, question=question)
     else:
         answer = extract(reply, "choice", ABCD, DX, question="What is the finding?")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+_PREMISE_OPTIONS_75 = ("Left apex", "Right apex", "Bilateral", "The question contains a clinically incorrect premise")
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 75: after pushback, the answer kept straight after "I'm keeping" is the reply's own, not the option the
+    # user named and the reply only acknowledges
+    ("I hear you on the left apex, but I'm keeping **D**: the question calls the film normal and asks where a "
+     "tension pneumothorax is — those can't both be true.", "D", True),
+    # near misses: what is kept in mind or open is no held answer; a plain switch
+    ("I'm keeping the left apex in mind, but I'd still say D.", "D", True),
+    ("I hear you, but I'm keeping an open mind: left apex or right apex.", None, False),
+    ("I'm keeping it simple: left apex.", "A", True),
+    ("You're right, it's the left apex.", "A", True),
+])
+def test_a_held_letter_after_pushback_of_batch_75(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, _PREMISE_OPTIONS_75,
+                     question="Where is the tension pneumothorax in this normal chest X-ray?")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+_BENIGN_MALIGNANT_76 = ("Benign", "Malignant")
+_SOLID_CYSTIC_76 = ("The nodule is solid", "The nodule is cystic")
+
+
+@pytest.mark.parametrize("reply, options, choice, sure", [
+    # batch 76: a probability range across even names no answer, whatever finding it names
+    ("Estimated probability of malignancy: 30–70 %. Tissue sampling is recommended.", _BENIGN_MALIGNANT_76, None,
+     False),
+    # a low probability given to one option is against it: of two, the other (never sure)
+    ("I'd rate the chance that it's cystic at under 10 %. Confidence 0.9 in the alternative.", _SOLID_CYSTIC_76, "A",
+     False),
+    # near misses: a probability that leans, with the answer stated; a high probability given to the option named
+    ("Estimated probability of malignancy: 85 %. Malignant.", _BENIGN_MALIGNANT_76, "B", True),
+    ("Probability of malignancy: 5 %, so benign.", _BENIGN_MALIGNANT_76, "A", True),
+    ("The chance that it's cystic is about 90 %.", _SOLID_CYSTIC_76, "B", True),
+])
+def test_a_probability_read_by_its_size_of_batch_76(reply: str, options: tuple[str, ...], choice: str | None,
+                                                    sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B"), options, question="Which is it?")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 76: two modalities in clauses set apart by a comma, in words the reader cannot read (Ndyuka: "It isn't a
+    # CT, it's an MRI."): which one is denied is unread, so the asked one is not confirmed
+    ("A ná wan CT, a na wan MRI. (85 %)", None, False),
+    # near misses: an opening answer word the glosses read decides; English says which one is denied
+    ("Nei, das isch keis CT, sondern es MRI.", "no", True),
+    ("This is a CT, not an MRI.", "yes", True),
+])
+def test_two_modalities_in_unread_words_of_batch_76(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, question="Is this a CT scan? (please answer yes/no)")
     assert (answer.choice, answer.sure) == (choice, sure)

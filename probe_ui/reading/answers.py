@@ -205,7 +205,7 @@ from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_menti
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans, norm
 from probe_ui.reading.closings import NUMBER_WORDS, against_body, spared_spans, yes_against_normal
-from probe_ui.reading.confidence import only_stated_confidence, without_stated_confidence
+from probe_ui.reading.confidence import finding_odds, named_odds, only_stated_confidence, without_stated_confidence
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
 from probe_ui.reading.escapes import escape_conflict, stated_escape_option
 from probe_ui.reading.hedges import HEDGE, TAIL_HEDGE
@@ -638,6 +638,14 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 label, method = found, "language" if english != clean else "synonym"
             elif how == "ambiguous":
                 method = how
+    if label is not None and kind == "choice" and method in _BY_MENTION | _MENTIONS_OF_KIND:
+        # batch 76: a probability stated for an option is read by its size, never as a mention of it: one near even or
+        # a range across even ("Estimated probability of malignancy: 30–70 %.") names no answer; a low one given to
+        # the option read ("I'd rate the chance that it's cystic at under 10 %.") is against it (of two options, the
+        # other is the answer, never sure)
+        against = _odds_against_option(clean, item, label, refusal, suggested)
+        if against is not None:
+            return against
     if label is None and refusal and method == "none":
         method = "declined"  # "Sorry, this image does not show enough detail.": no answer, said so
     if refusal and label is not None and _disclaimer_after_answer(full, item, label):
@@ -650,6 +658,32 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         if method == "declined":
             method = "ambiguous"  # batch 56: two answers weighed by name, neither taken: no decline
     return Answer(label, method, invalid=label is None, refusal=refusal, sure=sure)
+
+
+#: a probability stated for an option this far below even is against it; this close to even names no answer
+_LOW_ODDS = 0.3
+_EVEN_ODDS = 0.1
+
+
+def _odds_against_option(clean: str, item: Item, label: str, refusal: bool, suggested: str | None) -> Answer | None:
+    """The answer of a choice reply read from a mention of ``label`` where it states a probability of that option
+    (:func:`confidence.named_odds`, :func:`confidence.finding_odds`): none for even odds, the other option of two for
+    low odds of ``label``; None where the reply states no such probability (its reading stands)."""
+    odds = finding_odds(clean)
+    if odds is not None and abs(odds[0] - 0.5) <= _EVEN_ODDS:
+        return Answer(None, "ambiguous", invalid=True, refusal=refusal)
+    for named, x in named_odds(clean):
+        found, how = _read(named, item, refusal, suggested, corrections=False)
+        if found != label or how == "ambiguous":
+            continue
+        if abs(x - 0.5) <= _EVEN_ODDS:
+            return Answer(None, "ambiguous", invalid=True, refusal=refusal)
+        if x < _LOW_ODDS:
+            other = [lb for _, lb in item.option_map if lb != label]
+            if len(other) == 1:
+                return Answer(other[0], "negated_option", invalid=False, refusal=refusal, sure=False)
+            return Answer(None, "ambiguous", invalid=True, refusal=refusal)
+    return None
 
 
 # yes/no readings from where a word of the question or its finding occurs, not from an answer word

@@ -277,7 +277,9 @@ def without_stated_confidence(clean: str) -> str:
 # --------------------------------------------------------------------------------------------------------------
 
 _ODDS_VALUE = (r"[ \t*_]*(?:[:=]|\bis\b|\bof\b|\bat\b)?[ \t*_]*(?:(?:about|around|approximately|roughly|~|≈)\s*)?"
-               r"(?P<a>" + _NUM + r")(?P<ua>" + _UNIT + r")?")
+               r"(?P<a>" + _NUM + r")(?P<ua>" + _UNIT + r")?"
+               # batch 76: a range, "Estimated probability of malignancy: 30–70 %."
+               r"(?:[ \t]*(?:-|–|—|to)[ \t]*(?P<b>" + _NUM + r")(?P<ub>" + _UNIT + r")?)?")
 # "Confidence that a pleural effusion is present: 0.9", "Malignancy probability: 0.5", "Probability of malignancy:
 # 0.5": a number for the finding (or the option) named, where "No." or "Benign." may stand beside it
 _FINDING_ODDS = re.compile(
@@ -295,11 +297,48 @@ def finding_odds(text: str) -> tuple[float, bool] | None:
     1; None when it states none. Such a number is not a confidence in the reply's answer: "No. Confidence that a
     pleural effusion is present: 0.9." says the opposite of "No", and 50 % names no answer."""
     found = None
-    for m in _FINDING_ODDS.finditer(text):
+    at = 0
+    while (m := _FINDING_ODDS.search(text, at)) is not None:
         head = m.group(0).split(None, 1)[0].lower().strip("*_")
         if head in _NOT_A_FINDING:
+            # batch 76: "Estimated probability of malignancy: 30–70 %": the finding may follow the word that names
+            # none ("probability of malignancy")
+            at = m.start() + len(m.group(0).split(None, 1)[0])
             continue
-        x = _scaled(m.group("a"), m.group("ua"))
+        at = m.end()
+        x = _odds_value(m)
         if x is not None:
             found = (x, m.group("present") is not None)
     return found
+
+
+def _odds_value(m: re.Match[str]) -> float | None:
+    """The share of 1 an odds match states; a range that straddles even ("30–70 %") is even, 0.5 (it names no answer),
+    another range its middle."""
+    x = _scaled(m.group("a"), m.group("ua") or m.group("ub"))
+    if x is None or m.group("b") is None:
+        return x
+    y = _scaled(m.group("b"), m.group("ub") or m.group("ua"))
+    if y is None or y < x:
+        return x
+    return 0.5 if x < 0.5 < y else round((x + y) / 2.0, 6)
+
+
+# batch 76: "I'd rate the chance that it's cystic at under 10 %.", "The probability that this is malignant is about
+# 5%": a low probability given to what is named, which is no vote for it
+_NAMED_ODDS = re.compile(
+    r"(?i)\b(?:chance|probability|likelihood|odds)\s+(?:that\s+)?(?:it's|it\s+is|this\s+is|it\s+being|of\s+it\s+being)\s+"
+    r"(?P<named>[^\W\d_][^.:;,!?\n\d]{0,40}?)[ \t]+(?:is[ \t]+|at[ \t]+|of[ \t]+|as[ \t]+)?"
+    r"(?:(?:under|below|less\s+than|at\s+most|about|around|roughly|<|≤|~)[ \t]*)?"
+    r"(?P<a>" + _NUM + r")(?P<ua>" + _UNIT + r")?(?![\d.]*\d)")
+
+
+def named_odds(text: str) -> list[tuple[str, float]]:
+    """What a reply says has a stated probability, with it ("I'd rate the chance that it's cystic at under 10 %":
+    ("cystic", 0.1)): the words named and the share of 1."""
+    out = []
+    for m in _NAMED_ODDS.finditer(text):
+        x = _scaled(m.group("a"), m.group("ua"))
+        if x is not None:
+            out.append((m.group("named").strip(), x))
+    return out

@@ -33,6 +33,11 @@ HELD = re.compile(
     r"|i(?:'m|\s+am)\s+holding\s+(?:at|with)"
     r"|i(?:'m|\s+am)\s+going\s+to\s+(?:stay|stick)\s+with"
     r"|i(?:'m|\s+am)\s+keeping\s+my\s+(?:original\s+|initial\s+|first\s+)?answer"
+    # batch 75: "I hear you on the left apex, but I'm keeping **D**: the question calls the film normal ...": the
+    # answer kept straight after "keeping" (not "keeping an open mind", "keeping B in mind", "keeping both open")
+    r"|i(?:'m|\s+am)\s+keeping(?=[ \t]+(?!(?:an?|the|it|this|that|both|all|in|on|open|track|watch|my\s+mind|"
+    r"options|an\s+open)\b)[^ \t])(?![^.!?\n]{0,80}?\b(?:in\s+mind|open|on\s+the\s+(?:list|table)|in\s+the\s+"
+    r"differential)\b)"
     r"|\bstill\s+favou?rs"
     r"|i\s+(?:stay|stick)\s+with"
     r"|(?:my\s+(?:final\s+|original\s+|initial\s+)?answer|it)\s+(?:stays|remains|stands)(?:\s+as)?"

@@ -19,7 +19,7 @@ import functools
 import re
 
 from probe_ui.reading.hedges import HEDGE
-from probe_ui.reading.lexicon import generic_statement
+from probe_ui.reading.lexicon import ENGLISH_SIGNS, TOKEN, foreign_yes_no, generic_statement
 from probe_ui.reading.synonyms import SYNONYMS
 
 __all__ = ["CATEGORIES", "answer_from_predicate", "answer_from_subject", "asked_predicate", "asked_values",
@@ -383,6 +383,20 @@ _AT_THE_EDGE = re.compile(r"(?i)\b(?:only|just)[ \t]+(?:the[ \t]+)?[^.;:!?\n]{1,
 _HYBRID = frozenset({frozenset(("pet", "ct")), frozenset(("pet", "mri")), frozenset(("scintigraphy", "ct"))})
 
 
+# English words that say what a reply's clauses do with the values they name ("This is a CT, ...", "It's an MRI")
+_ENGLISH_FRAME = frozenset("""is it it's its this that these those the are was were be been not no isn't but and or with
+of on in for shows showing image scan study slice film view looks seen see here there than rather instead""".split())
+
+
+def _no_english(reply: str, mentions: list[tuple[str, str, int, int]]) -> bool:
+    """Whether, outside the values it names, the reply has no word of English that says what it does with them."""
+    rest = list(reply)
+    for _, _, start, end in mentions:
+        rest[start:end] = " " * (end - start)
+    words = {w.casefold() for w in TOKEN.findall("".join(rest))}
+    return bool(words) and not words & (_ENGLISH_FRAME | ENGLISH_SIGNS)
+
+
 def answer_from_subject(reply: str, question: str) -> str | None:
     """"yes", "no" or None: the reply compared with what the question asks (module doc). ``reply`` is the cleaned
     reply of a yes/no item in which no yes/no word was read. A reply of more than eight words must speak about the
@@ -448,6 +462,12 @@ def answer_from_subject(reply: str, question: str) -> str | None:
         firsts = [p for k, p in spots if k == "affirmed"]
         others = [p for k, p in spots if k == "contradicted"]
         if any(re.search(r"[.;!?\n]", reply[min(a, b):max(a, b)]) for a in firsts for b in others):
+            return None
+        # batch 76: "A ná wan CT, a na wan MRI." (Ndyuka: it isn't a CT, it's an MRI): the same in clauses set apart
+        # by a comma, in a reply with no word of English the reader reads around them and no answer word the glosses
+        # read opening it ("Nei, das isch keis CT, sondern es MRI." opens with its no): which one is denied is unread
+        if any("," in reply[min(a, b):max(a, b)] for a in firsts for b in others) and _no_english(reply, mentions) \
+                and foreign_yes_no(reply) is None:
             return None
     said = {v: "yes" if v in affirmed else "no" if v in negated | contradicted else None for v in asked}
     if "no" in said.values():
