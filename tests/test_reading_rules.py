@@ -8412,3 +8412,19 @@ def test_the_users_view_is_no_hedge_of_batch_75(reply: str, choice: str, sure: b
     answer = extract(reply, "choice", ("A", "B"), _BENIGN_MALIGNANT_76,
                      question="Is the breast lesion benign or malignant?")
     assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # batch 76: "maybe", "perhaps", "probably" rounding a stated confidence well above even hedge the number, not the
+    # answer
+    ("yes t2, csf is bright, maybe 80%.", "Is this a T2-weighted MRI? (please answer yes/no)", "yes", True),
+    ("Not in the slightest — the left kidney looks entirely normal to me; probably 85 % sure.",
+     "Is there a mass in the left kidney? (please answer yes/no)", "no", True),
+    # near misses: a confidence near even, and a hedge on the answer itself, still hedge
+    ("yes t2, csf is bright, maybe 55%.", "Is this a T2-weighted MRI? (please answer yes/no)", "yes", False),
+    ("I think yes, it is T2, maybe 80%.", "Is this a T2-weighted MRI? (please answer yes/no)", "yes", False),
+    ("Yes, probably T2, 80%.", "Is this a T2-weighted MRI? (please answer yes/no)", "yes", False),
+])
+def test_a_hedged_confidence_number_of_batch_76(reply: str, question: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", YN, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure)

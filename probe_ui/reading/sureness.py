@@ -261,6 +261,8 @@ def _hedged_part(text: str, item: Item, method: str) -> str:
         if at > 0:
             text = text[max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0):]
     text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), text)
+    text = _HEDGED_NUMBER.sub(lambda m: " " * len(m.group(0)) if _CLEAR_LEAD <= int(m.group(1)) <= 100 else m.group(0),
+                              text)
     return _RANKED_BELOW.sub("", _SUPERLATIVE.sub("", text)) if item.kind == "choice" else text
 
 
@@ -272,6 +274,12 @@ _OTHERS_VIEW = re.compile(
     r"(?:physician|radiologist|attending|colleague|referrer))(?:'d|\s+would|\s+may|\s+might|\s+could)?\s+"
     r"(?:lean(?:s|ing)?|favou?r(?:s|ing)?|think|suspect|believe|be\s+(?:reading|looking\s+at|seeing|using|"
     r"referring\s+to))\b")
+# batch 76: a hedge word that only rounds the confidence the reply states ("yes t2, csf is bright, maybe 80%.", "free
+# fluid is present, maybe 65 percent.", "probably 85 % sure"): the number, well above even, says how sure the reply
+# is; the answer itself is not hedged (a number at or near even, "maybe 55 %", "maybe 40 %", still hedges)
+_HEDGED_NUMBER = re.compile(r"(?i)\b(?:maybe|perhaps|probably|possibly)[ \t]+"
+                            r"(?:(?:about|around|roughly)[ \t]+|~[ \t]*)?(\d{1,3})(?![\d.,])[ \t]*(?:%|percent\b)")
+_CLEAR_LEAD = 60
 _SENTENCE_MARK = re.compile(r"[.!?;\n]")
 
 
