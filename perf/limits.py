@@ -68,7 +68,15 @@ def parsing() -> None:
     cases = [(", " * 25000 + "x", "label", ("correct", "upside down"), ()),
              ("it is " * 16666 + "it is B", "choice", ("A", "B", "C"), ("x" * 20000, "b", "c")),
              ("B)" * 50000, "choice", ("A", "B", "C"), ("x" * 2000, "b", "c")),
-             ("A\n\n" * 33000, "choice", ("A", "B", "C"), ("x", "b", "c"))]
+             ("A\n\n" * 33000, "choice", ("A", "B", "C"), ("x", "b", "c")),
+             # runs of marks or spaces each pattern once scanned again from every character (13 s to minutes)
+             ("\n" * 100000 + "A:", "choice", ("A", "B", "C"), ("x", "b", "c")),
+             (". " * 50000 + "A", "choice", ("A", "B", "C"), ("x", "b", "c")),
+             ("\t" * 100000 + "no", "yesno", ("yes", "no"), ()),
+             ("-" * 100000 + "A", "choice", ("A", "B", "C"), ("x", "b", "c")),
+             ("?" * 100000 + "Confidence: 80 %", "choice", ("A", "B", "C"), ("x", "b", "c")),
+             (" " * 100000 + "Answer: B.", "choice", ("A", "B", "C"), ("x", "b", "c")),
+             ("\r\n" * 50000 + "Confidence: 80 %", "yesno", ("yes", "no"), ())]
     for i, (text, kind, labels, options) in enumerate(cases, 1):
         timed(f"answer parser, degenerate reply {i} (100 kB)", 1.0, lambda: extract(text, kind, labels, options))
     timed("legacy MediConfusion parser, 26 labels", 1.0,

@@ -682,6 +682,15 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
     ("A\n\n" * 33000, "choice", ABC, ("x", "b", "c"), ("A", "final_verdict")),
     # the declaration before each of 7,700 revisions read afresh for the reading's sureness: 173 s
     ("Amended: no. " * 7700, "yesno", ("yes", "no"), (), ("no", "final_verdict")),
+    # runs of marks or spaces that a pattern scanned again from each of their characters: "Fundus image not
+    # provided" after 20,000 newlines 81 s, the closing confidence after spaces or tabs about 11 minutes
+    ("\n" * 100000 + "A:", "choice", ABC, ("x", "b", "c"), ("A", "exact")),
+    (". " * 50000 + "A", "choice", ABC, ("x", "b", "c"), ("A", "bare")),
+    ("\t" * 100000 + "no", "yesno", ("yes", "no"), (), ("no", "exact")),
+    ("-" * 100000 + "A", "choice", ABC, ("x", "b", "c"), ("A", "bare")),
+    ("?" * 100000 + "Confidence: 80 %", "choice", ABC, ("x", "b", "c"), (None, "none")),
+    (" " * 100000 + "Answer: B.", "choice", ABC, ("x", "b", "c"), ("B", "declaration")),
+    ("\r\n" * 50000 + "Confidence: 80 %", "yesno", ("yes", "no"), (), (None, "none")),
 ])
 @pytest.mark.slow
 def test_degenerate_100k_replies_are_read(text: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],

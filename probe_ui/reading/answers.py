@@ -1615,7 +1615,10 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     # a conclusion that ends in a label ("..., so yes.", "...: yes.") is the reply's final verdict, and so is a
     # closing sentence that is only a label ("No pneumothorax on the left; on the right, a small one. Yes.")
     lab = conclusion_label(text, item)
-    if lab is None and len(re.findall(r"[.!?;\n]\s*\S", text)) >= 1:
+    # (more than one sentence: a mark with anything but spaces after it; found as the first mark and the first
+    # non-space after it, not by a search that scanned a run of newlines again from each of them)
+    mark = _SENTENCE_MARK.search(text)
+    if lab is None and mark is not None and text[mark.end():].strip():
         lab = closing_label(text, item)
     if lab is not None:
         return lab, "final_verdict"

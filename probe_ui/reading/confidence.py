@@ -225,17 +225,17 @@ _FRACTION = r"(?<![\d.])(?:0?\.\d{1,3}|1\.0{1,3})(?!\d|\.\d)"  # a full stop may
 # a sentence (or a parenthesis) that is only a stated confidence, closing the reply: "Confidence: 65 %.", "High
 # confidence.", "Confidence: high.", "**Confidence:** 80 %"
 _CLOSING = re.compile(
-    r"(?i)(?:(?<=[.!?;,\n\u2013\u2014])|\A)[ \t*_]*(?:"
+    r"(?i)(?:(?<=[.!?;,\n\u2013\u2014])|\A)[ \t*_]*+(?:"
     r"(?:\(?[ \t]*(?:my\s+|final\s+|overall\s+)?confidence(?:\s+level)?(?:[ \t*_]*[:=\-]|\s+(?=(?:~|≈|about|around|"
     r"roughly|approx)))[ \t*_]*(?:" + _UNIT_NUMBER + "|" + _LEVEL + "|" + _FRACTION + r")(?:[ \t]*\(" + _UNIT_NUMBER
     + r"\))?[ \t]*\)?)"
     r"|(?:" + _LEVEL + r"[ \t]+confidence)"
-    r")[ \t*_]*[.!]?[ \t*_]*\Z")
+    r")[ \t*_]*+[.!]?[ \t*_]*+\Z")
 # ", at maybe 55 % confidence." closing the reply: "... suggests the arterial phase — A, at maybe 55 % confidence."
 _TAIL = re.compile(r"(?i),[ \t]*(?:at|with)\s+(?:maybe\s+|perhaps\s+)?" + _UNIT_NUMBER
                    + r"[ \t]+confidence[ \t]*[.!]?[ \t*_]*\Z")
 # "(confidence ~75 %)" before the closing mark: "My answer stays **A. Sarcoidosis** (confidence ~75 %)."
-_PAREN = re.compile(r"(?i)[ \t]*\([ \t]*(?:my\s+)?confidence[ \t]*[:=]?[ \t]*" + _UNIT_NUMBER
+_PAREN = re.compile(r"(?i)(?<![ \t])[ \t]*\([ \t]*(?:my\s+)?confidence[ \t]*[:=]?[ \t]*" + _UNIT_NUMBER
                     + r"[ \t]*\)(?=[ \t]*[.!]?[ \t*_]*\Z)")
 # a bare fraction or percentage in parentheses closing the reply, after an answer word: "Final: no (0.9)", "C (0.87)."
 # (batch 69); a number with another unit ("(0.9 mm)") or a whole number ("(2)") is not a confidence

@@ -56,7 +56,9 @@ def bare_letters(text: str, item: Item) -> tuple[list[str], bool]:
     return found, oor
 
 
-_LINES = re.compile(r"[^\n]*\S[^\n]*")
+# the lines holding more than spaces; from line starts only, so a long line of spaces is scanned once, not from each
+# of its characters (a 100 kB blank reply took seconds)
+_LINES = re.compile(r"(?m)^[^\n]*\S[^\n]*")
 _LIST_LINE = re.compile(r"[ \t>\-\u2022*]*[(\[]?([A-Z])[)\]]?(?=[.:)]|[ \t]|$)")
 
 

@@ -85,7 +85,7 @@ _ECHO = re.compile(r"\A\s*(?:<s>\s*)?(?:\[INST\][^\[]{0,2000}?\[/INST\]|USER:[^\
 # batch 23: the next turn's role the model ran on into, alone on the reply's last line ("...\n\nHuman:", "\nUser:"):
 # not a cut in the reply (a role with words after it is left as it is)
 # (batch 26: "... a hemangioma. ###Human:", the hashes on the reply's own line)
-_NEXT_TURN = re.compile(r"(?:\n[ \t]*(?:###[ \t]*)?|[ \t]*###[ \t]*)(?:Human|User|USER|HUMAN)[ \t]*:[ \t]*\Z")
+_NEXT_TURN = re.compile(r"(?:\n[ \t]*(?:###[ \t]*)?|(?<![ \t])[ \t]*###[ \t]*)(?:Human|User|USER|HUMAN)[ \t]*:[ \t]*\Z")
 # batch 61: Claude's own next turn opened after the answer ("Pneumonia, C — ...\n\nAssistant:"), on a line of its own,
 # where no user turn came before it (a reply that goes on into the user's turn is read as before)
 _OWN_NEXT_TURN = re.compile(r"\n[ \t]*\n[ \t]*Assistant[ \t]*:[ \t]*\Z")

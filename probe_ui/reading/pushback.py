@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from probe_ui.reading.cleaning import sentence_lead
+
 # a phrase that keeps or restates an answer; the answer follows it, to the end of its sentence
 HELD = re.compile(
     r"(?i)\b(?:i\s+(?:still|continue\s+to)\s+(?:think|believe|favou?r|see)(?:\s+(?:that|it's|it\s+is))?"
@@ -107,7 +109,8 @@ _NO_SINGLE = re.compile(
     r"|\bone\s+of\s+the\s+(?:other|remaining)\s+(?:two|three|four|options|answers|ones|choices)\b"
     # batch 44: "Answer: B. ...\nAddendum: ... The type cannot be determined with confidence on this study.": the
     # reply's closing sentence says the kind asked for cannot be told, after it gave one
-    r"|(?:\A|[.!?\n])\s*the\s+(?:type|kind|side|phase|grade|cause)\s+(?:cannot|can't|could\s+not)\s+be\s+"
+    r"|" + sentence_lead(r"\s", r".!?\n") + r"the\s+(?:type|kind|side|phase|grade|cause)\s+"
+    r"(?:cannot|can't|could\s+not)\s+be\s+"
     r"(?:determined|decided|told)\s+with\s+(?:any\s+)?(?:confidence|certainty)\b[^.!?\n]*[.!]?\s*\Z"
     r"|\b(?:both|either)\s+(?:are\s+|is\s+)?(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
     r"|\bare\s+both\s+(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"

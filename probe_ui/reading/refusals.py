@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from probe_ui.reading.cleaning import run_start
+from probe_ui.reading.cleaning import sentence_lead
 from probe_ui.reading.lexicon import fold_quotes
 
 __all__ = ["REFUSAL_PHRASES", "closing_advice", "declining_opening", "is_refusal", "only_disclaims", "refusal_names",
@@ -222,7 +222,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\A\W*(?:the\s+)?" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|un)\s*(?:available|attached|provided|"
      r"loaded|visible)\b"
      # batch 17: "Fundus image not provided. Unable to grade retinopathy.": what the image is of, before it
-     r"|" + run_start() + r"[\W_]*(?:the\s+)?[\w\-]+\s+" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|un)\s*(?:available|"
+     r"|" + sentence_lead() + r"(?:the\s+)?[\w\-]+\s+" + _IMAGE + r"\s+(?:is\s+|was\s+)?(?:not|un)\s*(?:available|"
      r"attached|provided|loaded|received|included)\b"
      r"|\b" + _IMAGE + r"\s+(?:did\s+not|didn't|failed\s+to)\s+(?:load|come\s+through|upload|attach|display)\b"
      # batch 18: "image not loading", "the picture won't open"
@@ -566,7 +566,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:(?:is|are|lies|lie)\s+(?:largely\s+|partly\s+|mostly\s+|partially\s+)?out(?:side)?\s+(?:of\s+)?(?:the\s+)?"
      r"field(?:\s+of\s+view)?|window(?:ing)?\s+is\s+wrong)\b[^.;!?\n]{0,60}?\b" + _QUALIFIES + r"\b"
      # batch 19: a fault without its verb, then the answer qualified ("frame blurred by smoke, low confidence: red")
-     r"|" + run_start() + r"[\W_]*(?:the\s+|this\s+)?(?:[\w\-]+\s+)?" + _FRAME + r"s?\s+" + _FAULT
+     r"|" + sentence_lead() + r"(?:the\s+|this\s+)?(?:[\w\-]+\s+)?" + _FRAME + r"s?\s+" + _FAULT
      + r"\b[^.;!?\n]{0,40}?"
      r"[,;:\-\u2013\u2014][ \t]*" + _QUALIFIES + r"\b"
      # batch 19: the image blamed, then a choice forced ("The ultrasound is very noisy and the margins are poorly
