@@ -227,6 +227,17 @@ BATCH_NOTES = {
     72: "a patient-facing service: disclaimers and advice around the answer, policy declines, half-declines; East "
         "African languages; measured held out (90.5 % intended, 74.8 % sure and right, 1 sure-wrong, 1 sure "
         "over-read), then fixed",
+    73: "a strict system prompt or few-shot examples: replies that copy the examples' Q:/A: format, echo an example "
+        "or end on an empty 'A:'; Micronesian and Polynesian languages; measured held out (91.0 % intended, 82.4 % "
+        "sure and right, 1 sure-wrong, 3 sure over-reads), then fixed",
+    74: "image-swap and comparison probes: a mismatched image, prior and current studies, which side or which image; "
+        "Mediterranean minority languages; measured held out (96.7 % intended, 88.6 % sure and right, no sure error)",
+    75: "the second turn after the user pushed back ('Are you sure? I think it is C'): hold, switch, apologise and "
+        "restate; Siberian and Central Asian languages; measured held out (91.4 % intended, 77.1 % sure and right, 1 "
+        "sure-wrong), then fixed",
+    76: "replies that state how sure they are (confidences, probability tables, ranked differentials, even splits); "
+        "Caribbean languages; measured held out (95.7 % intended, 82.4 % sure and right, 2 sure-wrong, 1 sure "
+        "over-read), then fixed",
 }
 
 
