@@ -8428,3 +8428,110 @@ def test_the_users_view_is_no_hedge_of_batch_75(reply: str, choice: str, sure: b
 def test_a_hedged_confidence_number_of_batch_76(reply: str, question: str, choice: str, sure: bool) -> None:
     answer = extract(reply, "yesno", YN, question=question)
     assert (answer.choice, answer.sure) == (choice, sure)
+
+
+_AGES_77 = ("Adult", "Pediatric", "Elderly", "Neonate")
+_EDEMA_77 = ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis")
+_HEART_77 = ("Normal", "Mildly enlarged", "Severely enlarged")
+_TEETH_77 = ("0", "2", "3", "4")
+_EDEMA_KIND_77 = ("Vasogenic edema", "Cytotoxic edema")
+_PREMISE_77 = ("Right upper lobe", "The question contains a clinically incorrect premise", "Left lower lobe",
+               "Right lower lobe")
+
+
+@pytest.mark.parametrize("reply, options, question, choice, sure", [
+    # batch 77: an option named by its place, counted in the item's own order, is that option
+    ("Findings: unfused epiphyses, small vertebral bodies, no degenerative change.\nReasoning: open growth plates "
+     "exclude adult and elderly; the bones are too large for a neonate.\nAnswer: option 2.", _AGES_77,
+     "Which age group does this radiograph most likely belong to?", "B", True),
+    ("Option 4. The bones are too small for an adult.", _AGES_77, "Which age group?", "D", True),
+    ("I'd pick option one.", _AGES_77, "Which age group?", "A", True),
+    ("Answer: the top option.", _AGES_77, "Which age group?", "A", True),
+    ("The last option: tiny bones, no ossified epiphyses.", _AGES_77, "Which age group?", "D", True),
+    ("The middle option — mildly enlarged.", _HEART_77, "How would you describe the heart size?", "B", True),
+    ("Neither of the first two: the heart fills well over half of the thoracic width.", _HEART_77,
+     "How would you describe the heart size?", "C", True),
+    ("The right lung has been removed, so the premise fails.\n\n$\\boxed{2}$", _PREMISE_77,
+     "Which lobe holds the lung abscess in this patient after a right pneumonectomy?", "B", True),
+    ("That's three, so the third option.", _TEETH_77, "How many wisdom teeth can be seen in this X-ray image?", "C",
+     True),
+    ("Option 2.", _TEETH_77, "How many wisdom teeth can be seen in this X-ray image?", "B", True),
+    ("Option 1. Correction: the epiphyses are still open, so option 2.", _AGES_77, "Which age group?", "B", True),
+    ("the edema involves the cortex with restricted diffusion so it is the latter", _EDEMA_KIND_77,
+     "Does this image show vasogenic or cytotoxic edema?", "B", True),
+    # of two options, a place denied leaves the other (a negated option, never sure)
+    ("Not the former: diffusion is restricted in the cortex, a stroke pattern.", _EDEMA_KIND_77,
+     "Does this image show vasogenic or cytotoxic edema?", "B", False),
+    ("Not the first option — there is a pneumothorax at the left apex.", ("No", "Yes"), "Is there a pneumothorax?",
+     "B", False),
+    # near misses: a place and a text that disagree, a place out of range, two places, a denied place of more than
+    # two options, "the former" of more than two, a count that is no place, and a bare number name no answer
+    ("Option 2 (Pulmonary edema).", _EDEMA_77, "What explains the bilateral opacities?", None, False),
+    ("Option 3 (Pulmonary edema).", _EDEMA_77, "What explains the bilateral opacities?", "C", True),
+    ("I'd go with the fifth option; the pattern fits it best.", _AGES_77, "Which age group?", None, False),
+    ("Answer: option 3 or option 4 — both fit.", _AGES_77, "Which age group?", None, False),
+    ("It's between the first and the fourth options.", _AGES_77, "Which age group?", None, False),
+    ("Not the first option — the growth plates are open.", _AGES_77, "Which age group?", None, False),
+    ("The former, I think.", _HEART_77, "How would you describe the heart size?", None, False),
+    ("I count at least two third molars, possibly a third one hidden behind the ramus.", _TEETH_77,
+     "How many wisdom teeth can be seen in this X-ray image?", None, False),
+    ("1.", _TEETH_77, "How many wisdom teeth can be seen in this X-ray image?", None, False),
+    ("all ventricles are big including the fourth one, so it is communicating", ("Communicating", "Non-communicating"),
+     "Is this communicating or non-communicating hydrocephalus?", "A", True),
+])
+def test_an_option_named_by_its_place_of_batch_77(reply: str, options: tuple[str, ...], question: str,
+                                                   choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD[:len(options)], options, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 77: a label item's labels counted in the order its question lists them
+    ("The dot on the instrument tip nearest the lens is the first colour in your list.",
+     "Which of the dots is closest to the camera in this laparoscopic image? (Answer with red, green, or blue)", "red"),
+    ("The last of the three: blue.",
+     "Which of the dots is at the greatest depth in this endoscopy image? (Answer with red or green or blue)", "blue"),
+    ("It is the second colour you listed.",
+     "Which of the dots is closest to the camera in this laparoscopic image? (Answer with blue, red, or green)", "red"),
+    # near misses: two places, and a place the question's list does not hold, name no answer
+    ("the second or third one",
+     "Which of the dots is at the greatest depth in this endoscopy image? (Answer with red or green or blue)", None),
+    ("It is the fourth colour in your list.",
+     "Which of the dots is closest to the camera in this laparoscopic image? (Answer with red, green, or blue)", None),
+])
+def test_a_label_named_by_its_place_of_batch_77(reply: str, question: str, choice: str | None) -> None:
+    answer = extract(reply, "label", ("red", "green", "blue"), question=question)
+    assert answer.choice == choice
+
+
+_KNEE_78 = ("Transverse", "Oblique", "Comminuted", "Not a suitable question for the image")
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, refusal", [
+    # batch 78: an image that does not fit the question, and no answer: a decline
+    ("The image I've been given doesn't fit the question — it's a fundus photograph, not a chest X-ray — so there's "
+     "no way to judge pediatric versus adult from it. Could you check the upload?", "label", ("pediatric", "adult"),
+     (), "Is this a pediatric or adult chest x-ray? (Answer with pediatric or adult)", None, True),
+    ("the red and blue dots are on a chest x ray, not an endoscopy picture, so the question does not fit", "label",
+     ("red", "blue"), (), "Which dot is closer to the camera in this endoscopy image? (Answer with red or blue)", None,
+     True),
+    # the image blamed, then a guess: the guess, flagged
+    ("Note: Image appears to be from a different body region than expected and is partially cropped. Interpretation "
+     "limited.\nMost likely: adult", "label", ("child", "adult", "elderly"), (),
+     "Which age group does this radiograph belong to? (Answer with child, adult, or elderly)", "adult", True),
+    # an answer withdrawn "either way" doubts, it does not decline
+    ("Yes, there's consolidation in the right lower lobe. Although — now I notice the image is flipped, and I can't "
+     "tell whether that opacity is in the right lower lobe or the left. I'm no longer sure either way.", "yesno", YN,
+     (), "Is there consolidation in the right lower lobe? (please answer yes/no)", None, False),
+    # near misses: the escape option chosen for that reason is an answer, not a decline; the question that fits no
+    # other image, said mid-sentence, names no decline of its own
+    ("This is a hand radiograph, not a knee, so the question does not fit. D.", "choice", ABCD, _KNEE_78,
+     "What type of fracture is shown in the knee?", "D", False),
+    ("This is a hand radiograph, not a knee, so the question doesn't fit the image — 'Not a suitable question for "
+     "the image' (D).", "choice", ABCD, _KNEE_78, "What type of fracture is shown in the knee?", "D", False),
+])
+def test_an_image_that_does_not_fit_the_question_of_batch_78(reply: str, kind: str, labels: tuple[str, ...],
+                                                              options: tuple[str, ...], question: str,
+                                                              choice: str | None, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.refusal) == (choice, refusal)

@@ -200,7 +200,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from probe_ui.reading import lexicon, overlap, pushback, subject, synonyms
+from probe_ui.reading import lexicon, overlap, positions, pushback, subject, synonyms
 from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_mentions, opens_rejecting, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans, norm
@@ -450,6 +450,19 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if any(opt.strip(" .").casefold() == "normal" for opt, _ in item.option_map) and "than" in clean:
         # batch 52: "mildly enlarged, a little bigger than normal.": a comparison with normal names no option "Normal"
         clean = _THAN_NORMAL.sub(lambda m: m.group(1) + " " * (m.end() - m.end(1)), clean)
+    # batch 77: an option named by its place ("Option 2", "the third option", "the latter", "the first colour in your
+    # list", "$\\boxed{2}$") is written as its letter or label; a place that names no one option leaves the reply unread
+    placed = positions.written_out(clean, item)
+    if placed.placeless:
+        return Answer(None, "out_of_range", invalid=True, refusal=refusal)
+    clean = placed.text
+    if placed.other is not None:
+        # "Not the former: diffusion is restricted ...": of two options, the one denied by place leaves the other,
+        # unless the rest of the reply names the denied one (a negated option, never sure)
+        found, _ = _read(clean, item, refusal, suggested)
+        if found in (None, placed.other):
+            return Answer(placed.other, "negated_option", invalid=False, refusal=refusal, sure=False)
+        return Answer(None, "ambiguous", invalid=True, refusal=refusal)
     if kind == "choice":  # batch 17: "option bee", "Option iii", "the second one fits": the letter
         clean = letters_written_out(clean, item)
         lone = _LONE_NUMBER_WORD.match(clean)
@@ -834,7 +847,8 @@ def _revised_after_answer(clean: str, item: Item, refusal: bool, suggested: str 
 
 # refusal phrases that say only that the question cannot be answered as asked (not that the image is missing, unseen
 # or unreadable)
-_UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
+_UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable",
+                           "image-does-not-fit"})
 # "I can't decide." / "I can't decide between them.": the reply's own doubt, nothing it lacks
 _CANT_DECIDE = re.compile(r"(?i)\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)"
                           # batch 40: "correct. hmm actually not sure, it might be flipped, ..., cant decide"

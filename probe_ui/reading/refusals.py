@@ -988,6 +988,20 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _IMAGE + r"\s+is\s+(?:heavily|severely|badly)\s+downsampled\b"
      r"|" + _CANT + r"\s+write\s+(?:the|a|any|my)\s+(?:findings|report)\b",
      "Impression: Probably cystic; assessment limited by image quality."),
+    # batch 78: an image that does not fit the question ("The image I've been given doesn't fit the question — it's a
+    # fundus photograph ...", "the red and blue dots are on a chest x ray, not an endoscopy picture, so the question
+    # does not fit", "there's no way to judge pediatric versus adult from it"), or one from another body region with
+    # the reading called limited ("Image appears to be from a different body region than expected and is partially
+    # cropped. Interpretation limited.")
+    ("image-does-not-fit",
+     r"" + _IMAGE + r"[^.!?\n]{0,40}?\b(?:does\s*not|doesn't|do\s*not|don't)\s+(?:fit|match)\s+(?:the|your|this)\s+"
+     r"question\b"
+     r"|\bso\s+the\s+question\s+(?:does\s*not|doesn't)\s+(?:fit|apply)\b(?=[ \t]*(?:[.!;\n]|\Z))"
+     r"|\bno\s+way\s+to\s+(?:judge|tell|determine|say|assess|know)\b[^.!?\n]{0,60}?\bfrom\s+(?:it|this|the\s+"
+     + _IMAGE + r")\b"
+     r"|\bfrom\s+a\s+different\s+(?:body\s+)?(?:region|part|patient)\b[^!?]{0,120}?\b(?:interpretation|assessment|"
+     r"evaluation)\s+(?:is\s+)?limited\b",
+     "The image doesn't fit the question, so there's no way to judge pediatric versus adult from it."),
 )
 
 _PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for _, p, _ in REFUSAL_PHRASES)
@@ -1079,6 +1093,9 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # I'm no longer comfortable picking proliferative or non-proliferative.": an answer withdrawn
                       # between two, not a decline
                       r"|\bno\s+longer\s+comfortable\s+(?:picking|choosing|committing\s+to)\b"
+                      # batch 78: "Yes, ... now I notice the image is flipped, and I can't tell whether that opacity
+                      # is in the right lower lobe or the left. I'm no longer sure either way."
+                      r"|\bno\s+longer\s+sure\s+either\s+way\b"
                       # batch 62: "Yes, the liver appears cirrhotic. However, considering your comment, ... I cannot
                       # say for certain whether it is cirrhotic or not.": the answer withdrawn at the reply's close
                       r"|\b(?:can't|cannot|can\s+not)\s+say\s+for\s+(?:certain|sure)\s+whether\s+(?:it|this)\s+is\s+"

@@ -305,7 +305,8 @@ def _revised_after(text: str, item: Item) -> bool:
 
 # refusal phrases that say the question cannot be answered as asked (not that the image is missing or unseen): the
 # reason for choosing an escape option that says so
-_UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable"})
+_UNANSWERABLE = frozenset({"cannot-decide", "cannot-be-determined", "impossible-to-tell", "not-applicable",
+                           "image-does-not-fit"})
 
 # the reply's last word, alone (brackets and a closing mark aside; the text is the cleaned reply, its emphasis and
 # template debris already gone: cleaning.clean_reply): a yes/no reply that ends
@@ -431,7 +432,16 @@ _STATES_BEFORE = re.compile(r"(?:[,:;.!?\u2014\u2013\n]|\s-|\b(?:is|it's|are|was
 # a closing option text set against the answer as a letter is (_SET_AGAINST: "... not the arterial phase.", "rather
 # than a metastasis"), after an article, and the last of a list or a range ("... and pleural effusion", "from A to B")
 _SET_AGAINST_TEXT = re.compile(rf"(?i)\b(?:{_AGAINST}|no|non|and|nor|or|from|beyond)(?:\s+(?:a|an|the))?[\s*_(]*\Z")
-_CLOSING_MARKS = re.compile(r"[\s.!?*_)\]>\u3002\"'`]+\Z")
+# (stripped from the end by hand: the pattern "[\s.!?...]+\Z" was tried at each space of a long run before the last
+# words and scanned the rest of the run each time, a minute on 100 kB of spaces before "Option 2 (...)")
+_CLOSING_MARKS = ".!?*_)]>\u3002\"'`"
+
+
+def _without_closing_marks(text: str) -> str:
+    end = len(text)
+    while end and (text[end - 1].isspace() or text[end - 1] in _CLOSING_MARKS):
+        end -= 1
+    return text[:end]
 
 
 def _ends_in_other_text(text: str, item: Item, label: str) -> bool:
@@ -440,7 +450,7 @@ def _ends_in_other_text(text: str, item: Item, label: str) -> bool:
     dot is deeper, blue"): the reading rests on an opening the reply went back on in words no rule knows."""
     if item.kind == "yesno":
         return False
-    low = norm(_CLOSING_MARKS.sub("", text))
+    low = norm(_without_closing_marks(text))
     named = item.option_map if item.kind == "choice" else [(norm(lb), lb) for lb in item.labels]
     for words, other in named:
         if other == label or len(words) < 2:
