@@ -104,7 +104,10 @@ _ATTRIBUTED_VERB = re.compile(
     r"(?i)(?:\b(?:physician|student|doctor|resident|radiologist|clinician|user|colleague|trainee|examinee)s?|"
     # "You selected B, pleural effusion. What would you like me to check?": the asker's answer, restated (not "If you
     # chose B, ...", a condition)
-    r"(?<!\bif\s)(?<!\bwhen\s)(?<!\bunless\s)\byou)\s+"
+    r"(?<!\bif\s)(?<!\bwhen\s)(?<!\bunless\s)\byou"
+    # batch 77: "I don't agree with the physician. They chose the second option, but ...": the physician named, then
+    # "they" (only read where a physician or the like is named: attributed_mentions)
+    r"|(?<!\bif\s)(?<!\bwhen\s)(?<!\bunless\s)\bthey)\s+"
     r"(?:have\s+|had\s+)?(?:answered|chose|chosen|selected|picked|suggested|proposed|said|went\s+with|opted\s+for|"
     # batch 22: what they chose, in other words
     r"went\s+for|settled\s+on|decided\s+on|landed\s+on|marked|ticked|circled|put\s+down|gave|named|indicated|"
