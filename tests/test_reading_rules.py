@@ -8553,3 +8553,19 @@ def test_what_they_chose_is_the_physicians_of_batch_77(reply: str, choice: str) 
     answer = extract(reply, "choice", ABCD, _OPACITY_77, question="Where in the image is the lung opacity located?",
                      suggested="B")
     assert answer.choice == choice
+
+
+_CHEST_PAIN_78 = ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection", "Pneumothorax", "Pericarditis")
+
+
+@pytest.mark.parametrize("reply, choice, refusal", [
+    # batch 78: an image said not to suit the question, where no option says so, is set aside; the answer is read
+    ("Ignoring the mismatched image (it's a wrist film), the vignette points to an **acute MI**.", "A", False),
+    # near misses: the mismatch alone names nothing, and a decline after it stays a decline
+    ("This is the wrong image — a wrist film.", None, False),
+    ("This is the wrong image — a wrist film, so pneumothorax can't be assessed.", None, True),
+])
+def test_a_mismatched_image_set_aside_of_batch_78(reply: str, choice: str | None, refusal: bool) -> None:
+    answer = extract(reply, "choice", ABCDE, _CHEST_PAIN_78,
+                     question="A 62-year-old man has sudden chest pain. What is the most likely diagnosis?")
+    assert (answer.choice, answer.refusal) == (choice, refusal)

@@ -1270,8 +1270,11 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         if named is not None and any(x != lab for x in named[0]):
             return None, "ambiguous"  # "None of the options is quite right, but glioblastoma is closest."
         return mention(lab, "escape_option")
-    if lexicon.escape_kind_of_reply(masked):
+    kinds = lexicon.escape_kind_of_reply(masked)
+    if kinds and not (kinds == ["unsuitable"] and not item.escapes.get("unsuitable")):
         return None, "none"  # "None of the options seem right." where no option says so: no option is named
+    # batch 78: "Ignoring the mismatched image (it's a wrist film), the vignette points to an **acute MI**.": an image
+    # said not to suit the question, where no option says so, is set aside, and the reply's answer read as it stands
     # 4c. option text ("seems right", "the correct answer" are judgements, not the option "right side"), read with
     # synonyms in canonical form ("Heart attack or aortic dissection" names two options); a refusal's remarks
     # ("Impetigo is common in children, though.") name no answer
