@@ -8569,3 +8569,14 @@ def test_a_mismatched_image_set_aside_of_batch_78(reply: str, choice: str | None
     answer = extract(reply, "choice", ABCDE, _CHEST_PAIN_78,
                      question="A 62-year-old man has sudden chest pain. What is the most likely diagnosis?")
     assert (answer.choice, answer.refusal) == (choice, refusal)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 78: what the image is, set against what was asked ("not a hand"), then the answer word after a comma
+    ("this is a foot x ray not a hand, no", "no"),
+    # near miss: a reply cut off after "no" is still cut off
+    ("this is a foot x ray not a hand, no more than", None),
+])
+def test_an_answer_word_after_not_a_noun_of_batch_78(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "yesno", YN, question="Is this an X-ray of the hand? (please answer yes/no)")
+    assert answer.choice == choice

@@ -81,7 +81,10 @@ _ENDS_WHOLE = re.compile(r"(?i)\b(?:on|in|of|with|about|at|for|from|into|onto|be
                          # batch 61: "... the size is normal so not cirrhotic, no": a conclusion after "so", then the
                          # answer word after a comma
                          r"|\bso[ \t]+(?:not[ \t]+|it(?:'s|[ \t]+is)[ \t]+(?:not[ \t]+)?)?[\w\-]+[ \t]*,[ \t]*"
-                         r"(?:no|yes)\Z")
+                         r"(?:no|yes)\Z"
+                         # batch 78: "this is a foot x ray not a hand, no": what it is set against what was asked,
+                         # then the answer word after a comma
+                         r"|\bnot[ \t]+(?:a|an|the)[ \t]+[\w\-]+[ \t]*,[ \t]*(?:no|yes)\Z")
 
 
 def is_truncated(text: str) -> bool:
