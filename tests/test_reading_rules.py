@@ -8580,3 +8580,19 @@ def test_a_mismatched_image_set_aside_of_batch_78(reply: str, choice: str | None
 def test_an_answer_word_after_not_a_noun_of_batch_78(reply: str, choice: str | None) -> None:
     answer = extract(reply, "yesno", YN, question="Is this an X-ray of the hand? (please answer yes/no)")
     assert answer.choice == choice
+
+
+_KIDNEYS_78 = ("The left kidney", "The right kidney")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 78: "flipped left right", "a left-right flip" names the flip's axis, not a side
+    ("picture is flipped left right. after flipping it back the dilated kidney is the left one", "A"),
+    ("The film is mirrored left to right; correcting for that, the dilated kidney is the left one.", "A"),
+    # near misses: sides said of the kidneys themselves are read as before
+    ("picture is flipped. the left kidney is normal and the right one dilated", "B"),
+    ("the left is normal, right is dilated", "B"),
+])
+def test_the_axis_of_a_flip_names_no_side_of_batch_78(reply: str, choice: str) -> None:
+    answer = extract(reply, "choice", ("A", "B"), _KIDNEYS_78, question="Which kidney shows hydronephrosis?")
+    assert answer.choice == choice

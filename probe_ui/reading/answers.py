@@ -447,6 +447,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     # "no, the heart is normal size" does ("no the" is no phrase of English; not "yes there is free fluid ...",
     # batch 45, left as it reads)
     clean = _RUN_ON_ANSWER.sub(r"\1,\2", clean, count=1)
+    if "left" in clean.casefold() and "right" in clean.casefold():
+        clean = _FLIP_AXIS.sub(lambda m: re.sub(r"(?i)left|right", lambda w: " " * len(w.group(0)), m.group(0)), clean)
     if any(opt.strip(" .").casefold() == "normal" for opt, _ in item.option_map) and "than" in clean:
         # batch 52: "mildly enlarged, a little bigger than normal.": a comparison with normal names no option "Normal"
         clean = _THAN_NORMAL.sub(lambda m: m.group(1) + " " * (m.end() - m.end(1)), clean)
@@ -981,6 +983,10 @@ _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can
 
 _RUN_ON_ANSWER = re.compile(r"(?i)\A([\W_]*no)(\s+(?:the|its|this|that)\s)")
 _THAN_NORMAL = re.compile(r"(?i)\b((?:[a-z]+er|more|less))\s+than\s+(?:the\s+)?normal\b")
+# batch 78: "picture is flipped left right", "a left-right flip": the sides name the flip's axis, not an answer
+_SIDES = r"left(?:[ \t]*(?:-|\u2013|/|to)[ \t]*|[ \t]+)right\b"
+_FLIP_AXIS = re.compile(r"(?i)\b(?:flip(?:ped|s)?|mirror(?:ed|s)?|swap(?:ped|s)?)[ \t]+(?:horizontally[ \t]+)?"
+                        r"(?:from[ \t]+)?" + _SIDES + r"|\b" + _SIDES + r"[ \t]+(?:flip|mirror|swap)")
 # a reply that is only a number word, after an optional lead-in ("In one word:", "Answer:")
 _LONE_NUMBER_WORD = re.compile(r"(?i)\A[\W_]*(?:(?:in\s+(?:one\s+word|a\s+word|short)|(?:final\s+)?answer)"
                                r"\s*[:,\-]\s*)?(" + "|".join(NUMBER_WORDS) + r")[ \t]*[.!]?[ \t]*\Z")
