@@ -8596,3 +8596,15 @@ _KIDNEYS_78 = ("The left kidney", "The right kidney")
 def test_the_axis_of_a_flip_names_no_side_of_batch_78(reply: str, choice: str) -> None:
     answer = extract(reply, "choice", ("A", "B"), _KIDNEYS_78, question="Which kidney shows hydronephrosis?")
     assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 77: the eponym of a cherry angioma is a vascular lesion
+    ("A Campbell de Morgan spot.", "C"),
+    # near miss: denied beside another diagnosis, the other is read
+    ("Not a Campbell de Morgan spot; it dimples when pinched, a dermatofibroma.", "B"),
+])
+def test_a_campbell_de_morgan_spot_of_batch_77(reply: str, choice: str) -> None:
+    answer = extract(reply, "choice", ABCD, ("Actinic keratosis", "Dermatofibroma", "Vascular lesion",
+                                             "Melanocytic nevus"), question="What is this skin lesion?")
+    assert answer.choice == choice

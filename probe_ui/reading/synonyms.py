@@ -157,7 +157,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                                  # batch 12: "Traction apophysitis of the tibial tubercle."
                                  "apophysitis of the tibial tubercle", "apophysitis of the tibial tuberosity"),
     "vascular lesion": ("cherry angioma", "angioma", "hemangioma", "haemangioma", "angiokeratoma",
-                        "pyogenic granuloma", "spider angioma"),
+                        "pyogenic granuloma", "spider angioma",
+                        # batch 77: "A Campbell de Morgan spot." (the eponym of a cherry angioma)
+                        "campbell de morgan spot", "campbell de morgan spots", "campbell-de morgan spot"),
     "elderly": ("geriatric", "older adult", "older adults", "old age", "aged patient", "senior", "senior citizen",
                 # batch 33: "old person"
                 "old person", "old people",
