@@ -8608,3 +8608,17 @@ def test_a_campbell_de_morgan_spot_of_batch_77(reply: str, choice: str) -> None:
     answer = extract(reply, "choice", ABCD, ("Actinic keratosis", "Dermatofibroma", "Vascular lesion",
                                              "Melanocytic nevus"), question="What is this skin lesion?")
     assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 77: "It certainly was" to a question in the past ("Was this MRI acquired after ...?") is yes, as "It
+    # certainly is" is
+    ("It certainly was; the dural and choroid plexus enhancement gives it away.", "yes"),
+    ("It definitely was.", "yes"),
+    # near miss: the words opening a clause of their own say what it was, not yes
+    ("It certainly was a pre-contrast scan.", "no"),
+])
+def test_it_certainly_was_of_batch_77(reply: str, choice: str) -> None:
+    answer = extract(reply, "yesno", YN,
+                     question="Was this MRI acquired after gadolinium contrast? (Answer with yes or no)")
+    assert answer.choice == choice

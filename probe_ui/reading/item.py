@@ -78,7 +78,10 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "by a mile": "yes", "not by a mile": "no",
                   # batch 65: "That it is. The Hounsfield grey-scale ..." (a clause: not "That it is a CT is clear";
                   # "Without a doubt." is read by lexicon.mask_idioms)
-                  "that it is": "yes"}
+                  "that it is": "yes",
+                  # batch 77: "It certainly was; the dural and choroid plexus enhancement gives it away." (the past of
+                  # "it certainly is", to "Was this MRI acquired after ...?"; a clause: not "It certainly was a CT")
+                  "it certainly was": "yes", "it definitely was": "yes", "it absolutely was": "yes"}
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
 CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",
@@ -90,7 +93,7 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "you bet it is", "you bet", "it certainly is", "it definitely is", "it absolutely is",
                             "plenty of it", "regrettably so", "unfortunately so", "sadly so", "sure looks like it",
                             "sure seems like it", "far from it", "very much so", "by a mile", "not by a mile",
-                            "that it is"})
+                            "that it is", "it certainly was", "it definitely was", "it absolutely was"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 # batch 68: clinicians' shorthand, "Neg." (negative) and "Pos." (positive), likewise; and each of them also opens a
 # reply before a mark and its reason ("Y. CSF bright.", "Neg. Abdo CT.": :data:`MARKED_OPENERS`)
