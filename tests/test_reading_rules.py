@@ -8622,3 +8622,14 @@ def test_it_certainly_was_of_batch_77(reply: str, choice: str) -> None:
     answer = extract(reply, "yesno", YN,
                      question="Was this MRI acquired after gadolinium contrast? (Answer with yes or no)")
     assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batch 77: "not able to infer" the asked-for property is a decline
+    ("I'm not able to infer a patient's sex from medical imaging.", True),
+    ("I can't infer the patient's sex from this radiograph.", True),
+    # near miss: an inference the reply does make is an answer
+    ("From the narrow pelvis I'd infer a male patient.", False),
+])
+def test_not_able_to_infer_is_a_decline_of_batch_77(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal

@@ -82,6 +82,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"fulfil+|decide|compare|definitively|accurately|reliably|do\s+(?:that|this|so)"
      # batch 68: "I'm not able to grade this — the upload stopped partway ..."
      r"|grade|stage|classify"
+     # batch 77: "I'm not able to infer a patient's sex from medical imaging."
+     r"|infer"
      # batch 40: "I can't agree or disagree with the physician here: ..."
      r"|agree\s+or\s+disagree"
      # batch 69: "The image is cropped so that the liver is almost entirely out of frame. I can't pick an option or
