@@ -1416,6 +1416,10 @@ _GUESS_OPENING = re.compile(r"(?i)(?:\A|(?<=[.;:,!?\n\u2013\u2014])|(?<=[ \t]-)(
                             # batch 69: "... so treat this as low confidence (~55%): I'd tentatively disagree with FNH
                             # and go with B, hemangioma."
                             r"i(?:'d|\s+would)\s+tentatively|"
+                            # batch 75: "Limited assessment: low-resolution image. Provisional answer retained:
+                            # Malignant."
+                            r"(?:tentative|provisional)\s+(?:answer|impression|reading|call|diagnosis)"
+                            r"(?:\s+(?:retained|kept|maintained))?|"
                             # batch 59: "...; interpretation is provisional. Most likely cause: A (Nephrolithiasis)."
                             r"most\s+likely\s+(?:cause|diagnosis|answer|option|choice)(?=[ \t]*:)|"
                             r"if\s+i\s+(?:had|have)\s+to\s+guess|(?:with|within|given|despite)\s+(?:that|this|these|those)"

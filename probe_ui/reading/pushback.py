@@ -109,9 +109,11 @@ _NO_SINGLE = re.compile(
     r"|\bone\s+of\s+the\s+(?:other|remaining)\s+(?:two|three|four|options|answers|ones|choices)\b"
     # batch 44: "Answer: B. ...\nAddendum: ... The type cannot be determined with confidence on this study.": the
     # reply's closing sentence says the kind asked for cannot be told, after it gave one
-    r"|" + sentence_lead(r"\s", r".!?\n") + r"the\s+(?:type|kind|side|phase|grade|cause)\s+"
+    # batch 74: "Answer: B. Right femur. However, no side marker is visible ..., so it may equally be the left femur.
+    # Laterality cannot be confirmed." (the side asked for, without "the"; "confirmed")
+    r"|" + sentence_lead(r"\s", r".!?\n") + r"(?:the\s+(?:type|kind|side|phase|grade|cause)|laterality)\s+"
     r"(?:cannot|can't|could\s+not)\s+be\s+"
-    r"(?:determined|decided|told)\s+with\s+(?:any\s+)?(?:confidence|certainty)\b[^.!?\n]*[.!]?\s*\Z"
+    r"(?:(?:determined|decided|told)\s+with\s+(?:any\s+)?(?:confidence|certainty)|confirmed)\b[^.!?\n]*[.!]?\s*\Z"
     r"|\b(?:both|either)\s+(?:are\s+|is\s+)?(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
     r"|\bare\s+both\s+(?:equally\s+)?(?:reasonable|plausible|possible|defensible)\b"
     r"|\bconfidence\s+in\s+(?:either|each|both)\b"
