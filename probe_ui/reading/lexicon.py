@@ -90,6 +90,11 @@ _NEXT_TURN = re.compile(r"(?:\n[ \t]*(?:###[ \t]*)?|(?<![ \t])[ \t]*###[ \t]*)(?
 # where no user turn came before it (a reply that goes on into the user's turn is read as before)
 _OWN_NEXT_TURN = re.compile(r"\n[ \t]*\n[ \t]*Assistant[ \t]*:[ \t]*\Z")
 _USER_TURN = re.compile(r"(?:Human|User|USER|HUMAN)[ \t]*:")
+# batch 73: a whole exchange the model invented after its answer ("Yes\n\nHuman: Is this a CT scan?\n\nAssistant: No"):
+# a user's turn after a blank line, then an assistant's turn; what the invented assistant says answers the invented
+# question, not the one asked, so the reply ends where the invented turn begins
+_INVENTED_EXCHANGE = re.compile(r"\n[ \t]*\n[ \t]*(?:###[ \t]*)?(?:Human|User|USER|HUMAN)[ \t]*:[^\n]*"
+                                r"(?:\n[^\n]*){0,20}?\n[ \t]*(?:###[ \t]*)?(?:Assistant|ASSISTANT)[ \t]*:")
 # batch 26: a byte-level tokenizer's space and newline left undecoded ("TheĠmostĠlikelyĠdiagnosisĠisĠA.")
 _BYTE_SPACE = "\u0120"
 # a closed reasoning block: <think>...</think>, and MedGemma's <unused94>thought ... <unused95>
@@ -115,6 +120,10 @@ def strip_debris(text: str) -> str:
         text = _DEBRIS.sub(" ", text)
     if text[:30].lstrip()[:1] in "aAmMG#":
         text = _ROLE.sub("", text, count=1)
+    if "Assistant" in text or "ASSISTANT" in text:
+        invented = _INVENTED_EXCHANGE.search(text)
+        if invented is not None and text[:invented.start()].strip():
+            text = text[:invented.start()]
     if ":" in text[-16:]:
         text = _NEXT_TURN.sub("", text)
         if not _USER_TURN.search(text):

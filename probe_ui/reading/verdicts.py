@@ -145,7 +145,9 @@ _SELF_CORRECTION = re.compile(
     # multifocal pneumonia (A).")
     r"(?:my\s+)?(?:revised|amended|corrected|updated)\s+(?:impression|diagnosis|conclusion|opinion|assessment|"
     r"reading|verdict|report)(?:\s+is)?(?=[ \t]*[:\-]|\s+is\b)|"
-    r"i\s+(?:was|am)\s+wrong|i\s+misspoke|(?:sorry|apologies|my\s+apologies|my\s+(?:mistake|bad)|(?:wh)?oops)"
+    # batch 75: not "I was wrong to call it pneumonia" (what follows is the answer it takes back)
+    r"i\s+(?:was|am)\s+wrong(?![ \t]+(?:to|about|in)\b)|"
+    r"i\s+misspoke|(?:sorry|apologies|my\s+apologies|my\s+(?:mistake|bad)|(?:wh)?oops)"
     r"(?:[ \t]*[,.!;:\-]*[ \t]*i\s+meant(?:\s+to\s+say)?)?|i\s+meant(?:\s+to\s+say)?|(?:edit|update)(?=[ \t]*:)|"
     r"(?:hmm+|then\s+again|but\s+then\s+again|on\s+the\s+other\s+hand)"
     r"(?:[ \t]*[,.]*[ \t]*(?:although|though|but))?|(?:although|though)(?=[ \t]*(?:-|\.\.\.|\u2026)))\b[ \t]*[,:.!\-]*"
@@ -270,7 +272,11 @@ _INLINE_REVERSAL = re.compile(r"(?i)(?<=[\w)])(?:(?:\.\.\.|\u2026|[ \t]+[\-\u201
                               r"|[ \t]*,[ \t]*or[ \t]+rather\b[ \t]*[,:]?"
                               # batch 31: "red. no, the blue dot is deeper, blue": a lower-case "no," opening the
                               # sentence after the answer
-                              r"|\.[ \t]+(?-i:no)[ \t]*,)[ \t]*(?=\S)")
+                              # batch 79: "red. no the blue one is deeper it is far away down the tube": no
+                              # comma, what the "no" is about after it; "yes it is sagittal no wait it is axial": a
+                              # lower-case "no wait" inside the sentence
+                              r"|\.[ \t]+(?-i:no)(?:[ \t]*,|(?=[ \t]+(?:the|it|it's|its|that|this)[ \t]))"
+                              r"|[ \t]+(?-i:no[ \t]+wait)\b[ \t]*,?)[ \t]*(?=\S)")
 # an afterthought after a trailing-off ellipsis: "Yes, there's some displacement... although it may just be ..."
 _AFTERTHOUGHT = re.compile(r"(?i)(?:\.\.\.|\u2026)[ \t]*(?:although|though|but|then\s+again)\b[ \t,]*")
 
