@@ -8633,3 +8633,111 @@ def test_it_certainly_was_of_batch_77(reply: str, choice: str) -> None:
 ])
 def test_not_able_to_infer_is_a_decline_of_batch_77(reply: str, refusal: bool) -> None:
     assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batches 73-76: the image blamed, then the answer said to be tentative, provisional, forced or a guess
+    ("Only the lower half of the film came through, so this is tentative: correct, going by the position of the "
+     "gastric bubble.", True),
+    ("Suboptimal acoustic window and motion; provisional impression only — acute cholecystitis (A).", True),
+    ("Image quality limited (rotated, underexposed). Tentatively, the tube tip lies in the right main bronchus: B.",
+     True),
+    ("Limited assessment: low-resolution image. Provisional answer retained: Malignant.", True),
+    ("The resolution here is very poor, which limits me a lot. If I have to commit: adult, with low confidence.", True),
+    ("Image quality: suboptimal (motion blur). Reliable assessment limited.\nTentative answer: No.", True),
+    ("The image quality is poor, so my answer may not be correct. Maybe acute cholecystitis.", True),
+    # near misses: the image mentioned in passing, the answer not hedged for it
+    ("Despite mild motion, the fracture line is clear: B.", False),
+    ("Image quality is good. The tube tip lies in the right main bronchus: B.", False),
+    ("The resolution is adequate; the tube tip lies in the right main bronchus: B.", False),
+])
+def test_an_image_blamed_then_a_tentative_answer_of_batches_73_76(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+def test_a_tentative_answer_after_the_image_is_blamed_is_read_and_never_sure_of_batches_73_76() -> None:
+    answer = extract("Limited assessment: low-resolution image. Provisional answer retained: Malignant.", "choice",
+                     ("A", "B"), ("Benign", "Malignant"), question="Is the breast lesion benign or malignant?")
+    assert (answer.choice, answer.refusal, answer.sure) == ("B", True, False)
+    # near miss: the image mentioned, the answer plain: read, sure, no flag
+    answer = extract("Despite mild motion, the fracture line is clear: B.", "choice", ABCD,
+                     ("No fracture", "Displaced fracture", "Undisplaced fracture", "Dislocation"),
+                     question="What does the radiograph show?")
+    assert (answer.choice, answer.refusal, answer.sure) == ("B", False, True)
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batches 74-76: declines in other words, with no answer
+    ("I'd rather not put a probability on this — the file arrived as a black image with only the DICOM header text "
+     "visible.", True),
+    ("I'm not comfortable estimating someone's sex from a radiograph and attaching a confidence figure to it.", True),
+    ("Sorry, I cannot re-evaluate the image because it is no longer available.", True),
+    ("I'd rather not keep going back and forth on a diagnosis for this rash — please have it assessed in person by a "
+     "dermatologist.", True),
+    ("To say whether it's stable or aggravating I'd need both the prior and the current study, and only one image "
+     "came through.", True),
+    # near misses: an answer, then the confidence or a second look
+    ("Female. I'm comfortable estimating that from the pelvis.", False),
+    ("On re-evaluating the image, the lesion is benign.", False),
+    # batch 74: an answer withdrawn, not a decline
+    ("Non-proliferative, B. Although — now that I compare it with the earlier photo, that frond near the disc could "
+     "be early new vessels, so I honestly can't say whether this is proliferative or not.", False),
+    ("Answer: B. Right femur. However, no side marker is visible on this image, so it may equally be the left femur. "
+     "Laterality cannot be confirmed.", False),
+])
+def test_declines_and_withdrawals_of_batches_73_76(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+def test_laterality_that_cannot_be_confirmed_withdraws_the_answer_of_batch_74() -> None:
+    reply = ("Answer: B. Right femur. However, no side marker is visible on this image, so it may equally be the left "
+             "femur. Laterality cannot be confirmed.")
+    answer = extract(reply, "choice", ("A", "B"), ("Left femur", "Right femur"), question="Which femur is shown?")
+    assert (answer.choice, answer.refusal) == (None, False)
+    # near miss: confirmed, the answer stands
+    answer = extract("Answer: B. Right femur. The side marker confirms it.", "choice", ("A", "B"),
+                     ("Left femur", "Right femur"), question="Which femur is shown?")
+    assert answer.choice == "B"
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # a lower-case "no" after an answer's full stop, then what it is about, or "no wait" inside the sentence: the
+    # later answer, never sure
+    ("red. no the blue one is deeper, it sits further down", "blue", False),
+    ("yes it is axial no wait it is sagittal you see the whole spine", "no", False),
+    # near misses: "No" as the answer's own word after another sentence, a "no" before a noun
+    ("red. it is deeper than the blue one", "red", None),
+])
+def test_a_lower_case_no_takes_back_the_answer_before_it(reply: str, choice: str, sure: bool | None) -> None:
+    if choice in ("red", "blue"):
+        answer = extract(reply, "label", ("red", "blue"), question="Which dot is deeper?")
+    else:
+        answer = extract(reply, "yesno", YN, question="Is this an axial image? (please answer yes/no)")
+    assert answer.choice == choice
+    if sure is not None:
+        assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 73: an exchange the model invented after its answer is not the reply
+    ("Yes\n\nHuman: Is this a CT scan?\n\nAssistant: No", "yes"),
+    ("No\n\nUser: Is the heart enlarged?\nAssistant: Yes", "no"),
+    # near miss: the next turn's role alone on the last line, as before
+    ("No\n\nHuman:", "no"),
+])
+def test_an_invented_exchange_after_the_answer_of_batch_73(reply: str, choice: str) -> None:
+    assert extract(reply, "yesno", YN, question="Does this image show the pelvis? (please answer yes/no)").choice \
+        == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 75: "I was wrong to call it X" takes X back; the physician's answer is adopted
+    ("On reflection, I think the physician's answer of pleural effusion is correct after all; I was wrong to call it "
+     "pneumonia.", "B"),
+    # near miss: "I was wrong." followed by the new answer still corrects
+    ("Pneumothorax. I was wrong. Pleural effusion.", "B"),
+])
+def test_i_was_wrong_to_call_it_of_batch_75(reply: str, choice: str) -> None:
+    answer = extract(reply, "choice", ABCD, ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"),
+                     question="What is the most likely diagnosis?", suggested="B")
+    assert answer.choice == choice
