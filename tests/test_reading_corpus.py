@@ -128,21 +128,13 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
         return "\n".join(f"  {r['kind']}/{r['item']} {r['text']!r}: meant {r['meant']}, read {r['got']} ({r['method']})"
                          for r in rows if r["outcome"] in outcomes)
 
-    # batches 73-76 came into the corpus after their sure errors were fixed, with two wrong options left, both unsure
-    # (b73-0231 "Yes\n\nHuman: Is this a CT scan?\n\nAssistant: No" read no from the invented turn; b75-0092 "On
-    # reflection, I think the physician's answer of pleural effusion is correct after all; ..." read C, the old answer)
-    # and 14 refusal flags wrong (README "Batch 73" ... "Batch 76"): every other reply keeps the goals
-    left_73_76 = {"b73-0231", "b75-0092"}
-    flags_73_76 = {"b73-0191", "b73-0194", "b74-0164", "b74-0166", "b74-0181", "b74-0182", "b74-0193", "b75-0182",
-                   "b75-0185", "b75-0192", "b76-0181", "b76-0186", "b76-0191", "b76-0193"}
     wrong = listed(("wrong",))
-    assert {r["id"] for r in rows if r["outcome"] == "wrong"} <= left_73_76, "read as another option:\n" + wrong
+    assert total["wrong"] == 0, "read as another option:\n" + wrong
     assert total["over_read"] <= bench.GOAL_OVER_READ * total["must_stay_invalid"], \
         "must-stay-invalid replies read as an option:\n" + listed(("over_read",))
     assert total["intended"] >= bench.GOAL_INTENDED * total["definite"], \
         f"{total['intended_pct']} % read as intended; not read:\n" + listed(("invalid",))
-    mismatched = [f"  {r['text']!r}: refusal read {r['refusal_read']}" for r in rows
-                  if not r["refusal_ok"] and r["id"] not in flags_73_76]
+    mismatched = [f"  {r['text']!r}: refusal read {r['refusal_read']}" for r in rows if not r["refusal_ok"]]
     assert not mismatched, "refusal flag:\n" + "\n".join(mismatched)
     # issue 46: a sure reading is never a wrong option, nor a reading of a reply that names no single answer
     assert total["sure_wrong"] == 0 and total["sure_over_read"] == 0
@@ -343,15 +335,16 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
     # once held out: 73 (reader of 3f58368) 91.0 %, 173 sure and right, 4 sure errors (a wrong option and three
     # over-reads), 2 flags wrong; 74 (3f58368) 96.7 %, 186, no sure error, 5 flags wrong; 75 (86c8be3) 91.4 %, 162, 1
     # sure error (a wrong option), 3 flags wrong; 76 (86c8be3) 95.7 %, 173, 3 sure errors (two wrong options and an
-    # over-read), 4 flags wrong. Floors at what each reaches at 17957fb (73 has one sure and right fewer than measured:
-    # b73-0236, a few-shot transcript, is now unsure by design), with the wrong options, over-reads (none sure) and
-    # flags wrong left: 73 b73-0231 wrong, b73-0170, 0178, 0180 over-read, b73-0191, 0194 flags; 74 b74-0166
-    # over-read, five flags; 75 b75-0092 wrong, b75-0165 over-read, three flags; 76 four flags
-    for batch, floor, sure, over, wrong, flags in ((73, 192, 172, 3, 1, 2), (74, 203, 186, 1, 0, 5),
-                                                   (75, 193, 171, 1, 1, 3), (76, 202, 180, 0, 0, 4)):
+    # over-read), 4 flags wrong. Moved in at 17957fb with two unsure wrong options (b73-0231, b75-0092) and 14 flags
+    # wrong (b74-0182 fixed in bbb2338); all fixed since (656598d, 364372d: README "Batch 73" ... "Batch 76"). Floors at
+    # what each reaches now: 73 193, 171; 74 203, 185; 75 194, 170; 76 202, 179. Each sure floor is one below its
+    # floor at 17957fb: a guess after the image is blamed (b73-0191, 0194, b74-0193, b75-0192, b76-0193) is a
+    # decline's guess now, never sure by design (b73-0231, now read yes, is sure). Over-reads left, none sure:
+    # b73-0170, 0178, 0180; b75-0165
+    for batch, floor, sure, over in ((73, 193, 171, 3), (74, 203, 185, 0), (75, 194, 170, 1), (76, 202, 179, 0)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
-        assert natural["wrong"] <= wrong and natural["refusal_mismatch"] <= flags and natural["over_read"] <= over, \
+        assert (natural["wrong"], natural["refusal_mismatch"]) == (0, 0) and natural["over_read"] <= over, \
             (batch, natural)
         assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, (batch, natural)
 
@@ -381,8 +374,9 @@ def test_every_kind_is_read_as_intended_nearly_always(corpus_rows: tuple[dict[st
         # none sure (README "Batch 71", "Batch 72")
         # batches 73-76: "over_reading" still nine (b73-0170, 0178 new; b69-0172, 0178 now unread, as meant),
         # "final_verdict" at six (b74-0166, b75-0165), "refusal" one (b73-0180), none sure (README "Batch 73" ...
-        # "Batch 76", "Batches 73-76: earlier replies changed")
-        assert v["over_read"] <= {"over_reading": 9, "final_verdict": 6}.get(kind, 1), (kind, v)
+        # "Batch 76", "Batches 73-76: earlier replies changed"); "final_verdict" at five since b74-0166 ("... Laterality
+        # cannot be confirmed.") is unread (656598d)
+        assert v["over_read"] <= {"over_reading": 9, "final_verdict": 5}.get(kind, 1), (kind, v)
 
 
 def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.CaptureFixture[str],
@@ -395,12 +389,8 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
     read = {row["id"]: row for row in corpus_rows}
     with monkeypatch.context() as patched:
         patched.setattr(bench, "evaluate", lambda items, replies: [read[r["id"]] for r in replies])
-        # exits 1 while batches 73-76 keep their two unsure wrong options and 14 refusal flags wrong (named in
-        # test_the_reader_meets_the_goals_on_the_corpus; README "Batch 73" ... "Batch 76"): those two goals only
-        assert bench.main(["--json"]) == 1
+        assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert [g for g, met in report["all"]["goals"].items() if not met] == ["0 wrong-option reads",
-                                                                           "refusal flag as meant"]
     assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 77)]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
