@@ -78,7 +78,9 @@ def parsing() -> None:
              (" " * 100000 + "Answer: B.", "choice", ("A", "B", "C"), ("x", "b", "c")),
              ("\r\n" * 50000 + "Confidence: 80 %", "yesno", ("yes", "no"), ()),
              # batch 77: an option named by its place and a text after spaces (sureness's closing marks, a minute)
-             (" " * 100000 + "Option 2 (Pulmonary edema)", "choice", ("A", "B", "C"), ("x", "b", "c"))]
+             (" " * 100000 + "Option 2 (Pulmonary edema)", "choice", ("A", "B", "C"), ("x", "b", "c")),
+             # batch 79: a lower-case "no wait" after an answer and spaces (the opening word's follow-up, 421 s)
+             ("yes" + " " * 100000 + "no wait", "yesno", ("yes", "no"), ())]
     for i, (text, kind, labels, options) in enumerate(cases, 1):
         timed(f"answer parser, degenerate reply {i} (100 kB)", 1.0, lambda: extract(text, kind, labels, options))
     timed("legacy MediConfusion parser, 26 labels", 1.0,

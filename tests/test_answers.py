@@ -694,6 +694,8 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
     # batch 77: an option named by its place, then a text, after spaces: the closing marks stripped by sureness
     # (_ends_in_other_text) were scanned again from each space, a minute
     (" " * 100000 + "Option 2 (Pulmonary edema)", "choice", ABC, ("x", "b", "c"), ("B", "bare")),
+    # an answer word, spaces, then "no wait": the words after the opening one, read with nested runs of spaces: 421 s
+    ("yes" + " " * 100000 + "no wait", "yesno", ("yes", "no"), (), ("yes", "leading")),
 ])
 @pytest.mark.slow
 def test_degenerate_100k_replies_are_read(text: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],

@@ -148,8 +148,8 @@ _NO_SINGLE = re.compile(
 # the pushback, not the item's question; the opening yes/no and the sureness it affirms, to the end of their
 # sentence, say no answer (not "Yes, I'm sure it is a CT.", whose answer follows the sureness)
 _SURE_OF_ITSELF = re.compile(
-    r"(?i)\A[\s\"'*_>]*(?:yes|yeah|yep|no|nope)\b[ \t]*[,.!:;\u2013\u2014\-]?[ \t]*i(?:'m|\s+am)\s+(?:quite\s+|very\s+|"
-    r"fairly\s+|completely\s+|absolutely\s+)?(?:sure|certain|confident)(?:\s+(?:about|of|in)\s+(?:my|the|that)\s+"
+    r"(?i)\A[\s\"'*_>]*(?:yes|yeah|yep|no|nope)\b[ \t]*+[,.!:;\u2013\u2014\-]?[ \t]*i(?:'m|\s+am)\s+"
+    r"(?:quite\s+|very\s+|fairly\s+|completely\s+|absolutely\s+)?(?:sure|certain|confident)(?:\s+(?:about|of|in)\s+(?:my|the|that)\s+"
     r"(?:(?:previous|original|earlier|first|initial|last)\s+)?(?:answer|reply|response|reading))?(?=[ \t]*(?:[.!]|\Z))")
 
 

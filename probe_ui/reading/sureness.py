@@ -364,8 +364,9 @@ _EARLIER_ANSWER = re.compile(r"(?i)\b(?:my\s+(?:first|earlier|previous|original|
 # ("Final answer: No. Re-checking: ...")
 _TO_THE_EARLIER_TURN = re.compile(r"(?i)sorry|apolog|revis|chang|switch|updat|amend")
 # the words that lead into a change of mind, at the end of what comes before it
-_LEAD_IN = re.compile(r"(?i)(?:[\s,;:\-\u2013\u2014]|\b(?:although|though|but|however|and|so|then|hmm+|um+|er|oh|"
-                      r"well|now)\b)*\Z")
+# (not from inside a run of marks or spaces, where the run's first one finds the same: linear on 100 kB of spaces)
+_LEAD_IN = re.compile(r"(?i)(?<![\s,;:\-\u2013\u2014])(?:[\s,;:\-\u2013\u2014]|\b(?:although|though|but|however|"
+                      r"and|so|then|hmm+|um+|er|oh|well|now)\b)*\Z")
 
 
 def _first_answer_after_reversal(text: str, item: Item, label: str | None) -> bool:

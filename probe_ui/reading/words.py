@@ -48,9 +48,10 @@ def leading_word(text: str, item: Item) -> str | None:
         if m and re.match(follow, t[m.end():]):
             # "Yes and no", "Yes/No", and a list "Red, green, blue." / "Yes, no, maybe." (not "Yes, no other
             # lesions.": there "no" starts a phrase)
-            both = re.match(r"[ \t]*(?:,?[ \t]*(?:and|or|/|-|then|followed\s+by)[ \t]*(\w+)"
+            # (the spaces taken once, possessively: "yes", 20,000 spaces, "no wait" took 16 s)
+            both = re.match(r"[ \t]*+(?:,?[ \t]*(?:and|or|/|-|then|followed\s+by)[ \t]*(\w+)"
                             r"|,[ \t]*(?:then[ \t]+)?(\w+)(?=[ \t]*(?:[,.;!/]|\Z|(?:and|or|then)\b))"
-                            r"|[ \t]+(\w+)[ \t]*[.!]?[ \t]*\Z)", t[m.end():], re.IGNORECASE)
+                            r"|(?<=[ \t])(\w+)[ \t]*+[.!]?[ \t]*\Z)", t[m.end():], re.IGNORECASE)
             if both and any(norm(both.group(1) or both.group(2) or both.group(3)) == w and other != lab
                             for w, other in item.words):
                 return None  # "Yes and no": both words, left to the ambiguity rule
