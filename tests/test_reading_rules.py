@@ -8741,3 +8741,24 @@ def test_i_was_wrong_to_call_it_of_batch_75(reply: str, choice: str) -> None:
     answer = extract(reply, "choice", ABCD, ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"),
                      question="What is the most likely diagnosis?", suggested="B")
     assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # a rank of preference is not a place in the list (positions.py came with batch 77): each read B, as before it
+    ("My final choice is B.", "B", True),
+    ("Final answer choice: (B)", "B", True),
+    ("The top choice here is pneumonia (B).", "B", True),
+    ("My first choice would be B, pneumonia.", "B", True),
+    ("My top choice is pneumonia.", "B", True),
+    ("Pneumonia is the top answer.", "B", True),
+    ("My final choice: pneumonia", "B", True),
+    # near misses: places still read
+    ("I'd go with the final option.", "D", True),
+    ("The answer is the third option.", "C", True),
+    ("there is consolidation with air bronchograms so the top choice", "A", None),
+])
+def test_a_rank_of_preference_is_no_place_in_the_list(reply: str, choice: str, sure: bool | None) -> None:
+    answer = extract(reply, "choice", ABCD, ("Pneumothorax", "Pneumonia", "Pleural effusion", "Atelectasis"))
+    assert answer.choice == choice
+    if sure is not None:
+        assert answer.sure is sure

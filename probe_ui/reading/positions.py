@@ -65,6 +65,12 @@ _NEGATED_BEFORE = re.compile(r"(?i)(?:\bnot|\bn't|\bnor|\bexclude|\bexcludes|\br
 # a negation just after the place: "the latter option doesn't apply", "the first option is wrong"
 _NEGATED_AFTER = re.compile(r"(?i)[ \t]+(?:doesn't|does[ \t]+not|isn't|is[ \t]+not|is[ \t]+wrong|is[ \t]+incorrect|"
                             r"can[ \t]+be[ \t]+excluded|is[ \t]+excluded|is[ \t]+ruled[ \t]+out|can't[ \t]+be)\b")
+# a rank of preference, not a place: "my first choice", "B is my top choice", "My final choice is B", "Pneumonia is
+# the top answer", "The top choice here is pneumonia (B)": a possessive before it, or (for "choice" / "answer") an
+# option's letter or text named in the same sentence; and "final" is a place only of an "option" ("the final option")
+_POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|our|your|his|her|their)[ \t]+(?:(?:very|own)[ \t]+)?\Z")
+_RANK_NOUN = re.compile(r"(?i)(?:choice|answer)\Z")
+_SENTENCE_MARK = re.compile(r"[.;!?\n]")
 _CHEAP = re.compile(r"(?i)option|choice|\b(?:first|second|third|fourth|fifth|sixth|last|final|top|bottom|middle|"
                     r"former|latter|neither)\b|boxed")
 
@@ -112,6 +118,22 @@ def written_out(text: str, item: Item) -> Placed:
     def name(i: int) -> str:
         return order[i - 1] if label_item else "option " + order[i - 1]
 
+    def preference(m: re.Match[str]) -> bool:
+        """Whether the match ranks the model's preference ("my first choice", "the top answer is B") rather than
+        naming a place (module note above)."""
+        if _POSSESSIVE_BEFORE.search(text[max(0, m.start() - 16):m.start()]) is not None:
+            return True
+        if _RANK_NOUN.search(m.group(0)) is None:
+            return False
+        if re.match(r"(?i)(?:the[ \t]+)?final\b", m.group(0)):
+            return True
+        starts = [x.end() for x in _SENTENCE_MARK.finditer(text, 0, m.start())]
+        end = _SENTENCE_MARK.search(text, m.end())
+        sentence = text[starts[-1] if starts else 0:m.start()] + " " + text[m.end():end.start() if end else len(text)]
+        return any(re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", sentence, re.IGNORECASE)
+                   or re.search(r"(?<![\w\-])\(?" + lb + r"\b(?![\-'\u2019])", sentence)
+                   for opt, lb in item.option_map)
+
     def place(i: int | None, m: re.Match[str]) -> str:
         nonlocal bad
         if i is None or not 0 < i <= n:
@@ -155,10 +177,10 @@ def written_out(text: str, item: Item) -> Placed:
         out = _NUMBERED.sub(lambda m: place(int(m.group(1)) if m.group(1).isdigit()
                                             else _WORD_PLACES[m.group(1).casefold()], m), out)
         text = out
-        out = _ORDINAL.sub(lambda m: place(ordinal(m.group(1) or m.group(2)), m), out)
+        out = _ORDINAL.sub(lambda m: m.group(0) if preference(m) else place(ordinal(m.group(1) or m.group(2)), m), out)
         text = out
         out = _ORDINAL_ONE.sub(lambda m: place(i, m) if (i := ordinal(m.group(1))) is not None and i <= n
-                               else m.group(0), out)
+                               and not preference(m) else m.group(0), out)
         text = out
         if not _numeric_options(item):
             out = _BOXED.sub(lambda m: place(int(m.group(1)), m), out)
