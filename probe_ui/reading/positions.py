@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from probe_ui.reading.cleaning import SENTENCE_END
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import letter_text_conflict
 
@@ -70,7 +71,6 @@ _NEGATED_AFTER = re.compile(r"(?i)[ \t]+(?:doesn't|does[ \t]+not|isn't|is[ \t]+n
 # option's letter or text named in the same sentence; and "final" is a place only of an "option" ("the final option")
 _POSSESSIVE_BEFORE = re.compile(r"(?i)\b(?:my|our|your|his|her|their)[ \t]+(?:(?:very|own)[ \t]+)?\Z")
 _RANK_NOUN = re.compile(r"(?i)(?:choice|answer)\Z")
-_SENTENCE_MARK = re.compile(r"[.;!?\n]")
 _CHEAP = re.compile(r"(?i)option|choice|\b(?:first|second|third|fourth|fifth|sixth|last|final|top|bottom|middle|"
                     r"former|latter|neither)\b|boxed")
 
@@ -127,8 +127,8 @@ def written_out(text: str, item: Item) -> Placed:
             return False
         if re.match(r"(?i)(?:the[ \t]+)?final\b", m.group(0)):
             return True
-        starts = [x.end() for x in _SENTENCE_MARK.finditer(text, 0, m.start())]
-        end = _SENTENCE_MARK.search(text, m.end())
+        starts = [x.end() for x in SENTENCE_END.finditer(text, 0, m.start())]
+        end = SENTENCE_END.search(text, m.end())
         sentence = text[starts[-1] if starts else 0:m.start()] + " " + text[m.end():end.start() if end else len(text)]
         return any(re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", sentence, re.IGNORECASE)
                    or re.search(r"(?<![\w\-])\(?" + lb + r"\b(?![\-'\u2019])", sentence)
