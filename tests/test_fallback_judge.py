@@ -23,7 +23,8 @@ from probe_ui.store import Store, responses
 
 # the model's replies, by item: q0 read by the rules, q1 and q2 not (q1 names B in words no rule reads, q2 names
 # nothing), q3 empty (nothing for a judge)
-REPLIES = {"0": "B", "1": "Going by the picture, the latter finding it is.", "2": "Hmm, difficult.", "3": ""}
+REPLIES = {"0": "B", "1": "Going by the picture, the finding listed after the other it is.", "2": "Hmm, difficult.",
+           "3": ""}
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ def run_db(tmp_path: Path, fake_openai, monkeypatch) -> tuple[str, list[dict]]:
         text = json.dumps(body["messages"])
         if body["model"] == "judge":
             assert "Reply:" in text and "image_url" not in text  # the judge reads words, not the image
-            return "B" if "latter finding" in text else "NONE"
+            return "B" if "listed after the other" in text else "NONE"
         return REPLIES[text.split("image ")[1][0]]
 
     fake_openai.responder = respond
