@@ -738,7 +738,9 @@ def test_an_unread_reply_says_why_and_a_chosen_judge_reads_it(server, browser, f
     projector's 1024 x 768 screen (the smaller one); each step is also shot at 1440 x 900."""
     def respond(body: dict) -> str:
         text = json.dumps(body["messages"])
-        return "B" if "Say which answer its reply gives" in text else "Going by the picture, the latter one it is."
+        # (a reply no rule reads: "the latter one" is read since positions.py)
+        return "B" if "Say which answer its reply gives" in text else \
+            "Going by the picture, the one listed after the other it is."
 
     small = {"width": 1024, "height": 768}
     fake_openai.responder = respond
