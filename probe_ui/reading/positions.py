@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from probe_ui.reading.cleaning import SENTENCE_END
+from probe_ui.reading.cleaning import SENTENCE_END, pattern
 from probe_ui.reading.item import Item
 from probe_ui.reading.letters import letter_text_conflict
 
@@ -130,8 +130,8 @@ def written_out(text: str, item: Item) -> Placed:
         starts = [x.end() for x in SENTENCE_END.finditer(text, 0, m.start())]
         end = SENTENCE_END.search(text, m.end())
         sentence = text[starts[-1] if starts else 0:m.start()] + " " + text[m.end():end.start() if end else len(text)]
-        return any(re.search(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", sentence, re.IGNORECASE)
-                   or re.search(r"(?<![\w\-])\(?" + lb + r"\b(?![\-'\u2019])", sentence)
+        return any(pattern(r"(?<![\w\-])" + re.escape(opt) + r"(?![\w\-])", re.IGNORECASE).search(sentence)
+                   or pattern(r"(?<![\w\-])\(?" + lb + r"\b(?![\-'\u2019])").search(sentence)
                    for opt, lb in item.option_map)
 
     def place(i: int | None, m: re.Match[str]) -> str:
