@@ -238,6 +238,14 @@ BATCH_NOTES = {
     76: "replies that state how sure they are (confidences, probability tables, ranked differentials, even splits); "
         "Caribbean languages; measured held out (95.7 % intended, 82.4 % sure and right, 2 sure-wrong, 1 sure "
         "over-read), then fixed",
+    77: "options named by their place or a description ('Option 2', 'the last one', 'the latter', 'Neither of the "
+        "first two'); Micronesian and Polynesian languages (bare numerals); measured held out (83.8 % intended, 78.6 % "
+        "sure and right, 2 sure-wrong, 1 sure over-read), then fixed",
+    78: "replies to perturbed images (rotated, flipped, swapped-in, coloured dots, cropped, noised); Brazilian "
+        "languages; measured held out (95.2 % intended, 86.2 % sure and right, no sure error), then fixed",
+    79: "small or older open models (LLaVA-Med, MiniGPT-4, BLIP-2, InstructBLIP, early Qwen-VL, 4-bit MedGemma): "
+        "rambling, captions, lower case, loops; Ottoman Turkish and Turoyo; measured held out (93.3 % intended, 86.2 % "
+        "sure and right, 1 sure-wrong), then fixed",
 }
 
 
