@@ -8762,3 +8762,29 @@ def test_a_rank_of_preference_is_no_place_in_the_list(reply: str, choice: str, s
     assert answer.choice == choice
     if sure is not None:
         assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # a runner-up ranked below the answer is not the answer (these read C, sure, before: the last option named won)
+    ("First choice: B (pneumonia). Second choice: C.", "B", True),
+    ("First choice: B. Second choice: C.", "B", True),
+    ("My first choice is B; second choice C.", "B", True),
+    ("Top pick: B. Runner-up: C.", "B", True),
+    ("Most likely: B. Second most likely: C.", "B", True),
+    ("First choice: pneumonia. Second choice: pleural effusion.", "B", True),
+    ("Answer: B. Runner-up would be C (pleural effusion), though less likely.", "B", True),
+    # near misses: a later answer still wins, a place is still a place, a second answer or thought still revises
+    ("First choice: B. Second choice: C. Final answer: C.", "C", True),
+    ("The second option is correct.", "B", True),
+    ("Second choice: pneumonia, given the air bronchograms.", "B", True),
+    ("My second answer is C.", "C", True),
+    ("On second thought, C.", "C", None),
+    # a runner-up alone, below no answer the reply gives: nothing is read
+    ("Second choice: C.", None, False),
+    ("Runner-up: C.", None, False),
+])
+def test_a_runner_up_is_not_the_answer(reply: str, choice: str | None, sure: bool | None) -> None:
+    answer = extract(reply, "choice", ABCD, ("Pneumothorax", "Pneumonia", "Pleural effusion", "Atelectasis"))
+    assert answer.choice == choice
+    if sure is not None:
+        assert answer.sure is sure

@@ -289,6 +289,7 @@ from probe_ui.reading.weighing import (
     open_whether_spans,
     question_sentences,
     rejected_letters,
+    runner_up_spans,
     unexcluded_labels,
 )
 from probe_ui.reading.words import (
@@ -465,7 +466,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         if found in (None, placed.other):
             return Answer(placed.other, "negated_option", invalid=False, refusal=refusal, sure=False)
         return Answer(None, "ambiguous", invalid=True, refusal=refusal)
-    if kind == "choice":  # batch 17: "option bee", "Option iii", "the second one fits": the letter
+    if kind == "choice":  # batch 17: "option bee", "Option iii": the letter
         clean = letters_written_out(clean, item)
         lone = _LONE_NUMBER_WORD.match(clean)
         if lone is not None and all(opt.strip().isdigit() for opt, _ in item.option_map):
@@ -1102,6 +1103,16 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         if len(conditional) > 1:
             found, how = _read(mask_spans(clean, spans), item, refusal, suggested, corrections=False)
             return (found, how) if found is not None else (None, "ambiguous")
+        spans = runner_up_spans(clean)
+        if spans:
+            # "First choice: B. Second choice: C.": the runner-up names no answer; what the reply says outside it may
+            # (where it names none, there is nothing the runner-up ranks below: "Second choice: proliferative ..." in a
+            # reply that says nothing else names the second option by its place, positions.py)
+            found, how = _read(mask_spans(clean, spans), item, refusal, suggested, corrections=False)
+            if found is not None:
+                return found, how
+            if not all(_runner_up_in_place(clean[start:end], item, refusal, suggested) for start, end in spans):
+                return None, "ambiguous"  # "Second choice: C." alone: ranked second, below no answer it gives
     # 1. last explicit declaration (weak ones, "it is B" / "probably B", wait for rule 3b)
     decl = last_declaration(clean, item)
     if decl.kind == "conflict":
@@ -1167,6 +1178,20 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
     if found is not None and how in _WORD_MENTIONS and is_truncated(clean):
         return None, "truncated"  # "Looking at the apices for a visceral pleural line, there is no"
     return found, how
+
+
+_RUNNER_UP_PLACE = {"second": 2, "2nd": 2, "third": 3, "3rd": 3}
+
+
+def _runner_up_in_place(span: str, item: Item, refusal: bool, suggested: str | None) -> bool:
+    """Whether a reply's only runner-up heading is the option's place in the list after all: "Second choice:
+    proliferative diabetic retinopathy" where that is the second option (a label item's heading has no place)."""
+    order = [lb for _, lb in item.option_map]
+    if item.kind != "choice" or not order:
+        return True
+    m = re.search(r"(?i)\b(second|2nd|third|3rd)\b", span)
+    at = _RUNNER_UP_PLACE[m.group(1).lower()] if m is not None else 0
+    return 0 < at <= len(order) and _read(span, item, refusal, suggested, corrections=False)[0] == order[at - 1]
 
 
 def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusal: bool, suggested: str | None

@@ -39,6 +39,9 @@ _DECL_PREFIX = re.compile(
     r"|\b(?:correct|right|best|final|appropriate|likely|accurate|my|most\s+\w+|only\s+(?:defensible|reasonable|"
     r"possible|valid|tenable))\s+(?:option|choice|letter|response|"
     r"selection)\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|:|=)"
+    # "My first choice is B", "First choice: B (pneumonia).", "Top pick: B": a rank of preference (positions.py leaves
+    # it as written where the sentence names an option), the first of it the answer
+    r"|\b(?:(?:my|our)\s+)?(?:first|1st|top|number[\s-]one|preferred)\s+(?:choice|pick)\s*(?:is|would\s+be|:|=)"
     r"|\bI(?:\s+would|\s+will|'d|'ll|\s+must|\s+should)?\s+(?:choose|select|pick|go\s+with|opt\s+for|say)\b"
     # batch 25: "I'd mark B."
     r"|\bI(?:\s+would|\s+will|'d|'ll)\s+(?:mark|tick|circle)\b(?=[ \t]*(?:option[ \t]+)?\(?[A-Z]\b)"

@@ -185,25 +185,19 @@ def head_rest(text: str) -> str:
     return line[m.end():] if m else ""
 
 
-# batch 17: an option named by its letter spelled as it sounds ("option bee"), by a Roman numeral ("Option iii"), or
-# by its place ("the second one fits", "The third option."); rewritten to the letter ("option B") before the rules
+# batch 17: an option named by its letter spelled as it sounds ("option bee") or by a Roman numeral ("Option iii");
+# rewritten to the letter ("option B") before the rules (an option named by its place, "the second one fits", is
+# positions.py's)
 _SPELLED = {"bee": 2, "cee": 3, "dee": 4}
 _ROMAN_PLACES = {"ii": 2, "iii": 3, "iv": 4, "vi": 6}
-_PLACES = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
 _NAMED_OPTION = re.compile(r"(?i)\b(option|choice|letter|answer)([ \t]+(?:is[ \t]+)?)(bee|cee|dee|ii|iii|iv|vi)\b"
                            r"(?![\w'\-])")
-# "the second one fits", "the third option is correct", "The second one." (the whole reply), "the first one - ..."
-_PLACE_NAMED = re.compile(r"(?i)(?:\A[\W_]*|\b)(?:the[ \t]+)?(first|second|third|fourth|fifth|sixth)[ \t]+"
-                          r"(?:one|option|choice|answer)\b(?=[ \t]*(?:fits|matches|is[ \t]+(?:correct|right|the[ \t]+"
-                          r"(?:answer|best|correct|right|most[ \t]+likely)|best)|applies)\b)")
-_PLACE_ALONE = re.compile(r"(?i)\A[\W_]*(?:the[ \t]+)?(first|second|third|fourth|fifth|sixth)[ \t]+(?:one|option|"
-                          r"choice|answer)\b(?=[ \t]*(?:[.!;:,\n\-\u2013\u2014]|\Z))")
 
 
 def letters_written_out(text: str, item: Item) -> str:
-    """Choice items: the reply with options named by a spelled letter, a Roman numeral or their place written as the
-    letter ("option bee" → "option B", "Option iii" → "Option C", "the second one fits" → "option B fits"), so that
-    the letter rules read them; other replies as they are."""
+    """Choice items: the reply with options named by a spelled letter or a Roman numeral written as the letter
+    ("option bee" → "option B", "Option iii" → "Option C"), so that the letter rules read them; other replies as they
+    are."""
     if item.kind != "choice" or not item.option_map:
         return text
     labels = [lb for _, lb in item.option_map]
@@ -222,17 +216,8 @@ def letters_written_out(text: str, item: Item) -> str:
         lab = label(_SPELLED.get(word) or _ROMAN_PLACES[word])
         return m.group(1) + m.group(2) + lab if lab is not None else m.group(0)
 
-    def placed(m: re.Match[str]) -> str:
-        lab = label(_PLACES[m.group(1).lower()])
-        if lab is None:
-            return m.group(0)
-        return re.sub(r"(?i)the[ \t]+\Z", "", m.group(0)[:m.start(1) - m.start()]) + "option " + lab
-
     if re.search(r"(?i)\b(?:bee|cee|dee|ii|iii|iv|vi)\b", text):
         text = _NAMED_OPTION.sub(spelled, text)
-    if re.search(r"(?i)\b(?:first|second|third|fourth|fifth|sixth)\b", text):
-        text = _PLACE_ALONE.sub(placed, text, count=1)
-        text = _PLACE_NAMED.sub(placed, text)
     return text
 
 

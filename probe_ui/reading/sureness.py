@@ -59,7 +59,7 @@ from probe_ui.reading.refusals import refusal_names
 from probe_ui.reading.structured import few_shot_layout, findings_per_option
 from probe_ui.reading.subject import between_regions
 from probe_ui.reading.verdicts import REVISION, correction_spans, self_corrected
-from probe_ui.reading.weighing import is_truncated, named_in
+from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
 from probe_ui.reading.words import stated_answers
 
 __all__ = ["REVERSAL", "SURE_METHODS", "doubts", "is_sure"]
@@ -417,6 +417,8 @@ def _ends_otherwise(text: str, item: Item, label: str | None) -> bool:
     m = _LAST_WORD.search(t)
     if label is None or m is None or not t[:m.start()].strip():
         return False
+    if any(start <= m.start() < end for start, end in runner_up_spans(t)):
+        return False  # "First choice: B. Second choice: C.": the last answer named is ranked below the first
     word = m.group(1)
     if item.kind == "yesno":
         other = {"yes": "no", "no": "yes"}.get(label.lower())

@@ -329,3 +329,21 @@ _FEATURES_OF_BOTH = re.compile(
 def features_of_both(text: str) -> bool:
     """Whether the reply weighs features of two kinds ("some benign features ... and some suspicious features")."""
     return _FEATURES_OF_BOTH.search(text) is not None
+
+
+# "First choice: B (pneumonia). Second choice: C.", "Most likely: B. Second most likely: C.", "Runner-up: C": an option
+# ranked below the answer is a runner-up, not the answer (masked before the rest is read, up to the end of its clause).
+# Not "the second option", which is a place in the list (positions.py), nor "my second answer", which may revise
+_RUNNER_UP = re.compile(r"(?i)(?<![\w-])(?:(?:my|the|a|your)\s+)?"
+                        r"(?:(?:second|2nd|third|3rd|next)[\s-]+(?:choice|pick|best|most\s+(?:likely|probable)|likeliest)"
+                        r"(?:\s+(?:answer|option|diagnosis|choice|candidate))?"
+                        r"|runners?[\s-]+up)"
+                        r"[ \t]*(?:[:=\u2013\u2014-]|\s(?:would\s+be|is|:))?[ \t]*[^.;!?\n,]{1,80}[.;!?]?")
+
+
+def runner_up_spans(text: str) -> list[tuple[int, int]]:
+    """Where the reply ranks an option below its answer ("Second choice: C.", "Runner-up would be C"): the option
+    there is weighed, not chosen, so the rules mask it and the sureness check does not hear it as a closing answer."""
+    if not re.search(r"(?i)second|2nd|third|3rd|next|runner", text):
+        return []
+    return [m.span() for m in _RUNNER_UP.finditer(text)]
