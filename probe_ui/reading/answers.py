@@ -203,7 +203,7 @@ from pathlib import Path
 from probe_ui.reading import lexicon, overlap, positions, pushback, subject, synonyms
 from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_mentions, opens_rejecting, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
-from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, WORD, clean_reply, mask_spans, norm
+from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, SENTENCE_END, WORD, clean_reply, mask_spans, norm
 from probe_ui.reading.closings import NUMBER_WORDS, against_body, spared_spans, yes_against_normal
 from probe_ui.reading.confidence import finding_odds, named_odds, only_stated_confidence, without_stated_confidence
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
@@ -838,10 +838,10 @@ def _revised_after_answer(clean: str, item: Item, refusal: bool, suggested: str 
     if last is None:
         return None
     after = clean[last.end():]
-    end = _SENTENCE_MARK.search(after.strip(" \t*_"))
+    end = SENTENCE_END.search(after.strip(" \t*_"))
     found = _read(after.strip(" \t*_")[:end.start()] if end is not None and end.start() > 0 else after, item,
                   refusal, suggested, corrections=False)[0]
-    first = _SENTENCE_MARK.search(clean)
+    first = SENTENCE_END.search(clean)
     if found is None or first is None or first.start() >= last.start():
         return None
     opened = _read(clean[:first.start()], item, refusal, suggested, corrections=False)[0]
@@ -895,7 +895,7 @@ def _disclaimer_after_answer(clean: str, item: Item, label: str) -> bool:
     "yes it is an xray of the chest. i am not a doctor", "No, this is a frontal (PA) view. I'd add the usual caveat:
     I can describe what's in the picture, but I can't assess you as a patient.")."""
     t = lexicon.fold_quotes(clean)
-    first = _SENTENCE_MARK.search(t)
+    first = SENTENCE_END.search(t)
     if first is None:
         return False
     head = t[:first.start()]
@@ -916,13 +916,13 @@ def _answered_not_declined(clean: str, item: Item, label: str | None, method: st
         # batch 22: "Proliferative diabetic retinopathy (B). On a second pass I'm less sure ...; it could just as well
         # be non-proliferative. I'll leave it open.": an answer, doubted, then left open ends in doubt, it declines
         # nothing (not "I'll leave it open." alone, nor after two answers weighed: "B or C; I'll leave it open.")
-        first = _SENTENCE_MARK.search(clean)
+        first = SENTENCE_END.search(clean)
         return first is not None and _read(clean[:first.start()], item, False, None, corrections=False)[0] is not None
     if (names and names <= {"cannot-decide", "cannot-be-determined"} and label is None
             and _TWO_BY_NAME_CLOSE.search(clean)):
         # batch 56: an answer given, doubted, then two answers weighed by name to close the reply: a doubt about its
         # answer, nothing it lacks (not "A or B, I really can't decide between a stone and a tumour here.")
-        first = _SENTENCE_MARK.search(clean)
+        first = SENTENCE_END.search(clean)
         return first is not None and _read(clean[:first.start()], item, False, None, corrections=False)[0] is not None
     if not names or not names <= _UNANSWERABLE:
         return False
@@ -1602,7 +1602,6 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
 _LOWER_LETTER_HEAD = re.compile(r"[ \t>*_\"'`]*\(?([a-hj-z])\)?[ \t]*(?:[\-\u2013\u2014:)])[ \t]*([^\W\d_][^\n]*)")
 # batch 70: a lower-case letter set off by a space only, "b pleural effusion" (not "a", the article, nor "i")
 _LOWER_LETTER_WORD = re.compile(r"[ \t>*_\"'`]*([b-hj-z])[ \t]+([^\W\d_][^\n]*)")
-_SENTENCE_MARK = re.compile(r"[.!?;\n]")
 # a reply that opens with "No" and a noun phrase ("No side marker is visible"), not a "No" marked as the answer
 _FINDING_NO = re.compile(r"(?i)[\W_]*(no)[ \t]+(?=[^\W\d_])")
 
@@ -1635,7 +1634,7 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
             # seen, though I can't be sure without a lateral view.")
             text = mask_spans(text, [opening_no.span(1)])
         first = min(spans) if spans else None
-        if first is not None and item.kind == "yesno" and not _SENTENCE_MARK.search(text, 0, first[0]) \
+        if first is not None and item.kind == "yesno" and not SENTENCE_END.search(text, 0, first[0]) \
                 and not stated_answers(text, item):
             # batch 22: "I can't determine that: there's no pre-contrast series to compare against, and the image
             # carries no sequence label.": after a decline that opens the reply, a "no" before a noun phrase says what
@@ -1669,7 +1668,7 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     lab = conclusion_label(text, item)
     # (more than one sentence: a mark with anything but spaces after it; found as the first mark and the first
     # non-space after it, not by a search that scanned a run of newlines again from each of them)
-    mark = _SENTENCE_MARK.search(text)
+    mark = SENTENCE_END.search(text)
     if lab is None and mark is not None and text[mark.end():].strip():
         lab = closing_label(text, item)
     if lab is not None:
