@@ -8788,3 +8788,53 @@ def test_a_runner_up_is_not_the_answer(reply: str, choice: str | None, sure: boo
     assert answer.choice == choice
     if sure is not None:
         assert answer.sure is sure
+
+
+_HIPS_B80 = ("Left hip", "Right hip", "Both hips", "Neither hip")
+_CHEST_B80 = ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study")
+_CBD_Q_B80 = "Is the common bile duct dilated? (please answer yes/no)"
+
+
+@pytest.mark.parametrize("reply, kind, choice, sure", [
+    # batch 80: an answer against the reasons or text it states beside it names none
+    ('{"answer": "yes", "reasoning": "The CBD measures 3 mm, within normal limits; no intrahepatic ductal '
+     'dilatation."}', "yesno", None, False),
+    ("Answer: yes\nReasoning: The CBD is of normal calibre and there is no intrahepatic ductal dilatation.", "yesno",
+     None, False),
+    ('```json\n{"answer": "A", "answer_text": "Pleural effusion"}\n```', "chest", None, False),
+    ('{"left_hip": "avascular necrosis", "right_hip": "unremarkable", "answer": "B"}', "hip", None, False),
+    # near misses: reasons that agree, or name nothing else, leave the answer as it is
+    ('{"answer": "yes", "reasoning": "The CBD measures 11 mm with intrahepatic ductal dilatation."}', "yesno", "yes",
+     True),
+    ('{"answer": "no", "reasoning": "The CBD measures 3 mm, within normal limits."}', "yesno", "no", True),
+    ("Answer: no\nReasoning: no intrahepatic ductal dilatation.", "yesno", "no", True),
+    ('{"answer": "C", "answer_text": "Pleural effusion"}', "chest", "C", True),
+    ('{"left_hip": "avascular necrosis", "right_hip": "unremarkable", "answer": "A"}', "hip", "A", True),
+    ("<answer>D</answer>\n<reasoning>The cortices are continuous in both femurs.</reasoning>", "femur", "D", True),
+])
+def test_an_answer_against_its_own_stated_reasons_names_none(reply: str, kind: str, choice: str | None,
+                                                            sure: bool) -> None:
+    if kind == "yesno":
+        answer = extract(reply, "yesno", ("yes", "no"), question=_CBD_Q_B80)
+    elif kind == "femur":
+        answer = extract(reply, "choice", ABCD, ("Left femur", "Right femur", "Both femurs", "No fracture"))
+    else:
+        answer = extract(reply, "choice", ABCD, _HIPS_B80 if kind == "hip" else _CHEST_B80)
+    assert answer.choice == choice
+    assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 80: a review's corrected answer, a "final" field, a tool call's "letter" (not "physician_answer")
+    ('{"physician_answer": "B", "agree": false, "correct_answer": "A", "reason": "the mid zones are clear, so '
+     '\'bilateral area\' overstates it"}', "A"),
+    ('{"is_correct": false, "corrected_answer": "C"}', "C"),
+    ('{"suggested": "A", "verdict": "confirmed", "final": "A"}', "A"),
+    ('<tool_call>\n{"name": "answer", "arguments": {"letter": "C"}}\n</tool_call>', "C"),
+    # near misses: someone else's answer field alone is not the reply's
+    ('{"physician_answer": "B"}', None),
+    ('{"suggested_answer": "B", "comment": "needs a lateral view"}', None),
+])
+def test_review_and_tool_fields_name_the_reply_answer(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "choice", ABCD, ("Pneumothorax", "Pneumonia", "Pleural effusion", "Atelectasis"))
+    assert answer.choice == choice

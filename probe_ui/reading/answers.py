@@ -262,7 +262,10 @@ from probe_ui.reading.structured import (
     carried_text,
     cut_at_answer_field,
     echoed_alternatives,
+    fields_per_option,
     report_sections,
+    stated_answer_text,
+    stated_reasons,
     structured_label,
     transcript_answers,
 )
@@ -1121,6 +1124,11 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
         if decl.at > 0 and against_body(clean[:decl.at], item, decl.label) \
                 and not _letter_and_word_agree(clean[decl.at:], item, decl.label):
             return None, "ambiguous"  # "... classic for cardiogenic pulmonary edema.\n\nAnswer: A" (A: pneumonia)
+        if _against_own_reasons(clean, item, decl, refusal, suggested):
+            # batch 80: '{"answer": "yes", "reasoning": "The CBD measures 3 mm, within normal limits; ..."}',
+            # '{"answer": "A", "answer_text": "Pleural effusion"}' (A: cardiomegaly), '{"left_hip": "avascular
+            # necrosis", "right_hip": "unremarkable", "answer": "B"}': an answer against its own stated reasons
+            return None, "ambiguous"
         if kind == "choice" and opening_option(clean, item) not in (None, decl.label):
             return None, "ambiguous"  # "Yes, the answer is A." when A is "No"
         sug = suggested_label(suggested, item)
@@ -1192,6 +1200,37 @@ def _runner_up_in_place(span: str, item: Item, refusal: bool, suggested: str | N
     m = re.search(r"(?i)\b(second|2nd|third|3rd)\b", span)
     at = _RUNNER_UP_PLACE[m.group(1).lower()] if m is not None else 0
     return 0 < at <= len(order) and _read(span, item, refusal, suggested, corrections=False)[0] == order[at - 1]
+
+
+def _against_own_reasons(clean: str, item: Item, decl: Found, refusal: bool, suggested: str | None) -> bool:
+    """Whether a declared answer is against what the reply states beside it (batch 80): the answer's text written out
+    in a field of its own names another answer for sure ('{"answer": "A", "answer_text": "Pleural effusion"}',
+    :func:`probe_ui.reading.structured.stated_answer_text`); the answer object's field for the answer's option reports
+    only normal findings while another option's reports one (:func:`probe_ui.reading.structured.fields_per_option`);
+    or its reasons (a "reasoning" field, a "Reasoning:" section after the answer,
+    :func:`probe_ui.reading.structured.stated_reasons`) argue against it: as a body does
+    (:func:`probe_ui.reading.closings.against_body`), or, for a yes/no or label answer, read on their own they name
+    the other answer for sure ("The CBD measures 3 mm, within normal limits; no intrahepatic ductal dilatation." to
+    "Is the common bile duct dilated?")."""
+    if decl.label is None or ("{" not in clean and "\n" not in clean):
+        return False
+    if fields_per_option(clean, item, decl.label):
+        return True
+    said = stated_answer_text(clean)
+    if said is not None:
+        found, how = _read(said, item, refusal, suggested, corrections=False)
+        if found not in (None, decl.label) and how != "ambiguous" and is_sure(said, item, how, found, refusal=refusal):
+            return True
+    reasons = stated_reasons(clean, decl.at)
+    if reasons is None:
+        return False
+    if against_body(reasons, item, decl.label):
+        return True
+    if item.kind == "choice":
+        return False  # a choice's reasons name other options to set them aside ("CRVO and AMD don't fit")
+    found, how = _read(reasons, item, refusal, suggested, corrections=False)
+    return found is not None and found != decl.label and how != "ambiguous" \
+        and is_sure(reasons, item, how, found, refusal=refusal)
 
 
 def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusal: bool, suggested: str | None

@@ -155,11 +155,14 @@ _FOREIGN_WORDS = ("respuesta", "ponse", "risposta", "resposta", "antwort", "答�
                   "jawapan", "উত্তর", "одговор", "odgovor", "பதில்",
                   # batches 27-28
                   "tontu", "mbohovái", "deebii", "bersiv", "yankho", "ଉତ୍ତର", "ޖަވާބު", "ځواب", "جاۋاب")
-_JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label")
+_JSON_WORDS = ("answer", "choice", "option", "prediction", "selection", "label", "final", "letter")
 _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE)
-# a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"
+# a JSON (or JSON-like) answer field: {"answer": "B"}, {'choice': '(C)'}, "final_answer": "yes"; batch 80: a review's
+# '"agree": false, "correct_answer": "A"' (beside "physician_answer": "B", someone else's), '"final": "A"', a tool
+# call's '{"letter": "C"}'
 _JSON_ANSWER = re.compile(
-    r"""["']?\b(?:final[_ ]?answer|answer|choice|option|prediction|selected[_ ]?option|selection|label)["']?"""
+    r"""["']?\b(?:final[_ ]?answer|answer|choice|option|prediction|selected[_ ]?option|selection|label|"""
+    r"""correct(?:ed)?[_ ]answer|final|letter)["']?"""
     r"""[ \t]*:[ \t]*["']([^"'\n]{1,300})["']""",
     re.IGNORECASE,
 )

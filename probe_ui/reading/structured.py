@@ -20,8 +20,8 @@ from probe_ui.reading.closings import only_absent_or_normal
 from probe_ui.reading.item import Item
 
 __all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "carried_text",
-           "cut_at_answer_field", "echoed_alternatives", "few_shot_layout", "findings_per_option", "report_sections",
-           "structured_label", "transcript_answers"]
+           "cut_at_answer_field", "echoed_alternatives", "few_shot_layout", "fields_per_option", "findings_per_option",
+           "report_sections", "stated_answer_text", "stated_reasons", "structured_label", "transcript_answers"]
 
 #: the one field a structured reply carries
 ANSWER_FIELD = "answer"
@@ -256,6 +256,79 @@ def findings_per_option(text: str, item: Item, label: str) -> bool:
             end = heads[k + 1].start() if k + 1 < len(heads) else len(findings)
             against = against or only_absent_or_normal(findings[m.end():end])
     return len(named) >= 2 and against
+
+
+# --------------------------------------------------------------------------------------------------------------
+# An answer beside its own reasons (batch 80): '{"answer": "yes", "reasoning": "The CBD measures 3 mm, within normal
+# limits; ..."}', '{"answer": "A", "answer_text": "Pleural effusion"}' (A: cardiomegaly), "Answer: yes\nReasoning: The
+# liver surface is smooth, ..."
+# --------------------------------------------------------------------------------------------------------------
+
+# the fields of an answer object that say why it is the answer, and those that write the answer's text out
+_REASON_KEYS = frozenset({"reasoning", "reason", "reasons", "rationale", "explanation", "justification", "why"})
+_TEXT_KEYS = frozenset({"answer_text", "option_text", "choice_text"})
+# "Reasoning:" / "**Rationale:**" heading a line after the answer's own line
+_REASON_HEADING = re.compile(r"(?im)^[ \t*_#>]*(?:reasoning|reasons?|rationale|explanation|justification|why)"
+                             r"[ \t*_]*:[ \t*_]*")
+
+
+def _answer_object(text: str) -> Mapping[str, Any] | None:
+    """The JSON object a reply is, where it has an answer field with a string value; None otherwise."""
+    value = _json_object(text) if "{" in text else None
+    if value is None or not any(k.casefold() in _ANSWER_KEYS and isinstance(v, str) for k, v in value.items()):
+        return None
+    return value
+
+
+def stated_reasons(text: str, at: int) -> str | None:
+    """The reasons a reply states beside its declared answer (which starts at ``at``): the reason fields of a reply
+    that is one JSON object with an answer field ('{"answer": "yes", "reasoning": "..."}'), or the section under a
+    "Reasoning:" / "Rationale:" heading on a line after the answer ("Answer: yes\nReasoning: ..."). None when it
+    states none. A careful reader reads them as the reply's own account of its answer."""
+    value = _answer_object(text)
+    if value is not None:
+        said = [v.strip() for k, v in value.items() if k.casefold() in _REASON_KEYS and isinstance(v, str)
+                and v.strip()]
+        return "\n".join(said) if said else None
+    if ":" not in text:
+        return None
+    m = _REASON_HEADING.search(text, max(0, at))
+    if m is None or "\n" not in text[max(0, at):m.start() + 1]:
+        return None
+    other = _OTHER_HEADING.search(text, m.end())
+    section = text[m.end():other.start() if other is not None else len(text)].strip()
+    return section or None
+
+
+def stated_answer_text(text: str) -> str | None:
+    """The answer's text written out in a field of its own beside the answer field ('{"answer": "A", "answer_text":
+    "Pleural effusion"}'), or None."""
+    value = _answer_object(text)
+    if value is None:
+        return None
+    said = [v.strip() for k, v in value.items() if k.casefold() in _TEXT_KEYS and isinstance(v, str) and v.strip()]
+    return said[0] if len(said) == 1 else None
+
+
+def fields_per_option(text: str, item: Item, label: str) -> bool:
+    """Whether a reply that is one JSON object gives a field for each of two or more options, named by the option's
+    text ('{"left_hip": "avascular necrosis", "right_hip": "unremarkable", "answer": "B"}', batch 80), and the field of
+    ``label``'s option reports only what is absent or normal while another's reports a finding: its fields argue with
+    its answer (as :func:`findings_per_option` for a report's findings)."""
+    if item.kind != "choice" or "{" not in text:
+        return False
+    value = _json_object(text)
+    if value is None:
+        return False
+    said: dict[str, bool] = {}
+    for key, v in value.items():
+        if not isinstance(v, str) or key.casefold() in _ANSWER_KEYS or not v.strip():
+            continue
+        words = " ".join(w for w in re.split(r"[_\W]+|(?<=[a-z])(?=[A-Z])", key) if w).casefold()
+        named = next((lb for opt, lb in item.option_map if opt.strip(" .").casefold() == words), None)
+        if named is not None:
+            said[named] = only_absent_or_normal(v)
+    return len(said) >= 2 and said.get(label) is True and False in said.values()
 
 
 # batch 73: a reply in a few-shot transcript's layout, models run with examples of "Q: ...\nA: ..." turns. A turn is
