@@ -8838,3 +8838,36 @@ def test_an_answer_against_its_own_stated_reasons_names_none(reply: str, kind: s
 def test_review_and_tool_fields_name_the_reply_answer(reply: str, choice: str | None) -> None:
     answer = extract(reply, "choice", ABCD, ("Pneumothorax", "Pneumonia", "Pleural effusion", "Atelectasis"))
     assert answer.choice == choice
+
+
+_KIDNEYS_B81 = ("The left kidney", "The right kidney")
+_HYDRO_B81 = ("Communicating hydrocephalus", "Non-communicating hydrocephalus")
+
+
+@pytest.mark.parametrize("reply, options, question, choice, sure", [
+    # batch 81: an option said to be free of what the question asks is not named; of two, it leaves the other
+    ("IMPRESSION: Left kidney without hydronephrosis; the collecting-system dilation is on the other side.",
+     _KIDNEYS_B81, "Which kidney shows hydronephrosis?", "B", False),
+    ("Left kidney without hydronephrosis.", _KIDNEYS_B81, "Which kidney shows hydronephrosis?", "B", False),
+    # near misses: the finding stated of the option, "without" of something else, the other side named
+    ("Left kidney with hydronephrosis.", _KIDNEYS_B81, "Which kidney shows hydronephrosis?", "A", True),
+    ("The left kidney, without doubt.", _KIDNEYS_B81, "Which kidney shows hydronephrosis?", "A", True),
+    ("Left kidney without hydronephrosis; right kidney with a dilated pelvis.", _KIDNEYS_B81,
+     "Which kidney shows hydronephrosis?", "B", True),
+    # batch 81: a lone "X versus Y" that ends its sentence takes neither
+    ("**Findings:** Dilated lateral and third ventricles.\n**Impression:** Hydrocephalus, communicating versus "
+     "obstructive.\n**Recommendation:** Cine phase-contrast CSF flow MRI.", _HYDRO_B81,
+     "Is the hydrocephalus in this image communicating or non-communicating?", None, False),
+    ("Hydrocephalus, communicating versus obstructive.", _HYDRO_B81,
+     "Is the hydrocephalus in this image communicating or non-communicating?", None, False),
+    # near misses: "X versus Y: X" takes one, and so does "X rather than Y"
+    ("Communicating versus obstructive: communicating.", _HYDRO_B81,
+     "Is the hydrocephalus in this image communicating or non-communicating?", "A", True),
+    ("Communicating hydrocephalus rather than obstructive.", _HYDRO_B81,
+     "Is the hydrocephalus in this image communicating or non-communicating?", "A", True),
+])
+def test_free_of_the_finding_and_a_lone_versus(reply: str, options: tuple[str, ...], question: str,
+                                               choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B"), options, question=question)
+    assert answer.choice == choice
+    assert answer.sure is sure

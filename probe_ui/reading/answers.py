@@ -204,7 +204,7 @@ from probe_ui.reading import lexicon, overlap, positions, pushback, subject, syn
 from probe_ui.reading.attribution import PARTLY_AGREES, agrees, attributed_mentions, opens_rejecting, suggested_label
 from probe_ui.reading.boxed import boxed_or_backtick
 from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, SENTENCE_END, WORD, clean_reply, mask_spans, norm
-from probe_ui.reading.closings import NUMBER_WORDS, against_body, spared_spans, yes_against_normal
+from probe_ui.reading.closings import NUMBER_WORDS, against_body, free_options, spared_spans, yes_against_normal
 from probe_ui.reading.confidence import finding_odds, named_odds, only_stated_confidence, without_stated_confidence
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
 from probe_ui.reading.escapes import escape_conflict, stated_escape_option
@@ -1005,7 +1005,12 @@ _DIFFERENTIAL = re.compile(r"(?im)(?:^|(?<=[.;!?]\s)|(?<=[.;!?]))[ \t]*"
                            # atelectasis." (three or more named against each other in one clause, with no head: a
                            # differential all the same; not a lone "X versus Y", which may go on to take one)
                            r"|(?:^|(?<=[.;:!?]\s)|(?<=[.;:!?]))[ \t]*[^.;:!?\n]{1,80}?\s(?:vs\.?|versus)\s"
-                           r"[^.;:!?\n]{1,80}?\s(?:vs\.?|versus)\s[^.;!?\n]{1,80}(?:[.;!?]|$)")
+                           r"[^.;:!?\n]{1,80}?\s(?:vs\.?|versus)\s[^.;!?\n]{1,80}(?:[.;!?]|$)"
+                           # batch 81: "Impression: Hydrocephalus, communicating versus obstructive." (a lone "X versus
+                           # Y" that ends its sentence without taking one; not "X versus Y: X", nor one that favours)
+                           r"|(?:^|(?<=[.;:!?]\s)|(?<=[.;:!?]))[ \t]*(?![^.;:!?\n]*\b(?:favou?r\w*|prefer\w*|"
+                           r"likel\w*|probabl\w*|rather|more|over|than)\b)[^.;:!?\n]{1,80}?\s(?:vs\.?|versus)\s"
+                           r"[^.;:!?\n]{1,60}?[ \t]*(?:[.;!?]|$)")
 # batch 51: "Mixed pattern: cortical restricted diffusion with a surrounding white-matter vasogenic component." (a reply
 # that opens calling the picture mixed keeps both answers); batch 52: "I'd put that on the list alongside aortic
 # dissection": two answers kept on the list together; neither where a declaration names one ("Mixed pattern, but
@@ -1360,7 +1365,8 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
         return None, "out_of_range" if out_of_range else "none"
     # batch 59: "Osteonecrosis of the right femoral head ... Left hip preserved.": an option said to be spared beside
     # what the reply finds is not named as the answer (closings; a sentence alone says what it says of that option)
-    spared = spared_spans(masked, item) if not _one_sentence(masked) else []
+    # batch 81: one free of what the question asks ("Left kidney without hydronephrosis.") in a sentence alone, too
+    spared = spared_spans(masked, item, free_only=_one_sentence(masked))
     judged = mask_spans(masked, [*(m.span() for m in JUDGEMENT.finditer(masked)), *spared])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
     canon = synonyms.canonical(judged, citem.narrow)
@@ -1424,6 +1430,11 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     left = [lb for _, lb in citem.option_map if lb not in words.rejected]
     if words.rejected and len(left) == 1:
         return mention(left[0], "negated_option")
+    free = free_options(masked, item) if spared and not words.named and len(item.option_map) == 2 else set()
+    if len(free) == 1:
+        # batch 81: "Left kidney without hydronephrosis; the collecting-system dilation is on the other side." to
+        # "Which kidney shows hydronephrosis?": of two options, the one said to be free of it leaves the other
+        return mention(next(lb for _, lb in item.option_map if lb not in free), "negated_option")
     if len(citem.option_map) == 2 and not HEDGE.search(canon):
         # batch 43: "not portal venous, the portal vein is still dark": of two options, an opening clause that denies
         # one by its words names the other, whatever the reason after it repeats of the denied one's words (a guess)

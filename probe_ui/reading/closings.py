@@ -43,7 +43,7 @@ from probe_ui.reading.presence import PRESENCE_QUESTION, presence_answer
 from probe_ui.reading.weighing import JUDGEMENT
 from probe_ui.reading.words import asked_terms, speaks_elsewhere, stated_answers
 
-__all__ = ["NUMBER_WORDS", "against_body"]
+__all__ = ["NUMBER_WORDS", "against_body", "free_options", "spared_spans"]
 
 # a phrase that concludes what the findings show: what follows it (to the end of its clause) is the body's verdict
 _CONCLUDING = re.compile(
@@ -309,26 +309,49 @@ _CLEAR = re.compile(r"(?i)\b(?:normal|clear|unremarkable|intact|expanded|aerated
 
 _SPARED_STATE = re.compile(r"(?i)[ \t]+(?:(?:is|are|appears?|looks?|remains?|seems?)[ \t]+)?(?:(?:entirely|completely|"
                            r"otherwise|relatively)[ \t]+)?(?:normal|unremarkable|intact|spared|preserved)\b")
+# "without hydronephrosis", "with no effusion": free of a finding (the question's own word, checked by the caller)
+_FREE_OF = re.compile(r"(?i)[ \t]+(?:(?:is|are|appears?|remains?)[ \t]+)?(?:without|with[ \t]+no)[ \t]+(?:any[ \t]+|"
+                      r"(?:evidence|signs?)[ \t]+of[ \t]+)?([^\W\d_]+)")
 # an option's text with a word in it (two letters), not a bare letter or number
 _TWO_LETTERS = re.compile(r"[^\W\d_]{2}")
 
 
-def spared_spans(text: str, item: Item) -> list[tuple[int, int]]:
+def spared_spans(text: str, item: Item, free_only: bool = False) -> list[tuple[int, int]]:
     """Batch 59: choice items, the spans of an option's text said to be normal ("Left hip preserved.", "The left hip is
     normal." after "IMPRESSION: Osteonecrosis of the right femoral head ..."): the reply reports that option spared,
     it does not name it as the answer. Not when the option, or the question, itself speaks of a normal state
-    ("Normal study", "Which kidney is preserved?")."""
+    ("Normal study", "Which kidney is preserved?"). Batch 81: or said to be free of what the question asks ("Left
+    kidney without hydronephrosis" to "Which kidney shows hydronephrosis?"); only those with ``free_only``."""
+    return [span for span, _ in _spared(text, item, free_only)]
+
+
+def free_options(text: str, item: Item) -> set[str]:
+    """The options a reply says are free of what the question asks ("Left kidney without hydronephrosis; ..." to
+    "Which kidney shows hydronephrosis?", batch 81)."""
+    return {label for _, label in _spared(text, item, True)}
+
+
+def _spared(text: str, item: Item, free_only: bool) -> list[tuple[tuple[int, int], str]]:
     if item.kind != "choice" or _CLEAR.search(item.question or ""):
         return []
-    spans: list[tuple[int, int]] = []
-    for option, _ in item.option_map:
+    if free_only and "with" not in text:
+        return []
+    spans: list[tuple[tuple[int, int], str]] = []
+    asked = {overlap.stem(w) for w in WORD.findall(item.question or "")}
+    for option, label in item.option_map:
         if _CLEAR.search(option) or not _TWO_LETTERS.search(option):
             continue
-        words = r"[\s\-]+".join(re.escape(w) for w in option.split())
+        # batch 81: "The left kidney" is named "Left kidney"
+        words = r"[\s\-]+".join(re.escape(w) for w in re.sub(r"(?i)\Athe\s+", "", option).split())
         for m in pattern(r"(?i)(?<![\w\-])(?:the[ \t]+)?" + words + r"(?![\w\-])").finditer(text):
-            state = _SPARED_STATE.match(text, m.end())
+            state = None if free_only else _SPARED_STATE.match(text, m.end())
+            if state is None and "with" in text[m.end():m.end() + 12]:
+                # batch 81: "Left kidney without hydronephrosis; the collecting-system dilation is on the other side."
+                # to "Which kidney shows hydronephrosis?": the option said to be free of what the question asks
+                free = _FREE_OF.match(text, m.end())
+                state = free if free is not None and overlap.stem(free.group(1)) in asked else None
             if state is not None:
-                spans.append(m.span())
+                spans.append((m.span(), label))
     return spans
 
 
