@@ -8871,3 +8871,39 @@ def test_free_of_the_finding_and_a_lone_versus(reply: str, options: tuple[str, .
     answer = extract(reply, "choice", ("A", "B"), options, question=question)
     assert answer.choice == choice
     assert answer.sure is sure
+
+
+_FCJ_DX_B81 = ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis")
+_RUQ_B81 = ("Acute cholecystitis", "Choledocholithiasis", "Hepatic abscess", "Acute pancreatitis",
+            "Perforated peptic ulcer")
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    # batch 81: an option only left open ("cannot be excluded") is not named as the answer
+    ("Findings: several gallbladder stones, wall 3 mm, no pericholecystic fluid. Impression: cholelithiasis; "
+     "choledocholithiasis cannot be excluded. Recommend MRCP.", _RUQ_B81, None),
+    ("IMPRESSION:\nRight lower lobe pneumonia. Underlying atelectasis cannot be excluded.", _FCJ_DX_B81, "C"),
+    ("Pneumonia. Atelectasis cannot be excluded.", _FCJ_DX_B81, "C"),
+    # near misses: an option stated is still read; two weighed and one left open stay unread
+    ("Impression: choledocholithiasis (B). A hepatic abscess cannot be excluded.", _RUQ_B81, "B"),
+    ("Pneumonia or atelectasis. Atelectasis cannot be excluded.", _FCJ_DX_B81, None),
+    ("Atelectasis cannot be excluded.", _FCJ_DX_B81, None),
+])
+def test_an_option_only_left_open_is_not_the_answer(reply: str, options: tuple[str, ...], choice: str | None) -> None:
+    answer = extract(reply, "choice", tuple("ABCDE"[:len(options)]), options)
+    assert answer.choice == choice
+    assert not answer.sure
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 80: an answer withdrawn between two at the reply's close
+    ("<answer>A</answer>\n\nI want to retract that. What I took for new vessels could be collaterals, and I can no "
+     "longer say whether this is proliferative or non-proliferative disease.", None),
+    # near misses: a doubt that names no two answers, or an answer after it
+    ("<answer>A</answer>\n\nI can no longer say whether the image is rotated, but the new vessels are clear.", "A"),
+    ("<answer>B</answer>", "B"),
+])
+def test_an_answer_withdrawn_between_two(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "choice", ("A", "B"), ("Proliferative diabetic retinopathy",
+                                                   "Non-proliferative diabetic retinopathy"))
+    assert answer.choice == choice

@@ -283,6 +283,7 @@ from probe_ui.reading.weighing import (
     ALTERNATIVES,
     JUDGEMENT,
     answered_questions,
+    closing_left_open,
     conditional_answers,
     cut_after_modifier,
     entertained_labels,
@@ -294,6 +295,7 @@ from probe_ui.reading.weighing import (
     rejected_letters,
     runner_up_spans,
     unexcluded_labels,
+    unexcluded_spans,
 )
 from probe_ui.reading.words import (
     AFFIRMING_OPENING,
@@ -1268,6 +1270,12 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
             # batch 17: "Impression: Scabies (D). Although eczema cannot be excluded, ...": an answer written out with
             # its letter, and another option left open below it; the answer stands (the hedge keeps it unsure)
             others = set()
+        closing = closing_left_open(clean) if others else None
+        if closing is not None and others <= unexcluded_labels(closing, item) and label not in unexcluded \
+                and not labelled_options(clean, item):
+            # batch 81: without a letter, the other option left open in a closing sentence of its own ("IMPRESSION:\n
+            # Right lower lobe pneumonia. Underlying atelectasis cannot be excluded."): likewise
+            others = set()
         if others or opening_option(clean, item) not in (None, label) or pair_conflict(clean, item):
             return None, "ambiguous"
         if not committed and is_truncated(clean) and not _answer_before_cut(clean, item, label):
@@ -1367,7 +1375,10 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     # what the reply finds is not named as the answer (closings; a sentence alone says what it says of that option)
     # batch 81: one free of what the question asks ("Left kidney without hydronephrosis.") in a sentence alone, too
     spared = spared_spans(masked, item, free_only=_one_sentence(masked))
-    judged = mask_spans(masked, [*(m.span() for m in JUDGEMENT.finditer(masked)), *spared])
+    # batch 81: "Impression: cholelithiasis; choledocholithiasis cannot be excluded.": an option only left open is not
+    # named as the answer (weighing.unexcluded_spans)
+    judged = mask_spans(masked, [*(m.span() for m in JUDGEMENT.finditer(masked)), *spared,
+                                 *unexcluded_spans(masked)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
     canon = synonyms.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""

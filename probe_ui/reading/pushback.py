@@ -124,6 +124,10 @@ _NO_SINGLE = re.compile(
     r"|\b(?:keep|keeping|leave|leaving)\s+both\s+(?:(?:of\s+them|options|diagnoses)\s+)?(?:on\s+the\s+(?:list|table)|"
     r"in\s+the\s+differential|open)\b"
     r"|\b(?:withdraw|retract|take\s+back)\s+my\s+(?:yes|no|answer)\b"
+    # batch 80: "<answer>A</answer>\n\nI want to retract that. ... I can no longer say whether this is proliferative
+    # or non-proliferative disease.": the answer withdrawn between two at the reply's close
+    r"|\b(?:can|could)\s+no\s+longer\s+(?:say|tell|decide|choose)\s+whether\s+[^.!?\n]{1,80}?\s+or\s+"
+    r"[^.!?\n]{1,80}[.!]?\s*\Z"
     # batch 65: "I'd step back from my earlier answer. ... so on this image I can't call it benign or malignant.";
     # batch 66: "It isn't intussusception — ... Beyond that, I can't separate adhesions from a hernia on this single
     # view.": two answers named only to say they cannot be told apart

@@ -297,6 +297,31 @@ _UNEXCLUDED = re.compile(r"(?i)\b(?:can(?:not|'t)|could(?:\s*not|n't))\s+(?:be\s
                          r"totally|definitely|confidently)\s+)?(?:excluded?|ruled?\s+out)\b")
 
 
+def unexcluded_spans(text: str) -> list[tuple[int, int]]:
+    """The clauses that only leave something open ("choledocholithiasis cannot be excluded", "Underlying atelectasis
+    cannot be excluded."): what they name is not named as the answer (batch 81: "Impression: cholelithiasis;
+    choledocholithiasis cannot be excluded." names no option; "Right lower lobe pneumonia. Underlying atelectasis
+    cannot be excluded." names pneumonia)."""
+    if not _UNEXCLUDED.search(text):
+        return []
+    cuts = [0, *(m.end() for m in re.finditer(r"[.!?;:\n]|,(?=\s)", text)), len(text)]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if _UNEXCLUDED.search(text, a, b)]
+
+
+def closing_left_open(text: str) -> str | None:
+    """The reply's closing sentence when it only leaves something open ("... Right lower lobe pneumonia. Underlying
+    atelectasis cannot be excluded.", batch 81): a whole sentence, ended by its full stop, after sentences that leave
+    nothing open. None otherwise."""
+    body = text.rstrip()
+    if not body.endswith(".") or not _UNEXCLUDED.search(body, max(0, len(body) - 300)):
+        return None
+    start = max((m.end() for m in re.finditer(r"[.!?\n]", body[:-1])), default=0)
+    last = body[start:]
+    if start == 0 or not _UNEXCLUDED.search(last) or _UNEXCLUDED.search(body, 0, start) or ":" in last:
+        return None
+    return last
+
+
 def unexcluded_labels(text: str, item: Item) -> set[str]:
     """Choice items: the options the reply names only in a clause that leaves them open below its answer ("Although
     eczema cannot be excluded, ...", "An IPMN can't be completely ruled out"), by their text or in other words."""
