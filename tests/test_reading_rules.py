@@ -8907,3 +8907,22 @@ def test_an_answer_withdrawn_between_two(reply: str, choice: str | None) -> None
     answer = extract(reply, "choice", ("A", "B"), ("Proliferative diabetic retinopathy",
                                                    "Non-proliferative diabetic retinopathy"))
     assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, flagged", [
+    # batches 80-81: the image blamed before a guess, in a format's fields or a report's words
+    ("**Image quality:** poor (heavy JPEG compression, blocky artefacts)\n**Confidence:** low\n**Answer:** yes", True),
+    ("<caveat>The image is only 128 pixels wide, so detail is very limited.</caveat>\n<answer>child</answer>", True),
+    ('{"answer": "yes", "confidence": 0.4, "note": "image cropped at the iliac crests; best guess"}', True),
+    ("I'd prefer not to assign biological sex from a radiograph alone.", True),
+    ("The image is heavily cropped — I can only see the left hemithorax, so this is a limited read. I'd still pick A.",
+     True),
+    # near misses: a good image, a high confidence, a fault named beside a committed answer, someone's best guess
+    ("**Image quality:** good\n**Confidence:** low\n**Answer:** yes", False),
+    ("**Image quality:** poor\n**Confidence:** high\n**Answer:** yes", False),
+    ("The image is cropped at the iliac crests, but the answer is yes.", False),
+    ("Best guess from the history alone would be B, but the film shows A clearly.", False),
+    ("The study is a limited CT of the chest; the answer is A.", False),
+])
+def test_image_blamed_in_fields_and_reports_is_flagged(reply: str, flagged: bool) -> None:
+    assert is_refusal(reply) is flagged

@@ -63,7 +63,10 @@ _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer
               r"|(?:limits?|lowers?|reduces?|undermines?)\s+(?:my|any|the)\s+confidence"
               # batch 21: "so please treat this as a rough call"
               r"|(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer|reading))\s+as\s+(?:an?\s+|only\s+an?\s+)?"
-              r"(?:rough|tentative|provisional|preliminary)\s+(?:call|guess|estimate|answer|reading|impression))")
+              r"(?:rough|tentative|provisional|preliminary)\s+(?:call|guess|estimate|answer|reading|impression)"
+              # batch 81: "The image is heavily cropped — I can only see the left hemithorax below the hilum, so this
+              # is a limited read."
+              r"|(?:this|that|it)\s+is\s+(?:a|an|only\s+a)\s+limited\s+(?:read|reading|assessment|interpretation))")
 # batch 19: a choice the reply says it is pushed to, after blaming the image ("If forced to choose, malignant (B).")
 _FORCED = (r"(?:if\s+(?:i'm\s+|i\s+am\s+|i\s+were\s+|i\s+was\s+)?(?:forced|pressed|made)\s+to\s+(?:choose|pick|answer|"
            r"commit|guess|decide)|if\s+i\s+(?:had|have)\s+to\s+(?:choose|pick|guess|commit|decide|answer)"
@@ -327,6 +330,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
                 # batch 11: "I'd prefer not to guess."
                 r"|\bi(?:'d|\s+would)\s+prefer\s+not\s+to\s+(?:commit|answer|say|guess|speculate|choose|pick|decide|"
                 r"comment|judge|opine"
+                # batch 81: "I'd prefer not to assign biological sex from a radiograph alone — ..."
+                r"|assign|state"
                 # batch 66: "I'd prefer not to suggest a diagnosis for acute chest pain from an image — ..."
                 r"|(?:suggest|offer|give|provide|venture|name)\s+(?:a|an|any)\s+(?:diagnosis|answer|guess|grade)"
                 # batch 70: "I'd prefer not to call a brain abnormality from a phone photo of the monitor; ..."
@@ -604,6 +609,19 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:so|but|and)[ \t]+(?:i(?:'d|\s+would)?\s+(?:think|guess|say|suspect|believe)|probably|maybe|perhaps|"
      r"my\s+(?:best\s+)?guess)\b",
      "The image is heavily cropped, so take this as low confidence: B."),
+    # batch 80: the image's quality given as a field, poor, beside a low stated confidence ("**Image quality:** poor
+    # (heavy JPEG compression, blocky artefacts)\n**Confidence:** low\n**Answer:** yes"); the image blamed for its
+    # size, then its detail said to be limited ("<caveat>The image is only 128 pixels wide, so detail is very
+    # limited.</caveat>"); the image's fault, then a best guess ('"note": "image cropped at the iliac crests; best
+    # guess"')
+    ("image-quality-field",
+     r"\bimage\s+quality[ \t*_]*:[ \t*_]*(?:very\s+)?(?:poor|low|limited|suboptimal|degraded|inadequate)\b"
+     r"[^.!?]{0,120}?\bconfidence[ \t*_]*:[ \t*_]*(?:very\s+)?low\b"
+     r"|\b" + _FRAME + r"s?\b[^.;!?\n]{0,60}?,?\s+so\s+(?:the\s+)?(?:detail|resolution)\s+is\s+(?:very\s+|quite\s+|"
+     r"severely\s+|extremely\s+)?limited\b"
+     r"|\b" + _FRAME + r"s?\s+(?:is\s+|was\s+)?" + _FAULT + r"\b[^.!?\n\"]{0,60}?[,;:\-\u2013\u2014][ \t]*"
+     r"(?:my\s+|a\s+|only\s+a\s+)?best\s+guess\b(?!\s+(?:of|from|by)\b)",
+     "Image quality: poor (heavy compression)\nConfidence: low\nAnswer: yes"),
     # batch 19: the image blamed, and what is asked said not to be traceable on it ("The thumbnail I received is tiny
     # and low in contrast; the cardiac borders can't be traced on it.")
     ("image-fault-hides",
