@@ -8926,3 +8926,20 @@ def test_an_answer_withdrawn_between_two(reply: str, choice: str | None) -> None
 ])
 def test_image_blamed_in_fields_and_reports_is_flagged(reply: str, flagged: bool) -> None:
     assert is_refusal(reply) is flagged
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batches 80-81: a yes/no word of a widely spoken language under an answer or conclusion heading, or in a tag
+    ("Trả lời: Có\nLý do: Thấy bóng mô vú ở cả hai vùng dưới phổi.", "Is this patient female?", "yes"),
+    ("Kết quả: Không thấy hình ảnh tràn dịch màng phổi hai bên.\nKết luận: Không.",
+     "Is pleural effusion present in the given chest x-ray?", "no"),
+    ("BULGULAR: Distal radiusta kortikal devamlılık kaybı izlenmektedir.\nSONUÇ: Evet, kırık mevcut.",
+     "Is there a fracture?", "yes"),
+    ("<answer>いいえ</answer>\nこれは超音波ではなく、単純CTの横断像です。", "Is this an ultrasound image?", "no"),
+    # near misses: an English reply with a heading reads as before; a word that is no yes/no word stays unread
+    ("Conclusion: No.", "Is there a fracture?", "no"),
+    ("Kết luận: gãy xương.", "Is there a fracture?", None),
+    ("SONUÇ: kırık.", "Is there a fracture?", None),
+])
+def test_yes_no_words_after_foreign_headings(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice

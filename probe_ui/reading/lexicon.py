@@ -878,7 +878,13 @@ WORDS: dict[str, tuple[str, ...]] = {
                # batch 15: Malay, Bengali
                "jawapan", "উত্তর",
                # batch 16: Serbian (Cyrillic and Latin), Croatian, Tamil
-               "одговор", "odgovor", "பதில்"),
+               "одговор", "odgovor", "பதில்",
+               # batch 80: Vietnamese ("Trả lời: Có", answer: yes)
+               "trả lời"),
+    # batches 80-81: a report's headings ("Kết luận: Không.", Vietnamese; "SONUÇ: Evet, kırık mevcut.", Turkish;
+    # "印象：脾腫あり。", Japanese and Chinese)
+    "conclusion": ("kết luận", "sonuç", "结论", "結論"),
+    "impression": ("印象",),
     "no": ("没有",),
     "is": ("ist", "est", "es", "lautet", "是"),
 }
@@ -1085,6 +1091,16 @@ def foreign_yes_no(text: str) -> str | None:
     return _sense(m.group(1), text[m.end():], yn)
 
 
+_YES_NO_ALONE = re.compile(r"(?:(?<=[.!?;\n,>])|\A)([ \t]*)([^\s.!?;\n,<>:]{1,12})(?=[ \t]*(?:[.!?;\n<]|\Z))")
+_YES_NO_AFTER_HEADING = re.compile(r"(?<=:)([ \t]*)([^\s.!?;\n,<>:]{1,12})(?=[ \t]*(?:[.!?;,\n<]|\Z))")
+
+
+def _one_word(word: str, yn: dict[str, str]) -> str:
+    """A yes/no word of another language standing alone, in English (a word that is one in two senses as written)."""
+    w = word.casefold()
+    return word if w in _BOTH_WAYS and w not in _UNLESS_SHOWN else yn.get(w, word)
+
+
 def translate(text: str, yesno: bool = False) -> str:
     """The reply with the answer words of other languages in English ("No es rojo, es azul." → "No es red, es
     blue."; "是的，..." → "yes , ..."), for the rules to read; for yes/no items also a leading yes/no word. Words
@@ -1101,10 +1117,11 @@ def translate(text: str, yesno: bool = False) -> str:
                        lambda x: x.group(1) + _JOINERS.get(x.group(2).casefold(), x.group(2)) + x.group(3)
                        + yn.get(x.group(4).casefold(), x.group(4)), t)
     if yesno:  # a sentence that is only a yes/no word of another language, anywhere: "胆总管扩张. 是."
-        t = re.sub(r"(?:(?<=[.!?;\n,])|\A)([ \t]*)([^\s.!?;\n,]{1,12})(?=[ \t]*(?:[.!?;\n]|\Z))",
-                   lambda m: m.group(1) + (m.group(2) if m.group(2).casefold() in _BOTH_WAYS
-                                           and m.group(2).casefold() not in _UNLESS_SHOWN
-                                           else yn.get(m.group(2).casefold(), m.group(2))), t)
+        # batches 80-81: also in a tag ("<answer>いいえ</answer>"), and after a heading's colon, before a comma too
+        # ("Trả lời: Có", "Kết luận: Không.", "SONUÇ: Evet, kırık mevcut.")
+        t = _YES_NO_ALONE.sub(lambda m: m.group(1) + _one_word(m.group(2), yn), t)
+        if ":" in t:
+            t = _YES_NO_AFTER_HEADING.sub(lambda m: m.group(1) + _one_word(m.group(2), yn), t)
     if _CJK.search(t):
         t = han.sub(lambda m: " " + words[m.group(0).lower()] + " ", t)
     present = frozenset().union(*(lat.get(w, frozenset()) for w in {x.lower() for x in TOKEN.findall(t)}))
