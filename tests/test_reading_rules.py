@@ -8943,3 +8943,17 @@ def test_image_blamed_in_fields_and_reports_is_flagged(reply: str, flagged: bool
 ])
 def test_yes_no_words_after_foreign_headings(reply: str, question: str, choice: str | None) -> None:
     assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 80: an idiom declared is read as it is at the reply's opening
+    ("Answer: Not at all. The cortices are intact.", "no"),
+    ("<answer>Not in the slightest</answer> — the fragments are perfectly aligned.", "no"),
+    ("**Answer:** Absolutely not — the cortex is intact.", "no"),
+    ("Answer: Sure does.", "yes"),
+    # near misses: an idiom run on into words, or a doubt, is no declared answer
+    ("Answer: Not really sure.", None),
+    ("Answer: Not at all certain; the film is rotated.", None),
+])
+def test_declared_yes_no_idioms(reply: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is there a fracture?").choice == choice
