@@ -8957,3 +8957,33 @@ def test_yes_no_words_after_foreign_headings(reply: str, question: str, choice: 
 ])
 def test_declared_yes_no_idioms(reply: str, choice: str | None) -> None:
     assert extract(reply, "yesno", ("yes", "no"), question="Is there a fracture?").choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 81: an opener under a report's Impression heading, "Confirmed —" as a clause
+    ("IMPRESSION: Positive for a left-sided pleural effusion.", "Is pleural effusion present?", "yes"),
+    ("Impression: Negative for pleural effusion.", "Is pleural effusion present?", "no"),
+    ("Confirmed — aorta and portal vein are opacified.", "Is this CT scan image contrast-enhanced?", "yes"),
+    # near misses: a heading that is no impression, "Confirmed" run on into what is confirmed
+    ("Technique: positive contrast was given; no effusion is seen.", "Is pleural effusion present?", "no"),
+    ("Confirmed non-contrast study.", "Is this CT scan image contrast-enhanced?", "no"),
+])
+def test_report_openers_and_confirmed(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, labels, options, choice", [
+    # batches 80-81: a butterfly glioma is a glioblastoma; emerald is green
+    ("<diagnosis>Butterfly glioma</diagnosis>\nThe tumour crosses the genu of the corpus callosum.", ABCD,
+     ("Glioblastoma", "Meningioma", "Abscess", "None of the above"), "A"),
+    ("IMPRESSION: The emerald marker lies nearest the laparoscope.", ("red", "green", "blue"), (), "green"),
+    # near misses: the synonym denied, another colour declared
+    ("Not a butterfly glioma: the rim is thin and smooth, an abscess.", ABCD,
+     ("Glioblastoma", "Meningioma", "Abscess", "None of the above"), "C"),
+    ("The emerald marker is the farthest; red is nearest.", ("red", "green", "blue"), (), "red"),
+])
+def test_butterfly_glioma_and_emerald(reply: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                      choice: str) -> None:
+    kind = "choice" if options else "label"
+    q = None if options else "Which of the dots is closest to the camera? (Answer with red, green, or blue)"
+    assert extract(reply, kind, labels, options, question=q).choice == choice

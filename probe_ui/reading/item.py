@@ -72,6 +72,9 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   # batch 49: "Far from it — smooth surface and a normal caudate-to-right-lobe ratio." (a clause: not
                   # "Far from it is the spleen.")
                   "far from it": "no",
+                  # batch 81: "Confirmed — aorta and portal vein are opacified." (a clause: not "Confirmed
+                  # pneumonia")
+                  "confirmed": "yes",
                   # batch 58: "Very much so — there's a large left effusion ..." (a clause, as "quite so")
                   "very much so": "yes",
                   # batch 64: "By a mile — it reaches down to the iliac crest." (a clause, as "big time")
@@ -93,7 +96,7 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "you bet it is", "you bet", "it certainly is", "it definitely is", "it absolutely is",
                             "plenty of it", "regrettably so", "unfortunately so", "sadly so", "sure looks like it",
                             "sure seems like it", "far from it", "very much so", "by a mile", "not by a mile",
-                            "that it is", "it certainly was", "it definitely was", "it absolutely was"})
+                            "that it is", "it certainly was", "it definitely was", "it absolutely was", "confirmed"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 # batch 68: clinicians' shorthand, "Neg." (negative) and "Pos." (positive), likewise; and each of them also opens a
 # reply before a mark and its reason ("Y. CSF bright.", "Neg. Abdo CT.": :data:`MARKED_OPENERS`)

@@ -115,7 +115,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                      # batch 23: "IDH-wildtype grade 4 astrocytoma, with ..." (WHO 2021: glioblastoma; not IDH-mutant)
                      "idh-wildtype grade 4 astrocytoma", "idh wildtype grade 4 astrocytoma",
                      "idh-wild-type grade 4 astrocytoma", "idh-wildtype grade iv astrocytoma",
-                     "idh-wildtype astrocytoma, grade 4", "idh-wildtype glioblastoma"),
+                     "idh-wildtype astrocytoma, grade 4", "idh-wildtype glioblastoma",
+                     # batch 80: "<diagnosis>Butterfly glioma</diagnosis>" (a glioblastoma crossing the corpus callosum)
+                     "butterfly glioma", "butterfly glioblastoma"),
     # batch 17: "The physician's answer of extradural haematoma is accurate" (extradural is epidural)
     "epidural hematoma": ("extradural hematoma", "extradural hemorrhage", "extradural bleed", "extradural haematoma"),
     # batch 17: "chf with fluid overload, bats wing pattern": the bat's-wing (butterfly) opacities of alveolar edema
@@ -222,6 +224,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
               "late forties", "early-forties", "late-forties",
               # batch 70: "Skeletally mature, middle-aged range." (middle age is not old age)
               "middle-aged", "middle aged"),
+    # batch 81: "The emerald marker lies nearest the laparoscope." (a shade named for its colour)
+    "green": ("emerald", "emerald green"),
     "male": ("man", "men", "boy"),
     "female": ("woman", "women", "girl"),
     "bilateral": ("both sides", "both lungs", "both kidneys", "on both sides"),

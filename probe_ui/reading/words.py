@@ -30,6 +30,9 @@ def word_prefix(t: str, item: Item) -> str | None:
     return best[1] if best else None
 
 
+_IMPRESSION_HEADING = re.compile(r"(?i)\A(?:impression|conclusion|opinion)[ \t*_]*:[ \t*_]*")
+
+
 def leading_word(text: str, item: Item) -> str | None:
     """A reply that opens with its answer: "No, there is ...", "Yes there is a mass but no ...", "Red.".
 
@@ -38,6 +41,9 @@ def leading_word(text: str, item: Item) -> str | None:
     opens with a label it rejects.
     """
     t = text.lstrip(" \t\n\"'`*_>")
+    if item.kind == "yesno" and ":" in t[:20]:
+        # batch 81: "IMPRESSION: Positive for a left-sided pleural effusion.": the opening under a report's heading
+        t = _IMPRESSION_HEADING.sub("", t, count=1)
     follow = r"[ \t]*(?:[.,;:!\n)\-]|\Z)" if item.kind == "label" else r"(?:[ \t]*[.,;:!\n)\-]|\s|\Z)"
     for word, lab in sorted(item.words + item.openers, key=lambda w: -len(w[0])):
         m = phrase_regex(word, suffix=item.kind == "label").match(t)
