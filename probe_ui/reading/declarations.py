@@ -237,9 +237,10 @@ def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
         # batch 80: an idiom declared ("Answer: Not at all. The cortices are intact.", "<answer>Not in the
         # slightest</answer>") is read as it is at the reply's opening, where it stands alone up to a mark
         low = t.casefold()
-        for word, lab in item.openers:
-            if " " in word and low.startswith(word) and re.match(r"[ \t]*(?:[.!,;:\u2013\u2014\-]|\Z)", t[len(word):]):
-                return Found(lab)
+        for idiom, said in item.openers:
+            if " " in idiom and low.startswith(idiom) and re.match(r"[ \t]*(?:[.!,;:\u2013\u2014\-]|\Z)",
+                                                                   t[len(idiom):]):
+                return Found(said)
     if re.match(r"(?i)not\b|n't\b", t):
         return Found()
     t = _ADVERBS.sub("", t)
