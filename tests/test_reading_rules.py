@@ -8987,3 +8987,19 @@ def test_butterfly_glioma_and_emerald(reply: str, labels: tuple[str, ...], optio
     kind = "choice" if options else "label"
     q = None if options else "Which of the dots is closest to the camera? (Answer with red, green, or blue)"
     assert extract(reply, kind, labels, options, question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 80: a markdown heading "Answer" over a short line that is the answer heads it as "Answer:" does
+    ("### Alignment\nThe fragments are in contact with no cortical step-off; alignment is anatomic.\n\n### Answer\nNo",
+     "no", True),
+    ("### Final answer\nYes", "yes", True),
+    # near misses: a heading over a sentence is read as before; another heading declares nothing
+    ("### Answer\nThe fragments are offset by a cortical width; yes.", "yes", None),
+    ("### Alignment\nNo", "no", None),
+])
+def test_an_answer_heading_over_its_answer(reply: str, choice: str, sure: bool | None) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is the fracture displaced?")
+    assert answer.choice == choice
+    if sure is not None:
+        assert answer.sure is sure

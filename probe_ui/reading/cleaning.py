@@ -32,6 +32,11 @@ def clean_reply(text: str) -> str:
         t = _STRUCK_OPTION.sub("", t)
     t = t.replace("**", "").replace("__", "")
     t = re.sub(r"(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])", "", t)  # *emphasis*
+    if "#" in t:
+        # batch 80: "### Answer\nNo": a heading that names the answer's section, over a short line that is the answer,
+        # heads it as "Answer:" does (not over a sentence, "### Answer\n**Yes**, the mass is on the right ...")
+        t = re.sub(r"(?im)^[ \t]*#{1,6}[ \t]*((?:final[ \t]+)?answer)[ \t]*(?=\n[ \t]*+(?:\S++[ \t]*+){1,3}$)",
+                   r"\1:", t)
     t = re.sub(r"(?m)^[ \t]*#{1,6}[ \t]*", "", t)  # headings
     for pat, repl in _PRIMED:
         t = pat.sub(repl, t)
