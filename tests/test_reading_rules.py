@@ -9003,3 +9003,16 @@ def test_an_answer_heading_over_its_answer(reply: str, choice: str, sure: bool |
     assert answer.choice == choice
     if sure is not None:
         assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 80: a boolean field named by the initials of the question's words
+    ('{"consolidation_rll": false}', "no"),
+    ('{"consolidation_rll": true}', "yes"),
+    # near misses: initials of other words, another finding's field beside it
+    ('{"consolidation_lll": false}', None),
+    ('{"effusion_rll": false}', None),
+])
+def test_boolean_field_named_by_initials(reply: str, choice: str | None) -> None:
+    q = "Is there consolidation in the right lower lobe? (please answer yes/no)"
+    assert extract(reply, "yesno", ("yes", "no"), question=q).choice == choice

@@ -81,7 +81,11 @@ def boolean_field_label(text: str, item: Item) -> str | None:
     value = _json_object(text)
     if value is None:
         return None
-    asked = {overlap.stem(w) for w in re.findall(r"[^\W\d_]+", item.question)}
+    words = re.findall(r"[^\W\d_]+", item.question)
+    asked = {overlap.stem(w) for w in words}
+    # batch 80: '{"consolidation_rll": false}' to "Is there consolidation in the right lower lobe?": a word of the
+    # field's name that is the initials of two to four words in a row of the question names them
+    asked |= {"".join(w[0] for w in words[i:i + n]).casefold() for n in (2, 3, 4) for i in range(len(words) - n + 1)}
     flags = [flag for key, flag in value.items() if isinstance(flag, bool) and _names_asked(key, asked)]
     if len(flags) != 1:
         return None
