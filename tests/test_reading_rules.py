@@ -9016,3 +9016,17 @@ def test_an_answer_heading_over_its_answer(reply: str, choice: str, sure: bool |
 def test_boolean_field_named_by_initials(reply: str, choice: str | None) -> None:
     q = "Is there consolidation in the right lower lobe? (please answer yes/no)"
     assert extract(reply, "yesno", ("yes", "no"), question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 81: a conclusion after a comma ends the reply whole ("..., so no"), it is no cut
+    ("spleen is 10 cm long which is normal size, so no", "no", True),
+    ("the spleen spans 16 cm, well past normal, so yes", "yes", True),
+    # near misses: a phrase cut off after it, a conclusion run on without its comma (as before)
+    ("spleen is 10 cm long which is normal size, so no enlargement of the", None, False),
+    ("spleen is 10 cm long which is normal size so no", "no", False),
+])
+def test_a_closing_so_no_is_whole(reply: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is the spleen enlarged? (please answer yes/no)")
+    assert answer.choice == choice
+    assert answer.sure is sure

@@ -84,7 +84,9 @@ _ENDS_WHOLE = re.compile(r"(?i)\b(?:on|in|of|with|about|at|for|from|into|onto|be
                          r"(?:no|yes)\Z"
                          # batch 78: "this is a foot x ray not a hand, no": what it is set against what was asked,
                          # then the answer word after a comma
-                         r"|\bnot[ \t]+(?:a|an|the)[ \t]+[\w\-]+[ \t]*,[ \t]*(?:no|yes)\Z")
+                         r"|\bnot[ \t]+(?:a|an|the)[ \t]+[\w\-]+[ \t]*,[ \t]*(?:no|yes)\Z"
+                         # batch 81: "spleen is 10 cm long which is normal size, so no": the conclusion after a comma
+                         r"|,[ \t]*(?:so|hence|therefore|thus)[ \t]+(?:no|yes)\Z")
 
 
 def is_truncated(text: str) -> bool:
