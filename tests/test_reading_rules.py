@@ -9030,3 +9030,16 @@ def test_a_closing_so_no_is_whole(reply: str, choice: str | None, sure: bool) ->
     answer = extract(reply, "yesno", ("yes", "no"), question="Is the spleen enlarged? (please answer yes/no)")
     assert answer.choice == choice
     assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 80: a label declared with its article and "one" after it
+    ("<answer>the blue one</answer>\nIt sits on the epidermal surface; red and green are on deeper folds.", "blue"),
+    ("The answer is the red dot.", "red"),
+    # near misses: two labels so declared name none; "the one on the surface" names no label
+    ("<answer>the blue one or the red one</answer>", None),
+    ("Answer: the one on the surface", None),
+])
+def test_a_label_declared_as_the_x_one(reply: str, choice: str | None) -> None:
+    q = "Which of the dots is closest to the surface of the skin? (Answer with red, green, or blue)"
+    assert extract(reply, "label", ("red", "green", "blue"), question=q).choice == choice

@@ -280,6 +280,9 @@ def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
                 return Found(None, conflict=True)  # "3 or 4", "Yes (A)" when A is "No"
             return Found(lab)
         return Found(stated_escape_option(first_sentence(t), item))
+    if item.kind == "label" and t[:4].casefold() == "the ":
+        # batch 80: "<answer>the blue one</answer>": the label after its article, "one" or what it marks after it
+        t = re.sub(r"(?i)\bthe[ \t]+([^\W\d_]+)[ \t]+(?:one|dot|marker|circle|point)\b", r"\1", t[:300])
     lab = word_prefix(t, item)
     if lab is not None and _other_word_follows(t, lab, item):
         return Found(None, conflict=True)  # batch 17: "The answer is red or green.", "Answer: yes/no"
