@@ -9043,3 +9043,16 @@ def test_a_closing_so_no_is_whole(reply: str, choice: str | None, sure: bool) ->
 def test_a_label_declared_as_the_x_one(reply: str, choice: str | None) -> None:
     q = "Which of the dots is closest to the surface of the skin? (Answer with red, green, or blue)"
     assert extract(reply, "label", ("red", "green", "blue"), question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 80: a question-and-answer table: the question's row holds the answer
+    ("| Q | A |\n|---|---|\n| Kidney shown? | Without a doubt |", "yes"),
+    ("| Question | Answer |\n|---|---|\n| Kidney visible? | Not at all |", "no"),
+    # near misses: a hedge in the cell, two questions asked
+    ("| Q | A |\n|---|---|\n| Kidney shown? | Possibly |", None),
+    ("| Q | A |\n|---|---|\n| Kidney shown? | Without a doubt |\n| Liver shown? | Not at all |", None),
+])
+def test_a_question_and_answer_table(reply: str, choice: str | None) -> None:
+    q = "Does this image show the kidney? (please answer yes/no)"
+    assert extract(reply, "yesno", ("yes", "no"), question=q).choice == choice

@@ -220,7 +220,7 @@ from probe_ui.reading.letters import (
     pair_conflict,
     tail_letter,
 )
-from probe_ui.reading.marks import marked_label, marks_several, own_column, weighted_label
+from probe_ui.reading.marks import asked_row, marked_label, marks_several, own_column, weighted_label
 from probe_ui.reading.options import (
     count_option,
     head_option,
@@ -557,7 +557,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if label is None and method in ("none", "ambiguous"):
         # batch 36: "| | Physician | Mine |" with a row "| Answer | A. left side | B. right side |": the reply's own
         # column holds its answer, the physician's beside it does not
-        cell = own_column(clean)
+        # batch 80: "| Q | A |\n|---|---|\n| Kidney shown? | Without a doubt |": a question's row, its answer cell
+        cell = own_column(clean) or (asked_row(clean) if kind == "yesno" else None)
         if cell is not None:
             found, how = _read(cell, item, refusal, suggested, corrections=False)
             if found is not None and how != "ambiguous":

@@ -255,3 +255,15 @@ def own_column(text: str) -> str | None:
     cells = [r.rstrip("|").split("|") for r in rows[1:]]
     filled = [c[own[0]].strip(" \t*_") for c in cells if len(c) > own[0] and c[own[0]].strip(" \t*_")]
     return filled[0] if len(filled) == 1 else None
+
+
+def asked_row(text: str) -> str | None:
+    """The answer cell of a question-and-answer table (batch 80: "| Q | A |\n|---|---|\n| Kidney shown? | Without a
+    doubt |"): the one row whose first cell asks a question, its second cell filled; None otherwise (no such table,
+    or two questions asked in it)."""
+    if "?" not in text or "|" not in text:
+        return None
+    rows = [m.group("cells") for line in text.split("\n") if (m := _TABLE_ROW.fullmatch(line))]
+    asked = [c for c in (r.rstrip("|").split("|") for r in rows if not _SEPARATOR.fullmatch(r))
+             if len(c) == 2 and c[0].strip(" \t*_").endswith("?") and c[1].strip(" \t*_")]
+    return asked[0][1].strip(" \t*_") if len(asked) == 1 else None
