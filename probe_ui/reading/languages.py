@@ -1,5 +1,5 @@
 """Glosses of the words a reply in another language answers with: Spanish, Portuguese, French, Italian, German,
-Chinese.
+Chinese, and a few of a Japanese report's (batch 81).
 
 Why: models drift into the language of the prompt or of their training data ("No se observa líquido libre.",
 "Nessuna frattura.", "Die Frage enthält eine falsche Prämisse.", "实性结节。"). A careful reader who knows these
@@ -113,6 +113,10 @@ GLOSSES: dict[str, dict[str, str]] = {
         "älter": "elderly", "ältere": "elderly", "älterer": "elderly", "hüfte": "hip",
         "erguss": "effusion", "ödem": "edema", "vergrößert": "enlarged", "erweitert": "dilated",
         "ausrichtung": "orientation",
+    },
+    # batch 81: a Japanese report's impression ("印象：脾腫あり。", impression: splenomegaly present)
+    "ja": {
+        "脾腫": "splenomegaly", "あり": "present", "なし": "absent", "所見": "findings",
     },
     "zh": {
         "我同意": "I agree", "同意": "agree", "医生的": "physician's", "医师的": "physician's", "医生": "physician",

@@ -271,7 +271,9 @@ _OUTSIDE = re.compile(r"(?i)\s+(?:is|are|lies?|sits?)\s+(?:(?:just|well|further|
 # seen.", "Pneumothorax is not identified.")
 _DENIED_AFTER = re.compile(r"(?i)[ \t]+(?:(?:is|are|was|were)[ \t]+)?(?:not|never)[ \t]+(?:(?:clearly|definitely|"
                            r"convincingly|well)[ \t]+)?(?:appreciated|seen|identified|demonstrated|visuali[sz]ed|"
-                           r"depicted|imaged|included)\b")
+                           r"depicted|imaged|included)\b"
+                           # batch 81: "Splenomegaly absent." (a report's "absent" after the finding, as "not seen")
+                           r"|[ \t]*[:,\u2013\u2014\-]?[ \t]*(?:(?:is|are|was|were)[ \t]+)?absent\b")
 # batch 59: the image placed beyond an organ, in a clause of its own ("CT of the pelvis, well below the kidneys: ...",
 # "Axial slice above the diaphragm"): what it lies beyond is not shown (not "a mass just above the kidney", a
 # finding placed by the organ)
