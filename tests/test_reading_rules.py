@@ -3876,7 +3876,8 @@ def test_synonyms_of_batches_27_28(reply: str, options: tuple[str, ...], choice:
     # near misses: no decline
     ('{"candidates": [{"finishReason": "STOP", "content": "Yes."}]}', "yesno", YN, (), EFFUSION, "yes", False),
     ("The resolution is low but fine: yes, an effusion.", "yesno", YN, (), EFFUSION, "yes", False),
-    ("Ik kan het goed zien: ja.", "yesno", YN, (), EFFUSION, None, False),
+    # (batch 80: a yes/no word after a colon is read, lexicon.translate: "I can see it well: yes.")
+    ("Ik kan het goed zien: ja.", "yesno", YN, (), EFFUSION, "yes", False),
 ])
 def test_withdrawals_and_declines_of_batches_27_28(reply: str, kind: str, labels: tuple[str, ...],
                                                    options: tuple[str, ...], question: str, choice: str | None,
@@ -9056,3 +9057,20 @@ def test_a_label_declared_as_the_x_one(reply: str, choice: str | None) -> None:
 def test_a_question_and_answer_table(reply: str, choice: str | None) -> None:
     q = "Does this image show the kidney? (please answer yes/no)"
     assert extract(reply, "yesno", ("yes", "no"), question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 81: a finding said absent after it is denied; a Japanese impression glossed
+    ("Splenomegaly absent.", "no", True),
+    ("Impression: splenomegaly absent.", "no", True),
+    ("所見：脾臓は長径14.5 cmと腫大しています。\n印象：脾腫あり。", "yes", False),
+    ("印象：脾腫なし。", "no", None),
+    # near misses: the finding stated present, or alone
+    ("Splenomegaly present.", "yes", True),
+    ("Splenomegaly.", "yes", True),
+])
+def test_a_finding_said_absent_and_a_japanese_impression(reply: str, choice: str, sure: bool | None) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is the spleen enlarged? (please answer yes/no)")
+    assert answer.choice == choice
+    if sure is not None:
+        assert answer.sure is sure
