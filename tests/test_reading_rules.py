@@ -9074,3 +9074,16 @@ def test_a_finding_said_absent_and_a_japanese_impression(reply: str, choice: str
     assert answer.choice == choice
     if sure is not None:
         assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 81: one report entry headed by what the question asks about
+    ("Spleen: within normal limits.", "no"),
+    ("Spleen: enlarged, 15 cm.", "yes"),
+    # near misses: an entry headed by another organ, two entries, a heading with nothing after it
+    ("Liver: within normal limits.", None),
+    ("Spleen: ?", None),
+])
+def test_one_report_entry_headed_by_the_question_subject(reply: str, choice: str | None) -> None:
+    q = "Is the spleen enlarged? (please answer yes/no)"
+    assert extract(reply, "yesno", ("yes", "no"), question=q).choice == choice

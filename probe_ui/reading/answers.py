@@ -262,6 +262,7 @@ from probe_ui.reading.structured import (
     carried_text,
     cut_at_answer_field,
     echoed_alternatives,
+    entry_for_question,
     fields_per_option,
     report_sections,
     stated_answer_text,
@@ -507,6 +508,13 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     if negated is not None:
         return _negated_clause(negated.group(1), kind, labels, item, question, refusal)
     label, method = _read(clean, item, refusal, suggested)
+    entry = entry_for_question(clean, item.question) if label is None and method == "none" and kind == "yesno" \
+        and item.question else None
+    if entry is not None:
+        # batch 81: "Spleen: within normal limits." to "Is the spleen enlarged?": one report entry headed by what the
+        # question asks about, read as the sentence it stands for
+        label, method = _read(entry, item, refusal, suggested)
+        clean = entry
     full = clean
     advice = closing_advice(clean)
     if advice is not None:

@@ -20,8 +20,9 @@ from probe_ui.reading.closings import only_absent_or_normal
 from probe_ui.reading.item import Item
 
 __all__ = ["ANSWER_FIELD", "answer_schema", "boolean_field_label", "boolean_fields", "carried_text",
-           "cut_at_answer_field", "echoed_alternatives", "few_shot_layout", "fields_per_option", "findings_per_option",
-           "report_sections", "stated_answer_text", "stated_reasons", "structured_label", "transcript_answers"]
+           "cut_at_answer_field", "echoed_alternatives", "entry_for_question", "few_shot_layout", "fields_per_option",
+           "findings_per_option", "report_sections", "stated_answer_text", "stated_reasons", "structured_label",
+           "transcript_answers"]
 
 #: the one field a structured reply carries
 ANSWER_FIELD = "answer"
@@ -233,6 +234,26 @@ def report_sections(text: str) -> dict[str, str] | None:
         other = _OTHER_HEADING.search(text, m.end(), end)
         out[name] = text[m.end():other.start() if other is not None else end].strip()
     return out
+
+
+_ONE_ENTRY = re.compile(r"[ \t*_\-]*([^\W\d_][^\W\d_ \-]*(?:[ \-][^\W\d_]+){0,3})[ \t*_]*:[ \t*_]*([^\n:]{1,200})")
+
+
+def entry_for_question(text: str, question: str) -> str | None:
+    """A reply that is one report entry headed by what the question asks about ("Spleen: within normal limits." to "Is
+    the spleen enlarged?", batch 81), written as the sentence it stands for ("Spleen within normal limits."); None for
+    any other reply (an entry headed otherwise, "Impression: ...", or more than one)."""
+    if ":" not in text or len(text) > 250:
+        return None
+    m = _ONE_ENTRY.fullmatch(text.strip())
+    if m is None:
+        return None
+    asked = {overlap.stem(w) for w in re.findall(r"[^\W\d_]+", question)}
+    head = re.findall(r"[^\W\d_]+", m.group(1))
+    words = [w for w in head if w.casefold() != "the"]
+    if not words or not all(overlap.stem(w) in asked for w in words):
+        return None
+    return m.group(1) + " " + m.group(2)
 
 
 def findings_per_option(text: str, item: Item, label: str) -> bool:
