@@ -9087,3 +9087,16 @@ def test_a_finding_said_absent_and_a_japanese_impression(reply: str, choice: str
 def test_one_report_entry_headed_by_the_question_subject(reply: str, choice: str | None) -> None:
     q = "Is the spleen enlarged? (please answer yes/no)"
     assert extract(reply, "yesno", ("yes", "no"), question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, refusal", [
+    # batch 81: a report not issued declines; its "No" is no answer
+    ("TECHNIQUE: Not assessable.\nCOMMENT: Image not received. No report issued.", None, True),
+    ("Report cannot be generated: the file holds no pixel data.", None, True),
+    # near misses: a "no" that answers, a report that is issued
+    ("No, this is axial; the report follows.", "no", False),
+    ("No. Report issued to the referring team.", "no", False),
+])
+def test_a_report_not_issued_declines(reply: str, choice: str | None, refusal: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is this a sagittal image? (please answer yes/no)")
+    assert (answer.choice, answer.refusal) == (choice, refusal)

@@ -609,6 +609,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"(?:so|but|and)[ \t]+(?:i(?:'d|\s+would)?\s+(?:think|guess|say|suspect|believe)|probably|maybe|perhaps|"
      r"my\s+(?:best\s+)?guess)\b",
      "The image is heavily cropped, so take this as low confidence: B."),
+    # batch 81: a report not issued ("COMMENT: Image not received. No report issued.", "Report cannot be generated")
+    ("no-report-issued",
+     r"\bno\s+report\s+(?:is\s+|was\s+|can\s+be\s+|will\s+be\s+)?(?:issued|generated|produced|possible)\b"
+     r"|\breport\s+(?:cannot|can't|could\s+not)\s+be\s+(?:issued|generated|produced)\b",
+     "Image not received. No report issued."),
     # batch 80: the image's quality given as a field, poor, beside a low stated confidence ("**Image quality:** poor
     # (heavy JPEG compression, blocky artefacts)\n**Confidence:** low\n**Answer:** yes"); the image blamed for its
     # size, then its detail said to be limited ("<caveat>The image is only 128 pixels wide, so detail is very
