@@ -9100,3 +9100,17 @@ def test_one_report_entry_headed_by_the_question_subject(reply: str, choice: str
 def test_a_report_not_issued_declines(reply: str, choice: str | None, refusal: bool) -> None:
     answer = extract(reply, "yesno", ("yes", "no"), question="Is this a sagittal image? (please answer yes/no)")
     assert (answer.choice, answer.refusal) == (choice, refusal)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 81: a pyogenic collection is an abscess
+    ("**Findings:** Smooth, thin ring enhancement with central restricted diffusion.\n**Impression:** Pyogenic "
+     "cerebral collection, capsule stage.", "C"),
+    ("Impression: pyogenic collection.", "C"),
+    # near misses: the collection denied; a collection that is not said pyogenic
+    ("Not a pyogenic collection: thick nodular rim, glioblastoma.", "A"),
+    ("Impression: extra-axial collection.", None),
+])
+def test_a_pyogenic_collection_is_an_abscess(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "choice", ABCD, ("Glioblastoma", "Meningioma", "Abscess", "None of the above"))
+    assert answer.choice == choice

@@ -224,6 +224,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
               "late forties", "early-forties", "late-forties",
               # batch 70: "Skeletally mature, middle-aged range." (middle age is not old age)
               "middle-aged", "middle aged"),
+    # batch 81: "Pyogenic cerebral collection, capsule stage." (a collection of pus is an abscess)
+    "abscess": ("pyogenic collection", "pyogenic cerebral collection", "pyogenic intracranial collection",
+                "collection of pus", "pus collection"),
     # batch 81: "The emerald marker lies nearest the laparoscope." (a shade named for its colour)
     "green": ("emerald", "emerald green"),
     "male": ("man", "men", "boy"),
