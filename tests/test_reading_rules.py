@@ -9114,3 +9114,16 @@ def test_a_report_not_issued_declines(reply: str, choice: str | None, refusal: b
 def test_a_pyogenic_collection_is_an_abscess(reply: str, choice: str | None) -> None:
     answer = extract(reply, "choice", ABCD, ("Glioblastoma", "Meningioma", "Abscess", "None of the above"))
     assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 81: both sides weighed, then the conclusion after a comma with the option's own letter after it
+    ("no fracture line and the cortex is intact in both femurs, so no fracture, d", "D"),
+    ("no fracture line and the cortex is intact in both femurs, so no fracture", "D"),
+    # near miss: a letter that is another option's
+    ("no fracture line and the cortex is intact in both femurs, so no fracture, c", None),
+])
+def test_a_conclusion_with_its_own_letter_after_it(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "choice", ABCD, ("Left femur", "Right femur", "Both femurs", "No fracture"),
+                     question="Where is the fracture?")
+    assert answer.choice == choice

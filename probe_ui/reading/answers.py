@@ -575,9 +575,12 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # batch 38: findings of both sides weighed, then the conclusion after a comma, an option's whole text and
         # nothing after it ("the left femoral head is flat ..., the right one is round, so left hip")
         concluded = _SO_OPTION.search(clean)
-        found = option_exact(re.sub(r"(?i)\Athe\s+", "", concluded.group(1) or concluded.group(3)), item) \
+        found = option_exact(re.sub(r"(?i)\Athe\s+", "", concluded.group(1) or concluded.group(4)), item) \
             if concluded is not None else None
-        if found is not None and concluded is not None and concluded.group(2) not in (None, found):
+        own_letter = concluded.group("own") if concluded is not None else None
+        letter = (concluded.group(3) if concluded is not None else None) or (
+            (item.letter(own_letter) or "?") if own_letter else None)
+        if found is not None and letter not in (None, found):
             found = None  # "So: B. Aortic dissection": the letter and the text disagree
         if found is not None:
             label, method = found, "final_verdict"
@@ -820,7 +823,9 @@ _SO_CONCLUDED = re.compile(_SO + r"(no|yes)[ \t]*\Z"
                            # comma, lower case, ends the correction as "so no" does
                            r"|(?-i:,[ \t]*(no|yes))[ \t]*\Z")
 # a closing conclusion after a comma that is an option's whole text ("..., so left hip")
-_SO_OPTION = re.compile(_SO + r"([^\W\d_][^,;:.!?\n]{1,40}?)[ \t.!]*\Z"
+_SO_OPTION = re.compile(_SO + r"([^\W\d_][^,;:.!?\n]{1,40}?)"
+                        # batch 81: "..., so no fracture, d": the option's own letter after it, lower case
+                        r"(?:[ \t]*,[ \t]*(?P<own>[a-h]))?[ \t.!]*\Z"
                         # batch 54: a list weighing each option, then a closing line "Most consistent: **C. Aortic
                         # dissection**." or "So: D. None of the above" (its letter, when it has one, the option's)
                         # batch 55: "**Best fit: C. Aortic dissection.**", the line in bold
