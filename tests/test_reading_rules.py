@@ -9080,7 +9080,7 @@ def test_a_finding_said_absent_and_a_japanese_impression(reply: str, choice: str
     # batch 81: one report entry headed by what the question asks about
     ("Spleen: within normal limits.", "no"),
     ("Spleen: enlarged, 15 cm.", "yes"),
-    # near misses: an entry headed by another organ, two entries, a heading with nothing after it
+    # near misses: an entry headed by another organ, a heading with nothing after it
     ("Liver: within normal limits.", None),
     ("Spleen: ?", None),
 ])
