@@ -1024,7 +1024,7 @@ _DIFFERENTIAL = re.compile(r"(?im)(?:^|(?<=[.;!?]\s)|(?<=[.;!?]))[ \t]*"
                            r"[^.;:!?\n]{1,80}?\s(?:vs\.?|versus)\s[^.;!?\n]{1,80}(?:[.;!?]|$)"
                            # batch 81: "Impression: Hydrocephalus, communicating versus obstructive." (a lone "X versus
                            # Y" that ends its sentence without taking one; not "X versus Y: X", nor one that favours)
-                           r"|(?:^|(?<=[.;:!?]\s)|(?<=[.;:!?]))[ \t]*(?![^.;:!?\n]*\b(?:favou?r\w*|prefer\w*|"
+                           r"|(?:^|(?<=[.;:!?]\s)|(?<=[.;:!?]))[ \t]*+(?![^.;:!?\n]*\b(?:favou?r\w*|prefer\w*|"
                            r"likel\w*|probabl\w*|rather|more|over|than)\b)[^.;:!?\n]{1,80}?\s(?:vs\.?|versus)\s"
                            r"[^.;:!?\n]{1,60}?[ \t]*(?:[.;!?]|$)")
 # batch 51: "Mixed pattern: cortical restricted diffusion with a surrounding white-matter vasogenic component." (a reply
