@@ -981,8 +981,10 @@ def _hedged_or_option(text: str, item: Item, lab: str) -> bool:
     """Whether the option ``lab``'s text follows a hedge and ", or" (:data:`_HEDGE_THEN_OR`), or closes a range
     "between ... and" (:data:`_BETWEEN_THEN_AND`)."""
     low = norm(text)
-    return any(pat.search(low, max(0, m.start() - 80), m.start()) for opt, o_lab in item.option_map
-               if o_lab == lab for m in whole_text(opt).finditer(low) for pat in (_HEDGE_THEN_OR, _BETWEEN_THEN_AND))
+    # each pattern only where its word is in the reply: a mention-by-mention search is 100,000 searches on "B)" * 50,000
+    pats = [pat for pat, word in ((_HEDGE_THEN_OR, "or"), (_BETWEEN_THEN_AND, "between")) if word in low]
+    return bool(pats) and any(pat.search(low, max(0, m.start() - 80), m.start()) for opt, o_lab in item.option_map
+                              if o_lab == lab for m in whole_text(opt).finditer(low) for pat in pats)
 
 
 _UNASSESSED = re.compile(r"(?i)\b(?:not\s+(?:clearly\s+|reliably\s+|fully\s+)?(?:assessable|evaluable|assessed|"
@@ -1169,7 +1171,9 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
     if corrections and kind == "choice" and decl.label is None:
         if _BOTH_KEPT.search(clean) and not _ONE_TAKEN.search(clean):
             return None, "ambiguous"  # "Mixed pattern: ...", "I'd put that on the list alongside aortic dissection"
-        spans = [m.span() for m in _DIFFERENTIAL.finditer(clean)]
+        low = clean.casefold()  # (each branch needs one of these words: no scan of a long reply without them)
+        spans = [m.span() for m in _DIFFERENTIAL.finditer(clean)] \
+            if any(w in low for w in ("differential", "ddx", "vs", "versus")) else []
         if spans:
             # "Hydronephrosis with an obstructing lesion ... Differential: calculus vs urothelial neoplasm.": the
             # differential names no answer; what the reply says outside it may
@@ -1731,7 +1735,8 @@ def _read_words(clean: str, item: Item, refusal: bool) -> tuple[str | None, str]
     # each answer under its own condition: "Yes, if it's a PA film; no, if it's an AP film."
     conditional = {lb for x in re.split(r"[.;!?\n]", text[:2000])
                    if (lb := word_prefix(x.lstrip(" \t-*"), item)) is not None
-                   and re.match(r"\W*\w+[ \t]*,?[ \t]*(?:if|when|unless|provided|assuming)\b", x.lstrip(" \t-*"), re.I)}
+                   and re.match(r"\W*\w+[ \t]*+,?[ \t]*+(?:if|when|unless|provided|assuming)\b", x.lstrip(" \t-*"),
+                                re.I)}
     if len(alone) > 1 or len(listed) > 1 or len(conditional) > 1:
         return None, "ambiguous"
     # a yes and a no each stated as the answer, and no self-correction between them: "Yes, there is a pleural

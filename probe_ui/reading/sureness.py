@@ -473,8 +473,8 @@ _CLAUSE = re.compile(r"[.!?;,:\n\u2014\u2013\u3002]")
 
 def _offered_with_another(text: str, item: Item, label: str) -> bool:
     """Choice and label items: the last clause that names ``label`` also names another answer, joined by "or"."""
-    if item.kind == "yesno":
-        return False
+    if item.kind == "yesno" or _ALTERNATIVE.search(text) is None:
+        return False  # (no "or" anywhere: no clause offers two, and the clauses need not be read one by one)
     last = None
     for clause in _CLAUSE.split(text):
         if label in named_in(clause, item):
