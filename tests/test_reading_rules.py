@@ -9030,3 +9030,29 @@ def test_a_closing_so_no_is_whole(reply: str, choice: str | None, sure: bool) ->
     answer = extract(reply, "yesno", ("yes", "no"), question="Is the spleen enlarged? (please answer yes/no)")
     assert answer.choice == choice
     assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 83: what evaluating any such study includes answers nothing of this one
+    ("Evaluation of a brain CT for abnormality includes assessment of grey-white differentiation, ventricular size, "
+     "extra-axial collections and midline shift.", None),
+    ("Assessment of a head CT involves checking for haemorrhage, mass effect and hydrocephalus.", None),
+    # near misses: this study's evaluation, a finding stated (as before)
+    ("Evaluation of this CT shows an abnormality: a haemorrhage in the left frontal lobe.", "yes"),
+    ("There is an abnormality: a haemorrhage in the left frontal lobe.", "yes"),
+])
+def test_what_an_evaluation_of_any_study_includes(reply: str, choice: str | None) -> None:
+    q = "Does this ct scan show any abnormality of the brain? (please answer yes/no)"
+    assert extract(reply, "yesno", ("yes", "no"), question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 83: a reply in a language the reader does not know, naming two modalities with a borrowed "scan": unread
+    ("Nai, etu ultrasound nohoi, CT scan ase.", None),
+    # near misses: the same in English is read as before
+    ("No, this is not an ultrasound, it is a CT scan.", "no"),
+    ("This is a CT scan, not an ultrasound.", "no"),
+])
+def test_a_borrowed_scan_is_no_sign_of_english(reply: str, choice: str | None) -> None:
+    q = "Is this an ultrasound image? (please answer yes/no)"
+    assert extract(reply, "yesno", ("yes", "no"), question=q).choice == choice

@@ -241,6 +241,11 @@ _TEXTBOOK = re.compile(
     # checklist for any such study, not a word on this one
     + r"|\b(?:on|in)\s+an?\s+(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY + r",?\s+the\s+(?:things|features|findings|signs)\s+"
     r"to\s+(?:check|look\s+for|assess|review|evaluate)\s+(?:are|include)"
+    # batch 83: "Evaluation of a brain CT for abnormality includes assessment of grey-white differentiation, ...":
+    # what reading any such study takes, not what this one shows
+    + r"|\b(?:evaluation|assessment|review|interpretation|reading|work-?up)\s+of\s+an?\s+(?:[\w\-]+\s+){0,2}?"
+    + _ANY_STUDY + r"(?:\s+(?:for|of|in)\s+(?:an?\s+|any\s+)?[\w\-]+)?\s+(?:includes?|involves?|consists\s+of|"
+    r"comprises?|covers?|requires?)"
     + r")\b")
 _THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|patient's|i\s+see)\b|\b(?:the|this|these|that)\s+(?:\w+\s+)?"
                         r"(?:image|images|scan|picture|study|film|radiograph|slice|view|lesion|exam|examination)\b")

@@ -386,6 +386,9 @@ _HYBRID = frozenset({frozenset(("pet", "ct")), frozenset(("pet", "mri")), frozen
 # English words that say what a reply's clauses do with the values they name ("This is a CT, ...", "It's an MRI")
 _ENGLISH_FRAME = frozenset("""is it it's its this that these those the are was were be been not no isn't but and or with
 of on in for shows showing image scan study slice film view looks seen see here there than rather instead""".split())
+# batch 83: the nouns a reply in another language borrows with the value it names ("Nai, etu ultrasound nohoi, CT scan
+# ase.", Nagamese: no, this is not an ultrasound, it is a CT scan): no sign that the sentence around them is English
+_BORROWED = frozenset("scan scans image images study slice film view".split())
 
 
 def _no_english(reply: str, mentions: list[tuple[str, str, int, int]]) -> bool:
@@ -393,7 +396,7 @@ def _no_english(reply: str, mentions: list[tuple[str, str, int, int]]) -> bool:
     rest = list(reply)
     for _, _, start, end in mentions:
         rest[start:end] = " " * (end - start)
-    words = {w.casefold() for w in TOKEN.findall("".join(rest))}
+    words = {w.casefold() for w in TOKEN.findall("".join(rest))} - _BORROWED
     return bool(words) and not words & (_ENGLISH_FRAME | ENGLISH_SIGNS)
 
 
