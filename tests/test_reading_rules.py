@@ -9056,3 +9056,23 @@ def test_what_an_evaluation_of_any_study_includes(reply: str, choice: str | None
 def test_a_borrowed_scan_is_no_sign_of_english(reply: str, choice: str | None) -> None:
     q = "Is this an ultrasound image? (please answer yes/no)"
     assert extract(reply, "yesno", ("yes", "no"), question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batches 82-83: a decline, or the image blamed before the answer it keeps
+    ("I'd normally avoid inferring sex from a scan, and this one is quite grainy, but if you need an answer: yes.", True),
+    ("I'm not able to estimate a patient's age group from a radiograph in a way you should rely on.", True),
+    ("The image quality makes a confident call impossible, but if pressed I'd say no.", True),
+    ("Limited assessment due to image cropping. Estimated size: 1 to 3 cm (C).", True),
+    ("The rib edges are blurred by motion, so I can't be fully confident. Tentatively, I agree (B).", True),
+    # near misses: an answer withdrawn between two, a size estimated, an assessment that is not limited, a full
+    # confidence stated: no decline
+    ("Non-proliferative — B. Though the vessel could be neovascularisation rather than IRMA, and I can't tell which "
+     "from this photo; I'm not confident in either answer now.", False),
+    ("I estimate the lesion at about 2 cm from this radiograph: B.", False),
+    ("The assessment is straightforward: the effusion is on the right, so no.", False),
+    ("I can be fully confident here: there is a pleural line on the right (B).", False),
+    ("I'd avoid surgery here; the answer is B.", False),
+])
+def test_declines_and_blamed_images_of_batches_82_83(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
