@@ -9076,3 +9076,26 @@ def test_a_borrowed_scan_is_no_sign_of_english(reply: str, choice: str | None) -
 ])
 def test_declines_and_blamed_images_of_batches_82_83(reply: str, refusal: bool) -> None:
     assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 83: the side asked about, called sharp or clear, or only where a shift goes; the finding on the other side
+    ("No — the left costophrenic angle is sharp; the fluid is on the right side.",
+     "Is the pleural effusion on the left side? (please answer yes/no)", "no"),
+    ("The mass sits in the left temporal lobe and pushes the midline a few millimetres to the right.",
+     "Is the mass on the right side of the brain? (please answer yes/no)", "no"),
+    ("Consolidation in the left lower lobe; the right lung is clear.",
+     "Is there consolidation in the right lower lobe? (please answer yes/no)", "no"),
+    # near misses: the asked side is where the finding is, the other side is clear or where the shift goes; a finding
+    # on both sides stays unread; the side named for what it is, not for a finding, is no denial
+    ("Consolidation in the right lower lobe; the left lung is clear.",
+     "Is there consolidation in the right lower lobe? (please answer yes/no)", "yes"),
+    ("The mass sits in the right temporal lobe and pushes the midline to the left.",
+     "Is the mass on the right side of the brain? (please answer yes/no)", "yes"),
+    ("The mass is in the left frontal lobe and there is a second one on the right.",
+     "Is the mass on the right side of the brain? (please answer yes/no)", None),
+    ("This is the right kidney; the right kidney is unremarkable.", "Is this the right kidney? (please answer yes/no)",
+     "yes"),
+])
+def test_the_other_side_named_answers_no(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice

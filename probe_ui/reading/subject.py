@@ -377,6 +377,16 @@ _AT_THE_EDGE = re.compile(r"(?i)\b(?:only|just)[ \t]+(?:the[ \t]+)?[^.;:!?\n]{1,
                           r"(?:partly[ \t]+|partially[ \t]+|just[ \t]+)?(?:caught|clipped|included)[ \t]+at[ \t]+"
                           r"the[ \t]+(?:(?:top|bottom|upper|lower|very)[ \t]+)?(?:edge|margin|border|corner)s?\b")
 
+# batch 83: the side a mass pushes something to ("The mass sits in the left temporal lobe and pushes the midline a few
+# millimetres to the right."): where the shift goes, not where the mass is (masked, as what is caught at the edge)
+_SHIFTED_TO = re.compile(r"(?i)\b(?:push|shift|displac|deviat)\w*\b[^.;:!?\n]{0,60}?\b(?:to|toward|towards)[ \t]+"
+                         r"the[ \t]+(left|right)\b")
+# batch 83: a side named by a clause that calls it clear ("Consolidation in the left lower lobe; the right lung is
+# clear." to "Is there consolidation in the right lower lobe?"): to a question whether a finding is there, that side
+# is denied
+_CALLED_CLEAR = re.compile(r"(?i)[ \t]+(?:[\w\-]+[ \t]+){0,2}?(?:is|are|looks?|appears?|remains?)[ \t]+"
+                           r"(?:entirely[ \t]+|completely[ \t]+)?(?:clear|unremarkable)\b(?![ \t\-]+(?:cut|evidence|of)\b)")
+_FINDING_ASKED = re.compile(r"(?i)\b(?:is|are)\s+there\b")
 
 # batch 63: a hybrid study written with a slash ("Fused FDG PET/CT, coronal.", "SPECT/CT") is one study, not two
 # alternatives
@@ -415,6 +425,9 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     # batch 50: "It's a sagittal MRI of the cervical spine — only the lower brainstem and cerebellar tonsils are
     # caught at the top edge.": what is only caught at the field's edge is not what the scan is of
     reply = _AT_THE_EDGE.sub(lambda m: " " * len(m.group(0)), reply)
+    if "to" in reply:
+        reply = _SHIFTED_TO.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + " " * len(m.group(1)), reply)
+    finding_asked = bool(_FINDING_ASKED.search(question))
     mentions = _mentions(reply)
     for (c1, v1, _, e1), (c2, v2, s2, _) in zip(mentions, mentions[1:]):
         if c1 == c2 and v1 != v2 and any(c == c1 for c, _ in asked) and (
@@ -431,7 +444,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
         # an organ placed outside the slice denies the organ, not the region the slice does show
         neg = bool(_NEGATION.search(before)) or (cat == "organ" and bool(_OUTSIDE.match(reply, end)
                                                                          or _DENIED_AFTER.match(reply, end)
-                                                                         or _PLACED_BEYOND.search(before)))
+                                                                         or _PLACED_BEYOND.search(before))) \
+            or (cat == "side" and finding_asked and bool(_CALLED_CLEAR.match(reply, end)))
         if _A_KIND.fullmatch(before) and _KIND_DEFINED.match(reply, end):
             continue  # batch 27: "...: a sagittal slice has its row direction along ...": what any such image is
         if neg and cat in ("region", "organ") and _MODIFIER_DENIED.search(before) and _HEAD_NOUN.match(reply, end):
