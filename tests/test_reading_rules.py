@@ -9099,3 +9099,19 @@ def test_declines_and_blamed_images_of_batches_82_83(reply: str, refusal: bool) 
 ])
 def test_the_other_side_named_answers_no(reply: str, question: str, choice: str | None) -> None:
     assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    # batch 82: LLaVA's lower-case abbreviation; batch 83: alveolar fluid from heart failure
+    ("gbm, ring enhancing with a necrotic center crossing the corpus callosum.",
+     ("Glioblastoma", "Meningioma", "Abscess", "None of the above"), "A"),
+    ("Fluid overload from left heart failure filling the alveoli on both sides.",
+     ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"), "C"),
+    # near misses: fluid from heart failure not placed in the alveoli, a word that only holds the letters
+    ("Fluid overload from left heart failure, with fluid in both pleural spaces.",
+     ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"), None),
+    ("gbmx, ring enhancing.", ("Glioblastoma", "Meningioma", "Abscess", "None of the above"), None),
+])
+def test_synonyms_of_batches_82_83(reply: str, options: tuple[str, ...], choice: str | None) -> None:
+    labels = tuple("ABCD"[:len(options)])
+    assert extract(reply, "choice", labels, options).choice == choice
