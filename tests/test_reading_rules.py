@@ -9115,3 +9115,31 @@ def test_the_other_side_named_answers_no(reply: str, question: str, choice: str 
 def test_synonyms_of_batches_82_83(reply: str, options: tuple[str, ...], choice: str | None) -> None:
     labels = tuple("ABCD"[:len(options)])
     assert extract(reply, "choice", labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 82: a list that sets each finding option aside by its label, then the normal option
+    ("Reasoning:\n- Cardiomegaly: CTR 0.46 — no.\n- Pneumothorax: no pleural line.\n- Pleural effusion: costophrenic "
+     "angles sharp.\n- Lungs clear, mediastinum normal.\nFinal answer: D. Normal study", "D"),
+    # near misses: a line that affirms its finding still argues against the normal option; a finding in prose too
+    ("Reasoning:\n- Cardiomegaly: CTR 0.62 — yes.\n- Pneumothorax: no pleural line.\n- Pleural effusion: costophrenic "
+     "angles sharp.\nFinal answer: D. Normal study", None),
+    ("The cardiothoracic ratio is 0.65, so there is cardiomegaly. Answer: D. Normal study", None),
+])
+def test_options_checked_off_before_the_normal_option(reply: str, choice: str | None) -> None:
+    options = ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study")
+    assert extract(reply, "choice", ("A", "B", "C", "D"), options).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 83: "nothing ... points to" another option denies it
+    ("Venous sinus thrombosis can mimic it, but nothing in the question points to a clot. So my answer is A, "
+     "idiopathic intracranial hypertension.", "A"),
+    # near miss: what does point to it argues against the closing answer (as before)
+    ("An empty sella and flattened globes, but everything in the history points to a clot. So my answer is A, "
+     "idiopathic intracranial hypertension.", None),
+])
+def test_nothing_points_to_another_option(reply: str, choice: str | None) -> None:
+    options = ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Pituitary adenoma",
+               "Migraine", "Meningioma")
+    assert extract(reply, "choice", ("A", "B", "C", "D", "E"), options).choice == choice
