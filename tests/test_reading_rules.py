@@ -9143,3 +9143,22 @@ def test_nothing_points_to_another_option(reply: str, choice: str | None) -> Non
     options = ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Pituitary adenoma",
                "Migraine", "Meningioma")
     assert extract(reply, "choice", ("A", "B", "C", "D", "E"), options).choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice", [
+    # batch 82: Indonesian "final answer: a child"; batch 83: Korean "it is a child", Turkish "the right kidney"
+    ("Jawaban akhir: anak-anak. Lempeng pertumbuhan masih terbuka.", "label", ("child", "adult", "elderly"), (),
+     "Which age group does this radiograph belong to? (Answer with child, adult, or elderly)", "child"),
+    ("소아입니다. 성장판이 아직 닫히지 않았습니다.", "label", ("child", "adult"), (),
+     "Is this radiograph of a child or an adult? (Answer with child or adult)", "child"),
+    ("Sağ böbrek. Toplayıcı sistem belirgin şekilde genişlemiş.", "choice", ("A", "B"),
+     ("The left kidney", "The right kidney"), "Which kidney shows hydronephrosis?", "B"),
+    # near misses: the English "sag" is no side; a Turkish side the lexicon does not gloss stays unread
+    ("The kidney shows some sag. Collecting system dilated.", "choice", ("A", "B"),
+     ("The left kidney", "The right kidney"), "Which kidney shows hydronephrosis?", None),
+    ("Sol böbrek. Toplayıcı sistem genişlemiş.", "choice", ("A", "B"), ("The left kidney", "The right kidney"),
+     "Which kidney shows hydronephrosis?", None),
+])
+def test_words_of_widely_spoken_languages_82_83(reply: str, kind: str, labels: tuple[str, ...],
+                                               options: tuple[str, ...], question: str, choice: str | None) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice

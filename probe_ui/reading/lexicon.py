@@ -752,7 +752,9 @@ WORDS: dict[str, tuple[str, ...]] = {
               # batch 18: Armenian ("... աջ երիկամում է։"), Georgian, Macedonian
               "աջ", "მარჯვენა", "десниот", "десната", "десно",
               # batch 19: Russian ("в правой почке", "справа")
-              "правый", "правая", "правое", "правой", "правом", "справа"),
+              "правый", "правая", "правое", "правой", "правом", "справа",
+              # batch 83: Turkish "Sağ böbrek. ..." (the right kidney; "sağ" with its breve only: "sag" is English)
+              "sağ"),
     "male": ("masculino", "masculin", "männlich", "男性",
              # batch 14: Vietnamese, Korean
              "nam giới", "đàn ông", "là nam", "남성", "남자",
@@ -864,7 +866,10 @@ WORDS: dict[str, tuple[str, ...]] = {
               # batch 71: Zarma ("Zanka no.", it is a child: its "no" is the copula, never read as the English no);
               # batch 72: Ekegusii ("Omwana."; the Luganda word too, of the same sense), Kalenjin ("Lakwet."), Sukuma
               # ("Ng'wana."), each a child
-              "zanka", "omwana", "lakwet", "ng'wana"),
+              "zanka", "omwana", "lakwet", "ng'wana",
+              # batch 82: Indonesian "Jawaban akhir: anak-anak." (final answer: a child, children); batch 83: Korean
+              # "소아입니다." (it is a child: 소아, a child in medical use; 어린이, the everyday word)
+              "anak-anak", "anak", "소아", "어린이"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
@@ -886,6 +891,8 @@ WORDS: dict[str, tuple[str, ...]] = {
                "одговор", "odgovor", "பதில்",
                # batch 80: Vietnamese ("Trả lời: Có", answer: yes)
                "trả lời"),
+    # batch 82: Indonesian "Jawaban akhir: anak-anak." (final answer: ...), Malay "Jawapan akhir"
+    "final answer": ("jawaban akhir", "jawapan akhir"),
     # batches 80-81: a report's headings ("Kết luận: Không.", Vietnamese; "SONUÇ: Evet, kırık mevcut.", Turkish;
     # "印象：脾腫あり。", Japanese and Chinese)
     "conclusion": ("kết luận", "sonuç", "结论", "結論"),
