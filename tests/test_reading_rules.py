@@ -3876,7 +3876,8 @@ def test_synonyms_of_batches_27_28(reply: str, options: tuple[str, ...], choice:
     # near misses: no decline
     ('{"candidates": [{"finishReason": "STOP", "content": "Yes."}]}', "yesno", YN, (), EFFUSION, "yes", False),
     ("The resolution is low but fine: yes, an effusion.", "yesno", YN, (), EFFUSION, "yes", False),
-    ("Ik kan het goed zien: ja.", "yesno", YN, (), EFFUSION, None, False),
+    # (batch 80: a yes/no word after a colon is read, lexicon.translate: "I can see it well: yes.")
+    ("Ik kan het goed zien: ja.", "yesno", YN, (), EFFUSION, "yes", False),
 ])
 def test_withdrawals_and_declines_of_batches_27_28(reply: str, kind: str, labels: tuple[str, ...],
                                                    options: tuple[str, ...], question: str, choice: str | None,
