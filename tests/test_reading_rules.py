@@ -9163,3 +9163,17 @@ def test_nothing_points_to_another_option(reply: str, choice: str | None) -> Non
 def test_words_of_widely_spoken_languages_82_83(reply: str, kind: str, labels: tuple[str, ...],
                                                options: tuple[str, ...], question: str, choice: str | None) -> None:
     assert extract(reply, kind, labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 82: a chat interface's "thought for N seconds" line (here in Vietnamese) is not the reply's
+    ("Đã suy nghĩ trong 6 giây\n\nKhông. Các vân phổi kéo dài sát tới thành ngực ở cả hai bên.", "no", True),
+    ("Thought for 4 seconds\n\nNo — lung markings reach the chest wall on both sides.", "no", True),
+    # near misses: the words inside a sentence of the reply, not a line of their own, are left as they are
+    ("I thought for 4 seconds and no pleural line is seen, so no.", "no", None),
+])
+def test_a_thought_for_seconds_line_is_the_interfaces(reply: str, choice: str, sure: bool | None) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is there a pneumothorax? (please answer yes/no)")
+    assert answer.choice == choice
+    if sure is not None:
+        assert answer.sure is sure

@@ -102,6 +102,12 @@ _THINK_END = re.compile(r"</think(?:ing)?>|<unused95>", re.IGNORECASE)
 _THINK_TAG = re.compile(r"</?think(?:ing)?>|<unused9[45]>(?:thought\b)?", re.IGNORECASE)
 
 
+# batch 82: a chat interface's note of how long the model reasoned, opening the reply on a line of its own ("Thought for
+# 6 seconds\n\n...", Vietnamese "Đã suy nghĩ trong 6 giây\n\nKhông. ..."): the interface's words, not the reply's
+_THOUGHT_FOR = re.compile(r"(?i)\A[ \t]*(?:thought[ \t]+for|đã[ \t]+suy[ \t]+nghĩ[ \t]+trong)[ \t]+\d{1,4}[ \t]+"
+                          r"(?:seconds?|giây)[ \t]*\n")
+
+
 def strip_debris(text: str) -> str:
     """The reply without chat-template tokens and role prefixes; after a closed ``<think>`` block, only what
     follows it (the reasoning before is not the answer)."""
@@ -120,6 +126,8 @@ def strip_debris(text: str) -> str:
         text = _DEBRIS.sub(" ", text)
     if text[:30].lstrip()[:1] in "aAmMG#":
         text = _ROLE.sub("", text, count=1)
+    if text[:30].lstrip()[:1] in "tTđĐ":
+        text = _THOUGHT_FOR.sub("", text, count=1)
     if "Assistant" in text or "ASSISTANT" in text:
         invented = _INVENTED_EXCHANGE.search(text)
         if invented is not None and text[:invented.start()].strip():
