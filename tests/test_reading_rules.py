@@ -9061,7 +9061,8 @@ def test_a_borrowed_scan_is_no_sign_of_english(reply: str, choice: str | None) -
 
 @pytest.mark.parametrize("reply, refusal", [
     # batches 82-83: a decline, or the image blamed before the answer it keeps
-    ("I'd normally avoid inferring sex from a scan, and this one is quite grainy, but if you need an answer: yes.", True),
+    ("I'd normally avoid inferring sex from a scan, and this one is quite grainy, but if you need an answer: yes.",
+     True),
     ("I'm not able to estimate a patient's age group from a radiograph in a way you should rely on.", True),
     ("The image quality makes a confident call impossible, but if pressed I'd say no.", True),
     ("Limited assessment due to image cropping. Estimated size: 1 to 3 cm (C).", True),

@@ -385,7 +385,8 @@ _SHIFTED_TO = re.compile(r"(?i)\b(?:push|shift|displac|deviat)\w*\b[^.;:!?\n]{0,
 # clear." to "Is there consolidation in the right lower lobe?"): to a question whether a finding is there, that side
 # is denied
 _CALLED_CLEAR = re.compile(r"(?i)[ \t]+(?:[\w\-]+[ \t]+){0,2}?(?:is|are|looks?|appears?|remains?)[ \t]+"
-                           r"(?:entirely[ \t]+|completely[ \t]+)?(?:clear|unremarkable)\b(?![ \t\-]+(?:cut|evidence|of)\b)")
+                           r"(?:entirely[ \t]+|completely[ \t]+)?(?:clear|unremarkable)\b"
+                           r"(?![ \t\-]+(?:cut|evidence|of)\b)")
 _FINDING_ASKED = re.compile(r"(?i)\b(?:is|are)\s+there\b")
 
 # batch 63: a hybrid study written with a slash ("Fused FDG PET/CT, coronal.", "SPECT/CT") is one study, not two
