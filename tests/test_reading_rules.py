@@ -8904,7 +8904,7 @@ def test_an_option_only_left_open_is_not_the_answer(reply: str, options: tuple[s
     ("<answer>A</answer>\n\nI can no longer say whether the image is rotated, but the new vessels are clear.", "A"),
     ("<answer>B</answer>", "B"),
 ])
-def test_an_answer_withdrawn_between_two(reply: str, choice: str | None) -> None:
+def test_an_answer_withdrawn_between_two_is_read_as_none(reply: str, choice: str | None) -> None:
     answer = extract(reply, "choice", ("A", "B"), ("Proliferative diabetic retinopathy",
                                                    "Non-proliferative diabetic retinopathy"))
     assert answer.choice == choice
@@ -9127,3 +9127,149 @@ def test_a_conclusion_with_its_own_letter_after_it(reply: str, choice: str | Non
     answer = extract(reply, "choice", ABCD, ("Left femur", "Right femur", "Both femurs", "No fracture"),
                      question="Where is the fracture?")
     assert answer.choice == choice
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 83: what evaluating any such study includes answers nothing of this one
+    ("Evaluation of a brain CT for abnormality includes assessment of grey-white differentiation, ventricular size, "
+     "extra-axial collections and midline shift.", None),
+    ("Assessment of a head CT involves checking for haemorrhage, mass effect and hydrocephalus.", None),
+    # near misses: this study's evaluation, a finding stated (as before)
+    ("Evaluation of this CT shows an abnormality: a haemorrhage in the left frontal lobe.", "yes"),
+    ("There is an abnormality: a haemorrhage in the left frontal lobe.", "yes"),
+])
+def test_what_an_evaluation_of_any_study_includes(reply: str, choice: str | None) -> None:
+    q = "Does this ct scan show any abnormality of the brain? (please answer yes/no)"
+    assert extract(reply, "yesno", ("yes", "no"), question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 83: a reply in a language the reader does not know, naming two modalities with a borrowed "scan": unread
+    ("Nai, etu ultrasound nohoi, CT scan ase.", None),
+    # near misses: the same in English is read as before
+    ("No, this is not an ultrasound, it is a CT scan.", "no"),
+    ("This is a CT scan, not an ultrasound.", "no"),
+])
+def test_a_borrowed_scan_is_no_sign_of_english(reply: str, choice: str | None) -> None:
+    q = "Is this an ultrasound image? (please answer yes/no)"
+    assert extract(reply, "yesno", ("yes", "no"), question=q).choice == choice
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batches 82-83: a decline, or the image blamed before the answer it keeps
+    ("I'd normally avoid inferring sex from a scan, and this one is quite grainy, but if you need an answer: yes.",
+     True),
+    ("I'm not able to estimate a patient's age group from a radiograph in a way you should rely on.", True),
+    ("The image quality makes a confident call impossible, but if pressed I'd say no.", True),
+    ("Limited assessment due to image cropping. Estimated size: 1 to 3 cm (C).", True),
+    ("The rib edges are blurred by motion, so I can't be fully confident. Tentatively, I agree (B).", True),
+    # near misses: an answer withdrawn between two, a size estimated, an assessment that is not limited, a full
+    # confidence stated: no decline
+    ("Non-proliferative — B. Though the vessel could be neovascularisation rather than IRMA, and I can't tell which "
+     "from this photo; I'm not confident in either answer now.", False),
+    ("I estimate the lesion at about 2 cm from this radiograph: B.", False),
+    ("The assessment is straightforward: the effusion is on the right, so no.", False),
+    ("I can be fully confident here: there is a pleural line on the right (B).", False),
+    ("I'd avoid surgery here; the answer is B.", False),
+])
+def test_declines_and_blamed_images_of_batches_82_83(reply: str, refusal: bool) -> None:
+    assert is_refusal(reply) is refusal
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batch 83: the side asked about, called sharp or clear, or only where a shift goes; the finding on the other side
+    ("No — the left costophrenic angle is sharp; the fluid is on the right side.",
+     "Is the pleural effusion on the left side? (please answer yes/no)", "no"),
+    ("The mass sits in the left temporal lobe and pushes the midline a few millimetres to the right.",
+     "Is the mass on the right side of the brain? (please answer yes/no)", "no"),
+    ("Consolidation in the left lower lobe; the right lung is clear.",
+     "Is there consolidation in the right lower lobe? (please answer yes/no)", "no"),
+    # near misses: the asked side is where the finding is, the other side is clear or where the shift goes; a finding
+    # on both sides stays unread; the side named for what it is, not for a finding, is no denial
+    ("Consolidation in the right lower lobe; the left lung is clear.",
+     "Is there consolidation in the right lower lobe? (please answer yes/no)", "yes"),
+    ("The mass sits in the right temporal lobe and pushes the midline to the left.",
+     "Is the mass on the right side of the brain? (please answer yes/no)", "yes"),
+    ("The mass is in the left frontal lobe and there is a second one on the right.",
+     "Is the mass on the right side of the brain? (please answer yes/no)", None),
+    ("This is the right kidney; the right kidney is unremarkable.", "Is this the right kidney? (please answer yes/no)",
+     "yes"),
+])
+def test_the_other_side_named_answers_no(reply: str, question: str, choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    # batch 82: LLaVA's lower-case abbreviation; batch 83: alveolar fluid from heart failure
+    ("gbm, ring enhancing with a necrotic center crossing the corpus callosum.",
+     ("Glioblastoma", "Meningioma", "Abscess", "None of the above"), "A"),
+    ("Fluid overload from left heart failure filling the alveoli on both sides.",
+     ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"), "C"),
+    # near misses: fluid from heart failure not placed in the alveoli, a word that only holds the letters
+    ("Fluid overload from left heart failure, with fluid in both pleural spaces.",
+     ("Pneumonia", "Pleural effusion", "Pulmonary edema", "Atelectasis"), None),
+    ("gbmx, ring enhancing.", ("Glioblastoma", "Meningioma", "Abscess", "None of the above"), None),
+])
+def test_synonyms_of_batches_82_83(reply: str, options: tuple[str, ...], choice: str | None) -> None:
+    labels = tuple("ABCD"[:len(options)])
+    assert extract(reply, "choice", labels, options).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 82: a list that sets each finding option aside by its label, then the normal option
+    ("Reasoning:\n- Cardiomegaly: CTR 0.46 — no.\n- Pneumothorax: no pleural line.\n- Pleural effusion: costophrenic "
+     "angles sharp.\n- Lungs clear, mediastinum normal.\nFinal answer: D. Normal study", "D"),
+    # near misses: a line that affirms its finding still argues against the normal option; a finding in prose too
+    ("Reasoning:\n- Cardiomegaly: CTR 0.62 — yes.\n- Pneumothorax: no pleural line.\n- Pleural effusion: costophrenic "
+     "angles sharp.\nFinal answer: D. Normal study", None),
+    ("The cardiothoracic ratio is 0.65, so there is cardiomegaly. Answer: D. Normal study", None),
+])
+def test_options_checked_off_before_the_normal_option(reply: str, choice: str | None) -> None:
+    options = ("Cardiomegaly", "Pneumothorax", "Pleural effusion", "Normal study")
+    assert extract(reply, "choice", ("A", "B", "C", "D"), options).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 83: "nothing ... points to" another option denies it
+    ("Venous sinus thrombosis can mimic it, but nothing in the question points to a clot. So my answer is A, "
+     "idiopathic intracranial hypertension.", "A"),
+    # near miss: what does point to it argues against the closing answer (as before)
+    ("An empty sella and flattened globes, but everything in the history points to a clot. So my answer is A, "
+     "idiopathic intracranial hypertension.", None),
+])
+def test_nothing_points_to_another_option(reply: str, choice: str | None) -> None:
+    options = ("Idiopathic intracranial hypertension", "Cerebral venous sinus thrombosis", "Pituitary adenoma",
+               "Migraine", "Meningioma")
+    assert extract(reply, "choice", ("A", "B", "C", "D", "E"), options).choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice", [
+    # batch 82: Indonesian "final answer: a child"; batch 83: Korean "it is a child", Turkish "the right kidney"
+    ("Jawaban akhir: anak-anak. Lempeng pertumbuhan masih terbuka.", "label", ("child", "adult", "elderly"), (),
+     "Which age group does this radiograph belong to? (Answer with child, adult, or elderly)", "child"),
+    ("소아입니다. 성장판이 아직 닫히지 않았습니다.", "label", ("child", "adult"), (),
+     "Is this radiograph of a child or an adult? (Answer with child or adult)", "child"),
+    ("Sağ böbrek. Toplayıcı sistem belirgin şekilde genişlemiş.", "choice", ("A", "B"),
+     ("The left kidney", "The right kidney"), "Which kidney shows hydronephrosis?", "B"),
+    # near misses: the English "sag" is no side; a Turkish side the lexicon does not gloss stays unread
+    ("The kidney shows some sag. Collecting system dilated.", "choice", ("A", "B"),
+     ("The left kidney", "The right kidney"), "Which kidney shows hydronephrosis?", None),
+    ("Sol böbrek. Toplayıcı sistem genişlemiş.", "choice", ("A", "B"), ("The left kidney", "The right kidney"),
+     "Which kidney shows hydronephrosis?", None),
+])
+def test_words_of_widely_spoken_languages_82_83(reply: str, kind: str, labels: tuple[str, ...],
+                                               options: tuple[str, ...], question: str, choice: str | None) -> None:
+    assert extract(reply, kind, labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 82: a chat interface's "thought for N seconds" line (here in Vietnamese) is not the reply's
+    ("Đã suy nghĩ trong 6 giây\n\nKhông. Các vân phổi kéo dài sát tới thành ngực ở cả hai bên.", "no", True),
+    ("Thought for 4 seconds\n\nNo — lung markings reach the chest wall on both sides.", "no", True),
+    # near misses: the words inside a sentence of the reply, not a line of their own, are left as they are
+    ("I thought for 4 seconds and no pleural line is seen, so no.", "no", None),
+])
+def test_a_thought_for_seconds_line_is_the_interfaces(reply: str, choice: str, sure: bool | None) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is there a pneumothorax? (please answer yes/no)")
+    assert answer.choice == choice
+    if sure is not None:
+        assert answer.sure is sure

@@ -55,7 +55,9 @@ _CONCLUDING = re.compile(
 )
 # what leaves the concluding phrase open or denies it: "would be classic for", "not typical of", "if ... consistent"
 _OPEN = re.compile(r"(?i)\b(?:not|no|never|would|could|might|may|if|unless|whether|less|rather\s+than|instead\s+of|"
-                   r"unlike|neither|nor|without|although|though|despite|even|while|whereas)\b|n't\b|\?")
+                   r"unlike|neither|nor|without|although|though|despite|even|while|whereas"
+                   # batch 83: "Venous sinus thrombosis can mimic it, but nothing in the question points to a clot."
+                   r"|nothing|none)\b|n't\b|\?")
 _PHRASE_END = re.compile(r"[.;:!?\n,]|\s[-\u2014]\s")
 # where the concluded object ends: its clause, or a contrast ("consistent with pneumonia, as opposed to the physician's
 # effusion", "typical of a cyst rather than a tumour")
@@ -68,6 +70,11 @@ _OBJECT_END = re.compile(r"[.;:!?\n]|\s[-\u2014]\s|,\s*(?:as\s+opposed|rather|in
 _NORMAL_OPTION = re.compile(r"(?i)\A\W*(?:normal|unremarkable|no\s+(?:abnormality|abnormalities|"
                             r"(?:acute\s+)?findings?))(?:\s+(?:study|examination|exam|film|scan|radiograph|image|"
                             r"findings?))?\W*\Z")
+# batch 82: a list that goes through the finding options one by one, each line's label an option and its rest a denial
+# ("Reasoning:\n- Cardiomegaly: CTR 0.46 — no.\n- Pneumothorax: no pleural line.\n- Pleural effusion: costophrenic
+# angles sharp.\n...\nFinal answer: D. Normal study"): options checked and set aside, not named for the answer
+_CHECKED_LINE = re.compile(r"(?m)^[ \t]*(?:[-*\u2022][ \t]*|\d{1,2}[.)][ \t]*)?([^:\n]{1,40}):([^\n]{0,200})$")
+_DENIED_IN_LINE = re.compile(r"(?i)\b(?:no|not|none|absent|negative|normal|sharp|clear|unremarkable|without)\b|n't\b")
 # batch 35: a stage or form the findings have passed ("goes beyond the non-proliferative stage", "has progressed past
 # the early phase")
 _SURPASSED = re.compile(r"(?i)\b(?:goes|go|gone|going|went|is|are|has\s+(?:progressed|moved|advanced)|progressed|moved|"
@@ -429,6 +436,9 @@ def against_body(body: str, item: Item, label: str) -> bool:
         return True  # "I count one in each quadrant: ... Answer: (C) 3"
     if _NORMAL_OPTION.match({lb: o for o, lb in item.option_map}.get(label, "")) and not _WEIGHED.search(body):
         named, _ = _named(body, item)
+        if named - {label} and ":" in body:
+            named -= {lb for m in _CHECKED_LINE.finditer(body) if _DENIED_IN_LINE.search(m.group(2))
+                      for lb in _named(m.group(1), item)[0]}
         if named - {label}:
             return True  # "The cardiothoracic ratio is 0.65 ... Answer: D. Normal study": a finding, then "normal"
     # "The right femoral head is flattened ...; the left femoral head is normal. Answer: A" (A: the left hip); only

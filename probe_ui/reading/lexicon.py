@@ -102,6 +102,12 @@ _THINK_END = re.compile(r"</think(?:ing)?>|<unused95>", re.IGNORECASE)
 _THINK_TAG = re.compile(r"</?think(?:ing)?>|<unused9[45]>(?:thought\b)?", re.IGNORECASE)
 
 
+# batch 82: a chat interface's note of how long the model reasoned, opening the reply on a line of its own ("Thought for
+# 6 seconds\n\n...", Vietnamese "Đã suy nghĩ trong 6 giây\n\nKhông. ..."): the interface's words, not the reply's
+_THOUGHT_FOR = re.compile(r"(?i)\A[ \t]*(?:thought[ \t]+for|đã[ \t]+suy[ \t]+nghĩ[ \t]+trong)[ \t]+\d{1,4}[ \t]+"
+                          r"(?:seconds?|giây)[ \t]*\n")
+
+
 def strip_debris(text: str) -> str:
     """The reply without chat-template tokens and role prefixes; after a closed ``<think>`` block, only what
     follows it (the reasoning before is not the answer)."""
@@ -120,6 +126,8 @@ def strip_debris(text: str) -> str:
         text = _DEBRIS.sub(" ", text)
     if text[:30].lstrip()[:1] in "aAmMG#":
         text = _ROLE.sub("", text, count=1)
+    if text[:30].lstrip()[:1] in "tTđĐ":
+        text = _THOUGHT_FOR.sub("", text, count=1)
     if "Assistant" in text or "ASSISTANT" in text:
         invented = _INVENTED_EXCHANGE.search(text)
         if invented is not None and text[:invented.start()].strip():
@@ -241,6 +249,11 @@ _TEXTBOOK = re.compile(
     # checklist for any such study, not a word on this one
     + r"|\b(?:on|in)\s+an?\s+(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY + r",?\s+the\s+(?:things|features|findings|signs)\s+"
     r"to\s+(?:check|look\s+for|assess|review|evaluate)\s+(?:are|include)"
+    # batch 83: "Evaluation of a brain CT for abnormality includes assessment of grey-white differentiation, ...":
+    # what reading any such study takes, not what this one shows
+    + r"|\b(?:evaluation|assessment|review|interpretation|reading|work-?up)\s+of\s+an?\s+(?:[\w\-]+\s+){0,2}?"
+    + _ANY_STUDY + r"(?:\s+(?:for|of|in)\s+(?:an?\s+|any\s+)?[\w\-]+)?\s+(?:includes?|involves?|consists\s+of|"
+    r"comprises?|covers?|requires?)"
     + r")\b")
 _THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|patient's|i\s+see)\b|\b(?:the|this|these|that)\s+(?:\w+\s+)?"
                         r"(?:image|images|scan|picture|study|film|radiograph|slice|view|lesion|exam|examination)\b")
@@ -747,7 +760,9 @@ WORDS: dict[str, tuple[str, ...]] = {
               # batch 18: Armenian ("... աջ երիկամում է։"), Georgian, Macedonian
               "աջ", "მარჯვენა", "десниот", "десната", "десно",
               # batch 19: Russian ("в правой почке", "справа")
-              "правый", "правая", "правое", "правой", "правом", "справа"),
+              "правый", "правая", "правое", "правой", "правом", "справа",
+              # batch 83: Turkish "Sağ böbrek. ..." (the right kidney; "sağ" with its breve only: "sag" is English)
+              "sağ"),
     "male": ("masculino", "masculin", "männlich", "男性",
              # batch 14: Vietnamese, Korean
              "nam giới", "đàn ông", "là nam", "남성", "남자",
@@ -859,7 +874,10 @@ WORDS: dict[str, tuple[str, ...]] = {
               # batch 71: Zarma ("Zanka no.", it is a child: its "no" is the copula, never read as the English no);
               # batch 72: Ekegusii ("Omwana."; the Luganda word too, of the same sense), Kalenjin ("Lakwet."), Sukuma
               # ("Ng'wana."), each a child
-              "zanka", "omwana", "lakwet", "ng'wana"),
+              "zanka", "omwana", "lakwet", "ng'wana",
+              # batch 82: Indonesian "Jawaban akhir: anak-anak." (final answer: a child, children); batch 83: Korean
+              # "소아입니다." (it is a child: 소아, a child in medical use; 어린이, the everyday word)
+              "anak-anak", "anak", "소아", "어린이"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
@@ -881,6 +899,8 @@ WORDS: dict[str, tuple[str, ...]] = {
                "одговор", "odgovor", "பதில்",
                # batch 80: Vietnamese ("Trả lời: Có", answer: yes)
                "trả lời"),
+    # batch 82: Indonesian "Jawaban akhir: anak-anak." (final answer: ...), Malay "Jawapan akhir"
+    "final answer": ("jawaban akhir", "jawapan akhir"),
     # batches 80-81: a report's headings ("Kết luận: Không.", Vietnamese; "SONUÇ: Evet, kırık mevcut.", Turkish;
     # "印象：脾腫あり。", Japanese and Chinese)
     "conclusion": ("kết luận", "sonuç", "结论", "結論"),

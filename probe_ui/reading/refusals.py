@@ -87,6 +87,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|grade|stage|classify"
      # batch 77: "I'm not able to infer a patient's sex from medical imaging."
      r"|infer"
+     # batch 82: "I'm not able to estimate a patient's age group from a radiograph in a way you should rely on — ..."
+     r"|estimate"
      # batch 75: "Sorry, I cannot re-evaluate the image because it is no longer available." (a second look declined)
      r"|re-?(?:evaluate|assess|examine|review|interpret)"
      # batch 40: "I can't agree or disagree with the physician here: ..."
@@ -205,7 +207,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # issue 21: replies that name an option while saying they cannot be sure, or that they lack the image
     ("cannot-be-sure",
      r"\b(?:can(?:\s*not|'t)|could(?:\s*not|n't)|am\s+unable\s+to|'m\s+unable\s+to|unable\s+to)\s+"
-     r"(?:\w+\s+)?(?:be\s+(?:sure|certain|confident)|say\s+for\s+(?:sure|certain))\b"
+     r"(?:\w+\s+)?(?:be\s+(?:sure|certain|confident)|say\s+for\s+(?:sure|certain)"
+     # batch 82: "The rib edges are blurred by motion, so I can't be fully confident. Tentatively, ..."
+     r"|be\s+(?:fully|entirely|completely|totally|absolutely)\s+(?:sure|certain|confident))\b"
      # "I can't be certain from this slice, but ...": the image was read, and the reading is hedged (batch 6 and 8)
      r"(?!\s+(?:from|on|based\s+on)\s+(?:this|the|that|one|a(?:\s+single)?)\s+(?:[\w\-]+\s+)?(?:" + _IMAGE + "|"
      + _STUDY + r"|view|slice|projection|image)\b)",
@@ -391,7 +395,8 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # batch 10: a task the reply does not do from images ("I don't determine a person's sex from medical images.")
     ("not-from-images",
      r"\bi\s+(?:don't|do\s+not|won't|will\s+not|never|can't|cannot|can\s+not)\s+(?:determine|infer|guess|judge|"
-     r"estimate|predict|assign|tell)\s+"
+     # (batch 83: not "I can't tell which from this photo", two answers weighed)
+     r"estimate|predict|assign|tell(?!\s+which\b))\s+"
      # batch 68: "I don't determine a patient's sex from imaging alone"
      r"[^.;!?\n]{1,60}?\bfrom\s+(?:\w+\s+)?(?:" + _IMAGE + "|" + _STUDY + r"|imaging)s?\b"
      # batch 14: "Sex isn't something I should infer from a radiograph"
@@ -654,7 +659,12 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b" + _MARKERS + r"\s+(?:are\s+|is\s+)?(?:hard|difficult|impossible)\s+to\s+(?:see|make\s+out|tell\s+apart|"
      r"distinguish|locate|find|separate)\b"
      r"|\b(?:" + _IMAGE + "|" + _STUDY + r"|quality)\s+(?:is\s+|was\s+)?(?:severely\s+|significantly\s+|markedly\s+|"
-     r"heavily\s+)?(?:limited|degraded|compromised)\s+by\b",
+     r"heavily\s+)?(?:limited|degraded|compromised)\s+by\b"
+     # batch 82: "The image quality makes a confident call impossible, but if pressed I'd say no", "Limited
+     # assessment due to image cropping. Estimated size: 1 to 3 cm (C)."
+     r"|\bmakes?\s+(?:a|any)\s+(?:confident|reliable|definite|firm|certain)\s+(?:call|answer|assessment|read|"
+     r"reading|judge?ment|diagnosis)\s+impossible\b"
+     r"|\blimited\s+(?:assessment|evaluation|interpretation|read|reading)\s+(?:due\s+to|because\s+of|owing\s+to)\b",
      "The image quality is limited by motion artefact; provisional answer: yes."),
     # batch 23: the image said not to have arrived ("the image doesn't seem to have come through", "I can only see the
     # text of your question"); Polish "nie widzę załączonego obrazu" (I don't see the attached image)
@@ -1029,6 +1039,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # "Limitation: This tool does not provide diagnostic interpretations.")
     ("policy-decline",
      r"\b(?:i'd|i\s+would)\s+(?:prefer|rather)\s+not\s+(?:to\s+)?(?:infer|guess|judge|say|answer|comment|speculate)\b"
+     # batch 83: "I'd normally avoid inferring sex from a scan, and this one is quite grainy, but if you need an
+     # answer: yes, ...": a reluctance stated, then the guess it keeps
+     r"|\b(?:i'd|i\s+would)\s+(?:normally\s+|usually\s+|generally\s+|rather\s+)?avoid\s+(?:inferring|guessing|"
+     r"judging|assigning|estimating|stating|calling)\b"
      r"|\b(?:judge?ment|call|decision)\s+(?:that\s+)?i\s+(?:shouldn't|should\s+not|won't|will\s+not)\s+make\b"
      r"|\b(?:system|tool|service|assistant|model)\s+(?:is\s+not|isn't)\s+intended\s+to\s+(?:provide|give|make|offer)\s+"
      r"(?:\w+\s+)?diagnos\w*"
@@ -1152,6 +1166,10 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # batch 78: "Yes, ... now I notice the image is flipped, and I can't tell whether that opacity
                       # is in the right lower lobe or the left. I'm no longer sure either way."
                       r"|\bno\s+longer\s+sure\s+either\s+way\b"
+                      # batch 83: "Non-proliferative — B. Though the vessel ... could be neovascularisation rather
+                      # than IRMA, and I can't tell which from this photo; I'm not confident in either answer now."
+                      r"|\b(?:not|no\s+longer)\s+(?:confident|sure|certain)\s+(?:in|of|about)\s+either\s+"
+                      r"(?:answer|option|one|reading)\b"
                       # batch 62: "Yes, the liver appears cirrhotic. However, considering your comment, ... I cannot
                       # say for certain whether it is cirrhotic or not.": the answer withdrawn at the reply's close
                       # batch 74: "Non-proliferative, B. Although — now that I compare it with the earlier photo, ...

@@ -379,6 +379,17 @@ _AT_THE_EDGE = re.compile(r"(?i)\b(?:only|just)[ \t]+(?:the[ \t]+)?[^.;:!?\n]{1,
                           r"(?:partly[ \t]+|partially[ \t]+|just[ \t]+)?(?:caught|clipped|included)[ \t]+at[ \t]+"
                           r"the[ \t]+(?:(?:top|bottom|upper|lower|very)[ \t]+)?(?:edge|margin|border|corner)s?\b")
 
+# batch 83: the side a mass pushes something to ("The mass sits in the left temporal lobe and pushes the midline a few
+# millimetres to the right."): where the shift goes, not where the mass is (masked, as what is caught at the edge)
+_SHIFTED_TO = re.compile(r"(?i)\b(?:push|shift|displac|deviat)\w*\b[^.;:!?\n]{0,60}?\b(?:to|toward|towards)[ \t]+"
+                         r"the[ \t]+(left|right)\b")
+# batch 83: a side named by a clause that calls it clear ("Consolidation in the left lower lobe; the right lung is
+# clear." to "Is there consolidation in the right lower lobe?"): to a question whether a finding is there, that side
+# is denied
+_CALLED_CLEAR = re.compile(r"(?i)[ \t]+(?:[\w\-]+[ \t]+){0,2}?(?:is|are|looks?|appears?|remains?)[ \t]+"
+                           r"(?:entirely[ \t]+|completely[ \t]+)?(?:clear|unremarkable)\b"
+                           r"(?![ \t\-]+(?:cut|evidence|of)\b)")
+_FINDING_ASKED = re.compile(r"(?i)\b(?:is|are)\s+there\b")
 
 # batch 63: a hybrid study written with a slash ("Fused FDG PET/CT, coronal.", "SPECT/CT") is one study, not two
 # alternatives
@@ -388,6 +399,9 @@ _HYBRID = frozenset({frozenset(("pet", "ct")), frozenset(("pet", "mri")), frozen
 # English words that say what a reply's clauses do with the values they name ("This is a CT, ...", "It's an MRI")
 _ENGLISH_FRAME = frozenset("""is it it's its this that these those the are was were be been not no isn't but and or with
 of on in for shows showing image scan study slice film view looks seen see here there than rather instead""".split())
+# batch 83: the nouns a reply in another language borrows with the value it names ("Nai, etu ultrasound nohoi, CT scan
+# ase.", Nagamese: no, this is not an ultrasound, it is a CT scan): no sign that the sentence around them is English
+_BORROWED = frozenset("scan scans image images study slice film view".split())
 
 
 def _no_english(reply: str, mentions: list[tuple[str, str, int, int]]) -> bool:
@@ -395,7 +409,7 @@ def _no_english(reply: str, mentions: list[tuple[str, str, int, int]]) -> bool:
     rest = list(reply)
     for _, _, start, end in mentions:
         rest[start:end] = " " * (end - start)
-    words = {w.casefold() for w in TOKEN.findall("".join(rest))}
+    words = {w.casefold() for w in TOKEN.findall("".join(rest))} - _BORROWED
     return bool(words) and not words & (_ENGLISH_FRAME | ENGLISH_SIGNS)
 
 
@@ -414,6 +428,9 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     # batch 50: "It's a sagittal MRI of the cervical spine — only the lower brainstem and cerebellar tonsils are
     # caught at the top edge.": what is only caught at the field's edge is not what the scan is of
     reply = _AT_THE_EDGE.sub(lambda m: " " * len(m.group(0)), reply)
+    if "to" in reply:
+        reply = _SHIFTED_TO.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + " " * len(m.group(1)), reply)
+    finding_asked = bool(_FINDING_ASKED.search(question))
     mentions = _mentions(reply)
     for (c1, v1, _, e1), (c2, v2, s2, _) in zip(mentions, mentions[1:]):
         if c1 == c2 and v1 != v2 and any(c == c1 for c, _ in asked) and (
@@ -430,7 +447,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
         # an organ placed outside the slice denies the organ, not the region the slice does show
         neg = bool(_NEGATION.search(before)) or (cat == "organ" and bool(_OUTSIDE.match(reply, end)
                                                                          or _DENIED_AFTER.match(reply, end)
-                                                                         or _PLACED_BEYOND.search(before)))
+                                                                         or _PLACED_BEYOND.search(before))) \
+            or (cat == "side" and finding_asked and bool(_CALLED_CLEAR.match(reply, end)))
         if _A_KIND.fullmatch(before) and _KIND_DEFINED.match(reply, end):
             continue  # batch 27: "...: a sagittal slice has its row direction along ...": what any such image is
         if neg and cat in ("region", "organ") and _MODIFIER_DENIED.search(before) and _HEAD_NOUN.match(reply, end):

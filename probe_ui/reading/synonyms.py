@@ -117,7 +117,10 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                      "idh-wild-type grade 4 astrocytoma", "idh-wildtype grade iv astrocytoma",
                      "idh-wildtype astrocytoma, grade 4", "idh-wildtype glioblastoma",
                      # batch 80: "<diagnosis>Butterfly glioma</diagnosis>" (a glioblastoma crossing the corpus callosum)
-                     "butterfly glioma", "butterfly glioblastoma"),
+                     "butterfly glioma", "butterfly glioblastoma",
+                     # batch 82: LLaVA in lower case, "gbm, ring enhancing with a necrotic center ..." (the
+                     # abbreviation, no English word in any case)
+                     "gbm"),
     # batch 17: "The physician's answer of extradural haematoma is accurate" (extradural is epidural)
     "epidural hematoma": ("extradural hematoma", "extradural hemorrhage", "extradural bleed", "extradural haematoma"),
     # batch 17: "chf with fluid overload, bats wing pattern": the bat's-wing (butterfly) opacities of alveolar edema
@@ -135,7 +138,12 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
                         # batch 61: "Cardiogenic fluid overload in the lungs from congestive heart failure." (the
                         # cause named, as in batch 52's)
                         "cardiogenic fluid overload in the lungs", "fluid overload in the lungs from heart failure",
-                        "fluid overload in the lungs from congestive heart failure"),
+                        "fluid overload in the lungs from congestive heart failure",
+                        # batch 83: "Fluid overload from left heart failure filling the alveoli on both sides." (the
+                        # alveoli named as where the fluid is: no effusion)
+                        "heart failure filling the alveoli", "fluid overload filling the alveoli",
+                        "fluid filling the alveoli from heart failure", "fluid filling the alveoli from left heart "
+                        "failure"),
     # batch 17: "A gravid uterus compressing the right ureter ..."
     "pregnancy": ("gravid uterus", "pregnant uterus", "gravid", "pregnant"),
     "appendicitis": ("inflamed appendix",),

@@ -133,7 +133,10 @@ _PREDICATE_QUESTION = re.compile(r"(?i)\A\W*(?:is|are)\s+(?:the|this|these)\s+[\
 _THERE_IS = re.compile(r"(?i)[ \t]*\bthere\s+(?:is|are)\b")
 # a clause that calls what it names normal ("the left kidney is unremarkable")
 _CALLED_NORMAL = re.compile(r"(?i)\b(?:is|are|looks?|appears?|seems?)\s+(?:entirely\s+|completely\s+|otherwise\s+)?"
-                            r"(?:unremarkable|normal|clear|within\s+normal\s+limits)\b")
+                            r"(?:unremarkable|normal|clear|within\s+normal\s+limits)\b"
+                            # batch 83: "No — the left costophrenic angle is sharp; the fluid is on the right side." (a
+                            # sharp angle holds no fluid)
+                            r"|\b(?:angles?|sulc(?:us|i))\s+(?:is|are|looks?|appears?|remains?)\s+(?:\w+\s+)?sharp\b")
 
 
 def _finding_stated(clause: str, question: str, after_word: bool = False) -> set[tuple[str, bool]]:
