@@ -246,6 +246,18 @@ BATCH_NOTES = {
     79: "small or older open models (LLaVA-Med, MiniGPT-4, BLIP-2, InstructBLIP, early Qwen-VL, 4-bit MedGemma): "
         "rambling, captions, lower case, loops; Ottoman Turkish and Turoyo; measured held out (93.3 % intended, 86.2 % "
         "sure and right, 1 sure-wrong), then fixed",
+    80: "structured answers (JSON, XML-like tags, markdown tables, \\boxed{}, 'Answer:'/'Reasoning:' fields, tool "
+        "calls), format against content; Caucasian and Central Asian Turkic and Iranian languages; measured held out "
+        "(91.9 % intended, 85.7 % sure and right, 1 sure-wrong, 4 sure over-reads), then fixed",
+    81: "replies written like radiology reports (Findings/Impression, 'no evidence of', 'cannot be excluded', "
+        "'correlate clinically'); languages of Oceania and maritime Southeast Asia; measured held out (91.9 % "
+        "intended, 83.3 % sure and right, 1 sure-wrong, 1 sure over-read), then fixed",
+    82: "reasoning models (think traces, 'Thought for N seconds', 'Final answer:' lines, answers changed inside a "
+        "trace); West and Central African languages; measured held out once, blind (97.1 % intended, 91.4 % sure "
+        "and right, no sure error), then fixed",
+    83: "an everyday mix (batch 23's shapes in the most used models' default styles); South Asian languages and "
+        "Nagamese; measured held out once, blind (95.2 % intended, 87.6 % sure and right, 1 sure over-read), then "
+        "fixed",
 }
 
 
