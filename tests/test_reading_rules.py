@@ -9273,3 +9273,20 @@ def test_a_thought_for_seconds_line_is_the_interfaces(reply: str, choice: str, s
     assert answer.choice == choice
     if sure is not None:
         assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # the question's subject called normal, to "What abnormality ...?" with "None of the above" (these read "Lung
+    # mass", sure, from the question's word "lung")
+    ("Normal left lung.", "D"),
+    ("Left lung normal.", "D"),
+    ("The left lung is unremarkable.", "D"),
+    # near misses: an abnormality named, another organ called normal beside it (as before)
+    ("Left lung mass.", "C"),
+    ("Normal heart, lung mass.", "C"),
+])
+def test_the_asked_subject_called_normal_has_none_of_the_abnormalities(reply: str, choice: str) -> None:
+    answer = extract(reply, "choice", ABCD, ("Pneumonia", "Pulmonary edema", "Lung mass", "None of the above"),
+                     question="What abnormality is seen in the left lung?")
+    assert answer.choice == choice
+    assert answer.sure

@@ -207,7 +207,7 @@ from probe_ui.reading.cleaning import NA_OPTION, NOT_APPLICABLE, SENTENCE_END, W
 from probe_ui.reading.closings import NUMBER_WORDS, against_body, free_options, spared_spans, yes_against_normal
 from probe_ui.reading.confidence import finding_odds, named_odds, only_stated_confidence, without_stated_confidence
 from probe_ui.reading.declarations import Found, foreign_cue, last_declaration
-from probe_ui.reading.escapes import escape_conflict, stated_escape_option
+from probe_ui.reading.escapes import called_normal, escape_conflict, stated_escape_option
 from probe_ui.reading.hedges import HEDGE, TAIL_HEDGE
 from probe_ui.reading.item import Item, canonical_item, get_item
 from probe_ui.reading.letters import (
@@ -1068,6 +1068,9 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
     lab = item.exact(clean)
     if lab is not None:
         return lab, "exact"
+    lab = called_normal(clean, item) if kind == "choice" and item.escapes else None
+    if lab is not None:
+        return lab, "escape_option"  # batch 81: "Normal left lung." to "What abnormality is seen in the left lung?"
     # batch 34: the reply's last sentence leaves two of the answers open ("IMPRESSION: A. Left hip avascular
     # necrosis.\nADDENDUM: ...; it is unclear whether this is the left hip alone or both hips."): no answer stands
     if corrections and kind != "yesno":

@@ -26,6 +26,29 @@ def stated_escape_option(text: str, item: Item) -> str | None:
     return hits.pop() if len(hits) == 1 else None
 
 
+# batch 81: "Normal left lung." to "What abnormality is seen in the left lung?" (options Pneumonia, Pulmonary edema,
+# Lung mass, None of the above): the question's subject called normal has none of the abnormalities offered; "lung"
+# is the question's word, not the option "Lung mass"
+_ASKS_ABNORMALITY = re.compile(r"(?i)\b(?:what|which)\b[^?\n]{0,30}?\babnormalit(?:y|ies)\b")
+_NORMAL = frozenset({"normal", "unremarkable", "clear"})
+_NORMAL_FILLERS = frozenset({"appears", "appear", "looks", "look", "seems", "within", "limits", "entirely",
+                             "completely", "otherwise", "essentially"})
+
+
+def called_normal(text: str, item: Item) -> str | None:
+    """The "None of the above" option, where a short reply only calls what an "abnormality" question asks about
+    normal ("Normal left lung.", "The left lung is unremarkable."): every word of it a normal word, a filler or a word
+    of the question."""
+    nones = item.escapes.get("none", [])
+    question = item.question
+    if len(nones) != 1 or not question or len(text) > 80 or not _ASKS_ABNORMALITY.search(question):
+        return None
+    words = set(overlap.content_words(text.casefold()))
+    if words & _NORMAL and not words - _NORMAL - _NORMAL_FILLERS - set(overlap.content_words(question)):
+        return nones[0]
+    return None
+
+
 _THERE_IS_NO = re.compile(r"(?i)\bthere\s+(?:is|are)\s+no\s+(?P<a>[^.;:,!?\n]{3,60})"
                           r"|\b(?P<b>(?:\w+[ \t]+){1,5}?)(?:does|do)\s+not\s+exist\b")
 
