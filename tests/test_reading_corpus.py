@@ -372,10 +372,10 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
     # over-reads), 3 flags wrong; 81 (2cde07f) 91.9 %, 175, 2 sure errors (a wrong option and an over-read), 2 flags
     # wrong; 82 (61bbe7e) 97.1 %, 192, no sure error, 4 flags wrong; 83 (cb49373) 95.2 %, 184, 1 sure error (an
     # over-read), 2 flags wrong. Fixed since (80-81 on main, 82-83 on fix8283, merged in 3b99b33). Floors at what each
-    # reaches at 3b99b33: 80 204, 189; 81 204, 183; 82 207, 195; 83 207, 190; no wrong option, no flag wrong, and one
-    # over-read left in batch 81, unsure: b81-0171 "cortical irregularity at the left femoral neck, could be a fracture
-    # or just overlap, correlate clinically" read A (README "Batch 81")
-    for batch, floor, sure, over in ((80, 204, 189, 0), (81, 204, 183, 1), (82, 207, 195, 0), (83, 207, 190, 0)):
+    # reaches at 3b99b33 (81: at 623f22e): 80 204, 189; 81 205, 184; 82 207, 195; 83 207, 190; no wrong option, no flag
+    # wrong, and one over-read left in batch 81, unsure: b81-0171 "cortical irregularity at the left femoral neck, could
+    # be a fracture or just overlap, correlate clinically" read A (README "Batch 81")
+    for batch, floor, sure, over in ((80, 204, 189, 0), (81, 205, 184, 1), (82, 207, 195, 0), (83, 207, 190, 0)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["refusal_mismatch"]) == (0, 0) and natural["over_read"] <= over, \
