@@ -9290,3 +9290,81 @@ def test_the_asked_subject_called_normal_has_none_of_the_abnormalities(reply: st
                      question="What abnormality is seen in the left lung?")
     assert answer.choice == choice
     assert answer.sure
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # a hostile review of the batch 80-83 fixes: the subject called not normal, or asked whether it is normal, is no
+    # "None of the above" (these read D, sure, after 623f22e; "Left lung not normal" read "Lung mass", sure, before it)
+    ("Not normal left lung.", None),
+    ("Left lung is not clear.", None),
+    ("Left lung not normal", None),
+    ("Left lung looks normal? No.", None),
+    ("Is the left lung normal", None),
+    # near misses: the subject called normal, an abnormality named (as before)
+    ("Normal left lung.", "D"),
+    ("Left lung mass.", "C"),
+])
+def test_the_asked_subject_not_called_normal_is_no_escape(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "choice", ABCD, ("Pneumonia", "Pulmonary edema", "Lung mass", "None of the above"),
+                     question="What abnormality is seen in the left lung?")
+    assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # "positive for" another finding, the asked one spoken of after it: that opener answers another question (these
+    # read yes, sure)
+    ("IMPRESSION: Positive for pneumothorax. No pleural effusion.", "Is there a pleural effusion?", "no", True),
+    ("IMPRESSION: Positive for cardiomegaly. Lungs clear, no effusion.", "Is there a pleural effusion?", "no", True),
+    # near misses: the asked finding itself, or in words of its own with nothing else said (as before)
+    ("IMPRESSION: Positive for a left-sided pleural effusion.", "Is there a pleural effusion?", "yes", True),
+    ("Negative for cardiomegaly.", "Is the heart enlarged? (please answer yes/no)", "no", True),
+    # the question asks about the shift itself: the side it goes to is no side of the mass (read no, sure, after
+    # 9f23da6)
+    ("The mass in the left temporal lobe pushes the midline to the right.", "Is there midline shift to the right?",
+     None, None),
+])
+def test_an_opener_about_another_finding_and_a_shift_asked(reply: str, question: str, choice: str | None,
+                                                          sure: bool | None) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question=question)
+    if choice is None:
+        assert answer.choice != "no" or not answer.sure
+    else:
+        assert answer.choice == choice
+        assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # a hedge in the reply's own language after an answer word the glosses read: never sure (these were sure)
+    ("SONUÇ: Hayır, ama emin değilim.", False),
+    ("Kết luận: Không, nhưng tôi không chắc.", False),
+    ("Trả lời: Có, có thể.", False),
+    ("SONUÇ: Evet, olabilir.", False),
+    # near misses: no hedge (as before)
+    ("SONUÇ: Evet, kırık mevcut.", True),
+    ("Kết luận: Không.", True),
+])
+def test_a_hedge_in_another_language_is_heard(reply: str, sure: bool) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is there a fracture? (please answer yes/no)").sure is sure
+
+
+def test_most_likely_in_japanese_is_no_hedge() -> None:
+    # "最も可能性が高いのは大動脈解離です。答え：C" (the most likely is aortic dissection. Answer: C) ranks; sure as
+    # before
+    answer = extract("最も可能性が高いのは大動脈解離です。答え：C", "choice", ABCD,
+                     ("Myocardial infarction", "Pulmonary embolism", "Aortic dissection", "Pneumothorax"))
+    assert (answer.choice, answer.sure) == ("C", True)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # "no idea", "no clue", "no way to tell", "no comment" under an answer heading decline (these read no, sure)
+    ("### Answer\nNo idea", None),
+    ("Answer: No clue, the image is too dark.", None),
+    ("### Answer\nNo way to tell", None),
+    ("No comment", None),
+    # near miss: an answer "No" with its reason (as before)
+    ("Answer: No, the spleen is normal.", "no"),
+])
+def test_no_idea_under_an_answer_heading_declines(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is the spleen enlarged? (please answer yes/no)")
+    assert answer.refusal is (choice is None)
+    assert answer.choice == choice or not answer.sure

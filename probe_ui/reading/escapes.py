@@ -43,6 +43,9 @@ def called_normal(text: str, item: Item) -> str | None:
     question = item.question
     if len(nones) != 1 or not question or len(text) > 80 or not _ASKS_ABNORMALITY.search(question):
         return None
+    if "?" in text or re.match(r"(?i)[\W_]*(?:is|are|does|do)\b", text) \
+            or re.search(r"(?i)\b(?:not|no|never|nor)\b|n't\b", text):
+        return None  # "Left lung not normal", "Left lung clear? No.": no normal subject stated
     words = set(overlap.content_words(text.casefold()))
     if words & _NORMAL and not words - _NORMAL - _NORMAL_FILLERS - set(overlap.content_words(question)):
         return nones[0]

@@ -30,6 +30,19 @@ HEDGE = re.compile(
     # batch 17: not "the cortices on either side line up, and I can't see any angulation or translation"
     r"either(?!\s+(?:side|sides|end|ends|hand)\b)(?=[^.;!?\n]{0,80}?\bor\b))\b")
 
+#: the same hedges in widely spoken languages (a reply in another language may keep its answer word, which the glosses
+#: read, and hedge it in words they do not: "SONUÇ: Hayır, ama emin değilim." (Turkish: no, but I am not sure), "Trả
+#: lời: Có, có thể." (Vietnamese: yes, maybe)). Heard only by the sureness check, so a reading can only lose sureness
+#: (not "最可能" / "可能性が高い", most likely, which ranks)
+FOREIGN_HEDGE = re.compile(
+    r"(?i)(?<!\w)(?:quiz[aá]s?|tal\s+vez|probablemente|posiblemente|no\s+estoy\s+segur[oa]|talvez|provavelmente|"
+    r"n[aã]o\s+tenho\s+certeza|peut-[eê]tre|probablement|pas\s+s[uû]re?|forse|probabilmente|non\s+sono\s+sicur[oa]|"
+    r"vielleicht|wahrscheinlich|nicht\s+sicher|olabilir|muhtemelen|belki|emin\s+de[gğ]il\w*|c[oó]\s+th[eể]|c[oó]\s+l[eẽ]|"
+    r"kh[oô]ng\s+ch[aắ]c|mungkin|tidak\s+yakin|kurang\s+yakin|возможно|вероятно|не\s+уверен\w*|misschien|"
+    r"waarschijnlijk|niet\s+zeker|mo[zż]e|prawdopodobnie|nie\s+jestem\s+pew\w+)(?!\w)"
+    r"|\uc544\ub9c8|\ud655\uc2e4\ud558\uc9c0|\ubaa8\ub974\uaca0|\u304b\u3082\u3057\u308c|\u305f\u3076\u3093|\u591a\u5206|"
+    r"(?<!\u6700)\u53ef\u80fd(?!\u6027)|\u4e0d\u786e\u5b9a|\u4e0d\u78ba\u5b9a|\u4e5f\u8bb8|\u6216\u8bb8")
+
 #: the words that take back an answer when they follow it in its closing clause ("A, or it could equally be C", "...:
 #: cannot exclude"). Narrower than ``HEDGE`` in one way: "likely" and "probably" after a label grade it ("Most likely
 #: cause: nephrolithiasis (A).") rather than withdraw it. Wider in another: a bare "could" or "may" does withdraw it

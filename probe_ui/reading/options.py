@@ -159,6 +159,10 @@ def option_keywords(text: str, item: Item) -> tuple[list[str], list[str], str | 
                     said.append(lab)
     if len(hits) > 1 and own and len([h for h in hits if h in own]) == 1:
         hits = [h for h in hits if h in own]  # the question's own word beside another option's keyword
+    if hits and not own and re.search(r"\b(?:normal|clear|unremarkable)\b", low):
+        # "Left lung not normal." to "What abnormality is seen in the left lung?": the question's word "lung" with the
+        # subject called (not) normal names no option "Lung mass"
+        hits = []
     # an option one of whose own words is denied is not named by another ("Non-communicating hydrocephalus." is
     # not "Communicating hydrocephalus")
     return [h for h in hits if h not in negated], negated, None

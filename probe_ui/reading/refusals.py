@@ -268,7 +268,11 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      + _IMAGE + r"|\bi\s+have\s+no\s+(?:access\s+to\s+(?:the|an|any)\s+)?" + _IMAGE,
      "I don't have the image, so this is a guess."),
     ("do-not-know", r"\bi\s+(?:really\s+|honestly\s+)?(?:don't|do\s+not)\s+know\b(?!\s+(?:of|if|whether))"
-                    r"|\A\W*(?:i\s+have\s+)?no\s+idea\b",
+                    r"|\A\W*(?:i\s+have\s+)?no\s+idea\b"
+                    # "Answer: No idea", "### Answer\nNo clue, the image is too dark.", "No way to tell", "No comment":
+                    # under an answer heading too (a 'no' that opens no answer)
+                    r"|\A\W*(?:(?:final\s+)?answer\W{0,4})?(?:i\s+have\s+)?no\s+(?:idea|clue)\b"
+                    r"|\A\W*(?:(?:final\s+)?answer\W{0,4})?no\s+(?:way\s+to\s+(?:tell|know|say)|comment)\b",
      "I don't know."),
     ("only-guess", r"\b(?:can|could)\s+only\s+guess\b|\bwould\s+(?:only\s+|just\s+)?be\s+guessing\b"
                    # batch 16: "..., so this is a guess: no, the kidneys don't appear to be included."
@@ -1064,7 +1068,7 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     # the reading called limited ("Image appears to be from a different body region than expected and is partially
     # cropped. Interpretation limited.")
     ("image-does-not-fit",
-     r"" + _IMAGE + r"[^.!?\n]{0,40}?\b(?:does\s*not|doesn't|do\s*not|don't)\s+(?:fit|match)\s+(?:the|your|this)\s+"
+     r"\b" + _IMAGE + r"\b[^.!?\n]{0,40}?\b(?:does\s*not|doesn't|do\s*not|don't)\s+(?:fit|match)\s+(?:the|your|this)\s+"
      r"question\b"
      r"|\bso\s+the\s+question\s+(?:does\s*not|doesn't)\s+(?:fit|apply)\b(?=[ \t]*(?:[.!;\n]|\Z))"
      r"|\bno\s+way\s+to\s+(?:judge|tell|determine|say|assess|know)\b[^.!?\n]{0,60}?\bfrom\s+(?:it|this|the\s+"

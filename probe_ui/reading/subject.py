@@ -428,7 +428,8 @@ def answer_from_subject(reply: str, question: str) -> str | None:
     # batch 50: "It's a sagittal MRI of the cervical spine — only the lower brainstem and cerebellar tonsils are
     # caught at the top edge.": what is only caught at the field's edge is not what the scan is of
     reply = _AT_THE_EDGE.sub(lambda m: " " * len(m.group(0)), reply)
-    if "to" in reply:
+    if "to" in reply and not re.search(r"(?i)\b(?:push|shift|displac|deviat)", question):
+        # (not where the question asks about the shift itself: "Is there midline shift to the right?")
         reply = _SHIFTED_TO.sub(lambda m: m.group(0)[:m.start(1) - m.start()] + " " * len(m.group(1)), reply)
     finding_asked = bool(_FINDING_ASKED.search(question))
     mentions = _mentions(reply)

@@ -51,7 +51,7 @@ from probe_ui.reading.cleaning import norm, pattern
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal
 from probe_ui.reading.confidence import finding_odds
 from probe_ui.reading.declarations import last_declaration
-from probe_ui.reading.hedges import HEDGE
+from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE
 from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
@@ -541,7 +541,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             and not _settled_reversal(
             t, item, label) and not _first_answer_after_reversal(t, item, label):
         found.append("reversal")
-    if HEDGE.search(_hedged_part(t, item, method)):
+    part = _hedged_part(t, item, method)
+    if HEDGE.search(part) or FOREIGN_HEDGE.search(part):
         found.append("hedge")
     if item.options and _negated_choice(t, item, label):
         found.append("negation")

@@ -33,6 +33,23 @@ def word_prefix(t: str, item: Item) -> str | None:
 _IMPRESSION_HEADING = re.compile(r"(?i)\A(?:impression|conclusion|opinion)[ \t*_]*:[ \t*_]*")
 
 
+_FOR_FINDING = re.compile(r"(?i)[ \t]+for[ \t]+(?:an?[ \t]+|the[ \t]+)?([^.;:!?\n]{1,80})")
+_NOT_THE_FINDING = frozenset({"left", "right", "side", "sided", "image", "show", "shows", "scan", "film", "bilateral"})
+
+
+def _for_another_finding(rest: str, item: Item) -> bool:
+    """Whether "positive/negative for X" names a finding X that shares no word with what the question asks about,
+    while the reply goes on to speak of that ("IMPRESSION: Positive for pneumothorax. No pleural effusion." to "Is
+    there a pleural effusion?"; not "Negative for cardiomegaly." to "Is the heart enlarged?", its own words)."""
+    f = _FOR_FINDING.match(rest)
+    if f is None or not item.question:
+        return False
+    said = {overlap.stem(w) for w in overlap.content_words(f.group(1))} - _NOT_THE_FINDING
+    asked = {overlap.stem(w) for w in overlap.content_words(item.question)} - _NOT_THE_FINDING
+    later = {overlap.stem(w) for w in overlap.content_words(rest[f.end():])}
+    return bool(said) and not said & asked and bool(later & asked)
+
+
 def leading_word(text: str, item: Item) -> str | None:
     """A reply that opens with its answer: "No, there is ...", "Yes there is a mass but no ...", "Red.".
 
@@ -51,6 +68,8 @@ def leading_word(text: str, item: Item) -> str | None:
             continue  # "Looks like it is a CT": what it looks like follows, not an answer
         if m and word in MARKED_OPENERS and not re.match(r"[ \t]*(?:[.,;:!\n\-\u2013\u2014]|\Z)", t[m.end():]):
             continue  # batch 68: "Y. CSF bright." is yes; "N of 3 ..." is no answer
+        if m and word.casefold() in ("positive", "negative") and _for_another_finding(t[m.end():], item):
+            continue  # "Positive for pneumothorax." to "Is there a pleural effusion?" answers another question
         if m and re.match(follow, t[m.end():]):
             # "Yes and no", "Yes/No", and a list "Red, green, blue." / "Yes, no, maybe." (not "Yes, no other
             # lesions.": there "no" starts a phrase)
