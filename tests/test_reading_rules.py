@@ -9368,3 +9368,31 @@ def test_no_idea_under_an_answer_heading_declines(reply: str, choice: str | None
     answer = extract(reply, "yesno", ("yes", "no"), question="Is the spleen enlarged? (please answer yes/no)")
     assert answer.refusal is (choice is None)
     assert answer.choice == choice or not answer.sure
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # a declared label asked back is no answer ("<answer>the blue one?</answer>" read blue, sure)
+    ("<answer>the blue one?</answer>", None),
+    ("<answer>blue?</answer>", None),
+    ("Answer: the blue one? No, the red one.", "red"),
+    # near misses: declared (as before)
+    ("<answer>the blue one</answer>\nIt sits on the surface.", "blue"),
+    ("Answer: blue. Is that right? Yes.", "blue"),
+])
+def test_a_label_asked_back_is_not_declared(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "label", ("red", "green", "blue"),
+                     question="Which dot is closest to the camera? (Answer with red, green, or blue)")
+    assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, suggested, choice", [
+    # the model's own answer field beside a "correct_answer" field (these read B, sure, from correct_answer)
+    ('{"correct_answer": "B", "model_answer": "C"}', "B", "C"),
+    ('{"suggested": "B", "correct_answer": "B", "agree": false, "my_answer": "C"}', None, "C"),
+    # near miss: a correct_answer field alone (as before)
+    ('{"physician_answer": "B", "agree": false, "correct_answer": "A"}', "B", "A"),
+])
+def test_the_models_own_answer_field_is_heard(reply: str, suggested: str | None, choice: str) -> None:
+    answer = extract(reply, "choice", ABCD, ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"),
+                     question="What is the most likely diagnosis?", suggested=suggested)
+    assert answer.choice == choice

@@ -162,7 +162,9 @@ _ANSWER_TAG = re.compile(r"<answer>\s*([^<]{0,500}?)\s*</answer>", re.IGNORECASE
 # call's '{"letter": "C"}'
 _JSON_ANSWER = re.compile(
     r"""["']?\b(?:final[_ ]?answer|answer|choice|option|prediction|selected[_ ]?option|selection|label|"""
-    r"""correct(?:ed)?[_ ]answer|final|letter)["']?"""
+    r"""correct(?:ed)?[_ ]answer|final|letter|"""
+    # '{"correct_answer": "B", "model_answer": "C"}': the model's own answer field is heard too (the last field decides)
+    r"""(?:my|model|own|your)[_ ]answer)["']?"""
     r"""[ \t]*:[ \t]*["']([^"'\n]{1,300})["']""",
     re.IGNORECASE,
 )
@@ -284,6 +286,8 @@ def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
         # batch 80: "<answer>the blue one</answer>": the label after its article, "one" or what it marks after it
         t = re.sub(r"(?i)\bthe[ \t]+([^\W\d_]+)[ \t]+(?:one|dot|marker|circle|point)\b", r"\1", t[:300])
     lab = word_prefix(t, item)
+    if lab is not None and re.match(r"[^.;!\n]{0,40}?\?", t):
+        return Found(None)  # "<answer>blue?</answer>", "Answer: the blue one? No, the red one.": asked, not declared
     if lab is not None and _other_word_follows(t, lab, item):
         return Found(None, conflict=True)  # batch 17: "The answer is red or green.", "Answer: yes/no"
     return Found(lab)
