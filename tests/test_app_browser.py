@@ -1035,6 +1035,10 @@ def test_a_region_drawn_on_an_upload_is_occluded_for_two_models_and_saved_with_t
     before = pg.p.locator("#probe-image img").get_attribute("src")
     pg.click_pixel(20.5, 10.5, 64)
     pg.wait_text("#probe-region-msg", "opposite corner")
+    # the first corner is drawn on a new picture: click the second on that one, once it has loaded (a click on the
+    # picture being replaced is lost, as it would be for a user, who would click again)
+    pg.p.wait_for_function("(b) => { const i = document.querySelector('#probe-image img');"
+                           " return i && i.src !== b && i.complete && i.naturalWidth > 0; }", arg=before)
     pg.click_pixel(36.5, 22.5, 64)
     pg.wait_text("#probe-region-msg", "Region: 1 box")
     region = pg.p.locator("#probe-region textarea, #probe-region input").first.input_value()
