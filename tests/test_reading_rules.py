@@ -9396,3 +9396,61 @@ def test_the_models_own_answer_field_is_heard(reply: str, suggested: str | None,
     answer = extract(reply, "choice", ABCD, ("Pneumothorax", "Pleural effusion", "Pneumonia", "Atelectasis"),
                      question="What is the most likely diagnosis?", suggested=suggested)
     assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # an opener that confirms, or a "negative for", another finding, the asked one spoken of after it (these read yes
+    # and no, sure: hostile review of the batch 80-83 fixes)
+    ("Confirmed: pneumothorax, no effusion.", "Is there a pleural effusion?", "no", True),
+    ("IMPRESSION: Negative for pneumothorax; small left pleural effusion.", "Is there a pleural effusion?", None, None),
+    # near misses: the finding confirmed, or denied, is the one asked about (as before)
+    ("Confirmed: pneumothorax, no effusion.", "Is there a pneumothorax?", "yes", True),
+    ("Confirmed — aorta and portal vein are opacified.", "Was intravenous contrast given?", "yes", True),
+    ("Negative for pleural effusion.", "Is there a pleural effusion?", "no", True),
+])
+def test_a_confirmation_of_another_finding_answers_another_question(reply: str, question: str, choice: str | None,
+                                                                   sure: bool | None) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question=question)
+    if choice is None:
+        assert answer.choice is None or not answer.sure
+    else:
+        assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # "is not" in a language the glosses do not read, beside the label read: never sure (these read child, sure)
+    ("Jawaban akhir: bukan anak-anak", False),
+    ("소아가 아닙니다. 성인입니다.", False),
+    ("Çocuk değil.", False),
+    # near misses: the label stated, a verb's negation about something else (as before)
+    ("Jawaban akhir: anak-anak.", True),
+    ("소아입니다. 성장판이 아직 닫히지 않았습니다.", True),
+])
+def test_a_label_denied_in_another_language_is_not_sure(reply: str, sure: bool) -> None:
+    answer = extract(reply, "label", ("child", "adult", "elderly"),
+                     question="Is this patient a child, an adult or elderly?")
+    assert answer.choice in (None, "child") and answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, options, choice, sure", [
+    # an option named and then said to be absent, or set against another with "versus", and structured answers that
+    # doubt themselves (these were sure: hostile review of the batch 80-83 fixes)
+    ("Butterfly glioma is absent.", ("Butterfly glioma", "Meningioma", "Lymphoma", "Abscess"), "A", False),
+    ("Obstructive, favoured versus communicating.",
+     ("Non-communicating hydrocephalus", "Communicating hydrocephalus", "Normal pressure", "Atrophy"), None, False),
+    ('{"final": "A", "note": "B is equally plausible"}', ("Pneumonia", "Atelectasis", "Effusion", "Edema"), "A",
+     False),
+    ('{"final": "B?", "confidence": "low"}', ("Pneumonia", "Atelectasis", "Effusion", "Edema"), None, False),
+    ('{"answer": "B", "confidence": "low"}', ("Pneumonia", "Atelectasis", "Effusion", "Edema"), "B", False),
+    # near misses: stated plainly (as before)
+    ("Butterfly glioma.", ("Butterfly glioma", "Meningioma", "Lymphoma", "Abscess"), "A", True),
+    ('{"final": "A", "note": "consolidation in the right lower lobe"}',
+     ("Pneumonia", "Atelectasis", "Effusion", "Edema"), "A", True),
+    ('{"answer": "B", "confidence": "high"}', ("Pneumonia", "Atelectasis", "Effusion", "Edema"), "B", True),
+])
+def test_an_option_denied_compared_or_doubted_is_not_sure(reply: str, options: tuple[str, ...], choice: str | None,
+                                                          sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, options, question="What is the most likely diagnosis?")
+    if choice is not None:
+        assert answer.choice == choice
+    assert answer.sure is sure

@@ -16,6 +16,9 @@ HEDGE = re.compile(
     r"believe|suspect|guess)|favou?r(?:s|ing)?|"
     # batch 21: "guessing no" says it is a guess
     r"guessing|"
+    # hostile review of batches 80-83: '{"final": "A", "note": "B is equally plausible"}', '{"confidence": "low"}'
+    r"equally\s+(?:likely|plausible|possible|probable)|low\s+(?:confidence|certainty)|"
+    r"(?:confidence|certainty)[\"']?\s*[:=]?\s*[\"']?(?:is\s+)?(?:low|very\s+low)\b|"
     # batch 19: not a posture ("pain eased by leaning forward")
     r"lean(?:s|ing)?(?!\s+(?:forwards?|backwards?|back|over|against|on)\b)|not\s+(?:entirely\s+|completely\s+|"
     r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+"

@@ -53,6 +53,21 @@ _ANATOMY_VISIBLE = re.compile(r"(?i)\A[ \t]*" + _ANATOMY + r"(?:[ \t]*(?:,|and)[
                               + r")*[ \t]+(?:are|is)[ \t]+(?:(?:clearly|well|both|all)[ \t]+)?\Z")
 
 
+# "Negative for pneumothorax" names what it is negative for
+_NEGATIVE_FOR = re.compile(r"(?i)[ \t]+for[ \t]+(?:an?[ \t]+|the[ \t]+|any[ \t]+)?([^.,;:!?\n]{1,80})")
+
+
+def _of_another_finding(word: re.Match[str], asked: set[str]) -> bool:
+    """A "negative" that says what it is negative for, sharing no word with the question ("IMPRESSION: Negative for
+    pneumothorax; small left pleural effusion." to "Is there a pleural effusion?", hostile review of batches 80-83):
+    it denies another finding, not the one asked about."""
+    f = _NEGATIVE_FOR.match(word.string, word.end()) if word.group(0).casefold() == "negative" else None
+    if f is None:
+        return False
+    said = {overlap.stem(w.casefold()) for w in WORD.findall(f.group(1))} - {"the", "an", "a"}
+    return bool(said) and not said & {overlap.stem(w) for w in asked}
+
+
 def presence_answer(text: str, question: str) -> str | None:
     """Rule 5: "yes"/"no" from a reply to a presence question that has neither word.
 
@@ -72,7 +87,8 @@ def presence_answer(text: str, question: str) -> str | None:
     absent = bool(_ABSENT.search(text)) or any(
         overlap.stem(m.group(1).casefold()) in {overlap.stem(w) for w in asked} for m in _PLACE_CLEAR.finditer(text))
     for word in ("normal", "negative"):
-        if not re.search(rf"\b{word}\b", q) and re.search(rf"(?i)\b{word}\b", text):
+        if not re.search(rf"\b{word}\b", q) and any(not _of_another_finding(m, asked) for m in
+                                                      re.finditer(rf"(?i)\b{word}\b", text)):
             absent = True
     present = False
     pos = list(_PRESENT.finditer(text))

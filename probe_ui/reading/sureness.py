@@ -30,7 +30,9 @@ A reading is sure when both hold:
   its last words stating another answer ("Adult. Second look: ... — elderly."), another answer offered beside it
   ("C, pneumonia or atelectasis."), or, for a yes/no read from a mention, a reply in a language the glosses do not
   read ("Ego, ni CT scan."), or a reply laid out as a few-shot transcript (two "Q:" turns, an echoed "Example answer:",
-  a closing empty "A:"; batch 73).
+  a closing empty "A:"; batch 73), or, for a label or option read from where it is named, a last clause that sets it
+  against another ("Obstructive, favoured versus communicating.") or an "is not" in another language beside it
+  ("Jawaban akhir: bukan anak-anak", not a child).
 
 Batches 15-33, each read once by the reader of its day before any fix (perf/reading.py), held 54 sure errors in 4,560
 replies. The last three doubts are general forms of 12 of them, and put 3 of the 5,929 sure readings of the corpus
@@ -128,6 +130,27 @@ _OF_THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|here's|I|I'd|I'm|my|we|pat
 # read from a mention elsewhere in it ("In summary, no fracture.") may answer about another finding
 _AFFIRMED = re.compile(r"(?i)\b(?:there\s+(?:is|are)|shows?|demonstrates?|reveals?)\s+(?:an?|some|two|three|several|"
                        r"multiple|mild|moderate|small|large|subtle)\b")
+
+
+# a reading from where an option is named, in a reply that sets two against each other ("Obstructive, favoured versus
+# communicating."): the option named may be the one set aside (hostile review of batches 80-83)
+_COMPARED = re.compile(r"(?i)\b(?:versus|vs\.?|v\.)(?=\s)")
+def _last_clause(text: str) -> str:
+    """What follows the reply's last sentence or clause mark (a colon too: "Communicating versus obstructive:
+    communicating." concludes after its comparison)."""
+    t = _without_closing_marks(text)
+    return t[max((m.end() for m in _LAST_MARK.finditer(t)), default=0):]
+
+
+_LAST_MARK = re.compile(r"[.!?;:\n]")
+# "is not" in widely spoken languages whose glosses do not read it, before or after the noun it denies
+# (Indonesian and Malay "bukan"; Korean "아니다", "아닙니다", "아님", "아닌"; Turkish "değil"; Japanese
+# "ではない", "じゃない"; Vietnamese "không phải"): a label read from a word of the reply may be the one denied
+# ("Jawaban akhir: bukan anak-anak", "소아가 아닙니다. 성인입니다.", hostile review of batches 80-83). Not a
+# verb's negation ("성장판이 아직 닫히지 않았습니다", the growth plates have not closed; Indonesian "tidak"), which
+# denies something else
+_FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|de[gğ]il\w*|kh[oô]ng\s+ph[aả]i)(?!\w)"
+                          r"|\uc544[\ub2c8\ub2d9\ub2d8\ub2cc]|\u3067\u306f\u306a|\u3058\u3083\u306a")
 
 
 _MIN_BODY_WORDS = 6
@@ -240,11 +263,14 @@ def declaration_denied(text: str, item: Item) -> bool:
 
 def _denied_after(text: str, opt: str) -> bool:
     """batch 42: the option's own words as the subject of a denial that follows them ("The left kidney isn't the
-    dilated one", "the right hip is not the affected side"): the option is denied, though no negation precedes it."""
+    dilated one", "the right hip is not the affected side", "Butterfly glioma is absent."): the option is denied,
+    though no negation precedes it."""
     if len(opt) < 4:
         return False
-    return pattern(r"(?i)\b" + re.escape(opt).replace(r"\ ", r"\s+") + r"\s+(?:is|was)(?:\s+not|n't)\s+"
-                   r"(?:the|a|an)\s").search(text) is not None
+    return pattern(r"(?i)\b" + re.escape(opt).replace(r"\ ", r"\s+") + r"\s+(?:(?:is|was)(?:\s+not|n't)\s+"
+                   r"(?:the|a|an)\s|(?:is|was|has)\s+(?:been\s+)?(?:absent|excluded|ruled\s+out|resolved)\b|"
+                   # hostile review of batches 80-83: "Butterfly glioma is absent."
+                   r"(?:is|was)(?:\s+not|n't)\s+(?:present|seen|visible|identified)\b)").search(text) is not None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -546,6 +572,10 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("hedge")
     if item.options and _negated_choice(t, item, label):
         found.append("negation")
+    if item.kind != "yesno" and method in _MENTIONS | {"language"} and _COMPARED.search(_last_clause(t)):
+        found.append("compared")  # "Obstructive, favoured versus communicating.": which one it favours is in words
+    if item.kind != "yesno" and method in _MENTIONS | {"language"} and _FOREIGN_NOT.search(t):
+        found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
     if item.kind == "yesno" and len(stated_answers(t, item)) > 1:  # "Yes, ... No, ...": both stated as the answer
         found.append("contradiction")
     if method == "label_word" and item.aliases and label == item.aliases["nope"] and _AFFIRMED.search(t):

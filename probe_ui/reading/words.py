@@ -33,7 +33,10 @@ def word_prefix(t: str, item: Item) -> str | None:
 _IMPRESSION_HEADING = re.compile(r"(?i)\A(?:impression|conclusion|opinion)[ \t*_]*:[ \t*_]*")
 
 
-_FOR_FINDING = re.compile(r"(?i)[ \t]+for[ \t]+(?:an?[ \t]+|the[ \t]+)?([^.;:!?\n]{1,80})")
+# "Positive for pneumothorax", and the finding a heading-like opener confirms ("Confirmed: pneumothorax, no
+# effusion."): up to the next mark, where another finding may follow
+_FOR_FINDING = re.compile(r"(?i)(?:[ \t]+for[ \t]+|[ \t]*[:\u2013\u2014][ \t]*|[ \t]+-[ \t]+)(?:an?[ \t]+|the[ \t]+)?"
+                          r"([^.,;:!?\n]{1,80})")
 _NOT_THE_FINDING = frozenset({"left", "right", "side", "sided", "image", "show", "shows", "scan", "film", "bilateral"})
 
 
@@ -68,8 +71,10 @@ def leading_word(text: str, item: Item) -> str | None:
             continue  # "Looks like it is a CT": what it looks like follows, not an answer
         if m and word in MARKED_OPENERS and not re.match(r"[ \t]*(?:[.,;:!\n\-\u2013\u2014]|\Z)", t[m.end():]):
             continue  # batch 68: "Y. CSF bright." is yes; "N of 3 ..." is no answer
-        if m and word.casefold() in ("positive", "negative") and _for_another_finding(t[m.end():], item):
-            continue  # "Positive for pneumothorax." to "Is there a pleural effusion?" answers another question
+        if m and word.casefold() in ("positive", "negative", "confirmed") and _for_another_finding(t[m.end():], item):
+            # "Positive for pneumothorax." to "Is there a pleural effusion?" answers another question, as does
+            # "Confirmed: pneumothorax, no effusion." (hostile review of batches 80-83)
+            continue
         if m and re.match(follow, t[m.end():]):
             # "Yes and no", "Yes/No", and a list "Red, green, blue." / "Yes, no, maybe." (not "Yes, no other
             # lesions.": there "no" starts a phrase)
