@@ -214,7 +214,9 @@ GENERIC = re.compile(
     r"is\s+an?\s+(?:[\w\-]+\s+){0,2}?structure\s+(?:formed|made\s+up|composed)\b|divides?\s+the\s+body\b|"
     # batch 33: "ascites is fluid in the peritoneal cavity": a finding defined by what it is made of and where it
     # collects, as a textbook states it, not a word on this image ("There is fluid in ..." is no definition)
-    r"(?:\A|(?<=[.!?]\s))(?!(?:there|it|this|that|which|here)\b)[^\W\d_][\w\-]*(?:\s+[^\W\d_][\w\-]*)?\s+"
+    # (batch 84: after its article too, "a pleural effusion is a collection of fluid in the pleural space")
+    r"(?:\A|(?<=[.!?]\s))(?:an?\s+|the\s+)?(?!(?:there|it|this|that|which|here)\b)[^\W\d_][\w\-]*"
+    r"(?:\s+[^\W\d_][\w\-]*)?\s+"
     r"(?:is|are|means)\s+(?:an?\s+)?(?:(?:abnormal|excess(?:ive)?|free)\s+)?(?:fluid|air|gas|blood|pus|"
     r"(?:collection|accumulation|build-?up)\s+of\s+(?:[\w\-]+\s+)?(?:fluid|air|gas|blood|pus))\s+"
     r"(?:in|within|inside|between)\s+the\b|"
@@ -234,7 +236,11 @@ _TEXTBOOK = re.compile(
     # batch 31: "Sagittal images divide the body into left and right parts, whereas axial images divide it ..."
     r"(?i)\b(?:(?:images|planes|slices|views)\s+divide\s+the\s+body\s+into\b|"
     r"(?:shows?|appears?|presents?|looks?)\s+(?:up\s+)?(?:on|in)\s+an?\s+(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
-    + r"\s+as|(?:shows?|appears?)\s+up\s+as|(?:is|are)\s+(?:easiest|easier|best|hardest|harder|most\s+easily)\s+"
+    + r"\s+as|"
+    # batch 84: "it can be seen on chest x-ray as blunting of the costophrenic angle"
+    r"can\s+be\s+(?:seen|detected|identified|recogni[sz]ed|diagnosed)\s+on\s+(?:an?\s+)?(?:[\w\-]+\s+){0,2}?"
+    + _ANY_STUDY + r"\s+as|(?:shows?|appears?)\s+up\s+as|"
+    r"(?:is|are)\s+(?:easiest|easier|best|hardest|harder|most\s+easily)\s+"
     r"(?:to\s+)?(?:see|seen|detect|detected|spot|spotted|appreciate|appreciated|identify|identified)\s+on\s+an?\s+"
     r"(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
     # batch 30: "the kidneys are typically visible on abdominal CT at the level of L1-L2": what any such study shows

@@ -408,3 +408,26 @@ def count_option(text: str, item: Item) -> str | None:
     if len(said) != 1:
         return None
     return values.get(said.pop())
+
+
+@functools.lru_cache(maxsize=1024)
+def _option_list(labels: tuple[str, ...], options: tuple[str, ...]) -> re.Pattern[str]:
+    """Every option with its letter, in order, as a prompt lists them ("A. left side B. right side ...")."""
+    parts = [r"[(\[]?" + re.escape(lab) + r"[.):\]][ \t]*" + r"\s+".join(re.escape(w) for w in opt.split())
+             for lab, opt in zip(labels, options)]
+    return re.compile(r"(?i)(?<![\w\-])" + r"[ \t]*[,;]?\s*".join(parts) + r"(?![\w\-])")
+
+
+def echoed_option_list(text: str, item: Item) -> list[tuple[int, int]]:
+    """Where a reply repeats the whole list of options as the prompt gave it (batch 84: "The physician's answer is A.
+    left side. Options: A. left side B. right side C. bilateral D. no effusion"): an echo names no answer, and its last
+    option is no verdict."""
+    if item.kind != "choice" or len(item.options) < 2 or len(item.labels) != len(item.options):
+        return []
+    last = item.labels[-1]
+    if last not in text:
+        return []
+    spans = [m.span() for m in _option_list(tuple(item.labels), tuple(item.options)).finditer(text)]
+    if spans and not WORD.search(mask_spans(text, spans)):
+        return []  # the list alone is the reply: it names every option, and is read as such
+    return spans
