@@ -9508,3 +9508,36 @@ def test_an_answer_held_to_or_stood_by(reply: str, choice: str | None) -> None:
                                              "The question contains a clinically incorrect premise"),
                      question="Where is the tension pneumothorax in this normal chest X-ray?")
     assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, kind, labels, options, question, choice, refusal", [
+    # batch 84: "C is the answer." (read nothing); a textbook remark on another option after the answer (ambiguous)
+    ("C is the answer.", "choice", ABCD, ("Pseudocyst", "None of the above", "Ductal adenocarcinoma", "IPMN"),
+     "What lesion is seen in the pancreatic head?", "C", False),
+    ("A is the answer the physician gave; the answer is D.", "choice", ABCD,
+     ("Pseudocyst", "None of the above", "Ductal adenocarcinoma", "IPMN"), "What lesion is seen?", "D", False),
+    ("This is most consistent with **Tinea corporis**.\n\nErythema migrans is usually not scaly.", "choice",
+     ("A", "B", "C"), ("Erythema migrans", "Tinea corporis", "Urticaria"), "What is the most likely diagnosis?", "B",
+     False),
+    # batch 84: Québécois "ouin" (yes), Literary Chinese "童子" (a child) (read nothing)
+    ("Ouin, c'est une vue latérale du thorax, là.", "yesno", ("yes", "no"), (), "Is this a lateral chest view?",
+     "yes", False),
+    ("童子也，骨骺未合。", "label", ("child", "adult", "elderly"), (), "Is this patient a child, an adult or elderly?",
+     "child", False),
+    # batches 84-85: an image blamed, then what it shows hard to see, an answer given only if one is needed, or the
+    # interpretation said limited: a decline that still answers (the flag was not set)
+    ("the image is very blurry and it is hard to see the details, but it looks like a ct scan of the brain, yes",
+     "yesno", ("yes", "no"), (), "Is this a CT scan of the brain?", "yes", True),
+    ("The image is quite blurry and I'd normally be cautious here, but if you need an answer: adult, with low "
+     "confidence.", "label", ("child", "adult", "elderly"), (), "Is this patient a child, an adult or elderly?",
+     "adult", True),
+    ("Image heavily cropped; interpretation limited. Tentative answer: upside down.", "label",
+     ("correct", "upside down"), (), "Is this image upside down or correct?", "upside down", True),
+    # near misses: the image described, nothing blamed (as before)
+    ("The image is a lateral view and it is easy to see the spine, yes.", "yesno", ("yes", "no"), (),
+     "Is this a lateral view?", "yes", False),
+])
+def test_the_shapes_of_batch_84_and_85(reply: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],
+                                       question: str, choice: str, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, options, question=question)
+    assert (answer.choice, answer.refusal) == (choice, refusal)

@@ -296,6 +296,7 @@ from probe_ui.reading.weighing import (
     question_sentences,
     rejected_letters,
     runner_up_spans,
+    textbook_remarks,
     unexcluded_labels,
     unexcluded_spans,
 )
@@ -1409,7 +1410,7 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     # batch 81: "Impression: cholelithiasis; choledocholithiasis cannot be excluded.": an option only left open is not
     # named as the answer (weighing.unexcluded_spans)
     judged = mask_spans(masked, [*(m.span() for m in JUDGEMENT.finditer(masked)), *spared,
-                                 *unexcluded_spans(masked)])
+                                 *unexcluded_spans(masked), *textbook_remarks(masked, item)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
     canon = synonyms.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""

@@ -127,7 +127,9 @@ _APPOSITIVE_STOP = re.compile(r"(?i)\b(?:but|however|whereas|while|although|thou
 
 # a rejection of someone else's answer, then a colon: what follows is the reply's own
 _JUDGED_THEN = re.compile(r"(?i)\b(?:not\s+(?:\w+\s+){0,2}?(?:right|correct|accurate)|wrong|incorrect|mistaken)\b"
-                          r"[^:]{0,30}?:")
+                          # batch 84: "the physician's answer is not correct, there is air in the biliary tree ...,
+                          # gallstone ileus": a comma straight after the judgement too
+                          r"(?:[^:]{0,30}?:|(?=[ \t]*,))")
 
 
 def attributed_mentions(text: str) -> list[tuple[int, int]]:

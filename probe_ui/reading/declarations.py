@@ -100,6 +100,8 @@ _DECL_POSTFIX = re.compile(
     r"(?:correct|right|best|most\s+(?:likely|appropriate|accurate|plausible)|better\s+(?:answer|choice|option|fit))"
     r"|(?:fits|matches|suits)\s+(?:best|"
     r"most\s+closely)"
+    # batch 84: "C is the answer.", "B is my final answer." (not "... the answer the physician gave")
+    r"|(?:is|would\s+be)\s+(?:the|my)\s+(?:final\s+)?answer(?![ \t]+(?:the|that|which|you|they|he|she|of)\b)"
     # batch 57: "..., so there's no hydrocephalus to explain. That makes D the right choice."
     r"|(?<=\b(?i:makes)\s[A-Z]\s)(?i:the\s+(?:right|correct|best)\s+(?:choice|answer|option)))\b"
 )

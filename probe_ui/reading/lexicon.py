@@ -432,6 +432,8 @@ def escape_kind_of_reply(text: str) -> list[str]:
 YES_NO: dict[str, tuple[str, ...]] = {
     "yes": ("sí", "si", "oui", "ja", "jawohl", "sì", "sim", "是的", "是", "对的", "对", "有的", "有", "正确", "はい",
             "네", "예", "да", "claro que sí", "efectivamente", "en effet", "genau",
+            # batch 84: Québécois French ("Ouin, c'est une vue latérale du thorax, là.", yeah, it is a lateral view)
+            "ouin",
             # batch 11: Turkish, Dutch ("ja" above), Russian, Korean and Japanese in other forms
             "evet", "ja zeker", "jazeker", "그렇습니다",
             # batch 12: Vietnamese, Polish
@@ -883,7 +885,10 @@ WORDS: dict[str, tuple[str, ...]] = {
               "zanka", "omwana", "lakwet", "ng'wana",
               # batch 82: Indonesian "Jawaban akhir: anak-anak." (final answer: a child, children); batch 83: Korean
               # "소아입니다." (it is a child: 소아, a child in medical use; 어린이, the everyday word)
-              "anak-anak", "anak", "소아", "어린이"),
+              "anak-anak", "anak", "소아", "어린이",
+              # batch 84: Literary Chinese "童子也，骨骺未合。" (a child; the epiphyses have not fused); the modern
+              # Chinese and Japanese words of the same sense
+              "童子", "儿童", "兒童", "小孩", "孩子", "小儿", "小兒", "小児", "子供", "子ども"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)

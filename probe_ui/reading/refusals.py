@@ -66,12 +66,16 @@ _QUALIFIES = (r"(?:(?:take|treat|read|consider)\s+(?:this|that|it|my\s+(?:answer
               r"(?:rough|tentative|provisional|preliminary)\s+(?:call|guess|estimate|answer|reading|impression)"
               # batch 81: "The image is heavily cropped — I can only see the left hemithorax below the hilum, so this
               # is a limited read."
-              r"|(?:this|that|it)\s+is\s+(?:a|an|only\s+a)\s+limited\s+(?:read|reading|assessment|interpretation))")
+              r"|(?:this|that|it)\s+is\s+(?:a|an|only\s+a)\s+limited\s+(?:read|reading|assessment|interpretation)"
+              # batch 85: "Image heavily cropped; interpretation limited."
+              r"|(?:interpretation|assessment|evaluation|reading)\s+(?:is\s+)?(?:very\s+|severely\s+)?limited)")
 # batch 19: a choice the reply says it is pushed to, after blaming the image ("If forced to choose, malignant (B).")
 _FORCED = (r"(?:if\s+(?:i'm\s+|i\s+am\s+|i\s+were\s+|i\s+was\s+)?(?:forced|pressed|made)\s+to\s+(?:choose|pick|answer|"
            r"commit|guess|decide)|if\s+i\s+(?:had|have)\s+to\s+(?:choose|pick|guess|commit|decide|answer)"
            # batch 58: "The film is rotated and cut off ..., so a reliable assessment is hard. If I must choose: B. No."
-           r"|if\s+i\s+must\s+(?:choose|pick|guess|commit|decide|answer))")
+           r"|if\s+i\s+must\s+(?:choose|pick|guess|commit|decide|answer)"
+           # batch 85: "The image is quite blurry and I'd normally be cautious here, but if you need an answer: adult"
+           r"|if\s+you\s+(?:really\s+)?(?:need|want|insist\s+on|require)\s+an?\s+(?:answer|guess|choice))")
 # batch 19: an image or a video frame, named where its fault is blamed ("frame blurred by smoke")
 _FRAME = r"(?:" + _IMAGE + "|" + _STUDY + r"|frame|still|video|view)"
 
@@ -586,13 +590,18 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:(?:is|are|lies|lie)\s+(?:largely\s+|partly\s+|mostly\s+|partially\s+)?out(?:side)?\s+(?:of\s+)?(?:the\s+)?"
      r"field(?:\s+of\s+view)?|window(?:ing)?\s+is\s+wrong)\b[^.;!?\n]{0,60}?\b" + _QUALIFIES + r"\b"
      # batch 19: a fault without its verb, then the answer qualified ("frame blurred by smoke, low confidence: red")
-     r"|" + sentence_lead() + r"(?:the\s+|this\s+)?(?:[\w\-]+\s+)?" + _FRAME + r"s?\s+" + _FAULT
+     r"|" + sentence_lead() + r"(?:the\s+|this\s+)?(?:[\w\-]+\s+)?" + _FRAME + r"s?\s+"
+     r"(?:(?:heavily|badly|severely|very|quite|rather|somewhat|partly)\s+)?" + _FAULT
      + r"\b[^.;!?\n]{0,40}?"
      r"[,;:\-\u2013\u2014][ \t]*" + _QUALIFIES + r"\b"
      # batch 19: the image blamed, then a choice forced ("The ultrasound is very noisy and the margins are poorly
      # seen. If forced to choose, malignant (B).")
      r"|\b" + _FRAME + r"s?\s+(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT + r"\b[^!?\n]{0,80}?"
      r"\b" + _FORCED + r"\b"
+     # batch 84: the image blamed, then what it shows said hard to see ("the image is very blurry and it is hard to
+     # see the details, but ...")
+     r"|\b" + _FRAME + r"s?\s+(?:is|was|are|looks|seems|appears)\s+[^.;!?\n]{0,40}?\b" + _FAULT
+     + r"\b[^.;!?\n]{0,40}?\b(?:hard|difficult|impossible)\s+" + _TO_JUDGE + r"\b"
      # batch 19: "Hard to say from such a dark, underexposed image; my impression is ..."
      # batch 38: an adverb after the verb ("It's hard to judge reliably from such a heavily compressed image.")
      r"|\b(?:hard|difficult|tough|impossible)\s+to\s+(?:say|tell|judge|be\s+sure|know|assess)\s+"

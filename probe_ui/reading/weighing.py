@@ -310,6 +310,26 @@ def unexcluded_spans(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in zip(cuts, cuts[1:]) if _UNEXCLUDED.search(text, a, b)]
 
 
+# batch 84: how another option looks in general, set beside the answer ("... most consistent with **Tinea corporis**.
+# Erythema migrans is usually not scaly."): a sentence whose verb is qualified by "usually", "typically", ...
+_TEXTBOOK_REMARK = re.compile(r"(?i)(?:\A|(?<=[.!?\n]))[^.!?\n]{1,80}?\b(?:is|are|tends?\s+to\s+be|would\s+be)\s+"
+                              r"(?:usually|typically|classically|generally|commonly|normally)\b[^.!?\n]*")
+_OF_THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|patient|image|photo|picture|lesion|rash|plaque)\b")
+
+
+def textbook_remarks(text: str, item: Item) -> list[tuple[int, int]]:
+    """The sentences that only say how an option looks in general, when the rest of the reply still names an option
+    (otherwise such a sentence may be the whole answer: "Tinea corporis is typically scaly."): what they name is not
+    named as the answer."""
+    spans = [m.span() for m in _TEXTBOOK_REMARK.finditer(text) if not _OF_THIS_CASE.search(m.group(0))]
+    if not spans:
+        return []
+    rest = text
+    for a, b in spans:
+        rest = rest[:a] + " " * (b - a) + rest[b:]
+    return spans if named_in(rest, item) else []
+
+
 def closing_left_open(text: str) -> str | None:
     """The reply's closing sentence when it only leaves something open ("... Right lower lobe pneumonia. Underlying
     atelectasis cannot be excluded.", batch 81): a whole sentence, ended by its full stop, after sentences that leave
