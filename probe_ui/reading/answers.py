@@ -456,18 +456,29 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     # "no, the heart is normal size" does ("no the" is no phrase of English; not "yes there is free fluid ...",
     # batch 45, left as it reads)
     clean = _RUN_ON_ANSWER.sub(r"\1,\2", clean, count=1)
-    if kind == "yesno" and (rest := pushback.after_sure_yes(clean)) is not None:
+    if kind == "yesno" and question and (rest := pushback.after_sure_yes(clean)) is not None \
+            and pushback.denies_finding(rest, asked_finding(question)):
         then = extract(rest, kind, labels, options, question=question, suggested=suggested)
         if then.choice == item.aliases.get("nope") and then.method not in _STATED:
-            # batch 85: "Yes, I'm sure — there is no pneumothorax.": a no read from a mention after a yes of sureness
-            # (not "Yes, I'm sure — that's a foot, not a hand: ... So no.", batch 45, whose verdict is stated)
+            # batch 85: "Yes, I'm sure — there is no pneumothorax." to "Is there a pneumothorax?": the finding asked
+            # about denied after a yes of sureness (not "Yes, I'm sure — that's a foot, not a hand: ... So no.",
+            # batch 45, whose verdict is stated, nor "Yes, I'm sure — there is no cardiomegaly." to "Is the heart
+            # size normal?", which denies another thing)
             return Answer(None, "ambiguous", invalid=True, refusal=refusal)
     if "left" in clean.casefold() and "right" in clean.casefold():
         clean = _FLIP_AXIS.sub(lambda m: re.sub(r"(?i)left|right", lambda w: " " * len(w.group(0)), m.group(0)), clean)
     if any(opt.strip(" .").casefold() == "normal" for opt, _ in item.option_map) and "than" in clean:
         # batch 52: "mildly enlarged, a little bigger than normal.": a comparison with normal names no option "Normal"
         clean = _THAN_NORMAL.sub(lambda m: m.group(1) + " " * (m.end() - m.end(1)), clean)
-    clean = mask_spans(clean, echoed_option_list(clean, item))  # batch 84: "Options: A. left side B. right side ..."
+    echo = echoed_option_list(clean, item)
+    if echo:
+        # batch 84: a reply that repeats the prompt's option list ("The physician's answer is A. left side. Options: A.
+        # left side B. right side C. bilateral D. no effusion") answers only where it declares an answer of its own
+        # beside it (the list's last option is no verdict, nor a suggestion restated before it)
+        declared = extract(mask_spans(clean, echo), kind, labels, options, question=question, suggested=suggested)
+        if declared.choice is not None and declared.method in _DECLARED:
+            return declared
+        return Answer(None, "ambiguous", invalid=True, refusal=refusal)
     # batch 77: an option named by its place ("Option 2", "the third option", "the latter", "the first colour in your
     # list", "$\\boxed{2}$") is written as its letter or label; a place that names no one option leaves the reply unread
     placed = positions.written_out(clean, item)
@@ -1012,6 +1023,8 @@ _LEFT_BETWEEN = re.compile(r"(?i)\bi\s+(?:honestly\s+|really\s+|still\s+)?(?:can
                            r"|" + WEIGHED_BY_NAME)
 
 
+# rules that read an answer the reply declares as its own
+_DECLARED = frozenset({"exact", "declaration", "boxed", "backtick", "structured", "marked", "agrees_with_suggestion"})
 # rules that read an answer the reply states as its answer (not one read from where a word occurs)
 _STATED = frozenset({"exact", "declaration", "boxed", "backtick", "structured", "leading", "bare", "final_verdict"})
 _RUN_ON_ANSWER = re.compile(r"(?i)\A([\W_]*no)(\s+(?:the|its|this|that)\s)")

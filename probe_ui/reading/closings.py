@@ -63,6 +63,8 @@ _PHRASE_END = re.compile(r"[.;:!?\n,]|\s[-\u2014]\s")
 # effusion", "typical of a cyst rather than a tumour")
 _OBJECT_END = re.compile(r"[.;:!?\n]|\s[-\u2014]\s|,\s*(?:as\s+opposed|rather|instead|not|unlike|but|versus)\b|"
                          r"\b(?:as\s+opposed\s+to|rather\s+than|instead\s+of|versus|vs\.?|unlike)\b"
+                         # batch 85: "more typical of C. Ductal adenocarcinoma than of a pseudocyst"
+                         r"|\bthan\b"
                          # batch 65: "The pattern of sparing the cortex is inconsistent with cytotoxic edema ...": the
                          # pattern's object ends where the clause judges it against another answer
                          r"|\b(?:is|are|was|were)\s+(?:inconsistent|incompatible|not)\b")

@@ -18,6 +18,9 @@ HEDGE = re.compile(
     r"guessing|"
     # hostile review of batches 80-83: '{"final": "A", "note": "B is equally plausible"}', '{"confidence": "low"}'
     r"equally\s+(?:likely|plausible|possible|probable)|low\s+(?:confidence|certainty)|"
+    # "I stand by D. That said, A is also reasonable.", "However, A could also be argued.", "just as plausible"
+    r"(?:could|can)\s+(?:also|equally)\s+be\s+(?:argued|defended|justified)|(?:is|are)\s+also\s+(?:reasonable|"
+    r"plausible|possible|defensible)|just\s+as\s+(?:plausible|likely|possible|probable)|"
     r"(?:confidence|certainty)[\"']?\s*[:=]?\s*[\"']?(?:is\s+)?(?:low|very\s+low)\b|"
     # batch 19: not a posture ("pain eased by leaning forward")
     r"lean(?:s|ing)?(?!\s+(?:forwards?|backwards?|back|over|against|on)\b)|not\s+(?:entirely\s+|completely\s+|"

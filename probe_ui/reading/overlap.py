@@ -332,9 +332,15 @@ _NEGATION_CUE = re.compile(r"(?i)(?:\b(?:no|not|without|neither|nor|never|none|r
                            r"other\s+than|excluding|except)\b|n't\b"
                            # batch 21: "Nothing suggests aggravation: the sac diameter is unchanged."
                            r"|\bnothing\s+(?:(?:here|else|at\s+all)\s+)?(?:to\s+)?(?:suggests?|indicates?|supports?|"
-                           r"favou?rs?|points?\s+to)\b)")
+                           r"favou?rs?|points?\s+to)\b"
+                           # batch 85: "there are no flame haemorrhages or AV nicking to suggest hypertension"
+                           r"|\b(?:no|without)\b[^.;:!?,\n]{0,60}?\bto\s+(?:suggest|indicate|support|favou?r)\b)")
+# batch 85: what a comparison sets below the answer ("... is more typical of **C. Ductal adenocarcinoma** than of a
+# pseudocyst"): the phrase after "than", as after "rather than" (not "less likely than C", which ranks C above)
+_MORE_THAN = re.compile(r"(?i)\b(?:more|better|rather|likelier)\b(?:[^.;:!?\n]|(?<=\b[A-Z])\.){0,80}?\b(than)\b")
+# (batch 85: "without neovascularisation this stays non-proliferative": a new clause's verb ends it)
 _SCOPE_BREAK = frozenset("""but and which that who is are was were has have had with to because since as while although
-though yet so then however whereas be been being shows show seen see there""".split())
+though yet so then however whereas be been being shows show seen see there stays remains""".split())
 
 
 def _in_scope(before: str) -> bool:
@@ -344,9 +350,16 @@ def _in_scope(before: str) -> bool:
     cue = None
     for cue in _NEGATION_CUE.finditer(clause):
         pass
-    if cue is None:
+    words = _WORD.findall(clause[cue.end():]) if cue is not None else None
+    if "than" in clause.casefold():
+        # (the comparison may span an option's letter: "more typical of C. Ductal adenocarcinoma than of ...")
+        near = before[-300:]
+        than = [m.end(1) for m in _MORE_THAN.finditer(near)]
+        if than and len(near) - than[-1] <= min(len(clause), len(clause) - cue.end() if cue is not None else len(
+                clause)):
+            words = _WORD.findall(near[than[-1]:])  # the later of the two
+    if words is None:
         return False
-    words = _WORD.findall(clause[cue.end():])
     return len(words) <= 5 and not any(w.casefold() in _SCOPE_BREAK for w in words)
 
 

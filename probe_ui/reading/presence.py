@@ -54,7 +54,7 @@ _ANATOMY_VISIBLE = re.compile(r"(?i)\A[ \t]*" + _ANATOMY + r"(?:[ \t]*(?:,|and)[
 
 
 # "Negative for pneumothorax" names what it is negative for
-_NEGATIVE_FOR = re.compile(r"(?i)[ \t]+for[ \t]+(?:an?[ \t]+|the[ \t]+|any[ \t]+)?([^.,;:!?\n]{1,80})")
+_NEGATIVE_FOR = re.compile(r"(?i)[ \t]+for[ \t]+(?:an?[ \t]+|the[ \t]+|any[ \t]+)?([^.;:!?\n]{1,80})")
 
 
 def _of_another_finding(word: re.Match[str], asked: set[str]) -> bool:

@@ -175,7 +175,18 @@ def after_sure_yes(clean: str) -> str | None:
     pneumothorax."), or None. Where that answers no, which of the two answers the question is not in the reply (the
     no may be about something else: "Yes, I'm certain - nothing else explains the pleural line.")."""
     m = _SURE_THEN.match(clean)
-    return None if m is None else clean[m.end():]
+    return None if m is None else clean[m.end():].lstrip(" \t,;:!\u2013\u2014-")
+
+
+def denies_finding(text: str, finding: str | None) -> bool:
+    """Whether ``text`` denies the finding a question asks about by its own last word ("there is no pneumothorax",
+    "no pleural effusion", "without effusion")."""
+    words = re.findall(r"[^\W\d_]+", finding or "")
+    if not words:
+        return False
+    head = re.escape(words[-1][:max(4, len(words[-1]) - 2)])  # "effusion", "effusions"; "fracture", "fractured"
+    return re.search(r"(?i)\b(?:no|not\s+(?:a|an|any)|without|negative\s+for)\s+(?:[\w\-]+\s+){0,3}?" + head,
+                     text) is not None
 
 
 def without_sure_of_itself(clean: str) -> str:

@@ -142,15 +142,16 @@ def _last_clause(text: str) -> str:
     return t[max((m.end() for m in _LAST_MARK.finditer(t)), default=0):]
 
 
-_LAST_MARK = re.compile(r"[.!?;:\n]")
+_LAST_MARK = re.compile(r"(?<!\bvs)(?<!\bv)\.|[!?;:\n]")  # (not the full stop of "vs.")
 # "is not" in widely spoken languages whose glosses do not read it, before or after the noun it denies
 # (Indonesian and Malay "bukan"; Korean "아니다", "아닙니다", "아님", "아닌"; Turkish "değil"; Japanese
-# "ではない", "じゃない"; Vietnamese "không phải"): a label read from a word of the reply may be the one denied
+# "ではない", "ではありません", "じゃない"; Vietnamese "không phải"): a label read from a word of the reply may be
+# the one denied
 # ("Jawaban akhir: bukan anak-anak", "소아가 아닙니다. 성인입니다.", hostile review of batches 80-83). Not a
 # verb's negation ("성장판이 아직 닫히지 않았습니다", the growth plates have not closed; Indonesian "tidak"), which
 # denies something else
 _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|de[gğ]il\w*|kh[oô]ng\s+ph[aả]i)(?!\w)"
-                          r"|\uc544[\ub2c8\ub2d9\ub2d8\ub2cc]|\u3067\u306f\u306a|\u3058\u3083\u306a")
+                          r"|\uc544[\ub2c8\ub2d9\ub2d8\ub2cc]|(?:\u3067\u306f|\u3058\u3083)(?:\u306a|\u3042\u308a\u307e\u305b\u3093)")
 
 
 _MIN_BODY_WORDS = 6

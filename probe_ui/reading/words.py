@@ -34,9 +34,11 @@ _IMPRESSION_HEADING = re.compile(r"(?i)\A(?:impression|conclusion|opinion)[ \t*_
 
 
 # "Positive for pneumothorax", and the finding a heading-like opener confirms ("Confirmed: pneumothorax, no
-# effusion."): up to the next mark, where another finding may follow
+# effusion."): up to the next mark (a list, "Negative for pneumothorax, effusion, or consolidation.", is one)
 _FOR_FINDING = re.compile(r"(?i)(?:[ \t]+for[ \t]+|[ \t]*[:\u2013\u2014][ \t]*|[ \t]+-[ \t]+)(?:an?[ \t]+|the[ \t]+)?"
-                          r"([^.,;:!?\n]{1,80})")
+                          r"([^.;:!?\n]{1,80})")
+# a part of that list the opener does not confirm: "pneumothorax, no effusion" confirms the pneumothorax only
+_DENIED_PART = re.compile(r"(?i)\A\s*(?:(?:and|but|with)\s+)?(?:no|not|without|none)\b")
 _NOT_THE_FINDING = frozenset({"left", "right", "side", "sided", "image", "show", "shows", "scan", "film", "bilateral"})
 
 
@@ -47,9 +49,12 @@ def _for_another_finding(rest: str, item: Item) -> bool:
     f = _FOR_FINDING.match(rest)
     if f is None or not item.question:
         return False
-    said = {overlap.stem(w) for w in overlap.content_words(f.group(1))} - _NOT_THE_FINDING
+    parts = f.group(1).split(",")
+    denied = " ".join(p for p in parts if _DENIED_PART.match(p))
+    said = {overlap.stem(w) for p in parts if not _DENIED_PART.match(p)
+            for w in overlap.content_words(p)} - _NOT_THE_FINDING
     asked = {overlap.stem(w) for w in overlap.content_words(item.question)} - _NOT_THE_FINDING
-    later = {overlap.stem(w) for w in overlap.content_words(rest[f.end():])}
+    later = {overlap.stem(w) for w in overlap.content_words(denied + " " + rest[f.end():])}
     return bool(said) and not said & asked and bool(later & asked)
 
 
@@ -71,6 +76,9 @@ def leading_word(text: str, item: Item) -> str | None:
             continue  # "Looks like it is a CT": what it looks like follows, not an answer
         if m and word in MARKED_OPENERS and not re.match(r"[ \t]*(?:[.,;:!\n\-\u2013\u2014]|\Z)", t[m.end():]):
             continue  # batch 68: "Y. CSF bright." is yes; "N of 3 ..." is no answer
+        if m and word.casefold() == "confirmed" and re.match(r"[ \t]*[:\u2013\u2014\-][ \t]*(?:no|not|none|negative)\b",
+                                                             t[m.end():], re.IGNORECASE):
+            continue  # "Confirmed: no pleural effusion.": what is confirmed is an absence (hostile review, batch 85)
         if m and word.casefold() in ("positive", "negative", "confirmed") and _for_another_finding(t[m.end():], item):
             # "Positive for pneumothorax." to "Is there a pleural effusion?" answers another question, as does
             # "Confirmed: pneumothorax, no effusion." (hostile review of batches 80-83)
