@@ -182,7 +182,10 @@ AGREES = re.compile(
     r"|consistent\s+with\s+(?:the|this)\s+(?:image|imaging|findings|film|scan|study|radiograph))\b"
     r"|\b(?:physician|student|doctor)\s+is\s+(?:correct|right)\b"
     # "Agree.", "The physician got this one right", "Is the physician's answer correct? Yes."
-    r"|\A\W*(?:agreed?|concur|i\s+concur)\b|\b(?:physician|student|doctor)\s+(?:got|has\s+got)\s+(?:it|this|this\s+one|"
+    r"|\A\W*(?:agreed?|concur|i\s+concur)\b"
+    # "Physician's answer: A. left side. ... Agreed." (a closing word of agreement)
+    r"|(?<=[.!?\n])[ \t]*(?:agreed|concur)[ \t]*[.!]?[ \t]*\Z"
+    r"|\b(?:physician|student|doctor)\s+(?:got|has\s+got)\s+(?:it|this|this\s+one|"
     r"that)\s+right\b|\b(?:physician|student|doctor|suggested)(?:'s|s')?\s+(?:answer|choice|diagnosis)?\s*(?:is\s+)?"
     r"(?:correct|right|accurate)\?\s*(?:yes|yep|indeed|correct|it\s+is)\b"
     # batch 85: "Physician's answer: correct. Confidence: high." (a heading and its verdict, alone in its clause: not

@@ -21,6 +21,7 @@ Confidence: 65 %.", "I'll keep A.", "my answer stays D, none of the above", "I'm
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from probe_ui.reading.cleaning import sentence_lead
@@ -89,6 +90,19 @@ def held_answer(clean: str) -> str | None:
         return None
     cut = _HELD_END.search(span)
     return (span[:cut.start()] if cut is not None else span).strip() or None
+
+
+def held_answers(clean: str) -> list[str]:
+    """Every span after a phrase that keeps an answer, as :func:`held_answer` cuts the last one ("I stand by D. I
+    stand by A." holds two)."""
+    out = []
+    for m in itertools.islice(HELD.finditer(clean), 8):
+        rest = clean[m.end():]
+        end = _SENTENCE_END.search(rest)
+        span = rest[:end.start()] if end is not None else rest
+        cut = _HELD_END.search(span)
+        out.append((span[:cut.start()] if cut is not None else span).strip())
+    return [x for x in out if x]
 
 
 def revised_answer(clean: str) -> str | None:

@@ -57,6 +57,7 @@ from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE
 from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
+from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names
 from probe_ui.reading.structured import few_shot_layout, findings_per_option
 from probe_ui.reading.subject import between_regions
@@ -135,6 +136,17 @@ _AFFIRMED = re.compile(r"(?i)\b(?:there\s+(?:is|are)|shows?|demonstrates?|reveal
 # a reading from where an option is named, in a reply that sets two against each other ("Obstructive, favoured versus
 # communicating."): the option named may be the one set aside (hostile review of batches 80-83)
 _COMPARED = re.compile(r"(?i)\b(?:versus|vs\.?|v\.)(?=\s)")
+def _held_apart(text: str, item: Item) -> bool:
+    """Whether the reply keeps two different answers ("I stand by D. I stand by A.", a hostile review)."""
+    spans = held_answers(text)
+    if len(spans) < 2:
+        return False
+    from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
+
+    read = {extract(x, item.kind, item.labels, item.options, question=item.question).choice for x in spans}
+    return len(read - {None}) > 1
+
+
 def _last_clause(text: str) -> str:
     """What follows the reply's last sentence or clause mark (a colon too: "Communicating versus obstructive:
     communicating." concludes after its comparison)."""
@@ -579,6 +591,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
     if item.kind == "yesno" and len(stated_answers(t, item)) > 1:  # "Yes, ... No, ...": both stated as the answer
         found.append("contradiction")
+    elif method == "declaration" and _held_apart(t, item):
+        found.append("contradiction")  # "I stand by D. I stand by A.": two answers held
     if method == "label_word" and item.aliases and label == item.aliases["nope"] and _AFFIRMED.search(t):
         found.append("affirmed")  # "There is a transverse lucent line ... In summary, no fracture."
     if method == "declaration" and item.kind == "yesno" and _body_against_yes_no(t, item, label):
