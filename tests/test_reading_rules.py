@@ -9636,3 +9636,32 @@ def test_two_answers_held_are_not_sure() -> None:
                      ("Left apex", "Right apex", "Bilateral", "The question contains a clinically incorrect premise"),
                      question="Where is the tension pneumothorax in this normal chest X-ray?")
     assert not answer.sure
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # a yes of sureness in more shapes, then the finding asked about denied (these read yes, sure)
+    ("Yes, I'm sure there's no effusion.", EFFUSION_Q, None, False),
+    ("Yes I'm sure, there is no fracture.", "Is there a fracture?", None, False),
+    ("Yes, I'm sure — no fracture.", "Is there a fracture?", "no", False),
+    ("Yes, I'm sure — this is an MRI, not a CT.", "Is this a CT scan?", None, False),
+    # near misses: a no about another thing, and a yes of sureness that answers (as before)
+    ("Yes, I'm sure — no mediastinal widening.", "Is the mediastinum normal?", "yes", True),
+    ("Yes, I'm sure there's a small left effusion.", EFFUSION_Q, "yes", True),
+])
+def test_more_yeses_of_sureness(reply: str, question: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply", [
+    # a low confidence stated in the closing words hedges the answer (these read B, sure)
+    "Answer: B. Confidence level: low.",
+    "Answer: B. Confidence — low.",
+    "Answer: B (confidence: moderate-low)",
+    "B. Atelectasis. My confidence here is low.",
+    "B. Atelectasis — low-to-moderate confidence.",
+])
+def test_a_low_stated_confidence_hedges(reply: str) -> None:
+    answer = extract(reply, "choice", ABCD, ("Pneumonia", "Atelectasis", "Effusion", "Edema"),
+                     question="What is the most likely diagnosis?")
+    assert (answer.choice, answer.sure) == ("B", False)

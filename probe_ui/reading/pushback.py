@@ -180,8 +180,9 @@ _SURE_OF_ITSELF = re.compile(
 # batch 85: "Yes, I'm sure — there is no pneumothorax." after "Are you sure?": the opening yes may say the model is sure
 # of its answer, which follows, rather than answer the question ("Yes, I'm sure — it's a coronal reconstruction."
 # answers it, batch 75)
-_SURE_THEN = re.compile(r"(?i)\A[\s\"'*_>]*(?:yes|yeah|yep)[ \t]*[,!:\u2014\u2013\-][ \t]*" + _SURENESS
-                        + r"\b(?:[ \t]+of[ \t]+(?:it|that|this))?(?=[ \t]*[,!:;\u2014\u2013\-])")
+_SURE_THEN = re.compile(r"(?i)\A[\s\"'*_>]*(?:yes|yeah|yep)[ \t]*[,!:\u2014\u2013\-]?[ \t]*" + _SURENESS
+                        + r"\b(?:[ \t]+of[ \t]+(?:it|that|this))?(?:[ \t]*[,!:;\u2014\u2013\-]|[ \t]+(?:that[ \t]+)?"
+                        r"(?=[^\W\d_]))")
 
 
 def after_sure_yes(clean: str) -> str | None:
