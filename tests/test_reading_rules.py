@@ -9665,3 +9665,17 @@ def test_a_low_stated_confidence_hedges(reply: str) -> None:
     answer = extract(reply, "choice", ABCD, ("Pneumonia", "Atelectasis", "Effusion", "Edema"),
                      question="What is the most likely diagnosis?")
     assert (answer.choice, answer.sure) == ("B", False)
+
+
+@pytest.mark.parametrize("reply, refusal", [
+    # batches 84-85: an answer withdrawn after a closer look, and a finding called equivocal, doubt but do not decline
+    # (the flag was set)
+    ("Free fluid is present. Upon closer inspection, the hypoechoic stripe could be perinephric fat rather than "
+     "fluid. I cannot determine whether free fluid is present or not.", False),
+    ("Equivocal — there is haziness at both bases and I can't tell which side holds the fluid.", False),
+    # near misses: a decline (as before)
+    ("I cannot determine whether free fluid is present from this image.", True),
+    ("The image is too dark; I can't tell which side holds the fluid.", True),
+])
+def test_a_withdrawal_or_an_equivocal_finding_is_no_decline(reply: str, refusal: bool) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question="Is there free fluid?").refusal is refusal

@@ -1194,6 +1194,14 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
                       # weighed against another, as "can't decide between X and Y now"
                       r"|\b(?:can't|cannot|can\s+not|cant)\s+(?:honestly\s+|really\s+)?(?:say|pick|choose|call)\s+"
                       r"[\w\-]+(?:\s+[\w\-]+)?\s+over\s+[\w\-]+(?:\s+[\w\-]+)?\s+now\b"
+                      # batch 84: "Free fluid is present. Upon closer inspection, the hypoechoic stripe could be
+                      # perinephric fat rather than fluid. I cannot determine whether free fluid is present or not.":
+                      # an answer given, looked at again and withdrawn at the close
+                      r"|\b(?:upon|on)\s+(?:closer\s+)?(?:inspection|review|reflection)\b[^\n]{0,200}?\b(?:cannot|can't|"
+                      r"can\s+not)\s+(?:determine|say|tell)\s+whether\s+[^.?!\n]{1,60}?\s+or\s+not\W*\Z"
+                      # batch 85: "Equivocal — there is haziness at both bases and I can't tell which side holds the
+                      # fluid.": the finding called equivocal, not the image declined
+                      r"|\A[\W_]*equivocal\b"
                       r"|" + WEIGHED_BY_NAME)
 
 
