@@ -258,6 +258,12 @@ BATCH_NOTES = {
     83: "an everyday mix (batch 23's shapes in the most used models' default styles); South Asian languages and "
         "Nagamese; measured held out once, blind (95.2 % intended, 87.6 % sure and right, 1 sure over-read), then "
         "fixed",
+    84: "small open models at their default settings (lower-case run-ons, a caption before the answer, the options "
+        "echoed, cut off at the token limit); Algerian Arabic, Quebec French, Singlish, Literary Chinese; measured "
+        "held out once, blind (96.2 % intended, 90.0 % sure and right, 2 sure over-reads), then fixed",
+    85: "a stated confidence, and second turns after the user pushes back ('I stand by A', 'on reflection, B'); "
+        "Valencian, Bosnian, Aranese, Ido; measured held out once, blind (94.3 % intended, 84.3 % sure and right, 1 "
+        "sure-wrong), then fixed",
 }
 
 
