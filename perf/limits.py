@@ -80,7 +80,12 @@ def parsing() -> None:
              # batch 77: an option named by its place and a text after spaces (sureness's closing marks, a minute)
              (" " * 100000 + "Option 2 (Pulmonary edema)", "choice", ("A", "B", "C"), ("x", "b", "c")),
              # batch 79: a lower-case "no wait" after an answer and spaces (the opening word's follow-up, 421 s)
-             ("yes" + " " * 100000 + "no wait", "yesno", ("yes", "no"), ())]
+             ("yes" + " " * 100000 + "no wait", "yesno", ("yes", "no"), ()),
+             # batches 84-85: answers kept again and again (over 10 minutes at 13 kB, fixed in this batch), a "no" list
+             # run from each "no" (9 s), the prompt's option list echoed
+             ("I stand by A " * 8000, "choice", ("A", "B", "C"), ("x", "b", "c")),
+             ("Yes, " + "no pneumothorax " * 6000, "yesno", ("yes", "no"), ()),
+             ("Options: A. x B. b C. c " * 8000, "choice", ("A", "B", "C"), ("x", "b", "c"))]
     for i, (text, kind, labels, options) in enumerate(cases, 1):
         timed(f"answer parser, degenerate reply {i} (100 kB)", 1.0, lambda: extract(text, kind, labels, options))
     timed("legacy MediConfusion parser, 26 labels", 1.0,

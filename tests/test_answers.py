@@ -696,6 +696,13 @@ def test_any_option_text_reply_reads_its_letter(data: st.DataObject) -> None:
     (" " * 100000 + "Option 2 (Pulmonary edema)", "choice", ABC, ("x", "b", "c"), ("B", "bare")),
     # an answer word, spaces, then "no wait": the words after the opening one, read with nested runs of spaces: 421 s
     ("yes" + " " * 100000 + "no wait", "yesno", ("yes", "no"), (), ("yes", "leading")),
+    # batch 85: each answer kept ("I stand by A") read for two answers kept, each span again with its own phrases:
+    # over 10 minutes at 13 kB before the spans were cut at the next phrase
+    ("I stand by A " * 8000, "choice", ABC, ("x", "b", "c"), ("A", "declaration")),
+    # a "no" list item ran to the reply's end and back looking for "or", from each "no": 9 s
+    ("Yes, " + "no pneumothorax " * 6000, "yesno", ("yes", "no"), (), ("yes", "leading")),
+    # batch 84: the prompt's option list echoed 8,000 times
+    ("Options: A. x B. b C. c " * 8000, "choice", ABC, ("x", "b", "c"), (None, "none")),
 ])
 @pytest.mark.slow
 def test_degenerate_100k_replies_are_read(text: str, kind: str, labels: tuple[str, ...], options: tuple[str, ...],

@@ -456,7 +456,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     # "no, the heart is normal size" does ("no the" is no phrase of English; not "yes there is free fluid ...",
     # batch 45, left as it reads)
     clean = _RUN_ON_ANSWER.sub(r"\1,\2", clean, count=1)
-    if kind == "yesno" and question and (rest := pushback.after_sure_yes(clean)) is not None:
+    if kind == "yesno" and question and len(clean) <= 3000 and (rest := pushback.after_sure_yes(clean)) is not None:
         # batch 85: "Yes, I'm sure — there is no pneumothorax." to "Is there a pneumothorax?" after "Are you sure?":
         # the yes may affirm the reply's sureness rather than answer; where what follows answers no, the reply names
         # no single answer when that no is read from a mention of the finding asked about or of the question's

@@ -196,8 +196,10 @@ _ANY_FINDING = frozenset("lesion lesions abnormality abnormalities finding findi
 
 
 # batch 11: a "no" denies each item of the list it opens ("No intracranial haemorrhage, mass or midline shift.")
-_DENIED_LIST = re.compile(r"(?i)\b(?:no|without)\s+[^.;:!?\n,]+(?:,\s*[^.;:!?\n,]+){0,6}?(?:,?\s+(?:or|nor)\s+)"
-                          r"[^.;:!?\n,]+")
+# (each item at most 200 characters: "Yes, " + "no pneumothorax " * 6000 took 9 s when an unbounded item ran from each
+# "no" to the end of the reply and back, looking for "or")
+_DENIED_LIST = re.compile(r"(?i)\b(?:no|without)\s+[^.;:!?\n,]{1,200}(?:,\s*[^.;:!?\n,]{1,200}){0,6}?"
+                          r"(?:,?\s+(?:or|nor)\s+)[^.;:!?\n,]+")
 
 
 # a section's heading ("**Findings:**"), which reports nothing (batch 13)

@@ -92,17 +92,25 @@ def held_answer(clean: str) -> str | None:
     return (span[:cut.start()] if cut is not None else span).strip() or None
 
 
+#: how much of a kept answer's sentence is read for it (an answer is named in its first words; a degenerate reply
+#: with several "I stand by" and no full stop is not read whole once per phrase)
+_HELD_REACH = 300
+
+
 def held_answers(clean: str) -> list[str]:
     """Every span after a phrase that keeps an answer, as :func:`held_answer` cuts the last one ("I stand by D. I
     stand by A." holds two)."""
+    found = list(itertools.islice(HELD.finditer(clean), 9))
     out = []
-    for m in itertools.islice(HELD.finditer(clean), 8):
-        rest = clean[m.end():]
+    for m, after in zip(found, [*found[1:], None]):
+        # each span ends before the next phrase, so that reading it finds no phrase to read again ("I stand by A I
+        # stand by A ..." read each span's own spans in turn, without end)
+        rest = clean[m.end():after.start() if after is not None else len(clean)][:_HELD_REACH]
         end = _SENTENCE_END.search(rest)
         span = rest[:end.start()] if end is not None else rest
         cut = _HELD_END.search(span)
         out.append((span[:cut.start()] if cut is not None else span).strip())
-    return [x for x in out if x]
+    return [x for x in out[:8] if x]
 
 
 def revised_answer(clean: str) -> str | None:
