@@ -9679,3 +9679,27 @@ def test_a_low_stated_confidence_hedges(reply: str) -> None:
 ])
 def test_a_withdrawal_or_an_equivocal_finding_is_no_decline(reply: str, refusal: bool) -> None:
     assert extract(reply, "yesno", ("yes", "no"), question="Is there free fluid?").refusal is refusal
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # a denial joined on to the finding confirmed ("with no", "without") is no part of what is confirmed (read yes,
+    # sure)
+    ("Confirmed: tension pneumothorax with no effusion.", EFFUSION_Q, "no", True),
+    ("Confirmed: pneumothorax with a small effusion.", EFFUSION_Q, "yes", True),
+])
+def test_a_denial_joined_to_a_confirmed_finding(reply: str, question: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # "vs." in the last clause beside an answer read from an opening or a closing word (these read sure)
+    ("Sagittal, vs. coronal", False),
+    ("Axial, favoured vs. coronal reformat.", False),
+    # near miss: the answer declared, the comparison its reasoning (as before)
+    ("Answer: axial. Axial versus coronal was the question.", True),
+])
+def test_versus_beside_an_answer_not_declared(reply: str, sure: bool) -> None:
+    answer = extract(reply, "label", ("axial", "sagittal", "coronal"),
+                     question="In which plane is this image acquired?")
+    assert answer.sure is sure

@@ -74,6 +74,8 @@ SURE_METHODS = frozenset({"exact", "declaration", "boxed", "backtick", "option_t
                           "option_keyword", "option_value", "marked", "likelihood"})
 #: rules whose reading stands even in a long reply (the reply declares or marks its answer)
 _MARKED = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured", "marked"})
+#: rules that read the answer the reply declares (a comparison beside it is the reply's reasoning)
+_DECLARED = frozenset({"exact", "declaration", "boxed", "backtick", "structured", "marked", "option_text", "bare"})
 #: rules that read an option from where its words occur in the reply (not from where the reply puts its answer)
 _MENTIONS = frozenset({"synonym", "option_words", "option_text_contained", "option_keyword", "option_value"})
 #: a reply read from where a word occurs is a guess beyond this many words (its closing may argue with its body)
@@ -585,7 +587,7 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("hedge")
     if item.options and _negated_choice(t, item, label):
         found.append("negation")
-    if item.kind != "yesno" and method in _MENTIONS | {"language"} and _COMPARED.search(_last_clause(t)):
+    if item.kind != "yesno" and method not in _DECLARED and _COMPARED.search(_last_clause(t)):
         found.append("compared")  # "Obstructive, favoured versus communicating.": which one it favours is in words
     if item.kind != "yesno" and method in _MENTIONS | {"language"} and _FOREIGN_NOT.search(t):
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)

@@ -39,6 +39,9 @@ _FOR_FINDING = re.compile(r"(?i)(?:[ \t]+for[ \t]+|[ \t]*[:\u2013\u2014][ \t]*|[
                           r"([^.;:!?\n]{1,80})")
 # a part of that list the opener does not confirm: "pneumothorax, no effusion" confirms the pneumothorax only
 _DENIED_PART = re.compile(r"(?i)\A\s*(?:(?:and|but|with)\s+)?(?:no|not|without|none)\b")
+# the parts of that list: its commas, and a denial joined on ("tension pneumothorax with no effusion", "... without
+# effusion")
+_LIST_PARTS = re.compile(r"(?i),|\s(?=(?:(?:with|and|but)\s+no|without)\b)")
 _NOT_THE_FINDING = frozenset({"left", "right", "side", "sided", "image", "show", "shows", "scan", "film", "bilateral"})
 
 
@@ -49,7 +52,7 @@ def _for_another_finding(rest: str, item: Item) -> bool:
     f = _FOR_FINDING.match(rest)
     if f is None or not item.question:
         return False
-    parts = f.group(1).split(",")
+    parts = _LIST_PARTS.split(f.group(1))
     denied = " ".join(p for p in parts if _DENIED_PART.match(p))
     said = {overlap.stem(w) for p in parts if not _DENIED_PART.match(p)
             for w in overlap.content_words(p)} - _NOT_THE_FINDING
