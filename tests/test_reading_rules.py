@@ -9703,3 +9703,27 @@ def test_versus_beside_an_answer_not_declared(reply: str, sure: bool) -> None:
     answer = extract(reply, "label", ("axial", "sagittal", "coronal"),
                      question="In which plane is this image acquired?")
     assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # "is not" in Arabic and Chinese beside the label read (these read child, sure)
+    ("非儿童。", False),
+    ("جواب: ليس ولد", False),
+    ("Không phải child.", False),
+    # near misses: "并非" (read by the glosses), "非常" (very) (as before)
+    ("是儿童，非常明显。", True),
+])
+def test_is_not_in_arabic_and_chinese(reply: str, sure: bool) -> None:
+    answer = extract(reply, "label", ("child", "adult", "elderly"),
+                     question="Is this patient a child, an adult or elderly?")
+    assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply", [
+    # how a finding shows on any such film, without an article (read yes or no, sure)
+    "Pleural effusion: fluid in the pleural space, seen on chest x-ray as blunting of the costophrenic angle.",
+    "A pleural effusion typically appears on chest X-ray as a meniscus at the base.",
+])
+def test_how_a_finding_shows_on_any_film_answers_nothing(reply: str) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question=EFFUSION_Q)
+    assert answer.choice is None or not answer.sure

@@ -235,10 +235,11 @@ GENERIC = re.compile(
 _TEXTBOOK = re.compile(
     # batch 31: "Sagittal images divide the body into left and right parts, whereas axial images divide it ..."
     r"(?i)\b(?:(?:images|planes|slices|views)\s+divide\s+the\s+body\s+into\b|"
-    r"(?:shows?|appears?|presents?|looks?)\s+(?:up\s+)?(?:on|in)\s+an?\s+(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
+    r"(?:shows?|appears?|presents?|looks?)\s+(?:up\s+)?(?:on|in)\s+(?:an?\s+)?(?:[\w\-]+\s+){0,2}?" + _ANY_STUDY
     + r"\s+as|"
-    # batch 84: "it can be seen on chest x-ray as blunting of the costophrenic angle"
-    r"can\s+be\s+(?:seen|detected|identified|recogni[sz]ed|diagnosed)\s+on\s+(?:an?\s+)?(?:[\w\-]+\s+){0,2}?"
+    # batch 84: "it can be seen on chest x-ray as blunting of the costophrenic angle" (and a hostile review's
+    # "Pleural effusion: fluid in the pleural space, seen on chest x-ray as blunting ...")
+    r"(?:can\s+be\s+)?(?:seen|detected|identified|recogni[sz]ed|diagnosed)\s+on\s+(?:an?\s+)?(?:[\w\-]+\s+){0,2}?"
     + _ANY_STUDY + r"\s+as|(?:shows?|appears?)\s+up\s+as|"
     r"(?:is|are)\s+(?:easiest|easier|best|hardest|harder|most\s+easily)\s+"
     r"(?:to\s+)?(?:see|seen|detect|detected|spot|spotted|appreciate|appreciated|identify|identified)\s+on\s+an?\s+"

@@ -158,13 +158,15 @@ def _last_clause(text: str) -> str:
 
 _LAST_MARK = re.compile(r"(?<!\bvs)(?<!\bv)\.|[!?;:\n]")  # (not the full stop of "vs.")
 # "is not" in widely spoken languages whose glosses do not read it, before or after the noun it denies
-# (Indonesian and Malay "bukan"; Korean "아니다", "아닙니다", "아님", "아닌"; Turkish "değil"; Japanese
+# (Indonesian and Malay "bukan"; Korean "아니다", "아닙니다", "아님", "아닌"; Turkish "değil"; Arabic "ليس"; Chinese
+# "非" (not "非常", very, nor "并非", which the glosses read); Japanese
 # "ではない", "ではありません", "じゃない"; Vietnamese "không phải"): a label read from a word of the reply may be
 # the one denied
 # ("Jawaban akhir: bukan anak-anak", "소아가 아닙니다. 성인입니다.", hostile review of batches 80-83). Not a
 # verb's negation ("성장판이 아직 닫히지 않았습니다", the growth plates have not closed; Indonesian "tidak"), which
 # denies something else
-_FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|de[gğ]il\w*|kh[oô]ng\s+ph[aả]i)(?!\w)"
+_FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|de[gğ]il\w*|kh[oô]ng\s+ph[aả]i|\u0644\u064a\u0633\u062a?)(?!\w)"
+                          r"|(?<!\u5e76)\u975e(?!\u5e38)"
                           r"|\uc544[\ub2c8\ub2d9\ub2d8\ub2cc]|(?:\u3067\u306f|\u3058\u3083)(?:\u306a|\u3042\u308a\u307e\u305b\u3093)")
 
 
@@ -589,12 +591,12 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("negation")
     if item.kind != "yesno" and method not in _DECLARED and _COMPARED.search(_last_clause(t)):
         found.append("compared")  # "Obstructive, favoured versus communicating.": which one it favours is in words
-    if item.kind != "yesno" and method in _MENTIONS | {"language"} and _FOREIGN_NOT.search(t):
+    if item.kind != "yesno" and method in _MENTIONS | {"language", "label_word"} and _FOREIGN_NOT.search(t):
         found.append("negation")  # "Jawaban akhir: bukan anak-anak" (not a child), "소아가 아닙니다." (not a child)
     if item.kind == "yesno" and len(stated_answers(t, item)) > 1:  # "Yes, ... No, ...": both stated as the answer
         found.append("contradiction")
     elif method == "declaration" and _held_apart(t, item):
-        found.append("contradiction")  # "I stand by D. I stand by A.": two answers held
+        found.append("kept two")  # "I stand by D. I stand by A.": two answers held
     if method == "label_word" and item.aliases and label == item.aliases["nope"] and _AFFIRMED.search(t):
         found.append("affirmed")  # "There is a transverse lucent line ... In summary, no fracture."
     if method == "declaration" and item.kind == "yesno" and _body_against_yes_no(t, item, label):

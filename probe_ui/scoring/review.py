@@ -59,7 +59,9 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "odds": "the odds it gives of the finding are even, or point to the other answer",
           "junction": "it places the image where two body regions meet",
           "findings": "its report gives findings for each option, and the answer rests on which one is abnormal",
-          "transcript": "it is laid out as a few-shot transcript of questions and answers, or echoes an example"}
+          "transcript": "it is laid out as a few-shot transcript of questions and answers, or echoes an example",
+          "compared": "it sets the answer against another ('versus') in its last words",
+          "kept two": "it says it keeps two different answers"}
 
 
 @dataclass(frozen=True)
