@@ -9727,3 +9727,18 @@ def test_is_not_in_arabic_and_chinese(reply: str, sure: bool) -> None:
 def test_how_a_finding_shows_on_any_film_answers_nothing(reply: str) -> None:
     answer = extract(reply, "yesno", ("yes", "no"), question=EFFUSION_Q)
     assert answer.choice is None or not answer.sure
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # a letter asked back in brackets, and a low numeric confidence in an answer object (these read sure)
+    ("Answer: C (?)", None, False),
+    ('{"answer": "B", "confidence": 0.3}', "B", False),
+    # near misses (as before)
+    ('{"answer": "B", "confidence": 0.9}', "B", True),
+    ("Answer: C", "C", True),
+])
+def test_a_letter_asked_back_in_brackets_and_a_low_numeric_confidence(reply: str, choice: str | None,
+                                                                      sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, ("Pneumonia", "Atelectasis", "Effusion", "Edema"),
+                     question="What is the most likely diagnosis?")
+    assert (answer.choice, answer.sure) == (choice, sure)

@@ -265,8 +265,8 @@ def _read_target(t: str, item: Item, foreign: bool = False) -> Found:
             rest = t[m.end():]
             if _letter_ok(ch, opened, rest):
                 lab = item.letter(ch)
-                if lab is not None and re.match(r"[ \t]*\?", rest):
-                    return Found(None)  # '{"final": "B?"}', "Answer: C? or D": asked, not declared
+                if lab is not None and re.match(r"[ \t]*(?:\?|\([ \t]*\?[ \t]*\))", rest):
+                    return Found(None)  # '{"final": "B?"}', "Answer: C? or D", "Answer: C (?)": asked, not declared
                 if lab is not None:
                     if letter_text_conflict(lab, rest, item) or _other_follows(rest, lab, item) or _other_follows(
                             _past_own_text(rest, lab, item), lab, item):

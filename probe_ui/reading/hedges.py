@@ -23,7 +23,7 @@ HEDGE = re.compile(
     r"plausible|possible|defensible)|just\s+as\s+(?:plausible|likely|possible|probable)|"
     r"(?:confidence|certainty)(?:\s+level)?(?:\s+here)?[\"']?\s*[:=\u2013\u2014\-]?\s*[\"']?(?:is\s+)?(?:low|very\s+low|"
     r"(?:moderate|medium)[\s\-]*(?:to[\s\-]*)?low)\b|low[\s\-]+(?:to[\s\-]+)?(?:moderate[\s\-]+)?(?:confidence|certainty)|"
-    r"\"confidence\"\s*:\s*0?\.[0-4]\d*(?![\d.])|"
+    r"confidence\"\s*:\s*0?\.[0-4]\d*(?![\d.])|"
     # batch 19: not a posture ("pain eased by leaning forward")
     r"lean(?:s|ing)?(?!\s+(?:forwards?|backwards?|back|over|against|on)\b)|not\s+(?:entirely\s+|completely\s+|"
     r"fully\s+|100\s*%\s+)?(?:sure|certain|confident)|unsure|uncertain|unclear|(?:cannot|can't)\s+"

@@ -32,7 +32,8 @@ A reading is sure when both hold:
   read ("Ego, ni CT scan."), or a reply laid out as a few-shot transcript (two "Q:" turns, an echoed "Example answer:",
   a closing empty "A:"; batch 73), or, for a label or option read from where it is named, a last clause that sets it
   against another ("Obstructive, favoured versus communicating.") or an "is not" in another language beside it
-  ("Jawaban akhir: bukan anak-anak", not a child).
+  ("Jawaban akhir: bukan anak-anak", not a child), or, for a declared answer, a reply that keeps two different ones
+  ("I stand by D. I stand by A.").
 
 Batches 15-33, each read once by the reader of its day before any fix (perf/reading.py), held 54 sure errors in 4,560
 replies. The last three doubts are general forms of 12 of them, and put 3 of the 5,929 sure readings of the corpus
