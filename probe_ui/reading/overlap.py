@@ -355,9 +355,9 @@ def _in_scope(before: str) -> bool:
         # (the comparison may span an option's letter: "more typical of C. Ductal adenocarcinoma than of ...")
         near = before[-300:]
         than = [m.end(1) for m in _MORE_THAN.finditer(near)]
-        if than and len(near) - than[-1] <= min(len(clause), len(clause) - cue.end() if cue is not None else len(
-                clause)):
-            words = _WORD.findall(near[than[-1]:])  # the later of the two
+        # the later of "than" and the negation, within the clause
+        if than and len(near) - than[-1] <= len(clause) - (cue.end() if cue is not None else 0):
+            words = _WORD.findall(near[than[-1]:])
     if words is None:
         return False
     return len(words) <= 5 and not any(w.casefold() in _SCOPE_BREAK for w in words)

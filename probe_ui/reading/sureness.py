@@ -76,7 +76,7 @@ SURE_METHODS = frozenset({"exact", "declaration", "boxed", "backtick", "option_t
 #: rules whose reading stands even in a long reply (the reply declares or marks its answer)
 _MARKED = frozenset({"exact", "declaration", "boxed", "backtick", "option_text", "structured", "marked"})
 #: rules that read the answer the reply declares (a comparison beside it is the reply's reasoning)
-_DECLARED = frozenset({"exact", "declaration", "boxed", "backtick", "structured", "marked", "option_text", "bare"})
+_DECLARED = _MARKED | {"bare"}
 #: rules that read an option from where its words occur in the reply (not from where the reply puts its answer)
 _MENTIONS = frozenset({"synonym", "option_words", "option_text_contained", "option_keyword", "option_value"})
 #: a reply read from where a word occurs is a guess beyond this many words (its closing may argue with its body)
@@ -139,6 +139,8 @@ _AFFIRMED = re.compile(r"(?i)\b(?:there\s+(?:is|are)|shows?|demonstrates?|reveal
 # a reading from where an option is named, in a reply that sets two against each other ("Obstructive, favoured versus
 # communicating."): the option named may be the one set aside (hostile review of batches 80-83)
 _COMPARED = re.compile(r"(?i)\b(?:versus|vs\.?|v\.)(?=\s)")
+
+
 def _held_apart(text: str, item: Item) -> bool:
     """Whether the reply keeps two different answers ("I stand by D. I stand by A.", a hostile review)."""
     spans = held_answers(text)
@@ -160,12 +162,11 @@ def _last_clause(text: str) -> str:
 _LAST_MARK = re.compile(r"(?<!\bvs)(?<!\bv)\.|[!?;:\n]")  # (not the full stop of "vs.")
 # "is not" in widely spoken languages whose glosses do not read it, before or after the noun it denies
 # (Indonesian and Malay "bukan"; Korean "아니다", "아닙니다", "아님", "아닌"; Turkish "değil"; Arabic "ليس"; Chinese
-# "非" (not "非常", very, nor "并非", which the glosses read); Japanese
-# "ではない", "ではありません", "じゃない"; Vietnamese "không phải"): a label read from a word of the reply may be
-# the one denied
-# ("Jawaban akhir: bukan anak-anak", "소아가 아닙니다. 성인입니다.", hostile review of batches 80-83). Not a
-# verb's negation ("성장판이 아직 닫히지 않았습니다", the growth plates have not closed; Indonesian "tidak"), which
-# denies something else
+# "非" (not "非常", very, nor "并非", which the glosses read); Japanese "ではない", "ではありません", "じゃない";
+# Vietnamese "không phải"): a label read from a word of the reply may be the one denied ("Jawaban akhir: bukan
+# anak-anak", "소아가 아닙니다. 성인입니다.", hostile review of batches 80-83). Not a verb's negation
+# ("성장판이 아직 닫히지 않았습니다", the growth plates have not closed; Indonesian "tidak"), which denies something
+# else
 _FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|de[gğ]il\w*|kh[oô]ng\s+ph[aả]i|\u0644\u064a\u0633\u062a?)(?!\w)"
                           r"|(?<!\u5e76)\u975e(?!\u5e38)"
                           r"|\uc544[\ub2c8\ub2d9\ub2d8\ub2cc]|(?:\u3067\u306f|\u3058\u3083)(?:\u306a|\u3042\u308a\u307e\u305b\u3093)")

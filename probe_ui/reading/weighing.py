@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from probe_ui.reading import lexicon, synonyms
-from probe_ui.reading.cleaning import norm, phrase_regex
+from probe_ui.reading.cleaning import mask_spans, norm, phrase_regex
 from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.letters import bare_letters
 from probe_ui.reading.options import options_in_words, whole_text
@@ -324,10 +324,7 @@ def textbook_remarks(text: str, item: Item) -> list[tuple[int, int]]:
     spans = [m.span() for m in _TEXTBOOK_REMARK.finditer(text) if not _OF_THIS_CASE.search(m.group(0))]
     if not spans:
         return []
-    rest = text
-    for a, b in spans:
-        rest = rest[:a] + " " * (b - a) + rest[b:]
-    return spans if named_in(rest, item) else []
+    return spans if named_in(mask_spans(text, spans), item) else []
 
 
 def closing_left_open(text: str) -> str | None:
