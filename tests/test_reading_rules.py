@@ -9742,3 +9742,81 @@ def test_a_letter_asked_back_in_brackets_and_a_low_numeric_confidence(reply: str
     answer = extract(reply, "choice", ABCD, ("Pneumonia", "Atelectasis", "Effusion", "Edema"),
                      question="What is the most likely diagnosis?")
     assert (answer.choice, answer.sure) == (choice, sure)
+
+
+SIDES = ("left side", "right side", "bilateral", "no effusion")
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # the option list echoed in the reply's own shortening (read D, sure: its last entry taken as the verdict)
+    ("Options: A. left B. right C. bilateral D. no effusion", None, None),
+    # a walk through every option in turn (read A, sure: the first entry's letter taken as the answer)
+    ("A. left: no. B. right: yes. C. bilateral: no. D. no effusion: no.", None, None),
+    ("A. Left side: unlikely, the left costophrenic angle is sharp.\nB. Right side: blunted angle with a meniscus.\n"
+     "C. Bilateral: no.\nD. No effusion: incorrect.", None, None),
+    # near misses: a declared answer beside the walk or the echo, and an answer opening the reply (as before)
+    ("A) left side — incorrect. B) right side — correct. C) bilateral — incorrect. D) no effusion — incorrect.\n"
+     "Answer: B", "B", True),
+    ("The answer is B. Options: A. left B. right C. bilateral D. no effusion", "B", True),
+    ("B. Right side.", "B", True),
+])
+def test_an_echoed_or_walked_option_list_names_no_answer(reply: str, choice: str | None, sure: bool | None) -> None:
+    answer = extract(reply, "choice", ABCD, SIDES, question="On which side is the pleural effusion?")
+    assert answer.choice == choice
+    if sure is not None:
+        assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # a yes of sureness, then what it asks about cleared in other words (read yes, sure)
+    ("Yes, I'm certain — the pleural spaces are clear.", EFFUSION_Q, None),
+    ("Yes, I'm sure — contrast is not present in the vessels.", "Was intravenous contrast given?", None),
+    # near misses: something else denied, a question about normality, the finding stated (as before)
+    ("Yes, I'm sure — the lucent line is a fracture, not a nutrient canal.", "Is there a fracture?", "yes"),
+    ("Yes, I'm sure — the heart is not enlarged.", "Is the heart size normal?", "yes"),
+    ("Yes, I'm sure — there is a small effusion.", EFFUSION_Q, "yes"),
+])
+def test_a_yes_of_sureness_then_the_finding_cleared_names_no_answer(reply: str, question: str,
+                                                                   choice: str | None) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # a result for a finding the question does not name (read sure)
+    ("Confirmed: pneumothorax.", EFFUSION_Q, "yes", False),
+    ("Negative for pneumothorax.", EFFUSION_Q, "no", False),
+    ("Pneumothorax: negative. Pleural effusion: positive.", EFFUSION_Q, None, False),
+    # near misses: its own finding, an abbreviation, an organ's -megaly, a list holding it (as before)
+    ("Negative for effusion.", EFFUSION_Q, "no", True),
+    ("Negative for PTX.", "Is there a pneumothorax in this chest x-ray?", "no", True),
+    ("Positive for splenomegaly.", "Is the spleen enlarged?", "yes", True),
+    ("Negative for ascites, confidence high.", "Is there ascites in this CT scan?", "no", True),
+    ("Negative — it's a CT, going by the bone windows.", "Is this an MRI?", "no", True),
+])
+def test_a_result_for_another_finding_is_not_sure(reply: str, question: str, choice: str | None, sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question=question)
+    if choice is not None:
+        assert answer.choice == choice
+    assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, question, sure", [
+    # "tidak" (Indonesian "not") before the label read (read child, sure)
+    ("Jawaban akhir: tidak anak-anak.", "Is this patient a child, an adult or elderly?", False),
+    ("Jawaban akhir: anak-anak.", "Is this patient a child, an adult or elderly?", True),
+])
+def test_tidak_before_a_label_is_a_negation(reply: str, question: str, sure: bool) -> None:
+    answer = extract(reply, "label", ("child", "adult", "elderly"), question=question)
+    assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # how a finding shows on any film, read as a presence (read no, sure)
+    ("A pneumothorax occurs when air leaks into the space between the lung and chest wall. It typically appears on "
+     "chest X-ray as a thin pleural line with absent lung markings.", False),
+    # near miss: this film (as before)
+    ("No pleural line is seen on this film; lung markings reach the periphery.", True),
+])
+def test_a_textbook_presence_is_not_sure(reply: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is there a pneumothorax?")
+    assert answer.sure is sure

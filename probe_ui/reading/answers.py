@@ -232,6 +232,7 @@ from probe_ui.reading.options import (
     option_exact,
     option_keywords,
     option_mentions,
+    option_walk,
     options_in_words,
     value_option,
     whole_text,
@@ -470,6 +471,11 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 return Answer(then.choice, then.method, invalid=False, refusal=refusal or then.refusal, sure=False)
             if then.method not in _STATED:
                 return Answer(None, "ambiguous", invalid=True, refusal=refusal)
+        if then.choice is None and pushback.clears_asked(rest, question):
+            # "Yes, I'm certain — the pleural spaces are clear.", "Yes, I'm sure — contrast is not present in the
+            # vessels.": what follows the yes of sureness denies or clears what the question asks about, in words the
+            # reader does not read as the question's no; the yes may be either, so the reply names no single answer
+            return Answer(None, "ambiguous", invalid=True, refusal=refusal)
     if "left" in clean.casefold() and "right" in clean.casefold():
         clean = _FLIP_AXIS.sub(lambda m: re.sub(r"(?i)left|right", lambda w: " " * len(w.group(0)), m.group(0)), clean)
     if any(opt.strip(" .").casefold() == "normal" for opt, _ in item.option_map) and "than" in clean:
@@ -1340,6 +1346,14 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
             return None, "none"  # "Melanoma is the most dangerous skin cancer, and benign nevi are common."
         return label, method
 
+    walk = option_walk(masked, item)
+    if walk:
+        # a reply that goes through the options in turn ("A. left: no. B. right: yes. C. ...") opens with the first
+        # option's letter, which is no answer; only a declared answer beside the walk is read
+        if decl.label is None:
+            return None, "ambiguous"
+        masked = mask_spans(masked, walk)
+        letters, oor = bare_letters(masked.strip(), item)
     # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the
     # last line is a lone letter after an explanation or an echoed option list
     head, tail = head_letter(masked, item), tail_letter(masked, item)

@@ -418,6 +418,46 @@ def _option_list(labels: tuple[str, ...], options: tuple[str, ...]) -> re.Patter
     return re.compile(r"(?i)(?<![\w\-])" + r"[ \t]*[,;]?\s*".join(parts) + r"(?![\w\-])")
 
 
+_VERDICT_WORDS = frozenset({"yes", "no", "not", "correct", "incorrect", "wrong", "right", "true", "false", "likely",
+                            "unlikely", "present", "absent", "excluded", "answer"})
+
+
+@functools.lru_cache(maxsize=1024)
+def _loose_option_list(labels: tuple[str, ...]) -> re.Pattern[str]:
+    """Every letter in order, each followed by a few words, as a reply echoes a list in its own shortening ("Options:
+    A. left B. right C. bilateral D. no effusion" to the options "left side", "right side", ...)."""
+    parts = [r"[(\[]?" + re.escape(lab) + r"[.):\]][ \t]+([^\n.;:(\[]{1,40}?)" for lab in labels]
+    return re.compile(r"(?i)(?<![\w\-])" + r"[ \t]*[,;]?\s*".join(parts) + r"(?=[ \t]*(?:[.;\n]|$))")
+
+
+def _shortened(said: str, option: str) -> bool:
+    """An echoed entry is the option's words, shortened or with one word more, and carries no verdict."""
+    words, opt = norm(said).split(), set(norm(option).split())
+    if not words or len(words) > len(opt) + 1:
+        return False
+    if any(w in _VERDICT_WORDS and w not in opt for w in words):
+        return False
+    return sum(w in opt for w in words) * 2 >= len(words) and words[0] in opt | {"a", "an", "the"}
+
+
+def option_walk(text: str, item: Item) -> list[tuple[int, int]]:
+    """The letters of a reply that goes through every option in order, each as an entry of its own ("A. left: no. B.
+    right: yes. C. ...", "A) Left side - unlikely\nB) Right side - ..."): the first entry's letter opens a walk, not
+    an answer. Returns the letters' spans (none where the reply is no such walk)."""
+    if item.kind != "choice" or len(item.labels) < 2:
+        return []
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for lab in item.labels:
+        m = re.compile(r"(?:^|(?<=[.!?;\n])|(?<=[.!?;][ \t]))[ \t]*[(\[]?(" + re.escape(lab)
+                       + r")[.):\]][ \t]").search(text, at)
+        if m is None:
+            return []
+        spans.append(m.span(1))
+        at = m.end()
+    return spans
+
+
 def echoed_option_list(text: str, item: Item) -> list[tuple[int, int]]:
     """Where a reply repeats the whole list of options as the prompt gave it (batch 84: "The physician's answer is A.
     left side. Options: A. left side B. right side C. bilateral D. no effusion"): an echo names no answer, and its last
@@ -428,6 +468,9 @@ def echoed_option_list(text: str, item: Item) -> list[tuple[int, int]]:
     if last not in text:
         return []
     spans = [m.span() for m in _option_list(tuple(item.labels), tuple(item.options)).finditer(text)]
+    if not spans:
+        spans = [m.span() for m in _loose_option_list(tuple(item.labels)).finditer(text)
+                 if all(_shortened(said, opt) for said, opt in zip(m.groups(), item.options))]
     if spans and not WORD.search(mask_spans(text, spans)):
         return []  # the list alone is the reply: it names every option, and is read as such
     return spans

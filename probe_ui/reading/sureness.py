@@ -33,7 +33,8 @@ A reading is sure when both hold:
   a closing empty "A:"; batch 73), or, for a label or option read from where it is named, a last clause that sets it
   against another ("Obstructive, favoured versus communicating.") or an "is not" in another language beside it
   ("Jawaban akhir: bukan anak-anak", not a child), or, for a declared answer, a reply that keeps two different ones
-  ("I stand by D. I stand by A.").
+  ("I stand by D. I stand by A."), or, for a reading not declared, a result given for a finding the question does not
+  name ("Negative for pneumothorax." to "Is there a pleural effusion?").
 
 Batches 15-33, each read once by the reader of its day before any fix (perf/reading.py), held 54 sure errors in 4,560
 replies. The last three doubts are general forms of 12 of them, and put 3 of the 5,929 sure readings of the corpus
@@ -64,7 +65,7 @@ from probe_ui.reading.structured import few_shot_layout, findings_per_option
 from probe_ui.reading.subject import between_regions
 from probe_ui.reading.verdicts import REVISION, correction_spans, self_corrected
 from probe_ui.reading.weighing import is_truncated, named_in, runner_up_spans
-from probe_ui.reading.words import stated_answers
+from probe_ui.reading.words import result_for_another_finding, stated_answers
 
 __all__ = ["REVERSAL", "SURE_METHODS", "doubts", "is_sure"]
 
@@ -167,7 +168,7 @@ _LAST_MARK = re.compile(r"(?<!\bvs)(?<!\bv)\.|[!?;:\n]")  # (not the full stop o
 # anak-anak", "소아가 아닙니다. 성인입니다.", hostile review of batches 80-83). Not a verb's negation
 # ("성장판이 아직 닫히지 않았습니다", the growth plates have not closed; Indonesian "tidak"), which denies something
 # else
-_FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|de[gğ]il\w*|kh[oô]ng\s+ph[aả]i|\u0644\u064a\u0633\u062a?)(?!\w)"
+_FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak|de[gğ]il\w*|kh[oô]ng\s+ph[aả]i|\u0644\u064a\u0633\u062a?)(?!\w)"
                           r"|(?<!\u5e76)\u975e(?!\u5e38)"
                           r"|\uc544[\ub2c8\ub2d9\ub2d8\ub2cc]|(?:\u3067\u306f|\u3058\u3083)(?:\u306a|\u3042\u308a\u307e\u305b\u3093)")
 
@@ -625,7 +626,10 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             or (method == "declaration" and _declaration_denied(t, last_declaration(t, item).at))):
         found.append("denied")  # "These findings don't point to A, erythema migrans.", "I don't think it is A."
     if (method in _MENTIONS and _GENERIC.search(t)) or (
-            method not in _MARKED and _DEFINING.search(t) and not _OF_THIS_CASE.search(t)):
+            method not in _MARKED and _DEFINING.search(t) and not _OF_THIS_CASE.search(t)) or (
+            # "A pneumothorax occurs when ... It typically appears on chest X-ray as a thin pleural line with absent
+            # lung markings.": a yes or no read from how a finding shows on any film
+            method == "presence" and _GENERIC.search(t) and not _OF_THIS_CASE.search(t)):
         found.append("generic")
     if method == "likelihood" and not clear_lead(t, item):
         found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt
@@ -641,6 +645,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         found.append("transcript")
     if label is not None and _odds_against(t, item, label):
         found.append("odds")  # batch 69: "No. Confidence that a pleural effusion is present: 0.9."
+    if method not in _DECLARED and result_for_another_finding(t, item):
+        found.append("another finding")  # "Negative for pneumothorax." to "Is there a pleural effusion?"
     return found
 
 

@@ -61,6 +61,49 @@ def _for_another_finding(rest: str, item: Item) -> bool:
     return bool(said) and not said & asked and bool(later & asked)
 
 
+# a result opening the reply ("Negative for pneumothorax.", "IMPRESSION: Confirmed: pneumothorax."), and a finding
+# given its result ("Pneumothorax: negative.")
+_RESULT_OPENER = re.compile(r"(?i)\A[\s\"'`*_>#]*(?:(?:impression|conclusion|opinion|result|findings?)[ \t*_]*:"
+                            r"[ \t*_]*)?(?:positive|negative|confirmed)\b")
+_FINDING_RESULT = re.compile(r"(?im)(?:^|(?<=[.;])[ \t]+)[ \t*_\-]*([^\W\d_][^\n:.;]{1,40}?)[ \t*_]*:[ \t*_]*"
+                             r"(?:positive|negative|confirmed|present|absent)\b")
+_RESULT_FOR = re.compile(r"(?i)(?:[ \t]+for[ \t]+|[ \t]*:[ \t]*)(?:an?[ \t]+|the[ \t]+)?([^.;:!?\n]{1,80})")
+_RESULT_HEADINGS = frozenset({"answer", "final", "impression", "conclusion", "opinion", "result", "finding",
+                              "findings", "verdict", "assessment", "interpretation", "summary", "reading", "diagnosis"})
+
+
+def result_for_another_finding(text: str, item: Item) -> bool:
+    """Whether a yes/no reply gives a result for a finding that shares no word with the question ("Negative for
+    pneumothorax.", "Confirmed: pneumothorax.", "Pneumothorax: negative." to "Is there a pleural effusion?"; hostile
+    review of batch 85): a yes or no read from it may be about that finding, not the one asked about (a synonym,
+    "Negative for cardiomegaly." to "Is the heart enlarged?", reads the same, and is a guess too)."""
+    if item.kind != "yesno" or not item.question:
+        return False
+    asked = _finding_stems(item.question)
+    named: list[str] = []
+    opener = _RESULT_OPENER.match(text)
+    if opener is not None and (f := _RESULT_FOR.match(text, opener.end())) is not None:
+        # a list is one result ("Negative for pneumothorax, effusion, or consolidation."); the reply may go on to
+        # the finding asked about ("Positive for pneumothorax. No pleural effusion.", "Confirmed: pneumothorax, no
+        # effusion."), which answers it
+        parts = _LIST_PARTS.split(f.group(1))
+        rest = " ".join([text[:f.start(1)], *(p for p in parts if _DENIED_PART.match(p)), text[f.end(1):]])
+        if not _finding_stems(rest) & asked:
+            named.append(" ".join(p for p in parts if not _DENIED_PART.match(p)))
+    named += [m.group(1) for m in _FINDING_RESULT.finditer(text)]
+    for name in named:
+        said = _finding_stems(name)
+        if said and not said & asked and not (asked & {"enlarg"} and any(w.endswith("megali") for w in said)):
+            return True
+    return False
+
+
+def _finding_stems(text: str) -> set[str]:
+    """The stems of what ``text`` names, abbreviations and synonyms folded ("PTX" is pneumothorax)."""
+    return {overlap.stem(w) for w in overlap.content_words(synonyms.canonical(text))
+            if w.casefold() not in _RESULT_HEADINGS} - _NOT_THE_FINDING
+
+
 def leading_word(text: str, item: Item) -> str | None:
     """A reply that opens with its answer: "No, there is ...", "Yes there is a mass but no ...", "Red.".
 

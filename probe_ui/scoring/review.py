@@ -61,7 +61,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "findings": "its report gives findings for each option, and the answer rests on which one is abnormal",
           "transcript": "it is laid out as a few-shot transcript of questions and answers, or echoes an example",
           "compared": "it sets the answer against another ('versus') in its last words",
-          "kept two": "it says it keeps two different answers"}
+          "kept two": "it says it keeps two different answers",
+          "another finding": "it gives a result for a finding the question does not name"}
 
 
 @dataclass(frozen=True)
