@@ -9820,3 +9820,104 @@ def test_tidak_before_a_label_is_a_negation(reply: str, question: str, sure: boo
 def test_a_textbook_presence_is_not_sure(reply: str, sure: bool) -> None:
     answer = extract(reply, "yesno", ("yes", "no"), question="Is there a pneumothorax?")
     assert answer.sure is sure
+
+
+KNEE = ("Joint effusion", "Osteoarthritis", "Patellar fracture", "None of the above")
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # batch 87: a letter kept from before the options were shuffled, then another option described (read A, sure)
+    ("A — there's a transverse lucent line through the patella with the fragments pulled apart.", False),
+    # near misses: its own words, another option named only to deny it (as before)
+    ("A — a joint effusion distends the suprapatellar recess.", True),
+    ("A. Joint effusion; no patellar fracture.", True),
+])
+def test_a_letter_then_another_options_words_is_not_sure(reply: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, KNEE, question="What is the abnormality of the knee joint?")
+    assert answer.choice == "A"
+    assert answer.sure is sure
+
+
+@pytest.mark.parametrize("reply, options, choice, refusal", [
+    # batches 86-87: an answer, then a reassessment that leaves it open (read A and B, flagged a refusal)
+    ("Answer: A. Benign.\nReassessment: microlobulated margins are present along the upper border. Benign versus "
+     "malignant cannot be determined.", ("Benign", "Malignant"), None, False),
+    ("Answer: The nodule is cystic.\nReconsideration: Internal echoes and a possible solid component are present. "
+     "Cannot determine whether the nodule is solid or cystic.", ("The nodule is solid", "The nodule is cystic"),
+     None, False),
+    # near miss: a reassessment that keeps the answer (as before)
+    ("Answer: A. Benign.\nReassessment: smooth margins, wider than tall. Benign.", ("Benign", "Malignant"), "A",
+     False),
+])
+def test_a_reassessment_that_leaves_the_answer_open_withdraws_it(reply: str, options: tuple[str, ...],
+                                                                  choice: str | None, refusal: bool) -> None:
+    answer = extract(reply, "choice", ("A", "B"), options, question="Which is it?")
+    assert (answer.choice, answer.refusal) == (choice, refusal)
+
+
+BOWEL = ("Adhesions", "Incarcerated inguinal hernia", "Gallstone ileus", "Intussusception")
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 87: "X is right" in doubt (read A, the option doubted)
+    ("I don't think adhesions is right. There's air in the biliary tree and a laminated stone in the distal ileum — "
+     "Rigler's triad. Gallstone ileus, C.", "C"),
+    ("I'm not convinced A is right. Gallstone ileus, C.", "C"),
+    # near miss: said without doubt (as before)
+    ("Adhesions is right.", "A"),
+])
+def test_an_option_called_right_in_doubt_is_no_declaration(reply: str, choice: str) -> None:
+    answer = extract(reply, "choice", ABCD, BOWEL, question="What is the most likely cause of this obstruction?")
+    assert answer.choice == choice
+
+
+def test_so_a_letter_rather_than_another_after_a_comma() -> None:
+    # batch 86: read nothing (the opening names the option pushed back on, the letter was not read)
+    reply = ("I'd push back on focal nodular hyperplasia. The lesion shows peripheral nodular enhancement that "
+             "progressively fills in, and there's no central scar — that's a hemangioma, so B rather than D.")
+    answer = extract(reply, "choice", ("A", "B", "C", "D", "E"),
+                     ("Simple cyst", "Hemangioma", "Hepatocellular carcinoma", "Focal nodular hyperplasia", "Abscess"),
+                     question="What is the most likely diagnosis of this liver lesion?")
+    assert answer.choice == "B"
+
+
+@pytest.mark.parametrize("reply, question, kind, labels, choice, refusal", [
+    # batch 86: a screenshot instead of the image, "nothing for me to judge ... from" (not flagged a refusal)
+    ("What came through is a screenshot of the PACS worklist, not the radiograph itself, so there's nothing for me "
+     "to judge the age from.", "Is this patient a child, an adult or elderly?", "label", ("child", "adult", "elderly"),
+     None, True),
+    # batch 86: "Sure was —" (read nothing)
+    ("Sure was — the choroid plexus and the dural venous sinuses are enhancing.",
+     "Was this MRI acquired after gadolinium contrast?", "yesno", ("yes", "no"), "yes", False),
+    ("Sure was a pain to read.", "Was this MRI acquired after gadolinium contrast?", "yesno", ("yes", "no"), None,
+     False),
+])
+def test_a_screenshot_declined_and_sure_was(reply: str, question: str, kind: str, labels: tuple[str, ...],
+                                            choice: str | None, refusal: bool) -> None:
+    answer = extract(reply, kind, labels, question=question)
+    assert (answer.choice, answer.refusal) == (choice, refusal)
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    # batch 87: lower-case "tb" and Portuguese "não comunicante" (read nothing)
+    ("looks like tb, there is a cavity in the right upper lobe.",
+     ("Sarcoidosis", "Lymphoma", "Unknown", "Tuberculosis", "Silicosis"), "D"),
+    ("Hidrocefalia não comunicante: o quarto ventrículo é pequeno e o aqueduto está obstruído.",
+     ("Communicating hydrocephalus", "Non-communicating hydrocephalus"), "B"),
+    ("Hidrocefalia comunicante.", ("Communicating hydrocephalus", "Non-communicating hydrocephalus"), "A"),
+])
+def test_lower_case_tb_and_portuguese_hydrocephalus(reply: str, options: tuple[str, ...], choice: str) -> None:
+    labels = ABCDE[:len(options)]
+    assert extract(reply, "choice", labels, options, question="What is the most likely diagnosis?").choice == choice
+
+
+def test_a_correction_of_the_question_before_any_answer_leaves_the_answer_sure() -> None:
+    # batch 87: "actually" corrects the question's premise, not an answer of the reply's own (read yes, unsure)
+    reply = ("The effusion is actually on the left, not the right — the meniscus is at the left base and the right "
+             "angle is sharp. So yes.")
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is the pleural effusion on the left side?")
+    assert (answer.choice, answer.sure) == ("yes", True)
+    # near miss: two answers before the cue keep the doubt (as before)
+    answer = extract("Yes, no acute abnormality... sorry, I meant no.", "yesno", ("yes", "no"),
+                     question="Is there an acute abnormality?")
+    assert (answer.choice, answer.sure) == ("no", False)

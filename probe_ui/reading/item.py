@@ -84,7 +84,10 @@ _YESNO_OPENING = {"affirmative": "yes", "negative": "no", "not really": "no", "n
                   "that it is": "yes",
                   # batch 77: "It certainly was; the dural and choroid plexus enhancement gives it away." (the past of
                   # "it certainly is", to "Was this MRI acquired after ...?"; a clause: not "It certainly was a CT")
-                  "it certainly was": "yes", "it definitely was": "yes", "it absolutely was": "yes"}
+                  "it certainly was": "yes", "it definitely was": "yes", "it absolutely was": "yes",
+                  # batch 86: "Sure was — the choroid plexus and the dural venous sinuses are enhancing." (the past of
+                  # "sure is"; a clause)
+                  "sure was": "yes", "it sure was": "yes", "sure did": "yes", "it sure did": "yes"}
 # openers that are a whole clause, read only when a mark or the end follows them ("Looks like it - ...", not "Looks
 # like it is a CT", which says what it looks like)
 CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", "seems so", "it seems so", "appears so",
@@ -96,7 +99,8 @@ CLAUSE_OPENERS = frozenset({"looks like it", "looks that way", "seems like it", 
                             "you bet it is", "you bet", "it certainly is", "it definitely is", "it absolutely is",
                             "plenty of it", "regrettably so", "unfortunately so", "sadly so", "sure looks like it",
                             "sure seems like it", "far from it", "very much so", "by a mile", "not by a mile",
-                            "that it is", "it certainly was", "it definitely was", "it absolutely was", "confirmed"})
+                            "that it is", "it certainly was", "it definitely was", "it absolutely was", "confirmed",
+                            "sure was", "it sure was", "sure did", "it sure did"})
 # a lone "Y" or "N" is yes or no, but only as the whole reply
 # batch 68: clinicians' shorthand, "Neg." (negative) and "Pos." (positive), likewise; and each of them also opens a
 # reply before a mark and its reason ("Y. CSF bright.", "Neg. Abdo CT.": :data:`MARKED_OPENERS`)

@@ -52,7 +52,10 @@ GLOSSES: dict[str, dict[str, str]] = {
         "nenhuma das": "none of the", "nenhum dos": "none of the", "nenhuma": "no", "nenhum": "no",
         "sem": "without", "nem": "nor", "ambos": "both", "ambas": "both", "presença": "presence",
         "doença de lyme": "lyme disease", "doença": "disease", "eritema": "erythema", "migratório": "migrans",
-        "observa-se": "seen", "não há": "there is no", "há": "there is", "ausente": "absent",
+        "observa-se": "seen",
+        # batch 87: "Hidrocefalia não comunicante: o quarto ventrículo é pequeno, ..."
+        "hidrocefalia": "hydrocephalus", "não comunicante": "non-communicating", "comunicante": "communicating",
+        "não há": "there is no", "há": "there is", "ausente": "absent",
         "pergunta": "question", "imagem": "image", "adequada": "suitable", "adequado": "suitable",
         "apropriada": "suitable", "premissa": "premise", "incorreta": "incorrect", "incorreto": "incorrect",
         "errada": "wrong", "errado": "wrong", "contém": "contains", "acima": "above", "respostas": "answers",

@@ -30,8 +30,9 @@ _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?[(\[]?([A-Z])[)\]]?(?![\w'])"),
     # "A or B", "B and C", "A/B": both letters count (and make the reply ambiguous)
     re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*(?:/|\bor\b|\band\b)[ \t]*[(\[]?([A-Z])[)\]]?(?![\w'])"),
-    # batch 46: "... So D rather than the physician's C.": a closing "so X rather than ..." ("I" skipped: the pronoun)
-    re.compile(r"(?:\A|[.!?\n])[ \t]*(?i:so|hence|thus|therefore)[ \t]+[(\[]?([A-Z])[)\]]?[ \t]+"
+    # batch 46: "... So D rather than the physician's C.": a closing "so X rather than ..." ("I" skipped: the pronoun);
+    # batch 86: after a comma or a dash too ("— that's a hemangioma, so B rather than D.")
+    re.compile(r"(?:\A|[.!?\n,;:\u2013\u2014])[ \t]*(?i:so|hence|thus|therefore)[ \t]+[(\[]?([A-Z])[)\]]?[ \t]+"
                r"(?i:rather[ \t]+than)[ \t]+[^.!?\n]{1,40}[.!]?[ \t]*\Z"),
 )
 

@@ -834,6 +834,10 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
     ("nothing-to-assess-or-tentative",
      # (the reply's own "I have nothing": not batch 9's "..., so there is nothing to grade. the answer is C.")
      r"\bso\s+i\s+have\s+nothing\s+to\s+(?:assess|read|interpret|grade|review|look\s+at)\b"
+     # batch 86: "... a screenshot of the PACS worklist, not the radiograph itself, so there's nothing for me to judge
+     # the age from." ("for me": the reply's own lack, not batch 9's "there is nothing to grade")
+     r"|\bso\s+there(?:'s|\s+is)\s+nothing\s+for\s+me\s+to\s+(?:judge|assess|read|interpret|grade|review|"
+     r"look\s+at|go\s+on)\b"
      r"|\b" + _FRAME + r"s?\s+(?:is|was)\s+(?:very\s+|badly\s+|heavily\s+|quite\s+|rather\s+)?" + _FAULT
      + r"\b[^!?\n]{0,120}?\bwith\s+(?:that|this)\s+caveat\b"
      r"|\blimited\s+(?:study|exam|examination)\s+(?:due\s+to|because\s+of)\b[^!?\n]{0,80}?"
@@ -1211,7 +1215,12 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
 # batch 74: "Answer: B. Right femur. However, no side marker is visible ..., so it may equally be the left femur.
 # Laterality cannot be confirmed." (the answer doubted to its close, not declined)
 _ANSWER_WITHDRAWN = re.compile(r"(?is)\A\W*(?:final\s+)?answer\s*:\s*\S.*\b(?:cannot|can't|could\s+not)\s+be\s+"
-                               r"(?:(?:determined|decided|told)\s+with\s+(?:any\s+)?confidence|confirmed)\b"
+                               r"(?:(?:determined|decided|told)\s+with\s+(?:any\s+)?confidence|confirmed|"
+                               # batch 86: "Answer: A. Benign.\nReassessment: ... cannot be determined."
+                               r"determined(?=\s*[.!]?\s*\Z))\b[^.!?\n]*[.!]?\s*\Z"
+                               # batch 87: "Answer: ...\nReconsideration: ... Cannot determine whether ..."
+                               r"|\A\W*(?:final\s+)?answer\s*:\s*\S.*\n\s*(?:re-?assessment|reconsideration|"
+                               r"revision|addendum)\s*:.*\b(?:cannot|can't|could\s+not)\s+determine\s+whether\b"
                                r"[^.!?\n]*[.!]?\s*\Z")
 
 
@@ -1227,7 +1236,7 @@ def is_refusal(text: str) -> bool:
     if len(text) > 8000:  # a refusal is said where a reply starts or ends: a degenerate 100 kB reply stays fast
         text = text[:5000] + "\n" + text[-3000:]
     t = fold_quotes(text)
-    if _ANSWER_WITHDRAWN.search(t) and refusal_names(t) <= {"cannot-be-determined"}:
+    if _ANSWER_WITHDRAWN.search(t) and refusal_names(t) <= {"cannot-be-determined", "cannot-decide"}:
         return False
     if _WEIGHED.search(t):
         # batches 62-63: what the weighing itself says ("cannot say for certain whether ...", "... cannot be determined

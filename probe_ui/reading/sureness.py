@@ -50,7 +50,7 @@ import functools
 import itertools
 import re
 
-from probe_ui.reading import lexicon
+from probe_ui.reading import lexicon, overlap
 from probe_ui.reading.cleaning import norm, pattern
 from probe_ui.reading.closings import negative_clauses, only_absent_or_normal
 from probe_ui.reading.confidence import finding_odds
@@ -140,6 +140,34 @@ _AFFIRMED = re.compile(r"(?i)\b(?:there\s+(?:is|are)|shows?|demonstrates?|reveal
 # a reading from where an option is named, in a reply that sets two against each other ("Obstructive, favoured versus
 # communicating."): the option named may be the one set aside (hostile review of batches 80-83)
 _COMPARED = re.compile(r"(?i)\b(?:versus|vs\.?|v\.)(?=\s)")
+
+
+_OPENING_LETTER = re.compile(r"\A[\s*_>#\"'`]*[(\[]?([A-Z])[)\].:]?(?=[\s*_,;:\u2013\u2014\-]|\Z)")
+
+
+def _words_of_another(text: str, item: Item, label: str) -> bool:
+    """Whether the reply opens with the letter ``label`` and then speaks only in another option's words ("A — there's
+    a transverse lucent line through the patella ..." when A is joint effusion and C patellar fracture; batch 87, a
+    letter kept from before the options were shuffled): what it describes may be the answer it meant."""
+    m = _OPENING_LETTER.match(text)
+    if m is None or m.group(1) != label or item.kind != "choice" \
+            or label in {x for v in item.escapes.values() for x in v}:
+        return False  # an escape option ("The question contains a clinically incorrect premise") gives its reasons
+    said = {overlap.stem(w) for clause in re.split(r"[,;.:!?\u2013\u2014]|\s-\s", text[m.end():])
+            if not _DENYING.search(clause)
+            for w in overlap.content_words(clause)}
+    stems = {lab: {overlap.stem(w) for w in overlap.content_words(opt)} for opt, lab in item.option_map}
+    own = stems.get(label, set())
+    own_text = next((opt for opt, lab in item.option_map if lab == label), "")
+    initials = "".join(w[0] for w in own_text.split() if w[:1].isalpha()).upper()
+    whole = {overlap.stem(w) for w in overlap.content_words(text[m.end():])}
+    if not said or whole & own or (len(initials) >= 2 and re.search(r"\b" + initials + r"\b", text)):
+        return False  # its own words, or their initials ("D - a branch-duct IPMN.")
+    # at least half of what sets another option apart (not "nodular" alone for focal nodular hyperplasia)
+    return any(2 * len(said & (words - own)) >= len(words - own) > 0 for lab, words in stems.items() if lab != label)
+
+
+_DENYING = re.compile(r"(?i)\b(?:not|no|without|rather\s+than|unlike|instead\s+of)\b|n't\b")
 
 
 def _held_apart(text: str, item: Item) -> bool:
@@ -437,6 +465,13 @@ def _first_answer_after_reversal(text: str, item: Item, label: str | None) -> bo
     before = _I_AM.sub("", text[:first])
     from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
 
+    if before.strip(" \t\n*_\"'>") and not _TO_THE_USER.search(before) and all(
+            extract(_LEAD_IN.sub("", p), item.kind, item.labels, item.options, question=item.question).method == "none"
+            for p in (before, text[first:last])) and not _EARLIER_ANSWER.search(text):
+        # batch 87: "The effusion is actually on the left, not the right — ... So yes.": nothing named before the
+        # cue (not even two answers: "Yes, no acute abnormality... sorry, I meant no."), so it takes back no answer
+        # of this reply (it corrects the question)
+        return True
     if before.strip(" \t\n*_\"'>") and not _TO_THE_USER.search(before):
         # batch 75: the answer stated, then an apology or a second look, then the same answer restated ("No — I'm
         # sorry for the mix-up. It's an ultrasound image, not an X-ray.", "No. Upon review this is a CT of the
@@ -643,6 +678,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         # batch 73: "Q: Is a mass present in the left kidney?\nA: no\n\nQ: ... right kidney?\nA: yes", "Example
         # answer: B", a closing empty "A:": which answer is the reply's own rests on the layout
         found.append("transcript")
+    if method in ("bare", "leading") and label is not None and _words_of_another(t, item, label):
+        found.append("other words")  # "A — there's a transverse lucent line through the patella ..." (A: effusion)
     if label is not None and _odds_against(t, item, label):
         found.append("odds")  # batch 69: "No. Confidence that a pleural effusion is present: 0.9."
     if method not in _DECLARED and result_for_another_finding(t, item):

@@ -52,7 +52,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "varicella": ("chickenpox", "chicken pox"),
     "pertussis": ("whooping cough",),
     # batch 40: "phthisis, there are cavities in the upper lobes" (the old name of pulmonary tuberculosis)
-    "tuberculosis": ("phthisis", "pulmonary phthisis"),
+    # batch 87: "looks like tb, there is a cavity in the right upper lobe." (lower case, as small models write it)
+    "tuberculosis": ("phthisis", "pulmonary phthisis", "tb"),
     "myocardial infarction": ("heart attack",),
     "stroke": ("cerebrovascular accident", "cerebral infarction", "brain infarct"),
     "pneumothorax": ("collapsed lung",

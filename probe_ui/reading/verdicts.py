@@ -85,6 +85,8 @@ _SELF_CORRECTION = re.compile(
     # batch 59: "Yes — brain MRI. Let me correct that: ..."
     r"let\s+me\s+correct\s+(?:that|this|myself)\b|"
     r"(?!\A)re-?evaluati(?:on|ng)(?=[ \t]*[:\-\u2013\u2014])|retracting\s+(?:that|this|it)\b|"
+    # batches 86-87: "Answer: A. Benign.\nReassessment: ...", "Reconsideration: ..." (headings after the answer)
+    r"(?!\A)(?:re-?assessment|reconsideration)(?=[ \t]*[:\-\u2013\u2014])|"
     r"(?:edit|update)\s+(?:after|on|upon)\s+(?:a\s+)?(?:second|closer|another|further)\s+(?:look|review|glance)"
     r"(?=[ \t]*:)|"
     # batch 58: "**Update after checking the posterior fossa:** ..." (a heading: a colon ends it)
@@ -157,7 +159,7 @@ _SELF_CORRECTION = re.compile(
 # reflection", "reconsidering", "amended", "I was mistaken", "my mistake"): after a declared answer, what follows them
 # is its last word when it names another answer (answers._read), and the declaration is never sure (sureness.doubts)
 REVISION = re.compile(r"(?i)\b(?:revis(?:ion|ed|ing|e)|correct(?:ion|ing)|correct\s+(?:myself|that|this)|"
-                      r"updat(?:e|ed|ing)|amend(?:ment|ed|ing)?|erratum|re-?consider\w*|on\s+(?:further\s+)?"
+                      r"re-?assessment|updat(?:e|ed|ing)|amend(?:ment|ed|ing)?|erratum|re-?consider\w*|on\s+(?:further\s+)?"
                       r"reflection|second\s+thoughts?|(?:i\s+was|i'm|i\s+am)\s+(?:mistaken|wrong)|"
                       r"my\s+(?:mistake|bad|error)|i\s+mis(?:read|spoke|judged))\b[ \t]*[:,\-\u2013\u2014]?")
 # what withdraws an answer after a self-correction
@@ -166,8 +168,12 @@ WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:s
                         # batch 58: "Solid versus cystic cannot be determined confidently; ..."
                         r"(?:cannot|can't|could\s+not)\s+be\s+(?:determined|decided|told)\s+(?:with\s+(?:any\s+)?"
                         r"(?:confidence|certainty)|confidently|with\s+certainty)|"
+                        # batch 86: "Reassessment: ... Benign versus malignant cannot be determined." (its last words)
+                        r"(?:cannot|can't|could\s+not)\s+be\s+(?:determined|decided|told)(?=[ \t]*[.!]?[ \t]*\Z)|"
                         r"unsure|uncertain|(?:not|un)\s*able\s+to\s+(?:say|tell|decide|be\s+sure)|"
-                        r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit)|"
+                        r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit|"
+                        # batch 87: "Reconsideration: ... Cannot determine whether the nodule is solid or cystic."
+                        r"determine\s+whether)|"
                         r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|"
                        r"no\s+longer\s+(?:sure|certain|confident)|" + _SELF_DOUBT + "|"
                         # batch 67: "Yes.\nOn re-evaluation, ... I can no longer say either way."

@@ -62,7 +62,8 @@ DOUBTS = {"refusal": "it declines", "reversal": "it changes its answer", "hedge"
           "transcript": "it is laid out as a few-shot transcript of questions and answers, or echoes an example",
           "compared": "it sets the answer against another ('versus') in its last words",
           "kept two": "it says it keeps two different answers",
-          "another finding": "it gives a result for a finding the question does not name"}
+          "another finding": "it gives a result for a finding the question does not name",
+          "other words": "it opens with the letter, then describes another option"}
 
 
 @dataclass(frozen=True)
