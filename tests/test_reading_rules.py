@@ -9921,3 +9921,10 @@ def test_a_correction_of_the_question_before_any_answer_leaves_the_answer_sure()
     answer = extract("Yes, no acute abnormality... sorry, I meant no.", "yesno", ("yes", "no"),
                      question="Is there an acute abnormality?")
     assert (answer.choice, answer.sure) == ("no", False)
+
+
+def test_old_english_cild_is_a_child() -> None:
+    # batch 87 (read nothing)
+    answer = extract("Cild hit is; þā bān ne sindon gīet tōgædere geweaxen.", "label", ("child", "adult"),
+                     question="Is this radiograph of a child or an adult?")
+    assert answer.choice == "child"

@@ -889,7 +889,10 @@ WORDS: dict[str, tuple[str, ...]] = {
               "anak-anak", "anak", "소아", "어린이",
               # batch 84: Literary Chinese "童子也，骨骺未合。" (a child; the epiphyses have not fused); the modern
               # Chinese and Japanese words of the same sense
-              "童子", "儿童", "兒童", "小孩", "孩子", "小儿", "小兒", "小児", "子供", "子ども"),
+              "童子", "儿童", "兒童", "小孩", "孩子", "小儿", "小兒", "小児", "子供", "子ども",
+              # batch 87: Old English "Cild hit is; þā bān ne sindon gīet tōgædere geweaxen." (it is a child; the
+              # bones have not yet grown together)
+              "cild"),
     "elderly": ("anciano", "anciana", "idoso", "idosa", "âgé", "âgée", "anziano", "anziana", "älter", "ältere",
                 "老年", "老人",
                 # batch 43: Venetian ("Xe un vecio: ...", an old man)
