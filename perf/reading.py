@@ -264,6 +264,12 @@ BATCH_NOTES = {
     85: "a stated confidence, and second turns after the user pushes back ('I stand by A', 'on reflection, B'); "
         "Valencian, Bosnian, Aranese, Ido; measured held out once, blind (94.3 % intended, 84.3 % sure and right, 1 "
         "sure-wrong), then fixed",
+    86: "an ordinary week on a department server (all five models, every everyday shape); Taglish, Norwegian "
+        "Nynorsk, Greeklish, Kansai Japanese; measured held out once, blind (98.1 % intended, 89.5 % sure and right, "
+        "no sure error), then fixed",
+    87: "replies to text perturbations: a clinically incorrect premise, 'None of the above' in place of an option, "
+        "shuffled options; Toki Pona, Attic Greek, Old English, Old Norse; measured held out once, blind (95.2 % "
+        "intended, 86.2 % sure and right, 1 sure over-read), then fixed",
 }
 
 

@@ -81,9 +81,9 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     # "Batch 53", "Batch 54", "Batch 55", "Batch 56", "Batch 57", "Batch 58", "Batch 59", "Batch 60", "Batch 61",
     # "Batch 62", "Batch 63", "Batch 64", "Batch 65", "Batch 66", "Batch 67", "Batch 68", "Batch 69", "Batch 70",
     # "Batch 71", "Batch 72", "Batch 73", "Batch 74", "Batch 75", "Batch 76", "Batch 77", "Batch 78", "Batch 79",
-    # "Batch 80", "Batch 81", "Batch 82", "Batch 83", "Batch 84", "Batch 85")
+    # "Batch 80", "Batch 81", "Batch 82", "Batch 83", "Batch 84", "Batch 85", "Batch 86", "Batch 87")
     batches = Counter(r["batch"] for r in replies)
-    assert set(batches) == set(range(1, 86)), batches
+    assert set(batches) == set(range(1, 88)), batches
     assert batches[5] == 367 and batches[6] == 369 and batches[7] == 146 and batches[8] == 163 and batches[9] == 240
     assert batches[10] == 240 and batches[11] == 240 and batches[12] == 240 and batches[13] == 240
     assert batches[14] == 240 and batches[15] == 240 and batches[16] == 240 and batches[17] == 240
@@ -104,6 +104,7 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     assert batches[74] == 240 and batches[75] == 240 and batches[76] == 240 and batches[77] == 240
     assert batches[78] == 240 and batches[79] == 240 and batches[80] == 240 and batches[81] == 240
     assert batches[82] == 240 and batches[83] == 240 and batches[84] == 240 and batches[85] == 240
+    assert batches[86] == 240 and batches[87] == 240
     assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
     extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
     assert len(extra) == 29 and set(extra) <= set(items)
@@ -391,6 +392,17 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["over_read"], natural["refusal_mismatch"]) == (0, 0, 0), (batch, natural)
         assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, (batch, natural)
+    # batches 86-87, likewise (README "Batch 86", "Batch 87"), measured once held out with the reader of 8ed763c: 86
+    # (an ordinary week's mix) 98.1 %, 188 sure and right, no sure error, 1 over-read, 2 flags wrong; 87 (replies to
+    # premise, none-of-the-above and shuffle perturbations) 95.2 %, 181, 1 sure error (an over-read), 1 wrong option, 1
+    # flag wrong. Fixed in 979808a and ab5e82c. Floors at what each reaches there: 86 208, 190; 87 204, 186; batch 87
+    # keeps one over-read (b87-0171, a letter from before the shuffle, unsure)
+    for batch, floor, sure, over in ((86, 208, 190, 0), (87, 204, 186, 1)):
+        natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
+        assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
+        assert (natural["wrong"], natural["refusal_mismatch"]) == (0, 0) and natural["over_read"] <= over, \
+            (batch, natural)
+        assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, (batch, natural)
 
 def test_every_kind_is_read_as_intended_nearly_always(corpus_rows: tuple[dict[str, Any], ...]) -> None:
     """No kind of shape is left behind by the total: each kind's definite replies are read at least 95 % of the
@@ -431,7 +443,9 @@ def test_every_kind_is_read_as_intended_nearly_always(corpus_rows: tuple[dict[st
         # cannot be confirmed.") is unread (656598d)
         # batches 80-83: "over_reading" at ten, b81-0171 ("... could be a fracture or just overlap, correlate
         # clinically" read A, unsure; README "Batch 81")
-        assert v["over_read"] <= {"over_reading": 10, "final_verdict": 5}.get(kind, 1), (kind, v)
+        # batches 86-87: "over_reading" at eleven, b87-0171 ("A — there's a transverse lucent line through the patella
+        # ...", a letter from before the options were shuffled, read A, unsure; README "Batch 87")
+        assert v["over_read"] <= {"over_reading": 11, "final_verdict": 5}.get(kind, 1), (kind, v)
 
 
 def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.CaptureFixture[str],
@@ -449,7 +463,7 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
         assert bench.main(["--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert [g for g, met in report["all"]["goals"].items() if not met] == ["0 wrong-option reads"]
-    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 86)]
+    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 88)]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
     out = capsys.readouterr().out
