@@ -134,10 +134,9 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
 
     # batch 78 came into the corpus with one wrong option left, unsure: b78-0161 "Blue is closest. ~~Blue~~ — I had the
     # depth reversed: ... The one on the surface is **red**." read blue, the struck-through first answer (README "Batch
-    # 78"); every other reply keeps the goal
-    left_77_79 = {"b78-0161"}
+    # 78"); "I had the depth reversed" is a self-correction since, and the reply is left unread: no wrong option left
     wrong = listed(("wrong",))
-    assert {r["id"] for r in rows if r["outcome"] == "wrong"} <= left_77_79, "read as another option:\n" + wrong
+    assert total["wrong"] == 0, "read as another option:\n" + wrong
     assert total["over_read"] <= bench.GOAL_OVER_READ * total["must_stay_invalid"], \
         "must-stay-invalid replies read as an option:\n" + listed(("over_read",))
     assert total["intended"] >= bench.GOAL_INTENDED * total["definite"], \
@@ -360,13 +359,12 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
     # over-read), 1 flag wrong; 78 (3b9a44d) 95.2 %, 181, no sure error, 4 flags wrong; 79 (17957fb) 93.3 %, 181, 1
     # sure error (a wrong option), 3 flags wrong. Fixed since (21e02df, c1b47aa, a6b291a, 5fe606b, fbe47ae, f2e3617,
     # 101a7c0, bbb2338, 656598d, 364372d, c281265). Floors at what each reaches at 2cde07f: 77 199, 184; 78 203, 184;
-    # 79 198, 181; no over-read, no flag wrong, and one wrong option left, unsure (b78-0161, named above)
+    # 79 198, 181; no over-read, no flag wrong, and one wrong option left, unsure (b78-0161, named above: unread since)
     for batch, floor, sure, over in ((77, 199, 184, 0), (78, 203, 184, 0), (79, 198, 181, 0)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert natural["refusal_mismatch"] == 0 and natural["over_read"] <= over, (batch, natural)
-        wrong_left = {r["id"] for r in rows if r["batch"] == batch and r["outcome"] == "wrong"}
-        assert wrong_left <= left_77_79, (batch, natural)
+        assert natural["wrong"] == 0, (batch, natural)
         assert natural["sure_wrong"] == 0 and natural["sure_over_read"] == 0, (batch, natural)
     # batches 80-83, each moved into the corpus after the fixes of its own (README "Batch 80" ... "Batch 83"), measured
     # once held out: 80 (reader of 2cde07f) 91.9 %, 180 sure and right, 5 sure errors (a wrong option and four
@@ -458,11 +456,11 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
     read = {row["id"]: row for row in corpus_rows}
     with monkeypatch.context() as patched:
         patched.setattr(bench, "evaluate", lambda items, replies: [read[r["id"]] for r in replies])
-        # exits 1 while batch 78 keeps its one unsure wrong option (b78-0161, named in
-        # test_the_reader_meets_the_goals_on_the_corpus; README "Batch 78"): that goal only
-        assert bench.main(["--json"]) == 1
+        # exits 0: every goal met (it exited 1 while batch 78 kept its one unsure wrong option, b78-0161, named in
+        # test_the_reader_meets_the_goals_on_the_corpus; README "Batch 78")
+        assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert [g for g, met in report["all"]["goals"].items() if not met] == ["0 wrong-option reads"]
+    assert [g for g, met in report["all"]["goals"].items() if not met] == []
     assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 88)]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])

@@ -9928,3 +9928,18 @@ def test_old_english_cild_is_a_child() -> None:
     answer = extract("Cild hit is; þā bān ne sindon gīet tōgædere geweaxen.", "label", ("child", "adult"),
                      question="Is this radiograph of a child or an adult?")
     assert answer.choice == "child"
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 78 (b78-0161): "I had the depth reversed" takes the first answer back (read blue, the struck-out answer)
+    ("Blue is closest. ~~Blue~~ — I had the depth reversed: the blue dot sits in the deep dermis. The one on the "
+     "surface is **red**.", None),
+    ("Blue is closest. I had the depth reversed: the blue dot sits deep. Red.", "red"),
+    # near miss: "I had it checked twice" takes nothing back (as before)
+    ("Blue is closest; I had it checked twice.", "blue"),
+])
+def test_i_had_it_reversed_takes_the_answer_back(reply: str, choice: str | None) -> None:
+    answer = extract(reply, "label", ("red", "green", "blue"),
+                     question="Which of the dots is closest to the surface of the skin? (Answer with red, green, or "
+                              "blue)")
+    assert answer.choice == choice

@@ -122,6 +122,10 @@ _SELF_CORRECTION = re.compile(
     # indistinct, and honestly I can't say any more whether it's benign or malignant."
     r"(?:(?<=ough[ \t])|(?<=ough,[ \t]))now\s+i\s+(?:notice|see)\b|"
     r"upon\s+(?:further\s+|closer\s+)?(?:review|inspection|reflection)|"
+    # batch 78: "Blue is closest. ~~Blue~~ — I had the depth reversed: the blue dot sits in the deep dermis. ..." (a
+    # mark after it: not "I had the patient reversed into the scanner")
+    r"i\s+had\s+(?:the|it|this|that|them|these)(?:\s+[\w\-]+){0,2}?\s+(?:reversed|backwards|the\s+wrong\s+way\s+round|"
+    r"mixed\s+up|flipped|swapped)(?=[ \t]*[:;,.\-\u2013\u2014])|"
     r"let\s+me\s+(?:correct|reconsider|re-?check|re-?evaluate|re-?examine|revise|rethink|amend)"
     r"(?:\s+(?:that|myself|this|my\s+answer))?|"
     # batch 18: "I'll revise that: ...", "I should correct myself"
