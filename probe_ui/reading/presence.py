@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from probe_ui.reading import lexicon, overlap
+from probe_ui.reading import lexicon, overlap, synonyms
 from probe_ui.reading.cleaning import WORD
 from probe_ui.reading.options import KEYWORD_STOP
 
@@ -57,15 +57,35 @@ _ANATOMY_VISIBLE = re.compile(r"(?i)\A[ \t]*" + _ANATOMY + r"(?:[ \t]*(?:,|and)[
 _NEGATIVE_FOR = re.compile(r"(?i)[ \t]+for[ \t]+(?:an?[ \t]+|the[ \t]+|any[ \t]+)?([^.;:!?\n]{1,80})")
 
 
+# words that name no finding of their own: sides, the image, a report's headings
+_NOT_THE_FINDING = frozenset({"left", "right", "side", "sided", "image", "show", "shows", "scan", "film", "bilateral",
+                              "answer", "final", "impression", "conclusion", "opinion", "result", "finding", "findings",
+                              "verdict", "assessment", "interpretation", "summary", "reading", "diagnosis"})
+
+
+def finding_stems(text: str) -> set[str]:
+    """The stems of what ``text`` names as a finding, abbreviations and synonyms folded ("PTX" is pneumothorax), sides,
+    the image and a report's headings left out: what a result ("Negative for ...", "Positive for ...", "Confirmed:
+    ...") and a question are about, compared by :func:`another_finding`."""
+    return {overlap.stem(w) for w in overlap.content_words(synonyms.canonical(text))
+            if w.casefold() not in _NOT_THE_FINDING} - _NOT_THE_FINDING
+
+
+def another_finding(named: str, asked: set[str]) -> bool:
+    """Whether ``named`` names a finding that shares nothing with ``asked`` (the question's :func:`finding_stems`):
+    "pneumothorax" to "Is there a pleural effusion?"; an organ's "-megaly" is that organ "enlarged" ("Positive for
+    splenomegaly." to "Is the spleen enlarged?" shares it). The one home of this comparison, for the presence rule,
+    a leading "Positive/Negative for" (:mod:`probe_ui.reading.words`) and the sureness doubt "another finding"."""
+    said = finding_stems(named)
+    return bool(said) and not said & asked and not ("enlarg" in asked and any(w.endswith("megali") for w in said))
+
+
 def _of_another_finding(word: re.Match[str], asked: set[str]) -> bool:
     """A "negative" that says what it is negative for, sharing no word with the question ("IMPRESSION: Negative for
     pneumothorax; small left pleural effusion." to "Is there a pleural effusion?", hostile review of batches 80-83):
     it denies another finding, not the one asked about."""
     f = _NEGATIVE_FOR.match(word.string, word.end()) if word.group(0).casefold() == "negative" else None
-    if f is None:
-        return False
-    said = {overlap.stem(w.casefold()) for w in WORD.findall(f.group(1))} - {"the", "an", "a"}
-    return bool(said) and not said & {overlap.stem(w) for w in asked}
+    return f is not None and another_finding(f.group(1), asked)
 
 
 def presence_answer(text: str, question: str) -> str | None:
@@ -87,7 +107,7 @@ def presence_answer(text: str, question: str) -> str | None:
     absent = bool(_ABSENT.search(text)) or any(
         overlap.stem(m.group(1).casefold()) in {overlap.stem(w) for w in asked} for m in _PLACE_CLEAR.finditer(text))
     for word in ("normal", "negative"):
-        if not re.search(rf"\b{word}\b", q) and any(not _of_another_finding(m, asked) for m in
+        if not re.search(rf"\b{word}\b", q) and any(not _of_another_finding(m, finding_stems(question)) for m in
                                                       re.finditer(rf"(?i)\b{word}\b", text)):
             absent = True
     present = False

@@ -12,7 +12,7 @@ import re
 from probe_ui.reading import overlap, subject, synonyms
 from probe_ui.reading.cleaning import is_negated, norm, pattern, phrase_regex
 from probe_ui.reading.item import CLAUSE_OPENERS, MARKED_OPENERS, Item
-from probe_ui.reading.presence import PRESENCE_QUESTION, asked_finding
+from probe_ui.reading.presence import PRESENCE_QUESTION, another_finding, asked_finding, finding_stems
 
 # idioms that open an affirmation without a yes ("No doubt a tension one, with mediastinal shift."): yes, when
 # nothing else in the reply answers
@@ -42,7 +42,6 @@ _DENIED_PART = re.compile(r"(?i)\A\s*(?:(?:and|but|with)\s+)?(?:no|not|without|n
 # the parts of that list: its commas, and a denial joined on ("tension pneumothorax with no effusion", "... without
 # effusion")
 _LIST_PARTS = re.compile(r"(?i),|\s(?=(?:(?:with|and|but)\s+no|without)\b)")
-_NOT_THE_FINDING = frozenset({"left", "right", "side", "sided", "image", "show", "shows", "scan", "film", "bilateral"})
 
 
 def _for_another_finding(rest: str, item: Item) -> bool:
@@ -54,11 +53,9 @@ def _for_another_finding(rest: str, item: Item) -> bool:
         return False
     parts = _LIST_PARTS.split(f.group(1))
     denied = " ".join(p for p in parts if _DENIED_PART.match(p))
-    said = {overlap.stem(w) for p in parts if not _DENIED_PART.match(p)
-            for w in overlap.content_words(p)} - _NOT_THE_FINDING
-    asked = {overlap.stem(w) for w in overlap.content_words(item.question)} - _NOT_THE_FINDING
-    later = {overlap.stem(w) for w in overlap.content_words(denied + " " + rest[f.end():])}
-    return bool(said) and not said & asked and bool(later & asked)
+    asked = finding_stems(item.question)
+    return another_finding(" ".join(p for p in parts if not _DENIED_PART.match(p)), asked) \
+        and bool(finding_stems(denied + " " + rest[f.end():]) & asked)
 
 
 # a result opening the reply ("Negative for pneumothorax.", "IMPRESSION: Confirmed: pneumothorax."), and a finding
@@ -68,8 +65,6 @@ _RESULT_OPENER = re.compile(r"(?i)\A[\s\"'`*_>#]*(?:(?:impression|conclusion|opi
 _FINDING_RESULT = re.compile(r"(?im)(?:^|(?<=[.;])[ \t]+)[ \t*_\-]*([^\W\d_][^\n:.;]{1,40}?)[ \t*_]*:[ \t*_]*"
                              r"(?:positive|negative|confirmed|present|absent)\b")
 _RESULT_FOR = re.compile(r"(?i)(?:[ \t]+for[ \t]+|[ \t]*:[ \t]*)(?:an?[ \t]+|the[ \t]+)?([^.;:!?\n]{1,80})")
-_RESULT_HEADINGS = frozenset({"answer", "final", "impression", "conclusion", "opinion", "result", "finding",
-                              "findings", "verdict", "assessment", "interpretation", "summary", "reading", "diagnosis"})
 
 
 def result_for_another_finding(text: str, item: Item) -> bool:
@@ -79,7 +74,7 @@ def result_for_another_finding(text: str, item: Item) -> bool:
     "Negative for cardiomegaly." to "Is the heart enlarged?", reads the same, and is a guess too)."""
     if item.kind != "yesno" or not item.question:
         return False
-    asked = _finding_stems(item.question)
+    asked = finding_stems(item.question)
     named: list[str] = []
     opener = _RESULT_OPENER.match(text)
     if opener is not None and (f := _RESULT_FOR.match(text, opener.end())) is not None:
@@ -88,20 +83,10 @@ def result_for_another_finding(text: str, item: Item) -> bool:
         # effusion."), which answers it
         parts = _LIST_PARTS.split(f.group(1))
         rest = " ".join([text[:f.start(1)], *(p for p in parts if _DENIED_PART.match(p)), text[f.end(1):]])
-        if not _finding_stems(rest) & asked:
+        if not finding_stems(rest) & asked:
             named.append(" ".join(p for p in parts if not _DENIED_PART.match(p)))
     named += [m.group(1) for m in _FINDING_RESULT.finditer(text)]
-    for name in named:
-        said = _finding_stems(name)
-        if said and not said & asked and not (asked & {"enlarg"} and any(w.endswith("megali") for w in said)):
-            return True
-    return False
-
-
-def _finding_stems(text: str) -> set[str]:
-    """The stems of what ``text`` names, abbreviations and synonyms folded ("PTX" is pneumothorax)."""
-    return {overlap.stem(w) for w in overlap.content_words(synonyms.canonical(text))
-            if w.casefold() not in _RESULT_HEADINGS} - _NOT_THE_FINDING
+    return any(another_finding(name, asked) for name in named)
 
 
 def leading_word(text: str, item: Item) -> str | None:
