@@ -9435,7 +9435,9 @@ def test_a_label_denied_in_another_language_is_not_sure(reply: str, sure: bool) 
 @pytest.mark.parametrize("reply, options, choice, sure", [
     # an option named and then said to be absent, or set against another with "versus", and structured answers that
     # doubt themselves (these were sure: hostile review of the batch 80-83 fixes)
-    ("Butterfly glioma is absent.", ("Butterfly glioma", "Meningioma", "Lymphoma", "Abscess"), "A", False),
+    # (read A, unsure, until the hostile review of batches 86-87: an option said to be absent is denied, and names
+    # no other of four)
+    ("Butterfly glioma is absent.", ("Butterfly glioma", "Meningioma", "Lymphoma", "Abscess"), None, False),
     ("Obstructive, favoured versus communicating.",
      ("Non-communicating hydrocephalus", "Communicating hydrocephalus", "Normal pressure", "Atrophy"), None, False),
     ('{"final": "A", "note": "B is equally plausible"}', ("Pneumonia", "Atelectasis", "Effusion", "Edema"), "A",
@@ -9750,8 +9752,9 @@ SIDES = ("left side", "right side", "bilateral", "no effusion")
 @pytest.mark.parametrize("reply, choice, sure", [
     # the option list echoed in the reply's own shortening (read D, sure: its last entry taken as the verdict)
     ("Options: A. left B. right C. bilateral D. no effusion", None, None),
-    # a walk through every option in turn (read A, sure: the first entry's letter taken as the answer)
-    ("A. left: no. B. right: yes. C. bilateral: no. D. no effusion: no.", None, None),
+    # a walk through every option in turn (read A, sure: the first entry's letter taken as the answer; the entries'
+    # own words are read since, test_a_walk_through_the_options_is_read_by_what_it_says_of_each)
+    ("A. left: no. B. right: yes. C. bilateral: no. D. no effusion: no.", "B", True),
     ("A. Left side: unlikely, the left costophrenic angle is sharp.\nB. Right side: blunted angle with a meniscus.\n"
      "C. Bilateral: no.\nD. No effusion: incorrect.", None, None),
     # near misses: a declared answer beside the walk or the echo, and an answer opening the reply (as before)
@@ -9943,3 +9946,159 @@ def test_i_had_it_reversed_takes_the_answer_back(reply: str, choice: str | None)
                      question="Which of the dots is closest to the surface of the skin? (Answer with red, green, or "
                               "blue)")
     assert answer.choice == choice
+
+
+# a hostile review of batches 86-87 (170 near misses of this session's rules; each comment says how the reply read
+# under the rule as first written)
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # a walk through the options that singles one out by what it says of each (read nothing)
+    ("A. left: no. B. right: yes. C. bilateral: no. D. no effusion: no.", "B", True),
+    ("A) Left side — incorrect. B) Right side — correct. C) Bilateral — incorrect. D) No effusion — incorrect.", "B",
+     True),
+    ("A. Left side.\nB. Right side is wrong: the right angle is sharp.\nC. Bilateral is wrong: only the left is "
+     "blunted.\nD. No effusion is wrong: there is a meniscus.", "A", True),
+    # the answer given before the walk, which then gives the reasons (read nothing)
+    ("**B. Right side**\n\nReasoning:\nA. Left side: the left costophrenic angle is sharp.\nB. Right side: there is a "
+     "meniscus at the right base.\nC. Bilateral: the left is clear.\nD. No effusion: fluid is present.", "B", True),
+    ("A.\n\nA. Left side: meniscus at the left base.\nB. Right side: angle sharp.\nC. Bilateral: no.\nD. No effusion: "
+     "no.", "A", True),
+    # a walk that singles none out (as first written)
+    ("A. left side - possible\nB. right side - possible\nC. bilateral - no\nD. no effusion - no", None, False),
+])
+def test_a_walk_through_the_options_is_read_by_what_it_says_of_each(reply: str, choice: str | None,
+                                                                     sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, SIDES, question="On which side is the pleural effusion?")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+STANFORD = ("Stanford type B dissection", "Stanford type A dissection", "Intramural hematoma", "Penetrating ulcer")
+
+
+@pytest.mark.parametrize("reply, options, choice, sure", [
+    # options whose names hold letters (read A, D, B: sure)
+    ("The flap involves the ascending aorta, so A rather than B.", STANFORD, None, False),
+    ("Cupped, frayed metaphyses, so D rather than B12.", ("Scurvy", "Vitamin D deficiency", "Lead", "Normal"), None,
+     None),
+    ("The history fits either, so A rather than C is a judgement call.", ("Pneumonia", "Atelectasis", "Effusion",
+                                                                          "Edema"), None, None),
+    # near miss: a declared letter stands (as before)
+    ("Answer: B", STANFORD, "B", True),
+])
+def test_letters_that_options_names_hold_are_no_sure_answer(reply: str, options: tuple[str, ...],
+                                                            choice: str | None, sure: bool | None) -> None:
+    answer = extract(reply, "choice", ABCD, options, question="What is the diagnosis?")
+    if choice is not None:
+        assert answer.choice == choice
+    if sure is not None:
+        assert answer.sure is sure
+    if choice is None and sure is None:
+        assert answer.choice is None or not answer.sure
+
+
+def test_is_not_in_portuguese_and_old_english() -> None:
+    # "não é" and Old English "nis" (read A and child, sure)
+    answer = extract("Não é hidrocefalia comunicante; o aqueduto está estenosado.", "choice", ("A", "B"),
+                     ("Communicating hydrocephalus", "Non-communicating hydrocephalus"),
+                     question="Is the hydrocephalus communicating or non-communicating?")
+    assert answer.choice == "B"
+    answer = extract("Hit nis cild: þā bān sindon tōgædere geweaxen.", "label", ("child", "adult"),
+                     question="Is this radiograph of a child or an adult?")
+    assert answer.choice == "adult" or not answer.sure
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # "no doubt", "without doubt" before "X is right" (read nothing)
+    ("There's no doubt B is correct.", "B", True),
+    ("Without doubt C is correct.", "C", True),
+    ("No doubt that B is the answer.", "B", True),
+    # "not sure", then taken after all (read nothing)
+    ("I'm not sure if C is right, but it fits best.", "C", False),
+])
+def test_no_doubt_is_no_doubt(reply: str, choice: str, sure: bool) -> None:
+    answer = extract(reply, "choice", ABCD, BOWEL, question="What is the most likely cause of this obstruction?")
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, options, choice", [
+    # a closing "cannot determine whether X or Y" about something else leaves the answer (read nothing)
+    ("Answer: C. Gallstone ileus.\nReassessment: pneumobilia and the ectopic stone confirm it. I cannot determine "
+     "whether there is a fistula to the duodenum or the colon.", BOWEL, "C"),
+    # "reassessment" that is no heading (read A, unsure: what the rest names)
+    ("Answer: B. Malignant. Tissue sampling rather than reassessment: benign features are absent.",
+     ("Benign", "Malignant"), "B"),
+    ("Answer: A. Benign. Reassessment in 6 months is advised.", ("Benign", "Malignant"), "A"),
+])
+def test_only_an_undecided_close_between_options_withdraws(reply: str, options: tuple[str, ...], choice: str) -> None:
+    answer = extract(reply, "choice", ABCD, options, question="What is the most likely cause of this obstruction?")
+    assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, question, choice, sure", [
+    # a yes of sureness, then the thing asked about named undenied beside a normal structure (read nothing)
+    ("Yes, I'm confident — the right kidney is normal, and the mass arises from the left lower pole.",
+     "Is there a mass in the left kidney?", "yes", True),
+    # an attribute denied is no clearing (read nothing)
+    ("Yes, I'm sure — the fracture is not displaced.", "Is there a fracture?", "yes", True),
+    # the place cleared in other words, and what the reader cannot read (read yes, sure)
+    ("Yes, I'm certain — the pleural spaces are free of fluid.", EFFUSION_Q, None, False),
+    ("Yes, I'm sure — the left kidney is unremarkable.", "Is there a mass in the left kidney?", None, False),
+    ("Yes, I'm sure — both costophrenic angles are sharp.", EFFUSION_Q, "yes", False),
+    # near miss: a closing verdict after the denial (as before)
+    ("Yes, I'm sure — there is no pneumothorax. So no.", "Is there a pneumothorax?", "no", True),
+])
+def test_a_yes_of_sureness_is_sure_only_with_what_follows(reply: str, question: str, choice: str | None,
+                                                          sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question=question)
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, options, question, choice", [
+    # the option said not to be seen (read B, sure)
+    ("Malignancy is not seen.", ("Benign", "Malignant"), "Is the breast lesion benign or malignant?", "A"),
+    ("Malignant features are not present.", ("Benign", "Malignant"), "Is the breast lesion benign or malignant?", "A"),
+    # near miss: what is absent is asked (as before)
+    ("The spleen is not seen in the left upper quadrant — splenectomy.",
+     ("Spleen", "Gallbladder", "Left kidney", "Appendix"), "Which organ is absent in this image?", "A"),
+])
+def test_an_option_said_not_to_be_seen(reply: str, options: tuple[str, ...], question: str, choice: str) -> None:
+    labels = ABCD[:len(options)]
+    assert extract(reply, "choice", labels, options, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, question, kind, labels, choice, sure", [
+    # a list of results read by its entry for the finding asked about (read no, unsure)
+    ("Pleural effusion: absent. Pneumothorax: absent. Cardiomegaly: absent.", EFFUSION_Q, "yesno", ("yes", "no"), "no",
+     True),
+    ("Fracture: present. Dislocation: absent.", "Is there a fracture?", "yesno", ("yes", "no"), "yes", True),
+    # a finding stated present with a textbook remark (read yes, unsure)
+    ("A left pleural effusion is present, usually from heart failure in older adults.", EFFUSION_Q, "yesno",
+     ("yes", "no"), "yes", True),
+    # "tidak" denying a verb, not the label (read child, unsure)
+    ("Jawaban akhir: anak-anak, lempeng pertumbuhan tidak menutup.", "Is this patient a child, an adult or elderly?",
+     "label", ("child", "adult", "elderly"), "child", True),
+])
+def test_results_lists_textbook_remarks_and_tidak_beside_a_sure_answer(reply: str, question: str, kind: str,
+                                                                      labels: tuple[str, ...], choice: str,
+                                                                      sure: bool) -> None:
+    answer = extract(reply, kind, labels, question=question)
+    assert (answer.choice, answer.sure) == (choice, sure)
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # another answer left open after the change of mind (read elderly, sure)
+    ("Looks like a young patient. Wait, the growth plates are fused. Actually, the bones are osteopenic: elderly. Or a "
+     "middle-aged adult.", False),
+])
+def test_a_change_of_mind_that_leaves_another_open_is_not_sure(reply: str, sure: bool) -> None:
+    answer = extract(reply, "label", ("child", "adult", "elderly"),
+                     question="Is this patient a child, an adult or elderly?")
+    assert answer.choice is None or answer.sure is sure
+
+
+def test_nothing_for_me_to_go_on_except_is_no_decline() -> None:
+    # (flagged a refusal)
+    reply = "It's a tight crop, so there's nothing for me to judge except the physes — which are open. Child."
+    answer = extract(reply, "label", ("child", "adult"), question="Is this radiograph of a child or an adult?")
+    assert (answer.choice, answer.refusal) == ("child", False)

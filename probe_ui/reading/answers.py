@@ -235,6 +235,7 @@ from probe_ui.reading.options import (
     option_walk,
     options_in_words,
     value_option,
+    walked_answer,
     whole_text,
     yes_no_options,
 )
@@ -243,6 +244,7 @@ from probe_ui.reading.presence import (
     PRESENCE_QUESTION,
     PRESENCE_UNSURE,
     asked_finding,
+    finding_stems,
     labelled_presence,
     presence_answer,
     unplaced,
@@ -275,6 +277,7 @@ from probe_ui.reading.structured import (
 from probe_ui.reading.sureness import REVERSAL, declaration_denied, is_sure
 from probe_ui.reading.verdicts import (
     REVISION,
+    UNDECIDED_BETWEEN,
     WITHDRAWN,
     closing_answer,
     closing_label,
@@ -457,6 +460,7 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
     # "no, the heart is normal size" does ("no the" is no phrase of English; not "yes there is free fluid ...",
     # batch 45, left as it reads)
     clean = _RUN_ON_ANSWER.sub(r"\1,\2", clean, count=1)
+    sure_yes_alone = False
     if kind == "yesno" and question and len(clean) <= 3000 and (rest := pushback.after_sure_yes(clean)) is not None:
         # batch 85: "Yes, I'm sure — there is no pneumothorax." to "Is there a pneumothorax?" after "Are you sure?":
         # the yes may affirm the reply's sureness rather than answer; where what follows answers no, the reply names
@@ -471,11 +475,15 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
                 return Answer(then.choice, then.method, invalid=False, refusal=refusal or then.refusal, sure=False)
             if then.method not in _STATED:
                 return Answer(None, "ambiguous", invalid=True, refusal=refusal)
-        if then.choice is None and pushback.clears_asked(rest, question):
+        if (then.choice is None or (then.choice == item.aliases.get("nope") and then.method not in _STATED)) \
+                and pushback.clears_asked(rest, question):
             # "Yes, I'm certain — the pleural spaces are clear.", "Yes, I'm sure — contrast is not present in the
             # vessels.": what follows the yes of sureness denies or clears what the question asks about, in words the
             # reader does not read as the question's no; the yes may be either, so the reply names no single answer
             return Answer(None, "ambiguous", invalid=True, refusal=refusal)
+        # otherwise, what follows answers nothing the reader reads ("Yes, I'm sure — both costophrenic angles are
+        # sharp."): the yes may still be the sureness alone, so it is a guess (a hostile review of batches 86-87)
+        sure_yes_alone = then.choice is None and not finding_stems(rest) & finding_stems(question)
     if "left" in clean.casefold() and "right" in clean.casefold():
         clean = _FLIP_AXIS.sub(lambda m: re.sub(r"(?i)left|right", lambda w: " " * len(w.group(0)), m.group(0)), clean)
     if any(opt.strip(" .").casefold() == "normal" for opt, _ in item.option_map) and "than" in clean:
@@ -720,7 +728,8 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # batch 72: "Yes, this is an abdominal CT. Note: I cannot provide a diagnosis; please consult a medical
         # professional.": an answer, then a disclaimer of role or care, declines nothing
         refusal = False
-    sure = is_sure(clean, item, method, label, refusal=refusal) and not partly_read and not hedged_close
+    sure = is_sure(clean, item, method, label, refusal=refusal) and not partly_read and not hedged_close \
+        and not sure_yes_alone
     if refusal and _answered_not_declined(clean, item, label, method):
         refusal = False
         if method == "declined":
@@ -1130,7 +1139,9 @@ def _read(clean: str, item: Item, refusal: bool, suggested: str | None, correcti
                     found is not None or entertained_labels(tail, item) or named_in(tail, item)
                     or (kind == "label" and label_words(tail, item, guesses=True))):
                 return None, "ambiguous"  # "A. Actually, I am not sure; it could be C as well.", "C. Wait, maybe B."
-            if found is None and (WITHDRAWN.search(tail) or _LEFT_BETWEEN.search(tail)):
+            between = UNDECIDED_BETWEEN.search(tail)
+            if found is None and (WITHDRAWN.search(tail) or _LEFT_BETWEEN.search(tail)
+                                  or (between is not None and len(named_in(between.group(0), item)) > 1)):
                 # "The answer is B. On second thought, I'm unsure whether ..."; batch 59: "Answer: yes.\n\nADDENDUM:
                 # On review, ... Fracture versus nutrient canal cannot be differentiated on this single view."
                 return None, "withdrawn"
@@ -1349,9 +1360,12 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     walk = option_walk(masked, item)
     if walk:
         # a reply that goes through the options in turn ("A. left: no. B. right: yes. C. ...") opens with the first
-        # option's letter, which is no answer; only a declared answer beside the walk is read
-        if decl.label is None:
-            return None, "ambiguous"
+        # option's letter, which is no answer by itself: what the entries say of their options is read
+        # (options.walked_answer), unless the reply declares its answer or opens with it before the walk ("**B. Right
+        # side**\n\nReasoning:\nA. Left side: ...")
+        before = masked[:walk[0][0]]
+        if decl.label is None and (not before.strip(" \t\n*_#>") or head_letter(before, item) is None):
+            return walked_answer(masked, item, walk) or (None, "ambiguous")
         masked = mask_spans(masked, walk)
         letters, oor = bare_letters(masked.strip(), item)
     # 3b. the first line is the answer letter (what follows explains it, whatever options it names), or the

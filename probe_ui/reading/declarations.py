@@ -106,8 +106,12 @@ _DECL_POSTFIX = re.compile(
     r"|(?<=\b(?i:makes)\s[A-Z]\s)(?i:the\s+(?:right|correct|best)\s+(?:choice|answer|option)))\b"
 )
 # "X is right" said in doubt ("I don't think adhesions is right", "I'm not convinced A is correct"): rejected
+# (not "There's no doubt B is correct", "Without doubt C is right", "I don't doubt that C is the answer")
 _DOUBTED_BEFORE = re.compile(r"(?i)\b(?:(?:don't|do\s+not|doesn't|does\s+not|didn't|did\s+not)\s+(?:think|believe|feel)"
-                             r"|not\s+(?:sure|convinced|certain)|doubt)(?:\s+(?:that|whether|if))?[ \t]+\Z")
+                             r"|not\s+(?:sure|convinced|certain)|(?<!\bno\s)(?<!\blittle\s)(?<!\bwithout\s)(?<!\bany\s)"
+                             r"(?<!n't\s)(?<!\bnot\s)doubt)(?:\s+(?:that|whether|if))?[ \t]+\Z")
+# ... unless the sentence goes on to take it after all ("I'm not sure if C is right, but it fits best.")
+_TAKEN_AFTER_ALL = re.compile(r"(?i)[^.!?\n]*?,?[ \t]+but\b")
 # choice items only: "it is B", "it's (B)", "I think B" (the target reader rejects "it is a fracture"); these
 # count only when they name a valid option
 _DECL_CHOICE_ONLY = re.compile(
@@ -598,7 +602,8 @@ def last_declaration(text: str, item: Item) -> Found:
             continue  # batch 26: "I can't evaluate whether the physician's answer is right": asked, not declared
         if kind == "conflict":
             return Found(None, out_of_range, kind="conflict", rejected=tuple(rejected))
-        if kind in ("post", "postopt") and _DOUBTED_BEFORE.search(text, max(0, pos - 40), pos):
+        if kind in ("post", "postopt") and _DOUBTED_BEFORE.search(text, max(0, pos - 40), pos) \
+                and not _TAKEN_AFTER_ALL.match(text, end):
             rejected.append((pos, end))  # batch 87: "I don't think adhesions is right. ... Gallstone ileus, C."
             continue
         if kind == "postopt":

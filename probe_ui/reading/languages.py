@@ -55,6 +55,8 @@ GLOSSES: dict[str, dict[str, str]] = {
         "observa-se": "seen",
         # batch 87: "Hidrocefalia não comunicante: o quarto ventrículo é pequeno, ..."
         "hidrocefalia": "hydrocephalus", "não comunicante": "non-communicating", "comunicante": "communicating",
+        # a hostile review of batch 87: "A hidrocefalia não é comunicante", "Não é hidrocefalia comunicante" (is not)
+        "não é": "is not",
         "não há": "there is no", "há": "there is", "ausente": "absent",
         "pergunta": "question", "imagem": "image", "adequada": "suitable", "adequado": "suitable",
         "apropriada": "suitable", "premissa": "premise", "incorreta": "incorrect", "incorreto": "incorrect",

@@ -30,11 +30,15 @@ _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*,[ \t]*(?:(?:and|or)[ \t]+)?[(\[]?([A-Z])[)\]]?(?![\w'])"),
     # "A or B", "B and C", "A/B": both letters count (and make the reply ambiguous)
     re.compile(r"(?<![\w'])[(\[]?([A-Z])[)\]]?[ \t]*(?:/|\bor\b|\band\b)[ \t]*[(\[]?([A-Z])[)\]]?(?![\w'])"),
-    # batch 46: "... So D rather than the physician's C.": a closing "so X rather than ..." ("I" skipped: the pronoun);
-    # batch 86: after a comma or a dash too ("— that's a hemangioma, so B rather than D.")
-    re.compile(r"(?:\A|[.!?\n,;:\u2013\u2014])[ \t]*(?i:so|hence|thus|therefore)[ \t]+[(\[]?([A-Z])[)\]]?[ \t]+"
+    # batch 46: "... So D rather than the physician's C.": a closing "so X rather than ..." ("I" skipped: the pronoun)
+    re.compile(r"(?:\A|[.!?\n])[ \t]*(?i:so|hence|thus|therefore)[ \t]+[(\[]?([A-Z])[)\]]?[ \t]+"
                r"(?i:rather[ \t]+than)[ \t]+[^.!?\n]{1,40}[.!]?[ \t]*\Z"),
+    # batch 86: after a comma or a dash, between two lone letters at the very end ("— that's a hemangioma, so B rather
+    # than D."); not where an option's own text holds the letter ("Stanford type A", "Hepatitis B": _IN_OPTION_TEXT)
+    re.compile(r"(?:[,;:]|[ \t]-|[\u2013\u2014])[ \t]*(?i:so|hence|thus|therefore)[ \t]+[(\[]?([A-Z])[)\]]?[ \t]+"
+               r"(?i:rather[ \t]+than)[ \t]+(?:[(\[]?[A-Z][)\]]?)?[ \t]*[.!]?[ \t]*\Z"),  # (the letter may be blanked)
 )
+_IN_OPTION_TEXT = len(_BARE_PATTERNS) - 1
 
 
 def bare_letters(text: str, item: Item) -> tuple[list[str], bool]:
@@ -49,6 +53,8 @@ def bare_letters(text: str, item: Item) -> tuple[list[str], bool]:
                     continue
                 if ch == "I" and i in (1, 2, 4, 5, 6, 7, 8):
                     continue  # "I." / ", I" / "I or" are the pronoun or a numeral; a lone "I" is the exact rule
+                if i == _IN_OPTION_TEXT and any(re.search(rf"(?<![\w\-]){ch}(?![\w\-])", o) for o in item.options):
+                    continue  # "..., so A rather than B." when the options are Stanford type A and B
                 lab = item.letter(ch)
                 if lab is None:
                     oor = True

@@ -900,7 +900,9 @@ WORDS: dict[str, tuple[str, ...]] = {
     "not": ("pas", "nicht", "kein", "keine", "keinen", "不是", "并非",
             # batch 64: Egyptian Arabizi "mesh", "mish" ("Mesh communicating — el fourth ventricle soghayar, fa fi
             # obstruction.", not communicating); read only where nothing English was read first
-            "mesh", "mish"),
+            "mesh", "mish",
+            # a hostile review of batch 87: Old English "Hit nis cild" (it is not a child; "nis", ne + is)
+            "nis"),
     "but": ("sino", "pero", "mais", "sondern", "aber", "而是", "但是", "但"),
     "answer": ("respuesta", "réponse", "antwort", "答案", "resposta", "antwoord", "cevap", "yanıt", "ответ", "答え",
                "정답", "odpowiedź", "đáp án",

@@ -57,6 +57,9 @@ def _opening(opt: str) -> re.Pattern[str]:
     return re.compile(re.escape(opt) + r"[ \t]*[,.;:!\n]", re.IGNORECASE)
 
 
+_ASKS_WHAT_IS_ABSENT = re.compile(r"(?i)\b(?:absent|missing|removed|not\s+(?:seen|visible|present)|lacking)\b")
+
+
 def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None:
     """The options whose whole text the reply names, as (asserted, negated) labels; None when an option's text
     contains another's (a mention cannot be told apart)."""
@@ -75,6 +78,10 @@ def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None
     rejected_after: dict[str, bool] = {}
     # "neither a cyst, a hemangioma nor a metastasis": every option listed between neither and nor is denied
     denied = [m.span() for m in _NEITHER_NOR.finditer(low)] if "neither" in low else []
+    # "Malignancy is not seen.": the mention said to be absent is denied, unless the question asks what is absent
+    # ("The spleen is not seen ..." to "Which organ is absent?") or an option itself speaks of presence or absence
+    unseen_denies = _ASKS_WHAT_IS_ABSENT.search(item.question) is None and not any(
+        re.search(r"\b(?:present|absent|absence|no|not|without|none)\b", o) for o in norms)
     for opt, lab in opts:
         for m in whole_text(opt).finditer(low):
             before = low[max(0, m.start() - 200):m.start()]
@@ -83,7 +90,8 @@ def option_mentions(text: str, item: Item) -> tuple[list[str], list[str]] | None
             inside = any(a <= m.start() < b for a, b in denied)
             follows = low[m.end():m.end() + 120]  # "Both femurs are intact.": rejected after it
             if follows not in rejected_after:
-                rejected_after[follows] = overlap.REJECTED_AFTER.match(follows) is not None
+                rejected_after[follows] = overlap.REJECTED_AFTER.match(follows) is not None or (
+                    unseen_denies and overlap.SAID_ABSENT.match(follows) is not None)
             said = negated if seen[before] or inside or rejected_after[follows] else asserted
             if lab not in said:
                 said.append(lab)
@@ -456,6 +464,36 @@ def option_walk(text: str, item: Item) -> list[tuple[int, int]]:
         spans.append(m.span(1))
         at = m.end()
     return spans
+
+
+# what an entry of a walk says of its option, after the option's own words ("B. Right side is wrong: ...", "A) left
+# side — incorrect", "B. right: yes", "C. Patellar fracture: this is the answer")
+_ENTRY_REJECTS = re.compile(r"(?i)\A[\s:;,.\-\u2013\u2014*_]*(?:(?:is|are|seems|looks)\s+)?(?:no\b|not\b|wrong|"
+                            r"incorrect|unlikely|less\s+likely|excluded|ruled\s+out|false|doesn't\s+fit|does\s+not\s+fit)")
+_ENTRY_ENDORSES = re.compile(r"(?i)\A[\s:;,.\-\u2013\u2014*_]*(?:(?:is|are|seems|looks)\s+)?(?:yes\b|correct|right\b|"
+                             r"true|most\s+likely|the\s+answer|this\s+is\s+(?:the|my)\s+answer|best\s+fit)")
+
+
+def walked_answer(text: str, item: Item, walk: list[tuple[int, int]]) -> tuple[str, str] | None:
+    """The answer of a reply that goes through every option in turn (:func:`option_walk`), from what each entry says
+    of its option: the one entry called right ("A. left: no. B. right: yes. C. bilateral: no. ...") is the answer
+    (method ``marked``, as a checklist's tick is); the first entry, left as it is while every other is called wrong
+    ("A. Left side.\nB. Right side is wrong: ...\nC. ..."), is an answer the reply opens with (``leading``). None
+    where the entries do not single one out."""
+    ends = [start for start, _ in walk[1:]] + [len(text)]
+    said: list[str] = []
+    for (_, end), stop, (opt, _lab) in zip(walk, ends, item.option_map):
+        entry = text[end:stop].lstrip(" \t.):]")
+        own = re.match(r"(?i)[*_]*" + r"\s+".join(re.escape(w) for w in opt.split()) + r"[*_]*", entry) \
+            if opt else None
+        rest = entry[own.end():] if own is not None else entry
+        said.append("right" if _ENTRY_ENDORSES.match(rest) else "wrong" if _ENTRY_REJECTS.match(rest) else "open")
+    labels = [lab for _, lab in item.option_map]
+    if said.count("right") == 1:
+        return labels[said.index("right")], "marked"
+    if "right" not in said and said[0] == "open" and said[1:] and all(v == "wrong" for v in said[1:]):
+        return labels[0], "leading"
+    return None
 
 
 def echoed_option_list(text: str, item: Item) -> list[tuple[int, int]]:

@@ -117,7 +117,10 @@ IMPLIED_ABSENCE: dict[str, tuple[str, ...]] = {
     "intact": ("fracture", "tear", "rupture", "laceration", "disruption"), "unbroken": ("fracture",),
 }
 # batch 48: "hydrocephalus is not present.", "... is absent;": a mention said to be absent, its clause ending there
-SAID_ABSENT = re.compile(r"(?i)[ \t]+(?:is|are)(?:[ \t]+not|n't)[ \t]+(?:present|seen|identified|visible)"
+# (a hostile review of batches 86-87: also "Malignancy is not suggested.", "Malignant features are not seen.", the rest
+# of the mention's noun phrase before the verb)
+SAID_ABSENT = re.compile(r"(?i)(?:[ \t]+(?!(?:is|are)\b)[\w\-]+){0,2}[ \t]+(?:is|are)(?:[ \t]+not|n't)[ \t]+"
+                         r"(?:present|seen|identified|visible|suggested|evident|demonstrated)"
                          r"(?=[ \t]*(?:[.,;!\n]|\Z))|[ \t]+(?:is|are)[ \t]+absent(?=[ \t]*(?:[.,;!\n]|\Z))")
 # "and eczema don't explain", "is unlikely", "are intact": a mention rejected by what follows it in its clause
 REJECTED_AFTER = re.compile(

@@ -25,7 +25,8 @@ from __future__ import annotations
 import itertools
 import re
 
-from probe_ui.reading.cleaning import sentence_lead
+from probe_ui.reading.cleaning import mask_spans, sentence_lead
+from probe_ui.reading.presence import finding_stems
 
 # a phrase that keeps or restates an answer; the answer follows it, to the end of its sentence
 HELD = re.compile(
@@ -213,26 +214,34 @@ def denies_finding(text: str, finding: str | None) -> bool:
                      text) is not None
 
 
-_QUESTION_FORM = frozenset({"there", "this", "that", "these", "those", "present", "given", "image", "images", "shown",
-                            "show", "shows", "seen", "visible", "answer", "please", "with", "does", "have", "were",
-                            "what", "which", "where"})
-_CLEARED = r"(?:is|are|was|were)\s+(?:not|clear|normal|absent|negative|unremarkable|free)"
+# what clears a finding: it is not there ("contrast is not present in the vessels"), or the place that would hold it is
+# clear ("the pleural spaces are clear"); not a denied attribute ("the fracture is not displaced", "not small")
+_CLEARED = (r"(?:is|are|was|were)\s+(?:not\s+(?:present|seen|visible|there|identified|evident|opacified)|clear|normal|"
+            r"unremarkable|absent|negative|(?:free\s+of|without)\s+[\w\-]+)\b(?![^.;!?\n]*\bbut\b)")
+
+
+_DENIAL = re.compile(r"(?i)\b(?:no|without|absent|free\s+of|negative\s+for)\s+((?:[\w\-]+\s+){0,3}[\w\-]+)")
+_CLEARED_AFTER = re.compile(r"(?i)\b((?:[\w\-]+\s+){0,2}?[\w\-]+)\s+" + _CLEARED)
 
 
 def clears_asked(text: str, question: str) -> bool:
-    """Whether ``text`` denies or clears a thing the question names, in words other than the question's no ("the
+    """Whether ``text`` denies or clears what the question asks about, in words other than the question's no ("the
     pleural spaces are clear" to "Is there a pleural effusion?", "contrast is not present in the vessels" to "Was
-    intravenous contrast given?"), and the question does not itself ask whether something is normal (where "not
-    enlarged" agrees with its yes)."""
+    intravenous contrast given?", "no effusion"), and the question does not itself ask whether something is normal
+    (where "not enlarged" agrees with its yes). The question's words are its :func:`presence.finding_stems` (no side:
+    "the right side is clear" says nothing of a left-sided effusion)."""
     if re.search(r"(?i)\b(?:normal|clear|unremarkable|negative)\b", question):
         return False
-    words = {w.casefold() for w in re.findall(r"[^\W\d_]{4,}", question)} - _QUESTION_FORM
-    for word in words:
-        stem = re.escape(word[:max(4, len(word) - 2)])
-        if re.search(r"(?i)\b(?:no|not|without|absent|free\s+of|negative\s+for)\s+(?:[\w\-]+\s+){0,3}?" + stem, text) \
-                or re.search(r"(?i)\b" + stem + r"[\w\-]*(?:\s+[\w\-]+){0,2}?\s+" + _CLEARED + r"\b", text):
-            return True
-    return False
+    asked = finding_stems(question)
+    cleared = [m.span() for pattern in (_DENIAL, _CLEARED_AFTER) for m in pattern.finditer(text)
+               if finding_stems(m.group(1)) & asked]
+    if not cleared:
+        return False
+    # what the rest says of the thing asked about, undenied ("the right kidney is normal, and the mass arises from the
+    # left lower pole."), answers yes after all
+    rest = mask_spans(text, cleared)
+    return not any(finding_stems(clause) & asked for clause in re.split(r"[.;,:!?\n]|\band\b", rest)
+                   if not re.search(r"(?i)\b(?:no|not|without|never|none)\b|n't\b", clause))
 
 
 def without_sure_of_itself(clean: str) -> str:

@@ -836,8 +836,9 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"\bso\s+i\s+have\s+nothing\s+to\s+(?:assess|read|interpret|grade|review|look\s+at)\b"
      # batch 86: "... a screenshot of the PACS worklist, not the radiograph itself, so there's nothing for me to judge
      # the age from." ("for me": the reply's own lack, not batch 9's "there is nothing to grade")
+     # (not "... nothing for me to go on except the physes — which are open. Child.")
      r"|\bso\s+there(?:'s|\s+is)\s+nothing\s+for\s+me\s+to\s+(?:judge|assess|read|interpret|grade|review|"
-     r"look\s+at|go\s+on)\b"
+     r"look\s+at)\b(?![^.!?\n]*\b(?:except|but|apart\s+from|other\s+than|besides)\b)"
      r"|\b" + _FRAME + r"s?\s+(?:is|was)\s+(?:very\s+|badly\s+|heavily\s+|quite\s+|rather\s+)?" + _FAULT
      + r"\b[^!?\n]{0,120}?\bwith\s+(?:that|this)\s+caveat\b"
      r"|\blimited\s+(?:study|exam|examination)\s+(?:due\s+to|because\s+of)\b[^!?\n]{0,80}?"
@@ -1215,13 +1216,14 @@ _WEIGHED = re.compile(r"(?i)\btorn\s+between\b|\bcommit\s+to\s+either\b"
 # batch 74: "Answer: B. Right femur. However, no side marker is visible ..., so it may equally be the left femur.
 # Laterality cannot be confirmed." (the answer doubted to its close, not declined)
 _ANSWER_WITHDRAWN = re.compile(r"(?is)\A\W*(?:final\s+)?answer\s*:\s*\S.*\b(?:cannot|can't|could\s+not)\s+be\s+"
-                               r"(?:(?:determined|decided|told)\s+with\s+(?:any\s+)?confidence|confirmed|"
-                               # batch 86: "Answer: A. Benign.\nReassessment: ... cannot be determined."
-                               r"determined(?=\s*[.!]?\s*\Z))\b[^.!?\n]*[.!]?\s*\Z"
-                               # batch 87: "Answer: ...\nReconsideration: ... Cannot determine whether ..."
-                               r"|\A\W*(?:final\s+)?answer\s*:\s*\S.*\n\s*(?:re-?assessment|reconsideration|"
-                               r"revision|addendum)\s*:.*\b(?:cannot|can't|could\s+not)\s+determine\s+whether\b"
-                               r"[^.!?\n]*[.!]?\s*\Z")
+                               r"(?:(?:determined|decided|told)\s+with\s+(?:any\s+)?confidence|confirmed)\b"
+                               r"[^.!?\n]*[.!]?\s*\Z"
+                               # batches 86-87: the answer on its own line, then a heading that takes it back
+                               # ("Answer: A. Benign.\nReassessment: ... Benign versus malignant cannot be determined.",
+                               # "Answer: ...\nReconsideration: ... Cannot determine whether ... solid or cystic.")
+                               r"|\A\W*(?:final\s+)?answer\s*:[^\n]*\S[^\n]*\n\s*(?:re-?assessment|reconsideration|"
+                               r"revision|addendum)\s*:.*\b(?:(?:cannot|can't|could\s+not)\s+be\s+determined|"
+                               r"(?:cannot|can't|could\s+not)\s+determine\s+whether\b[^.!?\n]*\bor\b)[^.!?\n]*[.!]?\s*\Z")
 
 
 def is_refusal(text: str) -> bool:

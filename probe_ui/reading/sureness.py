@@ -142,6 +142,16 @@ _AFFIRMED = re.compile(r"(?i)\b(?:there\s+(?:is|are)|shows?|demonstrates?|reveal
 _COMPARED = re.compile(r"(?i)\b(?:versus|vs\.?|v\.)(?=\s)")
 
 
+def _letters_in_option_texts(text: str, item: Item) -> bool:
+    """Whether the options' own names hold a letter that is also an option's letter ("Stanford type A dissection",
+    "Hepatitis B", "Vitamin D deficiency"), and the reply writes that letter alone: which one it means, the option or
+    the name, is a guess (a hostile review of batches 86-87)."""
+    if item.kind != "choice":
+        return False
+    held = {lab for opt in item.options for lab in item.labels if re.search(rf"(?<![\w\-]){lab}(?![\w\-])", opt)}
+    return any(re.search(rf"(?<![\w\-']){lab}(?![\w\-'])", text) for lab in held)
+
+
 _OPENING_LETTER = re.compile(r"\A[\s*_>#\"'`]*[(\[]?([A-Z])[)\].:]?(?=[\s*_,;:\u2013\u2014\-]|\Z)")
 
 
@@ -153,14 +163,17 @@ def _words_of_another(text: str, item: Item, label: str) -> bool:
     if m is None or m.group(1) != label or item.kind != "choice" \
             or label in {x for v in item.escapes.values() for x in v}:
         return False  # an escape option ("The question contains a clinically incorrect premise") gives its reasons
+    asked = {overlap.stem(w) for w in overlap.content_words(item.question)}  # "joint" of "the knee joint" names none
     said = {overlap.stem(w) for clause in re.split(r"[,;.:!?\u2013\u2014]|\s-\s", text[m.end():])
             if not _DENYING.search(clause)
-            for w in overlap.content_words(clause)}
-    stems = {lab: {overlap.stem(w) for w in overlap.content_words(opt)} for opt, lab in item.option_map}
+            for w in overlap.content_words(clause)} - asked
+    stems = {lab: {overlap.stem(w) for w in overlap.content_words(opt)} - asked for opt, lab in item.option_map}
     own = stems.get(label, set())
+    if not own:
+        return False  # its option says nothing beyond the question's words ("No fracture", "Both hips"): no telling
     own_text = next((opt for opt, lab in item.option_map if lab == label), "")
     initials = "".join(w[0] for w in own_text.split() if w[:1].isalpha()).upper()
-    whole = {overlap.stem(w) for w in overlap.content_words(text[m.end():])}
+    whole = {overlap.stem(w) for w in overlap.content_words(text[m.end():])} - asked
     if not said or whole & own or (len(initials) >= 2 and re.search(r"\b" + initials + r"\b", text)):
         return False  # its own words, or their initials ("D - a branch-duct IPMN.")
     # at least half of what sets another option apart (not "nodular" alone for focal nodular hyperplasia)
@@ -196,7 +209,8 @@ _LAST_MARK = re.compile(r"(?<!\bvs)(?<!\bv)\.|[!?;:\n]")  # (not the full stop o
 # anak-anak", "소아가 아닙니다. 성인입니다.", hostile review of batches 80-83). Not a verb's negation
 # ("성장판이 아직 닫히지 않았습니다", the growth plates have not closed; Indonesian "tidak"), which denies something
 # else
-_FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak|de[gğ]il\w*|kh[oô]ng\s+ph[aả]i|\u0644\u064a\u0633\u062a?)(?!\w)"
+_FOREIGN_NOT = re.compile(r"(?i)(?<!\w)(?:bukan|tidak(?=[ \t]+(?:anak|dewasa|lansia|orang[ \t]+tua))|de[gğ]il\w*|"
+                          r"kh[oô]ng\s+ph[aả]i|\u0644\u064a\u0633\u062a?)(?!\w)"
                           r"|(?<!\u5e76)\u975e(?!\u5e38)"
                           r"|\uc544[\ub2c8\ub2d9\ub2d8\ub2cc]|(?:\u3067\u306f|\u3058\u3083)(?:\u306a|\u3042\u308a\u307e\u305b\u3093)")
 
@@ -443,6 +457,10 @@ _LEAD_IN = re.compile(r"(?i)(?<![\s,;:\-\u2013\u2014])(?:[\s,;:\-\u2013\u2014]|\
                       r"and|so|then|hmm+|um+|er|oh|well|now)\b)*\Z")
 
 
+# after a change of mind, a question or another answer offered ("... Or a middle-aged adult.")
+_STILL_OPEN = re.compile(r"(?i)\?|(?:^|[.;,:]\s*|\s-\s)or\b")
+
+
 def _first_answer_after_reversal(text: str, item: Item, label: str | None) -> bool:
     """The reply's change of mind goes back on an answer of an earlier turn, not of this reply: it opens the reply,
     or follows only words to the user, and no answer comes between it and the reply's last change-of-mind cue
@@ -465,12 +483,14 @@ def _first_answer_after_reversal(text: str, item: Item, label: str | None) -> bo
     before = _I_AM.sub("", text[:first])
     from probe_ui.reading.answers import extract  # the reader itself (it imports this module)
 
-    if before.strip(" \t\n*_\"'>") and not _TO_THE_USER.search(before) and all(
+    if before.strip(" \t\n*_\"'>") and not _TO_THE_USER.search(before) \
+            and not _STILL_OPEN.search(text, last) and not _EARLIER_ANSWER.search(text) and all(
             extract(_LEAD_IN.sub("", p), item.kind, item.labels, item.options, question=item.question).method == "none"
-            for p in (before, text[first:last])) and not _EARLIER_ANSWER.search(text):
-        # batch 87: "The effusion is actually on the left, not the right — ... So yes.": nothing named before the
-        # cue (not even two answers: "Yes, no acute abnormality... sorry, I meant no."), so it takes back no answer
-        # of this reply (it corrects the question)
+            for p in (before, text[first:last])):
+        # batch 87: "The effusion is actually on the left, not the right — ... So yes.": one cue, nothing named
+        # before it (not even two answers: "Yes, no acute abnormality... sorry, I meant no."), so it takes back no
+        # answer of this reply (it corrects the question); not where another answer is left open after it ("...
+        # Actually, ... osteoarthritis. Or is the effusion the point?")
         return True
     if before.strip(" \t\n*_\"'>") and not _TO_THE_USER.search(before):
         # batch 75: the answer stated, then an apology or a second look, then the same answer restated ("No — I'm
@@ -664,7 +684,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
             method not in _MARKED and _DEFINING.search(t) and not _OF_THIS_CASE.search(t)) or (
             # "A pneumothorax occurs when ... It typically appears on chest X-ray as a thin pleural line with absent
             # lung markings.": a yes or no read from how a finding shows on any film
-            method == "presence" and _GENERIC.search(t) and not _OF_THIS_CASE.search(t)):
+            method == "presence" and _GENERIC.search(t) and not _OF_THIS_CASE.search(t) and not _AFFIRMED.search(t)
+            and not re.search(r"(?i)\bthere\s+(?:is|are)\b|\b(?:is|are)\s+(?:present|seen|noted|visible)\b", t)):
         found.append("generic")
     if method == "likelihood" and not clear_lead(t, item):
         found.append("close")  # batch 17: "A 50%, B 25%, ...": ahead, but not beyond doubt
@@ -678,11 +699,13 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
         # batch 73: "Q: Is a mass present in the left kidney?\nA: no\n\nQ: ... right kidney?\nA: yes", "Example
         # answer: B", a closing empty "A:": which answer is the reply's own rests on the layout
         found.append("transcript")
+    if method not in _DECLARED and label is not None and _letters_in_option_texts(t, item):
+        found.append("lettered names")  # "..., so A rather than B." when the options are Stanford type B and A
     if method in ("bare", "leading") and label is not None and _words_of_another(t, item, label):
         found.append("other words")  # "A — there's a transverse lucent line through the patella ..." (A: effusion)
     if label is not None and _odds_against(t, item, label):
         found.append("odds")  # batch 69: "No. Confidence that a pleural effusion is present: 0.9."
-    if method not in _DECLARED and result_for_another_finding(t, item):
+    if method not in _DECLARED and result_for_another_finding(t, item, label):
         found.append("another finding")  # "Negative for pneumothorax." to "Is there a pleural effusion?"
     return found
 

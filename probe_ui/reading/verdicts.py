@@ -86,7 +86,7 @@ _SELF_CORRECTION = re.compile(
     r"let\s+me\s+correct\s+(?:that|this|myself)\b|"
     r"(?!\A)re-?evaluati(?:on|ng)(?=[ \t]*[:\-\u2013\u2014])|retracting\s+(?:that|this|it)\b|"
     # batches 86-87: "Answer: A. Benign.\nReassessment: ...", "Reconsideration: ..." (headings after the answer)
-    r"(?!\A)(?:re-?assessment|reconsideration)(?=[ \t]*[:\-\u2013\u2014])|"
+    r"(?!\A)(?:(?<=\n)|(?<=[.!?][ \t]))(?:re-?assessment|reconsideration)(?=[ \t]*[:\-\u2013\u2014])|"
     r"(?:edit|update)\s+(?:after|on|upon)\s+(?:a\s+)?(?:second|closer|another|further)\s+(?:look|review|glance)"
     r"(?=[ \t]*:)|"
     # batch 58: "**Update after checking the posterior fossa:** ..." (a heading: a colon ends it)
@@ -163,21 +163,25 @@ _SELF_CORRECTION = re.compile(
 # reflection", "reconsidering", "amended", "I was mistaken", "my mistake"): after a declared answer, what follows them
 # is its last word when it names another answer (answers._read), and the declaration is never sure (sureness.doubts)
 REVISION = re.compile(r"(?i)\b(?:revis(?:ion|ed|ing|e)|correct(?:ion|ing)|correct\s+(?:myself|that|this)|"
-                      r"re-?assessment|updat(?:e|ed|ing)|amend(?:ment|ed|ing)?|erratum|re-?consider\w*|on\s+(?:further\s+)?"
+                      r"(?:(?<=\n)|(?<=[.!?][ \t]))re-?assessment(?=[ \t]*[:\-\u2013\u2014])|updat(?:e|ed|ing)|"
+                      r"amend(?:ment|ed|ing)?|erratum|re-?consider\w*|on\s+(?:further\s+)?"
                       r"reflection|second\s+thoughts?|(?:i\s+was|i'm|i\s+am)\s+(?:mistaken|wrong)|"
                       r"my\s+(?:mistake|bad|error)|i\s+mis(?:read|spoke|judged))\b[ \t]*[:,\-\u2013\u2014]?")
+# what withdraws an answer after a self-correction when it sets two answers against each other in its closing sentence
+# (batch 86: "Reassessment: ... Benign versus malignant cannot be determined."; batch 87: "Reconsideration: ... Cannot
+# determine whether the nodule is solid or cystic."): the sentence, which must name two of the item's answers (not
+# "I cannot determine whether there is a fistula to the duodenum or the colon.")
+UNDECIDED_BETWEEN = re.compile(r"(?i)[^.!?\n]*(?:\b(?:versus|vs\.?|or)\s[^.!?\n]{0,60}?(?:cannot|can't|could\s+not)\s+"
+                               r"be\s+(?:determined|decided|told)|(?:cannot|can't|could\s+not)\s+determine\s+whether\b"
+                               r"[^.!?\n]*\bor\b[^.!?\n]*)[ \t]*[.!]?[ \t]*\Z")
 # what withdraws an answer after a self-correction
 WITHDRAWN = re.compile(r"(?i)\b(?:not\s+(?:so\s+|entirely\s+|completely\s+)?(?:sure|certain|confident)|"
                         # batch 44: "The type cannot be determined with confidence on this study."
                         # batch 58: "Solid versus cystic cannot be determined confidently; ..."
                         r"(?:cannot|can't|could\s+not)\s+be\s+(?:determined|decided|told)\s+(?:with\s+(?:any\s+)?"
                         r"(?:confidence|certainty)|confidently|with\s+certainty)|"
-                        # batch 86: "Reassessment: ... Benign versus malignant cannot be determined." (its last words)
-                        r"(?:cannot|can't|could\s+not)\s+be\s+(?:determined|decided|told)(?=[ \t]*[.!]?[ \t]*\Z)|"
                         r"unsure|uncertain|(?:not|un)\s*able\s+to\s+(?:say|tell|decide|be\s+sure)|"
-                        r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit|"
-                        # batch 87: "Reconsideration: ... Cannot determine whether the nodule is solid or cystic."
-                        r"determine\s+whether)|"
+                        r"can(?:not|'t)\s+(?:\w+\s+)?(?:tell|say|decide|be\s+sure|exclude|rule\s+out|settle|choose|pick|commit)|"
                         r"(?:don't|do\s+not)\s+know|hard\s+to\s+say|difficult\s+to\s+say|"
                        r"no\s+longer\s+(?:sure|certain|confident)|" + _SELF_DOUBT + "|"
                         # batch 67: "Yes.\nOn re-evaluation, ... I can no longer say either way."

@@ -63,15 +63,18 @@ def _for_another_finding(rest: str, item: Item) -> bool:
 _RESULT_OPENER = re.compile(r"(?i)\A[\s\"'`*_>#]*(?:(?:impression|conclusion|opinion|result|findings?)[ \t*_]*:"
                             r"[ \t*_]*)?(?:positive|negative|confirmed)\b")
 _FINDING_RESULT = re.compile(r"(?im)(?:^|(?<=[.;])[ \t]+)[ \t*_\-]*([^\W\d_][^\n:.;]{1,40}?)[ \t*_]*:[ \t*_]*"
-                             r"(?:positive|negative|confirmed|present|absent)\b")
+                             r"(positive|negative|confirmed|present|absent)\b")
+_RESULT_SAYS = {"positive": "yes", "confirmed": "yes", "present": "yes", "negative": "no", "absent": "no"}
 _RESULT_FOR = re.compile(r"(?i)(?:[ \t]+for[ \t]+|[ \t]*:[ \t]*)(?:an?[ \t]+|the[ \t]+)?([^.;:!?\n]{1,80})")
 
 
-def result_for_another_finding(text: str, item: Item) -> bool:
+def result_for_another_finding(text: str, item: Item, label: str | None = None) -> bool:
     """Whether a yes/no reply gives a result for a finding that shares no word with the question ("Negative for
     pneumothorax.", "Confirmed: pneumothorax.", "Pneumothorax: negative." to "Is there a pleural effusion?"; hostile
     review of batch 85): a yes or no read from it may be about that finding, not the one asked about (a synonym,
-    "Negative for cardiomegaly." to "Is the heart enlarged?", reads the same, and is a guess too)."""
+    "Negative for cardiomegaly." to "Is the heart enlarged?", reads the same, and is a guess too). A list of results
+    that gives one for the finding asked about ("Fracture: present. Dislocation: absent.") is read by that one: only a
+    reading ``label`` against it is in doubt."""
     if item.kind != "yesno" or not item.question:
         return False
     asked = finding_stems(item.question)
@@ -85,8 +88,11 @@ def result_for_another_finding(text: str, item: Item) -> bool:
         rest = " ".join([text[:f.start(1)], *(p for p in parts if _DENIED_PART.match(p)), text[f.end(1):]])
         if not finding_stems(rest) & asked:
             named.append(" ".join(p for p in parts if not _DENIED_PART.match(p)))
-    named += [m.group(1) for m in _FINDING_RESULT.finditer(text)]
-    return any(another_finding(name, asked) for name in named)
+    entries = [(m.group(1), _RESULT_SAYS[m.group(2).casefold()]) for m in _FINDING_RESULT.finditer(text)]
+    own = {says for name, says in entries if finding_stems(name) & asked}
+    if own:
+        return len(own) > 1 or (label is not None and label not in own)
+    return any(another_finding(name, asked) for name in [*named, *(name for name, _ in entries)])
 
 
 def leading_word(text: str, item: Item) -> str | None:
