@@ -7820,15 +7820,17 @@ DR_GRADES_70 = ("Non-proliferative diabetic retinopathy", "Proliferative diabeti
 
 
 @pytest.mark.parametrize("reply, choice, sure", [
-    # how a disease is graded, and nothing of this image: a textbook remark, its closing option only a guess
+    # how a disease is graded, and nothing of this image: a textbook remark, its closing option only a guess (read C,
+    # unsure, until batch 88: the closing option's remark on how it shows is no verdict, and the corpus, b70-0172,
+    # means no answer)
     ("Diabetic retinopathy is graded by new vessels: without them it's non-proliferative, with them proliferative. "
-     "Hypertensive retinopathy shows AV nicking instead.", "C", False),
+     "Hypertensive retinopathy shows AV nicking instead.", None, False),
     # near misses: the grading applied to this image, or a finding named as the answer
     ("Diabetic retinopathy is graded by new vessels; I see new vessels at the disc here, so proliferative diabetic "
      "retinopathy.", "B", True),
     ("Flame haemorrhages and AV nicking: hypertensive retinopathy.", "C", True),
 ])
-def test_how_a_disease_is_graded_is_no_sure_answer_of_batch_70(reply: str, choice: str, sure: bool) -> None:
+def test_how_a_disease_is_graded_is_no_sure_answer_of_batch_70(reply: str, choice: str | None, sure: bool) -> None:
     answer = extract(reply, "choice", ("A", "B", "C", "D", "E"), DR_GRADES_70,
                      question="A 58-year-old man with type 2 diabetes for 15 years reports blurred vision; the fundus "
                               "photograph is shown. What is the most likely diagnosis?")
@@ -10102,3 +10104,65 @@ def test_nothing_for_me_to_go_on_except_is_no_decline() -> None:
     reply = "It's a tight crop, so there's nothing for me to judge except the physes — which are open. Child."
     answer = extract(reply, "label", ("child", "adult"), question="Is this radiograph of a child or an adult?")
     assert (answer.choice, answer.refusal) == ("child", False)
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 88: "not" and how the image was made before what the question asks (read yes, sure)
+    ("Not acquired after gadolinium.", "no"),
+    ("It wasn't done with contrast.", "no"),
+    # near miss (as before)
+    ("Acquired after gadolinium.", "yes"),
+])
+def test_not_acquired_after_contrast_is_no(reply: str, choice: str) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"),
+                     question="Was this MRI acquired after gadolinium contrast? (Answer with yes or no)")
+    assert answer.choice == choice
+
+
+LONG_BODY = ("The cardiac silhouette measures 14 cm against a thoracic width of 31 cm on this PA film. The lungs are "
+             "clear, with no consolidation, no pleural effusion and no pneumothorax. The mediastinal contours are "
+             "normal, the trachea is central and the costophrenic angles are sharp. The bones are intact; a small "
+             "calcified granuloma in the left upper zone is likely old and of no consequence today. ")
+
+
+@pytest.mark.parametrize("reply, sure", [
+    # batch 88: a long reply that opens with its answer, or closes with it, and hedges only a side matter (unsure:
+    # "long", "hedge")
+    ("**No** — the heart is not enlarged. " + LONG_BODY, True),
+    (LONG_BODY + "In summary, the heart is not enlarged: **No**.", True),
+    # near miss: the hedge in the sentence that holds the answer (as before)
+    ("**No**, probably — the heart is likely not enlarged. " + LONG_BODY, False),
+])
+def test_a_long_reply_placed_answer_is_sure_unless_it_hedges_it(reply: str, sure: bool) -> None:
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is the heart enlarged? (please answer yes/no)")
+    assert (answer.choice, answer.sure) == ("no", sure)
+
+
+DERM = ("Melanoma", "Basal cell carcinoma", "Seborrheic keratosis", "Benign nevus")
+
+
+@pytest.mark.parametrize("reply, choice, sure", [
+    # batch 88: a heading that declares the answer, then how other options look in general (read B, the last
+    # option named, sure)
+    ("**Best fit: C. Seborrheic keratosis**\n\nMelanoma would show a network. Basal cell carcinoma shows arborizing "
+     "vessels.", "C", True),
+    ("**Impression: Seborrheic keratosis**\n\nMelanoma would show a network. Basal cell carcinoma shows arborizing "
+     "vessels.", "C", True),
+    ("**Most consistent with: C. Seborrheic keratosis**\n\nMelanoma would show an atypical network.", "C", True),
+    # near misses: a place that is an option shows what this image shows; a remark alone (as before)
+    ("Basal cell carcinoma shows arborizing vessels.", "B", None),
+])
+def test_a_declared_heading_stands_against_textbook_remarks_on_other_options(reply: str, choice: str,
+                                                                             sure: bool | None) -> None:
+    answer = extract(reply, "choice", ABCD, DERM, question="Which diagnosis fits this dermoscopy image best?")
+    assert answer.choice == choice
+    if sure is not None:
+        assert answer.sure is sure
+
+
+def test_a_place_option_that_shows_something_is_not_a_textbook_remark() -> None:
+    # batch 37's b37-0178 (two kidneys named as they look in this image: read nothing, as before)
+    answer = extract("The right kidney. The left kidney shows marked pelvicalyceal dilatation, while the right kidney "
+                     "appears normal.", "choice", ("A", "B"), ("The left kidney", "The right kidney"),
+                     question="Which kidney shows hydronephrosis?")
+    assert answer.choice is None

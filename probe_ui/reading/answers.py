@@ -297,6 +297,7 @@ from probe_ui.reading.weighing import (
     is_truncated,
     named_in,
     open_whether_spans,
+    option_remarks,
     question_sentences,
     rejected_letters,
     runner_up_spans,
@@ -1712,6 +1713,8 @@ def _closing_verdict(text: str, item: Item, refusal: bool, suggested: str | None
     if cut_after_modifier(body):
         return None  # batch 35: "... early collapse. The left": a last sentence cut off is no verdict
     last = sentences[-1]
+    if any(a <= body.rfind(last) < b for a, b in option_remarks(body, item)):
+        return None  # batch 88: "... Basal cell carcinoma shows arborizing vessels.": how another option looks
     arrow = None
     for arrow in _ARROW.finditer(last):
         pass

@@ -30,7 +30,9 @@ _DECL_PREFIX = re.compile(
     # "**Most likely:** C. Vascular lesion", "Short answer: no", "TL;DR: B" (the colon makes it a label; first, so
     # that "answer" alone does not take "Answer first")
     # batch 30: "Conclusion: C. Pulmonary edema." after numbered steps
-    r"\b(?:bottom\s+line|answer\s+first|short\s+answer|tl;\s*dr|most\s+likely|likeliest|conclusion)\W{0,3}:|"
+    r"\b(?:bottom\s+line|answer\s+first|short\s+answer|tl;\s*dr|most\s+likely|likeliest|conclusion"
+    # batch 88: "**Best fit: C. Seborrheic keratosis**", "**Most consistent with: A. Psoriasis**" heading a long reply
+    r"|best\s+(?:fit|match)|most\s+(?:consistent|compatible)\s+with)\W{0,3}:|"
     r"\banswer\s*(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be|appears\s+to\s+be|"
     # batch 22: an arrow for the colon ("Analysis: ... Answer \u2192 C", "Answer -> C")
     r"seems\s+to\s+be|here\s+is|choice\s+is|option\s+is|letter\s+is)?\s*(?:[-=]>|[\u2192\u21d2\u27a1\u2794]|[:=]|"

@@ -243,8 +243,12 @@ def _hedged(reply: str) -> bool:
 
 _NEGATION = re.compile(r"(?i)(?:\b(?:not|no|never|neither|nor|without|isn't|aren't|wasn't|cannot|rather\s+than|"
                        r"instead\s+of|other\s+than|unlike)\s+(?:(?:a|an|the|this|that|of|in|on|from|at|to|for|any|be|been|"
-                       r"really|quite|exactly|just|truly|actually)\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from|be)\s+)"
-                       r"{0,3}$"
+                       r"really|quite|exactly|just|truly|actually"
+                       # batch 88: "Conclusion: Not acquired after gadolinium." (how the image was made, then the
+                       # subject: read yes)
+                       r"|acquired|performed|done|given|obtained|taken|scanned|imaged|after|with|following|using"
+                       r")\s+){0,3}$|n't\s+(?:(?:a|an|the|in|on|of|from|be|acquired|performed|done|given|obtained|taken|"
+                       r"after|with|following|using)\s+){0,3}$"
                        # batch 29: Setswana "ga se" (is not): "ga se setshwantsho sa MRI" (it is not an image of MRI)
                        r"|\bga\s+se\s+(?:\w+\s+){0,3}$)")
 

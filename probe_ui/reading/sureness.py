@@ -59,6 +59,7 @@ from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE
 from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
+from probe_ui.reading.presence import finding_stems
 from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names
 from probe_ui.reading.structured import few_shot_layout, findings_per_option
@@ -82,6 +83,11 @@ _DECLARED = _MARKED | {"bare"}
 _MENTIONS = frozenset({"synonym", "option_words", "option_text_contained", "option_keyword", "option_value"})
 #: a reply read from where a word occurs is a guess beyond this many words (its closing may argue with its body)
 LONG_WORDS = 60
+#: rules that read where the reply puts its answer, first or last: a long reply read by them is no guess on that
+#: account. Batch 88 (long replies, held out): of its readings whose only doubt was "long", 13 by "leading" and 11 by
+#: "final_verdict" across the corpus and batches 88-89, all right; by "bare" 10 right, 1 wrong, 1 over-read, and by
+#: "question_subject" 18 right, 3 over-read, which keep the doubt
+_PLACED = frozenset({"leading", "final_verdict"})
 #: a yes or no read from the subject a reply names ("This is a CT of the abdomen." to "Is this a CT?") is a guess
 #: beyond this many words: a reply that long which never says yes or no is explaining, not answering. Batches 8-42,
 #: each read by the reader of its day before its fixes: of the sure readings by that rule in replies over 20 words,
@@ -348,10 +354,29 @@ def _hedged_part(text: str, item: Item, method: str) -> str:
         at = last_declaration(text, item).at
         if at > 0:
             text = text[max((m.end() for m in _SENTENCE_MARK.finditer(text, 0, at)), default=0):]
+    elif method in _PLACED and len(text.split()) > LONG_WORDS:
+        text = _answering_sentences(text, item, method)
     text = _OTHERS_VIEW.sub(lambda m: " " * len(m.group(0)), text)
     text = _HEDGED_NUMBER.sub(lambda m: " " * len(m.group(0)) if _CLEAR_LEAD <= int(m.group(1)) <= 100 else m.group(0),
                               text)
     return _RANKED_BELOW.sub("", _SUPERLATIVE.sub("", text)) if item.kind == "choice" else text
+
+
+def _answering_sentences(text: str, item: Item, method: str) -> str:
+    """Of a long reply that opens or closes with its answer (batch 88: a systematic review, a differential, caveats and
+    a recommendation around it), the sentences a hedge there would put the answer in doubt: the one that holds it
+    (the first for a leading answer, the last for a closing verdict) and every one that names an answer or what the
+    question asks about; not "likely borderline resectable" or "a non-enhancing (likely necrotic) component" in the
+    description."""
+    sentences = [x for x in re.split(r"(?<=[.!?;\n])\s+", text) if x.strip(" \t\n*_#>-")]
+    if len(sentences) < 3:
+        return text
+    asked = finding_stems(item.question) if item.question else set()
+    held = sentences[0] if method == "leading" else sentences[-1]
+    kept = [x for x in sentences if x is held or (item.kind != "yesno" and named_in(x, item))
+            or (asked and finding_stems(x) & asked)
+            or (item.kind == "yesno" and re.match(r"(?i)[\W_]*(?:yes|no)\b", x))]
+    return "\n".join(kept)
 
 
 # batch 75: the view of the person who pushed back, weighed in the reply's words ("I can see why you'd lean toward
@@ -674,7 +699,8 @@ def doubts(text: str, item: Item, method: str, label: str | None = None, *, refu
     if _THINKING.search(t) or (method not in _MARKED and _REASONING.search(t)):
         found.append("thinking")
     words = len(t.split())
-    if method not in _MARKED and (words > LONG_WORDS or (method == "question_subject" and words > SUBJECT_WORDS)):
+    if method not in _MARKED | _PLACED and (words > LONG_WORDS
+                                            or (method == "question_subject" and words > SUBJECT_WORDS)):
         found.append("long")
     if item.options and not unknown and label not in {x for v in item.escapes.values() for x in v} and (
             (method in _MENTIONS and _denied_by_name(t, item, label))

@@ -13,7 +13,7 @@ from probe_ui.reading import lexicon, synonyms
 from probe_ui.reading.cleaning import mask_spans, norm, phrase_regex
 from probe_ui.reading.item import Item, canonical_item
 from probe_ui.reading.letters import bare_letters
-from probe_ui.reading.options import options_in_words, whole_text
+from probe_ui.reading.options import option_mentions, options_in_words, whole_text
 from probe_ui.reading.words import label_words
 
 # A clause that only entertains an answer ("I'm not sure it isn't upside down", "it could also be C", "A cannot
@@ -317,11 +317,40 @@ _TEXTBOOK_REMARK = re.compile(r"(?i)(?:\A|(?<=[.!?\n]))[^.!?\n]{1,80}?\b(?:is|ar
 _OF_THIS_CASE = re.compile(r"(?i)\b(?:this|these|here|patient|image|photo|picture|lesion|rash|plaque)\b")
 
 
+# batch 88: an option as the subject of what it shows in general ("Melanoma would show a network. Basal cell carcinoma
+# shows arborizing vessels." after the answer): the option's text opening the sentence, then such a verb
+_SHOWS_IN_GENERAL = (r"[ \t]+(?:would|can|may|should|will|typically|usually|classically|often)?[ \t]*(?:show|shows|"
+                     r"have|has|cause|causes|present|presents|produce|produces|demonstrate|demonstrates|lack|lacks|feature|"
+                     r"features)\b[^.!?\n]*")
+# an option that is a place in this image ("The left kidney shows marked pelvicalyceal dilatation" describes it)
+_PLACE_OPTION = re.compile(r"(?i)\A(?:the\b|.*\b(?:left|right|both|bilateral|upper|lower|anterior|posterior)\b)")
+
+
+def option_remarks(text: str, item: Item) -> list[tuple[int, int]]:
+    """The sentences that open with an option's text and say what it shows in general (:data:`_SHOWS_IN_GENERAL`),
+    nothing of this case."""
+    spans: list[tuple[int, int]] = []
+    for opt, _ in item.option_map:
+        if len(opt) < 3 or _PLACE_OPTION.match(opt):
+            continue
+        pat = re.compile(r"(?i)(?:\A|(?<=[.!?\n])|(?<=[.!?][ \t]))[ \t*_\-]*"
+                         + r"[ \t]+".join(map(re.escape, opt.split())) + _SHOWS_IN_GENERAL)
+        spans += [m.span() for m in pat.finditer(text) if not _OF_THIS_CASE.search(m.group(0))]
+    return spans
+
+
 def textbook_remarks(text: str, item: Item) -> list[tuple[int, int]]:
     """The sentences that only say how an option looks in general, when the rest of the reply still names an option
     (otherwise such a sentence may be the whole answer: "Tinea corporis is typically scaly."): what they name is not
     named as the answer."""
     spans = [m.span() for m in _TEXTBOOK_REMARK.finditer(text) if not _OF_THIS_CASE.search(m.group(0))]
+    remarks = option_remarks(text, item) if item.kind == "choice" else []
+    if remarks:
+        # batch 88: "**Impression: Seborrheic keratosis**\n\nMelanoma would show a network. Basal cell carcinoma shows
+        # arborizing vessels.": only where the rest still names an option by its text, undenied (not batch 67's
+        # "Tinea corporis usually has a scaly border. Nothing here points to A, really.")
+        said = option_mentions(mask_spans(text, [*spans, *remarks]), item)
+        spans += remarks if said is not None and said[0] else []
     if not spans:
         return []
     return spans if named_in(mask_spans(text, spans), item) else []
