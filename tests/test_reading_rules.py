@@ -10166,3 +10166,23 @@ def test_a_place_option_that_shows_something_is_not_a_textbook_remark() -> None:
                      "appears normal.", "choice", ("A", "B"), ("The left kidney", "The right kidney"),
                      question="Which kidney shows hydronephrosis?")
     assert answer.choice is None
+
+
+@pytest.mark.parametrize("reply", [
+    # batches 88-89: a non-diagnostic study, what was asked said not to be assessable, and answers read within the
+    # image's limits (none flagged a refusal)
+    "Nondiagnostic image. The radiograph is severely underexposed; no interpretation can be provided.",
+    "Limited study. The images cover only the pelvis, which is obscured by streak artifact; assessment for ascites is "
+    "not possible.",
+    "I'm not going to be able to give you a reliable answer on this one, and I'd rather say so.",
+    "Evaluation limited by motion artifact. Within these limitations, no definite fracture is identified. Answer: No.",
+    "Image quality: suboptimal. The radiograph is rotated and underpenetrated. Interpretation is limited. Answer: B",
+    "The image is cropped so tightly that I can only see part of the chest, so I'm not certain, but yes.",
+])
+def test_nondiagnostic_studies_and_answers_within_limits_are_flagged(reply: str) -> None:
+    assert is_refusal(reply)
+
+
+def test_a_limited_finding_is_no_decline() -> None:
+    # near miss: a limitation of the finding, not of the reading (as before)
+    assert not is_refusal("Range of motion is limited by pain; the fracture line is clearly visible. Answer: yes.")

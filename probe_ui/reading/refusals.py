@@ -826,6 +826,26 @@ REFUSAL_PHRASES: tuple[tuple[str, str, str], ...] = (
      r"|\b(?:image|picture|film|scan)\s+is\s+(?:[\w\-]+\s+){0,4}?(?:very|too|rather|quite)\s+(?:small|tiny|low[\s\-]res)\b"
      r"|(?:图像|图片|影像)[^。.!?\n]{0,8}(?:太小|太暗|模糊)[^。.!?\n]{0,4}看不清",
      "This is a very low-resolution image and fine detail is lost. With that caveat, no."),
+    # batches 88-89: the study called non-diagnostic, or what was asked said not to be assessable ("Nondiagnostic
+    # image. ... no interpretation can be provided.", "Limited study. ...; assessment for ascites is not possible.",
+    # "I'm not going to be able to give you a reliable answer on this one"), and the image blamed before an answer
+    # read within its limits ("Evaluation limited by motion artifact. Within these limitations, no definite
+    # fracture ...", "Image quality: suboptimal. ... Interpretation is limited.", "... so I'm not certain, but ...",
+    # "Treat this as a best estimate rather than a confident answer.")
+    ("nondiagnostic-or-within-limits",
+     r"\bnon-?diagnostic\s+(?:image|study|exam|examination|film|radiograph|scan)\b"
+     r"|\bno\s+(?:interpretation|assessment|reading)\s+(?:can\s+be|could\s+be|is)\s+(?:provided|possible|made|given)\b"
+     r"|\b(?:assessment|evaluation)\s+(?:for|of)\s+[\w\-]+(?:\s+[\w\-]+)?\s+is\s+not\s+possible\b"
+     r"|\bI(?:'m|\s+am)\s+not\s+going\s+to\s+be\s+able\s+to\s+(?:give|provide|offer)\s+(?:you\s+)?(?:a\s+)?"
+     r"(?:reliable\s+|confident\s+|definitive\s+)?answer\b"
+     r"|\b(?:evaluation|assessment|interpretation|study)\s+(?:is\s+)?limited\s+by\b[^!?\n]{0,80}?[.;]\s*within\s+"
+     r"(?:these|those|the)?\s*limitations\b"
+     r"|\bquality\s*(?:is\s+|:[ \t]*)?(?:(?:severely|badly|very|markedly)\s+)?(?:suboptimal|poor|low|degraded|"
+     r"inadequate)\b[^!?]{0,200}?\b(?:interpretation|assessment|evaluation)\s+is\s+limited\b"
+     r"|\b(?:treat|take)\s+this\s+as\s+a\s+best\s+(?:estimate|guess)\s+rather\s+than\s+a\s+(?:confident|definitive)\b"
+     r"|\b(?:cropped|blurry|blurred|dark|underexposed|cut\s+off)\b[^!?\n]{0,80}?,\s+so\s+I(?:'m|\s+am)\s+not\s+"
+     r"(?:certain|sure)\s*,\s+but\b",
+     "Nondiagnostic image. The radiograph is severely underexposed; no interpretation can be provided."),
     # batch 42: a declined reply in three shapes: the attachment is no image to read ("... a screenshot of an
     # appointment letter rather than a scan, so I have nothing to assess."), the image blamed then the answer given
     # with a caveat ("The image is badly overexposed, so the lung margins are hard to trace. With that caveat, I'd
