@@ -10186,3 +10186,23 @@ def test_nondiagnostic_studies_and_answers_within_limits_are_flagged(reply: str)
 def test_a_limited_finding_is_no_decline() -> None:
     # near miss: a limitation of the finding, not of the reading (as before)
     assert not is_refusal("Range of motion is limited by pain; the fracture line is clearly visible. Answer: yes.")
+
+
+@pytest.mark.parametrize("reply, question, kind, labels, choice", [
+    # batch 88: a reply that says it cannot answer, read from the words it uses on the way (read no, male, no)
+    ("The image provided appears to be completely black, with no visible anatomical structures. Unable to assess "
+     "for fracture. Please provide the radiograph again.", "Is there a fracture?", "yesno", ("yes", "no"), None),
+    ("I'm not able to determine a person's sex from a medical image. Breast soft-tissue shadows and pelvic shape "
+     "correlate with sex only at a population level.", "Is this patient male or female?", "label",
+     ("male", "female"), None),
+    ("**Can't call it either way from this image.** The contour is mostly smooth. No ascites and no visible varices.",
+     "Is the liver cirrhotic?", "yesno", ("yes", "no"), None),
+    # near misses: a disclaimer of role beside the answer, a decline that answers anyway (as before)
+    ("Yes — it's a CT. I can describe images, but I can't tell you what this means for your health.",
+     "Is this a CT scan?", "yesno", ("yes", "no"), "yes"),
+    ("The window is set so narrow that I can't judge enhancement reliably. If forced to choose: yes, the portal veins "
+     "look brighter than the liver.", "Is this CT contrast-enhanced?", "yesno", ("yes", "no"), "yes"),
+])
+def test_a_reply_that_says_it_cannot_answer_names_no_answer(reply: str, question: str, kind: str,
+                                                            labels: tuple[str, ...], choice: str | None) -> None:
+    assert extract(reply, kind, labels, question=question).choice == choice

@@ -396,6 +396,32 @@ _ECHOED_THEN_ASKS = re.compile(r"(?is)\A\W*(?:the\s+)?(?:physician|doctor|clinic
                                r"[^.!?\n]{0,60}[.!?]?(?:\s*[^.!?\n]*\?)+\s*\Z")
 # batch 58: a reply that puts its answer off ("Before I weigh in, it would help to know whether ...") and closes by
 # asking the user for what it needs ("Do you have that sequence?"): what it names on the way is no answer
+# batch 88: the reply says it cannot assess what is asked ("Unable to assess for fracture.", "I'm not able to determine
+# a person's sex from a medical image", "Please provide the radiograph again.")
+_CANNOT_ASSESS = re.compile(r"(?i)\b(?:unable\s+to|(?:am|is|are)\s+not\s+able\s+to|cannot|can't|can\s+not)\s+"
+                            r"(?:reliably\s+)?(?:assess|determine|evaluate|comment\s+on|judge|tell)\b"
+                            # (not a disclaimer of role: "I can't tell you what this means for your health")
+                            r"(?!\s+(?:you\b|what\s+(?:this|the\s+scan|it)\s+means))"
+                            r"|\bplease\s+(?:provide|send|upload|share)\s+(?:the\s+|a\s+)?[\w\- ]{0,30}?\bagain\b")
+# ... and answers anyway ("If forced to choose: yes", "I'd lean towards yes", "Going on what's visible, ...")
+_ANSWERS_ANYWAY = re.compile(r"(?i)\b(?:if\s+(?:i'm\s+|i\s+am\s+)?(?:forced|pressed)|i'd\s+lean|lean(?:ing)?\s+towards|"
+                             r"going\s+on\s+what|best\s+guess|if\s+i\s+(?:had|have|must)\s+to|my\s+guess)\b")
+def _says_it_cannot(clean: str) -> bool:
+    """Whether the reply says it cannot assess what is asked (:data:`_CANNOT_ASSESS`) in a sentence that goes on to no
+    answer ("I cannot determine this from the image, but there is no effusion.", "I can't determine that: no gadolinium
+    was given."), and answers nowhere anyway (:data:`_ANSWERS_ANYWAY`)."""
+    if _ANSWERS_ANYWAY.search(clean):
+        return False
+    for m in _CANNOT_ASSESS.finditer(clean):
+        end = SENTENCE_END.search(clean, m.end())
+        if not re.search(r"(?i)\bbut\b|:", clean[m.end():end.start() if end else len(clean)]):
+            return True
+    return False
+
+
+# batch 88: "**Can't call it either way from this image.**", "Why I'm not committing: ..."
+_NOT_CALLING_IT = re.compile(r"(?i)\bcan(?:not|'t|\s+not)\s+call\s+it\s+either\s+way\b|\bwhy\s+I(?:'m|\s+am)\s+not\s+"
+                             r"committing\b")
 _DEFERS_AND_ASKS_BACK = re.compile(r"(?is)\bbefore\s+i\s+(?:weigh\s+in|answer|agree|disagree|commit|decide|comment)\b"
                                    r".*(?:\A|[.!?:\n]\s*)(?:do|could|can|would|will)\s+you\s+(?:please\s+)?"
                                    r"(?:have|share|provide|send|upload|attach|confirm|tell)\b[^.!?]*\?\s*\Z"
@@ -678,6 +704,14 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # Do you have that sequence?": an answer put off until the user answers (not one the reply declares), as
         # batch 47's questions back are
         return Answer(None, "none", invalid=True, refusal=refusal)
+    if label is not None and method in (_BY_MENTION - {"leading"}) | {"synonym"} and (
+            (refusal and _says_it_cannot(clean))
+            or _NOT_CALLING_IT.search(clean)):
+        # batch 88: "The image provided appears to be completely black, with no visible anatomical structures. ...
+        # Unable to assess for fracture." ("no" read from "no visible"), "I'm not able to determine a person's sex
+        # from a medical image. ... breast soft-tissue shadows ...", "**Can't call it either way from this image.** ...
+        # No ascites ...": a reply that says it cannot answer names no answer by the words it uses on the way
+        return Answer(None, "declined" if refusal else "ambiguous", invalid=True, refusal=refusal)
     if label is not None and kind == "choice" and method not in ("final_verdict", "escape_option") \
             and escape_conflict(clean, item, label):
         # "The question contains a clinically incorrect premise. Answer: B": the reply states an escape option and
