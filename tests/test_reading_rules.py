@@ -10206,3 +10206,52 @@ def test_a_limited_finding_is_no_decline() -> None:
 def test_a_reply_that_says_it_cannot_answer_names_no_answer(reply: str, question: str, kind: str,
                                                             labels: tuple[str, ...], choice: str | None) -> None:
     assert extract(reply, kind, labels, question=question).choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 88: "So I'd correct my initial answer" takes the first answer back (read A, the first impression)
+    ("My first impression is that the heart is **normal** in size (A). Let me check. So I'd correct my initial "
+     "answer. It's over the threshold: **mildly enlarged, B**. An echo would tell.", "B"),
+])
+def test_i_would_correct_my_initial_answer(reply: str, choice: str) -> None:
+    answer = extract(reply, "choice", ("A", "B", "C"), ("Normal", "Mildly enlarged", "Severely enlarged"),
+                     question="Is the heart size normal or enlarged?")
+    assert answer.choice == choice
+
+
+@pytest.mark.parametrize("reply, choice", [
+    # batch 88: what would hold in a case of the other option, set against this one (read A)
+    ("I wouldn't call this communicating. In a communicating hydrocephalus the CSF can pass freely, so the fourth "
+     "ventricle would be enlarged.", "B"),
+])
+def test_a_hypothetical_case_of_an_option_names_it_only_to_weigh_it(reply: str, choice: str) -> None:
+    answer = extract(reply, "choice", ("A", "B"), ("Communicating hydrocephalus", "Non-communicating hydrocephalus"),
+                     question="Is the hydrocephalus communicating or non-communicating?")
+    assert answer.choice == choice
+
+
+def test_a_letter_that_is_part_of_a_name_is_no_option() -> None:
+    # batch 88: "Kerley B" (read B)
+    options = ("Pneumonia", "Pulmonary edema", "Effusion", "Normal")
+    reply = "Bilateral perihilar haziness with septal (Kerley B) lines."
+    assert extract(reply, "choice", ABCD, options, question="What is the diagnosis?").choice is None
+    assert extract("Answer: B", "choice", ABCD, options, question="What is the diagnosis?").choice == "B"
+
+
+@pytest.mark.parametrize("reply, question, choice", [
+    # batches 88-89: Sichuanese "没得" and Jeju "아니우다" (read nothing)
+    ("没得腹水，肚子头干干净净的。", "Is there ascites in this CT scan? (please answer yes/no)", "no"),
+    ("아니우다. 시티 사진이우다.", "Is this an MRI? (please answer yes/no)", "no"),
+])
+def test_sichuanese_and_jeju_no(reply: str, question: str, choice: str) -> None:
+    assert extract(reply, "yesno", ("yes", "no"), question=question).choice == choice
+
+
+def test_a_withdrawal_in_its_own_words_is_no_decline() -> None:
+    # batch 88
+    reply = ("**Answer: Yes — T2-weighted.** Bright CSF points to T2, but the grey-white contrast points to T1. I "
+             "don't think I can determine the sequence reliably from this image, and I'm withdrawing my initial "
+             "\"yes\".")
+    # (read yes, sure, and flagged)
+    answer = extract(reply, "yesno", ("yes", "no"), question="Is this a T2-weighted MRI?")
+    assert (answer.choice, answer.refusal) == (None, False)

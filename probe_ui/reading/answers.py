@@ -294,6 +294,7 @@ from probe_ui.reading.weighing import (
     cut_after_modifier,
     entertained_labels,
     features_of_both,
+    hypothetical_cases,
     is_truncated,
     named_in,
     open_whether_spans,
@@ -398,7 +399,7 @@ _ECHOED_THEN_ASKS = re.compile(r"(?is)\A\W*(?:the\s+)?(?:physician|doctor|clinic
 # asking the user for what it needs ("Do you have that sequence?"): what it names on the way is no answer
 # batch 88: the reply says it cannot assess what is asked ("Unable to assess for fracture.", "I'm not able to determine
 # a person's sex from a medical image", "Please provide the radiograph again.")
-_CANNOT_ASSESS = re.compile(r"(?i)\b(?:unable\s+to|(?:am|is|are)\s+not\s+able\s+to|cannot|can't|can\s+not)\s+"
+_CANNOT_ASSESS = re.compile(r"(?i)\b(?:unable\s+to|(?:am|is|are|'m|'re)\s+not\s+able\s+to|cannot|can't|can\s+not)\s+"
                             r"(?:reliably\s+)?(?:assess|determine|evaluate|comment\s+on|judge|tell)\b"
                             # (not a disclaimer of role: "I can't tell you what this means for your health")
                             r"(?!\s+(?:you\b|what\s+(?:this|the\s+scan|it)\s+means))"
@@ -1493,7 +1494,8 @@ def _read_choice(clean: str, item: Item, decl: Found, out_of_range: bool, refusa
     # batch 81: "Impression: cholelithiasis; choledocholithiasis cannot be excluded.": an option only left open is not
     # named as the answer (weighing.unexcluded_spans)
     judged = mask_spans(masked, [*(m.span() for m in JUDGEMENT.finditer(masked)), *spared,
-                                 *unexcluded_spans(masked), *textbook_remarks(masked, item)])
+                                 *unexcluded_spans(masked), *textbook_remarks(masked, item),
+                                 *hypothetical_cases(masked, item)])
     citem = canonical_item(item.kind, item.labels, item.options, item.question)
     canon = synonyms.canonical(judged, citem.narrow)
     how = "synonym" if canon != judged or citem.option_map != item.option_map else ""

@@ -41,6 +41,10 @@ _BARE_PATTERNS: tuple[re.Pattern[str], ...] = (
 _IN_OPTION_TEXT = len(_BARE_PATTERNS) - 1
 
 
+# a word that names a thing by a letter after it ("Kerley B lines", "Stanford type A", "hepatitis B", "vitamin D")
+_NAMED_BY_LETTER = re.compile(r"(?i)\b(?:kerley|stanford|type|class|hepatitis|vitamin)[ \t]+\Z")
+
+
 def bare_letters(text: str, item: Item) -> tuple[list[str], bool]:
     """Rule 3 for choice items: the distinct in-range letters written as lone tokens, and whether any
     out-of-range letter was seen."""
@@ -48,7 +52,9 @@ def bare_letters(text: str, item: Item) -> tuple[list[str], bool]:
     oor = False
     for i, pat in enumerate(_BARE_PATTERNS):
         for m in pat.finditer(text):
-            for ch in (g for g in m.groups() if g):
+            for k, ch in ((k, g) for k, g in enumerate(m.groups(), 1) if g):
+                if _NAMED_BY_LETTER.search(text, max(0, m.start(k) - 20), m.start(k)):
+                    continue  # batch 88: "... septal (Kerley B) lines": a letter of a name, not an option
                 if not ch.isupper():
                     continue
                 if ch == "I" and i in (1, 2, 4, 5, 6, 7, 8):

@@ -553,7 +553,9 @@ YES_NO: dict[str, tuple[str, ...]] = {
             # left out (the Japanese romaji "ii", as Inuvialuktun's above), Chiyao "Elo." left out (the Portuguese
             # "elo", a link)
             "hɛɛ"),
-    "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요", "아니오",
+    # batch 88: Jeju "아니우다." (no, it is not)
+    "no": ("non", "nein", "não", "nao", "否", "不是", "不对", "没有", "不", "无", "错", "いいえ", "아니요",
+           "아니오", "아니우다",
            "нет",
            # batch 11: Turkish "hayır" (also without its dotless i), Dutch "nee" / "neen", Korean, Japanese
            "hayır", "hayir", "nee", "neen", "아니", "아뇨", "いや",
@@ -922,7 +924,8 @@ WORDS: dict[str, tuple[str, ...]] = {
     # "印象：脾腫あり。", Japanese and Chinese)
     "conclusion": ("kết luận", "sonuç", "结论", "結論"),
     "impression": ("印象",),
-    "no": ("没有",),
+    # batch 89: Sichuanese "没得腹水" (there is no ascites)
+    "no": ("没有", "没得"),
     "is": ("ist", "est", "es", "lautet", "是"),
 }
 _JOINERS = {"und": "and", "et": "and", "y": "and", "e": "and", "oder": "or", "ou": "or", "o": "or",

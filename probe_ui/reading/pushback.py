@@ -152,7 +152,9 @@ _NO_SINGLE = re.compile(
     # and the exposure history decide.": both answers kept open for a test to decide
     r"|\b(?:keep|keeping|leave|leaving)\s+both\s+(?:(?:of\s+them|options|diagnoses)\s+)?(?:on\s+the\s+(?:list|table)|"
     r"in\s+the\s+differential|open)\b"
-    r"|\b(?:withdraw|retract|take\s+back)\s+my\s+(?:yes|no|answer)\b"
+    # batch 88: "I'm withdrawing my initial "yes" — it could be T2, PD or an atypical T1"
+    r"|\b(?:withdraw(?:ing)?|retract(?:ing)?|tak(?:e|ing)\s+back)\s+my\s+(?:(?:initial|first|earlier|original|previous)"
+    r"\s+)?[\"'\u201c\u2018*]*(?:yes|no|answer)\b"
     # batch 80: "<answer>A</answer>\n\nI want to retract that. ... I can no longer say whether this is proliferative
     # or non-proliferative disease.": the answer withdrawn between two at the reply's close
     r"|\b(?:can|could)\s+no\s+longer\s+(?:say|tell|decide|choose)\s+whether\s+[^.!?\n]{1,80}?\s+or\s+"

@@ -1246,6 +1246,10 @@ _ANSWER_WITHDRAWN = re.compile(r"(?is)\A\W*(?:final\s+)?answer\s*:\s*\S.*\b(?:ca
                                r"(?:cannot|can't|could\s+not)\s+determine\s+whether\b[^.!?\n]*\bor\b)[^.!?\n]*[.!]?\s*\Z")
 
 
+# the reply takes back an answer of its own: a withdrawal, not a decline
+_WITHDRAWS_OWN = re.compile(r"(?i)\bI(?:'m|\s+am)\s+withdrawing\s+my\b|\bI(?:'ll|\s+will)?\s+withdraw\s+my\b")
+
+
 def is_refusal(text: str) -> bool:
     """True when the reply declines to answer ("I cannot determine", "not possible to tell from the image",
     "I can't be sure without the image, but ...").
@@ -1260,6 +1264,8 @@ def is_refusal(text: str) -> bool:
     t = fold_quotes(text)
     if _ANSWER_WITHDRAWN.search(t) and refusal_names(t) <= {"cannot-be-determined", "cannot-decide"}:
         return False
+    if _WITHDRAWS_OWN.search(t):
+        return False  # batch 88: "... I'm withdrawing my initial "yes" — it could be T2, PD or an atypical T1"
     if _WEIGHED.search(t):
         # batches 62-63: what the weighing itself says ("cannot say for certain whether ...", "... cannot be determined
         # with confidence") is no decline either

@@ -84,6 +84,10 @@ _SELF_CORRECTION = re.compile(
     r"(?!\A)amendment(?=[ \t]*[:\-\u2013\u2014])|"
     # batch 59: "Yes — brain MRI. Let me correct that: ..."
     r"let\s+me\s+correct\s+(?:that|this|myself)\b|"
+    # batch 88: "So I'd correct my initial answer. ... **mildly enlarged, B**."
+    r"(?:so\s+|and\s+|but\s+)?i(?:'d|\s+would|'ll|\s+will|\s+must|\s+should)\s+correct\s+my\s+(?:initial|first|earlier|"
+    r"original|previous)\s+"
+    r"(?:answer|impression|reading|call)\b|"
     r"(?!\A)re-?evaluati(?:on|ng)(?=[ \t]*[:\-\u2013\u2014])|retracting\s+(?:that|this|it)\b|"
     # batches 86-87: "Answer: A. Benign.\nReassessment: ...", "Reconsideration: ..." (headings after the answer)
     r"(?!\A)(?:(?<=\n)|(?<=[.!?][ \t]))(?:re-?assessment|reconsideration)(?=[ \t]*[:\-\u2013\u2014])|"

@@ -339,6 +339,21 @@ def option_remarks(text: str, item: Item) -> list[tuple[int, int]]:
     return spans
 
 
+def hypothetical_cases(text: str, item: Item) -> list[tuple[int, int]]:
+    """Sentences that say what would hold in a case of an option ("In a communicating hydrocephalus the CSF can pass
+    freely ..., so the fourth ventricle would be enlarged", batch 88): a hypothesis set against this image, which
+    names that option only to weigh it; only where the rest of the reply says something of its own."""
+    spans: list[tuple[int, int]] = []
+    for opt, _ in item.option_map:
+        if len(opt) < 3 or _PLACE_OPTION.match(opt):
+            continue
+        pat = re.compile(r"(?i)(?:\A|(?<=[.!?\n])|(?<=[.!?][ \t]))[ \t*_\-]*in\s+(?:an?\s+|the\s+)?"
+                         + r"[ \t]+".join(map(re.escape, opt.split()))
+                         + r"\b[^.!?\n]*\b(?:would|could|can|typically|usually|tends?\s+to)\b[^.!?\n]*")
+        spans += [m.span() for m in pat.finditer(text)]
+    return spans if spans and len(re.findall(r"[^\W\d_]+", mask_spans(text, spans))) >= 3 else []
+
+
 def textbook_remarks(text: str, item: Item) -> list[tuple[int, int]]:
     """The sentences that only say how an option looks in general, when the rest of the reply still names an option
     (otherwise such a sentence may be the whole answer: "Tinea corporis is typically scaly."): what they name is not
