@@ -705,14 +705,6 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         # Do you have that sequence?": an answer put off until the user answers (not one the reply declares), as
         # batch 47's questions back are
         return Answer(None, "none", invalid=True, refusal=refusal)
-    if label is not None and method in (_BY_MENTION - {"leading"}) | {"synonym"} and (
-            (refusal and _says_it_cannot(clean))
-            or _NOT_CALLING_IT.search(clean)):
-        # batch 88: "The image provided appears to be completely black, with no visible anatomical structures. ...
-        # Unable to assess for fracture." ("no" read from "no visible"), "I'm not able to determine a person's sex
-        # from a medical image. ... breast soft-tissue shadows ...", "**Can't call it either way from this image.** ...
-        # No ascites ...": a reply that says it cannot answer names no answer by the words it uses on the way
-        return Answer(None, "declined" if refusal else "ambiguous", invalid=True, refusal=refusal)
     if label is not None and kind == "choice" and method not in ("final_verdict", "escape_option") \
             and escape_conflict(clean, item, label):
         # "The question contains a clinically incorrect premise. Answer: B": the reply states an escape option and
@@ -758,6 +750,14 @@ def extract(text: str, kind: str, labels: Sequence[str], options: Sequence[str] 
         against = _odds_against_option(clean, item, label, refusal, suggested)
         if against is not None:
             return against
+    if label is not None and method in (_BY_MENTION - {"leading"}) | {"synonym"} and (
+            (refusal and _says_it_cannot(clean))
+            or _NOT_CALLING_IT.search(clean)):
+        # batch 88: "The image provided appears to be completely black, with no visible anatomical structures. ...
+        # Unable to assess for fracture." ("no" read from "no visible"), "I'm not able to determine a person's sex
+        # from a medical image. ... breast soft-tissue shadows ...", "**Can't call it either way from this image.** ...
+        # No ascites ...": a reply that says it cannot answer names no answer by the words it uses on the way
+        return Answer(None, "declined" if refusal else "ambiguous", invalid=True, refusal=refusal)
     if label is None and refusal and method == "none":
         method = "declined"  # "Sorry, this image does not show enough detail.": no answer, said so
     if refusal and label is not None and _disclaimer_after_answer(full, item, label):
