@@ -270,6 +270,12 @@ BATCH_NOTES = {
     87: "replies to text perturbations: a clinically incorrect premise, 'None of the above' in place of an option, "
         "shuffled options; Toki Pona, Attic Greek, Old English, Old Norse; measured held out once, blind (95.2 % "
         "intended, 86.2 % sure and right, 1 sure over-read), then fixed",
+    88: "long replies (a systematic review, a differential option by option, caveats, the answer first, in the middle "
+        "or last); West Flemish, Gronings, Jeju, Lojban; measured held out once, blind (88.1 % intended, 56.7 % sure "
+        "and right, 1 sure-wrong), then fixed",
+    89: "clinical hedging ('consistent with', 'cannot be excluded', 'equivocal', 'favour X over Y'); Sichuanese, "
+        "Sudanese Arabic, Jejueo, Kajkavian; measured held out once, blind (98.6 % intended, 83.3 % sure and right, "
+        "no sure error), then fixed",
 }
 
 

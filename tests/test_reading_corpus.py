@@ -81,9 +81,10 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     # "Batch 53", "Batch 54", "Batch 55", "Batch 56", "Batch 57", "Batch 58", "Batch 59", "Batch 60", "Batch 61",
     # "Batch 62", "Batch 63", "Batch 64", "Batch 65", "Batch 66", "Batch 67", "Batch 68", "Batch 69", "Batch 70",
     # "Batch 71", "Batch 72", "Batch 73", "Batch 74", "Batch 75", "Batch 76", "Batch 77", "Batch 78", "Batch 79",
-    # "Batch 80", "Batch 81", "Batch 82", "Batch 83", "Batch 84", "Batch 85", "Batch 86", "Batch 87")
+    # "Batch 80", "Batch 81", "Batch 82", "Batch 83", "Batch 84", "Batch 85", "Batch 86", "Batch 87", "Batch 88",
+    # "Batch 89")
     batches = Counter(r["batch"] for r in replies)
-    assert set(batches) == set(range(1, 88)), batches
+    assert set(batches) == set(range(1, 90)), batches
     assert batches[5] == 367 and batches[6] == 369 and batches[7] == 146 and batches[8] == 163 and batches[9] == 240
     assert batches[10] == 240 and batches[11] == 240 and batches[12] == 240 and batches[13] == 240
     assert batches[14] == 240 and batches[15] == 240 and batches[16] == 240 and batches[17] == 240
@@ -104,7 +105,7 @@ def test_the_corpus_is_large_varied_and_well_formed() -> None:
     assert batches[74] == 240 and batches[75] == 240 and batches[76] == 240 and batches[77] == 240
     assert batches[78] == 240 and batches[79] == 240 and batches[80] == 240 and batches[81] == 240
     assert batches[82] == 240 and batches[83] == 240 and batches[84] == 240 and batches[85] == 240
-    assert batches[86] == 240 and batches[87] == 240
+    assert batches[86] == 240 and batches[87] == 240 and batches[88] == 240 and batches[89] == 240
     assert all(r["id"].startswith(f"b{r['batch']}-") for r in replies if r["batch"] >= 5)
     extra = json.loads((bench.CORPUS / "items_extra.json").read_text(encoding="utf-8"))
     assert len(extra) == 29 and set(extra) <= set(items)
@@ -395,7 +396,12 @@ def test_the_reader_meets_the_goals_on_the_corpus(corpus_rows: tuple[dict[str, A
     # premise, none-of-the-above and shuffle perturbations) 95.2 %, 181, 1 sure error (an over-read), 1 wrong option, 1
     # flag wrong. Fixed in 979808a and ab5e82c. Floors at what each reaches there: 86 208, 190; 87 204, 186; batch 87
     # keeps one over-read (b87-0171, a letter from before the shuffle, unsure)
-    for batch, floor, sure, over in ((86, 208, 190, 0), (87, 204, 186, 1)):
+    # batches 88-89, likewise (README "Batch 88", "Batch 89"), measured once held out with the reader of da138de: 88
+    # (long replies) 88.1 %, 119 sure and right, 1 sure error (a wrong option), 3 wrong, 6 over-read, 4 flags wrong; 89
+    # (clinical hedging) 98.6 %, 175, no sure error, 2 over-read, 4 flags wrong. Fixed in 4f84125 ... fbca7f3. Floors at
+    # what each reaches there: 88 191, 140; 89 208, 175; two over-reads left in each, none sure. Batch 88 stays far
+    # below the 90 % sure-and-right target (long replies read from a mention, hedges, declines that still answer)
+    for batch, floor, sure, over in ((86, 208, 190, 0), (87, 204, 186, 1), (88, 191, 140, 2), (89, 208, 175, 2)):
         natural = bench.summarise([r for r in rows if r["batch"] == batch])["total"]
         assert natural["intended"] >= floor and natural["sure_right"] >= sure, (batch, natural)
         assert (natural["wrong"], natural["refusal_mismatch"]) == (0, 0) and natural["over_read"] <= over, \
@@ -443,7 +449,10 @@ def test_every_kind_is_read_as_intended_nearly_always(corpus_rows: tuple[dict[st
         # clinically" read A, unsure; README "Batch 81")
         # batches 86-87: "over_reading" at eleven, b87-0171 ("A — there's a transverse lucent line through the patella
         # ...", a letter from before the options were shuffled, read A, unsure; README "Batch 87")
-        assert v["over_read"] <= {"over_reading": 11, "final_verdict": 5}.get(kind, 1), (kind, v)
+        # batches 88-89: "over_reading" at thirteen (b88-0168, a question back after naming the physician's answer;
+        # b88-0176, a report's findings list; b89-0176, a borderline heart "I can't honestly call it enlarged or
+        # normal"; b88-0172 unread since), "final_verdict" at six (b89-0163, a yes taken back in a hedge), none sure
+        assert v["over_read"] <= {"over_reading": 13, "final_verdict": 6}.get(kind, 1), (kind, v)
 
 
 def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.CaptureFixture[str],
@@ -461,7 +470,7 @@ def test_the_benchmark_reports_every_batch_and_the_whole_corpus(capsys: pytest.C
         assert bench.main(["--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [g for g, met in report["all"]["goals"].items() if not met] == []
-    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 88)]
+    assert sorted(report["batches"], key=int) == [str(n) for n in range(1, 90)]
     assert report["all"]["total"]["n"] == sum(b["total"]["n"] for b in report["batches"].values())
     bench.main(["--batch", "5", "--batch", "6"])
     out = capsys.readouterr().out
