@@ -26,7 +26,7 @@ import itertools
 import re
 
 from probe_ui.reading.cleaning import mask_spans, sentence_lead
-from probe_ui.reading.presence import finding_stems
+from probe_ui.reading.presence import CLAUSE_NEGATION, finding_stems
 
 # a phrase that keeps or restates an answer; the answer follows it, to the end of its sentence
 HELD = re.compile(
@@ -243,7 +243,7 @@ def clears_asked(text: str, question: str) -> bool:
     # left lower pole."), answers yes after all
     rest = mask_spans(text, cleared)
     return not any(finding_stems(clause) & asked for clause in re.split(r"[.;,:!?\n]|\band\b", rest)
-                   if not re.search(r"(?i)\b(?:no|not|without|never|none)\b|n't\b", clause))
+                   if not CLAUSE_NEGATION.search(clause))
 
 
 def without_sure_of_itself(clean: str) -> str:

@@ -59,7 +59,7 @@ from probe_ui.reading.hedges import FOREIGN_HEDGE, HEDGE
 from probe_ui.reading.item import Item
 from probe_ui.reading.lexicon import fold_quotes
 from probe_ui.reading.marks import clear_lead
-from probe_ui.reading.presence import finding_stems
+from probe_ui.reading.presence import CLAUSE_NEGATION, finding_stems
 from probe_ui.reading.pushback import held_answers
 from probe_ui.reading.refusals import refusal_names
 from probe_ui.reading.structured import few_shot_layout, findings_per_option
@@ -171,7 +171,7 @@ def _words_of_another(text: str, item: Item, label: str) -> bool:
         return False  # an escape option ("The question contains a clinically incorrect premise") gives its reasons
     asked = {overlap.stem(w) for w in overlap.content_words(item.question)}  # "joint" of "the knee joint" names none
     said = {overlap.stem(w) for clause in re.split(r"[,;.:!?\u2013\u2014]|\s-\s", text[m.end():])
-            if not _DENYING.search(clause)
+            if not CLAUSE_NEGATION.search(clause)
             for w in overlap.content_words(clause)} - asked
     stems = {lab: {overlap.stem(w) for w in overlap.content_words(opt)} - asked for opt, lab in item.option_map}
     own = stems.get(label, set())
@@ -186,7 +186,6 @@ def _words_of_another(text: str, item: Item, label: str) -> bool:
     return any(2 * len(said & (words - own)) >= len(words - own) > 0 for lab, words in stems.items() if lab != label)
 
 
-_DENYING = re.compile(r"(?i)\b(?:not|no|without|rather\s+than|unlike|instead\s+of)\b|n't\b")
 
 
 def _held_apart(text: str, item: Item) -> bool:
