@@ -34,7 +34,11 @@ A reading is sure when both hold:
   against another ("Obstructive, favoured versus communicating.") or an "is not" in another language beside it
   ("Jawaban akhir: bukan anak-anak", not a child), or, for a declared answer, a reply that keeps two different ones
   ("I stand by D. I stand by A."), or, for a reading not declared, a result given for a finding the question does not
-  name ("Negative for pneumothorax." to "Is there a pleural effusion?").
+  name ("Negative for pneumothorax." to "Is there a pleural effusion?"), or, for an opening letter, words that describe
+  only another option ("A — there's a transverse lucent line through the patella ...", a letter kept from before the
+  options were shuffled), or options whose own names hold letters the reply writes alone ("..., so A rather than B."
+  to Stanford type B and A). A long reply read where it puts its answer, first or last, is no guess for its length
+  alone, and a hedge there counts only in the sentences that hold or name the answer (batch 88).
 
 Batches 15-33, each read once by the reader of its day before any fix (perf/reading.py), held 54 sure errors in 4,560
 replies. The last three doubts are general forms of 12 of them, and put 3 of the 5,929 sure readings of the corpus
